@@ -1,0 +1,255 @@
+"""The operator package (DESIGN 3.1): a spec plus the source files of a cann-ops style directory.
+
+An `OperatorPackage` is the state everything passes around: the env holds one, policies rewrite
+its tiling or kernel text, the daemon builds it. Its content hash identifies a candidate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import re
+import tomllib
+import types
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+DType = Literal["float16", "float32", "bfloat16", "int8", "uint8", "int16", "int32", "int64", "bool"]
+
+# AscendC spelling of each dtype, for the DTYPE_<ARG> macros.
+ASCENDC_TYPES: dict[str, str] = {
+    "float16": "half",
+    "float32": "float",
+    "bfloat16": "bfloat16_t",
+    "int8": "int8_t",
+    "uint8": "uint8_t",
+    "int16": "int16_t",
+    "int32": "int32_t",
+    "int64": "int64_t",
+    "bool": "bool",
+}
+
+SOURCE_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".py", ".toml")
+
+
+class Tolerance(BaseModel):
+    """|out - ref| <= atol + rtol * |ref| must hold except for a fraction of outliers."""
+
+    atol: float = Field(ge=0)
+    rtol: float = Field(ge=0)
+    max_outlier_fraction: float = Field(0.0, ge=0, le=1)
+
+
+# The suite default follows CANN's precision standard: a dtype's relative threshold doubles as
+# the outlier budget ("double thousandth" for fp16, "double ten-thousandth" for fp32).
+SUITE_TOLERANCE: dict[str, Tolerance] = {
+    "float16": Tolerance(atol=1e-3, rtol=1e-3, max_outlier_fraction=1e-3),
+    "bfloat16": Tolerance(atol=4e-3, rtol=4e-3, max_outlier_fraction=4e-3),
+    "float32": Tolerance(atol=1e-4, rtol=1e-4, max_outlier_fraction=1e-4),
+}
+EXACT = Tolerance(atol=0, rtol=0, max_outlier_fraction=0)
+
+
+class ArgSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    dtypes: list[DType]
+    range: tuple[float, float] = (-1.0, 1.0)  # inputs are drawn uniformly from this range
+
+
+class AttrSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    type: Literal["int", "float", "bool", "str", "list_int"]
+    default: Any
+
+
+class Case(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    dtype: DType
+    shapes: dict[str, list[int]]
+    dtypes: dict[str, DType] = {}  # per-argument overrides of `dtype`
+    attrs: dict[str, Any] = {}
+    bench: bool = False
+
+    @field_validator("shapes")
+    @classmethod
+    def _positive(cls, shapes: dict[str, list[int]]) -> dict[str, list[int]]:
+        for name, shape in shapes.items():
+            if not shape or any(d <= 0 for d in shape):
+                raise ValueError(f"shape of {name} must be non-empty with positive dims, got {shape}")
+        return shapes
+
+
+class OperatorSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    op_type: str = ""  # OpDef type name; defaults to the CamelCase of `name`
+    kernel: str = ""  # kernel entry symbol; defaults to `name`
+    level: int = Field(1, ge=1, le=3)
+    category: str = ""
+    description: str = ""
+    inputs: list[ArgSpec]
+    outputs: list[ArgSpec]
+    attrs: list[AttrSpec] = []
+    reference: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+    tolerance: Literal["suite-default"] | dict[str, Tolerance] = "suite-default"
+    cases: list[Case]
+    host_file: str = ""  # paths inside the package; default op_host/<name>.cpp etc.
+    tiling_header: str = ""
+    kernel_file: str = ""
+
+    @model_validator(mode="after")
+    def _check(self) -> OperatorSpec:
+        if not self.op_type:
+            self.op_type = "".join(part.capitalize() for part in self.name.split("_"))
+        if not self.kernel:
+            self.kernel = self.name
+        if sum(c.bench for c in self.cases) != 1:
+            raise ValueError(f"{self.name}: exactly one case must have bench = true")
+        if len({c.name for c in self.cases}) != len(self.cases):
+            raise ValueError(f"{self.name}: case names must be unique")
+        args = {a.name for a in self.inputs}
+        for case in self.cases:
+            missing = args - set(case.shapes)
+            if missing:
+                raise ValueError(f"{self.name}: case {case.name} has no shape for {sorted(missing)}")
+        return self
+
+    @property
+    def bench_case(self) -> Case:
+        return next(c for c in self.cases if c.bench)
+
+    def case(self, name: str) -> Case:
+        for c in self.cases:
+            if c.name == name:
+                return c
+        raise KeyError(f"{self.name} has no case {name!r}; cases: {[c.name for c in self.cases]}")
+
+    def tolerance_for(self, dtype: str) -> Tolerance:
+        if isinstance(self.tolerance, dict) and dtype in self.tolerance:
+            return self.tolerance[dtype]
+        return SUITE_TOLERANCE.get(dtype, EXACT)
+
+    def arg_dtype(self, case: Case, arg: str) -> str:
+        return case.dtypes.get(arg, case.dtype)
+
+    def arg_shape(self, case: Case, arg: str) -> list[int]:
+        """Outputs without an explicit shape take the first input's shape."""
+        return case.shapes.get(arg, case.shapes[self.inputs[0].name])
+
+    def attr_values(self, case: Case) -> dict[str, Any]:
+        return {a.name: case.attrs.get(a.name, a.default) for a in self.attrs}
+
+
+class OperatorPackage(BaseModel):
+    """A spec plus source files (path relative to the package root -> text)."""
+
+    spec: OperatorSpec
+    files: dict[str, str]
+    uri: str = ""  # where it came from, e.g. op://ascend-ops-v1/level1/add
+
+    @property
+    def host_path(self) -> str:
+        return self.spec.host_file or self._find("op_host", f"{self.spec.name}.cpp", ".cpp")
+
+    @property
+    def tiling_header_path(self) -> str:
+        return self.spec.tiling_header or self._find("op_host", f"{self.spec.name}_tiling.h", "_tiling.h")
+
+    @property
+    def kernel_path(self) -> str:
+        return self.spec.kernel_file or self._find("op_kernel", f"{self.spec.name}.cpp", ".cpp")
+
+    @property
+    def tiling_source(self) -> str:
+        return self.files[self.host_path]
+
+    @property
+    def kernel_source(self) -> str:
+        return self.files[self.kernel_path]
+
+    def _find(self, folder: str, preferred: str, suffix: str) -> str:
+        exact = f"{folder}/{preferred}"
+        if exact in self.files:
+            return exact
+        found = sorted(p for p in self.files if p.startswith(folder + "/") and p.endswith(suffix))
+        if len(found) != 1:
+            raise ValueError(f"{self.spec.name}: cannot tell which {folder}/*{suffix} to use: {found}")
+        return found[0]
+
+    def with_sources(self, tiling: str | None = None, kernel: str | None = None) -> OperatorPackage:
+        """A new package with the host tiling program and/or kernel replaced (empty = keep)."""
+        files = dict(self.files)
+        if tiling:
+            files[self.host_path] = tiling
+        if kernel:
+            files[self.kernel_path] = kernel
+        return self.model_copy(update={"files": files})
+
+    def content_hash(self) -> str:
+        """sha256 over the canonical spec and the sources: identifies a candidate everywhere."""
+        h = hashlib.sha256()
+        h.update(json.dumps(self.spec.model_dump(mode="json"), sort_keys=True).encode())
+        for path in sorted(self.files):
+            h.update(b"\0" + path.encode() + b"\0" + self.files[path].encode())
+        return h.hexdigest()
+
+    def write_to(self, root: Path) -> None:
+        for rel, text in self.files.items():
+            target = (root / rel).resolve()
+            if not target.is_relative_to(root.resolve()):
+                raise ValueError(f"package path {rel!r} escapes the package directory")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+
+    def reference(self) -> Callable[..., Any]:
+        """The numpy reference function, loaded from the package's own module when it has one."""
+        module_name, func = self.spec.reference.split(":")
+        source_path = module_name.replace(".", "/") + ".py"
+        if source_path in self.files:
+            module = types.ModuleType(f"ascend_gym_ref_{self.spec.name}")
+            module.__dict__["np"] = np
+            exec(compile(self.files[source_path], source_path, "exec"), module.__dict__)
+        else:
+            module = importlib.import_module(module_name)
+        return getattr(module, func)
+
+
+def load_package(path: str | Path, spec_file: str | Path | None = None, uri: str = "") -> OperatorPackage:
+    """Read an operator directory (op.toml, op_host/, op_kernel/, reference.py) into memory."""
+    root = Path(path)
+    spec_path = Path(spec_file) if spec_file else root / "op.toml"
+    if not spec_path.is_file():
+        raise FileNotFoundError(f"no op spec at {spec_path}")
+    spec = OperatorSpec.model_validate(tomllib.loads(spec_path.read_text()))
+    files = {
+        p.relative_to(root).as_posix(): p.read_text(errors="replace")
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.name != "op.toml" and "__pycache__" not in p.parts
+    }
+    return OperatorPackage(spec=spec, files=files, uri=uri or str(root))
+
+
+_IDENT = re.compile(r"[^A-Za-z0-9_]")
+
+
+def dtype_macros(spec: OperatorSpec, case: Case) -> dict[str, str]:
+    """DTYPE_<ARG> / ORIG_DTYPE_<ARG> / FORMAT_<ARG> macros of one case."""
+    macros: dict[str, str] = {}
+    for arg in [*spec.inputs, *spec.outputs]:
+        upper = _IDENT.sub("_", arg.name).upper()
+        ctype = ASCENDC_TYPES[spec.arg_dtype(case, arg.name)]
+        macros[f"DTYPE_{upper}"] = ctype
+        macros[f"ORIG_DTYPE_{upper}"] = ctype
+        macros[f"FORMAT_{upper}"] = "FORMAT_ND"
+    return macros

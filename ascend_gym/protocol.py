@@ -1,0 +1,142 @@
+"""Wire messages between clients and npu_daemon (DESIGN 3.2), defined once for both sides.
+
+Every message is a pydantic model serialised as JSON in the last frame of a ZeroMQ multipart
+message. A failure is an `EvalResult` with a status, never an exception across the wire.
+"""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ascend_gym.package import OperatorPackage
+
+PROTOCOL_VERSION = 1
+
+
+class Status(str, enum.Enum):
+    OK = "OK"
+    COMPILE_ERROR = "COMPILE_ERROR"
+    TILING_ERROR = "TILING_ERROR"
+    RUNTIME_ERROR = "RUNTIME_ERROR"
+    WRONG_ANSWER = "WRONG_ANSWER"
+    RACE_DETECTED = "RACE_DETECTED"
+    BUILD_TIMEOUT = "BUILD_TIMEOUT"
+    RUN_TIMEOUT = "RUN_TIMEOUT"
+    REJECTED = "REJECTED"
+    BUSY = "BUSY"
+    DAEMON_ERROR = "DAEMON_ERROR"
+
+
+class Stage(str, enum.Enum):
+    COMPILE = "compile"
+    CHECK = "check"
+    TIME = "time"
+
+
+class Timeouts(BaseModel):
+    build_s: float = Field(60.0, gt=0, le=600)
+    run_s: float = Field(60.0, gt=0, le=600)
+
+
+class EvalRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["eval"] = "eval"
+    request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    run_id: str = "default"
+    package: OperatorPackage
+    stages: list[Stage] = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
+    cases: list[str] | None = None  # correctness cases by name; None = all
+    soc: str = "Ascend910B4"
+    seed: int = 0
+    timeouts: Timeouts = Timeouts()
+
+
+class CaseCheck(BaseModel):
+    """Correctness of one shape case."""
+
+    name: str
+    passed: bool
+    max_abs_error: float | None = None
+    max_rel_error: float | None = None
+    outlier_fraction: float | None = None
+    message: str = ""
+
+
+class Profile(BaseModel):
+    """msprof vocabulary (HARDWARE.md section 4); times are per-block means in microseconds."""
+
+    model_config = ConfigDict(extra="allow")
+
+    block_dim: int = 0
+    aiv_time_us: float = 0.0
+    aiv_vec_time_us: float = 0.0
+    aiv_vec_ratio: float = 0.0
+    aiv_scalar_time_us: float = 0.0
+    aiv_scalar_ratio: float = 0.0
+    aiv_mte2_time_us: float = 0.0
+    aiv_mte2_ratio: float = 0.0
+    aiv_mte3_time_us: float = 0.0
+    aiv_mte3_ratio: float = 0.0
+    ub_bytes: int = 0
+    gm_read_bytes: int = 0
+    gm_write_bytes: int = 0
+
+
+class Cost(BaseModel):
+    """Wall-clock seconds the daemon spent on the evaluation."""
+
+    compile_s: float = 0.0
+    run_s: float = 0.0
+
+
+class EvalResult(BaseModel):
+    kind: Literal["result"] = "result"
+    request_id: str
+    candidate_hash: str = ""
+    status: Status
+    message: str = ""
+    log_tail: str = ""
+    latency_us: float | None = None
+    bench_case: str | None = None
+    cases: list[CaseCheck] = []
+    profile: Profile | None = None
+    backend: Literal["sim", "cann"] = "sim"
+    simulated: bool = True
+    soc: str = ""
+    fingerprint: dict[str, str] = {}
+    cost: Cost = Cost()
+    cache_hit: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.status is Status.OK
+
+
+class StatsRequest(BaseModel):
+    kind: Literal["stats"] = "stats"
+    request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+
+
+class StatsReply(BaseModel):
+    kind: Literal["stats_reply"] = "stats_reply"
+    request_id: str
+    backend: str
+    workers: int
+    queued: int
+    evaluations: int
+    cache_hits: int
+    versions: dict[str, str]
+
+
+class ErrorReply(BaseModel):
+    """Answer to a message that is not a valid request (it has no request to attach a result to)."""
+
+    kind: Literal["error"] = "error"
+    request_id: str = ""
+    status: Status = Status.REJECTED
+    message: str

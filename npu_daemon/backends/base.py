@@ -1,0 +1,38 @@
+"""The backend interface: the only thing the sim and cann backends implement.
+
+The daemon runtime (server, workers, cache, ledger) knows nothing about a backend beyond this.
+"""
+
+from __future__ import annotations
+
+import abc
+from pathlib import Path
+
+from ascend_gym.protocol import EvalRequest, EvalResult
+
+
+class Backend(abc.ABC):
+    name: str
+    simulated: bool
+
+    @abc.abstractmethod
+    def evaluate(self, request: EvalRequest, workdir: Path) -> EvalResult:
+        """Compile, check and time one candidate inside `workdir` (a fresh, throwaway directory).
+
+        Candidate failures are results with a status; only faults of the backend itself raise.
+        """
+
+    @abc.abstractmethod
+    def fingerprint(self, soc: str) -> dict[str, str]:
+        """Hardware and software identity recorded with every result (and part of the cache key)."""
+
+    def prepare(self) -> None:
+        """One-time set-up before serving (build runtimes, check devices). Optional."""
+
+
+def get_backend(name: str) -> Backend:
+    if name == "sim":
+        from npu_daemon.backends.sim import SimBackend
+
+        return SimBackend()
+    raise ValueError(f"unknown backend {name!r} (available: sim)")

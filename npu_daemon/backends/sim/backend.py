@@ -1,0 +1,179 @@
+"""The embedded AscendC CPU simulator backend.
+
+Builds the candidate with g++ against our emulation headers, runs the launch harness once per
+shape case (functional run for numerics, pipe-level model for time) and checks the outputs
+against the numpy reference. Every result is labelled simulated.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import time
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from ascend_gym.package import Case, OperatorPackage, dtype_macros
+from ascend_gym.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
+from npu_daemon import checker, sandbox
+from npu_daemon.backends.base import Backend
+from npu_daemon.backends.sim import build
+
+SOC_DIR = Path(__file__).resolve().parent / "soc"
+HARNESS_STATUS = {"OK": Status.OK, "TILING_ERROR": Status.TILING_ERROR, "RUNTIME_ERROR": Status.RUNTIME_ERROR,
+                  "RACE_DETECTED": Status.RACE_DETECTED}
+
+
+@functools.cache
+def soc_params(soc: str) -> dict[str, str]:
+    """SoC preset plus the model's cost constants, flattened for the harness."""
+    presets = tomllib.loads((SOC_DIR / "presets.toml").read_text())
+    if soc not in presets or soc == "common":
+        raise KeyError(f"unknown soc {soc!r}; known: {sorted(k for k in presets if k != 'common')}")
+    model = tomllib.loads((SOC_DIR / "model.toml").read_text())
+    return {k: str(v) for k, v in {**presets["common"], **presets[soc], **model}.items()}
+
+
+class CaseFailure(Exception):
+    def __init__(self, status: Status, message: str, log: str = "", check: CaseCheck | None = None):
+        super().__init__(message)
+        self.status, self.message, self.log, self.check = status, message, log, check
+
+
+class SimBackend(Backend):
+    name = "sim"
+    simulated = True
+
+    def prepare(self) -> None:
+        build.ensure_runtime()
+
+    def fingerprint(self, soc: str) -> dict[str, str]:
+        model = hashlib.sha256((SOC_DIR / "model.toml").read_bytes() + (SOC_DIR / "presets.toml").read_bytes()).hexdigest()
+        return {"backend": "sim", "soc": soc, "simulator": build.runtime_sources_digest(), "model": model[:24],
+                "compiler": build._compiler_version()}
+
+    def evaluate(self, request: EvalRequest, workdir: Path) -> EvalResult:
+        pkg = request.package
+        result = EvalResult(request_id=request.request_id, candidate_hash=pkg.content_hash(), status=Status.OK, backend="sim",
+                            simulated=True, soc=request.soc, fingerprint=self.fingerprint(request.soc))
+        try:
+            params = soc_params(request.soc)
+        except KeyError as e:
+            return result.model_copy(update={"status": Status.REJECTED, "message": str(e.args[0])})
+        pkg.write_to(workdir)
+        cases = self._cases(pkg, request)
+
+        t0 = time.monotonic()
+        try:
+            rt = build.ensure_runtime()
+            tiling_so, _ = build.build_tiling(pkg, workdir, rt, request.timeouts.build_s)
+            kernels = {}
+            for case in cases:
+                macros = dtype_macros(pkg.spec, case)
+                key = tuple(sorted(macros.items()))
+                if key not in kernels:
+                    kernels[key] = build.build_kernel(pkg, macros, workdir, rt, request.timeouts.build_s)[0]
+        except build.BuildError as e:
+            status = Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR
+            return result.model_copy(update={"status": status, "message": f"{e.what}: {_first_error(e.log)}", "log_tail": e.log[-4000:],
+                                             "cost": Cost(compile_s=time.monotonic() - t0)})
+        compile_s = time.monotonic() - t0
+
+        t1 = time.monotonic()
+        checks: list[CaseCheck] = []
+        try:
+            for case in cases:
+                kernel_so = kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
+                check, timing = self._run_case(pkg, case, tiling_so, kernel_so, params, request, workdir)
+                checks.append(check)
+                if case.bench and Stage.TIME in request.stages:
+                    result.latency_us = timing["latency_us"]
+                    result.profile = Profile.model_validate(timing["profile"])
+                    result.bench_case = case.name
+        except CaseFailure as f:
+            if f.check is not None:
+                checks.append(f.check)
+            return result.model_copy(update={"status": f.status, "message": f.message, "log_tail": f.log[-4000:], "cases": checks,
+                                             "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)})
+        return result.model_copy(update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)})
+
+    @staticmethod
+    def _cases(pkg: OperatorPackage, request: EvalRequest) -> list[Case]:
+        """Correctness cases (all, or the requested ones) plus the bench case when timing."""
+        if Stage.CHECK in request.stages:
+            names = request.cases or [c.name for c in pkg.spec.cases]
+            cases = [pkg.spec.case(n) for n in names]
+        else:
+            cases = []
+        if Stage.TIME in request.stages and pkg.spec.bench_case not in cases:
+            cases.append(pkg.spec.bench_case)
+        return cases
+
+    def _run_case(self, pkg: OperatorPackage, case: Case, tiling_so: Path, kernel_so: Path, params: dict[str, str],
+                  request: EvalRequest, workdir: Path) -> tuple[CaseCheck, dict]:
+        case_dir = workdir / f"case-{case.name}"
+        case_dir.mkdir()
+        inputs = checker.make_inputs(pkg, case, request.seed)
+        spec = pkg.spec
+        lines = [f"op_type {spec.op_type}", f"kernel {spec.kernel}", f"tiling_so {tiling_so}", f"kernel_so {kernel_so}",
+                 f"result {case_dir / 'result.json'}", *(f"param {k} {v}" for k, v in params.items())]
+        for arg in spec.inputs:
+            path = case_dir / f"in_{arg.name}.bin"
+            inputs[arg.name].tofile(path)
+            lines.append(_tensor_line("input", arg.name, spec.arg_dtype(case, arg.name), spec.arg_shape(case, arg.name), path))
+        for arg in spec.outputs:
+            path = case_dir / f"out_{arg.name}.bin"
+            lines.append(_tensor_line("output", arg.name, spec.arg_dtype(case, arg.name), spec.arg_shape(case, arg.name), path))
+        for attr in spec.attrs:
+            lines.append(_attr_line(attr.name, attr.type, spec.attr_values(case)[attr.name]))
+        (case_dir / "launch.txt").write_text("\n".join(lines) + "\n")
+
+        rt = build.ensure_runtime()
+        done = sandbox.run([str(rt.harness), "launch.txt"], case_dir, request.timeouts.run_s,
+                           sandbox.Limits(cpu_s=int(request.timeouts.run_s) + 1, address_space_mb=16384))
+        log = (done.stdout + done.stderr)[-4000:]
+        if done.timed_out:
+            raise CaseFailure(Status.RUN_TIMEOUT, f"case {case.name}: kernel run exceeded {request.timeouts.run_s:g} s", log)
+        result_path = case_dir / "result.json"
+        if done.returncode != 0 or not result_path.exists():
+            why = f"killed by {done.signal_name}" if done.signal_name else f"exit code {done.returncode}"
+            raise CaseFailure(Status.RUNTIME_ERROR, f"case {case.name}: kernel process crashed ({why})", log)
+        outcome = json.loads(result_path.read_text())
+        status = HARNESS_STATUS[outcome["status"]]
+        if status is not Status.OK:
+            raise CaseFailure(status, f"case {case.name}: {outcome['message']}", log)
+
+        want = checker.reference_outputs(pkg, case, inputs)
+        for arg, expected in zip(spec.outputs, want):
+            dtype = spec.arg_dtype(case, arg.name)
+            got = np.fromfile(case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype]).reshape(expected.shape)
+            check = checker.compare(case.name, got, expected, dtype, spec.tolerance_for(dtype))
+            if not check.passed:
+                raise CaseFailure(Status.WRONG_ANSWER, f"case {case.name}, output {arg.name}: {check.message}", log, check)
+        return check, outcome
+
+
+def _tensor_line(kind: str, name: str, dtype: str, shape: list[int], path: Path) -> str:
+    return f"{kind} {name} {dtype} {len(shape)} {' '.join(map(str, shape))} {path}"
+
+
+def _attr_line(name: str, kind: str, value: object) -> str:
+    if kind == "list_int":
+        return f"attr {name} list_int {len(value)} {' '.join(str(int(v)) for v in value)}"
+    if kind == "bool":
+        return f"attr {name} bool {int(bool(value))}"
+    if kind == "str":
+        if not str(value) or any(c.isspace() for c in str(value)):
+            raise ValueError(f"string attr {name} must be one non-empty word")
+    return f"attr {name} {kind} {value}"
+
+
+def _first_error(log: str) -> str:
+    """The compiler's first error line, for the one-line message."""
+    for line in log.splitlines():
+        if "error" in line:
+            return line.strip()[:400]
+    return log.strip().splitlines()[0][:400] if log.strip() else "unknown error"

@@ -1,0 +1,177 @@
+"""Compile a candidate against the emulation headers with the system g++.
+
+Three artefacts, each cached by content hash so that only what changed is rebuilt:
+- the runtime (libascendc_sim.so, the launch harness, the precompiled kernel_operator.h), built
+  once per version of the headers and runtime sources;
+- tiling.so from the host tiling program (a kernel-only change does not rebuild it);
+- kernel.so per dtype combination (a tiling-only change does not rebuild it).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from ascend_gym.package import OperatorPackage
+from npu_daemon import sandbox
+
+SIM_DIR = Path(__file__).resolve().parent
+INCLUDE_DIR = SIM_DIR / "include"
+RUNTIME_DIR = SIM_DIR / "runtime"
+CXX = os.environ.get("CXX", "g++")
+CXXFLAGS = ["-std=c++17", "-O2", "-fPIC", "-w"]
+
+
+class BuildError(Exception):
+    """The candidate did not compile; `log` holds the compiler's message."""
+
+    def __init__(self, what: str, log: str, timed_out: bool = False):
+        super().__init__(f"{what} failed to compile")
+        self.what = what
+        self.log = log
+        self.timed_out = timed_out
+
+
+def cache_root() -> Path:
+    root = Path(os.environ.get("ASCEND_GYM_CACHE", Path.home() / ".cache" / "ascend_gym")) / "sim"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def _digest(*parts: str | bytes) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else p.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+@functools.cache
+def _compiler_version() -> str:
+    return subprocess.run([CXX, "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
+
+
+def runtime_sources_digest() -> str:
+    files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.glob("*.cpp"), *RUNTIME_DIR.glob("*.h"), Path(__file__)])
+    return _digest(_compiler_version(), *CXXFLAGS, *(f.relative_to(SIM_DIR).as_posix().encode() + f.read_bytes() for f in files))
+
+
+@dataclass(frozen=True)
+class Runtime:
+    root: Path
+    digest: str
+
+    @property
+    def lib(self) -> Path:
+        return self.root / "libascendc_sim.so"
+
+    @property
+    def harness(self) -> Path:
+        return self.root / "ascendc_sim_harness"
+
+    @property
+    def pch_dir(self) -> Path:
+        return self.root / "pch"
+
+    def link_flags(self) -> list[str]:
+        return [f"-L{self.root}", "-lascendc_sim", f"-Wl,-rpath,{self.root}"]
+
+
+def _check(cmd: list[str], cwd: Path, what: str) -> None:
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"building the simulator {what} failed:\n{done.stderr[-4000:]}")
+
+
+_runtime: Runtime | None = None
+
+
+def ensure_runtime() -> Runtime:
+    """Build the runtime for the current sources once (file-locked across processes)."""
+    global _runtime
+    digest = runtime_sources_digest()
+    if _runtime is not None and _runtime.digest == digest:
+        return _runtime
+    rt = Runtime(cache_root() / f"runtime-{digest}", digest)
+    if not (rt.root / "ready").exists():
+        lock_path = cache_root() / f"runtime-{digest}.lock"
+        with lock_path.open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (rt.root / "ready").exists():
+                tmp = rt.root.with_name(rt.root.name + f".tmp{os.getpid()}")
+                shutil.rmtree(tmp, ignore_errors=True)
+                (tmp / "pch").mkdir(parents=True)
+                inc = f"-I{INCLUDE_DIR}"
+                _check([CXX, *CXXFLAGS, "-shared", inc, *map(str, [RUNTIME_DIR / "core.cpp", RUNTIME_DIR / "state.cpp",
+                        RUNTIME_DIR / "model.cpp"]), "-o", str(tmp / "libascendc_sim.so")], tmp, "runtime library")
+                _check([CXX, *CXXFLAGS, inc, f"-I{RUNTIME_DIR}", str(RUNTIME_DIR / "harness.cpp"), f"-L{tmp}", "-lascendc_sim",
+                        f"-Wl,-rpath,{rt.root}", "-ldl", "-o", str(tmp / "ascendc_sim_harness")], tmp, "harness")
+                # The PCH sits beside a copy of its header so `#include "kernel_operator.h"` resolves to it.
+                shutil.copy(INCLUDE_DIR / "kernel_operator.h", tmp / "pch" / "kernel_operator.h")
+                _check([CXX, *CXXFLAGS, "-DASCENDC_SIM_KERNEL", "-x", "c++-header", inc, "pch/kernel_operator.h",
+                        "-o", "pch/kernel_operator.h.gch"], tmp, "precompiled header")
+                (tmp / "ready").write_text(digest)
+                shutil.rmtree(rt.root, ignore_errors=True)
+                os.replace(tmp, rt.root)
+    _runtime = rt
+    return rt
+
+
+def _compile(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float) -> None:
+    done = sandbox.run(cmd, cwd, timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096))
+    if done.timed_out:
+        raise BuildError(what, f"compilation exceeded {timeout_s:.0f} s", timed_out=True)
+    if done.returncode != 0 or not out.exists():
+        raise BuildError(what, done.stderr.strip() or f"compiler exited with {done.returncode}")
+
+
+def _cached(kind: str, key: str, build: callable) -> tuple[Path, bool]:
+    """Return the cached artefact for key, building it into place atomically if absent."""
+    target = cache_root() / "objects" / f"{kind}-{key}.so"
+    if target.exists():
+        return target, True
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f"{target.name}.tmp{os.getpid()}")
+    build(tmp)
+    os.replace(tmp, target)
+    return target, False
+
+
+def _sources(pkg: OperatorPackage, folder: str) -> list[str]:
+    return [f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith(folder + "/")]
+
+
+def build_tiling(pkg: OperatorPackage, workdir: Path, rt: Runtime, timeout_s: float) -> tuple[Path, bool]:
+    """tiling.so from op_host/: returns (path, cache hit)."""
+    key = _digest(rt.digest, *_sources(pkg, "op_host"))
+
+    def build(out: Path) -> None:
+        cmd = [CXX, *CXXFLAGS, "-shared", f"-I{INCLUDE_DIR}", "-Iop_host", pkg.host_path, *rt.link_flags(), "-o", str(out)]
+        _compile(cmd, workdir, out, "host tiling program", timeout_s)
+
+    return _cached("tiling", key, build)
+
+
+def build_kernel(pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt: Runtime, timeout_s: float) -> tuple[Path, bool]:
+    """kernel.so for one set of DTYPE_<ARG> macros: returns (path, cache hit)."""
+    defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
+    key = _digest(rt.digest, *_sources(pkg, "op_kernel"), pkg.tiling_header_path, pkg.files[pkg.tiling_header_path],
+                  *sorted(f"{k}={v}" for k, v in defines.items()))
+
+    def build(out: Path) -> None:
+        # Macros go in a prelude after the precompiled header, so the PCH stays valid for every op.
+        prelude = workdir / f"prelude-{key}.h"
+        lines = [f"#define {k} {v}" for k, v in defines.items()]
+        prelude.write_text("\n".join([*lines, f'#include "{pkg.tiling_header_path}"', ""]))
+        cmd = [CXX, *CXXFLAGS, "-shared", "-DASCENDC_SIM_KERNEL", f"-I{rt.pch_dir}", f"-I{INCLUDE_DIR}", "-I.",
+               "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h", "-include", prelude.name, pkg.kernel_path,
+               *rt.link_flags(), "-o", str(out)]
+        _compile(cmd, workdir, out, "kernel", timeout_s)
+
+    return _cached("kernel", key, build)

@@ -1,0 +1,196 @@
+// Language shims, scalar types and the per-core execution context of the simulator.
+// Everything a kernel touches goes through `ascendc_sim::Core`: it owns the Unified Buffer,
+// records the instruction trace for the performance model and checks pipe ordering for races.
+#pragma once
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+// ---- compiler qualifiers of the bisheng toolchain: no meaning on the CPU -------------------
+#define __global__
+#define __aicore__
+#define __vector__
+#define __cube__
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __inout_pipe__(x)
+#define __sync_alias__
+#define __sync_noalias__
+#define __in_pipe__(x)
+#define __out_pipe__(x)
+#ifndef GM_ADDR
+#define GM_ADDR __gm__ uint8_t*
+#endif
+#define UB_ADDR __ubuf__ uint8_t*
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif
+#ifndef __CCE_KT_TEST__
+#define __CCE_KT_TEST__ 1
+#endif
+
+// ---- scalar types ---------------------------------------------------------------------------
+// GCC 12 implements IEEE binary16 arithmetic (computed in float, rounded to nearest even).
+using half = _Float16;
+
+// bfloat16: storage of the upper 16 bits of a float, converted with round-to-nearest-even.
+struct bfloat16_t {
+  uint16_t bits = 0;
+  bfloat16_t() = default;
+  static uint16_t FromFloat(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);  // quiet NaN
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return static_cast<uint16_t>(u >> 16);
+  }
+  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, half>>>
+  bfloat16_t(T v) : bits(FromFloat(static_cast<float>(v))) {}
+  operator float() const {
+    uint32_t u = static_cast<uint32_t>(bits) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+
+enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL };
+enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+
+namespace ascendc_sim {
+
+constexpr int kPipes = 7;  // PIPE_S .. PIPE_FIX; PIPE_ALL is a barrier target only
+inline const char* PipeName(int p) {
+  static const char* names[] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_FIX", "PIPE_ALL"};
+  return p >= 0 && p <= 7 ? names[p] : "PIPE_?";
+}
+
+// Statuses the harness can raise; the Python side maps them onto protocol.Status.
+enum class Status : uint8_t { OK, TILING_ERROR, RUNTIME_ERROR, RACE_DETECTED };
+
+// Call site of an API, captured through default arguments so errors name the kernel's line.
+struct SrcLoc {
+  const char* file;
+  int line;
+  static SrcLoc here(const char* f = __builtin_FILE(), int l = __builtin_LINE()) { return {f, l}; }
+};
+#define ASCENDC_SIM_LOC ::ascendc_sim::SrcLoc loc = ::ascendc_sim::SrcLoc::here()
+
+struct SimError : std::runtime_error {
+  Status status;
+  SimError(Status s, const std::string& what) : std::runtime_error(what), status(s) {}
+};
+
+[[noreturn]] void Fail(Status status, const SrcLoc& loc, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+#define ASCENDC_SIM_CHECK(cond, loc, ...) \
+  do {                                    \
+    if (!(cond)) ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, loc, __VA_ARGS__); \
+  } while (0)
+
+// ---- instruction trace ----------------------------------------------------------------------
+// One record per pipe instruction; the performance model consumes these per core.
+enum class Op : uint8_t {
+  kScalar,      // scalar work (cycles), flushed before the next pipe instruction
+  kVecBinary,   // two-source vector op (UB bank conflicts possible)
+  kVecUnary,    // one-source simple op (Relu, Abs, Adds, Muls, Duplicate, ...)
+  kVecCast,
+  kVecTransc,   // Exp, Ln, Sqrt, Rsqrt, Reciprocal
+  kVecDiv,
+  kVecFma,      // MulAddDst, FusedMulAdd, Axpy
+  kVecReduce,   // WholeReduce / BlockReduce / PairReduce per repeat
+  kVecMask,     // mask-setting instruction
+  kCopyGmToUb,
+  kCopyUbToGm,
+  kCopyUbToUb,
+  kSetFlag,
+  kWaitFlag,
+  kBarrier,
+  kSyncAll,
+};
+
+struct Instr {
+  uint8_t pipe;          // pipe_t
+  Op op;
+  uint8_t elemBytes;     // vector element size
+  uint8_t cacheMode;     // GM L2 hint of the copy's GlobalTensor
+  uint32_t site;         // index into Core::sites (API name and kernel line)
+  uint32_t repeats;      // vector repeats, or DMA bursts
+  uint32_t unitBytes;    // DMA bytes per burst
+  uint64_t gmAddr;       // DMA GM start address (granule alignment)
+  uint32_t ubAddr[3];    // dst, src0, src1 UB addresses (bank groups)
+  int64_t link;          // kWaitFlag: index of the matching kSetFlag in the same trace; else -1
+  uint32_t scalarCycles; // kScalar: cycles of scalar work
+};
+
+struct Site {
+  const char* api;
+  const char* file;
+  int line;
+};
+
+// A UB byte range an instruction reads or writes, for the race checker.
+struct UbAccess {
+  uint32_t addr;
+  uint32_t bytes;
+  bool write;
+};
+
+enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
+
+class Core {
+ public:
+  Core(int blockIdx, int blockNum);
+  ~Core();
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  int blockIdx;
+  int blockNum;
+  std::vector<uint8_t> ub;      // the Unified Buffer of this core
+  uint32_t ubCapacity;          // bytes TPipe may hand out
+  uint32_t ubPeak = 0;          // most UB bytes TPipe handed out at once
+  std::vector<Instr> trace;
+  std::vector<Site> sites;
+  uint64_t mask[2] = {~0ull, ~0ull};  // vector mask register
+  bool maskCounter = false;           // SetMaskCount() mode
+  uint32_t scalarUbCycles;      // cost of one scalar UB access (GetValue/SetValue)
+  uint32_t scalarGmCycles;      // cost of one scalar GM access
+
+  // Record one pipe instruction after checking its UB accesses against unordered work of other pipes.
+  void IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* ub, size_t n);
+  // Synchronisation: `key` names the flag (event id, or a queue slot for queue-implied flags).
+  void SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
+  void WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
+  void Barrier(int pipe, const SrcLoc& loc, const char* api);
+  // Scalar access to UB (GetValue/SetValue); the compiler syncs PIPE_V -> PIPE_S for it.
+  void ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc, const char* api);
+  void Scalar(uint32_t cycles) { pendingScalar_ += cycles; }
+  void Finish();  // end of kernel: unmatched flags are errors, scalar work is flushed
+
+  uint8_t* UbPtr(uint32_t addr) { return ub.data() + addr; }
+
+ private:
+  uint32_t Site_(const SrcLoc& loc, const char* api);
+  void Append(Instr ins);
+  uint64_t pendingScalar_ = 0;  // scalar cycles not yet in the trace
+  struct Ordering;              // vector clocks, flags and UB shadow of the race checker
+  Ordering* ord_;
+};
+
+Core& CurrentCore();
+int64_t SocParamInt(const char* key);
+const char* SocParamStr(const char* key);
+
+// ---- GM allocations, to bound-check GlobalTensor traffic -------------------------------------
+bool GmRangeValid(const void* p, uint64_t bytes);
+
+}  // namespace ascendc_sim

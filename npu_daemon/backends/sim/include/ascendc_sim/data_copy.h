@@ -1,0 +1,179 @@
+// Data movement: DataCopy (32 B units, tail silently dropped as on hardware) and DataCopyPad
+// (byte lengths, padded UB rows). GM->UB runs on PIPE_MTE2, UB->GM on PIPE_MTE3, UB->UB on PIPE_V.
+#pragma once
+
+#include "ascendc_sim/memory.h"
+
+namespace AscendC {
+
+struct DataCopyParams {
+  uint16_t blockCount = 1;  // bursts, [1, 4095]
+  uint16_t blockLen = 0;    // 32 B blocks per burst, [1, 65535]
+  uint16_t srcStride = 0;   // 32 B blocks between bursts
+  uint16_t dstStride = 0;
+};
+
+struct DataCopyExtParams {
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0;    // bytes per burst, up to 2097151
+  uint32_t srcStride = 0;   // bytes on the GM side, 32 B blocks on the UB side
+  uint32_t dstStride = 0;
+  uint32_t rsv = 0;
+};
+
+template <typename T>
+struct DataCopyPadExtParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;   // elements
+  uint8_t rightPadding = 0;  // elements
+  T paddingValue = 0;
+};
+
+struct DataCopyPadParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  uint64_t paddingValue = 0;
+};
+
+}  // namespace AscendC
+
+namespace ascendc_sim {
+
+// One DMA: `bursts` rows of `rowBytes`; GM rows `gmPitch` bytes apart, UB rows `ubPitch` apart.
+struct Dma {
+  uint32_t bursts;
+  uint32_t rowBytes;
+  uint64_t gmPitch;
+  uint32_t ubPitch;
+  uint32_t ubRowBytes;  // UB footprint of one row (row padded to 32 B for DataCopyPad)
+};
+
+inline void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d, CacheMode cache, const SrcLoc& loc) {
+  Core& core = CurrentCore();
+  ASCENDC_SIM_CHECK(ubAddr % 32 == 0, loc, "%s: UB address %u is not 32 B aligned", api, ubAddr);
+  uint64_t ubEnd = static_cast<uint64_t>(ubAddr) + (d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.ubPitch + d.ubRowBytes : 0);
+  ASCENDC_SIM_CHECK(ubEnd <= core.ub.size(), loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api, ubAddr,
+                    static_cast<unsigned long long>(ubEnd));
+  uint64_t gmSpan = d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.gmPitch + d.rowBytes : 0;
+  ASCENDC_SIM_CHECK(gmSpan == 0 || GmRangeValid(gm, gmSpan), loc,
+                    "%s: GM range of %llu bytes at %p is outside every GM buffer (out-of-range GlobalTensor access)", api,
+                    static_cast<unsigned long long>(gmSpan), static_cast<void*>(gm));
+  Instr ins{};
+  ins.pipe = op == Op::kCopyGmToUb ? PIPE_MTE2 : PIPE_MTE3;
+  ins.op = op;
+  ins.cacheMode = static_cast<uint8_t>(cache);
+  ins.repeats = d.bursts;
+  ins.unitBytes = d.rowBytes;
+  ins.gmAddr = reinterpret_cast<uintptr_t>(gm);
+  ins.ubAddr[0] = ubAddr;
+  ins.link = -1;
+  UbAccess a{ubAddr, static_cast<uint32_t>(ubEnd - ubAddr), op == Op::kCopyGmToUb};
+  core.IssueAccesses(ins, loc, api, &a, 1);
+}
+
+template <typename T>
+void CopyRows(const Dma& d, T* dst, const T* src, bool toUb) {
+  auto* out = reinterpret_cast<uint8_t*>(dst);
+  auto* in = reinterpret_cast<const uint8_t*>(src);
+  for (uint32_t i = 0; i < d.bursts; ++i)
+    std::memcpy(out + i * (toUb ? d.ubPitch : d.gmPitch), in + i * (toUb ? d.gmPitch : d.ubPitch), d.rowBytes);
+}
+
+inline void CheckParams(const AscendC::DataCopyParams& p, const char* api, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(p.blockCount >= 1 && p.blockCount <= 4095, loc, "%s: blockCount %u out of range [1, 4095]", api, p.blockCount);
+  ASCENDC_SIM_CHECK(p.blockLen >= 1, loc, "%s: blockLen %u out of range [1, 65535]", api, p.blockLen);
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+// ---- DataCopy, count form: count * sizeof(T) bytes rounded down to 32 B ---------------------
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
+  uint32_t bytes = count * sizeof(T) / 32 * 32;
+  ASCENDC_SIM_CHECK(bytes <= dst.GetLength(), loc, "DataCopy GM->UB of %u bytes into a %u-byte tensor", bytes, dst.GetLength());
+  ascendc_sim::Dma d{1, bytes, bytes, bytes, bytes};
+  ascendc_sim::IssueDma(ascendc_sim::Op::kCopyGmToUb, "DataCopy", reinterpret_cast<uint8_t*>(src.GetPhyAddr()), dst.UbAddr(), d,
+                        src.GetCacheMode(), loc);
+  std::memcpy(dst.Data(), src.GetPhyAddr(), bytes);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
+  uint32_t bytes = count * sizeof(T) / 32 * 32;
+  ASCENDC_SIM_CHECK(bytes <= src.GetLength(), loc, "DataCopy UB->GM of %u bytes from a %u-byte tensor", bytes, src.GetLength());
+  ascendc_sim::Dma d{1, bytes, bytes, bytes, bytes};
+  ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopy", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
+                        dst.GetCacheMode(), loc);
+  std::memcpy(dst.GetPhyAddr(), src.Data(), bytes);
+}
+
+// ---- DataCopy, DataCopyParams form: units of 32 B blocks -------------------------------------
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::CheckParams(p, "DataCopy", loc);
+  ascendc_sim::Dma d{p.blockCount, p.blockLen * 32u, (p.blockLen + p.srcStride) * 32ull,
+                     (p.blockLen + p.dstStride) * 32u, p.blockLen * 32u};
+  ascendc_sim::IssueDma(ascendc_sim::Op::kCopyGmToUb, "DataCopy", reinterpret_cast<uint8_t*>(src.GetPhyAddr()), dst.UbAddr(), d,
+                        src.GetCacheMode(), loc);
+  ascendc_sim::CopyRows(d, dst.Data(), src.GetPhyAddr(), true);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::CheckParams(p, "DataCopy", loc);
+  ascendc_sim::Dma d{p.blockCount, p.blockLen * 32u, (p.blockLen + p.dstStride) * 32ull,
+                     (p.blockLen + p.srcStride) * 32u, p.blockLen * 32u};
+  ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopy", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
+                        dst.GetCacheMode(), loc);
+  ascendc_sim::CopyRows(d, dst.GetPhyAddr(), src.Data(), false);
+}
+
+// ---- DataCopyPad: byte lengths; each UB row padded to 32 B -----------------------------------
+template <typename T>
+__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                                   const DataCopyPadExtParams<T>& pad, ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(p.blockCount >= 1 && p.blockCount <= 4095, loc, "DataCopyPad: blockCount %u out of range [1, 4095]", p.blockCount);
+  ASCENDC_SIM_CHECK(p.blockLen >= 1 && p.blockLen <= 2097151, loc, "DataCopyPad: blockLen %u bytes out of range [1, 2097151]", p.blockLen);
+  const uint32_t left = pad.isPad ? pad.leftPadding * sizeof(T) : 0;
+  const uint32_t row = (left + p.blockLen + (pad.isPad ? pad.rightPadding * sizeof(T) : 0) + 31u) / 32u * 32u;
+  ascendc_sim::Dma d{p.blockCount, p.blockLen, static_cast<uint64_t>(p.blockLen) + p.srcStride, row + p.dstStride * 32u, row};
+  ascendc_sim::IssueDma(ascendc_sim::Op::kCopyGmToUb, "DataCopyPad", reinterpret_cast<uint8_t*>(src.GetPhyAddr()), dst.UbAddr(), d,
+                        src.GetCacheMode(), loc);
+  auto* ub = reinterpret_cast<uint8_t*>(dst.Data());
+  auto* gm = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    uint8_t* rowPtr = ub + i * d.ubPitch;
+    std::memcpy(rowPtr + left, gm + i * d.gmPitch, p.blockLen);
+    if (pad.isPad) {
+      T* elems = reinterpret_cast<T*>(rowPtr);
+      for (uint32_t e = 0; e < left / sizeof(T); ++e) elems[e] = pad.paddingValue;
+      for (uint32_t e = (left + p.blockLen) / sizeof(T); e < row / sizeof(T); ++e) elems[e] = pad.paddingValue;
+    }
+  }
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(p.blockCount >= 1 && p.blockCount <= 4095, loc, "DataCopyPad: blockCount %u out of range [1, 4095]", p.blockCount);
+  ASCENDC_SIM_CHECK(p.blockLen >= 1 && p.blockLen <= 2097151, loc, "DataCopyPad: blockLen %u bytes out of range [1, 2097151]", p.blockLen);
+  const uint32_t row = (p.blockLen + 31u) / 32u * 32u;
+  ascendc_sim::Dma d{p.blockCount, p.blockLen, static_cast<uint64_t>(p.blockLen) + p.dstStride, row + p.srcStride * 32u, row};
+  ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopyPad", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
+                        dst.GetCacheMode(), loc);
+  ascendc_sim::CopyRows(d, dst.GetPhyAddr(), src.Data(), false);
+}
+// Legacy overloads with DataCopyParams (blockLen in bytes here) and DataCopyPadParams.
+template <typename T>
+__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                                   const DataCopyPadParams& pad, ASCENDC_SIM_LOC) {
+  T value;
+  std::memcpy(&value, &pad.paddingValue, sizeof(T));
+  DataCopyPad(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0},
+              DataCopyPadExtParams<T>{pad.isPad, pad.leftPadding, pad.rightPadding, value}, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+  DataCopyPad(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0}, loc);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,233 @@
+// Host-side framework types the tiling function sees: ge data types and status, gert shapes,
+// tensor descriptions, attributes and the TilingContext. The harness fills a TilingContext from
+// the evaluation request and reads back block dim, tiling key, tiling data and workspaces.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <string>
+#include <vector>
+
+namespace ge {
+
+using graphStatus = uint32_t;
+constexpr graphStatus GRAPH_SUCCESS = 0;
+constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+
+enum DataType : int32_t {
+  DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
+  DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_UNDEFINED = 28,
+};
+enum Format : int32_t { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2 };
+
+inline int32_t DataTypeBytes(DataType t) {
+  switch (t) {
+    case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
+    case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
+    case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
+    case DT_INT64: case DT_UINT64: case DT_DOUBLE: return 8;
+    default: return -1;
+  }
+}
+
+}  // namespace ge
+
+namespace fe {
+class PlatFormInfos {};
+}  // namespace fe
+
+namespace gert {
+
+class Shape {
+ public:
+  Shape() = default;
+  Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+  explicit Shape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
+  size_t GetDimNum() const { return dims_.size(); }
+  int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+  void SetDim(size_t i, int64_t v) { if (i < dims_.size()) dims_[i] = v; }
+  void SetDimNum(size_t n) { dims_.resize(n, 1); }
+  void AppendDim(int64_t v) { dims_.push_back(v); }
+  int64_t GetShapeSize() const {
+    int64_t n = 1;
+    for (int64_t d : dims_) n *= d;
+    return n;
+  }
+  bool operator==(const Shape& o) const { return dims_ == o.dims_; }
+
+ private:
+  std::vector<int64_t> dims_;
+};
+
+class StorageShape {
+ public:
+  StorageShape() = default;
+  explicit StorageShape(const Shape& s) : origin_(s), storage_(s) {}
+  const Shape& GetOriginShape() const { return origin_; }
+  const Shape& GetStorageShape() const { return storage_; }
+  Shape& MutableOriginShape() { return origin_; }
+  Shape& MutableStorageShape() { return storage_; }
+
+ private:
+  Shape origin_, storage_;
+};
+
+class CompileTimeTensorDesc {
+ public:
+  ge::DataType GetDataType() const { return dtype_; }
+  ge::Format GetOriginFormat() const { return ge::FORMAT_ND; }
+  ge::Format GetStorageFormat() const { return ge::FORMAT_ND; }
+  void SetDataType(ge::DataType t) { dtype_ = t; }
+
+ private:
+  ge::DataType dtype_ = ge::DT_UNDEFINED;
+};
+
+class Tensor {
+ public:
+  const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
+  const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
+  int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
+  ge::DataType GetDataType() const { return dtype_; }
+  StorageShape shape_;
+  ge::DataType dtype_ = ge::DT_UNDEFINED;
+};
+
+template <typename T>
+class TypedContinuousVector {
+ public:
+  size_t GetSize() const { return data_.size(); }
+  const T* GetData() const { return data_.data(); }
+  std::vector<T> data_;
+};
+using ContinuousVector = TypedContinuousVector<int64_t>;
+
+// One attribute value; the getters return nullptr on a type mismatch, as the real ones do.
+struct AttrValue {
+  enum Kind { kInt, kFloat, kBool, kStr, kListInt } kind = kInt;
+  int64_t i = 0;
+  float f = 0;
+  bool b = false;
+  std::string s;
+  TypedContinuousVector<int64_t> list;
+};
+
+class RuntimeAttrs {
+ public:
+  const int64_t* GetInt(size_t i) const { return Is(i, AttrValue::kInt) ? &attrs_[i].i : nullptr; }
+  const float* GetFloat(size_t i) const { return Is(i, AttrValue::kFloat) ? &attrs_[i].f : nullptr; }
+  const bool* GetBool(size_t i) const { return Is(i, AttrValue::kBool) ? &attrs_[i].b : nullptr; }
+  const char* GetStr(size_t i) const { return Is(i, AttrValue::kStr) ? attrs_[i].s.c_str() : nullptr; }
+  const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
+    return Is(i, AttrValue::kListInt) ? &attrs_[i].list : nullptr;
+  }
+  template <typename T>
+  const T* GetAttrPointer(size_t i) const {
+    if (i >= attrs_.size()) return nullptr;
+    const AttrValue& a = attrs_[i];
+    if constexpr (std::is_same_v<T, int64_t>) return a.kind == AttrValue::kInt ? &a.i : nullptr;
+    if constexpr (std::is_same_v<T, float>) return a.kind == AttrValue::kFloat ? &a.f : nullptr;
+    if constexpr (std::is_same_v<T, bool>) return a.kind == AttrValue::kBool ? &a.b : nullptr;
+    if constexpr (std::is_same_v<T, char>) return a.kind == AttrValue::kStr ? a.s.c_str() : nullptr;
+    return nullptr;
+  }
+  size_t GetAttrNum() const { return attrs_.size(); }
+  std::vector<AttrValue> attrs_;
+
+ private:
+  bool Is(size_t i, AttrValue::Kind k) const { return i < attrs_.size() && attrs_[i].kind == k; }
+};
+
+class TilingData {
+ public:
+  explicit TilingData(size_t capacity = 0) : buf_(capacity) {}
+  void* GetData() { return buf_.data(); }
+  size_t GetCapacity() const { return buf_.size(); }
+  size_t GetDataSize() const { return size_; }
+  void SetDataSize(size_t n) { size_ = n; }
+  // Append a value, as the real TilingData's operator<< does.
+  template <typename T>
+  TilingData& operator<<(const T& v) {
+    if (size_ + sizeof(T) <= buf_.size()) {
+      std::memcpy(buf_.data() + size_, &v, sizeof(T));
+      size_ += sizeof(T);
+    }
+    return *this;
+  }
+  std::vector<uint8_t> buf_;
+  size_t size_ = 0;
+};
+
+class TilingContext {
+ public:
+  const StorageShape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i].shape_ : nullptr; }
+  const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
+  const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+  const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+  const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
+  const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < inputDescs_.size() ? &inputDescs_[i] : nullptr; }
+  const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < outputDescs_.size() ? &outputDescs_[i] : nullptr; }
+  const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
+  const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+  size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+  size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
+
+  ge::graphStatus SetBlockDim(uint32_t d) { blockDim_ = d; return ge::GRAPH_SUCCESS; }
+  uint32_t GetBlockDim() const { return blockDim_; }
+  ge::graphStatus SetTilingKey(uint64_t k) { tilingKey_ = k; return ge::GRAPH_SUCCESS; }
+  uint64_t GetTilingKey() const { return tilingKey_; }
+  TilingData* GetRawTilingData() { return &raw_; }
+  template <typename T>
+  T* GetTilingData() { return reinterpret_cast<T*>(raw_.GetData()); }
+  size_t* GetWorkspaceSizes(size_t n) {
+    if (workspaces_.size() < n) workspaces_.resize(n, 0);
+    return workspaces_.data();
+  }
+  size_t GetWorkspaceNum() const { return workspaces_.size(); }
+  fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
+  ge::graphStatus SetLocalMemorySize(uint32_t n) { localMemory_ = n; return ge::GRAPH_SUCCESS; }
+  ge::graphStatus SetScheduleMode(uint32_t m) { scheduleMode_ = m; return ge::GRAPH_SUCCESS; }
+  ge::graphStatus SetNeedAtomic(bool a) { needAtomic_ = a; return ge::GRAPH_SUCCESS; }
+  const char* GetNodeType() const { return opType_.c_str(); }
+  const char* GetNodeName() const { return opType_.c_str(); }
+
+  // Filled by the harness.
+  std::string opType_;
+  std::vector<Tensor> inputs_, outputs_;
+  std::vector<CompileTimeTensorDesc> inputDescs_, outputDescs_;
+  RuntimeAttrs attrs_;
+  TilingData raw_{64 * 1024};
+  std::vector<size_t> workspaces_;
+  uint32_t blockDim_ = 0;
+  uint64_t tilingKey_ = 0;
+  uint32_t localMemory_ = 0;
+  uint32_t scheduleMode_ = 0;
+  bool needAtomic_ = false;
+  mutable fe::PlatFormInfos platform_;
+};
+
+// Shape and dtype inference contexts: enough for OpDef code to compile and run.
+class InferShapeContext {
+ public:
+  const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+  Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+  const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+  std::vector<Shape> inputs_, outputs_;
+  RuntimeAttrs attrs_;
+};
+
+class InferDataTypeContext {
+ public:
+  ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
+  ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
+    if (outputs_.size() <= i) outputs_.resize(i + 1, ge::DT_UNDEFINED);
+    outputs_[i] = t;
+    return ge::GRAPH_SUCCESS;
+  }
+  std::vector<ge::DataType> inputs_, outputs_;
+};
+
+}  // namespace gert

@@ -1,0 +1,300 @@
+// Memory objects: TPosition, GlobalTensor, LocalTensor, TPipe, TQue, TBuf.
+// Queue operations carry the implied synchronisation of the real library (API.md section 5):
+// EnQue = SetFlag(producer -> consumer), DeQue = WaitFlag, AllocTensor waits for the slot's last
+// consumer, FreeTensor signals it.
+#pragma once
+
+#include "ascendc_sim/core.h"
+#include "ascendc_sim/sync.h"
+
+namespace AscendC {
+
+using ascendc_sim::CacheMode;
+using ascendc_sim::SrcLoc;
+
+enum class TPosition : uint8_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM, TSCM, C2PIPE2GM, MAX };
+using QuePosition = TPosition;
+
+// Which pipes produce into and consume from a buffer at a position.
+constexpr pipe_t ProducerPipe(TPosition p) {
+  return p == TPosition::VECIN ? PIPE_MTE2 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE2 : PIPE_V;
+}
+constexpr pipe_t ConsumerPipe(TPosition p) {
+  return p == TPosition::VECOUT ? PIPE_MTE3 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE1 : PIPE_V;
+}
+
+template <typename T>
+class GlobalTensor {
+ public:
+  using PrimType = T;
+  __aicore__ GlobalTensor() = default;
+  __aicore__ void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) { addr_ = buffer; size_ = bufferSize; }
+  __aicore__ void SetGlobalBuffer(__gm__ T* buffer) { addr_ = buffer; size_ = 0; }
+  __aicore__ GlobalTensor operator[](uint64_t offset) const {
+    GlobalTensor t = *this;
+    t.addr_ = addr_ + offset;
+    t.size_ = size_ > offset ? size_ - offset : 0;
+    return t;
+  }
+  __aicore__ T GetValue(uint64_t offset, ASCENDC_SIM_LOC) const {
+    CheckScalar(offset, loc);
+    return addr_[offset];
+  }
+  __aicore__ void SetValue(uint64_t offset, T value, ASCENDC_SIM_LOC) {
+    CheckScalar(offset, loc);
+    addr_[offset] = value;
+  }
+  __aicore__ T& operator()(uint64_t offset) { return addr_[offset]; }
+  __aicore__ uint64_t GetSize() const { return size_; }
+  __aicore__ __gm__ T* GetPhyAddr() const { return addr_; }
+  __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+  __aicore__ void SetL2CacheHint(CacheMode mode) { cacheMode_ = mode; }
+  CacheMode GetCacheMode() const { return cacheMode_; }
+
+ private:
+  void CheckScalar(uint64_t offset, const SrcLoc& loc) const {
+    ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(addr_ + offset, sizeof(T)), loc,
+                      "GlobalTensor scalar access at element %llu is outside every GM buffer",
+                      static_cast<unsigned long long>(offset));
+    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    core.Scalar(core.scalarGmCycles);
+  }
+  __gm__ T* addr_ = nullptr;
+  uint64_t size_ = 0;
+  CacheMode cacheMode_ = CacheMode::CACHE_MODE_NORMAL;
+};
+
+// A typed view of UB bytes [addr, addr + size * sizeof(T)).
+template <typename T>
+class LocalTensor {
+ public:
+  using PrimType = T;
+  __aicore__ LocalTensor() = default;
+  LocalTensor(uint32_t addr, uint32_t size, TPosition pos) : addr_(addr), size_(size), pos_(pos) {}
+
+  __aicore__ LocalTensor operator[](uint32_t offset) const {
+    return LocalTensor(addr_ + offset * static_cast<uint32_t>(sizeof(T)), size_ > offset ? size_ - offset : 0, pos_);
+  }
+  __aicore__ T GetValue(uint32_t index, ASCENDC_SIM_LOC) const {
+    CheckIndex(index, loc, "GetValue");
+    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), false, loc, "LocalTensor::GetValue");
+    T v;
+    std::memcpy(&v, core.UbPtr(addr_ + index * sizeof(T)), sizeof(T));
+    return v;
+  }
+  template <typename U>
+  __aicore__ void SetValue(uint32_t index, U value, ASCENDC_SIM_LOC) const {
+    CheckIndex(index, loc, "SetValue");
+    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), true, loc, "LocalTensor::SetValue");
+    T v = static_cast<T>(value);
+    std::memcpy(core.UbPtr(addr_ + index * sizeof(T)), &v, sizeof(T));
+  }
+  __aicore__ uint32_t GetSize() const { return size_; }
+  __aicore__ void SetSize(uint32_t size) { size_ = size; }
+  __aicore__ uint32_t GetLength() const { return size_ * sizeof(T); }
+  __aicore__ TPosition GetPosition() const { return pos_; }
+  template <typename U>
+  __aicore__ LocalTensor<U> ReinterpretCast() const {
+    return LocalTensor<U>(addr_, static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)), pos_);
+  }
+  __aicore__ __ubuf__ T* GetPhyAddr() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbPtr(addr_)); }
+  __aicore__ __ubuf__ T* GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset; }
+
+  // Simulator-side accessors (not part of AscendC).
+  uint32_t UbAddr() const { return addr_; }
+  T* Data() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbPtr(addr_)); }
+
+ private:
+  void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
+    ASCENDC_SIM_CHECK(index < size_, loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
+  }
+  uint32_t addr_ = 0;
+  uint32_t size_ = 0;
+  TPosition pos_ = TPosition::VECCALC;
+};
+
+class TPipe;
+TPipe* GetTPipePtr();
+
+// Buffers of one queue: `num` slots of `len` bytes, handed out round robin.
+class TQueBase {
+ public:
+  virtual ~TQueBase() = default;
+  void Bind(uint32_t base, uint8_t num, uint32_t len) {
+    base_ = base;
+    num_ = num;
+    len_ = len;
+    for (auto& s : slots_) s = Slot{};
+  }
+  uint32_t BufferBytes() const { return len_; }
+
+ protected:
+  struct Slot {
+    bool inUse = false;
+    bool freedOnce = false;  // a FreeTensor has signalled the producer since the last AllocTensor
+  };
+  int SlotOf(uint32_t addr, const SrcLoc& loc) const {
+    ASCENDC_SIM_CHECK(len_ > 0 && addr >= base_ && addr < base_ + num_ * len_ && (addr - base_) % len_ == 0, loc,
+                      "tensor at UB address %u does not belong to this queue", addr);
+    return static_cast<int>((addr - base_) / len_);
+  }
+  uint64_t Key(int slot, bool backward) const {
+    return (reinterpret_cast<uintptr_t>(this) << 5) | (static_cast<uint64_t>(slot) << 1) | (backward ? 1u : 0u) | (1ull << 63);
+  }
+  uint32_t base_ = 0;
+  uint8_t num_ = 0;
+  uint32_t len_ = 0;
+  uint8_t next_ = 0;
+  Slot slots_[8];
+  uint32_t fifo_[8] = {};
+  uint8_t head_ = 0, count_ = 0;
+};
+
+template <TPosition src, TPosition dst, int32_t depth, auto... mask>
+class TQueBind : public TQueBase {
+ public:
+  static constexpr TPosition kPos = src;
+  static constexpr pipe_t kProducer = ProducerPipe(src);
+  static constexpr pipe_t kConsumer = ConsumerPipe(dst);
+
+  template <typename T>
+  __aicore__ LocalTensor<T> AllocTensor(ASCENDC_SIM_LOC) {
+    ASCENDC_SIM_CHECK(num_ > 0, loc, "AllocTensor on a queue that was never given buffers by TPipe::InitBuffer");
+    int slot = -1;
+    for (int i = 0; i < num_; ++i) {
+      int s = (next_ + i) % num_;
+      if (!slots_[s].inUse) { slot = s; break; }
+    }
+    ASCENDC_SIM_CHECK(slot >= 0, loc,
+                      "AllocTensor with all %u buffers of the queue in use (FreeTensor missing): the core would deadlock", num_);
+    next_ = static_cast<uint8_t>((slot + 1) % num_);
+    if (slots_[slot].freedOnce && kProducer != kConsumer)
+      ascendc_sim::CurrentCore().WaitFlag(kConsumer, kProducer, Key(slot, true), loc, "TQue::AllocTensor");
+    slots_[slot] = Slot{true, false};
+    return LocalTensor<T>(base_ + slot * len_, len_ / sizeof(T), src);
+  }
+  template <typename T>
+  __aicore__ void FreeTensor(LocalTensor<T>& tensor, ASCENDC_SIM_LOC) {
+    int slot = SlotOf(tensor.UbAddr(), loc);
+    ASCENDC_SIM_CHECK(slots_[slot].inUse, loc, "FreeTensor of a buffer that is not allocated");
+    slots_[slot].inUse = false;
+    if (kProducer != kConsumer) {
+      ascendc_sim::CurrentCore().SetFlag(kConsumer, kProducer, Key(slot, true), loc, "TQue::FreeTensor");
+      slots_[slot].freedOnce = true;
+    }
+  }
+  template <typename T>
+  __aicore__ bool EnQue(const LocalTensor<T>& tensor, ASCENDC_SIM_LOC) {
+    int slot = SlotOf(tensor.UbAddr(), loc);
+    ASCENDC_SIM_CHECK(count_ < num_, loc, "EnQue on a full queue");
+    if (kProducer != kConsumer) ascendc_sim::CurrentCore().SetFlag(kProducer, kConsumer, Key(slot, false), loc, "TQue::EnQue");
+    fifo_[(head_ + count_) % 8] = tensor.UbAddr();
+    sizes_[(head_ + count_) % 8] = tensor.GetLength();
+    ++count_;
+    return true;
+  }
+  template <typename T>
+  __aicore__ LocalTensor<T> DeQue(ASCENDC_SIM_LOC) {
+    ASCENDC_SIM_CHECK(count_ > 0, loc, "DeQue on an empty queue: the core would wait forever");
+    uint32_t addr = fifo_[head_], bytes = sizes_[head_];
+    head_ = (head_ + 1) % 8;
+    --count_;
+    int slot = SlotOf(addr, loc);
+    if (kProducer != kConsumer) ascendc_sim::CurrentCore().WaitFlag(kProducer, kConsumer, Key(slot, false), loc, "TQue::DeQue");
+    return LocalTensor<T>(addr, bytes / sizeof(T), src);
+  }
+  __aicore__ int32_t GetTensorCountInQue() const { return count_; }
+  __aicore__ bool HasTensorInQue() const { return count_ > 0; }
+  __aicore__ bool VacantInQue() const { return count_ < depth; }
+  __aicore__ bool HasIdleBuffer() const {
+    for (int i = 0; i < num_; ++i)
+      if (!slots_[i].inUse) return true;
+    return false;
+  }
+  __aicore__ void FreeAllEvent() {}
+
+ private:
+  uint32_t sizes_[8] = {};
+};
+
+template <TPosition pos, int32_t depth = 1, auto... mask>
+class TQue : public TQueBind<pos, pos, depth, mask...> {};
+
+// A plain scratch buffer: never queued, so no implied synchronisation.
+template <TPosition pos = TPosition::VECCALC>
+class TBuf {
+ public:
+  void Bind(uint32_t base, uint32_t len) { base_ = base; len_ = len; }
+  template <typename T>
+  __aicore__ LocalTensor<T> Get() const { return LocalTensor<T>(base_, len_ / sizeof(T), pos); }
+  template <typename T>
+  __aicore__ LocalTensor<T> Get(uint32_t len, ASCENDC_SIM_LOC) const {
+    ASCENDC_SIM_CHECK(len * sizeof(T) <= len_, loc, "TBuf::Get(%u) exceeds the buffer's %u bytes", len, len_);
+    return LocalTensor<T>(base_, len, pos);
+  }
+  template <typename T>
+  __aicore__ LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, ASCENDC_SIM_LOC) const {
+    ASCENDC_SIM_CHECK(bufOffset % 32 == 0, loc, "TBuf::GetWithOffset offset %u is not 32 B aligned", bufOffset);
+    ASCENDC_SIM_CHECK(bufOffset + size * sizeof(T) <= len_, loc, "TBuf::GetWithOffset(%u, %u) exceeds the buffer's %u bytes",
+                      size, bufOffset, len_);
+    return LocalTensor<T>(base_ + bufOffset, size, pos);
+  }
+  uint32_t BufferBytes() const { return len_; }
+
+ private:
+  uint32_t base_ = 0;
+  uint32_t len_ = 0;
+};
+
+class TPipe {
+ public:
+  __aicore__ TPipe();
+  __aicore__ ~TPipe();
+  template <TPosition s, TPosition d, int32_t depth, auto... m>
+  __aicore__ bool InitBuffer(TQueBind<s, d, depth, m...>& que, uint8_t num, uint32_t len, ASCENDC_SIM_LOC) {
+    ASCENDC_SIM_CHECK(num >= 1 && num <= 8, loc, "InitBuffer: %u buffers for one queue (1..8 allowed)", num);
+    if (s == TPosition::VECIN) {
+      vecinBuffers_ += num;
+      ASCENDC_SIM_CHECK(vecinBuffers_ <= 8, loc, "InitBuffer: %u buffers on the VECIN position (at most 8)", vecinBuffers_);
+    }
+    uint32_t bytes = Align32(len);
+    que.Bind(Allocate(static_cast<uint64_t>(bytes) * num, loc, len, num), num, bytes);
+    return true;
+  }
+  template <TPosition pos>
+  __aicore__ bool InitBuffer(TBuf<pos>& buf, uint32_t len, ASCENDC_SIM_LOC) {
+    buf.Bind(Allocate(Align32(len), loc, len, 1), Align32(len));
+    return true;
+  }
+  __aicore__ void Init() { used_ = 0; vecinBuffers_ = 0; }
+  __aicore__ void Reset() { used_ = 0; vecinBuffers_ = 0; }
+  __aicore__ void Destroy() { used_ = 0; vecinBuffers_ = 0; }
+  uint32_t UsedBytes() const { return used_; }
+
+  // Event ids come from a pool of 8 per HardEvent, as on the real TPipe.
+  template <HardEvent event>
+  __aicore__ int8_t AllocEventID(ASCENDC_SIM_LOC) {
+    int8_t id = FetchEventID(event);
+    ASCENDC_SIM_CHECK(id >= 0, loc, "AllocEventID: all 8 event ids of this HardEvent are in use");
+    eventIds_[static_cast<int>(event)] |= static_cast<uint8_t>(1u << id);
+    return id;
+  }
+  template <HardEvent event>
+  __aicore__ void ReleaseEventID(int8_t id) { eventIds_[static_cast<int>(event)] &= static_cast<uint8_t>(~(1u << id)); }
+  __aicore__ int8_t FetchEventID(HardEvent event) const {
+    for (int8_t id = 0; id < 8; ++id)
+      if (!(eventIds_[static_cast<int>(event)] & (1u << id))) return id;
+    return -1;
+  }
+
+ private:
+  uint8_t eventIds_[64] = {};
+  static uint32_t Align32(uint32_t n) { return (n + 31u) & ~31u; }
+  uint32_t Allocate(uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num);
+  uint32_t used_ = 0;
+  uint32_t vecinBuffers_ = 0;
+};
+
+}  // namespace AscendC

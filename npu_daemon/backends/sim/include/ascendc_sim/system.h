@@ -1,0 +1,68 @@
+// System values and kernel-entry macros: block index, tiling data, tiling keys, workspaces.
+#pragma once
+
+#include "ascendc_sim/core.h"
+#include "register/tilingdata_base.h"
+
+namespace ascendc_sim {
+uint64_t TilingKey();
+uint8_t* SysWorkspace();
+int64_t SocParamInt(const char* key);
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+__aicore__ inline int64_t GetBlockIdx() { return ascendc_sim::CurrentCore().blockIdx; }
+__aicore__ inline int64_t GetBlockNum() { return ascendc_sim::CurrentCore().blockNum; }
+__aicore__ inline int64_t GetSubBlockIdx() { return 0; }
+__aicore__ inline int64_t GetSubBlockNum() { return 1; }
+__aicore__ inline int64_t GetTaskRation() { return 1; }
+__aicore__ inline int64_t GetSystemCycle() { return static_cast<int64_t>(ascendc_sim::CurrentCore().trace.size()); }
+__aicore__ inline constexpr int64_t GetDataBlockSizeInBytes() { return 32; }
+__aicore__ inline GM_ADDR GetSysWorkSpacePtr() { return ascendc_sim::SysWorkspace(); }
+__aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
+  return workspace == nullptr ? nullptr : workspace + ascendc_sim::SocParamInt("lib_workspace_bytes");
+}
+__aicore__ inline void SetSysWorkspace(GM_ADDR) {}
+__aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
+
+using ::printf;
+#define ASSERT(expr)                                                                                    \
+  do {                                                                                                  \
+    if (!(expr)) ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
+                                     "ASSERT(%s) failed", #expr);                                       \
+  } while (0)
+
+}  // namespace AscendC
+
+constexpr bool ASCEND_IS_AIV = true;
+constexpr bool ASCEND_IS_AIC = false;
+#define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
+#define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
+
+enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
+                      KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIC_1_4 };
+#define KERNEL_TASK_TYPE_DEFAULT(type) (void)(type)
+#define KERNEL_TASK_TYPE(key, type) (void)(key), (void)(type)
+
+#define TILING_KEY_IS(k) (::ascendc_sim::TilingKey() == static_cast<uint64_t>(k))
+
+#define ASCENDC_SIM_STR2(x) #x
+#define ASCENDC_SIM_STR(x) ASCENDC_SIM_STR2(x)
+#define ASCENDC_SIM_OP_KEY ::ascendc_sim::OpKey(ASCENDC_SIM_STR(ASCENDC_SIM_OP_TYPE))
+
+// The TilingData registered for this op type (REGISTER_TILING_DATA_CLASS in the host tiling header,
+// or REGISTER_TILING_DEFAULT in the kernel), copied out of the tiling buffer.
+#define GET_TILING_DATA(name, tiling)                                                  \
+  decltype(TilingOf(::ascendc_sim::TilingKeyTag<ASCENDC_SIM_OP_KEY>{})) name;          \
+  std::memcpy(&name, tiling, sizeof(name))
+#define GET_TILING_DATA_WITH_STRUCT(type, name, tiling) \
+  type name;                                            \
+  std::memcpy(&name, tiling, sizeof(name))
+#define GET_TILING_DATA_MEMBER(type, member, var, tiling) \
+  decltype(type::member) var;                             \
+  std::memcpy(&var, (tiling) + offsetof(type, member), sizeof(var))
+#define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling) const type* name = reinterpret_cast<const type*>(tiling)
+#define REGISTER_TILING_DEFAULT(tilingStruct) \
+  static_assert(sizeof(::ascendc_sim::BindTiling<ASCENDC_SIM_OP_KEY, tilingStruct>) > 0, "tiling struct " #tilingStruct)
+#define REGISTER_TILING_FOR_TILINGKEY(expr, tilingStruct) static_assert(sizeof(tilingStruct) > 0, "")

@@ -1,0 +1,206 @@
+// The vector-instruction engine every vector API is built on: lane geometry of the three
+// overload families (count; mask + repeatTime + repeat params; bit-mask array), mask modes,
+// operand checks, trace records.
+//
+// One repeat processes 8 blocks of 32 B per operand. Lane e of repeat r of an operand with
+// block stride `blk` and repeat stride `rep` (both in 32 B blocks) is the element at
+//   r * rep * perBlock + (e / perBlock) * blk * perBlock + e % perBlock.
+#pragma once
+
+#include <algorithm>
+
+#include "ascendc_sim/memory.h"
+
+namespace AscendC {
+
+struct UnaryRepeatParams {
+  uint16_t dstBlkStride = 1;
+  uint16_t srcBlkStride = 1;
+  uint16_t dstRepStride = 8;
+  uint16_t srcRepStride = 8;
+};
+
+struct BinaryRepeatParams {
+  uint16_t dstBlkStride = 1;
+  uint16_t src0BlkStride = 1;
+  uint16_t src1BlkStride = 1;
+  uint16_t dstRepStride = 8;
+  uint16_t src0RepStride = 8;
+  uint16_t src1RepStride = 8;
+};
+
+constexpr uint32_t ONE_BLK_SIZE = 32;
+constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr uint32_t DEFAULT_BLK_NUM = 8;
+constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr uint32_t MAX_REPEAT_TIMES = 255;
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+
+}  // namespace AscendC
+
+namespace ascendc_sim {
+
+struct Stride {
+  uint32_t blk = 1;  // 32 B blocks between consecutive blocks of one repeat
+  uint32_t rep = 8;  // 32 B blocks between consecutive repeats
+};
+
+// Which lanes of which repeats an instruction touches.
+struct Lanes {
+  uint32_t repeats = 0;
+  uint32_t perRepeat = 0;   // lanes in one repeat (256 B / element size)
+  uint32_t perBlock = 0;    // lanes in one 32 B block
+  uint64_t bits[2] = {0, 0};  // normal mode: active lanes of every repeat
+  uint64_t count = 0;       // counter mode: total lanes; repeats are full but the last
+  bool counter = false;
+  bool contiguous = false;  // count-form API: `count` consecutive elements on every operand
+
+  bool Active(uint32_t r, uint32_t e) const {
+    if (counter) return static_cast<uint64_t>(r) * perRepeat + e < count;
+    return (bits[e / 64] >> (e % 64)) & 1u;
+  }
+  uint32_t LastLane(uint32_t r) const {  // highest active lane of repeat r
+    if (counter) return static_cast<uint32_t>(std::min<uint64_t>(perRepeat, count - static_cast<uint64_t>(r) * perRepeat)) - 1;
+    return bits[1] ? 127 - __builtin_clzll(bits[1]) : 63 - __builtin_clzll(bits[0]);
+  }
+  uint64_t Offset(uint32_t r, uint32_t e, Stride s) const {
+    return static_cast<uint64_t>(r) * s.rep * perBlock + static_cast<uint64_t>(e / perBlock) * s.blk * perBlock + e % perBlock;
+  }
+  // One past the highest element index an operand with stride `s` touches.
+  uint64_t Extent(Stride s) const {
+    if (contiguous) return count;
+    if (repeats == 0 || (!counter && !bits[0] && !bits[1])) return 0;
+    uint64_t end = Offset(repeats - 1, LastLane(repeats - 1), s) + 1;
+    if (counter && repeats >= 2) end = std::max(end, Offset(repeats - 2, perRepeat - 1, s) + 1);
+    return end;
+  }
+};
+
+template <typename T>
+Lanes CountLanes(uint64_t count) {
+  Lanes l;
+  l.perRepeat = 256 / sizeof(T);
+  l.perBlock = 32 / sizeof(T);
+  l.count = count;
+  l.counter = true;
+  l.contiguous = true;
+  l.repeats = static_cast<uint32_t>((count + l.perRepeat - 1) / l.perRepeat);
+  return l;
+}
+
+// The mask forms honour the core's mask mode: in counter mode `mask` is the total lane count.
+template <typename T>
+Lanes MaskLanes(const uint64_t mask[2], uint8_t repeatTime, const SrcLoc& loc) {
+  Core& core = CurrentCore();
+  Lanes l;
+  l.perRepeat = 256 / sizeof(T);
+  l.perBlock = 32 / sizeof(T);
+  if (core.maskCounter) {
+    l.counter = true;
+    l.count = mask[0];
+    l.repeats = static_cast<uint32_t>((l.count + l.perRepeat - 1) / l.perRepeat);
+    return l;
+  }
+  l.repeats = repeatTime;
+  l.bits[0] = mask[0];
+  l.bits[1] = sizeof(T) == 2 ? mask[1] : 0;
+  if (sizeof(T) >= 4) ASCENDC_SIM_CHECK(mask[1] == 0, loc, "bit mask high word must be 0 for 32-bit types");
+  return l;
+}
+
+template <typename T>
+Lanes ContinuousMaskLanes(uint64_t mask, uint8_t repeatTime, const SrcLoc& loc) {
+  Core& core = CurrentCore();
+  uint64_t bits[2] = {mask, 0};
+  if (!core.maskCounter) {
+    const uint64_t perRepeat = 256 / sizeof(T);
+    ASCENDC_SIM_CHECK(mask >= 1 && mask <= perRepeat, loc, "continuous mask %llu out of range [1, %llu]",
+                      static_cast<unsigned long long>(mask), static_cast<unsigned long long>(perRepeat));
+    bits[0] = mask >= 64 ? ~0ull : (1ull << mask) - 1;
+    bits[1] = mask > 64 ? (mask >= 128 ? ~0ull : (1ull << (mask - 64)) - 1) : 0;
+  }
+  return MaskLanes<T>(bits, repeatTime, loc);
+}
+
+// An operand of a vector instruction: its tensor view and lane geometry.
+struct Operand {
+  uint32_t addr;       // UB byte address
+  uint32_t size;       // elements in the tensor view
+  uint32_t elemBytes;
+  Stride stride;
+  bool write;
+};
+
+// Checks operands (alignment, bounds), then records the instruction. Returns nothing on error:
+// Fail() throws.
+inline void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_list<Operand> operands,
+                        uint32_t elemBytes, const SrcLoc& loc) {
+  Core& core = CurrentCore();
+  Instr ins{};
+  ins.pipe = PIPE_V;
+  ins.op = op;
+  ins.elemBytes = static_cast<uint8_t>(elemBytes);
+  ins.repeats = lanes.repeats;
+  ins.link = -1;
+  std::vector<UbAccess> accesses;
+  int i = 0;
+  for (const Operand& o : operands) {
+    ASCENDC_SIM_CHECK(o.addr % 32 == 0, loc, "%s: operand %d at UB address %u is not 32 B aligned", api, i, o.addr);
+    uint64_t extent = lanes.Extent(o.stride);
+    ASCENDC_SIM_CHECK(extent <= o.size, loc, "%s: operand %d touches %llu elements but the tensor has %u", api, i,
+                      static_cast<unsigned long long>(extent), o.size);
+    if (i < 3) ins.ubAddr[i] = o.addr;
+    accesses.push_back(UbAccess{o.addr, static_cast<uint32_t>(extent * o.elemBytes), o.write});
+    ++i;
+  }
+  if (!lanes.contiguous) ASCENDC_SIM_CHECK(lanes.repeats <= 255, loc, "%s: repeatTime %u > 255", api, lanes.repeats);
+  core.IssueAccesses(ins, loc, api, accesses.data(), accesses.size());
+}
+
+// Run f(dstIndex, src0Index, src1Index) over the active lanes; the count form is one flat loop so
+// g++ can vectorise it.
+template <typename F>
+inline void ForLanes(const Lanes& l, Stride d, Stride a, Stride b, F f) {
+  if (l.contiguous) {
+    for (uint64_t i = 0; i < l.count; ++i) f(i, i, i);
+    return;
+  }
+  for (uint32_t r = 0; r < l.repeats; ++r)
+    for (uint32_t e = 0; e < l.perRepeat; ++e)
+      if (l.Active(r, e)) f(l.Offset(r, e, d), l.Offset(r, e, a), l.Offset(r, e, b));
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+__aicore__ inline void SetVectorMask(uint64_t maskHigh, uint64_t maskLow) {
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  core.mask[0] = maskLow;
+  core.mask[1] = maskHigh;
+  core.Scalar(1);
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+__aicore__ inline void SetVectorMask(int32_t len) {
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  if (mode == MaskMode::COUNTER || core.maskCounter) {
+    core.mask[0] = static_cast<uint64_t>(len);
+    core.mask[1] = 0;
+  } else {
+    core.mask[0] = len >= 64 ? ~0ull : (1ull << len) - 1;
+    core.mask[1] = len > 64 ? (len >= 128 ? ~0ull : (1ull << (len - 64)) - 1) : 0;
+  }
+  core.Scalar(1);
+}
+__aicore__ inline void SetMaskCount() { ascendc_sim::CurrentCore().maskCounter = true; ascendc_sim::CurrentCore().Scalar(1); }
+__aicore__ inline void SetMaskNorm() { ascendc_sim::CurrentCore().maskCounter = false; ascendc_sim::CurrentCore().Scalar(1); }
+__aicore__ inline void ResetMask() {
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  core.mask[0] = core.mask[1] = ~0ull;
+  core.Scalar(1);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,14 @@
+// The AscendC kernel API, emulated on the CPU. A kernel written for CANN includes this header and
+// compiles unmodified with g++ -std=c++17; see ../../../../docs/simulator.md for what is modelled.
+#pragma once
+
+#include "ascendc_sim/core.h"
+#include "ascendc_sim/data_copy.h"
+#include "ascendc_sim/memory.h"
+#include "ascendc_sim/sync.h"
+#include "ascendc_sim/system.h"
+#include "ascendc_sim/vec_core.h"
+#include "ascendc_sim/vec_elementwise.h"
+#include "register/tilingdata_base.h"
+
+namespace tik2 = AscendC;

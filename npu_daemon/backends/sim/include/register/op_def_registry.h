@@ -1,0 +1,133 @@
+// OpDef registration, as the framework's registry does it: OP_ADD constructs the op definition at
+// static initialisation and files it by type name; AICore().SetTiling() is how the harness finds
+// the tiling function, whatever the project named it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ascendc_sim/host_context.h"
+#include "register/tilingdata_base.h"
+
+namespace ops {
+
+enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3, VIRTUAL = 4 };
+using TilingFunc = ge::graphStatus (*)(gert::TilingContext*);
+using InferShapeFunc = ge::graphStatus (*)(gert::InferShapeContext*);
+using InferDataTypeFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
+
+class OpParamDef {
+ public:
+  explicit OpParamDef(std::string name) : name_(std::move(name)) {}
+  OpParamDef& ParamType(Option o) { option_ = o; return *this; }
+  OpParamDef& DataType(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+  OpParamDef& DataTypeList(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+  OpParamDef& Format(std::vector<ge::Format>) { return *this; }
+  OpParamDef& FormatList(std::vector<ge::Format>) { return *this; }
+  OpParamDef& UnknownShapeFormat(std::vector<ge::Format>) { return *this; }
+  OpParamDef& ValueDepend(Option) { return *this; }
+  OpParamDef& AutoContiguous() { return *this; }
+  OpParamDef& IgnoreContiguous() { return *this; }
+  OpParamDef& Scalar() { return *this; }
+  OpParamDef& ScalarList() { return *this; }
+  OpParamDef& To(const char*) { return *this; }
+  OpParamDef& Follow(const char*) { return *this; }
+  const std::string& Name() const { return name_; }
+  const std::vector<ge::DataType>& DataTypes() const { return dtypes_; }
+
+ private:
+  std::string name_;
+  Option option_ = REQUIRED;
+  std::vector<ge::DataType> dtypes_;
+};
+
+class OpAttrDef {
+ public:
+  explicit OpAttrDef(std::string name) : name_(std::move(name)) {}
+  OpAttrDef& AttrType(Option) { return *this; }
+  OpAttrDef& Int(int64_t = 0) { return *this; }
+  OpAttrDef& Float(float = 0) { return *this; }
+  OpAttrDef& Bool(bool = false) { return *this; }
+  OpAttrDef& String(const char* = "") { return *this; }
+  OpAttrDef& ListInt(std::vector<int64_t> = {}) { return *this; }
+  OpAttrDef& ListFloat(std::vector<float> = {}) { return *this; }
+  OpAttrDef& Comment(const char*) { return *this; }
+  const std::string& Name() const { return name_; }
+
+ private:
+  std::string name_;
+};
+
+class OpAICoreConfig {
+ public:
+  OpAICoreConfig() = default;
+  explicit OpAICoreConfig(const char*) {}
+  OpAICoreConfig& DynamicCompileStaticFlag(bool) { return *this; }
+  OpAICoreConfig& DynamicFormatFlag(bool) { return *this; }
+  OpAICoreConfig& DynamicRankSupportFlag(bool) { return *this; }
+  OpAICoreConfig& DynamicShapeSupportFlag(bool) { return *this; }
+  OpAICoreConfig& NeedCheckSupportFlag(bool) { return *this; }
+  OpAICoreConfig& PrecisionReduceFlag(bool) { return *this; }
+  OpAICoreConfig& ExtendCfgInfo(const char*, const char*) { return *this; }
+  OpParamDef& Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
+  OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
+
+ private:
+  std::vector<OpParamDef> inputs_, outputs_;
+};
+
+class OpAICoreDef {
+ public:
+  OpAICoreDef& SetTiling(TilingFunc f) { tiling_ = f; return *this; }
+  OpAICoreDef& SetCheckSupport(void*) { return *this; }
+  OpAICoreDef& SetOpSelectFormat(void*) { return *this; }
+  OpAICoreDef& AddConfig(const char* soc) { socs_.emplace_back(soc); return *this; }
+  OpAICoreDef& AddConfig(const char* soc, const OpAICoreConfig&) { socs_.emplace_back(soc); return *this; }
+  TilingFunc GetTiling() const { return tiling_; }
+
+ private:
+  TilingFunc tiling_ = nullptr;
+  std::vector<std::string> socs_;
+};
+
+class OpDef;
+void RegisterOpDef(OpDef* def);  // defined in the simulator runtime
+
+class OpDef {
+ public:
+  explicit OpDef(const char* type) : type_(type) {}
+  virtual ~OpDef() = default;
+  OpParamDef& Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
+  OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
+  OpAttrDef& Attr(const char* name) { attrs_.emplace_back(name); return attrs_.back(); }
+  OpDef& SetInferShape(InferShapeFunc f) { inferShape_ = f; return *this; }
+  OpDef& SetInferShapeRange(void*) { return *this; }
+  OpDef& SetInferDataType(InferDataTypeFunc f) { inferDataType_ = f; return *this; }
+  OpAICoreDef& AICore() { return aicore_; }
+  OpDef& Comment(const char*) { return *this; }
+
+  const std::string& Type() const { return type_; }
+  const std::vector<OpParamDef>& Inputs() const { return inputs_; }
+  const std::vector<OpParamDef>& Outputs() const { return outputs_; }
+  const std::vector<OpAttrDef>& Attrs() const { return attrs_; }
+  const OpAICoreDef& AICoreDef() const { return aicore_; }
+
+ private:
+  std::string type_;
+  std::vector<OpParamDef> inputs_, outputs_;
+  std::vector<OpAttrDef> attrs_;
+  InferShapeFunc inferShape_ = nullptr;
+  InferDataTypeFunc inferDataType_ = nullptr;
+  OpAICoreDef aicore_;
+};
+
+template <typename Op>
+struct OpDefRegistrar {
+  explicit OpDefRegistrar(const char* type) : def(type) { RegisterOpDef(&def); }
+  Op def;
+};
+
+}  // namespace ops
+
+#define OP_ADD(opType, ...) static ::ops::OpDefRegistrar<opType> ascendc_sim_op_def_##opType(#opType)

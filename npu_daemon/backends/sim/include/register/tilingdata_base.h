@@ -1,0 +1,70 @@
+// TilingData macros. The same header is compiled twice: on the host (ASCENDC_SIM_KERNEL undefined)
+// the macros build a class with set_/get_ accessors and SaveToBuffer; on the kernel side they build
+// the plain struct GET_TILING_DATA copies out of the tiling buffer. Both have the same fields in the
+// same order with natural alignment, so the bytes the host saves are the bytes the kernel reads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace ascendc_sim {
+
+// FNV-1a of an op type name: the key under which a kernel finds its op's tiling type.
+constexpr uint64_t OpKey(const char* s, uint64_t h = 1469598103934665603ull) {
+  return *s ? OpKey(s + 1, (h ^ static_cast<uint8_t>(*s)) * 1099511628211ull) : h;
+}
+
+// Tiling types are filed by op key from whatever namespace the project declares them in
+// (real projects use `namespace optiling`): instantiating BindTiling defines the friend TilingOf
+// for that key, which GET_TILING_DATA then finds by argument-dependent lookup.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnon-template-friend"
+template <uint64_t key>
+struct TilingKeyTag {
+  friend auto TilingOf(TilingKeyTag<key>);
+};
+#pragma GCC diagnostic pop
+template <uint64_t key, typename T>
+struct BindTiling {
+  friend auto TilingOf(TilingKeyTag<key>) { return T{}; }
+};
+
+}  // namespace ascendc_sim
+
+#ifdef ASCENDC_SIM_KERNEL
+
+#define BEGIN_TILING_DATA_DEF(name) struct name {
+#define TILING_DATA_FIELD_DEF(type, name) type name;
+#define TILING_DATA_FIELD_DEF_ARR(type, n, name) type name[n];
+#define TILING_DATA_FIELD_DEF_STRUCT(type, name) type name;
+#define END_TILING_DATA_DEF }
+#define REGISTER_TILING_DATA_CLASS(op, cls) \
+  static_assert(sizeof(::ascendc_sim::BindTiling<::ascendc_sim::OpKey(#op), cls>) > 0, "tiling data class " #cls);
+
+#else  // host
+
+#define BEGIN_TILING_DATA_DEF(name) \
+  class name {                      \
+   public:
+#define TILING_DATA_FIELD_DEF(type, name)          \
+  type name = 0;                                   \
+  void set_##name(type v) { name = v; }            \
+  type get_##name() const { return name; }
+#define TILING_DATA_FIELD_DEF_ARR(type, n, name)                     \
+  type name[n] = {};                                                 \
+  void set_##name(const type* v) { std::memcpy(name, v, sizeof(name)); } \
+  type* get_##name() { return name; }
+#define TILING_DATA_FIELD_DEF_STRUCT(type, name) \
+  type name;                                     \
+  void set_##name(const type& v) { name = v; }   \
+  type& get_##name() { return name; }
+#define END_TILING_DATA_DEF                                                           \
+  size_t GetDataSize() const { return sizeof(*this); }                               \
+  void SaveToBuffer(void* buf, size_t capacity) const {                              \
+    std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);     \
+  }                                                                                  \
+  }
+#define REGISTER_TILING_DATA_CLASS(op, cls) static_assert(sizeof(cls) > 0, "tiling data class " #cls);
+
+#endif

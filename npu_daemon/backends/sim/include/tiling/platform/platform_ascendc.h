@@ -1,0 +1,63 @@
+// PlatformAscendC: the SoC facts a tiling function asks for, read from the SoC preset of the
+// request (npu_daemon/backends/sim/soc/*.toml), never from constants in code.
+#pragma once
+
+#include <cstdint>
+
+#include "ascendc_sim/host_context.h"
+
+namespace ascendc_sim {
+int64_t SocParamInt(const char* key);
+const char* SocParamStr(const char* key);
+}  // namespace ascendc_sim
+
+namespace platform_ascendc {
+
+enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, RESERVED };
+enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, RESERVED_VERSION };
+
+class PlatformAscendC {
+ public:
+  PlatformAscendC() = default;
+  explicit PlatformAscendC(fe::PlatFormInfos*) {}
+  uint32_t GetCoreNum() const { return Int("aiv_cores"); }  // A2: vector cores
+  uint32_t GetCoreNumAic() const { return Int("aic_cores"); }
+  uint32_t GetCoreNumAiv() const { return Int("aiv_cores"); }
+  uint32_t GetCoreNumVector() const { return Int("aiv_cores"); }
+  void GetCoreMemSize(CoreMemType type, uint64_t& size) const {
+    switch (type) {
+      case CoreMemType::UB: size = Int("ub_bytes") - Int("ub_reserved_bytes"); break;
+      case CoreMemType::L1: size = Int("l1_bytes") - Int("ub_reserved_bytes"); break;
+      case CoreMemType::L0_A: case CoreMemType::L0_B: size = Int("l0ab_bytes"); break;
+      case CoreMemType::L0_C: size = Int("l0c_bytes"); break;
+      case CoreMemType::L2: size = static_cast<uint64_t>(ascendc_sim::SocParamInt("l2_bytes")); break;
+      case CoreMemType::HBM: size = static_cast<uint64_t>(ascendc_sim::SocParamInt("hbm_bytes")); break;
+      default: size = 0;
+    }
+  }
+  void GetCoreMemBw(CoreMemType type, uint64_t& bw) const {
+    bw = type == CoreMemType::HBM ? static_cast<uint64_t>(ascendc_sim::SocParamInt("hbm_gbps")) : 0;
+  }
+  uint32_t GetLibApiWorkSpaceSize() const { return Int("lib_workspace_bytes"); }
+  SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
+  uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
+    if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
+    uint32_t ratio = aivCoreNum / aicCoreNum;
+    return (sliceNum + ratio - 1) / ratio;
+  }
+  uint32_t ReserveLocalMemory(uint32_t) const { return 0; }
+
+ private:
+  static uint32_t Int(const char* key) { return static_cast<uint32_t>(ascendc_sim::SocParamInt(key)); }
+};
+
+class PlatformAscendCManager {
+ public:
+  static PlatformAscendC* GetInstance() {
+    static PlatformAscendC instance;
+    return &instance;
+  }
+  static PlatformAscendC* GetInstance(const char*) { return GetInstance(); }
+};
+
+}  // namespace platform_ascendc

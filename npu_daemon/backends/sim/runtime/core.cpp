@@ -1,0 +1,255 @@
+// The per-core execution context: trace recording and the race checker.
+//
+// Ordering is tracked with vector clocks, one per pipe (FastTrack style). An instruction on pipe P
+// ticks P's clock; SetFlag snapshots the source pipe's clock, WaitFlag joins it into the
+// destination's; PIPE_ALL joins every pipe. Scalar <-> vector ordering is implied (the real
+// compiler inserts those syncs); MTE2/MTE3 are ordered against other pipes only by flags and queues.
+// Each 32 B UB block remembers its last writer and its last reader per pipe; an access whose
+// earlier conflicting access is not ordered before it is a race.
+#include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
+
+#include "ascendc_sim/runtime.h"
+#include "kernel_operator.h"
+
+namespace ascendc_sim {
+
+namespace {
+thread_local Core* g_core = nullptr;
+}
+
+Core& CurrentCore() {
+  if (g_core == nullptr) throw SimError(Status::RUNTIME_ERROR, "AscendC API called outside a kernel launch");
+  return *g_core;
+}
+void SetCurrentCore(Core* core) { g_core = core; }
+
+void Fail(Status status, const SrcLoc& loc, const char* fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  std::string msg = std::string(loc.file) + ":" + std::to_string(loc.line) + ": " + buf;
+  if (g_core != nullptr) msg = "block " + std::to_string(g_core->blockIdx) + ": " + msg;
+  throw SimError(status, msg);
+}
+
+using Clock = std::array<uint32_t, kPipes>;
+
+struct Core::Ordering {
+  Clock vc[kPipes] = {};
+  struct Snapshot {
+    Clock clock;
+    int64_t setIndex;  // trace index of the SetFlag
+    uint32_t site;
+  };
+  std::map<std::tuple<int, int, uint64_t>, std::vector<Snapshot>> flags;  // FIFO per flag
+  struct Block {
+    uint8_t writer = 0;
+    uint32_t writeClock = 0;  // 0: never written
+    uint32_t writeSite = 0;
+    uint32_t readClock[kPipes] = {};
+    uint32_t readSite[kPipes] = {};
+  };
+  std::vector<Block> shadow;
+  int64_t lastVector = -1;  // trace index of the latest PIPE_V instruction
+
+  static void Join(Clock& into, const Clock& from) {
+    for (int i = 0; i < kPipes; ++i) into[i] = std::max(into[i], from[i]);
+  }
+};
+
+Core::Core(int idx, int num)
+    : blockIdx(idx),
+      blockNum(num),
+      ub(static_cast<size_t>(SocParamInt("ub_bytes")), 0),
+      ubCapacity(static_cast<uint32_t>(SocParamInt("ub_bytes") - SocParamInt("ub_reserved_bytes"))),
+      scalarUbCycles(static_cast<uint32_t>(SocParamInt("scalar_ub_access_cycles"))),
+      scalarGmCycles(static_cast<uint32_t>(SocParamInt("scalar_gm_access_cycles"))),
+      ord_(new Ordering) {
+  ord_->shadow.resize(ub.size() / 32);
+}
+
+Core::~Core() { delete ord_; }
+
+uint32_t Core::Site_(const SrcLoc& loc, const char* api) {
+  sites.push_back(Site{api, loc.file, loc.line});
+  return static_cast<uint32_t>(sites.size() - 1);
+}
+
+void Core::Append(Instr ins) {
+  if (pendingScalar_ > 0) {
+    Instr s{};
+    s.pipe = PIPE_S;
+    s.op = Op::kScalar;
+    s.link = -1;
+    s.scalarCycles = static_cast<uint32_t>(std::min<uint64_t>(pendingScalar_, UINT32_MAX));
+    trace.push_back(s);
+    pendingScalar_ = 0;
+  }
+  if (ins.pipe == PIPE_V) ord_->lastVector = static_cast<int64_t>(trace.size());
+  trace.push_back(ins);
+}
+
+static std::string Describe(const Site& s) {
+  const char* slash = std::strrchr(s.file, '/');
+  return std::string(s.api) + " at " + (slash ? slash + 1 : s.file) + ":" + std::to_string(s.line);
+}
+
+void Core::IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* acc, size_t n) {
+  Ordering& o = *ord_;
+  const int p = ins.pipe;
+  if (p == PIPE_V) Ordering::Join(o.vc[PIPE_V], o.vc[PIPE_S]);  // compiler-inserted S -> V sync
+  Clock& vc = o.vc[p];
+  ++vc[p];
+  ins.site = Site_(loc, api);
+  for (size_t k = 0; k < n; ++k) {
+    const UbAccess& a = acc[k];
+    if (a.bytes == 0) continue;
+    ASCENDC_SIM_CHECK(static_cast<uint64_t>(a.addr) + a.bytes <= ub.size(), loc, "%s: UB range [%u, %llu) outside the Unified Buffer",
+                      api, a.addr, static_cast<unsigned long long>(a.addr) + a.bytes);
+    for (uint32_t b = a.addr / 32; b <= (a.addr + a.bytes - 1) / 32; ++b) {
+      Ordering::Block& blk = o.shadow[b];
+      if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer])
+        Fail(Status::RACE_DETECTED, loc, "%s on %s %s UB [%u, %u) while %s on %s may still be writing it (no flag orders them)",
+             api, PipeName(p), a.write ? "writes" : "reads", b * 32, b * 32 + 32, Describe(sites[blk.writeSite]).c_str(),
+             PipeName(blk.writer));
+      if (a.write) {
+        for (int q = 0; q < kPipes; ++q)
+          if (q != p && blk.readClock[q] > vc[q])
+            Fail(Status::RACE_DETECTED, loc, "%s on %s writes UB [%u, %u) while %s on %s may still be reading it (no flag orders them)",
+                 api, PipeName(p), b * 32, b * 32 + 32, Describe(sites[blk.readSite[q]]).c_str(), PipeName(q));
+        blk = Ordering::Block{};
+        blk.writer = static_cast<uint8_t>(p);
+        blk.writeClock = vc[p];
+        blk.writeSite = ins.site;
+      } else {
+        blk.readClock[p] = vc[p];
+        blk.readSite[p] = ins.site;
+      }
+    }
+  }
+  Append(ins);
+}
+
+void Core::ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc, const char* api) {
+  Ordering& o = *ord_;
+  if (o.lastVector >= 0 && o.vc[PIPE_S][PIPE_V] < o.vc[PIPE_V][PIPE_V]) {
+    // Compiler-inserted PIPE_V -> PIPE_S sync before the scalar unit touches UB.
+    Ordering::Join(o.vc[PIPE_S], o.vc[PIPE_V]);
+    Instr w{};
+    w.pipe = PIPE_S;
+    w.op = Op::kWaitFlag;
+    w.link = o.lastVector;
+    w.site = Site_(loc, "auto V->S sync");
+    Append(w);
+  }
+  pendingScalar_ += scalarUbCycles;
+  Clock& vc = o.vc[PIPE_S];
+  ++vc[PIPE_S];
+  Ordering::Block& blk = o.shadow[addr / 32];
+  auto describe = [&](uint32_t site) { return Describe(sites[site]); };
+  if (blk.writeClock != 0 && blk.writer != PIPE_S && blk.writeClock > vc[blk.writer])
+    Fail(Status::RACE_DETECTED, loc, "%s %s UB address %u while %s on %s may still be writing it (no flag orders them)", api,
+         write ? "writes" : "reads", addr, describe(blk.writeSite).c_str(), PipeName(blk.writer));
+  if (write) {
+    for (int q = 0; q < kPipes; ++q)
+      if (q != PIPE_S && blk.readClock[q] > vc[q])
+        Fail(Status::RACE_DETECTED, loc, "%s writes UB address %u while %s on %s may still be reading it (no flag orders them)", api,
+             addr, describe(blk.readSite[q]).c_str(), PipeName(q));
+    // Scalar writes are sub-block: keep the block's history, record the scalar as its writer.
+    blk.writer = PIPE_S;
+    blk.writeClock = vc[PIPE_S];
+    blk.writeSite = Site_(loc, api);
+  } else {
+    blk.readClock[PIPE_S] = vc[PIPE_S];
+  }
+  (void)bytes;
+}
+
+void Core::SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
+  Ordering& o = *ord_;
+  ASCENDC_SIM_CHECK(src >= 0 && src < kPipes && dst >= 0 && dst < kPipes, loc, "%s: invalid pipes %d -> %d", api, src, dst);
+  if (src == PIPE_V) Ordering::Join(o.vc[PIPE_V], o.vc[PIPE_S]);
+  Instr ins{};
+  ins.pipe = static_cast<uint8_t>(src);
+  ins.op = Op::kSetFlag;
+  ins.link = -1;
+  ins.site = Site_(loc, api);
+  o.flags[{src, dst, key}].push_back({o.vc[src], static_cast<int64_t>(trace.size() + (pendingScalar_ ? 1 : 0)), ins.site});
+  Append(ins);
+}
+
+void Core::WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
+  Ordering& o = *ord_;
+  ASCENDC_SIM_CHECK(src >= 0 && src < kPipes && dst >= 0 && dst < kPipes, loc, "%s: invalid pipes %d -> %d", api, src, dst);
+  auto it = o.flags.find({src, dst, key});
+  if (it == o.flags.end() || it->second.empty())
+    Fail(Status::RUNTIME_ERROR, loc,
+         "%s(%s -> %s, id %llu) has no earlier SetFlag to match: %s would wait forever", api, PipeName(src), PipeName(dst),
+         static_cast<unsigned long long>(key & 0xffff), PipeName(dst));
+  Ordering::Snapshot snap = it->second.front();
+  it->second.erase(it->second.begin());
+  Ordering::Join(o.vc[dst], snap.clock);
+  Instr ins{};
+  ins.pipe = static_cast<uint8_t>(dst);
+  ins.op = Op::kWaitFlag;
+  ins.link = snap.setIndex;
+  ins.site = Site_(loc, api);
+  Append(ins);
+}
+
+void Core::Barrier(int pipe, const SrcLoc& loc, const char* api) {
+  Ordering& o = *ord_;
+  ASCENDC_SIM_CHECK(pipe >= 0 && pipe <= PIPE_ALL, loc, "%s: invalid pipe %d", api, pipe);
+  if (pipe == PIPE_ALL) {
+    Clock all{};
+    for (const Clock& c : o.vc) Ordering::Join(all, c);
+    for (Clock& c : o.vc) c = all;
+  }
+  Instr ins{};
+  ins.pipe = static_cast<uint8_t>(pipe);
+  ins.op = Op::kBarrier;
+  ins.link = -1;
+  ins.site = Site_(loc, api);
+  Append(ins);
+}
+
+void Core::Finish() {
+  for (const auto& [flag, pending] : ord_->flags) {
+    const uint64_t key = std::get<2>(flag);
+    const bool queueFlag = key >> 63;
+    // A freed queue buffer signals its producer; nobody needs to wait for the last signals.
+    if (pending.empty() || (queueFlag && (key & 1u))) continue;
+    const Site& s = sites[pending.front().site];
+    SrcLoc loc{s.file, s.line};
+    if (queueFlag)
+      Fail(Status::RUNTIME_ERROR, loc, "kernel ended with a tensor still in a queue (%s never matched by DeQue/AllocTensor)", s.api);
+    Fail(Status::RUNTIME_ERROR, loc, "kernel ended with %s(%s -> %s, id %llu) never waited for", s.api,
+         PipeName(std::get<0>(flag)), PipeName(std::get<1>(flag)), static_cast<unsigned long long>(std::get<2>(flag)));
+  }
+  Append(Instr{PIPE_S, Op::kScalar, 0, 0, 0, 0, 0, 0, {0, 0, 0}, -1, 0});
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+TPipe::TPipe() {}
+TPipe::~TPipe() {}
+
+uint32_t TPipe::Allocate(uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num) {
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  ASCENDC_SIM_CHECK(used_ + bytes <= core.ubCapacity, loc,
+                    "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available", num, len, used_,
+                    static_cast<unsigned long long>(used_ + bytes), core.ubCapacity);
+  uint32_t base = used_;
+  used_ += static_cast<uint32_t>(bytes);
+  core.ubPeak = std::max(core.ubPeak, used_);
+  return base;
+}
+
+}  // namespace AscendC

@@ -1,0 +1,89 @@
+"""Inputs, references and the tolerance check shared by every backend.
+
+Inputs are drawn from a seeded generator so a candidate and its baseline see the same data; the
+reference is the op's numpy function; outputs pass when |out - ref| <= atol + rtol * |ref| holds
+for all but `max_outlier_fraction` of the elements (the CANN precision-standard shape).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ascend_gym.package import Case, OperatorPackage, Tolerance
+from ascend_gym.protocol import CaseCheck
+
+# bfloat16 travels as its uint16 bit pattern; numpy has no bfloat16.
+STORAGE = {"float16": np.float16, "float32": np.float32, "bfloat16": np.uint16, "int8": np.int8, "uint8": np.uint8,
+           "int16": np.int16, "int32": np.int32, "int64": np.int64, "bool": np.bool_}
+
+
+def bf16_bits(x: np.ndarray) -> np.ndarray:
+    """float32 -> bfloat16 bits, round to nearest even."""
+    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    return np.where(np.isnan(x), 0x7FC0, rounded).astype(np.uint16)
+
+
+def bf16_values(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def to_values(raw: np.ndarray, dtype: str) -> np.ndarray:
+    """Storage array -> the array a reference function computes with."""
+    return bf16_values(raw) if dtype == "bfloat16" else raw
+
+
+def make_inputs(pkg: OperatorPackage, case: Case, seed: int) -> dict[str, np.ndarray]:
+    """Storage arrays for every input of a case."""
+    rng = np.random.default_rng([seed, *case.name.encode()])
+    arrays = {}
+    for arg in pkg.spec.inputs:
+        dtype, shape = pkg.spec.arg_dtype(case, arg.name), pkg.spec.arg_shape(case, arg.name)
+        lo, hi = arg.range
+        if dtype in ("float16", "float32", "bfloat16"):
+            values = rng.uniform(lo, hi, shape).astype(np.float32)
+            arrays[arg.name] = bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
+        elif dtype == "bool":
+            arrays[arg.name] = rng.integers(0, 2, shape).astype(np.bool_)
+        else:
+            arrays[arg.name] = rng.integers(int(lo), int(hi) + 1, shape).astype(STORAGE[dtype])
+    return arrays
+
+
+def reference_outputs(pkg: OperatorPackage, case: Case, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The reference's outputs rounded to each output's dtype, as storage arrays."""
+    fn = pkg.reference()
+    args = [to_values(inputs[a.name], pkg.spec.arg_dtype(case, a.name)) for a in pkg.spec.inputs]
+    result = fn(*args, **pkg.spec.attr_values(case))
+    results = list(result) if isinstance(result, (tuple, list)) else [result]
+    if len(results) != len(pkg.spec.outputs):
+        raise ValueError(f"reference returned {len(results)} outputs, the spec declares {len(pkg.spec.outputs)}")
+    out = []
+    for arg, value in zip(pkg.spec.outputs, results):
+        dtype, shape = pkg.spec.arg_dtype(case, arg.name), pkg.spec.arg_shape(case, arg.name)
+        value = np.broadcast_to(np.asarray(value), shape)
+        out.append(bf16_bits(value) if dtype == "bfloat16" else value.astype(STORAGE[dtype]))
+    return out
+
+
+def compare(name: str, got: np.ndarray, want: np.ndarray, dtype: str, tol: Tolerance) -> CaseCheck:
+    g = to_values(got, dtype).astype(np.float64).ravel()
+    w = to_values(want, dtype).astype(np.float64).ravel()
+    both_nan = np.isnan(g) & np.isnan(w)
+    same = (g == w) | both_nan  # also equal infinities
+    with np.errstate(invalid="ignore", over="ignore"):
+        err = np.where(same, 0.0, np.abs(g - w))
+        err = np.where(np.isnan(err), np.inf, err)  # NaN against a number is an unbounded error
+        bad = ~same & ~(err <= tol.atol + tol.rtol * np.abs(w))
+        rel = np.where(same, 0.0, err / np.maximum(np.abs(w), 1e-12))
+    n_bad = int(bad.sum())
+    fraction = n_bad / max(g.size, 1)
+    passed = fraction <= tol.max_outlier_fraction
+    max_abs = float(err.max()) if err.size else 0.0
+    message = ""
+    if not passed:
+        first = int(np.flatnonzero(bad)[0])
+        message = (f"{n_bad} of {g.size} elements ({fraction:.2%}) outside atol={tol.atol:g} rtol={tol.rtol:g}; "
+                   f"first at flat index {first}: got {g[first]!r}, expected {w[first]!r}")
+    return CaseCheck(name=name, passed=passed, max_abs_error=max_abs, max_rel_error=float(np.nanmax(rel)) if rel.size else 0.0,
+                     outlier_fraction=fraction, message=message)
