@@ -1,0 +1,81 @@
+"""The ascend-ops-v1 operator suite and the registry that resolves operator addresses.
+
+An operator is addressed as `op://ascend-ops-v1/<level>/<name>`, as the short `<level>/<name>`,
+or as a filesystem path to a package directory. Users add their own suites with `register_suite`
+(or the ASCEND_GYM_SUITES environment variable: `name=path` pairs separated by `:`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ascend_gym.package import OperatorPackage, load_package
+
+SUITE_NAME = "ascend-ops-v1"
+SUITE_ROOT = Path(__file__).resolve().parent
+LEVELS = ("level1", "level2", "level3")
+
+# The smoke set: small, fast ops for quick end-to-end runs.
+SMOKE = ("level1/add", "level1/mul", "level1/relu")
+
+_suites: dict[str, Path] = {SUITE_NAME: SUITE_ROOT}
+
+
+def register_suite(name: str, root: str | Path) -> None:
+    """Make `op://<name>/<level>/<op>` resolve to `<root>/<level>/<op>`."""
+    _suites[name] = Path(root).resolve()
+
+
+def _env_suites() -> None:
+    for pair in filter(None, os.environ.get("ASCEND_GYM_SUITES", "").split(":")):
+        name, _, root = pair.partition("=")
+        register_suite(name, root)
+
+
+def op_dirs(suite: str = SUITE_NAME) -> list[Path]:
+    """Every operator directory of a suite, in level then name order."""
+    _env_suites()
+    root = _suites[suite]
+    return sorted(p.parent for p in root.glob("level*/*/op.toml"))
+
+
+def op_uris(suite: str = SUITE_NAME, levels: list[int] | None = None) -> list[str]:
+    uris = []
+    for d in op_dirs(suite):
+        level = d.parent.name
+        if levels is None or int(level.removeprefix("level")) in levels:
+            uris.append(f"op://{suite}/{level}/{d.name}")
+    return uris
+
+
+def resolve(address: str) -> OperatorPackage:
+    """Load an operator from an op:// URI, a `<level>/<name>` short name, or a directory path."""
+    _env_suites()
+    if address.startswith("op://"):
+        suite, _, rest = address.removeprefix("op://").partition("/")
+        if suite not in _suites:
+            raise KeyError(f"unknown suite {suite!r}; registered: {sorted(_suites)}")
+        path, uri = _suites[suite] / rest, address
+    elif Path(address).is_dir():
+        path, uri = Path(address), str(Path(address).resolve())
+    else:
+        path, uri = SUITE_ROOT / address, f"op://{SUITE_NAME}/{address}"
+    if not (path / "op.toml").is_file():
+        raise KeyError(f"no operator at {address!r}")
+    return load_package(path, uri=uri)
+
+
+def expand(names: str) -> list[str]:
+    """A comma list of addresses, with `smoke` standing for the smoke set and `all` for the suite."""
+    out: list[str] = []
+    for name in filter(None, (n.strip() for n in names.split(","))):
+        if name == "smoke":
+            out += [f"op://{SUITE_NAME}/{s}" for s in SMOKE]
+        elif name == "all":
+            out += op_uris()
+        elif name in LEVELS:
+            out += op_uris(levels=[int(name.removeprefix("level"))])
+        else:
+            out.append(name)
+    return out
