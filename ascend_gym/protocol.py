@@ -73,6 +73,8 @@ class Profile(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     block_dim: int = 0
+    aiv_cores: int = 0  # vector cores of the SoC
+    ub_capacity_bytes: int = 0  # UB a kernel may use per core
     aiv_time_us: float = 0.0
     aiv_vec_time_us: float = 0.0
     aiv_vec_ratio: float = 0.0

@@ -91,7 +91,9 @@ class SimBackend(Backend):
                 checks.append(check)
                 if case.bench and Stage.TIME in request.stages:
                     result.latency_us = timing["latency_us"]
-                    result.profile = Profile.model_validate(timing["profile"])
+                    result.profile = Profile.model_validate({
+                        **timing["profile"], "aiv_cores": int(params["aiv_cores"]),
+                        "ub_capacity_bytes": int(params["ub_bytes"]) - int(params["ub_reserved_bytes"])})
                     result.bench_case = case.name
         except CaseFailure as f:
             if f.check is not None:

@@ -1,0 +1,1 @@
+"""LLM plumbing and AscendOptimizer."""

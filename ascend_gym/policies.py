@@ -1,0 +1,53 @@
+"""Policy interface and registry (DESIGN 3.5).
+
+A policy gets an env and returns its best candidate and trajectory. `ascend_gym` never imports a
+policy module directly: the registry maps names to "module:Class", imported on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from ascend_gym.protocol import Status
+
+REGISTRY: dict[str, str] = {
+    "random": "baselines.random_search:RandomSearch",
+}
+
+
+class StepRecord(BaseModel):
+    evaluation: int  # evaluations spent after this step
+    status: Status
+    latency_us: float | None
+    best_us: float
+    cache_hit: bool = False
+    note: str = ""
+
+
+class PolicyResult(BaseModel):
+    policy: str
+    operator: str
+    seed: int
+    budget: int
+    baseline_us: float
+    best_us: float
+    best_hash: str
+    evaluations: int
+    proposer: str = "offline"
+    trajectory: list[StepRecord] = []
+
+
+class Policy(Protocol):
+    name: str
+
+    def run(self, env: Any, seed: int) -> PolicyResult: ...
+
+
+def make_policy(name: str, **config: Any) -> Policy:
+    if name not in REGISTRY:
+        raise KeyError(f"unknown policy {name!r}; available: {sorted(REGISTRY)}")
+    module_name, cls = REGISTRY[name].split(":")
+    return getattr(importlib.import_module(module_name), cls)(**config)

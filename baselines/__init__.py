@@ -1,0 +1,1 @@
+"""Baseline policies: random search over @tune markers (more arrive with their issues)."""

@@ -1,0 +1,33 @@
+"""Random search: each step sets one random @tune number of the tiling program to a random value
+of its grid, starting from the best correct candidate so far."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ascend_gym import tune
+from ascend_gym.policies import PolicyResult, StepRecord
+
+
+class RandomSearch:
+    name = "random"
+
+    def run(self, env: Any, seed: int) -> PolicyResult:
+        rng = random.Random(seed)
+        env.reset(seed=seed)
+        core = env.unwrapped
+        trajectory = []
+        truncated = False
+        # Cache hits are free, so a small grid could repeat forever: bound the attempts too.
+        for _ in range(20 * core.budget):
+            if truncated:
+                break
+            tiling, note = tune.random_mutation(core.best_package.tiling_source, rng)
+            _, _, _, truncated, info = env.step({"tiling": tiling, "kernel": ""})
+            result = info["result"]
+            trajectory.append(StepRecord(evaluation=core.spent, status=result.status, latency_us=result.latency_us,
+                                         best_us=core.best_us, cache_hit=result.cache_hit, note=note))
+        return PolicyResult(policy=self.name, operator=core.package.uri, seed=seed, budget=core.budget,
+                            baseline_us=core.baseline_us, best_us=core.best_us, best_hash=core.best_package.content_hash(),
+                            evaluations=core.spent, trajectory=trajectory)

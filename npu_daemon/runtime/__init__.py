@@ -1,0 +1,1 @@
+"""The daemon runtime: sockets, workers, cache and ledger. It never imports a backend by name."""

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ascend_gym import metrics, tune
+
+SOURCE = """constexpr uint32_t BLOCK_DIM = 40;      // @tune block_dim in [1, 48] step 1
+constexpr uint32_t TILE_LENGTH = 4096u;  // @tune tile_length in [256, 16384] pow2
+constexpr uint32_t OTHER = 7;
+"""
+
+
+def test_find_and_set_tunables():
+    found = {t.name: t for t in tune.find_tunables(SOURCE)}
+    assert set(found) == {"block_dim", "tile_length"}
+    assert found["tile_length"].value == 4096 and found["tile_length"].mode == "pow2"
+    assert found["block_dim"].neighbours() == {"x2": 48, "/2": 20, "+step": 41, "-step": 39}
+    out = tune.set_value(SOURCE, "tile_length", 9000)  # clamped to a power of two
+    assert "TILE_LENGTH = 8192u;" in out and "BLOCK_DIM = 40;" in out
+    assert "BLOCK_DIM = 48;" in tune.set_value(SOURCE, "block_dim", 100)
+    with pytest.raises(KeyError):
+        tune.set_value(SOURCE, "missing", 1)
+
+
+def test_random_mutation_changes_exactly_one_number():
+    new, note = tune.random_mutation(SOURCE, random.Random(3))
+    diff = [(a, b) for a, b in zip(SOURCE.splitlines(), new.splitlines()) if a != b]
+    assert len(diff) == 1 and "->" in note
+
+
+def test_metrics_follow_design():
+    assert metrics.speedup(10.0, None) == 1.0 and metrics.speedup(10.0, 5.0) == 2.0
+    speedups = [2.0, 1.0, 0.5, 1.2]
+    assert metrics.geomean(speedups) == pytest.approx((2.0 * 1.0 * 0.5 * 1.2) ** 0.25)
+    assert metrics.fast_p(speedups, 1.0) == 0.5  # strict: 1.0 itself does not count
+    assert metrics.fast_p(speedups, 1.2) == 0.25
+    summary = metrics.summarize(speedups)
+    assert summary["ops"] == 4 and summary["fast_2.0"] == 0.0
