@@ -1,0 +1,364 @@
+"""The rewrite catalogue: named, deterministic edits of an operator package.
+
+It is the discrete action space of AscendOp-v0 (action id = index in `CATALOGUE`) and the shared
+vocabulary of the offline proposer and Best-of-N. Each `Rewrite` edits the tiling program (the
+`@tune` numbers) or the kernel program (structural AscendC rewrites) and returns a new package,
+or None when it does not apply to this package. "Does not apply" includes "would change
+nothing", so an applied rewrite always yields a different candidate.
+
+Edits are anchored on AscendC syntax found in code only: comments and string literals are blanked
+out before matching (`code_view`), so a commented-out `PipeBarrier<PIPE_ALL>()` is never touched,
+and every edit keeps the rest of the file byte for byte. A rewrite that cannot prove its pattern
+(an unparsable argument list, a buffer depth that is not a named constant) does not apply rather
+than guess. Whether the result is correct and faster is for the evaluation to decide.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable, Literal
+
+import numpy as np
+
+from ascend_gym import tune
+from ascend_gym.package import OperatorPackage
+
+# Marker slots in the catalogue: tiling programs with more @tune markers expose the first ones.
+MAX_TUNE_SLOTS = 4
+TUNE_OPS = ("x2", "/2", "+step", "-step")
+# Vector cores of the default SoC (Ascend910B4, npu_daemon/backends/sim/soc/presets.toml): the
+# catalogue is fixed, so "block dim = cores" targets the default preset.
+DEFAULT_AIV_CORES = 40
+DTYPE_BYTES = {"float16": 2, "float32": 4, "bfloat16": 2, "int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8,
+               "bool": 1}
+DMA_ALIGN_BYTES = 32  # DataCopy moves whole 32-byte blocks
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One catalogue entry. `edit` does the work; `apply` adds the "changes something" guarantee."""
+
+    name: str  # stable id, e.g. "tune[0]:x2", "double_buffer:on", "remove_pipe_all_barrier"
+    part: Literal["tiling", "kernel"]
+    description: str
+    edit: Callable[[OperatorPackage], OperatorPackage | None] = field(repr=False, compare=False)
+
+    def apply(self, package: OperatorPackage) -> OperatorPackage | None:
+        """The rewritten package, or None when the rewrite does not apply (or changes nothing)."""
+        new = self.edit(package)
+        if new is None or new.files == package.files:
+            return None
+        return new
+
+
+# ---- source helpers -------------------------------------------------------------------------------
+
+_LITERAL = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
+
+
+def code_view(source: str) -> str:
+    """`source` with comments and string/char literals replaced by spaces (newlines kept), so
+    positions in the view are positions in the source and patterns only match code."""
+    return _LITERAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
+
+
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def _matching(view: str, start: int) -> int:
+    """Index of the bracket closing the one at `start`, or -1."""
+    depth = 0
+    for i in range(start, len(view)):
+        c = view[i]
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _split_top(text: str) -> list[str]:
+    """Split on commas outside (), [] and {} (template angle brackets are not tracked; calls with
+    commas inside template arguments are not rewritten)."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def _line_bounds(source: str, start: int, end: int) -> tuple[int, int]:
+    """The full line(s) around [start, end), including the trailing newline."""
+    line_start = source.rfind("\n", 0, start) + 1
+    line_end = source.find("\n", end)
+    return line_start, len(source) if line_end < 0 else line_end + 1
+
+
+def _delete_statement(source: str, view: str, start: int, end: int) -> str:
+    """Remove the statement [start, end); drop its line if nothing else of code is on it, else
+    leave an empty statement so `if (c) stmt;` keeps its shape."""
+    ls, le = _line_bounds(source, start, end)
+    if not (view[ls:start] + view[end:le]).strip():
+        return source[:ls] + source[le:]
+    return source[:start] + ";" + source[end:]
+
+
+def _with_kernel(package: OperatorPackage, kernel: str) -> OperatorPackage:
+    return package.with_sources(kernel=kernel)
+
+
+# ---- tiling mutations over @tune markers -----------------------------------------------------------
+
+def _tune_slot(slot: int, op: str, package: OperatorPackage) -> OperatorPackage | None:
+    tunables = tune.find_tunables(package.tiling_source)
+    if slot >= len(tunables):
+        return None
+    t = tunables[slot]
+    return package.with_sources(tiling=tune.set_value(package.tiling_source, t.name, t.neighbours()[op]))
+
+
+def _tune_named(pattern: str, op: str | int, package: OperatorPackage) -> OperatorPackage | None:
+    """Mutate the first marker whose name matches `pattern`: a neighbour op name or a value."""
+    t = next((t for t in tune.find_tunables(package.tiling_source) if re.search(pattern, t.name, re.IGNORECASE)), None)
+    if t is None:
+        return None
+    value = t.neighbours()[op] if isinstance(op, str) else op
+    return package.with_sources(tiling=tune.set_value(package.tiling_source, t.name, value))
+
+
+# ---- kernel rewrites -----------------------------------------------------------------------------
+
+_BUFFER_NUM = re.compile(r"\b(?:constexpr|const)\s+[\w:]+\s+BUFFER_NUM\s*=\s*(\d+)\s*;|#\s*define\s+BUFFER_NUM\s+(\d+)\b")
+
+
+def _set_buffer_num(source: str, depth: int) -> str | None:
+    m = _BUFFER_NUM.search(code_view(source))
+    if m is None:
+        return None
+    group = 1 if m.group(1) is not None else 2
+    if int(m.group(group)) not in (1, 2):
+        return None  # deeper queues are a deliberate design; leave them alone
+    return source[:m.start(group)] + str(depth) + source[m.end(group):]
+
+
+def _double_buffer(depth: int, package: OperatorPackage) -> OperatorPackage | None:
+    """Queue depth via the sample convention `constexpr int32_t BUFFER_NUM = N;`. The tiling
+    program's own BUFFER_NUM (its UB budget) follows, so tiles still fit the UB."""
+    kernel = _set_buffer_num(package.kernel_source, depth)
+    if kernel is None:
+        return None
+    tiling = _set_buffer_num(package.tiling_source, depth)
+    return package.with_sources(kernel=kernel, tiling=tiling or "")
+
+
+_PIPE_ALL = re.compile(r"(?:AscendC::)?PipeBarrier\s*<\s*PIPE_ALL\s*>\s*\(\s*\)\s*;|\bpipe_barrier\s*\(\s*PIPE_ALL\s*\)\s*;")
+
+
+def _remove_pipe_all_barrier(package: OperatorPackage) -> OperatorPackage | None:
+    source = package.kernel_source
+    view = code_view(source)
+    m = _PIPE_ALL.search(view)
+    if m is None:
+        return None
+    return _with_kernel(package, _delete_statement(source, view, m.start(), m.end()))
+
+
+_PAD_CALL = re.compile(r"\bDataCopyPad\s*(?:<[^;()]*>)?\s*\(")
+_PARAMS_TYPE = r"(?:AscendC::)?(?:DataCopyExtParams|DataCopyParams)"
+_INLINE_PARAMS = re.compile(rf"^{_PARAMS_TYPE}\s*\{{(.*)\}}$", re.DOTALL)
+_BYTES = re.compile(r"^(?P<expr>.+?)\s*\*\s*sizeof\s*\(\s*[\w:]+\s*\)$", re.DOTALL)
+_CAST = re.compile(r"^static_cast\s*<\s*[\w:]+\s*>\s*\((.*)\)$", re.DOTALL)
+
+
+def _params_fields(view: str, before: int, arg: str) -> list[str] | None:
+    """Fields of a DataCopy(Ext)Params argument: inline `DataCopyExtParams{...}` or a variable
+    declared earlier as `DataCopyExtParams name{...}` / `= {...}`."""
+    m = _INLINE_PARAMS.match(arg)
+    if m:
+        return _split_top(m.group(1))
+    if not re.fullmatch(r"\w+", arg):
+        return None
+    decls = list(re.finditer(rf"{_PARAMS_TYPE}\s+{arg}\s*(?:=\s*)?\{{", view[:before]))
+    if not decls:
+        return None
+    open_at = decls[-1].end() - 1
+    close_at = _matching(view, open_at)
+    return None if close_at < 0 else _split_top(view[open_at + 1:close_at])
+
+
+def _element_count(fields: list[str]) -> str | None:
+    """`len` from {1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, ...}: one contiguous block."""
+    if len(fields) < 2 or fields[0] != "1" or any(f not in ("0", "") for f in fields[2:4]):
+        return None
+    length = fields[1]
+    cast = _CAST.match(length)
+    if cast:
+        length = cast.group(1).strip()
+    m = _BYTES.match(length)
+    return m.group("expr").strip() if m else None
+
+
+def _cases_aligned(package: OperatorPackage) -> bool:
+    """Every tensor of every shape case is a whole number of 32-byte blocks."""
+    spec = package.spec
+    for case in spec.cases:
+        for arg in [*spec.inputs, *spec.outputs]:
+            elems = int(np.prod(spec.arg_shape(case, arg.name)))
+            if elems * DTYPE_BYTES[spec.arg_dtype(case, arg.name)] % DMA_ALIGN_BYTES:
+                return False
+    return True
+
+
+def _pad_to_copy(package: OperatorPackage) -> OperatorPackage | None:
+    """DataCopyPad(dst, src, {1, len * sizeof(T), 0, 0}[, pad]) -> DataCopy(dst, src, len), when
+    every case's tensors are 32-byte aligned (DataCopy drops a ragged tail)."""
+    if not _cases_aligned(package):
+        return None
+    source = package.kernel_source
+    view = code_view(source)
+    edits = []
+    for m in _PAD_CALL.finditer(view):
+        close = _matching(view, m.end() - 1)
+        if close < 0:
+            return None
+        args = _split_top(source[m.end():close])
+        fields = _params_fields(view, m.start(), args[2]) if len(args) in (3, 4) else None
+        count = _element_count(fields) if fields else None
+        if count is not None:
+            edits.append((m.start(), close + 1, f"DataCopy({args[0]}, {args[1]}, {count})"))
+    for start, end, text in reversed(edits):
+        source = source[:start] + text + source[end:]
+    return _with_kernel(package, source) if edits else None
+
+
+_SET_GLOBAL = re.compile(r"\b(\w+)\s*\.\s*SetGlobalBuffer\s*\(")
+_L2_HINT = "AscendC::CacheMode::CACHE_MODE_DISABLE"
+
+
+def _l2_bypass_inputs(package: OperatorPackage) -> OperatorPackage | None:
+    """After `xGm.SetGlobalBuffer(...)` of each input that the kernel never writes, add
+    `xGm.SetL2CacheHint(CACHE_MODE_DISABLE)`: data read once gains nothing from L2 residency."""
+    source = package.kernel_source
+    view = code_view(source)
+    inputs = [a.name for a in package.spec.inputs]
+    edits = []
+    for m in _SET_GLOBAL.finditer(view):
+        tensor = m.group(1)
+        close = _matching(view, m.end() - 1)
+        semi = view.find(";", close)
+        if close < 0 or semi < 0:
+            continue
+        arg = view[m.end():close]
+        is_input = any(re.search(rf"\bDTYPE_{name.upper()}\b|\b{name}\b", arg) for name in inputs)
+        written = re.search(rf"\bDataCopy(?:Pad)?\s*(?:<[^;()]*>)?\s*\(\s*{tensor}\b", view)
+        hinted = re.search(rf"\b{tensor}\s*\.\s*SetL2CacheHint\b", view)
+        if is_input and not written and not hinted:
+            ls, _ = _line_bounds(source, m.start(), m.start())
+            indent = re.match(r"[ \t]*", source[ls:]).group(0)
+            edits.append((semi + 1, f"\n{indent}{tensor}.SetL2CacheHint({_L2_HINT});"))
+    for at, text in reversed(edits):
+        source = source[:at] + text + source[at:]
+    return _with_kernel(package, source) if edits else None
+
+
+_FOR = re.compile(r"\bfor\s*\(")
+_MASK_STMT = re.compile(r"(?:AscendC::)?\b(?:SetMaskNorm|SetMaskCount|ResetMask|SetVectorMask)\s*(?:<[^;()]*>)?\s*\(([^;]*)\)\s*;")
+_ASSIGNED = re.compile(r"\b(\w+)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|\b(\w+)\s*(?:\+\+|--)|(?:\+\+|--)\s*(\w+)")
+_DECLARED = re.compile(r"\b[\w:]+(?:\s*<[^;()]*>)?[\s&*]+(\w+)\s*(?:[=;{(\[]|$)")
+
+
+def _hoist_mask(package: OperatorPackage) -> OperatorPackage | None:
+    """Move a loop-invariant group of mask settings (SetVectorMask / SetMaskNorm / SetMaskCount /
+    ResetMask) from the top level of a `for` body to just before the loop. Applies only when the
+    group is contiguous and is the body's only mask setting, so no later reset is reordered."""
+    source = package.kernel_source
+    view = code_view(source)
+    for loop in _FOR.finditer(view):
+        header_close = _matching(view, loop.end() - 1)
+        brace = re.compile(r"\s*\{").match(view, header_close + 1) if header_close >= 0 else None
+        if brace is None:
+            continue  # a single-statement body has no group to hoist from
+        body_open = brace.end() - 1
+        body_close = _matching(view, body_open)
+        body = view[body_open + 1:body_close]
+        stmts = list(_MASK_STMT.finditer(body))
+        if not stmts or view[body_open + 1:body_open + 1 + stmts[0].start()].count("{") != \
+                view[body_open + 1:body_open + 1 + stmts[0].start()].count("}"):
+            continue  # none, or nested inside an inner block
+        if any(body[a.end():b.start()].strip() for a, b in zip(stmts, stmts[1:])):
+            continue
+        header = view[loop.end():header_close]
+        variant = {n for m in _ASSIGNED.finditer(header + body) for n in m.groups() if n}
+        variant |= {m.group(1) for m in _DECLARED.finditer(header + ";" + body)}
+        used = {n for s in stmts for n in re.findall(r"\b[A-Za-z_]\w*\b", s.group(1))}
+        if used & variant:
+            continue
+        first, last = body_open + 1 + stmts[0].start(), body_open + 1 + stmts[-1].end()
+        hoisted = source[first:last]
+        ls, _ = _line_bounds(source, loop.start(), loop.start())
+        indent = re.match(r"[ \t]*", source[ls:]).group(0)
+        new = _delete_statement(source, view, first, last)
+        return _with_kernel(package, new[:ls] + indent + hoisted + "\n" + new[ls:])
+    return None
+
+
+# ---- the catalogue ---------------------------------------------------------------------------------
+
+def _tune_rewrites() -> list[Rewrite]:
+    return [Rewrite(f"tune[{slot}]:{op}", "tiling", f"@tune marker #{slot} of the tiling program: {op} (clamped to its range)",
+                    partial(_tune_slot, slot, op))
+            for slot in range(MAX_TUNE_SLOTS) for op in TUNE_OPS]
+
+
+CATALOGUE: tuple[Rewrite, ...] = (
+    *_tune_rewrites(),
+    Rewrite("block_dim:cores", "tiling", f"set the block-dim @tune marker to the vector core count ({DEFAULT_AIV_CORES})",
+            partial(_tune_named, r"block_?dim", DEFAULT_AIV_CORES)),
+    Rewrite("tile:larger", "tiling", "double the tile-length @tune marker", partial(_tune_named, r"tile", "x2")),
+    Rewrite("tile:smaller", "tiling", "halve the tile-length @tune marker", partial(_tune_named, r"tile", "/2")),
+    Rewrite("double_buffer:on", "kernel", "queue depth BUFFER_NUM 1 -> 2 (kernel and the tiling's UB budget)",
+            partial(_double_buffer, 2)),
+    Rewrite("double_buffer:off", "kernel", "queue depth BUFFER_NUM 2 -> 1 (kernel and the tiling's UB budget)",
+            partial(_double_buffer, 1)),
+    Rewrite("remove_pipe_all_barrier", "kernel", "delete the first PipeBarrier<PIPE_ALL>() / pipe_barrier(PIPE_ALL)",
+            _remove_pipe_all_barrier),
+    Rewrite("datacopypad_to_datacopy", "kernel", "single-block DataCopyPad -> DataCopy when every case is 32-byte aligned",
+            _pad_to_copy),
+    Rewrite("l2_bypass:inputs", "kernel", "SetL2CacheHint(CACHE_MODE_DISABLE) on input GlobalTensors the kernel never writes",
+            _l2_bypass_inputs),
+    Rewrite("hoist_mask", "kernel", "move loop-invariant mask settings out of the first loop that has them", _hoist_mask),
+)
+
+_BY_NAME = {r.name: r for r in CATALOGUE}
+assert len(_BY_NAME) == len(CATALOGUE), "rewrite names must be unique"
+
+
+def by_name(name: str) -> Rewrite:
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"unknown rewrite {name!r}; catalogue: {list(_BY_NAME)}") from None
+
+
+def index(name: str) -> int:
+    """The discrete action id of a rewrite."""
+    return CATALOGUE.index(by_name(name))
+
+
+def applicable_mask(package: OperatorPackage) -> np.ndarray:
+    """Bool per CATALOGUE entry: does it apply to (and change) this package."""
+    return np.array([r.apply(package) is not None for r in CATALOGUE], dtype=bool)
+
+
+def applicable(package: OperatorPackage) -> list[Rewrite]:
+    return [r for r, ok in zip(CATALOGUE, applicable_mask(package)) if ok]
