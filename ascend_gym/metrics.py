@@ -1,16 +1,26 @@
 """Metrics of DESIGN 3.4.
 
-speedup(op) = T_baseline / T_best_correct_candidate (1.0 when no correct candidate was found);
-GM = geometric mean over all ops of the set; fast_p = |{op : speedup > p}| / |all ops| (strict,
-denominator all ops).
+speedup(op) = T_baseline / T_best_correct_candidate, same shape, backend and soc; a policy that
+found no correct candidate (or whose run failed) keeps the baseline, speedup 1.0. GM = geometric
+mean over all ops of the set; fast_p = |{op : speedup > p}| / |all ops| (strict, denominator all
+ops), reported per level and overall for p in FAST_P, plus best-so-far speedup against evaluations.
+
+With several seeds, each seed is one complete run of the policy over the op set: GM and fast_p
+are computed per seed and the table reports their mean (and spread) over seeds.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import re
+import statistics
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
 
 FAST_P = (1.0, 1.2, 1.4, 2.0)
+OVERALL = "all"
 
 
 def speedup(baseline_us: float, best_us: float | None) -> float:
@@ -37,3 +47,137 @@ def fast_p(speedups: Iterable[float], p: float) -> float:
 def summarize(speedups: list[float]) -> dict[str, float]:
     """GM and fast_p for every p of the report."""
     return {"ops": len(speedups), "gm": geomean(speedups), **{f"fast_{p}": fast_p(speedups, p) for p in FAST_P}}
+
+
+# ---- records of a sweep ------------------------------------------------------------------------
+
+_LEVEL = re.compile(r"(?:^|/)level(\d)/")
+
+
+def level_of(record: dict[str, Any]) -> int:
+    """An op's level: recorded by the sweep, else read from its address (`.../level2/softmax`)."""
+    if record.get("level"):
+        return int(record["level"])
+    m = _LEVEL.search(record["operator"])
+    if not m:
+        raise ValueError(f"cannot tell the level of {record['operator']!r}")
+    return int(m.group(1))
+
+
+def record_speedup(record: dict[str, Any] | None) -> float:
+    """A (policy, op, seed) record's speedup; a missing or failed task counts as the baseline."""
+    if not record or not record.get("ok"):
+        return 1.0
+    return speedup(record["baseline_us"], record.get("best_us"))
+
+
+class Row(BaseModel):
+    """One cell group of the Table-3-style table: a policy on a level (or on all ops)."""
+
+    policy: str
+    level: str  # "1", "2", "3" or OVERALL
+    ops: int
+    seeds: int
+    missing: int  # (op, seed) tasks with no record yet; they count as speedup 1.0
+    failed: int  # tasks whose policy raised; they count as speedup 1.0
+    gm: float
+    gm_std: float
+    fast: dict[str, float]  # "1.0" -> mean over seeds of fast_1.0
+
+
+def table_rows(records: list[dict[str, Any]], ops: Sequence[str], policies: Sequence[str], seeds: int) -> list[Row]:
+    """GM and fast_p per policy, per level and overall, over the sweep's full op set.
+
+    `ops` is the set the sweep was asked to cover: an op a policy has no record for still counts,
+    as 1.0, so a policy cannot look better by failing to finish its hard ops.
+    """
+    by_key = {(r["policy"], r["operator"], r["seed"]): r for r in records}
+    levels: dict[str, list[str]] = {}
+    for op in ops:
+        levels.setdefault(str(level_of({"operator": op, "level": _known_level(records, op)})), []).append(op)
+    groups = sorted(levels.items()) + [(OVERALL, list(ops))]
+    rows = []
+    for policy in policies:
+        for level, group in groups:
+            per_seed_gm, per_seed_fast = [], {p: [] for p in FAST_P}
+            missing = failed = 0
+            for seed in range(seeds):
+                recs = [by_key.get((policy, op, seed)) for op in group]
+                missing += sum(r is None for r in recs)
+                failed += sum(r is not None and not r.get("ok") for r in recs)
+                values = [record_speedup(r) for r in recs]
+                per_seed_gm.append(geomean(values))
+                for p in FAST_P:
+                    per_seed_fast[p].append(fast_p(values, p))
+            rows.append(Row(policy=policy, level=level, ops=len(group), seeds=seeds, missing=missing, failed=failed,
+                            gm=statistics.fmean(per_seed_gm), gm_std=statistics.pstdev(per_seed_gm),
+                            fast={str(p): statistics.fmean(v) for p, v in per_seed_fast.items()}))
+    return rows
+
+
+def _known_level(records: list[dict[str, Any]], op: str) -> int | None:
+    return next((r["level"] for r in records if r["operator"] == op and r.get("level")), None)
+
+
+# ---- best-so-far curves ------------------------------------------------------------------------
+
+def best_so_far(record: dict[str, Any]) -> list[float]:
+    """Best speedup after 0..budget evaluations of one (policy, op, seed) run.
+
+    A policy whose samples are exchangeable (Best-of-N) records `expected_speedup`, its curve
+    averaged over sample orderings; otherwise the curve follows the trajectory. After the last
+    recorded step the curve stays flat: an unspent budget cannot find anything.
+    """
+    budget = int(record["budget"])
+    if not record.get("ok"):
+        return [1.0] * (budget + 1)
+    baseline = record["baseline_us"]
+    if record.get("expected_speedup"):
+        curve = list(record["expected_speedup"])
+    else:
+        curve = [1.0] * (budget + 1)
+        for step in record.get("trajectory", []):
+            e = min(int(step["evaluation"]), budget)
+            curve[e] = max(curve[e], speedup(baseline, step["best_us"]))
+    curve = (curve + [curve[-1]] * (budget + 1))[: budget + 1]
+    for e in range(1, budget + 1):
+        curve[e] = max(curve[e], curve[e - 1])
+    return curve
+
+
+def expected_best_of_k(speedups: Sequence[float]) -> list[float]:
+    """E[best speedup after the first k samples] over all orderings of `speedups`, k = 0..N.
+
+    The baseline is always kept, so a sample counts as max(1, its speedup) and k = 0 gives 1.0.
+    Sorted descending as v_1 >= ... >= v_N, the best of a random k-subset is v_i with probability
+    C(N - i, k - 1) / C(N, k).
+    """
+    ordered = sorted((max(1.0, s) for s in speedups), reverse=True)
+    n = len(ordered)
+    out = [1.0]
+    for k in range(1, n + 1):
+        out.append(sum(v * math.comb(n - i, k - 1) for i, v in enumerate(ordered, start=1)) / math.comb(n, k))
+    return out
+
+
+def curve_band(curves: list[list[float]]) -> tuple[list[float], list[float], list[float]]:
+    """Geometric mean over ops of per-(op) curves, then mean, min and max over seeds.
+
+    `curves[seed]` must already be the per-seed geometric mean over ops (see `seed_curves`).
+    """
+    length = min(len(c) for c in curves)
+    cols = [[c[i] for c in curves] for i in range(length)]
+    return [statistics.fmean(c) for c in cols], [min(c) for c in cols], [max(c) for c in cols]
+
+
+def seed_curves(records: list[dict[str, Any]], ops: Sequence[str], policy: str, seeds: int, budget: int) -> list[list[float]]:
+    """Per seed: the geometric mean over all ops of the best-so-far speedup (missing ops = 1.0)."""
+    by_key = {(r["policy"], r["operator"], r["seed"]): r for r in records}
+    out = []
+    for seed in range(seeds):
+        per_op = []
+        for op in ops:
+            r = by_key.get((policy, op, seed))
+            per_op.append(best_so_far(r)[: budget + 1] if r else [1.0] * (budget + 1))
+        out.append([geomean(c[i] for c in per_op) for i in range(budget + 1)])
+    return out

@@ -15,6 +15,8 @@ from ascend_gym.protocol import Status
 
 REGISTRY: dict[str, str] = {
     "random": "baselines.random_search:RandomSearch",
+    "bon": "baselines.best_of_n:BestOfN",
+    "openevolve": "baselines.openevolve_policy:OpenEvolvePolicy",
 }
 
 
@@ -25,6 +27,7 @@ class StepRecord(BaseModel):
     best_us: float
     cache_hit: bool = False
     note: str = ""
+    phase: str = ""  # which stage of a multi-stage policy took the step (e.g. "stage1", "stage2")
 
 
 class PolicyResult(BaseModel):

@@ -1,0 +1,124 @@
+"""OpenEvolve evaluator file: sends a program to the npu_daemon and scores it.
+
+OpenEvolve loads this file by path in its own worker processes and calls `evaluate(program_path)`,
+so everything it needs comes from environment variables set by the policy (never from closures):
+
+  ASCEND_GYM_OE_DAEMON   daemon endpoint (tcp://host:port)
+  ASCEND_GYM_OE_RUN_ID   budget ledger key of this (policy, op, seed) run
+  ASCEND_GYM_OE_BUDGET   evaluations this run may spend
+  ASCEND_GYM_OE_WORKDIR  holds baseline.json (the baseline package), initial_program.cpp and the
+                         log evaluations.jsonl this file appends to, one line per daemon reply
+  ASCEND_GYM_OE_SOC, ASCEND_GYM_OE_SEED
+
+Budget: before every submission the run's spent evaluations are read from the daemon ledger (or,
+from a daemon without ledger queries, counted from the daemon's replies in the log); once the
+budget is spent nothing more is submitted. The initial program is the baseline, evaluated under
+the baseline's run_id, where the env already has it cached: it costs nothing.
+
+Score: combined_score = baseline latency / latency for a correct candidate, 0 otherwise. A
+program that edits text outside its EVOLVE-BLOCKs is rejected without being submitted.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from openevolve.evaluation_result import EvaluationResult
+
+from ascend_gym.client import DaemonClient
+from ascend_gym.package import OperatorPackage
+from ascend_gym.protocol import EvalRequest, EvalResult
+from baselines import openevolve_program as program_io
+
+LOG = "evaluations.jsonl"
+MAX_ARTIFACT_CHARS = 3000
+
+
+class Settings:
+    def __init__(self, env: Mapping[str, str] = os.environ) -> None:
+        self.daemon = env["ASCEND_GYM_OE_DAEMON"]
+        self.run_id = env["ASCEND_GYM_OE_RUN_ID"]
+        self.budget = int(env["ASCEND_GYM_OE_BUDGET"])
+        self.workdir = Path(env["ASCEND_GYM_OE_WORKDIR"])
+        self.soc = env.get("ASCEND_GYM_OE_SOC", "Ascend910B4")
+        self.seed = int(env.get("ASCEND_GYM_OE_SEED", "0"))
+
+    @property
+    def baseline_run_id(self) -> str:
+        return f"{self.run_id}/baseline"  # where the env evaluated the baseline
+
+
+def read_log(workdir: Path, name: str = LOG) -> list[dict[str, Any]]:
+    path = workdir / name
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def spent(settings: Settings, client: DaemonClient) -> int:
+    """Evaluations charged to the run: the daemon ledger's count, else the daemon replies logged."""
+    from ascend_gym.bench import ledger_usage
+
+    row = ledger_usage(client, settings.run_id)
+    if row is not None:
+        return int(row.get("evaluations", 0))
+    return sum(1 for e in read_log(settings.workdir) if e["charged"])
+
+
+def append_log(path: Path, entry: dict[str, Any]) -> None:
+    """One JSON line; the lock keeps lines whole when several processes log at once."""
+    with path.open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.write(json.dumps(entry) + "\n")
+
+
+def _score(result: EvalResult, baseline_us: float) -> EvaluationResult:
+    if result.ok:
+        speedup = baseline_us / result.latency_us
+        profile = result.profile.model_dump() if result.profile else {}
+        ratios = {k: round(v, 3) for k, v in profile.items() if k.endswith("_ratio")}
+        return EvaluationResult(
+            metrics={"combined_score": speedup, "speedup": speedup, "correct": 1.0, "latency_us": result.latency_us},
+            artifacts={"status": "OK", "profile": json.dumps({"block_dim": profile.get("block_dim"), **ratios})})
+    return EvaluationResult(metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0},
+                            artifacts={"status": result.status.value,
+                                       "message": (result.message + "\n" + result.log_tail)[-MAX_ARTIFACT_CHARS:]})
+
+
+def evaluate(program_path: str) -> EvaluationResult:
+    settings = Settings()
+    baseline = OperatorPackage.model_validate_json((settings.workdir / "baseline.json").read_text())
+    baseline_us = float((settings.workdir / "baseline_us").read_text())
+    initial = (settings.workdir / "initial_program.cpp").read_text()
+    text = Path(program_path).read_text()
+    try:
+        program_io.check_blocks(initial, text)
+        candidate = program_io.split(text, baseline)
+    except program_io.ProgramError as e:
+        return EvaluationResult(metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0},
+                                artifacts={"status": "REJECTED", "message": str(e)})
+    is_baseline = candidate.content_hash() == baseline.content_hash()
+    client = DaemonClient(settings.daemon)
+    try:
+        if not is_baseline and spent(settings, client) >= settings.budget:
+            return EvaluationResult(metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0, "budget_exhausted": 1.0},
+                                    artifacts={"status": "BUDGET_EXHAUSTED", "message": "evaluation budget spent"})
+        run = settings.baseline_run_id if is_baseline else settings.run_id
+        result = client.evaluate(EvalRequest(run_id=run, package=candidate, soc=settings.soc, seed=settings.seed))
+    finally:
+        client.close()
+    if not is_baseline:
+        digest = candidate.content_hash()
+        if result.ok:
+            (settings.workdir / "candidates").mkdir(exist_ok=True)
+            (settings.workdir / "candidates" / f"{digest}.json").write_text(candidate.model_dump_json())
+        append_log(settings.workdir / LOG, {"time": time.time(), "hash": digest, "status": result.status.value,
+                                   "latency_us": result.latency_us, "cache_hit": result.cache_hit,
+                                   "charged": not result.cache_hit, "message": result.message[:300]})
+    return _score(result, baseline_us)

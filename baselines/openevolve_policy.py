@@ -1,0 +1,187 @@
+"""OpenEvolve baseline: the real `openevolve` package (0.4.0, extra `openevolve`) evolving an operator.
+
+One run = one OpenEvolve instance in its own Ray actor. The program is the operator's tiling and
+kernel sources in two EVOLVE-BLOCKs (`openevolve_program`); OpenEvolve's worker processes score
+it with `openevolve_evaluator.py`, which reads the daemon endpoint, run_id and budget from
+environment variables. The budget is the daemon ledger's, not OpenEvolve's iteration count: the
+evaluator submits nothing once the run's ledger shows the budget spent, and this policy kills the
+actor (and its worker processes) as soon as it does.
+
+Offline (the default) the actor also serves `openevolve_server.OfflineLLMServer` on loopback and
+points OpenEvolve at it, so OpenEvolve runs unchanged with no model; with `proposer="llm"` it talks
+to the configured OpenAI-compatible endpoint instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ascend_gym.client import DaemonClient
+from ascend_gym.policies import PolicyResult, StepRecord
+from ascend_gym.protocol import Status
+from baselines import openevolve_program as program_io
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_CONFIG = HERE / "openevolve.yaml"
+EVALUATOR = HERE / "openevolve_evaluator.py"
+LLM_LOG = "llm_calls.jsonl"
+
+
+class OpenEvolveConfig(BaseModel):
+    config_file: str = str(DEFAULT_CONFIG)
+    proposer: str = Field("offline", pattern="^(offline|llm)$")
+    offline_max_moves: int = Field(2, ge=1)  # moves the offline server composes into one answer
+    base_url: str = ""  # llm proposer: OpenAI-compatible endpoint (default: the YAML's api_base)
+    model: str = ""  # llm proposer: model name (default: the YAML's)
+    api_key_env: str = "OPENAI_API_KEY"
+    max_iterations: int = Field(1000, ge=1)  # safety cap; the ledger budget ends the run first
+    poll_s: float = Field(0.5, gt=0)
+    timeout_s: float = Field(6 * 3600.0, gt=0)  # wall-clock cap for one run
+    keep_workdir: bool = False
+
+
+class OpenEvolveResult(PolicyResult):
+    # Model calls and tokens, counted by the offline server (an online endpoint's own accounting
+    # is the record there: these stay 0).
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    stopped_by: str = ""  # "budget", "iterations" or "timeout"
+
+
+class OpenEvolveInstance:
+    """Runs one OpenEvolve controller; lives in a Ray actor that the policy kills at budget."""
+
+    def pid(self) -> int:
+        return os.getpid()
+
+    def run(self, workdir: str, settings: dict[str, str], config: dict[str, Any], seed: int) -> dict[str, Any]:
+        import asyncio
+        import multiprocessing
+
+        from openevolve import OpenEvolve
+        from openevolve.config import Config
+
+        from ascend_gym.package import OperatorPackage
+        from baselines.openevolve_server import OfflineLLMServer
+
+        cfg = OpenEvolveConfig(**config)
+        os.environ.update(settings)  # OpenEvolve hands its environment to its worker processes
+        # Fork from a process with Ray's threads can deadlock; spawned workers start clean.
+        multiprocessing.set_start_method("spawn", force=True)
+        oe = Config.from_yaml(cfg.config_file)
+        oe.random_seed = oe.database.random_seed = seed
+        server = None
+        if cfg.proposer == "offline":
+            baseline = OperatorPackage.model_validate_json((Path(workdir) / "baseline.json").read_text())
+            server = OfflineLLMServer(baseline, seed, cfg.offline_max_moves, log_path=Path(workdir) / LLM_LOG)
+            llm = {"api_base": server.base_url, "api_key": "offline"}
+        else:
+            llm = {"api_base": cfg.base_url or oe.llm.api_base, "api_key": os.environ.get(cfg.api_key_env, "none")}
+            if cfg.model:
+                llm["name"] = cfg.model
+        oe.llm.api_base = llm["api_base"]
+        oe.llm.update_model_params(llm, overwrite=True)
+        controller = OpenEvolve(str(Path(workdir) / "initial_program.cpp"), str(EVALUATOR), oe,
+                                output_dir=str(Path(workdir) / "openevolve_output"))
+        try:
+            best = asyncio.run(controller.run(iterations=cfg.max_iterations))
+        finally:
+            if server is not None:
+                server.close()
+        return {"best_metrics": dict(best.metrics) if best else {}}
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL the processes an actor started (its OpenEvolve workers), found before the actor dies."""
+    import psutil
+
+    try:
+        children = psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return
+    for child in children:
+        try:
+            child.send_signal(signal.SIGKILL)
+        except psutil.NoSuchProcess:
+            pass
+
+
+class OpenEvolvePolicy:
+    name = "openevolve"
+
+    def __init__(self, **config: Any):
+        self.config = OpenEvolveConfig(**config)
+
+    def run(self, env: Any, seed: int) -> OpenEvolveResult:
+        import ray
+
+        from baselines import openevolve_evaluator as evaluator
+
+        env.reset(seed=seed)
+        core = env.unwrapped
+        baseline = core.package
+        workdir = Path(tempfile.mkdtemp(prefix="openevolve-"))
+        (workdir / "baseline.json").write_text(baseline.model_dump_json())
+        (workdir / "baseline_us").write_text(repr(core.baseline_us))
+        (workdir / "initial_program.cpp").write_text(program_io.compose(baseline))
+        settings = {"ASCEND_GYM_OE_DAEMON": core.client.address, "ASCEND_GYM_OE_RUN_ID": core.run_id,
+                    "ASCEND_GYM_OE_BUDGET": str(core.budget), "ASCEND_GYM_OE_WORKDIR": str(workdir),
+                    "ASCEND_GYM_OE_SOC": core.soc, "ASCEND_GYM_OE_SEED": str(core.seed_value)}
+        if not ray.is_initialized():
+            ray.init(include_dashboard=False, log_to_driver=False)
+        # num_cpus=0: the actor mostly waits on the daemon, and the task that owns it holds the CPU.
+        actor = ray.remote(num_cpus=0, max_restarts=0)(OpenEvolveInstance).remote()
+        stopped_by = "timeout"
+        try:
+            pid = ray.get(actor.pid.remote())
+            finished = actor.run.remote(str(workdir), settings, self.config.model_dump(), seed)
+            deadline = time.monotonic() + self.config.timeout_s
+            probe = DaemonClient(core.client.address)
+            eval_settings = evaluator.Settings(settings)
+            try:
+                while time.monotonic() < deadline:
+                    done, _ = ray.wait([finished], timeout=self.config.poll_s)
+                    if evaluator.spent(eval_settings, probe) >= core.budget:
+                        stopped_by = "budget"
+                        break
+                    if done:
+                        ray.get(finished)  # surfaces an OpenEvolve failure as this task's error
+                        stopped_by = "iterations"
+                        break
+            finally:
+                probe.close()
+        finally:
+            _kill_tree(pid)
+            ray.kill(actor, no_restart=True)
+        result = self._result(core, seed, workdir, stopped_by)
+        if not self.config.keep_workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return result
+
+    def _result(self, core: Any, seed: int, workdir: Path, stopped_by: str) -> OpenEvolveResult:
+        from baselines import openevolve_evaluator as evaluator
+
+        trajectory, spent, best_us, best_hash = [], 0, core.baseline_us, core.package.content_hash()
+        for entry in evaluator.read_log(workdir):
+            spent += int(entry["charged"])
+            if entry["status"] == Status.OK.value and entry["latency_us"] < best_us:
+                best_us, best_hash = entry["latency_us"], entry["hash"]
+            trajectory.append(StepRecord(evaluation=spent, status=Status(entry["status"]), latency_us=entry["latency_us"],
+                                         best_us=best_us, cache_hit=entry["cache_hit"], note=entry["message"][:120]))
+        calls = evaluator.read_log(workdir, LLM_LOG) if self.config.proposer == "offline" else []
+        return OpenEvolveResult(policy=self.name, operator=core.package.uri, seed=seed, budget=core.budget,
+                                baseline_us=core.baseline_us, best_us=best_us, best_hash=best_hash, evaluations=spent,
+                                proposer=self.config.proposer, trajectory=trajectory, llm_calls=len(calls),
+                                prompt_tokens=sum(c["prompt_tokens"] for c in calls),
+                                completion_tokens=sum(c["completion_tokens"] for c in calls),
+                                stopped_by=stopped_by)
