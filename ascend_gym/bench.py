@@ -45,6 +45,7 @@ class SweepConfig(BaseModel):
     soc: str = "Ascend910B4"
     policy_config: dict[str, dict[str, Any]] = {}  # policy name -> constructor keywords
     daemons: list[str] = []  # given endpoints; empty = local daemons started by the sweep
+    command: str = ""  # the command line of the latest run of the sweep
 
     def tasks(self) -> list[tuple[str, str, int]]:
         return [(p, op, s) for p in self.policies for op in self.ops for s in range(self.seeds)]
@@ -156,6 +157,7 @@ def load_config(out_dir: Path, requested: SweepConfig) -> SweepConfig:
         "seeds": max(saved.seeds, requested.seeds),
         "policy_config": {**saved.policy_config, **requested.policy_config},
         "daemons": requested.daemons,
+        "command": requested.command or saved.command,
     })
 
 

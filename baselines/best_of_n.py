@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from ascend_gym import metrics, tune
+from ascend_gym import metrics, rewrites, tune
 from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import PolicyResult, StepRecord
 
@@ -33,18 +33,10 @@ class Proposer(Protocol):
         """A candidate and a note saying how it was made; None when no candidate could be made."""
 
 
-def _catalogue() -> list[Any]:
-    """The shared rewrite catalogue, when the installed ascend_gym has one."""
-    try:
-        from ascend_gym import rewrites
-    except ImportError:  # older trees: tunable mutations only
-        return []
-    return list(rewrites.CATALOGUE)
-
-
-def random_move(package: OperatorPackage, rng: random.Random, catalogue: list[Any]) -> tuple[OperatorPackage, str] | None:
-    """One move: a random `@tune` number set to a random grid value, or an applicable rewrite."""
-    applicable = [r for r in catalogue if r.apply(package) is not None] if catalogue else []
+def random_move(package: OperatorPackage, rng: random.Random) -> tuple[OperatorPackage, str] | None:
+    """One move, each kind with even odds: a random `@tune` number set to a random value of its
+    grid (a jump anywhere, unlike the catalogue's neighbour steps), or an applicable rewrite."""
+    applicable = rewrites.applicable(package)
     has_tunables = bool(tune.find_tunables(package.tiling_source))
     if not has_tunables and not applicable:
         return None
@@ -55,13 +47,11 @@ def random_move(package: OperatorPackage, rng: random.Random, catalogue: list[An
     return rewrite.apply(package), rewrite.name
 
 
-def random_composition(package: OperatorPackage, rng: random.Random, max_moves: int,
-                       catalogue: list[Any] | None = None) -> tuple[OperatorPackage, str]:
+def random_composition(package: OperatorPackage, rng: random.Random, max_moves: int) -> tuple[OperatorPackage, str]:
     """One to `max_moves` random moves applied in sequence; the notes say which."""
-    catalogue = _catalogue() if catalogue is None else catalogue
     notes = []
     for _ in range(rng.randint(1, max_moves)):
-        moved = random_move(package, rng, catalogue)
+        moved = random_move(package, rng)
         if moved is None:
             break
         package, note = moved
@@ -74,10 +64,9 @@ class OfflineProposer:
 
     def __init__(self, max_moves: int):
         self.max_moves = max_moves
-        self.catalogue = _catalogue()
 
     def propose(self, package: OperatorPackage, rng: random.Random) -> tuple[OperatorPackage, str] | None:
-        return random_composition(package, rng, self.max_moves, self.catalogue)
+        return random_composition(package, rng, self.max_moves)
 
 
 class LLMConfig(BaseModel):

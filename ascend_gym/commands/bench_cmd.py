@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import sys
 from pathlib import Path
 
 from ascend_gym import bench
@@ -40,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     policy_config = json.loads(args.policy_config.read_text()) if args.policy_config else {}
     config = bench.SweepConfig(ops=ops, policies=[p for p in args.policies.split(",") if p], budget=args.budget,
                                seeds=args.seeds, soc=args.soc, policy_config=policy_config,
-                               daemons=[d for d in args.daemons.split(",") if d])
+                               daemons=[d for d in args.daemons.split(",") if d],
+                               command=shlex.join(["ascend-gym", *sys.argv[1:]]))
     records = bench.run_bench(config, args.out, local_daemons=args.local_daemons, daemon_workers=args.daemon_workers,
                               ray_address=args.ray_address)
     config = bench.load_config(args.out, config)
