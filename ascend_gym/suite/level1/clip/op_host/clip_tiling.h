@@ -1,0 +1,20 @@
+#ifndef CLIP_TILING_H
+#define CLIP_TILING_H
+
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ClipTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, totalLength);   // elements
+TILING_DATA_FIELD_DEF(uint32_t, formerNum);     // blocks that take one alignment unit more
+TILING_DATA_FIELD_DEF(uint32_t, formerLength);  // elements per former block
+TILING_DATA_FIELD_DEF(uint32_t, tailLength);    // elements per remaining block
+TILING_DATA_FIELD_DEF(uint32_t, tileLength);    // elements per UB tile
+TILING_DATA_FIELD_DEF(float, clip_min);        // attr
+TILING_DATA_FIELD_DEF(float, clip_max);        // attr
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(Clip, ClipTilingData)
+}  // namespace optiling
+
+#endif  // CLIP_TILING_H
