@@ -82,6 +82,15 @@ def ledger_usage(client: DaemonClient, run: str) -> dict[str, float] | None:
     return {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
+def daemon_facts(client: DaemonClient) -> dict[str, Any]:
+    """Backend, simulated flag and versions of the daemon that served a task."""
+    try:
+        stats = client.stats()
+    except DaemonError:
+        return {}
+    return {"backend": stats.backend, "simulated": stats.backend == "sim", "daemon_versions": stats.versions}
+
+
 def run_one(policy: str, operator: str, seed: int, budget: int, daemon: str, soc: str, run: str,
             config: dict[str, Any]) -> dict[str, Any]:
     """One (policy, op, seed): a failure of the policy is recorded, never raised."""
@@ -103,9 +112,7 @@ def run_one(policy: str, operator: str, seed: int, budget: int, daemon: str, soc
         core = env.unwrapped
         if core.package is not None:
             record["level"] = core.package.spec.level
-        baseline = getattr(core, "baseline", None)
-        if baseline is not None:
-            record.update(backend=baseline.backend, simulated=baseline.simulated, fingerprint=baseline.fingerprint)
+        record.update(daemon_facts(core.client))
         record["ledger"] = ledger_usage(core.client, run)
         env.close()
     record["budget_ok"] = budget_ok(record)

@@ -136,7 +136,7 @@ class OpenEvolvePolicy:
         (workdir / "initial_program.cpp").write_text(program_io.compose(baseline))
         settings = {"ASCEND_GYM_OE_DAEMON": core.client.address, "ASCEND_GYM_OE_RUN_ID": core.run_id,
                     "ASCEND_GYM_OE_BUDGET": str(core.budget), "ASCEND_GYM_OE_WORKDIR": str(workdir),
-                    "ASCEND_GYM_OE_SOC": core.soc, "ASCEND_GYM_OE_SEED": str(core.seed_value)}
+                    "ASCEND_GYM_OE_SOC": core.soc, "ASCEND_GYM_OE_SEED": str(core.eval_seed)}
         if not ray.is_initialized():
             ray.init(include_dashboard=False, log_to_driver=False)
         # num_cpus=0: the actor mostly waits on the daemon, and the task that owns it holds the CPU.

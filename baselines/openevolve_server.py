@@ -25,6 +25,7 @@ from baselines.best_of_n import random_composition
 from baselines.openevolve_evaluator import append_log
 
 MODEL = "ascend-gym-offline"
+DRAWS = 20
 # OpenEvolve's prompt templates put the program being evolved under this heading, in a fence.
 _CURRENT = re.compile(r"# Current Program\n```[^\n]*\n(?P<code>.*?)\n```", re.DOTALL)
 
@@ -48,9 +49,13 @@ class OfflineDiffProposer:
         except program_io.ProgramError as e:
             return f"I cannot map this program onto the operator: {e}"
         with self.lock:
-            candidate, note = random_composition(package, self.rng, self.max_moves)
-        if candidate.content_hash() == package.content_hash():
-            return "No applicable change found for this program."
+            # Moves can cancel out (x2 then /2): draw again rather than answer with an empty diff.
+            for _ in range(DRAWS):
+                candidate, note = random_composition(package, self.rng, self.max_moves)
+                if candidate.content_hash() != package.content_hash():
+                    break
+            else:
+                return "No applicable change found for this program."
         diff = program_io.search_replace(program.rstrip("\n"), program_io.compose(candidate).rstrip("\n"))
         return f"Changes: {note}\n\n{diff}\n"
 

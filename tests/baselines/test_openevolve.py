@@ -1,0 +1,118 @@
+"""OpenEvolve adapter: program mapping, evaluator rules, the offline endpoint, and a tiny offline run."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import urllib.request
+
+import gymnasium as gym
+import pytest
+import yaml
+
+pytest.importorskip("openevolve")
+
+import ascend_gym  # noqa: F401, E402  (registers AscendOp-v0)
+from ascend_gym import suite  # noqa: E402
+from baselines import openevolve_evaluator as evaluator  # noqa: E402
+from baselines import openevolve_program as program_io  # noqa: E402
+from baselines.openevolve_policy import DEFAULT_CONFIG, OpenEvolvePolicy  # noqa: E402
+from baselines.openevolve_server import OfflineLLMServer  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ray_session():
+    import ray
+
+    ray.init(include_dashboard=False, log_to_driver=False, num_cpus=2)
+    yield
+    ray.shutdown()
+
+
+def test_yaml_sets_every_openevolve_config_value():
+    from openevolve import config as oe
+
+    data = yaml.safe_load(DEFAULT_CONFIG.read_text())
+    sections = {"llm": oe.LLMConfig, "prompt": oe.PromptConfig, "database": oe.DatabaseConfig,
+                "evaluator": oe.EvaluatorConfig, "evolution_trace": oe.EvolutionTraceConfig}
+    assert {f.name for f in dataclasses.fields(oe.Config)} == set(data)
+    for name, cls in sections.items():
+        assert {f.name for f in dataclasses.fields(cls)} == set(data[name]), name
+    loaded = oe.Config.from_yaml(DEFAULT_CONFIG)
+    assert loaded.evaluator.parallel_evaluations == 1 and loaded.enforce_evolve_blocks
+    assert [m.name for m in loaded.llm.models] == ["ascend-gym-offline"]
+
+
+def test_program_round_trip_and_evolve_block_rules():
+    base = suite.resolve("level1/add")
+    program = program_io.compose(base)
+    assert program_io.split(program, base).content_hash() == base.content_hash()
+    inside = program.replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 8192;")
+    program_io.check_blocks(program, inside)
+    assert "TILE_LENGTH = 8192;" in program_io.split(inside, base).tiling_source
+    outside = program.replace("// Only the text inside", "// Anything goes, not only the text inside")
+    with pytest.raises(program_io.ProgramError, match="outside"):
+        program_io.check_blocks(program, outside)
+    with pytest.raises(program_io.ProgramError, match="markers"):
+        program_io.check_blocks(program, program.replace(program_io.END, "", 1))
+
+
+def test_search_replace_diffs_apply_with_openevolve():
+    from openevolve.utils.code_utils import apply_diff_blocks, extract_diffs
+
+    base = suite.resolve("level1/add")
+    old = program_io.compose(base).rstrip("\n")
+    rng = random.Random(0)
+    for _ in range(10):
+        new = old.replace("BLOCK_DIM = 40;", f"BLOCK_DIM = {rng.randint(1, 48)};").replace(
+            "constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")
+        applied, count = apply_diff_blocks(old, extract_diffs(program_io.search_replace(old, new)))
+        assert applied == new and count >= 1
+
+
+def test_evaluator_rejects_edits_outside_blocks_without_spending(tmp_path, monkeypatch, daemon):
+    base = suite.resolve("level1/add")
+    program = program_io.compose(base)
+    (tmp_path / "baseline.json").write_text(base.model_dump_json())
+    (tmp_path / "baseline_us").write_text("100.0")
+    (tmp_path / "initial_program.cpp").write_text(program)
+    for key, value in {"DAEMON": daemon, "RUN_ID": "t-oe-eval", "BUDGET": "1", "WORKDIR": str(tmp_path)}.items():
+        monkeypatch.setenv(f"ASCEND_GYM_OE_{key}", value)
+    bad = tmp_path / "bad.cpp"
+    bad.write_text(program.replace("// Only the text", "// Not only the text"))
+    assert evaluator.evaluate(str(bad)).artifacts["status"] == "REJECTED"
+    good = tmp_path / "good.cpp"
+    good.write_text(program.replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 2048;"))
+    assert evaluator.evaluate(str(good)).metrics["correct"] == 1.0
+    other = tmp_path / "other.cpp"
+    other.write_text(program.replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 1024;"))
+    assert evaluator.evaluate(str(other)).metrics.get("budget_exhausted") == 1.0  # budget 1 is spent
+    assert [e["charged"] for e in evaluator.read_log(tmp_path)] == [True]
+
+
+def test_offline_endpoint_answers_openevolve_prompts_with_diffs():
+    base = suite.resolve("level1/add")
+    program = program_io.compose(base)
+    server = OfflineLLMServer(base, seed=0)
+    try:
+        prompt = f"# Current Program\n```cpp\n{program.rstrip()}\n```\n\n# Task\nImprove it."
+        request = urllib.request.Request(server.base_url + "/chat/completions", method="POST",
+                                         data=json.dumps({"model": "x", "messages": [{"role": "user", "content": prompt}]}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            content = json.loads(reply.read())["choices"][0]["message"]["content"]
+    finally:
+        server.close()
+    assert "<<<<<<< SEARCH" in content and ">>>>>>> REPLACE" in content
+
+
+def test_openevolve_offline_run_is_stopped_by_the_ledger_budget(daemon):
+    env = gym.make("ascend_gym:AscendOp-v0", operator="level1/add", budget=3, daemon=daemon, run_id="t-oe-run")
+    try:
+        result = OpenEvolvePolicy().run(env, seed=0)
+    finally:
+        env.close()
+    assert result.stopped_by == "budget" and result.evaluations == 3
+    assert sum(not s.cache_hit for s in result.trajectory) == 3
+    assert result.best_us <= result.baseline_us and result.llm_calls >= 1 and result.proposer == "offline"
