@@ -8,9 +8,10 @@ A sweep lives in one results directory:
 - `attempts.jsonl`: one line per task start, so a rerun can tell an interrupted task.
 
 Resuming: a rerun skips every task that has a record. A task that was started but has no record
-was interrupted; it runs again from the start under a new run_id (`.../a2`), so its result is
-produced under exactly one budget, and the record lists the run_ids of the abandoned attempts.
-Finished tasks are never re-run, so nothing they spent is charged again.
+was interrupted, and a task whose policy raised failed; either runs again from the start under a
+new run_id (`.../a2`), so its result is produced under exactly one budget, and the new record
+(which supersedes a failed one) lists the run_ids of the abandoned attempts. Tasks that finished
+are never re-run, so nothing they spent is charged again.
 
 Equal budgets: after a task, the daemon ledger for its run_id is read back and stored in the
 record (`ledger`); `budget_ok` says the ledger charged no more than the budget and agrees with the
@@ -26,6 +27,7 @@ import sys
 import time
 import uuid
 from importlib import metadata
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +148,11 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def latest(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per task: the last one written (a failed task's rerun supersedes its failure)."""
+    return list({key(r): r for r in records}.values())
+
+
 def load_config(out_dir: Path, requested: SweepConfig) -> SweepConfig:
     """The sweep's config, merged with what a rerun asks for (more ops, policies or seeds)."""
     path = out_dir / "sweep.json"
@@ -205,8 +212,8 @@ def run_bench(config: SweepConfig, out_dir: Path, local_daemons: int = 1, daemon
     config = load_config(out_dir, config)
     (out_dir / "sweep.json").write_text(config.model_dump_json(indent=2))
     results_path, attempts_path = out_dir / "results.jsonl", out_dir / "attempts.jsonl"
-    done = [r for r in read_jsonl(results_path) if key(r) in set(config.tasks())]
-    finished = {key(r) for r in done}
+    done = latest(r for r in read_jsonl(results_path) if key(r) in set(config.tasks()))
+    finished = {key(r) for r in done if r.get("ok")}
     attempts: dict[tuple[str, str, int], list[str]] = {}
     for a in read_jsonl(attempts_path):
         attempts.setdefault((a["policy"], a["operator"], a["seed"]), []).append(a["run_id"])
@@ -251,7 +258,7 @@ def run_bench(config: SweepConfig, out_dir: Path, local_daemons: int = 1, daemon
                 record.update(sweep_id=config.sweep_id, abandoned_runs=previous)
                 f.write(json.dumps(record) + "\n")
                 f.flush()
-                done.append(record)
+                done = [r for r in done if key(r) != key(record)] + [record]
                 progress.done += 1
                 progress.spent += int(record.get("evaluations", 0))
                 progress.show(_daemon_evaluations(endpoints) - at_start, _describe(record))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_gym import metrics
-from ascend_gym.bench import SweepConfig, read_jsonl
+from ascend_gym.bench import SweepConfig, latest, read_jsonl
 
 FIGURES = {"cdf": "speedup_cdf.png", "curve": "best_so_far.png", "trajectories": "trajectories.png"}
 PHASE_COLOURS = {"stage1": "#dbe9f6", "stage2": "#fde3c8"}
@@ -26,7 +26,7 @@ _PHASE_NOTE = re.compile(r"stage\s*(ii|2|i|1)\b", re.IGNORECASE)
 
 
 def load(results_dir: Path) -> tuple[SweepConfig, list[dict[str, Any]]]:
-    records = read_jsonl(results_dir / "results.jsonl")
+    records = latest(read_jsonl(results_dir / "results.jsonl"))
     if not records:
         raise FileNotFoundError(f"no results in {results_dir / 'results.jsonl'}")
     sweep = results_dir / "sweep.json"

@@ -134,9 +134,11 @@ class OpenEvolvePolicy:
         (workdir / "baseline.json").write_text(baseline.model_dump_json())
         (workdir / "baseline_us").write_text(repr(core.baseline_us))
         (workdir / "initial_program.cpp").write_text(program_io.compose(baseline))
+        # The evaluation seed (the daemon's test inputs) must be the env's, so the initial program
+        # is the cached baseline; an env without one uses the protocol's default, 0.
         settings = {"ASCEND_GYM_OE_DAEMON": core.client.address, "ASCEND_GYM_OE_RUN_ID": core.run_id,
                     "ASCEND_GYM_OE_BUDGET": str(core.budget), "ASCEND_GYM_OE_WORKDIR": str(workdir),
-                    "ASCEND_GYM_OE_SOC": core.soc, "ASCEND_GYM_OE_SEED": str(core.eval_seed)}
+                    "ASCEND_GYM_OE_SOC": core.soc, "ASCEND_GYM_OE_SEED": str(getattr(core, "eval_seed", 0))}
         if not ray.is_initialized():
             ray.init(include_dashboard=False, log_to_driver=False)
         # num_cpus=0: the actor mostly waits on the daemon, and the task that owns it holds the CPU.

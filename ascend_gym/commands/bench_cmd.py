@@ -39,6 +39,12 @@ def run(args: argparse.Namespace) -> int:
     if not ops:
         print("no operators selected", flush=True)
         return 2
+    from ascend_gym.policies import REGISTRY
+
+    unknown = [p for p in args.policies.split(",") if p and p not in REGISTRY]
+    if unknown:
+        print(f"unknown policies {unknown}; registered: {sorted(REGISTRY)}", flush=True)
+        return 2
     policy_config = json.loads(args.policy_config.read_text()) if args.policy_config else {}
     config = bench.SweepConfig(ops=ops, policies=[p for p in args.policies.split(",") if p], budget=args.budget,
                                seeds=args.seeds, soc=args.soc, policy_config=policy_config,
