@@ -4,6 +4,16 @@ __version__ = "0.1.0"
 
 import gymnasium
 
-# gymnasium 1.x ignores entry-point plugins: register on import.
-if "AscendOp-v0" not in gymnasium.registry:
-    gymnasium.register(id="AscendOp-v0", entry_point="ascend_gym.env:AscendOpEnv")
+# Versioned env ids, registered in this one place. gymnasium 1.x ignores entry-point plugins, so
+# registration happens on import. The sim backend is deterministic (same actions, same results);
+# an NPU (cann) daemon times real hardware, so its id is declared nondeterministic. The step
+# limit bounds episodes whose no-ops and resubmissions cost no evaluation budget.
+_ENVS = {
+    "AscendOp-v0": {"kwargs": {}, "nondeterministic": False},
+    "AscendOpCann-v0": {"kwargs": {"backend": "cann"}, "nondeterministic": True},
+}
+MAX_EPISODE_STEPS = 400
+
+for _id, _how in _ENVS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(id=_id, entry_point="ascend_gym.env:AscendOpEnv", max_episode_steps=MAX_EPISODE_STEPS, **_how)

@@ -2,139 +2,259 @@
 
 from __future__ import annotations
 
+import copy
 import math
-import string
+import unicodedata
 import uuid
-from typing import Any
+import warnings
+import zlib
+from dataclasses import replace
+from importlib.metadata import version
+from typing import Any, Literal
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ascend_gym import suite
+import ascend_gym
+from ascend_gym import rewrites, suite
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalRequest, EvalResult, Status
+from ascend_gym.protocol import PROTOCOL_VERSION, EvalRequest, EvalResult, Status
+from ascend_gym.state import EnvState, StepEntry, catalogue_digest
 
-MAX_SOURCE_CHARS = 65536
-SOURCE_CHARSET = frozenset(string.printable)
+MAX_SOURCE_CHARS = 131072
+# What real sources contain: printable ASCII, tab and newline. Anything else (a UTF-8 comment, a
+# CR of a CRLF file) is transliterated in the observation only; the package keeps the original.
+SOURCE_CHARSET = "".join(chr(c) for c in range(32, 127)) + "\t\n"
+_CHARSET = frozenset(SOURCE_CHARSET)
+
 STATUSES = list(Status)
 PIPE_RATIOS = ("aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio")
-N_FEATURES = 1 + len(PIPE_RATIOS) + 2 + len(STATUSES)
+K = len(rewrites.CATALOGUE)
+# Feature layout; `FEATURE_NAMES[i]` names column i of the features Box.
+FEATURE_NAMES = ("latency/baseline", "best/baseline", *PIPE_RATIOS, "ub_used/ub_size", "block_dim/aiv_cores",
+                 "budget_left/budget", *(f"status={s.value}" for s in STATUSES),
+                 *(f"applies={r.name}" for r in rewrites.CATALOGUE))
+N_FEATURES = len(FEATURE_NAMES)
+# Columns 0-7 are ratios without a natural upper bound; they are clipped at RATIO_CAP (a candidate
+# 1000x slower than the baseline is as bad as it gets) so the Box stays finite.
+RATIO_CAP = 1000.0
+_FEATURE_HIGH = np.array([RATIO_CAP] * 8 + [1.0] * (N_FEATURES - 8), dtype=np.float32)
+REWARDS = ("best_delta", "prev_delta", "final")
+_VOLATILE = {"request_id", "cache_hit", "cost"}
 
 
-def features(result: EvalResult, baseline_us: float) -> np.ndarray:
-    """latency / baseline, per-pipe ratios, UB use, block dim / cores, status one-hot."""
+class StepResult(EvalResult):
+    """The EvalResult of a step. Equality ignores bookkeeping (request id, cache hit, wall-clock
+    cost), so two evaluations of one candidate compare equal, as determinism checks expect."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EvalResult):
+            return NotImplemented
+        return self.model_dump(exclude=_VOLATILE) == other.model_dump(exclude=_VOLATILE)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def ascii_view(source: str) -> str:
+    """A source as the observation shows it: within SOURCE_CHARSET and MAX_SOURCE_CHARS."""
+    text = source.replace("\r\n", "\n")
+    if not _CHARSET.issuperset(text):
+        text = "".join(ch if ch in _CHARSET else _transliterate(ch) for ch in text)
+    return text[:MAX_SOURCE_CHARS]
+
+
+# Typography that NFKD leaves non-ASCII but comments in kernel sources often use.
+_TYPOGRAPHY = {"\u00d7": "x", "\u2014": "-", "\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+               "\u2026": "...", "\u00b5": "u", "\u03bc": "u", "\u2264": "<=", "\u2265": ">=", "\u2192": "->", "\u00a0": " "}
+
+
+def _transliterate(ch: str) -> str:
+    if ch in _TYPOGRAPHY:
+        return _TYPOGRAPHY[ch]
+    ascii_ = "".join(c for c in unicodedata.normalize("NFKD", ch) if c in _CHARSET)
+    return ascii_ or ("\n" if ch == "\r" else "?")
+
+
+def features(current: EvalResult, last: EvalResult, baseline_us: float, best_us: float, budget_left: float,
+             mask: np.ndarray) -> np.ndarray:
+    """The features Box (FEATURE_NAMES): the current operator's latency and profile, the best so
+    far, the budget left, the last evaluation's status and which rewrites apply."""
     f = np.zeros(N_FEATURES, dtype=np.float32)
-    if result.latency_us is not None and baseline_us > 0:
-        f[0] = result.latency_us / baseline_us
-    if result.profile is not None:
-        for i, key in enumerate(PIPE_RATIOS):
-            f[1 + i] = getattr(result.profile, key)
-        f[1 + len(PIPE_RATIOS)] = result.profile.ub_bytes / max(result.profile.ub_capacity_bytes, 1)
-        f[2 + len(PIPE_RATIOS)] = result.profile.block_dim / max(result.profile.aiv_cores, 1)
-    f[3 + len(PIPE_RATIOS) + STATUSES.index(result.status)] = 1.0
-    return f
+    f[0] = current.latency_us / baseline_us
+    f[1] = best_us / baseline_us
+    if current.profile is not None:
+        p = current.profile
+        f[2:6] = [getattr(p, key) for key in PIPE_RATIOS]
+        f[6] = p.ub_bytes / max(p.ub_capacity_bytes, 1)
+        f[7] = p.block_dim / max(p.aiv_cores, 1)
+    f[8] = min(max(budget_left, 0.0), 1.0)
+    f[9 + STATUSES.index(last.status)] = 1.0
+    f[9 + len(STATUSES):] = mask
+    return np.minimum(f, _FEATURE_HIGH)
 
 
 class AscendOpEnv(gym.Env):
     """
     ## Description
-    The state is an AscendC operator (host tiling program + device kernel program) and the result
-    of its last evaluation. An action rewrites the kernel, the tiling program, or both; the
-    candidate is compiled, checked against the numpy reference and timed by an npu_daemon (by
-    default an embedded one running the AscendC CPU simulator, whose latencies are simulated).
+    The state is an AscendC operator (host tiling program + device kernel program, DESIGN 3.1) and
+    the evaluation of its current version. Each step proposes a candidate operator, which an
+    npu_daemon compiles, checks against the numpy reference on every shape case and times on the
+    bench case. By default an embedded daemon runs the AscendC CPU simulator: its latencies are
+    **simulated** (`info["result"].simulated`). Two modes share everything but the spaces:
+    `"code"` for LLM agents that write source, `"discrete"` for RL agents that pick a rewrite from
+    `ascend_gym.rewrites.CATALOGUE`.
 
     ## Action Space
-    `Dict(tiling: Text, kernel: Text)`: the new source of each part; an empty string keeps the
-    current one.
+    - code: `Dict(tiling: Text, kernel: Text, done: Discrete(2))`. `tiling` and `kernel` are the
+      new host tiling program and kernel program; an empty string keeps that part, so an action
+      is a kernel rewrite, a tiling mutation or both. `done=1` ends the episode after evaluating
+      the candidate (a step with both parts empty and `done=1` just ends it). `done` may be left
+      out. Sources may hold any Unicode text.
+    - discrete: `Discrete(K + 1)`, K = 25: id i < K applies `CATALOGUE[i]` (`tune[s]:x2|/2|+step|-step`
+      for @tune slots 0-3, `block_dim:cores`, `tile:larger|smaller`, `double_buffer:on|off`,
+      `remove_pipe_all_barrier`, `datacopypad_to_datacopy`, `l2_bypass:inputs`, `hoist_mask`);
+      id K is "done". A rewrite that does not apply is a no-op with `noop_penalty`;
+      `info["action_mask"]` says which ids apply.
 
     ## Observation Space
-    `Dict(tiling: Text, kernel: Text, features: Box(N_FEATURES))`: the current (last correct)
-    sources and features of the last evaluation: latency / baseline latency, the vector, scalar,
-    MTE2 and MTE3 pipe ratios, UB bytes used / UB size, block dim / vector cores, and a one-hot of
-    the last status.
+    features: `Box(0, high, (45,), float32)`, columns named by `FEATURE_NAMES`:
+
+    | columns | feature                                                 | bounds     |
+    |---------|---------------------------------------------------------|------------|
+    | 0       | current latency / baseline latency                      | [0, 1000]  |
+    | 1       | best latency / baseline latency                         | [0, 1000]  |
+    | 2-5     | vector, scalar, MTE2, MTE3 pipe ratios (current)        | [0, 1000]  |
+    | 6       | UB bytes used / UB size (current)                       | [0, 1000]  |
+    | 7       | block dim / vector cores (current)                      | [0, 1000]  |
+    | 8       | evaluation budget left / budget                         | [0, 1]     |
+    | 9-19    | one-hot status of the last evaluation (protocol.Status) | {0, 1}     |
+    | 20-44   | which catalogue rewrites apply to the current operator  | {0, 1}     |
+
+    - discrete: the features Box itself.
+    - code: `Dict(tiling: Text, kernel: Text, features: Box)`. The texts are the current operator's
+      sources, at most `MAX_SOURCE_CHARS` (131072) characters of printable ASCII, tab and newline:
+      CRLF becomes LF and other characters are transliterated (NFKD) or shown as `?`; the package
+      itself keeps the original text.
 
     ## Rewards
-    For a correct candidate, log(best latency so far / candidate latency) (`reward="best_delta"`),
-    or against the previous state's latency (`"prev_delta"`); with `"final"` only the last step is
-    rewarded, with log(baseline / best). A failed candidate earns `failure_penalty` and leaves the
-    state unchanged.
+    `reward="best_delta"` (default): max(0, log(best latency so far / candidate latency)), so an
+    episode's rewards add up to log(best speedup). `"prev_delta"`: log(current latency / candidate
+    latency), adding up to log(baseline / final latency). `"final"`: 0 per step and
+    log(baseline / best) when the episode ends (budget or done). A candidate that fails (compile
+    error, wrong answer, race, timeout, ...) earns `failure_penalty` (-1) and leaves the state
+    unchanged; a non-applicable rewrite earns `noop_penalty` (-0.05); a daemon fault (status
+    DAEMON_ERROR or BUSY) earns 0 and costs nothing.
 
     ## Starting State
-    The operator's baseline package and its evaluation.
+    The operator's baseline package (from `operator`, or `reset(options={"operator": uri})`,
+    which also switches the env to that operator) and its evaluation, which must pass.
+    `info` carries `result` (the full EvalResult), `budget_left`, `action_mask` (K + 1 bools),
+    `baseline_us`, `best_us`, `current_us`, `speedup`, `candidate_hash`, `rewrite`, `noop`, `run_id`.
 
     ## Episode End
-    Truncation: the evaluation budget is spent (cache hits on identical candidates are free).
+    - Termination: the done action.
+    - Truncation: the evaluation budget is spent. Only distinct candidates of the episode are
+      charged: resubmitting one already evaluated in the episode is free.
+    - Truncation: `max_episode_steps` (400, a TimeLimit wrapper added by `gym.make`), because
+      no-ops and resubmissions cost no budget.
 
     ## Arguments
-    >>> import gymnasium as gym, ascend_gym
-    >>> env = gym.make("ascend_gym:AscendOp-v0", operator="level1/add", budget=2)  # doctest: +SKIP
-    >>> obs, info = env.reset(seed=0)  # doctest: +SKIP
+    >>> import gymnasium as gym
+    >>> import ascend_gym
+    >>> env = gym.make("AscendOp-v0", operator="level1/add", mode="discrete", budget=4, daemon=DAEMON)
+    >>> obs, info = env.reset(seed=0)
+    >>> obs.shape, env.action_space
+    ((45,), Discrete(26))
+    >>> obs, reward, terminated, truncated, info = env.step(ascend_gym.rewrites.index("tile:larger"))
+    >>> info["result"].status.value, info["result"].simulated, info["budget_left"]
+    ('OK', True, 3)
+    >>> env.close()
 
     operator: `level1/add`, `op://ascend-ops-v1/level1/add` or a package directory.
-    budget: evaluations per episode. soc: SoC preset (`Ascend910B4`).
-    daemon: None (embedded simulator daemon) or a `tcp://host:port` address.
+    mode: `"code"` or `"discrete"`. budget: evaluations per episode (DESIGN 3.3).
+    soc: SoC preset (`Ascend910B4`). daemon: None (an embedded daemon with `backend`), a
+    `tcp://host:port` address, or a list of addresses (the env uses one, chosen by its run_id).
+    reward: `best_delta`, `prev_delta` or `final`. failure_penalty, noop_penalty: see Rewards.
+    eval_seed: seed of the daemon's random test inputs, fixed so evaluations are cached across
+    episodes (`reset(seed=...)` seeds `np_random`, which the operator-sampling wrappers use).
+    backend: the embedded daemon's backend. run_id: the daemon's ledger key (default: unique).
+
+    `env.state` is the episode as JSON (`ascend_gym.state.EnvState`); `env.fork()` copies the
+    episode without evaluating; `AscendOpEnv.from_state(state)` rebuilds one; envs pickle.
 
     ## Version History
-    - v0: code mode.
+    - v0: code and discrete modes, three rewards, state/fork/replay. `AscendOpCann-v0` is the same
+      env on the cann backend, registered as nondeterministic.
     """
 
     metadata = {"render_modes": []}
 
-    def __init__(self, operator: str = "level1/add", mode: str = "code", budget: int = 40, soc: str = "Ascend910B4",
-                 daemon: str | None = None, reward: str = "best_delta", failure_penalty: float = -1.0, run_id: str | None = None):
-        if mode != "code":
-            raise ValueError(f"mode {mode!r} is not available; modes: code")
-        if reward not in ("best_delta", "prev_delta", "final"):
-            raise ValueError(f"unknown reward {reward!r}")
+    def __init__(self, operator: str = "level1/add", mode: Literal["code", "discrete"] = "code", budget: int = 40,
+                 soc: str = "Ascend910B4", daemon: str | list[str] | None = None, reward: str = "best_delta",
+                 failure_penalty: float = -1.0, noop_penalty: float = -0.05, eval_seed: int = 0,
+                 backend: Literal["sim", "cann"] = "sim", run_id: str | None = None):
+        if mode not in ("code", "discrete"):
+            raise ValueError(f"unknown mode {mode!r}; modes: code, discrete")
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r}; rewards: {', '.join(REWARDS)}")
+        if budget < 1:
+            raise ValueError("budget must be at least 1")
         self.operator, self.mode, self.budget, self.soc = operator, mode, budget, soc
-        self.reward_kind, self.failure_penalty = reward, failure_penalty
+        self.reward_kind, self.failure_penalty, self.noop_penalty = reward, failure_penalty, noop_penalty
+        self.eval_seed, self.backend = eval_seed, backend
         self.run_id = run_id or f"env-{uuid.uuid4().hex[:12]}"
-        self._local = LocalDaemon() if daemon is None else None
-        self.client = DaemonClient(self._local.address if self._local else daemon)
-        text = spaces.Text(max_length=MAX_SOURCE_CHARS, min_length=0, charset=SOURCE_CHARSET)
-        self.action_space = spaces.Dict({"tiling": text, "kernel": text})
-        self.observation_space = spaces.Dict({
-            "tiling": text, "kernel": text,
-            "features": spaces.Box(low=0.0, high=np.inf, shape=(N_FEATURES,), dtype=np.float32),
-        })
+        self._local = LocalDaemon(backend=backend) if daemon is None else None
+        if self._local is not None:
+            self.address = self._local.address
+        elif isinstance(daemon, str):
+            self.address = daemon
+        else:
+            self.address = daemon[zlib.crc32(self.run_id.encode()) % len(daemon)]
+        self.client = DaemonClient(self.address)
+
+        box = spaces.Box(low=0.0, high=_FEATURE_HIGH, shape=(N_FEATURES,), dtype=np.float32)
+        if mode == "discrete":
+            self.action_space = spaces.Discrete(K + 1)
+            self.observation_space = box
+        else:
+            text = spaces.Text(max_length=MAX_SOURCE_CHARS, min_length=0, charset=SOURCE_CHARSET)
+            self.action_space = spaces.Dict({"tiling": text, "kernel": text, "done": spaces.Discrete(2)})
+            self.observation_space = spaces.Dict({"tiling": text, "kernel": text, "features": box})
         self.package: OperatorPackage | None = None
+        self.last_candidate: OperatorPackage | None = None  # what the last step submitted (for recorders)
+        self.last_parent: OperatorPackage | None = None
 
     # ---- Gymnasium API ---------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
-        self.seed_value = 0 if seed is None else seed
-        self.package = suite.resolve((options or {}).get("operator", self.operator))
-        self.baseline = self._evaluate(self.package, run_id=f"{self.run_id}/baseline")
-        if not self.baseline.ok:
-            raise RuntimeError(f"baseline of {self.package.uri} does not pass: {self.baseline.status.value}: {self.baseline.message}")
-        self.baseline_us = self.baseline.latency_us
-        self.best_us = self.prev_us = self.baseline_us
-        self.best_package = self.package
-        self.spent = 0
-        self.last = self.baseline
-        return self._obs(), self._info(self.baseline)
+        if options and options.get("operator"):
+            self.operator = options["operator"]
+        baseline = suite.resolve(self.operator)
+        result = self._evaluate(baseline, run_id=f"{self.run_id}/baseline")
+        if not result.ok:
+            raise RuntimeError(f"baseline of {baseline.uri} does not pass: {result.status.value}: {result.message}")
+        self._note_backend(result)
+        self.baseline_package = self.package = self.best_package = baseline
+        self.baseline_us = self.best_us = self.prev_us = result.latency_us
+        self.current = self.last = result
+        self.spent, self.terminated = 0, False
+        self._seen = {baseline.content_hash()}  # candidates charged this episode; the baseline is free
+        self.log: list[StepEntry] = []
+        self.last_candidate = self.last_parent = None
+        self._mask = rewrites.applicable_mask(baseline)
+        return self._obs(), self._info(None, False)
 
-    def step(self, action: dict[str, str]):
+    def step(self, action: Any):
         if self.package is None:
-            raise RuntimeError("call reset() before step()")
-        candidate = self.package.with_sources(tiling=action.get("tiling", ""), kernel=action.get("kernel", ""))
-        result = self._evaluate(candidate, run_id=self.run_id)
-        if not result.cache_hit:
-            self.spent += 1
-        self.last = result
-        if result.ok:
-            reward = self._reward(result.latency_us)
-            self.package, self.prev_us = candidate, result.latency_us
-            if result.latency_us < self.best_us:
-                self.best_us, self.best_package = result.latency_us, candidate
-        else:
-            reward = self.failure_penalty
-        truncated = self.spent >= self.budget
-        if truncated and self.reward_kind == "final":
-            reward += math.log(self.baseline_us / self.best_us)
-        return self._obs(), float(reward), False, truncated, self._info(result)
+            raise gym.error.ResetNeeded("call reset() before step()")
+        if self.terminated or self.spent >= self.budget:
+            raise gym.error.ResetNeeded("the episode has ended; call reset()")
+        self.last_parent, self.last_candidate = self.package, None
+        if self.mode == "discrete":
+            return self._step_discrete(int(action))
+        return self._step_code(action)
 
     def close(self) -> None:
         self.client.close()
@@ -142,22 +262,166 @@ class AscendOpEnv(gym.Env):
             self._local.close()
             self._local = None
 
-    # ---- helpers -----------------------------------------------------------------------------
-    def _evaluate(self, package: OperatorPackage, run_id: str) -> EvalResult:
-        return self.client.evaluate(EvalRequest(run_id=run_id, package=package, soc=self.soc, seed=self.seed_value))
+    # ---- modes -------------------------------------------------------------------------------
+    def _step_discrete(self, action: int):
+        if not 0 <= action <= rewrites.DONE:
+            raise ValueError(f"action {action} outside Discrete({K + 1})")
+        if action == rewrites.DONE:
+            return self._finish(StepEntry(action=action, rewrite="done", done=True), 0.0, None)
+        rewrite = rewrites.CATALOGUE[action]
+        candidate = rewrite.apply(self.package) if self._mask[action] else None
+        entry = StepEntry(action=action, rewrite=rewrite.name)
+        if candidate is None:
+            entry.noop = True
+            return self._finish(entry, self.noop_penalty, None)
+        return self._submit(candidate, entry)
+
+    def _step_code(self, action: dict[str, Any]):
+        tiling, kernel = action.get("tiling") or "", action.get("kernel") or ""
+        entry = StepEntry(tiling=tiling, kernel=kernel, done=bool(action.get("done", 0)))
+        if entry.done and not tiling and not kernel:
+            return self._finish(entry, 0.0, None)
+        return self._submit(self.package.with_sources(tiling=tiling, kernel=kernel), entry)
+
+    # ---- one evaluated candidate ---------------------------------------------------------------
+    def _submit(self, candidate: OperatorPackage, entry: StepEntry):
+        self.last_candidate = candidate
+        digest = candidate.content_hash()
+        result = self._evaluate(candidate, run_id=self.run_id)
+        entry.candidate_hash, entry.status, entry.latency_us = digest, result.status, result.latency_us
+        self.last = result
+        if result.status in (Status.DAEMON_ERROR, Status.BUSY):
+            return self._finish(entry, 0.0, result)  # not the candidate's fault: free and unrewarded
+        if digest not in self._seen:
+            self._seen.add(digest)
+            self.spent += 1
+            entry.charged = True
+        if not result.ok:
+            return self._finish(entry, self.failure_penalty, result)
+        reward = self._reward(result.latency_us)
+        self.package, self.current, self.prev_us = candidate, result, result.latency_us
+        if result.latency_us < self.best_us:
+            self.best_us, self.best_package = result.latency_us, candidate
+        self._mask = rewrites.applicable_mask(candidate)
+        return self._finish(entry, reward, result)
+
+    def _finish(self, entry: StepEntry, reward: float, result: EvalResult | None):
+        self.terminated = entry.done
+        truncated = not self.terminated and self.spent >= self.budget
+        if (self.terminated or truncated) and self.reward_kind == "final":
+            reward += math.log(self.baseline_us / self.best_us)
+        entry.reward = float(reward)
+        self.log.append(entry)
+        info = self._info(result, entry.noop, entry)
+        return self._obs(), entry.reward, self.terminated, truncated, info
 
     def _reward(self, latency_us: float) -> float:
         if self.reward_kind == "best_delta":
-            return math.log(self.best_us / latency_us)
+            return max(0.0, math.log(self.best_us / latency_us))
         if self.reward_kind == "prev_delta":
             return math.log(self.prev_us / latency_us)
         return 0.0
 
-    def _obs(self) -> dict[str, Any]:
-        return {"tiling": self.package.tiling_source, "kernel": self.package.kernel_source,
-                "features": features(self.last, self.baseline_us)}
+    # ---- helpers -----------------------------------------------------------------------------
+    def _evaluate(self, package: OperatorPackage, run_id: str) -> StepResult:
+        result = self.client.evaluate(EvalRequest(run_id=run_id, package=package, soc=self.soc, seed=self.eval_seed))
+        return StepResult.model_validate(result.model_dump())
 
-    def _info(self, result: EvalResult) -> dict[str, Any]:
-        return {"result": result, "budget_left": self.budget - getattr(self, "spent", 0), "baseline_us": self.baseline_us,
-                "best_us": self.best_us, "run_id": self.run_id}
+    def _note_backend(self, result: EvalResult) -> None:
+        """A sim-registered env talking to an NPU daemon is not deterministic: say so in its spec."""
+        if result.backend == "cann" and self.spec is not None and not self.spec.nondeterministic:
+            warnings.warn("AscendOp-v0 is connected to a cann daemon; use AscendOpCann-v0 (nondeterministic)", stacklevel=3)
+            self.spec = replace(self.spec, nondeterministic=True)
 
+    @property
+    def action_mask(self) -> np.ndarray:
+        """Which discrete actions apply now (K + 1 bools; done always applies)."""
+        return np.append(self._mask, True)
+
+    def _obs(self) -> Any:
+        f = features(self.current, self.last, self.baseline_us, self.best_us, 1.0 - self.spent / self.budget, self._mask)
+        if self.mode == "discrete":
+            return f
+        return {"tiling": ascii_view(self.package.tiling_source), "kernel": ascii_view(self.package.kernel_source),
+                "features": f}
+
+    def _info(self, result: EvalResult | None, noop: bool, entry: StepEntry | None = None) -> dict[str, Any]:
+        return {"result": result if result is not None else self.last, "budget_left": self.budget - self.spent,
+                "action_mask": self.action_mask, "baseline_us": self.baseline_us, "best_us": self.best_us,
+                "current_us": self.current.latency_us, "speedup": self.baseline_us / self.best_us,
+                "candidate_hash": entry.candidate_hash if entry else None, "rewrite": entry.rewrite if entry else None,
+                "noop": noop, "run_id": self.run_id}
+
+    # ---- state, fork, pickling -----------------------------------------------------------------
+    @property
+    def state(self) -> EnvState:
+        """The episode as JSON-able state (`env.state.model_dump_json()`)."""
+        if self.package is None:
+            raise gym.error.ResetNeeded("the env has no state before reset()")
+        return EnvState(
+            versions={"ascend_gym": ascend_gym.__version__, "gymnasium": version("gymnasium"),
+                      "protocol": str(PROTOCOL_VERSION), "catalogue": catalogue_digest(), **self.current.fingerprint},
+            operator=self.baseline_package.uri, mode=self.mode, soc=self.soc, budget=self.budget, reward=self.reward_kind,
+            failure_penalty=self.failure_penalty, noop_penalty=self.noop_penalty, eval_seed=self.eval_seed,
+            run_id=self.run_id, backend=self.current.backend, simulated=self.current.simulated,
+            baseline_hash=self.baseline_package.content_hash(), baseline_us=self.baseline_us,
+            current_hash=self.package.content_hash(), best_hash=self.best_package.content_hash(), best_us=self.best_us,
+            prev_us=self.prev_us, spent=self.spent, terminated=self.terminated, steps=[e.model_copy() for e in self.log],
+            current_result=self.current, last_result=self.last)
+
+    def _config(self) -> dict[str, Any]:
+        return {"operator": self.operator, "mode": self.mode, "budget": self.budget, "soc": self.soc,
+                "reward": self.reward_kind, "failure_penalty": self.failure_penalty, "noop_penalty": self.noop_penalty,
+                "eval_seed": self.eval_seed, "backend": self.backend}
+
+    @classmethod
+    def from_state(cls, state: EnvState | dict | str, daemon: str | list[str] | None = None, fresh_run: bool = False,
+                   **overrides: Any) -> AscendOpEnv:
+        """An env in the recorded episode (rebuilt offline, nothing evaluated). `fresh_run=True`
+        gives it a new run_id, so replaying it re-evaluates instead of hitting the cache."""
+        if isinstance(state, str):
+            state = EnvState.model_validate_json(state)
+        elif isinstance(state, dict):
+            state = EnvState.model_validate(state)
+        config = {"operator": state.operator, "mode": state.mode, "budget": state.budget, "soc": state.soc,
+                  "reward": state.reward, "failure_penalty": state.failure_penalty, "noop_penalty": state.noop_penalty,
+                  "eval_seed": state.eval_seed, "backend": state.backend, **overrides}
+        env = cls(daemon=daemon, run_id=None if fresh_run else state.run_id, **config)
+        env.restore(state)
+        return env
+
+    def restore(self, state: EnvState) -> None:
+        """Put this env in the recorded episode without evaluating anything."""
+        baseline, current, best = state.rebuild()
+        self.operator = state.operator
+        self.baseline_package, self.package, self.best_package = baseline, current, best
+        self.baseline_us, self.best_us, self.prev_us = state.baseline_us, state.best_us, state.prev_us
+        self.current = StepResult.model_validate(state.current_result.model_dump())
+        self.last = StepResult.model_validate(state.last_result.model_dump())
+        self.spent, self.terminated = state.spent, state.terminated
+        self.log = [e.model_copy() for e in state.steps]
+        self._seen = {baseline.content_hash()} | {e.candidate_hash for e in state.steps if e.charged}
+        self._mask = rewrites.applicable_mask(current)
+        self.last_candidate = self.last_parent = None
+
+    def fork(self) -> AscendOpEnv:
+        """An independent copy of this episode, on the same daemon and run (shared cache and
+        ledger). It does not own the daemon: close forks before the env that started it."""
+        env = type(self)(daemon=self.address, run_id=self.run_id, **self._config())
+        if self.package is not None:
+            env.restore(self.state)
+        env._np_random = copy.deepcopy(self._np_random)
+        return env
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Sockets and the daemon subprocess do not pickle: ship the config, the daemon address
+        # and the episode; the copy reconnects (Ray pickles envs into its workers).
+        return {"config": self._config(), "address": self.address, "run_id": self.run_id,
+                "state": self.state.model_dump(mode="json") if self.package is not None else None,
+                "np_random": self._np_random, "spec": self.spec}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__init__(daemon=data["address"], run_id=data["run_id"], **data["config"])
+        if data["state"] is not None:
+            self.restore(EnvState.model_validate(data["state"]))
+        self._np_random, self.spec = data["np_random"], data["spec"]

@@ -339,6 +339,9 @@ CATALOGUE: tuple[Rewrite, ...] = (
     Rewrite("hoist_mask", "kernel", "move loop-invariant mask settings out of the first loop that has them", _hoist_mask),
 )
 
+# AscendOp-v0's discrete action space is Discrete(len(CATALOGUE) + 1): the extra id ends the episode.
+DONE = len(CATALOGUE)
+
 _BY_NAME = {r.name: r for r in CATALOGUE}
 assert len(_BY_NAME) == len(CATALOGUE), "rewrite names must be unique"
 
