@@ -236,6 +236,7 @@ def load_package(path: str | Path, spec_file: str | Path | None = None, uri: str
         p.relative_to(root).as_posix(): p.read_text(errors="replace")
         for p in sorted(root.rglob("*"))
         if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.name != "op.toml" and "__pycache__" not in p.parts
+        and p.relative_to(root).parts[0] != "expert"  # a suite op's expert overlay is not part of its baseline
     }
     return OperatorPackage(spec=spec, files=files, uri=uri or str(root))
 

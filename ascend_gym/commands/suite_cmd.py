@@ -1,10 +1,15 @@
-"""List the operators of a suite."""
+"""List, validate and tabulate the operators of a suite."""
 
 from __future__ import annotations
 
 import argparse
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from ascend_gym import suite
+
+DEFAULT_DOC = Path("docs/suite.md")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -12,14 +17,65 @@ def configure(parser: argparse.ArgumentParser) -> None:
     ls = sub.add_parser("list", help="print every operator with its level, category, dtypes and bench shape")
     ls.add_argument("--suite", default=suite.SUITE_NAME)
 
+    val = sub.add_parser("validate", help="check every baseline (and expert) on every case with the simulator")
+    _common(val)
+    val.add_argument("--experts", action="store_true", help="also check expert versions and that they are faster")
+    val.add_argument("--json", type=Path, help="write the reports here (reusable by `suite table --from`)")
+
+    tab = sub.add_parser("table", help="validate baselines and experts and write the table into docs/suite.md")
+    _common(tab)
+    tab.add_argument("--doc", type=Path, default=DEFAULT_DOC, help="markdown file whose generated table is replaced")
+    tab.add_argument("--from", dest="from_json", type=Path, help="reports from `suite validate --json` instead of evaluating")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ops", default="all", help="comma list: all, smoke, level1..3, op:// URIs or <level>/<name>")
+    p.add_argument("--soc", default="Ascend910B4")
+    p.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel (each case is one process)")
+
 
 def run(args: argparse.Namespace) -> int:
     if args.suite_command == "list":
-        print(f"{'operator':<40} {'category':<14} {'dtypes':<18} bench shape")
-        for uri in suite.op_uris(args.suite):
-            spec = suite.resolve(uri).spec
-            bench = spec.bench_case
-            dtypes = ",".join(sorted({d for a in spec.inputs for d in a.dtypes}))
-            shape = "x".join(map(str, spec.arg_shape(bench, spec.inputs[0].name)))
-            print(f"{uri:<40} {spec.category:<14} {dtypes:<18} {shape} {bench.dtype}")
+        return _list(args)
+    from ascend_gym.suite import validate  # needs the simulator backend
+
+    if args.suite_command == "table" and args.from_json:
+        reports = [validate.OpReport.model_validate(r) for r in json.loads(args.from_json.read_text())]
+    else:
+        experts = args.suite_command == "table" or args.experts
+        reports = _validate(suite.expand(args.ops), experts, args.soc, args.jobs)
+    if args.suite_command == "validate" and args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps([r.model_dump(mode="json") for r in reports], indent=1))
+    if args.suite_command == "table":
+        validate.write_table(args.doc, validate.render_table(reports))
+        print(f"wrote the table of {len(reports)} operators to {args.doc}")
+    bad = [r.uri for r in reports if not r.ok]
+    n_exp = sum(r.expert is not None for r in reports)
+    print(f"{len(reports) - len(bad)}/{len(reports)} operators pass ({n_exp} experts checked)"
+          + (f"; failing: {', '.join(bad)}" if bad else ""))
+    return 1 if bad else 0
+
+
+def _validate(uris: list[str], experts: bool, soc: str, jobs: int) -> list:
+    from ascend_gym.suite import validate
+
+    def one(uri: str):
+        report = validate.validate_op(uri, experts=experts, soc=soc)
+        print(validate.describe(report), flush=True)
+        return report
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(one, uris))
+
+
+def _list(args: argparse.Namespace) -> int:
+    print(f"{'operator':<44} {'category':<14} {'dtypes':<18} {'expert':<7} bench shape")
+    for uri in suite.op_uris(args.suite):
+        spec = suite.resolve(uri).spec
+        bench = spec.bench_case
+        dtypes = ",".join(sorted({d for a in spec.inputs for d in a.dtypes}))
+        shape = "x".join(map(str, spec.arg_shape(bench, spec.inputs[0].name)))
+        expert = "yes" if suite.has_expert(uri) else ""
+        print(f"{uri:<44} {spec.category:<14} {dtypes:<18} {expert:<7} {shape} {bench.dtype}")
     return 0

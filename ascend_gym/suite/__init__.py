@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ascend_gym.package import OperatorPackage, load_package
+from ascend_gym.package import SOURCE_SUFFIXES, OperatorPackage, load_package
 
 SUITE_NAME = "ascend-ops-v1"
 SUITE_ROOT = Path(__file__).resolve().parent
@@ -79,3 +79,48 @@ def expand(names: str) -> list[str]:
         else:
             out.append(name)
     return out
+
+
+# ---- expert versions --------------------------------------------------------------------------
+# An operator may carry `expert/`: the files an expert rewrote, at the same relative paths as in
+# the baseline (e.g. expert/op_kernel/<op>.cpp). The expert is the baseline with them overlaid.
+
+EXPERT_DIR = "expert"
+
+
+def _op_dir(address: str) -> Path:
+    _env_suites()
+    if address.startswith("op://"):
+        suite, _, rest = address.removeprefix("op://").partition("/")
+        if suite not in _suites:
+            raise KeyError(f"unknown suite {suite!r}; registered: {sorted(_suites)}")
+        return _suites[suite] / rest
+    if Path(address).is_dir():
+        return Path(address)
+    return SUITE_ROOT / address
+
+
+def has_expert(address: str) -> bool:
+    """Whether the operator at `address` ships an expert version."""
+    return (_op_dir(address) / EXPERT_DIR).is_dir()
+
+
+def load_expert(address: str) -> OperatorPackage | None:
+    """The expert version of an operator (baseline files with expert/ overlaid), or None."""
+    root = _op_dir(address) / EXPERT_DIR
+    if not root.is_dir():
+        return None
+    base = resolve(address)
+    files = dict(base.files)
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and p.suffix in SOURCE_SUFFIXES and "__pycache__" not in p.parts:
+            rel = p.relative_to(root).as_posix()
+            if rel not in files:
+                raise ValueError(f"{address}: expert file {rel} replaces nothing in the baseline")
+            files[rel] = p.read_text(errors="replace")
+    return base.model_copy(update={"files": files})
+
+
+def expert_uris(suite: str = SUITE_NAME) -> list[str]:
+    """Every operator of a suite that has an expert version."""
+    return [u for u in op_uris(suite) if has_expert(u)]
