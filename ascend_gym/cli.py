@@ -12,6 +12,7 @@ COMMANDS: dict[str, str] = {
     "daemon": "ascend_gym.commands.daemon_cmd",
     "bench": "ascend_gym.commands.bench_cmd",
     "suite": "ascend_gym.commands.suite_cmd",
+    "validate": "ascend_gym.commands.validate_cmd",
     "report": "ascend_gym.commands.report_cmd",
 }
 
