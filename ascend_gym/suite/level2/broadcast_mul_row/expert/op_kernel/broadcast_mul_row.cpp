@@ -1,0 +1,91 @@
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+constexpr int32_t BUFFER_NUM = 2;
+
+template <typename T>
+class KernelBroadcastMulRow {
+ public:
+  __aicore__ inline KernelBroadcastMulRow() {}
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR g, GM_ADDR y, uint32_t rows, uint32_t cols, uint32_t formerNum,
+                              uint32_t formerRows, uint32_t tailRows, uint32_t rowsPerTile) {
+    const uint32_t block = GetBlockIdx();
+    rowStart = block < formerNum ? block * formerRows : formerNum * formerRows + (block - formerNum) * tailRows;
+    blockRows = block < formerNum ? formerRows : tailRows;
+    this->cols = cols;
+    this->rowsPerTile = rowsPerTile;
+    colsPad = (cols + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));
+    xGm.SetGlobalBuffer((__gm__ T*)x + static_cast<uint64_t>(rowStart) * cols * 1, static_cast<uint64_t>(blockRows) * cols * 1);
+    yGm.SetGlobalBuffer((__gm__ T*)y + static_cast<uint64_t>(rowStart) * cols, static_cast<uint64_t>(blockRows) * cols);
+    gGm.SetGlobalBuffer((__gm__ T*)g, cols);
+    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * 1 * sizeof(T));
+    pipe.InitBuffer(outQueueY, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
+    pipe.InitBuffer(vecQueue, 1, (1 * colsPad) * sizeof(T));
+  }
+  __aicore__ inline void Process() {
+    LoadVectors();
+    for (uint32_t done = 0; done < blockRows; done += rowsPerTile) {
+      const uint32_t n = blockRows - done < rowsPerTile ? blockRows - done : rowsPerTile;
+      CopyIn(done, n);
+      Compute(done, n);
+      CopyOut(done, n);
+    }
+    vecQueue.FreeTensor(vecs);
+  }
+
+ private:
+  // The broadcast operands are read once per block and stay in the UB for every row.
+  __aicore__ inline void LoadVectors() {
+    LocalTensor<T> v = vecQueue.AllocTensor<T>();
+    DataCopyPadExtParams<T> pad{false, 0, 0, 0};
+    DataCopyPad(v[0 * colsPad], gGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
+    vecQueue.EnQue(v);
+    vecs = vecQueue.DeQue<T>();
+  }
+  __aicore__ inline void CopyIn(uint32_t row, uint32_t n) {
+    LocalTensor<T> xLocal = inQueueX.AllocTensor<T>();
+    DataCopyPadExtParams<T> pad{false, 0, 0, 0};
+    // n rows in one instruction; each lands on its own 32 B-aligned UB row.
+    DataCopyPad(xLocal, xGm[static_cast<uint64_t>(row) * cols],
+                DataCopyExtParams{static_cast<uint16_t>(n), static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
+    inQueueX.EnQue(xLocal);
+  }
+  __aicore__ inline void Compute(uint32_t row, uint32_t rowsHere) {
+    LocalTensor<T> xAll = inQueueX.DeQue<T>();
+    LocalTensor<T> yAll = outQueueY.AllocTensor<T>();
+    const uint32_t n = colsPad;  // padded lanes are computed too and never written back
+    for (uint32_t r = 0; r < rowsHere; ++r) {
+      LocalTensor<T> x = xAll[r * colsPad];
+      LocalTensor<T> y = yAll[r * colsPad];
+      LocalTensor<T> g = vecs[0 * colsPad];
+      Mul(y, x, g, n);
+    }
+    outQueueY.EnQue<T>(yAll);
+    inQueueX.FreeTensor(xAll);
+  }
+  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {
+    LocalTensor<T> yLocal = outQueueY.DeQue<T>();
+    DataCopyPad(yGm[static_cast<uint64_t>(row) * cols], yLocal,
+                DataCopyExtParams{static_cast<uint16_t>(n), static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0});
+    outQueueY.FreeTensor(yLocal);
+  }
+
+  TPipe pipe;
+  TQue<QuePosition::VECIN, BUFFER_NUM> inQueueX;
+  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;
+  TQue<QuePosition::VECIN, 1> vecQueue;
+  LocalTensor<T> vecs;
+  GlobalTensor<T> xGm;
+  GlobalTensor<T> gGm;
+  GlobalTensor<T> yGm;
+  uint32_t rowStart, blockRows, cols, colsPad, rowsPerTile;
+};
+
+extern "C" __global__ __aicore__ void broadcast_mul_row(GM_ADDR x, GM_ADDR g, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+  GET_TILING_DATA(tilingData, tiling);
+  KernelBroadcastMulRow<DTYPE_Y> op;
+  op.Init(x, g, y, tilingData.rows, tilingData.cols, tilingData.formerNum, tilingData.formerRows,
+          tilingData.tailRows, tilingData.rowsPerTile);
+  op.Process();
+}
