@@ -50,7 +50,8 @@ class SweepConfig(BaseModel):
     command: str = ""  # the command line of the latest run of the sweep
 
     def tasks(self) -> list[tuple[str, str, int]]:
-        return [(p, op, s) for p in self.policies for op in self.ops for s in range(self.seeds)]
+        """(policy, op, seed), op-major: a sweep stopped early has every policy on the same ops."""
+        return [(p, op, s) for op in self.ops for s in range(self.seeds) for p in self.policies]
 
 
 def _short(op: str) -> str:
@@ -204,7 +205,7 @@ def _spent(records: list[dict[str, Any]]) -> int:
 
 
 def run_bench(config: SweepConfig, out_dir: Path, local_daemons: int = 1, daemon_workers: int | None = None,
-              ray_address: str | None = None) -> list[dict[str, Any]]:
+              ray_address: str | None = None, parallel: int | None = None) -> list[dict[str, Any]]:
     """Run (or resume) a sweep; returns every record of the sweep."""
     import ray
 
@@ -228,9 +229,17 @@ def run_bench(config: SweepConfig, out_dir: Path, local_daemons: int = 1, daemon
         ray.init(address=ray_address, ignore_reinit_error=True, include_dashboard=False, log_to_driver=False,
                  runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}}, **({} if ray_address else {"num_cpus": os.cpu_count()}))
         task = ray.remote(num_cpus=1, max_retries=0)(run_one)
-        pending = {}
-        with attempts_path.open("a") as attempts_file:
-            for i, (p, op, s) in enumerate(todo):
+        # Ray lends a task's CPU out while it blocks in ray.get/ray.wait (as the OpenEvolve policy
+        # does, waiting on its actor), so CPU requests alone do not bound concurrency: the driver
+        # keeps at most `parallel` tasks in flight.
+        parallel = parallel or int(ray.cluster_resources().get("CPU", 1))
+        queue = list(enumerate(todo))
+        pending: dict[Any, tuple[str, str, int, str, list[str]]] = {}
+        attempts_file = attempts_path.open("a")
+
+        def submit() -> None:
+            while queue and len(pending) < parallel:
+                i, (p, op, s) = queue.pop(0)
                 previous = attempts.get((p, op, s), [])
                 run = run_id(config.sweep_id, p, op, s, len(previous) + 1)
                 # Requests are spread over the daemon pool one task per endpoint in turn: a task's
@@ -239,10 +248,12 @@ def run_bench(config: SweepConfig, out_dir: Path, local_daemons: int = 1, daemon
                                   config.policy_config.get(p, {}))
                 pending[ref] = (p, op, s, run, previous)
                 attempts_file.write(json.dumps({"policy": p, "operator": op, "seed": s, "run_id": run, "time": time.time()}) + "\n")
-            attempts_file.flush()
+                attempts_file.flush()
+
         at_start = _daemon_evaluations(endpoints)
-        with results_path.open("a") as f:
-            progress.show(0, f"{len(todo)} tasks to run on {len(endpoints)} daemon(s)")
+        with results_path.open("a") as f, attempts_file:
+            progress.show(0, f"{len(todo)} tasks to run on {len(endpoints)} daemon(s), {parallel} at a time")
+            submit()
             while pending:
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=5.0)
                 if not ready:
@@ -262,6 +273,7 @@ def run_bench(config: SweepConfig, out_dir: Path, local_daemons: int = 1, daemon
                 progress.done += 1
                 progress.spent += int(record.get("evaluations", 0))
                 progress.show(_daemon_evaluations(endpoints) - at_start, _describe(record))
+                submit()
     finally:
         progress.close()
         for d in locals_:

@@ -28,6 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--daemon-workers", type=int, default=None, help="worker processes per local daemon (default: cores)")
     parser.add_argument("--policy-config", type=Path, default=None,
                         help="JSON file: policy name -> constructor keywords (recorded in every result)")
+    parser.add_argument("--parallel", type=int, default=None, help="tasks in flight at once (default: the Ray cluster's CPUs)")
     parser.add_argument("--ray-address", default=None, help="join an existing Ray cluster (default: start a local one)")
     parser.add_argument("--out", type=Path, default=Path("results/bench"), help="results directory (resumable)")
     parser.add_argument("--report", action="store_true", help="write the report into the results directory afterwards")
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
                                daemons=[d for d in args.daemons.split(",") if d],
                                command=shlex.join(["ascend-gym", *sys.argv[1:]]))
     records = bench.run_bench(config, args.out, local_daemons=args.local_daemons, daemon_workers=args.daemon_workers,
-                              ray_address=args.ray_address)
+                              ray_address=args.ray_address, parallel=args.parallel)
     config = bench.load_config(args.out, config)
     unchecked = [r for r in records if r.get("budget_ok") is False]
     print(f"\nsimulated results ({config.soc}, sim backend), {args.out / 'results.jsonl'}:")
