@@ -1,0 +1,71 @@
+"""The ascend-ops-v1 suite: packages load, smoke baselines pass, experts pass and beat their baselines.
+
+The default run checks the smoke operators and every expert (correctness on every case and a
+faster simulated bench latency); `pytest -m slow` validates every baseline of the suite.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ascend_gym import suite
+from ascend_gym.suite import validate
+
+ALL = suite.op_uris()
+EXPERTS = suite.expert_uris()
+
+
+def test_suite_size_and_layout():
+    levels = [int(u.split("/")[-2].removeprefix("level")) for u in ALL]
+    assert levels.count(1) >= 30
+    assert len(EXPERTS) >= 5
+    for uri in ALL:
+        pkg = suite.resolve(uri)
+        assert not any(p.startswith("expert/") for p in pkg.files), f"{uri}: baseline includes expert files"
+        assert "@tune" in pkg.tiling_source, f"{uri}: tiling has no @tune marker"
+        assert pkg.spec.bench_case is not None
+
+
+@pytest.mark.parametrize("uri", EXPERTS)
+def test_expert_overlays_only_existing_files(uri):
+    base, expert = suite.resolve(uri), suite.load_expert(uri)
+    assert expert is not None and set(expert.files) == set(base.files)
+    assert expert.content_hash() != base.content_hash()
+
+
+def test_load_expert_absent():
+    assert suite.load_expert("level1/sub") is None and not suite.has_expert("level1/sub")
+
+
+@pytest.mark.parametrize("uri", [f"op://{suite.SUITE_NAME}/{s}" for s in suite.SMOKE])
+def test_smoke_baselines_pass(uri):
+    report = validate.validate_op(uri, experts=False)
+    assert report.baseline.ok, validate.describe(report)
+    assert report.baseline.latency_us and report.baseline.latency_us > 10
+
+
+@pytest.mark.parametrize("uri", EXPERTS)
+def test_expert_passes_and_is_faster(uri):
+    report = validate.validate_op(uri, experts=True)
+    assert report.baseline.ok and report.expert is not None and report.expert.ok, validate.describe(report)
+    assert report.speedup is not None and report.speedup > 1.0, validate.describe(report)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("uri", ALL)
+def test_every_baseline_passes(uri):
+    report = validate.validate_op(uri, experts=False)
+    assert report.baseline.ok, validate.describe(report)
+
+
+def test_table_rendering(tmp_path):
+    out = validate.OpReport(uri="op://x/level1/a", name="a", level=1, category="c", dtypes=["float16"], bench_shape="8",
+                            bench_dtype="float16", soc="Ascend910B4",
+                            baseline=validate.Outcome(status="OK", latency_us=20.0),
+                            expert=validate.Outcome(status="OK", latency_us=10.0))
+    doc = tmp_path / "suite.md"
+    doc.write_text("# title\n\nintro\n")
+    validate.write_table(doc, validate.render_table([out]))
+    validate.write_table(doc, validate.render_table([out]))  # idempotent: replaces, never duplicates
+    text = doc.read_text()
+    assert text.count(validate.TABLE_BEGIN) == 1 and "| a | 1 |" in text and "2.00x" in text and "simulated" in text.lower()
