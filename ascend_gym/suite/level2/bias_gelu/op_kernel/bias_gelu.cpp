@@ -19,7 +19,7 @@ class KernelBiasGelu {
     xGm.SetGlobalBuffer((__gm__ T*)x + static_cast<uint64_t>(rowStart) * cols * 1, static_cast<uint64_t>(blockRows) * cols * 1);
     yGm.SetGlobalBuffer((__gm__ T*)y + static_cast<uint64_t>(rowStart) * cols, static_cast<uint64_t>(blockRows) * cols);
     biasGm.SetGlobalBuffer((__gm__ T*)bias, cols);
-    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * 1 * sizeof(T));
+    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(outQueueY, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(tmpBuf0, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(vecQueue, 1, (1 * colsPad) * sizeof(T));
@@ -39,7 +39,7 @@ class KernelBiasGelu {
   __aicore__ inline void LoadVectors() {
     LocalTensor<T> v = vecQueue.AllocTensor<T>();
     DataCopyPadExtParams<T> pad{false, 0, 0, 0};
-    DataCopyPad(v[0 * colsPad], biasGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
+    DataCopyPad(v, biasGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
     vecQueue.EnQue(v);
     vecs = vecQueue.DeQue<T>();
   }
@@ -60,7 +60,7 @@ class KernelBiasGelu {
       LocalTensor<T> x = xAll[r * colsPad];
       LocalTensor<T> y = yAll[r * colsPad];
       LocalTensor<T> t0 = tAll0[r * colsPad];
-      LocalTensor<T> bias = vecs[0 * colsPad];
+      LocalTensor<T> bias = vecs;
       Add(y, x, bias, n);
       Mul(t0, y, y, n);
       Mul(t0, t0, y, n);

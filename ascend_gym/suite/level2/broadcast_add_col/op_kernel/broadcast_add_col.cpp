@@ -19,9 +19,9 @@ class KernelBroadcastAddCol {
     xGm.SetGlobalBuffer((__gm__ T*)x + static_cast<uint64_t>(rowStart) * cols * 1, static_cast<uint64_t>(blockRows) * cols * 1);
     yGm.SetGlobalBuffer((__gm__ T*)y + static_cast<uint64_t>(rowStart) * cols, static_cast<uint64_t>(blockRows) * cols);
     bGm.SetGlobalBuffer((__gm__ T*)b + rowStart, blockRows);
-    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * 1 * sizeof(T));
+    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(outQueueY, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
-    pipe.InitBuffer(vecQueue, 1, (0 * colsPad + (blockRows + 32 / sizeof(T)) / (32 / sizeof(T)) * (32 / sizeof(T))) * sizeof(T));
+    pipe.InitBuffer(vecQueue, 1, ((blockRows + 32 / sizeof(T)) / (32 / sizeof(T)) * (32 / sizeof(T))) * sizeof(T));
   }
   __aicore__ inline void Process() {
     LoadVectors();
@@ -38,7 +38,7 @@ class KernelBroadcastAddCol {
   __aicore__ inline void LoadVectors() {
     LocalTensor<T> v = vecQueue.AllocTensor<T>();
     DataCopyPadExtParams<T> pad{false, 0, 0, 0};
-    DataCopyPad(v[0 * colsPad], bGm, DataCopyExtParams{1, static_cast<uint32_t>(blockRows * sizeof(T)), 0, 0, 0}, pad);
+    DataCopyPad(v, bGm, DataCopyExtParams{1, static_cast<uint32_t>(blockRows * sizeof(T)), 0, 0, 0}, pad);
     vecQueue.EnQue(v);
     vecs = vecQueue.DeQue<T>();
     // The per-row scalars are read by the scalar unit: wait for the copy on MTE2 first.
@@ -60,7 +60,7 @@ class KernelBroadcastAddCol {
     for (uint32_t r = 0; r < rowsHere; ++r) {
       LocalTensor<T> x = xAll[r * colsPad];
       LocalTensor<T> y = yAll[r * colsPad];
-      const T b = vecs.GetValue(0 * colsPad + row + r);
+      const T b = vecs.GetValue(row + r);
       Adds(y, x, b, n);
     }
     outQueueY.EnQue<T>(yAll);

@@ -19,7 +19,7 @@ class KernelBroadcastAddRow {
     xGm.SetGlobalBuffer((__gm__ T*)x + static_cast<uint64_t>(rowStart) * cols * 1, static_cast<uint64_t>(blockRows) * cols * 1);
     yGm.SetGlobalBuffer((__gm__ T*)y + static_cast<uint64_t>(rowStart) * cols, static_cast<uint64_t>(blockRows) * cols);
     bGm.SetGlobalBuffer((__gm__ T*)b, cols);
-    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * 1 * sizeof(T));
+    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(outQueueY, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(vecQueue, 1, (1 * colsPad) * sizeof(T));
   }
@@ -39,7 +39,7 @@ class KernelBroadcastAddRow {
   __aicore__ inline void LoadVectors() {
     LocalTensor<T> v = vecQueue.AllocTensor<T>();
     DataCopyPadExtParams<T> pad{false, 0, 0, 0};
-    DataCopyPad(v[0 * colsPad], bGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
+    DataCopyPad(v, bGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
     vecQueue.EnQue(v);
     vecs = vecQueue.DeQue<T>();
   }
@@ -58,7 +58,7 @@ class KernelBroadcastAddRow {
     for (uint32_t r = 0; r < rowsHere; ++r) {
       LocalTensor<T> x = xAll[r * colsPad];
       LocalTensor<T> y = yAll[r * colsPad];
-      LocalTensor<T> b = vecs[0 * colsPad];
+      LocalTensor<T> b = vecs;
       Add(y, x, b, n);
     }
     outQueueY.EnQue<T>(yAll);

@@ -20,7 +20,7 @@ class KernelScaleShift {
     yGm.SetGlobalBuffer((__gm__ T*)y + static_cast<uint64_t>(rowStart) * cols, static_cast<uint64_t>(blockRows) * cols);
     gammaGm.SetGlobalBuffer((__gm__ T*)gamma, cols);
     betaGm.SetGlobalBuffer((__gm__ T*)beta, cols);
-    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * 1 * sizeof(T));
+    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(outQueueY, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(vecQueue, 1, (2 * colsPad) * sizeof(T));
   }
@@ -40,7 +40,7 @@ class KernelScaleShift {
   __aicore__ inline void LoadVectors() {
     LocalTensor<T> v = vecQueue.AllocTensor<T>();
     DataCopyPadExtParams<T> pad{false, 0, 0, 0};
-    DataCopyPad(v[0 * colsPad], gammaGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
+    DataCopyPad(v, gammaGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
     DataCopyPad(v[1 * colsPad], betaGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
     vecQueue.EnQue(v);
     vecs = vecQueue.DeQue<T>();
@@ -60,7 +60,7 @@ class KernelScaleShift {
     for (uint32_t r = 0; r < rowsHere; ++r) {
       LocalTensor<T> x = xAll[r * colsPad];
       LocalTensor<T> y = yAll[r * colsPad];
-      LocalTensor<T> gamma = vecs[0 * colsPad];
+      LocalTensor<T> gamma = vecs;
       LocalTensor<T> beta = vecs[1 * colsPad];
       Mul(y, x, gamma, n);
       Add(y, y, beta, n);

@@ -21,7 +21,7 @@ class KernelFusedMlpEpilogue {
     biasGm.SetGlobalBuffer((__gm__ T*)bias, cols);
     gammaGm.SetGlobalBuffer((__gm__ T*)gamma, cols);
     betaGm.SetGlobalBuffer((__gm__ T*)beta, cols);
-    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * 1 * sizeof(T));
+    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(outQueueY, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(tmpBuf0, rowsPerTile * colsPad * sizeof(T));
     pipe.InitBuffer(vecQueue, 1, (3 * colsPad) * sizeof(T));
@@ -42,7 +42,7 @@ class KernelFusedMlpEpilogue {
   __aicore__ inline void LoadVectors() {
     LocalTensor<T> v = vecQueue.AllocTensor<T>();
     DataCopyPadExtParams<T> pad{false, 0, 0, 0};
-    DataCopyPad(v[0 * colsPad], biasGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
+    DataCopyPad(v, biasGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
     DataCopyPad(v[1 * colsPad], gammaGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
     DataCopyPad(v[2 * colsPad], betaGm, DataCopyExtParams{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}, pad);
     vecQueue.EnQue(v);
@@ -66,7 +66,7 @@ class KernelFusedMlpEpilogue {
       LocalTensor<T> x = xAll[r * colsPad];
       LocalTensor<T> y = yAll[r * colsPad];
       LocalTensor<T> t0 = tAll0[r * colsPad];
-      LocalTensor<T> bias = vecs[0 * colsPad];
+      LocalTensor<T> bias = vecs;
       LocalTensor<T> gamma = vecs[1 * colsPad];
       LocalTensor<T> beta = vecs[2 * colsPad];
       Add(y, x, bias, n);
@@ -83,7 +83,7 @@ class KernelFusedMlpEpilogue {
     Div(yAll, yAll, tAll0, tileN);
     for (uint32_t r = 0; r < rowsHere; ++r) {
       LocalTensor<T> y = yAll[r * colsPad];
-      LocalTensor<T> bias = vecs[0 * colsPad];
+      LocalTensor<T> bias = vecs;
       LocalTensor<T> gamma = vecs[1 * colsPad];
       LocalTensor<T> beta = vecs[2 * colsPad];
       Mul(y, y, gamma, n);
