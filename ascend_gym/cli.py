@@ -14,6 +14,8 @@ COMMANDS: dict[str, str] = {
     "suite": "ascend_gym.commands.suite_cmd",
     "validate": "ascend_gym.commands.validate_cmd",
     "report": "ascend_gym.commands.report_cmd",
+    "optimize": "ascend_gym.commands.optimize_cmd",
+    "bank": "ascend_gym.commands.bank_cmd",
 }
 
 

@@ -17,6 +17,7 @@ REGISTRY: dict[str, str] = {
     "random": "baselines.random_search:RandomSearch",
     "bon": "baselines.best_of_n:BestOfN",
     "openevolve": "baselines.openevolve_policy:OpenEvolvePolicy",
+    "ascendoptimizer": "agents.ascendoptimizer.policy:AscendOptimizer",
 }
 
 

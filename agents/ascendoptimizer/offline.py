@@ -1,0 +1,154 @@
+"""The offline proposer: the whole method without a language model.
+
+- Template: a tiling program without @tune markers gets them on its integer `constexpr`
+  constants (range around the value, pow2 when the value is a power of two).
+- Mutation (Stage I): with probabilities from the config, a neighbour move (a tiling rewrite of
+  the shared catalogue: @tune x2, /2, +step, -step, block dim = cores, tile larger/smaller), a jump
+  (one @tune number to a random value of its grid), or a crossover (each @tune number taken from
+  the parent or from another elite individual).
+- Inverse agent (rewind): the motifs' inverse rewrites, in a seeded random order.
+- Distillation: the motif's title and description, and a Bottleneck made of the slow version's
+  diagnosed profile plus the motif's symptom.
+- Refinement (Stage II): for each retrieved experience, best first, its motif's forward rewrite,
+  else its recorded diff transplanted onto the current kernel.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from agents.ascendoptimizer.bank import Experience
+from agents.ascendoptimizer.diagnose import diagnose
+from agents.ascendoptimizer.motifs import BY_NAME, MOTIFS, Origin, transplant
+from agents.ascendoptimizer.proposer import Distilled, Individual, Proposal
+from ascend_gym import rewrites, tune
+from ascend_gym.package import OperatorPackage
+from ascend_gym.protocol import EvalResult
+
+_CONSTANT = re.compile(r"^(?P<line>[ \t]*(?:static\s+)?constexpr\s+(?:u?int\d+_t|int|unsigned|size_t)\s+(?P<name>\w+)\s*=\s*"
+                       r"(?P<value>\d+)[uUlL]*\s*;)(?P<comment>[ \t]*//[^\n]*)?$", re.MULTILINE)
+
+
+class OfflineMutationConfig(BaseModel):
+    p_neighbour: float = Field(0.5, ge=0, le=1)  # catalogue neighbour move
+    p_jump: float = Field(0.3, ge=0, le=1)  # random grid value; the rest is crossover
+    attempts: int = Field(16, ge=1)  # draws per proposal before giving up on finding an unseen candidate
+
+
+def annotate_tunables(source: str) -> str | None:
+    """Add @tune markers to integer constants of a tiling program that has none; None if there is
+    nothing to mark or it already has markers."""
+    if tune.find_tunables(source):
+        return None
+
+    def mark(m: re.Match) -> str:
+        if m["comment"] and "@tune" in m["comment"]:
+            return m.group(0)
+        value = int(m["value"])
+        if value < 1:
+            return m.group(0)
+        if value & (value - 1) == 0 and value >= 8:
+            marker = f"@tune {m['name'].lower()} in [{max(1, value // 16)}, {value * 4}] pow2"
+        else:
+            step = max(1, value // 8)
+            marker = f"@tune {m['name'].lower()} in [{max(1, value - 4 * step)}, {value + 8 * step}] step {step}"
+        return f"{m['line']}  // {marker}" + (f" (was:{m['comment'].strip()[2:]})" if m["comment"] else "")
+
+    new = _CONSTANT.sub(mark, source)
+    return new if new != source and tune.find_tunables(new) else None
+
+
+class OfflineProposer:
+    name = "offline"
+
+    def __init__(self, mutation: OfflineMutationConfig | None = None):
+        self.mutation = mutation or OfflineMutationConfig()
+        self.log: list[dict[str, Any]] = []  # no model, no calls: stays empty
+
+    # ---- Stage I -------------------------------------------------------------------------------
+    def template(self, package: OperatorPackage) -> Proposal | None:
+        tiling = annotate_tunables(package.tiling_source)
+        if tiling is None:
+            return None
+        return Proposal(package.with_sources(tiling=tiling), "template: @tune markers on the integer constants")
+
+    def mutate(self, package: OperatorPackage, parent: Individual, elites: list[Individual], rng: random.Random,
+               seen: set[str]) -> Proposal | None:
+        base = package.with_sources(tiling=parent.tiling)
+        for _ in range(self.mutation.attempts):
+            moved = self._one_mutation(base, elites, rng)
+            if moved is not None and moved[0].content_hash() not in seen:
+                return Proposal(*moved)
+        return None
+
+    def _one_mutation(self, base: OperatorPackage, elites: list[Individual], rng: random.Random
+                      ) -> tuple[OperatorPackage, str] | None:
+        draw = rng.random()
+        if draw < self.mutation.p_neighbour:
+            moves = [r for r in rewrites.applicable(base) if r.part == "tiling"]
+            if moves:
+                r = rng.choice(moves)
+                return r.apply(base), f"neighbour {r.name}"
+        if draw < self.mutation.p_neighbour + self.mutation.p_jump or len(elites) < 2:
+            if not tune.find_tunables(base.tiling_source):
+                return None
+            tiling, note = tune.random_mutation(base.tiling_source, rng)
+            return base.with_sources(tiling=tiling), f"jump {note}"
+        other = rng.choice([e for e in elites if e.tiling != base.tiling_source] or elites)
+        donor = {t.name: t.value for t in tune.find_tunables(other.tiling)}
+        tiling, taken = base.tiling_source, []
+        for t in tune.find_tunables(tiling):
+            if t.name in donor and donor[t.name] != t.value and rng.random() < 0.5:
+                tiling = tune.set_value(tiling, t.name, donor[t.name])
+                taken.append(f"{t.name}={donor[t.name]}")
+        if not taken:
+            return None
+        return base.with_sources(tiling=tiling), f"crossover {', '.join(taken)}"
+
+    # ---- Stage II: rewind ------------------------------------------------------------------------
+    def deoptimise(self, package: OperatorPackage, origin: Origin | None, tried: set[str], removed: set[str],
+                   rng: random.Random) -> Proposal | None:
+        # The expert's own edits first (the motifs the suite's experts actually made, and what
+        # sibling operators can reuse), then the generic motifs in a seeded random order. A generic
+        # motif already removed from this chain is not removed again (a second scalar loop teaches
+        # nothing the first did not).
+        generic = [m for m in MOTIFS if m.name != "expert_structure" and m.name not in removed]
+        rng.shuffle(generic)
+        for motif in [BY_NAME["expert_structure"], *generic]:
+            for variant, candidate in motif.inverse(package, origin):
+                if candidate.content_hash() not in tried:
+                    return Proposal(candidate, f"rewind: removed {motif.name} ({variant})", motif=motif.name)
+        return None
+
+    def distill(self, fast: OperatorPackage, slow: OperatorPackage, fast_result: EvalResult, slow_result: EvalResult,
+                motif: str, diff: str) -> Distilled:
+        m = BY_NAME[motif]
+        title = m.title
+        if m.name == "expert_structure":
+            added = [line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+            first = next((a for a in added if a and not a.startswith("//")), "")
+            title = f"{m.title} of {fast.spec.name}: {first[:60]}" if first else m.title
+        slowdown = slow_result.latency_us / fast_result.latency_us
+        description = f"{m.description} Removing it made {fast.spec.name} {slowdown:.2f}x slower (simulated)."
+        return Distilled(title, description, f"{diagnose(slow_result.profile)}; {m.symptom}")
+
+    # ---- Stage II: refinement --------------------------------------------------------------------
+    def refine(self, package: OperatorPackage, result: EvalResult, diagnosis: str,
+               retrieved: list[tuple[Experience, float]], seen: set[str], rng: random.Random) -> Proposal | None:
+        for experience, score in retrieved:
+            motif = BY_NAME.get(experience.motif)
+            attempts = []
+            if motif is not None and motif.forward is not None:
+                attempts.append(("forward rewrite", motif.forward(package)))
+            moved = transplant(package, experience.code_diff, experience.part)
+            if moved is not None:
+                attempts.append((f"diff transplant ({moved[1]})", moved[0]))
+            for how, candidate in attempts:
+                if candidate is not None and candidate.content_hash() not in seen:
+                    return Proposal(candidate, f"experience '{experience.title}' from {experience.operator} "
+                                               f"(similarity {score:.2f}) by {how}", motif=experience.motif)
+        return None
