@@ -9,6 +9,9 @@
 #include "ascendc_sim/system.h"
 #include "ascendc_sim/vec_core.h"
 #include "ascendc_sim/vec_elementwise.h"
+#include "ascendc_sim/vec_cast.h"
+#include "ascendc_sim/vec_compare.h"
+#include "ascendc_sim/vec_reduce.h"
 #include "register/tilingdata_base.h"
 
 namespace tik2 = AscendC;

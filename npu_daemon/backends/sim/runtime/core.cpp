@@ -6,9 +6,19 @@
 // compiler inserts those syncs); MTE2/MTE3 are ordered against other pipes only by flags and queues.
 // Each 32 B UB block remembers its last writer and its last reader per pipe; an access whose
 // earlier conflicting access is not ordered before it is a race.
+//
+// GM is checked twice: within a core, a DMA pipe's access to a GM range another DMA pipe of the
+// same core wrote (or read, for a write) must be ordered by flags the same way; across cores,
+// blocks run one at a time between SyncAlls (see RunBlocks), and at every SyncAll the GM
+// footprints of the epoch are compared: a write overlapping another block's access is a race
+// unless both are atomic.
 #include <algorithm>
 #include <array>
+#include <condition_variable>
+#include <exception>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <tuple>
 
 #include "ascendc_sim/runtime.h"
@@ -56,6 +66,16 @@ struct Core::Ordering {
   };
   std::vector<Block> shadow;
   int64_t lastVector = -1;  // trace index of the latest PIPE_V instruction
+
+  // GM accesses of the DMA pipes not yet known to be ordered, keyed by start address.
+  struct GmRec {
+    GmPattern g;
+    uint8_t pipe;
+    uint32_t clock;
+    uint32_t site;
+  };
+  std::multimap<uint64_t, GmRec> gmWrites, gmReads;
+  uint64_t gmMaxSpan = 0;
 
   static void Join(Clock& into, const Clock& from) {
     for (int i = 0; i < kPipes; ++i) into[i] = std::max(into[i], from[i]);
@@ -168,6 +188,237 @@ void Core::ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc
     blk.readClock[PIPE_S] = vc[PIPE_S];
   }
   (void)bytes;
+}
+
+// ---- across cores: GM footprints of the current epoch (between SyncAlls) ----------------------
+namespace {
+
+struct EpochRec {
+  GmPattern g;
+  int block;
+  uint8_t kind;  // 0 read, 1 write, 2 atomic write
+  const char* api;
+  const char* file;
+  int line;
+};
+
+struct Epoch {
+  std::vector<EpochRec> recs;
+  std::vector<std::array<int64_t, 3>> last;  // per block and kind: the record a contiguous access may extend
+};
+Epoch g_epoch;  // touched only by the block holding the baton, or the launcher between turns
+
+void RecordGmEpoch(const Core& core, const GmPattern& g, uint8_t kind, const SrcLoc& loc, const char* api) {
+  if (g_epoch.last.size() <= static_cast<size_t>(core.blockIdx)) g_epoch.last.resize(core.blockIdx + 1, {-1, -1, -1});
+  int64_t& last = g_epoch.last[core.blockIdx][kind];
+  if (last >= 0 && g.rows == 1) {
+    EpochRec& r = g_epoch.recs[static_cast<size_t>(last)];
+    if (r.g.rows == 1 && r.g.End() == g.start && r.line == loc.line && r.file == loc.file) {
+      r.g.rowBytes += g.rowBytes;  // a loop walking forward: one record
+      r.g.pitch = r.g.rowBytes;
+      return;
+    }
+  }
+  last = static_cast<int64_t>(g_epoch.recs.size());
+  g_epoch.recs.push_back(EpochRec{g, core.blockIdx, kind, api, loc.file, loc.line});
+}
+
+std::string DescribeRec(const EpochRec& r) {
+  static const char* kinds[] = {"reading", "writing", "atomically updating"};
+  const char* slash = std::strrchr(r.file, '/');
+  return "block " + std::to_string(r.block) + " " + kinds[r.kind] + " " + DescribeGm(r.g.start) + ".." +
+         std::to_string(r.g.End() - r.g.start) + " B with " + r.api + " at " + (slash ? slash + 1 : r.file) + ":" +
+         std::to_string(r.line);
+}
+
+// Sweep the epoch's footprints in address order; `active` holds those still extending past the cursor.
+void CheckEpoch(const char* boundary) {
+  std::vector<EpochRec>& recs = g_epoch.recs;
+  std::sort(recs.begin(), recs.end(), [](const EpochRec& a, const EpochRec& b) { return a.g.start < b.g.start; });
+  std::vector<const EpochRec*> active;
+  for (const EpochRec& r : recs) {
+    active.erase(std::remove_if(active.begin(), active.end(), [&](const EpochRec* a) { return a->g.End() <= r.g.start; }),
+                 active.end());
+    for (const EpochRec* a : active) {
+      if (a->block == r.block || (a->kind == 0 && r.kind == 0) || (a->kind == 2 && r.kind == 2)) continue;
+      if (a->g.Overlaps(r.g))
+        throw SimError(Status::RACE_DETECTED, DescribeRec(*a) + " and " + DescribeRec(r) + " overlap with no " + boundary +
+                                                  " between them (cross-core GM race; use SyncAll or atomics)");
+    }
+    active.push_back(&r);
+  }
+  recs.clear();
+  g_epoch.last.clear();
+}
+
+// ---- blocks on threads, one at a time ---------------------------------------------------------
+struct AbortUnwind {};  // unwinds a block parked in SyncAll when the launch has failed
+
+struct Scheduler {
+  enum State : uint8_t { kNew, kReady, kRunning, kAtSyncAll, kDone, kFailed };
+  std::mutex m;
+  std::condition_variable cv;
+  int turn = -1;  // block holding the baton; -1: the launcher
+  bool abort = false;
+  std::vector<State> state;
+  std::exception_ptr error;
+  SrcLoc syncSite{"", 0};
+
+  // Launcher: hand the baton to block b and wait until it is handed back.
+  void Give(int b) {
+    std::unique_lock<std::mutex> lk(m);
+    turn = b;
+    cv.notify_all();
+    cv.wait(lk, [&] { return turn == -1; });
+  }
+  // Block b: hand the baton back, wait for it again.
+  void Yield(int b) {
+    std::unique_lock<std::mutex> lk(m);
+    turn = -1;
+    cv.notify_all();
+    cv.wait(lk, [&] { return turn == b; });
+    if (abort) throw AbortUnwind{};
+  }
+};
+Scheduler* g_sched = nullptr;
+
+}  // namespace
+
+void RunBlocks(uint32_t n, const std::function<void()>& kernel, const std::function<void(Core&)>& done) {
+  Scheduler s;
+  s.state.assign(n, Scheduler::kNew);
+  std::vector<std::thread> threads(n);
+  g_sched = &s;
+  g_epoch = Epoch{};
+  auto body = [&](int b) {
+    {
+      std::unique_lock<std::mutex> lk(s.m);
+      s.cv.wait(lk, [&] { return s.turn == b; });
+    }
+    try {
+      Core core(b, static_cast<int>(n));
+      SetCurrentCore(&core);
+      kernel();
+      core.Finish();
+      done(core);
+      s.state[b] = Scheduler::kDone;
+    } catch (const AbortUnwind&) {
+      s.state[b] = Scheduler::kDone;
+    } catch (...) {
+      s.error = std::current_exception();
+      s.state[b] = Scheduler::kFailed;
+    }
+    SetCurrentCore(nullptr);
+    std::lock_guard<std::mutex> lk(s.m);
+    s.turn = -1;
+    s.cv.notify_all();
+  };
+  // Wake blocks parked in SyncAll so they unwind, then join every thread.
+  auto teardown = [&] {
+    s.abort = true;
+    for (uint32_t b = 0; b < n; ++b)
+      if (s.state[b] == Scheduler::kAtSyncAll) s.Give(static_cast<int>(b));
+    for (auto& t : threads)
+      if (t.joinable()) t.join();
+    g_sched = nullptr;
+  };
+  try {
+    for (;;) {
+      uint32_t parked = 0, finished = 0;
+      for (uint32_t b = 0; b < n; ++b) {
+        if (s.state[b] == Scheduler::kNew) {
+          threads[b] = std::thread(body, static_cast<int>(b));
+          s.state[b] = Scheduler::kRunning;
+          s.Give(static_cast<int>(b));
+        } else if (s.state[b] == Scheduler::kReady) {
+          s.state[b] = Scheduler::kRunning;
+          s.Give(static_cast<int>(b));
+        }
+        if (s.state[b] == Scheduler::kFailed) std::rethrow_exception(s.error);
+        if (s.state[b] == Scheduler::kDone && threads[b].joinable()) threads[b].join();
+        parked += s.state[b] == Scheduler::kAtSyncAll;
+        finished += s.state[b] == Scheduler::kDone;
+      }
+      if (finished == n) break;
+      if (finished > 0) {
+        const char* slash = std::strrchr(s.syncSite.file, '/');
+        throw SimError(Status::RUNTIME_ERROR, std::string("SyncAll at ") + (slash ? slash + 1 : s.syncSite.file) + ":" +
+                                                  std::to_string(s.syncSite.line) + ": " + std::to_string(finished) + " of " +
+                                                  std::to_string(n) + " blocks ended without reaching it; the other " +
+                                                  std::to_string(parked) + " would wait forever");
+      }
+      CheckEpoch("SyncAll");
+      for (uint32_t b = 0; b < n; ++b) s.state[b] = Scheduler::kReady;
+    }
+    CheckEpoch("SyncAll");
+  } catch (...) {
+    teardown();
+    throw;
+  }
+  teardown();
+}
+
+void Core::SyncAll(const SrcLoc& loc) {
+  const int64_t cores = SocParamInt("aiv_cores");
+  ASCENDC_SIM_CHECK(blockNum <= cores, loc,
+                    "SyncAll with %d blocks on %lld vector cores: blocks waiting for a core would never start (deadlock)",
+                    blockNum, static_cast<long long>(cores));
+  Barrier(PIPE_ALL, loc, "SyncAll");
+  Instr ins{};
+  ins.pipe = PIPE_S;
+  ins.op = Op::kSyncAll;
+  ins.link = -1;
+  ins.site = Site_(loc, "SyncAll");
+  Append(ins);
+  ++syncAlls;
+  ord_->gmWrites.clear();  // everything before is complete
+  ord_->gmReads.clear();
+  if (g_sched->syncSite.line == 0) g_sched->syncSite = loc;
+  g_sched->state[blockIdx] = Scheduler::kAtSyncAll;
+  g_sched->Yield(blockIdx);
+}
+
+bool GmPattern::Overlaps(const GmPattern& o) const {
+  if (rows == 0 || o.rows == 0 || End() <= o.start || o.End() <= start) return false;
+  // Walk the pattern with fewer rows; for each row find the first row of the other ending after it.
+  const GmPattern& a = rows <= o.rows ? *this : o;
+  const GmPattern& b = rows <= o.rows ? o : *this;
+  for (uint32_t r = 0; r < a.rows; ++r) {
+    const uint64_t lo = a.start + r * a.pitch, hi = lo + a.rowBytes;
+    uint64_t k = 0;
+    if (lo >= b.start + b.rowBytes) k = (lo - b.start - b.rowBytes) / b.pitch + 1;
+    if (k < b.rows && b.start + k * b.pitch < hi) return true;
+  }
+  return false;
+}
+
+void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api) {
+  if (g.rows == 0 || g.rowBytes == 0) return;
+  if (pipe != PIPE_S) CheckGmOrder(pipe, g, write, static_cast<uint32_t>(sites.size() - 1), loc, api);
+  RecordGmEpoch(*this, g, write ? (atomicOp != AtomicOp::kNone && pipe == PIPE_MTE3 ? 2 : 1) : 0, loc, api);
+}
+
+void Core::CheckGmOrder(int p, const GmPattern& g, bool write, uint32_t site, const SrcLoc& loc, const char* api) {
+  Ordering& o = *ord_;
+  auto scan = [&](std::multimap<uint64_t, Ordering::GmRec>& recs, const char* what) {
+    const uint64_t from = g.start > o.gmMaxSpan ? g.start - o.gmMaxSpan : 0;
+    for (auto it = recs.lower_bound(from); it != recs.end() && it->first < g.End();) {
+      const Ordering::GmRec& r = it->second;
+      if (r.pipe == p || r.clock <= o.vc[p][r.pipe]) {  // same pipe, or ordered by flags: never again a race
+        if (r.pipe != p) { it = recs.erase(it); continue; }
+        ++it;
+        continue;
+      }
+      if (r.g.Overlaps(g))
+        Fail(Status::RACE_DETECTED, loc, "%s on %s %s %s while %s on %s may still be %s it (no flag orders them)", api, PipeName(p),
+             write ? "writes" : "reads", DescribeGm(g.start).c_str(), Describe(sites[r.site]).c_str(), PipeName(r.pipe), what);
+      ++it;
+    }
+  };
+  scan(o.gmWrites, "writing");
+  if (write) scan(o.gmReads, "reading");
+  o.gmMaxSpan = std::max(o.gmMaxSpan, g.End() - g.start);
+  (write ? o.gmWrites : o.gmReads).emplace(g.start, Ordering::GmRec{g, static_cast<uint8_t>(p), o.vc[p][p], site});
 }
 
 void Core::SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {

@@ -96,12 +96,12 @@ Launch ParseLaunch(const char* path) {
 
 // GM memory: 512 B aligned (a burst granule), registered for bounds checks.
 struct GmBuffer {
-  explicit GmBuffer(uint64_t bytes, uint8_t fill) : size(bytes) {
+  explicit GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name = "") : size(bytes) {
     const uint64_t rounded = (std::max<uint64_t>(bytes, 1) + 511) / 512 * 512;
     data.reset(static_cast<uint8_t*>(std::aligned_alloc(512, rounded)));
     if (!data) throw SimError(Status::RUNTIME_ERROR, "cannot allocate " + std::to_string(bytes) + " bytes of GM");
     std::memset(data.get(), fill, rounded);
-    RegisterGm(data.get(), bytes);
+    RegisterGm(data.get(), bytes, name);
   }
   struct Free {
     void operator()(uint8_t* p) const { std::free(p); }
@@ -226,20 +226,20 @@ void Run(const Launch& l, Outcome& o) {
   std::vector<std::unique_ptr<GmBuffer>> gm;
   std::vector<Gm> args;
   for (const auto& t : l.inputs) {
-    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0));
+    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name));
     std::ifstream f(t.path, std::ios::binary);
     if (!f.read(reinterpret_cast<char*>(gm.back()->data.get()), static_cast<std::streamsize>(t.Bytes())))
       throw SimError(Status::RUNTIME_ERROR, "cannot read input " + t.path);
     args.push_back(gm.back()->data.get());
   }
   for (const auto& t : l.outputs) {
-    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF));  // NaN / -1: unwritten output shows as wrong
+    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name));  // NaN / -1: unwritten output shows as wrong
     args.push_back(gm.back()->data.get());
   }
-  GmBuffer workspace(std::max<uint64_t>(o.workspaceBytes, 32), 0);
+  GmBuffer workspace(std::max<uint64_t>(o.workspaceBytes, 32), 0, "workspace");
   SetSysWorkspace(workspace.data.get());
   args.push_back(o.workspaceBytes > 0 ? workspace.data.get() : nullptr);
-  GmBuffer tiling(ctx.GetRawTilingData()->GetCapacity(), 0);
+  GmBuffer tiling(ctx.GetRawTilingData()->GetCapacity(), 0, "tiling");
   std::memcpy(tiling.data.get(), ctx.GetRawTilingData()->GetData(), o.tilingBytes);
   args.push_back(tiling.data.get());
 
@@ -247,16 +247,12 @@ void Run(const Launch& l, Outcome& o) {
   void* entry = dlsym(kernelLib, l.kernel.c_str());
   if (entry == nullptr) throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
 
-  std::vector<PipeTotals> blocks;
-  for (uint32_t b = 0; b < o.blockDim; ++b) {
-    Core core(static_cast<int>(b), static_cast<int>(o.blockDim));
-    SetCurrentCore(&core);
-    CallKernel(entry, args, std::make_index_sequence<32>{});
-    core.Finish();
-    SetCurrentCore(nullptr);
-    o.ubPeak = std::max(o.ubPeak, core.ubPeak);
-    blocks.push_back(TimeCore(core.trace));
-  }
+  std::vector<PipeTotals> blocks(o.blockDim);
+  RunBlocks(o.blockDim, [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); },
+            [&](Core& core) {
+              o.ubPeak = std::max(o.ubPeak, core.ubPeak);
+              blocks[core.blockIdx] = TimeCore(core.trace);
+            });
   o.timing = TimeChip(blocks);
 
   for (size_t k = 0; k < l.outputs.size(); ++k) {

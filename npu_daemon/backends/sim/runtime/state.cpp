@@ -1,6 +1,7 @@
 // Process-wide state of one launch: SoC parameters, tiling key, workspace, GM buffers, op registry.
 #include <algorithm>
 #include <map>
+#include <string>
 
 #include "ascendc_sim/runtime.h"
 #include "register/op_def_registry.h"
@@ -14,8 +15,12 @@ std::unordered_map<std::string, std::string>& Params() {
 }
 uint64_t g_tilingKey = 0;
 uint8_t* g_sysWorkspace = nullptr;
-std::map<uintptr_t, uint64_t>& GmBuffers() {
-  static std::map<uintptr_t, uint64_t> buffers;
+struct GmBuf {
+  uint64_t bytes;
+  std::string name;
+};
+std::map<uintptr_t, GmBuf>& GmBuffers() {
+  static std::map<uintptr_t, GmBuf> buffers;
   return buffers;
 }
 std::vector<ops::OpDef*>& Ops() {
@@ -39,13 +44,21 @@ uint64_t TilingKey() { return g_tilingKey; }
 void SetSysWorkspace(uint8_t* ws) { g_sysWorkspace = ws; }
 uint8_t* SysWorkspace() { return g_sysWorkspace; }
 
-void RegisterGm(const void* base, uint64_t bytes) { GmBuffers()[reinterpret_cast<uintptr_t>(base)] = bytes; }
+void RegisterGm(const void* base, uint64_t bytes, const std::string& name) {
+  GmBuffers()[reinterpret_cast<uintptr_t>(base)] = GmBuf{bytes, name};
+}
 bool GmRangeValid(const void* p, uint64_t bytes) {
   const auto addr = reinterpret_cast<uintptr_t>(p);
   auto it = GmBuffers().upper_bound(addr);
   if (it == GmBuffers().begin()) return false;
   --it;
-  return addr + bytes <= it->first + it->second;
+  return addr + bytes <= it->first + it->second.bytes;
+}
+std::string DescribeGm(uint64_t addr) {
+  auto it = GmBuffers().upper_bound(addr);
+  if (it == GmBuffers().begin()) return "GM address " + std::to_string(addr);
+  --it;
+  return (it->second.name.empty() ? std::string("GM buffer") : it->second.name) + "+" + std::to_string(addr - it->first);
 }
 
 const std::vector<ops::OpDef*>& RegisteredOps() { return Ops(); }

@@ -115,6 +115,11 @@ enum class Op : uint8_t {
   kWaitFlag,
   kBarrier,
   kSyncAll,
+  // Added after the model's first version; the model may cost them like their nearest class.
+  kVecCompare,  // Compare / CompareScalar: bit-mask output
+  kVecSelect,   // Select / GatherMask
+  kVecGather,   // Gather by byte offsets (one UB read per lane)
+  kVecIndex,    // CreateVecIndex / Brcb
 };
 
 struct Instr {
@@ -129,6 +134,15 @@ struct Instr {
   uint32_t ubAddr[3];    // dst, src0, src1 UB addresses (bank groups)
   int64_t link;          // kWaitFlag: index of the matching kSetFlag in the same trace; else -1
   uint32_t scalarCycles; // kScalar: cycles of scalar work
+  // Fields added for the model (zero when not meaningful):
+  uint64_t elements = 0;       // active lanes (vector) or bytes moved (DMA)
+  uint16_t blkStride[3] = {};  // vector: dst, src0, src1 block strides (32 B blocks)
+  uint16_t repStride[3] = {};  // vector: dst, src0, src1 repeat strides (32 B blocks)
+  uint64_t maskBits[2] = {};   // vector, normal mode: active lanes of every repeat
+  uint8_t maskCounter = 0;     // vector: counter mask mode (maskBits unused)
+  uint8_t atomic = 0;          // kCopyUbToGm: AtomicOp of the copy (0: plain store)
+  uint64_t gmPitch = 0;        // DMA: bytes between GM rows (== unitBytes when contiguous)
+  uint32_t ubBytes[3] = {};    // UB footprint of dst, src0, src1
 };
 
 struct Site {
@@ -143,6 +157,20 @@ struct UbAccess {
   uint32_t bytes;
   bool write;
 };
+
+// A GM footprint: `rows` runs of `rowBytes` bytes, `pitch` bytes apart (pitch >= rowBytes).
+struct GmPattern {
+  uint64_t start = 0;
+  uint32_t rows = 0;
+  uint32_t rowBytes = 0;
+  uint64_t pitch = 0;
+  uint64_t End() const { return rows ? start + (rows - 1) * pitch + rowBytes : start; }
+  bool Overlaps(const GmPattern& o) const;
+};
+
+// The GM read-modify-write a UB->GM copy performs (SetAtomicAdd/Max/Min); kNone is a plain store.
+enum class AtomicOp : uint8_t { kNone = 0, kAdd, kMax, kMin };
+enum class AtomicType : uint8_t { kNone = 0, kFloat, kHalf, kBf16, kInt8, kInt16, kInt32 };
 
 enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
 
@@ -160,6 +188,7 @@ class Core {
   uint32_t ubPeak = 0;          // most UB bytes TPipe handed out at once
   std::vector<Instr> trace;
   std::vector<Site> sites;
+  uint32_t syncAlls = 0;        // SyncAll calls so far
   uint64_t mask[2] = {~0ull, ~0ull};  // vector mask register
   bool maskCounter = false;           // SetMaskCount() mode
   uint32_t scalarUbCycles;      // cost of one scalar UB access (GetValue/SetValue)
@@ -175,12 +204,20 @@ class Core {
   void ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc, const char* api);
   void Scalar(uint32_t cycles) { pendingScalar_ += cycles; }
   void Finish();  // end of kernel: unmatched flags are errors, scalar work is flushed
+  // GM traffic of this core, checked within the core (MTE3 vs MTE2 ordering) and across cores
+  // (overlapping writes between SyncAlls). `pipe` is the pipe doing the access.
+  void GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api);
+  // SyncAll: drains every pipe, then waits until every block of the launch has reached it.
+  void SyncAll(const SrcLoc& loc);
+  AtomicOp atomicOp = AtomicOp::kNone;      // SetAtomicAdd/Max/Min state for UB->GM copies
+  AtomicType atomicType = AtomicType::kNone;
 
   uint8_t* UbPtr(uint32_t addr) { return ub.data() + addr; }
 
  private:
   uint32_t Site_(const SrcLoc& loc, const char* api);
   void Append(Instr ins);
+  void CheckGmOrder(int pipe, const GmPattern& g, bool write, uint32_t site, const SrcLoc& loc, const char* api);
   uint64_t pendingScalar_ = 0;  // scalar cycles not yet in the trace
   struct Ordering;              // vector clocks, flags and UB shadow of the race checker
   Ordering* ord_;
@@ -192,5 +229,6 @@ const char* SocParamStr(const char* key);
 
 // ---- GM allocations, to bound-check GlobalTensor traffic -------------------------------------
 bool GmRangeValid(const void* p, uint64_t bytes);
+std::string DescribeGm(uint64_t addr);  // "name+offset", for messages
 
 }  // namespace ascendc_sim

@@ -57,10 +57,11 @@ inline void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const
                     static_cast<unsigned long long>(ubEnd));
   uint64_t gmSpan = d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.gmPitch + d.rowBytes : 0;
   ASCENDC_SIM_CHECK(gmSpan == 0 || GmRangeValid(gm, gmSpan), loc,
-                    "%s: GM range of %llu bytes at %p is outside every GM buffer (out-of-range GlobalTensor access)", api,
-                    static_cast<unsigned long long>(gmSpan), static_cast<void*>(gm));
+                    "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)", api,
+                    static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+  const bool toUb = op == Op::kCopyGmToUb;
   Instr ins{};
-  ins.pipe = op == Op::kCopyGmToUb ? PIPE_MTE2 : PIPE_MTE3;
+  ins.pipe = toUb ? PIPE_MTE2 : PIPE_MTE3;
   ins.op = op;
   ins.cacheMode = static_cast<uint8_t>(cache);
   ins.repeats = d.bursts;
@@ -68,16 +69,50 @@ inline void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const
   ins.gmAddr = reinterpret_cast<uintptr_t>(gm);
   ins.ubAddr[0] = ubAddr;
   ins.link = -1;
-  UbAccess a{ubAddr, static_cast<uint32_t>(ubEnd - ubAddr), op == Op::kCopyGmToUb};
+  ins.elements = static_cast<uint64_t>(d.bursts) * d.rowBytes;
+  ins.gmPitch = d.gmPitch;
+  ins.ubBytes[0] = static_cast<uint32_t>(ubEnd - ubAddr);
+  ins.atomic = toUb ? 0 : static_cast<uint8_t>(core.atomicOp);
+  UbAccess a{ubAddr, static_cast<uint32_t>(ubEnd - ubAddr), toUb};
   core.IssueAccesses(ins, loc, api, &a, 1);
+  core.GmAccess(ins.pipe, GmPattern{ins.gmAddr, d.bursts, d.rowBytes, d.gmPitch}, !toUb, loc, api);
+}
+
+// Combine `bytes` of UB data into GM under the core's atomic mode (a plain store without one).
+template <typename E>
+void Combine(uint8_t* gm, const uint8_t* ub, uint32_t bytes, AtomicOp op) {
+  for (uint32_t i = 0; i + sizeof(E) <= bytes; i += sizeof(E)) {
+    E a, b;
+    std::memcpy(&a, gm + i, sizeof(E));
+    std::memcpy(&b, ub + i, sizeof(E));
+    float fa = static_cast<float>(a), fb = static_cast<float>(b);
+    E r = op == AtomicOp::kAdd ? static_cast<E>(std::is_integral_v<E> ? static_cast<E>(a + b) : static_cast<E>(fa + fb))
+          : op == AtomicOp::kMax ? (fb > fa ? b : a)
+                                 : (fb < fa ? b : a);
+    std::memcpy(gm + i, &r, sizeof(E));
+  }
+}
+inline void StoreGm(uint8_t* gm, const uint8_t* ub, uint32_t bytes) {
+  Core& core = CurrentCore();
+  switch (core.atomicOp == AtomicOp::kNone ? AtomicType::kNone : core.atomicType) {
+    case AtomicType::kFloat: return Combine<float>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kHalf: return Combine<half>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kBf16: return Combine<bfloat16_t>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kInt8: return Combine<int8_t>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kInt16: return Combine<int16_t>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kInt32: return Combine<int32_t>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kNone: std::memcpy(gm, ub, bytes);
+  }
 }
 
 template <typename T>
 void CopyRows(const Dma& d, T* dst, const T* src, bool toUb) {
   auto* out = reinterpret_cast<uint8_t*>(dst);
   auto* in = reinterpret_cast<const uint8_t*>(src);
-  for (uint32_t i = 0; i < d.bursts; ++i)
-    std::memcpy(out + i * (toUb ? d.ubPitch : d.gmPitch), in + i * (toUb ? d.gmPitch : d.ubPitch), d.rowBytes);
+  for (uint32_t i = 0; i < d.bursts; ++i) {
+    if (toUb) std::memcpy(out + i * d.ubPitch, in + i * d.gmPitch, d.rowBytes);
+    else StoreGm(out + i * d.gmPitch, in + i * d.ubPitch, d.rowBytes);
+  }
 }
 
 inline void CheckParams(const AscendC::DataCopyParams& p, const char* api, const SrcLoc& loc) {
@@ -106,7 +141,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
   ascendc_sim::Dma d{1, bytes, bytes, bytes, bytes};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopy", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
                         dst.GetCacheMode(), loc);
-  std::memcpy(dst.GetPhyAddr(), src.Data(), bytes);
+  ascendc_sim::StoreGm(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), reinterpret_cast<const uint8_t*>(src.Data()), bytes);
 }
 
 // ---- DataCopy, DataCopyParams form: units of 32 B blocks -------------------------------------
@@ -174,6 +209,93 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
 template <typename T>
 __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
   DataCopyPad(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0}, loc);
+}
+
+// ---- UB -> UB on PIPE_V: count form and 32 B block form -------------------------------------
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::CheckParams(p, "DataCopy", loc);
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  const uint32_t row = p.blockLen * 32u, dstPitch = (p.blockLen + p.dstStride) * 32u, srcPitch = (p.blockLen + p.srcStride) * 32u;
+  const uint32_t dstBytes = (p.blockCount - 1) * dstPitch + row, srcBytes = (p.blockCount - 1) * srcPitch + row;
+  ASCENDC_SIM_CHECK(dst.UbAddr() % 32 == 0 && src.UbAddr() % 32 == 0, loc, "DataCopy UB->UB: operands at %u, %u not 32 B aligned",
+                    dst.UbAddr(), src.UbAddr());
+  ASCENDC_SIM_CHECK(dstBytes <= dst.GetLength() && srcBytes <= src.GetLength(), loc,
+                    "DataCopy UB->UB touches %u B of a %u-byte destination and %u B of a %u-byte source", dstBytes,
+                    dst.GetLength(), srcBytes, src.GetLength());
+  ascendc_sim::Instr ins{};
+  ins.pipe = PIPE_V;
+  ins.op = ascendc_sim::Op::kCopyUbToUb;
+  ins.repeats = p.blockCount;
+  ins.unitBytes = row;
+  ins.ubAddr[0] = dst.UbAddr();
+  ins.ubAddr[1] = src.UbAddr();
+  ins.link = -1;
+  ins.elements = static_cast<uint64_t>(p.blockCount) * row;
+  ins.ubBytes[0] = dstBytes;
+  ins.ubBytes[1] = srcBytes;
+  ascendc_sim::UbAccess acc[2] = {{src.UbAddr(), srcBytes, false}, {dst.UbAddr(), dstBytes, true}};
+  core.IssueAccesses(ins, loc, "DataCopy", acc, 2);
+  auto* out = reinterpret_cast<uint8_t*>(dst.Data());
+  auto* in = reinterpret_cast<const uint8_t*>(src.Data());
+  for (uint32_t i = 0; i < p.blockCount; ++i) std::memmove(out + i * dstPitch, in + i * srcPitch, row);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
+  const uint32_t blocks = count * sizeof(T) / 32;
+  if (blocks == 0) return;  // below one block the hardware moves nothing
+  DataCopy(dst, src, DataCopyParams{1, static_cast<uint16_t>(blocks), 0, 0}, loc);
+}
+
+// ---- atomics: the GM read-modify-write of later UB->GM copies ---------------------------------
+template <typename T>
+constexpr ascendc_sim::AtomicType AtomicTypeOf() {
+  using ascendc_sim::AtomicType;
+  if constexpr (std::is_same_v<T, float>) return AtomicType::kFloat;
+  else if constexpr (std::is_same_v<T, half>) return AtomicType::kHalf;
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return AtomicType::kBf16;
+  else if constexpr (std::is_same_v<T, int8_t>) return AtomicType::kInt8;
+  else if constexpr (std::is_same_v<T, int16_t>) return AtomicType::kInt16;
+  else {
+    static_assert(std::is_same_v<T, int32_t>, "atomic GM updates support float, half, bfloat16_t, int8_t, int16_t, int32_t");
+    return AtomicType::kInt32;
+  }
+}
+template <typename T>
+__aicore__ inline void SetAtomicType() { ascendc_sim::CurrentCore().atomicType = AtomicTypeOf<T>(); }
+template <typename T>
+__aicore__ inline void SetAtomicAdd() {
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  core.atomicType = AtomicTypeOf<T>();
+  core.atomicOp = ascendc_sim::AtomicOp::kAdd;
+}
+template <typename T>
+__aicore__ inline void SetAtomicMax() {
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  core.atomicType = AtomicTypeOf<T>();
+  core.atomicOp = ascendc_sim::AtomicOp::kMax;
+}
+template <typename T>
+__aicore__ inline void SetAtomicMin() {
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  core.atomicType = AtomicTypeOf<T>();
+  core.atomicOp = ascendc_sim::AtomicOp::kMin;
+}
+__aicore__ inline void SetAtomicNone() { ascendc_sim::CurrentCore().atomicOp = ascendc_sim::AtomicOp::kNone; }
+
+// ---- cross-core barrier ----------------------------------------------------------------------
+template <bool isAIVOnly = true>
+__aicore__ inline void SyncAll(ASCENDC_SIM_LOC) { ascendc_sim::CurrentCore().SyncAll(loc); }
+template <bool isAIVOnly = true>
+__aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+                               const int32_t usedCores = 0, ASCENDC_SIM_LOC) {
+  (void)gmWorkspace;
+  (void)ubWorkspace;
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  ASCENDC_SIM_CHECK(usedCores == 0 || usedCores == core.blockNum, loc,
+                    "SyncAll(usedCores = %d) with %d blocks launched: only part of the blocks would meet", usedCores,
+                    core.blockNum);
+  core.SyncAll(loc);
 }
 
 }  // namespace AscendC

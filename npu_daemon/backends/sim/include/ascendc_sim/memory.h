@@ -37,11 +37,11 @@ class GlobalTensor {
     return t;
   }
   __aicore__ T GetValue(uint64_t offset, ASCENDC_SIM_LOC) const {
-    CheckScalar(offset, loc);
+    CheckScalar(offset, false, loc);
     return addr_[offset];
   }
-  __aicore__ void SetValue(uint64_t offset, T value, ASCENDC_SIM_LOC) {
-    CheckScalar(offset, loc);
+  __aicore__ void SetValue(uint64_t offset, T value, ASCENDC_SIM_LOC) const {
+    CheckScalar(offset, true, loc);
     addr_[offset] = value;
   }
   __aicore__ T& operator()(uint64_t offset) { return addr_[offset]; }
@@ -52,12 +52,14 @@ class GlobalTensor {
   CacheMode GetCacheMode() const { return cacheMode_; }
 
  private:
-  void CheckScalar(uint64_t offset, const SrcLoc& loc) const {
+  void CheckScalar(uint64_t offset, bool write, const SrcLoc& loc) const {
     ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(addr_ + offset, sizeof(T)), loc,
-                      "GlobalTensor scalar access at element %llu is outside every GM buffer",
+                      "GlobalTensor::%s at element %llu is outside every GM buffer", write ? "SetValue" : "GetValue",
                       static_cast<unsigned long long>(offset));
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     core.Scalar(core.scalarGmCycles);
+    core.GmAccess(PIPE_S, ascendc_sim::GmPattern{reinterpret_cast<uintptr_t>(addr_ + offset), 1, sizeof(T), sizeof(T)}, write, loc,
+                  write ? "GlobalTensor::SetValue" : "GlobalTensor::GetValue");
   }
   __gm__ T* addr_ = nullptr;
   uint64_t size_ = 0;
@@ -71,6 +73,14 @@ class LocalTensor {
   using PrimType = T;
   __aicore__ LocalTensor() = default;
   LocalTensor(uint32_t addr, uint32_t size, TPosition pos) : addr_(addr), size_(size), pos_(pos) {}
+  // Operator forms (dst = a + b): the right-hand side is an expression that runs the vector op.
+  template <typename Expr, typename = decltype(&Expr::template Run<T>)>
+  __aicore__ LocalTensor& operator=(const Expr& e) {
+    e.template Run<T>(*this);
+    return *this;
+  }
+  LocalTensor(const LocalTensor&) = default;
+  LocalTensor& operator=(const LocalTensor&) = default;
 
   __aicore__ LocalTensor operator[](uint32_t offset) const {
     return LocalTensor(addr_ + offset * static_cast<uint32_t>(sizeof(T)), size_ > offset ? size_ - offset : 0, pos_);

@@ -1,6 +1,7 @@
 // The simulator runtime's internal interface between the harness and the kernel-side headers.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 
@@ -17,7 +18,12 @@ void SetSocParams(std::unordered_map<std::string, std::string> params);
 void SetTilingKey(uint64_t key);
 void SetSysWorkspace(uint8_t* ws);
 // GM buffers the harness allocated; every DMA and scalar GM access must fall inside one.
-void RegisterGm(const void* base, uint64_t bytes);
+void RegisterGm(const void* base, uint64_t bytes, const std::string& name = "");
+// Runs `kernel` once per block, each block on its own thread, one thread at a time: a block runs
+// until it ends or reaches SyncAll, then hands the baton to the next block in index order, so
+// results are deterministic. `done` sees each block's finished core (on that block's thread).
+// GM accesses are checked across blocks at every SyncAll and at the end.
+void RunBlocks(uint32_t blockDim, const std::function<void()>& kernel, const std::function<void(Core&)>& done);
 const std::vector<ops::OpDef*>& RegisteredOps();
 double SocParamDouble(const char* key);
 

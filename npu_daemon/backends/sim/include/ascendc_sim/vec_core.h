@@ -43,8 +43,9 @@ enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 namespace ascendc_sim {
 
 struct Stride {
-  uint32_t blk = 1;  // 32 B blocks between consecutive blocks of one repeat
-  uint32_t rep = 8;  // 32 B blocks between consecutive repeats
+  uint32_t blk = 1;       // 32 B blocks between consecutive blocks of one repeat
+  uint32_t rep = 8;       // 32 B blocks between consecutive repeats
+  uint32_t perBlock = 0;  // this operand's elements per 32 B block (0: the instruction's width)
 };
 
 // Which lanes of which repeats an instruction touches.
@@ -65,8 +66,15 @@ struct Lanes {
     if (counter) return static_cast<uint32_t>(std::min<uint64_t>(perRepeat, count - static_cast<uint64_t>(r) * perRepeat)) - 1;
     return bits[1] ? 127 - __builtin_clzll(bits[1]) : 63 - __builtin_clzll(bits[0]);
   }
+  // Element index of lane e of repeat r. Operands narrower than the instruction's lane width (the
+  // half side of a half->float Cast) fill fewer blocks per repeat: their blocks hold more lanes.
   uint64_t Offset(uint32_t r, uint32_t e, Stride s) const {
-    return static_cast<uint64_t>(r) * s.rep * perBlock + static_cast<uint64_t>(e / perBlock) * s.blk * perBlock + e % perBlock;
+    const uint32_t pb = s.perBlock ? s.perBlock : perBlock;
+    return static_cast<uint64_t>(r) * s.rep * pb + static_cast<uint64_t>(e / pb) * s.blk * pb + e % pb;
+  }
+  uint64_t ActiveLanes() const {
+    if (counter) return count;
+    return static_cast<uint64_t>(repeats) * (__builtin_popcountll(bits[0]) + __builtin_popcountll(bits[1]));
   }
   // One past the highest element index an operand with stride `s` touches.
   uint64_t Extent(Stride s) const {
@@ -78,6 +86,7 @@ struct Lanes {
   }
 };
 
+// T is the widest element type of the instruction: it sets the lanes per repeat.
 template <typename T>
 Lanes CountLanes(uint64_t count) {
   Lanes l;
@@ -135,8 +144,9 @@ struct Operand {
 
 // Checks operands (alignment, bounds), then records the instruction. Returns nothing on error:
 // Fail() throws.
+// `extra`: UB ranges touched outside the lane geometry (a Gather source, a reduction's scratch).
 inline void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_list<Operand> operands,
-                        uint32_t elemBytes, const SrcLoc& loc) {
+                        uint32_t elemBytes, const SrcLoc& loc, std::initializer_list<UbAccess> extra = {}) {
   Core& core = CurrentCore();
   Instr ins{};
   ins.pipe = PIPE_V;
@@ -144,19 +154,34 @@ inline void IssueVector(Op op, const char* api, const Lanes& lanes, std::initial
   ins.elemBytes = static_cast<uint8_t>(elemBytes);
   ins.repeats = lanes.repeats;
   ins.link = -1;
-  std::vector<UbAccess> accesses;
+  ins.elements = lanes.ActiveLanes();
+  ins.maskCounter = lanes.counter;
+  ins.maskBits[0] = lanes.bits[0];
+  ins.maskBits[1] = lanes.bits[1];
+  UbAccess accesses[8];
   int i = 0;
   for (const Operand& o : operands) {
     ASCENDC_SIM_CHECK(o.addr % 32 == 0, loc, "%s: operand %d at UB address %u is not 32 B aligned", api, i, o.addr);
-    uint64_t extent = lanes.Extent(o.stride);
+    Stride s = o.stride;
+    if (s.perBlock == 0) s.perBlock = 32 / o.elemBytes;
+    uint64_t extent = lanes.Extent(s);
     ASCENDC_SIM_CHECK(extent <= o.size, loc, "%s: operand %d touches %llu elements but the tensor has %u", api, i,
                       static_cast<unsigned long long>(extent), o.size);
-    if (i < 3) ins.ubAddr[i] = o.addr;
-    accesses.push_back(UbAccess{o.addr, static_cast<uint32_t>(extent * o.elemBytes), o.write});
+    if (i < 3) {
+      ins.ubAddr[i] = o.addr;
+      ins.ubBytes[i] = static_cast<uint32_t>(extent * o.elemBytes);
+      ins.blkStride[i] = static_cast<uint16_t>(lanes.contiguous ? 1 : s.blk);
+      ins.repStride[i] = static_cast<uint16_t>(lanes.contiguous ? 8 : s.rep);
+    }
+    accesses[i] = UbAccess{o.addr, static_cast<uint32_t>(extent * o.elemBytes), o.write};
     ++i;
   }
   if (!lanes.contiguous) ASCENDC_SIM_CHECK(lanes.repeats <= 255, loc, "%s: repeatTime %u > 255", api, lanes.repeats);
-  core.IssueAccesses(ins, loc, api, accesses.data(), accesses.size());
+  for (const UbAccess& a : extra) {
+    ASCENDC_SIM_CHECK(a.addr % 32 == 0, loc, "%s: operand at UB address %u is not 32 B aligned", api, a.addr);
+    accesses[i++] = a;
+  }
+  core.IssueAccesses(ins, loc, api, accesses, static_cast<size_t>(i));
 }
 
 // Run f(dstIndex, src0Index, src1Index) over the active lanes; the count form is one flat loop so

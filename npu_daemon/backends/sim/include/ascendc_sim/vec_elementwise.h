@@ -12,6 +12,11 @@ struct Identity {
   using type = T;
 };
 
+namespace lane {
+template <typename T>
+T ReluOf(T v) { return v > T(0) ? v : T(0); }
+}  // namespace lane
+
 inline Stride DstStride(const AscendC::UnaryRepeatParams& p) { return {p.dstBlkStride, p.dstRepStride}; }
 inline Stride SrcStride(const AscendC::UnaryRepeatParams& p) { return {p.srcBlkStride, p.srcRepStride}; }
 
@@ -20,9 +25,17 @@ Lanes RegisterMaskLanes(uint8_t repeatTime, const SrcLoc& loc) {
   return MaskLanes<T>(CurrentCore().mask, repeatTime, loc);
 }
 
-template <typename D, typename S0, typename S1, typename Fn>
+template <typename T>
+Stride Blocks(Stride s) {
+  s.perBlock = 32 / sizeof(T);
+  return s;
+}
+
+// dst = fn(a, b) lane by lane; with `accumulate`, fn also sees the old dst value (fn(a, b, d)).
+template <bool accumulate = false, typename D, typename S0, typename S1, typename Fn>
 void Binary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S0>& a,
             const AscendC::LocalTensor<S1>& b, const Lanes& l, Stride sd, Stride sa, Stride sb, Fn fn, const SrcLoc& loc) {
+  sd = Blocks<D>(sd), sa = Blocks<S0>(sa), sb = Blocks<S1>(sb);
   IssueVector(op, api, l,
               {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true}, {a.UbAddr(), a.GetSize(), sizeof(S0), sa, false},
                {b.UbAddr(), b.GetSize(), sizeof(S1), sb, false}},
@@ -30,18 +43,31 @@ void Binary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const As
   D* d = dst.Data();
   const S0* x = a.Data();
   const S1* y = b.Data();
-  ForLanes(l, sd, sa, sb, [&](uint64_t i, uint64_t j, uint64_t k) { d[i] = static_cast<D>(fn(x[j], y[k])); });
+  if constexpr (accumulate)
+    ForLanes(l, sd, sa, sb, [&](uint64_t i, uint64_t j, uint64_t k) { d[i] = static_cast<D>(fn(x[j], y[k], d[i])); });
+  else
+    ForLanes(l, sd, sa, sb, [&](uint64_t i, uint64_t j, uint64_t k) { d[i] = static_cast<D>(fn(x[j], y[k])); });
 }
 
 template <typename D, typename S, typename Fn>
 void Unary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, const Lanes& l,
            Stride sd, Stride ss, Fn fn, const SrcLoc& loc) {
+  sd = Blocks<D>(sd), ss = Blocks<S>(ss);
   IssueVector(op, api, l,
               {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true}, {src.UbAddr(), src.GetSize(), sizeof(S), ss, false}},
               sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S), loc);
   D* d = dst.Data();
   const S* x = src.Data();
   ForLanes(l, sd, ss, ss, [&](uint64_t i, uint64_t j, uint64_t) { d[i] = static_cast<D>(fn(x[j])); });
+}
+
+// Fill: dst = fn(lane index in the flat count), no source read.
+template <typename D, typename Fn>
+void Fill(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Lanes& l, Stride sd, Fn fn, const SrcLoc& loc) {
+  sd = Blocks<D>(sd);
+  IssueVector(op, api, l, {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true}}, sizeof(D), loc);
+  D* d = dst.Data();
+  ForLanes(l, sd, sd, sd, [&](uint64_t i, uint64_t, uint64_t) { d[i] = fn(i); });
 }
 
 }  // namespace ascendc_sim
@@ -88,6 +114,51 @@ ASCENDC_SIM_BINARY(Mul, kVecBinary, a * b)
 ASCENDC_SIM_BINARY(Div, kVecDiv, a / b)
 ASCENDC_SIM_BINARY(Max, kVecBinary, a > b ? a : b)
 ASCENDC_SIM_BINARY(Min, kVecBinary, a < b ? a : b)
+ASCENDC_SIM_BINARY(And, kVecBinary, a & b)
+ASCENDC_SIM_BINARY(Or, kVecBinary, a | b)
+ASCENDC_SIM_BINARY(AddRelu, kVecBinary, ascendc_sim::lane::ReluOf(static_cast<T>(a + b)))
+ASCENDC_SIM_BINARY(SubRelu, kVecBinary, ascendc_sim::lane::ReluOf(static_cast<T>(a - b)))
+
+// ---- dst-accumulating: dst = f(src0, src1, dst) --------------------------------------------------
+#define ASCENDC_SIM_BINARY_ACC(NAME, OPCLASS, EXPR)                                                                   \
+  namespace ascendc_sim::lane {                                                                                       \
+  struct NAME {                                                                                                       \
+    template <typename T>                                                                                             \
+    T operator()(T a, T b, T d) const { return static_cast<T>(EXPR); }                                                \
+  };                                                                                                                  \
+  }                                                                                                                   \
+  namespace AscendC {                                                                                                 \
+  template <typename T>                                                                                               \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,      \
+                              const int32_t& count, ASCENDC_SIM_LOC) {                                                \
+    ascendc_sim::Binary<true>(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, ascendc_sim::CountLanes<T>(count),    \
+                              {}, {}, {}, ascendc_sim::lane::NAME{}, loc);                                            \
+  }                                                                                                                   \
+  template <typename T, bool isSetMask = true>                                                                        \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,      \
+                              uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) { \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
+    ascendc_sim::Binary<true>(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, l, {p.dstBlkStride, p.dstRepStride},  \
+                              {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                 \
+                              ascendc_sim::lane::NAME{}, loc);                                                        \
+  }                                                                                                                   \
+  template <typename T, bool isSetMask = true>                                                                        \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,      \
+                              const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& p,           \
+                              ASCENDC_SIM_LOC) {                                                                      \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
+    ascendc_sim::Binary<true>(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, l, {p.dstBlkStride, p.dstRepStride},  \
+                              {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                 \
+                              ascendc_sim::lane::NAME{}, loc);                                                        \
+  }                                                                                                                   \
+  }
+
+// Each product is rounded to T before the add, as two chained vector ops would be.
+ASCENDC_SIM_BINARY_ACC(MulAddDst, kVecFma, static_cast<T>(a * b) + d)
+ASCENDC_SIM_BINARY_ACC(FusedMulAdd, kVecFma, static_cast<T>(a * d) + b)
+ASCENDC_SIM_BINARY_ACC(FusedMulAddRelu, kVecFma, ascendc_sim::lane::ReluOf(static_cast<T>(static_cast<T>(a * d) + b)))
 
 // ---- vector-scalar: dst = f(src, scalar) -----------------------------------------------------
 #define ASCENDC_SIM_VEC_SCALAR(NAME, OPCLASS, EXPR)                                                                   \
@@ -131,6 +202,8 @@ ASCENDC_SIM_VEC_SCALAR(Muls, kVecUnary, a * s)
 ASCENDC_SIM_VEC_SCALAR(Maxs, kVecUnary, a > s ? a : s)
 ASCENDC_SIM_VEC_SCALAR(Mins, kVecUnary, a < s ? a : s)
 ASCENDC_SIM_VEC_SCALAR(LeakyRelu, kVecUnary, a >= T(0) ? a : a * s)
+ASCENDC_SIM_VEC_SCALAR(ShiftLeft, kVecUnary, a << s)
+ASCENDC_SIM_VEC_SCALAR(ShiftRight, kVecUnary, a >> s)  // arithmetic for signed types, logical for unsigned
 
 // ---- unary: dst = f(src) ----------------------------------------------------------------------
 #define ASCENDC_SIM_UNARY(NAME, OPCLASS, EXPR)                                                                        \
@@ -173,6 +246,7 @@ ASCENDC_SIM_UNARY(Ln, kVecTransc, std::log(static_cast<float>(a)))
 ASCENDC_SIM_UNARY(Sqrt, kVecTransc, std::sqrt(static_cast<float>(a)))
 ASCENDC_SIM_UNARY(Rsqrt, kVecTransc, 1.0f / std::sqrt(static_cast<float>(a)))
 ASCENDC_SIM_UNARY(Reciprocal, kVecTransc, 1.0f / static_cast<float>(a))
+ASCENDC_SIM_UNARY(Not, kVecUnary, ~a)
 
 namespace AscendC {
 
@@ -180,8 +254,8 @@ namespace AscendC {
 template <typename T>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
                                  const int32_t& count, ASCENDC_SIM_LOC) {
-  ascendc_sim::Unary(ascendc_sim::Op::kVecUnary, "Duplicate", dst, dst, ascendc_sim::CountLanes<T>(count), {}, {},
-                     [s = static_cast<T>(scalar)](T) { return s; }, loc);
+  ascendc_sim::Fill(ascendc_sim::Op::kVecUnary, "Duplicate", dst, ascendc_sim::CountLanes<T>(count), {},
+                    [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
 }
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
@@ -189,8 +263,110 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const typename ascen
                                  const uint8_t dstRepeatStride, ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
-  ascendc_sim::Stride s{dstBlockStride, dstRepeatStride};
-  ascendc_sim::Unary(ascendc_sim::Op::kVecUnary, "Duplicate", dst, dst, l, s, s, [v = static_cast<T>(scalar)](T) { return v; }, loc);
+  ascendc_sim::Fill(ascendc_sim::Op::kVecUnary, "Duplicate", dst, l, {dstBlockStride, dstRepeatStride},
+                    [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
 }
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
+                                 const uint64_t mask[], const uint8_t repeatTime, const uint16_t dstBlockStride,
+                                 const uint8_t dstRepeatStride, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  ascendc_sim::Fill(ascendc_sim::Op::kVecUnary, "Duplicate", dst, l, {dstBlockStride, dstRepeatStride},
+                    [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
+}
+
+// ---- Axpy: dst += src * scalar (dst may be float with a half source) --------------------------
+template <typename T, typename U>
+__aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalar, const int32_t& count,
+                            ASCENDC_SIM_LOC) {
+  static_assert(std::is_same_v<T, U> || (std::is_same_v<T, float> && std::is_same_v<U, half>), "Axpy: T == U or float += half");
+  ascendc_sim::Binary<true>(ascendc_sim::Op::kVecFma, "Axpy", dst, src, src, ascendc_sim::CountLanes<T>(count), {}, {}, {},
+                            [s = scalar](U x, U, T d) { return static_cast<T>(static_cast<T>(static_cast<T>(x) * static_cast<T>(s)) + d); },
+                            loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalar, uint64_t mask,
+                            const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  ascendc_sim::Binary<true>(ascendc_sim::Op::kVecFma, "Axpy", dst, src, src, l, ascendc_sim::DstStride(p), ascendc_sim::SrcStride(p),
+                            ascendc_sim::SrcStride(p),
+                            [s = scalar](U x, U, T d) { return static_cast<T>(static_cast<T>(static_cast<T>(x) * static_cast<T>(s)) + d); },
+                            loc);
+}
+
+// ---- CreateVecIndex: dst[i] = first + i ----------------------------------------------------------
+template <typename T>
+__aicore__ inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, uint32_t count, ASCENDC_SIM_LOC) {
+  ascendc_sim::Fill(ascendc_sim::Op::kVecIndex, "CreateVecIndex", dst, ascendc_sim::CountLanes<T>(count), {},
+                    [f = firstValue](uint64_t i) { return static_cast<T>(static_cast<double>(f) + static_cast<double>(i)); }, loc);
+}
+
+// ---- Brcb: each source element fills one 32 B block of dst; 8 elements per repeat -------------
+struct BrcbRepeatParams {
+  uint16_t dstBlkStride = 1;
+  uint16_t dstRepStride = 8;
+};
+template <typename T>
+__aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime,
+                            const BrcbRepeatParams& p, ASCENDC_SIM_LOC) {
+  constexpr uint32_t perBlock = 32 / sizeof(T);
+  ascendc_sim::Lanes l;  // ignores the mask: every lane of every repeat
+  l.perRepeat = 256 / sizeof(T);
+  l.perBlock = perBlock;
+  l.repeats = repeatTime;
+  l.bits[0] = ~0ull;
+  l.bits[1] = sizeof(T) == 2 ? ~0ull : 0;
+  const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({p.dstBlkStride, p.dstRepStride});
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecIndex, "Brcb", l, {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}}, sizeof(T),
+                           loc, {{src.UbAddr(), static_cast<uint32_t>(repeatTime * 8 * sizeof(T)), false}});
+  ASCENDC_SIM_CHECK(repeatTime * 8u <= src.GetSize(), loc, "Brcb: %u repeats read %u elements of a %u-element source", repeatTime,
+                    repeatTime * 8u, src.GetSize());
+  T* d = dst.Data();
+  const T* x = src.Data();
+  for (uint32_t r = 0; r < repeatTime; ++r)
+    for (uint32_t e = 0; e < l.perRepeat; ++e) d[l.Offset(r, e, sd)] = x[r * 8 + e / perBlock];
+}
+
+// ---- Gather: dst[i] = *(src + base + offsets[i]) with byte offsets ----------------------------
+template <typename T>
+__aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& offsets,
+                              const uint32_t srcBaseAddr, const uint32_t count, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecGather, "Gather", l,
+                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
+                            {offsets.UbAddr(), offsets.GetSize(), sizeof(uint32_t), {}, false}},
+                           sizeof(T), loc, {{src.UbAddr(), src.GetLength(), false}});
+  T* d = dst.Data();
+  const uint32_t* off = offsets.Data();
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(src.Data()) + srcBaseAddr;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t byte = static_cast<uint64_t>(srcBaseAddr) + off[i];
+    ASCENDC_SIM_CHECK(off[i] % sizeof(T) == 0 && byte + sizeof(T) <= src.GetLength(), loc,
+                      "Gather: offset %u B of lane %u is misaligned or outside the %u-byte source", off[i], i, src.GetLength());
+    std::memcpy(&d[i], base + off[i], sizeof(T));
+  }
+}
+
+// ---- operator forms: dst = a + b, a - b, a * b, a / b, a | b, a & b over dst's elements ------------
+#define ASCENDC_SIM_OPERATOR(SYM, NAME)                                                               \
+  template <typename T>                                                                               \
+  struct NAME##Expr {                                                                                 \
+    LocalTensor<T> a, b;                                                                              \
+    template <typename D>                                                                             \
+    void Run(const LocalTensor<D>& dst) const { NAME(dst, a, b, static_cast<int32_t>(dst.GetSize())); } \
+  };                                                                                                  \
+  template <typename T>                                                                               \
+  __aicore__ inline NAME##Expr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) {    \
+    return {a, b};                                                                                    \
+  }
+ASCENDC_SIM_OPERATOR(+, Add)
+ASCENDC_SIM_OPERATOR(-, Sub)
+ASCENDC_SIM_OPERATOR(*, Mul)
+ASCENDC_SIM_OPERATOR(/, Div)
+ASCENDC_SIM_OPERATOR(|, Or)
+ASCENDC_SIM_OPERATOR(&, And)
+#undef ASCENDC_SIM_OPERATOR
 
 }  // namespace AscendC

@@ -1,0 +1,154 @@
+// Cast with every RoundMode on the conversion pairs Atlas A2 supports; any other pair fails to
+// compile with a static_assert naming it.
+//
+// Rounding is computed exactly: the value is held in long double (exact for every source type),
+// the round-to-nearest-even neighbour in the target type is found, and the mode picks between the
+// two target values that bracket the exact value. CAST_NONE rounds like CAST_RINT when the
+// conversion loses precision and is exact otherwise; CAST_ODD (float -> half) picks the neighbour
+// with an odd last mantissa bit. Float -> integer conversions saturate; NaN becomes 0.
+// float -> float with a mode rounds to an integral value (what Floor/Ceil/Round build on).
+#pragma once
+
+#include "ascendc_sim/vec_elementwise.h"
+
+namespace AscendC {
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+}  // namespace AscendC
+
+namespace ascendc_sim {
+
+template <typename D, typename S>
+constexpr bool CastSupported() {
+  using std::is_same_v;
+  if constexpr (is_same_v<S, half>)
+    return is_same_v<D, float> || is_same_v<D, int32_t> || is_same_v<D, int16_t> || is_same_v<D, int8_t> || is_same_v<D, uint8_t>;
+  else if constexpr (is_same_v<S, float>)
+    return is_same_v<D, half> || is_same_v<D, float> || is_same_v<D, int32_t> || is_same_v<D, int16_t> ||
+           is_same_v<D, int64_t> || is_same_v<D, bfloat16_t>;
+  else if constexpr (is_same_v<S, bfloat16_t>)
+    return is_same_v<D, float> || is_same_v<D, int32_t>;
+  else if constexpr (is_same_v<S, int32_t>)
+    return is_same_v<D, float> || is_same_v<D, int16_t> || is_same_v<D, int64_t>;
+  else if constexpr (is_same_v<S, int16_t>)
+    return is_same_v<D, float> || is_same_v<D, half>;
+  else if constexpr (is_same_v<S, int64_t>)
+    return is_same_v<D, float> || is_same_v<D, int32_t>;
+  else if constexpr (is_same_v<S, int8_t> || is_same_v<S, uint8_t>)
+    return is_same_v<D, half>;
+  return false;
+}
+
+// Bit-level neighbours of a finite-or-infinite floating value in type F.
+template <typename F>
+F Step(F v, bool up) {
+  if constexpr (std::is_same_v<F, float>) {
+    return std::nextafter(v, up ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
+  } else {
+    uint16_t b;
+    std::memcpy(&b, &v, 2);
+    const bool neg = b & 0x8000u;
+    if ((b & 0x7fffu) == 0) b = up ? 0x0001 : 0x8001;  // from +-0 to the smallest subnormal
+    else if (neg == up) b = static_cast<uint16_t>(b - 1);
+    else b = static_cast<uint16_t>(b + 1);
+    F r;
+    std::memcpy(&r, &b, 2);
+    return r;
+  }
+}
+
+template <typename F>
+F NearestEven(long double v) {
+  if constexpr (std::is_same_v<F, bfloat16_t>) return bfloat16_t(static_cast<float>(v));  // sources of bf16 are float
+  else return static_cast<F>(v);
+}
+
+template <typename F>
+bool OddMantissa(F v) {
+  uint32_t b = 0;
+  std::memcpy(&b, &v, sizeof(F));
+  return b & 1u;
+}
+
+template <typename F>
+F RoundFloat(long double v, AscendC::RoundMode m) {
+  using AscendC::RoundMode;
+  if (std::isnan(v)) return NearestEven<F>(v);
+  const F c = NearestEven<F>(v);
+  const long double cv = static_cast<long double>(static_cast<float>(c));
+  if (cv == v || m == RoundMode::CAST_NONE || m == RoundMode::CAST_RINT) return c;
+  const F lo = cv < v ? c : Step(c, false);
+  const F hi = cv > v ? c : Step(c, true);
+  const long double lov = static_cast<float>(lo), hiv = static_cast<float>(hi);
+  switch (m) {
+    case RoundMode::CAST_FLOOR: return lo;
+    case RoundMode::CAST_CEIL: return hi;
+    case RoundMode::CAST_TRUNC: return v > 0 ? lo : hi;
+    case RoundMode::CAST_ROUND: return v - lov == hiv - v ? (v > 0 ? hi : lo) : c;
+    case RoundMode::CAST_ODD: return OddMantissa(lo) ? lo : hi;
+    default: return c;
+  }
+}
+
+inline long double RoundIntegral(long double v, AscendC::RoundMode m) {
+  using AscendC::RoundMode;
+  switch (m) {
+    case RoundMode::CAST_FLOOR: return std::floor(v);
+    case RoundMode::CAST_CEIL: return std::ceil(v);
+    case RoundMode::CAST_TRUNC: return std::trunc(v);
+    case RoundMode::CAST_ROUND: return std::round(v);
+    default: return std::nearbyint(v);  // round half to even in the default FP environment
+  }
+}
+
+template <typename D, typename S>
+D CastLane(S s, AscendC::RoundMode m) {
+  long double v;
+  if constexpr (std::is_same_v<S, bfloat16_t> || std::is_same_v<S, half>) v = static_cast<float>(s);
+  else v = static_cast<long double>(s);
+  if constexpr (std::is_integral_v<D>) {
+    if (std::isnan(v)) return 0;
+    const long double r = RoundIntegral(v, m);
+    if (r <= static_cast<long double>(std::numeric_limits<D>::min())) return std::numeric_limits<D>::min();
+    if (r >= static_cast<long double>(std::numeric_limits<D>::max())) return std::numeric_limits<D>::max();
+    return static_cast<D>(r);
+  } else if constexpr (std::is_same_v<D, S>) {
+    return std::isfinite(v) ? static_cast<D>(RoundIntegral(v, m)) : s;  // float -> float: integral rounding
+  } else {
+    return RoundFloat<D>(v, m);
+  }
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+template <typename D, typename S>
+__aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint32_t count,
+                            ASCENDC_SIM_LOC) {
+  static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
+  using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
+  ascendc_sim::Unary(ascendc_sim::Op::kVecCast, "Cast", dst, src, ascendc_sim::CountLanes<W>(count), {}, {},
+                     [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
+}
+template <typename D, typename S, bool isSetMask = true>
+__aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask,
+                            const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
+  using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<W>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<W>(repeatTime, loc);
+  ascendc_sim::Unary(ascendc_sim::Op::kVecCast, "Cast", dst, src, l, ascendc_sim::DstStride(p), ascendc_sim::SrcStride(p),
+                     [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
+}
+template <typename D, typename S, bool isSetMask = true>
+__aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask[],
+                            const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
+  using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<W>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<W>(repeatTime, loc);
+  ascendc_sim::Unary(ascendc_sim::Op::kVecCast, "Cast", dst, src, l, ascendc_sim::DstStride(p), ascendc_sim::SrcStride(p),
+                     [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
+}
+
+}  // namespace AscendC

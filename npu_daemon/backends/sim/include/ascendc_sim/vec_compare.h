@@ -1,0 +1,282 @@
+// Compare / CompareScalar (bit-mask results), Select and GatherMask.
+//
+// A comparison writes one bit per lane, little-endian within each byte: bit i of the mask is lane i
+// of the flat lane sequence (repeat r, lane e -> bit r * lanesPerRepeat + e). Inactive lanes of an
+// active repeat write 0. Select reads the same layout: a set bit takes src0, a clear bit src1.
+#pragma once
+
+#include "ascendc_sim/vec_elementwise.h"
+
+namespace AscendC {
+
+enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+
+}  // namespace AscendC
+
+namespace ascendc_sim {
+
+template <typename T>
+bool CmpLane(T a, T b, AscendC::CMPMODE m) {
+  using AscendC::CMPMODE;
+  switch (m) {
+    case CMPMODE::LT: return a < b;
+    case CMPMODE::GT: return a > b;
+    case CMPMODE::EQ: return a == b;
+    case CMPMODE::LE: return a <= b;
+    case CMPMODE::GE: return a >= b;
+    default: return a != b;
+  }
+}
+
+// Bits of lanes [0, lanes) into the uint8 mask at `out`; `pred(r, e)` decides lane e of repeat r.
+template <typename Pred>
+void WriteBits(uint8_t* out, const Lanes& l, Pred pred) {
+  for (uint32_t r = 0; r < l.repeats; ++r)
+    for (uint32_t e = 0; e < l.perRepeat; ++e) {
+      const uint64_t bit = static_cast<uint64_t>(r) * l.perRepeat + e;
+      if (l.Active(r, e) && pred(r, e)) out[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
+      else out[bit / 8] &= static_cast<uint8_t>(~(1u << (bit % 8)));
+    }
+}
+
+// The mask tensor's UB footprint for `l` (one bit per lane of every repeat, whole bytes).
+inline uint32_t MaskBytes(const Lanes& l) { return static_cast<uint32_t>((static_cast<uint64_t>(l.repeats) * l.perRepeat + 7) / 8); }
+
+template <typename T, typename U, typename Fn>
+void CompareImpl(const char* api, Op op, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a,
+                 const AscendC::LocalTensor<T>* b, const Lanes& l, Stride sa, Stride sb, Fn pred, const SrcLoc& loc) {
+  sa = Blocks<T>(sa), sb = Blocks<T>(sb);
+  const uint32_t bytes = MaskBytes(l);
+  ASCENDC_SIM_CHECK(bytes <= dst.GetLength(), loc, "%s: the bit mask needs %u bytes, the destination has %u", api, bytes,
+                    dst.GetLength());
+  if (b != nullptr)
+    IssueVector(op, api, l, {{a.UbAddr(), a.GetSize(), sizeof(T), sa, false}, {b->UbAddr(), b->GetSize(), sizeof(T), sb, false}},
+                sizeof(T), loc, {{dst.UbAddr(), bytes, true}});
+  else
+    IssueVector(op, api, l, {{a.UbAddr(), a.GetSize(), sizeof(T), sa, false}}, sizeof(T), loc, {{dst.UbAddr(), bytes, true}});
+  WriteBits(reinterpret_cast<uint8_t*>(dst.Data()), l, pred);
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+// ---- Compare: dst bits = src0 <op> src1 ----------------------------------------------------------
+template <typename T, typename U>
+__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
+                               uint32_t count, ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(count * sizeof(T) % 256 == 0, loc, "Compare: count %u x %zu B is not a multiple of 256 B", count, sizeof(T));
+  ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
+  const T* x = src0.Data();
+  const T* y = src1.Data();
+  ascendc_sim::CompareImpl("Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, {}, {},
+                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[r * l.perRepeat + e], y[r * l.perRepeat + e], mode); },
+                           loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
+                               const uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
+  const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
+  const T* x = src0.Data();
+  const T* y = src1.Data();
+  ascendc_sim::CompareImpl("Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, sa, sb,
+                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], y[l.Offset(r, e, sb)], mode); },
+                           loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
+                               const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
+  const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
+  const T* x = src0.Data();
+  const T* y = src1.Data();
+  ascendc_sim::CompareImpl("Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, sa, sb,
+                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], y[l.Offset(r, e, sb)], mode); },
+                           loc);
+}
+
+// ---- CompareScalar: dst bits = src0 <op> scalar --------------------------------------------------
+template <typename T, typename U>
+__aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+                                     const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, uint32_t count,
+                                     ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(count * sizeof(T) % 32 == 0, loc, "CompareScalar: count %u x %zu B is not a multiple of 32 B", count, sizeof(T));
+  ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
+  const T* x = src0.Data();
+  const T s = src1Scalar;
+  ascendc_sim::CompareImpl("CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, {}, {},
+                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[r * l.perRepeat + e], s, mode); }, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+                                     const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, const uint64_t mask,
+                                     uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>(ascendc_sim::SrcStride(p));
+  const T* x = src0.Data();
+  const T s = src1Scalar;
+  ascendc_sim::CompareImpl("CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, sa, sa,
+                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], s, mode); }, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+                                     const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, const uint64_t mask[],
+                                     uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>(ascendc_sim::SrcStride(p));
+  const T* x = src0.Data();
+  const T s = src1Scalar;
+  ascendc_sim::CompareImpl("CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, sa, sa,
+                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], s, mode); }, loc);
+}
+
+// ---- Select: dst = bit ? src0 : src1 (tensor or scalar) --------------------------------------------
+// VSEL_CMPMASK_SPR applies the first repeat's bits to every repeat (the mask register form);
+// the tensor modes walk the mask bit by bit across repeats.
+template <typename T, typename U>
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                              const LocalTensor<T>& src1, SELMODE mode, uint32_t count, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
+  const uint32_t bytes = mode == SELMODE::VSEL_CMPMASK_SPR ? l.perRepeat / 8 : ascendc_sim::MaskBytes(l);
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Select", l,
+                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), {}, false},
+                            {src1.UbAddr(), src1.GetSize(), sizeof(T), {}, false}},
+                           sizeof(T), loc, {{selMask.UbAddr(), bytes, false}});
+  ASCENDC_SIM_CHECK(bytes <= selMask.GetLength(), loc, "Select: %u mask bytes needed, the mask tensor has %u", bytes,
+                    selMask.GetLength());
+  const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.Data());
+  T* d = dst.Data();
+  const T* a = src0.Data();
+  const T* b = src1.Data();
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t bit = mode == SELMODE::VSEL_CMPMASK_SPR ? i % l.perRepeat : i;
+    d[i] = (m[bit / 8] >> (bit % 8)) & 1u ? a[i] : b[i];
+  }
+}
+template <typename T, typename U>
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                              const typename ascendc_sim::Identity<T>::type src1, SELMODE mode, uint32_t count, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
+  const uint32_t bytes = ascendc_sim::MaskBytes(l);
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Select", l,
+                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), {}, false}},
+                           sizeof(T), loc, {{selMask.UbAddr(), bytes, false}});
+  ASCENDC_SIM_CHECK(bytes <= selMask.GetLength(), loc, "Select: %u mask bytes needed, the mask tensor has %u", bytes,
+                    selMask.GetLength());
+  (void)mode;
+  const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.Data());
+  T* d = dst.Data();
+  const T* a = src0.Data();
+  const T s = src1;
+  for (uint32_t i = 0; i < count; ++i) d[i] = (m[i / 8] >> (i % 8)) & 1u ? a[i] : s;
+}
+template <typename T, typename U>
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                              const LocalTensor<T>& src1, SELMODE mode, uint64_t mask, uint8_t repeatTime,
+                              const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);
+  const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({p.dstBlkStride, p.dstRepStride});
+  const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
+  const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
+  const uint32_t bytes = mode == SELMODE::VSEL_CMPMASK_SPR ? l.perRepeat / 8 : ascendc_sim::MaskBytes(l);
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Select", l,
+                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false},
+                            {src1.UbAddr(), src1.GetSize(), sizeof(T), sb, false}},
+                           sizeof(T), loc, {{selMask.UbAddr(), bytes, false}});
+  const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.Data());
+  T* d = dst.Data();
+  const T* a = src0.Data();
+  const T* b = src1.Data();
+  for (uint32_t r = 0; r < l.repeats; ++r)
+    for (uint32_t e = 0; e < l.perRepeat; ++e) {
+      if (!l.Active(r, e)) continue;
+      const uint32_t bit = mode == SELMODE::VSEL_CMPMASK_SPR ? e : r * l.perRepeat + e;
+      d[l.Offset(r, e, sd)] = (m[bit / 8] >> (bit % 8)) & 1u ? a[l.Offset(r, e, sa)] : b[l.Offset(r, e, sb)];
+    }
+}
+
+// ---- GatherMask: pack the elements whose pattern bit is set ----------------------------------------
+struct GatherMaskParams {
+  uint8_t src0BlockStride = 1;
+  uint16_t repeatTimes = 1;
+  uint16_t src0RepeatStride = 8;
+  uint8_t src1RepeatStride = 1;
+};
+
+}  // namespace AscendC
+
+namespace ascendc_sim {
+
+// Built-in patterns 1..7: 1 even lanes, 2 odd lanes, 3..6 lane % 4 == 0..3, 7 every lane.
+inline bool BuiltinPattern(uint8_t p, uint32_t e) {
+  switch (p) {
+    case 1: return e % 2 == 0;
+    case 2: return e % 2 == 1;
+    case 3: case 4: case 5: case 6: return e % 4 == static_cast<uint32_t>(p - 3);
+    default: return true;
+  }
+}
+
+template <typename T, typename Bit>
+void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0, bool reduceMode, uint32_t mask,
+                    const AscendC::GatherMaskParams& p, uint64_t& rsvdCnt, Bit bit, uint32_t patternBytes, uint32_t patternAddr,
+                    const SrcLoc& loc) {
+  Lanes l = CountLanes<T>(reduceMode ? mask : static_cast<uint64_t>(p.repeatTimes) * (256 / sizeof(T)));
+  l.contiguous = false;
+  const Stride ss = Blocks<T>({p.src0BlockStride, p.src0RepeatStride});
+  const T* x = src0.Data();
+  std::vector<T> picked;
+  for (uint32_t r = 0; r < l.repeats; ++r)
+    for (uint32_t e = 0; e < l.perRepeat; ++e)
+      if (l.Active(r, e) && bit(r, e)) picked.push_back(x[l.Offset(r, e, ss)]);
+  const uint64_t n = picked.size();
+  ASCENDC_SIM_CHECK(n <= dst.GetSize(), loc, "GatherMask: %llu selected elements for a %u-element destination",
+                    static_cast<unsigned long long>(n), dst.GetSize());
+  const UbAccess out{dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true};
+  if (patternBytes)
+    IssueVector(Op::kVecSelect, "GatherMask", l, {{src0.UbAddr(), src0.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
+                {{patternAddr, patternBytes, false}, out});
+  else
+    IssueVector(Op::kVecSelect, "GatherMask", l, {{src0.UbAddr(), src0.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc, {out});
+  std::copy(picked.begin(), picked.end(), dst.Data());
+  rsvdCnt = n;
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+template <typename T, typename U>
+__aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1Pattern,
+                                  const bool reduceMode, const uint32_t mask, const GatherMaskParams& p, uint64_t& rsvdCnt,
+                                  ASCENDC_SIM_LOC) {
+  static_assert(sizeof(U) == sizeof(T), "GatherMask: the pattern tensor is uint16_t for 2-byte data, uint32_t for 4-byte data");
+  const uint8_t* pat = reinterpret_cast<const uint8_t*>(src1Pattern.Data());
+  const uint32_t perRepeat = 256 / sizeof(T);
+  const uint32_t repBytes = p.src1RepeatStride * 32u;
+  ascendc_sim::GatherMaskImpl(
+      dst, src0, reduceMode, mask, p, rsvdCnt,
+      [&](uint32_t r, uint32_t e) {
+        const uint32_t byte = (repBytes ? r * repBytes : r * perRepeat / 8) + e / 8;
+        return (pat[byte] >> (e % 8)) & 1u;
+      },
+      perRepeat / 8 * (repBytes ? 1 : p.repeatTimes), src1Pattern.UbAddr(), loc);
+}
+template <typename T>
+__aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,
+                                  const bool reduceMode, const uint32_t mask, const GatherMaskParams& p, uint64_t& rsvdCnt,
+                                  ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(src1Pattern >= 1 && src1Pattern <= 7, loc, "GatherMask: built-in pattern %u out of range [1, 7]", src1Pattern);
+  ascendc_sim::GatherMaskImpl(dst, src0, reduceMode, mask, p, rsvdCnt,
+                              [&](uint32_t, uint32_t e) { return ascendc_sim::BuiltinPattern(src1Pattern, e); }, 0, 0, loc);
+}
+
+}  // namespace AscendC

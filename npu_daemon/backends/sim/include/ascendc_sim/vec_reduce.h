@@ -1,0 +1,226 @@
+// Reductions: WholeReduce* (one value per repeat), BlockReduce* (one per 32 B block), PairReduceSum,
+// RepeatReduceSum, and the whole-range ReduceSum/ReduceMax/ReduceMin with an optional index.
+//
+// Sums accumulate in float and round once to T; max/min keep the first lane on ties. Indices are
+// lane positions stored as the integer bits of an element of T's width (uint16 for half, uint32
+// for float), as the hardware writes them. Output strides are in units of one repeat's output.
+#pragma once
+
+#include "ascendc_sim/vec_elementwise.h"
+
+namespace AscendC {
+enum ReduceOrder { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+}  // namespace AscendC
+
+namespace ascendc_sim {
+
+enum class Red : uint8_t { kSum, kMax, kMin };
+
+template <typename T>
+T IndexBits(uint32_t index) {
+  T v;
+  if constexpr (sizeof(T) == 2) {
+    const uint16_t i = static_cast<uint16_t>(index);
+    std::memcpy(&v, &i, 2);
+  } else {
+    std::memcpy(&v, &index, sizeof(T));
+  }
+  return v;
+}
+
+// Running sum, or max/min with the lane index of its first occurrence.
+struct Acc {
+  float value = 0;
+  uint32_t index = 0;
+  bool any = false;
+  void Add(Red red, float v, uint32_t i) {
+    if (!any) value = v, index = i, any = true;
+    else if (red == Red::kSum) value += v;
+    else if (red == Red::kMax ? v > value : v < value) value = v, index = i;
+  }
+};
+
+template <typename T>
+void ReduceRepeat(const Lanes& l, uint32_t r, uint32_t firstLane, uint32_t lanes, const T* x, Stride s, Red red, Acc& acc) {
+  for (uint32_t e = firstLane; e < firstLane + lanes && e < l.perRepeat; ++e)
+    if (l.Active(r, e)) acc.Add(red, static_cast<float>(x[l.Offset(r, e, s)]), e);
+}
+
+template <typename T>
+void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const Lanes& l,
+                 int32_t dstRepStride, Stride ss, int order, const SrcLoc& loc) {
+  ss = Blocks<T>(ss);
+  const uint32_t outs = red == Red::kSum || order >= AscendC::ORDER_ONLY_VALUE ? 1 : 2;
+  const uint64_t dstElems = l.repeats ? static_cast<uint64_t>(l.repeats - 1) * dstRepStride * outs + outs : 0;
+  ASCENDC_SIM_CHECK(dstElems <= dst.GetSize(), loc, "%s: writes %llu elements, the destination has %u", api,
+                    static_cast<unsigned long long>(dstElems), dst.GetSize());
+  IssueVector(Op::kVecReduce, api, l, {{src.UbAddr(), src.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
+              {{dst.UbAddr(), static_cast<uint32_t>(dstElems * sizeof(T)), true}});
+  T* d = dst.Data();
+  const T* x = src.Data();
+  for (uint32_t r = 0; r < l.repeats; ++r) {
+    Acc acc;
+    ReduceRepeat(l, r, 0, l.perRepeat, x, ss, red, acc);
+    T* o = d + static_cast<uint64_t>(r) * dstRepStride * outs;
+    const T value = static_cast<T>(acc.value), index = IndexBits<T>(acc.index);
+    if (red == Red::kSum || order == AscendC::ORDER_ONLY_VALUE) o[0] = value;
+    else if (order == AscendC::ORDER_ONLY_INDEX) o[0] = index;
+    else if (order == AscendC::ORDER_VALUE_INDEX) o[0] = value, o[1] = index;
+    else o[0] = index, o[1] = value;
+  }
+}
+
+// Reduce each 32 B block (BlockReduce: width = lanes per block) or each pair (PairReduce: width 2).
+template <typename T>
+void GroupReduce(const char* api, Red red, uint32_t width, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                 const Lanes& l, int32_t dstRepStride, Stride ss, const SrcLoc& loc) {
+  ss = Blocks<T>(ss);
+  const uint32_t outs = l.perRepeat / width;
+  const uint64_t dstElems = l.repeats ? static_cast<uint64_t>(l.repeats - 1) * dstRepStride * outs + outs : 0;
+  ASCENDC_SIM_CHECK(dstElems <= dst.GetSize(), loc, "%s: writes %llu elements, the destination has %u", api,
+                    static_cast<unsigned long long>(dstElems), dst.GetSize());
+  IssueVector(Op::kVecReduce, api, l, {{src.UbAddr(), src.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
+              {{dst.UbAddr(), static_cast<uint32_t>(dstElems * sizeof(T)), true}});
+  T* d = dst.Data();
+  const T* x = src.Data();
+  for (uint32_t r = 0; r < l.repeats; ++r)
+    for (uint32_t g = 0; g < outs; ++g) {
+      Acc acc;
+      ReduceRepeat(l, r, g * width, width, x, ss, red, acc);
+      if (acc.any) d[static_cast<uint64_t>(r) * dstRepStride * outs + g] = static_cast<T>(acc.value);
+    }
+}
+
+// Whole-range reduction to dst[0] (and the index to dst[1]); `work` is the scratch the hardware uses.
+template <typename T>
+void RangeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                 const AscendC::LocalTensor<T>& work, const Lanes& l, Stride ss, bool calIndex, const SrcLoc& loc) {
+  ss = Blocks<T>(ss);
+  const uint32_t outs = calIndex ? 2 : 1;
+  ASCENDC_SIM_CHECK(dst.GetSize() >= outs, loc, "%s: the destination needs %u elements", api, outs);
+  const uint32_t workBytes = std::min<uint32_t>(work.GetLength(), (l.repeats * 2 * sizeof(T) + 31) / 32 * 32);
+  IssueVector(Op::kVecReduce, api, l, {{src.UbAddr(), src.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
+              {{work.UbAddr(), workBytes, true}, {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true}});
+  const T* x = src.Data();
+  Acc total;
+  for (uint32_t r = 0; r < l.repeats; ++r) {
+    Acc acc;
+    ReduceRepeat(l, r, 0, l.perRepeat, x, ss, red, acc);
+    if (acc.any) total.Add(red, acc.value, r * l.perRepeat + acc.index);
+  }
+  T* d = dst.Data();
+  d[0] = static_cast<T>(total.value);
+  if (calIndex) d[1] = IndexBits<T>(total.index);
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+// ---- WholeReduceSum / RepeatReduceSum / WholeReduceMax / WholeReduceMin ---------------------------
+template <typename T, bool isSetMask = true>
+__aicore__ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,
+                                      const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
+                                      ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  ascendc_sim::WholeReduce("WholeReduceSum", ascendc_sim::Red::kSum, dst, src, l, dstRepStride,
+                           {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, 0, loc);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
+                                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                                      const int32_t srcRepStride, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  ascendc_sim::WholeReduce("WholeReduceSum", ascendc_sim::Red::kSum, dst, src, l, dstRepStride,
+                           {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, 0, loc);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                                       const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                                       const int32_t dstRepStride, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
+  (void)dstBlkStride;
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  ascendc_sim::WholeReduce("RepeatReduceSum", ascendc_sim::Red::kSum, dst, src, l, dstRepStride,
+                           {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, 0, loc);
+}
+
+#define ASCENDC_SIM_WHOLE_MAXMIN(NAME, RED)                                                                           \
+  template <typename T, bool isSetMask = true>                                                                        \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,               \
+                              const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,       \
+                              const int32_t srcRepStride, ReduceOrder order = ORDER_VALUE_INDEX, ASCENDC_SIM_LOC) {   \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
+    ascendc_sim::WholeReduce(#NAME, RED, dst, src, l, dstRepStride,                                                   \
+                             {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, order, loc); \
+  }                                                                                                                   \
+  template <typename T, bool isSetMask = true>                                                                        \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],            \
+                              const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,       \
+                              const int32_t srcRepStride, ReduceOrder order = ORDER_VALUE_INDEX, ASCENDC_SIM_LOC) {   \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
+    ascendc_sim::WholeReduce(#NAME, RED, dst, src, l, dstRepStride,                                                   \
+                             {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, order, loc); \
+  }
+ASCENDC_SIM_WHOLE_MAXMIN(WholeReduceMax, ascendc_sim::Red::kMax)
+ASCENDC_SIM_WHOLE_MAXMIN(WholeReduceMin, ascendc_sim::Red::kMin)
+
+// ---- BlockReduceSum/Max/Min (8 outputs per repeat), PairReduceSum (half a repeat) -----------------
+#define ASCENDC_SIM_GROUP_REDUCE(NAME, RED, WIDTH)                                                                    \
+  template <typename T, bool isSetMask = true>                                                                        \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,         \
+                              const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,             \
+                              const int32_t srcRepStride, ASCENDC_SIM_LOC) {                                          \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
+    ascendc_sim::GroupReduce(#NAME, RED, WIDTH, dst, src, l, dstRepStride,                                            \
+                             {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, loc);        \
+  }                                                                                                                   \
+  template <typename T, bool isSetMask = true>                                                                        \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,         \
+                              const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,          \
+                              const int32_t srcRepStride, ASCENDC_SIM_LOC) {                                          \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
+    ascendc_sim::GroupReduce(#NAME, RED, WIDTH, dst, src, l, dstRepStride,                                            \
+                             {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, loc);        \
+  }
+ASCENDC_SIM_GROUP_REDUCE(BlockReduceSum, ascendc_sim::Red::kSum, 32 / sizeof(T))
+ASCENDC_SIM_GROUP_REDUCE(BlockReduceMax, ascendc_sim::Red::kMax, 32 / sizeof(T))
+ASCENDC_SIM_GROUP_REDUCE(BlockReduceMin, ascendc_sim::Red::kMin, 32 / sizeof(T))
+ASCENDC_SIM_GROUP_REDUCE(PairReduceSum, ascendc_sim::Red::kSum, 2)
+
+// ---- ReduceSum / ReduceMax / ReduceMin over a whole range -----------------------------------------
+template <typename T>
+__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+                                 const int32_t count, ASCENDC_SIM_LOC) {
+  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, ascendc_sim::CountLanes<T>(count), {}, false, loc);
+}
+template <typename T>
+__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+                                 const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);
+  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, false,
+                           loc);
+}
+#define ASCENDC_SIM_RANGE_MAXMIN(NAME, RED)                                                                           \
+  template <typename T>                                                                                               \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,       \
+                              const int32_t count, bool calIndex = false, ASCENDC_SIM_LOC) {                          \
+    ascendc_sim::RangeReduce(#NAME, RED, dst, src, work, ascendc_sim::CountLanes<T>(count), {}, calIndex, loc);       \
+  }                                                                                                                   \
+  template <typename T>                                                                                               \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,       \
+                              const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride,               \
+                              bool calIndex = false, ASCENDC_SIM_LOC) {                                               \
+    ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);                                \
+    ascendc_sim::RangeReduce(#NAME, RED, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, calIndex, loc); \
+  }
+ASCENDC_SIM_RANGE_MAXMIN(ReduceMax, ascendc_sim::Red::kMax)
+ASCENDC_SIM_RANGE_MAXMIN(ReduceMin, ascendc_sim::Red::kMin)
+
+}  // namespace AscendC

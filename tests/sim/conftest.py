@@ -1,0 +1,165 @@
+"""Shared fixtures of the simulator tests: build and run one kernel against our headers.
+
+`run_kernel` wraps a kernel body in a throwaway operator package whose generic host tiling passes
+up to 8 integers (`params`) to the kernel as `t.p[i]`, sets the block dim and the workspace, then
+runs the launch harness directly and returns the raw outputs, so API tests can compare numbers
+(and statuses) without a numpy reference inside the package.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascend_gym.package import ASCENDC_TYPES, load_package
+from npu_daemon.backends.sim import build
+from npu_daemon.backends.sim.backend import soc_params
+
+PACKAGES = Path(__file__).parent / "packages"
+
+HOST = """#include "register/op_def_registry.h"
+#include "simk_tiling.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace optiling {
+static ge::graphStatus SimkTiling(gert::TilingContext* ctx) {
+  SimkTilingData t;
+  const gert::RuntimeAttrs* attrs = ctx->GetAttrs();
+  const gert::ContinuousVector* params = attrs->GetListInt(0);
+  int64_t p[8] = {};
+  for (size_t i = 0; i < params->GetSize() && i < 8; ++i) p[i] = params->GetData()[i];
+  t.set_p(p);
+  ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));
+  ctx->SetTilingKey(static_cast<uint64_t>(*attrs->GetInt(3)));
+  size_t* ws = ctx->GetWorkspaceSizes(1);
+  ws[0] = static_cast<size_t>(*attrs->GetInt(2)) + platform_ascendc::PlatformAscendC(ctx->GetPlatformInfo()).GetLibApiWorkSpaceSize();
+  t.SaveToBuffer(ctx->GetRawTilingData()->GetData(), ctx->GetRawTilingData()->GetCapacity());
+  ctx->GetRawTilingData()->SetDataSize(t.GetDataSize());
+  return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+
+namespace ops {
+class Simk : public OpDef {
+ public:
+  explicit Simk(const char* name) : OpDef(name) { this->AICore().SetTiling(optiling::SimkTiling).AddConfig("ascend910b"); }
+};
+OP_ADD(Simk);
+}  // namespace ops
+"""
+
+TILING_H = """#pragma once
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(SimkTilingData)
+TILING_DATA_FIELD_DEF_ARR(int64_t, 8, p);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(Simk, SimkTilingData)
+}  // namespace optiling
+"""
+
+STORAGE = {"float16": np.float16, "float32": np.float32, "bfloat16": np.uint16, "int8": np.int8, "uint8": np.uint8,
+           "int16": np.int16, "int32": np.int32, "int64": np.int64}
+NP_NAMES = {np.dtype(v): k for k, v in STORAGE.items() if k != "bfloat16"}
+
+
+@dataclass
+class KernelRun:
+    status: str
+    message: str
+    outputs: dict[str, np.ndarray] = field(default_factory=dict)
+    result: dict = field(default_factory=dict)
+
+    def ok(self) -> KernelRun:
+        assert self.status == "OK", self.message
+        return self
+
+
+def _entry(ins: dict, outs: dict) -> str:
+    params = ", ".join(f"GM_ADDR {n}" for n in [*ins, *outs, "workspace", "tiling"])
+    return f'extern "C" __global__ __aicore__ void simk({params})'
+
+
+def run_kernel(tmp: Path, body: str, inputs: dict[str, np.ndarray], outputs: dict[str, tuple[str, tuple[int, ...]]],
+               params: list[int] = (), block_dim: int = 1, workspace: int = 0, tiling_key: int = 0, prelude: str = "",
+               soc: str = "Ascend910B4") -> KernelRun:
+    """Compile `prelude` + the kernel entry around `body` (which may use GET_TILING_DATA(t, tiling)), run it.
+
+    Inputs are numpy arrays (bfloat16 as uint16 bits: pass a ("bfloat16", array) tuple), outputs are
+    (dtype name, shape); the kernel sees GM_ADDR parameters named like the dicts' keys.
+    """
+    kernel = f'#include "kernel_operator.h"\nusing namespace AscendC;\n{prelude}\n{_entry(inputs, outputs)} {{\n{body}\n}}\n'
+    root = tmp / "simk"
+    (root / "op_host").mkdir(parents=True, exist_ok=True)
+    (root / "op_kernel").mkdir(exist_ok=True)
+    in_dtypes = {k: (v[0] if isinstance(v, tuple) else NP_NAMES[np.asarray(v).dtype]) for k, v in inputs.items()}
+    arrays = {k: np.ascontiguousarray(v[1] if isinstance(v, tuple) else v) for k, v in inputs.items()}
+    args = [*(f'{{ name = "{k}", dtypes = ["{d}"] }}' for k, d in in_dtypes.items())]
+    outs = [*(f'{{ name = "{k}", dtypes = ["{d}"] }}' for k, (d, _) in outputs.items())]
+    shapes = {**{k: list(a.shape) for k, a in arrays.items()}, **{k: list(s) for k, (_, s) in outputs.items()}}
+    all_dtypes = {**in_dtypes, **{k: d for k, (d, _) in outputs.items()}}
+    shape_list = ", ".join(f"{k} = {v}" for k, v in shapes.items())
+    dtype_list = ", ".join(f'{k} = "{d}"' for k, d in all_dtypes.items())
+    (root / "op.toml").write_text(
+        f'name = "simk"\nlevel = 1\ncategory = "test"\ninputs = [{", ".join(args)}]\noutputs = [{", ".join(outs)}]\n'
+        f'reference = "reference:simk"\n[[cases]]\nname = "c"\nbench = true\ndtype = "float32"\n'
+        f"shapes = {{ {shape_list} }}\ndtypes = {{ {dtype_list} }}\n")
+    (root / "reference.py").write_text("def simk(*a):\n    raise NotImplementedError\n")
+    (root / "op_host" / "simk_tiling.h").write_text(TILING_H)
+    (root / "op_host" / "simk.cpp").write_text(HOST)
+    (root / "op_kernel" / "simk.cpp").write_text(kernel)
+    pkg = load_package(root)
+    work = root  # the compilers run in the package directory
+    rt = build.ensure_runtime()
+    macros = {f"DTYPE_{k.upper()}": ASCENDC_TYPES[d] for k, d in all_dtypes.items()}
+    try:
+        tiling_so, _ = build.build_tiling(pkg, work, rt, 120)
+        kernel_so, _ = build.build_kernel(pkg, macros, work, rt, 120)
+    except build.BuildError as e:
+        return KernelRun("COMPILE_ERROR", e.log)
+    lines = ["op_type Simk", "kernel simk", f"tiling_so {tiling_so}", f"kernel_so {kernel_so}", f"result {work / 'result.json'}",
+             *(f"param {k} {v}" for k, v in soc_params(soc).items())]
+    for k, a in arrays.items():
+        a.tofile(work / f"in_{k}.bin")
+        lines.append(f"input {k} {in_dtypes[k]} {a.ndim} {' '.join(map(str, a.shape))} {work / f'in_{k}.bin'}")
+    for k, (d, s) in outputs.items():
+        lines.append(f"output {k} {d} {len(s)} {' '.join(map(str, s))} {work / f'out_{k}.bin'}")
+    p = list(params) + [0] * (8 - len(params))
+    lines += [f"attr params list_int 8 {' '.join(map(str, p))}", f"attr block_dim int {block_dim}",
+              f"attr workspace int {workspace}", f"attr tiling_key int {tiling_key}"]
+    (work / "launch.txt").write_text("\n".join(lines) + "\n")
+    (work / "result.json").unlink(missing_ok=True)
+    done = subprocess.run([str(rt.harness), "launch.txt"], cwd=work, capture_output=True, text=True, timeout=120)
+    if not (work / "result.json").exists():
+        return KernelRun("CRASH", done.stderr[-2000:] + done.stdout[-2000:])
+    result = json.loads((work / "result.json").read_text())
+    run = KernelRun(result["status"], result["message"], result=result)
+    if run.status == "OK":
+        for k, (d, s) in outputs.items():
+            run.outputs[k] = np.fromfile(work / f"out_{k}.bin", dtype=STORAGE[d]).reshape(s)
+    return run
+
+
+@pytest.fixture()
+def kernel(tmp_path):
+    """`kernel(body, inputs, outputs, **kw)` -> KernelRun; see run_kernel."""
+    counter = iter(range(1000))
+
+    def run(body: str, inputs: dict, outputs: dict, **kw) -> KernelRun:
+        return run_kernel(tmp_path / f"k{next(counter)}", body, inputs, outputs, **kw)
+
+    return run
+
+
+def bf16_bits(x: np.ndarray) -> np.ndarray:
+    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bf16_values(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
