@@ -82,17 +82,22 @@ class ExperienceBank:
             return cls(experiences, emb, meta=meta)  # TF-IDF fits its vocabulary on the corpus: always re-index
         return cls(experiences, emb, np.load(stored), meta=meta)
 
-    def retrieve(self, query: str, k: int, part: str | None = "kernel", exclude_operator: str | None = None
-                 ) -> list[tuple[Experience, float]]:
-        """The k experiences whose Bottleneck is closest to `query` (cosine), best first."""
+    def retrieve(self, query: str, k: int, part: str | None = "kernel", exclude_operator: str | None = None,
+                 distinct_motifs: bool = False) -> list[tuple[Experience, float]]:
+        """The k experiences whose Bottleneck is closest to `query` (cosine), best first. With
+        `distinct_motifs`, one per motif (an expert's own restructuring counts per operator), so
+        the k slots are not spent on one lesson learned on k operators."""
         if not self.experiences or k <= 0:
             return []
         scores = self.embeddings @ self.embedder.query(query)
         order = np.argsort(-scores, kind="stable")
-        out = []
+        out, motifs = [], set()
         for i in order:
             e = self.experiences[i]
-            if (part is None or e.part == part) and e.operator != exclude_operator:
+            motif = (e.motif, e.operator) if e.motif == "expert_structure" else e.motif
+            if (part is None or e.part == part) and e.operator != exclude_operator and \
+                    not (distinct_motifs and motif in motifs):
+                motifs.add(motif)
                 out.append((e, float(scores[i])))
                 if len(out) == k:
                     break

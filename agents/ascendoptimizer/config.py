@@ -32,7 +32,7 @@ class Stage2Config(BaseModel):
     top_k: int = Field(3, ge=1)
     # The bank holds experience from the suite's experts: never hand an operator its own expert's.
     exclude_own_operator: bool = True
-    min_gain_pct: float = Field(0.0, ge=0)  # a rewrite is kept only if faster by more than this
+    distinct_motifs: bool = True  # top-k holds one experience per motif
 
 
 class AscendOptimizerConfig(BaseModel):

@@ -80,7 +80,8 @@ class Stage2:
     def step(self, base: OperatorPackage, base_result: EvalResult, round_: int) -> bool:
         diagnosis = diagnose(base_result.profile)
         retrieved = self.bank.retrieve(diagnosis, self.config.top_k, part="kernel",
-                                       exclude_operator=self.operator if self.config.exclude_own_operator else None)
+                                       exclude_operator=self.operator if self.config.exclude_own_operator else None,
+                                       distinct_motifs=self.config.distinct_motifs)
         self.evaluator.trajectory.write("retrieval", phase=self.phase, round=round_, diagnosis=diagnosis,
                                         retrieved=[{"title": e.title, "operator": e.operator, "motif": e.motif,
                                                     "score": round(s, 4)} for e, s in retrieved])
