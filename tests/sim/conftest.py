@@ -163,3 +163,38 @@ def bf16_bits(x: np.ndarray) -> np.ndarray:
 
 def bf16_values(bits: np.ndarray) -> np.ndarray:
     return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+# Kernel-side helpers for API tests: a bump allocator over one TBuf, GM<->UB copies, full barriers.
+UB_HELPERS = """
+struct Ub {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  uint32_t used = 0;
+  Ub() { pipe.InitBuffer(buf, 160 * 1024); }
+  template <typename T> LocalTensor<T> Alloc(uint32_t n) {
+    LocalTensor<T> t = buf.GetWithOffset<T>(n, used);
+    used += (n * sizeof(T) + 31) / 32 * 32;
+    return t;
+  }
+  template <typename T> LocalTensor<T> In(GM_ADDR p, uint32_t n) {
+    LocalTensor<T> t = Alloc<T>(n);
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer((__gm__ T*)p, n);
+    DataCopy(t, g, n);
+    return t;
+  }
+  template <typename T> void Out(GM_ADDR p, const LocalTensor<T>& t, uint32_t n) {
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer((__gm__ T*)p, n);
+    DataCopy(g, t, n);
+  }
+};
+#define SYNC() PipeBarrier<PIPE_ALL>()
+"""
+
+
+def lane_offsets(repeats: int, per_repeat: int, per_block: int, lanes: list[int], blk: int, rep: int) -> np.ndarray:
+    """Element offsets of `lanes` (active lane numbers) in every repeat, for block/repeat strides in 32 B blocks."""
+    out = [r * rep * per_block + (e // per_block) * blk * per_block + e % per_block for r in range(repeats) for e in lanes]
+    return np.array(out, dtype=np.int64)

@@ -12,6 +12,9 @@
 #include "ascendc_sim/vec_cast.h"
 #include "ascendc_sim/vec_compare.h"
 #include "ascendc_sim/vec_reduce.h"
+#include "ascendc_sim/adv_math.h"
+#include "ascendc_sim/adv_reduce.h"
+#include "ascendc_sim/adv_norm.h"
 #include "register/tilingdata_base.h"
 
 namespace tik2 = AscendC;

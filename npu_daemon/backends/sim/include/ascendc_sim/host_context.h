@@ -23,6 +23,24 @@ enum DataType : int32_t {
 };
 enum Format : int32_t { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2 };
 
+// The shape type of the host tiling helpers (GetSoftMaxMaxTmpSize, ...).
+class Shape {
+ public:
+  Shape() = default;
+  explicit Shape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
+  size_t GetDimNum() const { return dims_.size(); }
+  int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+  std::vector<int64_t> GetDims() const { return dims_; }
+  int64_t GetShapeSize() const {
+    int64_t n = 1;
+    for (int64_t d : dims_) n *= d;
+    return n;
+  }
+
+ private:
+  std::vector<int64_t> dims_;
+};
+
 inline int32_t DataTypeBytes(DataType t) {
   switch (t) {
     case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;

@@ -45,7 +45,8 @@ inline uint32_t MaskBytes(const Lanes& l) { return static_cast<uint32_t>((static
 
 template <typename T, typename U, typename Fn>
 void CompareImpl(const char* api, Op op, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a,
-                 const AscendC::LocalTensor<T>* b, const Lanes& l, Stride sa, Stride sb, Fn pred, const SrcLoc& loc) {
+                 const typename Identity<AscendC::LocalTensor<T>>::type* b, const Lanes& l, Stride sa, Stride sb, Fn pred,
+                 const SrcLoc& loc) {
   sa = Blocks<T>(sa), sb = Blocks<T>(sb);
   const uint32_t bytes = MaskBytes(l);
   ASCENDC_SIM_CHECK(bytes <= dst.GetLength(), loc, "%s: the bit mask needs %u bytes, the destination has %u", api, bytes,

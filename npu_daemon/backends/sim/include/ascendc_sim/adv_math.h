@@ -1,0 +1,164 @@
+// High-level element-wise math APIs (API.md section 7): Sigmoid, Tanh, Sin, Cos, Erf, Sign, Log,
+// Log2, Log10, Exp<T, taylorLevel>, Power, Gelu, FasterGelu, Silu, Swish, Floor, Ceil, Round,
+// ClampMax, ClampMin.
+//
+// Each is evaluated in float and rounded once to T. The real library expands them into several
+// basic vector instructions; the trace records that many instructions (`steps`) over the same
+// operands, so the performance model sees a comparable cost. The optional sharedTmpBuffer is
+// recorded as scratch the call writes.
+#pragma once
+
+#include "ascendc_sim/vec_elementwise.h"
+
+namespace ascendc_sim {
+
+template <typename T, typename Fn>
+void AdvUnary(const char* api, int steps, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+              const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, Fn fn, const SrcLoc& loc) {
+  const Lanes l = CountLanes<T>(count);
+  for (int s = 1; s < steps; ++s)
+    IssueVector(Op::kVecTransc, api, l, {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src.UbAddr(), src.GetSize(), sizeof(T), {}, false}},
+                sizeof(T), loc, tmp ? std::initializer_list<UbAccess>{{tmp->UbAddr(), tmp->GetLength(), true}} : std::initializer_list<UbAccess>{});
+  Unary(Op::kVecTransc, api, dst, src, l, {}, {}, [&](T x) { return static_cast<T>(fn(static_cast<float>(x))); }, loc);
+}
+
+template <typename T, typename Fn>
+void AdvBinary(const char* api, int steps, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
+               const AscendC::LocalTensor<T>& b, uint32_t count, Fn fn, const SrcLoc& loc) {
+  const Lanes l = CountLanes<T>(count);
+  for (int s = 1; s < steps; ++s)
+    IssueVector(Op::kVecTransc, api, l,
+                {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {a.UbAddr(), a.GetSize(), sizeof(T), {}, false},
+                 {b.UbAddr(), b.GetSize(), sizeof(T), {}, false}},
+                sizeof(T), loc);
+  Binary(Op::kVecTransc, api, dst, a, b, l, {}, {}, {},
+         [&](T x, T y) { return static_cast<T>(fn(static_cast<float>(x), static_cast<float>(y))); }, loc);
+}
+
+namespace math {
+inline float Sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+inline float Sign(float x) { return x > 0 ? 1.0f : x < 0 ? -1.0f : 0.0f; }
+// The tanh form of GELU the library implements: x * sigmoid(1.5957691 * (x + 0.044715 x^3)).
+inline float Gelu(float x) { return x * Sigmoid(1.5957691216057308f * (x + 0.044715f * x * x * x)); }
+inline float FasterGelu(float x) { return x / (1.0f + std::exp(-1.702f * std::fabs(x))) * std::exp(0.851f * (x - std::fabs(x))); }
+}  // namespace math
+
+}  // namespace ascendc_sim
+
+// NAME(dst, src, count) and NAME(dst, src, sharedTmpBuffer, count), templated <T, isReuseSource>.
+#define ASCENDC_SIM_ADV_UNARY(NAME, STEPS, EXPR)                                                                        \
+  namespace AscendC {                                                                                                   \
+  template <typename T, bool isReuseSource = false>                                                                     \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount,            \
+                              ASCENDC_SIM_LOC) {                                                                        \
+    ascendc_sim::AdvUnary(#NAME, STEPS, dst, src, nullptr, calCount, [](float x) { return EXPR; }, loc);               \
+  }                                                                                                                     \
+  template <typename T, bool isReuseSource = false>                                                                     \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                     \
+                              const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASCENDC_SIM_LOC) {  \
+    ascendc_sim::AdvUnary(#NAME, STEPS, dst, src, &sharedTmpBuffer, calCount, [](float x) { return EXPR; }, loc);      \
+  }                                                                                                                     \
+  }
+
+ASCENDC_SIM_ADV_UNARY(Sigmoid, 4, ascendc_sim::math::Sigmoid(x))
+ASCENDC_SIM_ADV_UNARY(Tanh, 5, std::tanh(x))
+ASCENDC_SIM_ADV_UNARY(Sin, 8, std::sin(x))
+ASCENDC_SIM_ADV_UNARY(Cos, 8, std::cos(x))
+ASCENDC_SIM_ADV_UNARY(Erf, 8, std::erf(x))
+ASCENDC_SIM_ADV_UNARY(Sign, 3, ascendc_sim::math::Sign(x))
+ASCENDC_SIM_ADV_UNARY(Log, 1, std::log(x))
+ASCENDC_SIM_ADV_UNARY(Log2, 2, std::log2(x))
+ASCENDC_SIM_ADV_UNARY(Log10, 2, std::log10(x))
+ASCENDC_SIM_ADV_UNARY(Gelu, 6, ascendc_sim::math::Gelu(x))
+ASCENDC_SIM_ADV_UNARY(FasterGelu, 5, ascendc_sim::math::FasterGelu(x))
+ASCENDC_SIM_ADV_UNARY(Silu, 4, x * ascendc_sim::math::Sigmoid(x))
+ASCENDC_SIM_ADV_UNARY(Floor, 1, std::floor(x))
+ASCENDC_SIM_ADV_UNARY(Ceil, 1, std::ceil(x))
+ASCENDC_SIM_ADV_UNARY(Round, 1, std::nearbyint(x))  // half to even
+#undef ASCENDC_SIM_ADV_UNARY
+
+namespace AscendC {
+
+// Exp<T, taylorExpandLevel>: the level trades accuracy for speed on hardware; here it only sets the
+// recorded instruction count (the value is exp(x) rounded once).
+template <typename T, uint8_t taylorExpandLevel = 0, bool isReuseSource = false>
+__aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                           const uint32_t calCount, ASCENDC_SIM_LOC) {
+  ascendc_sim::AdvUnary("Exp", 1 + taylorExpandLevel, dst, src, &sharedTmpBuffer, calCount, [](float x) { return std::exp(x); }, loc);
+}
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+__aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, ASCENDC_SIM_LOC) {
+  ascendc_sim::AdvUnary("Exp", 1 + taylorExpandLevel, dst, src, nullptr, calCount, [](float x) { return std::exp(x); }, loc);
+}
+
+// Swish(x) = x * sigmoid(beta * x).
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Swish(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t dataSize, const T scalarValue,
+                             ASCENDC_SIM_LOC) {
+  const float beta = static_cast<float>(scalarValue);
+  ascendc_sim::AdvUnary("Swish", 4, dst, src, nullptr, dataSize, [beta](float x) { return x * ascendc_sim::math::Sigmoid(beta * x); }, loc);
+}
+
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                const T scalar, const uint32_t calCount, ASCENDC_SIM_LOC) {
+  const float s = static_cast<float>(scalar);
+  ascendc_sim::AdvUnary("ClampMax", 1, dst, src, &sharedTmpBuffer, calCount, [s](float x) { return x > s ? s : x; }, loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar, const uint32_t calCount,
+                                ASCENDC_SIM_LOC) {
+  const float s = static_cast<float>(scalar);
+  ascendc_sim::AdvUnary("ClampMax", 1, dst, src, nullptr, calCount, [s](float x) { return x > s ? s : x; }, loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                const T scalar, const uint32_t calCount, ASCENDC_SIM_LOC) {
+  const float s = static_cast<float>(scalar);
+  ascendc_sim::AdvUnary("ClampMin", 1, dst, src, &sharedTmpBuffer, calCount, [s](float x) { return x < s ? s : x; }, loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar, const uint32_t calCount,
+                                ASCENDC_SIM_LOC) {
+  const float s = static_cast<float>(scalar);
+  ascendc_sim::AdvUnary("ClampMin", 1, dst, src, nullptr, calCount, [s](float x) { return x < s ? s : x; }, loc);
+}
+
+// Power: tensor^tensor, tensor^scalar, scalar^tensor (each with an optional sharedTmpBuffer).
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint32_t calCount,
+                             ASCENDC_SIM_LOC) {
+  ascendc_sim::AdvBinary("Power", 6, dst, src0, src1, calCount, [](float a, float b) { return std::pow(a, b); }, loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                             const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_SIM_LOC) {
+  (void)sharedTmpBuffer;
+  ascendc_sim::AdvBinary("Power", 6, dst, src0, src1, calCount, [](float a, float b) { return std::pow(a, b); }, loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1Scalar, uint32_t calCount,
+                             ASCENDC_SIM_LOC) {
+  const float e = static_cast<float>(src1Scalar);
+  ascendc_sim::AdvUnary("Power", 6, dst, src0, nullptr, calCount, [e](float a) { return std::pow(a, e); }, loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1Scalar,
+                             const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_SIM_LOC) {
+  const float e = static_cast<float>(src1Scalar);
+  ascendc_sim::AdvUnary("Power", 6, dst, src0, &sharedTmpBuffer, calCount, [e](float a) { return std::pow(a, e); }, loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>& src1, uint32_t calCount,
+                             ASCENDC_SIM_LOC) {
+  const float b = static_cast<float>(src0Scalar);
+  ascendc_sim::AdvUnary("Power", 6, dst, src1, nullptr, calCount, [b](float e) { return std::pow(b, e); }, loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>& src1,
+                             const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_SIM_LOC) {
+  const float b = static_cast<float>(src0Scalar);
+  ascendc_sim::AdvUnary("Power", 6, dst, src1, &sharedTmpBuffer, calCount, [b](float e) { return std::pow(b, e); }, loc);
+}
+
+}  // namespace AscendC

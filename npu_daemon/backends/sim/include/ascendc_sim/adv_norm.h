@@ -1,0 +1,198 @@
+// Row-wise normalisations (API.md section 7): SoftMax, SimpleSoftMax, LogSoftMax, LayerNorm and
+// RmsNorm, driven by the tiling structs of tiling/tiling_api.h.
+//
+// Rows are srcK (or hLength) elements apart, padded to 32 B; only the first oriSrcK
+// (originalHLength) elements of a row take part. Statistics are computed in float. SoftMax's
+// sum/max outputs hold each row's value repeated across one 32 B block, as the library writes them.
+#pragma once
+
+#include "ascendc_sim/adv_reduce.h"
+#include "tiling/tiling_api.h"
+
+namespace AscendC {
+
+struct SoftMaxShapeInfo {
+  uint32_t srcM = 0;
+  uint32_t srcK = 0;
+  uint32_t oriSrcM = 0;
+  uint32_t oriSrcK = 0;
+};
+
+}  // namespace AscendC
+
+namespace ascendc_sim {
+
+struct RowGeometry {
+  uint32_t rows, pitch, valid;
+};
+
+inline RowGeometry SoftMaxRows(const SoftMaxTiling& t, const AscendC::SoftMaxShapeInfo& s) {
+  const uint32_t rows = s.srcM ? s.srcM : t.srcM, pitch = s.srcK ? s.srcK : t.srcK;
+  return {rows, pitch, s.oriSrcK ? s.oriSrcK : pitch};
+}
+
+// kind 0: softmax with sum/max out; 1: SimpleSoftMax from given sum/max; 2: LogSoftMax.
+template <typename T, typename U>
+void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& sum,
+                 const AscendC::LocalTensor<U>& max, const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+                 const RowGeometry& g, const SrcLoc& loc) {
+  const uint64_t n = static_cast<uint64_t>(g.rows) * g.pitch;
+  const uint32_t stat = 32 / sizeof(U);
+  CheckElems(api, src, n, "source", loc);
+  CheckElems(api, dst, n, "destination", loc);
+  CheckElems(api, sum, static_cast<uint64_t>(g.rows) * stat, "sum tensor", loc);
+  CheckElems(api, max, static_cast<uint64_t>(g.rows) * stat, "max tensor", loc);
+  ASCENDC_SIM_CHECK(g.valid <= g.pitch && g.pitch * sizeof(T) % 32 == 0, loc, "%s: srcK %u must be 32 B aligned and >= oriSrcK %u",
+                    api, g.pitch, g.valid);
+  const uint32_t statBytes = static_cast<uint32_t>(g.rows * stat * sizeof(U));
+  const bool statsOut = kind != 1;
+  AdvIssue(api, 6, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
+           {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, tmp);
+  Lanes l = CountLanes<U>(static_cast<uint64_t>(g.rows) * stat);
+  IssueVector(Op::kVecReduce, api, l, {}, sizeof(U), loc, {{sum.UbAddr(), statBytes, statsOut}, {max.UbAddr(), statBytes, statsOut}});
+  const T* x = src.Data();
+  T* d = dst.Data();
+  U* s = sum.Data();
+  U* m = max.Data();
+  for (uint32_t r = 0; r < g.rows; ++r) {
+    const T* row = x + static_cast<uint64_t>(r) * g.pitch;
+    float mx, total;
+    if (kind == 1) {
+      mx = static_cast<float>(m[r * stat]);
+      total = static_cast<float>(s[r * stat]);
+    } else {
+      mx = -std::numeric_limits<float>::infinity();
+      for (uint32_t k = 0; k < g.valid; ++k) mx = std::max(mx, static_cast<float>(row[k]));
+      total = 0;
+      for (uint32_t k = 0; k < g.valid; ++k) total += std::exp(static_cast<float>(row[k]) - mx);
+      for (uint32_t k = 0; k < stat; ++k) s[r * stat + k] = static_cast<U>(total), m[r * stat + k] = static_cast<U>(mx);
+    }
+    for (uint32_t k = 0; k < g.valid; ++k) {
+      const float v = static_cast<float>(row[k]) - mx;
+      d[static_cast<uint64_t>(r) * g.pitch + k] = static_cast<T>(kind == 2 ? v - std::log(total) : std::exp(v) / total);
+    }
+  }
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
+__aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, const LocalTensor<U>& maxTensor,
+                               const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                               const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
+  ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, sumTensor, maxTensor, src, &sharedTmpBuffer, ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
+__aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, const LocalTensor<U>& maxTensor,
+                               const LocalTensor<T>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {},
+                               ASCENDC_SIM_LOC) {
+  ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, sumTensor, maxTensor, src, nullptr, ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
+__aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& inSumTensor, const LocalTensor<U>& inMaxTensor,
+                                     const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                     const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
+  ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, inSumTensor, inMaxTensor, src, &sharedTmpBuffer,
+                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
+__aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& inSumTensor, const LocalTensor<U>& inMaxTensor,
+                                     const LocalTensor<T>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {},
+                                     ASCENDC_SIM_LOC) {
+  ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, inSumTensor, inMaxTensor, src, nullptr, ascendc_sim::SoftMaxRows(tiling, shapeInfo),
+                           loc);
+}
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false, typename U = T>
+__aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, const LocalTensor<U>& maxTensor,
+                                  const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                                  const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
+  ascendc_sim::SoftMaxImpl("LogSoftMax", 2, dst, sumTensor, maxTensor, src, &sharedTmpBuffer, ascendc_sim::SoftMaxRows(tiling, shapeInfo),
+                           loc);
+}
+
+// LayerNorm over the last axis of [B, S, H]: y = (x - mean) / sqrt(var + eps) * gamma + beta, with
+// the population variance; mean and variance are written per row.
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+                                 const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, LayerNormTiling& tiling,
+                                 ASCENDC_SIM_LOC) {
+  const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength, valid = tiling.originalHLength ? tiling.originalHLength : h;
+  const uint64_t n = static_cast<uint64_t>(rows) * h;
+  ascendc_sim::CheckElems("LayerNorm", inputX, n, "input", loc);
+  ascendc_sim::CheckElems("LayerNorm", output, n, "output", loc);
+  ascendc_sim::CheckElems("LayerNorm", gamma, h, "gamma", loc);
+  ascendc_sim::CheckElems("LayerNorm", beta, h, "beta", loc);
+  ascendc_sim::CheckElems("LayerNorm", outputMean, rows, "mean", loc);
+  ascendc_sim::CheckElems("LayerNorm", outputVariance, rows, "variance", loc);
+  ascendc_sim::AdvIssue("LayerNorm", 10, sizeof(T), n, {output.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
+                        {inputX.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, &sharedTmpBuffer);
+  ascendc_sim::AdvIssue("LayerNorm", 1, sizeof(T), rows, {outputMean.UbAddr(), static_cast<uint32_t>(rows * sizeof(T)), true},
+                        {gamma.UbAddr(), static_cast<uint32_t>(h * sizeof(T)), false}, loc);
+  ascendc_sim::AdvIssue("LayerNorm", 1, sizeof(T), rows, {outputVariance.UbAddr(), static_cast<uint32_t>(rows * sizeof(T)), true},
+                        {beta.UbAddr(), static_cast<uint32_t>(h * sizeof(T)), false}, loc);
+  const T* x = inputX.Data();
+  const T* g = gamma.Data();
+  const T* b = beta.Data();
+  const float eps = static_cast<float>(epsilon);
+  for (uint32_t r = 0; r < rows; ++r) {
+    const T* row = x + static_cast<uint64_t>(r) * h;
+    float mean = 0, var = 0;
+    for (uint32_t k = 0; k < valid; ++k) mean += static_cast<float>(row[k]);
+    mean /= static_cast<float>(valid);
+    for (uint32_t k = 0; k < valid; ++k) var += (static_cast<float>(row[k]) - mean) * (static_cast<float>(row[k]) - mean);
+    var /= static_cast<float>(valid);
+    const float inv = 1.0f / std::sqrt(var + eps);
+    for (uint32_t k = 0; k < valid; ++k)
+      output.Data()[static_cast<uint64_t>(r) * h + k] =
+          static_cast<T>((static_cast<float>(row[k]) - mean) * inv * static_cast<float>(g[k]) + static_cast<float>(b[k]));
+    outputMean.Data()[r] = static_cast<T>(mean);
+    outputVariance.Data()[r] = static_cast<T>(var);
+  }
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+                                 const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
+                                 LayerNormTiling& tiling, ASCENDC_SIM_LOC) {
+  LocalTensor<uint8_t> none = inputX.template ReinterpretCast<uint8_t>();
+  none.SetSize(0);
+  LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta, none, epsilon, tiling, loc);
+}
+
+// RmsNorm over the last axis: y = x / sqrt(mean(x^2) + eps) * gamma.
+template <typename T, bool isBasicBlock = false>
+__aicore__ inline void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& gamma,
+                               const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, const RmsNormTiling& tiling,
+                               ASCENDC_SIM_LOC) {
+  const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength, valid = tiling.originalHLength ? tiling.originalHLength : h;
+  const uint64_t n = static_cast<uint64_t>(rows) * h;
+  ascendc_sim::CheckElems("RmsNorm", src, n, "source", loc);
+  ascendc_sim::CheckElems("RmsNorm", dst, n, "destination", loc);
+  ascendc_sim::CheckElems("RmsNorm", gamma, h, "gamma", loc);
+  ascendc_sim::AdvIssue("RmsNorm", 6, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
+                        {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, &sharedTmpBuffer);
+  ascendc_sim::AdvIssue("RmsNorm", 1, sizeof(T), h, {dst.UbAddr(), 0, true}, {gamma.UbAddr(), static_cast<uint32_t>(h * sizeof(T)), false},
+                        loc);
+  const T* x = src.Data();
+  const T* g = gamma.Data();
+  const float eps = static_cast<float>(epsilon);
+  for (uint32_t r = 0; r < rows; ++r) {
+    const T* row = x + static_cast<uint64_t>(r) * h;
+    float sq = 0;
+    for (uint32_t k = 0; k < valid; ++k) sq += static_cast<float>(row[k]) * static_cast<float>(row[k]);
+    const float inv = 1.0f / std::sqrt(sq / static_cast<float>(valid) + eps);
+    for (uint32_t k = 0; k < valid; ++k)
+      dst.Data()[static_cast<uint64_t>(r) * h + k] = static_cast<T>(static_cast<float>(row[k]) * inv * static_cast<float>(g[k]));
+  }
+}
+template <typename T, bool isBasicBlock = false>
+__aicore__ inline void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& gamma, const T epsilon,
+                               const RmsNormTiling& tiling, ASCENDC_SIM_LOC) {
+  LocalTensor<uint8_t> none = src.template ReinterpretCast<uint8_t>();
+  none.SetSize(0);
+  RmsNorm<T, isBasicBlock>(dst, src, gamma, none, epsilon, tiling, loc);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,212 @@
+// High-level reductions and layout APIs (API.md section 7): Sum, Mean, pattern ReduceSum/Max/Min
+// (AR: reduce the last axis, RA: the first), Broadcast, CumSum.
+//
+// Rows are stored with their inner length padded to 32 B (the `inner` of SumParams, the padded
+// last axis of ReduceSum with srcInnerPad). Accumulation is in float, rounded once to T.
+#pragma once
+
+#include "ascendc_sim/vec_reduce.h"
+
+namespace AscendC {
+
+struct SumParams {
+  uint32_t outter = 1;
+  uint32_t inner = 0;  // padded row length in elements (32 B multiple)
+  uint32_t n = 0;      // valid elements per row
+};
+struct MeanParams {
+  uint32_t outter = 1;
+  uint32_t inner = 0;
+  uint32_t n = 0;
+};
+namespace Pattern::Reduce {
+struct AR {};
+struct RA {};
+}  // namespace Pattern::Reduce
+
+struct CumSumConfig {
+  bool isLastAxis = true;
+  bool isReuseSource = false;
+  bool outputLastRow = false;
+};
+struct CumSumInfo {
+  uint32_t outter = 0;
+  uint32_t inner = 0;  // elements per row (32 B multiple)
+};
+
+}  // namespace AscendC
+
+namespace ascendc_sim {
+
+// Record a multi-instruction library call: `steps` vector instructions reading src, writing dst.
+inline void AdvIssue(const char* api, int steps, uint32_t elemBytes, uint64_t elems, UbAccess dst, UbAccess src, const SrcLoc& loc,
+                     const AscendC::LocalTensor<uint8_t>* tmp = nullptr) {
+  Lanes l;
+  l.perRepeat = 256 / elemBytes;
+  l.perBlock = 32 / elemBytes;
+  l.repeats = static_cast<uint32_t>((elems + l.perRepeat - 1) / l.perRepeat);
+  l.count = elems;
+  l.counter = l.contiguous = true;
+  for (int s = 0; s < steps; ++s) {
+    if (tmp) IssueVector(Op::kVecReduce, api, l, {}, elemBytes, loc, {src, {tmp->UbAddr(), tmp->GetLength(), true}, dst});
+    else IssueVector(Op::kVecReduce, api, l, {}, elemBytes, loc, {src, dst});
+  }
+}
+
+template <typename T>
+void CheckElems(const char* api, const AscendC::LocalTensor<T>& t, uint64_t n, const char* what, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(n <= t.GetSize(), loc, "%s: the %s needs %llu elements, the tensor has %u", api, what,
+                    static_cast<unsigned long long>(n), t.GetSize());
+}
+
+template <typename T>
+void RowSums(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t outter, uint32_t inner,
+             uint32_t n, bool mean, const AscendC::LocalTensor<uint8_t>* tmp, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(n <= inner && inner * sizeof(T) % 32 == 0, loc, "%s: n %u must be <= inner %u, and inner a 32 B multiple", api,
+                    n, inner);
+  CheckElems(api, src, static_cast<uint64_t>(outter) * inner, "source", loc);
+  CheckElems(api, dst, outter, "destination", loc);
+  AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(outter) * inner, {dst.UbAddr(), static_cast<uint32_t>(outter * sizeof(T)), true},
+           {src.UbAddr(), static_cast<uint32_t>(outter * inner * sizeof(T)), false}, loc, tmp);
+  const T* x = src.Data();
+  T* d = dst.Data();
+  for (uint32_t r = 0; r < outter; ++r) {
+    float acc = 0;
+    for (uint32_t i = 0; i < n; ++i) acc += static_cast<float>(x[static_cast<uint64_t>(r) * inner + i]);
+    d[r] = static_cast<T>(mean ? acc / static_cast<float>(n) : acc);
+  }
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+__aicore__ inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                           const SumParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::RowSums("Sum", dst, src, p.outter, p.inner, p.n, false, &sharedTmpBuffer, loc);
+}
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+__aicore__ inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SumParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::RowSums("Sum", dst, src, p.outter, p.inner, p.n, false, nullptr, loc);
+}
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, int32_t reduceDim = -1>
+__aicore__ inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                            const MeanParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::RowSums("Mean", dst, src, p.outter, p.inner, p.n, true, &sharedTmpBuffer, loc);
+}
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, int32_t reduceDim = -1>
+__aicore__ inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MeanParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::RowSums("Mean", dst, src, p.outter, p.inner, p.n, true, nullptr, loc);
+}
+
+}  // namespace AscendC
+
+namespace ascendc_sim {
+
+// srcShape = {first, last}; with innerPad the last axis is stored padded to 32 B.
+template <typename T, typename P>
+void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                   const AscendC::LocalTensor<uint8_t>& tmp, const uint32_t srcShape[], bool innerPad, const SrcLoc& loc) {
+  const uint32_t rows = srcShape[0], cols = srcShape[1];
+  const uint32_t align = 32 / sizeof(T);
+  const uint32_t pitch = innerPad ? (cols + align - 1) / align * align : cols;
+  constexpr bool ar = std::is_same_v<P, AscendC::Pattern::Reduce::AR>;
+  const uint32_t outs = ar ? rows : cols;
+  CheckElems(api, src, static_cast<uint64_t>(rows) * pitch, "source", loc);
+  CheckElems(api, dst, outs, "destination", loc);
+  AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(rows) * pitch, {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true},
+           {src.UbAddr(), static_cast<uint32_t>(rows * pitch * sizeof(T)), false}, loc, &tmp);
+  const T* x = src.Data();
+  T* d = dst.Data();
+  for (uint32_t o = 0; o < outs; ++o) {
+    Acc acc;
+    const uint32_t n = ar ? cols : rows;
+    for (uint32_t i = 0; i < n; ++i) acc.Add(red, static_cast<float>(ar ? x[o * pitch + i] : x[i * pitch + o]), i);
+    d[o] = static_cast<T>(acc.value);
+  }
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+template <typename T, typename pattern, bool isReuseSource = false>
+__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                 const uint32_t srcShape[], bool srcInnerPad, ASCENDC_SIM_LOC) {
+  ascendc_sim::PatternReduce<T, pattern>("ReduceSum", ascendc_sim::Red::kSum, dst, src, sharedTmpBuffer, srcShape, srcInnerPad, loc);
+}
+template <typename T, typename pattern, bool isReuseSource = false>
+__aicore__ inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                 const uint32_t srcShape[], bool srcInnerPad, ASCENDC_SIM_LOC) {
+  ascendc_sim::PatternReduce<T, pattern>("ReduceMax", ascendc_sim::Red::kMax, dst, src, sharedTmpBuffer, srcShape, srcInnerPad, loc);
+}
+template <typename T, typename pattern, bool isReuseSource = false>
+__aicore__ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                 const uint32_t srcShape[], bool srcInnerPad, ASCENDC_SIM_LOC) {
+  ascendc_sim::PatternReduce<T, pattern>("ReduceMin", ascendc_sim::Red::kMin, dst, src, sharedTmpBuffer, srcShape, srcInnerPad, loc);
+}
+
+// Broadcast<T, dim, axis>: dim 1 ([1] -> [n]) or 2 (axis 0: [1, n] -> [m, n]; axis 1: [m, 1] -> [m, n]).
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim], ASCENDC_SIM_LOC) {
+  static_assert(dim == 1 || dim == 2, "Broadcast supports dim 1 and 2");
+  static_assert(axis == 0 || axis == 1, "Broadcast axis is 0 or 1");
+  const uint32_t m = dim == 2 ? dstShape[0] : 1, n = dstShape[dim - 1];
+  const uint64_t srcElems = dim == 1 ? 1 : static_cast<uint64_t>(srcShape[0]) * srcShape[1];
+  ascendc_sim::CheckElems("Broadcast", dst, static_cast<uint64_t>(m) * n, "destination", loc);
+  ascendc_sim::CheckElems("Broadcast", src, srcElems, "source", loc);
+  ascendc_sim::AdvIssue("Broadcast", 2, sizeof(T), static_cast<uint64_t>(m) * n,
+                        {dst.UbAddr(), static_cast<uint32_t>(m * n * sizeof(T)), true},
+                        {src.UbAddr(), static_cast<uint32_t>(srcElems * sizeof(T)), false}, loc);
+  const T* x = src.Data();
+  T* d = dst.Data();
+  for (uint32_t i = 0; i < m; ++i)
+    for (uint32_t j = 0; j < n; ++j)
+      d[static_cast<uint64_t>(i) * n + j] = dim == 1 ? x[0] : axis == 0 ? x[j] : x[i];
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer, ASCENDC_SIM_LOC) {
+  (void)sharedTmpBuffer;
+  Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, loc);
+}
+
+// CumSum over the last axis (each row) or the first axis (down the columns); lastRow receives the
+// last row of the result when config.outputLastRow is set.
+template <typename T, const CumSumConfig& config>
+__aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& lastRow, const LocalTensor<T>& src,
+                              const LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& info, ASCENDC_SIM_LOC) {
+  const uint64_t total = static_cast<uint64_t>(info.outter) * info.inner;
+  ascendc_sim::CheckElems("CumSum", src, total, "source", loc);
+  ascendc_sim::CheckElems("CumSum", dst, total, "destination", loc);
+  ascendc_sim::AdvIssue("CumSum", 4, sizeof(T), total, {dst.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), true},
+                        {src.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), false}, loc, &sharedTmpBuffer);
+  const T* x = src.Data();
+  T* d = dst.Data();
+  if (config.isLastAxis) {
+    for (uint32_t r = 0; r < info.outter; ++r) {
+      float acc = 0;
+      for (uint32_t c = 0; c < info.inner; ++c) d[r * info.inner + c] = static_cast<T>(acc += static_cast<float>(x[r * info.inner + c]));
+    }
+  } else {
+    for (uint32_t c = 0; c < info.inner; ++c) {
+      float acc = 0;
+      for (uint32_t r = 0; r < info.outter; ++r) d[r * info.inner + c] = static_cast<T>(acc += static_cast<float>(x[r * info.inner + c]));
+    }
+  }
+  if (config.outputLastRow) {
+    ascendc_sim::CheckElems("CumSum", lastRow, info.inner, "last row", loc);
+    std::memcpy(lastRow.Data(), d + static_cast<uint64_t>(info.outter - 1) * info.inner, info.inner * sizeof(T));
+  }
+}
+template <typename T, const CumSumConfig& config>
+__aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& lastRow, const LocalTensor<T>& src,
+                              const CumSumInfo& info, ASCENDC_SIM_LOC) {
+  LocalTensor<uint8_t> none = src.template ReinterpretCast<uint8_t>();
+  none.SetSize(0);
+  CumSum<T, config>(dst, lastRow, src, none, info, loc);
+}
+
+}  // namespace AscendC
