@@ -68,7 +68,7 @@ def _build(args: argparse.Namespace, out: Path) -> int:
         if local is not None:
             local.close()
     meta = json.loads((out / "meta.json").read_text())
-    meta["command"] = "ascend-gym bank build " + " ".join(_argv(args))
+    meta["command"] = " ".join(["ascend-gym bank build", *_argv(args)])
     (out / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     print(f"bank: {out} ({bank.embedder.name})")
     print(f"experts rewound: {stats.experts}; rewind steps tried: {stats.tried}; kept (latency +{stats.threshold_pct:g}% "
