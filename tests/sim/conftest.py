@@ -87,7 +87,7 @@ def _entry(ins: dict, outs: dict) -> str:
 
 def run_kernel(tmp: Path, body: str, inputs: dict[str, np.ndarray], outputs: dict[str, tuple[str, tuple[int, ...]]],
                params: list[int] = (), block_dim: int = 1, workspace: int = 0, tiling_key: int = 0, prelude: str = "",
-               soc: str = "Ascend910B4") -> KernelRun:
+               soc: str = "Ascend910B4", host: str = HOST) -> KernelRun:
     """Compile `prelude` + the kernel entry around `body` (which may use GET_TILING_DATA(t, tiling)), run it.
 
     Inputs are numpy arrays (bfloat16 as uint16 bits: pass a ("bfloat16", array) tuple), outputs are
@@ -111,7 +111,7 @@ def run_kernel(tmp: Path, body: str, inputs: dict[str, np.ndarray], outputs: dic
         f"shapes = {{ {shape_list} }}\ndtypes = {{ {dtype_list} }}\n")
     (root / "reference.py").write_text("def simk(*a):\n    raise NotImplementedError\n")
     (root / "op_host" / "simk_tiling.h").write_text(TILING_H)
-    (root / "op_host" / "simk.cpp").write_text(HOST)
+    (root / "op_host" / "simk.cpp").write_text(host)
     (root / "op_kernel" / "simk.cpp").write_text(kernel)
     pkg = load_package(root)
     work = root  # the compilers run in the package directory

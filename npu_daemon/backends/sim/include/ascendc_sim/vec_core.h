@@ -101,7 +101,7 @@ Lanes CountLanes(uint64_t count) {
 
 // The mask forms honour the core's mask mode: in counter mode `mask` is the total lane count.
 template <typename T>
-Lanes MaskLanes(const uint64_t mask[2], uint8_t repeatTime, const SrcLoc& loc) {
+Lanes MaskLanes(const uint64_t mask[2], uint32_t repeatTime, const SrcLoc& loc) {
   Core& core = CurrentCore();
   Lanes l;
   l.perRepeat = 256 / sizeof(T);
@@ -120,7 +120,7 @@ Lanes MaskLanes(const uint64_t mask[2], uint8_t repeatTime, const SrcLoc& loc) {
 }
 
 template <typename T>
-Lanes ContinuousMaskLanes(uint64_t mask, uint8_t repeatTime, const SrcLoc& loc) {
+Lanes ContinuousMaskLanes(uint64_t mask, uint32_t repeatTime, const SrcLoc& loc) {
   Core& core = CurrentCore();
   uint64_t bits[2] = {mask, 0};
   if (!core.maskCounter) {

@@ -21,7 +21,7 @@ inline Stride DstStride(const AscendC::UnaryRepeatParams& p) { return {p.dstBlkS
 inline Stride SrcStride(const AscendC::UnaryRepeatParams& p) { return {p.srcBlkStride, p.srcRepStride}; }
 
 template <typename T>
-Lanes RegisterMaskLanes(uint8_t repeatTime, const SrcLoc& loc) {
+Lanes RegisterMaskLanes(uint32_t repeatTime, const SrcLoc& loc) {
   return MaskLanes<T>(CurrentCore().mask, repeatTime, loc);
 }
 

@@ -1,0 +1,83 @@
+"""Multi-core: GetBlockIdx per block, SyncAll with baton passing, atomics, cross-core GM races."""
+
+import numpy as np
+
+from conftest import UB_HELPERS
+
+X = np.arange(8 * 64, dtype=np.float32)
+
+# Each block sums its 64 elements into workspace[block]; after SyncAll block 0 adds the partials.
+SYNC_REDUCE = """Ub ub; const int b = GetBlockIdx(), n = GetBlockNum();
+  GlobalTensor<float> ws; ws.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), 8 * n);
+  LocalTensor<float> a = ub.In<float>(x + b * 64 * sizeof(float), 64), s = ub.Alloc<float>(8), w = ub.Alloc<float>(64);
+  SYNC(); Duplicate(s, 0.0f, 8); ReduceSum(s, a, w, 64); SYNC();
+  DataCopy(ws[8 * b], s, 8);
+  SyncAll();
+  if (b == 0) {
+    LocalTensor<float> p = ub.Alloc<float>(8 * n), t = ub.Alloc<float>(8);
+    DataCopy(p, ws, 8 * n); SYNC();
+    Duplicate(t, 0.0f, 8);
+    for (int i = 0; i < n; ++i) t.SetValue(0, t.GetValue(0) + p.GetValue(8 * i));
+    SYNC(); ub.Out(z, t, 8);
+  }"""
+
+
+def test_syncall_cross_core_reduction(kernel):
+    r = kernel(SYNC_REDUCE, {"x": X}, {"z": ("float32", (8,))}, block_dim=8, workspace=1024, prelude=UB_HELPERS).ok()
+    assert r.outputs["z"][0] == X.sum()
+    assert r.result["block_dim"] == 8
+
+
+def test_syncall_reached_by_only_some_blocks_is_a_deadlock(kernel):
+    body = "if (GetBlockIdx() != 3) SyncAll();"
+    r = kernel(body, {"x": X}, {"z": ("float32", (8,))}, block_dim=4)
+    assert r.status == "RUNTIME_ERROR" and "1 of 4 blocks ended without reaching it" in r.message
+
+
+def test_syncall_with_more_blocks_than_cores(kernel):
+    r = kernel("SyncAll();", {"x": X}, {"z": ("float32", (8,))}, block_dim=64)
+    assert r.status == "RUNTIME_ERROR" and "64 blocks on 40 vector cores" in r.message
+
+
+ATOMIC = """Ub ub; const int b = GetBlockIdx();
+  LocalTensor<float> a = ub.In<float>(x + b * 64 * sizeof(float), 64);
+  SYNC();
+  GlobalTensor<float> zg; zg.SetGlobalBuffer((__gm__ float*)z, 64);
+  SetAtomic%s<float>(); DataCopy(zg, a, 64); SetAtomicNone();"""
+
+
+def test_atomic_add_and_max_from_every_block(kernel):
+    # The output starts as 0xFF bytes (NaN): block 0 seeds it, then every block updates it atomically.
+    seed = """GlobalTensor<float> zg0; zg0.SetGlobalBuffer((__gm__ float*)z, 64);
+  if (GetBlockIdx() == 0) { TPipe p0; TBuf<> t0; p0.InitBuffer(t0, 256); LocalTensor<float> zero = t0.Get<float>();
+    Duplicate(zero, %s, 64); PipeBarrier<PIPE_ALL>(); DataCopy(zg0, zero, 64); }
+  SyncAll();
+"""
+    for op, init, want in [("Add", "0.0f", X.reshape(8, 64).sum(0)), ("Max", "-1e30f", X.reshape(8, 64).max(0)),
+                           ("Min", "1e30f", X.reshape(8, 64).min(0))]:
+        body = (seed % init) + ATOMIC % op
+        r = kernel(body, {"x": X}, {"z": ("float32", (64,))}, block_dim=8, prelude=UB_HELPERS).ok()
+        np.testing.assert_array_equal(r.outputs["z"], want, err_msg=op)
+
+
+def test_overlapping_plain_writes_from_two_blocks_race(kernel):
+    body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 64); SYNC(); ub.Out(z, a, 64);"""
+    r = kernel(body, {"x": X}, {"z": ("float32", (64,))}, block_dim=2, prelude=UB_HELPERS)
+    assert r.status == "RACE_DETECTED", r.message
+    assert "block 0 writing z+0" in r.message and "block 1 writing z+0" in r.message and "SyncAll" in r.message
+
+
+def test_read_of_another_blocks_output_without_syncall_races(kernel):
+    body = """Ub ub; const int b = GetBlockIdx();
+  LocalTensor<float> a = ub.In<float>(x, 64); SYNC();
+  if (b == 0) ub.Out(z, a, 64); else { LocalTensor<float> c = ub.In<float>(z, 64); SYNC(); }"""
+    r = kernel(body, {"x": X}, {"z": ("float32", (64,))}, block_dim=2, prelude=UB_HELPERS)
+    assert r.status == "RACE_DETECTED" and "block 1 reading z+0" in r.message
+
+
+def test_disjoint_writes_and_shared_reads_do_not_race(kernel):
+    body = """Ub ub; const int b = GetBlockIdx();
+  LocalTensor<float> a = ub.In<float>(x, 512); SYNC();
+  ub.Out(z + b * 64 * sizeof(float), a[b * 64], 64);"""
+    r = kernel(body, {"x": X}, {"z": ("float32", (512,))}, block_dim=8, prelude=UB_HELPERS).ok()
+    np.testing.assert_array_equal(r.outputs["z"], X)
