@@ -168,7 +168,10 @@ def build_kernel(pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt
         # Macros go in a prelude after the precompiled header, so the PCH stays valid for every op.
         prelude = workdir / f"prelude-{key}.h"
         lines = [f"#define {k} {v}" for k, v in defines.items()]
-        prelude.write_text("\n".join([*lines, f'#include "{pkg.tiling_header_path}"', ""]))
+        # The real toolchain generates the kernel-side tiling structs in the global namespace, so
+        # kernels may name them unqualified even when the host header declares them in optiling.
+        prelude.write_text("\n".join([*lines, f'#include "{pkg.tiling_header_path}"', "namespace optiling {}",
+                                       "using namespace optiling;", ""]))
         cmd = [CXX, *CXXFLAGS, "-shared", "-DASCENDC_SIM_KERNEL", f"-I{rt.pch_dir}", f"-I{INCLUDE_DIR}", "-I.",
                "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h", "-include", prelude.name, pkg.kernel_path,
                *rt.link_flags(), "-o", str(out)]

@@ -283,6 +283,14 @@ __aicore__ inline void SetAtomicMin() {
 }
 __aicore__ inline void SetAtomicNone() { ascendc_sim::CurrentCore().atomicOp = ascendc_sim::AtomicOp::kNone; }
 
+// ---- scalar data cache: the simulator has no cache, so flushing is a no-op the kernel may call ---
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
+__aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
+__aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+
 // ---- cross-core barrier ----------------------------------------------------------------------
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll(ASCENDC_SIM_LOC) { ascendc_sim::CurrentCore().SyncAll(loc); }

@@ -1,0 +1,2 @@
+def add_queue(x, y):
+    return x + y

@@ -1,0 +1,16 @@
+#ifndef GELU_BF16_TILING_H
+#define GELU_BF16_TILING_H
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(GeluBf16TilingData)
+  TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+  TILING_DATA_FIELD_DEF(uint32_t, bigNum);
+  TILING_DATA_FIELD_DEF(uint32_t, bigLength);
+  TILING_DATA_FIELD_DEF(uint32_t, smallLength);
+  TILING_DATA_FIELD_DEF(uint32_t, tileLength);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(GeluBf16, GeluBf16TilingData)
+}  // namespace optiling
+#endif

@@ -1,0 +1,2 @@
+def mul_flags(x, y):
+    return x * y

@@ -1,0 +1,17 @@
+#ifndef SIGMOID_TMP_TILING_H
+#define SIGMOID_TMP_TILING_H
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(SigmoidTmpTilingData)
+  TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+  TILING_DATA_FIELD_DEF(uint32_t, bigNum);
+  TILING_DATA_FIELD_DEF(uint32_t, bigLength);
+  TILING_DATA_FIELD_DEF(uint32_t, smallLength);
+  TILING_DATA_FIELD_DEF(uint32_t, tileLength);
+  TILING_DATA_FIELD_DEF(uint32_t, tmpBytes);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(SigmoidTmp, SigmoidTmpTilingData)
+}  // namespace optiling
+#endif

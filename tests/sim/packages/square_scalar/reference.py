@@ -1,0 +1,2 @@
+def square_scalar(x):
+    return x * x

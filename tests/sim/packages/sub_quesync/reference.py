@@ -1,0 +1,2 @@
+def sub_quesync(x, y):
+    return x - y
