@@ -58,7 +58,7 @@ def _compiler_version() -> str:
 
 
 def runtime_sources_digest() -> str:
-    files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.glob("*.cpp"), *RUNTIME_DIR.glob("*.h"), Path(__file__)])
+    files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.rglob("*.cpp"), *RUNTIME_DIR.rglob("*.h"), Path(__file__)])
     return _digest(_compiler_version(), *CXXFLAGS, *(f.relative_to(SIM_DIR).as_posix().encode() + f.read_bytes() for f in files))
 
 
@@ -108,8 +108,11 @@ def ensure_runtime() -> Runtime:
                 shutil.rmtree(tmp, ignore_errors=True)
                 (tmp / "pch").mkdir(parents=True)
                 inc = f"-I{INCLUDE_DIR}"
-                _check([CXX, *CXXFLAGS, "-shared", inc, *map(str, [RUNTIME_DIR / "core.cpp", RUNTIME_DIR / "state.cpp",
-                        RUNTIME_DIR / "model.cpp"]), "-o", str(tmp / "libascendc_sim.so")], tmp, "runtime library")
+                # The performance model is runtime/model.cpp plus its units under runtime/model/.
+                sources = [RUNTIME_DIR / "core.cpp", RUNTIME_DIR / "state.cpp", RUNTIME_DIR / "model.cpp",
+                           *sorted((RUNTIME_DIR / "model").glob("*.cpp"))]
+                _check([CXX, *CXXFLAGS, "-shared", inc, f"-I{RUNTIME_DIR}", *map(str, sources), "-o", str(tmp / "libascendc_sim.so")],
+                       tmp, "runtime library")
                 _check([CXX, *CXXFLAGS, inc, f"-I{RUNTIME_DIR}", str(RUNTIME_DIR / "harness.cpp"), f"-L{tmp}", "-lascendc_sim",
                         f"-Wl,-rpath,{rt.root}", "-ldl", "-o", str(tmp / "ascendc_sim_harness")], tmp, "harness")
                 # The PCH sits beside a copy of its header so `#include "kernel_operator.h"` resolves to it.

@@ -42,6 +42,7 @@ struct TensorArg {
 
 struct Launch {
   std::string opType, kernel, tilingSo, kernelSo, result;
+  LaunchOptions model;  // `trace_json PATH`, `noise_seed N`
   std::unordered_map<std::string, std::string> params;
   std::vector<TensorArg> inputs, outputs;
   gert::RuntimeAttrs attrs;
@@ -61,6 +62,8 @@ Launch ParseLaunch(const char* path) {
     else if (key == "tiling_so") s >> l.tilingSo;
     else if (key == "kernel_so") s >> l.kernelSo;
     else if (key == "result") s >> l.result;
+    else if (key == "trace_json") s >> l.model.timelinePath;
+    else if (key == "noise_seed") s >> l.model.noiseSeed;
     else if (key == "param") {
       std::string k, v;
       s >> k >> v;
@@ -150,29 +153,19 @@ struct Outcome {
   uint64_t workspaceBytes = 0;
   uint64_t tilingBytes = 0;
   uint32_t ubPeak = 0;
-  ChipTiming timing;
+  double latencyUs = 0;
+  std::string profileJson;  // the model's msprof-style report
 };
 
 void WriteResult(const std::string& path, const Outcome& o) {
   static const char* statusNames[] = {"OK", "TILING_ERROR", "RUNTIME_ERROR", "RACE_DETECTED"};
-  const double clockMhz = o.status == Status::OK ? SocParamDouble("clock_ghz") * 1e3 : 1;
-  const PipeTotals& m = o.timing.meanBlock;
-  auto us = [&](int p) { return m.busy[p] / clockMhz; };
-  auto ratio = [&](int p) { return m.total > 0 ? m.busy[p] / m.total : 0.0; };
   std::ofstream out(path);
   out << "{\"status\": \"" << statusNames[static_cast<int>(o.status)] << "\", \"message\": \"" << JsonEscape(o.message)
       << "\", \"block_dim\": " << o.blockDim << ", \"tiling_key\": " << o.tilingKey << ", \"workspace_bytes\": " << o.workspaceBytes
       << ", \"tiling_bytes\": " << o.tilingBytes;
   if (o.status == Status::OK) {
-    out << ", \"latency_us\": " << o.timing.taskDurationUs << ", \"profile\": {\"block_dim\": " << o.blockDim
-        << ", \"cores_used\": " << o.timing.coresUsed << ", \"head_us\": " << o.timing.headUs << ", \"gm_bound_us\": " << o.timing.gmBoundUs
-        << ", \"aiv_time_us\": " << m.total / clockMhz << ", \"aiv_total_cycles\": " << m.total
-        << ", \"aiv_vec_time_us\": " << us(PIPE_V) << ", \"aiv_vec_ratio\": " << ratio(PIPE_V)
-        << ", \"aiv_scalar_time_us\": " << us(PIPE_S) << ", \"aiv_scalar_ratio\": " << ratio(PIPE_S)
-        << ", \"aiv_mte2_time_us\": " << us(PIPE_MTE2) << ", \"aiv_mte2_ratio\": " << ratio(PIPE_MTE2)
-        << ", \"aiv_mte3_time_us\": " << us(PIPE_MTE3) << ", \"aiv_mte3_ratio\": " << ratio(PIPE_MTE3)
-        << ", \"ub_bytes\": " << o.ubPeak << ", \"gm_read_bytes\": " << m.gmRead << ", \"gm_write_bytes\": " << m.gmWritten
-        << ", \"bank_conflicts\": " << m.bankConflicts << "}";
+    out.precision(10);
+    out << ", \"latency_us\": " << o.latencyUs << ", \"profile\": " << o.profileJson;
   }
   out << "}\n";
 }
@@ -247,13 +240,14 @@ void Run(const Launch& l, Outcome& o) {
   void* entry = dlsym(kernelLib, l.kernel.c_str());
   if (entry == nullptr) throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
 
-  std::vector<PipeTotals> blocks(o.blockDim);
+  LaunchModel model(o.blockDim, l.model);
   RunBlocks(o.blockDim, [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); },
             [&](Core& core) {
               o.ubPeak = std::max(o.ubPeak, core.ubPeak);
-              blocks[core.blockIdx] = TimeCore(core.trace);
+              model.AddBlock(core);
             });
-  o.timing = TimeChip(blocks);
+  o.latencyUs = model.Run().taskDurationUs;
+  o.profileJson = model.Profile().Json(o.ubPeak);
 
   for (size_t k = 0; k < l.outputs.size(); ++k) {
     std::ofstream f(l.outputs[k].path, std::ios::binary);

@@ -1,31 +1,43 @@
-// Performance model: per-core pipe timelines from the recorded instruction streams, combined into
-// a chip-level Task Duration. Every constant comes from the SoC preset (soc/*.toml).
+// Performance model of the Ascend 910B vector cores: the harness hands it every block's finished
+// core (trace), then times the launch as a whole. The pieces live in model/: Params (constants
+// from soc/*.toml), VectorUnit, GmSystem (port, HBM, L2), CoreModel (in-order pipes), ChipModel
+// (all cores, waves, SyncAll, head), and listeners building reports from the model's events.
 #pragma once
 
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "ascendc_sim/core.h"
+#include "model/events.h"
+#include "model/params.h"
+#include "model/program.h"
+#include "model/reports.h"
+#include "model/vector_unit.h"
 
 namespace ascendc_sim {
 
-struct PipeTotals {
-  double busy[kPipes] = {};  // cycles each pipe was busy
-  double total = 0;          // cycles from launch to the core's last instruction
-  uint64_t gmRead = 0;
-  uint64_t gmWritten = 0;
-  uint64_t bankConflicts = 0;
+struct LaunchOptions {
+  std::string timelinePath;   // chrome://tracing JSON; empty: none
+  uint64_t timelineMaxEvents = 2000000;
+  uint64_t noiseSeed = 0;     // used only when the SoC's noise_sigma > 0
 };
 
-struct ChipTiming {
-  double taskDurationUs = 0;
-  double headUs = 0;              // launch overhead
-  double gmBoundUs = 0;           // time the shared GM bandwidth alone needs
-  PipeTotals meanBlock;           // averaged over blocks (msprof reports per-block means)
-  uint32_t blockDim = 0;
-  uint32_t coresUsed = 0;
-};
+class LaunchModel {
+ public:
+  LaunchModel(uint32_t blockDim, LaunchOptions options);
+  // Keep a finished block (called once per block, one block at a time).
+  void AddBlock(const Core& core);
+  // Time the launch; the profile listener holds the per-block report afterwards.
+  model::LaunchEvent Run();
+  const model::ProfileListener& Profile() const { return profile_; }
 
-PipeTotals TimeCore(const std::vector<Instr>& trace);
-ChipTiming TimeChip(const std::vector<PipeTotals>& blocks);
+ private:
+  model::Params params_;
+  model::VectorUnit vec_;
+  LaunchOptions options_;
+  std::vector<model::Program> blocks_;
+  model::ProfileListener profile_;
+};
 
 }  // namespace ascendc_sim

@@ -1,0 +1,53 @@
+// One AI Vector core running one block: in-order queues for PIPE_S/V/MTE2/MTE3 (and the cube
+// pipes, timed the same way), fed in program order by the scalar unit. The core advances on its
+// own until its next DMA, which the chip model times against the shared memory system.
+#pragma once
+
+#include <vector>
+
+#include "model/events.h"
+#include "model/gm_system.h"
+#include "model/program.h"
+
+namespace ascendc_sim::model {
+
+class CoreModel {
+ public:
+  enum class State : uint8_t { kDma, kSyncAll, kDone };
+  CoreModel(uint32_t core, const Params& p, std::vector<Listener*>& listeners) : core_(core), p_(p), listeners_(listeners) {}
+
+  void Start(const Program& prog, double at);
+  // Time instructions until a DMA (its start is then NextDmaStart()), a SyncAll, or the end.
+  State Advance();
+  double NextDmaStart() const { return dmaStart_; }
+  void ExecuteDma(GmSystem& gm);
+  double SyncAllArrival() const { return scalar_; }
+  void ReleaseSyncAll(double at);
+  double Finish() const;  // when every pipe of the block is done
+  uint32_t Block() const { return prog_->block; }
+
+ private:
+  struct Timing {
+    double start;
+    Stall stall;
+    double stallCycles;
+  };
+  // Earliest start on pipe p given the scalar issue time and the extra dependency `dep`, with the
+  // reason the pipe idled until then.
+  Timing StartOn(int p, double issue, double dep, Stall depReason) const;
+  void Emit(const Step& s, double issue, const Timing& t, double end, double done);
+
+  uint32_t core_;
+  const Params& p_;
+  std::vector<Listener*>& listeners_;
+  const Program* prog_ = nullptr;
+  size_t pc_ = 0;
+  double scalar_ = 0;           // scalar unit: issue cursor
+  double pipeFree_[kPipes] = {};  // pipe can start its next instruction
+  double pipeDone_[kPipes] = {};  // all work queued on the pipe complete
+  std::vector<double> done_;    // completion of every step, for WaitFlag links
+  double dmaIssue_ = 0, dmaStart_ = 0;
+  Timing dmaTiming_{};
+};
+
+}  // namespace ascendc_sim::model

@@ -1,0 +1,96 @@
+#include "model/gm_system.h"
+
+#include <algorithm>
+
+namespace ascendc_sim::model {
+
+namespace {
+constexpr uint32_t kPortRing = 1u << 15;   // buckets: ~2 M cycles of disorder tolerated
+constexpr uint32_t kSliceRing = 1u << 14;
+
+uint64_t Mix(uint64_t x) {  // spreads host addresses over sets and slices
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+}  // namespace
+
+L2Cache::L2Cache(uint64_t capacityBytes, uint32_t granuleBytes)
+    : sets_(std::max<uint64_t>(capacityBytes / granuleBytes / kWays, 1)) {
+  lines_.resize(sets_ * kWays);
+}
+
+L2Cache::Access L2Cache::Touch(uint64_t granule, bool write, bool allocate) {
+  Line* set = &lines_[(Mix(granule) % sets_) * kWays];
+  Line* victim = set;
+  ++clock_;
+  for (uint32_t w = 0; w < kWays; ++w) {
+    if (set[w].tag == granule) {
+      set[w].stamp = clock_;
+      set[w].dirty |= write && allocate;
+      return {true, false};
+    }
+    if (set[w].stamp < victim->stamp) victim = &set[w];
+  }
+  if (!allocate) return {false, false};
+  const bool evictedDirty = victim->tag != ~0ull && victim->dirty;
+  *victim = Line{granule, clock_, write};
+  return {false, evictedDirty};
+}
+
+GmSystem::GmSystem(const Params& p, uint32_t cores) : p_(p), l2_(p.l2Bytes, p.granuleBytes) {
+  ports_.assign(cores, Calendar(1.0, kPortRing));  // capacity: one cycle of port time per cycle
+  hbm_.assign(p.gmSlices, Calendar(p.hbmBytesPerCycle / p.gmSlices, kSliceRing));
+  l2Slices_.assign(p.gmSlices, Calendar(p.l2BytesPerCycle / p.gmSlices, kSliceRing));
+}
+
+uint32_t GmSystem::Slice(uint64_t granule) const { return static_cast<uint32_t>(Mix(granule * 0x9e3779b97f4a7c15ull) % p_.gmSlices); }
+
+DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
+  DmaTiming t{start, Stall::kNone, 0, 0, 0, 0};
+  const double portCyclesPerByte = 1.0 / (r.write ? p_.mte3BytesPerCycle : p_.mte2BytesPerCycle);
+  // DISABLE: no allocation on a miss (a resident line still serves the access); writes then go
+  // straight to HBM. NORMAL / LAST / PERSISTENT allocate (the latter two differ only in
+  // replacement priority, which this LRU does not model).
+  const bool allocate = r.cacheMode != static_cast<uint8_t>(CacheMode::CACHE_MODE_DISABLE);
+  const uint64_t g = p_.granuleBytes;
+  Calendar& port = ports_[r.core];
+  double portAt = start, portOnly = start, end = start;
+  bool memoryBound = false;
+  for (uint32_t b = 0; b < r.bursts; ++b) {
+    const uint64_t lo = r.gmAddr + b * r.gmPitch, hi = lo + r.rowBytes;
+    for (uint64_t gran = lo / g; gran * g < hi; ++gran) {
+      const uint64_t bytes = std::min(hi, (gran + 1) * g) - std::max(lo, gran * g);
+      const uint64_t rows = (bytes + 31) / 32 * 32;  // UB side moves whole 32 B rows
+      const double issued = portAt;
+      portAt = port.Reserve(portAt, rows * portCyclesPerByte);
+      portOnly += rows * portCyclesPerByte;
+      const L2Cache::Access a = l2_.Touch(gran, r.write, allocate);
+      const uint32_t s = Slice(gran);
+      double served;
+      // Writes allocate into L2 (write-back: HBM pays when the dirty line is evicted) unless DISABLE
+      // sends them through; reads are served by L2 on a hit.
+      if (r.write ? allocate : a.hit) {
+        served = l2Slices_[s].Reserve(issued, static_cast<double>(rows));
+        t.l2HitBytes += a.hit ? rows : 0;
+      } else {  // a read miss fetches, a write-through stores, the whole granule
+        served = hbm_[s].Reserve(issued, static_cast<double>(g));
+        t.hbmBytes += g;
+      }
+      if (a.evictedDirty) {
+        served = std::max(served, hbm_[s].Reserve(issued, static_cast<double>(g)));
+        t.hbmBytes += g;
+      }
+      memoryBound |= served > portAt;
+      end = std::max({end, served, portAt});
+      t.bytes += bytes;
+    }
+  }
+  t.end = end;
+  t.stallCycles = std::max(0.0, end - portOnly);
+  if (t.stallCycles > 0) t.stall = memoryBound ? Stall::kGmBandwidth : Stall::kCorePort;
+  return t;
+}
+
+}  // namespace ascendc_sim::model

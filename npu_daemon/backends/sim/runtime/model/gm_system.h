@@ -1,0 +1,73 @@
+// The memory side of DMA: every core's GM port, the chip's HBM channels and L2 slices (both
+// interleaved by 512 B granule), and the L2 contents (write-back, LRU, CacheMode hints honoured).
+//
+// A DMA is split into granule requests. The core's port serves them one after another (reads and
+// writes of the core share it); each request then takes its bytes from one HBM channel (miss: the
+// whole granule, plus a dirty line written back if one is evicted) or one L2 slice (hit). Many
+// cores streaming different data spread over every channel; many cores touching the same few
+// windows at once queue on the same slices, which is how same-address serialisation shows up.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ascendc_sim/core.h"
+#include "model/calendar.h"
+#include "model/events.h"
+#include "model/params.h"
+
+namespace ascendc_sim::model {
+
+// One DMA as the memory side sees it.
+struct DmaRequest {
+  uint32_t core;
+  bool write;          // UB -> GM
+  uint8_t cacheMode;   // ascendc_sim::CacheMode
+  uint64_t gmAddr;
+  uint32_t bursts;
+  uint32_t rowBytes;
+  uint64_t gmPitch;
+};
+
+struct DmaTiming {
+  double end;          // last byte through the port and memory
+  Stall stall;         // what stretched it beyond the port's own time
+  double stallCycles;
+  uint64_t bytes, hbmBytes, l2HitBytes;
+};
+
+class L2Cache {
+ public:
+  L2Cache(uint64_t capacityBytes, uint32_t granuleBytes);
+  struct Access {
+    bool hit;
+    bool evictedDirty;
+  };
+  // Look up one granule; allocate it unless `allocate` is false (CACHE_MODE_DISABLE).
+  Access Touch(uint64_t granule, bool write, bool allocate);
+
+ private:
+  static constexpr uint32_t kWays = 16;
+  struct Line {
+    uint64_t tag = ~0ull;
+    uint32_t stamp = 0;
+    bool dirty = false;
+  };
+  std::vector<Line> lines_;
+  uint64_t sets_;
+  uint32_t clock_ = 0;
+};
+
+class GmSystem {
+ public:
+  GmSystem(const Params& p, uint32_t cores);
+  DmaTiming Transfer(const DmaRequest& r, double start);
+
+ private:
+  uint32_t Slice(uint64_t granule) const;
+  const Params& p_;
+  L2Cache l2_;
+  std::vector<Calendar> ports_, hbm_, l2Slices_;
+};
+
+}  // namespace ascendc_sim::model

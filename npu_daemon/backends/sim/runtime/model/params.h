@@ -1,0 +1,44 @@
+// Every constant of the performance model, read once from the SoC parameters (soc/presets.toml for
+// the part, soc/model.toml for the fitted costs). Nothing in the model hard-codes a hardware number.
+#pragma once
+
+#include <cstdint>
+
+namespace ascendc_sim::model {
+
+struct Params {
+  // chip
+  double clockGhz;
+  uint32_t aivCores;
+  double hbmBytesPerCycle;   // aggregate GM (HBM) bandwidth shared by every core's reads and writes
+  double l2BytesPerCycle;    // aggregate bandwidth of L2 hits
+  uint64_t l2Bytes;          // L2 capacity
+  double launchUs, launchUsPerCore;  // head overhead: fixed + per core launched
+  double blockSwitchCycles;  // a core starting its next block (blockDim above the core count)
+  double syncAllCycles;      // cross-core barrier once every core arrived
+  // scalar unit
+  double issueCycles;        // issuing one pipe instruction
+  double flagCycles, barrierCycles;
+  // vector unit
+  double vecStart;
+  double cprBinary, cprUnary, cprCast, cprTranscHalf, cprTranscFloat, cprDiv, cprFma;
+  double cprReduceHalf, cprReduceFloat, cprCompare, cprSelect, cprGather, cprIndex;
+  double rwConflictFactor;   // cycles per repeat multiplier when dst and a source share a UB bank
+  uint32_t bankGroups;
+  uint32_t bankBytes;        // UB bytes per bank third (a bank = group x third)
+  // DMA
+  double dmaStart;           // per DMA instruction, before data flows
+  double dmaBurst;           // per extra burst of a multi-burst copy
+  double dmaPadBurst;        // DataCopyPad: per burst, padding the UB row to 32 B
+  double dmaLatency;         // GM round trip: completion trails the last byte by this much
+  double mte2BytesPerCycle;  // per-core port, reads; the port is shared by MTE2 and MTE3
+  double mte3BytesPerCycle;  // per-core port, writes
+  uint32_t granuleBytes;     // GM request granule
+  uint32_t gmSlices;         // HBM channels and L2 slices, interleaved by granule address
+  // measurement noise (off when sigma is 0)
+  double noiseSigma;
+
+  static Params FromSoc();  // reads SocParam* (throws on a missing key)
+};
+
+}  // namespace ascendc_sim::model

@@ -1,0 +1,36 @@
+// A block's instruction trace reduced to what timing needs, so that every block of a launch can be
+// kept until the chip is timed as a whole. Fixed costs (vector cycles, DMA start) are computed
+// once here; everything that depends on other cores (GM) is left to the chip model.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ascendc_sim/core.h"
+#include "model/params.h"
+#include "model/vector_unit.h"
+
+namespace ascendc_sim::model {
+
+struct Step {
+  uint8_t pipe;
+  Op op;
+  uint8_t cacheMode;
+  uint32_t site;
+  int64_t link;          // kWaitFlag: index of its SetFlag in this block
+  double cost;           // cycles on its pipe (DMA: before data flows)
+  uint32_t conflictRepeats;
+  uint32_t bursts, rowBytes;  // DMA
+  uint64_t gmAddr, gmPitch;
+};
+
+struct Program {
+  uint32_t block = 0;
+  std::vector<Step> steps;
+  std::vector<Site> sites;  // API name and kernel line of each Step::site (kept for timelines only)
+};
+
+// Reduces one finished core's trace (called on the block's own thread as it ends).
+Program Compile(const Core& core, const Params& p, const VectorUnit& vec, bool keepSites);
+
+}  // namespace ascendc_sim::model
