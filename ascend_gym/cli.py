@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "report": "ascend_gym.commands.report_cmd",
     "optimize": "ascend_gym.commands.optimize_cmd",
     "bank": "ascend_gym.commands.bank_cmd",
+    "sim": "ascend_gym.commands.sim_cmd",
 }
 
 

@@ -89,8 +89,10 @@ void CoreModel::ExecuteDma(GmSystem& gm) {
   const bool write = s.op == Op::kCopyUbToGm;
   const double dataFrom = dmaStart_ + s.cost;
   const DmaTiming d = gm.Transfer(DmaRequest{core_, write, s.cacheMode, s.gmAddr, s.bursts, s.rowBytes, s.gmPitch}, dataFrom);
+  // The pipe moves on once its requests are out; data lands later (memory service + latency), which
+  // only flags, barriers and the block's end wait for.
   const double done = d.end + p_.dmaLatency;
-  pipeFree_[s.pipe] = d.end;
+  pipeFree_[s.pipe] = d.issued;
   pipeDone_[s.pipe] = std::max(pipeDone_[s.pipe], done);
   done_[pc_] = done;
   InstrEvent e{};
@@ -102,7 +104,7 @@ void CoreModel::ExecuteDma(GmSystem& gm) {
   e.site = s.site;
   e.issue = dmaIssue_;
   e.start = dmaStart_;
-  e.end = d.end;
+  e.end = d.issued;
   e.done = done;
   e.stall = dmaTiming_.stall;
   e.stallCycles = dmaTiming_.stallCycles;

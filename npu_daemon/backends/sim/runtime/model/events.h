@@ -34,7 +34,7 @@ struct InstrEvent {
   uint32_t site;
   double issue;     // when the scalar unit issued it
   double start;
-  double end;       // pipe free again (DMA: last byte moved)
+  double end;       // pipe free again (DMA: last request issued)
   double done;      // work complete for flags and barriers (DMA: end + GM latency)
   Stall stall;      // why the pipe idled before `start`
   double stallCycles;

@@ -48,7 +48,7 @@ GmSystem::GmSystem(const Params& p, uint32_t cores) : p_(p), l2_(p.l2Bytes, p.gr
 uint32_t GmSystem::Slice(uint64_t granule) const { return static_cast<uint32_t>(Mix(granule * 0x9e3779b97f4a7c15ull) % p_.gmSlices); }
 
 DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
-  DmaTiming t{start, Stall::kNone, 0, 0, 0, 0};
+  DmaTiming t{start, start, Stall::kNone, 0, 0, 0, 0};
   const double portCyclesPerByte = 1.0 / (r.write ? p_.mte3BytesPerCycle : p_.mte2BytesPerCycle);
   // DISABLE: no allocation on a miss (a resident line still serves the access); writes then go
   // straight to HBM. NORMAL / LAST / PERSISTENT allocate (the latter two differ only in
@@ -87,6 +87,7 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
       t.bytes += bytes;
     }
   }
+  t.issued = portAt;
   t.end = end;
   t.stallCycles = std::max(0.0, end - portOnly);
   if (t.stallCycles > 0) t.stall = memoryBound ? Stall::kGmBandwidth : Stall::kCorePort;

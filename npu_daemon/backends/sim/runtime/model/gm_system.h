@@ -30,7 +30,8 @@ struct DmaRequest {
 };
 
 struct DmaTiming {
-  double end;          // last byte through the port and memory
+  double issued;       // last request through the core's port: the MTE pipe may start its next DMA
+  double end;          // last byte served by memory
   Stall stall;         // what stretched it beyond the port's own time
   double stallCycles;
   uint64_t bytes, hbmBytes, l2HitBytes;

@@ -1,11 +1,37 @@
 #include "model/program.h"
 
 #include <cstring>
+#include <map>
+#include <string>
 
 namespace ascendc_sim::model {
 
 namespace {
 bool IsDma(Op op) { return op == Op::kCopyGmToUb || op == Op::kCopyUbToGm; }
+
+// Host heap addresses change from run to run; L2 sets and memory slices must not. A GM address
+// becomes (hash of its buffer's name) << 40 | offset into the buffer.
+class CanonicalGm {
+ public:
+  uint64_t operator()(uint64_t addr) {
+    auto it = bases_.upper_bound(addr);
+    if (it != bases_.begin()) {
+      --it;
+      if (GmRangeValid(reinterpret_cast<const void*>(it->first), addr - it->first + 1)) return it->second + (addr - it->first);
+    }
+    const std::string where = DescribeGm(addr);  // "name+offset"
+    const size_t plus = where.rfind('+');
+    const uint64_t offset = plus == std::string::npos ? 0 : std::stoull(where.substr(plus + 1));
+    uint64_t h = 1469598103934665603ull;  // FNV-1a of the name
+    for (char ch : where.substr(0, plus)) h = (h ^ static_cast<uint8_t>(ch)) * 1099511628211ull;
+    const uint64_t canonical = (h & 0xfffffull) << 40;
+    bases_[addr - offset] = canonical;
+    return canonical + offset;
+  }
+
+ private:
+  std::map<uint64_t, uint64_t> bases_;
+};
 }  // namespace
 
 Program Compile(const Core& core, const Params& p, const VectorUnit& vec, bool keepSites) {
@@ -13,6 +39,7 @@ Program Compile(const Core& core, const Params& p, const VectorUnit& vec, bool k
   prog.block = static_cast<uint32_t>(core.blockIdx);
   if (keepSites) prog.sites = core.sites;
   prog.steps.reserve(core.trace.size());
+  CanonicalGm canonical;
   for (const Instr& i : core.trace) {
     Step s{};
     s.pipe = i.pipe;
@@ -31,7 +58,7 @@ Program Compile(const Core& core, const Params& p, const VectorUnit& vec, bool k
           s.cost = p.dmaStart + (i.repeats > 0 ? i.repeats - 1 : 0) * p.dmaBurst + (pad ? i.repeats * p.dmaPadBurst : 0);
           s.bursts = i.repeats;
           s.rowBytes = i.unitBytes;
-          s.gmAddr = i.gmAddr;
+          s.gmAddr = canonical(i.gmAddr);
           s.gmPitch = i.gmPitch ? i.gmPitch : i.unitBytes;
         } else {
           const VectorCost c = vec.Cost(i);

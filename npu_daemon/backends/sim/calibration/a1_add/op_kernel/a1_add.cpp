@@ -37,6 +37,7 @@ class A1Add {
       y = inY_.DeQue<half>();
       LocalTensor<half> z = outZ_.AllocTensor<half>();
       if (scalarLoop) {
+        PipeBarrier<PIPE_ALL>();  // the scalar unit reads what MTE2 wrote
         for (uint32_t i = 0; i < n; ++i) z.SetValue(i, static_cast<half>(x.GetValue(i) + y.GetValue(i)));
       } else {
         Add(z, x, y, n);

@@ -1,0 +1,76 @@
+"""The performance model on small calibration shapes: determinism, the msprof profile, bank
+conflicts from UB addresses, double buffering, the L2 hint, and (slow) the full anchor table."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from ascend_gym.package import load_package
+from ascend_gym.protocol import EvalRequest, Stage, Status
+from npu_daemon.backends.sim import SimBackend
+from npu_daemon.backends.sim.calibration import anchors
+
+A1 = load_package(anchors.HERE / "a1_add")
+
+
+def timed(attrs: dict, shape=(1024, 1536), soc="Ascend910B2"):
+    """Latency and profile of a1_add with the given schedule attrs on a small shape."""
+    case = A1.spec.case("small_48core_32k").model_copy(
+        update={"shapes": {"x": list(shape), "y": list(shape)}, "attrs": attrs, "bench": True})
+    others = [c.model_copy(update={"bench": False}) for c in A1.spec.cases if c.name != case.name]
+    pkg = A1.model_copy(update={"spec": A1.spec.model_copy(update={"cases": [case, *others]})})
+    with tempfile.TemporaryDirectory() as tmp:
+        r = SimBackend().evaluate(EvalRequest(package=pkg, soc=soc, stages=[Stage.TIME]), Path(tmp))
+    assert r.status is Status.OK, r.message
+    return r.latency_us, r.profile.model_dump()
+
+
+def test_deterministic_and_profile_fields():
+    attrs = {"cores": 48, "tile": 4096}
+    (a, prof), (b, _) = timed(attrs), timed(attrs)
+    assert a == b
+    assert prof["block_dim"] == 48 and len(prof["blocks"]) == 48
+    for key in ("aiv_time_us", "aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio", "gm_to_ub_gbps"):
+        assert prof[key] > 0, key
+    assert prof["gm_read_bytes"] == 2 * 1024 * 1536 * 2 and prof["gm_write_bytes"] == 1024 * 1536 * 2
+    assert 0 < prof["aiv_mte2_ratio"] <= 1 and prof["task_duration_us"] == pytest.approx(a)
+
+
+def test_bank_conflict_from_addresses():
+    # x and y slots 32 KiB apart share bank groups; 16256 elements put them 8 groups apart.
+    _, conflict = timed({"cores": 1, "tile": 16384, "double_buffer": 1}, shape=(256, 1024))
+    _, clean = timed({"cores": 1, "tile": 16256, "double_buffer": 1}, shape=(256, 1024))
+    assert conflict["bank_conflicts"] > 0 and clean["bank_conflicts"] == 0
+    assert conflict["aiv_vec_time_us"] > 1.6 * clean["aiv_vec_time_us"]
+
+
+def test_double_buffer_gain_small_when_copy_dominates():
+    # A5: Add is ~10x cheaper than its copies, so overlapping it buys little.
+    single, _ = timed({"cores": 1, "tile": 16384}, shape=(512, 1024))
+    double, _ = timed({"cores": 1, "tile": 16384, "double_buffer": 1}, shape=(512, 1024))
+    assert double < single < 1.35 * double
+
+
+def test_more_cores_and_head_overhead():
+    one, solo = timed({"cores": 1, "tile": 16384})
+    many, prof = timed({"cores": 48, "tile": 16384})
+    assert many - prof["head_us"] < (one - solo["head_us"]) / 8
+    assert prof["head_us"] > 15 > solo["head_us"]  # launching 48 cores costs ~20 us
+
+
+def test_soc_presets_change_time():
+    b2, _ = timed({"cores": 40, "tile": 16384}, shape=(4096, 4096), soc="Ascend910B2")
+    b4, _ = timed({"cores": 40, "tile": 16384}, shape=(4096, 4096), soc="Ascend910B4")
+    assert b4 > 1.3 * b2  # half the HBM bandwidth
+
+
+@pytest.mark.slow
+def test_calibration_anchors():
+    """The acceptance table: every A1/A2 case within +-25% of measured, A1's ladder order kept."""
+    rows = anchors.calibrate(["A1", "A2"], "Ascend910B2")
+    bad = [(r.case, f"{r.error:+.1%}") for r in rows if abs(r.error) > anchors.ANCHORS[r.anchor].tolerance]
+    assert anchors.ladder_ok(rows)
+    assert not bad, bad
