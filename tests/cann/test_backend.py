@@ -32,11 +32,11 @@ def edit_kernel(pkg: OperatorPackage, old: str, new: str) -> OperatorPackage:
     return pkg.with_sources(kernel=pkg.kernel_source.replace(old, new))
 
 
-def evaluate(pkg: OperatorPackage, tmp_path: Path, name: str = "run") -> EvalResult:
+def evaluate(pkg: OperatorPackage, tmp_path: Path, name: str = "run", **request: object) -> EvalResult:
     backend = CannBackend(CannConfig(warmup=2, repeats=5, state_dir=tmp_path / "state"))
     workdir = tmp_path / name
     workdir.mkdir()
-    return backend.evaluate(EvalRequest(package=pkg), workdir)
+    return backend.evaluate(EvalRequest(package=pkg, **request), workdir)
 
 
 def events(log: Path, kind: str) -> list[dict]:
@@ -84,6 +84,25 @@ def test_wrong_numbers_are_wrong_answer(cann_env: Path, tmp_path: Path) -> None:
     assert result.cases[-1].name == "aligned_fp16" and not result.cases[-1].passed
     assert result.cases[-1].max_abs_error > 0.01
     assert "output z" in result.message and not events(cann_env, "msprof")
+
+
+def test_out_of_bounds_kernel_is_runtime_error(cann_env: Path, tmp_path: Path) -> None:
+    pkg = edit_kernel(small_add(), "(__gm__ DTYPE_X*)x + offset,", "(__gm__ DTYPE_X*)x + offset + (1 << 20),")
+    result = evaluate(pkg, tmp_path)
+    assert result.status is Status.RUNTIME_ERROR
+    assert "aclrtSynchronizeStream" in result.message and "outside every GM buffer" in result.message
+
+
+def test_hanging_kernel_is_run_timeout(cann_env: Path, tmp_path: Path) -> None:
+    pkg = edit_kernel(small_add(), "op.Process();", "volatile uint32_t spin = 1;\n  while (spin) {}")
+    result = evaluate(pkg, tmp_path, timeouts={"build_s": 60, "run_s": 1})
+    assert result.status is Status.RUN_TIMEOUT and "exceeded 1 s" in result.message
+
+
+def test_slow_build_is_build_timeout(cann_env: Path, tmp_path: Path) -> None:
+    pkg = edit_kernel(small_add(), "KernelAdd op;", "KernelAdd op;  // not built before")
+    result = evaluate(pkg, tmp_path, timeouts={"build_s": 0.2, "run_s": 10})
+    assert result.status is Status.BUILD_TIMEOUT
 
 
 def test_failing_tiling_is_tiling_error(cann_env: Path, tmp_path: Path) -> None:

@@ -42,9 +42,9 @@ def write_project(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int,
     pkg.write_to(root)
     spec = pkg.spec
     definitions = [*(f"{k}={v}" for k, v in sorted(macros.items())), f"ASCEND_GYM_TILING_KEY={tiling_key}ULL"]
-    (root / "CMakeLists.txt").write_text(_render("CMakeLists.txt.in", DEFINITIONS=" ".join(definitions)))
+    (root / "CMakeLists.txt").write_text(_render("CMakeLists.template.txt", DEFINITIONS=" ".join(definitions)))
     (root / "kernel_entry.cpp").write_text(_render(
-        "kernel_entry.cpp.in", TILING_HEADER=pkg.tiling_header_path, OP_TYPE=spec.op_type, KERNEL_PATH=pkg.kernel_path,
+        "kernel_entry.template.cpp", TILING_HEADER=pkg.tiling_header_path, OP_TYPE=spec.op_type, KERNEL_PATH=pkg.kernel_path,
         TILING_SOURCE=_TILING_BASE_INCLUDE.sub("", pkg.files[pkg.tiling_header_path])))
     args = ", ".join(f"args[{i}]" for i in range(len(spec.inputs) + len(spec.outputs)))
     (root / "app_main.cpp").write_text(_render("app_main.cpp", KERNEL=spec.kernel, ARGS=args))
@@ -52,7 +52,7 @@ def write_project(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int,
 
 def build_key(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, soc: str, toolkit: Toolkit) -> str:
     h = hashlib.sha256()
-    templates = [(TEMPLATES / t).read_bytes() for t in ("CMakeLists.txt.in", "kernel_entry.cpp.in", "app_main.cpp")]
+    templates = [(TEMPLATES / t).read_bytes() for t in ("CMakeLists.template.txt", "kernel_entry.template.cpp", "app_main.cpp")]
     parts = [str(toolkit.home), toolkit.version, soc, str(tiling_key), *sorted(f"{k}={v}" for k, v in macros.items()), *templates,
              *(f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith("op_kernel/")),
              pkg.tiling_header_path, pkg.files[pkg.tiling_header_path]]
