@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import statistics
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from ascend_gym.package import OperatorPackage, load_package
 from ascend_gym.protocol import EvalRequest, EvalResult, Status
 from npu_daemon.backends.base import BACKENDS, get_backend
-from npu_daemon.backends.cann import CannBackend, CannConfig, msprof
+from npu_daemon.backends.cann import CannBackend, CannConfig, device, msprof
 
 SUITE_ADD = Path(__file__).resolve().parents[2] / "ascend_gym" / "suite" / "level1" / "add"
 
@@ -118,6 +119,23 @@ def test_unhealthy_device_is_daemon_error(cann_env: Path, tmp_path: Path, monkey
     result = evaluate(small_add(), tmp_path)
     assert result.status is Status.DAEMON_ERROR and "health is Alarm" in result.message
     assert not events(cann_env, "compile")
+
+
+def test_device_failing_during_the_build_is_daemon_error(cann_env: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another evaluation holds the device while this one builds; the device fails meanwhile.
+    results: list[EvalResult] = []
+    with device.exclusive(tmp_path / "state", 0):
+        worker = threading.Thread(target=lambda: results.append(evaluate(small_add(), tmp_path)))
+        worker.start()
+        tiled = tmp_path / "run" / "case-bench_fp16" / "tiling.json"  # written after the first health check
+        deadline = time.monotonic() + 60
+        while not tiled.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        monkeypatch.setenv("ASCEND_FAKE_NPU_HEALTH", "Critical")
+    worker.join()
+    assert results[0].status is Status.DAEMON_ERROR and "health is Critical" in results[0].message
+    assert not events(cann_env, "msprof")
 
 
 def test_missing_toolkit_is_daemon_error(cann_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

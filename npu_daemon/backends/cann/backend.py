@@ -30,7 +30,7 @@ from npu_daemon.backends.sim.backend import SimBackend, soc_params
 class CannConfig(BaseModel):
     device_id: int = Field(0, ge=0)
     warmup: int = Field(5, ge=0)
-    repeats: int = Field(20, ge=1, le=100)  # msprof op collects at most 100 launches
+    repeats: int = Field(10, ge=1, le=100)  # msprof op collects at most 100 launches, each replayed for its metrics
     state_dir: Path | None = None  # device locks; default: <cache>/cann/state
     msprof_timeout_s: float = Field(600.0, gt=0)
     # ACL reserves large virtual address ranges for device memory, so the app's RLIMIT_AS is generous.
@@ -83,7 +83,7 @@ class CannBackend(Backend):
             params = soc_params(request.soc)
         except KeyError as e:
             return result.model_copy(update={"status": Status.REJECTED, "message": str(e.args[0])})
-        try:
+        try:  # fail fast, before building for a device that cannot run it
             toolkit = Toolkit.discover()
             device.check_health(self.config.device_id)
         except (ToolkitMissing, device.DeviceError) as e:
@@ -103,6 +103,7 @@ class CannBackend(Backend):
         checks: list[CaseCheck] = []
         try:
             with device.exclusive(self.state_dir, self.config.device_id):
+                self._recheck_health()  # the build may have taken minutes
                 for case, case_dir, tiling_out, app in plans:
                     checks.append(self._check_case(pkg, case, case_dir, tiling_out, app, request, toolkit))
                     if case.bench and Stage.TIME in request.stages:
@@ -117,6 +118,12 @@ class CannBackend(Backend):
             return result.model_copy(update={"status": f.status, "message": f.message, "log_tail": f.log[-4000:], "cases": checks,
                                              "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)})
         return result.model_copy(update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)})
+
+    def _recheck_health(self) -> None:
+        try:
+            device.check_health(self.config.device_id)
+        except device.DeviceError as e:
+            raise CaseFailure(Status.DAEMON_ERROR, str(e)) from e
 
     def _build(self, pkg: OperatorPackage, cases: list[Case], request: EvalRequest, toolkit: Toolkit,
                workdir: Path) -> list[tuple[Case, Path, tiling.Tiling, Path]]:
