@@ -67,6 +67,8 @@ def test_correct_add_is_ok_with_latency_and_profile(cann_env: Path, tmp_path: Pa
     assert profile.block_dim == 40 and profile.aiv_cores > 0  # the add tiling's 40 blocks
     assert 0 < profile.aiv_mte2_ratio < 1 and profile.aiv_mte2_time_us > 0 and profile.aiv_vec_time_us > 0
     assert profile.model_extra["timing_repeats"] == 5
+    element_bytes = 64 * 1000 * 2  # fp16 x, y and z of the bench case
+    assert profile.gm_read_bytes == 2 * element_bytes and profile.gm_write_bytes == element_bytes
     assert len(events(cann_env, "msprof")) == 1
 
 

@@ -59,6 +59,18 @@ def test_launches_in_nested_folders_give_median_and_spread(tmp_path: Path) -> No
     assert fields["latency_iqr_us"] == pytest.approx(13.0 - 11.0)
     assert fields["aiv_mte2_time_us"] == pytest.approx(6.0)  # the pipes of the median launch
     assert fields["current_freq_mhz"] == 1800.0
+    assert "gm_read_bytes" not in fields  # no Memory.csv collected
+
+
+def test_memory_csv_gives_gm_traffic_over_all_blocks(tmp_path: Path) -> None:
+    folder = tmp_path / "OPPROF_20250101120000_ABCDEFGHIJKLMNOP"
+    write_launch(folder, 20.0, [(8.0, 1.0, 0.5, 5.0, 2.0)] * 3)
+    (folder / "Memory.csv").write_text(
+        "block_id,sub_block_id,aic_time(us),aiv_time(us),aiv_gm_to_ub_bw(GB/s),GM_to_UB_datas(KB),UB_to_GM_datas(KB)\n"
+        "0,vector0,N/A,8.0,40.1,250.5,125.25\n1,vector0,N/A,8.0,40.1,250.5,125.25\n2,vector0,N/A,8.0,40.0,249.0,124.5\n"
+        "3,cube0,1.0,N/A,N/A,N/A,N/A\n")
+    _, fields = msprof.summarise(msprof.read_output(tmp_path))
+    assert fields["gm_read_bytes"] == round(750.0 * 1024) and fields["gm_write_bytes"] == round(375.0 * 1024)
 
 
 def test_output_without_csv_is_an_error(tmp_path: Path) -> None:

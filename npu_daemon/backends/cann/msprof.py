@@ -7,6 +7,7 @@ the output is one launch, and its PipeUtilization.csv sits beside it.
 OpBasicInfo.csv: one row per launch with "Task Duration(us)", "Block Dim", "Current Freq"...
 PipeUtilization.csv: one row per block (core) with aiv_time(us) and aiv_<pipe>_time(us) /
 aiv_<pipe>_ratio for pipe in vec, scalar, mte2, mte3 (A2: aic_* columns too, N/A for vector-only).
+Memory.csv (when collected): one row per block with GM_to_UB_datas(KB) and UB_to_GM_datas(KB).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Launch(BaseModel):
     rated_freq_mhz: float | None = None
     pipes: dict[str, float]  # aiv_time_us and aiv_<pipe>_time_us / _ratio: per-block means, ratios over all blocks
     blocks: int
+    gm_bytes: dict[str, int] = {}  # gm_read_bytes / gm_write_bytes over all blocks, when Memory.csv is there
 
 
 def command(app: Path, run_spec: str, output: Path, kernel: str, warmup: int, repeats: int) -> list[str]:
@@ -68,8 +70,18 @@ def read_pipe_utilization(path: Path) -> tuple[dict[str, float], int]:
     return out, len(blocks)
 
 
+def read_memory(path: Path) -> dict[str, int]:
+    """GM traffic of the vector cores summed over blocks (the CSV counts KiB)."""
+    rows = _rows(path)
+    kib = {field: sum(_number(r.get(column)) or 0.0 for r in rows)
+           for field, column in (("gm_read_bytes", "GM_to_UB_datas(KB)"), ("gm_write_bytes", "UB_to_GM_datas(KB)"))}
+    return {field: round(value * 1024) for field, value in kib.items()}
+
+
 def read_launch(basic_info: Path) -> list[Launch]:
     pipes, blocks = read_pipe_utilization(basic_info.with_name("PipeUtilization.csv"))
+    memory = basic_info.with_name("Memory.csv")
+    gm_bytes = read_memory(memory) if memory.exists() else {}
     launches = []
     for row in _rows(basic_info):
         duration = _number(row.get("Task Duration(us)"))
@@ -77,7 +89,7 @@ def read_launch(basic_info: Path) -> list[Launch]:
             raise MsprofError(f"{basic_info}: no Task Duration(us) in row {row}")
         launches.append(Launch(task_duration_us=duration, block_dim=int(_number(row.get("Block Dim")) or 0),
                                current_freq_mhz=_number(row.get("Current Freq")), rated_freq_mhz=_number(row.get("Rated Freq")),
-                               pipes=pipes, blocks=blocks))
+                               pipes=pipes, blocks=blocks, gm_bytes=gm_bytes))
     return launches
 
 
@@ -100,7 +112,7 @@ def summarise(launches: list[Launch]) -> tuple[float, dict[str, float | int]]:
     typical = min(launches, key=lambda l: abs(l.task_duration_us - median))
     q = statistics.quantiles(durations, n=4, method="inclusive") if len(durations) > 1 else [median] * 3
     fields: dict[str, float | int] = {
-        "block_dim": typical.block_dim, **typical.pipes,
+        "block_dim": typical.block_dim, **typical.pipes, **typical.gm_bytes,
         "timing_repeats": len(durations), "latency_min_us": durations[0], "latency_max_us": durations[-1],
         "latency_iqr_us": q[2] - q[0],
     }
