@@ -27,7 +27,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   if (maskShape.GetDim(1) != cols || shape.GetDim(dims - 2) != maskRows) return ge::GRAPH_FAILED;
 
   // One row per tile: x, mask and y rows double-buffered, two fp32 rows of scratch, reduce scratch.
-  const uint64_t colsPad = (cols + 7) / 8 * 8;  // a whole number of 32 B blocks in either dtype
+  const uint64_t alignElems = 32 / typeSize;
+  const uint64_t colsPad = (cols + alignElems - 1) / alignElems * alignElems;  // the 32 B-padded UB row
   const uint64_t need = 3 * BUFFER_NUM * colsPad * typeSize + 2 * colsPad * sizeof(float) + colsPad * sizeof(float) + 64;
   if (need > ubSize) return ge::GRAPH_FAILED;
   uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), rows});

@@ -30,7 +30,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   // Many rows per tile: one multi-burst DataCopyPad per tile instead of a ~1 KB DMA per row, and
   // Cast/Muls/Add/Exp over the whole tile. Per row: x, mask and y double-buffered, two fp32 rows;
   // per tile: one fp32 row of reduce scratch and one 32 B result slot per row.
-  const uint64_t colsPad = (cols + 7) / 8 * 8;  // a whole number of 32 B blocks in either dtype
+  const uint64_t alignElems = 32 / typeSize;
+  const uint64_t colsPad = (cols + alignElems - 1) / alignElems * alignElems;  // the 32 B-padded UB row
   const uint64_t rowBytes = 3 * BUFFER_NUM * colsPad * typeSize + 2 * colsPad * sizeof(float) + 32;
   const uint64_t fixedBytes = colsPad * sizeof(float);
   if (fixedBytes + rowBytes > ubSize) return ge::GRAPH_FAILED;

@@ -22,7 +22,7 @@ class KernelAttentionSoftmax {
     this->maskRows = maskRows;
     this->rowsPerTile = rowsPerTile;
     this->scale = scale;
-    colsPad = (cols + 7) / 8 * 8;
+    colsPad = (cols + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));  // the 32 B-padded UB row of DataCopyPad
     xGm.SetGlobalBuffer((__gm__ T*)x + static_cast<uint64_t>(rowStart) * cols, static_cast<uint64_t>(blockRows) * cols);
     yGm.SetGlobalBuffer((__gm__ T*)y + static_cast<uint64_t>(rowStart) * cols, static_cast<uint64_t>(blockRows) * cols);
     maskGm.SetGlobalBuffer((__gm__ T*)mask, static_cast<uint64_t>(maskRows) * cols);
