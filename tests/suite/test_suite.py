@@ -15,9 +15,25 @@ ALL = suite.op_uris()
 EXPERTS = suite.expert_uris()
 
 
+def _level(uri: str) -> int:
+    return int(uri.split("/")[-2].removeprefix("level"))
+
+
+LEVEL_COUNTS = {level: [_level(u) for u in ALL].count(level) for level in (1, 2, 3)}
+
+
+# Issue 5's minimums. Level 2 reaches 25 operators on the level2 branch: until both branches are
+# merged this test is an expected failure; after the merge the condition is false and it must pass.
+@pytest.mark.xfail(LEVEL_COUNTS[2] < 25, reason="level 2 has < 25 operators until the level2 branch is merged", strict=True)
+def test_suite_meets_issue5_minimums():
+    assert LEVEL_COUNTS[1] >= 30 and LEVEL_COUNTS[2] >= 25 and LEVEL_COUNTS[3] >= 5, LEVEL_COUNTS
+    assert len(ALL) >= 60, len(ALL)
+    assert len(EXPERTS) >= 15, len(EXPERTS)
+    assert {_level(u) for u in EXPERTS} == {1, 2, 3}, "experts must be spread over the three levels"
+
+
 def test_suite_size_and_layout():
-    levels = [int(u.split("/")[-2].removeprefix("level")) for u in ALL]
-    assert levels.count(1) >= 30
+    assert LEVEL_COUNTS[1] >= 30 and LEVEL_COUNTS[3] >= 5, LEVEL_COUNTS
     assert len(EXPERTS) >= 5
     for uri in ALL:
         pkg = suite.resolve(uri)
