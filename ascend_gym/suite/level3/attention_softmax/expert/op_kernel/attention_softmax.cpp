@@ -4,6 +4,7 @@ using namespace AscendC;
 
 constexpr int32_t BUFFER_NUM = 2;
 constexpr uint32_t SLOT = 8;  // floats per row result slot: ReduceMax/ReduceSum need a 32 B-aligned dst
+constexpr uint32_t MAX_TILE_ROWS = 64;
 
 // Row-wise softmax(x * scale + mask), computed in fp32 whatever the storage dtype T, many rows per
 // tile: element-wise stages run once over the whole tile, only the two reductions and the two
@@ -20,20 +21,20 @@ class KernelAttentionSoftmax {
     blockRows = block < formerNum ? formerRows : tailRows;
     this->cols = cols;
     this->maskRows = maskRows;
-    this->rowsPerTile = rowsPerTile;
+    this->rowsPerTile = rowsPerTile < MAX_TILE_ROWS ? rowsPerTile : MAX_TILE_ROWS;  // bounds rowScalar
     this->scale = scale;
     colsPad = (cols + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));  // the 32 B-padded UB row of DataCopyPad
     xGm.SetGlobalBuffer((__gm__ T*)x + static_cast<uint64_t>(rowStart) * cols, static_cast<uint64_t>(blockRows) * cols);
     yGm.SetGlobalBuffer((__gm__ T*)y + static_cast<uint64_t>(rowStart) * cols, static_cast<uint64_t>(blockRows) * cols);
     maskGm.SetGlobalBuffer((__gm__ T*)mask, static_cast<uint64_t>(maskRows) * cols);
     xGm.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once; the mask is re-read by every head and stays
-    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
-    pipe.InitBuffer(inQueueMask, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
-    pipe.InitBuffer(outQueueY, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
-    pipe.InitBuffer(xBuf, rowsPerTile * colsPad * sizeof(float));
-    pipe.InitBuffer(maskBuf, rowsPerTile * colsPad * sizeof(float));
+    pipe.InitBuffer(inQueueX, BUFFER_NUM, this->rowsPerTile * colsPad * sizeof(T));
+    pipe.InitBuffer(inQueueMask, BUFFER_NUM, this->rowsPerTile * colsPad * sizeof(T));
+    pipe.InitBuffer(outQueueY, BUFFER_NUM, this->rowsPerTile * colsPad * sizeof(T));
+    pipe.InitBuffer(xBuf, this->rowsPerTile * colsPad * sizeof(float));
+    pipe.InitBuffer(maskBuf, this->rowsPerTile * colsPad * sizeof(float));
     pipe.InitBuffer(workBuf, colsPad * sizeof(float));
-    pipe.InitBuffer(redBuf, rowsPerTile * SLOT * sizeof(float));
+    pipe.InitBuffer(redBuf, this->rowsPerTile * SLOT * sizeof(float));
   }
   __aicore__ inline void Process() {
     for (uint32_t done = 0; done < blockRows; done += rowsPerTile) {
@@ -108,7 +109,7 @@ class KernelAttentionSoftmax {
   TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;
   TBuf<QuePosition::VECCALC> xBuf, maskBuf, workBuf, redBuf;
   GlobalTensor<T> xGm, maskGm, yGm;
-  float rowScalar[64];  // per-row max / reciprocal sum of one tile (rowsPerTile <= 64)
+  float rowScalar[MAX_TILE_ROWS];  // per-row max / reciprocal sum of one tile
   uint32_t rowStart, blockRows, cols, colsPad, maskRows, rowsPerTile;
   float scale;
 };

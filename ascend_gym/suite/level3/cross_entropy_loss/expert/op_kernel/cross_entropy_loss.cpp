@@ -20,7 +20,7 @@ class KernelCrossEntropyLoss {
     const uint32_t first = block < formerNum ? block * formerRows : formerNum * formerRows + (block - formerNum) * tailRows;
     blockRows = block < formerNum ? formerRows : tailRows;
     this->classes = classes;
-    tileRows = outChunk;
+    tileRows = outChunk < MAX_TILE_ROWS ? outChunk : MAX_TILE_ROWS;  // bounds the per-row arrays
     this->ignoreIndex = ignoreIndex;
     rowPad = (classes + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));  // the 32 B-padded UB row
     xGm.SetGlobalBuffer((__gm__ T*)logits + static_cast<uint64_t>(first) * classes, static_cast<uint64_t>(blockRows) * classes);

@@ -29,7 +29,7 @@ class KernelTopK {
     blockRows = block < formerNum ? formerRows : tailRows;
     this->cols = cols;
     this->k = k;
-    this->rowsPerTile = rowsPerTile;
+    this->rowsPerTile = rowsPerTile < MAX_TILE_ROWS ? rowsPerTile : MAX_TILE_ROWS;  // bounds at[]
     colsPad = (cols + SLOT - 1) / SLOT * SLOT;
     kPad = (k + SLOT - 1) / SLOT * SLOT;
     kPadIdx = (k + 7) / 8 * 8;
@@ -37,11 +37,11 @@ class KernelTopK {
     valuesGm.SetGlobalBuffer((__gm__ T*)values + static_cast<uint64_t>(first) * k, static_cast<uint64_t>(blockRows) * k);
     indicesGm.SetGlobalBuffer((__gm__ int32_t*)indices + static_cast<uint64_t>(first) * k, static_cast<uint64_t>(blockRows) * k);
     xGm.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read exactly once
-    pipe.InitBuffer(inQueueX, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
-    pipe.InitBuffer(outQueueValues, BUFFER_NUM, rowsPerTile * kPad * sizeof(T));
-    pipe.InitBuffer(outQueueIndices, BUFFER_NUM, rowsPerTile * kPadIdx * sizeof(int32_t));
+    pipe.InitBuffer(inQueueX, BUFFER_NUM, this->rowsPerTile * colsPad * sizeof(T));
+    pipe.InitBuffer(outQueueValues, BUFFER_NUM, this->rowsPerTile * kPad * sizeof(T));
+    pipe.InitBuffer(outQueueIndices, BUFFER_NUM, this->rowsPerTile * kPadIdx * sizeof(int32_t));
     pipe.InitBuffer(workBuf, colsPad * sizeof(T));
-    pipe.InitBuffer(redBuf, rowsPerTile * SLOT * sizeof(T));
+    pipe.InitBuffer(redBuf, this->rowsPerTile * SLOT * sizeof(T));
   }
   __aicore__ inline void Process() {
     for (uint32_t done = 0; done < blockRows; done += rowsPerTile) {
