@@ -6,6 +6,7 @@ faster simulated bench latency); `pytest -m slow` validates every baseline of th
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from ascend_gym import suite
@@ -85,3 +86,18 @@ def test_table_rendering(tmp_path):
     validate.write_table(doc, validate.render_table([out]))  # idempotent: replaces, never duplicates
     text = doc.read_text()
     assert text.count(validate.TABLE_BEGIN) == 1 and "| a | 1 |" in text and "2.00x" in text and "simulated" in text.lower()
+
+
+def test_top_k_reference_orders_ties_by_index():
+    ref = suite.resolve("level3/top_k").reference()
+    x = np.array([[1.0, 3.0, 3.0, 2.0, 3.0]], np.float16)
+    values, indices = ref(x, k=4)
+    assert values.tolist() == [[3.0, 3.0, 3.0, 2.0]] and indices.tolist() == [[1, 2, 4, 3]]
+    assert indices.dtype == np.int32
+
+
+def test_cross_entropy_reference_ignores_rows():
+    ref = suite.resolve("level3/cross_entropy_loss").reference()
+    logits = np.log(np.array([[1.0, 1.0, 2.0], [1.0, 1.0, 2.0], [1.0, 1.0, 2.0]]))
+    loss = ref(logits, np.array([2, -1, 3], np.int32), ignore_index=-1)
+    assert np.allclose(loss, [np.log(2.0), 0.0, 0.0])  # -log(2/4); ignore_index; no such class
