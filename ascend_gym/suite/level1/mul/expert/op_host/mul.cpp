@@ -9,6 +9,7 @@ namespace optiling {
 // double-buffered queues, and a tile whose length in 32 B rows is 4 mod 8. Queue slots are laid
 // out back to back, so x and y sit two tiles apart: 8 bank groups apart at such a length, which
 // keeps the two sources of Mul off the same UB bank group (16384 halves would conflict).
+//
 // Streaming is HBM-bound: launch the cores whose GM ports carry the HBM roof with headroom. A
 // core's port plateaus near 80 GB/s (HARDWARE.md section 3) and carries reads and writes alike;
 // every further core only adds launch overhead (~0.4 us each). Too few cores (ports saturated
