@@ -7,6 +7,7 @@ namespace optiling {
 
 constexpr uint32_t BLOCK_DIM = 40;     // @tune block_dim in [1, 48] step 1
 constexpr uint32_t BUFFER_NUM = 2;     // the kernel's queue depth, for the UB budget
+constexpr uint32_t ROWS_PER_TILE = 1;  // @tune rows_per_tile in [1, 64] pow2
 
 static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   SoftmaxTilingData tiling;
@@ -23,9 +24,11 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   const uint32_t rows = static_cast<uint32_t>(shape.GetShapeSize() / cols);
   const uint32_t colsPad = (cols + 32 / typeSize - 1) / (32 / typeSize) * (32 / typeSize);
   const uint32_t colsPadF = (cols + 7) / 8 * 8;
-  // One row per tile: queued in/out rows plus a float working row and the reduction scratch.
-  const uint64_t need = static_cast<uint64_t>(colsPad) * typeSize * BUFFER_NUM * 2 + static_cast<uint64_t>(colsPadF) * 4 * 2 + 1024;
-  if (need > ubSize) return ge::GRAPH_FAILED;
+  // Queued in/out tiles of rowsPerTile rows plus a float working row and the reduction scratch.
+  const uint64_t perRow = static_cast<uint64_t>(colsPad) * typeSize * BUFFER_NUM * 2;
+  const uint64_t fixed = static_cast<uint64_t>(colsPadF) * 4 * 2 + 1024;
+  if (fixed + perRow > ubSize) return ge::GRAPH_FAILED;
+  const uint32_t rowsPerTile = static_cast<uint32_t>(std::min<uint64_t>(ROWS_PER_TILE, (ubSize - fixed) / perRow));
   uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), rows});
   if (blockDim == 0) blockDim = 1;
 
@@ -35,6 +38,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   tiling.set_formerNum(rows % blockDim);
   tiling.set_formerRows(rows / blockDim + 1);
   tiling.set_tailRows(rows / blockDim);
+  tiling.set_rowsPerTile(rowsPerTile);
   context->SetBlockDim(blockDim);
   tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
   context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());

@@ -10,6 +10,7 @@ TILING_DATA_FIELD_DEF(uint32_t, cols);         // the softmax axis
 TILING_DATA_FIELD_DEF(uint32_t, formerNum);    // blocks that take one row more
 TILING_DATA_FIELD_DEF(uint32_t, formerRows);
 TILING_DATA_FIELD_DEF(uint32_t, tailRows);
+TILING_DATA_FIELD_DEF(uint32_t, rowsPerTile);  // rows moved per copy (computed one by one)
 END_TILING_DATA_DEF;
 
 REGISTER_TILING_DATA_CLASS(Softmax, SoftmaxTilingData)
