@@ -27,13 +27,16 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), rows});
   if (blockDim == 0) blockDim = 1;
   // Many rows per tile: one multi-burst copy of logits and one of targets per tile. Per row: the
-  // row double-buffered in T, its fp32 copy, a 32 B result slot, the target double-buffered; fixed:
-  // one fp32 row (or the partials) of reduce scratch, every block's partials, two 32 B slots out.
+  // row double-buffered in T, its fp32 copy, a 64-lane fold, three 32 B slots (max, lse, broadcast
+  // max), the target double-buffered; fixed: one fp32 row (or the partials) of reduce scratch,
+  // every block's partials, 12 per-row vectors of 64 floats, two 32 B slots out, queue padding.
   const uint64_t alignElems = 32 / typeSize;
   const uint64_t rowPad = (classes + alignElems - 1) / alignElems * alignElems;  // the 32 B-padded UB row
   const uint64_t blocksPad = (blockDim + SLOT - 1) / SLOT * SLOT;
-  const uint64_t rowBytes = BUFFER_NUM * rowPad * typeSize + rowPad * sizeof(float) + 32 + BUFFER_NUM * sizeof(int32_t);
-  const uint64_t fixedBytes = std::max(rowPad, blocksPad) * sizeof(float) + 2 * blocksPad * sizeof(float) + 2 * 64 + 4 * 32;
+  const uint64_t rowBytes = BUFFER_NUM * rowPad * typeSize + rowPad * sizeof(float) + 64 * sizeof(float) + 3 * 32 +
+                            BUFFER_NUM * sizeof(int32_t);
+  const uint64_t fixedBytes = std::max(rowPad, blocksPad) * sizeof(float) + 2 * blocksPad * sizeof(float) +
+                              12 * 64 * sizeof(float) + 64 + 8 * 32;
   if (fixedBytes + rowBytes > ubSize) return ge::GRAPH_FAILED;
   const uint32_t perCore = (rows + blockDim - 1) / blockDim;
   uint32_t rowsPerTile = static_cast<uint32_t>(std::min<uint64_t>((ubSize - fixedBytes) / rowBytes, MAX_ROWS));
