@@ -44,11 +44,21 @@ class KernelCrossEntropyLoss {
     pipe.InitBuffer(inQueueTarget, BUFFER_NUM, tilePad * sizeof(int32_t));
     pipe.InitBuffer(inQueuePartial, 1, 2 * blocksPad * sizeof(float));
     pipe.InitBuffer(outQueue, 1, 2 * SLOT * sizeof(float));
-    pipe.InitBuffer(xfBuf, this->tileRows * rowPad * sizeof(float));
+    // TPipe places buffers in InitBuffer order: accBuf and brcBuf follow xfBuf at a distance known in
+    // 256 B units (8 of the 16 UB bank groups), which FoldRows and RowsAsRepeats use to keep the two
+    // operands of an instruction in different bank groups. brcBuf holds two copies 256 B apart (mod 512 B).
+    const uint32_t xfBytes = (this->tileRows * rowPad * sizeof(float) + 255) / 256 * 256;
+    const uint32_t brcBytes = tilePad * SLOT * sizeof(float);
+    const uint32_t brcSecond = (brcBytes + 511) / 512 * 512 + 256;
+    pipe.InitBuffer(xfBuf, xfBytes);
+    pipe.InitBuffer(accBuf, this->tileRows * 2 * LANES * sizeof(float));
+    pipe.InitBuffer(brcBuf, brcSecond + brcBytes);
+    const bool evenAt256 = xfBytes / 256 % 2 == 0;  // then offset 256 (mod 512) of acc and brc is 8 groups from even chunks
+    evenHalf = evenAt256 ? LANES : 0;
+    brcEven = evenAt256 ? brcSecond / sizeof(float) : 0;
+    brcOdd = evenAt256 ? 0 : brcSecond / sizeof(float);
     pipe.InitBuffer(workBuf, (rowPad > blocksPad ? rowPad : blocksPad) * sizeof(float));
     pipe.InitBuffer(slotBuf, 2 * this->tileRows * SLOT * sizeof(float));  // row max, then row lse, one 32 B slot each
-    pipe.InitBuffer(brcBuf, tilePad * SLOT * sizeof(float));
-    pipe.InitBuffer(accBuf, this->tileRows * LANES * sizeof(float));
     pipe.InitBuffer(rowsBuf, ROW_VECS * LANES * sizeof(float));
     rows = rowsBuf.Get<float>();
     // Byte offsets of each row in the fp32 tile and of each 32 B slot, for Gather; running sums at 0.
@@ -111,16 +121,20 @@ class KernelCrossEntropyLoss {
     LocalTensor<float> brc = brcBuf.Get<float>();
     const uint8_t rs = static_cast<uint8_t>(rowBlocks);
     FoldRows<true>(maxes, n);
-    Brcb(brc, maxes, static_cast<uint8_t>((n + SLOT - 1) / SLOT), {1, 8});  // each row's max fills a 32 B block
+    // Each row's max fills a 32 B block, in two copies: each chunk subtracts the one 8 bank groups away.
+    Brcb(brc[brcEven], maxes, static_cast<uint8_t>((n + SLOT - 1) / SLOT), {1, 8});
+    if (chunks > 1) Brcb(brc[brcOdd], maxes, static_cast<uint8_t>((n + SLOT - 1) / SLOT), {1, 8});
     for (uint32_t j = 0; j < chunks; ++j)
-      Sub(xf[j * LANES], xf[j * LANES], brc, ChunkMask(j), static_cast<uint8_t>(n), {1, 1, 0, rs, rs, 1});
+      Sub(xf[j * LANES], xf[j * LANES], brc[j % 2 ? brcOdd : brcEven], ChunkMask(j), static_cast<uint8_t>(n), {1, 1, 0, rs, rs, 1});
     Exp(xf, xf, n * rowPad);
     FoldRows<false>(Row(LSE), n);
     Ln(Row(LSE), Row(LSE), n);
     Add(Row(LSE), Row(LSE), maxes, n);
   }
   // Row max (IS_MAX) or sum of every row to dst[r]: the row's chunks are folded lane-wise into one
-  // 64-lane repeat of acc, then each repeat is reduced to one value.
+  // 64-lane repeat, then each repeat is reduced to one value. Each acc row is two 256 B halves;
+  // even chunks fold into the half 8 bank groups away from them, odd chunks into the other, so no
+  // fold reads two operands from one bank group.
   template <bool IS_MAX>
   __aicore__ inline void FoldRows(const LocalTensor<float>& dst, uint32_t n) {
     LocalTensor<float> xf = xfBuf.Get<float>();
@@ -130,21 +144,27 @@ class KernelCrossEntropyLoss {
     LocalTensor<float> src = xf;
     uint8_t srcRs = rs;
     if (chunks > 1) {
-      Adds(acc, xf, 0.0f, LANES, reps, {1, 1, 8, rs});
-      for (uint32_t j = 1; j < chunks; ++j) {
-        if constexpr (IS_MAX) {
-          Max(acc, acc, xf[j * LANES], ChunkMask(j), reps, {1, 1, 1, 8, 8, rs});
-        } else {
-          Add(acc, acc, xf[j * LANES], ChunkMask(j), reps, {1, 1, 1, 8, 8, rs});
-        }
-      }
-      src = acc;
-      srcRs = 8;
+      LocalTensor<float> even = acc[evenHalf], odd = acc[LANES - evenHalf];
+      Adds(even, xf, 0.0f, LANES, reps, {1, 1, 16, rs});
+      Adds(odd, xf[LANES], 0.0f, ChunkMask(1), reps, {1, 1, 16, rs});
+      for (uint32_t j = 2; j < chunks; ++j) Fold<IS_MAX>(j % 2 ? odd : even, xf[j * LANES], ChunkMask(j), reps, rs);
+      Fold<IS_MAX>(even, odd, ChunkMask(1), reps, 16);  // odd's lanes past a partial chunk 1 are not folded
+      src = even;
+      srcRs = 16;
     }
     if constexpr (IS_MAX) {
       WholeReduceMax(dst, src, ChunkMask(0), reps, 1, 1, srcRs, ReduceOrder::ORDER_ONLY_VALUE);
     } else {
       WholeReduceSum(dst, src, ChunkMask(0), reps, 1, 1, srcRs);
+    }
+  }
+  // acc = max(acc, src) or acc + src lane-wise, one repeat per row.
+  template <bool IS_MAX>
+  __aicore__ inline void Fold(const LocalTensor<float>& acc, const LocalTensor<float>& src, uint64_t mask, uint8_t reps, uint8_t srcRs) {
+    if constexpr (IS_MAX) {
+      Max(acc, acc, src, mask, reps, {1, 1, 1, 16, 16, srcRs});
+    } else {
+      Add(acc, acc, src, mask, reps, {1, 1, 1, 16, 16, srcRs});
     }
   }
   __aicore__ inline uint64_t ChunkMask(uint32_t j) const { return j + 1 < chunks ? LANES : classes - j * LANES; }
@@ -245,6 +265,8 @@ class KernelCrossEntropyLoss {
   float rowMax[LANES];
   uint32_t block, blocks, blockRows, classes, rowPad, blocksPad, tileRows;
   uint32_t rowBlocks, chunks;  // an fp32 UB row in 32 B blocks; 64-lane chunks per row
+  uint32_t evenHalf;           // the acc half (0 or LANES) that even chunks fold into
+  uint32_t brcEven, brcOdd;    // the brcBuf copy (float offset) that even / odd chunks subtract
   int32_t ignoreIndex;
 };
 
