@@ -96,8 +96,10 @@ def test_top_k_reference_orders_ties_by_index():
     assert indices.dtype == np.int32
 
 
-def test_cross_entropy_reference_ignores_rows():
+def test_cross_entropy_reference_is_the_mean_over_valid_rows():
     ref = suite.resolve("level3/cross_entropy_loss").reference()
     logits = np.log(np.array([[1.0, 1.0, 2.0], [1.0, 1.0, 2.0], [1.0, 1.0, 2.0]]))
-    loss = ref(logits, np.array([2, -1, 3], np.int32), ignore_index=-1)
-    assert np.allclose(loss, [np.log(2.0), 0.0, 0.0])  # -log(2/4); ignore_index; no such class
+    loss = ref(logits, np.array([2, 0, -1], np.int32), ignore_index=-1)
+    assert loss.shape == (1,) and np.allclose(loss, [(np.log(2.0) + np.log(4.0)) / 2])  # the ignored row is not counted
+    loss = ref(logits, np.array([1, 3, 1], np.int32), ignore_index=1)
+    assert np.isnan(loss).all()  # ignore_index or no such class everywhere: 0 / 0, as in PyTorch

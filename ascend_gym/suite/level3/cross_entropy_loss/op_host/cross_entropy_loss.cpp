@@ -6,8 +6,8 @@
 namespace optiling {
 
 constexpr uint32_t BLOCK_DIM = 40;     // @tune block_dim in [1, 48] step 1
-constexpr uint32_t OUT_CHUNK = 256;    // @tune out_chunk in [16, 1024] pow2
 constexpr uint32_t BUFFER_NUM = 2;     // the kernel's queue depth, for the UB budget
+constexpr uint32_t SLOT = 8;           // floats per 32 B block, as the kernel lays out partials
 
 static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   CrossEntropyLossTilingData tiling;
@@ -22,25 +22,29 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   if (shape.GetDimNum() != 2) return ge::GRAPH_FAILED;
   const uint32_t rows = static_cast<uint32_t>(shape.GetDim(0));
   const uint32_t classes = static_cast<uint32_t>(shape.GetDim(1));
-  // UB: the row double-buffered in T, an fp32 copy and its reduce scratch, the loss chunk.
-  const uint64_t rowPad = (classes + 15) / 16 * 16;
-  const uint64_t need = BUFFER_NUM * rowPad * typeSize + 2 * rowPad * sizeof(float) + BUFFER_NUM * OUT_CHUNK * typeSize + 64;
-  if (need > ubSize) return ge::GRAPH_FAILED;
+  // Every block reaches SyncAll, so no more blocks than vector cores.
   uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), rows});
   if (blockDim == 0) blockDim = 1;
+  // UB: the row double-buffered in T, an fp32 copy and its reduce scratch; the partials of every
+  // block (block 0 reads them back); two 32 B result slots in and out.
+  const uint64_t rowPad = (classes + 15) / 16 * 16;
+  const uint64_t blocksPad = (blockDim + SLOT - 1) / SLOT * SLOT;
+  const uint64_t need = BUFFER_NUM * rowPad * typeSize + (rowPad + std::max(rowPad, blocksPad)) * sizeof(float) +
+                        2 * blocksPad * sizeof(float) + 2 * 64;
+  if (need > ubSize) return ge::GRAPH_FAILED;
 
   const int64_t* ignore = context->GetAttrs()->GetInt(0);
   tiling.set_classes(classes);
   tiling.set_formerNum(rows % blockDim);
   tiling.set_formerRows(rows / blockDim + 1);
   tiling.set_tailRows(rows / blockDim);
-  tiling.set_outChunk(OUT_CHUNK);
   tiling.set_ignoreIndex(ignore ? static_cast<int32_t>(*ignore) : -1);
 
   context->SetBlockDim(blockDim);
   tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
   context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
-  context->GetWorkspaceSizes(1)[0] = 0;
+  // Each block's loss sum and valid-row count (floats) in the user workspace, after the library's.
+  context->GetWorkspaceSizes(1)[0] = platform.GetLibApiWorkSpaceSize() + (2 * blockDim * sizeof(float) + 31) / 32 * 32;
   return ge::GRAPH_SUCCESS;
 }
 

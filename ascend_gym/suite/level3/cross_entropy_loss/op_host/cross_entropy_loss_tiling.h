@@ -9,7 +9,6 @@ TILING_DATA_FIELD_DEF(uint32_t, classes);     // C: row length
 TILING_DATA_FIELD_DEF(uint32_t, formerNum);   // blocks that take one row more
 TILING_DATA_FIELD_DEF(uint32_t, formerRows);  // rows per former block
 TILING_DATA_FIELD_DEF(uint32_t, tailRows);    // rows per remaining block
-TILING_DATA_FIELD_DEF(uint32_t, outChunk);    // losses gathered in UB per output copy
 TILING_DATA_FIELD_DEF(int32_t, ignoreIndex);  // attr
 END_TILING_DATA_DEF;
 
