@@ -11,7 +11,9 @@ split into compile and run:
 - tiling-only / kernel-only change: one unique comment, so the other object is a cache hit;
 - first candidate of a case: a fresh candidate with an unused seed, so the inputs and the reference
   are generated and cached too;
-- repeated identical candidate: the same bytes submitted again to a local daemon (its run cache).
+- repeated identical candidate: the same bytes submitted again to a local daemon (its run cache);
+- tiling / kernel compile alone: one g++ each, one after the other, to show the critical path of
+  the concurrent compile.
 The load average is printed before and after: the machine may be shared.
 """
 
@@ -26,9 +28,9 @@ import uuid
 from pathlib import Path
 
 from ascend_gym.client import DaemonClient, LocalDaemon
-from ascend_gym.package import OperatorPackage, load_package
+from ascend_gym.package import OperatorPackage, dtype_macros, load_package
 from ascend_gym.protocol import EvalRequest, Stage, Status
-from npu_daemon.backends.sim import SimBackend
+from npu_daemon.backends.sim import SimBackend, build
 
 SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
 
@@ -52,6 +54,23 @@ def measure(backend: SimBackend, make, repeats: int, fresh_seed: bool = False) -
         run_s.append(r.cost.run_s)
     return (f"median {statistics.median(total):.3f} s (compile {statistics.median(compile_s):.3f} s, "
             f"run {statistics.median(run_s):.3f} s), min {min(total):.3f} s, max {max(total):.3f} s")
+
+
+def compile_alone(pkg: OperatorPackage, repeats: int) -> str:
+    rt = build.ensure_runtime()
+    tiling, kernel = [], []
+    for _ in range(repeats):
+        fresh = tagged(pkg, True, True)
+        with tempfile.TemporaryDirectory() as d:
+            fresh.write_to(Path(d))
+            t0 = time.perf_counter()
+            build.build_tiling(fresh, Path(d), rt, 120)
+            t1 = time.perf_counter()
+            build.build_kernel(fresh, dtype_macros(fresh.spec, fresh.spec.bench_case), Path(d), rt, 120)
+            tiling.append(t1 - t0)
+            kernel.append(time.perf_counter() - t1)
+    return (f"tiling median {statistics.median(tiling):.3f} s (min {min(tiling):.3f} s), "
+            f"kernel median {statistics.median(kernel):.3f} s (min {min(kernel):.3f} s)")
 
 
 def load() -> str:
@@ -87,6 +106,7 @@ def main() -> None:
         client.close()
     print(f"repeated identical candidate (daemon run cache): median {statistics.median(times) * 1e3:.1f} ms, "
           f"min {min(times) * 1e3:.1f} ms, cache hit {r.cache_hit}")
+    print(f"compile alone, one after the other: {compile_alone(pkg, args.repeats)}")
     print(load())
 
 

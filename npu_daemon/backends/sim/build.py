@@ -41,9 +41,9 @@ def _f16c() -> list[str]:
 
 # The runtime library and the harness are built once and run every case.
 CXXFLAGS = ["-std=c++17", "-O2", "-fPIC", "-w", *_f16c()]
-# A candidate's tiling and kernel are compiled per candidate: at -O1 kernels compile 10-45 % faster
-# and run within a few percent of -O2 (add, gelu, fused_mlp_epilogue). Same IEEE arithmetic as
-# -O2 (no fast-math, no FMA contraction), so the same numbers.
+# A candidate's tiling and kernel are compiled per candidate: at -O1 kernels compile 7-45 % faster
+# and run at most ~20 % slower than at -O2 (docs/simulator.md, Speed). Same IEEE arithmetic as -O2
+# (no fast-math, no FMA contraction), so the same numbers.
 CANDIDATE_CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-w", *_f16c()]
 # Framework headers a host tiling program includes, precompiled together and force-included.
 HOST_PCH_HEADERS = ["register/op_def_registry.h", "register/tilingdata_base.h", "tiling/platform/platform_ascendc.h",

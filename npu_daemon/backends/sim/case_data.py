@@ -48,12 +48,16 @@ def _reference_source(pkg: OperatorPackage) -> bytes:
     return Path(found.origin).read_bytes() if found and found.origin else module_name.encode()
 
 
-def inputs_key(pkg: OperatorPackage, case: Case, seed: int) -> str:
+def _digest(*parts: str | bytes) -> str:
     h = hashlib.sha256()
-    for part in (pkg.spec.model_dump_json().encode(), case.model_dump_json().encode(), str(seed).encode(), CHECKER_SOURCE,
-                 np.__version__.encode()):
-        h.update(part + b"\0")
+    for p in parts:
+        h.update((p if isinstance(p, bytes) else p.encode()) + b"\0")
     return h.hexdigest()[:32]
+
+
+def inputs_key(pkg: OperatorPackage, case: Case, seed: int) -> str:
+    """Everything the inputs (and, with the reference, the outputs) are computed from."""
+    return _digest(pkg.spec.model_dump_json(), case.model_dump_json(), str(seed), CHECKER_SOURCE, np.__version__)
 
 
 def root() -> Path:
@@ -131,8 +135,8 @@ def _evict(keep: str) -> None:
 class CaseData:
     """Inputs as files the harness reads in place; reference outputs computed on first use."""
 
-    def __init__(self, pkg: OperatorPackage, case: Case, seed: int, inputs: Path, stack: contextlib.ExitStack):
-        self.pkg, self.case, self.seed = pkg, case, seed
+    def __init__(self, pkg: OperatorPackage, case: Case, inputs: Path, stack: contextlib.ExitStack):
+        self.pkg, self.case = pkg, case
         self.inputs_dir, self._stack = inputs, stack
 
     def input_path(self, name: str) -> Path:
@@ -155,13 +159,6 @@ class CaseData:
         return [np.load(entry / f"out_{i}.npy", mmap_mode="r") for i in range(len(self.pkg.spec.outputs))]
 
 
-def _digest(*parts: str | bytes) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update((p if isinstance(p, bytes) else p.encode()) + b"\0")
-    return h.hexdigest()[:32]
-
-
 @contextlib.contextmanager
 def case_data(pkg: OperatorPackage, case: Case, seed: int) -> Iterator[CaseData]:
     """The case's data, held (not evicted) until the block ends."""
@@ -172,4 +169,4 @@ def case_data(pkg: OperatorPackage, case: Case, seed: int) -> Iterator[CaseData]
 
     with contextlib.ExitStack() as stack:
         entry = stack.enter_context(_entry(inputs_key(pkg, case, seed), produce))
-        yield CaseData(pkg, case, seed, entry, stack)
+        yield CaseData(pkg, case, entry, stack)
