@@ -147,7 +147,8 @@ def ensure_runtime() -> Runtime:
                 shutil.copy(INCLUDE_DIR / "kernel_operator.h", tmp / "pch" / "kernel_operator.h")
                 _check([CXX, *CANDIDATE_CXXFLAGS, "-DASCENDC_SIM_KERNEL", "-x", "c++-header", inc, "pch/kernel_operator.h",
                         "-o", "pch/kernel_operator.h.gch"], tmp, "precompiled header")
-                (tmp / "pch-host" / HOST_PCH).write_text("".join(f'#include "{h}"\n' for h in HOST_PCH_HEADERS))
+                (tmp / "pch-host" / HOST_PCH).write_text(
+                    "".join(f'#include "{h}"\n' for h in HOST_PCH_HEADERS if (INCLUDE_DIR / h).is_file()))
                 _check([CXX, *CANDIDATE_CXXFLAGS, "-x", "c++-header", inc, f"pch-host/{HOST_PCH}", "-o", f"pch-host/{HOST_PCH}.gch"],
                        tmp, "host precompiled header")
                 (tmp / "ready").write_text(digest)
