@@ -3,7 +3,7 @@
 // traces with the performance model and writes outputs plus result.json.
 //
 // usage: ascendc_sim_harness LAUNCH_SPEC
-// The spec is line-oriented ("key value..."), written by npu_daemon/backends/sim/harness.py.
+// The spec is line-oriented ("key value..."), written by npu_daemon/backends/sim/backend.py.
 #include <dlfcn.h>
 
 #include <chrono>
@@ -98,13 +98,21 @@ Launch ParseLaunch(const char* path) {
   return l;
 }
 
-// GM memory: 512 B aligned (a burst granule), registered for bounds checks.
+// GM memory: 512 B aligned (a burst granule), registered for bounds checks. An input's bytes come
+// from its file; only the rest is filled.
 struct GmBuffer {
-  explicit GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name = "") : size(bytes) {
+  GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name = "", const std::string& source = "") : size(bytes) {
     const uint64_t rounded = (std::max<uint64_t>(bytes, 1) + 511) / 512 * 512;
     data.reset(static_cast<uint8_t*>(std::aligned_alloc(512, rounded)));
     if (!data) throw SimError(Status::RUNTIME_ERROR, "cannot allocate " + std::to_string(bytes) + " bytes of GM");
-    std::memset(data.get(), fill, rounded);
+    uint64_t loaded = 0;
+    if (!source.empty()) {
+      std::ifstream f(source, std::ios::binary);
+      if (!f.read(reinterpret_cast<char*>(data.get()), static_cast<std::streamsize>(bytes)))
+        throw SimError(Status::RUNTIME_ERROR, "cannot read input " + source);
+      loaded = bytes;
+    }
+    std::memset(data.get() + loaded, fill, rounded - loaded);
     RegisterGm(data.get(), bytes, name);
   }
   struct Free {
@@ -220,10 +228,7 @@ void Run(const Launch& l, Outcome& o) {
   std::vector<std::unique_ptr<GmBuffer>> gm;
   std::vector<Gm> args;
   for (const auto& t : l.inputs) {
-    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name));
-    std::ifstream f(t.path, std::ios::binary);
-    if (!f.read(reinterpret_cast<char*>(gm.back()->data.get()), static_cast<std::streamsize>(t.Bytes())))
-      throw SimError(Status::RUNTIME_ERROR, "cannot read input " + t.path);
+    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path));
     args.push_back(gm.back()->data.get());
   }
   for (const auto& t : l.outputs) {
