@@ -69,8 +69,10 @@ def test_soc_presets_change_time():
 
 @pytest.mark.slow
 def test_calibration_anchors():
-    """The acceptance table: every A1/A2 case within +-25% of measured, A1's ladder order kept."""
-    rows = anchors.calibrate(["A1", "A2"], "Ascend910B2")
+    """The acceptance table: every A1/A2 case within +-25% of measured, A1's ladder order kept, and
+    the A3/A4 ratios within +-30%."""
+    rows = anchors.calibrate(["A1", "A2", "A3", "A4"], "Ascend910B2")
+    assert {r.anchor for r in rows} == {"A1", "A2", "A3", "A4"} and len(rows) == 18
     bad = [(r.case, f"{r.error:+.1%}") for r in rows if abs(r.error) > anchors.ANCHORS[r.anchor].tolerance]
     assert anchors.ladder_ok(rows)
     assert not bad, bad

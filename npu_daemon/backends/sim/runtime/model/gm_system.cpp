@@ -26,26 +26,36 @@ L2Cache::Access L2Cache::Touch(uint64_t granule, bool write, bool allocate) {
   Line* victim = set;
   ++clock_;
   for (uint32_t w = 0; w < kWays; ++w) {
-    if (set[w].tag == granule) {
-      set[w].stamp = clock_;
-      set[w].dirty |= write && allocate;
-      return {true, false};
+    Line& l = set[w];
+    if (l.tag == granule) {
+      l.stamp = clock_;
+      l.dirty |= write && allocate;
+      return {true, false, &l};
     }
-    if (set[w].stamp < victim->stamp) victim = &set[w];
+    if (l.stamp < victim->stamp) victim = &l;
   }
-  if (!allocate) return {false, false};
+  if (!allocate) return {false, false, nullptr};
   const bool evictedDirty = victim->tag != ~0ull && victim->dirty;
-  *victim = Line{granule, clock_, write};
-  return {false, evictedDirty};
+  *victim = Line{granule, clock_, write, 0};
+  return {false, evictedDirty, victim};
 }
 
 GmSystem::GmSystem(const Params& p, uint32_t cores) : p_(p), l2_(p.l2Bytes, p.granuleBytes) {
-  ports_.assign(cores, Calendar(1.0, kPortRing));  // capacity: one cycle of port time per cycle
+  // Capacity: one cycle of port time per cycle, for MTE2 reads and MTE3 writes each (A1 case 1: a
+  // core's writes overlap its reads; they meet only in the shared HBM channels and L2 slices).
+  ports_.assign(2 * cores, Calendar(1.0, kPortRing));
   hbm_.assign(p.gmSlices, Calendar(p.hbmBytesPerCycle / p.gmSlices, kSliceRing));
-  l2Slices_.assign(p.gmSlices, Calendar(p.l2BytesPerCycle / p.gmSlices, kSliceRing));
+  l2Slices_.assign(p.l2Slices, Calendar(p.l2BytesPerCycle / p.l2Slices, kSliceRing));
 }
 
-uint32_t GmSystem::Slice(uint64_t granule) const { return static_cast<uint32_t>(Mix(granule * 0x9e3779b97f4a7c15ull) % p_.gmSlices); }
+uint32_t GmSystem::Interleave(uint64_t granule, uint32_t ways) {
+  // Power-of-two ways: XOR-fold every group of address bits, as memory controllers hash addresses.
+  // Consecutive granules then land on distinct channels and strided rows still spread out.
+  if ((ways & (ways - 1)) != 0) return static_cast<uint32_t>(Mix(granule) % ways);
+  uint64_t folded = 0;
+  for (uint64_t x = granule; x != 0; x /= ways) folded ^= x % ways;
+  return static_cast<uint32_t>(folded);
+}
 
 DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
   DmaTiming t{start, start, Stall::kNone, 0, 0, 0, 0};
@@ -55,7 +65,7 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
   // replacement priority, which this LRU does not model).
   const bool allocate = r.cacheMode != static_cast<uint8_t>(CacheMode::CACHE_MODE_DISABLE);
   const uint64_t g = p_.granuleBytes;
-  Calendar& port = ports_[r.core];
+  Calendar& port = ports_[2 * r.core + (r.write ? 1 : 0)];
   double portAt = start, portOnly = start, end = start;
   bool memoryBound = false;
   for (uint32_t b = 0; b < r.bursts; ++b) {
@@ -67,19 +77,26 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
       portAt = port.Reserve(portAt, rows * portCyclesPerByte);
       portOnly += rows * portCyclesPerByte;
       const L2Cache::Access a = l2_.Touch(gran, r.write, allocate);
-      const uint32_t s = Slice(gran);
+      Calendar& channel = hbm_[Interleave(gran, p_.gmSlices)];
+      Calendar& slice = l2Slices_[Interleave(gran, p_.l2Slices)];
       double served;
       // Writes allocate into L2 (write-back: HBM pays when the dirty line is evicted) unless DISABLE
-      // sends them through; reads are served by L2 on a hit.
+      // sends them through; reads are served by L2 on a hit, once an in-flight fill has arrived.
       if (r.write ? allocate : a.hit) {
-        served = l2Slices_[s].Reserve(issued, static_cast<double>(rows));
+        // A read of a line whose fill is in flight waits for it (the miss is not issued twice).
+        served = slice.Reserve(r.write ? issued : std::max(issued, a.line->ready), static_cast<double>(rows));
         t.l2HitBytes += a.hit ? rows : 0;
       } else {  // a read miss fetches, a write-through stores, the whole granule
-        served = hbm_[s].Reserve(issued, static_cast<double>(g));
+        served = channel.Reserve(issued, static_cast<double>(g));
+        if (!r.write) served += p_.hbmLatency;  // HBM is further away than an L2 slice
+        if (!r.write && allocate) {  // the fill is written into its slice, behind the slice's queue
+          served = slice.Reserve(served, static_cast<double>(g));
+          a.line->ready = served;
+        }
         t.hbmBytes += g;
       }
       if (a.evictedDirty) {
-        served = std::max(served, hbm_[s].Reserve(issued, static_cast<double>(g)));
+        served = std::max(served, channel.Reserve(issued, static_cast<double>(g)));
         t.hbmBytes += g;
       }
       memoryBound |= served > portAt;

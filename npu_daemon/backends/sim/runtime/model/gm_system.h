@@ -6,6 +6,11 @@
 // whole granule, plus a dirty line written back if one is evicted) or one L2 slice (hit). Many
 // cores streaming different data spread over every channel; many cores touching the same few
 // windows at once queue on the same slices, which is how same-address serialisation shows up.
+//
+// A read miss leaves its line in flight until the HBM data has been written into its L2 slice;
+// reads of that line meanwhile (other cores on the same window) wait for the fill instead of
+// hitting at once, and are then served one after another by the slice. HBM channels and L2 slices
+// are separate resources, each interleaved by granule.
 #pragma once
 
 #include <cstdint>
@@ -40,20 +45,22 @@ struct DmaTiming {
 class L2Cache {
  public:
   L2Cache(uint64_t capacityBytes, uint32_t granuleBytes);
+  struct Line {
+    uint64_t tag = ~0ull;
+    uint32_t stamp = 0;
+    bool dirty = false;
+    double ready = 0;      // a read miss's fill arrives then
+  };
   struct Access {
     bool hit;
     bool evictedDirty;
+    Line* line;          // the granule's line (null when not resident and not allocated)
   };
   // Look up one granule; allocate it unless `allocate` is false (CACHE_MODE_DISABLE).
   Access Touch(uint64_t granule, bool write, bool allocate);
 
  private:
   static constexpr uint32_t kWays = 16;
-  struct Line {
-    uint64_t tag = ~0ull;
-    uint32_t stamp = 0;
-    bool dirty = false;
-  };
   std::vector<Line> lines_;
   uint64_t sets_;
   uint32_t clock_ = 0;
@@ -65,7 +72,7 @@ class GmSystem {
   DmaTiming Transfer(const DmaRequest& r, double start);
 
  private:
-  uint32_t Slice(uint64_t granule) const;
+  static uint32_t Interleave(uint64_t granule, uint32_t ways);  // a granule's HBM channel or L2 slice
   const Params& p_;
   L2Cache l2_;
   std::vector<Calendar> ports_, hbm_, l2Slices_;
