@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import argparse
 
+# A1's cases 3->4 and 5->6 are 1.7% apart on hardware; the model resolves them as ties (both are
+# at the HBM roof), so the ladder is also reported for rungs further apart than this.
+LADDER_STEP = 0.05
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="sim_command", required=True)
@@ -40,5 +44,7 @@ def run(args: argparse.Namespace) -> int:
         band = f"+-{anchor.tolerance:.0%}"
         print(f"| {r.anchor} | {r.case} | {r.simulated_us:,.2f} | {r.measured:,.2f} {anchor.unit} | {ratios[0]} | {ratios[1]} "
               f"| {r.error:+.1%} | {'yes' if ok else 'NO'} ({band}) |")
-    print(f"\nworst error {worst:.1%}; ladder order preserved: {'yes' if anchors.ladder_ok(rows) else 'NO'}")
+    steps = "yes" if anchors.ladder_ok(rows, LADDER_STEP) else "NO"
+    print(f"\nworst error {worst:.1%}; ladder order preserved: {'yes' if anchors.ladder_ok(rows) else 'NO'} "
+          f"(rungs measured more than {LADDER_STEP:.0%} apart: {steps})")
     return 0

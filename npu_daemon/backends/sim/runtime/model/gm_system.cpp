@@ -17,9 +17,8 @@ uint64_t Mix(uint64_t x) {  // spreads host addresses over sets and slices
 }  // namespace
 
 L2Cache::L2Cache(uint64_t capacityBytes, uint32_t granuleBytes)
-    : sets_(std::max<uint64_t>(capacityBytes / granuleBytes / kWays, 1)) {
-  lines_.resize(sets_ * kWays);
-}
+    : lines_(MakeZeroArray<Line>(std::max<uint64_t>(capacityBytes / granuleBytes / kWays, 1) * kWays)),
+      sets_(std::max<uint64_t>(capacityBytes / granuleBytes / kWays, 1)) {}
 
 L2Cache::Access L2Cache::Touch(uint64_t granule, bool write, bool allocate) {
   Line* set = &lines_[(Mix(granule) % sets_) * kWays];
@@ -27,7 +26,7 @@ L2Cache::Access L2Cache::Touch(uint64_t granule, bool write, bool allocate) {
   ++clock_;
   for (uint32_t w = 0; w < kWays; ++w) {
     Line& l = set[w];
-    if (l.tag == granule) {
+    if (l.tag == granule + 1) {
       l.stamp = clock_;
       l.dirty |= write && allocate;
       return {true, false, &l};
@@ -35,26 +34,31 @@ L2Cache::Access L2Cache::Touch(uint64_t granule, bool write, bool allocate) {
     if (l.stamp < victim->stamp) victim = &l;
   }
   if (!allocate) return {false, false, nullptr};
-  const bool evictedDirty = victim->tag != ~0ull && victim->dirty;
-  *victim = Line{granule, clock_, write, 0};
+  const bool evictedDirty = victim->tag != 0 && victim->dirty;
+  *victim = Line{granule + 1, 0, clock_, write};
   return {false, evictedDirty, victim};
 }
 
 GmSystem::GmSystem(const Params& p, uint32_t cores) : p_(p), l2_(p.l2Bytes, p.granuleBytes) {
   // Capacity: one cycle of port time per cycle, for MTE2 reads and MTE3 writes each (A1 case 1: a
   // core's writes overlap its reads; they meet only in the shared HBM channels and L2 slices).
-  ports_.assign(2 * cores, Calendar(1.0, kPortRing));
-  hbm_.assign(p.gmSlices, Calendar(p.hbmBytesPerCycle / p.gmSlices, kSliceRing));
-  l2Slices_.assign(p.l2Slices, Calendar(p.l2BytesPerCycle / p.l2Slices, kSliceRing));
+  ports_.reserve(2 * cores);
+  for (uint32_t i = 0; i < 2 * cores; ++i) ports_.emplace_back(1.0, kPortRing);
+  hbm_.reserve(p.gmSlices);
+  for (uint32_t i = 0; i < p.gmSlices; ++i) hbm_.emplace_back(p.hbmBytesPerCycle / p.gmSlices, kSliceRing);
+  l2Slices_.reserve(p.l2Slices);
+  for (uint32_t i = 0; i < p.l2Slices; ++i) l2Slices_.emplace_back(p.l2BytesPerCycle / p.l2Slices, kSliceRing);
 }
 
 uint32_t GmSystem::Interleave(uint64_t granule, uint32_t ways) {
   // Power-of-two ways: XOR-fold every group of address bits, as memory controllers hash addresses.
   // Consecutive granules then land on distinct channels and strided rows still spread out.
+  if (ways <= 1) return 0;
   if ((ways & (ways - 1)) != 0) return static_cast<uint32_t>(Mix(granule) % ways);
+  const int bits = __builtin_ctz(ways);
   uint64_t folded = 0;
-  for (uint64_t x = granule; x != 0; x /= ways) folded ^= x % ways;
-  return static_cast<uint32_t>(folded);
+  for (uint64_t x = granule; x != 0; x >>= bits) folded ^= x;
+  return static_cast<uint32_t>(folded & (ways - 1));
 }
 
 DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {

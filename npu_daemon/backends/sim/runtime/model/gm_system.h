@@ -45,11 +45,11 @@ struct DmaTiming {
 class L2Cache {
  public:
   L2Cache(uint64_t capacityBytes, uint32_t granuleBytes);
-  struct Line {
-    uint64_t tag = ~0ull;
-    uint32_t stamp = 0;
-    bool dirty = false;
-    double ready = 0;      // a read miss's fill arrives then
+  struct Line {  // all zero: empty
+    uint64_t tag;  // granule + 1
+    double ready;  // a read miss's fill arrives then
+    uint32_t stamp;
+    bool dirty;
   };
   struct Access {
     bool hit;
@@ -61,7 +61,7 @@ class L2Cache {
 
  private:
   static constexpr uint32_t kWays = 16;
-  std::vector<Line> lines_;
+  ZeroArray<Line> lines_;
   uint64_t sets_;
   uint32_t clock_ = 0;
 };
@@ -75,7 +75,7 @@ class GmSystem {
   static uint32_t Interleave(uint64_t granule, uint32_t ways);  // a granule's HBM channel or L2 slice
   const Params& p_;
   L2Cache l2_;
-  std::vector<Calendar> ports_, hbm_, l2Slices_;
+  std::vector<Calendar> ports_, hbm_, l2Slices_;  // built in place: a Calendar owns its ring
 };
 
 }  // namespace ascendc_sim::model
