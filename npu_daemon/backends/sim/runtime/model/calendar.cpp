@@ -9,11 +9,8 @@ namespace {
 constexpr double kFullSlack = 1e-3;  // capacity left below this counts as full (float rounding)
 }
 
-Calendar::Calendar(double capacityPerCycle, uint32_t ringBuckets)
-    : cap_(capacityPerCycle * kBucketCycles),
-      used_(MakeZeroArray<float>(ringBuckets)),
-      jump_(MakeZeroArray<uint16_t>(ringBuckets)),
-      mask_(ringBuckets - 1) {}
+Calendar::Calendar(double capacityPerCycle, uint32_t ringBuckets, float* used, uint16_t* jump)
+    : cap_(capacityPerCycle * kBucketCycles), used_(used), jump_(jump), mask_(ringBuckets - 1) {}
 
 float& Calendar::Used(int64_t bucket) {
   const int64_t size = mask_ + 1;

@@ -14,6 +14,7 @@ namespace ascendc_sim::model {
 
 // Zero-filled storage from calloc: large blocks arrive as fresh zero pages that cost nothing until
 // touched, so a launch pays for the buckets (and L2 sets) it uses, not for every one it might.
+// Calendars share one such block (small blocks would be cleared one by one).
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
@@ -29,7 +30,8 @@ ZeroArray<T> MakeZeroArray(size_t n) {
 class Calendar {
  public:
   static constexpr double kBucketCycles = 64;  // model resolution, not a hardware constant
-  Calendar(double capacityPerCycle, uint32_t ringBuckets);
+  // `used` and `jump` hold `ringBuckets` (a power of two, at most 2^16) zeroed entries, owned elsewhere.
+  Calendar(double capacityPerCycle, uint32_t ringBuckets, float* used, uint16_t* jump);
   // Consume `amount` starting at `t`; returns when the last of it is served.
   double Reserve(double t, double amount);
 
@@ -37,8 +39,8 @@ class Calendar {
   float& Used(int64_t bucket);
   int64_t Open(int64_t bucket);  // first bucket at or after `bucket` that is not full
   double cap_;  // per bucket
-  ZeroArray<float> used_;
-  ZeroArray<uint16_t> jump_;  // 0: bucket not full; else buckets to skip ahead (ring <= 2^16)
+  float* used_;
+  uint16_t* jump_;  // 0: bucket not full; else buckets to skip ahead
   int64_t base_ = 0;  // oldest bucket still in the ring
   uint32_t mask_;
 };

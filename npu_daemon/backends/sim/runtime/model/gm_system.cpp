@@ -5,8 +5,7 @@
 namespace ascendc_sim::model {
 
 namespace {
-constexpr uint32_t kPortRing = 1u << 15;   // buckets: ~2 M cycles of disorder tolerated
-constexpr uint32_t kSliceRing = 1u << 14;
+constexpr uint32_t kSliceRing = 1u << 14;  // buckets: ~1 M cycles of backlog and disorder tolerated
 
 uint64_t Mix(uint64_t x) {  // spreads host addresses over sets and slices
   x ^= x >> 33;
@@ -39,15 +38,20 @@ L2Cache::Access L2Cache::Touch(uint64_t granule, bool write, bool allocate) {
   return {false, evictedDirty, victim};
 }
 
-GmSystem::GmSystem(const Params& p, uint32_t cores) : p_(p), l2_(p.l2Bytes, p.granuleBytes) {
-  // Capacity: one cycle of port time per cycle, for MTE2 reads and MTE3 writes each (A1 case 1: a
-  // core's writes overlap its reads; they meet only in the shared HBM channels and L2 slices).
-  ports_.reserve(2 * cores);
-  for (uint32_t i = 0; i < 2 * cores; ++i) ports_.emplace_back(1.0, kPortRing);
-  hbm_.reserve(p.gmSlices);
-  for (uint32_t i = 0; i < p.gmSlices; ++i) hbm_.emplace_back(p.hbmBytesPerCycle / p.gmSlices, kSliceRing);
-  l2Slices_.reserve(p.l2Slices);
-  for (uint32_t i = 0; i < p.l2Slices; ++i) l2Slices_.emplace_back(p.l2BytesPerCycle / p.l2Slices, kSliceRing);
+// A core's ports are used in program order by one pipe each (MTE2 reads, MTE3 writes: A1 case 1
+// shows a core's writes overlapping its reads), so a cursor per port times them exactly.
+GmSystem::GmSystem(const Params& p, uint32_t cores)
+    : p_(p), l2_(p.l2Bytes, p.granuleBytes), portFree_(2 * static_cast<size_t>(cores), 0.0) {
+  const uint64_t buckets = uint64_t{p.gmSlices + p.l2Slices} * kSliceRing;
+  used_ = MakeZeroArray<float>(buckets);
+  jump_ = MakeZeroArray<uint16_t>(buckets);
+  uint64_t at = 0;
+  auto add = [&](std::vector<Calendar>& to, uint32_t n, double capacityPerCycle, uint32_t ring) {
+    to.reserve(n);
+    for (uint32_t i = 0; i < n; ++i, at += ring) to.emplace_back(capacityPerCycle, ring, &used_[at], &jump_[at]);
+  };
+  add(hbm_, p.gmSlices, p.hbmBytesPerCycle / p.gmSlices, kSliceRing);
+  add(l2Slices_, p.l2Slices, p.l2BytesPerCycle / p.l2Slices, kSliceRing);
 }
 
 uint32_t GmSystem::Interleave(uint64_t granule, uint32_t ways) {
@@ -69,7 +73,7 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
   // replacement priority, which this LRU does not model).
   const bool allocate = r.cacheMode != static_cast<uint8_t>(CacheMode::CACHE_MODE_DISABLE);
   const uint64_t g = p_.granuleBytes;
-  Calendar& port = ports_[2 * r.core + (r.write ? 1 : 0)];
+  double& port = portFree_[2 * r.core + (r.write ? 1 : 0)];
   double portAt = start, portOnly = start, end = start;
   bool memoryBound = false;
   for (uint32_t b = 0; b < r.bursts; ++b) {
@@ -77,8 +81,8 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
     for (uint64_t gran = lo / g; gran * g < hi; ++gran) {
       const uint64_t bytes = std::min(hi, (gran + 1) * g) - std::max(lo, gran * g);
       const uint64_t rows = (bytes + 31) / 32 * 32;  // UB side moves whole 32 B rows
-      const double issued = portAt;
-      portAt = port.Reserve(portAt, rows * portCyclesPerByte);
+      const double issued = std::max(portAt, port);
+      portAt = port = issued + rows * portCyclesPerByte;
       portOnly += rows * portCyclesPerByte;
       const L2Cache::Access a = l2_.Touch(gran, r.write, allocate);
       Calendar& channel = hbm_[Interleave(gran, p_.gmSlices)];

@@ -1,16 +1,16 @@
-// The memory side of DMA: every core's GM port, the chip's HBM channels and L2 slices (both
+// The memory side of DMA: every core's GM ports, the chip's HBM channels and L2 slices (both
 // interleaved by 512 B granule), and the L2 contents (write-back, LRU, CacheMode hints honoured).
 //
-// A DMA is split into granule requests. The core's port serves them one after another (reads and
-// writes of the core share it); each request then takes its bytes from one HBM channel (miss: the
-// whole granule, plus a dirty line written back if one is evicted) or one L2 slice (hit). Many
-// cores streaming different data spread over every channel; many cores touching the same few
-// windows at once queue on the same slices, which is how same-address serialisation shows up.
+// A DMA is split into granule requests. The core's port for its direction (MTE2 reads, MTE3
+// writes) moves them one after another; each request then takes its bytes from one HBM channel
+// (miss: the whole granule, plus a dirty line written back if one is evicted) or one L2 slice
+// (hit). Many cores streaming different data spread over every channel; many cores touching the
+// same few windows at once queue on the same slices, which is how same-address serialisation
+// shows up.
 //
 // A read miss leaves its line in flight until the HBM data has been written into its L2 slice;
 // reads of that line meanwhile (other cores on the same window) wait for the fill instead of
-// hitting at once, and are then served one after another by the slice. HBM channels and L2 slices
-// are separate resources, each interleaved by granule.
+// hitting at once, and are then served one after another by the slice.
 #pragma once
 
 #include <cstdint>
@@ -75,7 +75,10 @@ class GmSystem {
   static uint32_t Interleave(uint64_t granule, uint32_t ways);  // a granule's HBM channel or L2 slice
   const Params& p_;
   L2Cache l2_;
-  std::vector<Calendar> ports_, hbm_, l2Slices_;  // built in place: a Calendar owns its ring
+  ZeroArray<float> used_;  // every calendar's ring, one block
+  ZeroArray<uint16_t> jump_;
+  std::vector<double> portFree_;  // per core: MTE2 read port, MTE3 write port
+  std::vector<Calendar> hbm_, l2Slices_;
 };
 
 }  // namespace ascendc_sim::model
