@@ -15,7 +15,8 @@ from ascend_gym.protocol import Status
 from ascend_gym.state import replay
 
 TILE = rewrites.index("tile:larger")
-FEWER_CORES = rewrites.index("tune[0]:/2")  # block_dim 40 -> 20: faster on the simulator
+FEWER_CORES = rewrites.index("tune[0]:/2")  # block_dim 40 -> 20
+LONGER_COPIES = rewrites.index("tune[1]:x2")  # tile_length 4096 -> 8192: fewer DMA starts, faster on the simulator
 NOOP = rewrites.index("tune[3]:x2")  # add has two @tune markers
 
 
@@ -37,14 +38,14 @@ def test_discrete_rewards_add_up_to_log_speedup(make):
 def test_final_and_prev_delta_rewards(make):
     final = make(mode="discrete", budget=2, reward="final")
     final.reset(seed=0)
-    _, r1, *_ = final.step(FEWER_CORES)
+    _, r1, *_ = final.step(LONGER_COPIES)
     _, r2, terminated, truncated, info = final.step(rewrites.DONE)
     assert r1 == 0 and terminated and not truncated and r2 == pytest.approx(math.log(info["speedup"]))
 
     prev = make(mode="discrete", budget=4, reward="prev_delta")
     prev.reset(seed=0)
-    _, a, *_ = prev.step(FEWER_CORES)
-    _, b, *_ = prev.step(rewrites.index("tune[0]:x2"))  # back to 40 cores: a cached revisit
+    _, a, *_ = prev.step(LONGER_COPIES)
+    _, b, *_ = prev.step(rewrites.index("tune[1]:/2"))  # back to 4096: a cached revisit
     assert a > 0 and b == pytest.approx(-a) and prev.unwrapped.spent == 1
 
 
