@@ -41,6 +41,7 @@
 // ---- scalar types ---------------------------------------------------------------------------
 // GCC 12 implements IEEE binary16 arithmetic (computed in float, rounded to nearest even).
 using half = _Float16;
+using float16_t = half;  // the AscendC spelling some kernels use
 
 // bfloat16: storage of the upper 16 bits of a float, converted with round-to-nearest-even.
 struct bfloat16_t {

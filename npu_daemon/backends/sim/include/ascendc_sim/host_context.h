@@ -50,6 +50,8 @@ inline int32_t DataTypeBytes(DataType t) {
     default: return -1;
   }
 }
+// The framework's name for the same query (graph/types.h); tiling code calls it unqualified via ADL.
+inline int32_t GetSizeByDataType(DataType t) { return DataTypeBytes(t); }
 
 }  // namespace ge
 

@@ -23,6 +23,13 @@ __aicore__ inline GM_ADDR GetSysWorkSpacePtr() { return ascendc_sim::SysWorkspac
 __aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
   return workspace == nullptr ? nullptr : workspace + ascendc_sim::SocParamInt("lib_workspace_bytes");
 }
+// Reset the core's control state (atomic mode, vector mask) as a kernel's first instruction would.
+__aicore__ inline void InitSocState() {
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  core.atomicOp = ascendc_sim::AtomicOp::kNone;
+  core.mask[0] = core.mask[1] = ~0ull;
+  core.maskCounter = false;
+}
 __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
 
