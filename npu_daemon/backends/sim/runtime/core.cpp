@@ -492,8 +492,11 @@ void Core::Finish() {
 
 namespace AscendC {
 
-TPipe::TPipe() {}
-TPipe::~TPipe() {}
+// Constructing a TPipe makes it the core's global pipe, as on the device (GetTPipePtr).
+TPipe::TPipe() { ascendc_sim::CurrentCore().tpipe = this; }
+TPipe::~TPipe() {
+  if (ascendc_sim::CurrentCore().tpipe == this) ascendc_sim::CurrentCore().tpipe = nullptr;
+}
 
 uint32_t TPipe::Allocate(uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num) {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();

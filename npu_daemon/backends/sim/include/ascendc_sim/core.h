@@ -212,6 +212,9 @@ class Core {
   void SyncAll(const SrcLoc& loc);
   AtomicOp atomicOp = AtomicOp::kNone;      // SetAtomicAdd/Max/Min state for UB->GM copies
   AtomicType atomicType = AtomicType::kNone;
+  void* tpipe = nullptr;     // the TPipe constructed last on this core (GetTPipePtr)
+  uint64_t padValue = 0;     // SetPadValue: fills the 32 B row tails of DataCopyPad without isPad
+  bool padValueSet = false;
 
   uint8_t* UbPtr(uint32_t addr) { return ub.data() + addr; }
 

@@ -336,6 +336,8 @@ class TPipe {
   }
   template <HardEvent event>
   __aicore__ void ReleaseEventID(int8_t id) { eventIds_[static_cast<int>(event)] &= static_cast<uint8_t>(~(1u << id)); }
+  template <HardEvent event>
+  __aicore__ int8_t FetchEventID() const { return FetchEventID(event); }
   __aicore__ int8_t FetchEventID(HardEvent event) const {
     for (int8_t id = 0; id < 8; ++id)
       if (!(eventIds_[static_cast<int>(event)] & (1u << id))) return id;
@@ -349,5 +351,7 @@ class TPipe {
   uint32_t used_ = 0;
   uint32_t vecinBuffers_ = 0;
 };
+
+__aicore__ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_sim::CurrentCore().tpipe); }
 
 }  // namespace AscendC
