@@ -95,3 +95,17 @@ def test_reserve_local_memory_shrinks_the_ub_the_tiling_sees(kernel):
   zg.SetValue(0, t.p[0]); zg.SetValue(1, t.p[1]);"""
     r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (4,))}, host=host).ok()
     assert list(r.outputs["z"][:2]) == [196352, 196352 - 16384]
+
+
+def test_assert_after_an_expression_compiles_and_still_checks(kernel):
+    # The official op template writes `this->tileNum = tileNum ASSERT(tileNum != 0 && "...");` with no
+    # semicolon, which compiles on the device because ASSERT is empty there.
+    body = """GlobalTensor<int32_t> zg; zg.SetGlobalBuffer((__gm__ int32_t*)z, 8);
+  int32_t n = 0; int32_t tiles = 3;
+  n = tiles ASSERT(tiles != 0 && "tile num can not be zero!");
+  zg.SetValue(0, n);
+  ASSERT(n == {expect});"""
+    r = kernel(body.replace("{expect}", "3"), {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8,))}).ok()
+    assert r.outputs["z"][0] == 3
+    r = kernel(body.replace("{expect}", "4"), {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8,))})
+    assert r.status == "RUNTIME_ERROR" and "ASSERT(n == 4) failed" in r.message
