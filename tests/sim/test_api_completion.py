@@ -109,3 +109,22 @@ def test_assert_after_an_expression_compiles_and_still_checks(kernel):
     assert r.outputs["z"][0] == 3
     r = kernel(body.replace("{expect}", "4"), {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8,))})
     assert r.status == "RUNTIME_ERROR" and "ASSERT(n == 4) failed" in r.message
+
+
+def test_cce_block_intrinsics_and_stride_constants(kernel):
+    body = """GlobalTensor<int32_t> zg; zg.SetGlobalBuffer((__gm__ int32_t*)z, 8 * 4);
+  int64_t b = get_block_idx();
+  zg.SetValue(b * 4 + 0, (int32_t)get_block_num()); zg.SetValue(b * 4 + 1, (int32_t)get_subblockid());
+  zg.SetValue(b * 4 + 2, DEFAULT_BLK_STRIDE * 100 + DEFAULT_REPEAT_STRIDE); zg.SetValue(b * 4 + 3, (int32_t)BLOCK_CUBE);"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8, 4))}, block_dim=8).ok()
+    assert (r.outputs["z"] == np.array([8, 0, 108, 16])).all()
+
+
+def test_list_attr_through_get_attr_pointer(kernel):
+    # Host code often reads list attrs as GetAttrPointer<gert::ContinuousVector>(i)->GetData().
+    host = HOST.replace("const gert::ContinuousVector* params = attrs->GetListInt(0);",
+                        "const gert::ContinuousVector* params = attrs->GetAttrPointer<gert::ContinuousVector>(0);")
+    body = """GET_TILING_DATA(t, tiling); GlobalTensor<int64_t> zg; zg.SetGlobalBuffer((__gm__ int64_t*)z, 4);
+  zg.SetValue(0, t.p[0]); zg.SetValue(1, t.p[1]); zg.SetValue(2, t.p[2]);"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (4,))}, params=[7, -3, 11], host=host).ok()
+    assert list(r.outputs["z"][:3]) == [7, -3, 11]

@@ -45,6 +45,12 @@ using ::printf;
 
 }  // namespace AscendC
 
+// CCE intrinsics older kernels call directly.
+__aicore__ inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
+__aicore__ inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
+__aicore__ inline int64_t get_subblockid() { return AscendC::GetSubBlockIdx(); }
+__aicore__ inline int64_t get_subblockdim() { return AscendC::GetSubBlockNum(); }
+
 constexpr bool ASCEND_IS_AIV = true;
 constexpr bool ASCEND_IS_AIC = false;
 #define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
