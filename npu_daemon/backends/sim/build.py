@@ -213,7 +213,7 @@ def build_kernel(pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt
         # Macros go in a prelude after the precompiled header, so the PCH stays valid for every op.
         prelude = workdir / f"prelude-{key}.h"
         lines = [f"#define {k} {v}" for k, v in defines.items()]
-        prelude.write_text("\n".join([*lines, *_kernel_tiling_view(pkg), *rename, ""]))
+        prelude.write_text("\n".join([*lines, *_kernel_tiling_view(pkg), '#include "ascendc_sim/kernel_enums.h"', *rename, ""]))
         cmd = [CXX, *CXXFLAGS, "-shared", "-DASCENDC_SIM_KERNEL", f"-I{rt.pch_dir}", f"-I{INCLUDE_DIR}", "-I.",
                "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h", "-include", prelude.name, pkg.kernel_path,
                *rt.link_flags(), *link_alias, "-o", str(out)]
