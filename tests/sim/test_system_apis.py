@@ -49,3 +49,13 @@ def test_cce_block_intrinsics_and_stride_constants(kernel):
   zg.SetValue(b * 4 + 2, DEFAULT_BLK_STRIDE * 100 + DEFAULT_REPEAT_STRIDE); zg.SetValue(b * 4 + 3, (int32_t)BLOCK_CUBE);"""
     r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8, 4))}, block_dim=8).ok()
     assert (r.outputs["z"] == np.array([8, 0, 108, 16])).all()
+
+
+def test_tiling_key_var_is_the_launched_key(kernel):
+    body = """GlobalTensor<int32_t> zg; zg.SetGlobalBuffer((__gm__ int32_t*)z, 8);
+  int32_t branch = -1;
+  if (TILING_KEY_IS(3)) { branch = 30; } else if (TILING_KEY_IS(7)) { branch = 70; }
+  switch (TILING_KEY_VAR) { case 7: zg.SetValue(1, 7); break; default: zg.SetValue(1, 0); }
+  zg.SetValue(0, branch);"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8,))}, tiling_key=7).ok()
+    assert list(r.outputs["z"][:2]) == [70, 7]

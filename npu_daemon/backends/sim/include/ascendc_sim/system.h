@@ -62,6 +62,9 @@ enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MI
 #define KERNEL_TASK_TYPE(key, type) (void)(key), (void)(type)
 
 #define TILING_KEY_IS(k) (::ascendc_sim::TilingKey() == static_cast<uint64_t>(k))
+// A run-time value here: the real toolchain compiles one kernel per key and makes it a constant
+// (so `if constexpr (TILING_KEY_IS(k))` and TILING_KEY_VAR as a template argument do not compile).
+#define TILING_KEY_VAR (::ascendc_sim::TilingKey())
 
 #define ASCENDC_SIM_STR2(x) #x
 #define ASCENDC_SIM_STR(x) ASCENDC_SIM_STR2(x)
