@@ -9,12 +9,10 @@ Three artefacts, each cached by content hash so that only what changed is rebuil
 
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import functools
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -22,6 +20,7 @@ from pathlib import Path
 
 from ascend_gym.package import OperatorPackage
 from npu_daemon import sandbox
+from npu_daemon.backends.sim import kernel_view
 
 SIM_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = SIM_DIR / "include"
@@ -60,7 +59,8 @@ def _compiler_version() -> str:
 
 
 def runtime_sources_digest() -> str:
-    files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.rglob("*.cpp"), *RUNTIME_DIR.rglob("*.h"), Path(__file__)])
+    files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.rglob("*.cpp"), *RUNTIME_DIR.rglob("*.h"), Path(__file__),
+                    SIM_DIR / "kernel_view.py"])
     return _digest(_compiler_version(), *CXXFLAGS, *(f.relative_to(SIM_DIR).as_posix().encode() + f.read_bytes() for f in files))
 
 
@@ -163,49 +163,10 @@ def build_tiling(pkg: OperatorPackage, workdir: Path, rt: Runtime, timeout_s: fl
     return _cached("tiling", key, build)
 
 
-def _entry_renames(entry: str) -> tuple[list[str], list[str]]:
-    """Prelude lines and link flags that keep a kernel entry named like a C library function working.
-
-    Real ops are often named after math functions (atanh, exp, abs, select); on the host g++ those
-    names are already extern "C" declarations from libc, so the entry is compiled under another
-    name and exported under its own with a linker alias, which is what the harness looks up.
-    """
-    if not hasattr(ctypes.CDLL(None), entry):
-        return [], []
-    inner = f"ascendc_sim_entry_{entry}"
-    return [f"#define {entry} {inner}"], [f"-Wl,--defsym,{entry}={inner}"]
-
-
-_TILING_STRUCT = re.compile(r"BEGIN_TILING_DATA_DEF\(\s*(\w+)\s*\)")
-# Headers a host tiling header may include; pulled in before the wrapping namespace below.
-_TILING_HEADER_DEPS = ["cstdint", "cstddef", "cstring", "cmath", "algorithm", "array", "string", "vector", "map",
-                       "register/tilingdata_base.h", "tiling/tiling_api.h"]
-
-
-def _kernel_tiling_view(pkg: OperatorPackage) -> list[str]:
-    """Prelude lines that give the kernel the tiling structs and nothing else of the host header.
-
-    The real toolchain generates the kernel-side TilingData structs in the global namespace from
-    the registered classes; other host declarations (constants, helper structs) never reach the
-    kernel, so a kernel may reuse their names. We include the host header inside a namespace of
-    its own and re-export only the TilingData names. A kernel that includes the header itself
-    (the standard C++ struct form) gets it as written.
-    """
-    header = pkg.tiling_header_path
-    name = Path(header).name
-    kernel_files = [t for p, t in pkg.files.items() if p.startswith("op_kernel/")]
-    if any(re.search(rf'#\s*include\s*[<"](?:[^">]*/)?{re.escape(name)}[">]', t) for t in kernel_files):
-        return []
-    structs = sorted(set(_TILING_STRUCT.findall(pkg.files[header])))
-    return [*(f"#include <{h}>" if "/" not in h else f'#include "{h}"' for h in _TILING_HEADER_DEPS),
-            "namespace ascendc_sim_tiling {", f'#include "{header}"', "namespace optiling {}", "using namespace optiling;",
-            "}", *(f"using ascendc_sim_tiling::{s};" for s in structs)]
-
-
 def build_kernel(pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt: Runtime, timeout_s: float) -> tuple[Path, bool]:
     """kernel.so for one set of DTYPE_<ARG> macros: returns (path, cache hit)."""
     defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
-    rename, link_alias = _entry_renames(pkg.spec.kernel)
+    rename, link_alias = kernel_view.entry_renames(pkg.spec.kernel)
     key = _digest(rt.digest, *_sources(pkg, "op_kernel"), pkg.tiling_header_path, pkg.files[pkg.tiling_header_path],
                   *sorted(f"{k}={v}" for k, v in defines.items()), *rename)
 
@@ -213,9 +174,10 @@ def build_kernel(pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt
         # Macros go in a prelude after the precompiled header, so the PCH stays valid for every op.
         prelude = workdir / f"prelude-{key}.h"
         lines = [f"#define {k} {v}" for k, v in defines.items()]
-        prelude.write_text("\n".join([*lines, *_kernel_tiling_view(pkg), '#include "ascendc_sim/kernel_enums.h"', *rename, ""]))
+        prelude.write_text("\n".join([*lines, *kernel_view.tiling_view(pkg), '#include "ascendc_sim/kernel_enums.h"', *rename, ""]))
+        source = kernel_view.keyed_tiling_source(pkg, workdir)
         cmd = [CXX, *CXXFLAGS, "-shared", "-DASCENDC_SIM_KERNEL", f"-I{rt.pch_dir}", f"-I{INCLUDE_DIR}", "-I.",
-               "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h", "-include", prelude.name, pkg.kernel_path,
+               "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h", "-include", prelude.name, source,
                *rt.link_flags(), *link_alias, "-o", str(out)]
         _compile(cmd, workdir, out, "kernel", timeout_s)
 
