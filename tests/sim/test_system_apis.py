@@ -59,3 +59,11 @@ def test_tiling_key_var_is_the_launched_key(kernel):
   zg.SetValue(0, branch);"""
     r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8,))}, tiling_key=7).ok()
     assert list(r.outputs["z"][:2]) == [70, 7]
+
+
+def test_scalar_bf16_conversions(kernel):
+    body = """GlobalTensor<float> zg; zg.SetGlobalBuffer((__gm__ float*)z, 8);
+  bfloat16_t b = ToBfloat16(1.00390625f);  // halfway between two bf16 values: rounds to even (1.0)
+  zg.SetValue(0, ToFloat(b)); zg.SetValue(1, ToFloat(ToBfloat16(-3.5f)));"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("float32", (8,))}).ok()
+    assert list(r.outputs["z"][:2]) == [1.0, -3.5]

@@ -30,6 +30,9 @@ __aicore__ inline void InitSocState() {
   core.mask[0] = core.mask[1] = ~0ull;
   core.maskCounter = false;
 }
+// Scalar bfloat16 <-> float conversions (the scalar unit has no bf16 arithmetic).
+__aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
+__aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
 
