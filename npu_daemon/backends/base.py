@@ -30,9 +30,17 @@ class Backend(abc.ABC):
         """One-time set-up before serving (build runtimes, check devices). Optional."""
 
 
+# Names the daemon accepts for --backend.
+BACKENDS = ("sim", "cann")
+
+
 def get_backend(name: str) -> Backend:
     if name == "sim":
         from npu_daemon.backends.sim import SimBackend
 
         return SimBackend()
-    raise ValueError(f"unknown backend {name!r} (available: sim)")
+    if name == "cann":
+        from npu_daemon.backends.cann import CannBackend
+
+        return CannBackend()
+    raise ValueError(f"unknown backend {name!r} (available: {', '.join(BACKENDS)})")

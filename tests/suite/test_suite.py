@@ -6,6 +6,7 @@ faster simulated bench latency); `pytest -m slow` validates every baseline of th
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from ascend_gym import suite
@@ -15,9 +16,25 @@ ALL = suite.op_uris()
 EXPERTS = suite.expert_uris()
 
 
+def _level(uri: str) -> int:
+    return int(uri.split("/")[-2].removeprefix("level"))
+
+
+LEVEL_COUNTS = {level: [_level(u) for u in ALL].count(level) for level in (1, 2, 3)}
+
+
+# Issue 5's minimums. Level 2 reaches 25 operators on the level2 branch: until both branches are
+# merged this test is an expected failure; after the merge the condition is false and it must pass.
+@pytest.mark.xfail(LEVEL_COUNTS[2] < 25, reason="level 2 has < 25 operators until the level2 branch is merged", strict=True)
+def test_suite_meets_issue5_minimums():
+    assert LEVEL_COUNTS[1] >= 30 and LEVEL_COUNTS[2] >= 25 and LEVEL_COUNTS[3] >= 5, LEVEL_COUNTS
+    assert len(ALL) >= 60, len(ALL)
+    assert len(EXPERTS) >= 15, len(EXPERTS)
+    assert {_level(u) for u in EXPERTS} == {1, 2, 3}, "experts must be spread over the three levels"
+
+
 def test_suite_size_and_layout():
-    levels = [int(u.split("/")[-2].removeprefix("level")) for u in ALL]
-    assert levels.count(1) >= 30
+    assert LEVEL_COUNTS[1] >= 30 and LEVEL_COUNTS[3] >= 5, LEVEL_COUNTS
     assert len(EXPERTS) >= 5
     for uri in ALL:
         pkg = suite.resolve(uri)
@@ -69,3 +86,20 @@ def test_table_rendering(tmp_path):
     validate.write_table(doc, validate.render_table([out]))  # idempotent: replaces, never duplicates
     text = doc.read_text()
     assert text.count(validate.TABLE_BEGIN) == 1 and "| a | 1 |" in text and "2.00x" in text and "simulated" in text.lower()
+
+
+def test_top_k_reference_orders_ties_by_index():
+    ref = suite.resolve("level3/top_k").reference()
+    x = np.array([[1.0, 3.0, 3.0, 2.0, 3.0]], np.float16)
+    values, indices = ref(x, k=4)
+    assert values.tolist() == [[3.0, 3.0, 3.0, 2.0]] and indices.tolist() == [[1, 2, 4, 3]]
+    assert indices.dtype == np.int32
+
+
+def test_cross_entropy_reference_is_the_mean_over_valid_rows():
+    ref = suite.resolve("level3/cross_entropy_loss").reference()
+    logits = np.log(np.array([[1.0, 1.0, 2.0], [1.0, 1.0, 2.0], [1.0, 1.0, 2.0]]))
+    loss = ref(logits, np.array([2, 0, -1], np.int32), ignore_index=-1)
+    assert loss.shape == (1,) and np.allclose(loss, [(np.log(2.0) + np.log(4.0)) / 2])  # the ignored row is not counted
+    loss = ref(logits, np.array([1, 3, 1], np.int32), ignore_index=1)
+    assert np.isnan(loss).all()  # ignore_index or no such class everywhere: 0 / 0, as in PyTorch

@@ -10,8 +10,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +22,7 @@ from ascend_gym.package import Case, OperatorPackage, dtype_macros
 from ascend_gym.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
 from npu_daemon import checker, sandbox
 from npu_daemon.backends.base import Backend
-from npu_daemon.backends.sim import build
+from npu_daemon.backends.sim import build, case_data
 
 SOC_DIR = Path(__file__).resolve().parent / "soc"
 HARNESS_STATUS = {"OK": Status.OK, "TILING_ERROR": Status.TILING_ERROR, "RUNTIME_ERROR": Status.RUNTIME_ERROR,
@@ -68,14 +70,7 @@ class SimBackend(Backend):
 
         t0 = time.monotonic()
         try:
-            rt = build.ensure_runtime()
-            tiling_so, _ = build.build_tiling(pkg, workdir, rt, request.timeouts.build_s)
-            kernels = {}
-            for case in cases:
-                macros = dtype_macros(pkg.spec, case)
-                key = tuple(sorted(macros.items()))
-                if key not in kernels:
-                    kernels[key] = build.build_kernel(pkg, macros, workdir, rt, request.timeouts.build_s)[0]
+            tiling_so, kernels = self._build(pkg, cases, workdir, request.timeouts.build_s)
         except build.BuildError as e:
             status = Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR
             return result.model_copy(update={"status": status, "message": f"{e.what}: {_first_error(e.log)}", "log_tail": e.log[-4000:],
@@ -103,6 +98,19 @@ class SimBackend(Backend):
         return result.model_copy(update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)})
 
     @staticmethod
+    def _build(pkg: OperatorPackage, cases: list[Case], workdir: Path, timeout_s: float) -> tuple[Path, dict[tuple, Path]]:
+        """tiling.so and one kernel.so per dtype combination, compiled concurrently (one g++ per core).
+
+        A failure is reported as the sequential build would: the tiling's first, then the kernels' in case order.
+        """
+        rt = build.ensure_runtime()
+        combos = {tuple(sorted(m.items())): m for m in (dtype_macros(pkg.spec, c) for c in cases)}
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            tiling = pool.submit(build.build_tiling, pkg, workdir, rt, timeout_s)
+            kernels = {key: pool.submit(build.build_kernel, pkg, macros, workdir, rt, timeout_s) for key, macros in combos.items()}
+            return tiling.result()[0], {key: f.result()[0] for key, f in kernels.items()}
+
+    @staticmethod
     def _cases(pkg: OperatorPackage, request: EvalRequest) -> list[Case]:
         """Correctness cases (all, or the requested ones) plus the bench case when timing."""
         if Stage.CHECK in request.stages:
@@ -118,44 +126,42 @@ class SimBackend(Backend):
                   request: EvalRequest, workdir: Path) -> tuple[CaseCheck, dict]:
         case_dir = workdir / f"case-{case.name}"
         case_dir.mkdir()
-        inputs = checker.make_inputs(pkg, case, request.seed)
-        spec = pkg.spec
-        lines = [f"op_type {spec.op_type}", f"kernel {spec.kernel}", f"tiling_so {tiling_so}", f"kernel_so {kernel_so}",
-                 f"result {case_dir / 'result.json'}", *(f"param {k} {v}" for k, v in params.items())]
-        for arg in spec.inputs:
-            path = case_dir / f"in_{arg.name}.bin"
-            inputs[arg.name].tofile(path)
-            lines.append(_tensor_line("input", arg.name, spec.arg_dtype(case, arg.name), spec.arg_shape(case, arg.name), path))
-        for arg in spec.outputs:
-            path = case_dir / f"out_{arg.name}.bin"
-            lines.append(_tensor_line("output", arg.name, spec.arg_dtype(case, arg.name), spec.arg_shape(case, arg.name), path))
-        for attr in spec.attrs:
-            lines.append(_attr_line(attr.name, attr.type, spec.attr_values(case)[attr.name]))
-        (case_dir / "launch.txt").write_text("\n".join(lines) + "\n")
+        with case_data.case_data(pkg, case, request.seed) as data:
+            spec = pkg.spec
+            lines = [f"op_type {spec.op_type}", f"kernel {spec.kernel}", f"tiling_so {tiling_so}", f"kernel_so {kernel_so}",
+                     f"result {case_dir / 'result.json'}", *(f"param {k} {v}" for k, v in params.items())]
+            for arg in spec.inputs:  # read in place from the case cache
+                lines.append(_tensor_line("input", arg.name, spec.arg_dtype(case, arg.name), spec.arg_shape(case, arg.name),
+                                          data.input_path(arg.name)))
+            for arg in spec.outputs:
+                path = case_dir / f"out_{arg.name}.bin"
+                lines.append(_tensor_line("output", arg.name, spec.arg_dtype(case, arg.name), spec.arg_shape(case, arg.name), path))
+            for attr in spec.attrs:
+                lines.append(_attr_line(attr.name, attr.type, spec.attr_values(case)[attr.name]))
+            (case_dir / "launch.txt").write_text("\n".join(lines) + "\n")
 
-        rt = build.ensure_runtime()
-        done = sandbox.run([str(rt.harness), "launch.txt"], case_dir, request.timeouts.run_s,
-                           sandbox.Limits(cpu_s=int(request.timeouts.run_s) + 1, address_space_mb=16384))
-        log = (done.stdout + done.stderr)[-4000:]
-        if done.timed_out:
-            raise CaseFailure(Status.RUN_TIMEOUT, f"case {case.name}: kernel run exceeded {request.timeouts.run_s:g} s", log)
-        result_path = case_dir / "result.json"
-        if done.returncode != 0 or not result_path.exists():
-            why = f"killed by {done.signal_name}" if done.signal_name else f"exit code {done.returncode}"
-            raise CaseFailure(Status.RUNTIME_ERROR, f"case {case.name}: kernel process crashed ({why})", log)
-        outcome = json.loads(result_path.read_text())
-        status = HARNESS_STATUS[outcome["status"]]
-        if status is not Status.OK:
-            raise CaseFailure(status, f"case {case.name}: {outcome['message']}", log)
+            rt = build.ensure_runtime()
+            done = sandbox.run([str(rt.harness), "launch.txt"], case_dir, request.timeouts.run_s,
+                               sandbox.Limits(cpu_s=int(request.timeouts.run_s) + 1, address_space_mb=16384))
+            log = (done.stdout + done.stderr)[-4000:]
+            if done.timed_out:
+                raise CaseFailure(Status.RUN_TIMEOUT, f"case {case.name}: kernel run exceeded {request.timeouts.run_s:g} s", log)
+            result_path = case_dir / "result.json"
+            if done.returncode != 0 or not result_path.exists():
+                why = f"killed by {done.signal_name}" if done.signal_name else f"exit code {done.returncode}"
+                raise CaseFailure(Status.RUNTIME_ERROR, f"case {case.name}: kernel process crashed ({why})", log)
+            outcome = json.loads(result_path.read_text())
+            status = HARNESS_STATUS[outcome["status"]]
+            if status is not Status.OK:
+                raise CaseFailure(status, f"case {case.name}: {outcome['message']}", log)
 
-        want = checker.reference_outputs(pkg, case, inputs)
-        for arg, expected in zip(spec.outputs, want):
-            dtype = spec.arg_dtype(case, arg.name)
-            got = np.fromfile(case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype]).reshape(expected.shape)
-            check = checker.compare(case.name, got, expected, dtype, spec.tolerance_for(dtype))
-            if not check.passed:
-                raise CaseFailure(Status.WRONG_ANSWER, f"case {case.name}, output {arg.name}: {check.message}", log, check)
-        return check, outcome
+            for arg, expected in zip(spec.outputs, data.reference()):
+                dtype = spec.arg_dtype(case, arg.name)
+                got = np.fromfile(case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype]).reshape(expected.shape)
+                check = checker.compare(case.name, got, expected, dtype, spec.tolerance_for(dtype))
+                if not check.passed:
+                    raise CaseFailure(Status.WRONG_ANSWER, f"case {case.name}, output {arg.name}: {check.message}", log, check)
+            return check, outcome
 
 
 def _tensor_line(kind: str, name: str, dtype: str, shape: list[int], path: Path) -> str:

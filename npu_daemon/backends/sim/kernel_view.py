@@ -105,8 +105,11 @@ def bind_keyed_tiling(source: str, structs: dict[int, str]) -> str:
     return "".join(out) + source[pos:]
 
 
-def keyed_tiling_source(pkg: OperatorPackage, workdir: Path) -> str:
-    """The kernel file to compile: the package's own, or a copy with per-key TilingData bound."""
+def keyed_tiling_source(pkg: OperatorPackage, workdir: Path, tag: str) -> str:
+    """The kernel file to compile: the package's own, or a copy with per-key TilingData bound.
+
+    The copy sits beside the original (so relative includes resolve alike) under a name carrying
+    `tag`, so that concurrent compiles of the same package never share it."""
     structs = {int(k): s for op, k, s in _KEYED_REGISTRATION.findall(pkg.files[pkg.tiling_header_path])
                if op == pkg.spec.op_type}
     if not structs:
@@ -116,6 +119,6 @@ def keyed_tiling_source(pkg: OperatorPackage, workdir: Path) -> str:
     if bound == source:
         return pkg.kernel_path
     path = Path(pkg.kernel_path)
-    keyed = path.with_name(f"{path.stem}.keyed{path.suffix}")
+    keyed = path.with_name(f"{path.stem}.keyed-{tag}{path.suffix}")
     (workdir / keyed).write_text(f'#line 1 "{pkg.kernel_path}"\n' + bound)
     return keyed.as_posix()

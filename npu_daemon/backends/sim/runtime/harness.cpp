@@ -3,7 +3,7 @@
 // traces with the performance model and writes outputs plus result.json.
 //
 // usage: ascendc_sim_harness LAUNCH_SPEC
-// The spec is line-oriented ("key value..."), written by npu_daemon/backends/sim/harness.py.
+// The spec is line-oriented ("key value..."), written by npu_daemon/backends/sim/backend.py.
 #include <dlfcn.h>
 
 #include <chrono>
@@ -100,14 +100,22 @@ Launch ParseLaunch(const char* path) {
 
 // GM memory: 512 B aligned (a burst granule), registered for bounds checks. Like aclrtMalloc, the
 // usable size is the request rounded up to 32 B plus 32 B, so a kernel that moves whole 32 B
-// blocks past a tensor's end stays inside its allocation, as on the device.
+// blocks past a tensor's end stays inside its allocation, as on the device. An input's bytes come
+// from its file; only the rest is filled.
 struct GmBuffer {
-  explicit GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name = "") : size(bytes) {
+  GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name = "", const std::string& source = "") : size(bytes) {
     const uint64_t usable = (bytes + 31) / 32 * 32 + 32;
     const uint64_t rounded = (usable + 511) / 512 * 512;
     data.reset(static_cast<uint8_t*>(std::aligned_alloc(512, rounded)));
     if (!data) throw SimError(Status::RUNTIME_ERROR, "cannot allocate " + std::to_string(bytes) + " bytes of GM");
-    std::memset(data.get(), fill, rounded);
+    uint64_t loaded = 0;
+    if (!source.empty()) {
+      std::ifstream f(source, std::ios::binary);
+      if (!f.read(reinterpret_cast<char*>(data.get()), static_cast<std::streamsize>(bytes)))
+        throw SimError(Status::RUNTIME_ERROR, "cannot read input " + source);
+      loaded = bytes;
+    }
+    std::memset(data.get() + loaded, fill, rounded - loaded);
     RegisterGm(data.get(), usable, name);
   }
   struct Free {
@@ -223,10 +231,7 @@ void Run(const Launch& l, Outcome& o) {
   std::vector<std::unique_ptr<GmBuffer>> gm;
   std::vector<Gm> args;
   for (const auto& t : l.inputs) {
-    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name));
-    std::ifstream f(t.path, std::ios::binary);
-    if (!f.read(reinterpret_cast<char*>(gm.back()->data.get()), static_cast<std::streamsize>(t.Bytes())))
-      throw SimError(Status::RUNTIME_ERROR, "cannot read input " + t.path);
+    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path));
     args.push_back(gm.back()->data.get());
   }
   for (const auto& t : l.outputs) {

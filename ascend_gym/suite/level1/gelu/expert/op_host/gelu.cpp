@@ -5,11 +5,19 @@
 
 namespace optiling {
 
-// Element-wise streaming is bound by HBM, not by the cores: once enough cores pull data to
-// saturate HBM, each further core only adds launch overhead. Launch the cores HBM needs (one
-// core's MTE2 plateaus near 78 GiB/s), scaled up by how heavy the vector work is per byte.
-constexpr uint32_t CORE_GBPS = 80;         // @tune core_gbps in [40, 160] step 8
-constexpr uint32_t VEC_WEIGHT_PCT = 160;   // @tune vec_weight_pct in [100, 400] step 20
+// The streaming recipe of Huawei's Add ladder (HARDWARE.md A1): ~32 KB copies
+// (the MTE2 plateau), double-buffered queues, and a tile whose length in 32 B rows is 4 mod 8:
+// queue slots are laid out back to back, so a source and the tile two slots on sit 8 bank groups
+// apart and vector ops never read and write the same UB bank group.
+//
+// Streaming is HBM-bound: launch the cores whose GM ports carry the HBM roof with headroom. A
+// core's port plateaus near 80 GB/s (HARDWARE.md section 3) and carries reads and writes alike;
+// every further core only adds launch overhead (~0.4 us each). The headroom is larger than for
+// add or relu because the vector pipe here is nearly as busy as MTE2 and must keep pace too.
+constexpr uint32_t CORE_GBPS = 80;        // @tune core_gbps in [40, 160] step 8
+constexpr uint32_t HEADROOM_PCT = 150;    // @tune headroom_pct in [100, 300] step 25
+constexpr uint32_t PORT_PCT = 200;      // bytes crossing a core's port per 100 read from HBM (x in, y out)
+constexpr uint32_t TILE_ROWS = 1020;    // @tune tile_rows in [4, 1020] step 8
 constexpr uint32_t BUFFER_NUM = 2;      // the kernel's queue depth, for the UB budget
 constexpr uint32_t UB_QUEUED = 2;      // x, y: double-buffered queues
 constexpr uint32_t UB_TMP = 1;         // single scratch tiles for intermediates
@@ -29,18 +37,19 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   const uint32_t units = (total + alignElems - 1) / alignElems;
   uint64_t hbmGbps = 0;
   platform.GetCoreMemBw(platform_ascendc::CoreMemType::HBM, hbmGbps);
-  const uint32_t wanted = hbmGbps == 0 ? platform.GetCoreNumAiv()
-                                       : static_cast<uint32_t>((hbmGbps * VEC_WEIGHT_PCT / 100 + CORE_GBPS - 1) / CORE_GBPS);
+  const uint64_t portGbps = hbmGbps * PORT_PCT / 100 * HEADROOM_PCT / 100;
+  const uint32_t wanted = hbmGbps == 0 ? platform.GetCoreNumAiv() : static_cast<uint32_t>((portGbps + CORE_GBPS - 1) / CORE_GBPS);
   uint32_t blockDim = std::min({wanted, platform.GetCoreNumAiv(), units});
   if (blockDim == 0) blockDim = 1;
 
-  const uint32_t maxTile = ubSize / ((UB_QUEUED * BUFFER_NUM + UB_TMP) * typeSize) / alignElems * alignElems;
-  // The largest double-buffered tile the UB holds: fewer, longer copies amortise each DMA's start.
+  const uint32_t fitRows = static_cast<uint32_t>(ubSize / ((UB_QUEUED * BUFFER_NUM + UB_TMP) * 32));
+  uint32_t rows = std::min(TILE_ROWS, fitRows);
+  if (rows > 4) rows -= (rows - 4) % 8;
   tiling.set_totalLength(total);
   tiling.set_formerNum(units % blockDim);
   tiling.set_formerLength((units / blockDim + 1) * alignElems);
   tiling.set_tailLength(units / blockDim * alignElems);
-  tiling.set_tileLength(std::max(alignElems, maxTile));
+  tiling.set_tileLength(std::max(1u, rows) * alignElems);
 
   context->SetBlockDim(blockDim);
   tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());

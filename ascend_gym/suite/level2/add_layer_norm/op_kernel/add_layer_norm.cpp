@@ -1,0 +1,134 @@
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+constexpr int32_t BUFFER_NUM = 2;
+
+template <typename T>
+class KernelAddLayerNorm {
+ public:
+  __aicore__ inline KernelAddLayerNorm() {}
+  __aicore__ inline void Init(GM_ADDR x1, GM_ADDR x2, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, GM_ADDR x, uint32_t cols, uint32_t formerNum, uint32_t formerRows,
+                              uint32_t tailRows, float eps) {
+    const uint32_t block = GetBlockIdx();
+    const uint32_t rowStart = block < formerNum ? block * formerRows : formerNum * formerRows + (block - formerNum) * tailRows;
+    blockRows = block < formerNum ? formerRows : tailRows;
+    this->cols = cols;
+    this->eps = eps;
+    colsPad = (cols + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));
+    const uint32_t colsPadF = (cols + 7) / 8 * 8;
+    const uint64_t offset = static_cast<uint64_t>(rowStart) * cols, length = static_cast<uint64_t>(blockRows) * cols;
+    x1Gm.SetGlobalBuffer((__gm__ T*)x1 + offset, length);
+    x2Gm.SetGlobalBuffer((__gm__ T*)x2 + offset, length);
+    xGm.SetGlobalBuffer((__gm__ T*)x + offset, length);
+    gammaGm.SetGlobalBuffer((__gm__ T*)gamma, cols);
+    betaGm.SetGlobalBuffer((__gm__ T*)beta, cols);
+    yGm.SetGlobalBuffer((__gm__ T*)y + offset, length);
+    pipe.InitBuffer(inQueue, BUFFER_NUM, colsPad * 2 * sizeof(T));
+    pipe.InitBuffer(outQueue, BUFFER_NUM, colsPad * 2 * sizeof(T));
+    pipe.InitBuffer(paramQueue, 1, colsPad * 2 * sizeof(T));
+    pipe.InitBuffer(calcBuf, colsPadF * sizeof(float));
+    pipe.InitBuffer(sqBuf, colsPadF * sizeof(float));
+    pipe.InitBuffer(gammaBuf, colsPadF * sizeof(float));
+    pipe.InitBuffer(betaBuf, colsPadF * sizeof(float));
+    pipe.InitBuffer(workBuf, colsPadF * sizeof(float));
+    pipe.InitBuffer(statBuf, 32);
+  }
+  __aicore__ inline void Process() {
+    LoadParams();
+    for (uint32_t r = 0; r < blockRows; ++r) {
+      CopyIn(r);
+      Compute();
+      CopyOut(r);
+    }
+  }
+
+ private:
+  // gamma and beta are shared by every row: load them once and keep them in float.
+  __aicore__ inline void LoadParams() {
+    LocalTensor<T> p = paramQueue.AllocTensor<T>();
+    const DataCopyExtParams params{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0};
+    DataCopyPad(p, gammaGm, params, DataCopyPadExtParams<T>{false, 0, 0, 0});
+    DataCopyPad(p[colsPad], betaGm, params, DataCopyPadExtParams<T>{false, 0, 0, 0});
+    paramQueue.EnQue(p);
+    p = paramQueue.DeQue<T>();
+    LocalTensor<float> gammaF = gammaBuf.Get<float>();
+    LocalTensor<float> betaF = betaBuf.Get<float>();
+    if constexpr (sizeof(T) == sizeof(float)) {
+      Adds(gammaF, p.template ReinterpretCast<float>(), 0.0f, cols);
+      Adds(betaF, p[colsPad].template ReinterpretCast<float>(), 0.0f, cols);
+    } else {
+      Cast(gammaF, p, RoundMode::CAST_NONE, cols);
+      Cast(betaF, p[colsPad], RoundMode::CAST_NONE, cols);
+    }
+    paramQueue.FreeTensor(p);
+  }
+  __aicore__ inline void CopyIn(uint32_t row) {
+    LocalTensor<T> in = inQueue.AllocTensor<T>();
+    const DataCopyExtParams params{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0};
+    DataCopyPad(in, x1Gm[static_cast<uint64_t>(row) * cols], params, DataCopyPadExtParams<T>{false, 0, 0, 0});
+    DataCopyPad(in[colsPad], x2Gm[static_cast<uint64_t>(row) * cols], params, DataCopyPadExtParams<T>{false, 0, 0, 0});
+    inQueue.EnQue(in);
+  }
+  __aicore__ inline void Compute() {
+    LocalTensor<T> in = inQueue.DeQue<T>();
+    LocalTensor<T> out = outQueue.AllocTensor<T>();  // [y | x]
+    LocalTensor<float> sq = sqBuf.Get<float>();
+    LocalTensor<float> work = workBuf.Get<float>();
+    LocalTensor<float> stat = statBuf.Get<float>();
+    // The sum and the statistics in float: fp16 rows are cast up first.
+    LocalTensor<float> sum, dst;
+    if constexpr (sizeof(T) == sizeof(float)) {
+      sum = out[colsPad].template ReinterpretCast<float>();
+      dst = out.template ReinterpretCast<float>();
+      Add(sum, in.template ReinterpretCast<float>(), in[colsPad].template ReinterpretCast<float>(), cols);
+    } else {
+      sum = calcBuf.Get<float>();
+      dst = sum;
+      Cast(sum, in, RoundMode::CAST_NONE, cols);
+      Cast(sq, in[colsPad], RoundMode::CAST_NONE, cols);
+      Add(sum, sum, sq, cols);
+      Cast(out[colsPad], sum, RoundMode::CAST_RINT, cols);
+    }
+    ReduceSum(stat, sum, work, cols);
+    const float mean = stat.GetValue(0) / static_cast<float>(cols);
+    Adds(dst, sum, -mean, cols);
+    Mul(sq, dst, dst, cols);
+    ReduceSum(stat, sq, work, cols);
+    Muls(stat, stat, 1.0f / static_cast<float>(cols), 1);
+    Adds(stat, stat, eps, 1);
+    Sqrt(stat, stat, 1);
+    const float stdDev = stat.GetValue(0);
+    Muls(dst, dst, 1.0f / stdDev, cols);
+    Mul(dst, dst, gammaBuf.Get<float>(), cols);
+    Add(dst, dst, betaBuf.Get<float>(), cols);
+    if constexpr (sizeof(T) != sizeof(float)) {
+      Cast(out, dst, RoundMode::CAST_RINT, cols);
+    }
+    outQueue.EnQue<T>(out);
+    inQueue.FreeTensor(in);
+  }
+  __aicore__ inline void CopyOut(uint32_t row) {
+    LocalTensor<T> out = outQueue.DeQue<T>();
+    const DataCopyExtParams params{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0};
+    DataCopyPad(yGm[static_cast<uint64_t>(row) * cols], out, params);
+    DataCopyPad(xGm[static_cast<uint64_t>(row) * cols], out[colsPad], params);
+    outQueue.FreeTensor(out);
+  }
+
+  TPipe pipe;
+  TQue<QuePosition::VECIN, BUFFER_NUM> inQueue;
+  TQue<QuePosition::VECIN, 1> paramQueue;
+  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueue;
+  TBuf<QuePosition::VECCALC> calcBuf, sqBuf, gammaBuf, betaBuf, workBuf, statBuf;
+  GlobalTensor<T> x1Gm, x2Gm, gammaGm, betaGm, yGm, xGm;
+  uint32_t blockRows, cols, colsPad;
+  float eps;
+};
+
+extern "C" __global__ __aicore__ void add_layer_norm(GM_ADDR x1, GM_ADDR x2, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling) {
+  GET_TILING_DATA(tilingData, tiling);
+  KernelAddLayerNorm<DTYPE_Y> op;
+  op.Init(x1, x2, gamma, beta, y, x, tilingData.cols, tilingData.formerNum, tilingData.formerRows, tilingData.tailRows, tilingData.eps);
+  op.Process();
+}

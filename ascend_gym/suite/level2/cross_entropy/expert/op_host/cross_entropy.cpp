@@ -1,0 +1,69 @@
+#include "cross_entropy_tiling.h"
+#include "graph/utils/type_utils.h"
+#include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace optiling {
+
+constexpr uint32_t BLOCK_DIM = 40;     // @tune block_dim in [1, 48] step 1
+constexpr uint32_t BUFFER_NUM = 2;     // the kernel's queue depth, for the UB budget
+constexpr uint32_t MAX_ROWS = 255;     // @tune max_rows_per_tile in [8, 255] step 8
+
+static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+  CrossEntropyTilingData tiling;
+  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+  uint64_t ubSize = 0;
+  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
+  uint32_t typeSize = 0;
+  ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeSize);
+  if (typeSize == 0) return ge::GRAPH_FAILED;
+
+  const auto& shape = context->GetInputShape(0)->GetStorageShape();
+  if (shape.GetDimNum() != 2) return ge::GRAPH_FAILED;
+  const uint32_t rows = static_cast<uint32_t>(shape.GetDim(0)), cols = static_cast<uint32_t>(shape.GetDim(1));
+  if (context->GetInputShape(1)->GetStorageShape().GetShapeSize() != rows) return ge::GRAPH_FAILED;
+  const uint32_t colsPad = (cols + 32 / typeSize - 1) / (32 / typeSize) * (32 / typeSize);
+  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), rows});
+  if (blockDim == 0) blockDim = 1;
+  const uint32_t blockRows = rows / blockDim + (rows % blockDim ? 1 : 0);
+
+  // Many rows per tile: queued logits tiles, a float tile of log-probabilities, two 32 B statistics
+  // per row, the tile's targets and queued losses fill the UB after LogSoftMax's scratch.
+  const uint32_t calcSize = 4;  // log-probabilities are kept in float
+  const uint32_t tmpBytes = AscendC::GetLogSoftMaxMinTmpSize(ge::Shape({1, static_cast<int64_t>(colsPad)}), calcSize, false);
+  const uint64_t perRow = static_cast<uint64_t>(colsPad) * (typeSize * BUFFER_NUM + calcSize) + 64 + 4 + typeSize * BUFFER_NUM;
+  if (tmpBytes + 1024 + perRow * 8 > ubSize) return ge::GRAPH_FAILED;
+  uint32_t rowsPerTile = static_cast<uint32_t>(std::min<uint64_t>((ubSize - tmpBytes - 1024) / perRow, MAX_ROWS)) / 8 * 8;
+  rowsPerTile = std::max(8u, std::min(rowsPerTile, (blockRows + 7) / 8 * 8));
+  AscendC::LogSoftMaxTilingFunc(ge::Shape({static_cast<int64_t>(rowsPerTile), static_cast<int64_t>(colsPad)}), calcSize, tmpBytes,
+                                tiling.softmaxTiling);
+
+  tiling.set_rows(rows);
+  tiling.set_cols(cols);
+  tiling.set_formerNum(rows % blockDim);
+  tiling.set_formerRows(rows / blockDim + 1);
+  tiling.set_tailRows(rows / blockDim);
+  tiling.set_rowsPerTile(rowsPerTile);
+  tiling.set_tmpBytes(tmpBytes);
+  context->SetBlockDim(blockDim);
+  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+  context->GetWorkspaceSizes(1)[0] = 0;
+  return ge::GRAPH_SUCCESS;
+}
+
+}  // namespace optiling
+
+namespace ops {
+class CrossEntropy : public OpDef {
+ public:
+  explicit CrossEntropy(const char* name) : OpDef(name) {
+    this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Input("target").ParamType(REQUIRED).DataType({ge::DT_INT32, ge::DT_INT32}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Output("loss").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->AICore().SetTiling(optiling::TilingFunc);
+    this->AICore().AddConfig("ascend910b");
+  }
+};
+OP_ADD(CrossEntropy);
+}  // namespace ops

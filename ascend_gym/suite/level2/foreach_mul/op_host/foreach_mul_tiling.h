@@ -1,0 +1,19 @@
+#ifndef FOREACH_MUL_TILING_H
+#define FOREACH_MUL_TILING_H
+
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ForeachMulTilingData)
+TILING_DATA_FIELD_DEF_ARR(uint32_t, 3, lengths);  // elements of each tensor of the list
+TILING_DATA_FIELD_DEF(uint32_t, totalLength);     // the list seen as one concatenated range
+TILING_DATA_FIELD_DEF(uint32_t, formerNum);       // blocks that take one 32 B unit more
+TILING_DATA_FIELD_DEF(uint32_t, formerLength);
+TILING_DATA_FIELD_DEF(uint32_t, tailLength);
+TILING_DATA_FIELD_DEF(uint32_t, tileLength);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(ForeachMul, ForeachMulTilingData)
+}  // namespace optiling
+
+#endif  // FOREACH_MUL_TILING_H

@@ -1,0 +1,23 @@
+#ifndef LAYER_NORM_TILING_H
+#define LAYER_NORM_TILING_H
+
+#include "register/tilingdata_base.h"
+#include "tiling/tiling_api.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(LayerNormTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, rows);         // product of every axis but the last
+TILING_DATA_FIELD_DEF(uint32_t, cols);         // the normalised axis
+TILING_DATA_FIELD_DEF(uint32_t, formerNum);    // blocks that take one row more
+TILING_DATA_FIELD_DEF(uint32_t, formerRows);
+TILING_DATA_FIELD_DEF(uint32_t, tailRows);
+TILING_DATA_FIELD_DEF(float, eps);
+TILING_DATA_FIELD_DEF(uint32_t, rowsPerTile);  // rows moved by one multi-burst DataCopyPad
+TILING_DATA_FIELD_DEF(uint32_t, tmpBytes);     // LayerNorm's shared scratch
+TILING_DATA_FIELD_DEF_STRUCT(LayerNormTiling, layerNormTiling);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(LayerNorm, LayerNormTilingData)
+}  // namespace optiling
+
+#endif  // LAYER_NORM_TILING_H

@@ -1,0 +1,66 @@
+#include "layer_norm_tiling.h"
+#include "graph/utils/type_utils.h"
+#include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace optiling {
+
+constexpr uint32_t BLOCK_DIM = 40;     // @tune block_dim in [1, 48] step 1
+constexpr uint32_t BUFFER_NUM = 2;     // the kernel's queue depth, for the UB budget
+
+static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+  LayerNormTilingData tiling;
+  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+  uint64_t ubSize = 0;
+  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
+  uint32_t typeSize = 0;
+  ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeSize);
+  if (typeSize == 0) return ge::GRAPH_FAILED;
+
+  const auto& shape = context->GetInputShape(0)->GetStorageShape();
+  const uint32_t cols = static_cast<uint32_t>(shape.GetDim(shape.GetDimNum() - 1));
+  const uint32_t rows = static_cast<uint32_t>(shape.GetShapeSize() / cols);
+  if (context->GetInputShape(1)->GetStorageShape().GetShapeSize() != cols ||
+      context->GetInputShape(2)->GetStorageShape().GetShapeSize() != cols) {
+    return ge::GRAPH_FAILED;
+  }
+  const uint32_t colsPad = (cols + 32 / typeSize - 1) / (32 / typeSize) * (32 / typeSize);
+  const uint32_t colsPadF = (cols + 7) / 8 * 8;
+  // One row per tile: queued in/out rows and gamma | beta, plus float rows (x, squares, gamma, beta, scratch).
+  const uint64_t need = static_cast<uint64_t>(colsPad) * typeSize * (BUFFER_NUM * 2 + 2) + static_cast<uint64_t>(colsPadF) * 4 * 5 + 1024;
+  if (need > ubSize) return ge::GRAPH_FAILED;
+  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), rows});
+  if (blockDim == 0) blockDim = 1;
+  const float* eps = context->GetAttrs()->GetFloat(0);
+
+  // Whole rows per block; the first rows % blockDim blocks take one row more.
+  tiling.set_rows(rows);
+  tiling.set_cols(cols);
+  tiling.set_formerNum(rows % blockDim);
+  tiling.set_formerRows(rows / blockDim + 1);
+  tiling.set_tailRows(rows / blockDim);
+  tiling.set_eps(eps ? *eps : 1e-5f);
+  context->SetBlockDim(blockDim);
+  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+  context->GetWorkspaceSizes(1)[0] = 0;
+  return ge::GRAPH_SUCCESS;
+}
+
+}  // namespace optiling
+
+namespace ops {
+class LayerNorm : public OpDef {
+ public:
+  explicit LayerNorm(const char* name) : OpDef(name) {
+    this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Input("gamma").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Input("beta").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Attr("eps").AttrType(OPTIONAL).Float(1e-5f);
+    this->AICore().SetTiling(optiling::TilingFunc);
+    this->AICore().AddConfig("ascend910b");
+  }
+};
+OP_ADD(LayerNorm);
+}  // namespace ops

@@ -1,0 +1,22 @@
+#ifndef LOG_SOFTMAX_TILING_H
+#define LOG_SOFTMAX_TILING_H
+
+#include "register/tilingdata_base.h"
+#include "tiling/tiling_api.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(LogSoftmaxTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, rows);         // product of every axis but the last
+TILING_DATA_FIELD_DEF(uint32_t, cols);         // the normalised axis
+TILING_DATA_FIELD_DEF(uint32_t, formerNum);    // blocks that take one row more
+TILING_DATA_FIELD_DEF(uint32_t, formerRows);
+TILING_DATA_FIELD_DEF(uint32_t, tailRows);
+TILING_DATA_FIELD_DEF(uint32_t, rowsPerTile);  // rows moved by one multi-burst DataCopyPad
+TILING_DATA_FIELD_DEF(uint32_t, tmpBytes);     // LogSoftMax's shared scratch
+TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, softmaxTiling);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(LogSoftmax, LogSoftmaxTilingData)
+}  // namespace optiling
+
+#endif  // LOG_SOFTMAX_TILING_H

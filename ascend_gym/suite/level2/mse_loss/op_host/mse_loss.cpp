@@ -1,0 +1,58 @@
+#include "mse_loss_tiling.h"
+#include "graph/utils/type_utils.h"
+#include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace optiling {
+
+constexpr uint32_t BLOCK_DIM = 40;      // @tune block_dim in [1, 48] step 1
+constexpr uint32_t TILE_LENGTH = 4096;  // @tune tile_length in [256, 8192] pow2
+constexpr uint32_t BUFFER_NUM = 2;      // the kernel's queue depth, for the UB budget
+
+static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+  MseLossTilingData tiling;
+  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+  uint64_t ubSize = 0;
+  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
+  uint32_t typeSize = 0;
+  ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeSize);
+  if (typeSize == 0) return ge::GRAPH_FAILED;
+
+  const uint32_t total = context->GetInputShape(0)->GetStorageShape().GetShapeSize();
+  if (context->GetInputShape(1)->GetStorageShape().GetShapeSize() != total) return ge::GRAPH_FAILED;
+  const uint32_t alignElems = 32 / typeSize;
+  const uint32_t units = (total + alignElems - 1) / alignElems;
+  // Every block reaches SyncAll, so no more blocks than vector cores.
+  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), units});
+  if (blockDim == 0) blockDim = 1;
+  // Queued predict and label tiles plus three float tiles (difference, cast label, scratch).
+  const uint32_t maxTile = (ubSize - 2048) / (2 * BUFFER_NUM * typeSize + 3 * 4) / 64 * 64;
+
+  tiling.set_totalLength(total);
+  tiling.set_formerNum(units % blockDim);
+  tiling.set_formerLength((units / blockDim + 1) * alignElems);
+  tiling.set_tailLength(units / blockDim * alignElems);
+  tiling.set_tileLength(std::min(TILE_LENGTH, maxTile));
+  context->SetBlockDim(blockDim);
+  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+  // One float partial sum per block in the user workspace, after the library's.
+  context->GetWorkspaceSizes(1)[0] = platform.GetLibApiWorkSpaceSize() + (blockDim * sizeof(float) + 31) / 32 * 32;
+  return ge::GRAPH_SUCCESS;
+}
+
+}  // namespace optiling
+
+namespace ops {
+class MseLoss : public OpDef {
+ public:
+  explicit MseLoss(const char* name) : OpDef(name) {
+    this->Input("predict").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Input("label").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->AICore().SetTiling(optiling::TilingFunc);
+    this->AICore().AddConfig("ascend910b");
+  }
+};
+OP_ADD(MseLoss);
+}  // namespace ops

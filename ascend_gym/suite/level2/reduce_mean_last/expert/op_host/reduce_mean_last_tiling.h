@@ -1,0 +1,20 @@
+#ifndef REDUCE_MEAN_LAST_TILING_H
+#define REDUCE_MEAN_LAST_TILING_H
+
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ReduceMeanLastTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, rows);         // product of every axis but the last
+TILING_DATA_FIELD_DEF(uint32_t, cols);         // the reduced axis
+TILING_DATA_FIELD_DEF(uint32_t, formerNum);    // blocks that take one row more
+TILING_DATA_FIELD_DEF(uint32_t, formerRows);
+TILING_DATA_FIELD_DEF(uint32_t, tailRows);
+TILING_DATA_FIELD_DEF(uint32_t, rowsPerTile);  // rows moved by one multi-burst DataCopyPad
+TILING_DATA_FIELD_DEF(uint32_t, tmpBytes);     // Mean's shared scratch
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(ReduceMeanLast, ReduceMeanLastTilingData)
+}  // namespace optiling
+
+#endif  // REDUCE_MEAN_LAST_TILING_H

@@ -1,0 +1,69 @@
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+constexpr int32_t BUFFER_NUM = 2;
+
+template <typename T>
+class KernelReduceMeanLast {
+ public:
+  __aicore__ inline KernelReduceMeanLast() {}
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const ReduceMeanLastTilingData& tiling) {
+    const uint32_t block = GetBlockIdx();
+    const uint32_t rowStart = block < tiling.formerNum ? block * tiling.formerRows
+                                                       : tiling.formerNum * tiling.formerRows + (block - tiling.formerNum) * tiling.tailRows;
+    blockRows = block < tiling.formerNum ? tiling.formerRows : tiling.tailRows;
+    cols = tiling.cols;
+    rowsPerTile = tiling.rowsPerTile;
+    colsPad = (cols + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));
+    xGm.SetGlobalBuffer((__gm__ T*)x + static_cast<uint64_t>(rowStart) * cols, static_cast<uint64_t>(blockRows) * cols);
+    yGm.SetGlobalBuffer((__gm__ T*)y + rowStart, blockRows);
+    pipe.InitBuffer(inQueue, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));
+    pipe.InitBuffer(outQueue, BUFFER_NUM, rowsPerTile * sizeof(T));
+    pipe.InitBuffer(tmpBuf, tiling.tmpBytes);
+  }
+  __aicore__ inline void Process() {
+    for (uint32_t r = 0; r < blockRows; r += rowsPerTile) {
+      const uint32_t n = blockRows - r < rowsPerTile ? blockRows - r : rowsPerTile;
+      CopyIn(r, n);
+      Compute(n);
+      CopyOut(r, n);
+    }
+  }
+
+ private:
+  __aicore__ inline void CopyIn(uint32_t row, uint32_t n) {
+    LocalTensor<T> x = inQueue.AllocTensor<T>();
+    DataCopyPad(x, xGm[static_cast<uint64_t>(row) * cols],
+                DataCopyExtParams{static_cast<uint16_t>(n), static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0},
+                DataCopyPadExtParams<T>{false, 0, 0, 0});
+    inQueue.EnQue(x);
+  }
+  __aicore__ inline void Compute(uint32_t n) {
+    LocalTensor<T> x = inQueue.DeQue<T>();
+    LocalTensor<T> y = outQueue.AllocTensor<T>();
+    // One library call averages every row of the tile (in float), the results land contiguous.
+    Mean(y, x, tmpBuf.Get<uint8_t>(), MeanParams{n, colsPad, cols});
+    outQueue.EnQue<T>(y);
+    inQueue.FreeTensor(x);
+  }
+  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {
+    LocalTensor<T> y = outQueue.DeQue<T>();
+    DataCopyPad(yGm[row], y, DataCopyExtParams{1, static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0});
+    outQueue.FreeTensor(y);
+  }
+
+  TPipe pipe;
+  TQue<QuePosition::VECIN, BUFFER_NUM> inQueue;
+  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueue;
+  TBuf<QuePosition::VECCALC> tmpBuf;
+  GlobalTensor<T> xGm, yGm;
+  uint32_t blockRows, cols, colsPad, rowsPerTile;
+};
+
+extern "C" __global__ __aicore__ void reduce_mean_last(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+  GET_TILING_DATA(tilingData, tiling);
+  KernelReduceMeanLast<DTYPE_Y> op;
+  op.Init(x, y, tilingData);
+  op.Process();
+}

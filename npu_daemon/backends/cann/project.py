@@ -1,0 +1,119 @@
+"""The kernel-launch project for one candidate: written from templates, built with CMake.
+
+One build per (kernel sources, tiling header, DTYPE macros, tiling key, SoC, toolkit), so a change
+to the tiling program alone (Stage I's mutations) rebuilds nothing on the device side: the result
+is cached by that key under the shared cache, built in place under a per-key lock (CMake builds
+are not relocatable), so different candidates build in parallel and a repeat costs nothing.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import re
+import shutil
+import time
+from pathlib import Path
+
+from ascend_gym.package import OperatorPackage
+from npu_daemon import sandbox
+from npu_daemon.backends.cann.tiling import cache_root
+from npu_daemon.backends.cann.toolkit import Toolkit
+
+TEMPLATES = Path(__file__).resolve().parent
+APP = "ascend_gym_app"
+_TILING_BASE_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]register/tilingdata_base\.h[">].*$', re.M)
+
+
+class BuildFailure(Exception):
+    def __init__(self, message: str, log: str, timed_out: bool = False):
+        super().__init__(message)
+        self.message, self.log, self.timed_out = message, log, timed_out
+
+
+def _render(template: str, **values: str) -> str:
+    text = (TEMPLATES / template).read_text()
+    for key, value in values.items():
+        text = text.replace(f"@{key}@", value)
+    return text
+
+
+def write_project(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, root: Path) -> None:
+    pkg.write_to(root)
+    spec = pkg.spec
+    definitions = [*(f"{k}={v}" for k, v in sorted(macros.items())), f"ASCEND_GYM_TILING_KEY={tiling_key}ULL"]
+    (root / "CMakeLists.txt").write_text(_render("CMakeLists.template.txt", DEFINITIONS=" ".join(definitions)))
+    (root / "kernel_entry.cpp").write_text(_render(
+        "kernel_entry.template.cpp", TILING_HEADER=pkg.tiling_header_path, OP_TYPE=spec.op_type, KERNEL_PATH=pkg.kernel_path,
+        TILING_SOURCE=_TILING_BASE_INCLUDE.sub("", pkg.files[pkg.tiling_header_path])))
+    args = ", ".join(f"args[{i}]" for i in range(len(spec.inputs) + len(spec.outputs)))
+    (root / "app_main.cpp").write_text(_render("app_main.cpp", KERNEL=spec.kernel, ARGS=args))
+
+
+def build_key(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, soc: str, toolkit: Toolkit) -> str:
+    h = hashlib.sha256()
+    templates = [(TEMPLATES / t).read_bytes() for t in ("CMakeLists.template.txt", "kernel_entry.template.cpp", "app_main.cpp")]
+    parts = [str(toolkit.home), toolkit.version, soc, str(tiling_key), *sorted(f"{k}={v}" for k, v in macros.items()), *templates,
+             *(f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith("op_kernel/")),
+             pkg.tiling_header_path, pkg.files[pkg.tiling_header_path]]
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+def build_app(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, soc: str, toolkit: Toolkit,
+              timeout_s: float) -> tuple[Path, bool]:
+    """The built app for this candidate: (path, cache hit). Raises BuildFailure."""
+    key = build_key(pkg, macros, tiling_key, soc, toolkit)
+    root = cache_root() / "apps" / key
+    app = root / "build" / APP
+    if (root / "ready").exists():
+        return app, True
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with (root.parent / f"{key}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (root / "ready").exists():
+            return app, True
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir()
+        write_project(pkg, macros, tiling_key, root)
+        deadline = time.monotonic() + timeout_s
+        try:
+            _step(["cmake", "-S", str(root), "-B", str(root / "build"), f"-DSOC_VERSION={soc}",
+                   f"-DASCEND_CANN_PACKAGE_PATH={toolkit.home}"], root, deadline, toolkit, "configure")
+            _step(["cmake", "--build", str(root / "build"), "-j", "2"], root, deadline, toolkit, "build")
+        except BuildFailure:
+            shutil.rmtree(root, ignore_errors=True)
+            raise
+        if not app.exists():
+            raise BuildFailure(f"the build produced no {APP}", "")
+        (root / "ready").write_text(key)
+    return app, False
+
+
+def _step(cmd: list[str], cwd: Path, deadline: float, toolkit: Toolkit, what: str) -> None:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise BuildFailure(f"build exceeded its time limit before the {what} step", "", timed_out=True)
+    done = sandbox.run(cmd, cwd, left, sandbox.Limits(cpu_s=int(left) + 1, address_space_mb=8192, open_files=1024),
+                       env=toolkit.env)
+    # Paths relative to the project, as the candidate's author sees them.
+    log = (done.stdout + "\n" + done.stderr).strip().replace(f"{cwd}/", "")
+    if done.timed_out:
+        raise BuildFailure(f"{what} exceeded the build time limit", log, timed_out=True)
+    if done.returncode != 0:
+        raise BuildFailure(f"{what} failed: {first_error((done.stderr + chr(10) + done.stdout).replace(f'{cwd}/', ''))}", log)
+
+
+def first_error(log: str) -> str:
+    """The compiler's (or CMake's) first error line, for the one-line message."""
+    lines = log.splitlines()
+    for pattern in (r"\berror:", r"CMake Error", r"\berror\b"):
+        for i, line in enumerate(lines):
+            if re.search(pattern, line, re.I):
+                if pattern == "CMake Error":  # CMake puts the reason on the lines below its header
+                    reason = next((l.strip() for l in lines[i + 1:] if l.strip()), "")
+                    return f"{line.strip()} {reason}"[:400]
+                return line.strip()[:400]
+    return lines[0][:400] if lines else "unknown error"

@@ -1,0 +1,172 @@
+"""A case's inputs and reference outputs, cached on disk by content.
+
+Both depend only on the spec, the reference function, the case and the seed, never on the
+candidate, so every candidate of an op shares them and pays only for its own compile, run and
+compare. Entries live in the sim cache (`cases/`), bounded in bytes (least recently used go
+first). The harness reads the cached input files in place; reference outputs are read only by
+the daemon, after the run, and never enter a candidate's directory.
+
+A candidate runs as the daemon's user, so it could reach the cache. Each entry records the
+inode, size and change time of its files and is rebuilt when they differ: writing to a file or
+changing its mode changes its change time, so a tampered entry is never used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from ascend_gym.package import Case, OperatorPackage
+from npu_daemon import checker
+from npu_daemon.backends.sim import build
+
+CHECKER_SOURCE = Path(checker.__file__).read_bytes()
+DEFAULT_LIMIT_MB = 4096
+
+
+def limit_bytes() -> int:
+    return int(os.environ.get("ASCEND_GYM_SIM_CASE_CACHE_MB", DEFAULT_LIMIT_MB)) * 1024 * 1024
+
+
+def _reference_source(pkg: OperatorPackage) -> bytes:
+    """The source of the reference's module, from the package or from the installed module."""
+    module_name = pkg.spec.reference.split(":")[0]
+    path = module_name.replace(".", "/") + ".py"
+    if path in pkg.files:
+        return pkg.files[path].encode()
+    found = importlib.util.find_spec(module_name)
+    return Path(found.origin).read_bytes() if found and found.origin else module_name.encode()
+
+
+def _digest(*parts: str | bytes) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update((p if isinstance(p, bytes) else p.encode()) + b"\0")
+    return h.hexdigest()[:32]
+
+
+def inputs_key(pkg: OperatorPackage, case: Case, seed: int) -> str:
+    """Everything the inputs (and, with the reference, the outputs) are computed from."""
+    return _digest(pkg.spec.model_dump_json(), case.model_dump_json(), str(seed), CHECKER_SOURCE, np.__version__)
+
+
+def root() -> Path:
+    path = build.cache_root() / "cases"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _stamp(path: Path) -> list[int]:
+    st = path.stat()
+    return [st.st_ino, st.st_size, st.st_ctime_ns]
+
+
+def _intact(entry: Path) -> bool:
+    try:
+        manifest = json.loads((entry / "manifest.json").read_text())
+        return all(_stamp(entry / name) == stamp for name, stamp in manifest["files"].items())
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+@contextlib.contextmanager
+def _entry(key: str, produce: Callable[[Path], None]) -> Iterator[Path]:
+    """The entry directory for key, produced if absent or tampered; held (shared lock) while in use."""
+    entry = root() / key
+    with (root() / f"{key}.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)
+        if not _intact(entry):
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not _intact(entry):
+                _create(entry, produce)
+            fcntl.flock(lock, fcntl.LOCK_SH)
+        os.utime(entry / "manifest.json")  # recently used: evicted last
+        yield entry
+
+
+def _create(entry: Path, produce: Callable[[Path], None]) -> None:
+    tmp = entry.with_name(f"{entry.name}.tmp{os.getpid()}-{threading.get_ident()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        produce(tmp)
+        for f in tmp.iterdir():
+            f.chmod(0o444)
+        shutil.rmtree(entry, ignore_errors=True)
+        os.rename(tmp, entry)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    files = {f.name: _stamp(f) for f in entry.iterdir()}
+    (entry / "manifest.json").write_text(json.dumps({"files": files, "bytes": sum(s[1] for s in files.values())}))
+    _evict(keep=entry.name)
+
+
+def _evict(keep: str) -> None:
+    """Drop the least recently used entries not in use until the cache fits its bound."""
+    entries = []
+    for manifest in root().glob("*/manifest.json"):
+        with contextlib.suppress(OSError, ValueError):
+            entries.append((manifest.stat().st_mtime_ns, json.loads(manifest.read_text())["bytes"], manifest.parent))
+    total = sum(size for _, size, _ in entries)
+    for _, size, entry in sorted(entries, key=lambda e: e[0]):
+        if total <= limit_bytes():
+            break
+        if entry.name == keep:
+            continue
+        with (root() / f"{entry.name}.lock").open("a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # a case is reading it
+            shutil.rmtree(entry, ignore_errors=True)
+            total -= size
+
+
+class CaseData:
+    """Inputs as files the harness reads in place; reference outputs computed on first use."""
+
+    def __init__(self, pkg: OperatorPackage, case: Case, inputs: Path, stack: contextlib.ExitStack):
+        self.pkg, self.case = pkg, case
+        self.inputs_dir, self._stack = inputs, stack
+
+    def input_path(self, name: str) -> Path:
+        return self.inputs_dir / f"in_{name}.bin"
+
+    def inputs(self) -> dict[str, np.ndarray]:
+        spec = self.pkg.spec
+        return {arg.name: np.fromfile(self.input_path(arg.name), dtype=checker.STORAGE[spec.arg_dtype(self.case, arg.name)])
+                .reshape(spec.arg_shape(self.case, arg.name)) for arg in spec.inputs}
+
+    def reference(self) -> list[np.ndarray]:
+        """The reference outputs as storage arrays (memory-mapped, read-only)."""
+        key = _digest(self.inputs_dir.name, "reference", _reference_source(self.pkg), self.pkg.spec.reference)
+
+        def produce(tmp: Path) -> None:
+            for i, out in enumerate(checker.reference_outputs(self.pkg, self.case, self.inputs())):
+                np.save(tmp / f"out_{i}.npy", out)
+
+        entry = self._stack.enter_context(_entry(key, produce))
+        return [np.load(entry / f"out_{i}.npy", mmap_mode="r") for i in range(len(self.pkg.spec.outputs))]
+
+
+@contextlib.contextmanager
+def case_data(pkg: OperatorPackage, case: Case, seed: int) -> Iterator[CaseData]:
+    """The case's data, held (not evicted) until the block ends."""
+
+    def produce(tmp: Path) -> None:
+        for name, array in checker.make_inputs(pkg, case, seed).items():
+            array.tofile(tmp / f"in_{name}.bin")
+
+    with contextlib.ExitStack() as stack:
+        entry = stack.enter_context(_entry(inputs_key(pkg, case, seed), produce))
+        yield CaseData(pkg, case, entry, stack)
