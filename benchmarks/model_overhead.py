@@ -5,7 +5,7 @@ block's trace plus timing the chip); the rest of the harness run is the function
 Acceptance (issue 4): evaluation with the model costs at most 1.5x the functional run alone, i.e.
 run_s / (run_s - model_wall_s) <= 1.5.
 
-    /work/.venv/bin/python benchmarks/model_overhead.py [--cases a1_add:case3_48core_32k ...]
+    python benchmarks/model_overhead.py [--cases a1_add:case3_48core_32k ...]
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from ascend_gym.protocol import EvalRequest, Stage, Timeouts
 from npu_daemon.backends.sim import SimBackend
 from npu_daemon.backends.sim.calibration import anchors
 
-DEFAULT = ["a1_add:case2_48core_8k", "a1_add:case6_tile_16256", "a2_read:tile_1x64", "a2_read:tile_64x64"]
+DEFAULT = ["a1_add:case2_48core_8k", "a1_add:case6_tile_16256", "a2_read:tile_1x64", "a2_read:tile_64x64",
+           "a2_read:shared_same_order", "a3_bank:read_read", "a4_reduce:whole_reduce_only"]
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ enum class Stall : uint8_t {
   kPipeDrain,    // SetFlag / PipeBarrier: earlier work of the pipe still completing (DMA latency)
   kBarrierAll,   // PIPE_ALL barrier: every pipe draining
   kSyncAll,      // cross-core barrier: waiting for the slowest core
-  kCorePort,     // DMA: the core's GM port is shared by its MTE2 and MTE3 traffic
+  kCorePort,     // DMA: the core's own GM port (MTE2 or MTE3) was still moving earlier copies
   kGmBandwidth,  // DMA: HBM channels or L2 slices busy with other requests (same-window
                  // requests from many cores land on the same slice and queue there)
   kCount

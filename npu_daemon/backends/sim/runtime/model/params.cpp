@@ -40,10 +40,12 @@ Params Params::FromSoc() {
   p.dmaBurst = d("dma_burst_cycles");
   p.dmaPadBurst = d("dma_pad_burst_cycles");
   p.dmaLatency = d("dma_latency_cycles");
+  p.hbmLatency = d("hbm_latency_cycles");
   p.mte2BytesPerCycle = d("mte2_bytes_per_cycle");
   p.mte3BytesPerCycle = d("mte3_bytes_per_cycle");
   p.granuleBytes = static_cast<uint32_t>(SocParamInt("gm_granule_bytes"));
   p.gmSlices = static_cast<uint32_t>(SocParamInt("gm_slices"));
+  p.l2Slices = static_cast<uint32_t>(SocParamInt("l2_slices"));
   p.noiseSigma = d("noise_sigma");
   return p;
 }

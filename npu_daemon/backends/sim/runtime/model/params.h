@@ -31,10 +31,12 @@ struct Params {
   double dmaBurst;           // per extra burst of a multi-burst copy
   double dmaPadBurst;        // DataCopyPad: per burst, padding the UB row to 32 B
   double dmaLatency;         // GM round trip: completion trails the last byte by this much
-  double mte2BytesPerCycle;  // per-core port, reads; the port is shared by MTE2 and MTE3
-  double mte3BytesPerCycle;  // per-core port, writes
+  double hbmLatency;         // a read miss: HBM access beyond an L2 hit's round trip
+  double mte2BytesPerCycle;  // per-core port, reads (MTE2)
+  double mte3BytesPerCycle;  // per-core port, writes (MTE3): its own path, overlapping reads
   uint32_t granuleBytes;     // GM request granule
-  uint32_t gmSlices;         // HBM channels and L2 slices, interleaved by granule address
+  uint32_t gmSlices;         // HBM channels, interleaved by granule address
+  uint32_t l2Slices;         // L2 slices, interleaved by granule address; one serves a window's requests one at a time
   // measurement noise (off when sigma is 0)
   double noiseSigma;
 
