@@ -33,6 +33,20 @@ ASCENDC_TYPES: dict[str, str] = {
     "bool": "bool",
 }
 
+# ge::DataType spelling of each dtype: ORIG_DTYPE_<ARG> is this enumerator (kernels test it with
+# `#if ORIG_DTYPE_X == DT_BF16`), while DTYPE_<ARG> is the C type.
+GE_DTYPES: dict[str, str] = {
+    "float16": "DT_FLOAT16",
+    "float32": "DT_FLOAT",
+    "bfloat16": "DT_BF16",
+    "int8": "DT_INT8",
+    "uint8": "DT_UINT8",
+    "int16": "DT_INT16",
+    "int32": "DT_INT32",
+    "int64": "DT_INT64",
+    "bool": "DT_BOOL",
+}
+
 SOURCE_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".py", ".toml")
 
 
@@ -249,8 +263,8 @@ def dtype_macros(spec: OperatorSpec, case: Case) -> dict[str, str]:
     macros: dict[str, str] = {}
     for arg in [*spec.inputs, *spec.outputs]:
         upper = _IDENT.sub("_", arg.name).upper()
-        ctype = ASCENDC_TYPES[spec.arg_dtype(case, arg.name)]
-        macros[f"DTYPE_{upper}"] = ctype
-        macros[f"ORIG_DTYPE_{upper}"] = ctype
+        dtype = spec.arg_dtype(case, arg.name)
+        macros[f"DTYPE_{upper}"] = ASCENDC_TYPES[dtype]
+        macros[f"ORIG_DTYPE_{upper}"] = GE_DTYPES[dtype]
         macros[f"FORMAT_{upper}"] = "FORMAT_ND"
     return macros

@@ -90,3 +90,14 @@ def test_softmax_layernorm_rmsnorm(kernel):
     np.testing.assert_allclose(z[2], (x - mu) / np.sqrt(var + 1e-5) * g + b, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(r.outputs["mz"][:m], mu.ravel(), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(z[3], x / np.sqrt((x * x).mean(1, keepdims=True) + 1e-5) * g, rtol=1e-5, atol=1e-6)
+
+
+def test_cumsum_default_config_writes_the_last_row(kernel):
+    x = np.random.default_rng(3).uniform(-1, 1, (4, 16)).astype(np.float32)
+    body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 64), o = ub.Alloc<float>(64), last = ub.Alloc<float>(16); SYNC();
+  CumSum<float>(o, last, a, CumSumInfo{4, 16}); SYNC();
+  ub.Out(z, o, 64); GlobalTensor<float> lg; lg.SetGlobalBuffer((__gm__ float*)z + 64, 16); DataCopy(lg, last, 16);"""
+    r = kernel(body, {"x": x}, {"z": ("float32", (80,))}, prelude=UB_HELPERS).ok()
+    expect = np.cumsum(x, axis=1)
+    np.testing.assert_allclose(r.outputs["z"][:64].reshape(4, 16), expect, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(r.outputs["z"][64:], expect[-1], rtol=1e-6, atol=1e-6)

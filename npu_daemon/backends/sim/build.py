@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ascend_gym.package import OperatorPackage
 from npu_daemon import sandbox
+from npu_daemon.backends.sim import kernel_view
 
 SIM_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = SIM_DIR / "include"
@@ -81,7 +82,8 @@ def _compiler_version() -> str:
 
 
 def runtime_sources_digest() -> str:
-    files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.rglob("*.cpp"), *RUNTIME_DIR.rglob("*.h"), Path(__file__)])
+    files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.rglob("*.cpp"), *RUNTIME_DIR.rglob("*.h"), Path(__file__),
+                    SIM_DIR / "kernel_view.py"])
     return _digest(_compiler_version(), *CXXFLAGS, *CANDIDATE_CXXFLAGS, *(f.relative_to(SIM_DIR).as_posix().encode() + f.read_bytes() for f in files))
 
 
@@ -208,21 +210,20 @@ def build_tiling(pkg: OperatorPackage, workdir: Path, rt: Runtime, timeout_s: fl
 def build_kernel(pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt: Runtime, timeout_s: float) -> tuple[Path, bool]:
     """kernel.so for one set of DTYPE_<ARG> macros: returns (path, cache hit)."""
     defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
+    rename, link_alias = kernel_view.entry_renames(pkg.spec.kernel)
     key = _digest(rt.digest, *_sources(pkg, "op_kernel"), pkg.tiling_header_path, pkg.files[pkg.tiling_header_path],
-                  *sorted(f"{k}={v}" for k, v in defines.items()))
+                  *sorted(f"{k}={v}" for k, v in defines.items()), *rename)
 
     def build(out: Path) -> None:
         # Macros go in a prelude after the precompiled header, so the PCH stays valid for every op.
         cwd = _build_dir(pkg, workdir, f"kernel-{key}")
         prelude = cwd / f"prelude-{key}.h"
         lines = [f"#define {k} {v}" for k, v in defines.items()]
-        # The real toolchain generates the kernel-side tiling structs in the global namespace, so
-        # kernels may name them unqualified even when the host header declares them in optiling.
-        prelude.write_text("\n".join([*lines, f'#include "{pkg.tiling_header_path}"', "namespace optiling {}",
-                                       "using namespace optiling;", ""]))
+        prelude.write_text("\n".join([*lines, *kernel_view.tiling_view(pkg), '#include "ascendc_sim/kernel_enums.h"', *rename, ""]))
+        source = kernel_view.keyed_tiling_source(pkg, workdir, key[:16])
         cmd = [CXX, *CANDIDATE_CXXFLAGS, "-shared", "-DASCENDC_SIM_KERNEL", f"-I{rt.pch_dir}", f"-I{INCLUDE_DIR}", "-I.",
-               "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h", "-include", prelude.name, pkg.kernel_path,
-               *rt.link_flags(), "-o", str(out)]
+               "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h", "-include", prelude.name, source,
+               *rt.link_flags(), *link_alias, "-o", str(out)]
         _compile(cmd, cwd, out, "kernel", timeout_s)
 
     return _cached("kernel", key, build)

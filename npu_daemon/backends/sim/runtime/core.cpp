@@ -157,8 +157,11 @@ void Core::IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const Ub
 
 void Core::ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc, const char* api) {
   Ordering& o = *ord_;
-  if (o.lastVector >= 0 && o.vc[PIPE_S][PIPE_V] < o.vc[PIPE_V][PIPE_V]) {
-    // Compiler-inserted PIPE_V -> PIPE_S sync before the scalar unit touches UB.
+  bool vectorAhead = false;  // PIPE_V has done or waited for work the scalar unit has not seen
+  for (int q = 0; q < kPipes; ++q) vectorAhead = vectorAhead || o.vc[PIPE_V][q] > o.vc[PIPE_S][q];
+  if (o.lastVector >= 0 && vectorAhead) {
+    // Compiler-inserted PIPE_V -> PIPE_S sync before the scalar unit touches UB; it also carries
+    // what PIPE_V waited for (WaitFlag<MTE2_V> then GetValue is ordered on the device).
     Ordering::Join(o.vc[PIPE_S], o.vc[PIPE_V]);
     Instr w{};
     w.pipe = PIPE_S;
@@ -489,8 +492,11 @@ void Core::Finish() {
 
 namespace AscendC {
 
-TPipe::TPipe() {}
-TPipe::~TPipe() {}
+// Constructing a TPipe makes it the core's global pipe, as on the device (GetTPipePtr).
+TPipe::TPipe() { ascendc_sim::CurrentCore().tpipe = this; }
+TPipe::~TPipe() {
+  if (ascendc_sim::CurrentCore().tpipe == this) ascendc_sim::CurrentCore().tpipe = nullptr;
+}
 
 uint32_t TPipe::Allocate(uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num) {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();

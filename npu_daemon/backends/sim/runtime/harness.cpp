@@ -98,11 +98,14 @@ Launch ParseLaunch(const char* path) {
   return l;
 }
 
-// GM memory: 512 B aligned (a burst granule), registered for bounds checks. An input's bytes come
+// GM memory: 512 B aligned (a burst granule), registered for bounds checks. Like aclrtMalloc, the
+// usable size is the request rounded up to 32 B plus 32 B, so a kernel that moves whole 32 B
+// blocks past a tensor's end stays inside its allocation, as on the device. An input's bytes come
 // from its file; only the rest is filled.
 struct GmBuffer {
   GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name = "", const std::string& source = "") : size(bytes) {
-    const uint64_t rounded = (std::max<uint64_t>(bytes, 1) + 511) / 512 * 512;
+    const uint64_t usable = (bytes + 31) / 32 * 32 + 32;
+    const uint64_t rounded = (usable + 511) / 512 * 512;
     data.reset(static_cast<uint8_t*>(std::aligned_alloc(512, rounded)));
     if (!data) throw SimError(Status::RUNTIME_ERROR, "cannot allocate " + std::to_string(bytes) + " bytes of GM");
     uint64_t loaded = 0;
@@ -113,7 +116,7 @@ struct GmBuffer {
       loaded = bytes;
     }
     std::memset(data.get() + loaded, fill, rounded - loaded);
-    RegisterGm(data.get(), bytes, name);
+    RegisterGm(data.get(), usable, name);
   }
   struct Free {
     void operator()(uint8_t* p) const { std::free(p); }

@@ -29,6 +29,8 @@ struct CumSumConfig {
   bool isReuseSource = false;
   bool outputLastRow = false;
 };
+// The library's default: last axis, source kept, last row written out (CANN 8.x).
+constexpr CumSumConfig defaultCumSumConfig = {true, false, true};
 struct CumSumInfo {
   uint32_t outter = 0;
   uint32_t inner = 0;  // elements per row (32 B multiple)
@@ -175,7 +177,7 @@ __aicore__ inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>
 
 // CumSum over the last axis (each row) or the first axis (down the columns); lastRow receives the
 // last row of the result when config.outputLastRow is set.
-template <typename T, const CumSumConfig& config>
+template <typename T, const CumSumConfig& config = defaultCumSumConfig>
 __aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& lastRow, const LocalTensor<T>& src,
                               const LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& info, ASCENDC_SIM_LOC) {
   const uint64_t total = static_cast<uint64_t>(info.outter) * info.inner;
@@ -201,7 +203,7 @@ __aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& l
     std::memcpy(lastRow.Data(), d + static_cast<uint64_t>(info.outter - 1) * info.inner, info.inner * sizeof(T));
   }
 }
-template <typename T, const CumSumConfig& config>
+template <typename T, const CumSumConfig& config = defaultCumSumConfig>
 __aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& lastRow, const LocalTensor<T>& src,
                               const CumSumInfo& info, ASCENDC_SIM_LOC) {
   LocalTensor<uint8_t> none = src.template ReinterpretCast<uint8_t>();

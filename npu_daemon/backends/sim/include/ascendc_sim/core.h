@@ -41,6 +41,7 @@
 // ---- scalar types ---------------------------------------------------------------------------
 // GCC 12 implements IEEE binary16 arithmetic (computed in float, rounded to nearest even).
 using half = _Float16;
+using float16_t = half;  // the AscendC spelling some kernels use
 
 // bfloat16: storage of the upper 16 bits of a float, converted with round-to-nearest-even.
 struct bfloat16_t {
@@ -211,6 +212,9 @@ class Core {
   void SyncAll(const SrcLoc& loc);
   AtomicOp atomicOp = AtomicOp::kNone;      // SetAtomicAdd/Max/Min state for UB->GM copies
   AtomicType atomicType = AtomicType::kNone;
+  void* tpipe = nullptr;     // the TPipe constructed last on this core (GetTPipePtr)
+  uint64_t padValue = 0;     // SetPadValue: fills the 32 B row tails of DataCopyPad without isPad
+  bool padValueSet = false;
 
   uint8_t* UbPtr(uint32_t addr) { return ub.data() + addr; }
 

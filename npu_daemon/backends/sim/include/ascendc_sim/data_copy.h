@@ -180,12 +180,26 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     uint8_t* rowPtr = ub + i * d.ubPitch;
     std::memcpy(rowPtr + left, gm + i * d.gmPitch, p.blockLen);
+    T* elems = reinterpret_cast<T*>(rowPtr);
     if (pad.isPad) {
-      T* elems = reinterpret_cast<T*>(rowPtr);
       for (uint32_t e = 0; e < left / sizeof(T); ++e) elems[e] = pad.paddingValue;
       for (uint32_t e = (left + p.blockLen) / sizeof(T); e < row / sizeof(T); ++e) elems[e] = pad.paddingValue;
+    } else if (ascendc_sim::CurrentCore().padValueSet) {  // the row's 32 B tail takes the SetPadValue register
+      T v;
+      std::memcpy(&v, &ascendc_sim::CurrentCore().padValue, sizeof(T));
+      for (uint32_t e = p.blockLen / sizeof(T); e < row / sizeof(T); ++e) elems[e] = v;
     }
   }
+}
+// The value DataCopyPad (GM -> VECIN/VECOUT, isPad false) writes into each row's 32 B alignment tail.
+template <typename T, TPosition pos = TPosition::MAX>
+__aicore__ inline void SetPadValue(T paddingValue) {
+  static_assert(sizeof(T) <= 8, "SetPadValue takes a scalar of at most 8 bytes");
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  core.padValue = 0;
+  std::memcpy(&core.padValue, &paddingValue, sizeof(T));
+  core.padValueSet = true;
+  core.Scalar(1);
 }
 template <typename T>
 __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, ASCENDC_SIM_LOC) {
@@ -290,6 +304,34 @@ template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
 __aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
 __aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+
+// ---- DumpTensor: print `dumpSize` elements with a user tag to the kernel log ----------------------
+}  // namespace AscendC
+namespace ascendc_sim {
+template <typename T>
+void DumpValues(const char* where, uint32_t desc, const T* data, uint32_t n) {
+  std::printf("DumpTensor: block %d, %s, desc %u, %u elements:", CurrentCore().blockIdx, where, desc, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    if constexpr (std::is_integral_v<T>) std::printf(" %lld", static_cast<long long>(data[i]));
+    else std::printf(" %g", static_cast<double>(static_cast<float>(data[i])));
+  }
+  std::printf("\n");
+  CurrentCore().Scalar(n);
+}
+}  // namespace ascendc_sim
+namespace AscendC {
+template <typename T>
+__aicore__ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(dumpSize <= tensor.GetSize(), loc, "DumpTensor of %u elements from a %u-element tensor", dumpSize, tensor.GetSize());
+  ascendc_sim::DumpValues("UB", desc, tensor.Data(), dumpSize);
+}
+template <typename T>
+__aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(tensor.GetPhyAddr(), static_cast<uint64_t>(dumpSize) * sizeof(T)), loc,
+                    "DumpTensor of %u elements at %s is outside every GM buffer", dumpSize,
+                    ascendc_sim::DescribeGm(reinterpret_cast<uintptr_t>(tensor.GetPhyAddr())).c_str());
+  ascendc_sim::DumpValues("GM", desc, tensor.GetPhyAddr(), dumpSize);
+}
 
 // ---- cross-core barrier ----------------------------------------------------------------------
 template <bool isAIVOnly = true>

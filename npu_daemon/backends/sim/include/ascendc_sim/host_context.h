@@ -50,6 +50,8 @@ inline int32_t DataTypeBytes(DataType t) {
     default: return -1;
   }
 }
+// The framework's name for the same query (graph/types.h); tiling code calls it unqualified via ADL.
+inline int32_t GetSizeByDataType(DataType t) { return DataTypeBytes(t); }
 
 }  // namespace ge
 
@@ -150,6 +152,7 @@ class RuntimeAttrs {
     if constexpr (std::is_same_v<T, float>) return a.kind == AttrValue::kFloat ? &a.f : nullptr;
     if constexpr (std::is_same_v<T, bool>) return a.kind == AttrValue::kBool ? &a.b : nullptr;
     if constexpr (std::is_same_v<T, char>) return a.kind == AttrValue::kStr ? a.s.c_str() : nullptr;
+    if constexpr (std::is_same_v<T, TypedContinuousVector<int64_t>>) return a.kind == AttrValue::kListInt ? &a.list : nullptr;
     return nullptr;
   }
   size_t GetAttrNum() const { return attrs_.size(); }

@@ -73,6 +73,15 @@ class LocalTensor {
   using PrimType = T;
   __aicore__ LocalTensor() = default;
   LocalTensor(uint32_t addr, uint32_t size, TPosition pos) : addr_(addr), size_(size), pos_(pos) {}
+  // Static allocation at a UB byte address, bypassing TPipe (kernels that lay out UB by hand).
+  __aicore__ LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ASCENDC_SIM_LOC)
+      : addr_(addr), size_(tileSize), pos_(pos) {
+    ASCENDC_SIM_CHECK(addr % 32 == 0, loc, "LocalTensor(pos, addr = %u, %u): UB address not 32 B aligned", addr, tileSize);
+    const uint64_t end = addr + static_cast<uint64_t>(tileSize) * sizeof(T);
+    ASCENDC_SIM_CHECK(end <= ascendc_sim::CurrentCore().ubCapacity, loc,
+                      "LocalTensor(pos, addr = %u, %u): bytes [%u, %llu) exceed the %u B of UB", addr, tileSize, addr,
+                      static_cast<unsigned long long>(end), ascendc_sim::CurrentCore().ubCapacity);
+  }
   // Operator forms (dst = a + b): the right-hand side is an expression that runs the vector op.
   template <typename Expr, typename = decltype(&Expr::template Run<T>)>
   __aicore__ LocalTensor& operator=(const Expr& e) {
@@ -127,6 +136,40 @@ class LocalTensor {
 
 class TPipe;
 TPipe* GetTPipePtr();
+
+// Static tensor programming: a bump allocator over one physical buffer, no TPipe, no queues
+// (so no implied synchronisation: the kernel orders pipes with SetFlag/WaitFlag itself).
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+template <Hardware hard = Hardware::UB>
+class LocalMemAllocator {
+  static_assert(hard == Hardware::UB, "the simulator models the Unified Buffer only (cube buffers are a later tier)");
+
+ public:
+  __aicore__ LocalMemAllocator() = default;
+  template <TPosition pos, class T, uint32_t tileSize>
+  __aicore__ LocalTensor<T> Alloc(ASCENDC_SIM_LOC) { return Take<T>(tileSize, pos, loc); }
+  template <class T, uint32_t tileSize>
+  __aicore__ LocalTensor<T> Alloc(ASCENDC_SIM_LOC) { return Take<T>(tileSize, TPosition::VECCALC, loc); }
+  template <TPosition pos, class T>
+  __aicore__ LocalTensor<T> Alloc(uint32_t tileSize, ASCENDC_SIM_LOC) { return Take<T>(tileSize, pos, loc); }
+  template <class T>
+  __aicore__ LocalTensor<T> Alloc(uint32_t tileSize, ASCENDC_SIM_LOC) { return Take<T>(tileSize, TPosition::VECCALC, loc); }
+  __aicore__ uint32_t GetCurAddr() const { return cur_; }
+
+ private:
+  template <class T>
+  LocalTensor<T> Take(uint32_t n, TPosition pos, const SrcLoc& loc) {
+    const uint64_t bytes = (static_cast<uint64_t>(n) * sizeof(T) + 31) / 32 * 32;
+    const uint32_t cap = ascendc_sim::CurrentCore().ubCapacity;
+    ASCENDC_SIM_CHECK(cur_ + bytes <= cap, loc, "LocalMemAllocator::Alloc of %u elements (%llu B) at UB address %u exceeds the %u B of UB",
+                      n, static_cast<unsigned long long>(bytes), cur_, cap);
+    LocalTensor<T> t(pos, cur_, n, loc);
+    cur_ += static_cast<uint32_t>(bytes);
+    return t;
+  }
+  uint32_t cur_ = 0;
+};
 
 // Buffers of one queue: `num` slots of `len` bytes, handed out round robin.
 class TQueBase {
@@ -293,6 +336,8 @@ class TPipe {
   }
   template <HardEvent event>
   __aicore__ void ReleaseEventID(int8_t id) { eventIds_[static_cast<int>(event)] &= static_cast<uint8_t>(~(1u << id)); }
+  template <HardEvent event>
+  __aicore__ int8_t FetchEventID() const { return FetchEventID(event); }
   __aicore__ int8_t FetchEventID(HardEvent event) const {
     for (int8_t id = 0; id < 8; ++id)
       if (!(eventIds_[static_cast<int>(event)] & (1u << id))) return id;
@@ -306,5 +351,7 @@ class TPipe {
   uint32_t used_ = 0;
   uint32_t vecinBuffers_ = 0;
 };
+
+__aicore__ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_sim::CurrentCore().tpipe); }
 
 }  // namespace AscendC

@@ -349,6 +349,23 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
   }
 }
 
+// ---- Transpose: one 16 x 16 matrix of 2-byte elements (512 B), dst[j][i] = src[i][j] ----------
+template <typename T>
+__aicore__ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_SIM_LOC) {
+  static_assert(sizeof(T) == 2, "Transpose (16 x 16) takes half, int16_t or uint16_t");
+  ASCENDC_SIM_CHECK(dst.GetSize() >= 256 && src.GetSize() >= 256, loc,
+                    "Transpose: needs 256 elements in each operand, dst has %u and src %u", dst.GetSize(), src.GetSize());
+  ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(256);
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecUnary, "Transpose", l,
+                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src.UbAddr(), src.GetSize(), sizeof(T), {}, false}},
+                           sizeof(T), loc);
+  T tmp[256];  // dst may alias src
+  const T* x = src.Data();
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) tmp[j * 16 + i] = x[i * 16 + j];
+  std::memcpy(dst.Data(), tmp, sizeof(tmp));
+}
+
 // ---- operator forms: dst = a + b, a - b, a * b, a / b, a | b, a & b over dst's elements ------------
 #define ASCENDC_SIM_OPERATOR(SYM, NAME)                                                               \
   template <typename T>                                                                               \

@@ -14,6 +14,7 @@ const char* SocParamStr(const char* key);
 namespace platform_ascendc {
 
 enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, RESERVED };
+enum class ReservedSize { RESERVED_SIZE_8K = 0, RESERVED_SIZE_16K, RESERVED_SIZE_32K };
 enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, RESERVED_VERSION };
 
 class PlatformAscendC {
@@ -26,7 +27,7 @@ class PlatformAscendC {
   uint32_t GetCoreNumVector() const { return Int("aiv_cores"); }
   void GetCoreMemSize(CoreMemType type, uint64_t& size) const {
     switch (type) {
-      case CoreMemType::UB: size = Int("ub_bytes") - Int("ub_reserved_bytes"); break;
+      case CoreMemType::UB: size = Int("ub_bytes") - Int("ub_reserved_bytes") - reservedUb_; break;
       case CoreMemType::L1: size = Int("l1_bytes") - Int("ub_reserved_bytes"); break;
       case CoreMemType::L0_A: case CoreMemType::L0_B: size = Int("l0ab_bytes"); break;
       case CoreMemType::L0_C: size = Int("l0c_bytes"); break;
@@ -45,9 +46,11 @@ class PlatformAscendC {
     uint32_t ratio = aivCoreNum / aicCoreNum;
     return (sliceNum + ratio - 1) / ratio;
   }
-  uint32_t ReserveLocalMemory(uint32_t) const { return 0; }
+  // Keep UB back for the framework (printf / DumpTensor buffers): later UB queries report less.
+  void ReserveLocalMemory(ReservedSize size) { reservedUb_ = 8192u << static_cast<uint32_t>(size); }
 
  private:
+  uint32_t reservedUb_ = 0;
   static uint32_t Int(const char* key) { return static_cast<uint32_t>(ascendc_sim::SocParamInt(key)); }
 };
 
