@@ -1,0 +1,67 @@
+"""Daemons for these tests run as real subprocesses on tmp state dirs; candidates are real
+AscendC packages (level1/add copied to a tmp dir with an edited kernel) through the sim backend."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ascend_gym import suite
+from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.package import OperatorPackage, load_package
+from ascend_gym.protocol import EvalRequest, Stage, Timeouts
+
+ADD_DIR = Path(suite.__file__).parent / "level1" / "add"
+ENTRY = "GM_ADDR workspace, GM_ADDR tiling) {"
+
+
+def add_variant(tmp: Path, body: str = "", includes: str = "", comment: str = "") -> OperatorPackage:
+    """level1/add copied into tmp, with `body` run first by block 0 of the kernel."""
+    root = tmp / "add"
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
+    kernel = root / "op_kernel" / "add.cpp"
+    source = kernel.read_text()
+    assert ENTRY in source
+    probe = f"\n  if (GetBlockIdx() == 0) {{\n{body}\n  }}\n" if body else ""
+    kernel.write_text(f"{includes}\n{source.replace(ENTRY, ENTRY + probe)}\n// {comment}\n")
+    return load_package(root)
+
+
+def small_request(pkg: OperatorPackage, run_id: str = "t", run_s: float = 20.0, **kw) -> EvalRequest:
+    """One small correctness case, no timing: the fastest real evaluation."""
+    return EvalRequest(run_id=run_id, package=pkg, stages=[Stage.COMPILE, Stage.CHECK], cases=["aligned_fp16"],
+                       timeouts=Timeouts(build_s=60, run_s=run_s), **kw)
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory) -> LocalDaemon:
+    with LocalDaemon(workers=2, state_dir=tmp_path_factory.mktemp("state")) as d:
+        yield d
+
+
+@pytest.fixture()
+def client(daemon: LocalDaemon) -> DaemonClient:
+    c = DaemonClient(daemon.address, heartbeat_s=1.0)
+    yield c
+    c.close()
+
+
+def sandboxed(client: DaemonClient) -> bool:
+    return os.geteuid() == 0 and client.stats().sandbox_user.startswith("uid 64000")
+
+
+def uid_processes(uids: set[int]) -> list[int]:
+    """Pids of live processes owned by any of `uids`."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid in uids and "State:\tZ" not in (entry / "status").read_text():
+                    pids.append(int(entry.name))
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+    return pids
