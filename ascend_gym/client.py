@@ -217,8 +217,8 @@ class LocalDaemon:
     """An npu_daemon subprocess on a free loopback port; `address` is its endpoint."""
 
     def __init__(self, backend: str = "sim", workers: int | None = None, startup_timeout_s: float = 300.0,
-                 state_dir: str | Path | None = None, extra_args: list[str] | None = None):
-        cmd = [sys.executable, "-m", "npu_daemon", "--backend", backend, "--bind", "tcp://127.0.0.1:*"]
+                 state_dir: str | Path | None = None, bind: str = "tcp://127.0.0.1:*", extra_args: list[str] | None = None):
+        cmd = [sys.executable, "-m", "npu_daemon", "--backend", backend, "--bind", bind]
         if workers:
             cmd += ["--workers", str(workers)]
         if state_dir:

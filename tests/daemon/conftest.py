@@ -65,3 +65,32 @@ def uid_processes(uids: set[int]) -> list[int]:
             except (FileNotFoundError, ProcessLookupError):
                 continue
     return pids
+
+
+def send_raw(address: str, request: EvalRequest):
+    """Submit without waiting: a DEALER of its own, to be read with `reply_of`."""
+    import zmq
+
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.connect(address)
+    sock.send_multipart([b"", request.model_dump_json().encode()])
+    return sock
+
+
+def reply_of(sock, timeout_s: float = 120.0) -> dict:
+    import json
+
+    assert sock.poll(int(timeout_s * 1000)), "no reply"
+    reply = json.loads(sock.recv_multipart()[-1])
+    sock.close()
+    return reply
+
+
+def wait_until(predicate, timeout_s: float = 60.0, every_s: float = 0.05) -> None:
+    import time
+
+    end = time.monotonic() + timeout_s
+    while not predicate():
+        assert time.monotonic() < end, "timed out waiting"
+        time.sleep(every_s)
