@@ -72,8 +72,13 @@ class DaemonClient:
         deadline = time.monotonic() + timeout_s
         for _ in range(1 + (self.retries if retries is None else retries)):
             sock = self._socket()
-            sock.send_multipart([b"", payload])
-            reply = self._await(sock, message.request_id, deadline)
+            try:  # never block: with no connection to the daemon (refused handshake) a send would wait forever
+                sock.send_multipart([b"", payload], zmq.NOBLOCK)
+            except zmq.Again:
+                time.sleep(max(0.0, min(self.heartbeat_s, deadline - time.monotonic())))
+                reply = None
+            else:
+                reply = self._await(sock, message.request_id, deadline)
             if reply is not None:
                 return reply
             self.close()  # a late reply must not be read as the answer to the next request
@@ -82,21 +87,29 @@ class DaemonClient:
         raise DaemonError(f"no answer from {self.address} within {timeout_s:g} s")
 
     def _await(self, sock: zmq.Socket, request_id: str, deadline: float) -> dict | None:
-        """The reply to request_id, or None when the daemon stopped answering health probes (or time is up)."""
+        """The reply to request_id, or None to resend: the daemon fell silent, or answers health probes
+        without knowing the request (it restarted, or the request was lost), or time is up."""
         heard = time.monotonic()
+        probe = HealthRequest(about=request_id)
         while True:
             now = time.monotonic()
             if now >= deadline or now - heard > 3 * self.heartbeat_s:
                 return None
             if not sock.poll(int(min(self.heartbeat_s, deadline - now) * 1000) + 1):
-                sock.send_multipart([b"", HealthRequest().model_dump_json().encode()])  # still there?
+                try:  # still there, still on it?
+                    sock.send_multipart([b"", probe.model_dump_json().encode()], zmq.NOBLOCK)
+                except zmq.Again:
+                    pass
                 continue
             reply = json.loads(sock.recv_multipart()[-1])
-            heard = time.monotonic()
             if reply.get("request_id") == request_id:
                 if reply.get("kind") == "error":
                     raise DaemonError(ErrorReply.model_validate(reply).message)
                 return reply
+            if reply.get("request_id") == probe.request_id:
+                if reply.get("known") is False:
+                    return None
+                heard = time.monotonic()
 
     def evaluate(self, request: EvalRequest) -> EvalResult:
         timeout = self.timeout_s + request.timeouts.build_s + request.timeouts.run_s * max(1, len(request.package.spec.cases))

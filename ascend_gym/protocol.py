@@ -151,6 +151,7 @@ class HealthRequest(BaseModel):
 
     kind: Literal["health"] = "health"
     request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    about: str = ""  # a request id the client waits for: is it in flight, or answered?
 
 
 class HealthReply(BaseModel):
@@ -162,6 +163,7 @@ class HealthReply(BaseModel):
     queued: int
     running: int
     max_queue: int
+    known: bool | None = None  # the daemon holds `about` (running, queued or answered); None: not asked
 
 
 class LedgerRequest(BaseModel):

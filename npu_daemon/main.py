@@ -30,7 +30,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"cache, ledger and request log (SQLite); default {default_state_dir()}")
     parser.add_argument("--cache-entries", type=int, default=100_000, help="results kept in the cache")
     parser.add_argument("--sandbox-uid", type=int, default=SANDBOX_UID,
-                        help="a root daemon runs worker i's candidates as uid N+i, gid N (0: as the daemon's user)")
+                        help="a root daemon runs worker i's candidates as uid B+i, gid N, B the first free block of 64 "
+                             "uids from N (0: as the daemon's own user)")
 
 
 def is_loopback(endpoint: str) -> bool:
@@ -54,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
     keys = load_server_keys(args.keys) if args.keys else None
     backend = get_backend(args.backend)
     backend.prepare()
-    uid = prepare_sandbox(backend, args.sandbox_uid) if args.sandbox_uid > 0 else None
+    users = prepare_sandbox(backend, args.sandbox_uid, args.workers) if args.sandbox_uid > 0 else None
     server = Server(backend, args.bind, workers=args.workers, max_queue=args.max_queue, state_dir=args.state_dir, keys=keys,
-                    sandbox_uid=uid, cache_entries=args.cache_entries)
+                    sandbox=users, cache_entries=args.cache_entries)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())
     print(f"READY {server.endpoint}", flush=True)  # the embedded-daemon launcher waits for this line

@@ -43,7 +43,7 @@ from ascend_gym.protocol import (
 from npu_daemon.backends.base import Backend
 from npu_daemon.runtime.keys import ServerKeys
 from npu_daemon.runtime.store import Store, cache_key
-from npu_daemon.runtime.workers import WorkerPool, deadline_s
+from npu_daemon.runtime.workers import SandboxUsers, WorkerPool, deadline_s
 
 log = logging.getLogger("npu_daemon")
 
@@ -63,7 +63,7 @@ class Task:
 
 class Server:
     def __init__(self, backend: Backend, bind: str, workers: int = 2, max_queue: int = 64, state_dir: Path | None = None,
-                 keys: ServerKeys | None = None, sandbox_uid: int | None = None, cache_entries: int = 100_000):
+                 keys: ServerKeys | None = None, sandbox: SandboxUsers | None = None, cache_entries: int = 100_000):
         self.backend, self.max_queue = backend, max_queue
         self.started = time.monotonic()
         self.store = Store(Path(state_dir or default_state_dir()) / "state.db", max_entries=cache_entries)
@@ -84,8 +84,8 @@ class Server:
             self._router.curve_publickey, self._router.curve_secretkey = keys.public, keys.secret
         self._router.bind(bind)
         self.endpoint = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
-        self.sandbox_user = f"uid {sandbox_uid}+worker" if sandbox_uid is not None else f"uid {os.geteuid()} (the daemon's own)"
-        self.pool = WorkerPool(self._ctx, backend, workers, self.work_root, sandbox_uid)
+        self.sandbox_user = f"uid {sandbox.first_uid}+worker" if sandbox else f"uid {os.geteuid()} (the daemon's own)"
+        self.pool = WorkerPool(self._ctx, backend, workers, self.work_root, sandbox)
         self._queue: collections.deque[str] = collections.deque()
         self._tasks: dict[str, Task] = {}
         self._fingerprints: dict[str, dict[str, str]] = {}
@@ -148,7 +148,7 @@ class Server:
             elif isinstance(request, StatsRequest):
                 self._send(envelope, self.stats(request.request_id))
             elif isinstance(request, HealthRequest):
-                self._send(envelope, self.health(request.request_id))
+                self._send(envelope, self.health(request.request_id, request.about))
             else:
                 self._send(envelope, self.store.ledger(request.run_id).model_copy(update={"request_id": request.request_id}))
         except Exception as e:  # a fault of ours is an answer, never a dead daemon
@@ -242,10 +242,12 @@ class Server:
                           versions={"ascend_gym": ascend_gym.__version__, "protocol": str(PROTOCOL_VERSION),
                                     "python": platform.python_version(), "pyzmq": zmq.pyzmq_version(), "zmq": zmq.zmq_version()})
 
-    def health(self, request_id: str = "") -> HealthReply:
+    def health(self, request_id: str = "", about: str = "") -> HealthReply:
         alive = self.pool.alive()
+        known = (about in self._tasks or self.store.answered(about) is not None) if about else None
         return HealthReply(request_id=request_id, ok=not self._stopping and alive > 0, workers=self.pool.size,
-                           workers_alive=alive, queued=len(self._queue), running=self.pool.running(), max_queue=self.max_queue)
+                           workers_alive=alive, queued=len(self._queue), running=self.pool.running(), max_queue=self.max_queue,
+                           known=known)
 
 
 def default_state_dir() -> Path:

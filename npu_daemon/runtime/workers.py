@@ -11,6 +11,7 @@ commands as its own unprivileged uid (see npu_daemon/sandbox.py).
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import logging
 import multiprocessing
 import os
@@ -22,6 +23,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import zmq
 
@@ -34,6 +36,7 @@ log = logging.getLogger("npu_daemon")
 READY, STOP = b"READY", b"STOP"
 PR_SET_PDEATHSIG = 1
 DEADLINE_MARGIN_S = 60.0
+UID_BLOCK = 64  # sandbox uids per daemon
 
 
 def deadline_s(request: EvalRequest) -> float:
@@ -42,8 +45,24 @@ def deadline_s(request: EvalRequest) -> float:
     return request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * cases + DEADLINE_MARGIN_S
 
 
-def prepare_sandbox(backend: Backend, base_uid: int) -> int | None:
-    """`base_uid` if candidates can run as uids base_uid + worker here, else None (and why, logged).
+@dataclass
+class SandboxUsers:
+    """The uids this daemon's workers run candidates as: first_uid + worker index, group gid.
+
+    Every daemon of a host takes its own block of uids (held by a lock file for its lifetime), so
+    killing everything a worker's uid runs never touches another daemon's candidates; the group
+    is shared, because the build cache it may write to is."""
+
+    first_uid: int
+    gid: int
+    lock: IO | None = None
+
+    def identity(self, index: int) -> sandbox.Identity:
+        return sandbox.Identity(uid=self.first_uid + index, gid=self.gid)
+
+
+def prepare_sandbox(backend: Backend, base_uid: int, workers: int) -> SandboxUsers | None:
+    """Sandbox users from base_uid on if candidates can run unprivileged here, else None (and why, logged).
 
     Only root can switch users; the backend's files must be reachable by others, and its build
     cache writable by the sandbox group (sticky, so no uid removes another's artefacts)."""
@@ -59,7 +78,23 @@ def prepare_sandbox(backend: Backend, base_uid: int) -> int | None:
         path.mkdir(parents=True, exist_ok=True)
         os.chown(path, -1, base_uid)
         path.chmod(0o1775)
-    return base_uid
+    return _claim_block(base_uid, max(UID_BLOCK, workers))
+
+
+def _claim_block(base_uid: int, size: int) -> SandboxUsers:
+    locks = Path(tempfile.gettempdir()) / "npu_daemon-uids"
+    locks.mkdir(mode=0o700, exist_ok=True)
+    if locks.stat().st_uid != os.geteuid():
+        raise PermissionError(f"{locks} is not ours: the uid locks must not be reachable by candidates")
+    for first in range(base_uid, base_uid + 256 * size, size):
+        lock = (locks / f"{first}.lock").open("w")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.close()
+            continue
+        return SandboxUsers(first_uid=first, gid=base_uid, lock=lock)
+    raise RuntimeError(f"no free block of {size} sandbox uids from {base_uid}")
 
 
 def _shared_dirs(backend: Backend) -> tuple[list[Path], list[Path]]:
@@ -128,8 +163,8 @@ class Slot:
 
 
 class WorkerPool:
-    def __init__(self, ctx: zmq.Context, backend: Backend, size: int, work_root: Path, identity_base: int | None):
-        self.backend, self.work_root, self.identity_base = backend, work_root, identity_base
+    def __init__(self, ctx: zmq.Context, backend: Backend, size: int, work_root: Path, users: SandboxUsers | None):
+        self.backend, self.work_root, self.users = backend, work_root, users
         self.sock = ctx.socket(zmq.ROUTER)
         self.sock.setsockopt(zmq.LINGER, 0)
         self.endpoint = f"ipc://{work_root}/workers.ipc"
@@ -140,9 +175,7 @@ class WorkerPool:
             self._spawn(slot)
 
     def identity(self, index: int) -> sandbox.Identity | None:
-        if self.identity_base is None:
-            return None
-        return sandbox.Identity(uid=self.identity_base + index, gid=self.identity_base)
+        return None if self.users is None else self.users.identity(index)
 
     def _spawn(self, slot: Slot) -> None:
         slot.generation += 1

@@ -50,8 +50,13 @@ def client(daemon: LocalDaemon) -> DaemonClient:
     c.close()
 
 
-def sandboxed(client: DaemonClient) -> bool:
-    return os.geteuid() == 0 and client.stats().sandbox_user.startswith("uid 64000")
+def sandbox_uids(client: DaemonClient) -> set[int]:
+    """The uids a root daemon's two workers run candidates as (empty: no sandbox users)."""
+    who = client.stats().sandbox_user
+    if os.geteuid() != 0 or not who.endswith("+worker"):
+        return set()
+    first = int(who.split()[1].split("+")[0])
+    return {first, first + 1}
 
 
 def uid_processes(uids: set[int]) -> list[int]:
