@@ -102,9 +102,9 @@ class DaemonClient:
                     pass
                 continue
             reply = json.loads(sock.recv_multipart()[-1])
+            if reply.get("kind") == "error" and reply.get("request_id") in ("", request_id):  # "": unparseable to it
+                raise DaemonError(ErrorReply.model_validate(reply).message)
             if reply.get("request_id") == request_id:
-                if reply.get("kind") == "error":
-                    raise DaemonError(ErrorReply.model_validate(reply).message)
                 return reply
             if reply.get("request_id") == probe.request_id:
                 if reply.get("known") is False:

@@ -13,6 +13,8 @@ client resubmits elsewhere), running ones are finished and answered, then the da
 from __future__ import annotations
 
 import collections
+import functools
+import hashlib
 import logging
 import os
 import platform
@@ -227,7 +229,7 @@ class Server:
         """Per soc, computed once: the backend's sources do not change under a running daemon."""
         if soc in self._fingerprints:
             return self._fingerprints[soc]
-        fingerprint = self.backend.fingerprint(soc)
+        fingerprint = {**self.backend.fingerprint(soc), "daemon_code": _code_digest()}
         if len(self._fingerprints) < MAX_FINGERPRINTS:
             self._fingerprints[soc] = fingerprint
         return fingerprint
@@ -248,6 +250,18 @@ class Server:
         return HealthReply(request_id=request_id, ok=not self._stopping and alive > 0, workers=self.pool.size,
                            workers_alive=alive, queued=len(self._queue), running=self.pool.running(), max_queue=self.max_queue,
                            known=known)
+
+
+@functools.cache
+def _code_digest() -> str:
+    """The Python that evaluates and checks (backends, checker, package model): part of the cache key,
+    so a persisted result never outlives the code that produced it."""
+    roots = [Path(__file__).resolve().parents[1], Path(ascend_gym.__file__).resolve().parent]
+    files = sorted([*roots[0].rglob("*.py"), roots[1] / "package.py", roots[1] / "protocol.py"])
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:24]
 
 
 def default_state_dir() -> Path:
