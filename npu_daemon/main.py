@@ -46,6 +46,15 @@ def is_loopback(endpoint: str) -> bool:
         return False
 
 
+def shared_dirs(backend: str) -> tuple[list[Path], list[Path]]:
+    """(directories a backend's sandboxed commands read, directories they write) outside their own."""
+    if backend == "sim":
+        from npu_daemon.backends.sim import build
+
+        return [build.INCLUDE_DIR, build.cache_root()], [build.cache_root() / "objects"]
+    return [], []
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s npu_daemon %(levelname)s %(message)s")
     if not is_loopback(args.bind) and args.keys is None and not args.insecure:
@@ -55,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     keys = load_server_keys(args.keys) if args.keys else None
     backend = get_backend(args.backend)
     backend.prepare()
-    users = prepare_sandbox(backend, args.sandbox_uid, args.workers) if args.sandbox_uid > 0 else None
+    users = prepare_sandbox(args.sandbox_uid, args.workers, *shared_dirs(args.backend)) if args.sandbox_uid > 0 else None
     server = Server(backend, args.bind, workers=args.workers, max_queue=args.max_queue, state_dir=args.state_dir, keys=keys,
                     sandbox=users, cache_entries=args.cache_entries)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())

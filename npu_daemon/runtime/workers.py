@@ -61,14 +61,14 @@ class SandboxUsers:
         return sandbox.Identity(uid=self.first_uid + index, gid=self.gid)
 
 
-def prepare_sandbox(backend: Backend, base_uid: int, workers: int) -> SandboxUsers | None:
+def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[Path]) -> SandboxUsers | None:
     """Sandbox users from base_uid on if candidates can run unprivileged here, else None (and why, logged).
 
-    Only root can switch users; the backend's files must be reachable by others, and its build
-    cache writable by the sandbox group (sticky, so no uid removes another's artefacts)."""
+    Only root can switch users; `read` (the backend's files sandboxed commands use) must be
+    reachable by others, and `write` (its build cache) is made writable by the sandbox group
+    (sticky, so no uid removes another's artefacts)."""
     if os.geteuid() != 0:
         return None
-    read, write = _shared_dirs(backend)
     for path in read:
         blocked = next((p for p in [path, *path.parents] if not p.stat().st_mode & stat.S_IXOTH), None)
         if blocked is not None:
@@ -95,15 +95,6 @@ def _claim_block(base_uid: int, size: int) -> SandboxUsers:
             continue
         return SandboxUsers(first_uid=first, gid=base_uid, lock=lock)
     raise RuntimeError(f"no free block of {size} sandbox uids from {base_uid}")
-
-
-def _shared_dirs(backend: Backend) -> tuple[list[Path], list[Path]]:
-    """(directories sandboxed commands read, directories they write) outside their own."""
-    if backend.name == "sim":
-        from npu_daemon.backends.sim import build
-
-        return [build.INCLUDE_DIR, build.cache_root()], [build.cache_root() / "objects"]
-    return [], []
 
 
 # ---- inside a worker process -----------------------------------------------------------------

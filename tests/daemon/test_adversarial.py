@@ -101,7 +101,7 @@ def test_network_is_unreachable(tmp_path, client):
     abort();"""
     includes = HEADERS + "#include <sys/socket.h>\n#include <netinet/in.h>\n#include <arpa/inet.h>\n"
     result = client.evaluate(small_request(add_variant(tmp_path, body, includes), run_id="adv-net"))
-    assert f"PROBE connect 127.0.0.1:{port} -> -1" in result.log_tail, result.log_tail
+    assert f"PROBE connect 127.0.0.1:{port} -> -1 Network is unreachable" in result.log_tail, result.log_tail
     with pytest.raises(socket.timeout):
         listener.accept()
     listener.close()
