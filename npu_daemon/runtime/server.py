@@ -141,7 +141,7 @@ class Server:
         envelope, payload = frames[:-1], frames[-1]
         try:
             request = Request.validate_json(payload)
-        except ValueError as e:  # pydantic's ValidationError is a ValueError
+        except Exception as e:  # whatever arrives: an answer, never a dead daemon
             self._send(envelope, ErrorReply(message=f"invalid request: {_short(e)}"))
             return
         try:

@@ -21,7 +21,7 @@ import stat
 import tempfile
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -37,6 +37,7 @@ READY, STOP = b"READY", b"STOP"
 PR_SET_PDEATHSIG = 1
 DEADLINE_MARGIN_S = 60.0
 UID_BLOCK = 64  # sandbox uids per daemon
+RESPAWN_BACKOFF_S = 1.0
 
 
 def deadline_s(request: EvalRequest) -> float:
@@ -123,6 +124,7 @@ def worker_main(backend: Backend, endpoint: str, name: bytes, identity: sandbox.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sandbox.configure(identity)
+    backend.prepare()  # cheap when the server's own prepare() already did the work
     ctx = zmq.Context()
     sock = ctx.socket(zmq.DEALER)
     sock.setsockopt(zmq.IDENTITY, name)
@@ -150,7 +152,7 @@ class Slot:
     ready: bool = False
     task: bytes | None = None
     deadline: float = 0.0
-    started: float = field(default_factory=time.monotonic)
+    started: float = 0.0
 
 
 class WorkerPool:
@@ -171,7 +173,7 @@ class WorkerPool:
     def _spawn(self, slot: Slot) -> None:
         slot.generation += 1
         slot.name = f"w{slot.index}.{slot.generation}".encode()
-        slot.ready, slot.task = False, None
+        slot.ready, slot.task, slot.started = False, None, time.monotonic()
         slot.process = self._mp.Process(target=worker_main, name=f"npu_daemon-worker-{slot.index}", daemon=True,
                                         args=(self.backend, self.endpoint, slot.name, self.identity(slot.index), str(self.work_root)))
         slot.process.start()
@@ -198,13 +200,13 @@ class WorkerPool:
     def receive_frames(self, frames: list[bytes]) -> tuple[bytes, bytes] | None:
         """One message from a worker: (task_id, result JSON), or None for a READY."""
         slot = next((s for s in self.slots if s.name == frames[0]), None)
-        if slot is None:  # a late message from a worker generation already replaced
+        if slot is None or len(frames) not in (2, 3):  # a late message from a worker generation already replaced
             return None
         if frames[1] == READY:
             slot.ready = True
             return None
-        task_id, payload = frames[1], frames[2]
-        if slot.task != task_id:
+        task_id, payload = frames[1], frames[-1]
+        if slot.task != task_id or len(frames) != 3:
             return None
         slot.task = None
         return task_id, payload
@@ -216,8 +218,8 @@ class WorkerPool:
         for slot in self.slots:
             dead = slot.process is None or not slot.process.is_alive()
             overdue = slot.task is not None and now > slot.deadline
-            if not (dead or overdue):
-                continue
+            if not (dead or overdue) or (dead and slot.task is None and now - slot.started < RESPAWN_BACKOFF_S):
+                continue  # healthy, or a worker that fails at start-up: respawned at most once per backoff
             why = f"worker {slot.index} exceeded the request's deadline" if overdue and not dead else \
                 f"worker {slot.index} died (exit code {slot.process.exitcode if slot.process else None})"
             log.warning("%s; restarting it", why)
