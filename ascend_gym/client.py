@@ -19,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -227,15 +228,19 @@ class DaemonPool:
 
 
 class LocalDaemon:
-    """An npu_daemon subprocess on a free loopback port; `address` is its endpoint."""
+    """An npu_daemon subprocess on a free loopback port; `address` is its endpoint.
+
+    Its cache, ledger and request log live in `state_dir`; by default in a temporary directory
+    removed on close, so an embedded daemon's ledger holds only the runs of its own session (run
+    ids such as a sweep's may repeat across sessions)."""
 
     def __init__(self, backend: str = "sim", workers: int | None = None, startup_timeout_s: float = 300.0,
                  state_dir: str | Path | None = None, bind: str = "tcp://127.0.0.1:*", extra_args: list[str] | None = None):
-        cmd = [sys.executable, "-m", "npu_daemon", "--backend", backend, "--bind", bind]
+        self._own_state = None if state_dir else tempfile.TemporaryDirectory(prefix="ascend_gym-daemon-")
+        state_dir = state_dir or self._own_state.name
+        cmd = [sys.executable, "-m", "npu_daemon", "--backend", backend, "--bind", bind, "--state-dir", str(state_dir)]
         if workers:
             cmd += ["--workers", str(workers)]
-        if state_dir:
-            cmd += ["--state-dir", str(state_dir)]
         cmd += extra_args or []
         self.process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ.copy())
         line = _readline(self.process, startup_timeout_s)
@@ -253,6 +258,8 @@ class LocalDaemon:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self._own_state is not None:
+            self._own_state.cleanup()
 
     def __enter__(self) -> LocalDaemon:
         return self
