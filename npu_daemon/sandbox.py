@@ -7,9 +7,10 @@ file-size limit) of which only the tail is read back.
 
 A daemon running as root first calls `configure(Identity(...))` in each worker: children then
 drop to that worker's own unprivileged uid (root ignores RLIMIT_NPROC; a uid per worker keeps
-one worker's processes from counting against another's limit and from reading its files) in a
-network namespace of their own (no network at all), and after every command everything that uid
-still runs is killed, so a child that escaped its process group does not outlive the command.
+one worker's processes from counting against another's limit and from reading its files), in a
+network namespace of their own (no network at all) and a mount namespace where everything but
+their directory (and the backend's build cache) is read-only; after every command everything
+that uid still runs is killed, so a child that escaped its process group does not outlive it.
 """
 
 from __future__ import annotations
@@ -26,8 +27,15 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 TAIL_BYTES = 8192
-CLONE_NEWNET = 0x40000000
+CLONE_NEWNS, CLONE_NEWNET = 0x00020000, 0x40000000
+MS_REC, MS_PRIVATE, MS_BIND = 0x4000, 0x40000, 0x1000
+SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
 _libc = ctypes.CDLL(None, use_errno=True)
+
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64), ("propagation", ctypes.c_uint64),
+                ("userns_fd", ctypes.c_uint64)]
 
 
 class Limits(BaseModel):
@@ -39,11 +47,14 @@ class Limits(BaseModel):
 
 
 class Identity(BaseModel):
-    """The unprivileged user candidate commands run as (only a root daemon can switch to it)."""
+    """The unprivileged user candidate commands run as (only a root daemon can switch to it).
+
+    Its commands also get their own network namespace (no network) and mount namespace, in
+    which every filesystem is read-only except the command's directory and `writable`."""
 
     uid: int = Field(gt=0)
     gid: int = Field(gt=0)
-    isolate_network: bool = True
+    writable: list[Path] = []
 
 
 _identity: Identity | None = None
@@ -84,7 +95,25 @@ def _tail(path: Path) -> str:
         return f.read().decode(errors="replace")
 
 
-def _enter(limits: Limits, identity: Identity | None) -> None:
+def _check(rc: int, what: str) -> None:
+    if rc != 0:
+        raise OSError(ctypes.get_errno(), what)
+
+
+def _confine(cwd: Path, writable: list[Path]) -> None:
+    """New network and mount namespaces; everything read-only but `cwd` and `writable`."""
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET), "unshare")
+    _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+    keep = [str(p).encode() for p in [cwd, *writable]]
+    for path in keep:  # each its own mount, so it can stay writable under a read-only /
+        _check(_libc.mount(path, path, None, MS_BIND | MS_REC, None), f"bind {path!r}")
+    for path, attr in [(b"/", _MountAttr(attr_set=MOUNT_ATTR_RDONLY)), *((p, _MountAttr(attr_clr=MOUNT_ATTR_RDONLY)) for p in keep)]:
+        _check(_libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, path, AT_RECURSIVE, ctypes.byref(attr), ctypes.sizeof(attr)),
+               f"mount_setattr {path!r}")
+    os.chdir(cwd)  # through the writable bind, not the read-only mount the old cwd was on
+
+
+def _enter(limits: Limits, identity: Identity | None, cwd: Path) -> None:
     """In the child, before exec: limits first (as root RLIMIT_NPROC may still be set), then drop."""
     mb = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
@@ -96,23 +125,53 @@ def _enter(limits: Limits, identity: Identity | None) -> None:
         return
     # RLIMIT_NPROC counts every process of the uid, which is this worker's alone.
     resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
-    if identity.isolate_network and _libc.unshare(CLONE_NEWNET) != 0:
-        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNET) failed")
+    _confine(cwd, identity.writable)
     os.setgroups([])
     os.setgid(identity.gid)
     os.setuid(identity.uid)
 
 
-def kill_all(uid: int) -> None:
-    """SIGKILL every process of `uid` (kill(-1) from a child that became that uid)."""
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child only makes two system calls
+def kill_all(uid: int, wait_s: float = 2.0) -> None:
+    """SIGKILL every process of `uid` (kill(-1) from a child that became that uid) and wait until
+    they are gone: a dying process still counts against the uid's RLIMIT_NPROC until reaped (by
+    us when we are a child subreaper, as workers are, else by init)."""
+    end = time.monotonic() + wait_s
+    while True:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child only signals
+            try:
+                os.setuid(uid)
+                os.kill(-1, signal.SIGKILL)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+        _reap_orphans()
+        if not _processes_of(uid) or time.monotonic() > end:
+            return
+        time.sleep(0.005)
+
+
+def _reap_orphans() -> None:
+    """Reap killed descendants that were reparented to us (workers are child subreapers)."""
+    while True:
         try:
-            os.setuid(uid)
-            os.kill(-1, signal.SIGKILL)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _processes_of(uid: int) -> list[int]:
+    pids = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if os.stat(f"/proc/{name}").st_uid == uid:
+                    pids.append(int(name))
+            except FileNotFoundError:
+                continue
+    return pids
 
 
 def run(cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[str, str] | None = None) -> Completed:
@@ -134,7 +193,7 @@ def run(cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[s
             env=clean_env,
             start_new_session=True,
             close_fds=True,
-            preexec_fn=lambda: _enter(limits, identity),
+            preexec_fn=lambda: _enter(limits, identity, cwd.resolve()),
         )
         timed_out = False
         try:

@@ -34,7 +34,7 @@ from npu_daemon.backends.base import Backend
 log = logging.getLogger("npu_daemon")
 
 READY, STOP = b"READY", b"STOP"
-PR_SET_PDEATHSIG = 1
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 DEADLINE_MARGIN_S = 60.0
 UID_BLOCK = 64  # sandbox uids per daemon
 RESPAWN_BACKOFF_S = 1.0
@@ -56,10 +56,11 @@ class SandboxUsers:
 
     first_uid: int
     gid: int
+    writable: list[Path]
     lock: IO | None = None
 
     def identity(self, index: int) -> sandbox.Identity:
-        return sandbox.Identity(uid=self.first_uid + index, gid=self.gid)
+        return sandbox.Identity(uid=self.first_uid + index, gid=self.gid, writable=self.writable)
 
 
 def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[Path]) -> SandboxUsers | None:
@@ -75,14 +76,15 @@ def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[P
         if blocked is not None:
             log.warning("candidates run as root: %s is not traversable by other users (needed: %s)", blocked, path)
             return None
+    write = [p.resolve() for p in write]
     for path in write:
         path.mkdir(parents=True, exist_ok=True)
         os.chown(path, -1, base_uid)
         path.chmod(0o1775)
-    return _claim_block(base_uid, max(UID_BLOCK, workers))
+    return _claim_block(base_uid, max(UID_BLOCK, workers), write)
 
 
-def _claim_block(base_uid: int, size: int) -> SandboxUsers:
+def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers:
     locks = Path(tempfile.gettempdir()) / "npu_daemon-uids"
     locks.mkdir(mode=0o700, exist_ok=True)
     if locks.stat().st_uid != os.geteuid():
@@ -94,7 +96,7 @@ def _claim_block(base_uid: int, size: int) -> SandboxUsers:
         except BlockingIOError:
             lock.close()
             continue
-        return SandboxUsers(first_uid=first, gid=base_uid, lock=lock)
+        return SandboxUsers(first_uid=first, gid=base_uid, writable=writable, lock=lock)
     raise RuntimeError(f"no free block of {size} sandbox uids from {base_uid}")
 
 
@@ -119,8 +121,11 @@ def evaluate(backend: Backend, request: EvalRequest, work_root: Path) -> EvalRes
 
 
 def worker_main(backend: Backend, endpoint: str, name: bytes, identity: sandbox.Identity | None, work_root: str) -> None:
-    # Die with the server (even on SIGKILL); shutdown is the server's to orchestrate.
-    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    # Die with the server (even on SIGKILL); adopt orphaned candidate processes, so that killing
+    # them (sandbox.kill_all) can also reap them; shutdown is the server's to orchestrate.
+    libc = ctypes.CDLL(None)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sandbox.configure(identity)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import socket
 import threading
+import uuid
+from pathlib import Path
 
 import pytest
 
@@ -68,20 +70,23 @@ def test_50gb_allocation_fails(tmp_path, client):
 
 def test_writes_outside_its_directory_are_denied(tmp_path, client):
     # Targets: the daemon's work root (the parent of every evaluation's directory), a root-owned
-    # directory of the test, and /etc; the kernel's own directory is writable.
+    # directory of the test, /etc, and world-writable /tmp and /dev/shm (read-only in the
+    # candidate's mount namespace); the kernel's own directory is writable.
     outside = tmp_path / "outside"
     outside.mkdir()
     outside.chmod(0o755)
-    targets = ["../../probe-escape", str(outside / "escape"), "/etc/npu_daemon_probe", "own-file"]
+    probe = f"npu_daemon_probe_{uuid.uuid4().hex}"
+    targets = ["../../probe-escape", str(outside / "escape"), "/etc/" + probe, "/tmp/" + probe, "/dev/shm/" + probe, "own-file"]
     body = "".join(f"""
     {{ FILE* f = fopen("{t}", "w");
       fprintf(stderr, "PROBE write {t} -> %s\\n", f ? "written" : strerror(errno)); if (f) fclose(f); }}""" for t in targets)
     result = client.evaluate(small_request(add_variant(tmp_path, body + "\n    abort();", HEADERS), run_id="adv-write"))
     log = result.log_tail
     for t in targets[:-1]:
-        assert f"PROBE write {t} -> Permission denied" in log, log
+        assert f"PROBE write {t} -> Permission denied" in log or f"PROBE write {t} -> Read-only file system" in log, log
     assert "PROBE write own-file -> written" in log
     assert not (outside / "escape").exists()
+    assert not Path("/tmp", probe).exists() and not Path("/dev/shm", probe).exists()
 
 
 def test_network_is_unreachable(tmp_path, client):
