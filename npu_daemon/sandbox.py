@@ -50,11 +50,19 @@ class Identity(BaseModel):
     """The unprivileged user candidate commands run as (only a root daemon can switch to it).
 
     Its commands also get their own network namespace (no network) and mount namespace, in
-    which every filesystem is read-only except the command's directory and `writable`."""
+    which every filesystem is read-only except the command's directory (and see `_writable`)."""
 
     uid: int = Field(gt=0)
     gid: int = Field(gt=0)
-    writable: list[Path] = []
+    writable: list[Path] = []  # shared directories a command may write into when it names an output there
+
+
+def _writable(cmd: list[str], cwd: Path, identity: Identity) -> list[Path]:
+    """Its own directory, plus the shared directories it names an output in (`-o PATH`): the
+    compiler writes its artefact into the build cache, while a harness running candidate code
+    can write nowhere but its own directory (so it cannot plant artefacts in the cache)."""
+    outputs = {(cwd / cmd[i + 1]).parent.resolve() for i, arg in enumerate(cmd[:-1]) if arg == "-o"}
+    return [cwd, *(d for d in identity.writable if d in outputs)]
 
 
 _identity: Identity | None = None
@@ -101,10 +109,10 @@ def _check(rc: int, what: str) -> None:
 
 
 def _confine(cwd: Path, writable: list[Path]) -> None:
-    """New network and mount namespaces; everything read-only but `cwd` and `writable`."""
+    """New network and mount namespaces; everything read-only but `writable` (which holds cwd)."""
     _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET), "unshare")
     _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
-    keep = [str(p).encode() for p in [cwd, *writable]]
+    keep = [str(p).encode() for p in writable]
     for path in keep:  # each its own mount, so it can stay writable under a read-only /
         _check(_libc.mount(path, path, None, MS_BIND | MS_REC, None), f"bind {path!r}")
     for path, attr in [(b"/", _MountAttr(attr_set=MOUNT_ATTR_RDONLY)), *((p, _MountAttr(attr_clr=MOUNT_ATTR_RDONLY)) for p in keep)]:
@@ -113,7 +121,7 @@ def _confine(cwd: Path, writable: list[Path]) -> None:
     os.chdir(cwd)  # through the writable bind, not the read-only mount the old cwd was on
 
 
-def _enter(limits: Limits, identity: Identity | None, cwd: Path) -> None:
+def _enter(limits: Limits, identity: Identity | None, cwd: Path, writable: list[Path]) -> None:
     """In the child, before exec: limits first (as root RLIMIT_NPROC may still be set), then drop."""
     mb = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
@@ -125,7 +133,7 @@ def _enter(limits: Limits, identity: Identity | None, cwd: Path) -> None:
         return
     # RLIMIT_NPROC counts every process of the uid, which is this worker's alone.
     resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
-    _confine(cwd, identity.writable)
+    _confine(cwd, writable)
     os.setgroups([])
     os.setgid(identity.gid)
     os.setuid(identity.uid)
@@ -176,6 +184,8 @@ def _processes_of(uid: int) -> list[int]:
 
 def run(cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[str, str] | None = None) -> Completed:
     identity = _identity
+    cwd = cwd.resolve()
+    writable = _writable(cmd, cwd, identity) if identity is not None else []
     if identity is not None:  # the command's directory is its own: private to its uid
         os.chown(cwd, identity.uid, identity.gid)
         os.chmod(cwd, 0o700)
@@ -193,7 +203,7 @@ def run(cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[s
             env=clean_env,
             start_new_session=True,
             close_fds=True,
-            preexec_fn=lambda: _enter(limits, identity, cwd.resolve()),
+            preexec_fn=lambda: _enter(limits, identity, cwd, writable),
         )
         timed_out = False
         try:

@@ -89,6 +89,27 @@ def test_writes_outside_its_directory_are_denied(tmp_path, client):
     assert not Path("/tmp", probe).exists() and not Path("/dev/shm", probe).exists()
 
 
+def test_cannot_plant_artefacts_in_the_build_cache(tmp_path, client):
+    """The build cache is writable by the compiler (it names its output there), not by the
+    harness that runs candidate code: a kernel cannot plant or alter a cached artefact."""
+    body = r"""
+    char line[4096], dir[4096] = "";
+    FILE* maps = fopen("/proc/self/maps", "r");
+    while (fgets(line, sizeof line, maps)) {
+      char* path = strstr(line, "/objects/kernel-");
+      if (path) { while (path > line && path[-1] != ' ') --path; *strstr(path, "/objects/") = 0; strcpy(dir, path); break; }
+    }
+    fclose(maps);
+    strcat(dir, "/objects/planted-by-candidate.so");
+    FILE* f = fopen(dir, "w");
+    fprintf(stderr, "PROBE plant %s -> %s\n", dir, f ? "written" : strerror(errno));
+    abort();"""
+    result = client.evaluate(small_request(add_variant(tmp_path, body, HEADERS), run_id="adv-plant"))
+    assert "/objects/planted-by-candidate.so -> Read-only file system" in result.log_tail, result.log_tail
+    planted = result.log_tail.split("PROBE plant ")[1].split(" -> ")[0]
+    assert not Path(planted).exists()
+
+
 def test_network_is_unreachable(tmp_path, client):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
