@@ -18,6 +18,7 @@ import os
 import shutil
 import signal
 import stat
+import subprocess
 import tempfile
 import time
 import traceback
@@ -81,7 +82,26 @@ def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[P
         path.mkdir(parents=True, exist_ok=True)
         os.chown(path, -1, base_uid)
         path.chmod(0o1775)
-    return _claim_block(base_uid, max(UID_BLOCK, workers), write)
+    users = _claim_block(base_uid, max(UID_BLOCK, workers), write)
+    why = _probe(users.identity(0))
+    if why:
+        log.warning("candidates run as root: the sandbox does not work here (%s)", why)
+        return None
+    return users
+
+
+def _probe(identity: sandbox.Identity) -> str:
+    """Why a sandboxed command cannot run here (no namespaces, no mount_setattr...), or ''."""
+    probe_dir = Path(tempfile.mkdtemp(prefix="npu_daemon-probe-"))
+    sandbox.configure(identity)
+    try:
+        done = sandbox.run(["/bin/sh", "-c", "echo ok > probe"], probe_dir, 10.0, sandbox.Limits())
+        return "" if done.returncode == 0 else f"exit code {done.returncode}: {done.stderr.strip()[:200]}"
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"{type(e).__name__}: {e}"
+    finally:
+        sandbox.configure(None)
+        shutil.rmtree(probe_dir, ignore_errors=True)
 
 
 def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers:
