@@ -99,3 +99,14 @@ def wait_until(predicate, timeout_s: float = 60.0, every_s: float = 0.05) -> Non
     while not predicate():
         assert time.monotonic() < end, "timed out waiting"
         time.sleep(every_s)
+
+
+def daemon_args(argv: list[str]):
+    """`ascend-gym daemon ARGV` parsed as the console script parses it."""
+    import argparse
+
+    from ascend_gym.commands import daemon_cmd
+
+    parser = argparse.ArgumentParser()
+    daemon_cmd.configure(parser)
+    return parser.parse_args(argv)

@@ -6,10 +6,13 @@ import shutil
 
 import pytest
 
-from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
-from ascend_gym.protocol import EvalRequest, Stage, Status
 from ascend_gym import suite
+from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
+from ascend_gym.commands import daemon_cmd
+from ascend_gym.protocol import EvalRequest, Stage, Status
 from npu_daemon.runtime.keys import keygen
+
+from .conftest import daemon_args
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +48,9 @@ def test_unknown_client_gets_nothing(keys, secure_daemon, who, monkeypatch):
     assert known.stats().evaluations <= 1  # the stranger's attempt reached nothing
 
 
-def test_keygen_writes_the_documented_layout(tmp_path):
-    written = {p.relative_to(tmp_path).as_posix() for p in keygen(tmp_path)}
+def test_keygen_command_writes_the_documented_layout(tmp_path, capsys):
+    assert daemon_cmd.run(daemon_args(["keygen", str(tmp_path)])) == 0
+    written = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
     assert written == {"server.key", "server.key_secret", "client.key", "client.key_secret", "authorized/client.key"}
     assert (tmp_path / "server.key_secret").stat().st_mode & 0o077 == 0
+    assert "ASCEND_GYM_DAEMON_KEYS" in capsys.readouterr().out

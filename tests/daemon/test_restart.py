@@ -11,7 +11,7 @@ from ascend_gym.client import DaemonClient, DaemonPool, LocalDaemon
 from ascend_gym.commands import daemon_cmd
 from ascend_gym.protocol import Status
 
-from .conftest import add_variant, small_request, wait_until
+from .conftest import add_variant, daemon_args, small_request, wait_until
 
 SLEEPER = "#include <unistd.h>\n"
 
@@ -55,7 +55,7 @@ def test_kill_and_restart_loses_nothing_and_charges_once(tmp_path, capsys):
         assert after.ledger("restart").evaluations == 5
     finally:
         daemon.close()
-    args = daemon_cmd_args(["ledger", "restart", "--db", str(state / "state.db")])
+    args = daemon_args(["ledger", "restart", "--db", str(state / "state.db")])
     assert daemon_cmd.run(args) == 0
     assert "evaluations charged   5" in capsys.readouterr().out
 
@@ -86,11 +86,3 @@ def test_pool_routes_to_the_least_loaded_and_resubmits_when_a_daemon_dies(tmp_pa
     finally:
         a.close()
         b.close()
-
-
-def daemon_cmd_args(argv: list[str]):
-    import argparse
-
-    parser = argparse.ArgumentParser()
-    daemon_cmd.configure(parser)
-    return parser.parse_args(argv)

@@ -12,7 +12,7 @@ from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.commands import daemon_cmd
 from ascend_gym.protocol import Status
 
-from .conftest import add_variant, reply_of, send_raw, small_request, wait_until
+from .conftest import add_variant, daemon_args, reply_of, send_raw, small_request, wait_until
 
 SLEEPER = "#include <unistd.h>\n"
 
@@ -66,12 +66,11 @@ def test_stats_health_and_ledger(small_daemon):
 
 
 def test_ledger_command_reads_the_state_file(small_daemon, capsys):
-    parser = daemon_cmd_parser()
-    args = parser.parse_args(["ledger", "busy", "--db", str(small_daemon.state_dir / "state.db"), "--json"])
+    args = daemon_args(["ledger", "busy", "--db", str(small_daemon.state_dir / "state.db"), "--json"])
     assert daemon_cmd.run(args) == 0
     out = capsys.readouterr().out
     assert '"evaluations": 2' in out and '"OK": 2' in out
-    assert parser.parse_args(["--backend", "sim", "--bind", "tcp://127.0.0.1:5555"]).action is None
+    assert daemon_args(["--backend", "sim", "--bind", "tcp://127.0.0.1:5555"]).action is None  # the README's form
 
 
 def test_graceful_stop_answers_every_request(tmp_path):
@@ -92,11 +91,3 @@ def test_refuses_a_public_bind_without_keys():
     done = subprocess.run([sys.executable, "-m", "npu_daemon", "--bind", "tcp://0.0.0.0:*"], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 2 and "CURVE" in done.stderr
-
-
-def daemon_cmd_parser():
-    import argparse
-
-    parser = argparse.ArgumentParser()
-    daemon_cmd.configure(parser)
-    return parser
