@@ -9,8 +9,10 @@ A daemon running as root first calls `configure(Identity(...))` in each worker: 
 drop to that worker's own unprivileged uid (root ignores RLIMIT_NPROC; a uid per worker keeps
 one worker's processes from counting against another's limit and from reading its files), in a
 network namespace of their own (no network at all) and a mount namespace where everything but
-their directory (and the backend's build cache) is read-only; after every command everything
-that uid still runs is killed, so a child that escaped its process group does not outlive it.
+their directory (and the backend's build cache) is read-only. A command's process group is killed
+when it ends; a child that escaped the group (setsid) is killed with everything else of the uid
+by `kill_all`, which the worker calls after each evaluation (commands of one evaluation may run
+concurrently, so not after each command).
 """
 
 from __future__ import annotations
@@ -217,6 +219,4 @@ def run(cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[s
             except ProcessLookupError:
                 pass
             proc.wait()
-            if identity is not None:
-                kill_all(identity.uid)
     return Completed(proc.returncode, _tail(out_path), _tail(err_path), timed_out, time.monotonic() - start)

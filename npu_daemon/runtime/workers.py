@@ -136,6 +136,8 @@ def evaluate(backend: Backend, request: EvalRequest, work_root: Path) -> EvalRes
                             log_tail=traceback.format_exc()[-4000:], backend=backend.name, simulated=backend.simulated,
                             soc=request.soc)
     finally:
+        if identity is not None:  # what escaped a command's process group (setsid) ends with the evaluation
+            sandbox.kill_all(identity.uid)
         shutil.rmtree(workdir, ignore_errors=True)
     return result.model_copy(update={"cost": result.cost.model_copy(update={"worker_s": time.monotonic() - start})})
 
