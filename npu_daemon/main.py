@@ -46,13 +46,15 @@ def is_loopback(endpoint: str) -> bool:
         return False
 
 
-def shared_dirs(backend: str) -> tuple[list[Path], list[Path]]:
-    """(directories a backend's sandboxed commands read, directories they write) outside their own."""
+def shared_dirs(backend: str) -> tuple[list[Path], list[Path], list[Path]]:
+    """Directories outside their own that a backend's sandboxed commands (read, write, may open
+    known paths in but not list: the sim case cache, whose entry names must not be discoverable)."""
     if backend == "sim":
         from npu_daemon.backends.sim import build
 
-        return [build.INCLUDE_DIR, build.cache_root()], [build.cache_root() / "objects"]
-    return [], []
+        root = build.cache_root()
+        return [build.INCLUDE_DIR, root], [root / "objects"], [root / "cases"]
+    return [], [], []
 
 
 def run(args: argparse.Namespace) -> int:

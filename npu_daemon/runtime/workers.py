@@ -64,12 +64,13 @@ class SandboxUsers:
         return sandbox.Identity(uid=self.first_uid + index, gid=self.gid, writable=self.writable)
 
 
-def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[Path]) -> SandboxUsers | None:
+def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[Path],
+                    unlisted: list[Path]) -> SandboxUsers | None:
     """Sandbox users from base_uid on if candidates can run unprivileged here, else None (and why, logged).
 
     Only root can switch users; `read` (the backend's files sandboxed commands use) must be
-    reachable by others, and `write` (its build cache) is made writable by the sandbox group
-    (sticky, so no uid removes another's artefacts)."""
+    reachable by others, `write` (its build cache) is made writable by the sandbox group
+    (sticky, so no uid removes another's artefacts), `unlisted` traversable but not listable."""
     if os.geteuid() != 0:
         return None
     for path in read:
@@ -82,6 +83,9 @@ def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[P
         path.mkdir(parents=True, exist_ok=True)
         os.chown(path, -1, base_uid)
         path.chmod(0o1775)
+    for path in unlisted:
+        path.mkdir(parents=True, exist_ok=True)
+        path.chmod(0o711)
     users = _claim_block(base_uid, max(UID_BLOCK, workers), write)
     why = _probe(users.identity(0))
     if why:

@@ -110,6 +110,33 @@ def test_cannot_plant_artefacts_in_the_build_cache(tmp_path, client):
     assert not Path(planted).exists()
 
 
+def test_cannot_list_or_read_cached_case_data(tmp_path, client):
+    """The sim backend may keep case inputs and reference outputs in its cache (`cases/`): a
+    kernel can open the input files it is given, but cannot list the cache to find others."""
+    body = r"""
+    char line[4096], root[4096] = "";
+    FILE* maps = fopen("/proc/self/maps", "r");
+    while (fgets(line, sizeof line, maps)) {
+      char* path = strstr(line, "/objects/kernel-");
+      if (path) { while (path > line && path[-1] != ' ') --path; *strstr(path, "/objects/") = 0; strcpy(root, path); break; }
+    }
+    fclose(maps);
+    strcat(root, "/cases");
+    DIR* cases = opendir(root);
+    fprintf(stderr, "PROBE list %s -> %s\n", root, cases ? "listed" : strerror(errno));
+    for (dirent* e; cases && (e = readdir(cases));) {
+      for (int i = 0; i < 4; ++i) {
+        char path[8192]; snprintf(path, sizeof path, "%s/%s/out_%d.npy", root, e->d_name, i);
+        FILE* f = fopen(path, "r");
+        if (f) { fprintf(stderr, "PROBE read reference %s\n", path); fclose(f); }
+      }
+    }
+    abort();"""
+    result = client.evaluate(small_request(add_variant(tmp_path, body, HEADERS + "#include <dirent.h>\n"), run_id="adv-cases"))
+    assert "/cases -> Permission denied" in result.log_tail, result.log_tail
+    assert "PROBE read reference" not in result.log_tail
+
+
 def test_network_is_unreachable(tmp_path, client):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
