@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 from npu_daemon.backends.base import get_backend
 from npu_daemon.runtime.keys import load_server_keys
 from npu_daemon.runtime.server import Server, default_state_dir
-from npu_daemon.runtime.workers import prepare_sandbox
+from npu_daemon.runtime.workers import SandboxUsers, prepare_sandbox
 
 SANDBOX_UID = 64000
 
@@ -46,15 +46,28 @@ def is_loopback(endpoint: str) -> bool:
         return False
 
 
-def shared_dirs(backend: str) -> tuple[list[Path], list[Path], list[Path]]:
+def shared_dirs(backend: str) -> tuple[list[Path], list[Path], list[Path]] | None:
     """Directories outside their own that a backend's sandboxed commands (read, write, may open
-    known paths in but not list: the sim case cache, whose entry names must not be discoverable)."""
+    known paths in but not list: the sim case cache, whose entry names must not be discoverable);
+    None for a backend whose needs (device nodes, toolkit directories) are not described yet."""
     if backend == "sim":
         from npu_daemon.backends.sim import build
 
         root = build.cache_root()
         return [build.INCLUDE_DIR, root], [root / "objects"], [root / "cases"]
-    return [], [], []
+    return None
+
+
+def sandbox_users(args: argparse.Namespace) -> SandboxUsers | None:
+    """Who candidates run as (None: the daemon's own user; see npu_daemon/sandbox.py)."""
+    dirs = shared_dirs(args.backend)
+    if args.sandbox_uid <= 0:
+        return None
+    if dirs is None:
+        logging.getLogger("npu_daemon").warning("candidates run as the daemon's user: sandbox users are set up for "
+                                                "the sim backend only")
+        return None
+    return prepare_sandbox(args.sandbox_uid, args.workers, *dirs)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     keys = load_server_keys(args.keys) if args.keys else None
     backend = get_backend(args.backend)
     backend.prepare()
-    users = prepare_sandbox(args.sandbox_uid, args.workers, *shared_dirs(args.backend)) if args.sandbox_uid > 0 else None
+    users = sandbox_users(args)
     server = Server(backend, args.bind, workers=args.workers, max_queue=args.max_queue, state_dir=args.state_dir, keys=keys,
                     sandbox=users, cache_entries=args.cache_entries)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
