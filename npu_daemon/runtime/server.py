@@ -65,12 +65,14 @@ class Task:
 
 class Server:
     def __init__(self, backend: Backend, bind: str, workers: int = 2, max_queue: int = 64, state_dir: Path | None = None,
-                 keys: ServerKeys | None = None, sandbox: SandboxUsers | None = None, cache_entries: int = 100_000):
+                 keys: ServerKeys | None = None, sandbox: SandboxUsers | None = None, cache_entries: int = 100_000,
+                 workdir: Path | None = None):
         self.backend, self.max_queue = backend, max_queue
         self.started = time.monotonic()
         self.store = Store(Path(state_dir or default_state_dir()) / "state.db", max_entries=cache_entries)
-        # Throwaway directories live here: traversable, not listable, by the sandbox users.
-        self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-"))
+        # Throwaway directories live here (under workdir, default the system temp dir):
+        # traversable, not listable, by the sandbox users.
+        self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-", dir=workdir))
         self.work_root.chmod(0o711)
         self._ctx = zmq.Context()
         self._auth = None
