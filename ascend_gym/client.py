@@ -1,8 +1,15 @@
 """Client side of the daemon protocol, and the embedded local daemon.
 
-`DaemonClient` talks to one npu_daemon over a DEALER socket. `LocalDaemon` starts a daemon in a
-subprocess on a free loopback port (what `daemon=None` means for the env and the bench) and stops
-it on close.
+`DaemonClient` talks to one npu_daemon over a DEALER socket, Lazy Pirate style: while it waits
+for a result it probes the daemon with health requests, and when the daemon falls silent it
+opens a fresh socket and resends the same request (same request_id: the daemon evaluates and
+charges it once, and answers a retry of a finished request from its log). `DaemonPool` spreads
+requests over several daemons, least-loaded first, and resubmits a request whose daemon died to
+another one. `LocalDaemon` starts a daemon in a subprocess on a free loopback port (what
+`daemon=None` means for the env and the bench) and stops it on close.
+
+CURVE: pass `keys=DIR` (or set ASCEND_GYM_DAEMON_KEYS=DIR), a directory holding the client's
+`client.key_secret` and the daemon's `server.key` (`ascend-gym daemon keygen DIR` makes them).
 """
 
 from __future__ import annotations
@@ -12,11 +19,27 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import zmq
+import zmq.auth
 
-from ascend_gym.protocol import ErrorReply, EvalRequest, EvalResult, StatsReply, StatsRequest
+from ascend_gym.protocol import (
+    ErrorReply,
+    EvalRequest,
+    EvalResult,
+    HealthReply,
+    HealthRequest,
+    LedgerReply,
+    LedgerRequest,
+    StatsReply,
+    StatsRequest,
+    Status,
+)
+
+KEYS_ENV = "ASCEND_GYM_DAEMON_KEYS"
 
 
 class DaemonError(RuntimeError):
@@ -24,9 +47,13 @@ class DaemonError(RuntimeError):
 
 
 class DaemonClient:
-    def __init__(self, address: str, timeout_s: float = 600.0):
-        self.address = address
-        self.timeout_s = timeout_s
+    """One daemon endpoint. Not thread-safe: one client per thread."""
+
+    def __init__(self, address: str, timeout_s: float = 600.0, retries: int = 3, heartbeat_s: float = 2.0,
+                 keys: str | Path | None = None):
+        self.address, self.timeout_s, self.retries, self.heartbeat_s = address, timeout_s, retries, heartbeat_s
+        keys = keys or os.environ.get(KEYS_ENV)
+        self._curve = _client_keys(Path(keys)) if keys else None
         self._ctx = zmq.Context.instance()
         self._sock: zmq.Socket | None = None
 
@@ -34,30 +61,69 @@ class DaemonClient:
         if self._sock is None:
             self._sock = self._ctx.socket(zmq.DEALER)
             self._sock.setsockopt(zmq.LINGER, 0)
+            if self._curve is not None:
+                self._sock.curve_publickey, self._sock.curve_secretkey, self._sock.curve_serverkey = self._curve
             self._sock.connect(self.address)
         return self._sock
 
-    def _call(self, message: EvalRequest | StatsRequest, timeout_s: float) -> dict:
-        sock = self._socket()
-        sock.send_multipart([b"", message.model_dump_json().encode()])
+    def _call(self, message: EvalRequest | StatsRequest | HealthRequest | LedgerRequest, timeout_s: float,
+              retries: int | None = None) -> dict:
+        """Send, wait, and on silence resend on a fresh socket (Lazy Pirate); the same request id throughout."""
+        payload = message.model_dump_json().encode()
         deadline = time.monotonic() + timeout_s
-        while True:
-            remaining_ms = int((deadline - time.monotonic()) * 1000)
-            if remaining_ms <= 0 or not sock.poll(remaining_ms):
-                self.close()  # a late reply must not be read as the answer to the next request
-                raise DaemonError(f"no answer from {self.address} within {timeout_s:g} s")
-            reply = json.loads(sock.recv_multipart()[-1])
-            if reply.get("kind") == "error":
-                raise DaemonError(ErrorReply.model_validate(reply).message)
-            if reply.get("request_id") == message.request_id:
+        for _ in range(1 + (self.retries if retries is None else retries)):
+            sock = self._socket()
+            try:  # never block: with no connection to the daemon (refused handshake) a send would wait forever
+                sock.send_multipart([b"", payload], zmq.NOBLOCK)
+            except zmq.Again:
+                time.sleep(max(0.0, min(self.heartbeat_s, deadline - time.monotonic())))
+                reply = None
+            else:
+                reply = self._await(sock, message.request_id, deadline)
+            if reply is not None:
                 return reply
+            self.close()  # a late reply must not be read as the answer to the next request
+            if time.monotonic() >= deadline:
+                break
+        raise DaemonError(f"no answer from {self.address} within {timeout_s:g} s")
+
+    def _await(self, sock: zmq.Socket, request_id: str, deadline: float) -> dict | None:
+        """The reply to request_id, or None to resend: the daemon fell silent, or answers health probes
+        without knowing the request (it restarted, or the request was lost), or time is up."""
+        heard = time.monotonic()
+        probe = HealthRequest(about=request_id)
+        while True:
+            now = time.monotonic()
+            if now >= deadline or now - heard > 3 * self.heartbeat_s:
+                return None
+            if not sock.poll(int(min(self.heartbeat_s, deadline - now) * 1000) + 1):
+                try:  # still there, still on it?
+                    sock.send_multipart([b"", probe.model_dump_json().encode()], zmq.NOBLOCK)
+                except zmq.Again:
+                    pass
+                continue
+            reply = json.loads(sock.recv_multipart()[-1])
+            if reply.get("kind") == "error" and reply.get("request_id") in ("", request_id):  # "": unparseable to it
+                raise DaemonError(ErrorReply.model_validate(reply).message)
+            if reply.get("request_id") == request_id:
+                return reply
+            if reply.get("request_id") == probe.request_id:
+                if reply.get("known") is False:
+                    return None
+                heard = time.monotonic()
 
     def evaluate(self, request: EvalRequest) -> EvalResult:
         timeout = self.timeout_s + request.timeouts.build_s + request.timeouts.run_s * max(1, len(request.package.spec.cases))
         return EvalResult.model_validate(self._call(request, timeout))
 
     def stats(self, timeout_s: float = 5.0) -> StatsReply:
-        return StatsReply.model_validate(self._call(StatsRequest(), timeout_s))
+        return StatsReply.model_validate(self._call(StatsRequest(), timeout_s, retries=0))
+
+    def health(self, timeout_s: float = 2.0) -> HealthReply:
+        return HealthReply.model_validate(self._call(HealthRequest(), timeout_s, retries=0))
+
+    def ledger(self, run_id: str, timeout_s: float = 5.0) -> LedgerReply:
+        return LedgerReply.model_validate(self._call(LedgerRequest(run_id=run_id), timeout_s, retries=0))
 
     def close(self) -> None:
         if self._sock is not None:
@@ -65,15 +131,119 @@ class DaemonClient:
             self._sock = None
 
 
-class LocalDaemon:
-    """An npu_daemon subprocess on a free loopback port; `address` is its endpoint."""
+class DaemonPool:
+    """Several daemon endpoints behind the DaemonClient interface: least-loaded routing, failover.
 
-    def __init__(self, backend: str = "sim", workers: int | None = None, startup_timeout_s: float = 300.0):
-        cmd = [sys.executable, "-m", "npu_daemon", "--backend", backend, "--bind", "tcp://127.0.0.1:*"]
+    Before each evaluation the endpoints' health is read (at most once per `refresh_s`); the
+    request goes to the live daemon with the fewest requests per worker. A daemon that dies
+    mid-request, or answers BUSY, gets the same request resubmitted elsewhere; a dead endpoint is
+    skipped for `down_s` and then probed again. Evaluations charged on several daemons are summed
+    by `ledger`."""
+
+    def __init__(self, addresses: list[str], timeout_s: float = 600.0, heartbeat_s: float = 2.0, refresh_s: float = 1.0,
+                 down_s: float = 10.0, keys: str | Path | None = None):
+        if not addresses:
+            raise ValueError("a daemon pool needs at least one address")
+        self.addresses, self.refresh_s, self.down_s = list(addresses), refresh_s, down_s
+        # One Lazy Pirate retry on the same daemon, then failover.
+        self.clients = {a: DaemonClient(a, timeout_s, retries=1, heartbeat_s=heartbeat_s, keys=keys) for a in addresses}
+        self._load: dict[str, tuple[float, float]] = {}  # address -> (load, when measured)
+        self._down: dict[str, float] = {}  # address -> when it was found dead
+
+    @property
+    def address(self) -> str:
+        return ",".join(self.addresses)
+
+    def _refresh(self, address: str) -> None:
+        try:
+            h = self.clients[address].health(timeout_s=max(0.5, self.refresh_s))
+        except DaemonError:
+            self._mark_down(address)
+            return
+        if not h.ok:
+            self._mark_down(address)
+            return
+        self._load[address] = ((h.queued + h.running) / max(1, h.workers_alive), time.monotonic())
+
+    def _mark_down(self, address: str) -> None:
+        self._down[address] = time.monotonic()
+        self._load.pop(address, None)
+
+    def _candidates(self) -> list[str]:
+        """Live endpoints, least loaded first (health re-read when older than refresh_s)."""
+        now = time.monotonic()
+        for a in self.addresses:
+            if now - self._down.get(a, -1e9) >= self.down_s and now - self._load.get(a, (0.0, -1e9))[1] > self.refresh_s:
+                self._refresh(a)
+        return sorted((a for a in self.addresses if a in self._load), key=lambda a: self._load[a][0])
+
+    def evaluate(self, request: EvalRequest) -> EvalResult:
+        deadline = time.monotonic() + self.clients[self.addresses[0]].timeout_s
+        while time.monotonic() < deadline:
+            busy: EvalResult | None = None
+            for address in self._candidates():
+                try:
+                    result = self.clients[address].evaluate(request)
+                except DaemonError:  # died or fell silent: the same request goes to the next daemon
+                    self._mark_down(address)
+                    continue
+                if result.status is not Status.BUSY:
+                    return result
+                busy = result
+                self._load[address] = (float("inf"), time.monotonic())
+            if busy is not None:
+                return busy  # every live daemon is full: the caller decides whether to wait
+            time.sleep(0.5)  # every endpoint is down for now: wait for one to come back
+        raise DaemonError(f"no daemon of {self.address} answered request {request.request_id}")
+
+    def stats(self, timeout_s: float = 5.0) -> StatsReply:
+        for a in self._candidates() or self.addresses:
+            try:
+                return self.clients[a].stats(timeout_s)
+            except DaemonError:
+                self._mark_down(a)
+        raise DaemonError(f"no daemon of {self.address} answered")
+
+    def ledger(self, run_id: str, timeout_s: float = 5.0) -> LedgerReply:
+        """The run's account summed over every endpoint that answers."""
+        rows = []
+        for a in self.addresses:
+            try:
+                rows.append(self.clients[a].ledger(run_id, timeout_s))
+            except DaemonError:
+                continue
+        if not rows:
+            raise DaemonError(f"no daemon of {self.address} answered")
+        by_status: dict[str, int] = {}
+        for r in rows:
+            for status, n in r.by_status.items():
+                by_status[status] = by_status.get(status, 0) + n
+        return LedgerReply(run_id=run_id, evaluations=sum(r.evaluations for r in rows), cache_hits=sum(r.cache_hits for r in rows),
+                           shared_cache_hits=sum(r.shared_cache_hits for r in rows), compile_s=sum(r.compile_s for r in rows),
+                           run_s=sum(r.run_s for r in rows), by_status=by_status)
+
+    def close(self) -> None:
+        for c in self.clients.values():
+            c.close()
+
+
+class LocalDaemon:
+    """An npu_daemon subprocess on a free loopback port; `address` is its endpoint.
+
+    Its cache, ledger and request log live in `state_dir`; by default in a temporary directory
+    removed on close, so an embedded daemon's ledger holds only the runs of its own session (run
+    ids such as a sweep's may repeat across sessions)."""
+
+    def __init__(self, backend: str = "sim", workers: int | None = None, startup_timeout_s: float = 300.0,
+                 state_dir: str | Path | None = None, bind: str = "tcp://127.0.0.1:*", extra_args: list[str] | None = None):
+        self._own_state = None if state_dir else tempfile.TemporaryDirectory(prefix="ascend_gym-daemon-")
+        state_dir = state_dir or self._own_state.name
+        cmd = [sys.executable, "-m", "npu_daemon", "--backend", backend, "--bind", bind, "--state-dir", str(state_dir)]
         if workers:
             cmd += ["--workers", str(workers)]
-        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ.copy())
-        line = _readline(self._proc, startup_timeout_s)
+        cmd += extra_args or []
+        self.process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ.copy())
+        line = _readline(self.process, startup_timeout_s)
         if not line.startswith("READY "):
             self.close()
             raise DaemonError(f"embedded daemon failed to start: {line!r}")
@@ -81,19 +251,30 @@ class LocalDaemon:
         atexit.register(self.close)
 
     def close(self) -> None:
-        if self._proc.poll() is None:
-            self._proc.terminate()
+        if self.process.poll() is None:
+            self.process.terminate()
             try:
-                self._proc.wait(timeout=30)
+                self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
+                self.process.kill()
+                self.process.wait()
+        if self._own_state is not None:
+            self._own_state.cleanup()
 
     def __enter__(self) -> LocalDaemon:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _client_keys(directory: Path) -> tuple[bytes, bytes, bytes]:
+    """(client public, client secret, server public) from a keygen directory."""
+    public, secret = zmq.auth.load_certificate(str(directory / "client.key_secret"))
+    server_public, _ = zmq.auth.load_certificate(str(directory / "server.key"))
+    if not secret:
+        raise ValueError(f"{directory / 'client.key_secret'} holds no secret key")
+    return public, secret, server_public
 
 
 def _readline(proc: subprocess.Popen, timeout_s: float) -> str:

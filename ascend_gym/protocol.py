@@ -90,10 +90,14 @@ class Profile(BaseModel):
 
 
 class Cost(BaseModel):
-    """Wall-clock seconds the daemon spent on the evaluation."""
+    """Wall-clock seconds the daemon spent on the evaluation, and where the result came from."""
 
     compile_s: float = 0.0
     run_s: float = 0.0
+    worker_s: float = 0.0  # the whole evaluation inside the worker (compile, run, check)
+    # "run": a byte-identical resubmission in the same run (free, `cache_hit` is set);
+    # "shared": evaluated for another run and served from the cache, charged to this run.
+    cache_source: Literal["none", "run", "shared"] = "none"
 
 
 class EvalResult(BaseModel):
@@ -133,6 +137,53 @@ class StatsReply(BaseModel):
     evaluations: int
     cache_hits: int
     versions: dict[str, str]
+    running: int = 0
+    workers_alive: int = 0
+    max_queue: int = 0
+    cache_entries: int = 0
+    shared_cache_hits: int = 0
+    sandbox_user: str = ""  # who candidates run as ("uid 64000+slot", or the daemon's own user)
+    uptime_s: float = 0.0
+
+
+class HealthRequest(BaseModel):
+    """Cheap liveness probe, answered by the daemon's main loop even while every worker is busy."""
+
+    kind: Literal["health"] = "health"
+    request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    about: str = ""  # a request id the client waits for: is it in flight, or answered?
+
+
+class HealthReply(BaseModel):
+    kind: Literal["health_reply"] = "health_reply"
+    request_id: str
+    ok: bool  # serving: workers alive and not shutting down
+    workers: int
+    workers_alive: int
+    queued: int
+    running: int
+    max_queue: int
+    known: bool | None = None  # the daemon holds `about` (running, queued or answered); None: not asked
+
+
+class LedgerRequest(BaseModel):
+    kind: Literal["ledger"] = "ledger"
+    request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    run_id: str
+
+
+class LedgerReply(BaseModel):
+    """One run's budget account (DESIGN 3.3): charged evaluations, free resubmissions, seconds."""
+
+    kind: Literal["ledger_reply"] = "ledger_reply"
+    request_id: str = ""
+    run_id: str
+    evaluations: int = 0  # charged: evaluated, or served from another run's result
+    cache_hits: int = 0  # free: byte-identical resubmissions in this run
+    shared_cache_hits: int = 0  # charged evaluations that were served from the cache
+    compile_s: float = 0.0
+    run_s: float = 0.0
+    by_status: dict[str, int] = {}  # charged evaluations by status
 
 
 class ErrorReply(BaseModel):

@@ -4,4 +4,5 @@ import sys
 
 from npu_daemon.main import main
 
-sys.exit(main())
+if __name__ == "__main__":  # worker processes are spawned: importing this module must not start a daemon
+    sys.exit(main())

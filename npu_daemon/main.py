@@ -8,21 +8,35 @@ import logging
 import os
 import signal
 import sys
+from pathlib import Path
 from urllib.parse import urlparse
 
 from npu_daemon.backends.base import get_backend
-from npu_daemon.runtime.server import Server
+from npu_daemon.runtime.keys import load_server_keys
+from npu_daemon.runtime.server import Server, default_state_dir
+from npu_daemon.runtime.workers import SandboxUsers, prepare_sandbox
+
+SANDBOX_UID = 64000
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", default="sim", choices=["sim"], help="evaluation backend")
     parser.add_argument("--bind", default="tcp://127.0.0.1:5555", help="ZeroMQ endpoint; port * picks a free one")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="concurrent evaluations")
-    parser.add_argument("--max-queue", type=int, default=64, help="pending requests before BUSY")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (concurrent evaluations)")
+    parser.add_argument("--max-queue", type=int, default=64, help="waiting requests before BUSY")
+    parser.add_argument("--keys", type=Path, help="CURVE key directory from `ascend-gym daemon keygen DIR`")
     parser.add_argument("--insecure", action="store_true", help="allow a non-loopback bind without CURVE keys")
+    parser.add_argument("--state-dir", type=Path, default=None,
+                        help=f"cache, ledger and request log (SQLite); default {default_state_dir()}")
+    parser.add_argument("--cache-entries", type=int, default=100_000, help="results kept in the cache")
+    parser.add_argument("--sandbox-uid", type=int, default=SANDBOX_UID,
+                        help="a root daemon runs worker i's candidates as uid B+i, gid N, B the first free block of 64 "
+                             "uids from N (0: as the daemon's own user)")
 
 
 def is_loopback(endpoint: str) -> bool:
+    if endpoint.startswith(("ipc://", "inproc://")):
+        return True
     host = urlparse(endpoint).hostname or ""
     if host == "localhost":
         return True
@@ -32,14 +46,42 @@ def is_loopback(endpoint: str) -> bool:
         return False
 
 
+def shared_dirs(backend: str) -> tuple[list[Path], list[Path], list[Path]] | None:
+    """Directories outside their own that a backend's sandboxed commands (read, write, may open
+    known paths in but not list: the sim case cache, whose entry names must not be discoverable);
+    None for a backend whose needs (device nodes, toolkit directories) are not described yet."""
+    if backend == "sim":
+        from npu_daemon.backends.sim import build
+
+        root = build.cache_root()
+        return [build.INCLUDE_DIR, root], [root / "objects"], [root / "cases"]
+    return None
+
+
+def sandbox_users(args: argparse.Namespace) -> SandboxUsers | None:
+    """Who candidates run as (None: the daemon's own user; see npu_daemon/sandbox.py)."""
+    dirs = shared_dirs(args.backend)
+    if args.sandbox_uid <= 0:
+        return None
+    if dirs is None:
+        logging.getLogger("npu_daemon").warning("candidates run as the daemon's user: sandbox users are set up for "
+                                                "the sim backend only")
+        return None
+    return prepare_sandbox(args.sandbox_uid, args.workers, *dirs)
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s npu_daemon %(levelname)s %(message)s")
-    if args.bind.startswith("tcp://") and not is_loopback(args.bind) and not args.insecure:
-        print(f"refusing to bind {args.bind} beyond loopback without CURVE keys (pass --insecure to override)", file=sys.stderr)
+    if not is_loopback(args.bind) and args.keys is None and not args.insecure:
+        print(f"refusing to bind {args.bind} beyond loopback without CURVE keys (--keys DIR, or --insecure to override)",
+              file=sys.stderr)
         return 2
+    keys = load_server_keys(args.keys) if args.keys else None
     backend = get_backend(args.backend)
     backend.prepare()
-    server = Server(backend, args.bind, workers=args.workers, max_queue=args.max_queue)
+    users = sandbox_users(args)
+    server = Server(backend, args.bind, workers=args.workers, max_queue=args.max_queue, state_dir=args.state_dir, keys=keys,
+                    sandbox=users, cache_entries=args.cache_entries)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())
     print(f"READY {server.endpoint}", flush=True)  # the embedded-daemon launcher waits for this line

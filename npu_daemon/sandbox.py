@@ -1,13 +1,23 @@
 """Run one untrusted command (a compiler on candidate source, a harness running candidate code).
 
 The child gets its own session (so a timeout kills the whole process group), resource limits on
-CPU seconds, address space, file size and open files, a scrubbed environment, no inherited
-descriptors, and its output goes to files in its throwaway directory (bounded by the file-size
-limit) of which only the tail is read back.
+CPU seconds, address space, file size, open files and processes, a scrubbed environment, no
+inherited descriptors, and its output goes to files in its throwaway directory (bounded by the
+file-size limit) of which only the tail is read back.
+
+A daemon running as root first calls `configure(Identity(...))` in each worker: children then
+drop to that worker's own unprivileged uid (root ignores RLIMIT_NPROC; a uid per worker keeps
+one worker's processes from counting against another's limit and from reading its files), in a
+network namespace of their own (no network at all) and a mount namespace where everything but
+their directory (and the backend's build cache) is read-only. A command's process group is killed
+when it ends; a child that escaped the group (setsid) is killed with everything else of the uid
+by `kill_all`, which the worker calls after each evaluation (commands of one evaluation may run
+concurrently, so not after each command).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import resource
 import signal
@@ -19,13 +29,55 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 TAIL_BYTES = 8192
+CLONE_NEWNS, CLONE_NEWNET = 0x00020000, 0x40000000
+MS_REC, MS_PRIVATE, MS_BIND = 0x4000, 0x40000, 0x1000
+SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64), ("propagation", ctypes.c_uint64),
+                ("userns_fd", ctypes.c_uint64)]
 
 
 class Limits(BaseModel):
     cpu_s: int = Field(120, gt=0)
     address_space_mb: int = Field(8192, gt=0)
-    file_size_mb: int = Field(1024, gt=0)
+    file_size_mb: int = Field(256, gt=0)  # also bounds what a command can print
     open_files: int = Field(256, gt=0)
+    processes: int = Field(128, gt=0)  # threads count too: the harness runs one per parked block
+
+
+class Identity(BaseModel):
+    """The unprivileged user candidate commands run as (only a root daemon can switch to it).
+
+    Its commands also get their own network namespace (no network) and mount namespace, in
+    which every filesystem is read-only except the command's directory (and see `_writable`)."""
+
+    uid: int = Field(gt=0)
+    gid: int = Field(gt=0)
+    writable: list[Path] = []  # shared directories a command may write into when it names an output there
+
+
+def _writable(cmd: list[str], cwd: Path, identity: Identity) -> list[Path]:
+    """Its own directory, plus the shared directories it names an output in (`-o PATH`): the
+    compiler writes its artefact into the build cache, while a harness running candidate code
+    can write nowhere but its own directory (so it cannot plant artefacts in the cache)."""
+    outputs = {(cwd / cmd[i + 1]).parent.resolve() for i, arg in enumerate(cmd[:-1]) if arg == "-o"}
+    return [cwd, *(d for d in identity.writable if d in outputs)]
+
+
+_identity: Identity | None = None
+
+
+def configure(identity: Identity | None) -> None:
+    """Set, for this process, who sandboxed commands run as (None: the daemon's own user)."""
+    global _identity
+    _identity = identity
+
+
+def current_identity() -> Identity | None:
+    return _identity
 
 
 @dataclass
@@ -53,18 +105,95 @@ def _tail(path: Path) -> str:
         return f.read().decode(errors="replace")
 
 
-def _limit(limits: Limits) -> None:
+def _check(rc: int, what: str) -> None:
+    if rc != 0:
+        raise OSError(ctypes.get_errno(), what)
+
+
+def _confine(cwd: Path, writable: list[Path]) -> None:
+    """New network and mount namespaces; everything read-only but `writable` (which holds cwd)."""
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET), "unshare")
+    _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+    keep = [str(p).encode() for p in writable]
+    for path in keep:  # each its own mount, so it can stay writable under a read-only /
+        _check(_libc.mount(path, path, None, MS_BIND | MS_REC, None), f"bind {path!r}")
+    for path, attr in [(b"/", _MountAttr(attr_set=MOUNT_ATTR_RDONLY)), *((p, _MountAttr(attr_clr=MOUNT_ATTR_RDONLY)) for p in keep)]:
+        _check(_libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, path, AT_RECURSIVE, ctypes.byref(attr), ctypes.sizeof(attr)),
+               f"mount_setattr {path!r}")
+    os.chdir(cwd)  # through the writable bind, not the read-only mount the old cwd was on
+
+
+def _enter(limits: Limits, identity: Identity | None, cwd: Path, writable: list[Path]) -> None:
+    """In the child, before exec: limits first (as root RLIMIT_NPROC may still be set), then drop."""
     mb = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
     resource.setrlimit(resource.RLIMIT_AS, (limits.address_space_mb * mb,) * 2)
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_mb * mb,) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if identity is None:
+        return
+    # RLIMIT_NPROC counts every process of the uid, which is this worker's alone.
+    resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
+    _confine(cwd, writable)
+    os.setgroups([])
+    os.setgid(identity.gid)
+    os.setuid(identity.uid)
+
+
+def kill_all(uid: int, wait_s: float = 2.0) -> None:
+    """SIGKILL every process of `uid` (kill(-1) from a child that became that uid) and wait until
+    they are gone: a dying process still counts against the uid's RLIMIT_NPROC until reaped (by
+    us when we are a child subreaper, as workers are, else by init)."""
+    end = time.monotonic() + wait_s
+    while True:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child only signals
+            try:
+                os.setuid(uid)
+                os.kill(-1, signal.SIGKILL)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+        _reap_orphans()
+        if not _processes_of(uid) or time.monotonic() > end:
+            return
+        time.sleep(0.005)
+
+
+def _reap_orphans() -> None:
+    """Reap killed descendants that were reparented to us (workers are child subreapers)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _processes_of(uid: int) -> list[int]:
+    pids = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if os.stat(f"/proc/{name}").st_uid == uid:
+                    pids.append(int(name))
+            except FileNotFoundError:
+                continue
+    return pids
 
 
 def run(cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[str, str] | None = None) -> Completed:
+    identity = _identity
+    cwd = cwd.resolve()
+    writable = _writable(cmd, cwd, identity) if identity is not None else []
+    if identity is not None:  # the command's directory is its own: private to its uid
+        os.chown(cwd, identity.uid, identity.gid)
+        os.chmod(cwd, 0o700)
     out_path, err_path = cwd / ".stdout", cwd / ".stderr"
-    clean_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": str(cwd), **(env or {})}
+    clean_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": str(cwd), "TMPDIR": str(cwd),
+                 **(env or {})}
     start = time.monotonic()
     with out_path.open("wb") as out, err_path.open("wb") as err:
         proc = subprocess.Popen(
@@ -76,7 +205,7 @@ def run(cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[s
             env=clean_env,
             start_new_session=True,
             close_fds=True,
-            preexec_fn=lambda: _limit(limits),
+            preexec_fn=lambda: _enter(limits, identity, cwd, writable),
         )
         timed_out = False
         try:

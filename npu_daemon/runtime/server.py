@@ -1,24 +1,33 @@
 """The ZeroMQ ROUTER server: one per NPU host.
 
-The main thread owns the ROUTER socket; evaluations run on a pool of worker threads, each of
-which drives the backend (whose untrusted work runs in sandboxed subprocesses) and hands its reply
-back over an inproc socket, so the ROUTER is only ever touched by one thread. A full queue answers
-BUSY instead of hanging; malformed messages get a REJECTED error reply; nothing a client sends can
-take the server down.
+One thread owns everything: the client ROUTER, the worker pool's ROUTER, the bounded queue and
+the SQLite store. Evaluations run in worker processes (npu_daemon/runtime/workers.py); the main
+loop only routes, so stats, health and ledger requests are answered at once even when every
+worker is busy. A full queue answers BUSY instead of hanging; a malformed message gets an error
+reply; nothing a client sends can take the server down. A request id already answered is
+answered again from the store, one still in flight is attached to the running evaluation: a
+retried request is evaluated and charged once. On stop, queued requests are answered BUSY (the
+client resubmits elsewhere), running ones are finished and answered, then the daemon exits.
 """
 
 from __future__ import annotations
 
+import collections
+import functools
+import hashlib
 import logging
+import os
+import platform
 import shutil
 import tempfile
-import threading
-import traceback
-from concurrent.futures import ThreadPoolExecutor
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import zmq
-from pydantic import TypeAdapter, ValidationError
+import zmq.auth.thread
+from pydantic import BaseModel, Field, TypeAdapter
 
 import ascend_gym
 from ascend_gym.protocol import (
@@ -26,132 +35,240 @@ from ascend_gym.protocol import (
     ErrorReply,
     EvalRequest,
     EvalResult,
+    HealthReply,
+    HealthRequest,
+    LedgerRequest,
     StatsReply,
     StatsRequest,
     Status,
 )
 from npu_daemon.backends.base import Backend
-from npu_daemon.runtime.store import ResultCache, Ledger
+from npu_daemon.runtime.keys import ServerKeys
+from npu_daemon.runtime.store import Store, cache_key
+from npu_daemon.runtime.workers import SandboxUsers, WorkerPool, deadline_s
 
 log = logging.getLogger("npu_daemon")
 
-Request = TypeAdapter(EvalRequest | StatsRequest)
+Request = TypeAdapter(Annotated[EvalRequest | StatsRequest | HealthRequest | LedgerRequest, Field(discriminator="kind")])
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+TRIM_EVERY = 256  # answers between two cache/request-log trims
+MAX_FINGERPRINTS = 64  # socs remembered (any string may arrive)
+
+
+@dataclass
+class Task:
+    request: EvalRequest
+    key: str
+    payload: bytes
+    waiters: list[list[bytes]]  # reply envelopes: the first submission and its retries
 
 
 class Server:
-    def __init__(self, backend: Backend, bind: str, workers: int = 2, max_queue: int = 64, workdir: Path | None = None):
-        self.backend = backend
-        self.workers = workers
-        self.max_queue = max_queue
-        self.workdir = Path(workdir or tempfile.gettempdir()) / "npu_daemon"
-        self.workdir.mkdir(parents=True, exist_ok=True)
-        self.cache = ResultCache()
-        self.ledger = Ledger()
-        self._ctx = zmq.Context.instance()
+    def __init__(self, backend: Backend, bind: str, workers: int = 2, max_queue: int = 64, state_dir: Path | None = None,
+                 keys: ServerKeys | None = None, sandbox: SandboxUsers | None = None, cache_entries: int = 100_000,
+                 workdir: Path | None = None):
+        self.backend, self.max_queue = backend, max_queue
+        self.started = time.monotonic()
+        self.store = Store(Path(state_dir or default_state_dir()) / "state.db", max_entries=cache_entries)
+        # Throwaway directories live here (under workdir, default the system temp dir):
+        # traversable, not listable, by the sandbox users.
+        self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-", dir=workdir))
+        self.work_root.chmod(0o711)
+        self._ctx = zmq.Context()
+        self._auth = None
+        if keys is not None:
+            self._auth = zmq.auth.thread.ThreadAuthenticator(self._ctx)
+            self._auth.start()
+            self._auth.configure_curve(domain="*", location=str(keys.authorized))
         self._router = self._ctx.socket(zmq.ROUTER)
-        self._router.setsockopt(zmq.LINGER, 0)
+        self._router.setsockopt(zmq.LINGER, 1000)
         self._router.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+        if keys is not None:
+            self._router.curve_server = True
+            self._router.curve_publickey, self._router.curve_secretkey = keys.public, keys.secret
         self._router.bind(bind)
         self.endpoint = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
-        self._results_addr = f"inproc://results-{id(self)}"
-        self._results = self._ctx.socket(zmq.PULL)
-        self._results.bind(self._results_addr)
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval")
-        self._local = threading.local()
-        self._pending = 0
-        self._stop = threading.Event()
+        self.sandbox_user = f"uid {sandbox.first_uid}+worker" if sandbox else f"uid {os.geteuid()} (the daemon's own)"
+        self.pool = WorkerPool(self._ctx, backend, workers, self.work_root, sandbox)
+        self._queue: collections.deque[str] = collections.deque()
+        self._tasks: dict[str, Task] = {}
+        self._fingerprints: dict[str, dict[str, str]] = {}
+        self._answers = 0
+        self._stopping = False
 
     # ---- main loop -------------------------------------------------------------------------
     def serve_forever(self) -> None:
         poller = zmq.Poller()
         poller.register(self._router, zmq.POLLIN)
-        poller.register(self._results, zmq.POLLIN)
-        while not self._stop.is_set():
-            events = dict(poller.poll(100))
-            if self._results in events:
-                while True:
-                    try:
-                        frames = self._results.recv_multipart(zmq.NOBLOCK)
-                    except zmq.Again:
-                        break
-                    self._pending -= 1
-                    self._router.send_multipart(frames)
-            if self._router in events:
-                while True:
-                    try:
-                        frames = self._router.recv_multipart(zmq.NOBLOCK)
-                    except zmq.Again:
-                        break
-                    self._dispatch(frames)
-        self._drain()
+        poller.register(self.pool.sock, zmq.POLLIN)
+        try:
+            while not (self._stopping and not self._tasks):
+                if self._stopping and self._queue:
+                    self._refuse_queued()
+                events = dict(poller.poll(50))
+                if self.pool.sock in events:
+                    self._drain(self.pool.sock, self._worker_message)
+                if self._router in events:
+                    self._drain(self._router, self._client_message)
+                for task_id, why in self.pool.reap():
+                    self._finish(task_id.decode(), None, why)
+                self._assign()
+        finally:
+            self._close()
 
     def stop(self) -> None:
-        self._stop.set()
+        """Graceful: answer queued requests BUSY, finish running ones, then return from serve_forever."""
+        self._stopping = True
 
-    def _drain(self) -> None:
-        """Answer every in-flight request before closing."""
-        self._pool.shutdown(wait=True)
-        while self._pending > 0:
-            self._router.send_multipart(self._results.recv_multipart())
-            self._pending -= 1
+    @staticmethod
+    def _drain(sock: zmq.Socket, handle) -> None:
+        for _ in range(1000):  # bounded, so one busy socket cannot starve the other
+            try:
+                frames = sock.recv_multipart(zmq.NOBLOCK)
+            except zmq.Again:
+                return
+            handle(frames)
+
+    def _close(self) -> None:
+        self.pool.close()
         self._router.close()
-        self._results.close()
+        if self._auth is not None:
+            self._auth.stop()
+        self._ctx.term()
+        self.store.close()
+        shutil.rmtree(self.work_root, ignore_errors=True)
 
-    # ---- requests --------------------------------------------------------------------------
-    def _dispatch(self, frames: list[bytes]) -> None:
-        identity, payload = frames[0], frames[-1]
-        envelope = frames[:-1]
+    # ---- client messages -------------------------------------------------------------------
+    def _client_message(self, frames: list[bytes]) -> None:
+        envelope, payload = frames[:-1], frames[-1]
         try:
             request = Request.validate_json(payload)
-        except (ValidationError, ValueError) as e:
-            self._router.send_multipart([*envelope, ErrorReply(message=f"invalid request: {_short(e)}").model_dump_json().encode()])
+        except Exception as e:  # whatever arrives: an answer, never a dead daemon
+            self._send(envelope, ErrorReply(message=f"invalid request: {_short(e)}"))
             return
-        if isinstance(request, StatsRequest):
-            reply = StatsReply(request_id=request.request_id, backend=self.backend.name, workers=self.workers, queued=self._pending,
-                               evaluations=self.ledger.total_evaluations(), cache_hits=self.ledger.total_cache_hits(),
-                               versions={"ascend_gym": ascend_gym.__version__, "protocol": str(PROTOCOL_VERSION)})
-            self._router.send_multipart([*envelope, reply.model_dump_json().encode()])
-            return
-        if self._pending >= self.max_queue:
-            busy = EvalResult(request_id=request.request_id, status=Status.BUSY, message=f"queue full ({self._pending} pending)",
-                              backend=self.backend.name, simulated=self.backend.simulated)
-            self._router.send_multipart([*envelope, busy.model_dump_json().encode()])
-            return
-        self._pending += 1
-        self._pool.submit(self._evaluate, envelope, request)
-        del identity
-
-    def _evaluate(self, envelope: list[bytes], request: EvalRequest) -> None:
-        result = self.evaluate(request)
-        sock = getattr(self._local, "push", None)
-        if sock is None:
-            sock = self._local.push = self._ctx.socket(zmq.PUSH)
-            sock.connect(self._results_addr)
-        sock.send_multipart([*envelope, result.model_dump_json().encode()])
-
-    def evaluate(self, request: EvalRequest) -> EvalResult:
-        """Serve from the run's cache or evaluate in a throwaway directory; charge the ledger."""
-        key = self.cache.key(request, self.backend.fingerprint(request.soc))
-        cached = self.cache.get(request.run_id, key)
-        if cached is not None:
-            result = cached.model_copy(update={"request_id": request.request_id, "cache_hit": True})
-            self.ledger.charge(request.run_id, result)
-            return result
-        workdir = Path(tempfile.mkdtemp(prefix="eval-", dir=self.workdir))
         try:
-            result = self.backend.evaluate(request, workdir)
-        except Exception as e:  # a backend fault is still a result, never a dead server
-            log.exception("backend failed on %s", request.request_id)
-            result = EvalResult(request_id=request.request_id, status=Status.DAEMON_ERROR, message=f"{type(e).__name__}: {e}",
-                                log_tail=traceback.format_exc()[-4000:], backend=self.backend.name, simulated=self.backend.simulated,
-                                soc=request.soc)
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
-        if result.status not in (Status.DAEMON_ERROR, Status.BUSY):
-            self.cache.put(request.run_id, key, result)
-        self.ledger.charge(request.run_id, result)
-        return result
+            if isinstance(request, EvalRequest):
+                self._submit(envelope, request, payload)
+            elif isinstance(request, StatsRequest):
+                self._send(envelope, self.stats(request.request_id))
+            elif isinstance(request, HealthRequest):
+                self._send(envelope, self.health(request.request_id, request.about))
+            else:
+                self._send(envelope, self.store.ledger(request.run_id).model_copy(update={"request_id": request.request_id}))
+        except Exception as e:  # a fault of ours is an answer, never a dead daemon
+            log.exception("failed on %s", request.request_id)
+            self._send(envelope, ErrorReply(request_id=request.request_id, status=Status.DAEMON_ERROR, message=_short(e)))
+
+    def _submit(self, envelope: list[bytes], request: EvalRequest, payload: bytes) -> None:
+        key = cache_key(request, self._fingerprint(request.soc))
+        answered = self.store.answered(request.request_id)
+        if answered is not None:
+            same = answered[0] == key
+            self._send(envelope, answered[1] if same else self._status(request, Status.REJECTED,
+                                                                       "request_id already used for a different request"))
+            return
+        task = self._tasks.get(request.request_id)
+        if task is not None:  # a retry of a request still in flight: one evaluation answers both
+            task.waiters.append(envelope)
+            return
+        cached = self.store.lookup(request.run_id, key)
+        if cached is not None:
+            self._answer([envelope], request, key, cached.model_copy(update={"request_id": request.request_id}))
+            return
+        if self._stopping or len(self._queue) >= self.max_queue:
+            why = "daemon shutting down" if self._stopping else f"queue full ({len(self._queue)} waiting)"
+            self._send(envelope, self._status(request, Status.BUSY, why))
+            return
+        self._tasks[request.request_id] = Task(request, key, payload, [envelope])
+        self._queue.append(request.request_id)
+
+    def _assign(self) -> None:
+        for slot in self.pool.idle():
+            if not self._queue:
+                return
+            task = self._tasks[self._queue.popleft()]
+            self.pool.assign(slot, task.request.request_id.encode(), task.payload, deadline_s(task.request))
+
+    def _refuse_queued(self) -> None:
+        while self._queue:
+            self._finish(self._queue.popleft(), None, "daemon shutting down before this request started", Status.BUSY)
+
+    # ---- worker messages -------------------------------------------------------------------
+    def _worker_message(self, frames: list[bytes]) -> None:
+        message = self.pool.receive_frames(frames)
+        if message is not None:
+            task_id, payload = message
+            self._finish(task_id.decode(), payload, "")
+
+    def _finish(self, request_id: str, payload: bytes | None, why: str, status: Status = Status.DAEMON_ERROR) -> None:
+        task = self._tasks.pop(request_id, None)
+        if task is None:
+            return
+        try:
+            result = self._status(task.request, status, why) if payload is None else EvalResult.model_validate_json(payload)
+        except ValueError as e:
+            result = self._status(task.request, Status.DAEMON_ERROR, f"unreadable worker answer: {_short(e)}")
+        self._answer(task.waiters, task.request, task.key, result)
+
+    def _answer(self, envelopes: list[list[bytes]], request: EvalRequest, key: str, result: EvalResult) -> None:
+        """Charge and log (one transaction), then reply: a crash in between loses no charge."""
+        result = self.store.record(request.run_id, key, result)
+        for envelope in envelopes:
+            self._send(envelope, result)
+        self._answers += 1
+        if self._answers % TRIM_EVERY == 0:
+            self.store.trim()
+
+    # ---- replies ---------------------------------------------------------------------------
+    def _send(self, envelope: list[bytes], message: BaseModel) -> None:
+        self._router.send_multipart([*envelope, message.model_dump_json().encode()])
+
+    def _status(self, request: EvalRequest, status: Status, message: str) -> EvalResult:
+        return EvalResult(request_id=request.request_id, status=status, message=message, backend=self.backend.name,
+                          simulated=self.backend.simulated, soc=request.soc)
+
+    def _fingerprint(self, soc: str) -> dict[str, str]:
+        """Per soc, computed once: the backend's sources do not change under a running daemon."""
+        if soc in self._fingerprints:
+            return self._fingerprints[soc]
+        fingerprint = {**self.backend.fingerprint(soc), "daemon_code": _code_digest()}
+        if len(self._fingerprints) < MAX_FINGERPRINTS:
+            self._fingerprints[soc] = fingerprint
+        return fingerprint
+
+    def stats(self, request_id: str = "") -> StatsReply:
+        totals = self.store.totals()
+        return StatsReply(request_id=request_id, backend=self.backend.name, workers=self.pool.size, queued=len(self._queue),
+                          running=self.pool.running(), workers_alive=self.pool.alive(), max_queue=self.max_queue,
+                          evaluations=totals["evaluations"], cache_hits=totals["cache_hits"],
+                          shared_cache_hits=totals["shared_cache_hits"], cache_entries=totals["cache_entries"],
+                          sandbox_user=self.sandbox_user, uptime_s=time.monotonic() - self.started,
+                          versions={"ascend_gym": ascend_gym.__version__, "protocol": str(PROTOCOL_VERSION),
+                                    "python": platform.python_version(), "pyzmq": zmq.pyzmq_version(), "zmq": zmq.zmq_version()})
+
+    def health(self, request_id: str = "", about: str = "") -> HealthReply:
+        alive = self.pool.alive()
+        known = (about in self._tasks or self.store.answered(about) is not None) if about else None
+        return HealthReply(request_id=request_id, ok=not self._stopping and alive > 0, workers=self.pool.size,
+                           workers_alive=alive, queued=len(self._queue), running=self.pool.running(), max_queue=self.max_queue,
+                           known=known)
+
+
+@functools.cache
+def _code_digest() -> str:
+    """The Python that evaluates and checks (backends, checker, package model): part of the cache key,
+    so a persisted result never outlives the code that produced it."""
+    roots = [Path(__file__).resolve().parents[1], Path(ascend_gym.__file__).resolve().parent]
+    files = sorted([*roots[0].rglob("*.py"), roots[1] / "package.py", roots[1] / "protocol.py"])
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:24]
+
+
+def default_state_dir() -> Path:
+    cache = os.environ.get("ASCEND_GYM_CACHE")
+    return Path(cache) / "daemon" if cache else Path.home() / ".cache" / "ascend_gym" / "daemon"
 
 
 def _short(e: Exception) -> str:

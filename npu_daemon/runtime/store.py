@@ -1,65 +1,158 @@
-"""Result cache and budget ledger (DESIGN 3.3).
+"""The daemon's persistent state in one SQLite file: result cache, budget ledger, request log.
 
-A byte-identical resubmission in the same run is served from the cache and costs nothing; the
-ledger counts, per run_id, evaluations, cache hits and seconds by status, so every policy is
-counted the same way.
+- Cache: content hash of (sources, spec, cases, stages, soc, seed, backend fingerprint) -> result,
+  bounded to `max_entries` (least recently used evicted). A byte-identical resubmission in the
+  same run is free (DESIGN 3.3); a result computed for another run is served too (no work is
+  repeated) but charged to the new run as an evaluation, so every run's budget counts the same
+  candidates whatever other runs did.
+- Ledger: per run_id and status, charged evaluations, free cache hits, shared hits, seconds.
+- Requests: request_id -> result, so a retried request is answered, never evaluated or charged
+  twice, also after a restart.
+
+Only the server's main thread touches the store, and each charge is one transaction written
+before the reply is sent: a daemon killed at any point has charged a request at most once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections import defaultdict
+import sqlite3
+import time
+from pathlib import Path
 
-from ascend_gym.protocol import EvalRequest, EvalResult
+from ascend_gym.protocol import EvalRequest, EvalResult, LedgerReply, Status
 
-
-class ResultCache:
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._runs: dict[str, dict[str, EvalResult]] = defaultdict(dict)
-
-    @staticmethod
-    def key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
-        """Everything that can change the result: sources, spec, cases, stages, soc, seed, simulator."""
-        facts = {"package": request.package.content_hash(), "cases": request.cases, "stages": [s.value for s in request.stages],
-                 "soc": request.soc, "seed": request.seed, "fingerprint": fingerprint}
-        return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
-
-    def get(self, run_id: str, key: str) -> EvalResult | None:
-        with self._lock:
-            return self._runs[run_id].get(key)
-
-    def put(self, run_id: str, key: str, result: EvalResult) -> None:
-        with self._lock:
-            self._runs[run_id][key] = result
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, result TEXT NOT NULL, used REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS cache_used ON cache (used);
+CREATE TABLE IF NOT EXISTS charged (run_id TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (run_id, key));
+CREATE TABLE IF NOT EXISTS ledger (
+    run_id TEXT NOT NULL, status TEXT NOT NULL,
+    evaluations INTEGER NOT NULL DEFAULT 0, cache_hits INTEGER NOT NULL DEFAULT 0,
+    shared_cache_hits INTEGER NOT NULL DEFAULT 0,
+    compile_s REAL NOT NULL DEFAULT 0, run_s REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, status));
+CREATE TABLE IF NOT EXISTS requests (request_id TEXT PRIMARY KEY, key TEXT NOT NULL, result TEXT NOT NULL, done REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS requests_done ON requests (done);
+"""
+# Results that say nothing about the candidate are neither cached nor charged.
+UNCHARGED = {Status.BUSY, Status.DAEMON_ERROR}
 
 
-class Ledger:
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._runs: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
+    """Everything that can change the result: sources, spec, cases, stages, soc, seed, simulator."""
+    facts = {"package": request.package.content_hash(), "cases": request.cases, "stages": [s.value for s in request.stages],
+             "soc": request.soc, "seed": request.seed, "fingerprint": fingerprint}
+    return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
 
-    def charge(self, run_id: str, result: EvalResult) -> None:
-        with self._lock:
-            row = self._runs[run_id]
+
+class Store:
+    def __init__(self, path: Path, max_entries: int = 100_000, max_requests: int = 200_000):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path, self.max_entries, self.max_requests = path, max_entries, max_requests
+        # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), one per charge.
+        self._db = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # durable across a daemon crash (not a power cut)
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    # ---- lookups ---------------------------------------------------------------------------
+    def answered(self, request_id: str) -> tuple[str, EvalResult] | None:
+        """(cache key, result) of a request already answered."""
+        row = self._db.execute("SELECT key, result FROM requests WHERE request_id = ?", (request_id,)).fetchone()
+        return (row[0], EvalResult.model_validate_json(row[1])) if row else None
+
+    def lookup(self, run_id: str, key: str) -> EvalResult | None:
+        """A cached result, marked as a free hit (same run) or a shared one (another run's)."""
+        row = self._db.execute("SELECT result FROM cache WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        result = EvalResult.model_validate_json(row[0])
+        same_run = self._db.execute("SELECT 1 FROM charged WHERE run_id = ? AND key = ?", (run_id, key)).fetchone()
+        source = "run" if same_run else "shared"
+        return result.model_copy(update={"cache_hit": same_run is not None,
+                                         "cost": result.cost.model_copy(update={"cache_source": source, "worker_s": 0.0})})
+
+    # ---- the one write per answered request ------------------------------------------------
+    def record(self, run_id: str, key: str, result: EvalResult) -> EvalResult:
+        """Cache, charge and log one answer in one transaction; returns it as charged.
+
+        A fresh evaluation of a candidate this run already paid for (its cache entry was evicted)
+        is free like any resubmission: `cache_hit` is set on it."""
+        now = time.time()
+        with self._transaction():
+            if result.status in UNCHARGED:
+                return result
+            source = result.cost.cache_source
+            paid = self._db.execute("SELECT 1 FROM charged WHERE run_id = ? AND key = ?", (run_id, key)).fetchone()
+            if paid and not result.cache_hit:
+                result = result.model_copy(update={"cache_hit": True})
             if result.cache_hit:
-                row["cache_hits"] += 1
-                return
-            row["evaluations"] += 1
-            row[f"status.{result.status.value}"] += 1
-            row["compile_s"] += result.cost.compile_s
-            row["run_s"] += result.cost.run_s
+                self._add(run_id, result.status, cache_hits=1)
+            else:
+                spent = (0.0, 0.0) if source == "shared" else (result.cost.compile_s, result.cost.run_s)
+                self._add(run_id, result.status, evaluations=1, shared_cache_hits=int(source == "shared"),
+                          compile_s=spent[0], run_s=spent[1])
+                self._db.execute("INSERT OR IGNORE INTO charged VALUES (?, ?)", (run_id, key))
+            if source == "none":
+                self._db.execute("INSERT OR REPLACE INTO cache VALUES (?, ?, ?)",
+                                 (key, result.model_copy(update={"request_id": "", "cache_hit": False}).model_dump_json(), now))
+            else:
+                self._db.execute("UPDATE cache SET used = ? WHERE key = ?", (now, key))
+            self._db.execute("INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
+                             (result.request_id, key, result.model_dump_json(), now))
+        return result
 
-    def run(self, run_id: str) -> dict[str, float]:
-        with self._lock:
-            return dict(self._runs.get(run_id, {}))
+    def trim(self) -> None:
+        """Bound the cache and the request log (oldest first); cheap enough to call per request."""
+        with self._transaction():
+            for table, column, limit in (("cache", "used", self.max_entries), ("requests", "done", self.max_requests)):
+                excess = self._count(table) - limit
+                if excess > 0:
+                    self._db.execute(f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} ORDER BY {column} LIMIT ?)",
+                                     (excess,))
 
-    def total_evaluations(self) -> int:
-        with self._lock:
-            return int(sum(r.get("evaluations", 0) for r in self._runs.values()))
+    def _add(self, run_id: str, status: Status, evaluations: int = 0, cache_hits: int = 0, shared_cache_hits: int = 0,
+             compile_s: float = 0.0, run_s: float = 0.0) -> None:
+        self._db.execute(
+            "INSERT INTO ledger VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, status) DO UPDATE SET "
+            "evaluations = evaluations + excluded.evaluations, cache_hits = cache_hits + excluded.cache_hits, "
+            "shared_cache_hits = shared_cache_hits + excluded.shared_cache_hits, "
+            "compile_s = compile_s + excluded.compile_s, run_s = run_s + excluded.run_s",
+            (run_id, status.value, evaluations, cache_hits, shared_cache_hits, compile_s, run_s))
 
-    def total_cache_hits(self) -> int:
-        with self._lock:
-            return int(sum(r.get("cache_hits", 0) for r in self._runs.values()))
+    def _count(self, table: str) -> int:
+        return self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+
+    def _transaction(self):
+        return _Transaction(self._db)
+
+    # ---- reports ---------------------------------------------------------------------------
+    def ledger(self, run_id: str) -> LedgerReply:
+        rows = self._db.execute("SELECT status, evaluations, cache_hits, shared_cache_hits, compile_s, run_s FROM ledger "
+                                "WHERE run_id = ?", (run_id,)).fetchall()
+        return LedgerReply(run_id=run_id, evaluations=sum(r[1] for r in rows), cache_hits=sum(r[2] for r in rows),
+                           shared_cache_hits=sum(r[3] for r in rows), compile_s=sum(r[4] for r in rows),
+                           run_s=sum(r[5] for r in rows), by_status={r[0]: r[1] for r in rows if r[1]})
+
+    def totals(self) -> dict[str, int]:
+        row = self._db.execute("SELECT COALESCE(SUM(evaluations), 0), COALESCE(SUM(cache_hits), 0), "
+                               "COALESCE(SUM(shared_cache_hits), 0) FROM ledger").fetchone()
+        return {"evaluations": row[0], "cache_hits": row[1], "shared_cache_hits": row[2], "cache_entries": self._count("cache")}
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error): several daemons may share one state file."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, *_: object) -> None:
+        self._db.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -1,0 +1,69 @@
+"""Evaluations per minute of a local simulator daemon with 1 and 2 worker processes.
+
+    python benchmarks/daemon_throughput.py [--op level1/add] [--n 8] [--workers 1,2]
+
+For each worker count a fresh daemon (fresh state dir) gets `--n` distinct candidates at once:
+each is the op with a unique comment in its kernel and tiling sources, so every evaluation
+compiles both programs, checks every correctness case and times the bench case, as a search
+policy's new candidates do. Throughput is n / (wall time from first submission to last answer).
+All numbers are simulated-backend wall-clock numbers of this machine at the time of the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import zmq
+
+from ascend_gym.client import LocalDaemon
+from ascend_gym.package import load_package
+from ascend_gym.protocol import EvalRequest
+
+SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
+
+
+def run(pkg, workers: int, n: int) -> dict:
+    with tempfile.TemporaryDirectory() as state, LocalDaemon(workers=workers, state_dir=state, extra_args=["--max-queue", str(n)]) as d:
+        ctx = zmq.Context.instance()
+        socks = []
+        tag = uuid.uuid4().hex[:8]
+        requests = [EvalRequest(run_id=f"throughput-{workers}", package=pkg.with_sources(
+            tiling=pkg.tiling_source + f"\n// {tag} {i}\n", kernel=pkg.kernel_source + f"\n// {tag} {i}\n")) for i in range(n)]
+        time.sleep(2.0)  # the workers import and announce themselves
+        start = time.perf_counter()
+        for r in requests:
+            s = ctx.socket(zmq.DEALER)
+            s.connect(d.address)
+            s.send_multipart([b"", r.model_dump_json().encode()])
+            socks.append(s)
+        results = [json.loads(s.recv_multipart()[-1]) for s in socks]
+        wall = time.perf_counter() - start
+        for s in socks:
+            s.close(0)
+    statuses = sorted({r["status"] for r in results})
+    compile_s = sum(r["cost"]["compile_s"] for r in results) / n
+    run_s = sum(r["cost"]["run_s"] for r in results) / n
+    return {"workers": workers, "n": n, "wall_s": round(wall, 2), "evaluations_per_minute": round(60 * n / wall, 1),
+            "mean_compile_s": round(compile_s, 2), "mean_run_s": round(run_s, 2), "statuses": statuses,
+            "loadavg_1min": round(os.getloadavg()[0], 2)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--op", default="level1/add")
+    ap.add_argument("--n", type=int, default=8)
+    ap.add_argument("--workers", default="1,2")
+    args = ap.parse_args()
+    pkg = load_package(SUITE / args.op)
+    for workers in map(int, args.workers.split(",")):
+        print(json.dumps(run(pkg, workers, args.n)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,285 @@
+"""A pool of worker processes, each evaluating one request at a time.
+
+Workers talk to the server over a DEALER socket to the pool's ROUTER (ipc): a worker announces
+READY, receives `[task_id, request]`, answers `[task_id, result]`. The server keeps the pool's
+bookkeeping in its own thread; a worker that dies or overruns its request's deadline is killed,
+its request answered DAEMON_ERROR (the client may retry it) and a fresh worker takes its slot.
+Each worker evaluates in its own throwaway directory and, under a root daemon, runs candidate
+commands as its own unprivileged uid (see npu_daemon/sandbox.py).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import logging
+import multiprocessing
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import zmq
+
+from ascend_gym.protocol import EvalRequest, EvalResult, Status
+from npu_daemon import sandbox
+from npu_daemon.backends.base import Backend
+
+log = logging.getLogger("npu_daemon")
+
+READY, STOP = b"READY", b"STOP"
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
+DEADLINE_MARGIN_S = 60.0
+UID_BLOCK = 64  # sandbox uids per daemon
+RESPAWN_BACKOFF_S = 1.0
+
+
+def deadline_s(request: EvalRequest) -> float:
+    """The longest a worker may spend on a request: every build and run at its timeout, plus slack."""
+    cases = len(request.package.spec.cases) + 1
+    return request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * cases + DEADLINE_MARGIN_S
+
+
+@dataclass
+class SandboxUsers:
+    """The uids this daemon's workers run candidates as: first_uid + worker index, group gid.
+
+    Every daemon of a host takes its own block of uids (held by a lock file for its lifetime), so
+    killing everything a worker's uid runs never touches another daemon's candidates; the group
+    is shared, because the build cache it may write to is."""
+
+    first_uid: int
+    gid: int
+    writable: list[Path]
+    lock: IO | None = None
+
+    def identity(self, index: int) -> sandbox.Identity:
+        return sandbox.Identity(uid=self.first_uid + index, gid=self.gid, writable=self.writable)
+
+
+def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[Path],
+                    unlisted: list[Path]) -> SandboxUsers | None:
+    """Sandbox users from base_uid on if candidates can run unprivileged here, else None (and why, logged).
+
+    Only root can switch users; `read` (the backend's files sandboxed commands use) must be
+    reachable by others, `write` (its build cache) is made writable by the sandbox group
+    (sticky, so no uid removes another's artefacts), `unlisted` traversable but not listable."""
+    if os.geteuid() != 0:
+        return None
+    for path in read:
+        blocked = next((p for p in [path, *path.parents] if not p.stat().st_mode & stat.S_IXOTH), None)
+        if blocked is not None:
+            log.warning("candidates run as root: %s is not traversable by other users (needed: %s)", blocked, path)
+            return None
+    write = [p.resolve() for p in write]
+    for path in write:
+        path.mkdir(parents=True, exist_ok=True)
+        os.chown(path, -1, base_uid)
+        path.chmod(0o1775)
+    for path in unlisted:
+        path.mkdir(parents=True, exist_ok=True)
+        path.chmod(0o711)
+    users = _claim_block(base_uid, max(UID_BLOCK, workers), write)
+    why = _probe(users.identity(0))
+    if why:
+        log.warning("candidates run as root: the sandbox does not work here (%s)", why)
+        return None
+    return users
+
+
+def _probe(identity: sandbox.Identity) -> str:
+    """Why a sandboxed command cannot run here (no namespaces, no mount_setattr...), or ''."""
+    probe_dir = Path(tempfile.mkdtemp(prefix="npu_daemon-probe-"))
+    sandbox.configure(identity)
+    try:
+        done = sandbox.run(["/bin/sh", "-c", "echo ok > probe"], probe_dir, 10.0, sandbox.Limits())
+        return "" if done.returncode == 0 else f"exit code {done.returncode}: {done.stderr.strip()[:200]}"
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"{type(e).__name__}: {e}"
+    finally:
+        sandbox.configure(None)
+        shutil.rmtree(probe_dir, ignore_errors=True)
+
+
+def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers:
+    locks = Path(tempfile.gettempdir()) / "npu_daemon-uids"
+    locks.mkdir(mode=0o700, exist_ok=True)
+    if locks.stat().st_uid != os.geteuid():
+        raise PermissionError(f"{locks} is not ours: the uid locks must not be reachable by candidates")
+    for first in range(base_uid, base_uid + 256 * size, size):
+        lock = (locks / f"{first}.lock").open("w")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.close()
+            continue
+        return SandboxUsers(first_uid=first, gid=base_uid, writable=writable, lock=lock)
+    raise RuntimeError(f"no free block of {size} sandbox uids from {base_uid}")
+
+
+# ---- inside a worker process -----------------------------------------------------------------
+def evaluate(backend: Backend, request: EvalRequest, work_root: Path) -> EvalResult:
+    """One evaluation in a fresh directory private to the sandbox user; a fault is a result."""
+    start = time.monotonic()
+    workdir = Path(tempfile.mkdtemp(prefix="eval-", dir=work_root))
+    identity = sandbox.current_identity()
+    try:
+        if identity is not None:
+            os.chown(workdir, identity.uid, identity.gid)
+        result = backend.evaluate(request, workdir)
+    except Exception as e:  # a backend fault is still a result, never a dead worker
+        log.exception("backend failed on %s", request.request_id)
+        result = EvalResult(request_id=request.request_id, status=Status.DAEMON_ERROR, message=f"{type(e).__name__}: {e}",
+                            log_tail=traceback.format_exc()[-4000:], backend=backend.name, simulated=backend.simulated,
+                            soc=request.soc)
+    finally:
+        if identity is not None:  # what escaped a command's process group (setsid) ends with the evaluation
+            sandbox.kill_all(identity.uid)
+        shutil.rmtree(workdir, ignore_errors=True)
+    return result.model_copy(update={"cost": result.cost.model_copy(update={"worker_s": time.monotonic() - start})})
+
+
+def worker_main(backend: Backend, endpoint: str, name: bytes, identity: sandbox.Identity | None, work_root: str) -> None:
+    # Die with the server (even on SIGKILL); adopt orphaned candidate processes, so that killing
+    # them (sandbox.kill_all) can also reap them; shutdown is the server's to orchestrate.
+    libc = ctypes.CDLL(None)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sandbox.configure(identity)
+    backend.prepare()  # cheap when the server's own prepare() already did the work
+    ctx = zmq.Context()
+    sock = ctx.socket(zmq.DEALER)
+    sock.setsockopt(zmq.IDENTITY, name)
+    sock.setsockopt(zmq.LINGER, 5000)
+    sock.connect(endpoint)
+    sock.send(READY)
+    while True:
+        frames = sock.recv_multipart()
+        if frames[0] == STOP:
+            break
+        task_id, payload = frames
+        request = EvalRequest.model_validate_json(payload)
+        sock.send_multipart([task_id, evaluate(backend, request, Path(work_root)).model_dump_json().encode()])
+    sock.close()
+    ctx.term()
+
+
+# ---- inside the server -----------------------------------------------------------------------
+@dataclass
+class Slot:
+    index: int
+    process: multiprocessing.process.BaseProcess | None = None
+    name: bytes = b""
+    generation: int = 0
+    ready: bool = False
+    task: bytes | None = None
+    deadline: float = 0.0
+    started: float = 0.0
+
+
+class WorkerPool:
+    def __init__(self, ctx: zmq.Context, backend: Backend, size: int, work_root: Path, users: SandboxUsers | None):
+        self.backend, self.work_root, self.users = backend, work_root, users
+        self.sock = ctx.socket(zmq.ROUTER)
+        self.sock.setsockopt(zmq.LINGER, 0)
+        self.endpoint = f"ipc://{work_root}/workers.ipc"
+        self.sock.bind(self.endpoint)
+        self._mp = multiprocessing.get_context("spawn")
+        self.slots = [Slot(i) for i in range(size)]
+        for slot in self.slots:
+            self._spawn(slot)
+
+    def identity(self, index: int) -> sandbox.Identity | None:
+        return None if self.users is None else self.users.identity(index)
+
+    def _spawn(self, slot: Slot) -> None:
+        slot.generation += 1
+        slot.name = f"w{slot.index}.{slot.generation}".encode()
+        slot.ready, slot.task, slot.started = False, None, time.monotonic()
+        slot.process = self._mp.Process(target=worker_main, name=f"npu_daemon-worker-{slot.index}", daemon=True,
+                                        args=(self.backend, self.endpoint, slot.name, self.identity(slot.index), str(self.work_root)))
+        slot.process.start()
+
+    # ---- state -------------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return len(self.slots)
+
+    def alive(self) -> int:
+        return sum(1 for s in self.slots if s.process is not None and s.process.is_alive())
+
+    def idle(self) -> list[Slot]:
+        return [s for s in self.slots if s.ready and s.task is None]
+
+    def running(self) -> int:
+        return sum(1 for s in self.slots if s.task is not None)
+
+    # ---- traffic -----------------------------------------------------------------------------
+    def assign(self, slot: Slot, task_id: bytes, payload: bytes, budget_s: float) -> None:
+        slot.task, slot.deadline = task_id, time.monotonic() + budget_s
+        self.sock.send_multipart([slot.name, task_id, payload])
+
+    def receive_frames(self, frames: list[bytes]) -> tuple[bytes, bytes] | None:
+        """One message from a worker: (task_id, result JSON), or None for a READY."""
+        slot = next((s for s in self.slots if s.name == frames[0]), None)
+        if slot is None or len(frames) not in (2, 3):  # a late message from a worker generation already replaced
+            return None
+        if frames[1] == READY:
+            slot.ready = True
+            return None
+        task_id, payload = frames[1], frames[-1]
+        if slot.task != task_id or len(frames) != 3:
+            return None
+        slot.task = None
+        return task_id, payload
+
+    def reap(self) -> list[tuple[bytes, str]]:
+        """Replace dead or overdue workers; returns (task_id, why) for the requests they held."""
+        lost = []
+        now = time.monotonic()
+        for slot in self.slots:
+            dead = slot.process is None or not slot.process.is_alive()
+            overdue = slot.task is not None and now > slot.deadline
+            if not (dead or overdue) or (dead and slot.task is None and now - slot.started < RESPAWN_BACKOFF_S):
+                continue  # healthy, or a worker that fails at start-up: respawned at most once per backoff
+            why = f"worker {slot.index} exceeded the request's deadline" if overdue and not dead else \
+                f"worker {slot.index} died (exit code {slot.process.exitcode if slot.process else None})"
+            log.warning("%s; restarting it", why)
+            if slot.task is not None:
+                lost.append((slot.task, why))
+            self._kill(slot)
+            self._spawn(slot)
+        return lost
+
+    def _kill(self, slot: Slot) -> None:
+        if slot.process is not None and slot.process.is_alive():
+            slot.process.kill()
+        if slot.process is not None:
+            slot.process.join(5)
+        identity = self.identity(slot.index)
+        if identity is not None:  # the sandboxed commands it was running
+            sandbox.kill_all(identity.uid)
+
+    def close(self, timeout_s: float = 10.0) -> None:
+        for slot in self.slots:
+            if slot.process is not None and slot.process.is_alive():
+                try:
+                    self.sock.send_multipart([slot.name, STOP], zmq.NOBLOCK)
+                except zmq.ZMQError:
+                    pass
+        end = time.monotonic() + timeout_s
+        for slot in self.slots:
+            if slot.process is not None:
+                slot.process.join(max(0.0, end - time.monotonic()))
+                if slot.process.is_alive():
+                    self._kill(slot)
+        self.sock.close(0)

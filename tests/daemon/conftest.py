@@ -1,0 +1,112 @@
+"""Daemons for these tests run as real subprocesses on tmp state dirs; candidates are real
+AscendC packages (level1/add copied to a tmp dir with an edited kernel) through the sim backend."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ascend_gym import suite
+from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.package import OperatorPackage, load_package
+from ascend_gym.protocol import EvalRequest, Stage, Timeouts
+
+ADD_DIR = Path(suite.__file__).parent / "level1" / "add"
+ENTRY = "GM_ADDR workspace, GM_ADDR tiling) {"
+
+
+def add_variant(tmp: Path, body: str = "", includes: str = "", comment: str = "") -> OperatorPackage:
+    """level1/add copied into tmp, with `body` run first by block 0 of the kernel."""
+    root = tmp / "add"
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
+    kernel = root / "op_kernel" / "add.cpp"
+    source = kernel.read_text()
+    assert ENTRY in source
+    probe = f"\n  if (GetBlockIdx() == 0) {{\n{body}\n  }}\n" if body else ""
+    kernel.write_text(f"{includes}\n{source.replace(ENTRY, ENTRY + probe)}\n// {comment}\n")
+    return load_package(root)
+
+
+def small_request(pkg: OperatorPackage, run_id: str = "t", run_s: float = 20.0, **kw) -> EvalRequest:
+    """One small correctness case, no timing: the fastest real evaluation."""
+    return EvalRequest(run_id=run_id, package=pkg, stages=[Stage.COMPILE, Stage.CHECK], cases=["aligned_fp16"],
+                       timeouts=Timeouts(build_s=60, run_s=run_s), **kw)
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory) -> LocalDaemon:
+    with LocalDaemon(workers=2, state_dir=tmp_path_factory.mktemp("state")) as d:
+        yield d
+
+
+@pytest.fixture()
+def client(daemon: LocalDaemon) -> DaemonClient:
+    c = DaemonClient(daemon.address, heartbeat_s=1.0)
+    yield c
+    c.close()
+
+
+def sandbox_uids(client: DaemonClient) -> set[int]:
+    """The uids a root daemon's two workers run candidates as (empty: no sandbox users)."""
+    who = client.stats().sandbox_user
+    if os.geteuid() != 0 or not who.endswith("+worker"):
+        return set()
+    first = int(who.split()[1].split("+")[0])
+    return {first, first + 1}
+
+
+def uid_processes(uids: set[int]) -> list[int]:
+    """Pids of live processes owned by any of `uids`."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid in uids and "State:\tZ" not in (entry / "status").read_text():
+                    pids.append(int(entry.name))
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+    return pids
+
+
+def send_raw(address: str, request: EvalRequest):
+    """Submit without waiting: a DEALER of its own, to be read with `reply_of`."""
+    import zmq
+
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.connect(address)
+    sock.send_multipart([b"", request.model_dump_json().encode()])
+    return sock
+
+
+def reply_of(sock, timeout_s: float = 120.0) -> dict:
+    import json
+
+    assert sock.poll(int(timeout_s * 1000)), "no reply"
+    reply = json.loads(sock.recv_multipart()[-1])
+    sock.close()
+    return reply
+
+
+def wait_until(predicate, timeout_s: float = 60.0, every_s: float = 0.05) -> None:
+    import time
+
+    end = time.monotonic() + timeout_s
+    while not predicate():
+        assert time.monotonic() < end, "timed out waiting"
+        time.sleep(every_s)
+
+
+def daemon_args(argv: list[str]):
+    """`ascend-gym daemon ARGV` parsed as the console script parses it."""
+    import argparse
+
+    from ascend_gym.commands import daemon_cmd
+
+    parser = argparse.ArgumentParser()
+    daemon_cmd.configure(parser)
+    return parser.parse_args(argv)
