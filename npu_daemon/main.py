@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
-from npu_daemon.backends.base import get_backend
+from npu_daemon.backends.base import BACKENDS, get_backend
 from npu_daemon.runtime.keys import load_server_keys
 from npu_daemon.runtime.server import Server, default_state_dir
 from npu_daemon.runtime.workers import SandboxUsers, prepare_sandbox
@@ -20,7 +20,7 @@ SANDBOX_UID = 64000
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--backend", default="sim", choices=["sim"], help="evaluation backend")
+    parser.add_argument("--backend", default="sim", choices=BACKENDS, help="evaluation backend")
     parser.add_argument("--bind", default="tcp://127.0.0.1:5555", help="ZeroMQ endpoint; port * picks a free one")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (concurrent evaluations)")
     parser.add_argument("--max-queue", type=int, default=64, help="waiting requests before BUSY")

@@ -37,5 +37,6 @@ def run(args: argparse.Namespace) -> int:
         if result.message:
             print(result.message)
         for case in result.cases:
-            print(f"  case {case.name}: {'pass' if case.passed else 'FAIL'} max_abs_error={case.max_abs_error:g}")
+            error = "" if case.max_abs_error is None else f" max_abs_error={case.max_abs_error:g}"
+            print(f"  case {case.name}: {'pass' if case.passed else 'FAIL'}{error}")
     return 0 if result.ok else 1

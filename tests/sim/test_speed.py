@@ -49,6 +49,7 @@ def test_case_data_matches_the_checker_and_is_shared_read_only(add_case):
         assert stat.S_IMODE(path.stat().st_mode) == 0o444
         ref = first.reference()
         assert ref[0].tobytes() == checker.reference_outputs(pkg, case, want)[0].tobytes()
+        assert stat.S_IMODE(Path(ref[0].filename).stat().st_mode) == 0o400  # the daemon's alone, never a candidate's
         assert not ref[0].flags.writeable
     with case_data.case_data(pkg, case, 3) as again:
         assert again.input_path("x") == path and path.stat().st_ino == again.input_path("x").stat().st_ino

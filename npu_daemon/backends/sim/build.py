@@ -164,8 +164,9 @@ def _compile(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float) 
     done = sandbox.run(cmd, cwd, timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096))
     if done.timed_out:
         raise BuildError(what, f"compilation exceeded {timeout_s:.0f} s", timed_out=True)
-    if done.returncode != 0 or not out.exists():
-        raise BuildError(what, done.stderr.strip() or f"compiler exited with {done.returncode}")
+    if done.returncode != 0 or not out.exists() or out.stat().st_size == 0:
+        # An empty artefact (a compiler killed as it wrote) must never enter the object cache.
+        raise BuildError(what, done.stderr.strip() or f"compiler exited with {done.returncode} and no output")
 
 
 def _cached(kind: str, key: str, build: callable) -> tuple[Path, bool]:

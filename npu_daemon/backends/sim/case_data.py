@@ -30,7 +30,8 @@ from ascend_gym.package import Case, OperatorPackage
 from npu_daemon import checker
 from npu_daemon.backends.sim import build
 
-CHECKER_SOURCE = Path(checker.__file__).read_bytes()
+# How entries are generated and laid out (file modes included): a change to either makes new entries.
+GENERATOR_SOURCE = Path(checker.__file__).read_bytes() + Path(__file__).read_bytes()
 DEFAULT_LIMIT_MB = 4096
 
 
@@ -57,7 +58,7 @@ def _digest(*parts: str | bytes) -> str:
 
 def inputs_key(pkg: OperatorPackage, case: Case, seed: int) -> str:
     """Everything the inputs (and, with the reference, the outputs) are computed from."""
-    return _digest(pkg.spec.model_dump_json(), case.model_dump_json(), str(seed), CHECKER_SOURCE, np.__version__)
+    return _digest(pkg.spec.model_dump_json(), case.model_dump_json(), str(seed), GENERATOR_SOURCE, np.__version__)
 
 
 def root() -> Path:
@@ -101,7 +102,9 @@ def _create(entry: Path, produce: Callable[[Path], None]) -> None:
     try:
         produce(tmp)
         for f in tmp.iterdir():
-            f.chmod(0o444)
+            # Inputs are read in place by the candidate's harness; reference outputs only by the
+            # daemon, after the run: a candidate (another uid) must not be able to open them.
+            f.chmod(0o400 if f.name.startswith("out_") else 0o444)
         shutil.rmtree(entry, ignore_errors=True)
         os.rename(tmp, entry)
     finally:
