@@ -16,7 +16,7 @@ from test_cann_backend import small_add
 
 def test_cann_daemon_round_trip(cann_env: Path, tmp_path: Path) -> None:
     backend = CannBackend(CannConfig(warmup=1, repeats=3, state_dir=tmp_path / "state"))
-    server = Server(backend, "tcp://127.0.0.1:*", workers=2, workdir=tmp_path)
+    server = Server(backend, "tcp://127.0.0.1:*", workers=2, state_dir=tmp_path / "daemon", workdir=tmp_path)
     thread = threading.Thread(target=server.serve_forever)
     thread.start()
     client = DaemonClient(server.endpoint, timeout_s=120)
