@@ -8,8 +8,29 @@ from __future__ import annotations
 import abc
 from pathlib import Path
 
-from ascend_gym.protocol import EvalRequest, EvalResult
+from ascend_gym.package import Case, OperatorPackage
+from ascend_gym.protocol import CaseCheck, EvalRequest, EvalResult, Stage, Status
 
+
+
+class CaseFailure(Exception):
+    """A candidate's failure on one case, raised inside a backend and returned as a result."""
+
+    def __init__(self, status: Status, message: str, log: str = "", check: CaseCheck | None = None):
+        super().__init__(message)
+        self.status, self.message, self.log, self.check = status, message, log, check
+
+
+def requested_cases(pkg: OperatorPackage, request: EvalRequest) -> list[Case]:
+    """Correctness cases (all, or the requested ones) plus the bench case when timing."""
+    if Stage.CHECK in request.stages:
+        names = request.cases or [c.name for c in pkg.spec.cases]
+        cases = [pkg.spec.case(n) for n in names]
+    else:
+        cases = []
+    if Stage.TIME in request.stages and pkg.spec.bench_case not in cases:
+        cases.append(pkg.spec.bench_case)
+    return cases
 
 class Backend(abc.ABC):
     name: str

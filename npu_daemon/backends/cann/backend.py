@@ -20,11 +20,11 @@ from pydantic import BaseModel, Field
 from ascend_gym.package import Case, OperatorPackage, dtype_macros
 from ascend_gym.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
 from npu_daemon import checker, sandbox
-from npu_daemon.backends.base import Backend
+from npu_daemon.backends.base import Backend, CaseFailure, requested_cases
 from npu_daemon.backends.cann import device, msprof, project, tiling
 from npu_daemon.backends.cann.toolkit import Toolkit, ToolkitMissing
 from npu_daemon.backends.sim import build
-from npu_daemon.backends.sim.backend import SimBackend, soc_params
+from npu_daemon.backends.sim.backend import soc_params
 
 
 class CannConfig(BaseModel):
@@ -40,12 +40,6 @@ class CannConfig(BaseModel):
     def from_env(cls) -> CannConfig:
         names = {"device_id": "ASCEND_GYM_CANN_DEVICE", "warmup": "ASCEND_GYM_CANN_WARMUP", "repeats": "ASCEND_GYM_CANN_REPEATS"}
         return cls(**{field: os.environ[env] for field, env in names.items() if env in os.environ})
-
-
-class CaseFailure(Exception):
-    def __init__(self, status: Status, message: str, log: str = "", check: CaseCheck | None = None):
-        super().__init__(message)
-        self.status, self.message, self.log, self.check = status, message, log, check
 
 
 class CannBackend(Backend):
@@ -93,7 +87,7 @@ class CannBackend(Backend):
 
         t0 = time.monotonic()
         try:
-            plans = self._build(pkg, SimBackend._cases(pkg, request), request, toolkit, workdir)
+            plans = self._build(pkg, requested_cases(pkg, request), request, toolkit, workdir)
         except CaseFailure as f:
             return result.model_copy(update={"status": f.status, "message": f.message, "log_tail": f.log[-4000:],
                                              "cost": Cost(compile_s=time.monotonic() - t0)})

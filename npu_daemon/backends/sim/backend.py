@@ -21,7 +21,7 @@ import numpy as np
 from ascend_gym.package import Case, OperatorPackage, dtype_macros
 from ascend_gym.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
 from npu_daemon import checker, sandbox
-from npu_daemon.backends.base import Backend
+from npu_daemon.backends.base import Backend, CaseFailure, requested_cases
 from npu_daemon.backends.sim import build, case_data
 
 SOC_DIR = Path(__file__).resolve().parent / "soc"
@@ -37,12 +37,6 @@ def soc_params(soc: str) -> dict[str, str]:
         raise KeyError(f"unknown soc {soc!r}; known: {sorted(k for k in presets if k != 'common')}")
     model = tomllib.loads((SOC_DIR / "model.toml").read_text())
     return {k: str(v) for k, v in {**presets["common"], **presets[soc], **model}.items()}
-
-
-class CaseFailure(Exception):
-    def __init__(self, status: Status, message: str, log: str = "", check: CaseCheck | None = None):
-        super().__init__(message)
-        self.status, self.message, self.log, self.check = status, message, log, check
 
 
 class SimBackend(Backend):
@@ -66,7 +60,7 @@ class SimBackend(Backend):
         except KeyError as e:
             return result.model_copy(update={"status": Status.REJECTED, "message": str(e.args[0])})
         pkg.write_to(workdir)
-        cases = self._cases(pkg, request)
+        cases = requested_cases(pkg, request)
 
         t0 = time.monotonic()
         try:
@@ -109,18 +103,6 @@ class SimBackend(Backend):
             tiling = pool.submit(build.build_tiling, pkg, workdir, rt, timeout_s)
             kernels = {key: pool.submit(build.build_kernel, pkg, macros, workdir, rt, timeout_s) for key, macros in combos.items()}
             return tiling.result()[0], {key: f.result()[0] for key, f in kernels.items()}
-
-    @staticmethod
-    def _cases(pkg: OperatorPackage, request: EvalRequest) -> list[Case]:
-        """Correctness cases (all, or the requested ones) plus the bench case when timing."""
-        if Stage.CHECK in request.stages:
-            names = request.cases or [c.name for c in pkg.spec.cases]
-            cases = [pkg.spec.case(n) for n in names]
-        else:
-            cases = []
-        if Stage.TIME in request.stages and pkg.spec.bench_case not in cases:
-            cases.append(pkg.spec.bench_case)
-        return cases
 
     def _run_case(self, pkg: OperatorPackage, case: Case, tiling_so: Path, kernel_so: Path, params: dict[str, str],
                   request: EvalRequest, workdir: Path) -> tuple[CaseCheck, dict]:
