@@ -330,8 +330,9 @@ void OnFault(int, siginfo_t* info, void* ctx) {
 }
 
 void OnTrap(int, siginfo_t*, void* ctx) {
-  if (g_raw.nOpen == 0) {
+  if (g_raw.nOpen == 0) {  // not our single step: die of it as without the handler
     signal(SIGTRAP, SIG_DFL);
+    raise(SIGTRAP);
     return;
   }
   for (int k = 0; k < g_raw.nOpen; ++k) mprotect(reinterpret_cast<void*>(g_raw.open[k]), kPage, PROT_NONE);
