@@ -52,13 +52,12 @@ uint8_t* SysWorkspace() { return g_sysWorkspace; }
 GuardedMemory::GuardedMemory(uint64_t n, const char* name, bool guarded) : bytes(n) {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   mapped = std::max<uint64_t>((n + page - 1) / page * page, page);
-  const int fd = memfd_create(name, MFD_CLOEXEC);
-  if (fd < 0 || ftruncate(fd, static_cast<off_t>(mapped)) != 0)
-    throw SimError(Status::RUNTIME_ERROR, "cannot create " + std::to_string(n) + " bytes of device memory for " + name);
-  void* h = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  void* g = guarded ? mmap(nullptr, mapped, PROT_NONE, MAP_SHARED, fd, 0) : h;
-  close(fd);  // the mappings keep the pages
-  if (h == MAP_FAILED || g == MAP_FAILED) throw SimError(Status::RUNTIME_ERROR, std::string("cannot map device memory for ") + name);
+  // Shared anonymous pages; mremap with old size 0 maps the same pages a second time (no file, so
+  // the sandbox's RLIMIT_FSIZE does not apply).
+  void* h = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  void* g = h == MAP_FAILED || !guarded ? h : mremap(h, 0, mapped, MREMAP_MAYMOVE);
+  if (h == MAP_FAILED || g == MAP_FAILED || (guarded && mprotect(g, mapped, PROT_NONE) != 0))
+    throw SimError(Status::RUNTIME_ERROR, "cannot map " + std::to_string(n) + " bytes of device memory for " + name);
   host = static_cast<uint8_t*>(h);
   guard = static_cast<uint8_t*>(g);
 }

@@ -175,7 +175,7 @@ enum class AtomicType : uint8_t { kNone = 0, kFloat, kHalf, kBf16, kInt8, kInt16
 
 enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
 
-// Memory the kernel can address but never touch directly: one memfd mapped twice. Kernel code is
+// Memory the kernel can address but never touch directly: shared pages mapped twice. Kernel code is
 // handed `guard` (PROT_NONE, so a plain C++ access faults and is charged as a scalar access, see
 // core.cpp); the emulation reads and writes `host`, the same pages. Unguarded memory (the tiling
 // buffer) maps once, guard == host.
