@@ -98,31 +98,27 @@ Launch ParseLaunch(const char* path) {
   return l;
 }
 
-// GM memory: 512 B aligned (a burst granule), registered for bounds checks. Like aclrtMalloc, the
-// usable size is the request rounded up to 32 B plus 32 B, so a kernel that moves whole 32 B
-// blocks past a tensor's end stays inside its allocation, as on the device. An input's bytes come
-// from its file; only the rest is filled.
+// GM memory: page aligned, registered for bounds checks. Like aclrtMalloc, the usable size is the
+// request rounded up to 32 B plus 32 B, so a kernel that moves whole 32 B blocks past a tensor's
+// end stays inside its allocation, as on the device. Guarded (GuardedMemory): the kernel gets an
+// address it cannot touch directly, the emulation and the harness work on `Host()`. An input's
+// bytes come from its file; only the rest is filled.
 struct GmBuffer {
-  GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name = "", const std::string& source = "") : size(bytes) {
-    const uint64_t usable = (bytes + 31) / 32 * 32 + 32;
-    const uint64_t rounded = (usable + 511) / 512 * 512;
-    data.reset(static_cast<uint8_t*>(std::aligned_alloc(512, rounded)));
-    if (!data) throw SimError(Status::RUNTIME_ERROR, "cannot allocate " + std::to_string(bytes) + " bytes of GM");
+  GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name, const std::string& source = "", bool guarded = true)
+      : mem((bytes + 31) / 32 * 32 + 32, name.c_str(), guarded) {
     uint64_t loaded = 0;
     if (!source.empty()) {
       std::ifstream f(source, std::ios::binary);
-      if (!f.read(reinterpret_cast<char*>(data.get()), static_cast<std::streamsize>(bytes)))
+      if (!f.read(reinterpret_cast<char*>(mem.host), static_cast<std::streamsize>(bytes)))
         throw SimError(Status::RUNTIME_ERROR, "cannot read input " + source);
       loaded = bytes;
     }
-    std::memset(data.get() + loaded, fill, rounded - loaded);
-    RegisterGm(data.get(), usable, name);
+    std::memset(mem.host + loaded, fill, mem.mapped - loaded);
+    RegisterGm(mem.guard, mem.bytes, name, guarded ? mem.host : nullptr, mem.mapped);
   }
-  struct Free {
-    void operator()(uint8_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<uint8_t, Free> data;
-  uint64_t size;
+  uint8_t* Kernel() const { return mem.guard; }
+  uint8_t* Host() const { return mem.host; }
+  GuardedMemory mem;
 };
 
 void* Open(const std::string& path) {
@@ -232,18 +228,18 @@ void Run(const Launch& l, Outcome& o) {
   std::vector<Gm> args;
   for (const auto& t : l.inputs) {
     gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path));
-    args.push_back(gm.back()->data.get());
+    args.push_back(gm.back()->Kernel());
   }
   for (const auto& t : l.outputs) {
     gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name));  // NaN / -1: unwritten output shows as wrong
-    args.push_back(gm.back()->data.get());
+    args.push_back(gm.back()->Kernel());
   }
   GmBuffer workspace(std::max<uint64_t>(o.workspaceBytes, 32), 0, "workspace");
-  SetSysWorkspace(workspace.data.get());
-  args.push_back(o.workspaceBytes > 0 ? workspace.data.get() : nullptr);
-  GmBuffer tiling(ctx.GetRawTilingData()->GetCapacity(), 0, "tiling");
-  std::memcpy(tiling.data.get(), ctx.GetRawTilingData()->GetData(), o.tilingBytes);
-  args.push_back(tiling.data.get());
+  SetSysWorkspace(workspace.Kernel());
+  args.push_back(o.workspaceBytes > 0 ? workspace.Kernel() : nullptr);
+  GmBuffer tiling(ctx.GetRawTilingData()->GetCapacity(), 0, "tiling", "", false);  // host data GET_TILING_DATA reads
+  std::memcpy(tiling.Host(), ctx.GetRawTilingData()->GetData(), o.tilingBytes);
+  args.push_back(tiling.Kernel());
 
   void* kernelLib = Open(l.kernelSo);
   void* entry = dlsym(kernelLib, l.kernel.c_str());
@@ -268,7 +264,7 @@ void Run(const Launch& l, Outcome& o) {
 
   for (size_t k = 0; k < l.outputs.size(); ++k) {
     std::ofstream f(l.outputs[k].path, std::ios::binary);
-    f.write(reinterpret_cast<const char*>(gm[l.inputs.size() + k]->data.get()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
+    f.write(reinterpret_cast<const char*>(gm[l.inputs.size() + k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
   }
 }
 

@@ -1,4 +1,7 @@
 // Process-wide state of one launch: SoC parameters, tiling key, workspace, GM buffers, op registry.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -18,6 +21,8 @@ uint8_t* g_sysWorkspace = nullptr;
 struct GmBuf {
   uint64_t bytes;
   std::string name;
+  intptr_t toHost;  // host address - kernel address (0: unguarded)
+  uint64_t mapped;  // bytes of the guard mapping
 };
 std::map<uintptr_t, GmBuf>& GmBuffers() {
   static std::map<uintptr_t, GmBuf> buffers;
@@ -44,8 +49,40 @@ uint64_t TilingKey() { return g_tilingKey; }
 void SetSysWorkspace(uint8_t* ws) { g_sysWorkspace = ws; }
 uint8_t* SysWorkspace() { return g_sysWorkspace; }
 
-void RegisterGm(const void* base, uint64_t bytes, const std::string& name) {
-  GmBuffers()[reinterpret_cast<uintptr_t>(base)] = GmBuf{bytes, name};
+GuardedMemory::GuardedMemory(uint64_t n, const char* name, bool guarded) : bytes(n) {
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  mapped = std::max<uint64_t>((n + page - 1) / page * page, page);
+  // Shared anonymous pages; mremap with old size 0 maps the same pages a second time (no file, so
+  // the sandbox's RLIMIT_FSIZE does not apply).
+  void* h = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  void* g = h == MAP_FAILED || !guarded ? h : mremap(h, 0, mapped, MREMAP_MAYMOVE);
+  if (h == MAP_FAILED || g == MAP_FAILED || (guarded && mprotect(g, mapped, PROT_NONE) != 0))
+    throw SimError(Status::RUNTIME_ERROR, "cannot map " + std::to_string(n) + " bytes of device memory for " + name);
+  host = static_cast<uint8_t*>(h);
+  guard = static_cast<uint8_t*>(g);
+}
+
+GuardedMemory::~GuardedMemory() {
+  if (guard != host) munmap(guard, mapped);
+  munmap(host, mapped);
+}
+
+void RegisterGm(const void* base, uint64_t bytes, const std::string& name, const void* host, uint64_t mapped) {
+  const auto b = reinterpret_cast<uintptr_t>(base);
+  GmBuffers()[b] = GmBuf{bytes, name, host ? static_cast<intptr_t>(reinterpret_cast<uintptr_t>(host) - b) : 0, host ? mapped : 0};
+}
+uint8_t* GmHost(const void* p) {
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  auto it = GmBuffers().upper_bound(addr);
+  if (it == GmBuffers().begin()) return static_cast<uint8_t*>(const_cast<void*>(p));
+  --it;
+  return reinterpret_cast<uint8_t*>(addr < it->first + it->second.mapped ? addr + it->second.toHost : addr);
+}
+bool InGuardedGm(uintptr_t addr) {
+  auto it = GmBuffers().upper_bound(addr);
+  if (it == GmBuffers().begin()) return false;
+  --it;
+  return addr < it->first + it->second.mapped;
 }
 bool GmRangeValid(const void* p, uint64_t bytes) {
   const auto addr = reinterpret_cast<uintptr_t>(p);

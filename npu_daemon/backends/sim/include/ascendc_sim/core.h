@@ -175,6 +175,21 @@ enum class AtomicType : uint8_t { kNone = 0, kFloat, kHalf, kBf16, kInt8, kInt16
 
 enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
 
+// Memory the kernel can address but never touch directly: shared pages mapped twice. Kernel code is
+// handed `guard` (PROT_NONE, so a plain C++ access faults and is charged as a scalar access, see
+// core.cpp); the emulation reads and writes `host`, the same pages. Unguarded memory (the tiling
+// buffer) maps once, guard == host.
+struct GuardedMemory {
+  GuardedMemory(uint64_t bytes, const char* name, bool guarded = true);
+  ~GuardedMemory();
+  GuardedMemory(const GuardedMemory&) = delete;
+  GuardedMemory& operator=(const GuardedMemory&) = delete;
+  uint8_t* guard = nullptr;
+  uint8_t* host = nullptr;
+  uint64_t bytes = 0;   // as requested
+  uint64_t mapped = 0;  // rounded up to whole pages
+};
+
 class Core {
  public:
   Core(int blockIdx, int blockNum);
@@ -184,7 +199,7 @@ class Core {
 
   int blockIdx;
   int blockNum;
-  std::vector<uint8_t> ub;      // the Unified Buffer of this core
+  GuardedMemory ub;             // the Unified Buffer of this core
   uint32_t ubCapacity;          // bytes TPipe may hand out
   uint32_t ubPeak = 0;          // most UB bytes TPipe handed out at once
   std::vector<Instr> trace;
@@ -216,7 +231,8 @@ class Core {
   uint64_t padValue = 0;     // SetPadValue: fills the 32 B row tails of DataCopyPad without isPad
   bool padValueSet = false;
 
-  uint8_t* UbPtr(uint32_t addr) { return ub.data() + addr; }
+  uint8_t* UbPtr(uint32_t addr) { return ub.host + addr; }         // for the emulation
+  uint8_t* UbGuardPtr(uint32_t addr) { return ub.guard + addr; }  // for kernel code (GetPhyAddr)
 
  private:
   uint32_t Site_(const SrcLoc& loc, const char* api);
@@ -233,6 +249,8 @@ const char* SocParamStr(const char* key);
 
 // ---- GM allocations, to bound-check GlobalTensor traffic -------------------------------------
 bool GmRangeValid(const void* p, uint64_t bytes);
+// The emulation's address of GM the kernel addresses at `p` (p itself outside guarded buffers).
+uint8_t* GmHost(const void* p);
 std::string DescribeGm(uint64_t addr);  // "name+offset", for messages
 
 }  // namespace ascendc_sim

@@ -53,7 +53,7 @@ inline void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const
   Core& core = CurrentCore();
   ASCENDC_SIM_CHECK(ubAddr % 32 == 0, loc, "%s: UB address %u is not 32 B aligned", api, ubAddr);
   uint64_t ubEnd = static_cast<uint64_t>(ubAddr) + (d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.ubPitch + d.ubRowBytes : 0);
-  ASCENDC_SIM_CHECK(ubEnd <= core.ub.size(), loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api, ubAddr,
+  ASCENDC_SIM_CHECK(ubEnd <= core.ub.bytes, loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api, ubAddr,
                     static_cast<unsigned long long>(ubEnd));
   uint64_t gmSpan = d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.gmPitch + d.rowBytes : 0;
   ASCENDC_SIM_CHECK(gmSpan == 0 || GmRangeValid(gm, gmSpan), loc,
@@ -132,7 +132,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
   ascendc_sim::Dma d{1, bytes, bytes, bytes, bytes};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyGmToUb, "DataCopy", reinterpret_cast<uint8_t*>(src.GetPhyAddr()), dst.UbAddr(), d,
                         src.GetCacheMode(), loc);
-  std::memcpy(dst.Data(), src.GetPhyAddr(), bytes);
+  std::memcpy(dst.Data(), src.Data(), bytes);
 }
 template <typename T>
 __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
@@ -141,7 +141,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
   ascendc_sim::Dma d{1, bytes, bytes, bytes, bytes};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopy", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
                         dst.GetCacheMode(), loc);
-  ascendc_sim::StoreGm(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), reinterpret_cast<const uint8_t*>(src.Data()), bytes);
+  ascendc_sim::StoreGm(reinterpret_cast<uint8_t*>(dst.Data()), reinterpret_cast<const uint8_t*>(src.Data()), bytes);
 }
 
 // ---- DataCopy, DataCopyParams form: units of 32 B blocks -------------------------------------
@@ -152,7 +152,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
                      (p.blockLen + p.dstStride) * 32u, p.blockLen * 32u};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyGmToUb, "DataCopy", reinterpret_cast<uint8_t*>(src.GetPhyAddr()), dst.UbAddr(), d,
                         src.GetCacheMode(), loc);
-  ascendc_sim::CopyRows(d, dst.Data(), src.GetPhyAddr(), true);
+  ascendc_sim::CopyRows(d, dst.Data(), src.Data(), true);
 }
 template <typename T>
 __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
@@ -161,7 +161,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
                      (p.blockLen + p.srcStride) * 32u, p.blockLen * 32u};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopy", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
                         dst.GetCacheMode(), loc);
-  ascendc_sim::CopyRows(d, dst.GetPhyAddr(), src.Data(), false);
+  ascendc_sim::CopyRows(d, dst.Data(), src.Data(), false);
 }
 
 // ---- DataCopyPad: byte lengths; each UB row padded to 32 B -----------------------------------
@@ -176,7 +176,7 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyGmToUb, "DataCopyPad", reinterpret_cast<uint8_t*>(src.GetPhyAddr()), dst.UbAddr(), d,
                         src.GetCacheMode(), loc);
   auto* ub = reinterpret_cast<uint8_t*>(dst.Data());
-  auto* gm = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+  auto* gm = reinterpret_cast<const uint8_t*>(src.Data());
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     uint8_t* rowPtr = ub + i * d.ubPitch;
     std::memcpy(rowPtr + left, gm + i * d.gmPitch, p.blockLen);
@@ -209,7 +209,7 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
   ascendc_sim::Dma d{p.blockCount, p.blockLen, static_cast<uint64_t>(p.blockLen) + p.dstStride, row + p.srcStride * 32u, row};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopyPad", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
                         dst.GetCacheMode(), loc);
-  ascendc_sim::CopyRows(d, dst.GetPhyAddr(), src.Data(), false);
+  ascendc_sim::CopyRows(d, dst.Data(), src.Data(), false);
 }
 // Legacy overloads with DataCopyParams (blockLen in bytes here) and DataCopyPadParams.
 template <typename T>
@@ -330,7 +330,7 @@ __aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, 
   ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(tensor.GetPhyAddr(), static_cast<uint64_t>(dumpSize) * sizeof(T)), loc,
                     "DumpTensor of %u elements at %s is outside every GM buffer", dumpSize,
                     ascendc_sim::DescribeGm(reinterpret_cast<uintptr_t>(tensor.GetPhyAddr())).c_str());
-  ascendc_sim::DumpValues("GM", desc, tensor.GetPhyAddr(), dumpSize);
+  ascendc_sim::DumpValues("GM", desc, tensor.Data(), dumpSize);
 }
 
 // ---- cross-core barrier ----------------------------------------------------------------------

@@ -38,18 +38,24 @@ class GlobalTensor {
   }
   __aicore__ T GetValue(uint64_t offset, ASCENDC_SIM_LOC) const {
     CheckScalar(offset, false, loc);
-    return addr_[offset];
+    return Data()[offset];
   }
   __aicore__ void SetValue(uint64_t offset, T value, ASCENDC_SIM_LOC) const {
     CheckScalar(offset, true, loc);
-    addr_[offset] = value;
+    Data()[offset] = value;
   }
-  __aicore__ T& operator()(uint64_t offset) { return addr_[offset]; }
+  // A reference the kernel may read or write: charged as one scalar GM read.
+  __aicore__ T& operator()(uint64_t offset, ASCENDC_SIM_LOC) {
+    CheckScalar(offset, false, loc);
+    return Data()[offset];
+  }
   __aicore__ uint64_t GetSize() const { return size_; }
   __aicore__ __gm__ T* GetPhyAddr() const { return addr_; }
   __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
   __aicore__ void SetL2CacheHint(CacheMode mode) { cacheMode_ = mode; }
   CacheMode GetCacheMode() const { return cacheMode_; }
+  // Simulator-side accessor (not part of AscendC): the emulation's view of the buffer.
+  T* Data() const { return reinterpret_cast<T*>(ascendc_sim::GmHost(addr_)); }
 
  private:
   void CheckScalar(uint64_t offset, bool write, const SrcLoc& loc) const {
@@ -118,7 +124,7 @@ class LocalTensor {
   __aicore__ LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(addr_, static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)), pos_);
   }
-  __aicore__ __ubuf__ T* GetPhyAddr() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbPtr(addr_)); }
+  __aicore__ __ubuf__ T* GetPhyAddr() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbGuardPtr(addr_)); }
   __aicore__ __ubuf__ T* GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset; }
 
   // Simulator-side accessors (not part of AscendC).

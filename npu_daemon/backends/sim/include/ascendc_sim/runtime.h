@@ -17,8 +17,10 @@ void SetCurrentCore(Core* core);
 void SetSocParams(std::unordered_map<std::string, std::string> params);
 void SetTilingKey(uint64_t key);
 void SetSysWorkspace(uint8_t* ws);
-// GM buffers the harness allocated; every DMA and scalar GM access must fall inside one.
-void RegisterGm(const void* base, uint64_t bytes, const std::string& name = "");
+// GM buffers the harness allocated; every DMA and scalar GM access must fall inside one. A guarded
+// buffer also names its host mapping and the size of its guard mapping (GuardedMemory).
+void RegisterGm(const void* base, uint64_t bytes, const std::string& name = "", const void* host = nullptr, uint64_t mapped = 0);
+bool InGuardedGm(uintptr_t addr);  // inside the guard mapping of a GM buffer
 // Runs `kernel` once per block, each block on its own thread, one thread at a time: a block runs
 // until it ends or reaches SyncAll, then hands the baton to the next block in index order, so
 // results are deterministic. `done` sees each block's finished core (on that block's thread).
