@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import gc
 import logging
 import multiprocessing
 import os
@@ -155,7 +156,10 @@ def worker_main(backend: Backend, endpoint: str, name: bytes, identity: sandbox.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sandbox.configure(identity)
+    if identity is not None:
+        sandbox.isolate_network()
     backend.prepare()  # cheap when the server's own prepare() already did the work
+    gc.freeze()  # as the server does: collections walk what requests leave, not the start-up heap
     ctx = zmq.Context()
     sock = ctx.socket(zmq.DEALER)
     sock.setsockopt(zmq.IDENTITY, name)

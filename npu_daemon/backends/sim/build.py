@@ -81,10 +81,20 @@ def _compiler_version() -> str:
     return subprocess.run([CXX, "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
 
 
+_sources_seen: tuple[tuple[tuple[str, int, int], ...], str] | None = None
+
+
 def runtime_sources_digest() -> str:
+    """Digest of everything the runtime is built from. Every evaluation asks; the files are read
+    again only when one of them is added, removed or touched (reading them all costs milliseconds)."""
+    global _sources_seen
     files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.rglob("*.cpp"), *RUNTIME_DIR.rglob("*.h"), Path(__file__),
                     SIM_DIR / "kernel_view.py"])
-    return _digest(_compiler_version(), *CXXFLAGS, *CANDIDATE_CXXFLAGS, *(f.relative_to(SIM_DIR).as_posix().encode() + f.read_bytes() for f in files))
+    signature = tuple((str(f), st.st_size, st.st_mtime_ns) for f in files for st in [f.stat()])
+    if _sources_seen is None or _sources_seen[0] != signature:
+        _sources_seen = signature, _digest(_compiler_version(), *CXXFLAGS, *CANDIDATE_CXXFLAGS,
+                                           *(f.relative_to(SIM_DIR).as_posix().encode() + f.read_bytes() for f in files))
+    return _sources_seen[1]
 
 
 @dataclass(frozen=True)
