@@ -10,19 +10,24 @@ Three paths through a local daemon (1 worker, fresh state dir), each timed at th
   cache hit), minus the time the worker spent in it (`cost.worker_s`): queueing, the hop to the
   worker process and back, the SQLite write and both JSON encodings.
 Medians and 95th percentiles in milliseconds; then the main loop's own steps for a fresh request,
-timed one by one in this process (what is left of the fresh overhead is moving messages between
-processes).
+timed one by one in this process, and the transport floor: the fresh request's route (client ->
+ROUTER over tcp -> worker process over ipc and back) with Python ZeroMQ and no work at all, each
+worker reply held back by the fresh evaluations' median worker time so every process sleeps
+between messages as it does in the daemon (what no daemon logic can go below on this machine).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import statistics
 import tempfile
 import time
 from pathlib import Path
+
+import zmq
 
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.package import load_package
@@ -71,6 +76,8 @@ def main() -> None:
     report = {"stats_round_trip": summary(stats), "cache_hit_round_trip": summary(hits),
               "fresh_overhead_beyond_worker": summary(fresh), "fresh_worker_time": summary(worker),
               "main_loop_work_per_fresh_request": main_loop_work(EvalRequest(**compile_only), r, args.n),
+              "transport_floor": transport_floor(EvalRequest(**compile_only).model_dump_json().encode(),
+                                                 statistics.median(worker) / 1e3, args.n),
               "request_bytes": len(EvalRequest(**compile_only).model_dump_json()), "loadavg": os.getloadavg()}
     print(json.dumps(report, indent=2))
 
@@ -102,6 +109,60 @@ def main_loop_work(request: EvalRequest, result: EvalResult, n: int) -> dict[str
         store.close()
     out["total"] = round(sum(out.values()), 3)
     return out
+
+
+def _echo_worker(endpoint: str, hold_s: float) -> None:
+    sock = zmq.Context().socket(zmq.DEALER)
+    sock.connect(endpoint)
+    sock.send(b"READY")
+    while (frames := sock.recv_multipart())[-1] != b"STOP":
+        time.sleep(hold_s)  # the evaluation: the worker is busy, the relay and the client sleep
+        sock.send_multipart(frames)
+
+
+def _relay(front: str, back: str, hold_s: float) -> None:
+    ctx = zmq.Context()
+    clients, workers = ctx.socket(zmq.ROUTER), ctx.socket(zmq.ROUTER)
+    clients.connect(front)  # the client binds: which side binds makes no difference to the route's cost
+    workers.bind(back)
+    worker = multiprocessing.get_context("spawn").Process(target=_echo_worker, args=(back, hold_s))
+    worker.start()
+    name = workers.recv_multipart()[0]
+    poller = zmq.Poller()
+    poller.register(clients, zmq.POLLIN)
+    poller.register(workers, zmq.POLLIN)
+    while True:
+        events = dict(poller.poll(50))
+        if workers in events:
+            clients.send_multipart(workers.recv_multipart()[1:])
+        if clients in events:
+            frames = clients.recv_multipart()
+            workers.send_multipart([name, *frames])
+            if frames[-1] == b"STOP":
+                break
+    worker.join()
+
+
+def transport_floor(payload: bytes, hold_s: float, n: int) -> dict[str, float]:
+    """Round trip minus the hold, over the daemon's route with no daemon logic (see the docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ctx = zmq.Context()
+        client = ctx.socket(zmq.DEALER)
+        port = client.bind_to_random_port("tcp://127.0.0.1")
+        relay = multiprocessing.get_context("spawn").Process(target=_relay, args=(f"tcp://127.0.0.1:{port}", f"ipc://{tmp}/w.ipc", hold_s))
+        relay.start()
+        client.send_multipart([b"", payload])  # queued until the relay connects; also warms the route
+        client.recv_multipart()
+        ms = []
+        for _ in range(n):
+            t = time.perf_counter()
+            client.send_multipart([b"", payload])
+            client.recv_multipart()
+            ms.append((time.perf_counter() - t - hold_s) * 1e3)
+        client.send_multipart([b"", b"STOP"])
+        relay.join()
+        client.close(0)
+    return summary(ms)
 
 
 if __name__ == "__main__":

@@ -85,7 +85,7 @@ def isolate_network() -> None:
     """Move this process, and every command it starts from now on, into a network namespace with no
     network. A worker does this once: a namespace per command costs ~2 ms to create, and its
     teardown runs in kernel threads afterwards, on the cores the reply path needs. The worker's
-    socket to the server is a filesystem path (ipc), which reaches across network namespaces.
+    pipe to the server is not a network connection: it keeps working.
     Only the calling thread moves (and threads it starts later): a command forked from any other
     thread still gets a namespace of its own, as `_confine` checks where it really is."""
     global _isolated_netns

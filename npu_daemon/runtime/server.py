@@ -1,6 +1,6 @@
 """The ZeroMQ ROUTER server: one per NPU host.
 
-One thread owns everything: the client ROUTER, the worker pool's ROUTER, the bounded queue and
+One thread owns everything: the client ROUTER, the workers' pipes, the bounded queue and
 the SQLite store. Evaluations run in worker processes (npu_daemon/runtime/workers.py); the main
 loop only routes, so stats, health and ledger requests are answered at once even when every
 worker is busy. A full queue answers BUSY instead of hanging; a malformed message gets an error
@@ -90,7 +90,9 @@ class Server:
         self._router.bind(bind)
         self.endpoint = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
         self.sandbox_user = f"uid {sandbox.first_uid}+worker" if sandbox else f"uid {os.geteuid()} (the daemon's own)"
-        self.pool = WorkerPool(self._ctx, backend, workers, self.work_root, sandbox)
+        self._poller = zmq.Poller()
+        self._poller.register(self._router, zmq.POLLIN)
+        self.pool = WorkerPool(self._poller, backend, workers, self.work_root, sandbox)
         self._queue: collections.deque[str] = collections.deque()
         self._tasks: dict[str, Task] = {}
         self._fingerprints: dict[str, dict[str, str]] = {}
@@ -99,9 +101,6 @@ class Server:
 
     # ---- main loop -------------------------------------------------------------------------
     def serve_forever(self) -> None:
-        poller = zmq.Poller()
-        poller.register(self._router, zmq.POLLIN)
-        poller.register(self.pool.sock, zmq.POLLIN)
         # Start-up objects (modules, pydantic schemas) leave the collector's view: an older-generation
         # collection otherwise walks them all in the middle of some request (1.5 ms gen 1, 100+ ms gen 2).
         gc.freeze()
@@ -109,11 +108,11 @@ class Server:
             while not (self._stopping and not self._tasks):
                 if self._stopping and self._queue:
                     self._refuse_queued()
-                events = dict(poller.poll(50))
-                if self.pool.sock in events:
-                    self._drain(self.pool.sock, self._worker_message)
+                events = dict(self._poller.poll(50))
+                for task_id, payload in self.pool.receive(events):
+                    self._finish(task_id.decode(), payload, "")
                 if self._router in events:
-                    self._drain(self._router, self._client_message)
+                    self._drain(self._client_message)
                 for task_id, why in self.pool.reap():
                     self._finish(task_id.decode(), None, why)
                 self._assign()
@@ -124,11 +123,10 @@ class Server:
         """Graceful: answer queued requests BUSY, finish running ones, then return from serve_forever."""
         self._stopping = True
 
-    @staticmethod
-    def _drain(sock: zmq.Socket, handle) -> None:
-        for _ in range(1000):  # bounded, so one busy socket cannot starve the other
+    def _drain(self, handle) -> None:
+        for _ in range(1000):  # bounded, so a flood of clients cannot starve the workers' answers
             try:
-                frames = sock.recv_multipart(zmq.NOBLOCK)
+                frames = self._router.recv_multipart(zmq.NOBLOCK)
             except zmq.Again:
                 return
             handle(frames)
@@ -197,13 +195,7 @@ class Server:
         while self._queue:
             self._finish(self._queue.popleft(), None, "daemon shutting down before this request started", Status.BUSY)
 
-    # ---- worker messages -------------------------------------------------------------------
-    def _worker_message(self, frames: list[bytes]) -> None:
-        message = self.pool.receive_frames(frames)
-        if message is not None:
-            task_id, payload = message
-            self._finish(task_id.decode(), payload, "")
-
+    # ---- worker answers --------------------------------------------------------------------
     def _finish(self, request_id: str, payload: bytes | None, why: str, status: Status = Status.DAEMON_ERROR) -> None:
         task = self._tasks.pop(request_id, None)
         if task is None:

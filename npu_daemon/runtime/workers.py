@@ -1,8 +1,10 @@
 """A pool of worker processes, each evaluating one request at a time.
 
-Workers talk to the server over a DEALER socket to the pool's ROUTER (ipc): a worker announces
-READY, receives `[task_id, request]`, answers `[task_id, result]`. The server keeps the pool's
-bookkeeping in its own thread; a worker that dies or overruns its request's deadline is killed,
+Each worker talks to the server over its own pipe (a socketpair): it announces READY, receives
+`(task_id, request)`, answers with the result. A pipe per worker, polled by the server next to its
+ZeroMQ socket, is one wake-up per message where a ZeroMQ hop costs four (two I/O threads), and a
+late message from a worker that was replaced cannot arrive: its pipe went with it. The server keeps
+the pool's bookkeeping in its own thread; a worker that dies or overruns its request's deadline is killed,
 its request answered DAEMON_ERROR (the client may retry it) and a fresh worker takes its slot.
 Each worker evaluates in its own throwaway directory and, under a root daemon, runs candidate
 commands as its own unprivileged uid (see npu_daemon/sandbox.py).
@@ -24,6 +26,7 @@ import tempfile
 import time
 import traceback
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import IO
 
@@ -147,7 +150,7 @@ def evaluate(backend: Backend, request: EvalRequest, work_root: Path) -> EvalRes
     return result.model_copy(update={"cost": result.cost.model_copy(update={"worker_s": time.monotonic() - start})})
 
 
-def worker_main(backend: Backend, endpoint: str, name: bytes, identity: sandbox.Identity | None, work_root: str) -> None:
+def worker_main(backend: Backend, conn: Connection, identity: sandbox.Identity | None, work_root: str) -> None:
     # Die with the server (even on SIGKILL); adopt orphaned candidate processes, so that killing
     # them (sandbox.kill_all) can also reap them; shutdown is the server's to orchestrate.
     libc = ctypes.CDLL(None)
@@ -160,21 +163,17 @@ def worker_main(backend: Backend, endpoint: str, name: bytes, identity: sandbox.
         sandbox.isolate_network()
     backend.prepare()  # cheap when the server's own prepare() already did the work
     gc.freeze()  # as the server does: collections walk what requests leave, not the start-up heap
-    ctx = zmq.Context()
-    sock = ctx.socket(zmq.DEALER)
-    sock.setsockopt(zmq.IDENTITY, name)
-    sock.setsockopt(zmq.LINGER, 5000)
-    sock.connect(endpoint)
-    sock.send(READY)
+    conn.send_bytes(READY)
     while True:
-        frames = sock.recv_multipart()
-        if frames[0] == STOP:
-            break
-        task_id, payload = frames
+        try:
+            message = conn.recv()
+        except EOFError:  # the server is gone
+            return
+        if message == STOP:
+            return
+        task_id, payload = message
         request = EvalRequest.model_validate_json(payload)
-        sock.send_multipart([task_id, evaluate(backend, request, Path(work_root)).model_dump_json().encode()])
-    sock.close()
-    ctx.term()
+        conn.send_bytes(evaluate(backend, request, Path(work_root)).model_dump_json().encode())
 
 
 # ---- inside the server -----------------------------------------------------------------------
@@ -182,8 +181,7 @@ def worker_main(backend: Backend, endpoint: str, name: bytes, identity: sandbox.
 class Slot:
     index: int
     process: multiprocessing.process.BaseProcess | None = None
-    name: bytes = b""
-    generation: int = 0
+    conn: Connection | None = None  # the server's end of the worker's pipe; None once it broke
     ready: bool = False
     task: bytes | None = None
     deadline: float = 0.0
@@ -191,12 +189,10 @@ class Slot:
 
 
 class WorkerPool:
-    def __init__(self, ctx: zmq.Context, backend: Backend, size: int, work_root: Path, users: SandboxUsers | None):
-        self.backend, self.work_root, self.users = backend, work_root, users
-        self.sock = ctx.socket(zmq.ROUTER)
-        self.sock.setsockopt(zmq.LINGER, 0)
-        self.endpoint = f"ipc://{work_root}/workers.ipc"
-        self.sock.bind(self.endpoint)
+    """The workers and their pipes; `poller` is the server's, on which the pool keeps its pipes registered."""
+
+    def __init__(self, poller: zmq.Poller, backend: Backend, size: int, work_root: Path, users: SandboxUsers | None):
+        self.poller, self.backend, self.work_root, self.users = poller, backend, work_root, users
         self._mp = multiprocessing.get_context("spawn")
         self.slots = [Slot(i) for i in range(size)]
         for slot in self.slots:
@@ -206,12 +202,20 @@ class WorkerPool:
         return None if self.users is None else self.users.identity(index)
 
     def _spawn(self, slot: Slot) -> None:
-        slot.generation += 1
-        slot.name = f"w{slot.index}.{slot.generation}".encode()
+        ours, theirs = self._mp.Pipe()
         slot.ready, slot.task, slot.started = False, None, time.monotonic()
         slot.process = self._mp.Process(target=worker_main, name=f"npu_daemon-worker-{slot.index}", daemon=True,
-                                        args=(self.backend, self.endpoint, slot.name, self.identity(slot.index), str(self.work_root)))
+                                        args=(self.backend, theirs, self.identity(slot.index), str(self.work_root)))
         slot.process.start()
+        theirs.close()  # the worker holds it now: our end sees EOF when the worker is gone
+        slot.conn = ours
+        self.poller.register(ours.fileno(), zmq.POLLIN)
+
+    def _drop_pipe(self, slot: Slot) -> None:
+        if slot.conn is not None:
+            self.poller.unregister(slot.conn.fileno())
+            slot.conn.close()
+            slot.conn = None
 
     # ---- state -------------------------------------------------------------------------------
     @property
@@ -230,28 +234,35 @@ class WorkerPool:
     # ---- traffic -----------------------------------------------------------------------------
     def assign(self, slot: Slot, task_id: bytes, payload: bytes, budget_s: float) -> None:
         slot.task, slot.deadline = task_id, time.monotonic() + budget_s
-        self.sock.send_multipart([slot.name, task_id, payload])
+        try:  # a ready worker is blocked reading its pipe, so this returns once the request is across
+            slot.conn.send((task_id, payload))
+        except OSError:  # it died meanwhile: reap() answers the request and replaces it
+            self._drop_pipe(slot)
 
-    def receive_frames(self, frames: list[bytes]) -> tuple[bytes, bytes] | None:
-        """One message from a worker: (task_id, result JSON), or None for a READY."""
-        slot = next((s for s in self.slots if s.name == frames[0]), None)
-        if slot is None or len(frames) not in (2, 3):  # a late message from a worker generation already replaced
-            return None
-        if frames[1] == READY:
-            slot.ready = True
-            return None
-        task_id, payload = frames[1], frames[-1]
-        if slot.task != task_id or len(frames) != 3:
-            return None
-        slot.task = None
-        return task_id, payload
+    def receive(self, events: dict) -> list[tuple[bytes, bytes]]:
+        """(task_id, result JSON) for each worker that answered; READY messages mark workers ready."""
+        done = []
+        for slot in self.slots:
+            if slot.conn is None or slot.conn.fileno() not in events:
+                continue
+            try:
+                payload = slot.conn.recv_bytes()
+            except (EOFError, OSError):  # the worker is gone: reap() replaces it
+                self._drop_pipe(slot)
+                continue
+            if payload == READY:
+                slot.ready = True
+            elif slot.task is not None:
+                done.append((slot.task, payload))
+                slot.task = None
+        return done
 
     def reap(self) -> list[tuple[bytes, str]]:
         """Replace dead or overdue workers; returns (task_id, why) for the requests they held."""
         lost = []
         now = time.monotonic()
         for slot in self.slots:
-            dead = slot.process is None or not slot.process.is_alive()
+            dead = slot.process is None or not slot.process.is_alive() or slot.conn is None
             overdue = slot.task is not None and now > slot.deadline
             if not (dead or overdue) or (dead and slot.task is None and now - slot.started < RESPAWN_BACKOFF_S):
                 continue  # healthy, or a worker that fails at start-up: respawned at most once per backoff
@@ -265,6 +276,7 @@ class WorkerPool:
         return lost
 
     def _kill(self, slot: Slot) -> None:
+        self._drop_pipe(slot)
         if slot.process is not None and slot.process.is_alive():
             slot.process.kill()
         if slot.process is not None:
@@ -275,10 +287,10 @@ class WorkerPool:
 
     def close(self, timeout_s: float = 10.0) -> None:
         for slot in self.slots:
-            if slot.process is not None and slot.process.is_alive():
+            if slot.conn is not None and slot.process is not None and slot.process.is_alive():
                 try:
-                    self.sock.send_multipart([slot.name, STOP], zmq.NOBLOCK)
-                except zmq.ZMQError:
+                    slot.conn.send(STOP)
+                except OSError:
                     pass
         end = time.monotonic() + timeout_s
         for slot in self.slots:
@@ -286,4 +298,4 @@ class WorkerPool:
                 slot.process.join(max(0.0, end - time.monotonic()))
                 if slot.process.is_alive():
                     self._kill(slot)
-        self.sock.close(0)
+            self._drop_pipe(slot)
