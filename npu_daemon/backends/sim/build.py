@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ascend_gym.package import OperatorPackage
 from npu_daemon import sandbox
+from npu_daemon.backends import kernel_view as shared_view
 from npu_daemon.backends.sim import kernel_view
 
 SIM_DIR = Path(__file__).resolve().parent
@@ -83,8 +84,8 @@ def _compiler_version() -> str:
 
 def runtime_sources_digest() -> str:
     files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.rglob("*.cpp"), *RUNTIME_DIR.rglob("*.h"), Path(__file__),
-                    SIM_DIR / "kernel_view.py"])
-    return _digest(_compiler_version(), *CXXFLAGS, *CANDIDATE_CXXFLAGS, *(f.relative_to(SIM_DIR).as_posix().encode() + f.read_bytes() for f in files))
+                    SIM_DIR / "kernel_view.py", Path(shared_view.__file__)])
+    return _digest(_compiler_version(), *CXXFLAGS, *CANDIDATE_CXXFLAGS, *(f.relative_to(SIM_DIR.parent).as_posix().encode() + f.read_bytes() for f in files))
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,7 @@ def build_kernel(pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt
         prelude = cwd / f"prelude-{key}.h"
         lines = [f"#define {k} {v}" for k, v in defines.items()]
         prelude.write_text("\n".join([*lines, *kernel_view.tiling_view(pkg), '#include "ascendc_sim/kernel_enums.h"', *rename, ""]))
-        source = kernel_view.keyed_tiling_source(pkg, workdir, key[:16])
+        source = shared_view.keyed_tiling_source(pkg, workdir, key[:16])
         cmd = [CXX, *CANDIDATE_CXXFLAGS, "-shared", "-DASCENDC_SIM_KERNEL", f"-I{rt.pch_dir}", f"-I{INCLUDE_DIR}", "-I.",
                "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h", "-include", prelude.name, source,
                *rt.link_flags(), *link_alias, "-o", str(out)]
