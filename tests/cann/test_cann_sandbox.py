@@ -50,9 +50,11 @@ def test_cann_access_names_the_toolkit_built_apps_and_build_cache(cann_env: Path
 
 
 @as_root
-def test_device_node_groups_come_from_the_nodes_that_exist(public_dir: Path) -> None:
-    # Only the group of a node not open to everyone; root's group is never handed out; absent nodes are skipped.
+def test_device_node_groups_come_from_the_nodes_that_exist(public_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # Only the group of a node not open to everyone; root's group is never handed out (the node
+    # candidates then cannot open is logged); absent nodes are skipped.
     assert device.node_groups(make_nodes(public_dir)) == [DEVICE_GID]
+    assert [r.getMessage().split(" (")[0] for r in caplog.records] == [f"sandboxed candidates cannot open {public_dir}/hisi_hdc"]
 
 
 @as_root

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import glob
+import logging
 import os
 import re
 import stat
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+log = logging.getLogger("npu_daemon")
 HEALTHY = "OK"
 # What a process using an NPU opens: the device itself, the driver's manager, shared virtual
 # memory and host-device channel. The driver creates them owned by its group (HwHiAiUser by default).
@@ -91,6 +93,11 @@ def node_groups(patterns: tuple[str, ...] = DEVICE_NODES) -> list[int]:
     groups = set()
     for node in (n for pattern in patterns for n in glob.glob(pattern)):
         info = os.stat(node)
-        if info.st_mode & (stat.S_IROTH | stat.S_IWOTH) != stat.S_IROTH | stat.S_IWOTH and info.st_gid != 0:
+        if info.st_mode & (stat.S_IROTH | stat.S_IWOTH) == stat.S_IROTH | stat.S_IWOTH:
+            continue
+        if info.st_gid == 0:
+            log.warning("sandboxed candidates cannot open %s (group root, mode %o): give it the driver's group", node,
+                        stat.S_IMODE(info.st_mode))
+        else:
             groups.add(info.st_gid)
     return sorted(groups)
