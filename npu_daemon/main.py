@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
+from pydantic import BaseModel
+
 from npu_daemon.backends.base import BACKENDS, get_backend
 from npu_daemon.runtime.keys import load_server_keys
 from npu_daemon.runtime.server import Server, default_state_dir
@@ -46,28 +48,38 @@ def is_loopback(endpoint: str) -> bool:
         return False
 
 
-def shared_dirs(backend: str) -> tuple[list[Path], list[Path], list[Path]] | None:
-    """Directories outside their own that a backend's sandboxed commands (read, write, may open
-    known paths in but not list: the sim case cache, whose entry names must not be discoverable);
-    None for a backend whose needs (device nodes, toolkit directories) are not described yet."""
-    if backend == "sim":
-        from npu_daemon.backends.sim import build
+class SandboxAccess(BaseModel):
+    """What a backend's sandboxed commands need outside their own directory."""
 
-        root = build.cache_root()
-        return [build.INCLUDE_DIR, root], [root / "objects"], [root / "cases"]
-    return None
+    read: list[Path]  # files they use: must be traversable by other users
+    write: list[Path] = []  # the build cache they write artefacts into
+    unlisted: list[Path] = []  # may open known paths in, but not list (entry names must not be discoverable)
+    groups: list[int] = []  # supplementary groups of the sandbox users (device nodes)
+
+
+def sandbox_access(backend: str) -> SandboxAccess:
+    """The sim: its headers and build cache (the case cache unlisted). The cann backend builds the host
+    tiling program the same way, and its CMake builds, device app and msprof read the CANN toolkit
+    and the built apps (each build writes only its own project directory, each run its case
+    directory, msprof's output included) and open the NPU's device nodes."""
+    from npu_daemon.backends.sim import build
+
+    sim_root = build.cache_root()
+    if backend == "sim":
+        return SandboxAccess(read=[build.INCLUDE_DIR, sim_root], write=[sim_root / "objects"], unlisted=[sim_root / "cases"])
+    from npu_daemon.backends.cann import device, tiling
+    from npu_daemon.backends.cann.toolkit import Toolkit
+
+    return SandboxAccess(read=[build.INCLUDE_DIR, sim_root, Toolkit.discover().home, tiling.cache_root()],
+                         write=[sim_root / "objects"], groups=device.node_groups())
 
 
 def sandbox_users(args: argparse.Namespace) -> SandboxUsers | None:
     """Who candidates run as (None: the daemon's own user; see npu_daemon/sandbox.py)."""
-    dirs = shared_dirs(args.backend)
     if args.sandbox_uid <= 0:
         return None
-    if dirs is None:
-        logging.getLogger("npu_daemon").warning("candidates run as the daemon's user: sandbox users are set up for "
-                                                "the sim backend only")
-        return None
-    return prepare_sandbox(args.sandbox_uid, args.workers, *dirs)
+    access = sandbox_access(args.backend)
+    return prepare_sandbox(args.sandbox_uid, args.workers, access.read, access.write, access.unlisted, access.groups)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -57,6 +57,7 @@ class Identity(BaseModel):
     uid: int = Field(gt=0)
     gid: int = Field(gt=0)
     writable: list[Path] = []  # shared directories a command may write into when it names an output there
+    groups: list[int] = []  # supplementary groups, e.g. the one owning an NPU's device nodes
 
 
 def _writable(cmd: list[str], cwd: Path, identity: Identity) -> list[Path]:
@@ -151,7 +152,7 @@ def _enter(limits: Limits, identity: Identity | None, cwd: Path, writable: list[
     # RLIMIT_NPROC counts every process of the uid, which is this worker's alone.
     resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
     _confine(cwd, writable)
-    os.setgroups([])
+    os.setgroups(identity.groups)
     os.setgid(identity.gid)
     os.setuid(identity.uid)
 

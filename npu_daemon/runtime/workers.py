@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import IO
@@ -63,18 +63,20 @@ class SandboxUsers:
     gid: int
     writable: list[Path]
     lock: IO | None = None
+    groups: list[int] = field(default_factory=list)
 
     def identity(self, index: int) -> sandbox.Identity:
-        return sandbox.Identity(uid=self.first_uid + index, gid=self.gid, writable=self.writable)
+        return sandbox.Identity(uid=self.first_uid + index, gid=self.gid, writable=self.writable, groups=self.groups)
 
 
 def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[Path],
-                    unlisted: list[Path]) -> SandboxUsers | None:
+                    unlisted: list[Path], groups: list[int] | None = None) -> SandboxUsers | None:
     """Sandbox users from base_uid on if candidates can run unprivileged here, else None (and why, logged).
 
     Only root can switch users; `read` (the backend's files sandboxed commands use) must be
     reachable by others, `write` (its build cache) is made writable by the sandbox group
-    (sticky, so no uid removes another's artefacts), `unlisted` traversable but not listable."""
+    (sticky, so no uid removes another's artefacts), `unlisted` traversable but not listable;
+    `groups` are supplementary groups of the sandbox users (device nodes)."""
     if os.geteuid() != 0:
         return None
     for path in read:
@@ -91,6 +93,7 @@ def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[P
         path.mkdir(parents=True, exist_ok=True)
         path.chmod(0o711)
     users = _claim_block(base_uid, max(UID_BLOCK, workers), write)
+    users.groups = list(groups or [])
     why = _probe(users.identity(0))
     if why:
         log.warning("candidates run as root: the sandbox does not work here (%s)", why)

@@ -189,6 +189,8 @@ class CannBackend(Backend):
         self._write_run_spec(pkg, case, case_dir, tiling_out, cfg.warmup + cfg.repeats, request.seed, "time.txt")
         output = case_dir / "msprof"
         output.mkdir()
+        if (who := sandbox.current_identity()) is not None:  # msprof runs as the sandbox user and writes here
+            os.chown(output, who.uid, who.gid)
         cmd = msprof.command(app, "time.txt", output, pkg.spec.kernel, cfg.warmup, cfg.repeats)
         done = sandbox.run(cmd, case_dir, cfg.msprof_timeout_s, self._limits(cfg.msprof_timeout_s), env=toolkit.env)
         log = (done.stdout + done.stderr)[-4000:]

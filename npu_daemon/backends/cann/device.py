@@ -9,14 +9,22 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import glob
+import logging
+import os
 import re
+import stat
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel
 
+log = logging.getLogger("npu_daemon")
 HEALTHY = "OK"
+# What a process using an NPU opens: the device itself, the driver's manager, shared virtual
+# memory and host-device channel. The driver creates them owned by its group (HwHiAiUser by default).
+DEVICE_NODES = ("/dev/davinci[0-9]*", "/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc")
 # First row of each device in the `npu-smi info` table: "| 0     910B4    | OK    | 93.1 ... |"
 _DEVICE_ROW = re.compile(r"^\|\s*(\d+)\s+([^|\s]+)\s*\|\s*([A-Za-z]+)\s*\|", re.M)
 _VERSION = re.compile(r"Version:\s*(\S+)")
@@ -77,3 +85,19 @@ def exclusive(state_dir: Path, device_id: int) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def node_groups(patterns: tuple[str, ...] = DEVICE_NODES) -> list[int]:
+    """The groups sandbox users need to open the device nodes that exist here: the owning group of
+    each node not already open to everyone, except root's group (never handed to a candidate)."""
+    groups = set()
+    for node in (n for pattern in patterns for n in glob.glob(pattern)):
+        info = os.stat(node)
+        if info.st_mode & (stat.S_IROTH | stat.S_IWOTH) == stat.S_IROTH | stat.S_IWOTH:
+            continue
+        if info.st_gid == 0:
+            log.warning("sandboxed candidates cannot open %s (group root, mode %o): give it the driver's group", node,
+                        stat.S_IMODE(info.st_mode))
+        else:
+            groups.add(info.st_gid)
+    return sorted(groups)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import os
 import re
 import shutil
 import time
@@ -17,12 +18,15 @@ from pathlib import Path
 
 from ascend_gym.package import OperatorPackage
 from npu_daemon import sandbox
+from npu_daemon.backends import kernel_view
 from npu_daemon.backends.cann.tiling import cache_root
 from npu_daemon.backends.cann.toolkit import Toolkit
 
 TEMPLATES = Path(__file__).resolve().parent
 APP = "ascend_gym_app"
-_TILING_BASE_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]register/tilingdata_base\.h[">].*$', re.M)
+_INCLUDE = re.compile(r"^\s*#\s*include\b")
+_PRAGMA_ONCE = re.compile(r"^\s*#\s*pragma\s+once\b")
+_TILING_BASE_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]register/tilingdata_base\.h[">]')
 
 
 class BuildFailure(Exception):
@@ -38,21 +42,42 @@ def _render(template: str, **values: str) -> str:
     return text
 
 
+def _kernel_tiling_view(pkg: OperatorPackage) -> tuple[list[str], list[str]]:
+    """(includes to hoist, view lines): the host tiling header inlined into the shared tiling view.
+
+    Its includes are hoisted out of the view's namespace (the host TilingData base is dropped: the
+    entry defines the kernel-side macros), keeping the header's line numbers for diagnostics."""
+    hoisted, body = [], []
+    for line in pkg.files[pkg.tiling_header_path].splitlines():
+        if _INCLUDE.match(line) or _PRAGMA_ONCE.match(line):
+            if _INCLUDE.match(line) and not _TILING_BASE_INCLUDE.match(line):
+                hoisted.append(line.strip())
+            line = ""
+        body.append(line)
+    view = kernel_view.tiling_view(pkg, [f'#line 1 "{pkg.tiling_header_path}"', *body, '#line 1 "<ascend_gym tiling view>"'])
+    if not view:
+        return [], []
+    default = kernel_view.registered_tiling(pkg)[0]
+    return hoisted, [*view, *([f"using AscendGymTilingDefault = {default};"] if default else [])]
+
+
 def write_project(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, root: Path) -> None:
     pkg.write_to(root)
     spec = pkg.spec
     definitions = [*(f"{k}={v}" for k, v in sorted(macros.items())), f"ASCEND_GYM_TILING_KEY={tiling_key}ULL"]
     (root / "CMakeLists.txt").write_text(_render("CMakeLists.template.txt", DEFINITIONS=" ".join(definitions)))
+    includes, view = _kernel_tiling_view(pkg)
     (root / "kernel_entry.cpp").write_text(_render(
-        "kernel_entry.template.cpp", TILING_HEADER=pkg.tiling_header_path, OP_TYPE=spec.op_type, KERNEL_PATH=pkg.kernel_path,
-        TILING_SOURCE=_TILING_BASE_INCLUDE.sub("", pkg.files[pkg.tiling_header_path])))
+        "kernel_entry.template.cpp", TILING_INCLUDES="\n".join(includes), GE_ENUMS="\n".join(kernel_view.ge_enum_defines()),
+        TILING_VIEW="\n".join(view), KERNEL_PATH=kernel_view.keyed_tiling_source(pkg, root, "entry")))
     args = ", ".join(f"args[{i}]" for i in range(len(spec.inputs) + len(spec.outputs)))
     (root / "app_main.cpp").write_text(_render("app_main.cpp", KERNEL=spec.kernel, ARGS=args))
 
 
 def build_key(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, soc: str, toolkit: Toolkit) -> str:
     h = hashlib.sha256()
-    templates = [(TEMPLATES / t).read_bytes() for t in ("CMakeLists.template.txt", "kernel_entry.template.cpp", "app_main.cpp")]
+    templates = [*((TEMPLATES / t).read_bytes() for t in ("CMakeLists.template.txt", "kernel_entry.template.cpp", "app_main.cpp")),
+                 Path(kernel_view.__file__).read_bytes(), kernel_view.GE_ENUMS_HEADER.read_bytes()]
     parts = [str(toolkit.home), toolkit.version, soc, str(tiling_key), *sorted(f"{k}={v}" for k, v in macros.items()), *templates,
              *(f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith("op_kernel/")),
              pkg.tiling_header_path, pkg.files[pkg.tiling_header_path]]
@@ -88,8 +113,21 @@ def build_app(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, soc
             raise
         if not app.exists():
             raise BuildFailure(f"the build produced no {APP}", "")
+        _seal(root)
         (root / "ready").write_text(key)
     return app, False
+
+
+def _seal(root: Path) -> None:
+    """A sandboxed build leaves its project to the worker's uid: hand it back to the daemon, readable
+    by every sandbox user (any worker may run a cached app) and writable by none of them."""
+    if sandbox.current_identity() is None:
+        return
+    for path in [root, *root.rglob("*")]:
+        os.lchown(path, os.geteuid(), os.getegid())
+        if not path.is_symlink():
+            mode = path.stat().st_mode
+            path.chmod(mode & 0o755 | (0o055 if path.is_dir() or mode & 0o100 else 0o044))
 
 
 def _step(cmd: list[str], cwd: Path, deadline: float, toolkit: Toolkit, what: str) -> None:

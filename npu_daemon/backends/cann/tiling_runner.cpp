@@ -62,21 +62,7 @@ Spec Parse(const char* path) {
       for (auto& d : shape) l >> d;
       (key == "input" ? s.inputs : s.outputs).emplace_back(dtype, shape);
     } else if (key == "attr") {
-      std::string name, kind;
-      l >> name >> kind;
-      gert::AttrValue a;
-      if (kind == "int") { a.kind = gert::AttrValue::kInt; l >> a.i; }
-      else if (kind == "float") { a.kind = gert::AttrValue::kFloat; l >> a.f; }
-      else if (kind == "bool") { a.kind = gert::AttrValue::kBool; l >> a.b; }
-      else if (kind == "str") { a.kind = gert::AttrValue::kStr; l >> a.s; }
-      else if (kind == "list_int") {
-        a.kind = gert::AttrValue::kListInt;
-        size_t n;
-        l >> n;
-        a.list.data_.resize(n);
-        for (auto& v : a.list.data_) l >> v;
-      }
-      s.attrs.attrs_.push_back(a);
+      ascendc_sim::ReadAttrLine(l, s.attrs);
     }
   }
   return s;

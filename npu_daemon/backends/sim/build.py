@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ascend_gym.package import OperatorPackage
 from npu_daemon import sandbox
+from npu_daemon.backends import kernel_view as shared_view
 from npu_daemon.backends.sim import kernel_view
 
 SIM_DIR = Path(__file__).resolve().parent
@@ -89,11 +90,11 @@ def runtime_sources_digest() -> str:
     again only when one of them is added, removed or touched (reading them all costs milliseconds)."""
     global _sources_seen
     files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.rglob("*.cpp"), *RUNTIME_DIR.rglob("*.h"), Path(__file__),
-                    SIM_DIR / "kernel_view.py"])
+                    SIM_DIR / "kernel_view.py", Path(shared_view.__file__)])
     signature = tuple((str(f), st.st_size, st.st_mtime_ns) for f in files for st in [f.stat()])
     if _sources_seen is None or _sources_seen[0] != signature:
         _sources_seen = signature, _digest(_compiler_version(), *CXXFLAGS, *CANDIDATE_CXXFLAGS,
-                                           *(f.relative_to(SIM_DIR).as_posix().encode() + f.read_bytes() for f in files))
+                                           *(f.relative_to(SIM_DIR.parent).as_posix().encode() + f.read_bytes() for f in files))
     return _sources_seen[1]
 
 
@@ -231,7 +232,7 @@ def build_kernel(pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt
         prelude = cwd / f"prelude-{key}.h"
         lines = [f"#define {k} {v}" for k, v in defines.items()]
         prelude.write_text("\n".join([*lines, *kernel_view.tiling_view(pkg), '#include "ascendc_sim/kernel_enums.h"', *rename, ""]))
-        source = kernel_view.keyed_tiling_source(pkg, workdir, key[:16])
+        source = shared_view.keyed_tiling_source(pkg, workdir, key[:16])
         cmd = [CXX, *CANDIDATE_CXXFLAGS, "-shared", "-DASCENDC_SIM_KERNEL", f"-I{rt.pch_dir}", f"-I{INCLUDE_DIR}", "-I.",
                "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h", "-include", prelude.name, source,
                *rt.link_flags(), *link_alias, "-o", str(out)]

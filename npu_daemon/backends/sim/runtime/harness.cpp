@@ -78,21 +78,7 @@ Launch ParseLaunch(const char* path) {
       s >> t.path;
       (key == "input" ? l.inputs : l.outputs).push_back(t);
     } else if (key == "attr") {
-      std::string name, kind;
-      s >> name >> kind;
-      gert::AttrValue a;
-      if (kind == "int") { a.kind = gert::AttrValue::kInt; s >> a.i; }
-      else if (kind == "float") { a.kind = gert::AttrValue::kFloat; s >> a.f; }
-      else if (kind == "bool") { a.kind = gert::AttrValue::kBool; s >> a.b; }
-      else if (kind == "str") { a.kind = gert::AttrValue::kStr; s >> a.s; }
-      else if (kind == "list_int") {
-        a.kind = gert::AttrValue::kListInt;
-        size_t n;
-        s >> n;
-        a.list.data_.resize(n);
-        for (auto& v : a.list.data_) s >> v;
-      }
-      l.attrs.attrs_.push_back(a);
+      ascendc_sim::ReadAttrLine(s, l.attrs);
     }
   }
   return l;

@@ -47,11 +47,13 @@ aclError aclrtSynchronizeStream(aclrtStream) {
   g_pending = ACL_SUCCESS;
   return e;
 }
+// Like the device's allocator, the usable size is the request rounded up to 32 B plus 32 B, so a
+// kernel that moves whole 32 B blocks past a tensor's end stays inside its allocation.
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
-  const size_t rounded = (std::max<size_t>(size, 1) + 511) / 512 * 512;
-  *devPtr = std::aligned_alloc(512, rounded);
+  const size_t usable = (size + 31) / 32 * 32 + 32;
+  *devPtr = std::aligned_alloc(512, (usable + 511) / 512 * 512);
   if (*devPtr == nullptr) return ACL_ERROR_INVALID_PARAM;
-  ascendc_sim::RegisterGm(*devPtr, size, "aclrtMalloc");
+  ascendc_sim::RegisterGm(*devPtr, usable, "aclrtMalloc");
   return ACL_SUCCESS;
 }
 // Registered GM cannot be unregistered; the app is short-lived, so memory is released at exit.

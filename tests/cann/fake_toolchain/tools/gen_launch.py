@@ -2,8 +2,14 @@
 """Fake CANN (tests only): write aclrtlaunch_<kernel>.h and a CPU launch stub per kernel entry.
 
 usage: gen_launch.py OUT_DIR SOURCE...   (follows quoted #includes relative to each file)
+
+The device compiler has no C library, so an entry may be named like a libc function (expm1); our
+g++ compile sees libc's declaration of that name, so such an entry is compiled under another name:
+OUT_DIR/fake_entry_renames.h (force-included into the kernel sources) renames it after
+kernel_operator.h has declared libc's, and its launch stub calls the renamed symbol.
 """
 
+import ctypes
 import re
 import sys
 from pathlib import Path
@@ -28,7 +34,12 @@ def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     seen: set[Path] = set()
-    for name, params in {n: p for src in sys.argv[2:] for n, p in entries(Path(src), seen)}.items():
+    found = {n: p for src in sys.argv[2:] for n, p in entries(Path(src), seen)}
+    libc = ctypes.CDLL(None)
+    inner = {n: f"fake_cann_entry_{n}" if hasattr(libc, n) else n for n in found}
+    (out / "fake_entry_renames.h").write_text("#pragma once\n#include \"kernel_operator.h\"\n" + "".join(
+        f"#define {n} {i}\n" for n, i in inner.items() if i != n))
+    for name, params in found.items():
         decl = ", ".join(f"void* {p}" for p in params)
         (out / f"aclrtlaunch_{name}.h").write_text(
             "#pragma once\n#include <cstdint>\n#include \"acl/acl.h\"\n"
@@ -37,10 +48,10 @@ def main() -> None:
         args = ", ".join(f"static_cast<uint8_t*>({p})" for p in params)
         (out / f"aclrtlaunch_{name}.cpp").write_text(
             "#include <cstdint>\n#include <functional>\n"
-            f"extern \"C\" void {name}({', '.join('uint8_t*' for _ in params)});\n"
+            f"extern \"C\" void {inner[name]}({', '.join('uint8_t*' for _ in params)});\n"
             "uint32_t FakeCannLaunch(const char*, uint32_t, const char*, const std::function<void()>&);\n"
             f"extern \"C\" uint32_t aclrtlaunch_{name}(uint32_t blockDim, void* stream, {decl}) {{\n"
-            f"  (void)stream;\n  return FakeCannLaunch(\"{name}\", blockDim, FAKE_CANN_SOC_PARAMS, [&] {{ {name}({args}); }});\n}}\n")
+            f"  (void)stream;\n  return FakeCannLaunch(\"{name}\", blockDim, FAKE_CANN_SOC_PARAMS, [&] {{ {inner[name]}({args}); }});\n}}\n")
 
 
 if __name__ == "__main__":

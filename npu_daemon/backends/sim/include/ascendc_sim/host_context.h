@@ -252,3 +252,30 @@ class InferDataTypeContext {
 };
 
 }  // namespace gert
+
+namespace ascendc_sim {
+
+// Reads the rest of a launch spec's `attr NAME KIND VALUE...` line (the sim harness and the cann
+// tiling runner share the format) and appends the value: KIND is int, float, bool (0/1), str (one
+// word) or list_int (N V1..VN). A template on the stream so that this header, precompiled into
+// every candidate compile, needs no <istream>.
+template <typename Istream>
+void ReadAttrLine(Istream& in, gert::RuntimeAttrs& attrs) {
+  std::string name, kind;
+  in >> name >> kind;
+  gert::AttrValue a;
+  if (kind == "int") { a.kind = gert::AttrValue::kInt; in >> a.i; }
+  else if (kind == "float") { a.kind = gert::AttrValue::kFloat; in >> a.f; }
+  else if (kind == "bool") { a.kind = gert::AttrValue::kBool; in >> a.b; }
+  else if (kind == "str") { a.kind = gert::AttrValue::kStr; in >> a.s; }
+  else if (kind == "list_int") {
+    a.kind = gert::AttrValue::kListInt;
+    size_t n;
+    in >> n;
+    a.list.data_.resize(n);
+    for (auto& v : a.list.data_) in >> v;
+  }
+  attrs.attrs_.push_back(a);
+}
+
+}  // namespace ascendc_sim

@@ -35,6 +35,8 @@ function(ascendc_library target kind)
   target_link_directories(${target} PUBLIC ${FAKE_CANN_ROOT}/lib64 ${FAKE_SIM_RUNTIME})
   target_link_libraries(${target} PUBLIC ascendcl ascendc_sim)
   set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER ${FAKE_CANN_ROOT}/tools/ccec)
+  # Entries named like libc functions, renamed for g++ only (see tools/gen_launch.py).
+  set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS "-include;${gen}/fake_entry_renames.h")
 endfunction()
 
 function(ascendc_compile_definitions target scope)

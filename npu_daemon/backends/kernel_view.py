@@ -1,0 +1,129 @@
+"""How a kernel sees its op: the pieces the real toolchain generates around a kernel compile.
+
+A custom-op build of the real toolchain gives the kernel the TilingData structs of the host tiling
+header (and nothing else of it), compiles one kernel per tiling key with that key's registered
+TilingData, and defines DTYPE_<ARG> / ORIG_DTYPE_<ARG> / FORMAT_<ARG> with ge::DataType and
+ge::Format values. Both backends reproduce these: the sim backend for its g++ compile, the cann
+backend for the kernel-launch project (which has no msopgen step to generate them).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ascend_gym.package import OperatorPackage
+
+# ge::DataType / ge::Format values, spelled once in the simulator's kernel header.
+GE_ENUMS_HEADER = Path(__file__).resolve().parent / "sim" / "include" / "ascendc_sim" / "kernel_enums.h"
+TILING_NAMESPACE = "ascend_gym_tiling"
+_TILING_STRUCT = re.compile(r"BEGIN_TILING_DATA_DEF\(\s*(\w+)\s*\)")
+_REGISTRATION = re.compile(r"REGISTER_TILING_DATA_CLASS\(\s*(\w+)\s*,\s*([\w:]+)\s*\)")
+_KEYED_OP = re.compile(r"(\w+?)_(\d+)")
+
+
+def ge_enum_defines() -> list[str]:
+    """`#define DT_FLOAT 0`... guarded, for a compile where the toolchain may already define them."""
+    found = re.findall(r"^#define ((?:DT|FORMAT)_\w+) (\d+)$", GE_ENUMS_HEADER.read_text(), re.M)
+    return [f"#ifndef {name}\n#define {name} {value}\n#endif" for name, value in found]
+
+
+def includes_tiling_header(pkg: OperatorPackage) -> bool:
+    """The kernel includes the tiling header itself (the standard C++ struct form): it sees it as written."""
+    name = re.escape(Path(pkg.tiling_header_path).name)
+    return any(re.search(rf'#\s*include\s*[<"](?:[^">]*/)?{name}[">]', t)
+               for p, t in pkg.files.items() if p.startswith("op_kernel/"))
+
+
+def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
+    """Lines that give the kernel the tiling structs and nothing else of the host header.
+
+    `header` is the header's text (or an include of it) as this compile can take it. It goes into
+    a namespace of its own and only the TilingData names are re-exported, so other host
+    declarations (constants, helper structs) never reach the kernel, which may reuse their names.
+    """
+    if includes_tiling_header(pkg):
+        return []
+    structs = sorted(set(_TILING_STRUCT.findall(pkg.files[pkg.tiling_header_path])))
+    ns = TILING_NAMESPACE
+    return [f"namespace {ns} {{", *header, "namespace optiling {}", "using namespace optiling;", "}",
+            f"namespace optiling {{ using namespace ::{ns}::optiling; }}", *(f"using {ns}::{s};" for s in structs)]
+
+
+def registered_tiling(pkg: OperatorPackage) -> tuple[str | None, dict[int, str]]:
+    """The TilingData registered for the op (REGISTER_TILING_DATA_CLASS(Op, S)) and per tiling key (Op_k)."""
+    default, keyed = None, {}
+    for op, cls in _REGISTRATION.findall(pkg.files[pkg.tiling_header_path]):
+        if op == pkg.spec.op_type:
+            default = cls
+        elif (m := _KEYED_OP.fullmatch(op)) and m[1] == pkg.spec.op_type:
+            keyed[int(m[2])] = cls
+    return default, keyed
+
+
+_KEY_BRANCH = re.compile(r"\bif\s*(?:constexpr\s*)?\(((?:\s*(?:\|\|)?\s*TILING_KEY_IS\(\s*\d+\s*\))+)\s*\)\s*\{")
+_KEY_NUMBER = re.compile(r"TILING_KEY_IS\(\s*(\d+)")
+_GET_TILING_DATA = re.compile(r"\bGET_TILING_DATA\s*\(")
+
+
+def _block_end(text: str, open_brace: int) -> int:
+    """Index of the `}` closing the block that opens at `open_brace` (strings and comments skipped)."""
+    depth, i, n = 0, open_brace, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+        elif text.startswith("/*", i):
+            i = text.find("*/", i + 2)
+            i = n if i < 0 else i + 1
+        elif c in "\"'":
+            i += 1
+            while i < n and text[i] != c:
+                i += 2 if text[i] == "\\" else 1
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return n
+
+
+def bind_keyed_tiling(source: str, structs: dict[int, str]) -> str:
+    """Inside `if (TILING_KEY_IS(k)) {...}`, make GET_TILING_DATA read the struct registered for key k.
+
+    The real toolchain compiles one kernel per tiling key, so in the branch of key k the generated
+    GET_TILING_DATA yields `REGISTER_TILING_DATA_CLASS(Op_k, S)`'s S. Line numbers are unchanged.
+    """
+    out, pos = [], 0
+    for m in _KEY_BRANCH.finditer(source):
+        if m.start() < pos:
+            continue  # inside a branch already rewritten
+        end = _block_end(source, m.end() - 1)
+        chosen = {structs.get(int(k)) for k in _KEY_NUMBER.findall(m.group(1))}
+        body = source[m.end():end]
+        if len(chosen) == 1 and None not in chosen:
+            body = _GET_TILING_DATA.sub(f"GET_TILING_DATA_WITH_STRUCT({chosen.pop()}, ", body)
+        out += [source[pos:m.end()], body]
+        pos = end
+    return "".join(out) + source[pos:]
+
+
+def keyed_tiling_source(pkg: OperatorPackage, workdir: Path, tag: str) -> str:
+    """The kernel file to compile: the package's own, or a copy with per-key TilingData bound.
+
+    The copy sits beside the original (so relative includes resolve alike) under a name carrying
+    `tag`, so that concurrent compiles of the same package never share it."""
+    structs = registered_tiling(pkg)[1]
+    if not structs:
+        return pkg.kernel_path
+    source = pkg.files[pkg.kernel_path]
+    bound = bind_keyed_tiling(source, structs)
+    if bound == source:
+        return pkg.kernel_path
+    path = Path(pkg.kernel_path)
+    keyed = path.with_name(f"{path.stem}.keyed-{tag}{path.suffix}")
+    (workdir / keyed).write_text(f'#line 1 "{pkg.kernel_path}"\n' + bound)
+    return keyed.as_posix()
