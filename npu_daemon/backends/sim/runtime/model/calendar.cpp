@@ -12,7 +12,9 @@ constexpr double kFullSlack = 1e-3;  // capacity left below this counts as full 
 Calendar::Calendar(double capacityPerCycle, uint32_t ringBuckets, Bucket* buckets, uint32_t stride)
     : cap_(capacityPerCycle * kBucketCycles), ring_(buckets), stride_(stride), mask_(ringBuckets - 1) {}
 
-float& Calendar::Used(int64_t bucket) {
+// Used and Open are inline so that Reserve's loop, their only caller, has them in place rather than
+// calling through the -fPIC library's PLT.
+inline float& Calendar::Used(int64_t bucket) {
   const int64_t size = mask_ + 1;
   if (bucket >= base_ + size) {  // slide forward, forgetting the oldest buckets
     const int64_t newBase = bucket - size + 1;
@@ -22,7 +24,7 @@ float& Calendar::Used(int64_t bucket) {
   return At(std::max(bucket, base_)).used;
 }
 
-int64_t Calendar::Open(int64_t bucket) {
+inline int64_t Calendar::Open(int64_t bucket) {
   const int64_t end = base_ + mask_ + 1;  // buckets from here on are not in the ring yet: empty
   int64_t open = bucket;
   while (open < end && At(open).jump != 0) open += At(open).jump;

@@ -19,10 +19,13 @@ uint32_t Interleave(uint64_t granule, uint32_t ways) {  // a granule's HBM chann
   // Consecutive granules then land on distinct channels and strided rows still spread out.
   if (ways <= 1) return 0;
   if ((ways & (ways - 1)) != 0) return static_cast<uint32_t>(Mix(granule) % ways);
-  const int bits = __builtin_ctz(ways);
-  uint64_t folded = 0;
-  for (uint64_t x = granule; x != 0; x >>= bits) folded ^= x;
-  return static_cast<uint32_t>(folded & (ways - 1));
+  // Halving folds: the low `bits` bits end up the XOR of every `bits`-wide group of the address.
+  const uint32_t bits = __builtin_ctz(ways);
+  uint32_t groups = 1;  // covering 64 bits, a power of two
+  while (groups * bits < 64) groups *= 2;
+  uint64_t x = granule;
+  for (uint32_t half = groups / 2; half >= 1; half /= 2) x ^= x >> (half * bits);
+  return static_cast<uint32_t>(x & (ways - 1));
 }
 }  // namespace
 
