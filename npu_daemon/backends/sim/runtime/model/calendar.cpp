@@ -9,29 +9,28 @@ namespace {
 constexpr double kFullSlack = 1e-3;  // capacity left below this counts as full (float rounding)
 }
 
-Calendar::Calendar(double capacityPerCycle, uint32_t ringBuckets, float* used, uint16_t* jump)
-    : cap_(capacityPerCycle * kBucketCycles), used_(used), jump_(jump), mask_(ringBuckets - 1) {}
+Calendar::Calendar(double capacityPerCycle, uint32_t ringBuckets, Bucket* buckets, uint32_t stride)
+    : cap_(capacityPerCycle * kBucketCycles), ring_(buckets), stride_(stride), mask_(ringBuckets - 1) {}
 
-float& Calendar::Used(int64_t bucket) {
+// Used and Open are inline so that Reserve's loop, their only caller, has them in place rather than
+// calling through the -fPIC library's PLT.
+inline float& Calendar::Used(int64_t bucket) {
   const int64_t size = mask_ + 1;
   if (bucket >= base_ + size) {  // slide forward, forgetting the oldest buckets
     const int64_t newBase = bucket - size + 1;
-    for (int64_t b = base_; b < std::min(newBase, base_ + size); ++b) {
-      used_[b & mask_] = 0;
-      jump_[b & mask_] = 0;
-    }
+    for (int64_t b = base_; b < std::min(newBase, base_ + size); ++b) At(b) = Bucket{};
     base_ = newBase;
   }
-  return used_[std::max(bucket, base_) & mask_];
+  return At(std::max(bucket, base_)).used;
 }
 
-int64_t Calendar::Open(int64_t bucket) {
+inline int64_t Calendar::Open(int64_t bucket) {
   const int64_t end = base_ + mask_ + 1;  // buckets from here on are not in the ring yet: empty
   int64_t open = bucket;
-  while (open < end && jump_[open & mask_] != 0) open += jump_[open & mask_];
+  while (open < end && At(open).jump != 0) open += At(open).jump;
   for (int64_t b = bucket; b < open && b < end;) {  // compress the path
-    const int64_t next = b + jump_[b & mask_];
-    jump_[b & mask_] = static_cast<uint16_t>(open - b);
+    const int64_t next = b + At(b).jump;
+    At(b).jump = static_cast<uint16_t>(open - b);
     b = next;
   }
   return open;
@@ -53,7 +52,7 @@ double Calendar::Reserve(double t, double amount) {
     const double free = std::min<double>(cap_ - used, window);
     if (free >= amount) {
       used += static_cast<float>(amount);
-      if (cap_ - used < kFullSlack) jump_[b & mask_] = 1;
+      if (cap_ - used < kFullSlack) At(b).jump = 1;
       // Served at the bucket's rate from the later of `at` and the work already queued in it.
       const double from = std::max(at, b * kBucketCycles + (used - amount) / cap_ * kBucketCycles);
       return from + amount / cap_ * kBucketCycles;
@@ -62,7 +61,7 @@ double Calendar::Reserve(double t, double amount) {
       used += static_cast<float>(free);
       amount -= free;
     }
-    if (cap_ - used < kFullSlack) jump_[b & mask_] = 1;
+    if (cap_ - used < kFullSlack) At(b).jump = 1;
     ++b;
     at = b * kBucketCycles;
   }

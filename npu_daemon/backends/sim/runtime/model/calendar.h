@@ -5,42 +5,54 @@
 // (path-compressed), so a reservation behind a long backlog does not walk every full bucket.
 #pragma once
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <new>
 
 namespace ascendc_sim::model {
 
-// Zero-filled storage from calloc: large blocks arrive as fresh zero pages that cost nothing until
-// touched, so a launch pays for the buckets (and L2 sets) it uses, not for every one it might.
-// Calendars share one such block (small blocks would be cleared one by one).
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
+// Zero-filled storage straight from mmap: fresh zero pages that cost nothing until touched, so a
+// launch pays for the buckets (and L2 sets) it uses, not for every one it might; page-aligned, so
+// an entry laid out on cache lines stays on them. Calendars share one such block.
+struct UnmapDeleter {
+  size_t bytes;
+  void operator()(void* p) const { munmap(p, bytes); }
 };
 template <typename T>
-using ZeroArray = std::unique_ptr<T[], FreeDeleter>;
+using ZeroArray = std::unique_ptr<T[], UnmapDeleter>;
 template <typename T>
 ZeroArray<T> MakeZeroArray(size_t n) {
-  void* p = std::calloc(n, sizeof(T));
-  if (p == nullptr) throw std::bad_alloc();
-  return ZeroArray<T>(static_cast<T*>(p));
+  const size_t bytes = std::max<size_t>(n * sizeof(T), 1);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return ZeroArray<T>(static_cast<T*>(p), UnmapDeleter{bytes});
 }
 
 class Calendar {
  public:
   static constexpr double kBucketCycles = 64;  // model resolution, not a hardware constant
-  // `used` and `jump` hold `ringBuckets` (a power of two, at most 2^16) zeroed entries, owned elsewhere.
-  Calendar(double capacityPerCycle, uint32_t ringBuckets, float* used, uint16_t* jump);
+  // A bucket's two fields side by side: a reservation reads both, from one cache line.
+  struct Bucket {
+    float used;
+    uint16_t jump;  // 0: bucket not full; else buckets to skip ahead
+  };
+  // `buckets` holds `ringBuckets` (a power of two, at most 2^16) zeroed entries, owned elsewhere,
+  // `stride` apart: calendars share one block bucket-major, so that the buckets every calendar is
+  // using at one time sit together (a few cache lines and pages rather than one per calendar).
+  Calendar(double capacityPerCycle, uint32_t ringBuckets, Bucket* buckets, uint32_t stride);
   // Consume `amount` starting at `t`; returns when the last of it is served.
   double Reserve(double t, double amount);
 
  private:
   float& Used(int64_t bucket);
   int64_t Open(int64_t bucket);  // first bucket at or after `bucket` that is not full
+  Bucket& At(int64_t bucket) { return ring_[(bucket & mask_) * stride_]; }
   double cap_;  // per bucket
-  float* used_;
-  uint16_t* jump_;  // 0: bucket not full; else buckets to skip ahead
+  Bucket* ring_;
+  uint64_t stride_;
   int64_t base_ = 0;  // oldest bucket still in the ring
   uint32_t mask_;
 };

@@ -65,9 +65,13 @@ CoreModel::State CoreModel::Advance() {
       continue;
     }
     if (s.op == Op::kCopyGmToUb || s.op == Op::kCopyUbToGm) {
+      dma_ = s;
       dmaIssue_ = issue;
       dmaTiming_ = StartOn(p, issue, 0, Stall::kNone);
       dmaStart_ = dmaTiming_.start;
+      // Every other core's DMA is timed before this core's next one: start loading what that needs.
+      __builtin_prefetch(&steps[std::min(pc_ + 2, steps.size() - 1)]);
+      __builtin_prefetch(&done_[std::min(pc_ + 8, done_.size() - 1)], 1);
       return State::kDma;
     }
     Timing t;
@@ -84,11 +88,16 @@ CoreModel::State CoreModel::Advance() {
   return State::kDone;
 }
 
+DmaRequest CoreModel::NextDma() const {
+  const Step& s = dma_;
+  return DmaRequest{core_, s.op == Op::kCopyUbToGm, s.cacheMode, s.gmAddr, s.bursts, s.rowBytes, s.gmPitch};
+}
+
 void CoreModel::ExecuteDma(GmSystem& gm) {
-  const Step& s = prog_->steps[pc_];
+  const Step& s = dma_;
   const bool write = s.op == Op::kCopyUbToGm;
   const double dataFrom = dmaStart_ + s.cost;
-  const DmaTiming d = gm.Transfer(DmaRequest{core_, write, s.cacheMode, s.gmAddr, s.bursts, s.rowBytes, s.gmPitch}, dataFrom);
+  const DmaTiming d = gm.Transfer(NextDma(), dataFrom);
   // The pipe moves on once its requests are out; data lands later (memory service + latency), which
   // only flags, barriers and the block's end wait for.
   const double done = d.end + p_.dmaLatency;

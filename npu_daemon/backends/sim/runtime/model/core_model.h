@@ -20,6 +20,7 @@ class CoreModel {
   // Time instructions until a DMA (its start is then NextDmaStart()), a SyncAll, or the end.
   State Advance();
   double NextDmaStart() const { return dmaStart_; }
+  DmaRequest NextDma() const;  // the memory side of that DMA
   void ExecuteDma(GmSystem& gm);
   double SyncAllArrival() const { return scalar_; }
   void ReleaseSyncAll(double at);
@@ -46,6 +47,7 @@ class CoreModel {
   double pipeFree_[kPipes] = {};  // pipe can start its next instruction
   double pipeDone_[kPipes] = {};  // all work queued on the pipe complete
   std::vector<double> done_;    // completion of every step, for WaitFlag links
+  Step dma_{};  // the DMA Advance stopped at, copied: its trace is out of cache by the time it is timed
   double dmaIssue_ = 0, dmaStart_ = 0;
   Timing dmaTiming_{};
 };

@@ -13,56 +13,78 @@ uint64_t Mix(uint64_t x) {  // spreads host addresses over sets and slices
   x ^= x >> 33;
   return x;
 }
+
+uint32_t Interleave(uint64_t granule, uint32_t ways) {  // a granule's HBM channel or L2 slice
+  // Power-of-two ways: XOR-fold every group of address bits, as memory controllers hash addresses.
+  // Consecutive granules then land on distinct channels and strided rows still spread out.
+  if (ways <= 1) return 0;
+  if ((ways & (ways - 1)) != 0) return static_cast<uint32_t>(Mix(granule) % ways);
+  // Halving folds: the low `bits` bits end up the XOR of every `bits`-wide group of the address.
+  const uint32_t bits = __builtin_ctz(ways);
+  uint32_t groups = 1;  // covering 64 bits, a power of two
+  while (groups * bits < 64) groups *= 2;
+  uint64_t x = granule;
+  for (uint32_t half = groups / 2; half >= 1; half /= 2) x ^= x >> (half * bits);
+  return static_cast<uint32_t>(x & (ways - 1));
+}
 }  // namespace
 
 L2Cache::L2Cache(uint64_t capacityBytes, uint32_t granuleBytes)
-    : lines_(MakeZeroArray<Line>(std::max<uint64_t>(capacityBytes / granuleBytes / kWays, 1) * kWays)),
-      sets_(std::max<uint64_t>(capacityBytes / granuleBytes / kWays, 1)) {}
+    : sets_(MakeZeroArray<Set>(std::max<uint64_t>(capacityBytes / granuleBytes / kWays, 1))),
+      nSets_(std::max<uint64_t>(capacityBytes / granuleBytes / kWays, 1)) {}
 
 L2Cache::Access L2Cache::Touch(uint64_t granule, bool write, bool allocate) {
-  Line* set = &lines_[(Mix(granule) % sets_) * kWays];
-  Line* victim = set;
+  Set& s = sets_[Mix(granule) % nSets_];
+  const uint64_t tag = granule + 1;
   ++clock_;
   for (uint32_t w = 0; w < kWays; ++w) {
-    Line& l = set[w];
-    if (l.tag == granule + 1) {
-      l.stamp = clock_;
-      l.dirty |= write && allocate;
-      return {true, false, &l};
+    if ((s.tag[w] & ~kDirty) == tag) {
+      s.stamp[w] = clock_;
+      if (write && allocate) s.tag[w] |= kDirty;
+      return {true, false, &s.ready[w]};
     }
-    if (l.stamp < victim->stamp) victim = &l;
   }
   if (!allocate) return {false, false, nullptr};
-  const bool evictedDirty = victim->tag != 0 && victim->dirty;
-  *victim = Line{granule + 1, 0, clock_, write};
-  return {false, evictedDirty, victim};
+  uint32_t victim = 0;  // least recently used, the first such way on a tie (empty ways have stamp 0)
+  for (uint32_t w = 1; w < kWays; ++w)
+    if (s.stamp[w] < s.stamp[victim]) victim = w;
+  const bool evictedDirty = (s.tag[victim] & kDirty) != 0;
+  s.tag[victim] = tag | (write ? kDirty : 0);
+  s.stamp[victim] = clock_;
+  s.ready[victim] = 0;
+  return {false, evictedDirty, &s.ready[victim]};
+}
+
+void L2Cache::Prefetch(uint64_t granule) const {
+  const char* set = reinterpret_cast<const char*>(&sets_[Mix(granule) % nSets_]);
+  for (size_t line = 0; line < sizeof(Set); line += 64) __builtin_prefetch(set + line, 1);
 }
 
 // A core's ports are used in program order by one pipe each (MTE2 reads, MTE3 writes: A1 case 1
 // shows a core's writes overlapping its reads), so a cursor per port times them exactly.
 GmSystem::GmSystem(const Params& p, uint32_t cores)
     : p_(p), l2_(p.l2Bytes, p.granuleBytes), portFree_(2 * static_cast<size_t>(cores), 0.0) {
-  const uint64_t buckets = uint64_t{p.gmSlices + p.l2Slices} * kSliceRing;
-  used_ = MakeZeroArray<float>(buckets);
-  jump_ = MakeZeroArray<uint16_t>(buckets);
-  uint64_t at = 0;
-  auto add = [&](std::vector<Calendar>& to, uint32_t n, double capacityPerCycle, uint32_t ring) {
+  const uint32_t calendars = p.gmSlices + p.l2Slices;
+  buckets_ = MakeZeroArray<Calendar::Bucket>(uint64_t{calendars} * kSliceRing);
+  uint32_t column = 0;
+  auto add = [&](std::vector<Calendar>& to, uint32_t n, double capacityPerCycle) {
     to.reserve(n);
-    for (uint32_t i = 0; i < n; ++i, at += ring) to.emplace_back(capacityPerCycle, ring, &used_[at], &jump_[at]);
+    for (uint32_t i = 0; i < n; ++i) to.emplace_back(capacityPerCycle, kSliceRing, &buckets_[column++], calendars);
   };
-  add(hbm_, p.gmSlices, p.hbmBytesPerCycle / p.gmSlices, kSliceRing);
-  add(l2Slices_, p.l2Slices, p.l2BytesPerCycle / p.l2Slices, kSliceRing);
+  add(hbm_, p.gmSlices, p.hbmBytesPerCycle / p.gmSlices);
+  add(l2Slices_, p.l2Slices, p.l2BytesPerCycle / p.l2Slices);
 }
 
-uint32_t GmSystem::Interleave(uint64_t granule, uint32_t ways) {
-  // Power-of-two ways: XOR-fold every group of address bits, as memory controllers hash addresses.
-  // Consecutive granules then land on distinct channels and strided rows still spread out.
-  if (ways <= 1) return 0;
-  if ((ways & (ways - 1)) != 0) return static_cast<uint32_t>(Mix(granule) % ways);
-  const int bits = __builtin_ctz(ways);
-  uint64_t folded = 0;
-  for (uint64_t x = granule; x != 0; x >>= bits) folded ^= x;
-  return static_cast<uint32_t>(folded & (ways - 1));
+void GmSystem::Prefetch(const DmaRequest& r, uint32_t maxGranules) const {
+  const uint64_t g = p_.granuleBytes;
+  uint32_t n = 0;
+  for (uint32_t b = 0; b < r.bursts; ++b) {
+    const uint64_t lo = r.gmAddr + b * r.gmPitch, hi = lo + r.rowBytes;
+    for (uint64_t gran = lo / g; gran * g < hi; ++gran) {
+      if (n++ == maxGranules) return;
+      l2_.Prefetch(gran);
+    }
+  }
 }
 
 DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
@@ -74,6 +96,7 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
   const bool allocate = r.cacheMode != static_cast<uint8_t>(CacheMode::CACHE_MODE_DISABLE);
   const uint64_t g = p_.granuleBytes;
   double& port = portFree_[2 * r.core + (r.write ? 1 : 0)];
+  Prefetch(r, 64);  // its sets' misses then overlap instead of coming one granule at a time
   double portAt = start, portOnly = start, end = start;
   bool memoryBound = false;
   for (uint32_t b = 0; b < r.bursts; ++b) {
@@ -92,14 +115,14 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
       // sends them through; reads are served by L2 on a hit, once an in-flight fill has arrived.
       if (r.write ? allocate : a.hit) {
         // A read of a line whose fill is in flight waits for it (the miss is not issued twice).
-        served = slice.Reserve(r.write ? issued : std::max(issued, a.line->ready), static_cast<double>(rows));
+        served = slice.Reserve(r.write ? issued : std::max(issued, *a.ready), static_cast<double>(rows));
         t.l2HitBytes += a.hit ? rows : 0;
       } else {  // a read miss fetches, a write-through stores, the whole granule
         served = channel.Reserve(issued, static_cast<double>(g));
         if (!r.write) served += p_.hbmLatency;  // HBM is further away than an L2 slice
         if (!r.write && allocate) {  // the fill is written into its slice, behind the slice's queue
           served = slice.Reserve(served, static_cast<double>(g));
-          a.line->ready = served;
+          *a.ready = served;
         }
         t.hbmBytes += g;
       }

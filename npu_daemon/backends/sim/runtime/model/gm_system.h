@@ -45,24 +45,28 @@ struct DmaTiming {
 class L2Cache {
  public:
   L2Cache(uint64_t capacityBytes, uint32_t granuleBytes);
-  struct Line {  // all zero: empty
-    uint64_t tag;  // granule + 1
-    double ready;  // a read miss's fill arrives then
-    uint32_t stamp;
-    bool dirty;
-  };
   struct Access {
     bool hit;
     bool evictedDirty;
-    Line* line;          // the granule's line (null when not resident and not allocated)
+    double* ready;  // the granule's line: a read miss's fill arrives then (null when not resident and not allocated)
   };
   // Look up one granule; allocate it unless `allocate` is false (CACHE_MODE_DISABLE).
   Access Touch(uint64_t granule, bool write, bool allocate);
+  // Start loading the granule's set into the CPU cache (a hint: nothing the model computes changes).
+  void Prefetch(uint64_t granule) const;
 
  private:
   static constexpr uint32_t kWays = 16;
-  ZeroArray<Line> lines_;
-  uint64_t sets_;
+  static constexpr uint64_t kDirty = uint64_t{1} << 63;  // tag bit: written since filled (granules stay far below it)
+  // Fields by kind on whole cache lines: a lookup reads the tags and stamps (three lines) and at most
+  // one fill time. All zero: empty.
+  struct alignas(64) Set {
+    uint64_t tag[kWays];    // granule + 1, | kDirty
+    uint32_t stamp[kWays];  // LRU clock of the last touch
+    double ready[kWays];
+  };
+  ZeroArray<Set> sets_;
+  uint64_t nSets_;
   uint32_t clock_ = 0;
 };
 
@@ -70,13 +74,14 @@ class GmSystem {
  public:
   GmSystem(const Params& p, uint32_t cores);
   DmaTiming Transfer(const DmaRequest& r, double start);
+  // Start loading the L2 sets of r's first `maxGranules` granules into the CPU cache: the model's
+  // time goes mostly to cache misses on sets scattered over megabytes, and this lets them overlap.
+  void Prefetch(const DmaRequest& r, uint32_t maxGranules) const;
 
  private:
-  static uint32_t Interleave(uint64_t granule, uint32_t ways);  // a granule's HBM channel or L2 slice
   const Params& p_;
   L2Cache l2_;
-  ZeroArray<float> used_;  // every calendar's ring, one block
-  ZeroArray<uint16_t> jump_;
+  ZeroArray<Calendar::Bucket> buckets_;  // every calendar's ring, one block
   std::vector<double> portFree_;  // per core: MTE2 read port, MTE3 write port
   std::vector<Calendar> hbm_, l2Slices_;
 };
