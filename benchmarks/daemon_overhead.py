@@ -11,7 +11,7 @@ Three paths through a local daemon (1 worker, fresh state dir), each timed at th
   worker process and back, the SQLite write and both JSON encodings.
 Medians and 95th percentiles in milliseconds; then the main loop's own steps for a fresh request,
 timed one by one in this process, and the transport floor: the fresh request's route (client ->
-ROUTER over tcp -> worker process over ipc and back) with Python ZeroMQ and no work at all, each
+ROUTER over tcp -> worker process over a pipe and back) with Python ZeroMQ and no work at all, each
 worker reply held back by the fresh evaluations' median worker time so every process sleeps
 between messages as it does in the daemon (what no daemon logic can go below on this machine).
 """
@@ -25,6 +25,7 @@ import os
 import statistics
 import tempfile
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import zmq
@@ -111,57 +112,56 @@ def main_loop_work(request: EvalRequest, result: EvalResult, n: int) -> dict[str
     return out
 
 
-def _echo_worker(endpoint: str, hold_s: float) -> None:
-    sock = zmq.Context().socket(zmq.DEALER)
-    sock.connect(endpoint)
-    sock.send(b"READY")
-    while (frames := sock.recv_multipart())[-1] != b"STOP":
+def _echo_worker(conn: Connection, hold_s: float) -> None:
+    conn.send_bytes(b"READY")
+    while (message := conn.recv()) != b"STOP":
         time.sleep(hold_s)  # the evaluation: the worker is busy, the relay and the client sleep
-        sock.send_multipart(frames)
+        conn.send_bytes(message[1])
 
 
-def _relay(front: str, back: str, hold_s: float) -> None:
+def _relay(front: str, hold_s: float) -> None:
     ctx = zmq.Context()
-    clients, workers = ctx.socket(zmq.ROUTER), ctx.socket(zmq.ROUTER)
+    clients = ctx.socket(zmq.ROUTER)
     clients.connect(front)  # the client binds: which side binds makes no difference to the route's cost
-    workers.bind(back)
-    worker = multiprocessing.get_context("spawn").Process(target=_echo_worker, args=(back, hold_s))
+    ours, theirs = multiprocessing.Pipe()
+    worker = multiprocessing.get_context("spawn").Process(target=_echo_worker, args=(theirs, hold_s))
     worker.start()
-    name = workers.recv_multipart()[0]
+    ours.recv_bytes()
     poller = zmq.Poller()
     poller.register(clients, zmq.POLLIN)
-    poller.register(workers, zmq.POLLIN)
+    poller.register(ours.fileno(), zmq.POLLIN)
+    envelope: list[bytes] = []
     while True:
         events = dict(poller.poll(50))
-        if workers in events:
-            clients.send_multipart(workers.recv_multipart()[1:])
+        if ours.fileno() in events:
+            clients.send_multipart([*envelope, ours.recv_bytes()])
         if clients in events:
-            frames = clients.recv_multipart()
-            workers.send_multipart([name, *frames])
-            if frames[-1] == b"STOP":
+            *envelope, payload = clients.recv_multipart()
+            if payload == b"STOP":
+                ours.send(b"STOP")
                 break
+            ours.send((b"task", payload))
     worker.join()
 
 
 def transport_floor(payload: bytes, hold_s: float, n: int) -> dict[str, float]:
     """Round trip minus the hold, over the daemon's route with no daemon logic (see the docstring)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        ctx = zmq.Context()
-        client = ctx.socket(zmq.DEALER)
-        port = client.bind_to_random_port("tcp://127.0.0.1")
-        relay = multiprocessing.get_context("spawn").Process(target=_relay, args=(f"tcp://127.0.0.1:{port}", f"ipc://{tmp}/w.ipc", hold_s))
-        relay.start()
-        client.send_multipart([b"", payload])  # queued until the relay connects; also warms the route
+    ctx = zmq.Context()
+    client = ctx.socket(zmq.DEALER)
+    port = client.bind_to_random_port("tcp://127.0.0.1")
+    relay = multiprocessing.get_context("spawn").Process(target=_relay, args=(f"tcp://127.0.0.1:{port}", hold_s))
+    relay.start()
+    client.send_multipart([b"", payload])  # queued until the relay connects; also warms the route
+    client.recv_multipart()
+    ms = []
+    for _ in range(n):
+        t = time.perf_counter()
+        client.send_multipart([b"", payload])
         client.recv_multipart()
-        ms = []
-        for _ in range(n):
-            t = time.perf_counter()
-            client.send_multipart([b"", payload])
-            client.recv_multipart()
-            ms.append((time.perf_counter() - t - hold_s) * 1e3)
-        client.send_multipart([b"", b"STOP"])
-        relay.join()
-        client.close(0)
+        ms.append((time.perf_counter() - t - hold_s) * 1e3)
+    client.send_multipart([b"", b"STOP"])
+    relay.join()
+    client.close(0)
     return summary(ms)
 
 
