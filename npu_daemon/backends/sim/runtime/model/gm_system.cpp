@@ -27,6 +27,16 @@ uint32_t Interleave(uint64_t granule, uint32_t ways) {  // a granule's HBM chann
   for (uint32_t half = groups / 2; half >= 1; half /= 2) x ^= x >> (half * bits);
   return static_cast<uint32_t>(x & (ways - 1));
 }
+// Calls f(granule, lo, hi) for every granule a copy touches, burst by burst ([lo, hi) the burst's
+// bytes); stops early when f returns false.
+template <typename F>
+void ForEachGranule(const DmaRequest& r, uint64_t granuleBytes, F f) {
+  for (uint32_t b = 0; b < r.bursts; ++b) {
+    const uint64_t lo = r.gmAddr + b * r.gmPitch, hi = lo + r.rowBytes;
+    for (uint64_t gran = lo / granuleBytes; gran * granuleBytes < hi; ++gran)
+      if (!f(gran, lo, hi)) return;
+  }
+}
 }  // namespace
 
 L2Cache::L2Cache(uint64_t capacityBytes, uint32_t granuleBytes)
@@ -76,15 +86,12 @@ GmSystem::GmSystem(const Params& p, uint32_t cores)
 }
 
 void GmSystem::Prefetch(const DmaRequest& r, uint32_t maxGranules) const {
-  const uint64_t g = p_.granuleBytes;
   uint32_t n = 0;
-  for (uint32_t b = 0; b < r.bursts; ++b) {
-    const uint64_t lo = r.gmAddr + b * r.gmPitch, hi = lo + r.rowBytes;
-    for (uint64_t gran = lo / g; gran * g < hi; ++gran) {
-      if (n++ == maxGranules) return;
-      l2_.Prefetch(gran);
-    }
-  }
+  ForEachGranule(r, p_.granuleBytes, [&](uint64_t gran, uint64_t, uint64_t) {
+    if (n++ == maxGranules) return false;
+    l2_.Prefetch(gran);
+    return true;
+  });
 }
 
 DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
@@ -99,42 +106,40 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
   Prefetch(r, 64);  // its sets' misses then overlap instead of coming one granule at a time
   double portAt = start, portOnly = start, end = start;
   bool memoryBound = false;
-  for (uint32_t b = 0; b < r.bursts; ++b) {
-    const uint64_t lo = r.gmAddr + b * r.gmPitch, hi = lo + r.rowBytes;
-    for (uint64_t gran = lo / g; gran * g < hi; ++gran) {
-      const uint64_t bytes = std::min(hi, (gran + 1) * g) - std::max(lo, gran * g);
-      const uint64_t rows = (bytes + 31) / 32 * 32;  // UB side moves whole 32 B rows
-      const double issued = std::max(portAt, port);
-      portAt = port = issued + rows * portCyclesPerByte;
-      portOnly += rows * portCyclesPerByte;
-      const L2Cache::Access a = l2_.Touch(gran, r.write, allocate);
-      Calendar& channel = hbm_[Interleave(gran, p_.gmSlices)];
-      Calendar& slice = l2Slices_[Interleave(gran, p_.l2Slices)];
-      double served;
-      // Writes allocate into L2 (write-back: HBM pays when the dirty line is evicted) unless DISABLE
-      // sends them through; reads are served by L2 on a hit, once an in-flight fill has arrived.
-      if (r.write ? allocate : a.hit) {
-        // A read of a line whose fill is in flight waits for it (the miss is not issued twice).
-        served = slice.Reserve(r.write ? issued : std::max(issued, *a.ready), static_cast<double>(rows));
-        t.l2HitBytes += a.hit ? rows : 0;
-      } else {  // a read miss fetches, a write-through stores, the whole granule
-        served = channel.Reserve(issued, static_cast<double>(g));
-        if (!r.write) served += p_.hbmLatency;  // HBM is further away than an L2 slice
-        if (!r.write && allocate) {  // the fill is written into its slice, behind the slice's queue
-          served = slice.Reserve(served, static_cast<double>(g));
-          *a.ready = served;
-        }
-        t.hbmBytes += g;
+  ForEachGranule(r, g, [&](uint64_t gran, uint64_t lo, uint64_t hi) {
+    const uint64_t bytes = std::min(hi, (gran + 1) * g) - std::max(lo, gran * g);
+    const uint64_t rows = (bytes + 31) / 32 * 32;  // UB side moves whole 32 B rows
+    const double issued = std::max(portAt, port);
+    portAt = port = issued + rows * portCyclesPerByte;
+    portOnly += rows * portCyclesPerByte;
+    const L2Cache::Access a = l2_.Touch(gran, r.write, allocate);
+    Calendar& channel = hbm_[Interleave(gran, p_.gmSlices)];
+    Calendar& slice = l2Slices_[Interleave(gran, p_.l2Slices)];
+    double served;
+    // Writes allocate into L2 (write-back: HBM pays when the dirty line is evicted) unless DISABLE
+    // sends them through; reads are served by L2 on a hit, once an in-flight fill has arrived.
+    if (r.write ? allocate : a.hit) {
+      // A read of a line whose fill is in flight waits for it (the miss is not issued twice).
+      served = slice.Reserve(r.write ? issued : std::max(issued, *a.ready), static_cast<double>(rows));
+      t.l2HitBytes += a.hit ? rows : 0;
+    } else {  // a read miss fetches, a write-through stores, the whole granule
+      served = channel.Reserve(issued, static_cast<double>(g));
+      if (!r.write) served += p_.hbmLatency;  // HBM is further away than an L2 slice
+      if (!r.write && allocate) {  // the fill is written into its slice, behind the slice's queue
+        served = slice.Reserve(served, static_cast<double>(g));
+        *a.ready = served;
       }
-      if (a.evictedDirty) {
-        served = std::max(served, channel.Reserve(issued, static_cast<double>(g)));
-        t.hbmBytes += g;
-      }
-      memoryBound |= served > portAt;
-      end = std::max({end, served, portAt});
-      t.bytes += bytes;
+      t.hbmBytes += g;
     }
-  }
+    if (a.evictedDirty) {
+      served = std::max(served, channel.Reserve(issued, static_cast<double>(g)));
+      t.hbmBytes += g;
+    }
+    memoryBound |= served > portAt;
+    end = std::max({end, served, portAt});
+    t.bytes += bytes;
+    return true;
+  });
   t.issued = portAt;
   t.end = end;
   t.stallCycles = std::max(0.0, end - portOnly);
