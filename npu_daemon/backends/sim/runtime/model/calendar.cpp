@@ -24,15 +24,24 @@ inline float& Calendar::Used(int64_t bucket) {
   return At(std::max(bucket, base_)).used;
 }
 
+inline void Calendar::Fill(int64_t bucket) {
+  At(bucket).jump = 1;
+  if (bucket == fullTo_) ++fullTo_;
+}
+
 inline int64_t Calendar::Open(int64_t bucket) {
   const int64_t end = base_ + mask_ + 1;  // buckets from here on are not in the ring yet: empty
-  int64_t open = bucket;
+  const bool inRun = bucket >= fullFrom_ && bucket <= fullTo_;
+  const int64_t from = inRun ? fullTo_ : bucket;
+  int64_t open = from;
   while (open < end && At(open).jump != 0) open += At(open).jump;
-  for (int64_t b = bucket; b < open && b < end;) {  // compress the path
+  for (int64_t b = from; b < open && b < end;) {  // compress the path
     const int64_t next = b + At(b).jump;
     At(b).jump = static_cast<uint16_t>(open - b);
     b = next;
   }
+  if (inRun) fullTo_ = open;
+  else if (fullTo_ <= base_ || open - bucket > fullTo_ - fullFrom_) fullFrom_ = bucket, fullTo_ = open;  // the longer run, if live
   return open;
 }
 
@@ -52,7 +61,7 @@ double Calendar::Reserve(double t, double amount) {
     const double free = std::min<double>(cap_ - used, window);
     if (free >= amount) {
       used += static_cast<float>(amount);
-      if (cap_ - used < kFullSlack) At(b).jump = 1;
+      if (cap_ - used < kFullSlack) Fill(b);
       // Served at the bucket's rate from the later of `at` and the work already queued in it.
       const double from = std::max(at, b * kBucketCycles + (used - amount) / cap_ * kBucketCycles);
       return from + amount / cap_ * kBucketCycles;
@@ -61,7 +70,7 @@ double Calendar::Reserve(double t, double amount) {
       used += static_cast<float>(free);
       amount -= free;
     }
-    if (cap_ - used < kFullSlack) At(b).jump = 1;
+    if (cap_ - used < kFullSlack) Fill(b);
     ++b;
     at = b * kBucketCycles;
   }

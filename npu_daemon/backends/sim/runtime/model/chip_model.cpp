@@ -51,7 +51,7 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks) {
     if (!ready.empty()) {
       const uint32_t c = ready.top().second;
       ready.pop();
-      if (!ready.empty()) gm.Prefetch(core[ready.top().second].NextDma(), 64);  // likely the next one timed
+      if (!ready.empty()) gm.Prefetch(core[ready.top().second].NextDma());  // likely the next one timed
       core[c].ExecuteDma(gm);
       pump(c);
       continue;

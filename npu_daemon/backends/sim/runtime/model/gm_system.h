@@ -19,6 +19,7 @@
 #include "ascendc_sim/core.h"
 #include "model/calendar.h"
 #include "model/events.h"
+#include "model/divisor.h"
 #include "model/params.h"
 
 namespace ascendc_sim::model {
@@ -42,6 +43,33 @@ struct DmaTiming {
   uint64_t bytes, hbmBytes, l2HitBytes;
 };
 
+inline uint64_t Mix(uint64_t x) {  // spreads host addresses over sets and slices
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+
+// A granule's HBM channel or L2 slice among `ways`. Power-of-two ways: the XOR of every group of
+// address bits, as memory controllers hash addresses (consecutive granules land on distinct ways and
+// strided rows still spread out); other counts: the hashed address modulo the ways.
+class Interleave {
+ public:
+  explicit Interleave(uint32_t ways);
+  uint32_t operator()(uint64_t granule) const {
+    if (folds_ == 0) return static_cast<uint32_t>(mod_.Remainder(Mix(granule)));
+    uint64_t x = granule;
+    for (uint32_t k = 0; k < folds_; ++k) x ^= x >> shifts_[k];
+    return static_cast<uint32_t>(x & (ways_ - 1));
+  }
+
+ private:
+  uint32_t ways_;
+  Divisor mod_;
+  uint32_t folds_ = 0;
+  uint8_t shifts_[8] = {};  // right shifts, widest first
+};
+
 class L2Cache {
  public:
   L2Cache(uint64_t capacityBytes, uint32_t granuleBytes);
@@ -58,29 +86,39 @@ class L2Cache {
  private:
   static constexpr uint32_t kWays = 16;
   static constexpr uint64_t kDirty = uint64_t{1} << 63;  // tag bit: written since filled (granules stay far below it)
-  // Fields by kind on whole cache lines: a lookup reads the tags and stamps (three lines) and at most
-  // one fill time. All zero: empty.
+  // Ways in recency order, least recent first, one 4-bit way number each: every way appears once,
+  // so a set in use is never 0. A fresh set holds ways 0..15 in that order: empty ways are taken
+  // first, lowest first.
+  static constexpr uint64_t kFirstOrder = 0xfedcba9876543210ull;
+  // A lookup reads the first line (a 16-bit print of each way's granule, the recency order) and
+  // then only the way whose print matches, or the victim: two lines of five. All zero: empty.
+  struct Way {
+    uint64_t tag;  // granule + 1, | kDirty
+    double ready;
+  };
   struct alignas(64) Set {
-    uint64_t tag[kWays];    // granule + 1, | kDirty
-    uint32_t stamp[kWays];  // LRU clock of the last touch
-    double ready[kWays];
+    uint16_t print[kWays];  // top 16 bits of the granule's hash: a filter, the tag confirms
+    uint64_t order;
+    alignas(64) Way way[kWays];
   };
   ZeroArray<Set> sets_;
-  uint64_t nSets_;
-  uint32_t clock_ = 0;
+  Divisor setOf_;  // hashed granule -> set
 };
 
 class GmSystem {
  public:
   GmSystem(const Params& p, uint32_t cores);
   DmaTiming Transfer(const DmaRequest& r, double start);
-  // Start loading the L2 sets of r's first `maxGranules` granules into the CPU cache: the model's
+  static constexpr uint32_t kPrefetchAhead = 8;  // granules
+  // Start loading the L2 sets of r's first kPrefetchAhead granules into the CPU cache: the model's
   // time goes mostly to cache misses on sets scattered over megabytes, and this lets them overlap.
-  void Prefetch(const DmaRequest& r, uint32_t maxGranules) const;
+  void Prefetch(const DmaRequest& r) const;
 
  private:
   const Params& p_;
   L2Cache l2_;
+  Divisor granule_;  // GM bytes per granule
+  Interleave channelOf_, sliceOf_;
   ZeroArray<Calendar::Bucket> buckets_;  // every calendar's ring, one block
   std::vector<double> portFree_;  // per core: MTE2 read port, MTE3 write port
   std::vector<Calendar> hbm_, l2Slices_;
