@@ -10,10 +10,13 @@ Three paths through a local daemon (1 worker, fresh state dir), each timed at th
   cache hit), minus the time the worker spent in it (`cost.worker_s`): queueing, the hop to the
   worker process and back, the SQLite write and both JSON encodings.
 Medians and 95th percentiles in milliseconds; then the main loop's own steps for a fresh request,
-timed one by one in this process, and the transport floor: the fresh request's route (client ->
-ROUTER over tcp -> worker process over a pipe and back) with Python ZeroMQ and no work at all, each
-worker reply held back by the fresh evaluations' median worker time so every process sleeps
-between messages as it does in the daemon (what no daemon logic can go below on this machine).
+timed one by one in this process, and the transport floors: the round trip of a request-sized message
+with no work at all, each reply held back by the fresh evaluations' median worker time so every
+process sleeps between messages as it does in the daemon (what no daemon logic can go below on this
+machine), over three routes:
+- raw_tcp: a plain TCP socket to a server process (the floor of any Python server here);
+- zmq_router: client -> ROUTER over tcp (ZeroMQ adds its I/O threads on both sides);
+- zmq_router_pipe_worker: the daemon's route, ROUTER -> worker process over a pipe and back.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ import argparse
 import json
 import multiprocessing
 import os
+import socket
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -46,6 +51,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=300)
     ap.add_argument("--op", default="level1/add")
+    ap.add_argument("--floor-hold-ms", type=float, help="hold each floor reply this long (default: the fresh "
+                                                        "evaluations' median worker time; 0: back-to-back, warm)")
     args = ap.parse_args()
     pkg = load_package(SUITE / args.op)
     with tempfile.TemporaryDirectory() as state, LocalDaemon(workers=1, state_dir=state) as daemon:
@@ -74,12 +81,13 @@ def main() -> None:
             assert not r.cache_hit and r.ok, r.message
             fresh.append(total - r.cost.worker_s * 1e3)
             worker.append(r.cost.worker_s * 1e3)
+    hold_ms = statistics.median(worker) if args.floor_hold_ms is None else args.floor_hold_ms
     report = {"stats_round_trip": summary(stats), "cache_hit_round_trip": summary(hits),
               "fresh_overhead_beyond_worker": summary(fresh), "fresh_worker_time": summary(worker),
               "main_loop_work_per_fresh_request": main_loop_work(EvalRequest(**compile_only), r, args.n),
-              "transport_floor": transport_floor(EvalRequest(**compile_only).model_dump_json().encode(),
-                                                 statistics.median(worker) / 1e3, args.n),
-              "request_bytes": len(EvalRequest(**compile_only).model_dump_json()), "loadavg": os.getloadavg()}
+              "transport_floors": transport_floors(EvalRequest(**compile_only).model_dump_json().encode(),
+                                                   hold_ms / 1e3, args.n),
+              "floor_hold_ms": round(hold_ms, 3), "request_bytes": len(EvalRequest(**compile_only).model_dump_json()), "loadavg": os.getloadavg()}
     print(json.dumps(report, indent=2))
 
 
@@ -119,49 +127,92 @@ def _echo_worker(conn: Connection, hold_s: float) -> None:
         conn.send_bytes(message[1])
 
 
-def _relay(front: str, hold_s: float) -> None:
+def _relay(front: str, hold_s: float, worker_hop: bool) -> None:
+    """A ROUTER that answers each message after hold_s, itself or through a worker process."""
     ctx = zmq.Context()
     clients = ctx.socket(zmq.ROUTER)
     clients.connect(front)  # the client binds: which side binds makes no difference to the route's cost
-    ours, theirs = multiprocessing.Pipe()
-    worker = multiprocessing.get_context("spawn").Process(target=_echo_worker, args=(theirs, hold_s))
-    worker.start()
-    ours.recv_bytes()
     poller = zmq.Poller()
     poller.register(clients, zmq.POLLIN)
-    poller.register(ours.fileno(), zmq.POLLIN)
+    if worker_hop:
+        ours, theirs = multiprocessing.Pipe()
+        worker = multiprocessing.get_context("spawn").Process(target=_echo_worker, args=(theirs, hold_s))
+        worker.start()
+        ours.recv_bytes()
+        poller.register(ours.fileno(), zmq.POLLIN)
     envelope: list[bytes] = []
     while True:
         events = dict(poller.poll(50))
-        if ours.fileno() in events:
+        if worker_hop and ours.fileno() in events:
             clients.send_multipart([*envelope, ours.recv_bytes()])
         if clients in events:
             *envelope, payload = clients.recv_multipart()
             if payload == b"STOP":
-                ours.send(b"STOP")
                 break
-            ours.send((b"task", payload))
-    worker.join()
+            if worker_hop:
+                ours.send((b"task", payload))
+            else:
+                time.sleep(hold_s)
+                clients.send_multipart([*envelope, payload])
+    if worker_hop:
+        ours.send(b"STOP")
+        worker.join()
 
 
-def transport_floor(payload: bytes, hold_s: float, n: int) -> dict[str, float]:
-    """Round trip minus the hold, over the daemon's route with no daemon logic (see the docstring)."""
+def _raw_server(sock: socket.socket, size: int, hold_s: float) -> None:
+    conn, _ = sock.accept()
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    while True:
+        message = b""
+        while len(message) < size:
+            message += conn.recv(size - len(message))
+        if message.startswith(b"STOP"):
+            break
+        time.sleep(hold_s)
+        conn.sendall(message)
+
+
+def transport_floors(payload: bytes, hold_s: float, n: int) -> dict[str, dict[str, float]]:
+    """Round trip minus the hold over each route, with no daemon logic (see the docstring)."""
     ctx = zmq.Context()
-    client = ctx.socket(zmq.DEALER)
-    port = client.bind_to_random_port("tcp://127.0.0.1")
-    relay = multiprocessing.get_context("spawn").Process(target=_relay, args=(f"tcp://127.0.0.1:{port}", hold_s))
-    relay.start()
-    client.send_multipart([b"", payload])  # queued until the relay connects; also warms the route
-    client.recv_multipart()
+    floors = {}
+    for route in ("zmq_router", "zmq_router_pipe_worker"):
+        client = ctx.socket(zmq.DEALER)
+        port = client.bind_to_random_port("tcp://127.0.0.1")
+        relay = multiprocessing.get_context("spawn").Process(
+            target=_relay, args=(f"tcp://127.0.0.1:{port}", hold_s, route.endswith("worker")))
+        relay.start()
+        floors[route] = _round_trips(lambda: client.send_multipart([b"", payload]), client.recv_multipart, hold_s, n)
+        client.send_multipart([b"", b"STOP"])
+        relay.join()
+        client.close(0)
+    sock = socket.create_server(("127.0.0.1", 0))
+    server = multiprocessing.get_context("spawn").Process(target=_raw_server, args=(sock, len(payload), hold_s))
+    server.start()
+    conn = socket.create_connection(sock.getsockname())
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def receive() -> None:
+        got = 0
+        while got < len(payload):
+            got += len(conn.recv(len(payload) - got))
+    floors["raw_tcp"] = _round_trips(lambda: conn.sendall(payload), receive, hold_s, n)
+    conn.sendall(b"STOP".ljust(len(payload)))
+    server.join()
+    conn.close()
+    sock.close()
+    return floors
+
+
+def _round_trips(send: Callable[[], object], receive: Callable[[], object], hold_s: float, n: int) -> dict[str, float]:
+    send()  # the first one also waits for the far side to connect and warms the route
+    receive()
     ms = []
     for _ in range(n):
         t = time.perf_counter()
-        client.send_multipart([b"", payload])
-        client.recv_multipart()
+        send()
+        receive()
         ms.append((time.perf_counter() - t - hold_s) * 1e3)
-    client.send_multipart([b"", b"STOP"])
-    relay.join()
-    client.close(0)
     return summary(ms)
 
 
