@@ -40,8 +40,12 @@ inline int64_t Calendar::Open(int64_t bucket) {
     At(b).jump = static_cast<uint16_t>(open - b);
     b = next;
   }
-  if (inRun) fullTo_ = open;
-  else if (fullTo_ <= base_ || open - bucket > fullTo_ - fullFrom_) fullFrom_ = bucket, fullTo_ = open;  // the longer run, if live
+  if (inRun) {
+    fullTo_ = open;
+  } else if (fullTo_ <= base_ || open - bucket > fullTo_ - fullFrom_) {  // keep the longer run, if still live
+    fullFrom_ = bucket;
+    fullTo_ = open;
+  }
   return open;
 }
 
