@@ -5,6 +5,11 @@ for A1/A2, ratios to the base case for A3/A4 (measured there in cycles of one lo
 from __future__ import annotations
 
 import argparse
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from npu_daemon.backends.sim.calibration.anchors import Row
 
 # A1's cases 3->4 and 5->6 are 1.7% apart on hardware; the model resolves them as ties (both are
 # at the HBM roof), so the ladder is also reported for rungs further apart than this.
@@ -18,6 +23,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     cal.add_argument("--anchors", default="A1,A2,A3,A4", help="comma-separated anchors (A1, A2, A3, A4)")
     cal.add_argument("--skip", default="", help="comma-separated case names to leave out (e.g. case0_scalar_1core)")
     cal.add_argument("--cases", default="", help="comma-separated case names: time only these (ratio anchors add their base)")
+    cal.add_argument("--pipes", action="store_true",
+                     help="also print per-pipe busy times (simulated / measured) where the anchor publishes them (A1)")
 
 
 def _split(text: str) -> set[str]:
@@ -48,4 +55,16 @@ def run(args: argparse.Namespace) -> int:
     steps = "yes" if anchors.ladder_ok(rows, LADDER_STEP) else "NO"
     print(f"\nworst error {worst:.1%}; ladder order preserved: {'yes' if anchors.ladder_ok(rows) else 'NO'} "
           f"(rungs measured more than {LADDER_STEP:.0%} apart: {steps})")
+    if args.pipes:
+        _print_pipes(rows, anchors)
     return 0
+
+
+def _print_pipes(rows: list[Row], anchors: ModuleType) -> None:
+    print(f"\n| anchor | case | {' | '.join(f.removesuffix('_us') + ' us, simulated / measured' for f in anchors.PIPES)} |")
+    print("|---|---|" + "---|" * len(anchors.PIPES))
+    for r in rows:
+        measured = dict(anchors.ANCHORS[r.anchor].pipes).get(r.case)
+        if measured:
+            cells = " | ".join(f"{sim:,.2f} / {m:,.2f}" for sim, m in zip(r.pipes, measured))
+            print(f"| {r.anchor} | {r.case} | {cells} |")

@@ -80,3 +80,14 @@ def test_calibration_anchors():
     for faster, slower in (("case4_double_buffer", "case3_48core_32k"), ("case6_tile_16256", "case5_l2_bypass")):
         assert abs(a1[faster] / a1[slower] - 1) < 0.01  # tied, not reversed by more than the noise
     assert not bad, bad
+
+
+def test_calibrate_prints_pipe_times(capsys):
+    """`sim calibrate --pipes`: A1's per-pipe busy times next to HARDWARE.md's measured ones."""
+    from ascend_gym import cli
+
+    assert cli.main(["sim", "calibrate", "--anchors", "A1", "--cases", "case2_48core_8k", "--pipes"]) == 0
+    line = next(s for s in capsys.readouterr().out.splitlines() if s.startswith("| A1 | case2_48core_8k |") and " / " in s)
+    cells = [c.split(" / ") for c in line.strip("| ").split(" | ")[2:]]
+    assert [m for _, m in cells] == ["15.88", "215.49", "54.33"]  # aiv_vec, aiv_mte2, aiv_mte3 measured
+    assert all(float(sim.replace(",", "")) > 0 for sim, _ in cells)

@@ -9,11 +9,11 @@ A4 are single-core cycle counts of a vector loop: they are compared with the sim
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status, Timeouts
+from ascend_gym.protocol import EvalRequest, Profile, Stage, Status, Timeouts
 
 HERE = Path(__file__).resolve().parent
 
@@ -28,13 +28,21 @@ class Anchor:
     base: str = ""  # ratio anchor: every case is compared as value / base case's value
     unit: str = "us"
     metric: str = "task_duration_us"  # the simulated profile field compared
+    # measured per-pipe busy times (us) by case, in PIPES order, where the anchor publishes them
+    pipes: tuple[tuple[str, tuple[float, float, float]], ...] = ()
 
+
+PIPES = ("aiv_vec_time_us", "aiv_mte2_time_us", "aiv_mte3_time_us")
 
 ANCHORS: dict[str, Anchor] = {
     "A1": Anchor("A1", "a1_add", (
         ("case0_scalar_1core", 1239689.0), ("case1_vector_1core", 6909.6), ("case2_48core_8k", 306.58),
         ("case3_48core_32k", 268.5), ("case4_double_buffer", 264.02), ("case5_l2_bypass", 187.68),
-        ("case6_tile_16256", 184.52)), ladder=True, tolerance=0.25),
+        ("case6_tile_16256", 184.52)), ladder=True, tolerance=0.25, pipes=(
+        ("case0_scalar_1core", (0.015, 5916.0, 2485.0)), ("case1_vector_1core", (761.65, 6208.8, 2613.2)),
+        ("case2_48core_8k", (15.885, 215.485, 54.33)), ("case3_48core_32k", (12.845, 184.369, 57.354)),
+        ("case4_double_buffer", (12.846, 250.528, 84.988)), ("case5_l2_bypass", (12.846, 175.997, 160.291)),
+        ("case6_tile_16256", (6.954, 171.611, 121.442)))),
     "A2": Anchor("A2", "a2_read", (
         ("tile_1x64", 564.84), ("tile_64x64", 233.54), ("tile_64x1024", 215.82), ("tile_64x1024_unaligned", 275.3),
         ("shared_same_order", 539.42), ("shared_staggered", 328.88)), ladder=False, tolerance=0.25),
@@ -53,6 +61,7 @@ class Row:
     measured: float  # in the anchor's unit
     simulated_ratio: float | None = None  # ratio anchors: to the base case
     measured_ratio: float | None = None
+    pipes: tuple[float, float, float] = (0.0, 0.0, 0.0)  # simulated, in PIPES order
 
     @property
     def error(self) -> float:
@@ -67,8 +76,8 @@ def with_bench(pkg: OperatorPackage, case: str) -> OperatorPackage:
     return pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"cases": cases})})
 
 
-def time_case(pkg: OperatorPackage, case: str, soc: str, metric: str = "task_duration_us") -> float:
-    """One profile field (us) of `case` run as the bench case."""
+def profile_case(pkg: OperatorPackage, case: str, soc: str) -> Profile:
+    """The simulated profile of `case` run as the bench case."""
     from npu_daemon.backends.sim import SimBackend  # the backend builds the runtime on first use
 
     with tempfile.TemporaryDirectory(prefix="calibrate-") as tmp:
@@ -77,7 +86,12 @@ def time_case(pkg: OperatorPackage, case: str, soc: str, metric: str = "task_dur
         result = SimBackend().evaluate(request, Path(tmp))
     if result.status is not Status.OK:
         raise RuntimeError(f"{pkg.spec.name}/{case}: {result.status.value}: {result.message}")
-    return float(getattr(result.profile, metric))
+    return result.profile
+
+
+def _row(anchor: Anchor, case: str, measured: float, profile: Profile) -> Row:
+    return Row(anchor.name, case, float(getattr(profile, anchor.metric)), measured,
+               pipes=tuple(float(getattr(profile, f)) for f in PIPES))
 
 
 def calibrate(names: list[str], soc: str, skip: set[str] = frozenset(), only: set[str] = frozenset()) -> list[Row]:
@@ -89,14 +103,14 @@ def calibrate(names: list[str], soc: str, skip: set[str] = frozenset(), only: se
         pkg = load_package(HERE / anchor.package)
         wanted = [(c, m) for c, m in anchor.cases if c not in skip and (not only or c in only)]
         if not anchor.base:
-            rows += [Row(name, case, time_case(pkg, case, soc, anchor.metric), measured) for case, measured in wanted]
+            rows += [_row(anchor, case, measured, profile_case(pkg, case, soc)) for case, measured in wanted]
             continue
         if wanted:
-            base = dict(anchor.cases)[anchor.base]
-            base_us = time_case(pkg, anchor.base, soc, anchor.metric)
+            base = _row(anchor, anchor.base, dict(anchor.cases)[anchor.base], profile_case(pkg, anchor.base, soc))
             for case, measured in wanted:
-                us = base_us if case == anchor.base else time_case(pkg, case, soc, anchor.metric)
-                rows.append(Row(name, case, us, measured, us / base_us, measured / base))
+                r = base if case == anchor.base else _row(anchor, case, measured, profile_case(pkg, case, soc))
+                rows.append(replace(r, simulated_ratio=r.simulated_us / base.simulated_us,
+                                    measured_ratio=measured / base.measured))
     return rows
 
 
