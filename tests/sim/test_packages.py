@@ -3,6 +3,7 @@
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ascend_gym.package import load_package
@@ -25,3 +26,12 @@ def test_package_passes(name):
     assert r.status is Status.OK, f"{r.status}: {r.message}\n{r.log_tail}"
     assert r.latency_us and r.latency_us > 0
     assert all(c.passed for c in r.cases)
+
+
+def test_short_output_is_a_daemon_fault_not_a_verdict(monkeypatch):
+    """An output file cut short (the daemon's disk filled up) raises, so the worker answers
+    DAEMON_ERROR (uncharged), rather than a reshape error or a verdict on the candidate."""
+    real = np.fromfile
+    monkeypatch.setattr(np, "fromfile", lambda *a, **k: real(*a, **k)[:-1])
+    with tempfile.TemporaryDirectory() as d, pytest.raises(OSError, match=r"elements on disk \(is the daemon's disk full\?\)"):
+        SimBackend().evaluate(EvalRequest(package=load_package(PACKAGES / NAMES[0])), Path(d))

@@ -142,7 +142,11 @@ class SimBackend(Backend):
 
             for arg, expected in zip(spec.outputs, data.reference()):
                 dtype = spec.arg_dtype(case, arg.name)
-                got = np.fromfile(case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype]).reshape(expected.shape)
+                got = np.fromfile(case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype])
+                if got.size != expected.size:  # the daemon's disk, not the candidate: DAEMON_ERROR, uncharged
+                    raise OSError(f"case {case.name}, output {arg.name}: {got.size} of {expected.size} elements "
+                                  "on disk (is the daemon's disk full?)")
+                got = got.reshape(expected.shape)
                 check = checker.compare(case.name, got, expected, dtype, spec.tolerance_for(dtype))
                 if not check.passed:
                     raise CaseFailure(Status.WRONG_ANSWER, f"case {case.name}, output {arg.name}: {check.message}", log, check)
