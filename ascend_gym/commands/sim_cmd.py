@@ -5,7 +5,6 @@ for A1/A2, ratios to the base case for A3/A4 (measured there in cycles of one lo
 from __future__ import annotations
 
 import argparse
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -56,11 +55,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"\nworst error {worst:.1%}; ladder order preserved: {'yes' if anchors.ladder_ok(rows) else 'NO'} "
           f"(rungs measured more than {LADDER_STEP:.0%} apart: {steps})")
     if args.pipes:
-        _print_pipes(rows, anchors)
+        _print_pipes(rows)
     return 0
 
 
-def _print_pipes(rows: list[Row], anchors: ModuleType) -> None:
+def _print_pipes(rows: list[Row]) -> None:
+    from npu_daemon.backends.sim.calibration import anchors
+
     print(f"\n| anchor | case | {' | '.join(f.removesuffix('_us') + ' us, simulated / measured' for f in anchors.PIPES)} |")
     print("|---|---|" + "---|" * len(anchors.PIPES))
     for r in rows:
