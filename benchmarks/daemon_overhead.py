@@ -165,7 +165,10 @@ def _raw_server(sock: socket.socket, size: int, hold_s: float) -> None:
     while True:
         message = b""
         while len(message) < size:
-            message += conn.recv(size - len(message))
+            chunk = conn.recv(size - len(message))
+            if not chunk:  # the client went away without STOP: stop rather than spin
+                return
+            message += chunk
         if message.startswith(b"STOP"):
             break
         time.sleep(hold_s)
@@ -195,7 +198,10 @@ def transport_floors(payload: bytes, hold_s: float, n: int) -> dict[str, dict[st
     def receive() -> None:
         got = 0
         while got < len(payload):
-            got += len(conn.recv(len(payload) - got))
+            chunk = conn.recv(len(payload) - got)
+            if not chunk:
+                raise ConnectionError("raw_tcp floor: the echo server closed the connection")
+            got += len(chunk)
     floors["raw_tcp"] = _round_trips(lambda: conn.sendall(payload), receive, hold_s, n)
     conn.sendall(b"STOP".ljust(len(payload)))
     server.join()
