@@ -16,4 +16,9 @@ MAX_EPISODE_STEPS = 400
 
 for _id, _how in _ENVS.items():
     if _id not in gymnasium.registry:
-        gymnasium.register(id=_id, entry_point="ascend_gym.env:AscendOpEnv", max_episode_steps=MAX_EPISODE_STEPS, **_how)
+        gymnasium.register(
+            id=_id,
+            entry_point="ascend_gym.env:AscendOpEnv",
+            max_episode_steps=MAX_EPISODE_STEPS,
+            **_how,
+        )

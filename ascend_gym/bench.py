@@ -26,8 +26,8 @@ import platform
 import sys
 import time
 import uuid
-from importlib import metadata
 from collections.abc import Iterable
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -91,20 +91,48 @@ def daemon_facts(client: DaemonClient) -> dict[str, Any]:
         stats = client.stats()
     except DaemonError:
         return {}
-    return {"backend": stats.backend, "simulated": stats.backend == "sim", "daemon_versions": stats.versions}
+    return {
+        "backend": stats.backend,
+        "simulated": stats.backend == "sim",
+        "daemon_versions": stats.versions,
+    }
 
 
-def run_one(policy: str, operator: str, seed: int, budget: int, daemon: str, soc: str, run: str,
-            config: dict[str, Any]) -> dict[str, Any]:
+def run_one(
+    policy: str,
+    operator: str,
+    seed: int,
+    budget: int,
+    daemon: str,
+    soc: str,
+    run: str,
+    config: dict[str, Any],
+) -> dict[str, Any]:
     """One (policy, op, seed): a failure of the policy is recorded, never raised."""
     import gymnasium as gym
 
     from ascend_gym.policies import make_policy
 
     started = time.time()
-    record: dict[str, Any] = {"policy": policy, "operator": operator, "seed": seed, "budget": budget, "soc": soc,
-                              "run_id": run, "daemon": daemon, "config": config, "versions": versions()}
-    env = gym.make("ascend_gym:AscendOp-v0", operator=operator, budget=budget, soc=soc, daemon=daemon, run_id=run)
+    record: dict[str, Any] = {
+        "policy": policy,
+        "operator": operator,
+        "seed": seed,
+        "budget": budget,
+        "soc": soc,
+        "run_id": run,
+        "daemon": daemon,
+        "config": config,
+        "versions": versions(),
+    }
+    env = gym.make(
+        "ascend_gym:AscendOp-v0",
+        operator=operator,
+        budget=budget,
+        soc=soc,
+        daemon=daemon,
+        run_id=run,
+    )
     try:
         result = make_policy(policy, **config).run(env, seed)
         record.update(result.model_dump(mode="json"), ok=True)
@@ -129,7 +157,9 @@ def budget_ok(record: dict[str, Any]) -> bool | None:
     if ledger is None:
         return None
     charged = int(ledger.get("evaluations", 0))
-    return charged <= record["budget"] and (not record.get("ok") or charged == record.get("evaluations"))
+    return charged <= record["budget"] and (
+        not record.get("ok") or charged == record.get("evaluations")
+    )
 
 
 def key(record: dict[str, Any]) -> tuple[str, str, int]:
@@ -161,19 +191,25 @@ def load_config(out_dir: Path, requested: SweepConfig) -> SweepConfig:
         return requested
     saved = SweepConfig.model_validate_json(path.read_text())
     if (saved.budget, saved.soc) != (requested.budget, requested.soc):
-        raise ValueError(f"{out_dir} holds a sweep with budget {saved.budget} on {saved.soc}; "
-                         f"budgets must be equal within a sweep (asked: {requested.budget} on {requested.soc})")
+        raise ValueError(
+            f"{out_dir} holds a sweep with budget {saved.budget} on {saved.soc}; "
+            f"budgets must be equal within a sweep (asked: {requested.budget} on {requested.soc})"
+        )
     for name, cfg in requested.policy_config.items():
         if saved.policy_config.get(name, cfg) != cfg:
-            raise ValueError(f"{out_dir}: policy {name} ran with config {saved.policy_config[name]}, not {cfg}")
-    return saved.model_copy(update={
-        "ops": list(dict.fromkeys(saved.ops + requested.ops)),
-        "policies": list(dict.fromkeys(saved.policies + requested.policies)),
-        "seeds": max(saved.seeds, requested.seeds),
-        "policy_config": {**saved.policy_config, **requested.policy_config},
-        "daemons": requested.daemons,
-        "command": requested.command or saved.command,
-    })
+            raise ValueError(
+                f"{out_dir}: policy {name} ran with config {saved.policy_config[name]}, not {cfg}"
+            )
+    return saved.model_copy(
+        update={
+            "ops": list(dict.fromkeys(saved.ops + requested.ops)),
+            "policies": list(dict.fromkeys(saved.policies + requested.policies)),
+            "seeds": max(saved.seeds, requested.seeds),
+            "policy_config": {**saved.policy_config, **requested.policy_config},
+            "daemons": requested.daemons,
+            "command": requested.command or saved.command,
+        }
+    )
 
 
 class Progress:
@@ -188,8 +224,10 @@ class Progress:
     def show(self, daemon_evaluations: int, message: str = "") -> None:
         width = 30
         filled = width * self.done // max(self.total, 1)
-        line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} tasks, "
-                f"{self.spent}/{self.budget_total} evaluations spent, {daemon_evaluations} charged by daemons this session")
+        line = (
+            f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} tasks, "
+            f"{self.spent}/{self.budget_total} evaluations spent, {daemon_evaluations} charged by daemons this session"
+        )
         if self.tty:
             print(f"\r{line}  {message[:60]:<60}", end="", flush=True)
         elif message:
@@ -204,8 +242,14 @@ def _spent(records: list[dict[str, Any]]) -> int:
     return sum(int(r.get("evaluations", 0)) for r in records)
 
 
-def run_bench(config: SweepConfig, out_dir: Path, local_daemons: int = 1, daemon_workers: int | None = None,
-              ray_address: str | None = None, parallel: int | None = None) -> list[dict[str, Any]]:
+def run_bench(
+    config: SweepConfig,
+    out_dir: Path,
+    local_daemons: int = 1,
+    daemon_workers: int | None = None,
+    ray_address: str | None = None,
+    parallel: int | None = None,
+) -> list[dict[str, Any]]:
     """Run (or resume) a sweep; returns every record of the sweep."""
     import ray
 
@@ -219,15 +263,27 @@ def run_bench(config: SweepConfig, out_dir: Path, local_daemons: int = 1, daemon
     for a in read_jsonl(attempts_path):
         attempts.setdefault((a["policy"], a["operator"], a["seed"]), []).append(a["run_id"])
     todo = [t for t in config.tasks() if t not in finished]
-    progress = Progress(len(config.tasks()), len(config.tasks()) * config.budget, len(finished), _spent(done))
+    progress = Progress(
+        len(config.tasks()), len(config.tasks()) * config.budget, len(finished), _spent(done)
+    )
     if not todo:
         return done
 
-    locals_ = [] if config.daemons else [LocalDaemon(workers=daemon_workers) for _ in range(local_daemons)]
+    locals_ = (
+        []
+        if config.daemons
+        else [LocalDaemon(workers=daemon_workers) for _ in range(local_daemons)]
+    )
     endpoints = config.daemons or [d.address for d in locals_]
     try:
-        ray.init(address=ray_address, ignore_reinit_error=True, include_dashboard=False, log_to_driver=False,
-                 runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}}, **({} if ray_address else {"num_cpus": os.cpu_count()}))
+        ray.init(
+            address=ray_address,
+            ignore_reinit_error=True,
+            include_dashboard=False,
+            log_to_driver=False,
+            runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
+            **({} if ray_address else {"num_cpus": os.cpu_count()}),
+        )
         task = ray.remote(num_cpus=1, max_retries=0)(run_one)
         # Ray lends a task's CPU out while it blocks in ray.get/ray.wait (as the OpenEvolve policy
         # does, waiting on its actor), so CPU requests alone do not bound concurrency: the driver
@@ -244,15 +300,30 @@ def run_bench(config: SweepConfig, out_dir: Path, local_daemons: int = 1, daemon
                 run = run_id(config.sweep_id, p, op, s, len(previous) + 1)
                 # Requests are spread over the daemon pool one task per endpoint in turn: a task's
                 # evaluations stay on one daemon, whose per-run cache and ledger then see them all.
-                ref = task.remote(p, op, s, config.budget, endpoints[i % len(endpoints)], config.soc, run,
-                                  config.policy_config.get(p, {}))
+                ref = task.remote(
+                    p,
+                    op,
+                    s,
+                    config.budget,
+                    endpoints[i % len(endpoints)],
+                    config.soc,
+                    run,
+                    config.policy_config.get(p, {}),
+                )
                 pending[ref] = (p, op, s, run, previous)
-                attempts_file.write(json.dumps({"policy": p, "operator": op, "seed": s, "run_id": run, "time": time.time()}) + "\n")
+                attempts_file.write(
+                    json.dumps(
+                        {"policy": p, "operator": op, "seed": s, "run_id": run, "time": time.time()}
+                    )
+                    + "\n"
+                )
                 attempts_file.flush()
 
         at_start = _daemon_evaluations(endpoints)
         with results_path.open("a") as f, attempts_file:
-            progress.show(0, f"{len(todo)} tasks to run on {len(endpoints)} daemon(s), {parallel} at a time")
+            progress.show(
+                0, f"{len(todo)} tasks to run on {len(endpoints)} daemon(s), {parallel} at a time"
+            )
             submit()
             while pending:
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=5.0)
@@ -263,9 +334,19 @@ def run_bench(config: SweepConfig, out_dir: Path, local_daemons: int = 1, daemon
                 p, op, s, run, previous = pending.pop(ready[0])
                 try:
                     record = ray.get(ready[0])
-                except ray.exceptions.RayError as e:  # the worker died: record it, the sweep goes on
-                    record = {"policy": p, "operator": op, "seed": s, "budget": config.budget, "soc": config.soc,
-                              "run_id": run, "ok": False, "error": f"{type(e).__name__}: {e}"[:2000]}
+                except (
+                    ray.exceptions.RayError
+                ) as e:  # the worker died: record it, the sweep goes on
+                    record = {
+                        "policy": p,
+                        "operator": op,
+                        "seed": s,
+                        "budget": config.budget,
+                        "soc": config.soc,
+                        "run_id": run,
+                        "ok": False,
+                        "error": f"{type(e).__name__}: {e}"[:2000],
+                    }
                 record.update(sweep_id=config.sweep_id, abandoned_runs=previous)
                 f.write(json.dumps(record) + "\n")
                 f.flush()
@@ -304,12 +385,21 @@ def _describe(record: dict[str, Any]) -> str:
 
 def table(records: list[dict[str, Any]], config: SweepConfig) -> str:
     """Overall GM speedup and fast_p per policy, over the sweep's full op set (simulated)."""
-    rows = [r for r in metrics.table_rows(records, config.ops, config.policies, config.seeds) if r.level == metrics.OVERALL]
-    head = f"{'policy':<16} {'ops':>4} {'GM speedup':>11} " + " ".join(f"{'fast_' + str(p):>9}" for p in metrics.FAST_P)
+    rows = [
+        r
+        for r in metrics.table_rows(records, config.ops, config.policies, config.seeds)
+        if r.level == metrics.OVERALL
+    ]
+    head = f"{'policy':<16} {'ops':>4} {'GM speedup':>11} " + " ".join(
+        f"{'fast_' + str(p):>9}" for p in metrics.FAST_P
+    )
     lines = [head]
     for r in rows:
-        lines.append(f"{r.policy:<16} {r.ops:>4} {r.gm:>11.3f} " + " ".join(f"{r.fast[str(p)]:>9.2f}" for p in metrics.FAST_P)
-                     + (f"  ({r.missing} tasks missing, counted as 1.0)" if r.missing else ""))
+        lines.append(
+            f"{r.policy:<16} {r.ops:>4} {r.gm:>11.3f} "
+            + " ".join(f"{r.fast[str(p)]:>9.2f}" for p in metrics.FAST_P)
+            + (f"  ({r.missing} tasks missing, counted as 1.0)" if r.missing else "")
+        )
     return "\n".join(lines)
 
 

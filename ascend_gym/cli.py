@@ -27,7 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     for verb, module_name in COMMANDS.items():
         module = importlib.import_module(module_name)
         modules[verb] = module
-        module.configure(verbs.add_parser(verb, help=(module.__doc__ or "").strip().splitlines()[0]))
+        module.configure(
+            verbs.add_parser(verb, help=(module.__doc__ or "").strip().splitlines()[0])
+        )
     args = parser.parse_args(argv)
     return int(modules[args.command].run(args) or 0)
 

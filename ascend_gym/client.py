@@ -49,9 +49,20 @@ class DaemonError(RuntimeError):
 class DaemonClient:
     """One daemon endpoint. Not thread-safe: one client per thread."""
 
-    def __init__(self, address: str, timeout_s: float = 600.0, retries: int = 3, heartbeat_s: float = 2.0,
-                 keys: str | Path | None = None):
-        self.address, self.timeout_s, self.retries, self.heartbeat_s = address, timeout_s, retries, heartbeat_s
+    def __init__(
+        self,
+        address: str,
+        timeout_s: float = 600.0,
+        retries: int = 3,
+        heartbeat_s: float = 2.0,
+        keys: str | Path | None = None,
+    ):
+        self.address, self.timeout_s, self.retries, self.heartbeat_s = (
+            address,
+            timeout_s,
+            retries,
+            heartbeat_s,
+        )
         keys = keys or os.environ.get(KEYS_ENV)
         self._curve = _client_keys(Path(keys)) if keys else None
         self._ctx = zmq.Context.instance()
@@ -62,12 +73,20 @@ class DaemonClient:
             self._sock = self._ctx.socket(zmq.DEALER)
             self._sock.setsockopt(zmq.LINGER, 0)
             if self._curve is not None:
-                self._sock.curve_publickey, self._sock.curve_secretkey, self._sock.curve_serverkey = self._curve
+                (
+                    self._sock.curve_publickey,
+                    self._sock.curve_secretkey,
+                    self._sock.curve_serverkey,
+                ) = self._curve
             self._sock.connect(self.address)
         return self._sock
 
-    def _call(self, message: EvalRequest | StatsRequest | HealthRequest | LedgerRequest, timeout_s: float,
-              retries: int | None = None) -> dict:
+    def _call(
+        self,
+        message: EvalRequest | StatsRequest | HealthRequest | LedgerRequest,
+        timeout_s: float,
+        retries: int | None = None,
+    ) -> dict:
         """Send, wait, and on silence resend on a fresh socket (Lazy Pirate); the same request id throughout."""
         payload = message.model_dump_json().encode()
         deadline = time.monotonic() + timeout_s
@@ -103,7 +122,10 @@ class DaemonClient:
                     pass
                 continue
             reply = json.loads(sock.recv_multipart()[-1])
-            if reply.get("kind") == "error" and reply.get("request_id") in ("", request_id):  # "": unparseable to it
+            if reply.get("kind") == "error" and reply.get("request_id") in (
+                "",
+                request_id,
+            ):  # "": unparseable to it
                 raise DaemonError(ErrorReply.model_validate(reply).message)
             if reply.get("request_id") == request_id:
                 return reply
@@ -113,7 +135,11 @@ class DaemonClient:
                 heard = time.monotonic()
 
     def evaluate(self, request: EvalRequest) -> EvalResult:
-        timeout = self.timeout_s + request.timeouts.build_s + request.timeouts.run_s * max(1, len(request.package.spec.cases))
+        timeout = (
+            self.timeout_s
+            + request.timeouts.build_s
+            + request.timeouts.run_s * max(1, len(request.package.spec.cases))
+        )
         return EvalResult.model_validate(self._call(request, timeout))
 
     def stats(self, timeout_s: float = 5.0) -> StatsReply:
@@ -123,7 +149,9 @@ class DaemonClient:
         return HealthReply.model_validate(self._call(HealthRequest(), timeout_s, retries=0))
 
     def ledger(self, run_id: str, timeout_s: float = 5.0) -> LedgerReply:
-        return LedgerReply.model_validate(self._call(LedgerRequest(run_id=run_id), timeout_s, retries=0))
+        return LedgerReply.model_validate(
+            self._call(LedgerRequest(run_id=run_id), timeout_s, retries=0)
+        )
 
     def close(self) -> None:
         if self._sock is not None:
@@ -140,13 +168,23 @@ class DaemonPool:
     skipped for `down_s` and then probed again. Evaluations charged on several daemons are summed
     by `ledger`."""
 
-    def __init__(self, addresses: list[str], timeout_s: float = 600.0, heartbeat_s: float = 2.0, refresh_s: float = 1.0,
-                 down_s: float = 10.0, keys: str | Path | None = None):
+    def __init__(
+        self,
+        addresses: list[str],
+        timeout_s: float = 600.0,
+        heartbeat_s: float = 2.0,
+        refresh_s: float = 1.0,
+        down_s: float = 10.0,
+        keys: str | Path | None = None,
+    ):
         if not addresses:
             raise ValueError("a daemon pool needs at least one address")
         self.addresses, self.refresh_s, self.down_s = list(addresses), refresh_s, down_s
         # One Lazy Pirate retry on the same daemon, then failover.
-        self.clients = {a: DaemonClient(a, timeout_s, retries=1, heartbeat_s=heartbeat_s, keys=keys) for a in addresses}
+        self.clients = {
+            a: DaemonClient(a, timeout_s, retries=1, heartbeat_s=heartbeat_s, keys=keys)
+            for a in addresses
+        }
         self._load: dict[str, tuple[float, float]] = {}  # address -> (load, when measured)
         self._down: dict[str, float] = {}  # address -> when it was found dead
 
@@ -173,9 +211,14 @@ class DaemonPool:
         """Live endpoints, least loaded first (health re-read when older than refresh_s)."""
         now = time.monotonic()
         for a in self.addresses:
-            if now - self._down.get(a, -1e9) >= self.down_s and now - self._load.get(a, (0.0, -1e9))[1] > self.refresh_s:
+            if (
+                now - self._down.get(a, -1e9) >= self.down_s
+                and now - self._load.get(a, (0.0, -1e9))[1] > self.refresh_s
+            ):
                 self._refresh(a)
-        return sorted((a for a in self.addresses if a in self._load), key=lambda a: self._load[a][0])
+        return sorted(
+            (a for a in self.addresses if a in self._load), key=lambda a: self._load[a][0]
+        )
 
     def evaluate(self, request: EvalRequest) -> EvalResult:
         deadline = time.monotonic() + self.clients[self.addresses[0]].timeout_s
@@ -218,9 +261,15 @@ class DaemonPool:
         for r in rows:
             for status, n in r.by_status.items():
                 by_status[status] = by_status.get(status, 0) + n
-        return LedgerReply(run_id=run_id, evaluations=sum(r.evaluations for r in rows), cache_hits=sum(r.cache_hits for r in rows),
-                           shared_cache_hits=sum(r.shared_cache_hits for r in rows), compile_s=sum(r.compile_s for r in rows),
-                           run_s=sum(r.run_s for r in rows), by_status=by_status)
+        return LedgerReply(
+            run_id=run_id,
+            evaluations=sum(r.evaluations for r in rows),
+            cache_hits=sum(r.cache_hits for r in rows),
+            shared_cache_hits=sum(r.shared_cache_hits for r in rows),
+            compile_s=sum(r.compile_s for r in rows),
+            run_s=sum(r.run_s for r in rows),
+            by_status=by_status,
+        )
 
     def close(self) -> None:
         for c in self.clients.values():
@@ -234,15 +283,36 @@ class LocalDaemon:
     removed on close, so an embedded daemon's ledger holds only the runs of its own session (run
     ids such as a sweep's may repeat across sessions)."""
 
-    def __init__(self, backend: str = "sim", workers: int | None = None, startup_timeout_s: float = 300.0,
-                 state_dir: str | Path | None = None, bind: str = "tcp://127.0.0.1:*", extra_args: list[str] | None = None):
-        self._own_state = None if state_dir else tempfile.TemporaryDirectory(prefix="ascend_gym-daemon-")
+    def __init__(
+        self,
+        backend: str = "sim",
+        workers: int | None = None,
+        startup_timeout_s: float = 300.0,
+        state_dir: str | Path | None = None,
+        bind: str = "tcp://127.0.0.1:*",
+        extra_args: list[str] | None = None,
+    ):
+        self._own_state = (
+            None if state_dir else tempfile.TemporaryDirectory(prefix="ascend_gym-daemon-")
+        )
         state_dir = state_dir or self._own_state.name
-        cmd = [sys.executable, "-m", "npu_daemon", "--backend", backend, "--bind", bind, "--state-dir", str(state_dir)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "npu_daemon",
+            "--backend",
+            backend,
+            "--bind",
+            bind,
+            "--state-dir",
+            str(state_dir),
+        ]
         if workers:
             cmd += ["--workers", str(workers)]
         cmd += extra_args or []
-        self.process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ.copy())
+        self.process = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ.copy()
+        )
         line = _readline(self.process, startup_timeout_s)
         if not line.startswith("READY "):
             self.close()

@@ -33,9 +33,16 @@ STATUSES = list(Status)
 PIPE_RATIOS = ("aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio")
 K = len(rewrites.CATALOGUE)
 # Feature layout; `FEATURE_NAMES[i]` names column i of the features Box.
-FEATURE_NAMES = ("latency/baseline", "best/baseline", *PIPE_RATIOS, "ub_used/ub_size", "block_dim/aiv_cores",
-                 "budget_left/budget", *(f"status={s.value}" for s in STATUSES),
-                 *(f"applies={r.name}" for r in rewrites.CATALOGUE))
+FEATURE_NAMES = (
+    "latency/baseline",
+    "best/baseline",
+    *PIPE_RATIOS,
+    "ub_used/ub_size",
+    "block_dim/aiv_cores",
+    "budget_left/budget",
+    *(f"status={s.value}" for s in STATUSES),
+    *(f"applies={r.name}" for r in rewrites.CATALOGUE),
+)
 N_FEATURES = len(FEATURE_NAMES)
 # Columns 0-7 are ratios without a natural upper bound; they are clipped at RATIO_CAP (a candidate
 # 1000x slower than the baseline is as bad as it gets) so the Box stays finite.
@@ -66,8 +73,22 @@ def ascii_view(source: str) -> str:
 
 
 # Typography that NFKD leaves non-ASCII but comments in kernel sources often use.
-_TYPOGRAPHY = {"\u00d7": "x", "\u2014": "-", "\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
-               "\u2026": "...", "\u00b5": "u", "\u03bc": "u", "\u2264": "<=", "\u2265": ">=", "\u2192": "->", "\u00a0": " "}
+_TYPOGRAPHY = {
+    "\u00d7": "x",
+    "\u2014": "-",
+    "\u2013": "-",
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2026": "...",
+    "\u00b5": "u",
+    "\u03bc": "u",
+    "\u2264": "<=",
+    "\u2265": ">=",
+    "\u2192": "->",
+    "\u00a0": " ",
+}
 
 
 def _transliterate(ch: str) -> str:
@@ -77,8 +98,14 @@ def _transliterate(ch: str) -> str:
     return ascii_ or ("\n" if ch == "\r" else "?")
 
 
-def features(current: EvalResult, last: EvalResult, baseline_us: float, best_us: float, budget_left: float,
-             mask: np.ndarray) -> np.ndarray:
+def features(
+    current: EvalResult,
+    last: EvalResult,
+    baseline_us: float,
+    best_us: float,
+    budget_left: float,
+    mask: np.ndarray,
+) -> np.ndarray:
     """The features Box (FEATURE_NAMES): the current operator's latency and profile, the best so
     far, the budget left, the last evaluation's status and which rewrites apply."""
     f = np.zeros(N_FEATURES, dtype=np.float32)
@@ -91,7 +118,7 @@ def features(current: EvalResult, last: EvalResult, baseline_us: float, best_us:
         f[7] = p.block_dim / max(p.aiv_cores, 1)
     f[8] = min(max(budget_left, 0.0), 1.0)
     f[9 + STATUSES.index(last.status)] = 1.0
-    f[9 + len(STATUSES):] = mask
+    f[9 + len(STATUSES) :] = mask
     return np.minimum(f, _FEATURE_HIGH)
 
 
@@ -191,10 +218,20 @@ class AscendOpEnv(gym.Env):
 
     metadata = {"render_modes": []}
 
-    def __init__(self, operator: str = "level1/add", mode: Literal["code", "discrete"] = "code", budget: int = 40,
-                 soc: str = "Ascend910B4", daemon: str | list[str] | None = None, reward: str = "best_delta",
-                 failure_penalty: float = -1.0, noop_penalty: float = -0.05, eval_seed: int = 0,
-                 backend: Literal["sim", "cann"] = "sim", run_id: str | None = None):
+    def __init__(
+        self,
+        operator: str = "level1/add",
+        mode: Literal["code", "discrete"] = "code",
+        budget: int = 40,
+        soc: str = "Ascend910B4",
+        daemon: str | list[str] | None = None,
+        reward: str = "best_delta",
+        failure_penalty: float = -1.0,
+        noop_penalty: float = -0.05,
+        eval_seed: int = 0,
+        backend: Literal["sim", "cann"] = "sim",
+        run_id: str | None = None,
+    ):
         if mode not in ("code", "discrete"):
             raise ValueError(f"unknown mode {mode!r}; modes: code, discrete")
         if reward not in REWARDS:
@@ -202,7 +239,11 @@ class AscendOpEnv(gym.Env):
         if budget < 1:
             raise ValueError("budget must be at least 1")
         self.operator, self.mode, self.budget, self.soc = operator, mode, budget, soc
-        self.reward_kind, self.failure_penalty, self.noop_penalty = reward, failure_penalty, noop_penalty
+        self.reward_kind, self.failure_penalty, self.noop_penalty = (
+            reward,
+            failure_penalty,
+            noop_penalty,
+        )
         self.eval_seed, self.backend = eval_seed, backend
         self.run_id = run_id or f"env-{uuid.uuid4().hex[:12]}"
         self._local = LocalDaemon(backend=backend) if daemon is None else None
@@ -220,10 +261,14 @@ class AscendOpEnv(gym.Env):
             self.observation_space = box
         else:
             text = spaces.Text(max_length=MAX_SOURCE_CHARS, min_length=0, charset=SOURCE_CHARSET)
-            self.action_space = spaces.Dict({"tiling": text, "kernel": text, "done": spaces.Discrete(2)})
+            self.action_space = spaces.Dict(
+                {"tiling": text, "kernel": text, "done": spaces.Discrete(2)}
+            )
             self.observation_space = spaces.Dict({"tiling": text, "kernel": text, "features": box})
         self.package: OperatorPackage | None = None
-        self.last_candidate: OperatorPackage | None = None  # what the last step submitted (for recorders)
+        self.last_candidate: OperatorPackage | None = (
+            None  # what the last step submitted (for recorders)
+        )
         self.last_parent: OperatorPackage | None = None
 
     # ---- Gymnasium API ---------------------------------------------------------------------
@@ -234,13 +279,17 @@ class AscendOpEnv(gym.Env):
         baseline = suite.resolve(self.operator)
         result = self._evaluate(baseline, run_id=f"{self.run_id}/baseline")
         if not result.ok:
-            raise RuntimeError(f"baseline of {baseline.uri} does not pass: {result.status.value}: {result.message}")
+            raise RuntimeError(
+                f"baseline of {baseline.uri} does not pass: {result.status.value}: {result.message}"
+            )
         self._note_backend(result)
         self.baseline_package = self.package = self.best_package = baseline
         self.baseline_us = self.best_us = self.prev_us = result.latency_us
         self.current = self.last = result
         self.spent, self.terminated = 0, False
-        self._seen = {baseline.content_hash()}  # candidates charged this episode; the baseline is free
+        self._seen = {
+            baseline.content_hash()
+        }  # candidates charged this episode; the baseline is free
         self.log: list[StepEntry] = []
         self.last_candidate = self.last_parent = None
         self._mask = rewrites.applicable_mask(baseline)
@@ -288,10 +337,16 @@ class AscendOpEnv(gym.Env):
         self.last_candidate = candidate
         digest = candidate.content_hash()
         result = self._evaluate(candidate, run_id=self.run_id)
-        entry.candidate_hash, entry.status, entry.latency_us = digest, result.status, result.latency_us
+        entry.candidate_hash, entry.status, entry.latency_us = (
+            digest,
+            result.status,
+            result.latency_us,
+        )
         self.last = result
         if result.status in (Status.DAEMON_ERROR, Status.BUSY):
-            return self._finish(entry, 0.0, result)  # not the candidate's fault: free and unrewarded
+            return self._finish(
+                entry, 0.0, result
+            )  # not the candidate's fault: free and unrewarded
         if digest not in self._seen:
             self._seen.add(digest)
             self.spent += 1
@@ -324,13 +379,18 @@ class AscendOpEnv(gym.Env):
 
     # ---- helpers -----------------------------------------------------------------------------
     def _evaluate(self, package: OperatorPackage, run_id: str) -> StepResult:
-        result = self.client.evaluate(EvalRequest(run_id=run_id, package=package, soc=self.soc, seed=self.eval_seed))
+        result = self.client.evaluate(
+            EvalRequest(run_id=run_id, package=package, soc=self.soc, seed=self.eval_seed)
+        )
         return StepResult.model_validate(result.model_dump())
 
     def _note_backend(self, result: EvalResult) -> None:
         """A sim-registered env talking to an NPU daemon is not deterministic: say so in its spec."""
         if result.backend == "cann" and self.spec is not None and not self.spec.nondeterministic:
-            warnings.warn("AscendOp-v0 is connected to a cann daemon; use AscendOpCann-v0 (nondeterministic)", stacklevel=3)
+            warnings.warn(
+                "AscendOp-v0 is connected to a cann daemon; use AscendOpCann-v0 (nondeterministic)",
+                stacklevel=3,
+            )
             self.spec = replace(self.spec, nondeterministic=True)
 
     @property
@@ -339,18 +399,38 @@ class AscendOpEnv(gym.Env):
         return np.append(self._mask, True)
 
     def _obs(self) -> Any:
-        f = features(self.current, self.last, self.baseline_us, self.best_us, 1.0 - self.spent / self.budget, self._mask)
+        f = features(
+            self.current,
+            self.last,
+            self.baseline_us,
+            self.best_us,
+            1.0 - self.spent / self.budget,
+            self._mask,
+        )
         if self.mode == "discrete":
             return f
-        return {"tiling": ascii_view(self.package.tiling_source), "kernel": ascii_view(self.package.kernel_source),
-                "features": f}
+        return {
+            "tiling": ascii_view(self.package.tiling_source),
+            "kernel": ascii_view(self.package.kernel_source),
+            "features": f,
+        }
 
-    def _info(self, result: EvalResult | None, noop: bool, entry: StepEntry | None = None) -> dict[str, Any]:
-        return {"result": result if result is not None else self.last, "budget_left": self.budget - self.spent,
-                "action_mask": self.action_mask, "baseline_us": self.baseline_us, "best_us": self.best_us,
-                "current_us": self.current.latency_us, "speedup": self.baseline_us / self.best_us,
-                "candidate_hash": entry.candidate_hash if entry else None, "rewrite": entry.rewrite if entry else None,
-                "noop": noop, "run_id": self.run_id}
+    def _info(
+        self, result: EvalResult | None, noop: bool, entry: StepEntry | None = None
+    ) -> dict[str, Any]:
+        return {
+            "result": result if result is not None else self.last,
+            "budget_left": self.budget - self.spent,
+            "action_mask": self.action_mask,
+            "baseline_us": self.baseline_us,
+            "best_us": self.best_us,
+            "current_us": self.current.latency_us,
+            "speedup": self.baseline_us / self.best_us,
+            "candidate_hash": entry.candidate_hash if entry else None,
+            "rewrite": entry.rewrite if entry else None,
+            "noop": noop,
+            "run_id": self.run_id,
+        }
 
     # ---- state, fork, pickling -----------------------------------------------------------------
     @property
@@ -359,33 +439,76 @@ class AscendOpEnv(gym.Env):
         if self.package is None:
             raise gym.error.ResetNeeded("the env has no state before reset()")
         return EnvState(
-            versions={"ascend_gym": ascend_gym.__version__, "gymnasium": version("gymnasium"),
-                      "protocol": str(PROTOCOL_VERSION), "catalogue": catalogue_digest(), **self.current.fingerprint},
-            operator=self.baseline_package.uri, mode=self.mode, soc=self.soc, budget=self.budget, reward=self.reward_kind,
-            failure_penalty=self.failure_penalty, noop_penalty=self.noop_penalty, eval_seed=self.eval_seed,
-            run_id=self.run_id, backend=self.current.backend, simulated=self.current.simulated,
-            baseline_hash=self.baseline_package.content_hash(), baseline_us=self.baseline_us,
-            current_hash=self.package.content_hash(), best_hash=self.best_package.content_hash(), best_us=self.best_us,
-            prev_us=self.prev_us, spent=self.spent, terminated=self.terminated, steps=[e.model_copy() for e in self.log],
-            current_result=self.current, last_result=self.last)
+            versions={
+                "ascend_gym": ascend_gym.__version__,
+                "gymnasium": version("gymnasium"),
+                "protocol": str(PROTOCOL_VERSION),
+                "catalogue": catalogue_digest(),
+                **self.current.fingerprint,
+            },
+            operator=self.baseline_package.uri,
+            mode=self.mode,
+            soc=self.soc,
+            budget=self.budget,
+            reward=self.reward_kind,
+            failure_penalty=self.failure_penalty,
+            noop_penalty=self.noop_penalty,
+            eval_seed=self.eval_seed,
+            run_id=self.run_id,
+            backend=self.current.backend,
+            simulated=self.current.simulated,
+            baseline_hash=self.baseline_package.content_hash(),
+            baseline_us=self.baseline_us,
+            current_hash=self.package.content_hash(),
+            best_hash=self.best_package.content_hash(),
+            best_us=self.best_us,
+            prev_us=self.prev_us,
+            spent=self.spent,
+            terminated=self.terminated,
+            steps=[e.model_copy() for e in self.log],
+            current_result=self.current,
+            last_result=self.last,
+        )
 
     def _config(self) -> dict[str, Any]:
-        return {"operator": self.operator, "mode": self.mode, "budget": self.budget, "soc": self.soc,
-                "reward": self.reward_kind, "failure_penalty": self.failure_penalty, "noop_penalty": self.noop_penalty,
-                "eval_seed": self.eval_seed, "backend": self.backend}
+        return {
+            "operator": self.operator,
+            "mode": self.mode,
+            "budget": self.budget,
+            "soc": self.soc,
+            "reward": self.reward_kind,
+            "failure_penalty": self.failure_penalty,
+            "noop_penalty": self.noop_penalty,
+            "eval_seed": self.eval_seed,
+            "backend": self.backend,
+        }
 
     @classmethod
-    def from_state(cls, state: EnvState | dict | str, daemon: str | list[str] | None = None, fresh_run: bool = False,
-                   **overrides: Any) -> AscendOpEnv:
+    def from_state(
+        cls,
+        state: EnvState | dict | str,
+        daemon: str | list[str] | None = None,
+        fresh_run: bool = False,
+        **overrides: Any,
+    ) -> AscendOpEnv:
         """An env in the recorded episode (rebuilt offline, nothing evaluated). `fresh_run=True`
         gives it a new run_id, so replaying it re-evaluates instead of hitting the cache."""
         if isinstance(state, str):
             state = EnvState.model_validate_json(state)
         elif isinstance(state, dict):
             state = EnvState.model_validate(state)
-        config = {"operator": state.operator, "mode": state.mode, "budget": state.budget, "soc": state.soc,
-                  "reward": state.reward, "failure_penalty": state.failure_penalty, "noop_penalty": state.noop_penalty,
-                  "eval_seed": state.eval_seed, "backend": state.backend, **overrides}
+        config = {
+            "operator": state.operator,
+            "mode": state.mode,
+            "budget": state.budget,
+            "soc": state.soc,
+            "reward": state.reward,
+            "failure_penalty": state.failure_penalty,
+            "noop_penalty": state.noop_penalty,
+            "eval_seed": state.eval_seed,
+            "backend": state.backend,
+            **overrides,
+        }
         env = cls(daemon=daemon, run_id=None if fresh_run else state.run_id, **config)
         env.restore(state)
         return env
@@ -395,12 +518,18 @@ class AscendOpEnv(gym.Env):
         baseline, current, best = state.rebuild()
         self.operator = state.operator
         self.baseline_package, self.package, self.best_package = baseline, current, best
-        self.baseline_us, self.best_us, self.prev_us = state.baseline_us, state.best_us, state.prev_us
+        self.baseline_us, self.best_us, self.prev_us = (
+            state.baseline_us,
+            state.best_us,
+            state.prev_us,
+        )
         self.current = StepResult.model_validate(state.current_result.model_dump())
         self.last = StepResult.model_validate(state.last_result.model_dump())
         self.spent, self.terminated = state.spent, state.terminated
         self.log = [e.model_copy() for e in state.steps]
-        self._seen = {baseline.content_hash()} | {e.candidate_hash for e in state.steps if e.charged}
+        self._seen = {baseline.content_hash()} | {
+            e.candidate_hash for e in state.steps if e.charged
+        }
         self._mask = rewrites.applicable_mask(current)
         self.last_candidate = self.last_parent = None
 
@@ -416,9 +545,14 @@ class AscendOpEnv(gym.Env):
     def __getstate__(self) -> dict[str, Any]:
         # Sockets and the daemon subprocess do not pickle: ship the config, the daemon address
         # and the episode; the copy reconnects (Ray pickles envs into its workers).
-        return {"config": self._config(), "address": self.address, "run_id": self.run_id,
-                "state": self.state.model_dump(mode="json") if self.package is not None else None,
-                "np_random": self._np_random, "spec": self.spec}
+        return {
+            "config": self._config(),
+            "address": self.address,
+            "run_id": self.run_id,
+            "state": self.state.model_dump(mode="json") if self.package is not None else None,
+            "np_random": self._np_random,
+            "spec": self.spec,
+        }
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__init__(daemon=data["address"], run_id=data["run_id"], **data["config"])

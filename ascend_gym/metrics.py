@@ -46,7 +46,11 @@ def fast_p(speedups: Iterable[float], p: float) -> float:
 
 def summarize(speedups: list[float]) -> dict[str, float]:
     """GM and fast_p for every p of the report."""
-    return {"ops": len(speedups), "gm": geomean(speedups), **{f"fast_{p}": fast_p(speedups, p) for p in FAST_P}}
+    return {
+        "ops": len(speedups),
+        "gm": geomean(speedups),
+        **{f"fast_{p}": fast_p(speedups, p) for p in FAST_P},
+    }
 
 
 # ---- records of a sweep ------------------------------------------------------------------------
@@ -85,7 +89,9 @@ class Row(BaseModel):
     fast: dict[str, float]  # "1.0" -> mean over seeds of fast_1.0
 
 
-def table_rows(records: list[dict[str, Any]], ops: Sequence[str], policies: Sequence[str], seeds: int) -> list[Row]:
+def table_rows(
+    records: list[dict[str, Any]], ops: Sequence[str], policies: Sequence[str], seeds: int
+) -> list[Row]:
     """GM and fast_p per policy, per level and overall, over the sweep's full op set.
 
     `ops` is the set the sweep was asked to cover: an op a policy has no record for still counts,
@@ -94,7 +100,9 @@ def table_rows(records: list[dict[str, Any]], ops: Sequence[str], policies: Sequ
     by_key = {(r["policy"], r["operator"], r["seed"]): r for r in records}
     levels: dict[str, list[str]] = {}
     for op in ops:
-        levels.setdefault(str(level_of({"operator": op, "level": _known_level(records, op)})), []).append(op)
+        levels.setdefault(
+            str(level_of({"operator": op, "level": _known_level(records, op)})), []
+        ).append(op)
     groups = sorted(levels.items()) + [(OVERALL, list(ops))]
     rows = []
     for policy in policies:
@@ -109,9 +117,19 @@ def table_rows(records: list[dict[str, Any]], ops: Sequence[str], policies: Sequ
                 per_seed_gm.append(geomean(values))
                 for p in FAST_P:
                     per_seed_fast[p].append(fast_p(values, p))
-            rows.append(Row(policy=policy, level=level, ops=len(group), seeds=seeds, missing=missing, failed=failed,
-                            gm=statistics.fmean(per_seed_gm), gm_std=statistics.pstdev(per_seed_gm),
-                            fast={str(p): statistics.fmean(v) for p, v in per_seed_fast.items()}))
+            rows.append(
+                Row(
+                    policy=policy,
+                    level=level,
+                    ops=len(group),
+                    seeds=seeds,
+                    missing=missing,
+                    failed=failed,
+                    gm=statistics.fmean(per_seed_gm),
+                    gm_std=statistics.pstdev(per_seed_gm),
+                    fast={str(p): statistics.fmean(v) for p, v in per_seed_fast.items()},
+                )
+            )
     return rows
 
 
@@ -120,6 +138,7 @@ def _known_level(records: list[dict[str, Any]], op: str) -> int | None:
 
 
 # ---- best-so-far curves ------------------------------------------------------------------------
+
 
 def best_so_far(record: dict[str, Any]) -> list[float]:
     """Best speedup after 0..budget evaluations of one (policy, op, seed) run.
@@ -156,7 +175,10 @@ def expected_best_of_k(speedups: Sequence[float]) -> list[float]:
     n = len(ordered)
     out = [1.0]
     for k in range(1, n + 1):
-        out.append(sum(v * math.comb(n - i, k - 1) for i, v in enumerate(ordered, start=1)) / math.comb(n, k))
+        out.append(
+            sum(v * math.comb(n - i, k - 1) for i, v in enumerate(ordered, start=1))
+            / math.comb(n, k)
+        )
     return out
 
 
@@ -170,7 +192,9 @@ def curve_band(curves: list[list[float]]) -> tuple[list[float], list[float], lis
     return [statistics.fmean(c) for c in cols], [min(c) for c in cols], [max(c) for c in cols]
 
 
-def seed_curves(records: list[dict[str, Any]], ops: Sequence[str], policy: str, seeds: int, budget: int) -> list[list[float]]:
+def seed_curves(
+    records: list[dict[str, Any]], ops: Sequence[str], policy: str, seeds: int, budget: int
+) -> list[list[float]]:
     """Per seed: the geometric mean over all ops of the best-so-far speedup (missing ops = 1.0)."""
     by_key = {(r["policy"], r["operator"], r["seed"]): r for r in records}
     out = []

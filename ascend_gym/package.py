@@ -12,13 +12,16 @@ import json
 import re
 import tomllib
 import types
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-DType = Literal["float16", "float32", "bfloat16", "int8", "uint8", "int16", "int32", "int64", "bool"]
+DType = Literal[
+    "float16", "float32", "bfloat16", "int8", "uint8", "int16", "int32", "int64", "bool"
+]
 
 # AscendC spelling of each dtype, for the DTYPE_<ARG> macros.
 ASCENDC_TYPES: dict[str, str] = {
@@ -99,7 +102,9 @@ class Case(BaseModel):
     def _positive(cls, shapes: dict[str, list[int]]) -> dict[str, list[int]]:
         for name, shape in shapes.items():
             if not shape or any(d <= 0 for d in shape):
-                raise ValueError(f"shape of {name} must be non-empty with positive dims, got {shape}")
+                raise ValueError(
+                    f"shape of {name} must be non-empty with positive dims, got {shape}"
+                )
         return shapes
 
 
@@ -136,7 +141,9 @@ class OperatorSpec(BaseModel):
         for case in self.cases:
             missing = args - set(case.shapes)
             if missing:
-                raise ValueError(f"{self.name}: case {case.name} has no shape for {sorted(missing)}")
+                raise ValueError(
+                    f"{self.name}: case {case.name} has no shape for {sorted(missing)}"
+                )
         return self
 
     @property
@@ -178,7 +185,9 @@ class OperatorPackage(BaseModel):
 
     @property
     def tiling_header_path(self) -> str:
-        return self.spec.tiling_header or self._find("op_host", f"{self.spec.name}_tiling.h", "_tiling.h")
+        return self.spec.tiling_header or self._find(
+            "op_host", f"{self.spec.name}_tiling.h", "_tiling.h"
+        )
 
     @property
     def kernel_path(self) -> str:
@@ -198,7 +207,9 @@ class OperatorPackage(BaseModel):
             return exact
         found = sorted(p for p in self.files if p.startswith(folder + "/") and p.endswith(suffix))
         if len(found) != 1:
-            raise ValueError(f"{self.spec.name}: cannot tell which {folder}/*{suffix} to use: {found}")
+            raise ValueError(
+                f"{self.spec.name}: cannot tell which {folder}/*{suffix} to use: {found}"
+            )
         return found[0]
 
     def with_sources(self, tiling: str | None = None, kernel: str | None = None) -> OperatorPackage:
@@ -239,7 +250,9 @@ class OperatorPackage(BaseModel):
         return getattr(module, func)
 
 
-def load_package(path: str | Path, spec_file: str | Path | None = None, uri: str = "") -> OperatorPackage:
+def load_package(
+    path: str | Path, spec_file: str | Path | None = None, uri: str = ""
+) -> OperatorPackage:
     """Read an operator directory (op.toml, op_host/, op_kernel/, reference.py) into memory."""
     root = Path(path)
     spec_path = Path(spec_file) if spec_file else root / "op.toml"
@@ -249,8 +262,12 @@ def load_package(path: str | Path, spec_file: str | Path | None = None, uri: str
     files = {
         p.relative_to(root).as_posix(): p.read_text(errors="replace")
         for p in sorted(root.rglob("*"))
-        if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.name != "op.toml" and "__pycache__" not in p.parts
-        and p.relative_to(root).parts[0] != "expert"  # a suite op's expert overlay is not part of its baseline
+        if p.is_file()
+        and p.suffix in SOURCE_SUFFIXES
+        and p.name != "op.toml"
+        and "__pycache__" not in p.parts
+        and p.relative_to(root).parts[0]
+        != "expert"  # a suite op's expert overlay is not part of its baseline
     }
     return OperatorPackage(spec=spec, files=files, uri=uri or str(root))
 

@@ -163,7 +163,9 @@ class HealthReply(BaseModel):
     queued: int
     running: int
     max_queue: int
-    known: bool | None = None  # the daemon holds `about` (running, queued or answered); None: not asked
+    known: bool | None = (
+        None  # the daemon holds `about` (running, queued or answered); None: not asked
+    )
 
 
 class LedgerRequest(BaseModel):

@@ -16,9 +16,10 @@ than guess. Whether the result is correct and faster is for the evaluation to de
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Callable, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -31,8 +32,17 @@ TUNE_OPS = ("x2", "/2", "+step", "-step")
 # Vector cores of the default SoC (Ascend910B4, npu_daemon/backends/sim/soc/presets.toml): the
 # catalogue is fixed, so "block dim = cores" targets the default preset.
 DEFAULT_AIV_CORES = 40
-DTYPE_BYTES = {"float16": 2, "float32": 4, "bfloat16": 2, "int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8,
-               "bool": 1}
+DTYPE_BYTES = {
+    "float16": 2,
+    "float32": 4,
+    "bfloat16": 2,
+    "int8": 1,
+    "uint8": 1,
+    "int16": 2,
+    "int32": 4,
+    "int64": 8,
+    "bool": 1,
+}
 DMA_ALIGN_BYTES = 32  # DataCopy moves whole 32-byte blocks
 
 
@@ -119,17 +129,27 @@ def _with_kernel(package: OperatorPackage, kernel: str) -> OperatorPackage:
 
 # ---- tiling mutations over @tune markers -----------------------------------------------------------
 
+
 def _tune_slot(slot: int, op: str, package: OperatorPackage) -> OperatorPackage | None:
     tunables = tune.find_tunables(package.tiling_source)
     if slot >= len(tunables):
         return None
     t = tunables[slot]
-    return package.with_sources(tiling=tune.set_value(package.tiling_source, t.name, t.neighbours()[op]))
+    return package.with_sources(
+        tiling=tune.set_value(package.tiling_source, t.name, t.neighbours()[op])
+    )
 
 
 def _tune_named(pattern: str, op: str | int, package: OperatorPackage) -> OperatorPackage | None:
     """Mutate the first marker whose name matches `pattern`: a neighbour op name or a value."""
-    t = next((t for t in tune.find_tunables(package.tiling_source) if re.search(pattern, t.name, re.IGNORECASE)), None)
+    t = next(
+        (
+            t
+            for t in tune.find_tunables(package.tiling_source)
+            if re.search(pattern, t.name, re.IGNORECASE)
+        ),
+        None,
+    )
     if t is None:
         return None
     value = t.neighbours()[op] if isinstance(op, str) else op
@@ -138,7 +158,9 @@ def _tune_named(pattern: str, op: str | int, package: OperatorPackage) -> Operat
 
 # ---- kernel rewrites -----------------------------------------------------------------------------
 
-_BUFFER_NUM = re.compile(r"\b(?:constexpr|const)\s+[\w:]+\s+BUFFER_NUM\s*=\s*(\d+)\s*;|#\s*define\s+BUFFER_NUM\s+(\d+)\b")
+_BUFFER_NUM = re.compile(
+    r"\b(?:constexpr|const)\s+[\w:]+\s+BUFFER_NUM\s*=\s*(\d+)\s*;|#\s*define\s+BUFFER_NUM\s+(\d+)\b"
+)
 
 
 def _set_buffer_num(source: str, depth: int) -> str | None:
@@ -148,7 +170,7 @@ def _set_buffer_num(source: str, depth: int) -> str | None:
     group = 1 if m.group(1) is not None else 2
     if int(m.group(group)) not in (1, 2):
         return None  # deeper queues are a deliberate design; leave them alone
-    return source[:m.start(group)] + str(depth) + source[m.end(group):]
+    return source[: m.start(group)] + str(depth) + source[m.end(group) :]
 
 
 def _double_buffer(depth: int, package: OperatorPackage) -> OperatorPackage | None:
@@ -161,7 +183,9 @@ def _double_buffer(depth: int, package: OperatorPackage) -> OperatorPackage | No
     return package.with_sources(kernel=kernel, tiling=tiling or "")
 
 
-_PIPE_ALL = re.compile(r"(?:AscendC::)?PipeBarrier\s*<\s*PIPE_ALL\s*>\s*\(\s*\)\s*;|\bpipe_barrier\s*\(\s*PIPE_ALL\s*\)\s*;")
+_PIPE_ALL = re.compile(
+    r"(?:AscendC::)?PipeBarrier\s*<\s*PIPE_ALL\s*>\s*\(\s*\)\s*;|\bpipe_barrier\s*\(\s*PIPE_ALL\s*\)\s*;"
+)
 
 
 def _remove_pipe_all_barrier(package: OperatorPackage) -> OperatorPackage | None:
@@ -193,7 +217,7 @@ def _params_fields(view: str, before: int, arg: str) -> list[str] | None:
         return None
     open_at = decls[-1].end() - 1
     close_at = _matching(view, open_at)
-    return None if close_at < 0 else _split_top(view[open_at + 1:close_at])
+    return None if close_at < 0 else _split_top(view[open_at + 1 : close_at])
 
 
 def _element_count(fields: list[str]) -> str | None:
@@ -231,7 +255,7 @@ def _pad_to_copy(package: OperatorPackage) -> OperatorPackage | None:
         close = _matching(view, m.end() - 1)
         if close < 0:
             return None
-        args = _split_top(source[m.end():close])
+        args = _split_top(source[m.end() : close])
         fields = _params_fields(view, m.start(), args[2]) if len(args) in (3, 4) else None
         count = _element_count(fields) if fields else None
         if count is not None:
@@ -258,7 +282,7 @@ def _l2_bypass_inputs(package: OperatorPackage) -> OperatorPackage | None:
         semi = view.find(";", close)
         if close < 0 or semi < 0:
             continue
-        arg = view[m.end():close]
+        arg = view[m.end() : close]
         is_input = any(re.search(rf"\bDTYPE_{name.upper()}\b|\b{name}\b", arg) for name in inputs)
         written = re.search(rf"\bDataCopy(?:Pad)?\s*(?:<[^;()]*>)?\s*\(\s*{tensor}\b", view)
         hinted = re.search(rf"\b{tensor}\s*\.\s*SetL2CacheHint\b", view)
@@ -272,8 +296,12 @@ def _l2_bypass_inputs(package: OperatorPackage) -> OperatorPackage | None:
 
 
 _FOR = re.compile(r"\bfor\s*\(")
-_MASK_STMT = re.compile(r"(?:AscendC::)?\b(?:SetMaskNorm|SetMaskCount|ResetMask|SetVectorMask)\s*(?:<[^;()]*>)?\s*\(([^;]*)\)\s*;")
-_ASSIGNED = re.compile(r"\b(\w+)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|\b(\w+)\s*(?:\+\+|--)|(?:\+\+|--)\s*(\w+)")
+_MASK_STMT = re.compile(
+    r"(?:AscendC::)?\b(?:SetMaskNorm|SetMaskCount|ResetMask|SetVectorMask)\s*(?:<[^;()]*>)?\s*\(([^;]*)\)\s*;"
+)
+_ASSIGNED = re.compile(
+    r"\b(\w+)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|\b(\w+)\s*(?:\+\+|--)|(?:\+\+|--)\s*(\w+)"
+)
 _DECLARED = re.compile(r"\b[\w:]+(?:\s*<[^;()]*>)?[\s&*]+(\w+)\s*(?:[=;{(\[]|$)")
 
 
@@ -290,14 +318,15 @@ def _hoist_mask(package: OperatorPackage) -> OperatorPackage | None:
             continue  # a single-statement body has no group to hoist from
         body_open = brace.end() - 1
         body_close = _matching(view, body_open)
-        body = view[body_open + 1:body_close]
+        body = view[body_open + 1 : body_close]
         stmts = list(_MASK_STMT.finditer(body))
-        if not stmts or view[body_open + 1:body_open + 1 + stmts[0].start()].count("{") != \
-                view[body_open + 1:body_open + 1 + stmts[0].start()].count("}"):
+        if not stmts or view[body_open + 1 : body_open + 1 + stmts[0].start()].count("{") != view[
+            body_open + 1 : body_open + 1 + stmts[0].start()
+        ].count("}"):
             continue  # none, or nested inside an inner block
-        if any(body[a.end():b.start()].strip() for a, b in zip(stmts, stmts[1:])):
+        if any(body[a.end() : b.start()].strip() for a, b in zip(stmts, stmts[1:])):
             continue
-        header = view[loop.end():header_close]
+        header = view[loop.end() : header_close]
         variant = {n for m in _ASSIGNED.finditer(header + body) for n in m.groups() if n}
         variant |= {m.group(1) for m in _DECLARED.finditer(header + ";" + body)}
         used = {n for s in stmts for n in re.findall(r"\b[A-Za-z_]\w*\b", s.group(1))}
@@ -314,29 +343,76 @@ def _hoist_mask(package: OperatorPackage) -> OperatorPackage | None:
 
 # ---- the catalogue ---------------------------------------------------------------------------------
 
+
 def _tune_rewrites() -> list[Rewrite]:
-    return [Rewrite(f"tune[{slot}]:{op}", "tiling", f"@tune marker #{slot} of the tiling program: {op} (clamped to its range)",
-                    partial(_tune_slot, slot, op))
-            for slot in range(MAX_TUNE_SLOTS) for op in TUNE_OPS]
+    return [
+        Rewrite(
+            f"tune[{slot}]:{op}",
+            "tiling",
+            f"@tune marker #{slot} of the tiling program: {op} (clamped to its range)",
+            partial(_tune_slot, slot, op),
+        )
+        for slot in range(MAX_TUNE_SLOTS)
+        for op in TUNE_OPS
+    ]
 
 
 CATALOGUE: tuple[Rewrite, ...] = (
     *_tune_rewrites(),
-    Rewrite("block_dim:cores", "tiling", f"set the block-dim @tune marker to the vector core count ({DEFAULT_AIV_CORES})",
-            partial(_tune_named, r"block_?dim", DEFAULT_AIV_CORES)),
-    Rewrite("tile:larger", "tiling", "double the tile-length @tune marker", partial(_tune_named, r"tile", "x2")),
-    Rewrite("tile:smaller", "tiling", "halve the tile-length @tune marker", partial(_tune_named, r"tile", "/2")),
-    Rewrite("double_buffer:on", "kernel", "queue depth BUFFER_NUM 1 -> 2 (kernel and the tiling's UB budget)",
-            partial(_double_buffer, 2)),
-    Rewrite("double_buffer:off", "kernel", "queue depth BUFFER_NUM 2 -> 1 (kernel and the tiling's UB budget)",
-            partial(_double_buffer, 1)),
-    Rewrite("remove_pipe_all_barrier", "kernel", "delete the first PipeBarrier<PIPE_ALL>() / pipe_barrier(PIPE_ALL)",
-            _remove_pipe_all_barrier),
-    Rewrite("datacopypad_to_datacopy", "kernel", "single-block DataCopyPad -> DataCopy when every case is 32-byte aligned",
-            _pad_to_copy),
-    Rewrite("l2_bypass:inputs", "kernel", "SetL2CacheHint(CACHE_MODE_DISABLE) on input GlobalTensors the kernel never writes",
-            _l2_bypass_inputs),
-    Rewrite("hoist_mask", "kernel", "move loop-invariant mask settings out of the first loop that has them", _hoist_mask),
+    Rewrite(
+        "block_dim:cores",
+        "tiling",
+        f"set the block-dim @tune marker to the vector core count ({DEFAULT_AIV_CORES})",
+        partial(_tune_named, r"block_?dim", DEFAULT_AIV_CORES),
+    ),
+    Rewrite(
+        "tile:larger",
+        "tiling",
+        "double the tile-length @tune marker",
+        partial(_tune_named, r"tile", "x2"),
+    ),
+    Rewrite(
+        "tile:smaller",
+        "tiling",
+        "halve the tile-length @tune marker",
+        partial(_tune_named, r"tile", "/2"),
+    ),
+    Rewrite(
+        "double_buffer:on",
+        "kernel",
+        "queue depth BUFFER_NUM 1 -> 2 (kernel and the tiling's UB budget)",
+        partial(_double_buffer, 2),
+    ),
+    Rewrite(
+        "double_buffer:off",
+        "kernel",
+        "queue depth BUFFER_NUM 2 -> 1 (kernel and the tiling's UB budget)",
+        partial(_double_buffer, 1),
+    ),
+    Rewrite(
+        "remove_pipe_all_barrier",
+        "kernel",
+        "delete the first PipeBarrier<PIPE_ALL>() / pipe_barrier(PIPE_ALL)",
+        _remove_pipe_all_barrier,
+    ),
+    Rewrite(
+        "datacopypad_to_datacopy",
+        "kernel",
+        "single-block DataCopyPad -> DataCopy when every case is 32-byte aligned",
+        _pad_to_copy,
+    ),
+    Rewrite(
+        "l2_bypass:inputs",
+        "kernel",
+        "SetL2CacheHint(CACHE_MODE_DISABLE) on input GlobalTensors the kernel never writes",
+        _l2_bypass_inputs,
+    ),
+    Rewrite(
+        "hoist_mask",
+        "kernel",
+        "move loop-invariant mask settings out of the first loop that has them",
+        _hoist_mask,
+    ),
 )
 
 # AscendOp-v0's discrete action space is Discrete(len(CATALOGUE) + 1): the extra id ends the episode.

@@ -84,7 +84,9 @@ class EnvState(BaseModel):
         evaluating anything; raises ValueError when a rebuilt hash differs from the log."""
         baseline = suite.resolve(self.operator)
         if baseline.content_hash() != self.baseline_hash:
-            raise ValueError(f"{self.operator} changed since this state was recorded (baseline hash differs)")
+            raise ValueError(
+                f"{self.operator} changed since this state was recorded (baseline hash differs)"
+            )
         current = best = baseline
         for i, step in enumerate(self.steps):
             if step.done or step.noop or step.candidate_hash is None:
@@ -94,7 +96,9 @@ class EnvState(BaseModel):
             else:
                 candidate = current.with_sources(tiling=step.tiling, kernel=step.kernel)
             if candidate is None or candidate.content_hash() != step.candidate_hash:
-                raise ValueError(f"step {i} ({step.rewrite or 'code'}) does not rebuild the logged candidate")
+                raise ValueError(
+                    f"step {i} ({step.rewrite or 'code'}) does not rebuild the logged candidate"
+                )
             if step.status is Status.OK:
                 current = candidate
                 if candidate.content_hash() == self.best_hash:
@@ -138,12 +142,29 @@ def replay(env: gym.Env, state: EnvState) -> ReplayReport:
     mismatches = []
     for i, step in enumerate(state.steps):
         _, reward, _, _, info = env.step(step.action_for(state.mode))
-        replayed = {"candidate_hash": info["candidate_hash"], "status": info["result"].status if info["candidate_hash"] else None,
-                    "reward": reward}
-        recorded = {"candidate_hash": step.candidate_hash, "status": step.status, "reward": step.reward}
+        replayed = {
+            "candidate_hash": info["candidate_hash"],
+            "status": info["result"].status if info["candidate_hash"] else None,
+            "reward": reward,
+        }
+        recorded = {
+            "candidate_hash": step.candidate_hash,
+            "status": step.status,
+            "reward": step.reward,
+        }
         for field, value in recorded.items():
-            same = abs(value - replayed[field]) <= 1e-9 if field == "reward" else value == replayed[field]
+            same = (
+                abs(value - replayed[field]) <= 1e-9
+                if field == "reward"
+                else value == replayed[field]
+            )
             if not same:
-                mismatches.append(ReplayMismatch(step=i, field=field, recorded=value, replayed=replayed[field]))
-    return ReplayReport(steps=len(state.steps), mismatches=mismatches, recorded_best_us=state.best_us,
-                        replayed_best_us=core.best_us)
+                mismatches.append(
+                    ReplayMismatch(step=i, field=field, recorded=value, replayed=replayed[field])
+                )
+    return ReplayReport(
+        steps=len(state.steps),
+        mismatches=mismatches,
+        recorded_best_us=state.best_us,
+        replayed_best_us=core.best_us,
+    )

@@ -40,8 +40,12 @@ class Tunable:
 
     def neighbours(self) -> dict[str, int]:
         """The catalogue's mutations of this number: x2, /2, +step, -step (clamped to range)."""
-        return {"x2": self.clamp(self.value * 2), "/2": self.clamp(self.value // 2),
-                "+step": self.clamp(self.value + self.step), "-step": self.clamp(self.value - self.step)}
+        return {
+            "x2": self.clamp(self.value * 2),
+            "/2": self.clamp(self.value // 2),
+            "+step": self.clamp(self.value + self.step),
+            "-step": self.clamp(self.value - self.step),
+        }
 
 
 def find_tunables(source: str) -> list[Tunable]:
@@ -50,8 +54,17 @@ def find_tunables(source: str) -> list[Tunable]:
         lo, hi = int(m["lo"]), int(m["hi"])
         if lo > hi:
             raise ValueError(f"@tune {m['name']}: empty range [{lo}, {hi}]")
-        out.append(Tunable(m["name"], int(m["num"]), lo, hi, "pow2" if m["mode"] == "pow2" else "step", int(m["step"] or 1),
-                           source.count("\n", 0, m.start())))
+        out.append(
+            Tunable(
+                m["name"],
+                int(m["num"]),
+                lo,
+                hi,
+                "pow2" if m["mode"] == "pow2" else "step",
+                int(m["step"] or 1),
+                source.count("\n", 0, m.start()),
+            )
+        )
     return out
 
 
@@ -61,7 +74,7 @@ def set_value(source: str, name: str, value: int) -> str:
         if m["name"] == name:
             t = next(t for t in find_tunables(m.group(0)) if t.name == name)
             new = t.clamp(value)
-            return source[: m.start("num")] + str(new) + source[m.end("num"):]
+            return source[: m.start("num")] + str(new) + source[m.end("num") :]
     raise KeyError(f"no @tune marker named {name!r}")
 
 

@@ -69,8 +69,13 @@ def source_diff(parent: OperatorPackage, candidate: OperatorPackage, context: in
     for path in sorted(set(parent.files) | set(candidate.files)):
         old, new = parent.files.get(path, ""), candidate.files.get(path, "")
         if old != new:
-            out += difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{path}", f"b/{path}",
-                                        n=context)
+            out += difflib.unified_diff(
+                old.splitlines(keepends=True),
+                new.splitlines(keepends=True),
+                f"a/{path}",
+                f"b/{path}",
+                n=context,
+            )
     return "".join(out)
 
 
@@ -98,16 +103,29 @@ class TrajectoryRecorder(gym.Wrapper):
         parent, candidate = core.last_parent, core.last_candidate
         result: EvalResult | None = info.get("result") if info.get("candidate_hash") else None
         record = {
-            "time": time.time(), "run_id": core.run_id, "episode": self.episode, "step": self._step,
-            "operator": core.baseline_package.uri, "mode": core.mode, "action": _jsonable_action(action),
-            "rewrite": info.get("rewrite"), "noop": info.get("noop", False),
+            "time": time.time(),
+            "run_id": core.run_id,
+            "episode": self.episode,
+            "step": self._step,
+            "operator": core.baseline_package.uri,
+            "mode": core.mode,
+            "action": _jsonable_action(action),
+            "rewrite": info.get("rewrite"),
+            "noop": info.get("noop", False),
             "parent_hash": parent.content_hash() if parent is not None else None,
             "candidate_hash": info.get("candidate_hash"),
-            "diff": source_diff(parent, candidate) if parent is not None and candidate is not None else "",
+            "diff": source_diff(parent, candidate)
+            if parent is not None and candidate is not None
+            else "",
             "result": result.model_dump(mode="json") if result is not None else None,
-            "reward": reward, "terminated": terminated, "truncated": truncated,
-            "budget_left": info.get("budget_left"), "best_us": info.get("best_us"), "baseline_us": info.get("baseline_us"),
-            "simulated": result.simulated if result is not None else None, "error": info.get("error"),
+            "reward": reward,
+            "terminated": terminated,
+            "truncated": truncated,
+            "budget_left": info.get("budget_left"),
+            "best_us": info.get("best_us"),
+            "baseline_us": info.get("baseline_us"),
+            "simulated": result.simulated if result is not None else None,
+            "error": info.get("error"),
         }
         if (terminated or truncated) and core.package is not None:
             record["state"] = core.state.model_dump(mode="json")
@@ -119,8 +137,12 @@ class TrajectoryRecorder(gym.Wrapper):
 
 def _jsonable_action(action: Any) -> Any:
     if isinstance(action, dict):  # code mode: the sources are in the diff; keep the log small
-        return {k: (f"<{len(v)} chars>" if isinstance(v, str) and v else v) for k, v in
-                ((k, int(v) if isinstance(v, (np.integer, bool)) else v) for k, v in action.items())}
+        return {
+            k: (f"<{len(v)} chars>" if isinstance(v, str) and v else v)
+            for k, v in (
+                (k, int(v) if isinstance(v, (np.integer, bool)) else v) for k, v in action.items()
+            )
+        }
     return int(action)
 
 
@@ -137,7 +159,9 @@ class FaultTolerant(gym.Wrapper):
     def __init__(self, env: gym.Env):
         super().__init__(env)
         self._last_obs: Any = None
-        self._broken: tuple[str, str] | None = None  # (error, traceback) of the fault that ended the episode
+        self._broken: tuple[str, str] | None = (
+            None  # (error, traceback) of the fault that ended the episode
+        )
         self.faults = 0
 
     def reset(self, **kwargs: Any):
@@ -172,12 +196,22 @@ class FaultTolerant(gym.Wrapper):
     def _fault_info(self) -> dict[str, Any]:
         error, trace = self._broken
         core = self.env.unwrapped
-        mask = np.zeros(self.action_space.n, dtype=bool) if isinstance(self.action_space, spaces.Discrete) else None
+        mask = (
+            np.zeros(self.action_space.n, dtype=bool)
+            if isinstance(self.action_space, spaces.Discrete)
+            else None
+        )
         if mask is not None:
             mask[-1] = True  # only "done" is left
-        return {"error": error, "fault": True, "traceback": trace, "action_mask": mask,
-                "result": EvalResult(request_id="", status=Status.DAEMON_ERROR, message=error),
-                "budget_left": getattr(core, "budget", 0) - getattr(core, "spent", 0), "candidate_hash": None}
+        return {
+            "error": error,
+            "fault": True,
+            "traceback": trace,
+            "action_mask": mask,
+            "result": EvalResult(request_id="", status=Status.DAEMON_ERROR, message=error),
+            "budget_left": getattr(core, "budget", 0) - getattr(core, "spent", 0),
+            "candidate_hash": None,
+        }
 
 
 def _zeros(space: spaces.Space) -> Any:
@@ -240,12 +274,18 @@ class ActionMaskObservation(gym.ObservationWrapper):
         super().__init__(env)
         if not isinstance(env.action_space, spaces.Discrete):
             raise ValueError("ActionMaskObservation needs the discrete mode")
-        self.observation_space = spaces.Dict({
-            "action_mask": spaces.Box(0.0, 1.0, shape=(env.action_space.n,), dtype=np.float32),
-            "observations": env.observation_space,
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "action_mask": spaces.Box(0.0, 1.0, shape=(env.action_space.n,), dtype=np.float32),
+                "observations": env.observation_space,
+            }
+        )
 
     def observation(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         core = self.env.unwrapped
-        mask = core.action_mask if core.package is not None else np.ones(self.action_space.n, dtype=bool)
+        mask = (
+            core.action_mask
+            if core.package is not None
+            else np.ones(self.action_space.n, dtype=bool)
+        )
         return {"action_mask": mask.astype(np.float32), "observations": observation}

@@ -29,7 +29,9 @@ from ascend_gym.policies import PolicyResult, StepRecord
 class Proposer(Protocol):
     name: str
 
-    def propose(self, package: OperatorPackage, rng: random.Random) -> tuple[OperatorPackage, str] | None:
+    def propose(
+        self, package: OperatorPackage, rng: random.Random
+    ) -> tuple[OperatorPackage, str] | None:
         """A candidate and a note saying how it was made; None when no candidate could be made."""
 
 
@@ -47,7 +49,9 @@ def random_move(package: OperatorPackage, rng: random.Random) -> tuple[OperatorP
     return rewrite.apply(package), rewrite.name
 
 
-def random_composition(package: OperatorPackage, rng: random.Random, max_moves: int) -> tuple[OperatorPackage, str]:
+def random_composition(
+    package: OperatorPackage, rng: random.Random, max_moves: int
+) -> tuple[OperatorPackage, str]:
     """One to `max_moves` random moves applied in sequence; the notes say which."""
     notes = []
     for _ in range(rng.randint(1, max_moves)):
@@ -65,7 +69,9 @@ class OfflineProposer:
     def __init__(self, max_moves: int):
         self.max_moves = max_moves
 
-    def propose(self, package: OperatorPackage, rng: random.Random) -> tuple[OperatorPackage, str] | None:
+    def propose(
+        self, package: OperatorPackage, rng: random.Random
+    ) -> tuple[OperatorPackage, str] | None:
         return random_composition(package, rng, self.max_moves)
 
 
@@ -78,9 +84,11 @@ class LLMConfig(BaseModel):
     timeout_s: float = Field(300.0, gt=0)
 
 
-_SYSTEM = ("You optimise Huawei AscendC operators for the Ascend 910B. An operator is a host tiling program "
-           "(C++, chooses block dim, tile sizes and tiling data) and a device kernel (C++ on the AI Core). "
-           "Keep the numerics within tolerance; make it faster.")
+_SYSTEM = (
+    "You optimise Huawei AscendC operators for the Ascend 910B. An operator is a host tiling program "
+    "(C++, chooses block dim, tile sizes and tiling data) and a device kernel (C++ on the AI Core). "
+    "Keep the numerics within tolerance; make it faster."
+)
 _USER = """Operator `{name}` ({category}, level {level}): {description}
 
 Host tiling program ({host_path}):
@@ -107,38 +115,63 @@ class LLMProposer:
         import openai  # only the model path needs the client
 
         self.config, self.seed = config, seed
-        self.client = openai.OpenAI(base_url=config.base_url, api_key=os.environ.get(config.api_key_env, "none"),
-                                    timeout=config.timeout_s, max_retries=2, http_client=http_client)
+        self.client = openai.OpenAI(
+            base_url=config.base_url,
+            api_key=os.environ.get(config.api_key_env, "none"),
+            timeout=config.timeout_s,
+            max_retries=2,
+            http_client=http_client,
+        )
         self.calls = self.prompt_tokens = self.completion_tokens = 0
 
-    def propose(self, package: OperatorPackage, rng: random.Random) -> tuple[OperatorPackage, str] | None:
+    def propose(
+        self, package: OperatorPackage, rng: random.Random
+    ) -> tuple[OperatorPackage, str] | None:
         spec = package.spec
-        user = _USER.format(name=spec.name, category=spec.category, level=spec.level, description=spec.description,
-                            host_path=package.host_path, tiling=package.tiling_source, kernel_path=package.kernel_path,
-                            kernel=package.kernel_source)
+        user = _USER.format(
+            name=spec.name,
+            category=spec.category,
+            level=spec.level,
+            description=spec.description,
+            host_path=package.host_path,
+            tiling=package.tiling_source,
+            kernel_path=package.kernel_path,
+            kernel=package.kernel_source,
+        )
         reply = self.client.chat.completions.create(
-            model=self.config.model, temperature=self.config.temperature, max_tokens=self.config.max_tokens,
-            seed=rng.randrange(2**31), messages=[{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}])
+            model=self.config.model,
+            temperature=self.config.temperature,
+            max_tokens=self.config.max_tokens,
+            seed=rng.randrange(2**31),
+            messages=[{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}],
+        )
         self.calls += 1
         if reply.usage is not None:
             self.prompt_tokens += reply.usage.prompt_tokens
             self.completion_tokens += reply.usage.completion_tokens
-        parts = {m.group(1): m.group(2) for m in _BLOCK.finditer(reply.choices[0].message.content or "")}
+        parts = {
+            m.group(1): m.group(2) for m in _BLOCK.finditer(reply.choices[0].message.content or "")
+        }
         if not parts:
             return None
-        return package.with_sources(tiling=parts.get("tiling", ""), kernel=parts.get("kernel", "")), \
-            f"llm sample (T={self.config.temperature}): {', '.join(sorted(parts))}"
+        return package.with_sources(
+            tiling=parts.get("tiling", ""), kernel=parts.get("kernel", "")
+        ), f"llm sample (T={self.config.temperature}): {', '.join(sorted(parts))}"
 
 
 class BestOfNConfig(BaseModel):
     proposer: str = Field("offline", pattern="^(offline|llm)$")
     max_moves: int = Field(3, ge=1)  # offline: moves composed into one proposal
-    attempts_per_evaluation: int = Field(20, ge=1)  # duplicates are free cache hits: bound the draws
+    attempts_per_evaluation: int = Field(
+        20, ge=1
+    )  # duplicates are free cache hits: bound the draws
     llm: LLMConfig = LLMConfig()
 
 
 class BestOfNResult(PolicyResult):
-    expected_speedup: list[float] = []  # best-so-far speedup after k = 0..N samples, averaged over orderings
+    expected_speedup: list[
+        float
+    ] = []  # best-so-far speedup after k = 0..N samples, averaged over orderings
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -175,15 +208,37 @@ class BestOfN:
             candidate, note = proposal
             # Both parts are sent in full: the env's current package moves to the last correct
             # candidate, and a Best-of-N sample must be relative to the baseline.
-            _, _, _, truncated, info = env.step({"tiling": candidate.tiling_source, "kernel": candidate.kernel_source})
+            _, _, _, truncated, info = env.step(
+                {"tiling": candidate.tiling_source, "kernel": candidate.kernel_source}
+            )
             result = info["result"]
-            trajectory.append(StepRecord(evaluation=core.spent, status=result.status, latency_us=result.latency_us,
-                                         best_us=core.best_us, cache_hit=result.cache_hit, note=note))
+            trajectory.append(
+                StepRecord(
+                    evaluation=core.spent,
+                    status=result.status,
+                    latency_us=result.latency_us,
+                    best_us=core.best_us,
+                    cache_hit=result.cache_hit,
+                    note=note,
+                )
+            )
             if not result.cache_hit:
-                speedups.append(metrics.speedup(core.baseline_us, result.latency_us) if result.ok else 1.0)
-        return BestOfNResult(policy=self.name, operator=core.package.uri, seed=seed, budget=core.budget,
-                             baseline_us=core.baseline_us, best_us=core.best_us, best_hash=core.best_package.content_hash(),
-                             evaluations=core.spent, proposer=proposer.name, trajectory=trajectory,
-                             expected_speedup=metrics.expected_best_of_k(speedups),
-                             llm_calls=getattr(proposer, "calls", 0), prompt_tokens=getattr(proposer, "prompt_tokens", 0),
-                             completion_tokens=getattr(proposer, "completion_tokens", 0))
+                speedups.append(
+                    metrics.speedup(core.baseline_us, result.latency_us) if result.ok else 1.0
+                )
+        return BestOfNResult(
+            policy=self.name,
+            operator=core.package.uri,
+            seed=seed,
+            budget=core.budget,
+            baseline_us=core.baseline_us,
+            best_us=core.best_us,
+            best_hash=core.best_package.content_hash(),
+            evaluations=core.spent,
+            proposer=proposer.name,
+            trajectory=trajectory,
+            expected_speedup=metrics.expected_best_of_k(speedups),
+            llm_calls=getattr(proposer, "calls", 0),
+            prompt_tokens=getattr(proposer, "prompt_tokens", 0),
+            completion_tokens=getattr(proposer, "completion_tokens", 0),
+        )

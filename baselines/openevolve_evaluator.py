@@ -84,11 +84,24 @@ def _score(result: EvalResult, baseline_us: float) -> EvaluationResult:
         profile = result.profile.model_dump() if result.profile else {}
         ratios = {k: round(v, 3) for k, v in profile.items() if k.endswith("_ratio")}
         return EvaluationResult(
-            metrics={"combined_score": speedup, "speedup": speedup, "correct": 1.0, "latency_us": result.latency_us},
-            artifacts={"status": "OK", "profile": json.dumps({"block_dim": profile.get("block_dim"), **ratios})})
-    return EvaluationResult(metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0},
-                            artifacts={"status": result.status.value,
-                                       "message": (result.message + "\n" + result.log_tail)[-MAX_ARTIFACT_CHARS:]})
+            metrics={
+                "combined_score": speedup,
+                "speedup": speedup,
+                "correct": 1.0,
+                "latency_us": result.latency_us,
+            },
+            artifacts={
+                "status": "OK",
+                "profile": json.dumps({"block_dim": profile.get("block_dim"), **ratios}),
+            },
+        )
+    return EvaluationResult(
+        metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0},
+        artifacts={
+            "status": result.status.value,
+            "message": (result.message + "\n" + result.log_tail)[-MAX_ARTIFACT_CHARS:],
+        },
+    )
 
 
 def evaluate(program_path: str) -> EvaluationResult:
@@ -101,24 +114,46 @@ def evaluate(program_path: str) -> EvaluationResult:
         program_io.check_blocks(initial, text)
         candidate = program_io.split(text, baseline)
     except program_io.ProgramError as e:
-        return EvaluationResult(metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0},
-                                artifacts={"status": "REJECTED", "message": str(e)})
+        return EvaluationResult(
+            metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0},
+            artifacts={"status": "REJECTED", "message": str(e)},
+        )
     is_baseline = candidate.content_hash() == baseline.content_hash()
     client = DaemonClient(settings.daemon)
     try:
         if not is_baseline and spent(settings, client) >= settings.budget:
-            return EvaluationResult(metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0, "budget_exhausted": 1.0},
-                                    artifacts={"status": "BUDGET_EXHAUSTED", "message": "evaluation budget spent"})
+            return EvaluationResult(
+                metrics={
+                    "combined_score": 0.0,
+                    "speedup": 0.0,
+                    "correct": 0.0,
+                    "budget_exhausted": 1.0,
+                },
+                artifacts={"status": "BUDGET_EXHAUSTED", "message": "evaluation budget spent"},
+            )
         run = settings.baseline_run_id if is_baseline else settings.run_id
-        result = client.evaluate(EvalRequest(run_id=run, package=candidate, soc=settings.soc, seed=settings.seed))
+        result = client.evaluate(
+            EvalRequest(run_id=run, package=candidate, soc=settings.soc, seed=settings.seed)
+        )
     finally:
         client.close()
     if not is_baseline:
         digest = candidate.content_hash()
         if result.ok:
             (settings.workdir / "candidates").mkdir(exist_ok=True)
-            (settings.workdir / "candidates" / f"{digest}.json").write_text(candidate.model_dump_json())
-        append_log(settings.workdir / LOG, {"time": time.time(), "hash": digest, "status": result.status.value,
-                                   "latency_us": result.latency_us, "cache_hit": result.cache_hit,
-                                   "charged": not result.cache_hit, "message": result.message[:300]})
+            (settings.workdir / "candidates" / f"{digest}.json").write_text(
+                candidate.model_dump_json()
+            )
+        append_log(
+            settings.workdir / LOG,
+            {
+                "time": time.time(),
+                "hash": digest,
+                "status": result.status.value,
+                "latency_us": result.latency_us,
+                "cache_hit": result.cache_hit,
+                "charged": not result.cache_hit,
+                "message": result.message[:300],
+            },
+        )
     return _score(result, baseline_us)

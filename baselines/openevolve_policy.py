@@ -14,7 +14,6 @@ to the configured OpenAI-compatible endpoint instead.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -64,7 +63,9 @@ class OpenEvolveInstance:
     def pid(self) -> int:
         return os.getpid()
 
-    def run(self, workdir: str, settings: dict[str, str], config: dict[str, Any], seed: int) -> dict[str, Any]:
+    def run(
+        self, workdir: str, settings: dict[str, str], config: dict[str, Any], seed: int
+    ) -> dict[str, Any]:
         import asyncio
         import multiprocessing
 
@@ -82,17 +83,28 @@ class OpenEvolveInstance:
         oe.random_seed = oe.database.random_seed = seed
         server = None
         if cfg.proposer == "offline":
-            baseline = OperatorPackage.model_validate_json((Path(workdir) / "baseline.json").read_text())
-            server = OfflineLLMServer(baseline, seed, cfg.offline_max_moves, log_path=Path(workdir) / LLM_LOG)
+            baseline = OperatorPackage.model_validate_json(
+                (Path(workdir) / "baseline.json").read_text()
+            )
+            server = OfflineLLMServer(
+                baseline, seed, cfg.offline_max_moves, log_path=Path(workdir) / LLM_LOG
+            )
             llm = {"api_base": server.base_url, "api_key": "offline"}
         else:
-            llm = {"api_base": cfg.base_url or oe.llm.api_base, "api_key": os.environ.get(cfg.api_key_env, "none")}
+            llm = {
+                "api_base": cfg.base_url or oe.llm.api_base,
+                "api_key": os.environ.get(cfg.api_key_env, "none"),
+            }
             if cfg.model:
                 llm["name"] = cfg.model
         oe.llm.api_base = llm["api_base"]
         oe.llm.update_model_params(llm, overwrite=True)
-        controller = OpenEvolve(str(Path(workdir) / "initial_program.cpp"), str(EVALUATOR), oe,
-                                output_dir=str(Path(workdir) / "openevolve_output"))
+        controller = OpenEvolve(
+            str(Path(workdir) / "initial_program.cpp"),
+            str(EVALUATOR),
+            oe,
+            output_dir=str(Path(workdir) / "openevolve_output"),
+        )
         try:
             best = asyncio.run(controller.run(iterations=cfg.max_iterations))
         finally:
@@ -136,9 +148,14 @@ class OpenEvolvePolicy:
         (workdir / "initial_program.cpp").write_text(program_io.compose(baseline))
         # The evaluation seed (the daemon's test inputs) must be the env's, so the initial program
         # is the cached baseline; an env without one uses the protocol's default, 0.
-        settings = {"ASCEND_GYM_OE_DAEMON": core.client.address, "ASCEND_GYM_OE_RUN_ID": core.run_id,
-                    "ASCEND_GYM_OE_BUDGET": str(core.budget), "ASCEND_GYM_OE_WORKDIR": str(workdir),
-                    "ASCEND_GYM_OE_SOC": core.soc, "ASCEND_GYM_OE_SEED": str(getattr(core, "eval_seed", 0))}
+        settings = {
+            "ASCEND_GYM_OE_DAEMON": core.client.address,
+            "ASCEND_GYM_OE_RUN_ID": core.run_id,
+            "ASCEND_GYM_OE_BUDGET": str(core.budget),
+            "ASCEND_GYM_OE_WORKDIR": str(workdir),
+            "ASCEND_GYM_OE_SOC": core.soc,
+            "ASCEND_GYM_OE_SEED": str(getattr(core, "eval_seed", 0)),
+        }
         if not ray.is_initialized():
             ray.init(include_dashboard=False, log_to_driver=False)
         # num_cpus=0: the actor mostly waits on the daemon, and the task that owns it holds the CPU.
@@ -178,12 +195,30 @@ class OpenEvolvePolicy:
             spent += int(entry["charged"])
             if entry["status"] == Status.OK.value and entry["latency_us"] < best_us:
                 best_us, best_hash = entry["latency_us"], entry["hash"]
-            trajectory.append(StepRecord(evaluation=spent, status=Status(entry["status"]), latency_us=entry["latency_us"],
-                                         best_us=best_us, cache_hit=entry["cache_hit"], note=entry["message"][:120]))
+            trajectory.append(
+                StepRecord(
+                    evaluation=spent,
+                    status=Status(entry["status"]),
+                    latency_us=entry["latency_us"],
+                    best_us=best_us,
+                    cache_hit=entry["cache_hit"],
+                    note=entry["message"][:120],
+                )
+            )
         calls = evaluator.read_log(workdir, LLM_LOG) if self.config.proposer == "offline" else []
-        return OpenEvolveResult(policy=self.name, operator=core.package.uri, seed=seed, budget=core.budget,
-                                baseline_us=core.baseline_us, best_us=best_us, best_hash=best_hash, evaluations=spent,
-                                proposer=self.config.proposer, trajectory=trajectory, llm_calls=len(calls),
-                                prompt_tokens=sum(c["prompt_tokens"] for c in calls),
-                                completion_tokens=sum(c["completion_tokens"] for c in calls),
-                                stopped_by=stopped_by)
+        return OpenEvolveResult(
+            policy=self.name,
+            operator=core.package.uri,
+            seed=seed,
+            budget=core.budget,
+            baseline_us=core.baseline_us,
+            best_us=best_us,
+            best_hash=best_hash,
+            evaluations=spent,
+            proposer=self.config.proposer,
+            trajectory=trajectory,
+            llm_calls=len(calls),
+            prompt_tokens=sum(c["prompt_tokens"] for c in calls),
+            completion_tokens=sum(c["completion_tokens"] for c in calls),
+            stopped_by=stopped_by,
+        )

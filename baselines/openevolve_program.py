@@ -15,8 +15,14 @@ from ascend_gym.package import OperatorPackage
 
 START, END = "// EVOLVE-BLOCK-START", "// EVOLVE-BLOCK-END"
 _FILE = "// ===== FILE {path} ====="
-_SECTION = re.compile(r"^// ===== FILE (?P<path>\S+) =====\n" + re.escape(START) + r"\n(?P<body>.*?)\n" + re.escape(END) + r"$",
-                      re.MULTILINE | re.DOTALL)
+_SECTION = re.compile(
+    r"^// ===== FILE (?P<path>\S+) =====\n"
+    + re.escape(START)
+    + r"\n(?P<body>.*?)\n"
+    + re.escape(END)
+    + r"$",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 class ProgramError(ValueError):
@@ -29,8 +35,10 @@ def evolvable_paths(package: OperatorPackage) -> list[str]:
 
 def compose(package: OperatorPackage) -> str:
     """The program text of a package: a fixed banner, then one EVOLVE-BLOCK per evolvable file."""
-    lines = [f"// AscendC operator {package.spec.name} ({package.uri}): host tiling program and device kernel.",
-             "// Only the text inside the EVOLVE-BLOCKs may change; each block is the whole file named above it."]
+    lines = [
+        f"// AscendC operator {package.spec.name} ({package.uri}): host tiling program and device kernel.",
+        "// Only the text inside the EVOLVE-BLOCKs may change; each block is the whole file named above it.",
+    ]
     for path in evolvable_paths(package):
         lines += [_FILE.format(path=path), START, package.files[path].rstrip("\n"), END]
     return "\n".join(lines) + "\n"
@@ -52,9 +60,13 @@ def fixed_text(program: str) -> list[str]:
 def check_blocks(initial: str, program: str) -> None:
     """Raise unless `program` changes only the inside of the initial program's EVOLVE-BLOCKs."""
     if program.count(START) != initial.count(START) or program.count(END) != initial.count(END):
-        raise ProgramError(f"EVOLVE-BLOCK markers were added or removed (expected {initial.count(START)} blocks)")
+        raise ProgramError(
+            f"EVOLVE-BLOCK markers were added or removed (expected {initial.count(START)} blocks)"
+        )
     if fixed_text(program) != fixed_text(initial):
-        raise ProgramError("text outside the EVOLVE-BLOCKs was changed; only the block contents may change")
+        raise ProgramError(
+            "text outside the EVOLVE-BLOCKs was changed; only the block contents may change"
+        )
 
 
 def split(program: str, baseline: OperatorPackage) -> OperatorPackage:
@@ -68,7 +80,9 @@ def split(program: str, baseline: OperatorPackage) -> OperatorPackage:
         files[path] = m["body"] + "\n"
         seen.append(path)
     if sorted(seen) != sorted(evolvable_paths(baseline)):
-        raise ProgramError(f"the program must hold exactly the blocks {evolvable_paths(baseline)}, found {seen}")
+        raise ProgramError(
+            f"the program must hold exactly the blocks {evolvable_paths(baseline)}, found {seen}"
+        )
     return baseline.model_copy(update={"files": files})
 
 
@@ -93,5 +107,11 @@ def search_replace(old: str, new: str) -> str:
                 i1, j1 = i1 - 1, j1 - 1
             else:
                 break
-        blocks.append("<<<<<<< SEARCH\n" + "\n".join(a[i1:i2]) + "\n=======\n" + "\n".join(b[j1:j2]) + "\n>>>>>>> REPLACE")
+        blocks.append(
+            "<<<<<<< SEARCH\n"
+            + "\n".join(a[i1:i2])
+            + "\n=======\n"
+            + "\n".join(b[j1:j2])
+            + "\n>>>>>>> REPLACE"
+        )
     return "\n\n".join(blocks)

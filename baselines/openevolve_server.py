@@ -33,7 +33,9 @@ _CURRENT = re.compile(r"# Current Program\n```[^\n]*\n(?P<code>.*?)\n```", re.DO
 class OfflineDiffProposer:
     """Answers a prompt with SEARCH/REPLACE diffs of a random move composition of its program."""
 
-    def __init__(self, baseline: OperatorPackage, seed: int, max_moves: int = 2, log_path: Path | None = None):
+    def __init__(
+        self, baseline: OperatorPackage, seed: int, max_moves: int = 2, log_path: Path | None = None
+    ):
         self.baseline, self.max_moves, self.log_path = baseline, max_moves, log_path
         self.rng = random.Random(seed)
         self.lock = threading.Lock()  # one rng, possibly several request threads
@@ -56,7 +58,9 @@ class OfflineDiffProposer:
                     break
             else:
                 return "No applicable change found for this program."
-        diff = program_io.search_replace(program.rstrip("\n"), program_io.compose(candidate).rstrip("\n"))
+        diff = program_io.search_replace(
+            program.rstrip("\n"), program_io.compose(candidate).rstrip("\n")
+        )
         return f"Changes: {note}\n\n{diff}\n"
 
 
@@ -76,7 +80,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         if self.path.rstrip("/").endswith("/models"):
-            self._send(200, {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "ascend_gym"}]})
+            self._send(
+                200,
+                {
+                    "object": "list",
+                    "data": [{"id": MODEL, "object": "model", "owned_by": "ascend_gym"}],
+                },
+            )
         else:
             self._send(404, {"error": {"message": f"no route {self.path}"}})
 
@@ -92,26 +102,48 @@ class _Handler(BaseHTTPRequestHandler):
             return
         content = self.proposer.answer(messages)
         prompt_chars = sum(len(str(m.get("content", ""))) for m in messages)
-        usage = {"prompt_tokens": prompt_chars // 4, "completion_tokens": len(content) // 4,
-                 "total_tokens": (prompt_chars + len(content)) // 4}
+        usage = {
+            "prompt_tokens": prompt_chars // 4,
+            "completion_tokens": len(content) // 4,
+            "total_tokens": (prompt_chars + len(content)) // 4,
+        }
         if self.proposer.log_path is not None:
             append_log(self.proposer.log_path, {"time": time.time(), **usage})
-        self._send(200, {
-            "id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion", "created": int(time.time()),
-            "model": request.get("model", MODEL),
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-            # Characters / 4 as a token estimate, so OpenEvolve's token accounting has numbers to add.
-            "usage": usage,
-        })
+        self._send(
+            200,
+            {
+                "id": f"chatcmpl-{uuid.uuid4().hex}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": request.get("model", MODEL),
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": content},
+                    }
+                ],
+                # Characters / 4 as a token estimate, so OpenEvolve's token accounting has numbers to add.
+                "usage": usage,
+            },
+        )
 
 
 class OfflineLLMServer:
     """The endpoint on a free loopback port, served from a background thread until `close()`."""
 
-    def __init__(self, baseline: OperatorPackage, seed: int, max_moves: int = 2, log_path: Path | None = None):
-        handler = type("Handler", (_Handler,), {"proposer": OfflineDiffProposer(baseline, seed, max_moves, log_path)})
+    def __init__(
+        self, baseline: OperatorPackage, seed: int, max_moves: int = 2, log_path: Path | None = None
+    ):
+        handler = type(
+            "Handler",
+            (_Handler,),
+            {"proposer": OfflineDiffProposer(baseline, seed, max_moves, log_path)},
+        )
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="offline-llm", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, name="offline-llm", daemon=True
+        )
         self._thread.start()
 
     @property

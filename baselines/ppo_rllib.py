@@ -49,8 +49,14 @@ class PPORunConfig(BaseModel):
 def make_env(env_config: dict[str, Any]) -> gym.Env:
     """The env RLlib builds in each env runner (a module-level function: Ray pickles it)."""
     ops = env_config["operators"]
-    env = gym.make("AscendOp-v0", operator=ops[0], mode="discrete", budget=env_config["budget"],
-                   daemon=env_config["daemon"], max_episode_steps=4 * env_config["budget"])
+    env = gym.make(
+        "AscendOp-v0",
+        operator=ops[0],
+        mode="discrete",
+        budget=env_config["budget"],
+        daemon=env_config["daemon"],
+        max_episode_steps=4 * env_config["budget"],
+    )
     seed = env_config.get("seed", 0) + getattr(env_config, "worker_index", 0)
     return FaultTolerant(ActionMaskObservation(RandomOperators(env, ops, seed=seed)))
 
@@ -66,8 +72,12 @@ def _episode_metrics_callback():
             if info.get("fault"):
                 metrics_logger.log_value("faulted_episodes", 1, reduce="sum")
                 return
-            metrics_logger.log_value("best_speedup", float(info["speedup"]), reduce="mean", window=100)
-            metrics_logger.log_value("log_best_speedup", math.log(info["speedup"]), reduce="mean", window=100)
+            metrics_logger.log_value(
+                "best_speedup", float(info["speedup"]), reduce="mean", window=100
+            )
+            metrics_logger.log_value(
+                "log_best_speedup", math.log(info["speedup"]), reduce="mean", window=100
+            )
 
     return BestSpeedup
 
@@ -86,15 +96,38 @@ def build(cfg: PPORunConfig, daemon: str):
         PPOConfig()
         .api_stack(enable_rl_module_and_learner=True, enable_env_runner_and_connector_v2=True)
         .framework("torch")
-        .environment(ENV_NAME, env_config={"operators": operators, "budget": cfg.budget, "daemon": daemon,
-                                           "seed": cfg.seed}, disable_env_checking=True)
-        .env_runners(num_env_runners=cfg.env_runners, num_envs_per_env_runner=1, num_cpus_per_env_runner=1,
-                     rollout_fragment_length="auto", sample_timeout_s=3600)  # evaluations take seconds each
+        .environment(
+            ENV_NAME,
+            env_config={
+                "operators": operators,
+                "budget": cfg.budget,
+                "daemon": daemon,
+                "seed": cfg.seed,
+            },
+            disable_env_checking=True,
+        )
+        .env_runners(
+            num_env_runners=cfg.env_runners,
+            num_envs_per_env_runner=1,
+            num_cpus_per_env_runner=1,
+            rollout_fragment_length="auto",
+            sample_timeout_s=3600,
+        )  # evaluations take seconds each
         .learners(num_learners=0)
-        .training(train_batch_size_per_learner=cfg.train_batch, minibatch_size=cfg.minibatch, num_epochs=cfg.epochs,
-                  lr=cfg.lr, gamma=0.99, entropy_coeff=0.01)
-        .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule,
-                                               model_config=DefaultModelConfig(fcnet_hiddens=[cfg.hidden, cfg.hidden])))
+        .training(
+            train_batch_size_per_learner=cfg.train_batch,
+            minibatch_size=cfg.minibatch,
+            num_epochs=cfg.epochs,
+            lr=cfg.lr,
+            gamma=0.99,
+            entropy_coeff=0.01,
+        )
+        .rl_module(
+            rl_module_spec=RLModuleSpec(
+                module_class=ActionMaskingTorchRLModule,
+                model_config=DefaultModelConfig(fcnet_hiddens=[cfg.hidden, cfg.hidden]),
+            )
+        )
         .callbacks(_episode_metrics_callback())
         .debugging(seed=cfg.seed)
     )
@@ -103,10 +136,15 @@ def build(cfg: PPORunConfig, daemon: str):
 
 def row(iteration: int, result: dict[str, Any], started: float) -> dict[str, Any]:
     runners = result.get("env_runners", {})
-    return {"iteration": iteration, "best_speedup_mean": runners.get("best_speedup"),
-            "episode_return_mean": runners.get("episode_return_mean"), "episodes": runners.get("num_episodes"),
-            "env_steps": result.get("num_env_steps_sampled_lifetime"), "wall_s": round(time.time() - started, 1),
-            "simulated": True}
+    return {
+        "iteration": iteration,
+        "best_speedup_mean": runners.get("best_speedup"),
+        "episode_return_mean": runners.get("episode_return_mean"),
+        "episodes": runners.get("num_episodes"),
+        "env_steps": result.get("num_env_steps_sampled_lifetime"),
+        "wall_s": round(time.time() - started, 1),
+        "simulated": True,
+    }
 
 
 def train(cfg: PPORunConfig, out: Path | None = None) -> list[dict[str, Any]]:
@@ -114,7 +152,12 @@ def train(cfg: PPORunConfig, out: Path | None = None) -> list[dict[str, Any]]:
     import ray
 
     local = LocalDaemon(workers=2) if cfg.daemon is None else None
-    ray.init(num_cpus=max(2, cfg.env_runners + 1), include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    ray.init(
+        num_cpus=max(2, cfg.env_runners + 1),
+        include_dashboard=False,
+        log_to_driver=False,
+        ignore_reinit_error=True,
+    )
     rows: list[dict[str, Any]] = []
     started = time.time()
     try:
@@ -141,7 +184,9 @@ def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    points = [(r["iteration"], r["best_speedup_mean"]) for r in rows if r["best_speedup_mean"] is not None]
+    points = [
+        (r["iteration"], r["best_speedup_mean"]) for r in rows if r["best_speedup_mean"] is not None
+    ]
     fig, ax = plt.subplots(figsize=(6, 3.6), dpi=120)
     ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", ms=3)
     ax.axhline(1.0, color="grey", lw=0.8, ls="--")
@@ -157,8 +202,11 @@ def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, field in PPORunConfig.model_fields.items():
-        parser.add_argument(f"--{name.replace('_', '-')}", type=type(field.default) if field.default is not None else str,
-                            default=field.default)
+        parser.add_argument(
+            f"--{name.replace('_', '-')}",
+            type=type(field.default) if field.default is not None else str,
+            default=field.default,
+        )
     parser.add_argument("--out", type=Path, help="write <out>.jsonl (and <out>.png with --plot)")
     parser.add_argument("--plot", action="store_true")
     args = vars(parser.parse_args(argv))
@@ -170,8 +218,12 @@ def main(argv: list[str] | None = None) -> int:
     rows = train(cfg, out)
     if want_plot and out is not None:
         n_ops = len(suite.expand(cfg.ops))
-        plot(rows, out.with_suffix(".png"), f"PPO on AscendOp-v0 discrete, {cfg.ops} ({n_ops} ops), budget {cfg.budget}, "
-                                            f"{cfg.train_batch} steps/iter; sim backend")
+        plot(
+            rows,
+            out.with_suffix(".png"),
+            f"PPO on AscendOp-v0 discrete, {cfg.ops} ({n_ops} ops), budget {cfg.budget}, "
+            f"{cfg.train_batch} steps/iter; sim backend",
+        )
     return 0
 
 

@@ -26,8 +26,24 @@ class RandomSearch:
             tiling, note = tune.random_mutation(core.best_package.tiling_source, rng)
             _, _, _, truncated, info = env.step({"tiling": tiling, "kernel": ""})
             result = info["result"]
-            trajectory.append(StepRecord(evaluation=core.spent, status=result.status, latency_us=result.latency_us,
-                                         best_us=core.best_us, cache_hit=result.cache_hit, note=note))
-        return PolicyResult(policy=self.name, operator=core.package.uri, seed=seed, budget=core.budget,
-                            baseline_us=core.baseline_us, best_us=core.best_us, best_hash=core.best_package.content_hash(),
-                            evaluations=core.spent, trajectory=trajectory)
+            trajectory.append(
+                StepRecord(
+                    evaluation=core.spent,
+                    status=result.status,
+                    latency_us=result.latency_us,
+                    best_us=core.best_us,
+                    cache_hit=result.cache_hit,
+                    note=note,
+                )
+            )
+        return PolicyResult(
+            policy=self.name,
+            operator=core.package.uri,
+            seed=seed,
+            budget=core.budget,
+            baseline_us=core.baseline_us,
+            best_us=core.best_us,
+            best_hash=core.best_package.content_hash(),
+            evaluations=core.spent,
+            trajectory=trajectory,
+        )

@@ -22,6 +22,7 @@ machine), over three routes:
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import multiprocessing
 import os
@@ -44,21 +45,33 @@ SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
 
 def summary(ms: list[float]) -> dict[str, float]:
     ms = sorted(ms)
-    return {"n": len(ms), "median_ms": round(statistics.median(ms), 3), "p95_ms": round(ms[int(0.95 * (len(ms) - 1))], 3)}
+    return {
+        "n": len(ms),
+        "median_ms": round(statistics.median(ms), 3),
+        "p95_ms": round(ms[int(0.95 * (len(ms) - 1))], 3),
+    }
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--n", type=int, default=300)
     ap.add_argument("--op", default="level1/add")
-    ap.add_argument("--floor-hold-ms", type=float, help="hold each floor reply this long (default: the fresh "
-                                                        "evaluations' median worker time; 0: back-to-back, warm)")
+    ap.add_argument(
+        "--floor-hold-ms",
+        type=float,
+        help="hold each floor reply this long (default: the fresh "
+        "evaluations' median worker time; 0: back-to-back, warm)",
+    )
     args = ap.parse_args()
     pkg = load_package(SUITE / args.op)
     with tempfile.TemporaryDirectory() as state, LocalDaemon(workers=1, state_dir=state) as daemon:
         client = DaemonClient(daemon.address)
         compile_only = dict(run_id="overhead", package=pkg, stages=[Stage.COMPILE])
-        client.evaluate(EvalRequest(**compile_only, seed=-1))  # builds (or finds) the artefacts; warms the worker
+        client.evaluate(
+            EvalRequest(**compile_only, seed=-1)
+        )  # builds (or finds) the artefacts; warms the worker
 
         stats = []
         for _ in range(args.n):
@@ -82,12 +95,19 @@ def main() -> None:
             fresh.append(total - r.cost.worker_s * 1e3)
             worker.append(r.cost.worker_s * 1e3)
     hold_ms = statistics.median(worker) if args.floor_hold_ms is None else args.floor_hold_ms
-    report = {"stats_round_trip": summary(stats), "cache_hit_round_trip": summary(hits),
-              "fresh_overhead_beyond_worker": summary(fresh), "fresh_worker_time": summary(worker),
-              "main_loop_work_per_fresh_request": main_loop_work(EvalRequest(**compile_only), r, args.n),
-              "transport_floors": transport_floors(EvalRequest(**compile_only).model_dump_json().encode(),
-                                                   hold_ms / 1e3, args.n),
-              "floor_hold_ms": round(hold_ms, 3), "request_bytes": len(EvalRequest(**compile_only).model_dump_json()), "loadavg": os.getloadavg()}
+    report = {
+        "stats_round_trip": summary(stats),
+        "cache_hit_round_trip": summary(hits),
+        "fresh_overhead_beyond_worker": summary(fresh),
+        "fresh_worker_time": summary(worker),
+        "main_loop_work_per_fresh_request": main_loop_work(EvalRequest(**compile_only), r, args.n),
+        "transport_floors": transport_floors(
+            EvalRequest(**compile_only).model_dump_json().encode(), hold_ms / 1e3, args.n
+        ),
+        "floor_hold_ms": round(hold_ms, 3),
+        "request_bytes": len(EvalRequest(**compile_only).model_dump_json()),
+        "loadavg": os.getloadavg(),
+    }
     print(json.dumps(report, indent=2))
 
 
@@ -101,12 +121,19 @@ def main_loop_work(request: EvalRequest, result: EvalResult, n: int) -> dict[str
     fingerprint = result.fingerprint
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "state.db")
-        steps = {"parse_request": lambda i: Request.validate_json(payload),
-                 "cache_key": lambda i: cache_key(request, fingerprint),
-                 "log_and_cache_lookups": lambda i: (store.answered(f"r{i}"), store.lookup("bench", f"k{i}")),
-                 "parse_result": lambda i: EvalResult.model_validate_json(answer),
-                 "charge_transaction": lambda i: store.record("bench", f"k{i}", result.model_copy(update={"request_id": f"r{i}"})),
-                 "encode_reply": lambda i: result.model_dump_json().encode()}
+        steps = {
+            "parse_request": lambda i: Request.validate_json(payload),
+            "cache_key": lambda i: cache_key(request, fingerprint),
+            "log_and_cache_lookups": lambda i: (
+                store.answered(f"r{i}"),
+                store.lookup("bench", f"k{i}"),
+            ),
+            "parse_result": lambda i: EvalResult.model_validate_json(answer),
+            "charge_transaction": lambda i: store.record(
+                "bench", f"k{i}", result.model_copy(update={"request_id": f"r{i}"})
+            ),
+            "encode_reply": lambda i: result.model_dump_json().encode(),
+        }
         out = {}
         for name, step in steps.items():
             times = []
@@ -131,12 +158,16 @@ def _relay(front: str, hold_s: float, worker_hop: bool) -> None:
     """A ROUTER that answers each message after hold_s, itself or through a worker process."""
     ctx = zmq.Context()
     clients = ctx.socket(zmq.ROUTER)
-    clients.connect(front)  # the client binds: which side binds makes no difference to the route's cost
+    clients.connect(
+        front
+    )  # the client binds: which side binds makes no difference to the route's cost
     poller = zmq.Poller()
     poller.register(clients, zmq.POLLIN)
     if worker_hop:
         ours, theirs = multiprocessing.Pipe()
-        worker = multiprocessing.get_context("spawn").Process(target=_echo_worker, args=(theirs, hold_s))
+        worker = multiprocessing.get_context("spawn").Process(
+            target=_echo_worker, args=(theirs, hold_s)
+        )
         worker.start()
         ours.recv_bytes()
         poller.register(ours.fileno(), zmq.POLLIN)
@@ -183,14 +214,22 @@ def transport_floors(payload: bytes, hold_s: float, n: int) -> dict[str, dict[st
         client = ctx.socket(zmq.DEALER)
         port = client.bind_to_random_port("tcp://127.0.0.1")
         relay = multiprocessing.get_context("spawn").Process(
-            target=_relay, args=(f"tcp://127.0.0.1:{port}", hold_s, route.endswith("worker")))
+            target=_relay, args=(f"tcp://127.0.0.1:{port}", hold_s, route.endswith("worker"))
+        )
         relay.start()
-        floors[route] = _round_trips(lambda: client.send_multipart([b"", payload]), client.recv_multipart, hold_s, n)
+        floors[route] = _round_trips(
+            functools.partial(client.send_multipart, [b"", payload]),
+            client.recv_multipart,
+            hold_s,
+            n,
+        )
         client.send_multipart([b"", b"STOP"])
         relay.join()
         client.close(0)
     sock = socket.create_server(("127.0.0.1", 0))
-    server = multiprocessing.get_context("spawn").Process(target=_raw_server, args=(sock, len(payload), hold_s))
+    server = multiprocessing.get_context("spawn").Process(
+        target=_raw_server, args=(sock, len(payload), hold_s)
+    )
     server.start()
     conn = socket.create_connection(sock.getsockname())
     conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -202,6 +241,7 @@ def transport_floors(payload: bytes, hold_s: float, n: int) -> dict[str, dict[st
             if not chunk:
                 raise ConnectionError("raw_tcp floor: the echo server closed the connection")
             got += len(chunk)
+
     floors["raw_tcp"] = _round_trips(lambda: conn.sendall(payload), receive, hold_s, n)
     conn.sendall(b"STOP".ljust(len(payload)))
     server.join()
@@ -210,7 +250,9 @@ def transport_floors(payload: bytes, hold_s: float, n: int) -> dict[str, dict[st
     return floors
 
 
-def _round_trips(send: Callable[[], object], receive: Callable[[], object], hold_s: float, n: int) -> dict[str, float]:
+def _round_trips(
+    send: Callable[[], object], receive: Callable[[], object], hold_s: float, n: int
+) -> dict[str, float]:
     send()  # the first one also waits for the far side to connect and warms the route
     receive()
     ms = []

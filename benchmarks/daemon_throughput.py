@@ -29,12 +29,23 @@ SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
 
 
 def run(pkg, workers: int, n: int) -> dict:
-    with tempfile.TemporaryDirectory() as state, LocalDaemon(workers=workers, state_dir=state, extra_args=["--max-queue", str(n)]) as d:
+    with (
+        tempfile.TemporaryDirectory() as state,
+        LocalDaemon(workers=workers, state_dir=state, extra_args=["--max-queue", str(n)]) as d,
+    ):
         ctx = zmq.Context.instance()
         socks = []
         tag = uuid.uuid4().hex[:8]
-        requests = [EvalRequest(run_id=f"throughput-{workers}", package=pkg.with_sources(
-            tiling=pkg.tiling_source + f"\n// {tag} {i}\n", kernel=pkg.kernel_source + f"\n// {tag} {i}\n")) for i in range(n)]
+        requests = [
+            EvalRequest(
+                run_id=f"throughput-{workers}",
+                package=pkg.with_sources(
+                    tiling=pkg.tiling_source + f"\n// {tag} {i}\n",
+                    kernel=pkg.kernel_source + f"\n// {tag} {i}\n",
+                ),
+            )
+            for i in range(n)
+        ]
         time.sleep(2.0)  # the workers import and announce themselves
         start = time.perf_counter()
         for r in requests:
@@ -49,13 +60,22 @@ def run(pkg, workers: int, n: int) -> dict:
     statuses = sorted({r["status"] for r in results})
     compile_s = sum(r["cost"]["compile_s"] for r in results) / n
     run_s = sum(r["cost"]["run_s"] for r in results) / n
-    return {"workers": workers, "n": n, "wall_s": round(wall, 2), "evaluations_per_minute": round(60 * n / wall, 1),
-            "mean_compile_s": round(compile_s, 2), "mean_run_s": round(run_s, 2), "statuses": statuses,
-            "loadavg_1min": round(os.getloadavg()[0], 2)}
+    return {
+        "workers": workers,
+        "n": n,
+        "wall_s": round(wall, 2),
+        "evaluations_per_minute": round(60 * n / wall, 1),
+        "mean_compile_s": round(compile_s, 2),
+        "mean_run_s": round(run_s, 2),
+        "statuses": statuses,
+        "loadavg_1min": round(os.getloadavg()[0], 2),
+    }
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--op", default="level1/add")
     ap.add_argument("--n", type=int, default=8)
     ap.add_argument("--workers", default="1,2")

@@ -38,22 +38,34 @@ def row(label: str, pkg: OperatorPackage, soc: str) -> str:
     if r.status is not Status.OK:
         return f"| {label} | {r.status.value}: {r.message} |"
     p = r.profile
-    return (f"| {label} | {p.block_dim} | {r.latency_us:.2f} | {p.head_us:.1f} | {p.aiv_time_us:.1f} "
-            f"| {p.aiv_vec_ratio:.2f} | {p.aiv_mte2_ratio:.2f} |")
+    return (
+        f"| {label} | {p.block_dim} | {r.latency_us:.2f} | {p.head_us:.1f} | {p.aiv_time_us:.1f} "
+        f"| {p.aiv_vec_ratio:.2f} | {p.aiv_mte2_ratio:.2f} |"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--soc", default="Ascend910B4")
-    parser.add_argument("--op", default="level1/add", help="suite operator whose schedule is varied")
-    parser.add_argument("--experts", nargs="*", default=["level1/add", "level1/gelu", "level1/mish", "level1/relu"])
+    parser.add_argument(
+        "--op", default="level1/add", help="suite operator whose schedule is varied"
+    )
+    parser.add_argument(
+        "--experts", nargs="*", default=["level1/add", "level1/gelu", "level1/mish", "level1/relu"]
+    )
     args = parser.parse_args()
     print(f"simulated, {args.soc}")
     print("| run | block dim | Task Duration us | head us | aiv_time us | vec ratio | mte2 ratio |")
     print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for cores, tile in SCHEDULES:
-            print(row(f"{args.op} BLOCK_DIM {cores} TILE_LENGTH {tile}", with_schedule(args.op, cores, tile, Path(tmp)), args.soc))
+            print(
+                row(
+                    f"{args.op} BLOCK_DIM {cores} TILE_LENGTH {tile}",
+                    with_schedule(args.op, cores, tile, Path(tmp)),
+                    args.soc,
+                )
+            )
     for op in args.experts:
         print(row(f"{op} baseline", load_package(suite.SUITE_ROOT / op), args.soc))
         print(row(f"{op} expert", suite.load_expert(f"op://{suite.SUITE_NAME}/{op}"), args.soc))

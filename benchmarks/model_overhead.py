@@ -22,15 +22,26 @@ from ascend_gym.protocol import EvalRequest, Stage, Timeouts
 from npu_daemon.backends.sim import SimBackend
 from npu_daemon.backends.sim.calibration import anchors
 
-DEFAULT = ["a1_add:case2_48core_8k", "a1_add:case6_tile_16256", "a2_read:tile_1x64", "a2_read:tile_64x64",
-           "a2_read:shared_same_order", "a3_bank:read_read", "a4_reduce:whole_reduce_only"]
+DEFAULT = [
+    "a1_add:case2_48core_8k",
+    "a1_add:case6_tile_16256",
+    "a2_read:tile_1x64",
+    "a2_read:tile_64x64",
+    "a2_read:shared_same_order",
+    "a3_bank:read_read",
+    "a4_reduce:whole_reduce_only",
+]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", nargs="*", default=DEFAULT, help="package:case under the calibration folder")
+    parser.add_argument(
+        "--cases", nargs="*", default=DEFAULT, help="package:case under the calibration folder"
+    )
     parser.add_argument("--soc", default="Ascend910B2")
-    parser.add_argument("--repeat", type=int, default=1, help="runs per case; each part's least time is kept")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs per case; each part's least time is kept"
+    )
     args = parser.parse_args()
     print("| case | run s (harness) | model s | functional s | with model / functional |")
     print("|---|---|---|---|---|")
@@ -41,14 +52,20 @@ def main() -> None:
         model_s = min(m for _, m in runs)
         functional = min(r - m for r, m in runs)
         run_s = model_s + functional
-        print(f"| {item} | {run_s:.2f} | {model_s:.2f} | {functional:.2f} | {run_s / functional:.2f}x |")
+        print(
+            f"| {item} | {run_s:.2f} | {model_s:.2f} | {functional:.2f} | {run_s / functional:.2f}x |"
+        )
 
 
 def run_once(pkg: OperatorPackage, soc: str) -> tuple[float, float]:
     """(harness run s, of which model s) of one evaluation."""
     with tempfile.TemporaryDirectory() as tmp:
-        r = SimBackend().evaluate(EvalRequest(package=pkg, soc=soc, stages=[Stage.TIME], timeouts=Timeouts(run_s=600)), Path(tmp))
+        r = SimBackend().evaluate(
+            EvalRequest(package=pkg, soc=soc, stages=[Stage.TIME], timeouts=Timeouts(run_s=600)),
+            Path(tmp),
+        )
     return r.cost.run_s, r.profile.model_dump()["model_wall_s"]
+
 
 if __name__ == "__main__":
     main()

@@ -20,11 +20,16 @@ from ascend_gym.protocol import EvalRequest, Stage
 from npu_daemon.backends.sim import SimBackend
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = [*sorted((ROOT / "ascend_gym" / "suite").glob("level*/*/op.toml")), *sorted((ROOT / "tests" / "sim" / "packages").glob("*/op.toml"))]
+PACKAGES = [
+    *sorted((ROOT / "ascend_gym" / "suite").glob("level*/*/op.toml")),
+    *sorted((ROOT / "tests" / "sim" / "packages").glob("*/op.toml")),
+]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("out", type=Path)
     args = ap.parse_args()
     backend = SimBackend()
@@ -32,9 +37,13 @@ def main() -> None:
     results = {}
     for spec in PACKAGES:
         name = spec.parent.relative_to(ROOT).as_posix()
-        request = EvalRequest(package=load_package(spec.parent), stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME])
+        request = EvalRequest(
+            package=load_package(spec.parent), stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME]
+        )
         with tempfile.TemporaryDirectory() as d:
-            result = backend.evaluate(request, Path(d)).model_dump(mode="json", exclude={"cost", "request_id"})
+            result = backend.evaluate(request, Path(d)).model_dump(
+                mode="json", exclude={"cost", "request_id"}
+            )
         result["fingerprint"].pop("simulator", None)
         if result.get("profile"):
             result["profile"].pop("model_wall_s", None)

@@ -37,7 +37,10 @@ SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
 
 def tagged(pkg: OperatorPackage, tiling: bool, kernel: bool) -> OperatorPackage:
     tag = f"\n// bench {uuid.uuid4().hex}\n"
-    return pkg.with_sources(tiling=pkg.tiling_source + tag if tiling else None, kernel=pkg.kernel_source + tag if kernel else None)
+    return pkg.with_sources(
+        tiling=pkg.tiling_source + tag if tiling else None,
+        kernel=pkg.kernel_source + tag if kernel else None,
+    )
 
 
 def measure(backend: SimBackend, make, repeats: int, fresh_seed: bool = False) -> str:
@@ -52,8 +55,10 @@ def measure(backend: SimBackend, make, repeats: int, fresh_seed: bool = False) -
         assert r.status is Status.OK, r.message
         compile_s.append(r.cost.compile_s)
         run_s.append(r.cost.run_s)
-    return (f"median {statistics.median(total):.3f} s (compile {statistics.median(compile_s):.3f} s, "
-            f"run {statistics.median(run_s):.3f} s), min {min(total):.3f} s, max {max(total):.3f} s")
+    return (
+        f"median {statistics.median(total):.3f} s (compile {statistics.median(compile_s):.3f} s, "
+        f"run {statistics.median(run_s):.3f} s), min {min(total):.3f} s, max {max(total):.3f} s"
+    )
 
 
 def compile_alone(pkg: OperatorPackage, repeats: int) -> str:
@@ -66,11 +71,15 @@ def compile_alone(pkg: OperatorPackage, repeats: int) -> str:
             t0 = time.perf_counter()
             build.build_tiling(fresh, Path(d), rt, 120)
             t1 = time.perf_counter()
-            build.build_kernel(fresh, dtype_macros(fresh.spec, fresh.spec.bench_case), Path(d), rt, 120)
+            build.build_kernel(
+                fresh, dtype_macros(fresh.spec, fresh.spec.bench_case), Path(d), rt, 120
+            )
             tiling.append(t1 - t0)
             kernel.append(time.perf_counter() - t1)
-    return (f"tiling median {statistics.median(tiling):.3f} s (min {min(tiling):.3f} s), "
-            f"kernel median {statistics.median(kernel):.3f} s (min {min(kernel):.3f} s)")
+    return (
+        f"tiling median {statistics.median(tiling):.3f} s (min {min(tiling):.3f} s), "
+        f"kernel median {statistics.median(kernel):.3f} s (min {min(kernel):.3f} s)"
+    )
 
 
 def load() -> str:
@@ -78,7 +87,9 @@ def load() -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--op", default="level1/add")
     ap.add_argument("--repeats", type=int, default=7)
     args = ap.parse_args()
@@ -86,12 +97,22 @@ def main() -> None:
     backend = SimBackend()
     backend.prepare()  # the runtime library, harness and PCHs are built once per simulator version
     bench = pkg.spec.bench_case
-    print(f"op {args.op}, bench case {bench.name} {bench.shapes}, {args.repeats} evaluations each; {load()}")
+    print(
+        f"op {args.op}, bench case {bench.name} {bench.shapes}, {args.repeats} evaluations each; {load()}"
+    )
     measure(backend, lambda: tagged(pkg, True, True), 1)  # warm: the case data of seed 0
-    print(f"fresh candidate:            {measure(backend, lambda: tagged(pkg, True, True), args.repeats)}")
-    print(f"tiling-only change:         {measure(backend, lambda: tagged(pkg, True, False), args.repeats)}")
-    print(f"kernel-only change:         {measure(backend, lambda: tagged(pkg, False, True), args.repeats)}")
-    print(f"first candidate of a case:  {measure(backend, lambda: tagged(pkg, True, True), args.repeats, fresh_seed=True)}")
+    print(
+        f"fresh candidate:            {measure(backend, lambda: tagged(pkg, True, True), args.repeats)}"
+    )
+    print(
+        f"tiling-only change:         {measure(backend, lambda: tagged(pkg, True, False), args.repeats)}"
+    )
+    print(
+        f"kernel-only change:         {measure(backend, lambda: tagged(pkg, False, True), args.repeats)}"
+    )
+    print(
+        f"first candidate of a case:  {measure(backend, lambda: tagged(pkg, True, True), args.repeats, fresh_seed=True)}"
+    )
 
     with LocalDaemon(workers=1) as daemon:
         client = DaemonClient(daemon.address)
@@ -104,8 +125,10 @@ def main() -> None:
             times.append(time.perf_counter() - t0)
             assert r.status is Status.OK, r.message
         client.close()
-    print(f"repeated identical candidate (daemon run cache): median {statistics.median(times) * 1e3:.1f} ms, "
-          f"min {min(times) * 1e3:.1f} ms, cache hit {r.cache_hit}")
+    print(
+        f"repeated identical candidate (daemon run cache): median {statistics.median(times) * 1e3:.1f} ms, "
+        f"min {min(times) * 1e3:.1f} ms, cache hit {r.cache_hit}"
+    )
     print(f"compile alone, one after the other: {compile_alone(pkg, args.repeats)}")
     print(load())
 

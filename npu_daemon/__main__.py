@@ -4,5 +4,7 @@ import sys
 
 from npu_daemon.main import main
 
-if __name__ == "__main__":  # worker processes are spawned: importing this module must not start a daemon
+if (
+    __name__ == "__main__"
+):  # worker processes are spawned: importing this module must not start a daemon
     sys.exit(main())

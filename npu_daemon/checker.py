@@ -13,8 +13,17 @@ from ascend_gym.package import Case, OperatorPackage, Tolerance
 from ascend_gym.protocol import CaseCheck
 
 # bfloat16 travels as its uint16 bit pattern; numpy has no bfloat16.
-STORAGE = {"float16": np.float16, "float32": np.float32, "bfloat16": np.uint16, "int8": np.int8, "uint8": np.uint8,
-           "int16": np.int16, "int32": np.int32, "int64": np.int64, "bool": np.bool_}
+STORAGE = {
+    "float16": np.float16,
+    "float32": np.float32,
+    "bfloat16": np.uint16,
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "int16": np.int16,
+    "int32": np.int32,
+    "int64": np.int64,
+    "bool": np.bool_,
+}
 
 
 def bf16_bits(x: np.ndarray) -> np.ndarray:
@@ -42,7 +51,9 @@ def make_inputs(pkg: OperatorPackage, case: Case, seed: int) -> dict[str, np.nda
         lo, hi = arg.range
         if dtype in ("float16", "float32", "bfloat16"):
             values = rng.uniform(lo, hi, shape).astype(np.float32)
-            arrays[arg.name] = bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
+            arrays[arg.name] = (
+                bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
+            )
         elif dtype == "bool":
             arrays[arg.name] = rng.integers(0, 2, shape).astype(np.bool_)
         else:
@@ -50,14 +61,18 @@ def make_inputs(pkg: OperatorPackage, case: Case, seed: int) -> dict[str, np.nda
     return arrays
 
 
-def reference_outputs(pkg: OperatorPackage, case: Case, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
+def reference_outputs(
+    pkg: OperatorPackage, case: Case, inputs: dict[str, np.ndarray]
+) -> list[np.ndarray]:
     """The reference's outputs rounded to each output's dtype, as storage arrays."""
     fn = pkg.reference()
     args = [to_values(inputs[a.name], pkg.spec.arg_dtype(case, a.name)) for a in pkg.spec.inputs]
     result = fn(*args, **pkg.spec.attr_values(case))
     results = list(result) if isinstance(result, (tuple, list)) else [result]
     if len(results) != len(pkg.spec.outputs):
-        raise ValueError(f"reference returned {len(results)} outputs, the spec declares {len(pkg.spec.outputs)}")
+        raise ValueError(
+            f"reference returned {len(results)} outputs, the spec declares {len(pkg.spec.outputs)}"
+        )
     out = []
     for arg, value in zip(pkg.spec.outputs, results):
         dtype, shape = pkg.spec.arg_dtype(case, arg.name), pkg.spec.arg_shape(case, arg.name)
@@ -70,7 +85,9 @@ def compare(name: str, got: np.ndarray, want: np.ndarray, dtype: str, tol: Toler
     # Bit-identical elements are equal (or both the same NaN) and contribute zero error, so the
     # float64 arithmetic runs only on the elements whose bits differ: usually none.
     size = got.size
-    differ = np.flatnonzero(_bits(got) != _bits(want)) if got.dtype == want.dtype else np.arange(size)
+    differ = (
+        np.flatnonzero(_bits(got) != _bits(want)) if got.dtype == want.dtype else np.arange(size)
+    )
     g = to_values(np.asarray(got).ravel()[differ], dtype).astype(np.float64)
     w = to_values(np.asarray(want).ravel()[differ], dtype).astype(np.float64)
     both_nan = np.isnan(g) & np.isnan(w)
@@ -89,10 +106,18 @@ def compare(name: str, got: np.ndarray, want: np.ndarray, dtype: str, tol: Toler
     message = ""
     if not passed:
         first = int(np.flatnonzero(bad)[0])
-        message = (f"{n_bad} of {size} elements ({fraction:.2%}) outside atol={tol.atol:g} rtol={tol.rtol:g}; "
-                   f"first at flat index {int(differ[first])}: got {g[first]!r}, expected {w[first]!r}")
-    return CaseCheck(name=name, passed=passed, max_abs_error=max_abs, max_rel_error=float(np.nanmax(rel)) if rel.size else 0.0,
-                     outlier_fraction=fraction, message=message)
+        message = (
+            f"{n_bad} of {size} elements ({fraction:.2%}) outside atol={tol.atol:g} rtol={tol.rtol:g}; "
+            f"first at flat index {int(differ[first])}: got {g[first]!r}, expected {w[first]!r}"
+        )
+    return CaseCheck(
+        name=name,
+        passed=passed,
+        max_abs_error=max_abs,
+        max_rel_error=float(np.nanmax(rel)) if rel.size else 0.0,
+        outlier_fraction=fraction,
+        message=message,
+    )
 
 
 def _bits(a: np.ndarray) -> np.ndarray:

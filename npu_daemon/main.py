@@ -23,17 +23,38 @@ SANDBOX_UID = 64000
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", default="sim", choices=BACKENDS, help="evaluation backend")
-    parser.add_argument("--bind", default="tcp://127.0.0.1:5555", help="ZeroMQ endpoint; port * picks a free one")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (concurrent evaluations)")
+    parser.add_argument(
+        "--bind", default="tcp://127.0.0.1:5555", help="ZeroMQ endpoint; port * picks a free one"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (concurrent evaluations)",
+    )
     parser.add_argument("--max-queue", type=int, default=64, help="waiting requests before BUSY")
-    parser.add_argument("--keys", type=Path, help="CURVE key directory from `ascend-gym daemon keygen DIR`")
-    parser.add_argument("--insecure", action="store_true", help="allow a non-loopback bind without CURVE keys")
-    parser.add_argument("--state-dir", type=Path, default=None,
-                        help=f"cache, ledger and request log (SQLite); default {default_state_dir()}")
-    parser.add_argument("--cache-entries", type=int, default=100_000, help="results kept in the cache")
-    parser.add_argument("--sandbox-uid", type=int, default=SANDBOX_UID,
-                        help="a root daemon runs worker i's candidates as uid B+i, gid N, B the first free block of 64 "
-                             "uids from N (0: as the daemon's own user)")
+    parser.add_argument(
+        "--keys", type=Path, help="CURVE key directory from `ascend-gym daemon keygen DIR`"
+    )
+    parser.add_argument(
+        "--insecure", action="store_true", help="allow a non-loopback bind without CURVE keys"
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        help=f"cache, ledger and request log (SQLite); default {default_state_dir()}",
+    )
+    parser.add_argument(
+        "--cache-entries", type=int, default=100_000, help="results kept in the cache"
+    )
+    parser.add_argument(
+        "--sandbox-uid",
+        type=int,
+        default=SANDBOX_UID,
+        help="a root daemon runs worker i's candidates as uid B+i, gid N, B the first free block of 64 "
+        "uids from N (0: as the daemon's own user)",
+    )
 
 
 def is_loopback(endpoint: str) -> bool:
@@ -53,7 +74,9 @@ class SandboxAccess(BaseModel):
 
     read: list[Path]  # files they use: must be traversable by other users
     write: list[Path] = []  # the build cache they write artefacts into
-    unlisted: list[Path] = []  # may open known paths in, but not list (entry names must not be discoverable)
+    unlisted: list[
+        Path
+    ] = []  # may open known paths in, but not list (entry names must not be discoverable)
     groups: list[int] = []  # supplementary groups of the sandbox users (device nodes)
 
 
@@ -66,12 +89,19 @@ def sandbox_access(backend: str) -> SandboxAccess:
 
     sim_root = build.cache_root()
     if backend == "sim":
-        return SandboxAccess(read=[build.INCLUDE_DIR, sim_root], write=[sim_root / "objects"], unlisted=[sim_root / "cases"])
+        return SandboxAccess(
+            read=[build.INCLUDE_DIR, sim_root],
+            write=[sim_root / "objects"],
+            unlisted=[sim_root / "cases"],
+        )
     from npu_daemon.backends.cann import device, tiling
     from npu_daemon.backends.cann.toolkit import Toolkit
 
-    return SandboxAccess(read=[build.INCLUDE_DIR, sim_root, Toolkit.discover().home, tiling.cache_root()],
-                         write=[sim_root / "objects"], groups=device.node_groups())
+    return SandboxAccess(
+        read=[build.INCLUDE_DIR, sim_root, Toolkit.discover().home, tiling.cache_root()],
+        write=[sim_root / "objects"],
+        groups=device.node_groups(),
+    )
 
 
 def sandbox_users(args: argparse.Namespace) -> SandboxUsers | None:
@@ -79,24 +109,40 @@ def sandbox_users(args: argparse.Namespace) -> SandboxUsers | None:
     if args.sandbox_uid <= 0:
         return None
     access = sandbox_access(args.backend)
-    return prepare_sandbox(args.sandbox_uid, args.workers, access.read, access.write, access.unlisted, access.groups)
+    return prepare_sandbox(
+        args.sandbox_uid, args.workers, access.read, access.write, access.unlisted, access.groups
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s npu_daemon %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s npu_daemon %(levelname)s %(message)s"
+    )
     if not is_loopback(args.bind) and args.keys is None and not args.insecure:
-        print(f"refusing to bind {args.bind} beyond loopback without CURVE keys (--keys DIR, or --insecure to override)",
-              file=sys.stderr)
+        print(
+            f"refusing to bind {args.bind} beyond loopback without CURVE keys (--keys DIR, or --insecure to override)",
+            file=sys.stderr,
+        )
         return 2
     keys = load_server_keys(args.keys) if args.keys else None
     backend = get_backend(args.backend)
     backend.prepare()
     users = sandbox_users(args)
-    server = Server(backend, args.bind, workers=args.workers, max_queue=args.max_queue, state_dir=args.state_dir, keys=keys,
-                    sandbox=users, cache_entries=args.cache_entries)
+    server = Server(
+        backend,
+        args.bind,
+        workers=args.workers,
+        max_queue=args.max_queue,
+        state_dir=args.state_dir,
+        keys=keys,
+        sandbox=users,
+        cache_entries=args.cache_entries,
+    )
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())
-    print(f"READY {server.endpoint}", flush=True)  # the embedded-daemon launcher waits for this line
+    print(
+        f"READY {server.endpoint}", flush=True
+    )  # the embedded-daemon launcher waits for this line
     server.serve_forever()
     return 0
 

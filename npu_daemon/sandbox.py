@@ -36,8 +36,12 @@ _libc = ctypes.CDLL(None, use_errno=True)
 
 
 class _MountAttr(ctypes.Structure):
-    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64), ("propagation", ctypes.c_uint64),
-                ("userns_fd", ctypes.c_uint64)]
+    _fields_ = [
+        ("attr_set", ctypes.c_uint64),
+        ("attr_clr", ctypes.c_uint64),
+        ("propagation", ctypes.c_uint64),
+        ("userns_fd", ctypes.c_uint64),
+    ]
 
 
 class Limits(BaseModel):
@@ -56,7 +60,9 @@ class Identity(BaseModel):
 
     uid: int = Field(gt=0)
     gid: int = Field(gt=0)
-    writable: list[Path] = []  # shared directories a command may write into when it names an output there
+    writable: list[
+        Path
+    ] = []  # shared directories a command may write into when it names an output there
     groups: list[int] = []  # supplementary groups, e.g. the one owning an NPU's device nodes
 
 
@@ -127,15 +133,29 @@ def _check(rc: int, what: str) -> None:
 def _confine(cwd: Path, writable: list[Path]) -> None:
     """A mount namespace where everything is read-only but `writable` (which holds cwd), and a
     network namespace of its own unless the process already has one (`isolate_network`)."""
-    isolated = _isolated_netns is not None and os.stat("/proc/self/ns/net").st_ino == _isolated_netns
+    isolated = (
+        _isolated_netns is not None and os.stat("/proc/self/ns/net").st_ino == _isolated_netns
+    )
     _check(_libc.unshare(CLONE_NEWNS | (0 if isolated else CLONE_NEWNET)), "unshare")
     _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
     keep = [str(p).encode() for p in writable]
     for path in keep:  # each its own mount, so it can stay writable under a read-only /
         _check(_libc.mount(path, path, None, MS_BIND | MS_REC, None), f"bind {path!r}")
-    for path, attr in [(b"/", _MountAttr(attr_set=MOUNT_ATTR_RDONLY)), *((p, _MountAttr(attr_clr=MOUNT_ATTR_RDONLY)) for p in keep)]:
-        _check(_libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, path, AT_RECURSIVE, ctypes.byref(attr), ctypes.sizeof(attr)),
-               f"mount_setattr {path!r}")
+    for path, attr in [
+        (b"/", _MountAttr(attr_set=MOUNT_ATTR_RDONLY)),
+        *((p, _MountAttr(attr_clr=MOUNT_ATTR_RDONLY)) for p in keep),
+    ]:
+        _check(
+            _libc.syscall(
+                SYS_MOUNT_SETATTR,
+                AT_FDCWD,
+                path,
+                AT_RECURSIVE,
+                ctypes.byref(attr),
+                ctypes.sizeof(attr),
+            ),
+            f"mount_setattr {path!r}",
+        )
     os.chdir(cwd)  # through the writable bind, not the read-only mount the old cwd was on
 
 
@@ -202,7 +222,9 @@ def _processes_of(uid: int) -> list[int]:
     return pids
 
 
-def run(cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[str, str] | None = None) -> Completed:
+def run(
+    cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[str, str] | None = None
+) -> Completed:
     identity = _identity
     cwd = cwd.resolve()
     writable = _writable(cmd, cwd, identity) if identity is not None else []
@@ -210,8 +232,13 @@ def run(cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[s
         os.chown(cwd, identity.uid, identity.gid)
         os.chmod(cwd, 0o700)
     out_path, err_path = cwd / ".stdout", cwd / ".stderr"
-    clean_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": str(cwd), "TMPDIR": str(cwd),
-                 **(env or {})}
+    clean_env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "HOME": str(cwd),
+        "TMPDIR": str(cwd),
+        **(env or {}),
+    }
     start = time.monotonic()
     with out_path.open("wb") as out, err_path.open("wb") as err:
         proc = subprocess.Popen(
@@ -237,4 +264,6 @@ def run(cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[s
             except ProcessLookupError:
                 pass
             proc.wait()
-    return Completed(proc.returncode, _tail(out_path), _tail(err_path), timed_out, time.monotonic() - start)
+    return Completed(
+        proc.returncode, _tail(out_path), _tail(err_path), timed_out, time.monotonic() - start
+    )

@@ -26,15 +26,33 @@ def test_speedup_geomean_and_strict_fast_p():
 
 
 def record(policy, op, seed, speedup=None, ok=True, budget=4, trajectory=()):
-    r = {"policy": policy, "operator": op, "seed": seed, "budget": budget, "ok": ok, "simulated": True, "backend": "sim",
-         "soc": "Ascend910B4", "proposer": "offline"}
+    r = {
+        "policy": policy,
+        "operator": op,
+        "seed": seed,
+        "budget": budget,
+        "ok": ok,
+        "simulated": True,
+        "backend": "sim",
+        "soc": "Ascend910B4",
+        "proposer": "offline",
+    }
     if ok:
-        r.update(baseline_us=100.0, best_us=100.0 / speedup, evaluations=budget, trajectory=list(trajectory))
+        r.update(
+            baseline_us=100.0,
+            best_us=100.0 / speedup,
+            evaluations=budget,
+            trajectory=list(trajectory),
+        )
     return r
 
 
 def test_failures_and_missing_ops_count_as_baseline_in_all_op_denominators():
-    records = [record("p", OPS[0], 0, 2.0), record("p", OPS[1], 0, ok=False), record("p", OPS[2], 0, 1.5)]  # OPS[3] missing
+    records = [
+        record("p", OPS[0], 0, 2.0),
+        record("p", OPS[1], 0, ok=False),
+        record("p", OPS[2], 0, 1.5),
+    ]  # OPS[3] missing
     rows = {r.level: r for r in metrics.table_rows(records, OPS, ["p"], seeds=1)}
     assert set(rows) == {"1", "2", "3", metrics.OVERALL}
     overall = rows[metrics.OVERALL]
@@ -47,12 +65,22 @@ def test_failures_and_missing_ops_count_as_baseline_in_all_op_denominators():
 
 def test_seeds_are_averaged_per_seed_metrics():
     records = [record("p", OPS[0], 0, 2.0), record("p", OPS[0], 1, 1.0)]
-    row = next(r for r in metrics.table_rows(records, OPS[:1], ["p"], seeds=2) if r.level == metrics.OVERALL)
-    assert row.gm == pytest.approx(1.5) and row.gm_std == pytest.approx(0.5) and row.fast["1.0"] == 0.5
+    row = next(
+        r
+        for r in metrics.table_rows(records, OPS[:1], ["p"], seeds=2)
+        if r.level == metrics.OVERALL
+    )
+    assert (
+        row.gm == pytest.approx(1.5) and row.gm_std == pytest.approx(0.5) and row.fast["1.0"] == 0.5
+    )
 
 
 def test_best_so_far_follows_trajectory_and_stays_monotone():
-    steps = [{"evaluation": 1, "best_us": 100.0}, {"evaluation": 2, "best_us": 50.0}, {"evaluation": 2, "best_us": 50.0}]
+    steps = [
+        {"evaluation": 1, "best_us": 100.0},
+        {"evaluation": 2, "best_us": 50.0},
+        {"evaluation": 2, "best_us": 50.0},
+    ]
     curve = metrics.best_so_far(record("p", OPS[0], 0, 2.0, trajectory=steps))
     assert curve == [1.0, 1.0, 2.0, 2.0, 2.0]  # budget 4 -> 5 points, flat after the last step
     assert metrics.best_so_far(record("p", OPS[0], 0, ok=False)) == [1.0] * 5
@@ -60,8 +88,13 @@ def test_best_so_far_follows_trajectory_and_stays_monotone():
 
 def test_expected_best_of_k_is_the_average_over_all_orderings():
     samples = [1.3, 0.5, 2.0, 1.1]
-    brute = [1.0] + [statistics.fmean(max([1.0] + [max(1.0, s) for s in order[:k]]) for order in itertools.permutations(samples))
-                     for k in range(1, 5)]
+    brute = [1.0] + [
+        statistics.fmean(
+            max([1.0] + [max(1.0, s) for s in order[:k]])
+            for order in itertools.permutations(samples)
+        )
+        for k in range(1, 5)
+    ]
     assert metrics.expected_best_of_k(samples) == pytest.approx(brute)
     assert metrics.expected_best_of_k(samples)[-1] == 2.0
 
@@ -69,20 +102,41 @@ def test_expected_best_of_k_is_the_average_over_all_orderings():
 def test_seed_curves_take_geomean_over_ops():
     records = [record("p", OPS[0], 0, 4.0, trajectory=[{"evaluation": 1, "best_us": 25.0}])]
     curves = metrics.seed_curves(records, OPS[:2], "p", seeds=1, budget=2)
-    assert curves == [[1.0, pytest.approx(2.0), pytest.approx(2.0)]]  # sqrt(4 * 1): the missing op counts 1.0
+    assert curves == [
+        [1.0, pytest.approx(2.0), pytest.approx(2.0)]
+    ]  # sqrt(4 * 1): the missing op counts 1.0
     mean, lo, hi = metrics.curve_band(curves + [[1.0, 1.0, 1.0]])
     assert mean[1] == pytest.approx(1.5) and lo[1] == 1.0 and hi[1] == pytest.approx(2.0)
 
 
 def test_report_from_a_small_results_file(tmp_path):
-    stage = [{"evaluation": 1, "status": "OK", "latency_us": 80.0, "best_us": 80.0, "cache_hit": False, "phase": "stage1"},
-             {"evaluation": 2, "status": "COMPILE_ERROR", "latency_us": None, "best_us": 80.0, "cache_hit": False,
-              "note": "Stage II rewrite"}]
-    records = [record(p, op, s, 1.0 + 0.1 * i, trajectory=stage) for i, (p, op, s) in
-               enumerate(itertools.product(["bon", "openevolve"], OPS, range(2)))]
+    stage = [
+        {
+            "evaluation": 1,
+            "status": "OK",
+            "latency_us": 80.0,
+            "best_us": 80.0,
+            "cache_hit": False,
+            "phase": "stage1",
+        },
+        {
+            "evaluation": 2,
+            "status": "COMPILE_ERROR",
+            "latency_us": None,
+            "best_us": 80.0,
+            "cache_hit": False,
+            "note": "Stage II rewrite",
+        },
+    ]
+    records = [
+        record(p, op, s, 1.0 + 0.1 * i, trajectory=stage)
+        for i, (p, op, s) in enumerate(itertools.product(["bon", "openevolve"], OPS, range(2)))
+    ]
     records[0] = record("bon", OPS[0], 0, ok=False)
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    config = SweepConfig(ops=OPS, policies=["bon", "openevolve"], budget=4, seeds=2, command="ascend-gym bench ...")
+    config = SweepConfig(
+        ops=OPS, policies=["bon", "openevolve"], budget=4, seeds=2, command="ascend-gym bench ..."
+    )
     (tmp_path / "sweep.json").write_text(config.model_dump_json())
     path = report.write_report(tmp_path)
     md = path.read_text()
@@ -95,7 +149,10 @@ def test_report_from_a_small_results_file(tmp_path):
 
 
 def test_report_refuses_to_mix_simulated_and_npu_results(tmp_path):
-    records = [record("p", OPS[0], 0, 1.0), {**record("p", OPS[1], 0, 1.0), "simulated": False, "backend": "cann"}]
+    records = [
+        record("p", OPS[0], 0, 1.0),
+        {**record("p", OPS[1], 0, 1.0), "simulated": False, "backend": "cann"},
+    ]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     with pytest.raises(ValueError, match="separately"):
         report.write_report(tmp_path)

@@ -20,7 +20,9 @@ def test_daemon_round_trip(client):
     assert result.simulated and result.backend == "sim"
     assert result.latency_us > 0
     assert result.profile.block_dim > 0 and result.profile.gm_read_bytes > 0
-    assert {c.name for c in result.cases} == {c.name for c in suite.resolve("level1/add").spec.cases}
+    assert {c.name for c in result.cases} == {
+        c.name for c in suite.resolve("level1/add").spec.cases
+    }
     assert all(c.passed and c.max_abs_error == 0 for c in result.cases)
     again = client.evaluate(EvalRequest(run_id="t-roundtrip", package=suite.resolve("level1/add")))
     assert again.cache_hit and again.latency_us == result.latency_us
@@ -37,7 +39,9 @@ def test_syntax_error_is_compile_error_with_compiler_message(client):
 
 def test_wrong_values_are_wrong_answer_with_max_error(client):
     pkg = suite.resolve("level1/add")
-    wrong = pkg.with_sources(kernel=pkg.kernel_source.replace("Add(zLocal, xLocal, yLocal", "Sub(zLocal, xLocal, yLocal"))
+    wrong = pkg.with_sources(
+        kernel=pkg.kernel_source.replace("Add(zLocal, xLocal, yLocal", "Sub(zLocal, xLocal, yLocal")
+    )
     result = client.evaluate(EvalRequest(run_id="t-wrong", package=wrong))
     assert result.status is Status.WRONG_ANSWER
     failed = [c for c in result.cases if not c.passed]
@@ -47,9 +51,15 @@ def test_wrong_values_are_wrong_answer_with_max_error(client):
 
 def test_infinite_loop_times_out_and_daemon_keeps_serving(client):
     pkg = suite.resolve("level1/add")
-    looping = pkg.with_sources(kernel=pkg.kernel_source.replace(
-        "GET_TILING_DATA(tilingData, tiling);", "GET_TILING_DATA(tilingData, tiling);\n  for (volatile int spin = 0;; spin = spin + 1) {}"))
-    result = client.evaluate(EvalRequest(run_id="t-loop", package=looping, timeouts=Timeouts(run_s=2)))
+    looping = pkg.with_sources(
+        kernel=pkg.kernel_source.replace(
+            "GET_TILING_DATA(tilingData, tiling);",
+            "GET_TILING_DATA(tilingData, tiling);\n  for (volatile int spin = 0;; spin = spin + 1) {}",
+        )
+    )
+    result = client.evaluate(
+        EvalRequest(run_id="t-loop", package=looping, timeouts=Timeouts(run_s=2))
+    )
     assert result.status is Status.RUN_TIMEOUT
     assert client.evaluate(EvalRequest(run_id="t-loop", package=pkg)).status is Status.OK
 
@@ -58,7 +68,7 @@ def test_env_reset_and_step(daemon):
     env = gym.make("ascend_gym:AscendOp-v0", operator="level1/add", budget=2, daemon=daemon)
     try:
         obs, info = env.reset(seed=0)
-        assert "TilingFunc" in obs["tiling"] and "extern \"C\"" in obs["kernel"]
+        assert "TilingFunc" in obs["tiling"] and 'extern "C"' in obs["kernel"]
         assert info["result"].status is Status.OK and info["budget_left"] == 2
         baseline = info["baseline_us"]
 
@@ -80,8 +90,27 @@ def test_env_reset_and_step(daemon):
 
 def test_bench_command_on_one_op(tmp_path, daemon):
     out = tmp_path / "bench"
-    done = subprocess.run([sys.executable, "-m", "ascend_gym.cli", "bench", "--ops", "level1/add", "--policies", "random",
-                           "--budget", "3", "--out", str(out), "--daemons", daemon], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ascend_gym.cli",
+            "bench",
+            "--ops",
+            "level1/add",
+            "--policies",
+            "random",
+            "--budget",
+            "3",
+            "--out",
+            str(out),
+            "--daemons",
+            daemon,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "GM speedup" in done.stdout and "random" in done.stdout
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]

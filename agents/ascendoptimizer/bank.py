@@ -49,25 +49,40 @@ class BuildStats(BaseModel):
 
 
 class ExperienceBank:
-    def __init__(self, experiences: list[Experience], embedder: Embedder, embeddings: np.ndarray | None = None,
-                 meta: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        experiences: list[Experience],
+        embedder: Embedder,
+        embeddings: np.ndarray | None = None,
+        meta: dict[str, Any] | None = None,
+    ):
         self.experiences = experiences
         self.embedder = embedder
         self.meta = meta or {}
-        self.embeddings = embeddings if embeddings is not None else embedder.index([e.bottleneck for e in experiences])
+        self.embeddings = (
+            embeddings
+            if embeddings is not None
+            else embedder.index([e.bottleneck for e in experiences])
+        )
 
     def __len__(self) -> int:
         return len(self.experiences)
 
-    def save(self, root: str | Path, stats: BuildStats | None = None, extra: dict[str, Any] | None = None) -> None:
+    def save(
+        self, root: str | Path, stats: BuildStats | None = None, extra: dict[str, Any] | None = None
+    ) -> None:
         root = Path(root)
         root.mkdir(parents=True, exist_ok=True)
         with open(root / "bank.jsonl", "w") as f:
             for e in self.experiences:
                 f.write(e.model_dump_json() + "\n")
         np.save(root / "embeddings.npy", self.embeddings)
-        self.meta = {"embedder": self.embedder.name, "size": len(self), **(extra or {}),
-                     **({"stats": stats.model_dump()} if stats else {})}
+        self.meta = {
+            "embedder": self.embedder.name,
+            "size": len(self),
+            **(extra or {}),
+            **({"stats": stats.model_dump()} if stats else {}),
+        }
         (root / "meta.json").write_text(json.dumps(self.meta, indent=2, sort_keys=True) + "\n")
 
     @classmethod
@@ -75,15 +90,25 @@ class ExperienceBank:
         root = Path(root)
         lines = (root / "bank.jsonl").read_text().splitlines()
         experiences = [Experience.model_validate_json(line) for line in lines if line.strip()]
-        meta = json.loads((root / "meta.json").read_text()) if (root / "meta.json").is_file() else {}
+        meta = (
+            json.loads((root / "meta.json").read_text()) if (root / "meta.json").is_file() else {}
+        )
         emb = make_embedder(embedder)
         stored = root / "embeddings.npy"
         if emb.name == TFIDF_NAME or meta.get("embedder") != emb.name or not stored.is_file():
-            return cls(experiences, emb, meta=meta)  # TF-IDF fits its vocabulary on the corpus: always re-index
+            return cls(
+                experiences, emb, meta=meta
+            )  # TF-IDF fits its vocabulary on the corpus: always re-index
         return cls(experiences, emb, np.load(stored), meta=meta)
 
-    def retrieve(self, query: str, k: int, part: str | None = "kernel", exclude_operator: str | None = None,
-                 distinct_motifs: bool = False) -> list[tuple[Experience, float]]:
+    def retrieve(
+        self,
+        query: str,
+        k: int,
+        part: str | None = "kernel",
+        exclude_operator: str | None = None,
+        distinct_motifs: bool = False,
+    ) -> list[tuple[Experience, float]]:
         """The k experiences whose Bottleneck is closest to `query` (cosine), best first. With
         `distinct_motifs`, one per motif (an expert's own restructuring counts per operator), so
         the k slots are not spent on one lesson learned on k operators."""
@@ -95,8 +120,11 @@ class ExperienceBank:
         for i in order:
             e = self.experiences[i]
             motif = (e.motif, e.operator) if e.motif == "expert_structure" else e.motif
-            if (part is None or e.part == part) and e.operator != exclude_operator and \
-                    not (distinct_motifs and motif in motifs):
+            if (
+                (part is None or e.part == part)
+                and e.operator != exclude_operator
+                and not (distinct_motifs and motif in motifs)
+            ):
                 motifs.add(motif)
                 out.append((e, float(scores[i])))
                 if len(out) == k:

@@ -19,8 +19,12 @@ class Stage1Config(BaseModel):
 
     population_size: int = Field(16, ge=1)  # individuals kept, fittest first
     tournament_size: int = Field(2, ge=1)  # parent = fittest of this many drawn at random
-    elites_in_prompt: int = Field(3, ge=0)  # best individuals shown to the model (and crossover donors)
-    synthesise_template: bool = True  # ask for an evolvable template when the program has no @tune markers
+    elites_in_prompt: int = Field(
+        3, ge=0
+    )  # best individuals shown to the model (and crossover donors)
+    synthesise_template: bool = (
+        True  # ask for an evolvable template when the program has no @tune markers
+    )
     offline: OfflineMutationConfig = OfflineMutationConfig()
 
 
@@ -42,7 +46,9 @@ class AscendOptimizerConfig(BaseModel):
     rounds: int = Field(4, ge=1)  # R
     stage1_steps: int = Field(6, ge=0)  # U: Stage I evaluations per round
     stage2_steps: int = Field(4, ge=0)  # S: Stage II evaluations per round
-    proposal_attempts: int = Field(6, ge=1)  # failed or duplicate proposals tolerated per evaluation
+    proposal_attempts: int = Field(
+        6, ge=1
+    )  # failed or duplicate proposals tolerated per evaluation
     stage1: Stage1Config = Stage1Config()
     stage2: Stage2Config = Stage2Config()
     rewind: RewindConfig = RewindConfig()  # used by `ascend-gym bank build`

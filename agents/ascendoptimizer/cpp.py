@@ -55,7 +55,11 @@ class Call:
 def calls(source: str, names: tuple[str, ...] | set[str]) -> list[Call]:
     """Statement calls of the given functions, in source order (`AscendC::` prefix allowed)."""
     view = code_view(source)
-    pattern = re.compile(r"(?<![\w.>:])(?:AscendC::)?(" + "|".join(map(re.escape, names)) + r")\s*(?:<[^;()]*>)?\s*\(")
+    pattern = re.compile(
+        r"(?<![\w.>:])(?:AscendC::)?("
+        + "|".join(map(re.escape, names))
+        + r")\s*(?:<[^;()]*>)?\s*\("
+    )
     out = []
     for m in pattern.finditer(view):
         close = matching(view, m.end() - 1)
@@ -63,10 +67,17 @@ def calls(source: str, names: tuple[str, ...] | set[str]) -> list[Call]:
             continue
         semi = re.compile(r"\s*;").match(view, close + 1)
         line_start = view.rfind("\n", 0, m.start()) + 1
-        if semi is None or view[line_start:m.start()].strip():
+        if semi is None or view[line_start : m.start()].strip():
             continue  # not a statement of its own (an expression, or after other code on the line)
-        out.append(Call(m.group(1), m.start(), semi.end(), split_args(source[m.end():close]),
-                        re.match(r"[ \t]*", source[line_start:]).group(0)))
+        out.append(
+            Call(
+                m.group(1),
+                m.start(),
+                semi.end(),
+                split_args(source[m.end() : close]),
+                re.match(r"[ \t]*", source[line_start:]).group(0),
+            )
+        )
     return out
 
 
@@ -86,8 +97,15 @@ def declared_as(source: str, name: str, kinds: tuple[str, ...]) -> str | None:
 
 
 def unified_diff(before: str, after: str, path: str) -> str:
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile=f"a/{path}", tofile=f"b/{path}", n=2))
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            fromfile=f"a/{path}",
+            tofile=f"b/{path}",
+            n=2,
+        )
+    )
 
 
 def diff_edits(diff: str) -> list[tuple[str, str]]:

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from ascend_gym.protocol import Profile
 
-PIPES = (("vector", "aiv_vec"), ("scalar", "aiv_scalar"), ("MTE2", "aiv_mte2"), ("MTE3", "aiv_mte3"))
+PIPES = (
+    ("vector", "aiv_vec"),
+    ("scalar", "aiv_scalar"),
+    ("MTE2", "aiv_mte2"),
+    ("MTE3", "aiv_mte3"),
+)
 HINTS = {
     "vector": "vector compute dominates: many or short vector instructions, redundant passes over the tile",
     "scalar": "scalar-bound: element-wise work or address arithmetic runs on the scalar unit",
@@ -23,8 +28,10 @@ def profile_summary(profile: Profile | None) -> str:
     if profile is None:
         return "no profile"
     ratios = ", ".join(f"{name} {getattr(profile, key + '_ratio'):.0%}" for name, key in PIPES)
-    return (f"{ratios}; UB {profile.ub_bytes / 1024:.1f} of {profile.ub_capacity_bytes / 1024:.0f} KB; "
-            f"block dim {profile.block_dim} of {profile.aiv_cores} cores")
+    return (
+        f"{ratios}; UB {profile.ub_bytes / 1024:.1f} of {profile.ub_capacity_bytes / 1024:.0f} KB; "
+        f"block dim {profile.block_dim} of {profile.aiv_cores} cores"
+    )
 
 
 def diagnose(profile: Profile | None) -> str:

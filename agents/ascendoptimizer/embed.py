@@ -49,7 +49,9 @@ class DenseEmbedder:
     def index(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        return _normalise(np.asarray(_minilm().encode(texts, batch_size=32, show_progress_bar=False)))
+        return _normalise(
+            np.asarray(_minilm().encode(texts, batch_size=32, show_progress_bar=False))
+        )
 
     def query(self, text: str) -> np.ndarray:
         return self.index([text])[0]
@@ -60,7 +62,9 @@ _TOKEN = re.compile(r"[a-z][a-z0-9_]+|\d+")
 
 def _tokens(text: str) -> list[str]:
     words = _TOKEN.findall(text.lower())
-    return words + [f"{a} {b}" for a, b in zip(words, words[1:])]  # bigrams: "scalar unit", "pipes serialised"
+    return words + [
+        f"{a} {b}" for a, b in zip(words, words[1:])
+    ]  # bigrams: "scalar unit", "pipes serialised"
 
 
 class TfidfEmbedder:
@@ -87,7 +91,11 @@ class TfidfEmbedder:
             for tok in d:
                 df[self.vocab[tok]] += 1
         self.idf = np.log((1 + len(texts)) / (1 + df)) + 1
-        return _normalise(np.stack([self._vector(t) for t in texts])) if texts else np.zeros((0, 0), np.float32)
+        return (
+            _normalise(np.stack([self._vector(t) for t in texts]))
+            if texts
+            else np.zeros((0, 0), np.float32)
+        )
 
     def query(self, text: str) -> np.ndarray:
         return _normalise(self._vector(text))

@@ -22,36 +22,69 @@ class Evaluator:
         self.steps: list[StepRecord] = []
         self.best_package: OperatorPackage = self.core.package
         self.best_result: EvalResult = self.core.current
-        self.seen = {self.best_package.content_hash()}  # candidates already submitted (resubmitting is pointless)
+        self.seen = {
+            self.best_package.content_hash()
+        }  # candidates already submitted (resubmitting is pointless)
         self.per_phase: dict[str, int] = {}
 
     @property
     def left(self) -> int:
         return self.core.budget - self.core.spent
 
-    def evaluate(self, candidate: OperatorPackage, parent: OperatorPackage, phase: str, round_: int, note: str
-                 ) -> EvalResult | None:
+    def evaluate(
+        self,
+        candidate: OperatorPackage,
+        parent: OperatorPackage,
+        phase: str,
+        round_: int,
+        note: str,
+    ) -> EvalResult | None:
         """Submit a candidate (both parts in full); None when the budget is spent."""
         if self.left <= 0:
             return None
         digest = candidate.content_hash()
         self.seen.add(digest)
         spent_before = self.core.spent
-        _, _, _, _, info = self.env.step({"tiling": candidate.tiling_source, "kernel": candidate.kernel_source})
+        _, _, _, _, info = self.env.step(
+            {"tiling": candidate.tiling_source, "kernel": candidate.kernel_source}
+        )
         result: EvalResult = info["result"]
         self.per_phase[phase] = self.per_phase.get(phase, 0) + (self.core.spent - spent_before)
         improved = result.ok and result.latency_us < self.best_result.latency_us
         if improved:
             self.best_package, self.best_result = candidate, result
-        self.steps.append(StepRecord(evaluation=self.core.spent, status=result.status, latency_us=result.latency_us,
-                                     best_us=self.best_result.latency_us, cache_hit=result.cache_hit, note=note,
-                                     phase=phase))
+        self.steps.append(
+            StepRecord(
+                evaluation=self.core.spent,
+                status=result.status,
+                latency_us=result.latency_us,
+                best_us=self.best_result.latency_us,
+                cache_hit=result.cache_hit,
+                note=note,
+                phase=phase,
+            )
+        )
         self.trajectory.write(
-            "evaluation", phase=phase, round=round_, note=note, evaluation=self.core.spent,
-            candidate_hash=digest, parent_hash=parent.content_hash(), status=result.status.value,
-            latency_us=result.latency_us, best_us=self.best_result.latency_us, improved=improved,
-            cache_hit=result.cache_hit, simulated=result.simulated, message=result.message[:600],
+            "evaluation",
+            phase=phase,
+            round=round_,
+            note=note,
+            evaluation=self.core.spent,
+            candidate_hash=digest,
+            parent_hash=parent.content_hash(),
+            status=result.status.value,
+            latency_us=result.latency_us,
+            best_us=self.best_result.latency_us,
+            improved=improved,
+            cache_hit=result.cache_hit,
+            simulated=result.simulated,
+            message=result.message[:600],
             profile=profile_summary(result.profile) if result.profile else None,
-            tiling_diff=unified_diff(parent.tiling_source, candidate.tiling_source, candidate.host_path),
-            kernel_diff=unified_diff(parent.kernel_source, candidate.kernel_source, candidate.kernel_path))
+            tiling_diff=unified_diff(
+                parent.tiling_source, candidate.tiling_source, candidate.host_path
+            ),
+            kernel_diff=unified_diff(
+                parent.kernel_source, candidate.kernel_source, candidate.kernel_path
+            ),
+        )
         return result

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Literal
+from typing import Literal
 
 from agents.ascendoptimizer import cpp
 from agents.llm.extract import apply_edits
@@ -58,6 +59,7 @@ def _catalogue(name: str) -> Callable[[OperatorPackage, Origin | None], list[Var
     def inverse(package: OperatorPackage, _origin: Origin | None) -> list[Variant]:
         new = rewrite.apply(package)
         return [(name, new)] if new is not None else []
+
     return inverse
 
 
@@ -71,27 +73,35 @@ def _float_only(package: OperatorPackage) -> bool:
 
 
 def _tensor_type(source: str, name: str) -> str | None:
-    m = re.search(rf"\b(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>[^;(){{}}]*\b{re.escape(name)}\b",
-                  rewrites.code_view(source))
+    m = re.search(
+        rf"\b(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>[^;(){{}}]*\b{re.escape(name)}\b",
+        rewrites.code_view(source),
+    )
     return m.group(1) if m else None
 
 
 def _replace(source: str, call: cpp.Call, text: str) -> str:
-    return source[:call.start] + text + source[call.end:]
+    return source[: call.start] + text + source[call.end :]
 
 
 # ---- PIPE_ALL barrier after the first GM -> UB copy ---------------------------------------------
 
+
 def _insert_barrier(package: OperatorPackage, _origin: Origin | None) -> list[Variant]:
     source = package.kernel_source
     for call in cpp.calls(source, ("DataCopy", "DataCopyPad")):
-        if len(call.args) >= 3 and cpp.declared_as(source, cpp.base_name(call.args[1]), ("GlobalTensor",)):
-            new = source[:call.end] + f"\n{call.indent}PipeBarrier<PIPE_ALL>();" + source[call.end:]
+        if len(call.args) >= 3 and cpp.declared_as(
+            source, cpp.base_name(call.args[1]), ("GlobalTensor",)
+        ):
+            new = (
+                source[: call.end] + f"\n{call.indent}PipeBarrier<PIPE_ALL>();" + source[call.end :]
+            )
             return [("insert_pipe_all_barrier", package.with_sources(kernel=new))]
     return []
 
 
 # ---- aligned DataCopy -> DataCopyPad -------------------------------------------------------------
+
 
 def _paren(expr: str) -> str:
     return expr if re.fullmatch(r"[\w.]+", expr) else f"({expr})"
@@ -119,16 +129,21 @@ def _copy_to_pad(package: OperatorPackage, _origin: Origin | None) -> list[Varia
 
 # ---- L2 cache hints removed ----------------------------------------------------------------------
 
+
 def _remove_l2_hints(package: OperatorPackage, _origin: Origin | None) -> list[Variant]:
     source = package.kernel_source
     view = rewrites.code_view(source)
-    spans = [m.span() for m in re.finditer(r"[ \t]*\b\w+\s*\.\s*SetL2CacheHint\s*\([^;]*\)\s*;[ \t]*\n?", view)]
+    spans = [
+        m.span()
+        for m in re.finditer(r"[ \t]*\b\w+\s*\.\s*SetL2CacheHint\s*\([^;]*\)\s*;[ \t]*\n?", view)
+    ]
     for start, end in reversed(spans):
         source = source[:start] + source[end:]
     return [("remove_l2_hint", package.with_sources(kernel=source))] if spans else []
 
 
 # ---- vector instruction -> scalar GetValue/SetValue loop -----------------------------------------
+
 
 def _get(tensor: str) -> str:
     return f"static_cast<float>({tensor}.GetValue(i_))"
@@ -141,7 +156,9 @@ def _scalar_expr(name: str, args: list[str]) -> str | None:
         a, b, op = _get(args[1]), f"static_cast<float>({args[2]})", SCALAR[name]
     elif name in UNARY and len(args) == 3:
         a = _get(args[1])
-        return f"({a} < 0.0f ? -{a} : {a})" if UNARY[name] == "abs" else f"({a} > 0.0f ? {a} : 0.0f)"
+        return (
+            f"({a} < 0.0f ? -{a} : {a})" if UNARY[name] == "abs" else f"({a} > 0.0f ? {a} : 0.0f)"
+        )
     else:
         return None
     if op == "max":
@@ -162,15 +179,23 @@ def _devectorise(package: OperatorPackage, _origin: Origin | None) -> list[Varia
         if expr is None or any(_GENERATED.search(a) for a in call.args):
             continue
         i = call.indent
-        loop = (f"PipeBarrier<PIPE_ALL>();\n{i}for (uint32_t i_ = 0; i_ < {call.args[-1]}; ++i_) {{\n"
-                f"{i}  {call.args[0]}.SetValue(i_, {expr});\n{i}}}\n{i}PipeBarrier<PIPE_ALL>();")
-        return [(f"vector_to_scalar:{call.name}", package.with_sources(kernel=_replace(source, call, loop)))]
+        loop = (
+            f"PipeBarrier<PIPE_ALL>();\n{i}for (uint32_t i_ = 0; i_ < {call.args[-1]}; ++i_) {{\n"
+            f"{i}  {call.args[0]}.SetValue(i_, {expr});\n{i}}}\n{i}PipeBarrier<PIPE_ALL>();"
+        )
+        return [
+            (
+                f"vector_to_scalar:{call.name}",
+                package.with_sources(kernel=_replace(source, call, loop)),
+            )
+        ]
     return []
 
 
 _SCALAR_LOOP = re.compile(
     r"PipeBarrier<PIPE_ALL>\(\);\s*for \(uint32_t i_ = 0; i_ < (?P<count>[^;]+); \+\+i_\) \{\s*"
-    r"(?P<dst>[^\n]+?)\.SetValue\(i_, (?P<expr>[^\n]+)\);\s*\}\s*PipeBarrier<PIPE_ALL>\(\);")
+    r"(?P<dst>[^\n]+?)\.SetValue\(i_, (?P<expr>[^\n]+)\);\s*\}\s*PipeBarrier<PIPE_ALL>\(\);"
+)
 
 
 def _revectorise(package: OperatorPackage) -> OperatorPackage | None:
@@ -182,7 +207,11 @@ def _revectorise(package: OperatorPackage) -> OperatorPackage | None:
             # candidate arguments and must match exactly.
             for args in _operand_candidates(name, m["dst"], m["count"], m["expr"]):
                 if _scalar_expr(name, args) == m["expr"]:
-                    return package.with_sources(kernel=source[:m.start()] + f"{name}({', '.join(args)});" + source[m.end():])
+                    return package.with_sources(
+                        kernel=source[: m.start()]
+                        + f"{name}({', '.join(args)});"
+                        + source[m.end() :]
+                    )
     return None
 
 
@@ -191,9 +220,9 @@ def _operand_candidates(name: str, dst: str, count: str, expr: str) -> list[list
     tensors, scalars = [], []
     for m in re.finditer(r"static_cast<float>\(", expr):
         close = cpp.matching(expr, m.end() - 1)
-        inner = expr[m.end():close] if close > 0 else ""
+        inner = expr[m.end() : close] if close > 0 else ""
         if inner.endswith(".GetValue(i_)"):
-            tensors.append(inner[:-len(".GetValue(i_)")])
+            tensors.append(inner[: -len(".GetValue(i_)")])
         elif inner:
             scalars.append(inner)
     if not tensors:
@@ -207,27 +236,35 @@ def _operand_candidates(name: str, dst: str, count: str, expr: str) -> list[list
 
 # ---- whole-tile vector instruction -> short chunks ----------------------------------------------
 
+
 def _chunk(package: OperatorPackage, _origin: Origin | None) -> list[Variant]:
     """The first vector instruction over a whole tile is issued in CHUNK_ELEMS pieces, so each
     instruction pays its issue overhead on a short vector."""
     source = package.kernel_source
     for call in cpp.calls(source, (*BINARY, *SCALAR, *UNARY, *TRANSCENDENTAL)):
         n_tensors = {**dict.fromkeys(BINARY, 3), **dict.fromkeys(SCALAR, 2)}.get(call.name, 2)
-        if len(call.args) != n_tensors + (call.name in SCALAR) + 1 or any(_GENERATED.search(a) for a in call.args):
+        if len(call.args) != n_tensors + (call.name in SCALAR) + 1 or any(
+            _GENERATED.search(a) for a in call.args
+        ):
             continue
         count = _paren(call.args[-1])
         args = [f"{a}[c_]" for a in call.args[:n_tensors]] + call.args[n_tensors:-1]
         args.append(f"{count} - c_ < {CHUNK_ELEMS} ? {count} - c_ : {CHUNK_ELEMS}")
         i = call.indent
-        loop = (f"for (uint32_t c_ = 0; c_ < {call.args[-1]}; c_ += {CHUNK_ELEMS}) {{\n"
-                f"{i}  {call.name}({', '.join(args)});\n{i}}}")
-        return [(f"chunk_vector:{call.name}", package.with_sources(kernel=_replace(source, call, loop)))]
+        loop = (
+            f"for (uint32_t c_ = 0; c_ < {call.args[-1]}; c_ += {CHUNK_ELEMS}) {{\n"
+            f"{i}  {call.name}({', '.join(args)});\n{i}}}"
+        )
+        return [
+            (f"chunk_vector:{call.name}", package.with_sources(kernel=_replace(source, call, loop)))
+        ]
     return []
 
 
 _CHUNK_LOOP = re.compile(
     rf"for \(uint32_t c_ = 0; c_ < (?P<count>[^;]+); c_ \+= {CHUNK_ELEMS}\) \{{\s*"
-    rf"(?P<name>\w+)\((?P<args>[^\n]*), [^\n]*? - c_ < {CHUNK_ELEMS} \? [^\n]*? - c_ : {CHUNK_ELEMS}\);\s*\}}")
+    rf"(?P<name>\w+)\((?P<args>[^\n]*), [^\n]*? - c_ < {CHUNK_ELEMS} \? [^\n]*? - c_ : {CHUNK_ELEMS}\);\s*\}}"
+)
 
 
 def _unchunk(package: OperatorPackage) -> OperatorPackage | None:
@@ -236,12 +273,13 @@ def _unchunk(package: OperatorPackage) -> OperatorPackage | None:
     m = _CHUNK_LOOP.search(source)
     if m is None:
         return None
-    args = [a[:-len("[c_]")] if a.endswith("[c_]") else a for a in cpp.split_args(m["args"])]
+    args = [a[: -len("[c_]")] if a.endswith("[c_]") else a for a in cpp.split_args(m["args"])]
     call = f"{m['name']}({', '.join([*args, m['count']])});"
-    return package.with_sources(kernel=source[:m.start()] + call + source[m.end():])
+    return package.with_sources(kernel=source[: m.start()] + call + source[m.end() :])
 
 
 # ---- revert one hunk of the expert's change ------------------------------------------------------
+
 
 def _hunks(a: list[str], b: list[str], gap: int = 2) -> list[list[tuple[str, int, int, int, int]]]:
     """Change groups of a -> b, merging changes fewer than `gap` equal lines apart."""
@@ -263,26 +301,36 @@ def _revert_expert_hunks(package: OperatorPackage, origin: Origin | None) -> lis
     is still the expert's, and one variant per hunk, put back as the baseline had it wherever the
     expert's lines still stand in `package`.
     Hunks that only work together fail to compile or check, and the rewind discards them."""
-    if origin is None or origin.baseline is None or origin.baseline.kernel_source == origin.expert.kernel_source:
+    if (
+        origin is None
+        or origin.baseline is None
+        or origin.baseline.kernel_source == origin.expert.kernel_source
+    ):
         return []
     expert = origin.expert.kernel_source.splitlines()
     base = origin.baseline.kernel_source.splitlines()
     out = []
     # The whole restructuring first: hunks of one rewrite often only work together.
     if package.kernel_source == origin.expert.kernel_source:
-        out.append(("revert_expert_all", package.with_sources(kernel=origin.baseline.kernel_source)))
+        out.append(
+            ("revert_expert_all", package.with_sources(kernel=origin.baseline.kernel_source))
+        )
     for n, group in enumerate(_hunks(base, expert)):
         lo, hi = min(op[3] for op in group), max(op[4] for op in group)
         b_lo, b_hi = min(op[1] for op in group), max(op[2] for op in group)
         if hi == lo:
             continue  # a pure deletion by the expert: nothing of its own to search for
-        new = apply_edits(package.kernel_source, [("\n".join(expert[lo:hi]), "\n".join(base[b_lo:b_hi]))])
+        new = apply_edits(
+            package.kernel_source, [("\n".join(expert[lo:hi]), "\n".join(base[b_lo:b_hi]))]
+        )
         if new is not None and new != package.kernel_source:
             out.append((f"revert_expert_hunk[{n}]", package.with_sources(kernel=new)))
     return out
 
 
-def transplant(package: OperatorPackage, diff: str, part: str = "kernel") -> tuple[OperatorPackage, str] | None:
+def transplant(
+    package: OperatorPackage, diff: str, part: str = "kernel"
+) -> tuple[OperatorPackage, str] | None:
     """Apply a recorded slow -> fast diff to another package: each hunk whose old lines are found
     (up to indentation) is applied, the others are skipped (a sibling operator shares the
     structure but not the arithmetic). Returns the package and "k of n hunks", or None."""
@@ -299,38 +347,84 @@ def transplant(package: OperatorPackage, diff: str, part: str = "kernel") -> tup
 
 
 MOTIFS: tuple[Motif, ...] = (
-    Motif("double_buffering", "kernel", "Double-buffer the queues",
-          "Give the TQue queues depth 2 (BUFFER_NUM = 2) so MTE2 copies the next tile in while the vector unit "
-          "computes this one and MTE3 writes the previous one out.",
-          "copy-in, compute and copy-out run one after another: little overlap between MTE2, vector and MTE3",
-          _catalogue("double_buffer:off"), _forward("double_buffer:on")),
-    Motif("no_pipe_all_barrier", "kernel", "Drop the PIPE_ALL barrier",
-          "Remove PipeBarrier<PIPE_ALL>(): the queues' EnQue/DeQue already order each tile's stages, and a "
-          "full barrier stalls every pipe, destroying the copy/compute overlap.",
-          "every pipe waits at a full barrier each tile; pipes are serialised",
-          _insert_barrier, _forward("remove_pipe_all_barrier")),
-    Motif("aligned_datacopy", "kernel", "Use aligned DataCopy",
-          "When the lengths are whole 32-byte blocks, plain DataCopy moves data without DataCopyPad's padding "
-          "bookkeeping.", "DMA copies carry DataCopyPad overhead though the data are 32-byte aligned",
-          _copy_to_pad, _forward("datacopypad_to_datacopy")),
-    Motif("l2_cache_hint", "kernel", "Bypass L2 for read-once inputs",
-          "SetL2CacheHint(CACHE_MODE_DISABLE) on inputs that are read once keeps them from evicting useful "
-          "lines from L2.", "read-once inputs stream through L2", _remove_l2_hints, _forward("l2_bypass:inputs")),
-    Motif("vector_intrinsics", "kernel", "Vectorise the scalar loop",
-          "Replace an element-by-element GetValue/SetValue loop on the scalar unit by one vector instruction "
-          "over the whole tile, and drop the PIPE_ALL barriers the scalar UB access needed.",
-          "scalar-bound: element-wise work runs on the scalar unit one element at a time",
-          _devectorise, _revectorise),
-    Motif("whole_tile_instructions", "kernel", "Issue vector instructions over the whole tile",
-          "Issue one vector instruction per tile instead of a loop of short ones, amortising each "
-          "instruction's issue overhead over many repeats.",
-          "vector-bound by instruction issue: many short vector instructions per tile", _chunk, _unchunk),
-    Motif("large_tiles", "tiling", "Use larger tiles",
-          "Larger tiles mean fewer, longer DMA transfers and vector instructions, amortising their start-up "
-          "cost, as long as the tile still fits the UB.",
-          "short transfers: many small DMA copies, low UB use", _catalogue("tile:smaller"), _forward("tile:larger")),
-    Motif("expert_structure", "kernel", "Expert restructuring",
-          "A change the expert version makes over the straightforward kernel (see the diff).",
-          "the straightforward kernel structure the expert rewrote", _revert_expert_hunks, None),
+    Motif(
+        "double_buffering",
+        "kernel",
+        "Double-buffer the queues",
+        "Give the TQue queues depth 2 (BUFFER_NUM = 2) so MTE2 copies the next tile in while the vector unit "
+        "computes this one and MTE3 writes the previous one out.",
+        "copy-in, compute and copy-out run one after another: little overlap between MTE2, vector and MTE3",
+        _catalogue("double_buffer:off"),
+        _forward("double_buffer:on"),
+    ),
+    Motif(
+        "no_pipe_all_barrier",
+        "kernel",
+        "Drop the PIPE_ALL barrier",
+        "Remove PipeBarrier<PIPE_ALL>(): the queues' EnQue/DeQue already order each tile's stages, and a "
+        "full barrier stalls every pipe, destroying the copy/compute overlap.",
+        "every pipe waits at a full barrier each tile; pipes are serialised",
+        _insert_barrier,
+        _forward("remove_pipe_all_barrier"),
+    ),
+    Motif(
+        "aligned_datacopy",
+        "kernel",
+        "Use aligned DataCopy",
+        "When the lengths are whole 32-byte blocks, plain DataCopy moves data without DataCopyPad's padding "
+        "bookkeeping.",
+        "DMA copies carry DataCopyPad overhead though the data are 32-byte aligned",
+        _copy_to_pad,
+        _forward("datacopypad_to_datacopy"),
+    ),
+    Motif(
+        "l2_cache_hint",
+        "kernel",
+        "Bypass L2 for read-once inputs",
+        "SetL2CacheHint(CACHE_MODE_DISABLE) on inputs that are read once keeps them from evicting useful "
+        "lines from L2.",
+        "read-once inputs stream through L2",
+        _remove_l2_hints,
+        _forward("l2_bypass:inputs"),
+    ),
+    Motif(
+        "vector_intrinsics",
+        "kernel",
+        "Vectorise the scalar loop",
+        "Replace an element-by-element GetValue/SetValue loop on the scalar unit by one vector instruction "
+        "over the whole tile, and drop the PIPE_ALL barriers the scalar UB access needed.",
+        "scalar-bound: element-wise work runs on the scalar unit one element at a time",
+        _devectorise,
+        _revectorise,
+    ),
+    Motif(
+        "whole_tile_instructions",
+        "kernel",
+        "Issue vector instructions over the whole tile",
+        "Issue one vector instruction per tile instead of a loop of short ones, amortising each "
+        "instruction's issue overhead over many repeats.",
+        "vector-bound by instruction issue: many short vector instructions per tile",
+        _chunk,
+        _unchunk,
+    ),
+    Motif(
+        "large_tiles",
+        "tiling",
+        "Use larger tiles",
+        "Larger tiles mean fewer, longer DMA transfers and vector instructions, amortising their start-up "
+        "cost, as long as the tile still fits the UB.",
+        "short transfers: many small DMA copies, low UB use",
+        _catalogue("tile:smaller"),
+        _forward("tile:larger"),
+    ),
+    Motif(
+        "expert_structure",
+        "kernel",
+        "Expert restructuring",
+        "A change the expert version makes over the straightforward kernel (see the diff).",
+        "the straightforward kernel structure the expert rewrote",
+        _revert_expert_hunks,
+        None,
+    ),
 )
 BY_NAME = {m.name: m for m in MOTIFS}

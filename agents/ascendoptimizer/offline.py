@@ -29,14 +29,19 @@ from ascend_gym import rewrites, tune
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import EvalResult
 
-_CONSTANT = re.compile(r"^(?P<line>[ \t]*(?:static\s+)?constexpr\s+(?:u?int\d+_t|int|unsigned|size_t)\s+(?P<name>\w+)\s*=\s*"
-                       r"(?P<value>\d+)[uUlL]*\s*;)(?P<comment>[ \t]*//[^\n]*)?$", re.MULTILINE)
+_CONSTANT = re.compile(
+    r"^(?P<line>[ \t]*(?:static\s+)?constexpr\s+(?:u?int\d+_t|int|unsigned|size_t)\s+(?P<name>\w+)\s*=\s*"
+    r"(?P<value>\d+)[uUlL]*\s*;)(?P<comment>[ \t]*//[^\n]*)?$",
+    re.MULTILINE,
+)
 
 
 class OfflineMutationConfig(BaseModel):
     p_neighbour: float = Field(0.5, ge=0, le=1)  # catalogue neighbour move
     p_jump: float = Field(0.3, ge=0, le=1)  # random grid value; the rest is crossover
-    attempts: int = Field(16, ge=1)  # draws per proposal before giving up on finding an unseen candidate
+    attempts: int = Field(
+        16, ge=1
+    )  # draws per proposal before giving up on finding an unseen candidate
 
 
 def annotate_tunables(source: str) -> str | None:
@@ -56,7 +61,9 @@ def annotate_tunables(source: str) -> str | None:
         else:
             step = max(1, value // 8)
             marker = f"@tune {m['name'].lower()} in [{max(1, value - 4 * step)}, {value + 8 * step}] step {step}"
-        return f"{m['line']}  // {marker}" + (f" (was:{m['comment'].strip()[2:]})" if m["comment"] else "")
+        return f"{m['line']}  // {marker}" + (
+            f" (was:{m['comment'].strip()[2:]})" if m["comment"] else ""
+        )
 
     new = _CONSTANT.sub(mark, source)
     return new if new != source and tune.find_tunables(new) else None
@@ -74,10 +81,18 @@ class OfflineProposer:
         tiling = annotate_tunables(package.tiling_source)
         if tiling is None:
             return None
-        return Proposal(package.with_sources(tiling=tiling), "template: @tune markers on the integer constants")
+        return Proposal(
+            package.with_sources(tiling=tiling), "template: @tune markers on the integer constants"
+        )
 
-    def mutate(self, package: OperatorPackage, parent: Individual, elites: list[Individual], rng: random.Random,
-               seen: set[str]) -> Proposal | None:
+    def mutate(
+        self,
+        package: OperatorPackage,
+        parent: Individual,
+        elites: list[Individual],
+        rng: random.Random,
+        seen: set[str],
+    ) -> Proposal | None:
         base = package.with_sources(tiling=parent.tiling)
         for _ in range(self.mutation.attempts):
             moved = self._one_mutation(base, elites, rng)
@@ -85,8 +100,9 @@ class OfflineProposer:
                 return Proposal(*moved)
         return None
 
-    def _one_mutation(self, base: OperatorPackage, elites: list[Individual], rng: random.Random
-                      ) -> tuple[OperatorPackage, str] | None:
+    def _one_mutation(
+        self, base: OperatorPackage, elites: list[Individual], rng: random.Random
+    ) -> tuple[OperatorPackage, str] | None:
         draw = rng.random()
         if draw < self.mutation.p_neighbour:
             moves = [r for r in rewrites.applicable(base) if r.part == "tiling"]
@@ -110,8 +126,14 @@ class OfflineProposer:
         return base.with_sources(tiling=tiling), f"crossover {', '.join(taken)}"
 
     # ---- Stage II: rewind ------------------------------------------------------------------------
-    def deoptimise(self, package: OperatorPackage, origin: Origin | None, tried: set[str], removed: set[str],
-                   rng: random.Random) -> Proposal | None:
+    def deoptimise(
+        self,
+        package: OperatorPackage,
+        origin: Origin | None,
+        tried: set[str],
+        removed: set[str],
+        rng: random.Random,
+    ) -> Proposal | None:
         # The expert's own edits first (the motifs the suite's experts actually made, and what
         # sibling operators can reuse), then the generic motifs in a seeded random order. A generic
         # motif already removed from this chain is not removed again (a second scalar loop teaches
@@ -121,24 +143,46 @@ class OfflineProposer:
         for motif in [BY_NAME["expert_structure"], *generic]:
             for variant, candidate in motif.inverse(package, origin):
                 if candidate.content_hash() not in tried:
-                    return Proposal(candidate, f"rewind: removed {motif.name} ({variant})", motif=motif.name)
+                    return Proposal(
+                        candidate, f"rewind: removed {motif.name} ({variant})", motif=motif.name
+                    )
         return None
 
-    def distill(self, fast: OperatorPackage, slow: OperatorPackage, fast_result: EvalResult, slow_result: EvalResult,
-                motif: str, diff: str) -> Distilled:
+    def distill(
+        self,
+        fast: OperatorPackage,
+        slow: OperatorPackage,
+        fast_result: EvalResult,
+        slow_result: EvalResult,
+        motif: str,
+        diff: str,
+    ) -> Distilled:
         m = BY_NAME[motif]
         title = m.title
         if m.name == "expert_structure":
-            added = [line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+            added = [
+                line[1:].strip()
+                for line in diff.splitlines()
+                if line.startswith("+") and not line.startswith("+++")
+            ]
             first = next((a for a in added if a and not a.startswith("//")), "")
             title = f"{m.title} of {fast.spec.name}: {first[:60]}" if first else m.title
         slowdown = slow_result.latency_us / fast_result.latency_us
-        description = f"{m.description} Removing it made {fast.spec.name} {slowdown:.2f}x slower (simulated)."
+        description = (
+            f"{m.description} Removing it made {fast.spec.name} {slowdown:.2f}x slower (simulated)."
+        )
         return Distilled(title, description, f"{diagnose(slow_result.profile)}; {m.symptom}")
 
     # ---- Stage II: refinement --------------------------------------------------------------------
-    def refine(self, package: OperatorPackage, result: EvalResult, diagnosis: str,
-               retrieved: list[tuple[Experience, float]], seen: set[str], rng: random.Random) -> Proposal | None:
+    def refine(
+        self,
+        package: OperatorPackage,
+        result: EvalResult,
+        diagnosis: str,
+        retrieved: list[tuple[Experience, float]],
+        seen: set[str],
+        rng: random.Random,
+    ) -> Proposal | None:
         for experience, score in retrieved:
             motif = BY_NAME.get(experience.motif)
             attempts = []
@@ -149,6 +193,10 @@ class OfflineProposer:
                 attempts.append((f"diff transplant ({moved[1]})", moved[0]))
             for how, candidate in attempts:
                 if candidate is not None and candidate.content_hash() not in seen:
-                    return Proposal(candidate, f"experience '{experience.title}' from {experience.operator} "
-                                               f"(similarity {score:.2f}) by {how}", motif=experience.motif)
+                    return Proposal(
+                        candidate,
+                        f"experience '{experience.title}' from {experience.operator} "
+                        f"(similarity {score:.2f}) by {how}",
+                        motif=experience.motif,
+                    )
         return None

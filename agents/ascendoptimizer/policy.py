@@ -69,9 +69,18 @@ class AscendOptimizer:
         evaluator = Evaluator(env, trajectory)
         u_steps, s_steps = cfg.steps()
         bank = self.load_bank() if s_steps else ExperienceBank([], make_embedder("tfidf"))
-        trajectory.write("start", operator=core.package.uri, seed=seed, budget=core.budget, run_id=core.run_id,
-                         proposer=proposer.name, config=cfg.model_dump(mode="json", exclude={"llm": {"api_key"}}),
-                         baseline_us=core.baseline_us, bank_size=len(bank), embedder=bank.embedder.name)
+        trajectory.write(
+            "start",
+            operator=core.package.uri,
+            seed=seed,
+            budget=core.budget,
+            run_id=core.run_id,
+            proposer=proposer.name,
+            config=cfg.model_dump(mode="json", exclude={"llm": {"api_key"}}),
+            baseline_us=core.baseline_us,
+            bank_size=len(bank),
+            embedder=bank.embedder.name,
+        )
         stage1 = Stage1(cfg.stage1, proposer, evaluator, rng)
         stage2 = Stage2(cfg.stage2, proposer, evaluator, bank, core.package.uri, rng)
         rounds_done = 0
@@ -82,7 +91,9 @@ class AscendOptimizer:
                 if round_ == 0 and u_steps:
                     stage1.synthesise_template(evaluator.best_package, round_)
                 unused = u_steps - self._run_stage(stage1, u_steps, evaluator, round_)
-                unused = s_steps + unused - self._run_stage(stage2, s_steps + unused, evaluator, round_)
+                unused = (
+                    s_steps + unused - self._run_stage(stage2, s_steps + unused, evaluator, round_)
+                )
                 if unused and u_steps:
                     self._run_stage(stage1, unused, evaluator, round_)
                 rounds_done += 1
@@ -90,25 +101,49 @@ class AscendOptimizer:
             trajectory.close()
         best = evaluator.best_package
         result = AscendOptimizerResult(
-            policy=self.name, operator=core.package.uri, seed=seed, budget=core.budget, baseline_us=core.baseline_us,
-            best_us=evaluator.best_result.latency_us, best_hash=best.content_hash(), evaluations=core.spent,
-            proposer=proposer.name, trajectory=evaluator.steps, ablation=cfg.ablation, rounds_done=rounds_done,
-            stage_evaluations=evaluator.per_phase, found_better=evaluator.best_result.latency_us < core.baseline_us,
+            policy=self.name,
+            operator=core.package.uri,
+            seed=seed,
+            budget=core.budget,
+            baseline_us=core.baseline_us,
+            best_us=evaluator.best_result.latency_us,
+            best_hash=best.content_hash(),
+            evaluations=core.spent,
+            proposer=proposer.name,
+            trajectory=evaluator.steps,
+            ablation=cfg.ablation,
+            rounds_done=rounds_done,
+            stage_evaluations=evaluator.per_phase,
+            found_better=evaluator.best_result.latency_us < core.baseline_us,
             llm_usage=client.usage if client else Usage(),
-            bank={"size": len(bank), "embedder": bank.embedder.name, **{k: v for k, v in bank.meta.items() if k != "stats"}},
-            trajectory_path=str(trajectory.path or ""), config=cfg.model_dump(mode="json", exclude={"llm": {"api_key"}}))
+            bank={
+                "size": len(bank),
+                "embedder": bank.embedder.name,
+                **{k: v for k, v in bank.meta.items() if k != "stats"},
+            },
+            trajectory_path=str(trajectory.path or ""),
+            config=cfg.model_dump(mode="json", exclude={"llm": {"api_key"}}),
+        )
         if out is not None:
             best.write_to(out / "best")
-            (out / "result.json").write_text(json.dumps(result.model_dump(mode="json"), indent=2) + "\n")
+            (out / "result.json").write_text(
+                json.dumps(result.model_dump(mode="json"), indent=2) + "\n"
+            )
         return result
 
-    def _run_stage(self, stage: Stage1 | Stage2, evaluations: int, evaluator: Evaluator, round_: int) -> int:
+    def _run_stage(
+        self, stage: Stage1 | Stage2, evaluations: int, evaluator: Evaluator, round_: int
+    ) -> int:
         """Up to `evaluations` charged evaluations of one stage; returns how many it spent. A stage
         that fails to make a new proposal `proposal_attempts` times in a row has run dry; steps that
         cost nothing (a daemon fault) are bounded by the same factor."""
         spent0, misses, steps = evaluator.core.spent, 0, 0
-        while (evaluator.core.spent - spent0 < evaluations and evaluator.left > 0
-               and misses < self.config.proposal_attempts and steps < evaluations * self.config.proposal_attempts):
+        while (
+            evaluator.core.spent - spent0 < evaluations
+            and evaluator.left > 0
+            and misses < self.config.proposal_attempts
+            and steps < evaluations * self.config.proposal_attempts
+        ):
             stepped = stage.step(evaluator.best_package, evaluator.best_result, round_)
             misses, steps = (0 if stepped else misses + 1), steps + 1
         return evaluator.core.spent - spent0

@@ -51,19 +51,45 @@ class Proposer(Protocol):
     def template(self, package: OperatorPackage) -> Proposal | None:
         """An evolvable tiling template (@tune markers) for Stage I; None if the program already is one."""
 
-    def mutate(self, package: OperatorPackage, parent: Individual, elites: list[Individual], rng: random.Random,
-               seen: set[str]) -> Proposal | None:
+    def mutate(
+        self,
+        package: OperatorPackage,
+        parent: Individual,
+        elites: list[Individual],
+        rng: random.Random,
+        seen: set[str],
+    ) -> Proposal | None:
         """Stage I: a new tiling program for `package` (whose kernel is fixed)."""
 
-    def deoptimise(self, package: OperatorPackage, origin: Origin | None, tried: set[str], removed: set[str],
-                   rng: random.Random) -> Proposal | None:
+    def deoptimise(
+        self,
+        package: OperatorPackage,
+        origin: Origin | None,
+        tried: set[str],
+        removed: set[str],
+        rng: random.Random,
+    ) -> Proposal | None:
         """Rewind: `package` with one optimisation motif removed (candidate hashes in `tried` are
         spent; motifs in `removed` were already taken out of this chain)."""
 
-    def distill(self, fast: OperatorPackage, slow: OperatorPackage, fast_result: EvalResult, slow_result: EvalResult,
-                motif: str, diff: str) -> Distilled:
+    def distill(
+        self,
+        fast: OperatorPackage,
+        slow: OperatorPackage,
+        fast_result: EvalResult,
+        slow_result: EvalResult,
+        motif: str,
+        diff: str,
+    ) -> Distilled:
         """Rewind: the <Title, Description, Bottleneck> of a kept pair."""
 
-    def refine(self, package: OperatorPackage, result: EvalResult, diagnosis: str,
-               retrieved: list[tuple[Experience, float]], seen: set[str], rng: random.Random) -> Proposal | None:
+    def refine(
+        self,
+        package: OperatorPackage,
+        result: EvalResult,
+        diagnosis: str,
+        retrieved: list[tuple[Experience, float]],
+        seen: set[str],
+        rng: random.Random,
+    ) -> Proposal | None:
         """Stage II: a kernel rewrite of `package` guided by the retrieved experience."""

@@ -11,9 +11,9 @@ same version with another motif.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable
 
 from pydantic import BaseModel, Field
 
@@ -37,19 +37,33 @@ class RewindConfig(BaseModel):
     max_tried_per_expert: int = Field(14, ge=1)  # evaluations one expert may spend
 
 
-def rewind_expert(uri: str, origin: Origin, evaluate: Evaluate,
-                  proposer: Proposer, config: RewindConfig, rng: random.Random, trajectory: Trajectory
-                  ) -> tuple[list[Experience], dict[str, int]]:
+def rewind_expert(
+    uri: str,
+    origin: Origin,
+    evaluate: Evaluate,
+    proposer: Proposer,
+    config: RewindConfig,
+    rng: random.Random,
+    trajectory: Trajectory,
+) -> tuple[list[Experience], dict[str, int]]:
     counts = {"tried": 0, "kept": 0, "failed": 0}
     expert = origin.expert
     current, current_result = expert, evaluate(expert)
-    trajectory.write("rewind_start", operator=uri, status=current_result.status.value, latency_us=current_result.latency_us)
+    trajectory.write(
+        "rewind_start",
+        operator=uri,
+        status=current_result.status.value,
+        latency_us=current_result.latency_us,
+    )
     if not current_result.ok:
         return [], counts
     kept: list[Experience] = []
     tried = {expert.content_hash()}
     removed: set[str] = set()
-    while counts["tried"] < config.max_tried_per_expert and counts["kept"] < config.max_kept_per_expert:
+    while (
+        counts["tried"] < config.max_tried_per_expert
+        and counts["kept"] < config.max_kept_per_expert
+    ):
         proposal = proposer.deoptimise(current, origin, tried, removed, rng)
         trajectory.drain(proposer, operator=uri)
         if proposal is None:
@@ -62,32 +76,66 @@ def rewind_expert(uri: str, origin: Origin, evaluate: Evaluate,
         motif = BY_NAME.get(proposal.motif)
         part = motif.part if motif else "kernel"
         path = current.kernel_path if part == "kernel" else current.host_path
-        slow_src = proposal.package.kernel_source if part == "kernel" else proposal.package.tiling_source
+        slow_src = (
+            proposal.package.kernel_source if part == "kernel" else proposal.package.tiling_source
+        )
         fast_src = current.kernel_source if part == "kernel" else current.tiling_source
         diff = unified_diff(slow_src, fast_src, path)
-        trajectory.write("rewind_step", operator=uri, note=proposal.note, motif=proposal.motif,
-                         status=result.status.value, latency_us=result.latency_us, parent_us=current_result.latency_us,
-                         rise_pct=None if rise is None else round(rise * 100, 3), kept=keep, diff=diff,
-                         message=result.message[:400])
+        trajectory.write(
+            "rewind_step",
+            operator=uri,
+            note=proposal.note,
+            motif=proposal.motif,
+            status=result.status.value,
+            latency_us=result.latency_us,
+            parent_us=current_result.latency_us,
+            rise_pct=None if rise is None else round(rise * 100, 3),
+            kept=keep,
+            diff=diff,
+            message=result.message[:400],
+        )
         if not result.ok:
             counts["failed"] += 1
             continue
         if not keep:
             continue
-        d = proposer.distill(current, proposal.package, current_result, result, proposal.motif, diff)
+        d = proposer.distill(
+            current, proposal.package, current_result, result, proposal.motif, diff
+        )
         trajectory.drain(proposer, operator=uri)
-        kept.append(Experience(title=d.title, description=d.description, bottleneck=d.bottleneck, code_diff=diff,
-                               part=part, motif=proposal.motif, variant=proposal.note, operator=uri,
-                               fast_us=current_result.latency_us, slow_us=result.latency_us, proposer=proposer.name))
+        kept.append(
+            Experience(
+                title=d.title,
+                description=d.description,
+                bottleneck=d.bottleneck,
+                code_diff=diff,
+                part=part,
+                motif=proposal.motif,
+                variant=proposal.note,
+                operator=uri,
+                fast_us=current_result.latency_us,
+                slow_us=result.latency_us,
+                proposer=proposer.name,
+            )
+        )
         counts["kept"] += 1
         removed.add(proposal.motif)
         current, current_result = proposal.package, result
     return kept, counts
 
 
-def build_bank(uris: list[str], daemon: str, proposer_factory: Callable[[], Proposer], config: RewindConfig,
-               out_dir: str | Path, embedder: EmbedderKind = "auto", seed: int = 0, soc: str = "Ascend910B4",
-               parallel: int = 2, run_prefix: str = "bank-build") -> tuple[ExperienceBank, BuildStats]:
+def build_bank(
+    uris: list[str],
+    daemon: str,
+    proposer_factory: Callable[[], Proposer],
+    config: RewindConfig,
+    out_dir: str | Path,
+    embedder: EmbedderKind = "auto",
+    seed: int = 0,
+    soc: str = "Ascend910B4",
+    parallel: int = 2,
+    run_prefix: str = "bank-build",
+) -> tuple[ExperienceBank, BuildStats]:
     """Rewind every expert of `uris` (in `parallel` threads, each with its own daemon client and
     proposer) and save the bank to `out_dir`. Evaluations go to the daemon ledger under
     `<run_prefix>/<op>`; the trajectory is `out_dir/rewind.jsonl`."""
@@ -102,12 +150,23 @@ def build_bank(uris: list[str], daemon: str, proposer_factory: Callable[[], Prop
         client = DaemonClient(daemon)
         short = uri.removeprefix(f"op://{suite.SUITE_NAME}/")
         try:
+
             def evaluate(package: OperatorPackage) -> EvalResult:
-                return client.evaluate(EvalRequest(run_id=f"{run_prefix}/{short}", package=package, soc=soc, seed=0))
+                return client.evaluate(
+                    EvalRequest(run_id=f"{run_prefix}/{short}", package=package, soc=soc, seed=0)
+                )
+
             # One rng per operator, so the bank does not depend on thread scheduling.
             rng = random.Random(f"{seed}/{uri}")
-            kept, counts = rewind_expert(uri, Origin(expert, suite.resolve(uri)), evaluate, proposer_factory(), config, rng,
-                                         trajectory)
+            kept, counts = rewind_expert(
+                uri,
+                Origin(expert, suite.resolve(uri)),
+                evaluate,
+                proposer_factory(),
+                config,
+                rng,
+                trajectory,
+            )
         finally:
             client.close()
         return uri, kept, counts
@@ -125,6 +184,14 @@ def build_bank(uris: list[str], daemon: str, proposer_factory: Callable[[], Prop
         stats.failed += counts["failed"]
         stats.per_operator[uri] = counts
     bank = ExperienceBank(experiences, make_embedder(embedder))
-    bank.save(out_dir, stats, extra={"seed": seed, "soc": soc, "rewind": config.model_dump(),
-                                     "proposer": proposer_factory().name})
+    bank.save(
+        out_dir,
+        stats,
+        extra={
+            "seed": seed,
+            "soc": soc,
+            "rewind": config.model_dump(),
+            "proposer": proposer_factory().name,
+        },
+    )
     return bank, stats

@@ -22,15 +22,24 @@ class Stage1:
 
     phase = "stage1"
 
-    def __init__(self, config: Stage1Config, proposer: Proposer, evaluator: Evaluator, rng: random.Random):
+    def __init__(
+        self, config: Stage1Config, proposer: Proposer, evaluator: Evaluator, rng: random.Random
+    ):
         self.config, self.proposer, self.evaluator, self.rng = config, proposer, evaluator, rng
         self.population: list[Individual] = []
 
     def add(self, package: OperatorPackage, result: EvalResult, note: str) -> None:
-        self.population.append(Individual(package.tiling_source, result.latency_us, _kernel_hash(package), note,
-                                          {"summary": profile_summary(result.profile)}))
+        self.population.append(
+            Individual(
+                package.tiling_source,
+                result.latency_us,
+                _kernel_hash(package),
+                note,
+                {"summary": profile_summary(result.profile)},
+            )
+        )
         self.population.sort(key=lambda i: i.latency_us)
-        del self.population[self.config.population_size:]
+        del self.population[self.config.population_size :]
 
     def synthesise_template(self, base: OperatorPackage, round_: int) -> None:
         """The evolvable template, when the tiling program has no @tune markers yet."""
@@ -46,18 +55,25 @@ class Stage1:
 
     def step(self, base: OperatorPackage, base_result: EvalResult, round_: int) -> bool:
         kernel = _kernel_hash(base)
-        if not any(i.kernel_hash == kernel and i.tiling == base.tiling_source for i in self.population):
+        if not any(
+            i.kernel_hash == kernel and i.tiling == base.tiling_source for i in self.population
+        ):
             self.add(base, base_result, "inherited best pair")
         # Fitness is only comparable under one kernel: select among individuals timed with this one.
         current = [i for i in self.population if i.kernel_hash == kernel]
-        parent = min(self.rng.sample(current, min(self.config.tournament_size, len(current))), key=lambda i: i.latency_us)
-        elites = current[:self.config.elites_in_prompt]
+        parent = min(
+            self.rng.sample(current, min(self.config.tournament_size, len(current))),
+            key=lambda i: i.latency_us,
+        )
+        elites = current[: self.config.elites_in_prompt]
         proposal = self.proposer.mutate(base, parent, elites, self.rng, self.evaluator.seen)
         self.evaluator.trajectory.drain(self.proposer, phase=self.phase, round=round_)
         if proposal is None or proposal.package.content_hash() in self.evaluator.seen:
             return False
         parent_package = base.with_sources(tiling=parent.tiling)
-        result = self.evaluator.evaluate(proposal.package, parent_package, self.phase, round_, proposal.note)
+        result = self.evaluator.evaluate(
+            proposal.package, parent_package, self.phase, round_, proposal.note
+        )
         if result is None:
             return False
         if result.ok:
@@ -72,24 +88,53 @@ class Stage2:
 
     phase = "stage2"
 
-    def __init__(self, config: Stage2Config, proposer: Proposer, evaluator: Evaluator, bank: ExperienceBank,
-                 operator: str, rng: random.Random):
-        self.config, self.proposer, self.evaluator, self.bank, self.rng = config, proposer, evaluator, bank, rng
+    def __init__(
+        self,
+        config: Stage2Config,
+        proposer: Proposer,
+        evaluator: Evaluator,
+        bank: ExperienceBank,
+        operator: str,
+        rng: random.Random,
+    ):
+        self.config, self.proposer, self.evaluator, self.bank, self.rng = (
+            config,
+            proposer,
+            evaluator,
+            bank,
+            rng,
+        )
         self.operator = operator
 
     def step(self, base: OperatorPackage, base_result: EvalResult, round_: int) -> bool:
         diagnosis = diagnose(base_result.profile)
-        retrieved = self.bank.retrieve(diagnosis, self.config.top_k, part="kernel",
-                                       exclude_operator=self.operator if self.config.exclude_own_operator else None,
-                                       distinct_motifs=self.config.distinct_motifs)
-        self.evaluator.trajectory.write("retrieval", phase=self.phase, round=round_, diagnosis=diagnosis,
-                                        retrieved=[{"title": e.title, "operator": e.operator, "motif": e.motif,
-                                                    "score": round(s, 4)} for e, s in retrieved])
-        proposal = self.proposer.refine(base, base_result, diagnosis, retrieved, self.evaluator.seen, self.rng)
+        retrieved = self.bank.retrieve(
+            diagnosis,
+            self.config.top_k,
+            part="kernel",
+            exclude_operator=self.operator if self.config.exclude_own_operator else None,
+            distinct_motifs=self.config.distinct_motifs,
+        )
+        self.evaluator.trajectory.write(
+            "retrieval",
+            phase=self.phase,
+            round=round_,
+            diagnosis=diagnosis,
+            retrieved=[
+                {"title": e.title, "operator": e.operator, "motif": e.motif, "score": round(s, 4)}
+                for e, s in retrieved
+            ],
+        )
+        proposal = self.proposer.refine(
+            base, base_result, diagnosis, retrieved, self.evaluator.seen, self.rng
+        )
         self.evaluator.trajectory.drain(self.proposer, phase=self.phase, round=round_)
         if proposal is None or proposal.package.content_hash() in self.evaluator.seen:
             return False
-        return self.evaluator.evaluate(proposal.package, base, self.phase, round_, proposal.note) is not None
+        return (
+            self.evaluator.evaluate(proposal.package, base, self.phase, round_, proposal.note)
+            is not None
+        )
 
 
 def _kernel_hash(package: OperatorPackage) -> str:

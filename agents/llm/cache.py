@@ -19,8 +19,12 @@ CacheMode = Literal["off", "record", "replay", "auto"]
 
 
 def cache_key(model: str, messages: list[dict[str, str]], params: dict[str, Any]) -> str:
-    canonical = json.dumps({"model": model, "messages": messages, "params": params}, sort_keys=True,
-                           separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(
+        {"model": model, "messages": messages, "params": params},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 

@@ -20,7 +20,9 @@ class LLMConfig(BaseModel):
     temperature: float = Field(0.8, ge=0.0, le=2.0)
     max_tokens: int = Field(8192, gt=0)
     timeout_s: float = Field(300.0, gt=0)
-    max_retries: int = Field(3, ge=0)  # the openai client's own retries (connection errors, 429, 5xx)
+    max_retries: int = Field(
+        3, ge=0
+    )  # the openai client's own retries (connection errors, 429, 5xx)
     # Prices for the cost account; 0 means "not priced" (a local server).
     prompt_usd_per_mtok: float = Field(0.0, ge=0)
     completion_usd_per_mtok: float = Field(0.0, ge=0)
@@ -60,7 +62,11 @@ class ChatClient:
     def __init__(self, config: LLMConfig, http_client: Any = None):
         self.config = config
         self.usage = Usage()
-        self.cache = ReplayCache(config.cache_dir, config.cache_mode) if config.cache_dir and config.cache_mode != "off" else None
+        self.cache = (
+            ReplayCache(config.cache_dir, config.cache_mode)
+            if config.cache_dir and config.cache_mode != "off"
+            else None
+        )
         self._http_client = http_client
         self._client: Any = None
 
@@ -68,13 +74,20 @@ class ChatClient:
         if self._client is None:
             import openai
 
-            self._client = openai.OpenAI(base_url=self.config.base_url, api_key=self.config.resolved_key(),
-                                         timeout=self.config.timeout_s, max_retries=self.config.max_retries,
-                                         http_client=self._http_client)
+            self._client = openai.OpenAI(
+                base_url=self.config.base_url,
+                api_key=self.config.resolved_key(),
+                timeout=self.config.timeout_s,
+                max_retries=self.config.max_retries,
+                http_client=self._http_client,
+            )
         return self._client
 
     def params(self, seed: int | None) -> dict[str, Any]:
-        params: dict[str, Any] = {"temperature": self.config.temperature, "max_tokens": self.config.max_tokens}
+        params: dict[str, Any] = {
+            "temperature": self.config.temperature,
+            "max_tokens": self.config.max_tokens,
+        }
         if seed is not None:
             params["seed"] = seed
         return params
@@ -89,14 +102,26 @@ class ChatClient:
                 self.usage.errors += 1
                 raise LLMError(str(e)) from e
             if entry is not None:
-                reply = ChatReply(key=key, content=entry["content"], prompt_tokens=entry.get("prompt_tokens", 0),
-                                  completion_tokens=entry.get("completion_tokens", 0), cached=True)
+                reply = ChatReply(
+                    key=key,
+                    content=entry["content"],
+                    prompt_tokens=entry.get("prompt_tokens", 0),
+                    completion_tokens=entry.get("completion_tokens", 0),
+                    cached=True,
+                )
                 self._account(reply)
                 return reply
         reply = self._call(key, messages, params)
         if self.cache is not None:
-            self.cache.put(key, {"model": self.config.model, "messages": messages, "params": params,
-                                 **reply.model_dump(include={"content", "prompt_tokens", "completion_tokens"})})
+            self.cache.put(
+                key,
+                {
+                    "model": self.config.model,
+                    "messages": messages,
+                    "params": params,
+                    **reply.model_dump(include={"content", "prompt_tokens", "completion_tokens"}),
+                },
+            )
         return reply
 
     def _call(self, key: str, messages: list[dict[str, str]], params: dict[str, Any]) -> ChatReply:
@@ -104,16 +129,21 @@ class ChatClient:
 
         started = time.monotonic()
         try:
-            response = self._openai().chat.completions.create(model=self.config.model, messages=messages, **params)
+            response = self._openai().chat.completions.create(
+                model=self.config.model, messages=messages, **params
+            )
         except openai.OpenAIError as e:
             self.usage.errors += 1
             raise LLMError(f"{type(e).__name__}: {e}") from e
         finally:
             self.usage.wall_s += time.monotonic() - started
         usage = response.usage
-        reply = ChatReply(key=key, content=response.choices[0].message.content or "",
-                          prompt_tokens=usage.prompt_tokens if usage else 0,
-                          completion_tokens=usage.completion_tokens if usage else 0)
+        reply = ChatReply(
+            key=key,
+            content=response.choices[0].message.content or "",
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+        )
         self._account(reply)
         return reply
 
@@ -124,5 +154,7 @@ class ChatClient:
         u.prompt_tokens += reply.prompt_tokens
         u.completion_tokens += reply.completion_tokens
         # A replayed call costs nothing now, but the account shows what the recorded run cost.
-        u.cost_usd += (reply.prompt_tokens * self.config.prompt_usd_per_mtok
-                       + reply.completion_tokens * self.config.completion_usd_per_mtok) / 1e6
+        u.cost_usd += (
+            reply.prompt_tokens * self.config.prompt_usd_per_mtok
+            + reply.completion_tokens * self.config.completion_usd_per_mtok
+        ) / 1e6

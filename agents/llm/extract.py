@@ -14,16 +14,22 @@ import re
 
 PARTS = ("tiling", "kernel")
 _FENCE = re.compile(r"```[ \t]*(?P<info>[^\n`]*)\n(?P<body>.*?)```", re.DOTALL)
-_EDIT = re.compile(r"<{5,}[ \t]*SEARCH[^\n]*\n(?P<search>.*?)\n?={5,}[ \t]*\n(?P<replace>.*?)\n?>{5,}[ \t]*REPLACE",
-                   re.DOTALL)
-_CPP_MARKERS = ("#include", "extern \"C\"", "__aicore__", "TilingFunc")
+_EDIT = re.compile(
+    r"<{5,}[ \t]*SEARCH[^\n]*\n(?P<search>.*?)\n?={5,}[ \t]*\n(?P<replace>.*?)\n?>{5,}[ \t]*REPLACE",
+    re.DOTALL,
+)
+_CPP_MARKERS = ("#include", 'extern "C"', "__aicore__", "TilingFunc")
 
 
 def _label(info: str, before: str) -> str | None:
     """Which part a fence holds: from its info string ("cpp kernel") or the line before it."""
     for text in (info, before.rstrip().rsplit("\n", 1)[-1][-80:]):
         words = set(re.findall(r"[a-z_]+", text.lower()))
-        hits = [p for p in PARTS if p in words or f"op_{'host' if p == 'tiling' else 'kernel'}" in text.lower()]
+        hits = [
+            p
+            for p in PARTS
+            if p in words or f"op_{'host' if p == 'tiling' else 'kernel'}" in text.lower()
+        ]
         if len(hits) == 1:
             return hits[0]
     return None
@@ -65,7 +71,7 @@ def extract_parts(reply: str, sources: dict[str, str]) -> dict[str, str]:
     fences = list(_FENCE.finditer(reply))
     edits = [(m["search"], m["replace"]) for m in _EDIT.finditer(reply)]
     for m in fences:
-        part = _label(m["info"], reply[:m.start()])
+        part = _label(m["info"], reply[: m.start()])
         if part in sources and not _EDIT.search(m["body"]):
             out[part] = m["body"]
     if out:
@@ -79,7 +85,7 @@ def extract_parts(reply: str, sources: dict[str, str]) -> dict[str, str]:
                 out[part] = new
         return out
     if len(sources) == 1:
-        (part, _), = sources.items()
+        ((part, _),) = sources.items()
         whole = [m["body"] for m in fences if not _EDIT.search(m["body"])]
         if len(whole) == 1:
             return {part: whole[0]}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -31,14 +31,20 @@ class Prompt:
     def render(self, **values: object) -> list[dict[str, str]]:
         """Chat messages; every placeholder must be given (a missing one is a bug, not a blank)."""
         fill = {k: str(v) for k, v in values.items()}
-        return [{"role": "system", "content": string.Template(self.system).substitute(fill).strip()},
-                {"role": "user", "content": string.Template(self.user).substitute(fill).strip()}]
+        return [
+            {"role": "system", "content": string.Template(self.system).substitute(fill).strip()},
+            {"role": "user", "content": string.Template(self.user).substitute(fill).strip()},
+        ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str, version: int | None = None) -> Prompt:
     """A prompt by name; the highest version unless one is asked for."""
-    found = {int(m.group(1)): p for p in HERE.glob(f"{name}.v*.txt") if (m := re.fullmatch(rf"{name}\.v(\d+)\.txt", p.name))}
+    found = {
+        int(m.group(1)): p
+        for p in HERE.glob(f"{name}.v*.txt")
+        if (m := re.fullmatch(rf"{name}\.v(\d+)\.txt", p.name))
+    }
     if not found:
         raise KeyError(f"no prompt {name!r} under {HERE}")
     v = max(found) if version is None else version

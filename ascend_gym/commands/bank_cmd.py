@@ -9,22 +9,49 @@ from pathlib import Path
 
 def configure(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="bank_command", required=True)
-    build = verbs.add_parser("build", help="rewind every expert version and distil the kept pairs into a bank")
-    build.add_argument("--ops", default="", help="comma list of operators with experts (default: every expert of the suite)")
-    build.add_argument("--out", default="", help="bank directory (default: the bank shipped in agents/data/bank)")
-    build.add_argument("--threshold-pct", type=float, default=5.0, help="keep a pair when latency rises by at least this")
+    build = verbs.add_parser(
+        "build", help="rewind every expert version and distil the kept pairs into a bank"
+    )
+    build.add_argument(
+        "--ops",
+        default="",
+        help="comma list of operators with experts (default: every expert of the suite)",
+    )
+    build.add_argument(
+        "--out", default="", help="bank directory (default: the bank shipped in agents/data/bank)"
+    )
+    build.add_argument(
+        "--threshold-pct",
+        type=float,
+        default=5.0,
+        help="keep a pair when latency rises by at least this",
+    )
     build.add_argument("--max-kept", type=int, default=6, help="rewind steps kept per expert")
     build.add_argument("--max-tried", type=int, default=14, help="evaluations per expert")
     build.add_argument("--seed", type=int, default=0)
     build.add_argument("--embedder", choices=["auto", "dense", "tfidf"], default="auto")
     build.add_argument("--soc", default="Ascend910B4")
-    build.add_argument("--daemon", help="daemon endpoint (default: an embedded local simulator daemon)")
-    build.add_argument("--workers", type=int, default=2, help="experts rewound in parallel (and embedded daemon workers)")
-    build.add_argument("--base-url", help="OpenAI-compatible endpoint: the model is the inverse agent and distiller")
+    build.add_argument(
+        "--daemon", help="daemon endpoint (default: an embedded local simulator daemon)"
+    )
+    build.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="experts rewound in parallel (and embedded daemon workers)",
+    )
+    build.add_argument(
+        "--base-url",
+        help="OpenAI-compatible endpoint: the model is the inverse agent and distiller",
+    )
     build.add_argument("--model", default="deepseek-chat")
-    build.add_argument("--llm-cache", default="", help="record/replay cache directory for model calls")
+    build.add_argument(
+        "--llm-cache", default="", help="record/replay cache directory for model calls"
+    )
     show = verbs.add_parser("show", help="print a bank's build numbers and entries")
-    show.add_argument("dir", nargs="?", default="", help="bank directory (default: the shipped bank)")
+    show.add_argument(
+        "dir", nargs="?", default="", help="bank directory (default: the shipped bank)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,14 +83,28 @@ def _build(args: argparse.Namespace, out: Path) -> int:
         def factory():
             return LLMProposer(ChatClient(llm))
     else:
+
         def factory():
             return OfflineProposer()
-    config = RewindConfig(threshold_pct=args.threshold_pct, max_kept_per_expert=args.max_kept,
-                          max_tried_per_expert=args.max_tried)
+
+    config = RewindConfig(
+        threshold_pct=args.threshold_pct,
+        max_kept_per_expert=args.max_kept,
+        max_tried_per_expert=args.max_tried,
+    )
     local = None if args.daemon else LocalDaemon(workers=args.workers)
     try:
-        bank, stats = build_bank(uris, args.daemon or local.address, factory, config, out, embedder=args.embedder,
-                                 seed=args.seed, soc=args.soc, parallel=args.workers)
+        bank, stats = build_bank(
+            uris,
+            args.daemon or local.address,
+            factory,
+            config,
+            out,
+            embedder=args.embedder,
+            seed=args.seed,
+            soc=args.soc,
+            parallel=args.workers,
+        )
     finally:
         if local is not None:
             local.close()
@@ -71,20 +112,40 @@ def _build(args: argparse.Namespace, out: Path) -> int:
     meta["command"] = " ".join(["ascend-gym bank build", *_argv(args)])
     (out / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     print(f"bank: {out} ({bank.embedder.name})")
-    print(f"experts rewound: {stats.experts}; rewind steps tried: {stats.tried}; kept (latency +{stats.threshold_pct:g}% "
-          f"or more): {stats.kept}; failed to compile/check: {stats.failed}  [simulated latencies]")
+    print(
+        f"experts rewound: {stats.experts}; rewind steps tried: {stats.tried}; kept (latency +{stats.threshold_pct:g}% "
+        f"or more): {stats.kept}; failed to compile/check: {stats.failed}  [simulated latencies]"
+    )
     for uri, c in stats.per_operator.items():
-        print(f"  {uri.removeprefix('op://' + suite.SUITE_NAME + '/')}: kept {c['kept']} of {c['tried']} tried "
-              f"({c['failed']} failed)")
+        print(
+            f"  {uri.removeprefix('op://' + suite.SUITE_NAME + '/')}: kept {c['kept']} of {c['tried']} tried "
+            f"({c['failed']} failed)"
+        )
     return 0
 
 
 def _argv(args: argparse.Namespace) -> list[str]:
     out = []
-    for key in ("ops", "out", "threshold_pct", "max_kept", "max_tried", "seed", "embedder", "base_url", "model"):
+    for key in (
+        "ops",
+        "out",
+        "threshold_pct",
+        "max_kept",
+        "max_tried",
+        "seed",
+        "embedder",
+        "base_url",
+        "model",
+    ):
         value = getattr(args, key)
-        default = {"threshold_pct": 5.0, "max_kept": 6, "max_tried": 14, "seed": 0, "embedder": "auto",
-                   "model": "deepseek-chat"}.get(key)
+        default = {
+            "threshold_pct": 5.0,
+            "max_kept": 6,
+            "max_tried": 14,
+            "seed": 0,
+            "embedder": "auto",
+            "model": "deepseek-chat",
+        }.get(key)
         if value not in (None, "", default):
             out += [f"--{key.replace('_', '-')}", str(value)]
     return out
@@ -96,12 +157,20 @@ def _show(root: Path) -> int:
     if not (root / "bank.jsonl").is_file():
         print(f"no bank at {root}; build one with `ascend-gym bank build`")
         return 1
-    bank = ExperienceBank.load(root, "tfidf")  # listing needs no embeddings: skip loading the dense model
+    bank = ExperienceBank.load(
+        root, "tfidf"
+    )  # listing needs no embeddings: skip loading the dense model
     stats = bank.meta.get("stats", {})
-    print(f"{root}: {len(bank)} experiences (built with {bank.meta.get('embedder')}, loaded with {bank.embedder.name})")
+    print(
+        f"{root}: {len(bank)} experiences (built with {bank.meta.get('embedder')}, loaded with {bank.embedder.name})"
+    )
     if stats:
-        print(f"rewind: {stats['kept']} kept of {stats['tried']} tried ({stats['failed']} failed), "
-              f"threshold +{stats['threshold_pct']:g}%")
+        print(
+            f"rewind: {stats['kept']} kept of {stats['tried']} tried ({stats['failed']} failed), "
+            f"threshold +{stats['threshold_pct']:g}%"
+        )
     for e in bank.experiences:
-        print(f"- [{e.operator.split('/', 3)[-1]}] {e.title}: {e.slowdown:.2f}x ({e.motif}); bottleneck: {e.bottleneck}")
+        print(
+            f"- [{e.operator.split('/', 3)[-1]}] {e.title}: {e.slowdown:.2f}x ({e.motif}); bottleneck: {e.bottleneck}"
+        )
     return 0

@@ -1,8 +1,8 @@
 """Run an npu_daemon (compile, check and time candidates for clients), read its ledger, make keys.
 
-    ascend-gym daemon --backend sim --bind tcp://127.0.0.1:5555 [--keys DIR] ...
-    ascend-gym daemon ledger RUN_ID [--db PATH] [--json]
-    ascend-gym daemon keygen DIR
+ascend-gym daemon --backend sim --bind tcp://127.0.0.1:5555 [--keys DIR] ...
+ascend-gym daemon ledger RUN_ID [--db PATH] [--json]
+ascend-gym daemon keygen DIR
 """
 
 from __future__ import annotations
@@ -17,9 +17,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     daemon_configure(parser)
     actions = parser.add_subparsers(dest="action", required=False, metavar="{ledger,keygen}")
-    ledger = actions.add_parser("ledger", help="print a run's budget ledger from the daemon's state file")
+    ledger = actions.add_parser(
+        "ledger", help="print a run's budget ledger from the daemon's state file"
+    )
     ledger.add_argument("run_id")
-    ledger.add_argument("--db", type=Path, default=None, help="state.db of the daemon (default: its default --state-dir)")
+    ledger.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help="state.db of the daemon (default: its default --state-dir)",
+    )
     ledger.add_argument("--json", action="store_true")
     keygen = actions.add_parser("keygen", help="write CURVE server and client key pairs into DIR")
     keygen.add_argument("dir", type=Path)
@@ -33,8 +40,10 @@ def run(args: argparse.Namespace) -> int:
 
         for path in keygen(args.dir):
             print(path)
-        print(f"daemon: ascend-gym daemon --keys {args.dir} ...; clients: ASCEND_GYM_DAEMON_KEYS={args.dir} "
-              f"(needs client.key_secret and server.key)")
+        print(
+            f"daemon: ascend-gym daemon --keys {args.dir} ...; clients: ASCEND_GYM_DAEMON_KEYS={args.dir} "
+            f"(needs client.key_secret and server.key)"
+        )
         return 0
     from npu_daemon.main import run as daemon_run
 
@@ -58,7 +67,9 @@ def _ledger(args: argparse.Namespace) -> int:
         print(row.model_dump_json(indent=2, exclude={"kind", "request_id"}))
         return 0
     print(f"run {row.run_id}  ({db})")
-    print(f"  evaluations charged   {row.evaluations}  (of which served from another run's cache: {row.shared_cache_hits})")
+    print(
+        f"  evaluations charged   {row.evaluations}  (of which served from another run's cache: {row.shared_cache_hits})"
+    )
     print(f"  free cache hits       {row.cache_hits}")
     print(f"  build / run seconds   {row.compile_s:.2f} / {row.run_s:.2f}")
     for status, count in sorted(row.by_status.items()):

@@ -14,13 +14,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("operator", help="package directory, op:// URI or <level>/<name>")
     parser.add_argument("--spec", help="op.toml kept outside the package directory")
     parser.add_argument("--soc", default="Ascend910B4")
-    parser.add_argument("--case", action="append", help="correctness case to run (repeatable; default all)")
-    parser.add_argument("--daemon", help="daemon endpoint (default: an embedded local simulator daemon)")
+    parser.add_argument(
+        "--case", action="append", help="correctness case to run (repeatable; default all)"
+    )
+    parser.add_argument(
+        "--daemon", help="daemon endpoint (default: an embedded local simulator daemon)"
+    )
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    package = load_package(args.operator, spec_file=args.spec) if args.spec else suite.resolve(args.operator)
+    package = (
+        load_package(args.operator, spec_file=args.spec)
+        if args.spec
+        else suite.resolve(args.operator)
+    )
     request = EvalRequest(run_id="cli-eval", package=package, soc=args.soc, cases=args.case)
     local = None if args.daemon else LocalDaemon()
     try:
@@ -32,8 +40,14 @@ def run(args: argparse.Namespace) -> int:
         print(result.model_dump_json(indent=2))
     else:
         label = "simulated" if result.simulated else "measured"
-        print(f"{package.uri}: {result.status.value}" + (f"  {result.latency_us:.2f} us ({label}, {result.soc})"
-                                                           if result.latency_us is not None else ""))
+        print(
+            f"{package.uri}: {result.status.value}"
+            + (
+                f"  {result.latency_us:.2f} us ({label}, {result.soc})"
+                if result.latency_us is not None
+                else ""
+            )
+        )
         if result.message:
             print(result.message)
         for case in result.cases:

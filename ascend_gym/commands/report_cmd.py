@@ -9,7 +9,9 @@ from ascend_gym import report
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("results_dir", type=Path, help="a directory written by `ascend-gym bench` (results.jsonl)")
+    parser.add_argument(
+        "results_dir", type=Path, help="a directory written by `ascend-gym bench` (results.jsonl)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,12 +18,27 @@ LADDER_STEP = 0.05
 def configure(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="sim_command", required=True)
     cal = verbs.add_parser("calibrate", help="simulated vs measured for the calibration anchors")
-    cal.add_argument("--soc", default="Ascend910B2", help="SoC preset (anchors were measured on 48-AIV parts)")
-    cal.add_argument("--anchors", default="A1,A2,A3,A4", help="comma-separated anchors (A1, A2, A3, A4)")
-    cal.add_argument("--skip", default="", help="comma-separated case names to leave out (e.g. case0_scalar_1core)")
-    cal.add_argument("--cases", default="", help="comma-separated case names: time only these (ratio anchors add their base)")
-    cal.add_argument("--pipes", action="store_true",
-                     help="also print per-pipe busy times (simulated / measured) where the anchor publishes them (A1)")
+    cal.add_argument(
+        "--soc", default="Ascend910B2", help="SoC preset (anchors were measured on 48-AIV parts)"
+    )
+    cal.add_argument(
+        "--anchors", default="A1,A2,A3,A4", help="comma-separated anchors (A1, A2, A3, A4)"
+    )
+    cal.add_argument(
+        "--skip",
+        default="",
+        help="comma-separated case names to leave out (e.g. case0_scalar_1core)",
+    )
+    cal.add_argument(
+        "--cases",
+        default="",
+        help="comma-separated case names: time only these (ratio anchors add their base)",
+    )
+    cal.add_argument(
+        "--pipes",
+        action="store_true",
+        help="also print per-pipe busy times (simulated / measured) where the anchor publishes them (A1)",
+    )
 
 
 def _split(text: str) -> set[str]:
@@ -39,21 +54,31 @@ def run(args: argparse.Namespace) -> int:
         print(f"unknown anchors {unknown}; known: {sorted(anchors.ANCHORS)}")
         return 2
     rows = anchors.calibrate(names, args.soc, _split(args.skip), _split(args.cases))
-    print(f"| anchor | case | simulated us ({args.soc}; A3/A4 aiv_vec_time) | measured | simulated ratio | measured ratio "
-          "| error | within |")
+    print(
+        f"| anchor | case | simulated us ({args.soc}; A3/A4 aiv_vec_time) | measured | simulated ratio | measured ratio "
+        "| error | within |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     worst = 0.0
     for r in rows:
         anchor = anchors.ANCHORS[r.anchor]
         ok = abs(r.error) <= anchor.tolerance
         worst = max(worst, abs(r.error))
-        ratios = ("-", "-") if r.simulated_ratio is None else (f"{r.simulated_ratio:.3f}", f"{r.measured_ratio:.3f}")
+        ratios = (
+            ("-", "-")
+            if r.simulated_ratio is None
+            else (f"{r.simulated_ratio:.3f}", f"{r.measured_ratio:.3f}")
+        )
         band = f"+-{anchor.tolerance:.0%}"
-        print(f"| {r.anchor} | {r.case} | {r.simulated_us:,.2f} | {r.measured:,.2f} {anchor.unit} | {ratios[0]} | {ratios[1]} "
-              f"| {r.error:+.1%} | {'yes' if ok else 'NO'} ({band}) |")
+        print(
+            f"| {r.anchor} | {r.case} | {r.simulated_us:,.2f} | {r.measured:,.2f} {anchor.unit} | {ratios[0]} | {ratios[1]} "
+            f"| {r.error:+.1%} | {'yes' if ok else 'NO'} ({band}) |"
+        )
     steps = "yes" if anchors.ladder_ok(rows, LADDER_STEP) else "NO"
-    print(f"\nworst error {worst:.1%}; ladder order preserved: {'yes' if anchors.ladder_ok(rows) else 'NO'} "
-          f"(rungs measured more than {LADDER_STEP:.0%} apart: {steps})")
+    print(
+        f"\nworst error {worst:.1%}; ladder order preserved: {'yes' if anchors.ladder_ok(rows) else 'NO'} "
+        f"(rungs measured more than {LADDER_STEP:.0%} apart: {steps})"
+    )
     if args.pipes:
         _print_pipes(rows)
     return 0
@@ -62,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
 def _print_pipes(rows: list[Row]) -> None:
     from npu_daemon.backends.sim.calibration import anchors
 
-    print(f"\n| anchor | case | {' | '.join(f.removesuffix('_us') + ' us, simulated / measured' for f in anchors.PIPES)} |")
+    print(
+        f"\n| anchor | case | {' | '.join(f.removesuffix('_us') + ' us, simulated / measured' for f in anchors.PIPES)} |"
+    )
     print("|---|---|" + "---|" * len(anchors.PIPES))
     for r in rows:
         measured = dict(anchors.ANCHORS[r.anchor].pipes).get(r.case)

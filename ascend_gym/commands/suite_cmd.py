@@ -14,24 +14,53 @@ DEFAULT_DOC = Path("docs/suite.md")
 
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="suite_command", required=True)
-    ls = sub.add_parser("list", help="print every operator with its level, category, dtypes and bench shape")
+    ls = sub.add_parser(
+        "list", help="print every operator with its level, category, dtypes and bench shape"
+    )
     ls.add_argument("--suite", default=suite.SUITE_NAME)
 
-    val = sub.add_parser("validate", help="check every baseline (and expert) on every case with the simulator")
+    val = sub.add_parser(
+        "validate", help="check every baseline (and expert) on every case with the simulator"
+    )
     _common(val)
-    val.add_argument("--experts", action="store_true", help="also check expert versions and that they are faster")
-    val.add_argument("--json", type=Path, help="write the reports here (reusable by `suite table --from`)")
+    val.add_argument(
+        "--experts", action="store_true", help="also check expert versions and that they are faster"
+    )
+    val.add_argument(
+        "--json", type=Path, help="write the reports here (reusable by `suite table --from`)"
+    )
 
-    tab = sub.add_parser("table", help="validate baselines and experts and write the table into docs/suite.md")
+    tab = sub.add_parser(
+        "table", help="validate baselines and experts and write the table into docs/suite.md"
+    )
     _common(tab)
-    tab.add_argument("--doc", type=Path, default=DEFAULT_DOC, help="markdown file whose generated table is replaced")
-    tab.add_argument("--from", dest="from_json", type=Path, help="reports from `suite validate --json` instead of evaluating")
+    tab.add_argument(
+        "--doc",
+        type=Path,
+        default=DEFAULT_DOC,
+        help="markdown file whose generated table is replaced",
+    )
+    tab.add_argument(
+        "--from",
+        dest="from_json",
+        type=Path,
+        help="reports from `suite validate --json` instead of evaluating",
+    )
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ops", default="all", help="comma list: all, smoke, level1..3, op:// URIs or <level>/<name>")
+    p.add_argument(
+        "--ops",
+        default="all",
+        help="comma list: all, smoke, level1..3, op:// URIs or <level>/<name>",
+    )
     p.add_argument("--soc", default="Ascend910B4")
-    p.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel (each case is one process)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="operators evaluated in parallel (each case is one process)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
     from ascend_gym.suite import validate  # needs the simulator backend
 
     if args.suite_command == "table" and args.from_json:
-        reports = [validate.OpReport.model_validate(r) for r in json.loads(args.from_json.read_text())]
+        reports = [
+            validate.OpReport.model_validate(r) for r in json.loads(args.from_json.read_text())
+        ]
     else:
         experts = args.suite_command == "table" or args.experts
         reports = _validate(suite.expand(args.ops), experts, args.soc, args.jobs)
@@ -52,8 +83,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote the table of {len(reports)} operators to {args.doc}")
     bad = [r.uri for r in reports if not r.ok]
     n_exp = sum(r.expert is not None for r in reports)
-    print(f"{len(reports) - len(bad)}/{len(reports)} operators pass ({n_exp} experts checked)"
-          + (f"; failing: {', '.join(bad)}" if bad else ""))
+    print(
+        f"{len(reports) - len(bad)}/{len(reports)} operators pass ({n_exp} experts checked)"
+        + (f"; failing: {', '.join(bad)}" if bad else "")
+    )
     return 1 if bad else 0
 
 

@@ -56,21 +56,37 @@ class Verdict(BaseModel):
 
 def claim_from(line: int, record: dict[str, Any]) -> Claim | str:
     """The claim of a record, or why it cannot be checked."""
-    state_data = record.get("state") if isinstance(record.get("state"), dict) else (
-        record if {"steps", "baseline_hash"} <= record.keys() else None)
+    state_data = (
+        record.get("state")
+        if isinstance(record.get("state"), dict)
+        else (record if {"steps", "baseline_hash"} <= record.keys() else None)
+    )
     if state_data is not None:
         state = EnvState.model_validate(state_data)
         try:
             _, _, best = state.rebuild()
         except (ValueError, KeyError) as e:
             return f"state does not rebuild: {e}"
-        return Claim(line=line, operator=state.operator, package=best, best_us=state.best_us, baseline_us=state.baseline_us,
-                     soc=state.soc, simulated=state.simulated)
+        return Claim(
+            line=line,
+            operator=state.operator,
+            package=best,
+            best_us=state.best_us,
+            baseline_us=state.baseline_us,
+            soc=state.soc,
+            simulated=state.simulated,
+        )
     if isinstance(record.get("best_package"), dict) and record.get("best_us"):
         package = OperatorPackage.model_validate(record["best_package"])
-        return Claim(line=line, operator=record.get("operator") or package.uri, package=package, best_us=record["best_us"],
-                     baseline_us=record.get("baseline_us"), soc=record.get("soc", "Ascend910B4"),
-                     simulated=record.get("simulated"))
+        return Claim(
+            line=line,
+            operator=record.get("operator") or package.uri,
+            package=package,
+            best_us=record["best_us"],
+            baseline_us=record.get("baseline_us"),
+            soc=record.get("soc", "Ascend910B4"),
+            simulated=record.get("simulated"),
+        )
     return "no candidate sources in the record (only hashes)"
 
 
@@ -80,33 +96,59 @@ def _within(claimed: float, measured: float, tolerance: float) -> bool:
 
 def check(claim: Claim, client: DaemonClient, seeds: list[int], tolerance: float) -> Verdict:
     run_id = f"validate-{uuid.uuid4().hex[:12]}"  # a new run: nothing is served from the cache
-    verdict = Verdict(line=claim.line, operator=claim.operator, outcome="OK", claimed_best_us=claim.best_us,
-                      claimed_baseline_us=claim.baseline_us)
+    verdict = Verdict(
+        line=claim.line,
+        operator=claim.operator,
+        outcome="OK",
+        claimed_best_us=claim.best_us,
+        claimed_baseline_us=claim.baseline_us,
+    )
     for seed in seeds:
-        result = client.evaluate(EvalRequest(run_id=run_id, package=claim.package, soc=claim.soc, seed=seed))
+        result = client.evaluate(
+            EvalRequest(run_id=run_id, package=claim.package, soc=claim.soc, seed=seed)
+        )
         verdict.simulated = result.simulated
         if not result.ok:
             verdict.reasons.append(f"seed {seed}: {result.status.value}: {result.message[:300]}")
             continue
         if verdict.retimed_best_us is None:
             verdict.retimed_best_us = result.latency_us
-    if verdict.retimed_best_us is not None and not _within(claim.best_us, verdict.retimed_best_us, tolerance):
-        verdict.reasons.append(f"best re-timed {verdict.retimed_best_us:.3f} us, recorded {claim.best_us:.3f} us")
-    if claim.simulated is not None and verdict.simulated is not None and claim.simulated != verdict.simulated:
+    if verdict.retimed_best_us is not None and not _within(
+        claim.best_us, verdict.retimed_best_us, tolerance
+    ):
+        verdict.reasons.append(
+            f"best re-timed {verdict.retimed_best_us:.3f} us, recorded {claim.best_us:.3f} us"
+        )
+    if (
+        claim.simulated is not None
+        and verdict.simulated is not None
+        and claim.simulated != verdict.simulated
+    ):
         verdict.reasons.append("recorded on a different backend kind (simulated vs NPU)")
     if claim.baseline_us is not None and claim.operator.startswith("op://"):
-        baseline = client.evaluate(EvalRequest(run_id=run_id, package=suite.resolve(claim.operator), soc=claim.soc, seed=seeds[0]))
+        baseline = client.evaluate(
+            EvalRequest(
+                run_id=run_id, package=suite.resolve(claim.operator), soc=claim.soc, seed=seeds[0]
+            )
+        )
         verdict.retimed_baseline_us = baseline.latency_us
         if not baseline.ok or not _within(claim.baseline_us, baseline.latency_us, tolerance):
-            verdict.reasons.append(f"baseline re-timed {baseline.status.value} {baseline.latency_us} us, "
-                                   f"recorded {claim.baseline_us:.3f} us")
+            verdict.reasons.append(
+                f"baseline re-timed {baseline.status.value} {baseline.latency_us} us, "
+                f"recorded {claim.baseline_us:.3f} us"
+            )
     if verdict.reasons:
         verdict.outcome = "FAIL"
     return verdict
 
 
-def validate(path: Path, client: DaemonClient, seeds: int = 2, tolerance: float = DEFAULT_TOLERANCE,
-             rng_seed: int | None = None) -> list[Verdict]:
+def validate(
+    path: Path,
+    client: DaemonClient,
+    seeds: int = 2,
+    tolerance: float = DEFAULT_TOLERANCE,
+    rng_seed: int | None = None,
+) -> list[Verdict]:
     rng = random.Random(rng_seed)
     verdicts = []
     for i, text in enumerate(path.read_text().splitlines(), start=1):
@@ -117,17 +159,29 @@ def validate(path: Path, client: DaemonClient, seeds: int = 2, tolerance: float 
             verdicts.append(Verdict(line=i, outcome="SKIP", reasons=[claim]))
             continue
         # Fresh inputs: seeds the recording run did not use (it used eval_seed, 0 by default).
-        verdicts.append(check(claim, client, [rng.randrange(1, 2**31) for _ in range(seeds)], tolerance))
+        verdicts.append(
+            check(claim, client, [rng.randrange(1, 2**31) for _ in range(seeds)], tolerance)
+        )
     return verdicts
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("results", type=Path, help="JSON lines with env states or best packages")
-    parser.add_argument("--daemon", help="daemon endpoint (default: an embedded local simulator daemon)")
-    parser.add_argument("--seeds", type=int, default=2, help="fresh random-input seeds per candidate (default 2)")
-    parser.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE,
-                        help=f"relative re-timing tolerance (default {DEFAULT_TOLERANCE})")
-    parser.add_argument("--strict", action="store_true", help="a record that cannot be checked is a failure")
+    parser.add_argument(
+        "--daemon", help="daemon endpoint (default: an embedded local simulator daemon)"
+    )
+    parser.add_argument(
+        "--seeds", type=int, default=2, help="fresh random-input seeds per candidate (default 2)"
+    )
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        default=DEFAULT_TOLERANCE,
+        help=f"relative re-timing tolerance (default {DEFAULT_TOLERANCE})",
+    )
+    parser.add_argument(
+        "--strict", action="store_true", help="a record that cannot be checked is a failure"
+    )
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON lines")
 
 
@@ -145,9 +199,16 @@ def run(args: argparse.Namespace) -> int:
             print(v.model_dump_json())
         else:
             label = "" if v.simulated is None else (" (simulated)" if v.simulated else " (NPU)")
-            timing = f" best {v.retimed_best_us:.2f} us{label}" if v.retimed_best_us is not None else ""
-            print(f"line {v.line}: {v.outcome} {v.operator}{timing}" + (f"  {'; '.join(v.reasons)}" if v.reasons else ""))
+            timing = (
+                f" best {v.retimed_best_us:.2f} us{label}" if v.retimed_best_us is not None else ""
+            )
+            print(
+                f"line {v.line}: {v.outcome} {v.operator}{timing}"
+                + (f"  {'; '.join(v.reasons)}" if v.reasons else "")
+            )
     counts = {k: sum(v.outcome == k for v in verdicts) for k in ("OK", "FAIL", "SKIP")}
     if not args.json:
-        print(f"{counts['OK']} ok, {counts['FAIL']} failed, {counts['SKIP']} skipped (tolerance {args.tolerance:g})")
+        print(
+            f"{counts['OK']} ok, {counts['FAIL']} failed, {counts['SKIP']} skipped (tolerance {args.tolerance:g})"
+        )
     return 1 if counts["FAIL"] or (args.strict and counts["SKIP"]) or not verdicts else 0

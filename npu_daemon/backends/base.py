@@ -12,7 +12,6 @@ from ascend_gym.package import Case, OperatorPackage
 from ascend_gym.protocol import CaseCheck, EvalRequest, EvalResult, Stage, Status
 
 
-
 class CaseFailure(Exception):
     """A candidate's failure on one case, raised inside a backend and returned as a result."""
 
@@ -31,6 +30,7 @@ def requested_cases(pkg: OperatorPackage, request: EvalRequest) -> list[Case]:
     if Stage.TIME in request.stages and pkg.spec.bench_case not in cases:
         cases.append(pkg.spec.bench_case)
     return cases
+
 
 class Backend(abc.ABC):
     name: str

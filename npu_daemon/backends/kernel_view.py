@@ -15,7 +15,9 @@ from pathlib import Path
 from ascend_gym.package import OperatorPackage
 
 # ge::DataType / ge::Format values, spelled once in the simulator's kernel header.
-GE_ENUMS_HEADER = Path(__file__).resolve().parent / "sim" / "include" / "ascendc_sim" / "kernel_enums.h"
+GE_ENUMS_HEADER = (
+    Path(__file__).resolve().parent / "sim" / "include" / "ascendc_sim" / "kernel_enums.h"
+)
 TILING_NAMESPACE = "ascend_gym_tiling"
 _TILING_STRUCT = re.compile(r"BEGIN_TILING_DATA_DEF\(\s*(\w+)\s*\)")
 _REGISTRATION = re.compile(r"REGISTER_TILING_DATA_CLASS\(\s*(\w+)\s*,\s*([\w:]+)\s*\)")
@@ -31,8 +33,11 @@ def ge_enum_defines() -> list[str]:
 def includes_tiling_header(pkg: OperatorPackage) -> bool:
     """The kernel includes the tiling header itself (the standard C++ struct form): it sees it as written."""
     name = re.escape(Path(pkg.tiling_header_path).name)
-    return any(re.search(rf'#\s*include\s*[<"](?:[^">]*/)?{name}[">]', t)
-               for p, t in pkg.files.items() if p.startswith("op_kernel/"))
+    return any(
+        re.search(rf'#\s*include\s*[<"](?:[^">]*/)?{name}[">]', t)
+        for p, t in pkg.files.items()
+        if p.startswith("op_kernel/")
+    )
 
 
 def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
@@ -46,8 +51,15 @@ def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
         return []
     structs = sorted(set(_TILING_STRUCT.findall(pkg.files[pkg.tiling_header_path])))
     ns = TILING_NAMESPACE
-    return [f"namespace {ns} {{", *header, "namespace optiling {}", "using namespace optiling;", "}",
-            f"namespace optiling {{ using namespace ::{ns}::optiling; }}", *(f"using {ns}::{s};" for s in structs)]
+    return [
+        f"namespace {ns} {{",
+        *header,
+        "namespace optiling {}",
+        "using namespace optiling;",
+        "}",
+        f"namespace optiling {{ using namespace ::{ns}::optiling; }}",
+        *(f"using {ns}::{s};" for s in structs),
+    ]
 
 
 def registered_tiling(pkg: OperatorPackage) -> tuple[str | None, dict[int, str]]:
@@ -61,7 +73,9 @@ def registered_tiling(pkg: OperatorPackage) -> tuple[str | None, dict[int, str]]
     return default, keyed
 
 
-_KEY_BRANCH = re.compile(r"\bif\s*(?:constexpr\s*)?\(((?:\s*(?:\|\|)?\s*TILING_KEY_IS\(\s*\d+\s*\))+)\s*\)\s*\{")
+_KEY_BRANCH = re.compile(
+    r"\bif\s*(?:constexpr\s*)?\(((?:\s*(?:\|\|)?\s*TILING_KEY_IS\(\s*\d+\s*\))+)\s*\)\s*\{"
+)
 _KEY_NUMBER = re.compile(r"TILING_KEY_IS\(\s*(\d+)")
 _GET_TILING_DATA = re.compile(r"\bGET_TILING_DATA\s*\(")
 
@@ -103,10 +117,10 @@ def bind_keyed_tiling(source: str, structs: dict[int, str]) -> str:
             continue  # inside a branch already rewritten
         end = _block_end(source, m.end() - 1)
         chosen = {structs.get(int(k)) for k in _KEY_NUMBER.findall(m.group(1))}
-        body = source[m.end():end]
+        body = source[m.end() : end]
         if len(chosen) == 1 and None not in chosen:
             body = _GET_TILING_DATA.sub(f"GET_TILING_DATA_WITH_STRUCT({chosen.pop()}, ", body)
-        out += [source[pos:m.end()], body]
+        out += [source[pos : m.end()], body]
         pos = end
     return "".join(out) + source[pos:]
 

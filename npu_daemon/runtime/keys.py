@@ -32,7 +32,9 @@ def keygen(directory: Path) -> list[Path]:
         public, secret = zmq.auth.create_certificates(str(directory), name)
         Path(secret).chmod(0o600)
         written += [Path(public), Path(secret)]
-    written.append(Path(shutil.copy(directory / "client.key", directory / "authorized" / "client.key")))
+    written.append(
+        Path(shutil.copy(directory / "client.key", directory / "authorized" / "client.key"))
+    )
     return written
 
 
@@ -42,5 +44,7 @@ def load_server_keys(directory: Path) -> ServerKeys:
         raise ValueError(f"{directory / 'server.key_secret'} holds no secret key")
     authorized = directory / "authorized"
     if not authorized.is_dir():
-        raise ValueError(f"{authorized} is missing: it holds the public keys of the clients to admit")
+        raise ValueError(
+            f"{authorized} is missing: it holds the public keys of the clients to admit"
+        )
     return ServerKeys(public=public, secret=secret, authorized=authorized)

@@ -50,7 +50,11 @@ from npu_daemon.runtime.workers import SandboxUsers, WorkerPool, deadline_s
 
 log = logging.getLogger("npu_daemon")
 
-Request = TypeAdapter(Annotated[EvalRequest | StatsRequest | HealthRequest | LedgerRequest, Field(discriminator="kind")])
+Request = TypeAdapter(
+    Annotated[
+        EvalRequest | StatsRequest | HealthRequest | LedgerRequest, Field(discriminator="kind")
+    ]
+)
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 TRIM_EVERY = 256  # answers between two cache/request-log trims
 MAX_FINGERPRINTS = 64  # socs remembered (any string may arrive)
@@ -65,12 +69,23 @@ class Task:
 
 
 class Server:
-    def __init__(self, backend: Backend, bind: str, workers: int = 2, max_queue: int = 64, state_dir: Path | None = None,
-                 keys: ServerKeys | None = None, sandbox: SandboxUsers | None = None, cache_entries: int = 100_000,
-                 workdir: Path | None = None):
+    def __init__(
+        self,
+        backend: Backend,
+        bind: str,
+        workers: int = 2,
+        max_queue: int = 64,
+        state_dir: Path | None = None,
+        keys: ServerKeys | None = None,
+        sandbox: SandboxUsers | None = None,
+        cache_entries: int = 100_000,
+        workdir: Path | None = None,
+    ):
         self.backend, self.max_queue = backend, max_queue
         self.started = time.monotonic()
-        self.store = Store(Path(state_dir or default_state_dir()) / "state.db", max_entries=cache_entries)
+        self.store = Store(
+            Path(state_dir or default_state_dir()) / "state.db", max_entries=cache_entries
+        )
         # Throwaway directories live here (under workdir, default the system temp dir):
         # traversable, not listable, by the sandbox users.
         self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-", dir=workdir))
@@ -89,7 +104,11 @@ class Server:
             self._router.curve_publickey, self._router.curve_secretkey = keys.public, keys.secret
         self._router.bind(bind)
         self.endpoint = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
-        self.sandbox_user = f"uid {sandbox.first_uid}+worker" if sandbox else f"uid {os.geteuid()} (the daemon's own)"
+        self.sandbox_user = (
+            f"uid {sandbox.first_uid}+worker"
+            if sandbox
+            else f"uid {os.geteuid()} (the daemon's own)"
+        )
         self._poller = zmq.Poller()
         self._poller.register(self._router, zmq.POLLIN)
         self.pool = WorkerPool(self._poller, backend, workers, self.work_root, sandbox)
@@ -156,18 +175,34 @@ class Server:
             elif isinstance(request, HealthRequest):
                 self._send(envelope, self.health(request.request_id, request.about))
             else:
-                self._send(envelope, self.store.ledger(request.run_id).model_copy(update={"request_id": request.request_id}))
+                self._send(
+                    envelope,
+                    self.store.ledger(request.run_id).model_copy(
+                        update={"request_id": request.request_id}
+                    ),
+                )
         except Exception as e:  # a fault of ours is an answer, never a dead daemon
             log.exception("failed on %s", request.request_id)
-            self._send(envelope, ErrorReply(request_id=request.request_id, status=Status.DAEMON_ERROR, message=_short(e)))
+            self._send(
+                envelope,
+                ErrorReply(
+                    request_id=request.request_id, status=Status.DAEMON_ERROR, message=_short(e)
+                ),
+            )
 
     def _submit(self, envelope: list[bytes], request: EvalRequest, payload: bytes) -> None:
         key = cache_key(request, self._fingerprint(request.soc))
         answered = self.store.answered(request.request_id)
         if answered is not None:
             same = answered[0] == key
-            self._send(envelope, answered[1] if same else self._status(request, Status.REJECTED,
-                                                                       "request_id already used for a different request"))
+            self._send(
+                envelope,
+                answered[1]
+                if same
+                else self._status(
+                    request, Status.REJECTED, "request_id already used for a different request"
+                ),
+            )
             return
         task = self._tasks.get(request.request_id)
         if task is not None:  # a retry of a request still in flight: one evaluation answers both
@@ -175,10 +210,19 @@ class Server:
             return
         cached = self.store.lookup(request.run_id, key)
         if cached is not None:
-            self._answer([envelope], request, key, cached.model_copy(update={"request_id": request.request_id}))
+            self._answer(
+                [envelope],
+                request,
+                key,
+                cached.model_copy(update={"request_id": request.request_id}),
+            )
             return
         if self._stopping or len(self._queue) >= self.max_queue:
-            why = "daemon shutting down" if self._stopping else f"queue full ({len(self._queue)} waiting)"
+            why = (
+                "daemon shutting down"
+                if self._stopping
+                else f"queue full ({len(self._queue)} waiting)"
+            )
             self._send(envelope, self._status(request, Status.BUSY, why))
             return
         self._tasks[request.request_id] = Task(request, key, payload, [envelope])
@@ -189,24 +233,41 @@ class Server:
             if not self._queue:
                 return
             task = self._tasks[self._queue.popleft()]
-            self.pool.assign(slot, task.request.request_id.encode(), task.payload, deadline_s(task.request))
+            self.pool.assign(
+                slot, task.request.request_id.encode(), task.payload, deadline_s(task.request)
+            )
 
     def _refuse_queued(self) -> None:
         while self._queue:
-            self._finish(self._queue.popleft(), None, "daemon shutting down before this request started", Status.BUSY)
+            self._finish(
+                self._queue.popleft(),
+                None,
+                "daemon shutting down before this request started",
+                Status.BUSY,
+            )
 
     # ---- worker answers --------------------------------------------------------------------
-    def _finish(self, request_id: str, payload: bytes | None, why: str, status: Status = Status.DAEMON_ERROR) -> None:
+    def _finish(
+        self, request_id: str, payload: bytes | None, why: str, status: Status = Status.DAEMON_ERROR
+    ) -> None:
         task = self._tasks.pop(request_id, None)
         if task is None:
             return
         try:
-            result = self._status(task.request, status, why) if payload is None else EvalResult.model_validate_json(payload)
+            result = (
+                self._status(task.request, status, why)
+                if payload is None
+                else EvalResult.model_validate_json(payload)
+            )
         except ValueError as e:
-            result = self._status(task.request, Status.DAEMON_ERROR, f"unreadable worker answer: {_short(e)}")
+            result = self._status(
+                task.request, Status.DAEMON_ERROR, f"unreadable worker answer: {_short(e)}"
+            )
         self._answer(task.waiters, task.request, task.key, result)
 
-    def _answer(self, envelopes: list[list[bytes]], request: EvalRequest, key: str, result: EvalResult) -> None:
+    def _answer(
+        self, envelopes: list[list[bytes]], request: EvalRequest, key: str, result: EvalResult
+    ) -> None:
         """Charge and log (one transaction), then reply: a crash in between loses no charge."""
         result = self.store.record(request.run_id, key, result)
         for envelope in envelopes:
@@ -220,8 +281,14 @@ class Server:
         self._router.send_multipart([*envelope, message.model_dump_json().encode()])
 
     def _status(self, request: EvalRequest, status: Status, message: str) -> EvalResult:
-        return EvalResult(request_id=request.request_id, status=status, message=message, backend=self.backend.name,
-                          simulated=self.backend.simulated, soc=request.soc)
+        return EvalResult(
+            request_id=request.request_id,
+            status=status,
+            message=message,
+            backend=self.backend.name,
+            simulated=self.backend.simulated,
+            soc=request.soc,
+        )
 
     def _fingerprint(self, soc: str) -> dict[str, str]:
         """Per soc, computed once: the backend's sources do not change under a running daemon."""
@@ -234,20 +301,42 @@ class Server:
 
     def stats(self, request_id: str = "") -> StatsReply:
         totals = self.store.totals()
-        return StatsReply(request_id=request_id, backend=self.backend.name, workers=self.pool.size, queued=len(self._queue),
-                          running=self.pool.running(), workers_alive=self.pool.alive(), max_queue=self.max_queue,
-                          evaluations=totals["evaluations"], cache_hits=totals["cache_hits"],
-                          shared_cache_hits=totals["shared_cache_hits"], cache_entries=totals["cache_entries"],
-                          sandbox_user=self.sandbox_user, uptime_s=time.monotonic() - self.started,
-                          versions={"ascend_gym": ascend_gym.__version__, "protocol": str(PROTOCOL_VERSION),
-                                    "python": platform.python_version(), "pyzmq": zmq.pyzmq_version(), "zmq": zmq.zmq_version()})
+        return StatsReply(
+            request_id=request_id,
+            backend=self.backend.name,
+            workers=self.pool.size,
+            queued=len(self._queue),
+            running=self.pool.running(),
+            workers_alive=self.pool.alive(),
+            max_queue=self.max_queue,
+            evaluations=totals["evaluations"],
+            cache_hits=totals["cache_hits"],
+            shared_cache_hits=totals["shared_cache_hits"],
+            cache_entries=totals["cache_entries"],
+            sandbox_user=self.sandbox_user,
+            uptime_s=time.monotonic() - self.started,
+            versions={
+                "ascend_gym": ascend_gym.__version__,
+                "protocol": str(PROTOCOL_VERSION),
+                "python": platform.python_version(),
+                "pyzmq": zmq.pyzmq_version(),
+                "zmq": zmq.zmq_version(),
+            },
+        )
 
     def health(self, request_id: str = "", about: str = "") -> HealthReply:
         alive = self.pool.alive()
         known = (about in self._tasks or self.store.answered(about) is not None) if about else None
-        return HealthReply(request_id=request_id, ok=not self._stopping and alive > 0, workers=self.pool.size,
-                           workers_alive=alive, queued=len(self._queue), running=self.pool.running(), max_queue=self.max_queue,
-                           known=known)
+        return HealthReply(
+            request_id=request_id,
+            ok=not self._stopping and alive > 0,
+            workers=self.pool.size,
+            workers_alive=alive,
+            queued=len(self._queue),
+            running=self.pool.running(),
+            max_queue=self.max_queue,
+            known=known,
+        )
 
 
 @functools.cache

@@ -42,8 +42,14 @@ UNCHARGED = {Status.BUSY, Status.DAEMON_ERROR}
 
 def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
     """Everything that can change the result: sources, spec, cases, stages, soc, seed, simulator."""
-    facts = {"package": request.package.content_hash(), "cases": request.cases, "stages": [s.value for s in request.stages],
-             "soc": request.soc, "seed": request.seed, "fingerprint": fingerprint}
+    facts = {
+        "package": request.package.content_hash(),
+        "cases": request.cases,
+        "stages": [s.value for s in request.stages],
+        "soc": request.soc,
+        "seed": request.seed,
+        "fingerprint": fingerprint,
+    }
     return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
 
 
@@ -52,9 +58,13 @@ class Store:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path, self.max_entries, self.max_requests = path, max_entries, max_requests
         # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), one per charge.
-        self._db = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
+        self._db = sqlite3.connect(
+            path, isolation_level=None, timeout=30.0, check_same_thread=False
+        )
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # durable across a daemon crash (not a power cut)
+        self._db.execute(
+            "PRAGMA synchronous=NORMAL"
+        )  # durable across a daemon crash (not a power cut)
         self._db.executescript(SCHEMA)
 
     def close(self) -> None:
@@ -63,7 +73,9 @@ class Store:
     # ---- lookups ---------------------------------------------------------------------------
     def answered(self, request_id: str) -> tuple[str, EvalResult] | None:
         """(cache key, result) of a request already answered."""
-        row = self._db.execute("SELECT key, result FROM requests WHERE request_id = ?", (request_id,)).fetchone()
+        row = self._db.execute(
+            "SELECT key, result FROM requests WHERE request_id = ?", (request_id,)
+        ).fetchone()
         return (row[0], EvalResult.model_validate_json(row[1])) if row else None
 
     def lookup(self, run_id: str, key: str) -> EvalResult | None:
@@ -72,10 +84,16 @@ class Store:
         if row is None:
             return None
         result = EvalResult.model_validate_json(row[0])
-        same_run = self._db.execute("SELECT 1 FROM charged WHERE run_id = ? AND key = ?", (run_id, key)).fetchone()
+        same_run = self._db.execute(
+            "SELECT 1 FROM charged WHERE run_id = ? AND key = ?", (run_id, key)
+        ).fetchone()
         source = "run" if same_run else "shared"
-        return result.model_copy(update={"cache_hit": same_run is not None,
-                                         "cost": result.cost.model_copy(update={"cache_source": source, "worker_s": 0.0})})
+        return result.model_copy(
+            update={
+                "cache_hit": same_run is not None,
+                "cost": result.cost.model_copy(update={"cache_source": source, "worker_s": 0.0}),
+            }
+        )
 
     # ---- the one write per answered request ------------------------------------------------
     def record(self, run_id: str, key: str, result: EvalResult) -> EvalResult:
@@ -88,42 +106,76 @@ class Store:
             if result.status in UNCHARGED:
                 return result
             source = result.cost.cache_source
-            paid = self._db.execute("SELECT 1 FROM charged WHERE run_id = ? AND key = ?", (run_id, key)).fetchone()
+            paid = self._db.execute(
+                "SELECT 1 FROM charged WHERE run_id = ? AND key = ?", (run_id, key)
+            ).fetchone()
             if paid and not result.cache_hit:
                 result = result.model_copy(update={"cache_hit": True})
             if result.cache_hit:
                 self._add(run_id, result.status, cache_hits=1)
             else:
-                spent = (0.0, 0.0) if source == "shared" else (result.cost.compile_s, result.cost.run_s)
-                self._add(run_id, result.status, evaluations=1, shared_cache_hits=int(source == "shared"),
-                          compile_s=spent[0], run_s=spent[1])
+                spent = (
+                    (0.0, 0.0) if source == "shared" else (result.cost.compile_s, result.cost.run_s)
+                )
+                self._add(
+                    run_id,
+                    result.status,
+                    evaluations=1,
+                    shared_cache_hits=int(source == "shared"),
+                    compile_s=spent[0],
+                    run_s=spent[1],
+                )
                 self._db.execute("INSERT OR IGNORE INTO charged VALUES (?, ?)", (run_id, key))
             if source == "none":
-                self._db.execute("INSERT OR REPLACE INTO cache VALUES (?, ?, ?)",
-                                 (key, result.model_copy(update={"request_id": "", "cache_hit": False}).model_dump_json(), now))
+                self._db.execute(
+                    "INSERT OR REPLACE INTO cache VALUES (?, ?, ?)",
+                    (
+                        key,
+                        result.model_copy(
+                            update={"request_id": "", "cache_hit": False}
+                        ).model_dump_json(),
+                        now,
+                    ),
+                )
             else:
                 self._db.execute("UPDATE cache SET used = ? WHERE key = ?", (now, key))
-            self._db.execute("INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
-                             (result.request_id, key, result.model_dump_json(), now))
+            self._db.execute(
+                "INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
+                (result.request_id, key, result.model_dump_json(), now),
+            )
         return result
 
     def trim(self) -> None:
         """Bound the cache and the request log (oldest first); cheap enough to call per request."""
         with self._transaction():
-            for table, column, limit in (("cache", "used", self.max_entries), ("requests", "done", self.max_requests)):
+            for table, column, limit in (
+                ("cache", "used", self.max_entries),
+                ("requests", "done", self.max_requests),
+            ):
                 excess = self._count(table) - limit
                 if excess > 0:
-                    self._db.execute(f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} ORDER BY {column} LIMIT ?)",
-                                     (excess,))
+                    self._db.execute(
+                        f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} ORDER BY {column} LIMIT ?)",
+                        (excess,),
+                    )
 
-    def _add(self, run_id: str, status: Status, evaluations: int = 0, cache_hits: int = 0, shared_cache_hits: int = 0,
-             compile_s: float = 0.0, run_s: float = 0.0) -> None:
+    def _add(
+        self,
+        run_id: str,
+        status: Status,
+        evaluations: int = 0,
+        cache_hits: int = 0,
+        shared_cache_hits: int = 0,
+        compile_s: float = 0.0,
+        run_s: float = 0.0,
+    ) -> None:
         self._db.execute(
             "INSERT INTO ledger VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, status) DO UPDATE SET "
             "evaluations = evaluations + excluded.evaluations, cache_hits = cache_hits + excluded.cache_hits, "
             "shared_cache_hits = shared_cache_hits + excluded.shared_cache_hits, "
             "compile_s = compile_s + excluded.compile_s, run_s = run_s + excluded.run_s",
-            (run_id, status.value, evaluations, cache_hits, shared_cache_hits, compile_s, run_s))
+            (run_id, status.value, evaluations, cache_hits, shared_cache_hits, compile_s, run_s),
+        )
 
     def _count(self, table: str) -> int:
         return self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
@@ -133,16 +185,32 @@ class Store:
 
     # ---- reports ---------------------------------------------------------------------------
     def ledger(self, run_id: str) -> LedgerReply:
-        rows = self._db.execute("SELECT status, evaluations, cache_hits, shared_cache_hits, compile_s, run_s FROM ledger "
-                                "WHERE run_id = ?", (run_id,)).fetchall()
-        return LedgerReply(run_id=run_id, evaluations=sum(r[1] for r in rows), cache_hits=sum(r[2] for r in rows),
-                           shared_cache_hits=sum(r[3] for r in rows), compile_s=sum(r[4] for r in rows),
-                           run_s=sum(r[5] for r in rows), by_status={r[0]: r[1] for r in rows if r[1]})
+        rows = self._db.execute(
+            "SELECT status, evaluations, cache_hits, shared_cache_hits, compile_s, run_s FROM ledger "
+            "WHERE run_id = ?",
+            (run_id,),
+        ).fetchall()
+        return LedgerReply(
+            run_id=run_id,
+            evaluations=sum(r[1] for r in rows),
+            cache_hits=sum(r[2] for r in rows),
+            shared_cache_hits=sum(r[3] for r in rows),
+            compile_s=sum(r[4] for r in rows),
+            run_s=sum(r[5] for r in rows),
+            by_status={r[0]: r[1] for r in rows if r[1]},
+        )
 
     def totals(self) -> dict[str, int]:
-        row = self._db.execute("SELECT COALESCE(SUM(evaluations), 0), COALESCE(SUM(cache_hits), 0), "
-                               "COALESCE(SUM(shared_cache_hits), 0) FROM ledger").fetchone()
-        return {"evaluations": row[0], "cache_hits": row[1], "shared_cache_hits": row[2], "cache_entries": self._count("cache")}
+        row = self._db.execute(
+            "SELECT COALESCE(SUM(evaluations), 0), COALESCE(SUM(cache_hits), 0), "
+            "COALESCE(SUM(shared_cache_hits), 0) FROM ledger"
+        ).fetchone()
+        return {
+            "evaluations": row[0],
+            "cache_hits": row[1],
+            "shared_cache_hits": row[2],
+            "cache_entries": self._count("cache"),
+        }
 
 
 class _Transaction:

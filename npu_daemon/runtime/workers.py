@@ -48,7 +48,9 @@ RESPAWN_BACKOFF_S = 1.0
 def deadline_s(request: EvalRequest) -> float:
     """The longest a worker may spend on a request: every build and run at its timeout, plus slack."""
     cases = len(request.package.spec.cases) + 1
-    return request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * cases + DEADLINE_MARGIN_S
+    return (
+        request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * cases + DEADLINE_MARGIN_S
+    )
 
 
 @dataclass
@@ -66,11 +68,19 @@ class SandboxUsers:
     groups: list[int] = field(default_factory=list)
 
     def identity(self, index: int) -> sandbox.Identity:
-        return sandbox.Identity(uid=self.first_uid + index, gid=self.gid, writable=self.writable, groups=self.groups)
+        return sandbox.Identity(
+            uid=self.first_uid + index, gid=self.gid, writable=self.writable, groups=self.groups
+        )
 
 
-def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[Path],
-                    unlisted: list[Path], groups: list[int] | None = None) -> SandboxUsers | None:
+def prepare_sandbox(
+    base_uid: int,
+    workers: int,
+    read: list[Path],
+    write: list[Path],
+    unlisted: list[Path],
+    groups: list[int] | None = None,
+) -> SandboxUsers | None:
     """Sandbox users from base_uid on if candidates can run unprivileged here, else None (and why, logged).
 
     Only root can switch users; `read` (the backend's files sandboxed commands use) must be
@@ -80,9 +90,15 @@ def prepare_sandbox(base_uid: int, workers: int, read: list[Path], write: list[P
     if os.geteuid() != 0:
         return None
     for path in read:
-        blocked = next((p for p in [path, *path.parents] if not p.stat().st_mode & stat.S_IXOTH), None)
+        blocked = next(
+            (p for p in [path, *path.parents] if not p.stat().st_mode & stat.S_IXOTH), None
+        )
         if blocked is not None:
-            log.warning("candidates run as root: %s is not traversable by other users (needed: %s)", blocked, path)
+            log.warning(
+                "candidates run as root: %s is not traversable by other users (needed: %s)",
+                blocked,
+                path,
+            )
             return None
     write = [p.resolve() for p in write]
     for path in write:
@@ -107,7 +123,11 @@ def _probe(identity: sandbox.Identity) -> str:
     sandbox.configure(identity)
     try:
         done = sandbox.run(["/bin/sh", "-c", "echo ok > probe"], probe_dir, 10.0, sandbox.Limits())
-        return "" if done.returncode == 0 else f"exit code {done.returncode}: {done.stderr.strip()[:200]}"
+        return (
+            ""
+            if done.returncode == 0
+            else f"exit code {done.returncode}: {done.stderr.strip()[:200]}"
+        )
     except (OSError, subprocess.SubprocessError) as e:
         return f"{type(e).__name__}: {e}"
     finally:
@@ -119,7 +139,9 @@ def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers
     locks = Path(tempfile.gettempdir()) / "npu_daemon-uids"
     locks.mkdir(mode=0o700, exist_ok=True)
     if locks.stat().st_uid != os.geteuid():
-        raise PermissionError(f"{locks} is not ours: the uid locks must not be reachable by candidates")
+        raise PermissionError(
+            f"{locks} is not ours: the uid locks must not be reachable by candidates"
+        )
     for first in range(base_uid, base_uid + 256 * size, size):
         lock = (locks / f"{first}.lock").open("w")
         try:
@@ -143,17 +165,29 @@ def evaluate(backend: Backend, request: EvalRequest, work_root: Path) -> EvalRes
         result = backend.evaluate(request, workdir)
     except Exception as e:  # a backend fault is still a result, never a dead worker
         log.exception("backend failed on %s", request.request_id)
-        result = EvalResult(request_id=request.request_id, status=Status.DAEMON_ERROR, message=f"{type(e).__name__}: {e}",
-                            log_tail=traceback.format_exc()[-4000:], backend=backend.name, simulated=backend.simulated,
-                            soc=request.soc)
+        result = EvalResult(
+            request_id=request.request_id,
+            status=Status.DAEMON_ERROR,
+            message=f"{type(e).__name__}: {e}",
+            log_tail=traceback.format_exc()[-4000:],
+            backend=backend.name,
+            simulated=backend.simulated,
+            soc=request.soc,
+        )
     finally:
-        if identity is not None:  # what escaped a command's process group (setsid) ends with the evaluation
+        if (
+            identity is not None
+        ):  # what escaped a command's process group (setsid) ends with the evaluation
             sandbox.kill_all(identity.uid)
         shutil.rmtree(workdir, ignore_errors=True)
-    return result.model_copy(update={"cost": result.cost.model_copy(update={"worker_s": time.monotonic() - start})})
+    return result.model_copy(
+        update={"cost": result.cost.model_copy(update={"worker_s": time.monotonic() - start})}
+    )
 
 
-def worker_main(backend: Backend, conn: Connection, identity: sandbox.Identity | None, work_root: str) -> None:
+def worker_main(
+    backend: Backend, conn: Connection, identity: sandbox.Identity | None, work_root: str
+) -> None:
     # Die with the server (even on SIGKILL); adopt orphaned candidate processes, so that killing
     # them (sandbox.kill_all) can also reap them; shutdown is the server's to orchestrate.
     libc = ctypes.CDLL(None)
@@ -194,7 +228,14 @@ class Slot:
 class WorkerPool:
     """The workers and their pipes; `poller` is the server's, on which the pool keeps its pipes registered."""
 
-    def __init__(self, poller: zmq.Poller, backend: Backend, size: int, work_root: Path, users: SandboxUsers | None):
+    def __init__(
+        self,
+        poller: zmq.Poller,
+        backend: Backend,
+        size: int,
+        work_root: Path,
+        users: SandboxUsers | None,
+    ):
         self.poller, self.backend, self.work_root, self.users = poller, backend, work_root, users
         self._mp = multiprocessing.get_context("spawn")
         self.slots = [Slot(i) for i in range(size)]
@@ -207,8 +248,12 @@ class WorkerPool:
     def _spawn(self, slot: Slot) -> None:
         ours, theirs = self._mp.Pipe()
         slot.ready, slot.task, slot.started = False, None, time.monotonic()
-        slot.process = self._mp.Process(target=worker_main, name=f"npu_daemon-worker-{slot.index}", daemon=True,
-                                        args=(self.backend, theirs, self.identity(slot.index), str(self.work_root)))
+        slot.process = self._mp.Process(
+            target=worker_main,
+            name=f"npu_daemon-worker-{slot.index}",
+            daemon=True,
+            args=(self.backend, theirs, self.identity(slot.index), str(self.work_root)),
+        )
         slot.process.start()
         theirs.close()  # the worker holds it now: our end sees EOF when the worker is gone
         slot.conn = ours
@@ -267,10 +312,15 @@ class WorkerPool:
         for slot in self.slots:
             dead = slot.process is None or not slot.process.is_alive() or slot.conn is None
             overdue = slot.task is not None and now > slot.deadline
-            if not (dead or overdue) or (dead and slot.task is None and now - slot.started < RESPAWN_BACKOFF_S):
+            if not (dead or overdue) or (
+                dead and slot.task is None and now - slot.started < RESPAWN_BACKOFF_S
+            ):
                 continue  # healthy, or a worker that fails at start-up: respawned at most once per backoff
-            why = f"worker {slot.index} exceeded the request's deadline" if overdue and not dead else \
-                f"worker {slot.index} died (exit code {slot.process.exitcode if slot.process else None})"
+            why = (
+                f"worker {slot.index} exceeded the request's deadline"
+                if overdue and not dead
+                else f"worker {slot.index} died (exit code {slot.process.exitcode if slot.process else None})"
+            )
             log.warning("%s; restarting it", why)
             if slot.task is not None:
                 lost.append((slot.task, why))

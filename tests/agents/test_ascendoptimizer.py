@@ -32,37 +32,72 @@ def fake_model(request: httpx2.Request) -> httpx2.Response:
     if "mutation operator" in system:
         value = int(re.search(r"TILE_LENGTH = (\d+);", user).group(1))
         new = value * 2 if value < 16384 else value // 2
-        content = (f"Change the tile length to {new}.\n<<<<<<< SEARCH\nconstexpr uint32_t TILE_LENGTH = {value};\n"
-                   f"=======\nconstexpr uint32_t TILE_LENGTH = {new};\n>>>>>>> REPLACE\n")
+        content = (
+            f"Change the tile length to {new}.\n<<<<<<< SEARCH\nconstexpr uint32_t TILE_LENGTH = {value};\n"
+            f"=======\nconstexpr uint32_t TILE_LENGTH = {new};\n>>>>>>> REPLACE\n"
+        )
     elif "retrieved optimisation experience" in system:
         kernel = re.search(r"```cpp kernel\n(.*?)```", user, re.DOTALL).group(1)
         kernel = re.sub(r"(xGm\.SetGlobalBuffer\([^;]*\);)", r"\1\n    " + L2_HINT, kernel, count=1)
         content = f"Applied [1]: bypass L2 for x.\n```cpp kernel\n{kernel}```\n"
     else:
         content = "I do not know."
-    return httpx2.Response(200, json={
-        "id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+    return httpx2.Response(
+        200,
+        json={
+            "id": "x",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body["model"],
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": content},
+                }
+            ],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+        },
+    )
 
 
 def tiny_bank(root) -> str:
-    bank = ExperienceBank([Experience(
-        title="Bypass L2 for read-once inputs", description="SetL2CacheHint on inputs read once",
-        bottleneck="MTE2-bound: input data movement GM -> UB dominates", code_diff="", motif="l2_cache_hint",
-        operator="op://ascend-ops-v1/level1/mul", fast_us=1.0, slow_us=1.2)], TfidfEmbedder())
+    bank = ExperienceBank(
+        [
+            Experience(
+                title="Bypass L2 for read-once inputs",
+                description="SetL2CacheHint on inputs read once",
+                bottleneck="MTE2-bound: input data movement GM -> UB dominates",
+                code_diff="",
+                motif="l2_cache_hint",
+                operator="op://ascend-ops-v1/level1/mul",
+                fast_us=1.0,
+                slow_us=1.2,
+            )
+        ],
+        TfidfEmbedder(),
+    )
     bank.save(root)
     return str(root)
 
 
 def llm_config(tmp_path, cache_mode: str) -> dict:
-    return {"proposer": "llm", "rounds": 1, "stage1_steps": 2, "stage2_steps": 1,
-            "llm": {"model": "fake", "cache_dir": str(tmp_path / "cache"), "cache_mode": cache_mode},
-            "stage2": {"bank_dir": tiny_bank(tmp_path / "bank"), "embedder": "tfidf"}}
+    return {
+        "proposer": "llm",
+        "rounds": 1,
+        "stage1_steps": 2,
+        "stage2_steps": 1,
+        "llm": {"model": "fake", "cache_dir": str(tmp_path / "cache"), "cache_mode": cache_mode},
+        "stage2": {"bank_dir": tiny_bank(tmp_path / "bank"), "embedder": "tfidf"},
+    }
 
 
-def run_policy(daemon: str, run_id: str, budget: int, http=None, operator: str = "level1/add", **config):
-    env = gym.make("ascend_gym:AscendOp-v0", operator=operator, budget=budget, daemon=daemon, run_id=run_id)
+def run_policy(
+    daemon: str, run_id: str, budget: int, http=None, operator: str = "level1/add", **config
+):
+    env = gym.make(
+        "ascend_gym:AscendOp-v0", operator=operator, budget=budget, daemon=daemon, run_id=run_id
+    )
     try:
         return AscendOptimizer(http_client=http, **config).run(env, seed=0)
     finally:
@@ -71,22 +106,37 @@ def run_policy(daemon: str, run_id: str, budget: int, http=None, operator: str =
 
 def test_a_scripted_model_drives_stage1_and_stage2(daemon, tmp_path):
     http = httpx2.Client(transport=httpx2.MockTransport(fake_model))
-    result = run_policy(daemon, "t-ao-llm", 3, http, out_dir=str(tmp_path / "out"), **llm_config(tmp_path, "record"))
+    result = run_policy(
+        daemon, "t-ao-llm", 3, http, out_dir=str(tmp_path / "out"), **llm_config(tmp_path, "record")
+    )
     assert result.proposer == "llm:fake" and result.evaluations == 3
     assert result.stage_evaluations == {"stage1": 2, "stage2": 1}
     records = [json.loads(line) for line in open(tmp_path / "out" / "trajectory.jsonl")]
     calls = [r for r in records if r["kind"] == "llm_call"]
     prompts = [c["prompt"] for c in calls]
     # A mutation the run already evaluated (the tournament may pick the same parent) is not resubmitted.
-    assert prompts[-1] == "stage2_refine@v1" and set(prompts[:-1]) == {"stage1_mutate@v1"} and len(prompts) >= 3
-    assert "Bypass L2 for read-once inputs" in calls[-1]["messages"][1]["content"]  # the retrieved experience
+    assert (
+        prompts[-1] == "stage2_refine@v1"
+        and set(prompts[:-1]) == {"stage1_mutate@v1"}
+        and len(prompts) >= 3
+    )
+    assert (
+        "Bypass L2 for read-once inputs" in calls[-1]["messages"][1]["content"]
+    )  # the retrieved experience
     evaluations = [r for r in records if r["kind"] == "evaluation"]
     assert [e["phase"] for e in evaluations] == ["stage1", "stage1", "stage2"]
     assert all(e["status"] == "OK" for e in evaluations)
-    assert "TILE_LENGTH = 8192" in evaluations[0]["tiling_diff"] and L2_HINT in evaluations[2]["kernel_diff"]
+    assert (
+        "TILE_LENGTH = 8192" in evaluations[0]["tiling_diff"]
+        and L2_HINT in evaluations[2]["kernel_diff"]
+    )
     assert evaluations[2]["tiling_diff"] == ""  # Stage II keeps the tiling fixed
-    assert result.llm_usage.calls == len(calls) and result.llm_usage.prompt_tokens == 100 * len(calls)
-    assert (tmp_path / "out" / "result.json").is_file() and (tmp_path / "out" / "best" / "op_kernel" / "add.cpp").is_file()
+    assert result.llm_usage.calls == len(calls) and result.llm_usage.prompt_tokens == 100 * len(
+        calls
+    )
+    assert (tmp_path / "out" / "result.json").is_file() and (
+        tmp_path / "out" / "best" / "op_kernel" / "add.cpp"
+    ).is_file()
 
 
 def _stable(records: list[dict]) -> list[dict]:
@@ -107,20 +157,33 @@ def test_replaying_the_cache_reproduces_the_run_exactly_without_the_model(daemon
 
     offline = httpx2.Client(transport=httpx2.MockTransport(no_network))
     again = AscendOptimizer(http_client=offline, **llm_config(tmp_path, "replay"))
-    env = gym.make("ascend_gym:AscendOp-v0", operator="level1/add", budget=3, daemon=daemon, run_id="t-ao-replay")
+    env = gym.make(
+        "ascend_gym:AscendOp-v0",
+        operator="level1/add",
+        budget=3,
+        daemon=daemon,
+        run_id="t-ao-replay",
+    )
     try:
         replayed = again.run(env, seed=0)
     finally:
         env.close()
     assert replayed.best_us == first.best_us and replayed.best_hash == first.best_hash
-    assert [s.model_dump(exclude={"cache_hit"}) for s in replayed.trajectory] == \
-        [s.model_dump(exclude={"cache_hit"}) for s in first.trajectory]
+    assert [s.model_dump(exclude={"cache_hit"}) for s in replayed.trajectory] == [
+        s.model_dump(exclude={"cache_hit"}) for s in first.trajectory
+    ]
     assert replayed.llm_usage.cache_hits == replayed.llm_usage.calls == first.llm_usage.calls >= 3
     # The full trajectories (prompts, replies, diffs, results) match record for record.
-    a = AscendOptimizer(http_client=http, out_dir=str(tmp_path / "a"), **llm_config(tmp_path, "replay"))
-    b = AscendOptimizer(http_client=offline, out_dir=str(tmp_path / "b"), **llm_config(tmp_path, "replay"))
+    a = AscendOptimizer(
+        http_client=http, out_dir=str(tmp_path / "a"), **llm_config(tmp_path, "replay")
+    )
+    b = AscendOptimizer(
+        http_client=offline, out_dir=str(tmp_path / "b"), **llm_config(tmp_path, "replay")
+    )
     for policy, run_id in ((a, "t-ao-a"), (b, "t-ao-b")):
-        env = gym.make("ascend_gym:AscendOp-v0", operator="level1/add", budget=3, daemon=daemon, run_id=run_id)
+        env = gym.make(
+            "ascend_gym:AscendOp-v0", operator="level1/add", budget=3, daemon=daemon, run_id=run_id
+        )
         try:
             policy.run(env, seed=0)
         finally:
@@ -132,8 +195,16 @@ def test_replaying_the_cache_reproduces_the_run_exactly_without_the_model(daemon
 
 @pytest.mark.parametrize("operator", ["level1/add", "level1/relu", "level2/swiglu"])
 def test_offline_end_to_end_on_suite_operators(daemon, operator):
-    policy = make_policy("ascendoptimizer", rounds=1, stage1_steps=2, stage2_steps=1, stage2={"embedder": "tfidf"})
-    env = gym.make("ascend_gym:AscendOp-v0", operator=operator, budget=3, daemon=daemon, run_id=f"t-ao-off-{operator}")
+    policy = make_policy(
+        "ascendoptimizer", rounds=1, stage1_steps=2, stage2_steps=1, stage2={"embedder": "tfidf"}
+    )
+    env = gym.make(
+        "ascend_gym:AscendOp-v0",
+        operator=operator,
+        budget=3,
+        daemon=daemon,
+        run_id=f"t-ao-off-{operator}",
+    )
     try:
         result = policy.run(env, seed=1)
     finally:
@@ -149,21 +220,49 @@ def test_offline_end_to_end_on_suite_operators(daemon, operator):
 
 def test_ablations_keep_to_their_stage(daemon, tmp_path):
     bank = {"bank_dir": tiny_bank(tmp_path / "bank"), "embedder": "tfidf"}
-    only1 = run_policy(daemon, "t-ao-s1", 3, ablation="stage1-only", rounds=1, stage1_steps=2, stage2_steps=1, stage2=bank)
+    only1 = run_policy(
+        daemon,
+        "t-ao-s1",
+        3,
+        ablation="stage1-only",
+        rounds=1,
+        stage1_steps=2,
+        stage2_steps=1,
+        stage2=bank,
+    )
     assert set(only1.stage_evaluations) == {"stage1"} and only1.evaluations == 3
     # Stage II alone: the tiny bank's L2 experience maps to the catalogue's l2_bypass:inputs rewrite.
-    only2 = run_policy(daemon, "t-ao-s2", 2, ablation="stage2-only", rounds=1, stage1_steps=1, stage2_steps=1, stage2=bank)
+    only2 = run_policy(
+        daemon,
+        "t-ao-s2",
+        2,
+        ablation="stage2-only",
+        rounds=1,
+        stage1_steps=1,
+        stage2_steps=1,
+        stage2=bank,
+    )
     assert set(only2.stage_evaluations) == {"stage2"} and only2.evaluations == 1
     assert "l2" in only2.trajectory[0].note.lower() or "L2" in only2.trajectory[0].note
 
 
 def test_bank_build_rewinds_an_expert_and_reports_kept_of_tried(daemon, tmp_path):
-    bank, stats = build_bank(["op://ascend-ops-v1/level1/add"], daemon, OfflineProposer, RewindConfig(max_tried_per_expert=3),
-                             tmp_path, embedder="tfidf", parallel=1, run_prefix="t-bank")
+    bank, stats = build_bank(
+        ["op://ascend-ops-v1/level1/add"],
+        daemon,
+        OfflineProposer,
+        RewindConfig(max_tried_per_expert=3),
+        tmp_path,
+        embedder="tfidf",
+        parallel=1,
+        run_prefix="t-bank",
+    )
     assert stats.experts == 1 and 1 <= stats.tried <= 3 and stats.kept == len(bank) <= stats.tried
     meta = json.loads((tmp_path / "meta.json").read_text())
     assert meta["stats"]["tried"] == stats.tried and meta["embedder"] == "tfidf"
-    steps = [json.loads(line) for line in open(tmp_path / "rewind.jsonl") if '"rewind_step"' in line]
+    steps = [
+        json.loads(line) for line in open(tmp_path / "rewind.jsonl") if '"rewind_step"' in line
+    ]
     assert len(steps) == stats.tried and sum(s["kept"] for s in steps) == stats.kept
     for e in bank.experiences:
         assert e.slow_us >= 1.05 * e.fast_us and e.code_diff.startswith("---") and e.bottleneck
@@ -171,9 +270,27 @@ def test_bank_build_rewinds_an_expert_and_reports_kept_of_tried(daemon, tmp_path
 
 def test_optimize_command_writes_the_result(daemon, tmp_path):
     config = json.dumps({"rounds": 1, "stage1_steps": 2, "stage2_steps": 0})
-    code = cli.main(["optimize", "level1/add", "--budget", "2", "--daemon", daemon, "--out", str(tmp_path),
-                     "--config", config, "--run-id", "t-ao-cli"])
+    code = cli.main(
+        [
+            "optimize",
+            "level1/add",
+            "--budget",
+            "2",
+            "--daemon",
+            daemon,
+            "--out",
+            str(tmp_path),
+            "--config",
+            config,
+            "--run-id",
+            "t-ao-cli",
+        ]
+    )
     assert code == 0
     record = json.loads((tmp_path / "optimize.json").read_text())
-    assert record["policy"] == "ascendoptimizer" and record["evaluations"] == 2 and record["run_id"] == "t-ao-cli"
+    assert (
+        record["policy"] == "ascendoptimizer"
+        and record["evaluations"] == 2
+        and record["run_id"] == "t-ao-cli"
+    )
     assert (tmp_path / "trajectory.jsonl").is_file()

@@ -12,8 +12,10 @@ from agents.ascendoptimizer.offline import annotate_tunables
 from ascend_gym import suite, tune
 
 
-@pytest.mark.parametrize("motif", ["no_pipe_all_barrier", "vector_intrinsics", "whole_tile_instructions",
-                                   "double_buffering"])
+@pytest.mark.parametrize(
+    "motif",
+    ["no_pipe_all_barrier", "vector_intrinsics", "whole_tile_instructions", "double_buffering"],
+)
 def test_forward_rewrite_undoes_the_inverse(motif):
     expert = suite.load_expert("level1/add")
     m = BY_NAME[motif]
@@ -27,7 +29,10 @@ def test_devectorised_kernel_is_a_scalar_loop_fenced_by_barriers():
     [(_, slow)] = BY_NAME["vector_intrinsics"].inverse(expert, None)
     diff = unified_diff(expert.kernel_source, slow.kernel_source, "k")
     assert "-    Add(zLocal, xLocal, yLocal" in diff
-    assert "zLocal.SetValue(i_, static_cast<float>(xLocal.GetValue(i_)) + static_cast<float>(yLocal.GetValue(i_)));" in diff
+    assert (
+        "zLocal.SetValue(i_, static_cast<float>(xLocal.GetValue(i_)) + static_cast<float>(yLocal.GetValue(i_)));"
+        in diff
+    )
     assert diff.count("+    PipeBarrier<PIPE_ALL>();") == 2
 
 
@@ -56,19 +61,45 @@ def test_template_marks_integer_constants_of_a_program_without_markers():
     assert annotate_tunables(marked) is None  # already a template
 
 
-def _experience(title: str, bottleneck: str, operator: str, motif: str = "vector_intrinsics") -> Experience:
-    return Experience(title=title, description="d", bottleneck=bottleneck, code_diff="", motif=motif,
-                      operator=operator, fast_us=1.0, slow_us=2.0)
+def _experience(
+    title: str, bottleneck: str, operator: str, motif: str = "vector_intrinsics"
+) -> Experience:
+    return Experience(
+        title=title,
+        description="d",
+        bottleneck=bottleneck,
+        code_diff="",
+        motif=motif,
+        operator=operator,
+        fast_us=1.0,
+        slow_us=2.0,
+    )
 
 
 def test_retrieval_ranks_by_bottleneck_and_excludes_the_operators_own_experience(tmp_path):
-    bank = ExperienceBank([
-        _experience("vectorise", "scalar-bound: element-wise work runs on the scalar unit", "op://s/level1/a"),
-        _experience("double buffer", "pipes are serialised: copy-in and compute do not overlap", "op://s/level1/b"),
-        _experience("own", "scalar-bound: element-wise work runs on the scalar unit", "op://s/level1/me"),
-    ], TfidfEmbedder())
-    hits = bank.retrieve("scalar-bound (99% of kernel time); the scalar unit does element-wise work", k=2,
-                         exclude_operator="op://s/level1/me")
+    bank = ExperienceBank(
+        [
+            _experience(
+                "vectorise",
+                "scalar-bound: element-wise work runs on the scalar unit",
+                "op://s/level1/a",
+            ),
+            _experience(
+                "double buffer",
+                "pipes are serialised: copy-in and compute do not overlap",
+                "op://s/level1/b",
+            ),
+            _experience(
+                "own", "scalar-bound: element-wise work runs on the scalar unit", "op://s/level1/me"
+            ),
+        ],
+        TfidfEmbedder(),
+    )
+    hits = bank.retrieve(
+        "scalar-bound (99% of kernel time); the scalar unit does element-wise work",
+        k=2,
+        exclude_operator="op://s/level1/me",
+    )
     assert [e.title for e, _ in hits] == ["vectorise", "double buffer"] and hits[0][1] > hits[1][1]
     bank.save(tmp_path)
     loaded = ExperienceBank.load(tmp_path, "tfidf")
@@ -84,5 +115,7 @@ def test_shipped_bank_with_dense_embeddings_retrieves_the_scalar_fix_for_a_scala
 
     bank = ExperienceBank.load(DEFAULT_BANK_DIR, "dense")
     assert bank.embedder.name.startswith("dense") and bank.embeddings.shape == (len(bank), 384)
-    hits = bank.retrieve("scalar-bound (99% of kernel time); element-wise work runs on the scalar unit", k=3)
+    hits = bank.retrieve(
+        "scalar-bound (99% of kernel time); element-wise work runs on the scalar unit", k=3
+    )
     assert hits[0][0].motif == "vector_intrinsics"

@@ -25,7 +25,13 @@ def test_random_composition_starts_from_the_given_package_and_says_what_it_did()
 
 
 def test_best_of_n_offline_spends_exactly_the_budget(daemon):
-    env = gym.make("ascend_gym:AscendOp-v0", operator="level1/add", budget=3, daemon=daemon, run_id="t-bon-offline")
+    env = gym.make(
+        "ascend_gym:AscendOp-v0",
+        operator="level1/add",
+        budget=3,
+        daemon=daemon,
+        run_id="t-bon-offline",
+    )
     try:
         result = BestOfN().run(env, seed=1)
     finally:
@@ -45,20 +51,43 @@ def test_best_of_n_samples_a_model_at_the_set_temperature(daemon):
     def answer(request: httpx2.Request) -> httpx2.Response:
         body = json.loads(request.content)
         seen.append(body)
-        content = "Larger tiles.\n```cpp tiling\n" + faster + "```\n" if len(seen) % 2 else "I have no idea."
-        return httpx2.Response(200, json={
-            "id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+        content = (
+            "Larger tiles.\n```cpp tiling\n" + faster + "```\n"
+            if len(seen) % 2
+            else "I have no idea."
+        )
+        return httpx2.Response(
+            200,
+            json={
+                "id": "x",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": content},
+                    }
+                ],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+            },
+        )
 
     http = httpx2.Client(transport=httpx2.MockTransport(answer))
-    env = gym.make("ascend_gym:AscendOp-v0", operator="level1/add", budget=2, daemon=daemon, run_id="t-bon-llm")
+    env = gym.make(
+        "ascend_gym:AscendOp-v0", operator="level1/add", budget=2, daemon=daemon, run_id="t-bon-llm"
+    )
     try:
-        result = BestOfN(http_client=http, proposer="llm", llm={"temperature": 0.6, "model": "m"}).run(env, seed=0)
+        result = BestOfN(
+            http_client=http, proposer="llm", llm={"temperature": 0.6, "model": "m"}
+        ).run(env, seed=0)
     finally:
         env.close()
     assert all(b["temperature"] == 0.6 and b["model"] == "m" for b in seen)
-    assert "TILE_LENGTH = 4096" in seen[0]["messages"][1]["content"]  # every sample is prompted with the baseline
+    assert (
+        "TILE_LENGTH = 4096" in seen[0]["messages"][1]["content"]
+    )  # every sample is prompted with the baseline
     # One distinct candidate: the repeat is a free cache hit and unparseable replies cost nothing.
     assert result.evaluations == 1 and result.proposer == "llm"
     assert result.llm_calls == len(seen) and result.prompt_tokens == 100 * len(seen)

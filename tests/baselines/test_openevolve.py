@@ -34,8 +34,13 @@ def test_yaml_sets_every_openevolve_config_value():
     from openevolve import config as oe
 
     data = yaml.safe_load(DEFAULT_CONFIG.read_text())
-    sections = {"llm": oe.LLMConfig, "prompt": oe.PromptConfig, "database": oe.DatabaseConfig,
-                "evaluator": oe.EvaluatorConfig, "evolution_trace": oe.EvolutionTraceConfig}
+    sections = {
+        "llm": oe.LLMConfig,
+        "prompt": oe.PromptConfig,
+        "database": oe.DatabaseConfig,
+        "evaluator": oe.EvaluatorConfig,
+        "evolution_trace": oe.EvolutionTraceConfig,
+    }
     assert {f.name for f in dataclasses.fields(oe.Config)} == set(data)
     for name, cls in sections.items():
         assert {f.name for f in dataclasses.fields(cls)} == set(data[name]), name
@@ -51,7 +56,9 @@ def test_program_round_trip_and_evolve_block_rules():
     inside = program.replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 8192;")
     program_io.check_blocks(program, inside)
     assert "TILE_LENGTH = 8192;" in program_io.split(inside, base).tiling_source
-    outside = program.replace("// Only the text inside", "// Anything goes, not only the text inside")
+    outside = program.replace(
+        "// Only the text inside", "// Anything goes, not only the text inside"
+    )
     with pytest.raises(program_io.ProgramError, match="outside"):
         program_io.check_blocks(program, outside)
     with pytest.raises(program_io.ProgramError, match="markers"):
@@ -66,7 +73,8 @@ def test_search_replace_diffs_apply_with_openevolve():
     rng = random.Random(0)
     for _ in range(10):
         new = old.replace("BLOCK_DIM = 40;", f"BLOCK_DIM = {rng.randint(1, 48)};").replace(
-            "constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;")
+            "constexpr int32_t BUFFER_NUM = 2;", "constexpr int32_t BUFFER_NUM = 1;"
+        )
         applied, count = apply_diff_blocks(old, extract_diffs(program_io.search_replace(old, new)))
         assert applied == new and count >= 1
 
@@ -77,7 +85,12 @@ def test_evaluator_rejects_edits_outside_blocks_without_spending(tmp_path, monke
     (tmp_path / "baseline.json").write_text(base.model_dump_json())
     (tmp_path / "baseline_us").write_text("100.0")
     (tmp_path / "initial_program.cpp").write_text(program)
-    for key, value in {"DAEMON": daemon, "RUN_ID": "t-oe-eval", "BUDGET": "1", "WORKDIR": str(tmp_path)}.items():
+    for key, value in {
+        "DAEMON": daemon,
+        "RUN_ID": "t-oe-eval",
+        "BUDGET": "1",
+        "WORKDIR": str(tmp_path),
+    }.items():
         monkeypatch.setenv(f"ASCEND_GYM_OE_{key}", value)
     bad = tmp_path / "bad.cpp"
     bad.write_text(program.replace("// Only the text", "// Not only the text"))
@@ -87,7 +100,9 @@ def test_evaluator_rejects_edits_outside_blocks_without_spending(tmp_path, monke
     assert evaluator.evaluate(str(good)).metrics["correct"] == 1.0
     other = tmp_path / "other.cpp"
     other.write_text(program.replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 1024;"))
-    assert evaluator.evaluate(str(other)).metrics.get("budget_exhausted") == 1.0  # budget 1 is spent
+    assert (
+        evaluator.evaluate(str(other)).metrics.get("budget_exhausted") == 1.0
+    )  # budget 1 is spent
     assert [e["charged"] for e in evaluator.read_log(tmp_path)] == [True]
 
 
@@ -97,9 +112,14 @@ def test_offline_endpoint_answers_openevolve_prompts_with_diffs():
     server = OfflineLLMServer(base, seed=0)
     try:
         prompt = f"# Current Program\n```cpp\n{program.rstrip()}\n```\n\n# Task\nImprove it."
-        request = urllib.request.Request(server.base_url + "/chat/completions", method="POST",
-                                         data=json.dumps({"model": "x", "messages": [{"role": "user", "content": prompt}]}).encode(),
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            server.base_url + "/chat/completions",
+            method="POST",
+            data=json.dumps(
+                {"model": "x", "messages": [{"role": "user", "content": prompt}]}
+            ).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(request, timeout=30) as reply:
             content = json.loads(reply.read())["choices"][0]["message"]["content"]
     finally:
@@ -108,11 +128,17 @@ def test_offline_endpoint_answers_openevolve_prompts_with_diffs():
 
 
 def test_openevolve_offline_run_is_stopped_by_the_ledger_budget(daemon):
-    env = gym.make("ascend_gym:AscendOp-v0", operator="level1/add", budget=3, daemon=daemon, run_id="t-oe-run")
+    env = gym.make(
+        "ascend_gym:AscendOp-v0", operator="level1/add", budget=3, daemon=daemon, run_id="t-oe-run"
+    )
     try:
         result = OpenEvolvePolicy().run(env, seed=0)
     finally:
         env.close()
     assert result.stopped_by == "budget" and result.evaluations == 3
     assert sum(not s.cache_hit for s in result.trajectory) == 3
-    assert result.best_us <= result.baseline_us and result.llm_calls >= 1 and result.proposer == "offline"
+    assert (
+        result.best_us <= result.baseline_us
+        and result.llm_calls >= 1
+        and result.proposer == "offline"
+    )

@@ -23,15 +23,31 @@ def fake_toolkit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(FAKE, root)
     rt = build.ensure_runtime()
     (root / "fake_sim.cmake").write_text(
-        f'set(FAKE_SIM_INCLUDE "{build.INCLUDE_DIR}")\nset(FAKE_SIM_PCH "{rt.pch_dir}")\nset(FAKE_SIM_RUNTIME "{rt.root}")\n')
+        f'set(FAKE_SIM_INCLUDE "{build.INCLUDE_DIR}")\nset(FAKE_SIM_PCH "{rt.pch_dir}")\nset(FAKE_SIM_RUNTIME "{rt.root}")\n'
+    )
     (root / "fake" / "soc").mkdir(parents=True)
     for soc in tomllib.loads((SOC_DIR / "presets.toml").read_text()):
         if soc != "common":
-            (root / "fake" / "soc" / f"{soc}.txt").write_text("".join(f"{k} {v}\n" for k, v in soc_params(soc).items()))
+            (root / "fake" / "soc" / f"{soc}.txt").write_text(
+                "".join(f"{k} {v}\n" for k, v in soc_params(soc).items())
+            )
     (root / "lib64").mkdir()
-    subprocess.run([build.CXX, *build.CXXFLAGS, "-shared", f"-I{root / 'include'}", f"-I{build.INCLUDE_DIR}", f"-I{build.RUNTIME_DIR}",
-                    str(root / "src" / "fake_acl.cpp"), *rt.link_flags(), "-o", str(root / "lib64" / "libascendcl.so")],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            build.CXX,
+            *build.CXXFLAGS,
+            "-shared",
+            f"-I{root / 'include'}",
+            f"-I{build.INCLUDE_DIR}",
+            f"-I{build.RUNTIME_DIR}",
+            str(root / "src" / "fake_acl.cpp"),
+            *rt.link_flags(),
+            "-o",
+            str(root / "lib64" / "libascendcl.so"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return root
 
 

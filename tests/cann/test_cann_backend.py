@@ -33,7 +33,9 @@ def edit_kernel(pkg: OperatorPackage, old: str, new: str) -> OperatorPackage:
     return pkg.with_sources(kernel=pkg.kernel_source.replace(old, new))
 
 
-def evaluate(pkg: OperatorPackage, tmp_path: Path, name: str = "run", **request: object) -> EvalResult:
+def evaluate(
+    pkg: OperatorPackage, tmp_path: Path, name: str = "run", **request: object
+) -> EvalResult:
     backend = CannBackend(CannConfig(warmup=2, repeats=5, state_dir=tmp_path / "state"))
     workdir = tmp_path / name
     workdir.mkdir()
@@ -41,13 +43,19 @@ def evaluate(pkg: OperatorPackage, tmp_path: Path, name: str = "run", **request:
 
 
 def events(log: Path, kind: str) -> list[dict]:
-    return [e for e in map(json.loads, log.read_text().splitlines()) if e["event"] == kind] if log.exists() else []
+    return (
+        [e for e in map(json.loads, log.read_text().splitlines()) if e["event"] == kind]
+        if log.exists()
+        else []
+    )
 
 
 def test_registered() -> None:
     assert BACKENDS == ("sim", "cann")
     backend = get_backend("cann")
-    assert isinstance(backend, CannBackend) and backend.name == "cann" and backend.simulated is False
+    assert (
+        isinstance(backend, CannBackend) and backend.name == "cann" and backend.simulated is False
+    )
 
 
 def test_correct_add_is_ok_with_latency_and_profile(cann_env: Path, tmp_path: Path) -> None:
@@ -56,16 +64,24 @@ def test_correct_add_is_ok_with_latency_and_profile(cann_env: Path, tmp_path: Pa
     assert result.backend == "cann" and result.simulated is False
     assert [c.name for c in result.cases] == ["aligned_fp16", "tail_fp16", "bench_fp16"]
     assert all(c.passed and c.max_abs_error == 0 for c in result.cases)
-    assert result.fingerprint["cann"] == "8.0.0-fake" and result.fingerprint["driver"] == "24.1.0-fake"
+    assert (
+        result.fingerprint["cann"] == "8.0.0-fake" and result.fingerprint["driver"] == "24.1.0-fake"
+    )
     assert result.fingerprint["device"] == "0:910B4"
 
     # latency_us is the median Task Duration of the profiled launches msprof op wrote.
     launches = msprof.read_output(tmp_path / "run" / "case-bench_fp16" / "msprof")
     assert len(launches) == 5
-    assert result.latency_us == pytest.approx(statistics.median(l.task_duration_us for l in launches))
+    assert result.latency_us == pytest.approx(
+        statistics.median(l.task_duration_us for l in launches)
+    )
     profile = result.profile
     assert profile.block_dim == 40 and profile.aiv_cores > 0  # the add tiling's 40 blocks
-    assert 0 < profile.aiv_mte2_ratio < 1 and profile.aiv_mte2_time_us > 0 and profile.aiv_vec_time_us > 0
+    assert (
+        0 < profile.aiv_mte2_ratio < 1
+        and profile.aiv_mte2_time_us > 0
+        and profile.aiv_vec_time_us > 0
+    )
     assert profile.model_extra["timing_repeats"] == 5
     element_bytes = 64 * 1000 * 2  # fp16 x, y and z of the bench case
     assert profile.gm_read_bytes == 2 * element_bytes and profile.gm_write_bytes == element_bytes
@@ -90,14 +106,20 @@ def test_wrong_numbers_are_wrong_answer(cann_env: Path, tmp_path: Path) -> None:
 
 
 def test_out_of_bounds_kernel_is_runtime_error(cann_env: Path, tmp_path: Path) -> None:
-    pkg = edit_kernel(small_add(), "(__gm__ DTYPE_X*)x + offset,", "(__gm__ DTYPE_X*)x + offset + (1 << 20),")
+    pkg = edit_kernel(
+        small_add(), "(__gm__ DTYPE_X*)x + offset,", "(__gm__ DTYPE_X*)x + offset + (1 << 20),"
+    )
     result = evaluate(pkg, tmp_path)
     assert result.status is Status.RUNTIME_ERROR
-    assert "aclrtSynchronizeStream" in result.message and "outside every GM buffer" in result.message
+    assert (
+        "aclrtSynchronizeStream" in result.message and "outside every GM buffer" in result.message
+    )
 
 
 def test_hanging_kernel_is_run_timeout(cann_env: Path, tmp_path: Path) -> None:
-    pkg = edit_kernel(small_add(), "op.Process();", "volatile uint32_t spin = 1;\n  while (spin) {}")
+    pkg = edit_kernel(
+        small_add(), "op.Process();", "volatile uint32_t spin = 1;\n  while (spin) {}"
+    )
     result = evaluate(pkg, tmp_path, timeouts={"build_s": 60, "run_s": 1})
     assert result.status is Status.RUN_TIMEOUT and "exceeded 1 s" in result.message
 
@@ -110,27 +132,34 @@ def test_slow_build_is_build_timeout(cann_env: Path, tmp_path: Path) -> None:
 
 def test_failing_tiling_is_tiling_error(cann_env: Path, tmp_path: Path) -> None:
     pkg = small_add()
-    tiling = pkg.tiling_source.replace("AddTilingData tiling;", "AddTilingData tiling;\n  return ge::GRAPH_FAILED;")
+    tiling = pkg.tiling_source.replace(
+        "AddTilingData tiling;", "AddTilingData tiling;\n  return ge::GRAPH_FAILED;"
+    )
     result = evaluate(pkg.with_sources(tiling=tiling), tmp_path)
     assert result.status is Status.TILING_ERROR and "GRAPH_FAILED" in result.message
     assert not events(cann_env, "compile")  # nothing was built for the device
 
 
-def test_unhealthy_device_is_daemon_error(cann_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unhealthy_device_is_daemon_error(
+    cann_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ASCEND_FAKE_NPU_HEALTH", "Alarm")
     result = evaluate(small_add(), tmp_path)
     assert result.status is Status.DAEMON_ERROR and "health is Alarm" in result.message
     assert not events(cann_env, "compile")
 
 
-def test_device_failing_during_the_build_is_daemon_error(cann_env: Path, tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_device_failing_during_the_build_is_daemon_error(
+    cann_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Another evaluation holds the device while this one builds; the device fails meanwhile.
     results: list[EvalResult] = []
     with device.exclusive(tmp_path / "state", 0):
         worker = threading.Thread(target=lambda: results.append(evaluate(small_add(), tmp_path)))
         worker.start()
-        tiled = tmp_path / "run" / "case-bench_fp16" / "tiling.json"  # written after the first health check
+        tiled = (
+            tmp_path / "run" / "case-bench_fp16" / "tiling.json"
+        )  # written after the first health check
         deadline = time.monotonic() + 60
         while not tiled.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -140,16 +169,26 @@ def test_device_failing_during_the_build_is_daemon_error(cann_env: Path, tmp_pat
     assert not events(cann_env, "msprof")
 
 
-def test_missing_toolkit_is_daemon_error(cann_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_toolkit_is_daemon_error(
+    cann_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("ASCEND_HOME_PATH")
     result = evaluate(small_add(), tmp_path)
     assert result.status is Status.DAEMON_ERROR and "set_env.sh" in result.message
 
 
-def test_concurrent_evaluations_build_in_parallel_and_time_one_at_a_time(cann_env: Path, tmp_path: Path) -> None:
+def test_concurrent_evaluations_build_in_parallel_and_time_one_at_a_time(
+    cann_env: Path, tmp_path: Path
+) -> None:
     # Two candidates whose kernels differ, so each needs its own build.
-    pkgs = [edit_kernel(small_add(), "constexpr int32_t BUFFER_NUM = 2;", f"constexpr int32_t BUFFER_NUM = 2;  // variant {i}")
-            for i in range(2)]
+    pkgs = [
+        edit_kernel(
+            small_add(),
+            "constexpr int32_t BUFFER_NUM = 2;",
+            f"constexpr int32_t BUFFER_NUM = 2;  // variant {i}",
+        )
+        for i in range(2)
+    ]
     results: list[EvalResult] = [None, None]
 
     def run(i: int) -> None:
@@ -163,10 +202,14 @@ def test_concurrent_evaluations_build_in_parallel_and_time_one_at_a_time(cann_en
     assert [r.status for r in results] == [Status.OK, Status.OK], [r.message for r in results]
 
     timings = sorted(events(cann_env, "msprof"), key=lambda e: e["start"])
-    assert len(timings) == 2 and timings[0]["end"] <= timings[1]["start"]  # the device lock serialised them
+    assert (
+        len(timings) == 2 and timings[0]["end"] <= timings[1]["start"]
+    )  # the device lock serialised them
     builds: dict[str, list[dict]] = {}
     for e in events(cann_env, "compile"):
         builds.setdefault(e["cwd"], []).append(e)
     assert len(builds) == 2
     a, b = builds.values()
-    assert any(x["start"] < y["end"] and y["start"] < x["end"] for x in a for y in b)  # the builds overlapped
+    assert any(
+        x["start"] < y["end"] and y["start"] < x["end"] for x in a for y in b
+    )  # the builds overlapped

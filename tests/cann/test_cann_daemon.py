@@ -6,17 +6,19 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from test_cann_backend import small_add
+
 from ascend_gym.client import DaemonClient
 from ascend_gym.protocol import EvalRequest, Status
 from npu_daemon.backends.cann import CannBackend, CannConfig
 from npu_daemon.runtime.server import Server
 
-from test_cann_backend import small_add
-
 
 def test_cann_daemon_round_trip(cann_env: Path, tmp_path: Path) -> None:
     backend = CannBackend(CannConfig(warmup=1, repeats=3, state_dir=tmp_path / "state"))
-    server = Server(backend, "tcp://127.0.0.1:*", workers=2, state_dir=tmp_path / "daemon", workdir=tmp_path)
+    server = Server(
+        backend, "tcp://127.0.0.1:*", workers=2, state_dir=tmp_path / "daemon", workdir=tmp_path
+    )
     thread = threading.Thread(target=server.serve_forever)
     thread.start()
     client = DaemonClient(server.endpoint, timeout_s=120)
@@ -28,6 +30,8 @@ def test_cann_daemon_round_trip(cann_env: Path, tmp_path: Path) -> None:
         client.close()
         server.stop()
         thread.join()
-    assert first.status is Status.OK and first.backend == "cann" and not first.simulated, first.message
+    assert first.status is Status.OK and first.backend == "cann" and not first.simulated, (
+        first.message
+    )
     assert first.profile.model_extra["timing_repeats"] == 3
     assert again.cache_hit and again.latency_us == first.latency_us

@@ -19,7 +19,9 @@ NAMES = sorted(p.name for p in PACKAGES.iterdir() if (p / "op.toml").exists())
 @pytest.mark.parametrize("name", NAMES)
 def test_package_passes_on_cann(name: str, cann_env: Path, tmp_path: Path) -> None:
     backend = CannBackend(CannConfig(state_dir=tmp_path / "state"))
-    request = EvalRequest(package=load_package(PACKAGES / name), stages=[Stage.COMPILE, Stage.CHECK])
+    request = EvalRequest(
+        package=load_package(PACKAGES / name), stages=[Stage.COMPILE, Stage.CHECK]
+    )
     result = backend.evaluate(request, tmp_path)
     assert result.status is Status.OK, f"{result.status}: {result.message}\n{result.log_tail}"
     assert result.cases and all(c.passed for c in result.cases)

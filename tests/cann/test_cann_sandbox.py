@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_cann_backend import edit_kernel, small_add
 
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.protocol import EvalRequest, Stage, Status
@@ -19,19 +20,23 @@ from npu_daemon.backends.sim import build
 from npu_daemon.main import sandbox_access
 from npu_daemon.runtime.workers import prepare_sandbox
 
-from test_cann_backend import edit_kernel, small_add
-
 DEVICE_GID = 4242  # the group a driver would give its device nodes (HwHiAiUser)
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="sandbox users need a root daemon")
 
 
 def make_nodes(root: Path) -> tuple[str, ...]:
     """Stand-ins for an NPU's device nodes (files, with the modes and groups a driver gives them)."""
-    for name, mode, gid in [("davinci0", 0o660, DEVICE_GID), ("davinci_manager", 0o666, 0), ("hisi_hdc", 0o660, 0)]:
+    for name, mode, gid in [
+        ("davinci0", 0o660, DEVICE_GID),
+        ("davinci_manager", 0o666, 0),
+        ("hisi_hdc", 0o660, 0),
+    ]:
         (root / name).write_text("ok\n")
         os.chown(root / name, 0, gid)
         (root / name).chmod(mode)
-    return tuple(f"{root}/{name}" for name in ("davinci[0-9]*", "davinci_manager", "devmm_svm", "hisi_hdc"))
+    return tuple(
+        f"{root}/{name}" for name in ("davinci[0-9]*", "davinci_manager", "devmm_svm", "hisi_hdc")
+    )
 
 
 @pytest.fixture
@@ -43,18 +48,30 @@ def public_dir() -> Iterator[Path]:
     shutil.rmtree(root)
 
 
-def test_cann_access_names_the_toolkit_built_apps_and_build_cache(cann_env: Path, fake_toolkit: Path) -> None:
+def test_cann_access_names_the_toolkit_built_apps_and_build_cache(
+    cann_env: Path, fake_toolkit: Path
+) -> None:
     access = sandbox_access("cann")
-    assert fake_toolkit in access.read and tiling.cache_root() in access.read and build.INCLUDE_DIR in access.read
-    assert access.write == [build.cache_root() / "objects"]  # host tiling.so; each CMake build writes its own project only
+    assert (
+        fake_toolkit in access.read
+        and tiling.cache_root() in access.read
+        and build.INCLUDE_DIR in access.read
+    )
+    assert access.write == [
+        build.cache_root() / "objects"
+    ]  # host tiling.so; each CMake build writes its own project only
 
 
 @as_root
-def test_device_node_groups_come_from_the_nodes_that_exist(public_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_device_node_groups_come_from_the_nodes_that_exist(
+    public_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     # Only the group of a node not open to everyone; root's group is never handed out (the node
     # candidates then cannot open is logged); absent nodes are skipped.
     assert device.node_groups(make_nodes(public_dir)) == [DEVICE_GID]
-    assert [r.getMessage().split(" (")[0] for r in caplog.records] == [f"sandboxed candidates cannot open {public_dir}/hisi_hdc"]
+    assert [r.getMessage().split(" (")[0] for r in caplog.records] == [
+        f"sandboxed candidates cannot open {public_dir}/hisi_hdc"
+    ]
 
 
 @as_root
@@ -87,18 +104,27 @@ def public_toolkit(fake_toolkit: Path, public_dir: Path, monkeypatch: pytest.Mon
     shutil.copytree(fake_toolkit, home, symlinks=True)
     monkeypatch.setenv("ASCEND_HOME_PATH", str(home))
     monkeypatch.setenv("PATH", f"{home / 'bin'}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setenv("LD_LIBRARY_PATH", f"{home / 'lib64'}{os.pathsep}{build.ensure_runtime().root}")
+    monkeypatch.setenv(
+        "LD_LIBRARY_PATH", f"{home / 'lib64'}{os.pathsep}{build.ensure_runtime().root}"
+    )
     monkeypatch.setenv("ASCEND_FAKE_STATE", str(public_dir))
-    monkeypatch.delenv("ASCEND_FAKE_LOG", raising=False)  # sandboxed tools cannot write a shared log
+    monkeypatch.delenv(
+        "ASCEND_FAKE_LOG", raising=False
+    )  # sandboxed tools cannot write a shared log
     monkeypatch.delenv("ASCEND_FAKE_NPU_HEALTH", raising=False)
     return home
 
 
 @as_root
-def test_root_cann_daemon_runs_candidates_as_sandbox_users(public_toolkit: Path, tmp_path: Path) -> None:
+def test_root_cann_daemon_runs_candidates_as_sandbox_users(
+    public_toolkit: Path, tmp_path: Path
+) -> None:
     # The kernel traps when it runs as root, so an OK result shows the device app ran unprivileged.
-    pkg = edit_kernel(small_add(), "GM_ADDR workspace, GM_ADDR tiling) {",
-                      "GM_ADDR workspace, GM_ADDR tiling) {\n  if (getuid() == 0) __builtin_trap();")
+    pkg = edit_kernel(
+        small_add(),
+        "GM_ADDR workspace, GM_ADDR tiling) {",
+        "GM_ADDR workspace, GM_ADDR tiling) {\n  if (getuid() == 0) __builtin_trap();",
+    )
     pkg = pkg.with_sources(kernel="#include <unistd.h>\n" + pkg.kernel_source)
     with LocalDaemon(backend="cann", workers=1, state_dir=tmp_path / "daemon") as daemon:
         client = DaemonClient(daemon.address, timeout_s=300)
@@ -108,10 +134,13 @@ def test_root_cann_daemon_runs_candidates_as_sandbox_users(public_toolkit: Path,
         finally:
             client.close()
     if not who.endswith("+worker"):
-        pytest.skip(f"the daemon runs candidates as {who}: the sandbox does not work on this machine")
+        pytest.skip(
+            f"the daemon runs candidates as {who}: the sandbox does not work on this machine"
+        )
     assert result.status is Status.OK, f"{result.message}\n{result.log_tail}"
     assert result.latency_us is not None  # msprof ran sandboxed too and wrote its output
     # The same candidate run as the daemon's own user (root) traps: the probe is real.
     as_daemon = CannBackend(CannConfig(state_dir=tmp_path / "state")).evaluate(
-        EvalRequest(package=pkg, stages=[Stage.COMPILE, Stage.CHECK]), tmp_path)
+        EvalRequest(package=pkg, stages=[Stage.COMPILE, Stage.CHECK]), tmp_path
+    )
     assert as_daemon.status is Status.RUNTIME_ERROR and "SIGILL" in as_daemon.message

@@ -18,7 +18,9 @@ ADD_DIR = Path(suite.__file__).parent / "level1" / "add"
 ENTRY = "GM_ADDR workspace, GM_ADDR tiling) {"
 
 
-def add_variant(tmp: Path, body: str = "", includes: str = "", comment: str = "") -> OperatorPackage:
+def add_variant(
+    tmp: Path, body: str = "", includes: str = "", comment: str = ""
+) -> OperatorPackage:
     """level1/add copied into tmp, with `body` run first by block 0 of the kernel."""
     root = tmp / "add"
     shutil.rmtree(root, ignore_errors=True)
@@ -31,10 +33,18 @@ def add_variant(tmp: Path, body: str = "", includes: str = "", comment: str = ""
     return load_package(root)
 
 
-def small_request(pkg: OperatorPackage, run_id: str = "t", run_s: float = 20.0, **kw) -> EvalRequest:
+def small_request(
+    pkg: OperatorPackage, run_id: str = "t", run_s: float = 20.0, **kw
+) -> EvalRequest:
     """One small correctness case, no timing: the fastest real evaluation."""
-    return EvalRequest(run_id=run_id, package=pkg, stages=[Stage.COMPILE, Stage.CHECK], cases=["aligned_fp16"],
-                       timeouts=Timeouts(build_s=60, run_s=run_s), **kw)
+    return EvalRequest(
+        run_id=run_id,
+        package=pkg,
+        stages=[Stage.COMPILE, Stage.CHECK],
+        cases=["aligned_fp16"],
+        timeouts=Timeouts(build_s=60, run_s=run_s),
+        **kw,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +75,10 @@ def uid_processes(uids: set[int]) -> list[int]:
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if entry.stat().st_uid in uids and "State:\tZ" not in (entry / "status").read_text():
+                if (
+                    entry.stat().st_uid in uids
+                    and "State:\tZ" not in (entry / "status").read_text()
+                ):
                     pids.append(int(entry.name))
             except (FileNotFoundError, ProcessLookupError):
                 continue

@@ -26,7 +26,9 @@ def still_serving(daemon, client):
     """After each hostile kernel: the daemon is alive, answers, and no sandboxed process is left."""
     uids = sandbox_uids(client)
     if not uids:
-        pytest.skip("containment needs a root daemon with its sandbox users (ASCEND_GYM_CACHE world-traversable)")
+        pytest.skip(
+            "containment needs a root daemon with its sandbox users (ASCEND_GYM_CACHE world-traversable)"
+        )
     yield
     assert daemon.process.poll() is None
     assert client.health().ok
@@ -34,7 +36,9 @@ def still_serving(daemon, client):
 
 
 def test_infinite_loop_is_run_timeout(tmp_path, client):
-    pkg = add_variant(tmp_path, "    volatile unsigned long spin = 0; for (;;) { spin = spin + 1; }")
+    pkg = add_variant(
+        tmp_path, "    volatile unsigned long spin = 0; for (;;) { spin = spin + 1; }"
+    )
     result = client.evaluate(small_request(pkg, run_id="adv-loop", run_s=2.0))
     assert result.status is Status.RUN_TIMEOUT, result.message
     assert result.cost.run_s < 10
@@ -50,7 +54,9 @@ def test_fork_bomb_is_capped_by_the_process_limit(tmp_path, client):
     }
     fprintf(stderr, "PROBE forked %d\\n", made);
     abort();"""
-    result = client.evaluate(small_request(pkg := add_variant(tmp_path, body, HEADERS), run_id="adv-fork"))
+    result = client.evaluate(
+        small_request(pkg := add_variant(tmp_path, body, HEADERS), run_id="adv-fork")
+    )
     assert result.status is Status.RUNTIME_ERROR, result.message
     assert "PROBE fork failed after" in result.log_tail, result.log_tail
     made = int(result.log_tail.split("PROBE forked ")[1].split()[0])
@@ -76,14 +82,29 @@ def test_writes_outside_its_directory_are_denied(tmp_path, client):
     outside.mkdir()
     outside.chmod(0o755)
     probe = f"npu_daemon_probe_{uuid.uuid4().hex}"
-    targets = ["../../probe-escape", str(outside / "escape"), "/etc/" + probe, "/tmp/" + probe, "/dev/shm/" + probe, "own-file"]
-    body = "".join(f"""
+    targets = [
+        "../../probe-escape",
+        str(outside / "escape"),
+        "/etc/" + probe,
+        "/tmp/" + probe,
+        "/dev/shm/" + probe,
+        "own-file",
+    ]
+    body = "".join(
+        f"""
     {{ FILE* f = fopen("{t}", "w");
-      fprintf(stderr, "PROBE write {t} -> %s\\n", f ? "written" : strerror(errno)); if (f) fclose(f); }}""" for t in targets)
-    result = client.evaluate(small_request(add_variant(tmp_path, body + "\n    abort();", HEADERS), run_id="adv-write"))
+      fprintf(stderr, "PROBE write {t} -> %s\\n", f ? "written" : strerror(errno)); if (f) fclose(f); }}"""
+        for t in targets
+    )
+    result = client.evaluate(
+        small_request(add_variant(tmp_path, body + "\n    abort();", HEADERS), run_id="adv-write")
+    )
     log = result.log_tail
     for t in targets[:-1]:
-        assert f"PROBE write {t} -> Permission denied" in log or f"PROBE write {t} -> Read-only file system" in log, log
+        assert (
+            f"PROBE write {t} -> Permission denied" in log
+            or f"PROBE write {t} -> Read-only file system" in log
+        ), log
     assert "PROBE write own-file -> written" in log
     assert not (outside / "escape").exists()
     assert not Path("/tmp", probe).exists() and not Path("/dev/shm", probe).exists()
@@ -104,8 +125,12 @@ def test_cannot_plant_artefacts_in_the_build_cache(tmp_path, client):
     FILE* f = fopen(dir, "w");
     fprintf(stderr, "PROBE plant %s -> %s\n", dir, f ? "written" : strerror(errno));
     abort();"""
-    result = client.evaluate(small_request(add_variant(tmp_path, body, HEADERS), run_id="adv-plant"))
-    assert "/objects/planted-by-candidate.so -> Read-only file system" in result.log_tail, result.log_tail
+    result = client.evaluate(
+        small_request(add_variant(tmp_path, body, HEADERS), run_id="adv-plant")
+    )
+    assert "/objects/planted-by-candidate.so -> Read-only file system" in result.log_tail, (
+        result.log_tail
+    )
     planted = result.log_tail.split("PROBE plant ")[1].split(" -> ")[0]
     assert not Path(planted).exists()
 
@@ -132,7 +157,11 @@ def test_cannot_list_or_read_cached_case_data(tmp_path, client):
       }
     }
     abort();"""
-    result = client.evaluate(small_request(add_variant(tmp_path, body, HEADERS + "#include <dirent.h>\n"), run_id="adv-cases"))
+    result = client.evaluate(
+        small_request(
+            add_variant(tmp_path, body, HEADERS + "#include <dirent.h>\n"), run_id="adv-cases"
+        )
+    )
     assert "/cases -> Permission denied" in result.log_tail, result.log_tail
     assert "PROBE read reference" not in result.log_tail
 
@@ -152,9 +181,13 @@ def test_network_is_unreachable(tmp_path, client):
     int rc = fd < 0 ? -1 : connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
     fprintf(stderr, "PROBE connect 127.0.0.1:{port} -> %d %s\\n", rc, rc ? strerror(errno) : "connected");
     abort();"""
-    includes = HEADERS + "#include <sys/socket.h>\n#include <netinet/in.h>\n#include <arpa/inet.h>\n"
+    includes = (
+        HEADERS + "#include <sys/socket.h>\n#include <netinet/in.h>\n#include <arpa/inet.h>\n"
+    )
     result = client.evaluate(small_request(add_variant(tmp_path, body, includes), run_id="adv-net"))
-    assert f"PROBE connect 127.0.0.1:{port} -> -1 Network is unreachable" in result.log_tail, result.log_tail
+    assert f"PROBE connect 127.0.0.1:{port} -> -1 Network is unreachable" in result.log_tail, (
+        result.log_tail
+    )
     with pytest.raises(socket.timeout):
         listener.accept()
     listener.close()
@@ -188,17 +221,32 @@ def test_cannot_read_expected_outputs_or_other_evaluations(tmp_path, client, dae
     includes = HEADERS + "#include <dirent.h>\n"
     victim = small_request(add_variant(tmp_path / "v", victim_body, includes), run_id="adv-victim")
     outcome = {}
-    thread = threading.Thread(target=lambda: outcome.setdefault("victim", _client(daemon).evaluate(victim)))
+    thread = threading.Thread(
+        target=lambda: outcome.setdefault("victim", _client(daemon).evaluate(victim))
+    )
     thread.start()
-    thief = client.evaluate(small_request(add_variant(tmp_path / "t", "    sleep(3);" + thief_body, includes),
-                                          run_id="adv-thief"))
+    thief = client.evaluate(
+        small_request(
+            add_variant(tmp_path / "t", "    sleep(3);" + thief_body, includes), run_id="adv-thief"
+        )
+    )
     thread.join()
     log = thief.log_tail
     assert "PROBE cwd /" in log, log
     assert "PROBE stole" not in log and "expected: 42" not in log, log
     assert "PROBE list ../.. -> Permission denied" in log  # the work root is not listable
     own = {line.split(": ", 1)[1] for line in log.splitlines() if line.startswith("PROBE in .: ")}
-    assert own <= {".", "..", "launch.txt", "in_x.bin", "in_y.bin", "out_z.bin", ".stdout", ".stderr", "result.json"}, own
+    assert own <= {
+        ".",
+        "..",
+        "launch.txt",
+        "in_x.bin",
+        "in_y.bin",
+        "out_z.bin",
+        ".stdout",
+        ".stderr",
+        "result.json",
+    }, own
     assert outcome["victim"].status is Status.OK, outcome["victim"].message
 
 
@@ -208,7 +256,9 @@ def test_printing_1gb_is_cut_by_the_file_size_limit(tmp_path, client):
     memset(line, 'x', sizeof line);
     for (int i = 0; i < 1024; ++i) fwrite(line, 1, sizeof line, stdout);
     fprintf(stderr, "PROBE printed 1 GB\\n");"""
-    result = client.evaluate(small_request(add_variant(tmp_path, body, HEADERS), run_id="adv-print"))
+    result = client.evaluate(
+        small_request(add_variant(tmp_path, body, HEADERS), run_id="adv-print")
+    )
     assert result.status is Status.RUNTIME_ERROR
     assert "SIGXFSZ" in result.message, result.message
     assert "PROBE printed 1 GB" not in result.log_tail

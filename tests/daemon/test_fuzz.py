@@ -17,7 +17,11 @@ OVERSIZED = 16 * 1024 * 1024 + 1  # past the daemon's MAXMSGSIZE
 
 def _valid() -> dict:
     """Compile-only (cached), so the few mutations that stay valid cost little to evaluate."""
-    return json.loads(EvalRequest(run_id="fuzz", package=suite.resolve("level1/add"), stages=[Stage.COMPILE]).model_dump_json())
+    return json.loads(
+        EvalRequest(
+            run_id="fuzz", package=suite.resolve("level1/add"), stages=[Stage.COMPILE]
+        ).model_dump_json()
+    )
 
 
 def _mutations(rng: random.Random, valid: dict) -> list[list[bytes]]:
@@ -42,17 +46,28 @@ def _mutations(rng: random.Random, valid: dict) -> list[list[bytes]]:
                 bad["stages"] = rng.choice([["nope"], "compile", [1]])
             payload = json.dumps(bad).encode()
         elif kind == 4:  # other message kinds, mistyped
-            payload = json.dumps({"kind": rng.choice(["stats", "health", "ledger", "eval", "result", 7, None]),
-                                  "request_id": rng.choice(wrong), "run_id": rng.choice(wrong)}).encode()
+            payload = json.dumps(
+                {
+                    "kind": rng.choice(["stats", "health", "ledger", "eval", "result", 7, None]),
+                    "request_id": rng.choice(wrong),
+                    "run_id": rng.choice(wrong),
+                }
+            ).encode()
         elif kind == 5:  # JSON that is not an object, or nested deep
-            payload = rng.choice([b"[]", b"null", b"42", b'"eval"', b"[" * 5000 + b"]" * 5000, b'{"kind":' * 3000])
+            payload = rng.choice(
+                [b"[]", b"null", b"42", b'"eval"', b"[" * 5000 + b"]" * 5000, b'{"kind":' * 3000]
+            )
         elif kind == 6:  # extra fields (requests forbid them)
             bad = json.loads(text)
             bad["extra_" + str(i)] = i
             payload = json.dumps(bad).encode()
         else:  # invalid UTF-8 and control bytes inside a JSON-looking frame
             payload = b'{"kind": "eval", "request_id": "\xff\xfe' + rng.randbytes(20) + b'"}'
-        extra = [rng.randbytes(rng.randrange(1, 50)) for _ in range(rng.randrange(0, 3))] if i % 5 == 0 else []
+        extra = (
+            [rng.randbytes(rng.randrange(1, 50)) for _ in range(rng.randrange(0, 3))]
+            if i % 5 == 0
+            else []
+        )
         messages.append([b"", *extra, payload])
     return messages
 
@@ -71,7 +86,10 @@ def test_fuzz_10000_messages_zero_crashes(daemon):
         while dealer.poll(wait_ms):
             reply = json.loads(dealer.recv_multipart()[-1])
             # A mutation that happens to stay valid (say seed=0, or a stats request) gets its answer.
-            assert reply["kind"] in ("result", "stats_reply", "health_reply", "ledger_reply") or reply["status"] == "REJECTED", reply
+            assert (
+                reply["kind"] in ("result", "stats_reply", "health_reply", "ledger_reply")
+                or reply["status"] == "REJECTED"
+            ), reply
             received += 1
 
     for i, frames in enumerate(messages):

@@ -37,7 +37,9 @@ def test_kill_and_restart_loses_nothing_and_charges_once(tmp_path, capsys):
     worker = threading.Thread(target=submit_all)
     worker.start()
     watcher = DaemonClient(address)
-    wait_until(lambda: watcher.stats(timeout_s=2).evaluations >= 2 and watcher.health().running == 1)
+    wait_until(
+        lambda: watcher.stats(timeout_s=2).evaluations >= 2 and watcher.health().running == 1
+    )
     daemon.process.send_signal(signal.SIGKILL)  # mid-request: its evaluation is lost, never charged
     daemon.process.wait()
     daemon = LocalDaemon(workers=1, state_dir=state, bind=address)
@@ -47,7 +49,10 @@ def test_kill_and_restart_loses_nothing_and_charges_once(tmp_path, capsys):
         assert len(results) == 5 and all(r.status is Status.OK for r in results.values())
         after = DaemonClient(address)
         ledger = after.ledger("restart")
-        assert (ledger.evaluations, ledger.cache_hits) == (5, 0)  # each request charged exactly once
+        assert (ledger.evaluations, ledger.cache_hits) == (
+            5,
+            0,
+        )  # each request charged exactly once
         # The cache and the request log survived: a resubmission is free, a retry is answered from the log.
         again = after.evaluate(requests[0].model_copy(update={"request_id": "fresh-id"}))
         assert again.cache_hit and again.cost.cache_source == "run"
@@ -68,17 +73,23 @@ def test_pool_routes_to_the_least_loaded_and_resubmits_when_a_daemon_dies(tmp_pa
     try:
         pool = DaemonPool([a.address, b.address], heartbeat_s=0.5, refresh_s=0.0)
         outcome = {}
-        thread = threading.Thread(target=lambda: outcome.setdefault("r", pool.evaluate(small_request(pkg, run_id="pool"))))
+        thread = threading.Thread(
+            target=lambda: outcome.setdefault("r", pool.evaluate(small_request(pkg, run_id="pool")))
+        )
         thread.start()
         probes = {d: DaemonClient(d.address) for d in (a, b)}
         wait_until(lambda: any(p.health().running == 1 for p in probes.values()))
         busy = next(d for d, p in probes.items() if p.health().running == 1)
         idle = b if busy is a else a
         # Least loaded: a second pool's request goes to the idle daemon.
-        other = DaemonPool([a.address, b.address], refresh_s=0.0).evaluate(small_request(quick, run_id="pool-2"))
+        other = DaemonPool([a.address, b.address], refresh_s=0.0).evaluate(
+            small_request(quick, run_id="pool-2")
+        )
         assert other.status is Status.OK and probes[idle].ledger("pool-2").evaluations == 1
         assert probes[busy].health().running == 1
-        busy.process.send_signal(signal.SIGKILL)  # mid-request: the pool resubmits to the other daemon
+        busy.process.send_signal(
+            signal.SIGKILL
+        )  # mid-request: the pool resubmits to the other daemon
         thread.join(120)
         assert outcome["r"].status is Status.OK
         assert probes[idle].ledger("pool").evaluations == 1

@@ -9,8 +9,15 @@ from npu_daemon.runtime.store import Store, cache_key
 FINGERPRINT = {"backend": "sim", "simulator": "test"}
 
 
-def _result(request_id: str, status: Status = Status.OK, compile_s: float = 1.0, run_s: float = 2.0) -> EvalResult:
-    return EvalResult(request_id=request_id, status=status, latency_us=10.0, cost=Cost(compile_s=compile_s, run_s=run_s))
+def _result(
+    request_id: str, status: Status = Status.OK, compile_s: float = 1.0, run_s: float = 2.0
+) -> EvalResult:
+    return EvalResult(
+        request_id=request_id,
+        status=status,
+        latency_us=10.0,
+        cost=Cost(compile_s=compile_s, run_s=run_s),
+    )
 
 
 def test_same_run_resubmission_is_free_other_run_is_charged(tmp_path):
@@ -26,8 +33,20 @@ def test_same_run_resubmission_is_free_other_run_is_charged(tmp_path):
     assert not shared.cache_hit and shared.cost.cache_source == "shared"
     store.record("r2", key, shared.model_copy(update={"request_id": "c"}))
     r1, r2 = store.ledger("r1"), store.ledger("r2")
-    assert (r1.evaluations, r1.cache_hits, r1.shared_cache_hits, r1.compile_s, r1.run_s) == (1, 1, 0, 1.0, 2.0)
-    assert (r2.evaluations, r2.cache_hits, r2.shared_cache_hits, r2.compile_s, r2.run_s) == (1, 0, 1, 0.0, 0.0)
+    assert (r1.evaluations, r1.cache_hits, r1.shared_cache_hits, r1.compile_s, r1.run_s) == (
+        1,
+        1,
+        0,
+        1.0,
+        2.0,
+    )
+    assert (r2.evaluations, r2.cache_hits, r2.shared_cache_hits, r2.compile_s, r2.run_s) == (
+        1,
+        0,
+        1,
+        0.0,
+        0.0,
+    )
     assert r1.by_status == {"OK": 1}
     assert store.answered("b")[1].cache_hit and store.answered("c")[0] == key
 
@@ -59,4 +78,9 @@ def test_state_survives_reopening(tmp_path):
     assert again.ledger("r").by_status == {"WRONG_ANSWER": 1}
     assert again.lookup("r", "k").status is Status.WRONG_ANSWER
     assert again.answered("a")[1].status is Status.WRONG_ANSWER
-    assert again.totals() == {"evaluations": 1, "cache_hits": 0, "shared_cache_hits": 0, "cache_entries": 1}
+    assert again.totals() == {
+        "evaluations": 1,
+        "cache_hits": 0,
+        "shared_cache_hits": 0,
+        "cache_entries": 1,
+    }

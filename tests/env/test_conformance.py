@@ -53,7 +53,9 @@ def test_checker_rollout_and_pickle(env_id, mode, daemon):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             check_env(env.unwrapped)
-        assert not [str(w.message) for w in caught if "gymnasium" in w.filename or "WARN" in str(w.message)]
+        assert not [
+            str(w.message) for w in caught if "gymnasium" in w.filename or "WARN" in str(w.message)
+        ]
 
         if not gym.spec(env_id).nondeterministic:
             first, second = _rollout(env, 7, 4), _rollout(env, 7, 4)
@@ -63,8 +65,16 @@ def test_checker_rollout_and_pickle(env_id, mode, daemon):
         if mode == "discrete":
             first, then = rewrites.index("tile:larger"), rewrites.index("tune[0]:/2")
         else:
-            first = {"tiling": obs["tiling"].replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 8192;"), "kernel": "", "done": 0}
-            then = {"tiling": first["tiling"].replace("BLOCK_DIM = 40;", "BLOCK_DIM = 20;"), "kernel": "", "done": 0}
+            first = {
+                "tiling": obs["tiling"].replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 8192;"),
+                "kernel": "",
+                "done": 0,
+            }
+            then = {
+                "tiling": first["tiling"].replace("BLOCK_DIM = 40;", "BLOCK_DIM = 20;"),
+                "kernel": "",
+                "done": 0,
+            }
         env.step(first)
         copy = pickle.loads(pickle.dumps(env))
         try:
@@ -88,7 +98,9 @@ def test_manual_doctest(daemon):
 
 
 def test_async_vector_env_shares_one_daemon(daemon):
-    envs = gym.vector.AsyncVectorEnv([lambda: gym.make("AscendOp-v0", mode="discrete", budget=2, daemon=daemon)] * 2)
+    envs = gym.vector.AsyncVectorEnv(
+        [lambda: gym.make("AscendOp-v0", mode="discrete", budget=2, daemon=daemon)] * 2
+    )
     try:
         obs, info = envs.reset(seed=[0, 1])
         assert obs.shape == (2, envs.single_observation_space.shape[0])

@@ -16,19 +16,27 @@ from ascend_gym.state import replay
 
 TILE = rewrites.index("tile:larger")
 FEWER_CORES = rewrites.index("tune[0]:/2")  # block_dim 40 -> 20
-LONGER_COPIES = rewrites.index("tune[1]:x2")  # tile_length 4096 -> 8192: fewer DMA starts, faster on the simulator
+LONGER_COPIES = rewrites.index(
+    "tune[1]:x2"
+)  # tile_length 4096 -> 8192: fewer DMA starts, faster on the simulator
 NOOP = rewrites.index("tune[3]:x2")  # add has two @tune markers
 
 
 def test_discrete_rewards_add_up_to_log_speedup(make):
     env = make(mode="discrete", budget=3)
     obs, info = env.reset(seed=0)
-    assert info["action_mask"][TILE] and not info["action_mask"][NOOP] and info["action_mask"][rewrites.DONE]
+    assert (
+        info["action_mask"][TILE]
+        and not info["action_mask"][NOOP]
+        and info["action_mask"][rewrites.DONE]
+    )
     total = 0.0
     for action in (FEWER_CORES, NOOP, TILE):
         obs, reward, terminated, truncated, info = env.step(action)
         total += reward
-    assert info["noop"] is False and env.unwrapped.log[1].noop and env.unwrapped.log[1].reward == -0.05
+    assert (
+        info["noop"] is False and env.unwrapped.log[1].noop and env.unwrapped.log[1].reward == -0.05
+    )
     assert info["speedup"] > 1.05 and info["result"].simulated
     assert math.isclose(total + 0.05, math.log(info["speedup"]), rel_tol=1e-9)
     assert obs[1] == pytest.approx(1 / info["speedup"])  # best / baseline column
@@ -40,7 +48,9 @@ def test_final_and_prev_delta_rewards(make):
     final.reset(seed=0)
     _, r1, *_ = final.step(LONGER_COPIES)
     _, r2, terminated, truncated, info = final.step(rewrites.DONE)
-    assert r1 == 0 and terminated and not truncated and r2 == pytest.approx(math.log(info["speedup"]))
+    assert (
+        r1 == 0 and terminated and not truncated and r2 == pytest.approx(math.log(info["speedup"]))
+    )
 
     prev = make(mode="discrete", budget=4, reward="prev_delta")
     prev.reset(seed=0)
@@ -58,7 +68,12 @@ def test_failure_penalty_and_truncation_in_code_mode(make):
     assert obs["features"][9 + list(Status).index(Status.COMPILE_ERROR)] == 1.0
     obs, reward, terminated, truncated, info = env.step({"tiling": "", "kernel": broken})
     assert not truncated and info["budget_left"] == 1  # the same candidate again is free
-    *_, truncated, info = env.step({"tiling": obs["tiling"].replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 2048;"), "kernel": ""})
+    *_, truncated, info = env.step(
+        {
+            "tiling": obs["tiling"].replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 2048;"),
+            "kernel": "",
+        }
+    )
     assert truncated and info["budget_left"] == 0
 
 
@@ -66,7 +81,9 @@ def test_code_mode_done_ends_without_evaluating(make):
     env = make(mode="code")
     env.reset(seed=0)
     *_, terminated, truncated, info = env.step({"tiling": "", "kernel": "", "done": 1})
-    assert terminated and not truncated and info["budget_left"] == 3 and info["candidate_hash"] is None
+    assert (
+        terminated and not truncated and info["budget_left"] == 3 and info["candidate_hash"] is None
+    )
 
 
 def test_reset_switches_operator(make, tmp_path):
@@ -87,7 +104,13 @@ def test_observation_handles_non_ascii_and_crlf(make, tmp_path):
     pkg = tmp_path / "add"
     shutil.copytree(suite.SUITE_ROOT / "level1" / "add", pkg)
     kernel = pkg / "op_kernel" / "add.cpp"
-    kernel.write_bytes(kernel.read_text().replace("using namespace AscendC;", "// café: 8× faster — 加速\r\nusing namespace AscendC;").encode())
+    kernel.write_bytes(
+        kernel.read_text()
+        .replace(
+            "using namespace AscendC;", "// café: 8× faster — 加速\r\nusing namespace AscendC;"
+        )
+        .encode()
+    )
     env = make(mode="code")
     obs, info = env.reset(options={"operator": str(pkg)})
     assert info["result"].status is Status.OK  # the original (UTF-8) source is what was built
@@ -105,7 +128,9 @@ def test_state_json_fork_and_replay(make, daemon):
     state = env.unwrapped.state
     data = state.model_dump(mode="json")
     assert data["operator"] == "op://ascend-ops-v1/level1/add" and len(data["rewards"]) == 3
-    assert {"ascend_gym", "gymnasium", "catalogue"} <= set(data["versions"]) and data["simulated"] is True
+    assert {"ascend_gym", "gymnasium", "catalogue"} <= set(data["versions"]) and data[
+        "simulated"
+    ] is True
     assert [s["rewrite"] for s in data["steps"]] == ["tune[0]:/2", "tune[3]:x2", "tile:larger"]
 
     fork = env.unwrapped.fork()
@@ -147,4 +172,6 @@ def test_step_before_reset_and_after_end(make):
     assert truncated
     with pytest.raises(gym.error.ResetNeeded):
         env.unwrapped.step(TILE)
-    assert np.array_equal(env.unwrapped.action_mask[:-1], rewrites.applicable_mask(env.unwrapped.package))
+    assert np.array_equal(
+        env.unwrapped.action_mask[:-1], rewrites.applicable_mask(env.unwrapped.package)
+    )

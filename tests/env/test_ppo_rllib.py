@@ -6,8 +6,17 @@ from baselines.ppo_rllib import PPORunConfig, train
 
 
 def test_one_ppo_iteration(daemon):
-    cfg = PPORunConfig(ops="level1/add", iterations=1, budget=2, env_runners=1, train_batch=32, minibatch=16, epochs=1,
-                       hidden=16, daemon=daemon)
+    cfg = PPORunConfig(
+        ops="level1/add",
+        iterations=1,
+        budget=2,
+        env_runners=1,
+        train_batch=32,
+        minibatch=16,
+        epochs=1,
+        hidden=16,
+        daemon=daemon,
+    )
     rows = train(cfg)
     assert len(rows) == 1 and rows[0]["env_steps"] >= 32 and rows[0]["simulated"]
     assert rows[0]["episodes"] >= 1 and rows[0]["best_speedup_mean"] >= 1.0

@@ -18,8 +18,14 @@ def add():
 
 def _aligned(pkg):
     """The add operator with every case a whole number of 32-byte blocks."""
-    spec = pkg.spec.model_copy(update={"cases": [c.model_copy(update={"shapes": {"x": [64, 64], "y": [64, 64]}})
-                                                 for c in pkg.spec.cases]})
+    spec = pkg.spec.model_copy(
+        update={
+            "cases": [
+                c.model_copy(update={"shapes": {"x": [64, 64], "y": [64, 64]}})
+                for c in pkg.spec.cases
+            ]
+        }
+    )
     return pkg.model_copy(update={"spec": spec})
 
 
@@ -35,11 +41,24 @@ def test_catalogue_shape_is_stable():
 def test_mask_on_add(add):
     mask = rewrites.applicable_mask(add)
     on = {r.name for r, ok in zip(rewrites.CATALOGUE, mask) if ok}
-    assert {"tune[0]:x2", "tune[1]:/2", "tile:larger", "double_buffer:off", "l2_bypass:inputs"} <= on
+    assert {
+        "tune[0]:x2",
+        "tune[1]:/2",
+        "tile:larger",
+        "double_buffer:off",
+        "l2_bypass:inputs",
+    } <= on
     # block dim is already 40, tile_length 4096 + 1 is not a power of two, depth is already 2,
     # add has no barrier, its tail cases are unaligned, and it sets no mask.
-    assert not on & {"block_dim:cores", "tune[1]:+step", "tune[2]:x2", "double_buffer:on", "remove_pipe_all_barrier",
-                     "datacopypad_to_datacopy", "hoist_mask"}
+    assert not on & {
+        "block_dim:cores",
+        "tune[1]:+step",
+        "tune[2]:x2",
+        "double_buffer:on",
+        "remove_pipe_all_barrier",
+        "datacopypad_to_datacopy",
+        "hoist_mask",
+    }
     for r, ok in zip(rewrites.CATALOGUE, mask):
         assert (r.apply(add) is not None) == ok
 
@@ -55,13 +74,17 @@ def test_barrier_removal_skips_comments(add):
     kernel = add.kernel_source.replace(
         "    Compute(len);\n",
         "    // PipeBarrier<PIPE_ALL>();  kept: a comment\n    Compute(len);\n    PipeBarrier<PIPE_ALL>();\n"
-        "    if (len > 0) AscendC::PipeBarrier<PIPE_ALL>();\n")
+        "    if (len > 0) AscendC::PipeBarrier<PIPE_ALL>();\n",
+    )
     pkg = add.with_sources(kernel=kernel)
     once = rewrites.by_name("remove_pipe_all_barrier").apply(pkg)
     assert once.kernel_source.count("PipeBarrier<PIPE_ALL>") == 2
     assert "    Compute(len);\n    if (len > 0)" in once.kernel_source
     twice = rewrites.by_name("remove_pipe_all_barrier").apply(once)
-    assert "if (len > 0) ;" in twice.kernel_source and "// PipeBarrier<PIPE_ALL>();  kept" in twice.kernel_source
+    assert (
+        "if (len > 0) ;" in twice.kernel_source
+        and "// PipeBarrier<PIPE_ALL>();  kept" in twice.kernel_source
+    )
     assert rewrites.by_name("remove_pipe_all_barrier").apply(twice) is None
 
 
@@ -76,21 +99,39 @@ def test_pad_to_copy_needs_aligned_cases(add):
 
 def test_l2_hint_only_on_unwritten_inputs(add):
     hinted = rewrites.by_name("l2_bypass:inputs").apply(add).kernel_source
-    assert "xGm.SetL2CacheHint" in hinted and "yGm.SetL2CacheHint" in hinted and "zGm.SetL2CacheHint" not in hinted
+    assert (
+        "xGm.SetL2CacheHint" in hinted
+        and "yGm.SetL2CacheHint" in hinted
+        and "zGm.SetL2CacheHint" not in hinted
+    )
     assert rewrites.by_name("l2_bypass:inputs").apply(add.with_sources(kernel=hinted)) is None
 
 
 def test_hoist_mask_moves_only_invariant_groups(add):
     invariant = add.kernel_source.replace(
-        "      CopyIn(done, len);\n", "      SetMaskCount();\n      SetVectorMask<DTYPE_X>(0, tileLength);\n      CopyIn(done, len);\n")
+        "      CopyIn(done, len);\n",
+        "      SetMaskCount();\n      SetVectorMask<DTYPE_X>(0, tileLength);\n      CopyIn(done, len);\n",
+    )
     hoisted = rewrites.by_name("hoist_mask").apply(add.with_sources(kernel=invariant)).kernel_source
-    assert "    SetMaskCount();\n      SetVectorMask<DTYPE_X>(0, tileLength);\n    for (uint32_t done" in hoisted
+    assert (
+        "    SetMaskCount();\n      SetVectorMask<DTYPE_X>(0, tileLength);\n    for (uint32_t done"
+        in hoisted
+    )
     assert "SetMaskCount" not in hoisted.split("for (uint32_t done")[1]
-    variant = add.kernel_source.replace("      CopyIn(done, len);\n", "      SetVectorMask<DTYPE_X>(0, len);\n      CopyIn(done, len);\n")
+    variant = add.kernel_source.replace(
+        "      CopyIn(done, len);\n",
+        "      SetVectorMask<DTYPE_X>(0, len);\n      CopyIn(done, len);\n",
+    )
     assert rewrites.by_name("hoist_mask").apply(add.with_sources(kernel=variant)) is None
 
 
 def test_applied_rewrites_still_pass(add, client):
-    for name, pkg in [("double_buffer:off", add), ("l2_bypass:inputs", add), ("datacopypad_to_datacopy", _aligned(add))]:
-        result = client.evaluate(EvalRequest(run_id="t-rewrites", package=rewrites.by_name(name).apply(pkg)))
+    for name, pkg in [
+        ("double_buffer:off", add),
+        ("l2_bypass:inputs", add),
+        ("datacopypad_to_datacopy", _aligned(add)),
+    ]:
+        result = client.evaluate(
+            EvalRequest(run_id="t-rewrites", package=rewrites.by_name(name).apply(pkg))
+        )
         assert result.status is Status.OK, (name, result.message)

@@ -18,12 +18,24 @@ def test_validate_recorded_episode(make, daemon, tmp_path, capsys):
     last = json.loads(lines[-1])
 
     tampered = dict(last, state=dict(last["state"], best_us=last["state"]["best_us"] * 0.5))
-    path.write_text("\n".join([*lines, json.dumps(tampered), json.dumps({"policy": "random", "best_hash": "ab"})]) + "\n")
+    path.write_text(
+        "\n".join(
+            [*lines, json.dumps(tampered), json.dumps({"policy": "random", "best_hash": "ab"})]
+        )
+        + "\n"
+    )
     code = cli.main(["validate", str(path), "--daemon", daemon, "--seeds", "2", "--json"])
     verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 1
-    assert [v["outcome"] for v in verdicts] == ["SKIP", "OK", "FAIL", "SKIP"]  # step 0 carries no state
+    assert [v["outcome"] for v in verdicts] == [
+        "SKIP",
+        "OK",
+        "FAIL",
+        "SKIP",
+    ]  # step 0 carries no state
     ok, bad = verdicts[1], verdicts[2]
-    assert ok["simulated"] and ok["retimed_best_us"] == ok["claimed_best_us"]  # the simulator is deterministic
+    assert (
+        ok["simulated"] and ok["retimed_best_us"] == ok["claimed_best_us"]
+    )  # the simulator is deterministic
     assert ok["retimed_baseline_us"] == ok["claimed_baseline_us"]
     assert "best re-timed" in bad["reasons"][0]

@@ -10,8 +10,14 @@ from ascend_gym import rewrites
 from ascend_gym.client import DaemonError
 from ascend_gym.protocol import Status
 from ascend_gym.state import EnvState
-from ascend_gym.wrappers import (ActionMaskObservation, BudgetCounter, CycleOperators, FaultTolerant, RandomOperators,
-                                 TrajectoryRecorder)
+from ascend_gym.wrappers import (
+    ActionMaskObservation,
+    BudgetCounter,
+    CycleOperators,
+    FaultTolerant,
+    RandomOperators,
+    TrajectoryRecorder,
+)
 
 TILE = rewrites.index("tile:larger")
 FEWER_CORES = rewrites.index("tune[0]:/2")
@@ -24,7 +30,9 @@ def test_budget_counter_spans_episodes(make):
     assert info["evaluations_total"] == 1 and info["total_budget_left"] == 1 and not truncated
     env.reset()
     *_, truncated, info = env.step(TILE)  # charged again: budgets are per episode
-    assert truncated and info["total_budget_left"] == 0 and env.evaluations == 2 and env.episodes == 2
+    assert (
+        truncated and info["total_budget_left"] == 0 and env.evaluations == 2 and env.episodes == 2
+    )
 
 
 def test_trajectory_recorder_writes_a_line_per_step(make, tmp_path):
@@ -35,11 +43,23 @@ def test_trajectory_recorder_writes_a_line_per_step(make, tmp_path):
     env.step(FEWER_CORES)
     env.step(TILE)
     records = [json.loads(line) for line in path.read_text().splitlines()]
-    assert [r["step"] for r in records] == [0, 1, 2] and records[0]["noop"] and records[0]["result"] is None
-    assert "-constexpr uint32_t BLOCK_DIM = 40;" in records[1]["diff"] and "+constexpr uint32_t BLOCK_DIM = 20;" in records[1]["diff"]
+    assert (
+        [r["step"] for r in records] == [0, 1, 2]
+        and records[0]["noop"]
+        and records[0]["result"] is None
+    )
+    assert (
+        "-constexpr uint32_t BLOCK_DIM = 40;" in records[1]["diff"]
+        and "+constexpr uint32_t BLOCK_DIM = 20;" in records[1]["diff"]
+    )
     assert records[1]["result"]["status"] == "OK" and records[1]["simulated"] is True
-    assert records[1]["candidate_hash"] and records[1]["parent_hash"] != records[1]["candidate_hash"]
-    assert records[2]["truncated"] and EnvState.model_validate(records[2]["state"]).best_us == records[2]["best_us"]
+    assert (
+        records[1]["candidate_hash"] and records[1]["parent_hash"] != records[1]["candidate_hash"]
+    )
+    assert (
+        records[2]["truncated"]
+        and EnvState.model_validate(records[2]["state"]).best_us == records[2]["best_us"]
+    )
 
 
 def test_fault_tolerant_turns_daemon_faults_into_terminated_episodes(make):
@@ -55,7 +75,11 @@ def test_fault_tolerant_turns_daemon_faults_into_terminated_episodes(make):
     fault_obs, reward, terminated, truncated, info = env.step(TILE)
     assert terminated and not truncated and reward == 0.0 and info["fault"]
     assert "DaemonError" in info["error"] and info["result"].status is Status.DAEMON_ERROR
-    assert np.array_equal(fault_obs, obs) and info["action_mask"][-1] and not info["action_mask"][:-1].any()
+    assert (
+        np.array_equal(fault_obs, obs)
+        and info["action_mask"][-1]
+        and not info["action_mask"][:-1].any()
+    )
     assert env.step(TILE)[2]  # stays terminated until reset
 
     fault_obs, info = env.reset(seed=0)  # the baseline evaluation fails too
@@ -78,7 +102,9 @@ def test_operator_cycle_and_random_order(make):
     picks = []
     for seed in (5, 5):
         rand.reset(seed=seed)
-        picks.append([rand.unwrapped.operator] + [rand.reset() and rand.unwrapped.operator for _ in range(3)])
+        picks.append(
+            [rand.unwrapped.operator] + [rand.reset() and rand.unwrapped.operator for _ in range(3)]
+        )
     assert picks[0] == picks[1]
 
 

@@ -63,8 +63,16 @@ REGISTER_TILING_DATA_CLASS(Simk, SimkTilingData)
 }  // namespace optiling
 """
 
-STORAGE = {"float16": np.float16, "float32": np.float32, "bfloat16": np.uint16, "int8": np.int8, "uint8": np.uint8,
-           "int16": np.int16, "int32": np.int32, "int64": np.int64}
+STORAGE = {
+    "float16": np.float16,
+    "float32": np.float32,
+    "bfloat16": np.uint16,
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "int16": np.int16,
+    "int32": np.int32,
+    "int64": np.int64,
+}
 NP_NAMES = {np.dtype(v): k for k, v in STORAGE.items() if k != "bfloat16"}
 
 
@@ -85,9 +93,19 @@ def _entry(ins: dict, outs: dict) -> str:
     return f'extern "C" __global__ __aicore__ void simk({params})'
 
 
-def run_kernel(tmp: Path, body: str, inputs: dict[str, np.ndarray], outputs: dict[str, tuple[str, tuple[int, ...]]],
-               params: list[int] = (), block_dim: int = 1, workspace: int = 0, tiling_key: int = 0, prelude: str = "",
-               soc: str = "Ascend910B4", host: str = HOST) -> KernelRun:
+def run_kernel(
+    tmp: Path,
+    body: str,
+    inputs: dict[str, np.ndarray],
+    outputs: dict[str, tuple[str, tuple[int, ...]]],
+    params: list[int] = (),
+    block_dim: int = 1,
+    workspace: int = 0,
+    tiling_key: int = 0,
+    prelude: str = "",
+    soc: str = "Ascend910B4",
+    host: str = HOST,
+) -> KernelRun:
     """Compile `prelude` + the kernel entry around `body` (which may use GET_TILING_DATA(t, tiling)), run it.
 
     Inputs are numpy arrays (bfloat16 as uint16 bits: pass a ("bfloat16", array) tuple), outputs are
@@ -97,18 +115,27 @@ def run_kernel(tmp: Path, body: str, inputs: dict[str, np.ndarray], outputs: dic
     root = tmp / "simk"
     (root / "op_host").mkdir(parents=True, exist_ok=True)
     (root / "op_kernel").mkdir(exist_ok=True)
-    in_dtypes = {k: (v[0] if isinstance(v, tuple) else NP_NAMES[np.asarray(v).dtype]) for k, v in inputs.items()}
-    arrays = {k: np.ascontiguousarray(v[1] if isinstance(v, tuple) else v) for k, v in inputs.items()}
+    in_dtypes = {
+        k: (v[0] if isinstance(v, tuple) else NP_NAMES[np.asarray(v).dtype])
+        for k, v in inputs.items()
+    }
+    arrays = {
+        k: np.ascontiguousarray(v[1] if isinstance(v, tuple) else v) for k, v in inputs.items()
+    }
     args = [*(f'{{ name = "{k}", dtypes = ["{d}"] }}' for k, d in in_dtypes.items())]
     outs = [*(f'{{ name = "{k}", dtypes = ["{d}"] }}' for k, (d, _) in outputs.items())]
-    shapes = {**{k: list(a.shape) for k, a in arrays.items()}, **{k: list(s) for k, (_, s) in outputs.items()}}
+    shapes = {
+        **{k: list(a.shape) for k, a in arrays.items()},
+        **{k: list(s) for k, (_, s) in outputs.items()},
+    }
     all_dtypes = {**in_dtypes, **{k: d for k, (d, _) in outputs.items()}}
     shape_list = ", ".join(f"{k} = {v}" for k, v in shapes.items())
     dtype_list = ", ".join(f'{k} = "{d}"' for k, d in all_dtypes.items())
     (root / "op.toml").write_text(
         f'name = "simk"\nlevel = 1\ncategory = "test"\ninputs = [{", ".join(args)}]\noutputs = [{", ".join(outs)}]\n'
         f'reference = "reference:simk"\n[[cases]]\nname = "c"\nbench = true\ndtype = "float32"\n'
-        f"shapes = {{ {shape_list} }}\ndtypes = {{ {dtype_list} }}\n")
+        f"shapes = {{ {shape_list} }}\ndtypes = {{ {dtype_list} }}\n"
+    )
     (root / "reference.py").write_text("def simk(*a):\n    raise NotImplementedError\n")
     (root / "op_host" / "simk_tiling.h").write_text(TILING_H)
     (root / "op_host" / "simk.cpp").write_text(host)
@@ -122,19 +149,33 @@ def run_kernel(tmp: Path, body: str, inputs: dict[str, np.ndarray], outputs: dic
         kernel_so, _ = build.build_kernel(pkg, macros, work, rt, 120)
     except build.BuildError as e:
         return KernelRun("COMPILE_ERROR", e.log)
-    lines = ["op_type Simk", "kernel simk", f"tiling_so {tiling_so}", f"kernel_so {kernel_so}", f"result {work / 'result.json'}",
-             *(f"param {k} {v}" for k, v in soc_params(soc).items())]
+    lines = [
+        "op_type Simk",
+        "kernel simk",
+        f"tiling_so {tiling_so}",
+        f"kernel_so {kernel_so}",
+        f"result {work / 'result.json'}",
+        *(f"param {k} {v}" for k, v in soc_params(soc).items()),
+    ]
     for k, a in arrays.items():
         a.tofile(work / f"in_{k}.bin")
-        lines.append(f"input {k} {in_dtypes[k]} {a.ndim} {' '.join(map(str, a.shape))} {work / f'in_{k}.bin'}")
+        lines.append(
+            f"input {k} {in_dtypes[k]} {a.ndim} {' '.join(map(str, a.shape))} {work / f'in_{k}.bin'}"
+        )
     for k, (d, s) in outputs.items():
         lines.append(f"output {k} {d} {len(s)} {' '.join(map(str, s))} {work / f'out_{k}.bin'}")
     p = list(params) + [0] * (8 - len(params))
-    lines += [f"attr params list_int 8 {' '.join(map(str, p))}", f"attr block_dim int {block_dim}",
-              f"attr workspace int {workspace}", f"attr tiling_key int {tiling_key}"]
+    lines += [
+        f"attr params list_int 8 {' '.join(map(str, p))}",
+        f"attr block_dim int {block_dim}",
+        f"attr workspace int {workspace}",
+        f"attr tiling_key int {tiling_key}",
+    ]
     (work / "launch.txt").write_text("\n".join(lines) + "\n")
     (work / "result.json").unlink(missing_ok=True)
-    done = subprocess.run([str(rt.harness), "launch.txt"], cwd=work, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [str(rt.harness), "launch.txt"], cwd=work, capture_output=True, text=True, timeout=120
+    )
     if not (work / "result.json").exists():
         return KernelRun("CRASH", done.stderr[-2000:] + done.stdout[-2000:])
     result = json.loads((work / "result.json").read_text())
@@ -194,7 +235,13 @@ struct Ub {
 """
 
 
-def lane_offsets(repeats: int, per_repeat: int, per_block: int, lanes: list[int], blk: int, rep: int) -> np.ndarray:
+def lane_offsets(
+    repeats: int, per_repeat: int, per_block: int, lanes: list[int], blk: int, rep: int
+) -> np.ndarray:
     """Element offsets of `lanes` (active lane numbers) in every repeat, for block/repeat strides in 32 B blocks."""
-    out = [r * rep * per_block + (e // per_block) * blk * per_block + e % per_block for r in range(repeats) for e in lanes]
+    out = [
+        r * rep * per_block + (e // per_block) * blk * per_block + e % per_block
+        for r in range(repeats)
+        for e in lanes
+    ]
     return np.array(out, dtype=np.int64)

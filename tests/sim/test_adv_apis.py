@@ -3,7 +3,6 @@
 import math
 
 import numpy as np
-
 from conftest import UB_HELPERS
 
 N = 256
@@ -18,10 +17,18 @@ def test_elementwise_and_row_apis(kernel):
     x = rng.uniform(0.1, 3, N).astype(np.float32)
     s = rng.uniform(-3, 3, N).astype(np.float32)
     unary = {
-        "Sigmoid": _sigmoid(s), "Tanh": np.tanh(s), "Sin": np.sin(s), "Cos": np.cos(s),
-        "Erf": np.vectorize(math.erf)(s), "Sign": np.sign(s), "Gelu": s * _sigmoid(1.5957691216057308 * (s + 0.044715 * s**3)),
+        "Sigmoid": _sigmoid(s),
+        "Tanh": np.tanh(s),
+        "Sin": np.sin(s),
+        "Cos": np.cos(s),
+        "Erf": np.vectorize(math.erf)(s),
+        "Sign": np.sign(s),
+        "Gelu": s * _sigmoid(1.5957691216057308 * (s + 0.044715 * s**3)),
         "FasterGelu": s / (1 + np.exp(-1.702 * np.abs(s))) * np.exp(0.851 * (s - np.abs(s))),
-        "Silu": s * _sigmoid(s), "Floor": np.floor(s), "Ceil": np.ceil(s), "Round": np.rint(s),
+        "Silu": s * _sigmoid(s),
+        "Floor": np.floor(s),
+        "Ceil": np.ceil(s),
+        "Round": np.rint(s),
     }
     body = f"""Ub ub;
   LocalTensor<float> a = ub.In<float>(x, {N}), b = ub.In<float>(sx, {N}), o = ub.Alloc<float>(32 * {N});
@@ -42,10 +49,35 @@ def test_elementwise_and_row_apis(kernel):
   static constexpr CumSumConfig cfg{{true, false, true}};
   CumSum<float, cfg>(o[{N} * k], o[{N} * (k + 1)], b, tmp, CumSumInfo{{4, 64}}); k += 2;
   SYNC(); ub.Out(z, o, 32 * {N});"""
-    z = kernel(body, {"x": x, "sx": s}, {"z": ("float32", (32, N))}, prelude=UB_HELPERS).ok().outputs["z"]
-    want = list(unary.values()) + [np.log(x), np.log2(x), np.log10(x), np.exp(s), s * _sigmoid(1.5 * s),
-                                    np.minimum(s, 1), np.maximum(s, -1), x ** s, x ** 2, 2.0 ** s]
-    names = list(unary) + ["Log", "Log2", "Log10", "Exp", "Swish", "ClampMax", "ClampMin", "Power tt", "Power ts", "Power st"]
+    z = (
+        kernel(body, {"x": x, "sx": s}, {"z": ("float32", (32, N))}, prelude=UB_HELPERS)
+        .ok()
+        .outputs["z"]
+    )
+    want = list(unary.values()) + [
+        np.log(x),
+        np.log2(x),
+        np.log10(x),
+        np.exp(s),
+        s * _sigmoid(1.5 * s),
+        np.minimum(s, 1),
+        np.maximum(s, -1),
+        x**s,
+        x**2,
+        2.0**s,
+    ]
+    names = list(unary) + [
+        "Log",
+        "Log2",
+        "Log10",
+        "Exp",
+        "Swish",
+        "ClampMax",
+        "ClampMin",
+        "Power tt",
+        "Power ts",
+        "Power st",
+    ]
     for k, (w, name) in enumerate(zip(want, names)):
         np.testing.assert_allclose(z[k], w, rtol=2e-6, atol=2e-6, err_msg=name)
     k = len(want)
@@ -78,8 +110,12 @@ def test_softmax_layernorm_rmsnorm(kernel):
   RmsNormTiling rnt{{}}; rnt.bLength = 1; rnt.sLength = {m}; rnt.hLength = {k}; rnt.originalHLength = {k};
   RmsNorm<float>(o[3 * {m * k}], a, ga, tmp, 1e-5f, rnt);
   SYNC(); ub.Out(z, o, 4 * {m * k}); ub.Out(sz, st, 4 * {m} * 8); ub.Out(mz, mean, 8);"""
-    r = kernel(body, {"x": x, "gx": g, "bx": b}, {"z": ("float32", (4, m, k)), "sz": ("float32", (4, m, 8)),
-                                                  "mz": ("float32", (8,))}, prelude=UB_HELPERS).ok()
+    r = kernel(
+        body,
+        {"x": x, "gx": g, "bx": b},
+        {"z": ("float32", (4, m, k)), "sz": ("float32", (4, m, 8)), "mz": ("float32", (8,))},
+        prelude=UB_HELPERS,
+    ).ok()
     z, sz = r.outputs["z"], r.outputs["sz"]
     e = np.exp(x - x.max(1, keepdims=True))
     np.testing.assert_allclose(z[0], e / e.sum(1, keepdims=True), rtol=1e-5, atol=1e-6)
@@ -89,7 +125,9 @@ def test_softmax_layernorm_rmsnorm(kernel):
     mu, var = x.mean(1, keepdims=True), x.var(1, keepdims=True)
     np.testing.assert_allclose(z[2], (x - mu) / np.sqrt(var + 1e-5) * g + b, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(r.outputs["mz"][:m], mu.ravel(), rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(z[3], x / np.sqrt((x * x).mean(1, keepdims=True) + 1e-5) * g, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        z[3], x / np.sqrt((x * x).mean(1, keepdims=True) + 1e-5) * g, rtol=1e-5, atol=1e-6
+    )
 
 
 def test_cumsum_default_config_writes_the_last_row(kernel):

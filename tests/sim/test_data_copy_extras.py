@@ -1,7 +1,6 @@
 """DataCopyPad padding through SetPadValue (API.md section 4)."""
 
 import numpy as np
-
 from conftest import UB_HELPERS
 
 

@@ -2,8 +2,7 @@
 
 import numpy as np
 import pytest
-
-from conftest import HOST, UB_HELPERS
+from conftest import HOST
 
 X = np.arange(1024, dtype=np.float32)
 OUT = {"z": ("float32", (1024,))}
@@ -11,39 +10,100 @@ PIPE = "TPipe pipe; "
 GM = "GlobalTensor<float> xg; xg.SetGlobalBuffer((__gm__ float*)x, 1024); GlobalTensor<float> zg; zg.SetGlobalBuffer((__gm__ float*)z, 1024);\n"
 
 CASES = {
-    "ub_over_capacity": (PIPE + "TBuf<TPosition::VECCALC> b; pipe.InitBuffer(b, 200 * 1024);", "RUNTIME_ERROR",
-                         ["InitBuffer", "204800", "196352"]),
-    "vecin_over_8_buffers": (PIPE + "TQue<TPosition::VECIN, 1> q1, q2; pipe.InitBuffer(q1, 6, 256); pipe.InitBuffer(q2, 3, 256);",
-                             "RUNTIME_ERROR", ["9 buffers on the VECIN"]),
-    "local_index_out_of_range": (PIPE + "TBuf<> b; pipe.InitBuffer(b, 256); LocalTensor<float> t = b.Get<float>(); t.GetValue(64);",
-                                 "RUNTIME_ERROR", ["GetValue index 64", "64 elements"]),
-    "vector_past_tensor": (PIPE + "TBuf<> b; pipe.InitBuffer(b, 1024); LocalTensor<float> t = b.Get<float>(); Add(t, t, t[128], 200);",
-                           "RUNTIME_ERROR", ["Add", "200 elements", "128"]),
-    "global_out_of_range": (PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 8192); DataCopy(b.Get<float>(), xg[512], 1024);",
-                            "RUNTIME_ERROR", ["DataCopy", "outside every GM buffer", "x+2048"]),
-    "unaligned_ub_operand": (PIPE + "TBuf<> b; pipe.InitBuffer(b, 1024); LocalTensor<float> t = b.Get<float>(); Adds(t[3], t, 1.0f, 64);",
-                             "RUNTIME_ERROR", ["Adds", "not 32 B aligned"]),
-    "repeat_over_255": (PIPE + "TBuf<> b; pipe.InitBuffer(b, 160 * 1024); LocalTensor<float> t = b.Get<float>(); "
-                        "WholeReduceSum(t, t, 64, 300, 1, 1, 8);", "RUNTIME_ERROR", ["repeatTime 300 > 255"]),
-    "block_count_zero": (PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 4096); DataCopy(b.Get<float>(), xg, DataCopyParams{0, 1, 0, 0});",
-                         "RUNTIME_ERROR", ["blockCount 0 out of range"]),
-    "block_len_zero": (PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 4096); DataCopy(b.Get<float>(), xg, DataCopyParams{1, 0, 0, 0});",
-                       "RUNTIME_ERROR", ["blockLen 0 out of range"]),
-    "alloc_all_slots_in_use": (PIPE + "TQue<TPosition::VECIN, 2> q; pipe.InitBuffer(q, 2, 256); q.AllocTensor<float>(); "
-                               "q.AllocTensor<float>(); q.AllocTensor<float>();", "RUNTIME_ERROR", ["AllocTensor", "all 2 buffers", "deadlock"]),
-    "deque_empty": (PIPE + "TQue<TPosition::VECIN, 2> q; pipe.InitBuffer(q, 2, 256); q.DeQue<float>();", "RUNTIME_ERROR",
-                    ["DeQue on an empty queue"]),
-    "setflag_never_waited": ("SetFlag<HardEvent::MTE2_V>(EVENT_ID1);", "RUNTIME_ERROR", ["SetFlag(PIPE_MTE2 -> PIPE_V, id 1) never waited"]),
-    "waitflag_without_set": ("WaitFlag<HardEvent::V_MTE3>(0);", "RUNTIME_ERROR", ["no earlier SetFlag", "wait forever"]),
-    "ub_race_copy_then_compute": (PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 8192); LocalTensor<float> t = b.Get<float>(); "
-                                  "DataCopy(t, xg, 1024); Adds(t[1024], t, 1.0f, 1024);", "RACE_DETECTED",
-                                  ["Adds on PIPE_V reads UB", "DataCopy at", "PIPE_MTE2"]),
-    "ub_race_compute_then_copy_out": (PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 8192); LocalTensor<float> t = b.Get<float>(); "
-                                      "Duplicate(t, 1.0f, 1024); DataCopy(zg, t, 1024);", "RACE_DETECTED", ["Duplicate at", "PIPE_V"]),
-    "gm_race_mte3_then_mte2": (PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 8192); LocalTensor<float> t = b.Get<float>(); "
-                               "DataCopy(t, xg, 1024); SetFlag<HardEvent::MTE2_MTE3>(0); WaitFlag<HardEvent::MTE2_MTE3>(0);"
-                               "DataCopy(zg, t, 1024); DataCopy(t[1024], zg, 1024);", "RACE_DETECTED",
-                               ["DataCopy on PIPE_MTE2 reads z+0", "PIPE_MTE3 may still be writing"]),
+    "ub_over_capacity": (
+        PIPE + "TBuf<TPosition::VECCALC> b; pipe.InitBuffer(b, 200 * 1024);",
+        "RUNTIME_ERROR",
+        ["InitBuffer", "204800", "196352"],
+    ),
+    "vecin_over_8_buffers": (
+        PIPE
+        + "TQue<TPosition::VECIN, 1> q1, q2; pipe.InitBuffer(q1, 6, 256); pipe.InitBuffer(q2, 3, 256);",
+        "RUNTIME_ERROR",
+        ["9 buffers on the VECIN"],
+    ),
+    "local_index_out_of_range": (
+        PIPE
+        + "TBuf<> b; pipe.InitBuffer(b, 256); LocalTensor<float> t = b.Get<float>(); t.GetValue(64);",
+        "RUNTIME_ERROR",
+        ["GetValue index 64", "64 elements"],
+    ),
+    "vector_past_tensor": (
+        PIPE
+        + "TBuf<> b; pipe.InitBuffer(b, 1024); LocalTensor<float> t = b.Get<float>(); Add(t, t, t[128], 200);",
+        "RUNTIME_ERROR",
+        ["Add", "200 elements", "128"],
+    ),
+    "global_out_of_range": (
+        PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 8192); DataCopy(b.Get<float>(), xg[512], 1024);",
+        "RUNTIME_ERROR",
+        ["DataCopy", "outside every GM buffer", "x+2048"],
+    ),
+    "unaligned_ub_operand": (
+        PIPE
+        + "TBuf<> b; pipe.InitBuffer(b, 1024); LocalTensor<float> t = b.Get<float>(); Adds(t[3], t, 1.0f, 64);",
+        "RUNTIME_ERROR",
+        ["Adds", "not 32 B aligned"],
+    ),
+    "repeat_over_255": (
+        PIPE + "TBuf<> b; pipe.InitBuffer(b, 160 * 1024); LocalTensor<float> t = b.Get<float>(); "
+        "WholeReduceSum(t, t, 64, 300, 1, 1, 8);",
+        "RUNTIME_ERROR",
+        ["repeatTime 300 > 255"],
+    ),
+    "block_count_zero": (
+        PIPE
+        + GM
+        + "TBuf<> b; pipe.InitBuffer(b, 4096); DataCopy(b.Get<float>(), xg, DataCopyParams{0, 1, 0, 0});",
+        "RUNTIME_ERROR",
+        ["blockCount 0 out of range"],
+    ),
+    "block_len_zero": (
+        PIPE
+        + GM
+        + "TBuf<> b; pipe.InitBuffer(b, 4096); DataCopy(b.Get<float>(), xg, DataCopyParams{1, 0, 0, 0});",
+        "RUNTIME_ERROR",
+        ["blockLen 0 out of range"],
+    ),
+    "alloc_all_slots_in_use": (
+        PIPE + "TQue<TPosition::VECIN, 2> q; pipe.InitBuffer(q, 2, 256); q.AllocTensor<float>(); "
+        "q.AllocTensor<float>(); q.AllocTensor<float>();",
+        "RUNTIME_ERROR",
+        ["AllocTensor", "all 2 buffers", "deadlock"],
+    ),
+    "deque_empty": (
+        PIPE + "TQue<TPosition::VECIN, 2> q; pipe.InitBuffer(q, 2, 256); q.DeQue<float>();",
+        "RUNTIME_ERROR",
+        ["DeQue on an empty queue"],
+    ),
+    "setflag_never_waited": (
+        "SetFlag<HardEvent::MTE2_V>(EVENT_ID1);",
+        "RUNTIME_ERROR",
+        ["SetFlag(PIPE_MTE2 -> PIPE_V, id 1) never waited"],
+    ),
+    "waitflag_without_set": (
+        "WaitFlag<HardEvent::V_MTE3>(0);",
+        "RUNTIME_ERROR",
+        ["no earlier SetFlag", "wait forever"],
+    ),
+    "ub_race_copy_then_compute": (
+        PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 8192); LocalTensor<float> t = b.Get<float>(); "
+        "DataCopy(t, xg, 1024); Adds(t[1024], t, 1.0f, 1024);",
+        "RACE_DETECTED",
+        ["Adds on PIPE_V reads UB", "DataCopy at", "PIPE_MTE2"],
+    ),
+    "ub_race_compute_then_copy_out": (
+        PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 8192); LocalTensor<float> t = b.Get<float>(); "
+        "Duplicate(t, 1.0f, 1024); DataCopy(zg, t, 1024);",
+        "RACE_DETECTED",
+        ["Duplicate at", "PIPE_V"],
+    ),
+    "gm_race_mte3_then_mte2": (
+        PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 8192); LocalTensor<float> t = b.Get<float>(); "
+        "DataCopy(t, xg, 1024); SetFlag<HardEvent::MTE2_MTE3>(0); WaitFlag<HardEvent::MTE2_MTE3>(0);"
+        "DataCopy(zg, t, 1024); DataCopy(t[1024], zg, 1024);",
+        "RACE_DETECTED",
+        ["DataCopy on PIPE_MTE2 reads z+0", "PIPE_MTE3 may still be writing"],
+    ),
 }
 
 
@@ -54,15 +114,24 @@ def test_error_status_and_message(kernel, name):
     assert r.status == status, r.message
     for f in fragments:
         assert f in r.message, f"{f!r} not in {r.message!r}"
-    assert "simk.cpp:" in r.message or "SyncAll" in r.message or name == "ub_over_capacity" or "kernel" in r.message
+    assert (
+        "simk.cpp:" in r.message
+        or "SyncAll" in r.message
+        or name == "ub_over_capacity"
+        or "kernel" in r.message
+    )
 
 
 def test_flags_order_the_same_accesses(kernel):
-    body = PIPE + GM + """TBuf<> b; pipe.InitBuffer(b, 8192); LocalTensor<float> t = b.Get<float>();
+    body = (
+        PIPE
+        + GM
+        + """TBuf<> b; pipe.InitBuffer(b, 8192); LocalTensor<float> t = b.Get<float>();
   DataCopy(t, xg, 1024); SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
   Adds(t, t, 1.0f, 1024); TQueSync<PIPE_V, PIPE_MTE3> s; s.SetFlag(1); s.WaitFlag(1);
   DataCopy(zg, t, 1024); SetFlag<HardEvent::MTE3_MTE2>(2); WaitFlag<HardEvent::MTE3_MTE2>(2);
   DataCopy(t[1024], zg, 1024); pipe_barrier(PIPE_ALL);"""
+    )
     r = kernel(body, {"x": X}, OUT).ok()
     np.testing.assert_array_equal(r.outputs["z"], X + 1)
 
@@ -74,10 +143,16 @@ def test_block_dim_out_of_range_is_tiling_error(kernel, block_dim):
 
 
 def test_tiling_failure_and_oversized_tiling_data(kernel):
-    failing = HOST.replace("return ge::GRAPH_SUCCESS;\n}", "return *attrs->GetInt(3) == 1 ? ge::GRAPH_FAILED : ge::GRAPH_SUCCESS;\n}")
+    failing = HOST.replace(
+        "return ge::GRAPH_SUCCESS;\n}",
+        "return *attrs->GetInt(3) == 1 ? ge::GRAPH_FAILED : ge::GRAPH_SUCCESS;\n}",
+    )
     r = kernel("", {"x": X}, OUT, host=failing, tiling_key=1)
     assert r.status == "TILING_ERROR" and "GRAPH_FAILED" in r.message
-    big = HOST.replace("ctx->GetRawTilingData()->SetDataSize(t.GetDataSize());", "ctx->GetRawTilingData()->SetDataSize(1 << 20);")
+    big = HOST.replace(
+        "ctx->GetRawTilingData()->SetDataSize(t.GetDataSize());",
+        "ctx->GetRawTilingData()->SetDataSize(1 << 20);",
+    )
     r = kernel("", {"x": X}, OUT, host=big)
     assert r.status == "TILING_ERROR" and "exceeds the capacity" in r.message
 

@@ -8,8 +8,10 @@ X = np.arange(N, dtype=np.float32)
 Y = np.full(N, 0.5, dtype=np.float32)
 OUT = {"z": ("float32", (N,))}
 HEAD = "GET_TILING_DATA(t, tiling); const int64_t n = t.p[0];\n"  # a runtime count: g++ keeps the loops scalar
-GM = ("GlobalTensor<float> xg, yg, zg; xg.SetGlobalBuffer((__gm__ float*)x, n); yg.SetGlobalBuffer((__gm__ float*)y, n); "
-      "zg.SetGlobalBuffer((__gm__ float*)z, n);\n")
+GM = (
+    "GlobalTensor<float> xg, yg, zg; xg.SetGlobalBuffer((__gm__ float*)x, n); yg.SetGlobalBuffer((__gm__ float*)y, n); "
+    "zg.SetGlobalBuffer((__gm__ float*)z, n);\n"
+)
 
 
 def latency(r) -> float:
@@ -17,13 +19,32 @@ def latency(r) -> float:
 
 
 def test_gm_raw_loop_is_charged_like_get_set_value(kernel):
-    raw = kernel(HEAD + "for (int64_t i = 0; i < n; ++i) ((__gm__ float*)z)[i] = ((__gm__ float*)x)[i] + ((__gm__ float*)y)[i];",
-                 {"x": X, "y": Y}, OUT, params=[N])
-    api = kernel(HEAD + GM + "for (int64_t i = 0; i < n; ++i) zg.SetValue(i, xg.GetValue(i) + yg.GetValue(i));",
-                 {"x": X, "y": Y}, OUT, params=[N])
-    vec = kernel(HEAD + GM + "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 3 * N * 4); LocalTensor<float> a = b.Get<float>();"
-                 "DataCopy(a, xg, n); DataCopy(a[N], yg, n); PipeBarrier<PIPE_ALL>(); Add(a[2 * N], a, a[N], n); "
-                 "PipeBarrier<PIPE_ALL>(); DataCopy(zg, a[2 * N], n);", {"x": X, "y": Y}, OUT, params=[N], prelude=f"constexpr int N = {N};")
+    raw = kernel(
+        HEAD
+        + "for (int64_t i = 0; i < n; ++i) ((__gm__ float*)z)[i] = ((__gm__ float*)x)[i] + ((__gm__ float*)y)[i];",
+        {"x": X, "y": Y},
+        OUT,
+        params=[N],
+    )
+    api = kernel(
+        HEAD
+        + GM
+        + "for (int64_t i = 0; i < n; ++i) zg.SetValue(i, xg.GetValue(i) + yg.GetValue(i));",
+        {"x": X, "y": Y},
+        OUT,
+        params=[N],
+    )
+    vec = kernel(
+        HEAD
+        + GM
+        + "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 3 * N * 4); LocalTensor<float> a = b.Get<float>();"
+        "DataCopy(a, xg, n); DataCopy(a[N], yg, n); PipeBarrier<PIPE_ALL>(); Add(a[2 * N], a, a[N], n); "
+        "PipeBarrier<PIPE_ALL>(); DataCopy(zg, a[2 * N], n);",
+        {"x": X, "y": Y},
+        OUT,
+        params=[N],
+        prelude=f"constexpr int N = {N};",
+    )
     np.testing.assert_array_equal(raw.ok().outputs["z"], X + Y)
     assert latency(raw) == latency(api)
     assert latency(raw) > 50 * latency(vec)
@@ -32,39 +53,81 @@ def test_gm_raw_loop_is_charged_like_get_set_value(kernel):
 def test_gm_raw_loop_past_the_cap_stops_with_the_reason(kernel):
     n = 40000  # 3 accesses per element: past the cap of 65536
     big = np.ones(n, dtype=np.float32)
-    r = kernel(HEAD + "for (int64_t i = 0; i < n; ++i) ((__gm__ float*)z)[i] = ((__gm__ float*)x)[i] + ((__gm__ float*)y)[i];",
-               {"x": big, "y": big}, {"z": ("float32", (n,))}, params=[n])
+    r = kernel(
+        HEAD
+        + "for (int64_t i = 0; i < n; ++i) ((__gm__ float*)z)[i] = ((__gm__ float*)x)[i] + ((__gm__ float*)y)[i];",
+        {"x": big, "y": big},
+        {"z": ("float32", (n,))},
+        params=[n],
+    )
     assert r.status == "RUNTIME_ERROR", r.message
-    assert r.message.startswith("block 0: 65537 raw pointer accesses in this launch, the first to x+0: "), r.message
-    for f in ["bypassing the AscendC API", "~200 cycles on GM", "~11 on UB", "stops past 65536 per launch"]:
+    assert r.message.startswith(
+        "block 0: 65537 raw pointer accesses in this launch, the first to x+0: "
+    ), r.message
+    for f in [
+        "bypassing the AscendC API",
+        "~200 cycles on GM",
+        "~11 on UB",
+        "stops past 65536 per launch",
+    ]:
         assert f in r.message, f
 
 
 def test_ub_raw_loop_after_data_copy_is_charged_like_get_set_value(kernel):
-    setup = HEAD + GM + ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, N * 4); LocalTensor<float> a = b.Get<float>(); DataCopy(a, xg, n); "
-                         "PipeBarrier<PIPE_ALL>();\n")
+    setup = (
+        HEAD
+        + GM
+        + (
+            "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, N * 4); LocalTensor<float> a = b.Get<float>(); DataCopy(a, xg, n); "
+            "PipeBarrier<PIPE_ALL>();\n"
+        )
+    )
     done = "PipeBarrier<PIPE_ALL>(); DataCopy(zg, a, n);"
     pre = f"constexpr int N = {N};"
-    raw = kernel(setup + "float* p = a.GetPhyAddr(); for (int64_t i = 0; i < n; ++i) p[i] = p[i] * 2.0f;\n" + done,
-                 {"x": X, "y": Y}, OUT, params=[N], prelude=pre)
-    api = kernel(setup + "for (int64_t i = 0; i < n; ++i) a.SetValue(i, a.GetValue(i) * 2.0f);\n" + done,
-                 {"x": X, "y": Y}, OUT, params=[N], prelude=pre)
+    raw = kernel(
+        setup
+        + "float* p = a.GetPhyAddr(); for (int64_t i = 0; i < n; ++i) p[i] = p[i] * 2.0f;\n"
+        + done,
+        {"x": X, "y": Y},
+        OUT,
+        params=[N],
+        prelude=pre,
+    )
+    api = kernel(
+        setup + "for (int64_t i = 0; i < n; ++i) a.SetValue(i, a.GetValue(i) * 2.0f);\n" + done,
+        {"x": X, "y": Y},
+        OUT,
+        params=[N],
+        prelude=pre,
+    )
     np.testing.assert_array_equal(raw.ok().outputs["z"], X * 2)
     assert latency(raw) == latency(api)
-    assert latency(raw) > latency(kernel(setup + done, {"x": X, "y": Y}, OUT, params=[N], prelude=pre)) + 1.0
+    assert (
+        latency(raw)
+        > latency(kernel(setup + done, {"x": X, "y": Y}, OUT, params=[N], prelude=pre)) + 1.0
+    )
 
 
 def test_ub_raw_race_is_detected_like_get_value(kernel):
-    r = kernel(HEAD + GM + "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, N * 4); LocalTensor<float> a = b.Get<float>(); "
-               "DataCopy(a, xg, n); volatile float v = a.GetPhyAddr()[5]; (void)v;", {"x": X, "y": Y}, OUT, params=[N],
-               prelude=f"constexpr int N = {N};")
+    r = kernel(
+        HEAD
+        + GM
+        + "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, N * 4); LocalTensor<float> a = b.Get<float>(); "
+        "DataCopy(a, xg, n); volatile float v = a.GetPhyAddr()[5]; (void)v;",
+        {"x": X, "y": Y},
+        OUT,
+        params=[N],
+        prelude=f"constexpr int N = {N};",
+    )
     assert r.status == "RACE_DETECTED", r.message
     assert "raw UB load reads UB address 20" in r.message and "DataCopy" in r.message, r.message
 
 
 def test_one_scalar_read_straight_from_gm_is_charged_once(kernel):
     store = "zg.SetValue(0, s); zg.SetValue(1, 1.0f);"
-    raw = kernel(HEAD + GM + "float s = *(__gm__ float*)y;" + store, {"x": X, "y": Y}, OUT, params=[N])
+    raw = kernel(
+        HEAD + GM + "float s = *(__gm__ float*)y;" + store, {"x": X, "y": Y}, OUT, params=[N]
+    )
     api = kernel(HEAD + GM + "float s = yg.GetValue(0);" + store, {"x": X, "y": Y}, OUT, params=[N])
     none = kernel(HEAD + GM + "float s = 0.5f;" + store, {"x": X, "y": Y}, OUT, params=[N])
     assert raw.ok().outputs["z"][0] == 0.5

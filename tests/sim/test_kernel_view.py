@@ -26,9 +26,11 @@ def test_each_key_branch_reads_its_registered_struct():
     assert lines[1].strip().startswith("GET_TILING_DATA(d, tiling);")
     assert "GET_TILING_DATA_WITH_STRUCT(A, a, tiling);" in lines[3]
     assert 'const char* s = "}{";' in lines[4]
-    assert "GET_TILING_DATA_WITH_STRUCT(B, b, tiling);" in lines[7]  # both keys of the branch map to B
-    assert lines[9].strip() == "GET_TILING_DATA(c, tiling);"           # key 4 has no struct of its own
-    assert lines[11].strip() == "GET_TILING_DATA(e, tiling);"          # keys 5 and 6 disagree: left alone
+    assert (
+        "GET_TILING_DATA_WITH_STRUCT(B, b, tiling);" in lines[7]
+    )  # both keys of the branch map to B
+    assert lines[9].strip() == "GET_TILING_DATA(c, tiling);"  # key 4 has no struct of its own
+    assert lines[11].strip() == "GET_TILING_DATA(e, tiling);"  # keys 5 and 6 disagree: left alone
 
 
 def test_no_registration_leaves_the_source_alone():

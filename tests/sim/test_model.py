@@ -19,7 +19,8 @@ A1 = load_package(anchors.HERE / "a1_add")
 def timed(attrs: dict, shape=(1024, 1536), soc="Ascend910B2"):
     """Latency and profile of a1_add with the given schedule attrs on a small shape."""
     case = A1.spec.case("small_48core_32k").model_copy(
-        update={"shapes": {"x": list(shape), "y": list(shape)}, "attrs": attrs, "bench": True})
+        update={"shapes": {"x": list(shape), "y": list(shape)}, "attrs": attrs, "bench": True}
+    )
     others = [c.model_copy(update={"bench": False}) for c in A1.spec.cases if c.name != case.name]
     pkg = A1.model_copy(update={"spec": A1.spec.model_copy(update={"cases": [case, *others]})})
     with tempfile.TemporaryDirectory() as tmp:
@@ -33,9 +34,18 @@ def test_deterministic_and_profile_fields():
     (a, prof), (b, _) = timed(attrs), timed(attrs)
     assert a == b
     assert prof["block_dim"] == 48 and len(prof["blocks"]) == 48
-    for key in ("aiv_time_us", "aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio", "gm_to_ub_gbps"):
+    for key in (
+        "aiv_time_us",
+        "aiv_vec_ratio",
+        "aiv_scalar_ratio",
+        "aiv_mte2_ratio",
+        "aiv_mte3_ratio",
+        "gm_to_ub_gbps",
+    ):
         assert prof[key] > 0, key
-    assert prof["gm_read_bytes"] == 2 * 1024 * 1536 * 2 and prof["gm_write_bytes"] == 1024 * 1536 * 2
+    assert (
+        prof["gm_read_bytes"] == 2 * 1024 * 1536 * 2 and prof["gm_write_bytes"] == 1024 * 1536 * 2
+    )
     assert 0 < prof["aiv_mte2_ratio"] <= 1 and prof["task_duration_us"] == pytest.approx(a)
 
 
@@ -74,10 +84,17 @@ def test_calibration_anchors():
     (3->4, 5->6) are ties in the model (docs/performance_model.md, known gaps)."""
     rows = anchors.calibrate(["A1", "A2", "A3", "A4"], "Ascend910B2")
     assert {r.anchor for r in rows} == {"A1", "A2", "A3", "A4"} and len(rows) == 18
-    bad = [(r.case, f"{r.error:+.1%}") for r in rows if abs(r.error) > anchors.ANCHORS[r.anchor].tolerance]
+    bad = [
+        (r.case, f"{r.error:+.1%}")
+        for r in rows
+        if abs(r.error) > anchors.ANCHORS[r.anchor].tolerance
+    ]
     assert anchors.ladder_ok(rows, min_step=0.05)
     a1 = {r.case: r.simulated_us for r in rows if r.anchor == "A1"}
-    for faster, slower in (("case4_double_buffer", "case3_48core_32k"), ("case6_tile_16256", "case5_l2_bypass")):
+    for faster, slower in (
+        ("case4_double_buffer", "case3_48core_32k"),
+        ("case6_tile_16256", "case5_l2_bypass"),
+    ):
         assert abs(a1[faster] / a1[slower] - 1) < 0.01  # tied, not reversed by more than the noise
     assert not bad, bad
 
@@ -86,8 +103,19 @@ def test_calibrate_prints_pipe_times(capsys):
     """`sim calibrate --pipes`: A1's per-pipe busy times next to HARDWARE.md's measured ones."""
     from ascend_gym import cli
 
-    assert cli.main(["sim", "calibrate", "--anchors", "A1", "--cases", "case2_48core_8k", "--pipes"]) == 0
-    line = next(s for s in capsys.readouterr().out.splitlines() if s.startswith("| A1 | case2_48core_8k |") and " / " in s)
+    assert (
+        cli.main(["sim", "calibrate", "--anchors", "A1", "--cases", "case2_48core_8k", "--pipes"])
+        == 0
+    )
+    line = next(
+        s
+        for s in capsys.readouterr().out.splitlines()
+        if s.startswith("| A1 | case2_48core_8k |") and " / " in s
+    )
     cells = [c.split(" / ") for c in line.strip("| ").split(" | ")[2:]]
-    assert [m for _, m in cells] == ["15.88", "215.49", "54.33"]  # aiv_vec, aiv_mte2, aiv_mte3 measured
+    assert [m for _, m in cells] == [
+        "15.88",
+        "215.49",
+        "54.33",
+    ]  # aiv_vec, aiv_mte2, aiv_mte3 measured
     assert all(float(sim.replace(",", "")) > 0 for sim, _ in cells)

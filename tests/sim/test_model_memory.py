@@ -18,8 +18,12 @@ from npu_daemon.backends.sim.calibration import anchors
 
 def run(pkg: OperatorPackage, case: str, soc: str = "Ascend910B2", **update) -> dict:
     """Profile of `case` (its fields replaced by `update`) as the package's bench case."""
-    cases = [c.model_copy(update={**update, "bench": True}) if c.name == case else c.model_copy(update={"bench": False})
-             for c in pkg.spec.cases]
+    cases = [
+        c.model_copy(update={**update, "bench": True})
+        if c.name == case
+        else c.model_copy(update={"bench": False})
+        for c in pkg.spec.cases
+    ]
     pkg = pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"cases": cases})})
     with tempfile.TemporaryDirectory() as tmp:
         r = SimBackend().evaluate(EvalRequest(package=pkg, soc=soc, stages=[Stage.TIME]), Path(tmp))
@@ -56,8 +60,18 @@ def test_same_window_readers_stay_convoyed():
 def test_bank_conflict_and_reduce_ratios():
     """A3 and A4 within +-30% of their measured ratios (cheap: one core, UB only)."""
     rows = anchors.calibrate(["A3", "A4"], "Ascend910B2")
-    assert {r.case for r in rows} == {"no_conflict", "read_read", "read_write", "tree_adds", "whole_reduce_only"}
-    bad = [(r.case, f"{r.error:+.1%}") for r in rows if abs(r.error) > anchors.ANCHORS[r.anchor].tolerance]
+    assert {r.case for r in rows} == {
+        "no_conflict",
+        "read_read",
+        "read_write",
+        "tree_adds",
+        "whole_reduce_only",
+    }
+    bad = [
+        (r.case, f"{r.error:+.1%}")
+        for r in rows
+        if abs(r.error) > anchors.ANCHORS[r.anchor].tolerance
+    ]
     assert not bad, bad
 
 
@@ -65,8 +79,16 @@ def test_double_buffer_helps_balanced_stages():
     # A5: fp16 Exp costs about as much as its copies, so overlapping them nearly halves the time;
     # (test_model.py: with Add, ~10x cheaper than its copies, the gain is small).
     shape = {"x": [64, 8192]}
-    single = run(suite_variant("level1/exp", {"BLOCK_DIM": 1, "TILE_LENGTH": 8192, "BUFFER_NUM": 1}), "aligned_fp16", shapes=shape)
-    double = run(suite_variant("level1/exp", {"BLOCK_DIM": 1, "TILE_LENGTH": 8192, "BUFFER_NUM": 2}), "aligned_fp16", shapes=shape)
+    single = run(
+        suite_variant("level1/exp", {"BLOCK_DIM": 1, "TILE_LENGTH": 8192, "BUFFER_NUM": 1}),
+        "aligned_fp16",
+        shapes=shape,
+    )
+    double = run(
+        suite_variant("level1/exp", {"BLOCK_DIM": 1, "TILE_LENGTH": 8192, "BUFFER_NUM": 2}),
+        "aligned_fp16",
+        shapes=shape,
+    )
     assert single["task_duration_us"] > 1.4 * double["task_duration_us"]
     assert double["aiv_vec_ratio"] > 1.4 * single["aiv_vec_ratio"]
 
@@ -76,7 +98,9 @@ def test_fewer_cores_with_long_copies_are_not_slower():
     # HBM and pay half the launch cost of 40.
     def add(cores: int) -> float:
         pkg = suite_variant("level1/add", {"BLOCK_DIM": cores, "TILE_LENGTH": 16384})
-        return run(pkg, "bench_fp16", soc="Ascend910B4", shapes={"x": [2048, 2048], "y": [2048, 2048]})["task_duration_us"]
+        return run(
+            pkg, "bench_fp16", soc="Ascend910B4", shapes={"x": [2048, 2048], "y": [2048, 2048]}
+        )["task_duration_us"]
 
     assert add(20) < add(40)
 

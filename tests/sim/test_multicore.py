@@ -1,7 +1,6 @@
 """Multi-core: GetBlockIdx per block, SyncAll with baton passing, atomics, cross-core GM races."""
 
 import numpy as np
-
 from conftest import UB_HELPERS
 
 X = np.arange(8 * 64, dtype=np.float32)
@@ -23,7 +22,14 @@ SYNC_REDUCE = """Ub ub; const int b = GetBlockIdx(), n = GetBlockNum();
 
 
 def test_syncall_cross_core_reduction(kernel):
-    r = kernel(SYNC_REDUCE, {"x": X}, {"z": ("float32", (8,))}, block_dim=8, workspace=1024, prelude=UB_HELPERS).ok()
+    r = kernel(
+        SYNC_REDUCE,
+        {"x": X},
+        {"z": ("float32", (8,))},
+        block_dim=8,
+        workspace=1024,
+        prelude=UB_HELPERS,
+    ).ok()
     assert r.outputs["z"][0] == X.sum()
     assert r.result["block_dim"] == 8
 
@@ -53,8 +59,11 @@ def test_atomic_add_and_max_from_every_block(kernel):
     Duplicate(zero, %s, 64); PipeBarrier<PIPE_ALL>(); DataCopy(zg0, zero, 64); }
   SyncAll();
 """
-    for op, init, want in [("Add", "0.0f", X.reshape(8, 64).sum(0)), ("Max", "-1e30f", X.reshape(8, 64).max(0)),
-                           ("Min", "1e30f", X.reshape(8, 64).min(0))]:
+    for op, init, want in [
+        ("Add", "0.0f", X.reshape(8, 64).sum(0)),
+        ("Max", "-1e30f", X.reshape(8, 64).max(0)),
+        ("Min", "1e30f", X.reshape(8, 64).min(0)),
+    ]:
         body = (seed % init) + ATOMIC % op
         r = kernel(body, {"x": X}, {"z": ("float32", (64,))}, block_dim=8, prelude=UB_HELPERS).ok()
         np.testing.assert_array_equal(r.outputs["z"], want, err_msg=op)
@@ -64,7 +73,11 @@ def test_overlapping_plain_writes_from_two_blocks_race(kernel):
     body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 64); SYNC(); ub.Out(z, a, 64);"""
     r = kernel(body, {"x": X}, {"z": ("float32", (64,))}, block_dim=2, prelude=UB_HELPERS)
     assert r.status == "RACE_DETECTED", r.message
-    assert "block 0 writing z+0" in r.message and "block 1 writing z+0" in r.message and "SyncAll" in r.message
+    assert (
+        "block 0 writing z+0" in r.message
+        and "block 1 writing z+0" in r.message
+        and "SyncAll" in r.message
+    )
 
 
 def test_read_of_another_blocks_output_without_syncall_races(kernel):

@@ -5,12 +5,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import PACKAGES
 
 from ascend_gym.package import load_package
 from ascend_gym.protocol import EvalRequest, Status
 from npu_daemon.backends.sim import SimBackend
-
-from conftest import PACKAGES
 
 NAMES = sorted(p.name for p in PACKAGES.iterdir() if (p / "op.toml").exists())
 
@@ -33,5 +32,8 @@ def test_short_output_is_a_daemon_fault_not_a_verdict(monkeypatch):
     DAEMON_ERROR (uncharged), rather than a reshape error or a verdict on the candidate."""
     real = np.fromfile
     monkeypatch.setattr(np, "fromfile", lambda *a, **k: real(*a, **k)[:-1])
-    with tempfile.TemporaryDirectory() as d, pytest.raises(OSError, match=r"elements on disk \(is the daemon's disk full\?\)"):
+    with (
+        tempfile.TemporaryDirectory() as d,
+        pytest.raises(OSError, match=r"elements on disk \(is the daemon's disk full\?\)"),
+    ):
         SimBackend().evaluate(EvalRequest(package=load_package(PACKAGES / NAMES[0])), Path(d))

@@ -30,7 +30,10 @@ def test_compare_counts_only_real_differences():
     assert check.outlier_fraction == 1 / 8
     assert check.max_abs_error == 4.0 and check.max_rel_error == 4.0 / 5.0
     assert "1 of 8 elements" in check.message and "first at flat index 5" in check.message
-    assert checker.compare("c", want.copy(), want, "float16", Tolerance(atol=0, rtol=0)).max_abs_error == 0.0
+    assert (
+        checker.compare("c", want.copy(), want, "float16", Tolerance(atol=0, rtol=0)).max_abs_error
+        == 0.0
+    )
 
 
 @pytest.fixture()
@@ -45,14 +48,21 @@ def test_case_data_matches_the_checker_and_is_shared_read_only(add_case):
     want = checker.make_inputs(pkg, case, 3)
     with case_data.case_data(pkg, case, 3) as first:
         path = first.input_path("x")
-        assert {k: v.tobytes() for k, v in first.inputs().items()} == {k: v.tobytes() for k, v in want.items()}
+        assert {k: v.tobytes() for k, v in first.inputs().items()} == {
+            k: v.tobytes() for k, v in want.items()
+        }
         assert stat.S_IMODE(path.stat().st_mode) == 0o444
         ref = first.reference()
         assert ref[0].tobytes() == checker.reference_outputs(pkg, case, want)[0].tobytes()
-        assert stat.S_IMODE(Path(ref[0].filename).stat().st_mode) == 0o400  # the daemon's alone, never a candidate's
+        assert (
+            stat.S_IMODE(Path(ref[0].filename).stat().st_mode) == 0o400
+        )  # the daemon's alone, never a candidate's
         assert not ref[0].flags.writeable
     with case_data.case_data(pkg, case, 3) as again:
-        assert again.input_path("x") == path and path.stat().st_ino == again.input_path("x").stat().st_ino
+        assert (
+            again.input_path("x") == path
+            and path.stat().st_ino == again.input_path("x").stat().st_ino
+        )
     with case_data.case_data(pkg, case, 4) as other_seed:
         assert other_seed.input_path("x") != path
 
@@ -87,15 +97,23 @@ def test_candidate_directory_holds_no_inputs_or_references(tmp_path):
     launch = (tmp_path / "case-tail_fp16" / "launch.txt").read_text()
     inputs = [Path(line.split()[-1]) for line in launch.splitlines() if line.startswith("input ")]
     assert inputs and all(not p.is_relative_to(tmp_path) for p in inputs)
-    assert not [p for p in tmp_path.rglob("*") if p.suffix in (".npy", ".bin") and not p.name.startswith("out_")]
+    assert not [
+        p
+        for p in tmp_path.rglob("*")
+        if p.suffix in (".npy", ".bin") and not p.name.startswith("out_")
+    ]
 
 
 @pytest.mark.parametrize("broken", ["both", "kernel"])
 def test_concurrent_build_reports_errors_in_build_order(tmp_path, broken):
     pkg = suite.resolve("level1/add")
-    pkg = pkg.with_sources(tiling=pkg.tiling_source + ("\nint tiling_oops = ;\n" if broken == "both" else ""),
-                           kernel=pkg.kernel_source + "\nint kernel_oops = ;\n")
-    result = SimBackend().evaluate(EvalRequest(package=pkg, stages=[Stage.COMPILE, Stage.TIME]), tmp_path)
+    pkg = pkg.with_sources(
+        tiling=pkg.tiling_source + ("\nint tiling_oops = ;\n" if broken == "both" else ""),
+        kernel=pkg.kernel_source + "\nint kernel_oops = ;\n",
+    )
+    result = SimBackend().evaluate(
+        EvalRequest(package=pkg, stages=[Stage.COMPILE, Stage.TIME]), tmp_path
+    )
     assert result.status is Status.COMPILE_ERROR
     if broken == "both":
         assert result.message.startswith("host tiling program: op_host/add.cpp:")

@@ -9,17 +9,24 @@ OUT = {"z": ("float32", (1024,))}
 
 
 def test_local_tensor_at_a_byte_address_round_trips(kernel):
-    body = GM + """LocalTensor<float> a(TPosition::VECIN, 0, 1024), b(TPosition::VECOUT, 4096, 1024);
+    body = (
+        GM
+        + """LocalTensor<float> a(TPosition::VECIN, 0, 1024), b(TPosition::VECOUT, 4096, 1024);
   DataCopy(a, xg, 1024); SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
   Muls(b, a, 2.0f, 1000); SetFlag<HardEvent::V_MTE3>(0); WaitFlag<HardEvent::V_MTE3>(0);
   DataCopyPad(zg, b, DataCopyExtParams{1, 1000 * 4, 0, 0, 0});"""
+    )
     r = kernel(body, {"x": X}, {"z": ("float32", (1000,))}).ok()
     np.testing.assert_array_equal(r.outputs["z"], X[:1000] * 2)
 
 
 def test_local_tensor_at_a_byte_address_is_checked(kernel):
     r = kernel("LocalTensor<float> t(TPosition::VECCALC, 196352 - 1024, 1024);", {"x": X}, OUT)
-    assert r.status == "RUNTIME_ERROR" and "exceed the 196352 B of UB" in r.message and "simk.cpp:" in r.message
+    assert (
+        r.status == "RUNTIME_ERROR"
+        and "exceed the 196352 B of UB" in r.message
+        and "simk.cpp:" in r.message
+    )
     r = kernel("LocalTensor<half> t(TPosition::VECCALC, 48, 16);", {"x": X}, OUT)
     assert r.status == "RUNTIME_ERROR" and "not 32 B aligned" in r.message
 
@@ -41,13 +48,19 @@ def test_local_mem_allocator_past_the_unified_buffer(kernel):
     body = "LocalMemAllocator<> ub; ub.Alloc<float, 40000>(); ub.Alloc<float>(10000);"
     r = kernel(body, {"x": X}, OUT)
     assert r.status == "RUNTIME_ERROR"
-    assert "LocalMemAllocator::Alloc of 10000 elements (40000 B) at UB address 160000 exceeds the 196352 B" in r.message
+    assert (
+        "LocalMemAllocator::Alloc of 10000 elements (40000 B) at UB address 160000 exceeds the 196352 B"
+        in r.message
+    )
 
 
 def test_init_soc_state_clears_atomic_mode(kernel):
-    body = GM + """TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 4096); LocalTensor<float> t = b.Get<float>();
+    body = (
+        GM
+        + """TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 4096); LocalTensor<float> t = b.Get<float>();
   DataCopy(t, xg, 1024); SetFlag<HardEvent::MTE2_MTE3>(0); WaitFlag<HardEvent::MTE2_MTE3>(0);
   SetAtomicAdd<float>(); InitSocState(); DataCopy(zg, t, 1024);"""
+    )
     r = kernel(body, {"x": X}, OUT).ok()  # outputs start as NaN: an atomic add would keep them NaN
     np.testing.assert_array_equal(r.outputs["z"], X)
 
@@ -63,16 +76,26 @@ def test_gm_allocations_have_acl_padding(kernel):
     r = kernel(read.format(n=1008), {"x": x}, {"z": ("float32", (1000,))}).ok()
     np.testing.assert_array_equal(r.outputs["z"], x)
     r = kernel(read.format(n=1016), {"x": x}, {"z": ("float32", (1000,))})
-    assert r.status == "RUNTIME_ERROR" and "GM range of 4064 bytes at x+0 is outside every GM buffer" in r.message
+    assert (
+        r.status == "RUNTIME_ERROR"
+        and "GM range of 4064 bytes at x+0 is outside every GM buffer" in r.message
+    )
 
 
 def test_scalar_read_after_vector_wait_is_ordered_and_without_it_races(kernel):
-    ordered = GM + """LocalTensor<float> t(TPosition::VECIN, 0, 1024), o(TPosition::VECOUT, 4096, 1024);
+    ordered = (
+        GM
+        + """LocalTensor<float> t(TPosition::VECIN, 0, 1024), o(TPosition::VECOUT, 4096, 1024);
   DataCopy(t, xg, 1024); SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
   float v = t.GetValue(5); Duplicate(o, v, 1024);
   SetFlag<HardEvent::V_MTE3>(0); WaitFlag<HardEvent::V_MTE3>(0); DataCopy(zg, o, 1024);"""
+    )
     r = kernel(ordered, {"x": X}, OUT).ok()
     np.testing.assert_array_equal(r.outputs["z"], np.full(1024, X[5]))
     racy = ordered.replace("SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);", "")
     r = kernel(racy, {"x": X}, OUT)
-    assert r.status == "RACE_DETECTED" and "GetValue reads UB address 20" in r.message and "PIPE_MTE2" in r.message
+    assert (
+        r.status == "RACE_DETECTED"
+        and "GetValue reads UB address 20" in r.message
+        and "PIPE_MTE2" in r.message
+    )

@@ -1,7 +1,6 @@
 """System values, event ids, ASSERT, DumpTensor and the CCE intrinsics (API.md sections 1-3)."""
 
 import numpy as np
-
 from conftest import UB_HELPERS
 
 
@@ -23,9 +22,16 @@ def test_dump_tensor_runs_and_checks_its_range(kernel):
   GlobalTensor<float> xg; xg.SetGlobalBuffer((__gm__ float*)x, 8); DumpTensor(xg, 9, 4); ub.Out(z, a, 8);"""
     r = kernel(body, {"x": x}, {"z": ("float32", (8,))}, prelude=UB_HELPERS).ok()
     np.testing.assert_array_equal(r.outputs["z"], x)
-    r = kernel("Ub ub; LocalTensor<float> a = ub.Alloc<float>(8); DumpTensor(a, 1, 9);", {"x": x}, {"z": ("float32", (8,))},
-               prelude=UB_HELPERS)
-    assert r.status == "RUNTIME_ERROR" and "DumpTensor of 9 elements from a 8-element tensor" in r.message
+    r = kernel(
+        "Ub ub; LocalTensor<float> a = ub.Alloc<float>(8); DumpTensor(a, 1, 9);",
+        {"x": x},
+        {"z": ("float32", (8,))},
+        prelude=UB_HELPERS,
+    )
+    assert (
+        r.status == "RUNTIME_ERROR"
+        and "DumpTensor of 9 elements from a 8-element tensor" in r.message
+    )
 
 
 def test_assert_after_an_expression_compiles_and_still_checks(kernel):
@@ -36,9 +42,13 @@ def test_assert_after_an_expression_compiles_and_still_checks(kernel):
   n = tiles ASSERT(tiles != 0 && "tile num can not be zero!");
   zg.SetValue(0, n);
   ASSERT(n == {expect});"""
-    r = kernel(body.replace("{expect}", "3"), {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8,))}).ok()
+    r = kernel(
+        body.replace("{expect}", "3"), {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8,))}
+    ).ok()
     assert r.outputs["z"][0] == 3
-    r = kernel(body.replace("{expect}", "4"), {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8,))})
+    r = kernel(
+        body.replace("{expect}", "4"), {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8,))}
+    )
     assert r.status == "RUNTIME_ERROR" and "ASSERT(n == 4) failed" in r.message
 
 

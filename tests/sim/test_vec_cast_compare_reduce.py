@@ -1,13 +1,17 @@
 """Cast round modes, Compare/CompareScalar/Select/GatherMask bit masks, and the reductions."""
 
 import numpy as np
-
-from conftest import UB_HELPERS, bf16_bits, bf16_values
+from conftest import UB_HELPERS, bf16_bits
 
 
 def _round(v: np.ndarray, mode: str) -> np.ndarray:
-    return {"RINT": np.rint, "FLOOR": np.floor, "CEIL": np.ceil, "TRUNC": np.trunc,
-            "ROUND": lambda a: np.sign(a) * np.floor(np.abs(a) + 0.5)}[mode](v)
+    return {
+        "RINT": np.rint,
+        "FLOOR": np.floor,
+        "CEIL": np.ceil,
+        "TRUNC": np.trunc,
+        "ROUND": lambda a: np.sign(a) * np.floor(np.abs(a) + 0.5),
+    }[mode](v)
 
 
 MODES = ["RINT", "FLOOR", "CEIL", "ROUND", "TRUNC"]
@@ -15,20 +19,38 @@ MODES = ["RINT", "FLOOR", "CEIL", "ROUND", "TRUNC"]
 
 def test_cast_round_modes(kernel):
     rng = np.random.default_rng(4)
-    f = np.concatenate([np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 1e10, -1e10], np.float32),
-                        rng.uniform(-100, 100, 248).astype(np.float32)])
+    f = np.concatenate(
+        [
+            np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 1e10, -1e10], np.float32),
+            rng.uniform(-100, 100, 248).astype(np.float32),
+        ]
+    )
     # float -> int32 in every mode, float -> half (RINT/FLOOR/CEIL/ODD), half -> float, float -> bf16, int32 -> float.
     body = "Ub ub;\n  LocalTensor<float> a = ub.In<float>(x, 256); LocalTensor<int32_t> o = ub.Alloc<int32_t>(5 * 256);\n"
     body += "  LocalTensor<half> h = ub.Alloc<half>(4 * 256); LocalTensor<float> back = ub.Alloc<float>(256);\n"
     body += "  LocalTensor<bfloat16_t> bf = ub.Alloc<bfloat16_t>(256); SYNC();\n"
-    body += "".join(f"  Cast(o[{k * 256}], a, RoundMode::CAST_{m}, 256);\n" for k, m in enumerate(MODES))
-    body += "".join(f"  Cast(h[{k * 256}], a, RoundMode::CAST_{m}, 256);\n" for k, m in enumerate(["RINT", "FLOOR", "CEIL", "ODD"]))
+    body += "".join(
+        f"  Cast(o[{k * 256}], a, RoundMode::CAST_{m}, 256);\n" for k, m in enumerate(MODES)
+    )
+    body += "".join(
+        f"  Cast(h[{k * 256}], a, RoundMode::CAST_{m}, 256);\n"
+        for k, m in enumerate(["RINT", "FLOOR", "CEIL", "ODD"])
+    )
     body += "  Cast(back, h, RoundMode::CAST_NONE, 256); Cast(bf, a, RoundMode::CAST_RINT, 256);\n"
     body += "  SYNC(); ub.Out(z, o, 5 * 256); ub.Out(hz, h, 4 * 256); ub.Out(fz, back, 256); ub.Out(bz, bf.ReinterpretCast<int16_t>(), 256);"
-    r = kernel(body, {"x": f}, {"z": ("int32", (5, 256)), "hz": ("float16", (4, 256)), "fz": ("float32", (256,)),
-                                "bz": ("int16", (256,))}, prelude=UB_HELPERS).ok()
+    r = kernel(
+        body,
+        {"x": f},
+        {
+            "z": ("int32", (5, 256)),
+            "hz": ("float16", (4, 256)),
+            "fz": ("float32", (256,)),
+            "bz": ("int16", (256,)),
+        },
+        prelude=UB_HELPERS,
+    ).ok()
     for k, m in enumerate(MODES):
-        want = np.clip(_round(f.astype(np.float64), m), -2**31, 2**31 - 1).astype(np.int64)
+        want = np.clip(_round(f.astype(np.float64), m), -(2**31), 2**31 - 1).astype(np.int64)
         np.testing.assert_array_equal(r.outputs["z"][k], want, err_msg=m)
     h = r.outputs["hz"].astype(np.float64)
     exact = f.astype(np.float64)
@@ -36,7 +58,9 @@ def test_cast_round_modes(kernel):
     np.testing.assert_array_equal(r.outputs["hz"][0], f.astype(np.float16))
     assert (h[1][finite] <= exact[finite]).all() and (h[2][finite] >= exact[finite]).all()
     ulp = np.abs(np.spacing(f.astype(np.float16)[finite])).astype(np.float64)
-    assert (np.abs(h[1] - exact)[finite] <= ulp).all() and (np.abs(h[2] - exact)[finite] <= ulp).all()
+    assert (np.abs(h[1] - exact)[finite] <= ulp).all() and (
+        np.abs(h[2] - exact)[finite] <= ulp
+    ).all()
     odd = r.outputs["hz"][3].view(np.uint16)
     inexact = f.astype(np.float16).astype(np.float64) != exact
     assert (odd[inexact & finite] & 1).all(), "CAST_ODD must give an odd mantissa when inexact"
@@ -45,8 +69,10 @@ def test_cast_round_modes(kernel):
 
 
 def test_unsupported_cast_pair_fails_to_compile(kernel):
-    body = "Ub ub; LocalTensor<half> h = ub.Alloc<half>(64); LocalTensor<bfloat16_t> b = ub.Alloc<bfloat16_t>(64);\n" \
-           "  Cast(b, h, RoundMode::CAST_RINT, 64);"
+    body = (
+        "Ub ub; LocalTensor<half> h = ub.Alloc<half>(64); LocalTensor<bfloat16_t> b = ub.Alloc<bfloat16_t>(64);\n"
+        "  Cast(b, h, RoundMode::CAST_RINT, 64);"
+    )
     r = kernel(body, {}, {"z": ("float32", (8,))}, prelude=UB_HELPERS)
     assert r.status == "COMPILE_ERROR" and "not supported" in r.message
 
@@ -58,14 +84,21 @@ def test_compare_select_gathermask(kernel):
     modes = ["LT", "GT", "EQ", "LE", "GE", "NE"]
     body = "Ub ub;\n  LocalTensor<float> a = ub.In<float>(x, 256), b = ub.In<float>(y, 256), o = ub.Alloc<float>(3 * 256);\n"
     body += "  LocalTensor<uint8_t> m = ub.Alloc<uint8_t>(8 * 32); SYNC(); Duplicate(o, 0.0f, 3 * 256);\n"
-    body += "".join(f"  Compare(m[{k * 32}], a, b, CMPMODE::{md}, 256);\n" for k, md in enumerate(modes))
+    body += "".join(
+        f"  Compare(m[{k * 32}], a, b, CMPMODE::{md}, 256);\n" for k, md in enumerate(modes)
+    )
     body += "  CompareScalar(m[192], a, 0.0f, CMPMODE::GT, 256);\n"
     body += "  Select(o, m, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, 256);\n"
     body += "  Select(o[256], m[192], a, -9.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 256);\n"
     body += "  uint64_t cnt = 0; GatherMask(o[512], a, (uint8_t)2, false, 0, GatherMaskParams{1, 2, 8, 0}, cnt);\n"
     body += "  o.SetValue(767, (float)cnt);\n"
     body += "  SYNC(); ub.Out(z, o, 3 * 256); ub.Out(mz, m, 256);"
-    r = kernel(body, {"x": x, "y": y}, {"z": ("float32", (3, 256)), "mz": ("uint8", (256,))}, prelude=UB_HELPERS).ok()
+    r = kernel(
+        body,
+        {"x": x, "y": y},
+        {"z": ("float32", (3, 256)), "mz": ("uint8", (256,))},
+        prelude=UB_HELPERS,
+    ).ok()
     bits = np.unpackbits(r.outputs["mz"], bitorder="little").reshape(8, 256)
     ops = [np.less, np.greater, np.equal, np.less_equal, np.greater_equal, np.not_equal]
     for k, op in enumerate(ops):
@@ -98,7 +131,12 @@ def test_reductions(kernel):
   ReduceSum(ho, hs, ho[128], 1024);
   WholeReduceMin(ho[16], hs, 128, 2, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
   SYNC(); ub.Out(z, o, 1024); ub.Out(hz, ho, 256);"""
-    r = kernel(body, {"x": x, "hx": h}, {"z": ("float32", (1024,)), "hz": ("float16", (256,))}, prelude=UB_HELPERS).ok()
+    r = kernel(
+        body,
+        {"x": x, "hx": h},
+        {"z": ("float32", (1024,)), "hz": ("float16", (256,))},
+        prelude=UB_HELPERS,
+    ).ok()
     z, hz = r.outputs["z"], r.outputs["hz"]
     rows = x[:256].reshape(4, 64)
     np.testing.assert_allclose(z[:4], rows.sum(1), rtol=1e-5, atol=1e-5)

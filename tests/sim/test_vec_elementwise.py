@@ -3,7 +3,6 @@ counter mode, fused ops, operator forms; fp16 and fp32 against numpy."""
 
 import numpy as np
 import pytest
-
 from conftest import UB_HELPERS, lane_offsets
 
 N = 1024
@@ -30,22 +29,55 @@ def test_binary_unary_scalar_count_form_with_tail(kernel, dtype, ctype):
   {{ LocalTensor<T> d = o[{N} * k++]; DataCopy(d, b, {N}); Axpy(d, a, (T)0.5, n); }}
   {{ LocalTensor<T> d = o[{N} * k++]; d = a * b; }}
   SYNC(); ub.Out(z, o, {N} * {n_out});"""
-    r = kernel(body, {"x": x, "y": y}, {"z": (np.dtype(dtype).name, (n_out, N))}, prelude=UB_HELPERS).ok()
+    r = kernel(
+        body, {"x": x, "y": y}, {"z": (np.dtype(dtype).name, (n_out, N))}, prelude=UB_HELPERS
+    ).ok()
     z = r.outputs["z"]
-    xf, yf = x.astype(np.float32), y.astype(np.float32)
-    relu = lambda v: np.maximum(v, 0)
-    want = [x + y, x - y, x * y, x / y, np.maximum(x, y), np.minimum(x, y), relu(x + y), relu(x - y),
-            np.exp(xf), np.log(xf), np.sqrt(xf), 1 / np.sqrt(xf), 1 / xf, np.abs(x), relu(x),
-            x + dtype(1.5), x * dtype(-0.5), np.maximum(x, dtype(1)), np.minimum(x, dtype(1)), np.where(x >= 0, x, x * dtype(0.1)),
-            (x * y).astype(dtype) + y, (x * y).astype(dtype) + y, (x * dtype(0.5)).astype(dtype) + y, x * y]
+    xf = x.astype(np.float32)
+
+    def relu(v):
+        return np.maximum(v, 0)
+
+    want = [
+        x + y,
+        x - y,
+        x * y,
+        x / y,
+        np.maximum(x, y),
+        np.minimum(x, y),
+        relu(x + y),
+        relu(x - y),
+        np.exp(xf),
+        np.log(xf),
+        np.sqrt(xf),
+        1 / np.sqrt(xf),
+        1 / xf,
+        np.abs(x),
+        relu(x),
+        x + dtype(1.5),
+        x * dtype(-0.5),
+        np.maximum(x, dtype(1)),
+        np.minimum(x, dtype(1)),
+        np.where(x >= 0, x, x * dtype(0.1)),
+        (x * y).astype(dtype) + y,
+        (x * y).astype(dtype) + y,
+        (x * dtype(0.5)).astype(dtype) + y,
+        x * y,
+    ]
     for k, w in enumerate(want):
         got = z[k]
         # Operator forms run over the whole tensor; the others over 1000 elements.
         n = N if k == len(want) - 1 else 1000
-        np.testing.assert_allclose(got[:n].astype(np.float32), np.asarray(w, dtype)[:n].astype(np.float32), rtol=1e-6 if dtype == np.float32 else 1e-3,
-                                   err_msg=f"op #{k}")
+        np.testing.assert_allclose(
+            got[:n].astype(np.float32),
+            np.asarray(w, dtype)[:n].astype(np.float32),
+            rtol=1e-6 if dtype == np.float32 else 1e-3,
+            err_msg=f"op #{k}",
+        )
         if n < N:  # lanes past the count keep what was there (7, or y for the dst-accumulating ops)
-            np.testing.assert_array_equal(got[n:], y[n:] if k >= 20 else dtype(7), err_msg=f"op #{k} wrote past its count")
+            np.testing.assert_array_equal(
+                got[n:], y[n:] if k >= 20 else dtype(7), err_msg=f"op #{k} wrote past its count"
+            )
 
 
 @pytest.mark.parametrize("dtype,ctype", [(np.float16, "half"), (np.float32, "float")])
@@ -66,12 +98,19 @@ def test_mask_forms_strides_and_counter_mode(kernel, dtype, ctype):
   Max<T, false>(o[12288], a, b, MASK_PLACEHOLDER, 1, {{1, 1, 1, 8, 8, 8}});
   SetMaskNorm(); ResetMask();
   SYNC(); ub.Out(z, o, 4 * 4096);"""
-    z = kernel(body, {"x": x, "y": y}, {"z": (np.dtype(dtype).name, (4, 4096))}, prelude=UB_HELPERS).ok().outputs["z"]
+    z = (
+        kernel(body, {"x": x, "y": y}, {"z": (np.dtype(dtype).name, (4, 4096))}, prelude=UB_HELPERS)
+        .ok()
+        .outputs["z"]
+    )
     want = np.zeros((4, 4096), dtype)
     off = lane_offsets(3, per_rep, per_blk, list(range(50)), 1, 8)
     want[0][off] = x[off] + y[off]
     lanes = list(range(64))
-    d, s = lane_offsets(2, per_rep, per_blk, lanes, 2, 16), lane_offsets(2, per_rep, per_blk, lanes, 1, 8)
+    d, s = (
+        lane_offsets(2, per_rep, per_blk, lanes, 2, 16),
+        lane_offsets(2, per_rep, per_blk, lanes, 1, 8),
+    )
     want[1][d] = x[s] * y[s]
     active = [e for e in range(per_rep) if (bits[e // 64] >> (e % 64)) & 1]
     off = lane_offsets(2, per_rep, per_blk, active, 1, 8)
@@ -98,8 +137,12 @@ def test_integer_logic_shift_index_brcb_gather_copy(kernel):
   Gather(fo[512], fs, offs, 0, 64);
   DataCopy(fo[1024], fs, 64);
   SYNC(); ub.Out(z, o, 5 * 256); ub.Out(w, fo, 3 * 512);"""
-    r = kernel(body, {"x": x, "y": y, "f": f, "off": off}, {"z": ("int16", (5, 256)), "w": ("float32", (3, 512))},
-               prelude=UB_HELPERS).ok()
+    r = kernel(
+        body,
+        {"x": x, "y": y, "f": f, "off": off},
+        {"z": ("int16", (5, 256)), "w": ("float32", (3, 512))},
+        prelude=UB_HELPERS,
+    ).ok()
     z, w = r.outputs["z"], r.outputs["w"]
     np.testing.assert_array_equal(z, [x & y, x | y, ~x, (x << 3).astype(np.int16), x >> 2])
     np.testing.assert_array_equal(w[0][:64], 5 + np.arange(64))

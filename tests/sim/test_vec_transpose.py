@@ -1,7 +1,6 @@
 """Transpose of one 16 x 16 matrix of 2-byte elements (API.md section 6)."""
 
 import numpy as np
-
 from conftest import UB_HELPERS
 
 
@@ -18,4 +17,8 @@ def test_transpose_16x16_half_in_place_and_out_of_place(kernel):
 def test_transpose_needs_a_full_matrix(kernel):
     body = "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 1024); LocalTensor<half> t = b.Get<half>(128); Transpose(t, b.Get<half>());"
     r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("float32", (8,))})
-    assert r.status == "RUNTIME_ERROR" and "Transpose: needs 256 elements" in r.message and "dst has 128" in r.message
+    assert (
+        r.status == "RUNTIME_ERROR"
+        and "Transpose: needs 256 elements" in r.message
+        and "dst has 128" in r.message
+    )

@@ -25,7 +25,11 @@ LEVEL_COUNTS = {level: [_level(u) for u in ALL].count(level) for level in (1, 2,
 
 # Issue 5's minimums. Level 2 reaches 25 operators on the level2 branch: until both branches are
 # merged this test is an expected failure; after the merge the condition is false and it must pass.
-@pytest.mark.xfail(LEVEL_COUNTS[2] < 25, reason="level 2 has < 25 operators until the level2 branch is merged", strict=True)
+@pytest.mark.xfail(
+    LEVEL_COUNTS[2] < 25,
+    reason="level 2 has < 25 operators until the level2 branch is merged",
+    strict=True,
+)
 def test_suite_meets_issue5_minimums():
     assert LEVEL_COUNTS[1] >= 30 and LEVEL_COUNTS[2] >= 25 and LEVEL_COUNTS[3] >= 5, LEVEL_COUNTS
     assert len(ALL) >= 60, len(ALL)
@@ -38,7 +42,9 @@ def test_suite_size_and_layout():
     assert len(EXPERTS) >= 5
     for uri in ALL:
         pkg = suite.resolve(uri)
-        assert not any(p.startswith("expert/") for p in pkg.files), f"{uri}: baseline includes expert files"
+        assert not any(p.startswith("expert/") for p in pkg.files), (
+            f"{uri}: baseline includes expert files"
+        )
         assert "@tune" in pkg.tiling_source, f"{uri}: tiling has no @tune marker"
         assert pkg.spec.bench_case is not None
 
@@ -64,7 +70,9 @@ def test_smoke_baselines_pass(uri):
 @pytest.mark.parametrize("uri", EXPERTS)
 def test_expert_passes_and_is_faster(uri):
     report = validate.validate_op(uri, experts=True)
-    assert report.baseline.ok and report.expert is not None and report.expert.ok, validate.describe(report)
+    assert report.baseline.ok and report.expert is not None and report.expert.ok, validate.describe(
+        report
+    )
     assert report.speedup is not None and report.speedup > 1.0, validate.describe(report)
 
 
@@ -76,16 +84,31 @@ def test_every_baseline_passes(uri):
 
 
 def test_table_rendering(tmp_path):
-    out = validate.OpReport(uri="op://x/level1/a", name="a", level=1, category="c", dtypes=["float16"], bench_shape="8",
-                            bench_dtype="float16", soc="Ascend910B4",
-                            baseline=validate.Outcome(status="OK", latency_us=20.0),
-                            expert=validate.Outcome(status="OK", latency_us=10.0))
+    out = validate.OpReport(
+        uri="op://x/level1/a",
+        name="a",
+        level=1,
+        category="c",
+        dtypes=["float16"],
+        bench_shape="8",
+        bench_dtype="float16",
+        soc="Ascend910B4",
+        baseline=validate.Outcome(status="OK", latency_us=20.0),
+        expert=validate.Outcome(status="OK", latency_us=10.0),
+    )
     doc = tmp_path / "suite.md"
     doc.write_text("# title\n\nintro\n")
     validate.write_table(doc, validate.render_table([out]))
-    validate.write_table(doc, validate.render_table([out]))  # idempotent: replaces, never duplicates
+    validate.write_table(
+        doc, validate.render_table([out])
+    )  # idempotent: replaces, never duplicates
     text = doc.read_text()
-    assert text.count(validate.TABLE_BEGIN) == 1 and "| a | 1 |" in text and "2.00x" in text and "simulated" in text.lower()
+    assert (
+        text.count(validate.TABLE_BEGIN) == 1
+        and "| a | 1 |" in text
+        and "2.00x" in text
+        and "simulated" in text.lower()
+    )
 
 
 def test_top_k_reference_orders_ties_by_index():
@@ -100,6 +123,8 @@ def test_cross_entropy_reference_is_the_mean_over_valid_rows():
     ref = suite.resolve("level3/cross_entropy_loss").reference()
     logits = np.log(np.array([[1.0, 1.0, 2.0], [1.0, 1.0, 2.0], [1.0, 1.0, 2.0]]))
     loss = ref(logits, np.array([2, 0, -1], np.int32), ignore_index=-1)
-    assert loss.shape == (1,) and np.allclose(loss, [(np.log(2.0) + np.log(4.0)) / 2])  # the ignored row is not counted
+    assert loss.shape == (1,) and np.allclose(
+        loss, [(np.log(2.0) + np.log(4.0)) / 2]
+    )  # the ignored row is not counted
     loss = ref(logits, np.array([1, 3, 1], np.int32), ignore_index=1)
     assert np.isnan(loss).all()  # ignore_index or no such class everywhere: 0 / 0, as in PyTorch

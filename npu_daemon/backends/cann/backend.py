@@ -30,7 +30,9 @@ from npu_daemon.backends.sim.backend import soc_params
 class CannConfig(BaseModel):
     device_id: int = Field(0, ge=0)
     warmup: int = Field(5, ge=0)
-    repeats: int = Field(10, ge=1, le=100)  # msprof op collects at most 100 launches, each replayed for its metrics
+    repeats: int = Field(
+        10, ge=1, le=100
+    )  # msprof op collects at most 100 launches, each replayed for its metrics
     state_dir: Path | None = None  # device locks; default: <cache>/cann/state
     msprof_timeout_s: float = Field(600.0, gt=0)
     # ACL reserves large virtual address ranges for device memory, so the app's RLIMIT_AS is generous.
@@ -38,7 +40,11 @@ class CannConfig(BaseModel):
 
     @classmethod
     def from_env(cls) -> CannConfig:
-        names = {"device_id": "ASCEND_GYM_CANN_DEVICE", "warmup": "ASCEND_GYM_CANN_WARMUP", "repeats": "ASCEND_GYM_CANN_REPEATS"}
+        names = {
+            "device_id": "ASCEND_GYM_CANN_DEVICE",
+            "warmup": "ASCEND_GYM_CANN_WARMUP",
+            "repeats": "ASCEND_GYM_CANN_REPEATS",
+        }
         return cls(**{field: os.environ[env] for field, env in names.items() if env in os.environ})
 
 
@@ -64,15 +70,30 @@ class CannBackend(Backend):
             try:
                 toolkit, info = Toolkit.discover(), device.npu_smi_info()
                 npu = info.device(self.config.device_id)
-                self._identity = {"cann": toolkit.version, "driver": info.driver, "device": f"{npu.device_id}:{npu.name}"}
+                self._identity = {
+                    "cann": toolkit.version,
+                    "driver": info.driver,
+                    "device": f"{npu.device_id}:{npu.name}",
+                }
             except (ToolkitMissing, device.DeviceError) as e:
                 return {"backend": "cann", "soc": soc, "error": str(e)}
-        return {"backend": "cann", "soc": soc, **self._identity, "tiling_host": build.runtime_sources_digest()}
+        return {
+            "backend": "cann",
+            "soc": soc,
+            **self._identity,
+            "tiling_host": build.runtime_sources_digest(),
+        }
 
     def evaluate(self, request: EvalRequest, workdir: Path) -> EvalResult:
         pkg = request.package
-        result = EvalResult(request_id=request.request_id, candidate_hash=pkg.content_hash(), status=Status.OK, backend="cann",
-                            simulated=False, soc=request.soc)
+        result = EvalResult(
+            request_id=request.request_id,
+            candidate_hash=pkg.content_hash(),
+            status=Status.OK,
+            backend="cann",
+            simulated=False,
+            soc=request.soc,
+        )
         try:
             params = soc_params(request.soc)
         except KeyError as e:
@@ -89,8 +110,14 @@ class CannBackend(Backend):
         try:
             plans = self._build(pkg, requested_cases(pkg, request), request, toolkit, workdir)
         except CaseFailure as f:
-            return result.model_copy(update={"status": f.status, "message": f.message, "log_tail": f.log[-4000:],
-                                             "cost": Cost(compile_s=time.monotonic() - t0)})
+            return result.model_copy(
+                update={
+                    "status": f.status,
+                    "message": f.message,
+                    "log_tail": f.log[-4000:],
+                    "cost": Cost(compile_s=time.monotonic() - t0),
+                }
+            )
         compile_s = time.monotonic() - t0
 
         t1 = time.monotonic()
@@ -99,19 +126,37 @@ class CannBackend(Backend):
             with device.exclusive(self.state_dir, self.config.device_id):
                 self._recheck_health()  # the build may have taken minutes
                 for case, case_dir, tiling_out, app in plans:
-                    checks.append(self._check_case(pkg, case, case_dir, tiling_out, app, request, toolkit))
+                    checks.append(
+                        self._check_case(pkg, case, case_dir, tiling_out, app, request, toolkit)
+                    )
                     if case.bench and Stage.TIME in request.stages:
-                        latency, fields = self._time_case(pkg, case, case_dir, tiling_out, app, request, toolkit)
+                        latency, fields = self._time_case(
+                            pkg, case, case_dir, tiling_out, app, request, toolkit
+                        )
                         result.latency_us, result.bench_case = latency, case.name
-                        result.profile = Profile.model_validate({
-                            **fields, "aiv_cores": int(params["aiv_cores"]),
-                            "ub_capacity_bytes": int(params["ub_bytes"]) - int(params["ub_reserved_bytes"])})
+                        result.profile = Profile.model_validate(
+                            {
+                                **fields,
+                                "aiv_cores": int(params["aiv_cores"]),
+                                "ub_capacity_bytes": int(params["ub_bytes"])
+                                - int(params["ub_reserved_bytes"]),
+                            }
+                        )
         except CaseFailure as f:
             if f.check is not None:
                 checks.append(f.check)
-            return result.model_copy(update={"status": f.status, "message": f.message, "log_tail": f.log[-4000:], "cases": checks,
-                                             "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)})
-        return result.model_copy(update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)})
+            return result.model_copy(
+                update={
+                    "status": f.status,
+                    "message": f.message,
+                    "log_tail": f.log[-4000:],
+                    "cases": checks,
+                    "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1),
+                }
+            )
+        return result.model_copy(
+            update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)}
+        )
 
     def _recheck_health(self) -> None:
         try:
@@ -119,8 +164,14 @@ class CannBackend(Backend):
         except device.DeviceError as e:
             raise CaseFailure(Status.DAEMON_ERROR, str(e)) from e
 
-    def _build(self, pkg: OperatorPackage, cases: list[Case], request: EvalRequest, toolkit: Toolkit,
-               workdir: Path) -> list[tuple[Case, Path, tiling.Tiling, Path]]:
+    def _build(
+        self,
+        pkg: OperatorPackage,
+        cases: list[Case],
+        request: EvalRequest,
+        toolkit: Toolkit,
+        workdir: Path,
+    ) -> list[tuple[Case, Path, tiling.Tiling, Path]]:
         """Host tiling per case, then one app per (dtypes, tiling key); no device needed."""
         budget = request.timeouts.build_s
         try:
@@ -130,7 +181,9 @@ class CannBackend(Backend):
                 case_dir = workdir / f"case-{case.name}"
                 case_dir.mkdir()
                 out = tiling.run_tiling(pkg, case, request.soc, tiling_so, rt, case_dir, budget)
-                app, _ = project.build_app(pkg, dtype_macros(pkg.spec, case), out.tiling_key, request.soc, toolkit, budget)
+                app, _ = project.build_app(
+                    pkg, dtype_macros(pkg.spec, case), out.tiling_key, request.soc, toolkit, budget
+                )
                 plans.append((case, case_dir, out, app))
             return plans
         except build.BuildError as e:
@@ -139,14 +192,31 @@ class CannBackend(Backend):
         except tiling.TilingFailure as e:
             raise CaseFailure(Status.TILING_ERROR, str(e)) from e
         except project.BuildFailure as e:
-            raise CaseFailure(Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR, f"kernel: {e.message}", e.log) from e
+            raise CaseFailure(
+                Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR,
+                f"kernel: {e.message}",
+                e.log,
+            ) from e
 
-    def _write_run_spec(self, pkg: OperatorPackage, case: Case, case_dir: Path, tiling_out: tiling.Tiling, launches: int,
-                        seed: int, name: str) -> dict[str, np.ndarray]:
+    def _write_run_spec(
+        self,
+        pkg: OperatorPackage,
+        case: Case,
+        case_dir: Path,
+        tiling_out: tiling.Tiling,
+        launches: int,
+        seed: int,
+        name: str,
+    ) -> dict[str, np.ndarray]:
         spec = pkg.spec
         inputs = checker.make_inputs(pkg, case, seed)
-        lines = [f"device {self.config.device_id}", f"block_dim {tiling_out.block_dim}", f"launches {launches}",
-                 f"workspace {tiling_out.workspace_bytes}", f"tiling {tiling_out.path} {tiling_out.tiling_bytes}"]
+        lines = [
+            f"device {self.config.device_id}",
+            f"block_dim {tiling_out.block_dim}",
+            f"launches {launches}",
+            f"workspace {tiling_out.workspace_bytes}",
+            f"tiling {tiling_out.path} {tiling_out.tiling_bytes}",
+        ]
         for arg in spec.inputs:
             path = case_dir / f"in_{arg.name}.bin"
             inputs[arg.name].tofile(path)
@@ -159,47 +229,100 @@ class CannBackend(Backend):
         return inputs
 
     def _limits(self, timeout_s: float) -> sandbox.Limits:
-        return sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=self.config.app_address_space_mb, open_files=1024)
+        return sandbox.Limits(
+            cpu_s=int(timeout_s) + 1,
+            address_space_mb=self.config.app_address_space_mb,
+            open_files=1024,
+        )
 
-    def _check_case(self, pkg: OperatorPackage, case: Case, case_dir: Path, tiling_out: tiling.Tiling, app: Path,
-                    request: EvalRequest, toolkit: Toolkit) -> CaseCheck:
+    def _check_case(
+        self,
+        pkg: OperatorPackage,
+        case: Case,
+        case_dir: Path,
+        tiling_out: tiling.Tiling,
+        app: Path,
+        request: EvalRequest,
+        toolkit: Toolkit,
+    ) -> CaseCheck:
         inputs = self._write_run_spec(pkg, case, case_dir, tiling_out, 1, request.seed, "run.txt")
         run_s = request.timeouts.run_s
-        done = sandbox.run([str(app), "run.txt"], case_dir, run_s, self._limits(run_s), env=toolkit.env)
+        done = sandbox.run(
+            [str(app), "run.txt"], case_dir, run_s, self._limits(run_s), env=toolkit.env
+        )
         log = (done.stdout + done.stderr)[-4000:]
         if done.timed_out:
-            raise CaseFailure(Status.RUN_TIMEOUT, f"case {case.name}: kernel run exceeded {run_s:g} s", log)
+            raise CaseFailure(
+                Status.RUN_TIMEOUT, f"case {case.name}: kernel run exceeded {run_s:g} s", log
+            )
         if done.returncode != 0:
-            why = f"killed by {done.signal_name}" if done.signal_name else f"exit code {done.returncode}"
+            why = (
+                f"killed by {done.signal_name}"
+                if done.signal_name
+                else f"exit code {done.returncode}"
+            )
             first = next((l for l in done.stderr.splitlines() if l.strip()), "")
-            raise CaseFailure(Status.RUNTIME_ERROR, f"case {case.name}: app failed ({why}): {first[:300]}", log)
+            raise CaseFailure(
+                Status.RUNTIME_ERROR, f"case {case.name}: app failed ({why}): {first[:300]}", log
+            )
         spec = pkg.spec
         check = CaseCheck(name=case.name, passed=True)
         for arg, expected in zip(spec.outputs, checker.reference_outputs(pkg, case, inputs)):
             dtype = spec.arg_dtype(case, arg.name)
-            got = np.fromfile(case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype]).reshape(expected.shape)
+            got = np.fromfile(
+                case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype]
+            ).reshape(expected.shape)
             check = checker.compare(case.name, got, expected, dtype, spec.tolerance_for(dtype))
             if not check.passed:
-                raise CaseFailure(Status.WRONG_ANSWER, f"case {case.name}, output {arg.name}: {check.message}", log, check)
+                raise CaseFailure(
+                    Status.WRONG_ANSWER,
+                    f"case {case.name}, output {arg.name}: {check.message}",
+                    log,
+                    check,
+                )
         return check
 
-    def _time_case(self, pkg: OperatorPackage, case: Case, case_dir: Path, tiling_out: tiling.Tiling, app: Path,
-                   request: EvalRequest, toolkit: Toolkit) -> tuple[float, dict[str, float | int]]:
+    def _time_case(
+        self,
+        pkg: OperatorPackage,
+        case: Case,
+        case_dir: Path,
+        tiling_out: tiling.Tiling,
+        app: Path,
+        request: EvalRequest,
+        toolkit: Toolkit,
+    ) -> tuple[float, dict[str, float | int]]:
         cfg = self.config
-        self._write_run_spec(pkg, case, case_dir, tiling_out, cfg.warmup + cfg.repeats, request.seed, "time.txt")
+        self._write_run_spec(
+            pkg, case, case_dir, tiling_out, cfg.warmup + cfg.repeats, request.seed, "time.txt"
+        )
         output = case_dir / "msprof"
         output.mkdir()
-        if (who := sandbox.current_identity()) is not None:  # msprof runs as the sandbox user and writes here
+        if (
+            who := sandbox.current_identity()
+        ) is not None:  # msprof runs as the sandbox user and writes here
             os.chown(output, who.uid, who.gid)
         cmd = msprof.command(app, "time.txt", output, pkg.spec.kernel, cfg.warmup, cfg.repeats)
-        done = sandbox.run(cmd, case_dir, cfg.msprof_timeout_s, self._limits(cfg.msprof_timeout_s), env=toolkit.env)
+        done = sandbox.run(
+            cmd, case_dir, cfg.msprof_timeout_s, self._limits(cfg.msprof_timeout_s), env=toolkit.env
+        )
         log = (done.stdout + done.stderr)[-4000:]
         if done.timed_out:
-            raise CaseFailure(Status.RUN_TIMEOUT, f"timing under msprof op exceeded {cfg.msprof_timeout_s:g} s", log)
+            raise CaseFailure(
+                Status.RUN_TIMEOUT,
+                f"timing under msprof op exceeded {cfg.msprof_timeout_s:g} s",
+                log,
+            )
         if done.returncode != 0:
             first = next((l for l in done.stderr.splitlines() if l.strip()), "")
-            raise CaseFailure(Status.RUNTIME_ERROR, f"msprof op failed (exit code {done.returncode}): {first[:300]}", log)
+            raise CaseFailure(
+                Status.RUNTIME_ERROR,
+                f"msprof op failed (exit code {done.returncode}): {first[:300]}",
+                log,
+            )
         try:
             return msprof.summarise(msprof.read_output(output))
         except msprof.MsprofError as e:
-            raise CaseFailure(Status.DAEMON_ERROR, f"cannot read the msprof op output: {e}", log) from e
+            raise CaseFailure(
+                Status.DAEMON_ERROR, f"cannot read the msprof op output: {e}", log
+            ) from e

@@ -48,7 +48,9 @@ class NpuSmiInfo(BaseModel):
         for d in self.devices:
             if d.device_id == device_id:
                 return d
-        raise DeviceError(f"npu-smi lists no device {device_id} (found {[d.device_id for d in self.devices]})")
+        raise DeviceError(
+            f"npu-smi lists no device {device_id} (found {[d.device_id for d in self.devices]})"
+        )
 
 
 def parse_npu_smi(text: str) -> NpuSmiInfo:
@@ -59,11 +61,15 @@ def parse_npu_smi(text: str) -> NpuSmiInfo:
 
 def npu_smi_info(timeout_s: float = 20.0) -> NpuSmiInfo:
     try:
-        done = subprocess.run(["npu-smi", "info"], capture_output=True, text=True, timeout=timeout_s)
+        done = subprocess.run(
+            ["npu-smi", "info"], capture_output=True, text=True, timeout=timeout_s
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         raise DeviceError(f"npu-smi info failed: {e}") from e
     if done.returncode != 0:
-        raise DeviceError(f"npu-smi info exited with {done.returncode}: {(done.stderr or done.stdout).strip()[-400:]}")
+        raise DeviceError(
+            f"npu-smi info exited with {done.returncode}: {(done.stderr or done.stdout).strip()[-400:]}"
+        )
     return parse_npu_smi(done.stdout)
 
 
@@ -96,8 +102,11 @@ def node_groups(patterns: tuple[str, ...] = DEVICE_NODES) -> list[int]:
         if info.st_mode & (stat.S_IROTH | stat.S_IWOTH) == stat.S_IROTH | stat.S_IWOTH:
             continue
         if info.st_gid == 0:
-            log.warning("sandboxed candidates cannot open %s (group root, mode %o): give it the driver's group", node,
-                        stat.S_IMODE(info.st_mode))
+            log.warning(
+                "sandboxed candidates cannot open %s (group root, mode %o): give it the driver's group",
+                node,
+                stat.S_IMODE(info.st_mode),
+            )
         else:
             groups.add(info.st_gid)
     return sorted(groups)

@@ -33,15 +33,29 @@ class Launch(BaseModel):
     block_dim: int
     current_freq_mhz: float | None = None
     rated_freq_mhz: float | None = None
-    pipes: dict[str, float]  # aiv_time_us and aiv_<pipe>_time_us / _ratio: per-block means, ratios over all blocks
+    pipes: dict[
+        str, float
+    ]  # aiv_time_us and aiv_<pipe>_time_us / _ratio: per-block means, ratios over all blocks
     blocks: int
-    gm_bytes: dict[str, int] = {}  # gm_read_bytes / gm_write_bytes over all blocks, when Memory.csv is there
+    gm_bytes: dict[
+        str, int
+    ] = {}  # gm_read_bytes / gm_write_bytes over all blocks, when Memory.csv is there
 
 
-def command(app: Path, run_spec: str, output: Path, kernel: str, warmup: int, repeats: int) -> list[str]:
+def command(
+    app: Path, run_spec: str, output: Path, kernel: str, warmup: int, repeats: int
+) -> list[str]:
     """Profile `repeats` launches of `kernel` after skipping `warmup` of them."""
-    return ["msprof", "op", f"--output={output}", f"--kernel-name={kernel}", f"--launch-skip-before-match={warmup}",
-            f"--launch-count={repeats}", str(app), run_spec]
+    return [
+        "msprof",
+        "op",
+        f"--output={output}",
+        f"--kernel-name={kernel}",
+        f"--launch-skip-before-match={warmup}",
+        f"--launch-count={repeats}",
+        str(app),
+        run_spec,
+    ]
 
 
 def _number(value: str | None) -> float | None:
@@ -53,7 +67,9 @@ def _number(value: str | None) -> float | None:
 
 def _rows(path: Path) -> list[dict[str, str]]:
     with path.open(newline="", encoding="utf-8-sig") as f:
-        return [{k.strip(): (v or "").strip() for k, v in row.items() if k} for row in csv.DictReader(f)]
+        return [
+            {k.strip(): (v or "").strip() for k, v in row.items() if k} for row in csv.DictReader(f)
+        ]
 
 
 def read_pipe_utilization(path: Path) -> tuple[dict[str, float], int]:
@@ -73,8 +89,13 @@ def read_pipe_utilization(path: Path) -> tuple[dict[str, float], int]:
 def read_memory(path: Path) -> dict[str, int]:
     """GM traffic of the vector cores summed over blocks (the CSV counts KiB)."""
     rows = _rows(path)
-    kib = {field: sum(_number(r.get(column)) or 0.0 for r in rows)
-           for field, column in (("gm_read_bytes", "GM_to_UB_datas(KB)"), ("gm_write_bytes", "UB_to_GM_datas(KB)"))}
+    kib = {
+        field: sum(_number(r.get(column)) or 0.0 for r in rows)
+        for field, column in (
+            ("gm_read_bytes", "GM_to_UB_datas(KB)"),
+            ("gm_write_bytes", "UB_to_GM_datas(KB)"),
+        )
+    }
     return {field: round(value * 1024) for field, value in kib.items()}
 
 
@@ -87,9 +108,17 @@ def read_launch(basic_info: Path) -> list[Launch]:
         duration = _number(row.get("Task Duration(us)"))
         if duration is None:
             raise MsprofError(f"{basic_info}: no Task Duration(us) in row {row}")
-        launches.append(Launch(task_duration_us=duration, block_dim=int(_number(row.get("Block Dim")) or 0),
-                               current_freq_mhz=_number(row.get("Current Freq")), rated_freq_mhz=_number(row.get("Rated Freq")),
-                               pipes=pipes, blocks=blocks, gm_bytes=gm_bytes))
+        launches.append(
+            Launch(
+                task_duration_us=duration,
+                block_dim=int(_number(row.get("Block Dim")) or 0),
+                current_freq_mhz=_number(row.get("Current Freq")),
+                rated_freq_mhz=_number(row.get("Rated Freq")),
+                pipes=pipes,
+                blocks=blocks,
+                gm_bytes=gm_bytes,
+            )
+        )
     return launches
 
 
@@ -110,10 +139,18 @@ def summarise(launches: list[Launch]) -> tuple[float, dict[str, float | int]]:
     durations = sorted(l.task_duration_us for l in launches)
     median = statistics.median(durations)
     typical = min(launches, key=lambda l: abs(l.task_duration_us - median))
-    q = statistics.quantiles(durations, n=4, method="inclusive") if len(durations) > 1 else [median] * 3
+    q = (
+        statistics.quantiles(durations, n=4, method="inclusive")
+        if len(durations) > 1
+        else [median] * 3
+    )
     fields: dict[str, float | int] = {
-        "block_dim": typical.block_dim, **typical.pipes, **typical.gm_bytes,
-        "timing_repeats": len(durations), "latency_min_us": durations[0], "latency_max_us": durations[-1],
+        "block_dim": typical.block_dim,
+        **typical.pipes,
+        **typical.gm_bytes,
+        "timing_repeats": len(durations),
+        "latency_min_us": durations[0],
+        "latency_max_us": durations[-1],
         "latency_iqr_us": q[2] - q[0],
     }
     if typical.current_freq_mhz is not None:

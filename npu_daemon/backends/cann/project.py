@@ -54,41 +54,78 @@ def _kernel_tiling_view(pkg: OperatorPackage) -> tuple[list[str], list[str]]:
                 hoisted.append(line.strip())
             line = ""
         body.append(line)
-    view = kernel_view.tiling_view(pkg, [f'#line 1 "{pkg.tiling_header_path}"', *body, '#line 1 "<ascend_gym tiling view>"'])
+    view = kernel_view.tiling_view(
+        pkg, [f'#line 1 "{pkg.tiling_header_path}"', *body, '#line 1 "<ascend_gym tiling view>"']
+    )
     if not view:
         return [], []
     default = kernel_view.registered_tiling(pkg)[0]
     return hoisted, [*view, *([f"using AscendGymTilingDefault = {default};"] if default else [])]
 
 
-def write_project(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, root: Path) -> None:
+def write_project(
+    pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, root: Path
+) -> None:
     pkg.write_to(root)
     spec = pkg.spec
-    definitions = [*(f"{k}={v}" for k, v in sorted(macros.items())), f"ASCEND_GYM_TILING_KEY={tiling_key}ULL"]
-    (root / "CMakeLists.txt").write_text(_render("CMakeLists.template.txt", DEFINITIONS=" ".join(definitions)))
+    definitions = [
+        *(f"{k}={v}" for k, v in sorted(macros.items())),
+        f"ASCEND_GYM_TILING_KEY={tiling_key}ULL",
+    ]
+    (root / "CMakeLists.txt").write_text(
+        _render("CMakeLists.template.txt", DEFINITIONS=" ".join(definitions))
+    )
     includes, view = _kernel_tiling_view(pkg)
-    (root / "kernel_entry.cpp").write_text(_render(
-        "kernel_entry.template.cpp", TILING_INCLUDES="\n".join(includes), GE_ENUMS="\n".join(kernel_view.ge_enum_defines()),
-        TILING_VIEW="\n".join(view), KERNEL_PATH=kernel_view.keyed_tiling_source(pkg, root, "entry")))
+    (root / "kernel_entry.cpp").write_text(
+        _render(
+            "kernel_entry.template.cpp",
+            TILING_INCLUDES="\n".join(includes),
+            GE_ENUMS="\n".join(kernel_view.ge_enum_defines()),
+            TILING_VIEW="\n".join(view),
+            KERNEL_PATH=kernel_view.keyed_tiling_source(pkg, root, "entry"),
+        )
+    )
     args = ", ".join(f"args[{i}]" for i in range(len(spec.inputs) + len(spec.outputs)))
     (root / "app_main.cpp").write_text(_render("app_main.cpp", KERNEL=spec.kernel, ARGS=args))
 
 
-def build_key(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, soc: str, toolkit: Toolkit) -> str:
+def build_key(
+    pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, soc: str, toolkit: Toolkit
+) -> str:
     h = hashlib.sha256()
-    templates = [*((TEMPLATES / t).read_bytes() for t in ("CMakeLists.template.txt", "kernel_entry.template.cpp", "app_main.cpp")),
-                 Path(kernel_view.__file__).read_bytes(), kernel_view.GE_ENUMS_HEADER.read_bytes()]
-    parts = [str(toolkit.home), toolkit.version, soc, str(tiling_key), *sorted(f"{k}={v}" for k, v in macros.items()), *templates,
-             *(f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith("op_kernel/")),
-             pkg.tiling_header_path, pkg.files[pkg.tiling_header_path]]
+    templates = [
+        *(
+            (TEMPLATES / t).read_bytes()
+            for t in ("CMakeLists.template.txt", "kernel_entry.template.cpp", "app_main.cpp")
+        ),
+        Path(kernel_view.__file__).read_bytes(),
+        kernel_view.GE_ENUMS_HEADER.read_bytes(),
+    ]
+    parts = [
+        str(toolkit.home),
+        toolkit.version,
+        soc,
+        str(tiling_key),
+        *sorted(f"{k}={v}" for k, v in macros.items()),
+        *templates,
+        *(f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith("op_kernel/")),
+        pkg.tiling_header_path,
+        pkg.files[pkg.tiling_header_path],
+    ]
     for part in parts:
         h.update(part if isinstance(part, bytes) else part.encode())
         h.update(b"\0")
     return h.hexdigest()[:24]
 
 
-def build_app(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, soc: str, toolkit: Toolkit,
-              timeout_s: float) -> tuple[Path, bool]:
+def build_app(
+    pkg: OperatorPackage,
+    macros: dict[str, str],
+    tiling_key: int,
+    soc: str,
+    toolkit: Toolkit,
+    timeout_s: float,
+) -> tuple[Path, bool]:
     """The built app for this candidate: (path, cache hit). Raises BuildFailure."""
     key = build_key(pkg, macros, tiling_key, soc, toolkit)
     root = cache_root() / "apps" / key
@@ -105,9 +142,28 @@ def build_app(pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, soc
         write_project(pkg, macros, tiling_key, root)
         deadline = time.monotonic() + timeout_s
         try:
-            _step(["cmake", "-S", str(root), "-B", str(root / "build"), f"-DSOC_VERSION={soc}",
-                   f"-DASCEND_CANN_PACKAGE_PATH={toolkit.home}"], root, deadline, toolkit, "configure")
-            _step(["cmake", "--build", str(root / "build"), "-j", "2"], root, deadline, toolkit, "build")
+            _step(
+                [
+                    "cmake",
+                    "-S",
+                    str(root),
+                    "-B",
+                    str(root / "build"),
+                    f"-DSOC_VERSION={soc}",
+                    f"-DASCEND_CANN_PACKAGE_PATH={toolkit.home}",
+                ],
+                root,
+                deadline,
+                toolkit,
+                "configure",
+            )
+            _step(
+                ["cmake", "--build", str(root / "build"), "-j", "2"],
+                root,
+                deadline,
+                toolkit,
+                "build",
+            )
         except BuildFailure:
             shutil.rmtree(root, ignore_errors=True)
             raise
@@ -133,15 +189,25 @@ def _seal(root: Path) -> None:
 def _step(cmd: list[str], cwd: Path, deadline: float, toolkit: Toolkit, what: str) -> None:
     left = deadline - time.monotonic()
     if left <= 0:
-        raise BuildFailure(f"build exceeded its time limit before the {what} step", "", timed_out=True)
-    done = sandbox.run(cmd, cwd, left, sandbox.Limits(cpu_s=int(left) + 1, address_space_mb=8192, open_files=1024),
-                       env=toolkit.env)
+        raise BuildFailure(
+            f"build exceeded its time limit before the {what} step", "", timed_out=True
+        )
+    done = sandbox.run(
+        cmd,
+        cwd,
+        left,
+        sandbox.Limits(cpu_s=int(left) + 1, address_space_mb=8192, open_files=1024),
+        env=toolkit.env,
+    )
     # Paths relative to the project, as the candidate's author sees them.
     log = (done.stdout + "\n" + done.stderr).strip().replace(f"{cwd}/", "")
     if done.timed_out:
         raise BuildFailure(f"{what} exceeded the build time limit", log, timed_out=True)
     if done.returncode != 0:
-        raise BuildFailure(f"{what} failed: {first_error((done.stderr + chr(10) + done.stdout).replace(f'{cwd}/', ''))}", log)
+        raise BuildFailure(
+            f"{what} failed: {first_error((done.stderr + chr(10) + done.stdout).replace(f'{cwd}/', ''))}",
+            log,
+        )
 
 
 def first_error(log: str) -> str:
@@ -151,7 +217,7 @@ def first_error(log: str) -> str:
         for i, line in enumerate(lines):
             if re.search(pattern, line, re.I):
                 if pattern == "CMake Error":  # CMake puts the reason on the lines below its header
-                    reason = next((l.strip() for l in lines[i + 1:] if l.strip()), "")
+                    reason = next((l.strip() for l in lines[i + 1 :] if l.strip()), "")
                     return f"{line.strip()} {reason}"[:400]
                 return line.strip()[:400]
     return lines[0][:400] if lines else "unknown error"

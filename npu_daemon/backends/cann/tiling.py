@@ -56,11 +56,22 @@ def ensure_runner(rt: build.Runtime) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not target.exists():
             tmp = target.with_name(f"{target.name}.tmp{os.getpid()}")
-            cmd = [build.CXX, *build.CXXFLAGS, f"-I{build.INCLUDE_DIR}", f"-I{build.RUNTIME_DIR}", str(RUNNER_SOURCE),
-                   *rt.link_flags(), "-ldl", "-o", str(tmp)]
+            cmd = [
+                build.CXX,
+                *build.CXXFLAGS,
+                f"-I{build.INCLUDE_DIR}",
+                f"-I{build.RUNTIME_DIR}",
+                str(RUNNER_SOURCE),
+                *rt.link_flags(),
+                "-ldl",
+                "-o",
+                str(tmp),
+            ]
             done = subprocess.run(cmd, capture_output=True, text=True)
             if done.returncode != 0:
-                raise RuntimeError(f"building the cann tiling runner failed:\n{done.stderr[-4000:]}")
+                raise RuntimeError(
+                    f"building the cann tiling runner failed:\n{done.stderr[-4000:]}"
+                )
             os.replace(tmp, target)
     return target
 
@@ -71,31 +82,55 @@ def build_host(pkg: OperatorPackage, workdir: Path, timeout_s: float) -> tuple[P
     return build.build_tiling(pkg, workdir, rt, timeout_s)[0], rt
 
 
-def run_tiling(pkg: OperatorPackage, case: Case, soc: str, tiling_so: Path, rt: build.Runtime, case_dir: Path,
-               timeout_s: float) -> Tiling:
+def run_tiling(
+    pkg: OperatorPackage,
+    case: Case,
+    soc: str,
+    tiling_so: Path,
+    rt: build.Runtime,
+    case_dir: Path,
+    timeout_s: float,
+) -> Tiling:
     spec = pkg.spec
-    lines = [f"op_type {spec.op_type}", f"tiling_so {tiling_so}", f"tiling_out {case_dir / 'tiling.bin'}",
-             f"result {case_dir / 'tiling.json'}", *(f"param {k} {v}" for k, v in soc_params(soc).items())]
+    lines = [
+        f"op_type {spec.op_type}",
+        f"tiling_so {tiling_so}",
+        f"tiling_out {case_dir / 'tiling.bin'}",
+        f"result {case_dir / 'tiling.json'}",
+        *(f"param {k} {v}" for k, v in soc_params(soc).items()),
+    ]
     for kind, args in (("input", spec.inputs), ("output", spec.outputs)):
         for arg in args:
             shape = spec.arg_shape(case, arg.name)
-            lines.append(f"{kind} {arg.name} {spec.arg_dtype(case, arg.name)} {len(shape)} {' '.join(map(str, shape))}")
+            lines.append(
+                f"{kind} {arg.name} {spec.arg_dtype(case, arg.name)} {len(shape)} {' '.join(map(str, shape))}"
+            )
     for attr in spec.attrs:
         lines.append(_attr_line(attr.name, attr.type, spec.attr_values(case)[attr.name]))
     (case_dir / "tiling.txt").write_text("\n".join(lines) + "\n")
-    done = sandbox.run([str(ensure_runner(rt)), "tiling.txt"], case_dir, timeout_s,
-                       sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096))
+    done = sandbox.run(
+        [str(ensure_runner(rt)), "tiling.txt"],
+        case_dir,
+        timeout_s,
+        sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096),
+    )
     result_path = case_dir / "tiling.json"
     if done.timed_out:
         raise TilingFailure(f"case {case.name}: tiling program exceeded {timeout_s:g} s")
     if not result_path.exists():
-        why = f"killed by {done.signal_name}" if done.signal_name else f"exit code {done.returncode}"
-        raise TilingFailure(f"case {case.name}: tiling program crashed ({why}): {(done.stdout + done.stderr)[-400:]}")
+        why = (
+            f"killed by {done.signal_name}" if done.signal_name else f"exit code {done.returncode}"
+        )
+        raise TilingFailure(
+            f"case {case.name}: tiling program crashed ({why}): {(done.stdout + done.stderr)[-400:]}"
+        )
     out = json.loads(result_path.read_text())
     if out["status"] != "OK":
         raise TilingFailure(f"case {case.name}: {out['message']}")
-    return Tiling(**{k: out[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes")},
-                  path=case_dir / "tiling.bin")
+    return Tiling(
+        **{k: out[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes")},
+        path=case_dir / "tiling.bin",
+    )
 
 
 def _attr_line(name: str, kind: str, value: object) -> str:

@@ -31,21 +31,32 @@ class Toolkit(BaseModel):
     def discover(cls) -> Toolkit:
         home = os.environ.get("ASCEND_HOME_PATH") or os.environ.get("ASCEND_TOOLKIT_HOME")
         if not home or not Path(home).is_dir():
-            raise ToolkitMissing("no CANN toolkit: ASCEND_HOME_PATH is not set (source <cann>/set_env.sh before starting the daemon)")
+            raise ToolkitMissing(
+                "no CANN toolkit: ASCEND_HOME_PATH is not set (source <cann>/set_env.sh before starting the daemon)"
+            )
         for tool in ("cmake", "msprof", "npu-smi"):
             if shutil.which(tool) is None:
                 raise ToolkitMissing(f"`{tool}` is not on PATH")
-        env = {k: v for k, v in os.environ.items() if k.startswith(PASSED_PREFIXES) or k in PASSED_NAMES}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k.startswith(PASSED_PREFIXES) or k in PASSED_NAMES
+        }
         env["ASCEND_HOME_PATH"] = home
         return cls(home=Path(home), version=_version(Path(home)), env=env)
 
 
 def _version(home: Path) -> str:
     """The toolkit version from its install info (the file moved between releases)."""
-    for path in [*sorted(home.glob("*-linux/ascend_toolkit_install.info")), home / "compiler" / "version.info",
-                 home / "version.cfg"]:
+    for path in [
+        *sorted(home.glob("*-linux/ascend_toolkit_install.info")),
+        home / "compiler" / "version.info",
+        home / "version.cfg",
+    ]:
         if path.is_file():
-            found = re.search(r"^\s*version\s*=\s*(\S+)", path.read_text(errors="replace"), re.I | re.M)
+            found = re.search(
+                r"^\s*version\s*=\s*(\S+)", path.read_text(errors="replace"), re.I | re.M
+            )
             if found:
                 return found[1]
     return "unknown"

@@ -27,9 +27,15 @@ from npu_daemon.backends.sim import build, case_data
 SOC_DIR = Path(__file__).resolve().parent / "soc"
 # The tiling and kernel compiles of an evaluation run concurrently (one g++ per core) on threads
 # that live as long as the process: starting them per evaluation cost milliseconds.
-_COMPILES = futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="sim-compile")
-HARNESS_STATUS = {"OK": Status.OK, "TILING_ERROR": Status.TILING_ERROR, "RUNTIME_ERROR": Status.RUNTIME_ERROR,
-                  "RACE_DETECTED": Status.RACE_DETECTED}
+_COMPILES = futures.ThreadPoolExecutor(
+    max_workers=os.cpu_count() or 1, thread_name_prefix="sim-compile"
+)
+HARNESS_STATUS = {
+    "OK": Status.OK,
+    "TILING_ERROR": Status.TILING_ERROR,
+    "RUNTIME_ERROR": Status.RUNTIME_ERROR,
+    "RACE_DETECTED": Status.RACE_DETECTED,
+}
 
 
 @functools.cache
@@ -50,14 +56,28 @@ class SimBackend(Backend):
         build.ensure_runtime()
 
     def fingerprint(self, soc: str) -> dict[str, str]:
-        model = hashlib.sha256((SOC_DIR / "model.toml").read_bytes() + (SOC_DIR / "presets.toml").read_bytes()).hexdigest()
-        return {"backend": "sim", "soc": soc, "simulator": build.runtime_sources_digest(), "model": model[:24],
-                "compiler": build._compiler_version()}
+        model = hashlib.sha256(
+            (SOC_DIR / "model.toml").read_bytes() + (SOC_DIR / "presets.toml").read_bytes()
+        ).hexdigest()
+        return {
+            "backend": "sim",
+            "soc": soc,
+            "simulator": build.runtime_sources_digest(),
+            "model": model[:24],
+            "compiler": build._compiler_version(),
+        }
 
     def evaluate(self, request: EvalRequest, workdir: Path) -> EvalResult:
         pkg = request.package
-        result = EvalResult(request_id=request.request_id, candidate_hash=pkg.content_hash(), status=Status.OK, backend="sim",
-                            simulated=True, soc=request.soc, fingerprint=self.fingerprint(request.soc))
+        result = EvalResult(
+            request_id=request.request_id,
+            candidate_hash=pkg.content_hash(),
+            status=Status.OK,
+            backend="sim",
+            simulated=True,
+            soc=request.soc,
+            fingerprint=self.fingerprint(request.soc),
+        )
         try:
             params = soc_params(request.soc)
         except KeyError as e:
@@ -70,8 +90,14 @@ class SimBackend(Backend):
             tiling_so, kernels = self._build(pkg, cases, workdir, request.timeouts.build_s)
         except build.BuildError as e:
             status = Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR
-            return result.model_copy(update={"status": status, "message": f"{e.what}: {_first_error(e.log)}", "log_tail": e.log[-4000:],
-                                             "cost": Cost(compile_s=time.monotonic() - t0)})
+            return result.model_copy(
+                update={
+                    "status": status,
+                    "message": f"{e.what}: {_first_error(e.log)}",
+                    "log_tail": e.log[-4000:],
+                    "cost": Cost(compile_s=time.monotonic() - t0),
+                }
+            )
         compile_s = time.monotonic() - t0
 
         t1 = time.monotonic()
@@ -79,23 +105,41 @@ class SimBackend(Backend):
         try:
             for case in cases:
                 kernel_so = kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
-                check, timing = self._run_case(pkg, case, tiling_so, kernel_so, params, request, workdir)
+                check, timing = self._run_case(
+                    pkg, case, tiling_so, kernel_so, params, request, workdir
+                )
                 checks.append(check)
                 if case.bench and Stage.TIME in request.stages:
                     result.latency_us = timing["latency_us"]
-                    result.profile = Profile.model_validate({
-                        **timing["profile"], "aiv_cores": int(params["aiv_cores"]),
-                        "ub_capacity_bytes": int(params["ub_bytes"]) - int(params["ub_reserved_bytes"])})
+                    result.profile = Profile.model_validate(
+                        {
+                            **timing["profile"],
+                            "aiv_cores": int(params["aiv_cores"]),
+                            "ub_capacity_bytes": int(params["ub_bytes"])
+                            - int(params["ub_reserved_bytes"]),
+                        }
+                    )
                     result.bench_case = case.name
         except CaseFailure as f:
             if f.check is not None:
                 checks.append(f.check)
-            return result.model_copy(update={"status": f.status, "message": f.message, "log_tail": f.log[-4000:], "cases": checks,
-                                             "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)})
-        return result.model_copy(update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)})
+            return result.model_copy(
+                update={
+                    "status": f.status,
+                    "message": f.message,
+                    "log_tail": f.log[-4000:],
+                    "cases": checks,
+                    "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1),
+                }
+            )
+        return result.model_copy(
+            update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)}
+        )
 
     @staticmethod
-    def _build(pkg: OperatorPackage, cases: list[Case], workdir: Path, timeout_s: float) -> tuple[Path, dict[tuple, Path]]:
+    def _build(
+        pkg: OperatorPackage, cases: list[Case], workdir: Path, timeout_s: float
+    ) -> tuple[Path, dict[tuple, Path]]:
         """tiling.so and one kernel.so per dtype combination, compiled concurrently (one g++ per core).
 
         A failure is reported as the sequential build would: the tiling's first, then the kernels' in case order.
@@ -103,38 +147,86 @@ class SimBackend(Backend):
         rt = build.ensure_runtime()
         combos = {tuple(sorted(m.items())): m for m in (dtype_macros(pkg.spec, c) for c in cases)}
         tiling = _COMPILES.submit(build.build_tiling, pkg, workdir, rt, timeout_s)
-        kernels = {key: _COMPILES.submit(build.build_kernel, pkg, macros, workdir, rt, timeout_s) for key, macros in combos.items()}
-        futures.wait([tiling, *kernels.values()])  # all settled before any failure is raised: none outlives the evaluation
+        kernels = {
+            key: _COMPILES.submit(build.build_kernel, pkg, macros, workdir, rt, timeout_s)
+            for key, macros in combos.items()
+        }
+        futures.wait(
+            [tiling, *kernels.values()]
+        )  # all settled before any failure is raised: none outlives the evaluation
         return tiling.result()[0], {key: f.result()[0] for key, f in kernels.items()}
 
-    def _run_case(self, pkg: OperatorPackage, case: Case, tiling_so: Path, kernel_so: Path, params: dict[str, str],
-                  request: EvalRequest, workdir: Path) -> tuple[CaseCheck, dict]:
+    def _run_case(
+        self,
+        pkg: OperatorPackage,
+        case: Case,
+        tiling_so: Path,
+        kernel_so: Path,
+        params: dict[str, str],
+        request: EvalRequest,
+        workdir: Path,
+    ) -> tuple[CaseCheck, dict]:
         case_dir = workdir / f"case-{case.name}"
         case_dir.mkdir()
         with case_data.case_data(pkg, case, request.seed) as data:
             spec = pkg.spec
-            lines = [f"op_type {spec.op_type}", f"kernel {spec.kernel}", f"tiling_so {tiling_so}", f"kernel_so {kernel_so}",
-                     f"result {case_dir / 'result.json'}", *(f"param {k} {v}" for k, v in params.items())]
+            lines = [
+                f"op_type {spec.op_type}",
+                f"kernel {spec.kernel}",
+                f"tiling_so {tiling_so}",
+                f"kernel_so {kernel_so}",
+                f"result {case_dir / 'result.json'}",
+                *(f"param {k} {v}" for k, v in params.items()),
+            ]
             for arg in spec.inputs:  # read in place from the case cache
-                lines.append(_tensor_line("input", arg.name, spec.arg_dtype(case, arg.name), spec.arg_shape(case, arg.name),
-                                          data.input_path(arg.name)))
+                lines.append(
+                    _tensor_line(
+                        "input",
+                        arg.name,
+                        spec.arg_dtype(case, arg.name),
+                        spec.arg_shape(case, arg.name),
+                        data.input_path(arg.name),
+                    )
+                )
             for arg in spec.outputs:
                 path = case_dir / f"out_{arg.name}.bin"
-                lines.append(_tensor_line("output", arg.name, spec.arg_dtype(case, arg.name), spec.arg_shape(case, arg.name), path))
+                lines.append(
+                    _tensor_line(
+                        "output",
+                        arg.name,
+                        spec.arg_dtype(case, arg.name),
+                        spec.arg_shape(case, arg.name),
+                        path,
+                    )
+                )
             for attr in spec.attrs:
                 lines.append(_attr_line(attr.name, attr.type, spec.attr_values(case)[attr.name]))
             (case_dir / "launch.txt").write_text("\n".join(lines) + "\n")
 
             rt = build.ensure_runtime()
-            done = sandbox.run([str(rt.harness), "launch.txt"], case_dir, request.timeouts.run_s,
-                               sandbox.Limits(cpu_s=int(request.timeouts.run_s) + 1, address_space_mb=16384))
+            done = sandbox.run(
+                [str(rt.harness), "launch.txt"],
+                case_dir,
+                request.timeouts.run_s,
+                sandbox.Limits(cpu_s=int(request.timeouts.run_s) + 1, address_space_mb=16384),
+            )
             log = (done.stdout + done.stderr)[-4000:]
             if done.timed_out:
-                raise CaseFailure(Status.RUN_TIMEOUT, f"case {case.name}: kernel run exceeded {request.timeouts.run_s:g} s", log)
+                raise CaseFailure(
+                    Status.RUN_TIMEOUT,
+                    f"case {case.name}: kernel run exceeded {request.timeouts.run_s:g} s",
+                    log,
+                )
             result_path = case_dir / "result.json"
             if done.returncode != 0 or not result_path.exists():
-                why = f"killed by {done.signal_name}" if done.signal_name else f"exit code {done.returncode}"
-                raise CaseFailure(Status.RUNTIME_ERROR, f"case {case.name}: kernel process crashed ({why})", log)
+                why = (
+                    f"killed by {done.signal_name}"
+                    if done.signal_name
+                    else f"exit code {done.returncode}"
+                )
+                raise CaseFailure(
+                    Status.RUNTIME_ERROR, f"case {case.name}: kernel process crashed ({why})", log
+                )
             outcome = json.loads(result_path.read_text())
             status = HARNESS_STATUS[outcome["status"]]
             if status is not Status.OK:
@@ -143,13 +235,22 @@ class SimBackend(Backend):
             for arg, expected in zip(spec.outputs, data.reference()):
                 dtype = spec.arg_dtype(case, arg.name)
                 got = np.fromfile(case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype])
-                if got.size != expected.size:  # the daemon's disk, not the candidate: DAEMON_ERROR, uncharged
-                    raise OSError(f"case {case.name}, output {arg.name}: {got.size} of {expected.size} elements "
-                                  "on disk (is the daemon's disk full?)")
+                if (
+                    got.size != expected.size
+                ):  # the daemon's disk, not the candidate: DAEMON_ERROR, uncharged
+                    raise OSError(
+                        f"case {case.name}, output {arg.name}: {got.size} of {expected.size} elements "
+                        "on disk (is the daemon's disk full?)"
+                    )
                 got = got.reshape(expected.shape)
                 check = checker.compare(case.name, got, expected, dtype, spec.tolerance_for(dtype))
                 if not check.passed:
-                    raise CaseFailure(Status.WRONG_ANSWER, f"case {case.name}, output {arg.name}: {check.message}", log, check)
+                    raise CaseFailure(
+                        Status.WRONG_ANSWER,
+                        f"case {case.name}, output {arg.name}: {check.message}",
+                        log,
+                        check,
+                    )
             return check, outcome
 
 

@@ -50,8 +50,13 @@ CXXFLAGS = ["-std=c++17", "-O3", "-fPIC", "-w", *_f16c()]
 # (no fast-math, no FMA contraction), so the same numbers.
 CANDIDATE_CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-w", *_f16c()]
 # Framework headers a host tiling program includes, precompiled together and force-included.
-HOST_PCH_HEADERS = ["register/op_def_registry.h", "register/tilingdata_base.h", "tiling/platform/platform_ascendc.h",
-                    "graph/utils/type_utils.h", "tiling/tiling_api.h"]
+HOST_PCH_HEADERS = [
+    "register/op_def_registry.h",
+    "register/tilingdata_base.h",
+    "tiling/platform/platform_ascendc.h",
+    "graph/utils/type_utils.h",
+    "tiling/tiling_api.h",
+]
 HOST_PCH = "ascendc_sim_host.h"
 
 
@@ -81,7 +86,9 @@ def _digest(*parts: str | bytes) -> str:
 
 @functools.cache
 def _compiler_version() -> str:
-    return subprocess.run([CXX, "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
+    return subprocess.run(
+        [CXX, "--version"], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[0]
 
 
 _sources_seen: tuple[tuple[tuple[str, int, int], ...], str] | None = None
@@ -91,12 +98,30 @@ def runtime_sources_digest() -> str:
     """Digest of everything the runtime is built from. Every evaluation asks; the files are read
     again only when one of them is added, removed or touched (reading them all costs milliseconds)."""
     global _sources_seen
-    files = sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.rglob("*.cpp"), *RUNTIME_DIR.rglob("*.h"), Path(__file__),
-                    SIM_DIR / "kernel_view.py", Path(shared_view.__file__)])
+    files = sorted(
+        [
+            *INCLUDE_DIR.rglob("*.h"),
+            *RUNTIME_DIR.rglob("*.cpp"),
+            *RUNTIME_DIR.rglob("*.h"),
+            Path(__file__),
+            SIM_DIR / "kernel_view.py",
+            Path(shared_view.__file__),
+        ]
+    )
     signature = tuple((str(f), st.st_size, st.st_mtime_ns) for f in files for st in [f.stat()])
     if _sources_seen is None or _sources_seen[0] != signature:
-        _sources_seen = signature, _digest(_compiler_version(), *CXXFLAGS, *CANDIDATE_CXXFLAGS,
-                                           *(f.relative_to(SIM_DIR.parent).as_posix().encode() + f.read_bytes() for f in files))
+        _sources_seen = (
+            signature,
+            _digest(
+                _compiler_version(),
+                *CXXFLAGS,
+                *CANDIDATE_CXXFLAGS,
+                *(
+                    f.relative_to(SIM_DIR.parent).as_posix().encode() + f.read_bytes()
+                    for f in files
+                ),
+            ),
+        )
     return _sources_seen[1]
 
 
@@ -152,20 +177,79 @@ def ensure_runtime() -> Runtime:
                 (tmp / "pch-host").mkdir()
                 inc = f"-I{INCLUDE_DIR}"
                 # The performance model is runtime/model.cpp plus its units under runtime/model/.
-                sources = [RUNTIME_DIR / "core.cpp", RUNTIME_DIR / "state.cpp", RUNTIME_DIR / "model.cpp",
-                           *sorted((RUNTIME_DIR / "model").glob("*.cpp"))]
-                _check([CXX, *CXXFLAGS, "-shared", inc, f"-I{RUNTIME_DIR}", *map(str, sources), "-o", str(tmp / "libascendc_sim.so")],
-                       tmp, "runtime library")
-                _check([CXX, *CXXFLAGS, inc, f"-I{RUNTIME_DIR}", str(RUNTIME_DIR / "harness.cpp"), f"-L{tmp}", "-lascendc_sim",
-                        f"-Wl,-rpath,{rt.root}", "-ldl", "-o", str(tmp / "ascendc_sim_harness")], tmp, "harness")
+                sources = [
+                    RUNTIME_DIR / "core.cpp",
+                    RUNTIME_DIR / "state.cpp",
+                    RUNTIME_DIR / "model.cpp",
+                    *sorted((RUNTIME_DIR / "model").glob("*.cpp")),
+                ]
+                _check(
+                    [
+                        CXX,
+                        *CXXFLAGS,
+                        "-shared",
+                        inc,
+                        f"-I{RUNTIME_DIR}",
+                        *map(str, sources),
+                        "-o",
+                        str(tmp / "libascendc_sim.so"),
+                    ],
+                    tmp,
+                    "runtime library",
+                )
+                _check(
+                    [
+                        CXX,
+                        *CXXFLAGS,
+                        inc,
+                        f"-I{RUNTIME_DIR}",
+                        str(RUNTIME_DIR / "harness.cpp"),
+                        f"-L{tmp}",
+                        "-lascendc_sim",
+                        f"-Wl,-rpath,{rt.root}",
+                        "-ldl",
+                        "-o",
+                        str(tmp / "ascendc_sim_harness"),
+                    ],
+                    tmp,
+                    "harness",
+                )
                 # The PCH sits beside a copy of its header so `#include "kernel_operator.h"` resolves to it.
                 shutil.copy(INCLUDE_DIR / "kernel_operator.h", tmp / "pch" / "kernel_operator.h")
-                _check([CXX, *CANDIDATE_CXXFLAGS, "-DASCENDC_SIM_KERNEL", "-x", "c++-header", inc, "pch/kernel_operator.h",
-                        "-o", "pch/kernel_operator.h.gch"], tmp, "precompiled header")
+                _check(
+                    [
+                        CXX,
+                        *CANDIDATE_CXXFLAGS,
+                        "-DASCENDC_SIM_KERNEL",
+                        "-x",
+                        "c++-header",
+                        inc,
+                        "pch/kernel_operator.h",
+                        "-o",
+                        "pch/kernel_operator.h.gch",
+                    ],
+                    tmp,
+                    "precompiled header",
+                )
                 (tmp / "pch-host" / HOST_PCH).write_text(
-                    "".join(f'#include "{h}"\n' for h in HOST_PCH_HEADERS if (INCLUDE_DIR / h).is_file()))
-                _check([CXX, *CANDIDATE_CXXFLAGS, "-x", "c++-header", inc, f"pch-host/{HOST_PCH}", "-o", f"pch-host/{HOST_PCH}.gch"],
-                       tmp, "host precompiled header")
+                    "".join(
+                        f'#include "{h}"\n' for h in HOST_PCH_HEADERS if (INCLUDE_DIR / h).is_file()
+                    )
+                )
+                _check(
+                    [
+                        CXX,
+                        *CANDIDATE_CXXFLAGS,
+                        "-x",
+                        "c++-header",
+                        inc,
+                        f"pch-host/{HOST_PCH}",
+                        "-o",
+                        f"pch-host/{HOST_PCH}.gch",
+                    ],
+                    tmp,
+                    "host precompiled header",
+                )
                 (tmp / "ready").write_text(digest)
                 shutil.rmtree(rt.root, ignore_errors=True)
                 os.replace(tmp, rt.root)
@@ -174,12 +258,16 @@ def ensure_runtime() -> Runtime:
 
 
 def _compile(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float) -> None:
-    done = sandbox.run(cmd, cwd, timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096))
+    done = sandbox.run(
+        cmd, cwd, timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096)
+    )
     if done.timed_out:
         raise BuildError(what, f"compilation exceeded {timeout_s:.0f} s", timed_out=True)
     if done.returncode != 0 or not out.exists() or out.stat().st_size == 0:
         # An empty artefact (a compiler killed as it wrote) must never enter the object cache.
-        raise BuildError(what, done.stderr.strip() or f"compiler exited with {done.returncode} and no output")
+        raise BuildError(
+            what, done.stderr.strip() or f"compiler exited with {done.returncode} and no output"
+        )
 
 
 def _cached(kind: str, key: str, build: callable) -> tuple[Path, bool]:
@@ -209,35 +297,84 @@ def _build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
     return cwd
 
 
-def build_tiling(pkg: OperatorPackage, workdir: Path, rt: Runtime, timeout_s: float) -> tuple[Path, bool]:
+def build_tiling(
+    pkg: OperatorPackage, workdir: Path, rt: Runtime, timeout_s: float
+) -> tuple[Path, bool]:
     """tiling.so from op_host/: returns (path, cache hit)."""
     key = _digest(rt.digest, *_sources(pkg, "op_host"))
 
     def build(out: Path) -> None:
-        cmd = [CXX, *CANDIDATE_CXXFLAGS, "-shared", f"-I{rt.host_pch_dir}", f"-I{INCLUDE_DIR}", "-Iop_host", "-include", HOST_PCH,
-               pkg.host_path, *rt.link_flags(), "-o", str(out)]
+        cmd = [
+            CXX,
+            *CANDIDATE_CXXFLAGS,
+            "-shared",
+            f"-I{rt.host_pch_dir}",
+            f"-I{INCLUDE_DIR}",
+            "-Iop_host",
+            "-include",
+            HOST_PCH,
+            pkg.host_path,
+            *rt.link_flags(),
+            "-o",
+            str(out),
+        ]
         _compile(cmd, _build_dir(pkg, workdir, "tiling"), out, "host tiling program", timeout_s)
 
     return _cached("tiling", key, build)
 
 
-def build_kernel(pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt: Runtime, timeout_s: float) -> tuple[Path, bool]:
+def build_kernel(
+    pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt: Runtime, timeout_s: float
+) -> tuple[Path, bool]:
     """kernel.so for one set of DTYPE_<ARG> macros: returns (path, cache hit)."""
     defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
     rename, link_alias = kernel_view.entry_renames(pkg.spec.kernel)
-    key = _digest(rt.digest, *_sources(pkg, "op_kernel"), pkg.tiling_header_path, pkg.files[pkg.tiling_header_path],
-                  *sorted(f"{k}={v}" for k, v in defines.items()), *rename)
+    key = _digest(
+        rt.digest,
+        *_sources(pkg, "op_kernel"),
+        pkg.tiling_header_path,
+        pkg.files[pkg.tiling_header_path],
+        *sorted(f"{k}={v}" for k, v in defines.items()),
+        *rename,
+    )
 
     def build(out: Path) -> None:
         # Macros go in a prelude after the precompiled header, so the PCH stays valid for every op.
         cwd = _build_dir(pkg, workdir, f"kernel-{key}")
         prelude = cwd / f"prelude-{key}.h"
         lines = [f"#define {k} {v}" for k, v in defines.items()]
-        prelude.write_text("\n".join([*lines, *kernel_view.tiling_view(pkg), '#include "ascendc_sim/kernel_enums.h"', *rename, ""]))
+        prelude.write_text(
+            "\n".join(
+                [
+                    *lines,
+                    *kernel_view.tiling_view(pkg),
+                    '#include "ascendc_sim/kernel_enums.h"',
+                    *rename,
+                    "",
+                ]
+            )
+        )
         source = shared_view.keyed_tiling_source(pkg, workdir, key[:16])
-        cmd = [CXX, *CANDIDATE_CXXFLAGS, "-shared", "-DASCENDC_SIM_KERNEL", f"-I{rt.pch_dir}", f"-I{INCLUDE_DIR}", "-I.",
-               "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h", "-include", prelude.name, source,
-               *rt.link_flags(), *link_alias, "-o", str(out)]
+        cmd = [
+            CXX,
+            *CANDIDATE_CXXFLAGS,
+            "-shared",
+            "-DASCENDC_SIM_KERNEL",
+            f"-I{rt.pch_dir}",
+            f"-I{INCLUDE_DIR}",
+            "-I.",
+            "-Iop_kernel",
+            "-Iop_host",
+            "-include",
+            "kernel_operator.h",
+            "-include",
+            prelude.name,
+            source,
+            *rt.link_flags(),
+            *link_alias,
+            "-o",
+            str(out),
+        ]
         _compile(cmd, cwd, out, "kernel", timeout_s)
 
     return _cached("kernel", key, build)

@@ -58,7 +58,13 @@ def _digest(*parts: str | bytes) -> str:
 
 def inputs_key(pkg: OperatorPackage, case: Case, seed: int) -> str:
     """Everything the inputs (and, with the reference, the outputs) are computed from."""
-    return _digest(pkg.spec.model_dump_json(), case.model_dump_json(), str(seed), GENERATOR_SOURCE, np.__version__)
+    return _digest(
+        pkg.spec.model_dump_json(),
+        case.model_dump_json(),
+        str(seed),
+        GENERATOR_SOURCE,
+        np.__version__,
+    )
 
 
 def root() -> Path:
@@ -110,7 +116,9 @@ def _create(entry: Path, produce: Callable[[Path], None]) -> None:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     files = {f.name: _stamp(f) for f in entry.iterdir()}
-    (entry / "manifest.json").write_text(json.dumps({"files": files, "bytes": sum(s[1] for s in files.values())}))
+    (entry / "manifest.json").write_text(
+        json.dumps({"files": files, "bytes": sum(s[1] for s in files.values())})
+    )
     _evict(keep=entry.name)
 
 
@@ -119,7 +127,13 @@ def _evict(keep: str) -> None:
     entries = []
     for manifest in root().glob("*/manifest.json"):
         with contextlib.suppress(OSError, ValueError):
-            entries.append((manifest.stat().st_mtime_ns, json.loads(manifest.read_text())["bytes"], manifest.parent))
+            entries.append(
+                (
+                    manifest.stat().st_mtime_ns,
+                    json.loads(manifest.read_text())["bytes"],
+                    manifest.parent,
+                )
+            )
     total = sum(size for _, size, _ in entries)
     for _, size, entry in sorted(entries, key=lambda e: e[0]):
         if total <= limit_bytes():
@@ -147,19 +161,29 @@ class CaseData:
 
     def inputs(self) -> dict[str, np.ndarray]:
         spec = self.pkg.spec
-        return {arg.name: np.fromfile(self.input_path(arg.name), dtype=checker.STORAGE[spec.arg_dtype(self.case, arg.name)])
-                .reshape(spec.arg_shape(self.case, arg.name)) for arg in spec.inputs}
+        return {
+            arg.name: np.fromfile(
+                self.input_path(arg.name),
+                dtype=checker.STORAGE[spec.arg_dtype(self.case, arg.name)],
+            ).reshape(spec.arg_shape(self.case, arg.name))
+            for arg in spec.inputs
+        }
 
     def reference(self) -> list[np.ndarray]:
         """The reference outputs as storage arrays (memory-mapped, read-only)."""
-        key = _digest(self.inputs_dir.name, "reference", _reference_source(self.pkg), self.pkg.spec.reference)
+        key = _digest(
+            self.inputs_dir.name, "reference", _reference_source(self.pkg), self.pkg.spec.reference
+        )
 
         def produce(tmp: Path) -> None:
             for i, out in enumerate(checker.reference_outputs(self.pkg, self.case, self.inputs())):
                 np.save(tmp / f"out_{i}.npy", out)
 
         entry = self._stack.enter_context(_entry(key, produce))
-        return [np.load(entry / f"out_{i}.npy", mmap_mode="r") for i in range(len(self.pkg.spec.outputs))]
+        return [
+            np.load(entry / f"out_{i}.npy", mmap_mode="r")
+            for i in range(len(self.pkg.spec.outputs))
+        ]
 
 
 @contextlib.contextmanager

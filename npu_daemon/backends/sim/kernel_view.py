@@ -26,8 +26,19 @@ def entry_renames(entry: str) -> tuple[list[str], list[str]]:
 
 
 # Headers a host tiling header may include; pulled in before the wrapping namespace.
-_TILING_HEADER_DEPS = ["cstdint", "cstddef", "cstring", "cmath", "algorithm", "array", "string", "vector", "map",
-                       "register/tilingdata_base.h", "tiling/tiling_api.h"]
+_TILING_HEADER_DEPS = [
+    "cstdint",
+    "cstddef",
+    "cstring",
+    "cmath",
+    "algorithm",
+    "array",
+    "string",
+    "vector",
+    "map",
+    "register/tilingdata_base.h",
+    "tiling/tiling_api.h",
+]
 
 
 def tiling_view(pkg: OperatorPackage) -> list[str]:

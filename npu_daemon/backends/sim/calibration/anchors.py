@@ -35,21 +35,64 @@ class Anchor:
 PIPES = ("aiv_vec_time_us", "aiv_mte2_time_us", "aiv_mte3_time_us")
 
 ANCHORS: dict[str, Anchor] = {
-    "A1": Anchor("A1", "a1_add", (
-        ("case0_scalar_1core", 1239689.0), ("case1_vector_1core", 6909.6), ("case2_48core_8k", 306.58),
-        ("case3_48core_32k", 268.5), ("case4_double_buffer", 264.02), ("case5_l2_bypass", 187.68),
-        ("case6_tile_16256", 184.52)), ladder=True, tolerance=0.25, pipes=(
-        ("case0_scalar_1core", (0.015, 5916.0, 2485.0)), ("case1_vector_1core", (761.65, 6208.8, 2613.2)),
-        ("case2_48core_8k", (15.885, 215.485, 54.33)), ("case3_48core_32k", (12.845, 184.369, 57.354)),
-        ("case4_double_buffer", (12.846, 250.528, 84.988)), ("case5_l2_bypass", (12.846, 175.997, 160.291)),
-        ("case6_tile_16256", (6.954, 171.611, 121.442)))),
-    "A2": Anchor("A2", "a2_read", (
-        ("tile_1x64", 564.84), ("tile_64x64", 233.54), ("tile_64x1024", 215.82), ("tile_64x1024_unaligned", 275.3),
-        ("shared_same_order", 539.42), ("shared_staggered", 328.88)), ladder=False, tolerance=0.25),
-    "A3": Anchor("A3", "a3_bank", (("no_conflict", 2390.0), ("read_read", 4167.0), ("read_write", 3751.0)),
-                 ladder=False, tolerance=0.30, base="no_conflict", unit="cycles", metric="aiv_vec_time_us"),
-    "A4": Anchor("A4", "a4_reduce", (("tree_adds", 172.0), ("whole_reduce_only", 242.0)),
-                 ladder=False, tolerance=0.30, base="tree_adds", unit="cycles", metric="aiv_vec_time_us"),
+    "A1": Anchor(
+        "A1",
+        "a1_add",
+        (
+            ("case0_scalar_1core", 1239689.0),
+            ("case1_vector_1core", 6909.6),
+            ("case2_48core_8k", 306.58),
+            ("case3_48core_32k", 268.5),
+            ("case4_double_buffer", 264.02),
+            ("case5_l2_bypass", 187.68),
+            ("case6_tile_16256", 184.52),
+        ),
+        ladder=True,
+        tolerance=0.25,
+        pipes=(
+            ("case0_scalar_1core", (0.015, 5916.0, 2485.0)),
+            ("case1_vector_1core", (761.65, 6208.8, 2613.2)),
+            ("case2_48core_8k", (15.885, 215.485, 54.33)),
+            ("case3_48core_32k", (12.845, 184.369, 57.354)),
+            ("case4_double_buffer", (12.846, 250.528, 84.988)),
+            ("case5_l2_bypass", (12.846, 175.997, 160.291)),
+            ("case6_tile_16256", (6.954, 171.611, 121.442)),
+        ),
+    ),
+    "A2": Anchor(
+        "A2",
+        "a2_read",
+        (
+            ("tile_1x64", 564.84),
+            ("tile_64x64", 233.54),
+            ("tile_64x1024", 215.82),
+            ("tile_64x1024_unaligned", 275.3),
+            ("shared_same_order", 539.42),
+            ("shared_staggered", 328.88),
+        ),
+        ladder=False,
+        tolerance=0.25,
+    ),
+    "A3": Anchor(
+        "A3",
+        "a3_bank",
+        (("no_conflict", 2390.0), ("read_read", 4167.0), ("read_write", 3751.0)),
+        ladder=False,
+        tolerance=0.30,
+        base="no_conflict",
+        unit="cycles",
+        metric="aiv_vec_time_us",
+    ),
+    "A4": Anchor(
+        "A4",
+        "a4_reduce",
+        (("tree_adds", 172.0), ("whole_reduce_only", 242.0)),
+        ladder=False,
+        tolerance=0.30,
+        base="tree_adds",
+        unit="cycles",
+        metric="aiv_vec_time_us",
+    ),
 }
 
 
@@ -81,8 +124,12 @@ def profile_case(pkg: OperatorPackage, case: str, soc: str) -> Profile:
     from npu_daemon.backends.sim import SimBackend  # the backend builds the runtime on first use
 
     with tempfile.TemporaryDirectory(prefix="calibrate-") as tmp:
-        request = EvalRequest(package=with_bench(pkg, case), soc=soc, stages=[Stage.TIME],
-                              timeouts=Timeouts(build_s=300, run_s=600))
+        request = EvalRequest(
+            package=with_bench(pkg, case),
+            soc=soc,
+            stages=[Stage.TIME],
+            timeouts=Timeouts(build_s=300, run_s=600),
+        )
         result = SimBackend().evaluate(request, Path(tmp))
     if result.status is not Status.OK:
         raise RuntimeError(f"{pkg.spec.name}/{case}: {result.status.value}: {result.message}")
@@ -90,11 +137,18 @@ def profile_case(pkg: OperatorPackage, case: str, soc: str) -> Profile:
 
 
 def _row(anchor: Anchor, case: str, measured: float, profile: Profile) -> Row:
-    return Row(anchor.name, case, float(getattr(profile, anchor.metric)), measured,
-               pipes=tuple(float(getattr(profile, f)) for f in PIPES))
+    return Row(
+        anchor.name,
+        case,
+        float(getattr(profile, anchor.metric)),
+        measured,
+        pipes=tuple(float(getattr(profile, f)) for f in PIPES),
+    )
 
 
-def calibrate(names: list[str], soc: str, skip: set[str] = frozenset(), only: set[str] = frozenset()) -> list[Row]:
+def calibrate(
+    names: list[str], soc: str, skip: set[str] = frozenset(), only: set[str] = frozenset()
+) -> list[Row]:
     """Time every case of the named anchors (leaving out `skip`; only `only` when given). A ratio
     anchor always times its base case too."""
     rows = []
@@ -103,14 +157,31 @@ def calibrate(names: list[str], soc: str, skip: set[str] = frozenset(), only: se
         pkg = load_package(HERE / anchor.package)
         wanted = [(c, m) for c, m in anchor.cases if c not in skip and (not only or c in only)]
         if not anchor.base:
-            rows += [_row(anchor, case, measured, profile_case(pkg, case, soc)) for case, measured in wanted]
+            rows += [
+                _row(anchor, case, measured, profile_case(pkg, case, soc))
+                for case, measured in wanted
+            ]
             continue
         if wanted:
-            base = _row(anchor, anchor.base, dict(anchor.cases)[anchor.base], profile_case(pkg, anchor.base, soc))
+            base = _row(
+                anchor,
+                anchor.base,
+                dict(anchor.cases)[anchor.base],
+                profile_case(pkg, anchor.base, soc),
+            )
             for case, measured in wanted:
-                r = base if case == anchor.base else _row(anchor, case, measured, profile_case(pkg, case, soc))
-                rows.append(replace(r, simulated_ratio=r.simulated_us / base.simulated_us,
-                                    measured_ratio=measured / base.measured))
+                r = (
+                    base
+                    if case == anchor.base
+                    else _row(anchor, case, measured, profile_case(pkg, case, soc))
+                )
+                rows.append(
+                    replace(
+                        r,
+                        simulated_ratio=r.simulated_us / base.simulated_us,
+                        measured_ratio=measured / base.measured,
+                    )
+                )
     return rows
 
 
@@ -122,6 +193,9 @@ def ladder_ok(rows: list[Row], min_step: float = 0.0) -> bool:
             ours = [r for r in rows if r.anchor == anchor]
             for a in ours:
                 for b in ours:
-                    if a.measured > b.measured * (1 + min_step) and not a.simulated_us > b.simulated_us:
+                    if (
+                        a.measured > b.measured * (1 + min_step)
+                        and not a.simulated_us > b.simulated_us
+                    ):
                         return False
     return True

@@ -24,7 +24,10 @@ def entries(path: Path, seen: set[Path]) -> list[tuple[str, list[str]]]:
         return []
     seen.add(path)
     text = path.read_text(errors="replace")
-    found = [(m[1], [p.split()[-1].lstrip("*&") for p in m[2].split(",") if p.strip()]) for m in ENTRY.finditer(text)]
+    found = [
+        (m[1], [p.split()[-1].lstrip("*&") for p in m[2].split(",") if p.strip()])
+        for m in ENTRY.finditer(text)
+    ]
     for inc in INCLUDE.findall(text):
         found += entries(path.parent / inc, seen)
     return found
@@ -37,21 +40,25 @@ def main() -> None:
     found = {n: p for src in sys.argv[2:] for n, p in entries(Path(src), seen)}
     libc = ctypes.CDLL(None)
     inner = {n: f"fake_cann_entry_{n}" if hasattr(libc, n) else n for n in found}
-    (out / "fake_entry_renames.h").write_text("#pragma once\n#include \"kernel_operator.h\"\n" + "".join(
-        f"#define {n} {i}\n" for n, i in inner.items() if i != n))
+    (out / "fake_entry_renames.h").write_text(
+        '#pragma once\n#include "kernel_operator.h"\n'
+        + "".join(f"#define {n} {i}\n" for n, i in inner.items() if i != n)
+    )
     for name, params in found.items():
         decl = ", ".join(f"void* {p}" for p in params)
         (out / f"aclrtlaunch_{name}.h").write_text(
-            "#pragma once\n#include <cstdint>\n#include \"acl/acl.h\"\n"
-            f"extern \"C\" uint32_t aclrtlaunch_{name}(uint32_t blockDim, aclrtStream stream, {decl});\n"
-            "#ifndef ACLRT_LAUNCH_KERNEL\n#define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func\n#endif\n")
+            '#pragma once\n#include <cstdint>\n#include "acl/acl.h"\n'
+            f'extern "C" uint32_t aclrtlaunch_{name}(uint32_t blockDim, aclrtStream stream, {decl});\n'
+            "#ifndef ACLRT_LAUNCH_KERNEL\n#define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func\n#endif\n"
+        )
         args = ", ".join(f"static_cast<uint8_t*>({p})" for p in params)
         (out / f"aclrtlaunch_{name}.cpp").write_text(
             "#include <cstdint>\n#include <functional>\n"
-            f"extern \"C\" void {inner[name]}({', '.join('uint8_t*' for _ in params)});\n"
+            f'extern "C" void {inner[name]}({", ".join("uint8_t*" for _ in params)});\n'
             "uint32_t FakeCannLaunch(const char*, uint32_t, const char*, const std::function<void()>&);\n"
-            f"extern \"C\" uint32_t aclrtlaunch_{name}(uint32_t blockDim, void* stream, {decl}) {{\n"
-            f"  (void)stream;\n  return FakeCannLaunch(\"{name}\", blockDim, FAKE_CANN_SOC_PARAMS, [&] {{ {inner[name]}({args}); }});\n}}\n")
+            f'extern "C" uint32_t aclrtlaunch_{name}(uint32_t blockDim, void* stream, {decl}) {{\n'
+            f'  (void)stream;\n  return FakeCannLaunch("{name}", blockDim, FAKE_CANN_SOC_PARAMS, [&] {{ {inner[name]}({args}); }});\n}}\n'
+        )
 
 
 if __name__ == "__main__":
