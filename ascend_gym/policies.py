@@ -9,8 +9,9 @@ from __future__ import annotations
 import importlib
 from typing import Any, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
+from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import Status
 
 REGISTRY: dict[str, str] = {
@@ -42,6 +43,9 @@ class PolicyResult(BaseModel):
     evaluations: int
     proposer: str = "offline"
     trajectory: list[StepRecord] = []
+    # The best candidate's sources, for a policy whose best is not the env's own best_package
+    # (one that evaluates outside the env). Kept beside a result, never inside it.
+    best_package: OperatorPackage | None = Field(None, exclude=True)
 
 
 class Policy(Protocol):

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ascend_gym.client import DaemonClient
+from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import PolicyResult, StepRecord
 from ascend_gym.protocol import Status
 from baselines import openevolve_program as program_io
@@ -206,6 +207,10 @@ class OpenEvolvePolicy:
                 )
             )
         calls = evaluator.read_log(workdir, LLM_LOG) if self.config.proposer == "offline" else []
+        kept = workdir / "candidates" / f"{best_hash}.json"  # the evaluator keeps correct ones
+        best = OperatorPackage.model_validate_json(kept.read_text()) if kept.is_file() else None
+        if best_hash == core.package.content_hash():
+            best = core.package
         return OpenEvolveResult(
             policy=self.name,
             operator=core.package.uri,
@@ -214,6 +219,7 @@ class OpenEvolvePolicy:
             baseline_us=core.baseline_us,
             best_us=best_us,
             best_hash=best_hash,
+            best_package=best,
             evaluations=spent,
             proposer=self.config.proposer,
             trajectory=trajectory,
