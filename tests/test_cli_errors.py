@@ -177,7 +177,14 @@ def test_a_dead_daemon_stops_bench_before_any_result(tmp_path):
     assert "GM speedup" not in done.stdout and not (out / "results.jsonl").exists()
 
 
-def test_sigterm_stops_a_sweep_cleanly_and_it_resumes(tmp_path, daemon):
+def _as_from_a_terminal() -> None:
+    # A background shell starts commands with SIGINT ignored; a terminal's Ctrl-C is not.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.setsid()
+
+
+@pytest.mark.parametrize("ctrl_c", [True, False], ids=["ctrl-c", "sigterm"])
+def test_an_interrupted_sweep_stops_cleanly_and_resumes(tmp_path, daemon, ctrl_c):
     out = tmp_path / "sweep"
     args = ["bench", "--ops", "level1/add,level1/relu", "--policies", "random"]
     args += ["--budget", "2", "--daemons", daemon, "--out", str(out)]
@@ -186,12 +193,15 @@ def test_sigterm_stops_a_sweep_cleanly_and_it_resumes(tmp_path, daemon):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        start_new_session=True,
+        preexec_fn=_as_from_a_terminal,
     )
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not (out / "attempts.jsonl").exists():
         time.sleep(0.2)  # a task has started
-    proc.send_signal(signal.SIGTERM)
+    if ctrl_c:  # the terminal signals the whole foreground process group
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGTERM)
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
     assert stderr.strip().splitlines()[-1] == f"ascend-gym: {INTERRUPTED}"
