@@ -14,9 +14,9 @@ from urllib.parse import urlparse
 from pydantic import BaseModel
 
 from npu_daemon.backends.base import BACKENDS, get_backend
-from npu_daemon.runtime.keys import load_server_keys
-from npu_daemon.runtime.server import Server, default_state_dir
-from npu_daemon.runtime.workers import SandboxUsers, prepare_sandbox
+from npu_daemon.service.keys import load_server_keys
+from npu_daemon.service.server import Server, default_state_dir
+from npu_daemon.service.workers import SandboxUsers, prepare_sandbox
 
 SANDBOX_UID = 64000
 
