@@ -85,7 +85,7 @@ def sandbox_access(backend: str) -> SandboxAccess:
     tiling program the same way, and its CMake builds, device app and msprof read the CANN toolkit
     and the built apps (each build writes only its own project directory, each run its case
     directory, msprof's output included) and open the NPU's device nodes."""
-    from npu_daemon.backends.sim import build
+    from npu_daemon.backends.common import build
 
     sim_root = build.cache_root()
     if backend == "sim":

@@ -16,7 +16,7 @@ from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.protocol import EvalRequest, Stage, Status
 from npu_daemon import sandbox
 from npu_daemon.backends.cann import CannBackend, CannConfig, device, tiling
-from npu_daemon.backends.sim import build
+from npu_daemon.backends.common import build
 from npu_daemon.main import sandbox_access
 from npu_daemon.service.workers import prepare_sandbox
 
