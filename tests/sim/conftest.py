@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from ascend_gym.package import ASCENDC_TYPES, load_package
+from ascend_gym.protocol import DEFAULT_SOC
 from npu_daemon.backends.common import build
 from npu_daemon.backends.sim.backend import soc_params
 from npu_daemon.backends.sim.kernel_build import build_kernel
@@ -104,7 +105,7 @@ def run_kernel(
     workspace: int = 0,
     tiling_key: int = 0,
     prelude: str = "",
-    soc: str = "Ascend910B4",
+    soc: str = DEFAULT_SOC,
     host: str = HOST,
 ) -> KernelRun:
     """Compile `prelude` + the kernel entry around `body` (which may use GET_TILING_DATA(t, tiling)), run it.
