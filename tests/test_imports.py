@@ -101,6 +101,11 @@ def test_graph_is_read():
     assert "npu_daemon.backends.base" in graph["npu_daemon.backends.sim.backend"]
 
 
+def test_cycle_finder_sees_a_knot():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+
+
 def test_no_import_cycle():
     cycles = _cycles(_graph())
     assert not cycles, "import circles (modules of each knot):\n" + "\n".join(map(str, cycles))
