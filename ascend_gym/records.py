@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import StepRecord
+from ascend_gym.protocol import DEFAULT_SOC
 
 RESULTS, SWEEP, ATTEMPTS, CANDIDATES = "results.jsonl", "sweep.json", "attempts.jsonl", "candidates"
 Key = tuple[str, str, int]  # (policy, operator, seed)
@@ -32,7 +33,7 @@ class SweepConfig(BaseModel):
     policies: list[str]
     budget: int = Field(gt=0)
     seeds: int = Field(gt=0)
-    soc: str = "Ascend910B4"
+    soc: str = DEFAULT_SOC
     policy_config: dict[str, dict[str, Any]] = {}  # policy name -> constructor keywords
     daemons: list[str] = []  # given endpoints; empty = local daemons started by the sweep
     command: str = ""  # the command line of the latest run of the sweep

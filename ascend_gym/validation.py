@@ -15,9 +15,8 @@ from pydantic import BaseModel
 from ascend_gym import suite
 from ascend_gym.client import DaemonClient
 from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalRequest
+from ascend_gym.protocol import DEFAULT_SOC, EvalRequest
 
-DEFAULT_SOC: str = EvalRequest.model_fields["soc"].default
 DEFAULT_TOLERANCE = 0.05
 
 

@@ -13,19 +13,16 @@ import re
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import cache
 from pathlib import Path
 
 from pydantic import ValidationError
 
-import npu_daemon
 from ascend_gym import suite
 from ascend_gym.bench import check_daemons
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import EvalRequest
-
-DEFAULT_SOC: str = EvalRequest.model_fields["soc"].default
+from ascend_gym.protocol import DEFAULT_SOC
+from npu_daemon.backends.common.soc import socs
 
 
 class UsageError(Exception):
@@ -42,20 +39,11 @@ def positive_int(text: str) -> int:
     return value
 
 
-@cache
-def soc_names() -> tuple[str, ...]:
-    """The SoC presets the simulator knows (the [common] table holds shared defaults)."""
-    root = Path(npu_daemon.__file__).parent / "backends"
-    for presets in sorted(root.glob("**/presets.toml")):
-        return tuple(k for k in tomllib.loads(presets.read_text()) if k != "common")
-    return (DEFAULT_SOC,)
-
-
 def add_soc(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--soc",
         default=DEFAULT_SOC,
-        choices=soc_names(),
+        choices=socs(),
         help=f"SoC preset to time on (default {DEFAULT_SOC})",
     )
 
