@@ -166,7 +166,7 @@ def code_action(action: Any) -> dict[str, Any]:
 class AscendOpEnv(gym.Env):
     """
     ## Description
-    The state is an AscendC operator (host tiling program + device kernel program, DESIGN 3.1) and
+    The state is an AscendC operator (host tiling program + device kernel program, docs/design.md 3.1) and
     the evaluation of its current version. Each step proposes a candidate operator, which an
     npu_daemon compiles, checks against the numpy reference on every shape case and times on the
     bench case. By default an embedded daemon runs the AscendC CPU simulator: its latencies are
@@ -241,7 +241,7 @@ class AscendOpEnv(gym.Env):
     >>> env.close()
 
     operator: `level1/add`, `op://ascend-ops-v1/level1/add` or a package directory.
-    mode: `"code"` or `"discrete"`. budget: evaluations per episode (DESIGN 3.3).
+    mode: `"code"` or `"discrete"`. budget: evaluations per episode (docs/design.md 3.3).
     soc: SoC preset (default `DEFAULT_SOC`, Ascend910B4). daemon: None (an embedded daemon with `backend`), a
     `tcp://host:port` address, or a list of addresses (the env uses one, chosen by its run_id).
     reward: `best_delta`, `prev_delta` or `final`. failure_penalty, noop_penalty: see Rewards.

@@ -1,4 +1,4 @@
-"""Metrics of DESIGN 3.4.
+"""Metrics of docs/design.md 3.4.
 
 speedup(op) = T_baseline / T_best_correct_candidate, same shape, backend and soc; a policy that
 found no correct candidate (or whose run failed) keeps the baseline, speedup 1.0. GM = geometric

@@ -1,4 +1,4 @@
-"""Policy interface and registry (DESIGN 3.5).
+"""Policy interface and registry (docs/design.md 3.5).
 
 A policy gets an env and returns its best candidate and trajectory. `ascend_gym` never imports a
 policy module directly: the registry maps names to "module:Class", imported on first use.

@@ -3,7 +3,7 @@
 - What ran: a title from the sweep's settings, its command, results kind (simulated or NPU),
   wall time and evaluations per minute, the ledger check, versions.
 - Table-3-style table: GM speedup and fast_1.0 / 1.2 / 1.4 / 2.0 per level (when the sweep has
-  more than one) and overall, per policy (mean over seeds, ± the spread over seeds; DESIGN 3.4:
+  more than one) and overall, per policy (mean over seeds, ± the spread over seeds; docs/design.md 3.4:
   all ops in the denominator, failures and missing = 1.0).
 - Per-operator table: the baseline latency and, per policy, the best latency and speedup (mean
   over seeds; a spread over seeds wider than SPREAD_FLAG is flagged).

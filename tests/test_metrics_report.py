@@ -1,4 +1,4 @@
-"""DESIGN 3.4 metrics and the report, on hand-made records (no daemon)."""
+"""docs/design.md 3.4 metrics and the report, on hand-made records (no daemon)."""
 
 from __future__ import annotations
 
