@@ -287,7 +287,7 @@ class LocalDaemon:
         self,
         backend: str = "sim",
         workers: int | None = None,
-        startup_timeout_s: float = 300.0,
+        startup_timeout_s: float = 1800.0,  # a first start builds the simulator runtime
         state_dir: str | Path | None = None,
         bind: str = "tcp://127.0.0.1:*",
         extra_args: list[str] | None = None,
@@ -316,7 +316,10 @@ class LocalDaemon:
         line = _readline(self.process, startup_timeout_s)
         if not line.startswith("READY "):
             self.close()
-            raise DaemonError(f"embedded daemon failed to start: {line!r}")
+            raise DaemonError(
+                f"the local daemon did not start within {startup_timeout_s:g} s: {line!r} "
+                "(it builds the simulator runtime on first use; is g++ installed?)"
+            )
         self.address = line.split()[1]
         atexit.register(self.close)
 
