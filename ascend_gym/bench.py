@@ -345,15 +345,21 @@ def start_ray(ray_address: str | None) -> int:
     import ray
 
     handler = signal.getsignal(signal.SIGTERM)
-    ray.init(
-        address=ray_address,
-        ignore_reinit_error=True,
-        include_dashboard=False,
-        log_to_driver=False,
-        logging_level=logging.ERROR,
-        runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
-        **({} if ray_address else {"num_cpus": os.cpu_count()}),
-    )
+    try:
+        ray.init(
+            address=ray_address,
+            ignore_reinit_error=True,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+            runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
+            **({} if ray_address else {"num_cpus": os.cpu_count()}),
+        )
+    except (ConnectionError, TimeoutError):
+        raise
+    except Exception as e:  # Ray raises bare Exceptions when its node does not come up
+        where = ray_address or "a local Ray instance"
+        raise ConnectionError(f"{where} did not start: {' '.join(str(e).split())[:300]}") from e
     if handler is not None:
         signal.signal(signal.SIGTERM, handler)
     return int(ray.cluster_resources().get("CPU", 1))

@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     except (
         UsageError,
         DaemonError,
+        ConnectionError,  # Ray did not start
         FileNotFoundError,
         tomllib.TOMLDecodeError,
         ValidationError,

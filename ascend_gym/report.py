@@ -154,22 +154,18 @@ def _duration(seconds: float) -> str:
 
 
 def table(config: SweepConfig, records: list[SweepRecord]) -> tuple[list[str], list[list[str]]]:
-    """GM and fast_p per policy: per level when there are several, and overall."""
+    """GM and fast_p per policy: per level when there are several, then over all ops."""
     rows = metrics.table_rows(records, config.ops, config.policies, config.seeds)
     levels = [lvl for lvl, _ in metrics.level_groups(config.ops, records)]
     levels = (levels if len(levels) > 1 else []) + [metrics.OVERALL]
-    head = ["policy"]
-    for lvl in levels:
-        name = "all" if lvl == metrics.OVERALL else f"L{lvl}"
-        head += [f"{name} GM"] + [f"{name} fast_{p}" for p in metrics.FAST_P]
+    head = ["ops", "policy", "GM"] + [f"fast_{p}" for p in metrics.FAST_P]
     body = []
-    for policy in config.policies:
-        line = [policy]
-        for lvl in levels:
+    for lvl in levels:
+        for policy in config.policies:
             row = next(r for r in rows if r.policy == policy and r.level == lvl)
+            name = f"all {row.ops}" if lvl == metrics.OVERALL else f"L{lvl} ({row.ops})"
             gm = f"{row.gm:.3f}" + (f" ± {row.gm_std:.3f}" if config.seeds > 1 else "")
-            line += [gm] + [f"{row.fast[str(p)]:.2f}" for p in metrics.FAST_P]
-        body.append(line)
+            body.append([name, policy, gm] + [f"{row.fast[str(p)]:.2f}" for p in metrics.FAST_P])
     return head, body
 
 
@@ -184,7 +180,7 @@ def op_table(
     body, flagged = [], 0
     for op in config.ops:
         baselines = [r.baseline_us for r in records if r.operator == op and r.baseline_us]
-        line = [op.removeprefix("op://"), f"{baselines[0]:.2f}" if baselines else "-"]
+        line = [_op_name(op, config.ops), f"{baselines[0]:.2f}" if baselines else "-"]
         for p in config.policies:
             runs = [index.get((p, op, s)) for s in range(config.seeds)]
             done = [r for r in runs if r is not None and r.ok and r.best_us]
@@ -193,16 +189,24 @@ def op_table(
                 continue
             speedups = [metrics.record_speedup(r) for r in done]
             mean = statistics.fmean(speedups)
-            cell = f"{statistics.fmean(r.best_us for r in done):.2f} us, {mean:.3f}x"
-            if len(speedups) > 1:
+            cell = f"{mean:.3f}x"
+            if max(speedups) - min(speedups) >= 0.005:
                 cell += f" ({min(speedups):.2f}-{max(speedups):.2f})"
-                if (max(speedups) - min(speedups)) / mean > SPREAD_FLAG:
-                    cell, flagged = cell + " *", flagged + 1
+            if len(speedups) > 1 and (max(speedups) - min(speedups)) / mean > SPREAD_FLAG:
+                cell, flagged = cell + " *", flagged + 1
+            cell += f", {statistics.fmean(r.best_us for r in done):.1f} us"
             if len(done) < len(runs):
                 cell += f" [{len(runs) - len(done)} of {len(runs)} failed]"
             line.append(cell)
         body.append(line)
     return head, body, flagged
+
+
+def _op_name(op: str, ops: list[str]) -> str:
+    """An op's name without the suite prefix all ops of the sweep share."""
+    suites = {o.removeprefix("op://").split("/")[0] for o in ops if o.startswith("op://")}
+    short = op.removeprefix("op://")
+    return short.split("/", 1)[1] if len(suites) == 1 and op.startswith("op://") else short
 
 
 def _missing(runs: list[SweepRecord | None]) -> str:
@@ -283,10 +287,12 @@ def plot_curves(config: SweepConfig, records: list[SweepRecord], path: Path) -> 
     groups = metrics.level_groups(config.ops, records)
     if len(groups) > 1:
         groups.append((metrics.OVERALL, list(config.ops)))
+    cols = len(groups) if len(groups) <= 2 else 2
+    rows_n = (len(groups) + cols - 1) // cols
     fig, axes = plt.subplots(
-        1, len(groups), figsize=(max(7.0, 4.2 * len(groups)), 4.0), squeeze=False
+        rows_n, cols, figsize=(max(7.0, 5.0 * cols), 3.8 * rows_n), squeeze=False
     )
-    for ax, (level, ops) in zip(axes[0], groups):
+    for ax, (level, ops) in zip(axes.flat, groups):
         for policy in config.policies:
             mean, lo, hi = metrics.curve_band(
                 metrics.seed_curves(records, ops, policy, config.seeds, config.budget)
@@ -453,11 +459,12 @@ def write_report(results_dir: Path) -> Path:
         facts.append(f"Command: `{config.command}`")
     facts.append(f"Sweep id {config.sweep_id}; every task and seed: `{TASKS_CSV}`")
     spread_note = (
-        f"Each cell: the best latency and the speedup over the baseline, mean over seeds, with the range over seeds; `*` marks a spread over seeds wider "
+        f"Each cell: the speedup over the baseline (mean over seeds, with the range over seeds when "
+        "they differ) and the best latency (mean over seeds); `*` marks a spread over seeds wider "
         f"than {SPREAD_FLAG:.0%} of the mean ({flagged} cell(s)): that policy's result on the op "
         "depends on its seed."
         if config.seeds > 1
-        else "Each cell: the best latency and the speedup over the baseline. One seed: "
+        else "Each cell: the speedup over the baseline and the best latency. One seed: "
         "run-to-run spread is not measured (use --seeds 3)."
     )
     captions = {
@@ -522,7 +529,7 @@ _CSS = (
     "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}"
     "td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}"
     "code{background:#f3f3f3;padding:0 3px}img{max-width:100%}"
-    "figcaption{color:#555;font-size:0.9em}"
+    "figcaption{color:#555;font-size:0.9em}.scroll{overflow-x:auto}"
 )
 
 
@@ -539,7 +546,7 @@ def _html_table(head: list[str], body: list[list[str]]) -> str:
     rows = "".join(
         "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in body
     )
-    return f"<table><tr>{cells}</tr>{rows}</table>"
+    return f"<div class='scroll'><table><tr>{cells}</tr>{rows}</table></div>"
 
 
 def _inline(text: str) -> str:
