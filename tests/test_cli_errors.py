@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from ascend_gym import suite
+from ascend_gym import bench, metrics, suite
 from ascend_gym.cli import INTERRUPTED
 from ascend_gym.client import LocalDaemon
+from ascend_gym.protocol import DEFAULT_SOC
 from ascend_gym.records import SweepConfig
 
 ADD = suite.SUITE_ROOT / "level1" / "add"
@@ -218,3 +219,19 @@ def test_an_interrupted_sweep_stops_cleanly_and_resumes(tmp_path, daemon, ctrl_c
     done = cli(*args)
     assert done.returncode == 0, done.stderr
     assert "GM speedup" in done.stdout
+
+
+def test_a_task_whose_daemon_dies_is_an_infrastructure_failure_not_a_result():
+    with LocalDaemon(workers=1) as d:
+        address = d.address
+    record, best = bench.run_one(
+        "random", "op://ascend-ops-v1/level1/add", 0, 2, address, DEFAULT_SOC, "t-infra/a1", {}
+    )
+    assert not record.ok and record.failure == "infra" and best is None
+    assert "DaemonError" in record.error
+    config = SweepConfig(ops=[record.operator], policies=["random"], budget=2, seeds=1)
+    (row,) = [
+        r for r in metrics.table_rows([record], config.ops, ["random"], 1) if r.level == "all"
+    ]
+    assert row.infra == 1 and row.failed == 0
+    assert "1 failed for infrastructure: counted as 1.0" in bench.table([record], config)
