@@ -479,7 +479,7 @@ def write_report(results_dir: Path) -> Path:
     ]
     gm_heading = (
         "GM speedup and fast_p"
-        + (" per level" if len(head) > 5 else "")
+        + (" per level" if len(body) > len(config.policies) else "")
         + (" (mean over seeds ± std)" if config.seeds > 1 else "")
     )
     md = [
