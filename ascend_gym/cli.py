@@ -89,7 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     args = top.parse_args(argv)
     signal.signal(signal.SIGTERM, _terminate)
     try:
-        return int(modules[args.command].run(args) or 0)
+        status = int(modules[args.command].run(args) or 0)
+        sys.stdout.flush()  # a reader that went away is found here, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        # The reader went away (`| head`): say so once, on stderr, which is still open.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _fail(args, "output closed early (broken pipe); nothing else to do", EXIT_USAGE)
     except (
         UsageError,
         DaemonError,
@@ -101,10 +107,6 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(args, f"{args.command}: {_one_line(e)}", EXIT_USAGE)
     except KeyboardInterrupt:
         return _fail(args, INTERRUPTED, EXIT_INTERRUPTED)
-    except BrokenPipeError:
-        # The reader went away (`| head`): say so once, on stderr, which is still open.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return _fail(args, "output closed early (broken pipe); nothing else to do", EXIT_USAGE)
 
 
 def _one_line(error: BaseException) -> str:
