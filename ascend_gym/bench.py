@@ -54,6 +54,7 @@ from ascend_gym.records import (
 __all__ = ["SweepConfig", "SweepRecord", "read_jsonl", "latest", "run_bench", "run_one", "table"]
 
 DAEMON_FAULTS = (Status.DAEMON_ERROR, Status.BUSY)
+RAY_START_ATTEMPTS = 3
 
 
 def _short(op: str) -> str:
@@ -345,21 +346,25 @@ def start_ray(ray_address: str | None) -> int:
     import ray
 
     handler = signal.getsignal(signal.SIGTERM)
-    try:
-        ray.init(
-            address=ray_address,
-            ignore_reinit_error=True,
-            include_dashboard=False,
-            log_to_driver=False,
-            logging_level=logging.ERROR,
-            runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
-            **({} if ray_address else {"num_cpus": os.cpu_count()}),
-        )
-    except (ConnectionError, TimeoutError):
-        raise
-    except Exception as e:  # Ray raises bare Exceptions when its node does not come up
-        where = ray_address or "a local Ray instance"
-        raise ConnectionError(f"{where} did not start: {' '.join(str(e).split())[:300]}") from e
+    # Ray gives its local node 30 s to register, which a loaded machine can miss: try again.
+    for attempt in range(1, RAY_START_ATTEMPTS + 1):
+        try:
+            ray.init(
+                address=ray_address,
+                ignore_reinit_error=True,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+                runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
+                **({} if ray_address else {"num_cpus": os.cpu_count()}),
+            )
+            break
+        except Exception as e:  # Ray raises bare Exceptions when its node does not come up
+            ray.shutdown()
+            if ray_address is not None or attempt == RAY_START_ATTEMPTS:
+                where = ray_address or f"a local Ray instance ({attempt} attempts)"
+                text = " ".join(str(e).split())[:300]
+                raise ConnectionError(f"{where} did not start: {text}") from e
     if handler is not None:
         signal.signal(signal.SIGTERM, handler)
     return int(ray.cluster_resources().get("CPU", 1))
