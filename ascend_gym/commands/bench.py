@@ -91,7 +91,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="write the report (report.md, report.html) into the results directory afterwards",
     )
-    add_json(parser, "the table's rows (one JSON object per policy)")
+    add_json(parser, "the table (one object per policy and level)")
 
 
 def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
