@@ -90,7 +90,10 @@ def offline_draft(pkg: OperatorPackage) -> Draft:
 
 def generate_offline(pkg: OperatorPackage) -> tuple[OperatorPackage, Draft]:
     """Spec and reference -> package, by the template library (raises Unsupported/DslError)."""
-    d = offline_draft(spec_only(pkg))
+    try:
+        d = offline_draft(spec_only(pkg))
+    except Unsupported as e:
+        raise Unsupported(f"{pkg.spec.name}: outside the offline templates: {e}") from None
     return build(spec_only(pkg), d.source), d
 
 

@@ -181,6 +181,8 @@ def _join(fn: str, nodes: list[Node], where: str) -> tuple[Kind, DType, Loop | N
     loops = {id(n.loop): n.loop for n in nodes if n.loop is not None}
     if len(loops) > 1:
         raise DslError(where, f"{fn}: operands come from different loops")
+    if any(n.op == "accum" for n in nodes):
+        raise DslError(where, f"{fn}: a column's total is only stored (use c.mean for means)")
     kinds = {n.kind for n in nodes}
     kind: Kind = "vec" if "vec" in kinds else "row" if "row" in kinds else "const"
     dtypes = {n.dtype for n in nodes if n.kind != "const"}
@@ -334,9 +336,10 @@ class Store:
 class Loop:
     """One loop nest over the block's share: `tiles` (flat) or `rows` (row by row)."""
 
-    kind: Literal["tiles", "rows"]
+    kind: Literal["tiles", "rows", "columns"]
     kernel: Kernel
     where: str
+    axis: int = 1  # columns loops: the axis walked (reduced or scanned)
     loads: list[Node] = field(default_factory=list)
     stores: list[Store] = field(default_factory=list)
 
@@ -350,7 +353,7 @@ class Loop:
             raise DslError(loc, f"part {part} of {parts} does not exist")
         if parts > 1 and (self.kind != "rows" or tensor.layout != "full"):
             raise DslError(loc, "column slices (parts) are for full tensors in rows() loops")
-        if self.kind == "tiles" and tensor.layout != "full":
+        if self.kind != "rows" and tensor.layout != "full":
             raise DslError(loc, f"{tensor.name} is laid out by {tensor.layout}: use a rows() loop")
         for n in self.loads:
             if n.name == tensor.name and n.part == (part, parts):
@@ -360,6 +363,39 @@ class Loop:
         self.loads.append(n)
         return Value(n)
 
+    # along the axis of a columns() loop: one value per column (stored once), or running values
+    def sum(self, v: Value) -> Value:
+        return self._along("accum", "sum", v)
+
+    def mean(self, v: Value) -> Value:
+        return self._along("accum", "mean", v)
+
+    def max(self, v: Value) -> Value:
+        return self._along("accum", "max", v)
+
+    def min(self, v: Value) -> Value:
+        return self._along("accum", "min", v)
+
+    def cumsum(self, v: Value) -> Value:
+        return self._along("scan", "sum", v)
+
+    def cummax(self, v: Value) -> Value:
+        return self._along("scan", "max", v)
+
+    def cummin(self, v: Value) -> Value:
+        return self._along("scan", "min", v)
+
+    def _along(self, op: str, fn: str, v: Value) -> Value:
+        loc = _caller()
+        if self.kind != "columns":
+            raise DslError(loc, f"{fn} along an axis needs a columns() loop")
+        n = _wrap(v, loc)
+        if n.kind != "vec" or n.loop is not self:
+            raise DslError(loc, "accumulate a tile of this loop")
+        if n.dtype != "float":
+            raise DslError(loc, "accumulation is in fp32: call .float() first")
+        return Value(Node(op, "vec", "float", (n,), fn=fn, loop=self, where=loc))
+
     def store(self, tensor: Tensor, value: object) -> None:
         loc = _caller()
         if not isinstance(tensor, Tensor) or not tensor.is_output:
@@ -368,6 +404,10 @@ class Loop:
         if n.loop is not None and n.loop is not self:
             raise DslError(loc, "the value comes from another loop")
         want = "row" if tensor.layout == "rows" else "vec"
+        if self.kind == "columns" and tensor.layout != "full":
+            raise DslError(
+                loc, "columns() loops store full tensors (reductions keep the axis as 1)"
+            )
         if n.kind != want:
             raise DslError(
                 loc,
@@ -442,13 +482,22 @@ class Kernel:
         whole rows, a tile holds several rows, and each row may be reduced to one value."""
         yield from self._loop("rows")
 
-    def _loop(self, kind: Literal["tiles", "rows"]) -> Iterator[Loop]:
+    @contextlib.contextmanager
+    def columns(self, axis: int = 1) -> Iterator[Loop]:
+        """A loop along `axis` of full tensors seen as [outer, axis, inner]: blocks take columns
+        (an outer index and a chunk of inner lanes), each walked one axis step at a time, so
+        values can be accumulated (c.sum, c.max...) or scanned (c.cumsum...) along the axis."""
+        yield from self._loop("columns", axis)
+
+    def _loop(self, kind: Literal["tiles", "rows", "columns"], axis: int = 1) -> Iterator[Loop]:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
-        if kind == "rows" and any(lp.kind == "rows" for lp in self.loops):
-            raise DslError(loc, "a kernel has one rows() loop")
-        loop = Loop(kind, self, loc)
+        if kind != "tiles" and any(lp.kind == kind for lp in self.loops):
+            raise DslError(loc, f"a kernel has one {kind}() loop")
+        if axis < 1:
+            raise DslError(loc, "the axis must have at least one axis before it (use rows())")
+        loop = Loop(kind, self, loc, axis=axis)
         self._open = loop
         try:
             yield loop

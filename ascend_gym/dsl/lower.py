@@ -10,7 +10,7 @@ markers on every schedule knob.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ascend_gym.dsl.lang import DslError, Kernel, Loop, Node, Store
 from ascend_gym.dsl.spec_toml import spec_toml
@@ -35,6 +35,8 @@ CMP = {"gt": "GT", "ge": "GE", "lt": "LT", "le": "LE", "eq": "EQ", "ne": "NE"}
 REDUCE = {"sum": "ReduceSum", "mean": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}
 
 HELPERS = """\
+__aicore__ inline uint32_t AlignUp(uint32_t n, uint32_t unit) { return (n + unit - 1) / unit * unit; }
+
 // fp32 view of a tile of T: the tile itself when T is float, else `buf` after a Cast up.
 template <typename T>
 __aicore__ inline LocalTensor<float> AsFloat(const LocalTensor<T>& src, const LocalTensor<float>& buf, uint32_t n) {
@@ -95,16 +97,13 @@ class Reg:
 
     expr: str  # a LocalTensor expression, or a float expression for scalars
     buf: int | None = None  # tmpBuf index owned (freed after the last use)
-    alias: list[Node] = field(default_factory=list)  # nodes whose storage this value may share
 
 
 class LoopLowering:
     """Emits the Compute body of one loop: vector instructions over registers (UB temps)."""
 
-    def __init__(self, loop: Loop, count: str, mask_ok: bool):
+    def __init__(self, loop: Loop):
         self.loop = loop
-        self.count = count  # lanes per vector instruction
-        self.mask_ok = mask_ok
         self.order = self._order()
         self.uses = self._uses()
         self.regs: dict[int, Reg] = {}
@@ -113,6 +112,7 @@ class LoopLowering:
         self.n_masks = 0
         self.free_masks: list[int] = []
         self.slots = 0
+        self.accs = 0
         self.lines: list[str] = []
         self.row_vals: dict[int, str] = {}
 
@@ -252,7 +252,10 @@ class Lowering:
             raise DslError(k.where, "the kernel has no loop")
         kinds = {lp.kind for lp in k.loops}
         if len(kinds) > 1:
-            raise DslError(k.loops[-1].where, "a kernel is either tiles() loops or one rows() loop")
+            raise DslError(
+                k.loops[-1].where,
+                "a kernel is either tiles() loops, one rows() loop or one columns() loop",
+            )
         self.kind = kinds.pop()
         names_in = [a.name for a in spec.inputs]
         names_out = [a.name for a in spec.outputs]
@@ -313,6 +316,18 @@ class Lowering:
                     ("uint32_t", f"formerLength{g}", "elements per former block"),
                     ("uint32_t", f"tailLength{g}", "elements per remaining block"),
                 ]
+        elif self.kind == "columns":
+            out += [
+                ("uint32_t", "outer", "columns before the axis"),
+                ("uint32_t", "axisLen", "steps along the axis"),
+                ("uint32_t", "inner", "elements after the axis"),
+                ("uint32_t", "chunk", "lanes of a column tile"),
+                ("uint32_t", "chunks", "column tiles across inner"),
+                ("uint32_t", "formerNum", "blocks that take one column tile more"),
+                ("uint32_t", "formerUnits", "column tiles per former block"),
+                ("uint32_t", "tailUnits", "column tiles per remaining block"),
+                ("uint32_t", "rowsPerTile", "axis steps per UB tile"),
+            ]
         else:
             out += [
                 ("uint32_t", "cols", "elements per row"),
@@ -355,7 +370,7 @@ class Lowering:
         if self.kind == "tiles":
             body = self._tiles_kernel()
         else:
-            body = self._rows_kernel()
+            body = self._rows_kernel() if self.kind == "rows" else self._columns_kernel()
         return "\n".join(
             [
                 '#include "kernel_operator.h"',
@@ -394,16 +409,12 @@ class Lowering:
 
     def _tiles_kernel(self) -> list[str]:
         k = self.k
-        lows = []
-        has_mask = False
-        for lp in k.loops:
-            mask = any(n.op == "compare" for n in LoopLowering(lp, "n", True).order)
-            has_mask |= mask
-        align = str(LANE_ALIGN) if has_mask else "32 / sizeof(T)"
-        for lp in k.loops:
-            low = LoopLowering(lp, "n", has_mask)
+        lows = [LoopLowering(lp) for lp in k.loops]
+        for low in lows:
             self._compute_body(low, row=False)
-            lows.append(low)
+        # Compare works on whole 256 B repeats: pad the lane count further when there is one
+        has_mask = any(low.n_masks for low in lows)
+        align = str(LANE_ALIGN) if has_mask else "32 / sizeof(T)"
         n_in = max(len(lp.loads) for lp in k.loops)
         n_out = max(len(lp.stores) for lp in k.loops)
         n_tmp = max(low.n_bufs for low in lows)
@@ -481,7 +492,7 @@ class Lowering:
                     for i, n in enumerate(outs)
                 ),
                 "    // Padded lanes of a short tile are computed too; only len elements go back.",
-                f"    const uint32_t n = (len + {align} - 1) / ({align}) * ({align});",
+                f"    const uint32_t n = AlignUp(len, {align});",
                 *(f"    {line}" for line in low.lines),
                 *(f"    outQueue{i}.EnQue<T>({n});" for i, n in enumerate(outs)),
                 *(f"    inQueue{i}.FreeTensor({n});" for i, n in enumerate(ins)),
@@ -556,6 +567,22 @@ class Lowering:
                 self._row_node(low, n)
                 low._release(i)
                 continue
+            if n.op in ("accum", "scan"):  # fold this step into the column's accumulator
+                acc = f"acc{low.accs}"
+                low.accs += 1
+                v = low.regs[id(n.args[0])].expr
+                fold = {"sum": "Add", "mean": "Add", "max": "Max", "min": "Min"}[n.fn]
+                emit += [
+                    f"LocalTensor<float> {acc} = {acc}Buf.Get<float>();",
+                    "if (row + k == 0) {",
+                    f"  Adds({acc}, {v}, 0.0f, {count});",
+                    "} else {",
+                    f"  {fold}({acc}, {acc}, {v}, {count});",
+                    "}",
+                ]
+                low.regs[id(n)] = Reg(acc)
+                low._release(i)
+                continue
             if n.op == "cast":
                 buf = low._alloc()
                 src = low.regs[id(n.args[0])].expr
@@ -586,6 +613,8 @@ class Lowering:
             ct = low.ctype(n)
             mine = [s for s in stores if s.value is n and s.tensor.layout == "full"]
             direct = mine[0] if len(mine) == 1 and id(n) not in consumed else None
+            if low.loop.kind == "columns":
+                direct = None  # stores of a column loop read the accumulators or copies
             if direct is not None and ct == "float":
                 buf = low._alloc()
                 d = f"v{i}"
@@ -598,11 +627,12 @@ class Lowering:
                 d = tile_of(direct)
                 low.regs[id(n)] = Reg(d)
             else:
-                buf = self._reusable(low, n, i)
-                if buf is None:
-                    buf = low._alloc()
-                d = f"v{i}"
-                emit.append(f"LocalTensor<{ct}> {d} = tmpBuf{buf}.Get<{ct}>();")
+                reused = self._reusable(low, n, i)
+                if reused is not None:  # in place: the operand's tensor carries the result
+                    buf, d = reused
+                else:
+                    buf, d = low._alloc(), f"v{i}"
+                    emit.append(f"LocalTensor<{ct}> {d} = tmpBuf{buf}.Get<{ct}>();")
                 low.regs[id(n)] = Reg(d, buf)
             self._vec_node(low, n, d, count)
             if direct is not None:
@@ -611,7 +641,7 @@ class Lowering:
                     emit.append(f"FromFloat({tile_of(direct)}, {d}, {count});")
             low._release(i)
         for s in stores:
-            if id(s) in done:
+            if id(s) in done or s.value.op == "accum":  # totals are stored per column
                 continue
             n = s.value
             if s.tensor.layout == "rows":
@@ -624,7 +654,7 @@ class Lowering:
                     f"Adds({tile_of(s)}, {low.regs[id(n)].expr}, static_cast<T>(0), {count});"
                 )
 
-    def _reusable(self, low: LoopLowering, n: Node, i: int) -> int | None:
+    def _reusable(self, low: LoopLowering, n: Node, i: int) -> tuple[int, str] | None:
         """A temp of an operand that dies here: the instruction runs in place."""
         for a in n.args:
             reg = low.regs.get(id(a))
@@ -637,7 +667,7 @@ class Lowering:
                 and (a.op != "cast" or low.uses.get(id(a.args[0]), 0) <= i)
             ):
                 buf, reg.buf = reg.buf, None  # handed over
-                return buf
+                return buf, reg.expr
         return None
 
     def _load_name(self, n: Node) -> str:
@@ -742,7 +772,7 @@ class Lowering:
 
     def _rows_kernel(self) -> list[str]:
         (lp,) = self.k.loops
-        low = LoopLowering(lp, "colsPad", False)
+        low = LoopLowering(lp)
         self._compute_body(low, row=True)
         fields = [n for _, n, _ in self.fields()]
         tensors = self.k.tensors
@@ -767,7 +797,7 @@ class Lowering:
             "    rowStart = block < formerNum ? block * formerRows"
             " : formerNum * formerRows + (block - formerNum) * tailRows;",
             "    blockRows = block < formerNum ? formerRows : tailRows;",
-            "    colsPad = (cols + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));",
+            "    colsPad = AlignUp(cols, 32 / sizeof(T));",
         ]
         for name in self._used_rows_tensors(lp):
             t = tensors[name]
@@ -946,6 +976,195 @@ class Lowering:
         )
         return out
 
+    def _columns_kernel(self) -> list[str]:
+        (lp,) = self.k.loops
+        low = LoopLowering(lp)
+        self._compute_body(low, row=True)
+        fields = [n for _, n, _ in self.fields()]
+        loads = lp.loads
+        scans = [s for s in lp.stores if s.value.op != "accum"]
+        totals = [s for s in lp.stores if s.value.op == "accum"]
+        accs = [n for n in low.order if n.op in ("accum", "scan")]
+        self.columns_shape = (len(loads) + len(scans), len(totals), low.n_bufs + len(accs))
+        gm = self._gm_args()
+        used = self._used_rows_tensors(lp)
+        out = [
+            "template <typename T>",
+            f"class {self.cls} {{",
+            " public:",
+            f"  __aicore__ inline {self.cls}() {{}}",
+            "  __aicore__ inline void Init("
+            + ", ".join([*(f"GM_ADDR {g}" for g in gm), *(self._param(f) for f in fields)])
+            + ") {",
+            *(f"    this->{f} = {f};" for f in fields),
+            "    const uint32_t block = GetBlockIdx();",
+            "    unitStart = block < formerNum ? block * formerUnits"
+            " : formerNum * formerUnits + (block - formerNum) * tailUnits;",
+            "    blockUnits = block < formerNum ? formerUnits : tailUnits;",
+            "    chunkPad = AlignUp(chunk, 32 / sizeof(T));",
+            "    const uint64_t whole = static_cast<uint64_t>(outer) * axisLen * inner;",
+        ]
+        for name in used:
+            size = (
+                "static_cast<uint64_t>(outer) * inner"
+                if name in {s.tensor.name for s in totals}
+                else "whole"
+            )
+            out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name}, {size});")
+            out += self._l2(name)
+        tile = "rowsPerTile * chunkPad * sizeof(T)"
+        out += [f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, {tile});" for i in range(len(loads))]
+        out += [f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, {tile});" for i in range(len(scans))]
+        out += [
+            f"    pipe.InitBuffer(totalQueue{i}, BUFFER_NUM, chunkPad * sizeof(T));"
+            for i in range(len(totals))
+        ]
+        out += [
+            f"    pipe.InitBuffer(tmpBuf{i}, chunkPad * sizeof(float));" for i in range(low.n_bufs)
+        ]
+        out += [
+            f"    pipe.InitBuffer(acc{j}Buf, chunkPad * sizeof(float));" for j in range(len(accs))
+        ]
+        out += [
+            "  }",
+            "  // Each column tile (an outer index, a chunk of inner lanes) is walked along the axis,",
+            "  // several steps per copy (one strided DataCopyPad).",
+            "  __aicore__ inline void Process() {",
+            "    for (uint32_t u = unitStart; u < unitStart + blockUnits; ++u) {",
+            "      const uint32_t first = (u % chunks) * chunk;",
+            "      lanes = inner - first < chunk ? inner - first : chunk;",
+            "      colsPad = AlignUp(lanes, 32 / sizeof(T));",
+            "      base = static_cast<uint64_t>(u / chunks) * axisLen * inner + first;",
+            "      for (uint32_t row = 0; row < axisLen; row += rowsPerTile) {",
+            "        const uint32_t n = axisLen - row < rowsPerTile ? axisLen - row : rowsPerTile;",
+            "        CopyIn(row, n);",
+            "        Compute(row, n);",
+        ]
+        if scans:
+            out.append("        CopyOut(row, n);")
+        out.append("      }")
+        if totals:
+            out.append("      Finish(static_cast<uint64_t>(u / chunks) * inner + first);")
+        out += ["    }", "  }", "", " private:"]
+        gap = "static_cast<uint32_t>((inner - lanes) * sizeof(T))"
+        out.append("  __aicore__ inline void CopyIn(uint32_t row, uint32_t n) {")
+        for i, n in enumerate(loads):
+            out += [
+                f"    LocalTensor<T> {n.name} = inQueue{i}.AllocTensor<T>();",
+                f"    DataCopyPad({n.name}, {n.name}Gm[base + static_cast<uint64_t>(row) * inner],",
+                "                DataCopyExtParams{static_cast<uint16_t>(n), "
+                f"static_cast<uint32_t>(lanes * sizeof(T)), {gap}, 0, 0}},",
+                "                DataCopyPadExtParams<T>{false, 0, 0, 0});",
+                f"    inQueue{i}.EnQue({n.name});",
+            ]
+        out += ["  }", "  __aicore__ inline void Compute(uint32_t row, uint32_t n) {"]
+        out += [
+            f"    LocalTensor<T> {n.name} = inQueue{i}.DeQue<T>();" for i, n in enumerate(loads)
+        ]
+        out += [
+            f"    LocalTensor<T> {s.tensor.name} = outQueue{i}.AllocTensor<T>();"
+            for i, s in enumerate(scans)
+        ]
+        out += [
+            "    // Step by step along the axis; padded lanes are computed and never written back.",
+            "    for (uint32_t k = 0; k < n; ++k) {",
+            *(f"      {line}" for line in low.lines),
+            "    }",
+        ]
+        out += [f"    outQueue{i}.EnQue<T>({s.tensor.name});" for i, s in enumerate(scans)]
+        out += [f"    inQueue{i}.FreeTensor({n.name});" for i, n in enumerate(loads)]
+        out.append("  }")
+        if scans:
+            out.append("  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {")
+            for i, s in enumerate(scans):
+                nm = s.tensor.name
+                out += [
+                    f"    LocalTensor<T> {nm} = outQueue{i}.DeQue<T>();",
+                    f"    DataCopyPad({nm}Gm[base + static_cast<uint64_t>(row) * inner], {nm},",
+                    "                DataCopyExtParams{static_cast<uint16_t>(n), "
+                    f"static_cast<uint32_t>(lanes * sizeof(T)), 0, {gap}, 0}});",
+                    f"    outQueue{i}.FreeTensor({nm});",
+                ]
+            out.append("  }")
+        if totals:
+            out += [
+                "  // A column's totals, once it has walked the whole axis.",
+                "  __aicore__ inline void Finish(uint64_t at) {",
+            ]
+            for i, s in enumerate(totals):
+                nm, acc = s.tensor.name, low.regs[id(s.value)].expr
+                out += [
+                    f"    LocalTensor<T> {nm} = totalQueue{i}.AllocTensor<T>();",
+                    f"    LocalTensor<float> {acc} = {acc}Buf.Get<float>();",
+                ]
+                if s.value.fn == "mean":
+                    out.append(f"    Muls({acc}, {acc}, 1.0f / axisLen, colsPad);")
+                out += [
+                    f"    CopyFloat({nm}, {acc}, colsPad);",
+                    f"    totalQueue{i}.EnQue<T>({nm});",
+                    f"    {nm} = totalQueue{i}.DeQue<T>();",
+                    f"    DataCopyPad({nm}Gm[at], {nm}, DataCopyExtParams{{1, "
+                    "static_cast<uint32_t>(lanes * sizeof(T)), 0, 0, 0});",
+                    f"    totalQueue{i}.FreeTensor({nm});",
+                ]
+            out.append("  }")
+        out += ["", "  TPipe pipe;"]
+        if loads:
+            que = ", ".join(f"inQueue{i}" for i in range(len(loads)))
+            out.append(f"  TQue<QuePosition::VECIN, BUFFER_NUM> {que};")
+        outs = [f"outQueue{i}" for i in range(len(scans))]
+        outs += [f"totalQueue{i}" for i in range(len(totals))]
+        out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {', '.join(outs)};")
+        bufs = [f"tmpBuf{i}" for i in range(low.n_bufs)] + [f"acc{j}Buf" for j in range(len(accs))]
+        out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
+        out.append(f"  GlobalTensor<T> {', '.join(f'{n}Gm' for n in used)};")
+        out += self._members(fields)
+        out += [
+            "  uint32_t unitStart, blockUnits, chunkPad, lanes, colsPad;",
+            "  uint64_t base;",
+            "};",
+            "",
+        ]
+        out += self._entry(fields)
+        return out
+
+    def _columns_host(self) -> list[str]:
+        axis = self.k.loops[0].axis
+        lp = self.k.loops[0]
+        kind, idx = self._arg_index(lp.loads[0].name)
+        return [
+            f"  const gert::Shape& shape = context->Get{kind}Shape({idx})->GetStorageShape();",
+            f"  if (shape.GetDimNum() <= {axis}) return ge::GRAPH_FAILED;",
+            "  uint32_t outer = 1, inner = 1;",
+            f"  for (uint32_t d = 0; d < {axis}; ++d) outer *= shape.GetDim(d);",
+            f"  for (uint32_t d = {axis + 1}; d < shape.GetDimNum(); ++d) inner *= shape.GetDim(d);",
+            f"  const uint32_t axisLen = static_cast<uint32_t>(shape.GetDim({axis}));",
+            "  const uint32_t alignElems = 32 / typeSize;",
+            "  const uint32_t innerPad = (inner + alignElems - 1) / alignElems * alignElems;",
+            "  const uint32_t chunk = std::max(alignElems, std::min(CHUNK, innerPad) / alignElems"
+            " * alignElems);",
+            "  const uint32_t chunks = (inner + chunk - 1) / chunk;",
+            "  const uint32_t units = outer * chunks;",
+            "  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), units});",
+            "  if (blockDim == 0) blockDim = 1;",
+            "  tiling.set_outer(outer);",
+            "  tiling.set_axisLen(axisLen);",
+            "  tiling.set_inner(inner);",
+            "  tiling.set_chunk(chunk);",
+            "  tiling.set_chunks(chunks);",
+            "  tiling.set_formerNum(units % blockDim);",
+            "  tiling.set_formerUnits(units / blockDim + 1);",
+            "  tiling.set_tailUnits(units / blockDim);",
+            "  // UB: per axis step, the queued tiles; once, the column results and fp32 buffers.",
+            "  const uint64_t stepBytes = static_cast<uint64_t>(UB_STEP_IO) * BUFFER_NUM * chunk"
+            " * typeSize;",
+            "  const uint64_t fixed = static_cast<uint64_t>(UB_COLUMN_IO) * BUFFER_NUM * chunk"
+            " * typeSize + static_cast<uint64_t>(UB_TMP) * chunk * 4 + 1024;",
+            "  if (fixed + stepBytes > ubSize) return ge::GRAPH_FAILED;",
+            "  const uint32_t fit = static_cast<uint32_t>((ubSize - fixed) / stepBytes);",
+            "  tiling.set_rowsPerTile(std::max(1u, std::min({ROWS_PER_TILE, fit, axisLen, 4095u})));",
+        ]
+
     def _used_rows_tensors(self, lp: Loop) -> list[str]:
         used = {n.name for n in lp.loads} | {s.tensor.name for s in lp.stores}
         return [a for a in self._gm_args() if a in used]
@@ -970,6 +1189,19 @@ class Lowering:
                 f"constexpr uint32_t UB_MASK = {n_mask};  // Compare masks (one bit a lane)",
             ]
             body = self._tiles_host()
+        elif self.kind == "columns":
+            n_steps, n_once, n_tmp = self.columns_shape
+            knobs += [
+                f"constexpr uint32_t CHUNK = {s.tile_length};  "
+                "// @tune chunk in [256, 16384] step 256",
+                f"constexpr uint32_t ROWS_PER_TILE = {s.rows_per_tile};  "
+                "// @tune rows_per_tile in [1, 512] step 1",
+                f"constexpr uint32_t BUFFER_NUM = {s.buffer_num};  // the kernel's queue depth",
+                f"constexpr uint32_t UB_STEP_IO = {n_steps};  // queued tensors of every step",
+                f"constexpr uint32_t UB_COLUMN_IO = {n_once};  // queued results of a column",
+                f"constexpr uint32_t UB_TMP = {n_tmp};  // fp32 temporaries and accumulators",
+            ]
+            body = self._columns_host()
         else:
             n_full, n_rowv, n_cols, n_tmp, n_slots = self.rows_shape
             knobs += [

@@ -39,6 +39,8 @@ SCHEDULES = {
     "broadcast": "rows_per_tile=64, buffer_num=2, block_dim=40",
     "reduction": "rows_per_tile=64, buffer_num=2, block_dim=40",
     "normalization": "rows_per_tile=32, buffer_num=2, block_dim=40",
+    # lanes of a column (tile_length) x steps along the axis per copy (rows_per_tile)
+    "columns": "tile_length=4096, rows_per_tile=32, buffer_num=2, block_dim=40",
 }
 
 FUNCS = {"exp", "log", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid"}
@@ -180,6 +182,11 @@ def draft(
     nodes = _nodes(roots)
     used_attrs = [a for a in attrs if any(s.op == "attr" and s.name == a for s in nodes)]
     reduces = [s for s in nodes if s.op == "reduce"]
+    along = [
+        s for s in nodes if s.op == "scan" or (s.op == "reduce" and s.axis < s.args[0].ndim - 1)
+    ]
+    if along:
+        return _columns(name, description, inputs, out_names, roots, used_attrs, along)
     parts = [s for s in nodes if s.op == "part"]
     if (
         not reduces
@@ -228,6 +235,55 @@ def _elementwise(
         loops,
         funcs,
         SCHEDULES["elementwise"].format(inputs=", ".join(f'"{n}"' for n in used)),
+    )
+
+
+def _columns(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+    attrs: list[str],
+    along: list[Sym],
+) -> Draft:
+    """Reductions and scans along an inner axis: a columns() loop walks the axis."""
+    shapes = {s.args[0].shape for s in along}
+    axes = {s.axis for s in along}
+    if len(shapes) != 1 or len(axes) != 1:
+        raise Unsupported("reductions along different axes or of different shapes")
+    (full,), (axis,) = shapes, axes
+    if axis == 0:
+        raise Unsupported("a reduction along the outermost axis")
+    nodes = _nodes(roots)
+    if any(s.op == "reduce" and s not in along for s in nodes):
+        raise Unsupported("last-axis and inner-axis reductions together")
+    for n, shape in inputs.items():
+        if shape != full:
+            raise Unsupported(f"input {n} of shape {list(shape)} against {list(full)}")
+    rd = Renderer("c", True, {})
+    for o, r in zip(outs, roots, strict=True):
+        total = r.op == "reduce"
+        if not total and (r.op != "scan" or r.shape != full):
+            raise Unsupported(f"output {o}: only totals and running values along the axis")
+        if any(a.op in ("reduce", "scan") for a in _nodes(list(r.args))):
+            raise Unsupported("arithmetic after an accumulation along an axis")
+        arg = rd.expr(r.args[0])
+        fn = r.fn if total else f"cum{r.fn}"
+        rd.lines.append(f"    c.store({o}, c.{fn}({arg}))")
+    category = "reduction" if all(r.op == "reduce" for r in roots) else "scan"
+    loops = [f"with k.columns(axis={axis}) as c:\n" + "\n".join(rd.lines)]
+    return _render(
+        name,
+        description,
+        category,
+        list(inputs),
+        outs,
+        {},
+        attrs,
+        loops,
+        rd.funcs,
+        SCHEDULES["columns"],
     )
 
 

@@ -36,6 +36,9 @@ class Sym:
 
     # numpy protocols
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        scans = {"add": "sum", "maximum": "max", "minimum": "min"}
+        if method == "accumulate" and ufunc.__name__ in scans and set(kwargs) <= {"axis"}:
+            return scan(scans[ufunc.__name__], lift(inputs[0]), kwargs.get("axis", 0))
         if method != "__call__" or kwargs:
             raise Unsupported(f"np.{ufunc.__name__}.{method}")
         handler = UFUNCS.get(ufunc.__name__)
@@ -256,6 +259,12 @@ def reduce(fn: str, a: Sym, axis: Any, keepdims: bool, extra: dict[str, Any]) ->
     return Sym("reduce", tuple(shape), (a,), fn=fn, axis=ax, keepdims=keepdims)
 
 
+def scan(fn: str, a: Sym, axis: Any, **extra: Any) -> Sym:
+    if axis is None or extra.get("dtype") is not None or extra.get("out") is not None:
+        raise Unsupported(f"a running {fn} over a flattened tensor or with dtype/out")
+    return Sym("scan", a.shape, (a,), fn=fn, axis=axis % a.ndim)
+
+
 def split(x: Sym, parts: int, axis: int = 0) -> list[Sym]:
     if not isinstance(parts, int) or axis % x.ndim != x.ndim - 1 or x.op != "input":
         raise Unsupported("np.split other than equal parts of an input's last axis")
@@ -321,6 +330,7 @@ FUNCTIONS: dict[str, Any] = {
     "max": lambda a, axis=None, keepdims=False, **k: reduce("max", a, axis, keepdims, k),
     "amax": lambda a, axis=None, keepdims=False, **k: reduce("max", a, axis, keepdims, k),
     "min": lambda a, axis=None, keepdims=False, **k: reduce("min", a, axis, keepdims, k),
+    "cumsum": lambda a, axis=None, **k: scan("sum", a, axis, **k),
     "amin": lambda a, axis=None, keepdims=False, **k: reduce("min", a, axis, keepdims, k),
 }
 
