@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         source = spec_only(_source(args.operator))
     except (OSError, KeyError, ValueError) as e:
-        print(f"ascend-gym generate: {e}", file=sys.stderr)
+        message = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"ascend-gym generate: {message}", file=sys.stderr)
         return 2
     how = ""
     try:

@@ -76,7 +76,11 @@ def test_cli_writes_a_loadable_package_and_user_mistakes_exit_2(tmp_path, capsys
     assert main(["generate", "level2/cross_entropy", "--out", str(tmp_path / "c")]) == 2
     assert main(["generate", "level9/nothing"]) == 2
     bad = tmp_path / "bad.py"
-    bad.write_text('from ascend_gym.dsl import Kernel\nk = Kernel("relu")\nk.input("z")\n')
+    bad.write_text(
+        'from ascend_gym.dsl import Kernel\nk = Kernel("relu")\nx = k.input("x")\n'
+        'y = k.output("y")\nwith k.tiles() as t:\n    t.store(y, t.load(y))\n'
+    )
     assert main(["generate", "level1/relu", "--dsl", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert "<dsl:relu>:3" in err and "cross_entropy: outside the offline templates" in err
+    assert "<dsl:relu>:6: load() takes an input tensor" in err
+    assert "cross_entropy: outside the offline templates" in err and '"no operator' not in err
