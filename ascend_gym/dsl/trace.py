@@ -144,11 +144,13 @@ class AttrValue(float):
 
 
 _ATTRS: dict[float, str] = {}
+_MAGIC = 1.2345678901234567e29
 
 
 def attr_value(name: str, index: int) -> AttrValue:
-    # a value no reference computes by accident, so a float(attr) copy is still recognised
-    v = AttrValue(1.2345678901234567e-7 * (index + 1) + 3.0e-9)
+    # a value no reference computes by accident, so a float(attr) copy is still recognised and
+    # any arithmetic on it outside the tensors shows up as an absurd constant
+    v = AttrValue(_MAGIC * (index + 1))
     v.attr_name = name
     _ATTRS[float(v)] = name
     return v
@@ -167,7 +169,7 @@ def lift(x: Any) -> Sym:
     v = float(x)
     if v in _ATTRS:
         return Sym("attr", (), name=_ATTRS[v])
-    if any(math.isclose(v, a, rel_tol=1e-3) and v != a for a in _ATTRS):
+    if not math.isfinite(v) or abs(v) > _MAGIC / 1e9:
         raise Unsupported("arithmetic on attributes outside the tensors")
     return Sym("const", (), value=v)
 
