@@ -46,8 +46,9 @@ def main() -> int:
     if a.json:
         a.json.write_text(json.dumps([r.model_dump() for r in results], indent=1))
     table = render_table(results)
-    load = os.getloadavg()
-    table += f"\n\nLoad average at the end of the run: {load[0]:.1f} (2 cores)."
+    if not a.from_json:  # speed figures carry the load they were measured under
+        load = os.getloadavg()
+        table += f"\n\nLoad average at the end of the run: {load[0]:.1f} (2 cores)."
     print(table)
     if a.doc:
         text = a.doc.read_text()

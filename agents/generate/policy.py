@@ -2,8 +2,10 @@
 spend the rest of the budget on schedules of the generated program.
 
 Step 1 is a DSL program: the offline template library's, or a model's with multi-pass repair
-(DSL errors cost nothing; compiler and simulator errors are evaluations through the env). Every
-later step keeps the program and changes one schedule knob of the best schedule so far, the
+(DSL errors cost nothing; compiler and simulator errors are evaluations through the env).
+Offline, where the template computes fp16 tensors in fp32 for safety, step 2 tries the same
+program in the tensors' dtype and keeps it if it passes and is faster. Every later step keeps
+the program and changes one schedule knob of the best schedule so far, the
 Halide way: the algorithm stays, how it is tiled, buffered and split moves. Each candidate is a
 complete lowered package (kernel, host tiling and its tiling header) submitted as one env step.
 """
@@ -108,6 +110,13 @@ class Generate:
                 pkg = lower(load_program(program, name), source.spec)
                 error, latency = submit(pkg, f"program ({draft.category} template)")
                 out.repairs += [error] if error else []
+                # the same algorithm in the tensors' dtype: fewer casts, if the tolerance holds
+                native = offline_draft(source, native=True).source
+                if native != program and core.spent < core.budget and not truncated:
+                    pkg = lower(load_program(native, name), source.spec)
+                    error, lat = submit(pkg, "program (in the tensors' dtype)")
+                    if lat is not None and (latency is None or lat < latency):
+                        program, latency = native, lat
             except (Unsupported, DslError) as e:
                 out.repairs.append(str(e))
         else:

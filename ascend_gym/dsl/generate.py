@@ -64,8 +64,10 @@ def build(pkg: OperatorPackage, source: str) -> OperatorPackage:
     return out.model_copy(update={"uri": f"generated:{pkg.uri or pkg.spec.name}"})
 
 
-def offline_draft(pkg: OperatorPackage) -> Draft:
-    """The template library's program for an operator: traced on every case, which must agree."""
+def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
+    """The template library's program for an operator: traced on every case, which must agree.
+    `native`: element-wise loops in the tensors' dtype (faster on fp16; the simulator judges
+    whether it stays within tolerance)."""
     spec = pkg.spec
     fn = pkg.reference()
     attrs = [a.name for a in spec.attrs if a.type == "float"]
@@ -80,7 +82,7 @@ def offline_draft(pkg: OperatorPackage) -> Draft:
             for a in spec.outputs
         }
         roots = trace(fn, inputs, attrs)
-        d = draft(spec.name, spec.description, inputs, outputs, roots, attrs, dtypes)
+        d = draft(spec.name, spec.description, inputs, outputs, roots, attrs, dtypes, native)
         drafts[case.name] = d
     sources = {d.source for d in drafts.values()}
     if len(sources) != 1:

@@ -141,8 +141,9 @@ class Renderer:
 
 
 def _upcast(nodes: list[Sym], dtypes: set[str]) -> bool:
-    """Compute in fp32 unless the tensors are fp32 anyway or fp16 gives the reference exactly."""
-    if dtypes == {"float32"}:
+    """Compute in fp32 unless the tensors are fp32 anyway or fp16 gives the reference exactly
+    (no dtypes: the caller asks for the tensors' dtype)."""
+    if not dtypes or dtypes == {"float32"}:
         return False
     ops = [s for s in nodes if s.op in ("unary", "binary")]
     if any(s.fn not in _EXACT | _ROUNDING for s in ops):
@@ -170,8 +171,10 @@ def draft(
     roots: list[Sym],
     attrs: list[str],
     dtypes: set[str],
+    native: bool = False,
 ) -> Draft:
-    """A DSL program for one traced case (outputs' shapes as the spec gives them, or None)."""
+    """A DSL program for one traced case (outputs' shapes as the spec gives them, or None).
+    `native` computes element-wise loops in the tensors' dtype even where fp32 would be safer."""
     out_names = list(outputs)
     if len(roots) != len(out_names):
         raise Unsupported(f"the reference returns {len(roots)} values for {len(out_names)} outputs")
@@ -193,7 +196,9 @@ def draft(
         and not parts
         and all(inputs[i] == r.shape for r in roots for i in _inputs_of(r))
     ):
-        return _elementwise(name, description, inputs, out_names, roots, used_attrs, dtypes)
+        return _elementwise(
+            name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
+        )
     return _rows(name, description, inputs, out_names, roots, used_attrs, reduces)
 
 

@@ -139,3 +139,16 @@ def test_generate_policy_with_a_model_charges_only_built_programs(daemon, server
     assert result.llm_calls == 3 and result.generated
     assert [s.phase for s in result.trajectory][:2] == ["generate", "generate"]
     assert result.evaluations == 4 and len(result.repairs) == 2
+
+
+def test_generate_policy_tries_the_program_in_the_tensor_dtype(daemon):
+    env = _env(daemon, "level1/sigmoid", "t-gen-native", 2)
+    try:
+        result = make_policy("generate").run(env, seed=0)
+    finally:
+        env.close()
+    notes = [s.note for s in result.trajectory]
+    assert notes == ["program (elementwise template)", "program (in the tensors' dtype)"]
+    assert all(s.status.value == "OK" for s in result.trajectory)
+    # the fp16 bench case without the two casts per tile is the faster program
+    assert ".float()" not in result.program and result.best_us < result.baseline_us
