@@ -63,6 +63,7 @@ class LoopLowering:
         self.free_masks: list[int] = []
         self.slots = 0
         self.accs = 0
+        self.totals = 0
         self.lines: list[str] = []
         self.row_vals: dict[int, str] = {}
 
@@ -217,6 +218,17 @@ class ComputeMixin:
                 self._row_node(low, n)
                 low._release(i)
                 continue
+            if n.op == "total":  # this tile's sum (valid lanes only) into the block's partial
+                j = low.totals
+                low.totals += 1
+                v = low.regs[id(n.args[0])].expr
+                emit += [
+                    f"ReduceSum(stat[{j * ROW_SLOT}], {v}, work, len);",
+                    f"total{j} += stat[{j * ROW_SLOT}].GetValue(0);",
+                ]
+                low.regs[id(n)] = Reg(f"total{j}")
+                low._release(i)
+                continue
             if n.op in ("accum", "scan"):  # fold this step into the column's accumulator
                 acc = f"acc{low.accs}"
                 low.accs += 1
@@ -291,7 +303,7 @@ class ComputeMixin:
                     emit.append(f"FromFloat({tile_of(direct)}, {d}, {count});")
             low._release(i)
         for s in stores:
-            if id(s) in done or s.value.op == "accum":  # totals are stored per column
+            if id(s) in done or s.value.op in ("accum", "total"):  # stored once, at the end
                 continue
             n = s.value
             if s.tensor.layout == "rows":

@@ -181,8 +181,8 @@ def _join(fn: str, nodes: list[Node], where: str) -> tuple[Kind, DType, Loop | N
     loops = {id(n.loop): n.loop for n in nodes if n.loop is not None}
     if len(loops) > 1:
         raise DslError(where, f"{fn}: operands come from different loops")
-    if any(n.op == "accum" for n in nodes):
-        raise DslError(where, f"{fn}: a column's total is only stored (use c.mean for means)")
+    if any(n.op in ("accum", "total") for n in nodes):
+        raise DslError(where, f"{fn}: a total is only stored (use .mean() for means)")
     kinds = {n.kind for n in nodes}
     kind: Kind = "vec" if "vec" in kinds else "row" if "row" in kinds else "const"
     dtypes = {n.dtype for n in nodes if n.kind != "const"}
@@ -363,7 +363,8 @@ class Loop:
         self.loads.append(n)
         return Value(n)
 
-    # along the axis of a columns() loop: one value per column (stored once), or running values
+    # along the axis of a columns() loop: one value per column (stored once), or running values;
+    # t.sum / t.mean in a tiles() loop: one value for the whole loop (partials, SyncAll)
     def sum(self, v: Value) -> Value:
         return self._along("accum", "sum", v)
 
@@ -387,7 +388,9 @@ class Loop:
 
     def _along(self, op: str, fn: str, v: Value) -> Value:
         loc = _caller()
-        if self.kind != "columns":
+        if self.kind == "tiles" and op == "accum" and fn in ("sum", "mean"):
+            op = "total"  # over every element of the loop, across blocks
+        elif self.kind != "columns":
             raise DslError(loc, f"{fn} along an axis needs a columns() loop")
         n = _wrap(v, loc)
         if n.kind != "vec" or n.loop is not self:

@@ -89,6 +89,9 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 "a kernel is either tiles() loops, one rows() loop or one columns() loop",
             )
         self.kind = kinds.pop()
+        totals = [n for lp in k.loops for s in lp.stores if (n := s.value).op == "total"]
+        if totals and len(k.loops) > 1:
+            raise DslError(totals[0].where, "a kernel with totals has one tiles() loop")
         names_in = [a.name for a in spec.inputs]
         names_out = [a.name for a in spec.outputs]
         for t in k.tensors.values():
@@ -220,10 +223,11 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
     def _gm_args(self) -> list[str]:
         return [a.name for a in [*self.spec.inputs, *self.spec.outputs]]
 
-    def _entry(self, init_args: list[str]) -> list[str]:
+    def _entry(self, init_args: list[str], workspace: bool = False) -> list[str]:
         gm = ", ".join(f"GM_ADDR {n}" for n in self._gm_args())
         first = self.spec.inputs[0].name.upper()
-        call = ", ".join([*self._gm_args(), *[f"tilingData.{a}" for a in init_args]])
+        ws = ["workspace"] if workspace else []
+        call = ", ".join([*self._gm_args(), *ws, *[f"tilingData.{a}" for a in init_args]])
         return [
             f'extern "C" __global__ __aicore__ void {self.spec.kernel}({gm}, GM_ADDR workspace, '
             "GM_ADDR tiling) {",
@@ -343,7 +347,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 "  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), "
                 "context->GetRawTilingData()->GetCapacity());",
                 "  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-                "  context->GetWorkspaceSizes(1)[0] = 0;",
+                *self._workspace(),
                 "  return ge::GRAPH_SUCCESS;",
                 "}",
                 "",
@@ -363,6 +367,15 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 "",
             ]
         )
+
+    def _workspace(self) -> list[str]:
+        if not getattr(self, "n_totals", 0):
+            return ["  context->GetWorkspaceSizes(1)[0] = 0;"]
+        return [
+            "  // One fp32 partial per block and total, after the library's workspace.",
+            "  context->GetWorkspaceSizes(1)[0] = platform.GetLibApiWorkSpaceSize() + "
+            f"({self.n_totals} * blockDim * sizeof(float) + 31) / 32 * 32;",
+        ]
 
     def _arg_index(self, name: str) -> tuple[str, int]:
         names_in = [a.name for a in self.spec.inputs]

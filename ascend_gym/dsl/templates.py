@@ -39,6 +39,8 @@ SCHEDULES = {
     "broadcast": "rows_per_tile=64, buffer_num=2, block_dim=40",
     "reduction": "rows_per_tile=64, buffer_num=2, block_dim=40",
     "normalization": "rows_per_tile=32, buffer_num=2, block_dim=40",
+    # one pass over the inputs, partial sums per block
+    "total": "tile_length=8192, buffer_num=2, block_dim=40",
     # lanes of a column (tile_length) x steps along the axis per copy (rows_per_tile)
     "columns": "tile_length=4096, rows_per_tile=32, buffer_num=2, block_dim=40",
 }
@@ -185,6 +187,8 @@ def draft(
     nodes = _nodes(roots)
     used_attrs = [a for a in attrs if any(s.op == "attr" and s.name == a for s in nodes)]
     reduces = [s for s in nodes if s.op == "reduce"]
+    if any(s.op == "total" for s in nodes):
+        return _total(name, description, inputs, out_names, roots, used_attrs)
     along = [
         s for s in nodes if s.op == "scan" or (s.op == "reduce" and s.axis < s.args[0].ndim - 1)
     ]
@@ -240,6 +244,37 @@ def _elementwise(
         loops,
         funcs,
         SCHEDULES["elementwise"].format(inputs=", ".join(f'"{n}"' for n in used)),
+    )
+
+
+def _total(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+    attrs: list[str],
+) -> Draft:
+    """Sums and means over every element (losses): a tiles() loop with per-block partials."""
+    if len({*inputs.values()}) != 1:
+        raise Unsupported("a total over inputs of different shapes")
+    rd = Renderer("t", True, {})
+    for o, r in zip(outs, roots, strict=True):
+        if r.op != "total" or any(a.op in ("total", "reduce") for a in _nodes(list(r.args))):
+            raise Unsupported(f"output {o}: only a sum or mean over every element")
+        rd.lines.append(f"    t.store({o}, t.{r.fn}({rd.expr(r.args[0])}))")
+    loops = ["with k.tiles() as t:\n" + "\n".join(rd.lines)]
+    return _render(
+        name,
+        description,
+        "total",
+        list(inputs),
+        outs,
+        {},
+        attrs,
+        loops,
+        rd.funcs,
+        SCHEDULES["total"],
     )
 
 

@@ -53,7 +53,12 @@ class Sym:
         return handler(*args, **kwargs)
 
     def __array__(self, *a: Any, **k: Any) -> Any:
-        raise Unsupported("the reference turns a tensor into a plain array")
+        # np.array([total]) wraps a value into an array: keep the Sym inside an object array
+        if self.shape:
+            raise Unsupported("the reference turns a tensor into a plain array")
+        box = np.empty((), dtype=object)
+        box[()] = self
+        return box
 
     @property
     def ndim(self) -> int:
@@ -250,6 +255,8 @@ def clip(x: Any, lo: Any, hi: Any, **k: Any) -> Sym:
 def reduce(fn: str, a: Sym, axis: Any, keepdims: bool, extra: dict[str, Any]) -> Sym:
     if extra.get("dtype") is not None or extra.get("out") is not None:
         raise Unsupported(f"{fn} with dtype/out")
+    if axis is None and fn in ("sum", "mean") and not keepdims:
+        return Sym("total", (), (a,), fn=fn)  # over every element
     if axis is None or isinstance(axis, tuple):
         raise Unsupported(f"{fn} over more than one axis")
     ax = axis % a.ndim
@@ -349,6 +356,7 @@ def trace(fn: Any, inputs: dict[str, tuple[int, ...]], attrs: list[str]) -> list
         except Exception as e:  # the reference needs something a Sym does not offer
             raise Unsupported(f"{type(e).__name__}: {e}") from None
     outs = list(out) if isinstance(out, tuple | list) else [out]
+    outs = [o.reshape(-1)[0] if isinstance(o, np.ndarray) and o.size == 1 else o for o in outs]
     for o in outs:
         if not isinstance(o, Sym):
             raise Unsupported(f"an output of type {type(o).__name__}, not a traced tensor")

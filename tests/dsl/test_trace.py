@@ -51,7 +51,7 @@ def test_small_integer_powers_unroll_and_logaddexp_is_the_stable_form():
     [
         (lambda x: x[0], "indexing"),
         (lambda x: np.sort(x), "np.sort"),
-        (lambda x: x.sum(), "more than one axis"),
+        (lambda x: x.max(), "more than one axis"),
         (lambda x: np.cumsum(x), "flattened"),
     ],
 )
