@@ -5,8 +5,10 @@ for that shape); the traced expression fills in the compute. Categories, after A
 
 - elementwise: every tensor of one loop has the same shape (a list of such loops for foreach ops);
 - broadcast: binary operators with a row vector (`[cols]`) or a column (`[rows, 1]`) operand;
-- reduction: last-axis reductions whose outputs hold one value per row;
-- normalization: last-axis reductions fed back into the row (softmax, norms).
+- reduction: last-axis reductions whose outputs hold one value per row, or reductions along an
+  inner axis (a columns loop); scan: running values along an inner axis;
+- normalization: last-axis reductions fed back into the row (softmax, norms);
+- total: sums and means over every element (losses).
 """
 
 from __future__ import annotations
@@ -45,8 +47,6 @@ SCHEDULES = {
     "columns": "tile_length=4096, rows_per_tile=32, buffer_num=2, block_dim=40",
 }
 
-FUNCS = {"exp", "log", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid"}
-
 
 @dataclass
 class Draft:
@@ -84,10 +84,9 @@ def _const(v: float) -> str:
 class Renderer:
     """Writes a traced graph as DSL statements inside one loop (`t` or `r`)."""
 
-    def __init__(self, loop: str, upcast: bool, layouts: dict[str, str]):
+    def __init__(self, loop: str, upcast: bool):
         self.loop = loop
         self.upcast = upcast
-        self.layouts = layouts
         self.names: dict[int, str] = {}
         self.by_text: dict[str, str] = {}
         self.lines: list[str] = []
@@ -227,7 +226,7 @@ def _elementwise(
     upcast = _upcast(_nodes(roots), dtypes)
     loops, funcs = [], set()
     for _, idx in groups:
-        rd = Renderer("t", upcast, {})
+        rd = Renderer("t", upcast)
         for i in idx:
             rd.lines.append(f"    t.store({outs[i]}, {rd.expr(roots[i])})")
         funcs |= rd.funcs
@@ -258,7 +257,7 @@ def _total(
     """Sums and means over every element (losses): a tiles() loop with per-block partials."""
     if len({*inputs.values()}) != 1:
         raise Unsupported("a total over inputs of different shapes")
-    rd = Renderer("t", True, {})
+    rd = Renderer("t", True)
     for o, r in zip(outs, roots, strict=True):
         if r.op != "total" or any(a.op in ("total", "reduce") for a in _nodes(list(r.args))):
             raise Unsupported(f"output {o}: only a sum or mean over every element")
@@ -301,7 +300,7 @@ def _columns(
     for n, shape in inputs.items():
         if shape != full:
             raise Unsupported(f"input {n} of shape {list(shape)} against {list(full)}")
-    rd = Renderer("c", True, {})
+    rd = Renderer("c", True)
     for o, r in zip(outs, roots, strict=True):
         total = r.op == "reduce"
         if not total and (r.op != "scan" or r.shape != full):
@@ -367,7 +366,7 @@ def _rows(
             layouts[o] = "rows"
         else:
             raise Unsupported(f"output {o} of shape {list(r.shape)} against rows {list(row)}")
-    rd = Renderer("r", True, layouts)
+    rd = Renderer("r", True)
     for o, r in zip(outs, roots, strict=True):
         rd.lines.append(f"    r.store({o}, {rd.expr(r)})")
     if not reduces:
