@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ascend_gym import suite
 from ascend_gym.package import OperatorPackage, load_package
+from ascend_gym.protocol import DEFAULT_SOC
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--dsl", type=Path, help="lower this DSL program instead of generating one")
     parser.add_argument("--check", action="store_true", help="evaluate it on the simulator")
-    parser.add_argument("--soc", default="Ascend910B4")
+    parser.add_argument("--soc", default=DEFAULT_SOC)
     parser.add_argument("--model", help="ask this model for the program (else the templates)")
     parser.add_argument("--base-url", default="http://127.0.0.1:8000/v1")
     parser.add_argument("--api-key-env", default="OPENAI_API_KEY")

@@ -13,10 +13,11 @@ from ascend_gym.cli import main
 from ascend_gym.dsl.generate import build, generate_offline, offline_draft, spec_only
 from ascend_gym.dsl.model import EXAMPLES
 from ascend_gym.dsl.trace import Unsupported
+from ascend_gym.protocol import DEFAULT_SOC
 from ascend_gym.suite.validate import evaluate
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "generate.md"
-SOC = "Ascend910B4"
+SOC = DEFAULT_SOC
 
 
 @pytest.mark.parametrize(

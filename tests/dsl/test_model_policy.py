@@ -15,6 +15,7 @@ import ascend_gym  # noqa: F401  (registers AscendOp-v0)
 from ascend_gym import suite
 from ascend_gym.dsl.model import ModelConfig, ModelGenerator
 from ascend_gym.policies import make_policy
+from ascend_gym.protocol import DEFAULT_SOC
 from ascend_gym.suite.validate import evaluate
 
 # pass 1: fp16 tile + fp32 tile (a DSL error); pass 2: builds but computes x * 0.5 (wrong);
@@ -82,7 +83,7 @@ def server():
 
 
 def _sim_check(pkg) -> str:
-    out = evaluate(pkg, "Ascend910B4")
+    out = evaluate(pkg, DEFAULT_SOC)
     return "" if out.ok else f"{out.status}: {out.message} {out.failed_cases}"
 
 
