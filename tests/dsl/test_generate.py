@@ -86,3 +86,37 @@ def test_cli_writes_a_loadable_package_and_user_mistakes_exit_2(tmp_path, capsys
     err = capsys.readouterr().err
     assert "<dsl:relu>:6: load() takes an input tensor" in err
     assert "cross_entropy: outside the offline templates" in err and '"no operator' not in err
+
+
+def test_a_new_operator_from_its_op_toml_and_reference(tmp_path, capsys):
+    """The user story: an operator no suite has, given as op.toml + reference.py."""
+    (tmp_path / "op.toml").write_text(
+        """name = "scaled_softsign"
+category = "activation"
+description = "y = scale * x / (1 + |x|)"
+reference = "reference:scaled_softsign"
+inputs = [{ name = "x", dtypes = ["float16", "float32"], range = [-4.0, 4.0] }]
+outputs = [{ name = "y", dtypes = ["float16", "float32"] }]
+attrs = [{ name = "scale", type = "float", default = 1.5 }]
+
+[[cases]]
+name = "tail_fp16"
+dtype = "float16"
+shapes = { x = [3, 1000] }
+
+[[cases]]
+name = "bench_fp32"
+dtype = "float32"
+shapes = { x = [77, 129] }
+attrs = { scale = -0.25 }
+bench = true
+"""
+    )
+    (tmp_path / "reference.py").write_text(
+        "import numpy as np\n\n\ndef scaled_softsign(x, scale=1.5):\n"
+        "    x = x.astype(np.float64)\n    return scale * x / (1 + np.abs(x))\n"
+    )
+    out = tmp_path / "gen"
+    assert main(["generate", str(tmp_path / "op.toml"), "--out", str(out), "--check"]) == 0
+    assert "OK on every case" in capsys.readouterr().out
+    assert 'scale = k.attr("scale")' in (out / "dsl" / "scaled_softsign.py").read_text()

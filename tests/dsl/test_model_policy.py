@@ -127,6 +127,23 @@ def test_generate_policy_offline_spends_the_budget_on_schedules(daemon):
     assert 'Kernel("softmax")' in result.program and result.schedule
 
 
+def test_an_episode_with_generated_packages_replays_from_its_state(daemon):
+    """Generated candidates bring their own tiling header; the state log keeps it, so the
+    recorded episode rebuilds to the same packages without evaluating anything."""
+    env = _env(daemon, "level2/softmax", "t-gen-state", 2)
+    try:
+        make_policy("generate").run(env, seed=0)
+        core = env.unwrapped
+        state = core.state
+        assert state.steps[0].tiling_header.startswith("#ifndef SOFTMAX_TILING_H")
+        _, current, best = state.rebuild()
+        assert current.content_hash() == core.package.content_hash()
+        assert best.content_hash() == core.best_package.content_hash()
+        assert "SoftmaxTilingData" in best.files[best.tiling_header_path]
+    finally:
+        env.close()
+
+
 def test_generate_policy_with_a_model_charges_only_built_programs(daemon, server):
     env = _env(daemon, "level1/sigmoid", "t-gen-llm", 4)
     try:
