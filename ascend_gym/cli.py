@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "daemon": "ascend_gym.commands.daemon",
     "bank": "ascend_gym.commands.bank",
     "sim": "ascend_gym.commands.sim",
+    "generate": "ascend_gym.commands.generate",
 }
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 INTERRUPTED = "interrupted; run the same command again to resume"

@@ -124,7 +124,7 @@ def features(
     return np.minimum(f, _FEATURE_HIGH)
 
 
-CODE_KEYS = ("tiling", "kernel", "done")
+CODE_KEYS = ("tiling", "kernel", "tiling_header", "done")
 
 
 def discrete_action(action: Any) -> int:
@@ -141,7 +141,8 @@ def discrete_action(action: Any) -> int:
 
 
 def code_action(action: Any) -> dict[str, Any]:
-    """A code action checked: a mapping of `tiling` and `kernel` (str) and optional `done` (0/1)."""
+    """A code action checked: `tiling`, `kernel` and optional `tiling_header` (str), and an
+    optional `done` (0 or 1)."""
     if not isinstance(action, dict):
         raise TypeError(
             f"a code action is a dict with keys {', '.join(CODE_KEYS)}, got {type(action).__name__}"
@@ -152,7 +153,7 @@ def code_action(action: Any) -> dict[str, Any]:
             f"unknown code action key(s) {', '.join(map(repr, unknown))}; keys: "
             f"{', '.join(CODE_KEYS)} (empty tiling or kernel keeps that part)"
         )
-    for key in ("tiling", "kernel"):
+    for key in ("tiling", "kernel", "tiling_header"):
         if action.get(key) is not None and not isinstance(action[key], str):
             raise TypeError(f"code action {key!r} must be a str, got {type(action[key]).__name__}")
     done = action.get("done", 0)
@@ -427,10 +428,14 @@ class AscendOpEnv(gym.Env):
 
     def _step_code(self, action: dict[str, Any]):
         tiling, kernel = action.get("tiling") or "", action.get("kernel") or ""
-        entry = StepEntry(tiling=tiling, kernel=kernel, done=action.get("done", 0) == 1)
+        header = action.get("tiling_header") or ""  # optional: generated packages bring theirs
+        entry = StepEntry(
+            tiling=tiling, kernel=kernel, tiling_header=header, done=action.get("done", 0) == 1
+        )
         if entry.done and not tiling and not kernel:
             return self._finish(entry, 0.0, None)
-        return self._submit(self.package.with_sources(tiling=tiling, kernel=kernel), entry)
+        candidate = self.package.with_sources(tiling=tiling, kernel=kernel, tiling_header=header)
+        return self._submit(candidate, entry)
 
     # ---- one evaluated candidate ---------------------------------------------------------------
     def _submit(self, candidate: OperatorPackage, entry: StepEntry):
