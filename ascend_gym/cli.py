@@ -69,7 +69,7 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
     for verb, module_name in COMMANDS.items():
         module = importlib.import_module(module_name)
         modules[verb] = module
-        summary = (module.__doc__ or "").strip().splitlines()[0]
+        summary = " ".join((module.__doc__ or "").strip().split("\n\n")[0].split())
         module.configure(
             verbs.add_parser(
                 verb,
