@@ -29,7 +29,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 TAIL_BYTES = 8192
-CLONE_NEWNS, CLONE_NEWNET = 0x00020000, 0x40000000
+CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
 MS_REC, MS_PRIVATE, MS_BIND = 0x4000, 0x40000, 0x1000
 SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -131,12 +131,13 @@ def _check(rc: int, what: str) -> None:
 
 
 def _confine(cwd: Path, writable: list[Path]) -> None:
-    """A mount namespace where everything is read-only but `writable` (which holds cwd), and a
+    """A mount namespace where everything is read-only but `writable` (which holds cwd), an IPC
+    namespace of its own (no SysV IPC or POSIX message queue shared with another command), and a
     network namespace of its own unless the process already has one (`isolate_network`)."""
     isolated = (
         _isolated_netns is not None and os.stat("/proc/self/ns/net").st_ino == _isolated_netns
     )
-    _check(_libc.unshare(CLONE_NEWNS | (0 if isolated else CLONE_NEWNET)), "unshare")
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWIPC | (0 if isolated else CLONE_NEWNET)), "unshare")
     _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
     keep = [str(p).encode() for p in writable]
     for path in keep:  # each its own mount, so it can stay writable under a read-only /
@@ -223,8 +224,14 @@ def _processes_of(uid: int) -> list[int]:
 
 
 def run(
-    cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[str, str] | None = None
+    cmd: list[str],
+    cwd: Path,
+    timeout_s: float,
+    limits: Limits,
+    env: dict[str, str] | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> Completed:
+    """`pass_fds`: descriptors the command inherits (the harness's result descriptor)."""
     identity = _identity
     cwd = cwd.resolve()
     writable = _writable(cmd, cwd, identity) if identity is not None else []
@@ -250,6 +257,7 @@ def run(
             env=clean_env,
             start_new_session=True,
             close_fds=True,
+            pass_fds=pass_fds,
             preexec_fn=lambda: _enter(limits, identity, cwd, writable),
         )
         timed_out = False

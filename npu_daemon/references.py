@@ -1,0 +1,130 @@
+"""References are trusted code: which one judges a candidate, and where it runs.
+
+- A package named like an operator of the built-in suite is judged by the daemon's own copy of
+  that operator: its spec (cases, shapes, tolerances, bench case) and its reference replace the
+  client's, so no client can loosen a tolerance or shrink the bench case of a suite operator.
+  Only the candidate's sources (op_kernel/, op_host/) are the client's.
+- Any other reference is the client's code: it runs in the sandbox (as the worker's unprivileged
+  user, no network, read-only filesystem), never in the daemon, through `python -m
+  npu_daemon.references`, and its outputs come back as files of an exact size.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+import npu_daemon
+from ascend_gym import suite
+from ascend_gym.package import Case, OperatorPackage
+from npu_daemon import candidate_files, checker, sandbox
+
+CANDIDATE_FOLDERS = ("op_kernel/", "op_host/")
+REFERENCE_TIMEOUT_S = 300.0
+
+
+class ReferenceFailed(Exception):
+    """The client's reference raised, ran too long or returned the wrong outputs."""
+
+
+@functools.cache
+def suite_operators() -> dict[str, OperatorPackage]:
+    """The built-in suite by operator name (loaded once per worker)."""
+    return {
+        pkg.spec.name: pkg
+        for pkg in (suite.resolve(uri) for uri in suite.op_uris(suite.SUITE_NAME))
+    }
+
+
+def trusted_package(pkg: OperatorPackage) -> OperatorPackage:
+    """The package to evaluate: a suite operator's candidate sources under the daemon's own spec
+    and reference; any other package as sent."""
+    own = suite_operators().get(pkg.spec.name)
+    if own is None:
+        return pkg
+    candidate = {p: t for p, t in pkg.files.items() if p.startswith(CANDIDATE_FOLDERS)}
+    rest = {p: t for p, t in own.files.items() if not p.startswith(CANDIDATE_FOLDERS)}
+    return OperatorPackage(spec=own.spec, files={**rest, **candidate}, uri=own.uri)
+
+
+def is_trusted(pkg: OperatorPackage) -> bool:
+    """Its spec and reference are the daemon's own (a suite operator after `trusted_package`)."""
+    own = suite_operators().get(pkg.spec.name)
+    return (
+        own is not None
+        and pkg.spec == own.spec
+        and all(
+            pkg.files.get(p) == t
+            for p, t in own.files.items()
+            if not p.startswith(CANDIDATE_FOLDERS)
+        )
+    )
+
+
+def reference_outputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> list[np.ndarray]:
+    """The reference's outputs (storage arrays) for the case whose inputs are in `inputs_dir`."""
+    if is_trusted(pkg):
+        return checker.reference_outputs(pkg, case, _load_inputs(pkg, case, inputs_dir))
+    with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
+        work = Path(tmp)
+        work.chmod(0o755)  # sandbox.run hands it to the sandbox user
+        (work / "job.json").write_text(
+            json.dumps(
+                {
+                    "package": pkg.model_dump(mode="json"),
+                    "case": case.name,
+                    "inputs": str(inputs_dir),
+                }
+            )
+        )
+        done = sandbox.run(
+            [sys.executable, "-m", "npu_daemon.references", "job.json"],
+            work,
+            REFERENCE_TIMEOUT_S,
+            sandbox.Limits(cpu_s=int(REFERENCE_TIMEOUT_S) + 1, address_space_mb=16384),
+            env={"PYTHONPATH": str(Path(npu_daemon.__file__).resolve().parents[1])},
+        )
+        if done.timed_out or done.returncode != 0:
+            why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
+            raise ReferenceFailed(f"the package's reference failed: {why[:400]}")
+        outputs = []
+        for i, arg in enumerate(pkg.spec.outputs):
+            dtype = np.dtype(checker.STORAGE[pkg.spec.arg_dtype(case, arg.name)])
+            shape = pkg.spec.arg_shape(case, arg.name)
+            try:
+                raw = candidate_files.read_exact(
+                    work / f"out_{i}.bin", int(np.prod(shape)) * dtype.itemsize
+                )
+            except (candidate_files.Tampered, OSError) as e:
+                raise ReferenceFailed(f"the package's reference output {arg.name}: {e}") from None
+            outputs.append(np.frombuffer(raw, dtype=dtype).reshape(shape))
+        return outputs
+
+
+def _load_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> dict[str, np.ndarray]:
+    spec = pkg.spec
+    return {
+        arg.name: np.fromfile(
+            inputs_dir / f"in_{arg.name}.bin", dtype=checker.STORAGE[spec.arg_dtype(case, arg.name)]
+        ).reshape(spec.arg_shape(case, arg.name))
+        for arg in spec.inputs
+    }
+
+
+def main(job_path: str) -> None:
+    """In the sandbox: compute the reference of one case, write each output's raw storage bytes."""
+    job = json.loads(Path(job_path).read_text())
+    pkg = OperatorPackage.model_validate(job["package"])
+    case = pkg.spec.case(job["case"])
+    outputs = checker.reference_outputs(pkg, case, _load_inputs(pkg, case, Path(job["inputs"])))
+    for i, out in enumerate(outputs):
+        np.ascontiguousarray(out).tofile(f"out_{i}.bin")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
