@@ -14,6 +14,7 @@ import contextlib
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -103,7 +104,7 @@ def test_exiting_early_is_a_failure(tmp_path, open_client):
     [
         ("fork", "    if (fork() == 0) _exit(0);", "56 (clone"),
         ("SysV IPC", "    shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);", "29 (SysV IPC"),
-        ("signal the launcher", "    kill(getppid(), SIGKILL);", "62 (kill"),
+        ("signal the launcher", "    kill(0, SIGCONT);", "62 (kill"),  # its process group
         (
             "executable memory",
             "    mmap(nullptr, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);",
@@ -295,8 +296,8 @@ def test_a_full_disk_is_a_daemon_error_and_the_daemon_keeps_serving(tmp_path):
     candidate text, no traceback); freed again, the same daemon evaluates normally."""
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    disk = tmp_path / "disk"
-    disk.mkdir()
+    disk = Path(tempfile.mkdtemp(prefix="npu_daemon-full-"))  # reachable by the sandbox users
+    disk.chmod(0o755)
     subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=4m,mode=755", "tmpfs", str(disk)], check=True
     )
@@ -321,6 +322,7 @@ def test_a_full_disk_is_a_daemon_error_and_the_daemon_keeps_serving(tmp_path):
             client.close()
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+        disk.rmdir()
 
 
 # ---- (f) references are trusted code --------------------------------------------------------------

@@ -233,6 +233,8 @@ class SimBackend(Backend):
                     Status.RUNTIME_ERROR, f"case {case.name}: kernel process crashed ({why})", log
                 )
             outcome = json.loads(written)
+            if outcome["status"] == "DAEMON_FAULT":  # the launcher's own failure: uncharged
+                raise OSError(outcome["message"])
             status = HARNESS_STATUS[outcome["status"]]
             if status is not Status.OK:
                 raise CaseFailure(status, f"case {case.name}: {outcome['message']}", log)

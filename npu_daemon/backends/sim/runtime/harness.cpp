@@ -158,9 +158,16 @@ std::string JsonEscape(const std::string& s) {
   return o;
 }
 
+// A failure of the launcher itself (it could not write an output: the daemon's disk), reported
+// as such so the daemon answers DAEMON_ERROR instead of charging the candidate.
+struct LauncherFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 struct Outcome {
   Status status = Status::OK;
   std::string message;
+  std::string fault;  // LauncherFault
   uint32_t blockDim = 0;
   uint64_t tilingKey = 0;
   uint64_t workspaceBytes = 0;
@@ -173,14 +180,18 @@ struct Outcome {
 void WriteResult(const Launch& l, const Outcome& o) {
   static const char* statusNames[] = {"OK", "TILING_ERROR", "RUNTIME_ERROR", "RACE_DETECTED"};
   std::ostringstream out;
-  out << "{\"status\": \"" << statusNames[static_cast<int>(o.status)] << "\", \"message\": \"" << JsonEscape(o.message)
-      << "\", \"block_dim\": " << o.blockDim << ", \"tiling_key\": " << o.tilingKey << ", \"workspace_bytes\": " << o.workspaceBytes
-      << ", \"tiling_bytes\": " << o.tilingBytes;
-  if (o.status == Status::OK) {
-    out.precision(10);
-    out << ", \"latency_us\": " << o.latencyUs << ", \"profile\": " << o.profileJson;
+  if (!o.fault.empty()) {
+    out << "{\"status\": \"DAEMON_FAULT\", \"message\": \"" << JsonEscape(o.fault) << "\"}\n";
+  } else {
+    out << "{\"status\": \"" << statusNames[static_cast<int>(o.status)] << "\", \"message\": \"" << JsonEscape(o.message)
+        << "\", \"block_dim\": " << o.blockDim << ", \"tiling_key\": " << o.tilingKey << ", \"workspace_bytes\": "
+        << o.workspaceBytes << ", \"tiling_bytes\": " << o.tilingBytes;
+    if (o.status == Status::OK) {
+      out.precision(10);
+      out << ", \"latency_us\": " << o.latencyUs << ", \"profile\": " << o.profileJson;
+    }
+    out << "}\n";
   }
-  out << "}\n";
   const std::string text = out.str();
   if (l.resultFd >= 0) {
     channel::WriteAll(l.resultFd, text.data(), text.size());
@@ -464,6 +475,8 @@ void Run(const Launch& l, Outcome& o) {
   for (size_t k = 0; k < l.outputs.size(); ++k) {
     std::ofstream f(l.outputs[k].path, std::ios::binary);
     f.write(reinterpret_cast<const char*>(gm[l.inputs.size() + k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
+    f.close();
+    if (!f) throw LauncherFault("cannot write output " + l.outputs[k].name + ": " + std::strerror(errno));
   }
 }
 
@@ -481,6 +494,8 @@ int main(int argc, char** argv) {
   try {
     launch = ParseLaunch(argv[1]);
     Run(launch, outcome);
+  } catch (const LauncherFault& e) {
+    outcome.fault = e.what();
   } catch (const SimError& e) {
     outcome.status = e.status;
     outcome.message = e.what();
