@@ -4,22 +4,19 @@
   that operator: its spec (cases, shapes, tolerances, bench case) and its reference replace the
   client's, so no client can loosen a tolerance or shrink the bench case of a suite operator.
   Only the candidate's sources (op_kernel/, op_host/) are the client's.
-- Any other reference is the client's code: it runs in the sandbox (as the worker's unprivileged
-  user, no network, read-only filesystem), never in the daemon, through `python -m
-  npu_daemon.references`, and its outputs come back as files of an exact size.
+- Any other reference is the client's code: it runs in a sandboxed child (`sandbox.call`: the
+  worker's unprivileged user, no network, read-only filesystem, no inherited descriptor), never
+  in the daemon, and its outputs come back as files of an exact size.
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
-import npu_daemon
 from ascend_gym import suite
 from ascend_gym.package import Case, OperatorPackage
 from npu_daemon import candidate_files, checker, sandbox
@@ -68,26 +65,21 @@ def is_trusted(pkg: OperatorPackage) -> bool:
 
 def reference_outputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> list[np.ndarray]:
     """The reference's outputs (storage arrays) for the case whose inputs are in `inputs_dir`."""
+    inputs = _load_inputs(pkg, case, inputs_dir)
     if is_trusted(pkg):
-        return checker.reference_outputs(pkg, case, _load_inputs(pkg, case, inputs_dir))
+        return checker.reference_outputs(pkg, case, inputs)
+
+    def compute() -> None:  # in the sandboxed child: the client's code runs only here
+        for i, out in enumerate(checker.reference_outputs(pkg, case, inputs)):
+            np.ascontiguousarray(out).tofile(f"out_{i}.bin")
+
     with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
         work = Path(tmp)
-        work.chmod(0o755)  # sandbox.run hands it to the sandbox user
-        (work / "job.json").write_text(
-            json.dumps(
-                {
-                    "package": pkg.model_dump(mode="json"),
-                    "case": case.name,
-                    "inputs": str(inputs_dir),
-                }
-            )
-        )
-        done = sandbox.run(
-            [sys.executable, "-m", "npu_daemon.references", "job.json"],
+        done = sandbox.call(
+            compute,
             work,
             REFERENCE_TIMEOUT_S,
             sandbox.Limits(cpu_s=int(REFERENCE_TIMEOUT_S) + 1, address_space_mb=16384),
-            env={"PYTHONPATH": str(Path(npu_daemon.__file__).resolve().parents[1])},
         )
         if done.timed_out or done.returncode != 0:
             why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
@@ -114,17 +106,3 @@ def _load_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> dict[str
         ).reshape(spec.arg_shape(case, arg.name))
         for arg in spec.inputs
     }
-
-
-def main(job_path: str) -> None:
-    """In the sandbox: compute the reference of one case, write each output's raw storage bytes."""
-    job = json.loads(Path(job_path).read_text())
-    pkg = OperatorPackage.model_validate(job["package"])
-    case = pkg.spec.case(job["case"])
-    outputs = checker.reference_outputs(pkg, case, _load_inputs(pkg, case, Path(job["inputs"])))
-    for i, out in enumerate(outputs):
-        np.ascontiguousarray(out).tofile(f"out_{i}.bin")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1])

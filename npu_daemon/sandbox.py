@@ -22,7 +22,9 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -274,4 +276,63 @@ def run(
             proc.wait()
     return Completed(
         proc.returncode, _tail(out_path), _tail(err_path), timed_out, time.monotonic() - start
+    )
+
+
+def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) -> Completed:
+    """Run `fn` in a forked child confined as `run` confines a command (limits, user, namespaces,
+    its own session, every inherited descriptor closed, output to files in `cwd`): for client
+    Python (a package's reference) that must not run as the daemon. A fork, not an exec, so the
+    sandbox users need no access to the interpreter. Exit status 0 if `fn` returned."""
+    identity = _identity
+    cwd = cwd.resolve()
+    if identity is not None:
+        os.chown(cwd, identity.uid, identity.gid)
+        os.chmod(cwd, 0o700)
+    out_path, err_path = cwd / ".stdout", cwd / ".stderr"
+    start = time.monotonic()
+    with out_path.open("wb") as out, err_path.open("wb") as err:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            code = 1
+            try:
+                os.setsid()
+                os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+                _enter(limits, identity, cwd, [cwd] if identity is not None else [])
+                os.chdir(cwd)
+                fn()
+                code = 0
+            except BaseException:  # noqa: BLE001 - reported on its stderr, then the child ends
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        timed_out = False
+        end = start + timeout_s
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > end:
+                timed_out = True
+                break
+            time.sleep(0.01)
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        if timed_out:
+            status = os.waitpid(pid, 0)[1]
+    return Completed(
+        os.waitstatus_to_exitcode(status),
+        _tail(out_path),
+        _tail(err_path),
+        timed_out,
+        time.monotonic() - start,
     )

@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import uuid
 from pathlib import Path
 
 import pytest
@@ -352,21 +353,27 @@ def test_a_client_cannot_shrink_a_suite_operators_bench_case(tmp_path, client):
 
 
 def test_a_client_reference_runs_in_the_sandbox(tmp_path, client):
-    """A package that is not a suite operator brings its own reference: it runs as the sandbox
-    user, without network, and cannot write outside its directory."""
+    """A package that is not a suite operator brings its own reference: it runs (and is used:
+    the first evaluation passes) as the sandbox user, on a read-only filesystem, so a reference
+    that writes to /tmp fails and its package is REJECTED."""
     root = tmp_path / "myadd"
     shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
-    toml = (root / "op.toml").read_text().replace('name = "add"', 'name = "myadd"')
+    toml = (root / "op.toml").read_text()
+    toml = toml.replace('name = "add"', 'name = "myadd"\nop_type = "Add"\nkernel = "add"', 1)
     (root / "op.toml").write_text(toml)
-    probe = tmp_path / "written-by-reference"
     reference = (root / "reference.py").read_text()
+    (root / "reference.py").write_text(f"# {uuid.uuid4()}: not in the case cache yet\n{reference}")
+    ok = client.evaluate(small_request(load_package(root), run_id="own-ref"))
+    assert ok.status is Status.OK, ok.message
+    probe = Path("/tmp", f"npu_daemon_probe_{uuid.uuid4().hex}")
     (root / "reference.py").write_text(
-        "import os\n"
-        f"print('PROBE uid', os.getuid())\n"
-        f"try:\n    open({str(probe)!r}, 'w')\nexcept OSError as e:\n    raise SystemExit(f'PROBE {{e}}')\n"
-        + reference
+        f"try:\n    open({str(probe)!r}, 'w')\nexcept OSError as e:\n"
+        "    raise SystemExit(f'PROBE {e}')\n" + reference
     )
-    result = client.evaluate(small_request(load_package(root), run_id="own-ref"))
-    assert result.status is Status.REJECTED, result.message
-    assert "reference failed" in result.message
-    assert not probe.exists()
+    try:
+        result = client.evaluate(small_request(load_package(root), run_id="own-ref"))
+        assert result.status is Status.REJECTED, result.message
+        assert "PROBE [Errno 30] Read-only file system" in result.message, result.message
+        assert not probe.exists()
+    finally:
+        probe.unlink(missing_ok=True)
