@@ -72,7 +72,7 @@ class Task:
     waiters: list[list[bytes]]  # reply envelopes: the first submission and its retries
     # Other requests for the same evaluation (same cache key) that arrived while it ran: each is
     # answered from the cache once it is done, and charged by its own run's rules.
-    duplicates: list[tuple[list[bytes], EvalRequest]] = field(default_factory=list)
+    duplicates: dict[str, tuple[EvalRequest, list[list[bytes]]]] = field(default_factory=dict)
 
 
 class Server:
@@ -129,6 +129,7 @@ class Server:
         self._queued_bytes = 0
         self._tasks: dict[str, Task] = {}
         self._running_keys: dict[str, str] = {}  # cache key -> request id of its task
+        self._duplicates: dict[str, Task] = {}  # request id of a duplicate -> the task it waits on
         self._pending: collections.Counter[str] = collections.Counter()  # run -> in flight
         self._fingerprints: dict[str, dict[str, str]] = {}
         self._answers = 0
@@ -240,6 +241,14 @@ class Server:
             else:
                 self._send(envelope, reused)
             return
+        primary = self._duplicates.get(request.request_id)
+        if primary is not None:  # a retry of a duplicate still waiting
+            first, envelopes = primary.duplicates[request.request_id]
+            if (primary.key, first.run_id) == (key, request.run_id):
+                envelopes.append(envelope)
+            else:
+                self._send(envelope, reused)
+            return
         cached = self.store.lookup(request.run_id, key)
         free = cached is not None and cached.cache_hit  # a resubmission the run already paid for
         why = self.store.refusal(
@@ -261,7 +270,8 @@ class Server:
             return
         running = self._tasks.get(self._running_keys.get(key, ""))
         if running is not None:  # the same evaluation is in flight: answered when it is done
-            running.duplicates.append((envelope, request))
+            running.duplicates[request.request_id] = (request, [envelope])
+            self._duplicates[request.request_id] = running
             self._pending[request.run_id] += 1
             return
         full = len(self._queue) >= self.max_queue or (
@@ -320,17 +330,18 @@ class Server:
             result = self._status(task.request, Status.DAEMON_ERROR, "unreadable worker answer")
         self._pending[task.request.run_id] -= 1
         self._answer(task.waiters, task.request, task.key, result)
-        for envelope, request in task.duplicates:
+        for request, envelopes in task.duplicates.values():
+            del self._duplicates[request.request_id]
             self._pending[request.run_id] -= 1
             cached = self.store.lookup(request.run_id, task.key)
             answer = result if cached is None else cached  # uncached: BUSY or DAEMON_ERROR
             self._answer(
-                [envelope],
+                envelopes,
                 request,
                 task.key,
                 answer.model_copy(update={"request_id": request.request_id}),
             )
-        for run in {task.request.run_id, *(r.run_id for _, r in task.duplicates)}:
+        for run in {task.request.run_id, *(r.run_id for r, _ in task.duplicates.values())}:
             if self._pending[run] <= 0:
                 del self._pending[run]
 
@@ -395,7 +406,15 @@ class Server:
 
     def health(self, request_id: str = "", about: str = "") -> HealthReply:
         alive = self.pool.alive()
-        known = (about in self._tasks or self.store.answered(about) is not None) if about else None
+        known = (
+            (
+                about in self._tasks
+                or about in self._duplicates
+                or self.store.answered(about) is not None
+            )
+            if about
+            else None
+        )
         return HealthReply(
             request_id=request_id,
             ok=not self._stopping and alive > 0,

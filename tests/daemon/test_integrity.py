@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import uuid
 from pathlib import Path
 
@@ -259,11 +260,22 @@ def test_in_flight_duplicates_are_evaluated_once(tmp_path, tight_daemon):
     first = send_raw(tight_daemon.address, small_request(pkg, run_id="dup"))
     wait_until(lambda: client.health().running == 1)
     same_run = send_raw(tight_daemon.address, small_request(pkg, run_id="dup"))
-    other_run = send_raw(tight_daemon.address, small_request(pkg, run_id="dup-other"))
-    a, b, c = reply_of(first), reply_of(same_run), reply_of(other_run)
+    # A heartbeating client: the daemon knows its request while it waits, so it never resends.
+    waiting = DaemonClient(tight_daemon.address, heartbeat_s=0.3)
+    answers: dict = {}
+    thread = threading.Thread(
+        target=lambda: answers.setdefault(
+            "c", waiting.evaluate(small_request(pkg, run_id="dup-other")).model_dump(mode="json")
+        )
+    )
+    thread.start()
+    a, b = reply_of(first), reply_of(same_run)
+    thread.join()
+    c = answers["c"]
     assert a["status"] == b["status"] == c["status"] == "OK"
     assert a["cost"]["cache_source"] == "none" and b["cache_hit"]
     assert c["cost"]["cache_source"] == "shared" and not c["cache_hit"]
+    waiting.close()
     assert client.ledger("dup").evaluations == 1 and client.ledger("dup").cache_hits == 1
     assert client.ledger("dup-other").shared_cache_hits == 1
     client.close()
