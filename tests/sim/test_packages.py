@@ -34,7 +34,8 @@ def test_short_output_is_a_daemon_fault_not_a_verdict(monkeypatch):
     real = candidate_files.read_exact
 
     def cut_short(path: Path, size: int) -> bytes:
-        os.truncate(path, size - 1)
+        if path.parent.name.startswith("case-"):  # the kernel's outputs, not a reference's
+            os.truncate(path, size - 1)
         return real(path, size)
 
     monkeypatch.setattr(candidate_files, "read_exact", cut_short)
