@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from pydantic import BaseModel, Field
 
@@ -120,11 +121,11 @@ class Completed:
         return None
 
 
-def _tail(path: Path) -> str:
-    with path.open("rb") as f:
-        f.seek(0, os.SEEK_END)
-        f.seek(max(0, f.tell() - TAIL_BYTES))
-        return f.read().decode(errors="replace")
+def _tail(f: IO[bytes]) -> str:
+    """The end of a log, through the descriptor the command was given: the command may have
+    replaced the file at its path (a link to a file only the daemon may read, a FIFO)."""
+    size = os.fstat(f.fileno()).st_size
+    return os.pread(f.fileno(), TAIL_BYTES, max(0, size - TAIL_BYTES)).decode(errors="replace")
 
 
 def _check(rc: int, what: str) -> None:
@@ -249,7 +250,7 @@ def run(
         **(env or {}),
     }
     start = time.monotonic()
-    with out_path.open("wb") as out, err_path.open("wb") as err:
+    with out_path.open("w+b") as out, err_path.open("w+b") as err:
         proc = subprocess.Popen(
             cmd,
             cwd=cwd,
@@ -274,9 +275,9 @@ def run(
             except ProcessLookupError:
                 pass
             proc.wait()
-    return Completed(
-        proc.returncode, _tail(out_path), _tail(err_path), timed_out, time.monotonic() - start
-    )
+        return Completed(
+            proc.returncode, _tail(out), _tail(err), timed_out, time.monotonic() - start
+        )
 
 
 def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) -> Completed:
@@ -291,7 +292,7 @@ def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) ->
         os.chmod(cwd, 0o700)
     out_path, err_path = cwd / ".stdout", cwd / ".stderr"
     start = time.monotonic()
-    with out_path.open("wb") as out, err_path.open("wb") as err:
+    with out_path.open("w+b") as out, err_path.open("w+b") as err:
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
             code = 1
@@ -329,10 +330,10 @@ def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) ->
             pass
         if timed_out:
             status = os.waitpid(pid, 0)[1]
-    return Completed(
-        os.waitstatus_to_exitcode(status),
-        _tail(out_path),
-        _tail(err_path),
-        timed_out,
-        time.monotonic() - start,
-    )
+        return Completed(
+            os.waitstatus_to_exitcode(status),
+            _tail(out),
+            _tail(err),
+            timed_out,
+            time.monotonic() - start,
+        )

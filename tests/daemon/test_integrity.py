@@ -389,3 +389,28 @@ def test_a_client_reference_runs_in_the_sandbox(tmp_path, client):
         assert not probe.exists()
     finally:
         probe.unlink(missing_ok=True)
+
+
+def test_a_reference_cannot_relink_its_log_to_a_daemon_file(tmp_path, client):
+    """The log tail is read through the descriptor the child was given, not its path: a child
+    that replaces its stderr with a link to a file only root may read leaks nothing."""
+    secret_dir = Path(tempfile.mkdtemp(prefix="npu_daemon-secret-"))
+    secret_dir.chmod(0o755)
+    secret = secret_dir / "secret"
+    secret.write_text(f"SECRET-{uuid.uuid4().hex}\n")
+    secret.chmod(0o600)
+    root = tmp_path / "myadd"
+    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
+    toml = (root / "op.toml").read_text()
+    toml = toml.replace('name = "add"', 'name = "myadd"\nop_type = "Add"\nkernel = "add"', 1)
+    (root / "op.toml").write_text(toml)
+    (root / "reference.py").write_text(
+        f"import os\nos.unlink('.stderr')\nos.symlink({str(secret)!r}, '.stderr')\n"
+        f"raise SystemExit('PROBE relinked {uuid.uuid4()}')\n"
+    )
+    try:
+        result = client.evaluate(small_request(load_package(root), run_id="relink"))
+        assert result.status is Status.REJECTED and "PROBE relinked" in result.message
+        assert "SECRET" not in result.message + result.log_tail
+    finally:
+        shutil.rmtree(secret_dir)
