@@ -29,19 +29,20 @@ class ReferenceFailed(Exception):
     """The client's reference raised, ran too long or returned the wrong outputs."""
 
 
-@functools.cache
-def suite_operators() -> dict[str, OperatorPackage]:
-    """The built-in suite by operator name (loaded once per worker)."""
-    return {
-        pkg.spec.name: pkg
-        for pkg in (suite.resolve(uri) for uri in suite.op_uris(suite.SUITE_NAME))
-    }
+@functools.lru_cache(maxsize=1024)  # any name may arrive
+def suite_operator(name: str) -> OperatorPackage | None:
+    """The built-in suite's operator of that name (its directory is `level*/<name>`), loaded once."""
+    for op_dir in sorted(suite.SUITE_ROOT.glob(f"level*/{name}")):
+        if (op_dir / "op.toml").is_file() and name.isidentifier():
+            pkg = suite.resolve(f"{op_dir.parent.name}/{name}")
+            return pkg if pkg.spec.name == name else None
+    return None
 
 
 def trusted_package(pkg: OperatorPackage) -> OperatorPackage:
     """The package to evaluate: a suite operator's candidate sources under the daemon's own spec
     and reference; any other package as sent."""
-    own = suite_operators().get(pkg.spec.name)
+    own = suite_operator(pkg.spec.name)
     if own is None:
         return pkg
     candidate = {p: t for p, t in pkg.files.items() if p.startswith(CANDIDATE_FOLDERS)}
@@ -51,7 +52,7 @@ def trusted_package(pkg: OperatorPackage) -> OperatorPackage:
 
 def is_trusted(pkg: OperatorPackage) -> bool:
     """Its spec and reference are the daemon's own (a suite operator after `trusted_package`)."""
-    own = suite_operators().get(pkg.spec.name)
+    own = suite_operator(pkg.spec.name)
     return (
         own is not None
         and pkg.spec == own.spec

@@ -221,7 +221,6 @@ def worker_main(
     if identity is not None:
         sandbox.isolate_network()
     backend.prepare()  # cheap when the server's own prepare() already did the work
-    references.suite_operators()  # loaded once, before the first request waits for it
     gc.freeze()  # as the server does: collections walk what requests leave, not the start-up heap
     conn.send_bytes(READY)
     while True:
