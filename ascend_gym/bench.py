@@ -14,7 +14,8 @@ Infrastructure is checked, never scored: before a sweep starts every daemon must
 task a daemon or worker failed is recorded with `failure="infra"`, reported as such, and retried
 by the next run.
 
-Equal budgets: after a task, the daemon ledger for its run_id is read back and stored in the
+Equal budgets: each task opens its run on the daemon with the sweep's budget (a run token), so
+the daemon refuses the policy's evaluation budget + 1. After a task, the daemon ledger for its run_id is read back and stored in the
 record (`ledger`); `budget_ok` says the ledger charged no more than the budget and agrees with the
 policy's own count.
 """
@@ -161,6 +162,9 @@ def run_one(
     )
     base_env = env.unwrapped
     try:
+        # The daemon holds the budget: it serves this run only with the token (which the env's
+        # client now attaches) and refuses evaluation budget + 1, whatever the policy does.
+        env.unwrapped.client.open_run(run, budget)
         result = make_policy(policy, **config).run(env, seed)
         record = SweepRecord.model_validate(
             {
