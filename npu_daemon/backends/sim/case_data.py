@@ -167,6 +167,7 @@ class CaseData:
                 dtype=checker.STORAGE[spec.arg_dtype(self.case, arg.name)],
             ).reshape(spec.arg_shape(self.case, arg.name))
             for arg in spec.inputs
+            if arg.name not in self.case.absent
         }
 
     def reference(self) -> list[np.ndarray]:

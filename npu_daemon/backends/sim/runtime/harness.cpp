@@ -25,6 +25,9 @@ namespace {
 struct TensorArg {
   std::string name, dtype, path;
   std::vector<int64_t> shape;
+  std::string alias;   // output: the input whose buffer it is (in-place ops)
+  bool param = true;   // output with an alias: also passed to the kernel as its own parameter
+  bool absent = false; // input: an optional input left out (null GM address)
   uint64_t Bytes() const {
     uint64_t n = 1;
     for (int64_t d : shape) n *= static_cast<uint64_t>(d);
@@ -34,7 +37,8 @@ struct TensorArg {
     static const std::unordered_map<std::string, ge::DataType> types = {
         {"float32", ge::DT_FLOAT}, {"float16", ge::DT_FLOAT16}, {"bfloat16", ge::DT_BF16}, {"int8", ge::DT_INT8},
         {"uint8", ge::DT_UINT8},   {"int16", ge::DT_INT16},     {"uint16", ge::DT_UINT16}, {"int32", ge::DT_INT32},
-        {"uint32", ge::DT_UINT32}, {"int64", ge::DT_INT64},     {"uint64", ge::DT_UINT64}, {"bool", ge::DT_BOOL}};
+        {"uint32", ge::DT_UINT32}, {"int64", ge::DT_INT64},     {"uint64", ge::DT_UINT64}, {"bool", ge::DT_BOOL},
+        {"float64", ge::DT_DOUBLE}, {"complex64", ge::DT_COMPLEX64}};
     auto it = types.find(d);
     if (it == types.end()) throw SimError(Status::RUNTIME_ERROR, "unsupported dtype " + d);
     return it->second;
@@ -76,6 +80,11 @@ Launch ParseLaunch(const char* path) {
       t.shape.resize(ndim);
       for (auto& d : t.shape) s >> d;
       s >> t.path;
+      for (std::string word; s >> word;) {
+        if (word == "alias") s >> t.alias;
+        else if (word == "noparam") t.param = false;
+        else if (word == "absent") t.absent = true;
+      }
       (key == "input" ? l.inputs : l.outputs).push_back(t);
     } else if (key == "attr") {
       ascendc_sim::ReadAttrLine(s, l.attrs);
@@ -91,7 +100,7 @@ Launch ParseLaunch(const char* path) {
 // bytes come from its file; only the rest is filled.
 struct GmBuffer {
   GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name, const std::string& source = "", bool guarded = true)
-      : mem((bytes + 31) / 32 * 32 + 32, name.c_str(), guarded) {
+      : mem((bytes + 31) / 32 * 32 + 32, name.c_str(), guarded), name(name) {
     uint64_t loaded = 0;
     if (!source.empty()) {
       std::ifstream f(source, std::ios::binary);
@@ -105,6 +114,7 @@ struct GmBuffer {
   uint8_t* Kernel() const { return mem.guard; }
   uint8_t* Host() const { return mem.host; }
   GuardedMemory mem;
+  std::string name;
 };
 
 void* Open(const std::string& path) {
@@ -175,10 +185,23 @@ void Run(const Launch& l, Outcome& o) {
   if (def == nullptr && RegisteredOps().size() == 1) def = RegisteredOps().front();
   if (def == nullptr) throw SimError(Status::TILING_ERROR, "no OpDef registered with OP_ADD for op type " + l.opType);
   ops::TilingFunc tilingFunc = def->AICoreDef().GetTiling();
-  if (tilingFunc == nullptr) throw SimError(Status::TILING_ERROR, "OpDef " + def->Type() + " has no AICore().SetTiling(...)");
+  // Newer projects register the tiling with IMPL_OP_OPTILING instead, with a compile-time parse.
+  const gert::OpImplTiling* impl = RegisteredImpl(def->Type());
+  if (tilingFunc == nullptr && impl != nullptr) tilingFunc = impl->tiling;
+  if (tilingFunc == nullptr)
+    throw SimError(Status::TILING_ERROR, "OpDef " + def->Type() + " has no AICore().SetTiling(...) or IMPL_OP_OPTILING(...).Tiling(...)");
 
   gert::TilingContext ctx;
   ctx.opType_ = def->Type();
+  std::shared_ptr<void> compileInfo;
+  if (impl != nullptr && impl->parse != nullptr && impl->newCompileInfo != nullptr) {
+    compileInfo = impl->newCompileInfo();
+    gert::TilingParseContext parse;
+    parse.compileInfo_ = compileInfo.get();
+    parse.opType_ = ctx.opType_.c_str();
+    if (impl->parse(&parse) != ge::GRAPH_SUCCESS) throw SimError(Status::TILING_ERROR, "TilingParse of " + def->Type() + " failed");
+    ctx.compileInfo_ = compileInfo.get();
+  }
   auto describe = [](const TensorArg& t, std::vector<gert::Tensor>& tensors, std::vector<gert::CompileTimeTensorDesc>& descs) {
     gert::Tensor tensor;
     tensor.shape_ = gert::StorageShape(gert::Shape(t.shape));
@@ -188,7 +211,10 @@ void Run(const Launch& l, Outcome& o) {
     desc.SetDataType(tensor.dtype_);
     descs.push_back(desc);
   };
-  for (const auto& t : l.inputs) describe(t, ctx.inputs_, ctx.inputDescs_);
+  for (const auto& t : l.inputs) {
+    describe(t, ctx.inputs_, ctx.inputDescs_);
+    ctx.absent_.push_back(t.absent);
+  }
   for (const auto& t : l.outputs) describe(t, ctx.outputs_, ctx.outputDescs_);
   ctx.attrs_ = l.attrs;
   ge::graphStatus st;
@@ -212,12 +238,27 @@ void Run(const Launch& l, Outcome& o) {
   // ---- device: GM buffers, one kernel run per block ----
   std::vector<std::unique_ptr<GmBuffer>> gm;
   std::vector<Gm> args;
+  std::vector<GmBuffer*> outBuf;
   for (const auto& t : l.inputs) {
+    if (t.absent) {
+      args.push_back(nullptr);
+      continue;
+    }
     gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path));
     args.push_back(gm.back()->Kernel());
   }
   for (const auto& t : l.outputs) {
+    if (!t.alias.empty()) {  // in place: the input's own buffer
+      GmBuffer* in = nullptr;
+      for (auto& b : gm)
+        if (b->name == t.alias) in = b.get();
+      if (in == nullptr) throw SimError(Status::RUNTIME_ERROR, "output " + t.name + " aliases unknown input " + t.alias);
+      outBuf.push_back(in);
+      if (t.param) args.push_back(in->Kernel());
+      continue;
+    }
     gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name));  // NaN / -1: unwritten output shows as wrong
+    outBuf.push_back(gm.back().get());
     args.push_back(gm.back()->Kernel());
   }
   GmBuffer workspace(std::max<uint64_t>(o.workspaceBytes, 32), 0, "workspace");
@@ -250,7 +291,7 @@ void Run(const Launch& l, Outcome& o) {
 
   for (size_t k = 0; k < l.outputs.size(); ++k) {
     std::ofstream f(l.outputs[k].path, std::ios::binary);
-    f.write(reinterpret_cast<const char*>(gm[l.inputs.size() + k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
+    f.write(reinterpret_cast<const char*>(outBuf[k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
   }
 }
 

@@ -32,6 +32,10 @@ std::vector<ops::OpDef*>& Ops() {
   static std::vector<ops::OpDef*> defs;
   return defs;
 }
+std::map<std::string, gert::OpImplTiling>& Impls() {
+  static std::map<std::string, gert::OpImplTiling> impls;
+  return impls;
+}
 const std::string& Param(const char* key) {
   auto it = Params().find(key);
   if (it == Params().end()) throw SimError(Status::RUNTIME_ERROR, std::string("SoC parameter '") + key + "' is not defined");
@@ -99,9 +103,17 @@ std::string DescribeGm(uint64_t addr) {
 }
 
 const std::vector<ops::OpDef*>& RegisteredOps() { return Ops(); }
+const gert::OpImplTiling* RegisteredImpl(const std::string& type) {
+  auto it = Impls().find(type);
+  return it == Impls().end() ? nullptr : &it->second;
+}
 
 }  // namespace ascendc_sim
 
 namespace ops {
 void RegisterOpDef(OpDef* def) { ascendc_sim::Ops().push_back(def); }
 }  // namespace ops
+
+namespace gert {
+void RegisterOpImpl(const char* type, const OpImplTiling& impl) { ascendc_sim::Impls()[type] = impl; }
+}  // namespace gert

@@ -31,6 +31,12 @@
 #define GM_ADDR __gm__ uint8_t*
 #endif
 #define UB_ADDR __ubuf__ uint8_t*
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1
 #endif
@@ -42,6 +48,7 @@
 // GCC 12 implements IEEE binary16 arithmetic (computed in float, rounded to nearest even).
 using half = _Float16;
 using float16_t = half;  // the AscendC spelling some kernels use
+using float32_t = float;  // likewise (the toolchain's stdint-style aliases)
 
 // bfloat16: storage of the upper 16 bits of a float, converted with round-to-nearest-even.
 struct bfloat16_t {
@@ -62,6 +69,12 @@ struct bfloat16_t {
     std::memcpy(&f, &u, 4);
     return f;
   }
+};
+
+// complex64 (DTYPE_<ARG> of a complex argument): storage only, kernels compute on its float parts.
+struct complex64 {
+  float real = 0;
+  float imag = 0;
 };
 
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL };

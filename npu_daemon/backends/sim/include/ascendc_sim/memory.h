@@ -16,11 +16,12 @@ enum class TPosition : uint8_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VE
 using QuePosition = TPosition;
 
 // Which pipes produce into and consume from a buffer at a position.
+// A queue bound to GM (TQueBind<GM, VECIN> / <VECOUT, GM>) is filled by MTE2 / drained by MTE3.
 constexpr pipe_t ProducerPipe(TPosition p) {
-  return p == TPosition::VECIN ? PIPE_MTE2 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE2 : PIPE_V;
+  return p == TPosition::VECIN || p == TPosition::GM ? PIPE_MTE2 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE2 : PIPE_V;
 }
 constexpr pipe_t ConsumerPipe(TPosition p) {
-  return p == TPosition::VECOUT ? PIPE_MTE3 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE1 : PIPE_V;
+  return p == TPosition::VECOUT || p == TPosition::GM ? PIPE_MTE3 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE1 : PIPE_V;
 }
 
 template <typename T>
@@ -115,6 +116,13 @@ class LocalTensor {
     core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), true, loc, "LocalTensor::SetValue");
     T v = static_cast<T>(value);
     std::memcpy(core.UbPtr(addr_ + index * sizeof(T)), &v, sizeof(T));
+  }
+  // A reference to one element for scalar code (`t(i) = v`), charged as one scalar UB read.
+  __aicore__ T& operator()(uint32_t index, ASCENDC_SIM_LOC) const {
+    CheckIndex(index, loc, "operator()");
+    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), false, loc, "LocalTensor::operator()");
+    return Data()[index];
   }
   __aicore__ uint32_t GetSize() const { return size_; }
   __aicore__ void SetSize(uint32_t size) { size_ = size; }
@@ -361,3 +369,5 @@ class TPipe {
 __aicore__ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_sim::CurrentCore().tpipe); }
 
 }  // namespace AscendC
+
+using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using namespace AscendC`

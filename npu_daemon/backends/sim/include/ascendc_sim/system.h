@@ -48,6 +48,10 @@ using ::printf;
 
 }  // namespace AscendC
 
+// Kernels call these unqualified outside `using namespace AscendC`, as the toolchain allows.
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;
+
 // CCE intrinsics older kernels call directly.
 __aicore__ inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
 __aicore__ inline int64_t get_block_num() { return AscendC::GetBlockNum(); }

@@ -1,0 +1,143 @@
+"""The API surface real custom operators use that our headers lacked (issue 15), each on a kernel
+or tiling of our own: host registry and attrs, the *_t aliases and intrinsics spellings,
+InitGlobalMemory, LocalTensor::operator(), queues bound to GM."""
+
+import numpy as np
+from conftest import HOST
+
+# The generic host of conftest, with the tiling registered through IMPL_OP_OPTILING and a
+# TilingParse that fills a CompileInfo the tiling reads back (block dim from it, not the attr).
+IMPL_HOST = (
+    HOST.replace(
+        "this->AICore().SetTiling(optiling::SimkTiling).AddConfig",
+        "this->AICore().AddConfig",
+    )
+    .replace(
+        "namespace optiling {",
+        """#include <iostream>
+#include "platform/platform_info.h"
+namespace optiling {
+struct SimkCompileInfo { uint32_t cores = 0; };
+static ge::graphStatus SimkParse(gert::TilingParseContext* ctx) {
+  auto* info = ctx->GetCompiledInfo<SimkCompileInfo>();
+  info->cores = platform_ascendc::PlatformAscendC(ctx->GetPlatformInfo()).GetCoreNumAiv();
+  return ge::GRAPH_SUCCESS;
+}""",
+    )
+    .replace(
+        "ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));",
+        """const auto* info = ctx->GetCompileInfo<SimkCompileInfo>();
+  if (info == nullptr || info->cores == 0) return ge::GRAPH_FAILED;
+  // CANN's getters do not check the type: an Int attr read as int32_t is its low half.
+  const int32_t blocks = *attrs->GetAttrPointer<int32_t>(1);
+  std::ostringstream note;
+  note << "cores " << info->cores;
+  (void)ge::DT_COMPLEX64;
+  ctx->SetBlockDim(static_cast<uint32_t>(blocks) > info->cores ? info->cores : blocks);""",
+    )
+    .replace(
+        "}  // namespace optiling",
+        """}  // namespace optiling
+IMPL_OP_OPTILING(Simk).Tiling(optiling::SimkTiling).TilingParse<optiling::SimkCompileInfo>(optiling::SimkParse);
+IMPL_OP_INFERSHAPE(Simk).InferShape([](gert::InferShapeContext*) { return ge::GRAPH_SUCCESS; });""",
+    )
+)
+
+COPY_BODY = """
+  GET_TILING_DATA(t, tiling);
+  GlobalTensor<float32_t> xg, yg;
+  const int64_t n = t.p[0] / GetBlockNum();
+  xg.SetGlobalBuffer((__gm__ float32_t*)x + GetBlockIdx() * n);
+  yg.SetGlobalBuffer((__gm__ float32_t*)y + GetBlockIdx() * n);
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 1, n * 4);
+  LocalTensor<float32_t> v = q.AllocTensor<float32_t>();
+  DataCopy(v, xg, n);
+  q.EnQue(v);
+  v = q.DeQue<float32_t>();
+  if (likely(n > 0)) DataCopy(yg, v, n);
+  q.FreeTensor(v);
+"""
+
+
+def test_impl_op_optiling_with_tiling_parse_and_unchecked_attr_getters(kernel):
+    x = np.arange(256, dtype=np.float32)
+    r = kernel(
+        COPY_BODY, {"x": x}, {"y": ("float32", (256,))}, params=[256], block_dim=4, host=IMPL_HOST
+    ).ok()
+    np.testing.assert_array_equal(r.outputs["y"], x)
+    assert r.result["block_dim"] == 4
+
+
+def test_init_global_memory_then_syncall_orders_the_fill(kernel):
+    body = """
+  GET_TILING_DATA(t, tiling);
+  GlobalTensor<float> yg;
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  if (GetBlockIdx() == 0) InitGlobalMemory(yg, t.p[0], 2.5f);
+  SyncAll();
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 64);
+  LocalTensor<float> v = b.Get<float>();
+  Duplicate(v, 1.0f, 8);
+  SetFlag<HardEvent::V_MTE3>(0);
+  WaitFlag<HardEvent::V_MTE3>(0);
+  SetAtomicAdd<float>();
+  DataCopy(yg[GetBlockIdx() * 8], v, 8);
+  SetAtomicNone();
+"""
+    r = kernel(body, {}, {"y": ("float32", (32,))}, params=[32], block_dim=4).ok()
+    np.testing.assert_array_equal(r.outputs["y"], np.full(32, 3.5, np.float32))
+
+
+def test_local_tensor_call_operator_reads_and_writes_one_element(kernel):
+    body = """
+  GlobalTensor<int32_t> xg, yg;
+  xg.SetGlobalBuffer((__gm__ int32_t*)x);
+  yg.SetGlobalBuffer((__gm__ int32_t*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 32);
+  LocalTensor<int32_t> v = b.Get<int32_t>();
+  DataCopy(v, xg, 8);
+  SetFlag<HardEvent::MTE2_S>(0);
+  WaitFlag<HardEvent::MTE2_S>(0);
+  v(3) = v(1) + v(2);
+  SetFlag<HardEvent::S_MTE3>(0);
+  WaitFlag<HardEvent::S_MTE3>(0);
+  DataCopy(yg, v, 8);
+"""
+    x = np.arange(8, dtype=np.int32) * 10
+    r = kernel(body, {"x": x}, {"y": ("int32", (8,))}).ok()
+    want = x.copy()
+    want[3] = 30
+    np.testing.assert_array_equal(r.outputs["y"], want)
+
+
+def test_queue_bound_to_gm_orders_mte2_before_the_vector_and_gettpipeptr_is_global(kernel):
+    body = """
+  GlobalTensor<half> xg, yg;
+  xg.SetGlobalBuffer((__gm__ half*)x);
+  yg.SetGlobalBuffer((__gm__ half*)y);
+  TPipe pipe;
+  TQueBind<TPosition::GM, TPosition::VECIN, 1> in;
+  TQueBind<TPosition::VECOUT, TPosition::GM, 1> out;
+  GetTPipePtr()->InitBuffer(in, 1, 256);
+  GetTPipePtr()->InitBuffer(out, 1, 256);
+  LocalTensor<half> a = in.AllocTensor<half>();
+  DataCopy(a, xg, 128);
+  in.EnQue(a);
+  a = in.DeQue<half>();
+  LocalTensor<half> b = out.AllocTensor<half>();
+  Adds(b, a, (half)1, 128);
+  out.EnQue(b);
+  in.FreeTensor(a);
+  b = out.DeQue<half>();
+  DataCopy(yg, b, 128);
+  out.FreeTensor(b);
+"""
+    x = np.linspace(-4, 4, 128).astype(np.float16)
+    r = kernel(body, {"x": x}, {"y": ("float16", (128,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], x + np.float16(1))
