@@ -50,7 +50,7 @@ COPY_BODY = """
   xg.SetGlobalBuffer((__gm__ float32_t*)x + GetBlockIdx() * n);
   yg.SetGlobalBuffer((__gm__ float32_t*)y + GetBlockIdx() * n);
   TPipe pipe;
-  TQue<QuePosition::VECIN, 1> q;
+  TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
   pipe.InitBuffer(q, 1, n * 4);
   LocalTensor<float32_t> v = q.AllocTensor<float32_t>();
   DataCopy(v, xg, n);
@@ -141,3 +141,58 @@ def test_queue_bound_to_gm_orders_mte2_before_the_vector_and_gettpipeptr_is_glob
     x = np.linspace(-4, 4, 128).astype(np.float16)
     r = kernel(body, {"x": x}, {"y": ("float16", (128,))}).ok()
     np.testing.assert_array_equal(r.outputs["y"], x + np.float16(1))
+
+
+# ---- conditions the device runs through: warnings by default, errors in strict mode ------------
+TOLERATED = {
+    "vector footprint past the tensor, inside the UB": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 256);
+  pipe.InitBuffer(b, 1024);
+  LocalTensor<float> t = a.Get<float>();
+  Duplicate(t, 1.0f, 128);  // 512 bytes into a 256-byte buffer: the device writes on into b
+""",
+        "Duplicate: operand 0 touches 128 elements but the tensor has 64",
+    ),
+    "SetValue index past the tensor, inside the UB": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 32);
+  pipe.InitBuffer(b, 64);
+  a.Get<float>().SetValue(10, 1.0f);
+""",
+        "LocalTensor::SetValue index 10 out of range (tensor has 8 elements)",
+    ),
+    "InitBuffer into the bytes the runtime reserves": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, 196608);
+""",
+        "into the 256 bytes the runtime reserves",
+    ),
+    "GM read past the buffer's padding": (
+        """
+  GlobalTensor<float> xg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, 1024);
+  DataCopy(a.Get<float>(), xg, 256);  // 1 KiB from a 64-element input
+""",
+        "runs past the buffer",
+    ),
+}
+
+
+def test_device_tolerated_conditions_warn_by_default_and_fail_when_strict(kernel):
+    x = np.ones(64, np.float32)
+    for name, (body, text) in TOLERATED.items():
+        lax = kernel(body, {"x": x}, {"y": ("float32", (8,))}, strict=False)
+        assert lax.status == "OK", (name, lax.message)
+        assert any(text in w for w in lax.result.get("warnings", [])), (name, lax.result)
+        strict = kernel(body, {"x": x}, {"y": ("float32", (8,))})
+        assert strict.status == "RUNTIME_ERROR" and text in strict.message, (name, strict.message)

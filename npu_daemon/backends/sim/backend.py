@@ -132,8 +132,13 @@ class SimBackend(Backend):
                     "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1),
                 }
             )
+        warnings = [c.message for c in checks if c.passed and c.message]
         return result.model_copy(
-            update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)}
+            update={
+                "cases": checks,
+                "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1),
+                **({"message": warnings[0]} if warnings else {}),
+            }
         )
 
     @staticmethod
@@ -177,6 +182,7 @@ class SimBackend(Backend):
                 f"kernel_so {kernel_so}",
                 f"result {case_dir / 'result.json'}",
                 *(f"param {k} {v}" for k, v in params.items()),
+                *(["param sim_strict 1"] if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else []),
             ]
             for arg in spec.inputs:  # read in place from the case cache
                 if arg.name in case.absent:  # an optional input left out: a null GM address
@@ -255,6 +261,9 @@ class SimBackend(Backend):
                         log,
                         check,
                     )
+            if outcome.get("warnings"):  # device-tolerated conditions: noted, the verdict unchanged
+                message = f"case {case.name}: warning: {'; '.join(outcome['warnings'])}"
+                check = check.model_copy(update={"message": message})
             return check, outcome
 
 

@@ -178,13 +178,18 @@ class CaseData:
 
         def produce(tmp: Path) -> None:
             for i, out in enumerate(checker.reference_outputs(self.pkg, self.case, self.inputs())):
-                np.save(tmp / f"out_{i}.npy", out)
+                np.save(tmp / f"out_{i}.npy", np.ma.getdata(out))
+                if np.ma.isMA(out):  # elements the operator leaves undefined
+                    np.save(tmp / f"out_{i}_mask.npy", np.ma.getmaskarray(out))
 
         entry = self._stack.enter_context(_entry(key, produce))
-        return [
-            np.load(entry / f"out_{i}.npy", mmap_mode="r")
-            for i in range(len(self.pkg.spec.outputs))
-        ]
+        outs = []
+        for i in range(len(self.pkg.spec.outputs)):
+            out = np.load(entry / f"out_{i}.npy", mmap_mode="r")
+            if (entry / f"out_{i}_mask.npy").exists():
+                out = np.ma.array(out, mask=np.load(entry / f"out_{i}_mask.npy"))
+            outs.append(out)
+        return outs
 
 
 @contextlib.contextmanager

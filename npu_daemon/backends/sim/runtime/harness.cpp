@@ -171,6 +171,11 @@ void WriteResult(const std::string& path, const Outcome& o) {
     out.precision(10);
     out << ", \"latency_us\": " << o.latencyUs << ", \"profile\": " << o.profileJson;
   }
+  if (!Warnings().empty()) {  // conditions the device runs through (strict mode fails them)
+    out << ", \"warnings\": [";
+    for (size_t i = 0; i < Warnings().size(); ++i) out << (i ? ", " : "") << "\"" << JsonEscape(Warnings()[i]) << "\"";
+    out << "]";
+  }
   out << "}\n";
 }
 

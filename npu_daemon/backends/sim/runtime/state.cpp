@@ -45,6 +45,10 @@ const std::string& Param(const char* key) {
 
 void SetSocParams(std::unordered_map<std::string, std::string> params) { Params() = std::move(params); }
 int64_t SocParamInt(const char* key) { return std::stoll(Param(key)); }
+bool SimStrict() {
+  auto it = Params().find("sim_strict");
+  return it != Params().end() && it->second == "1";
+}
 double SocParamDouble(const char* key) { return std::stod(Param(key)); }
 const char* SocParamStr(const char* key) { return Param(key).c_str(); }
 
@@ -94,6 +98,13 @@ bool GmRangeValid(const void* p, uint64_t bytes) {
   if (it == GmBuffers().begin()) return false;
   --it;
   return addr + bytes <= it->first + it->second.bytes;
+}
+bool GmRangeReadable(const void* p, uint64_t bytes) {
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  auto it = GmBuffers().upper_bound(addr);
+  if (it == GmBuffers().begin()) return false;
+  --it;
+  return addr + bytes <= it->first + std::max(it->second.bytes, it->second.mapped);
 }
 std::string DescribeGm(uint64_t addr) {
   auto it = GmBuffers().upper_bound(addr);

@@ -60,9 +60,14 @@ class GlobalTensor {
 
  private:
   void CheckScalar(uint64_t offset, bool write, const SrcLoc& loc) const {
-    ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(addr_ + offset, sizeof(T)), loc,
-                      "GlobalTensor::%s at element %llu is outside every GM buffer", write ? "SetValue" : "GetValue",
-                      static_cast<unsigned long long>(offset));
+    if (!ascendc_sim::GmRangeValid(addr_ + offset, sizeof(T))) {
+      // A read just past a buffer gets the memory that follows on the device (zeros here).
+      ASCENDC_SIM_CHECK(!write && ascendc_sim::GmRangeReadable(addr_ + offset, sizeof(T)), loc,
+                        "GlobalTensor::%s at element %llu is outside every GM buffer", write ? "SetValue" : "GetValue",
+                        static_cast<unsigned long long>(offset));
+      ascendc_sim::DeviceTolerated(loc, "GlobalTensor::GetValue at element %llu reads past the buffer (the device reads the memory that follows)",
+                                   static_cast<unsigned long long>(offset));
+    }
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     core.Scalar(core.scalarGmCycles);
     core.GmAccess(PIPE_S, ascendc_sim::GmPattern{reinterpret_cast<uintptr_t>(addr_ + offset), 1, sizeof(T), sizeof(T)}, write, loc,
@@ -140,8 +145,13 @@ class LocalTensor {
   T* Data() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbPtr(addr_)); }
 
  private:
+  // Past the tensor but inside the UB the scalar unit reads or writes on (a device-tolerated warning).
   void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
-    ASCENDC_SIM_CHECK(index < size_, loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
+    if (index < size_) return;
+    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().ub.bytes, loc,
+                      "LocalTensor::%s index %u out of range (tensor has %u elements), past the end of the UB", api, index,
+                      size_);
+    ascendc_sim::DeviceTolerated(loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
   }
   uint32_t addr_ = 0;
   uint32_t size_ = 0;

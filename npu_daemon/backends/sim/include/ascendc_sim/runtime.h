@@ -31,5 +31,6 @@ const std::vector<ops::OpDef*>& RegisteredOps();
 // IMPL_OP_OPTILING registrations by op type (register/op_impl_registry.h).
 const gert::OpImplTiling* RegisteredImpl(const std::string& type);
 double SocParamDouble(const char* key);
+bool SimStrict();  // `param sim_strict 1`: device-tolerated conditions are errors
 
 }  // namespace ascendc_sim

@@ -1,6 +1,16 @@
 #include "kernel_operator.h"
 using namespace AscendC;
 
+// y = x + bias one element at a time (no vector lanes for these types); complex64 has no `+`.
+template <typename T>
+__aicore__ inline void AddBias(GlobalTensor<T>& xg, GM_ADDR bias, GlobalTensor<T>& yg, uint32_t n) {
+  if constexpr (!std::is_same_v<T, complex64>) {
+    GlobalTensor<T> bg;
+    bg.SetGlobalBuffer((__gm__ T*)bias, n);
+    for (uint32_t i = 0; i < n; ++i) yg.SetValue(i, static_cast<T>(xg.GetValue(i) + bg.GetValue(i)));
+  }
+}
+
 extern "C" __global__ __aicore__ void wide_add(GM_ADDR x, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
   GET_TILING_DATA(t, tiling);
   using T = DTYPE_X;
@@ -20,9 +30,5 @@ extern "C" __global__ __aicore__ void wide_add(GM_ADDR x, GM_ADDR bias, GM_ADDR 
     q.FreeTensor(v);
     return;
   }
-  if constexpr (!std::is_same_v<T, complex64>) {
-    GlobalTensor<T> bg;
-    bg.SetGlobalBuffer((__gm__ T*)bias, t.total);
-    for (uint32_t i = 0; i < t.total; ++i) yg.SetValue(i, static_cast<T>(xg.GetValue(i) + bg.GetValue(i)));
-  }
+  AddBias<T>(xg, bias, yg, t.total);
 }
