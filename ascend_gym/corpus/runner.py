@@ -65,7 +65,7 @@ def evaluate(source: OpSource, soc: str = "Ascend910B4") -> OpOutcome:
         path=source.rel,
         status=result.status.value,
         message=result.message,
-        cases=len(spec.cases),
+        cases=len(package.spec.cases),
         cases_passed=sum(c.passed for c in result.cases),
     )
 

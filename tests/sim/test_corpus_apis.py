@@ -196,3 +196,66 @@ def test_device_tolerated_conditions_warn_by_default_and_fail_when_strict(kernel
         assert any(text in w for w in lax.result.get("warnings", [])), (name, lax.result)
         strict = kernel(body, {"x": x}, {"y": ("float32", (8,))})
         assert strict.status == "RUNTIME_ERROR" and text in strict.message, (name, strict.message)
+
+
+def test_copy_moves_masked_lanes_with_repeat_strides(kernel):
+    # Two repeats of the first 48 lanes; the source advances 16 blocks (128 floats) a repeat, the
+    # destination 8 (64 floats): dst[0:48] = x[0:48], dst[64:112] = x[128:176].
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 1024);
+  pipe.InitBuffer(b, 512);
+  LocalTensor<float> src = a.Get<float>(), dst = b.Get<float>();
+  DataCopy(src, xg, 256);
+  Duplicate(dst, -1.0f, 128);
+  SetFlag<HardEvent::MTE2_V>(0);
+  WaitFlag<HardEvent::MTE2_V>(0);
+  Copy(dst, src, 48, 2, {1, 1, 8, 16});
+  SetFlag<HardEvent::V_MTE3>(0);
+  WaitFlag<HardEvent::V_MTE3>(0);
+  DataCopy(yg, dst, 128);
+"""
+    x = np.arange(256, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (128,))}).ok()
+    want = np.full(128, -1.0, np.float32)
+    want[0:48] = x[0:48]
+    want[64:112] = x[128:176]
+    np.testing.assert_array_equal(r.outputs["y"], want)
+
+
+def test_broadcast_old_spelling(kernel):
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 64);
+  pipe.InitBuffer(b, 4 * 16 * 4);
+  LocalTensor<float> src = a.Get<float>(), dst = b.Get<float>();
+  DataCopy(src, xg, 16);
+  SetFlag<HardEvent::MTE2_V>(0);
+  WaitFlag<HardEvent::MTE2_V>(0);
+  const uint32_t dstShape[2] = {4, 16}, srcShape[2] = {1, 16};
+  BroadCast<float, 2, 0>(dst, src, dstShape, srcShape);
+  SetFlag<HardEvent::V_MTE3>(0);
+  WaitFlag<HardEvent::V_MTE3>(0);
+  DataCopy(yg, dst, 64);
+"""
+    x = np.arange(16, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (4, 16))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], np.tile(x, (4, 1)))
+
+
+def test_tiling_reads_a_value_depend_input_with_get_data(kernel):
+    host = HOST.replace(
+        "ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));",
+        "ctx->SetBlockDim(static_cast<uint32_t>(ctx->GetInputTensor(0)->GetData<float>()[2]));",
+    )
+    x = np.array([0, 0, 3, 0, 0, 0, 0, 0], np.float32)
+    r = kernel("", {"x": x}, {"y": ("float32", (8,))}, host=host).ok()
+    assert r.result["block_dim"] == 3

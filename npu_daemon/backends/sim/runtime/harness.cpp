@@ -219,6 +219,11 @@ void Run(const Launch& l, Outcome& o) {
   for (const auto& t : l.inputs) {
     describe(t, ctx.inputs_, ctx.inputDescs_);
     ctx.absent_.push_back(t.absent);
+    if (!t.absent && t.Bytes() <= (1u << 20)) {  // host-visible values for ValueDepend inputs
+      ctx.inputs_.back().data_.resize(t.Bytes());
+      std::ifstream f(t.path, std::ios::binary);
+      f.read(reinterpret_cast<char*>(ctx.inputs_.back().data_.data()), static_cast<std::streamsize>(t.Bytes()));
+    }
   }
   for (const auto& t : l.outputs) describe(t, ctx.outputs_, ctx.outputDescs_);
   ctx.attrs_ = l.attrs;

@@ -131,6 +131,13 @@ class CompileTimeTensorDesc {
 
 class Tensor {
  public:
+  // The values of an input the tiling reads (ValueDepend inputs such as axes or paddings); the
+  // harness loads inputs up to 1 MiB, larger ones read as null.
+  template <typename T>
+  const T* GetData() const { return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data()); }
+  const void* GetAddr() const { return data_.empty() ? nullptr : data_.data(); }
+  size_t GetSize() const { return data_.size(); }
+  std::vector<uint8_t> data_;
   const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
   const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
   int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
