@@ -111,20 +111,22 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
 
 def rename_args(spec: OperatorSpec, host_text: str) -> OperatorSpec:
     """The spec with its inputs and outputs renamed, by position, to the OpDef's names (kernels
-    see them as DTYPE_<NAME>); unchanged where the counts differ. Attrs are positional already."""
+    see them as DTYPE_<NAME>); unchanged where the counts differ. Attrs are positional already.
+
+    An OpDef Output named like an Input is a ref op: the kernel parameter (and DTYPE macro) of
+    the output is `<name>_ref`, as the toolchain names it."""
     ins = [n for kind, n in _ARG.findall(host_text) if kind == "Input"]
     outs = [n for kind, n in _ARG.findall(host_text) if kind == "Output"]
     names: dict[str, str] = {}
     if len(ins) == len(spec.inputs):
         names |= {a.name: n for a, n in zip(spec.inputs, ins)}
     if len(outs) == len(spec.outputs):
-        names |= {a.name: n for a, n in zip(spec.outputs, outs)}
+        names |= {a.name: f"{n}_ref" if n in ins else n for a, n in zip(spec.outputs, outs)}
     data = spec.model_dump()
     # An in-place output is a kernel parameter only where the OpDef declares it as an Output.
     for arg in data["outputs"]:
         if arg["alias"]:
             arg["param"] = len(outs) == len(spec.outputs)
-    # An OpDef may name an output like an input (ref ops): keep our names then.
     if len(set(names.values())) != len(names) or all(k == v for k, v in names.items()):
         return OperatorSpec.model_validate(data)
     for group in ("inputs", "outputs"):

@@ -102,9 +102,9 @@ def logical_not(x):
     return ~x
 
 
-def rotate_half(x):
-    h = x.shape[-1] // 2
-    return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+def neg_second_half(input):
+    h = input.shape[-1] // 2
+    return np.concatenate([input[..., :h], -input[..., h:]], axis=-1)
 
 
 # ---- binary and n-ary elementwise -------------------------------------------------------------

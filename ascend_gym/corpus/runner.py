@@ -89,20 +89,24 @@ def run(
 
 
 _NOISE = [
-    (re.compile(r"\S*/(op_host|op_kernel)/"), r"\1/"),  # paths inside a package
-    (re.compile(r":\d+(:\d+)?"), ""),  # line and column numbers
-    (re.compile(r"case \w+: "), ""),
-    (re.compile(r"\b\d+\b"), "N"),
+    (re.compile(r"case \w+(, output \w+)?: "), ""),
+    (re.compile(r"block \d+: "), ""),
+    (re.compile(r"\S*(op_host|op_kernel)/\S+?:(\d+:)*\s*"), ""),  # where, in which file
+    (re.compile(r"\S+\.(cpp|h):\d+"), "kernel code"),
+    (re.compile(r"(first at flat index|got|expected) .*"), ""),
+    (re.compile(r"‘[^’]*’"), "‘…’"),
+    (re.compile(r"\b\w+\+\d+"), "X+N"),  # GM name+offset
+    (re.compile(r"\d+(\.\d+)?"), "N"),
 ]
 
 
 def cause(outcome: OpOutcome) -> str:
-    """The failure's message with paths, positions, case names and numbers taken out, so equal
-    causes in different operators count together."""
+    """The failure's message with files, positions, names and numbers taken out, so the same
+    cause in different operators counts together."""
     text = outcome.message.splitlines()[0] if outcome.message else ""
     for pattern, repl in _NOISE:
         text = pattern.sub(repl, text)
-    return f"{outcome.status}: {text.strip()[:160]}"
+    return f"{outcome.status}: {' '.join(text.split())[:150]}"
 
 
 def summary(outcomes: list[OpOutcome], top: int = 12) -> str:

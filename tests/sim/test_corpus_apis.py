@@ -39,7 +39,9 @@ static ge::graphStatus SimkParse(gert::TilingParseContext* ctx) {
         "}  // namespace optiling",
         """}  // namespace optiling
 IMPL_OP_OPTILING(Simk).Tiling(optiling::SimkTiling).TilingParse<optiling::SimkCompileInfo>(optiling::SimkParse);
-IMPL_OP_INFERSHAPE(Simk).InferShape([](gert::InferShapeContext*) { return ge::GRAPH_SUCCESS; });""",
+IMPL_OP_INFERSHAPE(Simk).InferShape([](gert::InferShapeContext* c) {
+  return c->GetInputTensor(0) == nullptr ? ge::GRAPH_SUCCESS : ge::GRAPH_PARAM_INVALID;
+});""",
     )
 )
 
@@ -259,3 +261,29 @@ def test_tiling_reads_a_value_depend_input_with_get_data(kernel):
     x = np.array([0, 0, 3, 0, 0, 0, 0, 0], np.float32)
     r = kernel("", {"x": x}, {"y": ("float32", (8,))}, host=host).ok()
     assert r.result["block_dim"] == 3
+
+
+def test_tbuf_takes_the_queue_forms_and_zero_length_queues_still_queue(kernel):
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tmp;
+  TQue<QuePosition::VECOUT, 1> empty;
+  pipe.InitBuffer(tmp, 2, 64);   // the queue form on a TBuf: 2 x 64 bytes
+  pipe.InitBuffer(empty, 1, 0);  // a zero-length buffer, as tilings with an empty tail make
+  LocalTensor<float> t = tmp.AllocTensor<float>();
+  DataCopy(t, xg, 32);
+  SetFlag<HardEvent::MTE2_MTE3>(0);
+  WaitFlag<HardEvent::MTE2_MTE3>(0);
+  DataCopy(yg, t, 32);
+  tmp.FreeTensor(t);
+  LocalTensor<float> e = empty.AllocTensor<float>();
+  empty.EnQue(e);
+  e = empty.DeQue<float>();
+  empty.FreeTensor(e);
+"""
+    x = np.arange(32, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (32,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], x)

@@ -16,6 +16,7 @@ namespace ge {
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;  // graph/ge_error_codes.h
 
 enum DataType : int32_t {
   DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
@@ -280,6 +281,9 @@ class TilingContext {
 class InferShapeContext {
  public:
   const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+  const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+  const Tensor* GetInputTensor(size_t i) const { return i < tensors_.size() ? &tensors_[i] : nullptr; }
+  std::vector<Tensor> tensors_;
   Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
   std::vector<Shape> inputs_, outputs_;

@@ -213,6 +213,11 @@ class TQueBase {
     bool freedOnce = false;  // a FreeTensor has signalled the producer since the last AllocTensor
   };
   int SlotOf(uint32_t addr, const SrcLoc& loc) const {
+    if (len_ == 0 && addr == base_) {  // zero-length buffers share one address: the oldest in use
+      for (int i = 0; i < num_; ++i)
+        if (slots_[i].inUse) return i;
+      return 0;
+    }
     ASCENDC_SIM_CHECK(len_ > 0 && addr >= base_ && addr < base_ + num_ * len_ && (addr - base_) % len_ == 0, loc,
                       "tensor at UB address %u does not belong to this queue", addr);
     return static_cast<int>((addr - base_) / len_);
@@ -319,6 +324,11 @@ class TBuf {
     return LocalTensor<T>(base_ + bufOffset, size, pos);
   }
   uint32_t BufferBytes() const { return len_; }
+  // The queue interface TBuf shares with TQueBind on the device: the whole buffer, no events.
+  template <typename T>
+  __aicore__ LocalTensor<T> AllocTensor() const { return Get<T>(); }
+  template <typename T>
+  __aicore__ void FreeTensor(LocalTensor<T>&) const {}
 
  private:
   uint32_t base_ = 0;
@@ -343,6 +353,13 @@ class TPipe {
   template <TPosition pos>
   __aicore__ bool InitBuffer(TBuf<pos>& buf, uint32_t len, ASCENDC_SIM_LOC) {
     buf.Bind(Allocate(Align32(len), loc, len, 1), Align32(len));
+    return true;
+  }
+  // A TBuf is a queue on the device, so the queue form (num buffers of len bytes) takes one too.
+  template <TPosition pos>
+  __aicore__ bool InitBuffer(TBuf<pos>& buf, uint8_t num, uint32_t len, ASCENDC_SIM_LOC) {
+    const uint32_t bytes = Align32(len) * num;
+    buf.Bind(Allocate(bytes, loc, len, num), bytes);
     return true;
   }
   __aicore__ void Init() { used_ = 0; vecinBuffers_ = 0; }
