@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "bank": "ascend_gym.commands.bank_cmd",
     "sim": "ascend_gym.commands.sim_cmd",
     "corpus": "ascend_gym.commands.corpus_cmd",
+    "generate": "ascend_gym.commands.generate_cmd",
 }
 
 
