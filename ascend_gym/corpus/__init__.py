@@ -26,7 +26,8 @@ _DTYPES = re.compile(
     r"\bthis->(?:Input|Output)\(\s*\"\w+\"\s*\)[^;]*?\.DataType\(\s*\{([^}]*)\}", re.S
 )
 _ENTRY = re.compile(r"__global__\s+(?:__aicore__\s+)?void\s+(\w+)\s*\(")
-_HOST_SKIP = ("_infershape", "_infer_shape", "_proto")  # graph-mode only, not part of the tiling
+# Host files that are not the tiling: graph-mode inference and protos, the aclnn / l0 API layers.
+_HOST_SKIP = ("_infershape", "_infer_shape", "_proto", "aclnn_", "_l0.")
 
 
 @dataclass(frozen=True)
