@@ -177,18 +177,12 @@ class CaseData:
         )
 
         def produce(tmp: Path) -> None:
-<<<<<<< HEAD
             # In the daemon for a suite operator, in the sandbox for a client's own reference.
-            for i, out in enumerate(
-                references.reference_outputs(self.pkg, self.case, self.inputs_dir)
-            ):
-                np.save(tmp / f"out_{i}.npy", out)
-=======
-            for i, out in enumerate(checker.reference_outputs(self.pkg, self.case, self.inputs())):
+            outputs = references.reference_outputs(self.pkg, self.case, self.inputs_dir)
+            for i, out in enumerate(outputs):
                 np.save(tmp / f"out_{i}.npy", np.ma.getdata(out))
                 if np.ma.isMA(out):  # elements the operator leaves undefined
                     np.save(tmp / f"out_{i}_mask.npy", np.ma.getmaskarray(out))
->>>>>>> corpus
 
         entry = self._stack.enter_context(_entry(key, produce))
         outs = []
