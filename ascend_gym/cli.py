@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "bank": "ascend_gym.commands.bank",
     "sim": "ascend_gym.commands.sim",
     "generate": "ascend_gym.commands.generate",
+    "corpus": "ascend_gym.commands.corpus",
 }
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 INTERRUPTED = "interrupted; run the same command again to resume"
