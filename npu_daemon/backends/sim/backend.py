@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ascend_gym.package import Case, OperatorPackage, dtype_macros
-from ascend_gym.protocol import CaseCheck, EvalRequest, Status
+from ascend_gym.protocol import CaseCheck, EvalRequest, Stage, Status
 from npu_daemon import checker, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing
 from npu_daemon.backends.common import build
@@ -98,8 +98,9 @@ class SimBackend(Backend):
 
     def _run_case(
         self, built: Built, case: Case, request: EvalRequest, timed: bool
-    ) -> tuple[CaseCheck, Timing | None]:
-        """One harness run gives both the outputs and the modelled time."""
+    ) -> tuple[CaseCheck | None, Timing | None]:
+        """One harness run gives both the outputs and the modelled time (the time alone, and no
+        check, when the request has no check stage)."""
         pkg = request.package
         kernel_so = built.kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
         case_dir = built.workdir / f"case-{case.name}"
@@ -124,8 +125,10 @@ class SimBackend(Backend):
                         data.input_path(arg.name),
                     )
                 )
+            # A timing-only run (no check stage) writes no output files and reads no reference.
+            checked = Stage.CHECK in request.stages
             for arg in spec.outputs:
-                path = case_dir / f"out_{arg.name}.bin"
+                path = case_dir / f"out_{arg.name}.bin" if checked else "-"
                 lines.append(
                     _tensor_line(
                         "output",
@@ -168,7 +171,8 @@ class SimBackend(Backend):
             if status is not Status.OK:
                 raise CaseFailure(status, f"case {case.name}: {outcome['message']}", log)
 
-            for arg, expected in zip(spec.outputs, data.reference()):
+            check = None
+            for arg, expected in zip(spec.outputs, data.reference() if checked else []):
                 dtype = spec.arg_dtype(case, arg.name)
                 got = np.fromfile(case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype])
                 if (
