@@ -31,7 +31,7 @@ def counted(out_dir: Path) -> dict[str, int]:
     per_program: dict[str, int] = collections.Counter()
     for f in out_dir.glob("cg.*"):
         text = f.read_text(errors="replace")
-        cmd = re.search(r"^cmd: (\S+)", text, re.M)
+        cmd = re.search(r"^cmd:\s+(\S+)", text, re.M)
         total = re.search(r"^summary: (\d+)", text, re.M)
         if cmd and total:
             per_program[Path(cmd.group(1)).name] += int(total.group(1))
