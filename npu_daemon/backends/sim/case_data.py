@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ascend_gym.package import Case, OperatorPackage
-from npu_daemon import checker
+from npu_daemon import checker, references
 from npu_daemon.backends.common import build
 
 # How entries are generated and laid out (file modes included): a change to either makes new entries.
@@ -167,6 +167,7 @@ class CaseData:
                 dtype=checker.STORAGE[spec.arg_dtype(self.case, arg.name)],
             ).reshape(spec.arg_shape(self.case, arg.name))
             for arg in spec.inputs
+            if arg.name not in self.case.absent
         }
 
     def reference(self) -> list[np.ndarray]:
@@ -176,14 +177,21 @@ class CaseData:
         )
 
         def produce(tmp: Path) -> None:
-            for i, out in enumerate(checker.reference_outputs(self.pkg, self.case, self.inputs())):
-                np.save(tmp / f"out_{i}.npy", out)
+            # In the daemon for a suite operator, in the sandbox for a client's own reference.
+            outputs = references.reference_outputs(self.pkg, self.case, self.inputs_dir)
+            for i, out in enumerate(outputs):
+                np.save(tmp / f"out_{i}.npy", np.ma.getdata(out))
+                if np.ma.isMA(out):  # elements the operator leaves undefined
+                    np.save(tmp / f"out_{i}_mask.npy", np.ma.getmaskarray(out))
 
         entry = self._stack.enter_context(_entry(key, produce))
-        return [
-            np.load(entry / f"out_{i}.npy", mmap_mode="r")
-            for i in range(len(self.pkg.spec.outputs))
-        ]
+        outs = []
+        for i in range(len(self.pkg.spec.outputs)):
+            out = np.load(entry / f"out_{i}.npy", mmap_mode="r")
+            if (entry / f"out_{i}_mask.npy").exists():
+                out = np.ma.array(out, mask=np.load(entry / f"out_{i}_mask.npy"))
+            outs.append(out)
+        return outs
 
 
 @contextlib.contextmanager

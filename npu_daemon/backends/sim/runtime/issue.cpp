@@ -25,8 +25,13 @@ void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_li
     Stride s = o.stride;
     if (s.perBlock == 0) s.perBlock = 32 / o.elemBytes;
     uint64_t extent = lanes.Extent(s);
-    ASCENDC_SIM_CHECK(extent <= o.size, loc, "%s: operand %d touches %llu elements but the tensor has %u", api, i,
+    if (extent > o.size) {  // past the tensor: the device runs on while it stays inside the UB
+      ASCENDC_SIM_CHECK(o.addr + extent * o.elemBytes <= core.ub.bytes, loc,
+                        "%s: operand %d touches %llu elements but the tensor has %u, past the end of the UB", api, i,
+                        static_cast<unsigned long long>(extent), o.size);
+      DeviceTolerated(loc, "%s: operand %d touches %llu elements but the tensor has %u", api, i,
                       static_cast<unsigned long long>(extent), o.size);
+    }
     if (i < 3) {
       ins.ubAddr[i] = o.addr;
       ins.ubBytes[i] = static_cast<uint32_t>(extent * o.elemBytes);
@@ -51,10 +56,16 @@ void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d
   ASCENDC_SIM_CHECK(ubEnd <= core.ub.bytes, loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api, ubAddr,
                     static_cast<unsigned long long>(ubEnd));
   uint64_t gmSpan = d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.gmPitch + d.rowBytes : 0;
-  ASCENDC_SIM_CHECK(gmSpan == 0 || GmRangeValid(gm, gmSpan), loc,
-                    "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)", api,
-                    static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
   const bool toUb = op == Op::kCopyGmToUb;
+  if (gmSpan != 0 && !GmRangeValid(gm, gmSpan)) {
+    // A read a little past a buffer gets whatever memory follows on the device (zeros here); a
+    // write there, or a read beyond the buffer's pages, is an error.
+    ASCENDC_SIM_CHECK(toUb && GmRangeReadable(gm, gmSpan), loc,
+                      "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)", api,
+                      static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+    DeviceTolerated(loc, "%s: GM read of %llu bytes at %s runs past the buffer (the device reads the memory that follows)",
+                    api, static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+  }
   Instr ins{};
   ins.pipe = toUb ? PIPE_MTE2 : PIPE_MTE3;
   ins.op = op;

@@ -279,6 +279,32 @@ __aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, 
   ascendc_sim::DumpValues("GM", desc, tensor.Data(), dumpSize);
 }
 
+// ---- InitGlobalMemory: `size` elements of GM set to `value` ------------------------------------
+// The library fills a UB buffer with Duplicate and writes it out on MTE3 (the caller orders later
+// reads with a flag or SyncAll, as on the device); recorded as one MTE3 copy of the whole range.
+template <typename T>
+__aicore__ inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_t size, const T value, ASCENDC_SIM_LOC) {
+  const uint64_t bytes = size * sizeof(T);
+  uint8_t* addr = reinterpret_cast<uint8_t*>(gm.GetPhyAddr());
+  ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(addr, bytes), loc,
+                    "InitGlobalMemory: GM range of %llu bytes at %s is outside every GM buffer",
+                    static_cast<unsigned long long>(bytes), ascendc_sim::DescribeGm(reinterpret_cast<uintptr_t>(addr)).c_str());
+  T* host = gm.Data();
+  for (uint64_t i = 0; i < size; ++i) host[i] = value;
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  ascendc_sim::Instr ins{};
+  ins.pipe = PIPE_MTE3;
+  ins.op = ascendc_sim::Op::kCopyUbToGm;
+  ins.repeats = 1;
+  ins.unitBytes = static_cast<uint32_t>(bytes);
+  ins.gmAddr = reinterpret_cast<uintptr_t>(addr);
+  ins.link = -1;
+  ins.elements = bytes;
+  ins.gmPitch = bytes;
+  core.IssueAccesses(ins, loc, "InitGlobalMemory", nullptr, 0);
+  core.GmAccess(PIPE_MTE3, ascendc_sim::GmPattern{ins.gmAddr, 1, static_cast<uint32_t>(bytes), bytes}, true, loc, "InitGlobalMemory");
+}
+
 // ---- cross-core barrier ----------------------------------------------------------------------
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll(ASCENDC_SIM_LOC) { ascendc_sim::CurrentCore().SyncAll(loc); }

@@ -16,11 +16,12 @@ enum class TPosition : uint8_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VE
 using QuePosition = TPosition;
 
 // Which pipes produce into and consume from a buffer at a position.
+// A queue bound to GM (TQueBind<GM, VECIN> / <VECOUT, GM>) is filled by MTE2 / drained by MTE3.
 constexpr pipe_t ProducerPipe(TPosition p) {
-  return p == TPosition::VECIN ? PIPE_MTE2 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE2 : PIPE_V;
+  return p == TPosition::VECIN || p == TPosition::GM ? PIPE_MTE2 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE2 : PIPE_V;
 }
 constexpr pipe_t ConsumerPipe(TPosition p) {
-  return p == TPosition::VECOUT ? PIPE_MTE3 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE1 : PIPE_V;
+  return p == TPosition::VECOUT || p == TPosition::GM ? PIPE_MTE3 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE1 : PIPE_V;
 }
 
 template <typename T>
@@ -59,9 +60,14 @@ class GlobalTensor {
 
  private:
   void CheckScalar(uint64_t offset, bool write, const SrcLoc& loc) const {
-    ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(addr_ + offset, sizeof(T)), loc,
-                      "GlobalTensor::%s at element %llu is outside every GM buffer", write ? "SetValue" : "GetValue",
-                      static_cast<unsigned long long>(offset));
+    if (!ascendc_sim::GmRangeValid(addr_ + offset, sizeof(T))) {
+      // A read just past a buffer gets the memory that follows on the device (zeros here).
+      ASCENDC_SIM_CHECK(!write && ascendc_sim::GmRangeReadable(addr_ + offset, sizeof(T)), loc,
+                        "GlobalTensor::%s at element %llu is outside every GM buffer", write ? "SetValue" : "GetValue",
+                        static_cast<unsigned long long>(offset));
+      ascendc_sim::DeviceTolerated(loc, "GlobalTensor::GetValue at element %llu reads past the buffer (the device reads the memory that follows)",
+                                   static_cast<unsigned long long>(offset));
+    }
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     core.Scalar(core.scalarGmCycles);
     core.GmAccess(PIPE_S, ascendc_sim::GmPattern{reinterpret_cast<uintptr_t>(addr_ + offset), 1, sizeof(T), sizeof(T)}, write, loc,
@@ -116,6 +122,13 @@ class LocalTensor {
     T v = static_cast<T>(value);
     std::memcpy(core.UbPtr(addr_ + index * sizeof(T)), &v, sizeof(T));
   }
+  // A reference to one element for scalar code (`t(i) = v`), charged as one scalar UB read.
+  __aicore__ T& operator()(uint32_t index, ASCENDC_SIM_LOC) const {
+    CheckIndex(index, loc, "operator()");
+    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), false, loc, "LocalTensor::operator()");
+    return Data()[index];
+  }
   __aicore__ uint32_t GetSize() const { return size_; }
   __aicore__ void SetSize(uint32_t size) { size_ = size; }
   __aicore__ uint32_t GetLength() const { return size_ * sizeof(T); }
@@ -132,8 +145,13 @@ class LocalTensor {
   T* Data() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbPtr(addr_)); }
 
  private:
+  // Past the tensor but inside the UB the scalar unit reads or writes on (a device-tolerated warning).
   void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
-    ASCENDC_SIM_CHECK(index < size_, loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
+    if (index < size_) return;
+    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().ub.bytes, loc,
+                      "LocalTensor::%s index %u out of range (tensor has %u elements), past the end of the UB", api, index,
+                      size_);
+    ascendc_sim::DeviceTolerated(loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
   }
   uint32_t addr_ = 0;
   uint32_t size_ = 0;
@@ -195,6 +213,11 @@ class TQueBase {
     bool freedOnce = false;  // a FreeTensor has signalled the producer since the last AllocTensor
   };
   int SlotOf(uint32_t addr, const SrcLoc& loc) const {
+    if (len_ == 0 && addr == base_) {  // zero-length buffers share one address: the oldest in use
+      for (int i = 0; i < num_; ++i)
+        if (slots_[i].inUse) return i;
+      return 0;
+    }
     ASCENDC_SIM_CHECK(len_ > 0 && addr >= base_ && addr < base_ + num_ * len_ && (addr - base_) % len_ == 0, loc,
                       "tensor at UB address %u does not belong to this queue", addr);
     return static_cast<int>((addr - base_) / len_);
@@ -301,6 +324,11 @@ class TBuf {
     return LocalTensor<T>(base_ + bufOffset, size, pos);
   }
   uint32_t BufferBytes() const { return len_; }
+  // The queue interface TBuf shares with TQueBind on the device: the whole buffer, no events.
+  template <typename T>
+  __aicore__ LocalTensor<T> AllocTensor() const { return Get<T>(); }
+  template <typename T>
+  __aicore__ void FreeTensor(LocalTensor<T>&) const {}
 
  private:
   uint32_t base_ = 0;
@@ -325,6 +353,13 @@ class TPipe {
   template <TPosition pos>
   __aicore__ bool InitBuffer(TBuf<pos>& buf, uint32_t len, ASCENDC_SIM_LOC) {
     buf.Bind(Allocate(Align32(len), loc, len, 1), Align32(len));
+    return true;
+  }
+  // A TBuf is a queue on the device, so the queue form (num buffers of len bytes) takes one too.
+  template <TPosition pos>
+  __aicore__ bool InitBuffer(TBuf<pos>& buf, uint8_t num, uint32_t len, ASCENDC_SIM_LOC) {
+    const uint32_t bytes = Align32(len) * num;
+    buf.Bind(Allocate(bytes, loc, len, num), bytes);
     return true;
   }
   __aicore__ void Init() { used_ = 0; vecinBuffers_ = 0; }
@@ -361,3 +396,5 @@ class TPipe {
 __aicore__ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_sim::CurrentCore().tpipe); }
 
 }  // namespace AscendC
+
+using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using namespace AscendC`

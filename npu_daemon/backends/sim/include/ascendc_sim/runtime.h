@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "ascendc_sim/core.h"
+#include "register/op_impl_registry.h"
 
 namespace ops {
 class OpDef;
@@ -27,6 +28,9 @@ bool InGuardedGm(uintptr_t addr);  // inside the guard mapping of a GM buffer
 // GM accesses are checked across blocks at every SyncAll and at the end.
 void RunBlocks(uint32_t blockDim, const std::function<void()>& kernel, const std::function<void(Core&)>& done);
 const std::vector<ops::OpDef*>& RegisteredOps();
+// IMPL_OP_OPTILING registrations by op type (register/op_impl_registry.h).
+const gert::OpImplTiling* RegisteredImpl(const std::string& type);
 double SocParamDouble(const char* key);
+bool SimStrict();  // `param sim_strict 1`: device-tolerated conditions are errors
 
 }  // namespace ascendc_sim
