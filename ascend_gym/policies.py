@@ -16,7 +16,7 @@ from ascend_gym.protocol import Status
 REGISTRY: dict[str, str] = {
     "random": "baselines.random_search:RandomSearch",
     "bon": "baselines.best_of_n:BestOfN",
-    "openevolve": "baselines.openevolve_policy:OpenEvolvePolicy",
+    "openevolve": "baselines.openevolve.policy:OpenEvolvePolicy",
     "ascendoptimizer": "agents.ascendoptimizer.policy:AscendOptimizer",
 }
 

@@ -14,7 +14,7 @@ from agents.llm import LLMConfig
 Ablation = Literal["full", "stage1-only", "stage2-only"]
 
 
-class Stage1Config(BaseModel):
+class TilingEvolutionConfig(BaseModel):
     """Evolutionary search over the tiling program (kernel fixed)."""
 
     population_size: int = Field(16, ge=1)  # individuals kept, fittest first
@@ -28,7 +28,7 @@ class Stage1Config(BaseModel):
     offline: OfflineMutationConfig = OfflineMutationConfig()
 
 
-class Stage2Config(BaseModel):
+class KernelRewritingConfig(BaseModel):
     """Retrieval-augmented kernel rewriting (tiling fixed)."""
 
     bank_dir: str = ""  # empty = the bank shipped in agents/data/bank
@@ -49,8 +49,8 @@ class AscendOptimizerConfig(BaseModel):
     proposal_attempts: int = Field(
         6, ge=1
     )  # failed or duplicate proposals tolerated per evaluation
-    stage1: Stage1Config = Stage1Config()
-    stage2: Stage2Config = Stage2Config()
+    tiling_evolution: TilingEvolutionConfig = TilingEvolutionConfig()
+    kernel_rewriting: KernelRewritingConfig = KernelRewritingConfig()
     rewind: RewindConfig = RewindConfig()  # used by `ascend-gym bank build`
     out_dir: str = ""  # trajectory.jsonl, result.json and the best package go here when set
 

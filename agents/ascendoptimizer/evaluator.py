@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.ascendoptimizer.cpp import unified_diff
 from agents.ascendoptimizer.diagnose import profile_summary
 from agents.ascendoptimizer.trajectory import Trajectory
+from ascend_gym.cpp import unified_diff
 from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import StepRecord
 from ascend_gym.protocol import EvalResult

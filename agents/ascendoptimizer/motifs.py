@@ -17,9 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from agents.ascendoptimizer import cpp
 from agents.llm.extract import apply_edits
-from ascend_gym import rewrites
+from ascend_gym import cpp, rewrites
 from ascend_gym.package import OperatorPackage
 
 FLOAT_DTYPES = {"float16", "float32", "bfloat16"}
@@ -75,7 +74,7 @@ def _float_only(package: OperatorPackage) -> bool:
 def _tensor_type(source: str, name: str) -> str | None:
     m = re.search(
         rf"\b(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>[^;(){{}}]*\b{re.escape(name)}\b",
-        rewrites.code_view(source),
+        cpp.code_view(source),
     )
     return m.group(1) if m else None
 
@@ -132,7 +131,7 @@ def _copy_to_pad(package: OperatorPackage, _origin: Origin | None) -> list[Varia
 
 def _remove_l2_hints(package: OperatorPackage, _origin: Origin | None) -> list[Variant]:
     source = package.kernel_source
-    view = rewrites.code_view(source)
+    view = cpp.code_view(source)
     spans = [
         m.span()
         for m in re.finditer(r"[ \t]*\b\w+\s*\.\s*SetL2CacheHint\s*\([^;]*\)\s*;[ \t]*\n?", view)

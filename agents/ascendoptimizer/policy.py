@@ -20,7 +20,7 @@ from agents.ascendoptimizer.embed import make_embedder
 from agents.ascendoptimizer.evaluator import Evaluator
 from agents.ascendoptimizer.offline import OfflineProposer
 from agents.ascendoptimizer.proposer import Proposer
-from agents.ascendoptimizer.stages import Stage1, Stage2
+from agents.ascendoptimizer.search import KernelRewriting, TilingEvolution
 from agents.ascendoptimizer.trajectory import Trajectory
 from agents.llm import ChatClient, Usage
 from ascend_gym.policies import PolicyResult
@@ -46,17 +46,17 @@ class AscendOptimizer:
 
     def make_proposer(self) -> tuple[Proposer, ChatClient | None]:
         if self.config.proposer == "offline":
-            return OfflineProposer(self.config.stage1.offline), None
+            return OfflineProposer(self.config.tiling_evolution.offline), None
         from agents.ascendoptimizer.llm_proposer import LLMProposer
 
         client = ChatClient(self.config.llm, http_client=self.http_client)
         return LLMProposer(client), client
 
     def load_bank(self) -> ExperienceBank:
-        root = Path(self.config.stage2.bank_dir or DEFAULT_BANK_DIR)
+        root = Path(self.config.kernel_rewriting.bank_dir or DEFAULT_BANK_DIR)
         if not (root / "bank.jsonl").is_file():
             return ExperienceBank([], make_embedder("tfidf"), meta={"missing": str(root)})
-        return ExperienceBank.load(root, self.config.stage2.embedder)
+        return ExperienceBank.load(root, self.config.kernel_rewriting.embedder)
 
     def run(self, env: Any, seed: int) -> AscendOptimizerResult:
         cfg = self.config
@@ -81,8 +81,10 @@ class AscendOptimizer:
             bank_size=len(bank),
             embedder=bank.embedder.name,
         )
-        stage1 = Stage1(cfg.stage1, proposer, evaluator, rng)
-        stage2 = Stage2(cfg.stage2, proposer, evaluator, bank, core.package.uri, rng)
+        stage1 = TilingEvolution(cfg.tiling_evolution, proposer, evaluator, rng)
+        stage2 = KernelRewriting(
+            cfg.kernel_rewriting, proposer, evaluator, bank, core.package.uri, rng
+        )
         rounds_done = 0
         try:
             for round_ in range(cfg.rounds):
@@ -132,7 +134,11 @@ class AscendOptimizer:
         return result
 
     def _run_stage(
-        self, stage: Stage1 | Stage2, evaluations: int, evaluator: Evaluator, round_: int
+        self,
+        stage: TilingEvolution | KernelRewriting,
+        evaluations: int,
+        evaluator: Evaluator,
+        round_: int,
     ) -> int:
         """Up to `evaluations` charged evaluations of one stage; returns how many it spent. A stage
         that fails to make a new proposal `proposal_attempts` times in a row has run dry; steps that

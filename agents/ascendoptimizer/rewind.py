@@ -18,13 +18,13 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from agents.ascendoptimizer.bank import BuildStats, Experience, ExperienceBank
-from agents.ascendoptimizer.cpp import unified_diff
 from agents.ascendoptimizer.embed import EmbedderKind, make_embedder
 from agents.ascendoptimizer.motifs import BY_NAME, Origin
 from agents.ascendoptimizer.proposer import Proposer
 from agents.ascendoptimizer.trajectory import Trajectory
 from ascend_gym import suite
 from ascend_gym.client import DaemonClient
+from ascend_gym.cpp import unified_diff
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import EvalRequest, EvalResult
 

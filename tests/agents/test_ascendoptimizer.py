@@ -88,7 +88,7 @@ def llm_config(tmp_path, cache_mode: str) -> dict:
         "stage1_steps": 2,
         "stage2_steps": 1,
         "llm": {"model": "fake", "cache_dir": str(tmp_path / "cache"), "cache_mode": cache_mode},
-        "stage2": {"bank_dir": tiny_bank(tmp_path / "bank"), "embedder": "tfidf"},
+        "kernel_rewriting": {"bank_dir": tiny_bank(tmp_path / "bank"), "embedder": "tfidf"},
     }
 
 
@@ -196,7 +196,11 @@ def test_replaying_the_cache_reproduces_the_run_exactly_without_the_model(daemon
 @pytest.mark.parametrize("operator", ["level1/add", "level1/relu", "level2/swiglu"])
 def test_offline_end_to_end_on_suite_operators(daemon, operator):
     policy = make_policy(
-        "ascendoptimizer", rounds=1, stage1_steps=2, stage2_steps=1, stage2={"embedder": "tfidf"}
+        "ascendoptimizer",
+        rounds=1,
+        stage1_steps=2,
+        stage2_steps=1,
+        kernel_rewriting={"embedder": "tfidf"},
     )
     env = gym.make(
         "ascend_gym:AscendOp-v0",
@@ -228,7 +232,7 @@ def test_ablations_keep_to_their_stage(daemon, tmp_path):
         rounds=1,
         stage1_steps=2,
         stage2_steps=1,
-        stage2=bank,
+        kernel_rewriting=bank,
     )
     assert set(only1.stage_evaluations) == {"stage1"} and only1.evaluations == 3
     # Stage II alone: the tiny bank's L2 experience maps to the catalogue's l2_bypass:inputs rewrite.
@@ -240,7 +244,7 @@ def test_ablations_keep_to_their_stage(daemon, tmp_path):
         rounds=1,
         stage1_steps=1,
         stage2_steps=1,
-        stage2=bank,
+        kernel_rewriting=bank,
     )
     assert set(only2.stage_evaluations) == {"stage2"} and only2.evaluations == 1
     assert "l2" in only2.trajectory[0].note.lower() or "L2" in only2.trajectory[0].note

@@ -1,13 +1,13 @@
 """OpenEvolve baseline: the real `openevolve` package (0.4.0, extra `openevolve`) evolving an operator.
 
 One run = one OpenEvolve instance in its own Ray actor. The program is the operator's tiling and
-kernel sources in two EVOLVE-BLOCKs (`openevolve_program`); OpenEvolve's worker processes score
-it with `openevolve_evaluator.py`, which reads the daemon endpoint, run_id and budget from
+kernel sources in two EVOLVE-BLOCKs (`program`); OpenEvolve's worker processes score
+it with `evaluator.py`, which reads the daemon endpoint, run_id and budget from
 environment variables. The budget is the daemon ledger's, not OpenEvolve's iteration count: the
 evaluator submits nothing once the run's ledger shows the budget spent, and this policy kills the
 actor (and its worker processes) as soon as it does.
 
-Offline (the default) the actor also serves `openevolve_server.OfflineLLMServer` on loopback and
+Offline (the default) the actor also serves `server.OfflineLLMServer` on loopback and
 points OpenEvolve at it, so OpenEvolve runs unchanged with no model; with `proposer="llm"` it talks
 to the configured OpenAI-compatible endpoint instead.
 """
@@ -27,11 +27,11 @@ from pydantic import BaseModel, Field
 from ascend_gym.client import DaemonClient
 from ascend_gym.policies import PolicyResult, StepRecord
 from ascend_gym.protocol import Status
-from baselines import openevolve_program as program_io
+from baselines.openevolve import program as program_io
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_CONFIG = HERE / "openevolve.yaml"
-EVALUATOR = HERE / "openevolve_evaluator.py"
+DEFAULT_CONFIG = HERE / "config.yaml"
+EVALUATOR = HERE / "evaluator.py"
 LLM_LOG = "llm_calls.jsonl"
 
 
@@ -73,7 +73,7 @@ class OpenEvolveInstance:
         from openevolve.config import Config
 
         from ascend_gym.package import OperatorPackage
-        from baselines.openevolve_server import OfflineLLMServer
+        from baselines.openevolve.server import OfflineLLMServer
 
         cfg = OpenEvolveConfig(**config)
         os.environ.update(settings)  # OpenEvolve hands its environment to its worker processes
@@ -137,7 +137,7 @@ class OpenEvolvePolicy:
     def run(self, env: Any, seed: int) -> OpenEvolveResult:
         import ray
 
-        from baselines import openevolve_evaluator as evaluator
+        from baselines.openevolve import evaluator
 
         env.reset(seed=seed)
         core = env.unwrapped
@@ -188,7 +188,7 @@ class OpenEvolvePolicy:
         return result
 
     def _result(self, core: Any, seed: int, workdir: Path, stopped_by: str) -> OpenEvolveResult:
-        from baselines import openevolve_evaluator as evaluator
+        from baselines.openevolve import evaluator
 
         trajectory, spent, best_us, best_hash = [], 0, core.baseline_us, core.package.content_hash()
         for entry in evaluator.read_log(workdir):

@@ -34,7 +34,7 @@ from openevolve.evaluation_result import EvaluationResult
 from ascend_gym.client import DaemonClient
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import EvalRequest, EvalResult
-from baselines import openevolve_program as program_io
+from baselines.openevolve import program as program_io
 
 LOG = "evaluations.jsonl"
 MAX_ARTIFACT_CHARS = 3000

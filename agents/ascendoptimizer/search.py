@@ -7,7 +7,7 @@ import hashlib
 import random
 
 from agents.ascendoptimizer.bank import ExperienceBank
-from agents.ascendoptimizer.config import Stage1Config, Stage2Config
+from agents.ascendoptimizer.config import KernelRewritingConfig, TilingEvolutionConfig
 from agents.ascendoptimizer.diagnose import diagnose, profile_summary
 from agents.ascendoptimizer.evaluator import Evaluator
 from agents.ascendoptimizer.proposer import Individual, Proposer
@@ -16,14 +16,18 @@ from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import EvalResult
 
 
-class Stage1:
+class TilingEvolution:
     """Evolution of the tiling program with the kernel fixed: fitness 1 / latency, and a
     candidate that fails to compile or check never enters the population (zero tolerance)."""
 
     phase = "stage1"
 
     def __init__(
-        self, config: Stage1Config, proposer: Proposer, evaluator: Evaluator, rng: random.Random
+        self,
+        config: TilingEvolutionConfig,
+        proposer: Proposer,
+        evaluator: Evaluator,
+        rng: random.Random,
     ):
         self.config, self.proposer, self.evaluator, self.rng = config, proposer, evaluator, rng
         self.population: list[Individual] = []
@@ -81,7 +85,7 @@ class Stage1:
         return True
 
 
-class Stage2:
+class KernelRewriting:
     """Retrieval-augmented kernel rewriting with the tiling fixed: diagnose the best pair's
     bottleneck from its profile, retrieve the top-k experiences, rewrite, evaluate; the rewrite
     is kept (becomes the best pair) only if it is correct and faster."""
@@ -90,7 +94,7 @@ class Stage2:
 
     def __init__(
         self,
-        config: Stage2Config,
+        config: KernelRewritingConfig,
         proposer: Proposer,
         evaluator: Evaluator,
         bank: ExperienceBank,

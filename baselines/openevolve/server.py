@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ascend_gym.package import OperatorPackage
-from baselines import openevolve_program as program_io
 from baselines.best_of_n import random_composition
-from baselines.openevolve_evaluator import append_log
+from baselines.openevolve import program as program_io
+from baselines.openevolve.evaluator import append_log
 
 MODEL = "ascend-gym-offline"
 DRAWS = 20
