@@ -5,8 +5,8 @@ exchangeable and the best-so-far curve is reported averaged over all orderings o
 (`expected_speedup`) rather than along the one order in which they happened to be drawn.
 
 Proposals come from the offline proposer by default: a random composition of one to `max_moves`
-moves, each either a `@tune` mutation of the tiling program or a rewrite of the shared catalogue
-(`ascend_gym.rewrites`) that applies to the package. With `proposer="llm"` they come from a model
+moves of the offline knowledge every policy shares (`agents.knowledge`: tiling moves, kernel
+rewrites, expert-diff transplants). With `proposer="llm"` they come from a model
 sampled at `temperature` through any OpenAI-compatible endpoint (`base_url`, `model`, the key read
 from the environment variable named by `api_key_env`); its calls and tokens are logged in the
 result, apart from the evaluation budget.
@@ -21,7 +21,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from ascend_gym import metrics, rewrites, tune
+from agents.knowledge import Knowledge, KnowledgeConfig
+from ascend_gym import metrics
 from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import PolicyResult, StepRecord
 
@@ -35,44 +36,18 @@ class Proposer(Protocol):
         """A candidate and a note saying how it was made; None when no candidate could be made."""
 
 
-def random_move(package: OperatorPackage, rng: random.Random) -> tuple[OperatorPackage, str] | None:
-    """One move, each kind with even odds: a random `@tune` number set to a random value of its
-    grid (a jump anywhere, unlike the catalogue's neighbour steps), or an applicable rewrite."""
-    applicable = rewrites.applicable(package)
-    has_tunables = bool(tune.find_tunables(package.tiling_source))
-    if not has_tunables and not applicable:
-        return None
-    if has_tunables and (not applicable or rng.random() < 0.5):
-        tiling, note = tune.random_mutation(package.tiling_source, rng)
-        return package.with_sources(tiling=tiling), note
-    rewrite = rng.choice(applicable)
-    return rewrite.apply(package), rewrite.name
-
-
-def random_composition(
-    package: OperatorPackage, rng: random.Random, max_moves: int
-) -> tuple[OperatorPackage, str]:
-    """One to `max_moves` random moves applied in sequence; the notes say which."""
-    notes = []
-    for _ in range(rng.randint(1, max_moves)):
-        moved = random_move(package, rng)
-        if moved is None:
-            break
-        package, note = moved
-        notes.append(note)
-    return package, "; ".join(notes)
-
-
 class OfflineProposer:
+    """A random composition of moves of the shared offline knowledge (`agents.knowledge`)."""
+
     name = "offline"
 
-    def __init__(self, max_moves: int):
-        self.max_moves = max_moves
+    def __init__(self, knowledge: Knowledge, max_moves: int):
+        self.knowledge, self.max_moves = knowledge, max_moves
 
     def propose(
         self, package: OperatorPackage, rng: random.Random
     ) -> tuple[OperatorPackage, str] | None:
-        return random_composition(package, rng, self.max_moves)
+        return self.knowledge.random_composition(package, rng, self.max_moves)
 
 
 class LLMConfig(BaseModel):
@@ -166,6 +141,7 @@ class BestOfNConfig(BaseModel):
         20, ge=1
     )  # duplicates are free cache hits: bound the draws
     llm: LLMConfig = LLMConfig()
+    knowledge: KnowledgeConfig = KnowledgeConfig()
 
 
 class BestOfNResult(PolicyResult):
@@ -184,9 +160,11 @@ class BestOfN:
         self.config = BestOfNConfig(**config)
         self.http_client = http_client  # tests inject a mock transport here
 
-    def _proposer(self, seed: int) -> Proposer:
+    def _proposer(self, seed: int, operator: str) -> Proposer:
         if self.config.proposer == "offline":
-            return OfflineProposer(self.config.max_moves)
+            return OfflineProposer(
+                Knowledge(self.config.knowledge, operator), self.config.max_moves
+            )
         return LLMProposer(self.config.llm, seed, self.http_client)
 
     def run(self, env: Any, seed: int) -> BestOfNResult:
@@ -194,7 +172,7 @@ class BestOfN:
         env.reset(seed=seed)
         core = env.unwrapped
         baseline: OperatorPackage = core.package
-        proposer = self._proposer(seed)
+        proposer = self._proposer(seed, baseline.uri)
         baseline_hash = baseline.content_hash()
         trajectory: list[StepRecord] = []
         speedups: list[float] = []

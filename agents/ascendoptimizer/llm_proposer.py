@@ -174,7 +174,7 @@ class LLMProposer:
         return Distilled(
             fields.get("title", motif),
             fields.get("description", f"restore {motif}"),
-            fields.get("bottleneck", diagnose(slow_result.profile)),
+            fields.get("bottleneck", diagnose(slow_result.profile, slow.kernel_source)),
         )
 
     def refine(

@@ -22,6 +22,7 @@ from agents.ascendoptimizer.offline import OfflineProposer
 from agents.ascendoptimizer.proposer import Proposer
 from agents.ascendoptimizer.search import KernelRewriting, TilingEvolution
 from agents.ascendoptimizer.trajectory import Trajectory
+from agents.knowledge import Knowledge
 from agents.llm import ChatClient, Usage
 from ascend_gym.policies import PolicyResult
 
@@ -44,16 +45,17 @@ class AscendOptimizer:
         self.config = AscendOptimizerConfig(**config)
         self.http_client = http_client  # tests put an httpx2.MockTransport here
 
-    def make_proposer(self) -> tuple[Proposer, ChatClient | None]:
+    def make_proposer(self, operator: str) -> tuple[Proposer, ChatClient | None]:
         if self.config.proposer == "offline":
-            return OfflineProposer(self.config.tiling_evolution.offline), None
+            knowledge = Knowledge(self.config.knowledge, operator)
+            return OfflineProposer(knowledge, self.config.tiling_evolution.offline), None
         from agents.ascendoptimizer.llm_proposer import LLMProposer
 
         client = ChatClient(self.config.llm, http_client=self.http_client)
         return LLMProposer(client), client
 
     def load_bank(self) -> ExperienceBank:
-        root = Path(self.config.kernel_rewriting.bank_dir or DEFAULT_BANK_DIR)
+        root = Path(self.config.knowledge.bank_dir or DEFAULT_BANK_DIR)
         if not (root / "bank.jsonl").is_file():
             return ExperienceBank([], make_embedder("tfidf"), meta={"missing": str(root)})
         return ExperienceBank.load(root, self.config.kernel_rewriting.embedder)
@@ -65,7 +67,7 @@ class AscendOptimizer:
         core = env.unwrapped
         out = Path(cfg.out_dir) if cfg.out_dir else None
         trajectory = Trajectory(out / "trajectory.jsonl" if out else None)
-        proposer, client = self.make_proposer()
+        proposer, client = self.make_proposer(core.package.uri)
         evaluator = Evaluator(env, trajectory)
         u_steps, s_steps = cfg.steps()
         bank = self.load_bank() if s_steps else ExperienceBank([], make_embedder("tfidf"))
@@ -83,7 +85,7 @@ class AscendOptimizer:
         )
         stage1 = TilingEvolution(cfg.tiling_evolution, proposer, evaluator, rng)
         stage2 = KernelRewriting(
-            cfg.kernel_rewriting, proposer, evaluator, bank, core.package.uri, rng
+            cfg.kernel_rewriting, proposer, evaluator, bank, core.package.uri, rng, cfg.knowledge
         )
         rounds_done = 0
         try:

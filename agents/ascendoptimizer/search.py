@@ -11,6 +11,7 @@ from agents.ascendoptimizer.config import KernelRewritingConfig, TilingEvolution
 from agents.ascendoptimizer.diagnose import diagnose, profile_summary
 from agents.ascendoptimizer.evaluator import Evaluator
 from agents.ascendoptimizer.proposer import Individual, Proposer
+from agents.knowledge import KnowledgeConfig
 from ascend_gym import tune
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import EvalResult
@@ -100,6 +101,7 @@ class KernelRewriting:
         bank: ExperienceBank,
         operator: str,
         rng: random.Random,
+        knowledge: KnowledgeConfig,
     ):
         self.config, self.proposer, self.evaluator, self.bank, self.rng = (
             config,
@@ -108,15 +110,17 @@ class KernelRewriting:
             bank,
             rng,
         )
-        self.operator = operator
+        # The bank holds the suite experts' experience: an operator's own is withheld unless the
+        # shared knowledge switches the paper's own-operator overlap on.
+        self.exclude = None if knowledge.own_operator else operator
 
     def step(self, base: OperatorPackage, base_result: EvalResult, round_: int) -> bool:
-        diagnosis = diagnose(base_result.profile)
+        diagnosis = diagnose(base_result.profile, base.kernel_source)
         retrieved = self.bank.retrieve(
             diagnosis,
             self.config.top_k,
             part="kernel",
-            exclude_operator=self.operator if self.config.exclude_own_operator else None,
+            exclude_operator=self.exclude,
             distinct_motifs=self.config.distinct_motifs,
         )
         self.evaluator.trajectory.write(

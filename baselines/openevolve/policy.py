@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from agents.knowledge import Knowledge, KnowledgeConfig
 from ascend_gym.client import DaemonClient
 from ascend_gym.policies import PolicyResult, StepRecord
 from ascend_gym.protocol import Status
@@ -46,6 +47,7 @@ class OpenEvolveConfig(BaseModel):
     poll_s: float = Field(0.5, gt=0)
     timeout_s: float = Field(6 * 3600.0, gt=0)  # wall-clock cap for one run
     keep_workdir: bool = False
+    knowledge: KnowledgeConfig = KnowledgeConfig()  # what the offline endpoint knows
 
 
 class OpenEvolveResult(PolicyResult):
@@ -87,7 +89,11 @@ class OpenEvolveInstance:
                 (Path(workdir) / "baseline.json").read_text()
             )
             server = OfflineLLMServer(
-                baseline, seed, cfg.offline_max_moves, log_path=Path(workdir) / LLM_LOG
+                baseline,
+                seed,
+                cfg.offline_max_moves,
+                log_path=Path(workdir) / LLM_LOG,
+                knowledge=Knowledge(cfg.knowledge, baseline.uri),
             )
             llm = {"api_base": server.base_url, "api_key": "offline"}
         else:

@@ -2,8 +2,8 @@
 
 OpenEvolve runs unchanged: its LLM client posts its usual prompts to
 `http://127.0.0.1:<port>/v1/chat/completions`; this server reads the current program out of the
-prompt, changes it with a random composition of `@tune` mutations and catalogue rewrites (the
-same moves as Best-of-N's offline proposer) and answers with SEARCH/REPLACE diffs. It binds only
+prompt, changes it with a random composition of moves of the offline knowledge every policy
+shares (`agents.knowledge`, as Best-of-N's offline proposer) and answers with SEARCH/REPLACE diffs. It binds only
 to loopback and speaks just enough of the API for OpenEvolve: chat completions and the model list.
 """
 
@@ -19,8 +19,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from agents.knowledge import Knowledge
 from ascend_gym.package import OperatorPackage
-from baselines.best_of_n import random_composition
 from baselines.openevolve import program as program_io
 from baselines.openevolve.evaluator import append_log
 
@@ -34,9 +34,15 @@ class OfflineDiffProposer:
     """Answers a prompt with SEARCH/REPLACE diffs of a random move composition of its program."""
 
     def __init__(
-        self, baseline: OperatorPackage, seed: int, max_moves: int = 2, log_path: Path | None = None
+        self,
+        baseline: OperatorPackage,
+        seed: int,
+        max_moves: int = 2,
+        log_path: Path | None = None,
+        knowledge: Knowledge | None = None,
     ):
         self.baseline, self.max_moves, self.log_path = baseline, max_moves, log_path
+        self.knowledge = knowledge or Knowledge(operator=baseline.uri)
         self.rng = random.Random(seed)
         self.lock = threading.Lock()  # one rng, possibly several request threads
 
@@ -53,7 +59,9 @@ class OfflineDiffProposer:
         with self.lock:
             # Moves can cancel out (x2 then /2): draw again rather than answer with an empty diff.
             for _ in range(DRAWS):
-                candidate, note = random_composition(package, self.rng, self.max_moves)
+                candidate, note = self.knowledge.random_composition(
+                    package, self.rng, self.max_moves
+                )
                 if candidate.content_hash() != package.content_hash():
                     break
             else:
@@ -133,13 +141,15 @@ class OfflineLLMServer:
     """The endpoint on a free loopback port, served from a background thread until `close()`."""
 
     def __init__(
-        self, baseline: OperatorPackage, seed: int, max_moves: int = 2, log_path: Path | None = None
+        self,
+        baseline: OperatorPackage,
+        seed: int,
+        max_moves: int = 2,
+        log_path: Path | None = None,
+        knowledge: Knowledge | None = None,
     ):
-        handler = type(
-            "Handler",
-            (_Handler,),
-            {"proposer": OfflineDiffProposer(baseline, seed, max_moves, log_path)},
-        )
+        proposer = OfflineDiffProposer(baseline, seed, max_moves, log_path, knowledge)
+        handler = type("Handler", (_Handler,), {"proposer": proposer})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="offline-llm", daemon=True

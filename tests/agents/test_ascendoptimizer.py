@@ -88,7 +88,8 @@ def llm_config(tmp_path, cache_mode: str) -> dict:
         "stage1_steps": 2,
         "stage2_steps": 1,
         "llm": {"model": "fake", "cache_dir": str(tmp_path / "cache"), "cache_mode": cache_mode},
-        "kernel_rewriting": {"bank_dir": tiny_bank(tmp_path / "bank"), "embedder": "tfidf"},
+        "kernel_rewriting": {"embedder": "tfidf"},
+        "knowledge": {"bank_dir": tiny_bank(tmp_path / "bank")},
     }
 
 
@@ -223,7 +224,7 @@ def test_offline_end_to_end_on_suite_operators(daemon, operator):
 
 
 def test_ablations_keep_to_their_stage(daemon, tmp_path):
-    bank = {"bank_dir": tiny_bank(tmp_path / "bank"), "embedder": "tfidf"}
+    bank = {"knowledge": {"bank_dir": tiny_bank(tmp_path / "bank")}}
     only1 = run_policy(
         daemon,
         "t-ao-s1",
@@ -232,10 +233,11 @@ def test_ablations_keep_to_their_stage(daemon, tmp_path):
         rounds=1,
         stage1_steps=2,
         stage2_steps=1,
-        kernel_rewriting=bank,
+        kernel_rewriting={"embedder": "tfidf"},
+        **bank,
     )
     assert set(only1.stage_evaluations) == {"stage1"} and only1.evaluations == 3
-    # Stage II alone: the tiny bank's L2 experience maps to the catalogue's l2_bypass:inputs rewrite.
+    # Stage II alone: the tiny bank's L2 experience points to the catalogue's l2_bypass:inputs first.
     only2 = run_policy(
         daemon,
         "t-ao-s2",
@@ -244,9 +246,11 @@ def test_ablations_keep_to_their_stage(daemon, tmp_path):
         rounds=1,
         stage1_steps=1,
         stage2_steps=1,
-        kernel_rewriting=bank,
+        kernel_rewriting={"embedder": "tfidf"},
+        **bank,
     )
-    assert set(only2.stage_evaluations) == {"stage2"} and only2.evaluations == 1
+    # Stage II no longer runs dry: after the retrieved experience it has the rest of the knowledge.
+    assert set(only2.stage_evaluations) == {"stage2"} and only2.evaluations == 2
     assert "l2" in only2.trajectory[0].note.lower() or "L2" in only2.trajectory[0].note
 
 
@@ -261,13 +265,17 @@ def test_bank_build_rewinds_an_expert_and_reports_kept_of_tried(daemon, tmp_path
         parallel=1,
         run_prefix="t-bank",
     )
-    assert stats.experts == 1 and 1 <= stats.tried <= 3 and stats.kept == len(bank) <= stats.tried
+    assert stats.experts == 1 and 1 <= stats.tried <= 3
+    assert stats.kept == len(bank) <= stats.tried + stats.probed
     meta = json.loads((tmp_path / "meta.json").read_text())
     assert meta["stats"]["tried"] == stats.tried and meta["embedder"] == "tfidf"
-    steps = [
-        json.loads(line) for line in open(tmp_path / "rewind.jsonl") if '"rewind_step"' in line
-    ]
-    assert len(steps) == stats.tried and sum(s["kept"] for s in steps) == stats.kept
+    records = [json.loads(line) for line in open(tmp_path / "rewind.jsonl")]
+    steps = [r for r in records if r["kind"] == "rewind_step"]
+    # The add expert lacks the L2 hint, so at least that motif is probed by adding it.
+    probes = [r for r in records if r["kind"] == "rewind_probe"]
+    assert len(steps) == stats.tried and len(probes) == stats.probed >= 1
+    assert "l2_cache_hint" in {p["motif"] for p in probes}
+    assert sum(r["kept"] for r in steps + probes) == stats.kept
     for e in bank.experiences:
         assert e.slow_us >= 1.05 * e.fast_us and e.code_diff.startswith("---") and e.bottleneck
 
