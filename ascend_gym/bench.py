@@ -15,7 +15,9 @@ are never re-run, so nothing they spent is charged again.
 
 Equal budgets: after a task, the daemon ledger for its run_id is read back and stored in the
 record (`ledger`); `budget_ok` says the ledger charged no more than the budget and agrees with the
-policy's own count.
+policy's own count. With several daemons each task runs through a pool (least-loaded, failover):
+a run that moved off a dead daemon is accounted by the pool's receipts for that daemon
+(`served_by` lists the daemons that charged it).
 """
 
 from __future__ import annotations
@@ -145,6 +147,8 @@ def run_one(
             record["level"] = core.package.spec.level
         record.update(daemon_facts(core.client))
         record["ledger"] = ledger_usage(core.client, run)
+        if hasattr(core.client, "served_by"):  # a pool: which daemons charged the run (moved: >1)
+            record["served_by"] = core.client.served_by(run)
         env.close()
     record["budget_ok"] = budget_ok(record)
     record["wall_s"] = time.time() - started
@@ -289,23 +293,23 @@ def run_bench(
         # does, waiting on its actor), so CPU requests alone do not bound concurrency: the driver
         # keeps at most `parallel` tasks in flight.
         parallel = parallel or int(ray.cluster_resources().get("CPU", 1))
-        queue = list(enumerate(todo))
+        queue = list(todo)
         pending: dict[Any, tuple[str, str, int, str, list[str]]] = {}
         attempts_file = attempts_path.open("a")
 
         def submit() -> None:
             while queue and len(pending) < parallel:
-                i, (p, op, s) = queue.pop(0)
+                p, op, s = queue.pop(0)
                 previous = attempts.get((p, op, s), [])
                 run = run_id(config.sweep_id, p, op, s, len(previous) + 1)
-                # Requests are spread over the daemon pool one task per endpoint in turn: a task's
-                # evaluations stay on one daemon, whose per-run cache and ledger then see them all.
+                # Every task gets the whole pool (ascend_gym.client.DaemonPool): it starts on the
+                # least-loaded daemon, stays there, and moves on if that daemon dies.
                 ref = task.remote(
                     p,
                     op,
                     s,
                     config.budget,
-                    endpoints[i % len(endpoints)],
+                    ",".join(endpoints),
                     config.soc,
                     run,
                     config.policy_config.get(p, {}),

@@ -42,6 +42,11 @@ class PolicyResult(BaseModel):
     evaluations: int
     proposer: str = "offline"
     trajectory: list[StepRecord] = []
+    # Model calls and tokens, counted by the policy's model gateway the same way for every policy
+    # (0 offline, except OpenEvolve's calls to its offline endpoint).
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
 
 class Policy(Protocol):

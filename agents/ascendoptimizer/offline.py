@@ -99,6 +99,7 @@ class OfflineProposer:
         elites: list[Individual],
         rng: random.Random,
         seen: set[str],
+        feedback: str = "",
     ) -> Proposal | None:
         base = package.with_sources(tiling=parent.tiling)
         for _ in range(self.mutation.attempts):
@@ -189,6 +190,7 @@ class OfflineProposer:
         retrieved: list[tuple[Experience, float]],
         seen: set[str],
         rng: random.Random,
+        feedback: str = "",
     ) -> Proposal | None:
         for how, move in self.ranked(package, retrieved):
             if move.package.content_hash() not in seen:

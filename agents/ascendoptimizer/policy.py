@@ -23,7 +23,7 @@ from agents.ascendoptimizer.proposer import Proposer
 from agents.ascendoptimizer.search import KernelRewriting, TilingEvolution
 from agents.ascendoptimizer.trajectory import Trajectory
 from agents.knowledge import Knowledge
-from agents.llm import ChatClient, Usage
+from agents.llm import ChatClient, ModelGateway, Usage
 from ascend_gym.policies import PolicyResult
 
 
@@ -41,17 +41,19 @@ class AscendOptimizerResult(PolicyResult):
 class AscendOptimizer:
     name = "ascendoptimizer"
 
-    def __init__(self, http_client: Any = None, **config: Any):
+    def __init__(self, **config: Any):
         self.config = AscendOptimizerConfig(**config)
-        self.http_client = http_client  # tests put an httpx2.MockTransport here
 
-    def make_proposer(self, operator: str) -> tuple[Proposer, ChatClient | None]:
+    def make_proposer(
+        self, operator: str, gateway: ModelGateway | None = None
+    ) -> tuple[Proposer, ChatClient | None]:
         if self.config.proposer == "offline":
             knowledge = Knowledge(self.config.knowledge, operator)
             return OfflineProposer(knowledge, self.config.tiling_evolution.offline), None
         from agents.ascendoptimizer.llm_proposer import LLMProposer
 
-        client = ChatClient(self.config.llm, http_client=self.http_client)
+        assert gateway is not None, "a model-driven run talks to the model through its gateway"
+        client = ChatClient(self.config.llm.model_copy(update={"base_url": gateway.base_url}))
         return LLMProposer(client), client
 
     def load_bank(self) -> ExperienceBank:
@@ -67,7 +69,12 @@ class AscendOptimizer:
         core = env.unwrapped
         out = Path(cfg.out_dir) if cfg.out_dir else None
         trajectory = Trajectory(out / "trajectory.jsonl" if out else None)
-        proposer, client = self.make_proposer(core.package.uri)
+        gateway = (
+            ModelGateway(self.config.llm, charged=lambda: core.spent)
+            if cfg.proposer == "llm"
+            else None
+        )
+        proposer, client = self.make_proposer(core.package.uri, gateway)
         evaluator = Evaluator(env, trajectory)
         u_steps, s_steps = cfg.steps()
         bank = self.load_bank() if s_steps else ExperienceBank([], make_embedder("tfidf"))
@@ -90,7 +97,7 @@ class AscendOptimizer:
         rounds_done = 0
         try:
             for round_ in range(cfg.rounds):
-                if evaluator.left <= 0:
+                if evaluator.left <= 0 or (gateway is not None and gateway.exhausted):
                     break
                 if round_ == 0 and u_steps:
                     stage1.synthesise_template(evaluator.best_package, round_)
@@ -103,6 +110,8 @@ class AscendOptimizer:
                 rounds_done += 1
         finally:
             trajectory.close()
+            if gateway is not None:
+                gateway.close()
         best = evaluator.best_package
         result = AscendOptimizerResult(
             policy=self.name,
@@ -119,7 +128,10 @@ class AscendOptimizer:
             rounds_done=rounds_done,
             stage_evaluations=evaluator.per_phase,
             found_better=evaluator.best_result.latency_us < core.baseline_us,
-            llm_usage=client.usage if client else Usage(),
+            llm_usage=gateway.usage if gateway else Usage(),
+            llm_calls=gateway.usage.calls if gateway else 0,
+            prompt_tokens=gateway.usage.prompt_tokens if gateway else 0,
+            completion_tokens=gateway.usage.completion_tokens if gateway else 0,
             bank={
                 "size": len(bank),
                 "embedder": bank.embedder.name,

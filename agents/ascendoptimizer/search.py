@@ -71,7 +71,9 @@ class TilingEvolution:
             key=lambda i: i.latency_us,
         )
         elites = current[: self.config.elites_in_prompt]
-        proposal = self.proposer.mutate(base, parent, elites, self.rng, self.evaluator.seen)
+        proposal = self.proposer.mutate(
+            base, parent, elites, self.rng, self.evaluator.seen, self.evaluator.feedback(self.phase)
+        )
         self.evaluator.trajectory.drain(self.proposer, phase=self.phase, round=round_)
         if proposal is None or proposal.package.content_hash() in self.evaluator.seen:
             return False
@@ -134,7 +136,13 @@ class KernelRewriting:
             ],
         )
         proposal = self.proposer.refine(
-            base, base_result, diagnosis, retrieved, self.evaluator.seen, self.rng
+            base,
+            base_result,
+            diagnosis,
+            retrieved,
+            self.evaluator.seen,
+            self.rng,
+            self.evaluator.feedback(self.phase),
         )
         self.evaluator.trajectory.drain(self.proposer, phase=self.phase, round=round_)
         if proposal is None or proposal.package.content_hash() in self.evaluator.seen:
