@@ -263,6 +263,12 @@ class DaemonPool:
             time.sleep(0.5)  # every endpoint is down for now: wait for one to come back
         raise DaemonError(f"no daemon of {self.address} answered request {request.request_id}")
 
+    def prefer(self, run_id: str, address: str) -> None:
+        """Make `address` the run's home (a run continued by another process: OpenEvolve's
+        evaluator workers open a pool per evaluation and keep the run where it was)."""
+        if address in self.clients:
+            self._home[run_id] = address
+
     def note_charge(self, run_id: str, address: str) -> None:
         """A receipt: `address` charged one evaluation to the run (also for answers that another
         process's pool received, such as OpenEvolve's evaluator workers)."""

@@ -48,23 +48,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def policy_config(args: argparse.Namespace) -> dict[str, Any]:
-    """The policy's config from the flags; each policy spells its model settings its own way."""
+    """The policy's config from the flags; every policy takes the same model settings (`llm`)."""
     config: dict[str, Any] = json.loads(args.config) if args.config else {}
     if args.base_url:
         llm = {"base_url": args.base_url, "model": args.model, "api_key_env": args.api_key_env}
-        if args.policy == "ascendoptimizer":
-            config.update(
-                proposer="llm", llm={**config.get("llm", {}), **llm, "cache_dir": args.llm_cache}
-            )
-        elif args.policy == "openevolve":
-            config.update(
-                proposer="llm",
-                base_url=args.base_url,
-                model=args.model,
-                api_key_env=args.api_key_env,
-            )
-        else:
-            config.update(proposer="llm", llm={**config.get("llm", {}), **llm})
+        if args.llm_cache:
+            llm["cache_dir"] = args.llm_cache
+        config.update(proposer="llm", llm={**config.get("llm", {}), **llm})
     if args.policy == "ascendoptimizer":
         if args.ablation:
             config["ablation"] = args.ablation

@@ -120,6 +120,9 @@ def evaluate(program_path: str) -> EvaluationResult:
         )
     is_baseline = candidate.content_hash() == baseline.content_hash()
     client = connect(settings.daemon)
+    answered = [e["daemon"] for e in read_log(settings.workdir) if e.get("daemon")]
+    if answered and isinstance(client, DaemonPool):
+        client.prefer(settings.run_id, answered[-1])  # the run stays where it was (its cache)
     try:
         if not is_baseline and spent(settings, client) >= settings.budget:
             return EvaluationResult(
