@@ -8,8 +8,9 @@ ever slower kernels. Failed or insignificant steps are discarded and the walk go
 same version with another motif.
 
 The rewind learns every motif the knowledge base can write, not only those the experts happen to
-show: before the walk, each motif's forward rewrite that applies to the expert is probed, and a
-probe at least `threshold_pct` faster than the expert is kept as the pair (expert, expert + motif).
+show: before the walk, each motif's forward rewrite that applies to the expert, and to the suite
+baseline the expert improves on, is probed, and a probe at least `threshold_pct` faster is kept
+as the pair (version, version + motif).
 """
 
 from __future__ import annotations
@@ -64,6 +65,13 @@ def rewind_expert(
     probes = probe_motifs(
         uri, expert, current_result, evaluate, proposer, config, trajectory, counts
     )
+    # The suite baseline is where a policy starts: motifs are probed there too.
+    if origin.baseline is not None and origin.baseline.files != expert.files:
+        base_result = evaluate(origin.baseline)
+        if base_result.ok:
+            probes += probe_motifs(
+                uri, origin.baseline, base_result, evaluate, proposer, config, trajectory, counts
+            )
     kept: list[Experience] = []
     tried = {expert.content_hash()}
     removed: set[str] = set()

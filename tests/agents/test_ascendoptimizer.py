@@ -229,7 +229,7 @@ def test_ablations_keep_to_their_stage(daemon, tmp_path):
 
 def test_bank_build_rewinds_an_expert_and_reports_kept_of_tried(daemon, tmp_path):
     bank, stats = build_bank(
-        ["op://ascend-ops-v1/level1/add"],
+        ["op://ascend-ops-v1/level2/cummax"],
         daemon,
         OfflineProposer,
         RewindConfig(max_tried_per_expert=3),
@@ -244,7 +244,7 @@ def test_bank_build_rewinds_an_expert_and_reports_kept_of_tried(daemon, tmp_path
     assert meta["stats"]["tried"] == stats.tried and meta["embedder"] == "tfidf"
     records = [json.loads(line) for line in open(tmp_path / "rewind.jsonl")]
     steps = [r for r in records if r["kind"] == "rewind_step"]
-    # The add expert lacks the L2 hint, so at least that motif is probed by adding it.
+    # The cummax expert lacks the L2 hint, so that motif is probed by adding it.
     probes = [r for r in records if r["kind"] == "rewind_probe"]
     assert len(steps) == stats.tried and len(probes) == stats.probed >= 1
     assert "l2_cache_hint" in {p["motif"] for p in probes}
@@ -279,3 +279,25 @@ def test_optimize_command_writes_the_result(daemon, tmp_path):
         and record["run_id"] == "t-ao-cli"
     )
     assert (tmp_path / "trajectory.jsonl").is_file()
+
+
+def test_the_compilers_words_on_a_failed_candidate_reach_the_next_prompt(daemon, tmp_path):
+    """Stage I's first mutation does not compile; the next mutation prompt says what the
+    compiler said, as OpenEvolve's prompts carry its evaluator's artifacts."""
+    calls = []
+
+    def answer(messages: list[dict]) -> str:
+        calls.append(messages[1]["content"])
+        line = re.search(r"^.*TILE_LENGTH = \d+;.*$", messages[1]["content"], re.MULTILINE)[0]
+        broken = line.replace("TILE_LENGTH =", "TILE_LENGTH = undeclared_name +")
+        fixed = re.sub(r"= \d+;", f"= {1024 * len(calls)};", line)
+        new = broken if len(calls) == 1 else fixed
+        return f"Try this.\n<<<<<<< SEARCH\n{line}\n=======\n{new}\n>>>>>>> REPLACE\n"
+
+    with ChatServer(answering(answer)) as server:
+        config = llm_config(tmp_path, "off", server.base_url)
+        config.update(stage2_steps=0)
+        result = run_policy(daemon, "t-ao-feedback", 2, **config)
+    assert result.trajectory[0].status.value == "COMPILE_ERROR"
+    assert "(none so far)" in calls[0]
+    assert "COMPILE_ERROR" in calls[1] and "undeclared_name" in calls[1]

@@ -1,5 +1,5 @@
-"""The offline knowledge every policy shares: the same moves reach AscendOptimizer, Best-of-N and
-OpenEvolve; policies differ only in how they choose and combine them."""
+"""The offline knowledge and model settings every policy shares: the same moves reach
+AscendOptimizer, Best-of-N and OpenEvolve; policies differ only in how they choose and combine."""
 
 from __future__ import annotations
 

@@ -30,16 +30,16 @@ def scripted(seen: list[dict]):
     def complete(body: dict) -> tuple[int, dict]:
         seen.append(body)
         user = "\n".join(m["content"] for m in body["messages"] if m["role"] == "user")
-        m = re.search(r"constexpr uint32_t TILE_LENGTH = (\d+);", user)
+        m = re.search(r"^(.*constexpr uint32_t TILE_LENGTH = )(\d+)(;.*)$", user, re.MULTILINE)
         if m is None:
             return 400, error("no tiling program in the prompt")
         pick = body.get("seed")
         if pick is None:
             pick = int(hashlib.sha256(user.encode()).hexdigest(), 16)
-        new = max(256, min(16384, int(int(m[1]) * FACTORS[pick % len(FACTORS)])))
+        new = max(256, min(16384, int(int(m[2]) * FACTORS[pick % len(FACTORS)])))
         content = (
             f"Tile length {new}.\n<<<<<<< SEARCH\n{m[0]}\n=======\n"
-            f"constexpr uint32_t TILE_LENGTH = {new};\n>>>>>>> REPLACE\n"
+            f"{m[1]}{new}{m[3]}\n>>>>>>> REPLACE\n"
         )
         return 200, chat_reply(content, body["model"], body["messages"])
 
