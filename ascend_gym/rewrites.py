@@ -7,8 +7,8 @@ or None when it does not apply to this package. "Does not apply" includes "would
 nothing", so an applied rewrite always yields a different candidate.
 
 Edits are anchored on AscendC syntax found in code only: comments and string literals are blanked
-out before matching (`ascend_gym.cpp.code_view`), so a commented-out `PipeBarrier<PIPE_ALL>()` is never touched,
-and every edit keeps the rest of the file byte for byte. A rewrite that cannot prove its pattern
+out before matching (`ascend_gym.cpp.code_view`), so a commented-out `PipeBarrier<PIPE_ALL>()` is
+never touched, and every edit keeps the rest of the file byte for byte. A rewrite that cannot prove its pattern
 (an unparsable argument list, a buffer depth that is not a named constant) does not apply rather
 than guess. Whether the result is correct and faster is for the evaluation to decide.
 """
@@ -26,13 +26,14 @@ import numpy as np
 from ascend_gym import tune
 from ascend_gym.cpp import code_view, indent_at, line_bounds, matching, split_args
 from ascend_gym.package import OperatorPackage
+from ascend_gym.protocol import DEFAULT_SOC
+from npu_daemon.backends.common.soc import aiv_cores
 
 # Marker slots in the catalogue: tiling programs with more @tune markers expose the first ones.
 MAX_TUNE_SLOTS = 4
 TUNE_OPS = ("x2", "/2", "+step", "-step")
-# Vector cores of the default SoC (Ascend910B4, npu_daemon/backends/sim/soc/presets.toml): the
-# catalogue is fixed, so "block dim = cores" targets the default preset.
-DEFAULT_AIV_CORES = 40
+# The catalogue is fixed, so "block dim = cores" targets the default SoC's vector cores.
+DEFAULT_AIV_CORES = aiv_cores(DEFAULT_SOC)
 DTYPE_BYTES = {
     "float16": 2,
     "float32": 4,

@@ -31,7 +31,7 @@ from ascend_gym import suite
 from ascend_gym.client import DaemonClient
 from ascend_gym.cpp import unified_diff
 from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalRequest, EvalResult
+from ascend_gym.protocol import DEFAULT_SOC, EvalRequest, EvalResult
 
 Evaluate = Callable[[OperatorPackage], EvalResult]
 
@@ -207,7 +207,7 @@ def build_bank(
     out_dir: str | Path,
     embedder: EmbedderKind = "auto",
     seed: int = 0,
-    soc: str = "Ascend910B4",
+    soc: str = DEFAULT_SOC,
     parallel: int = 2,
     run_prefix: str = "bank-build",
 ) -> tuple[ExperienceBank, BuildStats]:
