@@ -36,6 +36,8 @@ from ascend_gym.protocol import (
     HealthRequest,
     LedgerReply,
     LedgerRequest,
+    OpenRunReply,
+    OpenRunRequest,
     StatsReply,
     StatsRequest,
     Status,
@@ -69,6 +71,7 @@ class DaemonClient:
         self._curve = _client_keys(Path(keys)) if keys else None
         self._ctx = zmq.Context.instance()
         self._sock: zmq.Socket | None = None
+        self.tokens: dict[str, str] = {}  # run id -> token of the runs this client opened
 
     def _socket(self) -> zmq.Socket:
         if self._sock is None:
@@ -85,7 +88,7 @@ class DaemonClient:
 
     def _call(
         self,
-        message: EvalRequest | StatsRequest | HealthRequest | LedgerRequest,
+        message: EvalRequest | StatsRequest | HealthRequest | LedgerRequest | OpenRunRequest,
         timeout_s: float,
         retries: int | None = None,
     ) -> dict:
@@ -136,7 +139,27 @@ class DaemonClient:
                     return None
                 heard = time.monotonic()
 
+    def run_tokens(self, run_id: str) -> dict[str, str]:
+        """Address -> the run's token, when this client opened the run."""
+        return {self.address: self.tokens[run_id]} if run_id in self.tokens else {}
+
+    def use_tokens(self, run_id: str, tokens: dict[str, str]) -> None:
+        """Attach tokens another process received (OpenEvolve's evaluator workers)."""
+        if self.address in tokens:
+            self.tokens[run_id] = tokens[self.address]
+
+    def open_run(self, run_id: str, budget: int, timeout_s: float = 5.0) -> OpenRunReply:
+        """Open a budgeted run: the daemon then serves its evaluations only with the token (which
+        this client attaches from now on) and refuses every one past `budget` charged ones."""
+        reply = OpenRunReply.model_validate(
+            self._call(OpenRunRequest(run_id=run_id, budget=budget), timeout_s, retries=0)
+        )
+        self.tokens[run_id] = reply.token
+        return reply
+
     def evaluate(self, request: EvalRequest) -> EvalResult:
+        if not request.token and request.run_id in self.tokens:
+            request = request.model_copy(update={"token": self.tokens[request.run_id]})
         timeout = (
             self.timeout_s
             + request.timeouts.build_s
@@ -286,6 +309,28 @@ class DaemonPool:
             except DaemonError:
                 self._mark_down(a)
         raise DaemonError(f"no daemon of {self.address} answered")
+
+    def open_run(self, run_id: str, budget: int, timeout_s: float = 5.0) -> list[OpenRunReply]:
+        """Open the run on every daemon that answers (each issues its own token and holds the
+        budget alone); a dead one is skipped, as evaluations skip it."""
+        replies = []
+        for address, client in self.clients.items():
+            try:
+                replies.append(client.open_run(run_id, budget, timeout_s))
+            except DaemonError:
+                self._mark_down(address)
+        if not replies:
+            raise DaemonError(f"no daemon of {self.address} opened run {run_id}")
+        return replies
+
+    def run_tokens(self, run_id: str) -> dict[str, str]:
+        """Address -> the token each daemon issued for the run (to hand to another process)."""
+        return {a: c.tokens[run_id] for a, c in self.clients.items() if run_id in c.tokens}
+
+    def use_tokens(self, run_id: str, tokens: dict[str, str]) -> None:
+        for address, token in tokens.items():
+            if address in self.clients:
+                self.clients[address].tokens[run_id] = token
 
     def ledger(self, run_id: str, timeout_s: float = 5.0) -> LedgerReply:
         """The run's account summed over every endpoint: its ledger row where the daemon answers,

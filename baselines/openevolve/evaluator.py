@@ -9,6 +9,7 @@ so everything it needs comes from environment variables set by the policy (never
   ASCEND_GYM_OE_WORKDIR  holds baseline.json (the baseline package), initial_program.cpp and the
                          log evaluations.jsonl this file appends to, one line per daemon reply
   ASCEND_GYM_OE_SOC, ASCEND_GYM_OE_SEED
+  ASCEND_GYM_OE_TOKENS   the run's tokens by daemon address (JSON), when the run was opened
 
 Budget: before every submission the run's spent evaluations are read from the daemon ledger (or,
 from a daemon without ledger queries, counted from the daemon's replies in the log); once the
@@ -48,6 +49,7 @@ class Settings:
         self.workdir = Path(env["ASCEND_GYM_OE_WORKDIR"])
         self.soc = env.get("ASCEND_GYM_OE_SOC", DEFAULT_SOC)
         self.seed = int(env.get("ASCEND_GYM_OE_SEED", "0"))
+        self.tokens: dict[str, str] = json.loads(env.get("ASCEND_GYM_OE_TOKENS", "{}"))
 
     @property
     def baseline_run_id(self) -> str:
@@ -120,6 +122,7 @@ def evaluate(program_path: str) -> EvaluationResult:
         )
     is_baseline = candidate.content_hash() == baseline.content_hash()
     client = connect(settings.daemon)
+    client.use_tokens(settings.run_id, settings.tokens)
     answered = [e["daemon"] for e in read_log(settings.workdir) if e.get("daemon")]
     if answered and isinstance(client, DaemonPool):
         client.prefer(settings.run_id, answered[-1])  # the run stays where it was (its cache)

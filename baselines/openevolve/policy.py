@@ -16,6 +16,7 @@ so OpenEvolve runs unchanged with no model; with `proposer="llm"`, the configure
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -135,6 +136,8 @@ class OpenEvolvePolicy:
             "ASCEND_GYM_OE_WORKDIR": str(workdir),
             "ASCEND_GYM_OE_SOC": core.soc,
             "ASCEND_GYM_OE_SEED": str(getattr(core, "eval_seed", 0)),
+            # The run's tokens, if the run was opened (the daemon then serves it only with them).
+            "ASCEND_GYM_OE_TOKENS": json.dumps(core.client.run_tokens(core.run_id)),
         }
         cfg = self.config
         server = (
