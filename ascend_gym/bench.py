@@ -17,7 +17,9 @@ by the next run.
 Equal budgets: each task opens its run on the daemon with the sweep's budget (a run token), so
 the daemon refuses the policy's evaluation budget + 1. After a task, the daemon ledger for its run_id is read back and stored in the
 record (`ledger`); `budget_ok` says the ledger charged no more than the budget and agrees with the
-policy's own count.
+policy's own count. With several daemons each task runs through a pool (least-loaded, failover):
+a run that moved off a dead daemon is accounted by the pool's receipts for that daemon
+(`served_by` lists the daemons that charged it).
 """
 
 from __future__ import annotations
@@ -188,6 +190,10 @@ def run_one(
             record.level = base_env.package.spec.level
         record = record.model_copy(update=daemon_facts(base_env.client))
         record.ledger = ledger_usage(base_env.client, run)
+        if hasattr(
+            base_env.client, "served_by"
+        ):  # a pool: which daemons charged the run (moved: >1)
+            record.served_by = base_env.client.served_by(run)
         env.close()
     record.budget_ok = budget_ok(record)
     record.wall_s = time.time() - started
@@ -375,9 +381,9 @@ def start_ray(ray_address: str | None) -> int:
 
 
 class Scheduler:
-    """Keeps at most `parallel` tasks in flight, spread one task per endpoint in turn (a task's
-    evaluations stay on one daemon, whose per-run cache and ledger then see them all), and writes
-    an attempt line before each task starts."""
+    """Keeps at most `parallel` tasks in flight, each given the whole daemon pool (its evaluations
+    stay on one daemon while it lives, whose per-run cache and ledger then see them all), and
+    writes an attempt line before each task starts."""
 
     def __init__(self, state: Resumed, endpoints: list[str], parallel: int, attempts_file: Any):
         import ray
@@ -386,14 +392,14 @@ class Scheduler:
         # does, waiting on its actor), so CPU requests alone do not bound concurrency.
         self.task = ray.remote(num_cpus=1, max_retries=0)(run_one)
         self.state, self.endpoints, self.parallel = state, endpoints, parallel
-        self.queue = list(enumerate(state.todo))
+        self.queue = list(state.todo)
         self.pending: dict[Any, tuple[Key, str, list[str]]] = {}
         self.attempts_file = attempts_file
 
     def submit(self) -> None:
         config = self.state.config
         while self.queue and len(self.pending) < self.parallel:
-            i, (p, op, s) = self.queue.pop(0)
+            p, op, s = self.queue.pop(0)
             previous = self.state.attempts.get((p, op, s), [])
             run = run_id(config.sweep_id, p, op, s, len(previous) + 1)
             ref = self.task.remote(
@@ -401,7 +407,9 @@ class Scheduler:
                 op,
                 s,
                 config.budget,
-                self.endpoints[i % len(self.endpoints)],
+                # The whole pool (ascend_gym.client.DaemonPool): the task starts on the
+                # least-loaded daemon, stays there, and moves on if that daemon dies.
+                ",".join(self.endpoints),
                 config.soc,
                 run,
                 config.policy_config.get(p, {}),

@@ -8,7 +8,6 @@ import numbers
 import unicodedata
 import uuid
 import warnings
-import zlib
 from dataclasses import replace
 from importlib.metadata import version
 from typing import Any, Literal
@@ -19,7 +18,7 @@ from gymnasium import spaces
 
 import ascend_gym
 from ascend_gym import rewrites, suite
-from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.client import LocalDaemon, connect
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import DEFAULT_SOC, PROTOCOL_VERSION, EvalRequest, EvalResult, Status
 from ascend_gym.state import EnvState, StepEntry, catalogue_digest
@@ -243,8 +242,9 @@ class AscendOpEnv(gym.Env):
 
     operator: `level1/add`, `op://ascend-ops-v1/level1/add` or a package directory.
     mode: `"code"` or `"discrete"`. budget: evaluations per episode (docs/design.md 3.3).
-    soc: SoC preset (default `DEFAULT_SOC`, Ascend910B4). daemon: None (an embedded daemon with `backend`), a
-    `tcp://host:port` address, or a list of addresses (the env uses one, chosen by its run_id).
+    soc: SoC preset (default `DEFAULT_SOC`, Ascend910B4). daemon: None (an embedded daemon with
+    `backend`), a `tcp://host:port` address, or several (a list or a comma-separated string): a
+    pool that sends each evaluation to the least-loaded live daemon and moves on when one dies.
     reward: `best_delta`, `prev_delta` or `final`. failure_penalty, noop_penalty: see Rewards.
     eval_seed: seed of the daemon's random test inputs, fixed so evaluations are cached across
     episodes (`reset(seed=...)` seeds `np_random`, which the operator-sampling wrappers use).
@@ -306,11 +306,9 @@ class AscendOpEnv(gym.Env):
         self._local = LocalDaemon(backend=backend) if daemon is None else None
         if self._local is not None:
             self.address = self._local.address
-        elif isinstance(daemon, str):
-            self.address = daemon
         else:
-            self.address = daemon[zlib.crc32(self.run_id.encode()) % len(daemon)]
-        self.client = DaemonClient(self.address)
+            self.address = daemon if isinstance(daemon, str) else ",".join(daemon)
+        self.client = connect(self.address)
 
         box = spaces.Box(low=0.0, high=_FEATURE_HIGH, shape=(N_FEATURES,), dtype=np.float32)
         if mode == "discrete":

@@ -17,7 +17,7 @@ from ascend_gym.protocol import Status
 REGISTRY: dict[str, str] = {
     "random": "baselines.random_search:RandomSearch",
     "bon": "baselines.best_of_n:BestOfN",
-    "openevolve": "baselines.openevolve_policy:OpenEvolvePolicy",
+    "openevolve": "baselines.openevolve.policy:OpenEvolvePolicy",
     "ascendoptimizer": "agents.ascendoptimizer.policy:AscendOptimizer",
     "generate": "agents.generate.policy:Generate",
 }
@@ -47,6 +47,11 @@ class PolicyResult(BaseModel):
     # The best candidate's sources, for a policy whose best is not the env's own best_package
     # (one that evaluates outside the env). Kept beside a result, never inside it.
     best_package: OperatorPackage | None = Field(None, exclude=True)
+    # Model calls and tokens, counted by the policy's model gateway the same way for every policy
+    # (0 offline, except OpenEvolve's calls to its offline endpoint).
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
 
 class Policy(Protocol):

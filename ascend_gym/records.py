@@ -68,6 +68,8 @@ class SweepRecord(BaseModel):
     simulated: bool | None = None
     daemon_versions: dict[str, Any] = {}
     ledger: dict[str, float] | None = None
+    # Charged evaluations per daemon of a pool: more than one key means the run moved.
+    served_by: dict[str, int] | None = None
     budget_ok: bool | None = None
     wall_s: float = 0.0
     abandoned_runs: list[str] = []

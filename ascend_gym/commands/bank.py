@@ -83,14 +83,18 @@ def _build(args: argparse.Namespace, out: Path) -> int:
     if missing:
         print(f"no expert version for: {', '.join(missing)}")
         return 2
+    gateway = None
     if args.base_url:
         from agents.ascendoptimizer.llm_proposer import LLMProposer
-        from agents.llm import ChatClient, LLMConfig
+        from agents.llm import ChatClient, LLMConfig, ModelGateway
 
         llm = LLMConfig(base_url=args.base_url, model=args.model, cache_dir=args.llm_cache)
+        # The build charges no policy's budget: its calls are recorded and counted, not capped.
+        gateway = ModelGateway(llm.model_copy(update={"max_calls_per_evaluation": 10**9}))
+        via_gateway = llm.model_copy(update={"base_url": gateway.base_url})
 
         def factory():
-            return LLMProposer(ChatClient(llm))
+            return LLMProposer(ChatClient(via_gateway))
     else:
 
         def factory():
@@ -117,6 +121,8 @@ def _build(args: argparse.Namespace, out: Path) -> int:
     finally:
         if local is not None:
             local.close()
+        if gateway is not None:
+            gateway.close()
     meta = json.loads((out / "meta.json").read_text())
     meta["command"] = " ".join(["ascend-gym bank build", *_argv(args)])
     (out / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")

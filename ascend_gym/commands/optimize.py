@@ -73,7 +73,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def policy_config(args: argparse.Namespace) -> dict[str, Any]:
-    """The policy's config from the flags; each policy spells its model settings its own way."""
+    """The policy's config from the flags; every policy takes the same model settings (`llm`)."""
     try:
         config: dict[str, Any] = json.loads(args.config) if args.config else {}
     except json.JSONDecodeError as e:
@@ -82,19 +82,9 @@ def policy_config(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError("--config must be a JSON object of policy keywords")
     if args.base_url:
         llm = {"base_url": args.base_url, "model": args.model, "api_key_env": args.api_key_env}
-        if args.policy == "ascendoptimizer":
-            config.update(
-                proposer="llm", llm={**config.get("llm", {}), **llm, "cache_dir": args.llm_cache}
-            )
-        elif args.policy == "openevolve":
-            config.update(
-                proposer="llm",
-                base_url=args.base_url,
-                model=args.model,
-                api_key_env=args.api_key_env,
-            )
-        else:
-            config.update(proposer="llm", llm={**config.get("llm", {}), **llm})
+        if args.llm_cache:
+            llm["cache_dir"] = args.llm_cache
+        config.update(proposer="llm", llm={**config.get("llm", {}), **llm})
     if args.policy == "ascendoptimizer":
         if args.ablation:
             config["ablation"] = args.ablation
