@@ -272,7 +272,7 @@ def test_optimize_command_writes_the_result(daemon, tmp_path):
         ]
     )
     assert code == 0
-    record = json.loads((tmp_path / "optimize.json").read_text())
+    record = json.loads((tmp_path / "result.json").read_text())
     assert (
         record["policy"] == "ascendoptimizer"
         and record["evaluations"] == 2
