@@ -25,9 +25,12 @@ from baselines.openevolve.server import OfflineLLMServer  # noqa: E402
 def ray_session():
     import ray
 
-    ray.init(include_dashboard=False, log_to_driver=False, num_cpus=2)
+    started = not ray.is_initialized()  # an earlier in-process bench may have left it running
+    if started:
+        ray.init(include_dashboard=False, log_to_driver=False, num_cpus=2)
     yield
-    ray.shutdown()
+    if started:
+        ray.shutdown()
 
 
 def test_yaml_sets_every_openevolve_config_value():
