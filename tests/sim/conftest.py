@@ -18,6 +18,7 @@ import pytest
 
 from ascend_gym.package import ASCENDC_TYPES, load_package
 from npu_daemon.backends.sim import build
+from npu_daemon.backends.sim import kernel_view as sim_kernel_view
 from npu_daemon.backends.sim.backend import soc_params
 
 PACKAGES = Path(__file__).parent / "packages"
@@ -105,6 +106,7 @@ def run_kernel(
     prelude: str = "",
     soc: str = "Ascend910B4",
     host: str = HOST,
+    tiling_h: str = TILING_H,
 ) -> KernelRun:
     """Compile `prelude` + the kernel entry around `body` (which may use GET_TILING_DATA(t, tiling)), run it.
 
@@ -137,7 +139,7 @@ def run_kernel(
         f"shapes = {{ {shape_list} }}\ndtypes = {{ {dtype_list} }}\n"
     )
     (root / "reference.py").write_text("def simk(*a):\n    raise NotImplementedError\n")
-    (root / "op_host" / "simk_tiling.h").write_text(TILING_H)
+    (root / "op_host" / "simk_tiling.h").write_text(tiling_h)
     (root / "op_host" / "simk.cpp").write_text(host)
     (root / "op_kernel" / "simk.cpp").write_text(kernel)
     pkg = load_package(root)
@@ -154,6 +156,7 @@ def run_kernel(
         "kernel simk",
         f"tiling_so {tiling_so}",
         f"kernel_so {kernel_so}",
+        f"kernel_type {sim_kernel_view.kernel_type(pkg)}",
         f"result {work / 'result.json'}",
         *(f"param {k} {v}" for k, v in soc_params(soc).items()),
     ]

@@ -22,7 +22,7 @@ from ascend_gym.package import Case, OperatorPackage, dtype_macros
 from ascend_gym.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
 from npu_daemon import checker, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, requested_cases
-from npu_daemon.backends.sim import build, case_data
+from npu_daemon.backends.sim import build, case_data, kernel_view
 
 SOC_DIR = Path(__file__).resolve().parent / "soc"
 # The tiling and kernel compiles of an evaluation run concurrently (one g++ per core) on threads
@@ -175,6 +175,7 @@ class SimBackend(Backend):
                 f"kernel {spec.kernel}",
                 f"tiling_so {tiling_so}",
                 f"kernel_so {kernel_so}",
+                f"kernel_type {kernel_view.kernel_type(pkg)}",
                 f"result {case_dir / 'result.json'}",
                 *(f"param {k} {v}" for k, v in params.items()),
             ]

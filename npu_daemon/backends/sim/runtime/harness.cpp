@@ -43,6 +43,7 @@ struct TensorArg {
 
 struct Launch {
   std::string opType, kernel, tilingSo, kernelSo, result;
+  std::string kernelType = "KERNEL_TYPE_AIV_ONLY";  // decides which cores run (LaunchCores)
   LaunchOptions model;  // `trace_json PATH`, `noise_seed N`
   std::unordered_map<std::string, std::string> params;
   std::vector<TensorArg> inputs, outputs;
@@ -62,6 +63,7 @@ Launch ParseLaunch(const char* path) {
     else if (key == "kernel") s >> l.kernel;
     else if (key == "tiling_so") s >> l.tilingSo;
     else if (key == "kernel_so") s >> l.kernelSo;
+    else if (key == "kernel_type") s >> l.kernelType;
     else if (key == "result") s >> l.result;
     else if (key == "trace_json") s >> l.model.timelinePath;
     else if (key == "noise_seed") s >> l.model.noiseSeed;
@@ -234,8 +236,9 @@ void Run(const Launch& l, Outcome& o) {
   // Wall time spent in the model, reported so its overhead over the functional run can be measured.
   using Clock = std::chrono::steady_clock;
   Clock::duration modelTime{};
-  LaunchModel model(o.blockDim, l.model);
-  RunBlocks(o.blockDim, [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); },
+  const std::vector<CoreSpec> cores = LaunchCores(l.kernelType, o.blockDim);
+  LaunchModel model(cores, l.model);
+  RunCores(cores, [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); },
             [&](Core& core) {
               o.ubPeak = std::max(o.ubPeak, core.ubPeak);
               const Clock::time_point t0 = Clock::now();
