@@ -71,11 +71,13 @@ class MatmulApiTiling {
     const int32_t baseN = fixN_ > 0 ? fixN_ : std::min(128, Align(singleN, 16));
     const int32_t baseK = fixK_ > 0 ? fixK_ : std::min(k0 * 4 * (inBytes == 4 ? 2 : 1), Align(singleK, k0));
     const int32_t kBlocks = Ceil(singleK, baseK);
-    const int32_t stepK = std::min(kBlocks, 4);
     // L1: A and B, stepK base blocks each, twice; L0A/L0B: one base block each, twice; L0C: two C blocks.
-    const int64_t l1 = 2LL * stepK * (static_cast<int64_t>(baseM) + baseN) * baseK * inBytes + (bias_ ? baseN * 4LL : 0);
+    auto l1Bytes = [&](int32_t step) { return 2LL * step * (static_cast<int64_t>(baseM) + baseN) * baseK * inBytes + (bias_ ? baseN * 4LL : 0); };
+    int32_t stepK = std::min(kBlocks, 4);
+    while (stepK > 1 && l1Bytes(stepK) > l1_) --stepK;
+    const int64_t l1 = l1Bytes(stepK);
     if (baseM % 16 || baseN % 16 || baseK % k0 || l1 > l1_ || 2LL * baseM * baseK * inBytes > l0ab_ ||
-        2LL * baseN * baseK * inBytes > l0ab_ || 2LL * baseM * baseN * 4 > l0c_)
+        2LL * baseN * baseK * inBytes > l0ab_ || 1LL * baseM * baseN * 4 > l0c_)
       return false;
     t = optiling::TCubeTiling{};
     t.usedCoreNum = mDim * nDim;
@@ -86,8 +88,8 @@ class MatmulApiTiling {
     t.depthA1 = 2 * stepK, t.depthB1 = 2 * stepK;
     t.isBias = bias_ ? 1 : 0;
     t.iterateOrder = traverse_ == MatrixTraverse::FIRSTN ? 1 : 0;
-    t.dbL0A = 2, t.dbL0B = 2, t.dbL0C = 2;
-    t.shareL1Size = static_cast<int32_t>(l1), t.shareL0CSize = 2 * baseM * baseN * 4;
+    t.dbL0A = 2, t.dbL0B = 2, t.dbL0C = 2LL * baseM * baseN * 4 <= l0c_ ? 2 : 1;  // L0C: two C blocks when they fit
+    t.shareL1Size = static_cast<int32_t>(l1), t.shareL0CSize = t.dbL0C * baseM * baseN * 4;
     t.transLength = 0, t.BatchNum = 1;
     return true;
   }

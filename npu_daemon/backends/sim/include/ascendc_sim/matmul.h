@@ -9,7 +9,7 @@
 //
 // The object owns its core's cube buffers: L1 holds two slots of stepKa base-K blocks of A and of
 // stepKb of B (the chunk being loaded and the one being consumed), L0A/L0B two base blocks each,
-// L0C two base C blocks. Per C block: K in order, one Mmad per baseK (so the sums are those of one
+// L0C two base C blocks when they fit (dbL0C), else one. Per C block: K in order, one Mmad per baseK (so the sums are those of one
 // Mmad over K, docs/simulator.md), the bias as the initial C, then Fixpipe (NZ -> ND, fp32 -> half /
 // bf16 on the way). Blocks go N-major (iterateOrder 0: M inner) or M-major (1).
 #pragma once
@@ -224,8 +224,9 @@ class Matmul {
     const uint32_t mLen = std::min<uint32_t>(t_.baseM, singleM_ - m0), nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
     const uint32_t mA = (mLen + 15) / 16 * 16, nA = (nLen + 15) / 16 * 16;
     constexpr uint32_t k0 = ascendc_sim::K0<AT>(), frac = 512 / sizeof(AT);
-    const uint32_t K = singleK_, baseK = t_.baseK, chunkK = t_.stepKa * baseK;
-    const int c = static_cast<int>(b % 2);
+    // Norm moves one base block of K per GM -> L1 copy, MDL stepKa of them at once.
+    const uint32_t K = singleK_, baseK = t_.baseK, chunkK = (MM_CFG.doMultiDataLoad ? t_.stepKa : 1) * baseK;
+    const int c = static_cast<int>(b % static_cast<uint32_t>(std::max(t_.dbL0C, 1)));
     LocalTensor<L0CT> co = L0C(c, loc);
     flags_.Wait(PIPE_FIX, PIPE_M, 8 + c, loc);  // the Fixpipe of the block two before has read this slot
     bool first = true;
@@ -300,7 +301,7 @@ class Matmul {
     Where(b, mi, ni);
     const uint32_t m0 = mi * t_.baseM, n0 = ni * t_.baseN;
     const uint32_t mLen = std::min<uint32_t>(t_.baseM, singleM_ - m0), nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
-    const int c = static_cast<int>(b % 2);
+    const int c = static_cast<int>(b % static_cast<uint32_t>(std::max(t_.dbL0C, 1)));
     flags_.Wait(PIPE_M, PIPE_FIX, 12 + c, loc);
     FixpipeParamsV220 fp(static_cast<uint16_t>(nLen), static_cast<uint16_t>(mLen), static_cast<uint16_t>((mLen + 15) / 16 * 16),
                          static_cast<uint32_t>(orgN_), false);

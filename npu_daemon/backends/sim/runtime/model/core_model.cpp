@@ -97,7 +97,8 @@ CoreModel::State CoreModel::Advance() {
 
 DmaRequest CoreModel::NextDma() const {
   const Step& s = dma_;
-  return DmaRequest{core_, s.op == Op::kCopyUbToGm || s.op == Op::kFixpipe, s.cacheMode, s.gmAddr, s.bursts, s.rowBytes, s.gmPitch};
+  return DmaRequest{core_, s.op == Op::kCopyUbToGm || s.op == Op::kFixpipe, s.cacheMode, s.gmAddr, s.bursts, s.rowBytes, s.gmPitch,
+                    prog_->aic};
 }
 
 void CoreModel::ExecuteDma(GmSystem& gm) {

@@ -45,6 +45,8 @@ struct Params {
   double cubeCyclesB16, cubeCyclesFp32, cubeCyclesInt8;  // per 16 x 16 x k0 fractal step
   double fixStart;             // per Fixpipe
   double fixBytesPerCycle;     // L0C -> UB / L1
+  double aicMte2BytesPerCycle; // a cube core's GM port, reads (GM -> L1)
+  double nd2nzBurst;           // GM -> L1 (ND2NZ): per extra row of a copy
   // measurement noise (off when sigma is 0)
   double noiseSigma;
 

@@ -63,7 +63,8 @@ Program Compile(const Core& core, const Params& p, const VectorUnit& vec, bool k
         if (IsDma(i.op)) {
           // DataCopyPad pads every UB row to 32 B, one extra step per burst.
           const bool pad = i.site < core.sites.size() && std::strcmp(core.sites[i.site].api, "DataCopyPad") == 0;
-          s.cost = (i.op == Op::kFixpipe ? p.fixStart : p.dmaStart) + (i.repeats > 0 ? i.repeats - 1 : 0) * p.dmaBurst +
+          const double burst = i.op == Op::kCopyGmToL1 ? p.nd2nzBurst : p.dmaBurst;  // GM -> L1 rows: the cube's own MTE2
+          s.cost = (i.op == Op::kFixpipe ? p.fixStart : p.dmaStart) + (i.repeats > 0 ? i.repeats - 1 : 0) * burst +
                    (pad ? i.repeats * p.dmaPadBurst : 0);
           s.bursts = i.repeats;
           s.rowBytes = i.unitBytes;
