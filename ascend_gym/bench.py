@@ -36,6 +36,7 @@ from pydantic import BaseModel, Field
 import ascend_gym
 from ascend_gym import metrics, suite
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
+from ascend_gym.protocol import DEFAULT_SOC
 
 
 class SweepConfig(BaseModel):
@@ -44,7 +45,7 @@ class SweepConfig(BaseModel):
     policies: list[str]
     budget: int = Field(gt=0)
     seeds: int = Field(gt=0)
-    soc: str = "Ascend910B4"
+    soc: str = DEFAULT_SOC
     policy_config: dict[str, dict[str, Any]] = {}  # policy name -> constructor keywords
     daemons: list[str] = []  # given endpoints; empty = local daemons started by the sweep
     command: str = ""  # the command line of the latest run of the sweep

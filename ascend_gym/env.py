@@ -20,7 +20,7 @@ import ascend_gym
 from ascend_gym import rewrites, suite
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import PROTOCOL_VERSION, EvalRequest, EvalResult, Status
+from ascend_gym.protocol import DEFAULT_SOC, PROTOCOL_VERSION, EvalRequest, EvalResult, Status
 from ascend_gym.state import EnvState, StepEntry, catalogue_digest
 
 MAX_SOURCE_CHARS = 131072
@@ -201,7 +201,7 @@ class AscendOpEnv(gym.Env):
 
     operator: `level1/add`, `op://ascend-ops-v1/level1/add` or a package directory.
     mode: `"code"` or `"discrete"`. budget: evaluations per episode (DESIGN 3.3).
-    soc: SoC preset (`Ascend910B4`). daemon: None (an embedded daemon with `backend`), a
+    soc: SoC preset (default `DEFAULT_SOC`, Ascend910B4). daemon: None (an embedded daemon with `backend`), a
     `tcp://host:port` address, or a list of addresses (the env uses one, chosen by its run_id).
     reward: `best_delta`, `prev_delta` or `final`. failure_penalty, noop_penalty: see Rewards.
     eval_seed: seed of the daemon's random test inputs, fixed so evaluations are cached across
@@ -223,7 +223,7 @@ class AscendOpEnv(gym.Env):
         operator: str = "level1/add",
         mode: Literal["code", "discrete"] = "code",
         budget: int = 40,
-        soc: str = "Ascend910B4",
+        soc: str = DEFAULT_SOC,
         daemon: str | list[str] | None = None,
         reward: str = "best_delta",
         failure_penalty: float = -1.0,

@@ -14,6 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_gym.package import OperatorPackage
 
+# The SoC preset (npu_daemon/backends/common/soc/presets.toml) a request names when it names none.
+DEFAULT_SOC = "Ascend910B4"
+
 PROTOCOL_VERSION = 1
 
 
@@ -51,7 +54,7 @@ class EvalRequest(BaseModel):
     package: OperatorPackage
     stages: list[Stage] = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
     cases: list[str] | None = None  # correctness cases by name; None = all
-    soc: str = "Ascend910B4"
+    soc: str = DEFAULT_SOC
     seed: int = 0
     timeouts: Timeouts = Timeouts()
 

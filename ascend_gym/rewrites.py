@@ -25,13 +25,14 @@ import numpy as np
 
 from ascend_gym import tune
 from ascend_gym.package import OperatorPackage
+from ascend_gym.protocol import DEFAULT_SOC
+from npu_daemon.backends.common.soc import aiv_cores
 
 # Marker slots in the catalogue: tiling programs with more @tune markers expose the first ones.
 MAX_TUNE_SLOTS = 4
 TUNE_OPS = ("x2", "/2", "+step", "-step")
-# Vector cores of the default SoC (Ascend910B4, npu_daemon/backends/sim/soc/presets.toml): the
-# catalogue is fixed, so "block dim = cores" targets the default preset.
-DEFAULT_AIV_CORES = 40
+# The catalogue is fixed, so "block dim = cores" targets the default SoC's vector cores.
+DEFAULT_AIV_CORES = aiv_cores(DEFAULT_SOC)
 DTYPE_BYTES = {
     "float16": 2,
     "float32": 4,

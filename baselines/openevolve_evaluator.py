@@ -33,7 +33,7 @@ from openevolve.evaluation_result import EvaluationResult
 
 from ascend_gym.client import DaemonClient
 from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalRequest, EvalResult
+from ascend_gym.protocol import DEFAULT_SOC, EvalRequest, EvalResult
 from baselines import openevolve_program as program_io
 
 LOG = "evaluations.jsonl"
@@ -46,7 +46,7 @@ class Settings:
         self.run_id = env["ASCEND_GYM_OE_RUN_ID"]
         self.budget = int(env["ASCEND_GYM_OE_BUDGET"])
         self.workdir = Path(env["ASCEND_GYM_OE_WORKDIR"])
-        self.soc = env.get("ASCEND_GYM_OE_SOC", "Ascend910B4")
+        self.soc = env.get("ASCEND_GYM_OE_SOC", DEFAULT_SOC)
         self.seed = int(env.get("ASCEND_GYM_OE_SEED", "0"))
 
     @property

@@ -114,8 +114,8 @@ def main() -> None:
 def main_loop_work(request: EvalRequest, result: EvalResult, n: int) -> dict[str, float]:
     """In this process, the daemon main loop's own steps for one fresh request (median ms each):
     the rest of the fresh overhead is moving messages between processes."""
-    from npu_daemon.runtime.server import Request
-    from npu_daemon.runtime.store import Store, cache_key
+    from npu_daemon.service.server import Request
+    from npu_daemon.service.store import Store, cache_key
 
     payload, answer = request.model_dump_json().encode(), result.model_dump_json().encode()
     fingerprint = result.fingerprint

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ascend_gym import suite
 from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status
+from ascend_gym.protocol import DEFAULT_SOC, EvalRequest, Stage, Status
 from npu_daemon.backends.sim import SimBackend
 
 SCHEDULES = [(40, 4096), (20, 4096), (40, 16384), (20, 16384), (10, 16384)]
@@ -46,7 +46,7 @@ def row(label: str, pkg: OperatorPackage, soc: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--soc", default="Ascend910B4")
+    parser.add_argument("--soc", default=DEFAULT_SOC)
     parser.add_argument(
         "--op", default="level1/add", help="suite operator whose schedule is varied"
     )

@@ -30,7 +30,9 @@ from pathlib import Path
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.package import OperatorPackage, dtype_macros, load_package
 from ascend_gym.protocol import EvalRequest, Stage, Status
-from npu_daemon.backends.sim import SimBackend, build
+from npu_daemon.backends.common import build
+from npu_daemon.backends.sim import SimBackend
+from npu_daemon.backends.sim.kernel_build import build_kernel
 
 SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
 
@@ -71,9 +73,7 @@ def compile_alone(pkg: OperatorPackage, repeats: int) -> str:
             t0 = time.perf_counter()
             build.build_tiling(fresh, Path(d), rt, 120)
             t1 = time.perf_counter()
-            build.build_kernel(
-                fresh, dtype_macros(fresh.spec, fresh.spec.bench_case), Path(d), rt, 120
-            )
+            build_kernel(fresh, dtype_macros(fresh.spec, fresh.spec.bench_case), Path(d), rt, 120)
             tiling.append(t1 - t0)
             kernel.append(time.perf_counter() - t1)
     return (

@@ -14,9 +14,9 @@ from urllib.parse import urlparse
 from pydantic import BaseModel
 
 from npu_daemon.backends.base import BACKENDS, get_backend
-from npu_daemon.runtime.keys import load_server_keys
-from npu_daemon.runtime.server import Server, default_state_dir
-from npu_daemon.runtime.workers import SandboxUsers, prepare_sandbox
+from npu_daemon.service.keys import load_server_keys
+from npu_daemon.service.server import Server, default_state_dir
+from npu_daemon.service.workers import SandboxUsers, prepare_sandbox
 
 SANDBOX_UID = 64000
 
@@ -85,7 +85,7 @@ def sandbox_access(backend: str) -> SandboxAccess:
     tiling program the same way, and its CMake builds, device app and msprof read the CANN toolkit
     and the built apps (each build writes only its own project directory, each run its case
     directory, msprof's output included) and open the NPU's device nodes."""
-    from npu_daemon.backends.sim import build
+    from npu_daemon.backends.common import build
 
     sim_root = build.cache_root()
     if backend == "sim":

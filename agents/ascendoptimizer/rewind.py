@@ -26,7 +26,7 @@ from agents.ascendoptimizer.trajectory import Trajectory
 from ascend_gym import suite
 from ascend_gym.client import DaemonClient
 from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalRequest, EvalResult
+from ascend_gym.protocol import DEFAULT_SOC, EvalRequest, EvalResult
 
 Evaluate = Callable[[OperatorPackage], EvalResult]
 
@@ -132,7 +132,7 @@ def build_bank(
     out_dir: str | Path,
     embedder: EmbedderKind = "auto",
     seed: int = 0,
-    soc: str = "Ascend910B4",
+    soc: str = DEFAULT_SOC,
     parallel: int = 2,
     run_prefix: str = "bank-build",
 ) -> tuple[ExperienceBank, BuildStats]:

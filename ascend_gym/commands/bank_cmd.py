@@ -6,6 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
+from ascend_gym.protocol import DEFAULT_SOC
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="bank_command", required=True)
@@ -30,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     build.add_argument("--max-tried", type=int, default=14, help="evaluations per expert")
     build.add_argument("--seed", type=int, default=0)
     build.add_argument("--embedder", choices=["auto", "dense", "tfidf"], default="auto")
-    build.add_argument("--soc", default="Ascend910B4")
+    build.add_argument("--soc", default=DEFAULT_SOC)
     build.add_argument(
         "--daemon", help="daemon endpoint (default: an embedded local simulator daemon)"
     )

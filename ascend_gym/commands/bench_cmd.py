@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from ascend_gym import bench
+from ascend_gym.protocol import DEFAULT_SOC
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="evaluations per (policy, op, seed), counted by the daemon ledger",
     )
     parser.add_argument("--seeds", type=int, default=1)
-    parser.add_argument("--soc", default="Ascend910B4")
+    parser.add_argument("--soc", default=DEFAULT_SOC)
     parser.add_argument(
         "--daemons", default="", help="comma list of daemon endpoints (default: start local ones)"
     )

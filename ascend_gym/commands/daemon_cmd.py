@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "ledger":
         return _ledger(args)
     if args.action == "keygen":
-        from npu_daemon.runtime.keys import keygen
+        from npu_daemon.service.keys import keygen
 
         for path in keygen(args.dir):
             print(path)
@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _ledger(args: argparse.Namespace) -> int:
-    from npu_daemon.runtime.server import default_state_dir
-    from npu_daemon.runtime.store import Store
+    from npu_daemon.service.server import default_state_dir
+    from npu_daemon.service.store import Store
 
     db = args.db or default_state_dir() / "state.db"
     if not db.exists():

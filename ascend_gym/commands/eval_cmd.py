@@ -7,13 +7,13 @@ import argparse
 from ascend_gym import suite
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest
+from ascend_gym.protocol import DEFAULT_SOC, EvalRequest
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("operator", help="package directory, op:// URI or <level>/<name>")
     parser.add_argument("--spec", help="op.toml kept outside the package directory")
-    parser.add_argument("--soc", default="Ascend910B4")
+    parser.add_argument("--soc", default=DEFAULT_SOC)
     parser.add_argument(
         "--case", action="append", help="correctness case to run (repeatable; default all)"
     )

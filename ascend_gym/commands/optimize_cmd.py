@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ascend_gym.protocol import DEFAULT_SOC
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("operator", help="op:// URI, <level>/<name> or a package directory")
@@ -40,7 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config", default="", help="policy config as JSON (merged under the flags above)"
     )
-    parser.add_argument("--soc", default="Ascend910B4")
+    parser.add_argument("--soc", default=DEFAULT_SOC)
     parser.add_argument(
         "--daemon", help="daemon endpoint (default: an embedded local simulator daemon)"
     )

@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ascend_gym import suite
+from ascend_gym.protocol import DEFAULT_SOC
 
 DEFAULT_DOC = Path("docs/suite.md")
 
@@ -54,7 +55,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         default="all",
         help="comma list: all, smoke, level1..3, op:// URIs or <level>/<name>",
     )
-    p.add_argument("--soc", default="Ascend910B4")
+    p.add_argument("--soc", default=DEFAULT_SOC)
     p.add_argument(
         "--jobs",
         type=int,

@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from ascend_gym import suite
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalRequest
+from ascend_gym.protocol import DEFAULT_SOC, EvalRequest
 from ascend_gym.state import EnvState
 
 DEFAULT_TOLERANCE = 0.05
@@ -38,7 +38,7 @@ class Claim(BaseModel):
     package: OperatorPackage
     best_us: float
     baseline_us: float | None = None
-    soc: str = "Ascend910B4"
+    soc: str = DEFAULT_SOC
     simulated: bool | None = None
 
 
@@ -84,7 +84,7 @@ def claim_from(line: int, record: dict[str, Any]) -> Claim | str:
             package=package,
             best_us=record["best_us"],
             baseline_us=record.get("baseline_us"),
-            soc=record.get("soc", "Ascend910B4"),
+            soc=record.get("soc", DEFAULT_SOC),
             simulated=record.get("simulated"),
         )
     return "no candidate sources in the record (only hashes)"

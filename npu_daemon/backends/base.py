@@ -1,15 +1,25 @@
 """The backend interface: the only thing the sim and cann backends implement.
 
-The daemon runtime (server, workers, cache, ledger) knows nothing about a backend beyond this.
+The daemon service (server, workers, cache, ledger) knows nothing about a backend beyond this.
+`Backend.evaluate` is the one path of an evaluation (build, check each case, time the bench case,
+fill the profile, turn failures into results); a backend supplies its hooks. Backends are named
+here as "module:Class" and imported on first use, so this module imports neither.
 """
 
 from __future__ import annotations
 
 import abc
+import contextlib
+import importlib
+import time
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from ascend_gym.package import Case, OperatorPackage
-from ascend_gym.protocol import CaseCheck, EvalRequest, EvalResult, Stage, Status
+from ascend_gym.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
+from npu_daemon.backends.common import soc
+
+LOG_TAIL_CHARS = 4000
 
 
 class CaseFailure(Exception):
@@ -32,16 +42,98 @@ def requested_cases(pkg: OperatorPackage, request: EvalRequest) -> list[Case]:
     return cases
 
 
+class Timing(NamedTuple):
+    """The bench case's time and the backend's profile fields (the SoC's are added by evaluate)."""
+
+    latency_us: float
+    profile: dict[str, Any]
+
+
 class Backend(abc.ABC):
     name: str
     simulated: bool
 
-    @abc.abstractmethod
     def evaluate(self, request: EvalRequest, workdir: Path) -> EvalResult:
         """Compile, check and time one candidate inside `workdir` (a fresh, throwaway directory).
 
         Candidate failures are results with a status; only faults of the backend itself raise.
         """
+        pkg = request.package
+        result = EvalResult(
+            request_id=request.request_id,
+            candidate_hash=pkg.content_hash(),
+            status=Status.OK,
+            backend=self.name,
+            simulated=self.simulated,
+            soc=request.soc,
+        )
+        try:
+            soc.preset(request.soc)
+        except KeyError as e:
+            return result.model_copy(update={"status": Status.REJECTED, "message": str(e.args[0])})
+        try:
+            self._ready(request)
+        except CaseFailure as f:
+            return result.model_copy(update={"status": f.status, "message": f.message})
+        result.fingerprint = self.fingerprint(request.soc)
+        pkg.write_to(workdir)
+        cases = requested_cases(pkg, request)
+
+        t0 = time.monotonic()
+        try:
+            built = self._build(pkg, cases, request, workdir)
+        except CaseFailure as f:
+            return _failed(result, f, [], Cost(compile_s=time.monotonic() - t0))
+        compile_s = time.monotonic() - t0
+
+        t1 = time.monotonic()
+        checks: list[CaseCheck] = []
+        try:
+            with self._running(request):
+                for case in cases:
+                    timed = case.bench and Stage.TIME in request.stages
+                    check, timing = self._run_case(built, case, request, timed)
+                    checks.append(check)
+                    if timing is not None:
+                        result.latency_us, result.bench_case = timing.latency_us, case.name
+                        result.profile = Profile.model_validate(
+                            {
+                                **timing.profile,
+                                "aiv_cores": soc.aiv_cores(request.soc),
+                                "ub_capacity_bytes": soc.ub_capacity_bytes(request.soc),
+                            }
+                        )
+        except CaseFailure as f:
+            if f.check is not None:
+                checks.append(f.check)
+            return _failed(
+                result, f, checks, Cost(compile_s=compile_s, run_s=time.monotonic() - t1)
+            )
+        return result.model_copy(
+            update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)}
+        )
+
+    # -- hooks ---------------------------------------------------------------------------------
+
+    def _ready(self, request: EvalRequest) -> None:
+        """Raise CaseFailure (DAEMON_ERROR) when this backend cannot evaluate now. Optional."""
+
+    @abc.abstractmethod
+    def _build(
+        self, pkg: OperatorPackage, cases: list[Case], request: EvalRequest, workdir: Path
+    ) -> Any:
+        """Everything the cases run from (written into `workdir`); a compile failure raises
+        CaseFailure. What it returns is handed back to `_run_case` unread."""
+
+    def _running(self, request: EvalRequest) -> contextlib.AbstractContextManager[None]:
+        """Held while the cases run (a device lock, say). Optional."""
+        return contextlib.nullcontext()
+
+    @abc.abstractmethod
+    def _run_case(
+        self, built: Any, case: Case, request: EvalRequest, timed: bool
+    ) -> tuple[CaseCheck, Timing | None]:
+        """Run and check one case (a failure raises CaseFailure), and time it when `timed`."""
 
     @abc.abstractmethod
     def fingerprint(self, soc: str) -> dict[str, str]:
@@ -51,17 +143,28 @@ class Backend(abc.ABC):
         """One-time set-up before serving (build runtimes, check devices). Optional."""
 
 
-# Names the daemon accepts for --backend.
-BACKENDS = ("sim", "cann")
+def _failed(result: EvalResult, f: CaseFailure, checks: list[CaseCheck], cost: Cost) -> EvalResult:
+    return result.model_copy(
+        update={
+            "status": f.status,
+            "message": f.message,
+            "log_tail": f.log[-LOG_TAIL_CHARS:],
+            "cases": checks,
+            "cost": cost,
+        }
+    )
+
+
+# The backends the daemon accepts for --backend, imported on first use.
+_BACKENDS = {
+    "sim": "npu_daemon.backends.sim:SimBackend",
+    "cann": "npu_daemon.backends.cann:CannBackend",
+}
+BACKENDS = tuple(_BACKENDS)
 
 
 def get_backend(name: str) -> Backend:
-    if name == "sim":
-        from npu_daemon.backends.sim import SimBackend
-
-        return SimBackend()
-    if name == "cann":
-        from npu_daemon.backends.cann import CannBackend
-
-        return CannBackend()
-    raise ValueError(f"unknown backend {name!r} (available: {', '.join(BACKENDS)})")
+    if name not in _BACKENDS:
+        raise ValueError(f"unknown backend {name!r} (available: {', '.join(BACKENDS)})")
+    module, cls = _BACKENDS[name].split(":")
+    return getattr(importlib.import_module(module), cls)()

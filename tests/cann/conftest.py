@@ -6,13 +6,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
 
-from npu_daemon.backends.sim import build
-from npu_daemon.backends.sim.backend import SOC_DIR, soc_params
+from npu_daemon.backends.common import build
+from npu_daemon.backends.common.soc import socs
+from npu_daemon.backends.sim.backend import soc_params
 
 FAKE = Path(__file__).resolve().parent / "fake_toolchain"
 
@@ -26,11 +26,10 @@ def fake_toolkit(tmp_path_factory: pytest.TempPathFactory) -> Path:
         f'set(FAKE_SIM_INCLUDE "{build.INCLUDE_DIR}")\nset(FAKE_SIM_PCH "{rt.pch_dir}")\nset(FAKE_SIM_RUNTIME "{rt.root}")\n'
     )
     (root / "fake" / "soc").mkdir(parents=True)
-    for soc in tomllib.loads((SOC_DIR / "presets.toml").read_text()):
-        if soc != "common":
-            (root / "fake" / "soc" / f"{soc}.txt").write_text(
-                "".join(f"{k} {v}\n" for k, v in soc_params(soc).items())
-            )
+    for soc in socs():
+        (root / "fake" / "soc" / f"{soc}.txt").write_text(
+            "".join(f"{k} {v}\n" for k, v in soc_params(soc).items())
+        )
     (root / "lib64").mkdir()
     subprocess.run(
         [

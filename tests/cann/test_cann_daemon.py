@@ -11,7 +11,7 @@ from test_cann_backend import small_add
 from ascend_gym.client import DaemonClient
 from ascend_gym.protocol import EvalRequest, Status
 from npu_daemon.backends.cann import CannBackend, CannConfig
-from npu_daemon.runtime.server import Server
+from npu_daemon.service.server import Server
 
 
 def test_cann_daemon_round_trip(cann_env: Path, tmp_path: Path) -> None:

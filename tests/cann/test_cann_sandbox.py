@@ -16,9 +16,9 @@ from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.protocol import EvalRequest, Stage, Status
 from npu_daemon import sandbox
 from npu_daemon.backends.cann import CannBackend, CannConfig, device, tiling
-from npu_daemon.backends.sim import build
+from npu_daemon.backends.common import build
 from npu_daemon.main import sandbox_access
-from npu_daemon.runtime.workers import prepare_sandbox
+from npu_daemon.service.workers import prepare_sandbox
 
 DEVICE_GID = 4242  # the group a driver would give its device nodes (HwHiAiUser)
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="sandbox users need a root daemon")

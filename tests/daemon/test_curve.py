@@ -10,7 +10,7 @@ from ascend_gym import suite
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
 from ascend_gym.commands import daemon_cmd
 from ascend_gym.protocol import EvalRequest, Stage, Status
-from npu_daemon.runtime.keys import keygen
+from npu_daemon.service.keys import keygen
 
 from .conftest import daemon_args
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ascend_gym import suite
 from ascend_gym.protocol import Cost, EvalRequest, EvalResult, Status
-from npu_daemon.runtime.store import Store, cache_key
+from npu_daemon.service.store import Store, cache_key
 
 FINGERPRINT = {"backend": "sim", "simulator": "test"}
 

@@ -17,9 +17,10 @@ import numpy as np
 import pytest
 
 from ascend_gym.package import ASCENDC_TYPES, load_package
-from npu_daemon.backends.sim import build
-from npu_daemon.backends.sim import kernel_view as sim_kernel_view
+from ascend_gym.protocol import DEFAULT_SOC
+from npu_daemon.backends.common import build, kernel_view
 from npu_daemon.backends.sim.backend import soc_params
+from npu_daemon.backends.sim.kernel_build import build_kernel
 
 PACKAGES = Path(__file__).parent / "packages"
 
@@ -104,7 +105,7 @@ def run_kernel(
     workspace: int = 0,
     tiling_key: int = 0,
     prelude: str = "",
-    soc: str = "Ascend910B4",
+    soc: str = DEFAULT_SOC,
     host: str = HOST,
     tiling_h: str = TILING_H,
 ) -> KernelRun:
@@ -148,7 +149,7 @@ def run_kernel(
     macros = {f"DTYPE_{k.upper()}": ASCENDC_TYPES[d] for k, d in all_dtypes.items()}
     try:
         tiling_so, _ = build.build_tiling(pkg, work, rt, 120)
-        kernel_so, _ = build.build_kernel(pkg, macros, work, rt, 120)
+        kernel_so, _ = build_kernel(pkg, macros, work, rt, 120)
     except build.BuildError as e:
         return KernelRun("COMPILE_ERROR", e.log)
     lines = [
@@ -156,7 +157,7 @@ def run_kernel(
         "kernel simk",
         f"tiling_so {tiling_so}",
         f"kernel_so {kernel_so}",
-        f"kernel_type {sim_kernel_view.kernel_type(pkg)}",
+        f"kernel_type {kernel_view.kernel_type(pkg)}",
         f"result {work / 'result.json'}",
         *(f"param {k} {v}" for k, v in soc_params(soc).items()),
     ]

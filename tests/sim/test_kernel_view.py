@@ -1,6 +1,6 @@
 """The kernel-source view the sim build generates: per-key TilingData binding is a pure text rewrite."""
 
-from npu_daemon.backends.kernel_view import bind_keyed_tiling
+from npu_daemon.backends.common.kernel_view import bind_keyed_tiling
 
 SOURCE = """extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
   GET_TILING_DATA(d, tiling);                       // default struct, outside any key branch

@@ -10,21 +10,22 @@ Device runs hold a per-device lock; builds run in parallel. Results are never si
 
 from __future__ import annotations
 
+import contextlib
 import os
-import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from ascend_gym.package import Case, OperatorPackage, dtype_macros
-from ascend_gym.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
+from ascend_gym.protocol import CaseCheck, EvalRequest, Status
 from npu_daemon import checker, sandbox
-from npu_daemon.backends.base import Backend, CaseFailure, requested_cases
+from npu_daemon.backends.base import Backend, CaseFailure, Timing
 from npu_daemon.backends.cann import device, msprof, project, tiling
 from npu_daemon.backends.cann.toolkit import Toolkit, ToolkitMissing
-from npu_daemon.backends.sim import build
-from npu_daemon.backends.sim.backend import soc_params
+from npu_daemon.backends.common import build
 
 
 class CannConfig(BaseModel):
@@ -46,6 +47,11 @@ class CannConfig(BaseModel):
             "repeats": "ASCEND_GYM_CANN_REPEATS",
         }
         return cls(**{field: os.environ[env] for field, env in names.items() if env in os.environ})
+
+
+class Built(NamedTuple):
+    toolkit: Toolkit
+    plans: dict[str, tuple[Path, tiling.Tiling, Path]]  # case -> (case dir, tiling, app)
 
 
 class CannBackend(Backend):
@@ -84,79 +90,28 @@ class CannBackend(Backend):
             "tiling_host": build.runtime_sources_digest(),
         }
 
-    def evaluate(self, request: EvalRequest, workdir: Path) -> EvalResult:
-        pkg = request.package
-        result = EvalResult(
-            request_id=request.request_id,
-            candidate_hash=pkg.content_hash(),
-            status=Status.OK,
-            backend="cann",
-            simulated=False,
-            soc=request.soc,
-        )
+    def _ready(self, request: EvalRequest) -> None:
+        """Fail fast, before building for a device that cannot run it."""
         try:
-            params = soc_params(request.soc)
-        except KeyError as e:
-            return result.model_copy(update={"status": Status.REJECTED, "message": str(e.args[0])})
-        try:  # fail fast, before building for a device that cannot run it
-            toolkit = Toolkit.discover()
+            Toolkit.discover()
             device.check_health(self.config.device_id)
         except (ToolkitMissing, device.DeviceError) as e:
-            return result.model_copy(update={"status": Status.DAEMON_ERROR, "message": str(e)})
-        result.fingerprint = self.fingerprint(request.soc)
-        pkg.write_to(workdir)
+            raise CaseFailure(Status.DAEMON_ERROR, str(e)) from e
 
-        t0 = time.monotonic()
-        try:
-            plans = self._build(pkg, requested_cases(pkg, request), request, toolkit, workdir)
-        except CaseFailure as f:
-            return result.model_copy(
-                update={
-                    "status": f.status,
-                    "message": f.message,
-                    "log_tail": f.log[-4000:],
-                    "cost": Cost(compile_s=time.monotonic() - t0),
-                }
-            )
-        compile_s = time.monotonic() - t0
+    @contextlib.contextmanager
+    def _running(self, request: EvalRequest) -> Iterator[None]:
+        with device.exclusive(self.state_dir, self.config.device_id):
+            self._recheck_health()  # the build may have taken minutes
+            yield
 
-        t1 = time.monotonic()
-        checks: list[CaseCheck] = []
-        try:
-            with device.exclusive(self.state_dir, self.config.device_id):
-                self._recheck_health()  # the build may have taken minutes
-                for case, case_dir, tiling_out, app in plans:
-                    checks.append(
-                        self._check_case(pkg, case, case_dir, tiling_out, app, request, toolkit)
-                    )
-                    if case.bench and Stage.TIME in request.stages:
-                        latency, fields = self._time_case(
-                            pkg, case, case_dir, tiling_out, app, request, toolkit
-                        )
-                        result.latency_us, result.bench_case = latency, case.name
-                        result.profile = Profile.model_validate(
-                            {
-                                **fields,
-                                "aiv_cores": int(params["aiv_cores"]),
-                                "ub_capacity_bytes": int(params["ub_bytes"])
-                                - int(params["ub_reserved_bytes"]),
-                            }
-                        )
-        except CaseFailure as f:
-            if f.check is not None:
-                checks.append(f.check)
-            return result.model_copy(
-                update={
-                    "status": f.status,
-                    "message": f.message,
-                    "log_tail": f.log[-4000:],
-                    "cases": checks,
-                    "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1),
-                }
-            )
-        return result.model_copy(
-            update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)}
-        )
+    def _run_case(
+        self, built: Built, case: Case, request: EvalRequest, timed: bool
+    ) -> tuple[CaseCheck, Timing | None]:
+        plan = built.plans[case.name]
+        check = self._check_case(request.package, case, *plan, request, built.toolkit)
+        if not timed:
+            return check, None
+        return check, Timing(*self._time_case(request.package, case, *plan, request, built.toolkit))
 
     def _recheck_health(self) -> None:
         try:
@@ -165,18 +120,14 @@ class CannBackend(Backend):
             raise CaseFailure(Status.DAEMON_ERROR, str(e)) from e
 
     def _build(
-        self,
-        pkg: OperatorPackage,
-        cases: list[Case],
-        request: EvalRequest,
-        toolkit: Toolkit,
-        workdir: Path,
-    ) -> list[tuple[Case, Path, tiling.Tiling, Path]]:
+        self, pkg: OperatorPackage, cases: list[Case], request: EvalRequest, workdir: Path
+    ) -> Built:
         """Host tiling per case, then one app per (dtypes, tiling key); no device needed."""
         budget = request.timeouts.build_s
+        toolkit = Toolkit.discover()
         try:
             tiling_so, rt = tiling.build_host(pkg, workdir, budget)
-            plans = []
+            plans = {}
             for case in cases:
                 case_dir = workdir / f"case-{case.name}"
                 case_dir.mkdir()
@@ -184,8 +135,8 @@ class CannBackend(Backend):
                 app, _ = project.build_app(
                     pkg, dtype_macros(pkg.spec, case), out.tiling_key, request.soc, toolkit, budget
                 )
-                plans.append((case, case_dir, out, app))
-            return plans
+                plans[case.name] = (case_dir, out, app)
+            return Built(toolkit, plans)
         except build.BuildError as e:
             status = Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR
             raise CaseFailure(status, f"{e.what}: {project.first_error(e.log)}", e.log) from e

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from ascend_gym.package import OperatorPackage
 from npu_daemon import sandbox
-from npu_daemon.backends import kernel_view
 from npu_daemon.backends.cann.tiling import cache_root
 from npu_daemon.backends.cann.toolkit import Toolkit
+from npu_daemon.backends.common import kernel_view
 
 TEMPLATES = Path(__file__).resolve().parent
 APP = "ascend_gym_app"

@@ -2,8 +2,8 @@
 
 The kernel-launch app needs the TilingFunc's output (tiling bytes, block dim, workspace size) before
 it can launch. We build the package's op_host program with g++ against the simulator's host
-headers (our own gert::TilingContext / PlatformAscendC, the same tiling.so the sim backend builds)
-and run it for each shape case with the SoC's platform values from the sim presets. The
+headers (our own gert::TilingContext / PlatformAscendC, the same tiling.so the sim backend builds,
+backends/common/build.py) and run it for each shape case with the SoC's preset values. The
 assumption, stated in docs/cann.md: those presets describe the device (core count, UB size), and
 the TilingFunc uses only host APIs our headers provide.
 """
@@ -20,8 +20,8 @@ from pydantic import BaseModel
 
 from ascend_gym.package import Case, OperatorPackage
 from npu_daemon import sandbox
-from npu_daemon.backends.sim import build
-from npu_daemon.backends.sim.backend import soc_params
+from npu_daemon.backends.common import build
+from npu_daemon.backends.common.soc import preset
 
 RUNNER_SOURCE = Path(__file__).resolve().parent / "tiling_runner.cpp"
 
@@ -48,7 +48,7 @@ def cache_root() -> Path:
 
 def ensure_runner(rt: build.Runtime) -> Path:
     """The tiling runner, built once per simulator runtime and runner source (file-locked)."""
-    key = build._digest(rt.digest, RUNNER_SOURCE.read_bytes())
+    key = build.digest(rt.digest, RUNNER_SOURCE.read_bytes())
     target = cache_root() / f"tiling-runner-{key}"
     if target.exists():
         return target
@@ -97,7 +97,7 @@ def run_tiling(
         f"tiling_so {tiling_so}",
         f"tiling_out {case_dir / 'tiling.bin'}",
         f"result {case_dir / 'tiling.json'}",
-        *(f"param {k} {v}" for k, v in soc_params(soc).items()),
+        *(f"param {k} {v}" for k, v in preset(soc).items()),
     ]
     for kind, args in (("input", spec.inputs), ("output", spec.outputs)):
         for arg in args:

@@ -11,20 +11,22 @@ import functools
 import hashlib
 import json
 import os
-import time
 import tomllib
 from concurrent import futures
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from ascend_gym.package import Case, OperatorPackage, dtype_macros
-from ascend_gym.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
+from ascend_gym.protocol import CaseCheck, EvalRequest, Status
 from npu_daemon import checker, sandbox
-from npu_daemon.backends.base import Backend, CaseFailure, requested_cases
-from npu_daemon.backends.sim import build, case_data, kernel_view
+from npu_daemon.backends.base import Backend, CaseFailure, Timing
+from npu_daemon.backends.common import build, kernel_view
+from npu_daemon.backends.common.soc import PRESETS, preset
+from npu_daemon.backends.sim import case_data, kernel_build
 
-SOC_DIR = Path(__file__).resolve().parent / "soc"
+MODEL = Path(__file__).resolve().parent / "soc" / "model.toml"
 # The tiling and kernel compiles of an evaluation run concurrently (one g++ per core) on threads
 # that live as long as the process: starting them per evaluation cost milliseconds.
 _COMPILES = futures.ThreadPoolExecutor(
@@ -41,11 +43,14 @@ HARNESS_STATUS = {
 @functools.cache
 def soc_params(soc: str) -> dict[str, str]:
     """SoC preset plus the model's cost constants, flattened for the harness."""
-    presets = tomllib.loads((SOC_DIR / "presets.toml").read_text())
-    if soc not in presets or soc == "common":
-        raise KeyError(f"unknown soc {soc!r}; known: {sorted(k for k in presets if k != 'common')}")
-    model = tomllib.loads((SOC_DIR / "model.toml").read_text())
-    return {k: str(v) for k, v in {**presets["common"], **presets[soc], **model}.items()}
+    model = tomllib.loads(MODEL.read_text())
+    return {**preset(soc), **{k: str(v) for k, v in model.items()}}
+
+
+class Built(NamedTuple):
+    workdir: Path
+    tiling_so: Path
+    kernels: dict[tuple, Path]  # per dtype combination
 
 
 class SimBackend(Backend):
@@ -56,128 +61,59 @@ class SimBackend(Backend):
         build.ensure_runtime()
 
     def fingerprint(self, soc: str) -> dict[str, str]:
-        model = hashlib.sha256(
-            (SOC_DIR / "model.toml").read_bytes() + (SOC_DIR / "presets.toml").read_bytes()
-        ).hexdigest()
+        model = hashlib.sha256(MODEL.read_bytes() + PRESETS.read_bytes()).hexdigest()
         return {
             "backend": "sim",
             "soc": soc,
             "simulator": build.runtime_sources_digest(),
             "model": model[:24],
-            "compiler": build._compiler_version(),
+            "compiler": build.compiler_version(),
         }
 
-    def evaluate(self, request: EvalRequest, workdir: Path) -> EvalResult:
-        pkg = request.package
-        result = EvalResult(
-            request_id=request.request_id,
-            candidate_hash=pkg.content_hash(),
-            status=Status.OK,
-            backend="sim",
-            simulated=True,
-            soc=request.soc,
-            fingerprint=self.fingerprint(request.soc),
-        )
-        try:
-            params = soc_params(request.soc)
-        except KeyError as e:
-            return result.model_copy(update={"status": Status.REJECTED, "message": str(e.args[0])})
-        pkg.write_to(workdir)
-        cases = requested_cases(pkg, request)
-
-        t0 = time.monotonic()
-        try:
-            tiling_so, kernels = self._build(pkg, cases, workdir, request.timeouts.build_s)
-        except build.BuildError as e:
-            status = Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR
-            return result.model_copy(
-                update={
-                    "status": status,
-                    "message": f"{e.what}: {_first_error(e.log)}",
-                    "log_tail": e.log[-4000:],
-                    "cost": Cost(compile_s=time.monotonic() - t0),
-                }
-            )
-        compile_s = time.monotonic() - t0
-
-        t1 = time.monotonic()
-        checks: list[CaseCheck] = []
-        try:
-            for case in cases:
-                kernel_so = kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
-                check, timing = self._run_case(
-                    pkg, case, tiling_so, kernel_so, params, request, workdir
-                )
-                checks.append(check)
-                if case.bench and Stage.TIME in request.stages:
-                    result.latency_us = timing["latency_us"]
-                    result.profile = Profile.model_validate(
-                        {
-                            **timing["profile"],
-                            "aiv_cores": int(params["aiv_cores"]),
-                            "ub_capacity_bytes": int(params["ub_bytes"])
-                            - int(params["ub_reserved_bytes"]),
-                        }
-                    )
-                    result.bench_case = case.name
-        except CaseFailure as f:
-            if f.check is not None:
-                checks.append(f.check)
-            return result.model_copy(
-                update={
-                    "status": f.status,
-                    "message": f.message,
-                    "log_tail": f.log[-4000:],
-                    "cases": checks,
-                    "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1),
-                }
-            )
-        return result.model_copy(
-            update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)}
-        )
-
-    @staticmethod
     def _build(
-        pkg: OperatorPackage, cases: list[Case], workdir: Path, timeout_s: float
-    ) -> tuple[Path, dict[tuple, Path]]:
+        self, pkg: OperatorPackage, cases: list[Case], request: EvalRequest, workdir: Path
+    ) -> Built:
         """tiling.so and one kernel.so per dtype combination, compiled concurrently (one g++ per core).
 
         A failure is reported as the sequential build would: the tiling's first, then the kernels' in case order.
         """
+        timeout_s = request.timeouts.build_s
         rt = build.ensure_runtime()
         combos = {tuple(sorted(m.items())): m for m in (dtype_macros(pkg.spec, c) for c in cases)}
         tiling = _COMPILES.submit(build.build_tiling, pkg, workdir, rt, timeout_s)
         kernels = {
-            key: _COMPILES.submit(build.build_kernel, pkg, macros, workdir, rt, timeout_s)
+            key: _COMPILES.submit(kernel_build.build_kernel, pkg, macros, workdir, rt, timeout_s)
             for key, macros in combos.items()
         }
         futures.wait(
             [tiling, *kernels.values()]
         )  # all settled before any failure is raised: none outlives the evaluation
-        return tiling.result()[0], {key: f.result()[0] for key, f in kernels.items()}
+        try:
+            return Built(
+                workdir, tiling.result()[0], {key: f.result()[0] for key, f in kernels.items()}
+            )
+        except build.BuildError as e:
+            status = Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR
+            raise CaseFailure(status, f"{e.what}: {_first_error(e.log)}", e.log) from e
 
     def _run_case(
-        self,
-        pkg: OperatorPackage,
-        case: Case,
-        tiling_so: Path,
-        kernel_so: Path,
-        params: dict[str, str],
-        request: EvalRequest,
-        workdir: Path,
-    ) -> tuple[CaseCheck, dict]:
-        case_dir = workdir / f"case-{case.name}"
+        self, built: Built, case: Case, request: EvalRequest, timed: bool
+    ) -> tuple[CaseCheck, Timing | None]:
+        """One harness run gives both the outputs and the modelled time."""
+        pkg = request.package
+        kernel_so = built.kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
+        case_dir = built.workdir / f"case-{case.name}"
         case_dir.mkdir()
         with case_data.case_data(pkg, case, request.seed) as data:
             spec = pkg.spec
             lines = [
                 f"op_type {spec.op_type}",
                 f"kernel {spec.kernel}",
-                f"tiling_so {tiling_so}",
+                f"tiling_so {built.tiling_so}",
                 f"kernel_so {kernel_so}",
                 f"kernel_type {kernel_view.kernel_type(pkg)}",
                 f"result {case_dir / 'result.json'}",
-                *(f"param {k} {v}" for k, v in params.items()),
+                *(f"param {k} {v}" for k, v in soc_params(request.soc).items()),
             ]
             for arg in spec.inputs:  # read in place from the case cache
                 lines.append(
@@ -252,7 +188,7 @@ class SimBackend(Backend):
                         log,
                         check,
                     )
-            return check, outcome
+            return check, Timing(outcome["latency_us"], outcome["profile"]) if timed else None
 
 
 def _tensor_line(kind: str, name: str, dtype: str, shape: list[int], path: Path) -> str:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ascend_gym.package import Case, OperatorPackage
 from npu_daemon import checker
-from npu_daemon.backends.sim import build
+from npu_daemon.backends.common import build
 
 # How entries are generated and laid out (file modes included): a change to either makes new entries.
 GENERATOR_SOURCE = Path(checker.__file__).read_bytes() + Path(__file__).read_bytes()

@@ -1,7 +1,7 @@
 """The ZeroMQ ROUTER server: one per NPU host.
 
 One thread owns everything: the client ROUTER, the workers' pipes, the bounded queue and
-the SQLite store. Evaluations run in worker processes (npu_daemon/runtime/workers.py); the main
+the SQLite store. Evaluations run in worker processes (npu_daemon/service/workers.py); the main
 loop only routes, so stats, health and ledger requests are answered at once even when every
 worker is busy. A full queue answers BUSY instead of hanging; a malformed message gets an error
 reply; nothing a client sends can take the server down. A request id already answered is
@@ -44,9 +44,9 @@ from ascend_gym.protocol import (
     Status,
 )
 from npu_daemon.backends.base import Backend
-from npu_daemon.runtime.keys import ServerKeys
-from npu_daemon.runtime.store import Store, cache_key
-from npu_daemon.runtime.workers import SandboxUsers, WorkerPool, deadline_s
+from npu_daemon.service.keys import ServerKeys
+from npu_daemon.service.store import Store, cache_key
+from npu_daemon.service.workers import SandboxUsers, WorkerPool, deadline_s
 
 log = logging.getLogger("npu_daemon")
 

@@ -1,11 +1,12 @@
-"""Compile a candidate against the emulation headers with the system g++.
+"""The system g++ over the emulation headers (backends/sim/include, backends/sim/runtime).
 
-Three artefacts, each cached by content hash so that only what changed is rebuilt:
+Both backends build here; each artefact is cached by content hash so only what changed is rebuilt:
 - the runtime (libascendc_sim.so, the launch harness, the precompiled kernel_operator.h and the
   precompiled host framework headers), built once per version of the headers and runtime sources;
-- tiling.so from the host tiling program (a kernel-only change does not rebuild it);
-- kernel.so per dtype combination (a tiling-only change does not rebuild it).
-Each compile has its own working directory, so the backend can run them concurrently.
+- tiling.so from the host tiling program (a kernel-only change does not rebuild it): the sim
+  backend runs it in the harness, the cann backend in its tiling runner;
+- kernel.so per dtype combination: the sim backend's alone (backends/sim/kernel_build.py).
+Each compile has its own working directory, so the backends can run them concurrently.
 A precompiled header is only ever used with the exact flags it was built with (g++ 12 accepts a
 mismatched -O level and may then crash).
 """
@@ -19,15 +20,15 @@ import os
 import shutil
 import subprocess
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ascend_gym.package import OperatorPackage
 from npu_daemon import sandbox
-from npu_daemon.backends import kernel_view as shared_view
-from npu_daemon.backends.sim import kernel_view
 
-SIM_DIR = Path(__file__).resolve().parent
+COMMON_DIR = Path(__file__).resolve().parent
+SIM_DIR = COMMON_DIR.parent / "sim"
 INCLUDE_DIR = SIM_DIR / "include"
 RUNTIME_DIR = SIM_DIR / "runtime"
 CXX = os.environ.get("CXX", "g++")
@@ -76,7 +77,7 @@ def cache_root() -> Path:
     return root
 
 
-def _digest(*parts: str | bytes) -> str:
+def digest(*parts: str | bytes) -> str:
     h = hashlib.sha256()
     for p in parts:
         h.update(p if isinstance(p, bytes) else p.encode())
@@ -85,7 +86,7 @@ def _digest(*parts: str | bytes) -> str:
 
 
 @functools.cache
-def _compiler_version() -> str:
+def compiler_version() -> str:
     return subprocess.run(
         [CXX, "--version"], capture_output=True, text=True, check=True
     ).stdout.splitlines()[0]
@@ -104,16 +105,16 @@ def runtime_sources_digest() -> str:
             *RUNTIME_DIR.rglob("*.cpp"),
             *RUNTIME_DIR.rglob("*.h"),
             Path(__file__),
-            SIM_DIR / "kernel_view.py",
-            Path(shared_view.__file__),
+            COMMON_DIR / "kernel_view.py",
+            SIM_DIR / "kernel_build.py",
         ]
     )
     signature = tuple((str(f), st.st_size, st.st_mtime_ns) for f in files for st in [f.stat()])
     if _sources_seen is None or _sources_seen[0] != signature:
         _sources_seen = (
             signature,
-            _digest(
-                _compiler_version(),
+            digest(
+                compiler_version(),
                 *CXXFLAGS,
                 *CANDIDATE_CXXFLAGS,
                 *(
@@ -258,7 +259,7 @@ def ensure_runtime() -> Runtime:
     return rt
 
 
-def _compile(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float) -> None:
+def compile_candidate(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float) -> None:
     done = sandbox.run(
         cmd, cwd, timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096)
     )
@@ -271,7 +272,7 @@ def _compile(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float) 
         )
 
 
-def _cached(kind: str, key: str, build: callable) -> tuple[Path, bool]:
+def cached(kind: str, key: str, build: Callable[[Path], None]) -> tuple[Path, bool]:
     """Return the cached artefact for key, building it into place atomically if absent."""
     target = cache_root() / "objects" / f"{kind}-{key}.so"
     if target.exists():
@@ -283,11 +284,11 @@ def _cached(kind: str, key: str, build: callable) -> tuple[Path, bool]:
     return target, False
 
 
-def _sources(pkg: OperatorPackage, folder: str) -> list[str]:
+def package_sources(pkg: OperatorPackage, folder: str) -> list[str]:
     return [f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith(folder + "/")]
 
 
-def _build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
+def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
     """A compile's own working directory (the sandbox keeps its logs there, and compiles run
     concurrently) that sees the package through links, so diagnostics name the same paths."""
     cwd = workdir / f".build-{name}"
@@ -302,7 +303,7 @@ def build_tiling(
     pkg: OperatorPackage, workdir: Path, rt: Runtime, timeout_s: float
 ) -> tuple[Path, bool]:
     """tiling.so from op_host/: returns (path, cache hit)."""
-    key = _digest(rt.digest, *_sources(pkg, "op_host"))
+    key = digest(rt.digest, *package_sources(pkg, "op_host"))
 
     def build(out: Path) -> None:
         cmd = [
@@ -319,63 +320,8 @@ def build_tiling(
             "-o",
             str(out),
         ]
-        _compile(cmd, _build_dir(pkg, workdir, "tiling"), out, "host tiling program", timeout_s)
-
-    return _cached("tiling", key, build)
-
-
-def build_kernel(
-    pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt: Runtime, timeout_s: float
-) -> tuple[Path, bool]:
-    """kernel.so for one set of DTYPE_<ARG> macros: returns (path, cache hit)."""
-    defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
-    rename, link_alias = kernel_view.entry_renames(pkg.spec.kernel)
-    key = _digest(
-        rt.digest,
-        *_sources(pkg, "op_kernel"),
-        pkg.tiling_header_path,
-        pkg.files[pkg.tiling_header_path],
-        *sorted(f"{k}={v}" for k, v in defines.items()),
-        *rename,
-    )
-
-    def build(out: Path) -> None:
-        # Macros go in a prelude after the precompiled header, so the PCH stays valid for every op.
-        cwd = _build_dir(pkg, workdir, f"kernel-{key}")
-        prelude = cwd / f"prelude-{key}.h"
-        lines = [f"#define {k} {v}" for k, v in defines.items()]
-        prelude.write_text(
-            "\n".join(
-                [
-                    *lines,
-                    *kernel_view.tiling_view(pkg),
-                    '#include "ascendc_sim/kernel_enums.h"',
-                    *rename,
-                    "",
-                ]
-            )
+        compile_candidate(
+            cmd, build_dir(pkg, workdir, "tiling"), out, "host tiling program", timeout_s
         )
-        source = shared_view.keyed_tiling_source(pkg, workdir, key[:16])
-        cmd = [
-            CXX,
-            *CANDIDATE_CXXFLAGS,
-            "-shared",
-            "-DASCENDC_SIM_KERNEL",
-            f"-I{rt.pch_dir}",
-            f"-I{INCLUDE_DIR}",
-            "-I.",
-            "-Iop_kernel",
-            "-Iop_host",
-            "-include",
-            "kernel_operator.h",
-            "-include",
-            prelude.name,
-            source,
-            *rt.link_flags(),
-            *link_alias,
-            "-o",
-            str(out),
-        ]
-        _compile(cmd, cwd, out, "kernel", timeout_s)
 
-    return _cached("kernel", key, build)
+    return cached("tiling", key, build)

@@ -1,1 +1,0 @@
-"""The daemon runtime: sockets, workers, cache and ledger. It never imports a backend by name."""

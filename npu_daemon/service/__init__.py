@@ -1,0 +1,1 @@
+"""The daemon service: sockets, workers, cache and ledger. It never imports a backend by name."""
