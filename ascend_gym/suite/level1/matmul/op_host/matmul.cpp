@@ -1,5 +1,6 @@
-// Host tiling: the Matmul high-level API's multi-core tiling over the cube cores, the library's
-// default base blocks and its Norm template (one base block of K per GM -> L1 copy).
+// Host tiling: the Matmul high-level API's multi-core tiling over the cube cores, base blocks of
+// 128 x 128 x 64 (the library's default for fp16) and its Norm template (one base block of K per
+// GM -> L1 copy).
 #include "matmul_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -7,6 +8,9 @@
 namespace optiling {
 
 constexpr int32_t CUBE_CORES = 20;  // @tune cube_cores in [1, 24] step 1
+constexpr int32_t BASE_M = 128;     // @tune base_m in [16, 256] step 16
+constexpr int32_t BASE_N = 128;     // @tune base_n in [16, 256] step 16
+constexpr int32_t BASE_K = 64;      // @tune base_k in [16, 256] step 16
 
 static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   const gert::Shape& a = context->GetInputShape(0)->GetStorageShape();
@@ -24,6 +28,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   mt.SetShape(M, N, K);
   mt.SetOrgShape(M, N, K);
   mt.SetBufferSpace(-1, -1, -1);
+  // Base blocks no larger than the matrix (rounded up to the fractal), so small shapes still tile.
+  auto fit = [](int32_t base, int32_t dim) { return std::min(base, (dim + 15) / 16 * 16); };
+  mt.SetFixSplit(fit(BASE_M, M), fit(BASE_N, N), fit(BASE_K, K));
   MatmulTilingData t;
   if (mt.GetTiling(t.mm) == -1) return ge::GRAPH_FAILED;
   t.set_transB(transB ? 1 : 0);
