@@ -276,3 +276,18 @@ LoadData(A2, A1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
     run = kernel(body, {"x": np.zeros(256, np.float16)}, {"y": ("float16", (16,))})
     assert run.status == "RACE_DETECTED", run.message
     assert "LoadData(2D)" in run.message and "PIPE_MTE1" in run.message
+
+
+def test_kernel_type_from_the_source():
+    from ascend_gym import suite
+    from npu_daemon.backends.common.kernel_view import kernel_type
+
+    pkg = suite.resolve("level1/add")
+    assert kernel_type(pkg) == "KERNEL_TYPE_AIV_ONLY"
+    mix = "if ASCEND_IS_AIC { Mmad(c, a, b, p); }"
+    assert kernel_type(pkg.with_sources(kernel=mix)) == "KERNEL_TYPE_MIX_AIC_1_2"
+    assert kernel_type(pkg.with_sources(kernel="Mmad(c, a, b, p);")) == "KERNEL_TYPE_AIC_ONLY"
+    cube_only = '#define ASCENDC_CUBE_ONLY\nREGIST_MATMUL_OBJ(&pipe, ws, mm, &t);'
+    assert kernel_type(pkg.with_sources(kernel=cube_only)) == "KERNEL_TYPE_AIC_ONLY"
+    declared = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);\nMmad(c, a, b, p);"
+    assert kernel_type(pkg.with_sources(kernel=declared)) == "KERNEL_TYPE_MIX_AIC_1_1"
