@@ -327,10 +327,14 @@ class AscendOpEnv(gym.Env):
 
     def _step_code(self, action: dict[str, Any]):
         tiling, kernel = action.get("tiling") or "", action.get("kernel") or ""
-        entry = StepEntry(tiling=tiling, kernel=kernel, done=bool(action.get("done", 0)))
+        header = action.get("tiling_header") or ""  # optional: generated packages bring theirs
+        entry = StepEntry(
+            tiling=tiling, kernel=kernel, tiling_header=header, done=bool(action.get("done", 0))
+        )
         if entry.done and not tiling and not kernel:
             return self._finish(entry, 0.0, None)
-        return self._submit(self.package.with_sources(tiling=tiling, kernel=kernel), entry)
+        candidate = self.package.with_sources(tiling=tiling, kernel=kernel, tiling_header=header)
+        return self._submit(candidate, entry)
 
     # ---- one evaluated candidate ---------------------------------------------------------------
     def _submit(self, candidate: OperatorPackage, entry: StepEntry):

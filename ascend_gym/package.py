@@ -212,13 +212,18 @@ class OperatorPackage(BaseModel):
             )
         return found[0]
 
-    def with_sources(self, tiling: str | None = None, kernel: str | None = None) -> OperatorPackage:
-        """A new package with the host tiling program and/or kernel replaced (empty = keep)."""
+    def with_sources(
+        self, tiling: str | None = None, kernel: str | None = None, tiling_header: str | None = None
+    ) -> OperatorPackage:
+        """A new package with the host tiling program, kernel and/or tiling header replaced
+        (empty = keep)."""
         files = dict(self.files)
         if tiling:
             files[self.host_path] = tiling
         if kernel:
             files[self.kernel_path] = kernel
+        if tiling_header:
+            files[self.tiling_header_path] = tiling_header
         return self.model_copy(update={"files": files})
 
     def content_hash(self) -> str:

@@ -18,6 +18,7 @@ REGISTRY: dict[str, str] = {
     "bon": "baselines.best_of_n:BestOfN",
     "openevolve": "baselines.openevolve_policy:OpenEvolvePolicy",
     "ascendoptimizer": "agents.ascendoptimizer.policy:AscendOptimizer",
+    "generate": "agents.generate.policy:Generate",
 }
 
 

@@ -32,6 +32,7 @@ class StepEntry(BaseModel):
     rewrite: str | None = None  # its catalogue name ("done" for the done action)
     tiling: str = ""  # code mode: the submitted sources ("" = part kept)
     kernel: str = ""
+    tiling_header: str = ""  # a generated package brings its own tiling data layout
     done: bool = False
     noop: bool = False  # the rewrite did not apply: nothing was evaluated
     candidate_hash: str | None = None
@@ -44,7 +45,10 @@ class StepEntry(BaseModel):
         """The env action that reproduces this step."""
         if mode == "discrete":
             return rewrites.DONE if self.done else rewrites.index(self.rewrite)
-        return {"tiling": self.tiling, "kernel": self.kernel, "done": int(self.done)}
+        action = {"tiling": self.tiling, "kernel": self.kernel, "done": int(self.done)}
+        if self.tiling_header:
+            action["tiling_header"] = self.tiling_header
+        return action
 
 
 class EnvState(BaseModel):
@@ -94,7 +98,9 @@ class EnvState(BaseModel):
             if step.rewrite is not None:
                 candidate = rewrites.by_name(step.rewrite).apply(current)
             else:
-                candidate = current.with_sources(tiling=step.tiling, kernel=step.kernel)
+                candidate = current.with_sources(
+                    tiling=step.tiling, kernel=step.kernel, tiling_header=step.tiling_header
+                )
             if candidate is None or candidate.content_hash() != step.candidate_hash:
                 raise ValueError(
                     f"step {i} ({step.rewrite or 'code'}) does not rebuild the logged candidate"

@@ -1,0 +1,158 @@
+"""The `generate` policy: write the operator anew from its spec and reference (AscendCraft), then
+spend the rest of the budget on schedules of the generated program.
+
+Step 1 is a DSL program: the offline template library's, or a model's with multi-pass repair
+(DSL errors cost nothing; compiler and simulator errors are evaluations through the env).
+Offline, where the template computes fp16 tensors in fp32 for safety, step 2 tries the same
+program in the tensors' dtype and keeps it if it passes and is faster. Every later step keeps
+the program and changes one schedule knob of the best schedule so far, the
+Halide way: the algorithm stays, how it is tiled, buffered and split moves. Each candidate is a
+complete lowered package (kernel, host tiling and its tiling header) submitted as one env step.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ascend_gym.dsl.generate import PROGRAM_FILE, load_program, offline_draft, spec_only
+from ascend_gym.dsl.lang import DslError
+from ascend_gym.dsl.lower import lower
+from ascend_gym.dsl.model import ModelConfig, ModelGenerator
+from ascend_gym.dsl.trace import Unsupported
+from ascend_gym.package import OperatorPackage
+from ascend_gym.policies import PolicyResult, StepRecord
+
+# the schedule grid the search walks (one knob per step)
+GRID: dict[str, list[Any]] = {
+    "tile_length": [2048, 4096, 8192, 12288, 16384],
+    "rows_per_tile": [8, 16, 32, 64, 128, 256],
+    "buffer_num": [1, 2, 3],
+    "block_dim": [8, 12, 16, 20, 24, 32, 40, 48],
+}
+
+
+class GenerateConfig(BaseModel):
+    proposer: str = Field("offline", pattern="^(offline|llm)$")
+    llm: ModelConfig = ModelConfig()
+    attempts_per_evaluation: int = Field(20, ge=1)  # cache hits are free: bound the draws
+
+
+class GenerateResult(PolicyResult):
+    category: str = ""
+    program: str = ""  # the DSL program of the best candidate
+    schedule: dict[str, Any] = {}
+    generated: bool = False  # a generated package passed
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    repairs: list[str] = []  # the errors sent back to the model, in order
+
+
+class Generate:
+    name = "generate"
+
+    def __init__(self, http_client: Any = None, **config: Any):
+        self.config = GenerateConfig(**config)
+        self.http_client = http_client  # tests inject a transport here
+
+    def run(self, env: Any, seed: int) -> GenerateResult:
+        rng = random.Random(seed)
+        env.reset(seed=seed)
+        core = env.unwrapped
+        source = spec_only(core.package)
+        trajectory: list[StepRecord] = []
+        out = GenerateResult(
+            policy=self.name,
+            operator=core.package.uri,
+            seed=seed,
+            budget=core.budget,
+            baseline_us=core.baseline_us,
+            best_us=core.best_us,
+            best_hash=core.best_package.content_hash(),
+            evaluations=0,
+            proposer=self.config.proposer,
+        )
+        truncated = False
+
+        def submit(pkg: OperatorPackage, note: str) -> tuple[str, float | None]:
+            """One env step with the whole lowered package: (error or "", latency)."""
+            nonlocal truncated
+            _, _, _, truncated, info = env.step(
+                {
+                    "tiling": pkg.tiling_source,
+                    "kernel": pkg.kernel_source,
+                    "tiling_header": pkg.files[pkg.tiling_header_path],
+                }
+            )
+            r = info["result"]
+            trajectory.append(
+                StepRecord(
+                    evaluation=core.spent,
+                    status=r.status,
+                    latency_us=r.latency_us,
+                    best_us=core.best_us,
+                    cache_hit=r.cache_hit,
+                    note=note,
+                    phase="generate" if note.startswith("program") else "schedule",
+                )
+            )
+            return ("", r.latency_us) if r.ok else (f"{r.status.value}: {r.message}", None)
+
+        program, latency = "", None
+        name = PROGRAM_FILE.format(name=source.spec.name)
+        if self.config.proposer == "offline":
+            try:
+                draft = offline_draft(source)
+                program, out.category = draft.source, draft.category
+                pkg = lower(load_program(program, name), source.spec)
+                error, latency = submit(pkg, f"program ({draft.category} template)")
+                out.repairs += [error] if error else []
+                # the same algorithm in the tensors' dtype: fewer casts, if the tolerance holds
+                native = offline_draft(source, native=True).source
+                if native != program and core.spent < core.budget and not truncated:
+                    pkg = lower(load_program(native, name), source.spec)
+                    error, lat = submit(pkg, "program (in the tensors' dtype)")
+                    if lat is not None and (latency is None or lat < latency):
+                        program, latency = native, lat
+            except (Unsupported, DslError) as e:
+                out.repairs.append(str(e))
+        else:
+            gen = ModelGenerator(self.config.llm, self.http_client)
+            passes = iter(range(1, 1000))
+            latencies: list[float | None] = []
+
+            def check(p: OperatorPackage) -> str:
+                error, lat = submit(p, f"program (model pass {next(passes)})")
+                latencies.append(lat)
+                return error
+
+            pkg, mr = gen.generate(source, check, seed)
+            out.llm_calls = mr.calls
+            out.prompt_tokens, out.completion_tokens = mr.prompt_tokens, mr.completion_tokens
+            out.repairs = [a.error for a in mr.attempts if a.error]
+            if pkg is not None:
+                program, latency = mr.attempts[-1].program, latencies[-1]
+        out.generated = latency is not None
+        best_sched = None
+        if latency is not None:
+            kernel = load_program(program, name)
+            best_sched, best_us = kernel.sched, latency
+            for _ in range(self.config.attempts_per_evaluation * core.budget):
+                if truncated or core.spent >= core.budget:
+                    break
+                knob = rng.choice(sorted(GRID))
+                value = rng.choice([v for v in GRID[knob] if v != getattr(best_sched, knob)])
+                kernel.sched = best_sched.model_copy(update={knob: value})
+                error, lat = submit(lower(kernel, source.spec), f"schedule {knob}={value}")
+                if not error and lat is not None and lat < best_us:
+                    best_us, best_sched = lat, kernel.sched
+        out.program = program
+        out.schedule = best_sched.model_dump() if best_sched is not None else {}
+        out.best_us = core.best_us
+        out.best_hash = core.best_package.content_hash()
+        out.evaluations = core.spent
+        out.trajectory = trajectory
+        return out

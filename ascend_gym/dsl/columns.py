@@ -1,0 +1,199 @@
+"""The columns() kernel shape: blocks take column tiles (an outer index, a chunk of inner
+lanes), each walked along the axis several steps per strided copy, accumulators kept across the
+steps; and its host tiling.
+"""
+
+from __future__ import annotations
+
+from ascend_gym.dsl.compute import LoopLowering
+
+
+class ColumnsMixin:
+    def _columns_kernel(self) -> list[str]:
+        (lp,) = self.k.loops
+        low = LoopLowering(lp)
+        self._compute_body(low, row=True)
+        fields = [n for _, n, _ in self.fields()]
+        loads = lp.loads
+        scans = [s for s in lp.stores if s.value.op != "accum"]
+        totals = [s for s in lp.stores if s.value.op == "accum"]
+        accs = [n for n in low.order if n.op in ("accum", "scan")]
+        self.columns_shape = (len(loads) + len(scans), len(totals), low.n_bufs + len(accs))
+        gm = self._gm_args()
+        used = self._used_rows_tensors(lp)
+        out = [
+            "template <typename T>",
+            f"class {self.cls} {{",
+            " public:",
+            f"  __aicore__ inline {self.cls}() {{}}",
+            "  __aicore__ inline void Init("
+            + ", ".join([*(f"GM_ADDR {g}" for g in gm), *(self._param(f) for f in fields)])
+            + ") {",
+            *(f"    this->{f} = {f};" for f in fields),
+            "    const uint32_t block = GetBlockIdx();",
+            "    unitStart = block < formerNum ? block * formerUnits"
+            " : formerNum * formerUnits + (block - formerNum) * tailUnits;",
+            "    blockUnits = block < formerNum ? formerUnits : tailUnits;",
+            "    chunkPad = AlignUp(chunk, 32 / sizeof(T));",
+            "    const uint64_t whole = static_cast<uint64_t>(outer) * axisLen * inner;",
+        ]
+        for name in used:
+            size = (
+                "static_cast<uint64_t>(outer) * inner"
+                if name in {s.tensor.name for s in totals}
+                else "whole"
+            )
+            out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name}, {size});")
+            out += self._l2(name)
+        tile = "rowsPerTile * chunkPad * sizeof(T)"
+        out += [f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, {tile});" for i in range(len(loads))]
+        out += [f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, {tile});" for i in range(len(scans))]
+        out += [
+            f"    pipe.InitBuffer(totalQueue{i}, BUFFER_NUM, chunkPad * sizeof(T));"
+            for i in range(len(totals))
+        ]
+        out += [
+            f"    pipe.InitBuffer(tmpBuf{i}, chunkPad * sizeof(float));" for i in range(low.n_bufs)
+        ]
+        out += [
+            f"    pipe.InitBuffer(acc{j}Buf, chunkPad * sizeof(float));" for j in range(len(accs))
+        ]
+        out += [
+            "  }",
+            "  // Each column tile (an outer index, a chunk of inner lanes) is walked along the axis,",
+            "  // several steps per copy (one strided DataCopyPad).",
+            "  __aicore__ inline void Process() {",
+            "    for (uint32_t u = unitStart; u < unitStart + blockUnits; ++u) {",
+            "      const uint32_t first = (u % chunks) * chunk;",
+            "      lanes = inner - first < chunk ? inner - first : chunk;",
+            "      colsPad = AlignUp(lanes, 32 / sizeof(T));",
+            "      base = static_cast<uint64_t>(u / chunks) * axisLen * inner + first;",
+            "      for (uint32_t row = 0; row < axisLen; row += rowsPerTile) {",
+            "        const uint32_t n = axisLen - row < rowsPerTile ? axisLen - row : rowsPerTile;",
+            "        CopyIn(row, n);",
+            "        Compute(row, n);",
+        ]
+        if scans:
+            out.append("        CopyOut(row, n);")
+        out.append("      }")
+        if totals:
+            out.append("      Finish(static_cast<uint64_t>(u / chunks) * inner + first);")
+        out += ["    }", "  }", "", " private:"]
+        gap = "static_cast<uint32_t>((inner - lanes) * sizeof(T))"
+        out.append("  __aicore__ inline void CopyIn(uint32_t row, uint32_t n) {")
+        for i, n in enumerate(loads):
+            out += [
+                f"    LocalTensor<T> {n.name} = inQueue{i}.AllocTensor<T>();",
+                f"    DataCopyPad({n.name}, {n.name}Gm[base + static_cast<uint64_t>(row) * inner],",
+                "                DataCopyExtParams{static_cast<uint16_t>(n), "
+                f"static_cast<uint32_t>(lanes * sizeof(T)), {gap}, 0, 0}},",
+                "                DataCopyPadExtParams<T>{false, 0, 0, 0});",
+                f"    inQueue{i}.EnQue({n.name});",
+            ]
+        out += ["  }", "  __aicore__ inline void Compute(uint32_t row, uint32_t n) {"]
+        out += [
+            f"    LocalTensor<T> {n.name} = inQueue{i}.DeQue<T>();" for i, n in enumerate(loads)
+        ]
+        out += [
+            f"    LocalTensor<T> {s.tensor.name} = outQueue{i}.AllocTensor<T>();"
+            for i, s in enumerate(scans)
+        ]
+        out += [
+            "    // Step by step along the axis; padded lanes are computed and never written back.",
+            "    for (uint32_t k = 0; k < n; ++k) {",
+            *(f"      {line}" for line in low.lines),
+            "    }",
+        ]
+        out += [f"    outQueue{i}.EnQue<T>({s.tensor.name});" for i, s in enumerate(scans)]
+        out += [f"    inQueue{i}.FreeTensor({n.name});" for i, n in enumerate(loads)]
+        out.append("  }")
+        if scans:
+            out.append("  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {")
+            for i, s in enumerate(scans):
+                nm = s.tensor.name
+                out += [
+                    f"    LocalTensor<T> {nm} = outQueue{i}.DeQue<T>();",
+                    f"    DataCopyPad({nm}Gm[base + static_cast<uint64_t>(row) * inner], {nm},",
+                    "                DataCopyExtParams{static_cast<uint16_t>(n), "
+                    f"static_cast<uint32_t>(lanes * sizeof(T)), 0, {gap}, 0}});",
+                    f"    outQueue{i}.FreeTensor({nm});",
+                ]
+            out.append("  }")
+        if totals:
+            out += [
+                "  // A column's totals, once it has walked the whole axis.",
+                "  __aicore__ inline void Finish(uint64_t at) {",
+            ]
+            for i, s in enumerate(totals):
+                nm, acc = s.tensor.name, low.regs[id(s.value)].expr
+                out += [
+                    f"    LocalTensor<T> {nm} = totalQueue{i}.AllocTensor<T>();",
+                    f"    LocalTensor<float> {acc} = {acc}Buf.Get<float>();",
+                ]
+                if s.value.fn == "mean":
+                    out.append(f"    Muls({acc}, {acc}, 1.0f / axisLen, colsPad);")
+                out += [
+                    f"    CopyFloat({nm}, {acc}, colsPad);",
+                    f"    totalQueue{i}.EnQue<T>({nm});",
+                    f"    {nm} = totalQueue{i}.DeQue<T>();",
+                    f"    DataCopyPad({nm}Gm[at], {nm}, DataCopyExtParams{{1, "
+                    "static_cast<uint32_t>(lanes * sizeof(T)), 0, 0, 0});",
+                    f"    totalQueue{i}.FreeTensor({nm});",
+                ]
+            out.append("  }")
+        out += ["", "  TPipe pipe;"]
+        if loads:
+            que = ", ".join(f"inQueue{i}" for i in range(len(loads)))
+            out.append(f"  TQue<QuePosition::VECIN, BUFFER_NUM> {que};")
+        outs = [f"outQueue{i}" for i in range(len(scans))]
+        outs += [f"totalQueue{i}" for i in range(len(totals))]
+        out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {', '.join(outs)};")
+        bufs = [f"tmpBuf{i}" for i in range(low.n_bufs)] + [f"acc{j}Buf" for j in range(len(accs))]
+        out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
+        out.append(f"  GlobalTensor<T> {', '.join(f'{n}Gm' for n in used)};")
+        out += self._members(fields)
+        out += [
+            "  uint32_t unitStart, blockUnits, chunkPad, lanes, colsPad;",
+            "  uint64_t base;",
+            "};",
+            "",
+        ]
+        out += self._entry(fields)
+        return out
+
+    def _columns_host(self) -> list[str]:
+        axis = self.k.loops[0].axis
+        lp = self.k.loops[0]
+        kind, idx = self._arg_index(lp.loads[0].name)
+        return [
+            f"  const gert::Shape& shape = context->Get{kind}Shape({idx})->GetStorageShape();",
+            f"  if (shape.GetDimNum() <= {axis}) return ge::GRAPH_FAILED;",
+            "  uint32_t outer = 1, inner = 1;",
+            f"  for (uint32_t d = 0; d < {axis}; ++d) outer *= shape.GetDim(d);",
+            f"  for (uint32_t d = {axis + 1}; d < shape.GetDimNum(); ++d) inner *= shape.GetDim(d);",
+            f"  const uint32_t axisLen = static_cast<uint32_t>(shape.GetDim({axis}));",
+            "  const uint32_t alignElems = 32 / typeSize;",
+            "  const uint32_t innerPad = (inner + alignElems - 1) / alignElems * alignElems;",
+            "  const uint32_t chunk = std::max(alignElems, std::min(CHUNK, innerPad) / alignElems"
+            " * alignElems);",
+            "  const uint32_t chunks = (inner + chunk - 1) / chunk;",
+            "  const uint32_t units = outer * chunks;",
+            "  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), units});",
+            "  if (blockDim == 0) blockDim = 1;",
+            "  tiling.set_outer(outer);",
+            "  tiling.set_axisLen(axisLen);",
+            "  tiling.set_inner(inner);",
+            "  tiling.set_chunk(chunk);",
+            "  tiling.set_chunks(chunks);",
+            "  tiling.set_formerNum(units % blockDim);",
+            "  tiling.set_formerUnits(units / blockDim + 1);",
+            "  tiling.set_tailUnits(units / blockDim);",
+            "  // UB: per axis step, the queued tiles; once, the column results and fp32 buffers.",
+            "  const uint64_t stepBytes = static_cast<uint64_t>(UB_STEP_IO) * BUFFER_NUM * chunk"
+            " * typeSize;",
+            "  const uint64_t fixed = static_cast<uint64_t>(UB_COLUMN_IO) * BUFFER_NUM * chunk"
+            " * typeSize + static_cast<uint64_t>(UB_TMP) * chunk * 4 + 1024;",
+            "  if (fixed + stepBytes > ubSize) return ge::GRAPH_FAILED;",
+            "  const uint32_t fit = static_cast<uint32_t>((ubSize - fixed) / stepBytes);",
+            "  tiling.set_rowsPerTile(std::max(1u, std::min({ROWS_PER_TILE, fit, axisLen, 4095u})));",
+        ]

@@ -1,0 +1,105 @@
+"""Generation from a specification: spec + numpy reference -> DSL program -> operator package.
+
+Offline, the reference is traced (`trace`) and a category template writes the DSL program
+(`templates`). With a model, `model.py` asks for the program instead. Either way the program is
+run here (`load_program`), checked and lowered (`lower`), so every generated package is the
+lowering's AscendC, never text a model wrote directly.
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+
+from ascend_gym.dsl.lang import DslError, Kernel
+from ascend_gym.dsl.lower import lower
+from ascend_gym.dsl.templates import Draft, draft
+from ascend_gym.dsl.trace import Unsupported, trace
+from ascend_gym.package import OperatorPackage
+
+PROGRAM_FILE = "<dsl:{name}>"
+
+
+def reference_files(pkg: OperatorPackage) -> dict[str, str]:
+    """The spec's executable half: the reference module(s) the package carries."""
+    module = pkg.spec.reference.split(":")[0]
+    path = module.replace(".", "/") + ".py"
+    return {path: pkg.files[path]} if path in pkg.files else {}
+
+
+def spec_only(pkg: OperatorPackage) -> OperatorPackage:
+    """The package with every kernel and tiling file removed: what generation starts from."""
+    return pkg.model_copy(update={"files": reference_files(pkg)})
+
+
+def load_program(source: str, filename: str) -> Kernel:
+    """Run a DSL program and return its Kernel; any mistake becomes a DslError at its line."""
+    scope: dict[str, object] = {"__name__": "ascend_gym_dsl_program"}
+    try:
+        code = compile(source, filename, "exec")
+        exec(code, scope)
+    except DslError:
+        raise
+    except SyntaxError as e:
+        raise DslError(f"{filename}:{e.lineno}", f"syntax error: {e.msg}") from None
+    except Exception as e:
+        line = 0
+        for frame in traceback.extract_tb(e.__traceback__):
+            if frame.filename == filename:
+                line = frame.lineno or 0
+        raise DslError(f"{filename}:{line}", f"{type(e).__name__}: {e}") from None
+    kernels = [v for v in scope.values() if isinstance(v, Kernel)]
+    if len(kernels) != 1:
+        raise DslError(f"{filename}:0", f"the program defines {len(kernels)} Kernels, not one")
+    return kernels[0]
+
+
+def build(pkg: OperatorPackage, source: str) -> OperatorPackage:
+    """Lower a DSL program for `pkg`'s spec into a complete package (raises DslError)."""
+    filename = PROGRAM_FILE.format(name=pkg.spec.name)
+    kernel = load_program(source, filename)
+    if kernel.name != pkg.spec.name:
+        raise DslError(kernel.where, f"Kernel({kernel.name!r}) but the spec is {pkg.spec.name!r}")
+    out = lower(kernel, pkg.spec, dsl_source=source, reference=reference_files(pkg))
+    return out.model_copy(update={"uri": f"generated:{pkg.uri or pkg.spec.name}"})
+
+
+def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
+    """The template library's program for an operator: traced on every case, which must agree.
+    `native`: element-wise loops in the tensors' dtype (faster on fp16; the simulator judges
+    whether it stays within tolerance)."""
+    spec = pkg.spec
+    fn = pkg.reference()
+    attrs = [a.name for a in spec.attrs if a.type == "float"]
+    if any(a.type != "float" for a in spec.attrs):
+        raise Unsupported("non-float attributes")
+    dtypes = {d for a in [*spec.inputs, *spec.outputs] for d in a.dtypes}
+    drafts: dict[str, Draft] = {}
+    for case in spec.cases:
+        inputs = {a.name: tuple(spec.arg_shape(case, a.name)) for a in spec.inputs}
+        outputs = {
+            a.name: tuple(case.shapes[a.name]) if a.name in case.shapes else None
+            for a in spec.outputs
+        }
+        roots = trace(fn, inputs, attrs)
+        d = draft(spec.name, spec.description, inputs, outputs, roots, attrs, dtypes, native)
+        drafts[case.name] = d
+    sources = {d.source for d in drafts.values()}
+    if len(sources) != 1:
+        raise Unsupported(f"the cases give {len(sources)} different programs")
+    return next(iter(drafts.values()))
+
+
+def generate_offline(pkg: OperatorPackage) -> tuple[OperatorPackage, Draft]:
+    """Spec and reference -> package, by the template library (raises Unsupported/DslError)."""
+    try:
+        d = offline_draft(spec_only(pkg))
+    except Unsupported as e:
+        raise Unsupported(f"{pkg.spec.name}: outside the offline templates: {e}") from None
+    return build(spec_only(pkg), d.source), d
+
+
+def dsl_error_line(message: str) -> int | None:
+    """The DSL program line a DslError message points at, if any."""
+    m = re.match(r"<dsl:[^>]*>:(\d+):", message)
+    return int(m.group(1)) if m else None

@@ -1,0 +1,523 @@
+"""The tile DSL's front end: a kernel is GM tensors, loops over UB tiles, values and a schedule.
+
+A DSL program is ordinary Python that builds a `Kernel`:
+
+    k = Kernel("gelu")
+    x = k.input("x")
+    y = k.output("y")
+    with k.tiles() as t:              # every tensor flattened, tiles of the block's share
+        v = t.load(x).float()
+        t.store(y, v * sigmoid(1.5957691216057308 * (v + 0.044715 * v * v * v)))
+    k.schedule(tile_length=4096, buffer_num=2, block_dim=40)
+
+Values are nodes of an expression graph (the algorithm); `schedule` holds the knobs (the how),
+kept apart as in Halide. Every node remembers the program line that made it, so every check
+(`DslError`) names `file:line` of the user's program, not of this module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+_HERE = str(Path(__file__).resolve().parent)
+_CONTEXTLIB = contextlib.__file__
+
+Kind = Literal["vec", "row", "const"]  # a tile of lanes, one value per row, a scalar
+DType = Literal["T", "float", "mask"]  # the tensors' dtype, fp32, a Compare bit mask
+Layout = Literal["full", "cols", "rows"]  # every element, one row shared by all rows, one per row
+
+
+class DslError(ValueError):
+    """A mistake in a DSL program, located at the program's line."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(f"{where}: {message}")
+        self.where = where
+
+
+def _caller() -> str:
+    """file:line of the innermost frame outside this package (and the `with` machinery): the
+    DSL program's line."""
+    frame = sys._getframe(1)
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(_HERE) or frame.f_code.co_filename == _CONTEXTLIB
+    ):
+        frame = frame.f_back
+    if frame is None:
+        return "<dsl>:0"
+    return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+
+
+@dataclass(eq=False)
+class Tensor:
+    """A GM tensor: an input or output of the operator."""
+
+    name: str
+    layout: Layout
+    is_output: bool
+    where: str
+
+
+@dataclass(eq=False)
+class Node:
+    op: str  # load, const, attr, unary, binary, compare, select, cast, reduce
+    kind: Kind
+    dtype: DType
+    args: tuple[Node, ...] = ()
+    fn: str = ""  # which unary/binary/reduce/compare function
+    value: float = 0.0  # const
+    name: str = ""  # attr or tensor name
+    part: tuple[int, int] = (0, 1)  # load: which of `parts` equal column slices
+    loop: Loop | None = None
+    where: str = ""
+
+
+UNARY = ("exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "relu", "neg", "tanh", "sigmoid")
+BINARY = ("add", "sub", "mul", "div", "max", "min", "pow")
+COMPARE = ("gt", "ge", "lt", "le", "eq", "ne")
+REDUCE = ("sum", "max", "min", "mean")
+
+
+class Value:
+    """A DSL value: wraps a node and gives it Python operators."""
+
+    __array_ufunc__ = None  # numpy scalars on the left defer to our reflected operators
+
+    def __init__(self, node: Node):
+        self.node = node
+
+    # arithmetic
+    def __add__(self, o: object) -> Value:
+        return _binary("add", self, o)
+
+    def __radd__(self, o: object) -> Value:
+        return _binary("add", o, self)
+
+    def __sub__(self, o: object) -> Value:
+        return _binary("sub", self, o)
+
+    def __rsub__(self, o: object) -> Value:
+        return _binary("sub", o, self)
+
+    def __mul__(self, o: object) -> Value:
+        return _binary("mul", self, o)
+
+    def __rmul__(self, o: object) -> Value:
+        return _binary("mul", o, self)
+
+    def __truediv__(self, o: object) -> Value:
+        return _binary("div", self, o)
+
+    def __rtruediv__(self, o: object) -> Value:
+        return _binary("div", o, self)
+
+    def __neg__(self) -> Value:
+        return _unary("neg", self)
+
+    def __abs__(self) -> Value:
+        return _unary("abs", self)
+
+    # comparisons give masks for `where`
+    def __gt__(self, o: object) -> Value:  # type: ignore[override]
+        return _compare("gt", self, o)
+
+    def __ge__(self, o: object) -> Value:  # type: ignore[override]
+        return _compare("ge", self, o)
+
+    def __lt__(self, o: object) -> Value:  # type: ignore[override]
+        return _compare("lt", self, o)
+
+    def __le__(self, o: object) -> Value:  # type: ignore[override]
+        return _compare("le", self, o)
+
+    def __bool__(self) -> bool:
+        raise DslError(_caller(), "a DSL value has no truth value: use where(cond, a, b)")
+
+    # dtype
+    def float(self) -> Value:
+        """Cast up to fp32 (Cast with CAST_NONE; free on fp32 tensors). Stores cast back down."""
+        n = self.node
+        if n.kind == "const" or n.dtype == "float":
+            return self
+        if n.dtype == "mask":
+            raise DslError(_caller(), "a mask cannot be cast; use where(mask, a, b)")
+        return Value(Node("cast", n.kind, "float", (n,), loop=n.loop, where=_caller()))
+
+    # row reductions (rows loops): one value per row
+    def sum(self) -> Value:
+        return _reduce("sum", self)
+
+    def max(self) -> Value:
+        return _reduce("max", self)
+
+    def min(self) -> Value:
+        return _reduce("min", self)
+
+    def mean(self) -> Value:
+        return _reduce("mean", self)
+
+
+def _wrap(x: object, where: str) -> Node:
+    if isinstance(x, Value):
+        return x.node
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        try:
+            x = float(x)  # numpy scalars
+        except (TypeError, ValueError):
+            raise DslError(
+                where, f"expected a DSL value or a number, got {type(x).__name__}"
+            ) from None
+    return Node("const", "const", "float", value=float(x), where=where)
+
+
+def _join(fn: str, nodes: list[Node], where: str) -> tuple[Kind, DType, Loop | None]:
+    loops = {id(n.loop): n.loop for n in nodes if n.loop is not None}
+    if len(loops) > 1:
+        raise DslError(where, f"{fn}: operands come from different loops")
+    if any(n.op in ("accum", "total") for n in nodes):
+        raise DslError(where, f"{fn}: a total is only stored (use .mean() for means)")
+    kinds = {n.kind for n in nodes}
+    kind: Kind = "vec" if "vec" in kinds else "row" if "row" in kinds else "const"
+    dtypes = {n.dtype for n in nodes if n.kind != "const"}
+    if "mask" in dtypes:
+        raise DslError(where, f"{fn}: a mask is only an operand of where(mask, a, b)")
+    if len(dtypes) > 1:
+        raise DslError(
+            where, f"{fn}: operands have dtypes {sorted(dtypes)}; cast one with .float()"
+        )
+    dtype: DType = dtypes.pop() if dtypes else "float"
+    return kind, dtype, next(iter(loops.values()), None)
+
+
+def _fold(fn: str, a: float, b: float = 0.0) -> float:
+    import math
+
+    table = {
+        "add": lambda: a + b,
+        "sub": lambda: a - b,
+        "mul": lambda: a * b,
+        "div": lambda: a / b,
+        "max": lambda: max(a, b),
+        "min": lambda: min(a, b),
+        "pow": lambda: a**b,
+        "neg": lambda: -a,
+        "abs": lambda: abs(a),
+        "relu": lambda: max(a, 0.0),
+        "exp": lambda: math.exp(a),
+        "log": lambda: math.log(a),
+        "sqrt": lambda: math.sqrt(a),
+        "rsqrt": lambda: 1 / math.sqrt(a),
+        "reciprocal": lambda: 1 / a,
+        "tanh": lambda: math.tanh(a),
+        "sigmoid": lambda: 1 / (1 + math.exp(-a)),
+    }
+    return table[fn]()
+
+
+def _unary(fn: str, a: object) -> Value:
+    where = _caller()
+    n = _wrap(a, where)
+    if n.kind == "const":
+        if n.op != "const" and fn not in ("neg", "abs"):
+            raise DslError(where, f"{fn} of an attribute: compute it on a tile instead")
+        if n.op == "const":
+            return Value(Node("const", "const", "float", value=_fold(fn, n.value), where=where))
+    kind, dtype, loop = _join(fn, [n], where)
+    return Value(Node("unary", kind, dtype, (n,), fn=fn, loop=loop, where=where))
+
+
+def _binary(fn: str, a: object, b: object) -> Value:
+    where = _caller()
+    na, nb = _wrap(a, where), _wrap(b, where)
+    if na.op == "const" and nb.op == "const":
+        return Value(
+            Node("const", "const", "float", value=_fold(fn, na.value, nb.value), where=where)
+        )
+    kind, dtype, loop = _join(fn, [na, nb], where)
+    if kind == "const" and fn == "pow":
+        raise DslError(where, "pow of attributes: compute it on a tile instead")
+    return Value(Node("binary", kind, dtype, (na, nb), fn=fn, loop=loop, where=where))
+
+
+def _compare(fn: str, a: object, b: object) -> Value:
+    where = _caller()
+    na, nb = _wrap(a, where), _wrap(b, where)
+    kind, dtype, loop = _join(fn, [na, nb], where)
+    if kind != "vec" or na.kind != "vec":
+        raise DslError(where, "a comparison needs a tile on its left")
+    if loop is not None and loop.kind != "tiles":
+        raise DslError(where, "comparisons and where() are available in tiles() loops only")
+    return Value(Node("compare", "vec", "mask", (na, nb), fn=fn, loop=loop, where=where))
+
+
+def _reduce(fn: str, a: Value) -> Value:
+    where = _caller()
+    n = a.node
+    if n.kind != "vec" or n.loop is None or n.loop.kind != "rows":
+        raise DslError(where, f".{fn}() reduces a row: only tiles of a rows() loop have one")
+    if n.dtype != "float":
+        raise DslError(where, f".{fn}() accumulates in fp32: call .float() first")
+    return Value(Node("reduce", "row", "float", (n,), fn=fn, loop=n.loop, where=where))
+
+
+# the functional vocabulary
+def exp(x: object) -> Value:
+    return _unary("exp", x)
+
+
+def log(x: object) -> Value:
+    return _unary("log", x)
+
+
+def sqrt(x: object) -> Value:
+    return _unary("sqrt", x)
+
+
+def rsqrt(x: object) -> Value:
+    return _unary("rsqrt", x)
+
+
+def reciprocal(x: object) -> Value:
+    return _unary("reciprocal", x)
+
+
+def relu(x: object) -> Value:
+    return _unary("relu", x)
+
+
+def tanh(x: object) -> Value:
+    return _unary("tanh", x)
+
+
+def sigmoid(x: object) -> Value:
+    return _unary("sigmoid", x)
+
+
+def maximum(a: object, b: object) -> Value:
+    return _binary("max", a, b)
+
+
+def minimum(a: object, b: object) -> Value:
+    return _binary("min", a, b)
+
+
+def power(a: object, b: object) -> Value:
+    """a ** b for a > 0 (Power); either side may be a number or an attribute."""
+    return _binary("pow", a, b)
+
+
+def where(cond: Value, a: object, b: object) -> Value:
+    """Select lanes: a where the mask is set, b elsewhere (Compare + Select)."""
+    loc = _caller()
+    if not isinstance(cond, Value) or cond.node.dtype != "mask":
+        raise DslError(loc, "where() needs a comparison as its first argument")
+    na, nb = _wrap(a, loc), _wrap(b, loc)
+    kind, dtype, loop = _join("where", [na, nb], loc)
+    return Value(
+        Node("select", "vec", dtype, (cond.node, na, nb), loop=loop or cond.node.loop, where=loc)
+    )
+
+
+@dataclass(eq=False)
+class Store:
+    tensor: Tensor
+    value: Node
+    where: str
+
+
+@dataclass(eq=False)
+class Loop:
+    """One loop nest over the block's share: `tiles` (flat) or `rows` (row by row)."""
+
+    kind: Literal["tiles", "rows", "columns"]
+    kernel: Kernel
+    where: str
+    axis: int = 1  # columns loops: the axis walked (reduced or scanned)
+    loads: list[Node] = field(default_factory=list)
+    stores: list[Store] = field(default_factory=list)
+
+    def load(self, tensor: Tensor, part: int = 0, parts: int = 1) -> Value:
+        """Copy a tensor in (tile by tile; `cols` tensors once per block). `part`/`parts` take
+        one of `parts` equal slices of the last axis (rows loops)."""
+        loc = _caller()
+        if not isinstance(tensor, Tensor) or tensor.is_output:
+            raise DslError(loc, "load() takes an input tensor of this kernel")
+        if not 0 <= part < parts:
+            raise DslError(loc, f"part {part} of {parts} does not exist")
+        if parts > 1 and (self.kind != "rows" or tensor.layout != "full"):
+            raise DslError(loc, "column slices (parts) are for full tensors in rows() loops")
+        if self.kind != "rows" and tensor.layout != "full":
+            raise DslError(loc, f"{tensor.name} is laid out by {tensor.layout}: use a rows() loop")
+        for n in self.loads:
+            if n.name == tensor.name and n.part == (part, parts):
+                return Value(n)
+        kind: Kind = "row" if tensor.layout == "rows" else "vec"
+        n = Node("load", kind, "T", name=tensor.name, part=(part, parts), loop=self, where=loc)
+        self.loads.append(n)
+        return Value(n)
+
+    # along the axis of a columns() loop: one value per column (stored once), or running values;
+    # t.sum / t.mean in a tiles() loop: one value for the whole loop (partials, SyncAll)
+    def sum(self, v: Value) -> Value:
+        return self._along("accum", "sum", v)
+
+    def mean(self, v: Value) -> Value:
+        return self._along("accum", "mean", v)
+
+    def max(self, v: Value) -> Value:
+        return self._along("accum", "max", v)
+
+    def min(self, v: Value) -> Value:
+        return self._along("accum", "min", v)
+
+    def cumsum(self, v: Value) -> Value:
+        return self._along("scan", "sum", v)
+
+    def cummax(self, v: Value) -> Value:
+        return self._along("scan", "max", v)
+
+    def cummin(self, v: Value) -> Value:
+        return self._along("scan", "min", v)
+
+    def _along(self, op: str, fn: str, v: Value) -> Value:
+        loc = _caller()
+        if self.kind == "tiles" and op == "accum" and fn in ("sum", "mean"):
+            op = "total"  # over every element of the loop, across blocks
+        elif self.kind != "columns":
+            raise DslError(loc, f"{fn} along an axis needs a columns() loop")
+        n = _wrap(v, loc)
+        if n.kind != "vec" or n.loop is not self:
+            raise DslError(loc, "accumulate a tile of this loop")
+        if n.dtype != "float":
+            raise DslError(loc, "accumulation is in fp32: call .float() first")
+        return Value(Node(op, "vec", "float", (n,), fn=fn, loop=self, where=loc))
+
+    def store(self, tensor: Tensor, value: object) -> None:
+        loc = _caller()
+        if not isinstance(tensor, Tensor) or not tensor.is_output:
+            raise DslError(loc, "store() takes an output tensor of this kernel")
+        n = _wrap(value, loc)
+        if n.loop is not None and n.loop is not self:
+            raise DslError(loc, "the value comes from another loop")
+        want = "row" if tensor.layout == "rows" else "vec"
+        if self.kind == "columns" and tensor.layout != "full":
+            raise DslError(
+                loc, "columns() loops store full tensors (reductions keep the axis as 1)"
+            )
+        if n.kind != want:
+            raise DslError(
+                loc,
+                f"{tensor.name} ({tensor.layout}) stores a {'row value' if want == 'row' else 'tile'}"
+                f", got a {'constant' if n.kind == 'const' else n.kind}",
+            )
+        if n.dtype == "mask":
+            raise DslError(loc, "a mask cannot be stored; use where(mask, a, b)")
+        if any(s.tensor is tensor for s in self.stores):
+            raise DslError(loc, f"{tensor.name} is stored twice")
+        self.stores.append(Store(tensor, n, loc))
+
+
+class Schedule(BaseModel):
+    """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tile_length: int = Field(4096, ge=256, le=65536)  # elements per UB tile (tiles loops)
+    rows_per_tile: int = Field(16, ge=1, le=1024)  # rows per UB tile (rows loops)
+    buffer_num: int = Field(2, ge=1, le=4)  # queue depth: 2 overlaps copy-in with compute
+    block_dim: int = Field(40, ge=1, le=48)  # cores to launch (capped by the SoC and the work)
+    l2_disable: list[str] = []  # inputs read once: SetL2CacheHint(CACHE_MODE_DISABLE)
+
+
+class Kernel:
+    """The DSL program's root: tensors, loops and the schedule of one operator."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.where = _caller()
+        self.tensors: dict[str, Tensor] = {}
+        self.attrs: list[str] = []
+        self.loops: list[Loop] = []
+        self.sched = Schedule()
+        self._open: Loop | None = None
+
+    def input(self, name: str, layout: Layout = "full") -> Tensor:
+        """A GM input. layout: `full` (every element), `cols` (shape [cols], shared by every row)
+        or `rows` (shape [rows] or [rows, 1], one value per row)."""
+        return self._tensor(name, layout, False)
+
+    def output(self, name: str, layout: Literal["full", "rows"] = "full") -> Tensor:
+        return self._tensor(name, layout, True)
+
+    def _tensor(self, name: str, layout: str, is_output: bool) -> Tensor:
+        loc = _caller()
+        if name in self.tensors:
+            raise DslError(loc, f"tensor {name!r} is declared twice")
+        if layout not in ("full", "cols", "rows"):
+            raise DslError(loc, f"unknown layout {layout!r}: full, cols or rows")
+        t = Tensor(name, layout, is_output, loc)  # type: ignore[arg-type]
+        self.tensors[name] = t
+        return t
+
+    def attr(self, name: str) -> Value:
+        """A float attribute of the operator, passed through the tiling data."""
+        loc = _caller()
+        if name not in self.attrs:
+            self.attrs.append(name)
+        return Value(Node("attr", "const", "float", name=name, where=loc))
+
+    @contextlib.contextmanager
+    def tiles(self) -> Iterator[Loop]:
+        """A flat loop: every tensor it touches has the same element count; the block's share
+        of 32 B units is walked tile by tile, the last tile short (DataCopyPad)."""
+        yield from self._loop("tiles")
+
+    @contextlib.contextmanager
+    def rows(self) -> Iterator[Loop]:
+        """A loop over the rows of [rows, cols] tensors (the last axis is the row); blocks take
+        whole rows, a tile holds several rows, and each row may be reduced to one value."""
+        yield from self._loop("rows")
+
+    @contextlib.contextmanager
+    def columns(self, axis: int = 1) -> Iterator[Loop]:
+        """A loop along `axis` of full tensors seen as [outer, axis, inner]: blocks take columns
+        (an outer index and a chunk of inner lanes), each walked one axis step at a time, so
+        values can be accumulated (c.sum, c.max...) or scanned (c.cumsum...) along the axis."""
+        yield from self._loop("columns", axis)
+
+    def _loop(self, kind: Literal["tiles", "rows", "columns"], axis: int = 1) -> Iterator[Loop]:
+        loc = _caller()
+        if self._open is not None:
+            raise DslError(loc, "loops do not nest: close the previous loop first")
+        if kind != "tiles" and any(lp.kind == kind for lp in self.loops):
+            raise DslError(loc, f"a kernel has one {kind}() loop")
+        if axis < 1:
+            raise DslError(loc, "the axis must have at least one axis before it (use rows())")
+        loop = Loop(kind, self, loc, axis=axis)
+        self._open = loop
+        try:
+            yield loop
+        finally:
+            self._open = None
+        if not loop.stores:
+            raise DslError(loc, "the loop stores nothing")
+        self.loops.append(loop)
+
+    def schedule(self, **knobs: object) -> None:
+        loc = _caller()
+        try:
+            self.sched = Schedule(**knobs)  # type: ignore[arg-type]
+        except ValidationError as e:
+            what = "; ".join(f"{'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())
+            raise DslError(loc, f"schedule: {what}") from None
+        for name in self.sched.l2_disable:
+            t = self.tensors.get(name)
+            if t is None or t.is_output:
+                raise DslError(loc, f"l2_disable names {name!r}, which is not an input")

@@ -1,0 +1,394 @@
+"""Lowering: a checked DSL `Kernel` plus the operator spec -> a complete operator package.
+
+The kernel is a class in the style of the suite's baselines: TPipe, one TQue per copied tensor
+(depth `buffer_num`), CopyIn / Compute / CopyOut stages, DataCopyPad for rows and tails, the
+big/small-block split of the work. Only queues order the pipes (EnQue/DeQue on MTE2 -> V -> MTE3)
+plus one MTE2 -> S flag before the scalar unit reads copied values, so kernels are race-free by
+construction. The host tiling computes the split and the tile from the UB budget, with `@tune`
+markers on every schedule knob.
+"""
+
+from __future__ import annotations
+
+from ascend_gym.dsl.columns import ColumnsMixin
+from ascend_gym.dsl.compute import ComputeMixin, float_literal
+from ascend_gym.dsl.lang import DslError, Kernel
+from ascend_gym.dsl.rows import RowsMixin
+from ascend_gym.dsl.spec_toml import spec_toml
+from ascend_gym.dsl.tiles import TilesMixin
+from ascend_gym.package import GE_DTYPES, OperatorPackage, OperatorSpec
+
+HELPERS = """\
+__aicore__ inline uint32_t AlignUp(uint32_t n, uint32_t unit) { return (n + unit - 1) / unit * unit; }
+
+// fp32 view of a tile of T: the tile itself when T is float, else `buf` after a Cast up.
+template <typename T>
+__aicore__ inline LocalTensor<float> AsFloat(const LocalTensor<T>& src, const LocalTensor<float>& buf, uint32_t n) {
+  if constexpr (sizeof(T) == sizeof(float)) {
+    return src.template ReinterpretCast<float>();
+  } else {
+    Cast(buf, src, RoundMode::CAST_NONE, n);
+    return buf;
+  }
+}
+
+// Where an fp32 result bound for a tile of T is computed: in the tile itself when T is float.
+template <typename T>
+__aicore__ inline LocalTensor<float> FloatOut(const LocalTensor<T>& dst, const LocalTensor<float>& buf) {
+  if constexpr (sizeof(T) == sizeof(float)) {
+    return dst.template ReinterpretCast<float>();
+  } else {
+    return buf;
+  }
+}
+
+// Finish a result made by FloatOut: Cast down (round to nearest even) when T is half.
+template <typename T>
+__aicore__ inline void FromFloat(const LocalTensor<T>& dst, const LocalTensor<float>& src, uint32_t n) {
+  if constexpr (sizeof(T) != sizeof(float)) {
+    Cast(dst, src, RoundMode::CAST_RINT, n);
+  }
+}
+
+// Write an fp32 value computed elsewhere into a tile of T.
+template <typename T>
+__aicore__ inline void CopyFloat(const LocalTensor<T>& dst, const LocalTensor<float>& src, uint32_t n) {
+  if constexpr (sizeof(T) == sizeof(float)) {
+    Adds(dst.template ReinterpretCast<float>(), src, 0.0f, n);
+  } else {
+    Cast(dst, src, RoundMode::CAST_RINT, n);
+  }
+}
+"""
+
+
+def camel(name: str) -> str:
+    return "".join(p.capitalize() for p in name.split("_"))
+
+
+class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
+    """Kernel + spec -> package files."""
+
+    def __init__(self, kernel: Kernel, spec: OperatorSpec):
+        self.k = kernel
+        self.spec = spec
+        self.cls = f"Kernel{camel(spec.name)}"
+        self.tiling = f"{camel(spec.name)}TilingData"
+        self.sched = kernel.sched
+        self._check()
+
+    # -- checks -----------------------------------------------------------------------------
+    def _check(self) -> None:
+        k, spec = self.k, self.spec
+        if not k.loops:
+            raise DslError(k.where, "the kernel has no loop")
+        kinds = {lp.kind for lp in k.loops}
+        if len(kinds) > 1:
+            raise DslError(
+                k.loops[-1].where,
+                "a kernel is either tiles() loops, one rows() loop or one columns() loop",
+            )
+        self.kind = kinds.pop()
+        totals = [n for lp in k.loops for s in lp.stores if (n := s.value).op == "total"]
+        if totals and len(k.loops) > 1:
+            raise DslError(totals[0].where, "a kernel with totals has one tiles() loop")
+        names_in = [a.name for a in spec.inputs]
+        names_out = [a.name for a in spec.outputs]
+        for t in k.tensors.values():
+            pool = names_out if t.is_output else names_in
+            if t.name not in pool:
+                raise DslError(
+                    t.where,
+                    f"{'output' if t.is_output else 'input'} {t.name!r} is not in the spec "
+                    f"({', '.join(pool)})",
+                )
+        missing = [n for n in names_in + names_out if n not in k.tensors]
+        if missing:
+            raise DslError(k.where, f"the spec's tensors {missing} are not declared")
+        stored = {s.tensor.name for lp in k.loops for s in lp.stores}
+        for name in names_out:
+            if name not in stored:
+                raise DslError(k.tensors[name].where, f"output {name!r} is never stored")
+        attrs = {a.name: a for a in spec.attrs}
+        for name in k.attrs:
+            if name not in attrs or attrs[name].type != "float":
+                raise DslError(k.where, f"attr {name!r} is not a float attribute of the spec")
+        dts = {tuple(a.dtypes) for a in [*spec.inputs, *spec.outputs]}
+        if len(dts) != 1 or any(d not in ("float16", "float32") for d in next(iter(dts))):
+            raise DslError(k.where, "every tensor must share one dtype list of float16/float32")
+        if self.kind == "rows":
+            full = [t for t in k.tensors.values() if t.layout == "full" and not t.is_output]
+            if not full and not any(t.layout == "full" for t in k.tensors.values() if t.is_output):
+                raise DslError(k.where, "a rows() loop needs a full tensor to give the row length")
+
+    # -- package ----------------------------------------------------------------------------
+    def package(
+        self, dsl_source: str = "", reference: dict[str, str] | None = None
+    ) -> OperatorPackage:
+        """The package files; `reference` holds the spec's reference module(s), path -> text."""
+        name = self.spec.name
+        kernel = self.kernel_source()
+        files = {
+            f"op_host/{name}_tiling.h": self.tiling_header(),
+            f"op_host/{name}.cpp": self.host_source(),
+            f"op_kernel/{name}.cpp": kernel,
+            "op.toml": spec_toml(self.spec),
+        }
+        if dsl_source:
+            files[f"dsl/{name}.py"] = dsl_source
+        files.update(reference or {})
+        return OperatorPackage(spec=self.spec, files=files, uri=f"generated:{name}")
+
+    # -- tiling data --------------------------------------------------------------------------
+    def fields(self) -> list[tuple[str, str, str]]:
+        out: list[tuple[str, str, str]] = []
+        if self.kind == "tiles":
+            out.append(("uint32_t", "tileLength", "elements per UB tile"))
+            for g in range(len(self.k.loops)):
+                out += [
+                    ("uint32_t", f"totalLength{g}", f"elements of loop {g}'s tensors"),
+                    ("uint32_t", f"formerNum{g}", "blocks that take one 32 B unit more"),
+                    ("uint32_t", f"formerLength{g}", "elements per former block"),
+                    ("uint32_t", f"tailLength{g}", "elements per remaining block"),
+                ]
+        elif self.kind == "columns":
+            out += [
+                ("uint32_t", "outer", "columns before the axis"),
+                ("uint32_t", "axisLen", "steps along the axis"),
+                ("uint32_t", "inner", "elements after the axis"),
+                ("uint32_t", "chunk", "lanes of a column tile"),
+                ("uint32_t", "chunks", "column tiles across inner"),
+                ("uint32_t", "formerNum", "blocks that take one column tile more"),
+                ("uint32_t", "formerUnits", "column tiles per former block"),
+                ("uint32_t", "tailUnits", "column tiles per remaining block"),
+                ("uint32_t", "rowsPerTile", "axis steps per UB tile"),
+            ]
+        else:
+            out += [
+                ("uint32_t", "cols", "elements per row"),
+                ("uint32_t", "formerNum", "blocks that take one row more"),
+                ("uint32_t", "formerRows", "rows per former block"),
+                ("uint32_t", "tailRows", "rows per remaining block"),
+                ("uint32_t", "rowsPerTile", "rows per UB tile"),
+            ]
+        out += [("float", a, "attr") for a in self.k.attrs]
+        return out
+
+    def tiling_header(self) -> str:
+        guard = f"{self.spec.name.upper()}_TILING_H"
+        width = max(len(f"TILING_DATA_FIELD_DEF({t}, {n});") for t, n, _ in self.fields())
+        rows = [
+            f"{f'TILING_DATA_FIELD_DEF({t}, {n});':<{width}}  // {c}" for t, n, c in self.fields()
+        ]
+        return "\n".join(
+            [
+                f"#ifndef {guard}",
+                f"#define {guard}",
+                "",
+                '#include "register/tilingdata_base.h"',
+                "",
+                "namespace optiling {",
+                f"BEGIN_TILING_DATA_DEF({self.tiling})",
+                *rows,
+                "END_TILING_DATA_DEF;",
+                "",
+                f"REGISTER_TILING_DATA_CLASS({self.spec.op_type}, {self.tiling})",
+                "}  // namespace optiling",
+                "",
+                f"#endif  // {guard}",
+                "",
+            ]
+        )
+
+    # -- kernel -------------------------------------------------------------------------------
+    def kernel_source(self) -> str:
+        if self.kind == "tiles":
+            body = self._tiles_kernel()
+        else:
+            body = self._rows_kernel() if self.kind == "rows" else self._columns_kernel()
+        return "\n".join(
+            [
+                '#include "kernel_operator.h"',
+                "",
+                "using namespace AscendC;",
+                "",
+                f"constexpr int32_t BUFFER_NUM = {self.sched.buffer_num};",
+                "",
+                HELPERS,
+                *body,
+                "",
+            ]
+        )
+
+    def _gm_args(self) -> list[str]:
+        return [a.name for a in [*self.spec.inputs, *self.spec.outputs]]
+
+    def _entry(self, init_args: list[str], workspace: bool = False) -> list[str]:
+        gm = ", ".join(f"GM_ADDR {n}" for n in self._gm_args())
+        first = self.spec.inputs[0].name.upper()
+        ws = ["workspace"] if workspace else []
+        call = ", ".join([*self._gm_args(), *ws, *[f"tilingData.{a}" for a in init_args]])
+        return [
+            f'extern "C" __global__ __aicore__ void {self.spec.kernel}({gm}, GM_ADDR workspace, '
+            "GM_ADDR tiling) {",
+            "  GET_TILING_DATA(tilingData, tiling);",
+            f"  {self.cls}<DTYPE_{first}> op;",
+            f"  op.Init({call});",
+            "  op.Process();",
+            "}",
+        ]
+
+    def _l2(self, name: str) -> list[str]:
+        if name in self.sched.l2_disable:
+            return [f"    {name}Gm.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once"]
+        return []
+
+    def _param(self, f: str) -> str:
+        return f"float {f}" if f in self.k.attrs else f"uint32_t {f}"
+
+    def _members(self, fields: list[str]) -> list[str]:
+        ints = [f for f in fields if f not in self.k.attrs]
+        out = [f"  uint32_t {', '.join(ints)};"]
+        if self.k.attrs:
+            out.append(f"  float {', '.join(self.k.attrs)};")
+        return out
+
+    # -- host ----------------------------------------------------------------------------------
+    def host_source(self) -> str:
+        s = self.sched
+        spec = self.spec
+        if not hasattr(self, "ub_tensors"):
+            self.kernel_source()
+        knobs = [
+            f"constexpr uint32_t BLOCK_DIM = {s.block_dim};  // @tune block_dim in [1, 48] step 1",
+        ]
+        if self.kind == "tiles":
+            n_io, n_tmp, n_mask = self.ub_tensors
+            knobs += [
+                f"constexpr uint32_t TILE_LENGTH = {s.tile_length};  "
+                "// @tune tile_length in [256, 32768] step 256",
+                f"constexpr uint32_t BUFFER_NUM = {s.buffer_num};  // the kernel's queue depth",
+                f"constexpr uint32_t UB_IO = {n_io};  // queued tensors of the widest loop",
+                f"constexpr uint32_t UB_TMP = {n_tmp};  // fp32 temporaries",
+                f"constexpr uint32_t UB_MASK = {n_mask};  // Compare masks (one bit a lane)",
+            ]
+            body = self._tiles_host()
+        elif self.kind == "columns":
+            n_steps, n_once, n_tmp = self.columns_shape
+            knobs += [
+                f"constexpr uint32_t CHUNK = {s.tile_length};  "
+                "// @tune chunk in [256, 16384] step 256",
+                f"constexpr uint32_t ROWS_PER_TILE = {s.rows_per_tile};  "
+                "// @tune rows_per_tile in [1, 512] step 1",
+                f"constexpr uint32_t BUFFER_NUM = {s.buffer_num};  // the kernel's queue depth",
+                f"constexpr uint32_t UB_STEP_IO = {n_steps};  // queued tensors of every step",
+                f"constexpr uint32_t UB_COLUMN_IO = {n_once};  // queued results of a column",
+                f"constexpr uint32_t UB_TMP = {n_tmp};  // fp32 temporaries and accumulators",
+            ]
+            body = self._columns_host()
+        else:
+            n_full, n_rowv, n_cols, n_tmp, n_slots = self.rows_shape
+            knobs += [
+                f"constexpr uint32_t ROWS_PER_TILE = {s.rows_per_tile};  "
+                "// @tune rows_per_tile in [1, 512] step 1",
+                f"constexpr uint32_t BUFFER_NUM = {s.buffer_num};  // the kernel's queue depth",
+                f"constexpr uint32_t UB_ROW_IO = {n_full};  // queued tensors of a whole row",
+                f"constexpr uint32_t UB_ONE_IO = {n_rowv};  // queued tensors of one value a row",
+                f"constexpr uint32_t UB_COLS = {n_cols};  // tensors shared by every row",
+                f"constexpr uint32_t UB_TMP = {n_tmp};  // fp32 row temporaries",
+                f"constexpr uint32_t UB_SLOTS = {n_slots};  // 32 B per-row values",
+            ]
+            body = self._rows_host()
+        attrs = []
+        for i, a in enumerate(spec.attrs):
+            if a.name in self.k.attrs:
+                attrs += [
+                    f"  const float* {a.name} = context->GetAttrs()->GetFloat({i});",
+                    f"  tiling.set_{a.name}({a.name} == nullptr ? {float_literal(a.default)} : *{a.name});",
+                ]
+        opdef = []
+        for kind, args in (("Input", spec.inputs), ("Output", spec.outputs)):
+            for a in args:
+                dts = ", ".join(f"ge::{GE_DTYPES[d]}" for d in a.dtypes)
+                fmts = ", ".join("ge::FORMAT_ND" for _ in a.dtypes)
+                opdef.append(
+                    f'    this->{kind}("{a.name}").ParamType(REQUIRED).DataType({{{dts}}})'
+                    f".Format({{{fmts}}});"
+                )
+        for a in spec.attrs:
+            if a.type == "float":
+                opdef.append(
+                    f'    this->Attr("{a.name}").AttrType(OPTIONAL).Float({float_literal(a.default)});'
+                )
+        return "\n".join(
+            [
+                f'#include "{spec.name}_tiling.h"',
+                '#include "graph/utils/type_utils.h"',
+                '#include "register/op_def_registry.h"',
+                '#include "tiling/platform/platform_ascendc.h"',
+                "",
+                "namespace optiling {",
+                "",
+                "// Generated from the tile DSL: the schedule's knobs, and what the kernel keeps in UB.",
+                *knobs,
+                "",
+                "static ge::graphStatus TilingFunc(gert::TilingContext* context) {",
+                f"  {self.tiling} tiling;",
+                "  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
+                "  uint64_t ubSize = 0;",
+                "  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
+                "  uint32_t typeSize = 0;",
+                "  ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeSize);",
+                "  if (typeSize == 0) return ge::GRAPH_FAILED;",
+                *body,
+                *attrs,
+                "",
+                "  context->SetBlockDim(blockDim);",
+                "  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), "
+                "context->GetRawTilingData()->GetCapacity());",
+                "  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+                *self._workspace(),
+                "  return ge::GRAPH_SUCCESS;",
+                "}",
+                "",
+                "}  // namespace optiling",
+                "",
+                "namespace ops {",
+                f"class {spec.op_type} : public OpDef {{",
+                " public:",
+                f"  explicit {spec.op_type}(const char* name) : OpDef(name) {{",
+                *opdef,
+                "    this->AICore().SetTiling(optiling::TilingFunc);",
+                '    this->AICore().AddConfig("ascend910b");',
+                "  }",
+                "};",
+                f"OP_ADD({spec.op_type});",
+                "}  // namespace ops",
+                "",
+            ]
+        )
+
+    def _workspace(self) -> list[str]:
+        if not getattr(self, "n_totals", 0):
+            return ["  context->GetWorkspaceSizes(1)[0] = 0;"]
+        return [
+            "  // One fp32 partial per block and total, after the library's workspace.",
+            "  context->GetWorkspaceSizes(1)[0] = platform.GetLibApiWorkSpaceSize() + "
+            f"({self.n_totals} * blockDim * sizeof(float) + 31) / 32 * 32;",
+        ]
+
+    def _arg_index(self, name: str) -> tuple[str, int]:
+        names_in = [a.name for a in self.spec.inputs]
+        if name in names_in:
+            return "Input", names_in.index(name)
+        return "Output", [a.name for a in self.spec.outputs].index(name)
+
+
+def lower(
+    kernel: Kernel,
+    spec: OperatorSpec,
+    dsl_source: str = "",
+    reference: dict[str, str] | None = None,
+) -> OperatorPackage:
+    """Check a DSL kernel against its spec and lower it to an operator package."""
+    return Lowering(kernel, spec).package(dsl_source, reference)

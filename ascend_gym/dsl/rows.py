@@ -1,0 +1,257 @@
+"""The rows() kernel shape: blocks take whole rows, a tile holds several rows (one multi-row
+DataCopyPad), row by row compute with per-row values; and its host tiling.
+"""
+
+from __future__ import annotations
+
+from ascend_gym.dsl.compute import ROW_SLOT, LoopLowering
+from ascend_gym.dsl.lang import Loop
+
+
+class RowsMixin:
+    def _rows_kernel(self) -> list[str]:
+        (lp,) = self.k.loops
+        low = LoopLowering(lp)
+        self._compute_body(low, row=True)
+        fields = [n for _, n, _ in self.fields()]
+        tensors = self.k.tensors
+        full_loads = [n for n in lp.loads if tensors[n.name].layout == "full"]
+        cols_loads = [n for n in lp.loads if tensors[n.name].layout == "cols"]
+        rows_loads = [n for n in lp.loads if tensors[n.name].layout == "rows"]
+        full_stores = [s for s in lp.stores if s.tensor.layout == "full"]
+        rows_stores = [s for s in lp.stores if s.tensor.layout == "rows"]
+        has_row_vals = low.slots > 0 or any(n.op == "reduce" for n in low.order)
+        self.ub_tensors = (len(full_loads) + len(full_stores), low.n_bufs, 0)
+        gm = self._gm_args()
+        out = [
+            "template <typename T>",
+            f"class {self.cls} {{",
+            " public:",
+            f"  __aicore__ inline {self.cls}() {{}}",
+            "  __aicore__ inline void Init("
+            + ", ".join([*(f"GM_ADDR {g}" for g in gm), *(self._param(f) for f in fields)])
+            + ") {",
+            *(f"    this->{f} = {f};" for f in fields),
+            "    const uint32_t block = GetBlockIdx();",
+            "    rowStart = block < formerNum ? block * formerRows"
+            " : formerNum * formerRows + (block - formerNum) * tailRows;",
+            "    blockRows = block < formerNum ? formerRows : tailRows;",
+            "    colsPad = AlignUp(cols, 32 / sizeof(T));",
+        ]
+        for name in self._used_rows_tensors(lp):
+            t = tensors[name]
+            parts = max([n.part[1] for n in lp.loads if n.name == name] or [1])
+            width = "cols" if parts == 1 else f"cols * {parts}"
+            if t.layout == "full":
+                out.append(
+                    f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name} + "
+                    f"static_cast<uint64_t>(rowStart) * {width}, "
+                    f"static_cast<uint64_t>(blockRows) * {width});"
+                )
+            elif t.layout == "rows":
+                out.append(
+                    f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name} + rowStart, blockRows);"
+                )
+            else:
+                out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name}, cols);")
+            out += self._l2(name)
+        for i, _ in enumerate(full_loads):
+            out.append(
+                f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));"
+            )
+        for i, _ in enumerate(rows_loads):
+            out.append(f"    pipe.InitBuffer(rowQueue{i}, BUFFER_NUM, rowsPerTile * sizeof(T));")
+        if cols_loads:
+            out.append(
+                f"    pipe.InitBuffer(colsQueue, 1, {len(cols_loads)} * colsPad * sizeof(T));"
+            )
+        for i, _ in enumerate(full_stores):
+            out.append(
+                f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));"
+            )
+        for i, _ in enumerate(rows_stores):
+            out.append(f"    pipe.InitBuffer(rowOutQueue{i}, BUFFER_NUM, rowsPerTile * sizeof(T));")
+        for i in range(low.n_bufs):
+            out.append(f"    pipe.InitBuffer(tmpBuf{i}, colsPad * sizeof(float));")
+        if has_row_vals:
+            out.append("    pipe.InitBuffer(workBuf, colsPad * sizeof(float));")
+            out.append(f"    pipe.InitBuffer(statBuf, {max(low.slots, 1) * ROW_SLOT * 4});")
+        out += ["  }", "  __aicore__ inline void Process() {"]
+        if cols_loads:
+            out.append("    LoadCols();")
+        out += [
+            "    for (uint32_t row = 0; row < blockRows; row += rowsPerTile) {",
+            "      const uint32_t n = blockRows - row < rowsPerTile ? blockRows - row : rowsPerTile;",
+            "      CopyIn(row, n);",
+            "      Compute(n);",
+            "      CopyOut(row, n);",
+            "    }",
+        ]
+        if cols_loads:
+            out.append("    colsQueue.FreeTensor(colsLocal);")
+        out += ["  }", "", " private:"]
+        if cols_loads:
+            out += [
+                "  // Tensors shared by every row are read once per block and stay in the UB.",
+                "  __aicore__ inline void LoadCols() {",
+                "    LocalTensor<T> all = colsQueue.AllocTensor<T>();",
+                "    const DataCopyExtParams params{1, static_cast<uint32_t>(cols * sizeof(T)),"
+                " 0, 0, 0};",
+                *(
+                    f"    DataCopyPad(all[{j} * colsPad], {n.name}Gm, params, "
+                    "DataCopyPadExtParams<T>{false, 0, 0, 0});"
+                    for j, n in enumerate(cols_loads)
+                ),
+                "    colsQueue.EnQue(all);",
+                "    colsLocal = colsQueue.DeQue<T>();",
+                "  }",
+            ]
+        out.append("  __aicore__ inline void CopyIn(uint32_t row, uint32_t n) {")
+        for i, n in enumerate(full_loads):
+            part, parts = n.part
+            nm = self._load_name(n)
+            gap = "0" if parts == 1 else f"{parts - 1} * cols * sizeof(T)"
+            src = (
+                f"{n.name}Gm[static_cast<uint64_t>(row) * cols]"
+                if parts == 1
+                else f"{n.name}Gm[static_cast<uint64_t>(row) * cols * {parts} + {part} * cols]"
+            )
+            out += [
+                f"    LocalTensor<T> {nm} = inQueue{i}.AllocTensor<T>();",
+                f"    DataCopyPad({nm}, {src},",
+                "                DataCopyExtParams{static_cast<uint16_t>(n), "
+                f"static_cast<uint32_t>(cols * sizeof(T)), static_cast<uint32_t>({gap}), 0, 0}},",
+                "                DataCopyPadExtParams<T>{false, 0, 0, 0});",
+                f"    inQueue{i}.EnQue({nm});",
+            ]
+        for i, n in enumerate(rows_loads):
+            out += [
+                f"    LocalTensor<T> {n.name} = rowQueue{i}.AllocTensor<T>();",
+                f"    DataCopyPad({n.name}, {n.name}Gm[row], DataCopyExtParams{{1, "
+                "static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0}, "
+                "DataCopyPadExtParams<T>{false, 0, 0, 0});",
+                f"    rowQueue{i}.EnQue({n.name});",
+            ]
+        out += ["  }", "  __aicore__ inline void Compute(uint32_t n) {"]
+        for i, n in enumerate(full_loads):
+            out.append(f"    LocalTensor<T> {self._load_name(n)} = inQueue{i}.DeQue<T>();")
+        for i, n in enumerate(rows_loads):
+            out.append(f"    LocalTensor<T> {n.name} = rowQueue{i}.DeQue<T>();")
+        for j, n in enumerate(cols_loads):
+            out.append(f"    LocalTensor<T> {n.name} = colsLocal[{j} * colsPad];")
+        for i, s in enumerate(full_stores):
+            out.append(f"    LocalTensor<T> {s.tensor.name} = outQueue{i}.AllocTensor<T>();")
+        for i, s in enumerate(rows_stores):
+            out.append(f"    LocalTensor<T> {s.tensor.name} = rowOutQueue{i}.AllocTensor<T>();")
+        if rows_loads:
+            out += [
+                "    // Per-row values are read by the scalar unit: wait for MTE2 first.",
+                "    event_t ev = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_S));",
+                "    SetFlag<HardEvent::MTE2_S>(ev);",
+                "    WaitFlag<HardEvent::MTE2_S>(ev);",
+            ]
+        if has_row_vals:
+            out += [
+                "    LocalTensor<float> work = workBuf.Get<float>();",
+                "    LocalTensor<float> stat = statBuf.Get<float>();",
+            ]
+        out += [
+            "    // Row by row; padded lanes are computed too and never written back.",
+            "    for (uint32_t k = 0; k < n; ++k) {",
+            *(f"      {line}" for line in low.lines),
+            "    }",
+        ]
+        out += [f"    outQueue{i}.EnQue<T>({s.tensor.name});" for i, s in enumerate(full_stores)]
+        out += [f"    rowOutQueue{i}.EnQue<T>({s.tensor.name});" for i, s in enumerate(rows_stores)]
+        out += [
+            f"    inQueue{i}.FreeTensor({self._load_name(n)});" for i, n in enumerate(full_loads)
+        ]
+        out += [f"    rowQueue{i}.FreeTensor({n.name});" for i, n in enumerate(rows_loads)]
+        out += ["  }", "  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {"]
+        for i, s in enumerate(full_stores):
+            nm = s.tensor.name
+            out += [
+                f"    LocalTensor<T> {nm} = outQueue{i}.DeQue<T>();",
+                f"    DataCopyPad({nm}Gm[static_cast<uint64_t>(row) * cols], {nm},",
+                "                DataCopyExtParams{static_cast<uint16_t>(n), "
+                "static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0});",
+                f"    outQueue{i}.FreeTensor({nm});",
+            ]
+        for i, s in enumerate(rows_stores):
+            nm = s.tensor.name
+            out += [
+                f"    LocalTensor<T> {nm} = rowOutQueue{i}.DeQue<T>();",
+                f"    DataCopyPad({nm}Gm[row], {nm}, DataCopyExtParams{{1, "
+                "static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0});",
+                f"    rowOutQueue{i}.FreeTensor({nm});",
+            ]
+        out += ["  }", "", "  TPipe pipe;"]
+        ques = [f"inQueue{i}" for i in range(len(full_loads))]
+        ques += [f"rowQueue{i}" for i in range(len(rows_loads))]
+        if ques:
+            out.append(f"  TQue<QuePosition::VECIN, BUFFER_NUM> {', '.join(ques)};")
+        if cols_loads:
+            out.append("  TQue<QuePosition::VECIN, 1> colsQueue;")
+        outs = [f"outQueue{i}" for i in range(len(full_stores))]
+        outs += [f"rowOutQueue{i}" for i in range(len(rows_stores))]
+        out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {', '.join(outs)};")
+        bufs = [f"tmpBuf{i}" for i in range(low.n_bufs)]
+        if has_row_vals:
+            bufs += ["workBuf", "statBuf"]
+        if bufs:
+            out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
+        out.append(f"  GlobalTensor<T> {', '.join(f'{n}Gm' for n in self._used_rows_tensors(lp))};")
+        if cols_loads:
+            out.append("  LocalTensor<T> colsLocal;")
+        out += self._members(fields)
+        out += ["  uint32_t rowStart, blockRows, colsPad;", "};", ""]
+        out += self._entry(fields)
+        self.rows_shape = (
+            len(full_loads) + len(full_stores),
+            len(rows_loads) + len(rows_stores),
+            len(cols_loads),
+            low.n_bufs + (1 if has_row_vals else 0),
+            max(low.slots, 1) if has_row_vals else 0,
+        )
+        return out
+
+    def _used_rows_tensors(self, lp: Loop) -> list[str]:
+        used = {n.name for n in lp.loads} | {s.tensor.name for s in lp.stores}
+        return [a for a in self._gm_args() if a in used]
+
+    def _rows_host(self) -> list[str]:
+        lp = self.k.loops[0]
+        ref = next(
+            (n for n in lp.loads if self.k.tensors[n.name].layout == "full"),
+            None,
+        )
+        if ref is not None:
+            kind, idx = self._arg_index(ref.name)
+            parts = ref.part[1]
+        else:
+            s = next(s for s in lp.stores if s.tensor.layout == "full")
+            kind, idx = self._arg_index(s.tensor.name)
+            parts = 1
+        out = [
+            f"  const gert::Shape& shape = context->Get{kind}Shape({idx})->GetStorageShape();",
+            "  const uint32_t width = static_cast<uint32_t>(shape.GetDim(shape.GetDimNum() - 1));",
+            "  const uint32_t rows = static_cast<uint32_t>(shape.GetShapeSize() / width);",
+            f"  const uint32_t cols = width / {parts};",
+            "  const uint32_t alignElems = 32 / typeSize;",
+            "  const uint32_t colsPad = (cols + alignElems - 1) / alignElems * alignElems;",
+            "  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), rows});",
+            "  if (blockDim == 0) blockDim = 1;",
+            "  tiling.set_cols(cols);",
+            "  tiling.set_formerNum(rows % blockDim);",
+            "  tiling.set_formerRows(rows / blockDim + 1);",
+            "  tiling.set_tailRows(rows / blockDim);",
+            "  // UB: per row, the queued rows and values; once, shared rows, fp32 row temporaries,",
+            "  // the reduction's work row and the per-row value slots.",
+            "  const uint64_t rowBytes = (UB_ROW_IO * colsPad + UB_ONE_IO) * BUFFER_NUM * typeSize;",
+            "  const uint64_t fixed = UB_COLS * colsPad * typeSize + UB_TMP * colsPad * 4 + "
+            "UB_SLOTS * 32 + UB_ONE_IO * BUFFER_NUM * 32 + 1024;",
+            "  if (fixed + rowBytes > ubSize) return ge::GRAPH_FAILED;",
+            "  const uint32_t fit = static_cast<uint32_t>((ubSize - fixed) / rowBytes);",
+            "  tiling.set_rowsPerTile(std::max(1u, std::min({ROWS_PER_TILE, fit, 4095u})));",
+        ]
+        return out

@@ -1,0 +1,288 @@
+"""The tiles() kernel shape: flat loops over the block's share of 32 B units, tile by tile,
+and its host tiling (one split per loop, the tile from the UB budget).
+"""
+
+from __future__ import annotations
+
+from ascend_gym.dsl.compute import LANE_ALIGN, ROW_SLOT, LoopLowering
+from ascend_gym.dsl.lang import Loop, Store
+
+
+class TilesMixin:
+    def _tiles_kernel(self) -> list[str]:
+        k = self.k
+        lows = [LoopLowering(lp) for lp in k.loops]
+        for low in lows:
+            self._compute_body(low, row=False)
+        # Compare works on whole 256 B repeats: pad the lane count further when there is one
+        has_mask = any(low.n_masks for low in lows)
+        align = str(LANE_ALIGN) if has_mask else "32 / sizeof(T)"
+        n_in = max(len(lp.loads) for lp in k.loops)
+        n_out = max(len(self._tile_stores(lp)) for lp in k.loops)
+        n_tmp = max(low.n_bufs for low in lows)
+        n_mask = max(low.n_masks for low in lows)
+        totals = [s for s in k.loops[0].stores if s.value.op == "total"]
+        self.n_totals = len(totals)
+        # a total's ReduceSum needs a work tile (counted as one more fp32 temporary)
+        self.ub_tensors = (n_in + n_out, n_tmp + (1 if totals else 0), n_mask)
+        fields = [n for _, n, _ in self.fields()]
+        gm = self._gm_args()
+        out: list[str] = [
+            "template <typename T>",
+            f"class {self.cls} {{",
+            " public:",
+            f"  __aicore__ inline {self.cls}() {{}}",
+            "  __aicore__ inline void Init("
+            + ", ".join(
+                [
+                    *(f"GM_ADDR {g}" for g in gm),
+                    *(["GM_ADDR workspace"] if totals else []),
+                    *(self._param(f) for f in fields),
+                ]
+            )
+            + ") {",
+        ]
+        for f in fields:
+            out.append(f"    this->{f} = {f};")
+        for lp, g in zip(k.loops, range(len(k.loops)), strict=True):
+            for n in [*(t.name for t in lp.loads), *(s.tensor.name for s in self._tile_stores(lp))]:
+                out.append(f"    {n}Gm.SetGlobalBuffer((__gm__ T*){n}, totalLength{g});")
+                out += self._l2(n)
+        if totals:
+            out += [
+                f"    {s.tensor.name}Gm.SetGlobalBuffer((__gm__ T*){s.tensor.name}, 1);"
+                for s in totals
+            ]
+            out += [
+                "    // One fp32 partial per block and total in the user workspace.",
+                "    partialGm.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), "
+                f"{len(totals)} * GetBlockNum());",
+                *(f"    total{j} = 0.0f;" for j in range(len(totals))),
+            ]
+        for i in range(n_in):
+            out.append(f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, tileLength * sizeof(T));")
+        for i in range(n_out):
+            out.append(f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, tileLength * sizeof(T));")
+        for i in range(n_tmp):
+            out.append(f"    pipe.InitBuffer(tmpBuf{i}, tileLength * sizeof(float));")
+        for i in range(n_mask):
+            out.append(f"    pipe.InitBuffer(maskBuf{i}, tileLength / 8);")
+        if totals:
+            out += [
+                "    pipe.InitBuffer(workBuf, tileLength * sizeof(float));",
+                f"    pipe.InitBuffer(statBuf, {len(totals) * ROW_SLOT * 4});",
+                f"    pipe.InitBuffer(partQueue, 1, {len(totals) * ROW_SLOT * 4});",
+                "    pipe.InitBuffer(partsQueue, 1, AlignUp(GetBlockNum(), 8) * sizeof(float));",
+                "    pipe.InitBuffer(totalQueue, 1, 32);",
+            ]
+        out += ["  }", "  __aicore__ inline void Process() {"]
+        out += [f"    Loop{g}();" for g in range(len(k.loops))]
+        if totals:
+            out.append("    Totals();")
+        out += ["  }", "", " private:"]
+        for g, (lp, low) in enumerate(zip(k.loops, lows, strict=True)):
+            ins = [n.name for n in lp.loads]
+            outs = [s.tensor.name for s in self._tile_stores(lp)]
+            guard = (
+                [
+                    f"    if (offset >= totalLength{g}) return;  // more blocks than units",
+                    f"    uint32_t length = block < formerNum{g} ? formerLength{g} : tailLength{g};",
+                ]
+                if not totals
+                else [
+                    "    // More blocks than units: this block has nothing, but joins the totals.",
+                    f"    uint32_t length = offset >= totalLength{g} ? 0"
+                    f" : block < formerNum{g} ? formerLength{g} : tailLength{g};",
+                ]
+            )
+            out += [
+                f"  // Loop {g}: {', '.join(ins)} -> {', '.join(outs)}. The block's share of 32 B"
+                " units, tile by tile; the last tile is short.",
+                f"  __aicore__ inline void Loop{g}() {{",
+                "    const uint32_t block = GetBlockIdx();",
+                f"    const uint32_t offset = block < formerNum{g} ? block * formerLength{g}",
+                f"        : formerNum{g} * formerLength{g} + (block - formerNum{g}) * tailLength{g};",
+                *guard,
+                f"    if (length > totalLength{g} - offset) length = totalLength{g} - offset;",
+                "    for (uint32_t done = 0; done < length; done += tileLength) {",
+                "      const uint32_t len = length - done < tileLength ? length - done : tileLength;",
+                f"      CopyIn{g}(offset + done, len);",
+                f"      Compute{g}(len);",
+                *([f"      CopyOut{g}(offset + done, len);"] if outs else []),
+                "    }",
+                "  }",
+                f"  __aicore__ inline void CopyIn{g}(uint32_t offset, uint32_t len) {{",
+            ]
+            for i, n in enumerate(ins):
+                out.append(f"    LocalTensor<T> {n}Local = inQueue{i}.AllocTensor<T>();")
+            out += [
+                "    if (len * sizeof(T) % 32 == 0) {",
+                *(f"      DataCopy({n}Local, {n}Gm[offset], len);" for n in ins),
+                "    } else {",
+                "      DataCopyExtParams params{1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, 0};",
+                *(
+                    f"      DataCopyPad({n}Local, {n}Gm[offset], params, "
+                    "DataCopyPadExtParams<T>{false, 0, 0, 0});"
+                    for n in ins
+                ),
+                "    }",
+                *(f"    inQueue{i}.EnQue({n}Local);" for i, n in enumerate(ins)),
+                "  }",
+                f"  __aicore__ inline void Compute{g}(uint32_t len) {{",
+                *(f"    LocalTensor<T> {n} = inQueue{i}.DeQue<T>();" for i, n in enumerate(ins)),
+                *(
+                    f"    LocalTensor<T> {n} = outQueue{i}.AllocTensor<T>();"
+                    for i, n in enumerate(outs)
+                ),
+                *(
+                    [
+                        "    LocalTensor<float> stat = statBuf.Get<float>();",
+                        "    LocalTensor<float> work = workBuf.Get<float>();",
+                    ]
+                    if totals
+                    else []
+                ),
+                "    // Padded lanes of a short tile are computed too; only len elements go back.",
+                f"    const uint32_t n = AlignUp(len, {align});",
+                *(f"    {line}" for line in low.lines),
+                *(f"    outQueue{i}.EnQue<T>({n});" for i, n in enumerate(outs)),
+                *(f"    inQueue{i}.FreeTensor({n});" for i, n in enumerate(ins)),
+                "  }",
+            ]
+            if not outs:
+                continue
+            out += [
+                f"  __aicore__ inline void CopyOut{g}(uint32_t offset, uint32_t len) {{",
+                *(f"    LocalTensor<T> {n} = outQueue{i}.DeQue<T>();" for i, n in enumerate(outs)),
+                "    if (len * sizeof(T) % 32 == 0) {",
+                *(f"      DataCopy({n}Gm[offset], {n}, len);" for n in outs),
+                "    } else {",
+                "      DataCopyExtParams params{1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, 0};",
+                *(f"      DataCopyPad({n}Gm[offset], {n}, params);" for n in outs),
+                "    }",
+                *(f"    outQueue{i}.FreeTensor({n});" for i, n in enumerate(outs)),
+                "  }",
+            ]
+        if totals:
+            out += self._totals(totals)
+        out += ["", "  TPipe pipe;"]
+        if n_in:
+            que = ", ".join(f"inQueue{i}" for i in range(n_in))
+            out.append(f"  TQue<QuePosition::VECIN, BUFFER_NUM> {que};")
+        if n_out:
+            que = ", ".join(f"outQueue{i}" for i in range(n_out))
+            out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {que};")
+        if totals:
+            out += [
+                "  TQue<QuePosition::VECIN, 1> partsQueue;",
+                "  TQue<QuePosition::VECOUT, 1> partQueue, totalQueue;",
+            ]
+        bufs = [f"tmpBuf{i}" for i in range(n_tmp)] + [f"maskBuf{i}" for i in range(n_mask)]
+        bufs += ["workBuf", "statBuf"] if totals else []
+        if bufs:
+            out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
+        out.append(f"  GlobalTensor<T> {', '.join(f'{n}Gm' for n in self._used_tensors())};")
+        if totals:
+            out.append("  GlobalTensor<float> partialGm;")
+            out.append(f"  float {', '.join(f'total{j}' for j in range(len(totals)))};")
+        out += self._members(fields)
+        out += ["};", ""]
+        out += self._entry(fields, workspace=bool(totals))
+        return out
+
+    def _tile_stores(self, lp: Loop) -> list[Store]:
+        """Stores copied out tile by tile (totals are written once, by block 0)."""
+        return [s for s in lp.stores if s.value.op != "total"]
+
+    def _totals(self, totals: list[Store]) -> list[str]:
+        lines = [
+            "  // Totals across blocks: each block leaves its partials in the workspace; after",
+            "  // SyncAll, block 0 adds them up and writes the results.",
+            "  __aicore__ inline void Totals() {",
+            "    const uint32_t blocks = GetBlockNum();",
+            "    LocalTensor<float> part = partQueue.AllocTensor<float>();",
+            *(f"    part.SetValue({j * ROW_SLOT}, total{j});" for j in range(len(totals))),
+            "    partQueue.EnQue(part);",
+            "    part = partQueue.DeQue<float>();",
+            *(
+                f"    DataCopyPad(partialGm[{j} * blocks + GetBlockIdx()], part[{j * ROW_SLOT}], "
+                "DataCopyExtParams{1, sizeof(float), 0, 0, 0});"
+                for j in range(len(totals))
+            ),
+            "    partQueue.FreeTensor(part);",
+            "    // the partial must land before this core reads the workspace back",
+            "    SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);",
+            "    WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);",
+            "    SyncAll();",
+            "    if (GetBlockIdx() != 0) return;",
+            "    LocalTensor<float> stat = statBuf.Get<float>();",
+            "    LocalTensor<float> work = workBuf.Get<float>();",
+        ]
+        for j, s in enumerate(totals):
+            nm = s.tensor.name
+            lines += [
+                "    LocalTensor<float> parts = partsQueue.AllocTensor<float>();"
+                if j == 0
+                else "    parts = partsQueue.AllocTensor<float>();",
+                f"    DataCopyPad(parts, partialGm[{j} * blocks], DataCopyExtParams{{1, "
+                "static_cast<uint32_t>(blocks * sizeof(float)), 0, 0, 0}, "
+                "DataCopyPadExtParams<float>{false, 0, 0, 0});",
+                "    partsQueue.EnQue(parts);",
+                "    parts = partsQueue.DeQue<float>();",
+                "    ReduceSum(stat, parts, work, blocks);",
+                *(
+                    ["    Muls(stat, stat, 1.0f / totalLength0, 1);"]
+                    if s.value.fn == "mean"
+                    else []
+                ),
+                "    partsQueue.FreeTensor(parts);",
+                f"    LocalTensor<T> {nm} = totalQueue.AllocTensor<T>();",
+                f"    CopyFloat({nm}, stat, 1);",
+                f"    totalQueue.EnQue({nm});",
+                f"    {nm} = totalQueue.DeQue<T>();",
+                f"    DataCopyPad({nm}Gm, {nm}, DataCopyExtParams{{1, sizeof(T), 0, 0, 0}});",
+                f"    totalQueue.FreeTensor({nm});",
+            ]
+        return [*lines, "  }"]
+
+    def _used_tensors(self) -> list[str]:  # every tensor a tiles loop touches
+        used = {n.name for lp in self.k.loops for n in lp.loads}
+        used |= {s.tensor.name for lp in self.k.loops for s in lp.stores}
+        return [a for a in self._gm_args() if a in used]
+
+    def _tiles_host(self) -> list[str]:
+        out = [
+            "  const uint32_t alignElems = 32 / typeSize;",
+            "  // Every loop's tensors share a length; the launch covers the longest loop.",
+        ]
+        for g, lp in enumerate(self.k.loops):
+            first = lp.loads[0].name if lp.loads else lp.stores[0].tensor.name
+            kind, idx = self._arg_index(first)
+            out.append(
+                f"  const uint32_t total{g} = static_cast<uint32_t>(context->Get{kind}Shape({idx})"
+                "->GetStorageShape().GetShapeSize());"
+            )
+            out.append(f"  const uint32_t units{g} = (total{g} + alignElems - 1) / alignElems;")
+        units = ", ".join(f"units{g}" for g in range(len(self.k.loops)))
+        out += [
+            f"  uint32_t blockDim = std::min({{BLOCK_DIM, platform.GetCoreNumAiv(), "
+            f"std::max({{{units}, 1u}})}});",
+            "  if (blockDim == 0) blockDim = 1;",
+        ]
+        for g in range(len(self.k.loops)):
+            out += [
+                f"  tiling.set_totalLength{g}(total{g});",
+                f"  tiling.set_formerNum{g}(units{g} % blockDim);",
+                f"  tiling.set_formerLength{g}((units{g} / blockDim + 1) * alignElems);",
+                f"  tiling.set_tailLength{g}(units{g} / blockDim * alignElems);",
+            ]
+        out += [
+            "  // UB bytes per lane: queued tiles of T, fp32 temporaries, one mask bit.",
+            "  const uint64_t laneBytes = UB_IO * BUFFER_NUM * typeSize + UB_TMP * 4 + UB_MASK;",
+            f"  const uint32_t fit = static_cast<uint32_t>((ubSize - 1024) / laneBytes) / "
+            f"{LANE_ALIGN} * {LANE_ALIGN};",
+            f"  const uint32_t tile = std::min(TILE_LENGTH, fit) / {LANE_ALIGN} * {LANE_ALIGN};",
+            "  if (tile == 0) return ge::GRAPH_FAILED;",
+            "  tiling.set_tileLength(tile);",
+        ]
+        return out

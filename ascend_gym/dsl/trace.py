@@ -1,0 +1,365 @@
+"""Read a numpy reference as an expression graph, by calling it on symbolic arrays.
+
+The reference is the spec's executable half: calling it with `Sym` arrays (shapes of one case,
+attributes as marked scalars) records every ufunc, reduction, split and select it performs.
+Anything outside that vocabulary (fancy indexing, scans, whole-tensor reductions, dtype tricks)
+raises `Unsupported`, and the offline generator reports the operator as out of its reach.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+class Unsupported(ValueError):
+    """The reference does something the DSL templates cannot express."""
+
+
+@dataclass(eq=False)
+class Sym:
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part
+    shape: tuple[int, ...]
+    args: tuple[Sym, ...] = ()
+    fn: str = ""
+    value: float = 0.0
+    name: str = ""
+    axis: int = -1  # reduce: the reduced axis (normalised, >= 0)
+    part: tuple[int, int] = (0, 1)
+    keepdims: bool = True
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    __array_priority__ = 1000
+
+    # numpy protocols
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        scans = {"add": "sum", "maximum": "max", "minimum": "min"}
+        if method == "accumulate" and ufunc.__name__ in scans and set(kwargs) <= {"axis"}:
+            return scan(scans[ufunc.__name__], lift(inputs[0]), kwargs.get("axis", 0))
+        if method != "__call__" or kwargs:
+            raise Unsupported(f"np.{ufunc.__name__}.{method}")
+        handler = UFUNCS.get(ufunc.__name__)
+        if handler is None:
+            raise Unsupported(f"np.{ufunc.__name__}")
+        return handler(*(lift(x) for x in inputs))
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        handler = FUNCTIONS.get(func.__name__)
+        if handler is None:
+            raise Unsupported(f"np.{func.__name__}")
+        return handler(*args, **kwargs)
+
+    def __array__(self, *a: Any, **k: Any) -> Any:
+        # np.array([total]) wraps a value into an array: keep the Sym inside an object array
+        if self.shape:
+            raise Unsupported("the reference turns a tensor into a plain array")
+        box = np.empty((), dtype=object)
+        box[()] = self
+        return box
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def astype(self, *a: Any, **k: Any) -> Sym:
+        return self  # the lowering picks the compute dtype
+
+    def __getitem__(self, item: Any) -> Any:
+        raise Unsupported("indexing")
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __iter__(self) -> Any:
+        raise Unsupported("iterating over a tensor")
+
+    def __bool__(self) -> bool:
+        raise Unsupported("a tensor used as a condition")
+
+    # operators
+    def __add__(self, o: Any) -> Sym:
+        return binary("add", self, lift(o))
+
+    def __radd__(self, o: Any) -> Sym:
+        return binary("add", lift(o), self)
+
+    def __sub__(self, o: Any) -> Sym:
+        return binary("sub", self, lift(o))
+
+    def __rsub__(self, o: Any) -> Sym:
+        return binary("sub", lift(o), self)
+
+    def __mul__(self, o: Any) -> Sym:
+        return binary("mul", self, lift(o))
+
+    def __rmul__(self, o: Any) -> Sym:
+        return binary("mul", lift(o), self)
+
+    def __truediv__(self, o: Any) -> Sym:
+        return binary("div", self, lift(o))
+
+    def __rtruediv__(self, o: Any) -> Sym:
+        return binary("div", lift(o), self)
+
+    def __pow__(self, o: Any) -> Sym:
+        return power(self, lift(o))
+
+    def __rpow__(self, o: Any) -> Sym:
+        return power(lift(o), self)
+
+    def __neg__(self) -> Sym:
+        return unary("neg", self)
+
+    def __abs__(self) -> Sym:
+        return unary("abs", self)
+
+    def __gt__(self, o: Any) -> Sym:  # type: ignore[override]
+        return compare("gt", self, lift(o))
+
+    def __ge__(self, o: Any) -> Sym:  # type: ignore[override]
+        return compare("ge", self, lift(o))
+
+    def __lt__(self, o: Any) -> Sym:  # type: ignore[override]
+        return compare("lt", self, lift(o))
+
+    def __le__(self, o: Any) -> Sym:  # type: ignore[override]
+        return compare("le", self, lift(o))
+
+    # reductions
+    def sum(self, axis: Any = None, keepdims: bool = False, **k: Any) -> Sym:
+        return reduce("sum", self, axis, keepdims, k)
+
+    def mean(self, axis: Any = None, keepdims: bool = False, **k: Any) -> Sym:
+        return reduce("mean", self, axis, keepdims, k)
+
+    def max(self, axis: Any = None, keepdims: bool = False, **k: Any) -> Sym:
+        return reduce("max", self, axis, keepdims, k)
+
+    def min(self, axis: Any = None, keepdims: bool = False, **k: Any) -> Sym:
+        return reduce("min", self, axis, keepdims, k)
+
+
+class AttrValue(float):
+    """An attribute's value in the trace: a float that remembers the attribute's name."""
+
+    attr_name: str
+
+
+_ATTRS: dict[float, str] = {}
+_MAGIC = 1.2345678901234567e29
+
+
+def attr_value(name: str, index: int) -> AttrValue:
+    # a value no reference computes by accident, so a float(attr) copy is still recognised and
+    # any arithmetic on it outside the tensors shows up as an absurd constant
+    v = AttrValue(_MAGIC * (index + 1))
+    v.attr_name = name
+    _ATTRS[float(v)] = name
+    return v
+
+
+def lift(x: Any) -> Sym:
+    if isinstance(x, Sym):
+        return x
+    if isinstance(x, np.ndarray):
+        if x.ndim == 0:
+            x = x.item()
+        else:
+            raise Unsupported("a constant array in the reference")
+    if isinstance(x, bool | np.bool_) or not isinstance(x, int | float | np.number):
+        raise Unsupported(f"an operand of type {type(x).__name__}")
+    v = float(x)
+    if v in _ATTRS:
+        return Sym("attr", (), name=_ATTRS[v])
+    if not math.isfinite(v) or abs(v) > _MAGIC / 1e9:
+        raise Unsupported("arithmetic on attributes outside the tensors")
+    return Sym("const", (), value=v)
+
+
+def _shape(*xs: Sym) -> tuple[int, ...]:
+    try:
+        return tuple(np.broadcast_shapes(*(x.shape for x in xs)))
+    except ValueError as e:
+        raise Unsupported(str(e)) from None
+
+
+def unary(fn: str, a: Sym) -> Sym:
+    if a.op == "const":
+        table = {
+            "neg": lambda v: -v,
+            "abs": abs,
+            "exp": math.exp,
+            "log": math.log,
+            "sqrt": math.sqrt,
+            "tanh": math.tanh,
+            "reciprocal": lambda v: 1 / v,
+        }
+        return Sym("const", (), value=table[fn](a.value))
+    return Sym("unary", a.shape, (a,), fn=fn)
+
+
+def binary(fn: str, a: Sym, b: Sym) -> Sym:
+    if a.op == "const" and b.op == "const":
+        f = {
+            "add": lambda x, y: x + y,
+            "sub": lambda x, y: x - y,
+            "mul": lambda x, y: x * y,
+            "div": lambda x, y: x / y,
+            "max": max,
+            "min": min,
+            "pow": lambda x, y: x**y,
+        }[fn]
+        return Sym("const", (), value=f(a.value, b.value))
+    return Sym("binary", _shape(a, b), (a, b), fn=fn)
+
+
+def compare(fn: str, a: Sym, b: Sym) -> Sym:
+    if a.op in ("const", "attr"):  # keep the tensor on the left
+        flip = {"gt": "lt", "lt": "gt", "ge": "le", "le": "ge"}
+        a, b, fn = b, a, flip[fn]
+    return Sym("compare", _shape(a, b), (a, b), fn=fn)
+
+
+def power(a: Sym, b: Sym) -> Sym:
+    if b.op == "const" and float(b.value).is_integer() and 1 <= b.value <= 4:
+        out = a
+        for _ in range(int(b.value) - 1):
+            out = binary("mul", out, a)
+        return out
+    if b.op == "const" and b.value == 0.5:
+        return unary("sqrt", a)
+    if b.op == "const" and b.value == -1:
+        return unary("reciprocal", a)
+    return binary("pow", a, b)
+
+
+def where(c: Any, a: Any, b: Any) -> Sym:
+    c, a, b = lift(c), lift(a), lift(b)
+    if c.op != "compare":
+        raise Unsupported("np.where on something other than a comparison")
+    return Sym("select", _shape(c, a, b), (c, a, b))
+
+
+def clip(x: Any, lo: Any, hi: Any, **k: Any) -> Sym:
+    out = lift(x)
+    if lo is not None:
+        out = binary("max", out, lift(lo))
+    if hi is not None:
+        out = binary("min", out, lift(hi))
+    return out
+
+
+def reduce(fn: str, a: Sym, axis: Any, keepdims: bool, extra: dict[str, Any]) -> Sym:
+    if extra.get("dtype") is not None or extra.get("out") is not None:
+        raise Unsupported(f"{fn} with dtype/out")
+    if axis is None and fn in ("sum", "mean") and not keepdims:
+        return Sym("total", (), (a,), fn=fn)  # over every element
+    if axis is None or isinstance(axis, tuple):
+        raise Unsupported(f"{fn} over more than one axis")
+    ax = axis % a.ndim
+    shape = list(a.shape)
+    if keepdims:
+        shape[ax] = 1
+    else:
+        del shape[ax]
+    return Sym("reduce", tuple(shape), (a,), fn=fn, axis=ax, keepdims=keepdims)
+
+
+def scan(fn: str, a: Sym, axis: Any, **extra: Any) -> Sym:
+    if axis is None or extra.get("dtype") is not None or extra.get("out") is not None:
+        raise Unsupported(f"a running {fn} over a flattened tensor or with dtype/out")
+    return Sym("scan", a.shape, (a,), fn=fn, axis=axis % a.ndim)
+
+
+def split(x: Sym, parts: int, axis: int = 0) -> list[Sym]:
+    if not isinstance(parts, int) or axis % x.ndim != x.ndim - 1 or x.op != "input":
+        raise Unsupported("np.split other than equal parts of an input's last axis")
+    if x.shape[-1] % parts:
+        raise Unsupported("np.split into unequal parts")
+    shape = (*x.shape[:-1], x.shape[-1] // parts)
+    return [Sym("part", shape, (x,), part=(i, parts)) for i in range(parts)]
+
+
+def _logaddexp(a: Sym, b: Sym) -> Sym:
+    # log(e^a + e^b) = max(a, b) + log(1 + e^-|a - b|): no overflow for large inputs
+    if a.op == "const" and a.value == 0:
+        a, b = b, a
+    if b.op == "const" and b.value == 0:
+        return binary(
+            "add",
+            binary("max", a, b),
+            unary("log", binary("add", lift(1.0), unary("exp", unary("neg", unary("abs", a))))),
+        )
+    d = unary("abs", binary("sub", a, b))
+    return binary(
+        "add",
+        binary("max", a, b),
+        unary("log", binary("add", lift(1.0), unary("exp", unary("neg", d)))),
+    )
+
+
+UFUNCS: dict[str, Any] = {
+    "add": lambda a, b: binary("add", a, b),
+    "subtract": lambda a, b: binary("sub", a, b),
+    "multiply": lambda a, b: binary("mul", a, b),
+    "true_divide": lambda a, b: binary("div", a, b),
+    "divide": lambda a, b: binary("div", a, b),
+    "maximum": lambda a, b: binary("max", a, b),
+    "minimum": lambda a, b: binary("min", a, b),
+    "fmax": lambda a, b: binary("max", a, b),
+    "fmin": lambda a, b: binary("min", a, b),
+    "power": power,
+    "float_power": power,
+    "negative": lambda a: unary("neg", a),
+    "absolute": lambda a: unary("abs", a),
+    "exp": lambda a: unary("exp", a),
+    "log": lambda a: unary("log", a),
+    "sqrt": lambda a: unary("sqrt", a),
+    "tanh": lambda a: unary("tanh", a),
+    "reciprocal": lambda a: unary("reciprocal", a),
+    "square": lambda a: binary("mul", a, a),
+    "expm1": lambda a: binary("sub", unary("exp", a), lift(1.0)),
+    "log1p": lambda a: unary("log", binary("add", lift(1.0), a)),
+    "logaddexp": _logaddexp,
+    "greater": lambda a, b: compare("gt", a, b),
+    "greater_equal": lambda a, b: compare("ge", a, b),
+    "less": lambda a, b: compare("lt", a, b),
+    "less_equal": lambda a, b: compare("le", a, b),
+}
+
+FUNCTIONS: dict[str, Any] = {
+    "where": where,
+    "clip": clip,
+    "split": split,
+    "sum": lambda a, axis=None, keepdims=False, **k: reduce("sum", a, axis, keepdims, k),
+    "mean": lambda a, axis=None, keepdims=False, **k: reduce("mean", a, axis, keepdims, k),
+    "max": lambda a, axis=None, keepdims=False, **k: reduce("max", a, axis, keepdims, k),
+    "amax": lambda a, axis=None, keepdims=False, **k: reduce("max", a, axis, keepdims, k),
+    "min": lambda a, axis=None, keepdims=False, **k: reduce("min", a, axis, keepdims, k),
+    "cumsum": lambda a, axis=None, **k: scan("sum", a, axis, **k),
+    "amin": lambda a, axis=None, keepdims=False, **k: reduce("min", a, axis, keepdims, k),
+}
+
+
+def trace(fn: Any, inputs: dict[str, tuple[int, ...]], attrs: list[str]) -> list[Sym]:
+    """Call the reference on symbolic inputs; returns one graph root per output."""
+    args = [Sym("input", tuple(s), name=n) for n, s in inputs.items()]
+    kwargs = {a: attr_value(a, i) for i, a in enumerate(attrs)}
+    with np.errstate(all="ignore"):
+        try:
+            out = fn(*args, **kwargs)
+        except Unsupported:
+            raise
+        except Exception as e:  # the reference needs something a Sym does not offer
+            raise Unsupported(f"{type(e).__name__}: {e}") from None
+    outs = list(out) if isinstance(out, tuple | list) else [out]
+    outs = [o.reshape(-1)[0] if isinstance(o, np.ndarray) and o.size == 1 else o for o in outs]
+    for o in outs:
+        if not isinstance(o, Sym):
+            raise Unsupported(f"an output of type {type(o).__name__}, not a traced tensor")
+        if o.op in ("input", "const", "attr"):
+            raise Unsupported("an output that is an input or a constant")
+    return outs
