@@ -287,7 +287,7 @@ def test_kernel_type_from_the_source():
     mix = "if ASCEND_IS_AIC { Mmad(c, a, b, p); }"
     assert kernel_type(pkg.with_sources(kernel=mix)) == "KERNEL_TYPE_MIX_AIC_1_2"
     assert kernel_type(pkg.with_sources(kernel="Mmad(c, a, b, p);")) == "KERNEL_TYPE_AIC_ONLY"
-    cube_only = '#define ASCENDC_CUBE_ONLY\nREGIST_MATMUL_OBJ(&pipe, ws, mm, &t);'
+    cube_only = "#define ASCENDC_CUBE_ONLY\nREGIST_MATMUL_OBJ(&pipe, ws, mm, &t);"
     assert kernel_type(pkg.with_sources(kernel=cube_only)) == "KERNEL_TYPE_AIC_ONLY"
     declared = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);\nMmad(c, a, b, p);"
     assert kernel_type(pkg.with_sources(kernel=declared)) == "KERNEL_TYPE_MIX_AIC_1_1"

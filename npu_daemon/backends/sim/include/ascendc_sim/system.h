@@ -64,7 +64,7 @@ __aicore__ inline int64_t get_subblockdim() { return AscendC::GetSubBlockNum(); 
 
 enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
                       KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIC_1_4 };
-// The kernel type is read from the kernel source before the launch (npu_daemon/backends/sim/
+// The kernel type is read from the kernel source before the launch (npu_daemon/backends/common/
 // kernel_view.py: kernel_type) and decides which cores run; the statement itself does nothing.
 #define KERNEL_TASK_TYPE_DEFAULT(type) (void)(type)
 #define KERNEL_TASK_TYPE(key, type) (void)(key), (void)(type)
