@@ -13,7 +13,8 @@ new run_id (`.../a2`), so its result is produced under exactly one budget, and t
 (which supersedes a failed one) lists the run_ids of the abandoned attempts. Tasks that finished
 are never re-run, so nothing they spent is charged again.
 
-Equal budgets: after a task, the daemon ledger for its run_id is read back and stored in the
+Equal budgets: each task opens its run on the daemon with the sweep's budget (a run token), so
+the daemon refuses the policy's evaluation budget + 1. After a task, the daemon ledger for its run_id is read back and stored in the
 record (`ledger`); `budget_ok` says the ledger charged no more than the budget and agrees with the
 policy's own count.
 """
@@ -135,6 +136,9 @@ def run_one(
         run_id=run,
     )
     try:
+        # The daemon holds the budget: it serves this run only with the token (which the env's
+        # client now attaches) and refuses evaluation budget + 1, whatever the policy does.
+        env.unwrapped.client.open_run(run, budget)
         result = make_policy(policy, **config).run(env, seed)
         record.update(result.model_dump(mode="json"), ok=True)
         record["operator"] = operator  # the sweep's key for the task, whatever the policy reports

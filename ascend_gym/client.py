@@ -34,6 +34,8 @@ from ascend_gym.protocol import (
     HealthRequest,
     LedgerReply,
     LedgerRequest,
+    OpenRunReply,
+    OpenRunRequest,
     StatsReply,
     StatsRequest,
     Status,
@@ -67,6 +69,7 @@ class DaemonClient:
         self._curve = _client_keys(Path(keys)) if keys else None
         self._ctx = zmq.Context.instance()
         self._sock: zmq.Socket | None = None
+        self.tokens: dict[str, str] = {}  # run id -> token of the runs this client opened
 
     def _socket(self) -> zmq.Socket:
         if self._sock is None:
@@ -83,7 +86,7 @@ class DaemonClient:
 
     def _call(
         self,
-        message: EvalRequest | StatsRequest | HealthRequest | LedgerRequest,
+        message: EvalRequest | StatsRequest | HealthRequest | LedgerRequest | OpenRunRequest,
         timeout_s: float,
         retries: int | None = None,
     ) -> dict:
@@ -134,7 +137,18 @@ class DaemonClient:
                     return None
                 heard = time.monotonic()
 
+    def open_run(self, run_id: str, budget: int, timeout_s: float = 5.0) -> OpenRunReply:
+        """Open a budgeted run: the daemon then serves its evaluations only with the token (which
+        this client attaches from now on) and refuses every one past `budget` charged ones."""
+        reply = OpenRunReply.model_validate(
+            self._call(OpenRunRequest(run_id=run_id, budget=budget), timeout_s, retries=0)
+        )
+        self.tokens[run_id] = reply.token
+        return reply
+
     def evaluate(self, request: EvalRequest) -> EvalResult:
+        if not request.token and request.run_id in self.tokens:
+            request = request.model_copy(update={"token": self.tokens[request.run_id]})
         timeout = (
             self.timeout_s
             + request.timeouts.build_s
@@ -246,6 +260,10 @@ class DaemonPool:
             except DaemonError:
                 self._mark_down(a)
         raise DaemonError(f"no daemon of {self.address} answered")
+
+    def open_run(self, run_id: str, budget: int, timeout_s: float = 5.0) -> list[OpenRunReply]:
+        """Open the run on every daemon (each issues its own token and holds the budget alone)."""
+        return [c.open_run(run_id, budget, timeout_s) for c in self.clients.values()]
 
     def ledger(self, run_id: str, timeout_s: float = 5.0) -> LedgerReply:
         """The run's account summed over every endpoint that answers."""

@@ -51,6 +51,7 @@ class EvalRequest(BaseModel):
     kind: Literal["eval"] = "eval"
     request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
     run_id: str = "default"
+    token: str = ""  # the run's token (`OpenRunRequest`): required once the run is opened
     package: OperatorPackage
     stages: list[Stage] = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
     cases: list[str] | None = None  # correctness cases by name; None = all
@@ -175,6 +176,24 @@ class LedgerRequest(BaseModel):
     kind: Literal["ledger"] = "ledger"
     request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
     run_id: str
+
+
+class OpenRunRequest(BaseModel):
+    """Open a budgeted run: from then on the daemon serves its evaluations only with the token it
+    returns, and refuses every one past `budget` charged evaluations. A run opens once."""
+
+    kind: Literal["open_run"] = "open_run"
+    request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    run_id: str = Field(min_length=1, max_length=256)
+    budget: int = Field(gt=0)
+
+
+class OpenRunReply(BaseModel):
+    kind: Literal["run_opened"] = "run_opened"
+    request_id: str = ""
+    run_id: str
+    budget: int
+    token: str
 
 
 class LedgerReply(BaseModel):

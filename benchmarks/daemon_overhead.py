@@ -127,6 +127,7 @@ def main_loop_work(request: EvalRequest, result: EvalResult, n: int) -> dict[str
             "log_and_cache_lookups": lambda i: (
                 store.answered(f"r{i}"),
                 store.lookup("bench", f"k{i}"),
+                store.refusal("bench", "", 0, require=False),  # the run's token and budget
             ),
             "parse_result": lambda i: EvalResult.model_validate_json(answer),
             "charge_transaction": lambda i: store.record(

@@ -49,6 +49,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--cache-entries", type=int, default=100_000, help="results kept in the cache"
     )
     parser.add_argument(
+        "--work-dir",
+        type=Path,
+        default=None,
+        help="where evaluations' throwaway directories go (default: the system temp dir)",
+    )
+    parser.add_argument(
+        "--source-policy",
+        choices=("enforce", "off"),
+        default="enforce",
+        help="reject candidate sources that reach past the AscendC API (off: containment tests)",
+    )
+    parser.add_argument(
+        "--require-run-tokens",
+        action="store_true",
+        help="serve evaluations only for runs opened with a budget (open_run) and their token",
+    )
+    parser.add_argument(
+        "--max-queue-bytes",
+        type=int,
+        default=256 * 1024 * 1024,
+        help="bytes of waiting requests before new ones are answered BUSY",
+    )
+    parser.add_argument(
         "--sandbox-uid",
         type=int,
         default=SANDBOX_UID,
@@ -137,6 +160,10 @@ def run(args: argparse.Namespace) -> int:
         keys=keys,
         sandbox=users,
         cache_entries=args.cache_entries,
+        workdir=args.work_dir,
+        source_policy=args.source_policy == "enforce",
+        require_tokens=args.require_run_tokens,
+        max_queue_bytes=args.max_queue_bytes,
     )
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())

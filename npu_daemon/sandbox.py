@@ -22,14 +22,17 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from pydantic import BaseModel, Field
 
 TAIL_BYTES = 8192
-CLONE_NEWNS, CLONE_NEWNET = 0x00020000, 0x40000000
+CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
 MS_REC, MS_PRIVATE, MS_BIND = 0x4000, 0x40000, 0x1000
 SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -118,11 +121,11 @@ class Completed:
         return None
 
 
-def _tail(path: Path) -> str:
-    with path.open("rb") as f:
-        f.seek(0, os.SEEK_END)
-        f.seek(max(0, f.tell() - TAIL_BYTES))
-        return f.read().decode(errors="replace")
+def _tail(f: IO[bytes]) -> str:
+    """The end of a log, through the descriptor the command was given: the command may have
+    replaced the file at its path (a link to a file only the daemon may read, a FIFO)."""
+    size = os.fstat(f.fileno()).st_size
+    return os.pread(f.fileno(), TAIL_BYTES, max(0, size - TAIL_BYTES)).decode(errors="replace")
 
 
 def _check(rc: int, what: str) -> None:
@@ -131,12 +134,13 @@ def _check(rc: int, what: str) -> None:
 
 
 def _confine(cwd: Path, writable: list[Path]) -> None:
-    """A mount namespace where everything is read-only but `writable` (which holds cwd), and a
+    """A mount namespace where everything is read-only but `writable` (which holds cwd), an IPC
+    namespace of its own (no SysV IPC or POSIX message queue shared with another command), and a
     network namespace of its own unless the process already has one (`isolate_network`)."""
     isolated = (
         _isolated_netns is not None and os.stat("/proc/self/ns/net").st_ino == _isolated_netns
     )
-    _check(_libc.unshare(CLONE_NEWNS | (0 if isolated else CLONE_NEWNET)), "unshare")
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWIPC | (0 if isolated else CLONE_NEWNET)), "unshare")
     _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
     keep = [str(p).encode() for p in writable]
     for path in keep:  # each its own mount, so it can stay writable under a read-only /
@@ -223,8 +227,14 @@ def _processes_of(uid: int) -> list[int]:
 
 
 def run(
-    cmd: list[str], cwd: Path, timeout_s: float, limits: Limits, env: dict[str, str] | None = None
+    cmd: list[str],
+    cwd: Path,
+    timeout_s: float,
+    limits: Limits,
+    env: dict[str, str] | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> Completed:
+    """`pass_fds`: descriptors the command inherits (the harness's result descriptor)."""
     identity = _identity
     cwd = cwd.resolve()
     writable = _writable(cmd, cwd, identity) if identity is not None else []
@@ -240,7 +250,7 @@ def run(
         **(env or {}),
     }
     start = time.monotonic()
-    with out_path.open("wb") as out, err_path.open("wb") as err:
+    with out_path.open("w+b") as out, err_path.open("w+b") as err:
         proc = subprocess.Popen(
             cmd,
             cwd=cwd,
@@ -250,6 +260,7 @@ def run(
             env=clean_env,
             start_new_session=True,
             close_fds=True,
+            pass_fds=pass_fds,
             preexec_fn=lambda: _enter(limits, identity, cwd, writable),
         )
         timed_out = False
@@ -264,6 +275,65 @@ def run(
             except ProcessLookupError:
                 pass
             proc.wait()
-    return Completed(
-        proc.returncode, _tail(out_path), _tail(err_path), timed_out, time.monotonic() - start
-    )
+        return Completed(
+            proc.returncode, _tail(out), _tail(err), timed_out, time.monotonic() - start
+        )
+
+
+def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) -> Completed:
+    """Run `fn` in a forked child confined as `run` confines a command (limits, user, namespaces,
+    its own session, every inherited descriptor closed, output to files in `cwd`): for client
+    Python (a package's reference) that must not run as the daemon. A fork, not an exec, so the
+    sandbox users need no access to the interpreter. Exit status 0 if `fn` returned."""
+    identity = _identity
+    cwd = cwd.resolve()
+    if identity is not None:
+        os.chown(cwd, identity.uid, identity.gid)
+        os.chmod(cwd, 0o700)
+    out_path, err_path = cwd / ".stdout", cwd / ".stderr"
+    start = time.monotonic()
+    with out_path.open("w+b") as out, err_path.open("w+b") as err:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            code = 1
+            try:
+                os.setsid()
+                os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+                _enter(limits, identity, cwd, [cwd] if identity is not None else [])
+                os.chdir(cwd)
+                fn()
+                code = 0
+            except BaseException:  # noqa: BLE001 - reported on its stderr, then the child ends
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        timed_out = False
+        end = start + timeout_s
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > end:
+                timed_out = True
+                break
+            time.sleep(0.01)
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        if timed_out:
+            status = os.waitpid(pid, 0)[1]
+        return Completed(
+            os.waitstatus_to_exitcode(status),
+            _tail(out),
+            _tail(err),
+            timed_out,
+            time.monotonic() - start,
+        )

@@ -22,7 +22,7 @@ import platform
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
@@ -39,6 +39,8 @@ from ascend_gym.protocol import (
     HealthReply,
     HealthRequest,
     LedgerRequest,
+    OpenRunReply,
+    OpenRunRequest,
     StatsReply,
     StatsRequest,
     Status,
@@ -52,10 +54,12 @@ log = logging.getLogger("npu_daemon")
 
 Request = TypeAdapter(
     Annotated[
-        EvalRequest | StatsRequest | HealthRequest | LedgerRequest, Field(discriminator="kind")
+        EvalRequest | StatsRequest | HealthRequest | LedgerRequest | OpenRunRequest,
+        Field(discriminator="kind"),
     ]
 )
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+MAX_QUEUE_BYTES = 256 * 1024 * 1024  # requests waiting for a worker, by size (each up to 16 MiB)
 TRIM_EVERY = 256  # answers between two cache/request-log trims
 MAX_FINGERPRINTS = 64  # socs remembered (any string may arrive)
 
@@ -66,6 +70,9 @@ class Task:
     key: str
     payload: bytes
     waiters: list[list[bytes]]  # reply envelopes: the first submission and its retries
+    # Other requests for the same evaluation (same cache key) that arrived while it ran: each is
+    # answered from the cache once it is done, and charged by its own run's rules.
+    duplicates: dict[str, tuple[EvalRequest, list[list[bytes]]]] = field(default_factory=dict)
 
 
 class Server:
@@ -80,8 +87,12 @@ class Server:
         sandbox: SandboxUsers | None = None,
         cache_entries: int = 100_000,
         workdir: Path | None = None,
+        source_policy: bool = True,
+        require_tokens: bool = False,
+        max_queue_bytes: int = MAX_QUEUE_BYTES,
     ):
-        self.backend, self.max_queue = backend, max_queue
+        self.backend, self.max_queue, self.max_queue_bytes = backend, max_queue, max_queue_bytes
+        self.require_tokens = require_tokens
         self.started = time.monotonic()
         self.store = Store(
             Path(state_dir or default_state_dir()) / "state.db", max_entries=cache_entries
@@ -111,9 +122,15 @@ class Server:
         )
         self._poller = zmq.Poller()
         self._poller.register(self._router, zmq.POLLIN)
-        self.pool = WorkerPool(self._poller, backend, workers, self.work_root, sandbox)
+        self.pool = WorkerPool(
+            self._poller, backend, workers, self.work_root, sandbox, source_policy
+        )
         self._queue: collections.deque[str] = collections.deque()
+        self._queued_bytes = 0
         self._tasks: dict[str, Task] = {}
+        self._running_keys: dict[str, str] = {}  # cache key -> request id of its task
+        self._duplicates: dict[str, Task] = {}  # request id of a duplicate -> the task it waits on
+        self._pending: collections.Counter[str] = collections.Counter()  # run -> in flight
         self._fingerprints: dict[str, dict[str, str]] = {}
         self._answers = 0
         self._stopping = False
@@ -174,6 +191,8 @@ class Server:
                 self._send(envelope, self.stats(request.request_id))
             elif isinstance(request, HealthRequest):
                 self._send(envelope, self.health(request.request_id, request.about))
+            elif isinstance(request, OpenRunRequest):
+                self._open_run(envelope, request)
             else:
                 self._send(
                     envelope,
@@ -190,25 +209,57 @@ class Server:
                 ),
             )
 
+    def _open_run(self, envelope: list[bytes], request: OpenRunRequest) -> None:
+        try:
+            token = self.store.open_run(request.run_id, request.budget)
+        except ValueError as e:
+            self._send(envelope, ErrorReply(request_id=request.request_id, message=str(e)))
+            return
+        self._send(
+            envelope,
+            OpenRunReply(
+                request_id=request.request_id,
+                run_id=request.run_id,
+                budget=request.budget,
+                token=token,
+            ),
+        )
+
     def _submit(self, envelope: list[bytes], request: EvalRequest, payload: bytes) -> None:
         key = cache_key(request, self._fingerprint(request.soc))
         answered = self.store.answered(request.request_id)
-        if answered is not None:
-            same = answered[0] == key
-            self._send(
-                envelope,
-                answered[1]
-                if same
-                else self._status(
-                    request, Status.REJECTED, "request_id already used for a different request"
-                ),
-            )
+        reused = self._status(
+            request, Status.REJECTED, "request_id already used for a different request or run"
+        )
+        if answered is not None:  # a retry: answered again, never under another run
+            self._send(envelope, answered[2] if answered[:2] == (key, request.run_id) else reused)
             return
         task = self._tasks.get(request.request_id)
         if task is not None:  # a retry of a request still in flight: one evaluation answers both
-            task.waiters.append(envelope)
+            if (task.key, task.request.run_id) == (key, request.run_id):
+                task.waiters.append(envelope)
+            else:
+                self._send(envelope, reused)
+            return
+        primary = self._duplicates.get(request.request_id)
+        if primary is not None:  # a retry of a duplicate still waiting
+            first, envelopes = primary.duplicates[request.request_id]
+            if (primary.key, first.run_id) == (key, request.run_id):
+                envelopes.append(envelope)
+            else:
+                self._send(envelope, reused)
             return
         cached = self.store.lookup(request.run_id, key)
+        free = cached is not None and cached.cache_hit  # a resubmission the run already paid for
+        why = self.store.refusal(
+            request.run_id,
+            request.token,
+            None if free else self._pending[request.run_id],
+            self.require_tokens,
+        )
+        if why:  # refused, not charged
+            self._send(envelope, self._status(request, Status.REJECTED, why))
+            return
         if cached is not None:
             self._answer(
                 [envelope],
@@ -217,28 +268,42 @@ class Server:
                 cached.model_copy(update={"request_id": request.request_id}),
             )
             return
-        if self._stopping or len(self._queue) >= self.max_queue:
+        running = self._tasks.get(self._running_keys.get(key, ""))
+        if running is not None:  # the same evaluation is in flight: answered when it is done
+            running.duplicates[request.request_id] = (request, [envelope])
+            self._duplicates[request.request_id] = running
+            self._pending[request.run_id] += 1
+            return
+        full = len(self._queue) >= self.max_queue or (
+            self._queued_bytes + len(payload) > self.max_queue_bytes
+        )
+        if self._stopping or full:
             why = (
                 "daemon shutting down"
                 if self._stopping
-                else f"queue full ({len(self._queue)} waiting)"
+                else f"queue full ({len(self._queue)} waiting, {self._queued_bytes} bytes)"
             )
             self._send(envelope, self._status(request, Status.BUSY, why))
             return
         self._tasks[request.request_id] = Task(request, key, payload, [envelope])
+        self._running_keys[key] = request.request_id
+        self._pending[request.run_id] += 1
         self._queue.append(request.request_id)
+        self._queued_bytes += len(payload)
 
     def _assign(self) -> None:
         for slot in self.pool.idle():
             if not self._queue:
                 return
             task = self._tasks[self._queue.popleft()]
+            self._queued_bytes -= len(task.payload)
             self.pool.assign(
                 slot, task.request.request_id.encode(), task.payload, deadline_s(task.request)
             )
 
     def _refuse_queued(self) -> None:
         while self._queue:
+            self._queued_bytes -= len(self._tasks[self._queue[0]].payload)
             self._finish(
                 self._queue.popleft(),
                 None,
@@ -253,17 +318,32 @@ class Server:
         task = self._tasks.pop(request_id, None)
         if task is None:
             return
+        self._running_keys.pop(task.key, None)
         try:
             result = (
                 self._status(task.request, status, why)
                 if payload is None
                 else EvalResult.model_validate_json(payload)
             )
-        except ValueError as e:
-            result = self._status(
-                task.request, Status.DAEMON_ERROR, f"unreadable worker answer: {_short(e)}"
-            )
+        except ValueError:  # no candidate text in a DAEMON_ERROR: the payload is not quoted
+            log.exception("unreadable worker answer for %s", request_id)
+            result = self._status(task.request, Status.DAEMON_ERROR, "unreadable worker answer")
+        self._pending[task.request.run_id] -= 1
         self._answer(task.waiters, task.request, task.key, result)
+        for request, envelopes in task.duplicates.values():
+            del self._duplicates[request.request_id]
+            self._pending[request.run_id] -= 1
+            cached = self.store.lookup(request.run_id, task.key)
+            answer = result if cached is None else cached  # uncached: BUSY or DAEMON_ERROR
+            self._answer(
+                envelopes,
+                request,
+                task.key,
+                answer.model_copy(update={"request_id": request.request_id}),
+            )
+        for run in {task.request.run_id, *(r.run_id for r, _ in task.duplicates.values())}:
+            if self._pending[run] <= 0:
+                del self._pending[run]
 
     def _answer(
         self, envelopes: list[list[bytes]], request: EvalRequest, key: str, result: EvalResult
@@ -326,7 +406,15 @@ class Server:
 
     def health(self, request_id: str = "", about: str = "") -> HealthReply:
         alive = self.pool.alive()
-        known = (about in self._tasks or self.store.answered(about) is not None) if about else None
+        known = (
+            (
+                about in self._tasks
+                or about in self._duplicates
+                or self.store.answered(about) is not None
+            )
+            if about
+            else None
+        )
         return HealthReply(
             request_id=request_id,
             ok=not self._stopping and alive > 0,

@@ -6,8 +6,10 @@
   repeated) but charged to the new run as an evaluation, so every run's budget counts the same
   candidates whatever other runs did.
 - Ledger: per run_id and status, charged evaluations, free cache hits, shared hits, seconds.
-- Requests: request_id -> result, so a retried request is answered, never evaluated or charged
-  twice, also after a restart.
+- Requests: request_id -> (run, result), so a retried request is answered, never evaluated or
+  charged twice, also after a restart; and never answered under another run.
+- Runs: a run opened with a budget (`open_run`) holds the hash of its token; its evaluations are
+  served only with that token and only while its charged evaluations are under the budget.
 
 Only the server's main thread touches the store, and each charge is one transaction written
 before the reply is sent: a daemon killed at any point has charged a request at most once.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import sqlite3
 import time
 from pathlib import Path
@@ -35,6 +38,7 @@ CREATE TABLE IF NOT EXISTS ledger (
     PRIMARY KEY (run_id, status));
 CREATE TABLE IF NOT EXISTS requests (request_id TEXT PRIMARY KEY, key TEXT NOT NULL, result TEXT NOT NULL, done REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS requests_done ON requests (done);
+CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, token TEXT NOT NULL, budget INTEGER NOT NULL, opened REAL NOT NULL);
 """
 # Results that say nothing about the candidate are neither cached nor charged.
 UNCHARGED = {Status.BUSY, Status.DAEMON_ERROR}
@@ -48,6 +52,7 @@ def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
         "stages": [s.value for s in request.stages],
         "soc": request.soc,
         "seed": request.seed,
+        "timeouts": request.timeouts.model_dump(),  # a timeout changes what the result can be
         "fingerprint": fingerprint,
     }
     return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
@@ -55,7 +60,9 @@ def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
 
 class Store:
     def __init__(self, path: Path, max_entries: int = 100_000, max_requests: int = 200_000):
+        # The daemon's alone: candidates (other uids) must not read cached results or tokens.
         path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.chmod(0o700)
         self.path, self.max_entries, self.max_requests = path, max_entries, max_requests
         # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), one per charge.
         self._db = sqlite3.connect(
@@ -66,17 +73,63 @@ class Store:
             "PRAGMA synchronous=NORMAL"
         )  # durable across a daemon crash (not a power cut)
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(requests)")}
+        if "run_id" not in columns:  # a state file from before runs were recorded per request
+            self._db.execute("ALTER TABLE requests ADD COLUMN run_id TEXT NOT NULL DEFAULT ''")
 
     def close(self) -> None:
         self._db.close()
 
     # ---- lookups ---------------------------------------------------------------------------
-    def answered(self, request_id: str) -> tuple[str, EvalResult] | None:
-        """(cache key, result) of a request already answered."""
+    def answered(self, request_id: str) -> tuple[str, str, EvalResult] | None:
+        """(cache key, run id, result) of a request already answered."""
         row = self._db.execute(
-            "SELECT key, result FROM requests WHERE request_id = ?", (request_id,)
+            "SELECT key, run_id, result FROM requests WHERE request_id = ?", (request_id,)
         ).fetchone()
-        return (row[0], EvalResult.model_validate_json(row[1])) if row else None
+        return (row[0], row[1], EvalResult.model_validate_json(row[2])) if row else None
+
+    # ---- budgeted runs ---------------------------------------------------------------------
+    def open_run(self, run_id: str, budget: int) -> str:
+        """A new run's token (only its hash is kept); a run id already in use cannot be opened."""
+        token = secrets.token_urlsafe(32)
+        with self._transaction():
+            used = self._db.execute(
+                "SELECT 1 FROM runs WHERE run_id = ? UNION SELECT 1 FROM ledger WHERE run_id = ?",
+                (run_id, run_id),
+            ).fetchone()
+            if used:
+                raise ValueError(f"run {run_id!r} already exists")
+            self._db.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?)", (run_id, _hash(token), budget, time.time())
+            )
+        return token
+
+    def refusal(self, run_id: str, token: str, pending: int | None, require: bool) -> str:
+        """Why an evaluation for `run_id` must be refused ('' if it may run): a wrong or missing
+        token, a spent budget (counting the run's `pending` evaluations in flight; None: a free
+        resubmission, which spends nothing), or, when the daemon requires tokens, a run that was
+        never opened."""
+        row = self._db.execute(
+            "SELECT token, budget FROM runs WHERE run_id = ?", (run_id,)
+        ).fetchone()
+        if row is None:
+            if token:
+                return f"unknown run token for run {run_id!r}"
+            return (
+                f"run {run_id!r} was not opened (this daemon requires run tokens)"
+                if require
+                else ""
+            )
+        if not secrets.compare_digest(row[0], _hash(token)):
+            return f"wrong or missing token for run {run_id!r}"
+        if pending is None:
+            return ""
+        charged = self._db.execute(
+            "SELECT COALESCE(SUM(evaluations), 0) FROM ledger WHERE run_id = ?", (run_id,)
+        ).fetchone()[0]
+        if charged + pending >= row[1]:
+            return f"run {run_id!r} has spent its budget of {row[1]} evaluations"
+        return ""
 
     def lookup(self, run_id: str, key: str) -> EvalResult | None:
         """A cached result, marked as a free hit (same run) or a shared one (another run's)."""
@@ -140,8 +193,9 @@ class Store:
             else:
                 self._db.execute("UPDATE cache SET used = ? WHERE key = ?", (now, key))
             self._db.execute(
-                "INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
-                (result.request_id, key, result.model_dump_json(), now),
+                "INSERT OR REPLACE INTO requests (request_id, key, result, done, run_id) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (result.request_id, key, result.model_dump_json(), now, run_id),
             )
         return result
 
@@ -211,6 +265,10 @@ class Store:
             "shared_cache_hits": row[2],
             "cache_entries": self._count("cache"),
         }
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class _Transaction:

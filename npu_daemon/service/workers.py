@@ -24,7 +24,6 @@ import stat
 import subprocess
 import tempfile
 import time
-import traceback
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -33,7 +32,7 @@ from typing import IO
 import zmq
 
 from ascend_gym.protocol import EvalRequest, EvalResult, Status
-from npu_daemon import sandbox
+from npu_daemon import references, sandbox, source_policy
 from npu_daemon.backends.base import Backend
 
 log = logging.getLogger("npu_daemon")
@@ -154,25 +153,44 @@ def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers
 
 
 # ---- inside a worker process -----------------------------------------------------------------
-def evaluate(backend: Backend, request: EvalRequest, work_root: Path) -> EvalResult:
-    """One evaluation in a fresh directory private to the sandbox user; a fault is a result."""
+def evaluate(
+    backend: Backend, request: EvalRequest, work_root: Path, policy: bool = True
+) -> EvalResult:
+    """One evaluation in a fresh directory private to the sandbox user; a fault is a result.
+
+    A suite operator is judged by the daemon's own spec and reference (`references`); a source
+    that breaks the policy is REJECTED (charged) before anything is compiled."""
     start = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="eval-", dir=work_root))
     identity = sandbox.current_identity()
+    result = EvalResult(
+        request_id=request.request_id,
+        status=Status.REJECTED,
+        backend=backend.name,
+        simulated=backend.simulated,
+        soc=request.soc,
+    )
     try:
         if identity is not None:
             os.chown(workdir, identity.uid, identity.gid)
+        request = request.model_copy(
+            update={"package": references.trusted_package(request.package)}
+        )
+        if policy:
+            source_policy.check_package(request.package)
         result = backend.evaluate(request, workdir)
+    except source_policy.Violation as e:
+        result = result.model_copy(
+            update={"message": str(e), "candidate_hash": request.package.content_hash()}
+        )
     except Exception as e:  # a backend fault is still a result, never a dead worker
+        # Uncharged, so it carries neither candidate text nor a traceback: those go to the log.
         log.exception("backend failed on %s", request.request_id)
-        result = EvalResult(
-            request_id=request.request_id,
-            status=Status.DAEMON_ERROR,
-            message=f"{type(e).__name__}: {e}",
-            log_tail=traceback.format_exc()[-4000:],
-            backend=backend.name,
-            simulated=backend.simulated,
-            soc=request.soc,
+        result = result.model_copy(
+            update={
+                "status": Status.DAEMON_ERROR,
+                "message": f"the daemon failed on this request ({type(e).__name__}); see its log",
+            }
         )
     finally:
         if (
@@ -186,7 +204,11 @@ def evaluate(backend: Backend, request: EvalRequest, work_root: Path) -> EvalRes
 
 
 def worker_main(
-    backend: Backend, conn: Connection, identity: sandbox.Identity | None, work_root: str
+    backend: Backend,
+    conn: Connection,
+    identity: sandbox.Identity | None,
+    work_root: str,
+    policy: bool = True,
 ) -> None:
     # Die with the server (even on SIGKILL); adopt orphaned candidate processes, so that killing
     # them (sandbox.kill_all) can also reap them; shutdown is the server's to orchestrate.
@@ -210,7 +232,8 @@ def worker_main(
             return
         task_id, payload = message
         request = EvalRequest.model_validate_json(payload)
-        conn.send_bytes(evaluate(backend, request, Path(work_root)).model_dump_json().encode())
+        result = evaluate(backend, request, Path(work_root), policy)
+        conn.send_bytes(result.model_dump_json().encode())
 
 
 # ---- inside the server -----------------------------------------------------------------------
@@ -235,8 +258,10 @@ class WorkerPool:
         size: int,
         work_root: Path,
         users: SandboxUsers | None,
+        source_policy: bool = True,
     ):
         self.poller, self.backend, self.work_root, self.users = poller, backend, work_root, users
+        self.source_policy = source_policy
         self._mp = multiprocessing.get_context("spawn")
         self.slots = [Slot(i) for i in range(size)]
         for slot in self.slots:
@@ -252,7 +277,13 @@ class WorkerPool:
             target=worker_main,
             name=f"npu_daemon-worker-{slot.index}",
             daemon=True,
-            args=(self.backend, theirs, self.identity(slot.index), str(self.work_root)),
+            args=(
+                self.backend,
+                theirs,
+                self.identity(slot.index),
+                str(self.work_root),
+                self.source_policy,
+            ),
         )
         slot.process.start()
         theirs.close()  # the worker holds it now: our end sees EOF when the worker is gone

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ascend_gym import suite
 from ascend_gym.protocol import Cost, EvalRequest, EvalResult, Status
 from npu_daemon.service.store import Store, cache_key
@@ -48,7 +50,8 @@ def test_same_run_resubmission_is_free_other_run_is_charged(tmp_path):
         0.0,
     )
     assert r1.by_status == {"OK": 1}
-    assert store.answered("b")[1].cache_hit and store.answered("c")[0] == key
+    assert store.answered("b")[2].cache_hit and store.answered("c")[0] == key
+    assert store.answered("c")[1] == "r2"  # the run it was answered under
 
 
 def test_daemon_errors_and_busy_are_neither_cached_nor_charged(tmp_path):
@@ -77,10 +80,35 @@ def test_state_survives_reopening(tmp_path):
     again = Store(tmp_path / "state.db")
     assert again.ledger("r").by_status == {"WRONG_ANSWER": 1}
     assert again.lookup("r", "k").status is Status.WRONG_ANSWER
-    assert again.answered("a")[1].status is Status.WRONG_ANSWER
+    assert again.answered("a")[2].status is Status.WRONG_ANSWER
     assert again.totals() == {
         "evaluations": 1,
         "cache_hits": 0,
         "shared_cache_hits": 0,
         "cache_entries": 1,
     }
+
+
+def test_a_budgeted_run_refuses_past_its_budget_and_strangers(tmp_path):
+    store = Store(tmp_path / "state.db")
+    token = store.open_run("b", budget=2)
+    assert store.refusal("b", token, 0, require=False) == ""
+    assert "token" in store.refusal("b", "", 0, require=False)
+    assert "token" in store.refusal("b", token + "x", 0, require=False)
+    assert "budget" in store.refusal("b", token, 2, require=False)  # two in flight
+    store.record("b", "k1", _result("a"))
+    store.record("b", "k2", _result("b"))
+    assert "spent its budget of 2" in store.refusal("b", token, 0, require=False)
+    assert store.refusal("b", token, None, require=False) == ""  # a free resubmission
+    assert "unknown run token" in store.refusal("other", "guess", 0, require=False)
+    assert store.refusal("other", "", 0, require=False) == ""
+    assert "not opened" in store.refusal("other", "", 0, require=True)
+    with pytest.raises(ValueError, match="already exists"):
+        store.open_run("b", budget=10)
+    with pytest.raises(ValueError, match="already exists"):
+        store.open_run("other", budget=1) if store.record("other", "k", _result("c")) else None
+
+
+def test_the_state_directory_is_private(tmp_path):
+    Store(tmp_path / "state" / "state.db")
+    assert (tmp_path / "state").stat().st_mode & 0o777 == 0o700

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from ascend_gym.package import Case, OperatorPackage, dtype_macros
 from ascend_gym.protocol import CaseCheck, EvalRequest, Status
-from npu_daemon import checker, sandbox
+from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing
 from npu_daemon.backends.cann import device, msprof, project, tiling
 from npu_daemon.backends.cann.toolkit import Toolkit, ToolkitMissing
@@ -196,7 +196,7 @@ class CannBackend(Backend):
         request: EvalRequest,
         toolkit: Toolkit,
     ) -> CaseCheck:
-        inputs = self._write_run_spec(pkg, case, case_dir, tiling_out, 1, request.seed, "run.txt")
+        self._write_run_spec(pkg, case, case_dir, tiling_out, 1, request.seed, "run.txt")
         run_s = request.timeouts.run_s
         done = sandbox.run(
             [str(app), "run.txt"], case_dir, run_s, self._limits(run_s), env=toolkit.env
@@ -218,11 +218,22 @@ class CannBackend(Backend):
             )
         spec = pkg.spec
         check = CaseCheck(name=case.name, passed=True)
-        for arg, expected in zip(spec.outputs, checker.reference_outputs(pkg, case, inputs)):
+        try:  # the inputs are in case_dir; a client's own reference runs in the sandbox
+            expected_outputs = references.reference_outputs(pkg, case, case_dir)
+        except references.ReferenceFailed as e:
+            raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
+        for arg, expected in zip(spec.outputs, expected_outputs):
             dtype = spec.arg_dtype(case, arg.name)
-            got = np.fromfile(
-                case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype]
-            ).reshape(expected.shape)
+            storage = np.dtype(checker.STORAGE[dtype])
+            try:  # written by the candidate's app: never followed, never more than expected
+                raw = candidate_files.read_exact(
+                    case_dir / f"out_{arg.name}.bin", expected.size * storage.itemsize
+                )
+            except candidate_files.Tampered as e:
+                raise CaseFailure(
+                    Status.RUNTIME_ERROR, f"case {case.name}, output {arg.name}: {e}", log
+                ) from None
+            got = np.frombuffer(raw, dtype=storage).reshape(expected.shape)
             check = checker.compare(case.name, got, expected, dtype, spec.tolerance_for(dtype))
             if not check.passed:
                 raise CaseFailure(

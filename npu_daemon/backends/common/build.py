@@ -206,6 +206,7 @@ def ensure_runtime() -> Runtime:
                         inc,
                         f"-I{RUNTIME_DIR}",
                         str(RUNTIME_DIR / "harness.cpp"),
+                        str(RUNTIME_DIR / "confine.cpp"),
                         f"-L{tmp}",
                         "-lascendc_sim",
                         f"-Wl,-rpath,{rt.root}",

@@ -20,7 +20,7 @@ import numpy as np
 
 from ascend_gym.package import Case, OperatorPackage, dtype_macros
 from ascend_gym.protocol import CaseCheck, EvalRequest, Status
-from npu_daemon import checker, sandbox
+from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing
 from npu_daemon.backends.common import build, kernel_view
 from npu_daemon.backends.common.soc import PRESETS, preset
@@ -38,6 +38,7 @@ HARNESS_STATUS = {
     "RUNTIME_ERROR": Status.RUNTIME_ERROR,
     "RACE_DETECTED": Status.RACE_DETECTED,
 }
+MAX_RESULT_BYTES = 1 << 20  # the launcher's result: a few KB
 
 
 @functools.cache
@@ -104,7 +105,10 @@ class SimBackend(Backend):
         kernel_so = built.kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
         case_dir = built.workdir / f"case-{case.name}"
         case_dir.mkdir()
-        with case_data.case_data(pkg, case, request.seed) as data:
+        # The harness's launcher writes its result to this descriptor, which the candidate process
+        # it forks never holds: not a file a kernel could write.
+        result_fd = os.memfd_create("result", os.MFD_CLOEXEC)
+        with case_data.case_data(pkg, case, request.seed) as data, open(result_fd, "rb"):
             spec = pkg.spec
             lines = [
                 f"op_type {spec.op_type}",
@@ -112,7 +116,7 @@ class SimBackend(Backend):
                 f"tiling_so {built.tiling_so}",
                 f"kernel_so {kernel_so}",
                 f"kernel_type {kernel_view.kernel_type(pkg)}",
-                f"result {case_dir / 'result.json'}",
+                f"result_fd {result_fd}",
                 *(f"param {k} {v}" for k, v in soc_params(request.soc).items()),
             ]
             for arg in spec.inputs:  # read in place from the case cache
@@ -146,6 +150,7 @@ class SimBackend(Backend):
                 case_dir,
                 request.timeouts.run_s,
                 sandbox.Limits(cpu_s=int(request.timeouts.run_s) + 1, address_space_mb=16384),
+                pass_fds=(result_fd,),
             )
             log = (done.stdout + done.stderr)[-4000:]
             if done.timed_out:
@@ -154,8 +159,8 @@ class SimBackend(Backend):
                     f"case {case.name}: kernel run exceeded {request.timeouts.run_s:g} s",
                     log,
                 )
-            result_path = case_dir / "result.json"
-            if done.returncode != 0 or not result_path.exists():
+            written = candidate_files.read_descriptor(result_fd, MAX_RESULT_BYTES)
+            if done.returncode != 0 or not written:
                 why = (
                     f"killed by {done.signal_name}"
                     if done.signal_name
@@ -164,22 +169,29 @@ class SimBackend(Backend):
                 raise CaseFailure(
                     Status.RUNTIME_ERROR, f"case {case.name}: kernel process crashed ({why})", log
                 )
-            outcome = json.loads(result_path.read_text())
+            outcome = json.loads(written)
+            if outcome["status"] == "DAEMON_FAULT":  # the launcher's own failure: uncharged
+                raise OSError(outcome["message"])
             status = HARNESS_STATUS[outcome["status"]]
             if status is not Status.OK:
                 raise CaseFailure(status, f"case {case.name}: {outcome['message']}", log)
 
-            for arg, expected in zip(spec.outputs, data.reference()):
+            try:
+                expected_outputs = data.reference()
+            except references.ReferenceFailed as e:
+                raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
+            for arg, expected in zip(spec.outputs, expected_outputs):
                 dtype = spec.arg_dtype(case, arg.name)
-                got = np.fromfile(case_dir / f"out_{arg.name}.bin", dtype=checker.STORAGE[dtype])
-                if (
-                    got.size != expected.size
-                ):  # the daemon's disk, not the candidate: DAEMON_ERROR, uncharged
-                    raise OSError(
-                        f"case {case.name}, output {arg.name}: {got.size} of {expected.size} elements "
-                        "on disk (is the daemon's disk full?)"
+                storage = np.dtype(checker.STORAGE[dtype])
+                try:  # a short file is the daemon's full disk (OSError: DAEMON_ERROR, uncharged)
+                    raw = candidate_files.read_exact(
+                        case_dir / f"out_{arg.name}.bin", expected.size * storage.itemsize
                     )
-                got = got.reshape(expected.shape)
+                except candidate_files.Tampered as e:
+                    raise CaseFailure(
+                        Status.RUNTIME_ERROR, f"case {case.name}, output {arg.name}: {e}", log
+                    ) from None
+                got = np.frombuffer(raw, dtype=storage).reshape(expected.shape)
                 check = checker.compare(case.name, got, expected, dtype, spec.tolerance_for(dtype))
                 if not check.passed:
                     raise CaseFailure(

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ascend_gym.package import Case, OperatorPackage
-from npu_daemon import checker
+from npu_daemon import checker, references
 from npu_daemon.backends.common import build
 
 # How entries are generated and laid out (file modes included): a change to either makes new entries.
@@ -176,7 +176,10 @@ class CaseData:
         )
 
         def produce(tmp: Path) -> None:
-            for i, out in enumerate(checker.reference_outputs(self.pkg, self.case, self.inputs())):
+            # In the daemon for a suite operator, in the sandbox for a client's own reference.
+            for i, out in enumerate(
+                references.reference_outputs(self.pkg, self.case, self.inputs_dir)
+            ):
                 np.save(tmp / f"out_{i}.npy", out)
 
         entry = self._stack.enter_context(_entry(key, produce))

@@ -1,12 +1,27 @@
 // The launch harness: loads a candidate's tiling and kernel shared objects, runs the tiling function
 // on a TilingContext built from the launch spec, runs the kernel once per block, times the recorded
-// traces with the performance model and writes outputs plus result.json.
+// traces with the performance model and writes outputs plus the result.
+//
+// Two processes. The launcher maps the GM inputs and outputs (shared pages) and forks the candidate
+// process, which installs a syscall filter (confine.cpp) before it loads any candidate code, runs
+// the tiling and the kernel, and streams each finished block's trace through a pipe (channel.h).
+// The launcher never maps candidate code: it checks what arrives, runs the performance model on
+// it, and alone holds the descriptor the result goes to. So a kernel cannot write its own result,
+// and what it sends is parsed, not trusted.
 //
 // usage: ascendc_sim_harness LAUNCH_SPEC
-// The spec is line-oriented ("key value..."), written by npu_daemon/backends/sim/backend.py.
+// The spec is line-oriented ("key value..."), written by npu_daemon/backends/sim/backend.py;
+// `result_fd N` (the daemon: an inherited descriptor) or `result PATH` (tools) names the result's
+// destination.
 #include <dlfcn.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <csignal>
+#include <set>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -15,6 +30,8 @@
 #include <utility>
 
 #include "ascendc_sim/runtime.h"
+#include "channel.h"
+#include "confine.h"
 #include "kernel_operator.h"
 #include "model.h"
 #include "register/op_def_registry.h"
@@ -44,6 +61,7 @@ struct TensorArg {
 struct Launch {
   std::string opType, kernel, tilingSo, kernelSo, result;
   std::string kernelType = "KERNEL_TYPE_AIV_ONLY";  // decides which cores run (LaunchCores)
+  int resultFd = -1;
   LaunchOptions model;  // `trace_json PATH`, `noise_seed N`
   std::unordered_map<std::string, std::string> params;
   std::vector<TensorArg> inputs, outputs;
@@ -65,6 +83,7 @@ Launch ParseLaunch(const char* path) {
     else if (key == "kernel_so") s >> l.kernelSo;
     else if (key == "kernel_type") s >> l.kernelType;
     else if (key == "result") s >> l.result;
+    else if (key == "result_fd") s >> l.resultFd;
     else if (key == "trace_json") s >> l.model.timelinePath;
     else if (key == "noise_seed") s >> l.model.noiseSeed;
     else if (key == "param") {
@@ -141,9 +160,16 @@ std::string JsonEscape(const std::string& s) {
   return o;
 }
 
+// A failure of the launcher itself (it could not write an output: the daemon's disk), reported
+// as such so the daemon answers DAEMON_ERROR instead of charging the candidate.
+struct LauncherFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 struct Outcome {
   Status status = Status::OK;
   std::string message;
+  std::string fault;  // LauncherFault
   uint32_t blockDim = 0;
   uint64_t tilingKey = 0;
   uint64_t workspaceBytes = 0;
@@ -153,24 +179,61 @@ struct Outcome {
   std::string profileJson;  // the model's msprof-style report
 };
 
-void WriteResult(const std::string& path, const Outcome& o) {
+void WriteResult(const Launch& l, const Outcome& o) {
   static const char* statusNames[] = {"OK", "TILING_ERROR", "RUNTIME_ERROR", "RACE_DETECTED"};
-  std::ofstream out(path);
-  out << "{\"status\": \"" << statusNames[static_cast<int>(o.status)] << "\", \"message\": \"" << JsonEscape(o.message)
-      << "\", \"block_dim\": " << o.blockDim << ", \"tiling_key\": " << o.tilingKey << ", \"workspace_bytes\": " << o.workspaceBytes
-      << ", \"tiling_bytes\": " << o.tilingBytes;
-  if (o.status == Status::OK) {
-    out.precision(10);
-    out << ", \"latency_us\": " << o.latencyUs << ", \"profile\": " << o.profileJson;
+  std::ostringstream out;
+  if (!o.fault.empty()) {
+    out << "{\"status\": \"DAEMON_FAULT\", \"message\": \"" << JsonEscape(o.fault) << "\"}\n";
+  } else {
+    out << "{\"status\": \"" << statusNames[static_cast<int>(o.status)] << "\", \"message\": \"" << JsonEscape(o.message)
+        << "\", \"block_dim\": " << o.blockDim << ", \"tiling_key\": " << o.tilingKey << ", \"workspace_bytes\": "
+        << o.workspaceBytes << ", \"tiling_bytes\": " << o.tilingBytes;
+    if (o.status == Status::OK) {
+      out.precision(10);
+      out << ", \"latency_us\": " << o.latencyUs << ", \"profile\": " << o.profileJson;
+    }
+    out << "}\n";
   }
-  out << "}\n";
+  const std::string text = out.str();
+  if (l.resultFd >= 0) {
+    channel::WriteAll(l.resultFd, text.data(), text.size());
+  } else {
+    std::ofstream(l.result.empty() ? "result.json" : l.result) << text;
+  }
 }
 
-void Run(const Launch& l, Outcome& o) {
-  SetSocParams(l.params);
+// ---- the candidate process -------------------------------------------------------------------
+void Send(int fd, channel::Kind kind, uint32_t status, std::initializer_list<std::pair<const void*, size_t>> parts) {
+  uint64_t bytes = 0;
+  for (const auto& p : parts) bytes += p.second;
+  const channel::Header h{kind, status, bytes};
+  bool ok = channel::WriteAll(fd, &h, sizeof h);
+  for (const auto& p : parts) ok = ok && channel::WriteAll(fd, p.first, p.second);
+  if (!ok) _exit(1);  // the launcher is gone: nobody to report to
+}
+
+void SendBlock(int fd, const Core& core) {
+  std::string sites;
+  for (const Site& s : core.sites) {
+    const char* api = s.api ? s.api : "";
+    const char* file = s.file ? s.file : "";
+    const channel::SiteFrame f{s.line, static_cast<uint32_t>(std::strlen(api)), static_cast<uint32_t>(std::strlen(file)), 0};
+    sites.append(reinterpret_cast<const char*>(&f), sizeof f).append(api, f.apiBytes).append(file, f.fileBytes);
+  }
+  // `blockIdx` carries the core's index among the launch's cores (LaunchCores), which the launcher
+  // maps back to its unit and block.
+  const channel::BlockFrame b{static_cast<uint32_t>(core.globalId), core.ubPeak, core.trace.size(), core.sites.size()};
+  Send(fd, channel::Kind::kBlock, 0, {{&b, sizeof b}, {core.trace.data(), core.trace.size() * sizeof(Instr)}, {sites.data(), sites.size()}});
+}
+
+// Tiling and kernel. The inputs and outputs in `gm` were mapped by the launcher (shared pages).
+void RunCandidate(const Launch& l, std::vector<std::unique_ptr<GmBuffer>>& gm, int fd) {
+  InstallSyscallFilter(SyscallStage::kLoading, fd);
+  Open(l.tilingSo);
+  void* kernelLib = Open(l.kernelSo);
+  InstallSyscallFilter(SyscallStage::kRunning, fd);
+
   // ---- host: tiling ----
-  void* tilingLib = Open(l.tilingSo);
-  (void)tilingLib;
   const ops::OpDef* def = nullptr;
   for (const ops::OpDef* d : RegisteredOps())
     if (d->Type() == l.opType) def = d;
@@ -200,60 +263,232 @@ void Run(const Launch& l, Outcome& o) {
     throw SimError(Status::TILING_ERROR, e.what());
   }
   if (st != ge::GRAPH_SUCCESS) throw SimError(Status::TILING_ERROR, "tiling function returned GRAPH_FAILED");
-  o.blockDim = ctx.GetBlockDim();
-  o.tilingKey = ctx.GetTilingKey();
-  o.tilingBytes = ctx.GetRawTilingData()->GetDataSize();
-  if (o.blockDim == 0 || o.blockDim > 65535)
-    throw SimError(Status::TILING_ERROR, "block dim " + std::to_string(o.blockDim) + " out of range [1, 65535]");
-  if (o.tilingBytes > ctx.GetRawTilingData()->GetCapacity())
-    throw SimError(Status::TILING_ERROR, "tiling data of " + std::to_string(o.tilingBytes) + " bytes exceeds the capacity of " +
+  channel::LaunchFrame launch{};
+  launch.blockDim = ctx.GetBlockDim();
+  launch.tilingKey = ctx.GetTilingKey();
+  launch.tilingBytes = ctx.GetRawTilingData()->GetDataSize();
+  if (launch.blockDim == 0 || launch.blockDim > 65535)
+    throw SimError(Status::TILING_ERROR, "block dim " + std::to_string(launch.blockDim) + " out of range [1, 65535]");
+  if (launch.tilingBytes > ctx.GetRawTilingData()->GetCapacity())
+    throw SimError(Status::TILING_ERROR, "tiling data of " + std::to_string(launch.tilingBytes) + " bytes exceeds the capacity of " +
                                              std::to_string(ctx.GetRawTilingData()->GetCapacity()));
-  for (size_t w : ctx.workspaces_) o.workspaceBytes += w;
-  SetTilingKey(o.tilingKey);
+  for (size_t w : ctx.workspaces_) launch.workspaceBytes += w;
+  SetTilingKey(launch.tilingKey);
 
-  // ---- device: GM buffers, one kernel run per block ----
-  std::vector<std::unique_ptr<GmBuffer>> gm;
+  // ---- device: one kernel run per block ----
   std::vector<Gm> args;
-  for (const auto& t : l.inputs) {
-    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path));
-    args.push_back(gm.back()->Kernel());
-  }
-  for (const auto& t : l.outputs) {
-    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name));  // NaN / -1: unwritten output shows as wrong
-    args.push_back(gm.back()->Kernel());
-  }
-  GmBuffer workspace(std::max<uint64_t>(o.workspaceBytes, 32), 0, "workspace");
+  for (const auto& buffer : gm) args.push_back(buffer->Kernel());
+  GmBuffer workspace(std::max<uint64_t>(launch.workspaceBytes, 32), 0, "workspace");
   SetSysWorkspace(workspace.Kernel());
-  args.push_back(o.workspaceBytes > 0 ? workspace.Kernel() : nullptr);
+  args.push_back(launch.workspaceBytes > 0 ? workspace.Kernel() : nullptr);
   GmBuffer tiling(ctx.GetRawTilingData()->GetCapacity(), 0, "tiling", "", false);  // host data GET_TILING_DATA reads
-  std::memcpy(tiling.Host(), ctx.GetRawTilingData()->GetData(), o.tilingBytes);
+  std::memcpy(tiling.Host(), ctx.GetRawTilingData()->GetData(), launch.tilingBytes);
   args.push_back(tiling.Kernel());
+  // The launcher names GM addresses as this process does (the model keys L2 by buffer and offset).
+  launch.workspaceAddr = reinterpret_cast<uintptr_t>(workspace.Kernel());
+  launch.workspaceSize = workspace.mem.bytes;
+  launch.tilingAddr = reinterpret_cast<uintptr_t>(tiling.Kernel());
+  launch.tilingSize = tiling.mem.bytes;
 
-  void* kernelLib = Open(l.kernelSo);
   void* entry = dlsym(kernelLib, l.kernel.c_str());
   if (entry == nullptr) throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
+  Send(fd, channel::Kind::kLaunch, 0, {{&launch, sizeof launch}});
+  RunCores(LaunchCores(l.kernelType, launch.blockDim), [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); },
+           [&](Core& core) { SendBlock(fd, core); });
+  std::fflush(nullptr);  // the launcher ends this process once it has the end record
+  Send(fd, channel::Kind::kEnd, 0, {});
+}
+
+[[noreturn]] void CandidateMain(const Launch& l, std::vector<std::unique_ptr<GmBuffer>>& gm, int fd) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  try {
+    RunCandidate(l, gm, fd);
+  } catch (const SimError& e) {
+    std::fflush(nullptr);
+    Send(fd, channel::Kind::kError, static_cast<uint32_t>(e.status), {{e.what(), std::strlen(e.what())}});
+  } catch (const std::exception& e) {
+    std::fflush(nullptr);
+    const std::string what = std::string("uncaught C++ exception: ") + e.what();
+    Send(fd, channel::Kind::kError, static_cast<uint32_t>(Status::RUNTIME_ERROR), {{what.data(), what.size()}});
+  }
+  _exit(0);  // no exit handlers or static destructors of candidate code
+}
+
+// ---- the launcher ----------------------------------------------------------------------------
+using Clock = std::chrono::steady_clock;
+constexpr uint64_t kMaxFrameBytes = 4ull << 30;  // a block's trace: millions of instructions at most
+constexpr uint64_t kMaxMessageBytes = 64 << 10;
+
+SimError Malformed(const std::string& why) {
+  return SimError(Status::RUNTIME_ERROR, "the candidate process sent a malformed launch record (" + why +
+                                             "): kernel code wrote to the simulator's channel or corrupted its trace");
+}
+
+template <typename T>
+void Read(int fd, T* data, size_t n = 1) {
+  if (!channel::ReadAll(fd, data, n * sizeof(T))) throw Malformed("truncated frame");
+}
+
+// Checks one block's trace before the model indexes anything with it.
+void CheckTrace(const std::vector<Instr>& trace, size_t cores) {
+  for (size_t k = 0; k < trace.size(); ++k) {
+    const Instr& i = trace[k];
+    if (i.pipe > PIPE_ALL) throw Malformed("instruction " + std::to_string(k) + " on pipe " + std::to_string(i.pipe));
+    if (i.op == Op::kWaitFlag && i.link >= 0 && static_cast<size_t>(i.link) >= trace.size())
+      throw Malformed("instruction " + std::to_string(k) + " waits on an instruction past the trace");
+    if (i.op == Op::kCrossWait && (i.gmAddr >= cores || i.link < 0))
+      throw Malformed("instruction " + std::to_string(k) + " waits on a core outside the launch");
+  }
+}
+
+// What the launcher builds from the candidate process's frames.
+struct Received {
+  std::unique_ptr<LaunchModel> model;
+  std::vector<CoreSpec> cores;    // the launch's cores (LaunchCores), indexed by a block record's index
+  std::unique_ptr<Core> scratch;  // carries each received block into the model
+  std::vector<bool> seen;
+  uint32_t blocks = 0;
+  std::set<std::string> names;  // API and file names the sites point into
+  Clock::duration modelTime{};
+};
+
+// Frames until the candidate process ends (false: it reported a failure, now in `o`, or stopped
+// early) or has sent every block (true). Each block goes to the model as it arrives.
+bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
+  channel::Header h;
+  while (channel::ReadAll(fd, &h, sizeof h)) {
+    if (h.bytes > kMaxFrameBytes) throw Malformed("a record of " + std::to_string(h.bytes) + " bytes");
+    switch (h.kind) {
+      case channel::Kind::kLaunch: {
+        channel::LaunchFrame f;
+        if (r.model || h.bytes != sizeof f) throw Malformed("launch record");
+        Read(fd, &f);
+        if (f.blockDim == 0 || f.blockDim > 65535) throw Malformed("block dim " + std::to_string(f.blockDim));
+        o.blockDim = f.blockDim;
+        o.tilingKey = f.tilingKey;
+        o.workspaceBytes = f.workspaceBytes;
+        o.tilingBytes = f.tilingBytes;
+        RegisterGm(reinterpret_cast<void*>(f.workspaceAddr), f.workspaceSize, "workspace", nullptr, 0);
+        RegisterGm(reinterpret_cast<void*>(f.tilingAddr), f.tilingSize, "tiling", nullptr, 0);
+        r.cores = LaunchCores(l.kernelType, f.blockDim);
+        r.model = std::make_unique<LaunchModel>(r.cores, l.model);
+        r.scratch = std::make_unique<Core>(0, static_cast<int>(f.blockDim));
+        r.seen.assign(r.cores.size(), false);
+        break;
+      }
+      case channel::Kind::kBlock: {
+        channel::BlockFrame b;
+        if (!r.model || h.bytes < sizeof b) throw Malformed("block record before the launch record");
+        Read(fd, &b);
+        if (b.blockIdx >= r.cores.size() || r.seen[b.blockIdx]) throw Malformed("block " + std::to_string(b.blockIdx));
+        uint64_t rest = h.bytes - sizeof b;
+        if (b.instrs > rest / sizeof(Instr)) throw Malformed("trace length");
+        rest -= b.instrs * sizeof(Instr);
+        Core& core = *r.scratch;
+        core.trace.resize(b.instrs);
+        Read(fd, core.trace.data(), b.instrs);
+        core.sites.clear();
+        for (uint64_t k = 0; k < b.sites; ++k) {
+          channel::SiteFrame f;
+          if (rest < sizeof f) throw Malformed("site list");
+          Read(fd, &f);
+          rest -= sizeof f;
+          if (static_cast<uint64_t>(f.apiBytes) + f.fileBytes > rest) throw Malformed("site names");
+          std::string api(f.apiBytes, '\0'), file(f.fileBytes, '\0');
+          Read(fd, api.data(), api.size());
+          Read(fd, file.data(), file.size());
+          rest -= api.size() + file.size();
+          core.sites.push_back(Site{r.names.insert(api).first->c_str(), r.names.insert(file).first->c_str(), f.line});
+        }
+        if (rest != 0) throw Malformed("block record size");
+        CheckTrace(core.trace, r.cores.size());
+        const CoreSpec& spec = r.cores[b.blockIdx];
+        core.globalId = static_cast<int>(b.blockIdx);
+        core.blockIdx = spec.blockIdx;
+        core.coreType = spec.type;
+        core.group = spec.group;
+        o.ubPeak = std::max(o.ubPeak, b.ubPeak);
+        r.seen[b.blockIdx] = true;
+        ++r.blocks;
+        const Clock::time_point t0 = Clock::now();
+        r.model->AddBlock(core);
+        r.modelTime += Clock::now() - t0;
+        break;
+      }
+      case channel::Kind::kEnd:
+        if (h.bytes != 0 || !r.model || r.blocks != r.cores.size()) throw Malformed("end record before every block");
+        return true;
+      case channel::Kind::kError: {
+        if (h.status < 1 || h.status > 3 || h.bytes > kMaxMessageBytes) throw Malformed("error record");
+        std::string message(h.bytes, '\0');
+        Read(fd, message.data(), message.size());
+        o.status = static_cast<Status>(h.status);
+        o.message = message;
+        return false;
+      }
+      default:
+        throw Malformed("record kind " + std::to_string(static_cast<uint32_t>(h.kind)));
+    }
+  }
+  return false;
+}
+
+void Run(const Launch& l, Outcome& o) {
+  SetSocParams(l.params);
+  // GM inputs and outputs: shared pages both processes see; outputs are read here once the
+  // candidate process is done.
+  std::vector<std::unique_ptr<GmBuffer>> gm;
+  for (const auto& t : l.inputs) gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path));
+  for (const auto& t : l.outputs)  // NaN / -1: unwritten output shows as wrong
+    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name));
+
+  int fds[2];
+  if (pipe(fds) != 0) throw SimError(Status::RUNTIME_ERROR, std::string("pipe: ") + std::strerror(errno));
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw SimError(Status::RUNTIME_ERROR, std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    close(fds[0]);
+    if (l.resultFd >= 0) close(l.resultFd);
+    CandidateMain(l, gm, fds[1]);
+  }
+  close(fds[1]);
+  prctl(PR_SET_DUMPABLE, 0);  // no process of this uid may ptrace the launcher or open its memory
+  Received r;
+  bool ended = false;
+  try {
+    ended = Receive(l, fds[0], o, r);
+  } catch (...) {
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    throw;
+  }
+  if (ended || o.status != Status::OK) kill(pid, SIGKILL);  // it has flushed its output; nothing more is read
+  int wstatus = 0;
+  waitpid(pid, &wstatus, 0);
+  close(fds[0]);
+  if (o.status != Status::OK) return;
+  if (!ended) {
+    if (WIFSIGNALED(wstatus)) {  // die of it too: the daemon reports a crash as before the split
+      std::signal(WTERMSIG(wstatus), SIG_DFL);
+      raise(WTERMSIG(wstatus));
+    }
+    throw SimError(Status::RUNTIME_ERROR, "the kernel process exited (code " + std::to_string(WEXITSTATUS(wstatus)) +
+                                              ") before its launch finished");
+  }
 
   // Wall time spent in the model, reported so its overhead over the functional run can be measured.
-  using Clock = std::chrono::steady_clock;
-  Clock::duration modelTime{};
-  const std::vector<CoreSpec> cores = LaunchCores(l.kernelType, o.blockDim);
-  LaunchModel model(cores, l.model);
-  RunCores(cores, [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); },
-            [&](Core& core) {
-              o.ubPeak = std::max(o.ubPeak, core.ubPeak);
-              const Clock::time_point t0 = Clock::now();
-              model.AddBlock(core);
-              modelTime += Clock::now() - t0;
-            });
   const Clock::time_point t0 = Clock::now();
-  o.latencyUs = model.Run().taskDurationUs;
-  modelTime += Clock::now() - t0;
-  o.profileJson = model.Profile().Json(o.ubPeak);
-  o.profileJson.insert(1, "\"model_wall_s\": " + std::to_string(std::chrono::duration<double>(modelTime).count()) + ", ");
+  o.latencyUs = r.model->Run().taskDurationUs;
+  r.modelTime += Clock::now() - t0;
+  o.profileJson = r.model->Profile().Json(o.ubPeak);
+  o.profileJson.insert(1, "\"model_wall_s\": " + std::to_string(std::chrono::duration<double>(r.modelTime).count()) + ", ");
 
   for (size_t k = 0; k < l.outputs.size(); ++k) {
     std::ofstream f(l.outputs[k].path, std::ios::binary);
     f.write(reinterpret_cast<const char*>(gm[l.inputs.size() + k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
+    f.close();
+    if (!f) throw LauncherFault("cannot write output " + l.outputs[k].name + ": " + std::strerror(errno));
   }
 }
 
@@ -271,6 +506,8 @@ int main(int argc, char** argv) {
   try {
     launch = ParseLaunch(argv[1]);
     Run(launch, outcome);
+  } catch (const LauncherFault& e) {
+    outcome.fault = e.what();
   } catch (const SimError& e) {
     outcome.status = e.status;
     outcome.message = e.what();
@@ -279,6 +516,6 @@ int main(int argc, char** argv) {
     outcome.message = std::string("uncaught C++ exception: ") + e.what();
   }
   std::fflush(stdout);
-  WriteResult(launch.result.empty() ? "result.json" : launch.result, outcome);
+  WriteResult(launch, outcome);
   return 0;
 }

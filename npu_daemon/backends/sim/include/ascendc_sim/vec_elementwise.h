@@ -202,7 +202,8 @@ ASCENDC_SIM_VEC_SCALAR(Muls, kVecUnary, a * s)
 ASCENDC_SIM_VEC_SCALAR(Maxs, kVecUnary, a > s ? a : s)
 ASCENDC_SIM_VEC_SCALAR(Mins, kVecUnary, a < s ? a : s)
 ASCENDC_SIM_VEC_SCALAR(LeakyRelu, kVecUnary, a >= T(0) ? a : a * s)
-ASCENDC_SIM_VEC_SCALAR(ShiftLeft, kVecUnary, a << s)
+// Shifted as unsigned bits (two's complement, as the vector unit does): a negative a << s is UB in C++17.
+ASCENDC_SIM_VEC_SCALAR(ShiftLeft, kVecUnary, static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(a)) << s)
 ASCENDC_SIM_VEC_SCALAR(ShiftRight, kVecUnary, a >> s)  // arithmetic for signed types, logical for unsigned
 
 // ---- unary: dst = f(src) ----------------------------------------------------------------------

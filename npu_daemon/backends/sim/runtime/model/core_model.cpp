@@ -76,7 +76,9 @@ CoreModel::State CoreModel::Advance() {
     }
     Timing t;
     if (s.op == Op::kCrossWait) {  // the set on another core must have been timed
-      const double at = peers_ != nullptr && s.peer >= 0 ? (*peers_)[static_cast<size_t>(s.peer)].DoneAt(s.link) : 0;
+      if (peers_ == nullptr || s.peer < 0 || static_cast<size_t>(s.peer) >= peers_->size())
+        throw SimError(Status::RUNTIME_ERROR, "performance model: a cross-core wait on a core that is not running alongside");
+      const double at = (*peers_)[static_cast<size_t>(s.peer)].DoneAt(s.link);
       if (at < 0) {
         scalar_ -= p_.issueCycles;  // issued again when resumed
         return State::kCrossWait;

@@ -1,0 +1,109 @@
+"""References are trusted code: which one judges a candidate, and where it runs.
+
+- A package named like an operator of the built-in suite is judged by the daemon's own copy of
+  that operator: its spec (cases, shapes, tolerances, bench case) and its reference replace the
+  client's, so no client can loosen a tolerance or shrink the bench case of a suite operator.
+  Only the candidate's sources (op_kernel/, op_host/) are the client's.
+- Any other reference is the client's code: it runs in a sandboxed child (`sandbox.call`: the
+  worker's unprivileged user, no network, read-only filesystem, no inherited descriptor), never
+  in the daemon, and its outputs come back as files of an exact size.
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from ascend_gym import suite
+from ascend_gym.package import Case, OperatorPackage
+from npu_daemon import candidate_files, checker, sandbox
+
+CANDIDATE_FOLDERS = ("op_kernel/", "op_host/")
+REFERENCE_TIMEOUT_S = 300.0
+
+
+class ReferenceFailed(Exception):
+    """The client's reference raised, ran too long or returned the wrong outputs."""
+
+
+@functools.lru_cache(maxsize=1024)  # any name may arrive
+def suite_operator(name: str) -> OperatorPackage | None:
+    """The built-in suite's operator of that name (its directory is `level*/<name>`), loaded once."""
+    for op_dir in sorted(suite.SUITE_ROOT.glob(f"level*/{name}")):
+        if (op_dir / "op.toml").is_file() and name.isidentifier():
+            pkg = suite.resolve(f"{op_dir.parent.name}/{name}")
+            return pkg if pkg.spec.name == name else None
+    return None
+
+
+def trusted_package(pkg: OperatorPackage) -> OperatorPackage:
+    """The package to evaluate: a suite operator's candidate sources under the daemon's own spec
+    and reference; any other package as sent."""
+    own = suite_operator(pkg.spec.name)
+    if own is None:
+        return pkg
+    candidate = {p: t for p, t in pkg.files.items() if p.startswith(CANDIDATE_FOLDERS)}
+    rest = {p: t for p, t in own.files.items() if not p.startswith(CANDIDATE_FOLDERS)}
+    return OperatorPackage(spec=own.spec, files={**rest, **candidate}, uri=own.uri)
+
+
+def is_trusted(pkg: OperatorPackage) -> bool:
+    """Its spec and reference are the daemon's own (a suite operator after `trusted_package`)."""
+    own = suite_operator(pkg.spec.name)
+    return (
+        own is not None
+        and pkg.spec == own.spec
+        and all(
+            pkg.files.get(p) == t
+            for p, t in own.files.items()
+            if not p.startswith(CANDIDATE_FOLDERS)
+        )
+    )
+
+
+def reference_outputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> list[np.ndarray]:
+    """The reference's outputs (storage arrays) for the case whose inputs are in `inputs_dir`."""
+    inputs = _load_inputs(pkg, case, inputs_dir)
+    if is_trusted(pkg):
+        return checker.reference_outputs(pkg, case, inputs)
+
+    def compute() -> None:  # in the sandboxed child: the client's code runs only here
+        for i, out in enumerate(checker.reference_outputs(pkg, case, inputs)):
+            np.ascontiguousarray(out).tofile(f"out_{i}.bin")
+
+    with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
+        work = Path(tmp)
+        done = sandbox.call(
+            compute,
+            work,
+            REFERENCE_TIMEOUT_S,
+            sandbox.Limits(cpu_s=int(REFERENCE_TIMEOUT_S) + 1, address_space_mb=16384),
+        )
+        if done.timed_out or done.returncode != 0:
+            why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
+            raise ReferenceFailed(f"the package's reference failed: {why[:400]}")
+        outputs = []
+        for i, arg in enumerate(pkg.spec.outputs):
+            dtype = np.dtype(checker.STORAGE[pkg.spec.arg_dtype(case, arg.name)])
+            shape = pkg.spec.arg_shape(case, arg.name)
+            try:
+                raw = candidate_files.read_exact(
+                    work / f"out_{i}.bin", int(np.prod(shape)) * dtype.itemsize
+                )
+            except (candidate_files.Tampered, OSError) as e:
+                raise ReferenceFailed(f"the package's reference output {arg.name}: {e}") from None
+            outputs.append(np.frombuffer(raw, dtype=dtype).reshape(shape))
+        return outputs
+
+
+def _load_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> dict[str, np.ndarray]:
+    spec = pkg.spec
+    return {
+        arg.name: np.fromfile(
+            inputs_dir / f"in_{arg.name}.bin", dtype=checker.STORAGE[spec.arg_dtype(case, arg.name)]
+        ).reshape(spec.arg_shape(case, arg.name))
+        for arg in spec.inputs
+    }

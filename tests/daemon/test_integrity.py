@@ -1,0 +1,416 @@
+"""Reward integrity: a candidate changes its result only by being faster, and a run's budget holds.
+
+One test per attack class of issue 18, each asserting the charged failure or the refusal, with
+the daemon still serving afterwards. Kernels that must reach the deeper layers run on a daemon
+whose operator turned the source policy off (`--source-policy off`): what the policy would have
+stopped, the candidate process's syscall filter and the launcher's checks must stop too. Every
+kernel is safe if containment failed: one fork at most, network to 127.0.0.1 only, no file
+written outside its own directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+
+from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.package import OperatorPackage, Tolerance, load_package
+from ascend_gym.protocol import EvalRequest, Stage, Status
+
+from .conftest import (
+    ADD_DIR,
+    add_variant,
+    reply_of,
+    sandbox_uids,
+    send_raw,
+    small_request,
+    uid_processes,
+    wait_until,
+)
+
+HEADERS = "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <cerrno>\n"
+POSIX = HEADERS + "#include <unistd.h>\n#include <sys/mman.h>\n#include <sys/socket.h>\n"
+POSIX += "#include <sys/shm.h>\n#include <netinet/in.h>\n#include <signal.h>\n"
+
+
+@pytest.fixture(scope="module")
+def open_daemon(tmp_path_factory):
+    """A daemon without the source policy: the syscall filter and the launcher stand alone."""
+    with LocalDaemon(
+        workers=1,
+        state_dir=tmp_path_factory.mktemp("state"),
+        extra_args=["--source-policy", "off"],
+    ) as d:
+        yield d
+
+
+@pytest.fixture()
+def open_client(open_daemon):
+    c = DaemonClient(open_daemon.address, heartbeat_s=1.0)
+    uids = sandbox_uids(c)
+    if not uids:
+        pytest.skip("the syscall filter is tested under a root daemon's sandbox users")
+    yield c
+    assert open_daemon.process.poll() is None and c.health().ok
+    assert uid_processes(uids) == []
+    c.close()
+
+
+def _run(client: DaemonClient, tmp_path, body: str, includes: str = POSIX, run_id: str = "adv"):
+    return client.evaluate(small_request(add_variant(tmp_path, body, includes), run_id=run_id))
+
+
+# ---- (a) the measurement comes from a process the candidate cannot touch ------------------------
+def test_forging_result_json_is_a_forbidden_system_call(tmp_path, open_client):
+    """The old harness wrote result.json beside the kernel: a kernel could write a 100x speedup
+    into it and exit. Now the result goes to a descriptor only the launcher holds, and opening a
+    file to write ends the launch."""
+    body = r"""
+    FILE* f = fopen("result.json", "w");
+    if (f) { fputs("{\"status\": \"OK\", \"latency_us\": 0.01}", f); fclose(f); }
+    _exit(0);"""
+    result = _run(open_client, tmp_path, body)
+    assert result.status is Status.RUNTIME_ERROR, result.message
+    assert "forbidden system call 257 (openat" in result.message
+    assert result.latency_us is None
+
+
+def test_frames_forged_on_the_channel_are_rejected(tmp_path, open_client):
+    """A kernel writes an end-of-launch record (and garbage) to every descriptor it may hold,
+    then exits: the launcher parses, and refuses, what it did not expect."""
+    body = """
+    unsigned char end[16] = {3, 0, 0, 0};  // Kind::kEnd, no payload
+    for (int fd = 3; fd < 64; ++fd) { write(fd, end, sizeof end); write(fd, "forged", 6); }
+    _exit(0);"""
+    result = _run(open_client, tmp_path, body)
+    assert result.status is Status.RUNTIME_ERROR, result.message
+    assert "malformed launch record" in result.message
+
+
+def test_exiting_early_is_a_failure(tmp_path, open_client):
+    result = _run(open_client, tmp_path, "    _exit(0);")
+    assert result.status is Status.RUNTIME_ERROR
+    assert "exited (code 0) before its launch finished" in result.message
+
+
+@pytest.mark.parametrize(
+    ("attack", "body", "syscall"),
+    [
+        ("fork", "    if (fork() == 0) _exit(0);", "56 (clone"),
+        ("SysV IPC", "    shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);", "29 (SysV IPC"),
+        ("signal the launcher", "    kill(0, SIGCONT);", "62 (kill"),  # its process group
+        (
+            "executable memory",
+            "    mmap(nullptr, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);",
+            "9 (mmap",
+        ),
+        (
+            "make code writable",
+            "    static char page[8192]; mprotect((void*)(((unsigned long)page + 4095) & ~4095UL), 4096, PROT_READ | PROT_EXEC);",
+            "10 (mprotect",
+        ),
+    ],
+)
+def test_forbidden_system_calls_end_the_launch(tmp_path, open_client, attack, body, syscall):
+    result = _run(open_client, tmp_path, body + '\n    fprintf(stderr, "PROBE survived\\n");')
+    assert result.status is Status.RUNTIME_ERROR, (attack, result.message)
+    assert f"forbidden system call {syscall}" in result.message, result.message
+    assert "PROBE survived" not in result.log_tail
+
+
+def test_reading_files_fails(tmp_path, open_client):
+    """Opening to read fails (EACCES) once the kernel runs: no state file, cache entry or other
+    evaluation's directory can be read, whatever its permissions."""
+    body = r"""
+    for (const char* path : {"/proc/self/maps", "launch.txt", "/etc/hostname"}) {
+      FILE* f = fopen(path, "r");
+      fprintf(stderr, "PROBE read %s -> %s\n", path, f ? "read" : strerror(errno));
+    }
+    abort();"""
+    log = _run(open_client, tmp_path, body).log_tail
+    for path in ("/proc/self/maps", "launch.txt", "/etc/hostname"):
+        assert f"PROBE read {path} -> Permission denied" in log, log
+
+
+def test_a_benign_kernel_is_unchanged(tmp_path, open_client):
+    result = open_client.evaluate(
+        EvalRequest(
+            run_id="benign",
+            package=add_variant(tmp_path, comment="benign"),
+            stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME],
+            cases=["aligned_fp16"],
+        )
+    )
+    assert result.status is Status.OK and result.latency_us > 0, result.message
+
+
+# ---- (b) the source policy ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("snippet", "includes", "rule"),
+    [
+        ('    asm volatile("nop");', "", "inline assembly"),
+        ("    syscall(39);", "", "system calls"),
+        ('    FILE* f = fopen("x", "w");', "#include <cstdio>\n", "file I/O"),
+        ("    atexit(nullptr);", "", "exit"),
+        ("", "__attribute__((constructor)) static void early() {}\n", "constructors"),
+        ("    auto f = reinterpret_cast<void (*)()>(0x1234); f();", "", "function pointer"),
+        ("    ascendc_sim::SetTilingKey(0);", "", "simulator's internals"),
+        ("", '#include "../../../etc/passwd"\n', "outside the package"),
+        ("    int fo##rk = 0;", "", "token pasting"),
+    ],
+)
+def test_source_policy_rejects_before_compiling(tmp_path, client, snippet, includes, rule):
+    pkg = add_variant(tmp_path, snippet, includes, comment=rule)
+    result = client.evaluate(small_request(pkg, run_id="policy"))
+    assert result.status is Status.REJECTED, result.message
+    assert rule in result.message and "op_kernel/add.cpp:" in result.message
+    line = int(result.message.split("op_kernel/add.cpp:")[1].split(":")[0])
+    offending = (snippet or includes).strip().splitlines()[0].strip()
+    assert offending in pkg.files["op_kernel/add.cpp"].splitlines()[line - 1]
+    assert result.cost.compile_s == 0  # nothing compiled
+    assert client.ledger("policy").by_status.get("REJECTED", 0) >= 1  # charged
+
+
+# ---- (d) budgets: run tokens ----------------------------------------------------------------------
+def test_run_tokens_enforce_the_budget(tmp_path, client):
+    """A run opened with budget 2 serves two charged evaluations, refuses the third, refuses a
+    wrong or missing token, and cannot be opened again with a larger budget. Rejected candidates
+    (the source policy) are charged evaluations that cost no compile: cheap budget fillers."""
+    opened = client.open_run("budgeted", budget=2)
+    assert opened.budget == 2 and opened.token
+    bad = [add_variant(tmp_path / str(i), f"    syscall({i});", comment=str(i)) for i in range(3)]
+    for pkg in bad[:2]:
+        assert client.evaluate(small_request(pkg, run_id="budgeted")).status is Status.REJECTED
+    third = client.evaluate(small_request(bad[2], run_id="budgeted"))
+    assert third.status is Status.REJECTED and "spent its budget of 2" in third.message
+    assert client.ledger("budgeted").evaluations == 2  # the refusal is not charged
+    # A byte-identical resubmission is free: served even with the budget spent.
+    again = client.evaluate(small_request(bad[0], run_id="budgeted"))
+    assert again.cache_hit and "syscall" in again.message
+    stranger = DaemonClient(client.address)  # no token
+    refused = stranger.evaluate(small_request(bad[0], run_id="budgeted"))
+    assert refused.status is Status.REJECTED and "token" in refused.message
+    forged = small_request(bad[0], run_id="budgeted").model_copy(update={"token": "guess"})
+    assert "token" in stranger.evaluate(forged).message
+    with pytest.raises(Exception, match="already exists"):
+        stranger.open_run("budgeted", budget=100)
+    unknown = small_request(bad[0], run_id="never-opened").model_copy(update={"token": "guess"})
+    assert "unknown run token" in stranger.evaluate(unknown).message
+    stranger.close()
+
+
+def test_a_request_id_is_not_served_under_another_run(tmp_path, client):
+    request = small_request(add_variant(tmp_path, "    syscall(1);"), run_id="first")
+    assert client.evaluate(request).status is Status.REJECTED
+    moved = request.model_copy(update={"run_id": "second"})
+    answer = client.evaluate(moved)
+    assert "already used" in answer.message
+    assert client.ledger("second").evaluations == 0 and client.ledger("second").cache_hits == 0
+
+
+# ---- (e) containment ------------------------------------------------------------------------------
+def test_timeouts_are_part_of_the_cache_key(tmp_path, client):
+    pkg = add_variant(tmp_path, "    syscall(2);", comment="timeouts")
+    first = client.evaluate(small_request(pkg, run_id="timeouts", run_s=20.0))
+    other = client.evaluate(small_request(pkg, run_id="timeouts", run_s=21.0))
+    assert first.cost.cache_source == "none" and other.cost.cache_source == "none"
+    assert client.ledger("timeouts").evaluations == 2
+
+
+@pytest.fixture(scope="module")
+def tight_daemon(tmp_path_factory):
+    """One worker, at most 300 kB of requests waiting."""
+    with LocalDaemon(
+        workers=1,
+        state_dir=tmp_path_factory.mktemp("state"),
+        extra_args=["--max-queue-bytes", "300000"],
+    ) as d:
+        yield d
+
+
+def test_queued_bytes_are_bounded(tmp_path, tight_daemon):
+    """Requests are bounded by size too: two 200 kB packages do not both wait."""
+    client = DaemonClient(tight_daemon.address)
+    sleeper = add_variant(tmp_path / "s", "    sleep(2);", "#include <unistd.h>\n", "bytes")
+    running = send_raw(tight_daemon.address, small_request(sleeper, run_id="bytes"))
+    wait_until(lambda: client.health().running == 1)
+    padding = "// " + "x" * 200_000
+    big = [add_variant(tmp_path / str(i), comment=f"{i} {padding}") for i in range(2)]
+    queued = send_raw(tight_daemon.address, small_request(big[0], run_id="bytes"))
+    wait_until(lambda: client.health().queued == 1)
+    refused = reply_of(send_raw(tight_daemon.address, small_request(big[1], run_id="bytes")), 5)
+    assert refused["status"] == "BUSY" and "bytes" in refused["message"], refused["message"]
+    assert reply_of(running)["status"] == "OK" and reply_of(queued)["status"] == "OK"
+    client.close()
+
+
+def test_in_flight_duplicates_are_evaluated_once(tmp_path, tight_daemon):
+    """Two requests for one evaluation, the second sent while the first runs: one evaluation; the
+    same run gets the second free, another run is charged for a shared result."""
+    client = DaemonClient(tight_daemon.address)
+    pkg = add_variant(tmp_path, "    sleep(2);", "#include <unistd.h>\n", "duplicates")
+    first = send_raw(tight_daemon.address, small_request(pkg, run_id="dup"))
+    wait_until(lambda: client.health().running == 1)
+    same_run = send_raw(tight_daemon.address, small_request(pkg, run_id="dup"))
+    # A heartbeating client: the daemon knows its request while it waits, so it never resends.
+    waiting = DaemonClient(tight_daemon.address, heartbeat_s=0.3)
+    answers: dict = {}
+    thread = threading.Thread(
+        target=lambda: answers.setdefault(
+            "c", waiting.evaluate(small_request(pkg, run_id="dup-other")).model_dump(mode="json")
+        )
+    )
+    thread.start()
+    a, b = reply_of(first), reply_of(same_run)
+    thread.join()
+    c = answers["c"]
+    assert a["status"] == b["status"] == c["status"] == "OK"
+    assert a["cost"]["cache_source"] == "none" and b["cache_hit"]
+    assert c["cost"]["cache_source"] == "shared" and not c["cache_hit"]
+    waiting.close()
+    assert client.ledger("dup").evaluations == 1 and client.ledger("dup").cache_hits == 1
+    assert client.ledger("dup-other").shared_cache_hits == 1
+    client.close()
+
+
+def test_state_is_unreadable_to_sandbox_users(client, daemon):
+    """The state directory (cache, ledger, run token hashes) is the daemon's alone."""
+    uids = sandbox_uids(client)
+    if not uids:
+        pytest.skip("needs a root daemon with sandbox users")
+    args = daemon.process.args
+    state = Path(args[args.index("--state-dir") + 1])
+    assert (state.stat().st_mode & 0o777) == 0o700
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child only probes
+        code = 2
+        try:
+            os.setgid(64000)
+            os.setuid(min(uids))
+            (state / "state.db").read_bytes()
+            code = 1
+        except PermissionError:
+            code = 0
+        finally:
+            os._exit(code)
+    assert os.waitpid(pid, 0)[1] == 0
+
+
+def test_a_full_disk_is_a_daemon_error_and_the_daemon_keeps_serving(tmp_path):
+    """Evaluations' directories on a 4 MiB tmpfs, filled up: DAEMON_ERROR (uncharged, no
+    candidate text, no traceback); freed again, the same daemon evaluates normally."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    disk = Path(tempfile.mkdtemp(prefix="npu_daemon-full-"))  # reachable by the sandbox users
+    disk.chmod(0o755)
+    subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m,mode=755", "tmpfs", str(disk)], check=True
+    )
+    try:
+        with LocalDaemon(
+            workers=1, state_dir=tmp_path / "state", extra_args=["--work-dir", str(disk)]
+        ) as d:
+            client = DaemonClient(d.address)
+            filler = disk / "filler"
+            with filler.open("wb") as f, contextlib.suppress(OSError):
+                while True:  # stops at the tmpfs's 4 MiB
+                    f.write(b"\0" * 65536)
+                    f.flush()
+            pkg = add_variant(tmp_path / "k", comment="full disk")
+            full = client.evaluate(small_request(pkg, run_id="full"))
+            assert full.status is Status.DAEMON_ERROR, full.message
+            assert "Traceback" not in full.log_tail + full.message and "add.cpp" not in full.message
+            filler.unlink()
+            again = client.evaluate(small_request(pkg, run_id="full"))
+            assert again.status is Status.OK, again.message
+            assert client.ledger("full").evaluations == 1  # the DAEMON_ERROR was not charged
+            client.close()
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+        disk.rmdir()
+
+
+# ---- (f) references are trusted code --------------------------------------------------------------
+def _loosened(pkg: OperatorPackage) -> OperatorPackage:
+    """add with every tolerance wide open and its bench case moved to the smallest case."""
+    spec = pkg.spec.model_copy(deep=True)
+    wide = Tolerance(atol=1e30, rtol=1e30, max_outlier_fraction=1.0)
+    spec.tolerance = {"float16": wide, "float32": wide}
+    for case in spec.cases:
+        case.bench = case.name == "aligned_fp16"
+    return pkg.model_copy(update={"spec": spec})
+
+
+def test_a_client_cannot_loosen_a_suite_operators_tolerance(tmp_path, client):
+    """Block 0 skips its share of the work: wrong under add's own spec, whatever the client's says."""
+    pkg = _loosened(add_variant(tmp_path, "    return;", comment="skip block 0"))
+    assert pkg.spec.tolerance_for("float16").max_outlier_fraction == 1.0
+    result = client.evaluate(small_request(pkg, run_id="loose"))
+    assert result.status is Status.WRONG_ANSWER, result.message
+
+
+def test_a_client_cannot_shrink_a_suite_operators_bench_case(tmp_path, client):
+    pkg = _loosened(add_variant(tmp_path, comment="small bench"))
+    request = EvalRequest(run_id="bench", package=pkg, stages=[Stage.COMPILE, Stage.TIME])
+    result = client.evaluate(request)
+    assert result.status is Status.OK and result.bench_case == "bench_fp16", result.message
+
+
+def test_a_client_reference_runs_in_the_sandbox(tmp_path, client):
+    """A package that is not a suite operator brings its own reference: it runs (and is used:
+    the first evaluation passes) as the sandbox user, on a read-only filesystem, so a reference
+    that writes to /tmp fails and its package is REJECTED."""
+    root = tmp_path / "myadd"
+    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
+    toml = (root / "op.toml").read_text()
+    toml = toml.replace('name = "add"', 'name = "myadd"\nop_type = "Add"\nkernel = "add"', 1)
+    (root / "op.toml").write_text(toml)
+    reference = (root / "reference.py").read_text()
+    (root / "reference.py").write_text(f"# {uuid.uuid4()}: not in the case cache yet\n{reference}")
+    ok = client.evaluate(small_request(load_package(root), run_id="own-ref"))
+    assert ok.status is Status.OK, ok.message
+    probe = Path("/tmp", f"npu_daemon_probe_{uuid.uuid4().hex}")
+    (root / "reference.py").write_text(
+        f"try:\n    open({str(probe)!r}, 'w')\nexcept OSError as e:\n"
+        "    raise SystemExit(f'PROBE {e}')\n" + reference
+    )
+    try:
+        result = client.evaluate(small_request(load_package(root), run_id="own-ref"))
+        assert result.status is Status.REJECTED, result.message
+        assert "PROBE [Errno 30] Read-only file system" in result.message, result.message
+        assert not probe.exists()
+    finally:
+        probe.unlink(missing_ok=True)
+
+
+def test_a_reference_cannot_relink_its_log_to_a_daemon_file(tmp_path, client):
+    """The log tail is read through the descriptor the child was given, not its path: a child
+    that replaces its stderr with a link to a file only root may read leaks nothing."""
+    secret_dir = Path(tempfile.mkdtemp(prefix="npu_daemon-secret-"))
+    secret_dir.chmod(0o755)
+    secret = secret_dir / "secret"
+    secret.write_text(f"SECRET-{uuid.uuid4().hex}\n")
+    secret.chmod(0o600)
+    root = tmp_path / "myadd"
+    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
+    toml = (root / "op.toml").read_text()
+    toml = toml.replace('name = "add"', 'name = "myadd"\nop_type = "Add"\nkernel = "add"', 1)
+    (root / "op.toml").write_text(toml)
+    (root / "reference.py").write_text(
+        f"import os\nos.unlink('.stderr')\nos.symlink({str(secret)!r}, '.stderr')\n"
+        f"raise SystemExit('PROBE relinked {uuid.uuid4()}')\n"
+    )
+    try:
+        result = client.evaluate(small_request(load_package(root), run_id="relink"))
+        assert result.status is Status.REJECTED and "PROBE relinked" in result.message
+        assert "SECRET" not in result.message + result.log_tail
+    finally:
+        shutil.rmtree(secret_dir)
