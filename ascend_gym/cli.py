@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "optimize": "ascend_gym.commands.optimize_cmd",
     "bank": "ascend_gym.commands.bank_cmd",
     "sim": "ascend_gym.commands.sim_cmd",
+    "corpus": "ascend_gym.commands.corpus_cmd",
     "generate": "ascend_gym.commands.generate_cmd",
 }
 

@@ -20,7 +20,20 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 DType = Literal[
-    "float16", "float32", "bfloat16", "int8", "uint8", "int16", "int32", "int64", "bool"
+    "float16",
+    "float32",
+    "bfloat16",
+    "int8",
+    "uint8",
+    "int16",
+    "int32",
+    "int64",
+    "bool",
+    "float64",
+    "complex64",
+    "uint16",
+    "uint32",
+    "uint64",
 ]
 
 # AscendC spelling of each dtype, for the DTYPE_<ARG> macros.
@@ -34,6 +47,11 @@ ASCENDC_TYPES: dict[str, str] = {
     "int32": "int32_t",
     "int64": "int64_t",
     "bool": "bool",
+    "float64": "double",
+    "complex64": "complex64",
+    "uint16": "uint16_t",
+    "uint32": "uint32_t",
+    "uint64": "uint64_t",
 }
 
 # ge::DataType spelling of each dtype: ORIG_DTYPE_<ARG> is this enumerator (kernels test it with
@@ -48,6 +66,11 @@ GE_DTYPES: dict[str, str] = {
     "int32": "DT_INT32",
     "int64": "DT_INT64",
     "bool": "DT_BOOL",
+    "float64": "DT_DOUBLE",
+    "complex64": "DT_COMPLEX64",
+    "uint16": "DT_UINT16",
+    "uint32": "DT_UINT32",
+    "uint64": "DT_UINT64",
 }
 
 SOURCE_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".py", ".toml")
@@ -67,6 +90,8 @@ SUITE_TOLERANCE: dict[str, Tolerance] = {
     "float16": Tolerance(atol=1e-3, rtol=1e-3, max_outlier_fraction=1e-3),
     "bfloat16": Tolerance(atol=4e-3, rtol=4e-3, max_outlier_fraction=4e-3),
     "float32": Tolerance(atol=1e-4, rtol=1e-4, max_outlier_fraction=1e-4),
+    "complex64": Tolerance(atol=1e-4, rtol=1e-4, max_outlier_fraction=1e-4),  # per component
+    "float64": Tolerance(atol=1e-8, rtol=1e-8, max_outlier_fraction=0.0),
 }
 EXACT = Tolerance(atol=0, rtol=0, max_outlier_fraction=0)
 
@@ -77,13 +102,18 @@ class ArgSpec(BaseModel):
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     dtypes: list[DType]
     range: tuple[float, float] = (-1.0, 1.0)  # inputs are drawn uniformly from this range
+    # Outputs only. `alias`: the input whose memory the output is (in-place / ref ops): read back
+    # from that input's buffer after the run. `param`: whether the kernel entry has a parameter
+    # for it (an OpDef Output of the same name; false for ops whose only output is the input).
+    alias: str = ""
+    param: bool = True
 
 
 class AttrSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str
-    type: Literal["int", "float", "bool", "str", "list_int"]
+    type: Literal["int", "float", "bool", "str", "list_int", "list_float", "list_bool"]
     default: Any
 
 
@@ -96,6 +126,11 @@ class Case(BaseModel):
     dtypes: dict[str, DType] = {}  # per-argument overrides of `dtype`
     attrs: dict[str, Any] = {}
     bench: bool = False
+    # Explicit input values, tiled over the input's shape ("inf", "-inf", "nan" allowed), and
+    # per-case draw ranges (e.g. indices into another input's leading axis).
+    values: dict[str, list[float | str]] = {}
+    ranges: dict[str, tuple[float, float]] = {}
+    absent: list[str] = []  # optional inputs left out: the kernel gets a null GM address
 
     @field_validator("shapes")
     @classmethod
@@ -126,6 +161,7 @@ class OperatorSpec(BaseModel):
     host_file: str = ""  # paths inside the package; default op_host/<name>.cpp etc.
     tiling_header: str = ""
     kernel_file: str = ""
+    host_sources: list[str] = []  # further host translation units (e.g. op_host/<name>_def.cpp)
 
     @model_validator(mode="after")
     def _check(self) -> OperatorSpec:
@@ -138,8 +174,18 @@ class OperatorSpec(BaseModel):
         if len({c.name for c in self.cases}) != len(self.cases):
             raise ValueError(f"{self.name}: case names must be unique")
         args = {a.name for a in self.inputs}
+        for out in self.outputs:
+            if out.alias and out.alias not in args:
+                raise ValueError(
+                    f"{self.name}: output {out.name} aliases unknown input {out.alias}"
+                )
         for case in self.cases:
-            missing = args - set(case.shapes)
+            unknown = (set(case.values) | set(case.ranges) | set(case.absent)) - args
+            if unknown:
+                raise ValueError(
+                    f"{self.name}: case {case.name} names unknown inputs {sorted(unknown)}"
+                )
+            missing = args - set(case.absent) - set(case.shapes)
             if missing:
                 raise ValueError(
                     f"{self.name}: case {case.name} has no shape for {sorted(missing)}"
@@ -165,8 +211,9 @@ class OperatorSpec(BaseModel):
         return case.dtypes.get(arg, case.dtype)
 
     def arg_shape(self, case: Case, arg: str) -> list[int]:
-        """Outputs without an explicit shape take the first input's shape."""
-        return case.shapes.get(arg, case.shapes[self.inputs[0].name])
+        """Outputs without an explicit shape take their aliased input's, else the first input's."""
+        alias = next((o.alias for o in self.outputs if o.name == arg and o.alias), "")
+        return case.shapes.get(arg, case.shapes[alias or self.inputs[0].name])
 
     def attr_values(self, case: Case) -> dict[str, Any]:
         return {a.name: case.attrs.get(a.name, a.default) for a in self.attrs}
@@ -229,7 +276,7 @@ class OperatorPackage(BaseModel):
     def content_hash(self) -> str:
         """sha256 over the canonical spec and the sources: identifies a candidate everywhere."""
         h = hashlib.sha256()
-        h.update(json.dumps(self.spec.model_dump(mode="json"), sort_keys=True).encode())
+        h.update(json.dumps(_identity(self.spec.model_dump(mode="json")), sort_keys=True).encode())
         for path in sorted(self.files):
             h.update(b"\0" + path.encode() + b"\0" + self.files[path].encode())
         return h.hexdigest()
@@ -253,6 +300,25 @@ class OperatorPackage(BaseModel):
         else:
             module = importlib.import_module(module_name)
         return getattr(module, func)
+
+
+# Fields added to the format after packages were first hashed: left out of the hash while at
+# their default, so every earlier package keeps its identity (and its cached results).
+_LATER_SPEC_FIELDS = {"host_sources": []}
+_LATER_ARG_FIELDS = {"alias": "", "param": True}
+_LATER_CASE_FIELDS = {"values": {}, "ranges": {}, "absent": []}
+
+
+def _drop(d: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if later.get(k, object()) != v}
+
+
+def _identity(spec: dict[str, Any]) -> dict[str, Any]:
+    spec = _drop(spec, _LATER_SPEC_FIELDS)
+    for group in ("inputs", "outputs"):
+        spec[group] = [_drop(a, _LATER_ARG_FIELDS) for a in spec[group]]
+    spec["cases"] = [_drop(c, _LATER_CASE_FIELDS) for c in spec["cases"]]
+    return spec
 
 
 def load_package(

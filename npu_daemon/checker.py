@@ -23,6 +23,11 @@ STORAGE = {
     "int32": np.int32,
     "int64": np.int64,
     "bool": np.bool_,
+    "float64": np.float64,
+    "complex64": np.complex64,
+    "uint16": np.uint16,
+    "uint32": np.uint32,
+    "uint64": np.uint64,
 }
 
 
@@ -43,19 +48,33 @@ def to_values(raw: np.ndarray, dtype: str) -> np.ndarray:
 
 
 def make_inputs(pkg: OperatorPackage, case: Case, seed: int) -> dict[str, np.ndarray]:
-    """Storage arrays for every input of a case."""
+    """Storage arrays for every input of a case (absent optional inputs have none)."""
     rng = np.random.default_rng([seed, *case.name.encode()])
     arrays = {}
     for arg in pkg.spec.inputs:
+        if arg.name in case.absent:
+            continue
         dtype, shape = pkg.spec.arg_dtype(case, arg.name), pkg.spec.arg_shape(case, arg.name)
-        lo, hi = arg.range
-        if dtype in ("float16", "float32", "bfloat16"):
+        lo, hi = case.ranges.get(arg.name, arg.range)
+        if arg.name in case.values:  # explicit values, tiled over the shape
+            values = np.resize(np.array([float(v) for v in case.values[arg.name]]), shape)
+            arrays[arg.name] = (
+                bf16_bits(values.astype(np.float32))
+                if dtype == "bfloat16"
+                else values.astype(STORAGE[dtype])
+            )
+        elif dtype in ("float16", "float32", "bfloat16"):
             values = rng.uniform(lo, hi, shape).astype(np.float32)
             arrays[arg.name] = (
                 bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
             )
         elif dtype == "bool":
             arrays[arg.name] = rng.integers(0, 2, shape).astype(np.bool_)
+        elif dtype in ("float64", "complex64"):
+            values = rng.uniform(lo, hi, shape)
+            if dtype == "complex64":
+                values = values + 1j * rng.uniform(lo, hi, shape)
+            arrays[arg.name] = values.astype(STORAGE[dtype])
         else:
             arrays[arg.name] = rng.integers(int(lo), int(hi) + 1, shape).astype(STORAGE[dtype])
     return arrays
@@ -66,7 +85,10 @@ def reference_outputs(
 ) -> list[np.ndarray]:
     """The reference's outputs rounded to each output's dtype, as storage arrays."""
     fn = pkg.reference()
-    args = [to_values(inputs[a.name], pkg.spec.arg_dtype(case, a.name)) for a in pkg.spec.inputs]
+    args = [
+        to_values(inputs[a.name], pkg.spec.arg_dtype(case, a.name)) if a.name in inputs else None
+        for a in pkg.spec.inputs
+    ]
     result = fn(*args, **pkg.spec.attr_values(case))
     results = list(result) if isinstance(result, (tuple, list)) else [result]
     if len(results) != len(pkg.spec.outputs):
@@ -76,12 +98,20 @@ def reference_outputs(
     out = []
     for arg, value in zip(pkg.spec.outputs, results):
         dtype, shape = pkg.spec.arg_dtype(case, arg.name), pkg.spec.arg_shape(case, arg.name)
-        value = np.broadcast_to(np.asarray(value), shape)
-        out.append(bf16_bits(value) if dtype == "bfloat16" else value.astype(STORAGE[dtype]))
+        # A masked array marks elements the operator leaves undefined: they are not compared.
+        mask = np.broadcast_to(np.ma.getmaskarray(value), shape) if np.ma.isMA(value) else None
+        value = np.broadcast_to(np.ma.getdata(value), shape)
+        value = bf16_bits(value) if dtype == "bfloat16" else value.astype(STORAGE[dtype])
+        out.append(value if mask is None else np.ma.array(value, mask=mask))
     return out
 
 
 def compare(name: str, got: np.ndarray, want: np.ndarray, dtype: str, tol: Tolerance) -> CaseCheck:
+    if np.ma.isMA(want):  # only where the operator defines its output
+        keep = ~np.ma.getmaskarray(want)
+        got, want = np.asarray(got)[keep], np.ma.getdata(want)[keep]
+    if dtype == "complex64":  # real and imaginary parts compared as float32 elements
+        got, want, dtype = got.view(np.float32), want.view(np.float32), "float32"
     # Bit-identical elements are equal (or both the same NaN) and contribute zero error, so the
     # float64 arithmetic runs only on the elements whose bits differ: usually none.
     size = got.size

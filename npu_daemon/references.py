@@ -72,7 +72,8 @@ def reference_outputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> lis
 
     def compute() -> None:  # in the sandboxed child: the client's code runs only here
         for i, out in enumerate(checker.reference_outputs(pkg, case, inputs)):
-            np.ascontiguousarray(out).tofile(f"out_{i}.bin")
+            np.ascontiguousarray(np.ma.getdata(out)).tofile(f"out_{i}.bin")
+            np.ma.getmaskarray(out).astype(np.uint8).tofile(f"out_{i}.mask")  # undefined elements
 
     with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
         work = Path(tmp)
@@ -89,13 +90,15 @@ def reference_outputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> lis
         for i, arg in enumerate(pkg.spec.outputs):
             dtype = np.dtype(checker.STORAGE[pkg.spec.arg_dtype(case, arg.name)])
             shape = pkg.spec.arg_shape(case, arg.name)
+            count = int(np.prod(shape))
             try:
-                raw = candidate_files.read_exact(
-                    work / f"out_{i}.bin", int(np.prod(shape)) * dtype.itemsize
-                )
+                raw = candidate_files.read_exact(work / f"out_{i}.bin", count * dtype.itemsize)
+                mask = candidate_files.read_exact(work / f"out_{i}.mask", count)
             except (candidate_files.Tampered, OSError) as e:
                 raise ReferenceFailed(f"the package's reference output {arg.name}: {e}") from None
-            outputs.append(np.frombuffer(raw, dtype=dtype).reshape(shape))
+            out = np.frombuffer(raw, dtype=dtype).reshape(shape)
+            undefined = np.frombuffer(mask, dtype=np.uint8).reshape(shape).astype(bool)
+            outputs.append(np.ma.array(out, mask=undefined) if undefined.any() else out)
         return outputs
 
 
@@ -106,4 +109,5 @@ def _load_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> dict[str
             inputs_dir / f"in_{arg.name}.bin", dtype=checker.STORAGE[spec.arg_dtype(case, arg.name)]
         ).reshape(spec.arg_shape(case, arg.name))
         for arg in spec.inputs
+        if arg.name not in case.absent  # an absent optional input has no file
     }

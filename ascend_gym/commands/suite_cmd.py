@@ -31,6 +31,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--json", type=Path, help="write the reports here (reusable by `suite table --from`)"
     )
 
+    imp = sub.add_parser(
+        "import",
+        help="register the corpus operators under SRC_DIR that pass every case as suite NAME",
+    )
+    imp.add_argument("src", type=Path, metavar="SRC_DIR")
+    imp.add_argument("--name", required=True, help="suite name (for bench --suite NAME)")
+    imp.add_argument("--soc", default="Ascend910B4")
+    imp.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
+
     tab = sub.add_parser(
         "table", help="validate baselines and experts and write the table into docs/suite.md"
     )
@@ -67,6 +76,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.suite_command == "list":
         return _list(args)
+    if args.suite_command == "import":
+        return _import(args)
     from ascend_gym.suite import validate  # needs the simulator backend
 
     if args.suite_command == "table" and args.from_json:
@@ -112,4 +123,28 @@ def _list(args: argparse.Namespace) -> int:
         shape = "x".join(map(str, spec.arg_shape(bench, spec.inputs[0].name)))
         expert = "yes" if suite.has_expert(uri) else ""
         print(f"{uri:<44} {spec.category:<14} {dtypes:<18} {expert:<7} {shape} {bench.dtype}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    import sys
+
+    from ascend_gym.corpus import importer
+
+    if not args.src.is_dir():
+        print(f"ascend-gym suite import: {args.src} is not a directory", file=sys.stderr)
+        return 2
+    if args.name == suite.SUITE_NAME or "/" in args.name:
+        print(f"ascend-gym suite import: cannot import as {args.name!r}", file=sys.stderr)
+        return 2
+
+    def progress(o) -> None:
+        print(f"{o.status:<14} {o.path}", flush=True)
+
+    outcomes = importer.import_suite(args.src, args.name, args.jobs, args.soc, progress)
+    n = len(suite.op_uris(args.name))
+    print(
+        f"suite {args.name}: {n} of {len(outcomes)} operators pass every case, written to "
+        f"{suite.data_dir() / args.name}; run them with `ascend-gym bench --suite {args.name}`"
+    )
     return 0

@@ -2,7 +2,8 @@
 
 An operator is addressed as `op://ascend-ops-v1/<level>/<name>`, as the short `<level>/<name>`,
 or as a filesystem path to a package directory. Users add their own suites with `register_suite`
-(or the ASCEND_GYM_SUITES environment variable: `name=path` pairs separated by `:`).
+(or the ASCEND_GYM_SUITES environment variable: `name=path` pairs separated by `:`); suites made by
+`ascend-gym suite import` live in `data_dir()/<name>` and are registered from there.
 """
 
 from __future__ import annotations
@@ -27,7 +28,18 @@ def register_suite(name: str, root: str | Path) -> None:
     _suites[name] = Path(root).resolve()
 
 
+def data_dir() -> Path:
+    """Where imported suites are kept: $ASCEND_GYM_DATA/suites, else the XDG data home's."""
+    base = os.environ.get("ASCEND_GYM_DATA") or Path(
+        os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share", "ascend_gym"
+    )
+    return Path(base) / "suites"
+
+
 def _env_suites() -> None:
+    if data_dir().is_dir():
+        for root in sorted(p for p in data_dir().iterdir() if p.is_dir()):
+            _suites.setdefault(root.name, root.resolve())
     for pair in filter(None, os.environ.get("ASCEND_GYM_SUITES", "").split(":")):
         name, _, root = pair.partition("=")
         register_suite(name, root)

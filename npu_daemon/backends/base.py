@@ -109,8 +109,15 @@ class Backend(abc.ABC):
             return _failed(
                 result, f, checks, Cost(compile_s=compile_s, run_s=time.monotonic() - t1)
             )
+        # A passed case may carry a note (the simulator's device-tolerated warnings): the first
+        # becomes the result's message.
+        notes = [c.message for c in checks if c.passed and c.message]
         return result.model_copy(
-            update={"cases": checks, "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1)}
+            update={
+                "cases": checks,
+                "cost": Cost(compile_s=compile_s, run_s=time.monotonic() - t1),
+                **({"message": notes[0]} if notes else {}),
+            }
         )
 
     # -- hooks ---------------------------------------------------------------------------------

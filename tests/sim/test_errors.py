@@ -36,7 +36,7 @@ CASES = {
     "global_out_of_range": (
         PIPE + GM + "TBuf<> b; pipe.InitBuffer(b, 8192); DataCopy(b.Get<float>(), xg[512], 1024);",
         "RUNTIME_ERROR",
-        ["DataCopy", "outside every GM buffer", "x+2048"],
+        ["DataCopy", "runs past the buffer", "x+2048"],
     ),
     "unaligned_ub_operand": (
         PIPE

@@ -317,6 +317,7 @@ def build_tiling(
             "-include",
             HOST_PCH,
             pkg.host_path,
+            *pkg.spec.host_sources,
             *rt.link_flags(),
             "-o",
             str(out),

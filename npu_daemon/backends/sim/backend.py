@@ -118,8 +118,12 @@ class SimBackend(Backend):
                 f"kernel_type {kernel_view.kernel_type(pkg)}",
                 f"result_fd {result_fd}",
                 *(f"param {k} {v}" for k, v in soc_params(request.soc).items()),
+                *(["param sim_strict 1"] if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else []),
             ]
             for arg in spec.inputs:  # read in place from the case cache
+                if arg.name in case.absent:  # an optional input left out: a null GM address
+                    lines.append(f"input {arg.name} {spec.arg_dtype(case, arg.name)} 0 - absent")
+                    continue
                 lines.append(
                     _tensor_line(
                         "input",
@@ -131,15 +135,16 @@ class SimBackend(Backend):
                 )
             for arg in spec.outputs:
                 path = case_dir / f"out_{arg.name}.bin"
-                lines.append(
-                    _tensor_line(
-                        "output",
-                        arg.name,
-                        spec.arg_dtype(case, arg.name),
-                        spec.arg_shape(case, arg.name),
-                        path,
-                    )
+                line = _tensor_line(
+                    "output",
+                    arg.name,
+                    spec.arg_dtype(case, arg.name),
+                    spec.arg_shape(case, arg.name),
+                    path,
                 )
+                if arg.alias:  # in place: the input's buffer, passed again or not at all
+                    line += f" alias {arg.alias}" + ("" if arg.param else " noparam")
+                lines.append(line)
             for attr in spec.attrs:
                 lines.append(_attr_line(attr.name, attr.type, spec.attr_values(case)[attr.name]))
             (case_dir / "launch.txt").write_text("\n".join(lines) + "\n")
@@ -200,6 +205,9 @@ class SimBackend(Backend):
                         log,
                         check,
                     )
+            if outcome.get("warnings"):  # device-tolerated conditions: noted, the verdict unchanged
+                message = f"case {case.name}: warning: {'; '.join(outcome['warnings'])}"
+                check = check.model_copy(update={"message": message})
             return check, Timing(outcome["latency_us"], outcome["profile"]) if timed else None
 
 
@@ -210,6 +218,10 @@ def _tensor_line(kind: str, name: str, dtype: str, shape: list[int], path: Path)
 def _attr_line(name: str, kind: str, value: object) -> str:
     if kind == "list_int":
         return f"attr {name} list_int {len(value)} {' '.join(str(int(v)) for v in value)}"
+    if kind == "list_float":
+        return f"attr {name} list_float {len(value)} {' '.join(repr(float(v)) for v in value)}"
+    if kind == "list_bool":
+        return f"attr {name} list_bool {len(value)} {' '.join(str(int(bool(v))) for v in value)}"
     if kind == "bool":
         return f"attr {name} bool {int(bool(value))}"
     if kind == "str":

@@ -167,6 +167,7 @@ class CaseData:
                 dtype=checker.STORAGE[spec.arg_dtype(self.case, arg.name)],
             ).reshape(spec.arg_shape(self.case, arg.name))
             for arg in spec.inputs
+            if arg.name not in self.case.absent
         }
 
     def reference(self) -> list[np.ndarray]:
@@ -177,16 +178,20 @@ class CaseData:
 
         def produce(tmp: Path) -> None:
             # In the daemon for a suite operator, in the sandbox for a client's own reference.
-            for i, out in enumerate(
-                references.reference_outputs(self.pkg, self.case, self.inputs_dir)
-            ):
-                np.save(tmp / f"out_{i}.npy", out)
+            outputs = references.reference_outputs(self.pkg, self.case, self.inputs_dir)
+            for i, out in enumerate(outputs):
+                np.save(tmp / f"out_{i}.npy", np.ma.getdata(out))
+                if np.ma.isMA(out):  # elements the operator leaves undefined
+                    np.save(tmp / f"out_{i}_mask.npy", np.ma.getmaskarray(out))
 
         entry = self._stack.enter_context(_entry(key, produce))
-        return [
-            np.load(entry / f"out_{i}.npy", mmap_mode="r")
-            for i in range(len(self.pkg.spec.outputs))
-        ]
+        outs = []
+        for i in range(len(self.pkg.spec.outputs)):
+            out = np.load(entry / f"out_{i}.npy", mmap_mode="r")
+            if (entry / f"out_{i}_mask.npy").exists():
+                out = np.ma.array(out, mask=np.load(entry / f"out_{i}_mask.npy"))
+            outs.append(out)
+        return outs
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@ enum class Kind : uint32_t {
   kBlock,       // BlockFrame, then Instr[instrs], then per site: SiteFrame + api + file bytes
   kEnd,         // every block ran; no payload
   kError,       // a failure (status, message bytes)
+  kWarning,     // a condition the device runs through (message bytes); before kEnd
 };
 
 struct Header {

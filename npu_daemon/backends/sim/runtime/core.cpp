@@ -55,6 +55,26 @@ void Fail(Status status, const SrcLoc& loc, const char* fmt, ...) {
   throw SimError(status, msg);
 }
 
+namespace {
+std::vector<std::string> g_warnings;
+std::mutex g_warningsMutex;
+}  // namespace
+
+void DeviceTolerated(const SrcLoc& loc, const char* fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (SimStrict()) Fail(Status::RUNTIME_ERROR, loc, "%s", buf);
+  const std::string site = std::string(loc.file) + ":" + std::to_string(loc.line) + ": ";
+  std::lock_guard<std::mutex> lock(g_warningsMutex);
+  for (const std::string& w : g_warnings)  // one warning per call site
+    if (w.compare(0, site.size(), site) == 0) return;
+  if (g_warnings.size() < 16) g_warnings.push_back(site + buf);
+}
+const std::vector<std::string>& Warnings() { return g_warnings; }
+
 using Clock = std::array<uint32_t, kPipes>;
 
 struct Core::Ordering {
@@ -861,6 +881,7 @@ TPipe::~TPipe() {
 
 uint32_t TPipe::Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num) {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+<<<<<<< HEAD
   if (buf != ascendc_sim::LocalBuf::kUB) {
     uint32_t& used = cubeUsed_[static_cast<int>(buf)];
     const uint32_t cap = core.local.Size(buf);
@@ -872,8 +893,16 @@ uint32_t TPipe::Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc
     return base;
   }
   ASCENDC_SIM_CHECK(used_ + bytes <= core.ubCapacity, loc,
+=======
+  ASCENDC_SIM_CHECK(used_ + bytes <= core.ub.bytes, loc,
+>>>>>>> main
                     "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available", num, len, used_,
                     static_cast<unsigned long long>(used_ + bytes), core.ubCapacity);
+  // Into the bytes the runtime reserves at the top of the UB: the device does not stop it.
+  ASCENDC_SIM_WARN_UNLESS(used_ + bytes <= core.ubCapacity, loc,
+                          "InitBuffer of %u x %u bytes needs UB [%u, %llu), into the %llu bytes the runtime reserves above %u",
+                          num, len, used_, static_cast<unsigned long long>(used_ + bytes),
+                          static_cast<unsigned long long>(core.ub.bytes - core.ubCapacity), core.ubCapacity);
   uint32_t base = used_;
   used_ += static_cast<uint32_t>(bytes);
   core.ubPeak = std::max(core.ubPeak, used_);

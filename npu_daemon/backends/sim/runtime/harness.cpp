@@ -42,6 +42,9 @@ namespace {
 struct TensorArg {
   std::string name, dtype, path;
   std::vector<int64_t> shape;
+  std::string alias;   // output: the input whose buffer it is (in-place ops)
+  bool param = true;   // output with an alias: also passed to the kernel as its own parameter
+  bool absent = false; // input: an optional input left out (null GM address)
   uint64_t Bytes() const {
     uint64_t n = 1;
     for (int64_t d : shape) n *= static_cast<uint64_t>(d);
@@ -51,7 +54,8 @@ struct TensorArg {
     static const std::unordered_map<std::string, ge::DataType> types = {
         {"float32", ge::DT_FLOAT}, {"float16", ge::DT_FLOAT16}, {"bfloat16", ge::DT_BF16}, {"int8", ge::DT_INT8},
         {"uint8", ge::DT_UINT8},   {"int16", ge::DT_INT16},     {"uint16", ge::DT_UINT16}, {"int32", ge::DT_INT32},
-        {"uint32", ge::DT_UINT32}, {"int64", ge::DT_INT64},     {"uint64", ge::DT_UINT64}, {"bool", ge::DT_BOOL}};
+        {"uint32", ge::DT_UINT32}, {"int64", ge::DT_INT64},     {"uint64", ge::DT_UINT64}, {"bool", ge::DT_BOOL},
+        {"float64", ge::DT_DOUBLE}, {"complex64", ge::DT_COMPLEX64}};
     auto it = types.find(d);
     if (it == types.end()) throw SimError(Status::RUNTIME_ERROR, "unsupported dtype " + d);
     return it->second;
@@ -97,6 +101,11 @@ Launch ParseLaunch(const char* path) {
       t.shape.resize(ndim);
       for (auto& d : t.shape) s >> d;
       s >> t.path;
+      for (std::string word; s >> word;) {
+        if (word == "alias") s >> t.alias;
+        else if (word == "noparam") t.param = false;
+        else if (word == "absent") t.absent = true;
+      }
       (key == "input" ? l.inputs : l.outputs).push_back(t);
     } else if (key == "attr") {
       ascendc_sim::ReadAttrLine(s, l.attrs);
@@ -112,7 +121,7 @@ Launch ParseLaunch(const char* path) {
 // bytes come from its file; only the rest is filled.
 struct GmBuffer {
   GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name, const std::string& source = "", bool guarded = true)
-      : mem((bytes + 31) / 32 * 32 + 32, name.c_str(), guarded) {
+      : mem((bytes + 31) / 32 * 32 + 32, name.c_str(), guarded), name(name) {
     uint64_t loaded = 0;
     if (!source.empty()) {
       std::ifstream f(source, std::ios::binary);
@@ -126,7 +135,44 @@ struct GmBuffer {
   uint8_t* Kernel() const { return mem.guard; }
   uint8_t* Host() const { return mem.host; }
   GuardedMemory mem;
+  std::string name;
 };
+
+// The launch's GM, mapped by the launcher before the fork: `params` in kernel parameter order
+// (nullptr for an absent optional input; an in-place output is its input's buffer, passed again
+// unless `noparam`), `inputs`/`outputs` by spec order (an output may be an input's buffer).
+struct GmArgs {
+  std::vector<std::unique_ptr<GmBuffer>> owned;
+  std::vector<GmBuffer*> params, inputs, outputs;
+};
+
+GmArgs MapGm(const Launch& l) {
+  GmArgs gm;
+  for (const auto& t : l.inputs) {
+    GmBuffer* b = nullptr;
+    if (!t.absent) {
+      gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path));
+      b = gm.owned.back().get();
+    }
+    gm.inputs.push_back(b);
+    gm.params.push_back(b);
+  }
+  for (const auto& t : l.outputs) {
+    if (!t.alias.empty()) {  // in place: the input's own buffer
+      GmBuffer* in = nullptr;
+      for (const auto& b : gm.owned)
+        if (b->name == t.alias) in = b.get();
+      if (in == nullptr) throw SimError(Status::RUNTIME_ERROR, "output " + t.name + " aliases unknown input " + t.alias);
+      gm.outputs.push_back(in);
+      if (t.param) gm.params.push_back(in);
+      continue;
+    }
+    gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name));  // NaN / -1: unwritten output shows as wrong
+    gm.outputs.push_back(gm.owned.back().get());
+    gm.params.push_back(gm.owned.back().get());
+  }
+  return gm;
+}
 
 void* Open(const std::string& path) {
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
@@ -177,6 +223,7 @@ struct Outcome {
   uint32_t ubPeak = 0;
   double latencyUs = 0;
   std::string profileJson;  // the model's msprof-style report
+  std::vector<std::string> warnings;
 };
 
 void WriteResult(const Launch& l, const Outcome& o) {
@@ -191,6 +238,11 @@ void WriteResult(const Launch& l, const Outcome& o) {
     if (o.status == Status::OK) {
       out.precision(10);
       out << ", \"latency_us\": " << o.latencyUs << ", \"profile\": " << o.profileJson;
+    }
+    if (!o.warnings.empty()) {  // conditions the device runs through (strict mode fails them)
+      out << ", \"warnings\": [";
+      for (size_t i = 0; i < o.warnings.size(); ++i) out << (i ? ", " : "") << "\"" << JsonEscape(o.warnings[i]) << "\"";
+      out << "]";
     }
     out << "}\n";
   }
@@ -227,7 +279,7 @@ void SendBlock(int fd, const Core& core) {
 }
 
 // Tiling and kernel. The inputs and outputs in `gm` were mapped by the launcher (shared pages).
-void RunCandidate(const Launch& l, std::vector<std::unique_ptr<GmBuffer>>& gm, int fd) {
+void RunCandidate(const Launch& l, const GmArgs& gm, int fd) {
   InstallSyscallFilter(SyscallStage::kLoading, fd);
   Open(l.tilingSo);
   void* kernelLib = Open(l.kernelSo);
@@ -240,10 +292,23 @@ void RunCandidate(const Launch& l, std::vector<std::unique_ptr<GmBuffer>>& gm, i
   if (def == nullptr && RegisteredOps().size() == 1) def = RegisteredOps().front();
   if (def == nullptr) throw SimError(Status::TILING_ERROR, "no OpDef registered with OP_ADD for op type " + l.opType);
   ops::TilingFunc tilingFunc = def->AICoreDef().GetTiling();
-  if (tilingFunc == nullptr) throw SimError(Status::TILING_ERROR, "OpDef " + def->Type() + " has no AICore().SetTiling(...)");
+  // Newer projects register the tiling with IMPL_OP_OPTILING instead, with a compile-time parse.
+  const gert::OpImplTiling* impl = RegisteredImpl(def->Type());
+  if (tilingFunc == nullptr && impl != nullptr) tilingFunc = impl->tiling;
+  if (tilingFunc == nullptr)
+    throw SimError(Status::TILING_ERROR, "OpDef " + def->Type() + " has no AICore().SetTiling(...) or IMPL_OP_OPTILING(...).Tiling(...)");
 
   gert::TilingContext ctx;
   ctx.opType_ = def->Type();
+  std::shared_ptr<void> compileInfo;
+  if (impl != nullptr && impl->parse != nullptr && impl->newCompileInfo != nullptr) {
+    compileInfo = impl->newCompileInfo();
+    gert::TilingParseContext parse;
+    parse.compileInfo_ = compileInfo.get();
+    parse.opType_ = ctx.opType_.c_str();
+    if (impl->parse(&parse) != ge::GRAPH_SUCCESS) throw SimError(Status::TILING_ERROR, "TilingParse of " + def->Type() + " failed");
+    ctx.compileInfo_ = compileInfo.get();
+  }
   auto describe = [](const TensorArg& t, std::vector<gert::Tensor>& tensors, std::vector<gert::CompileTimeTensorDesc>& descs) {
     gert::Tensor tensor;
     tensor.shape_ = gert::StorageShape(gert::Shape(t.shape));
@@ -253,7 +318,15 @@ void RunCandidate(const Launch& l, std::vector<std::unique_ptr<GmBuffer>>& gm, i
     desc.SetDataType(tensor.dtype_);
     descs.push_back(desc);
   };
-  for (const auto& t : l.inputs) describe(t, ctx.inputs_, ctx.inputDescs_);
+  for (size_t k = 0; k < l.inputs.size(); ++k) {
+    const TensorArg& t = l.inputs[k];
+    describe(t, ctx.inputs_, ctx.inputDescs_);
+    ctx.absent_.push_back(t.absent);
+    if (!t.absent && t.Bytes() <= (1u << 20)) {  // host-visible values for ValueDepend inputs
+      const uint8_t* host = gm.inputs[k]->Host();
+      ctx.inputs_.back().data_.assign(host, host + t.Bytes());
+    }
+  }
   for (const auto& t : l.outputs) describe(t, ctx.outputs_, ctx.outputDescs_);
   ctx.attrs_ = l.attrs;
   ge::graphStatus st;
@@ -277,7 +350,7 @@ void RunCandidate(const Launch& l, std::vector<std::unique_ptr<GmBuffer>>& gm, i
 
   // ---- device: one kernel run per block ----
   std::vector<Gm> args;
-  for (const auto& buffer : gm) args.push_back(buffer->Kernel());
+  for (const GmBuffer* b : gm.params) args.push_back(b != nullptr ? b->Kernel() : nullptr);
   GmBuffer workspace(std::max<uint64_t>(launch.workspaceBytes, 32), 0, "workspace");
   SetSysWorkspace(workspace.Kernel());
   args.push_back(launch.workspaceBytes > 0 ? workspace.Kernel() : nullptr);
@@ -296,10 +369,11 @@ void RunCandidate(const Launch& l, std::vector<std::unique_ptr<GmBuffer>>& gm, i
   RunCores(LaunchCores(l.kernelType, launch.blockDim), [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); },
            [&](Core& core) { SendBlock(fd, core); });
   std::fflush(nullptr);  // the launcher ends this process once it has the end record
+  for (const std::string& w : Warnings()) Send(fd, channel::Kind::kWarning, 0, {{w.data(), w.size()}});
   Send(fd, channel::Kind::kEnd, 0, {});
 }
 
-[[noreturn]] void CandidateMain(const Launch& l, std::vector<std::unique_ptr<GmBuffer>>& gm, int fd) {
+[[noreturn]] void CandidateMain(const Launch& l, const GmArgs& gm, int fd) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   try {
     RunCandidate(l, gm, fd);
@@ -415,6 +489,13 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         r.modelTime += Clock::now() - t0;
         break;
       }
+      case channel::Kind::kWarning: {
+        if (h.bytes > kMaxMessageBytes || o.warnings.size() >= 16) throw Malformed("warning record");
+        std::string message(h.bytes, '\0');
+        Read(fd, message.data(), message.size());
+        o.warnings.push_back(message);
+        break;
+      }
       case channel::Kind::kEnd:
         if (h.bytes != 0 || !r.model || r.blocks != r.cores.size()) throw Malformed("end record before every block");
         return true;
@@ -437,10 +518,7 @@ void Run(const Launch& l, Outcome& o) {
   SetSocParams(l.params);
   // GM inputs and outputs: shared pages both processes see; outputs are read here once the
   // candidate process is done.
-  std::vector<std::unique_ptr<GmBuffer>> gm;
-  for (const auto& t : l.inputs) gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path));
-  for (const auto& t : l.outputs)  // NaN / -1: unwritten output shows as wrong
-    gm.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name));
+  const GmArgs gm = MapGm(l);
 
   int fds[2];
   if (pipe(fds) != 0) throw SimError(Status::RUNTIME_ERROR, std::string("pipe: ") + std::strerror(errno));
@@ -486,7 +564,7 @@ void Run(const Launch& l, Outcome& o) {
 
   for (size_t k = 0; k < l.outputs.size(); ++k) {
     std::ofstream f(l.outputs[k].path, std::ios::binary);
-    f.write(reinterpret_cast<const char*>(gm[l.inputs.size() + k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
+    f.write(reinterpret_cast<const char*>(gm.outputs[k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
     f.close();
     if (!f) throw LauncherFault("cannot write output " + l.outputs[k].name + ": " + std::strerror(errno));
   }

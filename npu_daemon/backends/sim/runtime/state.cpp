@@ -32,6 +32,10 @@ std::vector<ops::OpDef*>& Ops() {
   static std::vector<ops::OpDef*> defs;
   return defs;
 }
+std::map<std::string, gert::OpImplTiling>& Impls() {
+  static std::map<std::string, gert::OpImplTiling> impls;
+  return impls;
+}
 const std::string& Param(const char* key) {
   auto it = Params().find(key);
   if (it == Params().end()) throw SimError(Status::RUNTIME_ERROR, std::string("SoC parameter '") + key + "' is not defined");
@@ -41,6 +45,10 @@ const std::string& Param(const char* key) {
 
 void SetSocParams(std::unordered_map<std::string, std::string> params) { Params() = std::move(params); }
 int64_t SocParamInt(const char* key) { return std::stoll(Param(key)); }
+bool SimStrict() {
+  auto it = Params().find("sim_strict");
+  return it != Params().end() && it->second == "1";
+}
 double SocParamDouble(const char* key) { return std::stod(Param(key)); }
 const char* SocParamStr(const char* key) { return Param(key).c_str(); }
 
@@ -91,6 +99,13 @@ bool GmRangeValid(const void* p, uint64_t bytes) {
   --it;
   return addr + bytes <= it->first + it->second.bytes;
 }
+bool GmRangeReadable(const void* p, uint64_t bytes) {
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  auto it = GmBuffers().upper_bound(addr);
+  if (it == GmBuffers().begin()) return false;
+  --it;
+  return addr + bytes <= it->first + std::max(it->second.bytes, it->second.mapped);
+}
 std::string DescribeGm(uint64_t addr) {
   auto it = GmBuffers().upper_bound(addr);
   if (it == GmBuffers().begin()) return "GM address " + std::to_string(addr);
@@ -99,9 +114,17 @@ std::string DescribeGm(uint64_t addr) {
 }
 
 const std::vector<ops::OpDef*>& RegisteredOps() { return Ops(); }
+const gert::OpImplTiling* RegisteredImpl(const std::string& type) {
+  auto it = Impls().find(type);
+  return it == Impls().end() ? nullptr : &it->second;
+}
 
 }  // namespace ascendc_sim
 
 namespace ops {
 void RegisterOpDef(OpDef* def) { ascendc_sim::Ops().push_back(def); }
 }  // namespace ops
+
+namespace gert {
+void RegisterOpImpl(const char* type, const OpImplTiling& impl) { ascendc_sim::Impls()[type] = impl; }
+}  // namespace gert

@@ -174,6 +174,17 @@ __aicore__ inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>
   (void)sharedTmpBuffer;
   Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, loc);
 }
+// BroadCast: the spelling of earlier CANN releases, same semantics.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim], ASCENDC_SIM_LOC) {
+  Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, loc);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer, ASCENDC_SIM_LOC) {
+  Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, sharedTmpBuffer, loc);
+}
 
 // CumSum over the last axis (each row) or the first axis (down the columns); lastRow receives the
 // last row of the result when config.outputLastRow is set.

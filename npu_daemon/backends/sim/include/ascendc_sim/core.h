@@ -32,6 +32,12 @@
 #define GM_ADDR __gm__ uint8_t*
 #endif
 #define UB_ADDR __ubuf__ uint8_t*
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1
 #endif
@@ -43,6 +49,7 @@
 // GCC 12 implements IEEE binary16 arithmetic (computed in float, rounded to nearest even).
 using half = _Float16;
 using float16_t = half;  // the AscendC spelling some kernels use
+using float32_t = float;  // likewise (the toolchain's stdint-style aliases)
 
 // bfloat16: storage of the upper 16 bits of a float, converted with round-to-nearest-even.
 struct bfloat16_t {
@@ -63,6 +70,12 @@ struct bfloat16_t {
     std::memcpy(&f, &u, 4);
     return f;
   }
+};
+
+// complex64 (DTYPE_<ARG> of a complex argument): storage only, kernels compute on its float parts.
+struct complex64 {
+  float real = 0;
+  float imag = 0;
 };
 
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL };
@@ -93,9 +106,17 @@ struct SimError : std::runtime_error {
 };
 
 [[noreturn]] void Fail(Status status, const SrcLoc& loc, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+// A condition the device does not check (it runs on, e.g. writing UB past a tensor but inside the
+// UB): a warning in the result, or a RUNTIME_ERROR in strict mode (`param sim_strict 1`).
+void DeviceTolerated(const SrcLoc& loc, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+const std::vector<std::string>& Warnings();
 #define ASCENDC_SIM_CHECK(cond, loc, ...) \
   do {                                    \
     if (!(cond)) ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, loc, __VA_ARGS__); \
+  } while (0)
+#define ASCENDC_SIM_WARN_UNLESS(cond, loc, ...) \
+  do {                                          \
+    if (!(cond)) ::ascendc_sim::DeviceTolerated(loc, __VA_ARGS__); \
   } while (0)
 
 // ---- instruction trace ----------------------------------------------------------------------
@@ -231,6 +252,7 @@ class Core {
 
   int blockIdx;
   int blockNum;
+<<<<<<< HEAD
   // Mixed (AIC + AIV) launches: the core's unit, its group (one AIC with its AIVs), its index
   // within the group's AIVs and the AIV:AIC ratio; a single-unit launch has group = blockIdx.
   CoreType coreType = CoreType::kAiv;
@@ -242,6 +264,10 @@ class Core {
   // Local memory: the Unified Buffer at [0, UB) and, past it, the cube buffers (LocalLayout).
   GuardedMemory ub;
   uint32_t ubCapacity;          // bytes TPipe may hand out
+=======
+  GuardedMemory ub;             // the Unified Buffer of this core
+  uint32_t ubCapacity;          // bytes TPipe may hand out (the UB less what the runtime reserves)
+>>>>>>> main
   uint32_t ubPeak = 0;          // most UB bytes TPipe handed out at once
   std::vector<Instr> trace;
   std::vector<Site> sites;
@@ -302,6 +328,8 @@ const char* SocParamStr(const char* key);
 
 // ---- GM allocations, to bound-check GlobalTensor traffic -------------------------------------
 bool GmRangeValid(const void* p, uint64_t bytes);
+// Inside the pages mapped for the buffer that holds `p` (a read there runs on the device too).
+bool GmRangeReadable(const void* p, uint64_t bytes);
 // The emulation's address of GM the kernel addresses at `p` (p itself outside guarded buffers).
 uint8_t* GmHost(const void* p);
 std::string DescribeGm(uint64_t addr);  // "name+offset", for messages

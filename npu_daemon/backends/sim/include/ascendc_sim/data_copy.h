@@ -61,10 +61,16 @@ inline void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const
   ASCENDC_SIM_CHECK(ubEnd <= core.ub.bytes, loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api, ubAddr,
                     static_cast<unsigned long long>(ubEnd));
   uint64_t gmSpan = d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.gmPitch + d.rowBytes : 0;
-  ASCENDC_SIM_CHECK(gmSpan == 0 || GmRangeValid(gm, gmSpan), loc,
-                    "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)", api,
-                    static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
   const bool toUb = op == Op::kCopyGmToUb;
+  if (gmSpan != 0 && !GmRangeValid(gm, gmSpan)) {
+    // A read a little past a buffer gets whatever memory follows on the device (zeros here); a
+    // write there, or a read beyond the buffer's pages, is an error.
+    ASCENDC_SIM_CHECK(toUb && GmRangeReadable(gm, gmSpan), loc,
+                      "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)", api,
+                      static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+    DeviceTolerated(loc, "%s: GM read of %llu bytes at %s runs past the buffer (the device reads the memory that follows)",
+                    api, static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+  }
   Instr ins{};
   ins.pipe = toUb ? PIPE_MTE2 : PIPE_MTE3;
   ins.op = op;
@@ -337,6 +343,32 @@ __aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, 
                     "DumpTensor of %u elements at %s is outside every GM buffer", dumpSize,
                     ascendc_sim::DescribeGm(reinterpret_cast<uintptr_t>(tensor.GetPhyAddr())).c_str());
   ascendc_sim::DumpValues("GM", desc, tensor.Data(), dumpSize);
+}
+
+// ---- InitGlobalMemory: `size` elements of GM set to `value` ------------------------------------
+// The library fills a UB buffer with Duplicate and writes it out on MTE3 (the caller orders later
+// reads with a flag or SyncAll, as on the device); recorded as one MTE3 copy of the whole range.
+template <typename T>
+__aicore__ inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_t size, const T value, ASCENDC_SIM_LOC) {
+  const uint64_t bytes = size * sizeof(T);
+  uint8_t* addr = reinterpret_cast<uint8_t*>(gm.GetPhyAddr());
+  ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(addr, bytes), loc,
+                    "InitGlobalMemory: GM range of %llu bytes at %s is outside every GM buffer",
+                    static_cast<unsigned long long>(bytes), ascendc_sim::DescribeGm(reinterpret_cast<uintptr_t>(addr)).c_str());
+  T* host = gm.Data();
+  for (uint64_t i = 0; i < size; ++i) host[i] = value;
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  ascendc_sim::Instr ins{};
+  ins.pipe = PIPE_MTE3;
+  ins.op = ascendc_sim::Op::kCopyUbToGm;
+  ins.repeats = 1;
+  ins.unitBytes = static_cast<uint32_t>(bytes);
+  ins.gmAddr = reinterpret_cast<uintptr_t>(addr);
+  ins.link = -1;
+  ins.elements = bytes;
+  ins.gmPitch = bytes;
+  core.IssueAccesses(ins, loc, "InitGlobalMemory", nullptr, 0);
+  core.GmAccess(PIPE_MTE3, ascendc_sim::GmPattern{ins.gmAddr, 1, static_cast<uint32_t>(bytes), bytes}, true, loc, "InitGlobalMemory");
 }
 
 // ---- cross-core barrier ----------------------------------------------------------------------

@@ -16,10 +16,16 @@ namespace ge {
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;  // graph/ge_error_codes.h
 
 enum DataType : int32_t {
   DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
   DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_UNDEFINED = 28,
+  // The rest of the framework's enumeration (graph/types.h), so host code may name them.
+  DT_STRING = 13, DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17,
+  DT_QINT8 = 18, DT_QINT16 = 19, DT_QINT32 = 20, DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23,
+  DT_STRING_REF = 24, DT_DUAL = 25, DT_VARIANT = 26, DT_INT4 = 29, DT_UINT1 = 30, DT_INT2 = 31, DT_UINT2 = 32,
+  DT_COMPLEX32 = 33, DT_MAX = 34,
 };
 enum Format : int32_t { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2 };
 
@@ -46,10 +52,25 @@ inline int32_t DataTypeBytes(DataType t) {
     case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
     case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
     case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
-    case DT_INT64: case DT_UINT64: case DT_DOUBLE: return 8;
+    case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
+    case DT_COMPLEX128: return 16;
+    case DT_COMPLEX32: return 4;
     default: return -1;
   }
 }
+// Graph-mode types older OpDefs name in check-support and inference hooks (never called here).
+class AscendString {
+ public:
+  AscendString() = default;
+  AscendString(const char* s) : s_(s ? s : "") {}
+  const char* GetString() const { return s_.c_str(); }
+  size_t GetLength() const { return s_.size(); }
+
+ private:
+  std::string s_;
+};
+class Operator {};
+
 // The framework's name for the same query (graph/types.h); tiling code calls it unqualified via ADL.
 inline int32_t GetSizeByDataType(DataType t) { return DataTypeBytes(t); }
 
@@ -70,6 +91,9 @@ class Shape {
   int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
   void SetDim(size_t i, int64_t v) { if (i < dims_.size()) dims_[i] = v; }
   void SetDimNum(size_t n) { dims_.resize(n, 1); }
+  const int64_t& operator[](size_t i) const { return dims_[i]; }
+  int64_t& operator[](size_t i) { return dims_[i]; }
+  bool IsScalar() const { return dims_.empty(); }
   void AppendDim(int64_t v) { dims_.push_back(v); }
   int64_t GetShapeSize() const {
     int64_t n = 1;
@@ -108,6 +132,13 @@ class CompileTimeTensorDesc {
 
 class Tensor {
  public:
+  // The values of an input the tiling reads (ValueDepend inputs such as axes or paddings); the
+  // harness loads inputs up to 1 MiB, larger ones read as null.
+  template <typename T>
+  const T* GetData() const { return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data()); }
+  const void* GetAddr() const { return data_.empty() ? nullptr : data_.data(); }
+  size_t GetSize() const { return data_.size(); }
+  std::vector<uint8_t> data_;
   const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
   const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
   int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
@@ -120,46 +151,53 @@ template <typename T>
 class TypedContinuousVector {
  public:
   size_t GetSize() const { return data_.size(); }
-  const T* GetData() const { return data_.data(); }
-  std::vector<T> data_;
+  const T* GetData() const { return reinterpret_cast<const T*>(data_.data()); }
+  // bool elements are kept as bytes: std::vector<bool> has no contiguous storage to point at.
+  std::vector<std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>> data_;
 };
 using ContinuousVector = TypedContinuousVector<int64_t>;
 
-// One attribute value; the getters return nullptr on a type mismatch, as the real ones do.
+// One attribute value. As in CANN, a getter returns the stored value's address cast to the type
+// asked for, with no type check: GetAttrPointer<int32_t> on an Int attr reads its low 4 bytes
+// (little-endian), GetFloat on an Int attr reinterprets the bits; only a missing index is nullptr.
 struct AttrValue {
-  enum Kind { kInt, kFloat, kBool, kStr, kListInt } kind = kInt;
+  enum Kind { kInt, kFloat, kBool, kStr, kListInt, kListFloat, kListBool } kind = kInt;
   int64_t i = 0;
   float f = 0;
   bool b = false;
   std::string s;
   TypedContinuousVector<int64_t> list;
+  TypedContinuousVector<float> listFloat;
+  TypedContinuousVector<bool> listBool;
+  const void* Raw() const {
+    switch (kind) {
+      case kInt: return &i;
+      case kFloat: return &f;
+      case kBool: return &b;
+      case kStr: return s.c_str();
+      case kListInt: return &list;
+      case kListFloat: return &listFloat;
+      case kListBool: return &listBool;
+    }
+    return nullptr;
+  }
 };
 
 class RuntimeAttrs {
  public:
-  const int64_t* GetInt(size_t i) const { return Is(i, AttrValue::kInt) ? &attrs_[i].i : nullptr; }
-  const float* GetFloat(size_t i) const { return Is(i, AttrValue::kFloat) ? &attrs_[i].f : nullptr; }
-  const bool* GetBool(size_t i) const { return Is(i, AttrValue::kBool) ? &attrs_[i].b : nullptr; }
-  const char* GetStr(size_t i) const { return Is(i, AttrValue::kStr) ? attrs_[i].s.c_str() : nullptr; }
-  const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
-    return Is(i, AttrValue::kListInt) ? &attrs_[i].list : nullptr;
-  }
+  const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
+  const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
+  const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
+  const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
+  const TypedContinuousVector<int64_t>* GetListInt(size_t i) const { return GetAttrPointer<TypedContinuousVector<int64_t>>(i); }
+  const TypedContinuousVector<float>* GetListFloat(size_t i) const { return GetAttrPointer<TypedContinuousVector<float>>(i); }
+  const TypedContinuousVector<bool>* GetListBool(size_t i) const { return GetAttrPointer<TypedContinuousVector<bool>>(i); }
   template <typename T>
   const T* GetAttrPointer(size_t i) const {
-    if (i >= attrs_.size()) return nullptr;
-    const AttrValue& a = attrs_[i];
-    if constexpr (std::is_same_v<T, int64_t>) return a.kind == AttrValue::kInt ? &a.i : nullptr;
-    if constexpr (std::is_same_v<T, float>) return a.kind == AttrValue::kFloat ? &a.f : nullptr;
-    if constexpr (std::is_same_v<T, bool>) return a.kind == AttrValue::kBool ? &a.b : nullptr;
-    if constexpr (std::is_same_v<T, char>) return a.kind == AttrValue::kStr ? a.s.c_str() : nullptr;
-    if constexpr (std::is_same_v<T, TypedContinuousVector<int64_t>>) return a.kind == AttrValue::kListInt ? &a.list : nullptr;
-    return nullptr;
+    return i < attrs_.size() ? reinterpret_cast<const T*>(attrs_[i].Raw()) : nullptr;
   }
   size_t GetAttrNum() const { return attrs_.size(); }
   std::vector<AttrValue> attrs_;
-
- private:
-  bool Is(size_t i, AttrValue::Kind k) const { return i < attrs_.size() && attrs_[i].kind == k; }
 };
 
 class TilingData {
@@ -184,12 +222,12 @@ class TilingData {
 
 class TilingContext {
  public:
-  const StorageShape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i].shape_ : nullptr; }
+  const StorageShape* GetInputShape(size_t i) const { return Present(i) ? &inputs_[i].shape_ : nullptr; }
   const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
   const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
-  const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+  const Tensor* GetInputTensor(size_t i) const { return Present(i) ? &inputs_[i] : nullptr; }
   const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
-  const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < inputDescs_.size() ? &inputDescs_[i] : nullptr; }
+  const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return Present(i) ? &inputDescs_[i] : nullptr; }
   const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < outputDescs_.size() ? &outputDescs_[i] : nullptr; }
   const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
@@ -214,8 +252,17 @@ class TilingContext {
   ge::graphStatus SetNeedAtomic(bool a) { needAtomic_ = a; return ge::GRAPH_SUCCESS; }
   const char* GetNodeType() const { return opType_.c_str(); }
   const char* GetNodeName() const { return opType_.c_str(); }
+  // The CompileInfo an IMPL_OP_OPTILING(...).TilingParse<T>() parse filled (null without one).
+  template <typename T>
+  const T* GetCompileInfo() const { return static_cast<const T*>(compileInfo_); }
+  const void* GetCompileInfo() const { return compileInfo_; }
+  const void* compileInfo_ = nullptr;
+
+  // An optional input left out of the launch reads as null, as the framework's getters return.
+  bool Present(size_t i) const { return i < inputs_.size() && (i >= absent_.size() || !absent_[i]); }
 
   // Filled by the harness.
+  std::vector<uint8_t> absent_;
   std::string opType_;
   std::vector<Tensor> inputs_, outputs_;
   std::vector<CompileTimeTensorDesc> inputDescs_, outputDescs_;
@@ -234,10 +281,27 @@ class TilingContext {
 class InferShapeContext {
  public:
   const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+  const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+  const Tensor* GetInputTensor(size_t i) const { return i < tensors_.size() ? &tensors_[i] : nullptr; }
+  std::vector<Tensor> tensors_;
   Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
   std::vector<Shape> inputs_, outputs_;
   RuntimeAttrs attrs_;
+};
+
+template <typename T>
+class Range {
+ public:
+  const T* GetMin() const { return &min_; }
+  const T* GetMax() const { return &max_; }
+  T min_, max_;
+};
+class InferShapeRangeContext {
+ public:
+  const Range<Shape>* GetInputShapeRange(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+  Range<Shape>* GetOutputShapeRange(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+  std::vector<Range<Shape>> inputs_, outputs_;
 };
 
 class InferDataTypeContext {
@@ -274,6 +338,22 @@ void ReadAttrLine(Istream& in, gert::RuntimeAttrs& attrs) {
     in >> n;
     a.list.data_.resize(n);
     for (auto& v : a.list.data_) in >> v;
+  } else if (kind == "list_float") {
+    a.kind = gert::AttrValue::kListFloat;
+    size_t n;
+    in >> n;
+    a.listFloat.data_.resize(n);
+    for (auto& v : a.listFloat.data_) in >> v;
+  } else if (kind == "list_bool") {
+    a.kind = gert::AttrValue::kListBool;
+    size_t n;
+    in >> n;
+    a.listBool.data_.resize(n);
+    for (auto& v : a.listBool.data_) {
+      int bit;
+      in >> bit;
+      v = static_cast<uint8_t>(bit != 0);
+    }
   }
   attrs.attrs_.push_back(a);
 }

@@ -19,6 +19,9 @@
 #define DT_DOUBLE 11
 #define DT_BOOL 12
 #define DT_BF16 27
+#define DT_COMPLEX64 16
+#define DT_COMPLEX128 17
+#define DT_INT4 29
 
 #define FORMAT_NCHW 0
 #define FORMAT_NHWC 1

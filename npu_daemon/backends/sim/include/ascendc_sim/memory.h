@@ -15,6 +15,7 @@ using ascendc_sim::SrcLoc;
 enum class TPosition : uint8_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM, TSCM, C2PIPE2GM, MAX };
 using QuePosition = TPosition;
 
+<<<<<<< HEAD
 // Which pipes produce into and consume from a buffer at a position (cube positions: cube_memory.h).
 constexpr pipe_t ProducerPipe(TPosition p) {
   switch (p) {
@@ -47,6 +48,15 @@ constexpr ascendc_sim::LocalBuf BufferOf(TPosition p) {
     case TPosition::C2PIPE2GM: return ascendc_sim::LocalBuf::kFB;
     default: return ascendc_sim::LocalBuf::kUB;
   }
+=======
+// Which pipes produce into and consume from a buffer at a position.
+// A queue bound to GM (TQueBind<GM, VECIN> / <VECOUT, GM>) is filled by MTE2 / drained by MTE3.
+constexpr pipe_t ProducerPipe(TPosition p) {
+  return p == TPosition::VECIN || p == TPosition::GM ? PIPE_MTE2 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE2 : PIPE_V;
+}
+constexpr pipe_t ConsumerPipe(TPosition p) {
+  return p == TPosition::VECOUT || p == TPosition::GM ? PIPE_MTE3 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE1 : PIPE_V;
+>>>>>>> main
 }
 
 template <typename T>
@@ -85,9 +95,14 @@ class GlobalTensor {
 
  private:
   void CheckScalar(uint64_t offset, bool write, const SrcLoc& loc) const {
-    ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(addr_ + offset, sizeof(T)), loc,
-                      "GlobalTensor::%s at element %llu is outside every GM buffer", write ? "SetValue" : "GetValue",
-                      static_cast<unsigned long long>(offset));
+    if (!ascendc_sim::GmRangeValid(addr_ + offset, sizeof(T))) {
+      // A read just past a buffer gets the memory that follows on the device (zeros here).
+      ASCENDC_SIM_CHECK(!write && ascendc_sim::GmRangeReadable(addr_ + offset, sizeof(T)), loc,
+                        "GlobalTensor::%s at element %llu is outside every GM buffer", write ? "SetValue" : "GetValue",
+                        static_cast<unsigned long long>(offset));
+      ascendc_sim::DeviceTolerated(loc, "GlobalTensor::GetValue at element %llu reads past the buffer (the device reads the memory that follows)",
+                                   static_cast<unsigned long long>(offset));
+    }
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     core.Scalar(core.scalarGmCycles);
     core.GmAccess(PIPE_S, ascendc_sim::GmPattern{reinterpret_cast<uintptr_t>(addr_ + offset), 1, sizeof(T), sizeof(T)}, write, loc,
@@ -146,6 +161,13 @@ class LocalTensor {
     T v = static_cast<T>(value);
     std::memcpy(core.UbPtr(addr_ + index * sizeof(T)), &v, sizeof(T));
   }
+  // A reference to one element for scalar code (`t(i) = v`), charged as one scalar UB read.
+  __aicore__ T& operator()(uint32_t index, ASCENDC_SIM_LOC) const {
+    CheckIndex(index, loc, "operator()");
+    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), false, loc, "LocalTensor::operator()");
+    return Data()[index];
+  }
   __aicore__ uint32_t GetSize() const { return size_; }
   __aicore__ void SetSize(uint32_t size) { size_ = size; }
   __aicore__ uint32_t GetLength() const { return size_ * sizeof(T); }
@@ -162,8 +184,13 @@ class LocalTensor {
   T* Data() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbPtr(addr_)); }
 
  private:
+  // Past the tensor but inside the UB the scalar unit reads or writes on (a device-tolerated warning).
   void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
-    ASCENDC_SIM_CHECK(index < size_, loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
+    if (index < size_) return;
+    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().ub.bytes, loc,
+                      "LocalTensor::%s index %u out of range (tensor has %u elements), past the end of the UB", api, index,
+                      size_);
+    ascendc_sim::DeviceTolerated(loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
   }
   uint32_t addr_ = 0;
   uint32_t size_ = 0;
@@ -225,6 +252,11 @@ class TQueBase {
     bool freedOnce = false;  // a FreeTensor has signalled the producer since the last AllocTensor
   };
   int SlotOf(uint32_t addr, const SrcLoc& loc) const {
+    if (len_ == 0 && addr == base_) {  // zero-length buffers share one address: the oldest in use
+      for (int i = 0; i < num_; ++i)
+        if (slots_[i].inUse) return i;
+      return 0;
+    }
     ASCENDC_SIM_CHECK(len_ > 0 && addr >= base_ && addr < base_ + num_ * len_ && (addr - base_) % len_ == 0, loc,
                       "tensor at UB address %u does not belong to this queue", addr);
     return static_cast<int>((addr - base_) / len_);
@@ -331,6 +363,11 @@ class TBuf {
     return LocalTensor<T>(base_ + bufOffset, size, pos);
   }
   uint32_t BufferBytes() const { return len_; }
+  // The queue interface TBuf shares with TQueBind on the device: the whole buffer, no events.
+  template <typename T>
+  __aicore__ LocalTensor<T> AllocTensor() const { return Get<T>(); }
+  template <typename T>
+  __aicore__ void FreeTensor(LocalTensor<T>&) const {}
 
  private:
   uint32_t base_ = 0;
@@ -357,9 +394,22 @@ class TPipe {
     buf.Bind(Allocate(BufferOf(pos), Align32(len), loc, len, 1), Align32(len));
     return true;
   }
+<<<<<<< HEAD
   __aicore__ void Init() { Reset(); }
   __aicore__ void Reset() { used_ = 0; vecinBuffers_ = 0; for (uint32_t& u : cubeUsed_) u = 0; }
   __aicore__ void Destroy() { Reset(); }
+=======
+  // A TBuf is a queue on the device, so the queue form (num buffers of len bytes) takes one too.
+  template <TPosition pos>
+  __aicore__ bool InitBuffer(TBuf<pos>& buf, uint8_t num, uint32_t len, ASCENDC_SIM_LOC) {
+    const uint32_t bytes = Align32(len) * num;
+    buf.Bind(Allocate(bytes, loc, len, num), bytes);
+    return true;
+  }
+  __aicore__ void Init() { used_ = 0; vecinBuffers_ = 0; }
+  __aicore__ void Reset() { used_ = 0; vecinBuffers_ = 0; }
+  __aicore__ void Destroy() { used_ = 0; vecinBuffers_ = 0; }
+>>>>>>> main
   uint32_t UsedBytes() const { return used_; }
 
   // Event ids come from a pool of 8 per HardEvent, as on the real TPipe.
@@ -392,3 +442,5 @@ class TPipe {
 __aicore__ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_sim::CurrentCore().tpipe); }
 
 }  // namespace AscendC
+
+using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using namespace AscendC`

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "ascendc_sim/core.h"
+#include "register/op_impl_registry.h"
 
 namespace ops {
 class OpDef;
@@ -37,6 +38,9 @@ std::vector<CoreSpec> LaunchCores(const std::string& kernelType, uint32_t blockD
 // and is resumed once its condition holds; if every remaining core waits, the launch deadlocks.
 void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& kernel, const std::function<void(Core&)>& done);
 const std::vector<ops::OpDef*>& RegisteredOps();
+// IMPL_OP_OPTILING registrations by op type (register/op_impl_registry.h).
+const gert::OpImplTiling* RegisteredImpl(const std::string& type);
 double SocParamDouble(const char* key);
+bool SimStrict();  // `param sim_strict 1`: device-tolerated conditions are errors
 
 }  // namespace ascendc_sim

@@ -49,6 +49,17 @@ using ::printf;
 
 }  // namespace AscendC
 
+// Kernels call these unqualified outside `using namespace AscendC`, as the toolchain allows.
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;
+
+// The device compiler's scalar min/max, which kernels call unqualified on mixed integer types.
+// Less specialised than std::min/max, so `using namespace std` code still picks those.
+template <typename A, typename B>
+__aicore__ inline std::common_type_t<A, B> min(A a, B b) { return b < a ? b : a; }
+template <typename A, typename B>
+__aicore__ inline std::common_type_t<A, B> max(A a, B b) { return a < b ? b : a; }
+
 // CCE intrinsics older kernels call directly.
 __aicore__ inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
 __aicore__ inline int64_t get_block_num() { return AscendC::GetBlockNum(); }

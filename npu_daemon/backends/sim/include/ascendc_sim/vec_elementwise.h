@@ -277,6 +277,32 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const typename ascen
                     [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
 }
 
+// ---- Copy: vector UB -> UB copy, mask + repeats (API.md section 6: Copy) -------------------------
+// Strides in 32 B blocks as for the unary family: dst/src block stride, dst/src repeat size.
+struct CopyRepeatParams {
+  uint16_t dstStride = 1;
+  uint16_t srcStride = 1;
+  uint16_t dstRepeatSize = 8;
+  uint16_t srcRepeatSize = 8;
+};
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTime,
+                            const CopyRepeatParams& p, ASCENDC_SIM_LOC) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy: 16- or 32-bit elements");
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
+                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  ascendc_sim::Unary(ascendc_sim::Op::kVecUnary, "Copy", dst, src, l, {p.dstStride, p.dstRepeatSize}, {p.srcStride, p.srcRepeatSize},
+                     [](T x) { return x; }, loc);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTime,
+                            const CopyRepeatParams& p, ASCENDC_SIM_LOC) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy: 16- or 32-bit elements");
+  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc) : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  ascendc_sim::Unary(ascendc_sim::Op::kVecUnary, "Copy", dst, src, l, {p.dstStride, p.dstRepeatSize}, {p.srcStride, p.srcRepeatSize},
+                     [](T x) { return x; }, loc);
+}
+
 // ---- Axpy: dst += src * scalar (dst may be float with a half source) --------------------------
 template <typename T, typename U>
 __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalar, const int32_t& count,

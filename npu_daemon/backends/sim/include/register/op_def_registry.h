@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "ascendc_sim/host_context.h"
+#include "ascendc_sim/host_std.h"
+#include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
 
 namespace ops {
@@ -52,6 +54,8 @@ class OpAttrDef {
   OpAttrDef& String(const char* = "") { return *this; }
   OpAttrDef& ListInt(std::vector<int64_t> = {}) { return *this; }
   OpAttrDef& ListFloat(std::vector<float> = {}) { return *this; }
+  OpAttrDef& ListBool(std::vector<bool> = {}) { return *this; }
+  OpAttrDef& ListListInt(std::vector<std::vector<int64_t>> = {}) { return *this; }
   OpAttrDef& Comment(const char*) { return *this; }
   const std::string& Name() const { return name_; }
 
@@ -63,6 +67,8 @@ class OpAICoreConfig {
  public:
   OpAICoreConfig() = default;
   explicit OpAICoreConfig(const char*) {}
+  OpAICoreConfig& AsyncFlag(bool) { return *this; }
+  OpAICoreConfig& RangeLimitValue(const char*) { return *this; }
   OpAICoreConfig& DynamicCompileStaticFlag(bool) { return *this; }
   OpAICoreConfig& DynamicFormatFlag(bool) { return *this; }
   OpAICoreConfig& DynamicRankSupportFlag(bool) { return *this; }
@@ -80,8 +86,15 @@ class OpAICoreConfig {
 class OpAICoreDef {
  public:
   OpAICoreDef& SetTiling(TilingFunc f) { tiling_ = f; return *this; }
-  OpAICoreDef& SetCheckSupport(void*) { return *this; }
-  OpAICoreDef& SetOpSelectFormat(void*) { return *this; }
+  // Graph-mode hooks (tiling parse, check support, format selection): accepted, not run here.
+  template <typename F>
+  OpAICoreDef& SetTilingParse(F) { return *this; }
+  template <typename F>
+  OpAICoreDef& SetCheckSupport(F) { return *this; }
+  template <typename F>
+  OpAICoreDef& SetOpSelectFormat(F) { return *this; }
+  template <typename F>
+  OpAICoreDef& SetOpSpecInfo(F) { return *this; }
   OpAICoreDef& AddConfig(const char* soc) { socs_.emplace_back(soc); return *this; }
   OpAICoreDef& AddConfig(const char* soc, const OpAICoreConfig&) { socs_.emplace_back(soc); return *this; }
   TilingFunc GetTiling() const { return tiling_; }
@@ -102,7 +115,8 @@ class OpDef {
   OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
   OpAttrDef& Attr(const char* name) { attrs_.emplace_back(name); return attrs_.back(); }
   OpDef& SetInferShape(InferShapeFunc f) { inferShape_ = f; return *this; }
-  OpDef& SetInferShapeRange(void*) { return *this; }
+  template <typename F>
+  OpDef& SetInferShapeRange(F) { return *this; }
   OpDef& SetInferDataType(InferDataTypeFunc f) { inferDataType_ = f; return *this; }
   OpAICoreDef& AICore() { return aicore_; }
   OpDef& Comment(const char*) { return *this; }

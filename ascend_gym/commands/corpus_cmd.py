@@ -1,0 +1,40 @@
+"""Run a directory of real custom operators (not ours) on the simulator with our specs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="corpus_command", required=True)
+    run = sub.add_parser(
+        "run", help="evaluate every custom-op directory under SRC_DIR and print the table"
+    )
+    run.add_argument("src", type=Path, metavar="SRC_DIR")
+    run.add_argument("--json", type=Path, help="write every operator's outcome here")
+    run.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
+    run.add_argument("--soc", default="Ascend910B4")
+    run.add_argument("--quiet", action="store_true", help="no line per operator")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ascend_gym.corpus import runner
+
+    if not args.src.is_dir():
+        print(f"ascend-gym corpus: {args.src} is not a directory", file=sys.stderr)
+        return 2
+
+    def progress(o: runner.OpOutcome) -> None:
+        if not args.quiet and o.tried:
+            detail = f"  {o.message.splitlines()[0][:200]}" if o.message else ""
+            print(f"{o.status:<14} {o.path}{detail}", flush=True)
+
+    outcomes = runner.run(args.src, jobs=args.jobs, soc=args.soc, progress=progress)
+    print(runner.summary(outcomes))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps([o.model_dump() for o in outcomes], indent=1))
+    return 0

@@ -1,0 +1,166 @@
+"""Real custom operators from a directory the user points at, paired with specs written by us.
+
+A custom-op directory holds `op_host/<op>.cpp` (tiling + OpDef), `op_host/<op>_tiling.h`,
+optionally `op_host/<op>_def.cpp` and other host translation units, and `op_kernel/<op>.cpp`.
+Its spec and numpy reference live here (`specs/<op>.toml`, `references.py`): they are ours, the
+sources never enter the repository. One spec serves every implementation of an operator: its
+arguments and attributes are positional, renamed to the names the implementation's OpDef uses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ascend_gym.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
+
+SPEC_DIR = Path(__file__).resolve().parent / "specs"
+REFERENCES = Path(__file__).resolve().parent / "references.py"
+
+_OP_ADD = re.compile(r"\bOP_ADD\(\s*(\w+)")
+_ARG = re.compile(r"\bthis->(Input|Output)\(\s*\"(\w+)\"\s*\)")
+_DTYPES = re.compile(
+    r"\bthis->(?:Input|Output)\(\s*\"\w+\"\s*\)[^;]*?\.DataType\(\s*\{([^}]*)\}", re.S
+)
+_ENTRY = re.compile(r"__global__\s+(?:__aicore__\s+)?void\s+(\w+)\s*\(")
+# Host files that are not the tiling: graph-mode inference and protos, the aclnn / l0 API layers.
+_HOST_SKIP = ("_infershape", "_infer_shape", "_proto", "aclnn_", "_l0.")
+
+
+@dataclass(frozen=True)
+class OpSource:
+    """One custom-op directory found under the corpus root."""
+
+    op: str  # snake_case name: op_host/<op>.cpp
+    root: Path  # the directory holding op_host/ and op_kernel/
+    rel: str  # root relative to the corpus directory, for tables
+
+
+def find_ops(src: Path) -> list[OpSource]:
+    """Every custom-op directory under `src`, in path order; a byte-identical copy of one found
+    earlier (repositories vendor each other's operators) is left out."""
+    found, seen = [], set()
+    for tiling in sorted(src.rglob("op_host/*_tiling.h")):
+        op = tiling.name.removesuffix("_tiling.h")
+        root = tiling.parent.parent
+        if (
+            not (root / "op_host" / f"{op}.cpp").is_file()
+            or not (root / "op_kernel" / f"{op}.cpp").is_file()
+        ):
+            continue
+        digest = hashlib.sha256()
+        for p in sorted((root / "op_host").rglob("*")) + sorted((root / "op_kernel").rglob("*")):
+            if p.is_file():
+                digest.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+        if digest.digest() not in seen:
+            seen.add(digest.digest())
+            found.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
+    return found
+
+
+def spec_names() -> list[str]:
+    return sorted(p.stem for p in SPEC_DIR.glob("*.toml"))
+
+
+def load_spec(op: str) -> OperatorSpec | None:
+    path = SPEC_DIR / f"{op}.toml"
+    if not path.is_file():
+        return None
+    return OperatorSpec.model_validate(tomllib.loads(path.read_text()))
+
+
+def _read(path: Path) -> str:
+    return path.read_text(errors="replace")
+
+
+def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
+    """The operator package of one implementation: its sources, our spec adapted to its OpDef
+    names, its OP_ADD type and kernel entry, and our reference module."""
+    files = {
+        p.relative_to(source.root).as_posix(): _read(p)
+        for folder in ("op_host", "op_kernel")
+        for p in sorted((source.root / folder).rglob("*"))
+        if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.suffix != ".py"
+    }
+    files["reference.py"] = _read(REFERENCES)
+    host = f"op_host/{source.op}.cpp"
+    host_text = "\n".join(t for p, t in files.items() if p.startswith("op_host/"))
+    extra_hosts = sorted(
+        p
+        for p in files
+        if p.startswith("op_host/")
+        and p.endswith(".cpp")
+        and p != host
+        and not any(s in p for s in _HOST_SKIP)
+    )
+    update: dict = {
+        "host_file": host,
+        "host_sources": extra_hosts,
+        "tiling_header": f"op_host/{source.op}_tiling.h",
+        "kernel_file": f"op_kernel/{source.op}.cpp",
+    }
+    if m := _OP_ADD.search(host_text):
+        update["op_type"] = m.group(1)
+    if m := _ENTRY.search(files[f"op_kernel/{source.op}.cpp"]):
+        update["kernel"] = m.group(1)
+    spec = supported_cases(rename_args(spec.model_copy(update=update), host_text), host_text)
+    return OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}")
+
+
+def rename_args(spec: OperatorSpec, host_text: str) -> OperatorSpec:
+    """The spec with its inputs and outputs renamed, by position, to the OpDef's names (kernels
+    see them as DTYPE_<NAME>); unchanged where the counts differ. Attrs are positional already.
+
+    An OpDef Output named like an Input is a ref op: the kernel parameter (and DTYPE macro) of
+    the output is `<name>_ref`, as the toolchain names it."""
+    ins = [n for kind, n in _ARG.findall(host_text) if kind == "Input"]
+    outs = [n for kind, n in _ARG.findall(host_text) if kind == "Output"]
+    names: dict[str, str] = {}
+    if len(ins) == len(spec.inputs):
+        names |= {a.name: n for a, n in zip(spec.inputs, ins)}
+    if len(outs) == len(spec.outputs):
+        names |= {a.name: f"{n}_ref" if n in ins else n for a, n in zip(spec.outputs, outs)}
+    data = spec.model_dump()
+    # An in-place output is a kernel parameter only where the OpDef declares it as an Output.
+    for arg in data["outputs"]:
+        if arg["alias"]:
+            arg["param"] = len(outs) == len(spec.outputs)
+    if len(set(names.values())) != len(names) or all(k == v for k, v in names.items()):
+        return OperatorSpec.model_validate(data)
+    for group in ("inputs", "outputs"):
+        for arg in data[group]:
+            arg["name"] = names.get(arg["name"], arg["name"])
+            arg["alias"] = names.get(arg["alias"], arg["alias"])
+    for case in data["cases"]:
+        for key in ("shapes", "dtypes", "values", "ranges"):
+            case[key] = {names.get(k, k): v for k, v in case[key].items()}
+        case["absent"] = [names.get(k, k) for k in case["absent"]]
+    return OperatorSpec.model_validate(data)
+
+
+GE_NAMES = {ge: name for name, ge in GE_DTYPES.items()}
+
+
+def supported_cases(spec: OperatorSpec, host_text: str) -> OperatorSpec:
+    """The spec with only the cases whose input dtypes the implementation's OpDef lists (one
+    spec serves implementations that support different dtypes); the first case left becomes the
+    bench case if the bench case went."""
+    lists = [
+        {GE_NAMES.get(t.strip().removeprefix("ge::"), "") for t in m.split(",")}
+        for m in _DTYPES.findall(host_text)
+    ]
+    if len(lists) < len(spec.inputs):
+        return spec
+    cases = [
+        c
+        for c in spec.cases
+        if all(spec.arg_dtype(c, a.name) in ok for a, ok in zip(spec.inputs, lists))
+    ]
+    if not cases or len(cases) == len(spec.cases):
+        return spec
+    if not any(c.bench for c in cases):
+        cases[0] = cases[0].model_copy(update={"bench": True})
+    return spec.model_copy(update={"cases": cases})

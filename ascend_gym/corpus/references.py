@@ -1,0 +1,420 @@
+"""numpy references of the corpus operators (ours), one function per spec in specs/.
+
+Each takes the inputs positionally (floats as float32/float16 values, bf16 as float32) and the
+attrs by their spec names, computes in float64 where rounding matters, and returns the outputs;
+the checker rounds them to each output's dtype.
+"""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+# ---- unary elementwise ------------------------------------------------------------------------
+def abs_(x):
+    return np.abs(x)
+
+
+def neg(x):
+    return -x if x.dtype.kind != "i" else (-x.astype(np.int64)).astype(x.dtype)
+
+
+def sqrt(x):
+    return np.sqrt(_f(x))
+
+
+def rsqrt(x):
+    return 1.0 / np.sqrt(_f(x))
+
+
+def reciprocal(x):
+    return 1.0 / _f(x)
+
+
+def tanh(x):
+    return np.tanh(_f(x))
+
+
+def sin(x):
+    return np.sin(_f(x))
+
+
+def cos(x):
+    return np.cos(_f(x))
+
+
+def gelu(x):
+    x = _f(x)
+    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x**3)))
+
+
+def fast_gelu(x):
+    x = _f(x)
+    return x / (1.0 + np.exp(-1.702 * np.abs(x))) * np.exp(0.851 * (x - np.abs(x)))
+
+
+def swish(x, scale):
+    x = _f(x)
+    return x / (1.0 + np.exp(-scale * x))
+
+
+def exp(x, base, scale, shift):
+    z = scale * _f(x) + shift
+    return np.exp(z) if base == -1.0 else np.power(base, z)
+
+
+def log(x, base, scale, shift):
+    z = np.log(scale * _f(x) + shift)
+    return z if base == -1.0 else z / np.log(base)
+
+
+def asinh(x):
+    return np.arcsinh(_f(x))
+
+
+def spence(x):
+    from scipy import special
+
+    return special.spence(_f(x))
+
+
+def dawsn(x):
+    from scipy import special
+
+    return special.dawsn(_f(x))
+
+
+def trunc(x):
+    return np.trunc(x)
+
+
+def is_finite(x):
+    return np.isfinite(x)
+
+
+def is_inf(x):
+    return np.isinf(x)
+
+
+def logical_not(x):
+    return ~x
+
+
+def neg_second_half(input):
+    h = input.shape[-1] // 2
+    return np.concatenate([input[..., :h], -input[..., h:]], axis=-1)
+
+
+# ---- binary and n-ary elementwise -------------------------------------------------------------
+def add(x, y):
+    return x.astype(np.float64) + y if x.dtype.kind == "f" else (x + y).astype(x.dtype)
+
+
+def sub(x, y):
+    return _f(x) - _f(y)
+
+
+def div(x1, x2):
+    return _f(x1) / _f(x2)
+
+
+def xlogy(x1, x2):
+    x1, x2 = _f(x1), _f(x2)
+    return np.where(x1 == 0, 0.0, x1 * np.log(x2))
+
+
+def fast_gelu_grad(dy, x):
+    x = _f(x)
+    s = 1.0 / (1.0 + np.exp(-1.702 * x))
+    return _f(dy) * (s + 1.702 * x * s * (1.0 - s))
+
+
+def gelu_grad(dy, x, y):
+    x = _f(x)
+    k = np.sqrt(2.0 / np.pi)
+    inner = k * (x + 0.044715 * x**3)
+    t = np.tanh(inner)
+    d = 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * k * (1.0 + 3 * 0.044715 * x * x)
+    return _f(dy) * d
+
+
+def asinh_grad(y, dy):
+    return _f(dy) / np.cosh(_f(y))
+
+
+def equal(x1, x2):
+    return x1 == x2
+
+
+def not_equal(x1, x2):
+    return x1 != x2
+
+
+def less(x1, x2):
+    return x1 < x2
+
+
+def less_equal(x1, x2):
+    return x1 <= x2
+
+
+def greater(x1, x2):
+    return x1 > x2
+
+
+def greater_equal(x1, x2):
+    return x1 >= x2
+
+
+def logical_or(x1, x2):
+    return x1 | x2
+
+
+def heaviside(input, values):
+    x = _f(input)
+    return np.where(x < 0, 0.0, np.where(x > 0, 1.0, _f(values)))
+
+
+def fmax(x, y):
+    return np.fmax(x, y)
+
+
+def is_close(x1, x2, rtol, atol, equal_nan):
+    a, b = _f(x1), _f(x2)
+    close = np.abs(a - b) <= atol + rtol * np.abs(b)
+    return close | (equal_nan & np.isnan(a) & np.isnan(b))
+
+
+def lerp(start, end, weight):
+    s = _f(start)
+    return s + _f(weight) * (_f(end) - s)
+
+
+def kl_div_target_backward(grad_output, self, target, reduction, log_target):
+    t = _f(target)
+    if log_target:
+        return _f(grad_output) * np.exp(t) * (t + 1.0 - _f(self))
+    return _f(grad_output) * (np.log(t) + 1.0 - _f(self))
+
+
+def mul_sigmoid_mul_add(input, mulscalar1, mulscalar2, addscalar3):
+    return 1.0 / (1.0 + np.exp(-_f(input) * _f(mulscalar1))) * _f(mulscalar2) + _f(addscalar3)
+
+
+def gcd(x1, x2):
+    return np.gcd(x1, x2)
+
+
+# ---- with scalar tensors, reductions and axes ---------------------------------------------------
+def addcdiv(input_data, x1, x2, value):
+    return _f(input_data) + _f(value) * _f(x1) / _f(x2)
+
+
+def addcmul(input_data, x1, x2, value):
+    if input_data.dtype.kind == "i":
+        return input_data + value.ravel()[0] * x1 * x2
+    return _f(input_data) + _f(value).ravel()[0] * _f(x1) * _f(x2)
+
+
+def clip_by_value(x, clip_value_min, clip_value_max):
+    return np.minimum(np.maximum(x, clip_value_min.ravel()[0]), clip_value_max.ravel()[0])
+
+
+def muls(x, value):
+    return _f(x) * float(value.ravel()[0])
+
+
+def mse_loss(predict, label, reduction):
+    d = (_f(predict) - _f(label)) ** 2
+    if reduction == "none":
+        return d
+    return np.array([d.sum() if reduction == "sum" else d.mean()])
+
+
+def cross(x1, x2, dim):
+    return np.cross(x1.astype(np.float64), x2.astype(np.float64), axis=dim)
+
+
+def tril(x, diagonal):
+    return np.tril(x, diagonal)
+
+
+def triu(x, diagonal):
+    return np.triu(x, diagonal)
+
+
+def swi_glu(x, dim):
+    a, b = np.split(_f(x), 2, axis=dim)
+    return a / (1.0 + np.exp(-a)) * b
+
+
+def swi_glu_grad(y_grad, x, dim):
+    a, b = np.split(_f(x), 2, axis=dim)
+    s = 1.0 / (1.0 + np.exp(-a))
+    g = _f(y_grad)
+    return np.concatenate([g * b * (s + a * s * (1.0 - s)), g * a * s], axis=dim)
+
+
+def softmax(x, dim):
+    x = _f(x)
+    e = np.exp(x - x.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def log_sum_exp(x, dim, keep_dim):
+    x = _f(x)
+    axes = tuple(dim) if len(dim) else None
+    m = x.max(axis=axes, keepdims=True)
+    r = np.log(np.exp(x - m).sum(axis=axes, keepdims=True)) + m
+    return r if keep_dim else np.squeeze(r, axis=axes)
+
+
+# ---- in place, indexing, padding, scans, pooling, losses, norms ---------------------------------
+def eye(y, num_rows, num_columns, batch_shape, dtype):
+    rows, cols = y.shape[-2], y.shape[-1]
+    return np.broadcast_to(np.eye(rows, cols), y.shape)
+
+
+def sscal(x, alpha, n, incx):
+    out = _f(x).copy()
+    out[: n * incx : incx] *= alpha
+    return out
+
+
+def _scatter_rows(var, indices, updates, combine):
+    out = var.copy()
+    for i, row in enumerate(indices):
+        out[row] = combine(out[row], updates[i])
+    return out
+
+
+def scatter_sub(var, indices, updates, use_locking):
+    return _scatter_rows(var, indices, updates, lambda a, b: (a - b).astype(var.dtype))
+
+
+def scatter_max(var, indices, updates, use_locking):
+    return _scatter_rows(var, indices, updates, np.maximum)
+
+
+def scatter_elements(var, indices, updates, axis, reduce):
+    out = var.copy()
+    for pos in np.ndindex(indices.shape):
+        target = list(pos)
+        target[axis] = indices[pos]
+        target = tuple(target)
+        if reduce == "add":
+            out[target] = out[target] + updates[pos]
+        elif reduce == "mul":
+            out[target] = out[target] * updates[pos]
+        else:
+            out[target] = updates[pos]
+    return out
+
+
+def replication_pad2d(x, paddings):
+    left, right, top, bottom = (int(v) for v in paddings)
+    width = [(0, 0)] * (x.ndim - 2) + [(top, bottom), (left, right)]
+    return np.pad(x, width, mode="edge")
+
+
+def cumsum(x, axis, exclusive, reverse):
+    ax = int(axis.ravel()[0])
+    v = x.astype(np.float64) if x.dtype.kind == "f" else x.astype(np.int64)
+    if reverse:
+        v = np.flip(v, ax)
+    r = np.cumsum(v, axis=ax)
+    if exclusive:
+        r = r - v
+    return np.flip(r, ax) if reverse else r
+
+
+def global_avg_pool(x):
+    axes = tuple(range(2, x.ndim))
+    return _f(x).mean(axis=axes, keepdims=True)
+
+
+def mse_loss_grad(predict, label, grad, reduction):
+    g = 2.0 * (_f(predict) - _f(label)) * _f(grad)
+    return g / predict.size if reduction == "mean" else g
+
+
+def lp_norm_v2(x, p, axes, keepdim, epsilon):
+    ax = tuple(axes) if len(axes) else None
+    r = (np.abs(_f(x)) ** p).sum(axis=ax, keepdims=keepdim) ** (1.0 / p)
+    return np.maximum(r, epsilon)
+
+
+def inplace_softmax(x):
+    return softmax(x, -1)
+
+
+def nll_loss(x, target, weight, reduction, ignore_index):
+    rows = np.arange(x.shape[0])
+    keep = target != ignore_index
+    t = np.where(keep, target, 0)
+    w = np.where(keep, _f(weight)[t], 0.0)
+    loss = -w * _f(x)[rows, t]
+    if reduction == "none":
+        return loss
+    return np.array([loss.sum() / w.sum() if reduction == "mean" else loss.sum()])
+
+
+def layer_norm(x, gamma, beta, epsilon):
+    x = _f(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + epsilon) * _f(gamma) + _f(beta)
+
+
+def gather(x1, indices, validate_indices, batch_dims, is_preprocessed, negative_index_support):
+    return x1[indices]
+
+
+# ---- BLAS level 1, norms, reductions, top-k ------------------------------------------------------
+def sasum(x, n, incx):
+    return np.array([np.abs(_f(x)[: n * incx : incx]).sum()])
+
+
+def snrm2(x, n, incx):
+    return np.array([np.sqrt((_f(x)[: n * incx : incx] ** 2).sum())])
+
+
+def isamax(x, n, incx):
+    return np.array([np.argmax(np.abs(x[: n * incx : incx])) + 1])
+
+
+def isamin(x, n, incx):
+    return np.array([np.argmin(np.abs(x[: n * incx : incx])) + 1])
+
+
+def scopy(x, n, incx, incy):
+    return x
+
+
+def rms_norm(x, gamma, epsilon):
+    x = _f(x)
+    rstd = 1.0 / np.sqrt((x * x).mean(axis=-1, keepdims=True) + epsilon)
+    return x * rstd * _f(gamma), rstd
+
+
+def reduce_sum(x, axes, keep_dims, ignore_nan, dtype):
+    v = _f(x) if x.dtype.kind == "f" else x.astype(np.int64)
+    return v.sum(axis=tuple(int(a) for a in axes), keepdims=keep_dims)
+
+
+def histogram(x, bins, min, max):
+    lo, hi = (min, max) if min != max else (float(x.min()), float(x.max()))
+    counts, _ = np.histogram(_f(x), bins=bins, range=(lo, hi))
+    return counts
+
+
+def angle(x):
+    return np.where(_f(x) < 0, np.pi, 0.0)
+
+
+def softmax_topk(x, k):
+    p = softmax(x, -1)
+    order = np.argsort(-p, axis=-1, kind="stable")[:, :k]
+    return np.take_along_axis(p, order, axis=-1), order

@@ -1,0 +1,139 @@
+"""Evaluate every custom op of a corpus directory on the simulator and tabulate the outcome."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ascend_gym.corpus import OpSource, build_package, find_ops, load_spec
+from ascend_gym.protocol import EvalRequest, Stage, Status
+
+NO_SPEC = "NO_SPEC"  # no spec of ours for this operator name: not tried
+SPEC_ERROR = "SPEC_ERROR"  # our spec or reference raised: a fault of ours, not of the operator
+
+
+class OpOutcome(BaseModel):
+    op: str
+    path: str
+    status: str  # a protocol Status value, or NO_SPEC
+    message: str = ""
+    cases: int = 0
+    cases_passed: int = 0
+
+    @property
+    def tried(self) -> bool:
+        return self.status != NO_SPEC
+
+    @property
+    def compiled(self) -> bool:
+        return self.tried and self.status not in (
+            Status.COMPILE_ERROR.value,
+            Status.BUILD_TIMEOUT.value,
+        )
+
+    @property
+    def passed(self) -> bool:
+        return self.status == Status.OK.value
+
+
+def evaluate(source: OpSource, soc: str = "Ascend910B4") -> OpOutcome:
+    """Compile and check one implementation on every case of our spec (no timing stage)."""
+    from npu_daemon.backends.sim import SimBackend  # the simulator only when running
+
+    spec = load_spec(source.op)
+    if spec is None:
+        return OpOutcome(op=source.op, path=source.rel, status=NO_SPEC)
+    package = build_package(source, spec)
+    request = EvalRequest(
+        run_id="corpus", package=package, soc=soc, stages=[Stage.COMPILE, Stage.CHECK]
+    )
+    with tempfile.TemporaryDirectory(prefix="corpus-") as d:
+        try:
+            result = SimBackend().evaluate(request, Path(d))
+        except Exception as e:  # our spec or reference failed, not the operator
+            return OpOutcome(
+                op=source.op, path=source.rel, status=SPEC_ERROR, message=f"{type(e).__name__}: {e}"
+            )
+    return OpOutcome(
+        op=source.op,
+        path=source.rel,
+        status=result.status.value,
+        message=result.message,
+        cases=len(package.spec.cases),
+        cases_passed=sum(c.passed for c in result.cases),
+    )
+
+
+def run(
+    src: Path,
+    jobs: int = 1,
+    soc: str = "Ascend910B4",
+    progress: Callable[[OpOutcome], None] | None = None,
+) -> list[OpOutcome]:
+    """Every custom op under `src`, evaluated `jobs` at a time, in path order."""
+
+    def one(source: OpSource) -> OpOutcome:
+        outcome = evaluate(source, soc)
+        if progress:
+            progress(outcome)
+        return outcome
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(one, find_ops(src)))
+
+
+_NOISE = [
+    (re.compile(r"case \w+(, output \w+)?: "), ""),
+    (re.compile(r"block \d+: "), ""),
+    (re.compile(r"\S*(op_host|op_kernel)/\S+?:(\d+:)*\s*"), ""),  # where, in which file
+    (re.compile(r"\S+\.(cpp|h):\d+"), "kernel code"),
+    (re.compile(r"(first at flat index|got|expected) .*"), ""),
+    (re.compile(r"‘[^’]*’"), "‘…’"),
+    (re.compile(r"\b\w+\+\d+"), "X+N"),  # GM name+offset
+    (re.compile(r"\d+(\.\d+)?"), "N"),
+]
+
+
+def cause(outcome: OpOutcome) -> str:
+    """The failure's message with files, positions, names and numbers taken out, so the same
+    cause in different operators counts together."""
+    text = outcome.message.splitlines()[0] if outcome.message else ""
+    for pattern, repl in _NOISE:
+        text = pattern.sub(repl, text)
+    return f"{outcome.status}: {' '.join(text.split())[:150]}"
+
+
+def summary(outcomes: list[OpOutcome], top: int = 12) -> str:
+    """The table: operators found, tried (have a spec), compiled, all cases correct, statuses and
+    the most frequent failure causes."""
+    tried = [o for o in outcomes if o.tried]
+    n = len(tried)
+
+    def pct(k: int) -> str:
+        return f"{k} ({100 * k / n:.0f} %)" if n else "0"
+
+    lines = [
+        "| corpus | count |",
+        "|---|---|",
+        f"| custom-op directories found | {len(outcomes)} |",
+        f"| tried (a spec of ours for the operator) | {n} |",
+        f"| compiled | {pct(sum(o.compiled for o in tried))} |",
+        f"| all cases correct | {pct(sum(o.passed for o in tried))} |",
+        "",
+        "| status | operators |",
+        "|---|---|",
+    ]
+    for status, k in Counter(o.status for o in tried).most_common():
+        lines.append(f"| {status} | {k} |")
+    failures = Counter(cause(o) for o in tried if not o.passed)
+    if failures:
+        lines += ["", "| top failure causes | operators |", "|---|---|"]
+        for text, k in failures.most_common(top):
+            lines.append(f"| {text.replace('|', '/')} | {k} |")
+    return "\n".join(lines)

@@ -1,0 +1,6 @@
+// The platform description the framework hands a tiling function (fe::PlatFormInfos); tiling code
+// reads it through platform_ascendc::PlatformAscendC, which takes its facts from the SoC preset.
+#pragma once
+
+#include "ascendc_sim/host_context.h"
+#include "tiling/platform/platform_ascendc.h"

@@ -1,0 +1,95 @@
+"""The corpus runner and `suite import` on a tiny corpus of our own operators (tests/corpus/src):
+a neg whose OpDef names its arguments unlike our spec, a byte-identical copy of it, a sqrt whose
+kernel does not compile and an operator no spec describes."""
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from ascend_gym import suite
+from ascend_gym.cli import main
+from ascend_gym.corpus import build_package, find_ops, load_spec, spec_names
+from ascend_gym.corpus.importer import toml_value
+from ascend_gym.corpus.runner import NO_SPEC, run, summary
+
+SRC = Path(__file__).parent / "src"
+
+
+def test_find_ops_skips_identical_copies():
+    found = [(s.op, s.rel) for s in find_ops(SRC)]
+    assert found == [
+        ("neg", "vendor_a/Neg"),
+        ("frobnicate", "vendor_b/Frobnicate"),
+        ("sqrt", "vendor_b/Sqrt"),
+    ]
+
+
+def test_package_takes_the_opdef_names_and_only_the_dtypes_it_lists():
+    source = find_ops(SRC)[0]
+    package = build_package(source, load_spec("neg"))
+    spec = package.spec
+    assert [a.name for a in spec.inputs] == ["input_x"]
+    assert [a.name for a in spec.outputs] == ["output_y"]
+    assert spec.op_type == "Neg" and spec.kernel == "neg"
+    assert {c.dtype for c in spec.cases} == {"float32"}  # the OpDef lists DT_FLOAT only
+    assert sum(c.bench for c in spec.cases) == 1
+    assert all(set(c.shapes) == {"input_x"} for c in spec.cases)
+    assert "reference.py" in package.files
+
+
+def test_every_spec_loads_and_names_a_reference_that_exists():
+    import ascend_gym.corpus.references as refs
+
+    names = spec_names()
+    assert len(names) >= 60
+    for name in names:
+        spec = load_spec(name)
+        assert spec.name == name
+        assert hasattr(refs, spec.reference.split(":")[1]), name
+
+
+def test_runner_counts_and_table(tmp_path):
+    outcomes = {o.op: o for o in run(SRC, jobs=2)}
+    assert outcomes["frobnicate"].status == NO_SPEC
+    assert outcomes["neg"].status == "OK", outcomes["neg"].message
+    assert outcomes["neg"].cases_passed == outcomes["neg"].cases > 0
+    assert outcomes["sqrt"].status == "COMPILE_ERROR"
+    assert "SqrtEverything" in outcomes["sqrt"].message
+    table = summary(list(outcomes.values()))
+    assert "| custom-op directories found | 3 |" in table
+    assert "| tried (a spec of ours for the operator) | 2 |" in table
+    assert "| compiled | 1 (50 %) |" in table
+    assert "| all cases correct | 1 (50 %) |" in table
+    assert "| COMPILE_ERROR: kernel: error: ‘…’ was not declared in this scope | 1 |" in table
+
+
+def test_cli_run_writes_json_and_rejects_a_missing_directory(tmp_path, capsys):
+    assert main(["corpus", "run", str(tmp_path / "nowhere")]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+    out = tmp_path / "o.json"
+    assert main(["corpus", "run", str(SRC / "vendor_a"), "--json", str(out), "--quiet"]) == 0
+    rows = json.loads(out.read_text())
+    assert [(r["op"], r["status"]) for r in rows] == [("neg", "OK")]
+
+
+def test_suite_import_registers_the_passing_operators(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("ASCEND_GYM_DATA", str(tmp_path))
+    assert main(["suite", "import", str(SRC), "--name", "mine"]) == 0
+    assert "suite mine: 1 of 2 operators pass every case" in capsys.readouterr().out
+    assert suite.op_uris("mine") == ["op://mine/level1/neg"]
+    package = suite.resolve("op://mine/level1/neg")
+    assert package.spec.inputs[0].name == "input_x"
+    assert (tmp_path / "suites" / "mine" / "level1" / "neg" / "op_kernel" / "neg.cpp").is_file()
+    assert main(["suite", "import", str(SRC), "--name", suite.SUITE_NAME]) == 2
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"a": [1, 2.5, float("inf")], "b c": {"d": True, "e": 'x"y'}}, {"n": float("-inf")}],
+)
+def test_toml_values_read_back(value):
+    text = "".join(f"{k.replace(' ', '_')} = {toml_value(v)}\n" for k, v in value.items())
+    back = tomllib.loads(text)
+    assert back == {k.replace(" ", "_"): v for k, v in value.items()}

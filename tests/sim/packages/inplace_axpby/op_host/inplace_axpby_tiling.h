@@ -1,0 +1,12 @@
+#pragma once
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(InplaceAxpbyTilingData)
+  TILING_DATA_FIELD_DEF(uint32_t, perCore);
+  TILING_DATA_FIELD_DEF(uint32_t, total);
+  TILING_DATA_FIELD_DEF(float, a);
+  TILING_DATA_FIELD_DEF(float, b);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(InplaceAxpby, InplaceAxpbyTilingData)
+}  // namespace optiling

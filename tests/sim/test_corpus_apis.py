@@ -1,0 +1,289 @@
+"""The API surface real custom operators use that our headers lacked (issue 15), each on a kernel
+or tiling of our own: host registry and attrs, the *_t aliases and intrinsics spellings,
+InitGlobalMemory, LocalTensor::operator(), queues bound to GM."""
+
+import numpy as np
+from conftest import HOST
+
+# The generic host of conftest, with the tiling registered through IMPL_OP_OPTILING and a
+# TilingParse that fills a CompileInfo the tiling reads back (block dim from it, not the attr).
+IMPL_HOST = (
+    HOST.replace(
+        "this->AICore().SetTiling(optiling::SimkTiling).AddConfig",
+        "this->AICore().AddConfig",
+    )
+    .replace(
+        "namespace optiling {",
+        """#include <iostream>
+#include "platform/platform_info.h"
+namespace optiling {
+struct SimkCompileInfo { uint32_t cores = 0; };
+static ge::graphStatus SimkParse(gert::TilingParseContext* ctx) {
+  auto* info = ctx->GetCompiledInfo<SimkCompileInfo>();
+  info->cores = platform_ascendc::PlatformAscendC(ctx->GetPlatformInfo()).GetCoreNumAiv();
+  return ge::GRAPH_SUCCESS;
+}""",
+    )
+    .replace(
+        "ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));",
+        """const auto* info = ctx->GetCompileInfo<SimkCompileInfo>();
+  if (info == nullptr || info->cores == 0) return ge::GRAPH_FAILED;
+  // CANN's getters do not check the type: an Int attr read as int32_t is its low half.
+  const int32_t blocks = *attrs->GetAttrPointer<int32_t>(1);
+  std::ostringstream note;
+  note << "cores " << info->cores;
+  (void)ge::DT_COMPLEX64;
+  ctx->SetBlockDim(static_cast<uint32_t>(blocks) > info->cores ? info->cores : blocks);""",
+    )
+    .replace(
+        "}  // namespace optiling",
+        """}  // namespace optiling
+IMPL_OP_OPTILING(Simk).Tiling(optiling::SimkTiling).TilingParse<optiling::SimkCompileInfo>(optiling::SimkParse);
+IMPL_OP_INFERSHAPE(Simk).InferShape([](gert::InferShapeContext* c) {
+  return c->GetInputTensor(0) == nullptr ? ge::GRAPH_SUCCESS : ge::GRAPH_PARAM_INVALID;
+});""",
+    )
+)
+
+COPY_BODY = """
+  GET_TILING_DATA(t, tiling);
+  GlobalTensor<float32_t> xg, yg;
+  const int64_t n = t.p[0] / GetBlockNum();
+  xg.SetGlobalBuffer((__gm__ float32_t*)x + GetBlockIdx() * n);
+  yg.SetGlobalBuffer((__gm__ float32_t*)y + GetBlockIdx() * n);
+  TPipe pipe;
+  TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
+  pipe.InitBuffer(q, 1, n * 4);
+  LocalTensor<float32_t> v = q.AllocTensor<float32_t>();
+  DataCopy(v, xg, n);
+  q.EnQue(v);
+  v = q.DeQue<float32_t>();
+  if (likely(n > 0)) DataCopy(yg, v, n);
+  q.FreeTensor(v);
+"""
+
+
+def test_impl_op_optiling_with_tiling_parse_and_unchecked_attr_getters(kernel):
+    x = np.arange(256, dtype=np.float32)
+    r = kernel(
+        COPY_BODY, {"x": x}, {"y": ("float32", (256,))}, params=[256], block_dim=4, host=IMPL_HOST
+    ).ok()
+    np.testing.assert_array_equal(r.outputs["y"], x)
+    assert r.result["block_dim"] == 4
+
+
+def test_init_global_memory_then_syncall_orders_the_fill(kernel):
+    body = """
+  GET_TILING_DATA(t, tiling);
+  GlobalTensor<float> yg;
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  if (GetBlockIdx() == 0) InitGlobalMemory(yg, t.p[0], 2.5f);
+  SyncAll();
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 64);
+  LocalTensor<float> v = b.Get<float>();
+  Duplicate(v, 1.0f, 8);
+  SetFlag<HardEvent::V_MTE3>(0);
+  WaitFlag<HardEvent::V_MTE3>(0);
+  SetAtomicAdd<float>();
+  DataCopy(yg[GetBlockIdx() * 8], v, 8);
+  SetAtomicNone();
+"""
+    r = kernel(body, {}, {"y": ("float32", (32,))}, params=[32], block_dim=4).ok()
+    np.testing.assert_array_equal(r.outputs["y"], np.full(32, 3.5, np.float32))
+
+
+def test_local_tensor_call_operator_reads_and_writes_one_element(kernel):
+    body = """
+  GlobalTensor<int32_t> xg, yg;
+  xg.SetGlobalBuffer((__gm__ int32_t*)x);
+  yg.SetGlobalBuffer((__gm__ int32_t*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 32);
+  LocalTensor<int32_t> v = b.Get<int32_t>();
+  DataCopy(v, xg, 8);
+  SetFlag<HardEvent::MTE2_S>(0);
+  WaitFlag<HardEvent::MTE2_S>(0);
+  v(3) = v(1) + v(2);
+  SetFlag<HardEvent::S_MTE3>(0);
+  WaitFlag<HardEvent::S_MTE3>(0);
+  DataCopy(yg, v, 8);
+"""
+    x = np.arange(8, dtype=np.int32) * 10
+    r = kernel(body, {"x": x}, {"y": ("int32", (8,))}).ok()
+    want = x.copy()
+    want[3] = 30
+    np.testing.assert_array_equal(r.outputs["y"], want)
+
+
+def test_queue_bound_to_gm_orders_mte2_before_the_vector_and_gettpipeptr_is_global(kernel):
+    body = """
+  GlobalTensor<half> xg, yg;
+  xg.SetGlobalBuffer((__gm__ half*)x);
+  yg.SetGlobalBuffer((__gm__ half*)y);
+  TPipe pipe;
+  TQueBind<TPosition::GM, TPosition::VECIN, 1> in;
+  TQueBind<TPosition::VECOUT, TPosition::GM, 1> out;
+  GetTPipePtr()->InitBuffer(in, 1, 256);
+  GetTPipePtr()->InitBuffer(out, 1, 256);
+  LocalTensor<half> a = in.AllocTensor<half>();
+  DataCopy(a, xg, 128);
+  in.EnQue(a);
+  a = in.DeQue<half>();
+  LocalTensor<half> b = out.AllocTensor<half>();
+  Adds(b, a, (half)1, 128);
+  out.EnQue(b);
+  in.FreeTensor(a);
+  b = out.DeQue<half>();
+  DataCopy(yg, b, 128);
+  out.FreeTensor(b);
+"""
+    x = np.linspace(-4, 4, 128).astype(np.float16)
+    r = kernel(body, {"x": x}, {"y": ("float16", (128,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], x + np.float16(1))
+
+
+# ---- conditions the device runs through: warnings by default, errors in strict mode ------------
+TOLERATED = {
+    "vector footprint past the tensor, inside the UB": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 256);
+  pipe.InitBuffer(b, 1024);
+  LocalTensor<float> t = a.Get<float>();
+  Duplicate(t, 1.0f, 128);  // 512 bytes into a 256-byte buffer: the device writes on into b
+""",
+        "Duplicate: operand 0 touches 128 elements but the tensor has 64",
+    ),
+    "SetValue index past the tensor, inside the UB": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 32);
+  pipe.InitBuffer(b, 64);
+  a.Get<float>().SetValue(10, 1.0f);
+""",
+        "LocalTensor::SetValue index 10 out of range (tensor has 8 elements)",
+    ),
+    "InitBuffer into the bytes the runtime reserves": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, 196608);
+""",
+        "into the 256 bytes the runtime reserves",
+    ),
+    "GM read past the buffer's padding": (
+        """
+  GlobalTensor<float> xg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, 1024);
+  DataCopy(a.Get<float>(), xg, 256);  // 1 KiB from a 64-element input
+""",
+        "runs past the buffer",
+    ),
+}
+
+
+def test_device_tolerated_conditions_warn_by_default_and_fail_when_strict(kernel):
+    x = np.ones(64, np.float32)
+    for name, (body, text) in TOLERATED.items():
+        lax = kernel(body, {"x": x}, {"y": ("float32", (8,))}, strict=False)
+        assert lax.status == "OK", (name, lax.message)
+        assert any(text in w for w in lax.result.get("warnings", [])), (name, lax.result)
+        strict = kernel(body, {"x": x}, {"y": ("float32", (8,))})
+        assert strict.status == "RUNTIME_ERROR" and text in strict.message, (name, strict.message)
+
+
+def test_copy_moves_masked_lanes_with_repeat_strides(kernel):
+    # Two repeats of the first 48 lanes; the source advances 16 blocks (128 floats) a repeat, the
+    # destination 8 (64 floats): dst[0:48] = x[0:48], dst[64:112] = x[128:176].
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 1024);
+  pipe.InitBuffer(b, 512);
+  LocalTensor<float> src = a.Get<float>(), dst = b.Get<float>();
+  DataCopy(src, xg, 256);
+  Duplicate(dst, -1.0f, 128);
+  SetFlag<HardEvent::MTE2_V>(0);
+  WaitFlag<HardEvent::MTE2_V>(0);
+  Copy(dst, src, 48, 2, {1, 1, 8, 16});
+  SetFlag<HardEvent::V_MTE3>(0);
+  WaitFlag<HardEvent::V_MTE3>(0);
+  DataCopy(yg, dst, 128);
+"""
+    x = np.arange(256, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (128,))}).ok()
+    want = np.full(128, -1.0, np.float32)
+    want[0:48] = x[0:48]
+    want[64:112] = x[128:176]
+    np.testing.assert_array_equal(r.outputs["y"], want)
+
+
+def test_broadcast_old_spelling(kernel):
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 64);
+  pipe.InitBuffer(b, 4 * 16 * 4);
+  LocalTensor<float> src = a.Get<float>(), dst = b.Get<float>();
+  DataCopy(src, xg, 16);
+  SetFlag<HardEvent::MTE2_V>(0);
+  WaitFlag<HardEvent::MTE2_V>(0);
+  const uint32_t dstShape[2] = {4, 16}, srcShape[2] = {1, 16};
+  BroadCast<float, 2, 0>(dst, src, dstShape, srcShape);
+  SetFlag<HardEvent::V_MTE3>(0);
+  WaitFlag<HardEvent::V_MTE3>(0);
+  DataCopy(yg, dst, 64);
+"""
+    x = np.arange(16, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (4, 16))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], np.tile(x, (4, 1)))
+
+
+def test_tiling_reads_a_value_depend_input_with_get_data(kernel):
+    host = HOST.replace(
+        "ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));",
+        "ctx->SetBlockDim(static_cast<uint32_t>(ctx->GetInputTensor(0)->GetData<float>()[2]));",
+    )
+    x = np.array([0, 0, 3, 0, 0, 0, 0, 0], np.float32)
+    r = kernel("", {"x": x}, {"y": ("float32", (8,))}, host=host).ok()
+    assert r.result["block_dim"] == 3
+
+
+def test_tbuf_takes_the_queue_forms_and_zero_length_queues_still_queue(kernel):
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tmp;
+  TQue<QuePosition::VECOUT, 1> empty;
+  pipe.InitBuffer(tmp, 2, 64);   // the queue form on a TBuf: 2 x 64 bytes
+  pipe.InitBuffer(empty, 1, 0);  // a zero-length buffer, as tilings with an empty tail make
+  LocalTensor<float> t = tmp.AllocTensor<float>();
+  DataCopy(t, xg, 32);
+  SetFlag<HardEvent::MTE2_MTE3>(0);
+  WaitFlag<HardEvent::MTE2_MTE3>(0);
+  DataCopy(yg, t, 32);
+  tmp.FreeTensor(t);
+  LocalTensor<float> e = empty.AllocTensor<float>();
+  empty.EnQue(e);
+  e = empty.DeQue<float>();
+  empty.FreeTensor(e);
+"""
+    x = np.arange(32, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (32,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], x)
