@@ -881,7 +881,6 @@ TPipe::~TPipe() {
 
 uint32_t TPipe::Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num) {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-<<<<<<< HEAD
   if (buf != ascendc_sim::LocalBuf::kUB) {
     uint32_t& used = cubeUsed_[static_cast<int>(buf)];
     const uint32_t cap = core.local.Size(buf);
@@ -892,17 +891,14 @@ uint32_t TPipe::Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc
     used += static_cast<uint32_t>(bytes);
     return base;
   }
-  ASCENDC_SIM_CHECK(used_ + bytes <= core.ubCapacity, loc,
-=======
-  ASCENDC_SIM_CHECK(used_ + bytes <= core.ub.bytes, loc,
->>>>>>> main
+  ASCENDC_SIM_CHECK(used_ + bytes <= core.local.Size(ascendc_sim::LocalBuf::kUB), loc,
                     "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available", num, len, used_,
                     static_cast<unsigned long long>(used_ + bytes), core.ubCapacity);
   // Into the bytes the runtime reserves at the top of the UB: the device does not stop it.
   ASCENDC_SIM_WARN_UNLESS(used_ + bytes <= core.ubCapacity, loc,
                           "InitBuffer of %u x %u bytes needs UB [%u, %llu), into the %llu bytes the runtime reserves above %u",
                           num, len, used_, static_cast<unsigned long long>(used_ + bytes),
-                          static_cast<unsigned long long>(core.ub.bytes - core.ubCapacity), core.ubCapacity);
+                          static_cast<unsigned long long>(core.local.Size(ascendc_sim::LocalBuf::kUB) - core.ubCapacity), core.ubCapacity);
   uint32_t base = used_;
   used_ += static_cast<uint32_t>(bytes);
   core.ubPeak = std::max(core.ubPeak, used_);

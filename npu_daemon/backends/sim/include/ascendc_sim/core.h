@@ -252,7 +252,6 @@ class Core {
 
   int blockIdx;
   int blockNum;
-<<<<<<< HEAD
   // Mixed (AIC + AIV) launches: the core's unit, its group (one AIC with its AIVs), its index
   // within the group's AIVs and the AIV:AIC ratio; a single-unit launch has group = blockIdx.
   CoreType coreType = CoreType::kAiv;
@@ -263,11 +262,7 @@ class Core {
   LocalLayout local;
   // Local memory: the Unified Buffer at [0, UB) and, past it, the cube buffers (LocalLayout).
   GuardedMemory ub;
-  uint32_t ubCapacity;          // bytes TPipe may hand out
-=======
-  GuardedMemory ub;             // the Unified Buffer of this core
   uint32_t ubCapacity;          // bytes TPipe may hand out (the UB less what the runtime reserves)
->>>>>>> main
   uint32_t ubPeak = 0;          // most UB bytes TPipe handed out at once
   std::vector<Instr> trace;
   std::vector<Site> sites;

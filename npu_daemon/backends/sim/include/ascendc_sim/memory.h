@@ -15,11 +15,11 @@ using ascendc_sim::SrcLoc;
 enum class TPosition : uint8_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM, TSCM, C2PIPE2GM, MAX };
 using QuePosition = TPosition;
 
-<<<<<<< HEAD
-// Which pipes produce into and consume from a buffer at a position (cube positions: cube_memory.h).
+// Which pipes produce into and consume from a buffer at a position. A queue bound to GM
+// (TQueBind<GM, VECIN> / <VECOUT, GM>) is filled by MTE2 / drained by MTE3.
 constexpr pipe_t ProducerPipe(TPosition p) {
   switch (p) {
-    case TPosition::VECIN: case TPosition::A1: case TPosition::B1: case TPosition::C1: return PIPE_MTE2;
+    case TPosition::VECIN: case TPosition::GM: case TPosition::A1: case TPosition::B1: case TPosition::C1: return PIPE_MTE2;
     case TPosition::A2: case TPosition::B2: case TPosition::C2: case TPosition::C2PIPE2GM: return PIPE_MTE1;
     case TPosition::CO1: return PIPE_M;
     case TPosition::CO2: return PIPE_FIX;
@@ -28,7 +28,7 @@ constexpr pipe_t ProducerPipe(TPosition p) {
 }
 constexpr pipe_t ConsumerPipe(TPosition p) {
   switch (p) {
-    case TPosition::VECOUT: return PIPE_MTE3;
+    case TPosition::VECOUT: case TPosition::GM: return PIPE_MTE3;
     case TPosition::A1: case TPosition::B1: case TPosition::C1: return PIPE_MTE1;
     case TPosition::A2: case TPosition::B2: case TPosition::C2: return PIPE_M;
     case TPosition::CO1: case TPosition::C2PIPE2GM: return PIPE_FIX;
@@ -48,15 +48,6 @@ constexpr ascendc_sim::LocalBuf BufferOf(TPosition p) {
     case TPosition::C2PIPE2GM: return ascendc_sim::LocalBuf::kFB;
     default: return ascendc_sim::LocalBuf::kUB;
   }
-=======
-// Which pipes produce into and consume from a buffer at a position.
-// A queue bound to GM (TQueBind<GM, VECIN> / <VECOUT, GM>) is filled by MTE2 / drained by MTE3.
-constexpr pipe_t ProducerPipe(TPosition p) {
-  return p == TPosition::VECIN || p == TPosition::GM ? PIPE_MTE2 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE2 : PIPE_V;
-}
-constexpr pipe_t ConsumerPipe(TPosition p) {
-  return p == TPosition::VECOUT || p == TPosition::GM ? PIPE_MTE3 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE1 : PIPE_V;
->>>>>>> main
 }
 
 template <typename T>
@@ -187,7 +178,7 @@ class LocalTensor {
   // Past the tensor but inside the UB the scalar unit reads or writes on (a device-tolerated warning).
   void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
     if (index < size_) return;
-    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().ub.bytes, loc,
+    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().local.Size(ascendc_sim::LocalBuf::kUB), loc,
                       "LocalTensor::%s index %u out of range (tensor has %u elements), past the end of the UB", api, index,
                       size_);
     ascendc_sim::DeviceTolerated(loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
@@ -394,22 +385,16 @@ class TPipe {
     buf.Bind(Allocate(BufferOf(pos), Align32(len), loc, len, 1), Align32(len));
     return true;
   }
-<<<<<<< HEAD
-  __aicore__ void Init() { Reset(); }
-  __aicore__ void Reset() { used_ = 0; vecinBuffers_ = 0; for (uint32_t& u : cubeUsed_) u = 0; }
-  __aicore__ void Destroy() { Reset(); }
-=======
   // A TBuf is a queue on the device, so the queue form (num buffers of len bytes) takes one too.
   template <TPosition pos>
   __aicore__ bool InitBuffer(TBuf<pos>& buf, uint8_t num, uint32_t len, ASCENDC_SIM_LOC) {
     const uint32_t bytes = Align32(len) * num;
-    buf.Bind(Allocate(bytes, loc, len, num), bytes);
+    buf.Bind(Allocate(BufferOf(pos), bytes, loc, len, num), bytes);
     return true;
   }
-  __aicore__ void Init() { used_ = 0; vecinBuffers_ = 0; }
-  __aicore__ void Reset() { used_ = 0; vecinBuffers_ = 0; }
-  __aicore__ void Destroy() { used_ = 0; vecinBuffers_ = 0; }
->>>>>>> main
+  __aicore__ void Init() { Reset(); }
+  __aicore__ void Reset() { used_ = 0; vecinBuffers_ = 0; for (uint32_t& u : cubeUsed_) u = 0; }
+  __aicore__ void Destroy() { Reset(); }
   uint32_t UsedBytes() const { return used_; }
 
   // Event ids come from a pool of 8 per HardEvent, as on the real TPipe.
