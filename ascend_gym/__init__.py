@@ -22,3 +22,11 @@ for _id, _how in _ENVS.items():
             max_episode_steps=MAX_EPISODE_STEPS,
             **_how,
         )
+
+
+def make(operator: str = "level1/add", env_id: str = "AscendOp-v0", **kwargs):
+    """`gym.make` of an ascend_gym env: `ascend_gym.make("level1/add", mode="discrete", budget=8)`.
+
+    Keywords are AscendOpEnv's (mode, budget, soc, daemon, reward, render_mode, ...) and
+    gym.make's (max_episode_steps, ...)."""
+    return gymnasium.make(env_id, operator=operator, **kwargs)

@@ -1,59 +1,63 @@
 """Sweeps: every (policy, op, seed) is a Ray task running the policy in an env against a daemon.
 
-A sweep lives in one results directory:
+A sweep lives in one results directory (`ascend_gym.records` describes the files): `sweep.json`
+(identity and config; a rerun must ask for the same budget and soc, and may add ops, policies or
+seeds), `results.jsonl` (one `SweepRecord` per finished task), `attempts.jsonl` (one line per task
+start) and `candidates/` (each task's best candidate, sources included).
 
-- `sweep.json`: the sweep's identity and config (ops, policies, budget, seeds, soc, policy
-  configs). A rerun must ask for the same budget and soc; it may add ops, policies or seeds.
-- `results.jsonl`: one record per finished task, appended as tasks finish.
-- `attempts.jsonl`: one line per task start, so a rerun can tell an interrupted task.
+Resuming: a rerun skips every task that has a successful record. A task that was started but has
+no record was interrupted, and a task that failed (its policy raised, or a daemon or Ray worker
+failed under it) runs again from the start under a new run_id (`.../a2`), so its result is
+produced under exactly one budget; the new record lists the run_ids of the abandoned attempts.
 
-Resuming: a rerun skips every task that has a record. A task that was started but has no record
-was interrupted, and a task whose policy raised failed; either runs again from the start under a
-new run_id (`.../a2`), so its result is produced under exactly one budget, and the new record
-(which supersedes a failed one) lists the run_ids of the abandoned attempts. Tasks that finished
-are never re-run, so nothing they spent is charged again.
+Infrastructure is checked, never scored: before a sweep starts every daemon must answer, and a
+task a daemon or worker failed is recorded with `failure="infra"`, reported as such, and retried
+by the next run.
 
 Equal budgets: each task opens its run on the daemon with the sweep's budget (a run token), so
 the daemon refuses the policy's evaluation budget + 1. After a task, the daemon ledger for its run_id is read back and stored in the
 record (`ledger`); `budget_ok` says the ledger charged no more than the budget and agrees with the
-policy's own count.
+policy's own count. With several daemons each task runs through a pool (least-loaded, failover):
+a run that moved off a dead daemon is accounted by the pool's receipts for that daemon
+(`served_by` lists the daemons that charged it).
 """
 
 from __future__ import annotations
 
-import json
+import logging
 import os
 import platform
+import signal
 import sys
 import time
-import uuid
-from collections.abc import Iterable
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 import ascend_gym
 from ascend_gym import metrics, suite
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
-from ascend_gym.protocol import DEFAULT_SOC
+from ascend_gym.package import OperatorPackage
+from ascend_gym.protocol import Status
+from ascend_gym.records import (
+    ATTEMPTS,
+    RESULTS,
+    SWEEP,
+    Attempt,
+    Key,
+    SweepConfig,
+    SweepRecord,
+    latest,
+    read_jsonl,
+    read_records,
+    save_candidate,
+)
 
+__all__ = ["SweepConfig", "SweepRecord", "read_jsonl", "latest", "run_bench", "run_one", "table"]
 
-class SweepConfig(BaseModel):
-    sweep_id: str = Field(default_factory=lambda: uuid.uuid4().hex[:10])
-    ops: list[str]
-    policies: list[str]
-    budget: int = Field(gt=0)
-    seeds: int = Field(gt=0)
-    soc: str = DEFAULT_SOC
-    policy_config: dict[str, dict[str, Any]] = {}  # policy name -> constructor keywords
-    daemons: list[str] = []  # given endpoints; empty = local daemons started by the sweep
-    command: str = ""  # the command line of the latest run of the sweep
-
-    def tasks(self) -> list[tuple[str, str, int]]:
-        """(policy, op, seed), op-major: a sweep stopped early has every policy on the same ops."""
-        return [(p, op, s) for op in self.ops for s in range(self.seeds) for p in self.policies]
+DAEMON_FAULTS = (Status.DAEMON_ERROR, Status.BUSY)
+RAY_START_ATTEMPTS = 3
 
 
 def _short(op: str) -> str:
@@ -100,6 +104,28 @@ def daemon_facts(client: DaemonClient) -> dict[str, Any]:
     }
 
 
+def check_daemons(endpoints: list[str], timeout_s: float = 5.0) -> None:
+    """Every endpoint must answer a health probe and be serving; otherwise nothing starts."""
+    silent = []
+    for address in endpoints:
+        client = DaemonClient(address)
+        try:
+            if not client.health(timeout_s=timeout_s).ok:
+                silent.append(f"{address} (not serving)")
+        except DaemonError:
+            silent.append(address)
+        finally:
+            client.close()
+    if silent:
+        raise DaemonError(
+            f"no answer from daemon {', '.join(silent)}; start it (`ascend-gym daemon --bind ...`) "
+            "or leave out --daemons to start a local one"
+        )
+
+
+# ---- one task ------------------------------------------------------------------------------------
+
+
 def run_one(
     policy: str,
     operator: str,
@@ -109,24 +135,25 @@ def run_one(
     soc: str,
     run: str,
     config: dict[str, Any],
-) -> dict[str, Any]:
-    """One (policy, op, seed): a failure of the policy is recorded, never raised."""
+) -> tuple[SweepRecord, OperatorPackage | None]:
+    """One (policy, op, seed) and its best candidate: a failure is recorded, never raised."""
     import gymnasium as gym
 
     from ascend_gym.policies import make_policy
 
     started = time.time()
-    record: dict[str, Any] = {
-        "policy": policy,
-        "operator": operator,
-        "seed": seed,
-        "budget": budget,
-        "soc": soc,
-        "run_id": run,
-        "daemon": daemon,
-        "config": config,
-        "versions": versions(),
-    }
+    record = SweepRecord(
+        policy=policy,
+        operator=operator,
+        seed=seed,
+        budget=budget,
+        soc=soc,
+        run_id=run,
+        daemon=daemon,
+        config=config,
+        versions=versions(),
+    )
+    best: OperatorPackage | None = None
     env = gym.make(
         "ascend_gym:AscendOp-v0",
         operator=operator,
@@ -135,75 +162,91 @@ def run_one(
         daemon=daemon,
         run_id=run,
     )
+    base_env = env.unwrapped
     try:
         # The daemon holds the budget: it serves this run only with the token (which the env's
         # client now attaches) and refuses evaluation budget + 1, whatever the policy does.
         env.unwrapped.client.open_run(run, budget)
         result = make_policy(policy, **config).run(env, seed)
-        record.update(result.model_dump(mode="json"), ok=True)
-        record["operator"] = operator  # the sweep's key for the task, whatever the policy reports
+        record = SweepRecord.model_validate(
+            {
+                **record.model_dump(),
+                **result.model_dump(mode="json"),
+                "operator": operator,
+                "ok": True,
+            }
+        )
+        best = _best_package(result, base_env)
+        faults = sum(step.status in DAEMON_FAULTS for step in record.trajectory)
+        if faults and record.evaluations < budget:
+            record.ok, record.failure = False, "infra"
+            record.error = f"{faults} evaluation(s) answered by a daemon fault; budget not spent"
     except Exception as e:  # noqa: BLE001 - one failed task must not end the sweep
-        record.update(ok=False, error=f"{type(e).__name__}: {e}")
+        record.ok = False
+        record.error = f"{type(e).__name__}: {e}"[:2000]
+        record.failure = "infra" if _infra(e, base_env) else "policy"
     finally:
-        core = env.unwrapped
-        if core.package is not None:
-            record["level"] = core.package.spec.level
-        record.update(daemon_facts(core.client))
-        record["ledger"] = ledger_usage(core.client, run)
+        if base_env.package is not None:
+            record.level = base_env.package.spec.level
+        record = record.model_copy(update=daemon_facts(base_env.client))
+        record.ledger = ledger_usage(base_env.client, run)
+        if hasattr(
+            base_env.client, "served_by"
+        ):  # a pool: which daemons charged the run (moved: >1)
+            record.served_by = base_env.client.served_by(run)
         env.close()
-    record["budget_ok"] = budget_ok(record)
-    record["wall_s"] = time.time() - started
-    return record
+    record.budget_ok = budget_ok(record)
+    record.wall_s = time.time() - started
+    return record, best
 
 
-def budget_ok(record: dict[str, Any]) -> bool | None:
+def _best_package(result: Any, base_env: Any) -> OperatorPackage | None:
+    """The best candidate's sources: from the policy, else the env's best when it is the same."""
+    package = getattr(result, "best_package", None)
+    if package is None and base_env.best_package is not None:
+        if base_env.best_package.content_hash() == result.best_hash or (
+            base_env.best_us == result.best_us
+        ):
+            package = base_env.best_package
+    return package
+
+
+def _infra(error: Exception, base_env: Any) -> bool:
+    """A daemon that cannot be reached, or answers faults, is not the policy's failure."""
+    if isinstance(error, DaemonError | ConnectionError):
+        return True
+    last = getattr(base_env, "last", None)
+    return last is not None and last.status in DAEMON_FAULTS
+
+
+def budget_ok(record: SweepRecord) -> bool | None:
     """The ledger charged at most the budget, and what the policy counted; None without a ledger."""
-    ledger = record.get("ledger")
-    if ledger is None:
+    if record.ledger is None:
         return None
-    charged = int(ledger.get("evaluations", 0))
-    return charged <= record["budget"] and (
-        not record.get("ok") or charged == record.get("evaluations")
-    )
+    charged = int(record.ledger.get("evaluations", 0))
+    return charged <= record.budget and (not record.ok or charged == record.evaluations)
 
 
-def key(record: dict[str, Any]) -> tuple[str, str, int]:
-    return record["policy"], record["operator"], record["seed"]
-
-
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Records of a JSON-lines file; a line cut short by a kill is ignored."""
-    if not path.exists():
-        return []
-    out = []
-    for line in path.read_text().splitlines():
-        try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return out
-
-
-def latest(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per task: the last one written (a failed task's rerun supersedes its failure)."""
-    return list({key(r): r for r in records}.values())
+# ---- resume --------------------------------------------------------------------------------------
 
 
 def load_config(out_dir: Path, requested: SweepConfig) -> SweepConfig:
     """The sweep's config, merged with what a rerun asks for (more ops, policies or seeds)."""
-    path = out_dir / "sweep.json"
+    path = out_dir / SWEEP
     if not path.exists():
         return requested
     saved = SweepConfig.model_validate_json(path.read_text())
     if (saved.budget, saved.soc) != (requested.budget, requested.soc):
         raise ValueError(
-            f"{out_dir} holds a sweep with budget {saved.budget} on {saved.soc}; "
-            f"budgets must be equal within a sweep (asked: {requested.budget} on {requested.soc})"
+            f"{out_dir} holds a sweep with --budget {saved.budget} --soc {saved.soc}, not "
+            f"--budget {requested.budget} --soc {requested.soc}; budgets must be equal within a "
+            "sweep: use those settings or another --out"
         )
     for name, cfg in requested.policy_config.items():
         if saved.policy_config.get(name, cfg) != cfg:
             raise ValueError(
-                f"{out_dir}: policy {name} ran with config {saved.policy_config[name]}, not {cfg}"
+                f"{out_dir}: policy {name} ran with config {saved.policy_config[name]}, not {cfg}; "
+                "use another --out"
             )
     return saved.model_copy(
         update={
@@ -215,6 +258,38 @@ def load_config(out_dir: Path, requested: SweepConfig) -> SweepConfig:
             "command": requested.command or saved.command,
         }
     )
+
+
+@dataclass
+class Resumed:
+    """Where a sweep stands: its records, which tasks remain, and each task's earlier attempts."""
+
+    config: SweepConfig
+    records: list[SweepRecord]
+    todo: list[Key]
+    attempts: dict[Key, list[str]] = field(default_factory=dict)
+
+    @property
+    def finished(self) -> int:
+        return len(self.config.tasks()) - len(self.todo)
+
+
+def resume(out_dir: Path, requested: SweepConfig) -> Resumed:
+    """Read a results directory (creating it) and record the merged config."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    config = load_config(out_dir, requested)
+    (out_dir / SWEEP).write_text(config.model_dump_json(indent=2))
+    tasks = set(config.tasks())
+    records = latest(r for r in read_records(out_dir / RESULTS) if r.key in tasks)
+    finished = {r.key for r in records if r.ok}
+    attempts: dict[Key, list[str]] = {}
+    for a in map(Attempt.model_validate, read_jsonl(out_dir / ATTEMPTS)):
+        attempts.setdefault(a.key, []).append(a.run_id)
+    todo = [t for t in config.tasks() if t not in finished]
+    return Resumed(config, records, todo, attempts)
+
+
+# ---- progress ------------------------------------------------------------------------------------
 
 
 class Progress:
@@ -238,133 +313,23 @@ class Progress:
         elif message:
             print(f"{line}  {message}", flush=True)
 
+    def finish(self, record: SweepRecord, daemon_evaluations: int) -> None:
+        self.done += 1
+        self.spent += record.evaluations
+        self.show(daemon_evaluations, describe(record))
+
     def close(self) -> None:
         if self.tty:
             print(flush=True)
 
 
-def _spent(records: list[dict[str, Any]]) -> int:
-    return sum(int(r.get("evaluations", 0)) for r in records)
-
-
-def run_bench(
-    config: SweepConfig,
-    out_dir: Path,
-    local_daemons: int = 1,
-    daemon_workers: int | None = None,
-    ray_address: str | None = None,
-    parallel: int | None = None,
-) -> list[dict[str, Any]]:
-    """Run (or resume) a sweep; returns every record of the sweep."""
-    import ray
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    config = load_config(out_dir, config)
-    (out_dir / "sweep.json").write_text(config.model_dump_json(indent=2))
-    results_path, attempts_path = out_dir / "results.jsonl", out_dir / "attempts.jsonl"
-    done = latest(r for r in read_jsonl(results_path) if key(r) in set(config.tasks()))
-    finished = {key(r) for r in done if r.get("ok")}
-    attempts: dict[tuple[str, str, int], list[str]] = {}
-    for a in read_jsonl(attempts_path):
-        attempts.setdefault((a["policy"], a["operator"], a["seed"]), []).append(a["run_id"])
-    todo = [t for t in config.tasks() if t not in finished]
-    progress = Progress(
-        len(config.tasks()), len(config.tasks()) * config.budget, len(finished), _spent(done)
-    )
-    if not todo:
-        return done
-
-    locals_ = (
-        []
-        if config.daemons
-        else [LocalDaemon(workers=daemon_workers) for _ in range(local_daemons)]
-    )
-    endpoints = config.daemons or [d.address for d in locals_]
-    try:
-        ray.init(
-            address=ray_address,
-            ignore_reinit_error=True,
-            include_dashboard=False,
-            log_to_driver=False,
-            runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
-            **({} if ray_address else {"num_cpus": os.cpu_count()}),
-        )
-        task = ray.remote(num_cpus=1, max_retries=0)(run_one)
-        # Ray lends a task's CPU out while it blocks in ray.get/ray.wait (as the OpenEvolve policy
-        # does, waiting on its actor), so CPU requests alone do not bound concurrency: the driver
-        # keeps at most `parallel` tasks in flight.
-        parallel = parallel or int(ray.cluster_resources().get("CPU", 1))
-        queue = list(enumerate(todo))
-        pending: dict[Any, tuple[str, str, int, str, list[str]]] = {}
-        attempts_file = attempts_path.open("a")
-
-        def submit() -> None:
-            while queue and len(pending) < parallel:
-                i, (p, op, s) = queue.pop(0)
-                previous = attempts.get((p, op, s), [])
-                run = run_id(config.sweep_id, p, op, s, len(previous) + 1)
-                # Requests are spread over the daemon pool one task per endpoint in turn: a task's
-                # evaluations stay on one daemon, whose per-run cache and ledger then see them all.
-                ref = task.remote(
-                    p,
-                    op,
-                    s,
-                    config.budget,
-                    endpoints[i % len(endpoints)],
-                    config.soc,
-                    run,
-                    config.policy_config.get(p, {}),
-                )
-                pending[ref] = (p, op, s, run, previous)
-                attempts_file.write(
-                    json.dumps(
-                        {"policy": p, "operator": op, "seed": s, "run_id": run, "time": time.time()}
-                    )
-                    + "\n"
-                )
-                attempts_file.flush()
-
-        at_start = _daemon_evaluations(endpoints)
-        with results_path.open("a") as f, attempts_file:
-            progress.show(
-                0, f"{len(todo)} tasks to run on {len(endpoints)} daemon(s), {parallel} at a time"
-            )
-            submit()
-            while pending:
-                ready, _ = ray.wait(list(pending), num_returns=1, timeout=5.0)
-                if not ready:
-                    if progress.tty:
-                        progress.show(_daemon_evaluations(endpoints) - at_start)
-                    continue
-                p, op, s, run, previous = pending.pop(ready[0])
-                try:
-                    record = ray.get(ready[0])
-                except (
-                    ray.exceptions.RayError
-                ) as e:  # the worker died: record it, the sweep goes on
-                    record = {
-                        "policy": p,
-                        "operator": op,
-                        "seed": s,
-                        "budget": config.budget,
-                        "soc": config.soc,
-                        "run_id": run,
-                        "ok": False,
-                        "error": f"{type(e).__name__}: {e}"[:2000],
-                    }
-                record.update(sweep_id=config.sweep_id, abandoned_runs=previous)
-                f.write(json.dumps(record) + "\n")
-                f.flush()
-                done = [r for r in done if key(r) != key(record)] + [record]
-                progress.done += 1
-                progress.spent += int(record.get("evaluations", 0))
-                progress.show(_daemon_evaluations(endpoints) - at_start, _describe(record))
-                submit()
-    finally:
-        progress.close()
-        for d in locals_:
-            d.close()
-    return done
+def describe(record: SweepRecord) -> str:
+    name = f"{record.policy} {_short(record.operator)} seed {record.seed}"
+    if not record.ok:
+        kind = "infrastructure failure" if record.infra_failed else "failed"
+        return f"{name}: {kind}: {(record.error or 'no result')[:120]}"
+    speedup = metrics.record_speedup(record)
+    return f"{name}: {speedup:.3f}x in {record.evaluations} evaluations"
 
 
 def _daemon_evaluations(endpoints: list[str]) -> int:
@@ -381,14 +346,173 @@ def _daemon_evaluations(endpoints: list[str]) -> int:
     return total
 
 
-def _describe(record: dict[str, Any]) -> str:
-    name = f"{record['policy']} {_short(record['operator'])} seed {record['seed']}"
-    if not record.get("ok"):
-        return f"{name}: {record.get('error', 'failed')[:120]}"
-    return f"{name}: {record['baseline_us'] / record['best_us']:.3f}x in {record['evaluations']} evaluations"
+# ---- scheduling ----------------------------------------------------------------------------------
 
 
-def table(records: list[dict[str, Any]], config: SweepConfig) -> str:
+def start_ray(ray_address: str | None) -> int:
+    """Join or start Ray quietly (no dashboard, no banner); returns the cluster's CPUs.
+
+    The caller's SIGTERM handler survives: Ray installs its own on init."""
+    import ray
+
+    handler = signal.getsignal(signal.SIGTERM)
+    # Ray gives its local node 30 s to register, which a loaded machine can miss: try again.
+    for attempt in range(1, RAY_START_ATTEMPTS + 1):
+        try:
+            ray.init(
+                address=ray_address,
+                ignore_reinit_error=True,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+                runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
+                **({} if ray_address else {"num_cpus": os.cpu_count()}),
+            )
+            break
+        except Exception as e:  # Ray raises bare Exceptions when its node does not come up
+            ray.shutdown()
+            if ray_address is not None or attempt == RAY_START_ATTEMPTS:
+                where = ray_address or f"a local Ray instance ({attempt} attempts)"
+                text = " ".join(str(e).split())[:300]
+                raise ConnectionError(f"{where} did not start: {text}") from e
+    if handler is not None:
+        signal.signal(signal.SIGTERM, handler)
+    return int(ray.cluster_resources().get("CPU", 1))
+
+
+class Scheduler:
+    """Keeps at most `parallel` tasks in flight, each given the whole daemon pool (its evaluations
+    stay on one daemon while it lives, whose per-run cache and ledger then see them all), and
+    writes an attempt line before each task starts."""
+
+    def __init__(self, state: Resumed, endpoints: list[str], parallel: int, attempts_file: Any):
+        import ray
+
+        # Ray lends a task's CPU out while it blocks in ray.get/ray.wait (as the OpenEvolve policy
+        # does, waiting on its actor), so CPU requests alone do not bound concurrency.
+        self.task = ray.remote(num_cpus=1, max_retries=0)(run_one)
+        self.state, self.endpoints, self.parallel = state, endpoints, parallel
+        self.queue = list(state.todo)
+        self.pending: dict[Any, tuple[Key, str, list[str]]] = {}
+        self.attempts_file = attempts_file
+
+    def submit(self) -> None:
+        config = self.state.config
+        while self.queue and len(self.pending) < self.parallel:
+            p, op, s = self.queue.pop(0)
+            previous = self.state.attempts.get((p, op, s), [])
+            run = run_id(config.sweep_id, p, op, s, len(previous) + 1)
+            ref = self.task.remote(
+                p,
+                op,
+                s,
+                config.budget,
+                # The whole pool (ascend_gym.client.DaemonPool): the task starts on the
+                # least-loaded daemon, stays there, and moves on if that daemon dies.
+                ",".join(self.endpoints),
+                config.soc,
+                run,
+                config.policy_config.get(p, {}),
+            )
+            self.pending[ref] = ((p, op, s), run, previous)
+            attempt = Attempt(policy=p, operator=op, seed=s, run_id=run, time=time.time())
+            self.attempts_file.write(attempt.model_dump_json() + "\n")
+            self.attempts_file.flush()
+
+    def next_done(self, timeout_s: float) -> tuple[SweepRecord, OperatorPackage | None] | None:
+        """The next finished task's record and best candidate, or None if none finished in time."""
+        import ray
+
+        ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=timeout_s)
+        if not ready:
+            return None
+        (p, op, s), run, previous = self.pending.pop(ready[0])
+        try:
+            record, best = ray.get(ready[0])
+        except ray.exceptions.RayError as e:  # the worker died: not the policy's failure
+            config = self.state.config
+            record = SweepRecord(
+                policy=p, operator=op, seed=s, budget=config.budget, soc=config.soc, run_id=run,
+                failure="infra", error=f"{type(e).__name__}: {e}"[:2000],
+            )  # fmt: skip
+            best = None
+        record.sweep_id, record.abandoned_runs = self.state.config.sweep_id, previous
+        return record, best
+
+
+def run_bench(
+    config: SweepConfig,
+    out_dir: Path,
+    local_daemons: int = 1,
+    daemon_workers: int | None = None,
+    ray_address: str | None = None,
+    parallel: int | None = None,
+) -> list[SweepRecord]:
+    """Run (or resume) a sweep; returns every record of the sweep.
+
+    Raises DaemonError before any task starts when a daemon does not answer."""
+    state = resume(out_dir, config)
+    config = state.config
+    progress = Progress(
+        len(config.tasks()),
+        len(config.tasks()) * config.budget,
+        state.finished,
+        sum(r.evaluations for r in state.records if r.ok),
+    )
+    if not state.todo:
+        return state.records
+    if config.daemons:
+        check_daemons(config.daemons)
+    locals_: list[LocalDaemon] = []
+    records = {r.key: r for r in state.records}
+    try:
+        for _ in range(0 if config.daemons else local_daemons):
+            locals_.append(LocalDaemon(workers=daemon_workers))
+        endpoints = config.daemons or [d.address for d in locals_]
+        cpus = start_ray(ray_address)
+        parallel = parallel or cpus
+        with (out_dir / RESULTS).open("a") as results, (out_dir / ATTEMPTS).open("a") as attempts:
+            scheduler = Scheduler(state, endpoints, parallel, attempts)
+            at_start = _daemon_evaluations(endpoints)
+            progress.show(
+                0,
+                f"{len(state.todo)} tasks to run on {len(endpoints)} daemon(s), {parallel} at a time",
+            )
+            scheduler.submit()
+            while scheduler.pending:
+                finished = scheduler.next_done(timeout_s=5.0)
+                if finished is None:
+                    if progress.tty:
+                        progress.show(_daemon_evaluations(endpoints) - at_start)
+                    continue
+                record, best = finished
+                if best is not None:
+                    record.best_file = save_candidate(out_dir, best)
+                results.write(record.model_dump_json() + "\n")
+                results.flush()
+                records[record.key] = record
+                progress.finish(record, _daemon_evaluations(endpoints) - at_start)
+                scheduler.submit()
+    finally:
+        progress.close()
+        _stop_ray(ray_address)
+        for d in locals_:
+            d.close()
+    return [records[t] for t in config.tasks() if t in records]
+
+
+def _stop_ray(ray_address: str | None) -> None:
+    """Stop the Ray instance this sweep started (its workers with it); a joined cluster stays."""
+    import ray
+
+    if ray_address is None and ray.is_initialized():
+        ray.shutdown()
+
+
+# ---- the table -----------------------------------------------------------------------------------
+
+
+def table(records: list[SweepRecord], config: SweepConfig) -> str:
     """Overall GM speedup and fast_p per policy, over the sweep's full op set (simulated)."""
     rows = [
         r
@@ -400,10 +524,19 @@ def table(records: list[dict[str, Any]], config: SweepConfig) -> str:
     )
     lines = [head]
     for r in rows:
+        notes = [
+            f"{n} {what}"
+            for n, what in (
+                (r.missing, "missing"),
+                (r.failed, "failed"),
+                (r.infra, "failed for infrastructure"),
+            )
+            if n
+        ]
         lines.append(
             f"{r.policy:<16} {r.ops:>4} {r.gm:>11.3f} "
             + " ".join(f"{r.fast[str(p)]:>9.2f}" for p in metrics.FAST_P)
-            + (f"  ({r.missing} tasks missing, counted as 1.0)" if r.missing else "")
+            + (f"  ({', '.join(notes)}: counted as 1.0)" if notes else "")
         )
     return "\n".join(lines)
 

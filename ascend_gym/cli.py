@@ -1,39 +1,132 @@
-"""The `ascend-gym` console script: one verb per module under ascend_gym/commands/ (or wherever
-the owning package keeps it). Each module defines `configure(parser)` and `run(args) -> int`."""
+"""The `ascend-gym` console script: one verb per module under ascend_gym/commands/.
+
+Each module defines `configure(parser)` and `run(args) -> int`. Exit status: 0 done, 1 a
+candidate or a check failed, 2 a usage or environment error (one line on stderr; `--debug` shows
+the traceback), 130 interrupted (Ctrl-C or SIGTERM; rerunning the same command resumes).
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
+import tomllib
+import traceback
+from typing import NoReturn
+
+from pydantic import ValidationError
+
+import ascend_gym
 
 COMMANDS: dict[str, str] = {
-    "eval": "ascend_gym.commands.eval_cmd",
-    "daemon": "ascend_gym.commands.daemon_cmd",
-    "bench": "ascend_gym.commands.bench_cmd",
-    "suite": "ascend_gym.commands.suite_cmd",
-    "validate": "ascend_gym.commands.validate_cmd",
-    "report": "ascend_gym.commands.report_cmd",
-    "optimize": "ascend_gym.commands.optimize_cmd",
-    "bank": "ascend_gym.commands.bank_cmd",
-    "sim": "ascend_gym.commands.sim_cmd",
-    "corpus": "ascend_gym.commands.corpus_cmd",
-    "generate": "ascend_gym.commands.generate_cmd",
+    "eval": "ascend_gym.commands.eval",
+    "optimize": "ascend_gym.commands.optimize",
+    "bench": "ascend_gym.commands.bench",
+    "report": "ascend_gym.commands.report",
+    "validate": "ascend_gym.commands.validate",
+    "export": "ascend_gym.commands.export",
+    "suite": "ascend_gym.commands.suite",
+    "daemon": "ascend_gym.commands.daemon",
+    "bank": "ascend_gym.commands.bank",
+    "sim": "ascend_gym.commands.sim",
+    "generate": "ascend_gym.commands.generate",
+    "corpus": "ascend_gym.commands.corpus",
 }
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+INTERRUPTED = "interrupted; run the same command again to resume"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="ascend-gym", description=__doc__.splitlines()[0])
-    verbs = parser.add_subparsers(dest="command", required=True)
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: clean up, then exit 130."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Interrupted
+
+
+class Parser(argparse.ArgumentParser):
+    """A usage error is one line: what is wrong and where the help is."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+    top = Parser(
+        prog="ascend-gym",
+        description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+        epilog="exit status: 0 ok, 1 a candidate or check failed, 2 usage or environment error, "
+        "130 interrupted",
+    )
+    top.add_argument("--version", action="version", version=f"ascend-gym {ascend_gym.__version__}")
+    debug_help = "show the traceback of an error instead of one line"
+    debug = argparse.ArgumentParser(add_help=False)
+    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=debug_help)
+    top.add_argument("--debug", action="store_true", help=debug_help)
+    verbs = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     modules = {}
     for verb, module_name in COMMANDS.items():
         module = importlib.import_module(module_name)
         modules[verb] = module
+        summary = " ".join((module.__doc__ or "").strip().split("\n\n")[0].split())
         module.configure(
-            verbs.add_parser(verb, help=(module.__doc__ or "").strip().splitlines()[0])
+            verbs.add_parser(
+                verb,
+                help=summary,
+                description=module.__doc__,
+                parents=[debug],
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+            )
         )
-    args = parser.parse_args(argv)
-    return int(modules[args.command].run(args) or 0)
+    return top, modules
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ascend_gym.client import DaemonError
+    from ascend_gym.commands.common import UsageError
+
+    top, modules = parser()
+    args = top.parse_args(argv)
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        status = int(modules[args.command].run(args) or 0)
+        sys.stdout.flush()  # a reader that went away is found here, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        # The reader went away (`| head`): say so once, on stderr, which is still open.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _fail(args, "output closed early (broken pipe); nothing else to do", EXIT_USAGE)
+    except (
+        UsageError,
+        DaemonError,
+        ConnectionError,  # Ray did not start
+        FileNotFoundError,
+        tomllib.TOMLDecodeError,
+        ValidationError,
+    ) as e:
+        return _fail(args, f"{args.command}: {_one_line(e)}", EXIT_USAGE)
+    except KeyboardInterrupt:
+        return _fail(args, INTERRUPTED, EXIT_INTERRUPTED)
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return (
+            f"{error.title}: {where}: {first['msg']}" if where else f"{error.title}: {first['msg']}"
+        )
+    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    return " ".join(text.split()) or type(error).__name__
+
+
+def _fail(args: argparse.Namespace, message: str, status: int) -> int:
+    if getattr(args, "debug", False):
+        traceback.print_exc()
+    print(f"ascend-gym: {message}", file=sys.stderr, flush=True)
+    return status
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ for a result it probes the daemon with health requests, and when the daemon fall
 opens a fresh socket and resends the same request (same request_id: the daemon evaluates and
 charges it once, and answers a retry of a finished request from its log). `DaemonPool` spreads
 requests over several daemons, least-loaded first, and resubmits a request whose daemon died to
-another one. `LocalDaemon` starts a daemon in a subprocess on a free loopback port (what
+another one; it keeps a receipt of which daemon charged each evaluation of a run, so a run that
+moved off a dead daemon is still accounted in full (`ledger`). `connect(address)` gives a
+client for one address and a pool for a comma-separated list. `LocalDaemon` starts a daemon in a subprocess on a free loopback port (what
 `daemon=None` means for the env and the bench) and stops it on close.
 
 CURVE: pass `keys=DIR` (or set ASCEND_GYM_DAEMON_KEYS=DIR), a directory holding the client's
@@ -137,6 +139,15 @@ class DaemonClient:
                     return None
                 heard = time.monotonic()
 
+    def run_tokens(self, run_id: str) -> dict[str, str]:
+        """Address -> the run's token, when this client opened the run."""
+        return {self.address: self.tokens[run_id]} if run_id in self.tokens else {}
+
+    def use_tokens(self, run_id: str, tokens: dict[str, str]) -> None:
+        """Attach tokens another process received (OpenEvolve's evaluator workers)."""
+        if self.address in tokens:
+            self.tokens[run_id] = tokens[self.address]
+
     def open_run(self, run_id: str, budget: int, timeout_s: float = 5.0) -> OpenRunReply:
         """Open a budgeted run: the daemon then serves its evaluations only with the token (which
         this client attaches from now on) and refuses every one past `budget` charged ones."""
@@ -176,11 +187,19 @@ class DaemonClient:
 class DaemonPool:
     """Several daemon endpoints behind the DaemonClient interface: least-loaded routing, failover.
 
-    Before each evaluation the endpoints' health is read (at most once per `refresh_s`); the
-    request goes to the live daemon with the fewest requests per worker. A daemon that dies
-    mid-request, or answers BUSY, gets the same request resubmitted elsewhere; a dead endpoint is
-    skipped for `down_s` and then probed again. Evaluations charged on several daemons are summed
-    by `ledger`."""
+    Before each evaluation the endpoints' health is read (at most once per `refresh_s`). A run's
+    first request goes to the live daemon with the fewest requests per worker, and the run stays
+    on that daemon (its per-run cache and ledger row see every evaluation) until it dies or
+    answers BUSY: then the same request is resubmitted to the next least-loaded daemon, which
+    becomes the run's new home. A dead endpoint is skipped for `down_s` and then probed again.
+
+    Failover cannot double-charge a run: the same request (same request_id) goes to one daemon
+    at a time, and a daemon that died mid-request never answered it, so the run is charged where
+    the answer came from. The pool keeps a receipt per run and daemon of the charged answers it
+    got; `ledger` sums the rows of the daemons that answer and, for one that does not (it died),
+    the receipts of what it charged before, so the ledger check covers runs that moved. A run's
+    resubmission of a candidate that a now-dead daemon charged is answered by the pool from its
+    copy of that answer, free, as the dead daemon's per-run cache would have."""
 
     def __init__(
         self,
@@ -201,6 +220,10 @@ class DaemonPool:
         }
         self._load: dict[str, tuple[float, float]] = {}  # address -> (load, when measured)
         self._down: dict[str, float] = {}  # address -> when it was found dead
+        self.receipts: dict[str, dict[str, int]] = {}  # run_id -> address -> charged answers
+        self.last_address = ""  # the daemon that gave the latest answer
+        self._home: dict[str, str] = {}  # run_id -> the daemon the run's requests go to
+        self._charged: dict[tuple[str, str], tuple[str, EvalResult]] = {}  # (run, key) -> answer
 
     @property
     def address(self) -> str:
@@ -235,16 +258,26 @@ class DaemonPool:
         )
 
     def evaluate(self, request: EvalRequest) -> EvalResult:
+        key = (request.run_id, _candidate_key(request))
+        known = self._charged.get(key)
+        if known is not None and known[0] not in self._load:  # charged on a daemon now down
+            return known[1].model_copy(update={"request_id": request.request_id, "cache_hit": True})
         deadline = time.monotonic() + self.clients[self.addresses[0]].timeout_s
         while time.monotonic() < deadline:
             busy: EvalResult | None = None
-            for address in self._candidates():
+            live = self._candidates()
+            home = self._home.get(request.run_id)
+            for address in ([home] if home in live else []) + [a for a in live if a != home]:
                 try:
                     result = self.clients[address].evaluate(request)
                 except DaemonError:  # died or fell silent: the same request goes to the next daemon
                     self._mark_down(address)
                     continue
                 if result.status is not Status.BUSY:
+                    self.last_address = self._home[request.run_id] = address
+                    if charged(result):
+                        self.note_charge(request.run_id, address)
+                        self._charged[key] = (address, result)
                     return result
                 busy = result
                 self._load[address] = (float("inf"), time.monotonic())
@@ -252,6 +285,22 @@ class DaemonPool:
                 return busy  # every live daemon is full: the caller decides whether to wait
             time.sleep(0.5)  # every endpoint is down for now: wait for one to come back
         raise DaemonError(f"no daemon of {self.address} answered request {request.request_id}")
+
+    def prefer(self, run_id: str, address: str) -> None:
+        """Make `address` the run's home (a run continued by another process: OpenEvolve's
+        evaluator workers open a pool per evaluation and keep the run where it was)."""
+        if address in self.clients:
+            self._home[run_id] = address
+
+    def note_charge(self, run_id: str, address: str) -> None:
+        """A receipt: `address` charged one evaluation to the run (also for answers that another
+        process's pool received, such as OpenEvolve's evaluator workers)."""
+        run = self.receipts.setdefault(run_id, {})
+        run[address] = run.get(address, 0) + 1
+
+    def served_by(self, run_id: str) -> dict[str, int]:
+        """Charged answers per daemon for a run: more than one key means the run moved."""
+        return dict(self.receipts.get(run_id, {}))
 
     def stats(self, timeout_s: float = 5.0) -> StatsReply:
         for a in self._candidates() or self.addresses:
@@ -262,17 +311,38 @@ class DaemonPool:
         raise DaemonError(f"no daemon of {self.address} answered")
 
     def open_run(self, run_id: str, budget: int, timeout_s: float = 5.0) -> list[OpenRunReply]:
-        """Open the run on every daemon (each issues its own token and holds the budget alone)."""
-        return [c.open_run(run_id, budget, timeout_s) for c in self.clients.values()]
+        """Open the run on every daemon that answers (each issues its own token and holds the
+        budget alone); a dead one is skipped, as evaluations skip it."""
+        replies = []
+        for address, client in self.clients.items():
+            try:
+                replies.append(client.open_run(run_id, budget, timeout_s))
+            except DaemonError:
+                self._mark_down(address)
+        if not replies:
+            raise DaemonError(f"no daemon of {self.address} opened run {run_id}")
+        return replies
+
+    def run_tokens(self, run_id: str) -> dict[str, str]:
+        """Address -> the token each daemon issued for the run (to hand to another process)."""
+        return {a: c.tokens[run_id] for a, c in self.clients.items() if run_id in c.tokens}
+
+    def use_tokens(self, run_id: str, tokens: dict[str, str]) -> None:
+        for address, token in tokens.items():
+            if address in self.clients:
+                self.clients[address].tokens[run_id] = token
 
     def ledger(self, run_id: str, timeout_s: float = 5.0) -> LedgerReply:
-        """The run's account summed over every endpoint that answers."""
+        """The run's account summed over every endpoint: its ledger row where the daemon answers,
+        the pool's receipts of what it charged where it does not (a daemon that died)."""
         rows = []
         for a in self.addresses:
             try:
                 rows.append(self.clients[a].ledger(run_id, timeout_s))
             except DaemonError:
-                continue
+                charged = self.receipts.get(run_id, {}).get(a, 0)
+                if charged:
+                    rows.append(LedgerReply(run_id=run_id, evaluations=charged))
         if not rows:
             raise DaemonError(f"no daemon of {self.address} answered")
         by_status: dict[str, int] = {}
@@ -294,6 +364,25 @@ class DaemonPool:
             c.close()
 
 
+def _candidate_key(request: EvalRequest) -> str:
+    """What makes two requests of a run the same evaluation for the daemon's per-run cache."""
+    return f"{request.package.content_hash()}/{request.soc}/{request.seed}"
+
+
+def charged(result: EvalResult) -> bool:
+    """Whether the daemon charged this answer to the run: a daemon fault or a full daemon is free,
+    and so is a resubmission within the run (a cache hit)."""
+    return result.status not in (Status.DAEMON_ERROR, Status.BUSY) and not result.cache_hit
+
+
+def connect(address: str, **options: object) -> DaemonClient | DaemonPool:
+    """A client for `tcp://host:port`, a pool for a comma-separated list of addresses."""
+    addresses = [a for a in address.split(",") if a]
+    if len(addresses) == 1:
+        return DaemonClient(addresses[0], **options)
+    return DaemonPool(addresses, **options)
+
+
 class LocalDaemon:
     """An npu_daemon subprocess on a free loopback port; `address` is its endpoint.
 
@@ -305,7 +394,7 @@ class LocalDaemon:
         self,
         backend: str = "sim",
         workers: int | None = None,
-        startup_timeout_s: float = 300.0,
+        startup_timeout_s: float = 1800.0,  # a first start builds the simulator runtime
         state_dir: str | Path | None = None,
         bind: str = "tcp://127.0.0.1:*",
         extra_args: list[str] | None = None,
@@ -334,7 +423,10 @@ class LocalDaemon:
         line = _readline(self.process, startup_timeout_s)
         if not line.startswith("READY "):
             self.close()
-            raise DaemonError(f"embedded daemon failed to start: {line!r}")
+            raise DaemonError(
+                f"the local daemon did not start within {startup_timeout_s:g} s: {line!r} "
+                "(it builds the simulator runtime on first use; is g++ installed?)"
+            )
         self.address = line.split()[1]
         atexit.register(self.close)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import copy
 import math
+import numbers
 import unicodedata
 import uuid
 import warnings
-import zlib
 from dataclasses import replace
 from importlib.metadata import version
 from typing import Any, Literal
@@ -18,10 +18,11 @@ from gymnasium import spaces
 
 import ascend_gym
 from ascend_gym import rewrites, suite
-from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.client import LocalDaemon, connect
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import DEFAULT_SOC, PROTOCOL_VERSION, EvalRequest, EvalResult, Status
 from ascend_gym.state import EnvState, StepEntry, catalogue_digest
+from ascend_gym.validation import Claim, Verdict, check
 
 MAX_SOURCE_CHARS = 131072
 # What real sources contain: printable ASCII, tab and newline. Anything else (a UTF-8 comment, a
@@ -122,10 +123,50 @@ def features(
     return np.minimum(f, _FEATURE_HIGH)
 
 
+CODE_KEYS = ("tiling", "kernel", "tiling_header", "done")
+
+
+def discrete_action(action: Any) -> int:
+    """A discrete action as an int; a float, bool, string or array of several values is refused
+    rather than truncated."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    if isinstance(action, bool) or not isinstance(action, numbers.Integral):
+        raise TypeError(
+            f"a discrete action is an integer in [0, {K}] (ascend_gym.rewrites.CATALOGUE ids, "
+            f"{K} = done), got {type(action).__name__} {action!r}"
+        )
+    return int(action)
+
+
+def code_action(action: Any) -> dict[str, Any]:
+    """A code action checked: `tiling`, `kernel` and optional `tiling_header` (str), and an
+    optional `done` (0 or 1)."""
+    if not isinstance(action, dict):
+        raise TypeError(
+            f"a code action is a dict with keys {', '.join(CODE_KEYS)}, got {type(action).__name__}"
+        )
+    unknown = sorted(set(action) - set(CODE_KEYS))
+    if unknown:
+        raise ValueError(
+            f"unknown code action key(s) {', '.join(map(repr, unknown))}; keys: "
+            f"{', '.join(CODE_KEYS)} (empty tiling or kernel keeps that part)"
+        )
+    for key in ("tiling", "kernel", "tiling_header"):
+        if action.get(key) is not None and not isinstance(action[key], str):
+            raise TypeError(f"code action {key!r} must be a str, got {type(action[key]).__name__}")
+    done = action.get("done", 0)
+    if isinstance(done, np.ndarray) and done.shape == ():
+        done = done.item()
+    if isinstance(done, float) or done not in (0, 1):
+        raise ValueError(f"code action 'done' must be 0 or 1, got {done!r}")
+    return action
+
+
 class AscendOpEnv(gym.Env):
     """
     ## Description
-    The state is an AscendC operator (host tiling program + device kernel program, DESIGN 3.1) and
+    The state is an AscendC operator (host tiling program + device kernel program, docs/design.md 3.1) and
     the evaluation of its current version. Each step proposes a candidate operator, which an
     npu_daemon compiles, checks against the numpy reference on every shape case and times on the
     bench case. By default an embedded daemon runs the AscendC CPU simulator: its latencies are
@@ -200,13 +241,25 @@ class AscendOpEnv(gym.Env):
     >>> env.close()
 
     operator: `level1/add`, `op://ascend-ops-v1/level1/add` or a package directory.
-    mode: `"code"` or `"discrete"`. budget: evaluations per episode (DESIGN 3.3).
-    soc: SoC preset (default `DEFAULT_SOC`, Ascend910B4). daemon: None (an embedded daemon with `backend`), a
-    `tcp://host:port` address, or a list of addresses (the env uses one, chosen by its run_id).
+    mode: `"code"` or `"discrete"`. budget: evaluations per episode (docs/design.md 3.3).
+    soc: SoC preset (default `DEFAULT_SOC`, Ascend910B4). daemon: None (an embedded daemon with
+    `backend`), a `tcp://host:port` address, or several (a list or a comma-separated string): a
+    pool that sends each evaluation to the least-loaded live daemon and moves on when one dies.
     reward: `best_delta`, `prev_delta` or `final`. failure_penalty, noop_penalty: see Rewards.
     eval_seed: seed of the daemon's random test inputs, fixed so evaluations are cached across
     episodes (`reset(seed=...)` seeds `np_random`, which the operator-sampling wrappers use).
     backend: the embedded daemon's backend. run_id: the daemon's ledger key (default: unique).
+    render_mode: None or `"ansi"`: `env.render()` returns the operator, the budget, the last
+    result and the current tiling and kernel sources as text.
+
+    A malformed action raises instead of being coerced: a discrete action must be an integer
+    (a float or bool is a TypeError), a code action a dict of `tiling`/`kernel` strings and an
+    optional `done` of 0 or 1 (an unknown key is a ValueError).
+
+    `env.validate()` re-evaluates the best candidate and the baseline under a new run on fresh
+    inputs and returns a `Verdict` (outcome "OK" when both pass and take the recorded latencies),
+    as CompilerGym's `env.validate()` checks a state. `ascend_gym.make("level1/add", ...)` is
+    `gym.make("ascend_gym:AscendOp-v0", operator="level1/add", ...)`.
 
     `env.state` is the episode as JSON (`ascend_gym.state.EnvState`); `env.fork()` copies the
     episode without evaluating; `AscendOpEnv.from_state(state)` rebuilds one; envs pickle.
@@ -216,7 +269,7 @@ class AscendOpEnv(gym.Env):
       env on the cann backend, registered as nondeterministic.
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
@@ -231,7 +284,11 @@ class AscendOpEnv(gym.Env):
         eval_seed: int = 0,
         backend: Literal["sim", "cann"] = "sim",
         run_id: str | None = None,
+        render_mode: str | None = None,
     ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r}; render modes: ansi")
+        self.render_mode = render_mode
         if mode not in ("code", "discrete"):
             raise ValueError(f"unknown mode {mode!r}; modes: code, discrete")
         if reward not in REWARDS:
@@ -249,11 +306,9 @@ class AscendOpEnv(gym.Env):
         self._local = LocalDaemon(backend=backend) if daemon is None else None
         if self._local is not None:
             self.address = self._local.address
-        elif isinstance(daemon, str):
-            self.address = daemon
         else:
-            self.address = daemon[zlib.crc32(self.run_id.encode()) % len(daemon)]
-        self.client = DaemonClient(self.address)
+            self.address = daemon if isinstance(daemon, str) else ",".join(daemon)
+        self.client = connect(self.address)
 
         box = spaces.Box(low=0.0, high=_FEATURE_HIGH, shape=(N_FEATURES,), dtype=np.float32)
         if mode == "discrete":
@@ -302,8 +357,52 @@ class AscendOpEnv(gym.Env):
             raise gym.error.ResetNeeded("the episode has ended; call reset()")
         self.last_parent, self.last_candidate = self.package, None
         if self.mode == "discrete":
-            return self._step_discrete(int(action))
-        return self._step_code(action)
+            return self._step_discrete(discrete_action(action))
+        return self._step_code(code_action(action))
+
+    def render(self) -> str | None:
+        """`render_mode="ansi"`: the operator, the last result, the budget and the current sources."""
+        if self.render_mode != "ansi":
+            return None
+        if self.package is None:
+            return f"{self.operator}: not reset yet\n"
+        last = self.last
+        result = f"{last.status.value}" + (
+            f" {last.latency_us:.2f} us" if last.latency_us is not None else ""
+        )
+        if last.message and not last.ok:
+            result += f": {last.message.splitlines()[0][:200]}"
+        kind = "simulated" if self.current.simulated else "measured"
+        lines = [
+            f"{self.baseline_package.uri} ({kind}, {self.soc}), run {self.run_id}",
+            f"budget {self.budget - self.spent}/{self.budget} left; steps {len(self.log)}",
+            f"baseline {self.baseline_us:.2f} us, current {self.current.latency_us:.2f} us, "
+            f"best {self.best_us:.2f} us ({self.baseline_us / self.best_us:.3f}x)",
+            f"last result: {result}",
+            f"---- tiling: {self.package.host_path}",
+            self.package.tiling_source.rstrip("\n"),
+            f"---- kernel: {self.package.kernel_path}",
+            self.package.kernel_source.rstrip("\n"),
+        ]
+        return "\n".join(lines) + "\n"
+
+    def validate(self, seeds: int = 2, tolerance: float = 0.0) -> Verdict:
+        """Re-evaluate the episode's best candidate under a new run (nothing from the cache) on
+        `seeds` fresh input seeds, and its baseline: the verdict says whether both pass and take
+        the latencies the episode recorded (within `tolerance`, relative; the simulator is
+        deterministic, so 0 by default)."""
+        if self.package is None:
+            raise gym.error.ResetNeeded("call reset() before validate()")
+        claim = Claim(
+            operator=self.baseline_package.uri,
+            package=self.best_package,
+            best_us=self.best_us,
+            baseline_us=self.baseline_us,
+            soc=self.soc,
+            simulated=self.current.simulated,
+        )
+        rng = np.random.default_rng()
+        return check(claim, self.client, [int(s) for s in rng.integers(1, 2**31, seeds)], tolerance)
 
     def close(self) -> None:
         self.client.close()
@@ -329,7 +428,7 @@ class AscendOpEnv(gym.Env):
         tiling, kernel = action.get("tiling") or "", action.get("kernel") or ""
         header = action.get("tiling_header") or ""  # optional: generated packages bring theirs
         entry = StepEntry(
-            tiling=tiling, kernel=kernel, tiling_header=header, done=bool(action.get("done", 0))
+            tiling=tiling, kernel=kernel, tiling_header=header, done=action.get("done", 0) == 1
         )
         if entry.done and not tiling and not kernel:
             return self._finish(entry, 0.0, None)

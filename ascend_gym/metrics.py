@@ -1,4 +1,4 @@
-"""Metrics of DESIGN 3.4.
+"""Metrics of docs/design.md 3.4.
 
 speedup(op) = T_baseline / T_best_correct_candidate, same shape, backend and soc; a policy that
 found no correct candidate (or whose run failed) keeps the baseline, speedup 1.0. GM = geometric
@@ -15,9 +15,10 @@ import math
 import re
 import statistics
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from pydantic import BaseModel
+
+from ascend_gym.records import SweepRecord, by_key
 
 FAST_P = (1.0, 1.2, 1.4, 2.0)
 OVERALL = "all"
@@ -58,21 +59,21 @@ def summarize(speedups: list[float]) -> dict[str, float]:
 _LEVEL = re.compile(r"(?:^|/)level(\d)/")
 
 
-def level_of(record: dict[str, Any]) -> int:
+def level_of(operator: str, level: int | None = None) -> int:
     """An op's level: recorded by the sweep, else read from its address (`.../level2/softmax`)."""
-    if record.get("level"):
-        return int(record["level"])
-    m = _LEVEL.search(record["operator"])
+    if level:
+        return int(level)
+    m = _LEVEL.search(operator)
     if not m:
-        raise ValueError(f"cannot tell the level of {record['operator']!r}")
+        raise ValueError(f"cannot tell the level of {operator!r}")
     return int(m.group(1))
 
 
-def record_speedup(record: dict[str, Any] | None) -> float:
+def record_speedup(record: SweepRecord | None) -> float:
     """A (policy, op, seed) record's speedup; a missing or failed task counts as the baseline."""
-    if not record or not record.get("ok"):
+    if record is None or not record.ok or record.baseline_us is None:
         return 1.0
-    return speedup(record["baseline_us"], record.get("best_us"))
+    return speedup(record.baseline_us, record.best_us)
 
 
 class Row(BaseModel):
@@ -84,35 +85,32 @@ class Row(BaseModel):
     seeds: int
     missing: int  # (op, seed) tasks with no record yet; they count as speedup 1.0
     failed: int  # tasks whose policy raised; they count as speedup 1.0
+    infra: int = 0  # tasks a daemon or worker failed; they count as 1.0 and are retried on rerun
     gm: float
     gm_std: float
     fast: dict[str, float]  # "1.0" -> mean over seeds of fast_1.0
 
 
 def table_rows(
-    records: list[dict[str, Any]], ops: Sequence[str], policies: Sequence[str], seeds: int
+    records: list[SweepRecord], ops: Sequence[str], policies: Sequence[str], seeds: int
 ) -> list[Row]:
     """GM and fast_p per policy, per level and overall, over the sweep's full op set.
 
     `ops` is the set the sweep was asked to cover: an op a policy has no record for still counts,
     as 1.0, so a policy cannot look better by failing to finish its hard ops.
     """
-    by_key = {(r["policy"], r["operator"], r["seed"]): r for r in records}
-    levels: dict[str, list[str]] = {}
-    for op in ops:
-        levels.setdefault(
-            str(level_of({"operator": op, "level": _known_level(records, op)})), []
-        ).append(op)
-    groups = sorted(levels.items()) + [(OVERALL, list(ops))]
+    index = by_key(records)
+    groups = level_groups(ops, records) + [(OVERALL, list(ops))]
     rows = []
     for policy in policies:
         for level, group in groups:
             per_seed_gm, per_seed_fast = [], {p: [] for p in FAST_P}
-            missing = failed = 0
+            missing = failed = infra = 0
             for seed in range(seeds):
-                recs = [by_key.get((policy, op, seed)) for op in group]
+                recs = [index.get((policy, op, seed)) for op in group]
                 missing += sum(r is None for r in recs)
-                failed += sum(r is not None and not r.get("ok") for r in recs)
+                failed += sum(r is not None and not r.ok and not r.infra_failed for r in recs)
+                infra += sum(r is not None and r.infra_failed for r in recs)
                 values = [record_speedup(r) for r in recs]
                 per_seed_gm.append(geomean(values))
                 for p in FAST_P:
@@ -125,6 +123,7 @@ def table_rows(
                     seeds=seeds,
                     missing=missing,
                     failed=failed,
+                    infra=infra,
                     gm=statistics.fmean(per_seed_gm),
                     gm_std=statistics.pstdev(per_seed_gm),
                     fast={str(p): statistics.fmean(v) for p, v in per_seed_fast.items()},
@@ -133,31 +132,35 @@ def table_rows(
     return rows
 
 
-def _known_level(records: list[dict[str, Any]], op: str) -> int | None:
-    return next((r["level"] for r in records if r["operator"] == op and r.get("level")), None)
+def level_groups(ops: Sequence[str], records: list[SweepRecord]) -> list[tuple[str, list[str]]]:
+    """The ops of each level ("1", "2", "3"), in level order."""
+    known = {r.operator: r.level for r in records if r.level}
+    levels: dict[str, list[str]] = {}
+    for op in ops:
+        levels.setdefault(str(level_of(op, known.get(op))), []).append(op)
+    return sorted(levels.items())
 
 
 # ---- best-so-far curves ------------------------------------------------------------------------
 
 
-def best_so_far(record: dict[str, Any]) -> list[float]:
+def best_so_far(record: SweepRecord) -> list[float]:
     """Best speedup after 0..budget evaluations of one (policy, op, seed) run.
 
     A policy whose samples are exchangeable (Best-of-N) records `expected_speedup`, its curve
     averaged over sample orderings; otherwise the curve follows the trajectory. After the last
     recorded step the curve stays flat: an unspent budget cannot find anything.
     """
-    budget = int(record["budget"])
-    if not record.get("ok"):
+    budget = record.budget
+    if not record.ok or record.baseline_us is None:
         return [1.0] * (budget + 1)
-    baseline = record["baseline_us"]
-    if record.get("expected_speedup"):
-        curve = list(record["expected_speedup"])
+    if record.expected_speedup:
+        curve = list(record.expected_speedup)
     else:
         curve = [1.0] * (budget + 1)
-        for step in record.get("trajectory", []):
-            e = min(int(step["evaluation"]), budget)
-            curve[e] = max(curve[e], speedup(baseline, step["best_us"]))
+        for step in record.trajectory:
+            e = min(step.evaluation, budget)
+            curve[e] = max(curve[e], speedup(record.baseline_us, step.best_us))
     curve = (curve + [curve[-1]] * (budget + 1))[: budget + 1]
     for e in range(1, budget + 1):
         curve[e] = max(curve[e], curve[e - 1])
@@ -193,15 +196,15 @@ def curve_band(curves: list[list[float]]) -> tuple[list[float], list[float], lis
 
 
 def seed_curves(
-    records: list[dict[str, Any]], ops: Sequence[str], policy: str, seeds: int, budget: int
+    records: list[SweepRecord], ops: Sequence[str], policy: str, seeds: int, budget: int
 ) -> list[list[float]]:
     """Per seed: the geometric mean over all ops of the best-so-far speedup (missing ops = 1.0)."""
-    by_key = {(r["policy"], r["operator"], r["seed"]): r for r in records}
+    index = by_key(records)
     out = []
     for seed in range(seeds):
         per_op = []
         for op in ops:
-            r = by_key.get((policy, op, seed))
+            r = index.get((policy, op, seed))
             per_op.append(best_so_far(r)[: budget + 1] if r else [1.0] * (budget + 1))
         out.append([geomean(c[i] for c in per_op) for i in range(budget + 1)])
     return out

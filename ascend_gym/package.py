@@ -1,4 +1,4 @@
-"""The operator package (DESIGN 3.1): a spec plus the source files of a cann-ops style directory.
+"""The operator package (docs/design.md 3.1): a spec plus the source files of a cann-ops style directory.
 
 An `OperatorPackage` is the state everything passes around: the env holds one, policies rewrite
 its tiling or kernel text, the daemon builds it. Its content hash identifies a candidate.

@@ -1,4 +1,4 @@
-"""Policy interface and registry (DESIGN 3.5).
+"""Policy interface and registry (docs/design.md 3.5).
 
 A policy gets an env and returns its best candidate and trajectory. `ascend_gym` never imports a
 policy module directly: the registry maps names to "module:Class", imported on first use.
@@ -9,14 +9,15 @@ from __future__ import annotations
 import importlib
 from typing import Any, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
+from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import Status
 
 REGISTRY: dict[str, str] = {
     "random": "baselines.random_search:RandomSearch",
     "bon": "baselines.best_of_n:BestOfN",
-    "openevolve": "baselines.openevolve_policy:OpenEvolvePolicy",
+    "openevolve": "baselines.openevolve.policy:OpenEvolvePolicy",
     "ascendoptimizer": "agents.ascendoptimizer.policy:AscendOptimizer",
     "generate": "agents.generate.policy:Generate",
 }
@@ -43,6 +44,14 @@ class PolicyResult(BaseModel):
     evaluations: int
     proposer: str = "offline"
     trajectory: list[StepRecord] = []
+    # The best candidate's sources, for a policy whose best is not the env's own best_package
+    # (one that evaluates outside the env). Kept beside a result, never inside it.
+    best_package: OperatorPackage | None = Field(None, exclude=True)
+    # Model calls and tokens, counted by the policy's model gateway the same way for every policy
+    # (0 offline, except OpenEvolve's calls to its offline endpoint).
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
 
 class Policy(Protocol):

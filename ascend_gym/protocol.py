@@ -1,4 +1,4 @@
-"""Wire messages between clients and npu_daemon (DESIGN 3.2), defined once for both sides.
+"""Wire messages between clients and npu_daemon (docs/design.md 3.2), defined once for both sides.
 
 Every message is a pydantic model serialised as JSON in the last frame of a ZeroMQ multipart
 message. A failure is an `EvalResult` with a status, never an exception across the wire.
@@ -72,7 +72,7 @@ class CaseCheck(BaseModel):
 
 
 class Profile(BaseModel):
-    """msprof vocabulary (HARDWARE.md section 4); times are per-block means in microseconds."""
+    """msprof vocabulary (docs/ascendc.md, hardware 4); times are per-block means in microseconds."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -197,7 +197,7 @@ class OpenRunReply(BaseModel):
 
 
 class LedgerReply(BaseModel):
-    """One run's budget account (DESIGN 3.3): charged evaluations, free resubmissions, seconds."""
+    """One run's budget account (docs/design.md 3.3): charged evaluations, free resubmissions, seconds."""
 
     kind: Literal["ledger_reply"] = "ledger_reply"
     request_id: str = ""

@@ -1,81 +1,240 @@
-"""Report of a sweep: `ascend-gym report RESULTS_DIR` writes report.md, report.html and PNGs.
+"""Report of a sweep: `ascend-gym report RESULTS_DIR` writes report.md, report.html, tasks.csv and PNGs.
 
-- Table-3-style table: GM speedup and fast_1.0 / 1.2 / 1.4 / 2.0 per level and overall, per
-  policy (mean over seeds; DESIGN 3.4: all ops in the denominator, failures and missing = 1.0).
-- Speedup CDF (Fig. 2 style): fast_p as a function of the threshold p, per policy.
-- Best-so-far speedup (GM over ops) against evaluations spent, mean over seeds with a min-max band.
-- Per-op trajectories (Fig. 4 style): every evaluation's speedup and the best so far, with the
-  Stage I / Stage II phases of multi-stage policies shaded.
+- What ran: a title from the sweep's settings, its command, results kind (simulated or NPU),
+  wall time and evaluations per minute, the ledger check, versions.
+- Table-3-style table: GM speedup and fast_1.0 / 1.2 / 1.4 / 2.0 per level (when the sweep has
+  more than one) and overall, per policy (mean over seeds, ± the spread over seeds; docs/design.md 3.4:
+  all ops in the denominator, failures and missing = 1.0).
+- Per-operator table: the baseline latency and, per policy, the best latency and speedup (mean
+  over seeds; a spread over seeds wider than SPREAD_FLAG is flagged).
+- Speedup CDF (Fig. 2 style), best-so-far speedup against evaluations (mean over seeds, min-max
+  band), and per-op trajectories (Fig. 4 style: every candidate of seed 0 and the best so far of
+  every seed, with the stages of multi-stage policies shaded as the caption lists them).
+- tasks.csv: every (policy, op, seed) task, so every seed's numbers are available.
 
 Simulated and NPU results are never mixed in one report: a results file holding both is refused.
 """
 
 from __future__ import annotations
 
+import csv
 import html
 import re
+import statistics
 from pathlib import Path
 from typing import Any
 
 from ascend_gym import metrics
-from ascend_gym.bench import SweepConfig, latest, read_jsonl
+from ascend_gym.policies import StepRecord
+from ascend_gym.records import (
+    ATTEMPTS,
+    RESULTS,
+    SWEEP,
+    Attempt,
+    SweepConfig,
+    SweepRecord,
+    by_key,
+    latest,
+    read_jsonl,
+    read_records,
+)
 
 FIGURES = {"cdf": "speedup_cdf.png", "curve": "best_so_far.png", "trajectories": "trajectories.png"}
+TASKS_CSV = "tasks.csv"
 PHASE_COLOURS = {"stage1": "#dbe9f6", "stage2": "#fde3c8"}
+PHASE_NAMES = {"stage1": "Stage I", "stage2": "Stage II"}
+SPREAD_FLAG = 0.05  # (max - min) / mean of an op's speedup over seeds beyond which it is flagged
+FLOOR = 0.5  # trajectory dots below this speedup (and failures) sit on the axis floor
 _PHASE_NOTE = re.compile(r"stage\s*(ii|2|i|1)\b", re.IGNORECASE)
 
 
-def load(results_dir: Path) -> tuple[SweepConfig, list[dict[str, Any]]]:
-    records = latest(read_jsonl(results_dir / "results.jsonl"))
+def load(results_dir: Path) -> tuple[SweepConfig, list[SweepRecord]]:
+    path = results_dir / RESULTS
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"no {RESULTS} in {results_dir}: give the --out directory of `ascend-gym bench`"
+        )
+    records = latest(read_records(path))
     if not records:
-        raise FileNotFoundError(f"no results in {results_dir / 'results.jsonl'}")
-    sweep = results_dir / "sweep.json"
+        raise FileNotFoundError(f"no results in {path} yet: has a task of the sweep finished?")
+    sweep = results_dir / SWEEP
     if sweep.exists():
         config = SweepConfig.model_validate_json(sweep.read_text())
     else:  # a bare results file: its own ops, policies and seeds define the set
         config = SweepConfig(
-            ops=sorted({r["operator"] for r in records}),
-            policies=sorted({r["policy"] for r in records}),
-            budget=max(int(r["budget"]) for r in records),
-            seeds=max(int(r["seed"]) for r in records) + 1,
-            soc=records[0].get("soc", ""),
+            ops=sorted({r.operator for r in records}),
+            policies=sorted({r.policy for r in records}),
+            budget=max(r.budget for r in records),
+            seeds=max(r.seed for r in records) + 1,
+            soc=records[0].soc,
         )
     keys = set(config.tasks())
-    return config, [r for r in records if (r["policy"], r["operator"], r["seed"]) in keys]
+    return config, [r for r in records if r.key in keys]
 
 
-def labels(records: list[dict[str, Any]]) -> dict[str, str]:
-    simulated = {r.get("simulated") for r in records if r.get("ok")}
+def labels(records: list[SweepRecord]) -> dict[str, str]:
+    simulated = {r.simulated for r in records if r.ok}
     if simulated == {True, False}:
         raise ValueError(
             "simulated and NPU results are in one results file; report them separately"
         )
+    versions: dict[str, str] = {}
+    for r in records:
+        versions.update(r.versions)
     return {
         "kind": "simulated" if simulated != {False} else "measured on NPU",
-        "backend": ", ".join(sorted({r["backend"] for r in records if r.get("backend")}))
-        or "unknown",
-        "soc": ", ".join(sorted({r["soc"] for r in records if r.get("soc")})),
-        "proposer": ", ".join(
-            sorted({f"{r['policy']}={r['proposer']}" for r in records if r.get("proposer")})
-        ),
-        "versions": ", ".join(f"{k} {v}" for k, v in sorted(_versions(records).items())),
+        "backend": ", ".join(sorted({r.backend for r in records if r.backend})) or "unknown",
+        "soc": ", ".join(sorted({r.soc for r in records if r.soc})),
+        "proposer": ", ".join(sorted({f"{r.policy}={r.proposer}" for r in records if r.proposer})),
+        "versions": ", ".join(f"{k} {v}" for k, v in sorted(versions.items())),
     }
 
 
-def _versions(records: list[dict[str, Any]]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for r in records:
-        out.update(r.get("versions", {}))
-    return out
+def title(config: SweepConfig, info: dict[str, str]) -> str:
+    ops = f"{len(config.ops)} operator" + ("s" if len(config.ops) != 1 else "")
+    return (
+        f"{' vs '.join(config.policies)} on {ops}, budget {config.budget}, "
+        f"{config.seeds} seed{'s' if config.seeds != 1 else ''} ({info['kind']}, {info['soc']})"
+    )
 
 
-def phase_of(step: dict[str, Any]) -> str:
+def phase_of(step: StepRecord | dict[str, Any]) -> str:
     """ "stage1" / "stage2" from a step's phase field, or from its note; "" when it has none."""
-    text = step.get("phase") or step.get("note") or ""
+    if isinstance(step, dict):
+        text = step.get("phase") or step.get("note") or ""
+    else:
+        text = step.phase or step.note
     m = _PHASE_NOTE.search(text)
     if not m:
         return ""
     return "stage2" if m.group(1).lower() in ("ii", "2") else "stage1"
+
+
+# ---- facts ---------------------------------------------------------------------------------------
+
+
+def coverage(config: SweepConfig, records: list[SweepRecord]) -> dict[str, int]:
+    return {
+        "tasks": len(config.tasks()),
+        "finished": len(records),
+        "failed": sum(not r.ok and not r.infra_failed for r in records),
+        "infra": sum(r.infra_failed for r in records),
+        "budget_checked": sum(r.budget_ok is True for r in records),
+        "budget_violations": sum(r.budget_ok is False for r in records),
+        "evaluations": sum(r.evaluations for r in records),
+    }
+
+
+def timing(results_dir: Path, records: list[SweepRecord]) -> dict[str, float]:
+    """Wall time from the first task's start to the last task's end, and evaluations per minute.
+
+    A sweep run in several sessions counts the pauses between them too, so the rate is a floor."""
+    starts = {
+        a.run_id: a.time for a in map(Attempt.model_validate, read_jsonl(results_dir / ATTEMPTS))
+    }
+    spans = [(starts[r.run_id], starts[r.run_id] + r.wall_s) for r in records if r.run_id in starts]
+    if not spans:
+        return {}
+    wall = max(end for _, end in spans) - min(start for start, _ in spans)
+    evaluations = sum(r.evaluations for r in records)
+    return {
+        "wall_s": wall,
+        "task_s": sum(r.wall_s for r in records),
+        "per_minute": evaluations / (wall / 60) if wall > 0 else 0.0,
+    }
+
+
+def _duration(seconds: float) -> str:
+    minutes, s = divmod(round(seconds), 60)
+    h, m = divmod(minutes, 60)
+    return f"{h} h {m:02d} min" if h else f"{m} min {s:02d} s"
+
+
+# ---- tables --------------------------------------------------------------------------------------
+
+
+def table(config: SweepConfig, records: list[SweepRecord]) -> tuple[list[str], list[list[str]]]:
+    """GM and fast_p per policy: per level when there are several, then over all ops."""
+    rows = metrics.table_rows(records, config.ops, config.policies, config.seeds)
+    levels = [lvl for lvl, _ in metrics.level_groups(config.ops, records)]
+    levels = (levels if len(levels) > 1 else []) + [metrics.OVERALL]
+    head = ["ops", "policy", "GM"] + [f"fast_{p}" for p in metrics.FAST_P]
+    body = []
+    for lvl in levels:
+        for policy in config.policies:
+            row = next(r for r in rows if r.policy == policy and r.level == lvl)
+            name = f"all {row.ops}" if lvl == metrics.OVERALL else f"L{lvl} ({row.ops})"
+            gm = f"{row.gm:.3f}" + (f" ± {row.gm_std:.3f}" if config.seeds > 1 else "")
+            body.append([name, policy, gm] + [f"{row.fast[str(p)]:.2f}" for p in metrics.FAST_P])
+    return head, body
+
+
+def op_table(
+    config: SweepConfig, records: list[SweepRecord]
+) -> tuple[list[str], list[list[str]], int]:
+    """Per op: the baseline latency and, per policy, the best latency and speedup (mean over
+    seeds, with their range). Returns the header, the rows and how many cells were flagged for
+    their spread over seeds."""
+    index = by_key(records)
+    head = ["operator", "baseline us", *config.policies]
+    body, flagged = [], 0
+    for op in config.ops:
+        baselines = [r.baseline_us for r in records if r.operator == op and r.baseline_us]
+        line = [_op_name(op, config.ops), f"{baselines[0]:.2f}" if baselines else "-"]
+        for p in config.policies:
+            runs = [index.get((p, op, s)) for s in range(config.seeds)]
+            done = [r for r in runs if r is not None and r.ok and r.best_us]
+            if not done:
+                line.append(_missing(runs))
+                continue
+            speedups = [metrics.record_speedup(r) for r in done]
+            mean = statistics.fmean(speedups)
+            cell = f"{mean:.3f}x"
+            if max(speedups) - min(speedups) >= 0.005:
+                cell += f" ({min(speedups):.2f}-{max(speedups):.2f})"
+            if len(speedups) > 1 and (max(speedups) - min(speedups)) / mean > SPREAD_FLAG:
+                cell, flagged = cell + " *", flagged + 1
+            cell += f", {statistics.fmean(r.best_us for r in done):.1f} us"
+            if len(done) < len(runs):
+                cell += f" [{len(runs) - len(done)} of {len(runs)} failed]"
+            line.append(cell)
+        body.append(line)
+    return head, body, flagged
+
+
+def _op_name(op: str, ops: list[str]) -> str:
+    """An op's name without the suite prefix all ops of the sweep share."""
+    suites = {o.removeprefix("op://").split("/")[0] for o in ops if o.startswith("op://")}
+    short = op.removeprefix("op://")
+    return short.split("/", 1)[1] if len(suites) == 1 and op.startswith("op://") else short
+
+
+def _missing(runs: list[SweepRecord | None]) -> str:
+    if all(r is None for r in runs):
+        return "not run"
+    if any(r is not None and r.infra_failed for r in runs):
+        return "infrastructure failure"
+    return "failed"
+
+
+def write_tasks_csv(config: SweepConfig, records: list[SweepRecord], path: Path) -> None:
+    fields = ["policy", "operator", "seed", "status", "baseline_us", "best_us", "speedup",
+              "evaluations", "wall_s", "budget_ok", "best_file", "error"]  # fmt: skip
+    index = by_key(records)
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(fields)
+        for p, op, s in config.tasks():
+            r = index.get((p, op, s))
+            if r is None:
+                out.writerow([p, op, s, "missing"] + [""] * (len(fields) - 4))
+                continue
+            status = "ok" if r.ok else ("infra" if r.infra_failed else "failed")
+            out.writerow([
+                p, op, s, status, r.baseline_us, r.best_us,
+                f"{metrics.record_speedup(r):.6f}", r.evaluations, f"{r.wall_s:.1f}",
+                r.budget_ok, r.best_file, r.error[:200],
+            ])  # fmt: skip
 
 
 # ---- figures -------------------------------------------------------------------------------------
@@ -90,43 +249,50 @@ def _pyplot():
     return plt
 
 
-def plot_cdf(config: SweepConfig, records: list[dict[str, Any]], path: Path) -> None:
+def plot_cdf(config: SweepConfig, records: list[SweepRecord], path: Path) -> None:
     plt = _pyplot()
-    by_key = {(r["policy"], r["operator"], r["seed"]): r for r in records}
-    fig, ax = plt.subplots(figsize=(6, 4))
-    top = 1.0
-    speedups = {}
-    for policy in config.policies:
-        speedups[policy] = [
-            [metrics.record_speedup(by_key.get((policy, op, s))) for op in config.ops]
+    index = by_key(records)
+    speedups = {
+        p: [
+            [metrics.record_speedup(index.get((p, op, s))) for op in config.ops]
             for s in range(config.seeds)
         ]
-        top = max([top] + [v for seed in speedups[policy] for v in seed])
-    grid = [0.5 + i * (max(top, 2.2) * 1.05 - 0.5) / 400 for i in range(401)]
-    for policy in config.policies:
-        ys = [
-            sum(metrics.fast_p(seed, p) for seed in speedups[policy]) / config.seeds for p in grid
-        ]
-        ax.step(grid, ys, where="post", label=policy)
-    for p in metrics.FAST_P:
-        ax.axvline(p, color="grey", lw=0.5, ls=":")
-    ax.set_xlabel("speedup threshold p")
-    ax.set_ylabel("fast_p (fraction of all ops with speedup > p)")
-    ax.set_ylim(0, 1.02)
+        for p in config.policies
+    }
+    values = [v for seeds in speedups.values() for seed in seeds for v in seed]
+    lo, hi = min(values + [1.0]), max(values + [1.0])
+    pad = max(0.02, (hi - lo) * 0.08)
+    lo, hi = max(0.0, lo - pad), hi + pad
+    grid = [lo + i * (hi - lo) / 400 for i in range(401)]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for p in config.policies:
+        ys = [sum(metrics.fast_p(seed, t) for seed in speedups[p]) / config.seeds for t in grid]
+        ax.step(grid, ys, where="post", label=p)
+    for t in metrics.FAST_P:
+        if lo <= t <= hi:
+            ax.axvline(t, color="grey", lw=0.6, ls=":")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(0, 1.03)
+    ax.set_xlabel("speedup threshold p (dotted: the table's p)")
+    ax.set_ylabel("fast_p: fraction of ops faster than p")
     ax.legend()
-    ax.set_title("Speedup distribution over ops (mean over seeds)")
+    ax.set_title("Speedup distribution over ops (mean over seeds)", fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
 
-def plot_curves(config: SweepConfig, records: list[dict[str, Any]], path: Path) -> None:
+def plot_curves(config: SweepConfig, records: list[SweepRecord], path: Path) -> None:
     plt = _pyplot()
-    groups = _level_groups(config, records)
+    groups = metrics.level_groups(config.ops, records)
+    if len(groups) > 1:
+        groups.append((metrics.OVERALL, list(config.ops)))
+    cols = len(groups) if len(groups) <= 2 else 2
+    rows_n = (len(groups) + cols - 1) // cols
     fig, axes = plt.subplots(
-        1, len(groups), figsize=(max(6.5, 4.2 * len(groups)), 3.8), squeeze=False
+        rows_n, cols, figsize=(max(7.0, 5.0 * cols), 3.8 * rows_n), squeeze=False
     )
-    for ax, (level, ops) in zip(axes[0], groups):
+    for ax, (level, ops) in zip(axes.flat, groups):
         for policy in config.policies:
             mean, lo, hi = metrics.curve_band(
                 metrics.seed_curves(records, ops, policy, config.seeds, config.budget)
@@ -134,209 +300,257 @@ def plot_curves(config: SweepConfig, records: list[dict[str, Any]], path: Path) 
             xs = list(range(len(mean)))
             (line,) = ax.plot(xs, mean, label=policy)
             ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.2, lw=0)
-        ax.set_title("all ops" if level == metrics.OVERALL else f"level {level}")
+        ax.set_title(
+            f"all {len(ops)} ops"
+            if level == metrics.OVERALL
+            else f"level {level} ({len(ops)} ops)",
+            fontsize=10,
+        )
         ax.set_xlabel("evaluations spent")
         ax.set_ylabel("best-so-far speedup (GM over ops)")
+        ax.set_xlim(0, config.budget)
     axes[0][0].legend()
     fig.suptitle(
         f"Best-so-far speedup vs evaluations (mean over {config.seeds} seed(s), band: min-max)",
-        fontsize=10,
+        fontsize=11,
     )
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
 
-def trajectory_ops(config: SweepConfig, records: list[dict[str, Any]], count: int = 6) -> list[str]:
+def trajectory_ops(config: SweepConfig, records: list[SweepRecord], count: int = 6) -> list[str]:
     """The ops whose best policy found the most: where the trajectories have something to show."""
     best = {
-        op: max((metrics.record_speedup(r) for r in records if r["operator"] == op), default=1.0)
+        op: max((metrics.record_speedup(r) for r in records if r.operator == op), default=1.0)
         for op in config.ops
     }
     return sorted(config.ops, key=lambda op: -best[op])[:count]
 
 
-def plot_trajectories(config: SweepConfig, records: list[dict[str, Any]], path: Path) -> None:
+def plot_trajectories(config: SweepConfig, records: list[SweepRecord], path: Path) -> list[str]:
+    """Per-op trajectories; returns the phases shaded (for the caption)."""
     plt = _pyplot()
     ops = trajectory_ops(config, records)
-    cols = min(3, len(ops))
+    cols = min(2, len(ops))
     rows_n = (len(ops) + cols - 1) // cols
-    fig, axes = plt.subplots(
-        rows_n, cols, figsize=(max(6.5, 4.6 * cols), 3.6 * rows_n), squeeze=False
-    )
-    by_key = {(r["policy"], r["operator"], r["seed"]): r for r in records}
+    fig, axes = plt.subplots(rows_n, cols, figsize=(5.2 * cols, 3.6 * rows_n), squeeze=False)
+    index = by_key(records)
+    shaded: set[str] = set()
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, op in zip(axes.flat, ops):
-        shaded = False
-        for policy in config.policies:
-            r = by_key.get((policy, op, 0))
-            if not r or not r.get("ok"):
-                continue
-            steps = [s for s in r.get("trajectory", []) if not s.get("cache_hit")]
-            xs = [s["evaluation"] for s in steps]
-            (line,) = ax.plot(
-                [0] + xs,
-                [1.0] + [r["baseline_us"] / s["best_us"] for s in steps],
-                label=policy,
-                drawstyle="steps-post",
-            )
-            ax.scatter(
-                xs,
-                [
-                    metrics.speedup(r["baseline_us"], s["latency_us"])
-                    if s["status"] == "OK"
-                    else 0.0
+        top, ax_phases = 1.0, set()
+        for i, policy in enumerate(config.policies):
+            colour = colours[i % len(colours)]
+            for seed in range(config.seeds):
+                r = index.get((policy, op, seed))
+                if r is None or not r.ok or not r.baseline_us:
+                    continue
+                steps = [s for s in r.trajectory if not s.cache_hit]
+                xs = [s.evaluation for s in steps]
+                bests = [r.baseline_us / s.best_us for s in steps]
+                top = max([top] + bests)
+                ax.plot(
+                    [0] + xs, [1.0] + bests, color=colour, drawstyle="steps-post",
+                    lw=1.6 if seed == 0 else 0.8, alpha=1.0 if seed == 0 else 0.45,
+                    label=policy if seed == 0 else None,
+                )  # fmt: skip
+                if seed != 0:
+                    continue
+                dots = [
+                    metrics.speedup(r.baseline_us, s.latency_us) if s.status.value == "OK" else 0.0
                     for s in steps
-                ],
-                s=8,
-                color=line.get_color(),
-                alpha=0.5,
-            )
-            if not shaded:
-                shaded = _shade_phases(ax, steps)
-        ax.set_title(op.removeprefix("op://"), fontsize=9)
+                ]
+                top = max([top] + dots)
+                ax.scatter(
+                    [x for x, d in zip(xs, dots) if d >= FLOOR],
+                    [d for d in dots if d >= FLOOR],
+                    s=10, color=colour, alpha=0.6,
+                )  # fmt: skip
+                low = [x for x, d in zip(xs, dots) if d < FLOOR]
+                ax.scatter(low, [FLOOR] * len(low), s=14, marker="v", color=colour, alpha=0.6)
+                if not ax_phases:  # one policy's stages per panel
+                    ax_phases = _shade_phases(ax, steps)
+                    shaded |= ax_phases
+        ax.set_ylim(FLOOR - 0.03, top * 1.06)
+        ax.set_xlim(0, config.budget)
+        ax.set_title(op.removeprefix("op://"), fontsize=10)
         ax.set_xlabel("evaluations")
-        ax.set_ylabel("speedup (dots: each candidate; 0 = failed)")
+        ax.set_ylabel("speedup")
     for ax in list(axes.flat)[len(ops) :]:
         ax.axis("off")
     if ops:
         axes[0][0].legend(fontsize=8)
-    fig.suptitle("Per-op trajectories, seed 0 (shaded: Stage I blue, Stage II orange)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+    return [p for p in PHASE_COLOURS if p in shaded]
 
 
-def _shade_phases(ax: Any, steps: list[dict[str, Any]]) -> bool:
-    """Shade the evaluation spans of consecutive steps in one phase; True if any step had one."""
+def _shade_phases(ax: Any, steps: list[StepRecord]) -> set[str]:
+    """Shade the evaluation spans of consecutive steps in one phase; returns the phases seen."""
     spans: list[tuple[str, int, int]] = []
     previous = 0
     for s in steps:
         phase = phase_of(s)
         if phase and spans and spans[-1][0] == phase:
-            spans[-1] = (phase, spans[-1][1], s["evaluation"])
+            spans[-1] = (phase, spans[-1][1], s.evaluation)
         elif phase:
-            spans.append((phase, previous, s["evaluation"]))
-        previous = s["evaluation"]
+            spans.append((phase, previous, s.evaluation))
+        previous = s.evaluation
     for phase, start, end in spans:
         ax.axvspan(start, end, color=PHASE_COLOURS[phase], lw=0, zorder=0)
-    return bool(spans)
+    return {phase for phase, _, _ in spans}
 
 
-def _level_groups(
-    config: SweepConfig, records: list[dict[str, Any]]
-) -> list[tuple[str, list[str]]]:
-    levels: dict[str, list[str]] = {}
-    known = {r["operator"]: r.get("level") for r in records}
-    for op in config.ops:
-        levels.setdefault(
-            str(metrics.level_of({"operator": op, "level": known.get(op)})), []
-        ).append(op)
-    groups = sorted(levels.items())
-    return groups + [(metrics.OVERALL, list(config.ops))] if len(groups) > 1 else groups
+def trajectory_caption(config: SweepConfig, phases: list[str]) -> str:
+    text = (
+        "Every candidate of seed 0 (dots; triangles on the floor: failed or slower than "
+        f"{FLOOR}x) and the best so far (lines: seed 0 bold"
+        + (", other seeds thin" if config.seeds > 1 else "")
+        + ")."
+    )
+    if phases:
+        text += (
+            " Shaded by the stage that proposed the candidate: "
+            + ", ".join(f"{PHASE_NAMES[p]} {'blue' if p == 'stage1' else 'orange'}" for p in phases)
+            + "."
+        )
+    return text
 
 
-# ---- text --------------------------------------------------------------------------------------
-
-
-def table(config: SweepConfig, records: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    rows = metrics.table_rows(records, config.ops, config.policies, config.seeds)
-    levels = [lvl for lvl, _ in _level_groups(config, records)]
-    if metrics.OVERALL not in levels:
-        levels.append(metrics.OVERALL)
-    head = ["policy"]
-    for lvl in levels:
-        name = "all" if lvl == metrics.OVERALL else f"L{lvl}"
-        head += [f"{name} GM"] + [f"{name} fast_{p}" for p in metrics.FAST_P]
-    body = []
-    for policy in config.policies:
-        line = [policy]
-        for lvl in levels:
-            row = next(r for r in rows if r.policy == policy and r.level == lvl)
-            gm = f"{row.gm:.3f}" + (f" ± {row.gm_std:.3f}" if config.seeds > 1 else "")
-            line += [gm] + [f"{row.fast[str(p)]:.2f}" for p in metrics.FAST_P]
-        body.append(line)
-    return head, body
-
-
-def coverage(config: SweepConfig, records: list[dict[str, Any]]) -> dict[str, int]:
-    return {
-        "tasks": len(config.tasks()),
-        "finished": len(records),
-        "failed": sum(not r.get("ok") for r in records),
-        "budget_checked": sum(r.get("budget_ok") is True for r in records),
-        "budget_violations": sum(r.get("budget_ok") is False for r in records),
-        "evaluations": sum(int(r.get("evaluations", 0)) for r in records),
-    }
+# ---- the report ----------------------------------------------------------------------------------
 
 
 def write_report(results_dir: Path) -> Path:
-    """Write report.md, report.html and the figures into `results_dir`; returns report.md."""
+    """Write report.md, report.html, tasks.csv and the figures into `results_dir`; returns report.md."""
     config, records = load(results_dir)
-    info, cov = labels(records), coverage(config, records)
+    info, cov, times = labels(records), coverage(config, records), timing(results_dir, records)
     plot_cdf(config, records, results_dir / FIGURES["cdf"])
     plot_curves(config, records, results_dir / FIGURES["curve"])
-    plot_trajectories(config, records, results_dir / FIGURES["trajectories"])
+    phases = plot_trajectories(config, records, results_dir / FIGURES["trajectories"])
+    write_tasks_csv(config, records, results_dir / TASKS_CSV)
     head, body = table(config, records)
+    op_head, op_body, flagged = op_table(config, records)
+    name = title(config, info)
+    failures = f"{cov['failed']} failed"
+    if cov["infra"]:
+        failures += f", {cov['infra']} failed for infrastructure (rerun the command to retry them)"
     facts = [
         f"Results: **{info['kind']}** (backend {info['backend']}, soc {info['soc']})",
-        f"Budget: {config.budget} evaluations per (policy, op, seed), counted by the daemon ledger; seeds: {config.seeds}; "
-        f"ops: {len(config.ops)}; policies: {', '.join(config.policies)}",
+        f"Budget: {config.budget} evaluations per (policy, op, seed), counted by the daemon ledger; "
+        f"seeds: {config.seeds}; ops: {len(config.ops)}; policies: {', '.join(config.policies)}",
         f"Proposers: {info['proposer'] or 'n/a'}",
-        f"Tasks finished: {cov['finished']} / {cov['tasks']} ({cov['failed']} failed; missing and failed count as 1.0); "
-        f"evaluations spent: {cov['evaluations']}",
+        f"Tasks finished: {cov['finished']} / {cov['tasks']} ({failures}; missing and failed "
+        f"count as 1.0); evaluations spent: {cov['evaluations']}",
+    ]
+    if times:
+        facts.append(
+            f"Wall time: {_duration(times['wall_s'])} from the first task's start to the last "
+            f"one's end ({times['per_minute']:.1f} evaluations per minute; "
+            f"{_duration(times['task_s'])} of task time)"
+        )
+    facts += [
         f"Ledger check: {cov['budget_checked']} task(s) verified against the daemon ledger, "
         f"{cov['budget_violations']} over budget or in disagreement",
         f"Versions: {info['versions']}",
     ]
     if config.command:
         facts.append(f"Command: `{config.command}`")
-    title = f"Sweep {config.sweep_id}: {info['kind']} results"
+    facts.append(f"Sweep id {config.sweep_id}; every task and seed: `{TASKS_CSV}`")
+    spread_note = (
+        f"Each cell: the speedup over the baseline (mean over seeds, with the range over seeds when "
+        "they differ) and the best latency (mean over seeds); `*` marks a spread over seeds wider "
+        f"than {SPREAD_FLAG:.0%} of the mean ({flagged} cell(s)): that policy's result on the op "
+        "depends on its seed."
+        if config.seeds > 1
+        else "Each cell: the speedup over the baseline and the best latency. One seed: "
+        "run-to-run spread is not measured (use --seeds 3)."
+    )
+    captions = {
+        "cdf": "Fraction of ops whose speedup exceeds each threshold (mean over seeds).",
+        "curve": "Geometric mean over ops of the best speedup found after each evaluation.",
+        "trajectories": trajectory_caption(config, phases),
+    }
+    sections = [
+        ("cdf", "Speedup distribution"),
+        ("curve", "Best-so-far speedup vs evaluations"),
+        ("trajectories", "Per-op trajectories"),
+    ]
+    gm_heading = (
+        "GM speedup and fast_p"
+        + (" per level" if len(body) > len(config.policies) else "")
+        + (" (mean over seeds ± std)" if config.seeds > 1 else "")
+    )
     md = [
-        f"# {title}",
+        f"# {name}",
         "",
         *[f"- {f}" for f in facts],
         "",
-        "## GM speedup and fast_p per level (mean over seeds; GM ± std over seeds)",
+        f"## {gm_heading}",
         "",
+        *_md_table(head, body),
+        "",
+        "## Per operator",
+        "",
+        spread_note,
+        "",
+        *_md_table(op_head, op_body),
+        "",
+    ]
+    for key, heading in sections:
+        md += [f"## {heading}", "", f"![{heading}]({FIGURES[key]})", "", captions[key], ""]
+    (results_dir / "report.md").write_text("\n".join(md))
+    page = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(name)}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(name)}</h1><ul>",
+        *[f"<li>{_inline(f)}</li>" for f in facts],
+        f"</ul><h2>{html.escape(gm_heading)}</h2>",
+        _html_table(head, body),
+        "<h2>Per operator</h2>",
+        f"<p>{_inline(spread_note)}</p>",
+        _html_table(op_head, op_body),
+    ]
+    for key, heading in sections:
+        page.append(
+            f"<h2>{heading}</h2><figure><img src='{FIGURES[key]}' alt='{heading}'>"
+            f"<figcaption>{_inline(captions[key])}</figcaption></figure>"
+        )
+    page.append("</body></html>")
+    (results_dir / "report.html").write_text("\n".join(page))
+    return results_dir / "report.md"
+
+
+_CSS = (
+    "body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em;"
+    "color:#222;line-height:1.4}h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}"
+    "table{border-collapse:collapse;font-size:0.9em;margin:0.5em 0}"
+    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}"
+    "td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}"
+    "code{background:#f3f3f3;padding:0 3px}img{max-width:100%}"
+    "figcaption{color:#555;font-size:0.9em}.scroll{overflow-x:auto}"
+)
+
+
+def _md_table(head: list[str], body: list[list[str]]) -> list[str]:
+    return [
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
         *["| " + " | ".join(row) + " |" for row in body],
-        "",
-        "## Speedup distribution",
-        "",
-        f"![speedup CDF]({FIGURES['cdf']})",
-        "",
-        "## Best-so-far speedup vs evaluations",
-        "",
-        f"![best so far]({FIGURES['curve']})",
-        "",
-        "## Per-op trajectories",
-        "",
-        f"![trajectories]({FIGURES['trajectories']})",
-        "",
     ]
-    (results_dir / "report.md").write_text("\n".join(md))
+
+
+def _html_table(head: list[str], body: list[list[str]]) -> str:
     cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    rows_html = "".join(
+    rows = "".join(
         "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in body
     )
-    page = (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-        "<style>body{font-family:sans-serif;max-width:1400px;margin:auto}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}img{max-width:100%}</style></head><body>"
-        f"<h1>{html.escape(title)}</h1><ul>"
-        + "".join(f"<li>{html.escape(f).replace('**', '')}</li>" for f in facts)
-        + "</ul><h2>GM speedup and fast_p per level</h2>"
-        f"<table><tr>{cells}</tr>{rows_html}</table>"
-        + "".join(
-            f"<h2>{name}</h2><img src='{FIGURES[key]}' alt='{name}'>"
-            for key, name in (
-                ("cdf", "Speedup distribution"),
-                ("curve", "Best-so-far speedup vs evaluations"),
-                ("trajectories", "Per-op trajectories"),
-            )
-        )
-        + "</body></html>"
-    )
-    (results_dir / "report.html").write_text(page)
-    return results_dir / "report.md"
+    return f"<div class='scroll'><table><tr>{cells}</tr>{rows}</table></div>"
+
+
+def _inline(text: str) -> str:
+    """The Markdown of a fact as HTML: **bold** and `code`."""
+    out = html.escape(text)
+    out = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", out)
+    return re.sub(r"`(.+?)`", r"<code>\1</code>", out)

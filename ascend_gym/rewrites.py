@@ -7,8 +7,8 @@ or None when it does not apply to this package. "Does not apply" includes "would
 nothing", so an applied rewrite always yields a different candidate.
 
 Edits are anchored on AscendC syntax found in code only: comments and string literals are blanked
-out before matching (`code_view`), so a commented-out `PipeBarrier<PIPE_ALL>()` is never touched,
-and every edit keeps the rest of the file byte for byte. A rewrite that cannot prove its pattern
+out before matching (`ascend_gym.cpp.code_view`), so a commented-out `PipeBarrier<PIPE_ALL>()` is
+never touched, and every edit keeps the rest of the file byte for byte. A rewrite that cannot prove its pattern
 (an unparsable argument list, a buffer depth that is not a named constant) does not apply rather
 than guess. Whether the result is correct and faster is for the evaluation to decide.
 """
@@ -24,6 +24,7 @@ from typing import Literal
 import numpy as np
 
 from ascend_gym import tune
+from ascend_gym.cpp import code_view, indent_at, line_bounds, matching, split_args
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import DEFAULT_SOC
 from npu_daemon.backends.common.soc import aiv_cores
@@ -66,59 +67,11 @@ class Rewrite:
 
 # ---- source helpers -------------------------------------------------------------------------------
 
-_LITERAL = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
-
-
-def code_view(source: str) -> str:
-    """`source` with comments and string/char literals replaced by spaces (newlines kept), so
-    positions in the view are positions in the source and patterns only match code."""
-    return _LITERAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
-
-
-_OPEN, _CLOSE = "([{", ")]}"
-
-
-def _matching(view: str, start: int) -> int:
-    """Index of the bracket closing the one at `start`, or -1."""
-    depth = 0
-    for i in range(start, len(view)):
-        c = view[i]
-        if c in _OPEN:
-            depth += 1
-        elif c in _CLOSE:
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
-
-
-def _split_top(text: str) -> list[str]:
-    """Split on commas outside (), [] and {} (template angle brackets are not tracked; calls with
-    commas inside template arguments are not rewritten)."""
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        if c in _OPEN:
-            depth += 1
-        elif c in _CLOSE:
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return parts
-
-
-def _line_bounds(source: str, start: int, end: int) -> tuple[int, int]:
-    """The full line(s) around [start, end), including the trailing newline."""
-    line_start = source.rfind("\n", 0, start) + 1
-    line_end = source.find("\n", end)
-    return line_start, len(source) if line_end < 0 else line_end + 1
-
 
 def _delete_statement(source: str, view: str, start: int, end: int) -> str:
     """Remove the statement [start, end); drop its line if nothing else of code is on it, else
     leave an empty statement so `if (c) stmt;` keeps its shape."""
-    ls, le = _line_bounds(source, start, end)
+    ls, le = line_bounds(source, start, end)
     if not (view[ls:start] + view[end:le]).strip():
         return source[:ls] + source[le:]
     return source[:start] + ";" + source[end:]
@@ -210,15 +163,15 @@ def _params_fields(view: str, before: int, arg: str) -> list[str] | None:
     declared earlier as `DataCopyExtParams name{...}` / `= {...}`."""
     m = _INLINE_PARAMS.match(arg)
     if m:
-        return _split_top(m.group(1))
+        return split_args(m.group(1))
     if not re.fullmatch(r"\w+", arg):
         return None
     decls = list(re.finditer(rf"{_PARAMS_TYPE}\s+{arg}\s*(?:=\s*)?\{{", view[:before]))
     if not decls:
         return None
     open_at = decls[-1].end() - 1
-    close_at = _matching(view, open_at)
-    return None if close_at < 0 else _split_top(view[open_at + 1 : close_at])
+    close_at = matching(view, open_at)
+    return None if close_at < 0 else split_args(view[open_at + 1 : close_at])
 
 
 def _element_count(fields: list[str]) -> str | None:
@@ -253,10 +206,10 @@ def _pad_to_copy(package: OperatorPackage) -> OperatorPackage | None:
     view = code_view(source)
     edits = []
     for m in _PAD_CALL.finditer(view):
-        close = _matching(view, m.end() - 1)
+        close = matching(view, m.end() - 1)
         if close < 0:
             return None
-        args = _split_top(source[m.end() : close])
+        args = split_args(source[m.end() : close])
         fields = _params_fields(view, m.start(), args[2]) if len(args) in (3, 4) else None
         count = _element_count(fields) if fields else None
         if count is not None:
@@ -279,7 +232,7 @@ def _l2_bypass_inputs(package: OperatorPackage) -> OperatorPackage | None:
     edits = []
     for m in _SET_GLOBAL.finditer(view):
         tensor = m.group(1)
-        close = _matching(view, m.end() - 1)
+        close = matching(view, m.end() - 1)
         semi = view.find(";", close)
         if close < 0 or semi < 0:
             continue
@@ -288,8 +241,7 @@ def _l2_bypass_inputs(package: OperatorPackage) -> OperatorPackage | None:
         written = re.search(rf"\bDataCopy(?:Pad)?\s*(?:<[^;()]*>)?\s*\(\s*{tensor}\b", view)
         hinted = re.search(rf"\b{tensor}\s*\.\s*SetL2CacheHint\b", view)
         if is_input and not written and not hinted:
-            ls, _ = _line_bounds(source, m.start(), m.start())
-            indent = re.match(r"[ \t]*", source[ls:]).group(0)
+            indent = indent_at(source, m.start())
             edits.append((semi + 1, f"\n{indent}{tensor}.SetL2CacheHint({_L2_HINT});"))
     for at, text in reversed(edits):
         source = source[:at] + text + source[at:]
@@ -313,12 +265,12 @@ def _hoist_mask(package: OperatorPackage) -> OperatorPackage | None:
     source = package.kernel_source
     view = code_view(source)
     for loop in _FOR.finditer(view):
-        header_close = _matching(view, loop.end() - 1)
+        header_close = matching(view, loop.end() - 1)
         brace = re.compile(r"\s*\{").match(view, header_close + 1) if header_close >= 0 else None
         if brace is None:
             continue  # a single-statement body has no group to hoist from
         body_open = brace.end() - 1
-        body_close = _matching(view, body_open)
+        body_close = matching(view, body_open)
         body = view[body_open + 1 : body_close]
         stmts = list(_MASK_STMT.finditer(body))
         if not stmts or view[body_open + 1 : body_open + 1 + stmts[0].start()].count("{") != view[
@@ -335,8 +287,8 @@ def _hoist_mask(package: OperatorPackage) -> OperatorPackage | None:
             continue
         first, last = body_open + 1 + stmts[0].start(), body_open + 1 + stmts[-1].end()
         hoisted = source[first:last]
-        ls, _ = _line_bounds(source, loop.start(), loop.start())
-        indent = re.match(r"[ \t]*", source[ls:]).group(0)
+        ls, _ = line_bounds(source, loop.start(), loop.start())
+        indent = indent_at(source, ls)
         new = _delete_statement(source, view, first, last)
         return _with_kernel(package, new[:ls] + indent + hoisted + "\n" + new[ls:])
     return None

@@ -141,9 +141,9 @@ def replay(env: gym.Env, state: EnvState) -> ReplayReport:
     """Re-run the logged actions on `env` (built with the state's mode, e.g. by
     `AscendOpEnv.from_state(state, fresh_run=True)`) and compare hashes, statuses and rewards.
     Every candidate is submitted to the daemon again; with a fresh run_id none is a cache hit."""
-    core = env.unwrapped
-    if core.mode != state.mode:
-        raise ValueError(f"state is {state.mode} mode, env is {core.mode} mode")
+    base_env = env.unwrapped
+    if base_env.mode != state.mode:
+        raise ValueError(f"state is {state.mode} mode, env is {base_env.mode} mode")
     env.reset(options={"operator": state.operator})
     mismatches = []
     for i, step in enumerate(state.steps):
@@ -172,5 +172,5 @@ def replay(env: gym.Env, state: EnvState) -> ReplayReport:
         steps=len(state.steps),
         mismatches=mismatches,
         recorded_best_us=state.best_us,
-        replayed_best_us=core.best_us,
+        replayed_best_us=base_env.best_us,
     )

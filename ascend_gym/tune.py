@@ -87,3 +87,11 @@ def random_mutation(source: str, rng: random.Random) -> tuple[str, str]:
     choices = [v for v in t.grid() if v != t.value] or [t.value]
     value = rng.choice(choices)
     return set_value(source, t.name, value), f"{t.name}: {t.value} -> {value}"
+
+
+_MARKER_COMMENT = re.compile(r"[ \t]*//\s*@tune\b[^\n]*")
+
+
+def strip_markers(source: str) -> str:
+    """`source` without its `// @tune` comments: the program as written before anyone marked it."""
+    return _MARKER_COMMENT.sub("", source)

@@ -99,16 +99,16 @@ class TrajectoryRecorder(gym.Wrapper):
 
     def step(self, action: Any):
         obs, reward, terminated, truncated, info = self.env.step(action)
-        core = self.env.unwrapped
-        parent, candidate = core.last_parent, core.last_candidate
+        base_env = self.env.unwrapped
+        parent, candidate = base_env.last_parent, base_env.last_candidate
         result: EvalResult | None = info.get("result") if info.get("candidate_hash") else None
         record = {
             "time": time.time(),
-            "run_id": core.run_id,
+            "run_id": base_env.run_id,
             "episode": self.episode,
             "step": self._step,
-            "operator": core.baseline_package.uri,
-            "mode": core.mode,
+            "operator": base_env.baseline_package.uri,
+            "mode": base_env.mode,
             "action": _jsonable_action(action),
             "rewrite": info.get("rewrite"),
             "noop": info.get("noop", False),
@@ -127,8 +127,8 @@ class TrajectoryRecorder(gym.Wrapper):
             "simulated": result.simulated if result is not None else None,
             "error": info.get("error"),
         }
-        if (terminated or truncated) and core.package is not None:
-            record["state"] = core.state.model_dump(mode="json")
+        if (terminated or truncated) and base_env.package is not None:
+            record["state"] = base_env.state.model_dump(mode="json")
         with self.path.open("a") as f:
             f.write(json.dumps(record) + "\n")
         self._step += 1
@@ -195,7 +195,7 @@ class FaultTolerant(gym.Wrapper):
 
     def _fault_info(self) -> dict[str, Any]:
         error, trace = self._broken
-        core = self.env.unwrapped
+        base_env = self.env.unwrapped
         mask = (
             np.zeros(self.action_space.n, dtype=bool)
             if isinstance(self.action_space, spaces.Discrete)
@@ -209,7 +209,7 @@ class FaultTolerant(gym.Wrapper):
             "traceback": trace,
             "action_mask": mask,
             "result": EvalResult(request_id="", status=Status.DAEMON_ERROR, message=error),
-            "budget_left": getattr(core, "budget", 0) - getattr(core, "spent", 0),
+            "budget_left": getattr(base_env, "budget", 0) - getattr(base_env, "spent", 0),
             "candidate_hash": None,
         }
 
@@ -282,10 +282,10 @@ class ActionMaskObservation(gym.ObservationWrapper):
         )
 
     def observation(self, observation: np.ndarray) -> dict[str, np.ndarray]:
-        core = self.env.unwrapped
+        base_env = self.env.unwrapped
         mask = (
-            core.action_mask
-            if core.package is not None
+            base_env.action_mask
+            if base_env.package is not None
             else np.ones(self.action_space.n, dtype=bool)
         )
         return {"action_mask": mask.astype(np.float32), "observations": observation}

@@ -5,23 +5,23 @@ exchangeable and the best-so-far curve is reported averaged over all orderings o
 (`expected_speedup`) rather than along the one order in which they happened to be drawn.
 
 Proposals come from the offline proposer by default: a random composition of one to `max_moves`
-moves, each either a `@tune` mutation of the tiling program or a rewrite of the shared catalogue
-(`ascend_gym.rewrites`) that applies to the package. With `proposer="llm"` they come from a model
-sampled at `temperature` through any OpenAI-compatible endpoint (`base_url`, `model`, the key read
-from the environment variable named by `api_key_env`); its calls and tokens are logged in the
-result, apart from the evaluation budget.
+moves of the offline knowledge every policy shares (`agents.knowledge`: tiling moves, kernel
+rewrites, expert-diff transplants). With `proposer="llm"` they come from a model
+sampled through any OpenAI-compatible endpoint with the model settings every policy shares
+(`agents.llm.LLMConfig`: one temperature, the call cap), behind the run's model gateway (record and
+replay, calls and tokens in the result, apart from the evaluation budget).
 """
 
 from __future__ import annotations
 
-import os
 import random
-import re
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from ascend_gym import metrics, rewrites, tune
+from agents.knowledge import Knowledge, KnowledgeConfig
+from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway, extract_parts
+from ascend_gym import metrics
 from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import PolicyResult, StepRecord
 
@@ -35,53 +35,18 @@ class Proposer(Protocol):
         """A candidate and a note saying how it was made; None when no candidate could be made."""
 
 
-def random_move(package: OperatorPackage, rng: random.Random) -> tuple[OperatorPackage, str] | None:
-    """One move, each kind with even odds: a random `@tune` number set to a random value of its
-    grid (a jump anywhere, unlike the catalogue's neighbour steps), or an applicable rewrite."""
-    applicable = rewrites.applicable(package)
-    has_tunables = bool(tune.find_tunables(package.tiling_source))
-    if not has_tunables and not applicable:
-        return None
-    if has_tunables and (not applicable or rng.random() < 0.5):
-        tiling, note = tune.random_mutation(package.tiling_source, rng)
-        return package.with_sources(tiling=tiling), note
-    rewrite = rng.choice(applicable)
-    return rewrite.apply(package), rewrite.name
-
-
-def random_composition(
-    package: OperatorPackage, rng: random.Random, max_moves: int
-) -> tuple[OperatorPackage, str]:
-    """One to `max_moves` random moves applied in sequence; the notes say which."""
-    notes = []
-    for _ in range(rng.randint(1, max_moves)):
-        moved = random_move(package, rng)
-        if moved is None:
-            break
-        package, note = moved
-        notes.append(note)
-    return package, "; ".join(notes)
-
-
 class OfflineProposer:
+    """A random composition of moves of the shared offline knowledge (`agents.knowledge`)."""
+
     name = "offline"
 
-    def __init__(self, max_moves: int):
-        self.max_moves = max_moves
+    def __init__(self, knowledge: Knowledge, max_moves: int):
+        self.knowledge, self.max_moves = knowledge, max_moves
 
     def propose(
         self, package: OperatorPackage, rng: random.Random
     ) -> tuple[OperatorPackage, str] | None:
-        return random_composition(package, rng, self.max_moves)
-
-
-class LLMConfig(BaseModel):
-    base_url: str = "http://127.0.0.1:8000/v1"
-    model: str = "deepseek-chat"
-    api_key_env: str = "OPENAI_API_KEY"
-    temperature: float = Field(1.0, ge=0.0, le=2.0)
-    max_tokens: int = Field(8192, gt=0)
-    timeout_s: float = Field(300.0, gt=0)
+        return self.knowledge.random_composition(package, rng, self.max_moves)
 
 
 _SYSTEM = (
@@ -103,26 +68,15 @@ Device kernel ({kernel_path}):
 
 Reply with the complete new host tiling program in a block opened by ```cpp tiling and the complete
 new kernel in a block opened by ```cpp kernel. Omit a block to keep that part unchanged."""
-_BLOCK = re.compile(r"```(?:cpp|c\+\+)?[ \t]+(tiling|kernel)[ \t]*\n(.*?)```", re.DOTALL)
 
 
 class LLMProposer:
-    """Samples a model at a set temperature; every sample is a fresh rewrite of the baseline."""
+    """Samples the model through the run's gateway; every sample is a fresh rewrite of the baseline."""
 
     name = "llm"
 
-    def __init__(self, config: LLMConfig, seed: int, http_client: Any = None):
-        import openai  # only the model path needs the client
-
-        self.config, self.seed = config, seed
-        self.client = openai.OpenAI(
-            base_url=config.base_url,
-            api_key=os.environ.get(config.api_key_env, "none"),
-            timeout=config.timeout_s,
-            max_retries=2,
-            http_client=http_client,
-        )
-        self.calls = self.prompt_tokens = self.completion_tokens = 0
+    def __init__(self, client: ChatClient):
+        self.client = client
 
     def propose(
         self, package: OperatorPackage, rng: random.Random
@@ -138,25 +92,18 @@ class LLMProposer:
             kernel_path=package.kernel_path,
             kernel=package.kernel_source,
         )
-        reply = self.client.chat.completions.create(
-            model=self.config.model,
-            temperature=self.config.temperature,
-            max_tokens=self.config.max_tokens,
-            seed=rng.randrange(2**31),
-            messages=[{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}],
-        )
-        self.calls += 1
-        if reply.usage is not None:
-            self.prompt_tokens += reply.usage.prompt_tokens
-            self.completion_tokens += reply.usage.completion_tokens
-        parts = {
-            m.group(1): m.group(2) for m in _BLOCK.finditer(reply.choices[0].message.content or "")
-        }
+        messages = [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]
+        try:
+            reply = self.client.chat(messages, seed=rng.randrange(2**31))
+        except LLMError:
+            return None  # refused (the call cap) or failed: no proposal, no evaluation
+        sources = {"tiling": package.tiling_source, "kernel": package.kernel_source}
+        parts = extract_parts(reply.content, sources)
         if not parts:
             return None
-        return package.with_sources(
-            tiling=parts.get("tiling", ""), kernel=parts.get("kernel", "")
-        ), f"llm sample (T={self.config.temperature}): {', '.join(sorted(parts))}"
+        return package.with_sources(**parts), (
+            f"llm sample (T={self.client.config.temperature}): {', '.join(sorted(parts))}"
+        )
 
 
 class BestOfNConfig(BaseModel):
@@ -165,42 +112,63 @@ class BestOfNConfig(BaseModel):
     attempts_per_evaluation: int = Field(
         20, ge=1
     )  # duplicates are free cache hits: bound the draws
-    llm: LLMConfig = LLMConfig()
+    llm: LLMConfig = LLMConfig()  # the model settings every policy shares
+    knowledge: KnowledgeConfig = KnowledgeConfig()
 
 
 class BestOfNResult(PolicyResult):
-    expected_speedup: list[
-        float
-    ] = []  # best-so-far speedup after k = 0..N samples, averaged over orderings
-    llm_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
+    # Best-so-far speedup after k = 0..N samples, averaged over orderings.
+    expected_speedup: list[float] = []
 
 
 class BestOfN:
     name = "bon"
 
-    def __init__(self, http_client: Any = None, **config: Any):
+    def __init__(self, **config: Any):
         self.config = BestOfNConfig(**config)
-        self.http_client = http_client  # tests inject a mock transport here
 
-    def _proposer(self, seed: int) -> Proposer:
+    def _proposer(self, operator: str, gateway: ModelGateway | None = None) -> Proposer:
         if self.config.proposer == "offline":
-            return OfflineProposer(self.config.max_moves)
-        return LLMProposer(self.config.llm, seed, self.http_client)
+            return OfflineProposer(
+                Knowledge(self.config.knowledge, operator), self.config.max_moves
+            )
+        assert gateway is not None, "a model-driven run talks to the model through its gateway"
+        return LLMProposer(
+            ChatClient(self.config.llm.model_copy(update={"base_url": gateway.base_url}))
+        )
 
     def run(self, env: Any, seed: int) -> BestOfNResult:
         rng = random.Random(seed)
         env.reset(seed=seed)
         core = env.unwrapped
         baseline: OperatorPackage = core.package
-        proposer = self._proposer(seed)
+        gateway = (
+            ModelGateway(self.config.llm, charged=lambda: core.spent)
+            if self.config.proposer == "llm"
+            else None
+        )
+        try:
+            return self._run(env, core, seed, baseline, gateway, rng)
+        finally:
+            if gateway is not None:
+                gateway.close()
+
+    def _run(
+        self,
+        env: Any,
+        core: Any,
+        seed: int,
+        baseline: OperatorPackage,
+        gateway: ModelGateway | None,
+        rng: random.Random,
+    ) -> BestOfNResult:
+        proposer = self._proposer(baseline.uri, gateway)
         baseline_hash = baseline.content_hash()
         trajectory: list[StepRecord] = []
         speedups: list[float] = []
         truncated = False
         for _ in range(self.config.attempts_per_evaluation * core.budget):
-            if truncated:
+            if truncated or (gateway is not None and gateway.exhausted):
                 break
             proposal = proposer.propose(baseline, rng)
             if proposal is None or proposal[0].content_hash() == baseline_hash:
@@ -238,7 +206,7 @@ class BestOfN:
             proposer=proposer.name,
             trajectory=trajectory,
             expected_speedup=metrics.expected_best_of_k(speedups),
-            llm_calls=getattr(proposer, "calls", 0),
-            prompt_tokens=getattr(proposer, "prompt_tokens", 0),
-            completion_tokens=getattr(proposer, "completion_tokens", 0),
+            llm_calls=gateway.usage.calls if gateway else 0,
+            prompt_tokens=gateway.usage.prompt_tokens if gateway else 0,
+            completion_tokens=gateway.usage.completion_tokens if gateway else 0,
         )

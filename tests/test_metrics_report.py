@@ -1,4 +1,4 @@
-"""DESIGN 3.4 metrics and the report, on hand-made records (no daemon)."""
+"""docs/design.md 3.4 metrics and the report, on hand-made records (no daemon)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import statistics
 import pytest
 
 from ascend_gym import metrics, report
-from ascend_gym.bench import SweepConfig
+from ascend_gym.records import SweepConfig, SweepRecord
 
 OPS = ["op://s/level1/a", "op://s/level1/b", "op://s/level2/c", "op://s/level3/d"]
 
@@ -25,7 +25,20 @@ def test_speedup_geomean_and_strict_fast_p():
     assert summary["ops"] == 4 and summary["fast_2.0"] == 0.0
 
 
+def step(evaluation, best_us, status="OK", latency_us=None):
+    return {
+        "evaluation": evaluation,
+        "status": status,
+        "latency_us": best_us if latency_us is None and status == "OK" else latency_us,
+        "best_us": best_us,
+    }
+
+
 def record(policy, op, seed, speedup=None, ok=True, budget=4, trajectory=()):
+    return SweepRecord.model_validate(raw(policy, op, seed, speedup, ok, budget, trajectory))
+
+
+def raw(policy, op, seed, speedup=None, ok=True, budget=4, trajectory=()):
     r = {
         "policy": policy,
         "operator": op,
@@ -76,11 +89,7 @@ def test_seeds_are_averaged_per_seed_metrics():
 
 
 def test_best_so_far_follows_trajectory_and_stays_monotone():
-    steps = [
-        {"evaluation": 1, "best_us": 100.0},
-        {"evaluation": 2, "best_us": 50.0},
-        {"evaluation": 2, "best_us": 50.0},
-    ]
+    steps = [step(1, 100.0), step(2, 50.0), step(2, 50.0)]
     curve = metrics.best_so_far(record("p", OPS[0], 0, 2.0, trajectory=steps))
     assert curve == [1.0, 1.0, 2.0, 2.0, 2.0]  # budget 4 -> 5 points, flat after the last step
     assert metrics.best_so_far(record("p", OPS[0], 0, ok=False)) == [1.0] * 5
@@ -100,7 +109,7 @@ def test_expected_best_of_k_is_the_average_over_all_orderings():
 
 
 def test_seed_curves_take_geomean_over_ops():
-    records = [record("p", OPS[0], 0, 4.0, trajectory=[{"evaluation": 1, "best_us": 25.0}])]
+    records = [record("p", OPS[0], 0, 4.0, trajectory=[step(1, 25.0)])]
     curves = metrics.seed_curves(records, OPS[:2], "p", seeds=1, budget=2)
     assert curves == [
         [1.0, pytest.approx(2.0), pytest.approx(2.0)]
@@ -129,10 +138,10 @@ def test_report_from_a_small_results_file(tmp_path):
         },
     ]
     records = [
-        record(p, op, s, 1.0 + 0.1 * i, trajectory=stage)
+        raw(p, op, s, 1.0 + 0.1 * i, trajectory=stage)
         for i, (p, op, s) in enumerate(itertools.product(["bon", "openevolve"], OPS, range(2)))
     ]
-    records[0] = record("bon", OPS[0], 0, ok=False)
+    records[0] = raw("bon", OPS[0], 0, ok=False)
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     config = SweepConfig(
         ops=OPS, policies=["bon", "openevolve"], budget=4, seeds=2, command="ascend-gym bench ..."
@@ -140,18 +149,23 @@ def test_report_from_a_small_results_file(tmp_path):
     (tmp_path / "sweep.json").write_text(config.model_dump_json())
     path = report.write_report(tmp_path)
     md = path.read_text()
-    assert "simulated" in md and "| bon |" in md and "L2 GM" in md and "all fast_1.4" in md
+    assert "simulated" in md and "| L2 (1) | bon |" in md and "| all 4 | openevolve |" in md
+    assert "fast_1.4" in md
     assert "1 failed" in md and "ascend-gym bench ..." in md
     for name in report.FIGURES.values():
         assert (tmp_path / name).stat().st_size > 5000
     assert "<table>" in (tmp_path / "report.html").read_text()
     assert [report.phase_of(s) for s in stage] == ["stage1", "stage2"]
+    assert "Stage I blue, Stage II orange" in md  # the caption names what the figure shades
+    assert "## Per operator" in md and "| level2/c |" in md
+    tasks = (tmp_path / report.TASKS_CSV).read_text().splitlines()
+    assert len(tasks) == 1 + len(records) and ",failed," in tasks[1]
 
 
 def test_report_refuses_to_mix_simulated_and_npu_results(tmp_path):
     records = [
-        record("p", OPS[0], 0, 1.0),
-        {**record("p", OPS[1], 0, 1.0), "simulated": False, "backend": "cann"},
+        raw("p", OPS[0], 0, 1.0),
+        {**raw("p", OPS[1], 0, 1.0), "simulated": False, "backend": "cann"},
     ]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     with pytest.raises(ValueError, match="separately"):

@@ -44,6 +44,7 @@ class BuildStats(BaseModel):
     tried: int = 0  # de-optimised candidates evaluated
     kept: int = 0  # pairs whose latency rose by at least the threshold
     failed: int = 0  # candidates that did not compile or check
+    probed: int = 0  # motifs the expert lacked, added by their forward rewrite
     threshold_pct: float = 5.0
     per_operator: dict[str, dict[str, int]] = {}
 

@@ -9,12 +9,13 @@ from pydantic import BaseModel, Field
 from agents.ascendoptimizer.embed import EmbedderKind
 from agents.ascendoptimizer.offline import OfflineMutationConfig
 from agents.ascendoptimizer.rewind import RewindConfig
+from agents.knowledge import KnowledgeConfig
 from agents.llm import LLMConfig
 
 Ablation = Literal["full", "stage1-only", "stage2-only"]
 
 
-class Stage1Config(BaseModel):
+class TilingEvolutionConfig(BaseModel):
     """Evolutionary search over the tiling program (kernel fixed)."""
 
     population_size: int = Field(16, ge=1)  # individuals kept, fittest first
@@ -28,14 +29,11 @@ class Stage1Config(BaseModel):
     offline: OfflineMutationConfig = OfflineMutationConfig()
 
 
-class Stage2Config(BaseModel):
+class KernelRewritingConfig(BaseModel):
     """Retrieval-augmented kernel rewriting (tiling fixed)."""
 
-    bank_dir: str = ""  # empty = the bank shipped in agents/data/bank
     embedder: EmbedderKind = "auto"
     top_k: int = Field(3, ge=1)
-    # The bank holds experience from the suite's experts: never hand an operator its own expert's.
-    exclude_own_operator: bool = True
     distinct_motifs: bool = True  # top-k holds one experience per motif
 
 
@@ -49,8 +47,10 @@ class AscendOptimizerConfig(BaseModel):
     proposal_attempts: int = Field(
         6, ge=1
     )  # failed or duplicate proposals tolerated per evaluation
-    stage1: Stage1Config = Stage1Config()
-    stage2: Stage2Config = Stage2Config()
+    tiling_evolution: TilingEvolutionConfig = TilingEvolutionConfig()
+    kernel_rewriting: KernelRewritingConfig = KernelRewritingConfig()
+    # The bank and the moves every policy shares; the bank's own-operator overlap is a switch here.
+    knowledge: KnowledgeConfig = KnowledgeConfig()
     rewind: RewindConfig = RewindConfig()  # used by `ascend-gym bank build`
     out_dir: str = ""  # trajectory.jsonl, result.json and the best package go here when set
 

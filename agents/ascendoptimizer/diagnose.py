@@ -1,4 +1,4 @@
-"""Bottleneck diagnosis from an msprof-style profile, as text.
+"""Bottleneck diagnosis from an msprof-style profile and the kernel source, as text.
 
 The same wording is the retrieval query online and the first half of a distilled Bottleneck
 offline, so a kernel's profile and the experiences that fixed a similar profile land close
@@ -7,6 +7,9 @@ together whichever embedder is in use.
 
 from __future__ import annotations
 
+import re
+
+from ascend_gym.cpp import code_view
 from ascend_gym.protocol import Profile
 
 PIPES = (
@@ -34,9 +37,34 @@ def profile_summary(profile: Profile | None) -> str:
     )
 
 
-def diagnose(profile: Profile | None) -> str:
+# What the kernel's code shows, each with the words the motifs' symptoms use.
+KERNEL_SIGNS = (
+    (
+        re.compile(r"\bBUFFER_NUM\s*=\s*1\b|#\s*define\s+BUFFER_NUM\s+1\b"),
+        "single-buffered queues: copy-in, compute and copy-out cannot overlap",
+    ),
+    (re.compile(r"PIPE_ALL"), "a PIPE_ALL barrier stalls every pipe"),
+    (
+        re.compile(r"\.GetValue\s*\(|\.SetValue\s*\("),
+        "element-wise GetValue/SetValue on the scalar unit",
+    ),
+    (re.compile(r"\bDataCopyPad\b"), "DMA copies go through DataCopyPad"),
+)
+
+
+def kernel_signs(kernel: str) -> list[str]:
+    """Facts read off the kernel's code (comments and strings ignored)."""
+    view = code_view(kernel)
+    signs = [text for pattern, text in KERNEL_SIGNS if pattern.search(view)]
+    if "SetGlobalBuffer" in view and "SetL2CacheHint" not in view:
+        signs.append("read-once inputs stream through L2 (no cache hint)")
+    return signs
+
+
+def diagnose(profile: Profile | None, kernel: str = "") -> str:
+    """The profile's bottleneck, then what the kernel's code shows."""
     if profile is None:
-        return "unknown bottleneck: no profile"
+        return "; ".join(["unknown bottleneck: no profile", *kernel_signs(kernel)])
     ratios = {name: getattr(profile, key + "_ratio") for name, key in PIPES}
     times = [getattr(profile, key + "_time_us") for _, key in PIPES]
     dominant = max(ratios, key=ratios.get)
@@ -52,4 +80,4 @@ def diagnose(profile: Profile | None) -> str:
         parts.append("tiles use little of the UB: short transfers")
     if profile.aiv_cores and profile.block_dim < profile.aiv_cores:
         parts.append(f"only {profile.block_dim} of {profile.aiv_cores} vector cores used")
-    return "; ".join(parts)
+    return "; ".join(parts + kernel_signs(kernel))

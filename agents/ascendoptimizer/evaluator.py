@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.ascendoptimizer.cpp import unified_diff
 from agents.ascendoptimizer.diagnose import profile_summary
 from agents.ascendoptimizer.trajectory import Trajectory
+from ascend_gym.cpp import unified_diff
 from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import StepRecord
 from ascend_gym.protocol import EvalResult
+
+MAX_FEEDBACK = 600  # characters of a failure's log shown to the model
 
 
 class Evaluator:
@@ -26,6 +28,11 @@ class Evaluator:
             self.best_package.content_hash()
         }  # candidates already submitted (resubmitting is pointless)
         self.per_phase: dict[str, int] = {}
+        self.failures: dict[str, list[str]] = {}  # phase -> what its failed candidates were told
+
+    def feedback(self, phase: str, last: int = 3) -> str:
+        """The compiler's or checker's words on the phase's latest failed candidates, for prompts."""
+        return "\n".join(self.failures.get(phase, [])[-last:]) or "- (none so far)"
 
     @property
     def left(self) -> int:
@@ -50,6 +57,9 @@ class Evaluator:
         )
         result: EvalResult = info["result"]
         self.per_phase[phase] = self.per_phase.get(phase, 0) + (self.core.spent - spent_before)
+        if not result.ok and result.status.value not in ("DAEMON_ERROR", "BUSY"):
+            said = " ".join(f"{result.message} {result.log_tail[-MAX_FEEDBACK:]}".split())
+            self.failures.setdefault(phase, []).append(f"- {note}: {result.status.value}: {said}")
         improved = result.ok and result.latency_us < self.best_result.latency_us
         if improved:
             self.best_package, self.best_result = candidate, result

@@ -87,6 +87,7 @@ class LLMProposer:
         elites: list[Individual],
         rng: random.Random,
         seen: set[str],
+        feedback: str = "",
     ) -> Proposal | None:
         elite_text = (
             "\n".join(f"- {e.latency_us:.2f} us: {_markers(e.tiling)}" for e in elites)
@@ -99,6 +100,7 @@ class LLMProposer:
             parent_us=f"{parent.latency_us:.2f}",
             parent_profile=parent.profile.get("summary", "n/a"),
             elites=elite_text,
+            feedback=feedback or "- (none so far)",
             kernel=package.kernel_source,
             **_op_fields(package),
         )
@@ -174,7 +176,7 @@ class LLMProposer:
         return Distilled(
             fields.get("title", motif),
             fields.get("description", f"restore {motif}"),
-            fields.get("bottleneck", diagnose(slow_result.profile)),
+            fields.get("bottleneck", diagnose(slow_result.profile, slow.kernel_source)),
         )
 
     def refine(
@@ -185,6 +187,7 @@ class LLMProposer:
         retrieved: list[tuple[Experience, float]],
         seen: set[str],
         rng: random.Random,
+        feedback: str = "",
     ) -> Proposal | None:
         shown = (
             "\n\n".join(
@@ -200,7 +203,9 @@ class LLMProposer:
             kernel=package.kernel_source,
             tiling=package.tiling_source,
             latency_us=f"{result.latency_us:.2f}",
+            profile=profile_summary(result.profile),
             diagnosis=diagnosis,
+            feedback=feedback or "- (none so far)",
             experiences=shown,
             **_op_fields(package),
         )

@@ -17,9 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from agents.ascendoptimizer import cpp
 from agents.llm.extract import apply_edits
-from ascend_gym import rewrites
+from ascend_gym import cpp, rewrites
 from ascend_gym.package import OperatorPackage
 
 FLOAT_DTYPES = {"float16", "float32", "bfloat16"}
@@ -50,7 +49,11 @@ class Motif:
     description: str
     symptom: str  # what the slow version shows, for the distilled Bottleneck
     inverse: Callable[[OperatorPackage, Origin | None], list[Variant]]
-    forward: Callable[[OperatorPackage], OperatorPackage | None] | None
+    rewrite: str | None  # the knowledge-base rewrite that restores the motif (`REWRITES`)
+
+    @property
+    def forward(self) -> Callable[[OperatorPackage], OperatorPackage | None] | None:
+        return REWRITES[self.rewrite].apply if self.rewrite else None
 
 
 def _catalogue(name: str) -> Callable[[OperatorPackage, Origin | None], list[Variant]]:
@@ -63,8 +66,9 @@ def _catalogue(name: str) -> Callable[[OperatorPackage, Origin | None], list[Var
     return inverse
 
 
-def _forward(name: str) -> Callable[[OperatorPackage], OperatorPackage | None]:
-    return rewrites.by_name(name).apply
+def _no_inverse(_package: OperatorPackage, _origin: Origin | None) -> list[Variant]:
+    """A motif no expert shows in a removable form: the rewind learns it by adding it (a probe)."""
+    return []
 
 
 def _float_only(package: OperatorPackage) -> bool:
@@ -75,7 +79,7 @@ def _float_only(package: OperatorPackage) -> bool:
 def _tensor_type(source: str, name: str) -> str | None:
     m = re.search(
         rf"\b(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>[^;(){{}}]*\b{re.escape(name)}\b",
-        rewrites.code_view(source),
+        cpp.code_view(source),
     )
     return m.group(1) if m else None
 
@@ -132,7 +136,7 @@ def _copy_to_pad(package: OperatorPackage, _origin: Origin | None) -> list[Varia
 
 def _remove_l2_hints(package: OperatorPackage, _origin: Origin | None) -> list[Variant]:
     source = package.kernel_source
-    view = rewrites.code_view(source)
+    view = cpp.code_view(source)
     spans = [
         m.span()
         for m in re.finditer(r"[ \t]*\b\w+\s*\.\s*SetL2CacheHint\s*\([^;]*\)\s*;[ \t]*\n?", view)
@@ -355,7 +359,7 @@ MOTIFS: tuple[Motif, ...] = (
         "computes this one and MTE3 writes the previous one out.",
         "copy-in, compute and copy-out run one after another: little overlap between MTE2, vector and MTE3",
         _catalogue("double_buffer:off"),
-        _forward("double_buffer:on"),
+        "double_buffer:on",
     ),
     Motif(
         "no_pipe_all_barrier",
@@ -365,7 +369,7 @@ MOTIFS: tuple[Motif, ...] = (
         "full barrier stalls every pipe, destroying the copy/compute overlap.",
         "every pipe waits at a full barrier each tile; pipes are serialised",
         _insert_barrier,
-        _forward("remove_pipe_all_barrier"),
+        "remove_pipe_all_barrier",
     ),
     Motif(
         "aligned_datacopy",
@@ -375,7 +379,7 @@ MOTIFS: tuple[Motif, ...] = (
         "bookkeeping.",
         "DMA copies carry DataCopyPad overhead though the data are 32-byte aligned",
         _copy_to_pad,
-        _forward("datacopypad_to_datacopy"),
+        "datacopypad_to_datacopy",
     ),
     Motif(
         "l2_cache_hint",
@@ -385,7 +389,7 @@ MOTIFS: tuple[Motif, ...] = (
         "lines from L2.",
         "read-once inputs stream through L2",
         _remove_l2_hints,
-        _forward("l2_bypass:inputs"),
+        "l2_bypass:inputs",
     ),
     Motif(
         "vector_intrinsics",
@@ -395,7 +399,7 @@ MOTIFS: tuple[Motif, ...] = (
         "over the whole tile, and drop the PIPE_ALL barriers the scalar UB access needed.",
         "scalar-bound: element-wise work runs on the scalar unit one element at a time",
         _devectorise,
-        _revectorise,
+        "vectorise_scalar_loop",
     ),
     Motif(
         "whole_tile_instructions",
@@ -405,7 +409,7 @@ MOTIFS: tuple[Motif, ...] = (
         "instruction's issue overhead over many repeats.",
         "vector-bound by instruction issue: many short vector instructions per tile",
         _chunk,
-        _unchunk,
+        "whole_tile_instruction",
     ),
     Motif(
         "large_tiles",
@@ -415,7 +419,7 @@ MOTIFS: tuple[Motif, ...] = (
         "cost, as long as the tile still fits the UB.",
         "short transfers: many small DMA copies, low UB use",
         _catalogue("tile:smaller"),
-        _forward("tile:larger"),
+        "tile:larger",
     ),
     Motif(
         "expert_structure",
@@ -426,5 +430,52 @@ MOTIFS: tuple[Motif, ...] = (
         _revert_expert_hunks,
         None,
     ),
+    Motif(
+        "hoisted_masks",
+        "kernel",
+        "Hoist loop-invariant mask settings",
+        "Set the vector mask once before the loop instead of on every iteration: mask settings are "
+        "scalar instructions that stall vector issue.",
+        "mask settings repeated inside the tile loop",
+        _no_inverse,
+        "hoist_mask",
+    ),
+    Motif(
+        "all_vector_cores",
+        "tiling",
+        "Use every vector core",
+        "Set the block dim to the vector core count, so every AI vector core takes a share of the "
+        "data.",
+        "only part of the vector cores are used",
+        _no_inverse,
+        "block_dim:cores",
+    ),
 )
 BY_NAME = {m.name: m for m in MOTIFS}
+
+# Kernel rewrites beyond the catalogue: they restore the forms the rewind's own inverses produce.
+MOTIF_REWRITES: tuple[rewrites.Rewrite, ...] = (
+    rewrites.Rewrite(
+        "vectorise_scalar_loop",
+        "kernel",
+        "a GetValue/SetValue loop fenced by PIPE_ALL barriers -> one vector instruction",
+        _revectorise,
+    ),
+    rewrites.Rewrite(
+        "whole_tile_instruction",
+        "kernel",
+        "a loop of 64-element vector instructions -> one instruction over the whole count",
+        _unchunk,
+    ),
+)
+# Every named rewrite of the offline knowledge: the catalogue and the motifs' own.
+REWRITES: dict[str, rewrites.Rewrite] = {
+    **{r.name: r for r in rewrites.CATALOGUE},
+    **{r.name: r for r in MOTIF_REWRITES},
+}
+_MOTIF_OF = {m.rewrite: m.name for m in MOTIFS if m.rewrite}
+
+
+def motif_of(rewrite: str) -> str:
+    """The motif a rewrite restores; a catalogue entry no motif names is its own motif."""
+    return _MOTIF_OF.get(rewrite, rewrite)

@@ -2,15 +2,17 @@
 
 - Template: a tiling program without @tune markers gets them on its integer `constexpr`
   constants (range around the value, pow2 when the value is a power of two).
-- Mutation (Stage I): with probabilities from the config, a neighbour move (a tiling rewrite of
-  the shared catalogue: @tune x2, /2, +step, -step, block dim = cores, tile larger/smaller), a jump
-  (one @tune number to a random value of its grid), or a crossover (each @tune number taken from
-  the parent or from another elite individual).
+- Mutation (Stage I): with probabilities from the config, a neighbour move (a tiling move of
+  the shared knowledge, `agents.knowledge`: @tune x2, /2, +step, -step, block dim = cores, tile
+  larger/smaller), a jump (one @tune number to a random value of its grid), or a crossover (each
+  @tune number taken from the parent or from another elite individual).
 - Inverse agent (rewind): the motifs' inverse rewrites, in a seeded random order.
 - Distillation: the motif's title and description, and a Bottleneck made of the slow version's
   diagnosed profile plus the motif's symptom.
-- Refinement (Stage II): for each retrieved experience, best first, its motif's forward rewrite,
-  else its recorded diff transplanted onto the current kernel.
+- Refinement (Stage II): the kernel moves of the shared knowledge (kernel rewrites and expert-diff
+  transplants), ranked by the retrieved experiences: for each, best first, the rewrites that
+  restore its motif and its own diff transplanted; then every other kernel move, in the order of
+  the knowledge base. Best-of-N and OpenEvolve draw from exactly the same moves.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from agents.ascendoptimizer.bank import Experience
 from agents.ascendoptimizer.diagnose import diagnose
 from agents.ascendoptimizer.motifs import BY_NAME, MOTIFS, Origin, transplant
 from agents.ascendoptimizer.proposer import Distilled, Individual, Proposal
-from ascend_gym import rewrites, tune
+from agents.knowledge import Knowledge, KnowledgeConfig, Move
+from ascend_gym import tune
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import EvalResult
 
@@ -72,7 +75,11 @@ def annotate_tunables(source: str) -> str | None:
 class OfflineProposer:
     name = "offline"
 
-    def __init__(self, mutation: OfflineMutationConfig | None = None):
+    def __init__(
+        self, knowledge: Knowledge | None = None, mutation: OfflineMutationConfig | None = None
+    ):
+        # The rewind (bank build) needs no knowledge: it removes motifs and probes the rewrites.
+        self.knowledge = knowledge or Knowledge(KnowledgeConfig(transplants=False))
         self.mutation = mutation or OfflineMutationConfig()
         self.log: list[dict[str, Any]] = []  # no model, no calls: stays empty
 
@@ -92,6 +99,7 @@ class OfflineProposer:
         elites: list[Individual],
         rng: random.Random,
         seen: set[str],
+        feedback: str = "",
     ) -> Proposal | None:
         base = package.with_sources(tiling=parent.tiling)
         for _ in range(self.mutation.attempts):
@@ -105,15 +113,13 @@ class OfflineProposer:
     ) -> tuple[OperatorPackage, str] | None:
         draw = rng.random()
         if draw < self.mutation.p_neighbour:
-            moves = [r for r in rewrites.applicable(base) if r.part == "tiling"]
+            moves = self.knowledge.of_part(base, "tiling")
             if moves:
-                r = rng.choice(moves)
-                return r.apply(base), f"neighbour {r.name}"
+                m = rng.choice(moves)
+                return m.package, f"neighbour {m.name}"
         if draw < self.mutation.p_neighbour + self.mutation.p_jump or len(elites) < 2:
-            if not tune.find_tunables(base.tiling_source):
-                return None
-            tiling, note = tune.random_mutation(base.tiling_source, rng)
-            return base.with_sources(tiling=tiling), f"jump {note}"
+            jump = self.knowledge.jump(base, rng)
+            return None if jump is None else (jump.package, jump.name)
         other = rng.choice([e for e in elites if e.tiling != base.tiling_source] or elites)
         donor = {t.name: t.value for t in tune.find_tunables(other.tiling)}
         tiling, taken = base.tiling_source, []
@@ -169,9 +175,11 @@ class OfflineProposer:
             title = f"{m.title} of {fast.spec.name}: {first[:60]}" if first else m.title
         slowdown = slow_result.latency_us / fast_result.latency_us
         description = (
-            f"{m.description} Removing it made {fast.spec.name} {slowdown:.2f}x slower (simulated)."
+            f"{m.description} Without it {fast.spec.name} ran {slowdown:.2f}x slower (simulated)."
         )
-        return Distilled(title, description, f"{diagnose(slow_result.profile)}; {m.symptom}")
+        return Distilled(
+            title, description, f"{diagnose(slow_result.profile, slow.kernel_source)}; {m.symptom}"
+        )
 
     # ---- Stage II: refinement --------------------------------------------------------------------
     def refine(
@@ -182,21 +190,29 @@ class OfflineProposer:
         retrieved: list[tuple[Experience, float]],
         seen: set[str],
         rng: random.Random,
+        feedback: str = "",
     ) -> Proposal | None:
-        for experience, score in retrieved:
-            motif = BY_NAME.get(experience.motif)
-            attempts = []
-            if motif is not None and motif.forward is not None:
-                attempts.append(("forward rewrite", motif.forward(package)))
-            moved = transplant(package, experience.code_diff, experience.part)
-            if moved is not None:
-                attempts.append((f"diff transplant ({moved[1]})", moved[0]))
-            for how, candidate in attempts:
-                if candidate is not None and candidate.content_hash() not in seen:
-                    return Proposal(
-                        candidate,
-                        f"experience '{experience.title}' from {experience.operator} "
-                        f"(similarity {score:.2f}) by {how}",
-                        motif=experience.motif,
-                    )
+        for how, move in self.ranked(package, retrieved):
+            if move.package.content_hash() not in seen:
+                return Proposal(move.package, f"{how}: {move.name}", motif=move.motif)
         return None
+
+    def ranked(
+        self, package: OperatorPackage, retrieved: list[tuple[Experience, float]]
+    ) -> list[tuple[str, Move]]:
+        """The knowledge's kernel moves, those the retrieved experiences point to first."""
+        moves = self.knowledge.of_part(package, "kernel")
+        out, taken = [], set()
+        for experience, score in retrieved:
+            why = f"experience '{experience.title}' from {experience.operator} ({score:.2f})"
+            pointed = [m for m in moves if m.kind == "rewrite" and m.motif == experience.motif]
+            own = transplant(package, experience.code_diff, experience.part)
+            if own is not None:
+                diff = f"transplant of its diff ({own[1]})"
+                pointed.append(Move(diff, "transplant", "kernel", experience.motif, own[0]))
+            for m in pointed:
+                if m.package.content_hash() not in taken:
+                    taken.add(m.package.content_hash())
+                    out.append((why, m))
+        rest = [("knowledge base", m) for m in moves if m.package.content_hash() not in taken]
+        return out + rest

@@ -20,9 +20,10 @@ from agents.ascendoptimizer.embed import make_embedder
 from agents.ascendoptimizer.evaluator import Evaluator
 from agents.ascendoptimizer.offline import OfflineProposer
 from agents.ascendoptimizer.proposer import Proposer
-from agents.ascendoptimizer.stages import Stage1, Stage2
+from agents.ascendoptimizer.search import KernelRewriting, TilingEvolution
 from agents.ascendoptimizer.trajectory import Trajectory
-from agents.llm import ChatClient, Usage
+from agents.knowledge import Knowledge
+from agents.llm import ChatClient, ModelGateway, Usage
 from ascend_gym.policies import PolicyResult
 
 
@@ -40,23 +41,26 @@ class AscendOptimizerResult(PolicyResult):
 class AscendOptimizer:
     name = "ascendoptimizer"
 
-    def __init__(self, http_client: Any = None, **config: Any):
+    def __init__(self, **config: Any):
         self.config = AscendOptimizerConfig(**config)
-        self.http_client = http_client  # tests put an httpx2.MockTransport here
 
-    def make_proposer(self) -> tuple[Proposer, ChatClient | None]:
+    def make_proposer(
+        self, operator: str, gateway: ModelGateway | None = None
+    ) -> tuple[Proposer, ChatClient | None]:
         if self.config.proposer == "offline":
-            return OfflineProposer(self.config.stage1.offline), None
+            knowledge = Knowledge(self.config.knowledge, operator)
+            return OfflineProposer(knowledge, self.config.tiling_evolution.offline), None
         from agents.ascendoptimizer.llm_proposer import LLMProposer
 
-        client = ChatClient(self.config.llm, http_client=self.http_client)
+        assert gateway is not None, "a model-driven run talks to the model through its gateway"
+        client = ChatClient(self.config.llm.model_copy(update={"base_url": gateway.base_url}))
         return LLMProposer(client), client
 
     def load_bank(self) -> ExperienceBank:
-        root = Path(self.config.stage2.bank_dir or DEFAULT_BANK_DIR)
+        root = Path(self.config.knowledge.bank_dir or DEFAULT_BANK_DIR)
         if not (root / "bank.jsonl").is_file():
             return ExperienceBank([], make_embedder("tfidf"), meta={"missing": str(root)})
-        return ExperienceBank.load(root, self.config.stage2.embedder)
+        return ExperienceBank.load(root, self.config.kernel_rewriting.embedder)
 
     def run(self, env: Any, seed: int) -> AscendOptimizerResult:
         cfg = self.config
@@ -65,7 +69,12 @@ class AscendOptimizer:
         core = env.unwrapped
         out = Path(cfg.out_dir) if cfg.out_dir else None
         trajectory = Trajectory(out / "trajectory.jsonl" if out else None)
-        proposer, client = self.make_proposer()
+        gateway = (
+            ModelGateway(self.config.llm, charged=lambda: core.spent)
+            if cfg.proposer == "llm"
+            else None
+        )
+        proposer, client = self.make_proposer(core.package.uri, gateway)
         evaluator = Evaluator(env, trajectory)
         u_steps, s_steps = cfg.steps()
         bank = self.load_bank() if s_steps else ExperienceBank([], make_embedder("tfidf"))
@@ -81,12 +90,14 @@ class AscendOptimizer:
             bank_size=len(bank),
             embedder=bank.embedder.name,
         )
-        stage1 = Stage1(cfg.stage1, proposer, evaluator, rng)
-        stage2 = Stage2(cfg.stage2, proposer, evaluator, bank, core.package.uri, rng)
+        stage1 = TilingEvolution(cfg.tiling_evolution, proposer, evaluator, rng)
+        stage2 = KernelRewriting(
+            cfg.kernel_rewriting, proposer, evaluator, bank, core.package.uri, rng, cfg.knowledge
+        )
         rounds_done = 0
         try:
             for round_ in range(cfg.rounds):
-                if evaluator.left <= 0:
+                if evaluator.left <= 0 or (gateway is not None and gateway.exhausted):
                     break
                 if round_ == 0 and u_steps:
                     stage1.synthesise_template(evaluator.best_package, round_)
@@ -99,6 +110,8 @@ class AscendOptimizer:
                 rounds_done += 1
         finally:
             trajectory.close()
+            if gateway is not None:
+                gateway.close()
         best = evaluator.best_package
         result = AscendOptimizerResult(
             policy=self.name,
@@ -115,7 +128,10 @@ class AscendOptimizer:
             rounds_done=rounds_done,
             stage_evaluations=evaluator.per_phase,
             found_better=evaluator.best_result.latency_us < core.baseline_us,
-            llm_usage=client.usage if client else Usage(),
+            llm_usage=gateway.usage if gateway else Usage(),
+            llm_calls=gateway.usage.calls if gateway else 0,
+            prompt_tokens=gateway.usage.prompt_tokens if gateway else 0,
+            completion_tokens=gateway.usage.completion_tokens if gateway else 0,
             bank={
                 "size": len(bank),
                 "embedder": bank.embedder.name,
@@ -132,7 +148,11 @@ class AscendOptimizer:
         return result
 
     def _run_stage(
-        self, stage: Stage1 | Stage2, evaluations: int, evaluator: Evaluator, round_: int
+        self,
+        stage: TilingEvolution | KernelRewriting,
+        evaluations: int,
+        evaluator: Evaluator,
+        round_: int,
     ) -> int:
         """Up to `evaluations` charged evaluations of one stage; returns how many it spent. A stage
         that fails to make a new proposal `proposal_attempts` times in a row has run dry; steps that

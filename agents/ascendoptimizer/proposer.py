@@ -58,8 +58,10 @@ class Proposer(Protocol):
         elites: list[Individual],
         rng: random.Random,
         seen: set[str],
+        feedback: str = "",
     ) -> Proposal | None:
-        """Stage I: a new tiling program for `package` (whose kernel is fixed)."""
+        """Stage I: a new tiling program for `package` (whose kernel is fixed); `feedback` holds
+        what the compiler or checker said about the stage's latest failed candidates."""
 
     def deoptimise(
         self,
@@ -91,5 +93,7 @@ class Proposer(Protocol):
         retrieved: list[tuple[Experience, float]],
         seen: set[str],
         rng: random.Random,
+        feedback: str = "",
     ) -> Proposal | None:
-        """Stage II: a kernel rewrite of `package` guided by the retrieved experience."""
+        """Stage II: a kernel rewrite of `package` guided by the retrieved experience (and by the
+        profile in `result` and the `feedback` on the stage's latest failed rewrites)."""

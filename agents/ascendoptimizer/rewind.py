@@ -6,6 +6,11 @@ came from is kept as a (slow, fast) pair, distilled into <Title, Description, Bo
 Diff>, and becomes the starting point of the next step, so each expert yields a trajectory of
 ever slower kernels. Failed or insignificant steps are discarded and the walk goes on from the
 same version with another motif.
+
+The rewind learns every motif the knowledge base can write, not only those the experts happen to
+show: before the walk, each motif's forward rewrite that applies to the expert, and to the suite
+baseline the expert improves on, is probed, and a probe at least `threshold_pct` faster is kept
+as the pair (version, version + motif).
 """
 
 from __future__ import annotations
@@ -18,13 +23,13 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from agents.ascendoptimizer.bank import BuildStats, Experience, ExperienceBank
-from agents.ascendoptimizer.cpp import unified_diff
 from agents.ascendoptimizer.embed import EmbedderKind, make_embedder
-from agents.ascendoptimizer.motifs import BY_NAME, Origin
+from agents.ascendoptimizer.motifs import BY_NAME, MOTIFS, Origin
 from agents.ascendoptimizer.proposer import Proposer
 from agents.ascendoptimizer.trajectory import Trajectory
 from ascend_gym import suite
 from ascend_gym.client import DaemonClient
+from ascend_gym.cpp import unified_diff
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import DEFAULT_SOC, EvalRequest, EvalResult
 
@@ -46,7 +51,7 @@ def rewind_expert(
     rng: random.Random,
     trajectory: Trajectory,
 ) -> tuple[list[Experience], dict[str, int]]:
-    counts = {"tried": 0, "kept": 0, "failed": 0}
+    counts = {"tried": 0, "kept": 0, "failed": 0, "probed": 0}
     expert = origin.expert
     current, current_result = expert, evaluate(expert)
     trajectory.write(
@@ -57,6 +62,16 @@ def rewind_expert(
     )
     if not current_result.ok:
         return [], counts
+    probes = probe_motifs(
+        uri, expert, current_result, evaluate, proposer, config, trajectory, counts
+    )
+    # The suite baseline is where a policy starts: motifs are probed there too.
+    if origin.baseline is not None and origin.baseline.files != expert.files:
+        base_result = evaluate(origin.baseline)
+        if base_result.ok:
+            probes += probe_motifs(
+                uri, origin.baseline, base_result, evaluate, proposer, config, trajectory, counts
+            )
     kept: list[Experience] = []
     tried = {expert.content_hash()}
     removed: set[str] = set()
@@ -121,7 +136,67 @@ def rewind_expert(
         counts["kept"] += 1
         removed.add(proposal.motif)
         current, current_result = proposal.package, result
-    return kept, counts
+    counts["kept"] += len(probes)
+    return probes + kept, counts
+
+
+def probe_motifs(
+    uri: str,
+    expert: OperatorPackage,
+    expert_result: EvalResult,
+    evaluate: Evaluate,
+    proposer: Proposer,
+    config: RewindConfig,
+    trajectory: Trajectory,
+    counts: dict[str, int],
+) -> list[Experience]:
+    """Each motif the expert does not show yet, added by its forward rewrite: kept when faster."""
+    kept = []
+    for motif in MOTIFS:
+        fast = motif.forward(expert) if motif.forward else None
+        if fast is None:
+            continue
+        result = evaluate(fast)
+        counts["probed"] += 1
+        gain = expert_result.latency_us / result.latency_us - 1 if result.ok else None
+        keep = gain is not None and gain * 100 >= config.threshold_pct
+        path = expert.kernel_path if motif.part == "kernel" else expert.host_path
+        part_of = (
+            (lambda p: p.kernel_source) if motif.part == "kernel" else (lambda p: p.tiling_source)
+        )
+        diff = unified_diff(part_of(expert), part_of(fast), path)
+        trajectory.write(
+            "rewind_probe",
+            operator=uri,
+            motif=motif.name,
+            status=result.status.value,
+            latency_us=result.latency_us,
+            parent_us=expert_result.latency_us,
+            gain_pct=None if gain is None else round(gain * 100, 3),
+            kept=keep,
+            diff=diff,
+            message=result.message[:400],
+        )
+        if not keep:
+            continue
+        d = proposer.distill(fast, expert, result, expert_result, motif.name, diff)
+        trajectory.drain(proposer, operator=uri)
+        kept.append(
+            Experience(
+                title=d.title,
+                description=d.description,
+                bottleneck=d.bottleneck,
+                code_diff=diff,
+                part=motif.part,
+                motif=motif.name,
+                variant=f"probe: added {motif.name}",
+                operator=uri,
+                fast_us=result.latency_us,
+                slow_us=expert_result.latency_us,
+                proposer=proposer.name,
+            )
+        )
+    return kept
 
 
 def build_bank(
@@ -146,7 +221,7 @@ def build_bank(
     def one(uri: str) -> tuple[str, list[Experience], dict[str, int]]:
         expert = suite.load_expert(uri)
         if expert is None:
-            return uri, [], {"tried": 0, "kept": 0, "failed": 0}
+            return uri, [], {"tried": 0, "kept": 0, "failed": 0, "probed": 0}
         client = DaemonClient(daemon)
         short = uri.removeprefix(f"op://{suite.SUITE_NAME}/")
         try:
@@ -182,6 +257,7 @@ def build_bank(
         stats.tried += counts["tried"]
         stats.kept += counts["kept"]
         stats.failed += counts["failed"]
+        stats.probed += counts["probed"]
         stats.per_operator[uri] = counts
     bank = ExperienceBank(experiences, make_embedder(embedder))
     bank.save(

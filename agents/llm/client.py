@@ -1,5 +1,7 @@
 """OpenAI-compatible chat client (DeepSeek, OpenAI, vLLM, a local server: anything with
-/v1/chat/completions) with timeouts, retries, token and cost accounting and the replay cache."""
+/v1/chat/completions) with timeouts, retries and token accounting, and the model settings every
+policy shares (`LLMConfig`). Policies point it at their `ModelGateway` (agents.llm.gateway), the
+one layer that records, replays and caps model calls."""
 
 from __future__ import annotations
 
@@ -9,15 +11,20 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from agents.llm.cache import CacheMode, ReplayCache, cache_key
+from agents.llm.cache import CacheMode, cache_key
+
+# Set by the gateway on answers it served from its record.
+CACHED_FIELD = "ascend_gym_cached"
 
 
 class LLMConfig(BaseModel):
+    """Model settings, the same fields and defaults for every policy (one temperature, one cap)."""
+
     base_url: str = "http://127.0.0.1:8000/v1"
     model: str = "deepseek-chat"
     api_key: str = ""  # takes precedence over the environment variable
     api_key_env: str = "OPENAI_API_KEY"
-    temperature: float = Field(0.8, ge=0.0, le=2.0)
+    temperature: float = Field(0.7, ge=0.0, le=2.0)
     max_tokens: int = Field(8192, gt=0)
     timeout_s: float = Field(300.0, gt=0)
     max_retries: int = Field(
@@ -26,8 +33,10 @@ class LLMConfig(BaseModel):
     # Prices for the cost account; 0 means "not priced" (a local server).
     prompt_usd_per_mtok: float = Field(0.0, ge=0)
     completion_usd_per_mtok: float = Field(0.0, ge=0)
-    cache_dir: str = ""  # record/replay cache; empty = no cache
+    cache_dir: str = ""  # the gateway's record/replay store; empty = no record
     cache_mode: CacheMode = "auto"
+    # Model calls allowed between two charged evaluations; the next is refused and the run ends.
+    max_calls_per_evaluation: int = Field(8, ge=1)
 
     def resolved_key(self) -> str:
         # Local servers accept any key; the openai client insists on a non-empty one.
@@ -57,17 +66,11 @@ class LLMError(RuntimeError):
 
 
 class ChatClient:
-    """`chat(messages)` -> ChatReply. `http_client` lets tests put an httpx2.MockTransport in."""
+    """`chat(messages)` -> ChatReply, through the endpoint at `config.base_url` (a gateway)."""
 
-    def __init__(self, config: LLMConfig, http_client: Any = None):
+    def __init__(self, config: LLMConfig):
         self.config = config
         self.usage = Usage()
-        self.cache = (
-            ReplayCache(config.cache_dir, config.cache_mode)
-            if config.cache_dir and config.cache_mode != "off"
-            else None
-        )
-        self._http_client = http_client
         self._client: Any = None
 
     def _openai(self) -> Any:
@@ -79,7 +82,6 @@ class ChatClient:
                 api_key=self.config.resolved_key(),
                 timeout=self.config.timeout_s,
                 max_retries=self.config.max_retries,
-                http_client=self._http_client,
             )
         return self._client
 
@@ -93,40 +95,10 @@ class ChatClient:
         return params
 
     def chat(self, messages: list[dict[str, str]], seed: int | None = None) -> ChatReply:
-        params = self.params(seed)
-        key = cache_key(self.config.model, messages, params)
-        if self.cache is not None:
-            try:
-                entry = self.cache.get(key)
-            except KeyError as e:
-                self.usage.errors += 1
-                raise LLMError(str(e)) from e
-            if entry is not None:
-                reply = ChatReply(
-                    key=key,
-                    content=entry["content"],
-                    prompt_tokens=entry.get("prompt_tokens", 0),
-                    completion_tokens=entry.get("completion_tokens", 0),
-                    cached=True,
-                )
-                self._account(reply)
-                return reply
-        reply = self._call(key, messages, params)
-        if self.cache is not None:
-            self.cache.put(
-                key,
-                {
-                    "model": self.config.model,
-                    "messages": messages,
-                    "params": params,
-                    **reply.model_dump(include={"content", "prompt_tokens", "completion_tokens"}),
-                },
-            )
-        return reply
-
-    def _call(self, key: str, messages: list[dict[str, str]], params: dict[str, Any]) -> ChatReply:
         import openai
 
+        params = self.params(seed)
+        key = cache_key(self.config.model, messages, params)
         started = time.monotonic()
         try:
             response = self._openai().chat.completions.create(
@@ -143,11 +115,8 @@ class ChatClient:
             content=response.choices[0].message.content or "",
             prompt_tokens=usage.prompt_tokens if usage else 0,
             completion_tokens=usage.completion_tokens if usage else 0,
+            cached=bool((response.model_extra or {}).get(CACHED_FIELD)),
         )
-        self._account(reply)
-        return reply
-
-    def _account(self, reply: ChatReply) -> None:
         u = self.usage
         u.calls += 1
         u.cache_hits += reply.cached
@@ -158,3 +127,4 @@ class ChatClient:
             reply.prompt_tokens * self.config.prompt_usd_per_mtok
             + reply.completion_tokens * self.config.completion_usd_per_mtok
         ) / 1e6
+        return reply

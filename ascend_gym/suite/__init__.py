@@ -4,6 +4,10 @@ An operator is addressed as `op://ascend-ops-v1/<level>/<name>`, as the short `<
 or as a filesystem path to a package directory. Users add their own suites with `register_suite`
 (or the ASCEND_GYM_SUITES environment variable: `name=path` pairs separated by `:`); suites made by
 `ascend-gym suite import` live in `data_dir()/<name>` and are registered from there.
+
+Derived suites are generated from a registered one, never copied: `ascend-ops-v1-untuned` is
+ascend-ops-v1 with the `@tune` markers stripped from every tiling program, so a policy must
+synthesise its own evolvable template (AscendOptimizer's Stage I template synthesis).
 """
 
 from __future__ import annotations
@@ -11,7 +15,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from collections.abc import Callable
+
 from ascend_gym.package import SOURCE_SUFFIXES, OperatorPackage, load_package
+from ascend_gym.tune import strip_markers
 
 SUITE_NAME = "ascend-ops-v1"
 SUITE_ROOT = Path(__file__).resolve().parent
@@ -21,6 +28,16 @@ LEVELS = ("level1", "level2", "level3")
 SMOKE = ("level1/add", "level1/mul", "level1/relu")
 
 _suites: dict[str, Path] = {SUITE_NAME: SUITE_ROOT}
+
+
+def _untuned(package: OperatorPackage) -> OperatorPackage:
+    return package.with_sources(tiling=strip_markers(package.tiling_source))
+
+
+# name -> (the suite it derives from, the edit applied to each of its packages)
+DERIVED: dict[str, tuple[str, Callable[[OperatorPackage], OperatorPackage]]] = {
+    f"{SUITE_NAME}-untuned": (SUITE_NAME, _untuned),
+}
 
 
 def register_suite(name: str, root: str | Path) -> None:
@@ -53,6 +70,9 @@ def op_dirs(suite: str = SUITE_NAME) -> list[Path]:
 
 
 def op_uris(suite: str = SUITE_NAME, levels: list[int] | None = None) -> list[str]:
+    if suite in DERIVED:
+        base = DERIVED[suite][0]
+        return [f"op://{suite}/" + u.split("/", 3)[3] for u in op_uris(base, levels)]
     uris = []
     for d in op_dirs(suite):
         level = d.parent.name
@@ -66,6 +86,9 @@ def resolve(address: str) -> OperatorPackage:
     _env_suites()
     if address.startswith("op://"):
         suite, _, rest = address.removeprefix("op://").partition("/")
+        if suite in DERIVED:
+            base, edit = DERIVED[suite]
+            return edit(resolve(f"op://{base}/{rest}")).model_copy(update={"uri": address})
         if suite not in _suites:
             raise KeyError(f"unknown suite {suite!r}; registered: {sorted(_suites)}")
         path, uri = _suites[suite] / rest, address
@@ -104,6 +127,7 @@ def _op_dir(address: str) -> Path:
     _env_suites()
     if address.startswith("op://"):
         suite, _, rest = address.removeprefix("op://").partition("/")
+        suite = DERIVED[suite][0] if suite in DERIVED else suite
         if suite not in _suites:
             raise KeyError(f"unknown suite {suite!r}; registered: {sorted(_suites)}")
         return _suites[suite] / rest

@@ -93,7 +93,8 @@ class Backend(abc.ABC):
                 for case in cases:
                     timed = case.bench and Stage.TIME in request.stages
                     check, timing = self._run_case(built, case, request, timed)
-                    checks.append(check)
+                    if check is not None:
+                        checks.append(check)
                     if timing is not None:
                         result.latency_us, result.bench_case = timing.latency_us, case.name
                         result.profile = Profile.model_validate(
@@ -139,8 +140,9 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def _run_case(
         self, built: Any, case: Case, request: EvalRequest, timed: bool
-    ) -> tuple[CaseCheck, Timing | None]:
-        """Run and check one case (a failure raises CaseFailure), and time it when `timed`."""
+    ) -> tuple[CaseCheck | None, Timing | None]:
+        """Run and check one case (a failure raises CaseFailure), and time it when `timed`; a
+        backend may skip the check (None) of a request without the check stage."""
 
     @abc.abstractmethod
     def fingerprint(self, soc: str) -> dict[str, str]:

@@ -1,104 +1,90 @@
-"""The chat client against a mocked OpenAI-compatible endpoint: accounting and record/replay."""
+"""The model gateway every policy talks through, in front of a scripted loopback endpoint:
+accounting, record/replay with the endpoint gone, the call cap, failures."""
 
 from __future__ import annotations
 
-import json
-
-import httpx2
 import pytest
 
-from agents.llm import ChatClient, LLMConfig, LLMError, cache_key
+from agents.llm import ChatClient, ChatServer, LLMConfig, LLMError, ModelGateway, cache_key
+from agents.llm.server import chat_reply, error
 
 
-def completion(body: dict, content: str) -> httpx2.Response:
-    return httpx2.Response(
-        200,
-        json={
-            "id": "x",
-            "object": "chat.completion",
-            "created": 0,
-            "model": body["model"],
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": content},
-                }
-            ],
-            "usage": {"prompt_tokens": 1000, "completion_tokens": 500, "total_tokens": 1500},
-        },
-    )
+def tokens_upstream(seen: list[dict]) -> ChatServer:
+    def complete(body: dict) -> tuple[int, dict]:
+        seen.append(body)
+        reply = chat_reply(f"reply {len(seen)}", body["model"], body["messages"])
+        reply["usage"] = {"prompt_tokens": 1000, "completion_tokens": 500, "total_tokens": 1500}
+        return 200, reply
+
+    return ChatServer(complete)
 
 
-def test_tokens_and_cost_are_counted_and_the_key_is_sent():
-    seen = []
+def client_of(gateway: ModelGateway) -> ChatClient:
+    return ChatClient(gateway.config.model_copy(update={"base_url": gateway.base_url}))
 
-    def answer(request: httpx2.Request) -> httpx2.Response:
-        seen.append((request.headers["authorization"], json.loads(request.content)))
-        return completion(seen[-1][1], "hello")
 
+def test_tokens_and_cost_are_counted_and_the_parameters_are_sent():
+    seen: list[dict] = []
     config = LLMConfig(
-        model="m",
-        api_key="sk-test",
-        temperature=0.3,
-        prompt_usd_per_mtok=2.0,
-        completion_usd_per_mtok=8.0,
+        model="m", temperature=0.3, prompt_usd_per_mtok=2.0, completion_usd_per_mtok=8.0
     )
-    client = ChatClient(config, http_client=httpx2.Client(transport=httpx2.MockTransport(answer)))
-    reply = client.chat([{"role": "user", "content": "hi"}], seed=7)
-    assert reply.content == "hello" and not reply.cached
-    auth, body = seen[0]
-    assert (
-        auth == "Bearer sk-test"
-        and body["temperature"] == 0.3
-        and body["seed"] == 7
-        and body["model"] == "m"
-    )
-    assert (
-        client.usage.calls == 1
-        and client.usage.prompt_tokens == 1000
-        and client.usage.completion_tokens == 500
-    )
-    assert client.usage.cost_usd == pytest.approx((1000 * 2.0 + 500 * 8.0) / 1e6)
+    with tokens_upstream(seen) as upstream, ModelGateway(config, upstream.base_url) as gateway:
+        client = client_of(gateway)
+        reply = client.chat([{"role": "user", "content": "hi"}], seed=7)
+    assert reply.content == "reply 1" and not reply.cached
+    assert seen[0]["temperature"] == 0.3 and seen[0]["seed"] == 7 and seen[0]["model"] == "m"
+    for usage in (client.usage, gateway.usage):
+        assert usage.calls == 1 and usage.prompt_tokens == 1000 and usage.completion_tokens == 500
+        assert usage.cost_usd == pytest.approx((1000 * 2.0 + 500 * 8.0) / 1e6)
 
 
-def test_record_then_replay_offline_returns_the_same_reply(tmp_path):
-    calls = []
-
-    def answer(request: httpx2.Request) -> httpx2.Response:
-        calls.append(1)
-        return completion(json.loads(request.content), f"reply {len(calls)}")
-
+def test_record_then_replay_with_the_endpoint_gone(tmp_path):
+    seen: list[dict] = []
     messages = [{"role": "user", "content": "optimise"}]
-    recorder = ChatClient(
-        LLMConfig(model="m", cache_dir=str(tmp_path), cache_mode="record"),
-        http_client=httpx2.Client(transport=httpx2.MockTransport(answer)),
-    )
-    first = recorder.chat(messages, seed=1)
-
-    def offline(request: httpx2.Request) -> httpx2.Response:
-        raise AssertionError("replay must not touch the network")
-
-    replayer = ChatClient(
-        LLMConfig(model="m", cache_dir=str(tmp_path), cache_mode="replay"),
-        http_client=httpx2.Client(transport=httpx2.MockTransport(offline)),
-    )
-    again = replayer.chat(messages, seed=1)
-    assert again.content == first.content == "reply 1" and again.cached and again.key == first.key
+    record = LLMConfig(model="m", cache_dir=str(tmp_path), cache_mode="record")
+    with tokens_upstream(seen) as upstream, ModelGateway(record, upstream.base_url) as gateway:
+        first = client_of(gateway).chat(messages, seed=1)
+        url = upstream.base_url
+    replay = record.model_copy(update={"cache_mode": "replay"})
+    with ModelGateway(replay, url) as gateway:  # `url` answers nothing any more
+        client = client_of(gateway)
+        again = client.chat(messages, seed=1)
+        assert again.content == first.content == "reply 1" and again.cached
+        assert again.key == first.key == gateway.keys[0]
+        with pytest.raises(LLMError):
+            client.chat(messages, seed=2)  # another seed is another call: never recorded
+    assert len(seen) == 1 and gateway.usage.cache_hits == 1 and gateway.usage.errors == 1
     assert first.key == cache_key(
-        "m", messages, {"temperature": 0.8, "max_tokens": 8192, "seed": 1}
+        "m", messages, {"temperature": 0.7, "max_tokens": 8192, "seed": 1}
     )
-    with pytest.raises(LLMError):
-        replayer.chat(messages, seed=2)  # another seed is another call: never recorded
 
 
-def test_endpoint_failure_after_retries_is_an_llm_error():
-    client = ChatClient(
-        LLMConfig(model="m", max_retries=1),
-        http_client=httpx2.Client(
-            transport=httpx2.MockTransport(lambda r: httpx2.Response(500, json={}))
-        ),
-    )
-    with pytest.raises(LLMError):
-        client.chat([{"role": "user", "content": "x"}])
-    assert client.usage.errors == 1 and client.usage.calls == 0
+def test_calls_beyond_the_cap_between_charged_evaluations_are_refused():
+    seen: list[dict] = []
+    spent = [0]
+    config = LLMConfig(model="m", max_calls_per_evaluation=2, max_retries=0)
+    with (
+        tokens_upstream(seen) as upstream,
+        ModelGateway(config, upstream.base_url, charged=lambda: spent[0]) as gateway,
+    ):
+        client = client_of(gateway)
+        for i in range(2):
+            client.chat([{"role": "user", "content": f"try {i}"}])
+        with pytest.raises(LLMError, match="cap"):
+            client.chat([{"role": "user", "content": "one too many"}])
+        assert gateway.exhausted and gateway.refused == 1
+        spent[0] = 1  # a charged evaluation opens a new allowance
+        client.chat([{"role": "user", "content": "after an evaluation"}])
+    assert len(seen) == 3 and gateway.usage.calls == 3
+
+
+def test_an_endpoint_failure_is_an_llm_error():
+    config = LLMConfig(model="m", max_retries=0)
+    with (
+        ChatServer(lambda body: (500, error("down"))) as upstream,
+        ModelGateway(config, upstream.base_url) as gateway,
+    ):
+        client = client_of(gateway)
+        with pytest.raises(LLMError):
+            client.chat([{"role": "user", "content": "x"}])
+    assert client.usage.errors == 1 and client.usage.calls == 0 and gateway.usage.errors == 1

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from agents.ascendoptimizer.bank import Experience, ExperienceBank
-from agents.ascendoptimizer.cpp import unified_diff
 from agents.ascendoptimizer.embed import TfidfEmbedder
 from agents.ascendoptimizer.motifs import BY_NAME, Origin, transplant
 from agents.ascendoptimizer.offline import annotate_tunables
 from ascend_gym import suite, tune
+from ascend_gym.cpp import unified_diff
 
 
 @pytest.mark.parametrize(

@@ -15,10 +15,10 @@ pytest.importorskip("openevolve")
 
 import ascend_gym  # noqa: F401, E402  (registers AscendOp-v0)
 from ascend_gym import suite  # noqa: E402
-from baselines import openevolve_evaluator as evaluator  # noqa: E402
-from baselines import openevolve_program as program_io  # noqa: E402
-from baselines.openevolve_policy import DEFAULT_CONFIG, OpenEvolvePolicy  # noqa: E402
-from baselines.openevolve_server import OfflineLLMServer  # noqa: E402
+from baselines.openevolve import evaluator  # noqa: E402
+from baselines.openevolve import program as program_io  # noqa: E402
+from baselines.openevolve.policy import DEFAULT_CONFIG, OpenEvolvePolicy  # noqa: E402
+from baselines.openevolve.server import OfflineLLMServer  # noqa: E402
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -118,7 +118,7 @@ def daemon_args(argv: list[str]):
     """`ascend-gym daemon ARGV` parsed as the console script parses it."""
     import argparse
 
-    from ascend_gym.commands import daemon_cmd
+    from ascend_gym.commands import daemon as daemon_cmd
 
     parser = argparse.ArgumentParser()
     daemon_cmd.configure(parser)

@@ -8,7 +8,7 @@ import pytest
 
 from ascend_gym import suite
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
-from ascend_gym.commands import daemon_cmd
+from ascend_gym.commands import daemon as daemon_cmd
 from ascend_gym.protocol import EvalRequest, Stage, Status
 from npu_daemon.service.keys import keygen
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from ascend_gym.client import DaemonClient, LocalDaemon
-from ascend_gym.commands import daemon_cmd
+from ascend_gym.commands import daemon as daemon_cmd
 from ascend_gym.protocol import Status
 
 from .conftest import add_variant, daemon_args, reply_of, send_raw, small_request, wait_until

@@ -161,8 +161,9 @@ def entry_renames(entry: str) -> tuple[list[str], list[str]]:
     return [f"#define {entry} {inner}"], [f"-Wl,--defsym,{entry}={inner}"]
 
 
-# Headers a host tiling header may include; pulled in before the wrapping namespace.
-_TILING_HEADER_DEPS = [
+# Headers a host tiling header may include; pulled in before the wrapping namespace (and
+# precompiled with kernel_operator.h, so a kernel compile does not parse them again).
+TILING_HEADER_DEPS = [
     "cstdint",
     "cstddef",
     "cstring",
@@ -180,8 +181,11 @@ _TILING_HEADER_DEPS = [
 def host_tiling_view(pkg: OperatorPackage) -> list[str]:
     """The tiling view over the host header as the simulator's headers compile it."""
     view = tiling_view(pkg, [f'#include "{pkg.tiling_header_path}"'])
-    deps = [f"#include <{h}>" if "/" not in h else f'#include "{h}"' for h in _TILING_HEADER_DEPS]
-    return [*deps, *view] if view else []
+    return [*tiling_header_includes(), *view] if view else []
+
+
+def tiling_header_includes() -> list[str]:
+    return [f"#include <{h}>" if "/" not in h else f'#include "{h}"' for h in TILING_HEADER_DEPS]
 
 
 _KERNEL_TYPE = re.compile(r"KERNEL_TASK_TYPE_DEFAULT\s*\(\s*(KERNEL_TYPE_\w+)\s*\)")

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ascend_gym.package import Case, OperatorPackage, dtype_macros
-from ascend_gym.protocol import CaseCheck, EvalRequest, Status
+from ascend_gym.protocol import CaseCheck, EvalRequest, Stage, Status
 from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing
 from npu_daemon.backends.common import build, kernel_view
@@ -99,8 +99,9 @@ class SimBackend(Backend):
 
     def _run_case(
         self, built: Built, case: Case, request: EvalRequest, timed: bool
-    ) -> tuple[CaseCheck, Timing | None]:
-        """One harness run gives both the outputs and the modelled time."""
+    ) -> tuple[CaseCheck | None, Timing | None]:
+        """One harness run gives both the outputs and the modelled time (the time alone, and no
+        check, when the request has no check stage)."""
         pkg = request.package
         kernel_so = built.kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
         case_dir = built.workdir / f"case-{case.name}"
@@ -133,8 +134,10 @@ class SimBackend(Backend):
                         data.input_path(arg.name),
                     )
                 )
+            # A timing-only run (no check stage) writes no output files and reads no reference.
+            checked = Stage.CHECK in request.stages
             for arg in spec.outputs:
-                path = case_dir / f"out_{arg.name}.bin"
+                path = case_dir / f"out_{arg.name}.bin" if checked else "-"
                 line = _tensor_line(
                     "output",
                     arg.name,
@@ -181,10 +184,12 @@ class SimBackend(Backend):
             if status is not Status.OK:
                 raise CaseFailure(status, f"case {case.name}: {outcome['message']}", log)
 
-            try:
-                expected_outputs = data.reference()
-            except references.ReferenceFailed as e:
-                raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
+            check, expected_outputs = None, []
+            if checked:
+                try:
+                    expected_outputs = data.reference()
+                except references.ReferenceFailed as e:
+                    raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
             for arg, expected in zip(spec.outputs, expected_outputs):
                 dtype = spec.arg_dtype(case, arg.name)
                 storage = np.dtype(checker.STORAGE[dtype])
@@ -205,7 +210,9 @@ class SimBackend(Backend):
                         log,
                         check,
                     )
-            if outcome.get("warnings"):  # device-tolerated conditions: noted, the verdict unchanged
+            if (
+                outcome.get("warnings") and check is not None
+            ):  # device-tolerated: noted, verdict unchanged
                 message = f"case {case.name}: warning: {'; '.join(outcome['warnings'])}"
                 check = check.model_copy(update={"message": message})
             return check, Timing(outcome["latency_us"], outcome["profile"]) if timed else None

@@ -104,6 +104,7 @@ struct Core::Ordering {
   };
   std::multimap<uint64_t, GmRec> gmWrites, gmReads;
   uint64_t gmMaxSpan = 0;
+  std::map<std::tuple<const char*, const char*, int>, uint32_t> siteIndex;  // (api, file, line) -> sites
 
   static void Join(Clock& into, const Clock& from) {
     for (int i = 0; i < kPipes; ++i) into[i] = std::max(into[i], from[i]);
@@ -143,8 +144,10 @@ Core::Core(int idx, int num)
 Core::~Core() { delete ord_; }
 
 uint32_t Core::Site_(const SrcLoc& loc, const char* api) {
-  sites.push_back(Site{api, loc.file, loc.line});
-  return static_cast<uint32_t>(sites.size() - 1);
+  // Interned: a loop of scalar UB writes names one site, not one per access.
+  auto [it, added] = ord_->siteIndex.try_emplace(std::make_tuple(api, loc.file, loc.line), static_cast<uint32_t>(sites.size()));
+  if (added) sites.push_back(Site{api, loc.file, loc.line});
+  return it->second;
 }
 
 void Core::Append(Instr ins) {
@@ -153,9 +156,10 @@ void Core::Append(Instr ins) {
     s.pipe = PIPE_S;
     s.op = Op::kScalar;
     s.link = -1;
-    s.scalarCycles = static_cast<uint32_t>(std::min<uint64_t>(pendingScalar_, UINT32_MAX));
-    trace.push_back(s);
-    pendingScalar_ = 0;
+    for (; pendingScalar_ > 0; pendingScalar_ -= s.scalarCycles) {  // over 2^32 cycles: several records
+      s.scalarCycles = static_cast<uint32_t>(std::min<uint64_t>(pendingScalar_, UINT32_MAX));
+      trace.push_back(s);
+    }
   }
   if (ins.pipe == PIPE_V) ord_->lastVector = static_cast<int64_t>(trace.size());
   trace.push_back(ins);
@@ -254,25 +258,70 @@ struct EpochRec {
   int line;
 };
 
+// Footprints are merged as they arrive, so a loop's accesses cost one record however many there
+// are: each (block, kind) remembers its most recently extended records, one per stream, and an
+// access that continues one of them (the next bytes, or the next row of a fixed pitch) extends it.
+// What no stream continues (a gather, say) gets a record of its own, up to kMaxEpochRecords per
+// epoch; past that the launch stops with RUNTIME_ERROR instead of exhausting memory.
+constexpr size_t kStreams = 8;
+constexpr size_t kMaxEpochRecords = size_t{1} << 22;  // ~200 MB of records
+
 struct Epoch {
   std::vector<EpochRec> recs;
-  std::vector<std::array<int64_t, 3>> last;  // per block and kind: the record a contiguous access may extend
+  std::vector<std::array<std::array<int64_t, kStreams>, 3>> last;  // per block and kind, most recent first
 };
 Epoch g_epoch;  // touched only by the block holding the baton, or the launcher between turns
 
-void RecordGmEpoch(const Core& core, const GmPattern& g, uint8_t kind, const SrcLoc& loc, const char* api) {
-  if (g_epoch.last.size() <= static_cast<size_t>(core.globalId)) g_epoch.last.resize(core.globalId + 1, {-1, -1, -1});
-  int64_t& last = g_epoch.last[core.globalId][kind];
-  if (last >= 0 && g.rows == 1) {
-    EpochRec& r = g_epoch.recs[static_cast<size_t>(last)];
-    if (r.g.rows == 1 && r.g.End() == g.start && r.line == loc.line && r.file == loc.file) {
-      r.g.rowBytes += g.rowBytes;  // a loop walking forward: one record
-      r.g.pitch = r.g.rowBytes;
-      return;
-    }
+// Extend `r` by `g` when the union is exactly one pattern again (the same site only): the next
+// bytes of a run, the next row at the record's pitch, or (`newPitch`) a second row of a one-row
+// record in the same GM buffer.
+bool Extend(EpochRec& r, const GmPattern& g, const SrcLoc& loc, bool newPitch) {
+  if (r.line != loc.line || r.file != loc.file || g.rows != 1) return false;
+  GmPattern& p = r.g;
+  if (p.rows == 1 && p.End() == g.start && p.rowBytes + uint64_t{g.rowBytes} <= UINT32_MAX) {
+    p.rowBytes += g.rowBytes;  // a loop walking forward
+    p.pitch = p.rowBytes;
+    return true;
   }
-  last = static_cast<int64_t>(g_epoch.recs.size());
-  g_epoch.recs.push_back(EpochRec{g, core.group, kind, api, loc.file, loc.line});
+  if (p.rowBytes != g.rowBytes || p.rows == UINT32_MAX || g.start < p.End()) return false;
+  if (p.rows > 1 && g.start == p.start + p.rows * p.pitch) {
+    ++p.rows;  // the next row at that pitch
+    return true;
+  }
+  if (!newPitch || p.rows != 1 || !GmRangeValid(reinterpret_cast<const void*>(p.start), g.End() - p.start)) return false;
+  p.pitch = g.start - p.start;
+  p.rows = 2;
+  return true;
+}
+
+void RecordGmEpoch(const Core& core, const GmPattern& g, uint8_t kind, const SrcLoc& loc, const char* api) {
+  if (g_epoch.last.size() <= static_cast<size_t>(core.globalId)) {
+    std::array<int64_t, kStreams> none;
+    none.fill(-1);
+    g_epoch.last.resize(core.globalId + 1, {none, none, none});
+  }
+  std::array<int64_t, kStreams>& last = g_epoch.last[core.globalId][kind];
+  auto find = [&](bool newPitch) {  // the first stream g extends, or the first free slot, or kStreams
+    size_t i = 0;
+    while (i < kStreams && last[i] >= 0 && !Extend(g_epoch.recs[static_cast<size_t>(last[i])], g, loc, newPitch)) ++i;
+    return i;
+  };
+  size_t i = find(false);  // a continuation first, so two streams never pair up into a pitch
+  if (i == kStreams || last[i] < 0) i = find(true);
+  int64_t rec = i < kStreams ? last[i] : -1;
+  if (rec < 0) {
+    if (g_epoch.recs.size() >= kMaxEpochRecords)
+      Fail(Status::RUNTIME_ERROR, loc,
+           "%zu GM footprints between SyncAlls that do not merge into runs or fixed-pitch rows (the last: %s "
+           "at %s); the cross-core race checker keeps one record per such access and stops at %zu to stay within memory: "
+           "scattered scalar GM accesses (GetValue/SetValue, raw pointers) on this scale cost ~%u cycles each on the device "
+           "too; move the data with DataCopy",
+           g_epoch.recs.size(), api, DescribeGm(g.start).c_str(), kMaxEpochRecords, core.scalarGmCycles);
+    rec = static_cast<int64_t>(g_epoch.recs.size());
+    g_epoch.recs.push_back(EpochRec{g, core.group, kind, api, loc.file, loc.line});
+  }
+  for (size_t j = std::min(i, kStreams - 1); j > 0; --j) last[j] = last[j - 1];  // most recent first
+  last[0] = rec;
 }
 
 std::string DescribeRec(const EpochRec& r) {
@@ -778,7 +827,7 @@ bool GmPattern::Overlaps(const GmPattern& o) const {
 
 void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api) {
   if (g.rows == 0 || g.rowBytes == 0) return;
-  if (pipe != PIPE_S) CheckGmOrder(pipe, g, write, static_cast<uint32_t>(sites.size() - 1), loc, api);
+  if (pipe != PIPE_S) CheckGmOrder(pipe, g, write, trace.back().site, loc, api);  // the DMA just recorded
   RecordGmEpoch(*this, g, write ? (atomicOp != AtomicOp::kNone && pipe == PIPE_MTE3 ? 2 : 1) : 0, loc, api);
 }
 

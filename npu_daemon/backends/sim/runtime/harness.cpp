@@ -563,6 +563,7 @@ void Run(const Launch& l, Outcome& o) {
   o.profileJson.insert(1, "\"model_wall_s\": " + std::to_string(std::chrono::duration<double>(r.modelTime).count()) + ", ");
 
   for (size_t k = 0; k < l.outputs.size(); ++k) {
+    if (l.outputs[k].path == "-") continue;  // a timing-only run
     std::ofstream f(l.outputs[k].path, std::ios::binary);
     f.write(reinterpret_cast<const char*>(gm.outputs[k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
     f.close();

@@ -123,6 +123,21 @@ const gert::OpImplTiling* RegisteredImpl(const std::string& type) {
 
 namespace ops {
 void RegisterOpDef(OpDef* def) { ascendc_sim::Ops().push_back(def); }
+
+// Out of line so a tiling compile does not instantiate the containers (op_def_registry.h).
+OpParamDef::OpParamDef(std::string name) : name_(std::move(name)) {}
+OpParamDef& OpParamDef::DataType(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+OpParamDef& OpParamDef::DataTypeList(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+OpAttrDef::OpAttrDef(std::string name) : name_(std::move(name)) {}
+OpParamDef& OpAICoreConfig::Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
+OpParamDef& OpAICoreConfig::Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
+OpAICoreDef& OpAICoreDef::AddConfig(const char* soc) { socs_.emplace_back(soc); return *this; }
+OpAICoreDef& OpAICoreDef::AddConfig(const char* soc, const OpAICoreConfig&) { socs_.emplace_back(soc); return *this; }
+OpDef::OpDef(const char* type) : type_(type) {}
+OpDef::~OpDef() = default;
+OpParamDef& OpDef::Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
+OpParamDef& OpDef::Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
+OpAttrDef& OpDef::Attr(const char* name) { attrs_.emplace_back(name); return attrs_.back(); }
 }  // namespace ops
 
 namespace gert {

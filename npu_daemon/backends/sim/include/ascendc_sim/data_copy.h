@@ -54,67 +54,10 @@ struct Dma {
   uint32_t ubRowBytes;  // UB footprint of one row (row padded to 32 B for DataCopyPad)
 };
 
-inline void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d, CacheMode cache, const SrcLoc& loc) {
-  Core& core = CurrentCore();
-  ASCENDC_SIM_CHECK(ubAddr % 32 == 0, loc, "%s: UB address %u is not 32 B aligned", api, ubAddr);
-  uint64_t ubEnd = static_cast<uint64_t>(ubAddr) + (d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.ubPitch + d.ubRowBytes : 0);
-  ASCENDC_SIM_CHECK(ubEnd <= core.ub.bytes, loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api, ubAddr,
-                    static_cast<unsigned long long>(ubEnd));
-  uint64_t gmSpan = d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.gmPitch + d.rowBytes : 0;
-  const bool toUb = op == Op::kCopyGmToUb;
-  if (gmSpan != 0 && !GmRangeValid(gm, gmSpan)) {
-    // A read a little past a buffer gets whatever memory follows on the device (zeros here); a
-    // write there, or a read beyond the buffer's pages, is an error.
-    ASCENDC_SIM_CHECK(toUb && GmRangeReadable(gm, gmSpan), loc,
-                      "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)", api,
-                      static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
-    DeviceTolerated(loc, "%s: GM read of %llu bytes at %s runs past the buffer (the device reads the memory that follows)",
-                    api, static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
-  }
-  Instr ins{};
-  ins.pipe = toUb ? PIPE_MTE2 : PIPE_MTE3;
-  ins.op = op;
-  ins.cacheMode = static_cast<uint8_t>(cache);
-  ins.repeats = d.bursts;
-  ins.unitBytes = d.rowBytes;
-  ins.gmAddr = reinterpret_cast<uintptr_t>(gm);
-  ins.ubAddr[0] = ubAddr;
-  ins.link = -1;
-  ins.elements = static_cast<uint64_t>(d.bursts) * d.rowBytes;
-  ins.gmPitch = d.gmPitch;
-  ins.ubBytes[0] = static_cast<uint32_t>(ubEnd - ubAddr);
-  ins.atomic = toUb ? 0 : static_cast<uint8_t>(core.atomicOp);
-  UbAccess a{ubAddr, static_cast<uint32_t>(ubEnd - ubAddr), toUb};
-  core.IssueAccesses(ins, loc, api, &a, 1);
-  core.GmAccess(ins.pipe, GmPattern{ins.gmAddr, d.bursts, d.rowBytes, d.gmPitch}, !toUb, loc, api);
-}
-
-// Combine `bytes` of UB data into GM under the core's atomic mode (a plain store without one).
-template <typename E>
-void Combine(uint8_t* gm, const uint8_t* ub, uint32_t bytes, AtomicOp op) {
-  for (uint32_t i = 0; i + sizeof(E) <= bytes; i += sizeof(E)) {
-    E a, b;
-    std::memcpy(&a, gm + i, sizeof(E));
-    std::memcpy(&b, ub + i, sizeof(E));
-    float fa = static_cast<float>(a), fb = static_cast<float>(b);
-    E r = op == AtomicOp::kAdd ? static_cast<E>(std::is_integral_v<E> ? static_cast<E>(a + b) : static_cast<E>(fa + fb))
-          : op == AtomicOp::kMax ? (fb > fa ? b : a)
-                                 : (fb < fa ? b : a);
-    std::memcpy(gm + i, &r, sizeof(E));
-  }
-}
-inline void StoreGm(uint8_t* gm, const uint8_t* ub, uint32_t bytes) {
-  Core& core = CurrentCore();
-  switch (core.atomicOp == AtomicOp::kNone ? AtomicType::kNone : core.atomicType) {
-    case AtomicType::kFloat: return Combine<float>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kHalf: return Combine<half>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kBf16: return Combine<bfloat16_t>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kInt8: return Combine<int8_t>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kInt16: return Combine<int16_t>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kInt32: return Combine<int32_t>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kNone: std::memcpy(gm, ub, bytes);
-  }
-}
+// Record one DMA after checking its UB and GM ranges (runtime/issue.cpp).
+void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d, CacheMode cache, const SrcLoc& loc);
+// Store UB bytes to GM under the core's atomic mode (a plain copy without one).
+void StoreGm(uint8_t* gm, const uint8_t* ub, uint32_t bytes);
 
 template <typename T>
 void CopyRows(const Dma& d, T* dst, const T* src, bool toUb) {
@@ -126,10 +69,7 @@ void CopyRows(const Dma& d, T* dst, const T* src, bool toUb) {
   }
 }
 
-inline void CheckParams(const AscendC::DataCopyParams& p, const char* api, const SrcLoc& loc) {
-  ASCENDC_SIM_CHECK(p.blockCount >= 1 && p.blockCount <= 4095, loc, "%s: blockCount %u out of range [1, 4095]", api, p.blockCount);
-  ASCENDC_SIM_CHECK(p.blockLen >= 1, loc, "%s: blockLen %u out of range [1, 65535]", api, p.blockLen);
-}
+void CheckParams(const AscendC::DataCopyParams& p, const char* api, const SrcLoc& loc);
 
 }  // namespace ascendc_sim
 

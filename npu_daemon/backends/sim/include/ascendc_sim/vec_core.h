@@ -147,49 +147,8 @@ struct Operand {
 // Checks operands (alignment, bounds), then records the instruction. Returns nothing on error:
 // Fail() throws.
 // `extra`: UB ranges touched outside the lane geometry (a Gather source, a reduction's scratch).
-inline void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_list<Operand> operands,
-                        uint32_t elemBytes, const SrcLoc& loc, std::initializer_list<UbAccess> extra = {}) {
-  Core& core = CurrentCore();
-  Instr ins{};
-  ins.pipe = PIPE_V;
-  ins.op = op;
-  ins.elemBytes = static_cast<uint8_t>(elemBytes);
-  ins.repeats = lanes.repeats;
-  ins.link = -1;
-  ins.elements = lanes.ActiveLanes();
-  ins.maskCounter = lanes.counter;
-  ins.maskBits[0] = lanes.bits[0];
-  ins.maskBits[1] = lanes.bits[1];
-  UbAccess accesses[8];
-  int i = 0;
-  for (const Operand& o : operands) {
-    ASCENDC_SIM_CHECK(o.addr % 32 == 0, loc, "%s: operand %d at UB address %u is not 32 B aligned", api, i, o.addr);
-    Stride s = o.stride;
-    if (s.perBlock == 0) s.perBlock = 32 / o.elemBytes;
-    uint64_t extent = lanes.Extent(s);
-    if (extent > o.size) {  // past the tensor: the device runs on while it stays inside the UB
-      ASCENDC_SIM_CHECK(o.addr + extent * o.elemBytes <= core.local.Size(LocalBuf::kUB), loc,
-                        "%s: operand %d touches %llu elements but the tensor has %u, past the end of the UB", api, i,
-                        static_cast<unsigned long long>(extent), o.size);
-      DeviceTolerated(loc, "%s: operand %d touches %llu elements but the tensor has %u", api, i,
-                      static_cast<unsigned long long>(extent), o.size);
-    }
-    if (i < 3) {
-      ins.ubAddr[i] = o.addr;
-      ins.ubBytes[i] = static_cast<uint32_t>(extent * o.elemBytes);
-      ins.blkStride[i] = static_cast<uint16_t>(lanes.contiguous ? 1 : s.blk);
-      ins.repStride[i] = static_cast<uint16_t>(lanes.contiguous ? 8 : s.rep);
-    }
-    accesses[i] = UbAccess{o.addr, static_cast<uint32_t>(extent * o.elemBytes), o.write};
-    ++i;
-  }
-  if (!lanes.contiguous) ASCENDC_SIM_CHECK(lanes.repeats <= 255, loc, "%s: repeatTime %u > 255", api, lanes.repeats);
-  for (const UbAccess& a : extra) {
-    ASCENDC_SIM_CHECK(a.addr % 32 == 0, loc, "%s: operand at UB address %u is not 32 B aligned", api, a.addr);
-    accesses[i++] = a;
-  }
-  core.IssueAccesses(ins, loc, api, accesses, static_cast<size_t>(i));
-}
+void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_list<Operand> operands, uint32_t elemBytes,
+                 const SrcLoc& loc, std::initializer_list<UbAccess> extra = {});
 
 // Run f(dstIndex, src0Index, src1Index) over the active lanes; the count form is one flat loop so
 // g++ can vectorise it.

@@ -1,6 +1,7 @@
 // OpDef registration, as the framework's registry does it: OP_ADD constructs the op definition at
 // static initialisation and files it by type name; AICore().SetTiling() is how the harness finds
-// the tiling function, whatever the project named it.
+// the tiling function, whatever the project named it. Members that build the definition are defined in
+// the runtime (runtime/state.cpp): inline, every tiling compile would instantiate their containers.
 #pragma once
 
 #include <map>
@@ -21,10 +22,10 @@ using InferDataTypeFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
 
 class OpParamDef {
  public:
-  explicit OpParamDef(std::string name) : name_(std::move(name)) {}
+  explicit OpParamDef(std::string name);
   OpParamDef& ParamType(Option o) { option_ = o; return *this; }
-  OpParamDef& DataType(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
-  OpParamDef& DataTypeList(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+  OpParamDef& DataType(std::vector<ge::DataType> t);
+  OpParamDef& DataTypeList(std::vector<ge::DataType> t);
   OpParamDef& Format(std::vector<ge::Format>) { return *this; }
   OpParamDef& FormatList(std::vector<ge::Format>) { return *this; }
   OpParamDef& UnknownShapeFormat(std::vector<ge::Format>) { return *this; }
@@ -46,7 +47,7 @@ class OpParamDef {
 
 class OpAttrDef {
  public:
-  explicit OpAttrDef(std::string name) : name_(std::move(name)) {}
+  explicit OpAttrDef(std::string name);
   OpAttrDef& AttrType(Option) { return *this; }
   OpAttrDef& Int(int64_t = 0) { return *this; }
   OpAttrDef& Float(float = 0) { return *this; }
@@ -76,8 +77,8 @@ class OpAICoreConfig {
   OpAICoreConfig& NeedCheckSupportFlag(bool) { return *this; }
   OpAICoreConfig& PrecisionReduceFlag(bool) { return *this; }
   OpAICoreConfig& ExtendCfgInfo(const char*, const char*) { return *this; }
-  OpParamDef& Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
-  OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
+  OpParamDef& Input(const char* name);
+  OpParamDef& Output(const char* name);
 
  private:
   std::vector<OpParamDef> inputs_, outputs_;
@@ -95,8 +96,8 @@ class OpAICoreDef {
   OpAICoreDef& SetOpSelectFormat(F) { return *this; }
   template <typename F>
   OpAICoreDef& SetOpSpecInfo(F) { return *this; }
-  OpAICoreDef& AddConfig(const char* soc) { socs_.emplace_back(soc); return *this; }
-  OpAICoreDef& AddConfig(const char* soc, const OpAICoreConfig&) { socs_.emplace_back(soc); return *this; }
+  OpAICoreDef& AddConfig(const char* soc);
+  OpAICoreDef& AddConfig(const char* soc, const OpAICoreConfig&);
   TilingFunc GetTiling() const { return tiling_; }
 
  private:
@@ -109,11 +110,11 @@ void RegisterOpDef(OpDef* def);  // defined in the simulator runtime
 
 class OpDef {
  public:
-  explicit OpDef(const char* type) : type_(type) {}
-  virtual ~OpDef() = default;
-  OpParamDef& Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
-  OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
-  OpAttrDef& Attr(const char* name) { attrs_.emplace_back(name); return attrs_.back(); }
+  explicit OpDef(const char* type);
+  virtual ~OpDef();
+  OpParamDef& Input(const char* name);
+  OpParamDef& Output(const char* name);
+  OpAttrDef& Attr(const char* name);
   OpDef& SetInferShape(InferShapeFunc f) { inferShape_ = f; return *this; }
   template <typename F>
   OpDef& SetInferShapeRange(F) { return *this; }

@@ -20,16 +20,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     ledger = actions.add_parser(
         "ledger", help="print a run's budget ledger from the daemon's state file"
     )
-    ledger.add_argument("run_id")
+    ledger.add_argument(
+        "run_id", help="the run's ledger key (a sweep's run ids are in attempts.jsonl)"
+    )
     ledger.add_argument(
         "--db",
         type=Path,
         default=None,
         help="state.db of the daemon (default: its default --state-dir)",
     )
-    ledger.add_argument("--json", action="store_true")
+    ledger.add_argument("--json", action="store_true", help="print the ledger row as JSON")
     keygen = actions.add_parser("keygen", help="write CURVE server and client key pairs into DIR")
-    keygen.add_argument("dir", type=Path)
+    keygen.add_argument("dir", type=Path, help="directory to write the key pairs into")
 
 
 def run(args: argparse.Namespace) -> int:

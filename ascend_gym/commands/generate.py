@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from ascend_gym import suite
+from ascend_gym.commands.common import add_soc
 from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import DEFAULT_SOC
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -22,10 +22,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--dsl", type=Path, help="lower this DSL program instead of generating one")
     parser.add_argument("--check", action="store_true", help="evaluate it on the simulator")
-    parser.add_argument("--soc", default=DEFAULT_SOC)
+    add_soc(parser)
     parser.add_argument("--model", help="ask this model for the program (else the templates)")
-    parser.add_argument("--base-url", default="http://127.0.0.1:8000/v1")
-    parser.add_argument("--api-key-env", default="OPENAI_API_KEY")
+    parser.add_argument(
+        "--base-url",
+        default="http://127.0.0.1:8000/v1",
+        help="OpenAI-compatible endpoint of --model (default http://127.0.0.1:8000/v1)",
+    )
+    parser.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        help="environment variable holding the API key (default OPENAI_API_KEY)",
+    )
     parser.add_argument("--repairs", type=int, default=3, help="model passes after the first")
 
 

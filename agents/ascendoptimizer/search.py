@@ -7,23 +7,28 @@ import hashlib
 import random
 
 from agents.ascendoptimizer.bank import ExperienceBank
-from agents.ascendoptimizer.config import Stage1Config, Stage2Config
+from agents.ascendoptimizer.config import KernelRewritingConfig, TilingEvolutionConfig
 from agents.ascendoptimizer.diagnose import diagnose, profile_summary
 from agents.ascendoptimizer.evaluator import Evaluator
 from agents.ascendoptimizer.proposer import Individual, Proposer
+from agents.knowledge import KnowledgeConfig
 from ascend_gym import tune
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import EvalResult
 
 
-class Stage1:
+class TilingEvolution:
     """Evolution of the tiling program with the kernel fixed: fitness 1 / latency, and a
     candidate that fails to compile or check never enters the population (zero tolerance)."""
 
     phase = "stage1"
 
     def __init__(
-        self, config: Stage1Config, proposer: Proposer, evaluator: Evaluator, rng: random.Random
+        self,
+        config: TilingEvolutionConfig,
+        proposer: Proposer,
+        evaluator: Evaluator,
+        rng: random.Random,
     ):
         self.config, self.proposer, self.evaluator, self.rng = config, proposer, evaluator, rng
         self.population: list[Individual] = []
@@ -66,7 +71,9 @@ class Stage1:
             key=lambda i: i.latency_us,
         )
         elites = current[: self.config.elites_in_prompt]
-        proposal = self.proposer.mutate(base, parent, elites, self.rng, self.evaluator.seen)
+        proposal = self.proposer.mutate(
+            base, parent, elites, self.rng, self.evaluator.seen, self.evaluator.feedback(self.phase)
+        )
         self.evaluator.trajectory.drain(self.proposer, phase=self.phase, round=round_)
         if proposal is None or proposal.package.content_hash() in self.evaluator.seen:
             return False
@@ -81,7 +88,7 @@ class Stage1:
         return True
 
 
-class Stage2:
+class KernelRewriting:
     """Retrieval-augmented kernel rewriting with the tiling fixed: diagnose the best pair's
     bottleneck from its profile, retrieve the top-k experiences, rewrite, evaluate; the rewrite
     is kept (becomes the best pair) only if it is correct and faster."""
@@ -90,12 +97,13 @@ class Stage2:
 
     def __init__(
         self,
-        config: Stage2Config,
+        config: KernelRewritingConfig,
         proposer: Proposer,
         evaluator: Evaluator,
         bank: ExperienceBank,
         operator: str,
         rng: random.Random,
+        knowledge: KnowledgeConfig,
     ):
         self.config, self.proposer, self.evaluator, self.bank, self.rng = (
             config,
@@ -104,15 +112,17 @@ class Stage2:
             bank,
             rng,
         )
-        self.operator = operator
+        # The bank holds the suite experts' experience: an operator's own is withheld unless the
+        # shared knowledge switches the paper's own-operator overlap on.
+        self.exclude = None if knowledge.own_operator else operator
 
     def step(self, base: OperatorPackage, base_result: EvalResult, round_: int) -> bool:
-        diagnosis = diagnose(base_result.profile)
+        diagnosis = diagnose(base_result.profile, base.kernel_source)
         retrieved = self.bank.retrieve(
             diagnosis,
             self.config.top_k,
             part="kernel",
-            exclude_operator=self.operator if self.config.exclude_own_operator else None,
+            exclude_operator=self.exclude,
             distinct_motifs=self.config.distinct_motifs,
         )
         self.evaluator.trajectory.write(
@@ -126,7 +136,13 @@ class Stage2:
             ],
         )
         proposal = self.proposer.refine(
-            base, base_result, diagnosis, retrieved, self.evaluator.seen, self.rng
+            base,
+            base_result,
+            diagnosis,
+            retrieved,
+            self.evaluator.seen,
+            self.rng,
+            self.evaluator.feedback(self.phase),
         )
         self.evaluator.trajectory.drain(self.proposer, phase=self.phase, round=round_)
         if proposal is None or proposal.package.content_hash() in self.evaluator.seen:

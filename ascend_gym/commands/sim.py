@@ -1,4 +1,4 @@
-"""Simulator tools: `calibrate` times the HARDWARE.md calibration anchors with the sim backend and
+"""Simulator tools: `calibrate` times the docs/ascendc.md calibration anchors with the sim backend and
 prints simulated vs measured for each case (simulated numbers, labelled as such): Task Durations
 for A1/A2, ratios to the base case for A3/A4 (measured there in cycles of one loop), and for the
 cube anchors C1-C4 Task Duration, per-core aic_time or the cube's busy ratio (aic_mac_ratio)."""

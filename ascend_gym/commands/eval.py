@@ -1,41 +1,43 @@
-"""Compile, check and time one operator package and print the EvalResult."""
+"""Compile, check and time one operator package and print the EvalResult.
+
+Exit status 0 when the candidate passes every case, 1 when it fails (compile error, wrong
+answer, ...), 2 on a usage error or when no daemon answers.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from ascend_gym import suite
-from ascend_gym.client import DaemonClient, LocalDaemon
-from ascend_gym.package import load_package
-from ascend_gym.protocol import DEFAULT_SOC, EvalRequest
+from ascend_gym.commands.common import (
+    add_daemon,
+    add_json,
+    add_soc,
+    check_cases,
+    daemon_client,
+    load_operator,
+)
+from ascend_gym.protocol import EvalRequest
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("operator", help="package directory, op:// URI or <level>/<name>")
     parser.add_argument("--spec", help="op.toml kept outside the package directory")
-    parser.add_argument("--soc", default=DEFAULT_SOC)
+    add_soc(parser)
     parser.add_argument(
-        "--case", action="append", help="correctness case to run (repeatable; default all)"
+        "--case",
+        action="append",
+        help="correctness case to run, by its name in op.toml (repeatable; default all)",
     )
-    parser.add_argument(
-        "--daemon", help="daemon endpoint (default: an embedded local simulator daemon)"
-    )
-    parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+    add_daemon(parser)
+    add_json(parser, "the full EvalResult")
 
 
 def run(args: argparse.Namespace) -> int:
-    package = (
-        load_package(args.operator, spec_file=args.spec)
-        if args.spec
-        else suite.resolve(args.operator)
-    )
+    package = load_operator(args.operator, spec_file=args.spec)
+    check_cases(package, args.case)
     request = EvalRequest(run_id="cli-eval", package=package, soc=args.soc, cases=args.case)
-    local = None if args.daemon else LocalDaemon()
-    try:
-        result = DaemonClient(args.daemon or local.address).evaluate(request)
-    finally:
-        if local is not None:
-            local.close()
+    with daemon_client(args.daemon) as client:
+        result = client.evaluate(request)
     if args.json:
         print(result.model_dump_json(indent=2))
     else:

@@ -3,12 +3,13 @@
 OpenEvolve loads this file by path in its own worker processes and calls `evaluate(program_path)`,
 so everything it needs comes from environment variables set by the policy (never from closures):
 
-  ASCEND_GYM_OE_DAEMON   daemon endpoint (tcp://host:port)
+  ASCEND_GYM_OE_DAEMON   daemon endpoint (tcp://host:port, or a comma-separated pool)
   ASCEND_GYM_OE_RUN_ID   budget ledger key of this (policy, op, seed) run
   ASCEND_GYM_OE_BUDGET   evaluations this run may spend
   ASCEND_GYM_OE_WORKDIR  holds baseline.json (the baseline package), initial_program.cpp and the
                          log evaluations.jsonl this file appends to, one line per daemon reply
   ASCEND_GYM_OE_SOC, ASCEND_GYM_OE_SEED
+  ASCEND_GYM_OE_TOKENS   the run's tokens by daemon address (JSON), when the run was opened
 
 Budget: before every submission the run's spent evaluations are read from the daemon ledger (or,
 from a daemon without ledger queries, counted from the daemon's replies in the log); once the
@@ -31,10 +32,10 @@ from typing import Any
 
 from openevolve.evaluation_result import EvaluationResult
 
-from ascend_gym.client import DaemonClient
+from ascend_gym.client import DaemonClient, DaemonPool, charged, connect
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import DEFAULT_SOC, EvalRequest, EvalResult
-from baselines import openevolve_program as program_io
+from baselines.openevolve import program as program_io
 
 LOG = "evaluations.jsonl"
 MAX_ARTIFACT_CHARS = 3000
@@ -48,6 +49,7 @@ class Settings:
         self.workdir = Path(env["ASCEND_GYM_OE_WORKDIR"])
         self.soc = env.get("ASCEND_GYM_OE_SOC", DEFAULT_SOC)
         self.seed = int(env.get("ASCEND_GYM_OE_SEED", "0"))
+        self.tokens: dict[str, str] = json.loads(env.get("ASCEND_GYM_OE_TOKENS", "{}"))
 
     @property
     def baseline_run_id(self) -> str:
@@ -61,14 +63,14 @@ def read_log(workdir: Path, name: str = LOG) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def spent(settings: Settings, client: DaemonClient) -> int:
-    """Evaluations charged to the run: the daemon ledger's count, else the daemon replies logged."""
+def spent(settings: Settings, client: DaemonClient | DaemonPool) -> int:
+    """Evaluations charged to the run: the larger of the daemon ledger's count and the charged
+    replies logged (a pool's ledger cannot read a daemon that died; the log still has its replies)."""
     from ascend_gym.bench import ledger_usage
 
+    logged = sum(1 for e in read_log(settings.workdir) if e["charged"])
     row = ledger_usage(client, settings.run_id)
-    if row is not None:
-        return int(row.get("evaluations", 0))
-    return sum(1 for e in read_log(settings.workdir) if e["charged"])
+    return logged if row is None else max(logged, int(row.get("evaluations", 0)))
 
 
 def append_log(path: Path, entry: dict[str, Any]) -> None:
@@ -119,7 +121,11 @@ def evaluate(program_path: str) -> EvaluationResult:
             artifacts={"status": "REJECTED", "message": str(e)},
         )
     is_baseline = candidate.content_hash() == baseline.content_hash()
-    client = DaemonClient(settings.daemon)
+    client = connect(settings.daemon)
+    client.use_tokens(settings.run_id, settings.tokens)
+    answered = [e["daemon"] for e in read_log(settings.workdir) if e.get("daemon")]
+    if answered and isinstance(client, DaemonPool):
+        client.prefer(settings.run_id, answered[-1])  # the run stays where it was (its cache)
     try:
         if not is_baseline and spent(settings, client) >= settings.budget:
             return EvaluationResult(
@@ -152,7 +158,8 @@ def evaluate(program_path: str) -> EvaluationResult:
                 "status": result.status.value,
                 "latency_us": result.latency_us,
                 "cache_hit": result.cache_hit,
-                "charged": not result.cache_hit,
+                "charged": charged(result),
+                "daemon": getattr(client, "last_address", "") or settings.daemon,
                 "message": result.message[:300],
             },
         )

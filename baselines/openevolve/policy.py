@@ -1,19 +1,22 @@
 """OpenEvolve baseline: the real `openevolve` package (0.4.0, extra `openevolve`) evolving an operator.
 
 One run = one OpenEvolve instance in its own Ray actor. The program is the operator's tiling and
-kernel sources in two EVOLVE-BLOCKs (`openevolve_program`); OpenEvolve's worker processes score
-it with `openevolve_evaluator.py`, which reads the daemon endpoint, run_id and budget from
+kernel sources in two EVOLVE-BLOCKs (`program`); OpenEvolve's worker processes score
+it with `evaluator.py`, which reads the daemon endpoint, run_id and budget from
 environment variables. The budget is the daemon ledger's, not OpenEvolve's iteration count: the
 evaluator submits nothing once the run's ledger shows the budget spent, and this policy kills the
 actor (and its worker processes) as soon as it does.
 
-Offline (the default) the actor also serves `openevolve_server.OfflineLLMServer` on loopback and
-points OpenEvolve at it, so OpenEvolve runs unchanged with no model; with `proposer="llm"` it talks
-to the configured OpenAI-compatible endpoint instead.
+OpenEvolve's model calls go through the run's model gateway (`agents.llm.gateway`), as every
+policy's do: it records and replays them, counts calls and tokens, and caps the calls between two
+charged evaluations (the run stops when the cap is hit). Behind the gateway is, offline (the
+default), `server.OfflineLLMServer`, which answers with the offline knowledge every policy shares,
+so OpenEvolve runs unchanged with no model; with `proposer="llm"`, the configured endpoint.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -24,37 +27,35 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ascend_gym.client import DaemonClient
+from agents.knowledge import Knowledge, KnowledgeConfig
+from agents.llm import LLMConfig, ModelGateway, Usage
+from ascend_gym.client import DaemonPool, connect
+from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import PolicyResult, StepRecord
 from ascend_gym.protocol import Status
-from baselines import openevolve_program as program_io
+from baselines.openevolve import program as program_io
+from baselines.openevolve.server import OfflineLLMServer
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_CONFIG = HERE / "openevolve.yaml"
-EVALUATOR = HERE / "openevolve_evaluator.py"
-LLM_LOG = "llm_calls.jsonl"
+DEFAULT_CONFIG = HERE / "config.yaml"
+EVALUATOR = HERE / "evaluator.py"
 
 
 class OpenEvolveConfig(BaseModel):
     config_file: str = str(DEFAULT_CONFIG)
     proposer: str = Field("offline", pattern="^(offline|llm)$")
     offline_max_moves: int = Field(2, ge=1)  # moves the offline server composes into one answer
-    base_url: str = ""  # llm proposer: OpenAI-compatible endpoint (default: the YAML's api_base)
-    model: str = ""  # llm proposer: model name (default: the YAML's)
-    api_key_env: str = "OPENAI_API_KEY"
+    # The model settings every policy shares; they override the YAML's llm section.
+    llm: LLMConfig = LLMConfig()
     max_iterations: int = Field(1000, ge=1)  # safety cap; the ledger budget ends the run first
     poll_s: float = Field(0.5, gt=0)
     timeout_s: float = Field(6 * 3600.0, gt=0)  # wall-clock cap for one run
     keep_workdir: bool = False
+    knowledge: KnowledgeConfig = KnowledgeConfig()  # what the offline endpoint knows
 
 
 class OpenEvolveResult(PolicyResult):
-    # Model calls and tokens, counted by the offline server (an online endpoint's own accounting
-    # is the record there: these stay 0).
-    llm_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    stopped_by: str = ""  # "budget", "iterations" or "timeout"
+    stopped_by: str = ""  # "budget", "model_calls" (the cap), "iterations" or "timeout"
 
 
 class OpenEvolveInstance:
@@ -64,7 +65,12 @@ class OpenEvolveInstance:
         return os.getpid()
 
     def run(
-        self, workdir: str, settings: dict[str, str], config: dict[str, Any], seed: int
+        self,
+        workdir: str,
+        settings: dict[str, str],
+        config: dict[str, Any],
+        seed: int,
+        llm: dict[str, Any],
     ) -> dict[str, Any]:
         import asyncio
         import multiprocessing
@@ -72,31 +78,12 @@ class OpenEvolveInstance:
         from openevolve import OpenEvolve
         from openevolve.config import Config
 
-        from ascend_gym.package import OperatorPackage
-        from baselines.openevolve_server import OfflineLLMServer
-
         cfg = OpenEvolveConfig(**config)
         os.environ.update(settings)  # OpenEvolve hands its environment to its worker processes
         # Fork from a process with Ray's threads can deadlock; spawned workers start clean.
         multiprocessing.set_start_method("spawn", force=True)
         oe = Config.from_yaml(cfg.config_file)
         oe.random_seed = oe.database.random_seed = seed
-        server = None
-        if cfg.proposer == "offline":
-            baseline = OperatorPackage.model_validate_json(
-                (Path(workdir) / "baseline.json").read_text()
-            )
-            server = OfflineLLMServer(
-                baseline, seed, cfg.offline_max_moves, log_path=Path(workdir) / LLM_LOG
-            )
-            llm = {"api_base": server.base_url, "api_key": "offline"}
-        else:
-            llm = {
-                "api_base": cfg.base_url or oe.llm.api_base,
-                "api_key": os.environ.get(cfg.api_key_env, "none"),
-            }
-            if cfg.model:
-                llm["name"] = cfg.model
         oe.llm.api_base = llm["api_base"]
         oe.llm.update_model_params(llm, overwrite=True)
         controller = OpenEvolve(
@@ -105,11 +92,7 @@ class OpenEvolveInstance:
             oe,
             output_dir=str(Path(workdir) / "openevolve_output"),
         )
-        try:
-            best = asyncio.run(controller.run(iterations=cfg.max_iterations))
-        finally:
-            if server is not None:
-                server.close()
+        best = asyncio.run(controller.run(iterations=cfg.max_iterations))
         return {"best_metrics": dict(best.metrics) if best else {}}
 
 
@@ -133,11 +116,10 @@ class OpenEvolvePolicy:
 
     def __init__(self, **config: Any):
         self.config = OpenEvolveConfig(**config)
+        self.usage = Usage()  # the latest run's model calls, counted by its gateway
 
     def run(self, env: Any, seed: int) -> OpenEvolveResult:
-        import ray
-
-        from baselines import openevolve_evaluator as evaluator
+        from baselines.openevolve import evaluator  # needs the openevolve package
 
         env.reset(seed=seed)
         core = env.unwrapped
@@ -155,7 +137,57 @@ class OpenEvolvePolicy:
             "ASCEND_GYM_OE_WORKDIR": str(workdir),
             "ASCEND_GYM_OE_SOC": core.soc,
             "ASCEND_GYM_OE_SEED": str(getattr(core, "eval_seed", 0)),
+            # The run's tokens, if the run was opened (the daemon then serves it only with them).
+            "ASCEND_GYM_OE_TOKENS": json.dumps(core.client.run_tokens(core.run_id)),
         }
+        cfg = self.config
+        server = (
+            OfflineLLMServer(
+                baseline, seed, cfg.offline_max_moves, Knowledge(cfg.knowledge, baseline.uri)
+            )
+            if cfg.proposer == "offline"
+            else None
+        )
+        gateway = ModelGateway(
+            cfg.llm,
+            upstream=server.base_url if server else cfg.llm.base_url,
+            charged=lambda: sum(e["charged"] for e in evaluator.read_log(workdir)),
+        )
+        llm = {
+            "api_base": gateway.base_url,
+            "api_key": "gateway",
+            "name": cfg.llm.model,
+            "temperature": cfg.llm.temperature,
+            "max_tokens": cfg.llm.max_tokens,
+            "timeout": int(cfg.llm.timeout_s),
+        }
+        try:
+            stopped_by = self._evolve(core, workdir, settings, seed, llm, gateway)
+        finally:
+            gateway.close()
+            if server is not None:
+                server.close()
+        self.usage = gateway.usage
+        result = self._result(core, seed, workdir, stopped_by)
+        if not self.config.keep_workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return result
+
+    def _evolve(
+        self,
+        core: Any,
+        workdir: Path,
+        settings: dict[str, str],
+        seed: int,
+        llm: dict[str, Any],
+        gateway: ModelGateway,
+    ) -> str:
+        """Run OpenEvolve in its actor until the budget is spent (or the call cap, the iteration
+        cap or the wall-clock cap ends it); returns what stopped it."""
+        import ray
+
+        from baselines.openevolve import evaluator
+
         if not ray.is_initialized():
             ray.init(include_dashboard=False, log_to_driver=False)
         # num_cpus=0: the actor mostly waits on the daemon, and the task that owns it holds the CPU.
@@ -163,15 +195,19 @@ class OpenEvolvePolicy:
         stopped_by = "timeout"
         try:
             pid = ray.get(actor.pid.remote())
-            finished = actor.run.remote(str(workdir), settings, self.config.model_dump(), seed)
+            config = self.config.model_dump()
+            finished = actor.run.remote(str(workdir), settings, config, seed, llm)
             deadline = time.monotonic() + self.config.timeout_s
-            probe = DaemonClient(core.client.address)
+            probe = connect(core.client.address)
             eval_settings = evaluator.Settings(settings)
             try:
                 while time.monotonic() < deadline:
                     done, _ = ray.wait([finished], timeout=self.config.poll_s)
                     if evaluator.spent(eval_settings, probe) >= core.budget:
                         stopped_by = "budget"
+                        break
+                    if gateway.exhausted:
+                        stopped_by = "model_calls"
                         break
                     if done:
                         ray.get(finished)  # surfaces an OpenEvolve failure as this task's error
@@ -182,17 +218,16 @@ class OpenEvolvePolicy:
         finally:
             _kill_tree(pid)
             ray.kill(actor, no_restart=True)
-        result = self._result(core, seed, workdir, stopped_by)
-        if not self.config.keep_workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
-        return result
+        return stopped_by
 
     def _result(self, core: Any, seed: int, workdir: Path, stopped_by: str) -> OpenEvolveResult:
-        from baselines import openevolve_evaluator as evaluator
+        from baselines.openevolve import evaluator
 
         trajectory, spent, best_us, best_hash = [], 0, core.baseline_us, core.package.content_hash()
         for entry in evaluator.read_log(workdir):
             spent += int(entry["charged"])
+            if entry["charged"] and isinstance(core.client, DaemonPool):
+                core.client.note_charge(core.run_id, entry["daemon"])  # the workers' receipts
             if entry["status"] == Status.OK.value and entry["latency_us"] < best_us:
                 best_us, best_hash = entry["latency_us"], entry["hash"]
             trajectory.append(
@@ -205,7 +240,10 @@ class OpenEvolvePolicy:
                     note=entry["message"][:120],
                 )
             )
-        calls = evaluator.read_log(workdir, LLM_LOG) if self.config.proposer == "offline" else []
+        kept = workdir / "candidates" / f"{best_hash}.json"  # the evaluator keeps correct ones
+        best = OperatorPackage.model_validate_json(kept.read_text()) if kept.is_file() else None
+        if best_hash == core.package.content_hash():
+            best = core.package
         return OpenEvolveResult(
             policy=self.name,
             operator=core.package.uri,
@@ -214,11 +252,12 @@ class OpenEvolvePolicy:
             baseline_us=core.baseline_us,
             best_us=best_us,
             best_hash=best_hash,
+            best_package=best,
             evaluations=spent,
             proposer=self.config.proposer,
             trajectory=trajectory,
-            llm_calls=len(calls),
-            prompt_tokens=sum(c["prompt_tokens"] for c in calls),
-            completion_tokens=sum(c["completion_tokens"] for c in calls),
+            llm_calls=self.usage.calls,
+            prompt_tokens=self.usage.prompt_tokens,
+            completion_tokens=self.usage.completion_tokens,
             stopped_by=stopped_by,
         )

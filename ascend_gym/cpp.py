@@ -1,5 +1,9 @@
-"""Small helpers over AscendC C++ text: calls found in code only (comments and strings blanked by
-`ascend_gym.rewrites.code_view`), bracket matching and top-level argument splitting."""
+"""The C++ source scanner shared by the rewrite catalogue and the agents.
+
+AscendC edits are anchored on code only: `code_view` blanks comments and string/char literals
+(positions kept), so a pattern never matches inside a comment. On top of it: bracket matching,
+top-level argument splitting, statement calls and declarations, and unified diffs.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,14 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from ascend_gym.rewrites import code_view
-
+_LITERAL = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 _OPEN, _CLOSE = "([{", ")]}"
+
+
+def code_view(source: str) -> str:
+    """`source` with comments and string/char literals replaced by spaces (newlines kept), so
+    positions in the view are positions in the source and patterns only match code."""
+    return _LITERAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
 
 
 def matching(view: str, start: int) -> int:
@@ -39,6 +48,19 @@ def split_args(text: str) -> list[str]:
             start = i + 1
     parts.append(text[start:].strip())
     return parts
+
+
+def line_bounds(source: str, start: int, end: int) -> tuple[int, int]:
+    """The full line(s) around [start, end), including the trailing newline."""
+    line_start = source.rfind("\n", 0, start) + 1
+    line_end = source.find("\n", end)
+    return line_start, len(source) if line_end < 0 else line_end + 1
+
+
+def indent_at(source: str, pos: int) -> str:
+    """The indentation of the line holding `pos`."""
+    line_start = source.rfind("\n", 0, pos) + 1
+    return re.match(r"[ \t]*", source[line_start:]).group(0)
 
 
 @dataclass(frozen=True)
@@ -75,7 +97,7 @@ def calls(source: str, names: tuple[str, ...] | set[str]) -> list[Call]:
                 m.start(),
                 semi.end(),
                 split_args(source[m.end() : close]),
-                re.match(r"[ \t]*", source[line_start:]).group(0),
+                indent_at(source, m.start()),
             )
         )
     return out

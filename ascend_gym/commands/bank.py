@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ascend_gym.protocol import DEFAULT_SOC
+from ascend_gym.commands.common import add_soc
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,9 +30,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     build.add_argument("--max-kept", type=int, default=6, help="rewind steps kept per expert")
     build.add_argument("--max-tried", type=int, default=14, help="evaluations per expert")
-    build.add_argument("--seed", type=int, default=0)
-    build.add_argument("--embedder", choices=["auto", "dense", "tfidf"], default="auto")
-    build.add_argument("--soc", default=DEFAULT_SOC)
+    build.add_argument("--seed", type=int, default=0, help="seed of the rewinds (default 0)")
+    build.add_argument(
+        "--embedder",
+        choices=["auto", "dense", "tfidf"],
+        default="auto",
+        help="experience embedder: dense (MiniLM), tfidf, or auto (dense when installed)",
+    )
+    add_soc(build)
     build.add_argument(
         "--daemon", help="daemon endpoint (default: an embedded local simulator daemon)"
     )
@@ -46,7 +51,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--base-url",
         help="OpenAI-compatible endpoint: the model is the inverse agent and distiller",
     )
-    build.add_argument("--model", default="deepseek-chat")
+    build.add_argument(
+        "--model", default="deepseek-chat", help="model name at --base-url (default deepseek-chat)"
+    )
     build.add_argument(
         "--llm-cache", default="", help="record/replay cache directory for model calls"
     )
@@ -76,14 +83,18 @@ def _build(args: argparse.Namespace, out: Path) -> int:
     if missing:
         print(f"no expert version for: {', '.join(missing)}")
         return 2
+    gateway = None
     if args.base_url:
         from agents.ascendoptimizer.llm_proposer import LLMProposer
-        from agents.llm import ChatClient, LLMConfig
+        from agents.llm import ChatClient, LLMConfig, ModelGateway
 
         llm = LLMConfig(base_url=args.base_url, model=args.model, cache_dir=args.llm_cache)
+        # The build charges no policy's budget: its calls are recorded and counted, not capped.
+        gateway = ModelGateway(llm.model_copy(update={"max_calls_per_evaluation": 10**9}))
+        via_gateway = llm.model_copy(update={"base_url": gateway.base_url})
 
         def factory():
-            return LLMProposer(ChatClient(llm))
+            return LLMProposer(ChatClient(via_gateway))
     else:
 
         def factory():
@@ -110,6 +121,8 @@ def _build(args: argparse.Namespace, out: Path) -> int:
     finally:
         if local is not None:
             local.close()
+        if gateway is not None:
+            gateway.close()
     meta = json.loads((out / "meta.json").read_text())
     meta["command"] = " ".join(["ascend-gym bank build", *_argv(args)])
     (out / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")

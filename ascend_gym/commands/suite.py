@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ascend_gym import suite
-from ascend_gym.protocol import DEFAULT_SOC
+from ascend_gym.commands.common import UsageError, add_json, add_soc, load_operator
 
 DEFAULT_DOC = Path("docs/suite.md")
 
@@ -18,7 +18,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     ls = sub.add_parser(
         "list", help="print every operator with its level, category, dtypes and bench shape"
     )
-    ls.add_argument("--suite", default=suite.SUITE_NAME)
+    ls.add_argument(
+        "--suite", default=suite.SUITE_NAME, help=f"the suite to list (default {suite.SUITE_NAME})"
+    )
+    add_json(ls, "one JSON object per operator")
 
     val = sub.add_parser(
         "validate", help="check every baseline (and expert) on every case with the simulator"
@@ -64,7 +67,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         default="all",
         help="comma list: all, smoke, level1..3, op:// URIs or <level>/<name>",
     )
-    p.add_argument("--soc", default=DEFAULT_SOC)
+    add_soc(p)
     p.add_argument(
         "--jobs",
         type=int,
@@ -86,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         ]
     else:
         experts = args.suite_command == "table" or args.experts
-        reports = _validate(suite.expand(args.ops), experts, args.soc, args.jobs)
+        uris = [load_operator(name).uri for name in suite.expand(args.ops)]
+        reports = _validate(uris, experts, args.soc, args.jobs)
     if args.suite_command == "validate" and args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps([r.model_dump(mode="json") for r in reports], indent=1))
@@ -115,14 +119,32 @@ def _validate(uris: list[str], experts: bool, soc: str, jobs: int) -> list:
 
 
 def _list(args: argparse.Namespace) -> int:
-    print(f"{'operator':<44} {'category':<14} {'dtypes':<18} {'expert':<7} bench shape")
-    for uri in suite.op_uris(args.suite):
+    try:
+        uris = suite.op_uris(args.suite)
+    except KeyError:
+        raise UsageError(f"unknown suite {args.suite!r}") from None
+    if not args.json:
+        print(f"{'operator':<44} {'category':<14} {'dtypes':<18} {'expert':<7} bench shape")
+    for uri in uris:
         spec = suite.resolve(uri).spec
         bench = spec.bench_case
-        dtypes = ",".join(sorted({d for a in spec.inputs for d in a.dtypes}))
-        shape = "x".join(map(str, spec.arg_shape(bench, spec.inputs[0].name)))
-        expert = "yes" if suite.has_expert(uri) else ""
-        print(f"{uri:<44} {spec.category:<14} {dtypes:<18} {expert:<7} {shape} {bench.dtype}")
+        row = {
+            "operator": uri,
+            "level": spec.level,
+            "category": spec.category,
+            "dtypes": sorted({d for a in spec.inputs for d in a.dtypes}),
+            "expert": suite.has_expert(uri),
+            "bench_shape": spec.arg_shape(bench, spec.inputs[0].name),
+            "bench_dtype": bench.dtype,
+        }
+        if args.json:
+            print(json.dumps(row))
+            continue
+        shape = "x".join(map(str, row["bench_shape"]))
+        print(
+            f"{uri:<44} {spec.category:<14} {','.join(row['dtypes']):<18} "
+            f"{'yes' if row['expert'] else '':<7} {shape} {bench.dtype}"
+        )
     return 0
 
 

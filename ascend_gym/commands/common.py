@@ -1,0 +1,148 @@
+"""What every verb shares: the user-error type, argument types and checked operator loading.
+
+A `UsageError` (or a `DaemonError`: no daemon to talk to) is the user's to fix; `cli.main` prints
+it as one line on stderr and exits 2. Loading an operator turns every way a package can be wrong
+(no such suite or op, malformed op.toml, a spec the model refuses, files it cannot choose) into
+one such line naming the file and, where TOML says, the line and column.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ascend_gym import suite
+from ascend_gym.bench import check_daemons
+from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.package import OperatorPackage, load_package
+from ascend_gym.protocol import DEFAULT_SOC
+from npu_daemon.backends.common.soc import socs
+
+
+class UsageError(Exception):
+    """A mistake in what the user asked for: reported in one line, exit status 2."""
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def add_soc(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--soc",
+        default=DEFAULT_SOC,
+        choices=socs(),
+        help=f"SoC preset to time on (default {DEFAULT_SOC})",
+    )
+
+
+def add_json(parser: argparse.ArgumentParser, what: str = "the table") -> None:
+    parser.add_argument("--json", action="store_true", help=f"print {what} as JSON instead of text")
+
+
+def load_operator(address: str, spec_file: str | Path | None = None) -> OperatorPackage:
+    """An operator from an address or directory, checked far enough that the daemon can build it."""
+    try:
+        if spec_file is not None:
+            package = load_package(address, spec_file=spec_file)
+        else:
+            package = suite.resolve(address)
+    except KeyError as e:
+        raise UsageError(
+            f"{e.args[0]} (an op://suite/level/name URI, a <level>/<name> of "
+            f"{suite.SUITE_NAME} such as level1/add, or a package directory with op.toml; "
+            "`ascend-gym suite list` lists the suite)"
+        ) from None
+    except FileNotFoundError as e:
+        raise UsageError(str(e)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"{_spec_path(address, spec_file)}: malformed TOML: {e}") from None
+    except ValidationError as e:
+        raise UsageError(_spec_problem(_spec_path(address, spec_file), e)) from None
+    try:  # the file choices are lazy: make them now, not in the daemon
+        for path in (package.host_path, package.tiling_header_path, package.kernel_path):
+            if path not in package.files:
+                raise UsageError(
+                    f"{package.uri}: the spec names {path}, which is not in the package"
+                )
+    except ValueError as e:
+        raise UsageError(
+            f"{package.uri}: {e} (name it in op.toml: host_file, tiling_header, kernel_file)"
+        ) from None
+    return package
+
+
+def check_cases(package: OperatorPackage, names: list[str] | None) -> None:
+    known = [c.name for c in package.spec.cases]
+    unknown = [n for n in names or [] if n not in known]
+    if unknown:
+        raise UsageError(
+            f"{package.uri} has no case {', '.join(unknown)}; its cases: {', '.join(known)}"
+        )
+
+
+def _spec_path(address: str, spec_file: str | Path | None) -> Path:
+    if spec_file is not None:
+        return Path(spec_file)
+    if Path(address).is_dir():
+        return Path(address) / "op.toml"
+    if address.startswith("op://"):
+        uri = address
+    else:
+        uri = f"op://{suite.SUITE_NAME}/{address}"
+    name, _, rest = uri.removeprefix("op://").partition("/")
+    return suite._suites.get(name, suite.SUITE_ROOT) / rest / "op.toml"
+
+
+def _spec_problem(path: Path, error: ValidationError) -> str:
+    """The first thing pydantic refused, with the line of its key when the file shows it."""
+    first = error.errors()[0]
+    loc = ".".join(str(p) for p in first["loc"])
+    message = first["msg"].removeprefix("Value error, ")
+    where = str(path)
+    keys = [p for p in first["loc"] if isinstance(p, str)]
+    if keys and path.is_file():
+        pattern = re.compile(rf"^\s*{re.escape(keys[-1])}\s*=")
+        for n, line in enumerate(path.read_text().splitlines(), start=1):
+            if pattern.match(line):
+                where += f":{n}:{len(line) - len(line.lstrip()) + 1}"
+                break
+    field = f" {loc}:" if loc else ""
+    return f"{where}: invalid op spec:{field} {message}"
+
+
+def add_daemon(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--daemon",
+        metavar="ENDPOINT",
+        help="daemon endpoint, e.g. tcp://host:5555 (default: an embedded local simulator daemon)",
+    )
+
+
+@contextmanager
+def daemon_client(address: str | None) -> Iterator[DaemonClient]:
+    """A client of the given daemon, which must answer now, or of an embedded one started here."""
+    local = None
+    if address:
+        check_daemons([address])
+    else:
+        local = LocalDaemon()
+    client = DaemonClient(address or local.address)
+    try:
+        yield client
+    finally:
+        client.close()
+        if local is not None:
+            local.close()

@@ -1,0 +1,172 @@
+"""Optimise one operator with a policy under an evaluation budget and report against the baseline.
+
+With --out DIR it writes DIR/result.json (the run's record, as a bench writes one per task),
+DIR/trajectory.jsonl (one line per evaluation), DIR/candidates/ (the best candidate's sources,
+which `ascend-gym validate DIR` re-checks) and DIR/best/ (the best candidate as an operator
+package: `ascend-gym eval DIR/best`). Exit status 0 when the run finished, 2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from ascend_gym.commands.common import (
+    UsageError,
+    add_daemon,
+    add_soc,
+    daemon_client,
+    load_operator,
+    positive_int,
+)
+from ascend_gym.policies import REGISTRY
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("operator", help="op:// URI, <level>/<name> or a package directory")
+    parser.add_argument(
+        "--policy",
+        default="ascendoptimizer",
+        choices=sorted(REGISTRY),
+        help="the policy (default ascendoptimizer)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=positive_int,
+        default=40,
+        help="evaluations, counted by the daemon ledger (default 40)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the policy's seed (default 0)")
+    parser.add_argument(
+        "--out",
+        default="",
+        help="directory for result.json, trajectory.jsonl, candidates/ and best/ (the best "
+        "candidate as an operator package)",
+    )
+    parser.add_argument(
+        "--base-url",
+        help="OpenAI-compatible endpoint: use the model instead of the offline proposer",
+    )
+    parser.add_argument(
+        "--model", default="deepseek-chat", help="model name at --base-url (default deepseek-chat)"
+    )
+    parser.add_argument(
+        "--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key"
+    )
+    parser.add_argument(
+        "--llm-cache", default="", help="record/replay cache directory for model calls"
+    )
+    parser.add_argument(
+        "--ablation",
+        choices=["full", "stage1-only", "stage2-only"],
+        help="which stages AscendOptimizer runs (ascendoptimizer only; default full)",
+    )
+    parser.add_argument(
+        "--config", default="", help="policy config as JSON (merged under the flags above)"
+    )
+    add_soc(parser)
+    add_daemon(parser)
+    parser.add_argument("--run-id", default="", help="daemon ledger key (default: unique)")
+
+
+def policy_config(args: argparse.Namespace) -> dict[str, Any]:
+    """The policy's config from the flags; every policy takes the same model settings (`llm`)."""
+    try:
+        config: dict[str, Any] = json.loads(args.config) if args.config else {}
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--config is not JSON: {e.msg} at column {e.colno}") from None
+    if not isinstance(config, dict):
+        raise UsageError("--config must be a JSON object of policy keywords")
+    if args.base_url:
+        llm = {"base_url": args.base_url, "model": args.model, "api_key_env": args.api_key_env}
+        if args.llm_cache:
+            llm["cache_dir"] = args.llm_cache
+        config.update(proposer="llm", llm={**config.get("llm", {}), **llm})
+    if args.policy == "ascendoptimizer":
+        if args.ablation:
+            config["ablation"] = args.ablation
+        if args.out:
+            config["out_dir"] = args.out
+    return config
+
+
+def run(args: argparse.Namespace) -> int:
+    import gymnasium as gym
+
+    from ascend_gym import records
+    from ascend_gym.bench import daemon_facts, ledger_usage, versions
+    from ascend_gym.commands.export import write_package
+    from ascend_gym.policies import make_policy
+
+    operator = load_operator(args.operator).uri
+    config = policy_config(args)
+    run_id = args.run_id or f"optimize-{args.policy}-{int(time.time())}"
+    out = Path(args.out) if args.out else None
+    if out is not None and (out / "best").exists():
+        raise UsageError(f"{out} holds an earlier run (best/): give a new --out directory")
+    started = time.time()
+    with daemon_client(args.daemon) as client:
+        env = gym.make(
+            "ascend_gym:AscendOp-v0",
+            operator=operator,
+            budget=args.budget,
+            soc=args.soc,
+            daemon=client.address,
+            run_id=run_id,
+        )
+        base_env = env.unwrapped
+        try:
+            result = make_policy(args.policy, **config).run(env, args.seed)
+            record = records.SweepRecord.model_validate(
+                {
+                    **result.model_dump(mode="json"),
+                    "operator": operator,
+                    "ok": True,
+                    "run_id": run_id,
+                    "soc": args.soc,
+                    "config": config,
+                    "versions": versions(),
+                    "daemon": client.address,
+                    **daemon_facts(base_env.client),
+                    "ledger": ledger_usage(base_env.client, run_id),
+                    "wall_s": time.time() - started,
+                }
+            )
+            best = getattr(result, "best_package", None) or (
+                base_env.best_package
+                if base_env.best_package.content_hash() == result.best_hash
+                else None
+            )
+        finally:
+            env.close()
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        if best is not None:
+            record.best_file = records.save_candidate(out, best)
+            write_package(best, out / "best", replace=True)  # over the policy's own copy
+        (out / "result.json").write_text(record.model_dump_json(indent=2) + "\n")
+        if not (out / "trajectory.jsonl").exists():  # AscendOptimizer writes a richer one itself
+            (out / "trajectory.jsonl").write_text(
+                "".join(step.model_dump_json() + "\n" for step in record.trajectory)
+            )
+    label = "simulated" if record.simulated is not False else "measured"
+    speedup = result.baseline_us / result.best_us
+    print(
+        f"{result.operator}: policy {result.policy} (proposer {result.proposer}), seed {result.seed}, "
+        f"{result.evaluations}/{result.budget} evaluations"
+    )
+    print(
+        f"baseline {result.baseline_us:.2f} us -> best {result.best_us:.2f} us ({label}, {args.soc}): speedup {speedup:.3f}x"
+    )
+    if result.best_us >= result.baseline_us:
+        print("found nothing better than the baseline within the budget")
+    phases = getattr(result, "stage_evaluations", None)
+    if phases:
+        print("evaluations per stage: " + ", ".join(f"{k} {v}" for k, v in sorted(phases.items())))
+    if out is not None:
+        kept = ", candidates/, best/" if best is not None else " (best candidate not kept)"
+        print(f"wrote {out}/result.json, trajectory.jsonl{kept}")
+    return 0

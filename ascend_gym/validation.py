@@ -1,0 +1,102 @@
+"""Re-evaluating a recorded best candidate: does it still compile, pass and take what was recorded?
+
+`check` evaluates a claimed candidate under a new run (nothing served from the cache) on fresh
+random inputs, and its baseline, and compares latencies within a relative tolerance. It backs
+`ascend-gym validate` and `AscendOpEnv.validate()`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from ascend_gym import suite
+from ascend_gym.client import DaemonClient
+from ascend_gym.package import OperatorPackage
+from ascend_gym.protocol import DEFAULT_SOC, EvalRequest
+
+DEFAULT_TOLERANCE = 0.05
+
+
+class Claim(BaseModel):
+    """What a record claims about one candidate."""
+
+    line: int = 0  # where it was read from (0: not from a file)
+    task: str = ""  # "policy op seed" for a sweep record
+    operator: str
+    package: OperatorPackage
+    best_us: float
+    baseline_us: float | None = None
+    soc: str = DEFAULT_SOC
+    simulated: bool | None = None
+
+    def identity(self) -> tuple[Any, ...]:
+        return self.package.content_hash(), self.best_us, self.baseline_us, self.soc
+
+
+class Verdict(BaseModel):
+    line: int = 0
+    task: str = ""
+    operator: str = ""
+    outcome: Literal["OK", "FAIL", "SKIP"]
+    reasons: list[str] = []
+    claimed_best_us: float | None = None
+    retimed_best_us: float | None = None
+    claimed_baseline_us: float | None = None
+    retimed_baseline_us: float | None = None
+    simulated: bool | None = None
+
+
+def _within(claimed: float, measured: float, tolerance: float) -> bool:
+    return abs(measured - claimed) <= tolerance * claimed
+
+
+def check(claim: Claim, client: DaemonClient, seeds: list[int], tolerance: float) -> Verdict:
+    run_id = f"validate-{uuid.uuid4().hex[:12]}"  # a new run: nothing is served from the cache
+    verdict = Verdict(
+        line=claim.line,
+        task=claim.task,
+        operator=claim.operator,
+        outcome="OK",
+        claimed_best_us=claim.best_us,
+        claimed_baseline_us=claim.baseline_us,
+    )
+    for seed in seeds:
+        result = client.evaluate(
+            EvalRequest(run_id=run_id, package=claim.package, soc=claim.soc, seed=seed)
+        )
+        verdict.simulated = result.simulated
+        if not result.ok:
+            verdict.reasons.append(f"seed {seed}: {result.status.value}: {result.message[:300]}")
+            continue
+        if verdict.retimed_best_us is None:
+            verdict.retimed_best_us = result.latency_us
+    if verdict.retimed_best_us is not None and not _within(
+        claim.best_us, verdict.retimed_best_us, tolerance
+    ):
+        verdict.reasons.append(
+            f"best re-timed {verdict.retimed_best_us:.3f} us, recorded {claim.best_us:.3f} us"
+        )
+    if (
+        claim.simulated is not None
+        and verdict.simulated is not None
+        and claim.simulated != verdict.simulated
+    ):
+        verdict.reasons.append("recorded on a different backend kind (simulated vs NPU)")
+    if claim.baseline_us is not None and claim.operator.startswith("op://"):
+        baseline = client.evaluate(
+            EvalRequest(
+                run_id=run_id, package=suite.resolve(claim.operator), soc=claim.soc, seed=seeds[0]
+            )
+        )
+        verdict.retimed_baseline_us = baseline.latency_us
+        if not baseline.ok or not _within(claim.baseline_us, baseline.latency_us, tolerance):
+            verdict.reasons.append(
+                f"baseline re-timed {baseline.status.value} {baseline.latency_us} us, "
+                f"recorded {claim.baseline_us:.3f} us"
+            )
+    if verdict.reasons:
+        verdict.outcome = "FAIL"
+    return verdict

@@ -1,0 +1,119 @@
+// The non-template halves of the kernel API (data_copy.h, vec_core.h): checking an instruction's
+// operands and recording it, and the GM store under an atomic mode. Compiled once into the runtime
+// library instead of into every kernel, where they cost compile time and nothing else.
+#include "kernel_operator.h"
+
+namespace ascendc_sim {
+
+void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_list<Operand> operands,
+                 uint32_t elemBytes, const SrcLoc& loc, std::initializer_list<UbAccess> extra) {
+  Core& core = CurrentCore();
+  Instr ins{};
+  ins.pipe = PIPE_V;
+  ins.op = op;
+  ins.elemBytes = static_cast<uint8_t>(elemBytes);
+  ins.repeats = lanes.repeats;
+  ins.link = -1;
+  ins.elements = lanes.ActiveLanes();
+  ins.maskCounter = lanes.counter;
+  ins.maskBits[0] = lanes.bits[0];
+  ins.maskBits[1] = lanes.bits[1];
+  UbAccess accesses[8];
+  int i = 0;
+  for (const Operand& o : operands) {
+    ASCENDC_SIM_CHECK(o.addr % 32 == 0, loc, "%s: operand %d at UB address %u is not 32 B aligned", api, i, o.addr);
+    Stride s = o.stride;
+    if (s.perBlock == 0) s.perBlock = 32 / o.elemBytes;
+    uint64_t extent = lanes.Extent(s);
+    if (extent > o.size) {  // past the tensor: the device runs on while it stays inside the UB
+      ASCENDC_SIM_CHECK(o.addr + extent * o.elemBytes <= core.local.Size(LocalBuf::kUB), loc,
+                        "%s: operand %d touches %llu elements but the tensor has %u, past the end of the UB", api, i,
+                        static_cast<unsigned long long>(extent), o.size);
+      DeviceTolerated(loc, "%s: operand %d touches %llu elements but the tensor has %u", api, i,
+                      static_cast<unsigned long long>(extent), o.size);
+    }
+    if (i < 3) {
+      ins.ubAddr[i] = o.addr;
+      ins.ubBytes[i] = static_cast<uint32_t>(extent * o.elemBytes);
+      ins.blkStride[i] = static_cast<uint16_t>(lanes.contiguous ? 1 : s.blk);
+      ins.repStride[i] = static_cast<uint16_t>(lanes.contiguous ? 8 : s.rep);
+    }
+    accesses[i] = UbAccess{o.addr, static_cast<uint32_t>(extent * o.elemBytes), o.write};
+    ++i;
+  }
+  if (!lanes.contiguous) ASCENDC_SIM_CHECK(lanes.repeats <= 255, loc, "%s: repeatTime %u > 255", api, lanes.repeats);
+  for (const UbAccess& a : extra) {
+    ASCENDC_SIM_CHECK(a.addr % 32 == 0, loc, "%s: operand at UB address %u is not 32 B aligned", api, a.addr);
+    accesses[i++] = a;
+  }
+  core.IssueAccesses(ins, loc, api, accesses, static_cast<size_t>(i));
+}
+
+void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d, CacheMode cache, const SrcLoc& loc) {
+  Core& core = CurrentCore();
+  ASCENDC_SIM_CHECK(ubAddr % 32 == 0, loc, "%s: UB address %u is not 32 B aligned", api, ubAddr);
+  uint64_t ubEnd = static_cast<uint64_t>(ubAddr) + (d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.ubPitch + d.ubRowBytes : 0);
+  ASCENDC_SIM_CHECK(ubEnd <= core.ub.bytes, loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api, ubAddr,
+                    static_cast<unsigned long long>(ubEnd));
+  uint64_t gmSpan = d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.gmPitch + d.rowBytes : 0;
+  const bool toUb = op == Op::kCopyGmToUb;
+  if (gmSpan != 0 && !GmRangeValid(gm, gmSpan)) {
+    // A read a little past a buffer gets whatever memory follows on the device (zeros here); a
+    // write there, or a read beyond the buffer's pages, is an error.
+    ASCENDC_SIM_CHECK(toUb && GmRangeReadable(gm, gmSpan), loc,
+                      "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)", api,
+                      static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+    DeviceTolerated(loc, "%s: GM read of %llu bytes at %s runs past the buffer (the device reads the memory that follows)",
+                    api, static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+  }
+  Instr ins{};
+  ins.pipe = toUb ? PIPE_MTE2 : PIPE_MTE3;
+  ins.op = op;
+  ins.cacheMode = static_cast<uint8_t>(cache);
+  ins.repeats = d.bursts;
+  ins.unitBytes = d.rowBytes;
+  ins.gmAddr = reinterpret_cast<uintptr_t>(gm);
+  ins.ubAddr[0] = ubAddr;
+  ins.link = -1;
+  ins.elements = static_cast<uint64_t>(d.bursts) * d.rowBytes;
+  ins.gmPitch = d.gmPitch;
+  ins.ubBytes[0] = static_cast<uint32_t>(ubEnd - ubAddr);
+  ins.atomic = toUb ? 0 : static_cast<uint8_t>(core.atomicOp);
+  UbAccess a{ubAddr, static_cast<uint32_t>(ubEnd - ubAddr), toUb};
+  core.IssueAccesses(ins, loc, api, &a, 1);
+  core.GmAccess(ins.pipe, GmPattern{ins.gmAddr, d.bursts, d.rowBytes, d.gmPitch}, !toUb, loc, api);
+}
+
+// Combine `bytes` of UB data into GM under the core's atomic mode (a plain store without one).
+template <typename E>
+void Combine(uint8_t* gm, const uint8_t* ub, uint32_t bytes, AtomicOp op) {
+  for (uint32_t i = 0; i + sizeof(E) <= bytes; i += sizeof(E)) {
+    E a, b;
+    std::memcpy(&a, gm + i, sizeof(E));
+    std::memcpy(&b, ub + i, sizeof(E));
+    float fa = static_cast<float>(a), fb = static_cast<float>(b);
+    E r = op == AtomicOp::kAdd ? static_cast<E>(std::is_integral_v<E> ? static_cast<E>(a + b) : static_cast<E>(fa + fb))
+          : op == AtomicOp::kMax ? (fb > fa ? b : a)
+                                 : (fb < fa ? b : a);
+    std::memcpy(gm + i, &r, sizeof(E));
+  }
+}
+void StoreGm(uint8_t* gm, const uint8_t* ub, uint32_t bytes) {
+  Core& core = CurrentCore();
+  switch (core.atomicOp == AtomicOp::kNone ? AtomicType::kNone : core.atomicType) {
+    case AtomicType::kFloat: return Combine<float>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kHalf: return Combine<half>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kBf16: return Combine<bfloat16_t>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kInt8: return Combine<int8_t>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kInt16: return Combine<int16_t>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kInt32: return Combine<int32_t>(gm, ub, bytes, core.atomicOp);
+    case AtomicType::kNone: std::memcpy(gm, ub, bytes);
+  }
+}
+
+void CheckParams(const AscendC::DataCopyParams& p, const char* api, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(p.blockCount >= 1 && p.blockCount <= 4095, loc, "%s: blockCount %u out of range [1, 4095]", api, p.blockCount);
+  ASCENDC_SIM_CHECK(p.blockLen >= 1, loc, "%s: blockLen %u out of range [1, 65535]", api, p.blockLen);
+}
+
+}  // namespace ascendc_sim

@@ -1,0 +1,237 @@
+"""Every user mistake is one line on stderr and exit status 2, never a traceback; interrupts exit 130.
+
+Each case runs the real console entry point in a subprocess, as a user would."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ascend_gym import bench, metrics, suite
+from ascend_gym.cli import INTERRUPTED
+from ascend_gym.client import LocalDaemon
+from ascend_gym.protocol import DEFAULT_SOC
+from ascend_gym.records import SweepConfig
+
+ADD = suite.SUITE_ROOT / "level1" / "add"
+
+
+def cli(*args: str, **popen) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "ascend_gym.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **popen,
+    )
+
+
+def assert_usage_error(done: subprocess.CompletedProcess, *words: str) -> str:
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr + done.stdout
+    assert len(lines) == 1, lines
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def package_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "add"
+    shutil.copytree(ADD, root, ignore=shutil.ignore_patterns("expert"))
+    return root
+
+
+def test_unknown_operator():
+    assert_usage_error(cli("eval", "level1/nope"), "level1/nope", "suite list")
+
+
+def test_unknown_suite():
+    assert_usage_error(cli("eval", "op://nope/level1/add"), "unknown suite 'nope'")
+    assert_usage_error(cli("bench", "--suite", "nope"), "unknown suite 'nope'")
+
+
+def test_missing_and_empty_package_directory(tmp_path):
+    assert_usage_error(cli("eval", str(tmp_path / "absent")), "absent")
+    (tmp_path / "empty").mkdir()
+    assert_usage_error(cli("eval", str(tmp_path / "empty")), "empty")
+
+
+def test_malformed_op_toml_names_file_line_and_column(tmp_path):
+    root = package_copy(tmp_path)
+    spec = root / "op.toml"
+    spec.write_text(spec.read_text().replace("level = 1", "level = = 1"))
+    line = assert_usage_error(cli("eval", str(root)), "op.toml", "malformed TOML")
+    assert "line 2, column" in line
+
+
+def test_invalid_spec_names_file_line_and_field(tmp_path):
+    root = package_copy(tmp_path)
+    spec = root / "op.toml"
+    spec.write_text(spec.read_text().replace("level = 1", "level = 7"))
+    assert_usage_error(cli("eval", str(root)), "op.toml:2:1", "level")
+
+
+def test_spec_without_a_bench_case(tmp_path):
+    root = package_copy(tmp_path)
+    spec = root / "op.toml"
+    spec.write_text(spec.read_text().replace("bench = true", ""))
+    assert_usage_error(cli("eval", str(root)), "op.toml", "bench = true")
+
+
+def test_host_file_that_cannot_be_chosen(tmp_path):
+    root = package_copy(tmp_path)
+    (root / "op_host" / "add.cpp").rename(root / "op_host" / "add_v1.cpp")
+    shutil.copy(root / "op_host" / "add_v1.cpp", root / "op_host" / "add_v2.cpp")
+    assert_usage_error(cli("eval", str(root)), "op_host/*.cpp", "host_file")
+
+
+@pytest.mark.parametrize("flag", ["--budget", "--seeds"])
+@pytest.mark.parametrize("value", ["0", "-3"])
+def test_non_positive_budget_or_seeds(flag, value):
+    assert_usage_error(cli("bench", flag, value), flag, "at least 1")
+
+
+def test_output_directory_made_with_other_settings(tmp_path):
+    out = tmp_path / "sweep"
+    out.mkdir()
+    saved = SweepConfig(
+        ops=["op://ascend-ops-v1/level1/add"], policies=["random"], budget=4, seeds=1
+    )
+    (out / "sweep.json").write_text(saved.model_dump_json())
+    args = ("bench", "--ops", "level1/add", "--budget", "5", "--out", str(out))
+    assert_usage_error(cli(*args), "--budget 4", "another --out")
+
+
+def test_missing_results(tmp_path):
+    assert_usage_error(cli("report", str(tmp_path)), "results.jsonl")
+    assert_usage_error(cli("validate", str(tmp_path / "nothing.jsonl")), "no results")
+    assert_usage_error(cli("export", str(tmp_path), "--out", str(tmp_path / "x")), "results.jsonl")
+
+
+def test_unknown_case_name():
+    assert_usage_error(cli("eval", "level1/add", "--case", "nope"), "no case nope", "bench_fp16")
+
+
+def test_unknown_policy_and_soc():
+    assert_usage_error(cli("bench", "--policies", "nope"), "unknown policy nope", "ascendoptimizer")
+    assert_usage_error(cli("eval", "level1/add", "--soc", "Ascend910Z"), "--soc", "Ascend910B4")
+
+
+def test_closed_pipe():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ascend_gym.cli", "suite", "list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    proc.stdout.close()  # the reader is gone before the first line, as `| head -0` would be
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=120) == 2
+    assert "Traceback" not in stderr and stderr.strip().splitlines() == [
+        "ascend-gym: output closed early (broken pipe); nothing else to do"
+    ]
+
+
+def test_debug_shows_the_traceback():
+    done = cli("eval", "level1/nope", "--debug")
+    assert done.returncode == 2 and "Traceback" in done.stderr
+
+
+def test_help_documents_every_option_and_the_exit_codes():
+    top = cli("--help").stdout
+    assert "exit status: 0 ok, 1" in top
+    for verb in ("eval", "bench", "optimize", "validate", "export", "report"):
+        text = cli(verb, "--help").stdout
+        options = [w for w in text.split() if w.startswith("--")]
+        assert options, verb
+    bench = cli("bench", "--help").stdout
+    assert "Ascend910B1" in bench and "ascendoptimizer" in bench
+    assert cli("--version").stdout.startswith("ascend-gym ")
+
+
+def test_a_dead_daemon_stops_bench_before_any_result(tmp_path):
+    with LocalDaemon(workers=1) as d:
+        address = d.address
+    # The only daemon is gone: the sweep must not start, score anything or print a table.
+    out = tmp_path / "sweep"
+    args = (
+        "bench",
+        "--ops",
+        "level1/add",
+        "--budget",
+        "2",
+        "--daemons",
+        address,
+        "--out",
+        str(out),
+    )
+    done = cli(*args)
+    assert_usage_error(done, "no answer from daemon", address)
+    assert "GM speedup" not in done.stdout and not (out / "results.jsonl").exists()
+
+
+def _as_from_a_terminal() -> None:
+    # A background shell starts commands with SIGINT ignored; a terminal's Ctrl-C is not.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.setsid()
+
+
+@pytest.mark.parametrize("ctrl_c", [True, False], ids=["ctrl-c", "sigterm"])
+def test_an_interrupted_sweep_stops_cleanly_and_resumes(tmp_path, daemon, ctrl_c):
+    out = tmp_path / "sweep"
+    args = ["bench", "--ops", "level1/add,level1/relu", "--policies", "random"]
+    args += ["--budget", "2", "--daemons", daemon, "--out", str(out)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ascend_gym.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_as_from_a_terminal,
+    )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not (out / "attempts.jsonl").exists():
+        time.sleep(0.2)  # a task has started
+    if ctrl_c:  # the terminal signals the whole foreground process group
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert stderr.strip().splitlines()[-1] == f"ascend-gym: {INTERRUPTED}"
+    assert "Traceback" not in stderr and "SIGTERM" not in stderr and "signal" not in stderr.lower()
+    try:
+        os.killpg(proc.pid, 0)
+        leftovers = True
+    except ProcessLookupError:
+        leftovers = False
+    if leftovers:  # Ray's processes of the session must be gone within a few seconds
+        time.sleep(10)
+        with pytest.raises(ProcessLookupError):
+            os.killpg(proc.pid, 0)
+    done = cli(*args)
+    assert done.returncode == 0, done.stderr
+    assert "GM speedup" in done.stdout
+
+
+def test_a_task_whose_daemon_dies_is_an_infrastructure_failure_not_a_result():
+    with LocalDaemon(workers=1) as d:
+        address = d.address
+    record, best = bench.run_one(
+        "random", "op://ascend-ops-v1/level1/add", 0, 2, address, DEFAULT_SOC, "t-infra/a1", {}
+    )
+    assert not record.ok and record.failure == "infra" and best is None
+    assert "DaemonError" in record.error
+    config = SweepConfig(ops=[record.operator], policies=["random"], budget=2, seeds=1)
+    (row,) = [
+        r for r in metrics.table_rows([record], config.ops, ["random"], 1) if r.level == "all"
+    ]
+    assert row.infra == 1 and row.failed == 0
+    assert "1 failed for infrastructure: counted as 1.0" in bench.table([record], config)
