@@ -18,7 +18,7 @@ import pytest
 
 from ascend_gym.package import ASCENDC_TYPES, load_package
 from ascend_gym.protocol import DEFAULT_SOC
-from npu_daemon.backends.common import build
+from npu_daemon.backends.common import build, kernel_view
 from npu_daemon.backends.sim.backend import soc_params
 from npu_daemon.backends.sim.kernel_build import build_kernel
 
@@ -107,6 +107,7 @@ def run_kernel(
     prelude: str = "",
     soc: str = DEFAULT_SOC,
     host: str = HOST,
+    tiling_h: str = TILING_H,
     strict: bool = True,
 ) -> KernelRun:
     """Compile `prelude` + the kernel entry around `body` (which may use GET_TILING_DATA(t, tiling)), run it.
@@ -140,7 +141,7 @@ def run_kernel(
         f"shapes = {{ {shape_list} }}\ndtypes = {{ {dtype_list} }}\n"
     )
     (root / "reference.py").write_text("def simk(*a):\n    raise NotImplementedError\n")
-    (root / "op_host" / "simk_tiling.h").write_text(TILING_H)
+    (root / "op_host" / "simk_tiling.h").write_text(tiling_h)
     (root / "op_host" / "simk.cpp").write_text(host)
     (root / "op_kernel" / "simk.cpp").write_text(kernel)
     pkg = load_package(root)
@@ -157,6 +158,7 @@ def run_kernel(
         "kernel simk",
         f"tiling_so {tiling_so}",
         f"kernel_so {kernel_so}",
+        f"kernel_type {kernel_view.kernel_type(pkg)}",
         f"result {work / 'result.json'}",
         *(f"param {k} {v}" for k, v in soc_params(soc).items()),
         # The API tests check every condition as an error; strict=False gives the default mode,

@@ -75,10 +75,12 @@ def test_gm_allocations_have_acl_padding(kernel):
   DataCopyPad(zg, t, DataCopyExtParams{{1, 4000, 0, 0, 0}});"""
     r = kernel(read.format(n=1008), {"x": x}, {"z": ("float32", (1000,))}).ok()
     np.testing.assert_array_equal(r.outputs["z"], x)
+    # One block further the device reads whatever memory follows: an error in strict mode (the
+    # test default), a warning otherwise (docs/simulator.md, checker verdicts).
     r = kernel(read.format(n=1016), {"x": x}, {"z": ("float32", (1000,))})
     assert (
         r.status == "RUNTIME_ERROR"
-        and "GM range of 4064 bytes at x+0 is outside every GM buffer" in r.message
+        and "GM read of 4064 bytes at x+0 runs past the buffer" in r.message
     )
 
 

@@ -190,6 +190,7 @@ def ensure_runtime() -> Runtime:
                 sources = [
                     RUNTIME_DIR / "core.cpp",
                     RUNTIME_DIR / "state.cpp",
+                    RUNTIME_DIR / "cube.cpp",
                     RUNTIME_DIR / "issue.cpp",
                     RUNTIME_DIR / "model.cpp",
                     *sorted((RUNTIME_DIR / "model").glob("*.cpp")),

@@ -186,3 +186,27 @@ def host_tiling_view(pkg: OperatorPackage) -> list[str]:
 
 def tiling_header_includes() -> list[str]:
     return [f"#include <{h}>" if "/" not in h else f'#include "{h}"' for h in TILING_HEADER_DEPS]
+
+
+_KERNEL_TYPE = re.compile(r"KERNEL_TASK_TYPE_DEFAULT\s*\(\s*(KERNEL_TYPE_\w+)\s*\)")
+_MIX_HINTS = re.compile(r"\bASCEND_IS_AIC\b|\bREGIST_MATMUL_OBJ\b|\bCrossCore(Set|Wait)Flag\b")
+_CUBE_HINTS = re.compile(r"\b(Mmad|Fixpipe|LoadData)\s*[<(]|TPosition::(A1|A2|B1|B2|CO1)\b")
+
+
+def kernel_type(pkg: OperatorPackage) -> str:
+    """Which cores the launch starts, as the real toolchain decides from the kernel source.
+
+    `KERNEL_TASK_TYPE_DEFAULT(type)` wins. Without it the compiler infers the type from the code:
+    cube and vector code together (or the AIC/AIV split, the Matmul service, cross-core flags) make
+    a mixed 1:2 kernel unless ASCENDC_CUBE_ONLY is defined; cube code alone an AIC-only kernel.
+    """
+    text = "\n".join(t for p, t in pkg.files.items() if p.startswith("op_kernel/"))
+    declared = _KERNEL_TYPE.search(text)
+    if declared:
+        return declared.group(1)
+    cube_only = "ASCENDC_CUBE_ONLY" in text
+    if _MIX_HINTS.search(text):
+        return "KERNEL_TYPE_AIC_ONLY" if cube_only else "KERNEL_TYPE_MIX_AIC_1_2"
+    if _CUBE_HINTS.search(text):
+        return "KERNEL_TYPE_AIC_ONLY"
+    return "KERNEL_TYPE_AIV_ONLY"

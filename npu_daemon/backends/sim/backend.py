@@ -22,7 +22,7 @@ from ascend_gym.package import Case, OperatorPackage, dtype_macros
 from ascend_gym.protocol import CaseCheck, EvalRequest, Stage, Status
 from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing
-from npu_daemon.backends.common import build
+from npu_daemon.backends.common import build, kernel_view
 from npu_daemon.backends.common.soc import PRESETS, preset
 from npu_daemon.backends.sim import case_data, kernel_build
 
@@ -116,6 +116,7 @@ class SimBackend(Backend):
                 f"kernel {spec.kernel}",
                 f"tiling_so {built.tiling_so}",
                 f"kernel_so {kernel_so}",
+                f"kernel_type {kernel_view.kernel_type(pkg)}",
                 f"result_fd {result_fd}",
                 *(f"param {k} {v}" for k, v in soc_params(request.soc).items()),
                 *(["param sim_strict 1"] if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else []),

@@ -30,6 +30,7 @@ class Anchor:
     metric: str = "task_duration_us"  # the simulated profile field compared
     # measured per-pipe busy times (us) by case, in PIPES order, where the anchor publishes them
     pipes: tuple[tuple[str, tuple[float, float, float]], ...] = ()
+    soc: str = ""  # the part it was measured on, when it is not the command's (core counts differ)
 
 
 PIPES = ("aiv_vec_time_us", "aiv_mte2_time_us", "aiv_mte3_time_us")
@@ -82,6 +83,49 @@ ANCHORS: dict[str, Anchor] = {
         base="no_conflict",
         unit="cycles",
         metric="aiv_vec_time_us",
+    ),
+    # Cube anchors: Huawei's public Matmul tuning cases (asc-devkit docs/zh/guide, "Matmul性能调优案例":
+    # "Matmul算子优化Tiling策略", "Matmul高阶API使能MDL模板", "Matmul高阶API使能UnitFlag"); see
+    # docs/performance_model.md. C1 on a 20-AIC part, Task Duration; C2/C3 the per-core aic_time.
+    "C1": Anchor(
+        "C1",
+        "c1_matmul",
+        (("t1_4core_base64", 12045.0), ("t1_20core_base64", 2532.0)),
+        ladder=True,
+        tolerance=0.25,
+        soc="Ascend910B3",
+    ),
+    "C2": Anchor(
+        "C2",
+        "c1_matmul",
+        (("t2_norm", 83.68), ("t2_mdl", 53.4)),
+        ladder=True,
+        tolerance=0.25,
+        metric="aic_time_us",
+        soc="Ascend910B2",
+    ),
+    "C3": Anchor(
+        "C3",
+        "c1_matmul",
+        (("t3_k64", 37.39),),
+        ladder=False,
+        tolerance=0.25,
+        metric="aic_time_us",
+        # Write-bound (15.7 MB of fp32 C, 5.9 MB read in 37 us: ~0.6 TB/s): the 20-AIC part with the
+        # 0.8 TB/s HBM.
+        soc="Ascend910B4",
+    ),
+    # The practical ceiling: the tuned large square-ish fp16 case keeps the cube ~80-85% busy
+    # ("Cube利用率达到80%+"): aic_mac_ratio.
+    "C4": Anchor(
+        "C4",
+        "c1_matmul",
+        (("t1_20core_base128x256_mdl", 0.85),),
+        ladder=False,
+        tolerance=0.25,
+        unit="ratio",
+        metric="aic_mac_ratio",
+        soc="Ascend910B3",
     ),
     "A4": Anchor(
         "A4",
@@ -155,10 +199,11 @@ def calibrate(
     for name in names:
         anchor = ANCHORS[name]
         pkg = load_package(HERE / anchor.package)
+        soc_of = anchor.soc or soc
         wanted = [(c, m) for c, m in anchor.cases if c not in skip and (not only or c in only)]
         if not anchor.base:
             rows += [
-                _row(anchor, case, measured, profile_case(pkg, case, soc))
+                _row(anchor, case, measured, profile_case(pkg, case, soc_of))
                 for case, measured in wanted
             ]
             continue
@@ -167,13 +212,13 @@ def calibrate(
                 anchor,
                 anchor.base,
                 dict(anchor.cases)[anchor.base],
-                profile_case(pkg, anchor.base, soc),
+                profile_case(pkg, anchor.base, soc_of),
             )
             for case, measured in wanted:
                 r = (
                     base
                     if case == anchor.base
-                    else _row(anchor, case, measured, profile_case(pkg, case, soc))
+                    else _row(anchor, case, measured, profile_case(pkg, case, soc_of))
                 )
                 rows.append(
                     replace(

@@ -15,6 +15,8 @@
 #include "ascendc_sim/adv_math.h"
 #include "ascendc_sim/adv_reduce.h"
 #include "ascendc_sim/adv_norm.h"
+#include "ascendc_sim/cube_compute.h"
+#include "ascendc_sim/cube_sync.h"
 #include "register/tilingdata_base.h"
 
 namespace tik2 = AscendC;

@@ -50,7 +50,8 @@ void Fail(Status status, const SrcLoc& loc, const char* fmt, ...) {
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   std::string msg = std::string(loc.file) + ":" + std::to_string(loc.line) + ": " + buf;
-  if (g_core != nullptr) msg = "block " + std::to_string(g_core->blockIdx) + ": " + msg;
+  if (g_core != nullptr)
+    msg = "block " + std::to_string(g_core->blockIdx) + (g_core->coreType == CoreType::kAic ? " (AIC)" : "") + ": " + msg;
   throw SimError(status, msg);
 }
 
@@ -110,15 +111,34 @@ struct Core::Ordering {
   }
 };
 
+LocalLayout LocalLayout::FromSoc() {
+  static const char* keys[] = {"ub_bytes", "l1_bytes", "l0ab_bytes", "l0ab_bytes", "l0c_bytes", "bt_bytes", "fb_bytes"};
+  LocalLayout l;
+  uint64_t at = 0;
+  for (int b = 0; b < static_cast<int>(LocalBuf::kCount); ++b) {
+    l.base[b] = static_cast<uint32_t>(at);
+    l.size[b] = static_cast<uint32_t>(SocParamInt(keys[b]));
+    at = (at + l.size[b] + 65535) / 65536 * 65536;
+  }
+  l.total = static_cast<uint32_t>(at);
+  return l;
+}
+
+const char* LocalBufName(LocalBuf b) {
+  static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+  return names[static_cast<int>(b)];
+}
+
 Core::Core(int idx, int num)
     : blockIdx(idx),
       blockNum(num),
-      ub(static_cast<uint64_t>(SocParamInt("ub_bytes")), "UB"),
+      local(LocalLayout::FromSoc()),
+      ub(local.total, "UB"),
       ubCapacity(static_cast<uint32_t>(SocParamInt("ub_bytes") - SocParamInt("ub_reserved_bytes"))),
       scalarUbCycles(static_cast<uint32_t>(SocParamInt("scalar_ub_access_cycles"))),
       scalarGmCycles(static_cast<uint32_t>(SocParamInt("scalar_gm_access_cycles"))),
       ord_(new Ordering) {
-  ord_->shadow.resize(ub.bytes / 32);
+  ord_->shadow.resize(local.Size(LocalBuf::kUB) / 32);  // grown on the first cube-buffer access
 }
 
 Core::~Core() { delete ord_; }
@@ -162,6 +182,7 @@ void Core::IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const Ub
     if (a.bytes == 0) continue;
     ASCENDC_SIM_CHECK(static_cast<uint64_t>(a.addr) + a.bytes <= ub.bytes, loc, "%s: UB range [%u, %llu) outside the Unified Buffer",
                       api, a.addr, static_cast<unsigned long long>(a.addr) + a.bytes);
+    if ((a.addr + a.bytes + 31) / 32 > o.shadow.size()) o.shadow.resize(ub.bytes / 32);
     for (uint32_t b = a.addr / 32; b <= (a.addr + a.bytes - 1) / 32; ++b) {
       Ordering::Block& blk = o.shadow[b];
       if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer])
@@ -204,6 +225,7 @@ void Core::ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc
   pendingScalar_ += scalarUbCycles;
   Clock& vc = o.vc[PIPE_S];
   ++vc[PIPE_S];
+  if (addr / 32 >= o.shadow.size()) o.shadow.resize(ub.bytes / 32);
   Ordering::Block& blk = o.shadow[addr / 32];
   auto describe = [&](uint32_t site) { return Describe(sites[site]); };
   if (blk.writeClock != 0 && blk.writer != PIPE_S && blk.writeClock > vc[blk.writer])
@@ -273,12 +295,12 @@ bool Extend(EpochRec& r, const GmPattern& g, const SrcLoc& loc, bool newPitch) {
 }
 
 void RecordGmEpoch(const Core& core, const GmPattern& g, uint8_t kind, const SrcLoc& loc, const char* api) {
-  if (g_epoch.last.size() <= static_cast<size_t>(core.blockIdx)) {
+  if (g_epoch.last.size() <= static_cast<size_t>(core.globalId)) {
     std::array<int64_t, kStreams> none;
     none.fill(-1);
-    g_epoch.last.resize(core.blockIdx + 1, {none, none, none});
+    g_epoch.last.resize(core.globalId + 1, {none, none, none});
   }
-  std::array<int64_t, kStreams>& last = g_epoch.last[core.blockIdx][kind];
+  std::array<int64_t, kStreams>& last = g_epoch.last[core.globalId][kind];
   auto find = [&](bool newPitch) {  // the first stream g extends, or the first free slot, or kStreams
     size_t i = 0;
     while (i < kStreams && last[i] >= 0 && !Extend(g_epoch.recs[static_cast<size_t>(last[i])], g, loc, newPitch)) ++i;
@@ -296,7 +318,7 @@ void RecordGmEpoch(const Core& core, const GmPattern& g, uint8_t kind, const Src
            "too; move the data with DataCopy",
            g_epoch.recs.size(), api, DescribeGm(g.start).c_str(), kMaxEpochRecords, core.scalarGmCycles);
     rec = static_cast<int64_t>(g_epoch.recs.size());
-    g_epoch.recs.push_back(EpochRec{g, core.blockIdx, kind, api, loc.file, loc.line});
+    g_epoch.recs.push_back(EpochRec{g, core.group, kind, api, loc.file, loc.line});
   }
   for (size_t j = std::min(i, kStreams - 1); j > 0; --j) last[j] = last[j - 1];  // most recent first
   last[0] = rec;
@@ -446,12 +468,16 @@ void RunKernel(const std::function<void()>& kernel) {
 struct AbortUnwind {};  // unwinds a block parked in SyncAll when the launch has failed
 
 struct Scheduler {
-  enum State : uint8_t { kNew, kReady, kRunning, kAtSyncAll, kDone, kFailed };
+  enum State : uint8_t { kNew, kReady, kRunning, kAtSyncAll, kWaiting, kDone, kFailed };
   std::mutex m;
   std::condition_variable cv;
   int turn = -1;  // block holding the baton; -1: the launcher
   bool abort = false;
   std::vector<State> state;
+  std::vector<CoreSpec> specs;
+  std::vector<Core*> cores;                   // each running core (nullptr before and after)
+  std::vector<std::function<bool()>> wakeIf;  // kWaiting: when the core may go on
+  std::vector<std::string> waitingFor;        // kWaiting: what it waits for, for the deadlock message
   std::exception_ptr error;
   SrcLoc syncSite{"", 0};
 
@@ -475,13 +501,200 @@ Scheduler* g_sched = nullptr;
 
 }  // namespace
 
+std::vector<CoreSpec> LaunchCores(const std::string& kernelType, uint32_t blockDim) {
+  std::vector<CoreSpec> specs;
+  const int n = static_cast<int>(blockDim);
+  const bool mix12 = kernelType == "KERNEL_TYPE_MIX_AIC_1_2", mix11 = kernelType == "KERNEL_TYPE_MIX_AIC_1_1";
+  for (int g = 0; g < n; ++g) {
+    if (mix12 || mix11) {
+      const int ratio = mix12 ? 2 : 1;
+      specs.push_back(CoreSpec{CoreType::kAic, g, n, g, 0, 1});
+      for (int sub = 0; sub < ratio; ++sub) specs.push_back(CoreSpec{CoreType::kAiv, g * ratio + sub, n, g, sub, ratio});
+    } else {
+      const bool aic = kernelType == "KERNEL_TYPE_AIC_ONLY" || kernelType == "KERNEL_TYPE_MIX_AIC_1_0";
+      specs.push_back(CoreSpec{aic ? CoreType::kAic : CoreType::kAiv, g, n, g, 0, 1});
+    }
+  }
+  return specs;
+}
+
+const std::vector<CoreSpec>& LaunchSpecs() { return g_sched->specs; }
+
+Core* GroupCore(int group, CoreType type, int sub) {
+  for (size_t c = 0; c < g_sched->specs.size(); ++c) {
+    const CoreSpec& s = g_sched->specs[c];
+    if (s.group == group && s.type == type && (type == CoreType::kAic || s.sub == sub)) return g_sched->cores[c];
+  }
+  return nullptr;
+}
+
+bool GroupAivsDone(int group) {
+  for (size_t c = 0; c < g_sched->specs.size(); ++c)
+    if (g_sched->specs[c].group == group && g_sched->specs[c].type == CoreType::kAiv && g_sched->state[c] != Scheduler::kDone)
+      return false;
+  return true;
+}
+
+void WaitUntil(const std::function<bool()>& ready, const std::string& what) {
+  if (ready()) return;
+  Core& core = CurrentCore();
+  const int c = core.globalId;
+  g_sched->wakeIf[c] = ready;
+  g_sched->waitingFor[c] = what;
+  g_sched->state[c] = Scheduler::kWaiting;
+  g_sched->Yield(c);
+  SetCurrentCore(&core);
+}
+
+// ---- cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag) -----------------------------------
+// Each core has a counter per flag id, as the hardware does; the wait does not name a mode. A set's
+// mode says when which counters count up: mode 2 from the AIC, each AIV of its group at once; mode 2
+// from the AIVs, the AIC once every AIV of the group has set; mode 1, both AIVs of the group once
+// both have set; mode 0, every core of the unit once all of them have set. A counted-up flag
+// remembers the sets it needed (core and trace index) so the model can time the wait.
+namespace {
+struct CrossEvent {
+  int core;
+  int64_t index;
+};
+using CrossSets = std::vector<CrossEvent>;
+// Sets waiting for their partners: (mode, scope, flag) -> per participant, its sets in order.
+std::map<std::tuple<int, int, int>, std::map<int, std::vector<CrossEvent>>> g_crossPending;
+std::map<std::pair<int, int>, std::vector<CrossSets>> g_crossCount;  // (core, flag) -> counted-up flags
+std::map<std::pair<int, int>, size_t> g_crossTaken;                  // (core, flag) -> consumed
+
+std::vector<int> Cores(const std::function<bool(const CoreSpec&)>& pick) {
+  std::vector<int> out;
+  const std::vector<CoreSpec>& specs = LaunchSpecs();
+  for (size_t c = 0; c < specs.size(); ++c)
+    if (pick(specs[c])) out.push_back(static_cast<int>(c));
+  return out;
+}
+}  // namespace
+
+void ResetCrossFlags() {
+  g_crossPending.clear();
+  g_crossCount.clear();
+  g_crossTaken.clear();
+}
+
+void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc) {
+  Core& core = CurrentCore();
+  ASCENDC_SIM_CHECK(mode == 0 || mode == 1 || mode == 2, loc, "CrossCoreSetFlag: mode %d (0, 1 or 2 on this SoC)", mode);
+  ASCENDC_SIM_CHECK(flag >= 0 && flag < 16, loc, "CrossCoreSetFlag: flag id %d out of range [0, 15]", flag);
+  ASCENDC_SIM_CHECK(pipe != PIPE_S && pipe != PIPE_ALL, loc, "CrossCoreSetFlag: pipe %s is not allowed", PipeName(pipe));
+  ASCENDC_SIM_CHECK(mode != 1 || core.coreType == CoreType::kAiv, loc, "CrossCoreSetFlag: mode 1 synchronises the AIVs of a group");
+  Instr ins{};
+  ins.pipe = static_cast<uint8_t>(pipe);
+  ins.op = Op::kCrossSet;
+  ins.link = -1;
+  ins.gmPitch = static_cast<uint64_t>(flag);
+  core.IssueAccesses(ins, loc, "CrossCoreSetFlag", nullptr, 0);  // no local access: the ordering is with another core
+  const CrossEvent me{core.globalId, static_cast<int64_t>(core.trace.size() - 1)};
+  const int group = core.group;
+  const CoreType type = core.coreType;
+  std::vector<int> setters, targets;  // who must set before the flag counts up, and whose counter does
+  if (mode == 2 && type == CoreType::kAic) {
+    setters = {core.globalId};
+    targets = Cores([&](const CoreSpec& s) { return s.group == group && s.type == CoreType::kAiv; });
+  } else if (mode == 2) {
+    setters = Cores([&](const CoreSpec& s) { return s.group == group && s.type == CoreType::kAiv; });
+    targets = Cores([&](const CoreSpec& s) { return s.group == group && s.type == CoreType::kAic; });
+  } else if (mode == 1) {
+    setters = targets = Cores([&](const CoreSpec& s) { return s.group == group && s.type == CoreType::kAiv; });
+  } else {
+    setters = targets = Cores([&](const CoreSpec& s) { return s.type == type; });
+  }
+  auto& pending = g_crossPending[{mode * 2 + static_cast<int>(type), mode == 0 ? 0 : group, flag}];
+  pending[core.globalId].push_back(me);
+  for (int c : setters)
+    if (pending[c].empty()) return;  // a partner has not set yet
+  CrossSets sets;
+  for (int c : setters) {
+    sets.push_back(pending[c].front());
+    pending[c].erase(pending[c].begin());
+  }
+  for (int t : targets) g_crossCount[{t, flag}].push_back(sets);
+}
+
+void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc) {
+  (void)mode;  // the waiting core only counts: the set's mode decided what counts
+  Core& core = CurrentCore();
+  ASCENDC_SIM_CHECK(flag >= 0 && flag < 16, loc, "CrossCoreWaitFlag: flag id %d out of range [0, 15]", flag);
+  const std::pair<int, int> key{core.globalId, flag};
+  WaitUntil([key] { return g_crossTaken[key] < g_crossCount[key].size(); },
+            "in CrossCoreWaitFlag(" + std::to_string(flag) + ") at " + loc.file + ":" + std::to_string(loc.line));
+  const CrossSets sets = g_crossCount[key][g_crossTaken[key]++];
+  for (const CrossEvent& e : sets) {
+    Instr ins{};
+    ins.pipe = static_cast<uint8_t>(pipe);
+    ins.op = Op::kCrossWait;
+    ins.link = e.index;
+    ins.gmAddr = static_cast<uint64_t>(e.core);
+    core.IssueAccesses(ins, loc, "CrossCoreWaitFlag", nullptr, 0);
+  }
+}
+
+// The Matmul service of a mixed kernel: an AIV's request runs on its group's AIC. The AIV records
+// the message (a cross-core set) and waits for the answer; the AIC waits for the message, records
+// the cube work, and answers once its last instruction (on PIPE_FIX) is done.
+void RunOnGroupAic(const std::function<void()>& work, const SrcLoc& loc) {
+  Core& aiv = CurrentCore();
+  if (aiv.coreType == CoreType::kAic) return work();
+  Core* aic = GroupCore(aiv.group, CoreType::kAic, 0);
+  ASCENDC_SIM_CHECK(aic != nullptr, loc,
+                    "Matmul on a vector core with no cube core serving it: a mixed kernel (KERNEL_TYPE_MIX_AIC_1_2) needs "
+                    "REGIST_MATMUL_OBJ reached on the AIC, an AIV-only kernel has no cube unit");
+  Instr msg{};
+  msg.pipe = PIPE_S;
+  msg.op = Op::kCrossSet;
+  msg.link = -1;
+  aiv.IssueAccesses(msg, loc, "Matmul request", nullptr, 0);
+  const int64_t msgIndex = static_cast<int64_t>(aiv.trace.size() - 1);
+  SetCurrentCore(aic);
+  try {
+    Instr in{};
+    in.pipe = PIPE_S;
+    in.op = Op::kCrossWait;
+    in.link = msgIndex;
+    in.gmAddr = static_cast<uint64_t>(aiv.globalId);
+    aic->IssueAccesses(in, loc, "Matmul request", nullptr, 0);
+    work();
+    Instr done{};
+    done.pipe = PIPE_FIX;
+    done.op = Op::kCrossSet;
+    done.link = -1;
+    aic->IssueAccesses(done, loc, "Matmul answer", nullptr, 0);
+  } catch (...) {
+    SetCurrentCore(&aiv);
+    throw;
+  }
+  SetCurrentCore(&aiv);
+  Instr wait{};
+  wait.pipe = PIPE_S;
+  wait.op = Op::kCrossWait;
+  wait.link = static_cast<int64_t>(aic->trace.size() - 1);
+  wait.gmAddr = static_cast<uint64_t>(aic->globalId);
+  aiv.IssueAccesses(wait, loc, "Matmul answer", nullptr, 0);
+}
+
 void RunBlocks(uint32_t n, const std::function<void()>& kernel, const std::function<void(Core&)>& done) {
+  RunCores(LaunchCores("KERNEL_TYPE_AIV_ONLY", n), kernel, done);
+}
+
+void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& kernel, const std::function<void(Core&)>& done) {
+  const uint32_t n = static_cast<uint32_t>(specs.size());
   Scheduler s;
   s.state.assign(n, Scheduler::kNew);
+  s.specs = specs;
+  s.cores.assign(n, nullptr);
+  s.wakeIf.resize(n);
+  s.waitingFor.resize(n);
   std::vector<std::thread> threads(n);
   g_sched = &s;
   g_epoch = Epoch{};
   g_raw = RawAccesses{};
+  ResetCrossFlags();
   InstallRawAccessHandlers();
   auto body = [&](int b) {
     {
@@ -489,15 +702,25 @@ void RunBlocks(uint32_t n, const std::function<void()>& kernel, const std::funct
       s.cv.wait(lk, [&] { return s.turn == b; });
     }
     try {
-      Core core(b, static_cast<int>(n));
+      const CoreSpec& spec = s.specs[b];
+      Core core(spec.blockIdx, spec.blockNum);
+      core.coreType = spec.type;
+      core.group = spec.group;
+      core.subBlockIdx = spec.sub;
+      core.taskRatio = spec.ratio;
+      core.globalId = b;
+      s.cores[b] = &core;
       SetCurrentCore(&core);
       RunKernel(kernel);
       core.Finish();
       done(core);
+      s.cores[b] = nullptr;
       s.state[b] = Scheduler::kDone;
     } catch (const AbortUnwind&) {
+      s.cores[b] = nullptr;
       s.state[b] = Scheduler::kDone;
     } catch (...) {
+      s.cores[b] = nullptr;
       s.error = std::current_exception();
       s.state[b] = Scheduler::kFailed;
     }
@@ -506,33 +729,50 @@ void RunBlocks(uint32_t n, const std::function<void()>& kernel, const std::funct
     s.turn = -1;
     s.cv.notify_all();
   };
-  // Wake blocks parked in SyncAll so they unwind, then join every thread.
+  // Wake blocks parked in SyncAll or a wait so they unwind, then join every thread.
   auto teardown = [&] {
     s.abort = true;
     for (uint32_t b = 0; b < n; ++b)
-      if (s.state[b] == Scheduler::kAtSyncAll) s.Give(static_cast<int>(b));
+      if (s.state[b] == Scheduler::kAtSyncAll || s.state[b] == Scheduler::kWaiting) s.Give(static_cast<int>(b));
     for (auto& t : threads)
       if (t.joinable()) t.join();
     g_sched = nullptr;
   };
   try {
     for (;;) {
-      uint32_t parked = 0, finished = 0;
+      uint32_t parked = 0, finished = 0, waiting = 0;
+      bool progress = false;
       for (uint32_t b = 0; b < n; ++b) {
         if (s.state[b] == Scheduler::kNew) {
           threads[b] = std::thread(body, static_cast<int>(b));
           s.state[b] = Scheduler::kRunning;
           s.Give(static_cast<int>(b));
+          progress = true;
         } else if (s.state[b] == Scheduler::kReady) {
           s.state[b] = Scheduler::kRunning;
           s.Give(static_cast<int>(b));
+          progress = true;
+        } else if (s.state[b] == Scheduler::kWaiting && s.wakeIf[b]()) {
+          s.state[b] = Scheduler::kRunning;
+          s.Give(static_cast<int>(b));
+          progress = true;
         }
         if (s.state[b] == Scheduler::kFailed) std::rethrow_exception(s.error);
         if (s.state[b] == Scheduler::kDone && threads[b].joinable()) threads[b].join();
+      }
+      for (uint32_t b = 0; b < n; ++b) {
         parked += s.state[b] == Scheduler::kAtSyncAll;
         finished += s.state[b] == Scheduler::kDone;
+        waiting += s.state[b] == Scheduler::kWaiting;
       }
       if (finished == n) break;
+      if (waiting > 0) {
+        if (progress) continue;
+        std::string msg = "deadlock: every remaining core waits for another";
+        for (uint32_t b = 0; b < n; ++b)
+          if (s.state[b] == Scheduler::kWaiting) msg += "; core " + std::to_string(b) + " " + s.waitingFor[b];
+        throw SimError(Status::RUNTIME_ERROR, msg);
+      }
       if (finished > 0) {
         const char* slash = std::strrchr(s.syncSite.file, '/');
         throw SimError(Status::RUNTIME_ERROR, std::string("SyncAll at ") + (slash ? slash + 1 : s.syncSite.file) + ":" +
@@ -567,8 +807,8 @@ void Core::SyncAll(const SrcLoc& loc) {
   ord_->gmWrites.clear();  // everything before is complete
   ord_->gmReads.clear();
   if (g_sched->syncSite.line == 0) g_sched->syncSite = loc;
-  g_sched->state[blockIdx] = Scheduler::kAtSyncAll;
-  g_sched->Yield(blockIdx);
+  g_sched->state[globalId] = Scheduler::kAtSyncAll;
+  g_sched->Yield(globalId);
 }
 
 bool GmPattern::Overlaps(const GmPattern& o) const {
@@ -688,16 +928,26 @@ TPipe::~TPipe() {
   if (ascendc_sim::CurrentCore().tpipe == this) ascendc_sim::CurrentCore().tpipe = nullptr;
 }
 
-uint32_t TPipe::Allocate(uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num) {
+uint32_t TPipe::Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num) {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  ASCENDC_SIM_CHECK(used_ + bytes <= core.ub.bytes, loc,
+  if (buf != ascendc_sim::LocalBuf::kUB) {
+    uint32_t& used = cubeUsed_[static_cast<int>(buf)];
+    const uint32_t cap = core.local.Size(buf);
+    ASCENDC_SIM_CHECK(used + bytes <= cap, loc, "InitBuffer of %u x %u bytes needs %s [%u, %llu) but the %s holds only %u bytes", num,
+                      len, ascendc_sim::LocalBufName(buf), used, static_cast<unsigned long long>(used + bytes),
+                      ascendc_sim::LocalBufName(buf), cap);
+    const uint32_t base = core.local.Base(buf) + used;
+    used += static_cast<uint32_t>(bytes);
+    return base;
+  }
+  ASCENDC_SIM_CHECK(used_ + bytes <= core.local.Size(ascendc_sim::LocalBuf::kUB), loc,
                     "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available", num, len, used_,
                     static_cast<unsigned long long>(used_ + bytes), core.ubCapacity);
   // Into the bytes the runtime reserves at the top of the UB: the device does not stop it.
   ASCENDC_SIM_WARN_UNLESS(used_ + bytes <= core.ubCapacity, loc,
                           "InitBuffer of %u x %u bytes needs UB [%u, %llu), into the %llu bytes the runtime reserves above %u",
                           num, len, used_, static_cast<unsigned long long>(used_ + bytes),
-                          static_cast<unsigned long long>(core.ub.bytes - core.ubCapacity), core.ubCapacity);
+                          static_cast<unsigned long long>(core.local.Size(ascendc_sim::LocalBuf::kUB) - core.ubCapacity), core.ubCapacity);
   uint32_t base = used_;
   used_ += static_cast<uint32_t>(bytes);
   core.ubPeak = std::max(core.ubPeak, used_);

@@ -64,6 +64,7 @@ struct TensorArg {
 
 struct Launch {
   std::string opType, kernel, tilingSo, kernelSo, result;
+  std::string kernelType = "KERNEL_TYPE_AIV_ONLY";  // decides which cores run (LaunchCores)
   int resultFd = -1;
   LaunchOptions model;  // `trace_json PATH`, `noise_seed N`
   std::unordered_map<std::string, std::string> params;
@@ -84,6 +85,7 @@ Launch ParseLaunch(const char* path) {
     else if (key == "kernel") s >> l.kernel;
     else if (key == "tiling_so") s >> l.tilingSo;
     else if (key == "kernel_so") s >> l.kernelSo;
+    else if (key == "kernel_type") s >> l.kernelType;
     else if (key == "result") s >> l.result;
     else if (key == "result_fd") s >> l.resultFd;
     else if (key == "trace_json") s >> l.model.timelinePath;
@@ -270,7 +272,9 @@ void SendBlock(int fd, const Core& core) {
     const channel::SiteFrame f{s.line, static_cast<uint32_t>(std::strlen(api)), static_cast<uint32_t>(std::strlen(file)), 0};
     sites.append(reinterpret_cast<const char*>(&f), sizeof f).append(api, f.apiBytes).append(file, f.fileBytes);
   }
-  const channel::BlockFrame b{static_cast<uint32_t>(core.blockIdx), core.ubPeak, core.trace.size(), core.sites.size()};
+  // `blockIdx` carries the core's index among the launch's cores (LaunchCores), which the launcher
+  // maps back to its unit and block.
+  const channel::BlockFrame b{static_cast<uint32_t>(core.globalId), core.ubPeak, core.trace.size(), core.sites.size()};
   Send(fd, channel::Kind::kBlock, 0, {{&b, sizeof b}, {core.trace.data(), core.trace.size() * sizeof(Instr)}, {sites.data(), sites.size()}});
 }
 
@@ -362,8 +366,8 @@ void RunCandidate(const Launch& l, const GmArgs& gm, int fd) {
   void* entry = dlsym(kernelLib, l.kernel.c_str());
   if (entry == nullptr) throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
   Send(fd, channel::Kind::kLaunch, 0, {{&launch, sizeof launch}});
-  RunBlocks(launch.blockDim, [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); },
-            [&](Core& core) { SendBlock(fd, core); });
+  RunCores(LaunchCores(l.kernelType, launch.blockDim), [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); },
+           [&](Core& core) { SendBlock(fd, core); });
   std::fflush(nullptr);  // the launcher ends this process once it has the end record
   for (const std::string& w : Warnings()) Send(fd, channel::Kind::kWarning, 0, {{w.data(), w.size()}});
   Send(fd, channel::Kind::kEnd, 0, {});
@@ -400,18 +404,21 @@ void Read(int fd, T* data, size_t n = 1) {
 }
 
 // Checks one block's trace before the model indexes anything with it.
-void CheckTrace(const std::vector<Instr>& trace) {
+void CheckTrace(const std::vector<Instr>& trace, size_t cores) {
   for (size_t k = 0; k < trace.size(); ++k) {
     const Instr& i = trace[k];
     if (i.pipe > PIPE_ALL) throw Malformed("instruction " + std::to_string(k) + " on pipe " + std::to_string(i.pipe));
     if (i.op == Op::kWaitFlag && i.link >= 0 && static_cast<size_t>(i.link) >= trace.size())
       throw Malformed("instruction " + std::to_string(k) + " waits on an instruction past the trace");
+    if (i.op == Op::kCrossWait && (i.gmAddr >= cores || i.link < 0))
+      throw Malformed("instruction " + std::to_string(k) + " waits on a core outside the launch");
   }
 }
 
 // What the launcher builds from the candidate process's frames.
 struct Received {
   std::unique_ptr<LaunchModel> model;
+  std::vector<CoreSpec> cores;    // the launch's cores (LaunchCores), indexed by a block record's index
   std::unique_ptr<Core> scratch;  // carries each received block into the model
   std::vector<bool> seen;
   uint32_t blocks = 0;
@@ -437,16 +444,17 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         o.tilingBytes = f.tilingBytes;
         RegisterGm(reinterpret_cast<void*>(f.workspaceAddr), f.workspaceSize, "workspace", nullptr, 0);
         RegisterGm(reinterpret_cast<void*>(f.tilingAddr), f.tilingSize, "tiling", nullptr, 0);
-        r.model = std::make_unique<LaunchModel>(f.blockDim, l.model);
+        r.cores = LaunchCores(l.kernelType, f.blockDim);
+        r.model = std::make_unique<LaunchModel>(r.cores, l.model);
         r.scratch = std::make_unique<Core>(0, static_cast<int>(f.blockDim));
-        r.seen.assign(f.blockDim, false);
+        r.seen.assign(r.cores.size(), false);
         break;
       }
       case channel::Kind::kBlock: {
         channel::BlockFrame b;
         if (!r.model || h.bytes < sizeof b) throw Malformed("block record before the launch record");
         Read(fd, &b);
-        if (b.blockIdx >= o.blockDim || r.seen[b.blockIdx]) throw Malformed("block " + std::to_string(b.blockIdx));
+        if (b.blockIdx >= r.cores.size() || r.seen[b.blockIdx]) throw Malformed("block " + std::to_string(b.blockIdx));
         uint64_t rest = h.bytes - sizeof b;
         if (b.instrs > rest / sizeof(Instr)) throw Malformed("trace length");
         rest -= b.instrs * sizeof(Instr);
@@ -467,8 +475,12 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
           core.sites.push_back(Site{r.names.insert(api).first->c_str(), r.names.insert(file).first->c_str(), f.line});
         }
         if (rest != 0) throw Malformed("block record size");
-        CheckTrace(core.trace);
-        core.blockIdx = static_cast<int>(b.blockIdx);
+        CheckTrace(core.trace, r.cores.size());
+        const CoreSpec& spec = r.cores[b.blockIdx];
+        core.globalId = static_cast<int>(b.blockIdx);
+        core.blockIdx = spec.blockIdx;
+        core.coreType = spec.type;
+        core.group = spec.group;
         o.ubPeak = std::max(o.ubPeak, b.ubPeak);
         r.seen[b.blockIdx] = true;
         ++r.blocks;
@@ -485,7 +497,7 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         break;
       }
       case channel::Kind::kEnd:
-        if (h.bytes != 0 || !r.model || r.blocks != o.blockDim) throw Malformed("end record before every block");
+        if (h.bytes != 0 || !r.model || r.blocks != r.cores.size()) throw Malformed("end record before every block");
         return true;
       case channel::Kind::kError: {
         if (h.status < 1 || h.status > 3 || h.bytes > kMaxMessageBytes) throw Malformed("error record");

@@ -26,7 +26,7 @@ void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_li
     if (s.perBlock == 0) s.perBlock = 32 / o.elemBytes;
     uint64_t extent = lanes.Extent(s);
     if (extent > o.size) {  // past the tensor: the device runs on while it stays inside the UB
-      ASCENDC_SIM_CHECK(o.addr + extent * o.elemBytes <= core.ub.bytes, loc,
+      ASCENDC_SIM_CHECK(o.addr + extent * o.elemBytes <= core.local.Size(LocalBuf::kUB), loc,
                         "%s: operand %d touches %llu elements but the tensor has %u, past the end of the UB", api, i,
                         static_cast<unsigned long long>(extent), o.size);
       DeviceTolerated(loc, "%s: operand %d touches %llu elements but the tensor has %u", api, i,

@@ -5,11 +5,16 @@
 
 namespace ascendc_sim {
 
-LaunchModel::LaunchModel(uint32_t blockDim, LaunchOptions options)
-    : params_(model::Params::FromSoc()), vec_(params_), options_(std::move(options)), blocks_(blockDim), profile_(blockDim) {}
+LaunchModel::LaunchModel(const std::vector<CoreSpec>& cores, LaunchOptions options)
+    : params_(model::Params::FromSoc()),
+      vec_(params_),
+      options_(std::move(options)),
+      blocks_(cores.size()),
+      cores_(cores),
+      profile_(static_cast<uint32_t>(cores.size())) {}
 
 void LaunchModel::AddBlock(const Core& core) {
-  blocks_[static_cast<size_t>(core.blockIdx)] = model::Compile(core, params_, vec_, !options_.timelinePath.empty());
+  blocks_[static_cast<size_t>(core.globalId)] = model::Compile(core, params_, vec_, !options_.timelinePath.empty());
 }
 
 model::LaunchEvent LaunchModel::Run() {
@@ -19,8 +24,11 @@ model::LaunchEvent LaunchModel::Run() {
     timeline = std::make_unique<model::TimelineListener>(options_.timelinePath, blocks_, params_.clockGhz, options_.timelineMaxEvents);
     listeners.push_back(timeline.get());
   }
+  std::vector<bool> aic(blocks_.size());
+  for (size_t k = 0; k < blocks_.size(); ++k) aic[k] = blocks_[k].aic;
+  profile_.SetCubeBlocks(std::move(aic));
   model::ChipModel chip(params_, listeners, options_.noiseSeed);
-  return chip.Run(blocks_);
+  return chip.Run(blocks_, cores_);
 }
 
 }  // namespace ascendc_sim

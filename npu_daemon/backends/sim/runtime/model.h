@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ascendc_sim/core.h"
+#include "ascendc_sim/runtime.h"
 #include "model/events.h"
 #include "model/params.h"
 #include "model/program.h"
@@ -25,7 +26,7 @@ struct LaunchOptions {
 
 class LaunchModel {
  public:
-  LaunchModel(uint32_t blockDim, LaunchOptions options);
+  LaunchModel(const std::vector<CoreSpec>& cores, LaunchOptions options);
   // Keep a finished block (called once per block, one block at a time).
   void AddBlock(const Core& core);
   // Time the launch; the profile listener holds the per-block report afterwards.
@@ -37,6 +38,7 @@ class LaunchModel {
   model::VectorUnit vec_;
   LaunchOptions options_;
   std::vector<model::Program> blocks_;
+  std::vector<CoreSpec> cores_;
   model::ProfileListener profile_;
 };
 

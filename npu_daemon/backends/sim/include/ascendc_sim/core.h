@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -142,6 +143,15 @@ enum class Op : uint8_t {
   kVecSelect,   // Select / GatherMask
   kVecGather,   // Gather by byte offsets (one UB read per lane)
   kVecIndex,    // CreateVecIndex / Brcb
+  // The cube unit (cube_*.h): AIC cores only.
+  kCopyGmToL1,  // MTE2 DMA into L1 (ND or ND2NZ); a GM read like kCopyGmToUb
+  kLoadL0,      // MTE1: L1 -> L0A/L0B fractals (LoadData 2D / 3D), `elements` bytes
+  kMmad,        // PIPE_M: `repeats` 16 x 16 x k0 fractal steps, `elemBytes` of the inputs
+  kFixpipe,     // PIPE_FIX: L0C -> GM, a GM write like kCopyUbToGm (rows of unitBytes at gmPitch)
+  kFixpipeUb,   // PIPE_FIX: L0C -> UB / L1 (no GM traffic), `elements` bytes
+  kCopyL1,      // MTE1: L1 -> bias table / fixpipe buffer, `elements` bytes
+  kCrossSet,    // CrossCoreSetFlag: `link` unused, `gmPitch` = flag key
+  kCrossWait,   // CrossCoreWaitFlag: `gmAddr` = global core id, `link` = index in that core's trace
 };
 
 struct Instr {
@@ -211,6 +221,28 @@ struct GuardedMemory {
   uint64_t mapped = 0;  // rounded up to whole pages
 };
 
+// The cube unit's buffers, placed in the core's local address space after the Unified Buffer (so a
+// LocalTensor is one address whatever its position): L1, L0A, L0B, L0C, the bias table (BT) and the
+// fixpipe buffer (FB). Sizes are SoC parameters; each base is aligned to 64 KiB.
+enum class LocalBuf : uint8_t { kUB = 0, kL1, kL0A, kL0B, kL0C, kBT, kFB, kCount };
+struct LocalLayout {
+  uint32_t base[static_cast<int>(LocalBuf::kCount)] = {};
+  uint32_t size[static_cast<int>(LocalBuf::kCount)] = {};
+  uint32_t total = 0;
+  static LocalLayout FromSoc();
+  uint32_t Base(LocalBuf b) const { return base[static_cast<int>(b)]; }
+  uint32_t Size(LocalBuf b) const { return size[static_cast<int>(b)]; }
+  LocalBuf Of(uint32_t addr) const {  // the buffer an address lies in
+    for (int b = static_cast<int>(LocalBuf::kCount) - 1; b > 0; --b)
+      if (addr >= base[b]) return static_cast<LocalBuf>(b);
+    return LocalBuf::kUB;
+  }
+};
+const char* LocalBufName(LocalBuf b);
+
+// Which unit a core is: the vector cores run AIV code, the cube cores AIC code (ASCEND_IS_AIC).
+enum class CoreType : uint8_t { kAiv = 0, kAic = 1 };
+
 class Core {
  public:
   Core(int blockIdx, int blockNum);
@@ -220,7 +252,16 @@ class Core {
 
   int blockIdx;
   int blockNum;
-  GuardedMemory ub;             // the Unified Buffer of this core
+  // Mixed (AIC + AIV) launches: the core's unit, its group (one AIC with its AIVs), its index
+  // within the group's AIVs and the AIV:AIC ratio; a single-unit launch has group = blockIdx.
+  CoreType coreType = CoreType::kAiv;
+  int group = 0;
+  int subBlockIdx = 0;
+  int taskRatio = 1;
+  int globalId = 0;             // index of the core among every core of the launch
+  LocalLayout local;
+  // Local memory: the Unified Buffer at [0, UB) and, past it, the cube buffers (LocalLayout).
+  GuardedMemory ub;
   uint32_t ubCapacity;          // bytes TPipe may hand out (the UB less what the runtime reserves)
   uint32_t ubPeak = 0;          // most UB bytes TPipe handed out at once
   std::vector<Instr> trace;
@@ -265,6 +306,18 @@ class Core {
 };
 
 Core& CurrentCore();
+// Mixed launches (runtime/core.cpp): the cores of the launch, a core of a group (nullptr when not
+// running), whether a group's AIVs have all ended, parking the current core until `ready`, and the
+// cross-core flags of CrossCoreSetFlag / CrossCoreWaitFlag.
+struct CoreSpec;
+const std::vector<CoreSpec>& LaunchSpecs();
+Core* GroupCore(int group, CoreType type, int sub);
+bool GroupAivsDone(int group);
+void WaitUntil(const std::function<bool()>& ready, const std::string& what);
+void ResetCrossFlags();
+void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc);
+void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc);
+void RunOnGroupAic(const std::function<void()>& work, const SrcLoc& loc);
 int64_t SocParamInt(const char* key);
 const char* SocParamStr(const char* key);
 

@@ -40,6 +40,11 @@ struct DataCopyPadParams {
 
 namespace ascendc_sim {
 
+// L1 -> bias table copies share DataCopy(LocalTensor, LocalTensor, DataCopyParams) (cube_compute.h).
+template <typename D, typename S>
+bool CopyL1ToBt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, const AscendC::DataCopyParams& p,
+                const SrcLoc& loc);
+
 // One DMA: `bursts` rows of `rowBytes`; GM rows `gmPitch` bytes apart, UB rows `ubPitch` apart.
 struct Dma {
   uint32_t bursts;
@@ -175,6 +180,7 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
 template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
   ascendc_sim::CheckParams(p, "DataCopy", loc);
+  if (ascendc_sim::CopyL1ToBt(dst, src, p, loc)) return;
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
   const uint32_t row = p.blockLen * 32u, dstPitch = (p.blockLen + p.dstStride) * 32u, srcPitch = (p.blockLen + p.srcStride) * 32u;
   const uint32_t dstBytes = (p.blockCount - 1) * dstPitch + row, srcBytes = (p.blockCount - 1) * srcPitch + row;

@@ -15,13 +15,39 @@ using ascendc_sim::SrcLoc;
 enum class TPosition : uint8_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM, TSCM, C2PIPE2GM, MAX };
 using QuePosition = TPosition;
 
-// Which pipes produce into and consume from a buffer at a position.
-// A queue bound to GM (TQueBind<GM, VECIN> / <VECOUT, GM>) is filled by MTE2 / drained by MTE3.
+// Which pipes produce into and consume from a buffer at a position. A queue bound to GM
+// (TQueBind<GM, VECIN> / <VECOUT, GM>) is filled by MTE2 / drained by MTE3.
 constexpr pipe_t ProducerPipe(TPosition p) {
-  return p == TPosition::VECIN || p == TPosition::GM ? PIPE_MTE2 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE2 : PIPE_V;
+  switch (p) {
+    case TPosition::VECIN: case TPosition::GM: case TPosition::A1: case TPosition::B1: case TPosition::C1: return PIPE_MTE2;
+    case TPosition::A2: case TPosition::B2: case TPosition::C2: case TPosition::C2PIPE2GM: return PIPE_MTE1;
+    case TPosition::CO1: return PIPE_M;
+    case TPosition::CO2: return PIPE_FIX;
+    default: return PIPE_V;
+  }
 }
 constexpr pipe_t ConsumerPipe(TPosition p) {
-  return p == TPosition::VECOUT || p == TPosition::GM ? PIPE_MTE3 : p == TPosition::A1 || p == TPosition::B1 ? PIPE_MTE1 : PIPE_V;
+  switch (p) {
+    case TPosition::VECOUT: case TPosition::GM: return PIPE_MTE3;
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: return PIPE_MTE1;
+    case TPosition::A2: case TPosition::B2: case TPosition::C2: return PIPE_M;
+    case TPosition::CO1: case TPosition::C2PIPE2GM: return PIPE_FIX;
+    case TPosition::CO2: return PIPE_V;
+    default: return PIPE_V;
+  }
+}
+// The physical buffer behind a position: L1 for A1/B1/C1/TSCM, L0A/L0B/L0C for A2/B2/CO1, the bias
+// table for C2, the fixpipe buffer for C2PIPE2GM, the Unified Buffer for the rest (CO2 included).
+constexpr ascendc_sim::LocalBuf BufferOf(TPosition p) {
+  switch (p) {
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return ascendc_sim::LocalBuf::kL1;
+    case TPosition::A2: return ascendc_sim::LocalBuf::kL0A;
+    case TPosition::B2: return ascendc_sim::LocalBuf::kL0B;
+    case TPosition::CO1: return ascendc_sim::LocalBuf::kL0C;
+    case TPosition::C2: return ascendc_sim::LocalBuf::kBT;
+    case TPosition::C2PIPE2GM: return ascendc_sim::LocalBuf::kFB;
+    default: return ascendc_sim::LocalBuf::kUB;
+  }
 }
 
 template <typename T>
@@ -85,14 +111,18 @@ class LocalTensor {
   using PrimType = T;
   __aicore__ LocalTensor() = default;
   LocalTensor(uint32_t addr, uint32_t size, TPosition pos) : addr_(addr), size_(size), pos_(pos) {}
-  // Static allocation at a UB byte address, bypassing TPipe (kernels that lay out UB by hand).
-  __aicore__ LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ASCENDC_SIM_LOC)
-      : addr_(addr), size_(tileSize), pos_(pos) {
-    ASCENDC_SIM_CHECK(addr % 32 == 0, loc, "LocalTensor(pos, addr = %u, %u): UB address not 32 B aligned", addr, tileSize);
+  // Static allocation at a byte address of the position's buffer (UB, or a cube buffer), bypassing
+  // TPipe (kernels that lay out their buffers by hand).
+  __aicore__ LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ASCENDC_SIM_LOC) : size_(tileSize), pos_(pos) {
+    const ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    const ascendc_sim::LocalBuf buf = BufferOf(pos);
+    const uint32_t cap = buf == ascendc_sim::LocalBuf::kUB ? core.ubCapacity : core.local.Size(buf);
+    const char* name = ascendc_sim::LocalBufName(buf);
+    ASCENDC_SIM_CHECK(addr % 32 == 0, loc, "LocalTensor(pos, addr = %u, %u): %s address not 32 B aligned", addr, tileSize, name);
     const uint64_t end = addr + static_cast<uint64_t>(tileSize) * sizeof(T);
-    ASCENDC_SIM_CHECK(end <= ascendc_sim::CurrentCore().ubCapacity, loc,
-                      "LocalTensor(pos, addr = %u, %u): bytes [%u, %llu) exceed the %u B of UB", addr, tileSize, addr,
-                      static_cast<unsigned long long>(end), ascendc_sim::CurrentCore().ubCapacity);
+    ASCENDC_SIM_CHECK(end <= cap, loc, "LocalTensor(pos, addr = %u, %u): bytes [%u, %llu) exceed the %u B of %s", addr, tileSize,
+                      addr, static_cast<unsigned long long>(end), cap, name);
+    addr_ = core.local.Base(buf) + addr;
   }
   // Operator forms (dst = a + b): the right-hand side is an expression that runs the vector op.
   template <typename Expr, typename = decltype(&Expr::template Run<T>)>
@@ -148,7 +178,7 @@ class LocalTensor {
   // Past the tensor but inside the UB the scalar unit reads or writes on (a device-tolerated warning).
   void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
     if (index < size_) return;
-    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().ub.bytes, loc,
+    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().local.Size(ascendc_sim::LocalBuf::kUB), loc,
                       "LocalTensor::%s index %u out of range (tensor has %u elements), past the end of the UB", api, index,
                       size_);
     ascendc_sim::DeviceTolerated(loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
@@ -347,24 +377,24 @@ class TPipe {
       ASCENDC_SIM_CHECK(vecinBuffers_ <= 8, loc, "InitBuffer: %u buffers on the VECIN position (at most 8)", vecinBuffers_);
     }
     uint32_t bytes = Align32(len);
-    que.Bind(Allocate(static_cast<uint64_t>(bytes) * num, loc, len, num), num, bytes);
+    que.Bind(Allocate(BufferOf(s), static_cast<uint64_t>(bytes) * num, loc, len, num), num, bytes);
     return true;
   }
   template <TPosition pos>
   __aicore__ bool InitBuffer(TBuf<pos>& buf, uint32_t len, ASCENDC_SIM_LOC) {
-    buf.Bind(Allocate(Align32(len), loc, len, 1), Align32(len));
+    buf.Bind(Allocate(BufferOf(pos), Align32(len), loc, len, 1), Align32(len));
     return true;
   }
   // A TBuf is a queue on the device, so the queue form (num buffers of len bytes) takes one too.
   template <TPosition pos>
   __aicore__ bool InitBuffer(TBuf<pos>& buf, uint8_t num, uint32_t len, ASCENDC_SIM_LOC) {
     const uint32_t bytes = Align32(len) * num;
-    buf.Bind(Allocate(bytes, loc, len, num), bytes);
+    buf.Bind(Allocate(BufferOf(pos), bytes, loc, len, num), bytes);
     return true;
   }
-  __aicore__ void Init() { used_ = 0; vecinBuffers_ = 0; }
-  __aicore__ void Reset() { used_ = 0; vecinBuffers_ = 0; }
-  __aicore__ void Destroy() { used_ = 0; vecinBuffers_ = 0; }
+  __aicore__ void Init() { Reset(); }
+  __aicore__ void Reset() { used_ = 0; vecinBuffers_ = 0; for (uint32_t& u : cubeUsed_) u = 0; }
+  __aicore__ void Destroy() { Reset(); }
   uint32_t UsedBytes() const { return used_; }
 
   // Event ids come from a pool of 8 per HardEvent, as on the real TPipe.
@@ -388,8 +418,9 @@ class TPipe {
  private:
   uint8_t eventIds_[64] = {};
   static uint32_t Align32(uint32_t n) { return (n + 31u) & ~31u; }
-  uint32_t Allocate(uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num);
+  uint32_t Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num);
   uint32_t used_ = 0;
+  uint32_t cubeUsed_[static_cast<int>(ascendc_sim::LocalBuf::kCount)] = {};  // bytes handed out per cube buffer
   uint32_t vecinBuffers_ = 0;
 };
 

@@ -27,6 +27,16 @@ bool InGuardedGm(uintptr_t addr);  // inside the guard mapping of a GM buffer
 // results are deterministic. `done` sees each block's finished core (on that block's thread).
 // GM accesses are checked across blocks at every SyncAll and at the end.
 void RunBlocks(uint32_t blockDim, const std::function<void()>& kernel, const std::function<void(Core&)>& done);
+// The cores a launch starts: blockDim blocks of one unit, or blockDim groups of one AIC and its AIVs
+// (KERNEL_TYPE_MIX_AIC_1_2 / 1_1), in group order, each group's AIC first.
+struct CoreSpec {
+  CoreType type;
+  int blockIdx, blockNum, group, sub, ratio;
+};
+std::vector<CoreSpec> LaunchCores(const std::string& kernelType, uint32_t blockDim);
+// RunBlocks over explicit cores; a core may park in WaitUntil (cross-core flags, the Matmul server)
+// and is resumed once its condition holds; if every remaining core waits, the launch deadlocks.
+void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& kernel, const std::function<void(Core&)>& done);
 const std::vector<ops::OpDef*>& RegisteredOps();
 // IMPL_OP_OPTILING registrations by op type (register/op_impl_registry.h).
 const gert::OpImplTiling* RegisteredImpl(const std::string& type);

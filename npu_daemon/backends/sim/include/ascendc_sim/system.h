@@ -14,9 +14,10 @@ namespace AscendC {
 
 __aicore__ inline int64_t GetBlockIdx() { return ascendc_sim::CurrentCore().blockIdx; }
 __aicore__ inline int64_t GetBlockNum() { return ascendc_sim::CurrentCore().blockNum; }
-__aicore__ inline int64_t GetSubBlockIdx() { return 0; }
-__aicore__ inline int64_t GetSubBlockNum() { return 1; }
-__aicore__ inline int64_t GetTaskRation() { return 1; }
+__aicore__ inline int64_t GetSubBlockIdx() { return ascendc_sim::CurrentCore().subBlockIdx; }
+__aicore__ inline int64_t GetSubBlockNum() { return ascendc_sim::CurrentCore().taskRatio; }
+__aicore__ inline int64_t GetTaskRation() { return ascendc_sim::CurrentCore().taskRatio; }
+__aicore__ inline int64_t GetTaskRatio() { return ascendc_sim::CurrentCore().taskRatio; }
 __aicore__ inline int64_t GetSystemCycle() { return static_cast<int64_t>(ascendc_sim::CurrentCore().trace.size()); }
 __aicore__ inline constexpr int64_t GetDataBlockSizeInBytes() { return 32; }
 __aicore__ inline GM_ADDR GetSysWorkSpacePtr() { return ascendc_sim::SysWorkspace(); }
@@ -65,13 +66,17 @@ __aicore__ inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
 __aicore__ inline int64_t get_subblockid() { return AscendC::GetSubBlockIdx(); }
 __aicore__ inline int64_t get_subblockdim() { return AscendC::GetSubBlockNum(); }
 
-constexpr bool ASCEND_IS_AIV = true;
-constexpr bool ASCEND_IS_AIC = false;
+// The unit the code runs on: a run-time test here (one kernel build runs on every core), so
+// `if ASCEND_IS_AIC { ... }` works as on the device but `if constexpr (ASCEND_IS_AIC)` does not.
+#define ASCEND_IS_AIV (::ascendc_sim::CurrentCore().coreType == ::ascendc_sim::CoreType::kAiv)
+#define ASCEND_IS_AIC (::ascendc_sim::CurrentCore().coreType == ::ascendc_sim::CoreType::kAic)
 #define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
 #define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
 
 enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
                       KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIC_1_4 };
+// The kernel type is read from the kernel source before the launch (npu_daemon/backends/common/
+// kernel_view.py: kernel_type) and decides which cores run; the statement itself does nothing.
 #define KERNEL_TASK_TYPE_DEFAULT(type) (void)(type)
 #define KERNEL_TASK_TYPE(key, type) (void)(key), (void)(type)
 

@@ -10,13 +10,23 @@ namespace ascendc_sim::model {
 ChipModel::ChipModel(const Params& p, std::vector<Listener*> listeners, uint64_t noiseSeed)
     : p_(p), listeners_(std::move(listeners)), noiseSeed_(noiseSeed) {}
 
-LaunchEvent ChipModel::Run(const std::vector<Program>& blocks) {
+LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector<CoreSpec>& specs) {
   const uint32_t n = static_cast<uint32_t>(blocks.size());
-  const uint32_t cores = std::min(n, p_.aivCores);
+  bool aic = false, aiv = false;
+  for (const CoreSpec& s : specs) (s.type == CoreType::kAic ? aic : aiv) = true;
+  const bool mixed = aic && aiv;
+  uint32_t groups = 0;
+  for (const CoreSpec& s : specs) groups = std::max<uint32_t>(groups, static_cast<uint32_t>(s.group) + 1);
+  if (mixed && groups > p_.aicCores)
+    throw SimError(Status::RUNTIME_ERROR, "mixed (AIC + AIV) launch of " + std::to_string(groups) + " groups on " +
+                                              std::to_string(p_.aicCores) + " cube cores: the model runs a mixed launch in one wave");
+  const uint32_t cores = mixed ? n : std::min(n, aic ? p_.aicCores : p_.aivCores);
   GmSystem gm(p_, cores);
   std::vector<CoreModel> core;
   core.reserve(cores);
   for (uint32_t c = 0; c < cores; ++c) core.emplace_back(c, p_, listeners_);
+  for (CoreModel& m : core) m.SetPeers(&core);
+  std::vector<uint32_t> crossWaiting;  // cores stopped at a CrossCoreWaitFlag whose set is not timed yet
 
   // Cores with a DMA ready, earliest first: memory requests are timed close to time order.
   using Entry = std::pair<double, uint32_t>;
@@ -32,6 +42,7 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks) {
       switch (core[c].Advance()) {
         case CoreModel::State::kDma: ready.push({core[c].NextDmaStart(), c}); return;
         case CoreModel::State::kSyncAll: atSyncAll.push_back(c); return;
+        case CoreModel::State::kCrossWait: crossWaiting.push_back(c); return;
         case CoreModel::State::kDone: {
           const double end = core[c].Finish();
           last = std::max(last, end);
@@ -55,6 +66,16 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks) {
       core[c].ExecuteDma(gm);
       pump(c);
       continue;
+    }
+    if (!crossWaiting.empty()) {  // retry the cores whose cross-core sets may now be timed
+      std::vector<uint32_t> retry;
+      retry.swap(crossWaiting);
+      size_t before = 0, after = 0;
+      for (uint32_t c : retry) before += core[c].Pc();
+      for (uint32_t c : retry) pump(c);
+      for (uint32_t c : retry) after += core[c].Pc();
+      if (after > before || !ready.empty()) continue;
+      throw SimError(Status::RUNTIME_ERROR, "performance model: cross-core waits that no core can satisfy");
     }
     if (atSyncAll.empty()) break;
     // Every running core is parked at SyncAll (the harness refuses SyncAll in waves).

@@ -8,13 +8,16 @@
 
 #include "model/core_model.h"
 #include "model/gm_system.h"
+#include "ascendc_sim/runtime.h"
 
 namespace ascendc_sim::model {
 
 class ChipModel {
  public:
   ChipModel(const Params& p, std::vector<Listener*> listeners, uint64_t noiseSeed);
-  LaunchEvent Run(const std::vector<Program>& blocks);
+  // `cores` says which unit runs each program: AIV-only and AIC-only launches place blocks on that
+  // unit's cores in waves; a mixed launch runs every group at once (one wave).
+  LaunchEvent Run(const std::vector<Program>& blocks, const std::vector<CoreSpec>& cores);
 
  private:
   const Params& p_;

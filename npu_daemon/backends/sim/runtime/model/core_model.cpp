@@ -64,7 +64,7 @@ CoreModel::State CoreModel::Advance() {
       Emit(s, issue, t, end, end);
       continue;
     }
-    if (s.op == Op::kCopyGmToUb || s.op == Op::kCopyUbToGm) {
+    if (s.op == Op::kCopyGmToUb || s.op == Op::kCopyUbToGm || s.op == Op::kCopyGmToL1 || s.op == Op::kFixpipe) {
       dma_ = s;
       dmaIssue_ = issue;
       dmaTiming_ = StartOn(p, issue, 0, Stall::kNone);
@@ -75,8 +75,17 @@ CoreModel::State CoreModel::Advance() {
       return State::kDma;
     }
     Timing t;
-    if (s.op == Op::kWaitFlag) t = StartOn(p, issue, s.link >= 0 ? done_[static_cast<size_t>(s.link)] : 0, Stall::kFlag);
-    else if (s.op == Op::kSetFlag || s.op == Op::kBarrier) t = StartOn(p, issue, pipeDone_[p], Stall::kPipeDrain);
+    if (s.op == Op::kCrossWait) {  // the set on another core must have been timed
+      if (peers_ == nullptr || s.peer < 0 || static_cast<size_t>(s.peer) >= peers_->size())
+        throw SimError(Status::RUNTIME_ERROR, "performance model: a cross-core wait on a core that is not running alongside");
+      const double at = (*peers_)[static_cast<size_t>(s.peer)].DoneAt(s.link);
+      if (at < 0) {
+        scalar_ -= p_.issueCycles;  // issued again when resumed
+        return State::kCrossWait;
+      }
+      t = StartOn(p, issue, at, Stall::kFlag);
+    } else if (s.op == Op::kWaitFlag) t = StartOn(p, issue, s.link >= 0 ? done_[static_cast<size_t>(s.link)] : 0, Stall::kFlag);
+    else if (s.op == Op::kSetFlag || s.op == Op::kBarrier || s.op == Op::kCrossSet) t = StartOn(p, issue, pipeDone_[p], Stall::kPipeDrain);
     else t = StartOn(p, issue, 0, Stall::kNone);
     const double end = t.start + s.cost;
     if (p == PIPE_S) scalar_ = end;  // scalar-side waits (V->S before GetValue) block issue
@@ -90,12 +99,13 @@ CoreModel::State CoreModel::Advance() {
 
 DmaRequest CoreModel::NextDma() const {
   const Step& s = dma_;
-  return DmaRequest{core_, s.op == Op::kCopyUbToGm, s.cacheMode, s.gmAddr, s.bursts, s.rowBytes, s.gmPitch};
+  return DmaRequest{core_, s.op == Op::kCopyUbToGm || s.op == Op::kFixpipe, s.cacheMode, s.gmAddr, s.bursts, s.rowBytes, s.gmPitch,
+                    prog_->aic};
 }
 
 void CoreModel::ExecuteDma(GmSystem& gm) {
   const Step& s = dma_;
-  const bool write = s.op == Op::kCopyUbToGm;
+  const bool write = s.op == Op::kCopyUbToGm || s.op == Op::kFixpipe;
   const double dataFrom = dmaStart_ + s.cost;
   const DmaTiming d = gm.Transfer(NextDma(), dataFrom);
   // The pipe moves on once its requests are out; data lands later (memory service + latency), which

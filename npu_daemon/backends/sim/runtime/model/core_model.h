@@ -13,7 +13,7 @@ namespace ascendc_sim::model {
 
 class CoreModel {
  public:
-  enum class State : uint8_t { kDma, kSyncAll, kDone };
+  enum class State : uint8_t { kDma, kSyncAll, kCrossWait, kDone };
   CoreModel(uint32_t core, const Params& p, std::vector<Listener*>& listeners) : core_(core), p_(p), listeners_(listeners) {}
 
   void Start(const Program& prog, double at);
@@ -23,9 +23,14 @@ class CoreModel {
   DmaRequest NextDma() const;  // the memory side of that DMA
   void ExecuteDma(GmSystem& gm);
   double SyncAllArrival() const { return scalar_; }
+  // Mixed launches: the cores a CrossCoreWaitFlag may wait on (index = core of the launch), and
+  // when step `index` of this core completed (< 0: not timed yet).
+  void SetPeers(const std::vector<CoreModel>* peers) { peers_ = peers; }
+  double DoneAt(int64_t index) const { return static_cast<size_t>(index) < pc_ ? done_[static_cast<size_t>(index)] : -1; }
   void ReleaseSyncAll(double at);
   double Finish() const;  // when every pipe of the block is done
   uint32_t Block() const { return prog_->block; }
+  size_t Pc() const { return pc_; }
 
  private:
   struct Timing {
@@ -50,6 +55,7 @@ class CoreModel {
   Step dma_{};  // the DMA Advance stopped at, copied: its trace is out of cache by the time it is timed
   double dmaIssue_ = 0, dmaStart_ = 0;
   Timing dmaTiming_{};
+  const std::vector<CoreModel>* peers_ = nullptr;
 };
 
 }  // namespace ascendc_sim::model

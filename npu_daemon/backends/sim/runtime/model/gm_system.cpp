@@ -119,7 +119,8 @@ void GmSystem::Prefetch(const DmaRequest& r) const {
 
 DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
   DmaTiming t{start, start, Stall::kNone, 0, 0, 0, 0};
-  const double portCyclesPerByte = 1.0 / (r.write ? p_.mte3BytesPerCycle : p_.mte2BytesPerCycle);
+  const double portCyclesPerByte =
+      1.0 / (r.write ? p_.mte3BytesPerCycle : r.aic ? p_.aicMte2BytesPerCycle : p_.mte2BytesPerCycle);
   // DISABLE: no allocation on a miss (a resident line still serves the access); writes then go
   // straight to HBM. NORMAL / LAST / PERSISTENT allocate (the latter two differ only in
   // replacement priority, which this LRU does not model).

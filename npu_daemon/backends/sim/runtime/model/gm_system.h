@@ -33,6 +33,7 @@ struct DmaRequest {
   uint32_t bursts;
   uint32_t rowBytes;
   uint64_t gmPitch;
+  bool aic = false;    // a cube core's DMA (GM -> L1 reads use the AIC's own MTE2 port rate)
 };
 
 struct DmaTiming {

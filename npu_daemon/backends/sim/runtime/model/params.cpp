@@ -9,6 +9,17 @@ Params Params::FromSoc() {
   Params p{};
   p.clockGhz = d("clock_ghz");
   p.aivCores = static_cast<uint32_t>(SocParamInt("aiv_cores"));
+  p.aicCores = static_cast<uint32_t>(SocParamInt("aic_cores"));
+  p.mte1Start = d("mte1_start_cycles");
+  p.l0LoadBytesPerCycle = d("l0_load_bytes_per_cycle");
+  p.mmadStart = d("mmad_start_cycles");
+  p.cubeCyclesB16 = d("cube_cycles_per_step_b16");
+  p.cubeCyclesFp32 = d("cube_cycles_per_step_fp32");
+  p.cubeCyclesInt8 = d("cube_cycles_per_step_int8");
+  p.fixStart = d("fix_start_cycles");
+  p.fixBytesPerCycle = d("fix_bytes_per_cycle");
+  p.aicMte2BytesPerCycle = d("aic_mte2_bytes_per_cycle");
+  p.nd2nzBurst = d("nd2nz_burst_cycles");
   p.hbmBytesPerCycle = d("gm_bandwidth_gbps") / p.clockGhz;
   p.l2BytesPerCycle = p.hbmBytesPerCycle * d("l2_hit_bandwidth_ratio");
   p.l2Bytes = static_cast<uint64_t>(SocParamInt("l2_bytes"));

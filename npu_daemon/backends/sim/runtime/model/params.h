@@ -10,6 +10,7 @@ struct Params {
   // chip
   double clockGhz;
   uint32_t aivCores;
+  uint32_t aicCores;
   double hbmBytesPerCycle;   // aggregate GM (HBM) bandwidth shared by every core's reads and writes
   double l2BytesPerCycle;    // aggregate bandwidth of L2 hits
   uint64_t l2Bytes;          // L2 capacity
@@ -37,6 +38,15 @@ struct Params {
   uint32_t granuleBytes;     // GM request granule
   uint32_t gmSlices;         // HBM channels, interleaved by granule address
   uint32_t l2Slices;         // L2 slices, interleaved by granule address; one serves a window's requests one at a time
+  // cube unit (AIC)
+  double mte1Start;            // LoadData / L1 -> BT: per instruction
+  double l0LoadBytesPerCycle;  // L1 -> L0A/L0B
+  double mmadStart;            // per Mmad
+  double cubeCyclesB16, cubeCyclesFp32, cubeCyclesInt8;  // per 16 x 16 x k0 fractal step
+  double fixStart;             // per Fixpipe
+  double fixBytesPerCycle;     // L0C -> UB / L1
+  double aicMte2BytesPerCycle; // a cube core's GM port, reads (GM -> L1)
+  double nd2nzBurst;           // GM -> L1 (ND2NZ): per extra row of a copy
   // measurement noise (off when sigma is 0)
   double noiseSigma;
 

@@ -7,7 +7,7 @@
 namespace ascendc_sim::model {
 
 namespace {
-bool IsDma(Op op) { return op == Op::kCopyGmToUb || op == Op::kCopyUbToGm; }
+bool IsDma(Op op) { return op == Op::kCopyGmToUb || op == Op::kCopyUbToGm || op == Op::kCopyGmToL1 || op == Op::kFixpipe; }
 
 // Host heap addresses change from run to run; L2 sets and memory slices must not. A GM address
 // becomes (hash of its buffer's name) << 40 | offset into the buffer.
@@ -36,7 +36,8 @@ class CanonicalGm {
 
 Program Compile(const Core& core, const Params& p, const VectorUnit& vec, bool keepSites) {
   Program prog;
-  prog.block = static_cast<uint32_t>(core.blockIdx);
+  prog.block = static_cast<uint32_t>(core.globalId);
+  prog.aic = core.coreType == CoreType::kAic;
   if (keepSites) prog.sites = core.sites;
   prog.steps.reserve(core.trace.size());
   CanonicalGm canonical;
@@ -51,11 +52,20 @@ Program Compile(const Core& core, const Params& p, const VectorUnit& vec, bool k
       case Op::kScalar: s.cost = i.scalarCycles; break;
       case Op::kSetFlag: case Op::kWaitFlag: s.cost = p.flagCycles; break;
       case Op::kBarrier: case Op::kSyncAll: s.cost = p.barrierCycles; break;
+      case Op::kCrossSet: s.cost = p.flagCycles; break;
+      case Op::kCrossWait: s.cost = p.flagCycles; s.peer = static_cast<int32_t>(i.gmAddr); break;
+      // The cube unit: a start cost plus its data (MTE1, FIX) or its fractal steps (M).
+      case Op::kLoadL0: s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle; break;
+      case Op::kCopyL1: s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle; break;
+      case Op::kMmad: s.cost = p.mmadStart + i.repeats * (i.elemBytes == 4 ? p.cubeCyclesFp32 : i.elemBytes == 1 ? p.cubeCyclesInt8 : p.cubeCyclesB16); break;
+      case Op::kFixpipeUb: s.cost = p.fixStart + i.elements / p.fixBytesPerCycle; break;
       default:
         if (IsDma(i.op)) {
           // DataCopyPad pads every UB row to 32 B, one extra step per burst.
           const bool pad = i.site < core.sites.size() && std::strcmp(core.sites[i.site].api, "DataCopyPad") == 0;
-          s.cost = p.dmaStart + (i.repeats > 0 ? i.repeats - 1 : 0) * p.dmaBurst + (pad ? i.repeats * p.dmaPadBurst : 0);
+          const double burst = i.op == Op::kCopyGmToL1 ? p.nd2nzBurst : p.dmaBurst;  // GM -> L1 rows: the cube's own MTE2
+          s.cost = (i.op == Op::kFixpipe ? p.fixStart : p.dmaStart) + (i.repeats > 0 ? i.repeats - 1 : 0) * burst +
+                   (pad ? i.repeats * p.dmaPadBurst : 0);
           s.bursts = i.repeats;
           s.rowBytes = i.unitBytes;
           s.gmAddr = canonical(i.gmAddr);

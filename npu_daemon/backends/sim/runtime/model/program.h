@@ -22,10 +22,12 @@ struct Step {
   uint32_t conflictRepeats;
   uint32_t bursts, rowBytes;  // DMA
   uint64_t gmAddr, gmPitch;
+  int32_t peer = -1;          // kCrossWait: the core whose step `link` it waits for
 };
 
 struct Program {
   uint32_t block = 0;
+  bool aic = false;  // a cube core's program (aic_* profile fields)
   std::vector<Step> steps;
   std::vector<Site> sites;  // API name and kernel line of each Step::site (kept for timelines only)
 };

@@ -45,16 +45,27 @@ struct Pipe {
   int pipe;
 };
 constexpr Pipe kAivPipes[] = {{"vec", PIPE_V}, {"scalar", PIPE_S}, {"mte2", PIPE_MTE2}, {"mte3", PIPE_MTE3}};
+constexpr Pipe kAicPipes[] = {{"mac", PIPE_M}, {"scalar", PIPE_S}, {"mte1", PIPE_MTE1}, {"mte2", PIPE_MTE2}, {"fixpipe", PIPE_FIX}};
 }  // namespace
 
 std::string ProfileListener::Json(uint32_t ubPeakBytes) const {
   const double mhz = launch_.clockGhz * 1e3;
-  const double n = std::max<size_t>(blocks_.size(), 1);
+  auto isAic = [&](size_t k) { return k < aic_.size() && aic_[k]; };
+  size_t nAic = 0;
+  for (size_t k = 0; k < blocks_.size(); ++k) nAic += isAic(k);
+  const double n = std::max<size_t>(blocks_.size() - nAic, 1), nc = std::max<size_t>(nAic, 1);
   double total = 0, busy[kPipes] = {}, stall[static_cast<int>(Stall::kCount)] = {};
+  double totalAic = 0, busyAic[kPipes] = {};
   uint64_t rd = 0, wr = 0, hbm = 0, l2 = 0, conflicts = 0, instrs = 0;
-  for (const BlockProfile& b : blocks_) {
-    total += b.end - b.start;
-    for (int p = 0; p < kPipes; ++p) busy[p] += b.busy[p];
+  for (size_t k = 0; k < blocks_.size(); ++k) {
+    const BlockProfile& b = blocks_[k];
+    if (isAic(k)) {
+      totalAic += b.end - b.start;
+      for (int p = 0; p < kPipes; ++p) busyAic[p] += b.busy[p];
+    } else {
+      total += b.end - b.start;
+      for (int p = 0; p < kPipes; ++p) busy[p] += b.busy[p];
+    }
     for (int s = 0; s < static_cast<int>(Stall::kCount); ++s) stall[s] += b.stall[s];
     rd += b.gmRead, wr += b.gmWritten, hbm += b.hbmBytes, l2 += b.l2HitBytes;
     conflicts += b.bankConflictRepeats, instrs += b.instructions;
@@ -68,6 +79,12 @@ std::string ProfileListener::Json(uint32_t ubPeakBytes) const {
   for (const Pipe& p : kAivPipes)
     o << ", \"aiv_" << p.name << "_time_us\": " << busy[p.pipe] / n / mhz << ", \"aiv_" << p.name
       << "_ratio\": " << (total > 0 ? busy[p.pipe] / total : 0.0);
+  if (nAic > 0) {
+    o << ", \"aic_time_us\": " << totalAic / nc / mhz << ", \"aic_total_cycles\": " << totalAic / nc;
+    for (const Pipe& p : kAicPipes)
+      o << ", \"aic_" << p.name << "_time_us\": " << busyAic[p.pipe] / nc / mhz << ", \"aic_" << p.name
+        << "_ratio\": " << (totalAic > 0 ? busyAic[p.pipe] / totalAic : 0.0);
+  }
   o << ", \"ub_bytes\": " << ubPeakBytes << ", \"gm_read_bytes\": " << rd << ", \"gm_write_bytes\": " << wr
     << ", \"gm_to_ub_gbps\": " << (taskUs > 0 ? rd / taskUs / 1e3 : 0.0) << ", \"ub_to_gm_gbps\": " << (taskUs > 0 ? wr / taskUs / 1e3 : 0.0)
     << ", \"hbm_bytes\": " << hbm << ", \"l2_hit_bytes\": " << l2 << ", \"bank_conflicts\": " << conflicts
@@ -78,10 +95,12 @@ std::string ProfileListener::Json(uint32_t ubPeakBytes) const {
   for (size_t k = 0; k < blocks_.size(); ++k) {
     const BlockProfile& b = blocks_[k];
     const double cyc = b.end - b.start;
-    o << (k ? ", " : "") << "{\"block\": " << b.block << ", \"core\": " << b.core << ", \"aiv_time_us\": " << cyc / mhz
-      << ", \"aiv_total_cycles\": " << cyc;
-    for (const Pipe& p : kAivPipes)
-      o << ", \"aiv_" << p.name << "_time_us\": " << b.busy[p.pipe] / mhz << ", \"aiv_" << p.name
+    const char* unit = isAic(k) ? "aic" : "aiv";
+    o << (k ? ", " : "") << "{\"block\": " << b.block << ", \"core\": " << b.core << ", \"" << unit << "_time_us\": " << cyc / mhz
+      << ", \"" << unit << "_total_cycles\": " << cyc;
+    for (const Pipe& p : isAic(k) ? std::vector<Pipe>(std::begin(kAicPipes), std::end(kAicPipes))
+                                  : std::vector<Pipe>(std::begin(kAivPipes), std::end(kAivPipes)))
+      o << ", \"" << unit << "_" << p.name << "_time_us\": " << b.busy[p.pipe] / mhz << ", \"" << unit << "_" << p.name
         << "_ratio\": " << (cyc > 0 ? b.busy[p.pipe] / cyc : 0.0);
     o << ", \"gm_read_bytes\": " << b.gmRead << ", \"gm_write_bytes\": " << b.gmWritten << ", \"bank_conflicts\": " << b.bankConflictRepeats
       << "}";

@@ -29,12 +29,15 @@ class ProfileListener : public Listener {
   void OnBlock(const BlockEvent& e) override;
   void OnLaunch(const LaunchEvent& e) override { launch_ = e; }
   const std::vector<BlockProfile>& Blocks() const { return blocks_; }
+  // Which blocks ran on cube cores (their times are reported as aic_*, msprof's names).
+  void SetCubeBlocks(std::vector<bool> aic) { aic_ = std::move(aic); }
   // The `profile` object of result.json (times in us, per-block means plus every block).
   std::string Json(uint32_t ubPeakBytes) const;
   std::string Text() const;
 
  private:
   std::vector<BlockProfile> blocks_;
+  std::vector<bool> aic_;
   LaunchEvent launch_{};
 };
 

@@ -1,0 +1,11 @@
+#pragma once
+#include "register/tilingdata_base.h"
+#include "tiling/tiling_api.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(MatmulBiasReluTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, rowsPerCopy);  // epilogue rows per UB tile
+TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, mm);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(MatmulBiasRelu, MatmulBiasReluTilingData)
+}  // namespace optiling

@@ -1,0 +1,361 @@
+// The Matmul high-level API (API.md section 9): Matmul<MatmulType<...> x 4>, REGIST_MATMUL_OBJ,
+// SetTensorA/B, SetBias, SetTail, Iterate / GetTensorC, IterateAll, End, driven by a TCubeTiling.
+//
+// The library is written with the basic cube API (cube_compute.h), so its instructions are traced
+// and timed like a hand-written kernel's. On a cube core (KERNEL_TYPE_AIC_ONLY / ASCENDC_CUBE_ONLY)
+// the object computes where it is called. In a mixed kernel the AIV code drives it and every request
+// runs on the group's AIC (RunOnGroupAic: a message, the cube work on the AIC, the answer); the AIC
+// itself parks in REGIST_MATMUL_OBJ until its AIVs have ended, then returns from the kernel.
+//
+// The object owns its core's cube buffers: L1 holds two slots of stepKa base-K blocks of A and of
+// stepKb of B (the chunk being loaded and the one being consumed), L0A/L0B two base blocks each,
+// L0C two base C blocks when they fit (dbL0C), else one. Per C block: K in order, one Mmad per baseK (so the sums are those of one
+// Mmad over K, docs/simulator.md), the bias as the initial C, then Fixpipe (NZ -> ND, fp32 -> half /
+// bf16 on the way). Blocks go N-major (iterateOrder 0: M inner) or M-major (1).
+#pragma once
+
+#include <algorithm>
+
+#include "ascendc_sim/cube_compute.h"
+#include "ascendc_sim/cube_sync.h"
+#include "ascendc_sim/runtime.h"
+#include "ascendc_sim/system.h"
+#include "tiling/tiling_api.h"
+
+enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+
+namespace AscendC {
+
+enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false, LayoutMode LAYOUT = LayoutMode::NONE,
+          bool IBSHARE = false>
+struct MatmulType {
+  static constexpr TPosition pos = POSITION;
+  static constexpr CubeFormat format = FORMAT;
+  using T = TYPE;
+  static constexpr bool isTrans = ISTRANS;
+};
+
+struct MatmulConfig {
+  bool doNorm = true;
+  bool doBasicBlock = false;
+  bool doMultiDataLoad = false;
+  uint32_t basicM = 0, basicN = 0, basicK = 0;
+  bool intrinsicsCheck = false;
+  bool isNBatch = false;
+  bool enVecND2NZ = false;
+  bool doSpecialBasicBlock = false;
+  uint32_t doMTE2Preload = 0;
+  uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+  uint32_t stepM = 0, stepN = 0;
+  uint32_t baseMN = 0;
+  uint32_t singleCoreMN = 0;
+  bool enUnitFlag = true;
+};
+constexpr MatmulConfig CFG_NORM{};
+constexpr MatmulConfig CFG_MDL{false, false, true};
+constexpr MatmulConfig CFG_IBSHARE_NORM{};
+constexpr MatmulConfig MM_CFG_NO_PRELOAD{};
+
+namespace detail {
+// Reserved flag keys of the library (user event ids are small integers).
+constexpr uint64_t kMmFlag = 0x4d4d000000ull;
+
+// A flag the library sets and later waits for, at most once outstanding per key.
+class MmFlags {
+ public:
+  void Set(int src, int dst, uint64_t k, const SrcLoc& loc) {
+    ascendc_sim::CurrentCore().SetFlag(src, dst, kMmFlag + k, loc, "Matmul");
+    pending_[Index(src, dst, k)] = true;
+  }
+  void Wait(int src, int dst, uint64_t k, const SrcLoc& loc) {
+    bool& p = pending_[Index(src, dst, k)];
+    if (!p) return;
+    ascendc_sim::CurrentCore().WaitFlag(src, dst, kMmFlag + k, loc, "Matmul");
+    p = false;
+  }
+  void Drain(const SrcLoc& loc) {  // wait for everything still signalled (no flag left behind)
+    for (int i = 0; i < kN; ++i)
+      if (pending_[i]) Wait(i / 64 / 8, i / 64 % 8, static_cast<uint64_t>(i % 64), loc);
+  }
+
+ private:
+  static constexpr int kN = 8 * 8 * 64;
+  static int Index(int src, int dst, uint64_t k) { return (src * 8 + dst) * 64 + static_cast<int>(k % 64); }
+  bool pending_[kN] = {};
+};
+
+template <typename CT>
+constexpr QuantMode_t OutQuant() {
+  if constexpr (std::is_same_v<CT, half>) return QuantMode_t::F322F16;
+  else if constexpr (std::is_same_v<CT, bfloat16_t>) return QuantMode_t::F322BF16;
+  else return QuantMode_t::NoQuant;
+}
+}  // namespace detail
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM, class... Rest>
+class Matmul {
+  using AT = typename A_TYPE::T;
+  using BT = typename B_TYPE::T;
+  using CT = typename C_TYPE::T;
+  using BiasT = typename BIAS_TYPE::T;
+  using L0CT = std::conditional_t<std::is_same_v<AT, int8_t>, int32_t, float>;
+  static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same type");
+  static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM && C_TYPE::pos == TPosition::GM,
+                "Matmul: the simulator models A, B and C in GM");
+  static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND && C_TYPE::format == CubeFormat::ND,
+                "Matmul: the simulator models ND A, B and C");
+
+ public:
+  __aicore__ Matmul() = default;
+  __aicore__ void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr) {
+    (void)pipe;
+    t_ = *tiling;
+    singleM_ = t_.singleCoreM, singleN_ = t_.singleCoreN, singleK_ = t_.singleCoreK;
+    orgKa_ = t_.Ka, orgKb_ = t_.Kb, orgN_ = t_.N, orgM_ = t_.M;
+    hasBias_ = t_.isBias != 0;
+    inited_ = true;
+  }
+  __aicore__ void SetTensorA(const GlobalTensor<AT>& gm, bool isTransposeA = false) { a_ = gm, transA_ = isTransposeA || A_TYPE::isTrans; }
+  __aicore__ void SetTensorB(const GlobalTensor<BT>& gm, bool isTransposeB = false) { b_ = gm, transB_ = isTransposeB || B_TYPE::isTrans; }
+  __aicore__ void SetBias(const GlobalTensor<BiasT>& gm) { bias_ = gm, hasBias_ = true; }
+  __aicore__ void DisableBias() { hasBias_ = false; }
+  __aicore__ void ClearBias() { hasBias_ = false; }
+  __aicore__ void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+    if (tailM > 0) singleM_ = tailM;
+    if (tailN > 0) singleN_ = tailN;
+    if (tailK > 0) singleK_ = tailK;
+  }
+  __aicore__ void SetSingleShape(int m, int n, int k) { SetTail(m, n, k); }
+  __aicore__ void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0, int orgKc = 0) {
+    (void)orgKc;
+    orgM_ = orgM, orgN_ = orgN, orgKa_ = orgKa, orgKb_ = orgKb > 0 ? orgKb : orgKa;
+  }
+  __aicore__ void SetWorkspace(GM_ADDR, int) {}
+  __aicore__ void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+
+  // Every C block of the single-core shape into `gm` (row pitch: the original N).
+  __aicore__ void IterateAll(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                             bool waitIterateAll = false, bool fakeMsg = false, ASCENDC_SIM_LOC) {
+    (void)enSequentialWrite, (void)waitIterateAll, (void)fakeMsg;
+    Check(loc);
+    ascendc_sim::RunOnGroupAic([&] {
+      for (uint32_t b = 0; b < Blocks(); ++b) {
+        Compute(b, loc);
+        Out(b, gm, enAtomic, true, loc);
+      }
+      flags_.Drain(loc);
+    }, loc);
+  }
+  // The next C block into L0C; false once every block was computed.
+  template <bool sync = true>
+  __aicore__ bool Iterate(bool enPartialSum = false, ASCENDC_SIM_LOC) {
+    (void)enPartialSum;
+    Check(loc);
+    if (next_ >= Blocks()) {
+      next_ = 0;
+      return false;
+    }
+    ascendc_sim::RunOnGroupAic([&] { Compute(next_, loc); }, loc);
+    ++next_;
+    return true;
+  }
+  // The block of the last Iterate into GM, at its place in the single-core C (pitch: original N).
+  template <bool sync = true>
+  __aicore__ void GetTensorC(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false, ASCENDC_SIM_LOC) {
+    ASCENDC_SIM_CHECK(next_ > 0, loc, "Matmul::GetTensorC before Iterate");
+    ascendc_sim::RunOnGroupAic([&] {
+      Out(next_ - 1, gm, enAtomic, !enSequentialWrite, loc);
+      flags_.Drain(loc);
+    }, loc);
+  }
+  __aicore__ void End() { next_ = 0; }
+  __aicore__ uint32_t BlockCount() const { return Blocks(); }
+
+ private:
+  uint32_t MBlocks() const { return (singleM_ + t_.baseM - 1) / t_.baseM; }
+  uint32_t NBlocks() const { return (singleN_ + t_.baseN - 1) / t_.baseN; }
+  uint32_t Blocks() const { return MBlocks() * NBlocks(); }
+  void Where(uint32_t b, uint32_t& mi, uint32_t& ni) const {
+    if (t_.iterateOrder == 1) mi = b / NBlocks(), ni = b % NBlocks();
+    else ni = b / MBlocks(), mi = b % MBlocks();
+  }
+  void Check(const SrcLoc& loc) const {
+    ASCENDC_SIM_CHECK(inited_, loc, "Matmul used before REGIST_MATMUL_OBJ / Init gave it a TCubeTiling");
+    ASCENDC_SIM_CHECK(t_.baseM > 0 && t_.baseN > 0 && t_.baseK > 0 && t_.baseM % 16 == 0 && t_.baseN % 16 == 0 &&
+                          t_.baseK % static_cast<int32_t>(ascendc_sim::K0<AT>()) == 0,
+                      loc, "Matmul: baseM %d / baseN %d must be multiples of 16 and baseK %d of %u", t_.baseM, t_.baseN, t_.baseK,
+                      ascendc_sim::K0<AT>());
+    ASCENDC_SIM_CHECK(sizeof(AT) == 2 || (transB_ && !transA_), loc,
+                      "Matmul: %zu-byte inputs need B transposed and A not (the fractal transpose of LoadData is 16-bit only)",
+                      sizeof(AT));
+  }
+
+  // Buffers: static tensors at fixed places of the cube buffers (the object owns them).
+  uint32_t ChunkA() const { return static_cast<uint32_t>(t_.stepKa * t_.baseK * t_.baseM * sizeof(AT)); }
+  uint32_t ChunkB() const { return static_cast<uint32_t>(t_.stepKb * t_.baseK * t_.baseN * sizeof(AT)); }
+  LocalTensor<AT> L1A(int s, const SrcLoc& loc) const { return LocalTensor<AT>(TPosition::A1, s * ChunkA(), ChunkA() / sizeof(AT), loc); }
+  LocalTensor<AT> L1B(int s, const SrcLoc& loc) const {
+    return LocalTensor<AT>(TPosition::B1, 2 * ChunkA() + s * ChunkB(), ChunkB() / sizeof(AT), loc);
+  }
+  LocalTensor<BiasT> L1Bias(const SrcLoc& loc) const {
+    return LocalTensor<BiasT>(TPosition::C1, 2 * (ChunkA() + ChunkB()), static_cast<uint32_t>(t_.baseN), loc);
+  }
+  LocalTensor<AT> L0A(int p, const SrcLoc& loc) const {
+    const uint32_t n = static_cast<uint32_t>(t_.baseM * t_.baseK);
+    return LocalTensor<AT>(TPosition::A2, p * n * sizeof(AT), n, loc);
+  }
+  LocalTensor<AT> L0B(int p, const SrcLoc& loc) const {
+    const uint32_t n = static_cast<uint32_t>(t_.baseN * t_.baseK);
+    return LocalTensor<AT>(TPosition::B2, p * n * sizeof(AT), n, loc);
+  }
+  LocalTensor<L0CT> L0C(int p, const SrcLoc& loc) const {
+    const uint32_t n = static_cast<uint32_t>(t_.baseM * t_.baseN);
+    return LocalTensor<L0CT>(TPosition::CO1, p * n * sizeof(L0CT), n, loc);
+  }
+
+  // One C block into L0C slot (b % 2): K in chunks of stepK base blocks through L1, base blocks
+  // through L0A/L0B, one Mmad each.
+  void Compute(uint32_t b, const SrcLoc& loc) {
+    uint32_t mi, ni;
+    Where(b, mi, ni);
+    const uint32_t m0 = mi * t_.baseM, n0 = ni * t_.baseN;
+    const uint32_t mLen = std::min<uint32_t>(t_.baseM, singleM_ - m0), nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
+    const uint32_t mA = (mLen + 15) / 16 * 16, nA = (nLen + 15) / 16 * 16;
+    constexpr uint32_t k0 = ascendc_sim::K0<AT>(), frac = 512 / sizeof(AT);
+    // Norm moves one base block of K per GM -> L1 copy, MDL stepKa of them at once.
+    const uint32_t K = singleK_, baseK = t_.baseK, chunkK = (MM_CFG.doMultiDataLoad ? t_.stepKa : 1) * baseK;
+    const int c = static_cast<int>(b % static_cast<uint32_t>(std::max(t_.dbL0C, 1)));
+    LocalTensor<L0CT> co = L0C(c, loc);
+    flags_.Wait(PIPE_FIX, PIPE_M, 8 + c, loc);  // the Fixpipe of the block two before has read this slot
+    bool first = true;
+    if (hasBias_) {
+      flags_.Wait(PIPE_M, PIPE_MTE1, 20, loc);   // the last block's first Mmad has read the bias table
+      flags_.Wait(PIPE_MTE1, PIPE_MTE2, 21, loc);
+      DataCopy(L1Bias(loc), bias_[n0], Nd2NzParams(1, 1, static_cast<uint16_t>(nLen), 0, static_cast<uint16_t>(nLen), 1, 1, 0), loc);
+      flags_.Set(PIPE_MTE2, PIPE_MTE1, 22, loc);
+      flags_.Wait(PIPE_MTE2, PIPE_MTE1, 22, loc);
+      LocalTensor<float> bt(TPosition::C2, 0, nA, loc);
+      DataCopy(bt, L1Bias(loc), DataCopyParams{1, static_cast<uint16_t>((nA * 4 + 63) / 64), 0, 0}, loc);
+      flags_.Set(PIPE_MTE1, PIPE_MTE2, 21, loc);
+      flags_.Set(PIPE_MTE1, PIPE_M, 23, loc);
+      flags_.Wait(PIPE_MTE1, PIPE_M, 23, loc);
+    }
+    for (uint32_t kc = 0; kc < K; kc += chunkK, ++chunk_) {
+      const int s = static_cast<int>(chunk_ % 2);
+      const uint32_t kLen = std::min(chunkK, K - kc), kA = (kLen + k0 - 1) / k0 * k0, kF = kA / k0;
+      LocalTensor<AT> a1 = L1A(s, loc), b1 = L1B(s, loc);
+      flags_.Wait(PIPE_MTE1, PIPE_MTE2, 2 + s, loc);  // LoadData done with this slot's last chunk
+      // A: [mLen, kLen] (or its transpose [kLen, mLen]) into NZ; B likewise.
+      if (!transA_) DataCopy(a1, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0), loc);
+      else DataCopy(a1, a_[static_cast<uint64_t>(kc) * orgM_ + m0], Nd2NzParams(1, kLen, mLen, 0, orgM_, kA, 1, 0), loc);
+      if (!transB_) DataCopy(b1, b_[static_cast<uint64_t>(kc) * orgN_ + n0], Nd2NzParams(1, kLen, nLen, 0, orgN_, kA, 1, 0), loc);
+      else DataCopy(b1, b_[static_cast<uint64_t>(n0) * orgKb_ + kc], Nd2NzParams(1, nLen, kLen, 0, orgKb_, nA, 1, 0), loc);
+      flags_.Set(PIPE_MTE2, PIPE_MTE1, 4 + s, loc);
+      flags_.Wait(PIPE_MTE2, PIPE_MTE1, 4 + s, loc);
+      for (uint32_t kb = 0; kb < kA; kb += baseK, ++step_) {
+        const int p = static_cast<int>(step_ % 2);
+        const uint32_t kl = std::min(baseK, kLen - kb), kFb = (kl + k0 - 1) / k0, f0 = kb / k0;
+        const uint32_t m1 = mA / 16, n1 = nA / 16;
+        LocalTensor<AT> a2 = L0A(p, loc), b2 = L0B(p, loc);
+        flags_.Wait(PIPE_M, PIPE_MTE1, 6 + p, loc);  // the Mmad two steps back has read this slot
+        if (!transA_) {  // NZ fractal (m, k) at k * m1 + m -> Zz (m, k) at m * kFb + k
+          for (uint32_t m = 0; m < m1; ++m)
+            LoadData(a2[m * kFb * frac], a1[(f0 * m1 + m) * frac], LoadData2DParams(0, kFb, m1, 0, 0, false, 0), loc);
+        } else {  // NZ of A^T: fractal (k, m) at m * kF + k, transposed -> Zz
+          for (uint32_t m = 0; m < m1; ++m)
+            LoadData(a2[m * kFb * frac], a1[(m * kF + f0) * frac], LoadData2DParams(0, kFb, 1, 0, 0, true, 0), loc);
+        }
+        if (!transB_) {  // NZ fractal (k, n) at n * kF + k, transposed -> Zn (k, n) at k * n1 + n
+          for (uint32_t k = 0; k < kFb; ++k)
+            LoadData(b2[k * n1 * frac], b1[(f0 + k) * frac], LoadData2DParams(0, n1, kF, 0, 0, true, 0), loc);
+        } else {  // NZ of B^T: fractal (n, k) at k * n1 + n is already Zn
+          LoadData(b2, b1[f0 * n1 * frac], LoadData2DParams(0, kFb * n1, 1, 0, 0, false, 0), loc);
+        }
+        flags_.Set(PIPE_MTE1, PIPE_M, 10 + p, loc);
+        flags_.Wait(PIPE_MTE1, PIPE_M, 10 + p, loc);
+        MmadParams mp;
+        mp.m = mLen, mp.n = nLen, mp.k = kl;
+        mp.cmatrixInitVal = first && !hasBias_;
+        if (first && hasBias_) {
+          LocalTensor<float> bt(TPosition::C2, 0, nA, loc);
+          if constexpr (std::is_same_v<L0CT, float>) Mmad(co, a2, b2, bt, mp, loc);
+          else ASCENDC_SIM_CHECK(false, loc, "Matmul: an int8 matmul's bias is not modelled");
+          flags_.Set(PIPE_M, PIPE_MTE1, 20, loc);
+        } else {
+          Mmad(co, a2, b2, mp, loc);
+        }
+        if ((mA / 16) * (nA / 16) < 10) PipeBarrier<PIPE_M>(loc);  // small Mmads: the write-read hazard on L0C
+        first = false;
+        flags_.Set(PIPE_M, PIPE_MTE1, 6 + p, loc);
+      }
+      flags_.Set(PIPE_MTE1, PIPE_MTE2, 2 + s, loc);
+    }
+    flags_.Set(PIPE_M, PIPE_FIX, 12 + c, loc);
+  }
+
+  // The C block of `b` from its L0C slot to GM.
+  void Out(uint32_t b, const GlobalTensor<CT>& gm, uint8_t enAtomic, bool atItsPlace, const SrcLoc& loc) {
+    uint32_t mi, ni;
+    Where(b, mi, ni);
+    const uint32_t m0 = mi * t_.baseM, n0 = ni * t_.baseN;
+    const uint32_t mLen = std::min<uint32_t>(t_.baseM, singleM_ - m0), nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
+    const int c = static_cast<int>(b % static_cast<uint32_t>(std::max(t_.dbL0C, 1)));
+    flags_.Wait(PIPE_M, PIPE_FIX, 12 + c, loc);
+    FixpipeParamsV220 fp(static_cast<uint16_t>(nLen), static_cast<uint16_t>(mLen), static_cast<uint16_t>((mLen + 15) / 16 * 16),
+                         static_cast<uint32_t>(orgN_), false);
+    fp.quantPre = detail::OutQuant<CT>();
+    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    const ascendc_sim::AtomicOp keep = core.atomicOp;
+    const ascendc_sim::AtomicType keepType = core.atomicType;
+    if (enAtomic == 1) SetAtomicAdd<CT>();
+    const GlobalTensor<CT> dst = atItsPlace ? gm[static_cast<uint64_t>(m0) * orgN_ + n0] : gm;
+    Fixpipe(dst, L0C(c, loc), fp, loc);
+    core.atomicOp = keep, core.atomicType = keepType;
+    flags_.Set(PIPE_FIX, PIPE_M, 8 + c, loc);
+  }
+
+  TCubeTiling t_{};
+  bool inited_ = false;
+  GlobalTensor<AT> a_;
+  GlobalTensor<BT> b_;
+  GlobalTensor<BiasT> bias_;
+  bool transA_ = false, transB_ = false, hasBias_ = false;
+  uint32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
+  uint32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+  uint32_t next_ = 0;            // Iterate: blocks computed
+  uint64_t chunk_ = 0, step_ = 0;  // L1 chunks and L0 steps so far (ping-pong slots)
+  detail::MmFlags flags_;
+};
+
+namespace detail {
+template <class MM>
+inline void InitMatmuls(TPipe* pipe, MM& mm, const TCubeTiling* tiling) {
+  if (tiling != nullptr) mm.Init(tiling, pipe);
+}
+template <class MM, class... More>
+inline void InitMatmuls(TPipe* pipe, MM& mm, const TCubeTiling* tiling, More&&... more) {
+  InitMatmuls(pipe, mm, tiling);
+  InitMatmuls(pipe, more...);
+}
+// True on the AIC of a mixed launch, after serving its AIVs: the kernel then returns.
+template <class... Objs>
+inline bool RegistMatmul(TPipe* pipe, GM_ADDR workspace, Objs&&... objs) {
+  (void)workspace;
+  InitMatmuls(pipe, objs...);
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  bool mixed = false;
+  for (const ascendc_sim::CoreSpec& s : ascendc_sim::LaunchSpecs()) mixed |= s.type == ascendc_sim::CoreType::kAiv;
+  if (core.coreType != ascendc_sim::CoreType::kAic || !mixed) return false;
+  const int group = core.group;
+  ascendc_sim::WaitUntil([group] { return ascendc_sim::GroupAivsDone(group); }, "in REGIST_MATMUL_OBJ serving its AIVs");
+  return true;
+}
+}  // namespace detail
+
+}  // namespace AscendC
+
+// On the AIC of a mixed kernel the macro serves the AIVs' requests and returns from the kernel.
+#define REGIST_MATMUL_OBJ(pipe, workspace, ...) \
+  if (::AscendC::detail::RegistMatmul(pipe, workspace, __VA_ARGS__)) return

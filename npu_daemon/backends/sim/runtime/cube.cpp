@@ -1,0 +1,42 @@
+// The cube unit's arithmetic (built at -O3 with the runtime: a large Mmad is billions of products).
+// Order (docs/simulator.md, cube): per output, each fractal step of k0 products is summed in fp32 in
+// k order starting from 0, and that partial sum is added to the accumulator in fp32.
+#include <vector>
+
+#include "ascendc_sim/cube_compute.h"
+
+namespace ascendc_sim {
+
+void MmadFloat(float* c, const float* a, const float* b, uint32_t m, uint32_t n, uint32_t k, uint32_t k0, bool exactProducts) {
+  (void)exactProducts;  // fp16/bf16 products are exact in fp32; fp32 products round once, as written
+  std::vector<float> partial(n);
+  for (uint32_t i = 0; i < m; ++i) {
+    float* row = c + static_cast<size_t>(i) * n;
+    for (uint32_t kb = 0; kb < k; kb += k0) {
+      std::fill(partial.begin(), partial.end(), 0.0f);
+      const uint32_t ke = std::min(k, kb + k0);
+      for (uint32_t kk = kb; kk < ke; ++kk) {
+        const float av = a[static_cast<size_t>(i) * k + kk];
+        const float* brow = b + static_cast<size_t>(kk) * n;
+        for (uint32_t j = 0; j < n; ++j) {
+          const float prod = av * brow[j];
+          partial[j] = partial[j] + prod;
+        }
+      }
+      for (uint32_t j = 0; j < n; ++j) row[j] = row[j] + partial[j];
+    }
+  }
+}
+
+void MmadInt(int32_t* c, const int8_t* a, const int8_t* b, uint32_t m, uint32_t n, uint32_t k) {
+  for (uint32_t i = 0; i < m; ++i) {
+    int32_t* row = c + static_cast<size_t>(i) * n;
+    for (uint32_t kk = 0; kk < k; ++kk) {
+      const int32_t av = a[static_cast<size_t>(i) * k + kk];
+      const int8_t* brow = b + static_cast<size_t>(kk) * n;
+      for (uint32_t j = 0; j < n; ++j) row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) + static_cast<uint32_t>(av * brow[j]));
+    }
+  }
+}
+
+}  // namespace ascendc_sim
