@@ -76,7 +76,7 @@ uint32_t FakeCannLaunch(const char* kernel, uint32_t blockDim, const char* socPa
   LoadParams(socParams);
   const char* record = std::getenv("ASCEND_FAKE_MSPROF_RECORD");
   try {
-    ascendc_sim::LaunchModel model(blockDim, {});
+    ascendc_sim::LaunchModel model(ascendc_sim::LaunchCores("KERNEL_TYPE_AIV_ONLY", blockDim), {});  // vector kernels only
     uint32_t ubPeak = 0;
     ascendc_sim::RunBlocks(blockDim, body, [&](ascendc_sim::Core& core) {
       ubPeak = std::max(ubPeak, core.ubPeak);
