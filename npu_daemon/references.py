@@ -66,7 +66,7 @@ def is_trusted(pkg: OperatorPackage) -> bool:
 
 def reference_outputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> list[np.ndarray]:
     """The reference's outputs (storage arrays) for the case whose inputs are in `inputs_dir`."""
-    inputs = _load_inputs(pkg, case, inputs_dir)
+    inputs = load_inputs(pkg, case, inputs_dir)
     if is_trusted(pkg):
         return checker.reference_outputs(pkg, case, inputs)
 
@@ -102,7 +102,8 @@ def reference_outputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> lis
         return outputs
 
 
-def _load_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> dict[str, np.ndarray]:
+def load_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> dict[str, np.ndarray]:
+    """The case's inputs from their files in `inputs_dir` (`in_<name>.bin`, storage dtype)."""
     spec = pkg.spec
     return {
         arg.name: np.fromfile(

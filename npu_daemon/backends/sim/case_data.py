@@ -160,15 +160,7 @@ class CaseData:
         return self.inputs_dir / f"in_{name}.bin"
 
     def inputs(self) -> dict[str, np.ndarray]:
-        spec = self.pkg.spec
-        return {
-            arg.name: np.fromfile(
-                self.input_path(arg.name),
-                dtype=checker.STORAGE[spec.arg_dtype(self.case, arg.name)],
-            ).reshape(spec.arg_shape(self.case, arg.name))
-            for arg in spec.inputs
-            if arg.name not in self.case.absent
-        }
+        return references.load_inputs(self.pkg, self.case, self.inputs_dir)
 
     def reference(self) -> list[np.ndarray]:
         """The reference outputs as storage arrays (memory-mapped, read-only)."""
