@@ -1,13 +1,13 @@
 """Mixed AIC + AIV kernels (ASCEND_IS_AIC / ASCEND_IS_AIV, CrossCoreSetFlag / CrossCoreWaitFlag) and
 the Matmul high-level API with matmul_tiling::MultiCoreMatmulTiling, on our own kernels; matmuls
-bit-exact against tests/sim/cube_ref.py."""
+bit-exact against ascend_gym/suite/cube_ref.py."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ascend_gym.suite.cube_ref import mmad
 from tests.sim.conftest import HOST, TILING_H
-from tests.sim.cube_ref import mmad
 
 MIX = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);\n"
 

@@ -1,4 +1,5 @@
-"""numpy references of the cube unit that accumulate exactly as docs/simulator.md documents."""
+"""numpy references of the cube unit that accumulate exactly as docs/simulator.md documents (the
+suite's cube operators and the simulator's cube tests share them)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,18 @@ def mmad(a: np.ndarray, b: np.ndarray, k0: int = 16, init: np.ndarray | None = N
         return ((c + 2**31) % 2**32 - 2**31).astype(np.int32)
     fa, fb = a.astype(np.float32), b.astype(np.float32)
     c = np.zeros((m, n), np.float32) if init is None else init.astype(np.float32).copy()
+    part = np.empty((m, n), np.float32)
+    prod = np.empty((m, n), np.float32)
     for kb in range(0, k, k0):
-        part = np.zeros((m, n), np.float32)
+        part.fill(0)
         for kk in range(kb, min(k, kb + k0)):
-            part = part + np.outer(fa[:, kk], fb[kk, :]).astype(np.float32)
-        c = c + part
+            np.multiply(fa[:, kk : kk + 1], fb[kk : kk + 1, :], out=prod)
+            part += prod
+        c += part
     return c
+
+
+def matmul_f16(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
+    """fp16 a @ b as the cube computes it (fp32 accumulation in the documented order), rounded
+    once to fp16 by the Fixpipe (round to nearest even)."""
+    return mmad(a, b, init=init).astype(np.float16)
