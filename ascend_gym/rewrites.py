@@ -27,13 +27,14 @@ from ascend_gym import tune
 from ascend_gym.cpp import code_view, indent_at, line_bounds, matching, split_args
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import DEFAULT_SOC
-from npu_daemon.backends.common.soc import aiv_cores
+from npu_daemon.backends.common.soc import aic_cores, aiv_cores
 
 # Marker slots in the catalogue: tiling programs with more @tune markers expose the first ones.
 MAX_TUNE_SLOTS = 4
 TUNE_OPS = ("x2", "/2", "+step", "-step")
 # The catalogue is fixed, so "block dim = cores" targets the default SoC's vector cores.
 DEFAULT_AIV_CORES = aiv_cores(DEFAULT_SOC)
+DEFAULT_AIC_CORES = aic_cores(DEFAULT_SOC)
 DTYPE_BYTES = {
     "float16": 2,
     "float32": 4,
@@ -294,6 +295,86 @@ def _hoist_mask(package: OperatorPackage) -> OperatorPackage | None:
     return None
 
 
+# ---- cube rewrites -------------------------------------------------------------------------------
+
+_MATMUL_CFG = re.compile(r"\bMatmul\s*<[^;{}]*?\b(CFG_NORM|CFG_MDL)\b")
+_MIX_TYPE = re.compile(r"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
+
+
+def _matmul_template(cfg: str, package: OperatorPackage) -> OperatorPackage | None:
+    """Every Matmul object's template config (the last template argument) to `cfg`: CFG_MDL
+    loads stepK base blocks of K per GM -> L1 copy, double-buffered; CFG_NORM one per copy."""
+    source = package.kernel_source
+    spans = [m.span(1) for m in _MATMUL_CFG.finditer(code_view(source))]
+    for start, end in reversed(spans):
+        source = source[:start] + cfg + source[end:]
+    return _with_kernel(package, source) if spans else None
+
+
+def _mix_ratio(ratio: str, package: OperatorPackage) -> OperatorPackage | None:
+    """The AIC:AIV ratio of a mixed kernel (KERNEL_TYPE_MIX_AIC_1_1 / _1_2)."""
+    source = package.kernel_source
+    m = _MIX_TYPE.search(code_view(source))
+    if m is None:
+        return None
+    return _with_kernel(
+        package, source[: m.start()] + f"KERNEL_TYPE_MIX_AIC_{ratio}" + source[m.end() :]
+    )
+
+
+def _cube_rewrites() -> list[Rewrite]:
+    """The cube levers: the Matmul base block (M, N, K), K base blocks per L1 load, the cube cores,
+    the Matmul template (L1 loading) and the AIC:AIV ratio of mixed kernels."""
+    tiling = [
+        Rewrite(
+            f"cube_{name}:{op}",
+            "tiling",
+            f"{'double' if op == 'x2' else 'halve'} the {what} @tune marker ({name})",
+            partial(_tune_named, rf"^{name}$", op),
+        )
+        for name, what in (
+            ("base_m", "Matmul base block M"),
+            ("base_n", "Matmul base block N"),
+            ("base_k", "Matmul base block K"),
+            ("step_k", "K base blocks per GM -> L1 copy"),
+        )
+        for op in ("x2", "/2")
+    ]
+    return [
+        *tiling,
+        Rewrite(
+            "cube_cores:all",
+            "tiling",
+            f"set the cube_cores @tune marker to the cube core count ({DEFAULT_AIC_CORES})",
+            partial(_tune_named, r"^cube_cores$", DEFAULT_AIC_CORES),
+        ),
+        Rewrite(
+            "matmul_template:mdl",
+            "kernel",
+            "Matmul template CFG_NORM -> CFG_MDL (stepK base blocks of K per L1 load, double-buffered)",
+            partial(_matmul_template, "CFG_MDL"),
+        ),
+        Rewrite(
+            "matmul_template:norm",
+            "kernel",
+            "Matmul template CFG_MDL -> CFG_NORM (one base block of K per L1 load)",
+            partial(_matmul_template, "CFG_NORM"),
+        ),
+        Rewrite(
+            "mix_ratio:1_2",
+            "kernel",
+            "mixed kernel with two AIVs per AIC (KERNEL_TYPE_MIX_AIC_1_2)",
+            partial(_mix_ratio, "1_2"),
+        ),
+        Rewrite(
+            "mix_ratio:1_1",
+            "kernel",
+            "mixed kernel with one AIV per AIC (KERNEL_TYPE_MIX_AIC_1_1)",
+            partial(_mix_ratio, "1_1"),
+        ),
+    ]
+
+
 # ---- the catalogue ---------------------------------------------------------------------------------
 
 
@@ -366,6 +447,8 @@ CATALOGUE: tuple[Rewrite, ...] = (
         "move loop-invariant mask settings out of the first loop that has them",
         _hoist_mask,
     ),
+    # Appended, so the ids of the entries above stay the same.
+    *_cube_rewrites(),
 )
 
 # AscendOp-v0's discrete action space is Discrete(len(CATALOGUE) + 1): the extra id ends the episode.

@@ -38,6 +38,11 @@ def aiv_cores(soc: str) -> int:
     return int(preset(soc)["aiv_cores"])
 
 
+def aic_cores(soc: str) -> int:
+    """The part's cube (AIC) core count."""
+    return int(preset(soc)["aic_cores"])
+
+
 def ub_capacity_bytes(soc: str) -> int:
     """Unified Buffer bytes a kernel may allocate (the toolchain keeps a reserve)."""
     p = preset(soc)

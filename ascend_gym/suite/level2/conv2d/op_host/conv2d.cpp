@@ -1,7 +1,7 @@
-// Host tiling of the img2col convolution: a work item is ITEM_M output positions of one image
-// (the baseline: a whole image, so the cores take one image each); each cube core keeps the weights
-// and the current image in L1 and runs its consecutive items in base blocks of BASE_M positions x
-// BASE_K img2col columns x every output channel.
+// Host tiling of the img2col convolution: a work item is ITEM_M output positions of one image (the
+// baseline's 65536 is a whole image, so the cores take one image each); each cube core keeps the
+// weights and the current image in L1 and runs its consecutive items in base blocks of BASE_M
+// positions x BASE_K img2col columns x every output channel.
 #include "conv2d_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -9,7 +9,7 @@
 namespace optiling {
 
 constexpr uint32_t CUBE_CORES = 20;   // @tune cube_cores in [1, 24] step 1
-constexpr uint32_t ITEM_M = 1u << 30; // @tune item_m in [16, 1073741824] pow2
+constexpr uint32_t ITEM_M = 65536;     // @tune item_m in [16, 65536] pow2
 constexpr uint32_t BASE_M = 128;      // @tune base_m in [16, 256] step 16
 constexpr uint32_t BASE_K = 64;       // @tune base_k in [16, 256] step 16
 

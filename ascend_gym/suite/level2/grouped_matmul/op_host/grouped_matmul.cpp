@@ -1,7 +1,7 @@
 // Host tiling: the group sizes are data (known to the kernel only), so the host fixes the work item
 // instead: a block of up to ITEM_M rows of one group by ITEM_N columns, one Matmul each. The
-// baseline takes a whole group per item (ITEM_M = every row, ITEM_N = every column): the cores
-// take the groups round robin.
+// baseline takes a whole group per item (ITEM_M and ITEM_N above any case's rows and columns):
+// the cores take the groups round robin.
 #include "grouped_matmul_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -9,8 +9,8 @@
 namespace optiling {
 
 constexpr int32_t CUBE_CORES = 20;       // @tune cube_cores in [1, 24] step 1
-constexpr int32_t ITEM_M = 1 << 30;      // @tune item_m in [16, 1073741824] pow2
-constexpr int32_t ITEM_N = 1 << 30;      // @tune item_n in [16, 1073741824] pow2
+constexpr int32_t ITEM_M = 65536;        // @tune item_m in [16, 65536] pow2
+constexpr int32_t ITEM_N = 65536;        // @tune item_n in [16, 65536] pow2
 constexpr int32_t BASE_M = 128;          // @tune base_m in [16, 256] step 16
 constexpr int32_t BASE_N = 128;          // @tune base_n in [16, 256] step 16
 constexpr int32_t BASE_K = 64;           // @tune base_k in [16, 256] step 16

@@ -9,7 +9,7 @@
 namespace optiling {
 
 constexpr uint32_t CUBE_CORES = 24;   // @tune cube_cores in [1, 24] step 1
-constexpr uint32_t ITEM_M = 128;      // @tune item_m in [16, 1073741824] pow2
+constexpr uint32_t ITEM_M = 128;      // @tune item_m in [16, 65536] pow2
 constexpr uint32_t BASE_M = 128;      // @tune base_m in [16, 256] step 16
 constexpr uint32_t BASE_K = 128;      // @tune base_k in [16, 256] step 16
 

@@ -8,8 +8,8 @@
 namespace optiling {
 
 constexpr int32_t CUBE_CORES = 24;       // @tune cube_cores in [1, 24] step 1
-constexpr int32_t ITEM_M = 256;          // @tune item_m in [16, 1073741824] pow2
-constexpr int32_t ITEM_N = 256;          // @tune item_n in [16, 1073741824] pow2
+constexpr int32_t ITEM_M = 256;          // @tune item_m in [16, 65536] pow2
+constexpr int32_t ITEM_N = 256;          // @tune item_n in [16, 65536] pow2
 constexpr int32_t BASE_M = 128;          // @tune base_m in [16, 256] step 16
 constexpr int32_t BASE_N = 256;          // @tune base_n in [16, 256] step 16
 constexpr int32_t BASE_K = 64;           // @tune base_k in [16, 256] step 16
