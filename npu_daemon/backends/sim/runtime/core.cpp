@@ -828,7 +828,9 @@ bool GmPattern::Overlaps(const GmPattern& o) const {
 void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api) {
   if (g.rows == 0 || g.rowBytes == 0) return;
   if (pipe != PIPE_S) CheckGmOrder(pipe, g, write, trace.back().site, loc, api);  // the DMA just recorded
-  RecordGmEpoch(*this, g, write ? (atomicOp != AtomicOp::kNone && pipe == PIPE_MTE3 ? 2 : 1) : 0, loc, api);
+  // Atomic GM writes: UB -> GM copies (MTE3) and Fixpipe (L0C -> GM) under the core's atomic mode.
+  const bool atomic = atomicOp != AtomicOp::kNone && (pipe == PIPE_MTE3 || pipe == PIPE_FIX);
+  RecordGmEpoch(*this, g, write ? (atomic ? 2 : 1) : 0, loc, api);
 }
 
 void Core::CheckGmOrder(int p, const GmPattern& g, bool write, uint32_t site, const SrcLoc& loc, const char* api) {
