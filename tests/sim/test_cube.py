@@ -278,6 +278,54 @@ LoadData(A2, A1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
     assert "LoadData(2D)" in run.message and "PIPE_MTE1" in run.message
 
 
+# Two cube cores add their 16 x 16 products into one C through the Fixpipe: under SetAtomicAdd the
+# writes are atomic (no race; the sum in block order), without it the cross-core checker objects.
+ATOMIC_FIX = """
+GET_TILING_DATA(t, tiling);
+TPipe pipe; TBuf<TPosition::A1> l1; TBuf<TPosition::A2> l0a; TBuf<TPosition::B2> l0b; TBuf<TPosition::CO1> l0c;
+pipe.InitBuffer(l1, 1024); pipe.InitBuffer(l0a, 512); pipe.InitBuffer(l0b, 512); pipe.InitBuffer(l0c, 1024);
+GlobalTensor<half> ga, gb; GlobalTensor<float> gc;
+ga.SetGlobalBuffer((__gm__ half*)a); gb.SetGlobalBuffer((__gm__ half*)b); gc.SetGlobalBuffer((__gm__ float*)c);
+LocalTensor<half> L1 = l1.Get<half>(), A2 = l0a.Get<half>(), B2 = l0b.Get<half>();
+LocalTensor<float> C = l0c.Get<float>();
+const int i = GetBlockIdx();
+DataCopy(L1, ga[i * 256], Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+DataCopy(L1[256], gb[i * 256], Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));  // B^T
+SetFlag<HardEvent::MTE2_MTE1>(0); WaitFlag<HardEvent::MTE2_MTE1>(0);
+LoadData(A2, L1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+LoadData(B2, L1[256], LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);
+MmadParams mp; mp.m = 16; mp.n = 16; mp.k = 16;
+Mmad(C, A2, B2, mp);
+SetFlag<HardEvent::M_FIX>(0); WaitFlag<HardEvent::M_FIX>(0);
+if (i == 0) Fixpipe(gc, C, FixpipeParamsV220(16, 16, 16, 16, false));
+SyncAll();
+if (t.p[0]) SetAtomicAdd<float>();
+if (i > 0) Fixpipe(gc, C, FixpipeParamsV220(16, 16, 16, 16, false));
+SetAtomicNone();
+"""
+
+
+@pytest.mark.parametrize("atomic", [1, 0])
+def test_fixpipe_atomic_add_across_cores(kernel, atomic):
+    rng = np.random.default_rng(9)
+    a, b = _halves(rng, 3, 16, 16), _halves(rng, 3, 16, 16)
+    run = kernel(
+        AIC + ATOMIC_FIX,
+        {"a": a, "b": b},
+        {"c": ("float32", (16, 16))},
+        block_dim=3,
+        params=[atomic],
+    )
+    if not atomic:
+        assert run.status == "RACE_DETECTED", run.message
+        assert "Fixpipe" in run.message
+        return
+    run.ok()
+    want = mmad(a[0], b[0].T) + mmad(a[1], b[1].T) + mmad(a[2], b[2].T)
+    np.testing.assert_array_equal(run.outputs["c"], want)
+
+
 def test_kernel_type_from_the_source():
     from ascend_gym import suite
     from npu_daemon.backends.common.kernel_view import kernel_type
