@@ -3,13 +3,19 @@ and the rest derived, and inputs generated chunk by chunk with the values of a w
 
 import json
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from ascend_gym.package import Case, load_package
+from ascend_gym.protocol import EvalRequest, Status
 from npu_daemon import checker
 from npu_daemon.backends.common import build
+from npu_daemon.backends.sim import SimBackend
+from npu_daemon.service.store import cache_key
+
+SUITE = Path(__file__).resolve().parents[2] / "ascend_gym" / "suite"
 
 # Rows split over the blocks: the first rows % n blocks take one row more (two classes), and the
 # last block also scales its rows (a class of its own).
@@ -110,3 +116,25 @@ def test_inputs_drawn_in_chunks_equal_one_draw(tmp_path, monkeypatch):
         assert chunked[name].tobytes() == array.tobytes()
         assert (tmp_path / f"in_{name}.bin").read_bytes() == array.tobytes()
     np.testing.assert_array_equal(whole["e"].ravel()[:4], [1.5, -2.0, 3.25, 1.5])
+
+
+def test_a_sampled_request_checks_the_small_cases_and_samples_the_bench_case(tmp_path):
+    pkg = load_package(SUITE / "level1" / "relu")
+    results = {}
+    for timing in ("full", "sampled"):
+        request = EvalRequest(package=pkg, timing=timing)
+        results[timing] = SimBackend().evaluate(request, tmp_path / timing)
+    full, sampled = results["full"], results["sampled"]
+    assert sampled.status is Status.OK, sampled.message
+    # every correctness case but the bench case is checked, which is timed only
+    assert [c.name for c in sampled.cases] == [c.name for c in full.cases if c.name != "bench_fp32"]
+    assert sampled.latency_us == full.latency_us
+    assert sampled.profile.timing == "sampled"
+    assert 4 <= sampled.profile.blocks_simulated < sampled.profile.block_dim
+    assert "timing" not in full.profile.model_dump() and full.profile.blocks_simulated is None
+    # the request's wire form and the daemon's cache key name the timing only when sampled
+    assert "timing" not in EvalRequest(package=pkg).model_dump()
+    fingerprint = {"backend": "sim"}
+    assert cache_key(EvalRequest(package=pkg, timing="sampled"), fingerprint) != cache_key(
+        EvalRequest(package=pkg), fingerprint
+    )
