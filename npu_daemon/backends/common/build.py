@@ -189,6 +189,10 @@ def ensure_runtime() -> Runtime:
                 # The performance model is runtime/model.cpp plus its units under runtime/model/.
                 sources = [
                     RUNTIME_DIR / "core.cpp",
+                    RUNTIME_DIR / "race_checker.cpp",
+                    RUNTIME_DIR / "raw_access.cpp",
+                    RUNTIME_DIR / "scheduler.cpp",
+                    RUNTIME_DIR / "cross_core.cpp",
                     RUNTIME_DIR / "state.cpp",
                     RUNTIME_DIR / "cube.cpp",
                     RUNTIME_DIR / "issue.cpp",

@@ -265,8 +265,9 @@ void Send(int fd, channel::Kind kind, uint32_t status, std::initializer_list<std
 }
 
 void SendBlock(int fd, const Core& core) {
+  const CoreTrace& t = core.Trace();
   std::string sites;
-  for (const Site& s : core.sites) {
+  for (const Site& s : t.sites) {
     const char* api = s.api ? s.api : "";
     const char* file = s.file ? s.file : "";
     const channel::SiteFrame f{s.line, static_cast<uint32_t>(std::strlen(api)), static_cast<uint32_t>(std::strlen(file)), 0};
@@ -274,8 +275,8 @@ void SendBlock(int fd, const Core& core) {
   }
   // `blockIdx` carries the core's index among the launch's cores (LaunchCores), which the launcher
   // maps back to its unit and block.
-  const channel::BlockFrame b{static_cast<uint32_t>(core.globalId), core.ubPeak, core.trace.size(), core.sites.size()};
-  Send(fd, channel::Kind::kBlock, 0, {{&b, sizeof b}, {core.trace.data(), core.trace.size() * sizeof(Instr)}, {sites.data(), sites.size()}});
+  const channel::BlockFrame b{static_cast<uint32_t>(t.globalId), core.UbPeak(), t.instrs.size(), t.sites.size()};
+  Send(fd, channel::Kind::kBlock, 0, {{&b, sizeof b}, {t.instrs.data(), t.instrs.size() * sizeof(Instr)}, {sites.data(), sites.size()}});
 }
 
 // Tiling and kernel. The inputs and outputs in `gm` were mapped by the launcher (shared pages).
@@ -419,7 +420,7 @@ void CheckTrace(const std::vector<Instr>& trace, size_t cores) {
 struct Received {
   std::unique_ptr<LaunchModel> model;
   std::vector<CoreSpec> cores;    // the launch's cores (LaunchCores), indexed by a block record's index
-  std::unique_ptr<Core> scratch;  // carries each received block into the model
+  CoreTrace block;                // carries each received block into the model
   std::vector<bool> seen;
   uint32_t blocks = 0;
   std::set<std::string> names;  // API and file names the sites point into
@@ -446,7 +447,6 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         RegisterGm(reinterpret_cast<void*>(f.tilingAddr), f.tilingSize, "tiling", nullptr, 0);
         r.cores = LaunchCores(l.kernelType, f.blockDim);
         r.model = std::make_unique<LaunchModel>(r.cores, l.model);
-        r.scratch = std::make_unique<Core>(0, static_cast<int>(f.blockDim));
         r.seen.assign(r.cores.size(), false);
         break;
       }
@@ -458,10 +458,10 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         uint64_t rest = h.bytes - sizeof b;
         if (b.instrs > rest / sizeof(Instr)) throw Malformed("trace length");
         rest -= b.instrs * sizeof(Instr);
-        Core& core = *r.scratch;
-        core.trace.resize(b.instrs);
-        Read(fd, core.trace.data(), b.instrs);
-        core.sites.clear();
+        CoreTrace& t = r.block;
+        t.instrs.resize(b.instrs);
+        Read(fd, t.instrs.data(), b.instrs);
+        t.sites.clear();
         for (uint64_t k = 0; k < b.sites; ++k) {
           channel::SiteFrame f;
           if (rest < sizeof f) throw Malformed("site list");
@@ -472,20 +472,17 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
           Read(fd, api.data(), api.size());
           Read(fd, file.data(), file.size());
           rest -= api.size() + file.size();
-          core.sites.push_back(Site{r.names.insert(api).first->c_str(), r.names.insert(file).first->c_str(), f.line});
+          t.sites.push_back(Site{r.names.insert(api).first->c_str(), r.names.insert(file).first->c_str(), f.line});
         }
         if (rest != 0) throw Malformed("block record size");
-        CheckTrace(core.trace, r.cores.size());
-        const CoreSpec& spec = r.cores[b.blockIdx];
-        core.globalId = static_cast<int>(b.blockIdx);
-        core.blockIdx = spec.blockIdx;
-        core.coreType = spec.type;
-        core.group = spec.group;
+        CheckTrace(t.instrs, r.cores.size());
+        t.globalId = static_cast<int>(b.blockIdx);
+        t.type = r.cores[b.blockIdx].type;
         o.ubPeak = std::max(o.ubPeak, b.ubPeak);
         r.seen[b.blockIdx] = true;
         ++r.blocks;
         const Clock::time_point t0 = Clock::now();
-        r.model->AddBlock(core);
+        r.model->AddBlock(t);
         r.modelTime += Clock::now() - t0;
         break;
       }

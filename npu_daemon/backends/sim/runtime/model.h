@@ -28,7 +28,7 @@ class LaunchModel {
  public:
   LaunchModel(const std::vector<CoreSpec>& cores, LaunchOptions options);
   // Keep a finished block (called once per block, one block at a time).
-  void AddBlock(const Core& core);
+  void AddBlock(const CoreTrace& block);
   // Time the launch; the profile listener holds the per-block report afterwards.
   model::LaunchEvent Run();
   const model::ProfileListener& Profile() const { return profile_; }

@@ -22,7 +22,7 @@ inline Stride SrcStride(const AscendC::UnaryRepeatParams& p) { return {p.srcBlkS
 
 template <typename T>
 Lanes RegisterMaskLanes(uint32_t repeatTime, const SrcLoc& loc) {
-  return MaskLanes<T>(CurrentCore().mask, repeatTime, loc);
+  return MaskLanes<T>(CurrentCore().Registers().mask, repeatTime, loc);
 }
 
 template <typename T>
