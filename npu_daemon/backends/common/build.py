@@ -43,14 +43,24 @@ def _f16c() -> list[str]:
         return []
 
 
+# ASCEND_GYM_SIM_SANITIZE=1, a debugging switch for the runtime and the emulation headers: every
+# build (runtime, harness, tiling, kernels) adds UBSan and ASan, and undefined behaviour stops the
+# run (a RUNTIME_ERROR whose log holds the report). The flags enter the digests, so sanitized builds
+# are cached apart from the others (docs/simulator.md, Sanitizers).
+SANITIZE = os.environ.get("ASCEND_GYM_SIM_SANITIZE") == "1"
+SANITIZE_FLAGS = (
+    ["-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
+    if SANITIZE
+    else []
+)
 # The runtime library and the harness are built once and run every case: -O3 makes the model's
 # per-granule loops cheaper (docs/performance_model.md, Model overhead); no fast-math, so the
 # same results as -O2.
-CXXFLAGS = ["-std=c++17", "-O3", "-fPIC", "-w", *_f16c()]
+CXXFLAGS = ["-std=c++17", "-O3", "-fPIC", "-w", *_f16c(), *SANITIZE_FLAGS]
 # A candidate's tiling and kernel are compiled per candidate: at -O1 kernels compile 7-45 % faster
 # and run at most ~20 % slower than at -O2 (docs/simulator.md, Speed). Same IEEE arithmetic as -O2
 # (no fast-math, no FMA contraction), so the same numbers.
-CANDIDATE_CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-w", *_f16c()]
+CANDIDATE_CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-w", *_f16c(), *SANITIZE_FLAGS]
 # Framework headers a host tiling program includes, precompiled together and force-included.
 HOST_PCH_HEADERS = [
     "register/op_def_registry.h",

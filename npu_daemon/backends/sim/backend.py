@@ -157,7 +157,11 @@ class SimBackend(Backend):
                 [str(rt.harness), "launch.txt"],
                 case_dir,
                 request.timeouts.run_s,
-                sandbox.Limits(cpu_s=int(request.timeouts.run_s) + 1, address_space_mb=16384),
+                sandbox.Limits(
+                    cpu_s=int(request.timeouts.run_s) + 1,
+                    # ASan reserves terabytes of shadow up front: no real bound when sanitized.
+                    address_space_mb=1 << 27 if build.SANITIZE else 16384,
+                ),
                 pass_fds=(result_fd,),
             )
             log = (done.stdout + done.stderr)[-4000:]
