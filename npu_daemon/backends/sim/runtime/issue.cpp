@@ -84,6 +84,21 @@ void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d
   core.GmAccess(ins.pipe, GmPattern{ins.gmAddr, d.bursts, d.rowBytes, d.gmPitch}, !toUb, loc, api);
 }
 
+// One element of an atomic store: integers wrap on add (signed overflow is undefined in C++) and
+// compare exactly; floating types add and compare in fp32, rounded back to E.
+template <typename E>
+E CombineOne(E a, E b, AtomicOp op) {
+  if constexpr (std::is_integral_v<E>) {
+    using U = std::make_unsigned_t<E>;
+    if (op == AtomicOp::kAdd) return static_cast<E>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    return op == AtomicOp::kMax ? (b > a ? b : a) : (b < a ? b : a);
+  } else {
+    const float fa = static_cast<float>(a), fb = static_cast<float>(b);
+    if (op == AtomicOp::kAdd) return static_cast<E>(fa + fb);
+    return op == AtomicOp::kMax ? (fb > fa ? b : a) : (fb < fa ? b : a);
+  }
+}
+
 // Combine `bytes` of UB data into GM under the core's atomic mode (a plain store without one).
 template <typename E>
 void Combine(uint8_t* gm, const uint8_t* ub, uint32_t bytes, AtomicOp op) {
@@ -91,10 +106,7 @@ void Combine(uint8_t* gm, const uint8_t* ub, uint32_t bytes, AtomicOp op) {
     E a, b;
     std::memcpy(&a, gm + i, sizeof(E));
     std::memcpy(&b, ub + i, sizeof(E));
-    float fa = static_cast<float>(a), fb = static_cast<float>(b);
-    E r = op == AtomicOp::kAdd ? static_cast<E>(std::is_integral_v<E> ? static_cast<E>(a + b) : static_cast<E>(fa + fb))
-          : op == AtomicOp::kMax ? (fb > fa ? b : a)
-                                 : (fb < fa ? b : a);
+    const E r = CombineOne(a, b, op);
     std::memcpy(gm + i, &r, sizeof(E));
   }
 }

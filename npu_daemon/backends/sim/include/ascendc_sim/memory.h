@@ -406,7 +406,10 @@ class TPipe {
     return id;
   }
   template <HardEvent event>
-  __aicore__ void ReleaseEventID(int8_t id) { eventIds_[static_cast<int>(event)] &= static_cast<uint8_t>(~(1u << id)); }
+  __aicore__ void ReleaseEventID(int8_t id, ASCENDC_SIM_LOC) {
+    ASCENDC_SIM_CHECK(id >= 0 && id < 8, loc, "ReleaseEventID: event id %d out of range [0, 7]", id);
+    eventIds_[static_cast<int>(event)] &= static_cast<uint8_t>(~(1u << id));
+  }
   template <HardEvent event>
   __aicore__ int8_t FetchEventID() const { return FetchEventID(event); }
   __aicore__ int8_t FetchEventID(HardEvent event) const {
