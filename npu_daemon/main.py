@@ -113,7 +113,7 @@ def sandbox_access(backend: str) -> SandboxAccess:
     sim_root = build.cache_root()
     if backend == "sim":
         return SandboxAccess(
-            read=[build.INCLUDE_DIR, sim_root],
+            read=[build.INCLUDE_DIR, build.HOST_INCLUDE_DIR, sim_root],
             write=[sim_root / "objects"],
             unlisted=[sim_root / "cases"],
         )
@@ -121,7 +121,13 @@ def sandbox_access(backend: str) -> SandboxAccess:
     from npu_daemon.backends.cann.toolkit import Toolkit
 
     return SandboxAccess(
-        read=[build.INCLUDE_DIR, sim_root, Toolkit.discover().home, tiling.cache_root()],
+        read=[
+            build.INCLUDE_DIR,
+            build.HOST_INCLUDE_DIR,
+            sim_root,
+            Toolkit.discover().home,
+            tiling.cache_root(),
+        ],
         write=[sim_root / "objects"],
         groups=device.node_groups(),
     )

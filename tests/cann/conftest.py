@@ -23,7 +23,7 @@ def fake_toolkit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(FAKE, root)
     rt = build.ensure_runtime()
     (root / "fake_sim.cmake").write_text(
-        f'set(FAKE_SIM_INCLUDE "{build.INCLUDE_DIR}")\nset(FAKE_SIM_PCH "{rt.pch_dir}")\nset(FAKE_SIM_RUNTIME "{rt.root}")\n'
+        f'set(FAKE_SIM_INCLUDE "{build.INCLUDE_DIR};{build.HOST_INCLUDE_DIR}")\nset(FAKE_SIM_PCH "{rt.pch_dir}")\nset(FAKE_SIM_RUNTIME "{rt.root}")\n'
     )
     (root / "fake" / "soc").mkdir(parents=True)
     for soc in socs():
@@ -37,7 +37,7 @@ def fake_toolkit(tmp_path_factory: pytest.TempPathFactory) -> Path:
             *build.CXXFLAGS,
             "-shared",
             f"-I{root / 'include'}",
-            f"-I{build.INCLUDE_DIR}",
+            *build.INCLUDE_FLAGS,
             f"-I{build.RUNTIME_DIR}",
             str(root / "src" / "fake_acl.cpp"),
             *rt.link_flags(),

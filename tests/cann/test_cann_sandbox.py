@@ -56,6 +56,7 @@ def test_cann_access_names_the_toolkit_built_apps_and_build_cache(
         fake_toolkit in access.read
         and tiling.cache_root() in access.read
         and build.INCLUDE_DIR in access.read
+        and build.HOST_INCLUDE_DIR in access.read
     )
     assert access.write == [
         build.cache_root() / "objects"

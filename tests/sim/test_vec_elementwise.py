@@ -119,6 +119,32 @@ def test_mask_forms_strides_and_counter_mode(kernel, dtype, ctype):
     np.testing.assert_array_equal(z, want)
 
 
+@pytest.mark.parametrize("dtype,ctype", [(np.int32, "int32_t"), (np.int16, "int16_t")])
+def test_integer_arithmetic_wraps(kernel, dtype, ctype):
+    """Sums and products past the type's range wrap, as two's complement (numpy's arithmetic):
+    computed on unsigned values, with no signed overflow in the emulation."""
+    info = np.iinfo(dtype)
+    x = np.array(
+        [info.max, info.min, info.max - 1, -1, 12345, info.min + 7, 3, info.max // 3] * 8, dtype
+    )
+    y = np.array([1, -1, info.max, info.min, info.max, -9, info.min, 5] * 8, dtype)
+    n = x.size
+    ops = ["Add", "Sub", "Mul", "AddRelu", "SubRelu"]
+    body = f"""Ub ub; using T = {ctype};
+  LocalTensor<T> a = ub.In<T>(x, {n}), b = ub.In<T>(y, {n}), o = ub.Alloc<T>({n} * 7);
+  SYNC();
+"""
+    body += "".join(f"  {op}(o[{n * k}], a, b, {n});\n" for k, op in enumerate(ops))
+    body += f"""  Adds(o[{n * 5}], a, (T){info.max}, {n}); Muls(o[{n * 6}], a, (T)-3, {n});
+  SYNC(); ub.Out(z, o, {n} * 7);"""
+    r = kernel(body, {"x": x, "y": y}, {"z": (np.dtype(dtype).name, (7, n))}, prelude=UB_HELPERS)
+    z = r.ok().outputs["z"]
+    with np.errstate(over="ignore"):
+        want = [x + y, x - y, x * y, np.maximum(x + y, 0), np.maximum(x - y, 0)]
+        want += [x + dtype(info.max), x * dtype(-3)]
+    np.testing.assert_array_equal(z, np.stack(want))
+
+
 def test_integer_logic_shift_index_brcb_gather_copy(kernel):
     rng = np.random.default_rng(3)
     x = rng.integers(-1000, 1000, 256).astype(np.int16)

@@ -59,7 +59,7 @@ def ensure_runner(rt: build.Runtime) -> Path:
             cmd = [
                 build.CXX,
                 *build.CXXFLAGS,
-                f"-I{build.INCLUDE_DIR}",
+                *build.INCLUDE_FLAGS,
                 f"-I{build.RUNTIME_DIR}",
                 str(RUNNER_SOURCE),
                 *rt.link_flags(),

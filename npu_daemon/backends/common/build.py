@@ -1,4 +1,5 @@
-"""The system g++ over the emulation headers (backends/sim/include, backends/sim/runtime).
+"""The system g++ over the emulation headers (backends/common/host: the host side both backends
+build a tiling program against; backends/sim/include and backends/sim/runtime: the simulator).
 
 Both backends build here; each artefact is cached by content hash so only what changed is rebuilt:
 - the runtime (libascendc_sim.so, the launch harness, the precompiled kernel_operator.h and the
@@ -29,9 +30,17 @@ from npu_daemon import sandbox
 from npu_daemon.backends.common import kernel_view
 
 COMMON_DIR = Path(__file__).resolve().parent
+HOST_DIR = COMMON_DIR / "host"
+HOST_INCLUDE_DIR = (
+    HOST_DIR / "include"
+)  # register/, tiling/, graph/, platform/: what op_host includes
 SIM_DIR = COMMON_DIR.parent / "sim"
-INCLUDE_DIR = SIM_DIR / "include"
+INCLUDE_DIR = (
+    SIM_DIR / "include"
+)  # kernel_operator.h and the kernel API (includes host headers too)
 RUNTIME_DIR = SIM_DIR / "runtime"
+# Every header a kernel or the runtime may include.
+INCLUDE_FLAGS = [f"-I{INCLUDE_DIR}", f"-I{HOST_INCLUDE_DIR}"]
 CXX = os.environ.get("CXX", "g++")
 
 
@@ -43,14 +52,24 @@ def _f16c() -> list[str]:
         return []
 
 
+# ASCEND_GYM_SIM_SANITIZE=1, a debugging switch for the runtime and the emulation headers: every
+# build (runtime, harness, tiling, kernels) adds UBSan and ASan, and undefined behaviour stops the
+# run (a RUNTIME_ERROR whose log holds the report). The flags enter the digests, so sanitized builds
+# are cached apart from the others (docs/simulator.md, Sanitizers).
+SANITIZE = os.environ.get("ASCEND_GYM_SIM_SANITIZE") == "1"
+SANITIZE_FLAGS = (
+    ["-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
+    if SANITIZE
+    else []
+)
 # The runtime library and the harness are built once and run every case: -O3 makes the model's
 # per-granule loops cheaper (docs/performance_model.md, Model overhead); no fast-math, so the
 # same results as -O2.
-CXXFLAGS = ["-std=c++17", "-O3", "-fPIC", "-w", *_f16c()]
+CXXFLAGS = ["-std=c++17", "-O3", "-fPIC", "-w", *_f16c(), *SANITIZE_FLAGS]
 # A candidate's tiling and kernel are compiled per candidate: at -O1 kernels compile 7-45 % faster
 # and run at most ~20 % slower than at -O2 (docs/simulator.md, Speed). Same IEEE arithmetic as -O2
 # (no fast-math, no FMA contraction), so the same numbers.
-CANDIDATE_CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-w", *_f16c()]
+CANDIDATE_CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-w", *_f16c(), *SANITIZE_FLAGS]
 # Framework headers a host tiling program includes, precompiled together and force-included.
 HOST_PCH_HEADERS = [
     "register/op_def_registry.h",
@@ -110,6 +129,8 @@ def runtime_sources_digest() -> str:
     files = sorted(
         [
             *INCLUDE_DIR.rglob("*.h"),
+            *HOST_DIR.rglob("*.h"),
+            *HOST_DIR.rglob("*.cpp"),
             *RUNTIME_DIR.rglob("*.cpp"),
             *RUNTIME_DIR.rglob("*.h"),
             Path(__file__),
@@ -185,11 +206,15 @@ def ensure_runtime() -> Runtime:
                 shutil.rmtree(tmp, ignore_errors=True)
                 (tmp / "pch").mkdir(parents=True)
                 (tmp / "pch-host").mkdir()
-                inc = f"-I{INCLUDE_DIR}"
                 # The performance model is runtime/model.cpp plus its units under runtime/model/.
                 sources = [
                     RUNTIME_DIR / "core.cpp",
+                    RUNTIME_DIR / "race_checker.cpp",
+                    RUNTIME_DIR / "raw_access.cpp",
+                    RUNTIME_DIR / "scheduler.cpp",
+                    RUNTIME_DIR / "cross_core.cpp",
                     RUNTIME_DIR / "state.cpp",
+                    HOST_DIR / "registry.cpp",
                     RUNTIME_DIR / "cube.cpp",
                     RUNTIME_DIR / "issue.cpp",
                     RUNTIME_DIR / "model.cpp",
@@ -200,7 +225,7 @@ def ensure_runtime() -> Runtime:
                         CXX,
                         *CXXFLAGS,
                         "-shared",
-                        inc,
+                        *INCLUDE_FLAGS,
                         f"-I{RUNTIME_DIR}",
                         *map(str, sources),
                         "-o",
@@ -213,7 +238,7 @@ def ensure_runtime() -> Runtime:
                     [
                         CXX,
                         *CXXFLAGS,
-                        inc,
+                        *INCLUDE_FLAGS,
                         f"-I{RUNTIME_DIR}",
                         str(RUNTIME_DIR / "harness.cpp"),
                         str(RUNTIME_DIR / "confine.cpp"),
@@ -240,7 +265,7 @@ def ensure_runtime() -> Runtime:
                         "-DASCENDC_SIM_KERNEL",
                         "-x",
                         "c++-header",
-                        inc,
+                        *INCLUDE_FLAGS,
                         "pch/kernel_operator.h",
                         "-o",
                         "pch/kernel_operator.h.gch",
@@ -250,7 +275,9 @@ def ensure_runtime() -> Runtime:
                 )
                 (tmp / "pch-host" / HOST_PCH).write_text(
                     "".join(
-                        f'#include "{h}"\n' for h in HOST_PCH_HEADERS if (INCLUDE_DIR / h).is_file()
+                        f'#include "{h}"\n'
+                        for h in HOST_PCH_HEADERS
+                        if (HOST_INCLUDE_DIR / h).is_file()
                     )
                 )
                 _check(
@@ -259,7 +286,7 @@ def ensure_runtime() -> Runtime:
                         *CANDIDATE_CXXFLAGS,
                         "-x",
                         "c++-header",
-                        inc,
+                        f"-I{HOST_INCLUDE_DIR}",
                         f"pch-host/{HOST_PCH}",
                         "-o",
                         f"pch-host/{HOST_PCH}.gch",
@@ -326,7 +353,7 @@ def build_tiling(
             *CANDIDATE_CXXFLAGS,
             "-shared",
             f"-I{rt.host_pch_dir}",
-            f"-I{INCLUDE_DIR}",
+            f"-I{HOST_INCLUDE_DIR}",
             "-Iop_host",
             "-include",
             HOST_PCH,

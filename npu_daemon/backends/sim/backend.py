@@ -166,7 +166,10 @@ class SimBackend(Backend):
                 request.timeouts.run_s,
                 sandbox.Limits(
                     cpu_s=int(request.timeouts.run_s) + 1,
-                    address_space_mb=ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20,
+                    # ASan reserves terabytes of shadow up front: no real bound when sanitized.
+                    address_space_mb=1 << 27
+                    if build.SANITIZE
+                    else ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20,
                 ),
                 pass_fds=(result_fd,),
             )

@@ -51,7 +51,7 @@ def build_kernel(
             "-shared",
             "-DASCENDC_SIM_KERNEL",
             f"-I{rt.pch_dir}",
-            f"-I{build.INCLUDE_DIR}",
+            *build.INCLUDE_FLAGS,
             "-I.",
             "-Iop_kernel",
             "-Iop_host",

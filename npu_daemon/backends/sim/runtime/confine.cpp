@@ -161,6 +161,9 @@ void InstallSyscallFilter(SyscallStage stage, int reportFd) {
   p.On(__NR_clone3, [](Program& q) { q.Ret(SECCOMP_RET_ERRNO | ENOSYS); });  // glibc falls back to clone
   p.AllowIfEqual(__NR_tgkill, 0, static_cast<uint32_t>(getpid()));  // raise(): abort, the raw-access trap
   p.AllowWithout(__NR_mprotect, 2, PROT_EXEC);
+#if defined(__SANITIZE_ADDRESS__)
+  p.Allow(__NR_pipe2);  // ASCEND_GYM_SIM_SANITIZE builds: ASan probes memory by writing it to a pipe
+#endif
   if (loading) {
     p.AllowWithout(__NR_openat, 2, O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND);
     p.Allow(__NR_seccomp);  // the running stage's filter

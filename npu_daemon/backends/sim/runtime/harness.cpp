@@ -313,7 +313,7 @@ uint32_t RunSampled(const std::vector<CoreSpec>& specs, const std::function<void
     std::vector<CoreSpec> subset;
     for (uint32_t b : blocks) subset.push_back(specs[b]);
     RunCores(subset, kernel, [&](Core& core) {
-      out[blocks[static_cast<size_t>(core.globalId)]] = sampling::BlockRecord{core.ubPeak, core.trace, core.sites};
+      out[blocks[static_cast<size_t>(core.GlobalId())]] = sampling::BlockRecord{core.UbPeak(), core.Trace().instrs, core.Trace().sites};
     });
   };
   return sampling::Run(static_cast<uint32_t>(specs.size()), simulate, [&](uint32_t b, const sampling::BlockRecord& r) {
@@ -417,7 +417,7 @@ void RunCandidate(const Launch& l, const GmArgs& gm, int fd) {
     Send(fd, channel::Kind::kSampled, 0, {{&simulated, sizeof simulated}});
   } else {
     RunCores(cores, kernel, [&](Core& core) {
-      SendBlock(fd, static_cast<uint32_t>(core.globalId), core.ubPeak, core.trace, core.sites);
+      SendBlock(fd, static_cast<uint32_t>(core.GlobalId()), core.UbPeak(), core.Trace().instrs, core.Trace().sites);
     });
   }
   std::fflush(nullptr);  // the launcher ends this process once it has the end record
@@ -471,7 +471,7 @@ void CheckTrace(const std::vector<Instr>& trace, size_t cores) {
 struct Received {
   std::unique_ptr<LaunchModel> model;
   std::vector<CoreSpec> cores;    // the launch's cores (LaunchCores), indexed by a block record's index
-  std::unique_ptr<Core> scratch;  // carries each received block into the model
+  CoreTrace block;                // carries each received block into the model
   std::vector<bool> seen;
   uint32_t blocks = 0;
   uint32_t simulated = 0;       // sampled timing: blocks that ran (0: a full run)
@@ -499,7 +499,6 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         RegisterGm(reinterpret_cast<void*>(f.tilingAddr), f.tilingSize, "tiling", nullptr, 0);
         r.cores = LaunchCores(l.kernelType, f.blockDim);
         r.model = std::make_unique<LaunchModel>(r.cores, l.model);
-        r.scratch = std::make_unique<Core>(0, static_cast<int>(f.blockDim));
         r.seen.assign(r.cores.size(), false);
         break;
       }
@@ -511,10 +510,10 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         uint64_t rest = h.bytes - sizeof b;
         if (b.instrs > rest / sizeof(Instr)) throw Malformed("trace length");
         rest -= b.instrs * sizeof(Instr);
-        Core& core = *r.scratch;
-        core.trace.resize(b.instrs);
-        Read(fd, core.trace.data(), b.instrs);
-        core.sites.clear();
+        CoreTrace& t = r.block;
+        t.instrs.resize(b.instrs);
+        Read(fd, t.instrs.data(), b.instrs);
+        t.sites.clear();
         for (uint64_t k = 0; k < b.sites; ++k) {
           channel::SiteFrame f;
           if (rest < sizeof f) throw Malformed("site list");
@@ -525,20 +524,17 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
           Read(fd, api.data(), api.size());
           Read(fd, file.data(), file.size());
           rest -= api.size() + file.size();
-          core.sites.push_back(Site{r.names.insert(api).first->c_str(), r.names.insert(file).first->c_str(), f.line});
+          t.sites.push_back(Site{r.names.insert(api).first->c_str(), r.names.insert(file).first->c_str(), f.line});
         }
         if (rest != 0) throw Malformed("block record size");
-        CheckTrace(core.trace, r.cores.size());
-        const CoreSpec& spec = r.cores[b.blockIdx];
-        core.globalId = static_cast<int>(b.blockIdx);
-        core.blockIdx = spec.blockIdx;
-        core.coreType = spec.type;
-        core.group = spec.group;
+        CheckTrace(t.instrs, r.cores.size());
+        t.globalId = static_cast<int>(b.blockIdx);
+        t.type = r.cores[b.blockIdx].type;
         o.ubPeak = std::max(o.ubPeak, b.ubPeak);
         r.seen[b.blockIdx] = true;
         ++r.blocks;
         const Clock::time_point t0 = Clock::now();
-        r.model->AddBlock(core);
+        r.model->AddBlock(t);
         r.modelTime += Clock::now() - t0;
         break;
       }

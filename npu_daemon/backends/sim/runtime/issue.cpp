@@ -26,7 +26,7 @@ void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_li
     if (s.perBlock == 0) s.perBlock = 32 / o.elemBytes;
     uint64_t extent = lanes.Extent(s);
     if (extent > o.size) {  // past the tensor: the device runs on while it stays inside the UB
-      ASCENDC_SIM_CHECK(o.addr + extent * o.elemBytes <= core.local.Size(LocalBuf::kUB), loc,
+      ASCENDC_SIM_CHECK(o.addr + extent * o.elemBytes <= core.Local().Size(LocalBuf::kUB), loc,
                         "%s: operand %d touches %llu elements but the tensor has %u, past the end of the UB", api, i,
                         static_cast<unsigned long long>(extent), o.size);
       DeviceTolerated(loc, "%s: operand %d touches %llu elements but the tensor has %u", api, i,
@@ -53,7 +53,7 @@ void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d
   Core& core = CurrentCore();
   ASCENDC_SIM_CHECK(ubAddr % 32 == 0, loc, "%s: UB address %u is not 32 B aligned", api, ubAddr);
   uint64_t ubEnd = static_cast<uint64_t>(ubAddr) + (d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.ubPitch + d.ubRowBytes : 0);
-  ASCENDC_SIM_CHECK(ubEnd <= core.ub.bytes, loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api, ubAddr,
+  ASCENDC_SIM_CHECK(ubEnd <= core.LocalBytes(), loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api, ubAddr,
                     static_cast<unsigned long long>(ubEnd));
   uint64_t gmSpan = d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.gmPitch + d.rowBytes : 0;
   const bool toUb = op == Op::kCopyGmToUb;
@@ -78,10 +78,25 @@ void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d
   ins.elements = static_cast<uint64_t>(d.bursts) * d.rowBytes;
   ins.gmPitch = d.gmPitch;
   ins.ubBytes[0] = static_cast<uint32_t>(ubEnd - ubAddr);
-  ins.atomic = toUb ? 0 : static_cast<uint8_t>(core.atomicOp);
+  ins.atomic = toUb ? 0 : static_cast<uint8_t>(core.Registers().atomicOp);
   UbAccess a{ubAddr, static_cast<uint32_t>(ubEnd - ubAddr), toUb};
   core.IssueAccesses(ins, loc, api, &a, 1);
   core.GmAccess(ins.pipe, GmPattern{ins.gmAddr, d.bursts, d.rowBytes, d.gmPitch}, !toUb, loc, api);
+}
+
+// One element of an atomic store: integers wrap on add (signed overflow is undefined in C++) and
+// compare exactly; floating types add and compare in fp32, rounded back to E.
+template <typename E>
+E CombineOne(E a, E b, AtomicOp op) {
+  if constexpr (std::is_integral_v<E>) {
+    using U = std::make_unsigned_t<E>;
+    if (op == AtomicOp::kAdd) return static_cast<E>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    return op == AtomicOp::kMax ? (b > a ? b : a) : (b < a ? b : a);
+  } else {
+    const float fa = static_cast<float>(a), fb = static_cast<float>(b);
+    if (op == AtomicOp::kAdd) return static_cast<E>(fa + fb);
+    return op == AtomicOp::kMax ? (fb > fa ? b : a) : (fb < fa ? b : a);
+  }
 }
 
 // Combine `bytes` of UB data into GM under the core's atomic mode (a plain store without one).
@@ -91,22 +106,19 @@ void Combine(uint8_t* gm, const uint8_t* ub, uint32_t bytes, AtomicOp op) {
     E a, b;
     std::memcpy(&a, gm + i, sizeof(E));
     std::memcpy(&b, ub + i, sizeof(E));
-    float fa = static_cast<float>(a), fb = static_cast<float>(b);
-    E r = op == AtomicOp::kAdd ? static_cast<E>(std::is_integral_v<E> ? static_cast<E>(a + b) : static_cast<E>(fa + fb))
-          : op == AtomicOp::kMax ? (fb > fa ? b : a)
-                                 : (fb < fa ? b : a);
+    const E r = CombineOne(a, b, op);
     std::memcpy(gm + i, &r, sizeof(E));
   }
 }
 void StoreGm(uint8_t* gm, const uint8_t* ub, uint32_t bytes) {
-  Core& core = CurrentCore();
-  switch (core.atomicOp == AtomicOp::kNone ? AtomicType::kNone : core.atomicType) {
-    case AtomicType::kFloat: return Combine<float>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kHalf: return Combine<half>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kBf16: return Combine<bfloat16_t>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kInt8: return Combine<int8_t>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kInt16: return Combine<int16_t>(gm, ub, bytes, core.atomicOp);
-    case AtomicType::kInt32: return Combine<int32_t>(gm, ub, bytes, core.atomicOp);
+  const CoreRegisters& r = CurrentCore().Registers();
+  switch (r.atomicOp == AtomicOp::kNone ? AtomicType::kNone : r.atomicType) {
+    case AtomicType::kFloat: return Combine<float>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kHalf: return Combine<half>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kBf16: return Combine<bfloat16_t>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kInt8: return Combine<int8_t>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kInt16: return Combine<int16_t>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kInt32: return Combine<int32_t>(gm, ub, bytes, r.atomicOp);
     case AtomicType::kNone: std::memcpy(gm, ub, bytes);
   }
 }

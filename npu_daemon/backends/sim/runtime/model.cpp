@@ -13,8 +13,8 @@ LaunchModel::LaunchModel(const std::vector<CoreSpec>& cores, LaunchOptions optio
       cores_(cores),
       profile_(static_cast<uint32_t>(cores.size())) {}
 
-void LaunchModel::AddBlock(const Core& core) {
-  blocks_[static_cast<size_t>(core.globalId)] = model::Compile(core, params_, vec_, !options_.timelinePath.empty());
+void LaunchModel::AddBlock(const CoreTrace& block) {
+  blocks_[static_cast<size_t>(block.globalId)] = model::Compile(block, params_, vec_, !options_.timelinePath.empty());
 }
 
 model::LaunchEvent LaunchModel::Run() {

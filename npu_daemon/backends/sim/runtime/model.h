@@ -1,7 +1,8 @@
 // Performance model of the Ascend 910B vector cores: the harness hands it every block's finished
-// core (trace), then times the launch as a whole. The pieces live in model/: Params (constants
-// from soc/*.toml), VectorUnit, GmSystem (port, HBM, L2), CoreModel (in-order pipes), ChipModel
-// (all cores, waves, SyncAll, head), and listeners building reports from the model's events.
+// core (its CoreTrace), then times the launch as a whole. The pieces live in model/: Params
+// (constants from backends/common/soc/presets.toml and backends/sim/soc/model.toml), VectorUnit,
+// GmSystem (port, HBM, L2), CoreModel (in-order pipes), ChipModel (all cores, waves, SyncAll,
+// head), and listeners building reports from the model's events.
 #pragma once
 
 #include <memory>
@@ -28,7 +29,7 @@ class LaunchModel {
  public:
   LaunchModel(const std::vector<CoreSpec>& cores, LaunchOptions options);
   // Keep a finished block (called once per block, one block at a time).
-  void AddBlock(const Core& core);
+  void AddBlock(const CoreTrace& block);
   // Time the launch; the profile listener holds the per-block report afterwards.
   model::LaunchEvent Run();
   const model::ProfileListener& Profile() const { return profile_; }

@@ -1,4 +1,5 @@
-// Process-wide state of one launch: SoC parameters, tiling key, workspace, GM buffers, op registry.
+// Process-wide state of one launch on the device side: tiling key, workspace, GM buffers (the SoC
+// parameters and the op registries are the host side's, backends/common/host/registry.cpp).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -7,15 +8,10 @@
 #include <string>
 
 #include "ascendc_sim/runtime.h"
-#include "register/op_def_registry.h"
 
 namespace ascendc_sim {
 
 namespace {
-std::unordered_map<std::string, std::string>& Params() {
-  static std::unordered_map<std::string, std::string> params;
-  return params;
-}
 uint64_t g_tilingKey = 0;
 uint8_t* g_sysWorkspace = nullptr;
 struct GmBuf {
@@ -28,29 +24,7 @@ std::map<uintptr_t, GmBuf>& GmBuffers() {
   static std::map<uintptr_t, GmBuf> buffers;
   return buffers;
 }
-std::vector<ops::OpDef*>& Ops() {
-  static std::vector<ops::OpDef*> defs;
-  return defs;
-}
-std::map<std::string, gert::OpImplTiling>& Impls() {
-  static std::map<std::string, gert::OpImplTiling> impls;
-  return impls;
-}
-const std::string& Param(const char* key) {
-  auto it = Params().find(key);
-  if (it == Params().end()) throw SimError(Status::RUNTIME_ERROR, std::string("SoC parameter '") + key + "' is not defined");
-  return it->second;
-}
 }  // namespace
-
-void SetSocParams(std::unordered_map<std::string, std::string> params) { Params() = std::move(params); }
-int64_t SocParamInt(const char* key) { return std::stoll(Param(key)); }
-bool SimStrict() {
-  auto it = Params().find("sim_strict");
-  return it != Params().end() && it->second == "1";
-}
-double SocParamDouble(const char* key) { return std::stod(Param(key)); }
-const char* SocParamStr(const char* key) { return Param(key).c_str(); }
 
 void SetTilingKey(uint64_t key) { g_tilingKey = key; }
 uint64_t TilingKey() { return g_tilingKey; }
@@ -127,33 +101,5 @@ std::string DescribeGm(uint64_t addr) {
   return (it->second.name.empty() ? std::string("GM buffer") : it->second.name) + "+" + std::to_string(addr - it->first);
 }
 
-const std::vector<ops::OpDef*>& RegisteredOps() { return Ops(); }
-const gert::OpImplTiling* RegisteredImpl(const std::string& type) {
-  auto it = Impls().find(type);
-  return it == Impls().end() ? nullptr : &it->second;
-}
-
 }  // namespace ascendc_sim
 
-namespace ops {
-void RegisterOpDef(OpDef* def) { ascendc_sim::Ops().push_back(def); }
-
-// Out of line so a tiling compile does not instantiate the containers (op_def_registry.h).
-OpParamDef::OpParamDef(std::string name) : name_(std::move(name)) {}
-OpParamDef& OpParamDef::DataType(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
-OpParamDef& OpParamDef::DataTypeList(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
-OpAttrDef::OpAttrDef(std::string name) : name_(std::move(name)) {}
-OpParamDef& OpAICoreConfig::Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
-OpParamDef& OpAICoreConfig::Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
-OpAICoreDef& OpAICoreDef::AddConfig(const char* soc) { socs_.emplace_back(soc); return *this; }
-OpAICoreDef& OpAICoreDef::AddConfig(const char* soc, const OpAICoreConfig&) { socs_.emplace_back(soc); return *this; }
-OpDef::OpDef(const char* type) : type_(type) {}
-OpDef::~OpDef() = default;
-OpParamDef& OpDef::Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
-OpParamDef& OpDef::Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
-OpAttrDef& OpDef::Attr(const char* name) { attrs_.emplace_back(name); return attrs_.back(); }
-}  // namespace ops
-
-namespace gert {
-void RegisterOpImpl(const char* type, const OpImplTiling& impl) { ascendc_sim::Impls()[type] = impl; }
-}  // namespace gert

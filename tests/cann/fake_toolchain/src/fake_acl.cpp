@@ -79,8 +79,8 @@ uint32_t FakeCannLaunch(const char* kernel, uint32_t blockDim, const char* socPa
     ascendc_sim::LaunchModel model(ascendc_sim::LaunchCores("KERNEL_TYPE_AIV_ONLY", blockDim), {});  // vector kernels only
     uint32_t ubPeak = 0;
     ascendc_sim::RunBlocks(blockDim, body, [&](ascendc_sim::Core& core) {
-      ubPeak = std::max(ubPeak, core.ubPeak);
-      if (record != nullptr) model.AddBlock(core);
+      ubPeak = std::max(ubPeak, core.UbPeak());
+      if (record != nullptr) model.AddBlock(core.Trace());
     });
     if (record != nullptr) {
       model.Run();

@@ -1,6 +1,6 @@
 // Language shims, scalar types and the per-core execution context of the simulator.
-// Everything a kernel touches goes through `ascendc_sim::Core`: it owns the Unified Buffer,
-// records the instruction trace for the performance model and checks pipe ordering for races.
+// Everything a kernel touches goes through `ascendc_sim::Core`: it owns the core's local memory,
+// records the instruction trace for the performance model and has the race checker check it.
 #pragma once
 
 #include <cmath>
@@ -10,8 +10,11 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -159,7 +162,7 @@ struct Instr {
   Op op;
   uint8_t elemBytes;     // vector element size
   uint8_t cacheMode;     // GM L2 hint of the copy's GlobalTensor
-  uint32_t site;         // index into Core::sites (API name and kernel line)
+  uint32_t site;         // index into CoreTrace::sites (API name and kernel line)
   uint32_t repeats;      // vector repeats, or DMA bursts
   uint32_t unitBytes;    // DMA bytes per burst
   uint64_t gmAddr;       // DMA GM start address (granule alignment)
@@ -208,8 +211,8 @@ enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACH
 
 // Memory the kernel can address but never touch directly: shared pages mapped twice. Kernel code is
 // handed `guard` (PROT_NONE, so a plain C++ access faults and is charged as a scalar access, see
-// core.cpp); the emulation reads and writes `host`, the same pages. Unguarded memory (the tiling
-// buffer) maps once, guard == host. Pages are reserved, not committed (MAP_NORESERVE): a page
+// runtime/raw_access.cpp); the emulation reads and writes `host`, the same pages. Unguarded memory
+// (the tiling buffer) maps once, guard == host. Pages are reserved, not committed (MAP_NORESERVE): a page
 // takes memory when first touched, so a launch may address more GM than the host has.
 // With `file`, both views map the file's bytes privately (copy on write) instead: its pages are
 // read when touched. The two views then no longer share what either writes (timing-only runs).
@@ -246,37 +249,64 @@ const char* LocalBufName(LocalBuf b);
 // Which unit a core is: the vector cores run AIV code, the cube cores AIC code (ASCEND_IS_AIC).
 enum class CoreType : uint8_t { kAiv = 0, kAic = 1 };
 
+// A core of a launch (LaunchCores): its unit, block index and count, its group (one AIC with its
+// AIVs in a mixed launch, = blockIdx in a single-unit one), its index among the group's AIVs and
+// the AIV:AIC ratio.
+struct CoreSpec {
+  CoreType type;
+  int blockIdx, blockNum, group, sub, ratio;
+};
+
+// The registers the kernel API sets and reads back (no invariant ties them to the rest of the core).
+struct CoreRegisters {
+  uint64_t mask[2] = {~0ull, ~0ull};          // vector mask register
+  bool maskCounter = false;                   // SetMaskCount() mode
+  AtomicOp atomicOp = AtomicOp::kNone;        // SetAtomicAdd/Max/Min state for UB->GM copies
+  AtomicType atomicType = AtomicType::kNone;
+  uint64_t padValue = 0;  // SetPadValue: fills the 32 B row tails of DataCopyPad without isPad
+  bool padValueSet = false;
+  void* tpipe = nullptr;  // the TPipe constructed last on this core (GetTPipePtr)
+};
+
+// What a finished core hands the performance model: which core it was and what it issued.
+struct CoreTrace {
+  int globalId = 0;  // index of the core among every core of the launch
+  CoreType type = CoreType::kAiv;
+  std::vector<Instr> instrs;
+  std::vector<Site> sites;  // Instr::site indexes these
+};
+
+class RaceChecker;  // runtime/race_checker.h
+
+// One AI core while its block runs: identity, local memory, registers, and the instruction trace,
+// recorded through the methods below, each checked by the race checker.
 class Core {
  public:
-  Core(int blockIdx, int blockNum);
+  Core(const CoreSpec& spec, int globalId);
   ~Core();
   Core(const Core&) = delete;
   Core& operator=(const Core&) = delete;
 
-  int blockIdx;
-  int blockNum;
-  // Mixed (AIC + AIV) launches: the core's unit, its group (one AIC with its AIVs), its index
-  // within the group's AIVs and the AIV:AIC ratio; a single-unit launch has group = blockIdx.
-  CoreType coreType = CoreType::kAiv;
-  int group = 0;
-  int subBlockIdx = 0;
-  int taskRatio = 1;
-  int globalId = 0;             // index of the core among every core of the launch
-  LocalLayout local;
+  const CoreSpec& Spec() const { return spec_; }
+  int GlobalId() const { return trace_.globalId; }
   // Local memory: the Unified Buffer at [0, UB) and, past it, the cube buffers (LocalLayout).
-  GuardedMemory ub;
-  uint32_t ubCapacity;          // bytes TPipe may hand out (the UB less what the runtime reserves)
-  uint32_t ubPeak = 0;          // most UB bytes TPipe handed out at once
-  std::vector<Instr> trace;
-  std::vector<Site> sites;
-  uint32_t syncAlls = 0;        // SyncAll calls so far
-  uint64_t mask[2] = {~0ull, ~0ull};  // vector mask register
-  bool maskCounter = false;           // SetMaskCount() mode
-  uint32_t scalarUbCycles;      // cost of one scalar UB access (GetValue/SetValue)
-  uint32_t scalarGmCycles;      // cost of one scalar GM access
+  const LocalLayout& Local() const { return local_; }
+  uint64_t LocalBytes() const { return mem_.bytes; }
+  uint64_t LocalMappedBytes() const { return mem_.mapped; }
+  uint8_t* UbPtr(uint32_t addr) { return mem_.host + addr; }         // for the emulation
+  uint8_t* UbGuardPtr(uint32_t addr) { return mem_.guard + addr; }  // for kernel code (GetPhyAddr)
+  uint32_t UbCapacity() const { return ubCapacity_; }  // bytes TPipe may hand out (less the runtime's reserve)
+  uint32_t UbPeak() const { return ubPeak_; }          // most UB bytes TPipe handed out at once
+  void NoteUbInUse(uint32_t bytes) { ubPeak_ = bytes > ubPeak_ ? bytes : ubPeak_; }
+  uint32_t ScalarUbCycles() const { return scalarUbCycles_; }  // one scalar UB access (GetValue/SetValue)
+  uint32_t ScalarGmCycles() const { return scalarGmCycles_; }  // one scalar GM access
+  CoreRegisters& Registers() { return regs_; }
+  const CoreRegisters& Registers() const { return regs_; }
+  const CoreTrace& Trace() const { return trace_; }
 
-  // Record one pipe instruction after checking its UB accesses against unordered work of other pipes.
-  void IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* ub, size_t n);
+  // Record one pipe instruction after checking its UB accesses against unordered work of other
+  // pipes; returns its index in the trace.
+  int64_t IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* ub, size_t n);
   // Synchronisation: `key` names the flag (event id, or a queue slot for queue-implied flags).
   void SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
   void WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
@@ -290,29 +320,30 @@ class Core {
   void GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api);
   // SyncAll: drains every pipe, then waits until every block of the launch has reached it.
   void SyncAll(const SrcLoc& loc);
-  AtomicOp atomicOp = AtomicOp::kNone;      // SetAtomicAdd/Max/Min state for UB->GM copies
-  AtomicType atomicType = AtomicType::kNone;
-  void* tpipe = nullptr;     // the TPipe constructed last on this core (GetTPipePtr)
-  uint64_t padValue = 0;     // SetPadValue: fills the 32 B row tails of DataCopyPad without isPad
-  bool padValueSet = false;
-
-  uint8_t* UbPtr(uint32_t addr) { return ub.host + addr; }         // for the emulation
-  uint8_t* UbGuardPtr(uint32_t addr) { return ub.guard + addr; }  // for kernel code (GetPhyAddr)
 
  private:
   uint32_t Site_(const SrcLoc& loc, const char* api);
   void Append(Instr ins);
-  void CheckGmOrder(int pipe, const GmPattern& g, bool write, uint32_t site, const SrcLoc& loc, const char* api);
+
+  CoreSpec spec_;
+  LocalLayout local_;
+  GuardedMemory mem_;
+  uint32_t ubCapacity_;
+  uint32_t ubPeak_ = 0;
+  uint32_t scalarUbCycles_;
+  uint32_t scalarGmCycles_;
+  CoreRegisters regs_;
+  CoreTrace trace_;
+  std::map<std::tuple<const char*, const char*, int>, uint32_t> siteIndex_;  // (api, file, line) -> sites
   uint64_t pendingScalar_ = 0;  // scalar cycles not yet in the trace
-  struct Ordering;              // vector clocks, flags and UB shadow of the race checker
-  Ordering* ord_;
+  int64_t lastVector_ = -1;     // trace index of the latest PIPE_V instruction
+  std::unique_ptr<RaceChecker> race_;
 };
 
 Core& CurrentCore();
-// Mixed launches (runtime/core.cpp): the cores of the launch, a core of a group (nullptr when not
-// running), whether a group's AIVs have all ended, parking the current core until `ready`, and the
-// cross-core flags of CrossCoreSetFlag / CrossCoreWaitFlag.
-struct CoreSpec;
+// Mixed launches: the cores of the launch, a core of a group (nullptr when not running), whether a
+// group's AIVs have all ended, parking the current core until `ready` (runtime/scheduler.cpp), and
+// the cross-core flags of CrossCoreSetFlag / CrossCoreWaitFlag (runtime/cross_core.cpp).
 const std::vector<CoreSpec>& LaunchSpecs();
 Core* GroupCore(int group, CoreType type, int sub);
 bool GroupAivsDone(int group);

@@ -23,7 +23,7 @@ void MmadInt(int32_t* c, const int8_t* a, const int8_t* b, uint32_t m, uint32_t 
 
 // The AIC check every cube instruction makes: a vector core has no cube unit.
 inline void RequireAic(const char* api, const SrcLoc& loc) {
-  ASCENDC_SIM_CHECK(CurrentCore().coreType == CoreType::kAic, loc,
+  ASCENDC_SIM_CHECK(CurrentCore().Spec().type == CoreType::kAic, loc,
                     "%s on a vector core (AIV): cube instructions run on the AIC. Declare the kernel type with "
                     "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY / KERNEL_TYPE_MIX_AIC_1_2) and guard AIC code with "
                     "`if ASCEND_IS_AIC`",
@@ -37,17 +37,17 @@ uint32_t CubeOperand(const AscendC::LocalTensor<T>& t, LocalBuf want, uint32_t a
                      const char* role, const SrcLoc& loc) {
   const Core& core = CurrentCore();
   const uint32_t addr = t.UbAddr();
-  const LocalBuf buf = core.local.Of(addr);
+  const LocalBuf buf = core.Local().Of(addr);
   ASCENDC_SIM_CHECK(buf == want, loc, "%s: %s must be in %s but the tensor is in %s", api, role, LocalBufName(want),
                     LocalBufName(buf));
-  const uint32_t off = addr - core.local.Base(buf);
+  const uint32_t off = addr - core.Local().Base(buf);
   ASCENDC_SIM_CHECK(off % align == 0, loc, "%s: %s at %s address %u is not %u B aligned", api, role, LocalBufName(buf), off,
                     align);
   const uint64_t have = static_cast<uint64_t>(t.GetSize()) * sizeof(T);
   ASCENDC_SIM_CHECK(bytes <= have, loc, "%s: %s footprint of %llu bytes exceeds the tensor's %llu bytes", api, role,
                     static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(have));
-  ASCENDC_SIM_CHECK(off + bytes <= core.local.Size(buf), loc, "%s: %s bytes [%u, %llu) exceed the %u B of %s", api, role, off,
-                    static_cast<unsigned long long>(off + bytes), core.local.Size(buf), LocalBufName(buf));
+  ASCENDC_SIM_CHECK(off + bytes <= core.Local().Size(buf), loc, "%s: %s bytes [%u, %llu) exceed the %u B of %s", api, role, off,
+                    static_cast<unsigned long long>(off + bytes), core.Local().Size(buf), LocalBufName(buf));
   return addr;
 }
 
@@ -162,7 +162,7 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
                     sizeof(T));
   ASCENDC_SIM_CHECK(p.addrMode == 0, loc, "%s: addrMode %u is supported only on the GM -> L1 path", api, p.addrMode);
   Core& core = CurrentCore();
-  const LocalBuf dstBuf = core.local.Of(dst.UbAddr());
+  const LocalBuf dstBuf = core.Local().Of(dst.UbAddr());
   ASCENDC_SIM_CHECK(dstBuf == LocalBuf::kL0A || dstBuf == LocalBuf::kL0B, loc, "%s: dst must be in L0A or L0B but is in %s", api,
                     LocalBufName(dstBuf));
   constexpr uint32_t frac = 512, elems = 512 / sizeof(T);
@@ -235,7 +235,7 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
   ASCENDC_SIM_CHECK(p.kExtension % c0 == 0 && p.mExtension % 16 == 0 && p.kStartPt % c0 == 0 && p.mStartPt % 16 == 0, loc,
                     "%s: kExtension/kStartPt must be multiples of %u and mExtension/mStartPt of 16 (fractal layout)", api, c0);
   Core& core = CurrentCore();
-  const LocalBuf dstBuf = core.local.Of(dst.UbAddr());
+  const LocalBuf dstBuf = core.Local().Of(dst.UbAddr());
   ASCENDC_SIM_CHECK(dstBuf == LocalBuf::kL0A || dstBuf == LocalBuf::kL0B, loc, "%s: dst must be in L0A or L0B but is in %s", api,
                     LocalBufName(dstBuf));
   const uint64_t srcBytes = static_cast<uint64_t>(p.channelSize) * p.l1H * p.l1W * sizeof(T);
@@ -519,7 +519,7 @@ __aicore__ inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>&
   ins.elements = static_cast<uint64_t>(p.mSize) * p.nSize * std::max<uint32_t>(p.ndNum, 1) * sizeof(D);
   ins.ubAddr[1] = s;
   ins.ubBytes[1] = static_cast<uint32_t>(p.mSize) * ((p.nSize + 15) / 16) * 16 * sizeof(S);
-  ins.atomic = static_cast<uint8_t>(core.atomicOp);
+  ins.atomic = static_cast<uint8_t>(core.Registers().atomicOp);
   UbAccess a{s, ins.ubBytes[1], false};
   core.IssueAccesses(ins, loc, api, &a, 1);
   if (p.ndNum > 1 && nd)
@@ -546,7 +546,7 @@ __aicore__ inline void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& 
   uint64_t hi = 0;
   detail::ForEachFix(p, nd, sizeof(D), [&](uint64_t, uint64_t d) { hi = std::max(hi, d + 1); });
   Core& core = CurrentCore();
-  const LocalBuf buf = core.local.Of(dst.UbAddr());
+  const LocalBuf buf = core.Local().Of(dst.UbAddr());
   ASCENDC_SIM_CHECK(buf == LocalBuf::kUB || buf == LocalBuf::kL1, loc, "%s: a local dst must be in UB or L1 but is in %s", api,
                     LocalBufName(buf));
   const uint32_t d = CubeOperand(dst, buf, 32, hi * sizeof(D), api, "dst", loc);
@@ -574,13 +574,13 @@ template <typename D, typename S>
 bool CopyL1ToBt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, const AscendC::DataCopyParams& p,
                 const SrcLoc& loc) {
   Core& core = CurrentCore();
-  if (core.local.Of(dst.UbAddr()) == LocalBuf::kUB && core.local.Of(src.UbAddr()) == LocalBuf::kUB) return false;
+  if (core.Local().Of(dst.UbAddr()) == LocalBuf::kUB && core.Local().Of(src.UbAddr()) == LocalBuf::kUB) return false;
   const char* api = "DataCopy(L1 -> BT)";
   RequireAic(api, loc);
   if constexpr (!(std::is_same_v<D, float> || std::is_same_v<D, int32_t>)) {
     Fail(Status::RUNTIME_ERROR, loc, "%s: the bias table holds float or int32_t", api);
   } else {
-    ASCENDC_SIM_CHECK(core.local.Of(dst.UbAddr()) == LocalBuf::kBT && core.local.Of(src.UbAddr()) == LocalBuf::kL1, loc,
+    ASCENDC_SIM_CHECK(core.Local().Of(dst.UbAddr()) == LocalBuf::kBT && core.Local().Of(src.UbAddr()) == LocalBuf::kL1, loc,
                       "%s: copies between local buffers other than UB -> UB must go from L1 (C1) to the bias table (C2)", api);
     const uint32_t rowElems = p.blockLen * 64u / sizeof(D);
     const uint32_t dPitch = rowElems + p.dstStride * 64u / sizeof(D), sPitch = rowElems + p.srcStride * 32u / sizeof(S);

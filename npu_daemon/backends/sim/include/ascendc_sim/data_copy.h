@@ -135,9 +135,9 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
     if (pad.isPad) {
       for (uint32_t e = 0; e < left / sizeof(T); ++e) elems[e] = pad.paddingValue;
       for (uint32_t e = (left + p.blockLen) / sizeof(T); e < row / sizeof(T); ++e) elems[e] = pad.paddingValue;
-    } else if (ascendc_sim::CurrentCore().padValueSet) {  // the row's 32 B tail takes the SetPadValue register
+    } else if (ascendc_sim::CurrentCore().Registers().padValueSet) {  // the row's 32 B tail takes the SetPadValue register
       T v;
-      std::memcpy(&v, &ascendc_sim::CurrentCore().padValue, sizeof(T));
+      std::memcpy(&v, &ascendc_sim::CurrentCore().Registers().padValue, sizeof(T));
       for (uint32_t e = p.blockLen / sizeof(T); e < row / sizeof(T); ++e) elems[e] = v;
     }
   }
@@ -147,9 +147,9 @@ template <typename T, TPosition pos = TPosition::MAX>
 __aicore__ inline void SetPadValue(T paddingValue) {
   static_assert(sizeof(T) <= 8, "SetPadValue takes a scalar of at most 8 bytes");
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  core.padValue = 0;
-  std::memcpy(&core.padValue, &paddingValue, sizeof(T));
-  core.padValueSet = true;
+  core.Registers().padValue = 0;
+  std::memcpy(&core.Registers().padValue, &paddingValue, sizeof(T));
+  core.Registers().padValueSet = true;
   core.Scalar(1);
 }
 template <typename T>
@@ -228,26 +228,26 @@ constexpr ascendc_sim::AtomicType AtomicTypeOf() {
   }
 }
 template <typename T>
-__aicore__ inline void SetAtomicType() { ascendc_sim::CurrentCore().atomicType = AtomicTypeOf<T>(); }
+__aicore__ inline void SetAtomicType() { ascendc_sim::CurrentCore().Registers().atomicType = AtomicTypeOf<T>(); }
 template <typename T>
 __aicore__ inline void SetAtomicAdd() {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  core.atomicType = AtomicTypeOf<T>();
-  core.atomicOp = ascendc_sim::AtomicOp::kAdd;
+  core.Registers().atomicType = AtomicTypeOf<T>();
+  core.Registers().atomicOp = ascendc_sim::AtomicOp::kAdd;
 }
 template <typename T>
 __aicore__ inline void SetAtomicMax() {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  core.atomicType = AtomicTypeOf<T>();
-  core.atomicOp = ascendc_sim::AtomicOp::kMax;
+  core.Registers().atomicType = AtomicTypeOf<T>();
+  core.Registers().atomicOp = ascendc_sim::AtomicOp::kMax;
 }
 template <typename T>
 __aicore__ inline void SetAtomicMin() {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  core.atomicType = AtomicTypeOf<T>();
-  core.atomicOp = ascendc_sim::AtomicOp::kMin;
+  core.Registers().atomicType = AtomicTypeOf<T>();
+  core.Registers().atomicOp = ascendc_sim::AtomicOp::kMin;
 }
-__aicore__ inline void SetAtomicNone() { ascendc_sim::CurrentCore().atomicOp = ascendc_sim::AtomicOp::kNone; }
+__aicore__ inline void SetAtomicNone() { ascendc_sim::CurrentCore().Registers().atomicOp = ascendc_sim::AtomicOp::kNone; }
 
 // ---- scalar data cache: the simulator has no cache, so flushing is a no-op the kernel may call ---
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
@@ -262,7 +262,7 @@ __aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
 namespace ascendc_sim {
 template <typename T>
 void DumpValues(const char* where, uint32_t desc, const T* data, uint32_t n) {
-  std::printf("DumpTensor: block %d, %s, desc %u, %u elements:", CurrentCore().blockIdx, where, desc, n);
+  std::printf("DumpTensor: block %d, %s, desc %u, %u elements:", CurrentCore().Spec().blockIdx, where, desc, n);
   for (uint32_t i = 0; i < n; ++i) {
     if constexpr (std::is_integral_v<T>) std::printf(" %lld", static_cast<long long>(data[i]));
     else std::printf(" %g", static_cast<double>(static_cast<float>(data[i])));
@@ -320,9 +320,9 @@ __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const L
   (void)gmWorkspace;
   (void)ubWorkspace;
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  ASCENDC_SIM_CHECK(usedCores == 0 || usedCores == core.blockNum, loc,
+  ASCENDC_SIM_CHECK(usedCores == 0 || usedCores == core.Spec().blockNum, loc,
                     "SyncAll(usedCores = %d) with %d blocks launched: only part of the blocks would meet", usedCores,
-                    core.blockNum);
+                    core.Spec().blockNum);
   core.SyncAll(loc);
 }
 

@@ -307,12 +307,12 @@ class Matmul {
                          static_cast<uint32_t>(orgN_), false);
     fp.quantPre = detail::OutQuant<CT>();
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-    const ascendc_sim::AtomicOp keep = core.atomicOp;
-    const ascendc_sim::AtomicType keepType = core.atomicType;
+    const ascendc_sim::AtomicOp keep = core.Registers().atomicOp;
+    const ascendc_sim::AtomicType keepType = core.Registers().atomicType;
     if (enAtomic == 1) SetAtomicAdd<CT>();
     const GlobalTensor<CT> dst = atItsPlace ? gm[static_cast<uint64_t>(m0) * orgN_ + n0] : gm;
     Fixpipe(dst, L0C(c, loc), fp, loc);
-    core.atomicOp = keep, core.atomicType = keepType;
+    core.Registers().atomicOp = keep, core.Registers().atomicType = keepType;
     flags_.Set(PIPE_FIX, PIPE_M, 8 + c, loc);
   }
 
@@ -347,8 +347,8 @@ inline bool RegistMatmul(TPipe* pipe, GM_ADDR workspace, Objs&&... objs) {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
   bool mixed = false;
   for (const ascendc_sim::CoreSpec& s : ascendc_sim::LaunchSpecs()) mixed |= s.type == ascendc_sim::CoreType::kAiv;
-  if (core.coreType != ascendc_sim::CoreType::kAic || !mixed) return false;
-  const int group = core.group;
+  if (core.Spec().type != ascendc_sim::CoreType::kAic || !mixed) return false;
+  const int group = core.Spec().group;
   ascendc_sim::WaitUntil([group] { return ascendc_sim::GroupAivsDone(group); }, "in REGIST_MATMUL_OBJ serving its AIVs");
   return true;
 }

@@ -95,7 +95,7 @@ class GlobalTensor {
                                    static_cast<unsigned long long>(offset));
     }
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-    core.Scalar(core.scalarGmCycles);
+    core.Scalar(core.ScalarGmCycles());
     core.GmAccess(PIPE_S, ascendc_sim::GmPattern{reinterpret_cast<uintptr_t>(addr_ + offset), 1, sizeof(T), sizeof(T)}, write, loc,
                   write ? "GlobalTensor::SetValue" : "GlobalTensor::GetValue");
   }
@@ -116,13 +116,13 @@ class LocalTensor {
   __aicore__ LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ASCENDC_SIM_LOC) : size_(tileSize), pos_(pos) {
     const ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     const ascendc_sim::LocalBuf buf = BufferOf(pos);
-    const uint32_t cap = buf == ascendc_sim::LocalBuf::kUB ? core.ubCapacity : core.local.Size(buf);
+    const uint32_t cap = buf == ascendc_sim::LocalBuf::kUB ? core.UbCapacity() : core.Local().Size(buf);
     const char* name = ascendc_sim::LocalBufName(buf);
     ASCENDC_SIM_CHECK(addr % 32 == 0, loc, "LocalTensor(pos, addr = %u, %u): %s address not 32 B aligned", addr, tileSize, name);
     const uint64_t end = addr + static_cast<uint64_t>(tileSize) * sizeof(T);
     ASCENDC_SIM_CHECK(end <= cap, loc, "LocalTensor(pos, addr = %u, %u): bytes [%u, %llu) exceed the %u B of %s", addr, tileSize,
                       addr, static_cast<unsigned long long>(end), cap, name);
-    addr_ = core.local.Base(buf) + addr;
+    addr_ = core.Local().Base(buf) + addr;
   }
   // Operator forms (dst = a + b): the right-hand side is an expression that runs the vector op.
   template <typename Expr, typename = decltype(&Expr::template Run<T>)>
@@ -178,7 +178,7 @@ class LocalTensor {
   // Past the tensor but inside the UB the scalar unit reads or writes on (a device-tolerated warning).
   void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
     if (index < size_) return;
-    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().local.Size(ascendc_sim::LocalBuf::kUB), loc,
+    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().Local().Size(ascendc_sim::LocalBuf::kUB), loc,
                       "LocalTensor::%s index %u out of range (tensor has %u elements), past the end of the UB", api, index,
                       size_);
     ascendc_sim::DeviceTolerated(loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
@@ -215,7 +215,7 @@ class LocalMemAllocator {
   template <class T>
   LocalTensor<T> Take(uint32_t n, TPosition pos, const SrcLoc& loc) {
     const uint64_t bytes = (static_cast<uint64_t>(n) * sizeof(T) + 31) / 32 * 32;
-    const uint32_t cap = ascendc_sim::CurrentCore().ubCapacity;
+    const uint32_t cap = ascendc_sim::CurrentCore().UbCapacity();
     ASCENDC_SIM_CHECK(cur_ + bytes <= cap, loc, "LocalMemAllocator::Alloc of %u elements (%llu B) at UB address %u exceeds the %u B of UB",
                       n, static_cast<unsigned long long>(bytes), cur_, cap);
     LocalTensor<T> t(pos, cur_, n, loc);
@@ -406,7 +406,10 @@ class TPipe {
     return id;
   }
   template <HardEvent event>
-  __aicore__ void ReleaseEventID(int8_t id) { eventIds_[static_cast<int>(event)] &= static_cast<uint8_t>(~(1u << id)); }
+  __aicore__ void ReleaseEventID(int8_t id, ASCENDC_SIM_LOC) {
+    ASCENDC_SIM_CHECK(id >= 0 && id < 8, loc, "ReleaseEventID: event id %d out of range [0, 7]", id);
+    eventIds_[static_cast<int>(event)] &= static_cast<uint8_t>(~(1u << id));
+  }
   template <HardEvent event>
   __aicore__ int8_t FetchEventID() const { return FetchEventID(event); }
   __aicore__ int8_t FetchEventID(HardEvent event) const {
@@ -424,7 +427,7 @@ class TPipe {
   uint32_t vecinBuffers_ = 0;
 };
 
-__aicore__ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_sim::CurrentCore().tpipe); }
+__aicore__ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_sim::CurrentCore().Registers().tpipe); }
 
 }  // namespace AscendC
 

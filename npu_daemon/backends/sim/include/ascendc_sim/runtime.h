@@ -15,6 +15,7 @@ class OpDef;
 namespace ascendc_sim {
 
 void SetCurrentCore(Core* core);
+Core* RunningCore();  // the thread's current core; nullptr outside a launch (CurrentCore throws)
 void SetSocParams(std::unordered_map<std::string, std::string> params);
 void SetTilingKey(uint64_t key);
 void SetSysWorkspace(uint8_t* ws);
@@ -29,10 +30,6 @@ bool InGuardedGm(uintptr_t addr);  // inside the guard mapping of a GM buffer
 void RunBlocks(uint32_t blockDim, const std::function<void()>& kernel, const std::function<void(Core&)>& done);
 // The cores a launch starts: blockDim blocks of one unit, or blockDim groups of one AIC and its AIVs
 // (KERNEL_TYPE_MIX_AIC_1_2 / 1_1), in group order, each group's AIC first.
-struct CoreSpec {
-  CoreType type;
-  int blockIdx, blockNum, group, sub, ratio;
-};
 std::vector<CoreSpec> LaunchCores(const std::string& kernelType, uint32_t blockDim);
 // RunBlocks over explicit cores; a core may park in WaitUntil (cross-core flags, the Matmul server)
 // and is resumed once its condition holds; if every remaining core waits, the launch deadlocks.

@@ -12,13 +12,13 @@ int64_t SocParamInt(const char* key);
 
 namespace AscendC {
 
-__aicore__ inline int64_t GetBlockIdx() { return ascendc_sim::CurrentCore().blockIdx; }
-__aicore__ inline int64_t GetBlockNum() { return ascendc_sim::CurrentCore().blockNum; }
-__aicore__ inline int64_t GetSubBlockIdx() { return ascendc_sim::CurrentCore().subBlockIdx; }
-__aicore__ inline int64_t GetSubBlockNum() { return ascendc_sim::CurrentCore().taskRatio; }
-__aicore__ inline int64_t GetTaskRation() { return ascendc_sim::CurrentCore().taskRatio; }
-__aicore__ inline int64_t GetTaskRatio() { return ascendc_sim::CurrentCore().taskRatio; }
-__aicore__ inline int64_t GetSystemCycle() { return static_cast<int64_t>(ascendc_sim::CurrentCore().trace.size()); }
+__aicore__ inline int64_t GetBlockIdx() { return ascendc_sim::CurrentCore().Spec().blockIdx; }
+__aicore__ inline int64_t GetBlockNum() { return ascendc_sim::CurrentCore().Spec().blockNum; }
+__aicore__ inline int64_t GetSubBlockIdx() { return ascendc_sim::CurrentCore().Spec().sub; }
+__aicore__ inline int64_t GetSubBlockNum() { return ascendc_sim::CurrentCore().Spec().ratio; }
+__aicore__ inline int64_t GetTaskRation() { return ascendc_sim::CurrentCore().Spec().ratio; }
+__aicore__ inline int64_t GetTaskRatio() { return ascendc_sim::CurrentCore().Spec().ratio; }
+__aicore__ inline int64_t GetSystemCycle() { return static_cast<int64_t>(ascendc_sim::CurrentCore().Trace().instrs.size()); }
 __aicore__ inline constexpr int64_t GetDataBlockSizeInBytes() { return 32; }
 __aicore__ inline GM_ADDR GetSysWorkSpacePtr() { return ascendc_sim::SysWorkspace(); }
 __aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
@@ -27,9 +27,9 @@ __aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
 // Reset the core's control state (atomic mode, vector mask) as a kernel's first instruction would.
 __aicore__ inline void InitSocState() {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  core.atomicOp = ascendc_sim::AtomicOp::kNone;
-  core.mask[0] = core.mask[1] = ~0ull;
-  core.maskCounter = false;
+  core.Registers().atomicOp = ascendc_sim::AtomicOp::kNone;
+  core.Registers().mask[0] = core.Registers().mask[1] = ~0ull;
+  core.Registers().maskCounter = false;
 }
 // Scalar bfloat16 <-> float conversions (the scalar unit has no bf16 arithmetic).
 __aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
@@ -68,8 +68,8 @@ __aicore__ inline int64_t get_subblockdim() { return AscendC::GetSubBlockNum(); 
 
 // The unit the code runs on: a run-time test here (one kernel build runs on every core), so
 // `if ASCEND_IS_AIC { ... }` works as on the device but `if constexpr (ASCEND_IS_AIC)` does not.
-#define ASCEND_IS_AIV (::ascendc_sim::CurrentCore().coreType == ::ascendc_sim::CoreType::kAiv)
-#define ASCEND_IS_AIC (::ascendc_sim::CurrentCore().coreType == ::ascendc_sim::CoreType::kAic)
+#define ASCEND_IS_AIV (::ascendc_sim::CurrentCore().Spec().type == ::ascendc_sim::CoreType::kAiv)
+#define ASCEND_IS_AIC (::ascendc_sim::CurrentCore().Spec().type == ::ascendc_sim::CoreType::kAic)
 #define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
 #define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
 

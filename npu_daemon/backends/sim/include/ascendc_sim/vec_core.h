@@ -108,7 +108,7 @@ Lanes MaskLanes(const uint64_t mask[2], uint32_t repeatTime, const SrcLoc& loc) 
   Lanes l;
   l.perRepeat = 256 / sizeof(T);
   l.perBlock = 32 / sizeof(T);
-  if (core.maskCounter) {
+  if (core.Registers().maskCounter) {
     l.counter = true;
     l.count = mask[0];
     l.repeats = static_cast<uint32_t>((l.count + l.perRepeat - 1) / l.perRepeat);
@@ -125,7 +125,7 @@ template <typename T>
 Lanes ContinuousMaskLanes(uint64_t mask, uint32_t repeatTime, const SrcLoc& loc) {
   Core& core = CurrentCore();
   uint64_t bits[2] = {mask, 0};
-  if (!core.maskCounter) {
+  if (!core.Registers().maskCounter) {
     const uint64_t perRepeat = 256 / sizeof(T);
     ASCENDC_SIM_CHECK(mask >= 1 && mask <= perRepeat, loc, "continuous mask %llu out of range [1, %llu]",
                       static_cast<unsigned long long>(mask), static_cast<unsigned long long>(perRepeat));
@@ -170,27 +170,27 @@ namespace AscendC {
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 __aicore__ inline void SetVectorMask(uint64_t maskHigh, uint64_t maskLow) {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  core.mask[0] = maskLow;
-  core.mask[1] = maskHigh;
+  core.Registers().mask[0] = maskLow;
+  core.Registers().mask[1] = maskHigh;
   core.Scalar(1);
 }
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 __aicore__ inline void SetVectorMask(int32_t len) {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  if (mode == MaskMode::COUNTER || core.maskCounter) {
-    core.mask[0] = static_cast<uint64_t>(len);
-    core.mask[1] = 0;
+  if (mode == MaskMode::COUNTER || core.Registers().maskCounter) {
+    core.Registers().mask[0] = static_cast<uint64_t>(len);
+    core.Registers().mask[1] = 0;
   } else {
-    core.mask[0] = len >= 64 ? ~0ull : (1ull << len) - 1;
-    core.mask[1] = len > 64 ? (len >= 128 ? ~0ull : (1ull << (len - 64)) - 1) : 0;
+    core.Registers().mask[0] = len >= 64 ? ~0ull : (1ull << len) - 1;
+    core.Registers().mask[1] = len > 64 ? (len >= 128 ? ~0ull : (1ull << (len - 64)) - 1) : 0;
   }
   core.Scalar(1);
 }
-__aicore__ inline void SetMaskCount() { ascendc_sim::CurrentCore().maskCounter = true; ascendc_sim::CurrentCore().Scalar(1); }
-__aicore__ inline void SetMaskNorm() { ascendc_sim::CurrentCore().maskCounter = false; ascendc_sim::CurrentCore().Scalar(1); }
+__aicore__ inline void SetMaskCount() { ascendc_sim::CurrentCore().Registers().maskCounter = true; ascendc_sim::CurrentCore().Scalar(1); }
+__aicore__ inline void SetMaskNorm() { ascendc_sim::CurrentCore().Registers().maskCounter = false; ascendc_sim::CurrentCore().Scalar(1); }
 __aicore__ inline void ResetMask() {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  core.mask[0] = core.mask[1] = ~0ull;
+  core.Registers().mask[0] = core.Registers().mask[1] = ~0ull;
   core.Scalar(1);
 }
 

@@ -15,6 +15,25 @@ struct Identity {
 namespace lane {
 template <typename T>
 T ReluOf(T v) { return v > T(0) ? v : T(0); }
+// Integer lanes wrap (two's complement): formed on unsigned values, since a signed overflow is
+// undefined in C++. Floating lanes compute in their type (half: in float, rounded once).
+template <typename T>
+using Unsigned = std::conditional_t<(sizeof(T) <= 4), uint32_t, uint64_t>;
+template <typename T>
+T Plus(T a, T b) {
+  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Unsigned<T>>(a) + static_cast<Unsigned<T>>(b));
+  else return static_cast<T>(a + b);
+}
+template <typename T>
+T Minus(T a, T b) {
+  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Unsigned<T>>(a) - static_cast<Unsigned<T>>(b));
+  else return static_cast<T>(a - b);
+}
+template <typename T>
+T Times(T a, T b) {
+  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Unsigned<T>>(a) * static_cast<Unsigned<T>>(b));
+  else return static_cast<T>(a * b);
+}
 }  // namespace lane
 
 inline Stride DstStride(const AscendC::UnaryRepeatParams& p) { return {p.dstBlkStride, p.dstRepStride}; }
@@ -22,7 +41,7 @@ inline Stride SrcStride(const AscendC::UnaryRepeatParams& p) { return {p.srcBlkS
 
 template <typename T>
 Lanes RegisterMaskLanes(uint32_t repeatTime, const SrcLoc& loc) {
-  return MaskLanes<T>(CurrentCore().mask, repeatTime, loc);
+  return MaskLanes<T>(CurrentCore().Registers().mask, repeatTime, loc);
 }
 
 template <typename T>
@@ -108,16 +127,16 @@ void Fill(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Lane
   }                                                                                                                   \
   }
 
-ASCENDC_SIM_BINARY(Add, kVecBinary, a + b)
-ASCENDC_SIM_BINARY(Sub, kVecBinary, a - b)
-ASCENDC_SIM_BINARY(Mul, kVecBinary, a * b)
+ASCENDC_SIM_BINARY(Add, kVecBinary, ascendc_sim::lane::Plus(a, b))
+ASCENDC_SIM_BINARY(Sub, kVecBinary, ascendc_sim::lane::Minus(a, b))
+ASCENDC_SIM_BINARY(Mul, kVecBinary, ascendc_sim::lane::Times(a, b))
 ASCENDC_SIM_BINARY(Div, kVecDiv, a / b)
 ASCENDC_SIM_BINARY(Max, kVecBinary, a > b ? a : b)
 ASCENDC_SIM_BINARY(Min, kVecBinary, a < b ? a : b)
 ASCENDC_SIM_BINARY(And, kVecBinary, a & b)
 ASCENDC_SIM_BINARY(Or, kVecBinary, a | b)
-ASCENDC_SIM_BINARY(AddRelu, kVecBinary, ascendc_sim::lane::ReluOf(static_cast<T>(a + b)))
-ASCENDC_SIM_BINARY(SubRelu, kVecBinary, ascendc_sim::lane::ReluOf(static_cast<T>(a - b)))
+ASCENDC_SIM_BINARY(AddRelu, kVecBinary, ascendc_sim::lane::ReluOf(ascendc_sim::lane::Plus(a, b)))
+ASCENDC_SIM_BINARY(SubRelu, kVecBinary, ascendc_sim::lane::ReluOf(ascendc_sim::lane::Minus(a, b)))
 
 // ---- dst-accumulating: dst = f(src0, src1, dst) --------------------------------------------------
 #define ASCENDC_SIM_BINARY_ACC(NAME, OPCLASS, EXPR)                                                                   \
@@ -197,8 +216,8 @@ ASCENDC_SIM_BINARY_ACC(FusedMulAddRelu, kVecFma, ascendc_sim::lane::ReluOf(stati
   }                                                                                                                   \
   }
 
-ASCENDC_SIM_VEC_SCALAR(Adds, kVecUnary, a + s)
-ASCENDC_SIM_VEC_SCALAR(Muls, kVecUnary, a * s)
+ASCENDC_SIM_VEC_SCALAR(Adds, kVecUnary, ascendc_sim::lane::Plus(a, s))
+ASCENDC_SIM_VEC_SCALAR(Muls, kVecUnary, ascendc_sim::lane::Times(a, s))
 ASCENDC_SIM_VEC_SCALAR(Maxs, kVecUnary, a > s ? a : s)
 ASCENDC_SIM_VEC_SCALAR(Mins, kVecUnary, a < s ? a : s)
 ASCENDC_SIM_VEC_SCALAR(LeakyRelu, kVecUnary, a >= T(0) ? a : a * s)

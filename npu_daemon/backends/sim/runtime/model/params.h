@@ -1,5 +1,6 @@
-// Every constant of the performance model, read once from the SoC parameters (soc/presets.toml for
-// the part, soc/model.toml for the fitted costs). Nothing in the model hard-codes a hardware number.
+// Every constant of the performance model, read once from the SoC parameters (the part's figures in
+// backends/common/soc/presets.toml, the fitted costs in backends/sim/soc/model.toml). Nothing in the
+// model hard-codes a hardware number.
 #pragma once
 
 #include <cstdint>

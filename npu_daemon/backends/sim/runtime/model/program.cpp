@@ -34,14 +34,14 @@ class CanonicalGm {
 };
 }  // namespace
 
-Program Compile(const Core& core, const Params& p, const VectorUnit& vec, bool keepSites) {
+Program Compile(const CoreTrace& block, const Params& p, const VectorUnit& vec, bool keepSites) {
   Program prog;
-  prog.block = static_cast<uint32_t>(core.globalId);
-  prog.aic = core.coreType == CoreType::kAic;
-  if (keepSites) prog.sites = core.sites;
-  prog.steps.reserve(core.trace.size());
+  prog.block = static_cast<uint32_t>(block.globalId);
+  prog.aic = block.type == CoreType::kAic;
+  if (keepSites) prog.sites = block.sites;
+  prog.steps.reserve(block.instrs.size());
   CanonicalGm canonical;
-  for (const Instr& i : core.trace) {
+  for (const Instr& i : block.instrs) {
     Step s{};
     s.pipe = i.pipe;
     s.op = i.op;
@@ -62,7 +62,7 @@ Program Compile(const Core& core, const Params& p, const VectorUnit& vec, bool k
       default:
         if (IsDma(i.op)) {
           // DataCopyPad pads every UB row to 32 B, one extra step per burst.
-          const bool pad = i.site < core.sites.size() && std::strcmp(core.sites[i.site].api, "DataCopyPad") == 0;
+          const bool pad = i.site < block.sites.size() && std::strcmp(block.sites[i.site].api, "DataCopyPad") == 0;
           const double burst = i.op == Op::kCopyGmToL1 ? p.nd2nzBurst : p.dmaBurst;  // GM -> L1 rows: the cube's own MTE2
           s.cost = (i.op == Op::kFixpipe ? p.fixStart : p.dmaStart) + (i.repeats > 0 ? i.repeats - 1 : 0) * burst +
                    (pad ? i.repeats * p.dmaPadBurst : 0);

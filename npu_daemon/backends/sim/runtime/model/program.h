@@ -32,7 +32,7 @@ struct Program {
   std::vector<Site> sites;  // API name and kernel line of each Step::site (kept for timelines only)
 };
 
-// Reduces one finished core's trace (called on the block's own thread as it ends).
-Program Compile(const Core& core, const Params& p, const VectorUnit& vec, bool keepSites);
+// Reduces one finished core's trace.
+Program Compile(const CoreTrace& block, const Params& p, const VectorUnit& vec, bool keepSites);
 
 }  // namespace ascendc_sim::model

@@ -126,14 +126,13 @@ std::string ProfileListener::Text() const {
 
 TimelineListener::TimelineListener(const std::string& path, const std::vector<Program>& programs, double clockGhz, uint64_t maxEvents)
     : out_(std::fopen(path.c_str(), "w")), programs_(programs), cyclesPerUs_(clockGhz * 1e3), maxEvents_(maxEvents) {
-  if (out_ != nullptr) std::fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n", out_);
+  if (out_ != nullptr) std::fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n", out_.get());
 }
 
 TimelineListener::~TimelineListener() {
   if (out_ == nullptr) return;
-  std::fprintf(out_, "{\"name\": \"events written\", \"ph\": \"M\", \"pid\": 0, \"args\": {\"count\": %llu, \"limit\": %llu}}\n]}\n",
+  std::fprintf(out_.get(), "{\"name\": \"events written\", \"ph\": \"M\", \"pid\": 0, \"args\": {\"count\": %llu, \"limit\": %llu}}\n]}\n",
                static_cast<unsigned long long>(events_), static_cast<unsigned long long>(maxEvents_));
-  std::fclose(out_);
 }
 
 void TimelineListener::OnInstr(const InstrEvent& e) {
@@ -142,7 +141,7 @@ void TimelineListener::OnInstr(const InstrEvent& e) {
   const std::vector<Site>& sites = programs_[e.block].sites;
   const char* api = e.site < sites.size() ? sites[e.site].api : "?";
   const int line = e.site < sites.size() ? sites[e.site].line : 0;
-  std::fprintf(out_,
+  std::fprintf(out_.get(),
                "{\"name\": \"%s\", \"ph\": \"X\", \"pid\": %u, \"tid\": \"%s\", \"ts\": %.4f, \"dur\": %.4f, "
                "\"args\": {\"block\": %u, \"index\": %u, \"line\": %d, \"stall\": \"%s\", \"stall_cycles\": %.1f, \"bytes\": %llu}},\n",
                api, e.core, PipeName(e.pipe), e.start / cyclesPerUs_, (e.done - e.start) / cyclesPerUs_, e.block, e.index, line,
@@ -152,7 +151,7 @@ void TimelineListener::OnInstr(const InstrEvent& e) {
 
 void TimelineListener::OnBlock(const BlockEvent& e) {
   if (out_ == nullptr) return;
-  std::fprintf(out_, "{\"name\": \"block %u\", \"ph\": \"X\", \"pid\": %u, \"tid\": \"block\", \"ts\": %.4f, \"dur\": %.4f},\n", e.block,
+  std::fprintf(out_.get(), "{\"name\": \"block %u\", \"ph\": \"X\", \"pid\": %u, \"tid\": \"block\", \"ts\": %.4f, \"dur\": %.4f},\n", e.block,
                e.core, e.start / cyclesPerUs_, (e.end - e.start) / cyclesPerUs_);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,10 @@ class TimelineListener : public Listener {
   void OnBlock(const BlockEvent& e) override;
 
  private:
-  FILE* out_;
+  struct Close {
+    void operator()(FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<FILE, Close> out_;  // null when the file could not be opened
   const std::vector<Program>& programs_;
   double cyclesPerUs_;
   uint64_t events_ = 0, maxEvents_;

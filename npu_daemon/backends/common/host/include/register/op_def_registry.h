@@ -1,7 +1,7 @@
 // OpDef registration, as the framework's registry does it: OP_ADD constructs the op definition at
 // static initialisation and files it by type name; AICore().SetTiling() is how the harness finds
 // the tiling function, whatever the project named it. Members that build the definition are defined in
-// the runtime (runtime/state.cpp): inline, every tiling compile would instantiate their containers.
+// backends/common/host/registry.cpp: inline, every tiling compile would instantiate their containers.
 #pragma once
 
 #include <map>

@@ -1,0 +1,265 @@
+// The race checker (race_checker.h): vector clocks and shadow memory within a core, GM footprints
+// across cores.
+#include "race_checker.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ascendc_sim/runtime.h"
+
+namespace ascendc_sim {
+
+std::string Describe(const Site& s) {
+  const char* slash = std::strrchr(s.file, '/');
+  return std::string(s.api) + " at " + (slash ? slash + 1 : s.file) + ":" + std::to_string(s.line);
+}
+
+RaceChecker::RaceChecker(const std::vector<Site>& sites, uint32_t ubBytes, uint64_t localBytes)
+    : sites_(sites), localBytes_(localBytes), shadow_(ubBytes / 32) {}
+
+void RaceChecker::Join(Clock& into, const Clock& from) {
+  for (int i = 0; i < kPipes; ++i) into[i] = std::max(into[i], from[i]);
+}
+
+RaceChecker::Block& RaceChecker::ShadowOf(uint32_t addr) {
+  if (addr / 32 >= shadow_.size()) shadow_.resize(localBytes_ / 32);
+  return shadow_[addr / 32];
+}
+
+void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t n, const SrcLoc& loc, const char* api) {
+  if (p == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);  // compiler-inserted S -> V sync
+  Clock& vc = vc_[p];
+  ++vc[p];
+  for (size_t k = 0; k < n; ++k) {
+    const UbAccess& a = acc[k];
+    if (a.bytes == 0) continue;
+    ASCENDC_SIM_CHECK(static_cast<uint64_t>(a.addr) + a.bytes <= localBytes_, loc, "%s: UB range [%u, %llu) outside the Unified Buffer",
+                      api, a.addr, static_cast<unsigned long long>(a.addr) + a.bytes);
+    if ((a.addr + a.bytes + 31) / 32 > shadow_.size()) shadow_.resize(localBytes_ / 32);
+    for (uint32_t b = a.addr / 32; b <= (a.addr + a.bytes - 1) / 32; ++b) {
+      Block& blk = shadow_[b];
+      if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer])
+        Fail(Status::RACE_DETECTED, loc, "%s on %s %s UB [%u, %u) while %s on %s may still be writing it (no flag orders them)",
+             api, PipeName(p), a.write ? "writes" : "reads", b * 32, b * 32 + 32, Describe(sites_[blk.writeSite]).c_str(),
+             PipeName(blk.writer));
+      if (a.write) {
+        for (int q = 0; q < kPipes; ++q)
+          if (q != p && blk.readClock[q] > vc[q])
+            Fail(Status::RACE_DETECTED, loc, "%s on %s writes UB [%u, %u) while %s on %s may still be reading it (no flag orders them)",
+                 api, PipeName(p), b * 32, b * 32 + 32, Describe(sites_[blk.readSite[q]]).c_str(), PipeName(q));
+        blk = Block{};
+        blk.writer = static_cast<uint8_t>(p);
+        blk.writeClock = vc[p];
+        blk.writeSite = site;
+      } else {
+        blk.readClock[p] = vc[p];
+        blk.readSite[p] = site;
+      }
+    }
+  }
+}
+
+bool RaceChecker::VectorAhead() const {
+  // PIPE_V has done or waited for work the scalar unit has not seen.
+  for (int q = 0; q < kPipes; ++q)
+    if (vc_[PIPE_V][q] > vc_[PIPE_S][q]) return true;
+  return false;
+}
+
+// It also carries what PIPE_V waited for (WaitFlag<MTE2_V> then GetValue is ordered on the device).
+void RaceChecker::SyncVectorToScalar() { Join(vc_[PIPE_S], vc_[PIPE_V]); }
+
+void RaceChecker::SetFlag(int src, int dst, uint64_t key, int64_t setIndex, uint32_t site) {
+  if (src == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);
+  flags_[{src, dst, key}].push_back({vc_[src], setIndex, site});
+}
+
+int64_t RaceChecker::WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
+  auto it = flags_.find({src, dst, key});
+  if (it == flags_.end() || it->second.empty())
+    Fail(Status::RUNTIME_ERROR, loc,
+         "%s(%s -> %s, id %llu) has no earlier SetFlag to match: %s would wait forever", api, PipeName(src), PipeName(dst),
+         static_cast<unsigned long long>(key & 0xffff), PipeName(dst));
+  const Snapshot snap = it->second.front();
+  it->second.erase(it->second.begin());
+  Join(vc_[dst], snap.clock);
+  return snap.setIndex;
+}
+
+void RaceChecker::Barrier(int pipe) {
+  if (pipe != PIPE_ALL) return;
+  Clock all{};
+  for (const Clock& c : vc_) Join(all, c);
+  for (Clock& c : vc_) c = all;
+}
+
+void RaceChecker::GmAccess(int p, const GmPattern& g, bool write, uint32_t site, const SrcLoc& loc, const char* api) {
+  auto scan = [&](std::multimap<uint64_t, GmRec>& recs, const char* what) {
+    const uint64_t from = g.start > gmMaxSpan_ ? g.start - gmMaxSpan_ : 0;
+    for (auto it = recs.lower_bound(from); it != recs.end() && it->first < g.End();) {
+      const GmRec& r = it->second;
+      if (r.pipe == p || r.clock <= vc_[p][r.pipe]) {  // same pipe, or ordered by flags: never again a race
+        if (r.pipe != p) { it = recs.erase(it); continue; }
+        ++it;
+        continue;
+      }
+      if (r.g.Overlaps(g))
+        Fail(Status::RACE_DETECTED, loc, "%s on %s %s %s while %s on %s may still be %s it (no flag orders them)", api, PipeName(p),
+             write ? "writes" : "reads", DescribeGm(g.start).c_str(), Describe(sites_[r.site]).c_str(), PipeName(r.pipe), what);
+      ++it;
+    }
+  };
+  scan(gmWrites_, "writing");
+  if (write) scan(gmReads_, "reading");
+  gmMaxSpan_ = std::max(gmMaxSpan_, g.End() - g.start);
+  (write ? gmWrites_ : gmReads_).emplace(g.start, GmRec{g, static_cast<uint8_t>(p), vc_[p][p], site});
+}
+
+void RaceChecker::ForgetGm() {
+  gmWrites_.clear();
+  gmReads_.clear();
+}
+
+void RaceChecker::Finish() const {
+  for (const auto& [flag, pending] : flags_) {
+    const uint64_t key = std::get<2>(flag);
+    const bool queueFlag = key >> 63;
+    // A freed queue buffer signals its producer; nobody needs to wait for the last signals.
+    if (pending.empty() || (queueFlag && (key & 1u))) continue;
+    const Site& s = sites_[pending.front().site];
+    SrcLoc loc{s.file, s.line};
+    if (queueFlag)
+      Fail(Status::RUNTIME_ERROR, loc, "kernel ended with a tensor still in a queue (%s never matched by DeQue/AllocTensor)", s.api);
+    Fail(Status::RUNTIME_ERROR, loc, "kernel ended with %s(%s -> %s, id %llu) never waited for", s.api,
+         PipeName(std::get<0>(flag)), PipeName(std::get<1>(flag)), static_cast<unsigned long long>(std::get<2>(flag)));
+  }
+}
+
+bool GmPattern::Overlaps(const GmPattern& o) const {
+  if (rows == 0 || o.rows == 0 || End() <= o.start || o.End() <= start) return false;
+  // Walk the pattern with fewer rows; for each row find the first row of the other ending after it.
+  const GmPattern& a = rows <= o.rows ? *this : o;
+  const GmPattern& b = rows <= o.rows ? o : *this;
+  for (uint32_t r = 0; r < a.rows; ++r) {
+    const uint64_t lo = a.start + r * a.pitch, hi = lo + a.rowBytes;
+    uint64_t k = 0;
+    if (lo >= b.start + b.rowBytes) k = (lo - b.start - b.rowBytes) / b.pitch + 1;
+    if (k < b.rows && b.start + k * b.pitch < hi) return true;
+  }
+  return false;
+}
+
+// ---- across cores: GM footprints of the current epoch (between SyncAlls) ----------------------
+namespace gm_epoch {
+namespace {
+
+struct EpochRec {
+  GmPattern g;
+  int block;
+  uint8_t kind;  // 0 read, 1 write, 2 atomic write
+  const char* api;
+  const char* file;
+  int line;
+};
+
+// Footprints are merged as they arrive, so a loop's accesses cost one record however many there
+// are: each (block, kind) remembers its most recently extended records, one per stream, and an
+// access that continues one of them (the next bytes, or the next row of a fixed pitch) extends it.
+// What no stream continues (a gather, say) gets a record of its own, up to kMaxEpochRecords per
+// epoch; past that the launch stops with RUNTIME_ERROR instead of exhausting memory.
+constexpr size_t kStreams = 8;
+constexpr size_t kMaxEpochRecords = size_t{1} << 22;  // ~200 MB of records
+
+struct Epoch {
+  std::vector<EpochRec> recs;
+  std::vector<std::array<std::array<int64_t, kStreams>, 3>> last;  // per block and kind, most recent first
+};
+Epoch g_epoch;
+
+// Extend `r` by `g` when the union is exactly one pattern again (the same site only): the next
+// bytes of a run, the next row at the record's pitch, or (`newPitch`) a second row of a one-row
+// record in the same GM buffer.
+bool Extend(EpochRec& r, const GmPattern& g, const SrcLoc& loc, bool newPitch) {
+  if (r.line != loc.line || r.file != loc.file || g.rows != 1) return false;
+  GmPattern& p = r.g;
+  if (p.rows == 1 && p.End() == g.start && p.rowBytes + uint64_t{g.rowBytes} <= UINT32_MAX) {
+    p.rowBytes += g.rowBytes;  // a loop walking forward
+    p.pitch = p.rowBytes;
+    return true;
+  }
+  if (p.rowBytes != g.rowBytes || p.rows == UINT32_MAX || g.start < p.End()) return false;
+  if (p.rows > 1 && g.start == p.start + p.rows * p.pitch) {
+    ++p.rows;  // the next row at that pitch
+    return true;
+  }
+  if (!newPitch || p.rows != 1 || !GmRangeValid(reinterpret_cast<const void*>(p.start), g.End() - p.start)) return false;
+  p.pitch = g.start - p.start;
+  p.rows = 2;
+  return true;
+}
+
+std::string DescribeRec(const EpochRec& r) {
+  static const char* kinds[] = {"reading", "writing", "atomically updating"};
+  const char* slash = std::strrchr(r.file, '/');
+  return "block " + std::to_string(r.block) + " " + kinds[r.kind] + " " + DescribeGm(r.g.start) + ".." +
+         std::to_string(r.g.End() - r.g.start) + " B with " + r.api + " at " + (slash ? slash + 1 : r.file) + ":" +
+         std::to_string(r.line);
+}
+
+}  // namespace
+
+void Reset() { g_epoch = Epoch{}; }
+
+void Record(const Core& core, const GmPattern& g, uint8_t kind, const SrcLoc& loc, const char* api) {
+  const auto id = static_cast<size_t>(core.GlobalId());
+  if (g_epoch.last.size() <= id) {
+    std::array<int64_t, kStreams> none;
+    none.fill(-1);
+    g_epoch.last.resize(id + 1, {none, none, none});
+  }
+  std::array<int64_t, kStreams>& last = g_epoch.last[id][kind];
+  auto find = [&](bool newPitch) {  // the first stream g extends, or the first free slot, or kStreams
+    size_t i = 0;
+    while (i < kStreams && last[i] >= 0 && !Extend(g_epoch.recs[static_cast<size_t>(last[i])], g, loc, newPitch)) ++i;
+    return i;
+  };
+  size_t i = find(false);  // a continuation first, so two streams never pair up into a pitch
+  if (i == kStreams || last[i] < 0) i = find(true);
+  int64_t rec = i < kStreams ? last[i] : -1;
+  if (rec < 0) {
+    if (g_epoch.recs.size() >= kMaxEpochRecords)
+      Fail(Status::RUNTIME_ERROR, loc,
+           "%zu GM footprints between SyncAlls that do not merge into runs or fixed-pitch rows (the last: %s "
+           "at %s); the cross-core race checker keeps one record per such access and stops at %zu to stay within memory: "
+           "scattered scalar GM accesses (GetValue/SetValue, raw pointers) on this scale cost ~%u cycles each on the device "
+           "too; move the data with DataCopy",
+           g_epoch.recs.size(), api, DescribeGm(g.start).c_str(), kMaxEpochRecords, core.ScalarGmCycles());
+    rec = static_cast<int64_t>(g_epoch.recs.size());
+    g_epoch.recs.push_back(EpochRec{g, core.Spec().group, kind, api, loc.file, loc.line});
+  }
+  for (size_t j = std::min(i, kStreams - 1); j > 0; --j) last[j] = last[j - 1];  // most recent first
+  last[0] = rec;
+}
+
+// Sweep the epoch's footprints in address order; `active` holds those still extending past the cursor.
+void Check(const char* boundary) {
+  std::vector<EpochRec>& recs = g_epoch.recs;
+  std::sort(recs.begin(), recs.end(), [](const EpochRec& a, const EpochRec& b) { return a.g.start < b.g.start; });
+  std::vector<const EpochRec*> active;
+  for (const EpochRec& r : recs) {
+    active.erase(std::remove_if(active.begin(), active.end(), [&](const EpochRec* a) { return a->g.End() <= r.g.start; }),
+                 active.end());
+    for (const EpochRec* a : active) {
+      if (a->block == r.block || (a->kind == 0 && r.kind == 0) || (a->kind == 2 && r.kind == 2)) continue;
+      if (a->g.Overlaps(r.g))
+        throw SimError(Status::RACE_DETECTED, DescribeRec(*a) + " and " + DescribeRec(r) + " overlap with no " + boundary +
+                                                  " between them (cross-core GM race; use SyncAll or atomics)");
+    }
+    active.push_back(&r);
+  }
+  recs.clear();
+  g_epoch.last.clear();
+}
+
+}  // namespace gm_epoch
+}  // namespace ascendc_sim

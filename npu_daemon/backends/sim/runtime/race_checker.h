@@ -1,0 +1,119 @@
+// The race checker: does the ordering the kernel wrote (flags, barriers, queues) order every pair of
+// conflicting accesses?
+//
+// Within a core, ordering is tracked with vector clocks, one per pipe (FastTrack style). An
+// instruction on pipe P ticks P's clock; SetFlag snapshots the source pipe's clock, WaitFlag joins it
+// into the destination's; PIPE_ALL joins every pipe. Scalar <-> vector ordering is implied (the real
+// compiler inserts those syncs); MTE2/MTE3 are ordered against other pipes only by flags and queues.
+// Each 32 B block of local memory remembers its last writer and its last reader per pipe; an access
+// whose earlier conflicting access is not ordered before it is a race. GM is checked the same way
+// between the DMA pipes of the core.
+//
+// Across cores, blocks run one at a time between SyncAlls (scheduler.h), and at every SyncAll the GM
+// footprints of the epoch are compared: a write overlapping another block's access is a race unless
+// both are atomic (GmEpoch).
+#pragma once
+
+#include <array>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "ascendc_sim/core.h"
+
+namespace ascendc_sim {
+
+class RaceChecker {
+ public:
+  // `sites` is the core's site table (messages name the other access by it); `localBytes` the size
+  // of the core's local memory, `ubBytes` the Unified Buffer's (the shadow grows past it on the first
+  // cube-buffer access).
+  RaceChecker(const std::vector<Site>& sites, uint32_t ubBytes, uint64_t localBytes);
+
+  // A pipe instruction on `pipe` with its local-memory accesses: ticks the pipe's clock, fails on a
+  // race, and records the accesses.
+  void Instruction(int pipe, uint32_t site, const UbAccess* accesses, size_t n, const SrcLoc& loc, const char* api);
+  // The scalar unit: whether PIPE_V is ahead of it (the compiler then syncs V -> S before a scalar
+  // UB access), that sync, and the access itself (ticks PIPE_S; `site` is asked for on a write only).
+  bool VectorAhead() const;
+  void SyncVectorToScalar();
+  template <typename SiteOf>
+  void ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, const char* api, SiteOf site);
+  // Flags: `setIndex` is the trace index of the SetFlag, returned by the matching WaitFlag.
+  void SetFlag(int src, int dst, uint64_t key, int64_t setIndex, uint32_t site);
+  int64_t WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
+  void Barrier(int pipe);
+  // A DMA pipe's GM access, checked against the other DMA pipes of the core.
+  void GmAccess(int pipe, const GmPattern& g, bool write, uint32_t site, const SrcLoc& loc, const char* api);
+  void ForgetGm();  // at SyncAll: everything before is complete
+  void Finish() const;  // end of kernel: a flag set and never waited for is an error
+
+ private:
+  using Clock = std::array<uint32_t, kPipes>;
+  static void Join(Clock& into, const Clock& from);
+  struct Block {
+    uint8_t writer = 0;
+    uint32_t writeClock = 0;  // 0: never written
+    uint32_t writeSite = 0;
+    uint32_t readClock[kPipes] = {};
+    uint32_t readSite[kPipes] = {};
+  };
+  Block& ShadowOf(uint32_t addr);
+  struct Snapshot {
+    Clock clock;
+    int64_t setIndex;
+    uint32_t site;
+  };
+  // A GM access of a DMA pipe not yet known to be ordered.
+  struct GmRec {
+    GmPattern g;
+    uint8_t pipe;
+    uint32_t clock;
+    uint32_t site;
+  };
+
+  const std::vector<Site>& sites_;
+  uint64_t localBytes_;
+  Clock vc_[kPipes] = {};
+  std::map<std::tuple<int, int, uint64_t>, std::vector<Snapshot>> flags_;  // FIFO per flag
+  std::vector<Block> shadow_;
+  std::multimap<uint64_t, GmRec> gmWrites_, gmReads_;  // keyed by start address
+  uint64_t gmMaxSpan_ = 0;
+};
+
+// "API at file:line", for messages.
+std::string Describe(const Site& s);
+
+template <typename SiteOf>
+void RaceChecker::ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, const char* api, SiteOf site) {
+  Clock& vc = vc_[PIPE_S];
+  ++vc[PIPE_S];
+  Block& blk = ShadowOf(addr);
+  if (blk.writeClock != 0 && blk.writer != PIPE_S && blk.writeClock > vc[blk.writer])
+    Fail(Status::RACE_DETECTED, loc, "%s %s UB address %u while %s on %s may still be writing it (no flag orders them)", api,
+         write ? "writes" : "reads", addr, Describe(sites_[blk.writeSite]).c_str(), PipeName(blk.writer));
+  if (write) {
+    for (int q = 0; q < kPipes; ++q)
+      if (q != PIPE_S && blk.readClock[q] > vc[q])
+        Fail(Status::RACE_DETECTED, loc, "%s writes UB address %u while %s on %s may still be reading it (no flag orders them)", api,
+             addr, Describe(sites_[blk.readSite[q]]).c_str(), PipeName(q));
+    // Scalar writes are sub-block: keep the block's history, record the scalar as its writer.
+    blk.writer = PIPE_S;
+    blk.writeClock = vc[PIPE_S];
+    blk.writeSite = site();
+  } else {
+    blk.readClock[PIPE_S] = vc[PIPE_S];
+  }
+}
+
+// The GM footprints of the current epoch (between SyncAlls) of every block, for the cross-core check.
+// Touched only by the block holding the baton, or the launcher between turns.
+namespace gm_epoch {
+void Reset();
+// `kind`: 0 read, 1 write, 2 atomic write.
+void Record(const Core& core, const GmPattern& g, uint8_t kind, const SrcLoc& loc, const char* api);
+// Compare the epoch's footprints (a race is a SimError), then start a new epoch.
+void Check(const char* boundary);
+}  // namespace gm_epoch
+
+}  // namespace ascendc_sim

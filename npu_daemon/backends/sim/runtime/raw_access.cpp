@@ -1,0 +1,137 @@
+// Raw pointer accesses (raw_access.h): charged one by one, then stopped.
+//
+// The SIGSEGV handler charges a fault on a guard address as the scalar access it is on the device
+// (what GetValue/SetValue record: same cycles, same race checks), opens the page and sets the x86
+// trap flag so the instruction runs once; the SIGTRAP that follows closes the page again. Blocks run
+// one at a time, so no other block's code runs while a page is open. Each trap costs microseconds
+// of host time, hence the cap per launch.
+#include "raw_access.h"
+
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "ascendc_sim/runtime.h"
+
+namespace ascendc_sim {
+
+namespace {
+
+constexpr uint64_t kMaxRawAccesses = 1u << 16;  // 65536 x ~200 cycles: ms of device time, seconds of traps
+const SrcLoc kRawLoc{"kernel code", 0};
+
+struct RawAccesses {
+  uint64_t count = 0;
+  std::string first;  // "buffer+offset" of the first access
+  uintptr_t open[4] = {};  // pages opened for the instruction being stepped
+  int nOpen = 0;
+};
+RawAccesses g_raw;  // touched only by the block holding the baton
+thread_local sigjmp_buf* t_escape = nullptr;  // set while this thread runs kernel code
+thread_local std::exception_ptr t_escaped;
+const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+
+std::string RawLimitMessage(const Core& core) {
+  return "block " + std::to_string(core.Spec().blockIdx) + ": " + std::to_string(g_raw.count) +
+         " raw pointer accesses in this launch, the first to " + g_raw.first +
+         ": kernel code loads or stores GM/UB through a plain C++ pointer, bypassing the AscendC API. On the device each is a "
+         "scalar-unit access (~" + std::to_string(core.ScalarGmCycles()) + " cycles on GM, ~" + std::to_string(core.ScalarUbCycles()) +
+         " on UB, like GetValue/SetValue); the simulator charges them so and stops past " + std::to_string(kMaxRawAccesses) +
+         " per launch. Move data with DataCopy and compute with vector instructions";
+}
+
+void OnFault(int, siginfo_t* info, void* ctx) {
+  auto* uc = static_cast<ucontext_t*>(ctx);
+  const auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
+  Core* core = RunningCore();
+  const auto ubGuard = core ? reinterpret_cast<uintptr_t>(core->UbGuardPtr(0)) : 0;
+  const bool ub = core && addr >= ubGuard && addr < ubGuard + core->LocalMappedBytes();
+  if (t_escape == nullptr || core == nullptr || !(ub || InGuardedGm(addr)) || g_raw.nOpen == 4) {
+    signal(SIGSEGV, SIG_DFL);  // not a guarded access: crash as any other wild access would
+    return;
+  }
+#if defined(__x86_64__)
+  const bool write = uc->uc_mcontext.gregs[REG_ERR] & 2;  // page-fault error code, bit 1: write
+  constexpr bool kCanStep = true;
+#else
+  const bool write = false;
+  constexpr bool kCanStep = false;  // no trap flag: every raw access stops the launch
+#endif
+  try {
+    if (g_raw.count++ == 0) g_raw.first = ub ? "UB+" + std::to_string(addr - ubGuard) : DescribeGm(addr);
+    if (g_raw.count > kMaxRawAccesses || !kCanStep) throw SimError(Status::RUNTIME_ERROR, RawLimitMessage(*core));
+    if (ub) {
+      core->ScalarUb(static_cast<uint32_t>(addr - ubGuard), 1, write, kRawLoc, write ? "raw UB store" : "raw UB load");
+    } else {
+      core->Scalar(core->ScalarGmCycles());
+      core->GmAccess(PIPE_S, GmPattern{addr, 1, 1, 1}, write, kRawLoc, write ? "raw GM store" : "raw GM load");
+    }
+  } catch (...) {
+    t_escaped = std::current_exception();
+    siglongjmp(*t_escape, 1);
+  }
+  const uintptr_t page = addr & ~(kPage - 1);
+  mprotect(reinterpret_cast<void*>(page), kPage, PROT_READ | PROT_WRITE);
+  g_raw.open[g_raw.nOpen++] = page;
+#if defined(__x86_64__)
+  uc->uc_mcontext.gregs[REG_EFL] |= 0x100;  // TF: trap after the faulting instruction
+#endif
+}
+
+void OnTrap(int, siginfo_t*, void* ctx) {
+  if (g_raw.nOpen == 0) {  // not our single step: die of it as without the handler
+    signal(SIGTRAP, SIG_DFL);
+    raise(SIGTRAP);
+    return;
+  }
+  for (int k = 0; k < g_raw.nOpen; ++k) mprotect(reinterpret_cast<void*>(g_raw.open[k]), kPage, PROT_NONE);
+  g_raw.nOpen = 0;
+#if defined(__x86_64__)
+  static_cast<ucontext_t*>(ctx)->uc_mcontext.gregs[REG_EFL] &= ~0x100LL;
+#endif
+}
+
+void InstallHandlers() {
+  static const bool installed = [] {
+    struct sigaction sa {};
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_sigaction = OnFault;
+    sigaction(SIGSEGV, &sa, nullptr);
+    sa.sa_sigaction = OnTrap;
+    sigaction(SIGTRAP, &sa, nullptr);
+    return true;
+  }();
+  (void)installed;
+}
+
+}  // namespace
+
+void ResetRawAccesses() {
+  g_raw = RawAccesses{};
+  InstallHandlers();
+}
+
+void RunKernel(const std::function<void()>& kernel) {
+  sigjmp_buf env;
+  if (sigsetjmp(env, 1) != 0) {
+    t_escape = nullptr;
+    std::rethrow_exception(std::exchange(t_escaped, nullptr));
+  }
+  t_escape = &env;
+  try {
+    kernel();
+  } catch (...) {
+    t_escape = nullptr;
+    throw;
+  }
+  t_escape = nullptr;
+}
+
+}  // namespace ascendc_sim
