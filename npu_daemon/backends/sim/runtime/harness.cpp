@@ -144,6 +144,7 @@ struct GmBuffer {
 struct GmArgs {
   std::vector<std::unique_ptr<GmBuffer>> owned;
   std::vector<GmBuffer*> params, inputs, outputs;
+  std::vector<std::pair<const GmBuffer*, std::vector<uint8_t>>> before;  // in-place outputs: their input's bytes
 };
 
 GmArgs MapGm(const Launch& l) {
@@ -165,6 +166,7 @@ GmArgs MapGm(const Launch& l) {
       if (in == nullptr) throw SimError(Status::RUNTIME_ERROR, "output " + t.name + " aliases unknown input " + t.alias);
       gm.outputs.push_back(in);
       if (t.param) gm.params.push_back(in);
+      gm.before.emplace_back(in, std::vector<uint8_t>(in->Host(), in->Host() + in->mem.mapped));
       continue;
     }
     gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name));  // NaN / -1: unwritten output shows as wrong
@@ -283,6 +285,7 @@ void RunCandidate(const Launch& l, const GmArgs& gm, int fd) {
   InstallSyscallFilter(SyscallStage::kLoading, fd);
   Open(l.tilingSo);
   void* kernelLib = Open(l.kernelSo);
+  InstallGuardHandlers();  // before the filter locks the handlers of SIGSEGV and SIGTRAP
   InstallSyscallFilter(SyscallStage::kRunning, fd);
 
   // ---- host: tiling ----
@@ -415,6 +418,37 @@ void CheckTrace(const std::vector<Instr>& trace, size_t cores) {
   }
 }
 
+// Every output byte the launch changed must have been paid for by a write its trace records: a DMA
+// or fixpipe store (its bytes), or a scalar store (GetValue/SetValue, a raw access: at most 64
+// bytes for every scalar GM access's cycles in the trace). A kernel that wrote GM around the
+// emulation (through a host view of its buffers) or cut its trace after writing fails here.
+constexpr uint64_t kScalarStoreBytes = 64;  // the widest store one instruction makes (AVX-512)
+
+uint64_t ChangedBytes(const uint8_t* now, const uint8_t* before, uint64_t n) {
+  uint64_t changed = 0;
+  for (uint64_t i = 0; i < n; ++i) changed += now[i] != before[i];
+  return changed;
+}
+uint64_t ChangedBytes(const uint8_t* now, uint8_t fill, uint64_t n) {
+  uint64_t changed = 0;
+  for (uint64_t i = 0; i < n; ++i) changed += now[i] != fill;
+  return changed;
+}
+
+void CheckOutputsPaidFor(const GmArgs& gm, uint64_t gmWriteBytes, uint64_t scalarCycles) {
+  uint64_t changed = 0;
+  std::set<const GmBuffer*> counted;
+  for (const auto& [buffer, bytes] : gm.before)
+    if (counted.insert(buffer).second) changed += ChangedBytes(buffer->Host(), bytes.data(), bytes.size());
+  for (const GmBuffer* b : gm.outputs)
+    if (counted.insert(b).second) changed += ChangedBytes(b->Host(), 0xFF, b->mem.mapped);  // MapGm's fill
+  const uint64_t paid = gmWriteBytes + kScalarStoreBytes * (scalarCycles / std::max<int64_t>(SocParamInt("scalar_gm_access_cycles"), 1));
+  if (changed > paid)
+    throw SimError(Status::RUNTIME_ERROR, "the launch changed " + std::to_string(changed) + " bytes of its outputs, but its trace " +
+                                              "pays for writes of only " + std::to_string(paid) + " (DMA, fixpipe and scalar stores): " +
+                                              "kernel code wrote GM around the simulator or altered its trace");
+}
+
 // What the launcher builds from the candidate process's frames.
 struct Received {
   std::unique_ptr<LaunchModel> model;
@@ -423,6 +457,8 @@ struct Received {
   std::vector<bool> seen;
   uint32_t blocks = 0;
   std::set<std::string> names;  // API and file names the sites point into
+  uint64_t gmWriteBytes = 0;     // GM bytes the traces' DMA and fixpipe stores write
+  uint64_t scalarCycles = 0;     // the traces' scalar work (scalar GM stores among it)
   Clock::duration modelTime{};
 };
 
@@ -476,6 +512,12 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         }
         if (rest != 0) throw Malformed("block record size");
         CheckTrace(core.trace, r.cores.size());
+        for (const Instr& i : core.trace) {
+          if (i.op == Op::kCopyUbToGm || i.op == Op::kFixpipe)
+            r.gmWriteBytes += std::max<uint64_t>(i.elements, static_cast<uint64_t>(i.repeats) * i.unitBytes);
+          else if (i.op == Op::kScalar)
+            r.scalarCycles += i.scalarCycles;
+        }
         const CoreSpec& spec = r.cores[b.blockIdx];
         core.globalId = static_cast<int>(b.blockIdx);
         core.blockIdx = spec.blockIdx;
@@ -554,6 +596,7 @@ void Run(const Launch& l, Outcome& o) {
     throw SimError(Status::RUNTIME_ERROR, "the kernel process exited (code " + std::to_string(WEXITSTATUS(wstatus)) +
                                               ") before its launch finished");
   }
+  CheckOutputsPaidFor(gm, r.gmWriteBytes, r.scalarCycles);
 
   // Wall time spent in the model, reported so its overhead over the functional run can be measured.
   const Clock::time_point t0 = Clock::now();

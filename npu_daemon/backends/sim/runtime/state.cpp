@@ -1,12 +1,16 @@
 // Process-wide state of one launch: SoC parameters, tiling key, workspace, GM buffers, op registry.
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <map>
 #include <string>
 
 #include "ascendc_sim/runtime.h"
+#include "guard.h"
 #include "register/op_def_registry.h"
 
 namespace ascendc_sim {
@@ -57,21 +61,83 @@ uint64_t TilingKey() { return g_tilingKey; }
 void SetSysWorkspace(uint8_t* ws) { g_sysWorkspace = ws; }
 uint8_t* SysWorkspace() { return g_sysWorkspace; }
 
+// GuardSyscall: the system call number and arguments moved into the kernel's registers, one
+// system call instruction, `ascendc_sim_guard_syscall_site` just past it.
+#if defined(__x86_64__)
+asm(R"(
+  .text
+  .globl ascendc_sim_guard_syscall
+  .hidden ascendc_sim_guard_syscall
+  .type ascendc_sim_guard_syscall, @function
+ascendc_sim_guard_syscall:
+  mov %rdi, %rax
+  mov %rsi, %rdi
+  mov %rdx, %rsi
+  mov %rcx, %rdx
+  mov %r8, %r10
+  mov %r9, %r8
+  syscall
+  .globl ascendc_sim_guard_syscall_site
+  .hidden ascendc_sim_guard_syscall_site
+ascendc_sim_guard_syscall_site:
+  ret
+  .size ascendc_sim_guard_syscall, .-ascendc_sim_guard_syscall
+)");
+#elif defined(__aarch64__)
+asm(R"(
+  .text
+  .globl ascendc_sim_guard_syscall
+  .hidden ascendc_sim_guard_syscall
+  .type ascendc_sim_guard_syscall, %function
+ascendc_sim_guard_syscall:
+  mov x8, x0
+  mov x0, x1
+  mov x1, x2
+  mov x2, x3
+  mov x3, x4
+  mov x4, x5
+  svc #0
+  .globl ascendc_sim_guard_syscall_site
+  .hidden ascendc_sim_guard_syscall_site
+ascendc_sim_guard_syscall_site:
+  ret
+  .size ascendc_sim_guard_syscall, .-ascendc_sim_guard_syscall
+)");
+#endif
+extern "C" long ascendc_sim_guard_syscall(long, long, long, long, long, long);
+extern "C" char ascendc_sim_guard_syscall_site[];
+
+long GuardSyscall(long nr, long a, long b, long c, long d, long e) { return ascendc_sim_guard_syscall(nr, a, b, c, d, e); }
+uintptr_t GuardSyscallSite() { return reinterpret_cast<uintptr_t>(ascendc_sim_guard_syscall_site); }
+
+namespace {
+std::atomic<uintptr_t> g_guardNext{kGuardWindowHi};  // guards are placed top down, as mmap places memory
+}
+
 GuardedMemory::GuardedMemory(uint64_t n, const char* name, bool guarded) : bytes(n) {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   mapped = std::max<uint64_t>((n + page - 1) / page * page, page);
   // Shared anonymous pages; mremap with old size 0 maps the same pages a second time (no file, so
-  // the sandbox's RLIMIT_FSIZE does not apply).
+  // the sandbox's RLIMIT_FSIZE does not apply), here at a fixed place in the guard window.
   void* h = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  void* g = h == MAP_FAILED || !guarded ? h : mremap(h, 0, mapped, MREMAP_MAYMOVE);
-  if (h == MAP_FAILED || g == MAP_FAILED || (guarded && mprotect(g, mapped, PROT_NONE) != 0))
+  void* g = h;
+  if (h != MAP_FAILED && guarded) {
+    const uintptr_t at = g_guardNext.fetch_sub(mapped) - mapped;
+    const long moved = at >= kGuardWindowLo ? GuardSyscall(__NR_mremap, reinterpret_cast<long>(h), 0, static_cast<long>(mapped),
+                                                           MREMAP_MAYMOVE | MREMAP_FIXED, static_cast<long>(at))
+                                            : -ENOMEM;
+    g = moved == static_cast<long>(at) && GuardSyscall(__NR_mprotect, moved, static_cast<long>(mapped), PROT_NONE) == 0
+            ? reinterpret_cast<void*>(at)
+            : MAP_FAILED;
+  }
+  if (h == MAP_FAILED || g == MAP_FAILED)
     throw SimError(Status::RUNTIME_ERROR, "cannot map " + std::to_string(n) + " bytes of device memory for " + name);
   host = static_cast<uint8_t*>(h);
   guard = static_cast<uint8_t*>(g);
 }
 
 GuardedMemory::~GuardedMemory() {
-  if (guard != host) munmap(guard, mapped);
+  if (guard != host) GuardSyscall(__NR_munmap, reinterpret_cast<long>(guard), static_cast<long>(mapped));
   munmap(host, mapped);
 }
 
