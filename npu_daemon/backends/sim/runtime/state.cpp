@@ -76,6 +76,7 @@ ascendc_sim_guard_syscall:
   mov %rcx, %rdx
   mov %r8, %r10
   mov %r9, %r8
+  mov 8(%rsp), %r9
   syscall
   .globl ascendc_sim_guard_syscall_site
   .hidden ascendc_sim_guard_syscall_site
@@ -96,6 +97,7 @@ ascendc_sim_guard_syscall:
   mov x2, x3
   mov x3, x4
   mov x4, x5
+  mov x5, x6
   svc #0
   .globl ascendc_sim_guard_syscall_site
   .hidden ascendc_sim_guard_syscall_site
@@ -104,34 +106,68 @@ ascendc_sim_guard_syscall_site:
   .size ascendc_sim_guard_syscall, .-ascendc_sim_guard_syscall
 )");
 #endif
-extern "C" long ascendc_sim_guard_syscall(long, long, long, long, long, long);
+extern "C" long ascendc_sim_guard_syscall(long, long, long, long, long, long, long);
 extern "C" char ascendc_sim_guard_syscall_site[];
 
-long GuardSyscall(long nr, long a, long b, long c, long d, long e) { return ascendc_sim_guard_syscall(nr, a, b, c, d, e); }
+long GuardSyscall(long nr, long a, long b, long c, long d, long e, long f) {
+  return ascendc_sim_guard_syscall(nr, a, b, c, d, e, f);
+}
 uintptr_t GuardSyscallSite() { return reinterpret_cast<uintptr_t>(ascendc_sim_guard_syscall_site); }
 
 namespace {
 std::atomic<uintptr_t> g_guardNext{kGuardWindowHi};  // guards are placed top down, as mmap places memory
 }
 
-GuardedMemory::GuardedMemory(uint64_t n, const char* name, bool guarded) : bytes(n) {
+namespace {
+// A place for `mapped` bytes of guard in the window, top down (guard.h).
+uintptr_t GuardPlace(uint64_t mapped) {
+  const uintptr_t at = g_guardNext.fetch_sub(mapped) - mapped;
+  return at >= kGuardWindowLo ? at : 0;
+}
+}  // namespace
+
+GuardedMemory::GuardedMemory(uint64_t n, const char* name, bool guarded, int file, uint64_t fileBytes) : bytes(n) {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   mapped = std::max<uint64_t>((n + page - 1) / page * page, page);
+  const auto fail = [&] {
+    throw SimError(Status::RUNTIME_ERROR, "cannot map " + std::to_string(n) + " bytes of device memory for " + name);
+  };
+  if (file >= 0) {
+    // Anonymous zero pages, the file's pages over their start (a page past its end would SIGBUS);
+    // the guard view at its place in the window (`at`), through GuardSyscall.
+    const uint64_t filePages = std::min(mapped, (fileBytes + page - 1) / page * page);
+    auto view = [&](int prot, uintptr_t at) {
+      const int fixed = at ? MAP_FIXED : 0;
+      const long v = GuardSyscall(__NR_mmap, static_cast<long>(at), static_cast<long>(mapped), prot,
+                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | fixed, -1, 0);
+      if (v < 0 && v > -4096) fail();
+      if (filePages > 0 && GuardSyscall(__NR_mmap, v, static_cast<long>(filePages), prot, MAP_PRIVATE | MAP_FIXED, file, 0) != v) fail();
+      return reinterpret_cast<uint8_t*>(v);
+    };
+    host = view(PROT_READ | PROT_WRITE, 0);
+    if (guarded) {
+      const uintptr_t at = GuardPlace(mapped);
+      if (at == 0) fail();
+      guard = view(PROT_NONE, at);
+    } else {
+      guard = host;
+    }
+    return;
+  }
   // Shared anonymous pages; mremap with old size 0 maps the same pages a second time (no file, so
   // the sandbox's RLIMIT_FSIZE does not apply), here at a fixed place in the guard window.
-  void* h = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  void* h = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   void* g = h;
   if (h != MAP_FAILED && guarded) {
-    const uintptr_t at = g_guardNext.fetch_sub(mapped) - mapped;
-    const long moved = at >= kGuardWindowLo ? GuardSyscall(__NR_mremap, reinterpret_cast<long>(h), 0, static_cast<long>(mapped),
-                                                           MREMAP_MAYMOVE | MREMAP_FIXED, static_cast<long>(at))
-                                            : -ENOMEM;
+    const uintptr_t at = GuardPlace(mapped);
+    const long moved = at != 0 ? GuardSyscall(__NR_mremap, reinterpret_cast<long>(h), 0, static_cast<long>(mapped),
+                                               MREMAP_MAYMOVE | MREMAP_FIXED, static_cast<long>(at))
+                               : -ENOMEM;
     g = moved == static_cast<long>(at) && GuardSyscall(__NR_mprotect, moved, static_cast<long>(mapped), PROT_NONE) == 0
             ? reinterpret_cast<void*>(at)
             : MAP_FAILED;
   }
-  if (h == MAP_FAILED || g == MAP_FAILED)
-    throw SimError(Status::RUNTIME_ERROR, "cannot map " + std::to_string(n) + " bytes of device memory for " + name);
+  if (h == MAP_FAILED || g == MAP_FAILED) fail();
   host = static_cast<uint8_t*>(h);
   guard = static_cast<uint8_t*>(g);
 }
