@@ -74,7 +74,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--disk-quota-mb",
         type=int,
-        default=256,
+        default=512,
         help="a root daemon mounts a tmpfs of this many MiB on each evaluation's directory (0: none)",
     )
     parser.add_argument(
