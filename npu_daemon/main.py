@@ -72,6 +72,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="bytes of waiting requests before new ones are answered BUSY",
     )
     parser.add_argument(
+        "--disk-quota-mb",
+        type=int,
+        default=512,
+        help="a root daemon mounts a tmpfs of this many MiB on each evaluation's directory (0: none)",
+    )
+    parser.add_argument(
         "--sandbox-uid",
         type=int,
         default=SANDBOX_UID,
@@ -170,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
         source_policy=args.source_policy == "enforce",
         require_tokens=args.require_run_tokens,
         max_queue_bytes=args.max_queue_bytes,
+        disk_quota_mb=args.disk_quota_mb,
     )
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())

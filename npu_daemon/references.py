@@ -1,9 +1,12 @@
 """References are trusted code: which one judges a candidate, and where it runs.
 
-- A package named like an operator of the built-in suite is judged by the daemon's own copy of
-  that operator: its spec (cases, shapes, tolerances, bench case) and its reference replace the
-  client's, so no client can loosen a tolerance or shrink the bench case of a suite operator.
-  Only the candidate's sources (op_kernel/, op_host/) are the client's.
+- A package that is a suite operator is judged by the daemon's own copy of that operator: its
+  spec (cases, shapes, tolerances, bench case) and its reference replace the client's, so no
+  client can loosen a tolerance or shrink the bench case of a suite operator. Only the
+  candidate's sources (op_kernel/, op_host/) are the client's. Which operator a package is
+  (`suite_twin`): the one its op:// URI names in a suite the daemon holds; none if its URI names
+  a suite the daemon does not hold (an imported operator may share a suite operator's name);
+  without an op:// URI, the built-in suite's operator of the same name and interface.
 - Any other reference is the client's code: it runs in a sandboxed child (`sandbox.call`: the
   worker's unprivileged user, no network, read-only filesystem, no inherited descriptor), never
   in the daemon, and its outputs come back as files of an exact size.
@@ -12,6 +15,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import tempfile
 from pathlib import Path
 
@@ -29,6 +33,9 @@ class ReferenceFailed(Exception):
     """The client's reference raised, ran too long or returned the wrong outputs."""
 
 
+OP_URI = re.compile(r"op://([A-Za-z0-9._-]+)/(level[0-9]+/[A-Za-z_][A-Za-z0-9_]*)")
+
+
 @functools.lru_cache(maxsize=1024)  # any name may arrive
 def suite_operator(name: str) -> OperatorPackage | None:
     """The built-in suite's operator of that name (its directory is `level*/<name>`), loaded once."""
@@ -39,10 +46,36 @@ def suite_operator(name: str) -> OperatorPackage | None:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
+def _held(uri: str) -> OperatorPackage | None:
+    """The operator an op:// URI names in a suite this daemon holds (a name and level only: no
+    path reaches outside the suite's directory), loaded once."""
+    match = OP_URI.fullmatch(uri)
+    if match is None:
+        return None
+    try:
+        return suite.resolve(uri)
+    except KeyError:  # a suite (or an operator) this daemon does not hold
+        return None
+
+
+def _interface(pkg: OperatorPackage) -> tuple:
+    spec = pkg.spec
+    return spec.op_type, spec.kernel, spec.inputs, spec.outputs, [a.name for a in spec.attrs]
+
+
+def suite_twin(pkg: OperatorPackage) -> OperatorPackage | None:
+    """The daemon's own copy of the suite operator `pkg` is, or None for the client's own operator."""
+    if pkg.uri.startswith("op://"):
+        return _held(pkg.uri)
+    own = suite_operator(pkg.spec.name)
+    return own if own is not None and _interface(own) == _interface(pkg) else None
+
+
 def trusted_package(pkg: OperatorPackage) -> OperatorPackage:
     """The package to evaluate: a suite operator's candidate sources under the daemon's own spec
     and reference; any other package as sent."""
-    own = suite_operator(pkg.spec.name)
+    own = suite_twin(pkg)
     if own is None:
         return pkg
     candidate = {p: t for p, t in pkg.files.items() if p.startswith(CANDIDATE_FOLDERS)}
@@ -52,7 +85,7 @@ def trusted_package(pkg: OperatorPackage) -> OperatorPackage:
 
 def is_trusted(pkg: OperatorPackage) -> bool:
     """Its spec and reference are the daemon's own (a suite operator after `trusted_package`)."""
-    own = suite_operator(pkg.spec.name)
+    own = suite_twin(pkg)
     return (
         own is not None
         and pkg.spec == own.spec

@@ -24,7 +24,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -33,7 +34,8 @@ from pydantic import BaseModel, Field
 
 TAIL_BYTES = 8192
 CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
-MS_REC, MS_PRIVATE, MS_BIND = 0x4000, 0x40000, 0x1000
+MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE, MS_BIND = 0x2, 0x4, 0x4000, 0x40000, 0x1000
+MNT_DETACH = 2
 SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -101,6 +103,38 @@ def isolate_network() -> None:
     global _isolated_netns
     _check(_libc.unshare(CLONE_NEWNET), "unshare(CLONE_NEWNET)")
     _isolated_netns = os.stat("/proc/thread-self/ns/net").st_ino
+
+
+def isolate_mounts() -> None:
+    """Give this process (a worker) a mount namespace of its own, private to it: the per-evaluation
+    tmpfs mounts (`disk_quota`) are invisible to the host and vanish with the worker, whatever
+    kills it. Like `isolate_network`, only the calling thread and the threads it starts later
+    move, which is where a worker starts its commands from."""
+    _check(_libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+    _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+
+
+@contextmanager
+def disk_quota(path: Path, mb: int, identity: Identity) -> Iterator[None]:
+    """A tmpfs of `mb` MiB mounted on `path` (the evaluation's directory, owned by the sandbox
+    user) for the duration: everything the evaluation's commands write counts against it."""
+    options = f"size={mb}m,nr_inodes=65536,mode=0700,uid={identity.uid},gid={identity.gid}"
+    _check(
+        _libc.mount(b"tmpfs", str(path).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()),
+        f"mount tmpfs on {path}",
+    )
+    try:
+        yield
+    finally:
+        _check(_libc.umount2(str(path).encode(), MNT_DETACH), f"umount {path}")
+
+
+def nearly_full(path: Path, mb: int) -> bool:
+    """Whether the `disk_quota` of `mb` MiB on `path` has less than half of it, or 64 MiB, left:
+    more than the daemon's own files of an evaluation ever need (a case's outputs), so what took
+    the room was the candidate's (its logs, its compiler's temporaries)."""
+    st = os.statvfs(path)
+    return st.f_bavail * st.f_frsize < min(mb << 19, 64 << 20)
 
 
 @dataclass

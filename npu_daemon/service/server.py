@@ -90,6 +90,7 @@ class Server:
         source_policy: bool = True,
         require_tokens: bool = False,
         max_queue_bytes: int = MAX_QUEUE_BYTES,
+        disk_quota_mb: int = 0,
     ):
         self.backend, self.max_queue, self.max_queue_bytes = backend, max_queue, max_queue_bytes
         self.require_tokens = require_tokens
@@ -123,7 +124,7 @@ class Server:
         self._poller = zmq.Poller()
         self._poller.register(self._router, zmq.POLLIN)
         self.pool = WorkerPool(
-            self._poller, backend, workers, self.work_root, sandbox, source_policy
+            self._poller, backend, workers, self.work_root, sandbox, source_policy, disk_quota_mb
         )
         self._queue: collections.deque[str] = collections.deque()
         self._queued_bytes = 0

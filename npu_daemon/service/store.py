@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from ascend_gym.protocol import EvalRequest, EvalResult, LedgerReply, Status
+from npu_daemon import references
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, result TEXT NOT NULL, used REAL NOT NULL);
@@ -45,9 +46,12 @@ UNCHARGED = {Status.BUSY, Status.DAEMON_ERROR}
 
 
 def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
-    """Everything that can change the result: sources, spec, cases, stages, soc, seed, simulator."""
+    """Everything that can change the result: sources, spec, the suite operator that judges it
+    (references.suite_twin), cases, stages, soc, seed, simulator."""
+    twin = references.suite_twin(request.package)
     facts = {
         "package": request.package.content_hash(),
+        "suite_operator": twin.uri if twin is not None else "",
         "cases": request.cases,
         "stages": [s.value for s in request.stages],
         "soc": request.soc,

@@ -12,6 +12,7 @@ commands as its own unprivileged uid (see npu_daemon/sandbox.py).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import fcntl
 import gc
@@ -154,15 +155,22 @@ def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers
 
 # ---- inside a worker process -----------------------------------------------------------------
 def evaluate(
-    backend: Backend, request: EvalRequest, work_root: Path, policy: bool = True
+    backend: Backend,
+    request: EvalRequest,
+    work_root: Path,
+    policy: bool = True,
+    disk_quota_mb: int = 0,
 ) -> EvalResult:
     """One evaluation in a fresh directory private to the sandbox user; a fault is a result.
 
     A suite operator is judged by the daemon's own spec and reference (`references`); a source
-    that breaks the policy is REJECTED (charged) before anything is compiled."""
+    that breaks the policy is REJECTED (charged) before anything is compiled. Under a sandbox
+    user the directory is a tmpfs of `disk_quota_mb` MiB (0: none): a daemon fault while the
+    candidate's files have filled it is the candidate's, a charged RUNTIME_ERROR."""
     start = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="eval-", dir=work_root))
     identity = sandbox.current_identity()
+    quota, quota_mb = contextlib.ExitStack(), 0  # quota_mb: that of the tmpfs mounted
     result = EvalResult(
         request_id=request.request_id,
         status=Status.REJECTED,
@@ -173,6 +181,9 @@ def evaluate(
     try:
         if identity is not None:
             os.chown(workdir, identity.uid, identity.gid)
+            if disk_quota_mb:
+                quota.enter_context(sandbox.disk_quota(workdir, disk_quota_mb, identity))
+                quota_mb = disk_quota_mb
         request = request.model_copy(
             update={"package": references.trusted_package(request.package)}
         )
@@ -197,6 +208,19 @@ def evaluate(
             identity is not None
         ):  # what escaped a command's process group (setsid) ends with the evaluation
             sandbox.kill_all(identity.uid)
+        if (
+            result.status is Status.DAEMON_ERROR
+            and quota_mb
+            and sandbox.nearly_full(workdir, quota_mb)
+        ):
+            result = result.model_copy(
+                update={
+                    "status": Status.RUNTIME_ERROR,
+                    "message": f"the evaluation's files filled its disk quota of {quota_mb} MiB "
+                    "(the kernel's or the compiler's output)",
+                }
+            )
+        quota.close()
         shutil.rmtree(workdir, ignore_errors=True)
     return result.model_copy(
         update={"cost": result.cost.model_copy(update={"worker_s": time.monotonic() - start})}
@@ -209,6 +233,7 @@ def worker_main(
     identity: sandbox.Identity | None,
     work_root: str,
     policy: bool = True,
+    disk_quota_mb: int = 0,
 ) -> None:
     # Die with the server (even on SIGKILL); adopt orphaned candidate processes, so that killing
     # them (sandbox.kill_all) can also reap them; shutdown is the server's to orchestrate.
@@ -220,6 +245,8 @@ def worker_main(
     sandbox.configure(identity)
     if identity is not None:
         sandbox.isolate_network()
+        if disk_quota_mb:
+            sandbox.isolate_mounts()
     backend.prepare()  # cheap when the server's own prepare() already did the work
     gc.freeze()  # as the server does: collections walk what requests leave, not the start-up heap
     conn.send_bytes(READY)
@@ -232,7 +259,7 @@ def worker_main(
             return
         task_id, payload = message
         request = EvalRequest.model_validate_json(payload)
-        result = evaluate(backend, request, Path(work_root), policy)
+        result = evaluate(backend, request, Path(work_root), policy, disk_quota_mb)
         conn.send_bytes(result.model_dump_json().encode())
 
 
@@ -259,9 +286,10 @@ class WorkerPool:
         work_root: Path,
         users: SandboxUsers | None,
         source_policy: bool = True,
+        disk_quota_mb: int = 0,
     ):
         self.poller, self.backend, self.work_root, self.users = poller, backend, work_root, users
-        self.source_policy = source_policy
+        self.source_policy, self.disk_quota_mb = source_policy, disk_quota_mb
         self._mp = multiprocessing.get_context("spawn")
         self.slots = [Slot(i) for i in range(size)]
         for slot in self.slots:
@@ -283,6 +311,7 @@ class WorkerPool:
                 self.identity(slot.index),
                 str(self.work_root),
                 self.source_policy,
+                self.disk_quota_mb,
             ),
         )
         slot.process.start()

@@ -24,6 +24,7 @@ import pytest
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.package import OperatorPackage, Tolerance, load_package
 from ascend_gym.protocol import EvalRequest, Stage, Status
+from npu_daemon import references
 
 from .conftest import (
     ADD_DIR,
@@ -43,11 +44,12 @@ POSIX += "#include <sys/shm.h>\n#include <netinet/in.h>\n#include <signal.h>\n"
 
 @pytest.fixture(scope="module")
 def open_daemon(tmp_path_factory):
-    """A daemon without the source policy: the syscall filter and the launcher stand alone."""
+    """A daemon without the source policy: the syscall filter and the launcher stand alone. Its
+    evaluations get a 32 MiB disk quota."""
     with LocalDaemon(
         workers=1,
         state_dir=tmp_path_factory.mktemp("state"),
-        extra_args=["--source-policy", "off"],
+        extra_args=["--source-policy", "off", "--disk-quota-mb", "32"],
     ) as d:
         yield d
 
@@ -140,6 +142,119 @@ def test_reading_files_fails(tmp_path, open_client):
         assert f"PROBE read {path} -> Permission denied" in log, log
 
 
+GUARD_PAGE = "(void*)((unsigned long)z & ~4095UL)"  # the first page of the output's guarded view
+
+
+@pytest.mark.parametrize(
+    ("attack", "body", "syscall"),
+    [
+        ("unprotect", f"    mprotect({GUARD_PAGE}, 4096, PROT_READ | PROT_WRITE);", "10 (mprotect"),
+        ("unmap", f"    munmap({GUARD_PAGE}, 4096);", "11 (changing guarded device memory"),
+        (
+            "map over",
+            f"    mmap({GUARD_PAGE}, 4096, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);",
+            "9 (mmap",
+        ),
+        (
+            "duplicate",
+            f"    mremap({GUARD_PAGE}, 0, 4096, MREMAP_MAYMOVE);",
+            "25 (changing guarded device memory",
+        ),
+        (
+            "free the pages",
+            f"    madvise({GUARD_PAGE}, 4096, MADV_REMOVE);",
+            "28 (changing guarded device memory",
+        ),
+        # a range from below the guard window into it (the filter's 64-bit end arithmetic)
+        (
+            "reach in from below",
+            "    mprotect((void*)((1UL << 44) - 4096), 1UL << 20, PROT_READ | PROT_WRITE);",
+            "10 (mprotect",
+        ),
+        ("replace the trap handler", "    signal(SIGTRAP, SIG_IGN);", "13 (rt_sigaction"),
+    ],
+)
+def test_tampering_with_the_guard_ends_the_launch(tmp_path, open_client, attack, body, syscall):
+    """The kernel's view of GM and UB lies in a window no memory call of candidate code may touch,
+    and the fault handlers that charge raw accesses cannot be replaced: each attempt is a charged
+    RUNTIME_ERROR before the kernel computes anything uncharged."""
+    run_id = f"guard-{attack}"
+    result = _run(
+        open_client, tmp_path, body + '\n    fprintf(stderr, "PROBE survived\\n");', run_id=run_id
+    )
+    assert result.status is Status.RUNTIME_ERROR, (attack, result.message)
+    assert f"forbidden system call {syscall}" in result.message, result.message
+    assert "PROBE survived" not in result.log_tail
+    assert open_client.ledger(run_id).by_status.get("RUNTIME_ERROR") == 1  # charged
+
+
+def _tail_variant(tmp_path, tail: str) -> OperatorPackage:
+    """level1/add with `tail` run by every block after its own work."""
+    add_variant(tmp_path, comment=tail.replace("\n", " "))
+    kernel = tmp_path / "add" / "op_kernel" / "add.cpp"
+    source = kernel.read_text()
+    assert "  op.Process();\n}" in source
+    kernel.write_text(source.replace("  op.Process();\n}", f"  op.Process();\n{tail}\n}}"))
+    return load_package(tmp_path / "add")
+
+
+def _timed(pkg: OperatorPackage, run_id: str) -> EvalRequest:
+    return EvalRequest(
+        run_id=run_id,
+        package=pkg,
+        stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME],
+        cases=["aligned_fp16"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("attack", "tail"),
+    [
+        ("truncate the trace", "  ascendc_sim::CurrentCore().trace.clear();"),
+        # every recorded instruction made as cheap as it gets: one repeat, one 32 B burst, no scalar work
+        (
+            "forge a latency",
+            "  for (auto& i : ascendc_sim::CurrentCore().trace) {\n"
+            "    i.repeats = i.repeats ? 1 : 0; i.unitBytes = i.unitBytes > 32 ? 32 : i.unitBytes;\n"
+            "    i.elements = i.elements ? 1 : 0; i.scalarCycles = 0;\n  }",
+        ),
+    ],
+)
+def test_a_trace_altered_after_the_work_is_a_failure(tmp_path, open_client, attack, tail):
+    """A kernel that reaches the emulation's memory does the work through the API, then cuts or
+    cheapens its own trace before it is sent: the launcher finds output bytes that no recorded
+    write paid for, and the launch is a charged RUNTIME_ERROR, never a faster OK."""
+    run_id = f"trace-{attack}"
+    result = open_client.evaluate(_timed(_tail_variant(tmp_path, tail), run_id))
+    assert result.status is Status.RUNTIME_ERROR, (attack, result.message)
+    assert "bytes of its outputs, but its trace pays for writes of only" in result.message, (
+        result.message
+    )
+    assert result.latency_us is None
+    assert open_client.ledger(run_id).by_status.get("RUNTIME_ERROR") == 1
+
+
+def test_outputs_written_around_the_emulation_are_a_failure(tmp_path, open_client):
+    """Block 0 computes the whole sum through the emulation's host view of GM (uncharged plain
+    C++), and every block skips the API work: a would-be 100x speedup, refused."""
+    body = """
+    auto* hx = (half*)ascendc_sim::GmHost(x);
+    auto* hy = (half*)ascendc_sim::GmHost(y);
+    auto* hz = (half*)ascendc_sim::GmHost(z);
+    GET_TILING_DATA(t, tiling);
+    for (uint32_t i = 0; i < t.totalLength; ++i) hz[i] = (half)((float)hx[i] + (float)hy[i]);
+  }
+  {
+    return;"""
+    run_id = "host-view"
+    result = open_client.evaluate(_timed(add_variant(tmp_path, body), run_id))
+    assert result.status is Status.RUNTIME_ERROR, result.message
+    assert "bytes of its outputs, but its trace pays for writes of only" in result.message, (
+        result.message
+    )
+    assert open_client.ledger(run_id).by_status.get("RUNTIME_ERROR") == 1
+
+
 def test_a_benign_kernel_is_unchanged(tmp_path, open_client):
     result = open_client.evaluate(
         EvalRequest(
@@ -223,6 +338,23 @@ def test_timeouts_are_part_of_the_cache_key(tmp_path, client):
     other = client.evaluate(small_request(pkg, run_id="timeouts", run_s=21.0))
     assert first.cost.cache_source == "none" and other.cost.cache_source == "none"
     assert client.ledger("timeouts").evaluations == 2
+
+
+def test_a_disk_filler_is_charged_and_the_daemon_serves_on(tmp_path, open_client):
+    """Each evaluation's directory is a tmpfs of --disk-quota-mb: a kernel that prints 96 MiB (and
+    stops there, should the quota fail) fills its 32 MiB, the launcher then cannot write the
+    outputs, and that is the candidate's charged RUNTIME_ERROR, not a free DAEMON_ERROR."""
+    body = r"""
+    static char chunk[1 << 20];
+    memset(chunk, 'x', sizeof chunk);
+    for (int i = 0; i < 96; ++i) fwrite(chunk, 1, sizeof chunk, stdout);
+    fflush(stdout);"""
+    result = _run(open_client, tmp_path, body, run_id="disk-filler")
+    assert result.status is Status.RUNTIME_ERROR, result.message
+    assert "filled its disk quota of 32 MiB" in result.message, result.message
+    assert open_client.ledger("disk-filler").by_status.get("RUNTIME_ERROR") == 1
+    again = _run(open_client, tmp_path, "", run_id="disk-filler")  # the next evaluation has room
+    assert again.status is Status.OK, again.message
 
 
 @pytest.fixture(scope="module")
@@ -315,8 +447,10 @@ def test_a_full_disk_is_a_daemon_error_and_the_daemon_keeps_serving(tmp_path):
         ["mount", "-t", "tmpfs", "-o", "size=4m,mode=755", "tmpfs", str(disk)], check=True
     )
     try:
-        with LocalDaemon(
-            workers=1, state_dir=tmp_path / "state", extra_args=["--work-dir", str(disk)]
+        with LocalDaemon(  # no per-evaluation tmpfs: the evaluations write on the full disk
+            workers=1,
+            state_dir=tmp_path / "state",
+            extra_args=["--work-dir", str(disk), "--disk-quota-mb", "0"],
         ) as d:
             client = DaemonClient(d.address)
             filler = disk / "filler"
@@ -362,6 +496,27 @@ def test_a_client_cannot_shrink_a_suite_operators_bench_case(tmp_path, client):
     request = EvalRequest(run_id="bench", package=pkg, stages=[Stage.COMPILE, Stage.TIME])
     result = client.evaluate(request)
     assert result.status is Status.OK and result.bench_case == "bench_fp16", result.message
+
+
+def test_a_suite_operator_is_matched_exactly(tmp_path, client):
+    """Which suite operator judges a package is exact: an imported operator that shares add's name
+    but declares another suite (its op:// URI) keeps its own spec; one that declares the suite
+    (or has no URI and add's interface) is judged as add, whatever its spec says."""
+    loose = _loosened(add_variant(tmp_path, comment="which add"))
+    answers = {}
+    for uri in ("op://imported/level1/add", "op://ascend-ops-v1/level1/add", ""):
+        pkg = loose.model_copy(update={"uri": uri})
+        request = EvalRequest(run_id="exact", package=pkg, stages=[Stage.COMPILE, Stage.TIME])
+        result = client.evaluate(request)
+        assert result.status is Status.OK, (uri, result.message)
+        answers[uri] = result.bench_case
+    assert answers == {
+        "op://imported/level1/add": "aligned_fp16",  # its own (the client's) bench case
+        "op://ascend-ops-v1/level1/add": "bench_fp16",
+        "": "bench_fp16",
+    }
+    renamed = loose.spec.model_copy(update={"op_type": "ImportedAdd"})  # another interface
+    assert references.suite_twin(loose.model_copy(update={"uri": "", "spec": renamed})) is None
 
 
 def test_a_client_reference_runs_in_the_sandbox(tmp_path, client):

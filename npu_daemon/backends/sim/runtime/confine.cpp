@@ -1,8 +1,9 @@
 // The candidate process's seccomp filter (raw BPF through prctl; no library needed). An allow
 // list: what glibc, libstdc++ and the emulation use while a kernel runs. Argument checks keep the
 // dangerous forms of needed calls out: clone only for threads of this process, mmap/mprotect never
-// executable (no code the compiler did not produce from the checked source), signals only to
-// itself, opens read-only and only while the libraries load.
+// executable (no code the compiler did not produce from the checked source), no memory call on the
+// guard window (guard.h) but the emulation's own, no new handler for the signals the guard and this
+// filter report through, signals only to itself, opens read-only and only while the libraries load.
 #include "confine.h"
 
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 
 #include "ascendc_sim/core.h"
 #include "channel.h"
+#include "guard.h"
 
 namespace ascendc_sim {
 namespace {
@@ -49,8 +51,10 @@ const char* Explain(long nr) {
 #endif
     case __NR_execve: return "execve: running a program";
     case __NR_socket: return "socket: networking";
-    case __NR_mmap: return "mmap: executable memory";
-    case __NR_mprotect: return "mprotect: executable memory";
+    case __NR_mmap: return "mmap: executable memory or guarded device memory";
+    case __NR_mprotect: return "mprotect: executable memory or guarded device memory";
+    case __NR_munmap: case __NR_mremap: case __NR_madvise: return "changing guarded device memory";
+    case __NR_rt_sigaction: return "rt_sigaction: replacing the handler of a fault the simulator charges";
     case __NR_kill: case __NR_tgkill: case __NR_tkill: return "kill: signalling another process";
     case __NR_ptrace: return "ptrace";
     case __NR_process_vm_writev: case __NR_process_vm_readv: return "process_vm: another process's memory";
@@ -84,13 +88,62 @@ struct Program {
   void LoadNr() { Stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)); }
   // The low 32 bits of argument i (little endian): every flag and prot checked fits in them.
   void LoadArg(int i) { Stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args) + 8 * i); }
+  void LoadArgHigh(int i) { Stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args) + 8 * i + 4); }
   void Ret(uint32_t action) { Stmt(BPF_RET | BPF_K, action); }
+
+  // Allows the call if it comes from GuardSyscall's instruction; falls through otherwise.
+  void AllowFromGuardSite() {
+    const uint64_t site = GuardSyscallSite();
+    Stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, instruction_pointer));
+    Jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(site), 0, 3);
+    Stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, instruction_pointer) + 4);
+    Jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(site >> 32), 0, 1);
+    Ret(SECCOMP_RET_ALLOW);
+  }
+
+  // Traps if [argument `a`, + argument `len`) meets the guard window; falls through otherwise.
+  // 64-bit arithmetic in 32-bit words: end = a + len with the carry, then end > window start.
+  void TrapIfInGuardWindow(int a, int len) {
+    constexpr uint32_t lo = kGuardWindowLo >> 32, hi = kGuardWindowHi >> 32;  // low words are 0
+    static_assert((kGuardWindowLo & 0xffffffffu) == 0 && (kGuardWindowHi & 0xffffffffu) == 0);
+    LoadArgHigh(a);
+    Jump(BPF_JMP | BPF_JGE | BPF_K, hi, 28, 0);  // starts past the window: fine
+    Jump(BPF_JMP | BPF_JGE | BPF_K, lo, 0, 1);   // starts inside it
+    Ret(SECCOMP_RET_TRAP);
+    LoadArgHigh(len);
+    Jump(BPF_JMP | BPF_JGE | BPF_K, 0x10000, 0, 1);  // 2^48 bytes or more: no valid call
+    Ret(SECCOMP_RET_TRAP);
+    Stmt(BPF_ST, 1);  // M[1] = len high
+    LoadArg(len);
+    Stmt(BPF_MISC | BPF_TAX, 0);
+    LoadArg(a);
+    Stmt(BPF_ALU | BPF_ADD | BPF_X, 0);  // end low
+    Stmt(BPF_ST, 0);
+    Stmt(BPF_MISC | BPF_TAX, 0);
+    LoadArg(a);
+    Jump(BPF_JMP | BPF_JGT | BPF_X, 0, 0, 2);  // a low > end low: a carry
+    Stmt(BPF_LD | BPF_IMM, 1);
+    Jump(BPF_JMP | BPF_JA, 1, 0, 0);
+    Stmt(BPF_LD | BPF_IMM, 0);
+    Stmt(BPF_MISC | BPF_TAX, 0);
+    Stmt(BPF_LD | BPF_MEM, 1);
+    Stmt(BPF_ALU | BPF_ADD | BPF_X, 0);
+    Stmt(BPF_MISC | BPF_TAX, 0);
+    LoadArgHigh(a);
+    Stmt(BPF_ALU | BPF_ADD | BPF_X, 0);             // end high
+    Jump(BPF_JMP | BPF_JGT | BPF_K, lo, 3, 0);      // ends past the window's start
+    Jump(BPF_JMP | BPF_JEQ | BPF_K, lo, 0, 3);
+    Stmt(BPF_LD | BPF_MEM, 0);
+    Jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0);       // ends exactly at it: fine
+    Ret(SECCOMP_RET_TRAP);
+  }
 
   // if (nr == `nr`) { body } ; `body` ends in returns.
   template <typename Body>
   void On(long nr, Body body) {
     Program inner;
     body(inner);
+    if (inner.code.size() > 255) throw std::logic_error("a filter rule longer than a BPF jump reaches");
     LoadNr();
     Jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, static_cast<uint8_t>(inner.code.size()));
     code.insert(code.end(), inner.code.begin(), inner.code.end());
@@ -146,9 +199,57 @@ void InstallSyscallFilter(SyscallStage stage, int reportFd) {
   p.Jump(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1);
   p.Ret(SECCOMP_RET_TRAP);
 #endif
-  for (long nr : {__NR_read, __NR_write, __NR_writev, __NR_pread64, __NR_close, __NR_lseek, __NR_munmap, __NR_mremap,
-                  __NR_madvise, __NR_brk, __NR_futex, __NR_set_robust_list, __NR_rseq, __NR_rt_sigaction,
-                  __NR_rt_sigprocmask, __NR_rt_sigreturn, __NR_sigaltstack, __NR_gettid, __NR_getpid, __NR_exit,
+  // Memory calls: the emulation's own on the guard window, anyone's elsewhere (mmap and mprotect
+  // further checked below).
+  p.On(__NR_munmap, [](Program& q) {
+    q.AllowFromGuardSite();
+    q.TrapIfInGuardWindow(0, 1);
+    q.Ret(SECCOMP_RET_ALLOW);
+  });
+  p.On(__NR_madvise, [](Program& q) {
+    q.AllowFromGuardSite();
+    q.TrapIfInGuardWindow(0, 1);
+    q.Ret(SECCOMP_RET_ALLOW);
+  });
+  p.On(__NR_mremap, [](Program& q) {  // (old, old size, new size, flags, new address)
+    q.AllowFromGuardSite();
+    q.TrapIfInGuardWindow(0, 1);
+    q.TrapIfInGuardWindow(0, 2);
+    q.LoadArg(3);  // the new address counts only with MREMAP_FIXED
+    q.Jump(BPF_JMP | BPF_JSET | BPF_K, MREMAP_FIXED, 1, 0);
+    q.Ret(SECCOMP_RET_ALLOW);
+    q.TrapIfInGuardWindow(4, 2);
+    q.Ret(SECCOMP_RET_ALLOW);
+  });
+  p.On(__NR_mprotect, [](Program& q) {
+    q.AllowFromGuardSite();
+    q.TrapIfInGuardWindow(0, 1);
+    q.LoadArg(2);
+    q.Jump(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1);
+    q.Ret(SECCOMP_RET_TRAP);
+    q.Ret(SECCOMP_RET_ALLOW);
+  });
+  // The handlers of the guard's faults and of this filter's traps stay the emulation's.
+  p.On(__NR_rt_sigaction, [loading](Program& q) {
+    q.AllowFromGuardSite();
+    if (!loading) {
+      q.LoadArg(0);
+      q.Jump(BPF_JMP | BPF_JEQ | BPF_K, SIGSEGV, 3, 0);
+      q.Jump(BPF_JMP | BPF_JEQ | BPF_K, SIGTRAP, 2, 0);
+      q.Jump(BPF_JMP | BPF_JEQ | BPF_K, SIGSYS, 1, 0);
+      q.Ret(SECCOMP_RET_ALLOW);
+      q.LoadArg(1);  // a new action (not only reading the current one)
+      q.Jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3);
+      q.LoadArgHigh(1);
+      q.Jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1);
+      q.Ret(SECCOMP_RET_ALLOW);
+      q.Ret(SECCOMP_RET_TRAP);
+    } else {
+      q.Ret(SECCOMP_RET_ALLOW);
+    }
+  });
+  for (long nr : {__NR_read, __NR_write, __NR_writev, __NR_pread64, __NR_close, __NR_lseek, __NR_brk, __NR_futex,
+                  __NR_set_robust_list, __NR_rseq, __NR_rt_sigprocmask, __NR_rt_sigreturn, __NR_sigaltstack, __NR_gettid, __NR_getpid, __NR_exit,
                   __NR_exit_group, __NR_clock_gettime, __NR_clock_getres, __NR_gettimeofday, __NR_clock_nanosleep,
                   __NR_nanosleep, __NR_sched_yield, __NR_sched_getaffinity, __NR_getrandom, __NR_restart_syscall})
     p.Allow(nr);
@@ -160,7 +261,6 @@ void InstallSyscallFilter(SyscallStage stage, int reportFd) {
   p.AllowWith(__NR_clone, 0, CLONE_THREAD);                         // threads (one per parked block), not processes
   p.On(__NR_clone3, [](Program& q) { q.Ret(SECCOMP_RET_ERRNO | ENOSYS); });  // glibc falls back to clone
   p.AllowIfEqual(__NR_tgkill, 0, static_cast<uint32_t>(getpid()));  // raise(): abort, the raw-access trap
-  p.AllowWithout(__NR_mprotect, 2, PROT_EXEC);
 #if defined(__SANITIZE_ADDRESS__)
   p.Allow(__NR_pipe2);  // ASCEND_GYM_SIM_SANITIZE builds: ASan probes memory by writing it to a pipe
 #endif
@@ -169,6 +269,8 @@ void InstallSyscallFilter(SyscallStage stage, int reportFd) {
     p.Allow(__NR_seccomp);  // the running stage's filter
     // Executable mappings only of files (the libraries), never of anonymous memory.
     p.On(__NR_mmap, [](Program& q) {
+      q.AllowFromGuardSite();
+      q.TrapIfInGuardWindow(0, 1);
       q.LoadArg(2);
       q.Jump(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 3);
       q.LoadArg(3);
@@ -177,7 +279,14 @@ void InstallSyscallFilter(SyscallStage stage, int reportFd) {
       q.Ret(SECCOMP_RET_ALLOW);
     });
   } else {
-    p.AllowWithout(__NR_mmap, 2, PROT_EXEC);
+    p.On(__NR_mmap, [](Program& q) {
+      q.AllowFromGuardSite();
+      q.TrapIfInGuardWindow(0, 1);
+      q.LoadArg(2);
+      q.Jump(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1);
+      q.Ret(SECCOMP_RET_TRAP);
+      q.Ret(SECCOMP_RET_ALLOW);
+    });
     // Opening to write ends the launch; reading fails with EACCES (glibc's malloc itself probes
     // /proc/sys/vm/overcommit_memory when it trims a thread's heap, and copes).
     p.On(__NR_openat, [](Program& q) {

@@ -171,10 +171,13 @@ struct GmBuffer {
 struct GmArgs {
   std::vector<std::unique_ptr<GmBuffer>> owned;
   std::vector<GmBuffer*> params, inputs, outputs;
+  std::vector<std::pair<const GmBuffer*, std::vector<uint8_t>>> before;  // in-place outputs: their input's bytes
+  uint8_t fill = 0xFF;  // what the other outputs start as (a timing-only run's lazy GM: zeros)
 };
 
 GmArgs MapGm(const Launch& l) {
   GmArgs gm;
+  gm.fill = l.timingOnly ? 0 : 0xFF;
   for (const auto& t : l.inputs) {
     GmBuffer* b = nullptr;
     if (!t.absent) {
@@ -192,6 +195,9 @@ GmArgs MapGm(const Launch& l) {
       if (in == nullptr) throw SimError(Status::RUNTIME_ERROR, "output " + t.name + " aliases unknown input " + t.alias);
       gm.outputs.push_back(in);
       if (t.param) gm.params.push_back(in);
+      // A timing-only run maps inputs privately from their files: the launcher never sees writes
+      // to them, so an in-place output is left out of CheckOutputsPaidFor (no bytes compared).
+      gm.before.emplace_back(in, l.timingOnly ? std::vector<uint8_t>() : std::vector<uint8_t>(in->Host(), in->Host() + in->mem.mapped));
       continue;
     }
     // NaN / -1: an unwritten output shows as wrong
@@ -326,6 +332,7 @@ void RunCandidate(const Launch& l, const GmArgs& gm, int fd) {
   InstallSyscallFilter(SyscallStage::kLoading, fd);
   Open(l.tilingSo);
   void* kernelLib = Open(l.kernelSo);
+  InstallGuardHandlers();  // before the filter locks the handlers of SIGSEGV and SIGTRAP
   InstallSyscallFilter(SyscallStage::kRunning, fd);
 
   // ---- host: tiling ----
@@ -467,6 +474,37 @@ void CheckTrace(const std::vector<Instr>& trace, size_t cores) {
   }
 }
 
+// Every output byte the launch changed must have been paid for by a write its trace records: a DMA
+// or fixpipe store (its bytes), or a scalar store (GetValue/SetValue, a raw access: at most 64
+// bytes for every scalar GM access's cycles in the trace). A kernel that wrote GM around the
+// emulation (through a host view of its buffers) or cut its trace after writing fails here.
+constexpr uint64_t kScalarStoreBytes = 64;  // the widest store one instruction makes (AVX-512)
+
+uint64_t ChangedBytes(const uint8_t* now, const uint8_t* before, uint64_t n) {
+  uint64_t changed = 0;
+  for (uint64_t i = 0; i < n; ++i) changed += now[i] != before[i];
+  return changed;
+}
+uint64_t ChangedBytes(const uint8_t* now, uint8_t fill, uint64_t n) {
+  uint64_t changed = 0;
+  for (uint64_t i = 0; i < n; ++i) changed += now[i] != fill;
+  return changed;
+}
+
+void CheckOutputsPaidFor(const GmArgs& gm, uint64_t gmWriteBytes, uint64_t scalarCycles) {
+  uint64_t changed = 0;
+  std::set<const GmBuffer*> counted;
+  for (const auto& [buffer, bytes] : gm.before)
+    if (counted.insert(buffer).second) changed += ChangedBytes(buffer->Host(), bytes.data(), bytes.size());
+  for (const GmBuffer* b : gm.outputs)
+    if (counted.insert(b).second) changed += ChangedBytes(b->Host(), gm.fill, b->mem.mapped);
+  const uint64_t paid = gmWriteBytes + kScalarStoreBytes * (scalarCycles / std::max<int64_t>(SocParamInt("scalar_gm_access_cycles"), 1));
+  if (changed > paid)
+    throw SimError(Status::RUNTIME_ERROR, "the launch changed " + std::to_string(changed) + " bytes of its outputs, but its trace " +
+                                              "pays for writes of only " + std::to_string(paid) + " (DMA, fixpipe and scalar stores): " +
+                                              "kernel code wrote GM around the simulator or altered its trace");
+}
+
 // What the launcher builds from the candidate process's frames.
 struct Received {
   std::unique_ptr<LaunchModel> model;
@@ -476,6 +514,8 @@ struct Received {
   uint32_t blocks = 0;
   uint32_t simulated = 0;       // sampled timing: blocks that ran (0: a full run)
   std::set<std::string> names;  // API and file names the sites point into
+  uint64_t gmWriteBytes = 0;     // GM bytes the traces' DMA and fixpipe stores write
+  uint64_t scalarCycles = 0;     // the traces' scalar work (scalar GM stores among it)
   Clock::duration modelTime{};
 };
 
@@ -528,6 +568,12 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         }
         if (rest != 0) throw Malformed("block record size");
         CheckTrace(t.instrs, r.cores.size());
+        for (const Instr& i : t.instrs) {
+          if (i.op == Op::kCopyUbToGm || i.op == Op::kFixpipe)
+            r.gmWriteBytes += std::max<uint64_t>(i.elements, static_cast<uint64_t>(i.repeats) * i.unitBytes);
+          else if (i.op == Op::kScalar)
+            r.scalarCycles += i.scalarCycles;
+        }
         t.globalId = static_cast<int>(b.blockIdx);
         t.type = r.cores[b.blockIdx].type;
         o.ubPeak = std::max(o.ubPeak, b.ubPeak);
@@ -608,6 +654,7 @@ void Run(const Launch& l, Outcome& o) {
     throw SimError(Status::RUNTIME_ERROR, "the kernel process exited (code " + std::to_string(WEXITSTATUS(wstatus)) +
                                               ") before its launch finished");
   }
+  CheckOutputsPaidFor(gm, r.gmWriteBytes, r.scalarCycles);
 
   // Wall time spent in the model, reported so its overhead over the functional run can be measured.
   const Clock::time_point t0 = Clock::now();

@@ -2,7 +2,8 @@
 //
 // The SIGSEGV handler charges a fault on a guard address as the scalar access it is on the device
 // (what GetValue/SetValue record: same cycles, same race checks), opens the page and sets the x86
-// trap flag so the instruction runs once; the SIGTRAP that follows closes the page again. Blocks run
+// trap flag so the instruction runs once; the SIGTRAP that follows closes the page again (both through
+// GuardSyscall, the only call the syscall filter lets change guarded pages or these handlers). Blocks run
 // one at a time, so no other block's code runs while a page is open. Each trap costs microseconds
 // of host time, hence the cap per launch.
 #include "raw_access.h"
@@ -10,6 +11,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include <utility>
 
 #include "ascendc_sim/runtime.h"
+#include "guard.h"
 
 namespace ascendc_sim {
 
@@ -46,6 +49,13 @@ std::string RawLimitMessage(const Core& core) {
          " per launch. Move data with DataCopy and compute with vector instructions";
 }
 
+// Back to the default action, through GuardSyscall: the syscall filter refuses candidate code any
+// change to the handlers of the signals the guard relies on. A zeroed kernel sigaction is SIG_DFL.
+void ResetToDefault(int sig) {
+  const uint64_t act[4] = {};
+  GuardSyscall(__NR_rt_sigaction, sig, reinterpret_cast<long>(act), 0, 8);
+}
+
 void OnFault(int, siginfo_t* info, void* ctx) {
   auto* uc = static_cast<ucontext_t*>(ctx);
   const auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
@@ -53,7 +63,7 @@ void OnFault(int, siginfo_t* info, void* ctx) {
   const auto ubGuard = core ? reinterpret_cast<uintptr_t>(core->UbGuardPtr(0)) : 0;
   const bool ub = core && addr >= ubGuard && addr < ubGuard + core->LocalMappedBytes();
   if (t_escape == nullptr || core == nullptr || !(ub || InGuardedGm(addr)) || g_raw.nOpen == 4) {
-    signal(SIGSEGV, SIG_DFL);  // not a guarded access: crash as any other wild access would
+    ResetToDefault(SIGSEGV);  // not a guarded access: crash as any other wild access would
     return;
   }
 #if defined(__x86_64__)
@@ -77,7 +87,7 @@ void OnFault(int, siginfo_t* info, void* ctx) {
     siglongjmp(*t_escape, 1);
   }
   const uintptr_t page = addr & ~(kPage - 1);
-  mprotect(reinterpret_cast<void*>(page), kPage, PROT_READ | PROT_WRITE);
+  GuardSyscall(__NR_mprotect, static_cast<long>(page), static_cast<long>(kPage), PROT_READ | PROT_WRITE);
   g_raw.open[g_raw.nOpen++] = page;
 #if defined(__x86_64__)
   uc->uc_mcontext.gregs[REG_EFL] |= 0x100;  // TF: trap after the faulting instruction
@@ -86,32 +96,37 @@ void OnFault(int, siginfo_t* info, void* ctx) {
 
 void OnTrap(int, siginfo_t*, void* ctx) {
   if (g_raw.nOpen == 0) {  // not our single step: die of it as without the handler
-    signal(SIGTRAP, SIG_DFL);
+    ResetToDefault(SIGTRAP);
     raise(SIGTRAP);
     return;
   }
-  for (int k = 0; k < g_raw.nOpen; ++k) mprotect(reinterpret_cast<void*>(g_raw.open[k]), kPage, PROT_NONE);
+  for (int k = 0; k < g_raw.nOpen; ++k)
+    GuardSyscall(__NR_mprotect, static_cast<long>(g_raw.open[k]), static_cast<long>(kPage), PROT_NONE);
   g_raw.nOpen = 0;
 #if defined(__x86_64__)
   static_cast<ucontext_t*>(ctx)->uc_mcontext.gregs[REG_EFL] &= ~0x100LL;
 #endif
 }
 
+bool g_handlersSet = false;
+void SetHandlers() {
+  struct sigaction sa {};
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_sigaction = OnFault;
+  sigaction(SIGSEGV, &sa, nullptr);
+  sa.sa_sigaction = OnTrap;
+  sigaction(SIGTRAP, &sa, nullptr);
+  g_handlersSet = true;
+}
+
 void InstallHandlers() {
-  static const bool installed = [] {
-    struct sigaction sa {};
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_sigaction = OnFault;
-    sigaction(SIGSEGV, &sa, nullptr);
-    sa.sa_sigaction = OnTrap;
-    sigaction(SIGTRAP, &sa, nullptr);
-    return true;
-  }();
-  (void)installed;
+  if (!g_handlersSet) SetHandlers();
 }
 
 }  // namespace
+
+void InstallGuardHandlers() { SetHandlers(); }  // again: whatever code loaded before set
 
 void ResetRawAccesses() {
   g_raw = RawAccesses{};

@@ -23,6 +23,9 @@ void SetSysWorkspace(uint8_t* ws);
 // buffer also names its host mapping and the size of its guard mapping (GuardedMemory).
 void RegisterGm(const void* base, uint64_t bytes, const std::string& name = "", const void* host = nullptr, uint64_t mapped = 0);
 bool InGuardedGm(uintptr_t addr);  // inside the guard mapping of a GM buffer
+// The SIGSEGV/SIGTRAP handlers that charge raw GM/UB accesses (RunCores installs them too); the
+// harness installs them before its syscall filter locks those handlers.
+void InstallGuardHandlers();
 // Runs `kernel` once per block, each block on its own thread, one thread at a time: a block runs
 // until it ends or reaches SyncAll, then hands the baton to the next block in index order, so
 // results are deterministic. `done` sees each block's finished core (on that block's thread).
