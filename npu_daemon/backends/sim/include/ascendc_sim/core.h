@@ -269,6 +269,7 @@ class Core {
   uint32_t syncAlls = 0;        // SyncAll calls so far
   uint64_t mask[2] = {~0ull, ~0ull};  // vector mask register
   bool maskCounter = false;           // SetMaskCount() mode
+  uint64_t maxMinSpr = 0;  // last max/min reduction: value bits (low 32), element index (high 32)
   uint32_t scalarUbCycles;      // cost of one scalar UB access (GetValue/SetValue)
   uint32_t scalarGmCycles;      // cost of one scalar GM access
 

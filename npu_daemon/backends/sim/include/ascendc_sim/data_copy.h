@@ -2,6 +2,8 @@
 // (byte lengths, padded UB rows). GM->UB runs on PIPE_MTE2, UB->GM on PIPE_MTE3, UB->UB on PIPE_V.
 #pragma once
 
+#include <vector>
+
 #include "ascendc_sim/memory.h"
 
 namespace AscendC {
@@ -27,6 +29,17 @@ struct DataCopyPadExtParams {
   uint8_t leftPadding = 0;   // elements
   uint8_t rightPadding = 0;  // elements
   T paddingValue = 0;
+};
+
+// One dimension of a slice copy: elements [startIndex, endIndex] of a dimension of shapeValue
+// elements, taken in pieces `stride` apart; a piece is burstLen 32 B blocks along the first
+// dimension and one index along the others (burstLen 1 there).
+struct SliceInfo {
+  uint32_t startIndex = 0;
+  uint32_t endIndex = 0;
+  uint32_t stride = 0;
+  uint32_t burstLen = 0;
+  uint32_t shapeValue = 0;
 };
 
 struct DataCopyPadParams {
@@ -71,6 +84,56 @@ void CopyRows(const Dma& d, T* dst, const T* src, bool toUb) {
 
 void CheckParams(const AscendC::DataCopyParams& p, const char* api, const SrcLoc& loc);
 
+// Element offsets of every piece row of a slice (the first dimension's start included), outer
+// dimensions slowest. The library issues one DMA per row: the first dimension's pieces are its bursts.
+inline std::vector<uint64_t> SliceRows(const AscendC::SliceInfo* s, uint32_t dims, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(dims >= 1 && dims <= 8, loc, "DataCopy with SliceInfo: dimValue %u out of range [1, 8]", dims);
+  std::vector<uint64_t> rows{s[0].startIndex};
+  uint64_t size = 1;
+  for (uint32_t d = 1; d < dims; ++d) {
+    ASCENDC_SIM_CHECK(s[d - 1].shapeValue > 0, loc, "DataCopy with SliceInfo: shapeValue 0 (the tensor's ShapeInfo) is not emulated");
+    size *= s[d - 1].shapeValue;
+    ASCENDC_SIM_CHECK(s[d].startIndex <= s[d].endIndex && s[d].burstLen == 1, loc,
+                      "DataCopy with SliceInfo: dimension %u needs startIndex <= endIndex and burstLen 1", d);
+    const uint32_t count = (s[d].endIndex - s[d].startIndex + 1 + s[d].stride) / (1 + s[d].stride);
+    std::vector<uint64_t> next;
+    for (uint32_t i = 0; i < count; ++i)
+      for (uint64_t r : rows) next.push_back(r + (s[d].startIndex + static_cast<uint64_t>(i) * (1 + s[d].stride)) * size);
+    rows.swap(next);
+  }
+  return rows;
+}
+
+// A slice copy: for each piece row, `bursts` runs of burstLen blocks; the GM side's gap between
+// runs is stride elements (any byte count), the UB side's whole 32 B blocks.
+template <typename T, bool toUb>
+void SliceCopy(uint8_t* gm, uint8_t* gmBase, uint32_t ubAddr, uint8_t* ub, const AscendC::SliceInfo* gmSlice,
+               const AscendC::SliceInfo* ubSlice, uint32_t dims, CacheMode cache, const SrcLoc& loc) {
+  const AscendC::SliceInfo& src = toUb ? gmSlice[0] : ubSlice[0];  // the source's first dimension sets the bursts
+  ASCENDC_SIM_CHECK(src.burstLen >= 1 && src.burstLen == (toUb ? ubSlice : gmSlice)[0].burstLen && src.startIndex <= src.endIndex, loc,
+                    "DataCopy with SliceInfo: burstLen must be >= 1 and equal on both sides, startIndex <= endIndex");
+  const uint32_t burstElems = src.burstLen * 32 / sizeof(T);
+  const uint32_t bursts = (src.endIndex - src.startIndex + 1 + src.stride) / (burstElems + src.stride);
+  const std::vector<uint64_t> gmRows = SliceRows(gmSlice, dims, loc), ubRows = SliceRows(ubSlice, dims, loc);
+  ASCENDC_SIM_CHECK(gmRows.size() == ubRows.size(), loc, "DataCopy with SliceInfo: %zu source rows for %zu destination rows",
+                    (toUb ? gmRows : ubRows).size(), (toUb ? ubRows : gmRows).size());
+  const uint32_t rowBytes = src.burstLen * 32;
+  const Dma d{bursts, rowBytes, rowBytes + static_cast<uint64_t>(gmSlice[0].stride) * sizeof(T),
+              rowBytes + ubSlice[0].stride * static_cast<uint32_t>(sizeof(T)) / 32 * 32, rowBytes};
+  for (size_t i = 0; i < gmRows.size(); ++i) {
+    uint8_t* g = gm + gmRows[i] * sizeof(T);
+    const uint64_t u = ubRows[i] * sizeof(T);
+    ASCENDC_SIM_CHECK(u % 32 == 0, loc, "DataCopy with SliceInfo: UB row at element %llu is not 32 B aligned",
+                      static_cast<unsigned long long>(ubRows[i]));
+    IssueDma(toUb ? Op::kCopyGmToUb : Op::kCopyUbToGm, "DataCopy", g, ubAddr + static_cast<uint32_t>(u), d, cache, loc);
+    const uint8_t* gmData = gmBase + (g - gm);
+    for (uint32_t b = 0; b < bursts; ++b) {
+      if (toUb) std::memcpy(ub + u + b * d.ubPitch, gmData + b * d.gmPitch, rowBytes);
+      else StoreGm(gmBase + (g - gm) + b * d.gmPitch, ub + u + b * d.ubPitch, rowBytes);
+    }
+  }
+}
+
 }  // namespace ascendc_sim
 
 namespace AscendC {
@@ -113,6 +176,20 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopy", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
                         dst.GetCacheMode(), loc);
   ascendc_sim::CopyRows(d, dst.Data(), src.Data(), false);
+}
+
+// ---- DataCopy with SliceInfo: pieces of a multi-dimensional tensor ----------------------------
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
+                                const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, ASCENDC_SIM_LOC) {
+  ascendc_sim::SliceCopy<T, true>(reinterpret_cast<uint8_t*>(src.GetPhyAddr()), reinterpret_cast<uint8_t*>(src.Data()), dst.UbAddr(),
+                                  reinterpret_cast<uint8_t*>(dst.Data()), srcSliceInfo, dstSliceInfo, dimValue, src.GetCacheMode(), loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
+                                const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, ASCENDC_SIM_LOC) {
+  ascendc_sim::SliceCopy<T, false>(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), reinterpret_cast<uint8_t*>(dst.Data()), src.UbAddr(),
+                                   reinterpret_cast<uint8_t*>(src.Data()), dstSliceInfo, srcSliceInfo, dimValue, dst.GetCacheMode(), loc);
 }
 
 // ---- DataCopyPad: byte lengths; each UB row padded to 32 B -----------------------------------

@@ -102,6 +102,28 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
                            loc);
 }
 
+// ---- operator forms: dst = a < b, a > b, a == b, a <= b, a >= b, a != b ------------------------------
+// Compare over all of a's elements into dst's bit mask, as the library's symbol overloads do.
+template <typename T>
+struct CompareExpr {
+  LocalTensor<T> a, b;
+  CMPMODE mode;
+  template <typename D>
+  void Run(const LocalTensor<D>& dst) const { Compare(dst, a, b, mode, a.GetSize()); }
+};
+#define ASCENDC_SIM_CMP_OPERATOR(SYM, MODE)                                                             \
+  template <typename T>                                                                               \
+  __aicore__ inline CompareExpr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) {   \
+    return {a, b, CMPMODE::MODE};                                                                     \
+  }
+ASCENDC_SIM_CMP_OPERATOR(<, LT)
+ASCENDC_SIM_CMP_OPERATOR(>, GT)
+ASCENDC_SIM_CMP_OPERATOR(==, EQ)
+ASCENDC_SIM_CMP_OPERATOR(<=, LE)
+ASCENDC_SIM_CMP_OPERATOR(>=, GE)
+ASCENDC_SIM_CMP_OPERATOR(!=, NE)
+#undef ASCENDC_SIM_CMP_OPERATOR
+
 // ---- CompareScalar: dst bits = src0 <op> scalar --------------------------------------------------
 template <typename T, typename U>
 __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,

@@ -1,0 +1,49 @@
+// Sorting: Sort32 (each repeat sorts 32 scores with their uint32 indices, descending).
+//
+// Each output element is an 8 B (score, index) pair: the score in the low bytes (4 B for float,
+// 2 B for half, whose next 2 B are reserved and left as they were), the index in the high 4 B.
+// Equal scores keep their input order. Repeat r reads 32 scores and 32 indices from element
+// r * 32 of each source and writes pairs from byte r * 256 of dst.
+#pragma once
+
+#include <algorithm>
+#include <array>
+
+#include "ascendc_sim/adv_reduce.h"
+
+namespace AscendC {
+
+template <typename T>
+__aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<uint32_t>& src1,
+                              const int32_t repeatTime, ASCENDC_SIM_LOC) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Sort32: half or float scores");
+  constexpr uint32_t kPairElems = 8 / sizeof(T);
+  ASCENDC_SIM_CHECK(repeatTime >= 0 && repeatTime <= 255, loc, "Sort32: repeatTime %d out of range [0, 255]", repeatTime);
+  if (repeatTime == 0) return;  // a NOP on A2/A3
+  const uint32_t n = static_cast<uint32_t>(repeatTime) * 32;
+  ascendc_sim::CheckElems("Sort32", src0, n, "score source", loc);
+  ascendc_sim::CheckElems("Sort32", src1, n, "index source", loc);
+  ascendc_sim::CheckElems("Sort32", dst, static_cast<uint64_t>(n) * kPairElems, "destination", loc);
+  ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(n);
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Sort32", l, {}, sizeof(T), loc,
+                           {{src0.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false},
+                            {src1.UbAddr(), n * 4u, false},
+                            {dst.UbAddr(), n * 8u, true}});
+  const T* score = src0.Data();
+  const uint32_t* index = src1.Data();
+  uint8_t* out = reinterpret_cast<uint8_t*>(dst.Data());
+  for (uint32_t r = 0; r < static_cast<uint32_t>(repeatTime); ++r) {
+    std::array<uint32_t, 32> order;
+    for (uint32_t i = 0; i < 32; ++i) order[i] = r * 32 + i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return static_cast<float>(score[a]) > static_cast<float>(score[b]);
+    });
+    for (uint32_t i = 0; i < 32; ++i) {
+      uint8_t* pair = out + (static_cast<uint64_t>(r) * 32 + i) * 8;
+      std::memcpy(pair, &score[order[i]], sizeof(T));
+      std::memcpy(pair + 4, &index[order[i]], 4);
+    }
+  }
+}
+
+}  // namespace AscendC
