@@ -126,3 +126,37 @@ def test_datacopy_with_slice_info_gathers_and_scatters_pieces(kernel):
     want[24:40] = pieces[16:32]
     np.testing.assert_array_equal(r.outputs["z"][:16], want[:16])
     np.testing.assert_array_equal(r.outputs["z"][24:], want[24:])
+
+
+def test_gather_mask_counter_mode_takes_mask_lanes_of_every_repeat(kernel):
+    x = np.arange(128, dtype=np.float32)
+    pattern = np.array([0b1001, 0], dtype=np.int32)  # lanes 0 and 3; stride 0 rereads it per repeat
+    body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 128), o = ub.Alloc<float>(64);
+  LocalTensor<uint32_t> pat = ub.In<uint32_t>(p, 8);
+  SYNC();
+  Duplicate(o, -1.0f, 64);
+  uint64_t n = 0;
+  GatherMask(o, a, pat, true, 4, GatherMaskParams{1, 2, 8, 0}, n);
+  SYNC();
+  o.SetValue(63, (float)n);
+  SetFlag<HardEvent::S_MTE3>(0); WaitFlag<HardEvent::S_MTE3>(0);
+  ub.Out(z, o, 64);"""
+    z = kernel(
+        body, {"x": x, "p": np.resize(pattern, 8)}, {"z": ("float32", (64,))}, prelude=UB_HELPERS
+    )
+    z = z.ok().outputs["z"]
+    np.testing.assert_array_equal(z[:4], [0, 3, 64, 67])
+    assert z[4] == -1 and z[63] == 4
+
+
+def test_datacopypad_dummy_fill_repeats_the_first_element_without_padding(kernel):
+    x = np.arange(1, 11, dtype=np.float32)
+    body = """Ub ub; LocalTensor<float> t = ub.Alloc<float>(16);
+  GlobalTensor<float> xg; xg.SetGlobalBuffer((__gm__ float*)x);
+  Duplicate(t, 0.0f, 16);
+  SetFlag<HardEvent::V_MTE2>(0); WaitFlag<HardEvent::V_MTE2>(0);
+  // 5 floats per burst, no left/right padding: each row's 32 B tail is the hardware's dummy fill
+  DataCopyPad(t, xg, DataCopyExtParams{2, 20, 0, 0, 0}, DataCopyPadExtParams<float>{true, 0, 0, 7.0f});
+  SYNC(); ub.Out(z, t, 16);"""
+    z = kernel(body, {"x": x}, {"z": ("float32", (16,))}, prelude=UB_HELPERS).ok().outputs["z"]
+    np.testing.assert_array_equal(z, [1, 2, 3, 4, 5, 1, 1, 1, 6, 7, 8, 9, 10, 6, 6, 6])

@@ -2,8 +2,6 @@
 // (byte lengths, padded UB rows). GM->UB runs on PIPE_MTE2, UB->GM on PIPE_MTE3, UB->UB on PIPE_V.
 #pragma once
 
-#include <vector>
-
 #include "ascendc_sim/memory.h"
 
 namespace AscendC {
@@ -15,7 +13,12 @@ struct DataCopyParams {
   uint16_t dstStride = 0;
 };
 
+// Constructed from all five fields or none, as in CANN: a four-value brace list {n, len, s, d} then
+// means DataCopyParams, so the DataCopyPad overloads taking either are not ambiguous.
 struct DataCopyExtParams {
+  DataCopyExtParams() = default;
+  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn)
+      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
   uint16_t blockCount = 1;
   uint32_t blockLen = 0;    // bytes per burst, up to 2097151
   uint32_t srcStride = 0;   // bytes on the GM side, 32 B blocks on the UB side
@@ -84,24 +87,29 @@ void CopyRows(const Dma& d, T* dst, const T* src, bool toUb) {
 
 void CheckParams(const AscendC::DataCopyParams& p, const char* api, const SrcLoc& loc);
 
-// Element offsets of every piece row of a slice (the first dimension's start included), outer
-// dimensions slowest. The library issues one DMA per row: the first dimension's pieces are its bursts.
-inline std::vector<uint64_t> SliceRows(const AscendC::SliceInfo* s, uint32_t dims, const SrcLoc& loc) {
+// The piece rows of a slice: one per index combination of the dimensions past the first (the
+// second dimension fastest); the library issues one DMA per row, the first dimension's pieces its bursts.
+inline uint64_t SliceRowCount(const AscendC::SliceInfo* s, uint32_t dims, const SrcLoc& loc) {
   ASCENDC_SIM_CHECK(dims >= 1 && dims <= 8, loc, "DataCopy with SliceInfo: dimValue %u out of range [1, 8]", dims);
-  std::vector<uint64_t> rows{s[0].startIndex};
-  uint64_t size = 1;
+  uint64_t rows = 1;
   for (uint32_t d = 1; d < dims; ++d) {
     ASCENDC_SIM_CHECK(s[d - 1].shapeValue > 0, loc, "DataCopy with SliceInfo: shapeValue 0 (the tensor's ShapeInfo) is not emulated");
-    size *= s[d - 1].shapeValue;
     ASCENDC_SIM_CHECK(s[d].startIndex <= s[d].endIndex && s[d].burstLen == 1, loc,
                       "DataCopy with SliceInfo: dimension %u needs startIndex <= endIndex and burstLen 1", d);
-    const uint32_t count = (s[d].endIndex - s[d].startIndex + 1 + s[d].stride) / (1 + s[d].stride);
-    std::vector<uint64_t> next;
-    for (uint32_t i = 0; i < count; ++i)
-      for (uint64_t r : rows) next.push_back(r + (s[d].startIndex + static_cast<uint64_t>(i) * (1 + s[d].stride)) * size);
-    rows.swap(next);
+    rows *= (s[d].endIndex - s[d].startIndex + 1 + s[d].stride) / (1 + s[d].stride);
   }
   return rows;
+}
+// Element offset of row k (the first dimension's start included).
+inline uint64_t SliceRowOffset(const AscendC::SliceInfo* s, uint32_t dims, uint64_t k) {
+  uint64_t offset = s[0].startIndex, size = 1;
+  for (uint32_t d = 1; d < dims; ++d) {
+    size *= s[d - 1].shapeValue;
+    const uint64_t count = (s[d].endIndex - s[d].startIndex + 1 + s[d].stride) / (1 + s[d].stride);
+    offset += (s[d].startIndex + k % count * (1 + s[d].stride)) * size;
+    k /= count;
+  }
+  return offset;
 }
 
 // A slice copy: for each piece row, `bursts` runs of burstLen blocks; the GM side's gap between
@@ -114,17 +122,17 @@ void SliceCopy(uint8_t* gm, uint8_t* gmBase, uint32_t ubAddr, uint8_t* ub, const
                     "DataCopy with SliceInfo: burstLen must be >= 1 and equal on both sides, startIndex <= endIndex");
   const uint32_t burstElems = src.burstLen * 32 / sizeof(T);
   const uint32_t bursts = (src.endIndex - src.startIndex + 1 + src.stride) / (burstElems + src.stride);
-  const std::vector<uint64_t> gmRows = SliceRows(gmSlice, dims, loc), ubRows = SliceRows(ubSlice, dims, loc);
-  ASCENDC_SIM_CHECK(gmRows.size() == ubRows.size(), loc, "DataCopy with SliceInfo: %zu source rows for %zu destination rows",
-                    (toUb ? gmRows : ubRows).size(), (toUb ? ubRows : gmRows).size());
+  const uint64_t gmRows = SliceRowCount(gmSlice, dims, loc), ubRows = SliceRowCount(ubSlice, dims, loc);
+  ASCENDC_SIM_CHECK(gmRows == ubRows, loc, "DataCopy with SliceInfo: %llu source rows for %llu destination rows",
+                    static_cast<unsigned long long>(toUb ? gmRows : ubRows), static_cast<unsigned long long>(toUb ? ubRows : gmRows));
   const uint32_t rowBytes = src.burstLen * 32;
   const Dma d{bursts, rowBytes, rowBytes + static_cast<uint64_t>(gmSlice[0].stride) * sizeof(T),
               rowBytes + ubSlice[0].stride * static_cast<uint32_t>(sizeof(T)) / 32 * 32, rowBytes};
-  for (size_t i = 0; i < gmRows.size(); ++i) {
-    uint8_t* g = gm + gmRows[i] * sizeof(T);
-    const uint64_t u = ubRows[i] * sizeof(T);
-    ASCENDC_SIM_CHECK(u % 32 == 0, loc, "DataCopy with SliceInfo: UB row at element %llu is not 32 B aligned",
-                      static_cast<unsigned long long>(ubRows[i]));
+  for (uint64_t i = 0; i < gmRows; ++i) {
+    uint8_t* g = gm + SliceRowOffset(gmSlice, dims, i) * sizeof(T);
+    const uint64_t u = SliceRowOffset(ubSlice, dims, i) * sizeof(T);
+    ASCENDC_SIM_CHECK(u % 32 == 0, loc, "DataCopy with SliceInfo: UB row at byte %llu is not 32 B aligned",
+                      static_cast<unsigned long long>(u));
     IssueDma(toUb ? Op::kCopyGmToUb : Op::kCopyUbToGm, "DataCopy", g, ubAddr + static_cast<uint32_t>(u), d, cache, loc);
     const uint8_t* gmData = gmBase + (g - gm);
     for (uint32_t b = 0; b < bursts; ++b) {
@@ -209,13 +217,15 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
     uint8_t* rowPtr = ub + i * d.ubPitch;
     std::memcpy(rowPtr + left, gm + i * d.gmPitch, p.blockLen);
     T* elems = reinterpret_cast<T*>(rowPtr);
-    if (pad.isPad) {
+    if (pad.isPad && (pad.leftPadding || pad.rightPadding)) {
       for (uint32_t e = 0; e < left / sizeof(T); ++e) elems[e] = pad.paddingValue;
       for (uint32_t e = (left + p.blockLen) / sizeof(T); e < row / sizeof(T); ++e) elems[e] = pad.paddingValue;
-    } else if (ascendc_sim::CurrentCore().padValueSet) {  // the row's 32 B tail takes the SetPadValue register
+    } else if (!pad.isPad && ascendc_sim::CurrentCore().padValueSet) {  // the 32 B tail takes the SetPadValue register
       T v;
       std::memcpy(&v, &ascendc_sim::CurrentCore().padValue, sizeof(T));
       for (uint32_t e = p.blockLen / sizeof(T); e < row / sizeof(T); ++e) elems[e] = v;
+    } else {  // no padding asked for: the hardware's dummy fill repeats the row's first element
+      for (uint32_t e = (left + p.blockLen + sizeof(T) - 1) / sizeof(T); e < row / sizeof(T); ++e) elems[e] = elems[left / sizeof(T)];
     }
   }
 }

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 
 #include "ascendc_sim/adv_reduce.h"
 
@@ -33,9 +32,9 @@ __aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& s
   const uint32_t* index = src1.Data();
   uint8_t* out = reinterpret_cast<uint8_t*>(dst.Data());
   for (uint32_t r = 0; r < static_cast<uint32_t>(repeatTime); ++r) {
-    std::array<uint32_t, 32> order;
+    uint32_t order[32];
     for (uint32_t i = 0; i < 32; ++i) order[i] = r * 32 + i;
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    std::stable_sort(order, order + 32, [&](uint32_t a, uint32_t b) {
       return static_cast<float>(score[a]) > static_cast<float>(score[b]);
     });
     for (uint32_t i = 0; i < 32; ++i) {
