@@ -17,10 +17,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway
 from ascend_gym.dsl.generate import PROGRAM_FILE, load_program, offline_draft, spec_only
 from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.lower import lower
-from ascend_gym.dsl.model import ModelConfig, ModelGenerator
+from ascend_gym.dsl.model import ModelGenerator
 from ascend_gym.dsl.trace import Unsupported
 from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import PolicyResult, StepRecord
@@ -36,7 +37,8 @@ GRID: dict[str, list[Any]] = {
 
 class GenerateConfig(BaseModel):
     proposer: str = Field("offline", pattern="^(offline|llm)$")
-    llm: ModelConfig = ModelConfig()
+    llm: LLMConfig = LLMConfig()  # the settings every policy shares (one temperature, one cap)
+    repairs: int = Field(3, ge=0, le=10)  # model passes after the first program
     attempts_per_evaluation: int = Field(20, ge=1)  # cache hits are free: bound the draws
 
 
@@ -45,18 +47,14 @@ class GenerateResult(PolicyResult):
     program: str = ""  # the DSL program of the best candidate
     schedule: dict[str, Any] = {}
     generated: bool = False  # a generated package passed
-    llm_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
     repairs: list[str] = []  # the errors sent back to the model, in order
 
 
 class Generate:
     name = "generate"
 
-    def __init__(self, http_client: Any = None, **config: Any):
+    def __init__(self, **config: Any):
         self.config = GenerateConfig(**config)
-        self.http_client = http_client  # tests inject a transport here
 
     def run(self, env: Any, seed: int) -> GenerateResult:
         rng = random.Random(seed)
@@ -120,7 +118,9 @@ class Generate:
             except (Unsupported, DslError) as e:
                 out.repairs.append(str(e))
         else:
-            gen = ModelGenerator(self.config.llm, self.http_client)
+            # Through the gateway, as every policy: recorded, replayable, counted and capped.
+            gateway = ModelGateway(self.config.llm, charged=lambda: core.spent)
+            chat = ChatClient(self.config.llm.model_copy(update={"base_url": gateway.base_url}))
             passes = iter(range(1, 1000))
             latencies: list[float | None] = []
 
@@ -129,12 +129,18 @@ class Generate:
                 latencies.append(lat)
                 return error
 
-            pkg, mr = gen.generate(source, check, seed)
-            out.llm_calls = mr.calls
-            out.prompt_tokens, out.completion_tokens = mr.prompt_tokens, mr.completion_tokens
-            out.repairs = [a.error for a in mr.attempts if a.error]
-            if pkg is not None:
-                program, latency = mr.attempts[-1].program, latencies[-1]
+            try:
+                pkg, mr = ModelGenerator(chat, self.config.repairs).generate(source, check, seed)
+                out.repairs = [a.error for a in mr.attempts if a.error]
+                if pkg is not None:
+                    program, latency = mr.attempts[-1].program, latencies[-1]
+            except LLMError as e:  # the endpoint failed, or the call cap refused the call
+                out.repairs.append(f"model: {e}")
+            finally:
+                gateway.close()
+            out.llm_calls = gateway.usage.calls
+            out.prompt_tokens = gateway.usage.prompt_tokens
+            out.completion_tokens = gateway.usage.completion_tokens
         out.generated = latency is not None
         best_sched = None
         if latency is not None:

@@ -55,9 +55,10 @@ def _evaluate(pkg: OperatorPackage, soc: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from agents.llm import ChatClient, LLMConfig, LLMError
     from ascend_gym.dsl.generate import build, generate_offline, spec_only
     from ascend_gym.dsl.lang import DslError
-    from ascend_gym.dsl.model import ModelConfig, ModelGenerator
+    from ascend_gym.dsl.model import ModelGenerator
     from ascend_gym.dsl.trace import Unsupported
 
     try:
@@ -71,13 +72,12 @@ def run(args: argparse.Namespace) -> int:
         if args.dsl:
             pkg, how = build(source, args.dsl.read_text()), f"from {args.dsl}"
         elif args.model:
-            config = ModelConfig(
-                base_url=args.base_url,
-                model=args.model,
-                api_key_env=args.api_key_env,
-                repairs=args.repairs,
+            config = LLMConfig(
+                base_url=args.base_url, model=args.model, api_key_env=args.api_key_env
             )
-            result, log = ModelGenerator(config).generate(source, lambda p: _evaluate(p, args.soc))
+            result, log = ModelGenerator(ChatClient(config), args.repairs).generate(
+                source, lambda p: _evaluate(p, args.soc)
+            )
             for i, attempt in enumerate(log.attempts):
                 print(f"pass {i + 1}: {attempt.error or 'OK'}"[:300])
             if result is None:
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             pkg, draft = generate_offline(source)
             how = f"by the offline {draft.category} template"
-    except (Unsupported, DslError, OSError) as e:
+    except (Unsupported, DslError, OSError, LLMError) as e:
         print(f"ascend-gym generate: {e}", file=sys.stderr)
         return 2
     out = args.out or Path("generated") / source.spec.name

@@ -2,18 +2,19 @@
 category, and asks for a DSL program; errors go back to the model (AscendCraft's multi-pass
 repair): the DSL checker's (with the program line), the compiler's and the simulator's.
 
-Any OpenAI-compatible endpoint serves (`base_url`, `model`, the key from `api_key_env`).
+The model is reached through a `Chat` (in practice `agents.llm.ChatClient`, pointed by the
+`generate` policy at its model gateway, so its calls are recorded, replayed, counted and capped
+like every other policy's).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from ascend_gym.dsl.generate import build, reference_files, spec_only
 from ascend_gym.dsl.lang import DslError
@@ -70,14 +71,14 @@ Reply with the whole corrected program in one ```python block."""
 _BLOCK = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.DOTALL)
 
 
-class ModelConfig(BaseModel):
-    base_url: str = "http://127.0.0.1:8000/v1"
-    model: str = "deepseek-chat"
-    api_key_env: str = "OPENAI_API_KEY"
-    temperature: float = Field(0.0, ge=0.0, le=2.0)
-    max_tokens: int = Field(4096, gt=0)
-    timeout_s: float = Field(300.0, gt=0)
-    repairs: int = Field(3, ge=0, le=10)  # further passes after the first program
+class Reply(Protocol):
+    content: str
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class Chat(Protocol):
+    def chat(self, messages: list[dict[str, str]], seed: int | None = None) -> Reply: ...
 
 
 class Attempt(BaseModel):
@@ -126,17 +127,8 @@ Check = Callable[[OperatorPackage], str]  # "" when the package passes, else the
 class ModelGenerator:
     """Asks a model for the DSL program and repairs it with the errors, up to `repairs` times."""
 
-    def __init__(self, config: ModelConfig, http_client: Any = None):
-        import openai  # only the model path needs the client
-
-        self.config = config
-        self.client = openai.OpenAI(
-            base_url=config.base_url,
-            api_key=os.environ.get(config.api_key_env, "none"),
-            timeout=config.timeout_s,
-            max_retries=2,
-            http_client=http_client,
-        )
+    def __init__(self, chat: Chat, repairs: int = 3):
+        self.chat, self.repairs = chat, repairs
 
     def generate(
         self, pkg: OperatorPackage, check: Check, seed: int = 0
@@ -146,19 +138,12 @@ class ModelGenerator:
         messages = prompt(source)
         result = ModelResult()
         best: OperatorPackage | None = None
-        for _ in range(1 + self.config.repairs):
-            reply = self.client.chat.completions.create(
-                model=self.config.model,
-                temperature=self.config.temperature,
-                max_tokens=self.config.max_tokens,
-                seed=seed,
-                messages=messages,
-            )
+        for _ in range(1 + self.repairs):
+            reply = self.chat.chat(messages, seed=seed)
             result.calls += 1
-            if reply.usage is not None:
-                result.prompt_tokens += reply.usage.prompt_tokens
-                result.completion_tokens += reply.usage.completion_tokens
-            text = reply.choices[0].message.content or ""
+            result.prompt_tokens += reply.prompt_tokens
+            result.completion_tokens += reply.completion_tokens
+            text = reply.content
             program = extract(text)
             if not program:
                 error = "the reply has no ```python block"

@@ -12,8 +12,9 @@ import gymnasium as gym
 import pytest
 
 import ascend_gym  # noqa: F401  (registers AscendOp-v0)
+from agents.llm import ChatClient, LLMConfig
 from ascend_gym import suite
-from ascend_gym.dsl.model import ModelConfig, ModelGenerator
+from ascend_gym.dsl.model import ModelGenerator
 from ascend_gym.policies import make_policy
 from ascend_gym.protocol import DEFAULT_SOC
 from ascend_gym.suite.validate import evaluate
@@ -88,7 +89,7 @@ def _sim_check(pkg) -> str:
 
 
 def test_model_repairs_dsl_and_simulator_errors(server):
-    gen = ModelGenerator(ModelConfig(base_url=server, model="scripted", repairs=3))
+    gen = ModelGenerator(ChatClient(LLMConfig(base_url=server, model="scripted")), repairs=3)
     pkg, log = gen.generate(suite.resolve("level1/sigmoid"), _sim_check)
     assert pkg is not None and log.ok and log.calls == 3
     first, second, third = log.attempts
@@ -102,7 +103,7 @@ def test_model_repairs_dsl_and_simulator_errors(server):
 
 
 def test_model_gives_up_after_its_repairs(server):
-    gen = ModelGenerator(ModelConfig(base_url=server, model="scripted", repairs=0))
+    gen = ModelGenerator(ChatClient(LLMConfig(base_url=server, model="scripted")), repairs=0)
     pkg, log = gen.generate(suite.resolve("level1/sigmoid"), _sim_check)
     assert pkg is None and log.calls == 1 and not log.ok
 
@@ -157,6 +158,32 @@ def test_generate_policy_with_a_model_charges_only_built_programs(daemon, server
     assert result.llm_calls == 3 and result.generated
     assert [s.phase for s in result.trajectory][:2] == ["generate", "generate"]
     assert result.evaluations == 4 and len(result.repairs) == 2
+
+
+def test_generate_policy_records_its_model_calls_and_replays_them_with_the_model_gone(
+    daemon, server, tmp_path
+):
+    """The generate policy reaches the model through the gateway every policy uses: the shared
+    temperature, calls counted, and a rerun with the endpoint gone answered from the record."""
+    llm = {"model": "scripted", "cache_dir": str(tmp_path / "rec")}
+
+    def run(run_id: str, **extra: str):
+        env = _env(daemon, "level1/sigmoid", run_id, 3)
+        try:
+            policy = make_policy("generate", proposer="llm", llm={**llm, **extra})
+            return policy.run(env, seed=0)
+        finally:
+            env.close()
+
+    first = run("t-gen-rec", base_url=server, cache_mode="record")
+    # nothing listens on the discard port: every call must come from the record
+    again = run("t-gen-replay", base_url="http://127.0.0.1:9/v1", cache_mode="replay")
+    assert Scripted.seen and all(b["temperature"] == 0.7 for b in Scripted.seen)
+    assert first.llm_calls == len(Scripted.seen) == 3 and first.prompt_tokens == 300
+    assert again.llm_calls == first.llm_calls and again.generated
+    steps = [s.model_dump(exclude={"cache_hit"}) for s in first.trajectory]
+    assert [s.model_dump(exclude={"cache_hit"}) for s in again.trajectory] == steps
+    assert (again.best_us, again.best_hash) == (first.best_us, first.best_hash)
 
 
 def test_generate_policy_tries_the_program_in_the_tensor_dtype(daemon):
