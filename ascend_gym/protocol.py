@@ -58,6 +58,9 @@ class EvalRequest(BaseModel):
     soc: str = DEFAULT_SOC
     seed: int = 0
     timeouts: Timeouts = Timeouts()
+    # "sampled": the bench case is timed only (its correctness is the other cases'), from a sample
+    # of its blocks (docs/simulator.md, Large shapes); the sim backend's alone.
+    timing: Literal["full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
 
 
 class CaseCheck(BaseModel):
@@ -91,6 +94,9 @@ class Profile(BaseModel):
     ub_bytes: int = 0
     gm_read_bytes: int = 0
     gm_write_bytes: int = 0
+    # Sampled timing (EvalRequest.timing): how many blocks ran; the others' traces were derived.
+    timing: Literal["full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
+    blocks_simulated: int | None = Field(None, exclude_if=lambda v: v is None)
 
 
 class Cost(BaseModel):

@@ -7,6 +7,11 @@ for all but `max_outlier_fraction` of the elements (the CANN precision-standard 
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
 import numpy as np
 
 from ascend_gym.package import Case, OperatorPackage, Tolerance
@@ -47,37 +52,85 @@ def to_values(raw: np.ndarray, dtype: str) -> np.ndarray:
     return bf16_values(raw) if dtype == "bfloat16" else raw
 
 
-def make_inputs(pkg: OperatorPackage, case: Case, seed: int) -> dict[str, np.ndarray]:
-    """Storage arrays for every input of a case (absent optional inputs have none)."""
+# Inputs are drawn and stored this many elements at a time, so a benchmark-sized tensor (billions
+# of elements) never exists in float64 or in memory as a whole. numpy's generator gives the same
+# stream drawn in pieces as at once, so the values do not depend on the chunk.
+CHUNK = 1 << 22
+
+
+def input_chunks(
+    pkg: OperatorPackage, case: Case, seed: int
+) -> Iterator[tuple[str, np.ndarray | None]]:
+    """(input name, storage chunk) in generation order; each input ends with (name, None).
+
+    Absent optional inputs yield nothing. complex64 is drawn whole (its imaginary parts follow all
+    real parts in the stream).
+    """
     rng = np.random.default_rng([seed, *case.name.encode()])
-    arrays = {}
     for arg in pkg.spec.inputs:
         if arg.name in case.absent:
             continue
         dtype, shape = pkg.spec.arg_dtype(case, arg.name), pkg.spec.arg_shape(case, arg.name)
         lo, hi = case.ranges.get(arg.name, arg.range)
-        if arg.name in case.values:  # explicit values, tiled over the shape
-            values = np.resize(np.array([float(v) for v in case.values[arg.name]]), shape)
-            arrays[arg.name] = (
-                bf16_bits(values.astype(np.float32))
-                if dtype == "bfloat16"
-                else values.astype(STORAGE[dtype])
-            )
-        elif dtype in ("float16", "float32", "bfloat16"):
-            values = rng.uniform(lo, hi, shape).astype(np.float32)
-            arrays[arg.name] = (
-                bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
-            )
-        elif dtype == "bool":
-            arrays[arg.name] = rng.integers(0, 2, shape).astype(np.bool_)
-        elif dtype in ("float64", "complex64"):
-            values = rng.uniform(lo, hi, shape)
-            if dtype == "complex64":
-                values = values + 1j * rng.uniform(lo, hi, shape)
-            arrays[arg.name] = values.astype(STORAGE[dtype])
+        size = math.prod(shape)
+        if dtype == "complex64":
+            values = rng.uniform(lo, hi, size) + 1j * rng.uniform(lo, hi, size)
+            yield arg.name, values.astype(np.complex64)
+            yield arg.name, None
+            continue
+        explicit = (
+            np.array([float(v) for v in case.values[arg.name]]) if arg.name in case.values else None
+        )
+        for start in range(0, size, CHUNK):
+            n = min(CHUNK, size - start)
+            if explicit is not None:  # explicit values, tiled over the shape
+                values = explicit[np.arange(start, start + n) % explicit.size]
+                chunk = (
+                    bf16_bits(values.astype(np.float32))
+                    if dtype == "bfloat16"
+                    else values.astype(STORAGE[dtype])
+                )
+            elif dtype in ("float16", "float32", "bfloat16"):
+                values = rng.uniform(lo, hi, n).astype(np.float32)
+                chunk = bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
+            elif dtype == "bool":
+                chunk = rng.integers(0, 2, n).astype(np.bool_)
+            elif dtype == "float64":
+                chunk = rng.uniform(lo, hi, n)
+            else:
+                chunk = rng.integers(int(lo), int(hi) + 1, n).astype(STORAGE[dtype])
+            yield arg.name, chunk
+        yield arg.name, None
+
+
+def make_inputs(pkg: OperatorPackage, case: Case, seed: int) -> dict[str, np.ndarray]:
+    """Storage arrays for every input of a case (absent optional inputs have none)."""
+    chunks: dict[str, list[np.ndarray]] = {}
+    for name, chunk in input_chunks(pkg, case, seed):
+        if chunk is not None:
+            chunks.setdefault(name, []).append(chunk)
         else:
-            arrays[arg.name] = rng.integers(int(lo), int(hi) + 1, shape).astype(STORAGE[dtype])
-    return arrays
+            arrays = chunks.setdefault(name, [])
+            shape = pkg.spec.arg_shape(case, name)
+            dtype = STORAGE[pkg.spec.arg_dtype(case, name)]
+            chunks[name] = (
+                np.concatenate(arrays).reshape(shape) if arrays else np.zeros(shape, dtype)
+            )
+    return chunks
+
+
+def write_inputs(pkg: OperatorPackage, case: Case, seed: int, directory: Path) -> None:
+    """Every input as `in_NAME.bin` (raw storage), written chunk by chunk."""
+    files: dict[str, BinaryIO] = {}
+    try:
+        for name, chunk in input_chunks(pkg, case, seed):
+            if name not in files:
+                files[name] = (directory / f"in_{name}.bin").open("wb")
+            if chunk is not None:
+                chunk.tofile(files[name])
+    finally:
+        for f in files.values():
+            f.close()
 
 
 def reference_outputs(

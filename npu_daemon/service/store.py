@@ -52,6 +52,7 @@ def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
         "stages": [s.value for s in request.stages],
         "soc": request.soc,
         "seed": request.seed,
+        **({"timing": request.timing} if request.timing != "full" else {}),
         "timeouts": request.timeouts.model_dump(),  # a timeout changes what the result can be
         "fingerprint": fingerprint,
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import os
 import tomllib
 from concurrent import futures
@@ -39,6 +40,9 @@ HARNESS_STATUS = {
     "RACE_DETECTED": Status.RACE_DETECTED,
 }
 MAX_RESULT_BYTES = 1 << 20  # the launcher's result: a few KB
+# The harness's address space: what it needs besides GM, plus every GM tensor twice (the guarded
+# view and the emulation's view of the same pages, reserved, committed only where touched).
+ADDRESS_SPACE_MB = 16384
 
 
 @functools.cache
@@ -109,6 +113,9 @@ class SimBackend(Backend):
         # The harness's launcher writes its result to this descriptor, which the candidate process
         # it forks never holds: not a file a kernel could write.
         result_fd = os.memfd_create("result", os.MFD_CLOEXEC)
+        # A timing-only run (no check stage; the bench case of a sampled request) writes no output
+        # files, reads no reference and maps GM lazily.
+        checked = Stage.CHECK in request.stages and not (timed and request.timing == "sampled")
         with case_data.case_data(pkg, case, request.seed) as data, open(result_fd, "rb"):
             spec = pkg.spec
             lines = [
@@ -120,6 +127,8 @@ class SimBackend(Backend):
                 f"result_fd {result_fd}",
                 *(f"param {k} {v}" for k, v in soc_params(request.soc).items()),
                 *(["param sim_strict 1"] if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else []),
+                *([] if checked else ["timing_only"]),
+                *(["sample_blocks"] if timed and request.timing == "sampled" else []),
             ]
             for arg in spec.inputs:  # read in place from the case cache
                 if arg.name in case.absent:  # an optional input left out: a null GM address
@@ -134,8 +143,6 @@ class SimBackend(Backend):
                         data.input_path(arg.name),
                     )
                 )
-            # A timing-only run (no check stage) writes no output files and reads no reference.
-            checked = Stage.CHECK in request.stages
             for arg in spec.outputs:
                 path = case_dir / f"out_{arg.name}.bin" if checked else "-"
                 line = _tensor_line(
@@ -157,7 +164,10 @@ class SimBackend(Backend):
                 [str(rt.harness), "launch.txt"],
                 case_dir,
                 request.timeouts.run_s,
-                sandbox.Limits(cpu_s=int(request.timeouts.run_s) + 1, address_space_mb=16384),
+                sandbox.Limits(
+                    cpu_s=int(request.timeouts.run_s) + 1,
+                    address_space_mb=ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20,
+                ),
                 pass_fds=(result_fd,),
             )
             log = (done.stdout + done.stderr)[-4000:]
@@ -216,6 +226,16 @@ class SimBackend(Backend):
                 message = f"case {case.name}: warning: {'; '.join(outcome['warnings'])}"
                 check = check.model_copy(update={"message": message})
             return check, Timing(outcome["latency_us"], outcome["profile"]) if timed else None
+
+
+def _gm_bytes(pkg: OperatorPackage, case: Case) -> int:
+    spec = pkg.spec
+    return sum(
+        math.prod(spec.arg_shape(case, a.name))
+        * np.dtype(checker.STORAGE[spec.arg_dtype(case, a.name)]).itemsize
+        for a in [*spec.inputs, *spec.outputs]
+        if a.name not in case.absent
+    )
 
 
 def _tensor_line(kind: str, name: str, dtype: str, shape: list[int], path: Path) -> str:

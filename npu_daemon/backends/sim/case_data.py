@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import importlib.util
 import json
@@ -190,10 +191,7 @@ class CaseData:
 def case_data(pkg: OperatorPackage, case: Case, seed: int) -> Iterator[CaseData]:
     """The case's data, held (not evicted) until the block ends."""
 
-    def produce(tmp: Path) -> None:
-        for name, array in checker.make_inputs(pkg, case, seed).items():
-            array.tofile(tmp / f"in_{name}.bin")
-
     with contextlib.ExitStack() as stack:
+        produce = functools.partial(checker.write_inputs, pkg, case, seed)
         entry = stack.enter_context(_entry(inputs_key(pkg, case, seed), produce))
         yield CaseData(pkg, case, entry, stack)

@@ -17,6 +17,7 @@ enum class Kind : uint32_t {
   kEnd,         // every block ran; no payload
   kError,       // a failure (status, message bytes)
   kWarning,     // a condition the device runs through (message bytes); before kEnd
+  kSampled,     // sampled timing: uint32 blocks simulated (the rest derived); before kEnd
 };
 
 struct Header {

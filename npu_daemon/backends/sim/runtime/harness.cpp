@@ -14,6 +14,8 @@
 // `result_fd N` (the daemon: an inherited descriptor) or `result PATH` (tools) names the result's
 // destination.
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -34,6 +36,7 @@
 #include "confine.h"
 #include "kernel_operator.h"
 #include "model.h"
+#include "sampling.h"
 #include "register/op_def_registry.h"
 
 namespace ascendc_sim {
@@ -66,6 +69,8 @@ struct Launch {
   std::string opType, kernel, tilingSo, kernelSo, result;
   std::string kernelType = "KERNEL_TYPE_AIV_ONLY";  // decides which cores run (LaunchCores)
   int resultFd = -1;
+  bool timingOnly = false;  // no output is read: GM is mapped lazily
+  bool sampled = false;     // representative-block timing (sampling.h)
   LaunchOptions model;  // `trace_json PATH`, `noise_seed N`
   std::unordered_map<std::string, std::string> params;
   std::vector<TensorArg> inputs, outputs;
@@ -88,6 +93,8 @@ Launch ParseLaunch(const char* path) {
     else if (key == "kernel_type") s >> l.kernelType;
     else if (key == "result") s >> l.result;
     else if (key == "result_fd") s >> l.resultFd;
+    else if (key == "timing_only") l.timingOnly = true;
+    else if (key == "sample_blocks") l.sampled = true;
     else if (key == "trace_json") s >> l.model.timelinePath;
     else if (key == "noise_seed") s >> l.model.noiseSeed;
     else if (key == "param") {
@@ -117,23 +124,43 @@ Launch ParseLaunch(const char* path) {
 // GM memory: page aligned, registered for bounds checks. Like aclrtMalloc, the usable size is the
 // request rounded up to 32 B plus 32 B, so a kernel that moves whole 32 B blocks past a tensor's
 // end stays inside its allocation, as on the device. Guarded (GuardedMemory): the kernel gets an
-// address it cannot touch directly, the emulation and the harness work on `Host()`. An input's
-// bytes come from its file; only the rest is filled.
+// address it cannot touch directly, the emulation and the harness work on `Host()`. Fresh pages
+// are zero. A checked run reads an input's bytes from its file and fills an output with 0xFF; a
+// timing-only run (`lazy`) maps the input file instead and leaves outputs unfilled, so GM takes
+// memory only where the kernel touches it.
 struct GmBuffer {
-  GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name, const std::string& source = "", bool guarded = true)
-      : mem((bytes + 31) / 32 * 32 + 32, name.c_str(), guarded), name(name) {
-    uint64_t loaded = 0;
-    if (!source.empty()) {
+  GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name, const std::string& source = "", bool guarded = true,
+           bool lazy = false)
+      : file(lazy && !source.empty() ? OpenInput(source, bytes) : -1),
+        mem((bytes + 31) / 32 * 32 + 32, name.c_str(), guarded, file.fd, bytes),
+        name(name) {
+    if (!source.empty() && !lazy) {
       std::ifstream f(source, std::ios::binary);
       if (!f.read(reinterpret_cast<char*>(mem.host), static_cast<std::streamsize>(bytes)))
         throw SimError(Status::RUNTIME_ERROR, "cannot read input " + source);
-      loaded = bytes;
     }
-    std::memset(mem.host + loaded, fill, mem.mapped - loaded);
+    if (fill != 0 && !lazy) std::memset(mem.host, fill, mem.mapped);
     RegisterGm(mem.guard, mem.bytes, name, guarded ? mem.host : nullptr, mem.mapped);
   }
   uint8_t* Kernel() const { return mem.guard; }
   uint8_t* Host() const { return mem.host; }
+
+ private:
+  struct Fd {
+    int fd;
+    Fd(int f) : fd(f) {}
+    ~Fd() { if (fd >= 0) close(fd); }
+  };
+  static int OpenInput(const std::string& source, uint64_t bytes) {
+    const int fd = open(source.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st{};
+    if (fd >= 0 && fstat(fd, &st) == 0 && static_cast<uint64_t>(st.st_size) >= bytes) return fd;
+    if (fd >= 0) close(fd);
+    throw SimError(Status::RUNTIME_ERROR, "cannot read input " + source);
+  }
+  Fd file;  // the input a lazy buffer maps; closed once mapped
+
+ public:
   GuardedMemory mem;
   std::string name;
 };
@@ -151,7 +178,7 @@ GmArgs MapGm(const Launch& l) {
   for (const auto& t : l.inputs) {
     GmBuffer* b = nullptr;
     if (!t.absent) {
-      gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path));
+      gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path, true, l.timingOnly));
       b = gm.owned.back().get();
     }
     gm.inputs.push_back(b);
@@ -167,7 +194,8 @@ GmArgs MapGm(const Launch& l) {
       if (t.param) gm.params.push_back(in);
       continue;
     }
-    gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name));  // NaN / -1: unwritten output shows as wrong
+    // NaN / -1: an unwritten output shows as wrong
+    gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name, "", true, l.timingOnly));
     gm.outputs.push_back(gm.owned.back().get());
     gm.params.push_back(gm.owned.back().get());
   }
@@ -264,9 +292,9 @@ void Send(int fd, channel::Kind kind, uint32_t status, std::initializer_list<std
   if (!ok) _exit(1);  // the launcher is gone: nobody to report to
 }
 
-void SendBlock(int fd, const Core& core) {
+void SendBlock(int fd, uint32_t globalId, uint32_t ubPeak, const std::vector<Instr>& trace, const std::vector<Site>& siteList) {
   std::string sites;
-  for (const Site& s : core.sites) {
+  for (const Site& s : siteList) {
     const char* api = s.api ? s.api : "";
     const char* file = s.file ? s.file : "";
     const channel::SiteFrame f{s.line, static_cast<uint32_t>(std::strlen(api)), static_cast<uint32_t>(std::strlen(file)), 0};
@@ -274,8 +302,23 @@ void SendBlock(int fd, const Core& core) {
   }
   // `blockIdx` carries the core's index among the launch's cores (LaunchCores), which the launcher
   // maps back to its unit and block.
-  const channel::BlockFrame b{static_cast<uint32_t>(core.globalId), core.ubPeak, core.trace.size(), core.sites.size()};
-  Send(fd, channel::Kind::kBlock, 0, {{&b, sizeof b}, {core.trace.data(), core.trace.size() * sizeof(Instr)}, {sites.data(), sites.size()}});
+  const channel::BlockFrame b{globalId, ubPeak, trace.size(), siteList.size()};
+  Send(fd, channel::Kind::kBlock, 0, {{&b, sizeof b}, {trace.data(), trace.size() * sizeof(Instr)}, {sites.data(), sites.size()}});
+}
+
+// Representative-block timing (sampling.h): the sampled blocks run as a launch of their own each
+// time, with their own block indices; every block's trace, simulated or derived, goes out.
+uint32_t RunSampled(const std::vector<CoreSpec>& specs, const std::function<void()>& kernel, int fd) {
+  auto simulate = [&](const std::vector<uint32_t>& blocks, std::map<uint32_t, sampling::BlockRecord>& out) {
+    std::vector<CoreSpec> subset;
+    for (uint32_t b : blocks) subset.push_back(specs[b]);
+    RunCores(subset, kernel, [&](Core& core) {
+      out[blocks[static_cast<size_t>(core.globalId)]] = sampling::BlockRecord{core.ubPeak, core.trace, core.sites};
+    });
+  };
+  return sampling::Run(static_cast<uint32_t>(specs.size()), simulate, [&](uint32_t b, const sampling::BlockRecord& r) {
+    SendBlock(fd, b, r.ubPeak, r.trace, r.sites);
+  });
 }
 
 // Tiling and kernel. The inputs and outputs in `gm` were mapped by the launcher (shared pages).
@@ -366,8 +409,17 @@ void RunCandidate(const Launch& l, const GmArgs& gm, int fd) {
   void* entry = dlsym(kernelLib, l.kernel.c_str());
   if (entry == nullptr) throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
   Send(fd, channel::Kind::kLaunch, 0, {{&launch, sizeof launch}});
-  RunCores(LaunchCores(l.kernelType, launch.blockDim), [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); },
-           [&](Core& core) { SendBlock(fd, core); });
+  const std::vector<CoreSpec> cores = LaunchCores(l.kernelType, launch.blockDim);
+  const std::function<void()> kernel = [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); };
+  // Mixed launches stay whole: their AIC and AIV cores wait on each other.
+  if (l.sampled && cores.size() == launch.blockDim) {
+    const uint32_t simulated = RunSampled(cores, kernel, fd);
+    Send(fd, channel::Kind::kSampled, 0, {{&simulated, sizeof simulated}});
+  } else {
+    RunCores(cores, kernel, [&](Core& core) {
+      SendBlock(fd, static_cast<uint32_t>(core.globalId), core.ubPeak, core.trace, core.sites);
+    });
+  }
   std::fflush(nullptr);  // the launcher ends this process once it has the end record
   for (const std::string& w : Warnings()) Send(fd, channel::Kind::kWarning, 0, {{w.data(), w.size()}});
   Send(fd, channel::Kind::kEnd, 0, {});
@@ -422,6 +474,7 @@ struct Received {
   std::unique_ptr<Core> scratch;  // carries each received block into the model
   std::vector<bool> seen;
   uint32_t blocks = 0;
+  uint32_t simulated = 0;       // sampled timing: blocks that ran (0: a full run)
   std::set<std::string> names;  // API and file names the sites point into
   Clock::duration modelTime{};
 };
@@ -496,6 +549,11 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         o.warnings.push_back(message);
         break;
       }
+      case channel::Kind::kSampled:
+        if (!l.sampled || h.bytes != sizeof r.simulated || r.simulated != 0) throw Malformed("sampled record");
+        Read(fd, &r.simulated);
+        if (r.simulated == 0 || r.simulated > r.cores.size()) throw Malformed("sampled record");
+        break;
       case channel::Kind::kEnd:
         if (h.bytes != 0 || !r.model || r.blocks != r.cores.size()) throw Malformed("end record before every block");
         return true;
@@ -561,9 +619,11 @@ void Run(const Launch& l, Outcome& o) {
   r.modelTime += Clock::now() - t0;
   o.profileJson = r.model->Profile().Json(o.ubPeak);
   o.profileJson.insert(1, "\"model_wall_s\": " + std::to_string(std::chrono::duration<double>(r.modelTime).count()) + ", ");
+  if (r.simulated > 0)
+    o.profileJson.insert(1, "\"timing\": \"sampled\", \"blocks_simulated\": " + std::to_string(r.simulated) + ", ");
 
   for (size_t k = 0; k < l.outputs.size(); ++k) {
-    if (l.outputs[k].path == "-") continue;  // a timing-only run
+    if (l.timingOnly || l.outputs[k].path == "-") continue;  // a timing-only run: outputs unfilled, unread
     std::ofstream f(l.outputs[k].path, std::ios::binary);
     f.write(reinterpret_cast<const char*>(gm.outputs[k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
     f.close();

@@ -57,15 +57,29 @@ uint64_t TilingKey() { return g_tilingKey; }
 void SetSysWorkspace(uint8_t* ws) { g_sysWorkspace = ws; }
 uint8_t* SysWorkspace() { return g_sysWorkspace; }
 
-GuardedMemory::GuardedMemory(uint64_t n, const char* name, bool guarded) : bytes(n) {
+GuardedMemory::GuardedMemory(uint64_t n, const char* name, bool guarded, int file, uint64_t fileBytes) : bytes(n) {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   mapped = std::max<uint64_t>((n + page - 1) / page * page, page);
+  const auto fail = [&] {
+    throw SimError(Status::RUNTIME_ERROR, "cannot map " + std::to_string(n) + " bytes of device memory for " + name);
+  };
+  if (file >= 0) {
+    // Anonymous zero pages, the file's pages over their start (a page past its end would SIGBUS).
+    const uint64_t filePages = std::min(mapped, (fileBytes + page - 1) / page * page);
+    auto view = [&](int prot) {
+      void* v = mmap(nullptr, mapped, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (v == MAP_FAILED || (filePages > 0 && mmap(v, filePages, prot, MAP_PRIVATE | MAP_FIXED, file, 0) == MAP_FAILED)) fail();
+      return static_cast<uint8_t*>(v);
+    };
+    host = view(PROT_READ | PROT_WRITE);
+    guard = guarded ? view(PROT_NONE) : host;
+    return;
+  }
   // Shared anonymous pages; mremap with old size 0 maps the same pages a second time (no file, so
   // the sandbox's RLIMIT_FSIZE does not apply).
-  void* h = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  void* h = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   void* g = h == MAP_FAILED || !guarded ? h : mremap(h, 0, mapped, MREMAP_MAYMOVE);
-  if (h == MAP_FAILED || g == MAP_FAILED || (guarded && mprotect(g, mapped, PROT_NONE) != 0))
-    throw SimError(Status::RUNTIME_ERROR, "cannot map " + std::to_string(n) + " bytes of device memory for " + name);
+  if (h == MAP_FAILED || g == MAP_FAILED || (guarded && mprotect(g, mapped, PROT_NONE) != 0)) fail();
   host = static_cast<uint8_t*>(h);
   guard = static_cast<uint8_t*>(g);
 }

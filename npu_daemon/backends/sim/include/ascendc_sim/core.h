@@ -209,9 +209,12 @@ enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACH
 // Memory the kernel can address but never touch directly: shared pages mapped twice. Kernel code is
 // handed `guard` (PROT_NONE, so a plain C++ access faults and is charged as a scalar access, see
 // core.cpp); the emulation reads and writes `host`, the same pages. Unguarded memory (the tiling
-// buffer) maps once, guard == host.
+// buffer) maps once, guard == host. Pages are reserved, not committed (MAP_NORESERVE): a page
+// takes memory when first touched, so a launch may address more GM than the host has.
+// With `file`, both views map the file's bytes privately (copy on write) instead: its pages are
+// read when touched. The two views then no longer share what either writes (timing-only runs).
 struct GuardedMemory {
-  GuardedMemory(uint64_t bytes, const char* name, bool guarded = true);
+  GuardedMemory(uint64_t bytes, const char* name, bool guarded = true, int file = -1, uint64_t fileBytes = 0);
   ~GuardedMemory();
   GuardedMemory(const GuardedMemory&) = delete;
   GuardedMemory& operator=(const GuardedMemory&) = delete;

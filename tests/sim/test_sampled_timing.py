@@ -1,0 +1,140 @@
+"""Timing-only and sampled launches (issue 16): lazily mapped GM, a sample of the blocks simulated
+and the rest derived, and inputs generated chunk by chunk with the values of a whole draw."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascend_gym.package import Case, load_package
+from ascend_gym.protocol import EvalRequest, Status
+from npu_daemon import checker
+from npu_daemon.backends.common import build
+from npu_daemon.backends.sim import SimBackend
+from npu_daemon.service.store import cache_key
+
+SUITE = Path(__file__).resolve().parents[2] / "ascend_gym" / "suite"
+
+# Rows split over the blocks: the first rows % n blocks take one row more (two classes), and the
+# last block also scales its rows (a class of its own).
+ROWS = """GET_TILING_DATA(t, tiling); const int64_t rows = t.p[0], cols = t.p[1];
+const int64_t n = GetBlockNum(), b = GetBlockIdx(), former = rows % n, base = rows / n;
+const int64_t mine = base + (b < former ? 1 : 0), first = b * base + (b < former ? b : former);
+TPipe pipe; TBuf<TPosition::VECCALC> buf; pipe.InitBuffer(buf, cols * 4);
+LocalTensor<float> v = buf.Get<float>();
+GlobalTensor<float> xg, yg; xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+for (int64_t r = 0; r < mine; ++r) {
+  DataCopy(v, xg[(first + r) * cols], cols);
+  PipeBarrier<PIPE_ALL>();
+  Adds(v, v, 1.0f, cols);
+  if (b == n - 1) Muls(v, v, 2.0f, cols);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg[(first + r) * cols], v, cols);
+  PipeBarrier<PIPE_ALL>();
+}"""
+
+
+def rerun(work, *lines: str) -> dict:
+    """The harness again on the same launch with `lines` added to its spec."""
+    spec = work / "launch.txt"
+    spec.write_text(spec.read_text() + "".join(f"{line}\n" for line in lines))
+    (work / "result.json").unlink()
+    (work / "out_y.bin").unlink()
+    subprocess.run(
+        [str(build.ensure_runtime().harness), "launch.txt"], cwd=work, check=True, timeout=120
+    )
+    return json.loads((work / "result.json").read_text())
+
+
+@pytest.mark.parametrize("block_dim", [1, 2, 23])
+def test_sampled_timing_equals_full_simulation(kernel, tmp_path, block_dim):
+    rows, cols = 23 * 5 + 7, 64
+    x = np.arange(rows * cols, dtype=np.float32).reshape(rows, cols)
+    full = kernel(
+        ROWS, {"x": x}, {"y": ("float32", (rows, cols))}, params=[rows, cols], block_dim=block_dim
+    ).ok()
+    sampled = rerun(tmp_path / "k0" / "simk", "timing_only", "sample_blocks")
+    assert sampled["status"] == "OK", sampled["message"]
+    assert not (tmp_path / "k0" / "simk" / "out_y.bin").exists()  # timing-only: no output file
+    profile = sampled["profile"]
+    assert profile.pop("timing") == "sampled"
+    simulated = profile.pop("blocks_simulated")
+    assert 1 <= simulated <= block_dim
+    if block_dim == 23:  # three classes, found by probing: far fewer blocks than the launch
+        assert simulated <= 14
+    profile.pop("model_wall_s")
+    full.result["profile"].pop("model_wall_s")
+    assert sampled["latency_us"] == full.result["latency_us"]
+    assert profile == full.result["profile"]
+
+
+def test_a_timing_only_launch_reads_its_inputs_in_place(kernel, tmp_path):
+    rows, cols = 46, 64
+    x = np.ones((rows, cols), dtype=np.float32)
+    full = kernel(
+        ROWS, {"x": x}, {"y": ("float32", (rows, cols))}, params=[rows, cols], block_dim=4
+    ).ok()
+    lazy = rerun(tmp_path / "k0" / "simk", "timing_only")
+    assert lazy["status"] == "OK", lazy["message"]
+    assert "timing" not in lazy["profile"]  # every block ran
+    assert lazy["latency_us"] == full.result["latency_us"]
+
+
+SPEC = """name = "gen"
+level = 1
+category = "test"
+inputs = [{ name = "a", dtypes = ["float16"] }, { name = "b", dtypes = ["int32"] },
+          { name = "c", dtypes = ["bool"] }, { name = "d", dtypes = ["bfloat16"] },
+          { name = "e", dtypes = ["float32"] }]
+outputs = [{ name = "y", dtypes = ["float32"] }]
+reference = "reference:gen"
+[[cases]]
+name = "c"
+bench = true
+dtype = "float16"
+shapes = { a = [3, 1001], b = [2001], c = [999], d = [1500], e = [7, 301], y = [1] }
+dtypes = { b = "int32", c = "bool", d = "bfloat16", e = "float32" }
+ranges = { b = [-50, 50] }
+values = { e = [1.5, -2.0, 3.25] }
+"""
+
+
+def test_inputs_drawn_in_chunks_equal_one_draw(tmp_path, monkeypatch):
+    (tmp_path / "op.toml").write_text(SPEC)
+    (tmp_path / "reference.py").write_text("def gen(*a):\n    raise NotImplementedError\n")
+    pkg = load_package(tmp_path)
+    case: Case = pkg.spec.bench_case
+    whole = checker.make_inputs(pkg, case, 3)
+    monkeypatch.setattr(checker, "CHUNK", 256)  # every input spans several chunks
+    chunked = checker.make_inputs(pkg, case, 3)
+    checker.write_inputs(pkg, case, 3, tmp_path)
+    for name, array in whole.items():
+        assert array.shape == tuple(pkg.spec.arg_shape(case, name))
+        assert chunked[name].dtype == array.dtype
+        assert chunked[name].tobytes() == array.tobytes()
+        assert (tmp_path / f"in_{name}.bin").read_bytes() == array.tobytes()
+    np.testing.assert_array_equal(whole["e"].ravel()[:4], [1.5, -2.0, 3.25, 1.5])
+
+
+def test_a_sampled_request_checks_the_small_cases_and_samples_the_bench_case(tmp_path):
+    pkg = load_package(SUITE / "level1" / "relu")
+    results = {}
+    for timing in ("full", "sampled"):
+        request = EvalRequest(package=pkg, timing=timing)
+        results[timing] = SimBackend().evaluate(request, tmp_path / timing)
+    full, sampled = results["full"], results["sampled"]
+    assert sampled.status is Status.OK, sampled.message
+    # every correctness case but the bench case is checked, which is timed only
+    assert [c.name for c in sampled.cases] == [c.name for c in full.cases if c.name != "bench_fp32"]
+    assert sampled.latency_us == full.latency_us
+    assert sampled.profile.timing == "sampled"
+    assert 4 <= sampled.profile.blocks_simulated < sampled.profile.block_dim
+    assert "timing" not in full.profile.model_dump() and full.profile.blocks_simulated is None
+    # the request's wire form and the daemon's cache key name the timing only when sampled
+    assert "timing" not in EvalRequest(package=pkg).model_dump()
+    fingerprint = {"backend": "sim"}
+    assert cache_key(EvalRequest(package=pkg, timing="sampled"), fingerprint) != cache_key(
+        EvalRequest(package=pkg), fingerprint
+    )
