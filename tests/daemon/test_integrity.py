@@ -207,14 +207,18 @@ def _timed(pkg: OperatorPackage, run_id: str) -> EvalRequest:
     )
 
 
+TRACE = "const_cast<ascendc_sim::CoreTrace&>(ascendc_sim::CurrentCore().Trace())"
+
+
 @pytest.mark.parametrize(
     ("attack", "tail"),
     [
-        ("truncate the trace", "  ascendc_sim::CurrentCore().trace.clear();"),
+        # the trace is behind a const accessor; a kernel that writes the emulation's memory casts it away
+        ("truncate the trace", f"  {TRACE}.instrs.clear();"),
         # every recorded instruction made as cheap as it gets: one repeat, one 32 B burst, no scalar work
         (
             "forge a latency",
-            "  for (auto& i : ascendc_sim::CurrentCore().trace) {\n"
+            f"  for (auto& i : {TRACE}.instrs) {{\n"
             "    i.repeats = i.repeats ? 1 : 0; i.unitBytes = i.unitBytes > 32 ? 32 : i.unitBytes;\n"
             "    i.elements = i.elements ? 1 : 0; i.scalarCycles = 0;\n  }",
         ),

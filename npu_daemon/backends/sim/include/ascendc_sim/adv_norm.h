@@ -31,41 +31,44 @@ inline RowGeometry SoftMaxRows(const SoftMaxTiling& t, const AscendC::SoftMaxSha
   return {rows, pitch, s.oriSrcK ? s.oriSrcK : pitch};
 }
 
-// kind 0: softmax with sum/max out; 1: SimpleSoftMax from given sum/max; 2: LogSoftMax.
+// kind 0: softmax with sum/max out; 1: SimpleSoftMax from given sum/max; 2: LogSoftMax; 3: softmax
+// without sum/max tensors (sum and max are null).
 template <typename T, typename U>
-void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& sum,
-                 const AscendC::LocalTensor<U>& max, const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
+                 const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
                  const RowGeometry& g, const SrcLoc& loc) {
   const uint64_t n = static_cast<uint64_t>(g.rows) * g.pitch;
   const uint32_t stat = 32 / sizeof(U);
   CheckElems(api, src, n, "source", loc);
   CheckElems(api, dst, n, "destination", loc);
-  CheckElems(api, sum, static_cast<uint64_t>(g.rows) * stat, "sum tensor", loc);
-  CheckElems(api, max, static_cast<uint64_t>(g.rows) * stat, "max tensor", loc);
+  if (sum) CheckElems(api, *sum, static_cast<uint64_t>(g.rows) * stat, "sum tensor", loc);
+  if (max) CheckElems(api, *max, static_cast<uint64_t>(g.rows) * stat, "max tensor", loc);
   ASCENDC_SIM_CHECK(g.valid <= g.pitch && g.pitch * sizeof(T) % 32 == 0, loc, "%s: srcK %u must be 32 B aligned and >= oriSrcK %u",
                     api, g.pitch, g.valid);
   const uint32_t statBytes = static_cast<uint32_t>(g.rows * stat * sizeof(U));
   const bool statsOut = kind != 1;
   AdvIssue(api, 6, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
            {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, tmp);
-  Lanes l = CountLanes<U>(static_cast<uint64_t>(g.rows) * stat);
-  IssueVector(Op::kVecReduce, api, l, {}, sizeof(U), loc, {{sum.UbAddr(), statBytes, statsOut}, {max.UbAddr(), statBytes, statsOut}});
+  if (sum && max) {
+    Lanes l = CountLanes<U>(static_cast<uint64_t>(g.rows) * stat);
+    IssueVector(Op::kVecReduce, api, l, {}, sizeof(U), loc, {{sum->UbAddr(), statBytes, statsOut}, {max->UbAddr(), statBytes, statsOut}});
+  }
   const T* x = src.Data();
   T* d = dst.Data();
-  U* s = sum.Data();
-  U* m = max.Data();
   for (uint32_t r = 0; r < g.rows; ++r) {
     const T* row = x + static_cast<uint64_t>(r) * g.pitch;
     float mx, total;
     if (kind == 1) {
-      mx = static_cast<float>(m[r * stat]);
-      total = static_cast<float>(s[r * stat]);
+      mx = static_cast<float>(max->Data()[r * stat]);
+      total = static_cast<float>(sum->Data()[r * stat]);
     } else {
       mx = -std::numeric_limits<float>::infinity();
       for (uint32_t k = 0; k < g.valid; ++k) mx = std::max(mx, static_cast<float>(row[k]));
       total = 0;
       for (uint32_t k = 0; k < g.valid; ++k) total += std::exp(static_cast<float>(row[k]) - mx);
-      for (uint32_t k = 0; k < stat; ++k) s[r * stat + k] = static_cast<U>(total), m[r * stat + k] = static_cast<U>(mx);
+      if (sum && max)
+        for (uint32_t k = 0; k < stat; ++k)
+          sum->Data()[r * stat + k] = static_cast<U>(total), max->Data()[r * stat + k] = static_cast<U>(mx);
     }
     for (uint32_t k = 0; k < g.valid; ++k) {
       const float v = static_cast<float>(row[k]) - mx;
@@ -82,33 +85,45 @@ template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typ
 __aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, const LocalTensor<U>& maxTensor,
                                const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, sumTensor, maxTensor, src, &sharedTmpBuffer, ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+  ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, &sumTensor, &maxTensor, src, &sharedTmpBuffer, ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
 __aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, const LocalTensor<U>& maxTensor,
                                const LocalTensor<T>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {},
                                ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, sumTensor, maxTensor, src, nullptr, ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+  ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, &sumTensor, &maxTensor, src, nullptr, ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+}
+// The overloads without sum/max outputs (each row's statistics stay internal).
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+__aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                               const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
+  ascendc_sim::SoftMaxImpl<T, T>("SoftMax", 3, dst, nullptr, nullptr, src, &sharedTmpBuffer, ascendc_sim::SoftMaxRows(tiling, shapeInfo),
+                                 loc);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+__aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SoftMaxTiling& tiling,
+                               const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
+  ascendc_sim::SoftMaxImpl<T, T>("SoftMax", 3, dst, nullptr, nullptr, src, nullptr, ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
 __aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& inSumTensor, const LocalTensor<U>& inMaxTensor,
                                      const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                      const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, inSumTensor, inMaxTensor, src, &sharedTmpBuffer,
+  ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, &inSumTensor, &inMaxTensor, src, &sharedTmpBuffer,
                            ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
 __aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& inSumTensor, const LocalTensor<U>& inMaxTensor,
                                      const LocalTensor<T>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {},
                                      ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, inSumTensor, inMaxTensor, src, nullptr, ascendc_sim::SoftMaxRows(tiling, shapeInfo),
+  ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, &inSumTensor, &inMaxTensor, src, nullptr, ascendc_sim::SoftMaxRows(tiling, shapeInfo),
                            loc);
 }
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false, typename U = T>
 __aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, const LocalTensor<U>& maxTensor,
                                   const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                   const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl("LogSoftMax", 2, dst, sumTensor, maxTensor, src, &sharedTmpBuffer, ascendc_sim::SoftMaxRows(tiling, shapeInfo),
+  ascendc_sim::SoftMaxImpl("LogSoftMax", 2, dst, &sumTensor, &maxTensor, src, &sharedTmpBuffer, ascendc_sim::SoftMaxRows(tiling, shapeInfo),
                            loc);
 }
 

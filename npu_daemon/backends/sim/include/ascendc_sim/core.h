@@ -266,6 +266,7 @@ struct CoreRegisters {
   uint64_t padValue = 0;  // SetPadValue: fills the 32 B row tails of DataCopyPad without isPad
   bool padValueSet = false;
   void* tpipe = nullptr;  // the TPipe constructed last on this core (GetTPipePtr)
+  uint64_t maxMinSpr = 0;  // last max/min reduction: value bits (low 32), element index (high 32)
 };
 
 // What a finished core hands the performance model: which core it was and what it issued.

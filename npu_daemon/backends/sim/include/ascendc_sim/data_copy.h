@@ -13,7 +13,12 @@ struct DataCopyParams {
   uint16_t dstStride = 0;
 };
 
+// Constructed from all five fields or none, as in CANN: a four-value brace list {n, len, s, d} then
+// means DataCopyParams, so the DataCopyPad overloads taking either are not ambiguous.
 struct DataCopyExtParams {
+  DataCopyExtParams() = default;
+  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn)
+      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
   uint16_t blockCount = 1;
   uint32_t blockLen = 0;    // bytes per burst, up to 2097151
   uint32_t srcStride = 0;   // bytes on the GM side, 32 B blocks on the UB side
@@ -27,6 +32,17 @@ struct DataCopyPadExtParams {
   uint8_t leftPadding = 0;   // elements
   uint8_t rightPadding = 0;  // elements
   T paddingValue = 0;
+};
+
+// One dimension of a slice copy: elements [startIndex, endIndex] of a dimension of shapeValue
+// elements, taken in pieces `stride` apart; a piece is burstLen 32 B blocks along the first
+// dimension and one index along the others (burstLen 1 there).
+struct SliceInfo {
+  uint32_t startIndex = 0;
+  uint32_t endIndex = 0;
+  uint32_t stride = 0;
+  uint32_t burstLen = 0;
+  uint32_t shapeValue = 0;
 };
 
 struct DataCopyPadParams {
@@ -70,6 +86,61 @@ void CopyRows(const Dma& d, T* dst, const T* src, bool toUb) {
 }
 
 void CheckParams(const AscendC::DataCopyParams& p, const char* api, const SrcLoc& loc);
+
+// The piece rows of a slice: one per index combination of the dimensions past the first (the
+// second dimension fastest); the library issues one DMA per row, the first dimension's pieces its bursts.
+inline uint64_t SliceRowCount(const AscendC::SliceInfo* s, uint32_t dims, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(dims >= 1 && dims <= 8, loc, "DataCopy with SliceInfo: dimValue %u out of range [1, 8]", dims);
+  uint64_t rows = 1;
+  for (uint32_t d = 1; d < dims; ++d) {
+    ASCENDC_SIM_CHECK(s[d - 1].shapeValue > 0, loc, "DataCopy with SliceInfo: shapeValue 0 (the tensor's ShapeInfo) is not emulated");
+    ASCENDC_SIM_CHECK(s[d].startIndex <= s[d].endIndex && s[d].burstLen == 1, loc,
+                      "DataCopy with SliceInfo: dimension %u needs startIndex <= endIndex and burstLen 1", d);
+    rows *= (s[d].endIndex - s[d].startIndex + 1 + s[d].stride) / (1 + s[d].stride);
+  }
+  return rows;
+}
+// Element offset of row k (the first dimension's start included).
+inline uint64_t SliceRowOffset(const AscendC::SliceInfo* s, uint32_t dims, uint64_t k) {
+  uint64_t offset = s[0].startIndex, size = 1;
+  for (uint32_t d = 1; d < dims; ++d) {
+    size *= s[d - 1].shapeValue;
+    const uint64_t count = (s[d].endIndex - s[d].startIndex + 1 + s[d].stride) / (1 + s[d].stride);
+    offset += (s[d].startIndex + k % count * (1 + s[d].stride)) * size;
+    k /= count;
+  }
+  return offset;
+}
+
+// A slice copy: for each piece row, `bursts` runs of burstLen blocks; the GM side's gap between
+// runs is stride elements (any byte count), the UB side's whole 32 B blocks.
+template <typename T, bool toUb>
+void SliceCopy(uint8_t* gm, uint8_t* gmBase, uint32_t ubAddr, uint8_t* ub, const AscendC::SliceInfo* gmSlice,
+               const AscendC::SliceInfo* ubSlice, uint32_t dims, CacheMode cache, const SrcLoc& loc) {
+  const AscendC::SliceInfo& src = toUb ? gmSlice[0] : ubSlice[0];  // the source's first dimension sets the bursts
+  ASCENDC_SIM_CHECK(src.burstLen >= 1 && src.burstLen == (toUb ? ubSlice : gmSlice)[0].burstLen && src.startIndex <= src.endIndex, loc,
+                    "DataCopy with SliceInfo: burstLen must be >= 1 and equal on both sides, startIndex <= endIndex");
+  const uint32_t burstElems = src.burstLen * 32 / sizeof(T);
+  const uint32_t bursts = (src.endIndex - src.startIndex + 1 + src.stride) / (burstElems + src.stride);
+  const uint64_t gmRows = SliceRowCount(gmSlice, dims, loc), ubRows = SliceRowCount(ubSlice, dims, loc);
+  ASCENDC_SIM_CHECK(gmRows == ubRows, loc, "DataCopy with SliceInfo: %llu source rows for %llu destination rows",
+                    static_cast<unsigned long long>(toUb ? gmRows : ubRows), static_cast<unsigned long long>(toUb ? ubRows : gmRows));
+  const uint32_t rowBytes = src.burstLen * 32;
+  const Dma d{bursts, rowBytes, rowBytes + static_cast<uint64_t>(gmSlice[0].stride) * sizeof(T),
+              rowBytes + ubSlice[0].stride * static_cast<uint32_t>(sizeof(T)) / 32 * 32, rowBytes};
+  for (uint64_t i = 0; i < gmRows; ++i) {
+    uint8_t* g = gm + SliceRowOffset(gmSlice, dims, i) * sizeof(T);
+    const uint64_t u = SliceRowOffset(ubSlice, dims, i) * sizeof(T);
+    ASCENDC_SIM_CHECK(u % 32 == 0, loc, "DataCopy with SliceInfo: UB row at byte %llu is not 32 B aligned",
+                      static_cast<unsigned long long>(u));
+    IssueDma(toUb ? Op::kCopyGmToUb : Op::kCopyUbToGm, "DataCopy", g, ubAddr + static_cast<uint32_t>(u), d, cache, loc);
+    const uint8_t* gmData = gmBase + (g - gm);
+    for (uint32_t b = 0; b < bursts; ++b) {
+      if (toUb) std::memcpy(ub + u + b * d.ubPitch, gmData + b * d.gmPitch, rowBytes);
+      else StoreGm(gmBase + (g - gm) + b * d.gmPitch, ub + u + b * d.ubPitch, rowBytes);
+    }
+  }
+}
 
 }  // namespace ascendc_sim
 
@@ -115,6 +186,20 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
   ascendc_sim::CopyRows(d, dst.Data(), src.Data(), false);
 }
 
+// ---- DataCopy with SliceInfo: pieces of a multi-dimensional tensor ----------------------------
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
+                                const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, ASCENDC_SIM_LOC) {
+  ascendc_sim::SliceCopy<T, true>(reinterpret_cast<uint8_t*>(src.GetPhyAddr()), reinterpret_cast<uint8_t*>(src.Data()), dst.UbAddr(),
+                                  reinterpret_cast<uint8_t*>(dst.Data()), srcSliceInfo, dstSliceInfo, dimValue, src.GetCacheMode(), loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
+                                const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, ASCENDC_SIM_LOC) {
+  ascendc_sim::SliceCopy<T, false>(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), reinterpret_cast<uint8_t*>(dst.Data()), src.UbAddr(),
+                                   reinterpret_cast<uint8_t*>(src.Data()), dstSliceInfo, srcSliceInfo, dimValue, dst.GetCacheMode(), loc);
+}
+
 // ---- DataCopyPad: byte lengths; each UB row padded to 32 B -----------------------------------
 template <typename T>
 __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
@@ -132,13 +217,15 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
     uint8_t* rowPtr = ub + i * d.ubPitch;
     std::memcpy(rowPtr + left, gm + i * d.gmPitch, p.blockLen);
     T* elems = reinterpret_cast<T*>(rowPtr);
-    if (pad.isPad) {
+    if (pad.isPad && (pad.leftPadding || pad.rightPadding)) {
       for (uint32_t e = 0; e < left / sizeof(T); ++e) elems[e] = pad.paddingValue;
       for (uint32_t e = (left + p.blockLen) / sizeof(T); e < row / sizeof(T); ++e) elems[e] = pad.paddingValue;
-    } else if (ascendc_sim::CurrentCore().Registers().padValueSet) {  // the row's 32 B tail takes the SetPadValue register
+    } else if (!pad.isPad && ascendc_sim::CurrentCore().Registers().padValueSet) {  // the 32 B tail takes the SetPadValue register
       T v;
       std::memcpy(&v, &ascendc_sim::CurrentCore().Registers().padValue, sizeof(T));
       for (uint32_t e = p.blockLen / sizeof(T); e < row / sizeof(T); ++e) elems[e] = v;
+    } else {  // no padding asked for: the hardware's dummy fill repeats the row's first element
+      for (uint32_t e = (left + p.blockLen + sizeof(T) - 1) / sizeof(T); e < row / sizeof(T); ++e) elems[e] = elems[left / sizeof(T)];
     }
   }
 }

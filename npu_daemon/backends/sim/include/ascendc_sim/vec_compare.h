@@ -102,6 +102,28 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
                            loc);
 }
 
+// ---- operator forms: dst = a < b, a > b, a == b, a <= b, a >= b, a != b ------------------------------
+// Compare over all of a's elements into dst's bit mask, as the library's symbol overloads do.
+template <typename T>
+struct CompareExpr {
+  LocalTensor<T> a, b;
+  CMPMODE mode;
+  template <typename D>
+  void Run(const LocalTensor<D>& dst) const { Compare(dst, a, b, mode, a.GetSize()); }
+};
+#define ASCENDC_SIM_CMP_OPERATOR(SYM, MODE)                                                             \
+  template <typename T>                                                                               \
+  __aicore__ inline CompareExpr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) {   \
+    return {a, b, CMPMODE::MODE};                                                                     \
+  }
+ASCENDC_SIM_CMP_OPERATOR(<, LT)
+ASCENDC_SIM_CMP_OPERATOR(>, GT)
+ASCENDC_SIM_CMP_OPERATOR(==, EQ)
+ASCENDC_SIM_CMP_OPERATOR(<=, LE)
+ASCENDC_SIM_CMP_OPERATOR(>=, GE)
+ASCENDC_SIM_CMP_OPERATOR(!=, NE)
+#undef ASCENDC_SIM_CMP_OPERATOR
+
 // ---- CompareScalar: dst bits = src0 <op> scalar --------------------------------------------------
 template <typename T, typename U>
 __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
@@ -230,8 +252,18 @@ template <typename T, typename Bit>
 void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0, bool reduceMode, uint32_t mask,
                     const AscendC::GatherMaskParams& p, uint64_t& rsvdCnt, Bit bit, uint32_t patternBytes, uint32_t patternAddr,
                     const SrcLoc& loc) {
-  Lanes l = CountLanes<T>(reduceMode ? mask : static_cast<uint64_t>(p.repeatTimes) * (256 / sizeof(T)));
+  // Normal mode: every lane of repeatTimes repeats. Counter mode (reduceMode) on A2/A3: the first
+  // `mask` lanes of each of repeatTimes repeats; the instruction leaves the core in normal mode.
+  Lanes l = CountLanes<T>(static_cast<uint64_t>(p.repeatTimes) * (256 / sizeof(T)));
   l.contiguous = false;
+  if (reduceMode) {
+    ASCENDC_SIM_CHECK(mask >= 1 && mask <= l.perRepeat, loc,
+                      "GatherMask: counter-mode mask %u outside [1, %u] (more lanes than a repeat is not emulated)", mask, l.perRepeat);
+    l.counter = false;
+    l.bits[0] = mask >= 64 ? ~0ull : (1ull << mask) - 1;
+    l.bits[1] = mask > 64 ? (mask >= 128 ? ~0ull : (1ull << (mask - 64)) - 1) : 0;
+    CurrentCore().Registers().maskCounter = false;
+  }
   const Stride ss = Blocks<T>({p.src0BlockStride, p.src0RepeatStride});
   const T* x = src0.Data();
   std::vector<T> picked;
@@ -265,11 +297,11 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
   const uint32_t repBytes = p.src1RepeatStride * 32u;
   ascendc_sim::GatherMaskImpl(
       dst, src0, reduceMode, mask, p, rsvdCnt,
-      [&](uint32_t r, uint32_t e) {
-        const uint32_t byte = (repBytes ? r * repBytes : r * perRepeat / 8) + e / 8;
+      [&](uint32_t r, uint32_t e) {  // consumed in order within a repeat; src1RepeatStride 0 rereads it
+        const uint32_t byte = r * repBytes + e / 8;
         return (pat[byte] >> (e % 8)) & 1u;
       },
-      perRepeat / 8 * (repBytes ? 1 : p.repeatTimes), src1Pattern.UbAddr(), loc);
+      (p.repeatTimes ? (p.repeatTimes - 1) * repBytes : 0) + perRepeat / 8, src1Pattern.UbAddr(), loc);
 }
 template <typename T>
 __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,

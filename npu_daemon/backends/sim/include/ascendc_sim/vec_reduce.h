@@ -46,6 +46,16 @@ void ReduceRepeat(const Lanes& l, uint32_t r, uint32_t firstLane, uint32_t lanes
     if (l.Active(r, e)) acc.Add(red, static_cast<float>(x[l.Offset(r, e, s)]), e);
 }
 
+// The max/min special register GetReduceMaxMinCount reads: the extreme over every repeat and the
+// element index of its first occurrence, counted across repeats (repeat * lanes per repeat + lane).
+template <typename T>
+void SetMaxMinSpr(const Acc& total) {
+  const T value = static_cast<T>(total.value);
+  uint32_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  CurrentCore().Registers().maxMinSpr = static_cast<uint64_t>(total.index) << 32 | bits;
+}
+
 template <typename T>
 void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const Lanes& l,
                  int32_t dstRepStride, Stride ss, int order, const SrcLoc& loc) {
@@ -58,9 +68,11 @@ void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, c
               {{dst.UbAddr(), static_cast<uint32_t>(dstElems * sizeof(T)), true}});
   T* d = dst.Data();
   const T* x = src.Data();
+  Acc total;
   for (uint32_t r = 0; r < l.repeats; ++r) {
     Acc acc;
     ReduceRepeat(l, r, 0, l.perRepeat, x, ss, red, acc);
+    if (acc.any) total.Add(red, acc.value, r * l.perRepeat + acc.index);
     T* o = d + static_cast<uint64_t>(r) * dstRepStride * outs;
     const T value = static_cast<T>(acc.value), index = IndexBits<T>(acc.index);
     if (red == Red::kSum || order == AscendC::ORDER_ONLY_VALUE) o[0] = value;
@@ -68,6 +80,7 @@ void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, c
     else if (order == AscendC::ORDER_VALUE_INDEX) o[0] = value, o[1] = index;
     else o[0] = index, o[1] = value;
   }
+  if (red != Red::kSum) SetMaxMinSpr<T>(total);
 }
 
 // Reduce each 32 B block (BlockReduce: width = lanes per block) or each pair (PairReduce: width 2).
@@ -111,6 +124,7 @@ void RangeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, c
   T* d = dst.Data();
   d[0] = static_cast<T>(total.value);
   if (calIndex) d[1] = IndexBits<T>(total.index);
+  if (red != Red::kSum) SetMaxMinSpr<T>(total);
 }
 
 }  // namespace ascendc_sim
@@ -220,7 +234,40 @@ __aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>
     ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);                                \
     ascendc_sim::RangeReduce(#NAME, RED, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, calIndex, loc); \
   }
+template <typename T>
+__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+                                 const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = ascendc_sim::MaskLanes<T>(mask, repeatTime, loc);
+  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, false,
+                           loc);
+}
+#define ASCENDC_SIM_RANGE_MAXMIN_BITS(NAME, RED)                                                                      \
+  template <typename T>                                                                                               \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,       \
+                              const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride,            \
+                              bool calIndex = false, ASCENDC_SIM_LOC) {                                               \
+    ascendc_sim::Lanes l = ascendc_sim::MaskLanes<T>(mask, repeatTime, loc);                                          \
+    ascendc_sim::RangeReduce(#NAME, RED, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, calIndex, loc); \
+  }
+ASCENDC_SIM_RANGE_MAXMIN_BITS(ReduceMax, ascendc_sim::Red::kMax)
+ASCENDC_SIM_RANGE_MAXMIN_BITS(ReduceMin, ascendc_sim::Red::kMin)
+#undef ASCENDC_SIM_RANGE_MAXMIN_BITS
 ASCENDC_SIM_RANGE_MAXMIN(ReduceMax, ascendc_sim::Red::kMax)
 ASCENDC_SIM_RANGE_MAXMIN(ReduceMin, ascendc_sim::Red::kMin)
+
+// The extreme of the last WholeReduceMax/Min (ReduceRepeat) or ReduceMax/Min and its element index,
+// both as the bits of a T (the index is read back with reinterpret_cast), from the register the
+// reduction wrote. A scalar read: the kernel orders it after the reduction with a V -> S flag.
+template <typename T>
+__aicore__ inline void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex) {
+  const uint64_t spr = ascendc_sim::CurrentCore().Registers().maxMinSpr;
+  const uint32_t value = static_cast<uint32_t>(spr), index = static_cast<uint32_t>(spr >> 32);
+  std::memcpy(&maxMinValue, &value, sizeof(T));
+  maxMinIndex = ascendc_sim::IndexBits<T>(index);
+}
+template <typename T>
+__aicore__ inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex) {
+  GetReduceRepeatMaxMinSpr<T>(maxMinValue, maxMinIndex);
+}
 
 }  // namespace AscendC
