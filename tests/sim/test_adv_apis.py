@@ -1,4 +1,4 @@
-"""High-level APIs (API.md section 7) against numpy, batched into one fp32 kernel."""
+"""High-level APIs (docs/ascendc.md API 7) against numpy, batched into one fp32 kernel."""
 
 import math
 

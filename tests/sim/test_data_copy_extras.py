@@ -1,4 +1,4 @@
-"""DataCopyPad padding through SetPadValue (API.md section 4)."""
+"""DataCopyPad padding through SetPadValue (docs/ascendc.md API 4)."""
 
 import numpy as np
 from conftest import UB_HELPERS

@@ -1,4 +1,4 @@
-"""Host-side APIs a tiling function calls (API.md section 8)."""
+"""Host-side APIs a tiling function calls (docs/ascendc.md API 8)."""
 
 import numpy as np
 from conftest import HOST

@@ -100,7 +100,7 @@ def test_calibration_anchors():
 
 
 def test_calibrate_prints_pipe_times(capsys):
-    """`sim calibrate --pipes`: A1's per-pipe busy times next to HARDWARE.md's measured ones."""
+    """`sim calibrate --pipes`: A1's per-pipe busy times next to docs/ascendc.md's measured ones."""
     from ascend_gym import cli
 
     assert (

@@ -1,4 +1,4 @@
-"""System values, event ids, ASSERT, DumpTensor and the CCE intrinsics (API.md sections 1-3)."""
+"""System values, event ids, ASSERT, DumpTensor and the CCE intrinsics (docs/ascendc.md API 1-3)."""
 
 import numpy as np
 from conftest import UB_HELPERS

@@ -1,4 +1,4 @@
-"""Transpose of one 16 x 16 matrix of 2-byte elements (API.md section 6)."""
+"""Transpose of one 16 x 16 matrix of 2-byte elements (docs/ascendc.md API 6)."""
 
 import numpy as np
 from conftest import UB_HELPERS

@@ -1,4 +1,4 @@
-"""The calibration anchors of HARDWARE.md section 5 as operator packages, and a runner that times
+"""The calibration anchors of docs/ascendc.md hardware 5 as operator packages, and a runner that times
 each anchor case with the sim backend (each case in turn as the package's bench case).
 
 A1 and A2 are msprof Task Durations (us) on 48-AIV Atlas A2 parts; compare with Ascend910B2. A3 and

@@ -1,4 +1,4 @@
-// High-level element-wise math APIs (API.md section 7): Sigmoid, Tanh, Sin, Cos, Erf, Sign, Log,
+// High-level element-wise math APIs (docs/ascendc.md API 7): Sigmoid, Tanh, Sin, Cos, Erf, Sign, Log,
 // Log2, Log10, Exp<T, taylorLevel>, Power, Gelu, FasterGelu, Silu, Swish, Floor, Ceil, Round,
 // ClampMax, ClampMin.
 //

@@ -1,4 +1,4 @@
-// Row-wise normalisations (API.md section 7): SoftMax, SimpleSoftMax, LogSoftMax, LayerNorm and
+// Row-wise normalisations (docs/ascendc.md API 7): SoftMax, SimpleSoftMax, LogSoftMax, LayerNorm and
 // RmsNorm, driven by the tiling structs of tiling/tiling_api.h.
 //
 // Rows are srcK (or hLength) elements apart, padded to 32 B; only the first oriSrcK

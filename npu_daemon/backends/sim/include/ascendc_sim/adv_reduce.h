@@ -1,4 +1,4 @@
-// High-level reductions and layout APIs (API.md section 7): Sum, Mean, pattern ReduceSum/Max/Min
+// High-level reductions and layout APIs (docs/ascendc.md API 7): Sum, Mean, pattern ReduceSum/Max/Min
 // (AR: reduce the last axis, RA: the first), Broadcast, CumSum.
 //
 // Rows are stored with their inner length padded to 32 B (the `inner` of SumParams, the padded

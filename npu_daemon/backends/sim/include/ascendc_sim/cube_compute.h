@@ -1,4 +1,4 @@
-// The cube unit's basic API (API.md section 9): GM -> L1 copies (ND, ND2NZ), LoadData L1 -> L0A/L0B
+// The cube unit's basic API (docs/ascendc.md API 9): GM -> L1 copies (ND, ND2NZ), LoadData L1 -> L0A/L0B
 // (2D with fractal transpose, 3D img2col), Mmad, Fixpipe L0C -> GM / UB / L1, and L1 -> bias table.
 //
 // Layouts, as the cube reads them (k0 = 32 B / sizeof(input): 16 for b16, 32 for int8, 8 for fp32):

@@ -1,4 +1,4 @@
-// Synchronisation between the cube and vector cores of a mixed kernel (API.md section 9):
+// Synchronisation between the cube and vector cores of a mixed kernel (docs/ascendc.md API 9):
 // CrossCoreSetFlag / CrossCoreWaitFlag. Mode 0: every core of the unit; mode 1: the AIVs of a group;
 // mode 2: a group's AIC with its AIVs (one AIC set releases each AIV's wait; the AIC's wait needs a
 // set from every AIV). Flag ids 0-15. The wait parks the core until the sets it needs exist.

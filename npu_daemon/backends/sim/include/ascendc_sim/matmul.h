@@ -1,4 +1,4 @@
-// The Matmul high-level API (API.md section 9): Matmul<MatmulType<...> x 4>, REGIST_MATMUL_OBJ,
+// The Matmul high-level API (docs/ascendc.md API 9): Matmul<MatmulType<...> x 4>, REGIST_MATMUL_OBJ,
 // SetTensorA/B, SetBias, SetTail, Iterate / GetTensorC, IterateAll, End, driven by a TCubeTiling.
 //
 // The library is written with the basic cube API (cube_compute.h), so its instructions are traced

@@ -1,5 +1,5 @@
 // Memory objects: TPosition, GlobalTensor, LocalTensor, TPipe, TQue, TBuf.
-// Queue operations carry the implied synchronisation of the real library (API.md section 5):
+// Queue operations carry the implied synchronisation of the real library (docs/ascendc.md API 5):
 // EnQue = SetFlag(producer -> consumer), DeQue = WaitFlag, AllocTensor waits for the slot's last
 // consumer, FreeTensor signals it.
 #pragma once

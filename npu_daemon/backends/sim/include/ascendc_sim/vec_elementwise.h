@@ -296,7 +296,7 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const typename ascen
                     [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
 }
 
-// ---- Copy: vector UB -> UB copy, mask + repeats (API.md section 6: Copy) -------------------------
+// ---- Copy: vector UB -> UB copy, mask + repeats (docs/ascendc.md API 6: Copy) -------------------------
 // Strides in 32 B blocks as for the unary family: dst/src block stride, dst/src repeat size.
 struct CopyRepeatParams {
   uint16_t dstStride = 1;

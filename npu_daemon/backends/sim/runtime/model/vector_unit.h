@@ -1,5 +1,5 @@
 // Cost of one PIPE_V instruction: a start cost plus cycles per repeat by op class, scaled by UB
-// bank conflicts found from the operands' addresses (HARDWARE.md section 3, the UB bank rules of
+// bank conflicts found from the operands' addresses (docs/ascendc.md hardware 3, the UB bank rules of
 // the AscendC best-practice guide: 16 bank groups of 32 B rows, three 64 KiB bank thirds).
 #pragma once
 

@@ -5,13 +5,13 @@
 
 namespace optiling {
 
-// The streaming recipe of Huawei's Add ladder (HARDWARE.md A1): ~32 KB copies
+// The streaming recipe of Huawei's Add ladder (docs/ascendc.md hardware 5, anchor A1): ~32 KB copies
 // (the MTE2 plateau), double-buffered queues, and a tile whose length in 32 B rows is 4 mod 8:
 // queue slots are laid out back to back, so a source and the tile two slots on sit 8 bank groups
 // apart and vector ops never read and write the same UB bank group.
 //
 // Streaming is HBM-bound: launch the cores whose GM ports carry the HBM roof with headroom. A
-// core's port plateaus near 80 GB/s (HARDWARE.md section 3) and carries reads and writes alike;
+// core's port plateaus near 80 GB/s (docs/ascendc.md hardware 3) and carries reads and writes alike;
 // every further core only adds launch overhead (~0.4 us each). The headroom is larger than for
 // add or relu because the vector pipe here is nearly as busy as MTE2 and must keep pace too.
 constexpr uint32_t CORE_GBPS = 80;        // @tune core_gbps in [40, 160] step 8

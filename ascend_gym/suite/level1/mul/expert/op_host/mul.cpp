@@ -5,13 +5,13 @@
 
 namespace optiling {
 
-// Huawei's Add ladder, applied to Mul (HARDWARE.md A1): ~32 KB copies (the MTE2 plateau),
+// Huawei's Add ladder, applied to Mul (docs/ascendc.md hardware 5, anchor A1): ~32 KB copies (the MTE2 plateau),
 // double-buffered queues, and a tile whose length in 32 B rows is 4 mod 8. Queue slots are laid
 // out back to back, so x and y sit two tiles apart: 8 bank groups apart at such a length, which
 // keeps the two sources of Mul off the same UB bank group (16384 halves would conflict).
 //
 // Streaming is HBM-bound: launch the cores whose GM ports carry the HBM roof with headroom. A
-// core's port plateaus near 80 GB/s (HARDWARE.md section 3) and carries reads and writes alike;
+// core's port plateaus near 80 GB/s (docs/ascendc.md hardware 3) and carries reads and writes alike;
 // every further core only adds launch overhead (~0.4 us each). Too few cores (ports saturated
 // before HBM) is the opposite mistake, hence the headroom.
 constexpr uint32_t CORE_GBPS = 80;        // @tune core_gbps in [40, 160] step 8

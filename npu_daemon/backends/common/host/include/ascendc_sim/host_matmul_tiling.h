@@ -1,5 +1,5 @@
 // Host side of the Matmul high-level API: matmul_tiling::MatmulApiTiling / MultiCoreMatmulTiling
-// fill a TCubeTiling from the shapes, types and core count (API.md section 9).
+// fill a TCubeTiling from the shapes, types and core count (docs/ascendc.md API 9).
 //
 // Our policy, not CANN's search: split M and N over the cores (the pair of core counts mDim x nDim
 // <= dim that keeps the per-core blocks most square, K never split), base blocks of 128 x 128 (x 64

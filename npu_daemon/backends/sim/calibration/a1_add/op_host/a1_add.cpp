@@ -1,4 +1,4 @@
-// Host tiling of anchor A1 (HARDWARE.md section 5): every rung of the Add ladder is a case whose
+// Host tiling of anchor A1 (docs/ascendc.md hardware 5): every rung of the Add ladder is a case whose
 // attrs pick the core count, tile length, buffering, L2 hint and scalar/vector compute.
 #include "a1_add_tiling.h"
 #include "register/op_def_registry.h"

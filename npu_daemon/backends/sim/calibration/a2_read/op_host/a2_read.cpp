@@ -1,4 +1,4 @@
-// Host tiling of anchor A2 (HARDWARE.md section 5): GM -> UB reads of a half matrix in tiles.
+// Host tiling of anchor A2 (docs/ascendc.md hardware 5): GM -> UB reads of a half matrix in tiles.
 #include "a2_read_tiling.h"
 #include "register/op_def_registry.h"
 

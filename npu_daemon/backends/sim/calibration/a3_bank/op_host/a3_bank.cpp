@@ -1,4 +1,4 @@
-// Host tiling of anchor A3 (HARDWARE.md section 5): one core, the variant and the Add count.
+// Host tiling of anchor A3 (docs/ascendc.md hardware 5): one core, the variant and the Add count.
 #include "a3_bank_tiling.h"
 #include "register/op_def_registry.h"
 

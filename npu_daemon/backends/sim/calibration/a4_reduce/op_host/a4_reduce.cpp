@@ -1,4 +1,4 @@
-// Host tiling of anchor A4 (HARDWARE.md section 5): one core, the length and the variant.
+// Host tiling of anchor A4 (docs/ascendc.md hardware 5): one core, the length and the variant.
 #include "a4_reduce_tiling.h"
 #include "register/op_def_registry.h"
 
