@@ -180,14 +180,15 @@ class AscendOpEnv(gym.Env):
       is a kernel rewrite, a tiling mutation or both. `done=1` ends the episode after evaluating
       the candidate (a step with both parts empty and `done=1` just ends it). `done` may be left
       out. Sources may hold any Unicode text.
-    - discrete: `Discrete(K + 1)`, K = 25: id i < K applies `CATALOGUE[i]` (`tune[s]:x2|/2|+step|-step`
+    - discrete: `Discrete(K + 1)`, K = 38: id i < K applies `CATALOGUE[i]` (`tune[s]:x2|/2|+step|-step`
       for @tune slots 0-3, `block_dim:cores`, `tile:larger|smaller`, `double_buffer:on|off`,
-      `remove_pipe_all_barrier`, `datacopypad_to_datacopy`, `l2_bypass:inputs`, `hoist_mask`);
+      `remove_pipe_all_barrier`, `datacopypad_to_datacopy`, `l2_bypass:inputs`, `hoist_mask`, then
+      the cube levers: base M/N/K, step K, cube cores, Matmul template, AIC:AIV ratio);
       id K is "done". A rewrite that does not apply is a no-op with `noop_penalty`;
       `info["action_mask"]` says which ids apply.
 
     ## Observation Space
-    features: `Box(0, high, (45,), float32)`, columns named by `FEATURE_NAMES`:
+    features: `Box(0, high, (58,), float32)`, columns named by `FEATURE_NAMES`:
 
     | columns | feature                                                 | bounds     |
     |---------|---------------------------------------------------------|------------|
@@ -198,7 +199,7 @@ class AscendOpEnv(gym.Env):
     | 7       | block dim / vector cores (current)                      | [0, 1000]  |
     | 8       | evaluation budget left / budget                         | [0, 1]     |
     | 9-19    | one-hot status of the last evaluation (protocol.Status) | {0, 1}     |
-    | 20-44   | which catalogue rewrites apply to the current operator  | {0, 1}     |
+    | 20-57   | which catalogue rewrites apply to the current operator  | {0, 1}     |
 
     - discrete: the features Box itself.
     - code: `Dict(tiling: Text, kernel: Text, features: Box)`. The texts are the current operator's
@@ -234,7 +235,7 @@ class AscendOpEnv(gym.Env):
     >>> env = gym.make("AscendOp-v0", operator="level1/add", mode="discrete", budget=4, daemon=DAEMON)
     >>> obs, info = env.reset(seed=0)
     >>> obs.shape, env.action_space
-    ((45,), Discrete(26))
+    ((58,), Discrete(39))
     >>> obs, reward, terminated, truncated, info = env.step(ascend_gym.rewrites.index("tile:larger"))
     >>> info["result"].status.value, info["result"].simulated, info["budget_left"]
     ('OK', True, 3)
