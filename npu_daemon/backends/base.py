@@ -15,8 +15,11 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ascend_gym.package import Case, OperatorPackage
+import numpy as np
+
+from ascend_gym.package import Case, OperatorPackage, OperatorSpec
 from ascend_gym.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
+from npu_daemon import candidate_files, checker
 from npu_daemon.backends.common import soc
 
 LOG_TAIL_CHARS = 4000
@@ -28,6 +31,37 @@ class CaseFailure(Exception):
     def __init__(self, status: Status, message: str, log: str = "", check: CaseCheck | None = None):
         super().__init__(message)
         self.status, self.message, self.log, self.check = status, message, log, check
+
+
+def check_outputs(
+    spec: OperatorSpec, case: Case, case_dir: Path, expected: list[np.ndarray], log: str
+) -> CaseCheck | None:
+    """Compare each output file the candidate wrote in `case_dir` with its reference; the first
+    that differs is a WRONG_ANSWER. The files are never followed and read only up to their exact
+    size: a link, FIFO or oversized file is the candidate's (RUNTIME_ERROR), a short one the
+    daemon's full disk (OSError: DAEMON_ERROR, uncharged). The last check, None with no outputs."""
+    check = None
+    for arg, want in zip(spec.outputs, expected):
+        dtype = spec.arg_dtype(case, arg.name)
+        storage = np.dtype(checker.STORAGE[dtype])
+        try:
+            raw = candidate_files.read_exact(
+                case_dir / f"out_{arg.name}.bin", want.size * storage.itemsize
+            )
+        except candidate_files.Tampered as e:
+            raise CaseFailure(
+                Status.RUNTIME_ERROR, f"case {case.name}, output {arg.name}: {e}", log
+            ) from None
+        got = np.frombuffer(raw, dtype=storage).reshape(want.shape)
+        check = checker.compare(case.name, got, want, dtype, spec.tolerance_for(dtype))
+        if not check.passed:
+            raise CaseFailure(
+                Status.WRONG_ANSWER,
+                f"case {case.name}, output {arg.name}: {check.message}",
+                log,
+                check,
+            )
+    return check
 
 
 def requested_cases(pkg: OperatorPackage, request: EvalRequest) -> list[Case]:

@@ -21,8 +21,8 @@ from pydantic import BaseModel, Field
 
 from ascend_gym.package import Case, OperatorPackage, dtype_macros
 from ascend_gym.protocol import CaseCheck, EvalRequest, Status
-from npu_daemon import candidate_files, checker, references, sandbox
-from npu_daemon.backends.base import Backend, CaseFailure, Timing
+from npu_daemon import checker, references, sandbox
+from npu_daemon.backends.base import Backend, CaseFailure, Timing, check_outputs
 from npu_daemon.backends.cann import device, msprof, project, tiling
 from npu_daemon.backends.cann.toolkit import Toolkit, ToolkitMissing
 from npu_daemon.backends.common import build
@@ -222,27 +222,7 @@ class CannBackend(Backend):
             expected_outputs = references.reference_outputs(pkg, case, case_dir)
         except references.ReferenceFailed as e:
             raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
-        for arg, expected in zip(spec.outputs, expected_outputs):
-            dtype = spec.arg_dtype(case, arg.name)
-            storage = np.dtype(checker.STORAGE[dtype])
-            try:  # written by the candidate's app: never followed, never more than expected
-                raw = candidate_files.read_exact(
-                    case_dir / f"out_{arg.name}.bin", expected.size * storage.itemsize
-                )
-            except candidate_files.Tampered as e:
-                raise CaseFailure(
-                    Status.RUNTIME_ERROR, f"case {case.name}, output {arg.name}: {e}", log
-                ) from None
-            got = np.frombuffer(raw, dtype=storage).reshape(expected.shape)
-            check = checker.compare(case.name, got, expected, dtype, spec.tolerance_for(dtype))
-            if not check.passed:
-                raise CaseFailure(
-                    Status.WRONG_ANSWER,
-                    f"case {case.name}, output {arg.name}: {check.message}",
-                    log,
-                    check,
-                )
-        return check
+        return check_outputs(spec, case, case_dir, expected_outputs, log) or check
 
     def _time_case(
         self,

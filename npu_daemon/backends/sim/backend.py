@@ -22,7 +22,7 @@ import numpy as np
 from ascend_gym.package import Case, OperatorPackage, dtype_macros
 from ascend_gym.protocol import CaseCheck, EvalRequest, Stage, Status
 from npu_daemon import candidate_files, checker, references, sandbox
-from npu_daemon.backends.base import Backend, CaseFailure, Timing
+from npu_daemon.backends.base import Backend, CaseFailure, Timing, check_outputs
 from npu_daemon.backends.common import build, kernel_view
 from npu_daemon.backends.common.soc import PRESETS, preset
 from npu_daemon.backends.sim import case_data, kernel_build
@@ -197,32 +197,13 @@ class SimBackend(Backend):
             if status is not Status.OK:
                 raise CaseFailure(status, f"case {case.name}: {outcome['message']}", log)
 
-            check, expected_outputs = None, []
+            expected_outputs = []
             if checked:
                 try:
                     expected_outputs = data.reference()
                 except references.ReferenceFailed as e:
                     raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
-            for arg, expected in zip(spec.outputs, expected_outputs):
-                dtype = spec.arg_dtype(case, arg.name)
-                storage = np.dtype(checker.STORAGE[dtype])
-                try:  # a short file is the daemon's full disk (OSError: DAEMON_ERROR, uncharged)
-                    raw = candidate_files.read_exact(
-                        case_dir / f"out_{arg.name}.bin", expected.size * storage.itemsize
-                    )
-                except candidate_files.Tampered as e:
-                    raise CaseFailure(
-                        Status.RUNTIME_ERROR, f"case {case.name}, output {arg.name}: {e}", log
-                    ) from None
-                got = np.frombuffer(raw, dtype=storage).reshape(expected.shape)
-                check = checker.compare(case.name, got, expected, dtype, spec.tolerance_for(dtype))
-                if not check.passed:
-                    raise CaseFailure(
-                        Status.WRONG_ANSWER,
-                        f"case {case.name}, output {arg.name}: {check.message}",
-                        log,
-                        check,
-                    )
+            check = check_outputs(spec, case, case_dir, expected_outputs, log)
             if (
                 outcome.get("warnings") and check is not None
             ):  # device-tolerated: noted, verdict unchanged
