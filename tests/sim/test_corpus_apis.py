@@ -187,6 +187,20 @@ TOLERATED = {
 """,
         "runs past the buffer",
     ),
+    "GM write past the buffer's padding, inside its allocator block": (
+        """
+  GlobalTensor<float> yg;
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, 1024);
+  Duplicate(a.Get<float>(), 2.0f, 128);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, a.Get<float>(), 96);  // 384 B into an 8-element output: its block is 512 B
+  yg.SetValue(100, 3.0f);
+""",
+        "runs past the buffer's padding, inside its 512 B allocator block",
+    ),
 }
 
 
@@ -287,3 +301,60 @@ def test_tbuf_takes_the_queue_forms_and_zero_length_queues_still_queue(kernel):
     x = np.arange(32, dtype=np.float32)
     r = kernel(body, {"x": x}, {"y": ("float32", (32,))}).ok()
     np.testing.assert_array_equal(r.outputs["y"], x)
+
+
+def test_tiling_header_includes_of_toolkit_headers_parse_at_global_scope(kernel):
+    # The kernel sees the tiling header wrapped in a namespace of its own; the toolkit headers it
+    # includes (here two that declare std:: names) must be parsed before that namespace.
+    from conftest import TILING_H
+
+    tiling_h = TILING_H.replace(
+        '#include "register/tilingdata_base.h"',
+        '#include "register/op_def_registry.h"\n#include "tiling/platform/platform_ascendc.h"\n'
+        '#include "register/tilingdata_base.h"',
+    )
+    x = np.arange(8, dtype=np.float32)
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(0, xg.GetValue(7));
+"""
+    r = kernel(body, {"x": x}, {"y": ("float32", (1,))}, tiling_h=tiling_h).ok()
+    assert r.outputs["y"][0] == 7
+
+
+def test_data_copy_pad_of_zero_length_moves_nothing(kernel):
+    # The A2 library's range for DataCopyPad is blockCount [0, 4095], blockLen [0, 2097151] bytes:
+    # an empty tail copies nothing, in and out, and is no error in strict mode either.
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TQue<QuePosition::VECOUT, 1> q;
+  pipe.InitBuffer(q, 1, 64);
+  LocalTensor<float> t = q.AllocTensor<float>();
+  Duplicate(t, 5.0f, 16);
+  q.EnQue(t);
+  t = q.DeQue<float>();
+  DataCopyPad(t, xg, DataCopyExtParams{1, 0, 0, 0, 0}, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+  DataCopyPad(t, xg, DataCopyExtParams{0, 32, 0, 0, 0}, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+  DataCopyPad(yg, t, DataCopyExtParams{1, 0, 0, 0, 0});
+  DataCopyPad(yg[4], t, DataCopyExtParams{1, 16, 0, 0, 0});
+  q.FreeTensor(t);
+"""
+    x = np.arange(8, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (8,))}).ok()
+    assert r.result.get("warnings", []) == []
+    np.testing.assert_array_equal(r.outputs["y"][4:], [5, 5, 5, 5])
+
+
+def test_gm_write_past_the_allocator_block_stays_an_error(kernel):
+    body = """
+  GlobalTensor<float> yg;
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(128, 1.0f);  // byte 512 of an 8-element output: past its 512 B allocator block
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("float32", (8,))}, strict=False)
+    assert r.status == "RUNTIME_ERROR" and "outside every GM buffer" in r.message, r.message

@@ -182,6 +182,15 @@ bool GmRangeReadable(const void* p, uint64_t bytes) {
   --it;
   return addr + bytes <= it->first + std::max(it->second.bytes, it->second.mapped);
 }
+bool GmRangeInAllocatorBlock(const void* p, uint64_t bytes) {
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  auto it = GmBuffers().upper_bound(addr);
+  if (it == GmBuffers().begin()) return false;
+  --it;
+  // `bytes` of a registered buffer already holds aclrtMalloc's padding: ALIGN_UP(size, 32) + 32.
+  const uint64_t block = (it->second.bytes + 511) / 512 * 512;
+  return addr + bytes <= it->first + std::min(block, it->second.mapped);
+}
 std::string DescribeGm(uint64_t addr) {
   auto it = GmBuffers().upper_bound(addr);
   if (it == GmBuffers().begin()) return "GM address " + std::to_string(addr);
