@@ -358,3 +358,29 @@ def test_gm_write_past_the_allocator_block_stays_an_error(kernel):
 """
     r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("float32", (8,))}, strict=False)
     assert r.status == "RUNTIME_ERROR" and "outside every GM buffer" in r.message, r.message
+
+
+def test_div_ceil_is_the_library_scalar_ceiling_division(kernel):
+    body = """
+  GlobalTensor<int32_t> yg;
+  yg.SetGlobalBuffer((__gm__ int32_t*)y);
+  constexpr uint32_t blocks = AscendC::DivCeil(333u * 4u, 32u);  // usable in constant expressions
+  yg.SetValue(0, blocks);
+  yg.SetValue(1, AscendC::DivCeil(64u, 32u));
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("int32", (2,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], [42, 2])
+
+
+def test_cce_aicore_names_the_a2_vector_core(kernel):
+    body = """
+  GlobalTensor<int32_t> yg;
+  yg.SetGlobalBuffer((__gm__ int32_t*)y);
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 220
+  yg.SetValue(0, 220);  // the path real operators take on Atlas A2
+#else
+  yg.SetValue(0, -1);
+#endif
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("int32", (1,))}).ok()
+    assert r.outputs["y"][0] == 220
