@@ -201,6 +201,18 @@ TOLERATED = {
 """,
         "runs past the buffer's padding, inside its 512 B allocator block",
     ),
+    "WholeReduceSum results past the destination, inside the UB": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 4096);
+  pipe.InitBuffer(b, 32);
+  Duplicate(a.Get<float>(), 1.0f, 1024);
+  PipeBarrier<PIPE_V>();
+  WholeReduceSum(b.Get<float>(), a.Get<float>(), 64, 16, 1, 1, 8);  // 16 sums into 8 elements
+""",
+        "WholeReduceSum: writes 16 elements, the destination has 8",
+    ),
 }
 
 
@@ -384,3 +396,25 @@ def test_cce_aicore_names_the_a2_vector_core(kernel):
 """
     r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("int32", (1,))}).ok()
     assert r.outputs["y"][0] == 220
+
+
+def test_atan_is_the_high_level_arctangent(kernel):
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 256);
+  pipe.InitBuffer(b, 256);
+  DataCopy(a.Get<float>(), xg, 64);
+  PipeBarrier<PIPE_ALL>();
+  Atan<float, false>(b.Get<float>(), a.Get<float>(), 64);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, b.Get<float>(), 64);
+"""
+    x = np.linspace(-20, 20, 64, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (64,))}).ok()
+    np.testing.assert_allclose(
+        r.outputs["y"], np.arctan(x.astype(np.float64)), rtol=1e-6, atol=1e-7
+    )
