@@ -418,3 +418,19 @@ def test_atan_is_the_high_level_arctangent(kernel):
     np.testing.assert_allclose(
         r.outputs["y"], np.arctan(x.astype(np.float64)), rtol=1e-6, atol=1e-7
     )
+
+
+def test_broadcast_tmp_size_host_helper_has_the_library_spelling(kernel):
+    host = HOST.replace(
+        "namespace optiling {",
+        '#include "tiling/platform/platform_ascendc.h"\n#include "tiling/tiling_api.h"\nnamespace optiling {',
+        1,
+    ).replace(
+        "ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));",
+        """uint32_t mx = 0, mn = 0;
+  AscendC::GetBroadCastMaxMinTmpSize(platform_ascendc::PlatformAscendC(ctx->GetPlatformInfo()), ge::Shape({1, 64}),
+                                     ge::Shape({4, 64}), 4, false, mx, mn);
+  ctx->SetBlockDim(mn > 0 && mn <= mx && mx >= 4 * 64 * 4 ? 2 : 1);""",
+    )
+    r = kernel("", {"x": np.zeros(8, np.float32)}, {"y": ("float32", (8,))}, host=host).ok()
+    assert r.result["block_dim"] == 2
