@@ -176,6 +176,15 @@ TOLERATED = {
 """,
         "into the 256 bytes the runtime reserves",
     ),
+    "InitBuffer past the UB, its buffer never touched": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 160 * 1024);
+  pipe.InitBuffer(b, 64 * 1024);  // a temp buffer a dtype branch of the kernel never uses
+""",
+        "InitBuffer of 1 x 65536 bytes needs UB [163840, 229376) but only 196352 bytes are available",
+    ),
     "GM read past the buffer's padding": (
         """
   GlobalTensor<float> xg;
@@ -434,3 +443,22 @@ def test_broadcast_tmp_size_host_helper_has_the_library_spelling(kernel):
     )
     r = kernel("", {"x": np.zeros(8, np.float32)}, {"y": ("float32", (8,))}, host=host).ok()
     assert r.result["block_dim"] == 2
+
+
+def test_an_access_past_the_ub_is_an_error_in_either_mode(kernel):
+    body = """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 160 * 1024);
+  pipe.InitBuffer(b, 64 * 1024);
+  Duplicate(b.Get<float>(), 1.0f, 64);  // inside the UB: runs
+  %s
+"""
+    x = np.zeros(8, np.float32)
+    for touch in (
+        "Duplicate(b.Get<float>()[8192], 1.0f, 64);",
+        "b.Get<float>().SetValue(8200, 1.0f);",
+    ):
+        r = kernel(body % touch, {"x": x}, {"y": ("float32", (8,))}, strict=False)
+        assert r.status == "RUNTIME_ERROR", (touch, r.message)
+        assert "past the end of the 196608-byte UB" in r.message, r.message

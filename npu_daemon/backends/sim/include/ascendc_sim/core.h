@@ -308,6 +308,7 @@ class Core {
   // Record one pipe instruction after checking its UB accesses against unordered work of other
   // pipes; returns its index in the trace.
   int64_t IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* ub, size_t n);
+  void CheckInsideUb(uint32_t addr, uint64_t bytes, const SrcLoc& loc, const char* api) const;
   // Synchronisation: `key` names the flag (event id, or a queue slot for queue-implied flags).
   void SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
   void WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
