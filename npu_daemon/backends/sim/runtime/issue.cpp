@@ -61,7 +61,7 @@ void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d
     // A read a little past a buffer gets whatever memory follows on the device (zeros here), a
     // write into the rest of its allocator block touches no other tensor; a write further, or a
     // read beyond the buffer's pages, is an error.
-    ASCENDC_SIM_CHECK(toUb ? GmRangeReadable(gm, gmSpan) : GmRangeInAllocatorBlock(gm, gmSpan), loc,
+    ASCENDC_SIM_CHECK(GmRangeTolerated(gm, gmSpan, !toUb), loc,
                       "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)", api,
                       static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
     if (toUb)

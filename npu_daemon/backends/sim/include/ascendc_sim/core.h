@@ -359,11 +359,10 @@ const char* SocParamStr(const char* key);
 
 // ---- GM allocations, to bound-check GlobalTensor traffic -------------------------------------
 bool GmRangeValid(const void* p, uint64_t bytes);
-// Inside the pages mapped for the buffer that holds `p` (a read there runs on the device too).
-bool GmRangeReadable(const void* p, uint64_t bytes);
-// Inside the block torch_npu's caching allocator hands out for the buffer (its size plus 32 B,
-// rounded up to 512 B): a write there lands in bytes no other tensor owns.
-bool GmRangeInAllocatorBlock(const void* p, uint64_t bytes);
+// Past the buffer that holds `p` but where the device tolerates the access: a read inside the pages
+// mapped for it (it runs on the device too), a write inside the block torch_npu's caching allocator
+// hands out for it (its size plus 32 B, rounded up to 512 B: bytes no other tensor owns).
+bool GmRangeTolerated(const void* p, uint64_t bytes, bool write);
 // The emulation's address of GM the kernel addresses at `p` (p itself outside guarded buffers).
 uint8_t* GmHost(const void* p);
 std::string DescribeGm(uint64_t addr);  // "name+offset", for messages
