@@ -53,8 +53,10 @@ void RegisterOpDef(OpDef* def) { ascendc_sim::Ops().push_back(def); }
 
 // Out of line so a tiling compile does not instantiate the containers (op_def_registry.h).
 OpParamDef::OpParamDef(std::string name) : name_(std::move(name)) {}
-OpParamDef& OpParamDef::DataType(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
-OpParamDef& OpParamDef::DataTypeList(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+OpParamDef& OpParamDef::DataType(std::initializer_list<ge::DataType> t) { dtypes_ = t; return *this; }
+OpParamDef& OpParamDef::DataType(const std::vector<ge::DataType>& t) { dtypes_ = t; return *this; }
+OpParamDef& OpParamDef::DataTypeList(std::initializer_list<ge::DataType> t) { dtypes_ = t; return *this; }
+OpParamDef& OpParamDef::DataTypeList(const std::vector<ge::DataType>& t) { dtypes_ = t; return *this; }
 OpAttrDef::OpAttrDef(std::string name) : name_(std::move(name)) {}
 OpParamDef& OpAICoreConfig::Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
 OpParamDef& OpAICoreConfig::Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
@@ -68,5 +70,9 @@ OpAttrDef& OpDef::Attr(const char* name) { attrs_.emplace_back(name); return att
 }  // namespace ops
 
 namespace gert {
+size_t* TilingContext::GetWorkspaceSizes(size_t n) {
+  if (workspaces_.size() < n) workspaces_.resize(n, 0);
+  return workspaces_.data();
+}
 void RegisterOpImpl(const char* type, const OpImplTiling& impl) { ascendc_sim::Impls()[type] = impl; }
 }  // namespace gert

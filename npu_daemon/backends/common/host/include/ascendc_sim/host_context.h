@@ -241,10 +241,7 @@ class TilingContext {
   TilingData* GetRawTilingData() { return &raw_; }
   template <typename T>
   T* GetTilingData() { return reinterpret_cast<T*>(raw_.GetData()); }
-  size_t* GetWorkspaceSizes(size_t n) {
-    if (workspaces_.size() < n) workspaces_.resize(n, 0);
-    return workspaces_.data();
-  }
+  size_t* GetWorkspaceSizes(size_t n);  // out of line (registry.cpp): resize is a large instantiation
   size_t GetWorkspaceNum() const { return workspaces_.size(); }
   fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
   ge::graphStatus SetLocalMemorySize(uint32_t n) { localMemory_ = n; return ge::GRAPH_SUCCESS; }

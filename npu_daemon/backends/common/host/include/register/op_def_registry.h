@@ -4,6 +4,7 @@
 // backends/common/host/registry.cpp: inline, every tiling compile would instantiate their containers.
 #pragma once
 
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,11 +25,18 @@ class OpParamDef {
  public:
   explicit OpParamDef(std::string name);
   OpParamDef& ParamType(Option o) { option_ = o; return *this; }
-  OpParamDef& DataType(std::vector<ge::DataType> t);
-  OpParamDef& DataTypeList(std::vector<ge::DataType> t);
-  OpParamDef& Format(std::vector<ge::Format>) { return *this; }
-  OpParamDef& FormatList(std::vector<ge::Format>) { return *this; }
-  OpParamDef& UnknownShapeFormat(std::vector<ge::Format>) { return *this; }
+  // A braced list binds to the std::initializer_list overloads, so the candidate's compile builds
+  // no vector (its instantiation and inlining were a sixth of a tiling compile).
+  OpParamDef& DataType(std::initializer_list<ge::DataType> t);
+  OpParamDef& DataType(const std::vector<ge::DataType>& t);
+  OpParamDef& DataTypeList(std::initializer_list<ge::DataType> t);
+  OpParamDef& DataTypeList(const std::vector<ge::DataType>& t);
+  OpParamDef& Format(std::initializer_list<ge::Format>) { return *this; }
+  OpParamDef& Format(const std::vector<ge::Format>&) { return *this; }
+  OpParamDef& FormatList(std::initializer_list<ge::Format>) { return *this; }
+  OpParamDef& FormatList(const std::vector<ge::Format>&) { return *this; }
+  OpParamDef& UnknownShapeFormat(std::initializer_list<ge::Format>) { return *this; }
+  OpParamDef& UnknownShapeFormat(const std::vector<ge::Format>&) { return *this; }
   OpParamDef& ValueDepend(Option) { return *this; }
   OpParamDef& AutoContiguous() { return *this; }
   OpParamDef& IgnoreContiguous() { return *this; }
@@ -53,9 +61,12 @@ class OpAttrDef {
   OpAttrDef& Float(float = 0) { return *this; }
   OpAttrDef& Bool(bool = false) { return *this; }
   OpAttrDef& String(const char* = "") { return *this; }
-  OpAttrDef& ListInt(std::vector<int64_t> = {}) { return *this; }
-  OpAttrDef& ListFloat(std::vector<float> = {}) { return *this; }
-  OpAttrDef& ListBool(std::vector<bool> = {}) { return *this; }
+  OpAttrDef& ListInt(std::initializer_list<int64_t> = {}) { return *this; }
+  OpAttrDef& ListInt(const std::vector<int64_t>&) { return *this; }
+  OpAttrDef& ListFloat(std::initializer_list<float> = {}) { return *this; }
+  OpAttrDef& ListFloat(const std::vector<float>&) { return *this; }
+  OpAttrDef& ListBool(std::initializer_list<bool> = {}) { return *this; }
+  OpAttrDef& ListBool(const std::vector<bool>&) { return *this; }
   OpAttrDef& ListListInt(std::vector<std::vector<int64_t>> = {}) { return *this; }
   OpAttrDef& Comment(const char*) { return *this; }
   const std::string& Name() const { return name_; }
