@@ -6,7 +6,10 @@ For each worker count a fresh daemon (fresh state dir) gets `--n` distinct candi
 each is the op with a unique comment in its kernel and tiling sources, so every evaluation
 compiles both programs, checks every correctness case and times the bench case, as a search
 policy's new candidates do. Throughput is n / (wall time from first submission to last answer).
-All numbers are simulated-backend wall-clock numbers of this machine at the time of the run.
+All numbers are simulated-backend wall-clock numbers of this machine at the time of the run, except
+`cpu_s_per_eval`: user + sys of the daemon, its workers and every command they ran (compiles,
+harness runs) over the same span, per evaluation, which does not grow with the machine's load;
+60 * cores / cpu_s_per_eval is the throughput the host's cores allow when nothing else runs.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import uuid
 from pathlib import Path
 
 import zmq
+from fresh_cpu import tree_cpu_s
 
 from ascend_gym.client import LocalDaemon
 from ascend_gym.package import load_package
@@ -47,6 +51,7 @@ def run(pkg, workers: int, n: int) -> dict:
             for i in range(n)
         ]
         time.sleep(2.0)  # the workers import and announce themselves
+        cpu_0 = tree_cpu_s(d.process.pid)
         start = time.perf_counter()
         for r in requests:
             s = ctx.socket(zmq.DEALER)
@@ -55,6 +60,7 @@ def run(pkg, workers: int, n: int) -> dict:
             socks.append(s)
         results = [json.loads(s.recv_multipart()[-1]) for s in socks]
         wall = time.perf_counter() - start
+        cpu = tree_cpu_s(d.process.pid) - cpu_0
         for s in socks:
             s.close(0)
     statuses = sorted({r["status"] for r in results})
@@ -67,6 +73,7 @@ def run(pkg, workers: int, n: int) -> dict:
         "evaluations_per_minute": round(60 * n / wall, 1),
         "mean_compile_s": round(compile_s, 2),
         "mean_run_s": round(run_s, 2),
+        "cpu_s_per_eval": round(cpu / n, 3),
         "statuses": statuses,
         "loadavg_1min": round(os.getloadavg()[0], 2),
     }

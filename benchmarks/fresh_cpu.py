@@ -1,6 +1,6 @@
 """CPU time per fresh evaluation: what the daemon, its worker and every command they ran spent.
 
-    python benchmarks/fresh_cpu.py [--n 30] [--op level1/add]
+    python benchmarks/fresh_cpu.py [--n 30] [--op level1/add] [--cases-cached]
 
 CPU seconds (user + sys) do not grow with the machine's load the way wall time does, so two
 versions can be compared on a busy machine: run this script once with each on PYTHONPATH (the
@@ -10,7 +10,9 @@ built), each compiling (found in the build cache), checking every case and timin
 case data, the harness runs, the reference, the checker and the daemon's own work. Counted: the
 daemon process and its live descendants (utime + stime), plus what each of them spent in the
 children it waited for (cutime + cstime: the compiler and harness runs), before and after; and
-this client process apart.
+this client process apart. With `--cases-cached`, a first daemon (not counted) evaluates the same
+seeds, so the counted daemon (its own state dir: no run-cache hit) finds every case's inputs and
+reference in the case data cache: the evaluation without case generation.
 """
 
 from __future__ import annotations
@@ -74,9 +76,21 @@ def main() -> None:
     )
     ap.add_argument("--n", type=int, default=30)
     ap.add_argument("--op", default="level1/add")
+    ap.add_argument("--cases-cached", action="store_true")
     args = ap.parse_args()
     pkg = load_package(SUITE / args.op)
     stages = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
+    if (
+        args.cases_cached
+    ):  # generate every seed's case data, in a daemon whose run cache is then dropped
+        with tempfile.TemporaryDirectory() as state, LocalDaemon(workers=1, state_dir=state) as d:
+            client = DaemonClient(d.address)
+            for seed in range(args.n):
+                r = client.evaluate(
+                    EvalRequest(run_id="cpu", package=pkg, stages=stages, seed=seed)
+                )
+                assert r.status is Status.OK, r.message
+            client.close()
     with tempfile.TemporaryDirectory() as state, LocalDaemon(workers=1, state_dir=state) as daemon:
         client = DaemonClient(daemon.address)
         warm = client.evaluate(EvalRequest(run_id="cpu", package=pkg, stages=stages, seed=10**6))
@@ -98,6 +112,7 @@ def main() -> None:
             {
                 "op": args.op,
                 "n": args.n,
+                "cases_cached": args.cases_cached,
                 "daemon_cpu_s_per_eval": round(daemon_s / args.n, 4),
                 "client_cpu_s_per_eval": round(client_s / args.n, 4),
                 "wall_s_per_eval": round(wall_s / args.n, 4),

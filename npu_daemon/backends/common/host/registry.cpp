@@ -70,6 +70,16 @@ OpAttrDef& OpDef::Attr(const char* name) { attrs_.emplace_back(name); return att
 }  // namespace ops
 
 namespace gert {
+// Out of line: inline in host_context.h, the vector growth they instantiate (resize, push_back) was
+// instantiated again at the end of every tiling and kernel compile.
+void Shape::SetDimNum(size_t n) { dims_.resize(n, 1); }
+void Shape::AppendDim(int64_t v) { dims_.push_back(v); }
+bool Shape::operator==(const Shape& o) const { return dims_ == o.dims_; }
+ge::graphStatus InferDataTypeContext::SetOutputDataType(size_t i, ge::DataType t) {
+  if (outputs_.size() <= i) outputs_.resize(i + 1, ge::DT_UNDEFINED);
+  outputs_[i] = t;
+  return ge::GRAPH_SUCCESS;
+}
 size_t* TilingContext::GetWorkspaceSizes(size_t n) {
   if (workspaces_.size() < n) workspaces_.resize(n, 0);
   return workspaces_.data();

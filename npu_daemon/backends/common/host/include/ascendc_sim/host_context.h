@@ -90,17 +90,17 @@ class Shape {
   size_t GetDimNum() const { return dims_.size(); }
   int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
   void SetDim(size_t i, int64_t v) { if (i < dims_.size()) dims_[i] = v; }
-  void SetDimNum(size_t n) { dims_.resize(n, 1); }
+  void SetDimNum(size_t n);  // this and the other vector growers: out of line (registry.cpp)
   const int64_t& operator[](size_t i) const { return dims_[i]; }
   int64_t& operator[](size_t i) { return dims_[i]; }
   bool IsScalar() const { return dims_.empty(); }
-  void AppendDim(int64_t v) { dims_.push_back(v); }
+  void AppendDim(int64_t v);
   int64_t GetShapeSize() const {
     int64_t n = 1;
     for (int64_t d : dims_) n *= d;
     return n;
   }
-  bool operator==(const Shape& o) const { return dims_ == o.dims_; }
+  bool operator==(const Shape& o) const;
 
  private:
   std::vector<int64_t> dims_;
@@ -241,7 +241,7 @@ class TilingContext {
   TilingData* GetRawTilingData() { return &raw_; }
   template <typename T>
   T* GetTilingData() { return reinterpret_cast<T*>(raw_.GetData()); }
-  size_t* GetWorkspaceSizes(size_t n);  // out of line (registry.cpp): resize is a large instantiation
+  size_t* GetWorkspaceSizes(size_t n);
   size_t GetWorkspaceNum() const { return workspaces_.size(); }
   fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
   ge::graphStatus SetLocalMemorySize(uint32_t n) { localMemory_ = n; return ge::GRAPH_SUCCESS; }
@@ -304,11 +304,7 @@ class InferShapeRangeContext {
 class InferDataTypeContext {
  public:
   ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
-  ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
-    if (outputs_.size() <= i) outputs_.resize(i + 1, ge::DT_UNDEFINED);
-    outputs_[i] = t;
-    return ge::GRAPH_SUCCESS;
-  }
+  ge::graphStatus SetOutputDataType(size_t i, ge::DataType t);
   std::vector<ge::DataType> inputs_, outputs_;
 };
 
