@@ -85,7 +85,7 @@ ANCHORS: dict[str, Anchor] = {
         metric="aiv_vec_time_us",
     ),
     # Cube anchors: Huawei's public Matmul tuning cases (asc-devkit docs/zh/guide, "Matmul性能调优案例":
-    # "Matmul算子优化Tiling策略", "Matmul高阶API使能MDL模板", "Matmul高阶API使能UnitFlag"); see
+    # "Matmul算子优化Tiling策略", "Matmul高阶API使能MDL模板", "Matmul高阶API使能UnitFlag", "Matmul高阶API使能纯Cube模式"); see
     # docs/performance_model.md. C1 on a 20-AIC part, Task Duration; C2/C3 the per-core aic_time.
     "C1": Anchor(
         "C1",
@@ -114,6 +114,17 @@ ANCHORS: dict[str, Anchor] = {
         # Write-bound (15.7 MB of fp32 C, 5.9 MB read in 37 us: ~0.6 TB/s): the 20-AIC part with the
         # 0.8 TB/s HBM.
         soc="Ascend910B4",
+    ),
+    # The C3 shape on a 24-AIC part, cube only ("Matmul高阶API使能纯Cube模式": 11.21 us; the same
+    # kernel is 10.62 us in "Matmul高阶API使能Tiling全量常量化"): 15.7 MB of C in ~11 us.
+    "C5": Anchor(
+        "C5",
+        "c1_matmul",
+        (("t5_k64_24core", 11.21),),
+        ladder=False,
+        tolerance=0.25,
+        metric="aic_time_us",
+        soc="Ascend910B2",
     ),
     # The practical ceiling: the tuned large square-ish fp16 case keeps the cube ~80-85% busy
     # ("Cube利用率达到80%+"): aic_mac_ratio.
