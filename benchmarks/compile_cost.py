@@ -6,7 +6,9 @@ Wall-clock compile times swing with the machine's load (it is shared); executed 
 not. A fresh candidate (a unique comment in its tiling and kernel sources) is compiled the way the
 sim backend compiles it (tiling.so and the bench case's kernel.so), with g++ run under
 `valgrind --tool=callgrind --trace-children=yes`; the instructions of each program g++ starts
-(cc1plus, as, the linker) are summed per compile. Needs valgrind; takes about a minute.
+(cc1plus, as, the linker) are summed per compile. Each compile is then counted again with its
+sources replaced by an empty file (same command: flags, precompiled header, link): what every
+compile pays before a line of the candidate is read. Needs valgrind; takes about two minutes.
 """
 
 from __future__ import annotations
@@ -56,6 +58,12 @@ def main() -> None:
         def under_callgrind(
             cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float
         ) -> None:
+            if phase.endswith("empty source"):
+                (cwd / "empty.cpp").write_text("")
+                cmd = [
+                    *(a for a in cmd if not (a.endswith(".cpp") and not a.startswith("-"))),
+                    "empty.cpp",
+                ]
             # The same command outside the sandbox (whose address-space limit valgrind exceeds).
             done = subprocess.run(
                 [
@@ -74,12 +82,26 @@ def main() -> None:
 
         build.compile_candidate = under_callgrind
         try:
+            empty = pkg.with_sources(
+                tiling=pkg.tiling_source + tag + "// empty\n",
+                kernel=pkg.kernel_source + tag + "// empty\n",
+            )
             for phase, compile_one in [
                 ("tiling", lambda: build.build_tiling(pkg, work / "pkg", rt, 600)),
                 (
                     "kernel",
                     lambda: kernel_build.build_kernel(
                         pkg, dtype_macros(pkg.spec, pkg.spec.bench_case), work / "pkg", rt, 600
+                    ),
+                ),
+                (
+                    "tiling, empty source",
+                    lambda: build.build_tiling(empty, work / "pkg", rt, 600),
+                ),
+                (
+                    "kernel, empty source",
+                    lambda: kernel_build.build_kernel(
+                        empty, dtype_macros(pkg.spec, pkg.spec.bench_case), work / "pkg", rt, 600
                     ),
                 ),
             ]:

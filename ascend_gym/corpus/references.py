@@ -418,3 +418,58 @@ def softmax_topk(x, k):
     p = softmax(x, -1)
     order = np.argsort(-p, axis=-1, kind="stable")[:, :k]
     return np.take_along_axis(p, order, axis=-1), order
+
+
+def reduce_custom(x):
+    z = np.ma.masked_all(32, np.float64)  # the sample writes the sum into z[0] only
+    z[0] = _f(x).sum()
+    return z
+
+
+def whole_reduce_sum_custom(x):
+    return _f(x).sum(axis=1)
+
+
+def arange(start, end, step):
+    s, e, d = (_f(a).ravel()[0] for a in (start, end, step))
+    return s + np.arange(int(np.ceil((e - s) / d))) * d
+
+
+def _strided(x, n, incx):
+    return np.asarray(x)[: n * incx : incx]
+
+
+def _abs_sum_parts(x, n, incx):  # |re| + |im| in fp32, as the BLAS complex routines rank them
+    z = _strided(x, n, incx).astype(np.complex64)
+    return np.abs(z.real) + np.abs(z.imag)
+
+
+def scasum(x, n, incx):
+    return np.array([_abs_sum_parts(x, n, incx).astype(np.float64).sum()])
+
+
+def scnrm2(x, n, incx):
+    z = _strided(x, n, incx).astype(np.complex128)
+    return np.array([np.sqrt((z.real**2 + z.imag**2).sum())])
+
+
+def icamax(x, n, incx):
+    return np.array([np.argmax(_abs_sum_parts(x, n, incx)) + 1])
+
+
+def icamin(x, n, incx):
+    return np.array([np.argmin(_abs_sum_parts(x, n, incx)) + 1])
+
+
+def expand_v2(x, shape):
+    return np.broadcast_to(x, shape)
+
+
+def fill(dims, value):
+    return np.full([int(d) for d in np.asarray(dims).ravel()], np.asarray(value).ravel()[0])
+
+
+def broadcast_custom(x, bufferMode, dim, isReuseSource, axis, num):
+    if dim == 1:
+        return np.broadcast_to(x, (num,))
+    return np.repeat(x, num, axis=axis)

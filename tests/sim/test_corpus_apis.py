@@ -176,6 +176,15 @@ TOLERATED = {
 """,
         "into the 256 bytes the runtime reserves",
     ),
+    "InitBuffer past the UB, its buffer never touched": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 160 * 1024);
+  pipe.InitBuffer(b, 64 * 1024);  // a temp buffer a dtype branch of the kernel never uses
+""",
+        "InitBuffer of 1 x 65536 bytes needs UB [163840, 229376) but only 196352 bytes are available",
+    ),
     "GM read past the buffer's padding": (
         """
   GlobalTensor<float> xg;
@@ -186,6 +195,32 @@ TOLERATED = {
   DataCopy(a.Get<float>(), xg, 256);  // 1 KiB from a 64-element input
 """,
         "runs past the buffer",
+    ),
+    "GM write past the buffer's padding, inside its allocator block": (
+        """
+  GlobalTensor<float> yg;
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, 1024);
+  Duplicate(a.Get<float>(), 2.0f, 128);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, a.Get<float>(), 96);  // 384 B into an 8-element output: its block is 512 B
+  yg.SetValue(100, 3.0f);
+""",
+        "runs past the buffer's padding, inside its 512 B allocator block",
+    ),
+    "WholeReduceSum results past the destination, inside the UB": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 4096);
+  pipe.InitBuffer(b, 32);
+  Duplicate(a.Get<float>(), 1.0f, 1024);
+  PipeBarrier<PIPE_V>();
+  WholeReduceSum(b.Get<float>(), a.Get<float>(), 64, 16, 1, 1, 8);  // 16 sums into 8 elements
+""",
+        "WholeReduceSum: writes 16 elements, the destination has 8",
     ),
 }
 
@@ -287,3 +322,143 @@ def test_tbuf_takes_the_queue_forms_and_zero_length_queues_still_queue(kernel):
     x = np.arange(32, dtype=np.float32)
     r = kernel(body, {"x": x}, {"y": ("float32", (32,))}).ok()
     np.testing.assert_array_equal(r.outputs["y"], x)
+
+
+def test_tiling_header_includes_of_toolkit_headers_parse_at_global_scope(kernel):
+    # The kernel sees the tiling header wrapped in a namespace of its own; the toolkit headers it
+    # includes (here two that declare std:: names) must be parsed before that namespace.
+    from conftest import TILING_H
+
+    tiling_h = TILING_H.replace(
+        '#include "register/tilingdata_base.h"',
+        '#include "register/op_def_registry.h"\n#include "tiling/platform/platform_ascendc.h"\n'
+        '#include "register/tilingdata_base.h"',
+    )
+    x = np.arange(8, dtype=np.float32)
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(0, xg.GetValue(7));
+"""
+    r = kernel(body, {"x": x}, {"y": ("float32", (1,))}, tiling_h=tiling_h).ok()
+    assert r.outputs["y"][0] == 7
+
+
+def test_data_copy_pad_of_zero_length_moves_nothing(kernel):
+    # The A2 library's range for DataCopyPad is blockCount [0, 4095], blockLen [0, 2097151] bytes:
+    # an empty tail copies nothing, in and out, and is no error in strict mode either.
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TQue<QuePosition::VECOUT, 1> q;
+  pipe.InitBuffer(q, 1, 64);
+  LocalTensor<float> t = q.AllocTensor<float>();
+  Duplicate(t, 5.0f, 16);
+  q.EnQue(t);
+  t = q.DeQue<float>();
+  DataCopyPad(t, xg, DataCopyExtParams{1, 0, 0, 0, 0}, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+  DataCopyPad(t, xg, DataCopyExtParams{0, 32, 0, 0, 0}, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+  DataCopyPad(yg, t, DataCopyExtParams{1, 0, 0, 0, 0});
+  DataCopyPad(yg[4], t, DataCopyExtParams{1, 16, 0, 0, 0});
+  q.FreeTensor(t);
+"""
+    x = np.arange(8, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (8,))}).ok()
+    assert r.result.get("warnings", []) == []
+    np.testing.assert_array_equal(r.outputs["y"][4:], [5, 5, 5, 5])
+
+
+def test_gm_write_past_the_allocator_block_stays_an_error(kernel):
+    body = """
+  GlobalTensor<float> yg;
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(128, 1.0f);  // byte 512 of an 8-element output: past its 512 B allocator block
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("float32", (8,))}, strict=False)
+    assert r.status == "RUNTIME_ERROR" and "outside every GM buffer" in r.message, r.message
+
+
+def test_div_ceil_is_the_library_scalar_ceiling_division(kernel):
+    body = """
+  GlobalTensor<int32_t> yg;
+  yg.SetGlobalBuffer((__gm__ int32_t*)y);
+  constexpr uint32_t blocks = AscendC::DivCeil(333u * 4u, 32u);  // usable in constant expressions
+  yg.SetValue(0, blocks);
+  yg.SetValue(1, AscendC::DivCeil(64u, 32u));
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("int32", (2,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], [42, 2])
+
+
+def test_cce_aicore_names_the_a2_vector_core(kernel):
+    body = """
+  GlobalTensor<int32_t> yg;
+  yg.SetGlobalBuffer((__gm__ int32_t*)y);
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 220
+  yg.SetValue(0, 220);  // the path real operators take on Atlas A2
+#else
+  yg.SetValue(0, -1);
+#endif
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("int32", (1,))}).ok()
+    assert r.outputs["y"][0] == 220
+
+
+def test_atan_is_the_high_level_arctangent(kernel):
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 256);
+  pipe.InitBuffer(b, 256);
+  DataCopy(a.Get<float>(), xg, 64);
+  PipeBarrier<PIPE_ALL>();
+  Atan<float, false>(b.Get<float>(), a.Get<float>(), 64);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, b.Get<float>(), 64);
+"""
+    x = np.linspace(-20, 20, 64, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (64,))}).ok()
+    np.testing.assert_allclose(
+        r.outputs["y"], np.arctan(x.astype(np.float64)), rtol=1e-6, atol=1e-7
+    )
+
+
+def test_broadcast_tmp_size_host_helper_has_the_library_spelling(kernel):
+    host = HOST.replace(
+        "namespace optiling {",
+        '#include "tiling/platform/platform_ascendc.h"\n#include "tiling/tiling_api.h"\nnamespace optiling {',
+        1,
+    ).replace(
+        "ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));",
+        """uint32_t mx = 0, mn = 0;
+  AscendC::GetBroadCastMaxMinTmpSize(platform_ascendc::PlatformAscendC(ctx->GetPlatformInfo()), ge::Shape({1, 64}),
+                                     ge::Shape({4, 64}), 4, false, mx, mn);
+  ctx->SetBlockDim(mn > 0 && mn <= mx && mx >= 4 * 64 * 4 ? 2 : 1);""",
+    )
+    r = kernel("", {"x": np.zeros(8, np.float32)}, {"y": ("float32", (8,))}, host=host).ok()
+    assert r.result["block_dim"] == 2
+
+
+def test_an_access_past_the_ub_is_an_error_in_either_mode(kernel):
+    body = """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 160 * 1024);
+  pipe.InitBuffer(b, 64 * 1024);
+  Duplicate(b.Get<float>(), 1.0f, 64);  // inside the UB: runs
+  %s
+"""
+    x = np.zeros(8, np.float32)
+    for touch in (
+        "Duplicate(b.Get<float>()[8192], 1.0f, 64);",
+        "b.Get<float>().SetValue(8200, 1.0f);",
+    ):
+        r = kernel(body % touch, {"x": x}, {"y": ("float32", (8,))}, strict=False)
+        assert r.status == "RUNTIME_ERROR", (touch, r.message)
+        assert "past the end of the 196608-byte UB" in r.message, r.message

@@ -178,14 +178,31 @@ TILING_HEADER_DEPS = [
 ]
 
 
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"][^">]+[">])', re.M)
+
+
 def host_tiling_view(pkg: OperatorPackage) -> list[str]:
     """The tiling view over the host header as the simulator's headers compile it."""
     view = tiling_view(pkg, [f'#include "{pkg.tiling_header_path}"'])
-    return [*tiling_header_includes(), *view] if view else []
+    return [*tiling_header_includes(), *toolkit_includes(pkg), *view] if view else []
 
 
 def tiling_header_includes() -> list[str]:
     return [f"#include <{h}>" if "/" not in h else f'#include "{h}"' for h in TILING_HEADER_DEPS]
+
+
+def toolkit_includes(pkg: OperatorPackage) -> list[str]:
+    """The host header's own includes of toolkit and system headers beyond TILING_HEADER_DEPS,
+    so that they too are parsed at global scope, not inside the wrapping namespace (a package
+    file it includes stays inside: it may hold more TilingData)."""
+    known = set(tiling_header_includes())
+    found = []
+    for spelled in _INCLUDE.findall(pkg.files[pkg.tiling_header_path]):
+        name = spelled[1:-1]
+        line = f"#include {spelled}"
+        if line not in known and line not in found and not any(p.endswith(name) for p in pkg.files):
+            found.append(line)
+    return found
 
 
 _KERNEL_TYPE = re.compile(r"KERNEL_TASK_TYPE_DEFAULT\s*\(\s*(KERNEL_TYPE_\w+)\s*\)")

@@ -2,6 +2,12 @@
 // compiles unmodified with g++ -std=c++17; see ../../../../docs/simulator.md for what is modelled.
 #pragma once
 
+// The toolchain's core-architecture macro for the A2 (Ascend910B, dav-c220) cores every SoC preset
+// models: kernels pick their A2 code paths with `#if __CCE_AICORE__ == 220`.
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 220
+#endif
+
 #include "ascendc_sim/core.h"
 #include "ascendc_sim/data_copy.h"
 #include "ascendc_sim/memory.h"

@@ -110,13 +110,24 @@ void Core::Append(Instr ins) {
 }
 
 int64_t Core::IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* acc, size_t n) {
+  for (size_t i = 0; i < n; ++i) CheckInsideUb(acc[i].addr, acc[i].bytes, loc, api);
   ins.site = Site_(loc, api);
   race_->Instruction(ins.pipe, ins.site, acc, n, loc, api);
   Append(ins);
   return static_cast<int64_t>(trace_.instrs.size()) - 1;
 }
 
+// A vector core has the UB only: past it (a buffer InitBuffer placed beyond the UB) the hardware has
+// no memory, while the emulation's local memory goes on into the cube buffers.
+void Core::CheckInsideUb(uint32_t addr, uint64_t bytes, const SrcLoc& loc, const char* api) const {
+  if (spec_.type != CoreType::kAiv) return;
+  const uint32_t ub = local_.Size(LocalBuf::kUB);
+  ASCENDC_SIM_CHECK(addr + bytes <= ub, loc, "%s: touches UB [%u, %llu), past the end of the %u-byte UB", api, addr,
+                    static_cast<unsigned long long>(addr + bytes), ub);
+}
+
 void Core::ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc, const char* api) {
+  CheckInsideUb(addr, bytes, loc, api);
   if (lastVector_ >= 0 && race_->VectorAhead()) {
     // Compiler-inserted PIPE_V -> PIPE_S sync before the scalar unit touches UB.
     race_->SyncVectorToScalar();
@@ -216,14 +227,24 @@ uint32_t TPipe::Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc
     used += static_cast<uint32_t>(bytes);
     return base;
   }
-  ASCENDC_SIM_CHECK(used_ + bytes <= core.Local().Size(ascendc_sim::LocalBuf::kUB), loc,
-                    "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available", num, len, used_,
-                    static_cast<unsigned long long>(used_ + bytes), core.UbCapacity());
-  // Into the bytes the runtime reserves at the top of the UB: the device does not stop it.
-  ASCENDC_SIM_WARN_UNLESS(used_ + bytes <= core.UbCapacity(), loc,
-                          "InitBuffer of %u x %u bytes needs UB [%u, %llu), into the %llu bytes the runtime reserves above %u",
-                          num, len, used_, static_cast<unsigned long long>(used_ + bytes),
-                          static_cast<unsigned long long>(core.Local().Size(ascendc_sim::LocalBuf::kUB) - core.UbCapacity()), core.UbCapacity());
+  // TPipe only hands out addresses (the library checks the UB size in its CPU debug build only):
+  // past the UB the device fails when an instruction touches those addresses, which every UB access
+  // checks (Core::IssueAccesses, Core::ScalarUb). The local memory behind the UB bounds the emulation.
+  ASCENDC_SIM_CHECK(used_ + bytes <= core.LocalBytes(), loc, "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available",
+                    num, len, used_, static_cast<unsigned long long>(used_ + bytes), core.UbCapacity());
+  if (used_ + bytes > core.Local().Size(ascendc_sim::LocalBuf::kUB)) {
+    ascendc_sim::DeviceTolerated(loc,
+                                 "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available (an access past the "
+                                 "%u-byte UB is an error)",
+                                 num, len, used_, static_cast<unsigned long long>(used_ + bytes), core.UbCapacity(),
+                                 core.Local().Size(ascendc_sim::LocalBuf::kUB));
+  } else {  // into the bytes the runtime reserves at the top of the UB: the device does not stop it
+    ASCENDC_SIM_WARN_UNLESS(used_ + bytes <= core.UbCapacity(), loc,
+                            "InitBuffer of %u x %u bytes needs UB [%u, %llu), into the %llu bytes the runtime reserves above %u", num, len,
+                            used_, static_cast<unsigned long long>(used_ + bytes),
+                            static_cast<unsigned long long>(core.Local().Size(ascendc_sim::LocalBuf::kUB) - core.UbCapacity()),
+                            core.UbCapacity());
+  }
   uint32_t base = used_;
   used_ += static_cast<uint32_t>(bytes);
   core.NoteUbInUse(used_);

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <set>
@@ -480,15 +481,24 @@ void CheckTrace(const std::vector<Instr>& trace, size_t cores) {
 // emulation (through a host view of its buffers) or cut its trace after writing fails here.
 constexpr uint64_t kScalarStoreBytes = 64;  // the widest store one instruction makes (AVX-512)
 
-uint64_t ChangedBytes(const uint8_t* now, const uint8_t* before, uint64_t n) {
+// Counted in runs of 255 bytes into a byte-wide counter, which the compiler vectorises without
+// widening every comparison to 64 bits (twice as fast on a large output).
+template <typename Was>
+uint64_t CountChanged(const uint8_t* now, uint64_t n, Was was) {
   uint64_t changed = 0;
-  for (uint64_t i = 0; i < n; ++i) changed += now[i] != before[i];
+  for (uint64_t i = 0; i < n; i += 255) {
+    uint8_t run = 0;
+    const uint64_t end = std::min<uint64_t>(n, i + 255);
+    for (uint64_t j = i; j < end; ++j) run += now[j] != was(j);
+    changed += run;
+  }
   return changed;
 }
+uint64_t ChangedBytes(const uint8_t* now, const uint8_t* before, uint64_t n) {
+  return CountChanged(now, n, [before](uint64_t i) { return before[i]; });
+}
 uint64_t ChangedBytes(const uint8_t* now, uint8_t fill, uint64_t n) {
-  uint64_t changed = 0;
-  for (uint64_t i = 0; i < n; ++i) changed += now[i] != fill;
-  return changed;
+  return CountChanged(now, n, [fill](uint64_t) { return fill; });
 }
 
 void CheckOutputsPaidFor(const GmArgs& gm, uint64_t gmWriteBytes, uint64_t scalarCycles) {

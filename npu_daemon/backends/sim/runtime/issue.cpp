@@ -58,13 +58,18 @@ void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d
   uint64_t gmSpan = d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.gmPitch + d.rowBytes : 0;
   const bool toUb = op == Op::kCopyGmToUb;
   if (gmSpan != 0 && !GmRangeValid(gm, gmSpan)) {
-    // A read a little past a buffer gets whatever memory follows on the device (zeros here); a
-    // write there, or a read beyond the buffer's pages, is an error.
-    ASCENDC_SIM_CHECK(toUb && GmRangeReadable(gm, gmSpan), loc,
+    // A read a little past a buffer gets whatever memory follows on the device (zeros here), a
+    // write into the rest of its allocator block touches no other tensor; a write further, or a
+    // read beyond the buffer's pages, is an error.
+    ASCENDC_SIM_CHECK(GmRangeTolerated(gm, gmSpan, !toUb), loc,
                       "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)", api,
                       static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
-    DeviceTolerated(loc, "%s: GM read of %llu bytes at %s runs past the buffer (the device reads the memory that follows)",
-                    api, static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+    if (toUb)
+      DeviceTolerated(loc, "%s: GM read of %llu bytes at %s runs past the buffer (the device reads the memory that follows)",
+                      api, static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+    else
+      DeviceTolerated(loc, "%s: GM write of %llu bytes at %s runs past the buffer's padding, inside its 512 B allocator block",
+                      api, static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
   }
   Instr ins{};
   ins.pipe = toUb ? PIPE_MTE2 : PIPE_MTE3;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -155,38 +156,38 @@ void RegisterGm(const void* base, uint64_t bytes, const std::string& name, const
   const auto b = reinterpret_cast<uintptr_t>(base);
   GmBuffers()[b] = GmBuf{bytes, name, host ? static_cast<intptr_t>(reinterpret_cast<uintptr_t>(host) - b) : 0, host ? mapped : 0};
 }
+// The registered buffer at or below `addr` (the one that may hold it), or null.
+static const std::pair<const uintptr_t, GmBuf>* BufferBelow(uintptr_t addr) {
+  auto it = GmBuffers().upper_bound(addr);
+  return it == GmBuffers().begin() ? nullptr : &*std::prev(it);
+}
 uint8_t* GmHost(const void* p) {
   const auto addr = reinterpret_cast<uintptr_t>(p);
-  auto it = GmBuffers().upper_bound(addr);
-  if (it == GmBuffers().begin()) return static_cast<uint8_t*>(const_cast<void*>(p));
-  --it;
-  return reinterpret_cast<uint8_t*>(addr < it->first + it->second.mapped ? addr + it->second.toHost : addr);
+  const auto* buf = BufferBelow(addr);
+  return reinterpret_cast<uint8_t*>(buf && addr < buf->first + buf->second.mapped ? addr + buf->second.toHost : addr);
 }
 bool InGuardedGm(uintptr_t addr) {
-  auto it = GmBuffers().upper_bound(addr);
-  if (it == GmBuffers().begin()) return false;
-  --it;
-  return addr < it->first + it->second.mapped;
+  const auto* buf = BufferBelow(addr);
+  return buf && addr < buf->first + buf->second.mapped;
 }
 bool GmRangeValid(const void* p, uint64_t bytes) {
   const auto addr = reinterpret_cast<uintptr_t>(p);
-  auto it = GmBuffers().upper_bound(addr);
-  if (it == GmBuffers().begin()) return false;
-  --it;
-  return addr + bytes <= it->first + it->second.bytes;
+  const auto* buf = BufferBelow(addr);
+  return buf && addr + bytes <= buf->first + buf->second.bytes;
 }
-bool GmRangeReadable(const void* p, uint64_t bytes) {
+bool GmRangeTolerated(const void* p, uint64_t bytes, bool write) {
   const auto addr = reinterpret_cast<uintptr_t>(p);
-  auto it = GmBuffers().upper_bound(addr);
-  if (it == GmBuffers().begin()) return false;
-  --it;
-  return addr + bytes <= it->first + std::max(it->second.bytes, it->second.mapped);
+  const auto* buf = BufferBelow(addr);
+  if (!buf) return false;
+  if (!write) return addr + bytes <= buf->first + std::max(buf->second.bytes, buf->second.mapped);
+  // `bytes` of a registered buffer already holds aclrtMalloc's padding: ALIGN_UP(size, 32) + 32.
+  const uint64_t block = (buf->second.bytes + 511) / 512 * 512;
+  return addr + bytes <= buf->first + std::min(block, buf->second.mapped);
 }
 std::string DescribeGm(uint64_t addr) {
-  auto it = GmBuffers().upper_bound(addr);
-  if (it == GmBuffers().begin()) return "GM address " + std::to_string(addr);
-  --it;
-  return (it->second.name.empty() ? std::string("GM buffer") : it->second.name) + "+" + std::to_string(addr - it->first);
+  const auto* buf = BufferBelow(addr);
+  if (!buf) return "GM address " + std::to_string(addr);
+  return (buf->second.name.empty() ? std::string("GM buffer") : buf->second.name) + "+" + std::to_string(addr - buf->first);
 }
 
 }  // namespace ascendc_sim

@@ -1,5 +1,5 @@
 // High-level element-wise math APIs (docs/ascendc.md API 7): Sigmoid, Tanh, Sin, Cos, Erf, Sign, Log,
-// Log2, Log10, Exp<T, taylorLevel>, Power, Gelu, FasterGelu, Silu, Swish, Floor, Ceil, Round,
+// Log2, Log10, Atan, Exp<T, taylorLevel>, Power, Gelu, FasterGelu, Silu, Swish, Floor, Ceil, Round,
 // ClampMax, ClampMin.
 //
 // Each is evaluated in float and rounded once to T. The real library expands them into several
@@ -65,6 +65,7 @@ ASCENDC_SIM_ADV_UNARY(Tanh, 5, std::tanh(x))
 ASCENDC_SIM_ADV_UNARY(Sin, 8, std::sin(x))
 ASCENDC_SIM_ADV_UNARY(Cos, 8, std::cos(x))
 ASCENDC_SIM_ADV_UNARY(Erf, 8, std::erf(x))
+ASCENDC_SIM_ADV_UNARY(Atan, 12, std::atan(x))
 ASCENDC_SIM_ADV_UNARY(Sign, 3, ascendc_sim::math::Sign(x))
 ASCENDC_SIM_ADV_UNARY(Log, 1, std::log(x))
 ASCENDC_SIM_ADV_UNARY(Log2, 2, std::log2(x))

@@ -308,6 +308,7 @@ class Core {
   // Record one pipe instruction after checking its UB accesses against unordered work of other
   // pipes; returns its index in the trace.
   int64_t IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* ub, size_t n);
+  void CheckInsideUb(uint32_t addr, uint64_t bytes, const SrcLoc& loc, const char* api) const;
   // Synchronisation: `key` names the flag (event id, or a queue slot for queue-implied flags).
   void SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
   void WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api);
@@ -358,8 +359,10 @@ const char* SocParamStr(const char* key);
 
 // ---- GM allocations, to bound-check GlobalTensor traffic -------------------------------------
 bool GmRangeValid(const void* p, uint64_t bytes);
-// Inside the pages mapped for the buffer that holds `p` (a read there runs on the device too).
-bool GmRangeReadable(const void* p, uint64_t bytes);
+// Past the buffer that holds `p` but where the device tolerates the access: a read inside the pages
+// mapped for it (it runs on the device too), a write inside the block torch_npu's caching allocator
+// hands out for it (its size plus 32 B, rounded up to 512 B: bytes no other tensor owns).
+bool GmRangeTolerated(const void* p, uint64_t bytes, bool write);
 // The emulation's address of GM the kernel addresses at `p` (p itself outside guarded buffers).
 uint8_t* GmHost(const void* p);
 std::string DescribeGm(uint64_t addr);  // "name+offset", for messages

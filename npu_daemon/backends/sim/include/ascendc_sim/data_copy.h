@@ -86,6 +86,13 @@ void CopyRows(const Dma& d, T* dst, const T* src, bool toUb) {
 }
 
 void CheckParams(const AscendC::DataCopyParams& p, const char* api, const SrcLoc& loc);
+// The A2 library accepts blockCount in [0, 4095] and blockLen in [0, 2097151] bytes (its own
+// parameter check for dav_c220); a zero count or length moves nothing. False: nothing to copy.
+inline bool CheckPadParams(uint32_t blockCount, uint32_t blockLen, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(blockCount <= 4095, loc, "DataCopyPad: blockCount %u out of range [0, 4095]", blockCount);
+  ASCENDC_SIM_CHECK(blockLen <= 2097151, loc, "DataCopyPad: blockLen %u bytes out of range [0, 2097151]", blockLen);
+  return blockCount != 0 && blockLen != 0;
+}
 
 // The piece rows of a slice: one per index combination of the dimensions past the first (the
 // second dimension fastest); the library issues one DMA per row, the first dimension's pieces its bursts.
@@ -204,8 +211,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
 template <typename T>
 __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                                    const DataCopyPadExtParams<T>& pad, ASCENDC_SIM_LOC) {
-  ASCENDC_SIM_CHECK(p.blockCount >= 1 && p.blockCount <= 4095, loc, "DataCopyPad: blockCount %u out of range [1, 4095]", p.blockCount);
-  ASCENDC_SIM_CHECK(p.blockLen >= 1 && p.blockLen <= 2097151, loc, "DataCopyPad: blockLen %u bytes out of range [1, 2097151]", p.blockLen);
+  if (!ascendc_sim::CheckPadParams(p.blockCount, p.blockLen, loc)) return;
   const uint32_t left = pad.isPad ? pad.leftPadding * sizeof(T) : 0;
   const uint32_t row = (left + p.blockLen + (pad.isPad ? pad.rightPadding * sizeof(T) : 0) + 31u) / 32u * 32u;
   ascendc_sim::Dma d{p.blockCount, p.blockLen, static_cast<uint64_t>(p.blockLen) + p.srcStride, row + p.dstStride * 32u, row};
@@ -241,8 +247,7 @@ __aicore__ inline void SetPadValue(T paddingValue) {
 }
 template <typename T>
 __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, ASCENDC_SIM_LOC) {
-  ASCENDC_SIM_CHECK(p.blockCount >= 1 && p.blockCount <= 4095, loc, "DataCopyPad: blockCount %u out of range [1, 4095]", p.blockCount);
-  ASCENDC_SIM_CHECK(p.blockLen >= 1 && p.blockLen <= 2097151, loc, "DataCopyPad: blockLen %u bytes out of range [1, 2097151]", p.blockLen);
+  if (!ascendc_sim::CheckPadParams(p.blockCount, p.blockLen, loc)) return;
   const uint32_t row = (p.blockLen + 31u) / 32u * 32u;
   ascendc_sim::Dma d{p.blockCount, p.blockLen, static_cast<uint64_t>(p.blockLen) + p.dstStride, row + p.srcStride * 32u, row};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopyPad", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,

@@ -34,6 +34,8 @@ __aicore__ inline void InitSocState() {
 // Scalar bfloat16 <-> float conversions (the scalar unit has no bf16 arithmetic).
 __aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 __aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
+// The library's scalar ceiling division (kernel_utils of asc-devkit; the samples call it qualified).
+__aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "ascendc_sim/host_context.h"
+#include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_api.h"
 
 namespace AscendC {
@@ -54,6 +55,12 @@ ASCENDC_SIM_TMP_SIZE(Broadcast, 1)
 ASCENDC_SIM_TMP_SIZE(CumSum, 2)
 #undef ASCENDC_SIM_TMP_SIZE
 
+// The library's spelling for the BroadCast API: sized by the destination, which it fills.
+inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const ge::Shape& srcShape, const ge::Shape& dstShape,
+                                      uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  (void)srcShape;
+  sim_detail::TmpSizes(dstShape, typeSize, isReuseSource, 1, maxValue, minValue);
+}
 inline void GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
                                 uint32_t& minValue) {
   sim_detail::TmpSizes(srcShape, typeSize, isReuseSource, 3, maxValue, minValue);

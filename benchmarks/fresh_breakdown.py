@@ -1,0 +1,202 @@
+"""Where the CPU of a fresh evaluation goes, stage by stage, and what the sandbox costs per command.
+
+    python benchmarks/fresh_breakdown.py [--n 10] [--op level1/add] [--new-seeds] [--quota-mb 256]
+
+CPU seconds (user + sys of this process and of every child it waited for) do not grow with the
+machine's load the way wall time does. The evaluations run in this process exactly as a daemon
+worker runs them (`workers.evaluate`: the source policy, the daemon's own suite package, the
+backend's build, case data, harness runs and checks); run as root, the worker's sandbox is set up
+as the daemon sets it up (a sandbox uid, its own network and mount namespaces, a tmpfs of
+`--quota-mb` per evaluation). Each stage's function is timed where it is called (a stage inside
+another is also counted in the outer one). The compiles are found in the build cache (the op is
+built once first); the case data too, unless `--new-seeds` gives every evaluation a seed of its
+own (as `fresh_cpu.py` does to dodge the daemon's run cache: then inputs and references are
+generated each time). Then the sandbox's fixed costs: a trivial command (`/bin/true`) through
+`sandbox.run` without and with the sandbox identity, `kill_all` with nothing left to kill, and a
+tmpfs mount, write and unmount.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import functools
+import json
+import os
+import resource
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ascend_gym.package import load_package
+from ascend_gym.protocol import EvalRequest, Stage, Status
+from npu_daemon import references, sandbox, source_policy
+from npu_daemon.backends import base
+from npu_daemon.backends.sim import backend as sim_backend
+from npu_daemon.backends.sim import case_data
+from npu_daemon.main import sandbox_access
+from npu_daemon.service import workers
+
+SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
+SANDBOX_UID = 60000 + 64 * 40  # a block of its own, apart from a running daemon's default
+
+spent: collections.Counter[str] = collections.Counter()
+
+
+def cpu_s() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    waited = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + waited.ru_utime + waited.ru_stime
+
+
+def timed(owner: object, name: str, label: str) -> None:
+    """Count the CPU of every call of owner.name under `label`."""
+    fn = getattr(owner, name)
+
+    @functools.wraps(fn)
+    def counted(*args, **kwargs):
+        start = cpu_s()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            spent[label] += cpu_s() - start
+
+    setattr(owner, name, counted)
+
+
+def timed_context(owner: object, name: str, label: str) -> None:
+    """Count a context manager's entry and exit apart."""
+    fn = getattr(owner, name)
+
+    @contextlib.contextmanager
+    def counted(*args, **kwargs):
+        start = cpu_s()
+        manager = fn(*args, **kwargs)
+        value = manager.__enter__()
+        spent[f"{label} (enter)"] += cpu_s() - start
+        try:
+            yield value
+        finally:
+            start = cpu_s()
+            manager.__exit__(None, None, None)
+            spent[f"{label} (exit)"] += cpu_s() - start
+
+    setattr(owner, name, counted)
+
+
+def per_call_ms(fn: Callable[[], object], n: int) -> dict[str, float]:
+    own_0 = resource.getrusage(resource.RUSAGE_SELF)
+    waited_0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for _ in range(n):
+        fn()
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    waited = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {
+        "self_ms": round(
+            1e3 * (own.ru_utime + own.ru_stime - own_0.ru_utime - own_0.ru_stime) / n, 2
+        ),
+        "children_ms": round(
+            1e3 * (waited.ru_utime + waited.ru_stime - waited_0.ru_utime - waited_0.ru_stime) / n, 2
+        ),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--n", type=int, default=10)
+    ap.add_argument("--op", default="level1/add")
+    ap.add_argument("--new-seeds", action="store_true")
+    ap.add_argument("--quota-mb", type=int, default=256)
+    args = ap.parse_args()
+    backend = sim_backend.SimBackend()
+    backend.prepare()
+    root = Path(tempfile.mkdtemp(prefix="fresh-breakdown-"))
+    root.chmod(0o711)
+    probe = root / "probe"
+    probe.mkdir()
+    sandbox_ms = {
+        "command, no sandbox identity": per_call_ms(
+            lambda: sandbox.run(["/bin/true"], probe, 10, sandbox.Limits()), 30
+        )
+    }
+    identity = None
+    if os.geteuid() == 0:
+        access = sandbox_access("sim")
+        users = workers.prepare_sandbox(SANDBOX_UID, 1, access.read, access.write, access.unlisted)
+        if users is not None:
+            identity = users.identity(0)
+            sandbox.configure(identity)
+            sandbox.isolate_network()
+            sandbox.isolate_mounts()
+    if identity is not None:
+        sandbox_ms["command, sandboxed"] = per_call_ms(
+            lambda: sandbox.run(["/bin/true"], probe, 10, sandbox.Limits()), 30
+        )
+        sandbox_ms["kill_all, nothing left"] = per_call_ms(
+            lambda: sandbox.kill_all(identity.uid), 30
+        )
+
+        def quota() -> None:
+            work = Path(tempfile.mkdtemp(dir=root))
+            os.chown(work, identity.uid, identity.gid)
+            with sandbox.disk_quota(work, args.quota_mb, identity):
+                (work / "file").write_bytes(b"x")
+            shutil.rmtree(work)
+
+        sandbox_ms["tmpfs mount, write, unmount"] = per_call_ms(quota, 30)
+
+    timed(source_policy, "check_package", "source policy")
+    timed(references, "trusted_package", "daemon's suite package")
+    timed(base.Backend, "evaluate", "backend.evaluate")
+    timed(sim_backend.SimBackend, "_build", "build (cached objects)")
+    timed(sim_backend.SimBackend, "_run_case", "cases (all of each case's work)")
+    timed_context(sim_backend.case_data, "case_data", "case inputs")
+    timed(case_data.CaseData, "reference", "case reference outputs")
+    timed(sim_backend.sandbox, "run", "harness runs (sandbox.run)")
+    timed(sim_backend, "check_outputs", "output check")
+    timed(sandbox, "kill_all", "kill_all")
+    timed_context(sandbox, "disk_quota", "tmpfs")
+
+    pkg = load_package(SUITE / args.op)
+    stages = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
+
+    def evaluate(seed: int):
+        request = EvalRequest(run_id="breakdown", package=pkg, stages=stages, seed=seed)
+        result = workers.evaluate(backend, request, root, True, args.quota_mb)
+        assert result.status is Status.OK, result.message
+        return result
+
+    evaluate(0)  # builds the objects and the case data of seed 0
+    spent.clear()
+    start, wall_0 = cpu_s(), time.monotonic()
+    for _ in range(args.n):
+        evaluate(int.from_bytes(os.urandom(4)) if args.new_seeds else 0)
+    total = cpu_s() - start
+    shutil.rmtree(root, ignore_errors=True)
+    print(
+        json.dumps(
+            {
+                "op": args.op,
+                "n": args.n,
+                "new_seeds": args.new_seeds,
+                "sandboxed": identity is not None,
+                "cpu_ms_per_eval": round(1e3 * total / args.n, 1),
+                "wall_ms_per_eval": round(1e3 * (time.monotonic() - wall_0) / args.n, 1),
+                "stages_cpu_ms_per_eval": {
+                    k: round(1e3 * v / args.n, 1) for k, v in spent.most_common()
+                },
+                "sandbox_cpu_ms_per_call": sandbox_ms,
+                "load_average": os.getloadavg(),
+            },
+            indent=1,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
