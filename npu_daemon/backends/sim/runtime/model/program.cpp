@@ -63,7 +63,10 @@ Program Compile(const CoreTrace& block, const Params& p, const VectorUnit& vec, 
       case Op::kSetFlag: case Op::kWaitFlag: s.cost = p.flagCycles; break;
       case Op::kBarrier: case Op::kSyncAll: s.cost = p.barrierCycles; break;
       case Op::kCrossSet: s.cost = p.flagCycles; break;
-      case Op::kCrossWait: s.cost = p.flagCycles; s.peer = static_cast<int32_t>(i.gmAddr); break;
+      case Op::kCrossWait:  // a flag, or a Matmul message the AIC receives and dispatches (MIX mode)
+        s.cost = i.elements > 0 ? p.mmMsgCycles : p.flagCycles;
+        s.peer = static_cast<int32_t>(i.gmAddr);
+        break;
       // The cube unit: a start cost plus its data (MTE1, FIX) or its fractal steps (M).
       case Op::kLoadL0: s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle; break;
       case Op::kCopyL1: s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle; break;
