@@ -267,6 +267,7 @@ struct CoreRegisters {
   bool padValueSet = false;
   void* tpipe = nullptr;  // the TPipe constructed last on this core (GetTPipePtr)
   uint64_t maxMinSpr = 0;  // last max/min reduction: value bits (low 32), element index (high 32)
+  float deqScale = 1.0f;   // SetDeqScale(half): the int32 -> half Cast multiplies by it
 };
 
 // What a finished core hands the performance model: which core it was and what it issued.

@@ -28,7 +28,7 @@ constexpr bool CastSupported() {
   else if constexpr (is_same_v<S, bfloat16_t>)
     return is_same_v<D, float> || is_same_v<D, int32_t>;
   else if constexpr (is_same_v<S, int32_t>)
-    return is_same_v<D, float> || is_same_v<D, int16_t> || is_same_v<D, int64_t>;
+    return is_same_v<D, float> || is_same_v<D, int16_t> || is_same_v<D, int64_t> || is_same_v<D, half>;
   else if constexpr (is_same_v<S, int16_t>)
     return is_same_v<D, float> || is_same_v<D, half>;
   else if constexpr (is_same_v<S, int64_t>)
@@ -102,6 +102,8 @@ inline long double RoundIntegral(long double v, AscendC::RoundMode m) {
 
 template <typename D, typename S>
 D CastLane(S s, AscendC::RoundMode m) {
+  if constexpr (std::is_same_v<D, half> && std::is_same_v<S, int32_t>)  // vconv_deq: the round mode is ignored
+    return static_cast<half>(static_cast<float>(s) * CurrentCore().Registers().deqScale);
   long double v;
   if constexpr (std::is_same_v<S, bfloat16_t> || std::is_same_v<S, half>) v = static_cast<float>(s);
   else v = static_cast<long double>(s);
@@ -121,6 +123,12 @@ D CastLane(S s, AscendC::RoundMode m) {
 }  // namespace ascendc_sim
 
 namespace AscendC {
+
+// The DEQSCALE register: the int32 -> half Cast computes half(src * scale).
+__aicore__ inline void SetDeqScale(half scale) {
+  ascendc_sim::CurrentCore().Registers().deqScale = static_cast<float>(scale);
+  ascendc_sim::CurrentCore().Scalar(1);
+}
 
 template <typename D, typename S>
 __aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint32_t count,

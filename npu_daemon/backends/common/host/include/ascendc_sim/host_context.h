@@ -315,6 +315,21 @@ class InferDataTypeContext {
   std::vector<ge::DataType> inputs_, outputs_;
 };
 
+// The compile-time parse's context (IMPL_OP_OPTILING(...).TilingParse); declared on both sides, since
+// tiling headers declare helpers over it that the kernel's view of the header parses too.
+class TilingParseContext {
+ public:
+  template <typename T>
+  T* GetCompiledInfo() { return static_cast<T*>(compileInfo_); }
+  fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
+  const char* GetNodeName() const { return opType_; }
+  const char* GetNodeType() const { return opType_; }
+  const char* GetCompiledJson() const { return "{}"; }
+  void* compileInfo_ = nullptr;
+  const char* opType_ = "";
+  mutable fe::PlatFormInfos platform_;
+};
+
 }  // namespace gert
 
 namespace ascendc_sim {
