@@ -473,3 +473,15 @@ def broadcast_custom(x, bufferMode, dim, isReuseSource, axis, num):
     if dim == 1:
         return np.broadcast_to(x, (num,))
     return np.repeat(x, num, axis=axis)
+
+
+def ge_glu_v2(x, dim, approximate, activate_left):
+    a, b = np.split(_f(x), 2, axis=dim)
+    gate, other = (a, b) if activate_left else (b, a)
+    if approximate == 1:
+        gelu = 0.5 * gate * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (gate + 0.044715 * gate**3)))
+    else:
+        from scipy import special
+
+        gelu = 0.5 * gate * (1.0 + special.erf(gate / np.sqrt(2.0)))
+    return other * gelu, gelu

@@ -437,6 +437,19 @@ class TPipe {
 
 __aicore__ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_sim::CurrentCore().Registers().tpipe); }
 
+// The rest of the UB past what the current TPipe has handed out, as one temporary tensor (the
+// library's PopStackBuffer; the UB positions only). False when nothing is left.
+template <typename T, TPosition pos>
+__aicore__ inline bool PopStackBuffer(LocalTensor<T>& pop, ASCENDC_SIM_LOC) {
+  static_assert(BufferOf(pos) == ascendc_sim::LocalBuf::kUB, "PopStackBuffer: a UB position only");
+  const TPipe* pipe = GetTPipePtr();
+  ASCENDC_SIM_CHECK(pipe != nullptr, loc, "PopStackBuffer without a TPipe");
+  const uint32_t start = pipe->UsedBytes(), end = ascendc_sim::CurrentCore().UbCapacity();
+  if (start >= end) return false;
+  pop = LocalTensor<T>(start, (end - start) / sizeof(T), pos);
+  return true;
+}
+
 }  // namespace AscendC
 
 using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using namespace AscendC`
