@@ -485,3 +485,16 @@ def ge_glu_v2(x, dim, approximate, activate_left):
 
         gelu = 0.5 * gate * (1.0 + special.erf(gate / np.sqrt(2.0)))
     return other * gelu, gelu
+
+
+def cast(x, dst_type):
+    x = _f(x)
+    return np.trunc(x) if dst_type in (2, 3, 4, 6, 9) else x  # integer targets truncate toward zero
+
+
+def reshape(x, shape, axis, num_axes):
+    x = np.asarray(x)
+    keep = x.ndim - axis if num_axes == -1 else num_axes
+    return x.reshape(
+        [*x.shape[:axis], *np.asarray(shape).ravel().tolist(), *x.shape[axis + keep :]]
+    )
