@@ -498,3 +498,15 @@ def reshape(x, shape, axis, num_axes):
     return x.reshape(
         [*x.shape[:axis], *np.asarray(shape).ravel().tolist(), *x.shape[axis + keep :]]
     )
+
+
+def mul_mul_reduce_mean_d_twice(a, b, s, add_y, gamma, beta):
+    m = _f(a) * _f(b) * _f(s).ravel()[0]
+    mean0 = m.mean(axis=-1, keepdims=True)
+    r = _f(gamma) / np.sqrt(((m - mean0) ** 2).mean(axis=-1, keepdims=True) + _f(add_y).ravel()[0])
+    return _f(beta) - r * mean0 + r * m
+
+
+def add_sigmoid_mul_reduce_sum_d(a1, a2, a3, a4, a5):
+    sig = 1.0 / (1.0 + np.exp(-(_f(a1) + _f(a2)) * _f(a3).ravel()[0]))
+    return (sig * _f(a4) * _f(a5)).sum(axis=1)

@@ -576,3 +576,23 @@ def test_pop_stack_buffer_hands_out_the_rest_of_the_ub(kernel):
     ok, size, offset = r.outputs["y"]
     # The UB TPipe may hand out on the A2 preset (192 KiB less the runtime's reserve) past the 4 KiB taken.
     assert ok == 1 and offset == 4096 and size * 2 + 4096 == 196352
+
+
+def test_infer_shape_reads_input_descs(kernel):
+    # Graph-mode shape inference is compiled, never run at a launch; it may read the input's desc.
+    host = HOST.replace(
+        "namespace optiling {",
+        """static ge::graphStatus SimkInferShape(gert::InferShapeContext* ctx) {
+  const gert::CompileTimeTensorDesc* desc = ctx->GetInputDesc(0);
+  return desc != nullptr && desc->GetOriginFormat() == ge::FORMAT_ND ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+}
+namespace optiling {""",
+    )
+    x = np.arange(8, dtype=np.float32)
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(0, xg.GetValue(5));
+"""
+    r = kernel(body, {"x": x}, {"y": ("float32", (1,))}, host=host).ok()
+    assert r.outputs["y"][0] == 5
