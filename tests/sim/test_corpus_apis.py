@@ -596,3 +596,24 @@ namespace optiling {""",
 """
     r = kernel(body, {"x": x}, {"y": ("float32", (1,))}, host=host).ok()
     assert r.outputs["y"][0] == 5
+
+
+def test_data_copy_past_its_tensor_inside_the_ub_is_device_tolerated(kernel):
+    # The DMA takes a UB address, so copying more than a tensor's length (zero-length queue buffers
+    # of a tiling that sized them 0, as cann-ops trunc does) runs on the device inside the UB.
+    x = np.arange(64, dtype=np.float32)
+    body = """
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 512);
+  GlobalTensor<float> xg, yg; xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  LocalTensor<float> a(TPosition::VECCALC, 0, 8);  // an 8-element tensor at the start of buf
+  DataCopy(a, xg, 64);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, a, 64);
+"""
+    lax = kernel(body, {"x": x}, {"y": ("float32", (64,))}, strict=False).ok()
+    np.testing.assert_array_equal(lax.outputs["y"], x)
+    assert any(
+        "DataCopy GM->UB of 256 bytes into a 32-byte tensor" in w for w in lax.result["warnings"]
+    )
+    strict = kernel(body, {"x": x}, {"y": ("float32", (64,))})
+    assert strict.status == "RUNTIME_ERROR" and "32-byte tensor" in strict.message
