@@ -184,7 +184,9 @@ def _as_from_a_terminal() -> None:
     os.setsid()
 
 
-@pytest.mark.parametrize("ctrl_c", [True, False], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize(
+    "ctrl_c", [True, pytest.param(False, marks=pytest.mark.slow)], ids=["ctrl-c", "sigterm"]
+)
 def test_an_interrupted_sweep_stops_cleanly_and_resumes(tmp_path, daemon, ctrl_c):
     out = tmp_path / "sweep"
     args = ["bench", "--ops", "level1/add,level1/relu", "--policies", "random"]

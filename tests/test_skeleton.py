@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import gymnasium as gym
+import pytest
 
 import ascend_gym  # noqa: F401  (registers AscendOp-v0)
 from ascend_gym import suite
@@ -88,6 +89,7 @@ def test_env_reset_and_step(daemon):
         env.close()
 
 
+@pytest.mark.slow  # the default run keeps a shorter check of the same behaviour: tests/test_results_reuse.py runs a bench end to end
 def test_bench_command_on_one_op(tmp_path, daemon):
     out = tmp_path / "bench"
     done = subprocess.run(

@@ -167,7 +167,13 @@ def test_replaying_the_cache_reproduces_the_run_exactly_without_the_model(daemon
     assert _stable(ta) == _stable(tb) and any(r["kind"] == "llm_call" for r in ta)
 
 
-@pytest.mark.parametrize("operator", ["level1/add", "level1/relu", "level2/swiglu"])
+@pytest.mark.parametrize(
+    "operator",
+    [
+        "level1/add",
+        *(pytest.param(op, marks=pytest.mark.slow) for op in ("level1/relu", "level2/swiglu")),
+    ],
+)
 def test_offline_end_to_end_on_suite_operators(daemon, operator):
     policy = make_policy(
         "ascendoptimizer",
@@ -227,6 +233,7 @@ def test_ablations_keep_to_their_stage(daemon, tmp_path):
     assert "l2" in only2.trajectory[0].note.lower() or "L2" in only2.trajectory[0].note
 
 
+@pytest.mark.slow  # builds a bank from an expert's whole history
 def test_bank_build_rewinds_an_expert_and_reports_kept_of_tried(daemon, tmp_path):
     bank, stats = build_bank(
         ["op://ascend-ops-v1/level2/cummax"],

@@ -57,7 +57,14 @@ def run(daemon: str, policy: str, run_id: str, llm: dict):
         env.close()
 
 
-@pytest.mark.parametrize("policy", sorted(POLICY_CONFIG))
+# The default run replays AscendOptimizer and Best-of-N; OpenEvolve (its own process tree) is slow.
+@pytest.mark.parametrize(
+    "policy",
+    [
+        p if p != "openevolve" else pytest.param(p, marks=pytest.mark.slow)
+        for p in sorted(POLICY_CONFIG)
+    ],
+)
 def test_a_model_driven_run_replays_with_the_model_gone(daemon, tmp_path, policy):
     seen: list[dict] = []
     server = ChatServer(scripted(seen))

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from ascend_gym.bench import read_jsonl
 
 OPS = "level1/add,level1/mul,level1/relu"
@@ -38,6 +40,7 @@ def bench(out, daemon, **popen):
     )
 
 
+@pytest.mark.slow  # the default run keeps a shorter check of the same behaviour: tests/test_cli_errors.py resumes an interrupted sweep
 def test_killed_sweep_resumes_without_rerunning_finished_tasks(tmp_path, daemon):
     out = tmp_path / "sweep"
     first = bench(

@@ -116,6 +116,7 @@ def public_toolkit(fake_toolkit: Path, public_dir: Path, monkeypatch: pytest.Mon
     return home
 
 
+@pytest.mark.slow  # starts a root daemon with sandbox users; the sim backend's sandbox tests stay in the default run
 @as_root
 def test_root_cann_daemon_runs_candidates_as_sandbox_users(
     public_toolkit: Path, tmp_path: Path

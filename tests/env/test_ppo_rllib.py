@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from baselines.ppo_rllib import PPORunConfig, train
 
 
+@pytest.mark.slow  # RLlib's start-up dominates; the env's conformance tests stay in the default run
 def test_one_ppo_iteration(daemon):
     cfg = PPORunConfig(
         ops="level1/add",
