@@ -1,7 +1,7 @@
 """Simulator tools: `calibrate` times the docs/ascendc.md calibration anchors with the sim backend and
 prints simulated vs measured for each case (simulated numbers, labelled as such): Task Durations
 for A1/A2, ratios to the base case for A3/A4 (measured there in cycles of one loop), and for the
-cube anchors C1-C4 Task Duration, per-core aic_time or the cube's busy ratio (aic_mac_ratio)."""
+cube anchors C1-C6 Task Duration, the largest per-core aic_time or the cube's busy ratio (aic_mac_ratio)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     cal.add_argument(
         "--anchors",
         default="A1,A2,A3,A4",
-        help="comma-separated anchors (A1-A4 vector; C1-C4 cube, each timed on the part it was "
+        help="comma-separated anchors (A1-A4 vector; C1-C6 cube, each timed on the part it was "
         "measured on; C1 and C4 run 86 G multiply-adds on the CPU, minutes each)",
     )
     cal.add_argument(

@@ -4,11 +4,15 @@ bit-exact against ascend_gym/suite/cube_ref.py."""
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import numpy as np
 
 from ascend_gym.suite.cube_ref import mmad
 from tests.sim.conftest import HOST, TILING_H
 
+MODEL_TOML = Path(__file__).resolve().parents[2] / "npu_daemon/backends/sim/soc/model.toml"
 MIX = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);\n"
 
 # Per group g: the two AIVs scale their 8 rows of x (2 x) into the workspace and signal the AIC,
@@ -193,3 +197,18 @@ def test_matmul_api_mixed_from_aiv(kernel):
     np.testing.assert_array_equal(run.outputs["c"], want)
     prof = run.result["profile"]
     assert prof["aic_mac_time_us"] > 0 and prof["aic_mte1_time_us"] > 0
+
+
+def test_matmul_api_mixed_messages_cost_the_aic_scalar(kernel):
+    # MIX mode: each AIV's client posts INIT (REGIST_MATMUL_OBJ), IterateAll and End to its AIC, which
+    # spends mm_msg_cycles of scalar work on each; a cube-only launch of the same blocks sends none.
+    msg = tomllib.loads(MODEL_TOML.read_text())["mm_msg_cycles"]
+    mixed, _ = _mm(kernel, "", 128, 256, 128, True, True, 4, block_dim=2)
+    clock_mhz = mixed.result["profile"]["current_freq_mhz"]
+    cube, _ = _mm(kernel, "#define ASCENDC_CUBE_ONLY\n", 128, 256, 128, True, True, 4)
+    cube_scalar = max(b["aic_scalar_time_us"] for b in cube.result["profile"]["blocks"])
+    aics = [b for b in mixed.result["profile"]["blocks"] if "aic_time_us" in b]
+    assert len(aics) == 2
+    for b in aics:
+        extra = b["aic_scalar_time_us"] * clock_mhz - 6 * msg
+        assert 0 <= extra <= 2 * cube_scalar * clock_mhz + 50, (b, cube_scalar)

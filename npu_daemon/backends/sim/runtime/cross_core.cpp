@@ -97,30 +97,60 @@ void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc) {
   }
 }
 
-// The Matmul service of a mixed kernel: an AIV's request runs on its group's AIC. The AIV records
-// the message (a cross-core set) and waits for the answer; the AIC waits for the message, records
-// the cube work, and answers once its last instruction (on PIPE_FIX) is done.
-void RunOnGroupAic(const std::function<void()>& work, const SrcLoc& loc) {
-  Core& aiv = CurrentCore();
-  if (aiv.Spec().type == CoreType::kAic) return work();
+// The Matmul service of a mixed kernel (the API's default MIX mode): every call of the AIV's Matmul
+// client that the vendor's library turns into a message (REGIST_MATMUL_OBJ's INIT, each
+// Iterate / IterateAll / GetTensorC, End) is posted by the AIV (a cross-core set) and received by the
+// group's AIC, which pays the message framework's scalar work there (the wait's `elements`: the
+// message bytes, costed by the model). A request's cube work follows on the AIC, which answers once
+// its last instruction (on PIPE_FIX) is done; the AIV waits for that answer.
+namespace {
+Core* ServingAic(const Core& aiv, const SrcLoc& loc) {
   Core* aic = GroupCore(aiv.Spec().group, CoreType::kAic, 0);
   ASCENDC_SIM_CHECK(aic != nullptr, loc,
                     "Matmul on a vector core with no cube core serving it: a mixed kernel (KERNEL_TYPE_MIX_AIC_1_2) needs "
                     "REGIST_MATMUL_OBJ reached on the AIC, an AIV-only kernel has no cube unit");
+  return aic;
+}
+
+// The AIV posts a message; the AIC receives it (switching the current core to the AIC).
+void Post(Core& aiv, Core& aic, const SrcLoc& loc) {
+  constexpr uint64_t kMessageBytes = 128;  // one KfcMsg
   Instr msg{};
   msg.pipe = PIPE_S;
   msg.op = Op::kCrossSet;
   msg.link = -1;
-  const int64_t msgIndex = aiv.IssueAccesses(msg, loc, "Matmul request", nullptr, 0);
-  int64_t doneIndex = -1;
-  SetCurrentCore(aic);
+  const int64_t msgIndex = aiv.IssueAccesses(msg, loc, "Matmul message", nullptr, 0);
+  SetCurrentCore(&aic);
+  Instr in{};
+  in.pipe = PIPE_S;
+  in.op = Op::kCrossWait;
+  in.link = msgIndex;
+  in.gmAddr = static_cast<uint64_t>(aiv.GlobalId());
+  in.elements = kMessageBytes;
+  aic.IssueAccesses(in, loc, "Matmul message", nullptr, 0);
+}
+}  // namespace
+
+void PostToGroupAic(const SrcLoc& loc) {
+  Core& aiv = CurrentCore();
+  if (aiv.Spec().type == CoreType::kAic) return;
+  Core* aic = ServingAic(aiv, loc);
   try {
-    Instr in{};
-    in.pipe = PIPE_S;
-    in.op = Op::kCrossWait;
-    in.link = msgIndex;
-    in.gmAddr = static_cast<uint64_t>(aiv.GlobalId());
-    aic->IssueAccesses(in, loc, "Matmul request", nullptr, 0);
+    Post(aiv, *aic, loc);
+  } catch (...) {
+    SetCurrentCore(&aiv);
+    throw;
+  }
+  SetCurrentCore(&aiv);
+}
+
+void RunOnGroupAic(const std::function<void()>& work, const SrcLoc& loc) {
+  Core& aiv = CurrentCore();
+  if (aiv.Spec().type == CoreType::kAic) return work();
+  Core* aic = ServingAic(aiv, loc);
+  int64_t doneIndex = -1;
+  try {
+    Post(aiv, *aic, loc);
     work();
     Instr done{};
     done.pipe = PIPE_FIX;

@@ -154,7 +154,8 @@ enum class Op : uint8_t {
   kFixpipeUb,   // PIPE_FIX: L0C -> UB / L1 (no GM traffic), `elements` bytes
   kCopyL1,      // MTE1: L1 -> bias table / fixpipe buffer, `elements` bytes
   kCrossSet,    // CrossCoreSetFlag: `link` unused, `gmPitch` = flag key
-  kCrossWait,   // CrossCoreWaitFlag: `gmAddr` = global core id, `link` = index in that core's trace
+  kCrossWait,   // CrossCoreWaitFlag: `gmAddr` = global core id, `link` = index in that core's trace; `elements`:
+                // the bytes of a Matmul message received (MIX mode), 0 for a flag
 };
 
 struct Instr {
@@ -356,6 +357,7 @@ void ResetCrossFlags();
 void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc);
 void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc);
 void RunOnGroupAic(const std::function<void()>& work, const SrcLoc& loc);
+void PostToGroupAic(const SrcLoc& loc);  // a Matmul message with no cube work and no answer (INIT, END)
 int64_t SocParamInt(const char* key);
 const char* SocParamStr(const char* key);
 

@@ -170,7 +170,11 @@ class Matmul {
       flags_.Drain(loc);
     }, loc);
   }
-  __aicore__ void End() { next_ = 0; }
+  // On an AIV of a mixed launch, End is a message to the AIC too (it releases the client's state there).
+  __aicore__ void End(ASCENDC_SIM_LOC) {
+    next_ = 0;
+    ascendc_sim::PostToGroupAic(loc);
+  }
   __aicore__ uint32_t BlockCount() const { return Blocks(); }
 
  private:
@@ -330,24 +334,29 @@ class Matmul {
 };
 
 namespace detail {
+// Each object given a tiling is initialised; on an AIV of a mixed launch its client also posts the
+// INIT message to the group's AIC.
 template <class MM>
-inline void InitMatmuls(TPipe* pipe, MM& mm, const TCubeTiling* tiling) {
-  if (tiling != nullptr) mm.Init(tiling, pipe);
+inline void InitMatmuls(const SrcLoc& loc, bool client, TPipe* pipe, MM& mm, const TCubeTiling* tiling) {
+  if (tiling == nullptr) return;
+  mm.Init(tiling, pipe);
+  if (client) ascendc_sim::PostToGroupAic(loc);
 }
 template <class MM, class... More>
-inline void InitMatmuls(TPipe* pipe, MM& mm, const TCubeTiling* tiling, More&&... more) {
-  InitMatmuls(pipe, mm, tiling);
-  InitMatmuls(pipe, more...);
+inline void InitMatmuls(const SrcLoc& loc, bool client, TPipe* pipe, MM& mm, const TCubeTiling* tiling, More&&... more) {
+  InitMatmuls(loc, client, pipe, mm, tiling);
+  InitMatmuls(loc, client, pipe, more...);
 }
 // True on the AIC of a mixed launch, after serving its AIVs: the kernel then returns.
 template <class... Objs>
-inline bool RegistMatmul(TPipe* pipe, GM_ADDR workspace, Objs&&... objs) {
+inline bool RegistMatmul(const SrcLoc& loc, TPipe* pipe, GM_ADDR workspace, Objs&&... objs) {
   (void)workspace;
-  InitMatmuls(pipe, objs...);
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
   bool mixed = false;
   for (const ascendc_sim::CoreSpec& s : ascendc_sim::LaunchSpecs()) mixed |= s.type == ascendc_sim::CoreType::kAiv;
-  if (core.Spec().type != ascendc_sim::CoreType::kAic || !mixed) return false;
+  const bool aic = core.Spec().type == ascendc_sim::CoreType::kAic;
+  InitMatmuls(loc, mixed && !aic, pipe, objs...);
+  if (!aic || !mixed) return false;
   const int group = core.Spec().group;
   ascendc_sim::WaitUntil([group] { return ascendc_sim::GroupAivsDone(group); }, "in REGIST_MATMUL_OBJ serving its AIVs");
   return true;
@@ -358,4 +367,4 @@ inline bool RegistMatmul(TPipe* pipe, GM_ADDR workspace, Objs&&... objs) {
 
 // On the AIC of a mixed kernel the macro serves the AIVs' requests and returns from the kernel.
 #define REGIST_MATMUL_OBJ(pipe, workspace, ...) \
-  if (::AscendC::detail::RegistMatmul(pipe, workspace, __VA_ARGS__)) return
+  if (::AscendC::detail::RegistMatmul(::ascendc_sim::SrcLoc::here(), pipe, workspace, __VA_ARGS__)) return

@@ -20,6 +20,7 @@ Params Params::FromSoc() {
   p.fixBytesPerCycle = d("fix_bytes_per_cycle");
   p.aicMte2BytesPerCycle = d("aic_mte2_bytes_per_cycle");
   p.nd2nzBurst = d("nd2nz_burst_cycles");
+  p.mmMsgCycles = d("mm_msg_cycles");
   p.hbmBytesPerCycle = d("gm_bandwidth_gbps") / p.clockGhz;
   p.l2BytesPerCycle = p.hbmBytesPerCycle * d("l2_hit_bandwidth_ratio");
   p.l2Bytes = static_cast<uint64_t>(SocParamInt("l2_bytes"));

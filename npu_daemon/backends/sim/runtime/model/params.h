@@ -48,6 +48,7 @@ struct Params {
   double fixBytesPerCycle;     // L0C -> UB / L1
   double aicMte2BytesPerCycle; // a cube core's GM port, reads (GM -> L1)
   double nd2nzBurst;           // GM -> L1 (ND2NZ): per extra row of a copy
+  double mmMsgCycles;          // MIX mode: the AIC's scalar work per Matmul message received
   // measurement noise (off when sigma is 0)
   double noiseSigma;
 

@@ -32,6 +32,16 @@ class CanonicalGm {
  private:
   std::map<uint64_t, uint64_t> bases_;
 };
+
+// GM -> L1 (the cube's MTE2, ND2NZ on the way): rows that start and end on 256 B boundaries stream
+// at the port's rate (the Matmul tiling case's 3406 GB/s over 20 cores is the port itself); other
+// rows pay `nd2nz_burst_cycles` each, the low bandwidth of on-the-fly ND2NZ on an inner axis that
+// is not 256 B aligned (asc-devkit, "AIV核上的ND2NZ格式转换").
+double Nd2NzRowCycles(const Step& s, const Params& p) {
+  constexpr uint64_t kAlign = 256;
+  const bool aligned = s.gmAddr % kAlign == 0 && s.rowBytes % kAlign == 0 && (s.bursts <= 1 || s.gmPitch % kAlign == 0);
+  return aligned ? 0.0 : p.nd2nzBurst;
+}
 }  // namespace
 
 Program Compile(const CoreTrace& block, const Params& p, const VectorUnit& vec, bool keepSites) {
@@ -53,7 +63,10 @@ Program Compile(const CoreTrace& block, const Params& p, const VectorUnit& vec, 
       case Op::kSetFlag: case Op::kWaitFlag: s.cost = p.flagCycles; break;
       case Op::kBarrier: case Op::kSyncAll: s.cost = p.barrierCycles; break;
       case Op::kCrossSet: s.cost = p.flagCycles; break;
-      case Op::kCrossWait: s.cost = p.flagCycles; s.peer = static_cast<int32_t>(i.gmAddr); break;
+      case Op::kCrossWait:  // a flag, or a Matmul message the AIC receives and dispatches (MIX mode)
+        s.cost = i.elements > 0 ? p.mmMsgCycles : p.flagCycles;
+        s.peer = static_cast<int32_t>(i.gmAddr);
+        break;
       // The cube unit: a start cost plus its data (MTE1, FIX) or its fractal steps (M).
       case Op::kLoadL0: s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle; break;
       case Op::kCopyL1: s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle; break;
@@ -63,13 +76,13 @@ Program Compile(const CoreTrace& block, const Params& p, const VectorUnit& vec, 
         if (IsDma(i.op)) {
           // DataCopyPad pads every UB row to 32 B, one extra step per burst.
           const bool pad = i.site < block.sites.size() && std::strcmp(block.sites[i.site].api, "DataCopyPad") == 0;
-          const double burst = i.op == Op::kCopyGmToL1 ? p.nd2nzBurst : p.dmaBurst;  // GM -> L1 rows: the cube's own MTE2
-          s.cost = (i.op == Op::kFixpipe ? p.fixStart : p.dmaStart) + (i.repeats > 0 ? i.repeats - 1 : 0) * burst +
-                   (pad ? i.repeats * p.dmaPadBurst : 0);
           s.bursts = i.repeats;
           s.rowBytes = i.unitBytes;
           s.gmAddr = canonical(i.gmAddr);
           s.gmPitch = i.gmPitch ? i.gmPitch : i.unitBytes;
+          const double burst = i.op == Op::kCopyGmToL1 ? Nd2NzRowCycles(s, p) : p.dmaBurst;
+          s.cost = (i.op == Op::kFixpipe ? p.fixStart : p.dmaStart) + (i.repeats > 0 ? i.repeats - 1 : 0) * burst +
+                   (pad ? i.repeats * p.dmaPadBurst : 0);
         } else {
           const VectorCost c = vec.Cost(i);
           s.cost = c.cycles;

@@ -1,0 +1,10 @@
+#pragma once
+#include "register/tilingdata_base.h"
+#include "tiling/tiling_api.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(C3MatmulMixTilingData)
+TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, mm);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(C3MatmulMix, C3MatmulMixTilingData)
+}  // namespace optiling
