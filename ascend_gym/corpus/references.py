@@ -510,3 +510,9 @@ def mul_mul_reduce_mean_d_twice(a, b, s, add_y, gamma, beta):
 def add_sigmoid_mul_reduce_sum_d(a1, a2, a3, a4, a5):
     sig = 1.0 / (1.0 + np.exp(-(_f(a1) + _f(a2)) * _f(a3).ravel()[0]))
     return (sig * _f(a4) * _f(a5)).sum(axis=1)
+
+
+def select_softmax(sel, a, b):
+    v = np.where(np.asarray(sel).astype(bool), _f(a), _f(b))
+    e = np.exp(v - v.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)

@@ -617,3 +617,27 @@ def test_data_copy_past_its_tensor_inside_the_ub_is_device_tolerated(kernel):
     )
     strict = kernel(body, {"x": x}, {"y": ("float32", (64,))})
     assert strict.status == "RUNTIME_ERROR" and "32-byte tensor" in strict.message
+
+
+def test_select_with_bytes_mask_takes_src1_where_the_mask_is_nonzero(kernel):
+    # The documentation's example: src0 a half tensor [2, 16], src1 a scalar, a bool mask [2, 32]
+    # of which the first 16 of each row apply.
+    x = np.arange(32, dtype=np.float16)
+    mask = (np.arange(64) % 3 == 0).astype(np.uint8)
+    body = """
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 2048);
+  LocalTensor<half> a = buf.Get<half>(), d = a[32], e = a[64];
+  LocalTensor<uint8_t> m = buf.GetWithOffset<uint8_t>(64, 256), tmp = buf.GetWithOffset<uint8_t>(1024, 1024);
+  GlobalTensor<half> xg, yg; xg.SetGlobalBuffer((__gm__ half*)x); yg.SetGlobalBuffer((__gm__ half*)y);
+  GlobalTensor<uint8_t> mg; mg.SetGlobalBuffer((__gm__ uint8_t*)mask);
+  DataCopy(a, xg, 32); DataCopy(m, mg, 64); PipeBarrier<PIPE_ALL>();
+  SelectWithBytesMaskShapeInfo info; info.firstAxis = 2; info.srcLastAxis = 16; info.maskLastAxis = 32;
+  SelectWithBytesMask(d, a, static_cast<half>(-1.0f), m, tmp, info);
+  SelectWithBytesMask(e, static_cast<half>(-1.0f), a, m, tmp, info);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, d, 32); DataCopy(yg[32], e, 32);
+"""
+    r = kernel(body, {"x": x, "mask": mask}, {"y": ("float16", (64,))}).ok()
+    on = mask.reshape(2, 32)[:, :16].ravel() != 0
+    np.testing.assert_array_equal(r.outputs["y"][:32], np.where(on, -1.0, x).astype(np.float16))
+    np.testing.assert_array_equal(r.outputs["y"][32:], np.where(on, x, -1.0).astype(np.float16))
