@@ -473,3 +473,46 @@ def broadcast_custom(x, bufferMode, dim, isReuseSource, axis, num):
     if dim == 1:
         return np.broadcast_to(x, (num,))
     return np.repeat(x, num, axis=axis)
+
+
+def ge_glu_v2(x, dim, approximate, activate_left):
+    a, b = np.split(_f(x), 2, axis=dim)
+    gate, other = (a, b) if activate_left else (b, a)
+    if approximate == 1:
+        gelu = 0.5 * gate * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (gate + 0.044715 * gate**3)))
+    else:
+        from scipy import special
+
+        gelu = 0.5 * gate * (1.0 + special.erf(gate / np.sqrt(2.0)))
+    return other * gelu, gelu
+
+
+def cast(x, dst_type):
+    x = _f(x)
+    return np.trunc(x) if dst_type in (2, 3, 4, 6, 9) else x  # integer targets truncate toward zero
+
+
+def reshape(x, shape, axis, num_axes):
+    x = np.asarray(x)
+    keep = x.ndim - axis if num_axes == -1 else num_axes
+    return x.reshape(
+        [*x.shape[:axis], *np.asarray(shape).ravel().tolist(), *x.shape[axis + keep :]]
+    )
+
+
+def mul_mul_reduce_mean_d_twice(a, b, s, add_y, gamma, beta):
+    m = _f(a) * _f(b) * _f(s).ravel()[0]
+    mean0 = m.mean(axis=-1, keepdims=True)
+    r = _f(gamma) / np.sqrt(((m - mean0) ** 2).mean(axis=-1, keepdims=True) + _f(add_y).ravel()[0])
+    return _f(beta) - r * mean0 + r * m
+
+
+def add_sigmoid_mul_reduce_sum_d(a1, a2, a3, a4, a5):
+    sig = 1.0 / (1.0 + np.exp(-(_f(a1) + _f(a2)) * _f(a3).ravel()[0]))
+    return (sig * _f(a4) * _f(a5)).sum(axis=1)
+
+
+def select_softmax(sel, a, b):
+    v = np.where(np.asarray(sel).astype(bool), _f(a), _f(b))
+    e = np.exp(v - v.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)

@@ -462,3 +462,182 @@ def test_an_access_past_the_ub_is_an_error_in_either_mode(kernel):
         r = kernel(body % touch, {"x": x}, {"y": ("float32", (8,))}, strict=False)
         assert r.status == "RUNTIME_ERROR", (touch, r.message)
         assert "past the end of the 196608-byte UB" in r.message, r.message
+
+
+def test_ascendc_utils_set_mask_and_core_type_as_cann_rms_norm_uses_them(kernel):
+    # SetMask<float>(len) sets the low len bits of the mask register (64: the low register alone),
+    # which a reduction with isSetMask = false then uses; g_coreType names the running core.
+    x = np.arange(1, 129, dtype=np.float32)
+    body = """
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 1024);
+  LocalTensor<float> a = buf.Get<float>(), s = a[128];
+  GlobalTensor<float> xg, yg; xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  DataCopy(a, xg, 128); PipeBarrier<PIPE_ALL>();
+  const int lens[3] = {5, 64, 13};
+  for (int i = 0; i < 3; ++i) {
+    AscendCUtils::SetMask<float>(lens[i]);
+    if (g_coreType == AIV) RepeatReduceSum<float, false>(s[8 * i], a, 1, 0, 0, 1, 1, 8);
+  }
+  AscendCUtils::ResetMask();
+  PipeBarrier<PIPE_ALL>();
+  yg.SetValue(0, s.GetValue(0)); yg.SetValue(1, s.GetValue(8)); yg.SetValue(2, s.GetValue(16));
+  yg.SetValue(3, static_cast<float>(AscendC::AlignUp(333u, 8u)));
+"""
+    r = kernel(body, {"x": x}, {"y": ("float32", (4,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], [x[:5].sum(), x[:64].sum(), x[:13].sum(), 336])
+
+
+def test_set_deq_scale_scales_the_int32_to_half_cast(kernel):
+    x = np.array([1, -3, 2048, 4097, 100000, 7, 0, -65504] * 2, dtype=np.int32)
+    body = """
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 1024);
+  LocalTensor<int32_t> a = buf.Get<int32_t>();
+  LocalTensor<half> h = buf.GetWithOffset<half>(16, 256);
+  GlobalTensor<int32_t> xg; xg.SetGlobalBuffer((__gm__ int32_t*)x);
+  GlobalTensor<half> yg; yg.SetGlobalBuffer((__gm__ half*)y);
+  DataCopy(a, xg, 16); PipeBarrier<PIPE_ALL>();
+  SetDeqScale(static_cast<half>(0.5f));
+  Cast(h, a, RoundMode::CAST_NONE, 16);  // the round mode is ignored: src * scale, rounded to half
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, h, 16);
+"""
+    r = kernel(body, {"x": x}, {"y": ("float16", (16,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], (x.astype(np.float32) * 0.5).astype(np.float16))
+
+
+def test_untyped_deque_waits_like_the_typed_one(kernel):
+    x = np.arange(64, dtype=np.float32)
+    body = """
+  TPipe pipe; TQue<TPosition::VECIN, 1> q; pipe.InitBuffer(q, 1, 256);
+  GlobalTensor<float> xg, yg; xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  LocalTensor<float> a = q.AllocTensor<float>();
+  DataCopy(a, xg, 64);
+  q.EnQue(a);
+  q.DeQue();  // the handle form: the same MTE2 -> V wait, the tensor kept from AllocTensor
+  Muls(a, a, 2.0f, 64);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, a, 64);
+  q.FreeTensor(a);
+"""
+    r = kernel(body, {"x": x}, {"y": ("float32", (64,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], x * 2)
+
+
+def test_tiling_header_helpers_over_tiling_parse_context_compile_on_the_kernel_side(kernel):
+    from conftest import TILING_H
+
+    tiling_h = TILING_H.replace(
+        "namespace optiling {",
+        """namespace optiling {
+template <typename T>
+inline T* GetCompileInfoPtr(gert::TilingParseContext* context) { return context->GetCompiledInfo<T>(); }""",
+    )
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(0, xg.GetValue(3));
+"""
+    x = np.arange(8, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"y": ("float32", (1,))}, tiling_h=tiling_h).ok()
+    assert r.outputs["y"][0] == 3
+
+
+def test_float_to_float_cast_none_issues_nothing(kernel):
+    # The A2 library has no float -> float conversion for CAST_NONE: dst keeps what it held (here
+    # the 7.0 Duplicate wrote), a warning by default and an error in strict mode.
+    x = np.linspace(-2.6, 2.6, 64, dtype=np.float32)
+    body = """
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 1024);
+  LocalTensor<float> a = buf.Get<float>(), b = a[64];
+  GlobalTensor<float> xg, yg; xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  DataCopy(a, xg, 64); Duplicate(b, 7.0f, 64); PipeBarrier<PIPE_ALL>();
+  Cast(b, a, RoundMode::CAST_NONE, 64);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, b, 64);
+"""
+    lax = kernel(body, {"x": x}, {"y": ("float32", (64,))}, strict=False).ok()
+    np.testing.assert_array_equal(lax.outputs["y"], np.full(64, 7.0, np.float32))
+    assert any("CAST_NONE issues no instruction" in w for w in lax.result.get("warnings", []))
+    strict = kernel(body, {"x": x}, {"y": ("float32", (64,))})
+    assert strict.status == "RUNTIME_ERROR" and "CAST_NONE" in strict.message
+
+
+def test_pop_stack_buffer_hands_out_the_rest_of_the_ub(kernel):
+    body = """
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 4096);
+  LocalTensor<int16_t> rest;
+  const bool ok = PopStackBuffer<int16_t, TPosition::LCM>(rest);
+  GlobalTensor<int32_t> yg; yg.SetGlobalBuffer((__gm__ int32_t*)y);
+  yg.SetValue(0, ok);
+  yg.SetValue(1, static_cast<int32_t>(rest.GetSize()));
+  yg.SetValue(2, static_cast<int32_t>(reinterpret_cast<uintptr_t>(rest.GetPhyAddr()) - reinterpret_cast<uintptr_t>(buf.Get<int16_t>().GetPhyAddr())));
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("int32", (3,))}).ok()
+    ok, size, offset = r.outputs["y"]
+    # The UB TPipe may hand out on the A2 preset (192 KiB less the runtime's reserve) past the 4 KiB taken.
+    assert ok == 1 and offset == 4096 and size * 2 + 4096 == 196352
+
+
+def test_infer_shape_reads_input_descs(kernel):
+    # Graph-mode shape inference is compiled, never run at a launch; it may read the input's desc.
+    host = HOST.replace(
+        "namespace optiling {",
+        """static ge::graphStatus SimkInferShape(gert::InferShapeContext* ctx) {
+  const gert::CompileTimeTensorDesc* desc = ctx->GetInputDesc(0);
+  return desc != nullptr && desc->GetOriginFormat() == ge::FORMAT_ND ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+}
+namespace optiling {""",
+    )
+    x = np.arange(8, dtype=np.float32)
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(0, xg.GetValue(5));
+"""
+    r = kernel(body, {"x": x}, {"y": ("float32", (1,))}, host=host).ok()
+    assert r.outputs["y"][0] == 5
+
+
+def test_data_copy_past_its_tensor_inside_the_ub_is_device_tolerated(kernel):
+    # The DMA takes a UB address, so copying more than a tensor's length (zero-length queue buffers
+    # of a tiling that sized them 0, as cann-ops trunc does) runs on the device inside the UB.
+    x = np.arange(64, dtype=np.float32)
+    body = """
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 512);
+  GlobalTensor<float> xg, yg; xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  LocalTensor<float> a(TPosition::VECCALC, 0, 8);  // an 8-element tensor at the start of buf
+  DataCopy(a, xg, 64);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, a, 64);
+"""
+    lax = kernel(body, {"x": x}, {"y": ("float32", (64,))}, strict=False).ok()
+    np.testing.assert_array_equal(lax.outputs["y"], x)
+    assert any(
+        "DataCopy GM->UB of 256 bytes into a 32-byte tensor" in w for w in lax.result["warnings"]
+    )
+    strict = kernel(body, {"x": x}, {"y": ("float32", (64,))})
+    assert strict.status == "RUNTIME_ERROR" and "32-byte tensor" in strict.message
+
+
+def test_select_with_bytes_mask_takes_src1_where_the_mask_is_nonzero(kernel):
+    # The documentation's example: src0 a half tensor [2, 16], src1 a scalar, a bool mask [2, 32]
+    # of which the first 16 of each row apply.
+    x = np.arange(32, dtype=np.float16)
+    mask = (np.arange(64) % 3 == 0).astype(np.uint8)
+    body = """
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 2048);
+  LocalTensor<half> a = buf.Get<half>(), d = a[32], e = a[64];
+  LocalTensor<uint8_t> m = buf.GetWithOffset<uint8_t>(64, 256), tmp = buf.GetWithOffset<uint8_t>(1024, 1024);
+  GlobalTensor<half> xg, yg; xg.SetGlobalBuffer((__gm__ half*)x); yg.SetGlobalBuffer((__gm__ half*)y);
+  GlobalTensor<uint8_t> mg; mg.SetGlobalBuffer((__gm__ uint8_t*)mask);
+  DataCopy(a, xg, 32); DataCopy(m, mg, 64); PipeBarrier<PIPE_ALL>();
+  SelectWithBytesMaskShapeInfo info; info.firstAxis = 2; info.srcLastAxis = 16; info.maskLastAxis = 32;
+  SelectWithBytesMask(d, a, static_cast<half>(-1.0f), m, tmp, info);
+  SelectWithBytesMask(e, static_cast<half>(-1.0f), a, m, tmp, info);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, d, 32); DataCopy(yg[32], e, 32);
+"""
+    r = kernel(body, {"x": x, "mask": mask}, {"y": ("float16", (64,))}).ok()
+    on = mask.reshape(2, 32)[:, :16].ravel() != 0
+    np.testing.assert_array_equal(r.outputs["y"][:32], np.where(on, -1.0, x).astype(np.float16))
+    np.testing.assert_array_equal(r.outputs["y"][32:], np.where(on, x, -1.0).astype(np.float16))

@@ -80,6 +80,49 @@ def test_overlapping_plain_writes_from_two_blocks_race(kernel):
     )
 
 
+def test_blocks_writing_identical_bytes_warn_by_default(kernel):
+    # Both blocks copy x[0:64] to z[0:64]: on the device the content is the same whichever lands
+    # last, so the default mode warns and the strict mode (above) keeps RACE_DETECTED.
+    body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 64); SYNC(); ub.Out(z, a, 64);"""
+    for blocks in (2, 8):
+        r = kernel(
+            body,
+            {"x": X},
+            {"z": ("float32", (64,))},
+            block_dim=blocks,
+            prelude=UB_HELPERS,
+            strict=False,
+        ).ok()
+        np.testing.assert_array_equal(r.outputs["z"], X[:64])
+        warnings = r.result.get("warnings", [])
+        assert any("block 1 writing z+0" in w and "bytes GM already held" in w for w in warnings), (
+            warnings
+        )
+
+
+def test_blocks_writing_differing_bytes_race_in_default_mode(kernel):
+    # Same place, different bytes (block b copies x[64 b:64 b + 64]): the result depends on the order.
+    body = """Ub ub; const int b = GetBlockIdx();
+  LocalTensor<float> a = ub.In<float>(x + b * 64 * sizeof(float), 64); SYNC(); ub.Out(z, a, 64);"""
+    r = kernel(
+        body, {"x": X}, {"z": ("float32", (64,))}, block_dim=2, prelude=UB_HELPERS, strict=False
+    )
+    assert r.status == "RACE_DETECTED" and "block 1 writing z+0" in r.message, r.message
+
+
+def test_identical_write_before_a_differing_one_races(kernel):
+    # Block 0 writes x[0:64]; block 1 first writes it again (same bytes), then x[64:128] over it:
+    # the second write differs from block 0's, so the order matters.
+    body = """Ub ub; const int b = GetBlockIdx();
+  LocalTensor<float> a = ub.In<float>(x, 128); SYNC();
+  ub.Out(z, a, 64);
+  if (b == 1) { PipeBarrier<PIPE_ALL>(); ub.Out(z, a[64], 64); }"""
+    r = kernel(
+        body, {"x": X}, {"z": ("float32", (64,))}, block_dim=2, prelude=UB_HELPERS, strict=False
+    )
+    assert r.status == "RACE_DETECTED" and "block 1 writing z+0" in r.message, r.message
+
+
 def test_read_of_another_blocks_output_without_syncall_races(kernel):
     body = """Ub ub; const int b = GetBlockIdx();
   LocalTensor<float> a = ub.In<float>(x, 64); SYNC();

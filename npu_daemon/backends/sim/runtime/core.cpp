@@ -176,12 +176,12 @@ void Core::Barrier(int pipe, const SrcLoc& loc, const char* api) {
   Append(ins);
 }
 
-void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api) {
+void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api, bool sameBytes) {
   if (g.rows == 0 || g.rowBytes == 0) return;
   if (pipe != PIPE_S) race_->GmAccess(pipe, g, write, trace_.instrs.back().site, loc, api);  // the DMA just recorded
   // Atomic GM writes: UB -> GM copies (MTE3) and Fixpipe (L0C -> GM) under the core's atomic mode.
   const bool atomic = regs_.atomicOp != AtomicOp::kNone && (pipe == PIPE_MTE3 || pipe == PIPE_FIX);
-  gm_epoch::Record(*this, g, write ? (atomic ? 2 : 1) : 0, loc, api);
+  gm_epoch::Record(*this, g, !write ? 0 : atomic ? 2 : sameBytes ? 3 : 1, loc, api);
 }
 
 void Core::SyncAll(const SrcLoc& loc) {

@@ -86,7 +86,11 @@ void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d
   ins.atomic = toUb ? 0 : static_cast<uint8_t>(core.Registers().atomicOp);
   UbAccess a{ubAddr, static_cast<uint32_t>(ubEnd - ubAddr), toUb};
   core.IssueAccesses(ins, loc, api, &a, 1);
-  core.GmAccess(ins.pipe, GmPattern{ins.gmAddr, d.bursts, d.rowBytes, d.gmPitch}, !toUb, loc, api);
+  // A plain write of the bytes GM already holds leaves memory as it is whichever block writes last.
+  bool sameBytes = !toUb && ins.atomic == 0 && GmRangeValid(gm, gmSpan);
+  for (uint32_t b = 0; sameBytes && b < d.bursts; ++b)
+    sameBytes = std::memcmp(GmHost(gm + b * d.gmPitch), core.UbPtr(ubAddr + b * d.ubPitch), d.rowBytes) == 0;
+  core.GmAccess(ins.pipe, GmPattern{ins.gmAddr, d.bursts, d.rowBytes, d.gmPitch}, !toUb, loc, api, sameBytes);
 }
 
 // One element of an atomic store: integers wrap on add (signed overflow is undefined in C++) and

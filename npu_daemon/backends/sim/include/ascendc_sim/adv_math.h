@@ -163,3 +163,60 @@ __aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, con
 }
 
 }  // namespace AscendC
+
+// ---- SelectWithBytesMask: dst = mask == 0 ? src0 : src1, one of them a scalar ------------------
+// The mask is one byte-or-wider value per element (bool, uint8, ...), rows of maskLastAxis elements
+// of which the first srcLastAxis apply. The library runs it as GatherMask (when the axes differ),
+// Cast, Compare and Select on the vector unit: recorded as that many instructions.
+namespace AscendC {
+struct SelectWithBytesMaskShapeInfo {
+  uint32_t firstAxis = 0;
+  uint32_t srcLastAxis = 0;
+  uint32_t maskLastAxis = 0;
+};
+}  // namespace AscendC
+
+namespace ascendc_sim {
+template <typename T, typename U>
+void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& tensor, T scalar, bool tensorIsSrc0,
+                         const AscendC::LocalTensor<U>& mask, const AscendC::LocalTensor<uint8_t>& tmp,
+                         const AscendC::SelectWithBytesMaskShapeInfo& info, const SrcLoc& loc) {
+  const char* api = "SelectWithBytesMask";
+  ASCENDC_SIM_CHECK(info.srcLastAxis * sizeof(T) % 32 == 0 && info.maskLastAxis * sizeof(U) % 32 == 0 && info.maskLastAxis % 16 == 0 &&
+                        info.maskLastAxis >= info.srcLastAxis,
+                    loc, "%s: srcLastAxis %u and maskLastAxis %u must be 32 B aligned, maskLastAxis a multiple of 16 and >= srcLastAxis",
+                    api, info.srcLastAxis, info.maskLastAxis);
+  const uint32_t count = info.firstAxis * info.srcLastAxis;
+  const Lanes l = CountLanes<T>(count);
+  const int steps = info.maskLastAxis != info.srcLastAxis ? 4 : 3;
+  for (int s = 0; s < steps; ++s)
+    IssueVector(Op::kVecSelect, api, l,
+                {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {tensor.UbAddr(), tensor.GetSize(), sizeof(T), {}, false},
+                 {mask.UbAddr(), mask.GetSize(), sizeof(U), {}, false}},
+                sizeof(T), loc, {{tmp.UbAddr(), tmp.GetLength(), true}});
+  T* out = dst.Data();
+  const T* in = tensor.Data();
+  const U* m = mask.Data();
+  for (uint32_t r = 0; r < info.firstAxis; ++r)
+    for (uint32_t c = 0; c < info.srcLastAxis; ++c) {
+      const uint32_t i = r * info.srcLastAxis + c;
+      const bool one = m[r * info.maskLastAxis + c] != U(0);
+      out[i] = one == tensorIsSrc0 ? scalar : in[i];
+    }
+}
+}  // namespace ascendc_sim
+
+namespace AscendC {
+template <typename T, typename U, bool isReuseMask = true>
+__aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
+                                           const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
+                                           ASCENDC_SIM_LOC) {
+  ascendc_sim::SelectWithBytesMask(dst, src0, src1, true, mask, sharedTmpBuffer, info, loc);
+}
+template <typename T, typename U, bool isReuseMask = true>
+__aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
+                                           const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
+                                           ASCENDC_SIM_LOC) {
+  ascendc_sim::SelectWithBytesMask(dst, src1, src0, false, mask, sharedTmpBuffer, info, loc);
+}
+}  // namespace AscendC

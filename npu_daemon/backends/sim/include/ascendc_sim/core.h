@@ -268,6 +268,7 @@ struct CoreRegisters {
   bool padValueSet = false;
   void* tpipe = nullptr;  // the TPipe constructed last on this core (GetTPipePtr)
   uint64_t maxMinSpr = 0;  // last max/min reduction: value bits (low 32), element index (high 32)
+  float deqScale = 1.0f;   // SetDeqScale(half): the int32 -> half Cast multiplies by it
 };
 
 // What a finished core hands the performance model: which core it was and what it issued.
@@ -319,8 +320,9 @@ class Core {
   void Scalar(uint32_t cycles) { pendingScalar_ += cycles; }
   void Finish();  // end of kernel: unmatched flags are errors, scalar work is flushed
   // GM traffic of this core, checked within the core (MTE3 vs MTE2 ordering) and across cores
-  // (overlapping writes between SyncAlls). `pipe` is the pipe doing the access.
-  void GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api);
+  // (overlapping writes between SyncAlls). `pipe` is the pipe doing the access; `sameBytes`: a
+  // plain write of exactly the bytes GM already holds (another block may write them too).
+  void GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api, bool sameBytes = false);
   // SyncAll: drains every pipe, then waits until every block of the launch has reached it.
   void SyncAll(const SrcLoc& loc);
 

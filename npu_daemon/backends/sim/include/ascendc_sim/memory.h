@@ -310,14 +310,11 @@ class TQueBind : public TQueBase {
   }
   template <typename T>
   __aicore__ LocalTensor<T> DeQue(ASCENDC_SIM_LOC) {
-    ASCENDC_SIM_CHECK(count_ > 0, loc, "DeQue on an empty queue: the core would wait forever");
-    uint32_t addr = fifo_[head_], bytes = sizes_[head_];
-    head_ = (head_ + 1) % 8;
-    --count_;
-    int slot = SlotOf(addr, loc);
-    if (kProducer != kConsumer) ascendc_sim::CurrentCore().WaitFlag(kProducer, kConsumer, Key(slot, false), loc, "TQue::DeQue");
-    return LocalTensor<T>(addr, bytes / sizeof(T), src);
+    const uint32_t bytes = sizes_[head_];
+    return LocalTensor<T>(Dequeue(loc), bytes / sizeof(T), src);
   }
+  // The untyped form: the buffer's address (the library's TBufHandle), the same wait.
+  __aicore__ uint8_t* DeQue(ASCENDC_SIM_LOC) { return ascendc_sim::CurrentCore().UbGuardPtr(Dequeue(loc)); }
   __aicore__ int32_t GetTensorCountInQue() const { return count_; }
   __aicore__ bool HasTensorInQue() const { return count_ > 0; }
   __aicore__ bool VacantInQue() const { return count_ < depth; }
@@ -329,6 +326,16 @@ class TQueBind : public TQueBase {
   __aicore__ void FreeAllEvent() {}
 
  private:
+  // Pops the oldest queued buffer, waiting for its producer; returns its UB address.
+  uint32_t Dequeue(const SrcLoc& loc) {
+    ASCENDC_SIM_CHECK(count_ > 0, loc, "DeQue on an empty queue: the core would wait forever");
+    const uint32_t addr = fifo_[head_];
+    head_ = (head_ + 1) % 8;
+    --count_;
+    int slot = SlotOf(addr, loc);
+    if (kProducer != kConsumer) ascendc_sim::CurrentCore().WaitFlag(kProducer, kConsumer, Key(slot, false), loc, "TQue::DeQue");
+    return addr;
+  }
   uint32_t sizes_[8] = {};
 };
 
@@ -429,6 +436,19 @@ class TPipe {
 };
 
 __aicore__ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_sim::CurrentCore().Registers().tpipe); }
+
+// The rest of the UB past what the current TPipe has handed out, as one temporary tensor (the
+// library's PopStackBuffer; the UB positions only). False when nothing is left.
+template <typename T, TPosition pos>
+__aicore__ inline bool PopStackBuffer(LocalTensor<T>& pop, ASCENDC_SIM_LOC) {
+  static_assert(BufferOf(pos) == ascendc_sim::LocalBuf::kUB, "PopStackBuffer: a UB position only");
+  const TPipe* pipe = GetTPipePtr();
+  ASCENDC_SIM_CHECK(pipe != nullptr, loc, "PopStackBuffer without a TPipe");
+  const uint32_t start = pipe->UsedBytes(), end = ascendc_sim::CurrentCore().UbCapacity();
+  if (start >= end) return false;
+  pop = LocalTensor<T>(start, (end - start) / sizeof(T), pos);
+  return true;
+}
 
 }  // namespace AscendC
 

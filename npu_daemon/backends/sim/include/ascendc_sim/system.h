@@ -36,6 +36,8 @@ __aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>
 __aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 // The library's scalar ceiling division (kernel_utils of asc-devkit; the samples call it qualified).
 __aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+__aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
 
@@ -74,6 +76,18 @@ __aicore__ inline int64_t get_subblockdim() { return AscendC::GetSubBlockNum(); 
 #define ASCEND_IS_AIC (::ascendc_sim::CurrentCore().Spec().type == ::ascendc_sim::CoreType::kAic)
 #define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
 #define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
+
+// The library's core-type codes and g_coreType, which kernels compare with them
+// (`if (g_coreType == AIV)`): a constant of each split compile on the device, the running core here.
+namespace AscendC {
+constexpr int32_t MIX = 0;
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+}  // namespace AscendC
+struct CoreTypeOfRunningCore {
+  operator int32_t() const { return ASCEND_IS_AIC ? AscendC::AIC : AscendC::AIV; }
+};
+inline constexpr CoreTypeOfRunningCore g_coreType{};
 
 enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
                       KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIC_1_4 };

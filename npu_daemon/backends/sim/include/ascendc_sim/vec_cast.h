@@ -28,7 +28,7 @@ constexpr bool CastSupported() {
   else if constexpr (is_same_v<S, bfloat16_t>)
     return is_same_v<D, float> || is_same_v<D, int32_t>;
   else if constexpr (is_same_v<S, int32_t>)
-    return is_same_v<D, float> || is_same_v<D, int16_t> || is_same_v<D, int64_t>;
+    return is_same_v<D, float> || is_same_v<D, int16_t> || is_same_v<D, int64_t> || is_same_v<D, half>;
   else if constexpr (is_same_v<S, int16_t>)
     return is_same_v<D, float> || is_same_v<D, half>;
   else if constexpr (is_same_v<S, int64_t>)
@@ -102,6 +102,8 @@ inline long double RoundIntegral(long double v, AscendC::RoundMode m) {
 
 template <typename D, typename S>
 D CastLane(S s, AscendC::RoundMode m) {
+  if constexpr (std::is_same_v<D, half> && std::is_same_v<S, int32_t>)  // vconv_deq: the round mode is ignored
+    return static_cast<half>(static_cast<float>(s) * CurrentCore().Registers().deqScale);
   long double v;
   if constexpr (std::is_same_v<S, bfloat16_t> || std::is_same_v<S, half>) v = static_cast<float>(s);
   else v = static_cast<long double>(s);
@@ -122,10 +124,36 @@ D CastLane(S s, AscendC::RoundMode m) {
 
 namespace AscendC {
 
+// The DEQSCALE register: the int32 -> half Cast computes half(src * scale).
+__aicore__ inline void SetDeqScale(half scale) {
+  ascendc_sim::CurrentCore().Registers().deqScale = static_cast<float>(scale);
+  ascendc_sim::CurrentCore().Scalar(1);
+}
+
+}  // namespace AscendC
+
+namespace ascendc_sim {
+// float -> float with CAST_NONE: the A2 library's CastIntrinsicsImpl has no instruction for it (only
+// an assert, compiled away on the device), so nothing is issued and dst keeps what it held.
+template <typename D, typename S>
+bool CastIssuesNothing(AscendC::RoundMode mode, const SrcLoc& loc) {
+  if constexpr (std::is_same_v<D, float> && std::is_same_v<S, float>) {
+    if (mode == AscendC::RoundMode::CAST_NONE) {
+      DeviceTolerated(loc, "Cast float -> float with CAST_NONE issues no instruction on Atlas A2: dst is left as it was");
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
 template <typename D, typename S>
 __aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint32_t count,
                             ASCENDC_SIM_LOC) {
   static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
+  if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
   using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
   ascendc_sim::Unary(ascendc_sim::Op::kVecCast, "Cast", dst, src, ascendc_sim::CountLanes<W>(count), {}, {},
                      [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
@@ -134,6 +162,7 @@ template <typename D, typename S, bool isSetMask = true>
 __aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask,
                             const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
+  if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
   using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<W>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<W>(repeatTime, loc);
@@ -144,6 +173,7 @@ template <typename D, typename S, bool isSetMask = true>
 __aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask[],
                             const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
+  if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
   using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<W>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<W>(repeatTime, loc);

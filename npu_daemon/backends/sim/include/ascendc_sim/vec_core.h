@@ -194,4 +194,34 @@ __aicore__ inline void ResetMask() {
   core.Scalar(1);
 }
 
+// The library's mask utility class (kernel_utils.h), which operators call directly. SetMask writes
+// the mask registers as they are, whatever the mask mode; SetMask(len) sets the low `len` bits,
+// except that 64 sets only the low register and a full repeat of T (256 B) or len >= 128 sets both.
+class AscendCUtils {
+ public:
+  static int32_t GetBitSize(int32_t byteSize) { return byteSize * 8; }
+  static int32_t GetC0Size() { return 32; }
+  static int32_t GetC0Count(int32_t dtypeSize) { return GetC0Size() / dtypeSize; }
+  template <typename T, bool isSetMask = true>
+  static void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow) {
+    if constexpr (isSetMask) SetVectorMask<T>(maskHigh, maskLow);
+  }
+  template <typename T, bool isSetMask = true>
+  static void SetMask(int32_t len) {
+    if constexpr (!isSetMask) return;
+    constexpr uint64_t kFull = ~0ull;
+    if (len == 64) return SetMask<T>(0, kFull);
+    if (len == static_cast<int32_t>(256 / sizeof(T)) || len >= 128) return SetMask<T>(kFull, kFull);
+    SetMask<T>(len > 64 ? (1ull << (len - 64)) - 1 : 0, len > 64 ? kFull : (1ull << len) - 1);
+  }
+  template <typename T>
+  static void SetMaskCount() { AscendC::SetMaskCount(); }
+  template <typename T>
+  static void SetMaskNorm() { AscendC::SetMaskNorm(); }
+  template <bool isSetMask = true>
+  static void ResetMask() {
+    if constexpr (isSetMask) AscendC::ResetMask();
+  }
+};
+
 }  // namespace AscendC

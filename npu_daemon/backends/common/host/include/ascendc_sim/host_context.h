@@ -27,7 +27,7 @@ enum DataType : int32_t {
   DT_STRING_REF = 24, DT_DUAL = 25, DT_VARIANT = 26, DT_INT4 = 29, DT_UINT1 = 30, DT_INT2 = 31, DT_UINT2 = 32,
   DT_COMPLEX32 = 33, DT_MAX = 34,
 };
-enum Format : int32_t { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2 };
+enum Format : int32_t { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_FRACTAL_NZ = 29 };  // graph/types.h numbering
 
 // The shape type of the host tiling helpers (GetSoftMaxMaxTmpSize, ...).
 class Shape {
@@ -280,7 +280,9 @@ class InferShapeContext {
   const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
   const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
   const Tensor* GetInputTensor(size_t i) const { return i < tensors_.size() ? &tensors_[i] : nullptr; }
+  const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < descs_.size() ? &descs_[i] : nullptr; }
   std::vector<Tensor> tensors_;
+  std::vector<CompileTimeTensorDesc> descs_;
   Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
   std::vector<Shape> inputs_, outputs_;
@@ -306,6 +308,21 @@ class InferDataTypeContext {
   ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
   ge::graphStatus SetOutputDataType(size_t i, ge::DataType t);
   std::vector<ge::DataType> inputs_, outputs_;
+};
+
+// The compile-time parse's context (IMPL_OP_OPTILING(...).TilingParse); declared on both sides, since
+// tiling headers declare helpers over it that the kernel's view of the header parses too.
+class TilingParseContext {
+ public:
+  template <typename T>
+  T* GetCompiledInfo() { return static_cast<T*>(compileInfo_); }
+  fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
+  const char* GetNodeName() const { return opType_; }
+  const char* GetNodeType() const { return opType_; }
+  const char* GetCompiledJson() const { return "{}"; }
+  void* compileInfo_ = nullptr;
+  const char* opType_ = "";
+  mutable fe::PlatFormInfos platform_;
 };
 
 }  // namespace gert

@@ -11,19 +11,6 @@
 
 namespace gert {
 
-class TilingParseContext {
- public:
-  template <typename T>
-  T* GetCompiledInfo() { return static_cast<T*>(compileInfo_); }
-  fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
-  const char* GetNodeName() const { return opType_; }
-  const char* GetNodeType() const { return opType_; }
-  const char* GetCompiledJson() const { return "{}"; }
-  void* compileInfo_ = nullptr;
-  const char* opType_ = "";
-  mutable fe::PlatFormInfos platform_;
-};
-
 using OpTilingFunc = ge::graphStatus (*)(TilingContext*);
 using OpTilingParseFunc = ge::graphStatus (*)(TilingParseContext*);
 
