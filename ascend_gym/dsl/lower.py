@@ -18,9 +18,9 @@ from ascend_gym.dsl.spec_toml import spec_toml
 from ascend_gym.dsl.tiles import TilesMixin
 from ascend_gym.package import GE_DTYPES, OperatorPackage, OperatorSpec
 
+# Generated kernels round up with the library's AscendC::AlignUp: a helper of the same name and
+# signature here would make every call ambiguous under `using namespace AscendC`, on the device too.
 HELPERS = """\
-__aicore__ inline uint32_t AlignUp(uint32_t n, uint32_t unit) { return (n + unit - 1) / unit * unit; }
-
 // fp32 view of a tile of T: the tile itself when T is float, else `buf` after a Cast up.
 template <typename T>
 __aicore__ inline LocalTensor<float> AsFloat(const LocalTensor<T>& src, const LocalTensor<float>& buf, uint32_t n) {
