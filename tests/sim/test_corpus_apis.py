@@ -3,7 +3,7 @@ or tiling of our own: host registry and attrs, the *_t aliases and intrinsics sp
 InitGlobalMemory, LocalTensor::operator(), queues bound to GM."""
 
 import numpy as np
-from conftest import HOST
+from conftest import HOST, UB_HELPERS
 
 # The generic host of conftest, with the tiling registered through IMPL_OP_OPTILING and a
 # TilingParse that fills a CompileInfo the tiling reads back (block dim from it, not the attr).
@@ -641,3 +641,37 @@ def test_select_with_bytes_mask_takes_src1_where_the_mask_is_nonzero(kernel):
     on = mask.reshape(2, 32)[:, :16].ravel() != 0
     np.testing.assert_array_equal(r.outputs["y"][:32], np.where(on, -1.0, x).astype(np.float16))
     np.testing.assert_array_equal(r.outputs["y"][32:], np.where(on, x, -1.0).astype(np.float16))
+
+
+def test_library_impl_forms_on_raw_ub_pointers_fill_and_copy_out(kernel):
+    # DuplicateImpl / DataCopyUB2GMImpl as a kernel calls them on GetPhyAddr pointers: fill 48
+    # int16 with 7 (count form), 16 more with -1 (mask form, one repeat of 16 lanes), copy 4 blocks.
+    # The inference products' Vector Core type launches vector blocks on the A2.
+    body = """
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_VECTOR_CORE);
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 256);
+  __ubuf__ int16_t* ub = (__ubuf__ int16_t*)buf.Get<int16_t>().GetPhyAddr();
+  DuplicateImpl<int16_t>(ub, 7, 48);
+  DuplicateImpl<int16_t, true>(ub + 48, -1, 16, 1, 1, 8);
+  SetFlag<HardEvent::V_MTE3>(EVENT_ID0); WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  DataCopyUB2GMImpl((__gm__ int16_t*)y, ub, {1, 4, 0, 0});
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("int16", (64,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], [7] * 48 + [-1] * 16)
+
+
+def test_repeat_reduce_sum_with_source_block_stride_zero_reuses_the_first_block(kernel):
+    # asc-devkit's high-dimensional slicing page (which ReduceRepeat's srcBlkStride refers to):
+    # with srcBlkStride 0 the source reuses its first DataBlock, so one repeat of 64 floats sums
+    # block 0 eight times.
+    x = np.arange(64, dtype=np.float32)
+    body = """
+  Ub u;
+  LocalTensor<float> s = u.In<float>(x, 64), d = u.Alloc<float>(8);
+  SYNC();
+  RepeatReduceSum<float>(d, s, 1, 64, 0, 0, 1, 8);
+  SYNC();
+  u.Out(y, d, 8);
+"""
+    r = kernel(body, {"x": x}, {"y": ("float32", (8,))}, prelude=UB_HELPERS).ok()
+    assert r.outputs["y"][0] == 8 * x[:8].sum()
