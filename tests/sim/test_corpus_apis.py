@@ -675,3 +675,25 @@ def test_repeat_reduce_sum_with_source_block_stride_zero_reuses_the_first_block(
 """
     r = kernel(body, {"x": x}, {"y": ("float32", (8,))}, prelude=UB_HELPERS).ok()
     assert r.outputs["y"][0] == 8 * x[:8].sum()
+
+
+def test_select_tensor_scalar_by_repeats_and_a_mask_past_the_repeat_runs_every_lane(kernel):
+    # A float Select with mask 128 (a half op's lane count, as cann-ops fake_quant_affine_cachemask
+    # passes): AscendCUtils::SetMask sets both registers full, so all 64 lanes run (a warning).
+    x = np.arange(64, dtype=np.float32)
+    bits = np.packbits((np.arange(64) % 3 == 0).astype(np.uint8), bitorder="little")
+    body = """
+  Ub u;
+  LocalTensor<float> s = u.In<float>(x, 64), d = u.Alloc<float>(64);
+  LocalTensor<uint8_t> m = u.In<uint8_t>(sel, 32);
+  SYNC();
+  Select(d, m, s, 5.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 128, 1, {1, 1, 1, 8, 8, 8});
+  SYNC();
+  u.Out(y, d, 64);
+"""
+    inputs = {"x": x, "sel": np.concatenate([bits, np.zeros(24, np.uint8)])}
+    lax = kernel(body, inputs, {"y": ("float32", (64,))}, prelude=UB_HELPERS, strict=False).ok()
+    np.testing.assert_array_equal(lax.outputs["y"], np.where(np.arange(64) % 3 == 0, x, 5.0))
+    assert any("continuous mask 128 out of range" in w for w in lax.result["warnings"])
+    strict = kernel(body, inputs, {"y": ("float32", (64,))}, prelude=UB_HELPERS)
+    assert strict.status == "RUNTIME_ERROR" and "whole repeat runs" in strict.message
