@@ -42,14 +42,15 @@ __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
 
 using ::printf;
-// The leading `;` keeps the official template's `this->tileNum = tileNum ASSERT(...);` compiling, as
-// it does on the device where ASSERT is empty; the cost is that `if (c) ASSERT(x);` checks x always.
+// The leading `;` keeps the official template's `this->tileNum = tileNum ASSERT(...);` compiling, and
+// the block one without a `;` after it (cann-ops mul_sigmoid), as both do on the device where ASSERT
+// is empty; the cost is that `if (c) ASSERT(x);` checks x always.
 #define ASSERT(expr)                                                                                      \
   ;                                                                                                       \
-  do {                                                                                                    \
+  {                                                                                                       \
     if (!(expr)) ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
                                      "ASSERT(%s) failed", #expr);                                         \
-  } while (0)
+  }
 
 }  // namespace AscendC
 
