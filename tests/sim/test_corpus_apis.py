@@ -697,3 +697,44 @@ def test_select_tensor_scalar_by_repeats_and_a_mask_past_the_repeat_runs_every_l
     assert any("continuous mask 128 out of range" in w for w in lax.result["warnings"])
     strict = kernel(body, inputs, {"y": ("float32", (64,))}, prelude=UB_HELPERS)
     assert strict.status == "RUNTIME_ERROR" and "whole repeat runs" in strict.message
+
+
+def test_tiling_class_in_the_header_compiles_on_the_kernel_side_and_block_assert(kernel):
+    # A tiling class written in the tiling header (as cann-ops mul_sigmoid has) fills the struct
+    # through set_ and sizes a buffer with a high-level API's TmpSize helper; the kernel sees the
+    # struct only. The host reads the deterministic option (off); ASSERT may lack its `;`.
+    from conftest import TILING_H
+
+    tiling_h = TILING_H.replace(
+        "REGISTER_TILING_DATA_CLASS(Simk, SimkTilingData)",
+        """REGISTER_TILING_DATA_CLASS(Simk, SimkTilingData)
+class SimkFiller {
+ public:
+  explicit SimkFiller(gert::TilingContext* ctx) : ctx_(ctx) {}
+  void Fill(SimkTilingData& t) {
+    uint32_t maxTmp = 0, minTmp = 0;
+    AscendC::GetSigmoidMaxMinTmpSize(ge::Shape({64}), 4, false, maxTmp, minTmp);
+    int64_t p[8] = {minTmp, ctx_->GetDeterministic()};
+    t.set_p(p);
+  }
+ private:
+  gert::TilingContext* ctx_;
+};""",
+    ).replace("#pragma once", '#pragma once\n#include "tiling/tiling_api.h"')
+    host = HOST.replace("  t.set_p(p);", "  t.set_p(p);\n  SimkFiller(ctx).Fill(t);")
+    body = """
+  GET_TILING_DATA(t, tiling);
+  ASSERT(t.p[0] > 0)
+  GlobalTensor<int64_t> yg; yg.SetGlobalBuffer((__gm__ int64_t*)y);
+  yg.SetValue(0, t.p[0]);
+  yg.SetValue(1, t.p[1]);
+"""
+    r = kernel(
+        body,
+        {"x": np.zeros(8, np.float32)},
+        {"y": ("int64", (2,))},
+        tiling_h=tiling_h,
+        host=host,
+    ).ok()
+    # The helper's minimum: one 256 B repeat per float intermediate (two for Sigmoid).
+    assert list(r.outputs["y"]) == [512, 0]
