@@ -562,3 +562,19 @@ def mul_sigmoid(x1, x2, t1, t2, t3):
     s = 1.0 / (1.0 + np.exp(-_f(x1) * t1))
     out = np.where(s < t2, s, 2.0 * s) * _f(x2).reshape(1, -1) * t3
     return out.reshape(x1.shape[0], -1, 128)
+
+
+def pdist_grad(grad, x, pdist, p):
+    # torch._pdist_backward: each pair i < j (row-major upper triangle) adds
+    # grad * diff * |diff|^(p-2) / pdist^(p-1) to row i and subtracts it from row j.
+    x = _f(x)
+    i, j = np.triu_indices(x.shape[0], 1)
+    diff, g, d = x[i] - x[j], _f(grad)[:, None], _f(pdist)[:, None]
+    if p == 1:
+        term = np.sign(diff) * g
+    else:
+        term = diff * np.abs(diff) ** (p - 2) / d ** (p - 1) * g
+    out = np.zeros_like(x)
+    np.add.at(out, i, term)
+    np.add.at(out, j, -term)
+    return out

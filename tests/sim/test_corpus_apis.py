@@ -738,3 +738,15 @@ class SimkFiller {
     ).ok()
     # The helper's minimum: one 256 B repeat per float intermediate (two for Sigmoid).
     assert list(r.outputs["y"]) == [512, 0]
+
+
+def test_unqualified_abs_of_a_float_is_the_float_abs(kernel):
+    # The device compiler's global abs takes a float (cann-ops' Std::abs calls ::abs on one);
+    # C's int abs would truncate -0.75 to 0.
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(0, abs(xg.GetValue(0)));
+"""
+    r = kernel(body, {"x": np.array([-0.75] * 8, np.float32)}, {"y": ("float32", (1,))}).ok()
+    assert r.outputs["y"][0] == 0.75

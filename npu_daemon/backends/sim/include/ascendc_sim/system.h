@@ -65,6 +65,10 @@ __aicore__ inline std::common_type_t<A, B> min(A a, B b) { return b < a ? b : a;
 template <typename A, typename B>
 __aicore__ inline std::common_type_t<A, B> max(A a, B b) { return a < b ? b : a; }
 
+// The device compiler's global abs takes floats too (the library's Std::abs calls ::abs on a
+// float); g++'s is C's int abs alone, which would truncate a float argument.
+using std::abs;
+
 // CCE intrinsics older kernels call directly.
 __aicore__ inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
 __aicore__ inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
