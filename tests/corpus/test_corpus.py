@@ -93,3 +93,18 @@ def test_toml_values_read_back(value):
     text = "".join(f"{k.replace(' ', '_')} = {toml_value(v)}\n" for k, v in value.items())
     back = tomllib.loads(text)
     assert back == {k.replace(" ", "_"): v for k, v in value.items()}
+
+
+def test_host_sources_are_op_host_files_not_editor_autosaves(tmp_path):
+    # The project's CMake takes op_host/*.cpp only: a Jupyter autosave in a subdirectory (an older
+    # copy of the host, with its own tiling function) must not be compiled with it.
+    import shutil
+
+    root = tmp_path / "Neg"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    host = (root / "op_host" / "neg.cpp").read_text()
+    (root / "op_host" / "neg_extra.cpp").write_text("int neg_extra_unit = 0;\n")
+    (root / "op_host" / ".ipynb_checkpoints").mkdir()
+    (root / "op_host" / ".ipynb_checkpoints" / "neg-checkpoint.cpp").write_text(host)
+    package = build_package(find_ops(tmp_path)[0], load_spec("neg"))
+    assert package.spec.host_sources == ["op_host/neg_extra.cpp"]
