@@ -41,6 +41,7 @@ TAIL_BYTES = 8192
 CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
 MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE, MS_BIND = 0x2, 0x4, 0x4000, 0x40000, 0x1000
 MNT_DETACH = 2
+PR_SET_NO_NEW_PRIVS = 38
 SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -212,14 +213,14 @@ def _enter(limits: Limits, identity: Identity | None, cwd: Path, writable: list[
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_mb * mb,) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    if identity is None:
-        return
-    # RLIMIT_NPROC counts every process of the uid, which is this worker's alone.
-    resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
-    _confine(cwd, writable)
-    os.setgroups(identity.groups)
-    os.setgid(identity.gid)
-    os.setuid(identity.uid)
+    if identity is not None:
+        # RLIMIT_NPROC counts every process of the uid, which is this worker's alone.
+        resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
+        _confine(cwd, writable)
+        os.setgroups(identity.groups)
+        os.setgid(identity.gid)
+        os.setuid(identity.uid)
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
 
 
 def kill_all(uid: int, wait_s: float = 2.0) -> None:

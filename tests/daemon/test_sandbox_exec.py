@@ -86,3 +86,12 @@ def test_a_set_up_fault_is_an_oserror_not_the_commands_status(tmp_path, identity
     gone.rmdir()  # ... which is gone when its bind mount is made
     with pytest.raises(OSError, match="sandbox_exec"):
         sandbox.run(cmd, tmp_path, 10.0, sandbox.Limits())
+
+
+def test_a_forked_call_gets_no_new_privs_too(tmp_path):
+    def show() -> None:
+        print(next(line for line in open("/proc/self/status") if line.startswith("NoNewPrivs")))
+
+    done = sandbox.call(show, tmp_path, 10.0, sandbox.Limits())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["NoNewPrivs:", "1"]
