@@ -6,7 +6,7 @@ The sim backend evaluates the op in this process (no daemon, no sandbox user: th
 Python around it alone), seeds 0..n-1, compile found in the build cache; run a version's daemon
 benchmark (`fresh_cpu.py --cases-cached`) first so that every seed's case data is cached too.
 `harness`: user + sys of the commands `sandbox.run` waited for (the harness's processes);
-`python`: this process's own. Only interfaces older commits share are used, so the same script
+`python`: this process's own; and the harness's minor page faults (a count: load-proof). Only interfaces older commits share are used, so the same script
 compares two commits: run it with each on PYTHONPATH, from that commit's tree.
 """
 
@@ -30,6 +30,10 @@ def cpu_s(who: int) -> float:
     return r.ru_utime + r.ru_stime
 
 
+def minor_faults() -> int:
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -42,13 +46,14 @@ def main() -> None:
     pkg = load_package(suite / "ascend_gym" / "suite" / args.op)
     backend = SimBackend()
     backend.prepare()
-    harness = {"s": 0.0, "runs": 0}
+    harness = {"s": 0.0, "runs": 0, "faults": 0}
     run = sandbox.run
 
     def counted(*a, **kw):
-        before = cpu_s(resource.RUSAGE_CHILDREN)
+        before, faults = cpu_s(resource.RUSAGE_CHILDREN), minor_faults()
         done = run(*a, **kw)
         harness["s"] += cpu_s(resource.RUSAGE_CHILDREN) - before
+        harness["faults"] += minor_faults() - faults
         harness["runs"] += 1
         return done
 
@@ -62,7 +67,7 @@ def main() -> None:
             assert result.status is Status.OK, result.message
 
     evaluate(10**6)  # built, warmed
-    harness.update(s=0.0, runs=0)
+    harness.update(s=0.0, runs=0, faults=0)
     own_0 = cpu_s(resource.RUSAGE_SELF)
     for seed in range(args.n):
         evaluate(seed)
@@ -75,6 +80,7 @@ def main() -> None:
                 "commands_per_eval": harness["runs"] / args.n,
                 "harness_cpu_s_per_eval": round(harness["s"] / args.n, 4),
                 "python_cpu_s_per_eval": round(own_s / args.n, 4),
+                "harness_minor_faults_per_eval": harness["faults"] // args.n,
                 "load_average": os.getloadavg(),
             }
         )
