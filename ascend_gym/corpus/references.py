@@ -637,3 +637,12 @@ def rms_norm_grad(dy, x, rstd, gamma):
     dyg = dy2 * g
     dx = r * dyg - x2 * r**3 * (dyg * x2).mean(axis=-1, keepdims=True)
     return dx.reshape(x.shape), (dy2 * x2 * r).sum(axis=0).reshape(gamma.shape)
+
+
+def as_strided(x, size, stride, storage_offset):
+    # torch.as_strided: y[i0, .., ik] = x.flat[storage_offset + sum(i_j * stride_j)].
+    index = int(np.asarray(storage_offset).ravel()[0]) + sum(
+        np.arange(int(n)).reshape([-1 if j == i else 1 for j in range(len(size))]) * int(s)
+        for i, (n, s) in enumerate(zip(np.asarray(size).ravel(), np.asarray(stride).ravel()))
+    )
+    return np.asarray(x).ravel()[index]
