@@ -342,7 +342,7 @@ def test_tiling_header_includes_of_toolkit_headers_parse_at_global_scope(kernel)
   yg.SetValue(0, xg.GetValue(7));
 """
     r = kernel(body, {"x": x}, {"y": ("float32", (1,))}, tiling_h=tiling_h).ok()
-    assert r.outputs["y"][0] == 6
+    assert r.outputs["y"][0] == 7
 
 
 def test_data_copy_pad_of_zero_length_moves_nothing(kernel):
