@@ -222,6 +222,7 @@ def ensure_runtime() -> Runtime:
                     HOST_DIR / "registry.cpp",
                     RUNTIME_DIR / "cube.cpp",
                     RUNTIME_DIR / "issue.cpp",
+                    RUNTIME_DIR / "instances.cpp",
                     RUNTIME_DIR / "model.cpp",
                     *sorted((RUNTIME_DIR / "model").glob("*.cpp")),
                 ]
