@@ -61,6 +61,7 @@ def build_kernel(
             prelude.name,
             source,
             *rt.link_flags(),
+            *build.KERNEL_LDFLAGS,
             *link_alias,
             "-o",
             str(out),
