@@ -100,11 +100,12 @@ KERNEL_PCH_PREAMBLE = [*PCH_PREAMBLE, "#undef _GLIBCXX_USE_C99_STDLIB"]
 # gold links a candidate's shared object in about a third of the instructions of the default
 # ld.bfd (the same symbols; no candidate links more than one object).
 CANDIDATE_LDFLAGS = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
-# A kernel links against libascendc_sim.so and libgcc's helpers only: the C and C++ runtimes come
-# loaded with the runtime library (the harness opens kernel.so with RTLD_NOW, so a symbol nothing
-# defines still fails there). Scanning them cost gold 31 M of its 40 M instructions per kernel.
-# Sanitized builds keep the driver's libraries (their runtimes are among them).
-KERNEL_LDFLAGS = [] if SANITIZE else ["-nodefaultlibs", "-lgcc"]
+# A candidate's tiling.so and kernel.so link against libascendc_sim.so and libgcc's helpers only:
+# the C and C++ runtimes come loaded with the program that opens them (the harness, the cann tiling
+# runner: RTLD_NOW, so a symbol nothing defines still fails there). Scanning them cost gold 31 M of
+# its 40 M instructions per link. Sanitized builds keep the driver's libraries (their runtimes are
+# among them).
+CANDIDATE_LIBS = [] if SANITIZE else ["-nodefaultlibs", "-lgcc"]
 
 
 class BuildError(Exception):
@@ -166,7 +167,7 @@ def runtime_sources_digest() -> str:
                 *CXXFLAGS,
                 *CANDIDATE_CXXFLAGS,
                 *CANDIDATE_LDFLAGS,
-                *KERNEL_LDFLAGS,
+                *CANDIDATE_LIBS,
                 *(
                     f.relative_to(SIM_DIR.parent).as_posix().encode() + f.read_bytes()
                     for f in files
@@ -392,6 +393,7 @@ def build_tiling(
             pkg.host_path,
             *pkg.spec.host_sources,
             *rt.link_flags(),
+            *CANDIDATE_LIBS,
             "-o",
             str(out),
         ]
