@@ -88,10 +88,14 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
     files["reference.py"] = _read(REFERENCES)
     host = f"op_host/{source.op}.cpp"
     host_text = "\n".join(t for p, t in files.items() if p.startswith("op_host/"))
+    # The project's op_host/CMakeLists.txt takes the .cpp files of op_host itself
+    # (aux_source_directory is not recursive): an editor's autosaves in a subdirectory
+    # (.ipynb_checkpoints/*-checkpoint.cpp) are not part of the build.
     extra_hosts = sorted(
         p
         for p in files
         if p.startswith("op_host/")
+        and "/" not in p.removeprefix("op_host/")
         and p.endswith(".cpp")
         and p != host
         and not any(s in p for s in _HOST_SKIP)

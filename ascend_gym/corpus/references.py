@@ -516,3 +516,65 @@ def select_softmax(sel, a, b):
     v = np.where(np.asarray(sel).astype(bool), _f(a), _f(b))
     e = np.exp(v - v.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
+
+
+def fake_quant_affine_cachemask(x, scale, zero_point, axis, quant_min, quant_max):
+    # Per row of axis 0 (the aclnn layer broadcasts a per-tensor scale to x's first dim); x / scale
+    # is x times the reciprocal in x's dtype, rounded half to even as the kernel's CAST_RINT.
+    shape = (-1,) + (1,) * (x.ndim - 1)
+    inv = (1.0 / _f(scale)).astype(x.dtype).reshape(shape)
+    q = np.rint((x * inv).astype(np.float64)) + _f(zero_point).reshape(shape)
+    mask = (q >= quant_min) & (q <= quant_max)
+    y = (np.clip(q, quant_min, quant_max) - _f(zero_point).reshape(shape)) * _f(scale).reshape(
+        shape
+    )
+    return y, mask
+
+
+def scatter_reduce(x, index, src, dim, reduce, include_self):
+    # torch.scatter_reduce: every src element reduces into x at its index along dim; without
+    # include_self, the positions some src element reaches start from that reduction's identity.
+    out, src = _f(x).copy(), _f(src)
+    where = list(np.indices(index.shape))
+    where[dim] = index.astype(np.int64)
+    where = tuple(where)
+    hit = np.zeros(out.shape, bool)
+    hit[where] = True
+    identity = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -np.inf, "amin": np.inf}[reduce]
+    if not include_self:
+        out[hit] = identity
+    ufunc = {
+        "sum": np.add,
+        "mean": np.add,
+        "prod": np.multiply,
+        "amax": np.maximum,
+        "amin": np.minimum,
+    }
+    ufunc[reduce].at(out, where, src)
+    if reduce == "mean":
+        count = np.full(out.shape, 1.0 if include_self else 0.0)
+        np.add.at(count, where, 1.0)
+        out = np.where(hit, out / np.maximum(count, 1.0), out)
+    return out
+
+
+def mul_sigmoid(x1, x2, t1, t2, t3):
+    s = 1.0 / (1.0 + np.exp(-_f(x1) * t1))
+    out = np.where(s < t2, s, 2.0 * s) * _f(x2).reshape(1, -1) * t3
+    return out.reshape(x1.shape[0], -1, 128)
+
+
+def pdist_grad(grad, x, pdist, p):
+    # torch._pdist_backward: each pair i < j (row-major upper triangle) adds
+    # grad * diff * |diff|^(p-2) / pdist^(p-1) to row i and subtracts it from row j.
+    x = _f(x)
+    i, j = np.triu_indices(x.shape[0], 1)
+    diff, g, d = x[i] - x[j], _f(grad)[:, None], _f(pdist)[:, None]
+    if p == 1:
+        term = np.sign(diff) * g
+    else:
+        term = diff * np.abs(diff) ** (p - 2) / d ** (p - 1) * g
+    out = np.zeros_like(x)
+    np.add.at(out, i, term)
+    np.add.at(out, j, -term)
+    return out

@@ -3,6 +3,7 @@ a neg whose OpDef names its arguments unlike our spec, a byte-identical copy of 
 kernel does not compile and an operator no spec describes."""
 
 import json
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -93,3 +94,39 @@ def test_toml_values_read_back(value):
     text = "".join(f"{k.replace(' ', '_')} = {toml_value(v)}\n" for k, v in value.items())
     back = tomllib.loads(text)
     assert back == {k.replace(" ", "_"): v for k, v in value.items()}
+
+
+def test_host_sources_are_op_host_files_not_editor_autosaves(tmp_path):
+    # The project's CMake takes op_host/*.cpp only: a Jupyter autosave in a subdirectory (an older
+    # copy of the host, with its own tiling function) must not be compiled with it.
+    root = tmp_path / "Neg"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    host = (root / "op_host" / "neg.cpp").read_text()
+    (root / "op_host" / "neg_extra.cpp").write_text("int neg_extra_unit = 0;\n")
+    (root / "op_host" / ".ipynb_checkpoints").mkdir()
+    (root / "op_host" / ".ipynb_checkpoints" / "neg-checkpoint.cpp").write_text(host)
+    package = build_package(find_ops(tmp_path)[0], load_spec("neg"))
+    assert package.spec.host_sources == ["op_host/neg_extra.cpp"]
+
+
+def test_the_tiling_cache_tells_apart_which_host_files_are_compiled(tmp_path):
+    # Same op_host files, one more of them compiled: not the same tiling program.
+    from npu_daemon.backends.common import build
+
+    root = tmp_path / "src" / "Neg"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    (root / "op_host" / "neg_extra.cpp").write_text("int neg_extra_unit = 0;\n")
+    package = build_package(find_ops(tmp_path / "src")[0], load_spec("neg"))
+    without = package.model_copy(
+        update={"spec": package.spec.model_copy(update={"host_sources": []})}
+    )
+    rt = build.ensure_runtime()
+    paths = set()
+    for i, pkg in enumerate((package, without)):
+        work = tmp_path / f"w{i}"
+        work.mkdir()
+        for rel, text in pkg.files.items():
+            (work / rel).parent.mkdir(parents=True, exist_ok=True)
+            (work / rel).write_text(text)
+        paths.add(build.build_tiling(pkg, work, rt, 120)[0])
+    assert len(paths) == 2

@@ -3,7 +3,7 @@ or tiling of our own: host registry and attrs, the *_t aliases and intrinsics sp
 InitGlobalMemory, LocalTensor::operator(), queues bound to GM."""
 
 import numpy as np
-from conftest import HOST
+from conftest import HOST, UB_HELPERS
 
 # The generic host of conftest, with the tiling registered through IMPL_OP_OPTILING and a
 # TilingParse that fills a CompileInfo the tiling reads back (block dim from it, not the attr).
@@ -641,3 +641,112 @@ def test_select_with_bytes_mask_takes_src1_where_the_mask_is_nonzero(kernel):
     on = mask.reshape(2, 32)[:, :16].ravel() != 0
     np.testing.assert_array_equal(r.outputs["y"][:32], np.where(on, -1.0, x).astype(np.float16))
     np.testing.assert_array_equal(r.outputs["y"][32:], np.where(on, x, -1.0).astype(np.float16))
+
+
+def test_library_impl_forms_on_raw_ub_pointers_fill_and_copy_out(kernel):
+    # DuplicateImpl / DataCopyUB2GMImpl as a kernel calls them on GetPhyAddr pointers: fill 48
+    # int16 with 7 (count form), 16 more with -1 (mask form, one repeat of 16 lanes), copy 4 blocks.
+    # The inference products' Vector Core type launches vector blocks on the A2.
+    body = """
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_VECTOR_CORE);
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 256);
+  __ubuf__ int16_t* ub = (__ubuf__ int16_t*)buf.Get<int16_t>().GetPhyAddr();
+  DuplicateImpl<int16_t>(ub, 7, 48);
+  DuplicateImpl<int16_t, true>(ub + 48, -1, 16, 1, 1, 8);
+  SetFlag<HardEvent::V_MTE3>(EVENT_ID0); WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  DataCopyUB2GMImpl((__gm__ int16_t*)y, ub, {1, 4, 0, 0});
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("int16", (64,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], [7] * 48 + [-1] * 16)
+
+
+def test_repeat_reduce_sum_with_source_block_stride_zero_reuses_the_first_block(kernel):
+    # asc-devkit's high-dimensional slicing page (which ReduceRepeat's srcBlkStride refers to):
+    # with srcBlkStride 0 the source reuses its first DataBlock, so one repeat of 64 floats sums
+    # block 0 eight times.
+    x = np.arange(64, dtype=np.float32)
+    body = """
+  Ub u;
+  LocalTensor<float> s = u.In<float>(x, 64), d = u.Alloc<float>(8);
+  SYNC();
+  RepeatReduceSum<float>(d, s, 1, 64, 0, 0, 1, 8);
+  SYNC();
+  u.Out(y, d, 8);
+"""
+    r = kernel(body, {"x": x}, {"y": ("float32", (8,))}, prelude=UB_HELPERS).ok()
+    assert r.outputs["y"][0] == 8 * x[:8].sum()
+
+
+def test_select_tensor_scalar_by_repeats_and_a_mask_past_the_repeat_runs_every_lane(kernel):
+    # A float Select with mask 128 (a half op's lane count, as cann-ops fake_quant_affine_cachemask
+    # passes): AscendCUtils::SetMask sets both registers full, so all 64 lanes run (a warning).
+    x = np.arange(64, dtype=np.float32)
+    bits = np.packbits((np.arange(64) % 3 == 0).astype(np.uint8), bitorder="little")
+    body = """
+  Ub u;
+  LocalTensor<float> s = u.In<float>(x, 64), d = u.Alloc<float>(64);
+  LocalTensor<uint8_t> m = u.In<uint8_t>(sel, 32);
+  SYNC();
+  Select(d, m, s, 5.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 128, 1, {1, 1, 1, 8, 8, 8});
+  SYNC();
+  u.Out(y, d, 64);
+"""
+    inputs = {"x": x, "sel": np.concatenate([bits, np.zeros(24, np.uint8)])}
+    lax = kernel(body, inputs, {"y": ("float32", (64,))}, prelude=UB_HELPERS, strict=False).ok()
+    np.testing.assert_array_equal(lax.outputs["y"], np.where(np.arange(64) % 3 == 0, x, 5.0))
+    assert any("continuous mask 128 out of range" in w for w in lax.result["warnings"])
+    strict = kernel(body, inputs, {"y": ("float32", (64,))}, prelude=UB_HELPERS)
+    assert strict.status == "RUNTIME_ERROR" and "whole repeat runs" in strict.message
+
+
+def test_tiling_class_in_the_header_compiles_on_the_kernel_side_and_block_assert(kernel):
+    # A tiling class written in the tiling header (as cann-ops mul_sigmoid has) fills the struct
+    # through set_ and sizes a buffer with a high-level API's TmpSize helper; the kernel sees the
+    # struct only. The host reads the deterministic option (off); ASSERT may lack its `;`.
+    from conftest import TILING_H
+
+    tiling_h = TILING_H.replace(
+        "REGISTER_TILING_DATA_CLASS(Simk, SimkTilingData)",
+        """REGISTER_TILING_DATA_CLASS(Simk, SimkTilingData)
+class SimkFiller {
+ public:
+  explicit SimkFiller(gert::TilingContext* ctx) : ctx_(ctx) {}
+  void Fill(SimkTilingData& t) {
+    uint32_t maxTmp = 0, minTmp = 0;
+    AscendC::GetSigmoidMaxMinTmpSize(ge::Shape({64}), 4, false, maxTmp, minTmp);
+    int64_t p[8] = {minTmp, ctx_->GetDeterministic()};
+    t.set_p(p);
+  }
+ private:
+  gert::TilingContext* ctx_;
+};""",
+    ).replace("#pragma once", '#pragma once\n#include "tiling/tiling_api.h"')
+    host = HOST.replace("  t.set_p(p);", "  t.set_p(p);\n  SimkFiller(ctx).Fill(t);")
+    body = """
+  GET_TILING_DATA(t, tiling);
+  ASSERT(t.p[0] > 0)
+  GlobalTensor<int64_t> yg; yg.SetGlobalBuffer((__gm__ int64_t*)y);
+  yg.SetValue(0, t.p[0]);
+  yg.SetValue(1, t.p[1]);
+"""
+    r = kernel(
+        body,
+        {"x": np.zeros(8, np.float32)},
+        {"y": ("int64", (2,))},
+        tiling_h=tiling_h,
+        host=host,
+    ).ok()
+    # The helper's minimum: one 256 B repeat per float intermediate (two for Sigmoid).
+    assert list(r.outputs["y"]) == [512, 0]
+
+
+def test_unqualified_abs_of_a_float_is_the_float_abs(kernel):
+    # The device compiler's global abs takes a float (cann-ops' Std::abs calls ::abs on one);
+    # C's int abs would truncate -0.75 to 0.
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(0, abs(xg.GetValue(0)));
+"""
+    r = kernel(body, {"x": np.array([-0.75] * 8, np.float32)}, {"y": ("float32", (1,))}).ok()
+    assert r.outputs["y"][0] == 0.75

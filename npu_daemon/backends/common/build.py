@@ -378,7 +378,8 @@ def build_tiling(
     pkg: OperatorPackage, workdir: Path, rt: Runtime, timeout_s: float
 ) -> tuple[Path, bool]:
     """tiling.so from op_host/: returns (path, cache hit)."""
-    key = digest(rt.digest, *package_sources(pkg, "op_host"))
+    # Which host files are compiled is part of the key: the same sources may build another set.
+    key = digest(rt.digest, *package_sources(pkg, "op_host"), *pkg.spec.host_sources)
 
     def build(out: Path) -> None:
         cmd = [

@@ -184,7 +184,18 @@ _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"][^">]+[">])', re.M)
 def host_tiling_view(pkg: OperatorPackage) -> list[str]:
     """The tiling view over the host header as the simulator's headers compile it."""
     view = tiling_view(pkg, [f'#include "{pkg.tiling_header_path}"'])
-    return [*tiling_header_includes(), *toolkit_includes(pkg), *view] if view else []
+    if not view:
+        return []
+    # Host code of a tiling class may size buffers with the high-level APIs' helpers.
+    helpers = (
+        ['#include "ascendc_sim/host_tiling_api.h"']
+        if _TMP_SIZE.search(pkg.files[pkg.tiling_header_path])
+        else []
+    )
+    return [*tiling_header_includes(), *helpers, *toolkit_includes(pkg), *view]
+
+
+_TMP_SIZE = re.compile(r"\bGet\w*TmpSize\b")
 
 
 def tiling_header_includes() -> list[str]:

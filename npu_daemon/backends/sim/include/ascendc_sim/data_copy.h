@@ -194,6 +194,16 @@ __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, 
   ascendc_sim::CopyRows(d, dst.Data(), src.Data(), false);
 }
 
+// The library's internal UB -> GM form on raw pointers (kernel_operator_data_copy_impl.h): the
+// DataCopyParams copy of the tensor form.
+template <typename T>
+__aicore__ inline void DataCopyUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+  GlobalTensor<T> gm;
+  gm.SetGlobalBuffer(dst);
+  const uint32_t span = p.blockCount * (p.blockLen + p.srcStride) * 32u / sizeof(T);
+  DataCopy(gm, UbTensorAt(src, span, TPosition::VECOUT, loc), p, loc);
+}
+
 // ---- DataCopy with SliceInfo: pieces of a multi-dimensional tensor ----------------------------
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],

@@ -415,6 +415,17 @@ __aicore__ inline bool PopStackBuffer(LocalTensor<T>& pop, ASCENDC_SIM_LOC) {
   return true;
 }
 
+// The UB tensor of `count` elements at a raw `__ubuf__` pointer a kernel took with GetPhyAddr (the
+// library's `*Impl` functions take such pointers).
+template <typename T>
+__aicore__ inline LocalTensor<T> UbTensorAt(const T* ptr, uint32_t count, TPosition pos, const SrcLoc& loc) {
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  const uintptr_t at = reinterpret_cast<uintptr_t>(ptr), base = reinterpret_cast<uintptr_t>(core.UbGuardPtr(0));
+  ASCENDC_SIM_CHECK(at >= base && at - base < core.Local().Size(ascendc_sim::LocalBuf::kUB), loc,
+                    "a __ubuf__ pointer outside the UB (not taken from a UB LocalTensor's GetPhyAddr)");
+  return LocalTensor<T>(static_cast<uint32_t>(at - base), count, pos);
+}
+
 }  // namespace AscendC
 
 using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using namespace AscendC`

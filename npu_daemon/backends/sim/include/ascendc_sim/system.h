@@ -42,14 +42,15 @@ __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
 
 using ::printf;
-// The leading `;` keeps the official template's `this->tileNum = tileNum ASSERT(...);` compiling, as
-// it does on the device where ASSERT is empty; the cost is that `if (c) ASSERT(x);` checks x always.
+// The leading `;` keeps the official template's `this->tileNum = tileNum ASSERT(...);` compiling, and
+// the block one without a `;` after it (cann-ops mul_sigmoid), as both do on the device where ASSERT
+// is empty; the cost is that `if (c) ASSERT(x);` checks x always.
 #define ASSERT(expr)                                                                                      \
   ;                                                                                                       \
-  do {                                                                                                    \
+  {                                                                                                       \
     if (!(expr)) ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
                                      "ASSERT(%s) failed", #expr);                                         \
-  } while (0)
+  }
 
 }  // namespace AscendC
 
@@ -63,6 +64,10 @@ template <typename A, typename B>
 __aicore__ inline std::common_type_t<A, B> min(A a, B b) { return b < a ? b : a; }
 template <typename A, typename B>
 __aicore__ inline std::common_type_t<A, B> max(A a, B b) { return a < b ? b : a; }
+
+// The device compiler's global abs takes floats too (the library's Std::abs calls ::abs on a
+// float); g++'s is C's int abs alone, which would truncate a float argument.
+using std::abs;
 
 // CCE intrinsics older kernels call directly.
 __aicore__ inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
@@ -89,8 +94,11 @@ struct CoreTypeOfRunningCore {
 };
 inline constexpr CoreTypeOfRunningCore g_coreType{};
 
+// The AI Core / Vector Core types are for the inference products (310P); on the A2 their kernels
+// launch as vector blocks, as the default AIV-only type does.
 enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
-                      KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIC_1_4 };
+                      KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIC_1_4, KERNEL_TYPE_AICORE,
+                      KERNEL_TYPE_VECTORCORE, KERNEL_TYPE_MIX_AICORE, KERNEL_TYPE_MIX_VECTOR_CORE };
 // The kernel type is read from the kernel source before the launch (npu_daemon/backends/common/
 // kernel_view.py: kernel_type) and decides which cores run; the statement itself does nothing.
 #define KERNEL_TASK_TYPE_DEFAULT(type) (void)(type)

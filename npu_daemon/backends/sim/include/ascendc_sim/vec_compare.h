@@ -226,6 +226,31 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
     }
 }
 
+// VSEL_TENSOR_SCALAR_MODE by repeats: the mask walks bit by bit across repeats, as the tensor mode's.
+template <typename T, typename U>
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                              const typename ascendc_sim::Identity<T>::type src1, SELMODE mode, uint64_t mask,
+                              uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);
+  const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({p.dstBlkStride, p.dstRepStride});
+  const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
+  const uint32_t bytes = ascendc_sim::MaskBytes(l);
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Select", l,
+                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false}},
+                           sizeof(T), loc, {{selMask.UbAddr(), bytes, false}});
+  (void)mode;
+  const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.Data());
+  T* d = dst.Data();
+  const T* a = src0.Data();
+  const T s = src1;
+  for (uint32_t r = 0; r < l.repeats; ++r)
+    for (uint32_t e = 0; e < l.perRepeat; ++e) {
+      if (!l.Active(r, e)) continue;
+      const uint32_t bit = r * l.perRepeat + e;
+      d[l.Offset(r, e, sd)] = (m[bit / 8] >> (bit % 8)) & 1u ? a[l.Offset(r, e, sa)] : s;
+    }
+}
+
 // ---- GatherMask: pack the elements whose pattern bit is set ----------------------------------------
 struct GatherMaskParams {
   uint8_t src0BlockStride = 1;

@@ -127,8 +127,12 @@ Lanes ContinuousMaskLanes(uint64_t mask, uint32_t repeatTime, const SrcLoc& loc)
   uint64_t bits[2] = {mask, 0};
   if (!core.Registers().maskCounter) {
     const uint64_t perRepeat = 256 / sizeof(T);
-    ASCENDC_SIM_CHECK(mask >= 1 && mask <= perRepeat, loc, "continuous mask %llu out of range [1, %llu]",
-                      static_cast<unsigned long long>(mask), static_cast<unsigned long long>(perRepeat));
+    ASCENDC_SIM_CHECK(mask >= 1, loc, "continuous mask 0: no lane of the repeat runs");
+    // AscendCUtils::SetMask sets both mask registers full for a length >= 128 (a b32 op reads the
+    // low one): a longer mask runs the whole repeat on the device.
+    ASCENDC_SIM_WARN_UNLESS(mask <= perRepeat, loc, "continuous mask %llu out of range [1, %llu]: the whole repeat runs",
+                            static_cast<unsigned long long>(mask), static_cast<unsigned long long>(perRepeat));
+    mask = mask < perRepeat ? mask : perRepeat;
     bits[0] = mask >= 64 ? ~0ull : (1ull << mask) - 1;
     bits[1] = mask > 64 ? (mask >= 128 ? ~0ull : (1ull << (mask - 64)) - 1) : 0;
   }

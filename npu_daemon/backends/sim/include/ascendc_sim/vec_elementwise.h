@@ -296,6 +296,27 @@ __aicore__ void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim:
                     [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
 }
 
+// The library's internal forms on a raw `__ubuf__` pointer (kernel_operator_vec_duplicate_impl.h),
+// which some kernels call directly: the same instruction as the tensor forms.
+template <typename T>
+__aicore__ inline void DuplicateImpl(__ubuf__ T* dst, const T& scalar, const int32_t& count, ASCENDC_SIM_LOC) {
+  Duplicate(UbTensorAt(dst, static_cast<uint32_t>(count), TPosition::VECCALC, loc), scalar, count, loc);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void DuplicateImpl(__ubuf__ T* dst, const T& scalar, uint64_t mask, const uint8_t repeatTime,
+                                     const uint16_t dstBlockStride, const uint8_t dstRepeatStride, ASCENDC_SIM_LOC) {
+  const uint32_t span = (repeatTime * dstRepeatStride + 8u * dstBlockStride) * (32u / sizeof(T));
+  Duplicate<T, isSetMask>(UbTensorAt(dst, span, TPosition::VECCALC, loc), scalar, mask, repeatTime, dstBlockStride,
+                          dstRepeatStride, loc);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void DuplicateImpl(__ubuf__ T* dst, const T& scalar, uint64_t mask[], const uint8_t repeatTime,
+                                     const uint16_t dstBlockStride, const uint8_t dstRepeatStride, ASCENDC_SIM_LOC) {
+  const uint32_t span = (repeatTime * dstRepeatStride + 8u * dstBlockStride) * (32u / sizeof(T));
+  Duplicate<T, isSetMask>(UbTensorAt(dst, span, TPosition::VECCALC, loc), scalar, mask, repeatTime, dstBlockStride,
+                          dstRepeatStride, loc);
+}
+
 // ---- Copy: vector UB -> UB copy, mask + repeats (docs/ascendc.md API 6: Copy) -------------------------
 // Strides in 32 B blocks as for the unary family: dst/src block stride, dst/src repeat size.
 struct CopyRepeatParams {

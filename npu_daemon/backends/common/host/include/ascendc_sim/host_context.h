@@ -246,6 +246,9 @@ class TilingContext {
   fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
   ge::graphStatus SetLocalMemorySize(uint32_t n) { localMemory_ = n; return ge::GRAPH_SUCCESS; }
   ge::graphStatus SetScheduleMode(uint32_t m) { scheduleMode_ = m; return ge::GRAPH_SUCCESS; }
+  // The framework's deterministic-computation option (1 when the user enables it): never set by
+  // a launch here, so its default, off.
+  int32_t GetDeterministic() const { return 0; }
   ge::graphStatus SetNeedAtomic(bool a) { needAtomic_ = a; return ge::GRAPH_SUCCESS; }
   const char* GetNodeType() const { return opType_.c_str(); }
   const char* GetNodeName() const { return opType_.c_str(); }
