@@ -1,6 +1,6 @@
 """CPU time per fresh evaluation: what the daemon, its worker and every command they ran spent.
 
-    python benchmarks/fresh_cpu.py [--n 30] [--op level1/add] [--cases-cached]
+    python benchmarks/fresh_cpu.py [--n 30] [--op level1/add] [--cases-cached] [--daemon-args ARGS]
 
 CPU seconds (user + sys) do not grow with the machine's load the way wall time does, so two
 versions can be compared on a busy machine: run this script once with each on PYTHONPATH (the
@@ -12,7 +12,8 @@ daemon process and its live descendants (utime + stime), plus what each of them 
 children it waited for (cutime + cstime: the compiler and harness runs), before and after; and
 this client process apart. With `--cases-cached`, a first daemon (not counted) evaluates the same
 seeds, so the counted daemon (its own state dir: no run-cache hit) finds every case's inputs and
-reference in the case data cache: the evaluation without case generation.
+reference in the case data cache: the evaluation without case generation. `--daemon-args` go to
+both daemons (e.g. "--sandbox-uid 0": a root daemon without its sandbox user).
 """
 
 from __future__ import annotations
@@ -77,13 +78,18 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=30)
     ap.add_argument("--op", default="level1/add")
     ap.add_argument("--cases-cached", action="store_true")
+    ap.add_argument("--daemon-args", default="", help="npu_daemon options for both daemons")
     args = ap.parse_args()
     pkg = load_package(SUITE / args.op)
+    extra = args.daemon_args.split()
     stages = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
     if (
         args.cases_cached
     ):  # generate every seed's case data, in a daemon whose run cache is then dropped
-        with tempfile.TemporaryDirectory() as state, LocalDaemon(workers=1, state_dir=state) as d:
+        with (
+            tempfile.TemporaryDirectory() as state,
+            LocalDaemon(workers=1, state_dir=state, extra_args=extra) as d,
+        ):
             client = DaemonClient(d.address)
             for seed in range(args.n):
                 r = client.evaluate(
@@ -91,7 +97,10 @@ def main() -> None:
                 )
                 assert r.status is Status.OK, r.message
             client.close()
-    with tempfile.TemporaryDirectory() as state, LocalDaemon(workers=1, state_dir=state) as daemon:
+    with (
+        tempfile.TemporaryDirectory() as state,
+        LocalDaemon(workers=1, state_dir=state, extra_args=extra) as daemon,
+    ):
         client = DaemonClient(daemon.address)
         warm = client.evaluate(EvalRequest(run_id="cpu", package=pkg, stages=stages, seed=10**6))
         assert warm.status is Status.OK, warm.message

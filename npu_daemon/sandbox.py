@@ -2,8 +2,10 @@
 
 The child gets its own session (so a timeout kills the whole process group), resource limits on
 CPU seconds, address space, file size, open files and processes, a scrubbed environment, no
-inherited descriptors, and its output goes to files in its throwaway directory (bounded by the
-file-size limit) of which only the tail is read back.
+inherited descriptors, no_new_privs, and its output goes to files in its throwaway directory
+(bounded by the file-size limit) of which only the tail is read back. A command is confined by
+`sandbox_exec` (npu_daemon/sandbox_exec.c, compiled on first use), a small trusted C program
+started with vfork that sets all of this up and then execs it.
 
 A daemon running as root first calls `configure(Identity(...))` in each worker: children then
 drop to that worker's own unprivileged uid (root ignores RLIMIT_NPROC; a uid per worker keeps
@@ -18,11 +20,14 @@ concurrently, so not after each command).
 from __future__ import annotations
 
 import ctypes
+import functools
+import hashlib
 import os
 import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -36,6 +41,7 @@ TAIL_BYTES = 8192
 CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
 MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE, MS_BIND = 0x2, 0x4, 0x4000, 0x40000, 0x1000
 MNT_DETACH = 2
+PR_SET_NO_NEW_PRIVS = 38
 SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -99,7 +105,8 @@ def isolate_network() -> None:
     teardown runs in kernel threads afterwards, on the cores the reply path needs. The worker's
     pipe to the server is not a network connection: it keeps working.
     Only the calling thread moves (and threads it starts later): a command forked from any other
-    thread still gets a namespace of its own, as `_confine` checks where it really is."""
+    thread still gets a namespace of its own, as `sandbox_exec` (and `_confine`) check where it
+    really is."""
     global _isolated_netns
     _check(_libc.unshare(CLONE_NEWNET), "unshare(CLONE_NEWNET)")
     _isolated_netns = os.stat("/proc/thread-self/ns/net").st_ino
@@ -198,21 +205,22 @@ def _confine(cwd: Path, writable: list[Path]) -> None:
 
 
 def _enter(limits: Limits, identity: Identity | None, cwd: Path, writable: list[Path]) -> None:
-    """In the child, before exec: limits first (as root RLIMIT_NPROC may still be set), then drop."""
+    """In `call`'s forked child: limits first (as root RLIMIT_NPROC may still be set), then drop.
+    What `sandbox_exec` does for `run`, which execs and so needs no Python in the child."""
     mb = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
     resource.setrlimit(resource.RLIMIT_AS, (limits.address_space_mb * mb,) * 2)
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_mb * mb,) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    if identity is None:
-        return
-    # RLIMIT_NPROC counts every process of the uid, which is this worker's alone.
-    resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
-    _confine(cwd, writable)
-    os.setgroups(identity.groups)
-    os.setgid(identity.gid)
-    os.setuid(identity.uid)
+    if identity is not None:
+        # RLIMIT_NPROC counts every process of the uid, which is this worker's alone.
+        resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
+        _confine(cwd, writable)
+        os.setgroups(identity.groups)
+        os.setgid(identity.gid)
+        os.setuid(identity.uid)
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
 
 
 def kill_all(uid: int, wait_s: float = 2.0) -> None:
@@ -268,10 +276,14 @@ def run(
     env: dict[str, str] | None = None,
     pass_fds: tuple[int, ...] = (),
 ) -> Completed:
-    """`pass_fds`: descriptors the command inherits (the harness's result descriptor)."""
+    """`pass_fds`: descriptors the command inherits (the harness's result descriptor).
+
+    The command is started through `sandbox_exec` (limits, namespaces, user, then exec): without
+    a `preexec_fn`, subprocess starts it with vfork instead of copying the worker's large address
+    space for a child that runs Python before it execs. A fault of the sandbox's own set-up is an
+    OSError here, never the command's exit status."""
     identity = _identity
     cwd = cwd.resolve()
-    writable = _writable(cmd, cwd, identity) if identity is not None else []
     if identity is not None:  # the command's directory is its own: private to its uid
         os.chown(cwd, identity.uid, identity.gid)
         os.chmod(cwd, 0o700)
@@ -284,34 +296,101 @@ def run(
         **(env or {}),
     }
     start = time.monotonic()
-    with out_path.open("w+b") as out, err_path.open("w+b") as err:
-        proc = subprocess.Popen(
-            cmd,
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-            env=clean_env,
-            start_new_session=True,
-            close_fds=True,
-            pass_fds=pass_fds,
-            preexec_fn=lambda: _enter(limits, identity, cwd, writable),
-        )
-        timed_out = False
-        try:
-            proc.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        finally:
-            # The whole group: a candidate's children die with it.
+    errors, report = os.pipe2(os.O_CLOEXEC)
+    try:
+        with out_path.open("w+b") as out, err_path.open("w+b") as err:
             try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            proc.wait()
-        return Completed(
-            proc.returncode, _tail(out), _tail(err), timed_out, time.monotonic() - start
+                proc = subprocess.Popen(
+                    [*_exec_args(report, limits, identity, cwd, cmd), "--", *cmd],
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=err,
+                    env=clean_env,
+                    start_new_session=True,
+                    close_fds=True,
+                    pass_fds=(report, *pass_fds),
+                )
+            finally:
+                os.close(report)
+            failed = _read_report(errors)
+            timed_out = False
+            try:
+                if not failed:
+                    proc.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+            finally:
+                # The whole group: a candidate's children die with it.
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait()
+            if failed:
+                code, _, step = failed.partition(" ")
+                raise OSError(int(code), f"sandbox_exec: {step}")
+            return Completed(
+                proc.returncode, _tail(out), _tail(err), timed_out, time.monotonic() - start
+            )
+    finally:
+        os.close(errors)
+
+
+def _exec_args(
+    report: int, limits: Limits, identity: Identity | None, cwd: Path, cmd: list[str]
+) -> list[str]:
+    """The `sandbox_exec` command line before `--` (see npu_daemon/sandbox_exec.c)."""
+    args = [
+        str(_helper()),
+        str(report),
+        *map(str, [limits.cpu_s, limits.address_space_mb, limits.file_size_mb, limits.open_files]),
+    ]
+    if identity is None:
+        return args
+    return [
+        *args,
+        *map(str, [limits.processes, identity.uid, identity.gid]),
+        ",".join(map(str, identity.groups)),
+        str(_isolated_netns or 0),
+        str(cwd),
+        *map(str, _writable(cmd, cwd, identity)),
+    ]
+
+
+def _read_report(errors: int) -> str:
+    """What `sandbox_exec` reported before its exec ('' once the exec closed the pipe)."""
+    report = b""
+    while chunk := os.read(errors, 512):
+        report += chunk
+    return report.decode(errors="replace")
+
+
+HELPER_SOURCE = Path(__file__).with_name("sandbox_exec.c")
+
+
+@functools.cache
+def _helper() -> Path:
+    """`sandbox_exec`, compiled once per source into a directory only this user may write (it
+    runs as root before it drops to the sandbox user: no candidate may be able to replace it)."""
+    source = HELPER_SOURCE.read_bytes()
+    root = Path(os.environ.get("ASCEND_GYM_CACHE", Path.home() / ".cache" / "ascend_gym"))
+    folder = root / "exec"
+    folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+    helper = folder / f"sandbox_exec-{hashlib.sha256(source).hexdigest()[:16]}"
+    if not helper.exists():
+        tmp = helper.with_name(f"{helper.name}.tmp{os.getpid()}-{threading.get_ident()}")
+        subprocess.run(
+            ["cc", "-O2", "-o", str(tmp), str(HELPER_SOURCE)],
+            check=True,
+            capture_output=True,
         )
+        os.replace(tmp, helper)
+    for path in (folder, helper):
+        st = path.stat()
+        if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            raise PermissionError(f"{path} is not ours alone: sandbox_exec must be trusted")
+    return helper
 
 
 def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) -> Completed:

@@ -1,0 +1,99 @@
+"""sandbox.run confines a command through sandbox_exec: no Python runs in the child, the limits and
+no_new_privs hold, and a fault of the set-up is the daemon's (an OSError), not the command's."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from npu_daemon import sandbox
+
+_python_forks = 0
+_counting = threading.local()
+
+
+def _count_fork() -> None:
+    global _python_forks
+    if getattr(_counting, "on", False):
+        _python_forks += 1
+
+
+os.register_at_fork(before=_count_fork)  # runs on os.fork and before a preexec_fn child only
+
+
+@pytest.fixture()
+def identity():
+    if os.geteuid() != 0:
+        pytest.skip("switching to a sandbox user needs root")
+    # A uid no daemon of these tests claims (their blocks start at npu_daemon's SANDBOX_UID).
+    who = sandbox.Identity(uid=59_999, gid=59_999)
+    sandbox.configure(who)
+    yield who
+    sandbox.configure(None)
+
+
+def test_a_command_starts_without_forking_python(tmp_path):
+    _counting.on = True
+    try:
+        done = sandbox.run(["/bin/true"], tmp_path, 10.0, sandbox.Limits())
+    finally:
+        _counting.on = False
+    assert done.returncode == 0
+    assert _python_forks == 0
+
+
+def test_limits_and_no_new_privs_hold(tmp_path):
+    limits = sandbox.Limits(cpu_s=7, address_space_mb=900, file_size_mb=3, open_files=40)
+    script = (
+        "ulimit -t; ulimit -v; ulimit -f; ulimit -n; ulimit -c; grep NoNewPrivs /proc/self/status"
+    )
+    done = sandbox.run(["/bin/sh", "-c", script], tmp_path, 10.0, limits)
+    assert done.returncode == 0, done.stderr
+    # sh prints -v in KiB and -f in blocks of 512 bytes
+    assert done.stdout.split() == [
+        "7",
+        str(900 * 1024),
+        str(3 * 2048),
+        "40",
+        "0",
+        "NoNewPrivs:",
+        "1",
+    ]
+
+
+def test_a_missing_command_is_an_oserror(tmp_path):
+    with pytest.raises(FileNotFoundError, match="sandbox_exec"):
+        sandbox.run([str(tmp_path / "absent")], tmp_path, 10.0, sandbox.Limits())
+
+
+def test_the_user_namespaces_and_read_only_mounts(tmp_path, identity):
+    script = "id -u; id -g; echo x > mine && echo wrote; echo x > /etc/sandbox_probe || echo ro"
+    done = sandbox.run(["/bin/sh", "-c", script], tmp_path, 10.0, sandbox.Limits())
+    assert done.stdout.split() == [str(identity.uid), str(identity.gid), "wrote", "ro"]
+    assert not os.path.exists("/etc/sandbox_probe")
+    for ns in ("ipc", "mnt", "net"):
+        probe = sandbox.run(["readlink", f"/proc/self/ns/{ns}"], tmp_path, 10.0, sandbox.Limits())
+        assert probe.stdout.strip() != os.readlink(f"/proc/self/ns/{ns}"), ns
+
+
+def test_a_set_up_fault_is_an_oserror_not_the_commands_status(tmp_path, identity):
+    gone = tmp_path / "gone"
+    sandbox.configure(identity.model_copy(update={"writable": [gone]}))
+    gone.mkdir()
+    cmd = ["/bin/true", "-o", str(gone / "out")]  # names an output in a writable directory
+    gone.rmdir()  # ... which is gone when its bind mount is made
+    with pytest.raises(OSError, match="sandbox_exec"):
+        sandbox.run(cmd, tmp_path, 10.0, sandbox.Limits())
+
+
+def test_a_forked_call_gets_no_new_privs_too(tmp_path):
+    def show() -> None:  # to descriptor 1 itself: pytest captures sys.stdout
+        status = Path("/proc/self/status").read_text().splitlines()
+        os.write(1, next(line for line in status if line.startswith("NoNewPrivs")).encode())
+
+    done = sandbox.call(show, tmp_path, 10.0, sandbox.Limits())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["NoNewPrivs:", "1"]
