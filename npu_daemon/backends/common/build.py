@@ -83,14 +83,29 @@ HOST_PCH = "ascendc_sim_host.h"
 # dependencies, and the host declarations kernel_enums.h protects from its macros). Parsed in each
 # kernel compile they cost about a quarter of it.
 KERNEL_PCH_EXTRAS = [*kernel_view.tiling_header_includes(), '#include "ascendc_sim/host_context.h"']
-# First lines of both precompiled headers: C++17's special math functions (std::beta,
-# std::cyl_bessel_j, ...) are inline wrappers over templates that g++ instantiates at the end of every
-# translation unit, called or not (about 89 M instructions, a tenth of a tiling compile). No AscendC
-# kernel or tiling calls them, so <cmath> is parsed without them.
-PCH_PREAMBLE = ["#include <bits/c++config.h>", "#undef _GLIBCXX_USE_STD_SPEC_FUNCS"]
+# First lines of both precompiled headers. g++ instantiates the templates that inline functions of
+# the standard headers use at the end of every translation unit, called or not; what no AscendC
+# code calls is left out of the parse: C++17's special math functions (std::beta,
+# std::cyl_bessel_j, ...: about 89 M instructions, a tenth of a tiling compile) and the wide-string
+# conversions (std::stoi(std::wstring), std::to_wstring, std::wcstoll: 17 M of an empty tiling compile).
+PCH_PREAMBLE = [
+    "#include <bits/c++config.h>",
+    "#undef _GLIBCXX_USE_STD_SPEC_FUNCS",
+    "#undef _GLIBCXX_USE_C99_WCHAR",
+]
+# A kernel also goes without the string-to-number conversions (std::stoi, std::stod, ...) and
+# <cstdlib>'s C99 additions (std::strtoll, std::llabs, ...): the device has no C library to parse
+# with (with the wide ones, 30 M of the 210 M an empty kernel compile executes in cc1plus).
+KERNEL_PCH_PREAMBLE = [*PCH_PREAMBLE, "#undef _GLIBCXX_USE_C99_STDLIB"]
 # gold links a candidate's shared object in about a third of the instructions of the default
 # ld.bfd (the same symbols; no candidate links more than one object).
 CANDIDATE_LDFLAGS = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
+# A candidate's tiling.so and kernel.so link against libascendc_sim.so and libgcc's helpers only:
+# the C and C++ runtimes come loaded with the program that opens them (the harness, the cann tiling
+# runner: RTLD_NOW, so a symbol nothing defines still fails there). Scanning them cost gold 31 M of
+# its 40 M instructions per link. Sanitized builds keep the driver's libraries (their runtimes are
+# among them).
+CANDIDATE_LIBS = [] if SANITIZE else ["-nodefaultlibs", "-lgcc"]
 
 
 class BuildError(Exception):
@@ -152,6 +167,7 @@ def runtime_sources_digest() -> str:
                 *CXXFLAGS,
                 *CANDIDATE_CXXFLAGS,
                 *CANDIDATE_LDFLAGS,
+                *CANDIDATE_LIBS,
                 *(
                     f.relative_to(SIM_DIR.parent).as_posix().encode() + f.read_bytes()
                     for f in files
@@ -222,6 +238,7 @@ def ensure_runtime() -> Runtime:
                     HOST_DIR / "registry.cpp",
                     RUNTIME_DIR / "cube.cpp",
                     RUNTIME_DIR / "issue.cpp",
+                    RUNTIME_DIR / "instances.cpp",
                     RUNTIME_DIR / "model.cpp",
                     *sorted((RUNTIME_DIR / "model").glob("*.cpp")),
                 ]
@@ -261,7 +278,7 @@ def ensure_runtime() -> Runtime:
                 (tmp / "pch" / "kernel_operator.h").write_text(
                     "\n".join(
                         [
-                            *PCH_PREAMBLE,
+                            *KERNEL_PCH_PREAMBLE,
                             (INCLUDE_DIR / "kernel_operator.h").read_text(),
                             *KERNEL_PCH_EXTRAS,
                             "",
@@ -380,6 +397,7 @@ def build_tiling(
             # (optiling, opsproto), each with its own copy of a function a shared header defines.
             *(["-Wl,--allow-multiple-definition"] if pkg.spec.host_sources else []),
             *rt.link_flags(),
+            *CANDIDATE_LIBS,
             "-o",
             str(out),
         ]

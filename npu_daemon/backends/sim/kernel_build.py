@@ -61,6 +61,7 @@ def build_kernel(
             prelude.name,
             source,
             *rt.link_flags(),
+            *build.CANDIDATE_LIBS,
             *link_alias,
             "-o",
             str(out),

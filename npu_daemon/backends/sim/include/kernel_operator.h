@@ -25,5 +25,6 @@
 #include "ascendc_sim/cube_compute.h"
 #include "ascendc_sim/cube_sync.h"
 #include "register/tilingdata_base.h"
+#include "ascendc_sim/instances.h"  // last: the API it declares extern is defined above
 
 namespace tik2 = AscendC;

@@ -215,6 +215,62 @@ TPipe::~TPipe() {
   if (ascendc_sim::CurrentCore().Registers().tpipe == this) ascendc_sim::CurrentCore().Registers().tpipe = nullptr;
 }
 
+int TQueBase::SlotOf(uint32_t addr, const SrcLoc& loc) const {
+  if (len_ == 0 && addr == base_) {  // zero-length buffers share one address: the oldest in use
+    for (int i = 0; i < num_; ++i)
+      if (slots_[i].inUse) return i;
+    return 0;
+  }
+  ASCENDC_SIM_CHECK(len_ > 0 && addr >= base_ && addr < base_ + num_ * len_ && (addr - base_) % len_ == 0, loc,
+                    "tensor at UB address %u does not belong to this queue", addr);
+  return static_cast<int>((addr - base_) / len_);
+}
+
+uint32_t TQueBase::Alloc(pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(num_ > 0, loc, "AllocTensor on a queue that was never given buffers by TPipe::InitBuffer");
+  int slot = -1;
+  for (int i = 0; i < num_; ++i) {
+    int s = (next_ + i) % num_;
+    if (!slots_[s].inUse) { slot = s; break; }
+  }
+  ASCENDC_SIM_CHECK(slot >= 0, loc, "AllocTensor with all %u buffers of the queue in use (FreeTensor missing): the core would deadlock",
+                    num_);
+  next_ = static_cast<uint8_t>((slot + 1) % num_);
+  if (slots_[slot].freedOnce && producer != consumer)
+    ascendc_sim::CurrentCore().WaitFlag(consumer, producer, Key(slot, true), loc, "TQue::AllocTensor");
+  slots_[slot] = Slot{true, false};
+  return base_ + slot * len_;
+}
+
+void TQueBase::Free(uint32_t addr, pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
+  int slot = SlotOf(addr, loc);
+  ASCENDC_SIM_CHECK(slots_[slot].inUse, loc, "FreeTensor of a buffer that is not allocated");
+  slots_[slot].inUse = false;
+  if (producer != consumer) {
+    ascendc_sim::CurrentCore().SetFlag(consumer, producer, Key(slot, true), loc, "TQue::FreeTensor");
+    slots_[slot].freedOnce = true;
+  }
+}
+
+void TQueBase::Enqueue(uint32_t addr, uint32_t bytes, pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
+  int slot = SlotOf(addr, loc);
+  ASCENDC_SIM_CHECK(count_ < num_, loc, "EnQue on a full queue");
+  if (producer != consumer) ascendc_sim::CurrentCore().SetFlag(producer, consumer, Key(slot, false), loc, "TQue::EnQue");
+  fifo_[(head_ + count_) % 8] = addr;
+  sizes_[(head_ + count_) % 8] = bytes;
+  ++count_;
+}
+
+uint32_t TQueBase::Dequeue(pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(count_ > 0, loc, "DeQue on an empty queue: the core would wait forever");
+  const uint32_t addr = fifo_[head_];
+  head_ = (head_ + 1) % 8;
+  --count_;
+  int slot = SlotOf(addr, loc);
+  if (producer != consumer) ascendc_sim::CurrentCore().WaitFlag(producer, consumer, Key(slot, false), loc, "TQue::DeQue");
+  return addr;
+}
+
 uint32_t TPipe::Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num) {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
   if (buf != ascendc_sim::LocalBuf::kUB) {

@@ -155,7 +155,7 @@ namespace AscendC {
 
 // ---- DataCopy, count form: count * sizeof(T) bytes rounded down to 32 B ---------------------
 template <typename T>
-__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
+__aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
   uint32_t bytes = count * sizeof(T) / 32 * 32;
   // The DMA takes a UB address: nothing on the device compares the copy with the tensor's length.
   ASCENDC_SIM_WARN_UNLESS(bytes <= dst.GetLength(), loc, "DataCopy GM->UB of %u bytes into a %u-byte tensor", bytes, dst.GetLength());
@@ -165,7 +165,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
   std::memcpy(dst.Data(), src.Data(), bytes);
 }
 template <typename T>
-__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
+__aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
   uint32_t bytes = count * sizeof(T) / 32 * 32;
   ASCENDC_SIM_WARN_UNLESS(bytes <= src.GetLength(), loc, "DataCopy UB->GM of %u bytes from a %u-byte tensor", bytes, src.GetLength());
   ascendc_sim::Dma d{1, bytes, bytes, bytes, bytes};
@@ -176,7 +176,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
 
 // ---- DataCopy, DataCopyParams form: units of 32 B blocks -------------------------------------
 template <typename T>
-__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+__aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
   ascendc_sim::CheckParams(p, "DataCopy", loc);
   ascendc_sim::Dma d{p.blockCount, p.blockLen * 32u, (p.blockLen + p.srcStride) * 32ull,
                      (p.blockLen + p.dstStride) * 32u, p.blockLen * 32u};
@@ -185,7 +185,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
   ascendc_sim::CopyRows(d, dst.Data(), src.Data(), true);
 }
 template <typename T>
-__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+__aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
   ascendc_sim::CheckParams(p, "DataCopy", loc);
   ascendc_sim::Dma d{p.blockCount, p.blockLen * 32u, (p.blockLen + p.dstStride) * 32ull,
                      (p.blockLen + p.srcStride) * 32u, p.blockLen * 32u};
@@ -206,13 +206,13 @@ __aicore__ inline void DataCopyUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const D
 
 // ---- DataCopy with SliceInfo: pieces of a multi-dimensional tensor ----------------------------
 template <typename T>
-__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
+__aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
                                 const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, ASCENDC_SIM_LOC) {
   ascendc_sim::SliceCopy<T, true>(reinterpret_cast<uint8_t*>(src.GetPhyAddr()), reinterpret_cast<uint8_t*>(src.Data()), dst.UbAddr(),
                                   reinterpret_cast<uint8_t*>(dst.Data()), srcSliceInfo, dstSliceInfo, dimValue, src.GetCacheMode(), loc);
 }
 template <typename T>
-__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
+__aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
                                 const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, ASCENDC_SIM_LOC) {
   ascendc_sim::SliceCopy<T, false>(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), reinterpret_cast<uint8_t*>(dst.Data()), src.UbAddr(),
                                    reinterpret_cast<uint8_t*>(src.Data()), dstSliceInfo, srcSliceInfo, dimValue, dst.GetCacheMode(), loc);
@@ -220,7 +220,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
 
 // ---- DataCopyPad: byte lengths; each UB row padded to 32 B -----------------------------------
 template <typename T>
-__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+__aicore__ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                                    const DataCopyPadExtParams<T>& pad, ASCENDC_SIM_LOC) {
   if (!ascendc_sim::CheckPadParams(p.blockCount, p.blockLen, loc)) return;
   const uint32_t left = pad.isPad ? pad.leftPadding * sizeof(T) : 0;
@@ -257,7 +257,7 @@ __aicore__ inline void SetPadValue(T paddingValue) {
   core.Scalar(1);
 }
 template <typename T>
-__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, ASCENDC_SIM_LOC) {
+__aicore__ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, ASCENDC_SIM_LOC) {
   if (!ascendc_sim::CheckPadParams(p.blockCount, p.blockLen, loc)) return;
   const uint32_t row = (p.blockLen + 31u) / 32u * 32u;
   ascendc_sim::Dma d{p.blockCount, p.blockLen, static_cast<uint64_t>(p.blockLen) + p.dstStride, row + p.srcStride * 32u, row};
@@ -267,7 +267,7 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
 }
 // Legacy overloads with DataCopyParams (blockLen in bytes here) and DataCopyPadParams.
 template <typename T>
-__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+__aicore__ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                                    const DataCopyPadParams& pad, ASCENDC_SIM_LOC) {
   T value;
   std::memcpy(&value, &pad.paddingValue, sizeof(T));
@@ -275,13 +275,13 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
               DataCopyPadExtParams<T>{pad.isPad, pad.leftPadding, pad.rightPadding, value}, loc);
 }
 template <typename T>
-__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+__aicore__ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
   DataCopyPad(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0}, loc);
 }
 
 // ---- UB -> UB on PIPE_V: count form and 32 B block form -------------------------------------
 template <typename T>
-__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+__aicore__ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
   ascendc_sim::CheckParams(p, "DataCopy", loc);
   if (ascendc_sim::CopyL1ToBt(dst, src, p, loc)) return;
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
@@ -310,7 +310,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>&
   for (uint32_t i = 0; i < p.blockCount; ++i) std::memmove(out + i * dstPitch, in + i * srcPitch, row);
 }
 template <typename T>
-__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
+__aicore__ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
   const uint32_t blocks = count * sizeof(T) / 32;
   if (blocks == 0) return;  // below one block the hardware moves nothing
   DataCopy(dst, src, DataCopyParams{1, static_cast<uint16_t>(blocks), 0, 0}, loc);

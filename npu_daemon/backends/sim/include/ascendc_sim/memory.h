@@ -226,7 +226,8 @@ class LocalMemAllocator {
   uint32_t cur_ = 0;
 };
 
-// Buffers of one queue: `num` slots of `len` bytes, handed out round robin.
+// Buffers of one queue: `num` slots of `len` bytes, handed out round robin. The operations are
+// untyped and compiled once in the runtime (runtime/core.cpp); TQueBind only adds the element type.
 class TQueBase {
  public:
   virtual ~TQueBase() = default;
@@ -243,16 +244,13 @@ class TQueBase {
     bool inUse = false;
     bool freedOnce = false;  // a FreeTensor has signalled the producer since the last AllocTensor
   };
-  int SlotOf(uint32_t addr, const SrcLoc& loc) const {
-    if (len_ == 0 && addr == base_) {  // zero-length buffers share one address: the oldest in use
-      for (int i = 0; i < num_; ++i)
-        if (slots_[i].inUse) return i;
-      return 0;
-    }
-    ASCENDC_SIM_CHECK(len_ > 0 && addr >= base_ && addr < base_ + num_ * len_ && (addr - base_) % len_ == 0, loc,
-                      "tensor at UB address %u does not belong to this queue", addr);
-    return static_cast<int>((addr - base_) / len_);
-  }
+  // The UB address of a free slot, after waiting for its last consumer.
+  uint32_t Alloc(pipe_t producer, pipe_t consumer, const SrcLoc& loc);
+  void Free(uint32_t addr, pipe_t producer, pipe_t consumer, const SrcLoc& loc);
+  void Enqueue(uint32_t addr, uint32_t bytes, pipe_t producer, pipe_t consumer, const SrcLoc& loc);
+  // Pops the oldest queued buffer, waiting for its producer; returns its UB address.
+  uint32_t Dequeue(pipe_t producer, pipe_t consumer, const SrcLoc& loc);
+  int SlotOf(uint32_t addr, const SrcLoc& loc) const;
   uint64_t Key(int slot, bool backward) const {
     return (reinterpret_cast<uintptr_t>(this) << 5) | (static_cast<uint64_t>(slot) << 1) | (backward ? 1u : 0u) | (1ull << 63);
   }
@@ -262,6 +260,7 @@ class TQueBase {
   uint8_t next_ = 0;
   Slot slots_[8];
   uint32_t fifo_[8] = {};
+  uint32_t sizes_[8] = {};
   uint8_t head_ = 0, count_ = 0;
 };
 
@@ -274,47 +273,26 @@ class TQueBind : public TQueBase {
 
   template <typename T>
   __aicore__ LocalTensor<T> AllocTensor(ASCENDC_SIM_LOC) {
-    ASCENDC_SIM_CHECK(num_ > 0, loc, "AllocTensor on a queue that was never given buffers by TPipe::InitBuffer");
-    int slot = -1;
-    for (int i = 0; i < num_; ++i) {
-      int s = (next_ + i) % num_;
-      if (!slots_[s].inUse) { slot = s; break; }
-    }
-    ASCENDC_SIM_CHECK(slot >= 0, loc,
-                      "AllocTensor with all %u buffers of the queue in use (FreeTensor missing): the core would deadlock", num_);
-    next_ = static_cast<uint8_t>((slot + 1) % num_);
-    if (slots_[slot].freedOnce && kProducer != kConsumer)
-      ascendc_sim::CurrentCore().WaitFlag(kConsumer, kProducer, Key(slot, true), loc, "TQue::AllocTensor");
-    slots_[slot] = Slot{true, false};
-    return LocalTensor<T>(base_ + slot * len_, len_ / sizeof(T), src);
+    return LocalTensor<T>(Alloc(kProducer, kConsumer, loc), len_ / sizeof(T), src);
   }
   template <typename T>
   __aicore__ void FreeTensor(LocalTensor<T>& tensor, ASCENDC_SIM_LOC) {
-    int slot = SlotOf(tensor.UbAddr(), loc);
-    ASCENDC_SIM_CHECK(slots_[slot].inUse, loc, "FreeTensor of a buffer that is not allocated");
-    slots_[slot].inUse = false;
-    if (kProducer != kConsumer) {
-      ascendc_sim::CurrentCore().SetFlag(kConsumer, kProducer, Key(slot, true), loc, "TQue::FreeTensor");
-      slots_[slot].freedOnce = true;
-    }
+    Free(tensor.UbAddr(), kProducer, kConsumer, loc);
   }
   template <typename T>
   __aicore__ bool EnQue(const LocalTensor<T>& tensor, ASCENDC_SIM_LOC) {
-    int slot = SlotOf(tensor.UbAddr(), loc);
-    ASCENDC_SIM_CHECK(count_ < num_, loc, "EnQue on a full queue");
-    if (kProducer != kConsumer) ascendc_sim::CurrentCore().SetFlag(kProducer, kConsumer, Key(slot, false), loc, "TQue::EnQue");
-    fifo_[(head_ + count_) % 8] = tensor.UbAddr();
-    sizes_[(head_ + count_) % 8] = tensor.GetLength();
-    ++count_;
+    Enqueue(tensor.UbAddr(), tensor.GetLength(), kProducer, kConsumer, loc);
     return true;
   }
   template <typename T>
   __aicore__ LocalTensor<T> DeQue(ASCENDC_SIM_LOC) {
     const uint32_t bytes = sizes_[head_];
-    return LocalTensor<T>(Dequeue(loc), bytes / sizeof(T), src);
+    return LocalTensor<T>(Dequeue(kProducer, kConsumer, loc), bytes / sizeof(T), src);
   }
   // The untyped form: the buffer's address (the library's TBufHandle), the same wait.
-  __aicore__ uint8_t* DeQue(ASCENDC_SIM_LOC) { return ascendc_sim::CurrentCore().UbGuardPtr(Dequeue(loc)); }
+  __aicore__ uint8_t* DeQue(ASCENDC_SIM_LOC) {
+    return ascendc_sim::CurrentCore().UbGuardPtr(Dequeue(kProducer, kConsumer, loc));
+  }
   __aicore__ int32_t GetTensorCountInQue() const { return count_; }
   __aicore__ bool HasTensorInQue() const { return count_ > 0; }
   __aicore__ bool VacantInQue() const { return count_ < depth; }
@@ -324,19 +302,6 @@ class TQueBind : public TQueBase {
     return false;
   }
   __aicore__ void FreeAllEvent() {}
-
- private:
-  // Pops the oldest queued buffer, waiting for its producer; returns its UB address.
-  uint32_t Dequeue(const SrcLoc& loc) {
-    ASCENDC_SIM_CHECK(count_ > 0, loc, "DeQue on an empty queue: the core would wait forever");
-    const uint32_t addr = fifo_[head_];
-    head_ = (head_ + 1) % 8;
-    --count_;
-    int slot = SlotOf(addr, loc);
-    if (kProducer != kConsumer) ascendc_sim::CurrentCore().WaitFlag(kProducer, kConsumer, Key(slot, false), loc, "TQue::DeQue");
-    return addr;
-  }
-  uint32_t sizes_[8] = {};
 };
 
 template <TPosition pos, int32_t depth = 1, auto... mask>

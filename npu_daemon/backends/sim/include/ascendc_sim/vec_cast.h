@@ -150,7 +150,7 @@ bool CastIssuesNothing(AscendC::RoundMode mode, const SrcLoc& loc) {
 namespace AscendC {
 
 template <typename D, typename S>
-__aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint32_t count,
+__aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint32_t count,
                             ASCENDC_SIM_LOC) {
   static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
   if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
@@ -159,7 +159,7 @@ __aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src
                      [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
 }
 template <typename D, typename S, bool isSetMask = true>
-__aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask,
+__aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask,
                             const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
   if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
@@ -170,7 +170,7 @@ __aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src
                      [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
 }
 template <typename D, typename S, bool isSetMask = true>
-__aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask[],
+__aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask[],
                             const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
   if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;

@@ -101,13 +101,13 @@ void Fill(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Lane
   }                                                                                                                   \
   namespace AscendC {                                                                                                 \
   template <typename T>                                                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,      \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
                               const int32_t& count, ASCENDC_SIM_LOC) {                                                \
     ascendc_sim::Binary(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, ascendc_sim::CountLanes<T>(count), {}, {},  \
                         {}, ascendc_sim::lane::NAME{}, loc);                                                          \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,      \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
                               uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) { \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
                                      : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
@@ -116,7 +116,7 @@ void Fill(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Lane
                         ascendc_sim::lane::NAME{}, loc);                                                              \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,      \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
                               const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& p,           \
                               ASCENDC_SIM_LOC) {                                                                      \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
@@ -148,13 +148,13 @@ ASCENDC_SIM_BINARY(SubRelu, kVecBinary, ascendc_sim::lane::ReluOf(ascendc_sim::l
   }                                                                                                                   \
   namespace AscendC {                                                                                                 \
   template <typename T>                                                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,      \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
                               const int32_t& count, ASCENDC_SIM_LOC) {                                                \
     ascendc_sim::Binary<true>(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, ascendc_sim::CountLanes<T>(count),    \
                               {}, {}, {}, ascendc_sim::lane::NAME{}, loc);                                            \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,      \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
                               uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) { \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
                                      : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
@@ -163,7 +163,7 @@ ASCENDC_SIM_BINARY(SubRelu, kVecBinary, ascendc_sim::lane::ReluOf(ascendc_sim::l
                               ascendc_sim::lane::NAME{}, loc);                                                        \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,      \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
                               const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& p,           \
                               ASCENDC_SIM_LOC) {                                                                      \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
@@ -190,14 +190,14 @@ ASCENDC_SIM_BINARY_ACC(FusedMulAddRelu, kVecFma, ascendc_sim::lane::ReluOf(stati
   }                                                                                                                   \
   namespace AscendC {                                                                                                 \
   template <typename T>                                                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                   \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                          \
                               const typename ascendc_sim::Identity<T>::type& scalar, const int32_t& count,            \
                               ASCENDC_SIM_LOC) {                                                                      \
     ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, ascendc_sim::CountLanes<T>(count), {}, {},          \
                        ascendc_sim::lane::NAME<T>{scalar}, loc);                                                      \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                   \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                          \
                               const typename ascendc_sim::Identity<T>::type& scalar, uint64_t mask,                   \
                               const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
@@ -206,7 +206,7 @@ ASCENDC_SIM_BINARY_ACC(FusedMulAddRelu, kVecFma, ascendc_sim::lane::ReluOf(stati
                        ascendc_sim::SrcStride(p), ascendc_sim::lane::NAME<T>{scalar}, loc);                           \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                   \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                          \
                               const typename ascendc_sim::Identity<T>::type& scalar, const uint64_t mask[],           \
                               const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
@@ -235,13 +235,13 @@ ASCENDC_SIM_VEC_SCALAR(ShiftRight, kVecUnary, a >> s)  // arithmetic for signed 
   }                                                                                                                   \
   namespace AscendC {                                                                                                 \
   template <typename T>                                                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,             \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,                    \
                               ASCENDC_SIM_LOC) {                                                                      \
     ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, ascendc_sim::CountLanes<T>(count), {}, {},          \
                        ascendc_sim::lane::NAME{}, loc);                                                               \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                    \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                           \
                               const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
                                      : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
@@ -249,7 +249,7 @@ ASCENDC_SIM_VEC_SCALAR(ShiftRight, kVecUnary, a >> s)  // arithmetic for signed 
                        ascendc_sim::SrcStride(p), ascendc_sim::lane::NAME{}, loc);                                    \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],            \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                   \
                               const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
                                      : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
@@ -272,13 +272,13 @@ namespace AscendC {
 
 // ---- Duplicate: dst = scalar ------------------------------------------------------------------
 template <typename T>
-__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
+__aicore__ void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
                                  const int32_t& count, ASCENDC_SIM_LOC) {
   ascendc_sim::Fill(ascendc_sim::Op::kVecUnary, "Duplicate", dst, ascendc_sim::CountLanes<T>(count), {},
                     [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
 }
 template <typename T, bool isSetMask = true>
-__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
+__aicore__ void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
                                  uint64_t mask, const uint8_t repeatTime, const uint16_t dstBlockStride,
                                  const uint8_t dstRepeatStride, ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
@@ -287,7 +287,7 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const typename ascen
                     [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
 }
 template <typename T, bool isSetMask = true>
-__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
+__aicore__ void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
                                  const uint64_t mask[], const uint8_t repeatTime, const uint16_t dstBlockStride,
                                  const uint8_t dstRepeatStride, ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)

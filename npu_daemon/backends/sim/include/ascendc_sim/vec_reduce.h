@@ -148,7 +148,7 @@ namespace AscendC {
 
 // ---- WholeReduceSum / RepeatReduceSum / WholeReduceMax / WholeReduceMin ---------------------------
 template <typename T, bool isSetMask = true>
-__aicore__ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,
+__aicore__ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,
                                       const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
                                       ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
@@ -157,7 +157,7 @@ __aicore__ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTens
                            {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, 0, loc);
 }
 template <typename T, bool isSetMask = true>
-__aicore__ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
+__aicore__ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
                                       const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
                                       const int32_t srcRepStride, ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)
@@ -166,7 +166,7 @@ __aicore__ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTens
                            {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, 0, loc);
 }
 template <typename T, bool isSetMask = true>
-__aicore__ inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+__aicore__ void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
                                        const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
                                        const int32_t dstRepStride, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
   (void)dstBlkStride;
@@ -178,7 +178,7 @@ __aicore__ inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTen
 
 #define ASCENDC_SIM_WHOLE_MAXMIN(NAME, RED)                                                                           \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,               \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,                      \
                               const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,       \
                               const int32_t srcRepStride, ReduceOrder order = ORDER_VALUE_INDEX, ASCENDC_SIM_LOC) {   \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
@@ -187,7 +187,7 @@ __aicore__ inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTen
                              {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, order, loc); \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],            \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                   \
                               const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,       \
                               const int32_t srcRepStride, ReduceOrder order = ORDER_VALUE_INDEX, ASCENDC_SIM_LOC) {   \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
@@ -201,7 +201,7 @@ ASCENDC_SIM_WHOLE_MAXMIN(WholeReduceMin, ascendc_sim::Red::kMin)
 // ---- BlockReduceSum/Max/Min (8 outputs per repeat), PairReduceSum (half a repeat) -----------------
 #define ASCENDC_SIM_GROUP_REDUCE(NAME, RED, WIDTH)                                                                    \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,         \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,                \
                               const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,             \
                               const int32_t srcRepStride, ASCENDC_SIM_LOC) {                                          \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
@@ -210,7 +210,7 @@ ASCENDC_SIM_WHOLE_MAXMIN(WholeReduceMin, ascendc_sim::Red::kMin)
                              {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, loc);        \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,         \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,                \
                               const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,          \
                               const int32_t srcRepStride, ASCENDC_SIM_LOC) {                                          \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
@@ -225,12 +225,12 @@ ASCENDC_SIM_GROUP_REDUCE(PairReduceSum, ascendc_sim::Red::kSum, 2)
 
 // ---- ReduceSum / ReduceMax / ReduceMin over a whole range -----------------------------------------
 template <typename T>
-__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+__aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                                  const int32_t count, ASCENDC_SIM_LOC) {
   ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, ascendc_sim::CountLanes<T>(count), {}, false, loc);
 }
 template <typename T>
-__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+__aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                                  const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);
   ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, false,
@@ -238,19 +238,19 @@ __aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>
 }
 #define ASCENDC_SIM_RANGE_MAXMIN(NAME, RED)                                                                           \
   template <typename T>                                                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,       \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,              \
                               const int32_t count, bool calIndex = false, ASCENDC_SIM_LOC) {                          \
     ascendc_sim::RangeReduce(#NAME, RED, dst, src, work, ascendc_sim::CountLanes<T>(count), {}, calIndex, loc);       \
   }                                                                                                                   \
   template <typename T>                                                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,       \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,              \
                               const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride,               \
                               bool calIndex = false, ASCENDC_SIM_LOC) {                                               \
     ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);                                \
     ascendc_sim::RangeReduce(#NAME, RED, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, calIndex, loc); \
   }
 template <typename T>
-__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+__aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                                  const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = ascendc_sim::MaskLanes<T>(mask, repeatTime, loc);
   ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, false,
@@ -258,7 +258,7 @@ __aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>
 }
 #define ASCENDC_SIM_RANGE_MAXMIN_BITS(NAME, RED)                                                                      \
   template <typename T>                                                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,       \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,              \
                               const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride,            \
                               bool calIndex = false, ASCENDC_SIM_LOC) {                                               \
     ascendc_sim::Lanes l = ascendc_sim::MaskLanes<T>(mask, repeatTime, loc);                                          \
