@@ -578,3 +578,71 @@ def pdist_grad(grad, x, pdist, p):
     np.add.at(out, i, term)
     np.add.at(out, j, -term)
     return out
+
+
+def _gelu_derivative(g, approximate):
+    if approximate == 1:  # tanh form
+        k = np.sqrt(2.0 / np.pi)
+        t = np.tanh(k * (g + 0.044715 * g**3))
+        return 0.5 * (1.0 + t) + 0.5 * g * (1.0 - t * t) * k * (1.0 + 3 * 0.044715 * g * g)
+    from scipy import special
+
+    return 0.5 * (1.0 + special.erf(g / np.sqrt(2.0))) + g * np.exp(-0.5 * g * g) / np.sqrt(
+        2.0 * np.pi
+    )
+
+
+def ge_glu_grad_v2(dy, x, gelu, dim, approximate, activate_left):
+    # The backward of ge_glu_v2 with its forward output `gelu` given: the plain half's gradient is
+    # dy * gelu, the activated half's dy * other * GELU'(gate).
+    a, b = np.split(_f(x), 2, axis=dim)
+    gate, other = (a, b) if activate_left else (b, a)
+    d_gate = _f(dy) * other * _gelu_derivative(gate, approximate)
+    d_other = _f(dy) * _f(gelu)
+    halves = (d_gate, d_other) if activate_left else (d_other, d_gate)
+    return np.concatenate(halves, axis=dim)
+
+
+def _gelu(x, tanh_form):
+    if tanh_form:
+        return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x**3)))
+    from scipy import special
+
+    return 0.5 * x * (1.0 + special.erf(x / np.sqrt(2.0)))
+
+
+def gelu_quant(x, input_scale, input_offset, approximate, quant_mode):
+    # docs/aclnnGeluQuant.md: static y = round(gelu * scale + offset) clipped to int8; dynamic
+    # y = round(gelu * scale * 127 / max|gelu * scale|) per row, out_scale = max|gelu * scale| / 127.
+    g = _gelu(_f(x), approximate == "tanh")
+    if input_scale is not None:
+        g = g * _f(input_scale)
+    if quant_mode == "static":
+        if input_offset is not None:
+            g = g + _f(input_offset)
+        # out_scale is the dynamic mode's only: left undefined (not compared) in static mode
+        return np.clip(np.rint(g), -128, 127), np.ma.masked_all(x.shape[:-1])
+    peak = np.abs(g).max(axis=-1, keepdims=True)
+    return np.clip(np.rint(g * (127.0 / peak)), -128, 127), peak[..., 0] / 127.0
+
+
+def rms_norm_grad(dy, x, rstd, gamma):
+    # docs/aclnnRmsNormGrad.md, with rstd given (the forward's 1 / Rms(x) per row of the leading
+    # axes): dx = rstd * (dy * g - x * rstd^2 * mean(dy * g * x)), dgamma = sum over rows of
+    # dy * x * rstd.
+    n = gamma.size
+    dy2, x2 = _f(dy).reshape(-1, n), _f(x).reshape(-1, n)
+    r = _f(rstd).reshape(-1, 1)
+    g = _f(gamma).reshape(1, n)
+    dyg = dy2 * g
+    dx = r * dyg - x2 * r**3 * (dyg * x2).mean(axis=-1, keepdims=True)
+    return dx.reshape(x.shape), (dy2 * x2 * r).sum(axis=0).reshape(gamma.shape)
+
+
+def as_strided(x, size, stride, storage_offset):
+    # torch.as_strided: y[i0, .., ik] = x.flat[storage_offset + sum(i_j * stride_j)].
+    index = int(np.asarray(storage_offset).ravel()[0]) + sum(
+        np.arange(int(n)).reshape([-1 if j == i else 1 for j in range(len(size))]) * int(s)
+        for i, (n, s) in enumerate(zip(np.asarray(size).ravel(), np.asarray(stride).ravel()))
+    )
+    return np.asarray(x).ravel()[index]

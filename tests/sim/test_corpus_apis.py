@@ -750,3 +750,69 @@ def test_unqualified_abs_of_a_float_is_the_float_abs(kernel):
 """
     r = kernel(body, {"x": np.array([-0.75] * 8, np.float32)}, {"y": ("float32", (1,))}).ok()
     assert r.outputs["y"][0] == 0.75
+
+
+def test_reduce_sum_leaves_its_result_in_acc_val_and_the_library_internals(kernel):
+    # cann-ops rms_norm_grad: the count-form ReduceSum's result read back from ACC_VAL (GetAccVal,
+    # raw bits, and GetReduceRepeatSumSpr<float>), the internal dav_c220 header path, `assert`
+    # under __CCE_KT_TEST__, IsSameType, and InitOutput (InitGlobalMemory's predecessor).
+    x = np.arange(64, dtype=np.float32) / 8
+    body = """
+  Ub u;
+  LocalTensor<float> s = u.In<float>(x, 64), d = u.Alloc<float>(8);
+  SYNC();
+  ReduceSum(d, s, s, 50);
+  SetFlag<HardEvent::V_S>(EVENT_ID0); WaitFlag<HardEvent::V_S>(EVENT_ID0);
+  uint64_t bits = GetAccVal();
+  const float sum = *reinterpret_cast<float*>(&bits);
+  assert(sum == GetReduceRepeatSumSpr<float>());
+  GlobalTensor<float> yg, zg;
+  yg.SetGlobalBuffer((__gm__ float*)y); zg.SetGlobalBuffer((__gm__ float*)z);
+  yg.SetValue(0, sum);
+  InitOutput(zg, 8, IsSameType<float, float32_t>::value && !IsSameType<half, float>::value ? 2.0f : 0.0f);
+"""
+    prelude = '#include "impl/dav_c220/kernel_operator_reg_others_impl.h"\n' + UB_HELPERS
+    r = kernel(
+        body, {"x": x}, {"y": ("float32", (1,)), "z": ("float32", (8,))}, prelude=prelude
+    ).ok()
+    assert r.outputs["y"][0] == x[:50].sum()
+    np.testing.assert_array_equal(r.outputs["z"], np.full(8, 2.0, np.float32))
+
+
+def test_host_forms_of_the_toolkit_headers_and_a_tiling_struct_in_an_included_header(tmp_path):
+    # cann-ops gelu_quant / ge_glu_grad_v2: the TilingData in a `_def.h` the tiling header
+    # includes (found for the kernel too), END_TILING_DATA_DEF without its `;`, `map` unqualified
+    # after platform/platform_info.h, gert::Shape `!=`, ge::char_t.
+    from conftest import TILING_H, run_kernel
+
+    root = tmp_path / "simk" / "op_host"
+    root.mkdir(parents=True)
+    (root / "simk_tiling_def.h").write_text(
+        TILING_H.replace("END_TILING_DATA_DEF;", "END_TILING_DATA_DEF")
+    )
+    tiling_h = '#pragma once\n#include "simk_tiling_def.h"\n'
+    host = HOST.replace(
+        '#include "tiling/platform/platform_ascendc.h"',
+        '#include "tiling/platform/platform_ascendc.h"\n#include "platform/platform_info.h"',
+    ).replace(
+        "  t.set_p(p);",
+        """  static const map<ge::DataType, int32_t> width = {{ge::DT_FLOAT, 4}};
+  const ge::char_t* name = "simk";
+  const gert::Shape a({2, 3}), b({2, 4});
+  p[0] = width.at(ge::DT_FLOAT) + (a != b) + (a != a) + (name[0] == 's');
+  t.set_p(p);""",
+    )
+    body = """
+  GET_TILING_DATA(t, tiling);
+  GlobalTensor<int64_t> yg; yg.SetGlobalBuffer((__gm__ int64_t*)y);
+  yg.SetValue(0, t.p[0]);
+"""
+    r = run_kernel(
+        tmp_path,
+        body,
+        {"x": np.zeros(8, np.float32)},
+        {"y": ("int64", (1,))},
+        host=host,
+        tiling_h=tiling_h,
+    ).ok()
+    assert r.outputs["y"][0] == 6

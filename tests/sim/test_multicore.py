@@ -40,6 +40,15 @@ def test_syncall_reached_by_only_some_blocks_is_a_deadlock(kernel):
     assert r.status == "RUNTIME_ERROR" and "1 of 4 blocks ended without reaching it" in r.message
 
 
+def test_a_block_failing_after_syncall_ends_the_launch_with_its_error(kernel):
+    # Every block passes SyncAll, then block 0 fails before block 1 has resumed: block 1 is
+    # unwound (the launch used to hang on it) and the launch reports block 0's error.
+    body = """SyncAll();
+  if (GetBlockIdx() == 0) { GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float*)z); g.SetValue(1 << 20, 1.0f); }"""
+    r = kernel(body, {"x": X}, {"z": ("float32", (8,))}, block_dim=2)
+    assert r.status == "RUNTIME_ERROR" and "block 0" in r.message
+
+
 def test_syncall_with_more_blocks_than_cores(kernel):
     r = kernel("SyncAll();", {"x": X}, {"z": ("float32", (8,))}, block_dim=64)
     assert r.status == "RUNTIME_ERROR" and "64 blocks on 40 vector cores" in r.message

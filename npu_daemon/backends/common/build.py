@@ -393,6 +393,9 @@ def build_tiling(
             HOST_PCH,
             pkg.host_path,
             *pkg.spec.host_sources,
+            # A project builds its tiling source and its OpDef source into separate libraries
+            # (optiling, opsproto), each with its own copy of a function a shared header defines.
+            *(["-Wl,--allow-multiple-definition"] if pkg.spec.host_sources else []),
             *rt.link_flags(),
             *CANDIDATE_LIBS,
             "-o",

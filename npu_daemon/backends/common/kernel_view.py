@@ -42,6 +42,23 @@ def includes_tiling_header(pkg: OperatorPackage) -> bool:
     )
 
 
+def tiling_header_text(pkg: OperatorPackage) -> str:
+    """The tiling header with the package headers it includes (cann-ops gelu_quant keeps its
+    TilingData in a `<op>_tiling_def.h` that `<op>_tiling.h` includes)."""
+    seen, todo, texts = set(), [pkg.tiling_header_path], []
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        texts.append(pkg.files[path])
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        for spelled in _INCLUDE.findall(pkg.files[path]):
+            if spelled[0] == '"' and (near := f"{folder}/{spelled[1:-1]}".lstrip("/")) in pkg.files:
+                todo.append(near)
+    return "\n".join(texts)
+
+
 def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
     """Lines that give the kernel the tiling structs and nothing else of the host header.
 
@@ -51,7 +68,7 @@ def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
     """
     if includes_tiling_header(pkg):
         return []
-    structs = sorted(set(_TILING_STRUCT.findall(pkg.files[pkg.tiling_header_path])))
+    structs = sorted(set(_TILING_STRUCT.findall(tiling_header_text(pkg))))
     ns = TILING_NAMESPACE
     return [
         f"namespace {ns} {{",
@@ -67,7 +84,7 @@ def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
 def registered_tiling(pkg: OperatorPackage) -> tuple[str | None, dict[int, str]]:
     """The TilingData registered for the op (REGISTER_TILING_DATA_CLASS(Op, S)) and per tiling key (Op_k)."""
     default, keyed = None, {}
-    for op, cls in _REGISTRATION.findall(pkg.files[pkg.tiling_header_path]):
+    for op, cls in _REGISTRATION.findall(tiling_header_text(pkg)):
         if op == pkg.spec.op_type:
             default = cls
         elif (m := _KEYED_OP.fullmatch(op)) and m[1] == pkg.spec.op_type:

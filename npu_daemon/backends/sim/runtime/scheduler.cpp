@@ -146,11 +146,14 @@ void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& k
     s.turn = -1;
     s.cv.notify_all();
   };
-  // Wake blocks parked in SyncAll or a wait so they unwind, then join every thread.
+  // Wake blocks parked in SyncAll or a wait so they unwind, then join every thread. A block
+  // released from SyncAll (kReady) is still parked until it gets the baton: an earlier block may
+  // fail before it does.
   auto teardown = [&] {
     s.abort = true;
     for (uint32_t b = 0; b < n; ++b)
-      if (s.state[b] == Scheduler::kAtSyncAll || s.state[b] == Scheduler::kWaiting) s.Give(static_cast<int>(b));
+      if (s.state[b] == Scheduler::kAtSyncAll || s.state[b] == Scheduler::kWaiting || s.state[b] == Scheduler::kReady)
+        s.Give(static_cast<int>(b));
     for (auto& t : threads)
       if (t.joinable()) t.join();
     g_sched = nullptr;

@@ -3,6 +3,7 @@
 // records the instruction trace for the performance model and has the race checker check it.
 #pragma once
 
+#include <cassert>  // the CPU-debug build's headers have it: kernels `assert` under __CCE_KT_TEST__
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -268,6 +269,7 @@ struct CoreRegisters {
   bool padValueSet = false;
   void* tpipe = nullptr;  // the TPipe constructed last on this core (GetTPipePtr)
   uint64_t maxMinSpr = 0;  // last max/min reduction: value bits (low 32), element index (high 32)
+  uint64_t accVal = 0;     // ACC_VAL: the last ReduceSum's result bits (low 16 or 32)
   float deqScale = 1.0f;   // SetDeqScale(half): the int32 -> half Cast multiplies by it
 };
 

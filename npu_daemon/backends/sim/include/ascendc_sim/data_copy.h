@@ -413,6 +413,11 @@ __aicore__ inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_
   core.IssueAccesses(ins, loc, "InitGlobalMemory", nullptr, 0);
   core.GmAccess(PIPE_MTE3, ascendc_sim::GmPattern{ins.gmAddr, 1, static_cast<uint32_t>(bytes), bytes}, true, loc, "InitGlobalMemory");
 }
+// Its deprecated predecessor (the library fills GM the same way: a UB buffer out on MTE3).
+template <typename T>
+__aicore__ inline void InitOutput(GlobalTensor<T> gm, uint32_t size, T value = 0, ASCENDC_SIM_LOC) {
+  InitGlobalMemory(gm, size, value, loc);
+}
 
 // ---- cross-core barrier ----------------------------------------------------------------------
 template <bool isAIVOnly = true>

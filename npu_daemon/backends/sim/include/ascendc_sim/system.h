@@ -40,6 +40,19 @@ __aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return Di
 __aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
+// The library's compile-time type traits (kernel_utils of asc-devkit): kernels branch with
+// `if constexpr (IsSameType<T, float>::value)`.
+template <bool b>
+struct BoolInst {
+  using Type = BoolInst<b>;
+  static constexpr bool value = b;
+};
+using TrueType = BoolInst<true>;
+using FalseType = BoolInst<false>;
+template <typename T, typename U>
+struct IsSameType : FalseType {};
+template <typename T>
+struct IsSameType<T, T> : TrueType {};
 
 using ::printf;
 // The leading `;` keeps the official template's `this->tileNum = tileNum ASSERT(...);` compiling, and

@@ -133,7 +133,13 @@ void RangeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, c
   T* d = dst.Data();
   d[0] = static_cast<T>(total.value);
   if (calIndex) d[1] = IndexBits<T>(total.index);
-  if (red != Red::kSum) SetMaxMinSpr<T>(total);
+  if (red != Red::kSum) {
+    SetMaxMinSpr<T>(total);
+  } else {  // the library's ReduceSum reads its result back from ACC_VAL (dav_c220 ReduceSumImpl)
+    uint64_t bits = 0;
+    std::memcpy(&bits, &d[0], sizeof(T));
+    CurrentCore().Registers().accVal = bits;
+  }
 }
 
 }  // namespace ascendc_sim
@@ -278,5 +284,20 @@ template <typename T>
 __aicore__ inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex) {
   GetReduceRepeatMaxMinSpr<T>(maxMinValue, maxMinIndex);
 }
+// ACC_VAL, where ReduceSum leaves its result: as raw bits, or as the value (half / float).
+__aicore__ inline int64_t GetReduceRepeatSumSpr() {
+  return static_cast<int64_t>(ascendc_sim::CurrentCore().Registers().accVal);
+}
+template <typename T>
+__aicore__ inline T GetReduceRepeatSumSpr() {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "GetReduceRepeatSumSpr: half or float");
+  const uint64_t bits = ascendc_sim::CurrentCore().Registers().accVal;
+  T v;
+  std::memcpy(&v, &bits, sizeof(T));
+  return v;
+}
+__aicore__ inline int64_t GetAccVal() { return GetReduceRepeatSumSpr(); }
+template <typename T>
+__aicore__ inline T GetAccVal() { return GetReduceRepeatSumSpr<T>(); }
 
 }  // namespace AscendC

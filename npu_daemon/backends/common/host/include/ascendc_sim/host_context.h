@@ -13,6 +13,7 @@
 
 namespace ge {
 
+using char_t = char;  // graph/types.h
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
@@ -101,6 +102,7 @@ class Shape {
     return n;
   }
   bool operator==(const Shape& o) const;
+  bool operator!=(const Shape& o) const { return !(*this == o); }
 
  private:
   std::vector<int64_t> dims_;

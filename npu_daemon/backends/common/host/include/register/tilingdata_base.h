@@ -34,6 +34,8 @@ struct BindTiling {
 
 #ifdef ASCENDC_SIM_KERNEL
 
+// END_TILING_DATA_DEF closes the class with its semicolon, as CANN's does: headers write it with
+// or without one after.
 // The accessors only let host code in the header (tiling classes that call set_) compile here:
 // the real toolchain gives the kernel the struct alone, so none of it ever runs on the kernel side.
 #define BEGIN_TILING_DATA_DEF(name) struct name {
@@ -52,7 +54,7 @@ struct BindTiling {
   void SaveToBuffer(void* buf, size_t capacity) const {                          \
     std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity); \
   }                                                                              \
-  }
+  };
 #define REGISTER_TILING_DATA_CLASS(op, cls) \
   static_assert(sizeof(::ascendc_sim::BindTiling<::ascendc_sim::OpKey(#op), cls>) > 0, "tiling data class " #cls);
 
@@ -78,7 +80,7 @@ struct BindTiling {
   void SaveToBuffer(void* buf, size_t capacity) const {                              \
     std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);     \
   }                                                                                  \
-  }
+  };
 #define REGISTER_TILING_DATA_CLASS(op, cls) static_assert(sizeof(cls) > 0, "tiling data class " #cls);
 
 #endif
