@@ -816,3 +816,28 @@ def test_host_forms_of_the_toolkit_headers_and_a_tiling_struct_in_an_included_he
         tiling_h=tiling_h,
     ).ok()
     assert r.outputs["y"][0] == 6
+
+
+def test_a_buffer_enqueued_on_and_freed_to_another_queue_keeps_its_own_events(kernel):
+    # cann-ops rms_norm_grad allocates from one VECOUT queue, enqueues on another and frees there:
+    # the device keeps a buffer's state and events with the buffer, so it works (a warning here).
+    x = np.arange(128, dtype=np.float32)
+    body = """
+  TPipe pipe; TQue<TPosition::VECOUT, 1> a, b;
+  pipe.InitBuffer(a, 1, 256); pipe.InitBuffer(b, 1, 256);
+  GlobalTensor<float> yg; yg.SetGlobalBuffer((__gm__ float*)y);
+  for (int i = 0; i < 2; ++i) {
+    LocalTensor<float> t = a.AllocTensor<float>();  // the second waits for the MTE3 read of the first
+    Duplicate(t, static_cast<float>(i + 1), 64);
+    b.EnQue(t);
+    LocalTensor<float> out = b.DeQue<float>();
+    DataCopy(yg[i * 64], out, 64);
+    b.FreeTensor(out);
+  }
+"""
+    outputs = {"y": ("float32", (128,))}
+    lax = kernel(body, {"x": x}, outputs, strict=False).ok()
+    np.testing.assert_array_equal(lax.outputs["y"], np.repeat([1.0, 2.0], 64).astype(np.float32))
+    assert any("belongs to another queue" in w for w in lax.result.get("warnings", []))
+    strict = kernel(body, {"x": x}, outputs)
+    assert strict.status == "RUNTIME_ERROR" and "belongs to another queue" in strict.message

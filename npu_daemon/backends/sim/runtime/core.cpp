@@ -3,7 +3,9 @@
 // TPipe's buffer allocation, and the error and warning reporting every API uses. Blocks are run by
 // scheduler.cpp, raw pointer accesses charged by raw_access.cpp, cross-core flags in cross_core.cpp.
 #include <algorithm>
+#include <map>
 #include <mutex>
+#include <vector>
 
 #include "ascendc_sim/runtime.h"
 #include "kernel_operator.h"
@@ -85,7 +87,7 @@ Core::Core(const CoreSpec& spec, int globalId)
   trace_.type = spec.type;
 }
 
-Core::~Core() = default;
+Core::~Core() { AscendC::ForgetQueues(this); }
 
 uint32_t Core::Site_(const SrcLoc& loc, const char* api) {
   // Interned: a loop of scalar UB writes names one site, not one per access.
@@ -215,6 +217,53 @@ TPipe::~TPipe() {
   if (ascendc_sim::CurrentCore().Registers().tpipe == this) ascendc_sim::CurrentCore().Registers().tpipe = nullptr;
 }
 
+namespace {
+// The bound queues of each core, so a buffer enqueued on or freed to a queue it does not belong to
+// is found in its own. Never destroyed: a queue at namespace scope unbinds after static destructors.
+std::map<const ascendc_sim::Core*, std::vector<TQueBase*>>& Queues() {
+  static auto* queues = new std::map<const ascendc_sim::Core*, std::vector<TQueBase*>>;
+  return *queues;
+}
+}  // namespace
+
+void TQueBase::Bind(uint32_t base, uint8_t num, uint32_t len) {
+  base_ = base;
+  num_ = num;
+  len_ = len;
+  for (auto& s : slots_) s = Slot{};
+  if (core_ == nullptr) {
+    core_ = &ascendc_sim::CurrentCore();
+    Queues()[core_].push_back(this);
+  }
+}
+
+TQueBase::~TQueBase() {
+  auto it = Queues().find(core_);
+  if (it != Queues().end()) it->second.erase(std::remove(it->second.begin(), it->second.end(), this), it->second.end());
+}
+
+void ForgetQueues(const ascendc_sim::Core* core) { Queues().erase(core); }
+
+bool TQueBase::Holds(uint32_t addr) const {
+  return len_ > 0 && addr >= base_ && addr < base_ + num_ * len_ && (addr - base_) % len_ == 0;
+}
+
+// The device keeps a buffer's state and its queue events with the buffer (TBufType), not with the
+// queue it is enqueued on or freed to, and checks the buffer's queue only in the library's CPU debug
+// build: a buffer of another queue of the same position works there.
+std::pair<TQueBase*, int> TQueBase::Owner(uint32_t addr, const SrcLoc& loc) {
+  if ((len_ == 0 && addr == base_) || Holds(addr)) return {this, SlotOf(addr, loc)};
+  auto it = Queues().find(core_);
+  if (it != Queues().end())
+    for (TQueBase* q : it->second)
+      if (q->Holds(addr)) {
+        ascendc_sim::DeviceTolerated(loc, "tensor at UB address %u belongs to another queue (the device keeps a buffer's state and "
+                                          "events with the buffer)", addr);
+        return {q, q->SlotOf(addr, loc)};
+      }
+  return {this, SlotOf(addr, loc)};  // fails: the address is no queue's buffer
+}
+
 int TQueBase::SlotOf(uint32_t addr, const SrcLoc& loc) const {
   if (len_ == 0 && addr == base_) {  // zero-length buffers share one address: the oldest in use
     for (int i = 0; i < num_; ++i)
@@ -243,19 +292,19 @@ uint32_t TQueBase::Alloc(pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
 }
 
 void TQueBase::Free(uint32_t addr, pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
-  int slot = SlotOf(addr, loc);
-  ASCENDC_SIM_CHECK(slots_[slot].inUse, loc, "FreeTensor of a buffer that is not allocated");
-  slots_[slot].inUse = false;
+  auto [owner, slot] = Owner(addr, loc);
+  ASCENDC_SIM_CHECK(owner->slots_[slot].inUse, loc, "FreeTensor of a buffer that is not allocated");
+  owner->slots_[slot].inUse = false;
   if (producer != consumer) {
-    ascendc_sim::CurrentCore().SetFlag(consumer, producer, Key(slot, true), loc, "TQue::FreeTensor");
-    slots_[slot].freedOnce = true;
+    ascendc_sim::CurrentCore().SetFlag(consumer, producer, owner->Key(slot, true), loc, "TQue::FreeTensor");
+    owner->slots_[slot].freedOnce = true;
   }
 }
 
 void TQueBase::Enqueue(uint32_t addr, uint32_t bytes, pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
-  int slot = SlotOf(addr, loc);
+  auto [owner, slot] = Owner(addr, loc);
   ASCENDC_SIM_CHECK(count_ < num_, loc, "EnQue on a full queue");
-  if (producer != consumer) ascendc_sim::CurrentCore().SetFlag(producer, consumer, Key(slot, false), loc, "TQue::EnQue");
+  if (producer != consumer) ascendc_sim::CurrentCore().SetFlag(producer, consumer, owner->Key(slot, false), loc, "TQue::EnQue");
   fifo_[(head_ + count_) % 8] = addr;
   sizes_[(head_ + count_) % 8] = bytes;
   ++count_;
@@ -266,8 +315,8 @@ uint32_t TQueBase::Dequeue(pipe_t producer, pipe_t consumer, const SrcLoc& loc) 
   const uint32_t addr = fifo_[head_];
   head_ = (head_ + 1) % 8;
   --count_;
-  int slot = SlotOf(addr, loc);
-  if (producer != consumer) ascendc_sim::CurrentCore().WaitFlag(producer, consumer, Key(slot, false), loc, "TQue::DeQue");
+  auto [owner, slot] = Owner(addr, loc);
+  if (producer != consumer) ascendc_sim::CurrentCore().WaitFlag(producer, consumer, owner->Key(slot, false), loc, "TQue::DeQue");
   return addr;
 }
 

@@ -230,13 +230,8 @@ class LocalMemAllocator {
 // untyped and compiled once in the runtime (runtime/core.cpp); TQueBind only adds the element type.
 class TQueBase {
  public:
-  virtual ~TQueBase() = default;
-  void Bind(uint32_t base, uint8_t num, uint32_t len) {
-    base_ = base;
-    num_ = num;
-    len_ = len;
-    for (auto& s : slots_) s = Slot{};
-  }
+  virtual ~TQueBase();
+  void Bind(uint32_t base, uint8_t num, uint32_t len);
   uint32_t BufferBytes() const { return len_; }
 
  protected:
@@ -251,6 +246,9 @@ class TQueBase {
   // Pops the oldest queued buffer, waiting for its producer; returns its UB address.
   uint32_t Dequeue(pipe_t producer, pipe_t consumer, const SrcLoc& loc);
   int SlotOf(uint32_t addr, const SrcLoc& loc) const;
+  bool Holds(uint32_t addr) const;
+  // The queue a buffer belongs to, and its slot: this one, or (a warning) another queue of the core.
+  std::pair<TQueBase*, int> Owner(uint32_t addr, const SrcLoc& loc);
   uint64_t Key(int slot, bool backward) const {
     return (reinterpret_cast<uintptr_t>(this) << 5) | (static_cast<uint64_t>(slot) << 1) | (backward ? 1u : 0u) | (1ull << 63);
   }
@@ -262,7 +260,9 @@ class TQueBase {
   uint32_t fifo_[8] = {};
   uint32_t sizes_[8] = {};
   uint8_t head_ = 0, count_ = 0;
+  ascendc_sim::Core* core_ = nullptr;  // the core that bound it (its registry of queues)
 };
+void ForgetQueues(const ascendc_sim::Core* core);  // a core's end: its queues' registry goes
 
 template <TPosition src, TPosition dst, int32_t depth, auto... mask>
 class TQueBind : public TQueBase {
