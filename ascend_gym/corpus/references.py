@@ -207,6 +207,9 @@ def gcd(x1, x2):
     return np.gcd(x1, x2)
 
 
+# ---- hicann/ops-math experimental operators, a to l -------------------------------------------
+
+
 # ---- with scalar tensors, reductions and axes ---------------------------------------------------
 def addcdiv(input_data, x1, x2, value):
     return _f(input_data) + _f(value) * _f(x1) / _f(x2)
@@ -646,3 +649,6 @@ def as_strided(x, size, stride, storage_offset):
         for i, (n, s) in enumerate(zip(np.asarray(size).ravel(), np.asarray(stride).ravel()))
     )
     return np.asarray(x).ravel()[index]
+
+
+# ---- hicann/ops-math experimental operators, m to z -------------------------------------------
