@@ -24,7 +24,11 @@ def test_b16_transposes_16_blocks_and_the_list_forms_agree(kernel):
   TransDataTo5HD<half>(du, su, p);
   TransDataTo5HDImpl(dp, sp, p);
   SYNC(); ub.Out(z, o, 768);"""
-    z = kernel(body, {"x": x}, {"z": ("float16", (3, 16, 16))}, prelude=UB_HELPERS).ok().outputs["z"]
+    z = (
+        kernel(body, {"x": x}, {"z": ("float16", (3, 16, 16))}, prelude=UB_HELPERS)
+        .ok()
+        .outputs["z"]
+    )
     for k in range(3):
         np.testing.assert_array_equal(z[k], x.T)
 
