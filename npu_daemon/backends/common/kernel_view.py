@@ -144,16 +144,25 @@ def bind_keyed_tiling(source: str, structs: dict[int, str]) -> str:
     return "".join(out) + source[pos:]
 
 
+_LAUNCH = re.compile(r"\b(\w+(?:\s*<[^<>;]*>)?)\s*<<<[^;]*?>>>\s*\(")
+
+
+def without_launches(source: str) -> str:
+    """The source with its host launch statements (`op<<<blockDim, l2ctrl, stream>>>(args)`, in
+    the `op_do` wrappers kernel files carry for the kernel-launch flow) made plain calls: the
+    device compiler parses the chevrons, g++ does not, and the harness never calls the wrappers."""
+    return _LAUNCH.sub(r"\1(", source)
+
+
 def keyed_tiling_source(pkg: OperatorPackage, workdir: Path, tag: str) -> str:
-    """The kernel file to compile: the package's own, or a copy with per-key TilingData bound.
+    """The kernel file to compile: the package's own, or a copy with per-key TilingData bound
+    and host launch statements made calls.
 
     The copy sits beside the original (so relative includes resolve alike) under a name carrying
     `tag`, so that concurrent compiles of the same package never share it."""
     structs = registered_tiling(pkg)[1]
-    if not structs:
-        return pkg.kernel_path
     source = pkg.files[pkg.kernel_path]
-    bound = bind_keyed_tiling(source, structs)
+    bound = without_launches(bind_keyed_tiling(source, structs) if structs else source)
     if bound == source:
         return pkg.kernel_path
     path = Path(pkg.kernel_path)

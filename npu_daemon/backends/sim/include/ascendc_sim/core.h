@@ -3,7 +3,7 @@
 // records the instruction trace for the performance model and has the race checker check it.
 #pragma once
 
-#include <cassert>  // the CPU-debug build's headers have it: kernels `assert` under __CCE_KT_TEST__
+#include <cassert>  // the CPU-debug build's headers have it: kernels call `assert`
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -45,9 +45,8 @@
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1
 #endif
-#ifndef __CCE_KT_TEST__
-#define __CCE_KT_TEST__ 1
-#endif
+// __CCE_KT_TEST__ stays undefined: it selects a kernel's CPU unit-test path, and the device
+// compiles (and runs) the other one.
 
 // ---- scalar types ---------------------------------------------------------------------------
 // GCC 12 implements IEEE binary16 arithmetic (computed in float, rounded to nearest even).
