@@ -652,3 +652,66 @@ def as_strided(x, size, stride, storage_offset):
 
 
 # ---- hicann/ops-math experimental operators, m to z -------------------------------------------
+def sinh(x):
+    return np.sinh(_f(x))
+
+
+def tan(x):
+    return np.tan(_f(x))
+
+
+def square(x):
+    return _f(x) ** 2
+
+
+def ndtri(self):
+    from scipy import special
+
+    return special.ndtri(_f(self))
+
+
+def ones_like(x):
+    return np.ones_like(x)
+
+
+def zeros_like(x):
+    return np.zeros_like(x)
+
+
+def tensor_move(x):
+    return x
+
+
+def round_(x, decimals):
+    # torch.round(x, decimals): half to even at the scaled value
+    if x.dtype.kind != "f":
+        return x
+    scale = 10.0**decimals
+    return np.round(_f(x) * scale) / scale
+
+
+def nan_to_num(x, nan, posinf, neginf):
+    return np.nan_to_num(_f(x), nan=nan, posinf=posinf, neginf=neginf)
+
+
+def maximum(x1, x2):
+    return np.maximum(x1, x2)
+
+
+def minimum(x1, x2):
+    return np.minimum(x1, x2)
+
+
+def mul(x1, x2):
+    return _f(x1) * _f(x2)
+
+
+def mul_no_nan(x, y):
+    with np.errstate(invalid="ignore"):
+        return np.where(y == 0, 0.0, _f(x) * _f(y))
+
+
+def real_div(x1, x2):
+    # docs/aclnnRealDiv.md: a floating division; an int32 result keeps its integer part
+    q = _f(x1) / _f(x2)
+    return np.trunc(q) if x1.dtype.kind == "i" else q
