@@ -715,3 +715,47 @@ def real_div(x1, x2):
     # docs/aclnnRealDiv.md: a floating division; an int32 result keeps its integer part
     q = _f(x1) / _f(x2)
     return np.trunc(q) if x1.dtype.kind == "i" else q
+
+
+def truncate_div(x1, x2):
+    return np.trunc(_f(x1) / _f(x2))
+
+
+def truncate_mod(x1, x2):
+    # the remainder of the truncating division: its sign is x1's (C fmod)
+    return np.fmod(_f(x1), _f(x2))
+
+
+def pow_(x, exponent):
+    return np.power(_f(x), _f(exponent))
+
+
+def right_shift(x, y):
+    return np.right_shift(x, y.astype(x.dtype))
+
+
+def rsqrt_grad(y, dy):
+    return _f(y) ** 3 * _f(dy) * -0.5
+
+
+def sqrt_grad(y, dy):
+    # README: tmp = 0.5 * dy; z = tmp != 0 ? tmp / y : 0
+    tmp = 0.5 * _f(dy)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(tmp != 0, tmp / _f(y), 0.0)
+
+
+def tanh_grad(y, dy):
+    return _f(dy) * (1.0 - _f(y) ** 2)
+
+
+def select(condition, self, other):
+    return np.where(condition, self, other)
+
+
+def select_v3(x, y, b):
+    return np.where(b != 0, x, y)
+
+
+def masked_fill(x, mask, value):
+    return np.where(mask, value.reshape(()), x)
