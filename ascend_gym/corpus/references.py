@@ -759,3 +759,67 @@ def select_v3(x, y, b):
 
 def masked_fill(x, mask, value):
     return np.where(mask, value.reshape(()), x)
+
+
+def _reduce(fn, x, axes, keepdims):
+    return fn(_f(x), axis=axes, keepdims=bool(keepdims))
+
+
+def reduce_max(x, axes, keepdims):
+    return _reduce(np.max, x, axes, keepdims)
+
+
+def reduce_min(x, axes, keepdims):
+    return _reduce(np.min, x, axes, keepdims)
+
+
+def reduce_sum_axis(x, axes, keepdims):
+    return _reduce(np.sum, x, axes, keepdims)
+
+
+def reduce_mean(x, axes, keepdims):
+    return _reduce(np.mean, x, axes, keepdims)
+
+
+def reduce_prod(x, axes, keepdims):
+    return _reduce(np.prod, x, axes, keepdims)
+
+
+def range_(start, end, step):
+    return np.arange(float(start[0]), float(end[0]), float(step[0]))
+
+
+def real_part(input, Tout=None):
+    return np.real(input)
+
+
+def polar(input, angle):
+    return _f(input) * np.exp(1j * _f(angle))
+
+
+def sign_bits_pack(x, size):
+    # README / its test's golden: bit j of byte i is x[8 i + j] >= 0
+    return np.packbits(x >= 0, bitorder="little").reshape(size, -1)
+
+
+def sign_bits_unpack(self):
+    # its test's golden and kernel: 1.0 for a set bit, -1.0 for a clear one
+    return np.unpackbits(self.astype(np.uint8), bitorder="little") * 2.0 - 1.0
+
+
+def trace(x):
+    return np.trace(_f(x)).reshape(1)
+
+
+def pdist(x, p):
+    x = _f(x)
+    i, j = np.triu_indices(x.shape[0], 1)
+    diff = np.abs(x[i] - x[j])
+    if p == 0:
+        return (diff != 0).sum(axis=1)
+    return (diff**p).sum(axis=1) ** (1.0 / p)
+
+
+def slogdet(self):
+    sign, logabs = np.linalg.slogdet(_f(self))
+    return np.reshape(sign, (-1,)), np.reshape(logabs, (-1,))
