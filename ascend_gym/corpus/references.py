@@ -823,3 +823,41 @@ def pdist(x, p):
 def slogdet(self):
     sign, logabs = np.linalg.slogdet(_f(self))
     return np.reshape(sign, (-1,)), np.reshape(logabs, (-1,))
+
+
+def _sorted(x, index, axis, descending):
+    key = -_f(x) if descending else x
+    order = np.argsort(key, axis=axis, kind="stable")
+    return np.take_along_axis(x, order, axis), np.take_along_axis(index, order, axis)
+
+
+def sort_v2(x, index, axis, descending):
+    return _sorted(x, index, axis, descending)
+
+
+def sort_with_index(x, index, axis, descending, stable):
+    return _sorted(x, index, axis, descending)
+
+
+def roll(x, shifts, dims):
+    if not dims:
+        return np.roll(x.ravel(), shifts[0]).reshape(x.shape)
+    return np.roll(x, shifts, axis=dims)
+
+
+def tile(x, multiples):
+    return np.tile(x, [int(m) for m in multiples])
+
+
+def trilu(x, diagonal, upper):
+    return np.triu(x, diagonal) if upper else np.tril(x, diagonal)
+
+
+def reflection_pad1d(x, paddings):
+    pad = [(0, 0)] * (x.ndim - 1) + [(int(paddings[0]), int(paddings[1]))]
+    return np.pad(x, pad, mode="reflect")
+
+
+def bernoulli_mask(mask, output_shape, mask_aliases_out):
+    n = int(np.prod(output_shape))
+    return np.unpackbits(mask.astype(np.uint8), bitorder="little")[:n].reshape(output_shape)
