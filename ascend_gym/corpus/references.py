@@ -861,3 +861,110 @@ def reflection_pad1d(x, paddings):
 def bernoulli_mask(mask, output_shape, mask_aliases_out):
     n = int(np.prod(output_shape))
     return np.unpackbits(mask.astype(np.uint8), bitorder="little")[:n].reshape(output_shape)
+
+
+def broadcast_v2(x, bufferMode, dim, isReuseSource, axis, num):
+    return np.repeat(x, num, axis=axis)
+
+
+def _windows(kh, kw, sh, sw, dh, dw, oh, ow):
+    """(kernel row, kernel col, out row, out col) -> padded-image row and col of every window tap."""
+    ki, kj = np.arange(kh)[:, None, None, None], np.arange(kw)[None, :, None, None]
+    oi, oj = np.arange(oh)[None, None, :, None], np.arange(ow)[None, None, None, :]
+    return ki * dh + oi * sh, kj * dw + oj * sw
+
+
+def _unfold(x, kh, kw, sh, sw, pads, dh, dw):
+    # torch unfold of NCHW x, pads (top, bottom, left, right): [N, C * kh * kw, oh * ow]
+    n, c, h, w = x.shape
+    xp = np.pad(_f(x), [(0, 0), (0, 0), pads[:2], pads[2:]])
+    oh = (h + pads[0] + pads[1] - dh * (kh - 1) - 1) // sh + 1
+    ow = (w + pads[2] + pads[3] - dw * (kw - 1) - 1) // sw + 1
+    rows, cols = _windows(kh, kw, sh, sw, dh, dw, oh, ow)
+    return xp[:, :, rows, cols].reshape(n, c * kh * kw, oh * ow)
+
+
+def im2col_(x, kernel_h, kernel_w, stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w):
+    pads = (pad_h, pad_h, pad_w, pad_w)
+    return _unfold(x, kernel_h, kernel_w, stride_h, stride_w, pads, dilation_h, dilation_w)
+
+
+def im2col(x, ksizes, strides, dilations, padding_mode, pads):
+    y = _unfold(x, *ksizes, *strides, tuple(pads), *dilations)
+    return y != 0 if x.dtype == np.bool_ else y
+
+
+def col2im(col, output_h, output_w, kernel_h, kernel_w, stride_val, padding_val, dilation_val):
+    # torch fold: every column's taps summed into the padded image, the padding then cut off
+    n = col.shape[0]
+    c = col.shape[1] // (kernel_h * kernel_w)
+    p, s, d = padding_val, stride_val, dilation_val
+    oh = (output_h + 2 * p - d * (kernel_h - 1) - 1) // s + 1
+    ow = (output_w + 2 * p - d * (kernel_w - 1) - 1) // s + 1
+    rows, cols = _windows(kernel_h, kernel_w, s, s, d, d, oh, ow)
+    image = np.zeros((n, c, output_h + 2 * p, output_w + 2 * p))
+    taps = _f(col).reshape(n, c, kernel_h, kernel_w, oh, ow)
+    np.add.at(image, (slice(None), slice(None), rows, cols), taps)
+    return image[:, :, p : p + output_h, p : p + output_w]
+
+
+def concat(x1, x2, d):
+    return np.concatenate([x1, x2], axis=d)
+
+
+def stack(x, y, d):
+    return np.stack([x, y], axis=d)
+
+
+def fill_v2(x, fill_value):
+    return np.full(x.shape, fill_value.ravel()[0])
+
+
+def onehot(x, depth):
+    return (x[..., None] == np.arange(depth)).astype(np.int32)
+
+
+def pad_v2(x, mode, value, pad0, pad1, pad2, pad3, pad4, pad5, pad6, pad7):
+    pads = [pad0, pad1, pad2, pad3, pad4, pad5, pad6, pad7]
+    return np.pad(x, [(pads[2 * i], pads[2 * i + 1]) for i in range(x.ndim)], constant_values=value)
+
+
+def slice_(x, begin, size):
+    return x[tuple(slice(int(b), int(b) + int(s)) for b, s in zip(begin, size))]
+
+
+def strided_slice(x, start1, start2, end1, end2, stride1, stride2):
+    return x[start1:end1:stride1, start2:end2:stride2]
+
+
+def transpose(x, perm):
+    return np.transpose(x, [int(p) for p in perm])
+
+
+def split(x, indices_or_sections, axis):
+    ios = indices_or_sections
+    return tuple(np.split(x, ios[0] if len(ios) == 1 else ios, axis=axis))
+
+
+def split_v(x, size_splits, split_dim, num_split):
+    return tuple(np.split(x, np.cumsum(size_splits.astype(np.int64))[:-1], axis=int(split_dim[0])))
+
+
+def _view(size, stride, offset):
+    """Flat indices of the strided view (size, stride, offset) of a buffer."""
+    index = np.full([int(s) for s in size], int(offset[0]), np.int64)
+    for axis, (s, t) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[axis] = int(s)
+        index = index + np.arange(int(s)).reshape(shape) * int(t)
+    return index
+
+
+def view_copy(
+    dst, dst_size, dst_stride, dst_storage_offset, src, src_size, src_stride, src_storage_offset
+):
+    out = dst.copy()
+    out[_view(dst_size, dst_stride, dst_storage_offset)] = src[
+        _view(src_size, src_stride, src_storage_offset)
+    ]
+    return out
