@@ -652,6 +652,10 @@ def as_strided(x, size, stride, storage_offset):
 
 
 # ---- hicann/ops-math experimental operators, m to z -------------------------------------------
+def sign(x):
+    return np.sign(x)
+
+
 def sinh(x):
     return np.sinh(_f(x))
 

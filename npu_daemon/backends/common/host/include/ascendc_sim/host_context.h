@@ -241,8 +241,13 @@ class TilingContext {
   ge::graphStatus SetTilingKey(uint64_t k) { tilingKey_ = k; return ge::GRAPH_SUCCESS; }
   uint64_t GetTilingKey() const { return tilingKey_; }
   TilingData* GetRawTilingData() { return &raw_; }
+  // The tiling data as a T, whose size it becomes (as the framework's: null when T does not fit).
   template <typename T>
-  T* GetTilingData() { return reinterpret_cast<T*>(raw_.GetData()); }
+  T* GetTilingData() {
+    if (raw_.GetCapacity() < sizeof(T)) return nullptr;
+    raw_.SetDataSize(sizeof(T));
+    return reinterpret_cast<T*>(raw_.GetData());
+  }
   size_t* GetWorkspaceSizes(size_t n);
   size_t GetWorkspaceNum() const { return workspaces_.size(); }
   fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
