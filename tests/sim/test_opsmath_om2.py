@@ -1,6 +1,6 @@
 """Kernel APIs the hicann/ops-math experimental operators (m to z) use that our headers lacked, each
 on a kernel of our own against numpy: Tan and Trunc (advanced math), ArithProgression,
-AscendC::Std (min, max, is_same), Barrier and PRINTF."""
+AscendC::Std (min, max, is_same) and Barrier."""
 
 import numpy as np
 from conftest import UB_HELPERS
@@ -38,7 +38,7 @@ def test_arith_progression_int32_and_float(kernel):
     np.testing.assert_array_equal(r["zf"], 0.5 + 0.25 * np.arange(64, dtype=np.float32))
 
 
-def test_std_min_max_is_same_barrier_and_printf(kernel):
+def test_std_min_max_is_same_and_barrier(kernel):
     body = """Ub ub; LocalTensor<int32_t> o = ub.Alloc<int32_t>(8);
   uint32_t big = 70000; int16_t small = -3;
   o.SetValue(0, Std::min(big, 5u));

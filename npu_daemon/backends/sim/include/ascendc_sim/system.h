@@ -2,7 +2,6 @@
 #pragma once
 
 #include <atomic>
-#include <utility>
 
 #include "ascendc_sim/core.h"
 #include "register/tilingdata_base.h"
@@ -43,11 +42,6 @@ __aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return Di
 __aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 // A compiler barrier (kfc_comm.h of asc-devkit): orders the core's scalar memory accesses, no instruction.
 __aicore__ inline void Barrier() { std::atomic_signal_fence(std::memory_order_seq_cst); }
-// The device printf (the deprecated spelling kernels still use): the kernel log gets the text.
-template <typename... Args>
-__aicore__ inline void PRINTF(const char* fmt, Args&&... args) {
-  std::printf(fmt, std::forward<Args>(args)...);
-}
 
 // AscendC::Std, the library's freestanding subset of std the kernels use: min and max of two
 // values of possibly different types (the conditional's common type), is_same.
