@@ -51,3 +51,30 @@ def test_std_min_max_is_same_and_barrier(kernel):
   ub.Out(z, o, 8);"""
     r = kernel(body, {}, {"z": ("int32", (8,))}, prelude=UB_HELPERS).ok()
     np.testing.assert_array_equal(r.outputs["z"][:4], [5, -3, 1, 0])
+
+
+def test_compare_into_the_cmpmask_register_then_select_with_it(kernel):
+    rng = np.random.default_rng(13)
+    a = rng.integers(-2, 2, 128).astype(np.float32)
+    b = rng.integers(-2, 2, 128).astype(np.float32)
+    p = np.arange(128, dtype=np.float32)
+    q = -np.arange(128, dtype=np.float32) - 1
+    # One repeat of 64 float lanes compared (the first 40 under a continuous mask), then two
+    # repeats of Select that both read the register's 64 bits.
+    body = """Ub ub; LocalTensor<float> x = ub.In<float>(a, 128), y = ub.In<float>(b, 128);
+  LocalTensor<float> s0 = ub.In<float>(p, 128), s1 = ub.In<float>(q, 128), o = ub.Alloc<float>(256);
+  SYNC();
+  Compare<float>(x, y, CMPMODE::LT, 40, {});
+  Select<float, SELMODE::VSEL_CMPMASK_SPR>(o, s0, s1, 2, {});
+  Compare<float, false>(x[64], y[64], CMPMODE::EQ, MASK_PLACEHOLDER, {});
+  Select<float, SELMODE::VSEL_CMPMASK_SPR>(o[128], s0, s1, 2, {});
+  SYNC(); ub.Out(z, o, 256);"""
+    z = kernel(
+        body, {"a": a, "b": b, "p": p, "q": q}, {"z": ("float32", (256,))}, prelude=UB_HELPERS
+    )
+    z = z.ok().outputs["z"]
+    lt = np.zeros(64, bool)
+    lt[:40] = a[:40] < b[:40]
+    eq = a[64:] == b[64:]
+    for got, bits in ((z[:128], lt), (z[128:], eq)):
+        np.testing.assert_array_equal(got, np.where(np.tile(bits, 2), p, q))
