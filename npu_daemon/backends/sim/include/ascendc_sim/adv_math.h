@@ -76,6 +76,17 @@ ASCENDC_SIM_ADV_UNARY(Silu, 4, x * ascendc_sim::math::Sigmoid(x))
 ASCENDC_SIM_ADV_UNARY(Floor, 1, std::floor(x))
 ASCENDC_SIM_ADV_UNARY(Ceil, 1, std::ceil(x))
 ASCENDC_SIM_ADV_UNARY(Round, 1, std::nearbyint(x))  // half to even
+// The inverse and hyperbolic functions and Tan, Trunc of adv_api/math; step counts as the
+// functions of like cost above (Atan for the inverse ones).
+ASCENDC_SIM_ADV_UNARY(Tan, 10, std::tan(x))
+ASCENDC_SIM_ADV_UNARY(Asin, 12, std::asin(x))
+ASCENDC_SIM_ADV_UNARY(Acos, 12, std::acos(x))
+ASCENDC_SIM_ADV_UNARY(Sinh, 6, std::sinh(x))
+ASCENDC_SIM_ADV_UNARY(Cosh, 6, std::cosh(x))
+ASCENDC_SIM_ADV_UNARY(Asinh, 8, std::asinh(x))
+ASCENDC_SIM_ADV_UNARY(Acosh, 8, std::acosh(x))
+ASCENDC_SIM_ADV_UNARY(Atanh, 8, std::atanh(x))
+ASCENDC_SIM_ADV_UNARY(Trunc, 1, std::trunc(x))
 #undef ASCENDC_SIM_ADV_UNARY
 
 namespace AscendC {
