@@ -99,3 +99,11 @@ def test_a_key_outside_the_selection_fails_cleanly(tmp_path, attrs, status, text
     result = evaluate(package([case]), tmp_path)
     assert result.status == status
     assert text in result.message
+
+
+def test_a_kernel_that_also_defines_the_plain_entry_gets_no_dispatcher():
+    pkg = package()
+    assert template_key.key_header(pkg) == "op_kernel/scale_tpl_tiling_key.h"
+    plain = '\nextern "C" __global__ __aicore__ void scale_tpl(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {}\n'
+    pkg.files[pkg.kernel_path] += plain
+    assert template_key.key_header(pkg) is None

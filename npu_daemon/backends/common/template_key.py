@@ -189,9 +189,14 @@ def instances(preprocessed: str) -> tuple[list[Param], list[Instance]]:
 
 
 def key_header(pkg: OperatorPackage) -> str | None:
-    """The op_kernel header declaring the template tiling key, if the kernel entry is a template."""
+    """The op_kernel header declaring the template tiling key, if the kernel entry is a template
+    (and not also defined as a plain extern "C" function)."""
     kernel = pkg.files[pkg.kernel_path]
-    if not _TEMPLATE_ENTRY.search(kernel):
+    m = _TEMPLATE_ENTRY.search(kernel)
+    # A kernel that also defines the plain extern "C" entry (hicann/ops-math roll) launches that.
+    if m is None or re.search(
+        rf'extern\s+"C"\s+__global__\s+(?:__aicore__\s+)?void\s+{m[2]}\s*\(', kernel
+    ):
         return None
     headers = [
         p
