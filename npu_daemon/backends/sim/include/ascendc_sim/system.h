@@ -1,6 +1,8 @@
 // System values and kernel-entry macros: block index, tiling data, tiling keys, workspaces.
 #pragma once
 
+#include <atomic>
+
 #include "ascendc_sim/core.h"
 #include "register/tilingdata_base.h"
 
@@ -38,6 +40,9 @@ __aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); 
 __aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
 __aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+// A compiler barrier (kfc_comm.h of asc-devkit): orders the core's scalar memory accesses, no instruction.
+__aicore__ inline void Barrier() { std::atomic_signal_fence(std::memory_order_seq_cst); }
+
 __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
 // The library's compile-time type traits (kernel_utils of asc-devkit): kernels branch with
@@ -53,8 +58,20 @@ template <typename T, typename U>
 struct IsSameType : FalseType {};
 template <typename T>
 struct IsSameType<T, T> : TrueType {};
+// The library's std-like utilities (AscendC::Std, asc-devkit include/utils/std).
+namespace Std {
+using std::is_same;
+using std::is_same_v;
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> min(T a, U b) { return b < a ? b : a; }
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> max(T a, U b) { return a < b ? b : a; }
+}  // namespace Std
 
 using ::printf;
+// The library's device printf (the device prints after the kernel ends; here at once).
+template <typename... Args>
+__aicore__ inline void PRINTF(const char* fmt, Args... args) { ::printf(fmt, args...); }
 // The leading `;` keeps the official template's `this->tileNum = tileNum ASSERT(...);` compiling, and
 // the block one without a `;` after it (cann-ops mul_sigmoid), as both do on the device where ASSERT
 // is empty; the cost is that `if (c) ASSERT(x);` checks x always.
@@ -66,6 +83,13 @@ using ::printf;
   }
 
 }  // namespace AscendC
+
+// The library's device assert (asc-devkit utils/debug/asc_assert.h), active unless a build turns
+// dumps off: a failed one stops the kernel, its message left out here.
+#define ascendc_assert(expr, ...)                                                                            \
+  (static_cast<bool>(expr) ? void(0)                                                                         \
+                           : ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
+                                                 "ascendc_assert(%s) failed", #expr))
 
 // Kernels call these unqualified outside `using namespace AscendC`, as the toolchain allows.
 using AscendC::GetBlockIdx;
