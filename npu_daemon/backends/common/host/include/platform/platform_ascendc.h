@@ -1,4 +1,4 @@
-// PlatformAscendC under the include path of hicann/ops-nn's op base (platform/platform_ascendc.h).
+// PlatformAscendC under the include path some ops-math tilings use.
 #pragma once
 
 #include "tiling/platform/platform_ascendc.h"
