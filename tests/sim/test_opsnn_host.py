@@ -112,7 +112,7 @@ def test_error_util_and_the_per_type_runtime_headers(kernel):
         """  const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   OP_TILING_CHECK(Shape2String(x) != "[2, 4]",
                   VECTOR_INNER_ERR_REPORT_TILIING(ctx, "x is %s", Shape2String(x).c_str()),
-                  return ge::GRAPH_FAILED);
+                  return ge::GRAPH_NULL_PTR);
   p[0] = Ops::Base::GetUbBlockSize(ctx);
   t.set_p(p);""",
     )
@@ -121,4 +121,4 @@ def test_error_util_and_the_per_type_runtime_headers(kernel):
     ok = kernel(body, {"x": np.zeros((2, 4), np.float32)}, {"z": ("int64", (4,))}, host=host).ok()
     assert ok.outputs["z"][0] == 32
     failed = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (4,))}, host=host)
-    assert failed.status == "TILING_ERROR"  # the check returned GRAPH_FAILED
+    assert failed.status == "TILING_ERROR"  # the check returned GRAPH_NULL_PTR
