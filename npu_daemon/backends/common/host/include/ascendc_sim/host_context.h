@@ -18,6 +18,7 @@ using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;  // graph/ge_error_codes.h
+constexpr graphStatus GRAPH_NULL_PTR = 50331538;  // likewise: what some tilings return on a null input
 
 enum DataType : int32_t {
   DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
@@ -30,7 +31,7 @@ enum DataType : int32_t {
   DT_FLOAT6_E3M2 = 38, DT_FLOAT6_E2M3 = 39, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41, DT_MAX = 42,
 };
 enum Format : int32_t {  // graph/types.h numbering
-  FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_HWCN = 16,
+  FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_HWCN = 16, FORMAT_C1HWNCoC0 = 25,
   FORMAT_NDHWC = 27, FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_DHWCN = 31, FORMAT_NDC1HWC0 = 32,
   FORMAT_FRACTAL_Z_3D = 33, FORMAT_NCL = 47,
 };
