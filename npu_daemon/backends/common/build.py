@@ -18,6 +18,7 @@ import fcntl
 import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -155,6 +156,7 @@ def runtime_sources_digest() -> str:
             *RUNTIME_DIR.rglob("*.h"),
             Path(__file__),
             COMMON_DIR / "kernel_view.py",
+            COMMON_DIR / "template_key.py",
             SIM_DIR / "kernel_build.py",
         ]
     )
@@ -374,12 +376,26 @@ def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
     return cwd
 
 
+def kernel_headers(pkg: OperatorPackage) -> list[str]:
+    """The op_kernel headers the host program includes (the ops-math layout keeps the tiling data
+    struct and the template tiling key there), so that a change to them rebuilds the tiling."""
+    host = "\n".join(t for p, t in pkg.files.items() if p.startswith("op_host/"))
+    named = set(re.findall(r'#\s*include\s*[<"](?:[^">]*/)?([^/">]+)[">]', host))
+    return [
+        f"{p}\0{pkg.files[p]}"
+        for p in sorted(pkg.files)
+        if p.startswith("op_kernel/") and p.rsplit("/", 1)[-1] in named
+    ]
+
+
 def build_tiling(
     pkg: OperatorPackage, workdir: Path, rt: Runtime, timeout_s: float
 ) -> tuple[Path, bool]:
     """tiling.so from op_host/: returns (path, cache hit)."""
     # Which host files are compiled is part of the key: the same sources may build another set.
-    key = digest(rt.digest, *package_sources(pkg, "op_host"), *pkg.spec.host_sources)
+    key = digest(
+        rt.digest, *package_sources(pkg, "op_host"), *pkg.spec.host_sources, *kernel_headers(pkg)
+    )
 
     def build(out: Path) -> None:
         cmd = [
