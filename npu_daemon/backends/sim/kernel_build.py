@@ -57,6 +57,7 @@ def build_kernel(
             "-I.",
             "-Iop_kernel",
             "-Iop_host",
+            *build.repo_root_flags(pkg, cwd),
             "-include",
             "kernel_operator.h",
             "-include",
@@ -82,7 +83,7 @@ def with_dispatcher(
     cwd = build.build_dir(pkg, workdir, f"tpl-{tag}")
     out = cwd / "tiling_key.pre"
     cmd = [build.CXX, "-E", "-P", "-std=c++17", "-DASCENDC_TPL_PRE", *build.INCLUDE_FLAGS]
-    cmd += ["-I.", "-Iop_kernel", header, "-o", out.name]
+    cmd += ["-I.", "-Iop_kernel", *build.repo_root_flags(pkg, cwd), header, "-o", out.name]
     build.compile_candidate(cmd, cwd, out, "tiling key header", timeout_s)
     try:
         dispatch = template_key.dispatcher(pkg, out.read_text())

@@ -75,6 +75,11 @@ class Operator {};
 
 // The framework's name for the same query (graph/types.h); tiling code calls it unqualified via ADL.
 inline int32_t GetSizeByDataType(DataType t) { return DataTypeBytes(t); }
+// Bytes of n elements (graph/types.h); -1 for a type without a byte size.
+inline int64_t GetSizeInBytes(int64_t n, DataType t) {
+  const int32_t bytes = DataTypeBytes(t);
+  return bytes < 0 || n < 0 ? -1 : n * bytes;
+}
 
 }  // namespace ge
 
