@@ -379,6 +379,154 @@ def gather(x1, indices, validate_indices, batch_dims, is_preprocessed, negative_
 
 
 # ---- hicann/ops-nn experimental losses, norms, optimisers, indexing, pooling, quantisation --------
+def huber_loss(predictions, targets, delta):
+    e = _f(predictions) - _f(targets)
+    a = np.abs(e)
+    return np.where(a <= delta, 0.5 * e * e, delta * (a - 0.5 * delta))
+
+
+def apply_gradient_descent(var, alpha, delta):
+    return _f(var) - _f(alpha)[0] * _f(delta)
+
+
+def apply_adam_d(
+    var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, use_locking, use_nesterov
+):
+    b1, b2, eps, g = _f(beta1)[0], _f(beta2)[0], _f(epsilon)[0], _f(grad)
+    lr_t = _f(lr)[0] * np.sqrt(1.0 - _f(beta2_power)[0]) / (1.0 - _f(beta1_power)[0])
+    m_new = _f(m) + (1.0 - b1) * (g - _f(m))
+    v_new = _f(v) + (1.0 - b2) * (g * g - _f(v))
+    step = m_new * b1 + (1.0 - b1) * g if use_nesterov else m_new
+    return _f(var) - lr_t * step / (eps + np.sqrt(v_new)), m_new, v_new
+
+
+def apply_ftrl(var, accum, linear, grad, lr, l1, l2, lr_power):
+    lr, l1, l2, p = _f(lr)[0], _f(l1)[0], _f(l2)[0], _f(lr_power)[0]
+    g, a = _f(grad), _f(accum)
+    a_new = a + g * g
+    lin = _f(linear) + g - (a_new**-p - a**-p) / lr * _f(var)
+    quadratic = a_new**-p / lr + 2.0 * l2
+    return np.where(np.abs(lin) > l1, (np.sign(lin) * l1 - lin) / quadratic, 0.0)
+
+
+def binary_cross_entropy_v2(x, y):
+    x, y = _f(x), _f(y)
+    return -(y * np.log(x) + (1.0 - y) * np.log(1.0 - x))
+
+
+def binary_cross_entropy_grad_v2(grad, logits, labels, weight, reduction):
+    if grad.dtype.kind == "i":
+        return weight.astype(np.int64) * grad * (logits.astype(np.int64) - labels)
+    g = _f(grad) / grad.size if reduction == 2 else _f(grad)
+    return _f(weight) * g * (_f(logits) - _f(labels))
+
+
+def _reduce(loss, reduction):
+    if reduction == "none":
+        return loss
+    return np.array([loss.sum() if reduction == "sum" else loss.mean()])
+
+
+def gaussian_nll_loss(input, target, var, full, eps, reduction):
+    v = np.maximum(_f(var), eps)
+    loss = 0.5 * (np.log(v) + (_f(input) - _f(target)) ** 2 / v)
+    return _reduce(loss + (0.5 * np.log(2.0 * np.pi) if full else 0.0), reduction)
+
+
+def gaussian_nll_loss_grad(grad_output, input, target, var, full, eps, reduction):
+    d, v = _f(input) - _f(target), np.maximum(_f(var), eps)
+    g = _f(grad_output) / (input.size if reduction == "mean" else 1)
+    return g * d / v, g * 0.5 * (1.0 / v - d * d / (v * v))
+
+
+def hinge_embedding_loss(input, target, margin, reduction):
+    x = _f(input)
+    return _reduce(np.where(target == 1, x, np.maximum(0.0, margin - x)), reduction)
+
+
+def hinge_loss(predict, target):
+    return np.maximum(0.0, 1.0 - _f(target) * _f(predict))
+
+
+def hinge_loss_grad(predict, target, grad_output):
+    t = _f(target)
+    return np.where(1.0 - t * _f(predict) > 0, -t * _f(grad_output), 0.0)
+
+
+def huber_loss_grad(predictions, targets, delta):
+    e = _f(predictions) - _f(targets)
+    return np.where(np.abs(e) <= delta, e, delta * np.sign(e))
+
+
+def kl_div_loss_grad(grad, input, target, reduction, log_target):
+    coeff = {"mean": 1.0 / input.size, "batchmean": 1.0 / input.shape[0]}.get(reduction, 1.0)
+    t = np.exp(_f(target)) if log_target else _f(target)
+    return -_f(grad) * t * coeff * np.ones(input.shape)
+
+
+def l1_loss_grad(grads, predict, label, reduction):
+    cof = 1.0 / predict.size if reduction == "mean" else 1.0
+    return _f(grads) * np.sign(_f(predict) - _f(label)) * cof
+
+
+def l2_loss(x):
+    return np.array([(_f(x) ** 2).sum() / 2.0])
+
+
+def lp_loss(predict, label, p, reduction):
+    return _reduce(np.abs(_f(predict) - _f(label)) ** p, reduction)
+
+
+def adam_apply_one(input0, input1, input2, input3, input4, mul0_x, mul1_x, mul2_x, mul3_x, add2_y):
+    g, v, m, var, lr = (_f(a) for a in (input0, input1, input2, input3, input4))
+    out0 = g * g * _f(mul3_x) + v * _f(mul2_x)
+    out1 = m * _f(mul0_x) + g * _f(mul1_x)
+    return out0, out1, var - out1 / (np.sqrt(out0) + _f(add2_y)) * lr
+
+
+def adam_apply_one_with_decay(
+    input0, input1, input2, input3, input4, mul0_x, mul1_x, mul2_x, mul3_x, mul4_x, add2_y
+):
+    g, v, m, var, lr = (_f(a) for a in (input0, input1, input2, input3, input4))
+    out0 = g * g * _f(mul3_x) + v * _f(mul2_x)
+    out1 = m * _f(mul0_x) + g * _f(mul1_x)
+    return out0, out1, var - (out1 / (np.sqrt(out0) + _f(add2_y)) + var * _f(mul4_x)) * lr
+
+
+adam_apply_one_with_decay_assign = adam_apply_one_with_decay
+
+
+def apply_adagrad_d(var, accum, lr, grad, update_slots, use_locking):
+    g = _f(grad)
+    a = _f(accum) + g * g if update_slots else _f(accum)
+    return _f(var) - _f(lr)[0] * g / np.sqrt(a), a
+
+
+def apply_adam_w(
+    var,
+    m,
+    v,
+    beta1_power,
+    beta2_power,
+    lr,
+    weight_decay,
+    beta1,
+    beta2,
+    epsilon,
+    grad,
+    max_grad_norm,
+    amsgrad,
+    maximize,
+):
+    b1, b2, lr, wd, eps = (_f(a)[0] for a in (beta1, beta2, lr, weight_decay, epsilon))
+    g = -_f(grad) if maximize else _f(grad)
+    m_new = b1 * _f(m) + (1.0 - b1) * g
+    v_new = b2 * _f(v) + (1.0 - b2) * g * g
+    b1_t, b2_t = _f(beta1_power)[0] * b1, _f(beta2_power)[0] * b2
+    v_used = np.maximum(_f(max_grad_norm), v_new) if amsgrad else v_new
+    denom = np.sqrt(v_used / (1.0 - b2_t)) + eps
+    var_new = _f(var) * (1.0 - lr * wd) - lr * m_new / (1.0 - b1_t) / denom
+    return var_new, m_new, v_new
 
 
 # ---- BLAS level 1, norms, reductions, top-k ------------------------------------------------------
