@@ -461,7 +461,7 @@ def huber_loss_grad(predictions, targets, delta):
 def kl_div_loss_grad(grad, input, target, reduction, log_target):
     coeff = {"mean": 1.0 / input.size, "batchmean": 1.0 / input.shape[0]}.get(reduction, 1.0)
     t = np.exp(_f(target)) if log_target else _f(target)
-    return -_f(grad) * t * coeff * np.ones(input.shape)
+    return -_f(grad) * t * coeff
 
 
 def l1_loss_grad(grads, predict, label, reduction):
@@ -527,6 +527,138 @@ def apply_adam_w(
     denom = np.sqrt(v_used / (1.0 - b2_t)) + eps
     var_new = _f(var) * (1.0 - lr * wd) - lr * m_new / (1.0 - b1_t) / denom
     return var_new, m_new, v_new
+
+
+def gather_elements_v3(x, index, dim):
+    return np.take_along_axis(x, index.astype(np.int64), axis=dim)
+
+
+def index_fill_d(x, assist1, assist2, dim):
+    return np.where(assist1 > 0, x, assist2)
+
+
+def masked_scatter(x, mask, updates):
+    y = x.copy().reshape(-1)
+    m = mask.reshape(-1).astype(bool)
+    y[m] = updates.reshape(-1)[: int(m.sum())]
+    return y.reshape(x.shape)
+
+
+def median(input, dim, keepdim):
+    k = input.shape[dim]
+    values = np.take(np.sort(input, axis=dim), (k - 1) // 2, axis=dim)
+    first = np.argmax(input == np.expand_dims(values, dim), axis=dim)
+    return values, first.astype(np.int32)
+
+
+def scatterupdate_v2(input, indices, updates):
+    out = input.copy()
+    for i, row in enumerate(indices.reshape(-1)):
+        out[row] = updates[i]
+    return out
+
+
+def bn_infer_grad(grads, scale, batch_variance, epsilon, format_mode):
+    shape = (1, -1, 1, 1) if format_mode == 0 else (1, 1, 1, -1)
+    k = _f(scale) / np.sqrt(_f(batch_variance) + epsilon)
+    return _f(grads) * k.reshape(shape)
+
+
+def sync_batch_norm_backward_reduce(sum_dy, sum_dy_dx_pad, mean, invert_std):
+    xmu = _f(sum_dy_dx_pad) - _f(mean) * _f(sum_dy)
+    return xmu, xmu * _f(invert_std)
+
+
+def sync_batch_norm_backward_elemt(
+    grad_output, save_input, mean, invstd, weight, mean_dy, mean_dy_xmu
+):
+    s = _f(invstd)
+    proj = (_f(save_input) - _f(mean)) * s * s * _f(mean_dy_xmu)
+    return (_f(grad_output) - _f(mean_dy) - proj) * s * _f(weight)
+
+
+def layer_normalization_grad(dy, x, gamma, mean, rstd):
+    dy, rstd = _f(dy), _f(rstd)[:, None]
+    x_hat = (_f(x) - _f(mean)[:, None]) * rstd
+    dxhat = dy * _f(gamma)
+    ds = (dxhat * x_hat).sum(axis=1, keepdims=True)
+    db = dxhat.sum(axis=1, keepdims=True)
+    dx = rstd * (dxhat - (db + ds * x_hat) / x.shape[1])
+    return dx, (dy * x_hat).sum(axis=0), dy.sum(axis=0)
+
+
+def lp_norm_v3(x, p, axis):
+    ax = {-1: None, 0: 1, 1: 0}[axis]  # one norm over all, per row, per column
+    norm = ((np.abs(_f(x)) ** p).sum(axis=ax, keepdims=True) + 1e-6) ** (1.0 / p)
+    return _f(x) / norm
+
+
+def renorm_v2(x, p, dim, max_norm):
+    other = 1 - dim
+    norm = (np.abs(_f(x)) ** p).sum(axis=other, keepdims=True) ** (1.0 / p)
+    return _f(x) * np.where(norm > max_norm, max_norm / (norm + 1e-7), 1.0)
+
+
+def max_pooling_grad(dy, x, y):
+    return np.where(x == y, dy, 0)
+
+
+def max_pool_v3(x, ksize, strides, pads, ceil_mode):
+    # the cases pad symmetrically: [top, bottom, left, right] -> [top, left]
+    return _max_pool(x, ksize[2:], strides[2:], [pads[0], pads[2]], [1, 1], ceil_mode)[0]
+
+
+def max_pool_with_argmax_v3(x, kernel_size, strides, pads, dilations, ceil_mode):
+    return _max_pool(x, kernel_size, strides, pads, dilations, ceil_mode)
+
+
+def _max_pool(x, k, s, p, d, ceil_mode):
+    """NCHW max pooling: window maxima and the flat h * W + w index of each one's first maximum."""
+    n, c, h, w = x.shape
+    ho = _pool_out(h, k[0], s[0], p[0], p[0], d[0], ceil_mode)
+    wo = _pool_out(w, k[1], s[1], p[1], p[1], d[1], ceil_mode)
+    y = np.empty((n, c, ho, wo), x.dtype)
+    arg = np.empty((n, c, ho, wo), np.int64)
+    for i in range(ho):
+        rows = [r for r in range(i * s[0] - p[0], i * s[0] - p[0] + d[0] * (k[0] - 1) + 1, d[0]) if 0 <= r < h]
+        for j in range(wo):
+            cols = [q for q in range(j * s[1] - p[1], j * s[1] - p[1] + d[1] * (k[1] - 1) + 1, d[1]) if 0 <= q < w]
+            flat = np.array([r * w + q for r in rows for q in cols])
+            win = x.reshape(n, c, h * w)[:, :, flat]
+            first = np.argmax(win, axis=2)
+            y[:, :, i, j] = np.take_along_axis(win, first[..., None], 2)[..., 0]
+            arg[:, :, i, j] = flat[first]
+    return y, arg
+
+
+def _pool_out(size, k, s, p0, p1, d, ceil_mode):
+    span = size + p0 + p1 - d * (k - 1) - 1
+    out = (-(-span // s) if ceil_mode else span // s) + 1
+    return out - 1 if ceil_mode and (out - 1) * s >= size + p0 else out
+
+
+def average_pooling_grad(
+    orig_input_shape, grad_output, kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_bottom,
+    pad_left, pad_right, ceil_mode, count_include_pad, divisor_override,
+):
+    n, c, h, w = (int(v) for v in orig_input_shape)
+    g = _f(grad_output)
+    out = np.zeros((n, c, h, w))
+    for i in range(g.shape[2]):
+        h0 = i * stride_h - pad_top
+        h1 = min(h0 + kernel_h, h + pad_bottom)
+        for j in range(g.shape[3]):
+            w0 = j * stride_w - pad_left
+            w1 = min(w0 + kernel_w, w + pad_right)
+            r0, r1, c0, c1 = max(h0, 0), min(h1, h), max(w0, 0), min(w1, w)
+            if divisor_override:
+                div = divisor_override
+            elif count_include_pad:
+                div = (h1 - h0) * (w1 - w0)
+            else:
+                div = (r1 - r0) * (c1 - c0)
+            out[:, :, r0:r1, c0:c1] += g[:, :, i : i + 1, j : j + 1] / div
+    return out
 
 
 # ---- BLAS level 1, norms, reductions, top-k ------------------------------------------------------
