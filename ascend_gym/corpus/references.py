@@ -108,6 +108,233 @@ def neg_second_half(input):
 
 
 # ---- hicann/ops-nn experimental activations ------------------------------------------------------
+def elu_grad(grads, activations):
+    return (np.minimum(_f(activations), 0.0) + 1.0) * _f(grads)
+
+
+def _sigmoid(x):
+    return 0.5 * (1.0 + np.tanh(0.5 * x))  # no overflow for large |x|
+
+
+def _softplus(x):
+    return np.logaddexp(0.0, x)
+
+
+def celu(x, alpha1, alpha2, alpha3):
+    x = _f(x)
+    return np.where(x >= 0, 3.0 * alpha3, alpha1 * np.expm1(np.minimum(x, 0.0) / alpha2))
+
+
+def celu_v2(x, alpha):
+    x = _f(x)
+    return np.maximum(x, 0.0) + np.minimum(0.0, alpha * np.expm1(np.minimum(x, 0.0) / alpha))
+
+
+def elu_grad_v2(dy, x, alpha, scale, input_scale, is_result):
+    dy, x = _f(dy), _f(x)
+    if is_result:
+        neg = dy * input_scale * (x + alpha * scale)
+    else:
+        neg = dy * alpha * scale * input_scale * np.exp(np.minimum(x, 0.0) * input_scale)
+    return np.where(x > 0, dy * scale, neg)
+
+
+def elu_v2(x, alpha, scale, inputScale):
+    x = _f(x)
+    return np.where(x > 0, scale * x, scale * alpha * np.expm1(np.minimum(x, 0.0) * inputScale))
+
+
+def gelu_grad_v2(dy, x, approximate):
+    dy, x = _f(dy), _f(x)
+    if approximate == "tanh":
+        k = np.sqrt(2.0 / np.pi)
+        t = np.tanh(k * (x + 0.044715 * x**3))
+        d = 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * k * (1.0 + 3 * 0.044715 * x * x)
+    else:
+        from math import erf
+
+        phi = 0.5 * (1.0 + np.vectorize(erf)(x / np.sqrt(2.0)))
+        d = phi + x * np.exp(-0.5 * x * x) / np.sqrt(2.0 * np.pi)
+    return dy * d
+
+
+def hard_shrink(x, lambd):
+    x = _f(x)
+    return np.where(np.abs(x) > lambd, x, 0.0)
+
+
+def hard_shrink_grad(grad, x, lambd):
+    return np.where(np.abs(_f(x)) > lambd, _f(grad), 0.0)
+
+
+def hard_sigmoid_grad(grad, x):
+    x = _f(x)
+    return np.where((x > -3) & (x < 3), _f(grad) / 6.0, 0.0)
+
+
+def hard_sigmoid(x):
+    return np.clip(_f(x) / 6.0 + 0.5, 0.0, 1.0)
+
+
+def hard_swish_grad(grad, x):
+    x = _f(x)
+    return _f(grad) * np.where(x <= -3, 0.0, np.where(x >= 3, 1.0, x / 3.0 + 0.5))
+
+
+def hard_swish_v2(x):
+    x = _f(x)
+    return x * np.clip(x + 3.0, 0.0, 6.0) / 6.0
+
+
+def hardtanh_grad(result, grad, min_val, max_val):
+    r = _f(result)
+    return np.where((r >= min_val) & (r <= max_val), _f(grad), 0.0)
+
+
+def leaky_relu_grad_v2(dy, x, negativeSlope):
+    return np.where(_f(x) > 0, _f(dy), negativeSlope * _f(dy))
+
+
+def leakyrelu_v2(x, negativeSlope):
+    x = _f(x)
+    return np.where(x >= 0, x, negativeSlope * x)
+
+
+def logsigmoid_v2(x):
+    return -_softplus(-_f(x))
+
+
+def mish(x):
+    x = _f(x)
+    return x * np.tanh(_softplus(x))
+
+
+def mish_grad(grad, x, tanhx=None):
+    x = _f(x)
+    t = np.tanh(_softplus(x)) if tanhx is None else _f(tanhx)
+    return _f(grad) * (t + x * (1.0 - t * t) * _sigmoid(x))
+
+
+def prelu(x, weight):
+    x, w = _f(x), _f(weight)
+    if w.size != 1:  # one weight per channel, dim 1
+        w = w.reshape((1, -1) + (1,) * (x.ndim - 2))
+    return np.where(x > 0, x, x * w)
+
+
+def relu(x):
+    return np.maximum(x, 0).astype(x.dtype) if x.dtype.kind in "iu" else np.maximum(_f(x), 0.0)
+
+
+def relu6(x):
+    return np.clip(x, 0, 6).astype(x.dtype) if x.dtype.kind in "iu" else np.clip(_f(x), 0.0, 6.0)
+
+
+def relu_grad(gradients, features):
+    return np.where(features > 0, gradients, np.zeros_like(gradients))
+
+
+def relu_grad_v3(x, y):
+    return np.where(x > 0, y, np.zeros_like(y))
+
+
+def relu_grad_v4(gradients, features):
+    return np.where(features != 0, gradients, np.zeros_like(gradients))
+
+
+def relu_v3(x):
+    return relu(x), (x > 0).astype(np.uint8)
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
+
+
+def selu(x):
+    x = _f(x)
+    return _SELU_SCALE * np.where(x > 0, x, _SELU_ALPHA * np.expm1(np.minimum(x, 0.0)))
+
+
+def selu_grad(gradients, outputs):
+    out = _f(outputs)
+    return _f(gradients) * np.where(out > 0, _SELU_SCALE, out + _SELU_SCALE * _SELU_ALPHA)
+
+
+def shrink(x, lambd, bias):
+    x = _f(x)
+    return np.where(x > lambd, x - bias, np.where(x < -lambd, x + bias, 0.0))
+
+
+def sigmoid(x):
+    return _sigmoid(_f(x))
+
+
+def sigmoid_grad(x, y):
+    x = _f(x)
+    return _f(y) * x * (1.0 - x)
+
+
+def silu_grad(dy, x):
+    x = _f(x)
+    s = _sigmoid(x)
+    return _f(dy) * s * (1.0 + x * (1.0 - s))
+
+
+def softplus(x):
+    return _softplus(_f(x))
+
+
+def softplus_v2_grad(gradOutput, x, beta, threshold):
+    bx = beta * _f(x)
+    return _f(gradOutput) * np.where(bx > threshold, 1.0, _sigmoid(bx))
+
+
+def softshrink(x, lambd):
+    x = _f(x)
+    return np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, 0.0))
+
+
+def swiglu_clamp(x, limit):
+    x = _f(x)
+    gate, up = np.split(x, 2, axis=-1)
+    return np.minimum(gate * _sigmoid(gate), limit) * np.clip(up, -limit, limit)
+
+
+def swish_grad(grad, x, y, sconf):
+    x = _f(x)
+    s = _sigmoid(sconf * x)
+    return _f(grad) * s * (1.0 + sconf * x * (1.0 - s))
+
+
+def tanh_grad(y, dy):
+    y = _f(y)
+    return _f(dy) * (1.0 - y * y)
+
+
+def threshold_grad_v2_d(gradient, feature, threshold):
+    return np.where(feature > threshold, gradient, np.zeros_like(gradient))
+
+
+def threshold_v2(x, threshold, value):
+    x = _f(x)
+    return np.where(x > threshold, x, value)
+
+
+def softmax_v2(x, dim):
+    x = _f(x)
+    e = np.exp(x - x.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def log_softmax_v2(x, axes):
+    x = _f(x)
+    axes = tuple(axes)
+    m = x.max(axis=axes, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=axes, keepdims=True))
+
+
+def log_softmax_grad(dy, x, axis):
+    dy = _f(dy)
+    return dy - np.exp(_f(x)) * dy.sum(axis=tuple(axis), keepdims=True)
 
 
 # ---- binary and n-ary elementwise -------------------------------------------------------------

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "ascendc_sim/host_context.h"
+#include "platform/soc_spec.h"
 
 namespace ascendc_sim {
 int64_t SocParamInt(const char* key);
@@ -41,6 +42,7 @@ class PlatformAscendC {
   }
   uint32_t GetLibApiWorkSpaceSize() const { return Int("lib_workspace_bytes"); }
   SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
+  NpuArch GetCurNpuArch() const { return NpuArch::DAV_2201; }
   uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
     if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
     uint32_t ratio = aivCoreNum / aicCoreNum;
