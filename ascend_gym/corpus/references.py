@@ -847,9 +847,17 @@ def _max_pool(x, k, s, p, d, ceil_mode):
     y = np.empty((n, c, ho, wo), x.dtype)
     arg = np.empty((n, c, ho, wo), np.int64)
     for i in range(ho):
-        rows = [r for r in range(i * s[0] - p[0], i * s[0] - p[0] + d[0] * (k[0] - 1) + 1, d[0]) if 0 <= r < h]
+        rows = [
+            r
+            for r in range(i * s[0] - p[0], i * s[0] - p[0] + d[0] * (k[0] - 1) + 1, d[0])
+            if 0 <= r < h
+        ]
         for j in range(wo):
-            cols = [q for q in range(j * s[1] - p[1], j * s[1] - p[1] + d[1] * (k[1] - 1) + 1, d[1]) if 0 <= q < w]
+            cols = [
+                q
+                for q in range(j * s[1] - p[1], j * s[1] - p[1] + d[1] * (k[1] - 1) + 1, d[1])
+                if 0 <= q < w
+            ]
             flat = np.array([r * w + q for r in rows for q in cols])
             win = x.reshape(n, c, h * w)[:, :, flat]
             first = np.argmax(win, axis=2)
@@ -865,8 +873,19 @@ def _pool_out(size, k, s, p0, p1, d, ceil_mode):
 
 
 def average_pooling_grad(
-    orig_input_shape, grad_output, kernel_h, kernel_w, stride_h, stride_w, pad_top, pad_bottom,
-    pad_left, pad_right, ceil_mode, count_include_pad, divisor_override,
+    orig_input_shape,
+    grad_output,
+    kernel_h,
+    kernel_w,
+    stride_h,
+    stride_w,
+    pad_top,
+    pad_bottom,
+    pad_left,
+    pad_right,
+    ceil_mode,
+    count_include_pad,
+    divisor_override,
 ):
     n, c, h, w = (int(v) for v in orig_input_shape)
     g = _f(grad_output)
