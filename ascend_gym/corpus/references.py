@@ -907,6 +907,141 @@ def average_pooling_grad(
     return out
 
 
+def smooth_l1_loss_v2(predict, label, sigma, reduction):
+    a = np.abs(_f(predict) - _f(label))
+    m = np.minimum(a, sigma)
+    return _reduce(m * m / (2.0 * sigma) + (a - m), reduction)
+
+
+def smooth_l1_loss_grad_v2(predict, label, dout, sigma, reduction):
+    g = _f(dout) * np.clip((_f(predict) - _f(label)) / sigma, -1.0, 1.0)
+    return g / predict.size if reduction == "mean" else g
+
+
+def soft_margin_loss(self, target, reduction):
+    loss = np.log1p(np.exp(-_f(target) * _f(self)))
+    return _reduce(loss, {0: "none", 1: "mean", 2: "sum"}[reduction])
+
+
+def soft_margin_loss_grad(x, y, grad_out, reduction):
+    e = np.exp(-_f(y) * _f(x))
+    g = -_f(y) * e / (1.0 + e) * _f(grad_out)
+    return g / x.size if reduction == "mean" else g
+
+
+def sigmoid_cross_entropy_with_logits_v2(predict, target, weight, pos_weight):
+    x, t = _f(predict), _f(target)
+    log_term = np.logaddexp(0.0, -x)  # log(1 + exp(-x)), stable
+    lw = 1.0 if pos_weight is None else (_f(pos_weight) - 1.0) * t + 1.0
+    loss = (1.0 - t) * x + lw * log_term
+    return loss if weight is None else loss * _f(weight)
+
+
+def sigmoid_cross_entropy_with_logits_grad_v2(predict, target, dout, weight, pos_weight, reduction):
+    t = _f(target)
+    p = 1.0 / (1.0 + np.exp(-_f(predict)))
+    lw = 0.0 if pos_weight is None else _f(pos_weight) * t
+    g = ((lw + 1.0 - t) * p - lw) * _f(dout)
+    g = g if weight is None else g * _f(weight)
+    return g / predict.size if reduction == "mean" else g
+
+
+def softmax_grad(y, dy):
+    y, dy = _f(y), _f(dy)
+    return y * (dy - (dy * y).sum(axis=-1, keepdims=True))
+
+
+def cross_entropy_grad(logits, target):
+    x = _f(logits)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    g = e / e.sum(axis=1, keepdims=True)
+    g[np.arange(x.shape[0]), target] -= 1.0
+    return g
+
+
+def nll_loss_grad(x, y_grad, target, weight, total_weight, reduction, ignore_index):
+    rows = np.arange(x.shape[0])
+    keep = target != ignore_index
+    t = np.where(keep, target, 0)
+    scale = -_f(y_grad) * np.ones(x.shape[0])
+    if reduction == "mean":
+        scale = scale / _f(total_weight)[0]
+    out = np.zeros(x.shape)
+    out[rows, t] = np.where(keep, scale * _f(weight)[t], 0.0)
+    return out
+
+
+def ascend_anti_quant_v2(x, scale, offset, dst_type, sqrt_mode):
+    s = np.asarray(scale, np.float32)
+    v = (
+        x.astype(np.float32)
+        if offset is None
+        else x.astype(np.float32) + np.asarray(offset, np.float32)
+    )
+    v = v * s
+    return v * s if sqrt_mode else v
+
+
+_QUANT_RANGE = {
+    "torch.qint8": (-128, 127),
+    "torch.quint8": (0, 255),
+    "torch.qint32": (-(2**31), 2**31 - 1),
+}
+
+
+def quantize(x, scales, zero_points, dtype, axis):
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    s = _f(scales).reshape(shape) if scales.size > 1 else _f(scales)
+    zp = 0.0 if zero_points is None else _f(zero_points).reshape(s.shape)
+    lo, hi = _QUANT_RANGE[dtype]
+    return np.clip(np.rint(np.float32(_f(x) / s + zp)), lo, hi)
+
+
+def turbo_quant_compress_latent(latent, centroids):
+    x = latent.astype(np.float32)
+    norm = np.sqrt((x.astype(np.float64) ** 2).sum(axis=1, keepdims=True) + 1e-16).astype(
+        np.float32
+    )
+    u = x * (np.float32(1.0) / norm)
+    c = centroids.astype(np.float32)
+    mids = (c[:-1] + c[1:]) / np.float32(2.0)
+    nibble = (u[..., None] >= mids).sum(axis=-1).astype(np.uint8)
+    return nibble[:, 0::2] | (nibble[:, 1::2] << 4)
+
+
+def group_norm(x, gamma, beta, num_groups, eps):
+    n, c = x.shape[:2]
+    g = _f(x).reshape(n, num_groups, -1)
+    mean = g.mean(axis=2)
+    rstd = 1.0 / np.sqrt(g.var(axis=2) + eps)
+    y = ((g - mean[..., None]) * rstd[..., None]).reshape(x.shape)
+    per_channel = (1, c) + (1,) * (x.ndim - 2)
+    y = y if gamma is None else y * _f(gamma).reshape(per_channel)
+    y = y if beta is None else y + _f(beta).reshape(per_channel)
+    return y, mean, rstd
+
+
+def group_normalization_grad(x, dy, gamma, mean, rstd):
+    m = x.shape[2]
+    r, dy, gm = _f(rstd)[..., None], _f(dy), _f(gamma)
+    xhat = (_f(x) - _f(mean)[..., None]) * r
+    s1 = (dy * gm).sum(axis=2, keepdims=True)
+    s2 = (dy * gm * xhat).sum(axis=2, keepdims=True)
+    return r / m * gm * (m * dy - s1 - xhat * s2)
+
+
+def batch_normalization_grad(grad_output, input, weight, bias, save_mean, save_invstd, epsilon):
+    axes = (0,) + tuple(range(2, input.ndim))
+    shape = (1, -1) + (1,) * (input.ndim - 2)
+    g, s = _f(grad_output), _f(save_invstd).reshape(shape)
+    xhat = (_f(input) - _f(save_mean).reshape(shape)) * s
+    mean_g = g.mean(axis=axes, keepdims=True)
+    mean_gx = (g * xhat).mean(axis=axes, keepdims=True)
+    grad_input = _f(weight).reshape(shape) * s * (g - mean_g - xhat * mean_gx)
+    return grad_input, (g * xhat).sum(axis=axes), g.sum(axis=axes)
+
+
 # ---- BLAS level 1, norms, reductions, top-k ------------------------------------------------------
 def sasum(x, n, incx):
     return np.array([np.abs(_f(x)[: n * incx : incx]).sum()])
