@@ -53,6 +53,15 @@ template <typename T, typename U>
 struct IsSameType : FalseType {};
 template <typename T>
 struct IsSameType<T, T> : TrueType {};
+// The library's std-like utilities (AscendC::Std, asc-devkit include/utils/std).
+namespace Std {
+using std::is_same;
+using std::is_same_v;
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> min(T a, U b) { return b < a ? b : a; }
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> max(T a, U b) { return a < b ? b : a; }
+}  // namespace Std
 
 using ::printf;
 // The library's device printf (the device prints after the kernel ends; here at once).
@@ -69,6 +78,13 @@ __aicore__ inline void PRINTF(const char* fmt, Args... args) { ::printf(fmt, arg
   }
 
 }  // namespace AscendC
+
+// The library's device assert (asc-devkit utils/debug/asc_assert.h), active unless a build turns
+// dumps off: a failed one stops the kernel, its message left out here.
+#define ascendc_assert(expr, ...)                                                                            \
+  (static_cast<bool>(expr) ? void(0)                                                                         \
+                           : ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
+                                                 "ascendc_assert(%s) failed", #expr))
 
 // Kernels call these unqualified outside `using namespace AscendC`, as the toolchain allows.
 using AscendC::GetBlockIdx;
