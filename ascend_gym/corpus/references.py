@@ -337,6 +337,20 @@ def log_softmax_grad(dy, x, axis):
     return dy - np.exp(_f(x)) * dy.sum(axis=tuple(axis), keepdims=True)
 
 
+def silu_mul(x, y):
+    x = _f(x)
+    return x * _sigmoid(x) * _f(y)
+
+
+def softsign(x):
+    x = _f(x)
+    return x / (1.0 + np.abs(x))
+
+
+def softsign_grad(gradients, features):
+    return _f(gradients) / (1.0 + np.abs(_f(features))) ** 2
+
+
 # ---- binary and n-ary elementwise -------------------------------------------------------------
 def add(x, y):
     return x.astype(np.float64) + y if x.dtype.kind == "f" else (x + y).astype(x.dtype)

@@ -95,3 +95,30 @@ def test_no_capable_template_fails_the_tiling(kernel):
     call = "Ops::NN::Optiling::TilingRegistry::GetInstance().DoTilingImpl(ctx, {0})"
     r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (4,))}, host=_host(call))
     assert r.status == "TILING_ERROR"
+
+
+def test_error_util_and_the_per_type_runtime_headers(kernel):
+    # ops-nn tilings include the graph runtime's types one header at a time and check with
+    # OP_TILING_CHECK; a failed check reports through VECTOR_INNER_ERR_REPORT_TILIING.
+    includes = """#include "error_util.h"
+#include "exe_graph/runtime/runtime_attrs.h"
+#include "exe_graph/runtime/shape.h"
+#include "exe_graph/runtime/tiling_context.h"
+#include "platform/platform_infos_def.h"
+#include "op_host/util/platform_util.h"
+"""
+    host = includes + HOST.replace(
+        "  t.set_p(p);",
+        """  const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
+  OP_TILING_CHECK(Shape2String(x) != "[2, 4]",
+                  VECTOR_INNER_ERR_REPORT_TILIING(ctx, "x is %s", Shape2String(x).c_str()),
+                  return ge::GRAPH_NULL_PTR);
+  p[0] = Ops::Base::GetUbBlockSize(ctx);
+  t.set_p(p);""",
+    )
+    body = """GET_TILING_DATA(t, tiling); GlobalTensor<int64_t> zg; zg.SetGlobalBuffer((__gm__ int64_t*)z, 4);
+  zg.SetValue(0, t.p[0]);"""
+    ok = kernel(body, {"x": np.zeros((2, 4), np.float32)}, {"z": ("int64", (4,))}, host=host).ok()
+    assert ok.outputs["z"][0] == 32
+    failed = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (4,))}, host=host)
+    assert failed.status == "TILING_ERROR"  # the check returned GRAPH_NULL_PTR

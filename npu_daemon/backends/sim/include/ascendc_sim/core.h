@@ -75,6 +75,9 @@ struct bfloat16_t {
     return f;
   }
 };
+// The device compiler's bf16 builtin type, of which bfloat16_t is the typedef on the device:
+// kernels test `std::is_same_v<T, __bf16>` for their bf16 path.
+#define __bf16 bfloat16_t
 
 // complex64 (DTYPE_<ARG> of a complex argument): storage only, kernels compute on its float parts.
 struct complex64 {
