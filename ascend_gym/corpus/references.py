@@ -1056,6 +1056,51 @@ def batch_normalization_grad(grad_output, input, weight, bias, save_mean, save_i
     return grad_input, (g * xhat).sum(axis=axes), g.sum(axis=axes)
 
 
+def apply_adadelta(var, accum, accum_update, grad, lr, rho, epsilon):
+    g = _f(grad)
+    a = rho * _f(accum) + (1.0 - rho) * g * g
+    update = np.sqrt(_f(accum_update) + epsilon) / np.sqrt(a + epsilon) * g
+    return _f(var) - lr * update, a, rho * _f(accum_update) + (1.0 - rho) * update * update
+
+
+def apply_adamax(var, m, v, grad, beta1Power, lr, beta1, beta2, epsilon):
+    g = _f(grad)
+    m_new = beta1 * _f(m) + (1.0 - beta1) * g
+    v_new = np.maximum(beta2 * _f(v), np.abs(g))
+    return _f(var) - lr / (1.0 - beta1Power) * m_new / (v_new + epsilon), m_new, v_new
+
+
+def apply_rms_prop(var, ms, mom, grad, lr, rho, momentum, epsilon):
+    g = _f(grad)
+    ms_new = _f(ms) + (1.0 - rho) * (g * g - _f(ms))
+    mom_new = momentum * _f(mom) + lr * g / np.sqrt(epsilon + ms_new)
+    return _f(var) - mom_new, ms_new, mom_new
+
+
+def _proximal(prox, step, l1, l2):
+    return np.sign(prox) / (1.0 + step * l2) * np.maximum(np.abs(prox) - step * l1, 0.0)
+
+
+def apply_proximal_gradient_descent(var, alpha, l1, l2, delta):
+    a = _f(alpha)[0]
+    return _proximal(_f(var) - a * _f(delta), a, _f(l1)[0], _f(l2)[0])
+
+
+def apply_proximal_adagrad(var, accum, lr, l1, l2, grad):
+    g = _f(grad)
+    a = _f(accum) + g * g
+    eta = _f(lr)[0] / np.sqrt(a)
+    return _proximal(_f(var) - eta * g, eta, _f(l1)[0], _f(l2)[0]), a
+
+
+def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
+    lr, rho, mu, eps, g = _f(lr)[0], _f(rho)[0], _f(momentum)[0], _f(epsilon)[0], _f(grad)
+    mg_new = rho * _f(mg) + (1.0 - rho) * g
+    ms_new = rho * _f(ms) + (1.0 - rho) * g * g
+    mom_new = mu * _f(mom) + lr * g / np.sqrt(ms_new - mg_new * mg_new + eps)
+    return _f(var) - mom_new, mg_new, ms_new, mom_new
+
+
 # ---- BLAS level 1, norms, reductions, top-k ------------------------------------------------------
 def sasum(x, n, incx):
     return np.array([np.abs(_f(x)[: n * incx : incx]).sum()])
