@@ -60,6 +60,14 @@ inline float FasterGelu(float x) { return x / (1.0f + std::exp(-1.702f * std::fa
   }                                                                                                                     \
   }
 
+// The hyperbolic functions and their inverses, and Asin, of adv_api/math; step counts as the
+// functions of like cost below (Atan for the inverse ones).
+ASCENDC_SIM_ADV_UNARY(Asin, 12, std::asin(x))
+ASCENDC_SIM_ADV_UNARY(Sinh, 6, std::sinh(x))
+ASCENDC_SIM_ADV_UNARY(Cosh, 6, std::cosh(x))
+ASCENDC_SIM_ADV_UNARY(Asinh, 8, std::asinh(x))
+ASCENDC_SIM_ADV_UNARY(Acosh, 8, std::acosh(x))
+ASCENDC_SIM_ADV_UNARY(Atanh, 8, std::atanh(x))
 ASCENDC_SIM_ADV_UNARY(Sigmoid, 4, ascendc_sim::math::Sigmoid(x))
 ASCENDC_SIM_ADV_UNARY(Tanh, 5, std::tanh(x))
 ASCENDC_SIM_ADV_UNARY(Sin, 8, std::sin(x))
