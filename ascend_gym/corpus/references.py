@@ -1101,6 +1101,18 @@ def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
     return _f(var) - mom_new, mg_new, ms_new, mom_new
 
 
+def data_format_dim_map(x, src_format, dst_format):
+    n = len(src_format)
+    table = np.array([dst_format.index(c) for c in src_format])
+    return table[np.mod(x.astype(np.int64), n)]
+
+
+def fused_add_rms_norm(x1, x2, gamma, epsilon, scale):
+    x = _f(x1) * scale + _f(x2)
+    rstd = 1.0 / np.sqrt((x * x).mean(axis=-1, keepdims=True) + epsilon)
+    return x * rstd * _f(gamma), rstd, x
+
+
 # ---- BLAS level 1, norms, reductions, top-k ------------------------------------------------------
 def sasum(x, n, incx):
     return np.array([np.abs(_f(x)[: n * incx : incx]).sum()])
