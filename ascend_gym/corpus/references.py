@@ -1113,6 +1113,17 @@ def fused_add_rms_norm(x1, x2, gamma, epsilon, scale):
     return x * rstd * _f(gamma), rstd, x
 
 
+def sync_batch_norm_gather_stats(
+    total_sum, total_square_sum, sample_count, mean, variance, momentum, eps
+):
+    n = _f(sample_count).sum()
+    batch_mean = _f(total_sum).sum(axis=0) / n
+    batch_var = _f(total_square_sum).sum(axis=0) / n - batch_mean**2
+    running_mean = _f(mean) * (1.0 - momentum) + momentum * batch_mean
+    running_var = _f(variance) * (1.0 - momentum) + momentum * batch_var * n / (n - 1.0)
+    return batch_mean, 1.0 / np.sqrt(batch_var + eps), running_mean, running_var
+
+
 # ---- BLAS level 1, norms, reductions, top-k ------------------------------------------------------
 def sasum(x, n, incx):
     return np.array([np.abs(_f(x)[: n * incx : incx]).sum()])
