@@ -289,6 +289,19 @@ class TQueBind : public TQueBase {
     const uint32_t bytes = sizes_[head_];
     return LocalTensor<T>(Dequeue(kProducer, kConsumer, loc), bytes / sizeof(T), src);
   }
+  // The hop forms of a queue used in place (TQueBind<VECIN, VECOUT> between two GM copies): the
+  // positions name the hop, so EnQue<GM, VECIN> follows MTE2's copy in for the vector unit and
+  // EnQue<VECOUT, GM> hands the result to MTE3's copy out; DeQue<src, dst> waits for the same hop.
+  template <TPosition srcUser, TPosition dstUser, typename T>
+  __aicore__ bool EnQue(const LocalTensor<T>& tensor, ASCENDC_SIM_LOC) {
+    Enqueue(tensor.UbAddr(), tensor.GetLength(), ProducerPipe(srcUser), ConsumerPipe(dstUser), loc);
+    return true;
+  }
+  template <TPosition srcUser, TPosition dstUser, typename T>
+  __aicore__ LocalTensor<T> DeQue(ASCENDC_SIM_LOC) {
+    const uint32_t bytes = sizes_[head_];
+    return LocalTensor<T>(Dequeue(ProducerPipe(srcUser), ConsumerPipe(dstUser), loc), bytes / sizeof(T), src);
+  }
   // The untyped form: the buffer's address (the library's TBufHandle), the same wait.
   __aicore__ uint8_t* DeQue(ASCENDC_SIM_LOC) {
     return ascendc_sim::CurrentCore().UbGuardPtr(Dequeue(kProducer, kConsumer, loc));

@@ -161,6 +161,27 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTenso
                            [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], s, mode); }, loc);
 }
 
+// Compares: the current library's name of CompareScalar (asc-devkit kernel_operator_vec_cmpsel_intf.h),
+// the same instruction in its three forms.
+template <typename T, typename U>
+__aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+                                const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, uint32_t count,
+                                ASCENDC_SIM_LOC) {
+  CompareScalar(dst, src0, src1Scalar, mode, count, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+                                const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, const uint64_t mask,
+                                uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  CompareScalar<T, U, isSetMask>(dst, src0, src1Scalar, mode, mask, repeatTime, p, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+                                const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, const uint64_t mask[],
+                                uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  CompareScalar<T, U, isSetMask>(dst, src0, src1Scalar, mode, mask, repeatTime, p, loc);
+}
+
 // ---- Select: dst = bit ? src0 : src1 (tensor or scalar) --------------------------------------------
 // VSEL_CMPMASK_SPR applies the first repeat's bits to every repeat (the mask register form);
 // the tensor modes walk the mask bit by bit across repeats.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "exe_graph/runtime/tiling_context.h"
 #include "op_host/tiling_base.h"
 
 namespace Ops {

@@ -1,4 +1,6 @@
 // The graph runtime's types a tiling includes one by one (exe_graph/runtime/*.h): one host context defines them.
 #pragma once
 
+#include <limits>  // reached through the graph headers in CANN
+
 #include "ascendc_sim/host_context.h"
