@@ -1,6 +1,6 @@
 // High-level element-wise math APIs (docs/ascendc.md API 7): Sigmoid, Tanh, Sin, Cos, Erf, Sign, Log,
-// Log2, Log10, Atan, Exp<T, taylorLevel>, Power, Gelu, FasterGelu, Silu, Swish, Floor, Ceil, Round,
-// ClampMax, ClampMin.
+// Log2, Log10, Atan, Tan, Exp<T, taylorLevel>, Power, Gelu, FasterGelu, Silu, Swish, Floor, Ceil,
+// Round, Trunc, ClampMax and ClampMin (ArithProgression: adv_index.h).
 //
 // Each is evaluated in float and rounded once to T. The real library expands them into several
 // basic vector instructions; the trace records that many instructions (`steps`) over the same
@@ -74,6 +74,7 @@ ASCENDC_SIM_ADV_UNARY(Sin, 8, std::sin(x))
 ASCENDC_SIM_ADV_UNARY(Cos, 8, std::cos(x))
 ASCENDC_SIM_ADV_UNARY(Erf, 8, std::erf(x))
 ASCENDC_SIM_ADV_UNARY(Atan, 12, std::atan(x))
+ASCENDC_SIM_ADV_UNARY(Tan, 12, std::tan(x))
 ASCENDC_SIM_ADV_UNARY(Sign, 3, ascendc_sim::math::Sign(x))
 ASCENDC_SIM_ADV_UNARY(Log, 1, std::log(x))
 ASCENDC_SIM_ADV_UNARY(Log2, 2, std::log2(x))
@@ -84,6 +85,7 @@ ASCENDC_SIM_ADV_UNARY(Silu, 4, x * ascendc_sim::math::Sigmoid(x))
 ASCENDC_SIM_ADV_UNARY(Floor, 1, std::floor(x))
 ASCENDC_SIM_ADV_UNARY(Ceil, 1, std::ceil(x))
 ASCENDC_SIM_ADV_UNARY(Round, 1, std::nearbyint(x))  // half to even
+ASCENDC_SIM_ADV_UNARY(Trunc, 2, std::trunc(x))
 #undef ASCENDC_SIM_ADV_UNARY
 
 namespace AscendC {
@@ -228,3 +230,4 @@ __aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, co
   ascendc_sim::SelectWithBytesMask(dst, src1, src0, false, mask, sharedTmpBuffer, info, loc);
 }
 }  // namespace AscendC
+
