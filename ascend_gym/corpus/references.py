@@ -658,7 +658,7 @@ def binary_cross_entropy_grad_v2(grad, logits, labels, weight, reduction):
     return _f(weight) * g * (_f(logits) - _f(labels))
 
 
-def _reduce(loss, reduction):
+def _loss_reduce(loss, reduction):
     if reduction == "none":
         return loss
     return np.array([loss.sum() if reduction == "sum" else loss.mean()])
@@ -667,7 +667,7 @@ def _reduce(loss, reduction):
 def gaussian_nll_loss(input, target, var, full, eps, reduction):
     v = np.maximum(_f(var), eps)
     loss = 0.5 * (np.log(v) + (_f(input) - _f(target)) ** 2 / v)
-    return _reduce(loss + (0.5 * np.log(2.0 * np.pi) if full else 0.0), reduction)
+    return _loss_reduce(loss + (0.5 * np.log(2.0 * np.pi) if full else 0.0), reduction)
 
 
 def gaussian_nll_loss_grad(grad_output, input, target, var, full, eps, reduction):
@@ -678,7 +678,7 @@ def gaussian_nll_loss_grad(grad_output, input, target, var, full, eps, reduction
 
 def hinge_embedding_loss(input, target, margin, reduction):
     x = _f(input)
-    return _reduce(np.where(target == 1, x, np.maximum(0.0, margin - x)), reduction)
+    return _loss_reduce(np.where(target == 1, x, np.maximum(0.0, margin - x)), reduction)
 
 
 def hinge_loss(predict, target):
@@ -711,7 +711,7 @@ def l2_loss(x):
 
 
 def lp_loss(predict, label, p, reduction):
-    return _reduce(np.abs(_f(predict) - _f(label)) ** p, reduction)
+    return _loss_reduce(np.abs(_f(predict) - _f(label)) ** p, reduction)
 
 
 def adam_apply_one(input0, input1, input2, input3, input4, mul0_x, mul1_x, mul2_x, mul3_x, add2_y):
@@ -920,7 +920,7 @@ def average_pooling_grad(
 def smooth_l1_loss_v2(predict, label, sigma, reduction):
     a = np.abs(_f(predict) - _f(label))
     m = np.minimum(a, sigma)
-    return _reduce(m * m / (2.0 * sigma) + (a - m), reduction)
+    return _loss_reduce(m * m / (2.0 * sigma) + (a - m), reduction)
 
 
 def smooth_l1_loss_grad_v2(predict, label, dout, sigma, reduction):
@@ -930,7 +930,7 @@ def smooth_l1_loss_grad_v2(predict, label, dout, sigma, reduction):
 
 def soft_margin_loss(self, target, reduction):
     loss = np.log1p(np.exp(-_f(target) * _f(self)))
-    return _reduce(loss, {0: "none", 1: "mean", 2: "sum"}[reduction])
+    return _loss_reduce(loss, {0: "none", 1: "mean", 2: "sum"}[reduction])
 
 
 def soft_margin_loss_grad(x, y, grad_out, reduction):
