@@ -616,6 +616,508 @@ def gather(x1, indices, validate_indices, batch_dims, is_preprocessed, negative_
 
 
 # ---- hicann/ops-nn experimental losses, norms, optimisers, indexing, pooling, quantisation --------
+def huber_loss(predictions, targets, delta):
+    e = _f(predictions) - _f(targets)
+    a = np.abs(e)
+    return np.where(a <= delta, 0.5 * e * e, delta * (a - 0.5 * delta))
+
+
+def apply_gradient_descent(var, alpha, delta):
+    return _f(var) - _f(alpha)[0] * _f(delta)
+
+
+def apply_adam_d(
+    var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, use_locking, use_nesterov
+):
+    b1, b2, eps, g = _f(beta1)[0], _f(beta2)[0], _f(epsilon)[0], _f(grad)
+    lr_t = _f(lr)[0] * np.sqrt(1.0 - _f(beta2_power)[0]) / (1.0 - _f(beta1_power)[0])
+    m_new = _f(m) + (1.0 - b1) * (g - _f(m))
+    v_new = _f(v) + (1.0 - b2) * (g * g - _f(v))
+    step = m_new * b1 + (1.0 - b1) * g if use_nesterov else m_new
+    return _f(var) - lr_t * step / (eps + np.sqrt(v_new)), m_new, v_new
+
+
+def apply_ftrl(var, accum, linear, grad, lr, l1, l2, lr_power):
+    lr, l1, l2, p = _f(lr)[0], _f(l1)[0], _f(l2)[0], _f(lr_power)[0]
+    g, a = _f(grad), _f(accum)
+    a_new = a + g * g
+    lin = _f(linear) + g - (a_new**-p - a**-p) / lr * _f(var)
+    quadratic = a_new**-p / lr + 2.0 * l2
+    return np.where(np.abs(lin) > l1, (np.sign(lin) * l1 - lin) / quadratic, 0.0)
+
+
+def binary_cross_entropy_v2(x, y):
+    x, y = _f(x), _f(y)
+    return -(y * np.log(x) + (1.0 - y) * np.log(1.0 - x))
+
+
+def binary_cross_entropy_grad_v2(grad, logits, labels, weight, reduction):
+    if grad.dtype.kind == "i":
+        return weight.astype(np.int64) * grad * (logits.astype(np.int64) - labels)
+    g = _f(grad) / grad.size if reduction == 2 else _f(grad)
+    return _f(weight) * g * (_f(logits) - _f(labels))
+
+
+def _loss_reduce(loss, reduction):
+    if reduction == "none":
+        return loss
+    return np.array([loss.sum() if reduction == "sum" else loss.mean()])
+
+
+def gaussian_nll_loss(input, target, var, full, eps, reduction):
+    v = np.maximum(_f(var), eps)
+    loss = 0.5 * (np.log(v) + (_f(input) - _f(target)) ** 2 / v)
+    return _loss_reduce(loss + (0.5 * np.log(2.0 * np.pi) if full else 0.0), reduction)
+
+
+def gaussian_nll_loss_grad(grad_output, input, target, var, full, eps, reduction):
+    d, v = _f(input) - _f(target), np.maximum(_f(var), eps)
+    g = _f(grad_output) / (input.size if reduction == "mean" else 1)
+    return g * d / v, g * 0.5 * (1.0 / v - d * d / (v * v))
+
+
+def hinge_embedding_loss(input, target, margin, reduction):
+    x = _f(input)
+    return _loss_reduce(np.where(target == 1, x, np.maximum(0.0, margin - x)), reduction)
+
+
+def hinge_loss(predict, target):
+    return np.maximum(0.0, 1.0 - _f(target) * _f(predict))
+
+
+def hinge_loss_grad(predict, target, grad_output):
+    t = _f(target)
+    return np.where(1.0 - t * _f(predict) > 0, -t * _f(grad_output), 0.0)
+
+
+def huber_loss_grad(predictions, targets, delta):
+    e = _f(predictions) - _f(targets)
+    return np.where(np.abs(e) <= delta, e, delta * np.sign(e))
+
+
+def kl_div_loss_grad(grad, input, target, reduction, log_target):
+    coeff = {"mean": 1.0 / input.size, "batchmean": 1.0 / input.shape[0]}.get(reduction, 1.0)
+    t = np.exp(_f(target)) if log_target else _f(target)
+    return -_f(grad) * t * coeff
+
+
+def l1_loss_grad(grads, predict, label, reduction):
+    cof = 1.0 / predict.size if reduction == "mean" else 1.0
+    return _f(grads) * np.sign(_f(predict) - _f(label)) * cof
+
+
+def l2_loss(x):
+    return np.array([(_f(x) ** 2).sum() / 2.0])
+
+
+def lp_loss(predict, label, p, reduction):
+    return _loss_reduce(np.abs(_f(predict) - _f(label)) ** p, reduction)
+
+
+def adam_apply_one(input0, input1, input2, input3, input4, mul0_x, mul1_x, mul2_x, mul3_x, add2_y):
+    g, v, m, var, lr = (_f(a) for a in (input0, input1, input2, input3, input4))
+    out0 = g * g * _f(mul3_x) + v * _f(mul2_x)
+    out1 = m * _f(mul0_x) + g * _f(mul1_x)
+    return out0, out1, var - out1 / (np.sqrt(out0) + _f(add2_y)) * lr
+
+
+def adam_apply_one_with_decay(
+    input0, input1, input2, input3, input4, mul0_x, mul1_x, mul2_x, mul3_x, mul4_x, add2_y
+):
+    g, v, m, var, lr = (_f(a) for a in (input0, input1, input2, input3, input4))
+    out0 = g * g * _f(mul3_x) + v * _f(mul2_x)
+    out1 = m * _f(mul0_x) + g * _f(mul1_x)
+    return out0, out1, var - (out1 / (np.sqrt(out0) + _f(add2_y)) + var * _f(mul4_x)) * lr
+
+
+adam_apply_one_with_decay_assign = adam_apply_one_with_decay
+
+
+def apply_adagrad_d(var, accum, lr, grad, update_slots, use_locking):
+    g = _f(grad)
+    a = _f(accum) + g * g if update_slots else _f(accum)
+    return _f(var) - _f(lr)[0] * g / np.sqrt(a), a
+
+
+def apply_adam_w(
+    var,
+    m,
+    v,
+    beta1_power,
+    beta2_power,
+    lr,
+    weight_decay,
+    beta1,
+    beta2,
+    epsilon,
+    grad,
+    max_grad_norm,
+    amsgrad,
+    maximize,
+):
+    b1, b2, lr, wd, eps = (_f(a)[0] for a in (beta1, beta2, lr, weight_decay, epsilon))
+    g = -_f(grad) if maximize else _f(grad)
+    m_new = b1 * _f(m) + (1.0 - b1) * g
+    v_new = b2 * _f(v) + (1.0 - b2) * g * g
+    b1_t, b2_t = _f(beta1_power)[0] * b1, _f(beta2_power)[0] * b2
+    v_used = np.maximum(_f(max_grad_norm), v_new) if amsgrad else v_new
+    denom = np.sqrt(v_used / (1.0 - b2_t)) + eps
+    var_new = _f(var) * (1.0 - lr * wd) - lr * m_new / (1.0 - b1_t) / denom
+    return var_new, m_new, v_new
+
+
+def gather_elements_v3(x, index, dim):
+    return np.take_along_axis(x, index.astype(np.int64), axis=dim)
+
+
+def index_fill_d(x, assist1, assist2, dim):
+    return np.where(assist1 > 0, x, assist2)
+
+
+def masked_scatter(x, mask, updates):
+    y = x.copy().reshape(-1)
+    m = mask.reshape(-1).astype(bool)
+    y[m] = updates.reshape(-1)[: int(m.sum())]
+    return y.reshape(x.shape)
+
+
+def median(input, dim, keepdim):
+    k = input.shape[dim]
+    values = np.take(np.sort(input, axis=dim), (k - 1) // 2, axis=dim)
+    first = np.argmax(input == np.expand_dims(values, dim), axis=dim)
+    return values, first.astype(np.int32)
+
+
+def scatterupdate_v2(input, indices, updates):
+    out = input.copy()
+    for i, row in enumerate(indices.reshape(-1)):
+        out[row] = updates[i]
+    return out
+
+
+def bn_infer_grad(grads, scale, batch_variance, epsilon, format_mode):
+    shape = (1, -1, 1, 1) if format_mode == 0 else (1, 1, 1, -1)
+    k = _f(scale) / np.sqrt(_f(batch_variance) + epsilon)
+    return _f(grads) * k.reshape(shape)
+
+
+def sync_batch_norm_backward_reduce(sum_dy, sum_dy_dx_pad, mean, invert_std):
+    xmu = _f(sum_dy_dx_pad) - _f(mean) * _f(sum_dy)
+    return xmu, xmu * _f(invert_std)
+
+
+def sync_batch_norm_backward_elemt(
+    grad_output, save_input, mean, invstd, weight, mean_dy, mean_dy_xmu
+):
+    s = _f(invstd)
+    proj = (_f(save_input) - _f(mean)) * s * s * _f(mean_dy_xmu)
+    return (_f(grad_output) - _f(mean_dy) - proj) * s * _f(weight)
+
+
+def layer_normalization_grad(dy, x, gamma, mean, rstd):
+    dy, rstd = _f(dy), _f(rstd)[:, None]
+    x_hat = (_f(x) - _f(mean)[:, None]) * rstd
+    dxhat = dy * _f(gamma)
+    ds = (dxhat * x_hat).sum(axis=1, keepdims=True)
+    db = dxhat.sum(axis=1, keepdims=True)
+    dx = rstd * (dxhat - (db + ds * x_hat) / x.shape[1])
+    return dx, (dy * x_hat).sum(axis=0), dy.sum(axis=0)
+
+
+def lp_norm_v3(x, p, axis):
+    ax = {-1: None, 0: 1, 1: 0}[axis]  # one norm over all, per row, per column
+    norm = ((np.abs(_f(x)) ** p).sum(axis=ax, keepdims=True) + 1e-6) ** (1.0 / p)
+    return _f(x) / norm
+
+
+def renorm_v2(x, p, dim, max_norm):
+    other = 1 - dim
+    norm = (np.abs(_f(x)) ** p).sum(axis=other, keepdims=True) ** (1.0 / p)
+    return _f(x) * np.where(norm > max_norm, max_norm / (norm + 1e-7), 1.0)
+
+
+def max_pooling_grad(dy, x, y):
+    return np.where(x == y, dy, 0)
+
+
+def max_pool_v3(x, ksize, strides, pads, ceil_mode):
+    # the cases pad symmetrically: [top, bottom, left, right] -> [top, left]
+    return _max_pool(x, ksize[2:], strides[2:], [pads[0], pads[2]], [1, 1], ceil_mode)[0]
+
+
+def max_pool_with_argmax_v3(x, kernel_size, strides, pads, dilations, ceil_mode):
+    return _max_pool(x, kernel_size, strides, pads, dilations, ceil_mode)
+
+
+def _max_pool(x, k, s, p, d, ceil_mode):
+    """NCHW max pooling: window maxima and the flat h * W + w index of each one's first maximum."""
+    n, c, h, w = x.shape
+    ho = _pool_out(h, k[0], s[0], p[0], p[0], d[0], ceil_mode)
+    wo = _pool_out(w, k[1], s[1], p[1], p[1], d[1], ceil_mode)
+    y = np.empty((n, c, ho, wo), x.dtype)
+    arg = np.empty((n, c, ho, wo), np.int64)
+    for i in range(ho):
+        rows = [
+            r
+            for r in range(i * s[0] - p[0], i * s[0] - p[0] + d[0] * (k[0] - 1) + 1, d[0])
+            if 0 <= r < h
+        ]
+        for j in range(wo):
+            cols = [
+                q
+                for q in range(j * s[1] - p[1], j * s[1] - p[1] + d[1] * (k[1] - 1) + 1, d[1])
+                if 0 <= q < w
+            ]
+            flat = np.array([r * w + q for r in rows for q in cols])
+            win = x.reshape(n, c, h * w)[:, :, flat]
+            first = np.argmax(win, axis=2)
+            y[:, :, i, j] = np.take_along_axis(win, first[..., None], 2)[..., 0]
+            arg[:, :, i, j] = flat[first]
+    return y, arg
+
+
+def _pool_out(size, k, s, p0, p1, d, ceil_mode):
+    span = size + p0 + p1 - d * (k - 1) - 1
+    out = (-(-span // s) if ceil_mode else span // s) + 1
+    return out - 1 if ceil_mode and (out - 1) * s >= size + p0 else out
+
+
+def average_pooling_grad(
+    orig_input_shape,
+    grad_output,
+    kernel_h,
+    kernel_w,
+    stride_h,
+    stride_w,
+    pad_top,
+    pad_bottom,
+    pad_left,
+    pad_right,
+    ceil_mode,
+    count_include_pad,
+    divisor_override,
+):
+    n, c, h, w = (int(v) for v in orig_input_shape)
+    g = _f(grad_output)
+    out = np.zeros((n, c, h, w))
+    for i in range(g.shape[2]):
+        h0 = i * stride_h - pad_top
+        h1 = min(h0 + kernel_h, h + pad_bottom)
+        for j in range(g.shape[3]):
+            w0 = j * stride_w - pad_left
+            w1 = min(w0 + kernel_w, w + pad_right)
+            r0, r1, c0, c1 = max(h0, 0), min(h1, h), max(w0, 0), min(w1, w)
+            if divisor_override:
+                div = divisor_override
+            elif count_include_pad:
+                div = (h1 - h0) * (w1 - w0)
+            else:
+                div = (r1 - r0) * (c1 - c0)
+            out[:, :, r0:r1, c0:c1] += g[:, :, i : i + 1, j : j + 1] / div
+    return out
+
+
+def smooth_l1_loss_v2(predict, label, sigma, reduction):
+    a = np.abs(_f(predict) - _f(label))
+    m = np.minimum(a, sigma)
+    return _loss_reduce(m * m / (2.0 * sigma) + (a - m), reduction)
+
+
+def smooth_l1_loss_grad_v2(predict, label, dout, sigma, reduction):
+    g = _f(dout) * np.clip((_f(predict) - _f(label)) / sigma, -1.0, 1.0)
+    return g / predict.size if reduction == "mean" else g
+
+
+def soft_margin_loss(self, target, reduction):
+    loss = np.log1p(np.exp(-_f(target) * _f(self)))
+    return _loss_reduce(loss, {0: "none", 1: "mean", 2: "sum"}[reduction])
+
+
+def soft_margin_loss_grad(x, y, grad_out, reduction):
+    e = np.exp(-_f(y) * _f(x))
+    g = -_f(y) * e / (1.0 + e) * _f(grad_out)
+    return g / x.size if reduction == "mean" else g
+
+
+def sigmoid_cross_entropy_with_logits_v2(predict, target, weight, pos_weight):
+    x, t = _f(predict), _f(target)
+    log_term = np.logaddexp(0.0, -x)  # log(1 + exp(-x)), stable
+    lw = 1.0 if pos_weight is None else (_f(pos_weight) - 1.0) * t + 1.0
+    loss = (1.0 - t) * x + lw * log_term
+    return loss if weight is None else loss * _f(weight)
+
+
+def sigmoid_cross_entropy_with_logits_grad_v2(predict, target, dout, weight, pos_weight, reduction):
+    t = _f(target)
+    p = 1.0 / (1.0 + np.exp(-_f(predict)))
+    lw = 0.0 if pos_weight is None else _f(pos_weight) * t
+    g = ((lw + 1.0 - t) * p - lw) * _f(dout)
+    g = g if weight is None else g * _f(weight)
+    return g / predict.size if reduction == "mean" else g
+
+
+def softmax_grad(y, dy):
+    y, dy = _f(y), _f(dy)
+    return y * (dy - (dy * y).sum(axis=-1, keepdims=True))
+
+
+def cross_entropy_grad(logits, target):
+    x = _f(logits)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    g = e / e.sum(axis=1, keepdims=True)
+    g[np.arange(x.shape[0]), target] -= 1.0
+    return g
+
+
+def nll_loss_grad(x, y_grad, target, weight, total_weight, reduction, ignore_index):
+    rows = np.arange(x.shape[0])
+    keep = target != ignore_index
+    t = np.where(keep, target, 0)
+    scale = -_f(y_grad) * np.ones(x.shape[0])
+    if reduction == "mean":
+        scale = scale / _f(total_weight)[0]
+    out = np.zeros(x.shape)
+    out[rows, t] = np.where(keep, scale * _f(weight)[t], 0.0)
+    return out
+
+
+def ascend_anti_quant_v2(x, scale, offset, dst_type, sqrt_mode):
+    s = np.asarray(scale, np.float32)
+    v = (
+        x.astype(np.float32)
+        if offset is None
+        else x.astype(np.float32) + np.asarray(offset, np.float32)
+    )
+    v = v * s
+    return v * s if sqrt_mode else v
+
+
+_QUANT_RANGE = {
+    "torch.qint8": (-128, 127),
+    "torch.quint8": (0, 255),
+    "torch.qint32": (-(2**31), 2**31 - 1),
+}
+
+
+def quantize(x, scales, zero_points, dtype, axis):
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    s = _f(scales).reshape(shape) if scales.size > 1 else _f(scales)
+    zp = 0.0 if zero_points is None else _f(zero_points).reshape(s.shape)
+    lo, hi = _QUANT_RANGE[dtype]
+    return np.clip(np.rint(np.float32(_f(x) / s + zp)), lo, hi)
+
+
+def turbo_quant_compress_latent(latent, centroids):
+    x = latent.astype(np.float32)
+    norm = np.sqrt((x.astype(np.float64) ** 2).sum(axis=1, keepdims=True) + 1e-16).astype(
+        np.float32
+    )
+    u = x * (np.float32(1.0) / norm)
+    c = centroids.astype(np.float32)
+    mids = (c[:-1] + c[1:]) / np.float32(2.0)
+    nibble = (u[..., None] >= mids).sum(axis=-1).astype(np.uint8)
+    return nibble[:, 0::2] | (nibble[:, 1::2] << 4)
+
+
+def group_norm(x, gamma, beta, num_groups, eps):
+    n, c = x.shape[:2]
+    g = _f(x).reshape(n, num_groups, -1)
+    mean = g.mean(axis=2)
+    rstd = 1.0 / np.sqrt(g.var(axis=2) + eps)
+    y = ((g - mean[..., None]) * rstd[..., None]).reshape(x.shape)
+    per_channel = (1, c) + (1,) * (x.ndim - 2)
+    y = y if gamma is None else y * _f(gamma).reshape(per_channel)
+    y = y if beta is None else y + _f(beta).reshape(per_channel)
+    return y, mean, rstd
+
+
+def group_normalization_grad(x, dy, gamma, mean, rstd):
+    m = x.shape[2]
+    r, dy, gm = _f(rstd)[..., None], _f(dy), _f(gamma)
+    xhat = (_f(x) - _f(mean)[..., None]) * r
+    s1 = (dy * gm).sum(axis=2, keepdims=True)
+    s2 = (dy * gm * xhat).sum(axis=2, keepdims=True)
+    return r / m * gm * (m * dy - s1 - xhat * s2)
+
+
+def batch_normalization_grad(grad_output, input, weight, bias, save_mean, save_invstd, epsilon):
+    axes = (0,) + tuple(range(2, input.ndim))
+    shape = (1, -1) + (1,) * (input.ndim - 2)
+    g, s = _f(grad_output), _f(save_invstd).reshape(shape)
+    xhat = (_f(input) - _f(save_mean).reshape(shape)) * s
+    mean_g = g.mean(axis=axes, keepdims=True)
+    mean_gx = (g * xhat).mean(axis=axes, keepdims=True)
+    grad_input = _f(weight).reshape(shape) * s * (g - mean_g - xhat * mean_gx)
+    return grad_input, (g * xhat).sum(axis=axes), g.sum(axis=axes)
+
+
+def apply_adadelta(var, accum, accum_update, grad, lr, rho, epsilon):
+    g = _f(grad)
+    a = rho * _f(accum) + (1.0 - rho) * g * g
+    update = np.sqrt(_f(accum_update) + epsilon) / np.sqrt(a + epsilon) * g
+    return _f(var) - lr * update, a, rho * _f(accum_update) + (1.0 - rho) * update * update
+
+
+def apply_adamax(var, m, v, grad, beta1Power, lr, beta1, beta2, epsilon):
+    g = _f(grad)
+    m_new = beta1 * _f(m) + (1.0 - beta1) * g
+    v_new = np.maximum(beta2 * _f(v), np.abs(g))
+    return _f(var) - lr / (1.0 - beta1Power) * m_new / (v_new + epsilon), m_new, v_new
+
+
+def apply_rms_prop(var, ms, mom, grad, lr, rho, momentum, epsilon):
+    g = _f(grad)
+    ms_new = _f(ms) + (1.0 - rho) * (g * g - _f(ms))
+    mom_new = momentum * _f(mom) + lr * g / np.sqrt(epsilon + ms_new)
+    return _f(var) - mom_new, ms_new, mom_new
+
+
+def _proximal(prox, step, l1, l2):
+    return np.sign(prox) / (1.0 + step * l2) * np.maximum(np.abs(prox) - step * l1, 0.0)
+
+
+def apply_proximal_gradient_descent(var, alpha, l1, l2, delta):
+    a = _f(alpha)[0]
+    return _proximal(_f(var) - a * _f(delta), a, _f(l1)[0], _f(l2)[0])
+
+
+def apply_proximal_adagrad(var, accum, lr, l1, l2, grad):
+    g = _f(grad)
+    a = _f(accum) + g * g
+    eta = _f(lr)[0] / np.sqrt(a)
+    return _proximal(_f(var) - eta * g, eta, _f(l1)[0], _f(l2)[0]), a
+
+
+def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
+    lr, rho, mu, eps, g = _f(lr)[0], _f(rho)[0], _f(momentum)[0], _f(epsilon)[0], _f(grad)
+    mg_new = rho * _f(mg) + (1.0 - rho) * g
+    ms_new = rho * _f(ms) + (1.0 - rho) * g * g
+    mom_new = mu * _f(mom) + lr * g / np.sqrt(ms_new - mg_new * mg_new + eps)
+    return _f(var) - mom_new, mg_new, ms_new, mom_new
+
+
+def data_format_dim_map(x, src_format, dst_format):
+    n = len(src_format)
+    table = np.array([dst_format.index(c) for c in src_format])
+    return table[np.mod(x.astype(np.int64), n)]
+
+
+def fused_add_rms_norm(x1, x2, gamma, epsilon, scale):
+    x = _f(x1) * scale + _f(x2)
+    rstd = 1.0 / np.sqrt((x * x).mean(axis=-1, keepdims=True) + epsilon)
+    return x * rstd * _f(gamma), rstd, x
+
+
+def sync_batch_norm_gather_stats(
+    total_sum, total_square_sum, sample_count, mean, variance, momentum, eps
+):
+    n = _f(sample_count).sum()
+    batch_mean = _f(total_sum).sum(axis=0) / n
+    batch_var = _f(total_square_sum).sum(axis=0) / n - batch_mean**2
+    running_mean = _f(mean) * (1.0 - momentum) + momentum * batch_mean
+    running_var = _f(variance) * (1.0 - momentum) + momentum * batch_var * n / (n - 1.0)
+    return batch_mean, 1.0 / np.sqrt(batch_var + eps), running_mean, running_var
 
 
 # ---- BLAS level 1, norms, reductions, top-k ------------------------------------------------------
