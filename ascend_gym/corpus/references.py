@@ -208,6 +208,100 @@ def gcd(x1, x2):
 
 
 # ---- hicann/ops-math experimental operators, a to l -------------------------------------------
+def acos(x):
+    return np.arccos(_f(x))
+
+
+def asin(x):
+    return np.arcsin(_f(x))
+
+
+def atan(x):
+    return np.arctan(_f(x))
+
+
+def atanh(x):
+    return np.arctanh(_f(x))
+
+
+def ceil(x):
+    return np.ceil(x)
+
+
+def floor(x):
+    return np.floor(x)
+
+
+def cosh(x):
+    return np.cosh(_f(x))
+
+
+def erf(x):
+    from scipy import special
+
+    return special.erf(_f(x))
+
+
+def erf_inv(x):
+    from scipy import special
+
+    return special.erfinv(_f(x))
+
+
+def fresnel_sin(x):
+    from scipy import special
+
+    return special.fresnel(_f(x))[0]
+
+
+def fresnel_cos(x):
+    from scipy import special
+
+    return special.fresnel(_f(x))[1]
+
+
+def log1p(x):
+    return np.log1p(_f(x))
+
+
+def atan2(x1, x2):
+    return np.arctan2(_f(x1), _f(x2))
+
+
+def log_add_exp(x, y):
+    return np.logaddexp(_f(x), _f(y))
+
+
+def acosh_grad(y, dy):
+    return _f(dy) / np.sinh(_f(y))
+
+
+def asin_grad(y, dy):
+    return _f(dy) / np.sqrt(1.0 - _f(y) ** 2)
+
+
+def acos_grad(y_grad, x):
+    return -_f(y_grad) / np.sqrt(1.0 - _f(x) ** 2)
+
+
+def atan_grad(x, dy):
+    return _f(dy) / (1.0 + _f(x) ** 2)
+
+
+def inv_grad(y, dy):
+    return -_f(dy) * _f(y) ** 2
+
+
+def approximate_equal(x1, x2, tolerance):
+    return np.abs(_f(x1) - _f(x2)) < tolerance
+
+
+def logical_and(x1, x2):
+    return x1 & x2
+
+
+def bitwise_and(x1, x2):
+    return x1 & x2
 
 
 # ---- with scalar tensors, reductions and axes ---------------------------------------------------
