@@ -304,6 +304,82 @@ def bitwise_and(x1, x2):
     return x1 & x2
 
 
+def div_trunc(x1, x2):
+    q = _f(x1) / _f(x2)
+    return np.trunc(q) if x1.dtype.kind in "iu" else q
+
+
+def div_mode(x1, x2, mode):
+    q = _f(x1) / _f(x2)
+    if mode == 2:
+        return np.floor(q)
+    return np.trunc(q) if mode == 1 or x1.dtype.kind in "iu" else q
+
+
+def floor_div(x1, x2):
+    return np.floor(_f(x1) / _f(x2))
+
+
+def floor_mod(x1, x2):
+    if x1.dtype.kind in "iu":
+        return np.mod(x1, x2)
+    return np.mod(_f(x1), _f(x2))
+
+
+def fused_mul_add_n(x1, x2, x3):
+    if x1.dtype.kind in "iu":  # integer arithmetic wraps
+        return (x1 * x3.ravel()[0] + x2).astype(x1.dtype)
+    return _f(x1) * _f(x3).ravel()[0] + _f(x2)
+
+
+def axpy_v2(x1, x2, alpha):
+    if x1.dtype.kind in "iu":
+        return (x1 + alpha.ravel()[0] * x2).astype(x1.dtype)
+    return _f(x1) + _f(alpha).ravel()[0] * _f(x2)
+
+
+def axpy_v3(x, y, a):
+    return a * _f(x) + _f(y)
+
+
+def bitwise_not(x):
+    return ~x
+
+
+def is_neg_inf(x):
+    return np.isneginf(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool)
+
+
+def is_pos_inf(x):
+    return np.isposinf(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool)
+
+
+def assign_sub(var, value):
+    if var.dtype.kind in "iu":  # integer arithmetic wraps
+        return (var - value).astype(var.dtype)
+    return _f(var) - _f(value)
+
+
+def complex_interleaved(x1, x2):
+    return np.stack([x1, x2], axis=-1)
+
+
+def complex_v3(real, imag):
+    return _f(real) + 1j * _f(imag)
+
+
+def cast_v2(x):
+    return x if x.dtype.kind in "iub" else np.where(np.isfinite(x), np.trunc(x), x)
+
+
+def cast_v3(x, dst_type):
+    if dst_type == 12:  # bool: any nonzero is true
+        return x != 0
+    if dst_type in (2, 3, 4, 6, 9) and x.dtype.kind == "f":  # integer targets truncate
+        return np.trunc(x)
+    return x
+
+
 # ---- with scalar tensors, reductions and axes ---------------------------------------------------
 def addcdiv(input_data, x1, x2, value):
     return _f(input_data) + _f(value) * _f(x1) / _f(x2)
