@@ -1,7 +1,10 @@
 """Real custom operators from a directory the user points at, paired with specs written by us.
 
 A custom-op directory holds `op_host/<op>.cpp` (tiling + OpDef), `op_host/<op>_tiling.h`,
-optionally `op_host/<op>_def.cpp` and other host translation units, and `op_kernel/<op>.cpp`.
+optionally `op_host/<op>_def.cpp` and other host translation units, and `op_kernel/<op>.cpp`;
+an hicann/ops-math operator `op_host/<op>_tiling.cpp` and `<op>_def.cpp`, and `op_kernel/<op>.cpp`
+with the tiling data struct (`<op>_tiling_data.h`) and template tiling key (`<op>_tiling_key.h`)
+beside it. Only op_host/ and op_kernel/ enter a package (not op_api/, op_graph/, tests/, ...).
 Its spec and numpy reference live here (`specs/<op>.toml`, `references.py`): they are ours, the
 sources never enter the repository. One spec serves every implementation of an operator: its
 arguments and attributes are positional, renamed to the names the implementation's OpDef uses.
@@ -41,24 +44,65 @@ class OpSource:
 
 def find_ops(src: Path) -> list[OpSource]:
     """Every custom-op directory under `src`, in path order; a byte-identical copy of one found
-    earlier (repositories vendor each other's operators) is left out."""
-    found, seen = [], set()
-    for tiling in sorted(src.rglob("op_host/*_tiling.h")):
-        op = tiling.name.removesuffix("_tiling.h")
-        root = tiling.parent.parent
-        if (
-            not (root / "op_host" / f"{op}.cpp").is_file()
-            or not (root / "op_kernel" / f"{op}.cpp").is_file()
-        ):
+    earlier (repositories vendor each other's operators) is left out.
+
+    Two layouts: the custom-op project's `op_host/<op>_tiling.h` + `op_host/<op>.cpp` +
+    `op_kernel/<op>.cpp`, and hicann/ops-math's `<op>/op_host/` (`<op>_tiling.cpp`,
+    `<op>_def.cpp`) + `<op>/op_kernel/<op>.cpp` (possibly under `arch22/`, the A2 build)."""
+    candidates = []
+    for tiling in src.rglob("op_host/*_tiling.h"):
+        op, root = tiling.name.removesuffix("_tiling.h"), tiling.parent.parent
+        if (root / "op_host" / f"{op}.cpp").is_file() and (
+            root / "op_kernel" / f"{op}.cpp"
+        ).is_file():
+            candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
+    for kernel in src.rglob("op_kernel/*.cpp"):
+        root = kernel.parent.parent
+        if kernel.stem == root.name and _ops_math_files(root, root.name):
+            candidates.append(OpSource(root.name, root, root.relative_to(src).as_posix() or "."))
+    for kernel in src.rglob("op_kernel/arch22/*.cpp"):
+        root = kernel.parent.parent.parent
+        if kernel.stem == root.name and _ops_math_files(root, root.name):
+            candidates.append(OpSource(root.name, root, root.relative_to(src).as_posix() or "."))
+    found, seen, roots = [], set(), set()
+    for source in sorted(candidates, key=lambda s: (s.rel, s.op)):
+        if source.root in roots:
             continue
+        roots.add(source.root)
         digest = hashlib.sha256()
-        for p in sorted((root / "op_host").rglob("*")) + sorted((root / "op_kernel").rglob("*")):
-            if p.is_file():
-                digest.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+        for folder in ("op_host", "op_kernel"):
+            for p in sorted((source.root / folder).rglob("*")):
+                if p.is_file():
+                    rel = p.relative_to(source.root).as_posix().encode()
+                    digest.update(rel + b"\0" + p.read_bytes())
         if digest.digest() not in seen:
             seen.add(digest.digest())
-            found.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
+            found.append(source)
     return found
+
+
+def _first(root: Path, *names: str) -> str | None:
+    return next((n for n in names if (root / n).is_file()), None)
+
+
+def _ops_math_files(root: Path, op: str) -> dict[str, str] | None:
+    """host_file, tiling_header and kernel_file of an ops-math operator, or None if `root` is
+    not one: the A2 sources at the top of op_host/ and op_kernel/, or under their arch22/."""
+    kernel = _first(root, f"op_kernel/{op}.cpp", f"op_kernel/arch22/{op}.cpp")
+    host = _first(root, f"op_host/{op}_tiling.cpp", f"op_host/arch22/{op}_tiling.cpp")
+    if host is None:
+        others = sorted((root / "op_host").glob("*_tiling.cpp"))
+        host = others[0].relative_to(root).as_posix() if len(others) == 1 else None
+    if kernel is None or host is None or (root / "op_host" / f"{op}_tiling.h").is_file():
+        return None
+    header = _first(
+        root,
+        f"op_kernel/{op}_tiling_data.h",
+        f"op_kernel/arch22/{op}_tiling_data.h",
+        f"op_host/{op}_tiling.h",
+        f"op_host/arch22/{op}_tiling.h",
+    )
+    return {"host_file": host, "tiling_header": header or "", "kernel_file": kernel}
 
 
 def spec_names() -> list[str]:
@@ -86,7 +130,12 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
         if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.suffix != ".py"
     }
     files["reference.py"] = _read(REFERENCES)
-    host = f"op_host/{source.op}.cpp"
+    layout = _ops_math_files(source.root, source.op) or {
+        "host_file": f"op_host/{source.op}.cpp",
+        "tiling_header": f"op_host/{source.op}_tiling.h",
+        "kernel_file": f"op_kernel/{source.op}.cpp",
+    }
+    host = layout["host_file"]
     host_text = "\n".join(t for p, t in files.items() if p.startswith("op_host/"))
     # The project's op_host/CMakeLists.txt takes the .cpp files of op_host itself
     # (aux_source_directory is not recursive): an editor's autosaves in a subdirectory
@@ -100,15 +149,10 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
         and p != host
         and not any(s in p for s in _HOST_SKIP)
     )
-    update: dict = {
-        "host_file": host,
-        "host_sources": extra_hosts,
-        "tiling_header": f"op_host/{source.op}_tiling.h",
-        "kernel_file": f"op_kernel/{source.op}.cpp",
-    }
+    update: dict = {**layout, "host_sources": extra_hosts}
     if m := _OP_ADD.search(host_text):
         update["op_type"] = m.group(1)
-    if m := _ENTRY.search(files[f"op_kernel/{source.op}.cpp"]):
+    if m := _ENTRY.search(files[layout["kernel_file"]]):
         update["kernel"] = m.group(1)
     spec = supported_cases(rename_args(spec.model_copy(update=update), host_text), host_text)
     return OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}")

@@ -940,3 +940,5 @@ def as_strided(x, size, stride, storage_offset):
 
 
 # ---- hicann/ops-math experimental operators, m to z -------------------------------------------
+def sign(x):
+    return np.sign(x)

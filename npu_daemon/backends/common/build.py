@@ -18,6 +18,7 @@ import fcntl
 import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -155,6 +156,7 @@ def runtime_sources_digest() -> str:
             *RUNTIME_DIR.rglob("*.h"),
             Path(__file__),
             COMMON_DIR / "kernel_view.py",
+            COMMON_DIR / "template_key.py",
             SIM_DIR / "kernel_build.py",
         ]
     )
@@ -374,14 +376,51 @@ def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
     return cwd
 
 
+_ROOTED_INCLUDE = re.compile(r'#\s*include\s*"((?:[A-Za-z_][\w-]*/)+?)(op_host|op_kernel)/([^"]+)"')
+
+
+def repo_root_flags(pkg: OperatorPackage, cwd: Path) -> list[str]:
+    """An include path under which the package's own files are reachable as the operator
+    repository's build spells them, from its root (ops-math:
+    `#include "experimental/math/gcd/op_kernel/gcd_tiling_data.h"`): links in the compile's
+    directory to the package root."""
+    prefixes = {
+        m[1].rstrip("/")
+        for t in pkg.files.values()
+        for m in _ROOTED_INCLUDE.finditer(t)
+        if f"{m[2]}/{m[3]}" in pkg.files
+    }
+    for prefix in prefixes:
+        link = cwd / ".repo" / prefix
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if not link.is_symlink():
+            link.symlink_to(cwd.parent.resolve())
+    return ["-I.repo"] if prefixes else []
+
+
+def kernel_headers(pkg: OperatorPackage) -> list[str]:
+    """The op_kernel headers the host program includes (the ops-math layout keeps the tiling data
+    struct and the template tiling key there), so that a change to them rebuilds the tiling."""
+    host = "\n".join(t for p, t in pkg.files.items() if p.startswith("op_host/"))
+    named = set(re.findall(r'#\s*include\s*[<"](?:[^">]*/)?([^/">]+)[">]', host))
+    return [
+        f"{p}\0{pkg.files[p]}"
+        for p in sorted(pkg.files)
+        if p.startswith("op_kernel/") and p.rsplit("/", 1)[-1] in named
+    ]
+
+
 def build_tiling(
     pkg: OperatorPackage, workdir: Path, rt: Runtime, timeout_s: float
 ) -> tuple[Path, bool]:
     """tiling.so from op_host/: returns (path, cache hit)."""
     # Which host files are compiled is part of the key: the same sources may build another set.
-    key = digest(rt.digest, *package_sources(pkg, "op_host"), *pkg.spec.host_sources)
+    key = digest(
+        rt.digest, *package_sources(pkg, "op_host"), *pkg.spec.host_sources, *kernel_headers(pkg)
+    )
 
     def build(out: Path) -> None:
+        cwd = build_dir(pkg, workdir, "tiling")
         cmd = [
             CXX,
             *CANDIDATE_CXXFLAGS,
@@ -389,6 +428,7 @@ def build_tiling(
             f"-I{rt.host_pch_dir}",
             f"-I{HOST_INCLUDE_DIR}",
             "-Iop_host",
+            *repo_root_flags(pkg, cwd),
             "-include",
             HOST_PCH,
             pkg.host_path,
@@ -401,8 +441,6 @@ def build_tiling(
             "-o",
             str(out),
         ]
-        compile_candidate(
-            cmd, build_dir(pkg, workdir, "tiling"), out, "host tiling program", timeout_s
-        )
+        compile_candidate(cmd, cwd, out, "host tiling program", timeout_s)
 
     return cached("tiling", key, build)

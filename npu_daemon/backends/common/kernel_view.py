@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from ascend_gym.package import OperatorPackage
+from npu_daemon.backends.common import template_key
 
 # ge::DataType / ge::Format values, spelled once in the simulator's kernel header.
 GE_ENUMS_HEADER = (
@@ -241,7 +242,8 @@ _CUBE_HINTS = re.compile(r"\b(Mmad|Fixpipe|LoadData)\s*[<(]|TPosition::(A1|A2|B1
 def kernel_type(pkg: OperatorPackage) -> str:
     """Which cores the launch starts, as the real toolchain decides from the kernel source.
 
-    `KERNEL_TASK_TYPE_DEFAULT(type)` wins. Without it the compiler infers the type from the code:
+    `KERNEL_TASK_TYPE_DEFAULT(type)` wins, then a template tiling key's ASCENDC_TPL_KERNEL_TYPE_SEL.
+    Without either the compiler infers the type from the code:
     cube and vector code together (or the AIC/AIV split, the Matmul service, cross-core flags) make
     a mixed 1:2 kernel unless ASCENDC_CUBE_ONLY is defined; cube code alone an AIC-only kernel.
     """
@@ -249,6 +251,8 @@ def kernel_type(pkg: OperatorPackage) -> str:
     declared = _KERNEL_TYPE.search(text)
     if declared:
         return declared.group(1)
+    if selected := template_key.kernel_type(pkg):
+        return selected
     cube_only = "ASCENDC_CUBE_ONLY" in text
     if _MIX_HINTS.search(text):
         return "KERNEL_TYPE_AIC_ONLY" if cube_only else "KERNEL_TYPE_MIX_AIC_1_2"

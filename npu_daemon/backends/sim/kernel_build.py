@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascend_gym.package import OperatorPackage
-from npu_daemon.backends.common import build, kernel_view
+from npu_daemon.backends.common import build, kernel_view, template_key
 
 
 def build_kernel(
@@ -45,6 +45,8 @@ def build_kernel(
             )
         )
         source = kernel_view.keyed_tiling_source(pkg, workdir, key[:16])
+        if header := template_key.key_header(pkg):
+            source = with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
         cmd = [
             build.CXX,
             *build.CANDIDATE_CXXFLAGS,
@@ -55,6 +57,7 @@ def build_kernel(
             "-I.",
             "-Iop_kernel",
             "-Iop_host",
+            *build.repo_root_flags(pkg, cwd),
             "-include",
             "kernel_operator.h",
             "-include",
@@ -69,3 +72,29 @@ def build_kernel(
         build.compile_candidate(cmd, cwd, out, "kernel", timeout_s)
 
     return build.cached("kernel", key, compile_kernel)
+
+
+def with_dispatcher(
+    pkg: OperatorPackage, source: str, header: str, workdir: Path, tag: str, timeout_s: float
+) -> str:
+    """The kernel source with the template-key dispatcher appended (a copy beside the original,
+    as keyed_tiling_source makes): the key header preprocessed as the toolchain's generator
+    preprocesses it (ASCENDC_TPL_PRE), then turned into instances by template_key."""
+    cwd = build.build_dir(pkg, workdir, f"tpl-{tag}")
+    out = cwd / "tiling_key.pre"
+    cmd = [build.CXX, "-E", "-P", "-std=c++17", "-DASCENDC_TPL_PRE", *build.INCLUDE_FLAGS]
+    cmd += ["-I.", "-Iop_kernel", *build.repo_root_flags(pkg, cwd), header, "-o", out.name]
+    build.compile_candidate(cmd, cwd, out, "tiling key header", timeout_s)
+    try:
+        dispatch = template_key.dispatcher(pkg, out.read_text())
+    except template_key.KeyError_ as e:
+        raise build.BuildError("kernel", f"{header}: {e}") from None
+    path = Path(pkg.kernel_path)
+    text = (workdir / source).read_text()
+    if source == pkg.kernel_path:
+        text = f'#line 1 "{pkg.kernel_path}"\n' + text
+    dispatched = path.with_name(f"{path.stem}.tpl-{tag}{path.suffix}")
+    (workdir / dispatched).write_text(
+        f'{text}\n#line 1 "<template tiling key dispatch>"\n{dispatch}'
+    )
+    return dispatched.as_posix()

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "ascendc_sim/runtime.h"
+#include "ascendc/host_api/tiling/template_argument.h"
 #include "register/op_def_registry.h"
 
 namespace ascendc_sim {
@@ -86,3 +87,62 @@ size_t* TilingContext::GetWorkspaceSizes(size_t n) {
 }
 void RegisterOpImpl(const char* type, const OpImplTiling& impl) { ascendc_sim::Impls()[type] = impl; }
 }  // namespace gert
+
+namespace ascendc_sim::tpl {
+
+std::vector<uint64_t> UintValues(std::initializer_list<uint64_t> spelled) {
+  std::vector<uint64_t> in(spelled), out;
+  if (in.empty()) return out;
+  if (in[0] == ASCENDC_TPL_UI_LIST) return {in.begin() + 1, in.end()};
+  const size_t ranges = in.size() > 1 ? in[1] : 0;
+  size_t next = 2;
+  for (size_t r = 0; r < ranges && next + 1 < in.size(); ++r, next += 2)
+    for (uint64_t v = in[next]; v <= in[next + 1]; ++v) out.push_back(v);
+  if (in[0] == ASCENDC_TPL_UI_MIX) out.insert(out.end(), in.begin() + std::min(next, in.size()), in.end());
+  return out;
+}
+
+namespace {
+bool Holds(const std::vector<uint64_t>& values, uint64_t v) {
+  return std::find(values.begin(), values.end(), v) != values.end();
+}
+}  // namespace
+
+uint64_t EncodeKey(const std::vector<Param>& declared, const std::vector<std::vector<Param>>& selected,
+                   std::initializer_list<uint64_t> args) {
+  uint64_t key = 0;
+  uint32_t bits = 0;
+  std::string spelled;
+  const uint64_t* arg = args.begin();
+  for (size_t i = 0; i < declared.size() && arg != args.end(); ++i, ++arg) {
+    const Param& p = declared[i];
+    uint64_t code = *arg;
+    if (p.type == ASCENDC_TPL_UINT) {
+      auto it = std::find(p.values.begin(), p.values.end(), *arg);
+      if (it == p.values.end())
+        throw SimError(Status::TILING_ERROR, "GET_TPL_TILING_KEY: value " + std::to_string(*arg) + " of " + p.name +
+                                                 " is not among its ASCENDC_TPL_UINT_DECL values");
+      code = static_cast<uint64_t>(it - p.values.begin());
+    }
+    key |= code << bits;
+    bits += p.bitWidth;
+    spelled += std::string(spelled.empty() ? "" : ", ") + p.name + "=" + std::to_string(*arg);
+  }
+  if (bits > 64) throw SimError(Status::TILING_ERROR, "GET_TPL_TILING_KEY: the key needs " + std::to_string(bits) + " bits");
+  // A combination holds the args when each parameter it selects has the arg among its values.
+  auto holds = [&](const std::vector<Param>& combination) {
+    for (const Param& s : combination) {
+      if (s.type == ASCENDC_TPL_KERNEL_TYPE) continue;
+      const uint64_t* a = args.begin();
+      for (size_t i = 0; i < declared.size() && a != args.end(); ++i, ++a)
+        if (std::string(declared[i].name) == s.name && !Holds(s.values, *a)) return false;
+    }
+    return true;
+  };
+  if (!selected.empty() && std::none_of(selected.begin(), selected.end(), holds))
+    throw SimError(Status::TILING_ERROR, "tiling key " + std::to_string(key) + " (" + spelled +
+                                             ") is in no ASCENDC_TPL_SEL combination: no kernel is built for it");
+  return key;
+}
+
+}  // namespace ascendc_sim::tpl

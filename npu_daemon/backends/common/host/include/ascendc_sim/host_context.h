@@ -26,7 +26,8 @@ enum DataType : int32_t {
   DT_STRING = 13, DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17,
   DT_QINT8 = 18, DT_QINT16 = 19, DT_QINT32 = 20, DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23,
   DT_STRING_REF = 24, DT_DUAL = 25, DT_VARIANT = 26, DT_INT4 = 29, DT_UINT1 = 30, DT_INT2 = 31, DT_UINT2 = 32,
-  DT_COMPLEX32 = 33, DT_MAX = 34,
+  DT_COMPLEX32 = 33, DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36, DT_FLOAT8_E8M0 = 37,
+  DT_FLOAT6_E3M2 = 38, DT_FLOAT6_E2M3 = 39, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41, DT_MAX = 42,
 };
 enum Format : int32_t { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_FRACTAL_NZ = 29 };  // graph/types.h numbering
 
@@ -74,6 +75,11 @@ class Operator {};
 
 // The framework's name for the same query (graph/types.h); tiling code calls it unqualified via ADL.
 inline int32_t GetSizeByDataType(DataType t) { return DataTypeBytes(t); }
+// Bytes of n elements (graph/types.h); -1 for a type without a byte size.
+inline int64_t GetSizeInBytes(int64_t n, DataType t) {
+  const int32_t bytes = DataTypeBytes(t);
+  return bytes < 0 || n < 0 ? -1 : n * bytes;
+}
 
 }  // namespace ge
 
@@ -241,8 +247,13 @@ class TilingContext {
   ge::graphStatus SetTilingKey(uint64_t k) { tilingKey_ = k; return ge::GRAPH_SUCCESS; }
   uint64_t GetTilingKey() const { return tilingKey_; }
   TilingData* GetRawTilingData() { return &raw_; }
+  // The tiling data as a T, whose size it becomes (as the framework's: null when T does not fit).
   template <typename T>
-  T* GetTilingData() { return reinterpret_cast<T*>(raw_.GetData()); }
+  T* GetTilingData() {
+    if (raw_.GetCapacity() < sizeof(T)) return nullptr;
+    raw_.SetDataSize(sizeof(T));
+    return reinterpret_cast<T*>(raw_.GetData());
+  }
   size_t* GetWorkspaceSizes(size_t n);
   size_t GetWorkspaceNum() const { return workspaces_.size(); }
   fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }

@@ -1,0 +1,39 @@
+// Platform queries of the CANN op base (opbase's op_common/op_host/util/platform_util.h), over
+// a TilingContext or TilingParseContext: the SoC preset's numbers through PlatformAscendC.
+#pragma once
+
+#include "op_common/log/log.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace Ops {
+namespace Base {
+
+template <typename T>
+uint32_t GetAivCoreNum(const T* context) {
+  return context == nullptr ? 0 : platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAiv();
+}
+template <typename T>
+uint32_t GetAicCoreNum(const T* context) {
+  return context == nullptr ? 0 : platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAic();
+}
+template <typename T>
+uint32_t GetUbSize(const T* context) {
+  if (context == nullptr) return 0;
+  uint64_t ub = 0;
+  platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
+  return static_cast<uint32_t>(ub);
+}
+template <typename T>
+uint32_t GetWorkspaceSize(const T* context) {
+  return context == nullptr ? 0 : platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetLibApiWorkSpaceSize();
+}
+// Fixed on the A2 family: the UB block (32 B), a vector register's width (256 B), the cache line.
+template <typename T>
+uint32_t GetUbBlockSize(const T*) { return 32U; }
+template <typename T>
+uint32_t GetVRegSize(const T*) { return 256U; }
+template <typename T>
+uint32_t GetCacheLineSize(const T*) { return 256U; }
+
+}  // namespace Base
+}  // namespace Ops

@@ -1,0 +1,101 @@
+"""The hicann/ops-math operator layout and template tiling keys, on an operator of our own
+(tests/corpus/ops_math/math/scale_tpl): op_host/<op>_tiling.cpp + <op>_def.cpp, the tiling data
+struct and the template key in op_kernel/, a kernel entry templated on (mode, negate)."""
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from ascend_gym.corpus import build_package, find_ops
+from ascend_gym.package import OperatorSpec
+from ascend_gym.protocol import EvalRequest, Stage, Status
+from npu_daemon.backends.common import kernel_view, template_key
+
+OPS_MATH = Path(__file__).parent / "ops_math"
+SPEC = OperatorSpec.model_validate(tomllib.loads((OPS_MATH / "scale_tpl.toml").read_text()))
+
+
+def package(cases=None):
+    (source,) = find_ops(OPS_MATH)
+    spec = SPEC if cases is None else SPEC.model_copy(update={"cases": cases})
+    pkg = build_package(source, spec)
+    pkg.files["reference.py"] = (OPS_MATH / "reference.py").read_text()
+    return pkg
+
+
+def evaluate(pkg, tmp_path):
+    from npu_daemon.backends.sim import SimBackend
+
+    request = EvalRequest(
+        run_id="t", package=pkg, soc="Ascend910B4", stages=[Stage.COMPILE, Stage.CHECK]
+    )
+    return SimBackend().evaluate(request, tmp_path)
+
+
+def test_the_runner_reads_the_layout_and_leaves_other_folders_out():
+    (source,) = find_ops(OPS_MATH)
+    assert (source.op, source.rel) == ("scale_tpl", "math/scale_tpl")
+    pkg = package()
+    spec = pkg.spec
+    assert spec.host_file == "op_host/scale_tpl_tiling.cpp"
+    assert spec.host_sources == ["op_host/scale_tpl_def.cpp"]  # not the graph-mode infershape
+    assert spec.tiling_header == "op_kernel/scale_tpl_tiling_data.h"
+    assert spec.kernel_file == "op_kernel/scale_tpl.cpp"
+    assert (spec.op_type, spec.kernel) == ("ScaleTpl", "scale_tpl")
+    assert not any(p.startswith(("tests/", "op_api/")) for p in pkg.files)
+    assert kernel_view.kernel_type(pkg) == "KERNEL_TYPE_AIV_ONLY"
+
+
+def test_key_encoding_follows_the_declaration_bit_layout():
+    # The key header as the ASCENDC_TPL_PRE preprocessing leaves it (macros expanded).
+    pre = (
+        "@@ASCENDC_TPL_ARGS_DECL_ScaleTpl@@ = {@@ASCENDC_TPL_UINT_DECL_mode@@ = {2, 2, 1, 1, 2, 7},"
+        " @@ASCENDC_TPL_BOOL_DECL_negate@@ = {0, 1}};"
+        "@@ASCENDC_TPL_LISTS@@ = {@@{@@ASCENDC_TPL_UINT_SEL_mode@@ = {1, 1, 7},"
+        " @@ASCENDC_TPL_BOOL_SEL_negate@@ = {0, 1}},"
+        " @@{@@ASCENDC_TPL_UINT_SEL_mode@@ = {0, 1, 2, 2}, @@ASCENDC_TPL_BOOL_SEL_negate@@ = {0}}, };"
+    )
+    declared, built = template_key.instances(pre)
+    assert [(p.kind, p.name, p.bits, p.values) for p in declared] == [
+        ("UINT", "mode", 2, (1, 2, 7)),
+        ("BOOL", "negate", 1, (0, 1)),
+    ]
+    # mode takes bits 0-1 (its index among 1, 2, 7), negate bit 2.
+    assert {i.values: i.key for i in built} == {
+        (1, 0): 0,
+        (1, 1): 4,
+        (7, 0): 2,
+        (7, 1): 6,
+        (2, 0): 1,
+    }
+
+
+def test_each_key_runs_its_own_instance(tmp_path):
+    result = evaluate(package(), tmp_path)
+    assert result.status == Status.OK, result.message
+    assert [c.passed for c in result.cases] == [True, True, True]  # x*1, x*-7, x*2
+
+
+@pytest.mark.parametrize(
+    ("attrs", "status", "text"),
+    [
+        # Declared, not selected: (mode 2, negate) is key 1 | 1 << 2 = 5.
+        (
+            {"mode": 2, "negate": True},
+            Status.TILING_ERROR,
+            "tiling key 5 (mode=2, negate=1) is in no ASCENDC_TPL_SEL",
+        ),
+        (
+            {"mode": 3},
+            Status.TILING_ERROR,
+            "value 3 of mode is not among its ASCENDC_TPL_UINT_DECL values",
+        ),
+        ({"raw_key": 3}, Status.RUNTIME_ERROR, "tiling key 3 has no kernel instance"),
+    ],
+)
+def test_a_key_outside_the_selection_fails_cleanly(tmp_path, attrs, status, text):
+    case = SPEC.cases[0].model_copy(update={"attrs": attrs})
+    result = evaluate(package([case]), tmp_path)
+    assert result.status == status
+    assert text in result.message
