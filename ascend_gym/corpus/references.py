@@ -107,6 +107,9 @@ def neg_second_half(input):
     return np.concatenate([input[..., :h], -input[..., h:]], axis=-1)
 
 
+# ---- hicann/ops-nn experimental activations ------------------------------------------------------
+
+
 # ---- binary and n-ary elementwise -------------------------------------------------------------
 def add(x, y):
     return x.astype(np.float64) + y if x.dtype.kind == "f" else (x + y).astype(x.dtype)
@@ -661,6 +664,9 @@ def layer_norm(x, gamma, beta, epsilon):
 
 def gather(x1, indices, validate_indices, batch_dims, is_preprocessed, negative_index_support):
     return x1[indices]
+
+
+# ---- hicann/ops-nn experimental losses, norms, optimisers, indexing, pooling, quantisation --------
 
 
 # ---- BLAS level 1, norms, reductions, top-k ------------------------------------------------------

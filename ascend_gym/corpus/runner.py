@@ -109,9 +109,15 @@ def cause(outcome: OpOutcome) -> str:
     return f"{outcome.status}: {' '.join(text.split())[:150]}"
 
 
+def source(outcome: OpOutcome) -> str:
+    """Where the operator comes from: the first directory of its path under the corpus root
+    (one directory per repository)."""
+    return outcome.path.split("/", 1)[0]
+
+
 def summary(outcomes: list[OpOutcome], top: int = 12) -> str:
-    """The table: operators found, tried (have a spec), compiled, all cases correct, statuses and
-    the most frequent failure causes."""
+    """The table: operators found, tried (have a spec), compiled, all cases correct, statuses, the
+    counts per source and the most frequent failure causes."""
     tried = [o for o in outcomes if o.tried]
     n = len(tried)
 
@@ -131,6 +137,16 @@ def summary(outcomes: list[OpOutcome], top: int = 12) -> str:
     ]
     for status, k in Counter(o.status for o in tried).most_common():
         lines.append(f"| {status} | {k} |")
+    sources = sorted({source(o) for o in tried})
+    if len(sources) > 1:
+        lines += ["", "| source | tried | compiled | all cases correct |", "|---|---|---|---|"]
+        for name in sources:
+            mine = [o for o in tried if source(o) == name]
+            passed = sum(o.passed for o in mine)
+            lines.append(
+                f"| {name} | {len(mine)} | {sum(o.compiled for o in mine)} | "
+                f"{passed} ({100 * passed / len(mine):.0f} %) |"
+            )
     failures = Counter(cause(o) for o in tried if not o.passed)
     if failures:
         lines += ["", "| top failure causes | operators |", "|---|---|"]

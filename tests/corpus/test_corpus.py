@@ -64,6 +64,8 @@ def test_runner_counts_and_table(tmp_path):
     assert "| compiled | 1 (50 %) |" in table
     assert "| all cases correct | 1 (50 %) |" in table
     assert "| COMPILE_ERROR: kernel: error: ‘…’ was not declared in this scope | 1 |" in table
+    assert "| vendor_a | 1 | 1 | 1 (100 %) |" in table  # per source: one directory per repository
+    assert "| vendor_b | 1 | 0 | 0 (0 %) |" in table
 
 
 def test_cli_run_writes_json_and_rejects_a_missing_directory(tmp_path, capsys):

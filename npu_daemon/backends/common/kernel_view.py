@@ -193,6 +193,7 @@ TILING_HEADER_DEPS = [
     "map",
     "register/tilingdata_base.h",
     "tiling/tiling_api.h",
+    "tiling/platform/platform_ascendc.h",  # host structs beside the TilingData name SocVersion
 ]
 
 

@@ -19,6 +19,7 @@
 #include "ascendc_sim/vec_compare.h"
 #include "ascendc_sim/vec_reduce.h"
 #include "ascendc_sim/vec_sort.h"
+#include "ascendc_sim/vec_transdata.h"
 #include "ascendc_sim/adv_math.h"
 #include "ascendc_sim/adv_reduce.h"
 #include "ascendc_sim/adv_norm.h"

@@ -7,6 +7,9 @@
 namespace AscendC {
 
 struct DataCopyParams {
+  DataCopyParams() = default;
+  DataCopyParams(uint16_t count, uint16_t len, uint16_t srcStrideIn, uint16_t dstStrideIn)
+      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
   uint16_t blockCount = 1;  // bursts, [1, 4095]
   uint16_t blockLen = 0;    // 32 B blocks per burst, [1, 65535]
   uint16_t srcStride = 0;   // 32 B blocks between bursts

@@ -55,6 +55,9 @@ template <typename T>
 struct IsSameType<T, T> : TrueType {};
 
 using ::printf;
+// The library's device printf (the device prints after the kernel ends; here at once).
+template <typename... Args>
+__aicore__ inline void PRINTF(const char* fmt, Args... args) { ::printf(fmt, args...); }
 // The leading `;` keeps the official template's `this->tileNum = tileNum ASSERT(...);` compiling, and
 // the block one without a `;` after it (cann-ops mul_sigmoid), as both do on the device where ASSERT
 // is empty; the cost is that `if (c) ASSERT(x);` checks x always.
