@@ -70,6 +70,20 @@ __aicore__ inline void PRINTF(const char* fmt, Args... args) { ::printf(fmt, arg
 
 }  // namespace AscendC
 
+// ascendc_assert (asc-devkit utils/debug/asc_assert.h) is on by default on the device, unlike
+// ASSERT: a false condition prints its message and stops the kernel. The message is reported as
+// its format string (the arguments are not formatted).
+namespace ascendc_sim {
+template <typename... Args>
+[[noreturn]] inline void AscendcAssertFail(const SrcLoc& loc, const char* expr, const char* fmt = "", const Args&...) {
+  Fail(Status::RUNTIME_ERROR, loc, "ascendc_assert(%s) failed: %s", expr, fmt);
+}
+}  // namespace ascendc_sim
+#define ascendc_assert(expr, ...)                                                                        \
+  do {                                                                                                   \
+    if (!(expr)) ::ascendc_sim::AscendcAssertFail(::ascendc_sim::SrcLoc::here(), #expr, ##__VA_ARGS__); \
+  } while (0)
+
 // Kernels call these unqualified outside `using namespace AscendC`, as the toolchain allows.
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
