@@ -20,6 +20,7 @@
 #include "ascendc_sim/vec_reduce.h"
 #include "ascendc_sim/vec_sort.h"
 #include "ascendc_sim/vec_transdata.h"
+#include "ascendc_sim/adv_index.h"
 #include "ascendc_sim/adv_math.h"
 #include "ascendc_sim/adv_reduce.h"
 #include "ascendc_sim/adv_norm.h"

@@ -53,6 +53,15 @@ template <typename T, typename U>
 struct IsSameType : FalseType {};
 template <typename T>
 struct IsSameType<T, T> : TrueType {};
+// The library's std-like utilities (AscendC::Std, asc-devkit include/utils/std).
+namespace Std {
+using std::is_same;
+using std::is_same_v;
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> min(T a, U b) { return b < a ? b : a; }
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> max(T a, U b) { return a < b ? b : a; }
+}  // namespace Std
 
 using ::printf;
 // The library's device printf (the device prints after the kernel ends; here at once).
@@ -70,19 +79,12 @@ __aicore__ inline void PRINTF(const char* fmt, Args... args) { ::printf(fmt, arg
 
 }  // namespace AscendC
 
-// ascendc_assert (asc-devkit utils/debug/asc_assert.h) is on by default on the device, unlike
-// ASSERT: a false condition prints its message and stops the kernel. The message is reported as
-// its format string (the arguments are not formatted).
-namespace ascendc_sim {
-template <typename... Args>
-[[noreturn]] inline void AscendcAssertFail(const SrcLoc& loc, const char* expr, const char* fmt = "", const Args&...) {
-  Fail(Status::RUNTIME_ERROR, loc, "ascendc_assert(%s) failed: %s", expr, fmt);
-}
-}  // namespace ascendc_sim
-#define ascendc_assert(expr, ...)                                                                        \
-  do {                                                                                                   \
-    if (!(expr)) ::ascendc_sim::AscendcAssertFail(::ascendc_sim::SrcLoc::here(), #expr, ##__VA_ARGS__); \
-  } while (0)
+// The library's device assert (asc-devkit utils/debug/asc_assert.h), active unless a build turns
+// dumps off: a failed one stops the kernel, its message left out here.
+#define ascendc_assert(expr, ...)                                                                            \
+  (static_cast<bool>(expr) ? void(0)                                                                         \
+                           : ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
+                                                 "ascendc_assert(%s) failed", #expr))
 
 // Kernels call these unqualified outside `using namespace AscendC`, as the toolchain allows.
 using AscendC::GetBlockIdx;

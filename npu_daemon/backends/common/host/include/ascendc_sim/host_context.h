@@ -29,7 +29,11 @@ enum DataType : int32_t {
   DT_COMPLEX32 = 33, DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36, DT_FLOAT8_E8M0 = 37,
   DT_FLOAT6_E3M2 = 38, DT_FLOAT6_E2M3 = 39, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41, DT_MAX = 42,
 };
-enum Format : int32_t { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_FRACTAL_NZ = 29 };  // graph/types.h numbering
+enum Format : int32_t {  // graph/types.h numbering
+  FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_HWCN = 16,
+  FORMAT_NDHWC = 27, FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_DHWCN = 31, FORMAT_NDC1HWC0 = 32,
+  FORMAT_FRACTAL_Z_3D = 33, FORMAT_NCL = 47,
+};
 
 // The shape type of the host tiling helpers (GetSoftMaxMaxTmpSize, ...).
 class Shape {

@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "graph/c_types.h"  // the C_DT_* values DTYPE parameters name, reachable as in CANN
+
 #define ASCENDC_TPL_AIV_ONLY 0
 #define ASCENDC_TPL_AIC_ONLY 1
 #define ASCENDC_TPL_MIX_AIV_1_0 4
