@@ -30,7 +30,7 @@ _DTYPES = re.compile(
 )
 _ENTRY = re.compile(r"__global__\s+(?:__aicore__\s+)?void\s+(\w+)\s*\(")
 # Host files that are not the tiling: graph-mode inference and protos, the aclnn / l0 API layers.
-_HOST_SKIP = ("_infershape", "_infer_shape", "_proto", "aclnn_", "_l0.")
+_HOST_SKIP = ("_infershape", "_infer_shape", "_infer_datatype", "_proto", "aclnn_", "_l0.")
 
 
 @dataclass(frozen=True)

@@ -22,16 +22,17 @@ def test_dump_tensor_runs_and_checks_its_range(kernel):
   GlobalTensor<float> xg; xg.SetGlobalBuffer((__gm__ float*)x, 8); DumpTensor(xg, 9, 4); ub.Out(z, a, 8);"""
     r = kernel(body, {"x": x}, {"z": ("float32", (8,))}, prelude=UB_HELPERS).ok()
     np.testing.assert_array_equal(r.outputs["z"], x)
-    r = kernel(
-        "Ub ub; LocalTensor<float> a = ub.Alloc<float>(8); DumpTensor(a, 1, 9);",
-        {"x": x},
-        {"z": ("float32", (8,))},
-        prelude=UB_HELPERS,
-    )
-    assert (
-        r.status == "RUNTIME_ERROR"
-        and "DumpTensor of 9 elements from a 8-element tensor" in r.message
-    )
+    # More elements than the tensor holds print the UB after it (the documentation bounds only
+    # the printed total): a warning, an error when strict; past the UB an error.
+    over = "Ub ub; LocalTensor<float> a = ub.Alloc<float>(8); DumpTensor(a, 1, 9);"
+    text = "DumpTensor of 9 elements from a 8-element tensor"
+    lax = kernel(over, {"x": x}, {"z": ("float32", (8,))}, prelude=UB_HELPERS, strict=False)
+    assert lax.status == "OK" and any(text in w for w in lax.result.get("warnings", []))
+    r = kernel(over, {"x": x}, {"z": ("float32", (8,))}, prelude=UB_HELPERS)
+    assert r.status == "RUNTIME_ERROR" and text in r.message
+    past = "Ub ub; LocalTensor<float> a = ub.Alloc<float>(8); DumpTensor(a, 1, 1 << 20);"
+    r = kernel(past, {"x": x}, {"z": ("float32", (8,))}, prelude=UB_HELPERS, strict=False)
+    assert r.status == "RUNTIME_ERROR" and "runs past the UB" in r.message, r.message
 
 
 def test_assert_after_an_expression_compiles_and_still_checks(kernel):

@@ -1,6 +1,6 @@
 // High-level element-wise math APIs (docs/ascendc.md API 7): Sigmoid, Tanh, Sin, Cos, Erf, Sign, Log,
-// Log2, Log10, Atan, Exp<T, taylorLevel>, Power, Gelu, FasterGelu, Silu, Swish, Floor, Ceil, Round,
-// ClampMax, ClampMin.
+// Log2, Log10, Atan, Tan, Exp<T, taylorLevel>, Power, Gelu, FasterGelu, Silu, Swish, Floor, Ceil,
+// Round, Trunc, ClampMax, ClampMin, and ArithProgression.
 //
 // Each is evaluated in float and rounded once to T. The real library expands them into several
 // basic vector instructions; the trace records that many instructions (`steps`) over the same
@@ -60,6 +60,14 @@ inline float FasterGelu(float x) { return x / (1.0f + std::exp(-1.702f * std::fa
   }                                                                                                                     \
   }
 
+// The hyperbolic functions and their inverses, and Asin, of adv_api/math; step counts as the
+// functions of like cost below (Atan for the inverse ones).
+ASCENDC_SIM_ADV_UNARY(Asin, 12, std::asin(x))
+ASCENDC_SIM_ADV_UNARY(Sinh, 6, std::sinh(x))
+ASCENDC_SIM_ADV_UNARY(Cosh, 6, std::cosh(x))
+ASCENDC_SIM_ADV_UNARY(Asinh, 8, std::asinh(x))
+ASCENDC_SIM_ADV_UNARY(Acosh, 8, std::acosh(x))
+ASCENDC_SIM_ADV_UNARY(Atanh, 8, std::atanh(x))
 ASCENDC_SIM_ADV_UNARY(Sigmoid, 4, ascendc_sim::math::Sigmoid(x))
 ASCENDC_SIM_ADV_UNARY(Tanh, 5, std::tanh(x))
 ASCENDC_SIM_ADV_UNARY(Sin, 8, std::sin(x))
@@ -67,6 +75,7 @@ ASCENDC_SIM_ADV_UNARY(Cos, 8, std::cos(x))
 ASCENDC_SIM_ADV_UNARY(Erf, 8, std::erf(x))
 ASCENDC_SIM_ADV_UNARY(Atan, 12, std::atan(x))
 ASCENDC_SIM_ADV_UNARY(Acos, 14, std::acos(x))  // pi/2 - Asin: Asin's polynomial and a subtraction
+ASCENDC_SIM_ADV_UNARY(Tan, 12, std::tan(x))
 ASCENDC_SIM_ADV_UNARY(Sign, 3, ascendc_sim::math::Sign(x))
 ASCENDC_SIM_ADV_UNARY(Log, 1, std::log(x))
 ASCENDC_SIM_ADV_UNARY(Log2, 2, std::log2(x))
@@ -77,6 +86,7 @@ ASCENDC_SIM_ADV_UNARY(Silu, 4, x * ascendc_sim::math::Sigmoid(x))
 ASCENDC_SIM_ADV_UNARY(Floor, 1, std::floor(x))
 ASCENDC_SIM_ADV_UNARY(Ceil, 1, std::ceil(x))
 ASCENDC_SIM_ADV_UNARY(Round, 1, std::nearbyint(x))  // half to even
+ASCENDC_SIM_ADV_UNARY(Trunc, 2, std::trunc(x))
 #undef ASCENDC_SIM_ADV_UNARY
 
 namespace AscendC {
@@ -219,5 +229,18 @@ __aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, co
                                            const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
                                            ASCENDC_SIM_LOC) {
   ascendc_sim::SelectWithBytesMask(dst, src1, src0, false, mask, sharedTmpBuffer, info, loc);
+}
+}  // namespace AscendC
+
+namespace AscendC {
+// ArithProgression (asc-devkit adv_api/index): dst[i] = firstValue + i * diffValue for i < count
+// (half, float, int16_t, int32_t); each element is computed exactly and rounded once to T.
+template <typename T>
+__aicore__ inline void ArithProgression(const LocalTensor<T>& dst, const T firstValue, const T diffValue, const int32_t count,
+                                        ASCENDC_SIM_LOC) {
+  auto wide = [](T v) { if constexpr (std::is_integral_v<T>) return static_cast<double>(v); else return static_cast<double>(static_cast<float>(v)); };
+  const double first = wide(firstValue), diff = wide(diffValue);
+  ascendc_sim::Fill(ascendc_sim::Op::kVecUnary, "ArithProgression", dst, ascendc_sim::CountLanes<T>(count), {},
+                    [first, diff](uint64_t i) { return static_cast<T>(first + static_cast<double>(i) * diff); }, loc);
 }
 }  // namespace AscendC

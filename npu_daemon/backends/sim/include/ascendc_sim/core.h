@@ -271,6 +271,7 @@ struct CoreRegisters {
   uint64_t maxMinSpr = 0;  // last max/min reduction: value bits (low 32), element index (high 32)
   uint64_t accVal = 0;     // ACC_VAL: the last ReduceSum's result bits (low 16 or 32)
   float deqScale = 1.0f;   // SetDeqScale(half): the int32 -> half Cast multiplies by it
+  uint64_t cmpMask[2] = {0, 0};  // CMPMASK: Compare without dst writes it, Select<T, VSEL_CMPMASK_SPR> reads it
 };
 
 // What a finished core hands the performance model: which core it was and what it issued.

@@ -380,7 +380,13 @@ void DumpValues(const char* where, uint32_t desc, const T* data, uint32_t n) {
 namespace AscendC {
 template <typename T>
 __aicore__ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, ASCENDC_SIM_LOC) {
-  ASCENDC_SIM_CHECK(dumpSize <= tensor.GetSize(), loc, "DumpTensor of %u elements from a %u-element tensor", dumpSize, tensor.GetSize());
+  // The documentation bounds only the printed total (30 KB): more elements than the tensor holds
+  // print the UB that follows it, which the device reads without complaint while it is UB.
+  ASCENDC_SIM_CHECK(tensor.UbAddr() + static_cast<uint64_t>(dumpSize) * sizeof(T) <=
+                        ascendc_sim::CurrentCore().Local().Size(ascendc_sim::LocalBuf::kUB),
+                    loc, "DumpTensor of %u elements from UB address %u runs past the UB", dumpSize, tensor.UbAddr());
+  ASCENDC_SIM_WARN_UNLESS(dumpSize <= tensor.GetSize(), loc, "DumpTensor of %u elements from a %u-element tensor prints the UB after it",
+                          dumpSize, tensor.GetSize());
   ascendc_sim::DumpValues("UB", desc, tensor.Data(), dumpSize);
 }
 template <typename T>

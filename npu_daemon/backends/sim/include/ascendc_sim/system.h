@@ -1,6 +1,8 @@
 // System values and kernel-entry macros: block index, tiling data, tiling keys, workspaces.
 #pragma once
 
+#include <atomic>
+
 #include "ascendc_sim/core.h"
 #include "register/tilingdata_base.h"
 
@@ -38,6 +40,18 @@ __aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); 
 __aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
 __aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+// A compiler barrier (kfc_comm.h of asc-devkit): orders the core's scalar memory accesses, no instruction.
+__aicore__ inline void Barrier() { std::atomic_signal_fence(std::memory_order_seq_cst); }
+
+// AscendC::Std, the library's freestanding subset of std the kernels use: min and max of two
+// values of possibly different types (the conditional's common type), is_same.
+namespace Std {
+template <typename T, typename U>
+__aicore__ inline constexpr auto min(const T& a, const U& b) { return a < b ? a : b; }
+template <typename T, typename U>
+__aicore__ inline constexpr auto max(const T& a, const U& b) { return a > b ? a : b; }
+using std::is_same;
+}  // namespace Std
 __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
 // The library's compile-time type traits (kernel_utils of asc-devkit): kernels branch with

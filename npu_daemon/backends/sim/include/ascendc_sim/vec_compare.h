@@ -102,6 +102,38 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
                            loc);
 }
 
+// ---- Compare into the CMPMASK register: one repeat, bit e = lane e (inactive lanes 0) -------------
+}  // namespace AscendC
+namespace ascendc_sim {
+template <typename T>
+void CompareToRegister(const AscendC::LocalTensor<T>& a, const AscendC::LocalTensor<T>& b, AscendC::CMPMODE mode, const Lanes& l,
+                       const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
+  const Stride sa = Blocks<T>({p.src0BlkStride, p.src0RepStride}), sb = Blocks<T>({p.src1BlkStride, p.src1RepStride});
+  IssueVector(Op::kVecCompare, "Compare", l, {{a.UbAddr(), a.GetSize(), sizeof(T), sa, false}, {b.UbAddr(), b.GetSize(), sizeof(T), sb, false}},
+              sizeof(T), loc);
+  uint64_t* bits = CurrentCore().Registers().cmpMask;
+  bits[0] = bits[1] = 0;
+  const T* x = a.Data();
+  const T* y = b.Data();
+  for (uint32_t e = 0; e < l.perRepeat; ++e)
+    if (l.Active(0, e) && CmpLane(x[l.Offset(0, e, sa)], y[l.Offset(0, e, sb)], mode)) bits[e / 64] |= 1ull << (e % 64);
+}
+}  // namespace ascendc_sim
+namespace AscendC {
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode, const uint64_t mask,
+                               const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::CompareToRegister(src0, src1, mode,
+                                 isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, 1, loc) : ascendc_sim::RegisterMaskLanes<T>(1, loc), p,
+                                 loc);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode, const uint64_t mask[],
+                               const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::CompareToRegister(src0, src1, mode,
+                                 isSetMask ? ascendc_sim::MaskLanes<T>(mask, 1, loc) : ascendc_sim::RegisterMaskLanes<T>(1, loc), p, loc);
+}
+
 // ---- operator forms: dst = a < b, a > b, a == b, a <= b, a >= b, a != b ------------------------------
 // Compare over all of a's elements into dst's bit mask, as the library's symbol overloads do.
 template <typename T>
@@ -224,6 +256,29 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
       const uint32_t bit = mode == SELMODE::VSEL_CMPMASK_SPR ? e : r * l.perRepeat + e;
       d[l.Offset(r, e, sd)] = (m[bit / 8] >> (bit % 8)) & 1u ? a[l.Offset(r, e, sa)] : b[l.Offset(r, e, sb)];
     }
+}
+
+// Select with the CMPMASK register (mode 0): every repeat, under the vector mask, takes lane e from
+// src0 where register bit e is set.
+template <typename T, SELMODE selMode>
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint8_t repeatTime,
+                              const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  static_assert(selMode == SELMODE::VSEL_CMPMASK_SPR, "Select without a mask tensor: the CMPMASK register mode");
+  ascendc_sim::Lanes l = ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({p.dstBlkStride, p.dstRepStride});
+  const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
+  const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Select", l,
+                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false},
+                            {src1.UbAddr(), src1.GetSize(), sizeof(T), sb, false}},
+                           sizeof(T), loc);
+  const uint64_t* bits = ascendc_sim::CurrentCore().Registers().cmpMask;
+  T* d = dst.Data();
+  const T* a = src0.Data();
+  const T* b = src1.Data();
+  for (uint32_t r = 0; r < l.repeats; ++r)
+    for (uint32_t e = 0; e < l.perRepeat; ++e)
+      if (l.Active(r, e)) d[l.Offset(r, e, sd)] = (bits[e / 64] >> (e % 64)) & 1u ? a[l.Offset(r, e, sa)] : b[l.Offset(r, e, sb)];
 }
 
 // VSEL_TENSOR_SCALAR_MODE by repeats: the mask walks bit by bit across repeats, as the tensor mode's.

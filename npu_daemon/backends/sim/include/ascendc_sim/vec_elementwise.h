@@ -41,7 +41,11 @@ inline Stride SrcStride(const AscendC::UnaryRepeatParams& p) { return {p.srcBlkS
 
 template <typename T>
 Lanes RegisterMaskLanes(uint32_t repeatTime, const SrcLoc& loc) {
-  return MaskLanes<T>(CurrentCore().Registers().mask, repeatTime, loc);
+  // A 32-bit op reads the low mask register; the high one stays as ResetMask or a 128-lane
+  // continuous mask left it (full).
+  const uint64_t* reg = CurrentCore().Registers().mask;
+  const uint64_t bits[2] = {reg[0], sizeof(T) == 2 ? reg[1] : 0};
+  return MaskLanes<T>(bits, repeatTime, loc);
 }
 
 template <typename T>

@@ -45,6 +45,7 @@ class OpImplRegisterV2 {
   OpImplRegisterV2& InferShapeRange(F) { return *this; }
   template <typename... A>
   OpImplRegisterV2& InputsDataDependency(A...) { return *this; }
+  OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
   OpImplRegisterV2& PrivateAttr(const char*, ...) { return *this; }
   OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
 

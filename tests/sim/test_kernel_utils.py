@@ -1,0 +1,48 @@
+"""Kernel utilities real operators call, on kernels of our own: ArithProgression (built block by
+block as the library builds it, so a float sequence carries the additions' rounding),
+AscendC::Std, PRINTF and ascendc_assert."""
+
+import numpy as np
+from conftest import UB_HELPERS
+
+
+def test_arith_progression_int_and_float(kernel):
+    body = """Ub ub; LocalTensor<int32_t> a = ub.Alloc<int32_t>(200); LocalTensor<float> f = ub.Alloc<float>(200);
+  ArithProgression<int32_t>(a, 5, -3, 200);
+  ArithProgression<float>(f, 0.1f, 0.3f, 200);
+  SYNC(); ub.Out(z, a, 200); ub.Out(w, f, 200);"""
+    run = kernel(
+        body, {}, {"z": ("int32", (200,)), "w": ("float32", (200,))}, prelude=UB_HELPERS
+    ).ok()
+    np.testing.assert_array_equal(run.outputs["z"], 5 - 3 * np.arange(200))
+    # The library's order: 8 scalar values, 7 blocks added one after another (+ 8 * 0.3 each),
+    # then whole repeats (+ 64 * 0.3), each addition rounded to float.
+    f32 = np.float32
+    want = np.empty(200, f32)
+    want[:8] = f32(0.1) + f32(0.3) * np.arange(8, dtype=f32)
+    for n in range(8, 64, 8):
+        want[n : n + 8] = want[n - 8 : n] + f32(f32(0.3) * f32(8))
+    for n in range(64, 200, 64):
+        k = min(64, 200 - n)
+        want[n : n + k] = want[n - 64 : n - 64 + k] + f32(f32(0.3) * f32(64))
+    np.testing.assert_array_equal(run.outputs["w"], want)
+
+
+def test_std_helpers_and_printf(kernel):
+    body = """Ub ub; LocalTensor<int32_t> a = ub.Alloc<int32_t>(8);
+  static_assert(Std::is_same<int32_t, int>::value && !AscendC::Std::is_same_v<float, int>, "");
+  Duplicate(a, (int32_t)(Std::min(7, 9L) + AscendC::Std::max(2u, 3u)), 8);
+  AscendC::PRINTF("progress %d\\n", 1);
+  SYNC(); ub.Out(z, a, 8);"""
+    run = kernel(body, {}, {"z": ("int32", (8,))}, prelude=UB_HELPERS).ok()
+    np.testing.assert_array_equal(run.outputs["z"], 10)
+
+
+def test_a_failed_ascendc_assert_stops_the_kernel(kernel):
+    body = """Ub ub; LocalTensor<int32_t> a = ub.Alloc<int32_t>(8);
+  ascendc_assert(GetBlockNum() == 1, "one block");
+  ascendc_assert(GetBlockIdx() > 0, "block %d is not first", 0);
+  Duplicate(a, 1, 8); SYNC(); ub.Out(z, a, 8);"""
+    run = kernel(body, {}, {"z": ("int32", (8,))}, prelude=UB_HELPERS)
+    assert run.status == "RUNTIME_ERROR"
+    assert "ascendc_assert(GetBlockIdx() > 0) failed" in run.message
