@@ -1,6 +1,6 @@
 // High-level element-wise math APIs (docs/ascendc.md API 7): Sigmoid, Tanh, Sin, Cos, Erf, Sign, Log,
 // Log2, Log10, Atan, Tan, Exp<T, taylorLevel>, Power, Gelu, FasterGelu, Silu, Swish, Floor, Ceil,
-// Round, Trunc, ClampMax, ClampMin, and ArithProgression.
+// Round, Trunc, ClampMax, ClampMin (ArithProgression: adv_index.h).
 //
 // Each is evaluated in float and rounded once to T. The real library expands them into several
 // basic vector instructions; the trace records that many instructions (`steps`) over the same
@@ -229,18 +229,5 @@ __aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, co
                                            const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
                                            ASCENDC_SIM_LOC) {
   ascendc_sim::SelectWithBytesMask(dst, src1, src0, false, mask, sharedTmpBuffer, info, loc);
-}
-}  // namespace AscendC
-
-namespace AscendC {
-// ArithProgression (asc-devkit adv_api/index): dst[i] = firstValue + i * diffValue for i < count
-// (half, float, int16_t, int32_t); each element is computed exactly and rounded once to T.
-template <typename T>
-__aicore__ inline void ArithProgression(const LocalTensor<T>& dst, const T firstValue, const T diffValue, const int32_t count,
-                                        ASCENDC_SIM_LOC) {
-  auto wide = [](T v) { if constexpr (std::is_integral_v<T>) return static_cast<double>(v); else return static_cast<double>(static_cast<float>(v)); };
-  const double first = wide(firstValue), diff = wide(diffValue);
-  ascendc_sim::Fill(ascendc_sim::Op::kVecUnary, "ArithProgression", dst, ascendc_sim::CountLanes<T>(count), {},
-                    [first, diff](uint64_t i) { return static_cast<T>(first + static_cast<double>(i) * diff); }, loc);
 }
 }  // namespace AscendC
