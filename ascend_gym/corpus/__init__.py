@@ -102,8 +102,8 @@ def _ops_math_files(root: Path, op: str) -> dict[str, str] | None:
         f"op_host/{op}_tiling.h",
         f"op_host/arch22/{op}_tiling.h",
     )
-    if header is None:  # named after another op (cast_v3's cast_tiling_data.h)
-        data = sorted((root / kernel).parent.glob("*_tiling_data.h"))
+    if header is None:  # named after another op (cast_v3's cast_tiling_data.h), or in a subfolder
+        data = sorted((root / kernel).parent.rglob("*_tiling_data.h"))
         header = data[0].relative_to(root).as_posix() if len(data) == 1 else None
     return {"host_file": host, "tiling_header": header or "", "kernel_file": kernel}
 

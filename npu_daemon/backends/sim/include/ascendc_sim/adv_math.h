@@ -1,6 +1,6 @@
 // High-level element-wise math APIs (docs/ascendc.md API 7): Sigmoid, Tanh, Sin, Cos, Erf, Sign, Log,
 // Log2, Log10, Atan, Tan, Exp<T, taylorLevel>, Power, Gelu, FasterGelu, Silu, Swish, Floor, Ceil,
-// Round, Trunc, ClampMax, ClampMin (ArithProgression: adv_index.h).
+// Round, Trunc, ClampMax and ClampMin (ArithProgression: adv_index.h).
 //
 // Each is evaluated in float and rounded once to T. The real library expands them into several
 // basic vector instructions; the trace records that many instructions (`steps`) over the same
@@ -231,3 +231,4 @@ __aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, co
   ascendc_sim::SelectWithBytesMask(dst, src1, src0, false, mask, sharedTmpBuffer, info, loc);
 }
 }  // namespace AscendC
+

@@ -43,15 +43,6 @@ __aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return 
 // A compiler barrier (kfc_comm.h of asc-devkit): orders the core's scalar memory accesses, no instruction.
 __aicore__ inline void Barrier() { std::atomic_signal_fence(std::memory_order_seq_cst); }
 
-// AscendC::Std, the library's freestanding subset of std the kernels use: min and max of two
-// values of possibly different types (the conditional's common type), is_same.
-namespace Std {
-template <typename T, typename U>
-__aicore__ inline constexpr auto min(const T& a, const U& b) { return a < b ? a : b; }
-template <typename T, typename U>
-__aicore__ inline constexpr auto max(const T& a, const U& b) { return a > b ? a : b; }
-using std::is_same;
-}  // namespace Std
 __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
 // The library's compile-time type traits (kernel_utils of asc-devkit): kernels branch with
