@@ -1,6 +1,6 @@
 """Kernel APIs the hicann/ops-math experimental operators (m to z) use that our headers lacked, each
-on a kernel of our own against numpy: Tan and Trunc (advanced math), ArithProgression,
-AscendC::Std (min, max, is_same) and Barrier."""
+on a kernel of our own against numpy: Tan and Trunc (advanced math), Barrier (with AscendC::Std
+around it), Compare into the CMPMASK register and the Select that reads it."""
 
 import numpy as np
 from conftest import UB_HELPERS
@@ -27,18 +27,7 @@ def test_tan_and_trunc_with_and_without_a_shared_buffer(kernel):
     np.testing.assert_array_equal(r["zb"][256:], np.trunc(y))
 
 
-def test_arith_progression_int32_and_float(kernel):
-    body = """Ub ub; LocalTensor<int32_t> i = ub.Alloc<int32_t>(336); LocalTensor<float> f = ub.Alloc<float>(64);
-  ArithProgression<int32_t>(i, -7, 3, 333);
-  ArithProgression<float>(f, 0.5f, 0.25f, 64);
-  SYNC(); ub.Out(zi, i, 336); ub.Out(zf, f, 64);"""
-    out = {"zi": ("int32", (336,)), "zf": ("float32", (64,))}
-    r = kernel(body, {}, out, prelude=UB_HELPERS).ok().outputs
-    np.testing.assert_array_equal(r["zi"][:333], -7 + 3 * np.arange(333))
-    np.testing.assert_array_equal(r["zf"], 0.5 + 0.25 * np.arange(64, dtype=np.float32))
-
-
-def test_std_min_max_is_same_and_barrier(kernel):
+def test_barrier_between_std_min_max_is_same(kernel):
     body = """Ub ub; LocalTensor<int32_t> o = ub.Alloc<int32_t>(8);
   uint32_t big = 70000; int16_t small = -3;
   o.SetValue(0, Std::min(big, 5u));
