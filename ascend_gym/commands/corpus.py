@@ -18,6 +18,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
     run.add_argument("--soc", default="Ascend910B4")
     run.add_argument("--quiet", action="store_true", help="no line per operator")
+    run.add_argument(
+        "--any-soc",
+        action="store_true",
+        help="also try operators whose OpDef registers only SoCs without the A2 AI core",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
             detail = f"  {o.message.splitlines()[0][:200]}" if o.message else ""
             print(f"{o.status:<14} {o.path}{detail}", flush=True)
 
-    outcomes = runner.run(args.src, jobs=args.jobs, soc=args.soc, progress=progress)
+    outcomes = runner.run(
+        args.src, jobs=args.jobs, soc=args.soc, progress=progress, any_soc=args.any_soc
+    )
     print(runner.summary(outcomes))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

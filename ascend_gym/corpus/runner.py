@@ -12,23 +12,31 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ascend_gym.corpus import OpSource, build_package, find_ops, load_spec
+from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import EvalRequest, Stage, Status
 
 NO_SPEC = "NO_SPEC"  # no spec of ours for this operator name: not tried
+# The OpDef registers only SoCs without the simulated AI core (AICore().AddConfig): the toolchain
+# builds no kernel of it for an A2, so it is not tried unless asked for.
+OTHER_SOC = "OTHER_SOC"
 SPEC_ERROR = "SPEC_ERROR"  # our spec or reference raised: a fault of ours, not of the operator
+# AddConfig names of the SoCs with the AI core the presets model (A2's dav-c220, which the A3,
+# ascend910_93, shares).
+A2_CONFIGS = {"ascend910b", "ascend910_93"}
+_ADD_CONFIG = re.compile(r"\bAddConfig\(\s*\"(\w+)\"")
 
 
 class OpOutcome(BaseModel):
     op: str
     path: str
-    status: str  # a protocol Status value, or NO_SPEC
+    status: str  # a protocol Status value, NO_SPEC or OTHER_SOC
     message: str = ""
     cases: int = 0
     cases_passed: int = 0
 
     @property
     def tried(self) -> bool:
-        return self.status != NO_SPEC
+        return self.status not in (NO_SPEC, OTHER_SOC)
 
     @property
     def compiled(self) -> bool:
@@ -42,7 +50,13 @@ class OpOutcome(BaseModel):
         return self.status == Status.OK.value
 
 
-def evaluate(source: OpSource, soc: str = "Ascend910B4") -> OpOutcome:
+def registered_socs(package: OperatorPackage) -> set[str]:
+    """The SoCs the OpDef adds configs for (none found: the op does not say)."""
+    host = "\n".join(t for p, t in package.files.items() if p.startswith("op_host/"))
+    return set(_ADD_CONFIG.findall(host))
+
+
+def evaluate(source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False) -> OpOutcome:
     """Compile and check one implementation on every case of our spec (no timing stage)."""
     from npu_daemon.backends.sim import SimBackend  # the simulator only when running
 
@@ -50,6 +64,14 @@ def evaluate(source: OpSource, soc: str = "Ascend910B4") -> OpOutcome:
     if spec is None:
         return OpOutcome(op=source.op, path=source.rel, status=NO_SPEC)
     package = build_package(source, spec)
+    socs = registered_socs(package)
+    if socs and not socs & A2_CONFIGS and not any_soc:
+        return OpOutcome(
+            op=source.op,
+            path=source.rel,
+            status=OTHER_SOC,
+            message=f"its OpDef registers {', '.join(sorted(socs))} only",
+        )
     request = EvalRequest(
         run_id="corpus", package=package, soc=soc, stages=[Stage.COMPILE, Stage.CHECK]
     )
@@ -75,11 +97,12 @@ def run(
     jobs: int = 1,
     soc: str = "Ascend910B4",
     progress: Callable[[OpOutcome], None] | None = None,
+    any_soc: bool = False,
 ) -> list[OpOutcome]:
     """Every custom op under `src`, evaluated `jobs` at a time, in path order."""
 
     def one(source: OpSource) -> OpOutcome:
-        outcome = evaluate(source, soc)
+        outcome = evaluate(source, soc, any_soc)
         if progress:
             progress(outcome)
         return outcome
@@ -128,7 +151,8 @@ def summary(outcomes: list[OpOutcome], top: int = 12) -> str:
         "| corpus | count |",
         "|---|---|",
         f"| custom-op directories found | {len(outcomes)} |",
-        f"| tried (a spec of ours for the operator) | {n} |",
+        f"| registered for other SoCs only (not tried) | {sum(o.status == OTHER_SOC for o in outcomes)} |",
+        f"| tried (a spec of ours, registered for the A2) | {n} |",
         f"| compiled | {pct(sum(o.compiled for o in tried))} |",
         f"| all cases correct | {pct(sum(o.passed for o in tried))} |",
         "",

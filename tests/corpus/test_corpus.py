@@ -13,7 +13,7 @@ from ascend_gym import suite
 from ascend_gym.cli import main
 from ascend_gym.corpus import build_package, find_ops, load_spec, spec_names
 from ascend_gym.corpus.importer import toml_value
-from ascend_gym.corpus.runner import NO_SPEC, run, summary
+from ascend_gym.corpus.runner import NO_SPEC, OTHER_SOC, evaluate, run, summary
 
 SRC = Path(__file__).parent / "src"
 
@@ -60,12 +60,25 @@ def test_runner_counts_and_table(tmp_path):
     assert "SqrtEverything" in outcomes["sqrt"].message
     table = summary(list(outcomes.values()))
     assert "| custom-op directories found | 3 |" in table
-    assert "| tried (a spec of ours for the operator) | 2 |" in table
+    assert "| tried (a spec of ours, registered for the A2) | 2 |" in table
     assert "| compiled | 1 (50 %) |" in table
     assert "| all cases correct | 1 (50 %) |" in table
     assert "| COMPILE_ERROR: kernel: error: ‘…’ was not declared in this scope | 1 |" in table
     assert "| vendor_a | 1 | 1 | 1 (100 %) |" in table  # per source: one directory per repository
     assert "| vendor_b | 1 | 0 | 0 (0 %) |" in table
+
+
+def test_an_operator_registered_for_other_socs_only_is_not_tried_unless_asked(tmp_path):
+    root = tmp_path / "vendor_c" / "Neg"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    host = root / "op_host" / "neg.cpp"
+    host.write_text(host.read_text().replace('AddConfig("ascend910b")', 'AddConfig("ascend310b")'))
+    (op,) = find_ops(tmp_path)
+    outcome = evaluate(op)
+    assert (outcome.status, outcome.tried) == (OTHER_SOC, False)
+    assert "ascend310b only" in outcome.message
+    assert "| registered for other SoCs only (not tried) | 1 |" in summary([outcome])
+    assert evaluate(op, any_soc=True).status == "OK"
 
 
 def test_cli_run_writes_json_and_rejects_a_missing_directory(tmp_path, capsys):
