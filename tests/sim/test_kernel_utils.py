@@ -1,6 +1,6 @@
 """Kernel utilities real operators call, on kernels of our own: ArithProgression (built block by
 block as the library builds it, so a float sequence carries the additions' rounding),
-AscendC::Std, PRINTF and ascendc_assert."""
+AscendC::Std, PRINTF, ascendc_assert and the TQue forms that fill a held tensor."""
 
 import numpy as np
 from conftest import UB_HELPERS
@@ -46,3 +46,21 @@ def test_a_failed_ascendc_assert_stops_the_kernel(kernel):
     run = kernel(body, {}, {"z": ("int32", (8,))}, prelude=UB_HELPERS)
     assert run.status == "RUNTIME_ERROR"
     assert "ascendc_assert(GetBlockIdx() > 0) failed" in run.message
+
+
+def test_que_forms_that_fill_a_tensor_the_caller_holds(kernel):
+    x = np.arange(64, dtype=np.float32)
+    body = """TPipe pipe; TQue<TPosition::VECIN, 1> q; pipe.InitBuffer(q, 1, 256);
+  GlobalTensor<float> gx, gz; gx.SetGlobalBuffer((__gm__ float*)x, 64); gz.SetGlobalBuffer((__gm__ float*)z, 64);
+  LocalTensor<float> t;
+  q.AllocTensor<float>(t);
+  DataCopy(t, gx, 64);
+  q.EnQue(t);
+  LocalTensor<float> u;
+  q.DeQue<float>(u);
+  Muls(u, u, 2.0f, 64);
+  SetFlag<HardEvent::V_MTE3>(0); WaitFlag<HardEvent::V_MTE3>(0);
+  DataCopy(gz, u, 64);
+  q.FreeTensor(u);"""
+    run = kernel(body, {"x": x}, {"z": ("float32", (64,))}).ok()
+    np.testing.assert_array_equal(run.outputs["z"], 2 * x)

@@ -293,6 +293,11 @@ class TQueBind : public TQueBase {
   __aicore__ uint8_t* DeQue(ASCENDC_SIM_LOC) {
     return ascendc_sim::CurrentCore().UbGuardPtr(Dequeue(kProducer, kConsumer, loc));
   }
+  // The forms that fill a tensor the caller holds (cast_v3 of hicann/ops-math).
+  template <typename T>
+  __aicore__ void AllocTensor(LocalTensor<T>& tensor, ASCENDC_SIM_LOC) { tensor = AllocTensor<T>(loc); }
+  template <typename T>
+  __aicore__ void DeQue(LocalTensor<T>& tensor, ASCENDC_SIM_LOC) { tensor = DeQue<T>(loc); }
   __aicore__ int32_t GetTensorCountInQue() const { return count_; }
   __aicore__ bool HasTensorInQue() const { return count_ > 0; }
   __aicore__ bool VacantInQue() const { return count_ < depth; }
