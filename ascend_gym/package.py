@@ -212,8 +212,10 @@ class OperatorSpec(BaseModel):
 
     def arg_shape(self, case: Case, arg: str) -> list[int]:
         """Outputs without an explicit shape take their aliased input's, else the first input's."""
+        if arg in case.shapes:  # (operators without inputs, or with absent ones, name theirs)
+            return case.shapes[arg]
         alias = next((o.alias for o in self.outputs if o.name == arg and o.alias), "")
-        return case.shapes.get(arg, case.shapes[alias or self.inputs[0].name])
+        return case.shapes[alias or self.inputs[0].name]
 
     def attr_values(self, case: Case) -> dict[str, Any]:
         return {a.name: case.attrs.get(a.name, a.default) for a in self.attrs}

@@ -74,6 +74,7 @@ ASCENDC_SIM_ADV_UNARY(Sin, 8, std::sin(x))
 ASCENDC_SIM_ADV_UNARY(Cos, 8, std::cos(x))
 ASCENDC_SIM_ADV_UNARY(Erf, 8, std::erf(x))
 ASCENDC_SIM_ADV_UNARY(Atan, 12, std::atan(x))
+ASCENDC_SIM_ADV_UNARY(Acos, 14, std::acos(x))  // pi/2 - Asin: Asin's polynomial and a subtraction
 ASCENDC_SIM_ADV_UNARY(Tan, 12, std::tan(x))
 ASCENDC_SIM_ADV_UNARY(Sign, 3, ascendc_sim::math::Sign(x))
 ASCENDC_SIM_ADV_UNARY(Log, 1, std::log(x))
