@@ -88,17 +88,28 @@ def _first(root: Path, *names: str) -> str | None:
 def _ops_math_files(root: Path, op: str) -> dict[str, str] | None:
     """host_file, tiling_header and kernel_file of an ops-math operator, or None if `root` is
     not one: the A2 sources at the top of op_host/ and op_kernel/, or under their arch22/."""
-    kernel = _first(root, f"op_kernel/{op}.cpp", f"op_kernel/arch22/{op}.cpp")
-    host = _first(root, f"op_host/{op}_tiling.cpp", f"op_host/arch22/{op}_tiling.cpp")
+    # An operator built for several architectures names its A2 files with an _arch22 suffix.
+    kernel = _first(
+        root, f"op_kernel/{op}_arch22.cpp", f"op_kernel/{op}.cpp", f"op_kernel/arch22/{op}.cpp"
+    )
+    host = _first(
+        root,
+        f"op_host/{op}_tiling.cpp",
+        f"op_host/arch22/{op}_tiling.cpp",
+        f"op_host/arch22/{op}_tiling_arch22.cpp",
+    )
     if host is None:
         others = sorted((root / "op_host").glob("*_tiling.cpp"))
         host = others[0].relative_to(root).as_posix() if len(others) == 1 else None
-    if kernel is None or host is None or (root / "op_host" / f"{op}_tiling.h").is_file():
+    custom_op_project = (root / "op_host" / f"{op}.cpp").is_file()  # the other layout
+    if kernel is None or host is None or custom_op_project:
         return None
     header = _first(
         root,
         f"op_kernel/{op}_tiling_data.h",
         f"op_kernel/arch22/{op}_tiling_data.h",
+        f"op_kernel/arch22/{op}_tiling_data_arch22.h",
+        f"op_kernel/{op}_tilingdata.h",
         f"op_host/{op}_tiling.h",
         f"op_host/arch22/{op}_tiling.h",
     )

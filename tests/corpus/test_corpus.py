@@ -145,3 +145,13 @@ def test_the_tiling_cache_tells_apart_which_host_files_are_compiled(tmp_path):
             (work / rel).write_text(text)
         paths.add(build.build_tiling(pkg, work, rt, 120)[0])
     assert len(paths) == 2
+
+
+def test_a_kernel_entry_defined_without_c_linkage_runs(tmp_path):
+    root = tmp_path / "vendor_d" / "Neg"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    kernel = root / "op_kernel" / "neg.cpp"
+    kernel.write_text(kernel.read_text().replace('extern "C" __global__', "__global__"))
+    (op,) = find_ops(tmp_path)
+    outcome = evaluate(op)
+    assert outcome.status == "OK", outcome.message

@@ -2,6 +2,7 @@
 (tests/corpus/ops_math/math/scale_tpl): op_host/<op>_tiling.cpp + <op>_def.cpp, the tiling data
 struct and the template key in op_kernel/, a kernel entry templated on (mode, negate)."""
 
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -107,3 +108,29 @@ def test_a_kernel_that_also_defines_the_plain_entry_gets_no_dispatcher():
     plain = '\nextern "C" __global__ __aicore__ void scale_tpl(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {}\n'
     pkg.files[pkg.kernel_path] += plain
     assert template_key.key_header(pkg) is None
+
+
+def test_a_tiling_header_in_op_host_or_an_arch22_suffix_keeps_the_layout(tmp_path):
+    root = tmp_path / "math" / "scale_tpl"
+    shutil.copytree(OPS_MATH / "math" / "scale_tpl", root)
+    (root / "op_host" / "scale_tpl_tiling.h").write_text("#pragma once\n")  # no op_host/<op>.cpp
+    (source,) = find_ops(tmp_path)
+    assert build_package(source, SPEC).spec.kernel_file == "op_kernel/scale_tpl.cpp"
+    (root / "op_kernel" / "scale_tpl.cpp").rename(root / "op_kernel" / "scale_tpl_arch22.cpp")
+    (root / "op_kernel" / "scale_tpl.cpp").write_text("// the Ascend 950 entry\n")
+    (source,) = find_ops(tmp_path)
+    assert build_package(source, SPEC).spec.kernel_file == "op_kernel/scale_tpl_arch22.cpp"
+
+
+def test_a_kernel_entry_without_c_linkage_is_found(tmp_path):
+    pkg = package()
+    entry = pkg.files[pkg.kernel_path]
+    assert 'extern "C"' not in entry  # the templated entry: the dispatcher gives it C linkage
+    plain = "__global__ __aicore__ void scale_plain(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {}"
+    pkg.files[pkg.kernel_path] = plain
+    pkg.spec.kernel = "scale_plain"
+    assert kernel_view.c_linkage(pkg) == [
+        'extern "C" __global__ __aicore__ void scale_plain(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t);'
+    ]
+    pkg.files[pkg.kernel_path] = 'extern "C" ' + plain
+    assert kernel_view.c_linkage(pkg) == []

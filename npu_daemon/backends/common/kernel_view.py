@@ -188,6 +188,23 @@ def entry_renames(entry: str) -> tuple[list[str], list[str]]:
     return [f"#define {entry} {inner}"], [f"-Wl,--defsym,{entry}={inner}"]
 
 
+_ENTRY_DEF = re.compile(
+    r'(extern\s+"C"\s+|template\s*<[^<>]*>\s*)?__global__\s+(?:__aicore__\s+)?void\s+(\w+)\s*\(([^)]*)\)'
+)
+
+
+def c_linkage(pkg: OperatorPackage) -> list[str]:
+    """A prelude line giving a C++-linkage kernel entry C linkage, so the harness finds it by name.
+
+    The device toolchain launches an entry whatever its linkage; some kernels define it without
+    `extern "C"`. A first declaration with C linkage makes the later definition inherit it.
+    """
+    for m in _ENTRY_DEF.finditer(pkg.files[pkg.kernel_path]):
+        if m[2] == pkg.spec.kernel:
+            return [] if m[1] else [f'extern "C" __global__ __aicore__ void {m[2]}({m[3]});']
+    return []
+
+
 # Headers a host tiling header may include; pulled in before the wrapping namespace (and
 # precompiled with kernel_operator.h, so a kernel compile does not parse them again).
 TILING_HEADER_DEPS = [

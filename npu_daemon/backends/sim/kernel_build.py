@@ -19,6 +19,7 @@ def build_kernel(
     """kernel.so for one set of DTYPE_<ARG> macros: returns (path, cache hit)."""
     defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
     rename, link_alias = kernel_view.entry_renames(pkg.spec.kernel)
+    rename += kernel_view.c_linkage(pkg)
     key = build.digest(
         rt.digest,
         *build.package_sources(pkg, "op_kernel"),
