@@ -68,12 +68,20 @@ def test_runner_counts_and_table(tmp_path):
     assert "| vendor_b | 1 | 0 | 0 (0 %) |" in table
 
 
-def test_an_operator_registered_for_other_socs_only_is_not_tried_unless_asked(tmp_path):
+def edited_neg(tmp_path: Path, file: str, old: str, new: str):
+    """vendor_a's Neg copied under tmp_path with one edit of one of its files."""
     root = tmp_path / "vendor_c" / "Neg"
     shutil.copytree(SRC / "vendor_a" / "Neg", root)
-    host = root / "op_host" / "neg.cpp"
-    host.write_text(host.read_text().replace('AddConfig("ascend910b")', 'AddConfig("ascend310b")'))
+    path = root / file
+    path.write_text(path.read_text().replace(old, new))
     (op,) = find_ops(tmp_path)
+    return op
+
+
+def test_an_operator_registered_for_other_socs_only_is_not_tried_unless_asked(tmp_path):
+    op = edited_neg(
+        tmp_path, "op_host/neg.cpp", 'AddConfig("ascend910b")', 'AddConfig("ascend310b")'
+    )
     outcome = evaluate(op)
     assert (outcome.status, outcome.tried) == (OTHER_SOC, False)
     assert "ascend310b only" in outcome.message
@@ -148,10 +156,6 @@ def test_the_tiling_cache_tells_apart_which_host_files_are_compiled(tmp_path):
 
 
 def test_a_kernel_entry_defined_without_c_linkage_runs(tmp_path):
-    root = tmp_path / "vendor_d" / "Neg"
-    shutil.copytree(SRC / "vendor_a" / "Neg", root)
-    kernel = root / "op_kernel" / "neg.cpp"
-    kernel.write_text(kernel.read_text().replace('extern "C" __global__', "__global__"))
-    (op,) = find_ops(tmp_path)
+    op = edited_neg(tmp_path, "op_kernel/neg.cpp", 'extern "C" __global__', "__global__")
     outcome = evaluate(op)
     assert outcome.status == "OK", outcome.message
