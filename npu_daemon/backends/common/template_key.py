@@ -47,7 +47,7 @@ _TEMPLATE_ENTRY = re.compile(
 )
 
 
-class KeyError_(ValueError):
+class TemplateKeyError(ValueError):
     """The key header or the entry is not one the generator understands (a compile error)."""
 
 
@@ -72,7 +72,7 @@ def _closing(text: str, open_brace: int) -> int:
         depth += {"{": 1, "}": -1}.get(text[i], 0)
         if depth == 0:
             return i
-    raise KeyError_("unbalanced braces in the preprocessed tiling key header")
+    raise TemplateKeyError("unbalanced braces in the preprocessed tiling key header")
 
 
 def _split(body: str) -> list[str]:
@@ -110,12 +110,14 @@ def _value(spelled: str) -> int:
             return _OPS[type(node.op)](ev(node.left), ev(node.right))
         if isinstance(node, ast.UnaryOp) and type(node.op) in _OPS:
             return _OPS[type(node.op)](ev(node.operand))
-        raise KeyError_(f"template key value '{spelled}' is not an integer constant")
+        raise TemplateKeyError(f"template key value '{spelled}' is not an integer constant")
 
     try:
         return ev(ast.parse(text.strip(), mode="eval").body)
     except SyntaxError:
-        raise KeyError_(f"template key value '{spelled}' is not an integer constant") from None
+        raise TemplateKeyError(
+            f"template key value '{spelled}' is not an integer constant"
+        ) from None
 
 
 def _uint_values(spelled: list[int]) -> tuple[int, ...]:
@@ -159,7 +161,7 @@ def instances(preprocessed: str) -> tuple[list[Param], list[Instance]]:
     the ASCENDC_TPL_PRE preprocessing leaves it."""
     decl = re.search(r"@@ASCENDC_TPL_ARGS_DECL_\w+@@\s*=\s*\{", preprocessed)
     if decl is None:
-        raise KeyError_("the tiling key header has no ASCENDC_TPL_ARGS_DECL")
+        raise TemplateKeyError("the tiling key header has no ASCENDC_TPL_ARGS_DECL")
     declared = list(
         _params(preprocessed[decl.end() : _closing(preprocessed, decl.end() - 1)], "DECL").values()
     )
@@ -182,7 +184,9 @@ def instances(preprocessed: str) -> tuple[list[Param], list[Instance]]:
         for combo in itertools.product(*axes):
             for p, v in zip(declared, combo):
                 if v not in p.values:
-                    raise KeyError_(f"ASCENDC_TPL_SEL selects {p.name}={v}, which is not declared")
+                    raise TemplateKeyError(
+                        f"ASCENDC_TPL_SEL selects {p.name}={v}, which is not declared"
+                    )
             key = encode(declared, combo)
             found.setdefault(key, Instance(key, combo, kernel_type))
     return declared, list(found.values())
@@ -216,7 +220,7 @@ def dispatcher(pkg: OperatorPackage, preprocessed: str) -> str:
     tparams, entry, params = _split(m[1]), m[2], m[3]
     declared, built = instances(preprocessed)
     if len(tparams) != len(declared):
-        raise KeyError_(
+        raise TemplateKeyError(
             f"kernel {entry} has {len(tparams)} template parameters, ASCENDC_TPL_ARGS_DECL declares {len(declared)}"
         )
     names = [re.findall(r"\w+", p)[-1] for p in _split(params)]
@@ -224,7 +228,7 @@ def dispatcher(pkg: OperatorPackage, preprocessed: str) -> str:
     def spell(tparam: str, p: Param, v: int) -> str:
         if re.match(r"(typename|class)\b", tparam):
             if v not in _CPP_TYPES:
-                raise KeyError_(f"{p.name}: no kernel type for dtype {v}")
+                raise TemplateKeyError(f"{p.name}: no kernel type for dtype {v}")
             return _CPP_TYPES[v]
         return ("true" if v else "false") if p.kind == "BOOL" else str(v)
 

@@ -88,7 +88,7 @@ def with_dispatcher(
     build.compile_candidate(cmd, cwd, out, "tiling key header", timeout_s)
     try:
         dispatch = template_key.dispatcher(pkg, out.read_text())
-    except template_key.KeyError_ as e:
+    except template_key.TemplateKeyError as e:
         raise build.BuildError("kernel", f"{header}: {e}") from None
     path = Path(pkg.kernel_path)
     text = (workdir / source).read_text()
