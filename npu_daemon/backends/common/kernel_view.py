@@ -155,15 +155,18 @@ def without_launches(source: str) -> str:
     return _LAUNCH.sub(r"\1(", source)
 
 
-def keyed_tiling_source(pkg: OperatorPackage, workdir: Path, tag: str) -> str:
+def keyed_tiling_source(
+    pkg: OperatorPackage, workdir: Path, tag: str, host_gxx: bool = False
+) -> str:
     """The kernel file to compile: the package's own, or a copy with per-key TilingData bound
-    and host launch statements made calls.
+    (and, for a host g++ compile, host launch statements made calls).
 
     The copy sits beside the original (so relative includes resolve alike) under a name carrying
     `tag`, so that concurrent compiles of the same package never share it."""
     structs = registered_tiling(pkg)[1]
     source = pkg.files[pkg.kernel_path]
-    bound = without_launches(bind_keyed_tiling(source, structs) if structs else source)
+    bound = bind_keyed_tiling(source, structs) if structs else source
+    bound = without_launches(bound) if host_gxx else bound
     if bound == source:
         return pkg.kernel_path
     path = Path(pkg.kernel_path)

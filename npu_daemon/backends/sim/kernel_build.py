@@ -45,7 +45,7 @@ def build_kernel(
                 ]
             )
         )
-        source = kernel_view.keyed_tiling_source(pkg, workdir, key[:16])
+        source = kernel_view.keyed_tiling_source(pkg, workdir, key[:16], host_gxx=True)
         if header := template_key.key_header(pkg):
             source = with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
         cmd = [
