@@ -119,6 +119,11 @@ def _ops_math_files(root: Path, op: str) -> dict[str, str] | None:
     return {"host_file": host, "tiling_header": header or "", "kernel_file": kernel}
 
 
+def host_sources_text(files: dict[str, str]) -> str:
+    """The op_host files of a package, joined: where the OpDef and the tiling are read from."""
+    return "\n".join(t for p, t in files.items() if p.startswith("op_host/"))
+
+
 def spec_names() -> list[str]:
     return sorted(p.stem for p in SPEC_DIR.glob("*.toml"))
 
@@ -150,7 +155,7 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
         "kernel_file": f"op_kernel/{source.op}.cpp",
     }
     host = layout["host_file"]
-    host_text = "\n".join(t for p, t in files.items() if p.startswith("op_host/"))
+    host_text = host_sources_text(files)
     # The project's op_host/CMakeLists.txt takes the .cpp files of op_host itself
     # (aux_source_directory is not recursive): an editor's autosaves in a subdirectory
     # (.ipynb_checkpoints/*-checkpoint.cpp) are not part of the build.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascend_gym.corpus import OpSource, build_package, find_ops, load_spec
+from ascend_gym.corpus import OpSource, build_package, find_ops, host_sources_text, load_spec
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import EvalRequest, Stage, Status
 
@@ -52,8 +52,7 @@ class OpOutcome(BaseModel):
 
 def registered_socs(package: OperatorPackage) -> set[str]:
     """The SoCs the OpDef adds configs for (none found: the op does not say)."""
-    host = "\n".join(t for p, t in package.files.items() if p.startswith("op_host/"))
-    return set(_ADD_CONFIG.findall(host))
+    return set(_ADD_CONFIG.findall(host_sources_text(package.files)))
 
 
 def evaluate(source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False) -> OpOutcome:

@@ -433,15 +433,27 @@ __aicore__ inline bool PopStackBuffer(LocalTensor<T>& pop, ASCENDC_SIM_LOC) {
   return true;
 }
 
+}  // namespace AscendC
+
+namespace ascendc_sim {
+// The UB byte address of a kernel's pointer into the UB (GetPhyAddr, as a pointer or its value), checked.
+inline uint32_t UbAddrOf(uintptr_t ptr, const char* api, const SrcLoc& loc) {
+  Core& core = CurrentCore();
+  const uintptr_t base = reinterpret_cast<uintptr_t>(core.UbGuardPtr(0));
+  ASCENDC_SIM_CHECK(ptr >= base && ptr - base < core.Local().Size(LocalBuf::kUB), loc,
+                    "%s: address %#llx is not in the UB (take it from a UB LocalTensor's GetPhyAddr)", api,
+                    static_cast<unsigned long long>(ptr));
+  return static_cast<uint32_t>(ptr - base);
+}
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
 // The UB tensor of `count` elements at a raw `__ubuf__` pointer a kernel took with GetPhyAddr (the
 // library's `*Impl` functions take such pointers).
 template <typename T>
 __aicore__ inline LocalTensor<T> UbTensorAt(const T* ptr, uint32_t count, TPosition pos, const SrcLoc& loc) {
-  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-  const uintptr_t at = reinterpret_cast<uintptr_t>(ptr), base = reinterpret_cast<uintptr_t>(core.UbGuardPtr(0));
-  ASCENDC_SIM_CHECK(at >= base && at - base < core.Local().Size(ascendc_sim::LocalBuf::kUB), loc,
-                    "a __ubuf__ pointer outside the UB (not taken from a UB LocalTensor's GetPhyAddr)");
-  return LocalTensor<T>(static_cast<uint32_t>(at - base), count, pos);
+  return LocalTensor<T>(ascendc_sim::UbAddrOf(reinterpret_cast<uintptr_t>(ptr), "__ubuf__ pointer", loc), count, pos);
 }
 
 }  // namespace AscendC

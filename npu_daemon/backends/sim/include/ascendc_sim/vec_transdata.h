@@ -40,16 +40,6 @@ struct TransDataTo5HDParams {
 
 namespace ascendc_sim {
 
-// The UB byte address of a kernel's pointer into the UB (GetPhyAddr), checked.
-inline uint32_t UbAddrOf(uintptr_t ptr, const char* api, const SrcLoc& loc) {
-  Core& core = CurrentCore();
-  const uintptr_t base = reinterpret_cast<uintptr_t>(core.UbGuardPtr(0));
-  ASCENDC_SIM_CHECK(ptr >= base && ptr - base < core.Local().Size(LocalBuf::kUB), loc,
-                    "%s: address %#llx is not in the UB (take it from a UB LocalTensor's GetPhyAddr)", api,
-                    static_cast<unsigned long long>(ptr));
-  return static_cast<uint32_t>(ptr - base);
-}
-
 // The instruction on UB byte addresses. `lists` are the UB ranges holding the address lists, when
 // the instruction reads them from the UB.
 template <typename T>
