@@ -428,6 +428,9 @@ def build_tiling(
             f"-I{rt.host_pch_dir}",
             f"-I{HOST_INCLUDE_DIR}",
             "-Iop_host",
+            # ops-nn's tiling include path names its common/inc/op_host too, so its tilings
+            # include those helpers by their bare names ("tiling_util.h").
+            f"-I{HOST_INCLUDE_DIR / 'op_host'}",
             *repo_root_flags(pkg, cwd),
             "-include",
             HOST_PCH,

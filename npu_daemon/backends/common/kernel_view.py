@@ -251,12 +251,13 @@ def tiling_header_includes() -> list[str]:
 
 
 def toolkit_includes(pkg: OperatorPackage) -> list[str]:
-    """The host header's own includes of toolkit and system headers beyond TILING_HEADER_DEPS,
-    so that they too are parsed at global scope, not inside the wrapping namespace (a package
-    file it includes stays inside: it may hold more TilingData)."""
+    """The includes of toolkit and system headers beyond TILING_HEADER_DEPS of the host header
+    and of the package headers it includes, so that they too are parsed at global scope, not
+    inside the wrapping namespace (a package file it includes stays inside: it may hold more
+    TilingData)."""
     known = set(tiling_header_includes())
     found = []
-    for spelled in _INCLUDE.findall(pkg.files[pkg.tiling_header_path]):
+    for spelled in _INCLUDE.findall(tiling_header_text(pkg)):
         name = spelled[1:-1]
         line = f"#include {spelled}"
         if line not in known and line not in found and not any(p.endswith(name) for p in pkg.files):

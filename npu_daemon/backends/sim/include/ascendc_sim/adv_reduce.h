@@ -109,7 +109,7 @@ namespace ascendc_sim {
 // srcShape = {first, last}; with innerPad the last axis is stored padded to 32 B.
 template <typename T, typename P>
 void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                   const AscendC::LocalTensor<uint8_t>& tmp, const uint32_t srcShape[], bool innerPad, const SrcLoc& loc) {
+                   const AscendC::LocalTensor<uint8_t>* tmp, const uint32_t srcShape[], bool innerPad, const SrcLoc& loc) {
   const uint32_t rows = srcShape[0], cols = srcShape[1];
   const uint32_t align = 32 / sizeof(T);
   const uint32_t pitch = innerPad ? (cols + align - 1) / align * align : cols;
@@ -118,7 +118,7 @@ void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst,
   CheckElems(api, src, static_cast<uint64_t>(rows) * pitch, "source", loc);
   CheckElems(api, dst, outs, "destination", loc);
   AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(rows) * pitch, {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true},
-           {src.UbAddr(), static_cast<uint32_t>(rows * pitch * sizeof(T)), false}, loc, &tmp);
+           {src.UbAddr(), static_cast<uint32_t>(rows * pitch * sizeof(T)), false}, loc, tmp);
   const T* x = src.Data();
   T* d = dst.Data();
   for (uint32_t o = 0; o < outs; ++o) {
@@ -133,20 +133,36 @@ void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst,
 
 namespace AscendC {
 
+// Each with the caller's sharedTmpBuffer, or with the temporary space the library takes itself.
 template <typename T, typename pattern, bool isReuseSource = false>
 __aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                  const uint32_t srcShape[], bool srcInnerPad, ASCENDC_SIM_LOC) {
-  ascendc_sim::PatternReduce<T, pattern>("ReduceSum", ascendc_sim::Red::kSum, dst, src, sharedTmpBuffer, srcShape, srcInnerPad, loc);
+  ascendc_sim::PatternReduce<T, pattern>("ReduceSum", ascendc_sim::Red::kSum, dst, src, &sharedTmpBuffer, srcShape, srcInnerPad, loc);
+}
+template <typename T, typename pattern, bool isReuseSource = false>
+__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[], bool srcInnerPad,
+                                 ASCENDC_SIM_LOC) {
+  ascendc_sim::PatternReduce<T, pattern>("ReduceSum", ascendc_sim::Red::kSum, dst, src, nullptr, srcShape, srcInnerPad, loc);
 }
 template <typename T, typename pattern, bool isReuseSource = false>
 __aicore__ inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                  const uint32_t srcShape[], bool srcInnerPad, ASCENDC_SIM_LOC) {
-  ascendc_sim::PatternReduce<T, pattern>("ReduceMax", ascendc_sim::Red::kMax, dst, src, sharedTmpBuffer, srcShape, srcInnerPad, loc);
+  ascendc_sim::PatternReduce<T, pattern>("ReduceMax", ascendc_sim::Red::kMax, dst, src, &sharedTmpBuffer, srcShape, srcInnerPad, loc);
+}
+template <typename T, typename pattern, bool isReuseSource = false>
+__aicore__ inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[], bool srcInnerPad,
+                                 ASCENDC_SIM_LOC) {
+  ascendc_sim::PatternReduce<T, pattern>("ReduceMax", ascendc_sim::Red::kMax, dst, src, nullptr, srcShape, srcInnerPad, loc);
 }
 template <typename T, typename pattern, bool isReuseSource = false>
 __aicore__ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                  const uint32_t srcShape[], bool srcInnerPad, ASCENDC_SIM_LOC) {
-  ascendc_sim::PatternReduce<T, pattern>("ReduceMin", ascendc_sim::Red::kMin, dst, src, sharedTmpBuffer, srcShape, srcInnerPad, loc);
+  ascendc_sim::PatternReduce<T, pattern>("ReduceMin", ascendc_sim::Red::kMin, dst, src, &sharedTmpBuffer, srcShape, srcInnerPad, loc);
+}
+template <typename T, typename pattern, bool isReuseSource = false>
+__aicore__ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[], bool srcInnerPad,
+                                 ASCENDC_SIM_LOC) {
+  ascendc_sim::PatternReduce<T, pattern>("ReduceMin", ascendc_sim::Red::kMin, dst, src, nullptr, srcShape, srcInnerPad, loc);
 }
 
 // Broadcast<T, dim, axis>: dim 1 ([1] -> [n]) or 2 (axis 0: [1, n] -> [m, n]; axis 1: [m, 1] -> [m, n]).

@@ -11,6 +11,7 @@ namespace AscendC {
 
 using ascendc_sim::CacheMode;
 using ascendc_sim::SrcLoc;
+using TEventID = int8_t;  // an event id as TPipe hands them out (kernel_tensor_base.h)
 
 enum class TPosition : uint8_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM, TSCM, C2PIPE2GM, MAX };
 using QuePosition = TPosition;

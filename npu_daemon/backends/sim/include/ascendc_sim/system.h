@@ -81,6 +81,8 @@ __aicore__ inline void PRINTF(const char* fmt, Args... args) { ::printf(fmt, arg
     if (!(expr)) ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
                                      "ASSERT(%s) failed", #expr);                                         \
   }
+// Stops the AI core (asc-devkit kernel_operator_sys_var_intf.h; an assert in the library's CPU mode).
+__aicore__ inline void Trap(ASCENDC_SIM_LOC) { ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, loc, "Trap()"); }
 
 }  // namespace AscendC
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -65,7 +66,8 @@ inline int32_t DataTypeBytes(DataType t) {
     default: return -1;
   }
 }
-// Graph-mode types older OpDefs name in check-support and inference hooks (never called here).
+// Graph-mode types older OpDefs name in check-support and inference hooks (the simulator does not
+// call those).
 class AscendString {
  public:
   AscendString() = default;
@@ -76,7 +78,55 @@ class AscendString {
  private:
   std::string s_;
 };
-class Operator {};
+// A graph-mode tensor description (graph/tensor.h).
+class TensorDesc {
+ public:
+  TensorDesc() = default;
+  explicit TensorDesc(Shape shape, Format format = FORMAT_ND, DataType type = DT_FLOAT)
+      : shape_(std::move(shape)), format_(format), type_(type) {}
+  Shape GetShape() const { return shape_; }
+  void SetShape(const Shape& shape) { shape_ = shape; }
+  Format GetFormat() const { return format_; }
+  void SetFormat(Format format) { format_ = format; }
+  DataType GetDataType() const { return type_; }
+  void SetDataType(DataType type) { type_ = type; }
+
+ private:
+  Shape shape_;
+  Format format_ = FORMAT_ND;
+  DataType type_ = DT_FLOAT;
+};
+// A graph-mode operator: its inputs' and outputs' descriptions by name (an empty one for a name
+// it does not have, as the framework answers).
+class Operator {
+ public:
+  TensorDesc GetInputDesc(const std::string& name) const { return Find(inputs_, name); }
+  TensorDesc GetInputDescByName(const char* name) const { return Find(inputs_, name); }
+  TensorDesc GetOutputDesc(const std::string& name) const { return Find(outputs_, name); }
+  TensorDesc GetOutputDescByName(const char* name) const { return Find(outputs_, name); }
+  graphStatus UpdateInputDesc(const std::string& name, const TensorDesc& desc) { return Update(inputs_, name, desc); }
+  graphStatus UpdateOutputDesc(const std::string& name, const TensorDesc& desc) { return Update(outputs_, name, desc); }
+  size_t GetInputsSize() const { return inputs_.size(); }
+  size_t GetOutputsSize() const { return outputs_.size(); }
+
+ private:
+  using Descs = std::vector<std::pair<std::string, TensorDesc>>;
+  static TensorDesc Find(const Descs& descs, const std::string& name) {
+    for (const auto& d : descs)
+      if (d.first == name) return d.second;
+    return TensorDesc();
+  }
+  static graphStatus Update(Descs& descs, const std::string& name, const TensorDesc& desc) {
+    for (auto& d : descs)
+      if (d.first == name) {
+        d.second = desc;
+        return GRAPH_SUCCESS;
+      }
+    descs.emplace_back(name, desc);
+    return GRAPH_SUCCESS;
+  }
+  Descs inputs_, outputs_;
+};
 
 // The framework's name for the same query (graph/types.h); tiling code calls it unqualified via ADL.
 inline int32_t GetSizeByDataType(DataType t) { return DataTypeBytes(t); }
@@ -132,15 +182,31 @@ class StorageShape {
   Shape origin_, storage_;
 };
 
+// A tensor's origin and storage formats (exe_graph/runtime/storage_format.h): ND, the one format
+// the packages give.
+class StorageFormat {
+ public:
+  ge::Format GetOriginFormat() const { return origin_; }
+  ge::Format GetStorageFormat() const { return storage_; }
+  void SetOriginFormat(ge::Format f) { origin_ = f; }
+  void SetStorageFormat(ge::Format f) { storage_ = f; }
+
+ private:
+  ge::Format origin_ = ge::FORMAT_ND;
+  ge::Format storage_ = ge::FORMAT_ND;
+};
+
 class CompileTimeTensorDesc {
  public:
   ge::DataType GetDataType() const { return dtype_; }
-  ge::Format GetOriginFormat() const { return ge::FORMAT_ND; }
-  ge::Format GetStorageFormat() const { return ge::FORMAT_ND; }
+  const StorageFormat& GetFormat() const { return format_; }
+  ge::Format GetOriginFormat() const { return format_.GetOriginFormat(); }
+  ge::Format GetStorageFormat() const { return format_.GetStorageFormat(); }
   void SetDataType(ge::DataType t) { dtype_ = t; }
 
  private:
   ge::DataType dtype_ = ge::DT_UNDEFINED;
+  StorageFormat format_;
 };
 
 class Tensor {

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "ascendc_sim/host_context.h"
+#include "tiling/math/log_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_api.h"
 
@@ -40,7 +41,6 @@ ASCENDC_SIM_TMP_SIZE(Sin, 3)
 ASCENDC_SIM_TMP_SIZE(Cos, 3)
 ASCENDC_SIM_TMP_SIZE(Erf, 3)
 ASCENDC_SIM_TMP_SIZE(Sign, 1)
-ASCENDC_SIM_TMP_SIZE(Log, 1)
 ASCENDC_SIM_TMP_SIZE(Gelu, 2)
 ASCENDC_SIM_TMP_SIZE(FasterGelu, 2)
 ASCENDC_SIM_TMP_SIZE(Silu, 2)

@@ -14,6 +14,23 @@
 #include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
 
+namespace optiling {
+
+// Graph-mode checks an op files by kind and op type (metadef register/op_check.h): the graph
+// engine runs them to choose between implementations; the simulator builds no graph, so the
+// registration is accepted and none is run.
+#define FUNC_CHECK_SUPPORTED "check_supported"
+#define FUNC_OP_SELECT_FORMAT "op_select_format"
+#define FUNC_GET_OP_SUPPORT_INFO "get_op_support_info"
+#define FUNC_GET_SPECIFIC_INFO "get_op_specific_info"
+using OP_CHECK_FUNC = ge::graphStatus (*)(const ge::Operator& op, ge::AscendString& result);
+class OpCheckFuncHelper {
+ public:
+  OpCheckFuncHelper(const ge::AscendString&, const ge::AscendString&, OP_CHECK_FUNC) {}
+};
+
+}  // namespace optiling
+
 namespace ops {
 
 enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3, VIRTUAL = 4 };
@@ -101,8 +118,8 @@ class OpAICoreDef {
   // Graph-mode hooks (tiling parse, check support, format selection): accepted, not run here.
   template <typename F>
   OpAICoreDef& SetTilingParse(F) { return *this; }
-  template <typename F>
-  OpAICoreDef& SetCheckSupport(F) { return *this; }
+  OpAICoreDef& SetCheckSupport(optiling::OP_CHECK_FUNC f) { checkSupport_ = f; return *this; }
+  optiling::OP_CHECK_FUNC GetCheckSupport() const { return checkSupport_; }
   template <typename F>
   OpAICoreDef& SetOpSelectFormat(F) { return *this; }
   template <typename F>
@@ -113,6 +130,7 @@ class OpAICoreDef {
 
  private:
   TilingFunc tiling_ = nullptr;
+  optiling::OP_CHECK_FUNC checkSupport_ = nullptr;
   std::vector<std::string> socs_;
 };
 
