@@ -109,9 +109,11 @@ def run_kernel(
     host: str = HOST,
     tiling_h: str = TILING_H,
     strict: bool = True,
+    files: dict[str, str] | None = None,
 ) -> KernelRun:
     """Compile `prelude` + the kernel entry around `body` (which may use GET_TILING_DATA(t, tiling)), run it.
 
+    `files` adds package files (path -> text) beside the generated ones.
     Inputs are numpy arrays (bfloat16 as uint16 bits: pass a ("bfloat16", array) tuple), outputs are
     (dtype name, shape); the kernel sees GM_ADDR parameters named like the dicts' keys.
     """
@@ -144,6 +146,8 @@ def run_kernel(
     (root / "op_host" / "simk_tiling.h").write_text(tiling_h)
     (root / "op_host" / "simk.cpp").write_text(host)
     (root / "op_kernel" / "simk.cpp").write_text(kernel)
+    for path, text in (files or {}).items():  # more package files, by path in the package
+        (root / path).write_text(text)
     pkg = load_package(root)
     work = root  # the compilers run in the package directory
     rt = build.ensure_runtime()

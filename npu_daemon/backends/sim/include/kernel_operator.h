@@ -2,10 +2,15 @@
 // compiles unmodified with g++ -std=c++17; see ../../../../docs/simulator.md for what is modelled.
 #pragma once
 
-// The toolchain's core-architecture macro for the A2 (Ascend910B, dav-c220) cores every SoC preset
-// models: kernels pick their A2 code paths with `#if __CCE_AICORE__ == 220`.
+// The toolchain's core-architecture macros for the A2 (Ascend910B, dav-c220) cores every SoC preset
+// models: kernels pick their A2 code paths with `#if __CCE_AICORE__ == 220` or by __NPU_ARCH__
+// (2201 for the 910B's cores, asc-devkit .agent/skills/asc-api-ut-gen/references/foundations/
+// api-directory-map.md).
 #ifndef __CCE_AICORE__
 #define __CCE_AICORE__ 220
+#endif
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
 #endif
 
 #include "ascendc_sim/core.h"
