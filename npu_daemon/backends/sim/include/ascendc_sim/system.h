@@ -93,6 +93,11 @@ __aicore__ inline void Trap(ASCENDC_SIM_LOC) { ::ascendc_sim::Fail(::ascendc_sim
                            : ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
                                                  "ascendc_assert(%s) failed", #expr))
 
+// The library's internal check and log (asc-devkit impl/basic_api/kernel_log.h): only its CPU
+// debug build (ASCENDC_CPU_DEBUG) defines them; the device build leaves both empty, the condition
+// and the message unevaluated, so a kernel may call them with names it never declares.
+#define ASCENDC_ASSERT(cond, behavior)
+#define KERNEL_LOG(level, format, ...)
 // Kernels call these unqualified outside `using namespace AscendC`, as the toolchain allows.
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
@@ -164,6 +169,9 @@ enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MI
   decltype(type::member) var;                             \
   std::memcpy(&var, (tiling) + offsetof(type, member), sizeof(var))
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling) const type* name = reinterpret_cast<const type*>(tiling)
+// The qualifier the toolchain's generated tiling header gives the pointer above (asc-devkit
+// generate_tiling_code.py: const; GM is plain memory here), which kernels spell in parameters.
+#define __tiling_data_ptr__ const
 #define REGISTER_TILING_DEFAULT(tilingStruct) \
   static_assert(sizeof(::ascendc_sim::BindTiling<ASCENDC_SIM_OP_KEY, tilingStruct>) > 0, "tiling struct " #tilingStruct)
 #define REGISTER_TILING_FOR_TILINGKEY(expr, tilingStruct) static_assert(sizeof(tilingStruct) > 0, "")
