@@ -18,6 +18,7 @@ static ge::graphStatus SimkSupported(const ge::Operator& op, ge::AscendString& r
   result = ge::AscendString(ok ? "supported" : "unsupported");
   return ok ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
 }
+static int32_t SampleSupported(const ge::Operator&, ge::AscendString&) { return 0; }  // the samples' signature
 static int simk_check_registered = [] {
   optiling::OpCheckFuncHelper(FUNC_CHECK_SUPPORTED, "Simk", SimkSupported);
   return 0;
@@ -50,7 +51,12 @@ REPORTS = """  // Every report only logs: the tiling goes on.
   op.UpdateInputDesc("x", ge::TensorDesc(ge::Shape({2, 3})));
   ge::AscendString result;
   p[6] = op.GetInputDesc("x").GetShape().GetDim(1) * 10 + (SimkSupported(op, result) == ge::GRAPH_SUCCESS);
-  p[7] = op.GetInputDesc("y").GetShape().GetDimNum();  // a name it does not have: an empty description
+  ops::OpAICoreDef core, sample;
+  core.SetCheckSupport(SimkSupported);
+  sample.SetCheckSupport(SampleSupported);  // accepted, not kept
+  // A name it does not have gives an empty description.
+  p[7] = op.GetInputDesc("y").GetShape().GetDimNum() + 10 * (core.GetCheckSupport() == SimkSupported) +
+         100 * (sample.GetCheckSupport() == nullptr);
 """
 
 
@@ -64,7 +70,7 @@ def _words(body_host: str, kernel) -> list[int]:
 
 def test_reports_log_and_the_type_names_log_sizes_securec_and_graph_descs_answer(kernel):
     # Log2 of half: 1000 float intermediates (4000 B), at least one repeat; Log: none; 2 nodes.
-    assert _words(REPORTS, kernel) == [1, 1, 4000, 256, 20, 1, 31, 0]
+    assert _words(REPORTS, kernel) == [1, 1, 4000, 256, 20, 1, 31, 110]
 
 
 def test_a_report_inside_a_failed_check_fails_the_tiling(kernel):

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ascendc_sim/host_context.h"
@@ -26,7 +27,8 @@ namespace optiling {
 using OP_CHECK_FUNC = ge::graphStatus (*)(const ge::Operator& op, ge::AscendString& result);
 class OpCheckFuncHelper {
  public:
-  OpCheckFuncHelper(const ge::AscendString&, const ge::AscendString&, OP_CHECK_FUNC) {}
+  template <typename F>
+  OpCheckFuncHelper(const ge::AscendString&, const ge::AscendString&, F) {}
 };
 
 }  // namespace optiling
@@ -118,7 +120,12 @@ class OpAICoreDef {
   // Graph-mode hooks (tiling parse, check support, format selection): accepted, not run here.
   template <typename F>
   OpAICoreDef& SetTilingParse(F) { return *this; }
-  OpAICoreDef& SetCheckSupport(optiling::OP_CHECK_FUNC f) { checkSupport_ = f; return *this; }
+  // Kept when it has the framework's signature; one of another (the samples' int32_t) is accepted, not kept.
+  template <typename F>
+  OpAICoreDef& SetCheckSupport(F f) {
+    if constexpr (std::is_convertible_v<F, optiling::OP_CHECK_FUNC>) checkSupport_ = f;
+    return *this;
+  }
   optiling::OP_CHECK_FUNC GetCheckSupport() const { return checkSupport_; }
   template <typename F>
   OpAICoreDef& SetOpSelectFormat(F) { return *this; }
