@@ -72,8 +72,8 @@ __aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& s
 // stops as soon as one list runs out. Concat is the identity on the A2 (Sort reads the scores
 // themselves), Sort is Sort32, and Sort<T, true> then merges the 32-pair lists 4 at a time into one
 // (a UB copy and a MrgSort per round, as the library does). Extract splits pairs into scores and
-// indices with two GatherMasks; for half scores the index pass covers twice the pairs, as the
-// library's does.
+// indices in two select instructions, as the library's two GatherMasks do; for half scores its
+// index pass covers twice the pairs.
 
 namespace AscendC {
 
