@@ -18,6 +18,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascend_gym.cpp import device_branch
 from ascend_gym.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
 
 SPEC_DIR = Path(__file__).resolve().parent / "specs"
@@ -171,7 +172,7 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
     update: dict = {**layout, "host_sources": extra_hosts}
     if m := _OP_ADD.search(host_text):
         update["op_type"] = m.group(1)
-    if m := _ENTRY.search(files[layout["kernel_file"]]):
+    if m := _ENTRY.search(device_branch(files[layout["kernel_file"]])):
         update["kernel"] = m.group(1)
     spec = supported_cases(rename_args(spec.model_copy(update=update), host_text), host_text)
     return OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}")
