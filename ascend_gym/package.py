@@ -171,6 +171,14 @@ class OperatorSpec(BaseModel):
     # their path from the tree's root; `tree_path` is the operator directory's path from there.
     tree_path: str = ""
 
+    @field_validator("tree_path")
+    @classmethod
+    def _inside(cls, path: str) -> str:
+        parts = path.split("/")
+        if path and (path.startswith("/") or any(p in ("", ".", "..") for p in parts)):
+            raise ValueError(f"tree_path must be a relative path going down, got {path!r}")
+        return path
+
     @model_validator(mode="after")
     def _check(self) -> OperatorSpec:
         if not self.op_type:

@@ -146,9 +146,10 @@ _QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 
 def tree_files(root: Path, files: dict[str, str]) -> tuple[dict[str, str], str]:
     """The files outside the operator directory `root` that its sources include by a relative
-    path (the user's tree, which may reach past the directory the runner was pointed at), and what those include in turn the same way (a quoted
-    include is looked up beside the including file first), as package tree/ files at their path
-    from the nearest common directory; and the operator directory's path from there."""
+    path, and what those include in turn the same way (a quoted include is looked up beside the
+    including file first), as package tree/ files at their path from the nearest directory
+    holding them and `root`; and `root`'s path from there. They are the user's files, even where
+    they lie past the directory the runner was pointed at."""
     found: dict[Path, str] = {}
     todo = [(root / rel, text) for rel, text in files.items()]
     while todo:

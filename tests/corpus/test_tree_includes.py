@@ -6,6 +6,9 @@ includes its sibling scale_math.h."""
 import tomllib
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
 from ascend_gym.corpus import build_package, find_ops
 from ascend_gym.package import OperatorSpec
 from ascend_gym.protocol import EvalRequest, Stage, Status
@@ -64,3 +67,10 @@ def test_a_package_with_tree_files_is_self_contained(tmp_path):
         update={"files": {**pkg.files, "tree/norm/scale_rows/op_kernel/scale_math.h": "// x"}}
     )
     assert changed.content_hash() != pkg.content_hash()
+
+
+def test_tree_path_cannot_leave_the_build_directory():
+    data = packages()["offset_scale"].spec.model_dump()
+    for bad in ("../x", "/tmp/x", "a/../../x"):
+        with pytest.raises(ValidationError, match="relative path going down"):
+            OperatorSpec.model_validate({**data, "tree_path": bad})
