@@ -10,7 +10,8 @@ import pytest
 from pydantic import ValidationError
 
 from ascend_gym.corpus import build_package, find_ops
-from ascend_gym.package import OperatorSpec
+from ascend_gym.corpus.importer import toml_value
+from ascend_gym.package import OperatorSpec, load_package
 from ascend_gym.protocol import EvalRequest, Stage, Status
 
 TREE = Path(__file__).parent / "tree"
@@ -74,3 +75,14 @@ def test_tree_path_cannot_leave_the_build_directory():
     for bad in ("../x", "/tmp/x", "a/../../x"):
         with pytest.raises(ValidationError, match="relative path going down"):
             OperatorSpec.model_validate({**data, "tree_path": bad})
+
+
+def test_an_imported_package_keeps_its_tree_files(tmp_path):
+    # As `suite import` writes it: the files, then op.toml from the spec.
+    pkg = packages()["offset_scale"]
+    pkg.write_to(tmp_path)
+    spec = pkg.spec.model_dump(mode="json")
+    (tmp_path / "op.toml").write_text("".join(f"{k} = {toml_value(v)}\n" for k, v in spec.items()))
+    again = load_package(tmp_path)
+    assert again.spec.tree_path == pkg.spec.tree_path
+    assert again.content_hash() == pkg.content_hash()
