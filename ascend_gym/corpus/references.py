@@ -892,6 +892,14 @@ def nll_loss(x, target, weight, reduction, ignore_index):
     return np.array([loss.sum() / w.sum() if reduction == "mean" else loss.sum()])
 
 
+def nll_loss_total_weight(x, target, weight, reduction, ignore_index):
+    """nll_loss with its second output: the summed weight of the rows not ignored, for every
+    reduction (hicann/ops-nn nll_loss README and aclnnNLLLoss docs)."""
+    keep = target != ignore_index
+    total = np.where(keep, _f(weight)[np.where(keep, target, 0)], 0.0).sum()
+    return nll_loss(x, target, weight, reduction, ignore_index), np.array([total])
+
+
 def layer_norm(x, gamma, beta, epsilon):
     x = _f(x)
     mean = x.mean(axis=-1, keepdims=True)

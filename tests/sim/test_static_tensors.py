@@ -101,3 +101,29 @@ def test_scalar_read_after_vector_wait_is_ordered_and_without_it_races(kernel):
         and "GetValue reads UB address 20" in r.message
         and "PIPE_MTE2" in r.message
     )
+
+
+def test_copy_issued_after_a_scalar_wait_is_ordered_and_without_it_races(kernel):
+    # The scalar unit issues every pipe's instructions in order: a DataCopy issued after
+    # WaitFlag<V_S> starts after the vector work before the SetFlag, so it may overwrite the
+    # source of that work. Without the wait the copy races the Adds still reading it.
+    x = np.arange(2048, dtype=np.float32) - 700.25
+    ordered = """GlobalTensor<float> xg; xg.SetGlobalBuffer((__gm__ float*)x, 2048);
+  GlobalTensor<float> zg; zg.SetGlobalBuffer((__gm__ float*)z, 1024);
+  LocalTensor<float> a(TPosition::VECIN, 0, 1024), b(TPosition::VECOUT, 4096, 1024);
+  DataCopy(a, xg, 1024); SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
+  Adds(b, a, 1.0f, 1024);
+  SetFlag<HardEvent::V_S>(0); WaitFlag<HardEvent::V_S>(0);
+  DataCopy(a, xg[1024], 1024); SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
+  Add(b, b, a, 1024); SetFlag<HardEvent::V_MTE3>(0); WaitFlag<HardEvent::V_MTE3>(0);
+  DataCopy(zg, b, 1024);"""
+    r = kernel(ordered, {"x": x}, OUT).ok()
+    np.testing.assert_array_equal(r.outputs["z"], (x[:1024] + np.float32(1)) + x[1024:])
+    racy = ordered.replace("SetFlag<HardEvent::V_S>(0); WaitFlag<HardEvent::V_S>(0);", "")
+    r = kernel(racy, {"x": x}, OUT)
+    assert (
+        r.status == "RACE_DETECTED"
+        and "DataCopy on PIPE_MTE2 writes UB [0, 32)" in r.message
+        and "Adds at" in r.message
+        and "PIPE_V may still be reading it" in r.message
+    ), r.message

@@ -29,6 +29,7 @@ RaceChecker::Block& RaceChecker::ShadowOf(uint32_t addr) {
 void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t n, const SrcLoc& loc, const char* api) {
   if (p == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);  // compiler-inserted S -> V sync
   Clock& vc = vc_[p];
+  Join(vc, issued_);
   ++vc[p];
   for (size_t k = 0; k < n; ++k) {
     const UbAccess& a = acc[k];
@@ -67,10 +68,14 @@ bool RaceChecker::VectorAhead() const {
 }
 
 // It also carries what PIPE_V waited for (WaitFlag<MTE2_V> then GetValue is ordered on the device).
-void RaceChecker::SyncVectorToScalar() { Join(vc_[PIPE_S], vc_[PIPE_V]); }
+void RaceChecker::SyncVectorToScalar() {
+  Join(vc_[PIPE_S], vc_[PIPE_V]);
+  Join(issued_, vc_[PIPE_V]);
+}
 
 void RaceChecker::SetFlag(int src, int dst, uint64_t key, int64_t setIndex, uint32_t site) {
   if (src == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);
+  Join(vc_[src], issued_);
   flags_[{src, dst, key}].push_back({vc_[src], setIndex, site});
 }
 
@@ -83,6 +88,7 @@ int64_t RaceChecker::WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc,
   const Snapshot snap = it->second.front();
   it->second.erase(it->second.begin());
   Join(vc_[dst], snap.clock);
+  if (dst == PIPE_S) Join(issued_, snap.clock);  // the scalar unit stalls: nothing after it issues earlier
   return snap.setIndex;
 }
 

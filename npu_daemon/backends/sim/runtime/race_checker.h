@@ -5,6 +5,9 @@
 // instruction on pipe P ticks P's clock; SetFlag snapshots the source pipe's clock, WaitFlag joins it
 // into the destination's; PIPE_ALL joins every pipe. Scalar <-> vector ordering is implied (the real
 // compiler inserts those syncs); MTE2/MTE3 are ordered against other pipes only by flags and queues.
+// The scalar unit issues every pipe's instructions in program order, so what it has waited for
+// (a WaitFlag with PIPE_S as destination, the V -> S sync) is done before any later instruction of
+// any pipe starts; its own UB accesses are not (they need an S -> MTE flag).
 // Each 32 B block of local memory remembers its last writer and its last reader per pipe; an access
 // whose earlier conflicting access is not ordered before it is a race. GM is checked the same way
 // between the DMA pipes of the core.
@@ -75,6 +78,7 @@ class RaceChecker {
   const std::vector<Site>& sites_;
   uint64_t localBytes_;
   Clock vc_[kPipes] = {};
+  Clock issued_ = {};  // what the scalar unit waited for: every instruction issued from now on follows it
   std::map<std::tuple<int, int, uint64_t>, std::vector<Snapshot>> flags_;  // FIFO per flag
   std::vector<Block> shadow_;
   std::multimap<uint64_t, GmRec> gmWrites_, gmReads_;  // keyed by start address
