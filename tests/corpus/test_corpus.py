@@ -43,7 +43,6 @@ def test_package_takes_the_opdef_names_and_only_the_dtypes_it_lists():
 
 
 def test_every_spec_loads_and_names_a_reference_that_exists():
-
     names = spec_names()
     assert len(names) >= 60
     for name in names:
