@@ -689,7 +689,9 @@ def lin_space_d(start, end, num):
 
 
 def log_space(start, end, steps, base):
-    return np.power(base, np.linspace(start, end, steps))  # integer outputs truncate (astype)
+    # The float32 sequence (torch.logspace's default dtype): its README defines an integer output as
+    # that sequence truncated "as torch .to(int)", so 184206.997 (float32 184207.0) gives 184207.
+    return np.power(base, np.linspace(start, end, steps)).astype(np.float32)
 
 
 def logdet(self):
