@@ -1248,7 +1248,7 @@ def sigmoid_cross_entropy_with_logits_v2(predict, target, weight, pos_weight):
 def sigmoid_cross_entropy_with_logits_grad_v2(predict, target, dout, weight, pos_weight, reduction):
     t = _f(target)
     p = 1.0 / (1.0 + np.exp(-_f(predict)))
-    lw = 0.0 if pos_weight is None else _f(pos_weight) * t
+    lw = t if pos_weight is None else _f(pos_weight) * t  # README: p - target without pos_weight
     g = ((lw + 1.0 - t) * p - lw) * _f(dout)
     g = g if weight is None else g * _f(weight)
     return g / predict.size if reduction == "mean" else g
