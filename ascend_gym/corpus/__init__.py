@@ -129,10 +129,35 @@ def spec_names() -> list[str]:
 
 
 def load_spec(op: str) -> OperatorSpec | None:
+    """The spec in `specs/<op>.toml`; `op` may name a variant, `<op>.<variant>`."""
     path = SPEC_DIR / f"{op}.toml"
     if not path.is_file():
         return None
     return OperatorSpec.model_validate(tomllib.loads(path.read_text()))
+
+
+def spec_for(source: OpSource) -> OperatorSpec | None:
+    """Our spec for one implementation. Implementations of one operator may declare different
+    arguments (one OpDef has an output another lacks): a variant `specs/<op>.<variant>.toml` is
+    written for those, and the spec whose input and output counts match the OpDef is taken (the
+    plain `<op>.toml` where none or several do)."""
+    base = load_spec(source.op)
+    variants = sorted(SPEC_DIR.glob(f"{source.op}.*.toml"))
+    if base is None or not variants:
+        return base
+    host_text = "\n".join(
+        _read(p)
+        for p in sorted((source.root / "op_host").rglob("*"))
+        if p.is_file() and p.suffix in SOURCE_SUFFIXES
+    )
+    args = _ARG.findall(host_text)
+    counts = (sum(k == "Input" for k, _ in args), sum(k == "Output" for k, _ in args))
+    matching = [
+        spec
+        for spec in (base, *(load_spec(p.stem) for p in variants))
+        if (len(spec.inputs), len(spec.outputs)) == counts
+    ]
+    return matching[0] if len(matching) == 1 else base
 
 
 def _read(path: Path) -> str:

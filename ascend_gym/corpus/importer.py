@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_gym import suite
-from ascend_gym.corpus import build_package, find_ops, load_spec
+from ascend_gym.corpus import build_package, find_ops, spec_for
 from ascend_gym.corpus.runner import OpOutcome, evaluate
 
 LEVEL = "level1"  # imported suites are flat: one level
@@ -50,7 +50,7 @@ def import_suite(
     """Evaluate the corpus under `src` and write the passing operators as suite `name`."""
     from concurrent.futures import ThreadPoolExecutor
 
-    sources = [s for s in find_ops(src) if load_spec(s.op) is not None]
+    sources = [s for s in find_ops(src) if spec_for(s) is not None]
 
     def one(source):
         outcome = evaluate(source, soc)
@@ -66,7 +66,7 @@ def import_suite(
     for source, outcome in results:
         if not outcome.passed:
             continue
-        package = build_package(source, load_spec(source.op))
+        package = build_package(source, spec_for(source))
         op_name, k = source.op, 2
         while op_name in taken:  # several implementations of one operator
             op_name, k = f"{source.op}_{k}", k + 1

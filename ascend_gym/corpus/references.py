@@ -689,7 +689,9 @@ def lin_space_d(start, end, num):
 
 
 def log_space(start, end, steps, base):
-    return np.power(base, np.linspace(start, end, steps))  # integer outputs truncate (astype)
+    # The float32 sequence (torch.logspace's default dtype): its README defines an integer output as
+    # that sequence truncated "as torch .to(int)", so 184206.997 (float32 184207.0) gives 184207.
+    return np.power(base, np.linspace(start, end, steps)).astype(np.float32)
 
 
 def logdet(self):
@@ -890,6 +892,14 @@ def nll_loss(x, target, weight, reduction, ignore_index):
     if reduction == "none":
         return loss
     return np.array([loss.sum() / w.sum() if reduction == "mean" else loss.sum()])
+
+
+def nll_loss_total_weight(x, target, weight, reduction, ignore_index):
+    """nll_loss with its second output: the summed weight of the rows not ignored, for every
+    reduction (hicann/ops-nn nll_loss README and aclnnNLLLoss docs)."""
+    keep = target != ignore_index
+    total = np.where(keep, _f(weight)[np.where(keep, target, 0)], 0.0).sum()
+    return nll_loss(x, target, weight, reduction, ignore_index), np.array([total])
 
 
 def layer_norm(x, gamma, beta, epsilon):
@@ -1238,7 +1248,7 @@ def sigmoid_cross_entropy_with_logits_v2(predict, target, weight, pos_weight):
 def sigmoid_cross_entropy_with_logits_grad_v2(predict, target, dout, weight, pos_weight, reduction):
     t = _f(target)
     p = 1.0 / (1.0 + np.exp(-_f(predict)))
-    lw = 0.0 if pos_weight is None else _f(pos_weight) * t
+    lw = t if pos_weight is None else _f(pos_weight) * t  # README: p - target without pos_weight
     g = ((lw + 1.0 - t) * p - lw) * _f(dout)
     g = g if weight is None else g * _f(weight)
     return g / predict.size if reduction == "mean" else g

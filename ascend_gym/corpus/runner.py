@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascend_gym.corpus import OpSource, build_package, find_ops, host_sources_text, load_spec
+from ascend_gym.corpus import OpSource, build_package, find_ops, host_sources_text, spec_for
 from ascend_gym.package import OperatorPackage
 from ascend_gym.protocol import EvalRequest, Stage, Status
 
@@ -59,7 +59,7 @@ def evaluate(source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False) 
     """Compile and check one implementation on every case of our spec (no timing stage)."""
     from npu_daemon.backends.sim import SimBackend  # the simulator only when running
 
-    spec = load_spec(source.op)
+    spec = spec_for(source)
     if spec is None:
         return OpOutcome(op=source.op, path=source.rel, status=NO_SPEC)
     package = build_package(source, spec)

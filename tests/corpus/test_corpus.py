@@ -7,11 +7,13 @@ import shutil
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ascend_gym import suite
 from ascend_gym.cli import main
-from ascend_gym.corpus import build_package, find_ops, load_spec, spec_names
+from ascend_gym.corpus import build_package, find_ops, load_spec, spec_for, spec_names
+from ascend_gym.corpus import references as refs
 from ascend_gym.corpus.importer import toml_value
 from ascend_gym.corpus.runner import NO_SPEC, OTHER_SOC, evaluate, run, summary
 
@@ -41,13 +43,11 @@ def test_package_takes_the_opdef_names_and_only_the_dtypes_it_lists():
 
 
 def test_every_spec_loads_and_names_a_reference_that_exists():
-    import ascend_gym.corpus.references as refs
-
     names = spec_names()
     assert len(names) >= 60
     for name in names:
         spec = load_spec(name)
-        assert spec.name == name
+        assert spec.name == name.split(".")[0]  # <op>.<variant>.toml describes <op>
         assert hasattr(refs, spec.reference.split(":")[1]), name
 
 
@@ -159,3 +159,22 @@ def test_a_kernel_entry_defined_without_c_linkage_runs(tmp_path):
     op = edited_neg(tmp_path, "op_kernel/neg.cpp", 'extern "C" __global__', "__global__")
     outcome = evaluate(op)
     assert outcome.status == "OK", outcome.message
+
+
+def test_the_spec_variant_whose_arguments_match_the_opdef_is_taken(tmp_path):
+    # nll_loss has a variant for the OpDefs that add a second output, total_weight.
+    root = tmp_path / "NllLoss"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    for old in root.rglob("neg*"):
+        old.rename(old.with_name(old.name.replace("neg", "nll_loss")))
+    def_args = 'this->Input("x"); this->Input("target"); this->Input("weight"); this->Output("y");'
+    (root / "op_host" / "nll_loss.cpp").write_text(def_args)
+    assert [a.name for a in spec_for(find_ops(tmp_path)[0]).outputs] == ["y"]
+    (root / "op_host" / "nll_loss.cpp").write_text(def_args + ' this->Output("total_weight");')
+    spec = spec_for(find_ops(tmp_path)[0])
+    assert [a.name for a in spec.outputs] == ["y", "total_weight"]
+    assert spec.reference == "reference:nll_loss_total_weight"
+    x = np.array([[0.1, 0.2, 0.7], [0.5, 0.3, 0.2]], np.float32)  # its aclnn example
+    y, total = refs.nll_loss_total_weight(x, np.array([2, -100]), np.ones(3), "none", -100)
+    np.testing.assert_allclose(y, [-0.7, 0.0], rtol=1e-6)
+    assert total.tolist() == [1.0]  # the ignored row weighs nothing, whatever the reduction

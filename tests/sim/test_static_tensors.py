@@ -104,3 +104,53 @@ def test_scalar_read_after_vector_wait_is_ordered_and_without_it_races(kernel):
         and "GetValue reads UB address 20" in r.message
         and "PIPE_MTE2" in r.message
     )
+
+
+def test_copy_issued_after_a_scalar_wait_is_ordered_and_without_it_races(kernel):
+    # The scalar unit issues every pipe's instructions in order: a DataCopy issued after
+    # WaitFlag<V_S> starts after the vector work before the SetFlag, so it may overwrite the
+    # source of that work. Without the wait the copy races the Adds still reading it.
+    x = np.arange(2048, dtype=np.float32) - 700.25
+    ordered = """GlobalTensor<float> xg; xg.SetGlobalBuffer((__gm__ float*)x, 2048);
+  GlobalTensor<float> zg; zg.SetGlobalBuffer((__gm__ float*)z, 1024);
+  LocalTensor<float> a(TPosition::VECIN, 0, 1024), b(TPosition::VECOUT, 4096, 1024);
+  DataCopy(a, xg, 1024); SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
+  Adds(b, a, 1.0f, 1024);
+  SetFlag<HardEvent::V_S>(0); WaitFlag<HardEvent::V_S>(0);
+  DataCopy(a, xg[1024], 1024); SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
+  Add(b, b, a, 1024); SetFlag<HardEvent::V_MTE3>(0); WaitFlag<HardEvent::V_MTE3>(0);
+  DataCopy(zg, b, 1024);"""
+    r = kernel(ordered, {"x": x}, OUT).ok()
+    np.testing.assert_array_equal(r.outputs["z"], (x[:1024] + np.float32(1)) + x[1024:])
+    racy = ordered.replace("SetFlag<HardEvent::V_S>(0); WaitFlag<HardEvent::V_S>(0);", "")
+    for strict in (True, False):  # no compiler sync between V and MTE2: a race in either mode
+        r = kernel(racy, {"x": x}, OUT, strict=strict)
+        assert (
+            r.status == "RACE_DETECTED"
+            and "DataCopy on PIPE_MTE2 writes UB [0, 32)" in r.message
+            and "Adds at" in r.message
+            and "PIPE_V may still be reading it" in r.message
+        ), r.message
+
+
+def test_scalar_and_dma_conflicts_are_ordered_by_the_compilers_sync_unless_strict(kernel):
+    # The compiler inserts S <-> MTE2/MTE3 syncs itself (--cce-auto-sync, on by default): GetValue
+    # straight after the copy that fills its buffer, and a copy out straight after SetValue, run
+    # in order with a warning; the strict mode keeps both races.
+    body = (
+        GM
+        + """LocalTensor<float> t(TPosition::VECIN, 0, 1024);
+  DataCopy(t, xg, 1024);
+  float v = t.GetValue(5);
+  t.SetValue(6, v * 2.0f);
+  DataCopy(zg, t, 1024);"""
+    )
+    r = kernel(body, {"x": X}, OUT, strict=False).ok()
+    want = X.copy()
+    want[6] = X[5] * 2
+    np.testing.assert_array_equal(r.outputs["z"], want)
+    warnings = r.result.get("warnings", [])
+    assert any("PIPE_MTE2 -> PIPE_S sync the compiler inserts" in w for w in warnings), warnings
+    assert any("PIPE_S -> PIPE_MTE3 sync the compiler inserts" in w for w in warnings), warnings
+    r = kernel(body, {"x": X}, OUT)
+    assert r.status == "RACE_DETECTED" and "GetValue reads UB address 20" in r.message, r.message

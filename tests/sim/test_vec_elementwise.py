@@ -175,3 +175,38 @@ def test_integer_logic_shift_index_brcb_gather_copy(kernel):
     np.testing.assert_array_equal(w[0][64:128], np.repeat(f[:8], 8))
     np.testing.assert_array_equal(w[1][:64], f[off // 4])
     np.testing.assert_array_equal(w[2][:64], f)
+
+
+def test_gather_from_a_source_off_the_32_byte_grid_runs_as_on_the_a2(kernel):
+    # The A2 adds src's address to srcBaseAddr: src = f[1] gathers f[1 + off / 4], with a warning
+    # (the documentation asks for 32 B) that the strict mode keeps as an error.
+    f = np.arange(72, dtype=np.float32) * 0.5 - 7.0
+    off = (np.arange(64)[::-1] * 4).astype(np.int32)
+    body = """Ub ub;
+  LocalTensor<float> fs = ub.In<float>(f, 72), fo = ub.Alloc<float>(64);
+  LocalTensor<uint32_t> offs = ub.In<int32_t>(off, 64).ReinterpretCast<uint32_t>();
+  SYNC();
+  Gather(fo, fs[1], offs, 0, 64);
+  SYNC(); ub.Out(w, fo, 64);"""
+    args = (body, {"f": f, "off": off}, {"w": ("float32", (64,))})
+    r = kernel(*args, prelude=UB_HELPERS, strict=False).ok()
+    np.testing.assert_array_equal(r.outputs["w"], f[1 + off // 4])
+    warnings = r.result.get("warnings", [])
+    assert any("src at UB address 4 is not 32 B aligned" in w for w in warnings), warnings
+    r = kernel(*args, prelude=UB_HELPERS)
+    assert r.status == "RUNTIME_ERROR" and "not 32 B aligned" in r.message, r.message
+
+
+def test_every_ge_datatype_is_a_macro_for_preprocessor_tests(kernel):
+    # An undefined name is 0 (DT_FLOAT) in an #if: `ORIG_DTYPE_X == DT_HIFLOAT8` held for float32.
+    body = """GlobalTensor<int32_t> zg; zg.SetGlobalBuffer((__gm__ int32_t*)z, 8);
+#if DT_COMPLEX32 != 33 || DT_HIFLOAT8 != 34 || DT_FLOAT8_E5M2 != 35 || DT_FLOAT8_E4M3FN != 36 || DT_MAX != 42
+#error "ge::DataType values"
+#endif
+#if DT_FLOAT == DT_HIFLOAT8 || DT_FLOAT == DT_FLOAT4_E2M1 || DT_FLOAT == DT_QINT8
+  zg.SetValue(0, 1);
+#else
+  zg.SetValue(0, 2);
+#endif"""
+    r = kernel(body, {"x": np.zeros(8, np.int32)}, {"z": ("int32", (8,))}).ok()
+    assert r.outputs["z"][0] == 2

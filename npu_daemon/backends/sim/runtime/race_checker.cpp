@@ -29,6 +29,7 @@ RaceChecker::Block& RaceChecker::ShadowOf(uint32_t addr) {
 void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t n, const SrcLoc& loc, const char* api) {
   if (p == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);  // compiler-inserted S -> V sync
   Clock& vc = vc_[p];
+  Join(vc, issued_);
   ++vc[p];
   for (size_t k = 0; k < n; ++k) {
     const UbAccess& a = acc[k];
@@ -38,15 +39,21 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
     if ((a.addr + a.bytes + 31) / 32 > shadow_.size()) shadow_.resize(localBytes_ / 32);
     for (uint32_t b = a.addr / 32; b <= (a.addr + a.bytes - 1) / 32; ++b) {
       Block& blk = shadow_[b];
-      if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer])
-        Fail(Status::RACE_DETECTED, loc, "%s on %s %s UB [%u, %u) while %s on %s may still be writing it (no flag orders them)",
-             api, PipeName(p), a.write ? "writes" : "reads", b * 32, b * 32 + 32, Describe(sites_[blk.writeSite]).c_str(),
-             PipeName(blk.writer));
+      const std::string range = " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")";
+      if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer]) {
+        const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range + " while " +
+                                 Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) + " may still be writing it";
+        if (!CompilerSynced(blk.writer, p, loc, what)) Fail(Status::RACE_DETECTED, loc, "%s (no flag orders them)", what.c_str());
+      }
       if (a.write) {
         for (int q = 0; q < kPipes; ++q)
-          if (q != p && blk.readClock[q] > vc[q])
-            Fail(Status::RACE_DETECTED, loc, "%s on %s writes UB [%u, %u) while %s on %s may still be reading it (no flag orders them)",
-                 api, PipeName(p), b * 32, b * 32 + 32, Describe(sites_[blk.readSite[q]]).c_str(), PipeName(q));
+          if (q != p && blk.readClock[q] > vc[q]) {
+            // Scalar reads keep no site (asked for on writes only, for speed).
+            const std::string reader = q == PIPE_S ? std::string("a scalar read") : Describe(sites_[blk.readSite[q]]);
+            const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range + " while " + reader + " on " +
+                                     PipeName(q) + " may still be reading it";
+            if (!CompilerSynced(q, p, loc, what)) Fail(Status::RACE_DETECTED, loc, "%s (no flag orders them)", what.c_str());
+          }
         blk = Block{};
         blk.writer = static_cast<uint8_t>(p);
         blk.writeClock = vc[p];
@@ -59,6 +66,16 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
   }
 }
 
+bool RaceChecker::CompilerSynced(int from, int to, const SrcLoc& loc, const std::string& what) {
+  const auto dma = [](int q) { return q == PIPE_MTE2 || q == PIPE_MTE3; };
+  if (SimStrict() || !((from == PIPE_S && dma(to)) || (dma(from) && to == PIPE_S))) return false;
+  DeviceTolerated(loc, "%s with no flag: ordered by the %s -> %s sync the compiler inserts (--cce-auto-sync, on by default)",
+                  what.c_str(), PipeName(from), PipeName(to));
+  Join(vc_[to], vc_[from]);
+  if (to == PIPE_S) Join(issued_, vc_[from]);  // the scalar unit waited
+  return true;
+}
+
 bool RaceChecker::VectorAhead() const {
   // PIPE_V has done or waited for work the scalar unit has not seen.
   for (int q = 0; q < kPipes; ++q)
@@ -67,10 +84,14 @@ bool RaceChecker::VectorAhead() const {
 }
 
 // It also carries what PIPE_V waited for (WaitFlag<MTE2_V> then GetValue is ordered on the device).
-void RaceChecker::SyncVectorToScalar() { Join(vc_[PIPE_S], vc_[PIPE_V]); }
+void RaceChecker::SyncVectorToScalar() {
+  Join(vc_[PIPE_S], vc_[PIPE_V]);
+  Join(issued_, vc_[PIPE_V]);
+}
 
 void RaceChecker::SetFlag(int src, int dst, uint64_t key, int64_t setIndex, uint32_t site) {
   if (src == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);
+  Join(vc_[src], issued_);
   flags_[{src, dst, key}].push_back({vc_[src], setIndex, site});
 }
 
@@ -83,6 +104,7 @@ int64_t RaceChecker::WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc,
   const Snapshot snap = it->second.front();
   it->second.erase(it->second.begin());
   Join(vc_[dst], snap.clock);
+  if (dst == PIPE_S) Join(issued_, snap.clock);  // the scalar unit stalls: nothing after it issues earlier
   return snap.setIndex;
 }
 

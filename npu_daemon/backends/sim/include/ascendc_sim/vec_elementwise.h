@@ -404,11 +404,19 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src
 template <typename T>
 __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& offsets,
                               const uint32_t srcBaseAddr, const uint32_t count, ASCENDC_SIM_LOC) {
+  // The A2 library adds src's address and srcBaseAddr into the one base address vgather takes
+  // (dav_c220 kernel_operator_vec_gather_impl.h): a src off the 32 B grid the documentation asks
+  // for gathers as the aligned src with a larger srcBaseAddr, which needs element alignment only.
+  const uint32_t srcAddr = src.UbAddr();
+  ASCENDC_SIM_CHECK(srcAddr % sizeof(T) == 0, loc, "Gather: src at UB address %u is not aligned to its %zu-byte elements",
+                    srcAddr, sizeof(T));
+  ASCENDC_SIM_WARN_UNLESS(srcAddr % 32 == 0, loc,
+                          "Gather: src at UB address %u is not 32 B aligned (the A2 adds it to srcBaseAddr and runs)", srcAddr);
   ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
   ascendc_sim::IssueVector(ascendc_sim::Op::kVecGather, "Gather", l,
                            {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
                             {offsets.UbAddr(), offsets.GetSize(), sizeof(uint32_t), {}, false}},
-                           sizeof(T), loc, {{src.UbAddr(), src.GetLength(), false}});
+                           sizeof(T), loc, {{srcAddr / 32 * 32, src.GetLength() + srcAddr % 32, false}});
   T* d = dst.Data();
   const uint32_t* off = offsets.Data();
   const uint8_t* base = reinterpret_cast<const uint8_t*>(src.Data()) + srcBaseAddr;
