@@ -39,9 +39,10 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
     if ((a.addr + a.bytes + 31) / 32 > shadow_.size()) shadow_.resize(localBytes_ / 32);
     for (uint32_t b = a.addr / 32; b <= (a.addr + a.bytes - 1) / 32; ++b) {
       Block& blk = shadow_[b];
-      const std::string range = " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")";
+      // Messages are built on a conflict only: this loop runs for every block of every access.
+      const auto range = [b] { return " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")"; };
       if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer]) {
-        const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range + " while " +
+        const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range() + " while " +
                                  Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) + " may still be writing it";
         if (!CompilerSynced(blk.writer, p, loc, what)) Fail(Status::RACE_DETECTED, loc, "%s (no flag orders them)", what.c_str());
       }
@@ -50,7 +51,7 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
           if (q != p && blk.readClock[q] > vc[q]) {
             // Scalar reads keep no site (asked for on writes only, for speed).
             const std::string reader = q == PIPE_S ? std::string("a scalar read") : Describe(sites_[blk.readSite[q]]);
-            const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range + " while " + reader + " on " +
+            const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range() + " while " + reader + " on " +
                                      PipeName(q) + " may still be reading it";
             if (!CompilerSynced(q, p, loc, what)) Fail(Status::RACE_DETECTED, loc, "%s (no flag orders them)", what.c_str());
           }

@@ -4,7 +4,7 @@
 // Within a core, ordering is tracked with vector clocks, one per pipe (FastTrack style). An
 // instruction on pipe P ticks P's clock; SetFlag snapshots the source pipe's clock, WaitFlag joins it
 // into the destination's; PIPE_ALL joins every pipe. Scalar <-> vector ordering is implied (the real
-// compiler inserts those syncs); MTE2/MTE3 are ordered against other pipes only by flags and queues.
+// compiler inserts those syncs); MTE2/MTE3 are ordered against PIPE_V only by flags and queues.
 // The scalar unit issues every pipe's instructions in program order, so what it has waited for
 // (a WaitFlag with PIPE_S as destination, the V -> S sync) is done before any later instruction of
 // any pipe starts. Between the scalar unit and the DMA pipes (MTE2, MTE3) the compiler inserts the
