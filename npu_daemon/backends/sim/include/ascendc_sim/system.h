@@ -166,6 +166,9 @@ enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MI
   decltype(type::member) var;                             \
   std::memcpy(&var, (tiling) + offsetof(type, member), sizeof(var))
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling) const type* name = reinterpret_cast<const type*>(tiling)
+// The qualifier the toolchain's generated tiling header gives the pointer above (asc-devkit
+// generate_tiling_code.py: const; GM is plain memory here), which kernels spell in parameters.
+#define __tiling_data_ptr__ const
 #define REGISTER_TILING_DEFAULT(tilingStruct) \
   static_assert(sizeof(::ascendc_sim::BindTiling<ASCENDC_SIM_OP_KEY, tilingStruct>) > 0, "tiling struct " #tilingStruct)
 #define REGISTER_TILING_FOR_TILINGKEY(expr, tilingStruct) static_assert(sizeof(tilingStruct) > 0, "")
