@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "ascendc_sim/host_context.h"
+#include "ascendc_sim/host_reduce_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_api.h"
 

@@ -125,7 +125,6 @@ using RmsNormTiling = optiling::RmsNormTiling;
 using TCubeTiling = optiling::TCubeTiling;
 
 #ifndef ASCENDC_SIM_KERNEL
-#include "ascendc_sim/host_reduce_tiling.h"
 #include "ascendc_sim/host_tiling_api.h"
 #include "ascendc_sim/host_matmul_tiling.h"
 #endif
