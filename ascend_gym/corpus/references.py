@@ -1305,7 +1305,13 @@ def turbo_quant_compress_latent(latent, centroids):
     c = centroids.astype(np.float32)
     mids = (c[:-1] + c[1:]) / np.float32(2.0)
     nibble = (u[..., None] >= mids).sum(axis=-1).astype(np.uint8)
-    return nibble[:, 0::2] | (nibble[:, 1::2] << 4)
+    packed = nibble[:, 0::2] | (nibble[:, 1::2] << 4)
+    # A slot: the packed bytes, the norm as float16 (little-endian), zeros up to a 64 B multiple.
+    size = -(-(packed.shape[1] + 2) // 64) * 64
+    slot = np.zeros((x.shape[0], size), dtype=np.uint8)
+    slot[:, : packed.shape[1]] = packed
+    slot[:, packed.shape[1] : packed.shape[1] + 2] = norm.astype("<f2").view(np.uint8)
+    return slot
 
 
 def group_norm(x, gamma, beta, num_groups, eps):

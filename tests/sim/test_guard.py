@@ -86,7 +86,7 @@ def test_ub_raw_loop_after_data_copy_is_charged_like_get_set_value(kernel):
     pre = f"constexpr int N = {N};"
     raw = kernel(
         setup
-        + "float* p = a.GetPhyAddr(); for (int64_t i = 0; i < n; ++i) p[i] = p[i] * 2.0f;\n"
+        + "__ubuf__ float* p = (__ubuf__ float*)a.GetPhyAddr(); for (int64_t i = 0; i < n; ++i) p[i] = p[i] * 2.0f;\n"
         + done,
         {"x": X, "y": Y},
         OUT,
@@ -113,7 +113,7 @@ def test_ub_raw_race_is_detected_like_get_value(kernel):
         HEAD
         + GM
         + "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, N * 4); LocalTensor<float> a = b.Get<float>(); "
-        "DataCopy(a, xg, n); volatile float v = a.GetPhyAddr()[5]; (void)v;",
+        "DataCopy(a, xg, n); volatile float v = ((__ubuf__ float*)a.GetPhyAddr())[5]; (void)v;",
         {"x": X, "y": Y},
         OUT,
         params=[N],

@@ -38,10 +38,13 @@ def test_local_mem_allocator_bumps_in_32_byte_steps(kernel):
   LocalTensor<float> b = ub.Alloc<TPosition::VECIN, float>(8);    // 32 B
   LocalTensor<int8_t> c = ub.Alloc<int8_t>(1);                    // 1 B -> 32 B
   zg.SetValue(0, a.GetSize()); zg.SetValue(1, ub.GetCurAddr());
-  zg.SetValue(2, (int32_t)(b.GetPhyAddr() - (float*)a.GetPhyAddr()) * 4);
-  zg.SetValue(3, (int32_t)((int8_t*)c.GetPhyAddr() - (int8_t*)a.GetPhyAddr())); zg.SetValue(4, (int32_t)b.GetPosition());"""
+  zg.SetValue(2, (int32_t)(b.GetPhyAddr() - a.GetPhyAddr()));
+  zg.SetValue(3, (int32_t)((int8_t*)c.GetPhyAddr() - (int8_t*)a.GetPhyAddr())); zg.SetValue(4, (int32_t)b.GetPosition());
+  // The device's signature: the address as a uint64_t, GetPhyAddr(n) n elements (bytes) further.
+  static_assert(std::is_same<decltype(b.GetPhyAddr(3)), uint64_t>::value, "uint64_t");
+  zg.SetValue(5, (int32_t)(b.GetPhyAddr(3) - b.GetPhyAddr()));"""
     r = kernel(body, {"x": X}, {"z": ("int32", (8,))}).ok()
-    assert list(r.outputs["z"][:5]) == [17, 128, 64, 96, 9]  # TPosition::VECIN == 9
+    assert list(r.outputs["z"][:6]) == [17, 128, 64, 96, 9, 12]  # TPosition::VECIN == 9
 
 
 def test_local_mem_allocator_past_the_unified_buffer(kernel):

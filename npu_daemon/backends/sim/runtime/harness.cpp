@@ -408,11 +408,18 @@ void RunCandidate(const Launch& l, const GmArgs& gm, int fd) {
   GmBuffer tiling(ctx.GetRawTilingData()->GetCapacity(), 0, "tiling", "", false);  // host data GET_TILING_DATA reads
   std::memcpy(tiling.Host(), ctx.GetRawTilingData()->GetData(), launch.tilingBytes);
   args.push_back(tiling.Kernel());
+  // get_para_base's block: the arguments, then a copy of the tiling data (unguarded, as the tiling).
+  GmBuffer params(args.size() * sizeof(Gm) + launch.tilingBytes, 0, "kernel parameters", "", false);
+  std::memcpy(params.Host(), args.data(), args.size() * sizeof(Gm));
+  std::memcpy(params.Host() + args.size() * sizeof(Gm), ctx.GetRawTilingData()->GetData(), launch.tilingBytes);
+  SetParaBase(params.Kernel());
   // The launcher names GM addresses as this process does (the model keys L2 by buffer and offset).
   launch.workspaceAddr = reinterpret_cast<uintptr_t>(workspace.Kernel());
   launch.workspaceSize = workspace.mem.bytes;
   launch.tilingAddr = reinterpret_cast<uintptr_t>(tiling.Kernel());
   launch.tilingSize = tiling.mem.bytes;
+  launch.paramsAddr = reinterpret_cast<uintptr_t>(params.Kernel());
+  launch.paramsSize = params.mem.bytes;
 
   void* entry = dlsym(kernelLib, l.kernel.c_str());
   if (entry == nullptr) throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
@@ -547,6 +554,7 @@ bool Receive(const Launch& l, int fd, Outcome& o, Received& r) {
         o.tilingBytes = f.tilingBytes;
         RegisterGm(reinterpret_cast<void*>(f.workspaceAddr), f.workspaceSize, "workspace", nullptr, 0);
         RegisterGm(reinterpret_cast<void*>(f.tilingAddr), f.tilingSize, "tiling", nullptr, 0);
+        RegisterGm(reinterpret_cast<void*>(f.paramsAddr), f.paramsSize, "kernel parameters", nullptr, 0);
         r.cores = LaunchCores(l.kernelType, f.blockDim);
         r.model = std::make_unique<LaunchModel>(r.cores, l.model);
         r.seen.assign(r.cores.size(), false);

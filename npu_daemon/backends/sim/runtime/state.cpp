@@ -19,6 +19,7 @@ namespace ascendc_sim {
 namespace {
 uint64_t g_tilingKey = 0;
 uint8_t* g_sysWorkspace = nullptr;
+uint8_t* g_paraBase = nullptr;
 struct GmBuf {
   uint64_t bytes;
   std::string name;
@@ -35,6 +36,8 @@ void SetTilingKey(uint64_t key) { g_tilingKey = key; }
 uint64_t TilingKey() { return g_tilingKey; }
 void SetSysWorkspace(uint8_t* ws) { g_sysWorkspace = ws; }
 uint8_t* SysWorkspace() { return g_sysWorkspace; }
+void SetParaBase(uint8_t* base) { g_paraBase = base; }
+uint8_t* ParaBase() { return g_paraBase; }
 
 // GuardSyscall: the system call number and arguments moved into the kernel's registers, one
 // system call instruction, `ascendc_sim_guard_syscall_site` just past it.

@@ -78,11 +78,8 @@ struct bfloat16_t {
 // kernels test `std::is_same_v<T, __bf16>` for their bf16 path.
 #define __bf16 bfloat16_t
 
-// complex64 (DTYPE_<ARG> of a complex argument): storage only, kernels compute on its float parts.
-struct complex64 {
-  float real = 0;
-  float imag = 0;
-};
+// No complex64: the A2 toolkit defines none (asc-devkit has it for arch 3510 / 5102 and the host
+// only), so a kernel spelling DTYPE_<ARG> of a complex argument declares the type itself.
 
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL };
 enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
@@ -274,6 +271,7 @@ struct CoreRegisters {
   uint64_t accVal = 0;     // ACC_VAL: the last ReduceSum's result bits (low 16 or 32)
   float deqScale = 1.0f;   // SetDeqScale(half): the int32 -> half Cast multiplies by it
   uint64_t cmpMask[2] = {0, 0};  // CMPMASK: Compare without dst writes it, Select<T, VSEL_CMPMASK_SPR> reads it
+  uint64_t vms4Sr = 0;           // VMS4_SR: the pairs the last MrgSort took from each list (16 bits each)
 };
 
 // What a finished core hands the performance model: which core it was and what it issued.

@@ -6,6 +6,9 @@
 
 namespace AscendC {
 
+constexpr uint8_t DEFAULT_DATA_COPY_NBURST = 1;  // the DataCopyParams defaults, as the library names them
+constexpr uint8_t DEFAULT_DATA_COPY_STRIDE = 0;
+
 struct DataCopyParams {
   DataCopyParams() = default;
   DataCopyParams(uint16_t count, uint16_t len, uint16_t srcStrideIn, uint16_t dstStrideIn)
@@ -156,10 +159,10 @@ void SliceCopy(uint8_t* gm, uint8_t* gmBase, uint32_t ubAddr, uint8_t* ub, const
 
 namespace AscendC {
 
-// ---- DataCopy, count form: count * sizeof(T) bytes rounded down to 32 B ---------------------
+// ---- DataCopy, count form: count elements' bytes rounded down to 32 B -----------------------
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
-  uint32_t bytes = count * sizeof(T) / 32 * 32;
+  uint32_t bytes = static_cast<uint32_t>(ascendc_sim::BytesOf<T>(count) / 32 * 32);
   // The DMA takes a UB address: nothing on the device compares the copy with the tensor's length.
   ASCENDC_SIM_WARN_UNLESS(bytes <= dst.GetLength(), loc, "DataCopy GM->UB of %u bytes into a %u-byte tensor", bytes, dst.GetLength());
   ascendc_sim::Dma d{1, bytes, bytes, bytes, bytes};
@@ -169,7 +172,7 @@ __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, 
 }
 template <typename T>
 __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
-  uint32_t bytes = count * sizeof(T) / 32 * 32;
+  uint32_t bytes = static_cast<uint32_t>(ascendc_sim::BytesOf<T>(count) / 32 * 32);
   ASCENDC_SIM_WARN_UNLESS(bytes <= src.GetLength(), loc, "DataCopy UB->GM of %u bytes from a %u-byte tensor", bytes, src.GetLength());
   ascendc_sim::Dma d{1, bytes, bytes, bytes, bytes};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopy", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,

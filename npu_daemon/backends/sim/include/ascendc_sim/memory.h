@@ -50,6 +50,28 @@ constexpr ascendc_sim::LocalBuf BufferOf(TPosition p) {
   }
 }
 
+// int4b_t: a signed 4-bit integer as the device stores it, two to a byte, element 2k in the low
+// nibble of byte k. A tensor of them counts elements; offsets and lengths halve into bytes.
+struct int4b_t {
+  uint8_t storage;
+  int4b_t() = default;
+  int4b_t(int32_t v) : storage(static_cast<uint8_t>(v) & 0xf) {}
+  int4b_t(uint32_t v) : storage(static_cast<uint8_t>(v) & 0xf) {}
+  operator int8_t() const { return static_cast<int8_t>(storage & 0x8 ? storage | 0xf0 : storage); }
+};
+
+}  // namespace AscendC
+
+namespace ascendc_sim {
+template <typename T>
+constexpr bool kHalfByte = std::is_same_v<T, AscendC::int4b_t>;
+// The bytes of `elems` elements of T (an odd int4b_t count rounds down, as the device's offset / 2).
+template <typename T>
+constexpr uint64_t BytesOf(uint64_t elems) { return kHalfByte<T> ? elems / 2 : elems * sizeof(T); }
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
 template <typename T>
 class GlobalTensor {
  public:
@@ -59,7 +81,7 @@ class GlobalTensor {
   __aicore__ void SetGlobalBuffer(__gm__ T* buffer) { addr_ = buffer; size_ = 0; }
   __aicore__ GlobalTensor operator[](uint64_t offset) const {
     GlobalTensor t = *this;
-    t.addr_ = addr_ + offset;
+    t.addr_ = reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(addr_) + ascendc_sim::BytesOf<T>(offset));
     t.size_ = size_ > offset ? size_ - offset : 0;
     return t;
   }
@@ -135,26 +157,39 @@ class LocalTensor {
   LocalTensor& operator=(const LocalTensor&) = default;
 
   __aicore__ LocalTensor operator[](uint32_t offset) const {
-    return LocalTensor(addr_ + offset * static_cast<uint32_t>(sizeof(T)), size_ > offset ? size_ - offset : 0, pos_);
+    return LocalTensor(addr_ + static_cast<uint32_t>(ascendc_sim::BytesOf<T>(offset)), size_ > offset ? size_ - offset : 0, pos_);
   }
   __aicore__ T GetValue(uint32_t index, ASCENDC_SIM_LOC) const {
     CheckIndex(index, loc, "GetValue");
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-    core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), false, loc, "LocalTensor::GetValue");
-    T v;
-    std::memcpy(&v, core.UbPtr(addr_ + index * sizeof(T)), sizeof(T));
-    return v;
+    if constexpr (ascendc_sim::kHalfByte<T>) {  // the nibble of its byte
+      core.ScalarUb(addr_ + index / 2, 1, false, loc, "LocalTensor::GetValue");
+      return T(static_cast<uint32_t>(*core.UbPtr(addr_ + index / 2) >> (index % 2 * 4)));
+    } else {
+      core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), false, loc, "LocalTensor::GetValue");
+      T v;
+      std::memcpy(&v, core.UbPtr(addr_ + index * sizeof(T)), sizeof(T));
+      return v;
+    }
   }
   template <typename U>
   __aicore__ void SetValue(uint32_t index, U value, ASCENDC_SIM_LOC) const {
     CheckIndex(index, loc, "SetValue");
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-    core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), true, loc, "LocalTensor::SetValue");
-    T v = static_cast<T>(value);
-    std::memcpy(core.UbPtr(addr_ + index * sizeof(T)), &v, sizeof(T));
+    if constexpr (ascendc_sim::kHalfByte<T>) {  // read-modify-write of its byte
+      core.ScalarUb(addr_ + index / 2, 1, true, loc, "LocalTensor::SetValue");
+      uint8_t& b = *core.UbPtr(addr_ + index / 2);
+      const uint32_t shift = index % 2 * 4;
+      b = static_cast<uint8_t>((b & ~(0xfu << shift)) | (static_cast<T>(value).storage << shift));
+    } else {
+      core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), true, loc, "LocalTensor::SetValue");
+      T v = static_cast<T>(value);
+      std::memcpy(core.UbPtr(addr_ + index * sizeof(T)), &v, sizeof(T));
+    }
   }
   // A reference to one element for scalar code (`t(i) = v`), charged as one scalar UB read.
   __aicore__ T& operator()(uint32_t index, ASCENDC_SIM_LOC) const {
+    static_assert(!ascendc_sim::kHalfByte<T>, "LocalTensor<int4b_t>::operator(): an element is half a byte, use GetValue / SetValue");
     CheckIndex(index, loc, "operator()");
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), false, loc, "LocalTensor::operator()");
@@ -162,14 +197,18 @@ class LocalTensor {
   }
   __aicore__ uint32_t GetSize() const { return size_; }
   __aicore__ void SetSize(uint32_t size) { size_ = size; }
-  __aicore__ uint32_t GetLength() const { return size_ * sizeof(T); }
+  __aicore__ uint32_t GetLength() const { return static_cast<uint32_t>(ascendc_sim::BytesOf<T>(size_)); }
   __aicore__ TPosition GetPosition() const { return pos_; }
   template <typename U>
   __aicore__ LocalTensor<U> ReinterpretCast() const {
-    return LocalTensor<U>(addr_, static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)), pos_);
+    const uint64_t bytes = ascendc_sim::BytesOf<T>(size_);
+    return LocalTensor<U>(addr_, static_cast<uint32_t>(ascendc_sim::kHalfByte<U> ? bytes * 2 : bytes / sizeof(U)), pos_);
   }
-  __aicore__ __ubuf__ T* GetPhyAddr() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbGuardPtr(addr_)); }
-  __aicore__ __ubuf__ T* GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset; }
+  // The address as the device returns it, a uint64_t (asc-devkit kernel_tensor.h; a pointer only
+  // under ASCENDC_CPU_DEBUG): here the value of the kernel's guarded view of the UB, so a kernel
+  // casts it to a `__ubuf__` pointer, and byte arithmetic on it matches the device's.
+  __aicore__ uint64_t GetPhyAddr() const { return reinterpret_cast<uintptr_t>(ascendc_sim::CurrentCore().UbGuardPtr(addr_)); }
+  __aicore__ uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + ascendc_sim::BytesOf<T>(offset); }
 
   // Simulator-side accessors (not part of AscendC).
   uint32_t UbAddr() const { return addr_; }

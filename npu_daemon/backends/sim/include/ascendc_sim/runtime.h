@@ -19,6 +19,9 @@ Core* RunningCore();  // the thread's current core; nullptr outside a launch (Cu
 void SetSocParams(std::unordered_map<std::string, std::string> params);
 void SetTilingKey(uint64_t key);
 void SetSysWorkspace(uint8_t* ws);
+// The launch's parameter block (get_para_base): each kernel argument as an 8 B GM address, then
+// the tiling data inline, as the runtime lays out a framework launch's arguments.
+void SetParaBase(uint8_t* base);
 // GM buffers the harness allocated; every DMA and scalar GM access must fall inside one. A guarded
 // buffer also names its host mapping and the size of its guard mapping (GuardedMemory).
 void RegisterGm(const void* base, uint64_t bytes, const std::string& name = "", const void* host = nullptr, uint64_t mapped = 0);

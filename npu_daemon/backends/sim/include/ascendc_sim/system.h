@@ -9,6 +9,7 @@
 namespace ascendc_sim {
 uint64_t TilingKey();
 uint8_t* SysWorkspace();
+uint8_t* ParaBase();
 int64_t SocParamInt(const char* key);
 }  // namespace ascendc_sim
 
@@ -116,6 +117,9 @@ __aicore__ inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
 __aicore__ inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
 __aicore__ inline int64_t get_subblockid() { return AscendC::GetSubBlockIdx(); }
 __aicore__ inline int64_t get_subblockdim() { return AscendC::GetSubBlockNum(); }
+// The address of the launch's parameter block: the kernel's arguments as 8 B GM addresses in
+// signature order, the tiling data inline after them.
+__aicore__ inline int64_t get_para_base() { return reinterpret_cast<int64_t>(ascendc_sim::ParaBase()); }
 
 // The unit the code runs on: a run-time test here (one kernel build runs on every core), so
 // `if ASCEND_IS_AIC { ... }` works as on the device but `if constexpr (ASCEND_IS_AIC)` does not.

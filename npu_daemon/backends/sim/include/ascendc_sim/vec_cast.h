@@ -21,7 +21,8 @@ template <typename D, typename S>
 constexpr bool CastSupported() {
   using std::is_same_v;
   if constexpr (is_same_v<S, half>)
-    return is_same_v<D, float> || is_same_v<D, int32_t> || is_same_v<D, int16_t> || is_same_v<D, int8_t> || is_same_v<D, uint8_t>;
+    return is_same_v<D, float> || is_same_v<D, int32_t> || is_same_v<D, int16_t> || is_same_v<D, int8_t> || is_same_v<D, uint8_t> ||
+           is_same_v<D, AscendC::int4b_t>;
   else if constexpr (is_same_v<S, float>)
     return is_same_v<D, half> || is_same_v<D, float> || is_same_v<D, int32_t> || is_same_v<D, int16_t> ||
            is_same_v<D, int64_t> || is_same_v<D, bfloat16_t>;
@@ -33,7 +34,7 @@ constexpr bool CastSupported() {
     return is_same_v<D, float> || is_same_v<D, half>;
   else if constexpr (is_same_v<S, int64_t>)
     return is_same_v<D, float> || is_same_v<D, int32_t>;
-  else if constexpr (is_same_v<S, int8_t> || is_same_v<S, uint8_t>)
+  else if constexpr (is_same_v<S, int8_t> || is_same_v<S, uint8_t> || is_same_v<S, AscendC::int4b_t>)
     return is_same_v<D, half>;
   return false;
 }
@@ -145,6 +146,36 @@ bool CastIssuesNothing(AscendC::RoundMode mode, const SrcLoc& loc) {
   }
   return false;
 }
+
+// half <-> int4b_t, count form (vconv_f162s4* / vconv_s42f16): lanes are half elements, the int4
+// side packs two to a byte (element 2k in the low nibble). To int4 saturates to [-8, 7]; from
+// int4 only CAST_NONE exists.
+template <typename D, typename S>
+void CastInt4(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, AscendC::RoundMode mode, uint32_t count,
+              const SrcLoc& loc) {
+  constexpr bool kToInt4 = kHalfByte<D>;
+  ASCENDC_SIM_CHECK(kToInt4 ? mode != AscendC::RoundMode::CAST_ODD : mode == AscendC::RoundMode::CAST_NONE, loc,
+                    kToInt4 ? "Cast half -> int4b_t: CAST_ODD is not supported on Atlas A2"
+                            : "Cast int4b_t -> half: only CAST_NONE is supported on Atlas A2");
+  ASCENDC_SIM_CHECK(count % 2 == 0, loc, "Cast with int4b_t: count %u is odd (two elements share a byte)", count);
+  const uint32_t halfBytes = count * 2, int4Bytes = count / 2;
+  const bool srcIsHalf = kToInt4;
+  IssueVector(Op::kVecCast, "Cast", CountLanes<half>(count), {}, 2, loc,
+              {{src.UbAddr(), srcIsHalf ? halfBytes : int4Bytes, false}, {dst.UbAddr(), srcIsHalf ? int4Bytes : halfBytes, true}});
+  if constexpr (kToInt4) {
+    const half* x = src.Data();
+    uint8_t* out = reinterpret_cast<uint8_t*>(dst.Data());
+    for (uint32_t i = 0; i < count; i += 2) {
+      const auto nib = [&](uint32_t k) { return static_cast<uint8_t>(std::clamp<int>(CastLane<int16_t, half>(x[k], mode), -8, 7) & 0xf); };
+      out[i / 2] = static_cast<uint8_t>(nib(i) | nib(i + 1) << 4);
+    }
+  } else {
+    const uint8_t* in = reinterpret_cast<const uint8_t*>(src.Data());
+    half* d = dst.Data();
+    for (uint32_t i = 0; i < count; ++i) d[i] = static_cast<half>(static_cast<int8_t>(AscendC::int4b_t(static_cast<uint32_t>(in[i / 2] >> (i % 2 * 4)))));
+  }
+}
+
 }  // namespace ascendc_sim
 
 namespace AscendC {
@@ -153,15 +184,20 @@ template <typename D, typename S>
 __aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint32_t count,
                             ASCENDC_SIM_LOC) {
   static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
-  if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
-  using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
-  ascendc_sim::Unary(ascendc_sim::Op::kVecCast, "Cast", dst, src, ascendc_sim::CountLanes<W>(count), {}, {},
-                     [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
+  if constexpr (ascendc_sim::kHalfByte<D> || ascendc_sim::kHalfByte<S>) {
+    ascendc_sim::CastInt4(dst, src, mode, count, loc);
+  } else {
+    if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
+    using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
+    ascendc_sim::Unary(ascendc_sim::Op::kVecCast, "Cast", dst, src, ascendc_sim::CountLanes<W>(count), {}, {},
+                       [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
+  }
 }
 template <typename D, typename S, bool isSetMask = true>
 __aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask,
                             const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
+  static_assert(!ascendc_sim::kHalfByte<D> && !ascendc_sim::kHalfByte<S>, "Cast with int4b_t: only the count form is emulated");
   if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
   using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<W>(mask, repeatTime, loc)
@@ -173,6 +209,7 @@ template <typename D, typename S, bool isSetMask = true>
 __aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask[],
                             const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
+  static_assert(!ascendc_sim::kHalfByte<D> && !ascendc_sim::kHalfByte<S>, "Cast with int4b_t: only the count form is emulated");
   if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
   using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<W>(mask, repeatTime, loc)
@@ -180,5 +217,35 @@ __aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const
   ascendc_sim::Unary(ascendc_sim::Op::kVecCast, "Cast", dst, src, l, ascendc_sim::DstStride(p), ascendc_sim::SrcStride(p),
                      [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
 }
+
+}  // namespace AscendC
+
+namespace AscendC {
+
+// Scalar conversions (kernel_operator_scalar_intf.h), on the scalar unit: float -> half with
+// CAST_ODD and float -> int32_t with CAST_ROUND / CAST_CEIL / CAST_FLOOR / CAST_RINT are the pairs
+// the A2 documents. Any other mode, and any other 2-byte target (bfloat16_t), compiles on the
+// device and returns 0 there (the library's CastImpl: an assert compiled away, then `return 0`).
+template <typename T, typename U, RoundMode roundMode>
+__aicore__ inline U Cast(T valueIn, ASCENDC_SIM_LOC) {
+  static_assert(sizeof(U) == 2 || sizeof(U) == 4, "Cast: the scalar target is half or int32_t");
+  constexpr bool kHalf = std::is_same_v<U, half> && roundMode == RoundMode::CAST_ODD;
+  constexpr bool kInt = std::is_same_v<U, int32_t> && (roundMode == RoundMode::CAST_ROUND || roundMode == RoundMode::CAST_CEIL ||
+                                                       roundMode == RoundMode::CAST_FLOOR || roundMode == RoundMode::CAST_RINT);
+  if constexpr (kHalf || kInt) {
+    return ascendc_sim::CastLane<U, float>(static_cast<float>(valueIn), roundMode);
+  } else {
+    ascendc_sim::DeviceTolerated(loc, "scalar Cast to this type or with this RoundMode is not supported on Atlas A2: it returns 0");
+    return U(0);
+  }
+}
+// The former name of the scalar Cast.
+template <typename T, typename U, RoundMode roundMode>
+__aicore__ inline U ScalarCast(T valueIn, ASCENDC_SIM_LOC) {
+  return Cast<T, U, roundMode>(valueIn, loc);
+}
+// float <-> bfloat16_t on the scalar unit; to bfloat16_t rounds to nearest even (CAST_RINT).
+__aicore__ inline bfloat16_t Cast(const float& fVal) { return bfloat16_t(fVal); }
+__aicore__ inline float Cast(const bfloat16_t& bVal) { return static_cast<float>(bVal); }
 
 }  // namespace AscendC

@@ -13,20 +13,29 @@
 
 namespace AscendC {
 
+// Constructed as in the library, with parentheses too (`UnaryRepeatParams(1, 1, 8, 4)`); trailing
+// fields keep their defaults, so the brace lists kernels pass stay valid.
 struct UnaryRepeatParams {
-  uint16_t dstBlkStride = 1;
-  uint16_t srcBlkStride = 1;
-  uint16_t dstRepStride = 8;
-  uint16_t srcRepStride = 8;
+  UnaryRepeatParams(uint16_t dstBlk = 1, uint16_t srcBlk = 1, uint16_t dstRep = 8, uint16_t srcRep = 8, bool half = false)
+      : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep), halfBlock(half) {}
+  uint16_t dstBlkStride;
+  uint16_t srcBlkStride;
+  uint16_t dstRepStride;
+  uint16_t srcRepStride;
+  bool halfBlock;  // CastDequant: the upper or lower half of each destination block
 };
 
 struct BinaryRepeatParams {
-  uint16_t dstBlkStride = 1;
-  uint16_t src0BlkStride = 1;
-  uint16_t src1BlkStride = 1;
-  uint16_t dstRepStride = 8;
-  uint16_t src0RepStride = 8;
-  uint16_t src1RepStride = 8;
+  BinaryRepeatParams(uint16_t dstBlk = 1, uint16_t src0Blk = 1, uint16_t src1Blk = 1, uint16_t dstRep = 8, uint16_t src0Rep = 8,
+                     uint16_t src1Rep = 8)
+      : dstBlkStride(dstBlk), src0BlkStride(src0Blk), src1BlkStride(src1Blk), dstRepStride(dstRep), src0RepStride(src0Rep),
+        src1RepStride(src1Rep) {}
+  uint16_t dstBlkStride;
+  uint16_t src0BlkStride;
+  uint16_t src1BlkStride;
+  uint16_t dstRepStride;
+  uint16_t src0RepStride;
+  uint16_t src1RepStride;
 };
 
 constexpr uint32_t ONE_BLK_SIZE = 32;

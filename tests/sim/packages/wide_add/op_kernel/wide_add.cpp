@@ -1,6 +1,12 @@
 #include "kernel_operator.h"
 using namespace AscendC;
 
+// DTYPE_X of a complex64 argument: the A2 toolkit has no such type, so the kernel declares it.
+struct complex64 {
+  float real;
+  float imag;
+};
+
 // y = x + bias one element at a time (no vector lanes for these types); complex64 has no `+`.
 template <typename T>
 __aicore__ inline void AddBias(GlobalTensor<T>& xg, GM_ADDR bias, GlobalTensor<T>& yg, uint32_t n) {
