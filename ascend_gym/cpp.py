@@ -147,3 +147,44 @@ def diff_edits(diff: str) -> list[tuple[str, str]]:
     if in_hunk:
         edits.append(("\n".join(old), "\n".join(new)))
     return edits
+
+
+# The host-side test build's macro: kernels select their CPU unit-test code with it; the device
+# compile never defines it.
+KT_TEST = "__CCE_KT_TEST__"
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+_KT_TEST_COND = re.compile(
+    rf"^\s*(!?)\s*(?:defined\s*\(\s*{KT_TEST}\s*\)|defined\s+{KT_TEST}|{KT_TEST})\s*(?://.*|/\*.*)?$"
+)
+
+
+def device_branch(source: str) -> str:
+    """`source` with the lines the device compile drops blanked (newlines kept): the branches of
+    conditionals on `__CCE_KT_TEST__` alone (`#ifdef`, `#ifndef`, `#if [!]defined(...)`) that
+    are taken only when it is defined. Other conditionals are kept whole, both branches."""
+    out = []
+    # One entry per open conditional: None for one kept whole, else whether its current branch
+    # is the device's.
+    stack: list[bool | None] = []
+    for line in source.split("\n"):
+        d = _DIRECTIVE.match(line)
+        live = all(s is not False for s in stack)
+        if d is None:
+            out.append(line if live else "")
+            continue
+        kind, rest = d[1], d[2]
+        on_kt_test = bool(stack) and stack[-1] is not None and kind not in ("if", "ifdef", "ifndef")
+        if kind in ("if", "ifdef", "ifndef"):
+            if kind == "if":
+                m = _KT_TEST_COND.match(rest)
+                state = None if m is None else bool(m[1])
+            else:
+                state = (kind == "ifndef") if rest.split()[:1] == [KT_TEST] else None
+            stack.append(state)
+            on_kt_test = state is not None
+        elif kind in ("else", "elif") and on_kt_test:
+            stack[-1] = not stack[-1]  # an #elif after the test build's branch: assumed taken
+        elif kind == "endif" and stack:
+            stack.pop()
+        out.append(line if live and not on_kt_test else "")
+    return "\n".join(out)

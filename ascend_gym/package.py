@@ -107,6 +107,10 @@ class ArgSpec(BaseModel):
     # for it (an OpDef Output of the same name; false for ops whose only output is the input).
     alias: str = ""
     param: bool = True
+    # Consecutive arguments with the same `dynamic` are the members, in order, of one dynamic (list)
+    # input or output of that name (an OpDef `ParamType(DYNAMIC)`): the kernel gets one parameter,
+    # the address of a tensor-list descriptor; the host tiling sees the members as its instances.
+    dynamic: str = Field("", pattern=r"^([A-Za-z_][A-Za-z0-9_]*)?$")
 
 
 class AttrSpec(BaseModel):
@@ -162,6 +166,18 @@ class OperatorSpec(BaseModel):
     tiling_header: str = ""
     kernel_file: str = ""
     host_sources: list[str] = []  # further host translation units (e.g. op_host/<name>_def.cpp)
+    # Files of the source tree outside the operator's directory that its sources include by a
+    # relative path (`#include "../../other_op/op_host/x.h"`) are in the package under tree/, at
+    # their path from the tree's root; `tree_path` is the operator directory's path from there.
+    tree_path: str = ""
+
+    @field_validator("tree_path")
+    @classmethod
+    def _inside(cls, path: str) -> str:
+        parts = path.split("/")
+        if path and (path.startswith("/") or any(p in ("", ".", "..") for p in parts)):
+            raise ValueError(f"tree_path must be a relative path going down, got {path!r}")
+        return path
 
     @model_validator(mode="after")
     def _check(self) -> OperatorSpec:
@@ -179,12 +195,23 @@ class OperatorSpec(BaseModel):
                 raise ValueError(
                     f"{self.name}: output {out.name} aliases unknown input {out.alias}"
                 )
+        for group in (self.inputs, self.outputs):
+            names = [a.dynamic for a in group]
+            runs = [n for i, n in enumerate(names) if n and (i == 0 or names[i - 1] != n)]
+            if len(runs) != len(set(runs)):
+                raise ValueError(f"{self.name}: the members of a list must be consecutive")
+            if set(runs) & (args | {o.name for o in self.outputs}):
+                raise ValueError(f"{self.name}: a list is named like an argument")
+        if any(o.dynamic and (o.alias or not o.param) for o in self.outputs):
+            raise ValueError(f"{self.name}: a list output member cannot alias an input")
         for case in self.cases:
             unknown = (set(case.values) | set(case.ranges) | set(case.absent)) - args
             if unknown:
                 raise ValueError(
                     f"{self.name}: case {case.name} names unknown inputs {sorted(unknown)}"
                 )
+            if any(a.dynamic for a in self.inputs if a.name in case.absent):
+                raise ValueError(f"{self.name}: case {case.name} leaves out a list member")
             missing = args - set(case.absent) - set(case.shapes)
             if missing:
                 raise ValueError(
@@ -216,6 +243,17 @@ class OperatorSpec(BaseModel):
             return case.shapes[arg]
         alias = next((o.alias for o in self.outputs if o.name == arg and o.alias), "")
         return case.shapes[alias or self.inputs[0].name]
+
+    def params(self, group: list[ArgSpec]) -> list[tuple[str, list[ArgSpec]]]:
+        """The OpDef's inputs or outputs: (name, members) per parameter, a plain argument being
+        its own single member."""
+        found: list[tuple[str, list[ArgSpec]]] = []
+        for arg in group:
+            if arg.dynamic and found and found[-1][0] == arg.dynamic:
+                found[-1][1].append(arg)
+            else:
+                found.append((arg.dynamic or arg.name, [arg]))
+        return found
 
     def attr_values(self, case: Case) -> dict[str, Any]:
         return {a.name: case.attrs.get(a.name, a.default) for a in self.attrs}
@@ -283,6 +321,20 @@ class OperatorPackage(BaseModel):
             h.update(b"\0" + path.encode() + b"\0" + self.files[path].encode())
         return h.hexdigest()
 
+    def write_tree(self, workdir: Path) -> Path:
+        """Write the package for a build and return the operator's directory: `workdir` itself,
+        or, for a package with tree/ files, `workdir/<tree_path>` with the tree/ files around it
+        at their places in the source tree, so the relative includes resolve as in the tree."""
+        if not self.spec.tree_path:
+            self.write_to(workdir)
+            return workdir
+        tree = {p.removeprefix("tree/"): t for p, t in self.files.items() if p.startswith("tree/")}
+        own = {p: t for p, t in self.files.items() if not p.startswith("tree/")}
+        root = workdir / self.spec.tree_path
+        self.model_copy(update={"files": tree}).write_to(workdir)
+        self.model_copy(update={"files": own}).write_to(root)
+        return root
+
     def write_to(self, root: Path) -> None:
         for rel, text in self.files.items():
             target = (root / rel).resolve()
@@ -306,8 +358,8 @@ class OperatorPackage(BaseModel):
 
 # Fields added to the format after packages were first hashed: left out of the hash while at
 # their default, so every earlier package keeps its identity (and its cached results).
-_LATER_SPEC_FIELDS = {"host_sources": []}
-_LATER_ARG_FIELDS = {"alias": "", "param": True}
+_LATER_SPEC_FIELDS = {"host_sources": [], "tree_path": ""}
+_LATER_ARG_FIELDS = {"alias": "", "param": True, "dynamic": ""}
 _LATER_CASE_FIELDS = {"values": {}, "ranges": {}, "absent": []}
 
 
@@ -349,12 +401,14 @@ _IDENT = re.compile(r"[^A-Za-z0-9_]")
 
 
 def dtype_macros(spec: OperatorSpec, case: Case) -> dict[str, str]:
-    """DTYPE_<ARG> / ORIG_DTYPE_<ARG> / FORMAT_<ARG> macros of one case."""
+    """DTYPE_<ARG> / ORIG_DTYPE_<ARG> / FORMAT_<ARG> macros of one case (a list's are its first
+    member's)."""
     macros: dict[str, str] = {}
     for arg in [*spec.inputs, *spec.outputs]:
-        upper = _IDENT.sub("_", arg.name).upper()
         dtype = spec.arg_dtype(case, arg.name)
-        macros[f"DTYPE_{upper}"] = ASCENDC_TYPES[dtype]
-        macros[f"ORIG_DTYPE_{upper}"] = GE_DTYPES[dtype]
-        macros[f"FORMAT_{upper}"] = "FORMAT_ND"
+        for name in (arg.name, arg.dynamic) if arg.dynamic else (arg.name,):
+            upper = _IDENT.sub("_", name).upper()
+            macros.setdefault(f"DTYPE_{upper}", ASCENDC_TYPES[dtype])
+            macros.setdefault(f"ORIG_DTYPE_{upper}", GE_DTYPES[dtype])
+            macros.setdefault(f"FORMAT_{upper}", "FORMAT_ND")
     return macros

@@ -13,11 +13,13 @@ arguments and attributes are positional, renamed to the names the implementation
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascend_gym.cpp import device_branch
 from ascend_gym.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
 
 SPEC_DIR = Path(__file__).resolve().parent / "specs"
@@ -140,15 +142,48 @@ def _read(path: Path) -> str:
     return path.read_text(errors="replace")
 
 
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def tree_files(root: Path, files: dict[str, str]) -> tuple[dict[str, str], str]:
+    """The files outside the operator directory `root` that its sources include by a relative
+    path, and what those include in turn the same way (a quoted include is looked up beside the
+    including file first), as package tree/ files at their path from the nearest directory
+    holding them and `root`; and `root`'s path from there. They are the user's files, even where
+    they lie past the directory the runner was pointed at."""
+    found: dict[Path, str] = {}
+    todo = [(root / rel, text) for rel, text in files.items()]
+    while todo:
+        path, text = todo.pop()
+        for spelled in _QUOTED_INCLUDE.findall(text):
+            target = Path(os.path.normpath(path.parent / spelled))
+            if (
+                target in found
+                or target.is_relative_to(root)
+                or target.suffix not in SOURCE_SUFFIXES
+                or not target.is_file()
+            ):
+                continue
+            found[target] = _read(target)
+            todo.append((target, found[target]))
+    if not found:
+        return {}, ""
+    base = Path(os.path.commonpath([root, *found]))
+    tree = {f"tree/{p.relative_to(base).as_posix()}": t for p, t in sorted(found.items())}
+    return tree, root.relative_to(base).as_posix()
+
+
 def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
-    """The operator package of one implementation: its sources, our spec adapted to its OpDef
-    names, its OP_ADD type and kernel entry, and our reference module."""
+    """The operator package of one implementation: its sources (with the files of other
+    operators' directories they include, tree_files), our spec adapted to its OpDef names, its
+    OP_ADD type and kernel entry, and our reference module."""
     files = {
         p.relative_to(source.root).as_posix(): _read(p)
         for folder in ("op_host", "op_kernel")
         for p in sorted((source.root / folder).rglob("*"))
         if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.suffix != ".py"
     }
+    tree, tree_path = tree_files(source.root, files)
     files["reference.py"] = _read(REFERENCES)
     layout = _ops_math_files(source.root, source.op) or {
         "host_file": f"op_host/{source.op}.cpp",
@@ -169,10 +204,11 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
         and p != host
         and not any(s in p for s in _HOST_SKIP)
     )
-    update: dict = {**layout, "host_sources": extra_hosts}
+    files |= tree
+    update: dict = {**layout, "host_sources": extra_hosts, "tree_path": tree_path}
     if m := _OP_ADD.search(host_text):
         update["op_type"] = m.group(1)
-    if m := _ENTRY.search(files[layout["kernel_file"]]):
+    if m := _ENTRY.search(device_branch(files[layout["kernel_file"]])):
         update["kernel"] = m.group(1)
     spec = supported_cases(rename_args(spec.model_copy(update=update), host_text), host_text)
     return OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}")
@@ -186,20 +222,28 @@ def rename_args(spec: OperatorSpec, host_text: str) -> OperatorSpec:
     the output is `<name>_ref`, as the toolchain names it."""
     ins = [n for kind, n in _ARG.findall(host_text) if kind == "Input"]
     outs = [n for kind, n in _ARG.findall(host_text) if kind == "Output"]
+    # A list (dynamic) parameter is one OpDef argument: the list is renamed, not its members.
+    spec_ins, spec_outs = spec.params(spec.inputs), spec.params(spec.outputs)
     names: dict[str, str] = {}
-    if len(ins) == len(spec.inputs):
-        names |= {a.name: n for a, n in zip(spec.inputs, ins)}
-    if len(outs) == len(spec.outputs):
-        names |= {a.name: f"{n}_ref" if n in ins else n for a, n in zip(spec.outputs, outs)}
+    if len(ins) == len(spec_ins):
+        names |= {name: n for (name, _), n in zip(spec_ins, ins)}
+    if len(outs) == len(spec_outs):
+        names |= {
+            name: f"{n}_ref" if n in ins and not members[0].dynamic else n
+            for (name, members), n in zip(spec_outs, outs)
+        }
     data = spec.model_dump()
     # An in-place output is a kernel parameter only where the OpDef declares it as an Output.
     for arg in data["outputs"]:
         if arg["alias"]:
-            arg["param"] = len(outs) == len(spec.outputs)
+            arg["param"] = len(outs) == len(spec_outs)
     if len(set(names.values())) != len(names) or all(k == v for k, v in names.items()):
         return OperatorSpec.model_validate(data)
     for group in ("inputs", "outputs"):
         for arg in data[group]:
+            if arg["dynamic"]:
+                arg["dynamic"] = names.get(arg["dynamic"], arg["dynamic"])
+                continue
             arg["name"] = names.get(arg["name"], arg["name"])
             arg["alias"] = names.get(arg["alias"], arg["alias"])
     for case in data["cases"]:
@@ -220,12 +264,17 @@ def supported_cases(spec: OperatorSpec, host_text: str) -> OperatorSpec:
         {GE_NAMES.get(t.strip().removeprefix("ge::"), "") for t in m.split(",")}
         for m in _DTYPES.findall(host_text)
     ]
-    if len(lists) < len(spec.inputs):
+    params = spec.params(spec.inputs)
+    if len(lists) < len(params):
         return spec
     cases = [
         c
         for c in spec.cases
-        if all(spec.arg_dtype(c, a.name) in ok for a, ok in zip(spec.inputs, lists))
+        if all(
+            spec.arg_dtype(c, a.name) in ok
+            for (_, members), ok in zip(params, lists)
+            for a in members
+        )
     ]
     if not cases or len(cases) == len(spec.cases):
         return spec

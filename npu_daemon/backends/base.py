@@ -110,12 +110,12 @@ class Backend(abc.ABC):
         except CaseFailure as f:
             return result.model_copy(update={"status": f.status, "message": f.message})
         result.fingerprint = self.fingerprint(request.soc)
-        pkg.write_to(workdir)
+        root = pkg.write_tree(workdir)  # the operator's directory
         cases = requested_cases(pkg, request)
 
         t0 = time.monotonic()
         try:
-            built = self._build(pkg, cases, request, workdir)
+            built = self._build(pkg, cases, request, root)
         except CaseFailure as f:
             return _failed(result, f, [], Cost(compile_s=time.monotonic() - t0))
         compile_s = time.monotonic() - t0

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ascend_gym.corpus import build_package, find_ops
+from ascend_gym.cpp import device_branch
 from ascend_gym.package import OperatorSpec
 from ascend_gym.protocol import EvalRequest, Stage, Status
 from npu_daemon.backends.common import kernel_view, template_key
@@ -144,3 +145,48 @@ def test_a_kernel_entry_without_c_linkage_is_found(tmp_path):
     ]
     pkg.files[pkg.kernel_path] = 'extern "C" ' + plain
     assert kernel_view.c_linkage(pkg) == []
+
+
+def test_entry_discovery_follows_the_device_branch(tmp_path):
+    # The CPU unit-test build's plain entry under __CCE_KT_TEST__, the templated one on the
+    # device's branch: the device compile (the macro undefined) sees only the template.
+    pkg = package()
+    entry = pkg.files[pkg.kernel_path]
+    head, template = entry.split("template <uint32_t mode", 1)
+    test_build = 'extern "C" __global__ __aicore__ void scale_tpl(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {}\n'
+    pkg.files[pkg.kernel_path] = (
+        f"{head}#ifdef __CCE_KT_TEST__\n{test_build}#else\ntemplate <uint32_t mode{template}#endif\n"
+    )
+    assert template_key.key_header(pkg) == "op_kernel/scale_tpl_tiling_key.h"
+    assert kernel_view.c_linkage(pkg) == []  # the dispatcher gives the entry C linkage
+    result = evaluate(pkg, tmp_path)
+    assert result.status == Status.OK, result.message
+    assert [c.passed for c in result.cases] == [True, True, True]
+
+
+def test_device_branch_drops_only_the_test_builds_branches():
+    source = "\n".join(
+        [
+            "#ifdef __CCE_KT_TEST__",
+            "host_a",
+            "#else",
+            "device_a",
+            "#endif",
+            "#if !defined(__CCE_KT_TEST__)",
+            "device_b",
+            "#endif",
+            "#ifndef __CCE_KT_TEST__",
+            "device_c",
+            "#else",
+            "#if FOO",
+            "host_b",
+            "#endif",
+            "#endif",
+            "#if FOO",
+            "either",
+            "#endif",
+        ]
+    )
+    kept = [line for line in device_branch(source).split("\n") if line]
+    assert kept == ["device_a", "device_b", "device_c", "#if FOO", "either", "#endif"]
+    assert device_branch(source).count("\n") == source.count("\n")  # positions kept

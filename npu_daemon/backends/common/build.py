@@ -370,7 +370,8 @@ def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
     concurrently) that sees the package through links, so diagnostics name the same paths."""
     cwd = workdir / f".build-{name}"
     cwd.mkdir(exist_ok=True)
-    for top in {p.split("/")[0] for p in pkg.files}:
+    # (tree/ files are written around the operator's directory, not in it: Package.write_tree)
+    for top in {p.split("/")[0] for p in pkg.files} - ({"tree"} if pkg.spec.tree_path else set()):
         if not (cwd / top).is_symlink():
             (cwd / top).symlink_to(Path("..") / top)
     return cwd
@@ -416,7 +417,11 @@ def build_tiling(
     """tiling.so from op_host/: returns (path, cache hit)."""
     # Which host files are compiled is part of the key: the same sources may build another set.
     key = digest(
-        rt.digest, *package_sources(pkg, "op_host"), *pkg.spec.host_sources, *kernel_headers(pkg)
+        rt.digest,
+        *package_sources(pkg, "op_host"),
+        *pkg.spec.host_sources,
+        *kernel_headers(pkg),
+        *package_sources(pkg, "tree"),
     )
 
     def build(out: Path) -> None:

@@ -14,6 +14,7 @@ import ctypes
 import re
 from pathlib import Path
 
+from ascend_gym.cpp import device_branch
 from ascend_gym.package import OperatorPackage
 from npu_daemon.backends.common import template_key
 
@@ -202,7 +203,7 @@ def c_linkage(pkg: OperatorPackage) -> list[str]:
     The device toolchain launches an entry whatever its linkage; some kernels define it without
     `extern "C"`. A first declaration with C linkage makes the later definition inherit it.
     """
-    for m in _ENTRY_DEF.finditer(pkg.files[pkg.kernel_path]):
+    for m in _ENTRY_DEF.finditer(device_branch(pkg.files[pkg.kernel_path])):
         if m[2] == pkg.spec.kernel:
             return [] if m[1] else [f'extern "C" __global__ __aicore__ void {m[2]}({m[3]});']
     return []

@@ -20,6 +20,7 @@ import operator
 import re
 from dataclasses import dataclass
 
+from ascend_gym.cpp import device_branch
 from ascend_gym.package import OperatorPackage
 
 DECL = re.compile(r"\bASCENDC_TPL_ARGS_DECL\s*\(")
@@ -195,7 +196,7 @@ def instances(preprocessed: str) -> tuple[list[Param], list[Instance]]:
 def key_header(pkg: OperatorPackage) -> str | None:
     """The op_kernel header declaring the template tiling key, if the kernel entry is a template
     (and not also defined as a plain extern "C" function)."""
-    kernel = pkg.files[pkg.kernel_path]
+    kernel = device_branch(pkg.files[pkg.kernel_path])
     m = _TEMPLATE_ENTRY.search(kernel)
     # A kernel that also defines the plain extern "C" entry (hicann/ops-math roll) launches that.
     if m is None or re.search(
@@ -215,7 +216,7 @@ def key_header(pkg: OperatorPackage) -> str | None:
 def dispatcher(pkg: OperatorPackage, preprocessed: str) -> str:
     """extern "C" `op(args)` calling `op<v...>(args)` for the instance the launch's key names; a
     key with no instance is a RUNTIME_ERROR naming it."""
-    m = _TEMPLATE_ENTRY.search(pkg.files[pkg.kernel_path])
+    m = _TEMPLATE_ENTRY.search(device_branch(pkg.files[pkg.kernel_path]))
     assert m is not None
     tparams, entry, params = _split(m[1]), m[2], m[3]
     declared, built = instances(preprocessed)

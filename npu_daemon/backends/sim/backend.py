@@ -134,15 +134,14 @@ class SimBackend(Backend):
                 if arg.name in case.absent:  # an optional input left out: a null GM address
                     lines.append(f"input {arg.name} {spec.arg_dtype(case, arg.name)} 0 - absent")
                     continue
-                lines.append(
-                    _tensor_line(
-                        "input",
-                        arg.name,
-                        spec.arg_dtype(case, arg.name),
-                        spec.arg_shape(case, arg.name),
-                        data.input_path(arg.name),
-                    )
+                line = _tensor_line(
+                    "input",
+                    arg.name,
+                    spec.arg_dtype(case, arg.name),
+                    spec.arg_shape(case, arg.name),
+                    data.input_path(arg.name),
                 )
+                lines.append(line + (f" list {arg.dynamic}" if arg.dynamic else ""))
             for arg in spec.outputs:
                 path = case_dir / f"out_{arg.name}.bin" if checked else "-"
                 line = _tensor_line(
@@ -154,6 +153,8 @@ class SimBackend(Backend):
                 )
                 if arg.alias:  # in place: the input's buffer, passed again or not at all
                     line += f" alias {arg.alias}" + ("" if arg.param else " noparam")
+                if arg.dynamic:  # a member of a list output: its descriptor is the parameter
+                    line += f" list {arg.dynamic}"
                 lines.append(line)
             for attr in spec.attrs:
                 lines.append(_attr_line(attr.name, attr.type, spec.attr_values(case)[attr.name]))

@@ -23,6 +23,7 @@ def build_kernel(
     key = build.digest(
         rt.digest,
         *build.package_sources(pkg, "op_kernel"),
+        *build.package_sources(pkg, "tree"),
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
         *sorted(f"{k}={v}" for k, v in defines.items()),

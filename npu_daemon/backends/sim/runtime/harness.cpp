@@ -49,6 +49,7 @@ struct TensorArg {
   std::string alias;   // output: the input whose buffer it is (in-place ops)
   bool param = true;   // output with an alias: also passed to the kernel as its own parameter
   bool absent = false; // input: an optional input left out (null GM address)
+  std::string list;    // a member of this dynamic (list) input or output
   uint64_t Bytes() const {
     uint64_t n = 1;
     for (int64_t d : shape) n *= static_cast<uint64_t>(d);
@@ -113,6 +114,7 @@ Launch ParseLaunch(const char* path) {
         if (word == "alias") s >> t.alias;
         else if (word == "noparam") t.param = false;
         else if (word == "absent") t.absent = true;
+        else if (word == "list") s >> t.list;
       }
       (key == "input" ? l.inputs : l.outputs).push_back(t);
     } else if (key == "attr") {
@@ -172,9 +174,45 @@ struct GmBuffer {
 struct GmArgs {
   std::vector<std::unique_ptr<GmBuffer>> owned;
   std::vector<GmBuffer*> params, inputs, outputs;
+  // Per OpDef input / output: its first instance and instance count (a list has one per member).
+  std::vector<std::pair<size_t, size_t>> irInputs, irOutputs;
   std::vector<std::pair<const GmBuffer*, std::vector<uint8_t>>> before;  // in-place outputs: their input's bytes
   uint8_t fill = 0xFF;  // what the other outputs start as (a timing-only run's lazy GM: zeros)
 };
+
+// A dynamic (list) parameter's descriptor, as asc-devkit's ListTensorDesc decodes it
+// (impl/basic_api/dav_c220/kernel_operator_list_tensor_impl.h): word 0 the byte offset of the data
+// pointers; then per member one word of dim (low 32 bits) and index (high 32 bits) followed by its
+// dim dims; then the members' GM addresses. Every member has the first member's rank.
+GmBuffer* ListDescriptor(GmArgs& gm, const std::vector<TensorArg>& args, const std::vector<GmBuffer*>& buffers,
+                         size_t first, size_t count) {
+  const size_t dim = args[first].shape.size();
+  std::vector<uint64_t> words{(1 + count * (1 + dim)) * sizeof(uint64_t)};
+  for (size_t k = 0; k < count; ++k) {
+    const TensorArg& t = args[first + k];
+    if (t.shape.size() != dim) throw SimError(Status::RUNTIME_ERROR, "list " + t.list + ": members of different ranks");
+    words.push_back(dim | static_cast<uint64_t>(k) << 32);
+    for (int64_t d : t.shape) words.push_back(static_cast<uint64_t>(d));
+  }
+  for (size_t k = 0; k < count; ++k) words.push_back(reinterpret_cast<uintptr_t>(buffers[first + k]->Kernel()));
+  gm.owned.push_back(std::make_unique<GmBuffer>(words.size() * sizeof(uint64_t), 0, args[first].list));
+  std::memcpy(gm.owned.back()->Host(), words.data(), words.size() * sizeof(uint64_t));
+  return gm.owned.back().get();
+}
+
+// The kernel parameters of `args` (mapped to `buffers`), one per OpDef parameter: a list's
+// descriptor in place of its members. `ir` gets each parameter's instances.
+void ListParams(GmArgs& gm, const std::vector<TensorArg>& args, const std::vector<GmBuffer*>& buffers,
+                const std::vector<bool>& passed, std::vector<std::pair<size_t, size_t>>& ir) {
+  for (size_t k = 0; k < args.size();) {
+    size_t n = 1;
+    while (!args[k].list.empty() && k + n < args.size() && args[k + n].list == args[k].list) ++n;
+    ir.emplace_back(k, n);
+    if (!args[k].list.empty()) gm.params.push_back(ListDescriptor(gm, args, buffers, k, n));
+    else if (passed[k]) gm.params.push_back(buffers[k]);
+    k += n;
+  }
+}
 
 GmArgs MapGm(const Launch& l) {
   GmArgs gm;
@@ -186,16 +224,17 @@ GmArgs MapGm(const Launch& l) {
       b = gm.owned.back().get();
     }
     gm.inputs.push_back(b);
-    gm.params.push_back(b);
   }
+  ListParams(gm, l.inputs, gm.inputs, std::vector<bool>(l.inputs.size(), true), gm.irInputs);
+  std::vector<bool> passed;
   for (const auto& t : l.outputs) {
+    passed.push_back(t.param);
     if (!t.alias.empty()) {  // in place: the input's own buffer
       GmBuffer* in = nullptr;
       for (const auto& b : gm.owned)
         if (b->name == t.alias) in = b.get();
       if (in == nullptr) throw SimError(Status::RUNTIME_ERROR, "output " + t.name + " aliases unknown input " + t.alias);
       gm.outputs.push_back(in);
-      if (t.param) gm.params.push_back(in);
       // A timing-only run maps inputs privately from their files: the launcher never sees writes
       // to them, so an in-place output is left out of CheckOutputsPaidFor (no bytes compared).
       gm.before.emplace_back(in, l.timingOnly ? std::vector<uint8_t>() : std::vector<uint8_t>(in->Host(), in->Host() + in->mem.mapped));
@@ -204,8 +243,8 @@ GmArgs MapGm(const Launch& l) {
     // NaN / -1: an unwritten output shows as wrong
     gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name, "", true, l.timingOnly));
     gm.outputs.push_back(gm.owned.back().get());
-    gm.params.push_back(gm.owned.back().get());
   }
+  ListParams(gm, l.outputs, gm.outputs, passed, gm.irOutputs);
   return gm;
 }
 
@@ -379,6 +418,8 @@ void RunCandidate(const Launch& l, const GmArgs& gm, int fd) {
     }
   }
   for (const auto& t : l.outputs) describe(t, ctx.outputs_, ctx.outputDescs_);
+  for (const auto& [start, num] : gm.irInputs) ctx.irInputs_.emplace_back(start, num);
+  for (const auto& [start, num] : gm.irOutputs) ctx.irOutputs_.emplace_back(start, num);
   ctx.attrs_ = l.attrs;
   ge::graphStatus st;
   try {

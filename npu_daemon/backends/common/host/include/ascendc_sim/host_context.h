@@ -256,16 +256,43 @@ class TilingData {
   size_t size_ = 0;
 };
 
+// Where an OpDef input or output (its IR index) sits among the node's instances: a dynamic (list)
+// one has one instance per tensor.
+class AnchorInstanceInfo {
+ public:
+  AnchorInstanceInfo() = default;
+  AnchorInstanceInfo(size_t start, size_t num) : start_(start), num_(num) {}
+  size_t GetInstanceStart() const { return start_; }
+  size_t GetInstanceNum() const { return num_; }
+  void SetInstanceStart(size_t start) { start_ = start; }
+  void SetInstantiationNum(size_t num) { num_ = num; }
+
+ private:
+  size_t start_ = 0, num_ = 0;
+};
+
+// Inputs and outputs by instance index (GetInputShape(i), GetInputDesc(i), ...: the i-th tensor of
+// the node), or by IR index (the Optional/Required/Dynamic getters), as metadef's
+// ExtendedKernelContext maps them through the instance info.
 class TilingContext {
  public:
   const StorageShape* GetInputShape(size_t i) const { return Present(i) ? &inputs_[i].shape_ : nullptr; }
   const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
-  const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+  const StorageShape* GetOptionalInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
+  const StorageShape* GetRequiredInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
+  const StorageShape* GetDynamicInputShape(size_t ir, size_t k) const { return GetInputShape(InputInstance(ir, k)); }
+  const StorageShape* GetDynamicOutputShape(size_t ir, size_t k) const { return GetOutputShape(Instance(irOutputs_, ir, k)); }
   const Tensor* GetInputTensor(size_t i) const { return Present(i) ? &inputs_[i] : nullptr; }
-  const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
+  const Tensor* GetOptionalInputTensor(size_t ir) const { return GetDynamicInputTensor(ir, 0); }
+  const Tensor* GetRequiredInputTensor(size_t ir) const { return GetDynamicInputTensor(ir, 0); }
+  const Tensor* GetDynamicInputTensor(size_t ir, size_t k) const { return GetInputTensor(InputInstance(ir, k)); }
   const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return Present(i) ? &inputDescs_[i] : nullptr; }
   const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < outputDescs_.size() ? &outputDescs_[i] : nullptr; }
-  const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
+  const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
+  const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
+  const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t k) const { return GetInputDesc(InputInstance(ir, k)); }
+  const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return ir < irInputs_.size() ? &irInputs_[ir] : nullptr; }
+  const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const { return ir < irOutputs_.size() ? &irOutputs_[ir] : nullptr; }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
   size_t GetComputeNodeInputNum() const { return inputs_.size(); }
   size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
@@ -301,12 +328,21 @@ class TilingContext {
 
   // An optional input left out of the launch reads as null, as the framework's getters return.
   bool Present(size_t i) const { return i < inputs_.size() && (i >= absent_.size() || !absent_[i]); }
+  // The instance of the k-th tensor of IR parameter `index` (past the end when there is none;
+  // without instance info, one instance per parameter).
+  static size_t Instance(const std::vector<AnchorInstanceInfo>& ir, size_t index, size_t k) {
+    if (ir.empty()) return k == 0 ? index : SIZE_MAX;
+    if (index >= ir.size() || k >= ir[index].GetInstanceNum()) return SIZE_MAX;
+    return ir[index].GetInstanceStart() + k;
+  }
+  size_t InputInstance(size_t ir, size_t k) const { return Instance(irInputs_, ir, k); }
 
   // Filled by the harness.
   std::vector<uint8_t> absent_;
   std::string opType_;
   std::vector<Tensor> inputs_, outputs_;
   std::vector<CompileTimeTensorDesc> inputDescs_, outputDescs_;
+  std::vector<AnchorInstanceInfo> irInputs_, irOutputs_;
   RuntimeAttrs attrs_;
   TilingData raw_{64 * 1024};
   std::vector<size_t> workspaces_;
