@@ -112,6 +112,7 @@ def _ops_math_files(root: Path, op: str) -> dict[str, str] | None:
         f"op_kernel/arch22/{op}_tiling_data.h",
         f"op_kernel/arch22/{op}_tiling_data_arch22.h",
         f"op_kernel/{op}_tilingdata.h",
+        f"op_kernel/{op}_tiling.h",
         f"op_host/{op}_tiling.h",
         f"op_host/arch22/{op}_tiling.h",
     )

@@ -123,6 +123,16 @@ def test_a_tiling_header_in_op_host_or_an_arch22_suffix_keeps_the_layout(tmp_pat
     assert build_package(source, SPEC).spec.kernel_file == "op_kernel/scale_tpl_arch22.cpp"
 
 
+def test_a_tiling_struct_in_op_kernel_named_op_tiling_is_the_tiling_header(tmp_path):
+    # ops-math real keeps its struct in op_kernel/real_tiling.h
+    root = tmp_path / "math" / "scale_tpl"
+    shutil.copytree(OPS_MATH / "math" / "scale_tpl", root)
+    data = root / "op_kernel" / "scale_tpl_tiling_data.h"
+    data.rename(root / "op_kernel" / "scale_tpl_tiling.h")
+    (source,) = find_ops(tmp_path)
+    assert build_package(source, SPEC).spec.tiling_header == "op_kernel/scale_tpl_tiling.h"
+
+
 def test_a_kernel_entry_without_c_linkage_is_found(tmp_path):
     pkg = package()
     entry = pkg.files[pkg.kernel_path]

@@ -92,6 +92,11 @@ __aicore__ inline void PRINTF(const char* fmt, Args... args) { ::printf(fmt, arg
                            : ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
                                                  "ascendc_assert(%s) failed", #expr))
 
+// The library's internal check and log (asc-devkit impl/basic_api/kernel_log.h): only its CPU
+// debug build (ASCENDC_CPU_DEBUG) defines them; the device build leaves both empty, the condition
+// and the message unevaluated, so a kernel may call them with names it never declares.
+#define ASCENDC_ASSERT(cond, behavior)
+#define KERNEL_LOG(level, format, ...)
 // Kernels call these unqualified outside `using namespace AscendC`, as the toolchain allows.
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;

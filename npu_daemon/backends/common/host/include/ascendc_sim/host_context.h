@@ -88,8 +88,31 @@ inline int64_t GetSizeInBytes(int64_t n, DataType t) {
 
 }  // namespace ge
 
+namespace ascendc_sim {
+int64_t SocParamInt(const char* key);
+}  // namespace ascendc_sim
+
 namespace fe {
-class PlatFormInfos {};
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+
+// The SoC's memories as its platform description lists them (the SoC preset here): whole sizes,
+// before PlatformAscendC takes off what the runtime keeps back.
+class PlatFormInfos {
+ public:
+  void GetLocalMemSize(const LocalMemType& type, uint64_t& size) const {
+    const char* key = nullptr;
+    switch (type) {
+      case LocalMemType::L0_A: case LocalMemType::L0_B: key = "l0ab_bytes"; break;
+      case LocalMemType::L0_C: key = "l0c_bytes"; break;
+      case LocalMemType::L1: key = "l1_bytes"; break;
+      case LocalMemType::L2: key = "l2_bytes"; break;
+      case LocalMemType::UB: key = "ub_bytes"; break;
+      case LocalMemType::HBM: key = "hbm_bytes"; break;
+      default: break;
+    }
+    size = key ? static_cast<uint64_t>(ascendc_sim::SocParamInt(key)) : 0;
+  }
+};
 }  // namespace fe
 
 namespace gert {

@@ -26,16 +26,12 @@ class PlatformAscendC {
   uint32_t GetCoreNumAic() const { return Int("aic_cores"); }
   uint32_t GetCoreNumAiv() const { return Int("aiv_cores"); }
   uint32_t GetCoreNumVector() const { return Int("aiv_cores"); }
+  // The platform's size, less what the runtime keeps back on the A2 (asc-devkit
+  // platform_ascendc.cpp: UB and L1 for the kfc, UB also what ReserveLocalMemory took).
   void GetCoreMemSize(CoreMemType type, uint64_t& size) const {
-    switch (type) {
-      case CoreMemType::UB: size = Int("ub_bytes") - Int("ub_reserved_bytes") - reservedUb_; break;
-      case CoreMemType::L1: size = Int("l1_bytes") - Int("ub_reserved_bytes"); break;
-      case CoreMemType::L0_A: case CoreMemType::L0_B: size = Int("l0ab_bytes"); break;
-      case CoreMemType::L0_C: size = Int("l0c_bytes"); break;
-      case CoreMemType::L2: size = static_cast<uint64_t>(ascendc_sim::SocParamInt("l2_bytes")); break;
-      case CoreMemType::HBM: size = static_cast<uint64_t>(ascendc_sim::SocParamInt("hbm_bytes")); break;
-      default: size = 0;
-    }
+    fe::PlatFormInfos().GetLocalMemSize(static_cast<fe::LocalMemType>(type), size);
+    if (type == CoreMemType::UB || type == CoreMemType::L1) size -= Int("ub_reserved_bytes");
+    if (type == CoreMemType::UB) size -= reservedUb_;
   }
   void GetCoreMemBw(CoreMemType type, uint64_t& bw) const {
     bw = type == CoreMemType::HBM ? static_cast<uint64_t>(ascendc_sim::SocParamInt("hbm_gbps")) : 0;
