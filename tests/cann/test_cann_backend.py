@@ -96,6 +96,14 @@ def test_syntax_error_is_compile_error(cann_env: Path, tmp_path: Path) -> None:
     assert result.latency_us is None and not events(cann_env, "msprof")
 
 
+def test_list_package_is_rejected_before_any_build(cann_env: Path, tmp_path: Path) -> None:
+    pkg = load_package(Path(__file__).resolve().parents[1] / "sim" / "packages" / "list_scale")
+    result = evaluate(pkg, tmp_path)
+    assert result.status is Status.REJECTED
+    assert "dynamic (list) inputs or outputs" in result.message
+    assert not (tmp_path / "run" / "case-" / "x").exists() and not events(cann_env, "msprof")
+
+
 def test_wrong_numbers_are_wrong_answer(cann_env: Path, tmp_path: Path) -> None:
     pkg = edit_kernel(small_add(), "Add(zLocal, xLocal, yLocal", "Sub(zLocal, xLocal, yLocal")
     result = evaluate(pkg, tmp_path)

@@ -154,3 +154,26 @@ def test_scalar_and_dma_conflicts_are_ordered_by_the_compilers_sync_unless_stric
     assert any("PIPE_S -> PIPE_MTE3 sync the compiler inserts" in w for w in warnings), warnings
     r = kernel(body, {"x": X}, OUT)
     assert r.status == "RACE_DETECTED" and "GetValue reads UB address 20" in r.message, r.message
+
+
+def test_copy_out_right_after_the_count_form_reduce_sum_is_ordered_by_its_own_sync(kernel):
+    # On the A2 ReduceSum(dst, src, work, count) is one vcadd whose sum the library reads from
+    # ACC_VAL after a V -> S sync, stores with the scalar unit and follows with S -> MTE3 (dav_c220
+    # ReduceSumImpl): the copy of dst right after it is ordered. WholeReduceSum has no such sync.
+    x = np.ones(1024, dtype=np.float32) / 4
+    body = """GlobalTensor<float> xg; xg.SetGlobalBuffer((__gm__ float*)x, 1024);
+  GlobalTensor<float> zg; zg.SetGlobalBuffer((__gm__ float*)z, 8);
+  LocalTensor<float> a(TPosition::VECIN, 0, 1024), s(TPosition::VECOUT, 4096, 8), w(TPosition::VECCALC, 8192, 64);
+  DataCopy(a, xg, 1024); SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
+  Duplicate(s, 0.0f, 8);
+  ReduceSum(s, a, w, 1024);
+  DataCopy(zg, s, 8);"""
+    r = kernel(body, {"x": x}, {"z": ("float32", (8,))}).ok()
+    assert r.outputs["z"][0] == 256
+    racy = body.replace("ReduceSum(s, a, w, 1024);", "WholeReduceSum(s, a, 64, 1, 1, 1, 8);")
+    r = kernel(racy, {"x": x}, {"z": ("float32", (8,))})
+    assert (
+        r.status == "RACE_DETECTED"
+        and "DataCopy on PIPE_MTE3 reads UB [4096, 4128)" in r.message
+        and "WholeReduceSum at" in r.message
+    ), r.message

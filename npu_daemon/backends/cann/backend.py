@@ -123,6 +123,9 @@ class CannBackend(Backend):
         self, pkg: OperatorPackage, cases: list[Case], request: EvalRequest, workdir: Path
     ) -> Built:
         """Host tiling per case, then one app per (dtypes, tiling key); no device needed."""
+        unsupported = _unsupported(pkg)
+        if unsupported:
+            raise CaseFailure(Status.REJECTED, f"the cann backend does not build {unsupported} yet")
         budget = request.timeouts.build_s
         toolkit = Toolkit.discover()
         try:
@@ -268,3 +271,14 @@ class CannBackend(Backend):
             raise CaseFailure(
                 Status.DAEMON_ERROR, f"cannot read the msprof op output: {e}", log
             ) from e
+
+
+def _unsupported(pkg: OperatorPackage) -> str:
+    """What of the package format the kernel-launch project cannot express yet ('' if nothing):
+    it passes one GM pointer per argument and builds the operator's directory alone."""
+    spec = pkg.spec
+    if any(a.dynamic for a in [*spec.inputs, *spec.outputs]):
+        return "dynamic (list) inputs or outputs"
+    if spec.tree_path:
+        return "files of other operators' directories (tree/)"
+    return ""

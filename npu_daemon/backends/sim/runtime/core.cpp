@@ -145,6 +145,8 @@ void Core::ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc
   (void)bytes;
 }
 
+void Core::LibraryVectorToScalar() { race_->LibraryVectorToScalar(); }
+
 void Core::SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
   ASCENDC_SIM_CHECK(src >= 0 && src < kPipes && dst >= 0 && dst < kPipes, loc, "%s: invalid pipes %d -> %d", api, src, dst);
   Instr ins{};

@@ -44,6 +44,9 @@ class RaceChecker {
   // UB access), that sync, and the access itself (ticks PIPE_S; `site` is asked for on a write only).
   bool VectorAhead() const;
   void SyncVectorToScalar();
+  // A V -> S sync the library issues inside an API (not the compiler's before a scalar access):
+  // every instruction issued afterwards follows what PIPE_V has done.
+  void LibraryVectorToScalar() { Join(issued_, vc_[PIPE_V]); }
   template <typename SiteOf>
   void ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, const char* api, SiteOf site);
   // Flags: `setIndex` is the trace index of the SetFlag, returned by the matching WaitFlag.

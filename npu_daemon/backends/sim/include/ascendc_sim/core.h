@@ -320,6 +320,10 @@ class Core {
   void Barrier(int pipe, const SrcLoc& loc, const char* api);
   // Scalar access to UB (GetValue/SetValue); the compiler syncs PIPE_V -> PIPE_S for it.
   void ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc, const char* api);
+  // The V -> S sync an API's library code waits on before reading a vector result back (dav_c220
+  // ReduceSum reads ACC_VAL, stores it and syncs S -> V, S -> MTE3): later instructions of every pipe
+  // follow the API's vector work. Race checker only; the trace keeps the API's calibrated cost.
+  void LibraryVectorToScalar();
   void Scalar(uint32_t cycles) { pendingScalar_ += cycles; }
   void Finish();  // end of kernel: unmatched flags are errors, scalar work is flushed
   // GM traffic of this core, checked within the core (MTE3 vs MTE2 ordering) and across cores

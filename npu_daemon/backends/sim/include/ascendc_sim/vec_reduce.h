@@ -228,6 +228,10 @@ template <typename T>
 __aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                                  const int32_t count, ASCENDC_SIM_LOC) {
   ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, ascendc_sim::CountLanes<T>(count), {}, false, loc);
+  // On the A2 the count form is one vcadd whose sum the library reads from ACC_VAL after a V -> S
+  // sync and stores with the scalar unit, then syncs S -> V and S -> MTE3 (dav_c220 ReduceSumImpl):
+  // a copy out of dst right after it is ordered.
+  ascendc_sim::CurrentCore().LibraryVectorToScalar();
 }
 template <typename T>
 __aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
