@@ -2021,3 +2021,13 @@ def view_copy(
         _view(src_size, src_stride, src_storage_offset)
     ]
     return out
+
+
+# ---- cdist_grad, broadcast form ------------------------------------------------------------------
+
+
+def cdist_grad_broadcast(grad, x1, x2, cdist, p):
+    """grad, x1, x2, cdist broadcast to [..., P, Q, M]: the sum over Q of each element's term."""
+    diff = _f(x1) - _f(x2)
+    term = np.sign(diff) * np.abs(diff) ** (p - 1) / _f(cdist) ** (p - 1)
+    return np.sum(_f(grad) * term, axis=-2)
