@@ -257,7 +257,8 @@ def selu(x):
 
 def selu_grad(gradients, outputs):
     out = _f(outputs)
-    return _f(gradients) * np.where(out > 0, _SELU_SCALE, out + _SELU_SCALE * _SELU_ALPHA)
+    # the README's branches: scale for outputs >= 0 (numerically, so -0.0 too)
+    return _f(gradients) * np.where(out >= 0, _SELU_SCALE, out + _SELU_SCALE * _SELU_ALPHA)
 
 
 def shrink(x, lambd, bias):
