@@ -136,17 +136,34 @@ def load_spec(op: str) -> OperatorSpec | None:
     path = SPEC_DIR / f"{op}.toml"
     if not path.is_file():
         return None
-    return OperatorSpec.model_validate(tomllib.loads(path.read_text()))
+    fields = tomllib.loads(path.read_text())
+    fields.pop("serves", None)  # the runner's choice of variant, not part of the package
+    return OperatorSpec.model_validate(fields)
+
+
+def serves(op: str) -> list[str]:
+    """The implementation paths a spec variant is written for (its `serves` list): a source whose
+    directory path ends with one of them takes that variant, whatever its argument counts."""
+    return tomllib.loads((SPEC_DIR / f"{op}.toml").read_text()).get("serves", [])
 
 
 def spec_for(source: OpSource) -> OperatorSpec | None:
     """Our spec for one implementation. Implementations of one operator may declare different
     arguments (one OpDef has an output another lacks): a variant `specs/<op>.<variant>.toml` is
     written for those, and the spec whose input and output counts match the OpDef is taken (the
-    plain `<op>.toml` where none or several do)."""
+    plain `<op>.toml` where none or several do). Where the arguments agree but their meaning does
+    not (one tree's kernel takes the tensors its aclnn layer broadcast), a variant names the paths
+    it serves: `serves = ["<owner>+<repo>/<path to the op directory>"]`, matched against the
+    trailing components of the source's directory, and is taken for those alone."""
     base = load_spec(source.op)
-    variants = sorted(SPEC_DIR.glob(f"{source.op}.*.toml"))
+    variants = [p.stem for p in sorted(SPEC_DIR.glob(f"{source.op}.*.toml"))]
     if base is None or not variants:
+        return base
+    for variant in variants:
+        if any(source.root.parts[-len(Path(s).parts) :] == Path(s).parts for s in serves(variant)):
+            return load_spec(variant)
+    variants = [v for v in variants if not serves(v)]
+    if not variants:
         return base
     host_text = "\n".join(
         _read(p)
@@ -157,7 +174,7 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     counts = (sum(k == "Input" for k, _ in args), sum(k == "Output" for k, _ in args))
     matching = [
         spec
-        for spec in (base, *(load_spec(p.stem) for p in variants))
+        for spec in (base, *(load_spec(v) for v in variants))
         if (len(spec.inputs), len(spec.outputs)) == counts
     ]
     return matching[0] if len(matching) == 1 else base

@@ -257,7 +257,8 @@ def selu(x):
 
 def selu_grad(gradients, outputs):
     out = _f(outputs)
-    return _f(gradients) * np.where(out > 0, _SELU_SCALE, out + _SELU_SCALE * _SELU_ALPHA)
+    # the README's branches: scale for outputs >= 0 (numerically, so -0.0 too)
+    return _f(gradients) * np.where(out >= 0, _SELU_SCALE, out + _SELU_SCALE * _SELU_ALPHA)
 
 
 def shrink(x, lambd, bias):
@@ -2021,3 +2022,13 @@ def view_copy(
         _view(src_size, src_stride, src_storage_offset)
     ]
     return out
+
+
+# ---- cdist_grad, broadcast form ------------------------------------------------------------------
+
+
+def cdist_grad_broadcast(grad, x1, x2, cdist, p):
+    """grad, x1, x2, cdist broadcast to [..., P, Q, M]: the sum over Q of each element's term."""
+    diff = _f(x1) - _f(x2)
+    term = np.sign(diff) * np.abs(diff) ** (p - 1) / _f(cdist) ** (p - 1)
+    return np.sum(_f(grad) * term, axis=-2)

@@ -178,3 +178,42 @@ def test_the_spec_variant_whose_arguments_match_the_opdef_is_taken(tmp_path):
     y, total = refs.nll_loss_total_weight(x, np.array([2, -100]), np.ones(3), "none", -100)
     np.testing.assert_allclose(y, [-0.7, 0.0], rtol=1e-6)
     assert total.tolist() == [1.0]  # the ignored row weighs nothing, whatever the reduction
+
+
+def test_a_spec_variant_serving_a_path_is_taken_for_that_path_alone(tmp_path):
+    # cdist_grad's main-tree kernel takes the broadcast [B, P, Q, M] tensors, the experimental one
+    # the 3-D ones: the same four inputs and one output, told apart by path.
+    def_args = (
+        'this->Input("grad"); this->Input("x1"); this->Input("x2"); this->Input("cdist");'
+        ' this->Output("y");'
+    )
+    for tree in ("hicann+ops-math/math", "hicann+ops-math/experimental/math"):
+        root = tmp_path / tree / "cdist_grad"
+        shutil.copytree(SRC / "vendor_a" / "Neg", root)
+        for old in root.rglob("neg*"):
+            old.rename(old.with_name(old.name.replace("neg", "cdist_grad")))
+        (root / "op_host" / "cdist_grad.cpp").write_text(f"{def_args} // {tree}")  # not a copy
+    chosen = {op.rel: spec_for(op).reference for op in find_ops(tmp_path)}
+    assert chosen == {
+        "hicann+ops-math/experimental/math/cdist_grad": "reference:cdist_grad",
+        "hicann+ops-math/math/cdist_grad": "reference:cdist_grad_broadcast",
+    }
+    # its reference is the 3-D formula on tensors broadcast the way the aclnn layer does
+    rng = np.random.default_rng(0)
+    g, x1, x2 = (
+        rng.uniform(-1, 1, (2, 3, 4)),
+        rng.uniform(-1, 1, (2, 3, 5)),
+        rng.uniform(-1, 1, (2, 4, 5)),
+    )
+    c = rng.uniform(0.5, 2, (2, 3, 4))
+    shape = (2, 3, 4, 5)
+    wide = [
+        np.broadcast_to(g[..., None], shape),
+        np.broadcast_to(x1[:, :, None], shape),
+        np.broadcast_to(x2[:, None], shape),
+        np.broadcast_to(c[..., None], shape),
+    ]
+    for p in (1.0, 2.0, 3.0, 0.5):
+        np.testing.assert_allclose(
+            refs.cdist_grad_broadcast(*wide, p), refs.cdist_grad(g, x1, x2, c, p), rtol=1e-12
+        )
