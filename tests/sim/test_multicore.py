@@ -146,3 +146,26 @@ def test_disjoint_writes_and_shared_reads_do_not_race(kernel):
   ub.Out(z + b * 64 * sizeof(float), a[b * 64], 64);"""
     r = kernel(body, {"x": X}, {"z": ("float32", (512,))}, block_dim=8, prelude=UB_HELPERS).ok()
     np.testing.assert_array_equal(r.outputs["z"], X)
+
+
+# Every block atomically adds its 64 elements into workspace[0:64]; block 0 then copies that out.
+# `%s` is where the kernel may zero the workspace first (block 0, before a SyncAll).
+WS_ACCUMULATE = """Ub ub; const int b = GetBlockIdx();
+  GlobalTensor<float> ws; ws.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), 64);
+  %s
+  LocalTensor<float> a = ub.In<float>(x + b * 64 * sizeof(float), 64);
+  SYNC();
+  SetAtomicAdd<float>(); DataCopy(ws, a, 64); SetAtomicNone();
+  SyncAll();
+  if (b == 0) { LocalTensor<float> t = ub.Alloc<float>(64); DataCopy(t, ws, 64); SYNC(); ub.Out(z, t, 64); }"""
+
+
+def test_the_workspace_starts_uninitialised_as_on_the_device(kernel):
+    # The runtime hands out the workspace as aclrtMalloc returns it, not zeroed: accumulating into
+    # it without zeroing it gives the fill (NaN) here, garbage on the device.
+    run = dict(inputs={"x": X}, outputs={"z": ("float32", (64,))}, block_dim=8, workspace=1024)
+    unzeroed = kernel(WS_ACCUMULATE % "", prelude=UB_HELPERS, **run).ok()
+    assert np.isnan(unzeroed.outputs["z"]).all()
+    zero = "if (b == 0) InitGlobalMemory(ws, 64, 0.0f); SyncAll();"
+    zeroed = kernel(WS_ACCUMULATE % zero, prelude=UB_HELPERS, **run).ok()
+    np.testing.assert_array_equal(zeroed.outputs["z"], X.reshape(8, 64).sum(0))

@@ -443,7 +443,9 @@ void RunCandidate(const Launch& l, const GmArgs& gm, int fd) {
   // ---- device: one kernel run per block ----
   std::vector<Gm> args;
   for (const GmBuffer* b : gm.params) args.push_back(b != nullptr ? b->Kernel() : nullptr);
-  GmBuffer workspace(std::max<uint64_t>(launch.workspaceBytes, 32), 0, "workspace");
+  // The runtime hands out the workspace uninitialised (no aclrtMemset): a checked run fills it as an
+  // output, so a kernel that accumulates into it without zeroing it first is caught.
+  GmBuffer workspace(std::max<uint64_t>(launch.workspaceBytes, 32), gm.fill, "workspace");
   SetSysWorkspace(workspace.Kernel());
   args.push_back(launch.workspaceBytes > 0 ? workspace.Kernel() : nullptr);
   GmBuffer tiling(ctx.GetRawTilingData()->GetCapacity(), 0, "tiling", "", false);  // host data GET_TILING_DATA reads
