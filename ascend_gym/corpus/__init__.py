@@ -134,17 +134,13 @@ def spec_names() -> list[str]:
 def load_spec(op: str) -> OperatorSpec | None:
     """The spec in `specs/<op>.toml`; `op` may name a variant, `<op>.<variant>`."""
     path = SPEC_DIR / f"{op}.toml"
-    if not path.is_file():
-        return None
-    fields = tomllib.loads(path.read_text())
-    fields.pop("serves", None)  # the runner's choice of variant, not part of the package
-    return OperatorSpec.model_validate(fields)
+    return _spec(tomllib.loads(path.read_text())) if path.is_file() else None
 
 
-def serves(op: str) -> list[str]:
-    """The implementation paths a spec variant is written for (its `serves` list): a source whose
-    directory path ends with one of them takes that variant, whatever its argument counts."""
-    return tomllib.loads((SPEC_DIR / f"{op}.toml").read_text()).get("serves", [])
+def _spec(fields: dict) -> OperatorSpec:
+    """A spec file's fields as a spec: its `serves` list is the runner's choice of variant, not
+    part of the package."""
+    return OperatorSpec.model_validate({k: v for k, v in fields.items() if k != "serves"})
 
 
 def spec_for(source: OpSource) -> OperatorSpec | None:
@@ -156,14 +152,15 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     it serves: `serves = ["<owner>+<repo>/<path to the op directory>"]`, matched against the
     trailing components of the source's directory, and is taken for those alone."""
     base = load_spec(source.op)
-    variants = [p.stem for p in sorted(SPEC_DIR.glob(f"{source.op}.*.toml"))]
+    variants = [tomllib.loads(p.read_text()) for p in sorted(SPEC_DIR.glob(f"{source.op}.*.toml"))]
     if base is None or not variants:
         return base
-    for variant in variants:
-        if any(source.root.parts[-len(Path(s).parts) :] == Path(s).parts for s in serves(variant)):
-            return load_spec(variant)
-    variants = [v for v in variants if not serves(v)]
-    if not variants:
+    for fields in variants:
+        served = [Path(s).parts for s in fields.get("serves", [])]
+        if any(source.root.parts[-len(parts) :] == parts for parts in served):
+            return _spec(fields)
+    by_counts = [_spec(fields) for fields in variants if not fields.get("serves")]
+    if not by_counts:
         return base
     host_text = "\n".join(
         _read(p)
@@ -173,9 +170,7 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     args = _ARG.findall(host_text)
     counts = (sum(k == "Input" for k, _ in args), sum(k == "Output" for k, _ in args))
     matching = [
-        spec
-        for spec in (base, *(load_spec(v) for v in variants))
-        if (len(spec.inputs), len(spec.outputs)) == counts
+        spec for spec in (base, *by_counts) if (len(spec.inputs), len(spec.outputs)) == counts
     ]
     return matching[0] if len(matching) == 1 else base
 
