@@ -44,7 +44,7 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
       if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer]) {
         const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range() + " while " +
                                  Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) + " may still be writing it";
-        if (!CompilerSynced(blk.writer, p, loc, what)) Fail(Status::RACE_DETECTED, loc, "%s (no flag orders them)", what.c_str());
+        Conflict(blk.writer, p, loc, what);
       }
       if (a.write) {
         for (int q = 0; q < kPipes; ++q)
@@ -53,7 +53,7 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
             const std::string reader = q == PIPE_S ? std::string("a scalar read") : Describe(sites_[blk.readSite[q]]);
             const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range() + " while " + reader + " on " +
                                      PipeName(q) + " may still be reading it";
-            if (!CompilerSynced(q, p, loc, what)) Fail(Status::RACE_DETECTED, loc, "%s (no flag orders them)", what.c_str());
+            Conflict(q, p, loc, what);
           }
         blk = Block{};
         blk.writer = static_cast<uint8_t>(p);
@@ -67,14 +67,14 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
   }
 }
 
-bool RaceChecker::CompilerSynced(int from, int to, const SrcLoc& loc, const std::string& what) {
+void RaceChecker::Conflict(int from, int to, const SrcLoc& loc, const std::string& what) {
   const auto dma = [](int q) { return q == PIPE_MTE2 || q == PIPE_MTE3; };
-  if (SimStrict() || !((from == PIPE_S && dma(to)) || (dma(from) && to == PIPE_S))) return false;
+  if (SimStrict() || !((from == PIPE_S && dma(to)) || (dma(from) && to == PIPE_S)))
+    Fail(Status::RACE_DETECTED, loc, "%s (no flag orders them)", what.c_str());
   DeviceTolerated(loc, "%s with no flag: ordered by the %s -> %s sync the compiler inserts (--cce-auto-sync, on by default)",
                   what.c_str(), PipeName(from), PipeName(to));
   Join(vc_[to], vc_[from]);
   if (to == PIPE_S) Join(issued_, vc_[from]);  // the scalar unit waited
-  return true;
 }
 
 bool RaceChecker::VectorAhead() const {

@@ -69,9 +69,10 @@ class RaceChecker {
     uint32_t readSite[kPipes] = {};
   };
   Block& ShadowOf(uint32_t addr);
-  // Whether the compiler's automatic sync orders `from` before `to` (an S <-> MTE2/MTE3 pair, not
-  // strict): warns with `what` and joins the clocks as that sync does. Otherwise the caller fails.
-  bool CompilerSynced(int from, int to, const SrcLoc& loc, const std::string& what);
+  // An access of pipe `to` that `from`'s earlier access is not ordered before (`what` says both):
+  // a race, unless the compiler's automatic sync orders the pair (S <-> MTE2/MTE3, not strict),
+  // which warns and joins the clocks as that sync does.
+  void Conflict(int from, int to, const SrcLoc& loc, const std::string& what);
   struct Snapshot {
     Clock clock;
     int64_t setIndex;
@@ -106,14 +107,14 @@ void RaceChecker::ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, con
   if (blk.writeClock != 0 && blk.writer != PIPE_S && blk.writeClock > vc[blk.writer]) {
     const std::string what = std::string(api) + (write ? " writes" : " reads") + " UB address " + std::to_string(addr) +
                              " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) + " may still be writing it";
-    if (!CompilerSynced(blk.writer, PIPE_S, loc, what)) Fail(Status::RACE_DETECTED, loc, "%s (no flag orders them)", what.c_str());
+    Conflict(blk.writer, PIPE_S, loc, what);
   }
   if (write) {
     for (int q = 0; q < kPipes; ++q)
       if (q != PIPE_S && blk.readClock[q] > vc[q]) {
         const std::string what = std::string(api) + " writes UB address " + std::to_string(addr) + " while " +
                                  Describe(sites_[blk.readSite[q]]) + " on " + PipeName(q) + " may still be reading it";
-        if (!CompilerSynced(q, PIPE_S, loc, what)) Fail(Status::RACE_DETECTED, loc, "%s (no flag orders them)", what.c_str());
+        Conflict(q, PIPE_S, loc, what);
       }
     // Scalar writes are sub-block: keep the block's history, record the scalar as its writer.
     blk.writer = PIPE_S;

@@ -16,13 +16,12 @@ namespace AscendC {
 // Constructed as in the library, with parentheses too (`UnaryRepeatParams(1, 1, 8, 4)`); trailing
 // fields keep their defaults, so the brace lists kernels pass stay valid.
 struct UnaryRepeatParams {
-  UnaryRepeatParams(uint16_t dstBlk = 1, uint16_t srcBlk = 1, uint16_t dstRep = 8, uint16_t srcRep = 8, bool half = false)
-      : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep), halfBlock(half) {}
+  UnaryRepeatParams(uint16_t dstBlk = 1, uint16_t srcBlk = 1, uint16_t dstRep = 8, uint16_t srcRep = 8)
+      : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep) {}
   uint16_t dstBlkStride;
   uint16_t srcBlkStride;
   uint16_t dstRepStride;
   uint16_t srcRepStride;
-  bool halfBlock;  // CastDequant: the upper or lower half of each destination block
 };
 
 struct BinaryRepeatParams {
