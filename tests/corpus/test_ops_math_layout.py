@@ -190,3 +190,45 @@ def test_device_branch_drops_only_the_test_builds_branches():
     kept = [line for line in device_branch(source).split("\n") if line]
     assert kept == ["device_a", "device_b", "device_c", "#if FOO", "either", "#endif"]
     assert device_branch(source).count("\n") == source.count("\n")  # positions kept
+
+
+def test_the_cmake_s_a2_tiling_directory_is_compiled_and_other_socs_left_out(tmp_path):
+    # ops-nn relu_v2's layout: the A2 tiling in op_host/ascend910b/ beside the 950's arch35/, the
+    # CMakeLists pairing SoCs with tiling directories; the directory is named otherwise than the
+    # op (ops-nn sigmoid_v2), whose name is the CMake OPTYPE.
+    root = tmp_path / "activation" / "scale_tpl_v2"
+    shutil.copytree(OPS_MATH / "math" / "scale_tpl", root)
+    host = root / "op_host"
+    for soc in ("ascend910b", "arch35"):
+        (host / soc).mkdir()
+    tiling = (host / "scale_tpl_tiling.cpp").read_text()
+    (host / "scale_tpl_tiling.cpp").unlink()
+    # The block count comes from a second tiling file of the A2 directory, as CMake globs them all.
+    (host / "ascend910b" / "scale_tpl_tiling.cpp").write_text(
+        tiling.replace('"../op_kernel/', '"../../op_kernel/')
+        .replace("namespace optiling {", "namespace optiling {\nuint32_t ScaleTplBlocks();", 1)
+        .replace("SetBlockDim(1)", "SetBlockDim(ScaleTplBlocks())")
+    )
+    (host / "ascend910b" / "scale_tpl_tiling_blocks.cpp").write_text(
+        "#include <cstdint>\nnamespace optiling {\nuint32_t ScaleTplBlocks() { return 1; }\n}\n"
+    )
+    (host / "arch35" / "scale_tpl_tiling_arch35.cpp").write_text('#error "not in an A2 build"\n')
+    assert find_ops(tmp_path) == []  # without the CMakeLists neither the op nor its tiling is known
+    (root / "CMakeLists.txt").write_text(
+        'set(SUPPORT_COMPUTE_UNIT "ascend950" "ascend910b" "ascend910_93")\n'
+        'set(SUPPORT_TILING_DIR "arch35" "ascend910b" "ascend910b")\n'
+        "add_modules_sources(OPTYPE scale_tpl COMPUTE_UNIT ${SUPPORT_COMPUTE_UNIT}"
+        " TILING_DIR ${SUPPORT_TILING_DIR})\n"
+    )
+    (source,) = find_ops(tmp_path)
+    assert (source.op, source.rel) == ("scale_tpl", "activation/scale_tpl_v2")
+    pkg = build_package(source, SPEC)
+    pkg.files["reference.py"] = (OPS_MATH / "reference.py").read_text()
+    assert pkg.spec.host_file == "op_host/ascend910b/scale_tpl_tiling.cpp"
+    assert pkg.spec.host_sources == [
+        "op_host/ascend910b/scale_tpl_tiling_blocks.cpp",
+        "op_host/scale_tpl_def.cpp",
+    ]
+    result = evaluate(pkg, tmp_path / "run")
+    assert result.status == Status.OK, result.message
+    assert [c.passed for c in result.cases] == [True, True, True]
