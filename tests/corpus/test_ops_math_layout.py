@@ -232,3 +232,33 @@ def test_the_cmake_s_a2_tiling_directory_is_compiled_and_other_socs_left_out(tmp
     result = evaluate(pkg, tmp_path / "run")
     assert result.status == Status.OK, result.message
     assert [c.passed for c in result.cases] == [True, True, True]
+
+
+def test_a_struct_header_declaring_the_key_is_the_tiling_and_key_header(tmp_path):
+    # ops-math is_finite: op_kernel/<op>_struct.h holds the tiling struct and the key declaration,
+    # while op_kernel/arch35/ declares the 950 kernel's own key.
+    root = tmp_path / "math" / "scale_tpl"
+    shutil.copytree(OPS_MATH / "math" / "scale_tpl", root)
+    kernel_dir = root / "op_kernel"
+    key = (kernel_dir / "scale_tpl_tiling_key.h").read_text()
+    data = (kernel_dir / "scale_tpl_tiling_data.h").read_text()
+    (kernel_dir / "scale_tpl_struct.h").write_text(key + data)
+    (kernel_dir / "arch35").mkdir()
+    (kernel_dir / "arch35" / "scale_tpl_struct_arch35.h").write_text(key)
+    for name in ("scale_tpl_tiling_key.h", "scale_tpl_tiling_data.h"):
+        (kernel_dir / name).unlink()
+    for path in (kernel_dir / "scale_tpl.cpp", root / "op_host" / "scale_tpl_tiling.cpp"):
+        text = path.read_text().replace("scale_tpl_tiling_data.h", "scale_tpl_struct.h")
+        path.write_text(
+            text.replace('#include "../op_kernel/scale_tpl_tiling_key.h"\n', "").replace(
+                '#include "scale_tpl_tiling_key.h"\n', ""
+            )
+        )
+    (source,) = find_ops(tmp_path)
+    pkg = build_package(source, SPEC)
+    pkg.files["reference.py"] = (OPS_MATH / "reference.py").read_text()
+    assert pkg.spec.tiling_header == "op_kernel/scale_tpl_struct.h"
+    assert template_key.key_header(pkg) == "op_kernel/scale_tpl_struct.h"
+    result = evaluate(pkg, tmp_path / "run")
+    assert result.status == Status.OK, result.message
+    assert [c.passed for c in result.cases] == [True, True, True]
