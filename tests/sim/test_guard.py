@@ -134,3 +134,24 @@ def test_one_scalar_read_straight_from_gm_is_charged_once(kernel):
     none = kernel(HEAD + GM + "float s = 0.5f;" + store, {"x": X, "y": Y}, OUT, params=[N])
     assert raw.ok().outputs["z"][0] == 0.5
     assert latency(raw) == latency(api) > latency(none)
+
+
+def test_raw_stores_of_identical_bytes_from_two_blocks_warn(kernel):
+    # Both blocks store x[0:64] into z[0:64] through raw pointers: the store is recorded once it has
+    # run, so the second block's writes are seen to leave the bytes GM already held (as DataCopy's).
+    body = "for (int i = 0; i < 64; ++i) ((__gm__ float*)z)[i] = ((__gm__ float*)x)[i];"
+    r = kernel(body, {"x": X}, {"z": ("float32", (64,))}, block_dim=2, strict=False).ok()
+    np.testing.assert_array_equal(r.outputs["z"], X[:64])
+    warnings = r.result.get("warnings", [])
+    assert any("block 1 writing z+0" in w and "bytes GM already held" in w for w in warnings), (
+        warnings
+    )
+
+
+def test_raw_stores_of_differing_bytes_from_two_blocks_race(kernel):
+    body = (
+        "for (int i = 0; i < 64; ++i) "
+        "((__gm__ float*)z)[i] = ((__gm__ float*)x)[i] + static_cast<float>(GetBlockIdx());"
+    )
+    r = kernel(body, {"x": X}, {"z": ("float32", (64,))}, block_dim=2, strict=False)
+    assert r.status == "RACE_DETECTED" and "block 1 writing z+0" in r.message, r.message
