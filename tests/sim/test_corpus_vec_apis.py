@@ -163,9 +163,8 @@ def test_datacopypad_dummy_fill_repeats_the_first_element_without_padding(kernel
 
 
 def test_gather_mask_counter_mode_over_more_than_a_repeat(kernel):
-    # One repeat of mask 150 floats (more than a 256 B repeat), built-in pattern 1 (even lanes),
-    # GatherMaskParams{src0BlockStride 1, repeatTimes 1, src0RepeatStride 16 blocks}: lanes 0..63
-    # from element 0 on, 64..127 from 128 on, 128..149 from 256 on.
+    # One repeat of mask 150 floats, built-in pattern 1 (even lanes): the repeat's blocks follow
+    # src0BlockStride (1) whatever src0RepeatStride says, so lanes 0, 2, ..., 148.
     x = np.arange(384, dtype=np.float32)
     body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 384), o = ub.Alloc<float>(80);
   SYNC();
@@ -177,18 +176,27 @@ def test_gather_mask_counter_mode_over_more_than_a_repeat(kernel):
   SetFlag<HardEvent::S_MTE3>(0); WaitFlag<HardEvent::S_MTE3>(0);
   ub.Out(z, o, 80);"""
     z = kernel(body, {"x": x}, {"z": ("float32", (80,))}, prelude=UB_HELPERS).ok().outputs["z"]
-    lanes = [r * 128 + e for r, k in ((0, 64), (1, 64), (2, 22)) for e in range(0, k, 2)]
-    np.testing.assert_array_equal(z[:75], lanes)
+    np.testing.assert_array_equal(z[:75], np.arange(0, 150, 2))
     assert z[75] == -1 and z[79] == 75
 
 
-def test_gather_mask_counter_mode_over_a_repeat_with_several_repeats_is_refused(kernel):
-    body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 256), o = ub.Alloc<float>(256);
-  SYNC(); uint64_t n = 0;
-  GatherMask(o, a, (uint8_t)1, true, 100, GatherMaskParams{1, 2, 8, 0}, n);
-  SYNC(); ub.Out(z, o, 64);"""
-    x = np.arange(256, dtype=np.float32)
-    r = kernel(body, {"x": x}, {"z": ("float32", (64,))}, prelude=UB_HELPERS)
-    assert r.status == "RUNTIME_ERROR" and "one repeat with a built-in pattern only" in r.message, (
-        r.message
-    )
+def test_gather_mask_counter_mode_repeats_a_long_row_with_repeat_stride_0(kernel):
+    # ops-nn's broadcast idiom: mask 100 lanes, 3 repeats, src0RepeatStride 0 and src1RepeatStride 0:
+    # every repeat rereads the same row and the same pattern, consumed continuously within it
+    # (words 0..3 of the pattern cover lanes 0..127: all but lane 70).
+    x = np.arange(128, dtype=np.float32)
+    pattern = np.array([-1, -1, ~(1 << 6), -1, 0, 0, 0, 0], dtype=np.int32)
+    body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 128), o = ub.Alloc<float>(304);
+  LocalTensor<uint32_t> pat = ub.In<uint32_t>(p, 8);
+  SYNC();
+  uint64_t n = 0;
+  GatherMask(o, a, pat, true, 100, GatherMaskParams{1, 3, 0, 0}, n);
+  SYNC();
+  o.SetValue(303, (float)n);
+  SetFlag<HardEvent::S_MTE3>(0); WaitFlag<HardEvent::S_MTE3>(0);
+  ub.Out(z, o, 304);"""
+    z = kernel(body, {"x": x, "p": pattern}, {"z": ("float32", (304,))}, prelude=UB_HELPERS)
+    z = z.ok().outputs["z"]
+    row = np.delete(np.arange(100, dtype=np.float32), 70)
+    np.testing.assert_array_equal(z[:297], np.tile(row, 3))
+    assert z[303] == 297

@@ -349,6 +349,48 @@ inline bool BuiltinPattern(uint8_t p, uint32_t e) {
   }
 }
 
+// Counter mode with more lanes than a 256 B repeat. On the A2 each of repeatTimes repeats takes
+// `mask` lanes (asc-devkit GatherMask, "configuration one"): its blocks src0BlockStride apart as in
+// any repeat, the pattern consumed continuously within it; repeats src0RepeatStride /
+// src1RepeatStride apart. One instruction, costed as its 256 B steps.
+template <typename T, typename Bit>
+void GatherMaskLongRepeats(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0, uint32_t mask,
+                           const AscendC::GatherMaskParams& p, uint64_t& rsvdCnt, Bit bit, bool patternTensor,
+                           uint32_t patternAddr, const SrcLoc& loc) {
+  Lanes c = CountLanes<T>(mask);  // one repeat's lanes, in 256 B steps
+  c.contiguous = false;
+  const Stride cs = Blocks<T>({p.src0BlockStride, 8u * p.src0BlockStride});
+  const uint64_t step = static_cast<uint64_t>(p.src0RepeatStride) * c.perBlock;
+  const uint64_t extent = (p.repeatTimes ? (p.repeatTimes - 1) * step : 0) + c.Extent(cs);
+  const uint32_t ubBytes = CurrentCore().Local().Size(LocalBuf::kUB);
+  ASCENDC_SIM_CHECK(src0.UbAddr() + extent * sizeof(T) <= ubBytes, loc,
+                    "GatherMask: the source's %llu elements run past the end of the UB", static_cast<unsigned long long>(extent));
+  if (extent > src0.GetSize())
+    DeviceTolerated(loc, "GatherMask: the source touches %llu elements but the tensor has %u",
+                    static_cast<unsigned long long>(extent), src0.GetSize());
+  const T* x = src0.Data();
+  std::vector<T> picked;
+  for (uint32_t r = 0; r < p.repeatTimes; ++r)
+    for (uint32_t j = 0; j < c.repeats; ++j)
+      for (uint32_t e = 0; e < c.perRepeat; ++e)
+        if (c.Active(j, e) && bit(r, j * c.perRepeat + e)) picked.push_back(x[r * step + c.Offset(j, e, cs)]);
+  const uint64_t n = picked.size();
+  ASCENDC_SIM_CHECK(n <= dst.GetSize(), loc, "GatherMask: %llu selected elements for a %u-element destination",
+                    static_cast<unsigned long long>(n), dst.GetSize());
+  Lanes all = CountLanes<T>(static_cast<uint64_t>(p.repeatTimes) * mask);
+  all.repeats = p.repeatTimes * c.repeats;
+  const UbAccess src{src0.UbAddr(), static_cast<uint32_t>(extent * sizeof(T)), false};
+  const UbAccess out{dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true};
+  if (patternTensor) {
+    const uint32_t patternBytes = (p.repeatTimes ? (p.repeatTimes - 1) * p.src1RepeatStride * 32u : 0) + (mask + 7) / 8;
+    IssueVector(Op::kVecSelect, "GatherMask", all, {}, sizeof(T), loc, {src, {patternAddr, patternBytes, false}, out});
+  } else {
+    IssueVector(Op::kVecSelect, "GatherMask", all, {}, sizeof(T), loc, {src, out});
+  }
+  std::copy(picked.begin(), picked.end(), dst.Data());
+  rsvdCnt = n;
+}
+
 template <typename T, typename Bit>
 void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0, bool reduceMode, uint32_t mask,
                     const AscendC::GatherMaskParams& p, uint64_t& rsvdCnt, Bit bit, uint32_t patternBytes, uint32_t patternAddr,
@@ -357,24 +399,13 @@ void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
   // `mask` lanes of each of repeatTimes repeats; the instruction leaves the core in normal mode.
   Lanes l = CountLanes<T>(static_cast<uint64_t>(p.repeatTimes) * (256 / sizeof(T)));
   l.contiguous = false;
-  if (reduceMode && mask > l.perRepeat) {
-    // `mask` lanes of one repeat, more than 256 B: the same `mask` lanes in all as the total-count
-    // reading of other SoCs, walked as counter mode walks any vector instruction (256 B repeats,
-    // src0RepeatStride apart). A built-in pattern is the same in each; how a user pattern and
-    // several repeats continue is not documented.
-    ASCENDC_SIM_CHECK(p.repeatTimes == 1 && patternBytes == 0, loc,
-                      "GatherMask: counter-mode mask %u, more lanes than a repeat (%u), is emulated for one repeat "
-                      "with a built-in pattern only (repeatTimes %u%s)", mask, l.perRepeat, p.repeatTimes,
-                      patternBytes ? ", a pattern tensor" : "");
-    l = CountLanes<T>(mask);
-    l.contiguous = false;
-    CurrentCore().Registers().maskCounter = false;
-  } else if (reduceMode) {
+  if (reduceMode) {
     ASCENDC_SIM_CHECK(mask >= 1, loc, "GatherMask: counter-mode mask 0 (at least 1)");
+    CurrentCore().Registers().maskCounter = false;
+    if (mask > l.perRepeat) return GatherMaskLongRepeats(dst, src0, mask, p, rsvdCnt, bit, patternBytes != 0, patternAddr, loc);
     l.counter = false;
     l.bits[0] = mask >= 64 ? ~0ull : (1ull << mask) - 1;
     l.bits[1] = mask > 64 ? (mask >= 128 ? ~0ull : (1ull << (mask - 64)) - 1) : 0;
-    CurrentCore().Registers().maskCounter = false;
   }
   const Stride ss = Blocks<T>({p.src0BlockStride, p.src0RepeatStride});
   const T* x = src0.Data();
