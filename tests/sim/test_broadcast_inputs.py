@@ -103,3 +103,11 @@ def test_a_broadcast_case_runs_on_the_simulator():
         result = SimBackend().evaluate(request, Path(d))
     assert result.status == Status.OK, result.message
     assert [c.passed for c in result.cases] == [True]
+
+
+def test_the_corpus_runner_renames_broadcast_inputs_with_the_others():
+    from ascend_gym.corpus import rename_args
+
+    opdef = 'this->Input("grad"); this->Input("x1"); this->Input("x2"); this->Output("out");'
+    renamed = rename_args(spec({"broadcast": {"a": [1], "c": [0]}}), opdef)
+    assert renamed.cases[0].broadcast == {"grad": [1], "x2": [0]}
