@@ -357,9 +357,20 @@ void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
   // `mask` lanes of each of repeatTimes repeats; the instruction leaves the core in normal mode.
   Lanes l = CountLanes<T>(static_cast<uint64_t>(p.repeatTimes) * (256 / sizeof(T)));
   l.contiguous = false;
-  if (reduceMode) {
-    ASCENDC_SIM_CHECK(mask >= 1 && mask <= l.perRepeat, loc,
-                      "GatherMask: counter-mode mask %u outside [1, %u] (more lanes than a repeat is not emulated)", mask, l.perRepeat);
+  if (reduceMode && mask > l.perRepeat) {
+    // `mask` lanes of one repeat, more than 256 B: the same `mask` lanes in all as the total-count
+    // reading of other SoCs, walked as counter mode walks any vector instruction (256 B repeats,
+    // src0RepeatStride apart). A built-in pattern is the same in each; how a user pattern and
+    // several repeats continue is not documented.
+    ASCENDC_SIM_CHECK(p.repeatTimes == 1 && patternBytes == 0, loc,
+                      "GatherMask: counter-mode mask %u, more lanes than a repeat (%u), is emulated for one repeat "
+                      "with a built-in pattern only (repeatTimes %u%s)", mask, l.perRepeat, p.repeatTimes,
+                      patternBytes ? ", a pattern tensor" : "");
+    l = CountLanes<T>(mask);
+    l.contiguous = false;
+    CurrentCore().Registers().maskCounter = false;
+  } else if (reduceMode) {
+    ASCENDC_SIM_CHECK(mask >= 1, loc, "GatherMask: counter-mode mask 0 (at least 1)");
     l.counter = false;
     l.bits[0] = mask >= 64 ? ~0ull : (1ull << mask) - 1;
     l.bits[1] = mask > 64 ? (mask >= 128 ? ~0ull : (1ull << (mask - 64)) - 1) : 0;
