@@ -135,6 +135,9 @@ class Case(BaseModel):
     values: dict[str, list[float | str]] = {}
     ranges: dict[str, tuple[float, float]] = {}
     absent: list[str] = []  # optional inputs left out: the kernel gets a null GM address
+    # Inputs constant along the given axes (what an aclnn layer's BroadcastTo hands the kernel):
+    # drawn for the input's shape with those axes 1, then repeated along them.
+    broadcast: dict[str, list[int]] = {}
 
     @field_validator("shapes")
     @classmethod
@@ -145,6 +148,16 @@ class Case(BaseModel):
                     f"shape of {name} must be non-empty with positive dims, got {shape}"
                 )
         return shapes
+
+    @field_validator("broadcast")
+    @classmethod
+    def _axes(cls, broadcast: dict[str, list[int]]) -> dict[str, list[int]]:
+        for name, axes in broadcast.items():
+            if not axes or min(axes) < 0 or len(set(axes)) != len(axes):
+                raise ValueError(
+                    f"broadcast axes of {name} must be distinct non-negative axes, got {axes}"
+                )
+        return broadcast
 
 
 class OperatorSpec(BaseModel):
@@ -205,7 +218,8 @@ class OperatorSpec(BaseModel):
         if any(o.dynamic and (o.alias or not o.param) for o in self.outputs):
             raise ValueError(f"{self.name}: a list output member cannot alias an input")
         for case in self.cases:
-            unknown = (set(case.values) | set(case.ranges) | set(case.absent)) - args
+            named = set(case.values) | set(case.ranges) | set(case.absent) | set(case.broadcast)
+            unknown = named - args
             if unknown:
                 raise ValueError(
                     f"{self.name}: case {case.name} names unknown inputs {sorted(unknown)}"
@@ -217,6 +231,18 @@ class OperatorSpec(BaseModel):
                 raise ValueError(
                     f"{self.name}: case {case.name} has no shape for {sorted(missing)}"
                 )
+            for name, axes in case.broadcast.items():
+                if name in case.absent or name in case.values:
+                    raise ValueError(
+                        f"{self.name}: case {case.name} broadcasts {name}, which is "
+                        + ("absent" if name in case.absent else "given explicit values")
+                    )
+                rank = len(case.shapes[name])
+                if max(axes) >= rank:
+                    raise ValueError(
+                        f"{self.name}: case {case.name} broadcasts {name} along axes {axes}, "
+                        f"but its shape has {rank} axes"
+                    )
         return self
 
     @property
@@ -360,7 +386,7 @@ class OperatorPackage(BaseModel):
 # their default, so every earlier package keeps its identity (and its cached results).
 _LATER_SPEC_FIELDS = {"host_sources": [], "tree_path": ""}
 _LATER_ARG_FIELDS = {"alias": "", "param": True, "dynamic": ""}
-_LATER_CASE_FIELDS = {"values": {}, "ranges": {}, "absent": []}
+_LATER_CASE_FIELDS = {"values": {}, "ranges": {}, "absent": [], "broadcast": {}}
 
 
 def _drop(d: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:

@@ -58,13 +58,35 @@ def to_values(raw: np.ndarray, dtype: str) -> np.ndarray:
 CHUNK = 1 << 22
 
 
+def _draw(rng: np.random.Generator, dtype: str, lo: float, hi: float, n: int) -> np.ndarray:
+    """n values of dtype drawn uniformly from [lo, hi] (integers: both ends included), as storage."""
+    if dtype == "complex64":  # the imaginary parts follow all real parts in the stream
+        return (rng.uniform(lo, hi, n) + 1j * rng.uniform(lo, hi, n)).astype(np.complex64)
+    if dtype in ("float16", "float32", "bfloat16"):
+        values = rng.uniform(lo, hi, n).astype(np.float32)
+        return bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
+    if dtype == "bool":
+        return rng.integers(0, 2, n).astype(np.bool_)
+    if dtype == "float64":
+        return rng.uniform(lo, hi, n)
+    return rng.integers(int(lo), int(hi) + 1, n).astype(STORAGE[dtype])
+
+
+def broadcast_index(shape: list[int], axes: list[int], start: int, n: int) -> np.ndarray:
+    """For the flat elements [start, start + n) of `shape`, their flat index in the shape with
+    `axes` set to 1: where a tensor constant along those axes takes each value."""
+    index = np.unravel_index(np.arange(start, start + n), shape)
+    drawn = [1 if a in axes else d for a, d in enumerate(shape)]
+    return np.ravel_multi_index([i * (a not in axes) for a, i in enumerate(index)], drawn)
+
+
 def input_chunks(
     pkg: OperatorPackage, case: Case, seed: int
 ) -> Iterator[tuple[str, np.ndarray | None]]:
     """(input name, storage chunk) in generation order; each input ends with (name, None).
 
-    Absent optional inputs yield nothing. complex64 is drawn whole (its imaginary parts follow all
-    real parts in the stream).
+    Absent optional inputs yield nothing. complex64 is drawn whole, and so are the values of a
+    broadcast input (its shape with the broadcast axes 1), then repeated along those axes.
     """
     rng = np.random.default_rng([seed, *case.name.encode()])
     for arg in pkg.spec.inputs:
@@ -73,9 +95,14 @@ def input_chunks(
         dtype, shape = pkg.spec.arg_dtype(case, arg.name), pkg.spec.arg_shape(case, arg.name)
         lo, hi = case.ranges.get(arg.name, arg.range)
         size = math.prod(shape)
+        if axes := case.broadcast.get(arg.name):
+            drawn = _draw(rng, dtype, lo, hi, size // math.prod(shape[a] for a in axes))
+            for start in range(0, size, CHUNK):
+                yield arg.name, drawn[broadcast_index(shape, axes, start, min(CHUNK, size - start))]
+            yield arg.name, None
+            continue
         if dtype == "complex64":
-            values = rng.uniform(lo, hi, size) + 1j * rng.uniform(lo, hi, size)
-            yield arg.name, values.astype(np.complex64)
+            yield arg.name, _draw(rng, dtype, lo, hi, size)
             yield arg.name, None
             continue
         explicit = (
@@ -90,15 +117,8 @@ def input_chunks(
                     if dtype == "bfloat16"
                     else values.astype(STORAGE[dtype])
                 )
-            elif dtype in ("float16", "float32", "bfloat16"):
-                values = rng.uniform(lo, hi, n).astype(np.float32)
-                chunk = bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
-            elif dtype == "bool":
-                chunk = rng.integers(0, 2, n).astype(np.bool_)
-            elif dtype == "float64":
-                chunk = rng.uniform(lo, hi, n)
             else:
-                chunk = rng.integers(int(lo), int(hi) + 1, n).astype(STORAGE[dtype])
+                chunk = _draw(rng, dtype, lo, hi, n)
             yield arg.name, chunk
         yield arg.name, None
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 import re
 import tomllib
 from dataclasses import dataclass
@@ -240,9 +241,41 @@ def tree_files(root: Path, files: dict[str, str]) -> tuple[dict[str, str], str]:
     return tree, root.relative_to(base).as_posix()
 
 
+# hicann/ops-nn's shared kernel headers. Its build (cmake/gen_ops_info.cmake) copies each kernel's
+# op_kernel/ to tbe/ascendc/<op>/ and common/inc/op_kernel/ to tbe/ascendc/inc/, beside it, so
+# kernels include them as "../inc/platform.h" (beside the including file, or through the kernel's
+# directory on the include path). ops-math has no such directory and its build copies none.
+SHARED_KERNEL_HEADERS = Path("common/inc/op_kernel")
+
+
+def shared_kernel_headers(root: Path, files: dict[str, str]) -> dict[str, str]:
+    """The shared kernel headers of the repository around `root` that its kernel sources include
+    where the build puts them, and what those include in turn, as package files `inc/<name>`
+    (`op_kernel/../inc`, as in the build); none where the repository has no such directory."""
+    repo = next((d for d in root.parents if (d / SHARED_KERNEL_HEADERS).is_dir()), None)
+    if repo is None:
+        return {}
+    found: dict[str, str] = {}
+    todo = [(p, t) for p, t in files.items() if p.startswith("op_kernel/")]
+    while todo:
+        path, text = todo.pop()
+        for spelled in _QUOTED_INCLUDE.findall(text):
+            for place in (posixpath.dirname(path), "op_kernel"):
+                target = posixpath.normpath(posixpath.join(place, spelled))
+                if target in files or target in found:
+                    break
+                header = repo / SHARED_KERNEL_HEADERS / target.removeprefix("inc/")
+                if target.startswith("inc/") and header.is_file():
+                    found[target] = _read(header)
+                    todo.append((target, found[target]))
+                    break
+    return dict(sorted(found.items()))
+
+
 def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
-    """The operator package of one implementation: its sources (with the files of other
-    operators' directories they include, tree_files), our spec adapted to its OpDef names, its
+    """The operator package of one implementation: its sources (with the repository's shared
+    kernel headers they include, shared_kernel_headers, and the files of other operators'
+    directories they include, tree_files), our spec adapted to its OpDef names, its
     OP_ADD type and kernel entry, and our reference module."""
     files = {
         p.relative_to(source.root).as_posix(): _read(p)
@@ -250,6 +283,7 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
         for p in sorted((source.root / folder).rglob("*"))
         if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.suffix != ".py"
     }
+    files |= shared_kernel_headers(source.root, files)
     tree, tree_path = tree_files(source.root, files)
     files["reference.py"] = _read(REFERENCES)
     layout = _ops_math_files(source.root, source.op) or {
@@ -318,7 +352,7 @@ def rename_args(spec: OperatorSpec, host_text: str) -> OperatorSpec:
             arg["name"] = names.get(arg["name"], arg["name"])
             arg["alias"] = names.get(arg["alias"], arg["alias"])
     for case in data["cases"]:
-        for key in ("shapes", "dtypes", "values", "ranges"):
+        for key in ("shapes", "dtypes", "values", "ranges", "broadcast"):
             case[key] = {names.get(k, k): v for k, v in case[key].items()}
         case["absent"] = [names.get(k, k) for k in case["absent"]]
     return OperatorSpec.model_validate(data)

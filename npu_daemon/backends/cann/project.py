@@ -108,7 +108,12 @@ def build_key(
         str(tiling_key),
         *sorted(f"{k}={v}" for k, v in macros.items()),
         *templates,
-        *(f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith("op_kernel/")),
+        # (inc/: the repository's shared kernel headers, beside op_kernel/ as its build puts them)
+        *(
+            f"{p}\0{pkg.files[p]}"
+            for p in sorted(pkg.files)
+            if p.startswith(("op_kernel/", "inc/"))
+        ),
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
     ]

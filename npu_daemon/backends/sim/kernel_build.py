@@ -23,6 +23,7 @@ def build_kernel(
     key = build.digest(
         rt.digest,
         *build.package_sources(pkg, "op_kernel"),
+        *build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
         *build.package_sources(pkg, "tree"),
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
