@@ -353,13 +353,23 @@ template <typename T, typename Bit>
 void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0, bool reduceMode, uint32_t mask,
                     const AscendC::GatherMaskParams& p, uint64_t& rsvdCnt, Bit bit, uint32_t patternBytes, uint32_t patternAddr,
                     const SrcLoc& loc) {
-  // Normal mode: every lane of repeatTimes repeats. Counter mode (reduceMode) on A2/A3: the first
-  // `mask` lanes of each of repeatTimes repeats; the instruction leaves the core in normal mode.
+  // Normal mode: every lane of repeatTimes repeats. Counter mode (reduceMode) on A2/A3: `mask`
+  // lanes in each of repeatTimes repeats, the pattern consumed continuously within a repeat (the
+  // GatherMask page, configuration 1); one repeat of more lanes than 256 B runs on through the
+  // source as the count form does. The instruction leaves the core in normal mode.
   Lanes l = CountLanes<T>(static_cast<uint64_t>(p.repeatTimes) * (256 / sizeof(T)));
   l.contiguous = false;
-  if (reduceMode) {
+  bool flatPattern = false;  // one long repeat: pattern bit = lane index across its 256 B pieces
+  if (reduceMode && p.repeatTimes == 1 && mask > l.perRepeat) {
+    l = CountLanes<T>(mask);
+    l.contiguous = false;
+    flatPattern = true;
+    CurrentCore().Registers().maskCounter = false;
+  } else if (reduceMode) {
     ASCENDC_SIM_CHECK(mask >= 1 && mask <= l.perRepeat, loc,
-                      "GatherMask: counter-mode mask %u outside [1, %u] (more lanes than a repeat is not emulated)", mask, l.perRepeat);
+                      "GatherMask: counter-mode mask %u outside [1, %u] over %u repeats (more lanes than a repeat is emulated for one "
+                      "repeat only)",
+                      mask, l.perRepeat, p.repeatTimes);
     l.counter = false;
     l.bits[0] = mask >= 64 ? ~0ull : (1ull << mask) - 1;
     l.bits[1] = mask > 64 ? (mask >= 128 ? ~0ull : (1ull << (mask - 64)) - 1) : 0;
@@ -370,7 +380,7 @@ void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
   std::vector<T> picked;
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e)
-      if (l.Active(r, e) && bit(r, e)) picked.push_back(x[l.Offset(r, e, ss)]);
+      if (l.Active(r, e) && (flatPattern ? bit(0, r * l.perRepeat + e) : bit(r, e))) picked.push_back(x[l.Offset(r, e, ss)]);
   const uint64_t n = picked.size();
   ASCENDC_SIM_CHECK(n <= dst.GetSize(), loc, "GatherMask: %llu selected elements for a %u-element destination",
                     static_cast<unsigned long long>(n), dst.GetSize());
@@ -402,7 +412,8 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
         const uint32_t byte = r * repBytes + e / 8;
         return (pat[byte] >> (e % 8)) & 1u;
       },
-      (p.repeatTimes ? (p.repeatTimes - 1) * repBytes : 0) + perRepeat / 8, src1Pattern.UbAddr(), loc);
+      std::max((p.repeatTimes ? (p.repeatTimes - 1) * repBytes : 0) + perRepeat / 8, reduceMode && p.repeatTimes == 1 ? (mask + 7) / 8 : 0),
+      src1Pattern.UbAddr(), loc);
 }
 template <typename T>
 __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,
