@@ -50,7 +50,8 @@ def find_ops(src: Path) -> list[OpSource]:
 
     Two layouts: the custom-op project's `op_host/<op>_tiling.h` + `op_host/<op>.cpp` +
     `op_kernel/<op>.cpp`, and hicann/ops-math's `<op>/op_host/` (`<op>_tiling.cpp`,
-    `<op>_def.cpp`) + `<op>/op_kernel/<op>.cpp` (possibly under `arch22/`, the A2 build)."""
+    `<op>_def.cpp`) + `<op>/op_kernel/<op>.cpp` (possibly under `arch22/`, the A2 build), <op>
+    being the directory's name or the OPTYPE its CMakeLists builds."""
     candidates = []
     for tiling in src.rglob("op_host/*_tiling.h"):
         op, root = tiling.name.removesuffix("_tiling.h"), tiling.parent.parent
@@ -58,14 +59,11 @@ def find_ops(src: Path) -> list[OpSource]:
             root / "op_kernel" / f"{op}.cpp"
         ).is_file():
             candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
-    for kernel in src.rglob("op_kernel/*.cpp"):
-        root = kernel.parent.parent
-        if kernel.stem == root.name and _ops_math_files(root, root.name):
-            candidates.append(OpSource(root.name, root, root.relative_to(src).as_posix() or "."))
-    for kernel in src.rglob("op_kernel/arch22/*.cpp"):
-        root = kernel.parent.parent.parent
-        if kernel.stem == root.name and _ops_math_files(root, root.name):
-            candidates.append(OpSource(root.name, root, root.relative_to(src).as_posix() or "."))
+    for kernel in [*src.rglob("op_kernel/*.cpp"), *src.rglob("op_kernel/arch22/*.cpp")]:
+        root = kernel.parents[2] if kernel.parent.name == "arch22" else kernel.parent.parent
+        op = kernel.stem  # the directory's name, or the CMake OPTYPE where that differs
+        if op in (root.name, _cmake_optype(root)) and _ops_math_files(root, op):
+            candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
     found, seen, roots = [], set(), set()
     for source in sorted(candidates, key=lambda s: (s.rel, s.op)):
         if source.root in roots:
@@ -83,6 +81,35 @@ def find_ops(src: Path) -> list[OpSource]:
     return found
 
 
+_OPTYPE = re.compile(r"\badd_(?:all_)?modules_sources\([^)]*\bOPTYPE\s+(\w+)")
+_CMAKE_LIST = re.compile(r"\bset\(\s*SUPPORT_(COMPUTE_UNIT|TILING_DIR)\s+([^)]*)\)")
+
+
+def _cmake_texts(root: Path) -> str:
+    """The CMakeLists of an hicann operator: its directory's and its op_host's."""
+    return "\n".join(
+        _read(p)
+        for p in (root / "CMakeLists.txt", root / "op_host" / "CMakeLists.txt")
+        if p.is_file()
+    )
+
+
+def _cmake_optype(root: Path) -> str | None:
+    """The operator an hicann directory builds (`add_modules_sources(... OPTYPE sigmoid ...)`),
+    which names its sources where the directory is named otherwise (ops-nn sigmoid_v2)."""
+    m = _OPTYPE.search(_cmake_texts(root))
+    return m.group(1) if m else None
+
+
+def _a2_tiling_dir(root: Path) -> str | None:
+    """The op_host subdirectory the project's CMake compiles the tiling of for an A2 build: the
+    SUPPORT_TILING_DIR paired with ascend910b in SUPPORT_COMPUTE_UNIT (`arch22`, `arch32`, or
+    per SoC, `ascend910b`); None where the CMakeLists names none (op_host itself only)."""
+    lists = {k: v.replace('"', " ").split() for k, v in _CMAKE_LIST.findall(_cmake_texts(root))}
+    units, dirs = lists.get("COMPUTE_UNIT", []), lists.get("TILING_DIR", [])
+    return dict(zip(units, dirs)).get("ascend910b")
+
+
 def _first(root: Path, *names: str) -> str | None:
     return next((n for n in names if (root / n).is_file()), None)
 
@@ -94,11 +121,12 @@ def _ops_math_files(root: Path, op: str) -> dict[str, str] | None:
     kernel = _first(
         root, f"op_kernel/{op}_arch22.cpp", f"op_kernel/{op}.cpp", f"op_kernel/arch22/{op}.cpp"
     )
+    soc_dir = f"op_host/{_a2_tiling_dir(root) or 'arch22'}"
     host = _first(
         root,
         f"op_host/{op}_tiling.cpp",
-        f"op_host/arch22/{op}_tiling.cpp",
-        f"op_host/arch22/{op}_tiling_arch22.cpp",
+        f"{soc_dir}/{op}_tiling.cpp",
+        f"{soc_dir}/{op}_tiling_{Path(soc_dir).name}.cpp",
     )
     if host is None:
         others = sorted((root / "op_host").glob("*_tiling.cpp"))
@@ -115,6 +143,8 @@ def _ops_math_files(root: Path, op: str) -> dict[str, str] | None:
         f"op_kernel/{op}_tiling.h",
         f"op_host/{op}_tiling.h",
         f"op_host/arch22/{op}_tiling.h",
+        f"op_kernel/{op}_struct.h",
+        f"op_host/{op}_tiling_def.h",
     )
     if header is None:  # named after another op (cast_v3's cast_tiling_data.h), or in a subfolder
         data = sorted((root / kernel).parent.rglob("*_tiling_data.h"))
@@ -231,15 +261,19 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
     host_text = host_sources_text(files)
     # The project's op_host/CMakeLists.txt takes the .cpp files of op_host itself
     # (aux_source_directory is not recursive): an editor's autosaves in a subdirectory
-    # (.ipynb_checkpoints/*-checkpoint.cpp) are not part of the build.
+    # (.ipynb_checkpoints/*-checkpoint.cpp) are not part of the build. A tiling in the A2's
+    # subdirectory (arch22/, ascend910b/, ...) brings that directory's other *_tiling*.cpp, as
+    # the hicann CMake globs them; other SoCs' subdirectories stay out.
+    op_host, a2_dir = Path("op_host"), Path(host).parent
     extra_hosts = sorted(
         p
         for p in files
-        if p.startswith("op_host/")
-        and "/" not in p.removeprefix("op_host/")
-        and p.endswith(".cpp")
+        if p.endswith(".cpp")
         and p != host
-        and not any(s in p for s in _HOST_SKIP)
+        and (
+            (Path(p).parent == op_host and not any(s in p for s in _HOST_SKIP))
+            or (a2_dir != op_host and Path(p).parent == a2_dir and "_tiling" in Path(p).name)
+        )
     )
     files |= tree
     update: dict = {**layout, "host_sources": extra_hosts, "tree_path": tree_path}

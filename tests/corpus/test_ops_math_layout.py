@@ -190,3 +190,75 @@ def test_device_branch_drops_only_the_test_builds_branches():
     kept = [line for line in device_branch(source).split("\n") if line]
     assert kept == ["device_a", "device_b", "device_c", "#if FOO", "either", "#endif"]
     assert device_branch(source).count("\n") == source.count("\n")  # positions kept
+
+
+def test_the_cmake_s_a2_tiling_directory_is_compiled_and_other_socs_left_out(tmp_path):
+    # ops-nn relu_v2's layout: the A2 tiling in op_host/ascend910b/ beside the 950's arch35/, the
+    # CMakeLists pairing SoCs with tiling directories; the directory is named otherwise than the
+    # op (ops-nn sigmoid_v2), whose name is the CMake OPTYPE.
+    root = tmp_path / "activation" / "scale_tpl_v2"
+    shutil.copytree(OPS_MATH / "math" / "scale_tpl", root)
+    host = root / "op_host"
+    for soc in ("ascend910b", "arch35"):
+        (host / soc).mkdir()
+    tiling = (host / "scale_tpl_tiling.cpp").read_text()
+    (host / "scale_tpl_tiling.cpp").unlink()
+    # The block count comes from a second tiling file of the A2 directory, as CMake globs them all.
+    (host / "ascend910b" / "scale_tpl_tiling.cpp").write_text(
+        tiling.replace('"../op_kernel/', '"../../op_kernel/')
+        .replace("namespace optiling {", "namespace optiling {\nuint32_t ScaleTplBlocks();", 1)
+        .replace("SetBlockDim(1)", "SetBlockDim(ScaleTplBlocks())")
+    )
+    (host / "ascend910b" / "scale_tpl_tiling_blocks.cpp").write_text(
+        "#include <cstdint>\nnamespace optiling {\nuint32_t ScaleTplBlocks() { return 1; }\n}\n"
+    )
+    (host / "arch35" / "scale_tpl_tiling_arch35.cpp").write_text('#error "not in an A2 build"\n')
+    assert find_ops(tmp_path) == []  # without the CMakeLists neither the op nor its tiling is known
+    (root / "CMakeLists.txt").write_text(
+        'set(SUPPORT_COMPUTE_UNIT "ascend950" "ascend910b" "ascend910_93")\n'
+        'set(SUPPORT_TILING_DIR "arch35" "ascend910b" "ascend910b")\n'
+        "add_modules_sources(OPTYPE scale_tpl COMPUTE_UNIT ${SUPPORT_COMPUTE_UNIT}"
+        " TILING_DIR ${SUPPORT_TILING_DIR})\n"
+    )
+    (source,) = find_ops(tmp_path)
+    assert (source.op, source.rel) == ("scale_tpl", "activation/scale_tpl_v2")
+    pkg = build_package(source, SPEC)
+    pkg.files["reference.py"] = (OPS_MATH / "reference.py").read_text()
+    assert pkg.spec.host_file == "op_host/ascend910b/scale_tpl_tiling.cpp"
+    assert pkg.spec.host_sources == [
+        "op_host/ascend910b/scale_tpl_tiling_blocks.cpp",
+        "op_host/scale_tpl_def.cpp",
+    ]
+    result = evaluate(pkg, tmp_path / "run")
+    assert result.status == Status.OK, result.message
+    assert [c.passed for c in result.cases] == [True, True, True]
+
+
+def test_a_struct_header_declaring_the_key_is_the_tiling_and_key_header(tmp_path):
+    # ops-math is_finite: op_kernel/<op>_struct.h holds the tiling struct and the key declaration,
+    # while op_kernel/arch35/ declares the 950 kernel's own key.
+    root = tmp_path / "math" / "scale_tpl"
+    shutil.copytree(OPS_MATH / "math" / "scale_tpl", root)
+    kernel_dir = root / "op_kernel"
+    key = (kernel_dir / "scale_tpl_tiling_key.h").read_text()
+    data = (kernel_dir / "scale_tpl_tiling_data.h").read_text()
+    (kernel_dir / "scale_tpl_struct.h").write_text(key + data)
+    (kernel_dir / "arch35").mkdir()
+    (kernel_dir / "arch35" / "scale_tpl_struct_arch35.h").write_text(key)
+    for name in ("scale_tpl_tiling_key.h", "scale_tpl_tiling_data.h"):
+        (kernel_dir / name).unlink()
+    for path in (kernel_dir / "scale_tpl.cpp", root / "op_host" / "scale_tpl_tiling.cpp"):
+        text = path.read_text().replace("scale_tpl_tiling_data.h", "scale_tpl_struct.h")
+        path.write_text(
+            text.replace('#include "../op_kernel/scale_tpl_tiling_key.h"\n', "").replace(
+                '#include "scale_tpl_tiling_key.h"\n', ""
+            )
+        )
+    (source,) = find_ops(tmp_path)
+    pkg = build_package(source, SPEC)
+    pkg.files["reference.py"] = (OPS_MATH / "reference.py").read_text()
+    assert pkg.spec.tiling_header == "op_kernel/scale_tpl_struct.h"
+    assert template_key.key_header(pkg) == "op_kernel/scale_tpl_struct.h"
+    result = evaluate(pkg, tmp_path / "run")
+    assert result.status == Status.OK, result.message
+    assert [c.passed for c in result.cases] == [True, True, True]

@@ -160,3 +160,35 @@ def test_datacopypad_dummy_fill_repeats_the_first_element_without_padding(kernel
   SYNC(); ub.Out(z, t, 16);"""
     z = kernel(body, {"x": x}, {"z": ("float32", (16,))}, prelude=UB_HELPERS).ok().outputs["z"]
     np.testing.assert_array_equal(z, [1, 2, 3, 4, 5, 1, 1, 1, 6, 7, 8, 9, 10, 6, 6, 6])
+
+
+def test_gather_mask_counter_mode_over_more_than_a_repeat(kernel):
+    # One repeat of mask 150 floats (more than a 256 B repeat), built-in pattern 1 (even lanes),
+    # GatherMaskParams{src0BlockStride 1, repeatTimes 1, src0RepeatStride 16 blocks}: lanes 0..63
+    # from element 0 on, 64..127 from 128 on, 128..149 from 256 on.
+    x = np.arange(384, dtype=np.float32)
+    body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 384), o = ub.Alloc<float>(80);
+  SYNC();
+  Duplicate(o, -1.0f, 80);
+  uint64_t n = 0;
+  GatherMask(o, a, (uint8_t)1, true, 150, GatherMaskParams{1, 1, 16, 0}, n);
+  SYNC();
+  o.SetValue(79, (float)n);
+  SetFlag<HardEvent::S_MTE3>(0); WaitFlag<HardEvent::S_MTE3>(0);
+  ub.Out(z, o, 80);"""
+    z = kernel(body, {"x": x}, {"z": ("float32", (80,))}, prelude=UB_HELPERS).ok().outputs["z"]
+    lanes = [r * 128 + e for r, k in ((0, 64), (1, 64), (2, 22)) for e in range(0, k, 2)]
+    np.testing.assert_array_equal(z[:75], lanes)
+    assert z[75] == -1 and z[79] == 75
+
+
+def test_gather_mask_counter_mode_over_a_repeat_with_several_repeats_is_refused(kernel):
+    body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 256), o = ub.Alloc<float>(256);
+  SYNC(); uint64_t n = 0;
+  GatherMask(o, a, (uint8_t)1, true, 100, GatherMaskParams{1, 2, 8, 0}, n);
+  SYNC(); ub.Out(z, o, 64);"""
+    x = np.arange(256, dtype=np.float32)
+    r = kernel(body, {"x": x}, {"z": ("float32", (64,))}, prelude=UB_HELPERS)
+    assert r.status == "RUNTIME_ERROR" and "is emulated for one repeat only" in r.message, (
+        r.message
+    )

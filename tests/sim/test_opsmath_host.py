@@ -3,7 +3,8 @@ registry (op_host/math_tiling_templates_registry.h over op_host/tiling_base_clas
 platform description's memory sizes (fe::PlatFormInfos::GetLocalMemSize), and the high-level
 APIs' host tiling sizes (Sin/Cos, Power, the pattern reduces) as asc-devkit computes them; on the
 kernel side, what the device build compiles away (ASCENDC_ASSERT, KERNEL_LOG) and the generated
-tiling header's `__tiling_data_ptr__`."""
+tiling header's `__tiling_data_ptr__`; the op base's atvoss DAG vocabulary and its elementwise
+tiling, which refuses the arch35 regbase tiling it cannot emulate."""
 
 import numpy as np
 from conftest import HOST
@@ -166,3 +167,54 @@ __aicore__ inline int64_t First(__tiling_data_ptr__ SimkTilingData* t) { return 
         body, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (8,))}, params=[41], prelude=prelude
     ).ok()
     assert r.outputs["z"][0] == 42
+
+
+# An elementwise DAG of our own in the op base's atvoss vocabulary: y = |x| < 4 as uint8.
+ATVOSS_DAG = """#include "atvoss/util/dag.h"
+#include "atvoss/util/vec.h"
+#include "atvoss/util/placeholder.h"
+#include "atvoss/elewise/elewise_tiling.h"
+namespace simk_dag {
+using namespace Ops::Base;
+template <typename U, typename T = float>
+struct BelowFour {
+  using Four = MAKE_CONST(T, 4.0f);
+  using One = MAKE_CONST(uint8_t, 1);
+  using Zero = MAKE_CONST(uint8_t, 0);
+  using Ones = Bind<Vec::Duplicate<uint8_t>, One>;
+  using Abs = Bind<Vec::Abs<T>, Bind<Vec::Cast<T, U, 0>, Bind<Vec::CopyIn<U>, Placeholder::In0<U>>>>;
+  using Mask = Bind<Vec::Compare<uint8_t, T, 0>, Abs, Four>;
+  using Picked = Bind<Vec::Select<uint8_t, uint8_t, 1>, Mask, Ones, Zero>;
+  using OpDag = DAGSch<Elems<Bind<Vec::CopyOut<uint8_t>, Placeholder::Out0<uint8_t>, Picked>>, void,
+                       MemOptCfg<MemLevel::LEVEL_2>>;
+};
+}  // namespace simk_dag
+"""
+
+
+def test_atvoss_dag_vocabulary_describes_an_elementwise_op_as_types(kernel):
+    code = """using Dag = simk_dag::BelowFour<Ops::Base::half>;
+  using Out = Dag::OpDag::OutList;
+  p[0] = Out::Size;
+  p[1] = static_cast<int64_t>(Dag::OpDag::MemOpt::memoryLevel);
+  p[2] = static_cast<int64_t>(Dag::Four::Value);
+  p[3] = Dag::Picked::ArgList::Size;
+  p[4] = sizeof(Dag::Abs::DType) * 10 + sizeof(Dag::Mask::DType);  // float, then a uint8_t mask
+  p[5] = Ops::Base::IsRegbaseSocVersion(ctx);  // no A2 preset is one: A2 tilings skip DoTiling
+  p[6] = sizeof(Ops::Base::EleBaseTilingDataV2);  // the layout the arch35 kernels read
+  p[7] = Placeholder::Out0<uint8_t>::Position + 10 * Placeholder::In<3, float>::Position;"""
+    includes = ATVOSS_DAG + '#include "op_host/tiling_base_util.h"\nusing namespace Ops::Base;\n'
+    words = _words(kernel, includes, code)
+    assert words == [1, 2, 4, 3, 41, 0, 80, 30]
+
+
+def test_elewise_base_tiling_refuses_the_regbase_tiling(kernel):
+    # Called, DoTiling names what is missing instead of returning made-up numbers.
+    code = """Ops::Base::EleBaseTilingDataV2 data{};
+  if (Ops::Base::ElewiseBaseTiling(ctx).DoTiling<simk_dag::BelowFour<float>::OpDag>(data) ==
+      ge::GRAPH_SUCCESS)
+    p[1] = data.blockNum;"""
+    host = ATVOSS_DAG + HOST.replace("  t.set_p(p);", code + "\n  t.set_p(p);")
+    r = kernel(WORDS, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (8,))}, host=host)
+    assert r.status == "TILING_ERROR"
+    assert "ElewiseBaseTiling::DoTiling" in r.message and "is not emulated" in r.message

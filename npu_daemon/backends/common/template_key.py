@@ -208,9 +208,12 @@ def key_header(pkg: OperatorPackage) -> str | None:
         for p, t in sorted(pkg.files.items())
         if p.startswith("op_kernel/") and p.endswith(".h") and DECL.search(t)
     ]
-    return next(
-        (p for p in headers if p.endswith("_tiling_key.h")), headers[0] if headers else None
-    )
+    # A key header by name, else the package's tiling header (ops-math is_finite declares its key
+    # beside the struct, while arch35/ holds the 950 kernel's own declaration).
+    preferred = [p for p in headers if p.endswith("_tiling_key.h")] or [
+        p for p in headers if p == pkg.spec.tiling_header
+    ]
+    return (preferred or headers or [None])[0]
 
 
 def dispatcher(pkg: OperatorPackage, preprocessed: str) -> str:

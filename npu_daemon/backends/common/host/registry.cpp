@@ -40,6 +40,8 @@ bool SimStrict() {
 }
 double SocParamDouble(const char* key) { return std::stod(Param(key)); }
 const char* SocParamStr(const char* key) { return Param(key).c_str(); }
+// A host API the simulation does not provide, refused where a tiling calls it.
+[[noreturn]] void TilingError(const std::string& message) { throw SimError(Status::TILING_ERROR, message); }
 
 const std::vector<ops::OpDef*>& RegisteredOps() { return Ops(); }
 const gert::OpImplTiling* RegisteredImpl(const std::string& type) {

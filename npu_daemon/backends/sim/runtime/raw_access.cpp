@@ -15,6 +15,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <cstring>
+
 #include <exception>
 #include <string>
 #include <utility>
@@ -26,14 +28,22 @@ namespace ascendc_sim {
 
 namespace {
 
-constexpr uint64_t kMaxRawAccesses = 1u << 16;  // 65536 x ~200 cycles: ms of device time, seconds of traps
+// A cost bound of the emulation, not of the device: ~20 us of host time per trap, so the cap keeps a
+// launch near 10 s. It admits a per-element scalar loop over about 170k elements (3 accesses each).
+constexpr uint64_t kMaxRawAccesses = 1u << 19;
 const SrcLoc kRawLoc{"kernel code", 0};
 
+// A raw GM store is recorded once it has run, so a store of the bytes GM already held counts as one
+// (several blocks may write identical bytes, see Core::GmAccess): the bytes it can reach are kept.
+constexpr uint64_t kStoreSpan = 64;  // the widest x86 store (AVX-512)
 struct RawAccesses {
   uint64_t count = 0;
   std::string first;  // "buffer+offset" of the first access
   uintptr_t open[4] = {};  // pages opened for the instruction being stepped
   int nOpen = 0;
+  uintptr_t store = 0;  // the GM address of the store being stepped, 0 if none
+  uint64_t storeBytes = 0;
+  uint8_t before[kStoreSpan] = {};
 };
 RawAccesses g_raw;  // touched only by the block holding the baton
 thread_local sigjmp_buf* t_escape = nullptr;  // set while this thread runs kernel code
@@ -80,7 +90,16 @@ void OnFault(int, siginfo_t* info, void* ctx) {
       core->ScalarUb(static_cast<uint32_t>(addr - ubGuard), 1, write, kRawLoc, write ? "raw UB store" : "raw UB load");
     } else {
       core->Scalar(core->ScalarGmCycles());
-      core->GmAccess(PIPE_S, GmPattern{addr, 1, 1, 1}, write, kRawLoc, write ? "raw GM store" : "raw GM load");
+      // A store crossing a page faults twice: its second part is recorded at once, as changing GM.
+      uint64_t span = write && g_raw.store == 0 && GmRangeValid(reinterpret_cast<void*>(addr), 1) ? kStoreSpan : 0;
+      while (span > 0 && !GmRangeValid(reinterpret_cast<void*>(addr), span)) span /= 2;
+      if (span > 0) {  // recorded by OnTrap, once the store has run
+        g_raw.store = addr;
+        g_raw.storeBytes = span;
+        std::memcpy(g_raw.before, GmHost(reinterpret_cast<void*>(addr)), span);
+      } else {
+        core->GmAccess(PIPE_S, GmPattern{addr, 1, 1, 1}, write, kRawLoc, write ? "raw GM store" : "raw GM load");
+      }
     }
   } catch (...) {
     t_escaped = std::current_exception();
@@ -106,6 +125,15 @@ void OnTrap(int, siginfo_t*, void* ctx) {
 #if defined(__x86_64__)
   static_cast<ucontext_t*>(ctx)->uc_mcontext.gregs[REG_EFL] &= ~0x100LL;
 #endif
+  if (g_raw.store == 0) return;
+  const uintptr_t addr = std::exchange(g_raw.store, 0);
+  const bool same = std::memcmp(g_raw.before, GmHost(reinterpret_cast<void*>(addr)), g_raw.storeBytes) == 0;
+  try {
+    RunningCore()->GmAccess(PIPE_S, GmPattern{addr, 1, 1, 1}, true, kRawLoc, "raw GM store", same);
+  } catch (...) {
+    t_escaped = std::current_exception();
+    siglongjmp(*t_escape, 1);
+  }
 }
 
 bool g_handlersSet = false;
