@@ -189,6 +189,4 @@ def test_gather_mask_counter_mode_over_a_repeat_with_several_repeats_is_refused(
   SYNC(); ub.Out(z, o, 64);"""
     x = np.arange(256, dtype=np.float32)
     r = kernel(body, {"x": x}, {"z": ("float32", (64,))}, prelude=UB_HELPERS)
-    assert r.status == "RUNTIME_ERROR" and "is emulated for one repeat only" in r.message, (
-        r.message
-    )
+    assert r.status == "RUNTIME_ERROR" and "is emulated for one repeat only" in r.message, r.message
