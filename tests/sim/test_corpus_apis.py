@@ -176,6 +176,10 @@ TOLERATED = {
 """,
         "into the 256 bytes the runtime reserves",
     ),
+    "a static LocalTensor into the bytes the runtime reserves": (
+        "LocalTensor<float> top(TPosition::VECCALC, 196352, 64);",
+        "bytes [196352, 196608), into the bytes the runtime reserves above 196352",
+    ),
     "InitBuffer past the UB, its buffer never touched": (
         """
   TPipe pipe;

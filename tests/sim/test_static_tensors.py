@@ -24,7 +24,7 @@ def test_local_tensor_at_a_byte_address_is_checked(kernel):
     r = kernel("LocalTensor<float> t(TPosition::VECCALC, 196352 - 1024, 1024);", {"x": X}, OUT)
     assert (
         r.status == "RUNTIME_ERROR"
-        and "exceed the 196352 B of UB" in r.message
+        and "exceed the 196608 B of UB" in r.message
         and "simk.cpp:" in r.message
     )
     r = kernel("LocalTensor<half> t(TPosition::VECCALC, 48, 16);", {"x": X}, OUT)

@@ -31,6 +31,7 @@
 #include "ascendc_sim/adv_norm.h"
 #include "ascendc_sim/cube_compute.h"
 #include "ascendc_sim/cube_sync.h"
+#include "ascendc_sim/cce_intrinsics.h"
 #include "register/tilingdata_base.h"
 #include "ascendc_sim/instances.h"  // last: the API it declares extern is defined above
 

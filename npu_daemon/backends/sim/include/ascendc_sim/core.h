@@ -272,6 +272,7 @@ struct CoreRegisters {
   float deqScale = 1.0f;   // SetDeqScale(half): the int32 -> half Cast multiplies by it
   uint64_t cmpMask[2] = {0, 0};  // CMPMASK: Compare without dst writes it, Select<T, VSEL_CMPMASK_SPR> reads it
   uint64_t vms4Sr = 0;           // VMS4_SR: the pairs the last MrgSort took from each list (16 bits each)
+  uint64_t rsvdCnt = 0;          // the elements the last vreducev2 (GatherMask) kept: get_rsvd_cnt
 };
 
 // What a finished core hands the performance model: which core it was and what it issued.

@@ -140,12 +140,16 @@ class LocalTensor {
   __aicore__ LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ASCENDC_SIM_LOC) : size_(tileSize), pos_(pos) {
     const ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     const ascendc_sim::LocalBuf buf = BufferOf(pos);
-    const uint32_t cap = buf == ascendc_sim::LocalBuf::kUB ? core.UbCapacity() : core.Local().Size(buf);
+    const uint32_t cap = core.Local().Size(buf);
     const char* name = ascendc_sim::LocalBufName(buf);
     ASCENDC_SIM_CHECK(addr % 32 == 0, loc, "LocalTensor(pos, addr = %u, %u): %s address not 32 B aligned", addr, tileSize, name);
     const uint64_t end = addr + static_cast<uint64_t>(tileSize) * sizeof(T);
     ASCENDC_SIM_CHECK(end <= cap, loc, "LocalTensor(pos, addr = %u, %u): bytes [%u, %llu) exceed the %u B of %s", addr, tileSize,
                       addr, static_cast<unsigned long long>(end), cap, name);
+    // Into the bytes the runtime reserves at the top of the UB: nothing on the device stops it (as InitBuffer).
+    ASCENDC_SIM_WARN_UNLESS(buf != ascendc_sim::LocalBuf::kUB || end <= core.UbCapacity(), loc,
+                            "LocalTensor(pos, addr = %u, %u): bytes [%u, %llu), into the bytes the runtime reserves above %u", addr,
+                            tileSize, addr, static_cast<unsigned long long>(end), core.UbCapacity());
     addr_ = core.Local().Base(buf) + addr;
   }
   // Operator forms (dst = a + b): the right-hand side is an expression that runs the vector op.
@@ -480,6 +484,9 @@ namespace ascendc_sim {
 inline uint32_t UbAddrOf(uintptr_t ptr, const char* api, const SrcLoc& loc) {
   Core& core = CurrentCore();
   const uintptr_t base = reinterpret_cast<uintptr_t>(core.UbGuardPtr(0));
+  // On the device a `__ubuf__` pointer is its UB byte address, so kernels also form one from an
+  // integer (the library's TMP_UB_OFFSET); no host pointer is that small.
+  if (ptr < core.Local().Size(LocalBuf::kUB)) return static_cast<uint32_t>(ptr);
   ASCENDC_SIM_CHECK(ptr >= base && ptr - base < core.Local().Size(LocalBuf::kUB), loc,
                     "%s: address %#llx is not in the UB (take it from a UB LocalTensor's GetPhyAddr)", api,
                     static_cast<unsigned long long>(ptr));

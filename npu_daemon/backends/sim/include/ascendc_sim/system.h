@@ -59,6 +59,14 @@ template <typename T, typename U>
 struct IsSameType : FalseType {};
 template <typename T>
 struct IsSameType<T, T> : TrueType {};
+template <bool b, typename T1, typename T2>
+struct Conditional {
+  using type = T1;
+};
+template <typename T1, typename T2>
+struct Conditional<false, T1, T2> {
+  using type = T2;
+};
 // The library's std-like utilities (AscendC::Std, asc-devkit include/utils/std).
 namespace Std {
 using std::is_same;
@@ -155,7 +163,15 @@ enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MI
 #define TILING_KEY_IS(k) (::ascendc_sim::TilingKey() == static_cast<uint64_t>(k))
 // A run-time value here: the real toolchain compiles one kernel per key and makes it a constant
 // (so `if constexpr (TILING_KEY_IS(k))` and TILING_KEY_VAR as a template argument do not compile).
-#define TILING_KEY_VAR (::ascendc_sim::TilingKey())
+// An identifier, not an expression, so that an `#if` on it preprocesses: there it reads as 0, as
+// the preprocessor reads any identifier (one build serves every key).
+#define TILING_KEY_VAR ascendc_sim_tiling_key_var
+namespace ascendc_sim {
+struct TilingKeyVar {
+  operator uint64_t() const { return TilingKey(); }
+};
+}  // namespace ascendc_sim
+inline constexpr ascendc_sim::TilingKeyVar ascendc_sim_tiling_key_var{};
 
 #define ASCENDC_SIM_STR2(x) #x
 #define ASCENDC_SIM_STR(x) ASCENDC_SIM_STR2(x)

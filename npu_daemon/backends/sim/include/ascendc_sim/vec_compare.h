@@ -395,8 +395,9 @@ template <typename T, typename Bit>
 void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0, bool reduceMode, uint32_t mask,
                     const AscendC::GatherMaskParams& p, uint64_t& rsvdCnt, Bit bit, uint32_t patternBytes, uint32_t patternAddr,
                     const SrcLoc& loc) {
-  // Normal mode: every lane of repeatTimes repeats. Counter mode (reduceMode) on A2/A3: the first
-  // `mask` lanes of each of repeatTimes repeats; the instruction leaves the core in normal mode.
+  // Normal mode: every lane of repeatTimes repeats. Counter mode (reduceMode) on A2/A3: `mask`
+  // lanes in each of repeatTimes repeats (GatherMaskLongRepeats past 256 B); the instruction leaves
+  // the core in normal mode.
   Lanes l = CountLanes<T>(static_cast<uint64_t>(p.repeatTimes) * (256 / sizeof(T)));
   l.contiguous = false;
   if (reduceMode) {
@@ -444,7 +445,8 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
         const uint32_t byte = r * repBytes + e / 8;
         return (pat[byte] >> (e % 8)) & 1u;
       },
-      (p.repeatTimes ? (p.repeatTimes - 1) * repBytes : 0) + perRepeat / 8, src1Pattern.UbAddr(), loc);
+      std::max((p.repeatTimes ? (p.repeatTimes - 1) * repBytes : 0) + perRepeat / 8, reduceMode && p.repeatTimes == 1 ? (mask + 7) / 8 : 0),
+      src1Pattern.UbAddr(), loc);
 }
 template <typename T>
 __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,

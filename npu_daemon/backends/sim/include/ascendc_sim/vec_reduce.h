@@ -71,11 +71,15 @@ template <typename T>
 void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const Lanes& l,
                  int32_t dstRepStride, Stride ss, int order, const SrcLoc& loc) {
   ss = Blocks<T>(ss);
+  // One result per repeat of `unit` bytes: [value, index] of T, the value, or the index alone as a
+  // uint32 (also for half: the ReduceRepeat page's table of dstRepStride units).
+  const bool onlyIndex = red != Red::kSum && order == AscendC::ORDER_ONLY_INDEX;
   const uint32_t outs = red == Red::kSum || order >= AscendC::ORDER_ONLY_VALUE ? 1 : 2;
-  const uint64_t dstElems = l.repeats ? static_cast<uint64_t>(l.repeats - 1) * dstRepStride * outs + outs : 0;
-  CheckReduceDestination(api, dst, dstElems, loc);
+  const uint32_t unit = onlyIndex ? 4 : outs * sizeof(T);
+  const uint64_t dstBytes = l.repeats ? static_cast<uint64_t>(l.repeats - 1) * dstRepStride * unit + unit : 0;
+  CheckReduceDestination(api, dst, (dstBytes + sizeof(T) - 1) / sizeof(T), loc);
   IssueVector(Op::kVecReduce, api, l, {{src.UbAddr(), src.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
-              {{dst.UbAddr(), static_cast<uint32_t>(dstElems * sizeof(T)), true}});
+              {{dst.UbAddr(), static_cast<uint32_t>(dstBytes), true}});
   T* d = dst.Data();
   const T* x = src.Data();
   Acc total;
@@ -86,7 +90,7 @@ void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, c
     T* o = d + static_cast<uint64_t>(r) * dstRepStride * outs;
     const T value = static_cast<T>(acc.value), index = IndexBits<T>(acc.index);
     if (red == Red::kSum || order == AscendC::ORDER_ONLY_VALUE) o[0] = value;
-    else if (order == AscendC::ORDER_ONLY_INDEX) o[0] = index;
+    else if (onlyIndex) std::memcpy(reinterpret_cast<uint8_t*>(d) + static_cast<uint64_t>(r) * dstRepStride * 4, &acc.index, 4);
     else if (order == AscendC::ORDER_VALUE_INDEX) o[0] = value, o[1] = index;
     else o[0] = index, o[1] = value;
   }
