@@ -63,7 +63,7 @@ def find_ops(src: Path) -> list[OpSource]:
     for kernel in [*src.rglob("op_kernel/*.cpp"), *src.rglob("op_kernel/arch22/*.cpp")]:
         root = kernel.parents[2] if kernel.parent.name == "arch22" else kernel.parent.parent
         op = kernel.stem  # the directory's name, or the CMake OPTYPE where that differs
-        if op in (root.name, _cmake_optype(root)) and _ops_math_files(root, op):
+        if (op == root.name or op == _cmake_optype(root)) and _ops_math_files(root, op):
             candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
     found, seen, roots = [], set(), set()
     for source in sorted(candidates, key=lambda s: (s.rel, s.op)):

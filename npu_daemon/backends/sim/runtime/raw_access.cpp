@@ -50,6 +50,12 @@ thread_local sigjmp_buf* t_escape = nullptr;  // set while this thread runs kern
 thread_local std::exception_ptr t_escaped;
 const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
 
+// Out of a signal handler with the exception in flight, back to RunKernel, which rethrows it.
+[[noreturn]] void Escape() {
+  t_escaped = std::current_exception();
+  siglongjmp(*t_escape, 1);
+}
+
 std::string RawLimitMessage(const Core& core) {
   return "block " + std::to_string(core.Spec().blockIdx) + ": " + std::to_string(g_raw.count) +
          " raw pointer accesses in this launch, the first to " + g_raw.first +
@@ -102,8 +108,7 @@ void OnFault(int, siginfo_t* info, void* ctx) {
       }
     }
   } catch (...) {
-    t_escaped = std::current_exception();
-    siglongjmp(*t_escape, 1);
+    Escape();
   }
   const uintptr_t page = addr & ~(kPage - 1);
   GuardSyscall(__NR_mprotect, static_cast<long>(page), static_cast<long>(kPage), PROT_READ | PROT_WRITE);
@@ -131,8 +136,7 @@ void OnTrap(int, siginfo_t*, void* ctx) {
   try {
     RunningCore()->GmAccess(PIPE_S, GmPattern{addr, 1, 1, 1}, true, kRawLoc, "raw GM store", same);
   } catch (...) {
-    t_escaped = std::current_exception();
-    siglongjmp(*t_escape, 1);
+    Escape();
   }
 }
 

@@ -176,36 +176,6 @@ inline uint32_t UbAddrOfWord(uint32_t word, const char* api, const SrcLoc& loc) 
   return word;
 }
 
-// vsel modes 1 and 2: `bits` holds one mask bit per lane, walked across repeats (bit r * lanes + e);
-// mode 1 takes the scalar where a bit is clear, mode 2 src1.
-template <typename T>
-void SelectByBits(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>* src1,
-                  T scalar, uint32_t bitsAddr, const Lanes& l, const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
-  const Stride sd = Blocks<T>({p.dstBlkStride, p.dstRepStride}), sa = Blocks<T>({p.src0BlkStride, p.src0RepStride});
-  const Stride sb = Blocks<T>({p.src1BlkStride, p.src1RepStride});
-  const UbAccess bits{bitsAddr, MaskBytes(l), false};
-  if (src1)
-    IssueVector(Op::kVecSelect, "vsel", l,
-                {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false},
-                 {src1->UbAddr(), src1->GetSize(), sizeof(T), sb, false}},
-                sizeof(T), loc, {bits});
-  else
-    IssueVector(Op::kVecSelect, "vsel", l,
-                {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false}}, sizeof(T),
-                loc, {bits});
-  const uint8_t* m = reinterpret_cast<const uint8_t*>(CurrentCore().UbPtr(bitsAddr));
-  T* d = dst.Data();
-  const T* a = src0.Data();
-  const T* b = src1 ? src1->Data() : nullptr;
-  for (uint32_t r = 0; r < l.repeats; ++r)
-    for (uint32_t e = 0; e < l.perRepeat; ++e) {
-      if (!l.Active(r, e)) continue;
-      const uint64_t bit = static_cast<uint64_t>(r) * l.perRepeat + e;
-      const bool take = (m[bit / 8] >> (bit % 8)) & 1u;
-      d[l.Offset(r, e, sd)] = take ? a[l.Offset(r, e, sa)] : (b ? b[l.Offset(r, e, sb)] : scalar);
-    }
-}
-
 }  // namespace ascendc_sim
 
 // ---- set_cmpmask: load the 128-bit CMPMASK register from the UB (read by vsel) --------------------
@@ -246,13 +216,13 @@ __aicore__ inline void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ U* src1,
     ASCENDC_SIM_CHECK((std::is_same_v<T, U>), loc, "vsel mode 2: src1 is a tensor of the destination's type");
     const AscendC::LocalTensor<T> b = ascendc_sim::UbFrom<T>(src1, loc);
     const uint32_t bitsAddr = ascendc_sim::UbAddrOfWord(static_cast<uint32_t>(reg[0]), "vsel mode 2 mask address", loc);
-    ascendc_sim::SelectByBits(d, a, &b, T{}, bitsAddr, l, p, loc);
+    ascendc_sim::SelectByBits("vsel", d, a, &b, T{}, bitsAddr, false, l, p, loc);
   } else {
     ASCENDC_SIM_CHECK(mode == SELMODE::VSEL_TENSOR_SCALAR_MODE, loc, "vsel: mode %u is not 0, 1 or 2", selMode);
     T scalar;
     std::memcpy(&scalar, reg, sizeof(T));
-    ascendc_sim::SelectByBits(d, a, static_cast<const AscendC::LocalTensor<T>*>(nullptr), scalar,
-                              ascendc_sim::UbAddrOf(reinterpret_cast<uintptr_t>(src1), "vsel mode 1 mask", loc), l, p, loc);
+    ascendc_sim::SelectByBits("vsel", d, a, static_cast<const AscendC::LocalTensor<T>*>(nullptr), scalar,
+                              ascendc_sim::UbAddrOf(reinterpret_cast<uintptr_t>(src1), "vsel mode 1 mask", loc), false, l, p, loc);
   }
 }
 

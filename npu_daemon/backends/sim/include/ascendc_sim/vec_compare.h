@@ -118,6 +118,39 @@ void CompareToRegister(const AscendC::LocalTensor<T>& a, const AscendC::LocalTen
   for (uint32_t e = 0; e < l.perRepeat; ++e)
     if (l.Active(0, e) && CmpLane(x[l.Offset(0, e, sa)], y[l.Offset(0, e, sb)], mode)) bits[e / 64] |= 1ull << (e % 64);
 }
+
+// The repeat forms of Select (and the vsel intrinsic): a set bit takes src0, a clear one src1, or
+// `scalar` where there is no src1. The bit mask at UB `bitsAddr` is walked across repeats (bit
+// r * lanes + e), or with `firstRepeatBits` (VSEL_CMPMASK_SPR) its first repeat's bits serve every
+// repeat.
+template <typename T>
+void SelectByBits(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
+                  const AscendC::LocalTensor<T>* src1, T scalar, uint32_t bitsAddr, bool firstRepeatBits, const Lanes& l,
+                  const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
+  const Stride sd = Blocks<T>({p.dstBlkStride, p.dstRepStride}), sa = Blocks<T>({p.src0BlkStride, p.src0RepStride});
+  const Stride sb = Blocks<T>({p.src1BlkStride, p.src1RepStride});
+  const UbAccess bits{bitsAddr, firstRepeatBits ? l.perRepeat / 8 : MaskBytes(l), false};
+  if (src1)
+    IssueVector(Op::kVecSelect, api, l,
+                {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false},
+                 {src1->UbAddr(), src1->GetSize(), sizeof(T), sb, false}},
+                sizeof(T), loc, {bits});
+  else
+    IssueVector(Op::kVecSelect, api, l,
+                {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false}}, sizeof(T),
+                loc, {bits});
+  const uint8_t* m = reinterpret_cast<const uint8_t*>(CurrentCore().UbPtr(bitsAddr));
+  T* d = dst.Data();
+  const T* a = src0.Data();
+  const T* b = src1 ? src1->Data() : nullptr;
+  for (uint32_t r = 0; r < l.repeats; ++r)
+    for (uint32_t e = 0; e < l.perRepeat; ++e) {
+      if (!l.Active(r, e)) continue;
+      const uint64_t bit = firstRepeatBits ? e : static_cast<uint64_t>(r) * l.perRepeat + e;
+      const bool take = (m[bit / 8] >> (bit % 8)) & 1u;
+      d[l.Offset(r, e, sd)] = take ? a[l.Offset(r, e, sa)] : (b ? b[l.Offset(r, e, sb)] : scalar);
+    }
+}
 }  // namespace ascendc_sim
 namespace AscendC {
 template <typename T, bool isSetMask = true>
@@ -258,25 +291,8 @@ template <typename T, typename U>
 __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                               const LocalTensor<T>& src1, SELMODE mode, uint64_t mask, uint8_t repeatTime,
                               const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
-  ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);
-  const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({p.dstBlkStride, p.dstRepStride});
-  const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
-  const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
-  const uint32_t bytes = mode == SELMODE::VSEL_CMPMASK_SPR ? l.perRepeat / 8 : ascendc_sim::MaskBytes(l);
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Select", l,
-                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false},
-                            {src1.UbAddr(), src1.GetSize(), sizeof(T), sb, false}},
-                           sizeof(T), loc, {{selMask.UbAddr(), bytes, false}});
-  const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.Data());
-  T* d = dst.Data();
-  const T* a = src0.Data();
-  const T* b = src1.Data();
-  for (uint32_t r = 0; r < l.repeats; ++r)
-    for (uint32_t e = 0; e < l.perRepeat; ++e) {
-      if (!l.Active(r, e)) continue;
-      const uint32_t bit = mode == SELMODE::VSEL_CMPMASK_SPR ? e : r * l.perRepeat + e;
-      d[l.Offset(r, e, sd)] = (m[bit / 8] >> (bit % 8)) & 1u ? a[l.Offset(r, e, sa)] : b[l.Offset(r, e, sb)];
-    }
+  ascendc_sim::SelectByBits("Select", dst, src0, &src1, T{}, selMask.UbAddr(), mode == SELMODE::VSEL_CMPMASK_SPR,
+                            ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc), p, loc);
 }
 
 // Select with the CMPMASK register (mode 0): every repeat, under the vector mask, takes lane e from
@@ -307,24 +323,9 @@ template <typename T, typename U>
 __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                               const typename ascendc_sim::Identity<T>::type src1, SELMODE mode, uint64_t mask,
                               uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
-  ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);
-  const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({p.dstBlkStride, p.dstRepStride});
-  const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
-  const uint32_t bytes = ascendc_sim::MaskBytes(l);
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Select", l,
-                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false}},
-                           sizeof(T), loc, {{selMask.UbAddr(), bytes, false}});
   (void)mode;
-  const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.Data());
-  T* d = dst.Data();
-  const T* a = src0.Data();
-  const T s = src1;
-  for (uint32_t r = 0; r < l.repeats; ++r)
-    for (uint32_t e = 0; e < l.perRepeat; ++e) {
-      if (!l.Active(r, e)) continue;
-      const uint32_t bit = r * l.perRepeat + e;
-      d[l.Offset(r, e, sd)] = (m[bit / 8] >> (bit % 8)) & 1u ? a[l.Offset(r, e, sa)] : s;
-    }
+  ascendc_sim::SelectByBits("Select", dst, src0, static_cast<const LocalTensor<T>*>(nullptr), static_cast<T>(src1),
+                            selMask.UbAddr(), false, ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc), p, loc);
 }
 
 // ---- GatherMask: pack the elements whose pattern bit is set ----------------------------------------
@@ -445,8 +446,7 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
         const uint32_t byte = r * repBytes + e / 8;
         return (pat[byte] >> (e % 8)) & 1u;
       },
-      std::max((p.repeatTimes ? (p.repeatTimes - 1) * repBytes : 0) + perRepeat / 8, reduceMode && p.repeatTimes == 1 ? (mask + 7) / 8 : 0),
-      src1Pattern.UbAddr(), loc);
+      (p.repeatTimes ? (p.repeatTimes - 1) * repBytes : 0) + perRepeat / 8, src1Pattern.UbAddr(), loc);
 }
 template <typename T>
 __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,
