@@ -26,8 +26,8 @@ from pydantic import BaseModel
 
 from agents.ascendoptimizer.bank import DEFAULT_BANK_DIR, Experience
 from agents.ascendoptimizer.motifs import REWRITES, motif_of, transplant
-from ascend_gym import tune
-from ascend_gym.package import OperatorPackage
+from ascend_core import tune
+from ascend_core.package import OperatorPackage
 
 Kind = Literal["rewrite", "transplant"]
 Part = Literal["tiling", "kernel"]

@@ -36,10 +36,11 @@ from pathlib import Path
 from typing import Any
 
 import ascend_gym
-from ascend_gym import metrics, suite
+from ascend_core import suite
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import Status
+from ascend_gym import metrics
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import Status
 from ascend_gym.records import (
     ATTEMPTS,
     RESULTS,

@@ -28,7 +28,7 @@ from pathlib import Path
 import zmq
 import zmq.auth
 
-from ascend_gym.protocol import (
+from ascend_core.protocol import (
     ErrorReply,
     EvalRequest,
     EvalResult,

@@ -17,10 +17,11 @@ import numpy as np
 from gymnasium import spaces
 
 import ascend_gym
-from ascend_gym import rewrites, suite
+from ascend_core import suite
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import DEFAULT_SOC, PROTOCOL_VERSION, EvalRequest, EvalResult, Status
+from ascend_gym import rewrites
 from ascend_gym.client import LocalDaemon, connect
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import DEFAULT_SOC, PROTOCOL_VERSION, EvalRequest, EvalResult, Status
 from ascend_gym.state import EnvState, StepEntry, catalogue_digest
 from ascend_gym.validation import Claim, Verdict, check
 

@@ -11,8 +11,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import Status
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import Status
 
 REGISTRY: dict[str, str] = {
     "random": "baselines.random_search:RandomSearch",

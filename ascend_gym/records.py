@@ -19,9 +19,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ascend_gym.package import OperatorPackage
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import DEFAULT_SOC
 from ascend_gym.policies import StepRecord
-from ascend_gym.protocol import DEFAULT_SOC
 
 RESULTS, SWEEP, ATTEMPTS, CANDIDATES = "results.jsonl", "sweep.json", "attempts.jsonl", "candidates"
 Key = tuple[str, str, int]  # (policy, operator, seed)

@@ -7,7 +7,7 @@ or None when it does not apply to this package. "Does not apply" includes "would
 nothing", so an applied rewrite always yields a different candidate.
 
 Edits are anchored on AscendC syntax found in code only: comments and string literals are blanked
-out before matching (`ascend_gym.cpp.code_view`), so a commented-out `PipeBarrier<PIPE_ALL>()` is
+out before matching (`ascend_core.cpp.code_view`), so a commented-out `PipeBarrier<PIPE_ALL>()` is
 never touched, and every edit keeps the rest of the file byte for byte. A rewrite that cannot prove its pattern
 (an unparsable argument list, a buffer depth that is not a named constant) does not apply rather
 than guess. Whether the result is correct and faster is for the evaluation to decide.
@@ -23,11 +23,11 @@ from typing import Literal
 
 import numpy as np
 
-from ascend_gym import tune
-from ascend_gym.cpp import code_view, indent_at, line_bounds, matching, split_args
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import DEFAULT_SOC
-from npu_daemon.backends.common.soc import aic_cores, aiv_cores
+from ascend_core import tune
+from ascend_core.cpp import code_view, indent_at, line_bounds, matching, split_args
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import DEFAULT_SOC
+from ascend_core.soc import aic_cores, aiv_cores
 
 # Marker slots in the catalogue: tiling programs with more @tune markers expose the first ones.
 MAX_TUNE_SLOTS = 4

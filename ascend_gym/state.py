@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, computed_field
 
-from ascend_gym import rewrites, suite
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalResult, Status
+from ascend_core import suite
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalResult, Status
+from ascend_gym import rewrites
 
 if TYPE_CHECKING:
     import gymnasium as gym

@@ -12,10 +12,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from ascend_gym import suite
+from ascend_core import suite
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import DEFAULT_SOC, EvalRequest
 from ascend_gym.client import DaemonClient
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import DEFAULT_SOC, EvalRequest
 
 DEFAULT_TOLERANCE = 0.05
 

@@ -21,9 +21,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ascend_gym import suite
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalResult, Status
+from ascend_core import suite
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalResult, Status
 
 
 class BudgetCounter(gym.Wrapper):

@@ -21,8 +21,8 @@ from pydantic import BaseModel, Field
 
 from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway, extract_parts
+from ascend_core.package import OperatorPackage
 from ascend_gym import metrics
-from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import PolicyResult, StepRecord
 
 

@@ -25,7 +25,7 @@ import gymnasium as gym
 from pydantic import BaseModel, Field
 
 import ascend_gym  # noqa: F401  (registers AscendOp-v0)
-from ascend_gym import suite
+from ascend_core import suite
 from ascend_gym.client import LocalDaemon
 from ascend_gym.wrappers import ActionMaskObservation, FaultTolerant, RandomOperators
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ascend_gym import tune
+from ascend_core import tune
 from ascend_gym.policies import PolicyResult, StepRecord
 
 

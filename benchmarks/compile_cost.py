@@ -21,11 +21,11 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from ascend_gym.package import dtype_macros, load_package
+from ascend_core.package import dtype_macros, load_package
 from npu_daemon.backends.common import build
 from npu_daemon.backends.sim import kernel_build
 
-SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
+SUITE = Path(__file__).resolve().parents[1] / "ascend_core" / "suite"
 
 
 def counted(out_dir: Path) -> dict[str, int]:

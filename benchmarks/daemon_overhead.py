@@ -36,11 +36,11 @@ from pathlib import Path
 
 import zmq
 
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, EvalResult, Stage
 from ascend_gym.client import DaemonClient, LocalDaemon
-from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest, EvalResult, Stage
 
-SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
+SUITE = Path(__file__).resolve().parents[1] / "ascend_core" / "suite"
 
 
 def summary(ms: list[float]) -> dict[str, float]:

@@ -25,11 +25,11 @@ from pathlib import Path
 import zmq
 from fresh_cpu import tree_cpu_s
 
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest
 from ascend_gym.client import LocalDaemon
-from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest
 
-SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
+SUITE = Path(__file__).resolve().parents[1] / "ascend_core" / "suite"
 
 
 def run(pkg, workers: int, n: int) -> dict:

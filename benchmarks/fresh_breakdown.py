@@ -31,8 +31,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, Stage, Status
 from npu_daemon import references, sandbox, source_policy
 from npu_daemon.backends import base
 from npu_daemon.backends.sim import backend as sim_backend
@@ -40,7 +40,7 @@ from npu_daemon.backends.sim import case_data
 from npu_daemon.main import sandbox_access
 from npu_daemon.service import workers
 
-SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
+SUITE = Path(__file__).resolve().parents[1] / "ascend_core" / "suite"
 SANDBOX_UID = 60000 + 64 * 40  # a block of its own, apart from a running daemon's default
 
 spent: collections.Counter[str] = collections.Counter()

@@ -27,11 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, LocalDaemon
-from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status
 
-SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
+SUITE = Path(__file__).resolve().parents[1] / "ascend_core" / "suite"
 TICK = os.sysconf("SC_CLK_TCK")
 
 

@@ -13,7 +13,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ascend_gym import suite
+from ascend_core import suite
 from ascend_gym.dsl.evaluate import TABLE_BEGIN, TABLE_END, GenResult, evaluate_op, render_table
 
 

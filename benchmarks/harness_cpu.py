@@ -19,8 +19,8 @@ import resource
 import tempfile
 from pathlib import Path
 
-from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, Stage, Status
 from npu_daemon import sandbox
 from npu_daemon.backends.sim import SimBackend
 
@@ -43,7 +43,7 @@ def main() -> None:
     args = ap.parse_args()
     # The suite of the tree on PYTHONPATH: the op as that commit defines it.
     suite = Path(os.environ.get("PYTHONPATH", Path(__file__).resolve().parents[1]))
-    pkg = load_package(suite / "ascend_gym" / "suite" / args.op)
+    pkg = load_package(suite / "ascend_core" / "suite" / args.op)
     backend = SimBackend()
     backend.prepare()
     harness = {"s": 0.0, "runs": 0, "faults": 0}

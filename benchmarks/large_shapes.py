@@ -20,11 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest, Stage, Timeouts
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, Stage, Timeouts
 from npu_daemon.backends.sim import SimBackend, case_data
 
-SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
+SUITE = Path(__file__).resolve().parents[1] / "ascend_core" / "suite"
 
 
 def shape_arg(text: str) -> tuple[str, list[int]]:

@@ -15,9 +15,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ascend_gym import suite
-from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import DEFAULT_SOC, EvalRequest, Stage, Status
+from ascend_core import suite
+from ascend_core.package import OperatorPackage, load_package
+from ascend_core.protocol import DEFAULT_SOC, EvalRequest, Stage, Status
 from npu_daemon.backends.sim import SimBackend
 
 SCHEDULES = [(40, 4096), (20, 4096), (40, 16384), (20, 16384), (10, 16384)]

@@ -17,8 +17,8 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import EvalRequest, Stage, Timeouts
+from ascend_core.package import OperatorPackage, load_package
+from ascend_core.protocol import EvalRequest, Stage, Timeouts
 from npu_daemon.backends.sim import SimBackend
 from npu_daemon.backends.sim.calibration import anchors
 

@@ -16,11 +16,11 @@ import os
 import tempfile
 from pathlib import Path
 
-from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest, EvalResult, Stage
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, EvalResult, Stage
 from npu_daemon.backends.sim import SimBackend
 
-SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
+SUITE = Path(__file__).resolve().parents[1] / "ascend_core" / "suite"
 
 
 def timed(backend: SimBackend, op: str, timing: str) -> EvalResult:

@@ -15,13 +15,13 @@ import json
 import tempfile
 from pathlib import Path
 
-from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest, Stage
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, Stage
 from npu_daemon.backends.sim import SimBackend
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = [
-    *sorted((ROOT / "ascend_gym" / "suite").glob("level*/*/op.toml")),
+    *sorted((ROOT / "ascend_core" / "suite").glob("level*/*/op.toml")),
     *sorted((ROOT / "tests" / "sim" / "packages").glob("*/op.toml")),
 ]
 

@@ -27,14 +27,14 @@ import time
 import uuid
 from pathlib import Path
 
+from ascend_core.package import OperatorPackage, dtype_macros, load_package
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, LocalDaemon
-from ascend_gym.package import OperatorPackage, dtype_macros, load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status
 from npu_daemon.backends.common import build
 from npu_daemon.backends.sim import SimBackend
 from npu_daemon.backends.sim.kernel_build import build_kernel
 
-SUITE = Path(__file__).resolve().parents[1] / "ascend_gym" / "suite"
+SUITE = Path(__file__).resolve().parents[1] / "ascend_core" / "suite"
 
 
 def tagged(pkg: OperatorPackage, tiling: bool, kernel: bool) -> OperatorPackage:

@@ -14,8 +14,8 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ascend_gym.package import Case, OperatorPackage, Tolerance
-from ascend_gym.protocol import CaseCheck
+from ascend_core.package import Case, OperatorPackage, Tolerance
+from ascend_core.protocol import CaseCheck
 
 # bfloat16 travels as its uint16 bit pattern; numpy has no bfloat16.
 STORAGE = {

@@ -1,4 +1,5 @@
-"""Start a daemon: `ascend-gym daemon --backend sim --bind tcp://127.0.0.1:5555`."""
+"""Start a daemon: `npu-daemon --backend sim --bind tcp://127.0.0.1:5555` (the same as
+`ascend-gym daemon`; `npu-daemon` needs only the base install, no Gymnasium, Ray or torch)."""
 
 from __future__ import annotations
 
@@ -188,6 +189,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="npu_daemon", description=__doc__)
+    parser = argparse.ArgumentParser(prog="npu-daemon", description=__doc__)
     configure(parser)
     return run(parser.parse_args(argv))

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ascend_gym import suite
-from ascend_gym.package import Case, OperatorPackage
+from ascend_core import suite
+from ascend_core.package import Case, OperatorPackage
 from npu_daemon import candidate_files, checker, sandbox
 
 CANDIDATE_FOLDERS = ("op_kernel/", "op_host/")

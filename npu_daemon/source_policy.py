@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ascend_gym.package import OperatorPackage
+from ascend_core.package import OperatorPackage
 
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inc")
 

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from ascend_gym import bench, metrics, suite
+from ascend_core import suite
+from ascend_core.protocol import DEFAULT_SOC
+from ascend_gym import bench, metrics
 from ascend_gym.cli import INTERRUPTED
 from ascend_gym.client import LocalDaemon
-from ascend_gym.protocol import DEFAULT_SOC
 from ascend_gym.records import SweepConfig
 
 ADD = suite.SUITE_ROOT / "level1" / "add"

@@ -1,7 +1,7 @@
 """The Python tree's import graph: no circles, and the cann backend stands apart from the sim backend.
 
-The graph is read from the sources (AST, nothing imported), over the packages ascend_gym,
-npu_daemon, agents and baselines. An edge A -> B means module A imports module B or a name from it
+The graph is read from the sources (AST, nothing imported), over the packages ascend_core,
+ascend_gym, npu_daemon, agents and baselines. An edge A -> B means module A imports module B or a name from it
 (`from pkg import mod` counts as an edge to pkg.mod when that is a module, else to pkg); the
 parent packages' __init__ modules Python also runs are not edges of their own.
 
@@ -19,9 +19,9 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("ascend_gym", "npu_daemon", "agents", "baselines")
+PACKAGES = ("ascend_core", "ascend_gym", "npu_daemon", "agents", "baselines")
 # Operator packages are C++ with a numpy reference; they are data, not part of the Python tree.
-SKIP = ("ascend_gym/suite/level", "/calibration/a")
+SKIP = ("ascend_core/suite/level", "/calibration/a")
 
 
 def _modules() -> dict[str, Path]:
@@ -138,3 +138,25 @@ def test_backend_interface_imports_no_backend():
     assert not {
         t for t in targets if t.startswith(("npu_daemon.backends.sim", "npu_daemon.backends.cann"))
     }
+
+
+def test_core_imports_nothing_of_the_project():
+    """The core (messages, package, scanner, tunables, suite registry, SoC presets) stands below
+    both sides."""
+    graph = _graph()
+    bad = {f"{m} -> {t}" for m in graph if m.startswith("ascend_core") for t in graph[m]}
+    bad = {b for b in bad if not b.split(" -> ")[1].startswith("ascend_core")}
+    assert not bad, sorted(bad)
+
+
+def test_daemon_never_imports_the_research_side():
+    """Not directly, nor through another module: an NPU host runs the daemon without Gymnasium."""
+    graph = _graph()
+    bad = {
+        f"{m} -> {t}"
+        for m in graph
+        if m.startswith("npu_daemon")
+        for t in _reachable(graph, m)
+        if t.startswith(("ascend_gym", "agents", "baselines"))
+    }
+    assert not bad, sorted(bad)

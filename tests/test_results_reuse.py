@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from ascend_gym import suite
+from ascend_core import suite
 from ascend_gym.commands.export import spec_toml
 from ascend_gym.records import SweepRecord, load_candidate, read_records
 

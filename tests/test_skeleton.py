@@ -11,8 +11,8 @@ import gymnasium as gym
 import pytest
 
 import ascend_gym  # noqa: F401  (registers AscendOp-v0)
-from ascend_gym import suite
-from ascend_gym.protocol import EvalRequest, Status, Timeouts
+from ascend_core import suite
+from ascend_core.protocol import EvalRequest, Status, Timeouts
 
 
 def test_daemon_round_trip(client):

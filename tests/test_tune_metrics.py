@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from ascend_gym import tune
+from ascend_core import tune
 
 SOURCE = """constexpr uint32_t BLOCK_DIM = 40;      // @tune block_dim in [1, 48] step 1
 constexpr uint32_t TILE_LENGTH = 4096u;  // @tune tile_length in [256, 16384] pow2

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ascend_gym.cpp import code_view
-from ascend_gym.protocol import Profile
+from ascend_core.cpp import code_view
+from ascend_core.protocol import Profile
 
 PIPES = (
     ("vector", "aiv_vec"),

@@ -8,10 +8,10 @@ from typing import Any
 
 from agents.ascendoptimizer.diagnose import profile_summary
 from agents.ascendoptimizer.trajectory import Trajectory
-from ascend_gym.cpp import unified_diff
-from ascend_gym.package import OperatorPackage
+from ascend_core.cpp import unified_diff
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalResult
 from ascend_gym.policies import StepRecord
-from ascend_gym.protocol import EvalResult
 
 MAX_FEEDBACK = 600  # characters of a failure's log shown to the model
 

@@ -14,9 +14,9 @@ from agents.ascendoptimizer.diagnose import diagnose, profile_summary
 from agents.ascendoptimizer.motifs import Origin
 from agents.ascendoptimizer.proposer import Distilled, Individual, Proposal
 from agents.llm import ChatClient, LLMError, extract_source
-from ascend_gym import tune
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalResult
+from ascend_core import tune
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalResult
 
 MAX_TEXT = 3000  # characters of a diff or log shown in a prompt
 

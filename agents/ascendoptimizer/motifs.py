@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from agents.llm.extract import apply_edits
-from ascend_gym import cpp, rewrites
-from ascend_gym.package import OperatorPackage
+from ascend_core import cpp
+from ascend_core.package import OperatorPackage
+from ascend_gym import rewrites
 
 FLOAT_DTYPES = {"float16", "float32", "bfloat16"}
 CHUNK_ELEMS = 64  # 128 B of fp16 / 256 B of fp32: a multiple of the 32 B UB alignment either way

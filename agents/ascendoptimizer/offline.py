@@ -28,9 +28,9 @@ from agents.ascendoptimizer.diagnose import diagnose
 from agents.ascendoptimizer.motifs import BY_NAME, MOTIFS, Origin, transplant
 from agents.ascendoptimizer.proposer import Distilled, Individual, Proposal
 from agents.knowledge import Knowledge, KnowledgeConfig, Move
-from ascend_gym import tune
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalResult
+from ascend_core import tune
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalResult
 
 _CONSTANT = re.compile(
     r"^(?P<line>[ \t]*(?:static\s+)?constexpr\s+(?:u?int\d+_t|int|unsigned|size_t)\s+(?P<name>\w+)\s*=\s*"

@@ -10,8 +10,8 @@ from typing import Any, Protocol
 
 from agents.ascendoptimizer.bank import Experience
 from agents.ascendoptimizer.motifs import Origin
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalResult
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalResult
 
 
 @dataclass

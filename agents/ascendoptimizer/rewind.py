@@ -27,11 +27,11 @@ from agents.ascendoptimizer.embed import EmbedderKind, make_embedder
 from agents.ascendoptimizer.motifs import BY_NAME, MOTIFS, Origin
 from agents.ascendoptimizer.proposer import Proposer
 from agents.ascendoptimizer.trajectory import Trajectory
-from ascend_gym import suite
+from ascend_core import suite
+from ascend_core.cpp import unified_diff
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import DEFAULT_SOC, EvalRequest, EvalResult
 from ascend_gym.client import DaemonClient
-from ascend_gym.cpp import unified_diff
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import DEFAULT_SOC, EvalRequest, EvalResult
 
 Evaluate = Callable[[OperatorPackage], EvalResult]
 

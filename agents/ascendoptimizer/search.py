@@ -12,9 +12,9 @@ from agents.ascendoptimizer.diagnose import diagnose, profile_summary
 from agents.ascendoptimizer.evaluator import Evaluator
 from agents.ascendoptimizer.proposer import Individual, Proposer
 from agents.knowledge import KnowledgeConfig
-from ascend_gym import tune
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalResult
+from ascend_core import tune
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalResult
 
 
 class TilingEvolution:

@@ -18,12 +18,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway
+from ascend_core.package import OperatorPackage
 from ascend_gym.dsl.generate import PROGRAM_FILE, load_program, offline_draft, spec_only
 from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.lower import lower
 from ascend_gym.dsl.model import ModelGenerator
 from ascend_gym.dsl.trace import Unsupported
-from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import PolicyResult, StepRecord
 
 # the schedule grid the search walks (one knob per step)

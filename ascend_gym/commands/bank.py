@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace, out: Path) -> int:
     from agents.ascendoptimizer.offline import OfflineProposer
     from agents.ascendoptimizer.rewind import RewindConfig, build_bank
-    from ascend_gym import suite
+    from ascend_core import suite
     from ascend_gym.client import LocalDaemon
 
     uris = suite.expand(args.ops) if args.ops else suite.expert_uris()

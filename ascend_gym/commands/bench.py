@@ -16,7 +16,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from ascend_gym import bench, metrics, suite
+from ascend_core import suite
+from ascend_gym import bench, metrics
 from ascend_gym.commands.common import UsageError, add_json, add_soc, load_operator, positive_int
 from ascend_gym.policies import REGISTRY
 

@@ -17,12 +17,12 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from ascend_gym import suite
+from ascend_core import suite
+from ascend_core.package import OperatorPackage, load_package
+from ascend_core.protocol import DEFAULT_SOC
+from ascend_core.soc import socs
 from ascend_gym.bench import check_daemons
 from ascend_gym.client import DaemonClient, LocalDaemon
-from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import DEFAULT_SOC
-from npu_daemon.backends.common.soc import socs
 
 
 class UsageError(Exception):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from ascend_core.protocol import EvalRequest
 from ascend_gym.commands.common import (
     add_daemon,
     add_json,
@@ -16,7 +17,6 @@ from ascend_gym.commands.common import (
     daemon_client,
     load_operator,
 )
-from ascend_gym.protocol import EvalRequest
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -18,10 +18,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from ascend_core.package import OperatorPackage, OperatorSpec
 from ascend_gym import metrics
 from ascend_gym.commands.common import UsageError, load_operator
 from ascend_gym.commands.validate import OPTIMIZE_RESULT
-from ascend_gym.package import OperatorPackage, OperatorSpec
 from ascend_gym.records import RESULTS, SweepRecord, latest, load_candidate, read_records
 
 

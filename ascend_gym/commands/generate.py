@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from ascend_gym import suite
+from ascend_core import suite
+from ascend_core.package import OperatorPackage, load_package
 from ascend_gym.commands.common import add_soc
-from ascend_gym.package import OperatorPackage, load_package
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +45,7 @@ def _source(address: str) -> OperatorPackage:
 
 
 def _evaluate(pkg: OperatorPackage, soc: str) -> str:
-    from ascend_gym.suite.validate import evaluate
+    from ascend_gym.suite_validate import evaluate
 
     out = evaluate(pkg, soc)
     if out.ok:

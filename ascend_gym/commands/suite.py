@@ -7,7 +7,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ascend_gym import suite
+from ascend_core import suite
 from ascend_gym.commands.common import UsageError, add_json, add_soc, load_operator
 
 DEFAULT_DOC = Path("docs/suite.md")
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         return _list(args)
     if args.suite_command == "import":
         return _import(args)
-    from ascend_gym.suite import validate  # needs the simulator backend
+    from ascend_gym import suite_validate as validate  # needs the simulator backend
 
     if args.suite_command == "table" and args.from_json:
         reports = [
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _validate(uris: list[str], experts: bool, soc: str, jobs: int) -> list:
-    from ascend_gym.suite import validate
+    from ascend_gym import suite_validate as validate
 
     def one(uri: str):
         report = validate.validate_op(uri, experts=experts, soc=soc)

@@ -26,9 +26,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+from ascend_core.package import OperatorPackage
 from ascend_gym.client import DaemonClient
 from ascend_gym.commands.common import UsageError, add_daemon, daemon_client
-from ascend_gym.package import OperatorPackage
 from ascend_gym.records import RESULTS, SweepRecord, latest, load_candidate, read_records
 from ascend_gym.state import EnvState
 from ascend_gym.validation import DEFAULT_SOC, DEFAULT_TOLERANCE, Claim, Verdict, check

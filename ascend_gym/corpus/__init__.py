@@ -5,8 +5,8 @@ optionally `op_host/<op>_def.cpp` and other host translation units, and `op_kern
 an hicann/ops-math operator `op_host/<op>_tiling.cpp` and `<op>_def.cpp`, and `op_kernel/<op>.cpp`
 with the tiling data struct (`<op>_tiling_data.h`) and template tiling key (`<op>_tiling_key.h`)
 beside it. Only op_host/ and op_kernel/ enter a package (not op_api/, op_graph/, tests/, ...).
-Its spec and numpy reference live here (`specs/<op>.toml`, `references.py`): they are ours, the
-sources never enter the repository. One spec serves every implementation of an operator: its
+Its spec and numpy reference live here, one folder per operator (`ops/<op>/op.toml`,
+`ops/<op>/reference.py`), as the suite's do: they are ours, the sources never enter the repository. One spec serves every implementation of an operator: its
 arguments and attributes are positional, renamed to the names the implementation's OpDef uses.
 """
 
@@ -20,11 +20,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ascend_gym.cpp import device_branch
-from ascend_gym.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
+from ascend_core.cpp import device_branch
+from ascend_core.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
 
-SPEC_DIR = Path(__file__).resolve().parent / "specs"
-REFERENCES = Path(__file__).resolve().parent / "references.py"
+OPS = Path(__file__).resolve().parent / "ops"
 
 _OP_ADD = re.compile(r"\bOP_ADD\(\s*(\w+)")
 _ARG = re.compile(r"\bthis->(Input|Output)\(\s*\"(\w+)\"\s*\)")
@@ -159,12 +158,18 @@ def host_sources_text(files: dict[str, str]) -> str:
 
 
 def spec_names() -> list[str]:
-    return sorted(p.stem for p in SPEC_DIR.glob("*.toml"))
+    """Every spec, a variant as `<op>.<variant>`."""
+    return sorted(
+        p.parent.name + p.name.removeprefix("op").removesuffix(".toml")
+        for p in OPS.glob("*/op*.toml")
+    )
 
 
 def load_spec(op: str) -> OperatorSpec | None:
-    """The spec in `specs/<op>.toml`; `op` may name a variant, `<op>.<variant>`."""
-    path = SPEC_DIR / f"{op}.toml"
+    """The spec in `ops/<op>/op.toml`; `op` may name a variant, `<op>.<variant>`
+    (`ops/<op>/op.<variant>.toml`)."""
+    name, _, variant = op.partition(".")
+    path = OPS / name / (f"op.{variant}.toml" if variant else "op.toml")
     return _spec(tomllib.loads(path.read_text())) if path.is_file() else None
 
 
@@ -176,14 +181,14 @@ def _spec(fields: dict) -> OperatorSpec:
 
 def spec_for(source: OpSource) -> OperatorSpec | None:
     """Our spec for one implementation. Implementations of one operator may declare different
-    arguments (one OpDef has an output another lacks): a variant `specs/<op>.<variant>.toml` is
+    arguments (one OpDef has an output another lacks): a variant `ops/<op>/op.<variant>.toml` is
     written for those, and the spec whose input and output counts match the OpDef is taken (the
     plain `<op>.toml` where none or several do). Where the arguments agree but their meaning does
     not (one tree's kernel takes the tensors its aclnn layer broadcast), a variant names the paths
     it serves: `serves = ["<owner>+<repo>/<path to the op directory>"]`, matched against the
     trailing components of the source's directory, and is taken for those alone."""
     base = load_spec(source.op)
-    variants = [tomllib.loads(p.read_text()) for p in sorted(SPEC_DIR.glob(f"{source.op}.*.toml"))]
+    variants = [tomllib.loads(p.read_text()) for p in sorted((OPS / source.op).glob("op.*.toml"))]
     if base is None or not variants:
         return base
     for fields in variants:
@@ -276,7 +281,7 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
     """The operator package of one implementation: its sources (with the repository's shared
     kernel headers they include, shared_kernel_headers, and the files of other operators'
     directories they include, tree_files), our spec adapted to its OpDef names, its
-    OP_ADD type and kernel entry, and our reference module."""
+    OP_ADD type and kernel entry, and our reference module (ops/<op>/reference.py)."""
     files = {
         p.relative_to(source.root).as_posix(): _read(p)
         for folder in ("op_host", "op_kernel")
@@ -285,7 +290,9 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
     }
     files |= shared_kernel_headers(source.root, files)
     tree, tree_path = tree_files(source.root, files)
-    files["reference.py"] = _read(REFERENCES)
+    reference = OPS / spec.name / "reference.py"  # a spec of our own elsewhere brings its own
+    if reference.is_file():
+        files["reference.py"] = _read(reference)
     layout = _ops_math_files(source.root, source.op) or {
         "host_file": f"op_host/{source.op}.cpp",
         "tiling_header": f"op_host/{source.op}_tiling.h",

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from ascend_gym import suite
+from ascend_core import suite
 from ascend_gym.corpus import build_package, find_ops, spec_for
 from ascend_gym.corpus.runner import OpOutcome, evaluate
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.corpus import OpSource, build_package, find_ops, host_sources_text, spec_for
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import EvalRequest, Stage, Status
 
 NO_SPEC = "NO_SPEC"  # no spec of ours for this operator name: not tried
 # The OpDef registers only SoCs without the simulated AI core (AICore().AddConfig): the toolchain

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 import traceback
 
+from ascend_core.package import OperatorPackage
 from ascend_gym.dsl.lang import DslError, Kernel
 from ascend_gym.dsl.lower import lower
 from ascend_gym.dsl.templates import Draft, draft
 from ascend_gym.dsl.trace import Unsupported, trace
-from ascend_gym.package import OperatorPackage
 
 PROGRAM_FILE = "<dsl:{name}>"
 

@@ -10,13 +10,13 @@ markers on every schedule knob.
 
 from __future__ import annotations
 
+from ascend_core.package import GE_DTYPES, OperatorPackage, OperatorSpec
 from ascend_gym.dsl.columns import ColumnsMixin
 from ascend_gym.dsl.compute import ComputeMixin, float_literal
 from ascend_gym.dsl.lang import DslError, Kernel
 from ascend_gym.dsl.rows import RowsMixin
 from ascend_gym.dsl.spec_toml import spec_toml
 from ascend_gym.dsl.tiles import TilesMixin
-from ascend_gym.package import GE_DTYPES, OperatorPackage, OperatorSpec
 
 # Generated kernels round up with the library's AscendC::AlignUp: a helper of the same name and
 # signature here would make every call ambiguous under `using namespace AscendC`, on the device too.

@@ -16,10 +16,10 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
+from ascend_core.package import OperatorPackage
 from ascend_gym.dsl.generate import build, reference_files, spec_only
 from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.spec_toml import spec_toml
-from ascend_gym.package import OperatorPackage
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 # suite categories -> the example closest in shape

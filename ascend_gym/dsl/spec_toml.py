@@ -6,7 +6,7 @@ import json
 import tomllib
 from typing import Any
 
-from ascend_gym.package import OperatorSpec
+from ascend_core.package import OperatorSpec
 
 _TOP = ("name", "op_type", "kernel", "level", "category", "description", "reference", "tolerance")
 

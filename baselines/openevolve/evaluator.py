@@ -32,9 +32,9 @@ from typing import Any
 
 from openevolve.evaluation_result import EvaluationResult
 
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import DEFAULT_SOC, EvalRequest, EvalResult
 from ascend_gym.client import DaemonClient, DaemonPool, charged, connect
-from ascend_gym.package import OperatorPackage
-from ascend_gym.protocol import DEFAULT_SOC, EvalRequest, EvalResult
 from baselines.openevolve import program as program_io
 
 LOG = "evaluations.jsonl"

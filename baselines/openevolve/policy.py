@@ -29,10 +29,10 @@ from pydantic import BaseModel, Field
 
 from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import LLMConfig, ModelGateway, Usage
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import Status
 from ascend_gym.client import DaemonPool, connect
-from ascend_gym.package import OperatorPackage
 from ascend_gym.policies import PolicyResult, StepRecord
-from ascend_gym.protocol import Status
 from baselines.openevolve import program as program_io
 from baselines.openevolve.server import OfflineLLMServer
 

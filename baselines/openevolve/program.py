@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from ascend_gym.package import OperatorPackage
+from ascend_core.package import OperatorPackage
 
 START, END = "// EVOLVE-BLOCK-START", "// EVOLVE-BLOCK-END"
 _FILE = "// ===== FILE {path} ====="

@@ -17,7 +17,7 @@ from typing import Any
 
 from agents.knowledge import Knowledge
 from agents.llm.server import ChatServer, answering
-from ascend_gym.package import OperatorPackage
+from ascend_core.package import OperatorPackage
 from baselines.openevolve import program as program_io
 
 MODEL = "ascend-gym-offline"

@@ -17,10 +17,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ascend_gym.package import Case, OperatorPackage, OperatorSpec
-from ascend_gym.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
+from ascend_core import soc
+from ascend_core.package import Case, OperatorPackage, OperatorSpec
+from ascend_core.protocol import CaseCheck, Cost, EvalRequest, EvalResult, Profile, Stage, Status
 from npu_daemon import candidate_files, checker
-from npu_daemon.backends.common import soc
 
 LOG_TAIL_CHARS = 4000
 

@@ -16,6 +16,7 @@ import collections
 import functools
 import gc
 import hashlib
+import importlib.metadata
 import logging
 import os
 import platform
@@ -30,8 +31,8 @@ import zmq
 import zmq.auth.thread
 from pydantic import BaseModel, Field, TypeAdapter
 
-import ascend_gym
-from ascend_gym.protocol import (
+import ascend_core
+from ascend_core.protocol import (
     PROTOCOL_VERSION,
     ErrorReply,
     EvalRequest,
@@ -397,7 +398,7 @@ class Server:
             sandbox_user=self.sandbox_user,
             uptime_s=time.monotonic() - self.started,
             versions={
-                "ascend_gym": ascend_gym.__version__,
+                "ascend_gym": importlib.metadata.version("ascend_gym"),
                 "protocol": str(PROTOCOL_VERSION),
                 "python": platform.python_version(),
                 "pyzmq": zmq.pyzmq_version(),
@@ -432,8 +433,8 @@ class Server:
 def _code_digest() -> str:
     """The Python that evaluates and checks (backends, checker, package model): part of the cache key,
     so a persisted result never outlives the code that produced it."""
-    roots = [Path(__file__).resolve().parents[1], Path(ascend_gym.__file__).resolve().parent]
-    files = sorted([*roots[0].rglob("*.py"), roots[1] / "package.py", roots[1] / "protocol.py"])
+    daemon, core = Path(__file__).resolve().parents[1], Path(ascend_core.__file__).resolve().parent
+    files = sorted([*daemon.rglob("*.py"), *core.glob("*.py")])
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes())

@@ -24,7 +24,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from ascend_gym.protocol import EvalRequest, EvalResult, LedgerReply, Status
+from ascend_core.protocol import EvalRequest, EvalResult, LedgerReply, Status
 from npu_daemon import references
 
 SCHEMA = """

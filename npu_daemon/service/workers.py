@@ -32,7 +32,7 @@ from typing import IO
 
 import zmq
 
-from ascend_gym.protocol import EvalRequest, EvalResult, Status
+from ascend_core.protocol import EvalRequest, EvalResult, Status
 from npu_daemon import references, sandbox, source_policy
 from npu_daemon.backends.base import Backend
 

@@ -9,7 +9,8 @@ from agents.ascendoptimizer.bank import Experience, ExperienceBank
 from agents.ascendoptimizer.embed import TfidfEmbedder
 from agents.ascendoptimizer.policy import AscendOptimizer
 from agents.knowledge import Knowledge, KnowledgeConfig, load_experiences
-from ascend_gym import rewrites, suite
+from ascend_core import suite
+from ascend_gym import rewrites
 from ascend_gym.policies import make_policy
 from baselines.best_of_n import BestOfN
 from baselines.openevolve.server import OfflineDiffProposer

@@ -8,8 +8,8 @@ from agents.ascendoptimizer.bank import Experience, ExperienceBank
 from agents.ascendoptimizer.embed import TfidfEmbedder
 from agents.ascendoptimizer.motifs import BY_NAME, Origin, transplant
 from agents.ascendoptimizer.offline import annotate_tunables
-from ascend_gym import suite, tune
-from ascend_gym.cpp import unified_diff
+from ascend_core import suite, tune
+from ascend_core.cpp import unified_diff
 
 
 @pytest.mark.parametrize(

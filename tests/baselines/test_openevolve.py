@@ -14,7 +14,7 @@ import yaml
 pytest.importorskip("openevolve")
 
 import ascend_gym  # noqa: F401, E402  (registers AscendOp-v0)
-from ascend_gym import suite  # noqa: E402
+from ascend_core import suite  # noqa: E402
 from baselines.openevolve import evaluator  # noqa: E402
 from baselines.openevolve import program as program_io  # noqa: E402
 from baselines.openevolve.policy import DEFAULT_CONFIG, OpenEvolvePolicy  # noqa: E402

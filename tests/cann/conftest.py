@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ascend_core.soc import socs
 from npu_daemon.backends.common import build
-from npu_daemon.backends.common.soc import socs
 from npu_daemon.backends.sim.backend import soc_params
 
 FAKE = Path(__file__).resolve().parent / "fake_toolchain"

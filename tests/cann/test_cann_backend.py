@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import EvalRequest, EvalResult, Status
+from ascend_core.package import OperatorPackage, load_package
+from ascend_core.protocol import EvalRequest, EvalResult, Status
 from npu_daemon.backends.base import BACKENDS, get_backend
 from npu_daemon.backends.cann import CannBackend, CannConfig, device, msprof
 
-SUITE_ADD = Path(__file__).resolve().parents[2] / "ascend_gym" / "suite" / "level1" / "add"
+SUITE_ADD = Path(__file__).resolve().parents[2] / "ascend_core" / "suite" / "level1" / "add"
 
 
 def small_add() -> OperatorPackage:

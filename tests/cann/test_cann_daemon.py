@@ -8,8 +8,8 @@ from pathlib import Path
 
 from test_cann_backend import small_add
 
+from ascend_core.protocol import EvalRequest, Status
 from ascend_gym.client import DaemonClient
-from ascend_gym.protocol import EvalRequest, Status
 from npu_daemon.backends.cann import CannBackend, CannConfig
 from npu_daemon.service.server import Server
 

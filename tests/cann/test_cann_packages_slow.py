@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, Stage, Status
 from npu_daemon.backends.cann import CannBackend, CannConfig
 
 PACKAGES = Path(__file__).resolve().parents[1] / "sim" / "packages"

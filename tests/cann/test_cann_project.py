@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ascend_gym.package import dtype_macros, load_package
+from ascend_core.package import dtype_macros, load_package
 from npu_daemon.backends.cann import project
 
 PACKAGES = Path(__file__).resolve().parents[1] / "sim" / "packages"

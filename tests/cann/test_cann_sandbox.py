@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from test_cann_backend import edit_kernel, small_add
 
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, LocalDaemon
-from ascend_gym.protocol import EvalRequest, Stage, Status
 from npu_daemon import sandbox
 from npu_daemon.backends.cann import CannBackend, CannConfig, device, tiling
 from npu_daemon.backends.common import build

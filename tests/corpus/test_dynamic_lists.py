@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from ascend_core.package import OperatorSpec, dtype_macros
 from ascend_gym.corpus import rename_args, supported_cases
-from ascend_gym.package import OperatorSpec, dtype_macros
 
 LIST_SCALE = Path(__file__).parents[1] / "sim" / "packages" / "list_scale" / "op.toml"
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from ascend_core.cpp import device_branch
+from ascend_core.package import OperatorSpec
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.corpus import build_package, find_ops
-from ascend_gym.cpp import device_branch
-from ascend_gym.package import OperatorSpec
-from ascend_gym.protocol import EvalRequest, Stage, Status
 from npu_daemon.backends.common import kernel_view, template_key
 
 OPS_MATH = Path(__file__).parent / "ops_math"

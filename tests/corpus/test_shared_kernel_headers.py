@@ -6,9 +6,9 @@ import shutil
 import tomllib
 from pathlib import Path
 
+from ascend_core.package import OperatorSpec
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.corpus import build_package, find_ops
-from ascend_gym.package import OperatorSpec
-from ascend_gym.protocol import EvalRequest, Stage, Status
 
 OPS_NN = Path(__file__).parent / "ops_nn"
 SPEC = OperatorSpec.model_validate(tomllib.loads((OPS_NN / "affine_rows.toml").read_text()))

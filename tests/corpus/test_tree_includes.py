@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from ascend_core.package import OperatorSpec, load_package
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.corpus import build_package, find_ops
 from ascend_gym.corpus.importer import toml_value
-from ascend_gym.package import OperatorSpec, load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status
 
 TREE = Path(__file__).parent / "tree"
 SPECS = tomllib.loads((Path(__file__).parent / "tree_specs.toml").read_text())

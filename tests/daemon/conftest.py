@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from ascend_gym import suite
+from ascend_core import suite
+from ascend_core.package import OperatorPackage, load_package
+from ascend_core.protocol import EvalRequest, Stage, Timeouts
 from ascend_gym.client import DaemonClient, LocalDaemon
-from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import EvalRequest, Stage, Timeouts
 
 ADD_DIR = Path(suite.__file__).parent / "level1" / "add"
 ENTRY = "GM_ADDR workspace, GM_ADDR tiling) {"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from ascend_core.protocol import Status
 from ascend_gym.client import LocalDaemon
-from ascend_gym.protocol import Status
 
 from .conftest import add_variant, sandbox_uids, small_request, uid_processes
 

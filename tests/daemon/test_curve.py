@@ -6,10 +6,10 @@ import shutil
 
 import pytest
 
-from ascend_gym import suite
+from ascend_core import suite
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
 from ascend_gym.commands import daemon as daemon_cmd
-from ascend_gym.protocol import EvalRequest, Stage, Status
 from npu_daemon.service.keys import keygen
 
 from .conftest import daemon_args

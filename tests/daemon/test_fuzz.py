@@ -8,8 +8,8 @@ import random
 
 import zmq
 
-from ascend_gym import suite
-from ascend_gym.protocol import EvalRequest, Stage
+from ascend_core import suite
+from ascend_core.protocol import EvalRequest, Stage
 
 N_MESSAGES = 10_000
 OVERSIZED = 16 * 1024 * 1024 + 1  # past the daemon's MAXMSGSIZE

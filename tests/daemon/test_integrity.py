@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from ascend_core.package import OperatorPackage, Tolerance, load_package
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, LocalDaemon
-from ascend_gym.package import OperatorPackage, Tolerance, load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status
 from npu_daemon import references
 
 from .conftest import (

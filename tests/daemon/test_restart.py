@@ -7,9 +7,9 @@ import signal
 import socket
 import threading
 
+from ascend_core.protocol import Status
 from ascend_gym.client import DaemonClient, DaemonPool, LocalDaemon
 from ascend_gym.commands import daemon as daemon_cmd
-from ascend_gym.protocol import Status
 
 from .conftest import add_variant, daemon_args, small_request, wait_until
 

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
+from ascend_core.protocol import Status
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.commands import daemon as daemon_cmd
-from ascend_gym.protocol import Status
 
 from .conftest import add_variant, daemon_args, reply_of, send_raw, small_request, wait_until
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_gym import suite
-from ascend_gym.protocol import Cost, EvalRequest, EvalResult, Status
+from ascend_core import suite
+from ascend_core.protocol import Cost, EvalRequest, EvalResult, Status
 from npu_daemon.service.store import Store, cache_key
 
 FINGERPRINT = {"backend": "sim", "simulator": "test"}

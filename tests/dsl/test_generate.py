@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from ascend_gym import suite
+from ascend_core import suite
+from ascend_core.protocol import DEFAULT_SOC
 from ascend_gym.cli import main
 from ascend_gym.dsl.generate import build, generate_offline, offline_draft, spec_only
 from ascend_gym.dsl.model import EXAMPLES
 from ascend_gym.dsl.trace import Unsupported
-from ascend_gym.protocol import DEFAULT_SOC
-from ascend_gym.suite.validate import evaluate
+from ascend_gym.suite_validate import evaluate
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "generate.md"
 SOC = DEFAULT_SOC
@@ -70,7 +70,7 @@ def test_each_doc_example_is_the_file_and_passes(example):
 
 def test_cli_writes_a_loadable_package_and_user_mistakes_exit_2(tmp_path, capsys):
     assert main(["generate", "level1/hard_swish", "--out", str(tmp_path / "hs")]) == 0
-    from ascend_gym.package import load_package
+    from ascend_core.package import load_package
 
     pkg = load_package(tmp_path / "hs")
     assert pkg.spec == suite.resolve("level1/hard_swish").spec

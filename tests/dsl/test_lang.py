@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_gym import suite, tune
+from ascend_core import suite, tune
 from ascend_gym.dsl.generate import build, load_program, spec_only
 from ascend_gym.dsl.lang import DslError
 

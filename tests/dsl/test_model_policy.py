@@ -13,11 +13,11 @@ import pytest
 
 import ascend_gym  # noqa: F401  (registers AscendOp-v0)
 from agents.llm import ChatClient, LLMConfig
-from ascend_gym import suite
+from ascend_core import suite
+from ascend_core.protocol import DEFAULT_SOC
 from ascend_gym.dsl.model import ModelGenerator
 from ascend_gym.policies import make_policy
-from ascend_gym.protocol import DEFAULT_SOC
-from ascend_gym.suite.validate import evaluate
+from ascend_gym.suite_validate import evaluate
 
 # pass 1: fp16 tile + fp32 tile (a DSL error); pass 2: builds but computes x * 0.5 (wrong);
 # pass 3: the right program

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascend_gym import suite
+from ascend_core import suite
 from ascend_gym.dsl.generate import offline_draft
 from ascend_gym.dsl.trace import Unsupported, trace
 

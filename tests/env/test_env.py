@@ -9,9 +9,10 @@ import shutil
 import numpy as np
 import pytest
 
-from ascend_gym import rewrites, suite
+from ascend_core import suite
+from ascend_core.protocol import Status
+from ascend_gym import rewrites
 from ascend_gym.env import MAX_SOURCE_CHARS, SOURCE_CHARSET, AscendOpEnv, ascii_view
-from ascend_gym.protocol import Status
 from ascend_gym.state import replay
 
 TILE = rewrites.index("tile:larger")

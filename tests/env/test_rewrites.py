@@ -7,8 +7,9 @@ import pickle
 
 import pytest
 
-from ascend_gym import rewrites, suite
-from ascend_gym.protocol import EvalRequest, Stage, Status
+from ascend_core import suite
+from ascend_core.protocol import EvalRequest, Stage, Status
+from ascend_gym import rewrites
 
 
 @pytest.fixture(scope="module")

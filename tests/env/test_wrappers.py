@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 
+from ascend_core.protocol import Status
 from ascend_gym import rewrites
 from ascend_gym.client import DaemonError
-from ascend_gym.protocol import Status
 from ascend_gym.state import EnvState
 from ascend_gym.wrappers import (
     ActionMaskObservation,

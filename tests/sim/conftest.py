@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascend_gym.package import ASCENDC_TYPES, load_package
-from ascend_gym.protocol import DEFAULT_SOC
+from ascend_core.package import ASCENDC_TYPES, load_package
+from ascend_core.protocol import DEFAULT_SOC
 from npu_daemon.backends.common import build, kernel_view
 from npu_daemon.backends.sim.backend import soc_params
 from npu_daemon.backends.sim.kernel_build import build_kernel

@@ -9,8 +9,8 @@ import pytest
 from conftest import PACKAGES
 from pydantic import ValidationError
 
-from ascend_gym.package import OperatorSpec, load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status
+from ascend_core.package import OperatorSpec, load_package
+from ascend_core.protocol import EvalRequest, Stage, Status
 from npu_daemon import checker
 
 SPEC = {

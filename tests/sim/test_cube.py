@@ -1,12 +1,12 @@
 """The cube unit's basic API on our own kernels: GM -> L1 (ND2NZ), LoadData, Mmad, Fixpipe, the
-bias table, img2col, and their errors. Every matmul is bit-exact against ascend_gym/suite/cube_ref.py."""
+bias table, img2col, and their errors. Every matmul is bit-exact against ascend_core/suite/cube_ref.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ascend_gym.suite.cube_ref import mmad
+from ascend_core.suite.cube_ref import mmad
 
 # One tile on one AIC: A [M, K] and B [K, N] in ND from GM, C [M, N] back in ND (M, N, K <= 128).
 # Params: M, N, K, transposed B (B given as [N, K]), accumulate rounds (Mmad into the same L0C),
@@ -327,7 +327,7 @@ def test_fixpipe_atomic_add_across_cores(kernel, atomic):
 
 
 def test_kernel_type_from_the_source():
-    from ascend_gym import suite
+    from ascend_core import suite
     from npu_daemon.backends.common.kernel_view import kernel_type
 
     pkg = suite.resolve("level1/add")

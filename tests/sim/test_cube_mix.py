@@ -1,6 +1,6 @@
 """Mixed AIC + AIV kernels (ASCEND_IS_AIC / ASCEND_IS_AIV, CrossCoreSetFlag / CrossCoreWaitFlag) and
 the Matmul high-level API with matmul_tiling::MultiCoreMatmulTiling, on our own kernels; matmuls
-bit-exact against ascend_gym/suite/cube_ref.py."""
+bit-exact against ascend_core/suite/cube_ref.py."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascend_gym.suite.cube_ref import mmad
+from ascend_core.suite.cube_ref import mmad
 from tests.sim.conftest import HOST, TILING_H
 
 MODEL_TOML = Path(__file__).resolve().parents[2] / "npu_daemon/backends/sim/soc/model.toml"

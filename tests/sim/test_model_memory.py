@@ -9,9 +9,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ascend_gym import suite
-from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import EvalRequest, Stage, Status
+from ascend_core import suite
+from ascend_core.package import OperatorPackage, load_package
+from ascend_core.protocol import EvalRequest, Stage, Status
 from npu_daemon.backends.sim import SimBackend
 from npu_daemon.backends.sim.calibration import anchors
 

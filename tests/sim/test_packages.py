@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import PACKAGES
 
-from ascend_gym.package import load_package
-from ascend_gym.protocol import EvalRequest, Status
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, Status
 from npu_daemon import candidate_files
 from npu_daemon.backends.sim import SimBackend
 

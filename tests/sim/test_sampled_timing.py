@@ -8,14 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascend_gym.package import Case, load_package
-from ascend_gym.protocol import EvalRequest, Status
+from ascend_core.package import Case, load_package
+from ascend_core.protocol import EvalRequest, Status
 from npu_daemon import checker
 from npu_daemon.backends.common import build
 from npu_daemon.backends.sim import SimBackend
 from npu_daemon.service.store import cache_key
 
-SUITE = Path(__file__).resolve().parents[2] / "ascend_gym" / "suite"
+SUITE = Path(__file__).resolve().parents[2] / "ascend_core" / "suite"
 
 # Rows split over the blocks: the first rows % n blocks take one row more (two classes), and the
 # last block also scales its rows (a class of its own).

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascend_gym import suite
-from ascend_gym.package import Tolerance
-from ascend_gym.protocol import EvalRequest, Stage, Status
+from ascend_core import suite
+from ascend_core.package import Tolerance
+from ascend_core.protocol import EvalRequest, Stage, Status
 from npu_daemon import checker
 from npu_daemon.backends.sim import SimBackend, case_data
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascend_gym import suite
-from ascend_gym.suite import validate
+from ascend_core import suite
+from ascend_gym import suite_validate as validate
 
 ALL = suite.op_uris()
 EXPERTS = suite.expert_uris()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gymnasium as gym
 
 import ascend_gym  # noqa: F401  (registers AscendOp-v0)
-from ascend_gym import suite, tune
+from ascend_core import suite, tune
 from ascend_gym.policies import make_policy
 
 UNTUNED = f"{suite.SUITE_NAME}-untuned"

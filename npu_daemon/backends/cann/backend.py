@@ -19,8 +19,8 @@ from typing import NamedTuple
 import numpy as np
 from pydantic import BaseModel, Field
 
-from ascend_gym.package import Case, OperatorPackage, dtype_macros
-from ascend_gym.protocol import CaseCheck, EvalRequest, Status
+from ascend_core.package import Case, OperatorPackage, dtype_macros
+from ascend_core.protocol import CaseCheck, EvalRequest, Status
 from npu_daemon import checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing, check_outputs
 from npu_daemon.backends.cann import device, msprof, project, tiling

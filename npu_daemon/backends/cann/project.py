@@ -16,7 +16,7 @@ import shutil
 import time
 from pathlib import Path
 
-from ascend_gym.package import OperatorPackage
+from ascend_core.package import OperatorPackage
 from npu_daemon import sandbox
 from npu_daemon.backends.cann.tiling import cache_root
 from npu_daemon.backends.cann.toolkit import Toolkit

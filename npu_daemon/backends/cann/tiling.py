@@ -18,10 +18,10 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascend_gym.package import Case, OperatorPackage
+from ascend_core.package import Case, OperatorPackage
+from ascend_core.soc import preset
 from npu_daemon import sandbox
 from npu_daemon.backends.common import build
-from npu_daemon.backends.common.soc import preset
 
 RUNNER_SOURCE = Path(__file__).resolve().parent / "tiling_runner.cpp"
 

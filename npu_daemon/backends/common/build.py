@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ascend_gym.package import OperatorPackage
+from ascend_core.package import OperatorPackage
 from npu_daemon import sandbox
 from npu_daemon.backends.common import kernel_view
 

@@ -14,8 +14,8 @@ import ctypes
 import re
 from pathlib import Path
 
-from ascend_gym.cpp import device_branch
-from ascend_gym.package import OperatorPackage
+from ascend_core.cpp import device_branch
+from ascend_core.package import OperatorPackage
 from npu_daemon.backends.common import template_key
 
 # ge::DataType / ge::Format values, spelled once in the simulator's kernel header.

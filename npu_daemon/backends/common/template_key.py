@@ -20,8 +20,8 @@ import operator
 import re
 from dataclasses import dataclass
 
-from ascend_gym.cpp import device_branch
-from ascend_gym.package import OperatorPackage
+from ascend_core.cpp import device_branch
+from ascend_core.package import OperatorPackage
 
 DECL = re.compile(r"\bASCENDC_TPL_ARGS_DECL\s*\(")
 _C_TYPES = {  # graph/c_types.h, numbered as ge::DataType

@@ -19,12 +19,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ascend_gym.package import Case, OperatorPackage, dtype_macros
-from ascend_gym.protocol import CaseCheck, EvalRequest, Stage, Status
+from ascend_core.package import Case, OperatorPackage, dtype_macros
+from ascend_core.protocol import CaseCheck, EvalRequest, Stage, Status
+from ascend_core.soc import PRESETS, preset
 from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing, check_outputs
 from npu_daemon.backends.common import build, kernel_view
-from npu_daemon.backends.common.soc import PRESETS, preset
 from npu_daemon.backends.sim import case_data, kernel_build
 
 MODEL = Path(__file__).resolve().parent / "soc" / "model.toml"

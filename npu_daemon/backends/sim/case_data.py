@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascend_gym.package import Case, OperatorPackage
+from ascend_core.package import Case, OperatorPackage
 from npu_daemon import checker, references
 from npu_daemon.backends.common import build
 

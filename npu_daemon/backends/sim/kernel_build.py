@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ascend_gym.package import OperatorPackage
+from ascend_core.package import OperatorPackage
 from npu_daemon.backends.common import build, kernel_view, template_key
 
 

@@ -12,8 +12,8 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ascend_gym.package import OperatorPackage, load_package
-from ascend_gym.protocol import EvalRequest, Profile, Stage, Status, Timeouts
+from ascend_core.package import OperatorPackage, load_package
+from ascend_core.protocol import EvalRequest, Profile, Stage, Status, Timeouts
 
 HERE = Path(__file__).resolve().parent
 

@@ -1,6 +1,6 @@
 // Performance model of the Ascend 910B vector cores: the harness hands it every block's finished
 // core (its CoreTrace), then times the launch as a whole. The pieces live in model/: Params
-// (constants from backends/common/soc/presets.toml and backends/sim/soc/model.toml), VectorUnit,
+// (constants from ascend_core/soc/presets.toml and backends/sim/soc/model.toml), VectorUnit,
 // GmSystem (port, HBM, L2), CoreModel (in-order pipes), ChipModel (all cores, waves, SyncAll,
 // head), and listeners building reports from the model's events.
 #pragma once

@@ -1,5 +1,5 @@
 // Every constant of the performance model, read once from the SoC parameters (the part's figures in
-// backends/common/soc/presets.toml, the fitted costs in backends/sim/soc/model.toml). Nothing in the
+// ascend_core/soc/presets.toml, the fitted costs in backends/sim/soc/model.toml). Nothing in the
 // model hard-codes a hardware number.
 #pragma once
 

@@ -1,5 +1,5 @@
 // PlatformAscendC: the SoC facts a tiling function asks for, read from the SoC preset of the
-// request (npu_daemon/backends/common/soc/presets.toml), never from constants in code.
+// request (ascend_core/soc/presets.toml), never from constants in code.
 #pragma once
 
 #include <cstdint>

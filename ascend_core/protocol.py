@@ -1,0 +1,225 @@
+"""Wire messages between clients and npu_daemon (docs/design.md 3.2), defined once for both sides.
+
+Every message is a pydantic model serialised as JSON in the last frame of a ZeroMQ multipart
+message. A failure is an `EvalResult` with a status, never an exception across the wire.
+"""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ascend_core.package import OperatorPackage
+
+# The SoC preset (ascend_core/soc/presets.toml) a request names when it names none.
+DEFAULT_SOC = "Ascend910B4"
+
+PROTOCOL_VERSION = 1
+
+
+class Status(str, enum.Enum):
+    OK = "OK"
+    COMPILE_ERROR = "COMPILE_ERROR"
+    TILING_ERROR = "TILING_ERROR"
+    RUNTIME_ERROR = "RUNTIME_ERROR"
+    WRONG_ANSWER = "WRONG_ANSWER"
+    RACE_DETECTED = "RACE_DETECTED"
+    BUILD_TIMEOUT = "BUILD_TIMEOUT"
+    RUN_TIMEOUT = "RUN_TIMEOUT"
+    REJECTED = "REJECTED"
+    BUSY = "BUSY"
+    DAEMON_ERROR = "DAEMON_ERROR"
+
+
+class Stage(str, enum.Enum):
+    COMPILE = "compile"
+    CHECK = "check"
+    TIME = "time"
+
+
+class Timeouts(BaseModel):
+    build_s: float = Field(60.0, gt=0, le=600)
+    run_s: float = Field(60.0, gt=0, le=600)
+
+
+class EvalRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["eval"] = "eval"
+    request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    run_id: str = "default"
+    token: str = ""  # the run's token (`OpenRunRequest`): required once the run is opened
+    package: OperatorPackage
+    stages: list[Stage] = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
+    cases: list[str] | None = None  # correctness cases by name; None = all
+    soc: str = DEFAULT_SOC
+    seed: int = 0
+    timeouts: Timeouts = Timeouts()
+    # "sampled": the bench case is timed only (its correctness is the other cases'), from a sample
+    # of its blocks (docs/simulator.md, Large shapes); the sim backend's alone.
+    timing: Literal["full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
+
+
+class CaseCheck(BaseModel):
+    """Correctness of one shape case."""
+
+    name: str
+    passed: bool
+    max_abs_error: float | None = None
+    max_rel_error: float | None = None
+    outlier_fraction: float | None = None
+    message: str = ""
+
+
+class Profile(BaseModel):
+    """msprof vocabulary (docs/ascendc.md, hardware 4); times are per-block means in microseconds."""
+
+    model_config = ConfigDict(extra="allow")
+
+    block_dim: int = 0
+    aiv_cores: int = 0  # vector cores of the SoC
+    ub_capacity_bytes: int = 0  # UB a kernel may use per core
+    aiv_time_us: float = 0.0
+    aiv_vec_time_us: float = 0.0
+    aiv_vec_ratio: float = 0.0
+    aiv_scalar_time_us: float = 0.0
+    aiv_scalar_ratio: float = 0.0
+    aiv_mte2_time_us: float = 0.0
+    aiv_mte2_ratio: float = 0.0
+    aiv_mte3_time_us: float = 0.0
+    aiv_mte3_ratio: float = 0.0
+    ub_bytes: int = 0
+    gm_read_bytes: int = 0
+    gm_write_bytes: int = 0
+    # Sampled timing (EvalRequest.timing): how many blocks ran; the others' traces were derived.
+    timing: Literal["full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
+    blocks_simulated: int | None = Field(None, exclude_if=lambda v: v is None)
+
+
+class Cost(BaseModel):
+    """Wall-clock seconds the daemon spent on the evaluation, and where the result came from."""
+
+    compile_s: float = 0.0
+    run_s: float = 0.0
+    worker_s: float = 0.0  # the whole evaluation inside the worker (compile, run, check)
+    # "run": a byte-identical resubmission in the same run (free, `cache_hit` is set);
+    # "shared": evaluated for another run and served from the cache, charged to this run.
+    cache_source: Literal["none", "run", "shared"] = "none"
+
+
+class EvalResult(BaseModel):
+    kind: Literal["result"] = "result"
+    request_id: str
+    candidate_hash: str = ""
+    status: Status
+    message: str = ""
+    log_tail: str = ""
+    latency_us: float | None = None
+    bench_case: str | None = None
+    cases: list[CaseCheck] = []
+    profile: Profile | None = None
+    backend: Literal["sim", "cann"] = "sim"
+    simulated: bool = True
+    soc: str = ""
+    fingerprint: dict[str, str] = {}
+    cost: Cost = Cost()
+    cache_hit: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.status is Status.OK
+
+
+class StatsRequest(BaseModel):
+    kind: Literal["stats"] = "stats"
+    request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+
+
+class StatsReply(BaseModel):
+    kind: Literal["stats_reply"] = "stats_reply"
+    request_id: str
+    backend: str
+    workers: int
+    queued: int
+    evaluations: int
+    cache_hits: int
+    versions: dict[str, str]
+    running: int = 0
+    workers_alive: int = 0
+    max_queue: int = 0
+    cache_entries: int = 0
+    shared_cache_hits: int = 0
+    sandbox_user: str = ""  # who candidates run as ("uid 64000+slot", or the daemon's own user)
+    uptime_s: float = 0.0
+
+
+class HealthRequest(BaseModel):
+    """Cheap liveness probe, answered by the daemon's main loop even while every worker is busy."""
+
+    kind: Literal["health"] = "health"
+    request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    about: str = ""  # a request id the client waits for: is it in flight, or answered?
+
+
+class HealthReply(BaseModel):
+    kind: Literal["health_reply"] = "health_reply"
+    request_id: str
+    ok: bool  # serving: workers alive and not shutting down
+    workers: int
+    workers_alive: int
+    queued: int
+    running: int
+    max_queue: int
+    known: bool | None = (
+        None  # the daemon holds `about` (running, queued or answered); None: not asked
+    )
+
+
+class LedgerRequest(BaseModel):
+    kind: Literal["ledger"] = "ledger"
+    request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    run_id: str
+
+
+class OpenRunRequest(BaseModel):
+    """Open a budgeted run: from then on the daemon serves its evaluations only with the token it
+    returns, and refuses every one past `budget` charged evaluations. A run opens once."""
+
+    kind: Literal["open_run"] = "open_run"
+    request_id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    run_id: str = Field(min_length=1, max_length=256)
+    budget: int = Field(gt=0)
+
+
+class OpenRunReply(BaseModel):
+    kind: Literal["run_opened"] = "run_opened"
+    request_id: str = ""
+    run_id: str
+    budget: int
+    token: str
+
+
+class LedgerReply(BaseModel):
+    """One run's budget account (docs/design.md 3.3): charged evaluations, free resubmissions, seconds."""
+
+    kind: Literal["ledger_reply"] = "ledger_reply"
+    request_id: str = ""
+    run_id: str
+    evaluations: int = 0  # charged: evaluated, or served from another run's result
+    cache_hits: int = 0  # free: byte-identical resubmissions in this run
+    shared_cache_hits: int = 0  # charged evaluations that were served from the cache
+    compile_s: float = 0.0
+    run_s: float = 0.0
+    by_status: dict[str, int] = {}  # charged evaluations by status
+
+
+class ErrorReply(BaseModel):
+    """Answer to a message that is not a valid request (it has no request to attach a result to)."""
+
+    kind: Literal["error"] = "error"
+    request_id: str = ""
+    status: Status = Status.REJECTED
+    message: str

@@ -1,0 +1,11 @@
+"""numpy reference of the corpus operator arg_max_with_value (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def arg_max(x, dimension, keep_dims):
+    idx = np.argmax(x, axis=dimension, keepdims=keep_dims)
+    val = np.max(x, axis=dimension, keepdims=keep_dims)
+    return np.atleast_1d(idx), np.atleast_1d(val)

@@ -1,0 +1,14 @@
+"""numpy reference of the corpus operator hard_shrink (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+def hard_shrink(x, lambd):
+    x = _f(x)
+    return np.where(np.abs(x) > lambd, x, 0.0)

@@ -1,0 +1,14 @@
+"""numpy reference of the corpus operator hard_swish_grad (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+def hard_swish_grad(grad, x):
+    x = _f(x)
+    return _f(grad) * np.where(x <= -3, 0.0, np.where(x >= 3, 1.0, x / 3.0 + 0.5))

@@ -1,0 +1,13 @@
+"""numpy reference of the corpus operator leaky_relu_grad_v2 (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+def leaky_relu_grad_v2(dy, x, negativeSlope):
+    return np.where(_f(x) > 0, _f(dy), negativeSlope * _f(dy))

@@ -1,0 +1,16 @@
+"""numpy reference of the corpus operator log_softmax_v2 (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+def log_softmax_v2(x, axes):
+    x = _f(x)
+    axes = tuple(axes)
+    m = x.max(axis=axes, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=axes, keepdims=True))

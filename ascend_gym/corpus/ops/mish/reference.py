@@ -1,0 +1,18 @@
+"""numpy reference of the corpus operator mish (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+def _softplus(x):
+    return np.logaddexp(0.0, x)
+
+
+def mish(x):
+    x = _f(x)
+    return x * np.tanh(_softplus(x))

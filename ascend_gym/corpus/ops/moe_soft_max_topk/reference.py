@@ -1,0 +1,21 @@
+"""numpy reference of the corpus operator moe_soft_max_topk (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+def softmax(x, dim):
+    x = _f(x)
+    e = np.exp(x - x.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def softmax_topk(x, k):
+    p = softmax(x, -1)
+    order = np.argsort(-p, axis=-1, kind="stable")[:, :k]
+    return np.take_along_axis(p, order, axis=-1), order

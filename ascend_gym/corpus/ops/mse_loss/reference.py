@@ -1,0 +1,16 @@
+"""numpy reference of the corpus operator mse_loss (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+def mse_loss(predict, label, reduction):
+    d = (_f(predict) - _f(label)) ** 2
+    if reduction == "none":
+        return d
+    return np.array([d.sum() if reduction == "sum" else d.mean()])

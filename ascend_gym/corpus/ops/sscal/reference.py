@@ -1,0 +1,15 @@
+"""numpy reference of the corpus operator sscal (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+def sscal(x, alpha, n, incx):
+    out = _f(x).copy()
+    out[: n * incx : incx] *= alpha
+    return out

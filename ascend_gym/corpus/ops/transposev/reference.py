@@ -1,0 +1,9 @@
+"""numpy reference of the corpus operator transposev (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def transpose(x, perm):
+    return np.transpose(x, [int(p) for p in perm])

@@ -1,0 +1,14 @@
+"""numpy reference of the corpus operator truncate_mod (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+def truncate_mod(x1, x2):
+    # the remainder of the truncating division: its sign is x1's (C fmod)
+    return np.fmod(_f(x1), _f(x2))

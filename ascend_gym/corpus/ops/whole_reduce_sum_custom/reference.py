@@ -1,0 +1,13 @@
+"""numpy reference of the corpus operator whole_reduce_sum_custom (ours): the inputs positionally (floats as
+float32/float16 values, bf16 as float32), the attrs by their spec names; computed in float64
+where rounding matters, rounded to each output's dtype by the checker."""
+
+import numpy as np
+
+
+def _f(x):
+    return np.asarray(x, np.float64)
+
+
+def whole_reduce_sum_custom(x):
+    return _f(x).sum(axis=1)

@@ -1,5 +1,0 @@
-from ascend_gym.suite.cube_ref import mmad
-
-
-def matmul_int8(x, w):
-    return mmad(x, w.T)
