@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascend_core.package import OperatorPackage
+from ascend_core.package import OperatorPackage, dtype_macros
 from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.corpus import OpSource, build_package, find_ops, host_sources_text, spec_for
 
@@ -46,6 +46,11 @@ class OpOutcome(BaseModel):
         )
 
     @property
+    def accepted(self) -> bool:
+        """Through the acceptance check (rejected or not, it got as far as being preprocessed)."""
+        return self.compiled and self.status != Status.REJECTED.value and self.status != SPEC_ERROR
+
+    @property
     def passed(self) -> bool:
         return self.status == Status.OK.value
 
@@ -55,9 +60,15 @@ def registered_socs(package: OperatorPackage) -> set[str]:
     return set(_ADD_CONFIG.findall(host_sources_text(package.files)))
 
 
-def evaluate(source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False) -> OpOutcome:
-    """Compile and check one implementation on every case of our spec (no timing stage)."""
-    from npu_daemon.backends.sim import SimBackend  # the simulator only when running
+def evaluate(
+    source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False, accept_only: bool = False
+) -> OpOutcome:
+    """Compile and check one implementation on every case of our spec (no timing stage), through
+    the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check included).
+    `accept_only`: one case per dtype combination, so every kernel the operator builds is
+    preprocessed and accepted (or rejected) at the least cost (`corpus check`)."""
+    from npu_daemon import evaluation  # the simulator only when running
+    from npu_daemon.backends.sim import SimBackend
 
     spec = spec_for(source)
     if spec is None:
@@ -71,16 +82,14 @@ def evaluate(source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False) 
             status=OTHER_SOC,
             message=f"its OpDef registers {', '.join(sorted(socs))} only",
         )
+    cases = one_case_per_dtypes(package) if accept_only else []
     request = EvalRequest(
-        run_id="corpus", package=package, soc=soc, stages=[Stage.COMPILE, Stage.CHECK]
+        run_id="corpus", package=package, soc=soc, stages=[Stage.COMPILE, Stage.CHECK], cases=cases
     )
     with tempfile.TemporaryDirectory(prefix="corpus-") as d:
-        try:
-            result = SimBackend().evaluate(request, Path(d))
-        except Exception as e:  # our spec or reference failed, not the operator
-            return OpOutcome(
-                op=source.op, path=source.rel, status=SPEC_ERROR, message=f"{type(e).__name__}: {e}"
-            )
+        result = evaluation.evaluate(SimBackend(), request, Path(d))
+    if result.status is Status.DAEMON_ERROR:  # our spec or reference failed, not the operator
+        return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=result.message)
     return OpOutcome(
         op=source.op,
         path=source.rel,
@@ -91,17 +100,27 @@ def evaluate(source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False) 
     )
 
 
+def one_case_per_dtypes(package: OperatorPackage) -> list[str]:
+    """The first case of each dtype combination the spec's cases use."""
+    firsts: dict[tuple, str] = {}
+    for case in package.spec.cases:
+        macros = dtype_macros(package.spec, case)
+        firsts.setdefault(tuple(sorted(macros.items())), case.name)
+    return list(firsts.values())
+
+
 def run(
     src: Path,
     jobs: int = 1,
     soc: str = "Ascend910B4",
     progress: Callable[[OpOutcome], None] | None = None,
     any_soc: bool = False,
+    accept_only: bool = False,
 ) -> list[OpOutcome]:
     """Every custom op under `src`, evaluated `jobs` at a time, in path order."""
 
     def one(source: OpSource) -> OpOutcome:
-        outcome = evaluate(source, soc, any_soc)
+        outcome = evaluate(source, soc, any_soc, accept_only)
         if progress:
             progress(outcome)
         return outcome
@@ -175,4 +194,27 @@ def summary(outcomes: list[OpOutcome], top: int = 12) -> str:
         lines += ["", "| top failure causes | operators |", "|---|---|"]
         for text, k in failures.most_common(top):
             lines.append(f"| {text.replace('|', '/')} | {k} |")
+    return "\n".join(lines)
+
+
+def acceptance(outcomes: list[OpOutcome]) -> str:
+    """`corpus check`'s table: of the operators tried that compile (or were refused before
+    compiling), how many the acceptance check lets through; every rejection with its message."""
+    tried = [o for o in outcomes if o.tried and o.status != SPEC_ERROR]
+    judged = [o for o in tried if o.compiled]
+    rejected = [o for o in judged if o.status == Status.REJECTED.value]
+    n, k = len(judged), len(judged) - len(rejected)
+    lines = [
+        "| acceptance | count |",
+        "|---|---|",
+        f"| custom-op directories found | {len(outcomes)} |",
+        f"| tried (a spec of ours, registered for the A2) | {len(tried)} |",
+        f"| did not compile (not judged) | {len(tried) - n} |",
+        f"| judged | {n} |",
+        f"| accepted | {k} ({100 * k / n:.1f} %) |" if n else "| accepted | 0 |",
+        f"| rejected | {len(rejected)} |",
+    ]
+    if rejected:
+        lines += ["", "| rejected operator | rule |", "|---|---|"]
+        lines += [f"| {o.path} | {o.message.splitlines()[0].replace('|', '/')} |" for o in rejected]
     return "\n".join(lines)

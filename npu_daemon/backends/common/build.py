@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ascend_core.package import OperatorPackage
-from npu_daemon import sandbox
-from npu_daemon.backends.common import kernel_view
+from npu_daemon import sandbox, source_policy
+from npu_daemon.backends.common import ctors, kernel_view
 
 COMMON_DIR = Path(__file__).resolve().parent
 HOST_DIR = COMMON_DIR / "host"
@@ -156,6 +156,7 @@ def runtime_sources_digest() -> str:
             *RUNTIME_DIR.rglob("*.h"),
             Path(__file__),
             COMMON_DIR / "kernel_view.py",
+            COMMON_DIR / "ctors.py",
             COMMON_DIR / "template_key.py",
             SIM_DIR / "kernel_build.py",
         ]
@@ -276,6 +277,18 @@ def ensure_runtime() -> Runtime:
                     tmp,
                     "harness",
                 )
+                _check(
+                    [
+                        CXX,
+                        *CANDIDATE_CXXFLAGS,
+                        "-c",
+                        str(ctors.RUNNER_SOURCE),
+                        "-o",
+                        str(tmp / ctors.RUNNER_OBJECT),
+                    ],
+                    tmp,
+                    "candidate constructor runner",
+                )
                 # The PCH sits beside a copy of its header so `#include "kernel_operator.h"` resolves to it.
                 (tmp / "pch" / "kernel_operator.h").write_text(
                     "\n".join(
@@ -347,6 +360,42 @@ def compile_candidate(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s
         raise BuildError(
             what, done.stderr.strip() or f"compiler exited with {done.returncode} and no output"
         )
+
+
+@dataclass(frozen=True)
+class Compile:
+    """One candidate shared object: the preprocessor's flags, the translation units, the link."""
+
+    flags: list[str]
+    sources: list[str]
+    link: list[str]
+    top: Path  # the package as written for the build: where the candidate's own files are
+    own: frozenset[Path] = frozenset()  # files under `top` the build generated itself
+
+
+def build_candidate(c: Compile, cwd: Path, out: Path, what: str, timeout_s: float) -> None:
+    """Accept each unit (its tokens as the preprocessor gives them, source_policy), compile it,
+    move the objects' constructors out of `.init_array` (ctors.py), and link the objects with
+    the runner the candidate process calls once its syscall filter is tight."""
+    objects = []
+    for k, source in enumerate(c.sources):
+        if source_policy.enforced():
+            unit = cwd / f"tu{k}.ii"
+            cmd = [CXX, *c.flags, "-E", "-fpch-preprocess", "-fdebug-cpp", source, "-o", unit.name]
+            compile_candidate(cmd, cwd, unit, what, timeout_s)
+            source_policy.check_preprocessed(unit.read_text(errors="replace"), cwd, c.top, c.own)
+        obj = cwd / f"tu{k}.o"
+        compile_candidate([CXX, *c.flags, "-c", source, "-o", obj.name], cwd, obj, what, timeout_s)
+        ctors.defer(obj)
+        objects.append(obj.name)
+    runner = str(ensure_runtime().root / ctors.RUNNER_OBJECT)
+    link = [CXX, *CANDIDATE_CXXFLAGS, "-shared", *objects, runner, *c.link, "-o", str(out)]
+    compile_candidate(link, cwd, out, what, timeout_s)
+
+
+def package_top(pkg: OperatorPackage, root: Path) -> Path:
+    """The directory the package was written to (`root` is its operator directory)."""
+    return root.parents[len(Path(pkg.spec.tree_path).parts) - 1] if pkg.spec.tree_path else root
 
 
 def cached(kind: str, key: str, build: Callable[[Path], None]) -> tuple[Path, bool]:
@@ -426,10 +475,8 @@ def build_tiling(
 
     def build(out: Path) -> None:
         cwd = build_dir(pkg, workdir, "tiling")
-        cmd = [
-            CXX,
+        flags = [
             *CANDIDATE_CXXFLAGS,
-            "-shared",
             f"-I{rt.host_pch_dir}",
             f"-I{HOST_INCLUDE_DIR}",
             "-Iop_host",
@@ -439,16 +486,16 @@ def build_tiling(
             *repo_root_flags(pkg, cwd),
             "-include",
             HOST_PCH,
-            pkg.host_path,
-            *pkg.spec.host_sources,
+        ]
+        link = [
             # A project builds its tiling source and its OpDef source into separate libraries
             # (optiling, opsproto), each with its own copy of a function a shared header defines.
             *(["-Wl,--allow-multiple-definition"] if pkg.spec.host_sources else []),
             *rt.link_flags(),
             *CANDIDATE_LIBS,
-            "-o",
-            str(out),
         ]
-        compile_candidate(cmd, cwd, out, "host tiling program", timeout_s)
+        sources = [pkg.host_path, *pkg.spec.host_sources]
+        unit = Compile(flags, sources, link, package_top(pkg, workdir))
+        build_candidate(unit, cwd, out, "host tiling program", timeout_s)
 
     return cached("tiling", key, build)

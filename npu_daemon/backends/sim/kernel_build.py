@@ -50,10 +50,8 @@ def build_kernel(
         source = kernel_view.keyed_tiling_source(pkg, workdir, key[:16], host_gxx=True)
         if header := template_key.key_header(pkg):
             source = with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
-        cmd = [
-            build.CXX,
+        flags = [
             *build.CANDIDATE_CXXFLAGS,
-            "-shared",
             "-DASCENDC_SIM_KERNEL",
             f"-I{rt.pch_dir}",
             *build.INCLUDE_FLAGS,
@@ -65,14 +63,11 @@ def build_kernel(
             "kernel_operator.h",
             "-include",
             prelude.name,
-            source,
-            *rt.link_flags(),
-            *build.CANDIDATE_LIBS,
-            *link_alias,
-            "-o",
-            str(out),
         ]
-        build.compile_candidate(cmd, cwd, out, "kernel", timeout_s)
+        link = [*rt.link_flags(), *build.CANDIDATE_LIBS, *link_alias]
+        top = build.package_top(pkg, workdir)
+        unit = build.Compile(flags, [source], link, top, frozenset({prelude.resolve()}))
+        build.build_candidate(unit, cwd, out, "kernel", timeout_s)
 
     return build.cached("kernel", key, compile_kernel)
 
