@@ -206,13 +206,13 @@ def _package_tokens(text: str, cwd: Path, top: Path, own: frozenset[Path]):
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind == "at":
-            file, mine, _ = where(m["file"])
-            line = int(m["line"])
-            if (m["file"], m["by"]) not in includes:
+            if (m["file"], m["by"]) not in includes:  # entering a file: `line` is the #include's
                 includes.add((m["file"], m["by"]))
                 shown, by_package, _ = where(m["by"])
-                if by_package and not mine:
-                    _check_include(shown, where(m["file"])[2])
+                if by_package and not where(m["file"])[1]:
+                    _check_include(shown, line if shown == file else 0, where(m["file"])[2])
+            file, mine, _ = where(m["file"])
+            line = int(m["line"])
         elif not mine or kind == "space" or (kind is None):
             continue
         elif m["pragma"] is not None:
@@ -225,16 +225,16 @@ def _package_tokens(text: str, cwd: Path, top: Path, own: frozenset[Path]):
             yield _Token(kind, m[0], file, line)
 
 
-def _check_include(file: str, path: Path) -> None:
+def _check_include(file: str, line: int, path: Path) -> None:
     """`file` (the package's) includes `path` (not the package's)."""
     root = next((r for r in SYSTEM_ROOTS if path.is_relative_to(r)), None)
     if root is None:
         if not path.name.startswith("<") and not _ours(path):
-            raise Violation(file, 0, f"#include {path}", "including a file outside the package")
+            raise Violation(file, line, f"#include {path}", "including a file outside the package")
         return
     rel = path.relative_to(root).as_posix()
     if any(rel == h or rel.endswith("/" + h) for h in FORBIDDEN_HEADERS):
-        raise Violation(file, 0, f"#include <{rel}>", "a header of system calls or file I/O")
+        raise Violation(file, line, f"#include <{rel}>", "a header of system calls or file I/O")
 
 
 def _ours(path: Path) -> bool:
