@@ -15,6 +15,8 @@ gets past it. A violation is a REJECTED result naming the file, the line and the
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,6 +134,7 @@ _TOKEN = re.compile(
 )
 # A `#line` (or `# N`) directive in a raw file, after line splicing and with comments blanked.
 _LINE_DIRECTIVE = re.compile(r"^[ \t]*(?:#|%:|\?\?=)[ \t]*(?:line\b|\d)", re.MULTILINE)
+_UNREADABLE_NAME = re.compile(r'[;{}"\n\\]')
 _COMMENTS = re.compile(
     r'//[^\n]*|/\*.*?\*/|(?:u8|[uUL])?R"([^(\s]{0,16})\(.*?\)\1"|"(?:[^"\\\n]|\\.)*"', re.DOTALL
 )
@@ -156,10 +159,24 @@ def enforced() -> bool:
     return _enforced
 
 
+@functools.cache
+def _source_digest() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def fingerprint() -> str:
+    """What the object cache keys on: an object built unchecked, or under another version of
+    this check, is never served to a build that checks."""
+    return _source_digest() if _enforced else "unchecked"
+
+
 def check_package(pkg: OperatorPackage) -> None:
-    """Raise `Violation` for a `#line` directive in any file of the package (whatever its suffix):
-    with one, the candidate's own tokens could carry our headers' names in the line markers."""
+    """Raise `Violation` for a file name the locations could not carry, or a `#line` directive in
+    any file of the package (whatever its suffix): with one, the candidate's own tokens could
+    carry our headers' names in their locations."""
     for path in sorted(pkg.files):
+        if _UNREADABLE_NAME.search(path):
+            raise Violation(path, 0, path, 'a file name with `;`, `{`, `}`, `"` or a newline')
         text = pkg.files[path].replace("\\\n", "")
         if "line" in text or "#" in text or "%:" in text:
             code = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), text)

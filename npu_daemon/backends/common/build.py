@@ -467,6 +467,7 @@ def build_tiling(
     # Which host files are compiled is part of the key: the same sources may build another set.
     key = digest(
         rt.digest,
+        source_policy.fingerprint(),
         *package_sources(pkg, "op_host"),
         *pkg.spec.host_sources,
         *kernel_headers(pkg),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascend_core.package import OperatorPackage
+from npu_daemon import source_policy
 from npu_daemon.backends.common import build, kernel_view, template_key
 
 
@@ -22,6 +23,7 @@ def build_kernel(
     rename += kernel_view.c_linkage(pkg)
     key = build.digest(
         rt.digest,
+        source_policy.fingerprint(),  # an unchecked object is never served to a checked build
         *build.package_sources(pkg, "op_kernel"),
         *build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
         *build.package_sources(pkg, "tree"),
