@@ -200,7 +200,7 @@ def check_preprocessed(text: str, cwd: Path, top: Path, own: frozenset[Path] = f
     tokens = list(_package_tokens(text, cwd.resolve(), top.resolve(), own))
     aliases = _function_type_aliases(tokens)
     for i, tok in enumerate(tokens):
-        found = _rule(tokens, i, aliases)
+        found = _rule(tokens, i, aliases, aliases | _our_aliases())
         if found is not None:
             what, why = found
             raise Violation(tok.file, tok.line, what, why)
@@ -262,18 +262,20 @@ def _ours(path: Path) -> bool:
     return any(path.is_relative_to(r.resolve()) for r in roots)
 
 
-def _rule(tokens: list[_Token], i: int, aliases: set[str]) -> tuple[str, str] | None:
+def _rule(
+    tokens: list[_Token], i: int, aliases: set[str], cast_aliases: set[str]
+) -> tuple[str, str] | None:
+    """The rule token i breaks, if any. `aliases`: the package's function-type aliases, a cast
+    whatever its form; `cast_aliases`: with ours too (`ops::TilingFunc`), in a cast's type (the
+    candidate may name its own tiling function `TilingFunc`)."""
     tok = tokens[i]
     if tok.kind != "id" and tok.text != "(":
         return None
     prev = tokens[i - 1].text if i else ""
     nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
     if tok.text == "(":
-        return (
-            (" ".join(t.text for t in tokens[i : i + 5]), FN_POINTER)
-            if _abstract_fn(tokens, i, aliases)
-            else None
-        )
+        fn = _abstract_fn(tokens, i)
+        return (" ".join(t.text for t in tokens[i : i + 5]), FN_POINTER) if fn else None
     name = tok.text
     if prev in (".", "->"):
         return None
@@ -291,16 +293,20 @@ def _rule(tokens: list[_Token], i: int, aliases: set[str]) -> tuple[str, str] | 
     if name in CASTS and nxt == "<":
         end = _close(tokens, i + 1)
         target = tokens[i + 2 : end]
-        if any(t.text in ("(", "decltype") or t.text in aliases for t in target):
+        if any(t.text in ("(", "decltype") or t.text in cast_aliases for t in target):
             return f"{name}<{' '.join(t.text for t in target)}>", FN_POINTER
     if name in aliases and nxt == "(" and prev not in ("using", "typedef"):
         return f"{name}(...)", FN_POINTER  # functional cast
-    if name in aliases and prev == "(" and nxt == ")" and _operand(tokens, i + 2):
-        return f"({name})", FN_POINTER  # C-style cast
+    if name in cast_aliases and nxt == ")" and _operand(tokens, i + 2):
+        start = i
+        while start >= 2 and tokens[start - 1].text == "::" and tokens[start - 2].kind == "id":
+            start -= 2
+        if start and tokens[start - 1].text == "(":
+            return f"({name})", FN_POINTER  # C-style cast
     return None
 
 
-def _abstract_fn(tokens: list[_Token], i: int, aliases: set[str]) -> bool:
+def _abstract_fn(tokens: list[_Token], i: int) -> bool:
     """`( * )` or `( & )` followed by `(`: a function pointer or reference type with no name, which
     appears only in a type: a cast's (aliases are declared where `using` or `typedef` is)."""
     j = i + 1
@@ -322,6 +328,18 @@ def _in_alias(tokens: list[_Token], i: int) -> bool:
         if t == "typedef" or (t == "=" and k >= 2 and tokens[k - 2].text == "using"):
             return True
     return False
+
+
+@functools.cache
+def _our_aliases() -> frozenset[str]:
+    """Function-pointer type aliases our headers and the C++ library declare."""
+    from npu_daemon.backends.common import build  # the toolchain imports this module
+
+    found = re.compile(r"using\s+(\w+)\s*=[^;]*\(\s*\*|typedef[^;]*\(\s*\*\s*(\w+)\s*\)")
+    names = {"terminate_handler", "unexpected_handler", "new_handler", "sighandler_t"}
+    for header in (build.COMMON_DIR.parent).rglob("*.h"):
+        names.update(a or b for a, b in found.findall(header.read_text(errors="replace")))
+    return frozenset(names)
 
 
 def _function_type_aliases(tokens: list[_Token]) -> set[str]:

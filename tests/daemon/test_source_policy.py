@@ -29,6 +29,12 @@ BYPASSES = [
         "typedef void (*F)(void);\n",
         "function pointer",
     ),
+    (
+        "our alias cast",
+        "    auto f = (ops::TilingFunc)(uintptr_t)0x1234; (void)f;",
+        "",
+        "function pointer",
+    ),
     ("builtin setjmp", "    void* b[5]; if (__builtin_setjmp(b)) return;", "", "non-local jumps"),
     ("fopen64", '    fopen64("x", "r");', "#include <cstdio>\n", "file I/O"),
     ("line directive", "", '#line 1 "/usr/include/stdio.h"\n', "line directive"),
