@@ -81,7 +81,7 @@ CALLED_NAMES: list[tuple[str, tuple[str, ...]]] = [
             "dup3", "pipe", "pipe2",
         ),
     ),
-    ("ending the process or running code at its exit", ("exit", "abort")),
+    ("ending the process or running code at its exit", ("exit",)),
 ]  # fmt: skip
 # GNU attributes that run code outside the launch, place it, or bind a name to another symbol
 # (`weakref("open")` calls open under a name of the candidate's choosing).
@@ -92,14 +92,14 @@ ATTRIBUTES: dict[str, str] = {
     ),
     "section": "code placed in a chosen section",
     **dict.fromkeys(
-        ("alias", "weakref", "ifunc", "symver", "visibility"),
+        ("alias", "weakref", "ifunc", "symver"),
         "binding a name to another symbol",
     ),
 }
-# Pragmas a kernel or tiling may use; others (`redefine_extname`, `weak`, ...) rename symbols.
-PRAGMAS = ("once", "GCC diagnostic", "GCC unroll", "unroll", "pack", "GCC push_options",
-           "GCC pop_options", "GCC optimize", "GCC ivdep", "message", "GCC system_header",
-           "GCC pch_preprocess")  # fmt: skip
+# Pragmas that bind a name to another symbol (`redefine_extname my_open open`) or place code:
+# refused; any other (`once`, `pack`, `unroll`, `GCC diagnostic`, `bisheng auto_sync`) is fine.
+PRAGMAS = ("redefine_extname", "weak", "extern_prefix", "section", "init",
+           "fini", "alloc_text", "code_seg", "data_seg", "init_seg")  # fmt: skip
 # System headers whose only use in a kernel would be what the rules above forbid.
 FORBIDDEN_HEADERS = (
     "fcntl.h", "dlfcn.h", "fstream", "csignal", "signal.h", "csetjmp", "setjmp.h", "spawn.h",
@@ -120,10 +120,10 @@ _NOT_A_TYPE = frozenset(("return", "co_return", "throw", "else", "do", "case", "
 # our header, a token the candidate pasted or spliced is spelled in the candidate's file. Tokens
 # are matched whole (a literal holding `{P:` is one token); pragma lines carry no location.
 _TOKEN = re.compile(
-    r"(?P<at>\{P:(?P<file>[^;{}\n]*);F:(?P<by>[^;{}\n]*);L:(?P<line>\d+);C:\d+;S:\d+;"
+    r"(?P<at>\{P:(?P<file>[^;{}\n]*);F:(?P<by>[^;{}\n]*);L:(?P<line>\d+);C:\d+;S:(?P<sys>\d+);"
     r"M:[^;{}\n]*;E:\d+,LOC:\d+,R:\d+\})"
     r"|^[ \t]*\#[ \t]*pragma[ \t]+(?P<pragma>[^\n]*)$"
-    r"|^[ \t]*\#[ \t]*\d+[ \t]+\"[^\n]*$"
+    r'|^[ \t]*\#[ \t]*\d+[ \t]+"(?P<marker>[^"\n]*)"[^\n]*$'
     r'|(?P<raw>(?:u8|[uUL])?R"(?P<delim>[^()\\\s]{0,16})\(.*?\)(?P=delim)")'
     r'|(?P<lit>(?:u8|[uUL])?(?:"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'))'
     r"|(?P<id>[A-Za-z_$][\w$]*)"
@@ -219,7 +219,10 @@ def _package_tokens(text: str, cwd: Path, top: Path, own: frozenset[Path]):
             known[name] = (path.relative_to(top).as_posix() if inside else name, inside, path)
         return known[name]
 
-    file, line, mine = "", 0, False
+    # `mine`: the token was spelled in the package. `expanded`: it was spelled in a system
+    # header while the output is at a package file's line (a system macro the package invoked:
+    # `pthread_cleanup_push` expands to `__sigsetjmp`); its names are checked too.
+    file, line, mine, system, at_package, place = "", 0, False, False, False, ("", 0)
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind == "at":
@@ -229,17 +232,24 @@ def _package_tokens(text: str, cwd: Path, top: Path, own: frozenset[Path]):
                 if by_package and not where(m["file"])[1]:
                     _check_include(shown, line if shown == file else 0, where(m["file"])[2])
             file, mine, _ = where(m["file"])
-            line = int(m["line"])
-        elif not mine or kind == "space" or (kind is None):
+            line, system = int(m["line"]), m["sys"] != "0"
+            if mine:
+                place = (file, line)
             continue
-        elif m["pragma"] is not None:
+        if kind == "marker":
+            at_package = where(m["marker"])[1]
+            continue
+        if kind == "space" or kind is None:
+            continue
+        if not mine:
+            if system and at_package and kind == "id":
+                yield _Token("expanded", m[0], *place)
+        elif kind == "pragma":
             pragma = " ".join(m["pragma"].split())
-            if not pragma.startswith(PRAGMAS):
+            if pragma.split("(")[0].startswith(PRAGMAS):
                 raise Violation(file, line, f"#pragma {pragma}", "a pragma that changes symbols")
-        elif kind in ("raw", "delim"):
-            yield _Token("raw", m[0], file, line)
         else:
-            yield _Token(kind, m[0], file, line)
+            yield _Token("raw" if kind == "delim" else kind, m[0], file, line)
 
 
 def _check_include(file: str, line: int, path: Path) -> None:
@@ -269,6 +279,8 @@ def _rule(
     whatever its form; `cast_aliases`: with ours too (`ops::TilingFunc`), in a cast's type (the
     candidate may name its own tiling function `TilingFunc`)."""
     tok = tokens[i]
+    if tok.kind == "expanded":
+        return (tok.text, _WHY[tok.text]) if tok.text in _FORBIDDEN else None
     if tok.kind != "id" and tok.text != "(":
         return None
     prev = tokens[i - 1].text if i else ""

@@ -4,6 +4,8 @@ are accepted, and a candidate's global constructor runs only once the syscall fi
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from ascend_core.package import OperatorPackage
@@ -141,3 +143,24 @@ def test_a_global_constructor_runs_after_the_filter_tightens(tmp_path, open_daem
     assert "PROBE constructor open granted" not in result.log_tail, result.log_tail
     assert "PROBE constructor open refused" in result.log_tail, result.log_tail
     assert "PROBE kernel sees 0" in result.log_tail, result.log_tail
+
+
+def test_a_system_macro_the_package_invokes_is_read_in_its_expansion(tmp_path, monkeypatch):
+    """A system header's macro expands to tokens spelled in that header; invoked from the
+    package, its names count as the package's (the macro's own name is gone after -E). The
+    system header is one of ours, in a directory made a system root for the test."""
+    from npu_daemon import source_policy
+
+    system, pkg = tmp_path / "system", tmp_path / "pkg"
+    monkeypatch.setattr(source_policy, "SYSTEM_ROOTS", (*source_policy.SYSTEM_ROOTS, system))
+    system.mkdir()
+    pkg.mkdir()
+    (system / "sneaky.h").write_text("#define JUMP(b) __builtin_setjmp(b)\n#define QUIET(b) (b)\n")
+    (pkg / "k.cpp").write_text("#include <sneaky.h>\nint f(void** b) { return QUIET(1); }\n")
+    cmd = ["g++", "-E", "-fdebug-cpp", f"-isystem{system}", "k.cpp", "-o", "k.ii"]
+    subprocess.run(cmd, cwd=pkg, check=True)
+    source_policy.check_preprocessed((pkg / "k.ii").read_text(), pkg, pkg)  # accepted
+    (pkg / "k.cpp").write_text("#include <sneaky.h>\nint f(void** b) { return JUMP(b); }\n")
+    subprocess.run(cmd, cwd=pkg, check=True)
+    with pytest.raises(source_policy.Violation, match=r"k.cpp:2: `__builtin_setjmp`"):
+        source_policy.check_preprocessed((pkg / "k.ii").read_text(), pkg, pkg)
