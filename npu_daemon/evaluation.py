@@ -1,6 +1,7 @@
 """The one in-process evaluation: every path that evaluates a package comes through `evaluate`
-(the daemon's workers, `corpus run`, `corpus check`, `suite import`, `suite validate`), so none
-skips the acceptance check (npu_daemon/source_policy.py) or the trusted references.
+(the daemon's workers, `corpus run`, `suite import`, `suite validate`, `generate --check`), so
+none skips the acceptance check (npu_daemon/source_policy.py) or the trusted references;
+`accept` runs that check alone, unit by unit as the build does (`corpus check`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ascend_core.package import dtype_macros
 from ascend_core.protocol import EvalRequest, EvalResult, Status
 from npu_daemon import references, sandbox, source_policy
 from npu_daemon.backends.base import Backend
@@ -91,3 +93,40 @@ def evaluate(
     return result.model_copy(
         update={"cost": result.cost.model_copy(update={"worker_s": time.monotonic() - start})}
     )
+
+
+def accept(request: EvalRequest, work_root: Path) -> EvalResult:
+    """The acceptance check alone, run as the sim backend's build runs it: the raw files, then
+    every unit an evaluation of all the spec's cases would compile (the tiling, the kernel of
+    each dtype combination), preprocessed and read, none compiled or run (`corpus check`). OK,
+    REJECTED, or COMPILE_ERROR for a unit that does not preprocess."""
+    from npu_daemon.backends.common import build  # the toolchain only when checking
+    from npu_daemon.backends.sim import kernel_build
+
+    pkg = references.trusted_package(request.package)
+    result = EvalResult(
+        request_id=request.request_id,
+        candidate_hash=pkg.content_hash(),
+        status=Status.OK,
+        backend="sim",
+        simulated=True,
+        soc=request.soc,
+    )
+    workdir = Path(tempfile.mkdtemp(prefix="accept-", dir=work_root))
+    timeout_s = request.timeouts.build_s
+    try:
+        source_policy.check_package(pkg)
+        root = pkg.write_tree(workdir)
+        rt = build.ensure_runtime()
+        build.accept(build.tiling_unit(pkg, root, rt), timeout_s)
+        macro_sets = [dtype_macros(pkg.spec, case) for case in pkg.spec.cases]
+        combos = {tuple(sorted(m.items())): m for m in macro_sets}
+        for macros in combos.values():
+            build.accept(kernel_build.kernel_unit(pkg, macros, root, rt, timeout_s), timeout_s)
+    except source_policy.Violation as e:
+        return result.model_copy(update={"status": Status.REJECTED, "message": str(e)})
+    except build.BuildError as e:
+        return result.model_copy(update={"status": Status.COMPILE_ERROR, "message": e.log[:2000]})
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return result

@@ -25,8 +25,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     check = sub.add_parser(
         "check",
-        help="the daemon's acceptance check on every custom-op directory under SRC_DIR: one case "
-        "per dtype combination, through the same evaluation; prints the acceptance rate",
+        help="the daemon's acceptance check alone on every custom-op directory under SRC_DIR "
+        "(every unit preprocessed and read as the build does, nothing compiled or run); prints "
+        "the acceptance rate and every rejection",
     )
     check.add_argument("src", type=Path, metavar="SRC_DIR")
     check.add_argument("--json", type=Path, help="write every operator's outcome here")

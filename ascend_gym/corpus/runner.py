@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascend_core.package import OperatorPackage, dtype_macros
+from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.corpus import OpSource, build_package, find_ops, host_sources_text, spec_for
 
@@ -46,11 +46,6 @@ class OpOutcome(BaseModel):
         )
 
     @property
-    def accepted(self) -> bool:
-        """Through the acceptance check (rejected or not, it got as far as being preprocessed)."""
-        return self.compiled and self.status != Status.REJECTED.value and self.status != SPEC_ERROR
-
-    @property
     def passed(self) -> bool:
         return self.status == Status.OK.value
 
@@ -65,8 +60,8 @@ def evaluate(
 ) -> OpOutcome:
     """Compile and check one implementation on every case of our spec (no timing stage), through
     the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check included).
-    `accept_only`: one case per dtype combination, so every kernel the operator builds is
-    preprocessed and accepted (or rejected) at the least cost (`corpus check`)."""
+    `accept_only`: the acceptance check alone (`evaluation.accept`: every unit preprocessed and
+    read, nothing compiled or run; `corpus check`)."""
     from npu_daemon import evaluation  # the simulator only when running
     from npu_daemon.backends.sim import SimBackend
 
@@ -82,12 +77,14 @@ def evaluate(
             status=OTHER_SOC,
             message=f"its OpDef registers {', '.join(sorted(socs))} only",
         )
-    cases = one_case_per_dtypes(package) if accept_only else []
     request = EvalRequest(
-        run_id="corpus", package=package, soc=soc, stages=[Stage.COMPILE, Stage.CHECK], cases=cases
+        run_id="corpus", package=package, soc=soc, stages=[Stage.COMPILE, Stage.CHECK]
     )
     with tempfile.TemporaryDirectory(prefix="corpus-") as d:
-        result = evaluation.evaluate(SimBackend(), request, Path(d))
+        if accept_only:
+            result = evaluation.accept(request, Path(d))
+        else:
+            result = evaluation.evaluate(SimBackend(), request, Path(d))
     if result.status is Status.DAEMON_ERROR:  # our spec or reference failed, not the operator
         return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=result.message)
     return OpOutcome(
@@ -98,15 +95,6 @@ def evaluate(
         cases=len(package.spec.cases),
         cases_passed=sum(c.passed for c in result.cases),
     )
-
-
-def one_case_per_dtypes(package: OperatorPackage) -> list[str]:
-    """The first case of each dtype combination the spec's cases use."""
-    firsts: dict[tuple, str] = {}
-    for case in package.spec.cases:
-        macros = dtype_macros(package.spec, case)
-        firsts.setdefault(tuple(sorted(macros.items())), case.name)
-    return list(firsts.values())
 
 
 def run(
@@ -198,8 +186,8 @@ def summary(outcomes: list[OpOutcome], top: int = 12) -> str:
 
 
 def acceptance(outcomes: list[OpOutcome]) -> str:
-    """`corpus check`'s table: of the operators tried that compile (or were refused before
-    compiling), how many the acceptance check lets through; every rejection with its message."""
+    """`corpus check`'s table: of the operators tried that preprocess, how many the acceptance
+    check lets through; every rejection with its message."""
     tried = [o for o in outcomes if o.tried and o.status != SPEC_ERROR]
     judged = [o for o in tried if o.compiled]
     rejected = [o for o in judged if o.status == Status.REJECTED.value]
@@ -209,7 +197,7 @@ def acceptance(outcomes: list[OpOutcome]) -> str:
         "|---|---|",
         f"| custom-op directories found | {len(outcomes)} |",
         f"| tried (a spec of ours, registered for the A2) | {len(tried)} |",
-        f"| did not compile (not judged) | {len(tried) - n} |",
+        f"| did not preprocess (not judged) | {len(tried) - n} |",
         f"| judged | {n} |",
         f"| accepted | {k} ({100 * k / n:.1f} %) |" if n else "| accepted | 0 |",
         f"| rejected | {len(rejected)} |",

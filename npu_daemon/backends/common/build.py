@@ -365,8 +365,11 @@ def compile_candidate(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s
 
 @dataclass(frozen=True)
 class Compile:
-    """One candidate shared object: the preprocessor's flags, the translation units, the link."""
+    """One candidate shared object: the preprocessor's flags, the translation units, the link,
+    run in `cwd`."""
 
+    what: str
+    cwd: Path
     flags: list[str]
     sources: list[str]
     link: list[str]
@@ -374,24 +377,33 @@ class Compile:
     own: frozenset[Path] = frozenset()  # files under `top` the build generated itself
 
 
-def build_candidate(c: Compile, cwd: Path, out: Path, what: str, timeout_s: float) -> None:
-    """Accept each unit (its tokens as the preprocessor gives them, source_policy), compile it,
-    move the objects' constructors out of `.init_array` (ctors.py), and link the objects with
-    the runner the candidate process calls once its syscall filter is tight."""
+def accept(c: Compile, timeout_s: float) -> None:
+    """The acceptance check of each unit: its tokens as the preprocessor gives them, with the
+    compile's own flags (source_policy.check_preprocessed); raises source_policy.Violation, or
+    BuildError when it does not preprocess."""
+    for k, source in enumerate(c.sources):
+        unit = c.cwd / f"tu{k}.ii"
+        cmd = [CXX, *c.flags, "-E", "-fpch-preprocess", "-fdebug-cpp", source, "-o", unit.name]
+        compile_candidate(cmd, c.cwd, unit, c.what, timeout_s)
+        source_policy.check_preprocessed(unit.read_text(errors="replace"), c.cwd, c.top, c.own)
+
+
+def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
+    """Accept the units, compile each, move the objects' constructors out of `.init_array`
+    (ctors.py), and link the objects with the runner the candidate process calls once its
+    syscall filter is tight."""
+    if source_policy.enforced():
+        accept(c, timeout_s)
     objects = []
     for k, source in enumerate(c.sources):
-        if source_policy.enforced():
-            unit = cwd / f"tu{k}.ii"
-            cmd = [CXX, *c.flags, "-E", "-fpch-preprocess", "-fdebug-cpp", source, "-o", unit.name]
-            compile_candidate(cmd, cwd, unit, what, timeout_s)
-            source_policy.check_preprocessed(unit.read_text(errors="replace"), cwd, c.top, c.own)
-        obj = cwd / f"tu{k}.o"
-        compile_candidate([CXX, *c.flags, "-c", source, "-o", obj.name], cwd, obj, what, timeout_s)
+        obj = c.cwd / f"tu{k}.o"
+        cmd = [CXX, *c.flags, "-c", source, "-o", obj.name]
+        compile_candidate(cmd, c.cwd, obj, c.what, timeout_s)
         ctors.defer(obj)
         objects.append(obj.name)
     runner = str(ensure_runtime().root / ctors.RUNNER_OBJECT)
     link = [CXX, *CANDIDATE_CXXFLAGS, "-shared", *objects, runner, *c.link, "-o", str(out)]
-    compile_candidate(link, cwd, out, what, timeout_s)
+    compile_candidate(link, c.cwd, out, c.what, timeout_s)
 
 
 def package_top(pkg: OperatorPackage, root: Path) -> Path:
@@ -475,29 +487,32 @@ def build_tiling(
         *package_sources(pkg, "tree"),
     )
 
-    def build(out: Path) -> None:
-        cwd = build_dir(pkg, workdir, "tiling")
-        flags = [
-            *CANDIDATE_CXXFLAGS,
-            f"-I{rt.host_pch_dir}",
-            f"-I{HOST_INCLUDE_DIR}",
-            "-Iop_host",
-            # ops-nn's tiling include path names its common/inc/op_host too, so its tilings
-            # include those helpers by their bare names ("tiling_util.h").
-            f"-I{HOST_INCLUDE_DIR / 'op_host'}",
-            *repo_root_flags(pkg, cwd),
-            "-include",
-            HOST_PCH,
-        ]
-        link = [
-            # A project builds its tiling source and its OpDef source into separate libraries
-            # (optiling, opsproto), each with its own copy of a function a shared header defines.
-            *(["-Wl,--allow-multiple-definition"] if pkg.spec.host_sources else []),
-            *rt.link_flags(),
-            *CANDIDATE_LIBS,
-        ]
-        sources = [pkg.host_path, *pkg.spec.host_sources]
-        unit = Compile(flags, sources, link, package_top(pkg, workdir))
-        build_candidate(unit, cwd, out, "host tiling program", timeout_s)
+    return cached(
+        "tiling", key, lambda out: build_candidate(tiling_unit(pkg, workdir, rt), out, timeout_s)
+    )
 
-    return cached("tiling", key, build)
+
+def tiling_unit(pkg: OperatorPackage, workdir: Path, rt: Runtime) -> Compile:
+    """How tiling.so is compiled: op_host's sources against the host headers."""
+    cwd = build_dir(pkg, workdir, "tiling")
+    flags = [
+        *CANDIDATE_CXXFLAGS,
+        f"-I{rt.host_pch_dir}",
+        f"-I{HOST_INCLUDE_DIR}",
+        "-Iop_host",
+        # ops-nn's tiling include path names its common/inc/op_host too, so its tilings
+        # include those helpers by their bare names ("tiling_util.h").
+        f"-I{HOST_INCLUDE_DIR / 'op_host'}",
+        *repo_root_flags(pkg, cwd),
+        "-include",
+        HOST_PCH,
+    ]
+    link = [
+        # A project builds its tiling source and its OpDef source into separate libraries
+        # (optiling, opsproto), each with its own copy of a function a shared header defines.
+        *(["-Wl,--allow-multiple-definition"] if pkg.spec.host_sources else []),
+        *rt.link_flags(),
+        *CANDIDATE_LIBS,
+    ]
+    sources = [pkg.host_path, *pkg.spec.host_sources]
+    return Compile("host tiling program", cwd, flags, sources, link, package_top(pkg, workdir))
