@@ -107,7 +107,8 @@ FORBIDDEN_HEADERS = (
     "sys/socket.h", "sys/stat.h", "sys/wait.h", "sys/ptrace.h", "sys/prctl.h",
 )  # fmt: skip
 SYSTEM_ROOTS = (Path("/usr/include"), Path("/usr/lib/gcc"), Path("/usr/local/include"))
-CASTS = ("reinterpret_cast", "static_cast", "const_cast", "bit_cast")
+# The casts that can make a function pointer of an address (static_cast and const_cast cannot).
+REINTERPRETING = ("reinterpret_cast", "bit_cast")
 FN_POINTER = "a function pointer (calling code by address)"
 
 _WHY = {name: why for why, names in [*FORBIDDEN_NAMES, *CALLED_NAMES] for name in names}
@@ -296,13 +297,13 @@ def _rule(
     if name in _CALLED and nxt == "(":
         before = tokens[i - 2].text if i >= 2 else ""
         declared = tokens[i - 1].kind == "id" and prev not in _NOT_A_TYPE and before != "."
-        if not declared:
+        if not declared and not _member_initializer(tokens, i):
             return name, _WHY[name]
     if name in ("__attribute__", "__attribute") and nxt == "(":
         for t in tokens[i + 2 : _close(tokens, i + 1)]:
             if t.kind == "id" and t.text.strip("_") in ATTRIBUTES:
                 return f"__attribute__(({t.text}", ATTRIBUTES[t.text.strip("_")]
-    if name in CASTS and nxt == "<":
+    if name in REINTERPRETING and nxt == "<":
         end = _close(tokens, i + 1)
         target = tokens[i + 2 : end]
         if any(t.text in ("(", "decltype") or t.text in cast_aliases for t in target):
@@ -316,6 +317,19 @@ def _rule(
         if start and tokens[start - 1].text == "(":
             return f"({name})", FN_POINTER  # C-style cast
     return None
+
+
+def _member_initializer(tokens: list[_Token], i: int) -> bool:
+    """Token i names a member in a constructor's initializer list (`: pipe(pipeIn) {`,
+    `: a(x), pipe(y) {`): after `:` or `,`, and the list's entries end at the body's `{`."""
+    if i == 0 or tokens[i - 1].text not in (":", ","):
+        return False
+    k = _close(tokens, i + 1) + 1
+    while k + 1 < len(tokens) and tokens[k].text == "," and tokens[k + 1].kind == "id":
+        if k + 2 >= len(tokens) or tokens[k + 2].text not in ("(", "{"):
+            return False
+        k = _close(tokens, k + 2) + 1
+    return k < len(tokens) and tokens[k].text == "{"
 
 
 def _abstract_fn(tokens: list[_Token], i: int) -> bool:
@@ -387,9 +401,9 @@ def _statement_end(tokens: list[_Token], i: int) -> int:
 
 
 def _close(tokens: list[_Token], i: int) -> int:
-    """Index of the bracket closing the one at i (`(` or `<`)."""
+    """Index of the bracket closing the one at i (`(`, `<` or `{`)."""
     opening = tokens[i].text
-    closing = ")" if opening == "(" else ">"
+    closing = {"(": ")", "<": ">", "{": "}"}[opening]
     depth = 0
     for k in range(i, len(tokens)):
         t = tokens[k].text

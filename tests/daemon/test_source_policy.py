@@ -164,3 +164,42 @@ def test_a_system_macro_the_package_invokes_is_read_in_its_expansion(tmp_path, m
     subprocess.run(cmd, cwd=pkg, check=True)
     with pytest.raises(source_policy.Violation, match=r"k.cpp:2: `__builtin_setjmp`"):
         source_policy.check_preprocessed((pkg / "k.ii").read_text(), pkg, pkg)
+
+
+def _preprocessed(tmp_path, code: str) -> str:
+    """`code` as the build hands it to the check: real `g++ -E -fdebug-cpp` output."""
+    (tmp_path / "k.cpp").write_text(code)
+    cmd = ["g++", "-E", "-fdebug-cpp", "k.cpp", "-o", "k.ii"]
+    subprocess.run(cmd, cwd=tmp_path, check=True)
+    return (tmp_path / "k.ii").read_text()
+
+
+FINE = {
+    "member initializer named pipe": "struct P {}; struct K { P* pipe; int n;\n"
+    "  K(P* p, int m) : n(m), pipe(p) {} };",
+    "static_cast to a member's type": "struct K { int mode_; void Set(long v) {\n"
+    "  mode_ = static_cast<decltype(mode_)>(v); } };",
+    "a declared method named write": "struct K { void write(int) {} };",
+    "a table of handlers": "int A(int x) { return x; }\nint (*table[])(int) = {A};",
+}
+REFUSED = {
+    "ternary call": "int f(int c, char* b) { return c ? 0 : write(1, b, 1); }",
+    "reinterpret_cast through decltype": "void g();\n"
+    "void f(long p) { reinterpret_cast<decltype(&g)>(p)(); }",
+    "C-style cast to a function pointer": "void f(long p) { ((void (*)())p)(); }",
+}
+
+
+@pytest.mark.parametrize("code", FINE.values(), ids=FINE.keys())
+def test_precise_accepts(tmp_path, code):
+    from npu_daemon import source_policy
+
+    source_policy.check_preprocessed(_preprocessed(tmp_path, code), tmp_path, tmp_path)
+
+
+@pytest.mark.parametrize("code", REFUSED.values(), ids=REFUSED.keys())
+def test_precise_refuses(tmp_path, code):
+    from npu_daemon import source_policy
+
+    with pytest.raises(source_policy.Violation):
+        source_policy.check_preprocessed(_preprocessed(tmp_path, code), tmp_path, tmp_path)
