@@ -103,10 +103,11 @@ PRAGMAS = ("redefine_extname", "weak", "extern_prefix", "section", "init",
 # System headers whose only use in a kernel would be what the rules above forbid.
 FORBIDDEN_HEADERS = (
     "fcntl.h", "dlfcn.h", "fstream", "csignal", "signal.h", "csetjmp", "setjmp.h", "spawn.h",
-    "dirent.h", "link.h", "syscall.h", "unistd.h", "filesystem", "sys/syscall.h", "sys/mman.h",
+    "dirent.h", "link.h", "syscall.h", "filesystem", "sys/syscall.h", "sys/mman.h",
     "sys/socket.h", "sys/stat.h", "sys/wait.h", "sys/ptrace.h", "sys/prctl.h",
 )  # fmt: skip
 SYSTEM_ROOTS = (Path("/usr/include"), Path("/usr/lib/gcc"), Path("/usr/local/include"))
+BACKENDS = Path(__file__).resolve().parent / "backends"  # the emulation's headers
 # The casts that can make a function pointer of an address (static_cast and const_cast cannot).
 REINTERPRETING = ("reinterpret_cast", "bit_cast")
 FN_POINTER = "a function pointer (calling code by address)"
@@ -194,11 +195,19 @@ class _Token:
     line: int
 
 
-def check_preprocessed(text: str, cwd: Path, top: Path, own: frozenset[Path] = frozenset()) -> None:
+def check_preprocessed(
+    text: str,
+    cwd: Path,
+    top: Path,
+    own: frozenset[Path] = frozenset(),
+    trusted: tuple[Path, ...] = (),
+) -> None:
     """Raise `Violation` for the first forbidden construct among the tokens of `text` (`g++ -E`
     output of a compile run in `cwd`) that come from files under `top` (the package as written
-    for the build) other than `own` (files the build generated itself)."""
-    tokens = list(_package_tokens(text, cwd.resolve(), top.resolve(), own))
+    for the build) other than `own` (files the build generated itself). The package may include
+    the emulation's headers, the system's and files under `trusted` (the build cache)."""
+    roots = (*(r.resolve() for r in trusted), BACKENDS)
+    tokens = list(_package_tokens(text, cwd.resolve(), top.resolve(), own, roots))
     aliases = _function_type_aliases(tokens)
     for i, tok in enumerate(tokens):
         found = _rule(tokens, i, aliases, aliases | _our_aliases())
@@ -207,7 +216,9 @@ def check_preprocessed(text: str, cwd: Path, top: Path, own: frozenset[Path] = f
             raise Violation(tok.file, tok.line, what, why)
 
 
-def _package_tokens(text: str, cwd: Path, top: Path, own: frozenset[Path]):
+def _package_tokens(
+    text: str, cwd: Path, top: Path, own: frozenset[Path], trusted: tuple[Path, ...]
+):
     """The tokens spelled in the package; also raises for an include from the package that
     leaves it."""
     known: dict[str, tuple[str, bool, Path]] = {}
@@ -231,7 +242,8 @@ def _package_tokens(text: str, cwd: Path, top: Path, own: frozenset[Path]):
                 includes.add((m["file"], m["by"]))
                 shown, by_package, _ = where(m["by"])
                 if by_package and not where(m["file"])[1]:
-                    _check_include(shown, line if shown == file else 0, where(m["file"])[2])
+                    at = line if shown == file else 0
+                    _check_include(shown, at, where(m["file"])[2], trusted)
             file, mine, _ = where(m["file"])
             line, system = int(m["line"]), m["sys"] != "0"
             if mine:
@@ -253,24 +265,16 @@ def _package_tokens(text: str, cwd: Path, top: Path, own: frozenset[Path]):
             yield _Token("raw" if kind == "delim" else kind, m[0], file, line)
 
 
-def _check_include(file: str, line: int, path: Path) -> None:
+def _check_include(file: str, line: int, path: Path, trusted: tuple[Path, ...]) -> None:
     """`file` (the package's) includes `path` (not the package's)."""
     root = next((r for r in SYSTEM_ROOTS if path.is_relative_to(r)), None)
     if root is None:
-        if not path.name.startswith("<") and not _ours(path):
+        if not path.name.startswith("<") and not any(path.is_relative_to(r) for r in trusted):
             raise Violation(file, line, f"#include {path}", "including a file outside the package")
         return
     rel = path.relative_to(root).as_posix()
     if any(rel == h or rel.endswith("/" + h) for h in FORBIDDEN_HEADERS):
         raise Violation(file, line, f"#include <{rel}>", "a header of system calls or file I/O")
-
-
-def _ours(path: Path) -> bool:
-    """The emulation's headers and the build cache's precompiled ones."""
-    from npu_daemon.backends.common import build  # the toolchain imports this module
-
-    roots = (build.COMMON_DIR.parent, build.cache_root())
-    return any(path.is_relative_to(r.resolve()) for r in roots)
 
 
 def _rule(
@@ -359,11 +363,9 @@ def _in_alias(tokens: list[_Token], i: int) -> bool:
 @functools.cache
 def _our_aliases() -> frozenset[str]:
     """Function-pointer type aliases our headers and the C++ library declare."""
-    from npu_daemon.backends.common import build  # the toolchain imports this module
-
     found = re.compile(r"using\s+(\w+)\s*=[^;]*\(\s*\*|typedef[^;]*\(\s*\*\s*(\w+)\s*\)")
     names = {"terminate_handler", "unexpected_handler", "new_handler", "sighandler_t"}
-    for header in (build.COMMON_DIR.parent).rglob("*.h"):
+    for header in BACKENDS.rglob("*.h"):
         names.update(a or b for a, b in found.findall(header.read_text(errors="replace")))
     return frozenset(names)
 
