@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ascend_core.package import dtype_macros
+from ascend_core.package import OperatorPackage, dtype_macros
 from ascend_core.protocol import EvalRequest, EvalResult, Status
 from npu_daemon import references, sandbox, source_policy
 from npu_daemon.backends.base import Backend
@@ -57,6 +57,8 @@ def evaluate(
         )
         if source_policy.enforced():
             source_policy.check_package(request.package)
+            if not backend.simulated:  # its kernels build with the vendor's compiler: read here
+                _accept_units(request.package, workdir / "accept", request.timeouts.build_s, False)
         result = backend.evaluate(request, workdir)
     except source_policy.Violation as e:
         result = result.model_copy(
@@ -101,7 +103,6 @@ def accept(request: EvalRequest, work_root: Path) -> EvalResult:
     each dtype combination), preprocessed and read, none compiled or run (`corpus check`). OK,
     REJECTED, or COMPILE_ERROR for a unit that does not preprocess."""
     from npu_daemon.backends.common import build  # the toolchain only when checking
-    from npu_daemon.backends.sim import kernel_build
 
     pkg = references.trusted_package(request.package)
     result = EvalResult(
@@ -113,16 +114,9 @@ def accept(request: EvalRequest, work_root: Path) -> EvalResult:
         soc=request.soc,
     )
     workdir = Path(tempfile.mkdtemp(prefix="accept-", dir=work_root))
-    timeout_s = request.timeouts.build_s
     try:
         source_policy.check_package(pkg)
-        root = pkg.write_tree(workdir)
-        rt = build.ensure_runtime()
-        build.accept(build.tiling_unit(pkg, root, rt), timeout_s)
-        macro_sets = [dtype_macros(pkg.spec, case) for case in pkg.spec.cases]
-        combos = {tuple(sorted(m.items())): m for m in macro_sets}
-        for macros in combos.values():
-            build.accept(kernel_build.kernel_unit(pkg, macros, root, rt, timeout_s), timeout_s)
+        _accept_units(pkg, workdir, request.timeouts.build_s, tiling=True)
     except source_policy.Violation as e:
         return result.model_copy(update={"status": Status.REJECTED, "message": str(e)})
     except build.BuildError as e:
@@ -130,3 +124,26 @@ def accept(request: EvalRequest, work_root: Path) -> EvalResult:
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
+
+
+def _accept_units(pkg: OperatorPackage, workdir: Path, timeout_s: float, tiling: bool) -> None:
+    """build.accept on the units the sim build compiles: the tiling (if asked) and the kernel of
+    each dtype combination of the spec's cases. Without the tiling (a backend whose kernels
+    another compiler builds: cann builds its tiling through build.py, checked there), a kernel
+    our headers cannot preprocess is left to that compiler."""
+    from npu_daemon.backends.common import build
+    from npu_daemon.backends.sim import kernel_build
+
+    workdir.mkdir(exist_ok=True)
+    root, rt = pkg.write_tree(workdir), build.ensure_runtime()
+    if tiling:
+        build.accept(build.tiling_unit(pkg, root, rt), timeout_s)
+    combos = {
+        tuple(sorted(m.items())): m for m in (dtype_macros(pkg.spec, c) for c in pkg.spec.cases)
+    }
+    for macros in combos.values():
+        try:
+            build.accept(kernel_build.kernel_unit(pkg, macros, root, rt, timeout_s), timeout_s)
+        except build.BuildError:
+            if tiling:
+                raise
