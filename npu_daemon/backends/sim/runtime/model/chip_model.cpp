@@ -31,6 +31,10 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
   // Cores with a DMA ready, earliest first: memory requests are timed close to time order.
   using Entry = std::pair<double, uint32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
+  // Cores that have just taken their next block, by its start: a core is advanced into it only
+  // when the launch's time reaches that start, so that blocks go to the cores wave by wave even
+  // when they do no DMA (else a core that never waits on memory would run every later block).
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> starting;
   std::vector<uint32_t> atSyncAll;
   uint32_t nextBlock = 0;
   std::vector<double> started(n, 0);
@@ -51,7 +55,9 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
           if (nextBlock >= n) return;
           started[nextBlock] = end + p_.blockSwitchCycles;
           core[c].Start(blocks[nextBlock], started[nextBlock]);
+          starting.push({started[nextBlock], c});
           ++nextBlock;
+          return;
         }
       }
     }
@@ -59,6 +65,12 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
   for (uint32_t c = 0; c < cores; ++c) core[c].Start(blocks[nextBlock++], 0);
   for (uint32_t c = 0; c < cores; ++c) pump(c);
   for (;;) {
+    if (!starting.empty() && (ready.empty() || starting.top().first <= ready.top().first)) {
+      const uint32_t c = starting.top().second;
+      starting.pop();
+      pump(c);
+      continue;
+    }
     if (!ready.empty()) {
       const uint32_t c = ready.top().second;
       ready.pop();
