@@ -61,6 +61,11 @@ class EvalRequest(BaseModel):
     # "sampled": the bench case is timed only (its correctness is the other cases'), from a sample
     # of its blocks (docs/simulator.md, Large shapes); the sim backend's alone.
     timing: Literal["full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
+    # What a latency is (docs/performance_model.md, Timing protocol): "warm", the steady state of
+    # repeated launches, as msprof op (after its warm-up launches) and benchmark harnesses time a
+    # kernel: its inputs in L2 from the launch before, a warm launch's head; "cold", one launch on
+    # an empty L2 with a first launch's head. The sim backend's alone (the cann backend times warm).
+    timing_protocol: Literal["warm", "cold"] = Field("warm", exclude_if=lambda v: v == "warm")
 
 
 class CaseCheck(BaseModel):
