@@ -17,16 +17,14 @@ A1 = load_package(anchors.HERE / "a1_add")
 
 
 def timed(attrs: dict, shape=(1024, 1536), soc="Ascend910B2"):
-    """Latency and profile of a1_add with the given schedule attrs on a small shape, timed as the
-    anchors are (the cold protocol: docs/performance_model.md, Timing protocol)."""
+    """Latency and profile of a1_add with the given schedule attrs on a small shape."""
     case = A1.spec.case("small_48core_32k").model_copy(
         update={"shapes": {"x": list(shape), "y": list(shape)}, "attrs": attrs, "bench": True}
     )
     others = [c.model_copy(update={"bench": False}) for c in A1.spec.cases if c.name != case.name]
     pkg = A1.model_copy(update={"spec": A1.spec.model_copy(update={"cases": [case, *others]})})
     with tempfile.TemporaryDirectory() as tmp:
-        request = EvalRequest(package=pkg, soc=soc, stages=[Stage.TIME], timing_protocol="cold")
-        r = SimBackend().evaluate(request, Path(tmp))
+        r = SimBackend().evaluate(EvalRequest(package=pkg, soc=soc, stages=[Stage.TIME]), Path(tmp))
     assert r.status is Status.OK, r.message
     return r.latency_us, r.profile.model_dump()
 

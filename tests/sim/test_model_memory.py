@@ -17,8 +17,7 @@ from npu_daemon.backends.sim.calibration import anchors
 
 
 def run(pkg: OperatorPackage, case: str, soc: str = "Ascend910B2", **update) -> dict:
-    """Profile of `case` (its fields replaced by `update`) as the package's bench case, timed as
-    the anchors are (the cold protocol: docs/performance_model.md, Timing protocol)."""
+    """Profile of `case` (its fields replaced by `update`) as the package's bench case."""
     cases = [
         c.model_copy(update={**update, "bench": True})
         if c.name == case
@@ -27,8 +26,7 @@ def run(pkg: OperatorPackage, case: str, soc: str = "Ascend910B2", **update) -> 
     ]
     pkg = pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"cases": cases})})
     with tempfile.TemporaryDirectory() as tmp:
-        request = EvalRequest(package=pkg, soc=soc, stages=[Stage.TIME], timing_protocol="cold")
-        r = SimBackend().evaluate(request, Path(tmp))
+        r = SimBackend().evaluate(EvalRequest(package=pkg, soc=soc, stages=[Stage.TIME]), Path(tmp))
     assert r.status is Status.OK, r.message
     return r.profile.model_dump()
 
