@@ -28,6 +28,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="append",
         help="correctness case to run, by its name in op.toml (repeatable; default all)",
     )
+    parser.add_argument(
+        "--timing-protocol",
+        choices=["cold", "warm"],
+        default="cold",
+        help="what the latency is: one cold launch (default; as the published msprof op figures) "
+        "or the warm steady state of repeated launches, as benchmark harnesses time a kernel "
+        "(docs/performance_model.md, Timing protocol; simulator only)",
+    )
     add_daemon(parser)
     add_json(parser, "the full EvalResult")
 
@@ -35,7 +43,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     package = load_operator(args.operator, spec_file=args.spec)
     check_cases(package, args.case)
-    request = EvalRequest(run_id="cli-eval", package=package, soc=args.soc, cases=args.case)
+    request = EvalRequest(
+        run_id="cli-eval",
+        package=package,
+        soc=args.soc,
+        cases=args.case,
+        timing_protocol=args.timing_protocol,
+    )
     with daemon_client(args.daemon) as client:
         result = client.evaluate(request)
     if args.json:

@@ -57,6 +57,7 @@ def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
         "soc": request.soc,
         "seed": request.seed,
         **({"timing": request.timing} if request.timing != "full" else {}),
+        **({"timing_protocol": "warm"} if request.timing_protocol == "warm" else {}),
         "timeouts": request.timeouts.model_dump(),  # a timeout changes what the result can be
         "fingerprint": fingerprint,
     }

@@ -136,6 +136,7 @@ class SimBackend(Backend):
                 params={**soc_params(request.soc), **strict},
                 timing_only=not checked,
                 sample_blocks=timed and request.timing == "sampled",
+                warm_launch=request.timing_protocol == "warm",
                 inputs=inputs,
                 outputs=outputs,
                 attrs=launch.case_attrs(spec, case),

@@ -253,6 +253,7 @@ bool Receive(const LaunchSpec& l, int fd, Outcome& o, Received& r) {
         LaunchOptions options;
         options.timelinePath = l.traceJson;
         options.noiseSeed = l.noiseSeed;
+        options.warm = l.warm;
         r.model = std::make_unique<LaunchModel>(r.cores, options);
         r.seen.assign(r.cores.size(), false);
         break;
@@ -377,6 +378,7 @@ void Run(const LaunchSpec& l, Outcome& o) {
   r.modelTime += Clock::now() - t0;
   o.profileJson = r.model->Profile().Json(o.ubPeak);
   o.profileJson.insert(1, "\"model_wall_s\": " + std::to_string(std::chrono::duration<double>(r.modelTime).count()) + ", ");
+  if (l.warm) o.profileJson.insert(1, "\"timing_protocol\": \"warm\", ");
   if (r.simulated > 0)
     o.profileJson.insert(1, "\"timing\": \"sampled\", \"blocks_simulated\": " + std::to_string(r.simulated) + ", ");
 
