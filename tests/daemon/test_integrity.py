@@ -282,8 +282,8 @@ def test_a_benign_kernel_is_unchanged(tmp_path, open_client):
         ("", "__attribute__((constructor)) static void early() {}\n", "constructors"),
         ("    auto f = reinterpret_cast<void (*)()>(0x1234); f();", "", "function pointer"),
         ("    ascendc_sim::SetTilingKey(0);", "", "simulator's internals"),
-        ("", '#include "../../../etc/passwd"\n', "outside the package"),
-        ("    int fo##rk = 0;", "", "token pasting"),
+        ("", '#include "/etc/hostname"\n', "outside the package"),
+        ("    int P(fo, rk) = 0;", "#define P(a, b) a##b\n", "system calls"),
     ],
 )
 def test_source_policy_rejects_before_compiling(tmp_path, client, snippet, includes, rule):
