@@ -6,7 +6,6 @@ its tiling or kernel text, the daemon builds it. Its content hash identifies a c
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import re
@@ -18,6 +17,8 @@ from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ascend_core import identity
 
 DType = Literal[
     "float16",
@@ -341,11 +342,11 @@ class OperatorPackage(BaseModel):
 
     def content_hash(self) -> str:
         """sha256 over the canonical spec and the sources: identifies a candidate everywhere."""
-        h = hashlib.sha256()
-        h.update(json.dumps(_identity(self.spec.model_dump(mode="json")), sort_keys=True).encode())
-        for path in sorted(self.files):
-            h.update(b"\0" + path.encode() + b"\0" + self.files[path].encode())
-        return h.hexdigest()
+        return identity.digest(
+            "package",
+            json.dumps(_identity(self.spec.model_dump(mode="json")), sort_keys=True),
+            [[path, self.files[path]] for path in sorted(self.files)],
+        )
 
     def write_tree(self, workdir: Path) -> Path:
         """Write the package for a build and return the operator's directory: `workdir` itself,

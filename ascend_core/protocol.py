@@ -34,6 +34,11 @@ class Status(str, enum.Enum):
     DAEMON_ERROR = "DAEMON_ERROR"
 
 
+# Statuses that say nothing about the candidate (the daemon's fault, or no room): never cached,
+# charged or rewarded, and the client may resubmit. The one definition every side uses.
+UNCHARGED = frozenset({Status.BUSY, Status.DAEMON_ERROR})
+
+
 class Stage(str, enum.Enum):
     COMPILE = "compile"
     CHECK = "check"
@@ -132,6 +137,11 @@ class EvalResult(BaseModel):
     def ok(self) -> bool:
         return self.status is Status.OK
 
+    @property
+    def daemon_fault(self) -> bool:
+        """Says nothing about the candidate (UNCHARGED): free, unrewarded, worth a resubmission."""
+        return self.status in UNCHARGED
+
 
 class StatsRequest(BaseModel):
     kind: Literal["stats"] = "stats"
@@ -202,18 +212,26 @@ class OpenRunReply(BaseModel):
     token: str
 
 
-class LedgerReply(BaseModel):
+class Ledger(BaseModel):
     """One run's budget account (docs/design.md 3.3): charged evaluations, free resubmissions, seconds."""
 
-    kind: Literal["ledger_reply"] = "ledger_reply"
-    request_id: str = ""
-    run_id: str
     evaluations: int = 0  # charged: evaluated, or served from another run's result
     cache_hits: int = 0  # free: byte-identical resubmissions in this run
     shared_cache_hits: int = 0  # charged evaluations that were served from the cache
     compile_s: float = 0.0
     run_s: float = 0.0
     by_status: dict[str, int] = {}  # charged evaluations by status
+
+
+class LedgerReply(Ledger):
+    """A run's ledger, as the daemon answers a LedgerRequest."""
+
+    kind: Literal["ledger_reply"] = "ledger_reply"
+    request_id: str = ""
+    run_id: str
+
+    def account(self) -> Ledger:
+        return Ledger.model_validate(self.model_dump(include=set(Ledger.model_fields)))
 
 
 class ErrorReply(BaseModel):

@@ -372,7 +372,7 @@ def _candidate_key(request: EvalRequest) -> str:
 def charged(result: EvalResult) -> bool:
     """Whether the daemon charged this answer to the run: a daemon fault or a full daemon is free,
     and so is a resubmission within the run (a cache hit)."""
-    return result.status not in (Status.DAEMON_ERROR, Status.BUSY) and not result.cache_hit
+    return not result.daemon_fault and not result.cache_hit
 
 
 def connect(address: str, **options: object) -> DaemonClient | DaemonPool:

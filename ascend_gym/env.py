@@ -448,7 +448,7 @@ class AscendOpEnv(gym.Env):
             result.latency_us,
         )
         self.last = result
-        if result.status in (Status.DAEMON_ERROR, Status.BUSY):
+        if result.daemon_fault:
             return self._finish(
                 entry, 0.0, result
             )  # not the candidate's fault: free and unrewarded

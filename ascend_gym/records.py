@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC
+from ascend_core.protocol import DEFAULT_SOC, Ledger
 from ascend_gym.policies import StepRecord
 
 RESULTS, SWEEP, ATTEMPTS, CANDIDATES = "results.jsonl", "sweep.json", "attempts.jsonl", "candidates"
@@ -67,7 +67,7 @@ class SweepRecord(BaseModel):
     backend: str = ""
     simulated: bool | None = None
     daemon_versions: dict[str, Any] = {}
-    ledger: dict[str, float] | None = None
+    ledger: Ledger | None = None
     # Charged evaluations per daemon of a pool: more than one key means the run moved.
     served_by: dict[str, int] | None = None
     budget_ok: bool | None = None

@@ -15,7 +15,6 @@ from __future__ import annotations
 import collections
 import functools
 import gc
-import hashlib
 import importlib.metadata
 import logging
 import os
@@ -32,6 +31,7 @@ import zmq.auth.thread
 from pydantic import BaseModel, Field, TypeAdapter
 
 import ascend_core
+from ascend_core import identity
 from ascend_core.protocol import (
     PROTOCOL_VERSION,
     ErrorReply,
@@ -435,10 +435,8 @@ def _code_digest() -> str:
     so a persisted result never outlives the code that produced it."""
     daemon, core = Path(__file__).resolve().parents[1], Path(ascend_core.__file__).resolve().parent
     files = sorted([*daemon.rglob("*.py"), *core.glob("*.py")])
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.name.encode() + b"\0" + f.read_bytes())
-    return h.hexdigest()[:24]
+    parts = [[f.relative_to(daemon.parent).as_posix(), f.read_bytes()] for f in files]
+    return identity.digest("daemon-code", parts)[:24]
 
 
 def default_state_dir() -> Path:

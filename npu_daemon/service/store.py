@@ -41,8 +41,6 @@ CREATE TABLE IF NOT EXISTS requests (request_id TEXT PRIMARY KEY, key TEXT NOT N
 CREATE INDEX IF NOT EXISTS requests_done ON requests (done);
 CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, token TEXT NOT NULL, budget INTEGER NOT NULL, opened REAL NOT NULL);
 """
-# Results that say nothing about the candidate are neither cached nor charged.
-UNCHARGED = {Status.BUSY, Status.DAEMON_ERROR}
 
 
 def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
@@ -161,7 +159,7 @@ class Store:
         is free like any resubmission: `cache_hit` is set on it."""
         now = time.time()
         with self._transaction():
-            if result.status in UNCHARGED:
+            if result.daemon_fault:  # neither cached nor charged
                 return result
             source = result.cost.cache_source
             paid = self._db.execute(

@@ -21,14 +21,15 @@ def build_kernel(
     rename, link_alias = kernel_view.entry_renames(pkg.spec.kernel)
     rename += kernel_view.c_linkage(pkg)
     key = build.digest(
+        "kernel",
         rt.digest,
-        *build.package_sources(pkg, "op_kernel"),
-        *build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
-        *build.package_sources(pkg, "tree"),
+        build.package_sources(pkg, "op_kernel"),
+        build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
+        build.package_sources(pkg, "tree"),
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
-        *sorted(f"{k}={v}" for k, v in defines.items()),
-        *rename,
+        sorted([k, v] for k, v in defines.items()),
+        rename,
     )
 
     def compile_kernel(out: Path) -> None:
