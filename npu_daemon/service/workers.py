@@ -46,11 +46,11 @@ RESPAWN_BACKOFF_S = 1.0
 
 
 def deadline_s(request: EvalRequest) -> float:
-    """The longest a worker may spend on a request: every build and run at its timeout, plus slack."""
+    """The longest a worker may spend on a request: every build, run and client reference at its
+    timeout, plus slack."""
     cases = len(request.package.spec.cases) + 1
-    return (
-        request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * cases + DEADLINE_MARGIN_S
-    )
+    runs = 2 * cases  # the harness and the reference of each case
+    return request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * runs + DEADLINE_MARGIN_S
 
 
 @dataclass

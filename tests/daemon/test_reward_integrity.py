@@ -6,12 +6,17 @@ Every kernel here is safe if containment failed: it reads and writes only its ow
 
 from __future__ import annotations
 
+import shutil
+import time
+import uuid
+
 from ascend_core import identity
 from ascend_core.package import OperatorPackage, load_package
 from ascend_core.protocol import Status
+from ascend_gym.client import DaemonClient
 from npu_daemon.backends.common import build
 
-from .conftest import ADD_DIR, small_request
+from .conftest import ADD_DIR, add_variant, small_request
 
 
 # ---- content identity ----------------------------------------------------------------------------
@@ -50,3 +55,43 @@ def test_object_cache_keys_are_length_prefixed():
     assert build.digest("kernel", "p") != build.digest("tiling", "p")
     assert identity.encode("t", "ab") != identity.encode("t", "a", "b")
     assert identity.encode("t", b"1") != identity.encode("t", "1") != identity.encode("t", 1)
+
+
+# ---- budgets and service -------------------------------------------------------------------------
+def test_non_finite_outputs_pass_only_where_the_reference_has_them(tmp_path, client):
+    """Two NaN/inf outputs in a 4096-element fp16 case sit inside the 0.1 % outlier allowance:
+    the old checker passed them. A NaN or infinity where the reference is finite fails."""
+    add_variant(tmp_path, comment="nan")
+    kernel = tmp_path / "add" / "op_kernel" / "add.cpp"
+    tail = (
+        "  if (GetBlockIdx() == 0) {\n    PipeBarrier<PIPE_ALL>();\n"
+        "    GlobalTensor<DTYPE_Z> out;\n    out.SetGlobalBuffer((__gm__ DTYPE_Z*)z, 2);\n"
+        "    const float zero = GetBlockIdx();\n"
+        "    out.SetValue(0, (DTYPE_Z)(zero / zero));\n    out.SetValue(1, (DTYPE_Z)(1.0f / zero));\n  }"
+    )
+    source = kernel.read_text()
+    kernel.write_text(source.replace("  op.Process();\n}", f"  op.Process();\n{tail}\n}}"))
+    result = client.evaluate(small_request(load_package(tmp_path / "add"), run_id="nan"))
+    assert result.status is Status.WRONG_ANSWER, result.message
+    assert "NaN or infinite where the reference is finite" in result.message
+
+
+def test_a_sleeping_client_reference_is_a_charged_rejection(tmp_path, daemon):
+    """A client's reference that sleeps used to get 300 s, past the worker's deadline: an
+    uncharged DAEMON_ERROR, repeatable at will. It now gets the request's run timeout inside
+    the deadline: a charged REJECTED, answered in seconds."""
+    root = tmp_path / "sleepy"
+    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
+    toml = (root / "op.toml").read_text()
+    toml = toml.replace('name = "add"', 'name = "sleepy"\nop_type = "Add"\nkernel = "add"', 1)
+    (root / "op.toml").write_text(toml)
+    (root / "reference.py").write_text(
+        f"# {uuid.uuid4()}\nimport time\n\n\ndef add(x, y):\n    time.sleep(3600)\n    return x + y\n"
+    )
+    client = DaemonClient(daemon.address, heartbeat_s=1.0, timeout_s=120)
+    start = time.monotonic()
+    result = client.evaluate(small_request(load_package(root), run_id="sleepy", run_s=5.0))
+    assert result.status is Status.REJECTED, result.message
+    assert "timed out" in result.message and time.monotonic() - start < 90
+    assert client.ledger("sleepy").by_status == {"REJECTED": 1}
+    client.close()

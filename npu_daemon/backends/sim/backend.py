@@ -201,7 +201,7 @@ class SimBackend(Backend):
             expected_outputs = []
             if checked:
                 try:
-                    expected_outputs = data.reference()
+                    expected_outputs = data.reference(request.timeouts.run_s)
                 except references.ReferenceFailed as e:
                     raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
             check = check_outputs(spec, case, case_dir, expected_outputs, log)

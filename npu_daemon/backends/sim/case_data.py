@@ -157,8 +157,9 @@ class CaseData:
     def inputs(self) -> dict[str, np.ndarray]:
         return references.load_inputs(self.pkg, self.case, self.inputs_dir)
 
-    def reference(self) -> list[np.ndarray]:
-        """The reference outputs as storage arrays (memory-mapped, read-only)."""
+    def reference(self, timeout_s: float) -> list[np.ndarray]:
+        """The reference outputs as storage arrays (memory-mapped, read-only); a client's
+        reference gets `timeout_s` to compute them."""
         key = identity.digest(
             "case-reference",
             self.inputs_dir.name,
@@ -168,7 +169,7 @@ class CaseData:
 
         def produce(tmp: Path) -> None:
             # In the daemon for a suite operator, in the sandbox for a client's own reference.
-            outputs = references.reference_outputs(self.pkg, self.case, self.inputs_dir)
+            outputs = references.reference_outputs(self.pkg, self.case, self.inputs_dir, timeout_s)
             for i, out in enumerate(outputs):
                 np.save(tmp / f"out_{i}.npy", np.ma.getdata(out))
                 if np.ma.isMA(out):  # elements the operator leaves undefined
