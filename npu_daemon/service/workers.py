@@ -50,7 +50,9 @@ def deadline_s(request: EvalRequest) -> float:
     timeout, plus slack."""
     cases = len(request.package.spec.cases) + 1
     runs = 2 * cases  # the harness and the reference of each case
-    return request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * runs + DEADLINE_MARGIN_S
+    return (
+        request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * runs + DEADLINE_MARGIN_S
+    )
 
 
 @dataclass

@@ -6,7 +6,6 @@ Every kernel here is safe if containment failed: it reads and writes only its ow
 
 from __future__ import annotations
 
-import shutil
 import time
 import uuid
 
@@ -16,7 +15,7 @@ from ascend_core.protocol import Status
 from ascend_gym.client import DaemonClient
 from npu_daemon.backends.common import build
 
-from .conftest import ADD_DIR, add_variant, small_request
+from .conftest import ADD_DIR, add_variant, client_operator, small_request
 
 
 # ---- content identity ----------------------------------------------------------------------------
@@ -80,14 +79,8 @@ def test_a_sleeping_client_reference_is_a_charged_rejection(tmp_path, daemon):
     """A client's reference that sleeps used to get 300 s, past the worker's deadline: an
     uncharged DAEMON_ERROR, repeatable at will. It now gets the request's run timeout inside
     the deadline: a charged REJECTED, answered in seconds."""
-    root = tmp_path / "sleepy"
-    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
-    toml = (root / "op.toml").read_text()
-    toml = toml.replace('name = "add"', 'name = "sleepy"\nop_type = "Add"\nkernel = "add"', 1)
-    (root / "op.toml").write_text(toml)
-    (root / "reference.py").write_text(
-        f"# {uuid.uuid4()}\nimport time\n\n\ndef add(x, y):\n    time.sleep(3600)\n    return x + y\n"
-    )
+    sleepy = "import time\n\n\ndef add(x, y):\n    time.sleep(3600)\n    return x + y\n"
+    root = client_operator(tmp_path, "sleepy", f"# {uuid.uuid4()}\n{sleepy}")
     client = DaemonClient(daemon.address, heartbeat_s=1.0, timeout_s=120)
     start = time.monotonic()
     result = client.evaluate(small_request(load_package(root), run_id="sleepy", run_s=5.0))
