@@ -13,6 +13,7 @@ client resubmits elsewhere), running ones are finished and answered, then the da
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import gc
 import importlib.metadata
@@ -20,6 +21,7 @@ import logging
 import os
 import platform
 import shutil
+import sqlite3
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -62,6 +64,7 @@ Request = TypeAdapter(
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 MAX_QUEUE_BYTES = 256 * 1024 * 1024  # requests waiting for a worker, by size (each up to 16 MiB)
 TRIM_EVERY = 256  # answers between two cache/request-log trims
+STATE_UNWRITABLE = "the daemon cannot write its state file (disk full?): not charged, resubmit"
 MAX_FINGERPRINTS = 64  # socs remembered (any string may arrive)
 
 
@@ -350,13 +353,20 @@ class Server:
     def _answer(
         self, envelopes: list[list[bytes]], request: EvalRequest, key: str, result: EvalResult
     ) -> None:
-        """Charge and log (one transaction), then reply: a crash in between loses no charge."""
-        result = self.store.record(request.run_id, key, result)
+        """Charge and log (one transaction), then reply: a crash in between loses no charge. A
+        state file that cannot be written (a full disk) charges nothing: DAEMON_ERROR, and the
+        daemon serves on."""
+        try:
+            result = self.store.record(request.run_id, key, result)
+        except sqlite3.Error as e:
+            log.error("cannot record %s in the state file: %s", request.request_id, e)
+            result = self._status(request, Status.DAEMON_ERROR, STATE_UNWRITABLE)
         for envelope in envelopes:
             self._send(envelope, result)
         self._answers += 1
         if self._answers % TRIM_EVERY == 0:
-            self.store.trim()
+            with contextlib.suppress(sqlite3.Error):  # trimmed at the next chance
+                self.store.trim()
 
     # ---- replies ---------------------------------------------------------------------------
     def _send(self, envelope: list[bytes], message: BaseModel) -> None:

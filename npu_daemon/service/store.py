@@ -284,4 +284,9 @@ class _Transaction:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type, *_: object) -> None:
-        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        try:
+            if not exc_type:
+                self._db.execute("COMMIT")
+        finally:  # an error, or a COMMIT that failed (a full disk): nothing of it stays
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")

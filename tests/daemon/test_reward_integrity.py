@@ -6,13 +6,20 @@ Every kernel here is safe if containment failed: it reads and writes only its ow
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+import tempfile
 import time
 import uuid
+from pathlib import Path
+
+import pytest
 
 from ascend_core import identity
 from ascend_core.package import OperatorPackage, load_package
 from ascend_core.protocol import Status
-from ascend_gym.client import DaemonClient
+from ascend_gym.client import DaemonClient, LocalDaemon
 from npu_daemon.backends.common import build
 
 from .conftest import ADD_DIR, add_variant, client_operator, small_request
@@ -88,3 +95,34 @@ def test_a_sleeping_client_reference_is_a_charged_rejection(tmp_path, daemon):
     assert "timed out" in result.message and time.monotonic() - start < 90
     assert client.ledger("sleepy").by_status == {"REJECTED": 1}
     client.close()
+
+
+def test_a_full_state_disk_is_a_daemon_error_and_the_daemon_keeps_serving(tmp_path):
+    """The state file on a 4 MiB tmpfs, filled up: the ledger's COMMIT fails. The old daemon died
+    of it; now the answer is an uncharged DAEMON_ERROR, and once the disk has room again the same
+    daemon evaluates and charges normally."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    disk = Path(tempfile.mkdtemp(prefix="npu_daemon-state-"))
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)], check=True)
+    try:
+        with LocalDaemon(workers=1, state_dir=disk / "state") as d:
+            client = DaemonClient(d.address, heartbeat_s=1.0)
+            filler = disk / "filler"
+            with contextlib.suppress(OSError), filler.open("wb") as f:
+                while True:  # stops at the tmpfs's 4 MiB
+                    f.write(b"\0" * 4096)
+                    f.flush()
+            pkg = add_variant(tmp_path / "k", comment=f"state disk {uuid.uuid4()}")
+            full = client.evaluate(small_request(pkg, run_id="state-full"))
+            assert full.status is Status.DAEMON_ERROR, full.message
+            assert "state file" in full.message
+            assert d.process.poll() is None and client.health().ok
+            filler.unlink()
+            again = client.evaluate(small_request(pkg, run_id="state-full"))
+            assert again.status is Status.OK, again.message
+            assert client.ledger("state-full").evaluations == 1
+            client.close()
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+        disk.rmdir()
