@@ -22,6 +22,7 @@ import os
 import platform
 import shutil
 import sqlite3
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -73,10 +74,12 @@ class Task:
     request: EvalRequest
     key: str
     payload: bytes
+    held: int  # memory the waiting request holds (held_bytes): what the queue bound counts
     waiters: list[list[bytes]]  # reply envelopes: the first submission and its retries
     # Other requests for the same evaluation (same cache key) that arrived while it ran: each is
     # answered from the cache once it is done, and charged by its own run's rules.
-    duplicates: dict[str, tuple[EvalRequest, list[list[bytes]]]] = field(default_factory=dict)
+    # (Each with the memory it holds, counted against the queue bound while it waits.)
+    duplicates: dict[str, tuple[EvalRequest, list[list[bytes]], int]] = field(default_factory=dict)
 
 
 class Server:
@@ -248,7 +251,7 @@ class Server:
             return
         primary = self._duplicates.get(request.request_id)
         if primary is not None:  # a retry of a duplicate still waiting
-            first, envelopes = primary.duplicates[request.request_id]
+            first, envelopes, _ = primary.duplicates[request.request_id]
             if (primary.key, first.run_id) == (key, request.run_id):
                 envelopes.append(envelope)
             else:
@@ -273,42 +276,44 @@ class Server:
                 cached.model_copy(update={"request_id": request.request_id}),
             )
             return
-        running = self._tasks.get(self._running_keys.get(key, ""))
-        if running is not None:  # the same evaluation is in flight: answered when it is done
-            running.duplicates[request.request_id] = (request, [envelope])
-            self._duplicates[request.request_id] = running
-            self._pending[request.run_id] += 1
-            return
+        held = held_bytes(request, payload)
         full = len(self._queue) >= self.max_queue or (
-            self._queued_bytes + len(payload) > self.max_queue_bytes
+            self._queued_bytes + held > self.max_queue_bytes
         )
         if self._stopping or full:
             why = (
                 "daemon shutting down"
                 if self._stopping
-                else f"queue full ({len(self._queue)} waiting, {self._queued_bytes} bytes)"
+                else f"queue full ({len(self._queue)} waiting, {self._queued_bytes} bytes held; "
+                f"this request holds {held})"
             )
             self._send(envelope, self._status(request, Status.BUSY, why))
             return
-        self._tasks[request.request_id] = Task(request, key, payload, [envelope])
+        self._queued_bytes += held
+        running = self._tasks.get(self._running_keys.get(key, ""))
+        if running is not None:  # the same evaluation is in flight: answered when it is done
+            running.duplicates[request.request_id] = (request, [envelope], held)
+            self._duplicates[request.request_id] = running
+            self._pending[request.run_id] += 1
+            return
+        self._tasks[request.request_id] = Task(request, key, payload, held, [envelope])
         self._running_keys[key] = request.request_id
         self._pending[request.run_id] += 1
         self._queue.append(request.request_id)
-        self._queued_bytes += len(payload)
 
     def _assign(self) -> None:
         for slot in self.pool.idle():
             if not self._queue:
                 return
             task = self._tasks[self._queue.popleft()]
-            self._queued_bytes -= len(task.payload)
+            self._queued_bytes -= task.held
             self.pool.assign(
                 slot, task.request.request_id.encode(), task.payload, deadline_s(task.request)
             )
 
     def _refuse_queued(self) -> None:
         while self._queue:
-            self._queued_bytes -= len(self._tasks[self._queue[0]].payload)
+            self._queued_bytes -= self._tasks[self._queue[0]].held
             self._finish(
                 self._queue.popleft(),
                 None,
@@ -335,8 +340,9 @@ class Server:
             result = self._status(task.request, Status.DAEMON_ERROR, "unreadable worker answer")
         self._pending[task.request.run_id] -= 1
         self._answer(task.waiters, task.request, task.key, result)
-        for request, envelopes in task.duplicates.values():
+        for request, envelopes, held in task.duplicates.values():
             del self._duplicates[request.request_id]
+            self._queued_bytes -= held
             self._pending[request.run_id] -= 1
             cached = self.store.lookup(request.run_id, task.key)
             answer = result if cached is None else cached  # uncached: BUSY or DAEMON_ERROR
@@ -346,7 +352,7 @@ class Server:
                 task.key,
                 answer.model_copy(update={"request_id": request.request_id}),
             )
-        for run in {task.request.run_id, *(r.run_id for r, _ in task.duplicates.values())}:
+        for run in {task.request.run_id, *(r.run_id for r, _, _ in task.duplicates.values())}:
             if self._pending[run] <= 0:
                 del self._pending[run]
 
@@ -437,6 +443,27 @@ class Server:
             max_queue=self.max_queue,
             known=known,
         )
+
+
+def held_bytes(*roots: object) -> int:
+    """The memory the objects hold, each shared object once: a parsed request is not its wire
+    size (a str takes up to 4 bytes a character, so one astral character makes a whole source
+    four times its UTF-8 size; a number in a list takes 32 bytes where its JSON takes a few)."""
+    seen: set[int] = set()
+    stack, total = list(roots), 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, dict):
+            stack += [*obj.keys(), *obj.values()]
+        elif isinstance(obj, list | tuple | set | frozenset):
+            stack += obj
+        elif isinstance(obj, BaseModel):
+            stack.append(obj.__dict__)
+    return total
 
 
 @functools.cache

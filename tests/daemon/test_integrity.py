@@ -374,12 +374,13 @@ def tight_daemon(tmp_path_factory):
 
 
 def test_queued_bytes_are_bounded(tmp_path, tight_daemon):
-    """Requests are bounded by size too: two 200 kB packages do not both wait."""
+    """Requests are bounded by the memory they hold too: two 100 kB packages (each held twice,
+    as wire bytes and as parsed sources) do not both wait."""
     client = DaemonClient(tight_daemon.address)
     sleeper = add_variant(tmp_path / "s", "    sleep(2);", "#include <unistd.h>\n", "bytes")
     running = send_raw(tight_daemon.address, small_request(sleeper, run_id="bytes"))
     wait_until(lambda: client.health().running == 1)
-    padding = "// " + "x" * 200_000
+    padding = "// " + "x" * 100_000
     big = [add_variant(tmp_path / str(i), comment=f"{i} {padding}") for i in range(2)]
     queued = send_raw(tight_daemon.address, small_request(big[0], run_id="bytes"))
     wait_until(lambda: client.health().queued == 1)

@@ -126,3 +126,21 @@ def test_a_full_state_disk_is_a_daemon_error_and_the_daemon_keeps_serving(tmp_pa
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
         disk.rmdir()
+
+
+def test_the_queue_bound_counts_memory_held_not_wire_bytes(tmp_path):
+    """One astral character makes Python hold a source at 4 bytes a character: a 1 MB request
+    holds over 4 MB. Against a 3 MB bound the old daemon (counting 1 MB of wire bytes) queued
+    it; now it is answered BUSY at once, and a small request is still served."""
+    with LocalDaemon(
+        workers=1, state_dir=tmp_path / "state", extra_args=["--max-queue-bytes", "3000000"]
+    ) as d:
+        client = DaemonClient(d.address, heartbeat_s=1.0)
+        wide = add_variant(tmp_path / "wide", comment="\U0001f600 " + "x" * 1_000_000)
+        request = small_request(wide, run_id="memory")
+        assert len(request.model_dump_json().encode()) < 1_100_000
+        refused = client.evaluate(request)
+        assert refused.status is Status.BUSY and "holds" in refused.message, refused.message
+        small = client.evaluate(small_request(add_variant(tmp_path / "s"), run_id="memory"))
+        assert small.status is Status.OK, small.message
+        client.close()
