@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from npu_daemon.backends.base import BACKENDS, get_backend
 from npu_daemon.service.keys import load_server_keys
 from npu_daemon.service.server import Server, default_state_dir
-from npu_daemon.service.workers import SandboxUsers, prepare_sandbox
+from npu_daemon.service.workers import SandboxUnavailable, SandboxUsers, prepare_sandbox
 
 SANDBOX_UID = 64000
 
@@ -161,9 +161,17 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     keys = load_server_keys(args.keys) if args.keys else None
+    try:  # before the backend builds anything: a daemon that cannot contain candidates stops here
+        users = sandbox_users(args)
+    except SandboxUnavailable as e:
+        print(
+            f"refusing to start: candidates would run as root: {e} "
+            "(--sandbox-uid 0 runs them as root on purpose)",
+            file=sys.stderr,
+        )
+        return 2
     backend = get_backend(args.backend)
     backend.prepare()
-    users = sandbox_users(args)
     server = Server(
         backend,
         args.bind,

@@ -75,6 +75,10 @@ class SandboxUsers:
         )
 
 
+class SandboxUnavailable(Exception):
+    """A root daemon's candidates cannot run as sandbox users here: it must not start."""
+
+
 def prepare_sandbox(
     base_uid: int,
     workers: int,
@@ -83,12 +87,14 @@ def prepare_sandbox(
     unlisted: list[Path],
     groups: list[int] | None = None,
 ) -> SandboxUsers | None:
-    """Sandbox users from base_uid on if candidates can run unprivileged here, else None (and why, logged).
+    """Sandbox users from base_uid on; None for a daemon that is not root (it cannot switch users).
 
-    Only root can switch users; `read` (the backend's files sandboxed commands use) must be
-    reachable by others, `write` (its build cache) is made writable by the sandbox group
-    (sticky, so no uid removes another's artefacts), `unlisted` traversable but not listable;
-    `groups` are supplementary groups of the sandbox users (device nodes)."""
+    A root daemon never runs candidates as root unasked: when the sandbox cannot work here it
+    raises SandboxUnavailable (the daemon refuses to start; `--sandbox-uid 0` asks for root
+    explicitly). `read` (the backend's files sandboxed commands use) must be reachable by others,
+    `write` (its build cache) is made writable by the sandbox group (sticky, so no uid removes
+    another's artefacts), `unlisted` traversable but not listable; `groups` are supplementary
+    groups of the sandbox users (device nodes)."""
     if os.geteuid() != 0:
         return None
     for path in read:
@@ -96,12 +102,10 @@ def prepare_sandbox(
             (p for p in [path, *path.parents] if not p.stat().st_mode & stat.S_IXOTH), None
         )
         if blocked is not None:
-            log.warning(
-                "candidates run as root: %s is not traversable by other users (needed: %s)",
-                blocked,
-                path,
+            raise SandboxUnavailable(
+                f"{blocked} is not traversable by other users (needed: {path}); "
+                "set ASCEND_GYM_CACHE to a directory they can reach"
             )
-            return None
     write = [p.resolve() for p in write]
     for path in write:
         path.mkdir(parents=True, exist_ok=True)
@@ -114,8 +118,7 @@ def prepare_sandbox(
     users.groups = list(groups or [])
     why = _probe(users.identity(0))
     if why:
-        log.warning("candidates run as root: the sandbox does not work here (%s)", why)
-        return None
+        raise SandboxUnavailable(f"the sandbox does not work here ({why})")
     return users
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -144,3 +145,26 @@ def test_the_queue_bound_counts_memory_held_not_wire_bytes(tmp_path):
         small = client.evaluate(small_request(add_variant(tmp_path / "s"), run_id="memory"))
         assert small.status is Status.OK, small.message
         client.close()
+
+
+def test_a_root_daemon_refuses_to_run_candidates_as_root(tmp_path):
+    """A cache the sandbox users cannot traverse (the usual /root/.cache in a container): the old
+    daemon logged "candidates run as root" and ran them so. Now it refuses to start, in one line,
+    before building anything; `--sandbox-uid 0` asks for root on purpose."""
+    if os.geteuid() != 0:
+        pytest.skip("only a root daemon switches users")
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    env = {**os.environ, "ASCEND_GYM_CACHE": str(private / "cache")}
+    done = subprocess.run(
+        [sys.executable, "-m", "npu_daemon", "--bind", "tcp://127.0.0.1:0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "READY" not in done.stdout
+    (line,) = [x for x in done.stderr.splitlines() if x.strip()]
+    assert line.startswith("refusing to start: candidates would run as root"), line
+    assert str(private) in line
+    assert not (private / "cache" / "sim" / "objects").exists()  # nothing built or opened
