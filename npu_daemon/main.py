@@ -64,7 +64,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--require-run-tokens",
         action="store_true",
-        help="serve evaluations only for runs opened with a budget (open_run) and their token",
+        help="serve evaluations only for runs opened with a budget (open_run) and their token "
+        "(always, for a daemon bound beyond loopback)",
     )
     parser.add_argument(
         "--max-queue-bytes",
@@ -97,6 +98,12 @@ def is_loopback(endpoint: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def tokens_required(args: argparse.Namespace) -> bool:
+    """Remote clients spend only budgets opened for them: a daemon bound beyond loopback serves
+    no unopened run (a throw-away run id would dodge every budget)."""
+    return args.require_run_tokens or not is_loopback(args.bind)
 
 
 class SandboxAccess(BaseModel):
@@ -183,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
         cache_entries=args.cache_entries,
         workdir=args.work_dir,
         source_policy=args.source_policy == "enforce",
-        require_tokens=args.require_run_tokens,
+        require_tokens=tokens_required(args),
         max_queue_bytes=args.max_queue_bytes,
         disk_quota_mb=args.disk_quota_mb,
     )

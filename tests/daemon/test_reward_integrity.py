@@ -21,9 +21,10 @@ from ascend_core import identity
 from ascend_core.package import OperatorPackage, load_package
 from ascend_core.protocol import Status
 from ascend_gym.client import DaemonClient, LocalDaemon
+from npu_daemon import main
 from npu_daemon.backends.common import build
 
-from .conftest import ADD_DIR, add_variant, client_operator, small_request
+from .conftest import ADD_DIR, add_variant, client_operator, daemon_args, small_request
 
 
 # ---- content identity ----------------------------------------------------------------------------
@@ -168,3 +169,12 @@ def test_a_root_daemon_refuses_to_run_candidates_as_root(tmp_path):
     assert line.startswith("refusing to start: candidates would run as root"), line
     assert str(private) in line
     assert not (private / "cache" / "sim" / "objects").exists()  # nothing built or opened
+
+
+def test_remote_clients_need_run_tokens():
+    """Throw-away run ids dodged the budget (5 evaluations for a ledger of 1): a daemon reachable
+    beyond loopback now serves only opened runs with their token; a loopback daemon on request."""
+    remote = daemon_args(["--bind", "tcp://0.0.0.0:5555", "--keys", "k"])
+    assert main.tokens_required(remote)
+    assert not main.tokens_required(daemon_args(["--bind", "tcp://127.0.0.1:5555"]))
+    assert main.tokens_required(daemon_args(["--require-run-tokens"]))
