@@ -28,8 +28,9 @@ def _encode(part: Part, out: list[bytes]) -> None:
         out += [b"s", struct.pack(">Q", len(data)), data]
     elif isinstance(part, bool):
         raise TypeError("a digest part is text, bytes, an integer or a sequence of them")
-    elif isinstance(part, int):
-        out += [b"i", struct.pack(">q", part)]
+    elif isinstance(part, int):  # any size: its decimal digits
+        data = str(part).encode()
+        out += [b"i", struct.pack(">Q", len(data)), data]
     else:
         out += [b"l", struct.pack(">Q", len(part))]
         for item in part:

@@ -37,6 +37,24 @@ DType = Literal[
     "uint64",
 ]
 
+# Bytes an element of each dtype takes in GM.
+DTYPE_BYTES = {
+    "float16": 2,
+    "bfloat16": 2,
+    "float32": 4,
+    "float64": 8,
+    "complex64": 8,
+    "int8": 1,
+    "uint8": 1,
+    "bool": 1,
+    "int16": 2,
+    "uint16": 2,
+    "int32": 4,
+    "uint32": 4,
+    "int64": 8,
+    "uint64": 8,
+}
+
 # AscendC spelling of each dtype, for the DTYPE_<ARG> macros.
 ASCENDC_TYPES: dict[str, str] = {
     "float16": "half",

@@ -7,17 +7,22 @@ message. A failure is an `EvalResult` with a status, never an exception across t
 from __future__ import annotations
 
 import enum
+import math
 import uuid
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ascend_core.package import OperatorPackage
+from ascend_core.package import DTYPE_BYTES, OperatorPackage
 
 # The SoC preset (ascend_core/soc/presets.toml) a request names when it names none.
 DEFAULT_SOC = "Ascend910B4"
 
 PROTOCOL_VERSION = 1
+
+# A bench case whose outputs exceed this is timed "sampled" unless the request says otherwise:
+# a checked run writes its outputs to files, each bounded to 256 MiB (docs/daemon.md, Sandbox).
+SAMPLED_PAST_BYTES = 256 * 1024 * 1024
 
 
 class Status(str, enum.Enum):
@@ -61,11 +66,25 @@ class EvalRequest(BaseModel):
     stages: list[Stage] = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
     cases: list[str] | None = None  # correctness cases by name; None = all
     soc: str = DEFAULT_SOC
-    seed: int = 0
+    seed: int = 0  # public: the daemon draws the case inputs from it keyed by its secret
     timeouts: Timeouts = Timeouts()
-    # "sampled": the bench case is timed only (its correctness is the other cases'), from a sample
-    # of its blocks (docs/simulator.md, Large shapes); the sim backend's alone.
-    timing: Literal["full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
+    # How the bench case is timed (docs/daemon.md, Large cases): "full" simulates every block and
+    # checks the outputs; "sampled" simulates a sample of its blocks (docs/simulator.md, Large
+    # shapes; the sim backend's alone); "auto" is "sampled" past SAMPLED_PAST_BYTES.
+    timing: Literal["auto", "full", "sampled"] = Field("auto", exclude_if=lambda v: v == "auto")
+
+    def bench_timing(self) -> Literal["full", "sampled"]:
+        """The timing "auto" resolves to: sampled when the bench case's outputs exceed
+        SAMPLED_PAST_BYTES (the most a checked run may write), else full."""
+        if self.timing != "auto":
+            return self.timing
+        spec = self.package.spec
+        case = spec.bench_case
+        out = sum(
+            math.prod(spec.arg_shape(case, a.name)) * DTYPE_BYTES[spec.arg_dtype(case, a.name)]
+            for a in spec.outputs
+        )
+        return "sampled" if out > SAMPLED_PAST_BYTES else "full"
 
 
 class CaseCheck(BaseModel):
@@ -132,6 +151,9 @@ class EvalResult(BaseModel):
     fingerprint: dict[str, str] = {}
     cost: Cost = Cost()
     cache_hit: bool = False
+    # The daemon's case secret the inputs were drawn with (its public id; the secret itself is
+    # reported when the daemon stops, and `--case-secret` draws the same inputs again).
+    case_secret_id: str = Field("", exclude_if=lambda v: v == "")
 
     @property
     def ok(self) -> bool:

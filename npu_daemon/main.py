@@ -62,6 +62,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="reject candidate sources that reach past the AscendC API (off: containment tests)",
     )
     parser.add_argument(
+        "--case-secret",
+        type=bytes.fromhex,
+        default=None,
+        metavar="HEX",
+        help="the secret case inputs are drawn with (default: fresh at each start; a stopped "
+        "daemon reports its own in its log and STATE_DIR/case_secrets.jsonl)",
+    )
+    parser.add_argument(
         "--require-run-tokens",
         action="store_true",
         help="serve evaluations only for runs opened with a budget (open_run) and their token "
@@ -193,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
         require_tokens=tokens_required(args),
         max_queue_bytes=args.max_queue_bytes,
         disk_quota_mb=args.disk_quota_mb,
+        case_secret=args.case_secret,
     )
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())

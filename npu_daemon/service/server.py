@@ -17,9 +17,11 @@ import contextlib
 import functools
 import gc
 import importlib.metadata
+import json
 import logging
 import os
 import platform
+import secrets
 import shutil
 import sqlite3
 import sys
@@ -52,7 +54,7 @@ from ascend_core.protocol import (
 from npu_daemon.backends.base import Backend
 from npu_daemon.service.keys import ServerKeys
 from npu_daemon.service.store import Store, cache_key
-from npu_daemon.service.workers import SandboxUsers, WorkerPool, deadline_s
+from npu_daemon.service.workers import SandboxUsers, WorkerPool, deadline_s, secret_id
 
 log = logging.getLogger("npu_daemon")
 
@@ -65,6 +67,7 @@ Request = TypeAdapter(
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 MAX_QUEUE_BYTES = 256 * 1024 * 1024  # requests waiting for a worker, by size (each up to 16 MiB)
 TRIM_EVERY = 256  # answers between two cache/request-log trims
+CASE_SECRETS = "case_secrets.jsonl"  # in the state directory: one line per daemon that stopped
 STATE_UNWRITABLE = "the daemon cannot write its state file (disk full?): not charged, resubmit"
 MAX_FINGERPRINTS = 64  # socs remembered (any string may arrive)
 
@@ -98,13 +101,17 @@ class Server:
         require_tokens: bool = False,
         max_queue_bytes: int = MAX_QUEUE_BYTES,
         disk_quota_mb: int = 0,
+        case_secret: bytes | None = None,
     ):
         self.backend, self.max_queue, self.max_queue_bytes = backend, max_queue, max_queue_bytes
         self.require_tokens = require_tokens
         self.started = time.monotonic()
-        self.store = Store(
-            Path(state_dir or default_state_dir()) / "state.db", max_entries=cache_entries
-        )
+        self.state_dir = Path(state_dir or default_state_dir())
+        self.store = Store(self.state_dir / "state.db", max_entries=cache_entries)
+        # Case inputs are drawn with this secret (workers.case_seed): a fresh one per start unless
+        # a researcher reproduces a run with the one reported when that daemon stopped.
+        self.case_secret = case_secret or secrets.token_bytes(16)
+        log.info("case inputs drawn with secret %s", secret_id(self.case_secret))
         # Throwaway directories live here (under workdir, default the system temp dir):
         # traversable, not listable, by the sandbox users.
         self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-", dir=workdir))
@@ -131,7 +138,14 @@ class Server:
         self._poller = zmq.Poller()
         self._poller.register(self._router, zmq.POLLIN)
         self.pool = WorkerPool(
-            self._poller, backend, workers, self.work_root, sandbox, source_policy, disk_quota_mb
+            self._poller,
+            backend,
+            workers,
+            self.work_root,
+            sandbox,
+            source_policy,
+            disk_quota_mb,
+            self.case_secret,
         )
         self._queue: collections.deque[str] = collections.deque()
         self._queued_bytes = 0
@@ -177,12 +191,26 @@ class Server:
 
     def _close(self) -> None:
         self.pool.close()
+        self._report_secret()
         self._router.close()
         if self._auth is not None:
             self._auth.stop()
         self._ctx.term()
         self.store.close()
         shutil.rmtree(self.work_root, ignore_errors=True)
+
+    def _report_secret(self) -> None:
+        """After the run, the case secret: in the log and in the state directory (the daemon's
+        alone), so a researcher can draw the same inputs again (`--case-secret`)."""
+        line = {
+            "id": secret_id(self.case_secret),
+            "secret": self.case_secret.hex(),
+            "stopped": time.time(),
+        }
+        log.info("case secret %s was %s", line["id"], line["secret"])
+        with contextlib.suppress(OSError):  # a full state disk: the log still has it
+            with (self.state_dir / CASE_SECRETS).open("a") as f:
+                f.write(json.dumps(line) + "\n")
 
     # ---- client messages -------------------------------------------------------------------
     def _client_message(self, frames: list[bytes]) -> None:

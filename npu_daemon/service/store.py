@@ -54,7 +54,7 @@ def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
         "stages": [s.value for s in request.stages],
         "soc": request.soc,
         "seed": request.seed,
-        **({"timing": request.timing} if request.timing != "full" else {}),
+        **({"timing": "sampled"} if request.bench_timing() == "sampled" else {}),
         "timeouts": request.timeouts.model_dump(),  # a timeout changes what the result can be
         "fingerprint": fingerprint,
     }

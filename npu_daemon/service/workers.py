@@ -16,6 +16,8 @@ import contextlib
 import ctypes
 import fcntl
 import gc
+import hashlib
+import hmac
 import logging
 import multiprocessing
 import os
@@ -158,6 +160,18 @@ def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers
     raise RuntimeError(f"no free block of {size} sandbox uids from {base_uid}")
 
 
+def case_seed(secret: bytes, seed: int) -> int:
+    """The seed a request's case inputs are drawn from: its public seed keyed by the daemon's
+    secret, so no candidate can compute the bench inputs (and embed the outputs) offline, while
+    the same secret and seed give the same inputs again (`--case-secret`)."""
+    return int.from_bytes(hmac.digest(secret, str(seed).encode(), "sha256")[:8], "big")
+
+
+def secret_id(secret: bytes) -> str:
+    """A public name for a case secret (results carry it; the secret is reported at shutdown)."""
+    return hashlib.sha256(b"case-secret-id" + secret).hexdigest()[:16]
+
+
 # ---- inside a worker process -----------------------------------------------------------------
 def evaluate(
     backend: Backend,
@@ -237,8 +251,9 @@ def worker_main(
     conn: Connection,
     identity: sandbox.Identity | None,
     work_root: str,
-    policy: bool = True,
-    disk_quota_mb: int = 0,
+    policy: bool,
+    disk_quota_mb: int,
+    case_secret: bytes,
 ) -> None:
     # Die with the server (even on SIGKILL); adopt orphaned candidate processes, so that killing
     # them (sandbox.kill_all) can also reap them; shutdown is the server's to orchestrate.
@@ -264,7 +279,9 @@ def worker_main(
             return
         task_id, payload = message
         request = EvalRequest.model_validate_json(payload)
-        result = evaluate(backend, request, Path(work_root), policy, disk_quota_mb)
+        drawn = request.model_copy(update={"seed": case_seed(case_secret, request.seed)})
+        result = evaluate(backend, drawn, Path(work_root), policy, disk_quota_mb)
+        result.case_secret_id = secret_id(case_secret)
         conn.send_bytes(result.model_dump_json().encode())
 
 
@@ -290,11 +307,13 @@ class WorkerPool:
         size: int,
         work_root: Path,
         users: SandboxUsers | None,
-        source_policy: bool = True,
-        disk_quota_mb: int = 0,
+        source_policy: bool,
+        disk_quota_mb: int,
+        case_secret: bytes,
     ):
         self.poller, self.backend, self.work_root, self.users = poller, backend, work_root, users
         self.source_policy, self.disk_quota_mb = source_policy, disk_quota_mb
+        self.case_secret = case_secret
         self._mp = multiprocessing.get_context("spawn")
         self.slots = [Slot(i) for i in range(size)]
         for slot in self.slots:
@@ -317,6 +336,7 @@ class WorkerPool:
                 str(self.work_root),
                 self.source_policy,
                 self.disk_quota_mb,
+                self.case_secret,
             ),
         )
         slot.process.start()

@@ -7,6 +7,7 @@ Every kernel here is safe if containment failed: it reads and writes only its ow
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -19,10 +20,11 @@ import pytest
 
 from ascend_core import identity
 from ascend_core.package import OperatorPackage, load_package
-from ascend_core.protocol import Status
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, LocalDaemon
-from npu_daemon import main
+from npu_daemon import checker, main
 from npu_daemon.backends.common import build
+from npu_daemon.service import workers
 
 from .conftest import ADD_DIR, add_variant, client_operator, daemon_args, small_request
 
@@ -63,6 +65,7 @@ def test_object_cache_keys_are_length_prefixed():
     assert build.digest("kernel", "p") != build.digest("tiling", "p")
     assert identity.encode("t", "ab") != identity.encode("t", "a", "b")
     assert identity.encode("t", b"1") != identity.encode("t", "1") != identity.encode("t", 1)
+    assert identity.digest("t", 2**64) != identity.digest("t", 2**63)  # any size of integer
 
 
 # ---- budgets and service -------------------------------------------------------------------------
@@ -178,3 +181,93 @@ def test_remote_clients_need_run_tokens():
     assert main.tokens_required(remote)
     assert not main.tokens_required(daemon_args(["--bind", "tcp://127.0.0.1:5555"]))
     assert main.tokens_required(daemon_args(["--require-run-tokens"]))
+
+
+# ---- inputs the candidate cannot know ------------------------------------------------------------
+def _answer_table(seed: int) -> list[int]:
+    """add's aligned_fp16 outputs for case inputs drawn from `seed`, as fp16 bits: what a candidate
+    computes offline with our own code when it knows the seed."""
+    pkg = load_package(ADD_DIR)
+    case = pkg.spec.case("aligned_fp16")
+    (out,) = checker.reference_outputs(pkg, case, checker.make_inputs(pkg, case, seed))
+    return out.view("uint16").ravel().tolist()
+
+
+def _offline_kernel(tmp_path: Path, seed: int) -> OperatorPackage:
+    """add, whose kernel ignores its inputs and stores the outputs computed offline for `seed`."""
+    table = ",".join(map(str, _answer_table(seed)))
+    add_variant(tmp_path, comment=f"offline {seed}")
+    kernel = tmp_path / "add" / "op_kernel" / "add.cpp"
+    stored = (
+        f"  static const uint16_t answer[] = {{{table}}};\n"
+        "  if (GetBlockIdx() == 0) {\n"
+        "    GlobalTensor<uint16_t> out;\n    out.SetGlobalBuffer((__gm__ uint16_t*)z, 4096);\n"
+        "    for (uint32_t i = 0; i < 4096; ++i) out.SetValue(i, answer[i]);\n  }\n"
+    )
+    kernel.write_text(kernel.read_text().replace("  op.Process();\n}", f"{stored}}}"))
+    return load_package(tmp_path / "add")
+
+
+def test_an_answer_computed_offline_from_the_public_seed_fails(tmp_path, client):
+    """The kernel ignores its inputs and stores the outputs computed offline for seed 0: with the
+    old fixed public seed it passed. The daemon now draws the inputs with its own secret: a wrong
+    answer, and the result names the secret's public id."""
+    result = client.evaluate(small_request(_offline_kernel(tmp_path, 0), run_id="offline"))
+    assert result.status is Status.WRONG_ANSWER, result.message
+    assert len(result.case_secret_id) == 16
+
+
+def test_the_reported_secret_reproduces_a_run(tmp_path):
+    """A stopped daemon reports its secret; a daemon started with it draws the same inputs again
+    (the researcher's re-run): there the answer computed offline for that secret's seed passes."""
+    secret = bytes(range(16))
+    pkg = _offline_kernel(tmp_path / "k", workers.case_seed(secret, 7))
+    with LocalDaemon(
+        workers=1, state_dir=tmp_path / "state", extra_args=["--case-secret", secret.hex()]
+    ) as d:
+        client = DaemonClient(d.address, heartbeat_s=1.0)
+        ok = client.evaluate(small_request(pkg, run_id="reproduce", seed=7))
+        assert ok.status is Status.OK, ok.message
+        assert ok.case_secret_id == workers.secret_id(secret)
+        client.close()
+    (line,) = (tmp_path / "state" / "case_secrets.jsonl").read_text().splitlines()
+    assert json.loads(line)["secret"] == secret.hex()
+
+
+def _entry_replaced(tmp_path: Path, name: str, code: str) -> OperatorPackage:
+    """add whose kernel entry runs `code` in place of `op.Process();`."""
+    add_variant(tmp_path / name, comment=name)
+    kernel = tmp_path / name / "add" / "op_kernel" / "add.cpp"
+    kernel.write_text(kernel.read_text().replace("  op.Process();\n}", f"{code}\n}}"))
+    return load_package(tmp_path / name / "add")
+
+
+def _bench(pkg: OperatorPackage, run_id: str, timing: str) -> EvalRequest:
+    return EvalRequest(
+        run_id=run_id, package=pkg, stages=[Stage.COMPILE, Stage.TIME], timing=timing
+    )
+
+
+def test_a_timed_bench_case_is_checked(tmp_path, client):
+    """A timing-only request (no check stage) timed a kernel that skips its work: the old daemon
+    answered OK with a fast latency. The bench case is now checked whenever it is timed whole."""
+    idle = _entry_replaced(tmp_path, "idle", "  (void)op;")
+    result = client.evaluate(_bench(idle, "idle", "full"))
+    assert result.status is Status.WRONG_ANSWER, result.message
+    assert "bench_fp16" in result.message
+
+
+def test_outputs_start_alike_in_every_mode(tmp_path, client):
+    """A kernel that reads the padding past its output's end (which nobody writes) and works only
+    when it is not zero: a sampled run used to leave outputs zeroed (a checked one: 0xFF), so it
+    skipped its work exactly when only timed. Outputs now start as 0xFF in every mode."""
+    probe = (
+        "  GlobalTensor<uint16_t> pad;\n"
+        "  pad.SetGlobalBuffer((__gm__ uint16_t*)z + tilingData.totalLength, 1);\n"
+        "  if (pad.GetValue(0) != 0) op.Process();"
+    )
+    base = client.evaluate(_bench(load_package(ADD_DIR), "fill", "sampled"))
+    telling = client.evaluate(_bench(_entry_replaced(tmp_path, "tell", probe), "fill", "sampled"))
+    assert base.status is Status.OK and telling.status is Status.OK, telling.message
+    assert telling.profile.timing == "sampled"
+    assert telling.latency_us > 0.9 * base.latency_us

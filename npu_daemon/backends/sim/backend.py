@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ascend_core.package import Case, OperatorPackage, dtype_macros
-from ascend_core.protocol import CaseCheck, EvalRequest, Stage, Status
+from ascend_core.protocol import CaseCheck, EvalRequest, Status
 from ascend_core.soc import PRESETS, preset
 from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing, check_outputs
@@ -113,9 +113,11 @@ class SimBackend(Backend):
         # The harness's launcher writes its result to this descriptor, which the candidate process
         # it forks never holds: not a file a kernel could write.
         result_fd = os.memfd_create("result", os.MFD_CLOEXEC)
-        # A timing-only run (no check stage; the bench case of a sampled request) writes no output
-        # files, reads no reference and maps GM lazily.
-        checked = Stage.CHECK in request.stages and not (timed and request.timing == "sampled")
+        # Every case is checked, the bench case whenever it is timed; only a sampled bench case
+        # (whose unsimulated blocks write nothing) is timing-only: no output files, no
+        # reference, inputs mapped lazily.
+        sampled = timed and request.bench_timing() == "sampled"
+        checked = not sampled
         with case_data.case_data(pkg, case, request.seed) as data, open(result_fd, "rb"):
             spec = pkg.spec
             strict = {"sim_strict": "1"} if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else {}
@@ -135,7 +137,7 @@ class SimBackend(Backend):
                 result_fd=result_fd,
                 params={**soc_params(request.soc), **strict},
                 timing_only=not checked,
-                sample_blocks=timed and request.timing == "sampled",
+                sample_blocks=sampled,
                 inputs=inputs,
                 outputs=outputs,
                 attrs=launch.case_attrs(spec, case),
