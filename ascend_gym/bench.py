@@ -133,6 +133,7 @@ def run_one(
     soc: str,
     run: str,
     config: dict[str, Any],
+    timing: str = "auto",
 ) -> tuple[SweepRecord, OperatorPackage | None]:
     """One (policy, op, seed) and its best candidate: a failure is recorded, never raised."""
     import gymnasium as gym
@@ -159,6 +160,7 @@ def run_one(
         soc=soc,
         daemon=daemon,
         run_id=run,
+        timing=timing,
     )
     base_env = env.unwrapped
     try:
@@ -411,6 +413,7 @@ class Scheduler:
                 config.soc,
                 run,
                 config.policy_config.get(p, {}),
+                config.timing,
             )
             self.pending[ref] = ((p, op, s), run, previous)
             attempt = Attempt(policy=p, operator=op, seed=s, run_id=run, time=time.time())

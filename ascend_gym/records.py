@@ -34,6 +34,7 @@ class SweepConfig(BaseModel):
     budget: int = Field(gt=0)
     seeds: int = Field(gt=0)
     soc: str = DEFAULT_SOC
+    timing: Literal["auto", "full", "sampled"] = "auto"  # EvalRequest.timing of every evaluation
     policy_config: dict[str, dict[str, Any]] = {}  # policy name -> constructor keywords
     daemons: list[str] = []  # given endpoints; empty = local daemons started by the sweep
     command: str = ""  # the command line of the latest run of the sweep

@@ -20,7 +20,7 @@ import pytest
 
 from ascend_core import identity
 from ascend_core.package import OperatorPackage, load_package
-from ascend_core.protocol import EvalRequest, Stage, Status
+from ascend_core.protocol import SAMPLED_PAST_BYTES, EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, LocalDaemon
 from npu_daemon import checker, main
 from npu_daemon.backends.common import build
@@ -271,3 +271,32 @@ def test_outputs_start_alike_in_every_mode(tmp_path, client):
     assert base.status is Status.OK and telling.status is Status.OK, telling.message
     assert telling.profile.timing == "sampled"
     assert telling.latency_us > 0.9 * base.latency_us
+
+
+# ---- large cases on every path -------------------------------------------------------------------
+def test_timing_is_chosen_past_the_stated_size():
+    """ "auto" resolves to sampled exactly when the bench case's outputs exceed 256 MiB."""
+    pkg = load_package(ADD_DIR)
+    assert EvalRequest(package=pkg).bench_timing() == "full"
+    bench = pkg.spec.bench_case
+    rows = SAMPLED_PAST_BYTES // (2 * 2048)  # fp16 rows of 2048 elements
+    for n, timing in ((rows, "full"), (rows + 1, "sampled")):
+        big = bench.model_copy(update={"shapes": {"x": [n, 2048], "y": [n, 2048]}})
+        cases = [big if c.bench else c for c in pkg.spec.cases]
+        sized = pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"cases": cases})})
+        assert EvalRequest(package=sized).bench_timing() == timing
+        assert EvalRequest(package=sized, timing="full").bench_timing() == "full"
+
+
+def test_eval_sends_the_timing_it_is_given(daemon):
+    """`ascend-gym eval --timing sampled` sends sampled timing (no client sent it before)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_gym.cli", "eval", "level1/add", "--timing", "sampled"]
+        + ["--json", "--daemon", daemon.address],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["profile"]["timing"] == "sampled" and result["profile"]["blocks_simulated"] > 0
