@@ -70,8 +70,9 @@ class EvalRequest(BaseModel):
     timeouts: Timeouts = Timeouts()
     # How the bench case is timed (docs/daemon.md, Large cases): "full" simulates every block and
     # checks the outputs; "sampled" simulates a sample of its blocks (docs/simulator.md, Large
-    # shapes; the sim backend's alone); "auto" is "sampled" past SAMPLED_PAST_BYTES.
-    timing: Literal["auto", "full", "sampled"] = Field("auto", exclude_if=lambda v: v == "auto")
+    # shapes; the sim backend's alone); "auto" (what the clients send by default) is "sampled"
+    # past SAMPLED_PAST_BYTES.
+    timing: Literal["auto", "full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
 
     def bench_timing(self) -> Literal["full", "sampled"]:
         """The timing "auto" resolves to: sampled when the bench case's outputs exceed

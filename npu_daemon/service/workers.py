@@ -34,7 +34,7 @@ from typing import IO
 
 import zmq
 
-from ascend_core.protocol import EvalRequest, EvalResult, Status
+from ascend_core.protocol import EvalRequest, EvalResult, Stage, Status
 from npu_daemon import references, sandbox, source_policy
 from npu_daemon.backends.base import Backend
 
@@ -167,6 +167,20 @@ def case_seed(secret: bytes, seed: int) -> int:
     return int.from_bytes(hmac.digest(secret, str(seed).encode(), "sha256")[:8], "big")
 
 
+def checked_when_timed(request: EvalRequest) -> EvalRequest:
+    """A request that times the bench case without the check stage also checks it (that case
+    alone): a kernel that skips its work when only timed is a wrong answer, not a fast one."""
+    if Stage.TIME not in request.stages or Stage.CHECK in request.stages:
+        return request
+    return request.model_copy(
+        update={
+            "stages": [*request.stages, Stage.CHECK],
+            # (the bench case of the spec that judges it: a suite operator's own)
+            "cases": [references.trusted_package(request.package).spec.bench_case.name],
+        }
+    )
+
+
 def secret_id(secret: bytes) -> str:
     """A public name for a case secret (results carry it; the secret is reported at shutdown)."""
     return hashlib.sha256(b"case-secret-id" + secret).hexdigest()[:16]
@@ -280,7 +294,9 @@ def worker_main(
         task_id, payload = message
         request = EvalRequest.model_validate_json(payload)
         drawn = request.model_copy(update={"seed": case_seed(case_secret, request.seed)})
-        result = evaluate(backend, drawn, Path(work_root), policy, disk_quota_mb)
+        result = evaluate(
+            backend, checked_when_timed(drawn), Path(work_root), policy, disk_quota_mb
+        )
         result.case_secret_id = secret_id(case_secret)
         conn.send_bytes(result.model_dump_json().encode())
 

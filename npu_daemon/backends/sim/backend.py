@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ascend_core.package import Case, OperatorPackage, dtype_macros
-from ascend_core.protocol import CaseCheck, EvalRequest, Status
+from ascend_core.protocol import CaseCheck, EvalRequest, Stage, Status
 from ascend_core.soc import PRESETS, preset
 from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing, check_outputs
@@ -113,11 +113,11 @@ class SimBackend(Backend):
         # The harness's launcher writes its result to this descriptor, which the candidate process
         # it forks never holds: not a file a kernel could write.
         result_fd = os.memfd_create("result", os.MFD_CLOEXEC)
-        # Every case is checked, the bench case whenever it is timed; only a sampled bench case
-        # (whose unsimulated blocks write nothing) is timing-only: no output files, no
-        # reference, inputs mapped lazily.
+        # A timing-only run (no check stage; the bench case of a sampled request) writes no output
+        # files, reads no reference and maps its inputs lazily. (The daemon checks the bench case
+        # of every request that times it whole: workers.checked_when_timed.)
         sampled = timed and request.bench_timing() == "sampled"
-        checked = not sampled
+        checked = Stage.CHECK in request.stages and not sampled
         with case_data.case_data(pkg, case, request.seed) as data, open(result_fd, "rb"):
             spec = pkg.spec
             strict = {"sim_strict": "1"} if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else {}
