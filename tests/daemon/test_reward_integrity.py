@@ -301,3 +301,31 @@ def test_eval_sends_the_timing_it_is_given(daemon):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["profile"]["timing"] == "sampled" and result["profile"]["blocks_simulated"] > 0
+
+
+# ---- the tiling sees only value-dependent inputs -------------------------------------------------
+def _tiling_probe(tmp_path: Path, value_depend: bool) -> OperatorPackage:
+    """add whose tiling fails when it can read x's values (x marked ValueDepend or not)."""
+    add_variant(tmp_path / str(value_depend), comment=f"tiling {value_depend}")
+    host = tmp_path / str(value_depend) / "add" / "op_host" / "add.cpp"
+    entry = "static ge::graphStatus TilingFunc(gert::TilingContext* context) {\n"
+    probe = (
+        "  const gert::Tensor* x = context->GetInputTensor(0);\n"
+        "  if (x != nullptr && x->GetData<uint16_t>() != nullptr) return ge::GRAPH_FAILED;\n"
+    )
+    source = host.read_text()
+    assert entry in source and 'this->Input("x")' in source
+    source = source.replace(entry, entry + probe)
+    if value_depend:
+        source = source.replace('this->Input("x")', 'this->Input("x").ValueDepend(REQUIRED)')
+    host.write_text(source)
+    return load_package(tmp_path / str(value_depend) / "add")
+
+
+def test_the_tiling_sees_only_value_dependent_inputs(tmp_path, client):
+    """Every input up to 1 MiB reached the tiling, which could compute the operator there (8.5x).
+    As in CANN, only an input the OpDef marks ValueDepend does."""
+    hidden = client.evaluate(small_request(_tiling_probe(tmp_path, False), run_id="tiling"))
+    assert hidden.status is Status.OK, hidden.message
+    shown = client.evaluate(small_request(_tiling_probe(tmp_path, True), run_id="tiling"))
+    assert shown.status is Status.TILING_ERROR, shown.message
