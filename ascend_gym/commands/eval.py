@@ -13,6 +13,7 @@ from ascend_gym.commands.common import (
     add_daemon,
     add_json,
     add_soc,
+    add_timing,
     check_cases,
     daemon_client,
     load_operator,
@@ -36,6 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "or the warm steady state of repeated launches, as benchmark harnesses time a kernel "
         "(docs/performance_model.md, Timing protocol; simulator only)",
     )
+    add_timing(parser)
     add_daemon(parser)
     add_json(parser, "the full EvalResult")
 
@@ -48,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         package=package,
         soc=args.soc,
         cases=args.case,
+        timing=args.timing,
         timing_protocol=args.timing_protocol,
     )
     with daemon_client(args.daemon) as client:
@@ -56,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
         print(result.model_dump_json(indent=2))
     else:
         label = "simulated" if result.simulated else "measured"
+        if result.profile is not None and result.profile.timing == "sampled":
+            label += (
+                f", sampled: {result.profile.blocks_simulated} blocks ran, bench case unchecked"
+            )
         print(
             f"{package.uri}: {result.status.value}"
             + (

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import fcntl
 import functools
-import hashlib
 import os
 import re
 import shutil
@@ -26,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascend_core import identity
 from ascend_core.package import OperatorPackage
 from npu_daemon import sandbox, source_policy
 from npu_daemon.backends.common import ctors, kernel_view
@@ -125,12 +125,9 @@ def cache_root() -> Path:
     return root
 
 
-def digest(*parts: str | bytes) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p if isinstance(p, bytes) else p.encode())
-        h.update(b"\0")
-    return h.hexdigest()[:24]
+def digest(tag: str, *parts: identity.Part) -> str:
+    """An object cache key: the canonical digest (ascend_core/identity.py), shortened."""
+    return identity.digest(tag, *parts)[:24]
 
 
 @functools.cache
@@ -166,15 +163,10 @@ def runtime_sources_digest() -> str:
         _sources_seen = (
             signature,
             digest(
+                "runtime",
                 compiler_version(),
-                *CXXFLAGS,
-                *CANDIDATE_CXXFLAGS,
-                *CANDIDATE_LDFLAGS,
-                *CANDIDATE_LIBS,
-                *(
-                    f.relative_to(SIM_DIR.parent).as_posix().encode() + f.read_bytes()
-                    for f in files
-                ),
+                [*CXXFLAGS, *CANDIDATE_CXXFLAGS, *CANDIDATE_LDFLAGS, *CANDIDATE_LIBS],
+                [[f.relative_to(SIM_DIR.parent).as_posix(), f.read_bytes()] for f in files],
             ),
         )
     return _sources_seen[1]
@@ -424,8 +416,9 @@ def cached(kind: str, key: str, build: Callable[[Path], None]) -> tuple[Path, bo
     return target, False
 
 
-def package_sources(pkg: OperatorPackage, folder: str) -> list[str]:
-    return [f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith(folder + "/")]
+def package_sources(pkg: OperatorPackage, folder: str) -> list[list[str]]:
+    """(path, text) of the package's files under `folder`, as digest parts."""
+    return [[p, pkg.files[p]] for p in sorted(pkg.files) if p.startswith(folder + "/")]
 
 
 def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
@@ -468,7 +461,7 @@ def kernel_headers(pkg: OperatorPackage) -> list[str]:
     host = "\n".join(t for p, t in pkg.files.items() if p.startswith("op_host/"))
     named = set(re.findall(r'#\s*include\s*[<"](?:[^">]*/)?([^/">]+)[">]', host))
     return [
-        f"{p}\0{pkg.files[p]}"
+        [p, pkg.files[p]]
         for p in sorted(pkg.files)
         if p.startswith("op_kernel/") and p.rsplit("/", 1)[-1] in named
     ]
@@ -480,12 +473,13 @@ def build_tiling(
     """tiling.so from op_host/: returns (path, cache hit)."""
     # Which host files are compiled is part of the key: the same sources may build another set.
     key = digest(
+        "tiling",
         rt.digest,
         source_policy.fingerprint(),
-        *package_sources(pkg, "op_host"),
-        *pkg.spec.host_sources,
-        *kernel_headers(pkg),
-        *package_sources(pkg, "tree"),
+        package_sources(pkg, "op_host"),
+        pkg.spec.host_sources,
+        kernel_headers(pkg),
+        package_sources(pkg, "tree"),
     )
 
     return cached(

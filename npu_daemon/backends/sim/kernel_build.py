@@ -22,15 +22,16 @@ def _renames(pkg: OperatorPackage) -> tuple[list[str], list[str]]:
 def kernel_key(pkg: OperatorPackage, macros: dict[str, str], rt: build.Runtime) -> str:
     defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
     return build.digest(
+        "kernel",
         rt.digest,
         source_policy.fingerprint(),  # an unchecked object is never served to a checked build
-        *build.package_sources(pkg, "op_kernel"),
-        *build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
-        *build.package_sources(pkg, "tree"),
+        build.package_sources(pkg, "op_kernel"),
+        build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
+        build.package_sources(pkg, "tree"),
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
-        *sorted(f"{k}={v}" for k, v in defines.items()),
-        *_renames(pkg)[0],
+        sorted([k, v] for k, v in defines.items()),
+        _renames(pkg)[0],
     )
 
 

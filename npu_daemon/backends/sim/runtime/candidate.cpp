@@ -121,9 +121,15 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, int fd) {
     ctx.compileInfo_ = compileInfo.get();
   }
   DescribeLaunch(l, ctx);
-  for (size_t k = 0; k < l.inputs.size(); ++k) {  // host-visible values for ValueDepend inputs
-    const TensorArg& t = l.inputs[k];
-    if (!t.absent && t.Bytes() <= (1u << 20)) {
+  // Host-visible values for the inputs the OpDef marks ValueDepend (axes, paddings), up to 1 MiB;
+  // the tiling sees no other input's values, as in CANN, so it cannot compute the operator.
+  // (The OpDef's inputs are the IR inputs, in order; a dynamic one is several launch inputs.)
+  const auto ir = IrInstances(l.inputs);
+  for (size_t i = 0; i < ir.size() && i < def->Inputs().size(); ++i) {
+    if (!def->Inputs()[i].IsValueDepend()) continue;
+    for (size_t k = ir[i].first; k < ir[i].first + ir[i].second; ++k) {
+      const TensorArg& t = l.inputs[k];
+      if (t.absent || t.Bytes() > (1u << 20)) continue;
       const uint8_t* host = gm.inputs[k]->Host();
       ctx.inputs_[k].data_.assign(host, host + t.Bytes());
     }
