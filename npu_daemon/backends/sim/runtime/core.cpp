@@ -147,6 +147,22 @@ void Core::ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc
 
 void Core::LibraryVectorToScalar() { race_->LibraryVectorToScalar(); }
 
+void ScalarGm(uintptr_t at, uint64_t index, uint32_t bytes, bool write, const SrcLoc& loc, const char* api) {
+  const void* p = reinterpret_cast<const void*>(at);
+  if (!GmRangeValid(p, bytes)) {
+    // A read just past a buffer gets the memory that follows on the device (zeros here), a write
+    // into the rest of its allocator block touches no other tensor.
+    ASCENDC_SIM_CHECK(GmRangeTolerated(p, bytes, write), loc, "%s at element %llu is outside every GM buffer", api,
+                      static_cast<unsigned long long>(index));
+    DeviceTolerated(loc, write ? "%s at element %llu writes past the buffer's padding, inside its 512 B allocator block"
+                               : "%s at element %llu reads past the buffer (the device reads the memory that follows)",
+                    api, static_cast<unsigned long long>(index));
+  }
+  Core& core = CurrentCore();
+  core.Scalar(core.ScalarGmCycles());
+  core.GmAccess(PIPE_S, GmPattern{at, 1, bytes, bytes}, write, loc, api);
+}
+
 void Core::SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
   ASCENDC_SIM_CHECK(src >= 0 && src < kPipes && dst >= 0 && dst < kPipes, loc, "%s: invalid pipes %d -> %d", api, src, dst);
   Instr ins{};
