@@ -71,6 +71,10 @@ CXXFLAGS = ["-std=c++17", "-O3", "-fPIC", "-w", *_f16c(), *SANITIZE_FLAGS]
 # and run at most ~20 % slower than at -O2 (docs/simulator.md, Speed). Same IEEE arithmetic as -O2
 # (no fast-math, no FMA contraction), so the same numbers.
 CANDIDATE_CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-w", *_f16c(), *SANITIZE_FLAGS]
+# A kernel is compiled to assembly with a call at the start of each basic block and line tables,
+# which backends/sim/scalar_count.py turns into counts of its own scalar instructions. The kernel
+# precompiled header is built with the same flags (a PCH without line tables would be refused).
+KERNEL_CXXFLAGS = [*CANDIDATE_CXXFLAGS, "-g1", "-fsanitize-coverage=trace-pc"]
 # Framework headers a host tiling program includes, precompiled together and force-included.
 HOST_PCH_HEADERS = [
     "register/op_def_registry.h",
@@ -158,6 +162,7 @@ def runtime_sources_digest() -> str:
             COMMON_DIR / "kernel_view.py",
             COMMON_DIR / "template_key.py",
             SIM_DIR / "kernel_build.py",
+            SIM_DIR / "scalar_count.py",
         ]
     )
     signature = tuple((str(f), st.st_size, st.st_mtime_ns) for f in files for st in [f.stat()])
@@ -167,7 +172,7 @@ def runtime_sources_digest() -> str:
             digest(
                 compiler_version(),
                 *CXXFLAGS,
-                *CANDIDATE_CXXFLAGS,
+                *KERNEL_CXXFLAGS,
                 *CANDIDATE_LDFLAGS,
                 *CANDIDATE_LIBS,
                 *(
@@ -290,7 +295,7 @@ def ensure_runtime() -> Runtime:
                 _check(
                     [
                         CXX,
-                        *CANDIDATE_CXXFLAGS,
+                        *KERNEL_CXXFLAGS,
                         "-DASCENDC_SIM_KERNEL",
                         "-x",
                         "c++-header",

@@ -11,6 +11,11 @@ from pathlib import Path
 
 from ascend_core.package import OperatorPackage
 from npu_daemon.backends.common import build, kernel_view, template_key
+from npu_daemon.backends.sim.scalar_count import count_scalar_instructions
+
+# Sources whose instructions stand for the device's pipe instructions and API calls, not the
+# kernel's own scalar work (scalar_count.py).
+LIBRARY_DIRS = [str(build.INCLUDE_DIR), str(build.HOST_INCLUDE_DIR), "/usr/"]
 
 
 def build_kernel(
@@ -50,10 +55,11 @@ def build_kernel(
         source = kernel_view.keyed_tiling_source(pkg, workdir, key[:16], host_gxx=True)
         if header := template_key.key_header(pkg):
             source = with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
+        asm = cwd / f"kernel-{key}.s"
         cmd = [
             build.CXX,
-            *build.CANDIDATE_CXXFLAGS,
-            "-shared",
+            *build.KERNEL_CXXFLAGS,
+            "-S",
             "-DASCENDC_SIM_KERNEL",
             f"-I{rt.pch_dir}",
             *build.INCLUDE_FLAGS,
@@ -66,13 +72,15 @@ def build_kernel(
             "-include",
             prelude.name,
             source,
-            *rt.link_flags(),
-            *build.CANDIDATE_LIBS,
-            *link_alias,
             "-o",
-            str(out),
+            asm.name,
         ]
-        build.compile_candidate(cmd, cwd, out, "kernel", timeout_s)
+        build.compile_candidate(cmd, cwd, asm, "kernel", timeout_s)
+        counted = asm.with_suffix(".counted.s")
+        counted.write_text(count_scalar_instructions(asm.read_text(), LIBRARY_DIRS))
+        link = [build.CXX, *build.CANDIDATE_CXXFLAGS, "-shared", counted.name, "-Wl,--strip-debug"]
+        link += [*rt.link_flags(), *build.CANDIDATE_LIBS, *link_alias, "-o", str(out)]
+        build.compile_candidate(link, cwd, out, "kernel", timeout_s)
 
     return build.cached("kernel", key, compile_kernel)
 

@@ -25,6 +25,12 @@ Core& CurrentCore() {
 Core* RunningCore() { return g_core; }
 void SetCurrentCore(Core* core) { g_core = core; }
 
+namespace {
+const uint64_t* g_scalarInstrs = nullptr;
+uint64_t ScalarInstrsNow() { return g_scalarInstrs != nullptr ? *g_scalarInstrs : 0; }
+}  // namespace
+void SetScalarInstrCounter(const uint64_t* counter) { g_scalarInstrs = counter; }
+
 void Fail(Status status, const SrcLoc& loc, const char* fmt, ...) {
   char buf[1024];
   va_list ap;
@@ -82,6 +88,13 @@ Core::Core(const CoreSpec& spec, int globalId)
       ubCapacity_(static_cast<uint32_t>(SocParamInt("ub_bytes") - SocParamInt("ub_reserved_bytes"))),
       scalarUbCycles_(static_cast<uint32_t>(SocParamInt("scalar_ub_access_cycles"))),
       scalarGmCycles_(static_cast<uint32_t>(SocParamInt("scalar_gm_access_cycles"))),
+      scalarInstrCycles_(static_cast<uint32_t>(SocParamInt("scalar_instr_cycles"))),
+      seenInstrs_(ScalarInstrsNow()),
+      scalarGmHitCycles_(static_cast<uint32_t>(SocParamInt("scalar_dcache_hit_cycles"))),
+      dcacheLineShift_(static_cast<uint32_t>(__builtin_ctzll(static_cast<uint64_t>(SocParamInt("dcache_line_bytes"))))),
+      dcacheSets_(static_cast<uint32_t>(SocParamInt("dcache_bytes") / SocParamInt("dcache_line_bytes") / SocParamInt("dcache_ways"))),
+      dcacheWays_(static_cast<uint32_t>(SocParamInt("dcache_ways"))),
+      dcache_(static_cast<size_t>(dcacheSets_) * dcacheWays_, 0),
       race_(std::make_unique<RaceChecker>(trace_.sites, local_.Size(LocalBuf::kUB), mem_.bytes)) {
   trace_.globalId = globalId;
   trace_.type = spec.type;
@@ -96,7 +109,36 @@ uint32_t Core::Site_(const SrcLoc& loc, const char* api) {
   return it->second;
 }
 
+void Core::SettleScalarInstrs() {
+  const uint64_t now = ScalarInstrsNow();
+  pendingScalar_ += (now - seenInstrs_) * scalarInstrCycles_;
+  seenInstrs_ = now;
+}
+
+void Core::ResumeScalarInstrs() { seenInstrs_ = ScalarInstrsNow(); }
+
+uint32_t Core::ScalarGmCost(uintptr_t addr, uint32_t bytes) {
+  uint32_t cycles = 0;
+  const uint64_t last = (addr + std::max(bytes, 1u) - 1) >> dcacheLineShift_;
+  for (uint64_t line = addr >> dcacheLineShift_; line <= last; ++line) {
+    uint64_t* set = &dcache_[line % dcacheSets_ * dcacheWays_];
+    uint32_t way = 0;
+    while (way < dcacheWays_ && set[way] != line + 1) ++way;
+    cycles += way < dcacheWays_ ? scalarGmHitCycles_ : scalarGmCycles_;
+    for (uint32_t k = std::min(way, dcacheWays_ - 1); k > 0; --k) set[k] = set[k - 1];  // LRU: to the front
+    set[0] = line + 1;
+  }
+  return cycles;
+}
+
+void Core::InvalidateDataCache(uintptr_t addr, bool entire) {
+  const uint64_t line = (addr >> dcacheLineShift_) + 1;
+  for (uint64_t& tag : dcache_)
+    if (entire || tag == line) tag = 0;
+}
+
 void Core::Append(Instr ins) {
+  SettleScalarInstrs();
   if (pendingScalar_ > 0) {
     Instr s{};
     s.pipe = PIPE_S;
@@ -159,7 +201,7 @@ void ScalarGm(uintptr_t at, uint64_t index, uint32_t bytes, bool write, const Sr
                     api, static_cast<unsigned long long>(index));
   }
   Core& core = CurrentCore();
-  core.Scalar(core.ScalarGmCycles());
+  core.Scalar(core.ScalarGmCost(at, bytes));
   core.GmAccess(PIPE_S, GmPattern{at, 1, bytes, bytes}, write, loc, api);
 }
 

@@ -358,11 +358,14 @@ __aicore__ inline void SetAtomicMin() {
 }
 __aicore__ inline void SetAtomicNone() { ascendc_sim::CurrentCore().Registers().atomicOp = ascendc_sim::AtomicOp::kNone; }
 
-// ---- scalar data cache: the simulator has no cache, so flushing is a no-op the kernel may call ---
+// ---- the scalar unit's data cache (Core::ScalarGmCost): the line at the tensor, or every line,
+// leaves it, so the next scalar GM access there misses. UB accesses do not go through it. ----------
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
-__aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+__aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& t) {
+  ascendc_sim::CurrentCore().InvalidateDataCache(reinterpret_cast<uintptr_t>(t.GetPhyAddr()), entire == CacheLine::ENTIRE_DATA_CACHE);
+}
 template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
 __aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
 

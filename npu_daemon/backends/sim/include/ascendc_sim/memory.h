@@ -95,19 +95,19 @@ class ElementRef {
   // `base`: the tensor's UB byte address (kUb) or its kernel GM address (kGm).
   ElementRef(Space space, uintptr_t base, uint64_t index, const SrcLoc& loc)
       : at_(base + index * sizeof(T)), index_(index), loc_(loc), space_(space) {}
-  operator T() const { return Load(); }
-  const ElementRef& operator=(const T& v) const {
+  ASCENDC_SIM_INLINE operator T() const { return Load(); }
+  ASCENDC_SIM_INLINE const ElementRef& operator=(const T& v) const {
     Store(v);
     return *this;
   }
-  const ElementRef& operator=(const ElementRef& o) const { return *this = o.Load(); }
+  ASCENDC_SIM_INLINE const ElementRef& operator=(const ElementRef& o) const { return *this = o.Load(); }
   T* operator&() const { return reinterpret_cast<T*>(space_ == kGm ? at_ : reinterpret_cast<uintptr_t>(CurrentCore().UbGuardPtr(static_cast<uint32_t>(at_)))); }
-  T Load() const {
+  ASCENDC_SIM_INLINE T Load() const {
     T v;
     std::memcpy(&v, Charge(false, space_ == kGm ? "GlobalTensor::operator()" : "LocalTensor::operator()"), sizeof(T));
     return v;
   }
-  void Store(const T& v) const { std::memcpy(Charge(true, space_ == kGm ? "GlobalTensor::operator() store" : "LocalTensor::operator() store"), &v, sizeof(T)); }
+  ASCENDC_SIM_INLINE void Store(const T& v) const { std::memcpy(Charge(true, space_ == kGm ? "GlobalTensor::operator() store" : "LocalTensor::operator() store"), &v, sizeof(T)); }
   // A read-modify-write: a scalar load and a scalar store, as on the device.
 #define ASCENDC_SIM_ELEMENT_ASSIGN(op)                      \
   template <typename U>                                     \
@@ -140,7 +140,7 @@ class ElementRef {
   }
 
  private:
-  uint8_t* Charge(bool write, const char* api) const {
+  ASCENDC_SIM_INLINE uint8_t* Charge(bool write, const char* api) const {
     if (space_ == kGm) {
       ScalarGm(at_, index_, sizeof(T), write, loc_, api);
       return GmHost(reinterpret_cast<const void*>(at_));
@@ -211,17 +211,17 @@ class GlobalTensor {
     t.size_ = size_ > offset ? size_ - offset : 0;
     return t;
   }
-  __aicore__ T GetValue(uint64_t offset, ASCENDC_SIM_LOC) const {
+  ASCENDC_SIM_INLINE T GetValue(uint64_t offset, ASCENDC_SIM_LOC) const {
     ascendc_sim::ScalarGm(reinterpret_cast<uintptr_t>(addr_ + offset), offset, sizeof(T), false, loc, "GlobalTensor::GetValue");
     return Host()[offset];
   }
-  __aicore__ void SetValue(uint64_t offset, T value, ASCENDC_SIM_LOC) const {
+  ASCENDC_SIM_INLINE void SetValue(uint64_t offset, T value, ASCENDC_SIM_LOC) const {
     ascendc_sim::ScalarGm(reinterpret_cast<uintptr_t>(addr_ + offset), offset, sizeof(T), true, loc, "GlobalTensor::SetValue");
     Host()[offset] = value;
   }
   // The element as the scalar unit reaches it: each read or write through it is a charged scalar
   // GM access, and its address is the kernel's own (guarded) GM pointer.
-  __aicore__ ascendc_sim::ElementRef<T> operator()(uint64_t offset, ASCENDC_SIM_LOC) const {
+  ASCENDC_SIM_INLINE ascendc_sim::ElementRef<T> operator()(uint64_t offset, ASCENDC_SIM_LOC) const {
     static_assert(!ascendc_sim::kHalfByte<T>, "GlobalTensor<int4b_t>::operator(): an element is half a byte, use GetValue / SetValue");
     return ascendc_sim::ElementRef<T>(ascendc_sim::ElementRef<T>::kGm, reinterpret_cast<uintptr_t>(addr_), offset, loc);
   }
@@ -234,7 +234,7 @@ class GlobalTensor {
  private:
   friend struct ascendc_sim::TensorAccess;
   // The emulation's view of the buffer, for library code only (ascendc_sim::HostData).
-  T* Host() const { return reinterpret_cast<T*>(ascendc_sim::GmHost(addr_)); }
+  ASCENDC_SIM_INLINE T* Host() const { return reinterpret_cast<T*>(ascendc_sim::GmHost(addr_)); }
   __gm__ T* addr_ = nullptr;
   uint64_t size_ = 0;
   CacheMode cacheMode_ = CacheMode::CACHE_MODE_NORMAL;
@@ -276,7 +276,7 @@ class LocalTensor {
   __aicore__ LocalTensor operator[](uint32_t offset) const {
     return LocalTensor(addr_ + static_cast<uint32_t>(ascendc_sim::BytesOf<T>(offset)), size_ > offset ? size_ - offset : 0, pos_);
   }
-  __aicore__ T GetValue(uint32_t index, ASCENDC_SIM_LOC) const {
+  ASCENDC_SIM_INLINE T GetValue(uint32_t index, ASCENDC_SIM_LOC) const {
     CheckIndex(index, loc, "GetValue");
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     if constexpr (ascendc_sim::kHalfByte<T>) {  // the nibble of its byte
@@ -290,7 +290,7 @@ class LocalTensor {
     }
   }
   template <typename U>
-  __aicore__ void SetValue(uint32_t index, U value, ASCENDC_SIM_LOC) const {
+  ASCENDC_SIM_INLINE void SetValue(uint32_t index, U value, ASCENDC_SIM_LOC) const {
     CheckIndex(index, loc, "SetValue");
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     if constexpr (ascendc_sim::kHalfByte<T>) {  // read-modify-write of its byte
@@ -306,7 +306,7 @@ class LocalTensor {
   }
   // The element as the scalar unit reaches it (`t(i) = v`): each read or write through it is a
   // charged scalar UB access, and its address is the kernel's guarded view of the UB.
-  __aicore__ ascendc_sim::ElementRef<T> operator()(uint32_t index, ASCENDC_SIM_LOC) const {
+  ASCENDC_SIM_INLINE ascendc_sim::ElementRef<T> operator()(uint32_t index, ASCENDC_SIM_LOC) const {
     static_assert(!ascendc_sim::kHalfByte<T>, "LocalTensor<int4b_t>::operator(): an element is half a byte, use GetValue / SetValue");
     CheckIndex(index, loc, "operator()");
     return ascendc_sim::ElementRef<T>(ascendc_sim::ElementRef<T>::kUb, addr_, index, loc);
@@ -334,7 +334,7 @@ class LocalTensor {
   // The emulation's view of the tensor, for library code only (ascendc_sim::HostData).
   T* Host() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbPtr(addr_)); }
   // Past the tensor but inside the UB the scalar unit reads or writes on (a device-tolerated warning).
-  void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
+  ASCENDC_SIM_INLINE void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
     if (index < size_) return;
     ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().Local().Size(ascendc_sim::LocalBuf::kUB), loc,
                       "LocalTensor::%s index %u out of range (tensor has %u elements), past the end of the UB", api, index,
