@@ -7,7 +7,8 @@ puts a call at the start of every basic block where the flags are dead, and `-g1
 directives name the source file of each instruction. This pass replaces each call with one add of
 the block's weight to a counter in the kernel object (no call, no register touched): the weight
 is the number of instructions from that call to the next that come from the candidate's own files,
-not from the emulation headers or the system's. A block of library code alone loses its call. The
+not from the emulation headers or the system's, less calls and moves into argument registers or
+stack slots (ARG_WRITE: on the device the API is inline and takes its operands where they are). A block of library code alone loses its call. The
 runtime reads the counter at each traced instruction and charges `scalar_instr_cycles` per count
 (runtime/core.cpp, Core::SettleScalarInstrs).
 """
@@ -25,6 +26,14 @@ _LOCAL = COUNTER + "_here"
 _TAIL = (
     f"\t.bss\n\t.align 8\n{_LOCAL}:\n\t.zero 8\n"
     f"\t.globl {COUNTER}\n\t.type {COUNTER}, @object\n\t.size {COUNTER}, 8\n\t.set {COUNTER}, {_LOCAL}\n"
+)
+
+
+# A move into an argument register or a stack slot: the set-up of a library call's arguments and
+# structures (DataCopyParams, a GlobalTensor slice, the source location every API call records),
+# which the device's inline API does not have, or a spill of x86's 16 registers. Not counted.
+ARG_WRITE = re.compile(
+    r"^\t(v?mov|lea|xor)\w*\t.*,\s*(%[re]?(di|si|dx|cx)|%[sd]il|%r[89][dwb]?|%xmm[0-7]|-?\d*\(%rsp\))$"
 )
 
 
@@ -63,7 +72,7 @@ def count_scalar_instructions(asm: str, library_dirs: Sequence[str]) -> str:
         elif line.startswith("\t.cfi_startproc") or line.startswith("\t.cfi_endproc"):
             settle()
             pending, weight = -1, 0
-        elif own and _is_instruction(line):
+        elif own and _is_instruction(line) and not line.startswith("\tcall") and not ARG_WRITE.match(line):
             weight += 1
         out.append(line)
     settle()

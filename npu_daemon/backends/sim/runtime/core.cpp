@@ -88,7 +88,7 @@ Core::Core(const CoreSpec& spec, int globalId)
       ubCapacity_(static_cast<uint32_t>(SocParamInt("ub_bytes") - SocParamInt("ub_reserved_bytes"))),
       scalarUbCycles_(static_cast<uint32_t>(SocParamInt("scalar_ub_access_cycles"))),
       scalarGmCycles_(static_cast<uint32_t>(SocParamInt("scalar_gm_access_cycles"))),
-      scalarInstrCycles_(static_cast<uint32_t>(SocParamInt("scalar_instr_cycles"))),
+      scalarInstrCycles_(SocParamDouble("scalar_instr_cycles")),
       seenInstrs_(ScalarInstrsNow()),
       scalarGmHitCycles_(static_cast<uint32_t>(SocParamInt("scalar_dcache_hit_cycles"))),
       dcacheLineShift_(static_cast<uint32_t>(__builtin_ctzll(static_cast<uint64_t>(SocParamInt("dcache_line_bytes"))))),
@@ -111,7 +111,10 @@ uint32_t Core::Site_(const SrcLoc& loc, const char* api) {
 
 void Core::SettleScalarInstrs() {
   const uint64_t now = ScalarInstrsNow();
-  pendingScalar_ += (now - seenInstrs_) * scalarInstrCycles_;
+  const double cycles = static_cast<double>(now - seenInstrs_) * scalarInstrCycles_ + instrCyclesCarry_;
+  const auto whole = static_cast<uint64_t>(cycles);
+  pendingScalar_ += whole;
+  instrCyclesCarry_ = cycles - static_cast<double>(whole);
   seenInstrs_ = now;
 }
 

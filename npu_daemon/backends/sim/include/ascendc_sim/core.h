@@ -361,7 +361,8 @@ class Core {
   CoreTrace trace_;
   std::map<std::tuple<const char*, const char*, int>, uint32_t> siteIndex_;  // (api, file, line) -> sites
   uint64_t pendingScalar_ = 0;  // scalar cycles not yet in the trace
-  uint32_t scalarInstrCycles_;
+  double scalarInstrCycles_;
+  double instrCyclesCarry_ = 0;  // the fraction of a cycle not yet charged
   uint32_t scalarGmHitCycles_;
   uint32_t dcacheLineShift_, dcacheSets_, dcacheWays_;
   std::vector<uint64_t> dcache_;  // per set, its ways' line numbers + 1 (0: empty), most recent first
