@@ -24,9 +24,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     cal.add_argument(
         "--anchors",
-        default="A1,A2,A3,A4,L1",
-        help="comma-separated anchors (A1-A4 vector; L1 the launch; C1-C6 cube, each timed on the "
-        "part it was measured on; C1 and C4 run 86 G multiply-adds on the CPU, minutes each)",
+        default="A1,A2,A3,A4,L1,S1",
+        help="comma-separated anchors (A1-A4 vector; L1 the launch; S1 the scalar unit; C1-C6 cube, "
+        "each timed on the part it was measured on; C1 and C4 run 86 G multiply-adds on the CPU, "
+        "minutes each)",
     )
     cal.add_argument(
         "--protocol",

@@ -71,6 +71,10 @@ CXXFLAGS = ["-std=c++17", "-O3", "-fPIC", "-w", *_f16c(), *SANITIZE_FLAGS]
 # and run at most ~20 % slower than at -O2 (docs/simulator.md, Speed). Same IEEE arithmetic as -O2
 # (no fast-math, no FMA contraction), so the same numbers.
 CANDIDATE_CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-w", *_f16c(), *SANITIZE_FLAGS]
+# A kernel is compiled to assembly with a call at the start of each basic block and line tables,
+# which backends/sim/scalar_count.py turns into counts of its own scalar instructions. The kernel
+# precompiled header is built with the same flags (a PCH without line tables would be refused).
+KERNEL_CXXFLAGS = [*CANDIDATE_CXXFLAGS, "-g1", "-fsanitize-coverage=trace-pc"]
 # Framework headers a host tiling program includes, precompiled together and force-included.
 HOST_PCH_HEADERS = [
     "register/op_def_registry.h",
@@ -156,6 +160,7 @@ def runtime_sources_digest() -> str:
             COMMON_DIR / "ctors.py",
             COMMON_DIR / "template_key.py",
             SIM_DIR / "kernel_build.py",
+            SIM_DIR / "scalar_count.py",
         ]
     )
     signature = tuple((str(f), st.st_size, st.st_mtime_ns) for f in files for st in [f.stat()])
@@ -165,7 +170,13 @@ def runtime_sources_digest() -> str:
             digest(
                 "runtime",
                 compiler_version(),
-                [*CXXFLAGS, *CANDIDATE_CXXFLAGS, *CANDIDATE_LDFLAGS, *CANDIDATE_LIBS],
+                [
+                    *CXXFLAGS,
+                    *CANDIDATE_CXXFLAGS,
+                    *KERNEL_CXXFLAGS,
+                    *CANDIDATE_LDFLAGS,
+                    *CANDIDATE_LIBS,
+                ],
                 [[f.relative_to(SIM_DIR.parent).as_posix(), f.read_bytes()] for f in files],
             ),
         )
@@ -296,7 +307,7 @@ def ensure_runtime() -> Runtime:
                 _check(
                     [
                         CXX,
-                        *CANDIDATE_CXXFLAGS,
+                        *KERNEL_CXXFLAGS,
                         "-DASCENDC_SIM_KERNEL",
                         "-x",
                         "c++-header",
@@ -367,6 +378,8 @@ class Compile:
     link: list[str]
     top: Path  # the package as written for the build: where the candidate's own files are
     own: frozenset[Path] = frozenset()  # files under `top` the build generated itself
+    # A pass over each unit's assembly before it is assembled (the kernel's scalar count).
+    assembly: Callable[[str], str] | None = None
 
 
 def accept(c: Compile, timeout_s: float) -> None:
@@ -390,8 +403,19 @@ def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
     objects = []
     for k, source in enumerate(c.sources):
         obj = c.cwd / f"tu{k}.o"
-        cmd = [CXX, *c.flags, "-c", source, "-o", obj.name]
-        compile_candidate(cmd, c.cwd, obj, c.what, timeout_s)
+        if c.assembly is None:
+            compile_candidate(
+                [CXX, *c.flags, "-c", source, "-o", obj.name], c.cwd, obj, c.what, timeout_s
+            )
+        else:
+            asm, counted = c.cwd / f"tu{k}.s", c.cwd / f"tu{k}.counted.s"
+            compile_candidate(
+                [CXX, *c.flags, "-S", source, "-o", asm.name], c.cwd, asm, c.what, timeout_s
+            )
+            counted.write_text(c.assembly(asm.read_text()))
+            compile_candidate(
+                [CXX, "-c", counted.name, "-o", obj.name], c.cwd, obj, c.what, timeout_s
+            )
         ctors.defer(obj)
         objects.append(obj.name)
     runner = str(ensure_runtime().root / ctors.RUNNER_OBJECT)

@@ -168,6 +168,16 @@ ANCHORS: dict[str, Anchor] = {
         tolerance=0.25,
         protocol="warm",
     ),
+    # The scalar unit (docs/performance_model.md): a data cache miss at hicann/pypto's public cost
+    # (L2 hit 50 + miss 150 cycles) for each of 4096 reads, 4096 x 200 cycles at 1.8 GHz.
+    "S1": Anchor(
+        "S1",
+        "s1_scalar_walk",
+        (("stride_64B", 4096 * 200 / 1800),),
+        ladder=False,
+        tolerance=0.25,
+        metric="aiv_scalar_time_us",
+    ),
     "A4": Anchor(
         "A4",
         "a4_reduce",

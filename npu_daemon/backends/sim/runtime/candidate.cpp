@@ -90,6 +90,7 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, int fd) {
   InstallSyscallFilter(SyscallStage::kLoading, fd);
   void* tilingLib = Open(l.tilingSo);
   void* kernelLib = Open(l.kernelSo);
+  SetScalarInstrCounter(static_cast<const uint64_t*>(dlsym(kernelLib, "ascendc_sim_scalar_instrs")));
   InstallGuardHandlers();  // before the filter locks the handlers of SIGSEGV and SIGTRAP
   InstallSyscallFilter(SyscallStage::kRunning, fd);
   // The candidate's constructors (registrations included) run only now (backends/common/ctors.py).

@@ -208,7 +208,8 @@ void CheckOutputsPaidFor(const GmArgs& gm, uint64_t gmWriteBytes, uint64_t scala
     if (counted.insert(buffer).second) changed += ChangedBytes(buffer->Host(), bytes.data(), bytes.size());
   for (const GmBuffer* b : gm.outputs)
     if (counted.insert(b).second) changed += ChangedBytes(b->Host(), gm.fill, b->mem.mapped);
-  const uint64_t paid = gmWriteBytes + kScalarStoreBytes * (scalarCycles / std::max<int64_t>(SocParamInt("scalar_gm_access_cycles"), 1));
+  // The cheapest scalar GM access is a data cache hit: every such many cycles may have stored.
+  const uint64_t paid = gmWriteBytes + kScalarStoreBytes * (scalarCycles / std::max<int64_t>(SocParamInt("scalar_dcache_hit_cycles"), 1));
   if (changed > paid)
     throw SimError(Status::RUNTIME_ERROR, "the launch changed " + std::to_string(changed) + " bytes of its outputs, but its trace " +
                                               "pays for writes of only " + std::to_string(paid) + " (DMA, fixpipe and scalar stores): " +
