@@ -368,3 +368,7 @@ inline bool RegistMatmul(const SrcLoc& loc, TPipe* pipe, GM_ADDR workspace, Objs
 // On the AIC of a mixed kernel the macro serves the AIVs' requests and returns from the kernel.
 #define REGIST_MATMUL_OBJ(pipe, workspace, ...) \
   if (::AscendC::detail::RegistMatmul(::ascendc_sim::SrcLoc::here(), pipe, workspace, __VA_ARGS__)) return
+
+// The Matmul API's older namespace, an alias of AscendC as in CANN's matmul.h: public kernels write
+// `using namespace matmul;` or `matmul::MatmulType<...>`.
+namespace matmul = AscendC;
