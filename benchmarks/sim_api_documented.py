@@ -104,7 +104,7 @@ def from_list(repo: str, page: str, sections: dict[str, str | None], other: str 
             h2, h3 = line[3:].strip(), ""
         elif line.startswith("### "):
             h3 = line[4:].strip()
-        m = re.match(r"\| \[([^\]]+)\]\(([^)]+)\)", line)
+        m = re.match(r"\| \[([^\]]+)\]\((.+?\.md)\)", line)
         if not m:
             continue
         key = f"{h2} > {h3}" if f"{h2} > {h3}" in sections else h2
