@@ -155,16 +155,21 @@ def from_header(repo: str, path: str, family: str, macros_only: bool = False):
 A2_SUPPORT = re.compile(r"Atlas A2 训练系列产品[^\n：:]*[：:]\s*(不支持|支持)")
 
 
-def a2_support(repo: str, doc: str) -> str:
+def a2_support(repo: str, doc: str, api: str) -> str:
     """What an asc-devkit page's product table says of the A2 parts (Atlas A2 training / inference
-    series, the 910B): "yes", "no", or "unstated" (no table, or a header source)."""
+    series, the 910B): "yes", "no", or "unstated" (no table, or a header source). A list entry that
+    links a folder's index page is read from the API's own page beside it."""
     if not doc.startswith("asc-devkit "):
         return "unstated"
-    try:
-        m = A2_SUPPORT.search(git_show(repo, doc.removeprefix("asc-devkit ")))
-    except subprocess.CalledProcessError:
-        return "unstated"
-    return "unstated" if m is None else ("no" if m.group(1) == "不支持" else "yes")
+    path = doc.removeprefix("asc-devkit ")
+    for page in (path, f"{path.rsplit('/', 1)[0]}/{api}.md"):
+        try:
+            m = A2_SUPPORT.search(git_show(repo, page))
+        except subprocess.CalledProcessError:
+            continue
+        if m:
+            return "no" if m.group(1) == "不支持" else "yes"
+    return "unstated"
 
 
 def repo_name(repo: str) -> str:
@@ -238,7 +243,7 @@ def main(asc: str, opbase: str, metadef: str, opsnn: str) -> None:
         print(f'\n[[api]]\nfamily = "{family}"\napi = "{api}"')
         if form:
             print(f'form = "{form}"')
-        print(f'doc = "{doc}"\na2 = "{a2_support(asc, doc)}"')
+        print(f'doc = "{doc}"\na2 = "{a2_support(asc, doc, api)}"')
 
 
 if __name__ == "__main__":
