@@ -32,7 +32,8 @@ def test_op_base_platform_helpers_and_context_getters(kernel):
   gert::StorageShape st(gert::Shape{2, 3});
   st.MutableOriginShape().SetDimNum(1);
   p[5] = static_cast<int64_t>(st.GetOriginShape().GetDimNum()) * 10 + st.GetOriginShape().GetDim(0);
-  p[6] = IsFloatEqual(0.1f + 0.2f, 0.3f) * 100 + IsFloatEqual(1.0, 1.0 + 1e-9) * 10  // 1e-9 is beyond a double epsilon + IsFloatEqual(NAN, NAN);"""
+  // 0.1f + 0.2f is within a float epsilon of 0.3f; 1e-9 is beyond a double epsilon; NaN equals nothing
+  p[6] = IsFloatEqual(0.1f + 0.2f, 0.3f) * 100 + IsFloatEqual(1.0, 1.0 + 1e-9) * 10 + IsFloatEqual(NAN, NAN);"""
     host = _host(
         code,
         '#include <cmath>\n#include "op_common/op_host/util/platform_util.h"\n#include "op_common/op_host/util/math_util.h"\n',
