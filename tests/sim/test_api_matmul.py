@@ -4,9 +4,16 @@ ascend_core/suite/cube_ref.py."""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import numpy as np
 
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, Stage
 from ascend_core.suite.cube_ref import mmad
+from npu_daemon.backends.common import kernel_view
+from npu_daemon.backends.sim import SimBackend
 from tests.sim.test_cube_mix import MM_HOST, MM_TILING_H
 
 PRELUDE = """#define ASCENDC_CUBE_ONLY
@@ -53,3 +60,19 @@ def test_using_namespace_matmul(kernel):
     ).ok()
     want = mmad(a, b, init=np.broadcast_to(bias, (m, n)))
     np.testing.assert_array_equal(run.outputs["c"], want.astype(np.float32))
+
+
+def test_a_kernel_entry_named_matmul_still_compiles():
+    # The alias and an entry named `matmul` cannot coexist: the entry is compiled under another
+    # name (exported as `matmul`) and the header leaves the alias out.
+    assert kernel_view.entry_renames("matmul") == (
+        ["#define matmul ascendc_sim_entry_matmul"],
+        ["-Wl,--defsym,matmul=ascendc_sim_entry_matmul"],
+    )
+    pkg = load_package(Path(__file__).parents[2] / "ascend_core/suite/level1/matmul")
+    assert pkg.spec.kernel == "matmul"
+    backend = SimBackend()
+    backend.prepare()
+    with tempfile.TemporaryDirectory() as tmp:
+        result = backend.evaluate(EvalRequest(package=pkg, stages=[Stage.COMPILE]), Path(tmp))
+    assert result.status == "OK", result.message
