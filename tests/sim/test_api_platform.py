@@ -33,6 +33,9 @@ def test_op_base_platform_helpers_and_context_getters(kernel):
   st.MutableOriginShape().SetDimNum(1);
   p[5] = static_cast<int64_t>(st.GetOriginShape().GetDimNum()) * 10 + st.GetOriginShape().GetDim(0);
   // 0.1f + 0.2f is within a float epsilon of 0.3f; 1e-9 is beyond a double epsilon; NaN equals nothing
+  ctx->SetAicpuNumBlocks(3);
+  p[7] = GetSectorCacheLineSize(ctx) * 100000 + GetNddmaDcacheSize(ctx) * 10 + ctx->GetAicpuBlockDim() +
+         ctx->GetDeterministicLevel() + (GetSimtMaxThreadNum(ctx) == 2048 && GetSimtMaxDCacheSize(ctx) == 131072) * 4;
   p[6] = IsFloatEqual(0.1f + 0.2f, 0.3f) * 100 + IsFloatEqual(1.0, 1.0 + 1e-9) * 10 + IsFloatEqual(NAN, NAN);"""
     host = _host(
         code,
@@ -41,7 +44,7 @@ def test_op_base_platform_helpers_and_context_getters(kernel):
     host = host.replace("ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));", "")
     host = host.replace("size_t* ws = ctx->GetWorkspaceSizes(1);\n  ws[0] =", "ws[0] +=")
     r = kernel(WRITE, X, OUT, host=host).ok()
-    assert list(r.outputs["z"][:7]) == [1111, 32256256, 11, 221, 81, 12, 100]
+    assert list(r.outputs["z"]) == [1111, 32256256, 11, 221, 81, 12, 100, 12800000 + 81920 + 3 + 4]
 
 
 def test_matmul_tiling_setters_reach_the_cube_tiling(kernel):

@@ -420,6 +420,12 @@ class TilingContext {
   // The framework's deterministic-computation option (1 when the user enables it): never set by
   // a launch here, so its default, off.
   int32_t GetDeterministic() const { return 0; }
+  int32_t GetDeterministicLevel() const { return 0; }
+  // The AI CPU block count a tiling may set for an AI CPU part of the op (no AI CPU runs here).
+  ge::graphStatus SetAicpuBlockDim(uint32_t d) { aicpuBlockDim_ = d; return ge::GRAPH_SUCCESS; }
+  uint32_t GetAicpuBlockDim() const { return aicpuBlockDim_; }
+  ge::graphStatus SetAicpuNumBlocks(uint32_t d) { return SetAicpuBlockDim(d); }
+  uint32_t GetAicpuNumBlocks() const { return aicpuBlockDim_; }
   ge::graphStatus SetNeedAtomic(bool a) { needAtomic_ = a; return ge::GRAPH_SUCCESS; }
   bool NeedAtomic() const { return needAtomic_; }
   const char* GetNodeType() const { return opType_.c_str(); }
@@ -456,6 +462,7 @@ class TilingContext {
   uint32_t scheduleMode_ = 0;
   bool needAtomic_ = false;
   int32_t tilingCond_ = 0;
+  uint32_t aicpuBlockDim_ = 0;
   ComputeNodeInfo nodeInfo_{*this};
   mutable fe::PlatFormInfos platform_;
 };
