@@ -41,6 +41,7 @@ from ascend_core.package import OperatorPackage
 from ascend_core.protocol import Status
 from ascend_gym import metrics
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
+from ascend_gym.policies import InfrastructureError
 from ascend_gym.records import (
     ATTEMPTS,
     RESULTS,
@@ -213,8 +214,9 @@ def _best_package(result: Any, base_env: Any) -> OperatorPackage | None:
 
 
 def _infra(error: Exception, base_env: Any) -> bool:
-    """A daemon that cannot be reached, or answers faults, is not the policy's failure."""
-    if isinstance(error, DaemonError | ConnectionError):
+    """A daemon that cannot be reached, or answers faults, or a model endpoint that failed, is not
+    the policy's failure."""
+    if isinstance(error, DaemonError | ConnectionError | InfrastructureError):
         return True
     last = getattr(base_env, "last", None)
     return last is not None and last.status in DAEMON_FAULTS

@@ -86,6 +86,7 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
 def main(argv: list[str] | None = None) -> int:
     from ascend_gym.client import DaemonError
     from ascend_gym.commands.common import UsageError
+    from ascend_gym.policies import InfrastructureError
 
     top, modules = parser()
     args = top.parse_args(argv)
@@ -101,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     except (
         UsageError,
         DaemonError,
+        InfrastructureError,  # the model endpoint failed: no result to report
         ConnectionError,  # Ray did not start
         FileNotFoundError,
         tomllib.TOMLDecodeError,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import Status
@@ -21,6 +21,18 @@ REGISTRY: dict[str, str] = {
     "ascendoptimizer": "agents.ascendoptimizer.policy:AscendOptimizer",
     "generate": "agents.generate.policy:Generate",
 }
+
+
+class PolicyConfig(BaseModel):
+    """Base of every policy's config and its parts: a misspelt key is an error, never a default
+    run of the wrong experiment."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class InfrastructureError(RuntimeError):
+    """What a policy stands on (its model endpoint) failed: the task is an infrastructure failure,
+    retried by a rerun, never a result (a bench scores it nowhere; `optimize` exits 2)."""
 
 
 class StepRecord(BaseModel):
@@ -47,11 +59,15 @@ class PolicyResult(BaseModel):
     # The best candidate's sources, for a policy whose best is not the env's own best_package
     # (one that evaluates outside the env). Kept beside a result, never inside it.
     best_package: OperatorPackage | None = Field(None, exclude=True)
-    # Model calls and tokens, counted by the policy's model gateway the same way for every policy
-    # (0 offline, except OpenEvolve's calls to its offline endpoint).
+    # The model account, kept by the policy's model gateway the same way for every policy (empty
+    # offline, except OpenEvolve's calls to its offline endpoint): the model's name, calls, tokens
+    # as the endpoint reports them (0 when it reports none) and characters as the gateway counts.
+    model: str = ""
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    prompt_chars: int = 0
+    completion_chars: int = 0
 
 
 class Policy(Protocol):

@@ -17,13 +17,13 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway, extract_parts
 from ascend_core.package import OperatorPackage
 from ascend_gym import metrics
-from ascend_gym.policies import PolicyResult, StepRecord
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
 
 
 class Proposer(Protocol):
@@ -106,7 +106,7 @@ class LLMProposer:
         )
 
 
-class BestOfNConfig(BaseModel):
+class BestOfNConfig(PolicyConfig):
     proposer: str = Field("offline", pattern="^(offline|llm)$")
     max_moves: int = Field(3, ge=1)  # offline: moves composed into one proposal
     attempts_per_evaluation: int = Field(
@@ -148,10 +148,13 @@ class BestOfN:
             else None
         )
         try:
-            return self._run(env, core, seed, baseline, gateway, rng)
+            result = self._run(env, core, seed, baseline, gateway, rng)
         finally:
             if gateway is not None:
                 gateway.close()
+        if gateway is not None:
+            gateway.check(core.spent, core.budget)
+        return result
 
     def _run(
         self,
@@ -206,7 +209,5 @@ class BestOfN:
             proposer=proposer.name,
             trajectory=trajectory,
             expected_speedup=metrics.expected_best_of_k(speedups),
-            llm_calls=gateway.usage.calls if gateway else 0,
-            prompt_tokens=gateway.usage.prompt_tokens if gateway else 0,
-            completion_tokens=gateway.usage.completion_tokens if gateway else 0,
+            **(gateway.account() if gateway else {}),
         )

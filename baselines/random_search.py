@@ -7,11 +7,18 @@ import random
 from typing import Any
 
 from ascend_core import tune
-from ascend_gym.policies import PolicyResult, StepRecord
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
+
+
+class RandomSearchConfig(PolicyConfig):
+    """Random search has no settings: any key given is a mistake."""
 
 
 class RandomSearch:
     name = "random"
+
+    def __init__(self, **config: Any):
+        self.config = RandomSearchConfig(**config)
 
     def run(self, env: Any, seed: int) -> PolicyResult:
         rng = random.Random(seed)

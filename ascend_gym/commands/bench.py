@@ -18,7 +18,18 @@ from pathlib import Path
 
 from ascend_core import suite
 from ascend_gym import bench, metrics
-from ascend_gym.commands.common import UsageError, add_json, add_soc, load_operator, positive_int
+from ascend_gym.commands.common import (
+    UsageError,
+    add_json,
+    add_model,
+    add_soc,
+    check_policy_config,
+    load_operator,
+    model_settings,
+    positive_int,
+    takes_model,
+    with_model,
+)
 from ascend_gym.policies import REGISTRY
 
 
@@ -48,6 +59,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seeds", type=positive_int, default=1, help="seeds per (policy, op) (default 1)"
     )
+    add_model(parser)
     add_soc(parser)
     parser.add_argument(
         "--daemons", default="", help="comma list of daemon endpoints (default: start local ones)"
@@ -117,13 +129,22 @@ def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
         raise UsageError(
             f"unknown policy {', '.join(unknown) or '(none)'}; known: {', '.join(sorted(REGISTRY))}"
         )
+    policy_config = _policy_config(args.policy_config)
+    for name, keywords in policy_config.items():
+        check_policy_config(name, keywords, f"--policy-config {args.policy_config}")
+    llm = model_settings(args)
+    if llm is not None:
+        if not any(takes_model(p) for p in policies):
+            raise UsageError(f"--base-url: none of the policies {', '.join(policies)} asks a model")
+        policy_config = {p: with_model(p, policy_config.get(p, {}), llm) for p in policies}
+        policy_config = {p: c for p, c in policy_config.items() if c}
     return bench.SweepConfig(
         ops=ops,
         policies=policies,
         budget=args.budget,
         seeds=args.seeds,
         soc=args.soc,
-        policy_config=_policy_config(args.policy_config),
+        policy_config=policy_config,
         daemons=[d for d in args.daemons.split(",") if d],
         command=shlex.join(["ascend-gym", *sys.argv[1:]]),
     )

@@ -25,14 +25,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from agents.knowledge import Knowledge, KnowledgeConfig
-from agents.llm import LLMConfig, ModelGateway, Usage
+from agents.llm import LLMConfig, ModelGateway
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import Status
 from ascend_gym.client import DaemonPool, connect
-from ascend_gym.policies import PolicyResult, StepRecord
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
 from baselines.openevolve import program as program_io
 from baselines.openevolve.server import OfflineLLMServer
 
@@ -41,7 +41,7 @@ DEFAULT_CONFIG = HERE / "config.yaml"
 EVALUATOR = HERE / "evaluator.py"
 
 
-class OpenEvolveConfig(BaseModel):
+class OpenEvolveConfig(PolicyConfig):
     config_file: str = str(DEFAULT_CONFIG)
     proposer: str = Field("offline", pattern="^(offline|llm)$")
     offline_max_moves: int = Field(2, ge=1)  # moves the offline server composes into one answer
@@ -116,7 +116,6 @@ class OpenEvolvePolicy:
 
     def __init__(self, **config: Any):
         self.config = OpenEvolveConfig(**config)
-        self.usage = Usage()  # the latest run's model calls, counted by its gateway
 
     def run(self, env: Any, seed: int) -> OpenEvolveResult:
         from baselines.openevolve import evaluator  # needs the openevolve package
@@ -167,10 +166,12 @@ class OpenEvolvePolicy:
             gateway.close()
             if server is not None:
                 server.close()
-        self.usage = gateway.usage
-        result = self._result(core, seed, workdir, stopped_by)
-        if not self.config.keep_workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
+        try:
+            result = self._result(core, seed, workdir, stopped_by, gateway.account())
+            gateway.check(result.evaluations, core.budget)
+        finally:
+            if not self.config.keep_workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
         return result
 
     def _evolve(
@@ -220,7 +221,9 @@ class OpenEvolvePolicy:
             ray.kill(actor, no_restart=True)
         return stopped_by
 
-    def _result(self, core: Any, seed: int, workdir: Path, stopped_by: str) -> OpenEvolveResult:
+    def _result(
+        self, core: Any, seed: int, workdir: Path, stopped_by: str, account: dict[str, Any]
+    ) -> OpenEvolveResult:
         from baselines.openevolve import evaluator
 
         trajectory, spent, best_us, best_hash = [], 0, core.baseline_us, core.package.content_hash()
@@ -256,8 +259,6 @@ class OpenEvolvePolicy:
             evaluations=spent,
             proposer=self.config.proposer,
             trajectory=trajectory,
-            llm_calls=self.usage.calls,
-            prompt_tokens=self.usage.prompt_tokens,
-            completion_tokens=self.usage.completion_tokens,
+            **account,
             stopped_by=stopped_by,
         )
