@@ -309,7 +309,8 @@ class Progress:
         filled = width * self.done // max(self.total, 1)
         line = (
             f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} tasks, "
-            f"{self.spent}/{self.budget_total} evaluations spent, {daemon_evaluations} charged by daemons this session"
+            f"{self.spent}/{self.budget_total} evaluations spent by finished tasks; the daemons "
+            f"ran {daemon_evaluations} (running tasks and the uncharged baselines included)"
         )
         if self.tty:
             print(f"\r{line}  {message[:60]:<60}", end="", flush=True)

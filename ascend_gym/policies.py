@@ -45,7 +45,21 @@ class StepRecord(BaseModel):
     phase: str = ""  # which stage of a multi-stage policy took the step (e.g. "stage1", "stage2")
 
 
-class PolicyResult(BaseModel):
+class ModelAccount(BaseModel):
+    """A run's model account, kept by the policy's model gateway the same way for every policy
+    (empty offline, except OpenEvolve's calls to its offline endpoint): the model's name, calls,
+    tokens as the endpoint reports them (0 when it reports none) and characters as the gateway
+    counts them."""
+
+    model: str = ""
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    prompt_chars: int = 0
+    completion_chars: int = 0
+
+
+class PolicyResult(ModelAccount):
     policy: str
     operator: str
     seed: int
@@ -59,15 +73,6 @@ class PolicyResult(BaseModel):
     # The best candidate's sources, for a policy whose best is not the env's own best_package
     # (one that evaluates outside the env). Kept beside a result, never inside it.
     best_package: OperatorPackage | None = Field(None, exclude=True)
-    # The model account, kept by the policy's model gateway the same way for every policy (empty
-    # offline, except OpenEvolve's calls to its offline endpoint): the model's name, calls, tokens
-    # as the endpoint reports them (0 when it reports none) and characters as the gateway counts.
-    model: str = ""
-    llm_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    prompt_chars: int = 0
-    completion_chars: int = 0
 
 
 class Policy(Protocol):
