@@ -166,9 +166,8 @@ def run_one(
     )
     base_env = env.unwrapped
     try:
-        # The daemon holds the budget: it serves this run only with the token (which the env's
-        # client now attaches) and refuses evaluation budget + 1, whatever the policy does.
-        env.unwrapped.client.open_run(run, budget)
+        # The env opens the run at reset with the budget: the daemon then serves it only with the
+        # token and refuses evaluation budget + 1, whatever the policy does.
         result = make_policy(policy, **config).run(env, seed)
         record = SweepRecord.model_validate(
             {

@@ -86,6 +86,7 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
 def main(argv: list[str] | None = None) -> int:
     from ascend_gym.client import DaemonError
     from ascend_gym.commands.common import UsageError
+    from ascend_gym.env import BaselineRejected
     from ascend_gym.policies import InfrastructureError
 
     top, modules = parser()
@@ -103,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         UsageError,
         DaemonError,
         InfrastructureError,  # the model endpoint failed: no result to report
+        BaselineRejected,  # the operator fails its own check
         ConnectionError,  # Ray did not start
         FileNotFoundError,
         tomllib.TOMLDecodeError,

@@ -44,6 +44,21 @@ class StepRecord(BaseModel):
     note: str = ""
     phase: str = ""  # which stage of a multi-stage policy took the step (e.g. "stage1", "stage2")
 
+    @classmethod
+    def of(cls, info: dict[str, Any], note: str = "", phase: str = "") -> StepRecord:
+        """The record of the env step that returned `info`: every policy records its steps this
+        one way, from what the step says, never by reaching into the env."""
+        result = info["result"]
+        return cls(
+            evaluation=info["evaluations"],
+            status=result.status,
+            latency_us=result.latency_us,
+            best_us=info["best_us"],
+            cache_hit=result.cache_hit,
+            note=note,
+            phase=phase,
+        )
+
 
 class ModelAccount(BaseModel):
     """A run's model account, kept by the policy's model gateway the same way for every policy

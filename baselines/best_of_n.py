@@ -183,16 +183,7 @@ class BestOfN:
                 {"tiling": candidate.tiling_source, "kernel": candidate.kernel_source}
             )
             result = info["result"]
-            trajectory.append(
-                StepRecord(
-                    evaluation=core.spent,
-                    status=result.status,
-                    latency_us=result.latency_us,
-                    best_us=core.best_us,
-                    cache_hit=result.cache_hit,
-                    note=note,
-                )
-            )
+            trajectory.append(StepRecord.of(info, note))
             if not result.cache_hit:
                 speedups.append(
                     metrics.speedup(core.baseline_us, result.latency_us) if result.ok else 1.0

@@ -86,17 +86,8 @@ class Generate:
                 }
             )
             r = info["result"]
-            trajectory.append(
-                StepRecord(
-                    evaluation=core.spent,
-                    status=r.status,
-                    latency_us=r.latency_us,
-                    best_us=core.best_us,
-                    cache_hit=r.cache_hit,
-                    note=note,
-                    phase="generate" if note.startswith("program") else "schedule",
-                )
-            )
+            phase = "generate" if note.startswith("program") else "schedule"
+            trajectory.append(StepRecord.of(info, note, phase))
             return ("", r.latency_us) if r.ok else (f"{r.status.value}: {r.message}", None)
 
         program, latency = "", None

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ascend_gym.commands.common import add_soc
+from ascend_gym.commands.common import add_soc, endpoint
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -39,7 +39,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_soc(build)
     build.add_argument(
-        "--daemon", help="daemon endpoint (default: an embedded local simulator daemon)"
+        "--daemon",
+        type=endpoint,
+        help="daemon endpoint (default: an embedded local simulator daemon)",
     )
     build.add_argument(
         "--workers",

@@ -24,6 +24,7 @@ from ascend_gym.commands.common import (
     add_model,
     add_soc,
     check_policy_config,
+    endpoints,
     load_operator,
     model_settings,
     positive_int,
@@ -36,7 +37,7 @@ from ascend_gym.policies import REGISTRY
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ops",
-        default="",
+        default=None,
         help="comma list of ops (op:// URIs, <level>/<name> or package directories), `smoke`, "
         "`all` or `level1`..`level3` (default: smoke, unless --suite is given)",
     )
@@ -62,7 +63,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_model(parser)
     add_soc(parser)
     parser.add_argument(
-        "--daemons", default="", help="comma list of daemon endpoints (default: start local ones)"
+        "--daemons",
+        "--daemon",
+        type=endpoints,
+        default=[],
+        help="comma list of daemon endpoints, e.g. tcp://h1:5555,tcp://h2:5555 (default: start "
+        "local ones)",
     )
     parser.add_argument(
         "--local-daemons",
@@ -112,6 +118,12 @@ def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
         levels = [int(x) for x in args.levels.split(",") if x] or None
     except ValueError:
         raise UsageError(f"--levels {args.levels!r}: give numbers such as 1,2,3") from None
+    if levels and not args.suite:
+        raise UsageError("--levels selects levels of --suite: give --suite NAME too")
+    if args.ops is not None and not args.ops.strip(","):
+        raise UsageError("--ops is empty: name operators, or leave --ops out for the smoke set")
+    if args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"--out {args.out} is a file: give a results directory")
     names = suite.expand(args.ops or ("" if args.suite else "smoke"))
     if args.suite:
         try:
@@ -145,7 +157,7 @@ def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
         seeds=args.seeds,
         soc=args.soc,
         policy_config=policy_config,
-        daemons=[d for d in args.daemons.split(",") if d],
+        daemons=args.daemons,
         command=shlex.join(["ascend-gym", *sys.argv[1:]]),
     )
 

@@ -199,6 +199,8 @@ def _spec_problem(path: Path, error: ValidationError) -> str:
     if keys and path.is_file():
         pattern = re.compile(rf"^\s*{re.escape(keys[-1])}\s*=")
         for n, line in enumerate(path.read_text().splitlines(), start=1):
+            if len(first["loc"]) == 1 and line.startswith("["):
+                break  # a top-level key is above the first table
             if pattern.match(line):
                 where += f":{n}:{len(line) - len(line.lstrip()) + 1}"
                 break
@@ -206,9 +208,29 @@ def _spec_problem(path: Path, error: ValidationError) -> str:
     return f"{where}: invalid op spec:{field} {message}"
 
 
+def endpoints(text: str) -> list[str]:
+    """A comma list of daemon endpoints, each a ZeroMQ address such as tcp://host:5555."""
+    found = [e.strip() for e in text.split(",") if e.strip()]
+    bad = [e for e in found if "://" not in e]
+    if bad:
+        raise argparse.ArgumentTypeError(
+            f"{bad[0]!r} is not a daemon endpoint: give e.g. tcp://{bad[0].split('/')[-1]}"
+        )
+    if not found:
+        raise argparse.ArgumentTypeError("no endpoint given")
+    return found
+
+
+def endpoint(text: str) -> str:
+    if "," in text:
+        raise argparse.ArgumentTypeError("one endpoint here (bench takes several: --daemons)")
+    return endpoints(text)[0]
+
+
 def add_daemon(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--daemon",
+        type=endpoint,
         metavar="ENDPOINT",
         help="daemon endpoint, e.g. tcp://host:5555 (default: an embedded local simulator daemon)",
     )

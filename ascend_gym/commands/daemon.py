@@ -63,8 +63,13 @@ def _ledger(args: argparse.Namespace) -> int:
     store = Store(db)
     try:
         row = store.ledger(args.run_id)
+        known = store.knows_run(args.run_id)
     finally:
         store.close()
+    if not known:
+        print(f"no run {args.run_id!r} in {db} (a sweep's run ids are in its attempts.jsonl)",
+              file=sys.stderr)  # fmt: skip
+        return 2
     if args.json:
         print(row.model_dump_json(indent=2, exclude={"kind", "request_id"}))
         return 0

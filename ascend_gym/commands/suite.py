@@ -40,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     imp.add_argument("src", type=Path, metavar="SRC_DIR")
     imp.add_argument("--name", required=True, help="suite name (for bench --suite NAME)")
-    imp.add_argument("--soc", default="Ascend910B4")
+    add_soc(imp)
     imp.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
 
     tab = sub.add_parser(
@@ -164,7 +164,19 @@ def _import(args: argparse.Namespace) -> int:
         print(f"{o.status:<14} {o.path}", flush=True)
 
     outcomes = importer.import_suite(args.src, args.name, args.jobs, args.soc, progress)
-    n = len(suite.op_uris(args.name))
+    if not outcomes:
+        raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")
+    try:
+        n = len(suite.op_uris(args.name))
+    except KeyError:  # nothing was written: the suite does not exist
+        n = 0
+    if n == 0:
+        print(
+            f"suite {args.name}: none of {len(outcomes)} operators passes every case; nothing "
+            "was registered",
+            file=sys.stderr,
+        )
+        return 1
     print(
         f"suite {args.name}: {n} of {len(outcomes)} operators pass every case, written to "
         f"{suite.data_dir() / args.name}; run them with `ascend-gym bench --suite {args.name}`"

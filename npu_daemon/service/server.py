@@ -13,6 +13,7 @@ client resubmits elsewhere), running ones are finished and answered, then the da
 from __future__ import annotations
 
 import collections
+import fcntl
 import functools
 import gc
 import hashlib
@@ -96,9 +97,9 @@ class Server:
         self.backend, self.max_queue, self.max_queue_bytes = backend, max_queue, max_queue_bytes
         self.require_tokens = require_tokens
         self.started = time.monotonic()
-        self.store = Store(
-            Path(state_dir or default_state_dir()) / "state.db", max_entries=cache_entries
-        )
+        state_dir = Path(state_dir or default_state_dir())
+        self._state_lock = lock_state_dir(state_dir)
+        self.store = Store(state_dir / "state.db", max_entries=cache_entries)
         # Throwaway directories live here (under workdir, default the system temp dir):
         # traversable, not listable, by the sandbox users.
         self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-", dir=workdir))
@@ -439,6 +440,30 @@ def _code_digest() -> str:
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:24]
+
+
+class StateDirInUse(RuntimeError):
+    """Another daemon serves from this state directory: two would share one ledger and charge
+    each run twice, so the second is refused."""
+
+
+def lock_state_dir(state_dir: Path) -> int:
+    """An exclusive lock on `state_dir` for this process's lifetime (released when it exits, even
+    by a kill); the file descriptor that holds it."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(state_dir / "daemon.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise StateDirInUse(
+            f"state dir {state_dir} is in use by another daemon (pid {holder}); give each daemon "
+            "its own --state-dir"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
 
 
 def default_state_dir() -> Path:
