@@ -19,9 +19,11 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
+from agents.ascendoptimizer.diagnose import profile_summary
 from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway, extract_parts
 from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalResult
 from ascend_gym import metrics
 from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
 
@@ -55,6 +57,10 @@ _SYSTEM = (
     "Keep the numerics within tolerance; make it faster."
 )
 _USER = """Operator `{name}` ({category}, level {level}): {description}
+Bench case: {bench_case}. The baseline on the simulator: {latency_us:.2f} us; profile: {profile}.
+
+The operator's other sources (the tiling data header and helpers; read-only):
+{context}
 
 Host tiling program ({host_path}):
 ```cpp
@@ -70,23 +76,46 @@ Reply with the complete new host tiling program in a block opened by ```cpp tili
 new kernel in a block opened by ```cpp kernel. Omit a block to keep that part unchanged."""
 
 
+# A real operator's helper sources can be long: each is cut here in the prompt.
+MAX_CONTEXT_CHARS = 12000
+
+
+def other_sources(package: OperatorPackage) -> str:
+    """The package's C++ sources besides the tiling program and the kernel, as prompt blocks."""
+    shown = {package.host_path, package.kernel_path}
+    blocks = [
+        f"{path}:\n```cpp\n{text[:MAX_CONTEXT_CHARS]}\n```"
+        for path, text in sorted(package.files.items())
+        if path.startswith(("op_host/", "op_kernel/")) and path not in shown
+    ]
+    return "\n\n".join(blocks) or "(none)"
+
+
 class LLMProposer:
-    """Samples the model through the run's gateway; every sample is a fresh rewrite of the baseline."""
+    """Samples the model through the run's gateway; every sample is a fresh rewrite of the baseline,
+    shown with all its sources and the simulator's profile of the baseline."""
 
     name = "llm"
 
-    def __init__(self, client: ChatClient):
+    def __init__(self, client: ChatClient, baseline: EvalResult):
         self.client = client
+        self.baseline = baseline
 
     def propose(
         self, package: OperatorPackage, rng: random.Random
     ) -> tuple[OperatorPackage, str] | None:
         spec = package.spec
+        case = spec.bench_case
         user = _USER.format(
             name=spec.name,
             category=spec.category,
             level=spec.level,
             description=spec.description,
+            bench_case=f"{case.name}: {case.dtype}, "
+            + ", ".join(f"{k}={v}" for k, v in case.shapes.items()),
+            latency_us=self.baseline.latency_us,
+            profile=profile_summary(self.baseline.profile),
+            context=other_sources(package),
             host_path=package.host_path,
             tiling=package.tiling_source,
             kernel_path=package.kernel_path,
@@ -127,14 +156,16 @@ class BestOfN:
     def __init__(self, **config: Any):
         self.config = BestOfNConfig(**config)
 
-    def _proposer(self, operator: str, gateway: ModelGateway | None = None) -> Proposer:
+    def _proposer(
+        self, operator: str, gateway: ModelGateway | None = None, baseline: EvalResult | None = None
+    ) -> Proposer:
         if self.config.proposer == "offline":
             return OfflineProposer(
                 Knowledge(self.config.knowledge, operator), self.config.max_moves
             )
         assert gateway is not None, "a model-driven run talks to the model through its gateway"
         return LLMProposer(
-            ChatClient(self.config.llm.model_copy(update={"base_url": gateway.base_url}))
+            ChatClient(self.config.llm.model_copy(update={"base_url": gateway.base_url})), baseline
         )
 
     def run(self, env: Any, seed: int) -> BestOfNResult:
@@ -165,7 +196,7 @@ class BestOfN:
         gateway: ModelGateway | None,
         rng: random.Random,
     ) -> BestOfNResult:
-        proposer = self._proposer(baseline.uri, gateway)
+        proposer = self._proposer(baseline.uri, gateway, core.current)
         baseline_hash = baseline.content_hash()
         trajectory: list[StepRecord] = []
         speedups: list[float] = []

@@ -85,11 +85,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class ChatServer:
-    """`complete(body) -> (HTTP status, JSON reply)` served at `base_url` (127.0.0.1, free port)."""
+    """`complete(body) -> (HTTP status, JSON reply)` served at `base_url` (127.0.0.1; port 0: a
+    free one)."""
 
-    def __init__(self, complete: Complete, model: str = "ascend-gym"):
+    def __init__(self, complete: Complete, model: str = "ascend-gym", port: int = 0):
         handler = type("Handler", (_Handler,), {"complete": staticmethod(complete), "model": model})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="chat-server", daemon=True
         )
