@@ -48,7 +48,17 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 class Parser(argparse.ArgumentParser):
-    """A usage error is one line: what is wrong and where the help is."""
+    """A usage error is one line: what is wrong and where the help is. Every parser, nested verbs
+    (`suite list`, `daemon ledger`) included, takes `--debug`, before or after the verb."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_argument(
+            "--debug",
+            action="store_true",
+            default=argparse.SUPPRESS,
+            help="show the traceback of an error instead of one line",
+        )
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
@@ -62,10 +72,6 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
         "130 interrupted",
     )
     top.add_argument("--version", action="version", version=f"ascend-gym {ascend_gym.__version__}")
-    debug_help = "show the traceback of an error instead of one line"
-    debug = argparse.ArgumentParser(add_help=False)
-    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=debug_help)
-    top.add_argument("--debug", action="store_true", help=debug_help)
     verbs = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     modules = {}
     for verb, module_name in COMMANDS.items():
@@ -77,7 +83,6 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
                 verb,
                 help=summary,
                 description=module.__doc__,
-                parents=[debug],
                 formatter_class=argparse.RawDescriptionHelpFormatter,
             )
         )

@@ -136,3 +136,24 @@ def test_a_second_daemon_on_a_state_dir_in_use_or_a_port_in_use_is_refused(tmp_p
     finally:
         first.terminate()
         first.wait(timeout=60)
+
+
+def test_suites_are_listed():
+    done = cli("suite", "suites", "--json")
+    assert done.returncode == 0 and '"suite": "ascend-ops-v1"' in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("suite", "list", "--debug"),
+        ("daemon", "ledger", "r", "--debug", "--db", "/nonexistent/x.db"),
+    ],
+)
+def test_debug_is_taken_after_a_nested_verb(args):
+    done = cli(*args)
+    assert "unrecognized arguments" not in done.stderr, done.stderr
+
+
+def test_bank_build_needs_an_out_directory():
+    assert_usage_error(cli("bank", "build"), "--out")

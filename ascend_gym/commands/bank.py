@@ -20,7 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="comma list of operators with experts (default: every expert of the suite)",
     )
     build.add_argument(
-        "--out", default="", help="bank directory (default: the bank shipped in agents/data/bank)"
+        "--out",
+        required=True,
+        help="bank directory to write (the shipped bank is agents/data/bank: name it to replace it)",
     )
     build.add_argument(
         "--threshold-pct",
@@ -70,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.bank_command == "show":
         return _show(Path(args.dir or DEFAULT_BANK_DIR))
-    return _build(args, Path(args.out or DEFAULT_BANK_DIR))
+    return _build(args, Path(args.out))
 
 
 def _build(args: argparse.Namespace, out: Path) -> int:

@@ -58,8 +58,8 @@ def _ledger(args: argparse.Namespace) -> int:
 
     db = args.db or default_state_dir() / "state.db"
     if not db.exists():
-        print(f"no daemon state at {db}", file=sys.stderr)
-        return 1
+        print(f"ascend-gym: daemon: no daemon state at {db}", file=sys.stderr)
+        return 2
     store = Store(db)
     try:
         row = store.ledger(args.run_id)

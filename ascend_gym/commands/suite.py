@@ -23,6 +23,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_json(ls, "one JSON object per operator")
 
+    suites = sub.add_parser("suites", help="print every suite with its operator count and root")
+    add_json(suites, "one JSON object per suite")
+
     val = sub.add_parser(
         "validate", help="check every baseline (and expert) on every case with the simulator"
     )
@@ -79,6 +82,13 @@ def _common(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.suite_command == "list":
         return _list(args)
+    if args.suite_command == "suites":
+        for name, root in suite.roots().items():
+            row = {"suite": name, "ops": len(suite.op_uris(name)), "root": str(root)}
+            print(
+                json.dumps(row) if args.json else f"{name:<24} {row['ops']:>4} ops  {row['root']}"
+            )
+        return 0
     if args.suite_command == "import":
         return _import(args)
     from ascend_gym import suite_validate as validate  # needs the simulator backend

@@ -31,6 +31,7 @@ from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import LLMConfig, ModelGateway
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import Status
+from ascend_gym.bench import start_ray
 from ascend_gym.client import DaemonPool, connect
 from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
 from baselines.openevolve import program as program_io
@@ -189,8 +190,8 @@ class OpenEvolvePolicy:
 
         from baselines.openevolve import evaluator
 
-        if not ray.is_initialized():
-            ray.init(include_dashboard=False, log_to_driver=False)
+        if not ray.is_initialized():  # `optimize`: start it as a bench does, quietly
+            start_ray(None)
         # num_cpus=0: the actor mostly waits on the daemon, and the task that owns it holds the CPU.
         actor = ray.remote(num_cpus=0, max_restarts=0)(OpenEvolveInstance).remote()
         stopped_by = "timeout"
