@@ -186,6 +186,8 @@ def run_one(
         record.ok = False
         record.error = f"{type(e).__name__}: {e}"[:2000]
         record.failure = "infra" if _infra(e, base_env) else "policy"
+        if isinstance(e, InfrastructureError):  # what the run spent on the model until then
+            record = record.model_copy(update=e.account)
     finally:
         if base_env.package is not None:
             record.level = base_env.package.spec.level

@@ -166,7 +166,10 @@ def accounts(records: list[SweepRecord], policies: Sequence[str]) -> list[Accoun
                 proposer=", ".join(sorted({r.proposer for r in rs if r.proposer})) or "-",
                 model=", ".join(sorted({r.model for r in rs if r.model})) or "-",
                 tasks=len(rs),
-                evaluations=sum(r.evaluations for r in rs),
+                # The ledger's count where there is one: a failed task spent what it spent.
+                evaluations=sum(
+                    int((r.ledger or {}).get("evaluations", r.evaluations)) for r in rs
+                ),
                 budget=sum(r.budget for r in rs),
                 **{
                     name: sum(getattr(r, name) for r in rs)

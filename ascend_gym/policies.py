@@ -32,7 +32,12 @@ class PolicyConfig(BaseModel):
 
 class InfrastructureError(RuntimeError):
     """What a policy stands on (its model endpoint) failed: the task is an infrastructure failure,
-    retried by a rerun, never a result (a bench scores it nowhere; `optimize` exits 2)."""
+    retried by a rerun, never a result (a bench scores it nowhere; `optimize` exits 2). `account`
+    holds what the run spent on the model until then (`ModelAccount` fields), for the books."""
+
+    def __init__(self, message: str, account: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.account = account or {}
 
 
 class StepRecord(BaseModel):

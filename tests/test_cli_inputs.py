@@ -157,3 +157,12 @@ def test_debug_is_taken_after_a_nested_verb(args):
 
 def test_bank_build_needs_an_out_directory():
     assert_usage_error(cli("bank", "build"), "--out")
+
+
+def test_generate_with_a_reference_that_does_not_parse(tmp_path):
+    root = package_copy(tmp_path)
+    with (root / "reference.py").open("a") as f:
+        f.write("\ndef broken(x:\n")
+    assert_usage_error(
+        cli("generate", str(root), "--out", str(tmp_path / "g")), "reference.py:", "never closed"
+    )

@@ -51,6 +51,16 @@ def test_a_model_repeating_itself_is_an_infrastructure_failure():
     assert_usage_error(done, "cap reached", "repeats itself", "0 of 2 evaluations")
 
 
+def test_a_bench_task_whose_model_repeats_itself_is_infra_and_keeps_its_account(daemon):
+    with ChatServer(answering(lambda messages: "I would rather not.")) as model:
+        config = {"proposer": "llm", "llm": {"base_url": model.base_url, "model": "m2"}}
+        record, _ = bench.run_one(
+            "bon", "op://ascend-ops-v1/level1/add", 0, 2, daemon, DEFAULT_SOC, "t-rep/a1", config
+        )
+    assert record.failure == "infra" and "cap reached" in record.error
+    assert record.llm_calls == 8 and record.model == "m2" and record.prompt_chars > 0
+
+
 def test_a_bench_task_whose_model_is_dead_is_infra(daemon):
     config = {"proposer": "llm", "llm": {"base_url": DEAD}}
     record, best = bench.run_one(

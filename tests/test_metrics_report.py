@@ -145,16 +145,23 @@ def test_accounting_per_policy_in_the_report_and_tasks_csv(tmp_path):
     records = [
         {**raw("bon", OPS[0], 0, 1.5, budget=8), **model, "proposer": "llm", "prompt_chars": 3000},
         {**raw("random", OPS[0], 0, 1.2, budget=8), "evaluations": 3},
+        {
+            **raw("openevolve", OPS[0], 0, ok=False, budget=8),
+            "failure": "infra",
+            "ledger": {"evaluations": 2},
+            "llm_calls": 8,
+        },
     ]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    config = SweepConfig(ops=OPS[:1], policies=["bon", "random"], budget=8, seeds=1)
+    config = SweepConfig(ops=OPS[:1], policies=["bon", "random", "openevolve"], budget=8, seeds=1)
     (tmp_path / "sweep.json").write_text(config.model_dump_json())
     md = report.write_report(tmp_path).read_text()
     assert "## Budget accounting per policy" in md
     assert "| bon | llm | m1 | 1 | 8 / 8 | 5 | 700 | 90 | 3000 | 0 |" in md
     assert "| random | offline | - | 1 | 3 / 8 | 0 | 0 | 0 | 0 | 0 |" in md
+    assert "| openevolve | offline | - | 1 | 2 / 8 | 8 |" in md  # a failed task spent too
     assert "Budget accounting per policy" in (tmp_path / "report.html").read_text()
-    head, bon, rand = (tmp_path / report.TASKS_CSV).read_text().splitlines()
+    head, bon, rand, _ = (tmp_path / report.TASKS_CSV).read_text().splitlines()
     columns = head.split(",")
     assert dict(zip(columns, bon.split(",")))["llm_calls"] == "5"
     assert dict(zip(columns, bon.split(",")))["model"] == "m1"

@@ -154,7 +154,9 @@ class ModelGateway(ChatServer):
     def check(self, spent: int, budget: int) -> None:
         """Raise `ModelUnavailable` when the model failed and the budget is left unspent."""
         if self.failure and spent < budget:
-            raise ModelUnavailable(f"{self.failure} ({spent} of {budget} evaluations spent)")
+            raise ModelUnavailable(
+                f"{self.failure} ({spent} of {budget} evaluations spent)", self.account()
+            )
 
     def _fail(self, why: str) -> None:
         self.failure = self.failure or why
