@@ -47,12 +47,22 @@ def _terminate(signum: int, frame: object) -> None:
     raise Interrupted
 
 
+class _Verbs(argparse._SubParsersAction):
+    """Nested verbs (`suite list`, `daemon ledger`): their one-line help is also their --help's
+    description."""
+
+    def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser:
+        kwargs.setdefault("description", kwargs.get("help"))
+        return super().add_parser(name, **kwargs)
+
+
 class Parser(argparse.ArgumentParser):
     """A usage error is one line: what is wrong and where the help is. Every parser, nested verbs
     (`suite list`, `daemon ledger`) included, takes `--debug`, before or after the verb."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
+        self.register("action", "parsers", _Verbs)
         self.add_argument(
             "--debug",
             action="store_true",

@@ -166,3 +166,10 @@ def test_generate_with_a_reference_that_does_not_parse(tmp_path):
     assert_usage_error(
         cli("generate", str(root), "--out", str(tmp_path / "g")), "reference.py:", "never closed"
     )
+
+
+@pytest.mark.parametrize("verb", [("suite", "list"), ("daemon", "ledger"), ("corpus", "run")])
+def test_nested_verbs_describe_themselves(verb):
+    lines = cli(*verb, "--help").stdout.splitlines()
+    description = next(line for line in lines[1:] if line.strip())
+    assert not description.startswith(("positional", "options")), lines[:4]
