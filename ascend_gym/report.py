@@ -226,8 +226,7 @@ def _missing(runs: list[SweepRecord | None]) -> str:
 
 
 ACCOUNT_HEAD = ["policy", "proposer", "model", "tasks", "evaluations spent / given",
-                "model calls", "prompt tokens", "completion tokens", "prompt chars",
-                "completion chars"]  # fmt: skip
+                "model calls", "tokens in", "tokens out", "chars in", "chars out"]  # fmt: skip
 
 
 def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
@@ -250,8 +249,9 @@ def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[
 
 ACCOUNT_NOTE = (
     "Evaluations are charged by the daemon ledger (the baseline's timing is not charged to any "
-    "policy). Tokens are as the model endpoint reports them (0: it reported none, as the offline "
-    "endpoints do); characters are counted by the model gateway for every endpoint alike."
+    "policy; a failed task counts what it spent). Tokens in (prompt) and out (completion) are as "
+    "the model endpoint reports them (0: it reported none, as the offline endpoints do); "
+    "characters in and out are counted by the model gateway for every endpoint alike."
 )
 
 
