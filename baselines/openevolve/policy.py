@@ -35,6 +35,7 @@ from ascend_gym.bench import start_ray
 from ascend_gym.client import DaemonPool, connect
 from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
 from baselines.openevolve import program as program_io
+from baselines.openevolve.server import MODEL as OFFLINE_MODEL
 from baselines.openevolve.server import OfflineLLMServer
 
 HERE = Path(__file__).resolve().parent
@@ -148,15 +149,17 @@ class OpenEvolvePolicy:
             if cfg.proposer == "offline"
             else None
         )
+        # Offline, the model is the offline endpoint: the account names it, not the config's model.
+        model = cfg.llm if server is None else cfg.llm.model_copy(update={"model": OFFLINE_MODEL})
         gateway = ModelGateway(
-            cfg.llm,
+            model,
             upstream=server.base_url if server else cfg.llm.base_url,
             charged=lambda: sum(e["charged"] for e in evaluator.read_log(workdir)),
         )
         llm = {
             "api_base": gateway.base_url,
             "api_key": "gateway",
-            "name": cfg.llm.model,
+            "name": model.model,
             "temperature": cfg.llm.temperature,
             "max_tokens": cfg.llm.max_tokens,
             "timeout": int(cfg.llm.timeout_s),
