@@ -226,7 +226,7 @@ def _missing(runs: list[SweepRecord | None]) -> str:
 
 
 ACCOUNT_HEAD = ["policy", "proposer", "model", "tasks", "evaluations spent / given",
-                "model calls", "tokens in", "tokens out", "chars in", "chars out"]  # fmt: skip
+                "model calls", "tokens in / out", "chars in / out"]  # fmt: skip
 
 
 def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
@@ -238,10 +238,8 @@ def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[
             str(a.tasks),
             f"{a.evaluations} / {a.budget}",
             str(a.llm_calls),
-            str(a.prompt_tokens),
-            str(a.completion_tokens),
-            str(a.prompt_chars),
-            str(a.completion_chars),
+            f"{a.prompt_tokens} / {a.completion_tokens}",
+            f"{a.prompt_chars} / {a.completion_chars}",
         ]  # fmt: skip
         for a in metrics.accounts(records, config.policies)
     ]

@@ -157,8 +157,8 @@ def test_accounting_per_policy_in_the_report_and_tasks_csv(tmp_path):
     (tmp_path / "sweep.json").write_text(config.model_dump_json())
     md = report.write_report(tmp_path).read_text()
     assert "## Budget accounting per policy" in md
-    assert "| bon | llm | m1 | 1 | 8 / 8 | 5 | 700 | 90 | 3000 | 0 |" in md
-    assert "| random | offline | - | 1 | 3 / 8 | 0 | 0 | 0 | 0 | 0 |" in md
+    assert "| bon | llm | m1 | 1 | 8 / 8 | 5 | 700 / 90 | 3000 / 0 |" in md
+    assert "| random | offline | - | 1 | 3 / 8 | 0 | 0 / 0 | 0 / 0 |" in md
     assert "| openevolve | offline | - | 1 | 2 / 8 | 8 |" in md  # a failed task spent too
     assert "Budget accounting per policy" in (tmp_path / "report.html").read_text()
     head, bon, rand, _ = (tmp_path / report.TASKS_CSV).read_text().splitlines()
