@@ -22,6 +22,7 @@ from pydantic import Field
 from agents.ascendoptimizer.diagnose import profile_summary
 from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway, extract_parts
+from agents.llm.sources import other_sources
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalResult
 from ascend_gym import metrics
@@ -74,21 +75,6 @@ Device kernel ({kernel_path}):
 
 Reply with the complete new host tiling program in a block opened by ```cpp tiling and the complete
 new kernel in a block opened by ```cpp kernel. Omit a block to keep that part unchanged."""
-
-
-# A real operator's helper sources can be long: each is cut here in the prompt.
-MAX_CONTEXT_CHARS = 12000
-
-
-def other_sources(package: OperatorPackage) -> str:
-    """The package's C++ sources besides the tiling program and the kernel, as prompt blocks."""
-    shown = {package.host_path, package.kernel_path}
-    blocks = [
-        f"{path}:\n```cpp\n{text[:MAX_CONTEXT_CHARS]}\n```"
-        for path, text in sorted(package.files.items())
-        if path.startswith(("op_host/", "op_kernel/")) and path not in shown
-    ]
-    return "\n\n".join(blocks) or "(none)"
 
 
 class LLMProposer:
