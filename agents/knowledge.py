@@ -22,18 +22,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel
-
 from agents.ascendoptimizer.bank import DEFAULT_BANK_DIR, Experience
 from agents.ascendoptimizer.motifs import REWRITES, motif_of, transplant
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
+from ascend_gym.policies import PolicyConfig
 
 Kind = Literal["rewrite", "transplant"]
 Part = Literal["tiling", "kernel"]
 
 
-class KnowledgeConfig(BaseModel):
+class KnowledgeConfig(PolicyConfig):
     bank_dir: str = ""  # experiences to transplant; empty = the bank shipped in agents/data/bank
     transplants: bool = True
     own_operator: bool = False  # the paper's own-operator overlap; off for the headline results

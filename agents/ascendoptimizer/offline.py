@@ -21,7 +21,7 @@ import random
 import re
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from agents.ascendoptimizer.bank import Experience
 from agents.ascendoptimizer.diagnose import diagnose
@@ -31,6 +31,7 @@ from agents.knowledge import Knowledge, KnowledgeConfig, Move
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalResult
+from ascend_gym.policies import PolicyConfig
 
 _CONSTANT = re.compile(
     r"^(?P<line>[ \t]*(?:static\s+)?constexpr\s+(?:u?int\d+_t|int|unsigned|size_t)\s+(?P<name>\w+)\s*=\s*"
@@ -39,7 +40,7 @@ _CONSTANT = re.compile(
 )
 
 
-class OfflineMutationConfig(BaseModel):
+class OfflineMutationConfig(PolicyConfig):
     p_neighbour: float = Field(0.5, ge=0, le=1)  # catalogue neighbour move
     p_jump: float = Field(0.3, ge=0, le=1)  # random grid value; the rest is crossover
     attempts: int = Field(

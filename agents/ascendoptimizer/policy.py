@@ -85,7 +85,7 @@ class AscendOptimizer:
             budget=core.budget,
             run_id=core.run_id,
             proposer=proposer.name,
-            config=cfg.model_dump(mode="json", exclude={"llm": {"api_key"}}),
+            config=cfg.model_dump(mode="json"),
             baseline_us=core.baseline_us,
             bank_size=len(bank),
             embedder=bank.embedder.name,
@@ -112,6 +112,8 @@ class AscendOptimizer:
             trajectory.close()
             if gateway is not None:
                 gateway.close()
+        if gateway is not None:
+            gateway.check(core.spent, core.budget)
         best = evaluator.best_package
         result = AscendOptimizerResult(
             policy=self.name,
@@ -129,16 +131,14 @@ class AscendOptimizer:
             stage_evaluations=evaluator.per_phase,
             found_better=evaluator.best_result.latency_us < core.baseline_us,
             llm_usage=gateway.usage if gateway else Usage(),
-            llm_calls=gateway.usage.calls if gateway else 0,
-            prompt_tokens=gateway.usage.prompt_tokens if gateway else 0,
-            completion_tokens=gateway.usage.completion_tokens if gateway else 0,
+            **(gateway.account() if gateway else {}),
             bank={
                 "size": len(bank),
                 "embedder": bank.embedder.name,
                 **{k: v for k, v in bank.meta.items() if k != "stats"},
             },
             trajectory_path=str(trajectory.path or ""),
-            config=cfg.model_dump(mode="json", exclude={"llm": {"api_key"}}),
+            config=cfg.model_dump(mode="json"),
         )
         if out is not None:
             best.write_to(out / "best")

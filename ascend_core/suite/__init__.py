@@ -62,6 +62,12 @@ def _env_suites() -> None:
         register_suite(name, root)
 
 
+def roots() -> dict[str, Path]:
+    """Every suite that resolves (the built-in one, imported ones, $ASCEND_GYM_SUITES): its root."""
+    _env_suites()
+    return dict(sorted(_suites.items()))
+
+
 def op_dirs(suite: str = SUITE_NAME) -> list[Path]:
     """Every operator directory of a suite, in level then name order."""
     _env_suites()

@@ -23,6 +23,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_json(ls, "one JSON object per operator")
 
+    suites = sub.add_parser("suites", help="print every suite with its operator count and root")
+    add_json(suites, "one JSON object per suite")
+
     val = sub.add_parser(
         "validate", help="check every baseline (and expert) on every case with the simulator"
     )
@@ -40,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     imp.add_argument("src", type=Path, metavar="SRC_DIR")
     imp.add_argument("--name", required=True, help="suite name (for bench --suite NAME)")
-    imp.add_argument("--soc", default="Ascend910B4")
+    add_soc(imp)
     imp.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
 
     tab = sub.add_parser(
@@ -79,6 +82,13 @@ def _common(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.suite_command == "list":
         return _list(args)
+    if args.suite_command == "suites":
+        for name, root in suite.roots().items():
+            row = {"suite": name, "ops": len(suite.op_uris(name)), "root": str(root)}
+            print(
+                json.dumps(row) if args.json else f"{name:<24} {row['ops']:>4} ops  {row['root']}"
+            )
+        return 0
     if args.suite_command == "import":
         return _import(args)
     from ascend_gym import suite_validate as validate  # needs the simulator backend
@@ -164,7 +174,19 @@ def _import(args: argparse.Namespace) -> int:
         print(f"{o.status:<14} {o.path}", flush=True)
 
     outcomes = importer.import_suite(args.src, args.name, args.jobs, args.soc, progress)
-    n = len(suite.op_uris(args.name))
+    if not outcomes:
+        raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")
+    try:
+        n = len(suite.op_uris(args.name))
+    except KeyError:  # nothing was written: the suite does not exist
+        n = 0
+    if n == 0:
+        print(
+            f"suite {args.name}: none of {len(outcomes)} operators passes every case; nothing "
+            "was registered",
+            file=sys.stderr,
+        )
+        return 1
     print(
         f"suite {args.name}: {n} of {len(outcomes)} operators pass every case, written to "
         f"{suite.data_dir() / args.name}; run them with `ascend-gym bench --suite {args.name}`"
