@@ -32,6 +32,7 @@ from agents.ascendoptimizer.motifs import REWRITES, motif_of, transplant
 from agents.templates import synthesise
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
+from ascend_core.protocol import DEFAULT_SOC
 
 Kind = Literal["rewrite", "transplant"]
 Part = Literal["tiling", "kernel"]
@@ -66,9 +67,11 @@ class Knowledge:
     """The moves that apply to a package, for the operator `operator` (whose own expert's
     experiences are withheld unless `own_operator`). Moves of a package are computed once."""
 
-    def __init__(self, config: KnowledgeConfig | None = None, operator: str = ""):
+    def __init__(
+        self, config: KnowledgeConfig | None = None, operator: str = "", soc: str = DEFAULT_SOC
+    ):
         self.config = config or KnowledgeConfig()
-        self.operator = operator
+        self.operator, self.soc = operator, soc  # the SoC sets "all cores" and the like
         experiences = load_experiences(self.config.bank_dir) if self.config.transplants else []
         self.experiences = [
             e for e in experiences if self.config.own_operator or e.operator != operator
@@ -96,7 +99,7 @@ class Knowledge:
                             )
                         )
             for rewrite in REWRITES.values():
-                new = rewrite.apply(package)
+                new = rewrite.apply(package, self.soc)
                 if new is not None:
                     motif = motif_of(rewrite.name)
                     found.append(Move(rewrite.name, "rewrite", rewrite.part, motif, new))

@@ -86,17 +86,24 @@ def _scale_ub(var: str) -> list[str]:
 
 
 def _mark_literals(
-    source: str, pattern: re.Pattern[str], name: str, marker: Callable[[int], str | None]
+    source: str,
+    pattern: re.Pattern[str],
+    name: str,
+    marker: Callable[[int], str | None],
+    taken: set[str],
 ) -> str:
-    """A `// @tune` comment at the end of each line `pattern` matches (its `num` the value)."""
+    """A `// @tune` comment at the end of each line `pattern` matches (its `num` the value, named
+    `name` or, where that is empty, after the constant), under a name not `taken` yet."""
     view = code_view(source)
     edits = []
-    for i, m in enumerate(pattern.finditer(view)):
+    for m in pattern.finditer(view):
         le = _line_end(source, m.end())
         grid = marker(int(m["num"]))
         if grid is None or _marked(source[m.start() : le]) or view[m.end() : le].strip():
             continue  # out of range, marked, or more code on the line (a marker takes its last number)
-        knob = name if i == 0 else f"{name}_{i}"
+        base = (name or m["name"]).lower()
+        knob = next(k for k in (base, *(f"{base}_{i}" for i in range(2, 99))) if k not in taken)
+        taken.add(knob)
         edits.append((le, f"  // @tune {knob} in {grid}"))
     for at, text in reversed(edits):
         source = source[:at] + text + source[at:]
@@ -124,19 +131,17 @@ def synthesise(tiling: str) -> str | None:
     # A const declaration of the core count does not match _CORE_READ: it stays unmarked.
     source = _after_read(source, _CORE_READ, _cap_cores)
     source = _after_read(source, _UB_READ, _scale_ub)
-    literal = [
+    named, defined = _NAMED.format, _DEFINE.format
+    literal = [  # (pattern, knob name or "" for the constant's own, range)
         (_BLOCK_DIM_LITERAL, "block_dim", _block_dim_range),
-        (re.compile(_NAMED.format(names=_BLOCK_DIM_NAMES)), "block_dim_const", _block_dim_range),
-        (
-            re.compile(_DEFINE.format(names=_BLOCK_DIM_NAMES), re.M),
-            "block_dim_def",
-            _block_dim_range,
-        ),
-        (re.compile(_NAMED.format(names=_TILE_NAMES)), "tile", _tile_range),
-        (re.compile(_DEFINE.format(names=_TILE_NAMES), re.M), "tile_def", _tile_range),
+        (re.compile(named(names=_BLOCK_DIM_NAMES)), "", _block_dim_range),
+        (re.compile(defined(names=_BLOCK_DIM_NAMES), re.M), "", _block_dim_range),
+        (re.compile(named(names=_TILE_NAMES)), "", _tile_range),
+        (re.compile(defined(names=_TILE_NAMES), re.M), "", _tile_range),
     ]
+    taken: set[str] = {"core_cap", "ub_eighths"}
     for pattern, name, marker in literal:
-        source = _mark_literals(source, pattern, name, marker)
+        source = _mark_literals(source, pattern, name, marker, taken)
     try:
         tunables = tune.find_tunables(source)
     except ValueError:

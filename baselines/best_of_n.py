@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway, extract_parts
 from ascend_core.package import OperatorPackage
+from ascend_core.protocol import DEFAULT_SOC
 from ascend_gym import metrics
 from ascend_gym.policies import PolicyResult, StepRecord
 
@@ -127,10 +128,12 @@ class BestOfN:
     def __init__(self, **config: Any):
         self.config = BestOfNConfig(**config)
 
-    def _proposer(self, operator: str, gateway: ModelGateway | None = None) -> Proposer:
+    def _proposer(
+        self, operator: str, gateway: ModelGateway | None = None, soc: str = DEFAULT_SOC
+    ) -> Proposer:
         if self.config.proposer == "offline":
             return OfflineProposer(
-                Knowledge(self.config.knowledge, operator), self.config.max_moves
+                Knowledge(self.config.knowledge, operator, soc), self.config.max_moves
             )
         assert gateway is not None, "a model-driven run talks to the model through its gateway"
         return LLMProposer(
@@ -162,7 +165,7 @@ class BestOfN:
         gateway: ModelGateway | None,
         rng: random.Random,
     ) -> BestOfNResult:
-        proposer = self._proposer(baseline.uri, gateway)
+        proposer = self._proposer(baseline.uri, gateway, core.soc)
         baseline_hash = baseline.content_hash()
         trajectory: list[StepRecord] = []
         speedups: list[float] = []
