@@ -157,7 +157,8 @@ def _list(args: argparse.Namespace) -> int:
             "category": spec.category,
             "dtypes": sorted({d for a in spec.inputs for d in a.dtypes}),
             "expert": suite.has_expert(uri),
-            "bench_shape": spec.arg_shape(bench, spec.inputs[0].name),
+            # the first input's shape; an operator without inputs (arange, eye) its output's
+            "bench_shape": spec.arg_shape(bench, (spec.inputs or spec.outputs)[0].name),
             "bench_dtype": bench.dtype,
         }
         if args.json:
