@@ -11,6 +11,7 @@ import pytest
 
 from ascend_core import suite
 from ascend_gym.cli import main
+from ascend_gym.corpus import build_package, find_ops, spec_for
 from ascend_gym.corpus.defined import COMMIT_MISMATCH, load_definition
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,3 +88,21 @@ def test_materialise_refuses_checkouts_at_another_commit(tmp_path, monkeypatch, 
     out = capsys.readouterr().out
     assert out.count(COMMIT_MISMATCH) >= 2 and "0 of 2 operators qualify" in out
     assert main(["suite", "materialise", "nonesuch", "--src", str(src)]) == 2
+
+
+def test_suite_list_shows_an_operator_without_inputs(tmp_path, monkeypatch, capsys):
+    """A creation operator (log_space: attrs in, a tensor out) lists its output's bench shape."""
+    from ascend_gym.corpus import load_spec
+    from ascend_gym.corpus.importer import write_operator
+
+    relu = next(
+        build_package(s, spec_for(s)) for s in find_ops(LAYOUTS) if s.op == "relu"
+    )  # any sources: list reads the spec
+    created = relu.model_copy(update={"spec": load_spec("log_space")})
+    assert not created.spec.inputs
+    write_operator(created, tmp_path / "level1" / "log_space", "test")
+    suite.register_suite("creation-only", tmp_path)
+    assert main(["suite", "list", "--suite", "creation-only"]) == 0
+    bench = created.spec.bench_case
+    shape = "x".join(map(str, created.spec.arg_shape(bench, created.spec.outputs[0].name)))
+    assert f"{shape} {bench.dtype}" in capsys.readouterr().out
