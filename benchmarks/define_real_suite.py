@@ -9,10 +9,12 @@ path order). Its repository, the checkout's commit, its directory there and its 
 recorded; `ascend-gym suite materialise` re-evaluates each and only those passing qualify.
 
 Levels, as the AscendOptimizer paper groups its benchmark: level 3 multi-stage operators (a
-reduction, normalisation, sort, scan, pooling, selection, loss or matrix product needs several
-passes or a cross-lane combine), level 2 fused or compound operators (optimizer steps,
-quantisation, activations, complex arithmetic, and any other whose numpy reference chains three
-or more primitive operations), level 1 single primitives (the rest).
+reduction, normalisation, sort, scan, pooling, histogram, loss or linear-algebra operator, and a
+BLAS or selection operator whose bench output is smaller than its input: several passes or a
+cross-lane combine), level 1 single primitives (data movement, creation, indexing and padding
+operators, and any other whose numpy reference applies at most two primitive operations), level 2
+fused or compound operators (the rest: optimizer steps, quantisation, activations, complex
+arithmetic, and references chaining three or more primitive operations).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import numpy as np
+
 from ascend_gym.corpus import OPS, OpSource, _spec, spec_for
 
 PREFERRED = ("hicann+ops-math", "hicann+ops-nn", "Hayden727+cann-ops")
@@ -33,11 +37,19 @@ MULTI_STAGE = {
     "sort",
     "scan",
     "linalg",
-    "blas",
     "pooling",
     "histogram",
-    "selection",
     "loss",
+}
+REDUCING = {"blas", "selection"}  # multi-stage where the output is smaller than the input
+MOVEMENT = {
+    "movement",
+    "data_movement",
+    "creation",
+    "indexing",
+    "padding",
+    "broadcast",
+    "conversion",
 }
 COMPOUND = {"optimizer", "quantization", "activation", "complex"}
 # numpy calls that convert or reshape rather than compute
@@ -84,9 +96,17 @@ def primitive_count(spec) -> int:
     return count
 
 
+def _elements(spec, args) -> int:
+    bench = spec.bench_case
+    return sum(int(np.prod(spec.arg_shape(bench, a.name))) for a in args[:1])
+
+
 def level(spec) -> int:
-    if spec.category in MULTI_STAGE:
+    reduces = spec.inputs and _elements(spec, spec.outputs) < _elements(spec, spec.inputs)
+    if spec.category in MULTI_STAGE or (spec.category in REDUCING and reduces):
         return 3
+    if spec.category in MOVEMENT:
+        return 1
     if spec.category in COMPOUND or primitive_count(spec) >= 3:
         return 2
     return 1
