@@ -414,7 +414,7 @@ class AscendOpEnv(gym.Env):
         }  # candidates charged this episode; the baseline is free
         self.log: list[StepEntry] = []
         self.last_candidate = self.last_parent = None
-        self._mask = rewrites.applicable_mask(baseline)
+        self._mask = rewrites.applicable_mask(baseline, self.soc)
         return self._obs(), self._info(None, False)
 
     def step(self, action: Any):
@@ -484,7 +484,7 @@ class AscendOpEnv(gym.Env):
         if action == rewrites.DONE:
             return self._finish(StepEntry(action=action, rewrite="done", done=True), 0.0, None)
         rewrite = rewrites.CATALOGUE[action]
-        candidate = rewrite.apply(self.package) if self._mask[action] else None
+        candidate = rewrite.apply(self.package, self.soc) if self._mask[action] else None
         entry = StepEntry(action=action, rewrite=rewrite.name)
         if candidate is None:
             entry.noop = True
@@ -527,7 +527,7 @@ class AscendOpEnv(gym.Env):
         self.package, self.current, self.prev_us = candidate, result, result.latency_us
         if result.latency_us < self.best_us:
             self.best_us, self.best_package = result.latency_us, candidate
-        self._mask = rewrites.applicable_mask(candidate)
+        self._mask = rewrites.applicable_mask(candidate, self.soc)
         return self._finish(entry, reward, result)
 
     def _finish(self, entry: StepEntry, reward: float, result: EvalResult | None):
@@ -716,7 +716,7 @@ class AscendOpEnv(gym.Env):
         self._seen = {baseline.content_hash()} | {
             e.candidate_hash for e in state.steps if e.charged
         }
-        self._mask = rewrites.applicable_mask(current)
+        self._mask = rewrites.applicable_mask(current, self.soc)
         self.last_candidate = self.last_parent = None
 
     def fork(self) -> AscendOpEnv:
