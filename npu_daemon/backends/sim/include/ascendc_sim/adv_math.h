@@ -219,9 +219,9 @@ void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
                 {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {tensor.UbAddr(), tensor.GetSize(), sizeof(T), {}, false},
                  {mask.UbAddr(), mask.GetSize(), sizeof(U), {}, false}},
                 sizeof(T), loc, {{tmp.UbAddr(), tmp.GetLength(), true}});
-  T* out = dst.Data();
-  const T* in = tensor.Data();
-  const U* m = mask.Data();
+  T* out = ascendc_sim::HostData(dst);
+  const T* in = ascendc_sim::HostData(tensor);
+  const U* m = ascendc_sim::HostData(mask);
   for (uint32_t r = 0; r < info.firstAxis; ++r)
     for (uint32_t c = 0; c < info.srcLastAxis; ++c) {
       const uint32_t i = r * info.srcLastAxis + c;

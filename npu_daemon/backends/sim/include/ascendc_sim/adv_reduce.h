@@ -70,8 +70,8 @@ void RowSums(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC:
   CheckElems(api, dst, outter, "destination", loc);
   AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(outter) * inner, {dst.UbAddr(), static_cast<uint32_t>(outter * sizeof(T)), true},
            {src.UbAddr(), static_cast<uint32_t>(outter * inner * sizeof(T)), false}, loc, tmp);
-  const T* x = src.Data();
-  T* d = dst.Data();
+  const T* x = ascendc_sim::HostData(src);
+  T* d = ascendc_sim::HostData(dst);
   for (uint32_t r = 0; r < outter; ++r) {
     float acc = 0;
     for (uint32_t i = 0; i < n; ++i) acc += static_cast<float>(x[static_cast<uint64_t>(r) * inner + i]);
@@ -120,8 +120,8 @@ void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst,
   CheckElems(api, dst, outs, "destination", loc);
   AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(rows) * pitch, {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true},
            {src.UbAddr(), static_cast<uint32_t>(rows * pitch * sizeof(T)), false}, loc, tmp);
-  const T* x = src.Data();
-  T* d = dst.Data();
+  const T* x = ascendc_sim::HostData(src);
+  T* d = ascendc_sim::HostData(dst);
   for (uint32_t o = 0; o < outs; ++o) {
     Acc acc;
     const uint32_t n = ar ? cols : rows;
@@ -173,8 +173,8 @@ __aicore__ inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>
   ascendc_sim::AdvIssue("Broadcast", 2, sizeof(T), static_cast<uint64_t>(m) * n,
                         {dst.UbAddr(), static_cast<uint32_t>(m * n * sizeof(T)), true},
                         {src.UbAddr(), static_cast<uint32_t>(srcElems * sizeof(T)), false}, loc);
-  const T* x = src.Data();
-  T* d = dst.Data();
+  const T* x = ascendc_sim::HostData(src);
+  T* d = ascendc_sim::HostData(dst);
   for (uint32_t i = 0; i < m; ++i)
     for (uint32_t j = 0; j < n; ++j)
       d[static_cast<uint64_t>(i) * n + j] = dim == 1 ? x[0] : axis == 0 ? x[j] : x[i];
@@ -207,8 +207,8 @@ __aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& l
   ascendc_sim::CheckElems("CumSum", dst, total, "destination", loc);
   ascendc_sim::AdvIssue("CumSum", 4, sizeof(T), total, {dst.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), true},
                         {src.UbAddr(), static_cast<uint32_t>(total * sizeof(T)), false}, loc, &sharedTmpBuffer);
-  const T* x = src.Data();
-  T* d = dst.Data();
+  const T* x = ascendc_sim::HostData(src);
+  T* d = ascendc_sim::HostData(dst);
   if (config.isLastAxis) {
     for (uint32_t r = 0; r < info.outter; ++r) {
       float acc = 0;
@@ -222,7 +222,7 @@ __aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& l
   }
   if (config.outputLastRow) {
     ascendc_sim::CheckElems("CumSum", lastRow, info.inner, "last row", loc);
-    std::memcpy(lastRow.Data(), d + static_cast<uint64_t>(info.outter - 1) * info.inner, info.inner * sizeof(T));
+    std::memcpy(ascendc_sim::HostData(lastRow), d + static_cast<uint64_t>(info.outter - 1) * info.inner, info.inner * sizeof(T));
   }
 }
 template <typename T, const CumSumConfig& config = defaultCumSumConfig>
