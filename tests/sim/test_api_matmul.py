@@ -41,14 +41,14 @@ mm.End();
 """
 
 
-def test_using_namespace_matmul(kernel):
+def _matmul_run(kernel, prelude: str, body: str):
     m, n, k = 64, 48, 96
     rng = np.random.default_rng(7)
     a = rng.standard_normal((m, k)).astype(np.float16)
     b = rng.standard_normal((k, n)).astype(np.float16)
     bias = rng.standard_normal(n).astype(np.float32)
     run = kernel(
-        KERNEL,
+        body,
         {"a": a, "b": b, "bias": bias},
         {"c": ("float32", (m, n))},
         params=[m, n, k, 0, 1, 1, 0, 0],
@@ -56,10 +56,26 @@ def test_using_namespace_matmul(kernel):
         workspace=0,
         host=MM_HOST,
         tiling_h=MM_TILING_H,
-        prelude=PRELUDE,
+        prelude=prelude,
     ).ok()
     want = mmad(a, b, init=np.broadcast_to(bias, (m, n)))
     np.testing.assert_array_equal(run.outputs["c"], want.astype(np.float32))
+
+
+def test_using_namespace_matmul(kernel):
+    _matmul_run(kernel, PRELUDE, KERNEL)
+
+
+def test_documented_config_constructors(kernel):
+    # GetMDLConfig / GetNormalConfig with the arguments public kernels pass; the MDL config loads
+    # several K blocks per copy, the result is the same matmul.
+    configs = """constexpr static MatmulConfig MDL = GetMDLConfig(false, false, 0, false, false, false, true);
+constexpr static MatmulConfig NORM = GetNormalConfig(true);
+static_assert(MDL.doMultiDataLoad && !MDL.doNorm && MDL.enUnitFlag && NORM.doNorm && NORM.intrinsicsCheck);
+static_assert(GetMDLConfig().doMTE2Preload == 0 && GetMDLConfig(false, false, 2).doMTE2Preload == 2);
+"""
+    for cfg in ("MDL", "NORM"):
+        _matmul_run(kernel, PRELUDE + configs, KERNEL.replace("CFG_NORM", cfg))
 
 
 def test_a_kernel_entry_named_matmul_still_compiles():
