@@ -38,9 +38,10 @@ from typing import Any
 import ascend_gym
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import Status
+from ascend_core.protocol import UNCHARGED, Ledger
 from ascend_gym import metrics
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
+from ascend_gym.policies import InfrastructureError
 from ascend_gym.records import (
     ATTEMPTS,
     RESULTS,
@@ -57,7 +58,6 @@ from ascend_gym.records import (
 
 __all__ = ["SweepConfig", "SweepRecord", "read_jsonl", "latest", "run_bench", "run_one", "table"]
 
-DAEMON_FAULTS = (Status.DAEMON_ERROR, Status.BUSY)
 RAY_START_ATTEMPTS = 3
 
 
@@ -79,17 +79,15 @@ def versions() -> dict[str, str]:
     return out
 
 
-def ledger_usage(client: DaemonClient, run: str) -> dict[str, float] | None:
+def ledger_usage(client: DaemonClient, run: str) -> Ledger | None:
     """The daemon ledger's row for a run, or None from a daemon that cannot be asked."""
     ask = getattr(client, "ledger", None)
     if ask is None:
         return None
     try:
-        reply = ask(run)
+        return ask(run).account()
     except DaemonError:
         return None
-    row = reply.model_dump() if hasattr(reply, "model_dump") else dict(reply)
-    return {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
 def daemon_facts(client: DaemonClient) -> dict[str, Any]:
@@ -136,6 +134,7 @@ def run_one(
     soc: str,
     run: str,
     config: dict[str, Any],
+    timing: str = "auto",
 ) -> tuple[SweepRecord, OperatorPackage | None]:
     """One (policy, op, seed) and its best candidate: a failure is recorded, never raised."""
     import gymnasium as gym
@@ -162,12 +161,12 @@ def run_one(
         soc=soc,
         daemon=daemon,
         run_id=run,
+        timing=timing,
     )
     base_env = env.unwrapped
     try:
-        # The daemon holds the budget: it serves this run only with the token (which the env's
-        # client now attaches) and refuses evaluation budget + 1, whatever the policy does.
-        env.unwrapped.client.open_run(run, budget)
+        # The env opens the run at reset with the budget: the daemon then serves it only with the
+        # token and refuses evaluation budget + 1, whatever the policy does.
         result = make_policy(policy, **config).run(env, seed)
         record = SweepRecord.model_validate(
             {
@@ -178,7 +177,7 @@ def run_one(
             }
         )
         best = _best_package(result, base_env)
-        faults = sum(step.status in DAEMON_FAULTS for step in record.trajectory)
+        faults = sum(step.status in UNCHARGED for step in record.trajectory)
         if faults and record.evaluations < budget:
             record.ok, record.failure = False, "infra"
             record.error = f"{faults} evaluation(s) answered by a daemon fault; budget not spent"
@@ -186,6 +185,8 @@ def run_one(
         record.ok = False
         record.error = f"{type(e).__name__}: {e}"[:2000]
         record.failure = "infra" if _infra(e, base_env) else "policy"
+        if isinstance(e, InfrastructureError):  # what the run spent on the model until then
+            record = record.model_copy(update=e.account)
     finally:
         if base_env.package is not None:
             record.level = base_env.package.spec.level
@@ -213,18 +214,19 @@ def _best_package(result: Any, base_env: Any) -> OperatorPackage | None:
 
 
 def _infra(error: Exception, base_env: Any) -> bool:
-    """A daemon that cannot be reached, or answers faults, is not the policy's failure."""
-    if isinstance(error, DaemonError | ConnectionError):
+    """A daemon that cannot be reached, or answers faults, or a model endpoint that failed, is not
+    the policy's failure."""
+    if isinstance(error, DaemonError | ConnectionError | InfrastructureError):
         return True
     last = getattr(base_env, "last", None)
-    return last is not None and last.status in DAEMON_FAULTS
+    return last is not None and last.daemon_fault
 
 
 def budget_ok(record: SweepRecord) -> bool | None:
     """The ledger charged at most the budget, and what the policy counted; None without a ledger."""
     if record.ledger is None:
         return None
-    charged = int(record.ledger.get("evaluations", 0))
+    charged = record.ledger.evaluations
     return charged <= record.budget and (not record.ok or charged == record.evaluations)
 
 
@@ -307,7 +309,8 @@ class Progress:
         filled = width * self.done // max(self.total, 1)
         line = (
             f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} tasks, "
-            f"{self.spent}/{self.budget_total} evaluations spent, {daemon_evaluations} charged by daemons this session"
+            f"{self.spent}/{self.budget_total} evaluations spent by finished tasks; the daemons "
+            f"ran {daemon_evaluations} (running tasks and the uncharged baselines included)"
         )
         if self.tty:
             print(f"\r{line}  {message[:60]:<60}", end="", flush=True)
@@ -414,6 +417,7 @@ class Scheduler:
                 config.soc,
                 run,
                 config.policy_config.get(p, {}),
+                config.timing,
             )
             self.pending[ref] = ((p, op, s), run, previous)
             attempt = Attempt(policy=p, operator=op, seed=s, run_id=run, time=time.time())

@@ -15,6 +15,8 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import gc
+import hashlib
+import hmac
 import logging
 import multiprocessing
 import os
@@ -31,8 +33,8 @@ from typing import IO
 
 import zmq
 
-from ascend_core.protocol import EvalRequest
-from npu_daemon import evaluation, sandbox, source_policy
+from ascend_core.protocol import EvalRequest, Stage
+from npu_daemon import evaluation, references, sandbox, source_policy
 from npu_daemon.backends.base import Backend
 
 log = logging.getLogger("npu_daemon")
@@ -45,10 +47,12 @@ RESPAWN_BACKOFF_S = 1.0
 
 
 def deadline_s(request: EvalRequest) -> float:
-    """The longest a worker may spend on a request: every build and run at its timeout, plus slack."""
+    """The longest a worker may spend on a request: every build, run and client reference at its
+    timeout, plus slack."""
     cases = len(request.package.spec.cases) + 1
+    runs = 2 * cases  # the harness and the reference of each case
     return (
-        request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * cases + DEADLINE_MARGIN_S
+        request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * runs + DEADLINE_MARGIN_S
     )
 
 
@@ -72,6 +76,10 @@ class SandboxUsers:
         )
 
 
+class SandboxUnavailable(Exception):
+    """A root daemon's candidates cannot run as sandbox users here: it must not start."""
+
+
 def prepare_sandbox(
     base_uid: int,
     workers: int,
@@ -80,12 +88,14 @@ def prepare_sandbox(
     unlisted: list[Path],
     groups: list[int] | None = None,
 ) -> SandboxUsers | None:
-    """Sandbox users from base_uid on if candidates can run unprivileged here, else None (and why, logged).
+    """Sandbox users from base_uid on; None for a daemon that is not root (it cannot switch users).
 
-    Only root can switch users; `read` (the backend's files sandboxed commands use) must be
-    reachable by others, `write` (its build cache) is made writable by the sandbox group
-    (sticky, so no uid removes another's artefacts), `unlisted` traversable but not listable;
-    `groups` are supplementary groups of the sandbox users (device nodes)."""
+    A root daemon never runs candidates as root unasked: when the sandbox cannot work here it
+    raises SandboxUnavailable (the daemon refuses to start; `--sandbox-uid 0` asks for root
+    explicitly). `read` (the backend's files sandboxed commands use) must be reachable by others,
+    `write` (its build cache) is made writable by the sandbox group (sticky, so no uid removes
+    another's artefacts), `unlisted` traversable but not listable; `groups` are supplementary
+    groups of the sandbox users (device nodes)."""
     if os.geteuid() != 0:
         return None
     for path in read:
@@ -93,12 +103,10 @@ def prepare_sandbox(
             (p for p in [path, *path.parents] if not p.stat().st_mode & stat.S_IXOTH), None
         )
         if blocked is not None:
-            log.warning(
-                "candidates run as root: %s is not traversable by other users (needed: %s)",
-                blocked,
-                path,
+            raise SandboxUnavailable(
+                f"{blocked} is not traversable by other users (needed: {path}); "
+                "set ASCEND_GYM_CACHE to a directory they can reach"
             )
-            return None
     write = [p.resolve() for p in write]
     for path in write:
         path.mkdir(parents=True, exist_ok=True)
@@ -111,8 +119,7 @@ def prepare_sandbox(
     users.groups = list(groups or [])
     why = _probe(users.identity(0))
     if why:
-        log.warning("candidates run as root: the sandbox does not work here (%s)", why)
-        return None
+        raise SandboxUnavailable(f"the sandbox does not work here ({why})")
     return users
 
 
@@ -152,14 +159,41 @@ def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers
     raise RuntimeError(f"no free block of {size} sandbox uids from {base_uid}")
 
 
+def case_seed(secret: bytes, seed: int) -> int:
+    """The seed a request's case inputs are drawn from: its public seed keyed by the daemon's
+    secret, so no candidate can compute the bench inputs (and embed the outputs) offline, while
+    the same secret and seed give the same inputs again (`--case-secret`)."""
+    return int.from_bytes(hmac.digest(secret, str(seed).encode(), "sha256")[:8], "big")
+
+
+def checked_when_timed(request: EvalRequest) -> EvalRequest:
+    """A request that times the bench case without the check stage also checks it (that case
+    alone): a kernel that skips its work when only timed is a wrong answer, not a fast one."""
+    if Stage.TIME not in request.stages or Stage.CHECK in request.stages:
+        return request
+    return request.model_copy(
+        update={
+            "stages": [*request.stages, Stage.CHECK],
+            # (the bench case of the spec that judges it: a suite operator's own)
+            "cases": [references.trusted_package(request.package).spec.bench_case.name],
+        }
+    )
+
+
+def secret_id(secret: bytes) -> str:
+    """A public name for a case secret (results carry it; the secret is reported at shutdown)."""
+    return hashlib.sha256(b"case-secret-id" + secret).hexdigest()[:16]
+
+
 # ---- inside a worker process -----------------------------------------------------------------
 def worker_main(
     backend: Backend,
     conn: Connection,
     identity: sandbox.Identity | None,
     work_root: str,
-    policy: bool = True,
-    disk_quota_mb: int = 0,
+    policy: bool,
+    disk_quota_mb: int,
+    case_secret: bytes,
 ) -> None:
     # Die with the server (even on SIGKILL); adopt orphaned candidate processes, so that killing
     # them (sandbox.kill_all) can also reap them; shutdown is the server's to orchestrate.
@@ -186,7 +220,11 @@ def worker_main(
             return
         task_id, payload = message
         request = EvalRequest.model_validate_json(payload)
-        result = evaluation.evaluate(backend, request, Path(work_root), disk_quota_mb)
+        drawn = request.model_copy(update={"seed": case_seed(case_secret, request.seed)})
+        result = evaluation.evaluate(
+            backend, checked_when_timed(drawn), Path(work_root), disk_quota_mb
+        )
+        result.case_secret_id = secret_id(case_secret)
         conn.send_bytes(result.model_dump_json().encode())
 
 
@@ -212,11 +250,13 @@ class WorkerPool:
         size: int,
         work_root: Path,
         users: SandboxUsers | None,
-        source_policy: bool = True,
-        disk_quota_mb: int = 0,
+        source_policy: bool,
+        disk_quota_mb: int,
+        case_secret: bytes,
     ):
         self.poller, self.backend, self.work_root, self.users = poller, backend, work_root, users
         self.source_policy, self.disk_quota_mb = source_policy, disk_quota_mb
+        self.case_secret = case_secret
         self._mp = multiprocessing.get_context("spawn")
         self.slots = [Slot(i) for i in range(size)]
         for slot in self.slots:
@@ -239,6 +279,7 @@ class WorkerPool:
                 str(self.work_root),
                 self.source_policy,
                 self.disk_quota_mb,
+                self.case_secret,
             ),
         )
         slot.process.start()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from ascend_core import suite
 from ascend_core.package import OperatorPackage, Tolerance, load_package
 from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, LocalDaemon
@@ -29,6 +30,7 @@ from npu_daemon import references
 from .conftest import (
     ADD_DIR,
     add_variant,
+    client_operator,
     reply_of,
     sandbox_uids,
     send_raw,
@@ -373,12 +375,13 @@ def tight_daemon(tmp_path_factory):
 
 
 def test_queued_bytes_are_bounded(tmp_path, tight_daemon):
-    """Requests are bounded by size too: two 200 kB packages do not both wait."""
+    """Requests are bounded by the memory they hold too: two 100 kB packages (each held twice,
+    as wire bytes and as parsed sources) do not both wait."""
     client = DaemonClient(tight_daemon.address)
     sleeper = add_variant(tmp_path / "s", "    sleep(2);", "#include <unistd.h>\n", "bytes")
     running = send_raw(tight_daemon.address, small_request(sleeper, run_id="bytes"))
     wait_until(lambda: client.health().running == 1)
-    padding = "// " + "x" * 200_000
+    padding = "// " + "x" * 100_000
     big = [add_variant(tmp_path / str(i), comment=f"{i} {padding}") for i in range(2)]
     queued = send_raw(tight_daemon.address, small_request(big[0], run_id="bytes"))
     wait_until(lambda: client.health().queued == 1)
@@ -478,13 +481,15 @@ def test_a_full_disk_is_a_daemon_error_and_the_daemon_keeps_serving(tmp_path):
 
 # ---- (f) references are trusted code --------------------------------------------------------------
 def _loosened(pkg: OperatorPackage) -> OperatorPackage:
-    """add with every tolerance wide open and its bench case moved to the smallest case."""
+    """add with every tolerance wide open and its bench case moved to the smallest case, sent as
+    add (its op:// URI: a result for it is a result for add). Without the URI it is not add's by
+    content, so it is its own operator, judged by its own spec and never reported as add."""
     spec = pkg.spec.model_copy(deep=True)
     wide = Tolerance(atol=1e30, rtol=1e30, max_outlier_fraction=1.0)
     spec.tolerance = {"float16": wide, "float32": wide}
     for case in spec.cases:
         case.bench = case.name == "aligned_fp16"
-    return pkg.model_copy(update={"spec": spec})
+    return pkg.model_copy(update={"spec": spec, "uri": suite.resolve("level1/add").uri})
 
 
 def test_a_client_cannot_loosen_a_suite_operators_tolerance(tmp_path, client):
@@ -504,8 +509,9 @@ def test_a_client_cannot_shrink_a_suite_operators_bench_case(tmp_path, client):
 
 def test_a_suite_operator_is_matched_exactly(tmp_path, client):
     """Which suite operator judges a package is exact: an imported operator that shares add's name
-    but declares another suite (its op:// URI) keeps its own spec; one that declares the suite
-    (or has no URI and add's interface) is judged as add, whatever its spec says."""
+    but declares another suite (its op:// URI) keeps its own spec; one that declares the suite is
+    judged as add, whatever its spec says; one without a URI is add only by content (add's spec
+    and reference unchanged), else it is its own operator and keeps its spec."""
     loose = _loosened(add_variant(tmp_path, comment="which add"))
     answers = {}
     for uri in ("op://imported/level1/add", "op://ascend-ops-v1/level1/add", ""):
@@ -517,23 +523,20 @@ def test_a_suite_operator_is_matched_exactly(tmp_path, client):
     assert answers == {
         "op://imported/level1/add": "aligned_fp16",  # its own (the client's) bench case
         "op://ascend-ops-v1/level1/add": "bench_fp16",
-        "": "bench_fp16",
+        "": "aligned_fp16",  # not add's content: its own spec
     }
-    renamed = loose.spec.model_copy(update={"op_type": "ImportedAdd"})  # another interface
-    assert references.suite_twin(loose.model_copy(update={"uri": "", "spec": renamed})) is None
+    own = suite.resolve("level1/add")
+    assert references.suite_twin(own.model_copy(update={"uri": ""})) == own  # add by content
 
 
 def test_a_client_reference_runs_in_the_sandbox(tmp_path, client):
     """A package that is not a suite operator brings its own reference: it runs (and is used:
     the first evaluation passes) as the sandbox user, on a read-only filesystem, so a reference
     that writes to /tmp fails and its package is REJECTED."""
-    root = tmp_path / "myadd"
-    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
-    toml = (root / "op.toml").read_text()
-    toml = toml.replace('name = "add"', 'name = "myadd"\nop_type = "Add"\nkernel = "add"', 1)
-    (root / "op.toml").write_text(toml)
-    reference = (root / "reference.py").read_text()
-    (root / "reference.py").write_text(f"# {uuid.uuid4()}: not in the case cache yet\n{reference}")
+    reference = (ADD_DIR / "reference.py").read_text()
+    root = client_operator(
+        tmp_path, "myadd", f"# {uuid.uuid4()}: not in the case cache yet\n{reference}"
+    )
     ok = client.evaluate(small_request(load_package(root), run_id="own-ref"))
     assert ok.status is Status.OK, ok.message
     probe = Path("/tmp", f"npu_daemon_probe_{uuid.uuid4().hex}")
@@ -558,14 +561,11 @@ def test_a_reference_cannot_relink_its_log_to_a_daemon_file(tmp_path, client):
     secret = secret_dir / "secret"
     secret.write_text(f"SECRET-{uuid.uuid4().hex}\n")
     secret.chmod(0o600)
-    root = tmp_path / "myadd"
-    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
-    toml = (root / "op.toml").read_text()
-    toml = toml.replace('name = "add"', 'name = "myadd"\nop_type = "Add"\nkernel = "add"', 1)
-    (root / "op.toml").write_text(toml)
-    (root / "reference.py").write_text(
+    root = client_operator(
+        tmp_path,
+        "myadd",
         f"import os\nos.unlink('.stderr')\nos.symlink({str(secret)!r}, '.stderr')\n"
-        f"raise SystemExit('PROBE relinked {uuid.uuid4()}')\n"
+        f"raise SystemExit('PROBE relinked {uuid.uuid4()}')\n",
     )
     try:
         result = client.evaluate(small_request(load_package(root), run_id="relink"))

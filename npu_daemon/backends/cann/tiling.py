@@ -48,7 +48,7 @@ def cache_root() -> Path:
 
 def ensure_runner(rt: build.Runtime) -> Path:
     """The tiling runner, built once per simulator runtime and runner source (file-locked)."""
-    key = build.digest(rt.digest, RUNNER_SOURCE.read_bytes())
+    key = build.digest("tiling-runner", rt.digest, RUNNER_SOURCE.read_bytes())
     target = cache_root() / f"tiling-runner-{key}"
     if target.exists():
         return target

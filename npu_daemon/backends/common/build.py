@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import fcntl
 import functools
-import hashlib
 import os
 import re
 import shutil
@@ -26,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascend_core import identity
 from ascend_core.package import OperatorPackage
 from npu_daemon import sandbox, source_policy
 from npu_daemon.backends.common import ctors, kernel_view
@@ -71,6 +71,10 @@ CXXFLAGS = ["-std=c++17", "-O3", "-fPIC", "-w", *_f16c(), *SANITIZE_FLAGS]
 # and run at most ~20 % slower than at -O2 (docs/simulator.md, Speed). Same IEEE arithmetic as -O2
 # (no fast-math, no FMA contraction), so the same numbers.
 CANDIDATE_CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-w", *_f16c(), *SANITIZE_FLAGS]
+# A kernel is compiled to assembly with a call at the start of each basic block and line tables,
+# which backends/sim/scalar_count.py turns into counts of its own scalar instructions. The kernel
+# precompiled header is built with the same flags (a PCH without line tables would be refused).
+KERNEL_CXXFLAGS = [*CANDIDATE_CXXFLAGS, "-g1", "-fsanitize-coverage=trace-pc"]
 # Framework headers a host tiling program includes, precompiled together and force-included.
 HOST_PCH_HEADERS = [
     "register/op_def_registry.h",
@@ -125,12 +129,9 @@ def cache_root() -> Path:
     return root
 
 
-def digest(*parts: str | bytes) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p if isinstance(p, bytes) else p.encode())
-        h.update(b"\0")
-    return h.hexdigest()[:24]
+def digest(tag: str, *parts: identity.Part) -> str:
+    """An object cache key: the canonical digest (ascend_core/identity.py), shortened."""
+    return identity.digest(tag, *parts)[:24]
 
 
 @functools.cache
@@ -159,6 +160,7 @@ def runtime_sources_digest() -> str:
             COMMON_DIR / "ctors.py",
             COMMON_DIR / "template_key.py",
             SIM_DIR / "kernel_build.py",
+            SIM_DIR / "scalar_count.py",
         ]
     )
     signature = tuple((str(f), st.st_size, st.st_mtime_ns) for f in files for st in [f.stat()])
@@ -166,15 +168,19 @@ def runtime_sources_digest() -> str:
         _sources_seen = (
             signature,
             digest(
+                "runtime",
                 compiler_version(),
-                *CXXFLAGS,
-                *CANDIDATE_CXXFLAGS,
-                *CANDIDATE_LDFLAGS,
-                *CANDIDATE_LIBS,
-                *(
-                    f.relative_to(SIM_DIR.parent).as_posix().encode() + f.read_bytes()
-                    for f in files
-                ),
+                # The precompiled headers hold the include directories' absolute paths, which the
+                # acceptance check reads: two checkouts sharing one cache build their own runtime.
+                str(SIM_DIR.parent),
+                [
+                    *CXXFLAGS,
+                    *CANDIDATE_CXXFLAGS,
+                    *KERNEL_CXXFLAGS,
+                    *CANDIDATE_LDFLAGS,
+                    *CANDIDATE_LIBS,
+                ],
+                [[f.relative_to(SIM_DIR.parent).as_posix(), f.read_bytes()] for f in files],
             ),
         )
     return _sources_seen[1]
@@ -304,7 +310,7 @@ def ensure_runtime() -> Runtime:
                 _check(
                     [
                         CXX,
-                        *CANDIDATE_CXXFLAGS,
+                        *KERNEL_CXXFLAGS,
                         "-DASCENDC_SIM_KERNEL",
                         "-x",
                         "c++-header",
@@ -375,6 +381,8 @@ class Compile:
     link: list[str]
     top: Path  # the package as written for the build: where the candidate's own files are
     own: frozenset[Path] = frozenset()  # files under `top` the build generated itself
+    # A pass over each unit's assembly before it is assembled (the kernel's scalar count).
+    assembly: Callable[[str], str] | None = None
 
 
 def accept(c: Compile, timeout_s: float) -> None:
@@ -398,8 +406,19 @@ def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
     objects = []
     for k, source in enumerate(c.sources):
         obj = c.cwd / f"tu{k}.o"
-        cmd = [CXX, *c.flags, "-c", source, "-o", obj.name]
-        compile_candidate(cmd, c.cwd, obj, c.what, timeout_s)
+        if c.assembly is None:
+            compile_candidate(
+                [CXX, *c.flags, "-c", source, "-o", obj.name], c.cwd, obj, c.what, timeout_s
+            )
+        else:
+            asm, counted = c.cwd / f"tu{k}.s", c.cwd / f"tu{k}.counted.s"
+            compile_candidate(
+                [CXX, *c.flags, "-S", source, "-o", asm.name], c.cwd, asm, c.what, timeout_s
+            )
+            counted.write_text(c.assembly(asm.read_text()))
+            compile_candidate(
+                [CXX, "-c", counted.name, "-o", obj.name], c.cwd, obj, c.what, timeout_s
+            )
         ctors.defer(obj)
         objects.append(obj.name)
     runner = str(ensure_runtime().root / ctors.RUNNER_OBJECT)
@@ -424,8 +443,9 @@ def cached(kind: str, key: str, build: Callable[[Path], None]) -> tuple[Path, bo
     return target, False
 
 
-def package_sources(pkg: OperatorPackage, folder: str) -> list[str]:
-    return [f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith(folder + "/")]
+def package_sources(pkg: OperatorPackage, folder: str) -> list[list[str]]:
+    """(path, text) of the package's files under `folder`, as digest parts."""
+    return [[p, pkg.files[p]] for p in sorted(pkg.files) if p.startswith(folder + "/")]
 
 
 def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
@@ -468,7 +488,7 @@ def kernel_headers(pkg: OperatorPackage) -> list[str]:
     host = "\n".join(t for p, t in pkg.files.items() if p.startswith("op_host/"))
     named = set(re.findall(r'#\s*include\s*[<"](?:[^">]*/)?([^/">]+)[">]', host))
     return [
-        f"{p}\0{pkg.files[p]}"
+        [p, pkg.files[p]]
         for p in sorted(pkg.files)
         if p.startswith("op_kernel/") and p.rsplit("/", 1)[-1] in named
     ]
@@ -480,12 +500,13 @@ def build_tiling(
     """tiling.so from op_host/: returns (path, cache hit)."""
     # Which host files are compiled is part of the key: the same sources may build another set.
     key = digest(
+        "tiling",
         rt.digest,
         source_policy.fingerprint(),
-        *package_sources(pkg, "op_host"),
-        *pkg.spec.host_sources,
-        *kernel_headers(pkg),
-        *package_sources(pkg, "tree"),
+        package_sources(pkg, "op_host"),
+        pkg.spec.host_sources,
+        kernel_headers(pkg),
+        package_sources(pkg, "tree"),
     )
 
     return cached(

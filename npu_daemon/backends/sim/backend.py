@@ -114,8 +114,10 @@ class SimBackend(Backend):
         # it forks never holds: not a file a kernel could write.
         result_fd = os.memfd_create("result", os.MFD_CLOEXEC)
         # A timing-only run (no check stage; the bench case of a sampled request) writes no output
-        # files, reads no reference and maps GM lazily.
-        checked = Stage.CHECK in request.stages and not (timed and request.timing == "sampled")
+        # files, reads no reference and maps its inputs lazily. (The daemon checks the bench case
+        # of every request that times it whole: workers.checked_when_timed.)
+        sampled = timed and request.bench_timing() == "sampled"
+        checked = Stage.CHECK in request.stages and not sampled
         with case_data.case_data(pkg, case, request.seed) as data, open(result_fd, "rb"):
             spec = pkg.spec
             strict = {"sim_strict": "1"} if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else {}
@@ -135,7 +137,8 @@ class SimBackend(Backend):
                 result_fd=result_fd,
                 params={**soc_params(request.soc), **strict},
                 timing_only=not checked,
-                sample_blocks=timed and request.timing == "sampled",
+                sample_blocks=sampled,
+                warm_launch=request.timing_protocol == "warm",
                 inputs=inputs,
                 outputs=outputs,
                 attrs=launch.case_attrs(spec, case),
@@ -182,7 +185,7 @@ class SimBackend(Backend):
             expected_outputs = []
             if checked:
                 try:
-                    expected_outputs = data.reference()
+                    expected_outputs = data.reference(request.timeouts.run_s)
                 except references.ReferenceFailed as e:
                     raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
             check = check_outputs(spec, case, case_dir, expected_outputs, log)

@@ -12,6 +12,11 @@ from pathlib import Path
 from ascend_core.package import OperatorPackage
 from npu_daemon import source_policy
 from npu_daemon.backends.common import build, kernel_view, template_key
+from npu_daemon.backends.sim.scalar_count import count_scalar_instructions
+
+# Sources whose instructions stand for the device's pipe instructions and API calls, not the
+# kernel's own scalar work (scalar_count.py).
+LIBRARY_DIRS = [str(build.INCLUDE_DIR), str(build.HOST_INCLUDE_DIR), "/usr/"]
 
 
 def _renames(pkg: OperatorPackage) -> tuple[list[str], list[str]]:
@@ -22,15 +27,16 @@ def _renames(pkg: OperatorPackage) -> tuple[list[str], list[str]]:
 def kernel_key(pkg: OperatorPackage, macros: dict[str, str], rt: build.Runtime) -> str:
     defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
     return build.digest(
+        "kernel",
         rt.digest,
         source_policy.fingerprint(),  # an unchecked object is never served to a checked build
-        *build.package_sources(pkg, "op_kernel"),
-        *build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
-        *build.package_sources(pkg, "tree"),
+        build.package_sources(pkg, "op_kernel"),
+        build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
+        build.package_sources(pkg, "tree"),
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
-        *sorted(f"{k}={v}" for k, v in defines.items()),
-        *_renames(pkg)[0],
+        sorted([k, v] for k, v in defines.items()),
+        _renames(pkg)[0],
     )
 
 
@@ -72,7 +78,7 @@ def kernel_unit(
     if header := template_key.key_header(pkg):
         source = with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
     flags = [
-        *build.CANDIDATE_CXXFLAGS,
+        *build.KERNEL_CXXFLAGS,
         "-DASCENDC_SIM_KERNEL",
         f"-I{rt.pch_dir}",
         *build.INCLUDE_FLAGS,
@@ -85,9 +91,18 @@ def kernel_unit(
         "-include",
         prelude.name,
     ]
-    link = [*rt.link_flags(), *build.CANDIDATE_LIBS, *link_alias]
+    link = ["-Wl,--strip-debug", *rt.link_flags(), *build.CANDIDATE_LIBS, *link_alias]
     top = build.package_top(pkg, workdir)
-    return build.Compile("kernel", cwd, flags, [source], link, top, frozenset({prelude.resolve()}))
+    return build.Compile(
+        "kernel",
+        cwd,
+        flags,
+        [source],
+        link,
+        top,
+        frozenset({prelude.resolve()}),
+        assembly=lambda text: count_scalar_instructions(text, LIBRARY_DIRS),
+    )
 
 
 def with_dispatcher(

@@ -90,6 +90,7 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, int fd) {
   InstallSyscallFilter(SyscallStage::kLoading, fd);
   void* tilingLib = Open(l.tilingSo);
   void* kernelLib = Open(l.kernelSo);
+  SetScalarInstrCounter(static_cast<const uint64_t*>(dlsym(kernelLib, "ascendc_sim_scalar_instrs")));
   InstallGuardHandlers();  // before the filter locks the handlers of SIGSEGV and SIGTRAP
   InstallSyscallFilter(SyscallStage::kRunning, fd);
   // The candidate's constructors (registrations included) run only now (backends/common/ctors.py).
@@ -121,9 +122,15 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, int fd) {
     ctx.compileInfo_ = compileInfo.get();
   }
   DescribeLaunch(l, ctx);
-  for (size_t k = 0; k < l.inputs.size(); ++k) {  // host-visible values for ValueDepend inputs
-    const TensorArg& t = l.inputs[k];
-    if (!t.absent && t.Bytes() <= (1u << 20)) {
+  // Host-visible values for the inputs the OpDef marks ValueDepend (axes, paddings), up to 1 MiB;
+  // the tiling sees no other input's values, as in CANN, so it cannot compute the operator.
+  // (The OpDef's inputs are the IR inputs, in order; a dynamic one is several launch inputs.)
+  const auto ir = IrInstances(l.inputs);
+  for (size_t i = 0; i < ir.size() && i < def->Inputs().size(); ++i) {
+    if (!def->Inputs()[i].IsValueDepend()) continue;
+    for (size_t k = ir[i].first; k < ir[i].first + ir[i].second; ++k) {
+      const TensorArg& t = l.inputs[k];
+      if (t.absent || t.Bytes() > (1u << 20)) continue;
       const uint8_t* host = gm.inputs[k]->Host();
       ctx.inputs_[k].data_.assign(host, host + t.Bytes());
     }

@@ -29,9 +29,9 @@ namespace ascendc_sim {
 // request rounded up to 32 B plus 32 B, so a kernel that moves whole 32 B blocks past a tensor's
 // end stays inside its allocation, as on the device. Guarded (GuardedMemory): the kernel gets an
 // address it cannot touch directly, the emulation and the harness work on `Host()`. Fresh pages
-// are zero. A checked run reads an input's bytes from its file and fills an output with 0xFF; a
-// timing-only run (`lazy`) maps the input file instead and leaves outputs unfilled, so GM takes
-// memory only where the kernel touches it.
+// are zero. A checked run reads an input's bytes from its file; a timing-only run (`lazy`) maps
+// the input file instead, so input GM takes memory only where the kernel touches it. Outputs
+// start as `fill` (0xFF) in every mode: a kernel cannot tell a checked run from a sampled one.
 struct GmBuffer {
   GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name, const std::string& source = "", bool guarded = true,
            bool lazy = false)
@@ -43,7 +43,7 @@ struct GmBuffer {
       if (!f.read(reinterpret_cast<char*>(mem.host), static_cast<std::streamsize>(bytes)))
         throw SimError(Status::RUNTIME_ERROR, "cannot read input " + source);
     }
-    if (fill != 0 && !lazy) std::memset(mem.host, fill, mem.mapped);
+    if (fill != 0) std::memset(mem.host, fill, mem.mapped);
     RegisterGm(mem.guard, mem.bytes, name, guarded ? mem.host : nullptr, mem.mapped);
   }
   uint8_t* Kernel() const { return mem.guard; }
@@ -76,7 +76,7 @@ struct GmArgs {
   std::vector<std::unique_ptr<GmBuffer>> owned;
   std::vector<GmBuffer*> params, inputs, outputs;
   std::vector<std::pair<const GmBuffer*, std::vector<uint8_t>>> before;  // in-place outputs: their input's bytes
-  uint8_t fill = 0xFF;  // what the other outputs start as (a timing-only run's lazy GM: zeros)
+  uint8_t fill = 0xFF;  // what the other outputs start as, in every mode
 };
 
 // A dynamic (list) parameter's descriptor, as asc-devkit's ListTensorDesc decodes it
