@@ -92,7 +92,12 @@ GE_DTYPES: dict[str, str] = {
     "uint64": "DT_UINT64",
 }
 
-SOURCE_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".py", ".toml")
+# C++ a build may include whatever the suffix (the daemon's acceptance check reads every file
+# the preprocessor enters), the reference and the spec.
+SOURCE_SUFFIXES = (
+    ".cpp", ".h", ".hpp", ".cc", ".cxx", ".c", ".hh", ".hxx", ".inl", ".tpp", ".ipp", ".inc",
+    ".py", ".toml",
+)  # fmt: skip
 
 
 class Tolerance(BaseModel):

@@ -73,6 +73,12 @@ class EvalRequest(BaseModel):
     # shapes; the sim backend's alone); "auto" (what the clients send by default) is "sampled"
     # past SAMPLED_PAST_BYTES.
     timing: Literal["auto", "full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
+    # What a latency is (docs/performance_model.md, Timing protocol): "cold", one launch on an
+    # empty L2 with a first launch's head, which reproduces the msprof op Task Durations Huawei
+    # publishes (the calibration anchors); "warm", the steady state of repeated launches as
+    # benchmark harnesses time a kernel: the launch before's data in L2, a warm launch's head.
+    # The sim backend's alone.
+    timing_protocol: Literal["cold", "warm"] = Field("cold", exclude_if=lambda v: v == "cold")
 
     def bench_timing(self) -> Literal["full", "sampled"]:
         """The timing "auto" resolves to: sampled when the bench case's outputs exceed
@@ -122,6 +128,8 @@ class Profile(BaseModel):
     # Sampled timing (EvalRequest.timing): how many blocks ran; the others' traces were derived.
     timing: Literal["full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
     blocks_simulated: int | None = Field(None, exclude_if=lambda v: v is None)
+    # The request's timing protocol (EvalRequest.timing_protocol), when not the default.
+    timing_protocol: Literal["cold", "warm"] = Field("cold", exclude_if=lambda v: v == "cold")
 
 
 class Cost(BaseModel):

@@ -29,6 +29,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="append",
         help="correctness case to run, by its name in op.toml (repeatable; default all)",
     )
+    parser.add_argument(
+        "--timing-protocol",
+        choices=["cold", "warm"],
+        default="cold",
+        help="what the latency is: one cold launch (default; as the published msprof op figures) "
+        "or the warm steady state of repeated launches, as benchmark harnesses time a kernel "
+        "(docs/performance_model.md, Timing protocol; simulator only)",
+    )
     add_timing(parser)
     add_daemon(parser)
     add_json(parser, "the full EvalResult")
@@ -38,7 +46,12 @@ def run(args: argparse.Namespace) -> int:
     package = load_operator(args.operator, spec_file=args.spec)
     check_cases(package, args.case)
     request = EvalRequest(
-        run_id="cli-eval", package=package, soc=args.soc, cases=args.case, timing=args.timing
+        run_id="cli-eval",
+        package=package,
+        soc=args.soc,
+        cases=args.case,
+        timing=args.timing,
+        timing_protocol=args.timing_protocol,
     )
     with daemon_client(args.daemon) as client:
         result = client.evaluate(request)

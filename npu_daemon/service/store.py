@@ -55,6 +55,7 @@ def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
         "soc": request.soc,
         "seed": request.seed,
         **({"timing": "sampled"} if request.bench_timing() == "sampled" else {}),
+        **({"timing_protocol": "warm"} if request.timing_protocol == "warm" else {}),
         "timeouts": request.timeouts.model_dump(),  # a timeout changes what the result can be
         "fingerprint": fingerprint,
     }
@@ -106,6 +107,15 @@ class Store:
                 "INSERT INTO runs VALUES (?, ?, ?, ?)", (run_id, _hash(token), budget, time.time())
             )
         return token
+
+    def knows_run(self, run_id: str) -> bool:
+        """Whether the run was opened or charged or asked anything here."""
+        return any(
+            self._db.execute(
+                f"SELECT 1 FROM {table} WHERE run_id = ? LIMIT 1", (run_id,)
+            ).fetchone()
+            for table in ("runs", "ledger", "requests")
+        )
 
     def refusal(self, run_id: str, token: str, pending: int | None, require: bool) -> str:
         """Why an evaluation for `run_id` must be refused ('' if it may run): a wrong or missing

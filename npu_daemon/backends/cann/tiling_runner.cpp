@@ -40,8 +40,13 @@ int main(int argc, char** argv) {
   try {
     spec = ascendc_sim::ParseLaunchSpec(argv[1]);
     ascendc_sim::SetSocParams(spec.params);
-    if (dlopen(spec.tilingSo.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr)
-      throw SimError(Status::TILING_ERROR, std::string("dlopen: ") + dlerror());
+    void* lib = dlopen(spec.tilingSo.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (lib == nullptr) throw SimError(Status::TILING_ERROR, std::string("dlopen: ") + dlerror());
+    // Its constructors (the OP_ADD registrations) were moved out of .init_array by the build
+    // (backends/common/ctors.py): the runner linked into it runs them.
+    auto* init = reinterpret_cast<void (*)()>(dlsym(lib, "ascendc_sim_candidate_init"));
+    if (init == nullptr) throw SimError(Status::TILING_ERROR, "tiling.so without its constructor runner");
+    init();
     const ops::OpDef* def = nullptr;
     for (const ops::OpDef* d : ascendc_sim::RegisteredOps())
       if (d->Type() == spec.opType) def = d;

@@ -5,6 +5,7 @@ harness (tiling and kernel) and the cann tiling runner (tiling only). Lines are 
 
     op_type T | kernel NAME | tiling_so PATH | kernel_so PATH | kernel_type KERNEL_TYPE_...
     result PATH | result_fd N | tiling_out PATH | param K V | timing_only | sample_blocks
+    warm_launch   (timing protocol: the warm steady state of repeated launches; else one cold launch)
     input|output NAME DTYPE NDIM D0.. PATH [alias IN] [noparam] [absent] [list NAME]
     attr NAME KIND VALUE...   (KIND int|float|bool|str|list_int|list_float|list_bool; list: N V1..VN)
 """
@@ -81,6 +82,7 @@ class LaunchSpec(BaseModel):
     params: dict[str, str] = {}  # SoC preset and model constants
     timing_only: bool = False  # no output is read: GM is mapped lazily
     sample_blocks: bool = False  # representative-block timing
+    warm_launch: bool = False  # timing protocol (EvalRequest.timing_protocol): "warm"
     inputs: list[TensorArg] = []
     outputs: list[TensorArg] = []
     attrs: list[Attr] = []
@@ -97,6 +99,7 @@ class LaunchSpec(BaseModel):
         lines += [f"param {k} {v}" for k, v in self.params.items()]
         lines += ["timing_only"] if self.timing_only else []
         lines += ["sample_blocks"] if self.sample_blocks else []
+        lines += ["warm_launch"] if self.warm_launch else []
         lines += [" ".join(t.words("input")) for t in self.inputs]
         lines += [" ".join(t.words("output")) for t in self.outputs]
         lines += [" ".join(a.words()) for a in self.attrs]

@@ -138,6 +138,7 @@ class SimBackend(Backend):
                 params={**soc_params(request.soc), **strict},
                 timing_only=not checked,
                 sample_blocks=sampled,
+                warm_launch=request.timing_protocol == "warm",
                 inputs=inputs,
                 outputs=outputs,
                 attrs=launch.case_attrs(spec, case),

@@ -26,6 +26,12 @@ void* Open(const std::string& path) {
   return h;
 }
 
+void RunConstructors(void* lib) {
+  auto* init = reinterpret_cast<void (*)()>(dlsym(lib, "ascendc_sim_candidate_init"));
+  if (init == nullptr) throw SimError(Status::RUNTIME_ERROR, "a candidate library without its constructor runner");
+  init();
+}
+
 // Kernel entries take only GM_ADDR parameters: call with N of them.
 using Gm = uint8_t*;
 template <size_t... I>
@@ -82,10 +88,14 @@ uint32_t RunSampled(const std::vector<CoreSpec>& specs, const std::function<void
 // Tiling and kernel. The inputs and outputs in `gm` were mapped by the launcher (shared pages).
 void RunCandidate(const LaunchSpec& l, const GmArgs& gm, int fd) {
   InstallSyscallFilter(SyscallStage::kLoading, fd);
-  Open(l.tilingSo);
+  void* tilingLib = Open(l.tilingSo);
   void* kernelLib = Open(l.kernelSo);
+  SetScalarInstrCounter(static_cast<const uint64_t*>(dlsym(kernelLib, "ascendc_sim_scalar_instrs")));
   InstallGuardHandlers();  // before the filter locks the handlers of SIGSEGV and SIGTRAP
   InstallSyscallFilter(SyscallStage::kRunning, fd);
+  // The candidate's constructors (registrations included) run only now (backends/common/ctors.py).
+  RunConstructors(tilingLib);
+  RunConstructors(kernelLib);
 
   // ---- host: tiling ----
   const ops::OpDef* def = nullptr;

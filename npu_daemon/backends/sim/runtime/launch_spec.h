@@ -45,6 +45,7 @@ struct LaunchSpec {
   int resultFd = -1;
   bool timingOnly = false;  // no output is read: GM is mapped lazily
   bool sampled = false;     // representative-block timing (sampling.h)
+  bool warm = false;        // timing protocol: the warm steady state of repeated launches (else one cold launch)
   std::string traceJson;    // the model's chrome://tracing timeline; empty: none
   uint64_t noiseSeed = 0;
   std::unordered_map<std::string, std::string> params;
@@ -71,6 +72,7 @@ inline LaunchSpec ParseLaunchSpec(const char* path) {
     else if (key == "result_fd") s >> l.resultFd;
     else if (key == "timing_only") l.timingOnly = true;
     else if (key == "sample_blocks") l.sampled = true;
+    else if (key == "warm_launch") l.warm = true;
     else if (key == "trace_json") s >> l.traceJson;
     else if (key == "noise_seed") s >> l.noiseSeed;
     else if (key == "param") {
