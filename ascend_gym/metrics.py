@@ -168,7 +168,7 @@ def accounts(records: list[SweepRecord], policies: Sequence[str]) -> list[Accoun
                 tasks=len(rs),
                 # The ledger's count where there is one: a failed task spent what it spent.
                 evaluations=sum(
-                    int((r.ledger or {}).get("evaluations", r.evaluations)) for r in rs
+                    r.ledger.evaluations if r.ledger is not None else r.evaluations for r in rs
                 ),
                 budget=sum(r.budget for r in rs),
                 **{

@@ -113,7 +113,6 @@ class Server:
         # Case inputs are drawn with this secret (workers.case_seed): a fresh one per start unless
         # a researcher reproduces a run with the one reported when that daemon stopped.
         self.case_secret = case_secret or secrets.token_bytes(16)
-        log.info("case inputs drawn with secret %s", secret_id(self.case_secret))
         # Throwaway directories live here (under workdir, default the system temp dir):
         # traversable, not listable, by the sandbox users.
         self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-", dir=workdir))
@@ -164,6 +163,7 @@ class Server:
         # Start-up objects (modules, pydantic schemas) leave the collector's view: an older-generation
         # collection otherwise walks them all in the middle of some request (1.5 ms gen 1, 100+ ms gen 2).
         gc.freeze()
+        log.info("case inputs drawn with secret %s", secret_id(self.case_secret))
         try:
             while not (self._stopping and not self._tasks):
                 if self._stopping and self._queue:

@@ -92,7 +92,7 @@ def test_a_sleeping_client_reference_is_a_charged_rejection(tmp_path, daemon):
     uncharged DAEMON_ERROR, repeatable at will. It now gets the request's run timeout inside
     the deadline: a charged REJECTED, answered in seconds."""
     sleepy = "import time\n\n\ndef add(x, y):\n    time.sleep(3600)\n    return x + y\n"
-    root = client_operator(tmp_path, "sleepy", f"# {uuid.uuid4()}\n{sleepy}")
+    root = client_operator(tmp_path, "sleepy", f"# fresh: {uuid.uuid4()}\n{sleepy}")
     client = DaemonClient(daemon.address, heartbeat_s=1.0, timeout_s=120)
     start = time.monotonic()
     result = client.evaluate(small_request(load_package(root), run_id="sleepy", run_s=5.0))
