@@ -37,6 +37,8 @@ from typing import IO
 
 from pydantic import BaseModel, Field
 
+from ascend_core.cache import cache_dir
+
 TAIL_BYTES = 8192
 CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
 MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE, MS_BIND = 0x2, 0x4, 0x4000, 0x40000, 0x1000
@@ -374,8 +376,7 @@ def _helper() -> Path:
     """`sandbox_exec`, compiled once per source into a directory only this user may write (it
     runs as root before it drops to the sandbox user: no candidate may be able to replace it)."""
     source = HELPER_SOURCE.read_bytes()
-    root = Path(os.environ.get("ASCEND_GYM_CACHE", Path.home() / ".cache" / "ascend_gym"))
-    folder = root / "exec"
+    folder = cache_dir() / "exec"
     folder.mkdir(mode=0o755, parents=True, exist_ok=True)
     helper = folder / f"sandbox_exec-{hashlib.sha256(source).hexdigest()[:16]}"
     if not helper.exists():

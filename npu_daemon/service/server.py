@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 import ascend_core
 from ascend_core import identity
+from ascend_core.cache import cache_dir
 from ascend_core.protocol import (
     PROTOCOL_VERSION,
     ErrorReply,
@@ -531,8 +532,7 @@ def lock_state_dir(state_dir: Path) -> int:
 
 
 def default_state_dir() -> Path:
-    cache = os.environ.get("ASCEND_GYM_CACHE")
-    return Path(cache) / "daemon" if cache else Path.home() / ".cache" / "ascend_gym" / "daemon"
+    return cache_dir() / "daemon"
 
 
 def _short(e: Exception) -> str:

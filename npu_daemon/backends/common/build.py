@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ascend_core import identity
+from ascend_core.cache import cache_dir
 from ascend_core.package import OperatorPackage
 from npu_daemon import sandbox, source_policy
 from npu_daemon.backends.common import ctors, kernel_view
@@ -124,7 +125,7 @@ class BuildError(Exception):
 
 
 def cache_root() -> Path:
-    root = Path(os.environ.get("ASCEND_GYM_CACHE", Path.home() / ".cache" / "ascend_gym")) / "sim"
+    root = cache_dir() / "sim"
     root.mkdir(parents=True, exist_ok=True)
     return root
 
