@@ -297,8 +297,10 @@ class AscendOpEnv(gym.Env):
     `backend`), a `tcp://host:port` address, or several (a list or a comma-separated string): a
     pool that sends each evaluation to the least-loaded live daemon and moves on when one dies.
     reward: `best_delta`, `prev_delta` or `final`. failure_penalty, noop_penalty: see Rewards.
-    eval_seed: seed of the daemon's random test inputs, fixed so evaluations are cached across
-    episodes (`reset(seed=...)` seeds `np_random`, which the operator-sampling wrappers use).
+    eval_seed: the public seed of the daemon's random test inputs (it draws them with its own
+    secret), fixed so evaluations are cached across episodes (`reset(seed=...)` seeds
+    `np_random`, which the operator-sampling wrappers use). timing: how the bench case is timed
+    (`EvalRequest.timing`: `"full"`, `"sampled"`, or `"auto"`: sampled past 256 MiB of outputs).
     backend: the embedded daemon's backend. run_id: the daemon's ledger key (default: unique).
     Each episode is a daemon run that `reset()` opens with `budget` (the first under `run_id`,
     later ones under `run_id/e<n>`; `env.run_id` names the current one): the daemon, not the env,
@@ -339,6 +341,7 @@ class AscendOpEnv(gym.Env):
         backend: Literal["sim", "cann"] = "sim",
         run_id: str | None = None,
         render_mode: str | None = None,
+        timing: Literal["auto", "full", "sampled"] = "auto",
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; render modes: ansi")
@@ -357,7 +360,7 @@ class AscendOpEnv(gym.Env):
             failure_penalty,
             noop_penalty,
         )
-        self.eval_seed, self.backend = eval_seed, backend
+        self.eval_seed, self.backend, self.timing = eval_seed, backend, timing
         # Each episode is a daemon run with the episode's budget, opened by `reset()`: the first
         # under `run_id`, later ones under `run_id/e<n>`.
         self._run_root = self.run_id = run_id or f"env-{uuid.uuid4().hex[:12]}"
@@ -411,7 +414,7 @@ class AscendOpEnv(gym.Env):
         }  # candidates charged this episode; the baseline is free
         self.log: list[StepEntry] = []
         self.last_candidate = self.last_parent = None
-        self._mask = rewrites.applicable_mask(baseline)
+        self._mask = rewrites.applicable_mask(baseline, self.soc)
         return self._obs(), self._info(None, False)
 
     def step(self, action: Any):
@@ -481,7 +484,7 @@ class AscendOpEnv(gym.Env):
         if action == rewrites.DONE:
             return self._finish(StepEntry(action=action, rewrite="done", done=True), 0.0, None)
         rewrite = rewrites.CATALOGUE[action]
-        candidate = rewrite.apply(self.package) if self._mask[action] else None
+        candidate = rewrite.apply(self.package, self.soc) if self._mask[action] else None
         entry = StepEntry(action=action, rewrite=rewrite.name)
         if candidate is None:
             entry.noop = True
@@ -510,7 +513,7 @@ class AscendOpEnv(gym.Env):
             result.latency_us,
         )
         self.last = result
-        if result.status in (Status.DAEMON_ERROR, Status.BUSY):
+        if result.daemon_fault:
             return self._finish(
                 entry, 0.0, result
             )  # not the candidate's fault: free and unrewarded
@@ -524,7 +527,7 @@ class AscendOpEnv(gym.Env):
         self.package, self.current, self.prev_us = candidate, result, result.latency_us
         if result.latency_us < self.best_us:
             self.best_us, self.best_package = result.latency_us, candidate
-        self._mask = rewrites.applicable_mask(candidate)
+        self._mask = rewrites.applicable_mask(candidate, self.soc)
         return self._finish(entry, reward, result)
 
     def _finish(self, entry: StepEntry, reward: float, result: EvalResult | None):
@@ -553,7 +556,13 @@ class AscendOpEnv(gym.Env):
 
     def _evaluate(self, package: OperatorPackage, run_id: str) -> StepResult:
         result = self.client.evaluate(
-            EvalRequest(run_id=run_id, package=package, soc=self.soc, seed=self.eval_seed)
+            EvalRequest(
+                run_id=run_id,
+                package=package,
+                soc=self.soc,
+                seed=self.eval_seed,
+                timing=self.timing,
+            )
         )
         return StepResult.model_validate(result.model_dump())
 
@@ -707,7 +716,7 @@ class AscendOpEnv(gym.Env):
         self._seen = {baseline.content_hash()} | {
             e.candidate_hash for e in state.steps if e.charged
         }
-        self._mask = rewrites.applicable_mask(current)
+        self._mask = rewrites.applicable_mask(current, self.soc)
         self.last_candidate = self.last_parent = None
 
     def fork(self) -> AscendOpEnv:

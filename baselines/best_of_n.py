@@ -24,7 +24,7 @@ from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway, extract_parts
 from agents.llm.sources import other_sources
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import EvalResult
+from ascend_core.protocol import DEFAULT_SOC, EvalResult
 from ascend_gym import metrics
 from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
 
@@ -143,11 +143,15 @@ class BestOfN:
         self.config = BestOfNConfig(**config)
 
     def _proposer(
-        self, operator: str, gateway: ModelGateway | None = None, baseline: EvalResult | None = None
+        self,
+        operator: str,
+        gateway: ModelGateway | None = None,
+        baseline: EvalResult | None = None,
+        soc: str = DEFAULT_SOC,
     ) -> Proposer:
         if self.config.proposer == "offline":
             return OfflineProposer(
-                Knowledge(self.config.knowledge, operator), self.config.max_moves
+                Knowledge(self.config.knowledge, operator, soc), self.config.max_moves
             )
         assert gateway is not None, "a model-driven run talks to the model through its gateway"
         return LLMProposer(
@@ -182,7 +186,7 @@ class BestOfN:
         gateway: ModelGateway | None,
         rng: random.Random,
     ) -> BestOfNResult:
-        proposer = self._proposer(baseline.uri, gateway, core.current)
+        proposer = self._proposer(baseline.uri, gateway, core.current, core.soc)
         baseline_hash = baseline.content_hash()
         trajectory: list[StepRecord] = []
         speedups: list[float] = []

@@ -86,6 +86,11 @@ class OfflineProposer:
 
     # ---- Stage I -------------------------------------------------------------------------------
     def template(self, package: OperatorPackage) -> Proposal | None:
+        """The real knobs of the tiling program (`agents.templates`), else its integer constants."""
+        real = self.knowledge.template(package)
+        if real is not None:
+            names = ", ".join(t.name for t in tune.find_tunables(real.tiling_source))
+            return Proposal(real, f"template: @tune markers on the tiling's knobs ({names})")
         tiling = annotate_tunables(package.tiling_source)
         if tiling is None:
             return None

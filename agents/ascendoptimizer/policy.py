@@ -24,6 +24,7 @@ from agents.ascendoptimizer.search import KernelRewriting, TilingEvolution
 from agents.ascendoptimizer.trajectory import Trajectory
 from agents.knowledge import Knowledge
 from agents.llm import ChatClient, ModelGateway, Usage
+from ascend_core.protocol import DEFAULT_SOC
 from ascend_gym.policies import PolicyResult
 
 
@@ -45,10 +46,10 @@ class AscendOptimizer:
         self.config = AscendOptimizerConfig(**config)
 
     def make_proposer(
-        self, operator: str, gateway: ModelGateway | None = None
+        self, operator: str, gateway: ModelGateway | None = None, soc: str = DEFAULT_SOC
     ) -> tuple[Proposer, ChatClient | None]:
         if self.config.proposer == "offline":
-            knowledge = Knowledge(self.config.knowledge, operator)
+            knowledge = Knowledge(self.config.knowledge, operator, soc)
             return OfflineProposer(knowledge, self.config.tiling_evolution.offline), None
         from agents.ascendoptimizer.llm_proposer import LLMProposer
 
@@ -74,7 +75,7 @@ class AscendOptimizer:
             if cfg.proposer == "llm"
             else None
         )
-        proposer, client = self.make_proposer(core.package.uri, gateway)
+        proposer, client = self.make_proposer(core.package.uri, gateway, core.soc)
         evaluator = Evaluator(env, trajectory)
         u_steps, s_steps = cfg.steps()
         bank = self.load_bank() if s_steps else ExperienceBank([], make_embedder("tfidf"))

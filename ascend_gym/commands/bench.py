@@ -23,6 +23,7 @@ from ascend_gym.commands.common import (
     add_json,
     add_model,
     add_soc,
+    add_timing,
     check_policy_config,
     endpoints,
     load_operator,
@@ -62,6 +63,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_model(parser)
     add_soc(parser)
+    add_timing(parser)
     parser.add_argument(
         "--daemons",
         "--daemon",
@@ -156,6 +158,7 @@ def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
         budget=args.budget,
         seeds=args.seeds,
         soc=args.soc,
+        timing=args.timing,
         policy_config=policy_config,
         daemons=args.daemons,
         command=shlex.join(["ascend-gym", *sys.argv[1:]]),

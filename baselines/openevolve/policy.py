@@ -144,7 +144,10 @@ class OpenEvolvePolicy:
         cfg = self.config
         server = (
             OfflineLLMServer(
-                baseline, seed, cfg.offline_max_moves, Knowledge(cfg.knowledge, baseline.uri)
+                baseline,
+                seed,
+                cfg.offline_max_moves,
+                Knowledge(cfg.knowledge, baseline.uri, core.soc),
             )
             if cfg.proposer == "offline"
             else None

@@ -1,5 +1,7 @@
 """Raw pointer accesses: kernel code that loads or stores GM or UB with plain C++ instead of the
-AscendC API is charged like GetValue/SetValue (one scalar access each), and stopped past a cap."""
+AscendC API is charged like GetValue/SetValue (one scalar access each), and stopped past a cap.
+Equal but for each side's own scalar instructions (test_scalar_unit.py): raw code counts its loads
+and stores, API code the argument set-up of each call, hence a tolerance."""
 
 import numpy as np
 import pytest
@@ -47,8 +49,8 @@ def test_gm_raw_loop_is_charged_like_get_set_value(kernel):
         prelude=f"constexpr int N = {N};",
     )
     np.testing.assert_array_equal(raw.ok().outputs["z"], X + Y)
-    assert latency(raw) == latency(api)
-    assert latency(raw) > 50 * latency(vec)
+    assert latency(raw) == pytest.approx(latency(api), rel=0.3)
+    assert latency(raw) > 20 * latency(vec)
 
 
 @pytest.mark.slow  # 524289 traps: about 10 s of host time
@@ -69,7 +71,7 @@ def test_gm_raw_loop_past_the_cap_stops_with_the_reason(kernel):
     for f in [
         "bypassing the AscendC API",
         "~200 cycles on GM",
-        "~11 on UB",
+        "~9 on UB",
         "stops past 524288 per launch",
     ]:
         assert f in r.message, f
@@ -103,7 +105,7 @@ def test_ub_raw_loop_after_data_copy_is_charged_like_get_set_value(kernel):
         prelude=pre,
     )
     np.testing.assert_array_equal(raw.ok().outputs["z"], X * 2)
-    assert latency(raw) == latency(api)
+    assert latency(raw) == pytest.approx(latency(api), rel=0.3)
     assert (
         latency(raw)
         > latency(kernel(setup + done, {"x": X, "y": Y}, OUT, params=[N], prelude=pre)) + 1.0
@@ -133,7 +135,8 @@ def test_one_scalar_read_straight_from_gm_is_charged_once(kernel):
     api = kernel(HEAD + GM + "float s = yg.GetValue(0);" + store, {"x": X, "y": Y}, OUT, params=[N])
     none = kernel(HEAD + GM + "float s = 0.5f;" + store, {"x": X, "y": Y}, OUT, params=[N])
     assert raw.ok().outputs["z"][0] == 0.5
-    assert latency(raw) == latency(api) > latency(none)
+    assert latency(raw) == pytest.approx(latency(api), rel=0.3)
+    assert latency(api) > latency(none)
 
 
 def test_raw_stores_of_identical_bytes_from_two_blocks_warn(kernel):

@@ -25,6 +25,12 @@ Core& CurrentCore() {
 Core* RunningCore() { return g_core; }
 void SetCurrentCore(Core* core) { g_core = core; }
 
+namespace {
+const uint64_t* g_scalarInstrs = nullptr;
+uint64_t ScalarInstrsNow() { return g_scalarInstrs != nullptr ? *g_scalarInstrs : 0; }
+}  // namespace
+void SetScalarInstrCounter(const uint64_t* counter) { g_scalarInstrs = counter; }
+
 void Fail(Status status, const SrcLoc& loc, const char* fmt, ...) {
   char buf[1024];
   va_list ap;
@@ -82,6 +88,13 @@ Core::Core(const CoreSpec& spec, int globalId)
       ubCapacity_(static_cast<uint32_t>(SocParamInt("ub_bytes") - SocParamInt("ub_reserved_bytes"))),
       scalarUbCycles_(static_cast<uint32_t>(SocParamInt("scalar_ub_access_cycles"))),
       scalarGmCycles_(static_cast<uint32_t>(SocParamInt("scalar_gm_access_cycles"))),
+      scalarInstrCycles_(SocParamDouble("scalar_instr_cycles")),
+      seenInstrs_(ScalarInstrsNow()),
+      scalarGmHitCycles_(static_cast<uint32_t>(SocParamInt("scalar_dcache_hit_cycles"))),
+      dcacheLineShift_(static_cast<uint32_t>(__builtin_ctzll(static_cast<uint64_t>(SocParamInt("dcache_line_bytes"))))),
+      dcacheSets_(static_cast<uint32_t>(SocParamInt("dcache_bytes") / SocParamInt("dcache_line_bytes") / SocParamInt("dcache_ways"))),
+      dcacheWays_(static_cast<uint32_t>(SocParamInt("dcache_ways"))),
+      dcache_(static_cast<size_t>(dcacheSets_) * dcacheWays_, 0),
       race_(std::make_unique<RaceChecker>(trace_.sites, local_.Size(LocalBuf::kUB), mem_.bytes)) {
   trace_.globalId = globalId;
   trace_.type = spec.type;
@@ -96,7 +109,39 @@ uint32_t Core::Site_(const SrcLoc& loc, const char* api) {
   return it->second;
 }
 
+void Core::SettleScalarInstrs() {
+  const uint64_t now = ScalarInstrsNow();
+  const double cycles = static_cast<double>(now - seenInstrs_) * scalarInstrCycles_ + instrCyclesCarry_;
+  const auto whole = static_cast<uint64_t>(cycles);
+  pendingScalar_ += whole;
+  instrCyclesCarry_ = cycles - static_cast<double>(whole);
+  seenInstrs_ = now;
+}
+
+void Core::ResumeScalarInstrs() { seenInstrs_ = ScalarInstrsNow(); }
+
+uint32_t Core::ScalarGmCost(uintptr_t addr, uint32_t bytes) {
+  uint32_t cycles = 0;
+  const uint64_t last = (addr + std::max(bytes, 1u) - 1) >> dcacheLineShift_;
+  for (uint64_t line = addr >> dcacheLineShift_; line <= last; ++line) {
+    uint64_t* set = &dcache_[line % dcacheSets_ * dcacheWays_];
+    uint32_t way = 0;
+    while (way < dcacheWays_ && set[way] != line + 1) ++way;
+    cycles += way < dcacheWays_ ? scalarGmHitCycles_ : scalarGmCycles_;
+    for (uint32_t k = std::min(way, dcacheWays_ - 1); k > 0; --k) set[k] = set[k - 1];  // LRU: to the front
+    set[0] = line + 1;
+  }
+  return cycles;
+}
+
+void Core::InvalidateDataCache(uintptr_t addr, bool entire) {
+  const uint64_t line = (addr >> dcacheLineShift_) + 1;
+  for (uint64_t& tag : dcache_)
+    if (entire || tag == line) tag = 0;
+}
+
 void Core::Append(Instr ins) {
+  SettleScalarInstrs();
   if (pendingScalar_ > 0) {
     Instr s{};
     s.pipe = PIPE_S;
@@ -146,6 +191,22 @@ void Core::ScalarUb(uint32_t addr, uint32_t bytes, bool write, const SrcLoc& loc
 }
 
 void Core::LibraryVectorToScalar() { race_->LibraryVectorToScalar(); }
+
+void ScalarGm(uintptr_t at, uint64_t index, uint32_t bytes, bool write, const SrcLoc& loc, const char* api) {
+  const void* p = reinterpret_cast<const void*>(at);
+  if (!GmRangeValid(p, bytes)) {
+    // A read just past a buffer gets the memory that follows on the device (zeros here), a write
+    // into the rest of its allocator block touches no other tensor.
+    ASCENDC_SIM_CHECK(GmRangeTolerated(p, bytes, write), loc, "%s at element %llu is outside every GM buffer", api,
+                      static_cast<unsigned long long>(index));
+    DeviceTolerated(loc, write ? "%s at element %llu writes past the buffer's padding, inside its 512 B allocator block"
+                               : "%s at element %llu reads past the buffer (the device reads the memory that follows)",
+                    api, static_cast<unsigned long long>(index));
+  }
+  Core& core = CurrentCore();
+  core.Scalar(core.ScalarGmCost(at, bytes));
+  core.GmAccess(PIPE_S, GmPattern{at, 1, bytes, bytes}, write, loc, api);
+}
 
 void Core::SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
   ASCENDC_SIM_CHECK(src >= 0 && src < kPipes && dst >= 0 && dst < kPipes, loc, "%s: invalid pipes %d -> %d", api, src, dst);

@@ -95,7 +95,7 @@ void OnFault(int, siginfo_t* info, void* ctx) {
     if (ub) {
       core->ScalarUb(static_cast<uint32_t>(addr - ubGuard), 1, write, kRawLoc, write ? "raw UB store" : "raw UB load");
     } else {
-      core->Scalar(core->ScalarGmCycles());
+      core->Scalar(core->ScalarGmCost(addr, 1));
       // A store crossing a page faults twice: its second part is recorded at once, as changing GM.
       uint64_t span = write && g_raw.store == 0 && GmRangeValid(reinterpret_cast<void*>(addr), 1) ? kStoreSpan : 0;
       while (span > 0 && !GmRangeValid(reinterpret_cast<void*>(addr), span)) span /= 2;

@@ -40,11 +40,13 @@ struct Scheduler {
   }
   // Block b: hand the baton back, wait for it again.
   void Yield(int b) {
+    if (cores[b] != nullptr) cores[b]->SettleScalarInstrs();  // other blocks count while it is parked
     std::unique_lock<std::mutex> lk(m);
     turn = -1;
     cv.notify_all();
     cv.wait(lk, [&] { return turn == b; });
     if (abort) throw AbortUnwind{};
+    if (cores[b] != nullptr) cores[b]->ResumeScalarInstrs();
   }
 };
 Scheduler* g_sched = nullptr;

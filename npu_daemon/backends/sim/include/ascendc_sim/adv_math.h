@@ -87,7 +87,21 @@ ASCENDC_SIM_ADV_UNARY(Floor, 1, std::floor(x))
 ASCENDC_SIM_ADV_UNARY(Ceil, 1, std::ceil(x))
 ASCENDC_SIM_ADV_UNARY(Round, 1, std::nearbyint(x))  // half to even
 ASCENDC_SIM_ADV_UNARY(Trunc, 2, std::trunc(x))
+ASCENDC_SIM_ADV_UNARY(Frac, 3, x - std::trunc(x))  // Trunc and a subtraction; the sign of x kept
 #undef ASCENDC_SIM_ADV_UNARY
+
+namespace AscendC {
+// Frac's documented forms without a count take the whole source tensor.
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_SIM_LOC) {
+  Frac<T, isReuseSource>(dst, src, src.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                            ASCENDC_SIM_LOC) {
+  Frac<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), loc);
+}
+}  // namespace AscendC
 
 namespace AscendC {
 
@@ -205,9 +219,9 @@ void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
                 {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {tensor.UbAddr(), tensor.GetSize(), sizeof(T), {}, false},
                  {mask.UbAddr(), mask.GetSize(), sizeof(U), {}, false}},
                 sizeof(T), loc, {{tmp.UbAddr(), tmp.GetLength(), true}});
-  T* out = dst.Data();
-  const T* in = tensor.Data();
-  const U* m = mask.Data();
+  T* out = ascendc_sim::HostData(dst);
+  const T* in = ascendc_sim::HostData(tensor);
+  const U* m = ascendc_sim::HostData(mask);
   for (uint32_t r = 0; r < info.firstAxis; ++r)
     for (uint32_t c = 0; c < info.srcLastAxis; ++c) {
       const uint32_t i = r * info.srcLastAxis + c;

@@ -53,14 +53,14 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
     Lanes l = CountLanes<U>(static_cast<uint64_t>(g.rows) * stat);
     IssueVector(Op::kVecReduce, api, l, {}, sizeof(U), loc, {{sum->UbAddr(), statBytes, statsOut}, {max->UbAddr(), statBytes, statsOut}});
   }
-  const T* x = src.Data();
-  T* d = dst.Data();
+  const T* x = ascendc_sim::HostData(src);
+  T* d = ascendc_sim::HostData(dst);
   for (uint32_t r = 0; r < g.rows; ++r) {
     const T* row = x + static_cast<uint64_t>(r) * g.pitch;
     float mx, total;
     if (kind == 1) {
-      mx = static_cast<float>(max->Data()[r * stat]);
-      total = static_cast<float>(sum->Data()[r * stat]);
+      mx = static_cast<float>(ascendc_sim::HostData(*max)[r * stat]);
+      total = static_cast<float>(ascendc_sim::HostData(*sum)[r * stat]);
     } else {
       mx = -std::numeric_limits<float>::infinity();
       for (uint32_t k = 0; k < g.valid; ++k) mx = std::max(mx, static_cast<float>(row[k]));
@@ -68,7 +68,7 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
       for (uint32_t k = 0; k < g.valid; ++k) total += std::exp(static_cast<float>(row[k]) - mx);
       if (sum && max)
         for (uint32_t k = 0; k < stat; ++k)
-          sum->Data()[r * stat + k] = static_cast<U>(total), max->Data()[r * stat + k] = static_cast<U>(mx);
+          ascendc_sim::HostData(*sum)[r * stat + k] = static_cast<U>(total), ascendc_sim::HostData(*max)[r * stat + k] = static_cast<U>(mx);
     }
     for (uint32_t k = 0; k < g.valid; ++k) {
       const float v = static_cast<float>(row[k]) - mx;
@@ -148,9 +148,9 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                         {gamma.UbAddr(), static_cast<uint32_t>(h * sizeof(T)), false}, loc);
   ascendc_sim::AdvIssue("LayerNorm", 1, sizeof(T), rows, {outputVariance.UbAddr(), static_cast<uint32_t>(rows * sizeof(T)), true},
                         {beta.UbAddr(), static_cast<uint32_t>(h * sizeof(T)), false}, loc);
-  const T* x = inputX.Data();
-  const T* g = gamma.Data();
-  const T* b = beta.Data();
+  const T* x = ascendc_sim::HostData(inputX);
+  const T* g = ascendc_sim::HostData(gamma);
+  const T* b = ascendc_sim::HostData(beta);
   const float eps = static_cast<float>(epsilon);
   for (uint32_t r = 0; r < rows; ++r) {
     const T* row = x + static_cast<uint64_t>(r) * h;
@@ -161,10 +161,10 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
     var /= static_cast<float>(valid);
     const float inv = 1.0f / std::sqrt(var + eps);
     for (uint32_t k = 0; k < valid; ++k)
-      output.Data()[static_cast<uint64_t>(r) * h + k] =
+      ascendc_sim::HostData(output)[static_cast<uint64_t>(r) * h + k] =
           static_cast<T>((static_cast<float>(row[k]) - mean) * inv * static_cast<float>(g[k]) + static_cast<float>(b[k]));
-    outputMean.Data()[r] = static_cast<T>(mean);
-    outputVariance.Data()[r] = static_cast<T>(var);
+    ascendc_sim::HostData(outputMean)[r] = static_cast<T>(mean);
+    ascendc_sim::HostData(outputVariance)[r] = static_cast<T>(var);
   }
 }
 template <typename T, bool isReuseSource = false>
@@ -190,8 +190,8 @@ __aicore__ inline void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& 
                         {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, &sharedTmpBuffer);
   ascendc_sim::AdvIssue("RmsNorm", 1, sizeof(T), h, {dst.UbAddr(), 0, true}, {gamma.UbAddr(), static_cast<uint32_t>(h * sizeof(T)), false},
                         loc);
-  const T* x = src.Data();
-  const T* g = gamma.Data();
+  const T* x = ascendc_sim::HostData(src);
+  const T* g = ascendc_sim::HostData(gamma);
   const float eps = static_cast<float>(epsilon);
   for (uint32_t r = 0; r < rows; ++r) {
     const T* row = x + static_cast<uint64_t>(r) * h;
@@ -199,7 +199,7 @@ __aicore__ inline void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& 
     for (uint32_t k = 0; k < valid; ++k) sq += static_cast<float>(row[k]) * static_cast<float>(row[k]);
     const float inv = 1.0f / std::sqrt(sq / static_cast<float>(valid) + eps);
     for (uint32_t k = 0; k < valid; ++k)
-      dst.Data()[static_cast<uint64_t>(r) * h + k] = static_cast<T>(static_cast<float>(row[k]) * inv * static_cast<float>(g[k]));
+      ascendc_sim::HostData(dst)[static_cast<uint64_t>(r) * h + k] = static_cast<T>(static_cast<float>(row[k]) * inv * static_cast<float>(g[k]));
   }
 }
 template <typename T, bool isBasicBlock = false>

@@ -181,11 +181,7 @@ inline uint32_t UbAddrOfWord(uint32_t word, const char* api, const SrcLoc& loc) 
 // ---- set_cmpmask: load the 128-bit CMPMASK register from the UB (read by vsel) --------------------
 template <typename T>
 __aicore__ inline void set_cmpmask(__ubuf__ T* src, ASCENDC_SIM_LOC) {
-  const AscendC::LocalTensor<uint64_t> reg = ascendc_sim::UbFrom<uint64_t>(src, loc);
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecMask, "set_cmpmask", ascendc_sim::CountLanes<uint64_t>(2),
-                           {{reg.UbAddr(), reg.GetSize(), sizeof(uint64_t), {}, false}}, sizeof(uint64_t), loc);
-  uint64_t* bits = ascendc_sim::CurrentCore().Registers().cmpMask;
-  bits[0] = reg.Data()[0], bits[1] = reg.Data()[1];
+  ascendc_sim::MoveCmpMask("set_cmpmask", ascendc_sim::UbFrom<uint64_t>(src, loc), false, loc);
 }
 
 // ---- vsel: mode 0 (no mode argument) takes lane e of every repeat from src0 where CMPMASK bit e is
@@ -240,7 +236,7 @@ __aicore__ inline void vgather(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint
   // The offsets are uint32, lane after lane: a repeat of T lanes takes 256 / sizeof(T) of them.
   const ascendc_sim::Stride so{1, static_cast<uint32_t>(256 / sizeof(T) * 4 / 32), 8};
   const uint32_t ubSize = ascendc_sim::CurrentCore().Local().Size(ascendc_sim::LocalBuf::kUB);
-  const uint32_t* o = off.Data();
+  const uint32_t* o = ascendc_sim::HostData(off);
   uint64_t lo = ubSize, hi = 0;  // the bytes the lanes read, for the race checks
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e) {
@@ -255,7 +251,7 @@ __aicore__ inline void vgather(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint
   ascendc_sim::IssueVector(ascendc_sim::Op::kVecGather, "vgather", l,
                            {{d.UbAddr(), d.GetSize(), sizeof(T), sd, true}, {off.UbAddr(), off.GetSize(), sizeof(uint32_t), so, false}},
                            sizeof(T), loc, {{from, hi > lo ? static_cast<uint32_t>(hi - from) : 0u, false}});
-  T* out = d.Data();
+  T* out = ascendc_sim::HostData(d);
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e)
       if (l.Active(r, e))

@@ -102,6 +102,10 @@ struct SrcLoc {
   static SrcLoc here(const char* f = __builtin_FILE(), int l = __builtin_LINE()) { return {f, l}; }
 };
 #define ASCENDC_SIM_LOC ::ascendc_sim::SrcLoc loc = ::ascendc_sim::SrcLoc::here()
+// Element access (GetValue, SetValue, t(i)) is inlined into the kernel, as the device's inline API
+// is: its argument set-up is then the library's, not counted as the kernel's own scalar
+// instructions (backends/sim/scalar_count.py).
+#define ASCENDC_SIM_INLINE __attribute__((always_inline)) inline
 
 struct SimError : std::runtime_error {
   Status status;
@@ -306,7 +310,11 @@ class Core {
   uint32_t UbPeak() const { return ubPeak_; }          // most UB bytes TPipe handed out at once
   void NoteUbInUse(uint32_t bytes) { ubPeak_ = bytes > ubPeak_ ? bytes : ubPeak_; }
   uint32_t ScalarUbCycles() const { return scalarUbCycles_; }  // one scalar UB access (GetValue/SetValue)
-  uint32_t ScalarGmCycles() const { return scalarGmCycles_; }  // one scalar GM access
+  uint32_t ScalarGmCycles() const { return scalarGmCycles_; }  // one scalar GM access missing the data cache
+  // The cycles of a scalar GM access of `bytes` at `addr` through the core's data cache (a hit or a
+  // miss per line it touches; a miss loads the line, for a write too), which it updates.
+  uint32_t ScalarGmCost(uintptr_t addr, uint32_t bytes);
+  void InvalidateDataCache(uintptr_t addr, bool entire);  // DataCacheCleanAndInvalid: one line or all
   CoreRegisters& Registers() { return regs_; }
   const CoreRegisters& Registers() const { return regs_; }
   const CoreTrace& Trace() const { return trace_; }
@@ -326,6 +334,10 @@ class Core {
   // follow the API's vector work. Race checker only; the trace keeps the API's calibrated cost.
   void LibraryVectorToScalar();
   void Scalar(uint32_t cycles) { pendingScalar_ += cycles; }
+  // The kernel's own scalar instructions (backends/sim/scalar_count.py) since the last settle,
+  // charged as scalar work; Resume forgets those another block ran while this one was parked.
+  void SettleScalarInstrs();
+  void ResumeScalarInstrs();
   void Finish();  // end of kernel: unmatched flags are errors, scalar work is flushed
   // GM traffic of this core, checked within the core (MTE3 vs MTE2 ordering) and across cores
   // (overlapping writes between SyncAlls). `pipe` is the pipe doing the access; `sameBytes`: a
@@ -349,6 +361,12 @@ class Core {
   CoreTrace trace_;
   std::map<std::tuple<const char*, const char*, int>, uint32_t> siteIndex_;  // (api, file, line) -> sites
   uint64_t pendingScalar_ = 0;  // scalar cycles not yet in the trace
+  double scalarInstrCycles_;
+  double instrCyclesCarry_ = 0;  // the fraction of a cycle not yet charged
+  uint32_t scalarGmHitCycles_;
+  uint32_t dcacheLineShift_, dcacheSets_, dcacheWays_;
+  std::vector<uint64_t> dcache_;  // per set, its ways' line numbers + 1 (0: empty), most recent first
+  uint64_t seenInstrs_ = 0;     // the kernel object's instruction counter when last settled
   int64_t lastVector_ = -1;     // trace index of the latest PIPE_V instruction
   std::unique_ptr<RaceChecker> race_;
 };

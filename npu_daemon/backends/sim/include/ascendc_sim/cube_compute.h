@@ -105,10 +105,10 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
   const uint64_t last = static_cast<uint64_t>(p.ndNum - 1) * p.dstNzMatrixStride + static_cast<uint64_t>(blocks - 1) * p.dstNzC0Stride * c0 +
                         static_cast<uint64_t>(p.nValue - 1) * p.dstNzNStride * c0 + c0;
   const uint32_t addr = CubeOperand(dst, LocalBuf::kL1, 32, last * sizeof(T), api, "dst", loc);
-  T* out = dst.Data();
+  T* out = ascendc_sim::HostData(dst);
   Core& core = CurrentCore();
   for (uint32_t i = 0; i < p.ndNum; ++i) {
-    const T* in = src.Data() + static_cast<uint64_t>(i) * p.srcNdMatrixStride;
+    const T* in = ascendc_sim::HostData(src) + static_cast<uint64_t>(i) * p.srcNdMatrixStride;
     const uint64_t gmBytes = (static_cast<uint64_t>(p.nValue - 1) * p.srcDValue + p.dValue) * sizeof(T);
     ASCENDC_SIM_CHECK(GmRangeValid(src.GetPhyAddr() + static_cast<uint64_t>(i) * p.srcNdMatrixStride, gmBytes), loc,
                       "%s: GM range of %llu bytes at %s is outside every GM buffer", api, static_cast<unsigned long long>(gmBytes),
@@ -170,8 +170,8 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
   const uint64_t dstEnd = (static_cast<uint64_t>(p.repeatTimes - 1) * (1 + p.dstGap) + 1) * frac;
   const uint32_t s = CubeOperand(src, LocalBuf::kL1, 32, srcEnd, api, "src", loc);
   const uint32_t d = CubeOperand(dst, dstBuf, 512, dstEnd, api, "dst", loc);
-  const T* in = src.Data();
-  T* out = dst.Data();
+  const T* in = ascendc_sim::HostData(src);
+  T* out = ascendc_sim::HostData(dst);
   for (uint32_t r = 0; r < p.repeatTimes; ++r) {
     const T* f = in + (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(r) * p.srcStride) * elems;
     T* g = out + static_cast<uint64_t>(r) * (1 + p.dstGap) * elems;
@@ -244,8 +244,8 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
   const uint32_t d = CubeOperand(dst, dstBuf, 512, dstBytes, api, "dst", loc);
   const int dilH = (p.filterH - 1) * p.dilationFilterH + 1, dilW = (p.filterW - 1) * p.dilationFilterW + 1;
   const int outW = (p.l1W + p.padList[0] + p.padList[1] - dilW) / p.strideW + 1;
-  const T* in = src.Data();
-  T* out = dst.Data();
+  const T* in = ascendc_sim::HostData(src);
+  T* out = ascendc_sim::HostData(dst);
   const uint32_t kFr = p.kExtension / c0, mFr = p.mExtension / 16;
   for (uint32_t mi = 0; mi < p.mExtension; ++mi)
     for (uint32_t ki = 0; ki < p.kExtension; ++ki) {
@@ -327,9 +327,9 @@ __aicore__ inline void MmadImpl(const LocalTensor<C>& dst, const LocalTensor<A>&
   }
   Core& core = CurrentCore();
   // Row-major views of the fractal layouts, then the arithmetic, then back into L0C.
-  const A* fa = fm.Data();
-  const A* fb = filter.Data();
-  C* fc = dst.Data();
+  const A* fa = ascendc_sim::HostData(fm);
+  const A* fb = ascendc_sim::HostData(filter);
+  C* fc = ascendc_sim::HostData(dst);
   using Acc = std::conditional_t<std::is_same_v<A, int8_t>, int32_t, float>;
   using In = std::conditional_t<std::is_same_v<A, int8_t>, int8_t, float>;
   std::vector<In> ra(static_cast<size_t>(p.m) * p.k), rb(static_cast<size_t>(p.k) * p.n);
@@ -341,7 +341,7 @@ __aicore__ inline void MmadImpl(const LocalTensor<C>& dst, const LocalTensor<A>&
     for (uint32_t n = 0; n < p.n; ++n)
       rb[static_cast<size_t>(j) * p.n + n] = static_cast<In>(fb[((j / k0) * n1 + n / 16) * 16 * k0 + (n % 16) * k0 + j % k0]);
   auto cAt = [&](uint32_t i, uint32_t n) { return ((n / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + n % 16; };
-  const C* bt = bias != nullptr ? bias->Data() : nullptr;
+  const C* bt = bias != nullptr ? ascendc_sim::HostData(*bias) : nullptr;
   for (uint32_t i = 0; i < p.m; ++i)
     for (uint32_t n = 0; n < p.n; ++n)
       rc[static_cast<size_t>(i) * p.n + n] = fromBias ? bt[n] : accumulate ? fc[cAt(i, n)] : Acc{};
@@ -498,8 +498,8 @@ __aicore__ inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>&
   detail::ForEachFix(p, nd, sizeof(D), [&](uint64_t, uint64_t d) { hi = std::max(hi, d + 1); });
   ASCENDC_SIM_CHECK(GmRangeValid(dst.GetPhyAddr(), hi * sizeof(D)), loc, "%s: GM range of %llu bytes at %s is outside every GM buffer",
                     api, static_cast<unsigned long long>(hi * sizeof(D)), DescribeGm(reinterpret_cast<uintptr_t>(dst.GetPhyAddr())).c_str());
-  const S* in = src.Data();
-  D* out = dst.Data();
+  const S* in = ascendc_sim::HostData(src);
+  D* out = ascendc_sim::HostData(dst);
   Core& core = CurrentCore();
   // The GM write, as rows: ND writes mSize rows of nSize elements per matrix; NZ writes 16-wide
   // column blocks of mSize rows each.
@@ -550,8 +550,8 @@ __aicore__ inline void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& 
   ASCENDC_SIM_CHECK(buf == LocalBuf::kUB || buf == LocalBuf::kL1, loc, "%s: a local dst must be in UB or L1 but is in %s", api,
                     LocalBufName(buf));
   const uint32_t d = CubeOperand(dst, buf, 32, hi * sizeof(D), api, "dst", loc);
-  const S* in = src.Data();
-  D* out = dst.Data();
+  const S* in = ascendc_sim::HostData(src);
+  D* out = ascendc_sim::HostData(dst);
   detail::ForEachFix(p, nd, sizeof(D), [&](uint64_t si, uint64_t di) { out[di] = detail::FixValue<D>(in[si], p, scale); });
   Instr ins = CubeInstr(PIPE_FIX, Op::kFixpipeUb);
   ins.elemBytes = sizeof(D);
@@ -589,7 +589,7 @@ bool CopyL1ToBt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S
     const uint32_t s = CubeOperand(src, LocalBuf::kL1, 32, static_cast<uint64_t>(sElems) * sizeof(S), api, "src", loc);
     for (uint32_t r = 0; r < p.blockCount; ++r)
       for (uint32_t i = 0; i < rowElems; ++i)
-        dst.Data()[r * dPitch + i] = static_cast<D>(static_cast<float>(src.Data()[r * sPitch + i]));
+        ascendc_sim::HostData(dst)[r * dPitch + i] = static_cast<D>(static_cast<float>(ascendc_sim::HostData(src)[r * sPitch + i]));
     Instr ins = CubeInstr(PIPE_MTE1, Op::kCopyL1);
     ins.elements = static_cast<uint64_t>(p.blockCount) * rowElems * sizeof(D);
     ins.ubAddr[0] = d;

@@ -15,8 +15,15 @@ struct DataCopyParams {
       : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
   uint16_t blockCount = 1;  // bursts, [1, 4095]
   uint16_t blockLen = 0;    // 32 B blocks per burst, [1, 65535]
-  uint16_t srcStride = 0;   // 32 B blocks between bursts
-  uint16_t dstStride = 0;
+  // 32 B blocks between bursts; the documentation's newer names srcGap / dstGap alias them.
+  union {
+    uint16_t srcGap = 0;
+    uint16_t srcStride;
+  };
+  union {
+    uint16_t dstGap = 0;
+    uint16_t dstStride;
+  };
 };
 
 // Constructed from all five fields or none, as in CANN: a four-value brace list {n, len, s, d} then
@@ -32,8 +39,13 @@ struct DataCopyExtParams {
   uint32_t rsv = 0;
 };
 
+// Both documented constructors: none, or all four fields (so `DataCopyPadExtParams<T> p(true, 0, r, v)`
+// compiles as with CANN, and a brace list means the four-field constructor).
 template <typename T>
 struct DataCopyPadExtParams {
+  DataCopyPadExtParams() = default;
+  DataCopyPadExtParams(bool isPadValue, uint8_t leftPadValue, uint8_t rightPadValue, T padValue)
+      : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue) {}
   bool isPad = false;
   uint8_t leftPadding = 0;   // elements
   uint8_t rightPadding = 0;  // elements
@@ -52,6 +64,9 @@ struct SliceInfo {
 };
 
 struct DataCopyPadParams {
+  DataCopyPadParams() = default;
+  DataCopyPadParams(bool isPadValue, uint8_t leftPadValue, uint8_t rightPadValue, uint64_t padValue)
+      : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue) {}
   bool isPad = false;
   uint8_t leftPadding = 0;
   uint8_t rightPadding = 0;
@@ -168,7 +183,7 @@ __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, 
   ascendc_sim::Dma d{1, bytes, bytes, bytes, bytes};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyGmToUb, "DataCopy", reinterpret_cast<uint8_t*>(src.GetPhyAddr()), dst.UbAddr(), d,
                         src.GetCacheMode(), loc);
-  std::memcpy(dst.Data(), src.Data(), bytes);
+  std::memcpy(ascendc_sim::HostData(dst), ascendc_sim::HostData(src), bytes);
 }
 template <typename T>
 __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
@@ -177,7 +192,7 @@ __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, 
   ascendc_sim::Dma d{1, bytes, bytes, bytes, bytes};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopy", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
                         dst.GetCacheMode(), loc);
-  ascendc_sim::StoreGm(reinterpret_cast<uint8_t*>(dst.Data()), reinterpret_cast<const uint8_t*>(src.Data()), bytes);
+  ascendc_sim::StoreGm(reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst)), reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(src)), bytes);
 }
 
 // ---- DataCopy, DataCopyParams form: units of 32 B blocks -------------------------------------
@@ -188,7 +203,7 @@ __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, 
                      (p.blockLen + p.dstStride) * 32u, p.blockLen * 32u};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyGmToUb, "DataCopy", reinterpret_cast<uint8_t*>(src.GetPhyAddr()), dst.UbAddr(), d,
                         src.GetCacheMode(), loc);
-  ascendc_sim::CopyRows(d, dst.Data(), src.Data(), true);
+  ascendc_sim::CopyRows(d, ascendc_sim::HostData(dst), ascendc_sim::HostData(src), true);
 }
 template <typename T>
 __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
@@ -197,7 +212,7 @@ __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, 
                      (p.blockLen + p.srcStride) * 32u, p.blockLen * 32u};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopy", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
                         dst.GetCacheMode(), loc);
-  ascendc_sim::CopyRows(d, dst.Data(), src.Data(), false);
+  ascendc_sim::CopyRows(d, ascendc_sim::HostData(dst), ascendc_sim::HostData(src), false);
 }
 
 // The library's internal UB -> GM form on raw pointers (kernel_operator_data_copy_impl.h): the
@@ -214,14 +229,14 @@ __aicore__ inline void DataCopyUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const D
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
                                 const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, ASCENDC_SIM_LOC) {
-  ascendc_sim::SliceCopy<T, true>(reinterpret_cast<uint8_t*>(src.GetPhyAddr()), reinterpret_cast<uint8_t*>(src.Data()), dst.UbAddr(),
-                                  reinterpret_cast<uint8_t*>(dst.Data()), srcSliceInfo, dstSliceInfo, dimValue, src.GetCacheMode(), loc);
+  ascendc_sim::SliceCopy<T, true>(reinterpret_cast<uint8_t*>(src.GetPhyAddr()), reinterpret_cast<uint8_t*>(ascendc_sim::HostData(src)), dst.UbAddr(),
+                                  reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst)), srcSliceInfo, dstSliceInfo, dimValue, src.GetCacheMode(), loc);
 }
 template <typename T>
 __aicore__ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
                                 const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, ASCENDC_SIM_LOC) {
-  ascendc_sim::SliceCopy<T, false>(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), reinterpret_cast<uint8_t*>(dst.Data()), src.UbAddr(),
-                                   reinterpret_cast<uint8_t*>(src.Data()), dstSliceInfo, srcSliceInfo, dimValue, dst.GetCacheMode(), loc);
+  ascendc_sim::SliceCopy<T, false>(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst)), src.UbAddr(),
+                                   reinterpret_cast<uint8_t*>(ascendc_sim::HostData(src)), dstSliceInfo, srcSliceInfo, dimValue, dst.GetCacheMode(), loc);
 }
 
 // ---- DataCopyPad: byte lengths; each UB row padded to 32 B -----------------------------------
@@ -234,8 +249,8 @@ __aicore__ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& sr
   ascendc_sim::Dma d{p.blockCount, p.blockLen, static_cast<uint64_t>(p.blockLen) + p.srcStride, row + p.dstStride * 32u, row};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyGmToUb, "DataCopyPad", reinterpret_cast<uint8_t*>(src.GetPhyAddr()), dst.UbAddr(), d,
                         src.GetCacheMode(), loc);
-  auto* ub = reinterpret_cast<uint8_t*>(dst.Data());
-  auto* gm = reinterpret_cast<const uint8_t*>(src.Data());
+  auto* ub = reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst));
+  auto* gm = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(src));
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     uint8_t* rowPtr = ub + i * d.ubPitch;
     std::memcpy(rowPtr + left, gm + i * d.gmPitch, p.blockLen);
@@ -269,7 +284,7 @@ __aicore__ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& sr
   ascendc_sim::Dma d{p.blockCount, p.blockLen, static_cast<uint64_t>(p.blockLen) + p.dstStride, row + p.srcStride * 32u, row};
   ascendc_sim::IssueDma(ascendc_sim::Op::kCopyUbToGm, "DataCopyPad", reinterpret_cast<uint8_t*>(dst.GetPhyAddr()), src.UbAddr(), d,
                         dst.GetCacheMode(), loc);
-  ascendc_sim::CopyRows(d, dst.Data(), src.Data(), false);
+  ascendc_sim::CopyRows(d, ascendc_sim::HostData(dst), ascendc_sim::HostData(src), false);
 }
 // Legacy overloads with DataCopyParams (blockLen in bytes here) and DataCopyPadParams.
 template <typename T>
@@ -311,8 +326,8 @@ __aicore__ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, c
   ins.ubBytes[1] = srcBytes;
   ascendc_sim::UbAccess acc[2] = {{src.UbAddr(), srcBytes, false}, {dst.UbAddr(), dstBytes, true}};
   core.IssueAccesses(ins, loc, "DataCopy", acc, 2);
-  auto* out = reinterpret_cast<uint8_t*>(dst.Data());
-  auto* in = reinterpret_cast<const uint8_t*>(src.Data());
+  auto* out = reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst));
+  auto* in = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(src));
   for (uint32_t i = 0; i < p.blockCount; ++i) std::memmove(out + i * dstPitch, in + i * srcPitch, row);
 }
 template <typename T>
@@ -358,11 +373,14 @@ __aicore__ inline void SetAtomicMin() {
 }
 __aicore__ inline void SetAtomicNone() { ascendc_sim::CurrentCore().Registers().atomicOp = ascendc_sim::AtomicOp::kNone; }
 
-// ---- scalar data cache: the simulator has no cache, so flushing is a no-op the kernel may call ---
+// ---- the scalar unit's data cache (Core::ScalarGmCost): the line at the tensor, or every line,
+// leaves it, so the next scalar GM access there misses. UB accesses do not go through it. ----------
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
-__aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+__aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& t) {
+  ascendc_sim::CurrentCore().InvalidateDataCache(reinterpret_cast<uintptr_t>(t.GetPhyAddr()), entire == CacheLine::ENTIRE_DATA_CACHE);
+}
 template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
 __aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
 
@@ -390,14 +408,14 @@ __aicore__ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, u
                     loc, "DumpTensor of %u elements from UB address %u runs past the UB", dumpSize, tensor.UbAddr());
   ASCENDC_SIM_WARN_UNLESS(dumpSize <= tensor.GetSize(), loc, "DumpTensor of %u elements from a %u-element tensor prints the UB after it",
                           dumpSize, tensor.GetSize());
-  ascendc_sim::DumpValues("UB", desc, tensor.Data(), dumpSize);
+  ascendc_sim::DumpValues("UB", desc, ascendc_sim::HostData(tensor), dumpSize);
 }
 template <typename T>
 __aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, ASCENDC_SIM_LOC) {
   ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(tensor.GetPhyAddr(), static_cast<uint64_t>(dumpSize) * sizeof(T)), loc,
                     "DumpTensor of %u elements at %s is outside every GM buffer", dumpSize,
                     ascendc_sim::DescribeGm(reinterpret_cast<uintptr_t>(tensor.GetPhyAddr())).c_str());
-  ascendc_sim::DumpValues("GM", desc, tensor.Data(), dumpSize);
+  ascendc_sim::DumpValues("GM", desc, ascendc_sim::HostData(tensor), dumpSize);
 }
 
 // ---- InitGlobalMemory: `size` elements of GM set to `value` ------------------------------------
@@ -410,7 +428,7 @@ __aicore__ inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_
   ASCENDC_SIM_CHECK(ascendc_sim::GmRangeValid(addr, bytes), loc,
                     "InitGlobalMemory: GM range of %llu bytes at %s is outside every GM buffer",
                     static_cast<unsigned long long>(bytes), ascendc_sim::DescribeGm(reinterpret_cast<uintptr_t>(addr)).c_str());
-  T* host = gm.Data();
+  T* host = ascendc_sim::HostData(gm);
   for (uint64_t i = 0; i < size; ++i) host[i] = value;
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
   ascendc_sim::Instr ins{};

@@ -368,3 +368,11 @@ inline bool RegistMatmul(const SrcLoc& loc, TPipe* pipe, GM_ADDR workspace, Objs
 // On the AIC of a mixed kernel the macro serves the AIVs' requests and returns from the kernel.
 #define REGIST_MATMUL_OBJ(pipe, workspace, ...) \
   if (::AscendC::detail::RegistMatmul(::ascendc_sim::SrcLoc::here(), pipe, workspace, __VA_ARGS__)) return
+
+// The Matmul API's older namespace, an alias of AscendC as in CANN's matmul.h: public kernels write
+// `using namespace matmul;` or `matmul::MatmulType<...>`. A kernel entry named `matmul` could not
+// coexist with it (nor can it with CANN's); the kernel build renames such an entry by a macro
+// (kernel_view.entry_renames), and the alias is then left out.
+#ifndef matmul
+namespace matmul = AscendC;
+#endif

@@ -69,6 +69,131 @@ constexpr bool kHalfByte = std::is_same_v<T, AscendC::int4b_t>;
 // The bytes of `elems` elements of T (an odd int4b_t count rounds down, as the device's offset / 2).
 template <typename T>
 constexpr uint64_t BytesOf(uint64_t elems) { return kHalfByte<T> ? elems / 2 : elems * sizeof(T); }
+
+// One scalar GM access of kernel code (GetValue, SetValue, an element reference): `bytes` at GM
+// address `at`, element `index` of its tensor. Bound-checked, charged to the scalar unit and
+// race-checked (runtime/core.cpp).
+void ScalarGm(uintptr_t at, uint64_t index, uint32_t bytes, bool write, const SrcLoc& loc, const char* api);
+
+// The emulation's host view of a tensor's memory, for library code only: kernel code reaches tensor
+// memory through the charged API alone (the source check refuses candidate code naming ascendc_sim).
+struct TensorAccess {
+  template <class Tensor>
+  static auto Host(const Tensor& t) { return t.Host(); }
+};
+template <class Tensor>
+auto HostData(const Tensor& t) { return TensorAccess::Host(t); }
+
+// One element of a tensor as the scalar unit reaches it: what the device's `operator()` returns (a
+// `T&` into GM or UB). Every read and write through it is a scalar access, charged as GetValue /
+// SetValue are; its address is the kernel's guarded view of the memory, so an access through a
+// pointer taken from it traps and is charged too (runtime/raw_access.cpp).
+template <typename T>
+class ElementRef {
+ public:
+  enum Space : uint8_t { kUb, kGm };
+  // `base`: the tensor's UB byte address (kUb) or its kernel GM address (kGm).
+  ElementRef(Space space, uintptr_t base, uint64_t index, const SrcLoc& loc)
+      : at_(base + index * sizeof(T)), index_(index), loc_(loc), space_(space) {}
+  ASCENDC_SIM_INLINE operator T() const { return Load(); }
+  ASCENDC_SIM_INLINE const ElementRef& operator=(const T& v) const {
+    Store(v);
+    return *this;
+  }
+  ASCENDC_SIM_INLINE const ElementRef& operator=(const ElementRef& o) const { return *this = o.Load(); }
+  T* operator&() const { return reinterpret_cast<T*>(space_ == kGm ? at_ : reinterpret_cast<uintptr_t>(CurrentCore().UbGuardPtr(static_cast<uint32_t>(at_)))); }
+  ASCENDC_SIM_INLINE T Load() const {
+    T v;
+    std::memcpy(&v, Charge(false, space_ == kGm ? "GlobalTensor::operator()" : "LocalTensor::operator()"), sizeof(T));
+    return v;
+  }
+  ASCENDC_SIM_INLINE void Store(const T& v) const { std::memcpy(Charge(true, space_ == kGm ? "GlobalTensor::operator() store" : "LocalTensor::operator() store"), &v, sizeof(T)); }
+  // A read-modify-write: a scalar load and a scalar store, as on the device.
+#define ASCENDC_SIM_ELEMENT_ASSIGN(op)                      \
+  template <typename U>                                     \
+  const ElementRef& operator op##=(const U& v) const {      \
+    Store(static_cast<T>(Load() op v));                      \
+    return *this;                                           \
+  }
+  ASCENDC_SIM_ELEMENT_ASSIGN(+)
+  ASCENDC_SIM_ELEMENT_ASSIGN(-)
+  ASCENDC_SIM_ELEMENT_ASSIGN(*)
+  ASCENDC_SIM_ELEMENT_ASSIGN(/)
+  ASCENDC_SIM_ELEMENT_ASSIGN(%)
+  ASCENDC_SIM_ELEMENT_ASSIGN(&)
+  ASCENDC_SIM_ELEMENT_ASSIGN(|)
+  ASCENDC_SIM_ELEMENT_ASSIGN(^)
+  ASCENDC_SIM_ELEMENT_ASSIGN(<<)
+  ASCENDC_SIM_ELEMENT_ASSIGN(>>)
+#undef ASCENDC_SIM_ELEMENT_ASSIGN
+  const ElementRef& operator++() const { return *this += 1; }
+  const ElementRef& operator--() const { return *this -= 1; }
+  T operator++(int) const {
+    const T v = Load();
+    Store(static_cast<T>(v + 1));
+    return v;
+  }
+  T operator--(int) const {
+    const T v = Load();
+    Store(static_cast<T>(v - 1));
+    return v;
+  }
+
+ private:
+  ASCENDC_SIM_INLINE uint8_t* Charge(bool write, const char* api) const {
+    if (space_ == kGm) {
+      ScalarGm(at_, index_, sizeof(T), write, loc_, api);
+      return GmHost(reinterpret_cast<const void*>(at_));
+    }
+    Core& core = CurrentCore();
+    core.ScalarUb(static_cast<uint32_t>(at_), sizeof(T), write, loc_, api);
+    return core.UbPtr(static_cast<uint32_t>(at_));
+  }
+  uintptr_t at_;
+  uint64_t index_;
+  SrcLoc loc_;
+  Space space_;
+};
+
+template <typename>
+constexpr bool kIsElementRef = false;
+template <typename T>
+constexpr bool kIsElementRef<ElementRef<T>> = true;
+template <typename X>
+decltype(auto) ValueOf(const X& x) {
+  if constexpr (kIsElementRef<X>) return x.Load();
+  else return (x);
+}
+// The operators of the element's value (the built-in ones do not apply through a conversion for
+// every mix of operand types, e.g. half and int).
+#define ASCENDC_SIM_ELEMENT_BINARY(op)                                                                   \
+  template <typename A, typename B, typename = std::enable_if_t<kIsElementRef<A> || kIsElementRef<B>>> \
+  auto operator op(const A& a, const B& b)->decltype(ValueOf(a) op ValueOf(b)) {                     \
+    return ValueOf(a) op ValueOf(b);                                                                   \
+  }
+ASCENDC_SIM_ELEMENT_BINARY(+)
+ASCENDC_SIM_ELEMENT_BINARY(-)
+ASCENDC_SIM_ELEMENT_BINARY(*)
+ASCENDC_SIM_ELEMENT_BINARY(/)
+ASCENDC_SIM_ELEMENT_BINARY(%)
+ASCENDC_SIM_ELEMENT_BINARY(&)
+ASCENDC_SIM_ELEMENT_BINARY(|)
+ASCENDC_SIM_ELEMENT_BINARY(^)
+ASCENDC_SIM_ELEMENT_BINARY(<<)
+ASCENDC_SIM_ELEMENT_BINARY(>>)
+ASCENDC_SIM_ELEMENT_BINARY(==)
+ASCENDC_SIM_ELEMENT_BINARY(!=)
+ASCENDC_SIM_ELEMENT_BINARY(<)
+ASCENDC_SIM_ELEMENT_BINARY(>)
+ASCENDC_SIM_ELEMENT_BINARY(<=)
+ASCENDC_SIM_ELEMENT_BINARY(>=)
+#undef ASCENDC_SIM_ELEMENT_BINARY
+template <typename T>
+auto operator-(const ElementRef<T>& a) -> decltype(-a.Load()) { return -a.Load(); }
+template <typename T>
+auto operator+(const ElementRef<T>& a) -> decltype(+a.Load()) { return +a.Load(); }
+template <typename T>
+auto operator~(const ElementRef<T>& a) -> decltype(~a.Load()) { return ~a.Load(); }
 }  // namespace ascendc_sim
 
 namespace AscendC {
@@ -86,43 +211,30 @@ class GlobalTensor {
     t.size_ = size_ > offset ? size_ - offset : 0;
     return t;
   }
-  __aicore__ T GetValue(uint64_t offset, ASCENDC_SIM_LOC) const {
-    CheckScalar(offset, false, loc);
-    return Data()[offset];
+  ASCENDC_SIM_INLINE T GetValue(uint64_t offset, ASCENDC_SIM_LOC) const {
+    ascendc_sim::ScalarGm(reinterpret_cast<uintptr_t>(addr_ + offset), offset, sizeof(T), false, loc, "GlobalTensor::GetValue");
+    return Host()[offset];
   }
-  __aicore__ void SetValue(uint64_t offset, T value, ASCENDC_SIM_LOC) const {
-    CheckScalar(offset, true, loc);
-    Data()[offset] = value;
+  ASCENDC_SIM_INLINE void SetValue(uint64_t offset, T value, ASCENDC_SIM_LOC) const {
+    ascendc_sim::ScalarGm(reinterpret_cast<uintptr_t>(addr_ + offset), offset, sizeof(T), true, loc, "GlobalTensor::SetValue");
+    Host()[offset] = value;
   }
-  // A reference the kernel may read or write: charged as one scalar GM read.
-  __aicore__ T& operator()(uint64_t offset, ASCENDC_SIM_LOC) {
-    CheckScalar(offset, false, loc);
-    return Data()[offset];
+  // The element as the scalar unit reaches it: each read or write through it is a charged scalar
+  // GM access, and its address is the kernel's own (guarded) GM pointer.
+  ASCENDC_SIM_INLINE ascendc_sim::ElementRef<T> operator()(uint64_t offset, ASCENDC_SIM_LOC) const {
+    static_assert(!ascendc_sim::kHalfByte<T>, "GlobalTensor<int4b_t>::operator(): an element is half a byte, use GetValue / SetValue");
+    return ascendc_sim::ElementRef<T>(ascendc_sim::ElementRef<T>::kGm, reinterpret_cast<uintptr_t>(addr_), offset, loc);
   }
   __aicore__ uint64_t GetSize() const { return size_; }
   __aicore__ __gm__ T* GetPhyAddr() const { return addr_; }
   __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
   __aicore__ void SetL2CacheHint(CacheMode mode) { cacheMode_ = mode; }
   CacheMode GetCacheMode() const { return cacheMode_; }
-  // Simulator-side accessor (not part of AscendC): the emulation's view of the buffer.
-  T* Data() const { return reinterpret_cast<T*>(ascendc_sim::GmHost(addr_)); }
 
  private:
-  void CheckScalar(uint64_t offset, bool write, const SrcLoc& loc) const {
-    if (!ascendc_sim::GmRangeValid(addr_ + offset, sizeof(T))) {
-      // A read just past a buffer gets the memory that follows on the device (zeros here), a
-      // write into the rest of its allocator block touches no other tensor.
-      ASCENDC_SIM_CHECK(ascendc_sim::GmRangeTolerated(addr_ + offset, sizeof(T), write), loc, "GlobalTensor::%s at element %llu is outside every GM buffer", write ? "SetValue" : "GetValue",
-                        static_cast<unsigned long long>(offset));
-      ascendc_sim::DeviceTolerated(loc, write ? "GlobalTensor::SetValue at element %llu writes past the buffer's padding, inside its 512 B allocator block"
-                                              : "GlobalTensor::GetValue at element %llu reads past the buffer (the device reads the memory that follows)",
-                                   static_cast<unsigned long long>(offset));
-    }
-    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-    core.Scalar(core.ScalarGmCycles());
-    core.GmAccess(PIPE_S, ascendc_sim::GmPattern{reinterpret_cast<uintptr_t>(addr_ + offset), 1, sizeof(T), sizeof(T)}, write, loc,
-                  write ? "GlobalTensor::SetValue" : "GlobalTensor::GetValue");
-  }
+  friend struct ascendc_sim::TensorAccess;
+  // The emulation's view of the buffer, for library code only (ascendc_sim::HostData).
+  ASCENDC_SIM_INLINE T* Host() const { return reinterpret_cast<T*>(ascendc_sim::GmHost(addr_)); }
   __gm__ T* addr_ = nullptr;
   uint64_t size_ = 0;
   CacheMode cacheMode_ = CacheMode::CACHE_MODE_NORMAL;
@@ -164,7 +276,7 @@ class LocalTensor {
   __aicore__ LocalTensor operator[](uint32_t offset) const {
     return LocalTensor(addr_ + static_cast<uint32_t>(ascendc_sim::BytesOf<T>(offset)), size_ > offset ? size_ - offset : 0, pos_);
   }
-  __aicore__ T GetValue(uint32_t index, ASCENDC_SIM_LOC) const {
+  ASCENDC_SIM_INLINE T GetValue(uint32_t index, ASCENDC_SIM_LOC) const {
     CheckIndex(index, loc, "GetValue");
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     if constexpr (ascendc_sim::kHalfByte<T>) {  // the nibble of its byte
@@ -178,7 +290,7 @@ class LocalTensor {
     }
   }
   template <typename U>
-  __aicore__ void SetValue(uint32_t index, U value, ASCENDC_SIM_LOC) const {
+  ASCENDC_SIM_INLINE void SetValue(uint32_t index, U value, ASCENDC_SIM_LOC) const {
     CheckIndex(index, loc, "SetValue");
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     if constexpr (ascendc_sim::kHalfByte<T>) {  // read-modify-write of its byte
@@ -192,13 +304,12 @@ class LocalTensor {
       std::memcpy(core.UbPtr(addr_ + index * sizeof(T)), &v, sizeof(T));
     }
   }
-  // A reference to one element for scalar code (`t(i) = v`), charged as one scalar UB read.
-  __aicore__ T& operator()(uint32_t index, ASCENDC_SIM_LOC) const {
+  // The element as the scalar unit reaches it (`t(i) = v`): each read or write through it is a
+  // charged scalar UB access, and its address is the kernel's guarded view of the UB.
+  ASCENDC_SIM_INLINE ascendc_sim::ElementRef<T> operator()(uint32_t index, ASCENDC_SIM_LOC) const {
     static_assert(!ascendc_sim::kHalfByte<T>, "LocalTensor<int4b_t>::operator(): an element is half a byte, use GetValue / SetValue");
     CheckIndex(index, loc, "operator()");
-    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
-    core.ScalarUb(addr_ + index * sizeof(T), sizeof(T), false, loc, "LocalTensor::operator()");
-    return Data()[index];
+    return ascendc_sim::ElementRef<T>(ascendc_sim::ElementRef<T>::kUb, addr_, index, loc);
   }
   __aicore__ uint32_t GetSize() const { return size_; }
   __aicore__ void SetSize(uint32_t size) { size_ = size; }
@@ -215,13 +326,15 @@ class LocalTensor {
   __aicore__ uint64_t GetPhyAddr() const { return reinterpret_cast<uintptr_t>(ascendc_sim::CurrentCore().UbGuardPtr(addr_)); }
   __aicore__ uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + ascendc_sim::BytesOf<T>(offset); }
 
-  // Simulator-side accessors (not part of AscendC).
+  // Simulator-side accessor (not part of AscendC): the tensor's UB byte address.
   uint32_t UbAddr() const { return addr_; }
-  T* Data() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbPtr(addr_)); }
 
  private:
+  friend struct ascendc_sim::TensorAccess;
+  // The emulation's view of the tensor, for library code only (ascendc_sim::HostData).
+  T* Host() const { return reinterpret_cast<T*>(ascendc_sim::CurrentCore().UbPtr(addr_)); }
   // Past the tensor but inside the UB the scalar unit reads or writes on (a device-tolerated warning).
-  void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
+  ASCENDC_SIM_INLINE void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
     if (index < size_) return;
     ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().Local().Size(ascendc_sim::LocalBuf::kUB), loc,
                       "LocalTensor::%s index %u out of range (tensor has %u elements), past the end of the UB", api, index,

@@ -15,6 +15,8 @@ class OpDef;
 namespace ascendc_sim {
 
 void SetCurrentCore(Core* core);
+// The kernel object's scalar instruction counter (scalar_count.py's symbol; nullptr: none).
+void SetScalarInstrCounter(const uint64_t* counter);
 Core* RunningCore();  // the thread's current core; nullptr outside a launch (CurrentCore throws)
 void SetSocParams(std::unordered_map<std::string, std::string> params);
 void SetTilingKey(uint64_t key);

@@ -163,15 +163,15 @@ void CastInt4(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>&
   IssueVector(Op::kVecCast, "Cast", CountLanes<half>(count), {}, 2, loc,
               {{src.UbAddr(), srcIsHalf ? halfBytes : int4Bytes, false}, {dst.UbAddr(), srcIsHalf ? int4Bytes : halfBytes, true}});
   if constexpr (kToInt4) {
-    const half* x = src.Data();
-    uint8_t* out = reinterpret_cast<uint8_t*>(dst.Data());
+    const half* x = ascendc_sim::HostData(src);
+    uint8_t* out = reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst));
     for (uint32_t i = 0; i < count; i += 2) {
       const auto nib = [&](uint32_t k) { return static_cast<uint8_t>(std::clamp<int>(CastLane<int16_t, half>(x[k], mode), -8, 7) & 0xf); };
       out[i / 2] = static_cast<uint8_t>(nib(i) | nib(i + 1) << 4);
     }
   } else {
-    const uint8_t* in = reinterpret_cast<const uint8_t*>(src.Data());
-    half* d = dst.Data();
+    const uint8_t* in = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(src));
+    half* d = ascendc_sim::HostData(dst);
     for (uint32_t i = 0; i < count; ++i) d[i] = static_cast<half>(static_cast<int8_t>(AscendC::int4b_t(static_cast<uint32_t>(in[i / 2] >> (i % 2 * 4)))));
   }
 }

@@ -56,7 +56,7 @@ void CompareImpl(const char* api, Op op, const AscendC::LocalTensor<U>& dst, con
                 sizeof(T), loc, {{dst.UbAddr(), bytes, true}});
   else
     IssueVector(op, api, l, {{a.UbAddr(), a.GetSize(), sizeof(T), sa, false}}, sizeof(T), loc, {{dst.UbAddr(), bytes, true}});
-  WriteBits(reinterpret_cast<uint8_t*>(dst.Data()), l, pred);
+  WriteBits(reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst)), l, pred);
 }
 
 }  // namespace ascendc_sim
@@ -69,8 +69,8 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
                                uint32_t count, ASCENDC_SIM_LOC) {
   ASCENDC_SIM_WARN_UNLESS(count * sizeof(T) % 256 == 0, loc, "Compare: count %u x %zu B is not a multiple of 256 B", count, sizeof(T));
   ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
-  const T* x = src0.Data();
-  const T* y = src1.Data();
+  const T* x = ascendc_sim::HostData(src0);
+  const T* y = ascendc_sim::HostData(src1);
   ascendc_sim::CompareImpl("Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, {}, {},
                            [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[r * l.perRepeat + e], y[r * l.perRepeat + e], mode); },
                            loc);
@@ -82,8 +82,8 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
   const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
-  const T* x = src0.Data();
-  const T* y = src1.Data();
+  const T* x = ascendc_sim::HostData(src0);
+  const T* y = ascendc_sim::HostData(src1);
   ascendc_sim::CompareImpl("Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, sa, sb,
                            [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], y[l.Offset(r, e, sb)], mode); },
                            loc);
@@ -95,8 +95,8 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
   const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
-  const T* x = src0.Data();
-  const T* y = src1.Data();
+  const T* x = ascendc_sim::HostData(src0);
+  const T* y = ascendc_sim::HostData(src1);
   ascendc_sim::CompareImpl("Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, sa, sb,
                            [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], y[l.Offset(r, e, sb)], mode); },
                            loc);
@@ -113,10 +113,21 @@ void CompareToRegister(const AscendC::LocalTensor<T>& a, const AscendC::LocalTen
               sizeof(T), loc);
   uint64_t* bits = CurrentCore().Registers().cmpMask;
   bits[0] = bits[1] = 0;
-  const T* x = a.Data();
-  const T* y = b.Data();
+  const T* x = ascendc_sim::HostData(a);
+  const T* y = ascendc_sim::HostData(b);
   for (uint32_t e = 0; e < l.perRepeat; ++e)
     if (l.Active(0, e) && CmpLane(x[l.Offset(0, e, sa)], y[l.Offset(0, e, sb)], mode)) bits[e / 64] |= 1ull << (e % 64);
+}
+
+// The 128-bit CMPMASK register to or from 16 B of UB (SetCmpMask / GetCmpMask and set_cmpmask).
+inline void MoveCmpMask(const char* api, const AscendC::LocalTensor<uint64_t>& ub, bool toUb, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(ub.GetSize() >= 2, loc, "%s: the %s holds %u bytes, CMPMASK is 16", api, toUb ? "destination" : "source",
+                    static_cast<unsigned>(ub.GetSize() * sizeof(uint64_t)));
+  IssueVector(Op::kVecMask, api, CountLanes<uint64_t>(2), {{ub.UbAddr(), ub.GetSize(), sizeof(uint64_t), {}, toUb}},
+              sizeof(uint64_t), loc);
+  uint64_t* bits = CurrentCore().Registers().cmpMask;
+  uint64_t* words = HostData(ub);
+  for (int i = 0; i < 2; ++i) (toUb ? words[i] : bits[i]) = (toUb ? bits[i] : words[i]);
 }
 
 // The repeat forms of Select (and the vsel intrinsic): a set bit takes src0, a clear one src1, or
@@ -140,9 +151,9 @@ void SelectByBits(const char* api, const AscendC::LocalTensor<T>& dst, const Asc
                 {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false}}, sizeof(T),
                 loc, {bits});
   const uint8_t* m = reinterpret_cast<const uint8_t*>(CurrentCore().UbPtr(bitsAddr));
-  T* d = dst.Data();
-  const T* a = src0.Data();
-  const T* b = src1 ? src1->Data() : nullptr;
+  T* d = ascendc_sim::HostData(dst);
+  const T* a = ascendc_sim::HostData(src0);
+  const T* b = src1 ? ascendc_sim::HostData(*src1) : nullptr;
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e) {
       if (!l.Active(r, e)) continue;
@@ -196,7 +207,7 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTenso
                                      ASCENDC_SIM_LOC) {
   ASCENDC_SIM_CHECK(count * sizeof(T) % 32 == 0, loc, "CompareScalar: count %u x %zu B is not a multiple of 32 B", count, sizeof(T));
   ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
-  const T* x = src0.Data();
+  const T* x = ascendc_sim::HostData(src0);
   const T s = src1Scalar;
   ascendc_sim::CompareImpl("CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, {}, {},
                            [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[r * l.perRepeat + e], s, mode); }, loc);
@@ -208,7 +219,7 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTenso
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>(ascendc_sim::SrcStride(p));
-  const T* x = src0.Data();
+  const T* x = ascendc_sim::HostData(src0);
   const T s = src1Scalar;
   ascendc_sim::CompareImpl("CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, sa, sa,
                            [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], s, mode); }, loc);
@@ -220,7 +231,7 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTenso
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>(ascendc_sim::SrcStride(p));
-  const T* x = src0.Data();
+  const T* x = ascendc_sim::HostData(src0);
   const T s = src1Scalar;
   ascendc_sim::CompareImpl("CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, sa, sa,
                            [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], s, mode); }, loc);
@@ -261,10 +272,10 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
                            sizeof(T), loc, {{selMask.UbAddr(), bytes, false}});
   ASCENDC_SIM_CHECK(bytes <= selMask.GetLength(), loc, "Select: %u mask bytes needed, the mask tensor has %u", bytes,
                     selMask.GetLength());
-  const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.Data());
-  T* d = dst.Data();
-  const T* a = src0.Data();
-  const T* b = src1.Data();
+  const uint8_t* m = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(selMask));
+  T* d = ascendc_sim::HostData(dst);
+  const T* a = ascendc_sim::HostData(src0);
+  const T* b = ascendc_sim::HostData(src1);
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t bit = mode == SELMODE::VSEL_CMPMASK_SPR ? i % l.perRepeat : i;
     d[i] = (m[bit / 8] >> (bit % 8)) & 1u ? a[i] : b[i];
@@ -281,9 +292,9 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
   ASCENDC_SIM_CHECK(bytes <= selMask.GetLength(), loc, "Select: %u mask bytes needed, the mask tensor has %u", bytes,
                     selMask.GetLength());
   (void)mode;
-  const uint8_t* m = reinterpret_cast<const uint8_t*>(selMask.Data());
-  T* d = dst.Data();
-  const T* a = src0.Data();
+  const uint8_t* m = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(selMask));
+  T* d = ascendc_sim::HostData(dst);
+  const T* a = ascendc_sim::HostData(src0);
   const T s = src1;
   for (uint32_t i = 0; i < count; ++i) d[i] = (m[i / 8] >> (i % 8)) & 1u ? a[i] : s;
 }
@@ -310,9 +321,9 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& s
                             {src1.UbAddr(), src1.GetSize(), sizeof(T), sb, false}},
                            sizeof(T), loc);
   const uint64_t* bits = ascendc_sim::CurrentCore().Registers().cmpMask;
-  T* d = dst.Data();
-  const T* a = src0.Data();
-  const T* b = src1.Data();
+  T* d = ascendc_sim::HostData(dst);
+  const T* a = ascendc_sim::HostData(src0);
+  const T* b = ascendc_sim::HostData(src1);
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e)
       if (l.Active(r, e)) d[l.Offset(r, e, sd)] = (bits[e / 64] >> (e % 64)) & 1u ? a[l.Offset(r, e, sa)] : b[l.Offset(r, e, sb)];
@@ -369,7 +380,7 @@ void GatherMaskLongRepeats(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
   if (extent > src0.GetSize())
     DeviceTolerated(loc, "GatherMask: the source touches %llu elements but the tensor has %u",
                     static_cast<unsigned long long>(extent), src0.GetSize());
-  const T* x = src0.Data();
+  const T* x = ascendc_sim::HostData(src0);
   std::vector<T> picked;
   for (uint32_t r = 0; r < p.repeatTimes; ++r)
     for (uint32_t j = 0; j < c.repeats; ++j)
@@ -388,7 +399,7 @@ void GatherMaskLongRepeats(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
   } else {
     IssueVector(Op::kVecSelect, "GatherMask", all, {}, sizeof(T), loc, {src, out});
   }
-  std::copy(picked.begin(), picked.end(), dst.Data());
+  std::copy(picked.begin(), picked.end(), ascendc_sim::HostData(dst));
   rsvdCnt = n;
 }
 
@@ -410,7 +421,7 @@ void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     l.bits[1] = mask > 64 ? (mask >= 128 ? ~0ull : (1ull << (mask - 64)) - 1) : 0;
   }
   const Stride ss = Blocks<T>({p.src0BlockStride, p.src0RepeatStride});
-  const T* x = src0.Data();
+  const T* x = ascendc_sim::HostData(src0);
   std::vector<T> picked;
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e)
@@ -424,7 +435,7 @@ void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
                 {{patternAddr, patternBytes, false}, out});
   else
     IssueVector(Op::kVecSelect, "GatherMask", l, {{src0.UbAddr(), src0.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc, {out});
-  std::copy(picked.begin(), picked.end(), dst.Data());
+  std::copy(picked.begin(), picked.end(), ascendc_sim::HostData(dst));
   rsvdCnt = n;
 }
 
@@ -437,7 +448,7 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
                                   const bool reduceMode, const uint32_t mask, const GatherMaskParams& p, uint64_t& rsvdCnt,
                                   ASCENDC_SIM_LOC) {
   static_assert(sizeof(U) == sizeof(T), "GatherMask: the pattern tensor is uint16_t for 2-byte data, uint32_t for 4-byte data");
-  const uint8_t* pat = reinterpret_cast<const uint8_t*>(src1Pattern.Data());
+  const uint8_t* pat = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(src1Pattern));
   const uint32_t perRepeat = 256 / sizeof(T);
   const uint32_t repBytes = p.src1RepeatStride * 32u;
   ascendc_sim::GatherMaskImpl(
@@ -457,4 +468,17 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
                               [&](uint32_t, uint32_t e) { return ascendc_sim::BuiltinPattern(src1Pattern, e); }, 0, 0, loc);
 }
 
+}  // namespace AscendC
+
+namespace AscendC {
+// Load the CMPMASK register from the first 16 B of src (read by Select<T, VSEL_CMPMASK_SPR>), or
+// store it to dst.
+template <typename T>
+__aicore__ inline void SetCmpMask(const LocalTensor<T>& src, ASCENDC_SIM_LOC) {
+  ascendc_sim::MoveCmpMask("SetCmpMask", src.template ReinterpretCast<uint64_t>(), false, loc);
+}
+template <typename T>
+__aicore__ inline void GetCmpMask(const LocalTensor<T>& dst, ASCENDC_SIM_LOC) {
+  ascendc_sim::MoveCmpMask("GetCmpMask", dst.template ReinterpretCast<uint64_t>(), true, loc);
+}
 }  // namespace AscendC

@@ -63,9 +63,9 @@ void Binary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const As
               {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true}, {a.UbAddr(), a.GetSize(), sizeof(S0), sa, false},
                {b.UbAddr(), b.GetSize(), sizeof(S1), sb, false}},
               sizeof(D), loc);
-  D* d = dst.Data();
-  const S0* x = a.Data();
-  const S1* y = b.Data();
+  D* d = ascendc_sim::HostData(dst);
+  const S0* x = ascendc_sim::HostData(a);
+  const S1* y = ascendc_sim::HostData(b);
   if constexpr (accumulate)
     ForLanes(l, sd, sa, sb, [&](uint64_t i, uint64_t j, uint64_t k) { d[i] = static_cast<D>(fn(x[j], y[k], d[i])); });
   else
@@ -79,8 +79,8 @@ void Unary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Asc
   IssueVector(op, api, l,
               {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true}, {src.UbAddr(), src.GetSize(), sizeof(S), ss, false}},
               sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S), loc);
-  D* d = dst.Data();
-  const S* x = src.Data();
+  D* d = ascendc_sim::HostData(dst);
+  const S* x = ascendc_sim::HostData(src);
   ForLanes(l, sd, ss, ss, [&](uint64_t i, uint64_t j, uint64_t) { d[i] = static_cast<D>(fn(x[j])); });
 }
 
@@ -89,7 +89,7 @@ template <typename D, typename Fn>
 void Fill(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Lanes& l, Stride sd, Fn fn, const SrcLoc& loc) {
   sd = Blocks<D>(sd);
   IssueVector(op, api, l, {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true}}, sizeof(D), loc);
-  D* d = dst.Data();
+  D* d = ascendc_sim::HostData(dst);
   ForLanes(l, sd, sd, sd, [&](uint64_t i, uint64_t, uint64_t) { d[i] = fn(i); });
 }
 
@@ -394,8 +394,8 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src
                            loc, {{src.UbAddr(), static_cast<uint32_t>(repeatTime * 8 * sizeof(T)), false}});
   ASCENDC_SIM_CHECK(repeatTime * 8u <= src.GetSize(), loc, "Brcb: %u repeats read %u elements of a %u-element source", repeatTime,
                     repeatTime * 8u, src.GetSize());
-  T* d = dst.Data();
-  const T* x = src.Data();
+  T* d = ascendc_sim::HostData(dst);
+  const T* x = ascendc_sim::HostData(src);
   for (uint32_t r = 0; r < repeatTime; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e) d[l.Offset(r, e, sd)] = x[r * 8 + e / perBlock];
 }
@@ -417,9 +417,9 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
                            {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
                             {offsets.UbAddr(), offsets.GetSize(), sizeof(uint32_t), {}, false}},
                            sizeof(T), loc, {{srcAddr / 32 * 32, src.GetLength() + srcAddr % 32, false}});
-  T* d = dst.Data();
-  const uint32_t* off = offsets.Data();
-  const uint8_t* base = reinterpret_cast<const uint8_t*>(src.Data()) + srcBaseAddr;
+  T* d = ascendc_sim::HostData(dst);
+  const uint32_t* off = ascendc_sim::HostData(offsets);
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(src)) + srcBaseAddr;
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t byte = static_cast<uint64_t>(srcBaseAddr) + off[i];
     ASCENDC_SIM_CHECK(off[i] % sizeof(T) == 0 && byte + sizeof(T) <= src.GetLength(), loc,
@@ -439,10 +439,10 @@ __aicore__ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>
                            {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src.UbAddr(), src.GetSize(), sizeof(T), {}, false}},
                            sizeof(T), loc);
   T tmp[256];  // dst may alias src
-  const T* x = src.Data();
+  const T* x = ascendc_sim::HostData(src);
   for (int i = 0; i < 16; ++i)
     for (int j = 0; j < 16; ++j) tmp[j * 16 + i] = x[i * 16 + j];
-  std::memcpy(dst.Data(), tmp, sizeof(tmp));
+  std::memcpy(ascendc_sim::HostData(dst), tmp, sizeof(tmp));
 }
 
 // ---- operator forms: dst = a + b, a - b, a * b, a / b, a | b, a & b over dst's elements ------------

@@ -14,7 +14,7 @@ enum ReduceOrder { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, O
 
 namespace ascendc_sim {
 
-enum class Red : uint8_t { kSum, kMax, kMin };
+enum class Red : uint8_t { kSum, kMax, kMin, kProd };  // kProd: the high-level ReduceProd only
 
 template <typename T>
 T IndexBits(uint32_t index) {
@@ -28,7 +28,7 @@ T IndexBits(uint32_t index) {
   return v;
 }
 
-// Running sum, or max/min with the lane index of its first occurrence.
+// Running sum (product), or max/min with the lane index of its first occurrence.
 struct Acc {
   float value = 0;
   uint32_t index = 0;
@@ -36,6 +36,7 @@ struct Acc {
   void Add(Red red, float v, uint32_t i) {
     if (!any) value = v, index = i, any = true;
     else if (red == Red::kSum) value += v;
+    else if (red == Red::kProd) value *= v;
     else if (red == Red::kMax ? v > value : v < value) value = v, index = i;
   }
 };
@@ -80,8 +81,8 @@ void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, c
   CheckReduceDestination(api, dst, (dstBytes + sizeof(T) - 1) / sizeof(T), loc);
   IssueVector(Op::kVecReduce, api, l, {{src.UbAddr(), src.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
               {{dst.UbAddr(), static_cast<uint32_t>(dstBytes), true}});
-  T* d = dst.Data();
-  const T* x = src.Data();
+  T* d = ascendc_sim::HostData(dst);
+  const T* x = ascendc_sim::HostData(src);
   Acc total;
   for (uint32_t r = 0; r < l.repeats; ++r) {
     Acc acc;
@@ -107,8 +108,8 @@ void GroupReduce(const char* api, Red red, uint32_t width, const AscendC::LocalT
   CheckReduceDestination(api, dst, dstElems, loc);
   IssueVector(Op::kVecReduce, api, l, {{src.UbAddr(), src.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
               {{dst.UbAddr(), static_cast<uint32_t>(dstElems * sizeof(T)), true}});
-  T* d = dst.Data();
-  const T* x = src.Data();
+  T* d = ascendc_sim::HostData(dst);
+  const T* x = ascendc_sim::HostData(src);
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t g = 0; g < outs; ++g) {
       Acc acc;
@@ -127,14 +128,14 @@ void RangeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, c
   const uint32_t workBytes = std::min<uint32_t>(work.GetLength(), (l.repeats * 2 * sizeof(T) + 31) / 32 * 32);
   IssueVector(Op::kVecReduce, api, l, {{src.UbAddr(), src.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
               {{work.UbAddr(), workBytes, true}, {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true}});
-  const T* x = src.Data();
+  const T* x = ascendc_sim::HostData(src);
   Acc total;
   for (uint32_t r = 0; r < l.repeats; ++r) {
     Acc acc;
     ReduceRepeat(l, r, 0, l.perRepeat, x, ss, red, acc);
     if (acc.any) total.Add(red, acc.value, r * l.perRepeat + acc.index);
   }
-  T* d = dst.Data();
+  T* d = ascendc_sim::HostData(dst);
   d[0] = static_cast<T>(total.value);
   if (calIndex) d[1] = IndexBits<T>(total.index);
   if (red != Red::kSum) {

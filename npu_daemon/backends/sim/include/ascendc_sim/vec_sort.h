@@ -45,9 +45,9 @@ __aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& s
                            {{src0.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false},
                             {src1.UbAddr(), n * 4u, false},
                             {dst.UbAddr(), n * 8u, true}});
-  const T* score = src0.Data();
-  const uint32_t* index = src1.Data();
-  uint8_t* out = reinterpret_cast<uint8_t*>(dst.Data());
+  const T* score = ascendc_sim::HostData(src0);
+  const uint32_t* index = ascendc_sim::HostData(src1);
+  uint8_t* out = reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst));
   for (uint32_t r = 0; r < static_cast<uint32_t>(repeatTime); ++r) {
     uint32_t order[32];
     for (uint32_t i = 0; i < 32; ++i) order[i] = r * 32 + i;
@@ -183,12 +183,12 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
   while (n < 5) acc[n++] = acc[0];  // unused slots repeat an access: the checker sees it twice
   ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "MrgSort", ascendc_sim::CountLanes<uint64_t>(total * params.repeatTimes), {}, 8,
                            loc, {acc[0], acc[1], acc[2], acc[3], acc[4]});
-  uint8_t* out = reinterpret_cast<uint8_t*>(dst.Data());
+  uint8_t* out = reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst));
   std::array<uint32_t, 4> taken{};
   for (uint32_t r = 0; r < params.repeatTimes; ++r) {
     std::array<const uint8_t*, 4> from{};
     for (int k = 0; k < 4; ++k)
-      if (params.validBit >> k & 1) from[k] = reinterpret_cast<const uint8_t*>(lists[k]->Data()) + r * step;
+      if (params.validBit >> k & 1) from[k] = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(*lists[k])) + r * step;
     taken = ascendc_sim::MergeLists<T>(from, len, params.ifExhaustedSuspension, out + r * step);
   }
   // VMS4_SR: the pairs taken from each list (16 bits each).
@@ -272,9 +272,9 @@ __aicore__ inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor
   PipeBarrier<PIPE_V>(loc);
   ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Extract", ascendc_sim::CountLanes<uint32_t>(indexPairs * 2), {}, 4, loc,
                            {{src, static_cast<uint32_t>(indexPairs * 8), false}, {dstIndex.UbAddr(), static_cast<uint32_t>(indexPairs * 4), true}});
-  const uint8_t* in = reinterpret_cast<const uint8_t*>(sorted.Data());
-  T* value = dstValue.Data();
-  uint32_t* index = dstIndex.Data();
+  const uint8_t* in = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(sorted));
+  T* value = ascendc_sim::HostData(dstValue);
+  uint32_t* index = ascendc_sim::HostData(dstIndex);
   for (uint64_t i = 0; i < pairs; ++i) std::memcpy(&value[i], in + i * 8, sizeof(T));
   for (uint64_t i = 0; i < indexPairs; ++i) std::memcpy(&index[i], in + i * 8 + 4, 4);
 }

@@ -122,8 +122,8 @@ __aicore__ inline void TransDataTo5HD(const LocalTensor<uint64_t>& dstList, cons
                     srcList.GetSize());
   uint32_t dst[16], src[16];
   for (int i = 0; i < 16; ++i)
-    dst[i] = ascendc_sim::UbAddrOf(dstList.Data()[i], "TransDataTo5HD", loc),
-    src[i] = ascendc_sim::UbAddrOf(srcList.Data()[i], "TransDataTo5HD", loc);
+    dst[i] = ascendc_sim::UbAddrOf(ascendc_sim::HostData(dstList)[i], "TransDataTo5HD", loc),
+    src[i] = ascendc_sim::UbAddrOf(ascendc_sim::HostData(srcList)[i], "TransDataTo5HD", loc);
   ascendc_sim::TransDataTo5HD<T>(dst, src, p, {{dstList.UbAddr(), 128, false}, {srcList.UbAddr(), 128, false}}, loc);
 }
 

@@ -1,0 +1,98 @@
+"""The scalar unit: the kernel's own C++ (arithmetic, loops, address computation) is counted per
+basic block at compile time and charged (backends/sim/scalar_count.py), so work moved from the
+vector unit into plain scalar C++ is timed as the device runs it: slower."""
+
+import numpy as np
+import pytest
+
+N = 64  # one vector repeat of fp32
+K = 256  # multiplications per element
+X = np.linspace(0.5, 1.5, N, dtype=np.float32)
+OUT = {"z": ("float32", (N,))}
+HEAD = (
+    "GET_TILING_DATA(t, tiling); const int64_t n = t.p[0], k = t.p[1];\n"
+    "GlobalTensor<float> xg, zg; xg.SetGlobalBuffer((__gm__ float*)x, n); zg.SetGlobalBuffer((__gm__ float*)z, n);\n"
+    "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 1024); LocalTensor<float> a = b.Get<float>();\n"
+    "DataCopy(a, xg, n); PipeBarrier<PIPE_ALL>();\n"
+)
+TAIL = "PipeBarrier<PIPE_ALL>(); DataCopy(zg, a, n);"
+VECTOR = "for (int64_t j = 0; j < k; ++j) Muls(a, a, 1.0001f, n);\n"
+SCALAR = (
+    "for (int64_t i = 0; i < n; ++i) { float v = a.GetValue(i);"
+    " for (int64_t j = 0; j < k; ++j) v *= 1.0001f; a.SetValue(i, v); }\n"
+)
+
+
+def run(kernel, body: str, k: int = K):
+    return kernel(HEAD + body + TAIL, {"x": X}, OUT, params=[N, k])
+
+
+def latency(r) -> float:
+    return r.ok().result["latency_us"]
+
+
+def expected(k: int) -> np.ndarray:
+    v = X.copy()
+    for _ in range(k):
+        v = (v * np.float32(1.0001)).astype(np.float32)
+    return v
+
+
+def test_scalar_cpp_doing_the_vector_work_is_slower_than_the_vector_unit(kernel):
+    vector, scalar = run(kernel, VECTOR), run(kernel, SCALAR)
+    np.testing.assert_array_equal(vector.ok().outputs["z"], expected(K))
+    np.testing.assert_array_equal(scalar.ok().outputs["z"], expected(K))
+    # 64 x 256 dependent multiplications and their loop: at least one cycle each.
+    assert latency(scalar) > 2 * latency(vector)
+    assert latency(scalar) - latency(vector) > N * K / 1800  # us at 1.8 GHz
+
+
+def test_the_kernels_own_instructions_are_charged_per_iteration(kernel):
+    # Same scalar accesses, 4x the arithmetic: the difference grows with the loop's trip count.
+    short, long_ = run(kernel, SCALAR, k=K // 4), run(kernel, SCALAR, k=K)
+    cycles = (latency(long_) - latency(short)) * 1800
+    assert 1.0 * N * (K - K // 4) < cycles < 8.0 * N * (K - K // 4), cycles
+
+
+@pytest.mark.parametrize("body", [VECTOR, "Muls(a, a, 1.0001f, n);\n"])
+def test_library_code_is_not_counted_as_the_kernels(kernel, body):
+    # One vector instruction issued from one line: the emulation of Muls (a loop over lanes in
+    # the library headers) costs the kernel no scalar instructions of its own.
+    r = run(kernel, body, k=1)
+    assert r.ok().result["profile"]["aiv_scalar_time_us"] < 0.2, r.result["profile"]
+
+
+READS = 1024
+BIG = np.arange(READS * 16, dtype=np.float32)
+WALK = (
+    "GET_TILING_DATA(t, tiling); const int64_t n = t.p[0], stride = t.p[1];\n"
+    "GlobalTensor<float> xg, zg; xg.SetGlobalBuffer((__gm__ float*)x); zg.SetGlobalBuffer((__gm__ float*)z);\n"
+    "float s = 0; for (int64_t i = 0; i < n; ++i) s += xg.GetValue(i * stride);\n"
+)
+
+
+def walk(kernel, stride: int, body: str = "") -> float:
+    r = kernel(
+        WALK + body + "zg.SetValue(0, s);",
+        {"x": BIG},
+        {"z": ("float32", (1,))},
+        params=[READS, stride],
+    )
+    if not body:
+        assert r.ok().outputs["z"][0] == np.cumsum(BIG[::stride][:READS], dtype=np.float32)[-1]
+    return latency(r)
+
+
+def test_sequential_scalar_gm_reads_hit_the_data_cache_and_strided_ones_miss(kernel):
+    # Stride 1: a 64 B line serves 16 reads; stride 16: every read is another line.
+    sequential, strided = walk(kernel, 1), walk(kernel, 16)
+    assert strided > 5 * sequential, (sequential, strided)
+
+
+def test_data_cache_clean_and_invalid_makes_the_next_reads_miss(kernel):
+    # The walk leaves its 64 lines in the 16 KB cache; reading one element of each again hits,
+    # unless the cache was cleaned and invalidated in between.
+    again = "for (int64_t i = 0; i < 64; ++i) s += xg.GetValue(i * 16);\n"
+    flush = "DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(xg);\n"
+    kept, flushed = walk(kernel, 1, again), walk(kernel, 1, flush + again)
+    assert flushed > kept + 64 * 150 / 1800, (kept, flushed)
