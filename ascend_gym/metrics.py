@@ -167,9 +167,7 @@ def accounts(records: list[SweepRecord], policies: Sequence[str]) -> list[Accoun
                 model=", ".join(sorted({r.model for r in rs if r.model})) or "-",
                 tasks=len(rs),
                 # The ledger's count where there is one: a failed task spent what it spent.
-                evaluations=sum(
-                    int((r.ledger or {}).get("evaluations", r.evaluations)) for r in rs
-                ),
+                evaluations=sum(r.ledger.evaluations if r.ledger else r.evaluations for r in rs),
                 budget=sum(r.budget for r in rs),
                 **{
                     name: sum(getattr(r, name) for r in rs)
