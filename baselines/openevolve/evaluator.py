@@ -70,7 +70,7 @@ def spent(settings: Settings, client: DaemonClient | DaemonPool) -> int:
 
     logged = sum(1 for e in read_log(settings.workdir) if e["charged"])
     row = ledger_usage(client, settings.run_id)
-    return logged if row is None else max(logged, int(row.get("evaluations", 0)))
+    return logged if row is None else max(logged, row.evaluations)
 
 
 def append_log(path: Path, entry: dict[str, Any]) -> None:
