@@ -134,6 +134,8 @@ _TOKEN = re.compile(
     r"|(?P<punct>::|->|\.\.\.|[^\s\w])",
     re.MULTILINE | re.DOTALL,
 )
+# The package's data files (spec, numpy reference): never C++.
+DATA_SUFFIXES = (".py", ".toml")
 # A `#line` (or `# N`) directive in a raw file, after line splicing and with comments blanked.
 _LINE_DIRECTIVE = re.compile(r"^[ \t]*(?:#|%:|\?\?=)[ \t]*(?:line\b|\d)", re.MULTILINE)
 _UNREADABLE_NAME = re.compile(r'[;{}"\n\\]')
@@ -174,11 +176,14 @@ def fingerprint() -> str:
 
 def check_package(pkg: OperatorPackage) -> None:
     """Raise `Violation` for a file name the locations could not carry, or a `#line` directive in
-    any file of the package (whatever its suffix): with one, the candidate's own tokens could
-    carry our headers' names in their locations."""
+    any C++ file of the package (whatever its suffix): with one, the candidate's own tokens could
+    carry our headers' names in their locations. The data files (reference.py, op.toml) may have
+    `# 1`-like comments: a unit that includes one is refused in `check_preprocessed`."""
     for path in sorted(pkg.files):
         if _UNREADABLE_NAME.search(path):
             raise Violation(path, 0, path, 'a file name with `;`, `{`, `}`, `"` or a newline')
+        if Path(path).suffix in DATA_SUFFIXES:  # never C++: a unit that includes one is refused
+            continue
         text = pkg.files[path].replace("\\\n", "")
         if "line" in text or "#" in text or "%:" in text:
             code = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), text)
@@ -245,6 +250,8 @@ def _package_tokens(
                     at = line if shown == file else 0
                     _check_include(shown, at, where(m["file"])[2], trusted)
             file, mine, _ = where(m["file"])
+            if mine and Path(file).suffix in DATA_SUFFIXES:
+                raise Violation(file, 0, file, "the package's data file included as C++")
             line, system = int(m["line"]), m["sys"] != "0"
             if mine:
                 place = (file, line)

@@ -83,6 +83,21 @@ def test_every_file_of_the_package_is_read_whatever_its_suffix(tmp_path, client)
     assert result.message.startswith("op_kernel/probe.inl:1: `syscall`"), result.message
 
 
+def test_a_data_file_may_have_line_like_comments_but_is_never_cpp(tmp_path, client):
+    """reference.py is Python: `# 1...` is a comment there, not a line directive; a unit that
+    includes it (where such a line would rename the file) is refused."""
+    pkg = add_variant(tmp_path, "", "")
+    reference = '# 1 "/usr/include/stdio.h"\n' + pkg.files["reference.py"]
+    pkg = _with_file(pkg, "reference.py", reference)
+    assert client.evaluate(small_request(pkg, run_id="gate")).status is Status.OK
+    included = _with_file(
+        add_variant(tmp_path, "", '#include "../reference.py"\n'), "reference.py", reference
+    )
+    result = client.evaluate(small_request(included, run_id="gate"))
+    assert result.status is Status.REJECTED
+    assert "data file included as C++" in result.message, result.message
+
+
 def test_an_include_leaving_the_package_is_rejected(tmp_path, client):
     result = client.evaluate(
         small_request(add_variant(tmp_path, "", '#include "/etc/hostname"\n'), run_id="gate")
