@@ -72,7 +72,12 @@ def count_scalar_instructions(asm: str, library_dirs: Sequence[str]) -> str:
         elif line.startswith("\t.cfi_startproc") or line.startswith("\t.cfi_endproc"):
             settle()
             pending, weight = -1, 0
-        elif own and _is_instruction(line) and not line.startswith("\tcall") and not ARG_WRITE.match(line):
+        elif (
+            own
+            and _is_instruction(line)
+            and not line.startswith("\tcall")
+            and not ARG_WRITE.match(line)
+        ):
             weight += 1
         out.append(line)
     settle()
