@@ -6,7 +6,6 @@ its tiling or kernel text, the daemon builds it. Its content hash identifies a c
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import re
@@ -18,6 +17,8 @@ from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ascend_core import identity
 
 DType = Literal[
     "float16",
@@ -35,6 +36,24 @@ DType = Literal[
     "uint32",
     "uint64",
 ]
+
+# Bytes an element of each dtype takes in GM.
+DTYPE_BYTES = {
+    "float16": 2,
+    "bfloat16": 2,
+    "float32": 4,
+    "float64": 8,
+    "complex64": 8,
+    "int8": 1,
+    "uint8": 1,
+    "bool": 1,
+    "int16": 2,
+    "uint16": 2,
+    "int32": 4,
+    "uint32": 4,
+    "int64": 8,
+    "uint64": 8,
+}
 
 # AscendC spelling of each dtype, for the DTYPE_<ARG> macros.
 ASCENDC_TYPES: dict[str, str] = {
@@ -73,7 +92,12 @@ GE_DTYPES: dict[str, str] = {
     "uint64": "DT_UINT64",
 }
 
-SOURCE_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".py", ".toml")
+# C++ a build may include whatever the suffix (the daemon's acceptance check reads every file
+# the preprocessor enters), the reference and the spec.
+SOURCE_SUFFIXES = (
+    ".cpp", ".h", ".hpp", ".cc", ".cxx", ".c", ".hh", ".hxx", ".inl", ".tpp", ".ipp", ".inc",
+    ".py", ".toml",
+)  # fmt: skip
 
 
 class Tolerance(BaseModel):
@@ -341,11 +365,11 @@ class OperatorPackage(BaseModel):
 
     def content_hash(self) -> str:
         """sha256 over the canonical spec and the sources: identifies a candidate everywhere."""
-        h = hashlib.sha256()
-        h.update(json.dumps(_identity(self.spec.model_dump(mode="json")), sort_keys=True).encode())
-        for path in sorted(self.files):
-            h.update(b"\0" + path.encode() + b"\0" + self.files[path].encode())
-        return h.hexdigest()
+        return identity.digest(
+            "package",
+            json.dumps(_identity(self.spec.model_dump(mode="json")), sort_keys=True),
+            [[path, self.files[path]] for path in sorted(self.files)],
+        )
 
     def write_tree(self, workdir: Path) -> Path:
         """Write the package for a build and return the operator's directory: `workdir` itself,

@@ -7,17 +7,22 @@ message. A failure is an `EvalResult` with a status, never an exception across t
 from __future__ import annotations
 
 import enum
+import math
 import uuid
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ascend_core.package import OperatorPackage
+from ascend_core.package import DTYPE_BYTES, OperatorPackage
 
 # The SoC preset (ascend_core/soc/presets.toml) a request names when it names none.
 DEFAULT_SOC = "Ascend910B4"
 
 PROTOCOL_VERSION = 1
+
+# A bench case whose outputs exceed this is timed "sampled" unless the request says otherwise:
+# a checked run writes its outputs to files, each bounded to 256 MiB (docs/daemon.md, Sandbox).
+SAMPLED_PAST_BYTES = 256 * 1024 * 1024
 
 
 class Status(str, enum.Enum):
@@ -32,6 +37,11 @@ class Status(str, enum.Enum):
     REJECTED = "REJECTED"
     BUSY = "BUSY"
     DAEMON_ERROR = "DAEMON_ERROR"
+
+
+# Statuses that say nothing about the candidate (the daemon's fault, or no room): never cached,
+# charged or rewarded, and the client may resubmit. The one definition every side uses.
+UNCHARGED = frozenset({Status.BUSY, Status.DAEMON_ERROR})
 
 
 class Stage(str, enum.Enum):
@@ -56,11 +66,32 @@ class EvalRequest(BaseModel):
     stages: list[Stage] = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
     cases: list[str] | None = None  # correctness cases by name; None = all
     soc: str = DEFAULT_SOC
-    seed: int = 0
+    seed: int = 0  # public: the daemon draws the case inputs from it keyed by its secret
     timeouts: Timeouts = Timeouts()
-    # "sampled": the bench case is timed only (its correctness is the other cases'), from a sample
-    # of its blocks (docs/simulator.md, Large shapes); the sim backend's alone.
-    timing: Literal["full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
+    # How the bench case is timed (docs/daemon.md, Large cases): "full" simulates every block and
+    # checks the outputs; "sampled" simulates a sample of its blocks (docs/simulator.md, Large
+    # shapes; the sim backend's alone); "auto" (what the clients send by default) is "sampled"
+    # past SAMPLED_PAST_BYTES.
+    timing: Literal["auto", "full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
+    # What a latency is (docs/performance_model.md, Timing protocol): "cold", one launch on an
+    # empty L2 with a first launch's head, which reproduces the msprof op Task Durations Huawei
+    # publishes (the calibration anchors); "warm", the steady state of repeated launches as
+    # benchmark harnesses time a kernel: the launch before's data in L2, a warm launch's head.
+    # The sim backend's alone.
+    timing_protocol: Literal["cold", "warm"] = Field("cold", exclude_if=lambda v: v == "cold")
+
+    def bench_timing(self) -> Literal["full", "sampled"]:
+        """The timing "auto" resolves to: sampled when the bench case's outputs exceed
+        SAMPLED_PAST_BYTES (the most a checked run may write), else full."""
+        if self.timing != "auto":
+            return self.timing
+        spec = self.package.spec
+        case = spec.bench_case
+        out = sum(
+            math.prod(spec.arg_shape(case, a.name)) * DTYPE_BYTES[spec.arg_dtype(case, a.name)]
+            for a in spec.outputs
+        )
+        return "sampled" if out > SAMPLED_PAST_BYTES else "full"
 
 
 class CaseCheck(BaseModel):
@@ -97,6 +128,8 @@ class Profile(BaseModel):
     # Sampled timing (EvalRequest.timing): how many blocks ran; the others' traces were derived.
     timing: Literal["full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
     blocks_simulated: int | None = Field(None, exclude_if=lambda v: v is None)
+    # The request's timing protocol (EvalRequest.timing_protocol), when not the default.
+    timing_protocol: Literal["cold", "warm"] = Field("cold", exclude_if=lambda v: v == "cold")
 
 
 class Cost(BaseModel):
@@ -127,10 +160,18 @@ class EvalResult(BaseModel):
     fingerprint: dict[str, str] = {}
     cost: Cost = Cost()
     cache_hit: bool = False
+    # The daemon's case secret the inputs were drawn with (its public id; the secret itself is
+    # reported when the daemon stops, and `--case-secret` draws the same inputs again).
+    case_secret_id: str = Field("", exclude_if=lambda v: v == "")
 
     @property
     def ok(self) -> bool:
         return self.status is Status.OK
+
+    @property
+    def daemon_fault(self) -> bool:
+        """Says nothing about the candidate (UNCHARGED): free, unrewarded, worth a resubmission."""
+        return self.status in UNCHARGED
 
 
 class StatsRequest(BaseModel):
@@ -202,18 +243,26 @@ class OpenRunReply(BaseModel):
     token: str
 
 
-class LedgerReply(BaseModel):
+class Ledger(BaseModel):
     """One run's budget account (docs/design.md 3.3): charged evaluations, free resubmissions, seconds."""
 
-    kind: Literal["ledger_reply"] = "ledger_reply"
-    request_id: str = ""
-    run_id: str
     evaluations: int = 0  # charged: evaluated, or served from another run's result
     cache_hits: int = 0  # free: byte-identical resubmissions in this run
     shared_cache_hits: int = 0  # charged evaluations that were served from the cache
     compile_s: float = 0.0
     run_s: float = 0.0
     by_status: dict[str, int] = {}  # charged evaluations by status
+
+
+class LedgerReply(Ledger):
+    """A run's ledger, as the daemon answers a LedgerRequest."""
+
+    kind: Literal["ledger_reply"] = "ledger_reply"
+    request_id: str = ""
+    run_id: str
+
+    def account(self) -> Ledger:
+        return Ledger.model_validate(self.model_dump(include=set(Ledger.model_fields)))
 
 
 class ErrorReply(BaseModel):

@@ -38,7 +38,7 @@ from typing import Any
 import ascend_gym
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import Status
+from ascend_core.protocol import UNCHARGED, Ledger
 from ascend_gym import metrics
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
 from ascend_gym.records import (
@@ -57,7 +57,6 @@ from ascend_gym.records import (
 
 __all__ = ["SweepConfig", "SweepRecord", "read_jsonl", "latest", "run_bench", "run_one", "table"]
 
-DAEMON_FAULTS = (Status.DAEMON_ERROR, Status.BUSY)
 RAY_START_ATTEMPTS = 3
 
 
@@ -79,17 +78,15 @@ def versions() -> dict[str, str]:
     return out
 
 
-def ledger_usage(client: DaemonClient, run: str) -> dict[str, float] | None:
+def ledger_usage(client: DaemonClient, run: str) -> Ledger | None:
     """The daemon ledger's row for a run, or None from a daemon that cannot be asked."""
     ask = getattr(client, "ledger", None)
     if ask is None:
         return None
     try:
-        reply = ask(run)
+        return ask(run).account()
     except DaemonError:
         return None
-    row = reply.model_dump() if hasattr(reply, "model_dump") else dict(reply)
-    return {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
 def daemon_facts(client: DaemonClient) -> dict[str, Any]:
@@ -136,6 +133,7 @@ def run_one(
     soc: str,
     run: str,
     config: dict[str, Any],
+    timing: str = "auto",
 ) -> tuple[SweepRecord, OperatorPackage | None]:
     """One (policy, op, seed) and its best candidate: a failure is recorded, never raised."""
     import gymnasium as gym
@@ -162,6 +160,7 @@ def run_one(
         soc=soc,
         daemon=daemon,
         run_id=run,
+        timing=timing,
     )
     base_env = env.unwrapped
     try:
@@ -178,7 +177,7 @@ def run_one(
             }
         )
         best = _best_package(result, base_env)
-        faults = sum(step.status in DAEMON_FAULTS for step in record.trajectory)
+        faults = sum(step.status in UNCHARGED for step in record.trajectory)
         if faults and record.evaluations < budget:
             record.ok, record.failure = False, "infra"
             record.error = f"{faults} evaluation(s) answered by a daemon fault; budget not spent"
@@ -217,14 +216,14 @@ def _infra(error: Exception, base_env: Any) -> bool:
     if isinstance(error, DaemonError | ConnectionError):
         return True
     last = getattr(base_env, "last", None)
-    return last is not None and last.status in DAEMON_FAULTS
+    return last is not None and last.daemon_fault
 
 
 def budget_ok(record: SweepRecord) -> bool | None:
     """The ledger charged at most the budget, and what the policy counted; None without a ledger."""
     if record.ledger is None:
         return None
-    charged = int(record.ledger.get("evaluations", 0))
+    charged = record.ledger.evaluations
     return charged <= record.budget and (not record.ok or charged == record.evaluations)
 
 
@@ -414,6 +413,7 @@ class Scheduler:
                 config.soc,
                 run,
                 config.policy_config.get(p, {}),
+                config.timing,
             )
             self.pending[ref] = ((p, op, s), run, previous)
             attempt = Attempt(policy=p, operator=op, seed=s, run_id=run, time=time.time())

@@ -372,7 +372,7 @@ def _candidate_key(request: EvalRequest) -> str:
 def charged(result: EvalResult) -> bool:
     """Whether the daemon charged this answer to the run: a daemon fault or a full daemon is free,
     and so is a resubmission within the run (a cache hit)."""
-    return result.status not in (Status.DAEMON_ERROR, Status.BUSY) and not result.cache_hit
+    return not result.daemon_fault and not result.cache_hit
 
 
 def connect(address: str, **options: object) -> DaemonClient | DaemonPool:
@@ -417,15 +417,19 @@ class LocalDaemon:
         if workers:
             cmd += ["--workers", str(workers)]
         cmd += extra_args or []
+        # Its log goes to a file of its own: a refusal to start is read back from there.
+        self._log = tempfile.TemporaryFile("w+")
         self.process = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ.copy()
+            cmd, stdout=subprocess.PIPE, stderr=self._log, text=True, env=os.environ.copy()
         )
         line = _readline(self.process, startup_timeout_s)
         if not line.startswith("READY "):
             self.close()
+            self._log.seek(0)
+            said = [x for x in self._log.read().splitlines() if x.strip()]
+            why = said[-1] if said else "(it builds the simulator runtime on first use)"
             raise DaemonError(
-                f"the local daemon did not start within {startup_timeout_s:g} s: {line!r} "
-                "(it builds the simulator runtime on first use; is g++ installed?)"
+                f"the local daemon did not start within {startup_timeout_s:g} s: {line!r}: {why}"
             )
         self.address = line.split()[1]
         atexit.register(self.close)
@@ -440,6 +444,7 @@ class LocalDaemon:
                 self.process.wait()
         if self._own_state is not None:
             self._own_state.cleanup()
+        self._log.close()
 
     def __enter__(self) -> LocalDaemon:
         return self

@@ -248,8 +248,10 @@ class AscendOpEnv(gym.Env):
     `backend`), a `tcp://host:port` address, or several (a list or a comma-separated string): a
     pool that sends each evaluation to the least-loaded live daemon and moves on when one dies.
     reward: `best_delta`, `prev_delta` or `final`. failure_penalty, noop_penalty: see Rewards.
-    eval_seed: seed of the daemon's random test inputs, fixed so evaluations are cached across
-    episodes (`reset(seed=...)` seeds `np_random`, which the operator-sampling wrappers use).
+    eval_seed: the public seed of the daemon's random test inputs (it draws them with its own
+    secret), fixed so evaluations are cached across episodes (`reset(seed=...)` seeds
+    `np_random`, which the operator-sampling wrappers use). timing: how the bench case is timed
+    (`EvalRequest.timing`: `"full"`, `"sampled"`, or `"auto"`: sampled past 256 MiB of outputs).
     backend: the embedded daemon's backend. run_id: the daemon's ledger key (default: unique).
     render_mode: None or `"ansi"`: `env.render()` returns the operator, the budget, the last
     result and the current tiling and kernel sources as text.
@@ -287,6 +289,7 @@ class AscendOpEnv(gym.Env):
         backend: Literal["sim", "cann"] = "sim",
         run_id: str | None = None,
         render_mode: str | None = None,
+        timing: Literal["auto", "full", "sampled"] = "auto",
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; render modes: ansi")
@@ -303,7 +306,7 @@ class AscendOpEnv(gym.Env):
             failure_penalty,
             noop_penalty,
         )
-        self.eval_seed, self.backend = eval_seed, backend
+        self.eval_seed, self.backend, self.timing = eval_seed, backend, timing
         self.run_id = run_id or f"env-{uuid.uuid4().hex[:12]}"
         self._local = LocalDaemon(backend=backend) if daemon is None else None
         if self._local is not None:
@@ -448,7 +451,7 @@ class AscendOpEnv(gym.Env):
             result.latency_us,
         )
         self.last = result
-        if result.status in (Status.DAEMON_ERROR, Status.BUSY):
+        if result.daemon_fault:
             return self._finish(
                 entry, 0.0, result
             )  # not the candidate's fault: free and unrewarded
@@ -485,7 +488,13 @@ class AscendOpEnv(gym.Env):
     # ---- helpers -----------------------------------------------------------------------------
     def _evaluate(self, package: OperatorPackage, run_id: str) -> StepResult:
         result = self.client.evaluate(
-            EvalRequest(run_id=run_id, package=package, soc=self.soc, seed=self.eval_seed)
+            EvalRequest(
+                run_id=run_id,
+                package=package,
+                soc=self.soc,
+                seed=self.eval_seed,
+                timing=self.timing,
+            )
         )
         return StepResult.model_validate(result.model_dump())
 

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC
+from ascend_core.protocol import DEFAULT_SOC, Ledger
 from ascend_gym.policies import StepRecord
 
 RESULTS, SWEEP, ATTEMPTS, CANDIDATES = "results.jsonl", "sweep.json", "attempts.jsonl", "candidates"
@@ -34,6 +34,7 @@ class SweepConfig(BaseModel):
     budget: int = Field(gt=0)
     seeds: int = Field(gt=0)
     soc: str = DEFAULT_SOC
+    timing: Literal["auto", "full", "sampled"] = "auto"  # EvalRequest.timing of every evaluation
     policy_config: dict[str, dict[str, Any]] = {}  # policy name -> constructor keywords
     daemons: list[str] = []  # given endpoints; empty = local daemons started by the sweep
     command: str = ""  # the command line of the latest run of the sweep
@@ -67,7 +68,7 @@ class SweepRecord(BaseModel):
     backend: str = ""
     simulated: bool | None = None
     daemon_versions: dict[str, Any] = {}
-    ledger: dict[str, float] | None = None
+    ledger: Ledger | None = None
     # Charged evaluations per daemon of a pool: more than one key means the run moved.
     served_by: dict[str, int] | None = None
     budget_ok: bool | None = None

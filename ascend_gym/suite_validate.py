@@ -1,7 +1,7 @@
 """Check suite operators (baselines and experts) on every case and render the suite table.
 
-`validate_op` evaluates one operator with the simulator backend in-process (each case still runs
-in the backend's sandboxed harness) and returns an `OpReport`; `render_table` turns reports into
+`validate_op` evaluates one operator with the simulator backend in-process, through the daemon's
+own evaluation entry (each case still runs in the backend's sandboxed harness) and returns an `OpReport`; `render_table` turns reports into
 the markdown table of docs/suite.md, and `write_table` replaces the table between the markers.
 """
 
@@ -62,10 +62,12 @@ class OpReport(BaseModel):
 
 
 def evaluate(pkg: OperatorPackage, soc: str) -> Outcome:
-    from npu_daemon.backends.sim import SimBackend  # the simulator is optional for listing
+    """Through the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check too)."""
+    from npu_daemon import evaluation  # the simulator is optional for listing
+    from npu_daemon.backends.sim import SimBackend
 
     with tempfile.TemporaryDirectory(prefix="ascend-gym-validate-") as tmp:
-        r = SimBackend().evaluate(EvalRequest(package=pkg, soc=soc), Path(tmp))
+        r = evaluation.evaluate(SimBackend(), EvalRequest(package=pkg, soc=soc), Path(tmp))
     failed = [c.name for c in r.cases if not c.passed]
     return Outcome(
         status=r.status.value, message=r.message, latency_us=r.latency_us, failed_cases=failed

@@ -4,7 +4,7 @@
 
 CPU seconds (user + sys of this process and of every child it waited for) do not grow with the
 machine's load the way wall time does. The evaluations run in this process exactly as a daemon
-worker runs them (`workers.evaluate`: the source policy, the daemon's own suite package, the
+worker runs them (`evaluation.evaluate`: the source policy, the daemon's own suite package, the
 backend's build, case data, harness runs and checks); run as root, the worker's sandbox is set up
 as the daemon sets it up (a sandbox uid, its own network and mount namespaces, a tmpfs of
 `--quota-mb` per evaluation). Each stage's function is timed where it is called (a stage inside
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ascend_core.package import load_package
 from ascend_core.protocol import EvalRequest, Stage, Status
-from npu_daemon import references, sandbox, source_policy
+from npu_daemon import evaluation, references, sandbox, source_policy
 from npu_daemon.backends import base
 from npu_daemon.backends.sim import backend as sim_backend
 from npu_daemon.backends.sim import case_data
@@ -127,7 +127,11 @@ def main() -> None:
     identity = None
     if os.geteuid() == 0:
         access = sandbox_access("sim")
-        users = workers.prepare_sandbox(SANDBOX_UID, 1, access.read, access.write, access.unlisted)
+        users = None
+        with contextlib.suppress(workers.SandboxUnavailable):  # then timed without it
+            users = workers.prepare_sandbox(
+                SANDBOX_UID, 1, access.read, access.write, access.unlisted
+            )
         if users is not None:
             identity = users.identity(0)
             sandbox.configure(identity)
@@ -150,7 +154,8 @@ def main() -> None:
 
         sandbox_ms["tmpfs mount, write, unmount"] = per_call_ms(quota, 30)
 
-    timed(source_policy, "check_package", "source policy")
+    timed(source_policy, "check_package", "source policy (raw files)")
+    timed(source_policy, "check_preprocessed", "source policy (preprocessed tokens)")
     timed(references, "trusted_package", "daemon's suite package")
     timed(base.Backend, "evaluate", "backend.evaluate")
     timed(sim_backend.SimBackend, "_build", "build (cached objects)")
@@ -167,7 +172,7 @@ def main() -> None:
 
     def evaluate(seed: int):
         request = EvalRequest(run_id="breakdown", package=pkg, stages=stages, seed=seed)
-        result = workers.evaluate(backend, request, root, True, args.quota_mb)
+        result = evaluation.evaluate(backend, request, root, args.quota_mb)
         assert result.status is Status.OK, result.message
         return result
 

@@ -12,8 +12,8 @@ daemon process and its live descendants (utime + stime), plus what each of them 
 children it waited for (cutime + cstime: the compiler and harness runs), before and after; and
 this client process apart. With `--cases-cached`, a first daemon (not counted) evaluates the same
 seeds, so the counted daemon (its own state dir: no run-cache hit) finds every case's inputs and
-reference in the case data cache: the evaluation without case generation. `--daemon-args` go to
-both daemons (e.g. "--sandbox-uid 0": a root daemon without its sandbox user).
+reference in the case data cache (both daemons draw cases with one `--case-secret`): the
+evaluation without case generation. `--daemon-args` go to both daemons (e.g. "--sandbox-uid 0": a root daemon without its sandbox user).
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ def main() -> None:
     ap.add_argument("--daemon-args", default="", help="npu_daemon options for both daemons")
     args = ap.parse_args()
     pkg = load_package(SUITE / args.op)
-    extra = args.daemon_args.split()
+    # One case secret for both daemons: the counted one finds the cases the first one drew.
+    extra = [*args.daemon_args.split(), "--case-secret", os.urandom(16).hex()]
     stages = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
     if (
         args.cases_cached

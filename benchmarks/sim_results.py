@@ -1,7 +1,10 @@
 """Every result field the simulator produces for every suite op and sim test package, to show that
 a change (for speed, say) leaves results alone.
 
-    python benchmarks/sim_results.py OUT.json     # run at two commits, then: cmp A.json B.json
+    python benchmarks/sim_results.py OUT.json     # then: cmp OUT.json benchmarks/sim_results.golden.json
+
+The golden file is main's output, checked in; tests/sim/test_golden.py (slow tier) compares with it.
+A change meant to move results regenerates it and explains every move in its commit.
 
 Each package is evaluated with stages compile + check + time. Left out: what is expected to differ
 between two simulator versions or two runs (wall-clock costs, the request id, the simulator digest

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from npu_daemon.backends.base import BACKENDS, get_backend
 from npu_daemon.service.keys import load_server_keys
 from npu_daemon.service.server import Server, default_state_dir
-from npu_daemon.service.workers import SandboxUsers, prepare_sandbox
+from npu_daemon.service.workers import SandboxUnavailable, SandboxUsers, prepare_sandbox
 
 SANDBOX_UID = 64000
 
@@ -62,9 +62,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="reject candidate sources that reach past the AscendC API (off: containment tests)",
     )
     parser.add_argument(
+        "--case-secret",
+        type=bytes.fromhex,
+        default=None,
+        metavar="HEX",
+        help="the secret case inputs are drawn with (default: fresh at each start; a stopped "
+        "daemon reports its own in its log and STATE_DIR/case_secrets.jsonl)",
+    )
+    parser.add_argument(
         "--require-run-tokens",
         action="store_true",
-        help="serve evaluations only for runs opened with a budget (open_run) and their token",
+        help="serve evaluations only for runs opened with a budget (open_run) and their token "
+        "(always, for a daemon bound beyond loopback)",
     )
     parser.add_argument(
         "--max-queue-bytes",
@@ -97,6 +106,12 @@ def is_loopback(endpoint: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def tokens_required(args: argparse.Namespace) -> bool:
+    """Remote clients spend only budgets opened for them: a daemon bound beyond loopback serves
+    no unopened run (a throw-away run id would dodge every budget)."""
+    return args.require_run_tokens or not is_loopback(args.bind)
 
 
 class SandboxAccess(BaseModel):
@@ -161,9 +176,17 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     keys = load_server_keys(args.keys) if args.keys else None
+    try:  # before the backend builds anything: a daemon that cannot contain candidates stops here
+        users = sandbox_users(args)
+    except SandboxUnavailable as e:
+        print(
+            f"refusing to start: candidates would run as root: {e} "
+            "(--sandbox-uid 0 runs them as root on purpose)",
+            file=sys.stderr,
+        )
+        return 2
     backend = get_backend(args.backend)
     backend.prepare()
-    users = sandbox_users(args)
     server = Server(
         backend,
         args.bind,
@@ -175,9 +198,10 @@ def run(args: argparse.Namespace) -> int:
         cache_entries=args.cache_entries,
         workdir=args.work_dir,
         source_policy=args.source_policy == "enforce",
-        require_tokens=args.require_run_tokens,
+        require_tokens=tokens_required(args),
         max_queue_bytes=args.max_queue_bytes,
         disk_quota_mb=args.disk_quota_mb,
+        case_secret=args.case_secret,
     )
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())

@@ -26,7 +26,6 @@ from ascend_core.package import Case, OperatorPackage
 from npu_daemon import candidate_files, checker, sandbox
 
 CANDIDATE_FOLDERS = ("op_kernel/", "op_host/")
-REFERENCE_TIMEOUT_S = 300.0
 
 
 class ReferenceFailed(Exception):
@@ -97,8 +96,13 @@ def is_trusted(pkg: OperatorPackage) -> bool:
     )
 
 
-def reference_outputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> list[np.ndarray]:
-    """The reference's outputs (storage arrays) for the case whose inputs are in `inputs_dir`."""
+def reference_outputs(
+    pkg: OperatorPackage, case: Case, inputs_dir: Path, timeout_s: float
+) -> list[np.ndarray]:
+    """The reference's outputs (storage arrays) for the case whose inputs are in `inputs_dir`.
+
+    A client's reference gets `timeout_s` (the request's run timeout, counted in the worker's
+    deadline): one that sleeps past it is a charged REJECTED, never a worker overrun."""
     inputs = load_inputs(pkg, case, inputs_dir)
     if is_trusted(pkg):
         return checker.reference_outputs(pkg, case, inputs)
@@ -113,8 +117,8 @@ def reference_outputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> lis
         done = sandbox.call(
             compute,
             work,
-            REFERENCE_TIMEOUT_S,
-            sandbox.Limits(cpu_s=int(REFERENCE_TIMEOUT_S) + 1, address_space_mb=16384),
+            timeout_s,
+            sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=16384),
         )
         if done.timed_out or done.returncode != 0:
             why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]

@@ -1,22 +1,27 @@
-"""What a candidate's C++ may not contain, checked before anything is compiled.
+"""The acceptance check: what a candidate's C++ may not contain, read as the compiler reads it.
 
 An AscendC kernel and its host tiling move data with the AscendC API and compute with vector
 instructions; they never need the constructs below, which are how a candidate would reach past
-the API to the simulator, the machine or its own measurement. The check is lexical (comments,
-string and character literals removed first, so a name in a message or a comment is fine), small
-and explainable: every rule names what it stops. It is the first line, not the containment: the
-sim harness's syscall filter and process split (docs/daemon.md, Threat model) hold whatever gets
-past it. A violation is a REJECTED result naming the file, the line and the rule.
+the API to the simulator, the machine or its own measurement. The check reads each translation
+unit after `g++ -E` with the build's own include paths and macros (`check_preprocessed`), so
+backslash-newlines, digraphs, token pasting and `#include MACRO` are already undone; it keeps the
+tokens whose line markers point into the package (any file of it, whatever its suffix) and
+leaves the emulation's headers and the system's alone. Before that, `check_package` looks at the
+raw files for the one thing the preprocessor would hide: a `#line` directive, which could make
+the candidate's own tokens look like ours. The check is the first line, not the containment:
+the sim harness's syscall filter and process split (docs/daemon.md, Threat model) hold whatever
+gets past it. A violation is a REJECTED result naming the file, the line and the rule.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
+from dataclasses import dataclass
+from pathlib import Path
 
 from ascend_core.package import OperatorPackage
-
-SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inc")
 
 # (what it stops, names): forbidden as a token, except as a member (`x.open`, `p->read`).
 FORBIDDEN_NAMES: list[tuple[str, tuple[str, ...]]] = [
@@ -24,74 +29,44 @@ FORBIDDEN_NAMES: list[tuple[str, tuple[str, ...]]] = [
     (
         "system calls and processes",
         (
-            "syscall",
-            "fork",
-            "vfork",
-            "clone3",
-            "execl",
-            "execlp",
-            "execle",
-            "execv",
-            "execvp",
-            "execve",
-            "execvpe",
-            "fexecve",
-            "posix_spawn",
-            "posix_spawnp",
-            "ptrace",
-            "prctl",
-            "seccomp",
-            "mmap",
-            "munmap",
-            "mprotect",
-            "pkey_mprotect",
-            "mremap",
-            "madvise",
-            "sigaction",
-            "sigsetjmp",
-            "siglongjmp",
-            "setjmp",
-            "longjmp",
-            "pthread_create",
-            "socketpair",
-            "shmget",
-            "shmat",
-            "semget",
-            "msgget",
-            "mq_open",
-            "shm_open",
-            "memfd_create",
+            "syscall", "fork", "vfork", "clone3", "execl", "execlp", "execle", "execv", "execvp",
+            "execve", "execvpe", "fexecve", "posix_spawn", "posix_spawnp", "ptrace", "prctl",
+            "seccomp", "mmap", "mmap64", "munmap", "mprotect", "pkey_mprotect", "mremap",
+            "madvise", "sigaction", "pthread_create", "socketpair", "shmget", "shmat", "semget",
+            "msgget", "mq_open", "shm_open", "memfd_create",
         ),
-    ),  # fmt: skip
+    ),
+    (
+        "non-local jumps",
+        (
+            "setjmp", "longjmp", "_setjmp", "_longjmp", "sigsetjmp", "siglongjmp", "__sigsetjmp",
+            "__builtin_setjmp", "__builtin_longjmp", "jmp_buf", "sigjmp_buf",
+        ),
+    ),
     (
         "file I/O (a kernel reads its inputs and writes its outputs through GM)",
         (
-            "fopen",
-            "freopen",
-            "fdopen",
-            "tmpfile",
-            "popen",
-            "openat",
-            "creat",
-            "unlinkat",
-            "opendir",
-            "ftruncate",
-            "ifstream",
-            "ofstream",
-            "fstream",
-            "filebuf",
+            "fopen", "fopen64", "freopen", "freopen64", "fdopen", "fopencookie", "tmpfile",
+            "tmpfile64", "popen", "open64", "openat", "openat64", "creat", "creat64", "__open",
+            "__open64", "__open_2", "__open64_2", "__openat_2", "unlinkat", "opendir",
+            "ftruncate", "ftruncate64", "ifstream", "ofstream", "fstream", "basic_ifstream",
+            "basic_ofstream", "basic_fstream", "filebuf", "basic_filebuf", "filesystem",
         ),
-    ),  # fmt: skip
+    ),
     (
         "ending the process or running code at its exit",
-        ("atexit", "at_quick_exit", "on_exit", "_exit", "_Exit", "quick_exit"),
+        ("atexit", "at_quick_exit", "on_exit", "_exit", "_Exit", "quick_exit", "__cxa_atexit"),
     ),
     ("loading or looking up code", ("dlopen", "dlmopen", "dlsym", "dlvsym", "dl_iterate_phdr")),
     (
         "the simulator's internals (kernels use the AscendC API)",
-        ("ascendc_sim", "__builtin_frame_address", "__builtin_return_address"),
+        (
+            "ascendc_sim", "__builtin_frame_address", "__builtin_return_address",
+            "__builtin_extract_return_addr", "__builtin_apply", "__builtin_apply_args",
+            "__builtin_eh_return", "__builtin_unwind_init", "__builtin_bit_cast",
+        ),
     ),
-]
+]  # fmt: skip
 # Forbidden when called: common words a kernel may use for its own objects (`TPipe pipe;`).
 CALLED_NAMES: list[tuple[str, tuple[str, ...]]] = [
     (
@@ -101,68 +76,69 @@ CALLED_NAMES: list[tuple[str, tuple[str, ...]]] = [
     (
         "file I/O (a kernel reads its inputs and writes its outputs through GM)",
         (
-            "open",
-            "read",
-            "write",
-            "pread",
-            "pwrite",
-            "readv",
-            "writev",
-            "close",
-            "lseek",
-            "remove",
-            "rename",
-            "unlink",
-            "mkdir",
-            "rmdir",
-            "chdir",
-            "truncate",
-            "dup",
-            "dup2",
-            "dup3",
-            "pipe",
-            "pipe2",
+            "open", "read", "write", "pread", "pwrite", "readv", "writev", "close", "lseek",
+            "remove", "rename", "unlink", "mkdir", "rmdir", "chdir", "truncate", "dup", "dup2",
+            "dup3", "pipe", "pipe2",
         ),
-    ),  # fmt: skip
+    ),
     ("ending the process or running code at its exit", ("exit",)),
-]
-PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    (
-        "constructors and destructors run outside the launch",
-        re.compile(r"\b(constructor|destructor|init_priority)\b\s*[(\])]"),
-    ),
-    ("code placed in a chosen section", re.compile(r"\bsection\s*\(")),
-    ("token pasting (`##` can assemble a forbidden name)", re.compile(r"##")),
-    (
-        "a cast to a function pointer (calling code by address)",
-        re.compile(r"(reinterpret_cast|static_cast|bit_cast)\s*<[^;>]*\(\s*\*\s*\)"),
-    ),
-    ("a C-style cast to a function pointer", re.compile(r"\(\s*[\w:<>, ]+\(\s*\*\s*\)\s*\([^()]*\)\s*\)")),
 ]  # fmt: skip
-INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
+# GNU attributes that run code outside the launch, place it, or bind a name to another symbol
+# (`weakref("open")` calls open under a name of the candidate's choosing).
+ATTRIBUTES: dict[str, str] = {
+    **dict.fromkeys(
+        ("constructor", "destructor", "init_priority"),
+        "constructors and destructors run outside the launch",
+    ),
+    "section": "code placed in a chosen section",
+    **dict.fromkeys(
+        ("alias", "weakref", "ifunc", "symver"),
+        "binding a name to another symbol",
+    ),
+}
+# Pragmas that bind a name to another symbol (`redefine_extname my_open open`) or place code:
+# refused; any other (`once`, `pack`, `unroll`, `GCC diagnostic`, `bisheng auto_sync`) is fine.
+PRAGMAS = ("redefine_extname", "weak", "extern_prefix", "section", "init",
+           "fini", "alloc_text", "code_seg", "data_seg", "init_seg")  # fmt: skip
 # System headers whose only use in a kernel would be what the rules above forbid.
 FORBIDDEN_HEADERS = (
     "fcntl.h", "dlfcn.h", "fstream", "csignal", "signal.h", "csetjmp", "setjmp.h", "spawn.h",
-    "dirent.h", "link.h", "syscall.h",
+    "dirent.h", "link.h", "syscall.h", "filesystem", "sys/syscall.h", "sys/mman.h",
+    "sys/socket.h", "sys/stat.h", "sys/wait.h", "sys/ptrace.h", "sys/prctl.h",
 )  # fmt: skip
+SYSTEM_ROOTS = (Path("/usr/include"), Path("/usr/lib/gcc"), Path("/usr/local/include"))
+BACKENDS = Path(__file__).resolve().parent / "backends"  # the emulation's headers
+# The casts that can make a function pointer of an address (static_cast and const_cast cannot).
+REINTERPRETING = ("reinterpret_cast", "bit_cast")
+FN_POINTER = "a function pointer (calling code by address)"
 
 _WHY = {name: why for why, names in [*FORBIDDEN_NAMES, *CALLED_NAMES] for name in names}
-_NAMES = frozenset(_WHY)
-_IDENT = re.compile(r"[A-Za-z_]\w*")
-_NOT_MEMBER = r"(?<![\w.])(?<!->)(?<!\.\s)"
-_FORBIDDEN = re.compile(
-    _NOT_MEMBER + r"\b(" + "|".join(n for _, names in FORBIDDEN_NAMES for n in names) + r")\b"
+_CALLED = frozenset(n for _, names in CALLED_NAMES for n in names)
+_FORBIDDEN = frozenset(_WHY) - _CALLED
+# A name right before a called name makes it a declaration (`void write(...)`), not a call.
+_NOT_A_TYPE = frozenset(("return", "co_return", "throw", "else", "do", "case", "sizeof", "new"))
+# One pass over `g++ -E -fdebug-cpp` output, where every token is preceded by its spelling
+# location (`{P:file;F:includer;L:line;...}`): a token our header's macro produced is spelled in
+# our header, a token the candidate pasted or spliced is spelled in the candidate's file. Tokens
+# are matched whole (a literal holding `{P:` is one token); pragma lines carry no location.
+_TOKEN = re.compile(
+    r"(?P<at>\{P:(?P<file>[^;{}\n]*);F:(?P<by>[^;{}\n]*);L:(?P<line>\d+);C:\d+;S:(?P<sys>\d+);"
+    r"M:[^;{}\n]*;E:\d+,LOC:\d+,R:\d+\})"
+    r"|^[ \t]*\#[ \t]*pragma[ \t]+(?P<pragma>[^\n]*)$"
+    r'|^[ \t]*\#[ \t]*\d+[ \t]+"(?P<marker>[^"\n]*)"[^\n]*$'
+    r'|(?P<raw>(?:u8|[uUL])?R"(?P<delim>[^()\\\s]{0,16})\(.*?\)(?P=delim)")'
+    r'|(?P<lit>(?:u8|[uUL])?(?:"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'))'
+    r"|(?P<id>[A-Za-z_$][\w$]*)"
+    r"|(?P<num>\.?\d(?:[eEpP][+-]|[\w.'])*)"
+    r"|(?P<space>\s+)"
+    r"|(?P<punct>::|->|\.\.\.|[^\s\w])",
+    re.MULTILINE | re.DOTALL,
 )
-_CALLED = re.compile(
-    _NOT_MEMBER + r"\b(" + "|".join(n for _, names in CALLED_NAMES for n in names) + r")\s*\("
-)
-# Comments, then literals: raw strings, strings, characters (not a digit separator: 1'000).
-_NOT_CODE = re.compile(
-    r"//[^\n]*|/\*.*?\*/"
-    r'|\bu?8?[LUu]?R"([^(\s]{0,16})\(.*?\)\1"'
-    r'|"(?:[^"\\\n]|\\.)*"?'
-    r"|(?<![0-9A-Fa-f])'(?:[^'\\\n]|\\.)*'?",
-    re.DOTALL,
+# A `#line` (or `# N`) directive in a raw file, after line splicing and with comments blanked.
+_LINE_DIRECTIVE = re.compile(r"^[ \t]*(?:#|%:|\?\?=)[ \t]*(?:line\b|\d)", re.MULTILINE)
+_UNREADABLE_NAME = re.compile(r'[;{}"\n\\]')
+_COMMENTS = re.compile(
+    r'//[^\n]*|/\*.*?\*/|(?:u8|[uUL])?R"([^(\s]{0,16})\(.*?\)\1"|"(?:[^"\\\n]|\\.)*"', re.DOTALL
 )
 
 
@@ -172,55 +148,276 @@ class Violation(Exception):
         self.path, self.line, self.what, self.rule = path, line, what, rule
 
 
+_enforced = True
+
+
+def configure(enforce: bool) -> None:
+    """Whether builds run the check (a daemon with `--source-policy off`: containment tests)."""
+    global _enforced
+    _enforced = enforce
+
+
+def enforced() -> bool:
+    return _enforced
+
+
+@functools.cache
+def _source_digest() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def fingerprint() -> str:
+    """What the object cache keys on: an object built unchecked, or under another version of
+    this check, is never served to a build that checks."""
+    return _source_digest() if _enforced else "unchecked"
+
+
 def check_package(pkg: OperatorPackage) -> None:
-    """Raise `Violation` for the first forbidden construct in any C/C++ file of the package."""
+    """Raise `Violation` for a file name the locations could not carry, or a `#line` directive in
+    any file of the package (whatever its suffix): with one, the candidate's own tokens could
+    carry our headers' names in their locations."""
     for path in sorted(pkg.files):
-        if path.endswith(SOURCE_SUFFIXES):
-            found = _violation(path, pkg.files[path])
-            if found is not None:
-                raise found
+        if _UNREADABLE_NAME.search(path):
+            raise Violation(path, 0, path, 'a file name with `;`, `{`, `}`, `"` or a newline')
+        text = pkg.files[path].replace("\\\n", "")
+        if "line" in text or "#" in text or "%:" in text:
+            code = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), text)
+            if m := _LINE_DIRECTIVE.search(code):
+                line = code.count("\n", 0, m.start()) + 1
+                raise Violation(path, line, "#line", "a line directive (it renames the file)")
 
 
-def check_source(path: str, text: str) -> None:
-    found = _violation(path, text)
-    if found is not None:
-        raise found
+@dataclass
+class _Token:
+    kind: str
+    text: str
+    file: str
+    line: int
 
 
-@functools.lru_cache(
-    maxsize=4096
-)  # a resubmitted source (another seed, case, soc) is not rescanned
-def _violation(path: str, text: str) -> Violation | None:
-    for match in INCLUDE.finditer(text):  # on the raw text: the literal holds the path
-        line = text.count("\n", 0, match.start()) + 1
-        quote, header = match.groups()
-        if header.startswith("/") or ".." in header.split("/"):
-            return Violation(
-                path, line, f"#include {header}", "including a file outside the package"
-            )
-        if quote == "<" and (header in FORBIDDEN_HEADERS or header.startswith("sys/")):
-            return Violation(
-                path, line, f"#include <{header}>", "a header of system calls or file I/O"
-            )
-    code = strip_comments_and_literals(text)
-    found = [
-        (m.start(), m.group(0).strip(), why)
-        for why, pattern in PATTERNS
-        if (m := pattern.search(code))
-    ]
-    if _NAMES.isdisjoint(_IDENT.findall(code)):  # the usual case: no name to look at closely
-        pattern_list = ()
-    else:
-        pattern_list = (_FORBIDDEN, _CALLED)
-    for pattern in pattern_list:
-        if m := pattern.search(code):
-            found.append((m.start(), m.group(1), _WHY[m.group(1)]))
-    if not found:
+def check_preprocessed(
+    text: str,
+    cwd: Path,
+    top: Path,
+    own: frozenset[Path] = frozenset(),
+    trusted: tuple[Path, ...] = (),
+) -> None:
+    """Raise `Violation` for the first forbidden construct among the tokens of `text` (`g++ -E`
+    output of a compile run in `cwd`) that come from files under `top` (the package as written
+    for the build) other than `own` (files the build generated itself). The package may include
+    the emulation's headers, the system's and files under `trusted` (the build cache)."""
+    roots = (*(r.resolve() for r in trusted), BACKENDS)
+    tokens = list(_package_tokens(text, cwd.resolve(), top.resolve(), own, roots))
+    aliases = _function_type_aliases(tokens)
+    for i, tok in enumerate(tokens):
+        found = _rule(tokens, i, aliases, aliases | _our_aliases())
+        if found is not None:
+            what, why = found
+            raise Violation(tok.file, tok.line, what, why)
+
+
+def _package_tokens(
+    text: str, cwd: Path, top: Path, own: frozenset[Path], trusted: tuple[Path, ...]
+):
+    """The tokens spelled in the package; also raises for an include from the package that
+    leaves it."""
+    known: dict[str, tuple[str, bool, Path]] = {}
+    includes: set[tuple[str, str]] = set()
+
+    def where(name: str) -> tuple[str, bool, Path]:
+        if name not in known:
+            path = Path(name) if name.startswith("<") else (cwd / name).resolve()
+            inside = path.is_relative_to(top) and path not in own
+            known[name] = (path.relative_to(top).as_posix() if inside else name, inside, path)
+        return known[name]
+
+    # `mine`: the token was spelled in the package. `expanded`: it was spelled in a system
+    # header while the output is at a package file's line (a system macro the package invoked:
+    # `pthread_cleanup_push` expands to `__sigsetjmp`); its names are checked too.
+    file, line, mine, system, at_package, place = "", 0, False, False, False, ("", 0)
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "at":
+            if (m["file"], m["by"]) not in includes:  # entering a file: `line` is the #include's
+                includes.add((m["file"], m["by"]))
+                shown, by_package, _ = where(m["by"])
+                if by_package and not where(m["file"])[1]:
+                    at = line if shown == file else 0
+                    _check_include(shown, at, where(m["file"])[2], trusted)
+            file, mine, _ = where(m["file"])
+            line, system = int(m["line"]), m["sys"] != "0"
+            if mine:
+                place = (file, line)
+            continue
+        if kind == "marker":
+            at_package = where(m["marker"])[1]
+            continue
+        if kind == "space" or kind is None:
+            continue
+        if not mine:
+            if system and at_package and kind == "id":
+                yield _Token("expanded", m[0], *place)
+        elif kind == "pragma":
+            pragma = " ".join(m["pragma"].split())
+            if pragma.split("(")[0].startswith(PRAGMAS):
+                raise Violation(file, line, f"#pragma {pragma}", "a pragma that changes symbols")
+        else:
+            yield _Token("raw" if kind == "delim" else kind, m[0], file, line)
+
+
+def _check_include(file: str, line: int, path: Path, trusted: tuple[Path, ...]) -> None:
+    """`file` (the package's) includes `path` (not the package's)."""
+    root = next((r for r in SYSTEM_ROOTS if path.is_relative_to(r)), None)
+    if root is None:
+        if not path.name.startswith("<") and not any(path.is_relative_to(r) for r in trusted):
+            raise Violation(file, line, f"#include {path}", "including a file outside the package")
+        return
+    rel = path.relative_to(root).as_posix()
+    if any(rel == h or rel.endswith("/" + h) for h in FORBIDDEN_HEADERS):
+        raise Violation(file, line, f"#include <{rel}>", "a header of system calls or file I/O")
+
+
+def _rule(
+    tokens: list[_Token], i: int, aliases: set[str], cast_aliases: set[str]
+) -> tuple[str, str] | None:
+    """The rule token i breaks, if any. `aliases`: the package's function-type aliases, a cast
+    whatever its form; `cast_aliases`: with ours too (`ops::TilingFunc`), in a cast's type (the
+    candidate may name its own tiling function `TilingFunc`)."""
+    tok = tokens[i]
+    if tok.kind == "expanded":
+        return (tok.text, _WHY[tok.text]) if tok.text in _FORBIDDEN else None
+    if tok.kind != "id" and tok.text != "(":
         return None
-    start, what, why = min(found)
-    return Violation(path, code.count("\n", 0, start) + 1, what, why)
+    prev = tokens[i - 1].text if i else ""
+    nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
+    if tok.text == "(":
+        fn = _abstract_fn(tokens, i)
+        return (" ".join(t.text for t in tokens[i : i + 5]), FN_POINTER) if fn else None
+    name = tok.text
+    if prev in (".", "->"):
+        return None
+    if name in _FORBIDDEN:
+        return name, _WHY[name]
+    if name in _CALLED and nxt == "(":
+        before = tokens[i - 2].text if i >= 2 else ""
+        declared = tokens[i - 1].kind == "id" and prev not in _NOT_A_TYPE and before != "."
+        if not declared and not _member_initializer(tokens, i):
+            return name, _WHY[name]
+    if name in ("__attribute__", "__attribute") and nxt == "(":
+        for t in tokens[i + 2 : _close(tokens, i + 1)]:
+            if t.kind == "id" and t.text.strip("_") in ATTRIBUTES:
+                return f"__attribute__(({t.text}", ATTRIBUTES[t.text.strip("_")]
+    if name in REINTERPRETING and nxt == "<":
+        end = _close(tokens, i + 1)
+        target = tokens[i + 2 : end]
+        if any(t.text in ("(", "decltype") or t.text in cast_aliases for t in target):
+            return f"{name}<{' '.join(t.text for t in target)}>", FN_POINTER
+    if name in aliases and nxt == "(" and prev not in ("using", "typedef"):
+        return f"{name}(...)", FN_POINTER  # functional cast
+    if name in cast_aliases and nxt == ")" and _operand(tokens, i + 2):
+        start = i
+        while start >= 2 and tokens[start - 1].text == "::" and tokens[start - 2].kind == "id":
+            start -= 2
+        if start and tokens[start - 1].text == "(":
+            return f"({name})", FN_POINTER  # C-style cast
+    return None
 
 
-def strip_comments_and_literals(text: str) -> str:
-    """Comments, string and character literals replaced by spaces; newlines kept (line numbers)."""
-    return _NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+def _member_initializer(tokens: list[_Token], i: int) -> bool:
+    """Token i names a member in a constructor's initializer list (`: pipe(pipeIn) {`,
+    `: a(x), pipe(y) {`): after `:` or `,`, and the list's entries end at the body's `{`."""
+    if i == 0 or tokens[i - 1].text not in (":", ","):
+        return False
+    k = _close(tokens, i + 1) + 1
+    while k + 1 < len(tokens) and tokens[k].text == "," and tokens[k + 1].kind == "id":
+        if k + 2 >= len(tokens) or tokens[k + 2].text not in ("(", "{"):
+            return False
+        k = _close(tokens, k + 2) + 1
+    return k < len(tokens) and tokens[k].text == "{"
+
+
+def _abstract_fn(tokens: list[_Token], i: int) -> bool:
+    """`( * )` or `( & )` followed by `(`: a function pointer or reference type with no name, which
+    appears only in a type: a cast's (aliases are declared where `using` or `typedef` is)."""
+    j = i + 1
+    if j >= len(tokens) or tokens[j].text not in ("*", "&", "&&"):
+        return False
+    while j < len(tokens) and tokens[j].text in ("*", "&", "&&", "const", "volatile"):
+        j += 1
+    if j + 1 >= len(tokens) or tokens[j].text != ")" or tokens[j + 1].text != "(":
+        return False
+    return not _in_alias(tokens, i)
+
+
+def _in_alias(tokens: list[_Token], i: int) -> bool:
+    """Token i is inside a `using X = ...;` or `typedef ...;` statement."""
+    for k in range(i - 1, max(-1, i - 200), -1):
+        t = tokens[k].text
+        if t in (";", "{", "}"):
+            return False
+        if t == "typedef" or (t == "=" and k >= 2 and tokens[k - 2].text == "using"):
+            return True
+    return False
+
+
+@functools.cache
+def _our_aliases() -> frozenset[str]:
+    """Function-pointer type aliases our headers and the C++ library declare."""
+    found = re.compile(r"using\s+(\w+)\s*=[^;]*\(\s*\*|typedef[^;]*\(\s*\*\s*(\w+)\s*\)")
+    names = {"terminate_handler", "unexpected_handler", "new_handler", "sighandler_t"}
+    for header in BACKENDS.rglob("*.h"):
+        names.update(a or b for a, b in found.findall(header.read_text(errors="replace")))
+    return frozenset(names)
+
+
+def _function_type_aliases(tokens: list[_Token]) -> set[str]:
+    """Names the package declares for function or function-pointer types (`using F = void (*)();`,
+    `typedef void (*F)();`, `using G = decltype(&f);`): a cast to one is a cast to a function."""
+    names: set[str] = set()
+    for i, tok in enumerate(tokens):
+        if tok.text == "using" and i + 2 < len(tokens) and tokens[i + 2].text == "=":
+            end = _statement_end(tokens, i)
+            if any(t.text in ("(", "decltype") for t in tokens[i + 3 : end]):
+                names.add(tokens[i + 1].text)
+        elif tok.text == "typedef":
+            body = tokens[i + 1 : _statement_end(tokens, i)]
+            for k in range(len(body) - 1):
+                if (
+                    body[k].text in ("*", "&")
+                    and body[k + 1].kind == "id"
+                    and k
+                    and (body[k - 1].text == "(")
+                ):
+                    names.add(body[k + 1].text)
+                if body[k].kind == "id" and body[k + 1].text == "(" and k + 1 == _first(body, "("):
+                    names.add(body[k].text)
+    return names
+
+
+def _first(tokens: list[_Token], text: str) -> int:
+    return next((k for k, t in enumerate(tokens) if t.text == text), -1)
+
+
+def _statement_end(tokens: list[_Token], i: int) -> int:
+    return next((k for k in range(i, len(tokens)) if tokens[k].text == ";"), len(tokens))
+
+
+def _close(tokens: list[_Token], i: int) -> int:
+    """Index of the bracket closing the one at i (`(`, `<` or `{`)."""
+    opening = tokens[i].text
+    closing = {"(": ")", "<": ">", "{": "}"}[opening]
+    depth = 0
+    for k in range(i, len(tokens)):
+        t = tokens[k].text
+        depth += (t == opening) - (t == closing)
+        if depth == 0:
+            return k
+    return len(tokens)
+
+
+def _operand(tokens: list[_Token], j: int) -> bool:
+    """Token j can start the operand of a C-style cast."""
+    if j >= len(tokens):
+        return False
+    t = tokens[j]
+    return t.kind in ("id", "num", "lit") or t.text in ("(", "&", "*", "::", "~", "!", "-", "+")

@@ -51,7 +51,7 @@ def test_optimize_writes_what_its_help_promises(tmp_path, daemon):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     record = SweepRecord.model_validate_json((out / "result.json").read_text())
-    assert record.ok and record.evaluations == 2 and record.ledger["evaluations"] == 2
+    assert record.ok and record.evaluations == 2 and record.ledger.evaluations == 2
     steps = (out / "trajectory.jsonl").read_text().splitlines()
     assert len(steps) == len(record.trajectory) >= 2
     assert (out / "best" / "op.toml").is_file() and (out / record.best_file).is_file()

@@ -57,7 +57,7 @@ class Evaluator:
         )
         result: EvalResult = info["result"]
         self.per_phase[phase] = self.per_phase.get(phase, 0) + (self.core.spent - spent_before)
-        if not result.ok and result.status.value not in ("DAEMON_ERROR", "BUSY"):
+        if not result.ok and not result.daemon_fault:
             said = " ".join(f"{result.message} {result.log_tail[-MAX_FEEDBACK:]}".split())
             self.failures.setdefault(phase, []).append(f"- {note}: {result.status.value}: {said}")
         improved = result.ok and result.latency_us < self.best_result.latency_us

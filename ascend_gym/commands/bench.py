@@ -18,7 +18,14 @@ from pathlib import Path
 
 from ascend_core import suite
 from ascend_gym import bench, metrics
-from ascend_gym.commands.common import UsageError, add_json, add_soc, load_operator, positive_int
+from ascend_gym.commands.common import (
+    UsageError,
+    add_json,
+    add_soc,
+    add_timing,
+    load_operator,
+    positive_int,
+)
 from ascend_gym.policies import REGISTRY
 
 
@@ -49,6 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--seeds", type=positive_int, default=1, help="seeds per (policy, op) (default 1)"
     )
     add_soc(parser)
+    add_timing(parser)
     parser.add_argument(
         "--daemons", default="", help="comma list of daemon endpoints (default: start local ones)"
     )
@@ -123,6 +131,7 @@ def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
         budget=args.budget,
         seeds=args.seeds,
         soc=args.soc,
+        timing=args.timing,
         policy_config=_policy_config(args.policy_config),
         daemons=[d for d in args.daemons.split(",") if d],
         command=shlex.join(["ascend-gym", *sys.argv[1:]]),

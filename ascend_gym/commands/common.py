@@ -48,6 +48,16 @@ def add_soc(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_timing(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--timing",
+        choices=("auto", "full", "sampled"),
+        default="auto",
+        help="how the bench case is timed: every block simulated and its outputs checked (full), "
+        "or a sample of its blocks (sampled); auto (default): sampled past 256 MiB of outputs",
+    )
+
+
 def add_json(parser: argparse.ArgumentParser, what: str = "the table") -> None:
     parser.add_argument("--json", action="store_true", help=f"print {what} as JSON instead of text")
 

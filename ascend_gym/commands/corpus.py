@@ -23,6 +23,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also try operators whose OpDef registers only SoCs without the A2 AI core",
     )
+    check = sub.add_parser(
+        "check",
+        help="the daemon's acceptance check alone on every custom-op directory under SRC_DIR "
+        "(every unit preprocessed and read as the build does, nothing compiled or run); prints "
+        "the acceptance rate and every rejection",
+    )
+    check.add_argument("src", type=Path, metavar="SRC_DIR")
+    check.add_argument("--json", type=Path, help="write every operator's outcome here")
+    check.add_argument("--jobs", type=int, default=1, help="operators checked in parallel")
+    check.add_argument("--soc", default="Ascend910B4")
+    check.add_argument("--quiet", action="store_true", help="no line per operator")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,10 +48,16 @@ def run(args: argparse.Namespace) -> int:
             detail = f"  {o.message.splitlines()[0][:200]}" if o.message else ""
             print(f"{o.status:<14} {o.path}{detail}", flush=True)
 
+    checking = args.corpus_command == "check"
     outcomes = runner.run(
-        args.src, jobs=args.jobs, soc=args.soc, progress=progress, any_soc=args.any_soc
+        args.src,
+        jobs=args.jobs,
+        soc=args.soc,
+        progress=progress,
+        any_soc=getattr(args, "any_soc", False),
+        accept_only=checking,
     )
-    print(runner.summary(outcomes))
+    print(runner.acceptance(outcomes) if checking else runner.summary(outcomes))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps([o.model_dump() for o in outcomes], indent=1))

@@ -13,6 +13,7 @@ from ascend_gym.commands.common import (
     add_daemon,
     add_json,
     add_soc,
+    add_timing,
     check_cases,
     daemon_client,
     load_operator,
@@ -28,6 +29,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="append",
         help="correctness case to run, by its name in op.toml (repeatable; default all)",
     )
+    parser.add_argument(
+        "--timing-protocol",
+        choices=["cold", "warm"],
+        default="cold",
+        help="what the latency is: one cold launch (default; as the published msprof op figures) "
+        "or the warm steady state of repeated launches, as benchmark harnesses time a kernel "
+        "(docs/performance_model.md, Timing protocol; simulator only)",
+    )
+    add_timing(parser)
     add_daemon(parser)
     add_json(parser, "the full EvalResult")
 
@@ -35,13 +45,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     package = load_operator(args.operator, spec_file=args.spec)
     check_cases(package, args.case)
-    request = EvalRequest(run_id="cli-eval", package=package, soc=args.soc, cases=args.case)
+    request = EvalRequest(
+        run_id="cli-eval",
+        package=package,
+        soc=args.soc,
+        cases=args.case,
+        timing=args.timing,
+        timing_protocol=args.timing_protocol,
+    )
     with daemon_client(args.daemon) as client:
         result = client.evaluate(request)
     if args.json:
         print(result.model_dump_json(indent=2))
     else:
         label = "simulated" if result.simulated else "measured"
+        if result.profile is not None and result.profile.timing == "sampled":
+            label += (
+                f", sampled: {result.profile.blocks_simulated} blocks ran, bench case unchecked"
+            )
         print(
             f"{package.uri}: {result.status.value}"
             + (

@@ -24,9 +24,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     cal.add_argument(
         "--anchors",
-        default="A1,A2,A3,A4,S1",
-        help="comma-separated anchors (A1-A4 vector; S1 the scalar unit; C1-C6 cube, each timed "
-        "on the part it was measured on; C1 and C4 run 86 G multiply-adds on the CPU, minutes each)",
+        default="A1,A2,A3,A4,L1,S1",
+        help="comma-separated anchors (A1-A4 vector; L1 the launch; S1 the scalar unit; C1-C6 cube, "
+        "each timed on the part it was measured on; C1 and C4 run 86 G multiply-adds on the CPU, "
+        "minutes each)",
+    )
+    cal.add_argument(
+        "--protocol",
+        choices=["warm", "cold"],
+        help="time every anchor under this timing protocol instead of its measurement's "
+        "(docs/performance_model.md, Timing protocol)",
     )
     cal.add_argument(
         "--skip",
@@ -57,12 +64,12 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         print(f"unknown anchors {unknown}; known: {sorted(anchors.ANCHORS)}")
         return 2
-    rows = anchors.calibrate(names, args.soc, _split(args.skip), _split(args.cases))
+    rows = anchors.calibrate(names, args.soc, _split(args.skip), _split(args.cases), args.protocol)
     print(
-        f"| anchor | case | simulated ({args.soc} unless named; A3/A4 aiv_vec_time) | measured | simulated ratio "
-        "| measured ratio | error | within |"
+        f"| anchor | case | protocol | simulated ({args.soc} unless named; A3/A4 aiv_vec_time) | measured "
+        "| simulated ratio | measured ratio | error | within |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     worst = 0.0
     for r in rows:
         anchor = anchors.ANCHORS[r.anchor]
@@ -75,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         )
         band = f"+-{anchor.tolerance:.0%}"
         print(
-            f"| {r.anchor} | {r.case} | {r.simulated_us:,.2f}{f' ({anchor.soc})' if anchor.soc else ''} "
+            f"| {r.anchor} | {r.case} | {args.protocol or anchor.protocol} | {r.simulated_us:,.2f}{f' ({anchor.soc})' if anchor.soc else ''} "
             f"| {r.measured:,.2f} {anchor.unit} | {ratios[0]} | {ratios[1]} "
             f"| {r.error:+.1%} | {'yes' if ok else 'NO'} ({band}) |"
         )

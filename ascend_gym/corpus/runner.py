@@ -55,9 +55,15 @@ def registered_socs(package: OperatorPackage) -> set[str]:
     return set(_ADD_CONFIG.findall(host_sources_text(package.files)))
 
 
-def evaluate(source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False) -> OpOutcome:
-    """Compile and check one implementation on every case of our spec (no timing stage)."""
-    from npu_daemon.backends.sim import SimBackend  # the simulator only when running
+def evaluate(
+    source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False, accept_only: bool = False
+) -> OpOutcome:
+    """Compile and check one implementation on every case of our spec (no timing stage), through
+    the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check included).
+    `accept_only`: the acceptance check alone (`evaluation.accept`: every unit preprocessed and
+    read, nothing compiled or run; `corpus check`)."""
+    from npu_daemon import evaluation  # the simulator only when running
+    from npu_daemon.backends.sim import SimBackend
 
     spec = spec_for(source)
     if spec is None:
@@ -75,12 +81,12 @@ def evaluate(source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False) 
         run_id="corpus", package=package, soc=soc, stages=[Stage.COMPILE, Stage.CHECK]
     )
     with tempfile.TemporaryDirectory(prefix="corpus-") as d:
-        try:
-            result = SimBackend().evaluate(request, Path(d))
-        except Exception as e:  # our spec or reference failed, not the operator
-            return OpOutcome(
-                op=source.op, path=source.rel, status=SPEC_ERROR, message=f"{type(e).__name__}: {e}"
-            )
+        if accept_only:
+            result = evaluation.accept(request, Path(d))
+        else:
+            result = evaluation.evaluate(SimBackend(), request, Path(d))
+    if result.status is Status.DAEMON_ERROR:  # our spec or reference failed, not the operator
+        return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=result.message)
     return OpOutcome(
         op=source.op,
         path=source.rel,
@@ -97,11 +103,12 @@ def run(
     soc: str = "Ascend910B4",
     progress: Callable[[OpOutcome], None] | None = None,
     any_soc: bool = False,
+    accept_only: bool = False,
 ) -> list[OpOutcome]:
     """Every custom op under `src`, evaluated `jobs` at a time, in path order."""
 
     def one(source: OpSource) -> OpOutcome:
-        outcome = evaluate(source, soc, any_soc)
+        outcome = evaluate(source, soc, any_soc, accept_only)
         if progress:
             progress(outcome)
         return outcome
@@ -175,4 +182,27 @@ def summary(outcomes: list[OpOutcome], top: int = 12) -> str:
         lines += ["", "| top failure causes | operators |", "|---|---|"]
         for text, k in failures.most_common(top):
             lines.append(f"| {text.replace('|', '/')} | {k} |")
+    return "\n".join(lines)
+
+
+def acceptance(outcomes: list[OpOutcome]) -> str:
+    """`corpus check`'s table: of the operators tried that preprocess, how many the acceptance
+    check lets through; every rejection with its message."""
+    tried = [o for o in outcomes if o.tried and o.status != SPEC_ERROR]
+    judged = [o for o in tried if o.compiled]
+    rejected = [o for o in judged if o.status == Status.REJECTED.value]
+    n, k = len(judged), len(judged) - len(rejected)
+    lines = [
+        "| acceptance | count |",
+        "|---|---|",
+        f"| custom-op directories found | {len(outcomes)} |",
+        f"| tried (a spec of ours, registered for the A2) | {len(tried)} |",
+        f"| did not preprocess (not judged) | {len(tried) - n} |",
+        f"| judged | {n} |",
+        f"| accepted | {k} ({100 * k / n:.1f} %) |" if n else "| accepted | 0 |",
+        f"| rejected | {len(rejected)} |",
+    ]
+    if rejected:
+        lines += ["", "| rejected operator | rule |", "|---|---|"]
+        lines += [f"| {o.path} | {o.message.splitlines()[0].replace('|', '/')} |" for o in rejected]
     return "\n".join(lines)

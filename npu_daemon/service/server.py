@@ -13,14 +13,18 @@ client resubmits elsewhere), running ones are finished and answered, then the da
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import gc
-import hashlib
 import importlib.metadata
+import json
 import logging
 import os
 import platform
+import secrets
 import shutil
+import sqlite3
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -32,6 +36,7 @@ import zmq.auth.thread
 from pydantic import BaseModel, Field, TypeAdapter
 
 import ascend_core
+from ascend_core import identity
 from ascend_core.protocol import (
     PROTOCOL_VERSION,
     ErrorReply,
@@ -49,7 +54,7 @@ from ascend_core.protocol import (
 from npu_daemon.backends.base import Backend
 from npu_daemon.service.keys import ServerKeys
 from npu_daemon.service.store import Store, cache_key
-from npu_daemon.service.workers import SandboxUsers, WorkerPool, deadline_s
+from npu_daemon.service.workers import SandboxUsers, WorkerPool, deadline_s, secret_id
 
 log = logging.getLogger("npu_daemon")
 
@@ -62,6 +67,8 @@ Request = TypeAdapter(
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 MAX_QUEUE_BYTES = 256 * 1024 * 1024  # requests waiting for a worker, by size (each up to 16 MiB)
 TRIM_EVERY = 256  # answers between two cache/request-log trims
+CASE_SECRETS = "case_secrets.jsonl"  # in the state directory: one line per daemon that stopped
+STATE_UNWRITABLE = "the daemon cannot write its state file (disk full?): not charged, resubmit"
 MAX_FINGERPRINTS = 64  # socs remembered (any string may arrive)
 
 
@@ -70,10 +77,12 @@ class Task:
     request: EvalRequest
     key: str
     payload: bytes
+    held: int  # memory the waiting request holds (held_bytes): what the queue bound counts
     waiters: list[list[bytes]]  # reply envelopes: the first submission and its retries
     # Other requests for the same evaluation (same cache key) that arrived while it ran: each is
     # answered from the cache once it is done, and charged by its own run's rules.
-    duplicates: dict[str, tuple[EvalRequest, list[list[bytes]]]] = field(default_factory=dict)
+    # (Each with the memory it holds, counted against the queue bound while it waits.)
+    duplicates: dict[str, tuple[EvalRequest, list[list[bytes]], int]] = field(default_factory=dict)
 
 
 class Server:
@@ -92,13 +101,17 @@ class Server:
         require_tokens: bool = False,
         max_queue_bytes: int = MAX_QUEUE_BYTES,
         disk_quota_mb: int = 0,
+        case_secret: bytes | None = None,
     ):
         self.backend, self.max_queue, self.max_queue_bytes = backend, max_queue, max_queue_bytes
         self.require_tokens = require_tokens
         self.started = time.monotonic()
-        self.store = Store(
-            Path(state_dir or default_state_dir()) / "state.db", max_entries=cache_entries
-        )
+        self.state_dir = Path(state_dir or default_state_dir())
+        self.store = Store(self.state_dir / "state.db", max_entries=cache_entries)
+        # Case inputs are drawn with this secret (workers.case_seed): a fresh one per start unless
+        # a researcher reproduces a run with the one reported when that daemon stopped.
+        self.case_secret = case_secret or secrets.token_bytes(16)
+        log.info("case inputs drawn with secret %s", secret_id(self.case_secret))
         # Throwaway directories live here (under workdir, default the system temp dir):
         # traversable, not listable, by the sandbox users.
         self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-", dir=workdir))
@@ -125,7 +138,14 @@ class Server:
         self._poller = zmq.Poller()
         self._poller.register(self._router, zmq.POLLIN)
         self.pool = WorkerPool(
-            self._poller, backend, workers, self.work_root, sandbox, source_policy, disk_quota_mb
+            self._poller,
+            backend,
+            workers,
+            self.work_root,
+            sandbox,
+            source_policy,
+            disk_quota_mb,
+            self.case_secret,
         )
         self._queue: collections.deque[str] = collections.deque()
         self._queued_bytes = 0
@@ -171,12 +191,26 @@ class Server:
 
     def _close(self) -> None:
         self.pool.close()
+        self._report_secret()
         self._router.close()
         if self._auth is not None:
             self._auth.stop()
         self._ctx.term()
         self.store.close()
         shutil.rmtree(self.work_root, ignore_errors=True)
+
+    def _report_secret(self) -> None:
+        """After the run, the case secret: in the log and in the state directory (the daemon's
+        alone), so a researcher can draw the same inputs again (`--case-secret`)."""
+        line = {
+            "id": secret_id(self.case_secret),
+            "secret": self.case_secret.hex(),
+            "stopped": time.time(),
+        }
+        log.info("case secret %s was %s", line["id"], line["secret"])
+        with contextlib.suppress(OSError):  # a full state disk: the log still has it
+            with (self.state_dir / CASE_SECRETS).open("a") as f:
+                f.write(json.dumps(line) + "\n")
 
     # ---- client messages -------------------------------------------------------------------
     def _client_message(self, frames: list[bytes]) -> None:
@@ -245,7 +279,7 @@ class Server:
             return
         primary = self._duplicates.get(request.request_id)
         if primary is not None:  # a retry of a duplicate still waiting
-            first, envelopes = primary.duplicates[request.request_id]
+            first, envelopes, _ = primary.duplicates[request.request_id]
             if (primary.key, first.run_id) == (key, request.run_id):
                 envelopes.append(envelope)
             else:
@@ -270,42 +304,44 @@ class Server:
                 cached.model_copy(update={"request_id": request.request_id}),
             )
             return
-        running = self._tasks.get(self._running_keys.get(key, ""))
-        if running is not None:  # the same evaluation is in flight: answered when it is done
-            running.duplicates[request.request_id] = (request, [envelope])
-            self._duplicates[request.request_id] = running
-            self._pending[request.run_id] += 1
-            return
+        held = held_bytes(request, payload)
         full = len(self._queue) >= self.max_queue or (
-            self._queued_bytes + len(payload) > self.max_queue_bytes
+            self._queued_bytes + held > self.max_queue_bytes
         )
         if self._stopping or full:
             why = (
                 "daemon shutting down"
                 if self._stopping
-                else f"queue full ({len(self._queue)} waiting, {self._queued_bytes} bytes)"
+                else f"queue full ({len(self._queue)} waiting, {self._queued_bytes} bytes held; "
+                f"this request holds {held})"
             )
             self._send(envelope, self._status(request, Status.BUSY, why))
             return
-        self._tasks[request.request_id] = Task(request, key, payload, [envelope])
+        self._queued_bytes += held
+        running = self._tasks.get(self._running_keys.get(key, ""))
+        if running is not None:  # the same evaluation is in flight: answered when it is done
+            running.duplicates[request.request_id] = (request, [envelope], held)
+            self._duplicates[request.request_id] = running
+            self._pending[request.run_id] += 1
+            return
+        self._tasks[request.request_id] = Task(request, key, payload, held, [envelope])
         self._running_keys[key] = request.request_id
         self._pending[request.run_id] += 1
         self._queue.append(request.request_id)
-        self._queued_bytes += len(payload)
 
     def _assign(self) -> None:
         for slot in self.pool.idle():
             if not self._queue:
                 return
             task = self._tasks[self._queue.popleft()]
-            self._queued_bytes -= len(task.payload)
+            self._queued_bytes -= task.held
             self.pool.assign(
                 slot, task.request.request_id.encode(), task.payload, deadline_s(task.request)
             )
 
     def _refuse_queued(self) -> None:
         while self._queue:
-            self._queued_bytes -= len(self._tasks[self._queue[0]].payload)
+            self._queued_bytes -= self._tasks[self._queue[0]].held
             self._finish(
                 self._queue.popleft(),
                 None,
@@ -332,8 +368,9 @@ class Server:
             result = self._status(task.request, Status.DAEMON_ERROR, "unreadable worker answer")
         self._pending[task.request.run_id] -= 1
         self._answer(task.waiters, task.request, task.key, result)
-        for request, envelopes in task.duplicates.values():
+        for request, envelopes, held in task.duplicates.values():
             del self._duplicates[request.request_id]
+            self._queued_bytes -= held
             self._pending[request.run_id] -= 1
             cached = self.store.lookup(request.run_id, task.key)
             answer = result if cached is None else cached  # uncached: BUSY or DAEMON_ERROR
@@ -343,20 +380,27 @@ class Server:
                 task.key,
                 answer.model_copy(update={"request_id": request.request_id}),
             )
-        for run in {task.request.run_id, *(r.run_id for r, _ in task.duplicates.values())}:
+        for run in {task.request.run_id, *(r.run_id for r, _, _ in task.duplicates.values())}:
             if self._pending[run] <= 0:
                 del self._pending[run]
 
     def _answer(
         self, envelopes: list[list[bytes]], request: EvalRequest, key: str, result: EvalResult
     ) -> None:
-        """Charge and log (one transaction), then reply: a crash in between loses no charge."""
-        result = self.store.record(request.run_id, key, result)
+        """Charge and log (one transaction), then reply: a crash in between loses no charge. A
+        state file that cannot be written (a full disk) charges nothing: DAEMON_ERROR, and the
+        daemon serves on."""
+        try:
+            result = self.store.record(request.run_id, key, result)
+        except sqlite3.Error as e:
+            log.error("cannot record %s in the state file: %s", request.request_id, e)
+            result = self._status(request, Status.DAEMON_ERROR, STATE_UNWRITABLE)
         for envelope in envelopes:
             self._send(envelope, result)
         self._answers += 1
         if self._answers % TRIM_EVERY == 0:
-            self.store.trim()
+            with contextlib.suppress(sqlite3.Error):  # trimmed at the next chance
+                self.store.trim()
 
     # ---- replies ---------------------------------------------------------------------------
     def _send(self, envelope: list[bytes], message: BaseModel) -> None:
@@ -429,16 +473,35 @@ class Server:
         )
 
 
+def held_bytes(*roots: object) -> int:
+    """The memory the objects hold, each shared object once: a parsed request is not its wire
+    size (a str takes up to 4 bytes a character, so one astral character makes a whole source
+    four times its UTF-8 size; a number in a list takes 32 bytes where its JSON takes a few)."""
+    seen: set[int] = set()
+    stack, total = list(roots), 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, dict):
+            stack += [*obj.keys(), *obj.values()]
+        elif isinstance(obj, list | tuple | set | frozenset):
+            stack += obj
+        elif isinstance(obj, BaseModel):
+            stack.append(obj.__dict__)
+    return total
+
+
 @functools.cache
 def _code_digest() -> str:
     """The Python that evaluates and checks (backends, checker, package model): part of the cache key,
     so a persisted result never outlives the code that produced it."""
     daemon, core = Path(__file__).resolve().parents[1], Path(ascend_core.__file__).resolve().parent
     files = sorted([*daemon.rglob("*.py"), *core.glob("*.py")])
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.name.encode() + b"\0" + f.read_bytes())
-    return h.hexdigest()[:24]
+    parts = [[f.relative_to(daemon.parent).as_posix(), f.read_bytes()] for f in files]
+    return identity.digest("daemon-code", parts)[:24]
 
 
 def default_state_dir() -> Path:

@@ -41,8 +41,6 @@ CREATE TABLE IF NOT EXISTS requests (request_id TEXT PRIMARY KEY, key TEXT NOT N
 CREATE INDEX IF NOT EXISTS requests_done ON requests (done);
 CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, token TEXT NOT NULL, budget INTEGER NOT NULL, opened REAL NOT NULL);
 """
-# Results that say nothing about the candidate are neither cached nor charged.
-UNCHARGED = {Status.BUSY, Status.DAEMON_ERROR}
 
 
 def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
@@ -56,7 +54,8 @@ def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
         "stages": [s.value for s in request.stages],
         "soc": request.soc,
         "seed": request.seed,
-        **({"timing": request.timing} if request.timing != "full" else {}),
+        **({"timing": "sampled"} if request.bench_timing() == "sampled" else {}),
+        **({"timing_protocol": "warm"} if request.timing_protocol == "warm" else {}),
         "timeouts": request.timeouts.model_dump(),  # a timeout changes what the result can be
         "fingerprint": fingerprint,
     }
@@ -161,7 +160,7 @@ class Store:
         is free like any resubmission: `cache_hit` is set on it."""
         now = time.time()
         with self._transaction():
-            if result.status in UNCHARGED:
+            if result.daemon_fault:  # neither cached nor charged
                 return result
             source = result.cost.cache_source
             paid = self._db.execute(
@@ -286,4 +285,9 @@ class _Transaction:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type, *_: object) -> None:
-        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        try:
+            if not exc_type:
+                self._db.execute("COMMIT")
+        finally:  # an error, or a COMMIT that failed (a full disk): nothing of it stays
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")

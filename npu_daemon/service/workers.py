@@ -12,10 +12,11 @@ commands as its own unprivileged uid (see npu_daemon/sandbox.py).
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import fcntl
 import gc
+import hashlib
+import hmac
 import logging
 import multiprocessing
 import os
@@ -32,8 +33,8 @@ from typing import IO
 
 import zmq
 
-from ascend_core.protocol import EvalRequest, EvalResult, Status
-from npu_daemon import references, sandbox, source_policy
+from ascend_core.protocol import EvalRequest, Stage
+from npu_daemon import evaluation, references, sandbox, source_policy
 from npu_daemon.backends.base import Backend
 
 log = logging.getLogger("npu_daemon")
@@ -46,10 +47,12 @@ RESPAWN_BACKOFF_S = 1.0
 
 
 def deadline_s(request: EvalRequest) -> float:
-    """The longest a worker may spend on a request: every build and run at its timeout, plus slack."""
+    """The longest a worker may spend on a request: every build, run and client reference at its
+    timeout, plus slack."""
     cases = len(request.package.spec.cases) + 1
+    runs = 2 * cases  # the harness and the reference of each case
     return (
-        request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * cases + DEADLINE_MARGIN_S
+        request.timeouts.build_s * (1 + cases) + request.timeouts.run_s * runs + DEADLINE_MARGIN_S
     )
 
 
@@ -73,6 +76,10 @@ class SandboxUsers:
         )
 
 
+class SandboxUnavailable(Exception):
+    """A root daemon's candidates cannot run as sandbox users here: it must not start."""
+
+
 def prepare_sandbox(
     base_uid: int,
     workers: int,
@@ -81,12 +88,14 @@ def prepare_sandbox(
     unlisted: list[Path],
     groups: list[int] | None = None,
 ) -> SandboxUsers | None:
-    """Sandbox users from base_uid on if candidates can run unprivileged here, else None (and why, logged).
+    """Sandbox users from base_uid on; None for a daemon that is not root (it cannot switch users).
 
-    Only root can switch users; `read` (the backend's files sandboxed commands use) must be
-    reachable by others, `write` (its build cache) is made writable by the sandbox group
-    (sticky, so no uid removes another's artefacts), `unlisted` traversable but not listable;
-    `groups` are supplementary groups of the sandbox users (device nodes)."""
+    A root daemon never runs candidates as root unasked: when the sandbox cannot work here it
+    raises SandboxUnavailable (the daemon refuses to start; `--sandbox-uid 0` asks for root
+    explicitly). `read` (the backend's files sandboxed commands use) must be reachable by others,
+    `write` (its build cache) is made writable by the sandbox group (sticky, so no uid removes
+    another's artefacts), `unlisted` traversable but not listable; `groups` are supplementary
+    groups of the sandbox users (device nodes)."""
     if os.geteuid() != 0:
         return None
     for path in read:
@@ -94,12 +103,10 @@ def prepare_sandbox(
             (p for p in [path, *path.parents] if not p.stat().st_mode & stat.S_IXOTH), None
         )
         if blocked is not None:
-            log.warning(
-                "candidates run as root: %s is not traversable by other users (needed: %s)",
-                blocked,
-                path,
+            raise SandboxUnavailable(
+                f"{blocked} is not traversable by other users (needed: {path}); "
+                "set ASCEND_GYM_CACHE to a directory they can reach"
             )
-            return None
     write = [p.resolve() for p in write]
     for path in write:
         path.mkdir(parents=True, exist_ok=True)
@@ -112,8 +119,7 @@ def prepare_sandbox(
     users.groups = list(groups or [])
     why = _probe(users.identity(0))
     if why:
-        log.warning("candidates run as root: the sandbox does not work here (%s)", why)
-        return None
+        raise SandboxUnavailable(f"the sandbox does not work here ({why})")
     return users
 
 
@@ -153,87 +159,41 @@ def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers
     raise RuntimeError(f"no free block of {size} sandbox uids from {base_uid}")
 
 
+def case_seed(secret: bytes, seed: int) -> int:
+    """The seed a request's case inputs are drawn from: its public seed keyed by the daemon's
+    secret, so no candidate can compute the bench inputs (and embed the outputs) offline, while
+    the same secret and seed give the same inputs again (`--case-secret`)."""
+    return int.from_bytes(hmac.digest(secret, str(seed).encode(), "sha256")[:8], "big")
+
+
+def checked_when_timed(request: EvalRequest) -> EvalRequest:
+    """A request that times the bench case without the check stage also checks it (that case
+    alone): a kernel that skips its work when only timed is a wrong answer, not a fast one."""
+    if Stage.TIME not in request.stages or Stage.CHECK in request.stages:
+        return request
+    return request.model_copy(
+        update={
+            "stages": [*request.stages, Stage.CHECK],
+            # (the bench case of the spec that judges it: a suite operator's own)
+            "cases": [references.trusted_package(request.package).spec.bench_case.name],
+        }
+    )
+
+
+def secret_id(secret: bytes) -> str:
+    """A public name for a case secret (results carry it; the secret is reported at shutdown)."""
+    return hashlib.sha256(b"case-secret-id" + secret).hexdigest()[:16]
+
+
 # ---- inside a worker process -----------------------------------------------------------------
-def evaluate(
-    backend: Backend,
-    request: EvalRequest,
-    work_root: Path,
-    policy: bool = True,
-    disk_quota_mb: int = 0,
-) -> EvalResult:
-    """One evaluation in a fresh directory private to the sandbox user; a fault is a result.
-
-    A suite operator is judged by the daemon's own spec and reference (`references`); a source
-    that breaks the policy is REJECTED (charged) before anything is compiled. Under a sandbox
-    user the directory is a tmpfs of `disk_quota_mb` MiB (0: none): a daemon fault while the
-    candidate's files have filled it is the candidate's, a charged RUNTIME_ERROR."""
-    start = time.monotonic()
-    workdir = Path(tempfile.mkdtemp(prefix="eval-", dir=work_root))
-    identity = sandbox.current_identity()
-    quota, quota_mb = contextlib.ExitStack(), 0  # quota_mb: that of the tmpfs mounted
-    result = EvalResult(
-        request_id=request.request_id,
-        status=Status.REJECTED,
-        backend=backend.name,
-        simulated=backend.simulated,
-        soc=request.soc,
-    )
-    try:
-        if identity is not None:
-            os.chown(workdir, identity.uid, identity.gid)
-            if disk_quota_mb:
-                quota.enter_context(sandbox.disk_quota(workdir, disk_quota_mb, identity))
-                quota_mb = disk_quota_mb
-        request = request.model_copy(
-            update={"package": references.trusted_package(request.package)}
-        )
-        if policy:
-            source_policy.check_package(request.package)
-        result = backend.evaluate(request, workdir)
-    except source_policy.Violation as e:
-        result = result.model_copy(
-            update={"message": str(e), "candidate_hash": request.package.content_hash()}
-        )
-    except Exception as e:  # a backend fault is still a result, never a dead worker
-        # Uncharged, so it carries neither candidate text nor a traceback: those go to the log.
-        log.exception("backend failed on %s", request.request_id)
-        result = result.model_copy(
-            update={
-                "status": Status.DAEMON_ERROR,
-                "message": f"the daemon failed on this request ({type(e).__name__}); see its log",
-            }
-        )
-    finally:
-        if (
-            identity is not None
-        ):  # what escaped a command's process group (setsid) ends with the evaluation
-            sandbox.kill_all(identity.uid)
-        if (
-            result.status is Status.DAEMON_ERROR
-            and quota_mb
-            and sandbox.nearly_full(workdir, quota_mb)
-        ):
-            result = result.model_copy(
-                update={
-                    "status": Status.RUNTIME_ERROR,
-                    "message": f"the evaluation's files filled its disk quota of {quota_mb} MiB "
-                    "(the kernel's or the compiler's output)",
-                }
-            )
-        quota.close()
-        shutil.rmtree(workdir, ignore_errors=True)
-    return result.model_copy(
-        update={"cost": result.cost.model_copy(update={"worker_s": time.monotonic() - start})}
-    )
-
-
 def worker_main(
     backend: Backend,
     conn: Connection,
     identity: sandbox.Identity | None,
     work_root: str,
-    policy: bool = True,
-    disk_quota_mb: int = 0,
+    policy: bool,
+    disk_quota_mb: int,
+    case_secret: bytes,
 ) -> None:
     # Die with the server (even on SIGKILL); adopt orphaned candidate processes, so that killing
     # them (sandbox.kill_all) can also reap them; shutdown is the server's to orchestrate.
@@ -243,6 +203,7 @@ def worker_main(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sandbox.configure(identity)
+    source_policy.configure(policy)
     if identity is not None:
         sandbox.isolate_network()
         if disk_quota_mb:
@@ -259,7 +220,11 @@ def worker_main(
             return
         task_id, payload = message
         request = EvalRequest.model_validate_json(payload)
-        result = evaluate(backend, request, Path(work_root), policy, disk_quota_mb)
+        drawn = request.model_copy(update={"seed": case_seed(case_secret, request.seed)})
+        result = evaluation.evaluate(
+            backend, checked_when_timed(drawn), Path(work_root), disk_quota_mb
+        )
+        result.case_secret_id = secret_id(case_secret)
         conn.send_bytes(result.model_dump_json().encode())
 
 
@@ -285,11 +250,13 @@ class WorkerPool:
         size: int,
         work_root: Path,
         users: SandboxUsers | None,
-        source_policy: bool = True,
-        disk_quota_mb: int = 0,
+        source_policy: bool,
+        disk_quota_mb: int,
+        case_secret: bytes,
     ):
         self.poller, self.backend, self.work_root, self.users = poller, backend, work_root, users
         self.source_policy, self.disk_quota_mb = source_policy, disk_quota_mb
+        self.case_secret = case_secret
         self._mp = multiprocessing.get_context("spawn")
         self.slots = [Slot(i) for i in range(size)]
         for slot in self.slots:
@@ -312,6 +279,7 @@ class WorkerPool:
                 str(self.work_root),
                 self.source_policy,
                 self.disk_quota_mb,
+                self.case_secret,
             ),
         )
         slot.process.start()

@@ -18,7 +18,7 @@ from npu_daemon import sandbox
 from npu_daemon.backends.cann import CannBackend, CannConfig, device, tiling
 from npu_daemon.backends.common import build
 from npu_daemon.main import sandbox_access
-from npu_daemon.service.workers import prepare_sandbox
+from npu_daemon.service.workers import SandboxUnavailable, prepare_sandbox
 
 DEVICE_GID = 4242  # the group a driver would give its device nodes (HwHiAiUser)
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="sandbox users need a root daemon")
@@ -79,9 +79,10 @@ def test_device_node_groups_come_from_the_nodes_that_exist(
 def test_sandbox_users_open_nodes_of_their_supplementary_group(public_dir: Path) -> None:
     node = public_dir / "davinci0"
     make_nodes(public_dir)
-    users = prepare_sandbox(64000, 1, [public_dir], [], [], groups=[DEVICE_GID])
-    if users is None:
-        pytest.skip("the sandbox does not work on this machine (see the daemon's warning)")
+    try:
+        users = prepare_sandbox(64000, 1, [public_dir], [], [], groups=[DEVICE_GID])
+    except SandboxUnavailable as e:
+        pytest.skip(f"the sandbox does not work on this machine: {e}")
     work = public_dir / "work"
     work.mkdir()
     try:

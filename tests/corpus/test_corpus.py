@@ -228,3 +228,27 @@ def test_a_spec_variant_serving_a_path_is_taken_for_that_path_alone(tmp_path):
         np.testing.assert_allclose(
             refs.cdist_grad_broadcast(*wide, p), refs.cdist_grad(g, x1, x2, c, p), rtol=1e-12
         )
+
+
+def test_cli_check_measures_acceptance_through_the_daemons_evaluation(tmp_path, capsys):
+    """`corpus check` judges each operator with the daemon's own acceptance check alone (a host
+    file that pastes `sys` and `call` together is refused, whatever its suffix) and prints the
+    rate; Sqrt's kernel does not compile, but it preprocesses: the check accepts it without
+    compiling anything."""
+    shutil.copytree(SRC / "vendor_b", tmp_path / "vendor_b")
+    shutil.copytree(SRC / "vendor_a" / "Neg", tmp_path / "vendor_c" / "Neg")
+    host = tmp_path / "vendor_c" / "Neg" / "op_host"
+    (host / "probe.inl").write_text(
+        "#define P(a, b) a##b\ninline long Probe() { return P(sys, call)(39); }\n"
+    )
+    source = (host / "neg.cpp").read_text()
+    (host / "neg.cpp").write_text('#include "probe.inl"\n' + source)
+    out = tmp_path / "o.json"
+    assert main(["corpus", "check", str(tmp_path), "--json", str(out), "--quiet"]) == 0
+    table = capsys.readouterr().out
+    rows = {r["op"]: r for r in json.loads(out.read_text())}
+    assert rows["neg"]["status"] == "REJECTED"
+    assert rows["neg"]["message"].startswith("op_host/probe.inl:2: `syscall`"), rows["neg"]
+    assert rows["sqrt"]["status"] == "OK"
+    assert "| judged | 2 |" in table and "| accepted | 1 (50.0 %) |" in table
+    assert "| vendor_c/Neg | op_host/probe.inl:2: `syscall` is not allowed" in table

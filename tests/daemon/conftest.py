@@ -33,6 +33,19 @@ def add_variant(
     return load_package(root)
 
 
+def client_operator(tmp: Path, name: str, reference: str) -> Path:
+    """level1/add copied into tmp as the client's own operator `name` (not a suite operator, so
+    its `reference` source is the client's code and runs in the sandbox)."""
+    root = tmp / name
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
+    toml = (root / "op.toml").read_text()
+    toml = toml.replace('name = "add"', f'name = "{name}"\nop_type = "Add"\nkernel = "add"', 1)
+    (root / "op.toml").write_text(toml)
+    (root / "reference.py").write_text(reference)
+    return root
+
+
 def small_request(
     pkg: OperatorPackage, run_id: str = "t", run_s: float = 20.0, **kw
 ) -> EvalRequest:

@@ -29,6 +29,7 @@ from npu_daemon import references
 from .conftest import (
     ADD_DIR,
     add_variant,
+    client_operator,
     reply_of,
     sandbox_uids,
     send_raw,
@@ -282,8 +283,8 @@ def test_a_benign_kernel_is_unchanged(tmp_path, open_client):
         ("", "__attribute__((constructor)) static void early() {}\n", "constructors"),
         ("    auto f = reinterpret_cast<void (*)()>(0x1234); f();", "", "function pointer"),
         ("    ascendc_sim::SetTilingKey(0);", "", "simulator's internals"),
-        ("", '#include "../../../etc/passwd"\n', "outside the package"),
-        ("    int fo##rk = 0;", "", "token pasting"),
+        ("", '#include "/etc/hostname"\n', "outside the package"),
+        ("    int P(fo, rk) = 0;", "#define P(a, b) a##b\n", "system calls"),
     ],
 )
 def test_source_policy_rejects_before_compiling(tmp_path, client, snippet, includes, rule):
@@ -373,12 +374,13 @@ def tight_daemon(tmp_path_factory):
 
 
 def test_queued_bytes_are_bounded(tmp_path, tight_daemon):
-    """Requests are bounded by size too: two 200 kB packages do not both wait."""
+    """Requests are bounded by the memory they hold too: two 100 kB packages (each held twice,
+    as wire bytes and as parsed sources) do not both wait."""
     client = DaemonClient(tight_daemon.address)
     sleeper = add_variant(tmp_path / "s", "    sleep(2);", "#include <unistd.h>\n", "bytes")
     running = send_raw(tight_daemon.address, small_request(sleeper, run_id="bytes"))
     wait_until(lambda: client.health().running == 1)
-    padding = "// " + "x" * 200_000
+    padding = "// " + "x" * 100_000
     big = [add_variant(tmp_path / str(i), comment=f"{i} {padding}") for i in range(2)]
     queued = send_raw(tight_daemon.address, small_request(big[0], run_id="bytes"))
     wait_until(lambda: client.health().queued == 1)
@@ -527,13 +529,10 @@ def test_a_client_reference_runs_in_the_sandbox(tmp_path, client):
     """A package that is not a suite operator brings its own reference: it runs (and is used:
     the first evaluation passes) as the sandbox user, on a read-only filesystem, so a reference
     that writes to /tmp fails and its package is REJECTED."""
-    root = tmp_path / "myadd"
-    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
-    toml = (root / "op.toml").read_text()
-    toml = toml.replace('name = "add"', 'name = "myadd"\nop_type = "Add"\nkernel = "add"', 1)
-    (root / "op.toml").write_text(toml)
-    reference = (root / "reference.py").read_text()
-    (root / "reference.py").write_text(f"# {uuid.uuid4()}: not in the case cache yet\n{reference}")
+    reference = (ADD_DIR / "reference.py").read_text()
+    root = client_operator(
+        tmp_path, "myadd", f"# {uuid.uuid4()}: not in the case cache yet\n{reference}"
+    )
     ok = client.evaluate(small_request(load_package(root), run_id="own-ref"))
     assert ok.status is Status.OK, ok.message
     probe = Path("/tmp", f"npu_daemon_probe_{uuid.uuid4().hex}")
@@ -558,14 +557,11 @@ def test_a_reference_cannot_relink_its_log_to_a_daemon_file(tmp_path, client):
     secret = secret_dir / "secret"
     secret.write_text(f"SECRET-{uuid.uuid4().hex}\n")
     secret.chmod(0o600)
-    root = tmp_path / "myadd"
-    shutil.copytree(ADD_DIR, root, ignore=shutil.ignore_patterns("expert", "__pycache__"))
-    toml = (root / "op.toml").read_text()
-    toml = toml.replace('name = "add"', 'name = "myadd"\nop_type = "Add"\nkernel = "add"', 1)
-    (root / "op.toml").write_text(toml)
-    (root / "reference.py").write_text(
+    root = client_operator(
+        tmp_path,
+        "myadd",
         f"import os\nos.unlink('.stderr')\nos.symlink({str(secret)!r}, '.stderr')\n"
-        f"raise SystemExit('PROBE relinked {uuid.uuid4()}')\n"
+        f"raise SystemExit('PROBE relinked {uuid.uuid4()}')\n",
     )
     try:
         result = client.evaluate(small_request(load_package(root), run_id="relink"))

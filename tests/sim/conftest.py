@@ -18,7 +18,7 @@ import pytest
 
 from ascend_core.package import ASCENDC_TYPES, load_package
 from ascend_core.protocol import DEFAULT_SOC
-from npu_daemon.backends.common import build, kernel_view
+from npu_daemon.backends.common import build, kernel_view, launch
 from npu_daemon.backends.sim.backend import soc_params
 from npu_daemon.backends.sim.kernel_build import build_kernel
 
@@ -157,33 +157,36 @@ def run_kernel(
         kernel_so, _ = build_kernel(pkg, macros, work, rt, 120)
     except build.BuildError as e:
         return KernelRun("COMPILE_ERROR", e.log)
-    lines = [
-        "op_type Simk",
-        "kernel simk",
-        f"tiling_so {tiling_so}",
-        f"kernel_so {kernel_so}",
-        f"kernel_type {kernel_view.kernel_type(pkg)}",
-        f"result {work / 'result.json'}",
-        *(f"param {k} {v}" for k, v in soc_params(soc).items()),
-        # The API tests check every condition as an error; strict=False gives the default mode,
-        # where conditions the device runs through are warnings.
-        f"param sim_strict {int(strict)}",
-    ]
     for k, a in arrays.items():
         a.tofile(work / f"in_{k}.bin")
-        lines.append(
-            f"input {k} {in_dtypes[k]} {a.ndim} {' '.join(map(str, a.shape))} {work / f'in_{k}.bin'}"
-        )
-    for k, (d, s) in outputs.items():
-        lines.append(f"output {k} {d} {len(s)} {' '.join(map(str, s))} {work / f'out_{k}.bin'}")
     p = list(params) + [0] * (8 - len(params))
-    lines += [
-        f"attr params list_int 8 {' '.join(map(str, p))}",
-        f"attr block_dim int {block_dim}",
-        f"attr workspace int {workspace}",
-        f"attr tiling_key int {tiling_key}",
-    ]
-    (work / "launch.txt").write_text("\n".join(lines) + "\n")
+    launch.LaunchSpec(
+        op_type="Simk",
+        kernel="simk",
+        tiling_so=tiling_so,
+        kernel_so=kernel_so,
+        kernel_type=kernel_view.kernel_type(pkg),
+        result=work / "result.json",
+        # The API tests check every condition as an error; strict=False gives the default mode,
+        # where conditions the device runs through are warnings.
+        params={**soc_params(soc), "sim_strict": str(int(strict))},
+        inputs=[
+            launch.TensorArg(
+                name=k, dtype=in_dtypes[k], shape=list(a.shape), path=str(work / f"in_{k}.bin")
+            )
+            for k, a in arrays.items()
+        ],
+        outputs=[
+            launch.TensorArg(name=k, dtype=d, shape=list(s), path=str(work / f"out_{k}.bin"))
+            for k, (d, s) in outputs.items()
+        ],
+        attrs=[
+            launch.Attr(name="params", kind="list_int", value=p),
+            launch.Attr(name="block_dim", kind="int", value=block_dim),
+            launch.Attr(name="workspace", kind="int", value=workspace),
+            launch.Attr(name="tiling_key", kind="int", value=tiling_key),
+        ],
+    ).write(work / "launch.txt")
     (work / "result.json").unlink(missing_ok=True)
     done = subprocess.run(
         [str(rt.harness), "launch.txt"], cwd=work, capture_output=True, text=True, timeout=120

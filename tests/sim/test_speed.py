@@ -52,7 +52,7 @@ def test_case_data_matches_the_checker_and_is_shared_read_only(add_case):
             k: v.tobytes() for k, v in want.items()
         }
         assert stat.S_IMODE(path.stat().st_mode) == 0o444
-        ref = first.reference()
+        ref = first.reference(60.0)
         assert ref[0].tobytes() == checker.reference_outputs(pkg, case, want)[0].tobytes()
         assert (
             stat.S_IMODE(Path(ref[0].filename).stat().st_mode) == 0o400

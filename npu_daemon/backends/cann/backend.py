@@ -222,7 +222,9 @@ class CannBackend(Backend):
         spec = pkg.spec
         check = CaseCheck(name=case.name, passed=True)
         try:  # the inputs are in case_dir; a client's own reference runs in the sandbox
-            expected_outputs = references.reference_outputs(pkg, case, case_dir)
+            expected_outputs = references.reference_outputs(
+                pkg, case, case_dir, request.timeouts.run_s
+            )
         except references.ReferenceFailed as e:
             raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
         return check_outputs(spec, case, case_dir, expected_outputs, log) or check

@@ -9,7 +9,6 @@ are not relocatable), so different candidates build in parallel and a repeat cos
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import re
 import shutil
@@ -20,7 +19,7 @@ from ascend_core.package import OperatorPackage
 from npu_daemon import sandbox
 from npu_daemon.backends.cann.tiling import cache_root
 from npu_daemon.backends.cann.toolkit import Toolkit
-from npu_daemon.backends.common import kernel_view
+from npu_daemon.backends.common import build, kernel_view
 
 TEMPLATES = Path(__file__).resolve().parent
 APP = "ascend_gym_app"
@@ -92,7 +91,6 @@ def write_project(
 def build_key(
     pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, soc: str, toolkit: Toolkit
 ) -> str:
-    h = hashlib.sha256()
     templates = [
         *(
             (TEMPLATES / t).read_bytes()
@@ -101,26 +99,19 @@ def build_key(
         Path(kernel_view.__file__).read_bytes(),
         kernel_view.GE_ENUMS_HEADER.read_bytes(),
     ]
-    parts = [
+    return build.digest(
+        "cann-app",
         str(toolkit.home),
         toolkit.version,
         soc,
-        str(tiling_key),
-        *sorted(f"{k}={v}" for k, v in macros.items()),
-        *templates,
+        tiling_key,
+        sorted([k, v] for k, v in macros.items()),
+        templates,
         # (inc/: the repository's shared kernel headers, beside op_kernel/ as its build puts them)
-        *(
-            f"{p}\0{pkg.files[p]}"
-            for p in sorted(pkg.files)
-            if p.startswith(("op_kernel/", "inc/"))
-        ),
+        [[p, pkg.files[p]] for p in sorted(pkg.files) if p.startswith(("op_kernel/", "inc/"))],
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
-    ]
-    for part in parts:
-        h.update(part if isinstance(part, bytes) else part.encode())
-        h.update(b"\0")
-    return h.hexdigest()[:24]
+    )
 
 
 def build_app(

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from ascend_core.package import Case, OperatorPackage
 from ascend_core.soc import preset
 from npu_daemon import sandbox
-from npu_daemon.backends.common import build
+from npu_daemon.backends.common import build, launch
 
 RUNNER_SOURCE = Path(__file__).resolve().parent / "tiling_runner.cpp"
 
@@ -48,7 +48,7 @@ def cache_root() -> Path:
 
 def ensure_runner(rt: build.Runtime) -> Path:
     """The tiling runner, built once per simulator runtime and runner source (file-locked)."""
-    key = build.digest(rt.digest, RUNNER_SOURCE.read_bytes())
+    key = build.digest("tiling-runner", rt.digest, RUNNER_SOURCE.read_bytes())
     target = cache_root() / f"tiling-runner-{key}"
     if target.exists():
         return target
@@ -92,22 +92,20 @@ def run_tiling(
     timeout_s: float,
 ) -> Tiling:
     spec = pkg.spec
-    lines = [
-        f"op_type {spec.op_type}",
-        f"tiling_so {tiling_so}",
-        f"tiling_out {case_dir / 'tiling.bin'}",
-        f"result {case_dir / 'tiling.json'}",
-        *(f"param {k} {v}" for k, v in preset(soc).items()),
-    ]
-    for kind, args in (("input", spec.inputs), ("output", spec.outputs)):
-        for arg in args:
-            shape = spec.arg_shape(case, arg.name)
-            lines.append(
-                f"{kind} {arg.name} {spec.arg_dtype(case, arg.name)} {len(shape)} {' '.join(map(str, shape))}"
-            )
-    for attr in spec.attrs:
-        lines.append(_attr_line(attr.name, attr.type, spec.attr_values(case)[attr.name]))
-    (case_dir / "tiling.txt").write_text("\n".join(lines) + "\n")
+    inputs, outputs = launch.case_tensors(spec, case)  # no GM: the tiling sees shapes and dtypes
+    try:
+        launch.LaunchSpec(
+            op_type=spec.op_type,
+            tiling_so=tiling_so,
+            tiling_out=case_dir / "tiling.bin",
+            result=case_dir / "tiling.json",
+            params=preset(soc),
+            inputs=inputs,
+            outputs=outputs,
+            attrs=launch.case_attrs(spec, case),
+        ).write(case_dir / "tiling.txt")
+    except ValueError as e:  # a string attribute the line format cannot carry
+        raise TilingFailure(str(e)) from None
     done = sandbox.run(
         [str(ensure_runner(rt)), "tiling.txt"],
         case_dir,
@@ -131,13 +129,3 @@ def run_tiling(
         **{k: out[k] for k in ("block_dim", "tiling_key", "workspace_bytes", "tiling_bytes")},
         path=case_dir / "tiling.bin",
     )
-
-
-def _attr_line(name: str, kind: str, value: object) -> str:
-    if kind == "list_int":
-        return f"attr {name} list_int {len(value)} {' '.join(str(int(v)) for v in value)}"
-    if kind == "bool":
-        return f"attr {name} bool {int(bool(value))}"
-    if kind == "str" and (not str(value) or any(c.isspace() for c in str(value))):
-        raise TilingFailure(f"string attr {name} must be one non-empty word")
-    return f"attr {name} {kind} {value}"

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import fcntl
 import functools
-import hashlib
 import os
 import re
 import shutil
@@ -26,9 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascend_core import identity
 from ascend_core.package import OperatorPackage
-from npu_daemon import sandbox
-from npu_daemon.backends.common import kernel_view
+from npu_daemon import sandbox, source_policy
+from npu_daemon.backends.common import ctors, kernel_view
 
 COMMON_DIR = Path(__file__).resolve().parent
 HOST_DIR = COMMON_DIR / "host"
@@ -129,12 +129,9 @@ def cache_root() -> Path:
     return root
 
 
-def digest(*parts: str | bytes) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p if isinstance(p, bytes) else p.encode())
-        h.update(b"\0")
-    return h.hexdigest()[:24]
+def digest(tag: str, *parts: identity.Part) -> str:
+    """An object cache key: the canonical digest (ascend_core/identity.py), shortened."""
+    return identity.digest(tag, *parts)[:24]
 
 
 @functools.cache
@@ -160,6 +157,7 @@ def runtime_sources_digest() -> str:
             *RUNTIME_DIR.rglob("*.h"),
             Path(__file__),
             COMMON_DIR / "kernel_view.py",
+            COMMON_DIR / "ctors.py",
             COMMON_DIR / "template_key.py",
             SIM_DIR / "kernel_build.py",
             SIM_DIR / "scalar_count.py",
@@ -170,15 +168,16 @@ def runtime_sources_digest() -> str:
         _sources_seen = (
             signature,
             digest(
+                "runtime",
                 compiler_version(),
-                *CXXFLAGS,
-                *KERNEL_CXXFLAGS,
-                *CANDIDATE_LDFLAGS,
-                *CANDIDATE_LIBS,
-                *(
-                    f.relative_to(SIM_DIR.parent).as_posix().encode() + f.read_bytes()
-                    for f in files
-                ),
+                [
+                    *CXXFLAGS,
+                    *CANDIDATE_CXXFLAGS,
+                    *KERNEL_CXXFLAGS,
+                    *CANDIDATE_LDFLAGS,
+                    *CANDIDATE_LIBS,
+                ],
+                [[f.relative_to(SIM_DIR.parent).as_posix(), f.read_bytes()] for f in files],
             ),
         )
     return _sources_seen[1]
@@ -269,7 +268,8 @@ def ensure_runtime() -> Runtime:
                         *CXXFLAGS,
                         *INCLUDE_FLAGS,
                         f"-I{RUNTIME_DIR}",
-                        str(RUNTIME_DIR / "harness.cpp"),
+                        str(RUNTIME_DIR / "launcher.cpp"),
+                        str(RUNTIME_DIR / "candidate.cpp"),
                         str(RUNTIME_DIR / "confine.cpp"),
                         f"-L{tmp}",
                         "-lascendc_sim",
@@ -280,6 +280,18 @@ def ensure_runtime() -> Runtime:
                     ],
                     tmp,
                     "harness",
+                )
+                _check(
+                    [
+                        CXX,
+                        *CANDIDATE_CXXFLAGS,
+                        "-c",
+                        str(ctors.RUNNER_SOURCE),
+                        "-o",
+                        str(tmp / ctors.RUNNER_OBJECT),
+                    ],
+                    tmp,
+                    "candidate constructor runner",
                 )
                 # The PCH sits beside a copy of its header so `#include "kernel_operator.h"` resolves to it.
                 (tmp / "pch" / "kernel_operator.h").write_text(
@@ -354,6 +366,68 @@ def compile_candidate(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s
         )
 
 
+@dataclass(frozen=True)
+class Compile:
+    """One candidate shared object: the preprocessor's flags, the translation units, the link,
+    run in `cwd`."""
+
+    what: str
+    cwd: Path
+    flags: list[str]
+    sources: list[str]
+    link: list[str]
+    top: Path  # the package as written for the build: where the candidate's own files are
+    own: frozenset[Path] = frozenset()  # files under `top` the build generated itself
+    # A pass over each unit's assembly before it is assembled (the kernel's scalar count).
+    assembly: Callable[[str], str] | None = None
+
+
+def accept(c: Compile, timeout_s: float) -> None:
+    """The acceptance check of each unit: its tokens as the preprocessor gives them, with the
+    compile's own flags (source_policy.check_preprocessed); raises source_policy.Violation, or
+    BuildError when it does not preprocess."""
+    for k, source in enumerate(c.sources):
+        unit = c.cwd / f"tu{k}.ii"
+        cmd = [CXX, *c.flags, "-E", "-fpch-preprocess", "-fdebug-cpp", source, "-o", unit.name]
+        compile_candidate(cmd, c.cwd, unit, c.what, timeout_s)
+        text = unit.read_text(errors="replace")
+        source_policy.check_preprocessed(text, c.cwd, c.top, c.own, (cache_root(),))
+
+
+def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
+    """Accept the units, compile each, move the objects' constructors out of `.init_array`
+    (ctors.py), and link the objects with the runner the candidate process calls once its
+    syscall filter is tight."""
+    if source_policy.enforced():
+        accept(c, timeout_s)
+    objects = []
+    for k, source in enumerate(c.sources):
+        obj = c.cwd / f"tu{k}.o"
+        if c.assembly is None:
+            compile_candidate(
+                [CXX, *c.flags, "-c", source, "-o", obj.name], c.cwd, obj, c.what, timeout_s
+            )
+        else:
+            asm, counted = c.cwd / f"tu{k}.s", c.cwd / f"tu{k}.counted.s"
+            compile_candidate(
+                [CXX, *c.flags, "-S", source, "-o", asm.name], c.cwd, asm, c.what, timeout_s
+            )
+            counted.write_text(c.assembly(asm.read_text()))
+            compile_candidate(
+                [CXX, "-c", counted.name, "-o", obj.name], c.cwd, obj, c.what, timeout_s
+            )
+        ctors.defer(obj)
+        objects.append(obj.name)
+    runner = str(ensure_runtime().root / ctors.RUNNER_OBJECT)
+    link = [CXX, *CANDIDATE_CXXFLAGS, "-shared", *objects, runner, *c.link, "-o", str(out)]
+    compile_candidate(link, c.cwd, out, c.what, timeout_s)
+
+
+def package_top(pkg: OperatorPackage, root: Path) -> Path:
+    """The directory the package was written to (`root` is its operator directory)."""
+    return root.parents[len(Path(pkg.spec.tree_path).parts) - 1] if pkg.spec.tree_path else root
+
+
 def cached(kind: str, key: str, build: Callable[[Path], None]) -> tuple[Path, bool]:
     """Return the cached artefact for key, building it into place atomically if absent."""
     target = cache_root() / "objects" / f"{kind}-{key}.so"
@@ -366,8 +440,9 @@ def cached(kind: str, key: str, build: Callable[[Path], None]) -> tuple[Path, bo
     return target, False
 
 
-def package_sources(pkg: OperatorPackage, folder: str) -> list[str]:
-    return [f"{p}\0{pkg.files[p]}" for p in sorted(pkg.files) if p.startswith(folder + "/")]
+def package_sources(pkg: OperatorPackage, folder: str) -> list[list[str]]:
+    """(path, text) of the package's files under `folder`, as digest parts."""
+    return [[p, pkg.files[p]] for p in sorted(pkg.files) if p.startswith(folder + "/")]
 
 
 def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
@@ -410,7 +485,7 @@ def kernel_headers(pkg: OperatorPackage) -> list[str]:
     host = "\n".join(t for p, t in pkg.files.items() if p.startswith("op_host/"))
     named = set(re.findall(r'#\s*include\s*[<"](?:[^">]*/)?([^/">]+)[">]', host))
     return [
-        f"{p}\0{pkg.files[p]}"
+        [p, pkg.files[p]]
         for p in sorted(pkg.files)
         if p.startswith("op_kernel/") and p.rsplit("/", 1)[-1] in named
     ]
@@ -422,38 +497,41 @@ def build_tiling(
     """tiling.so from op_host/: returns (path, cache hit)."""
     # Which host files are compiled is part of the key: the same sources may build another set.
     key = digest(
+        "tiling",
         rt.digest,
-        *package_sources(pkg, "op_host"),
-        *pkg.spec.host_sources,
-        *kernel_headers(pkg),
-        *package_sources(pkg, "tree"),
+        source_policy.fingerprint(),
+        package_sources(pkg, "op_host"),
+        pkg.spec.host_sources,
+        kernel_headers(pkg),
+        package_sources(pkg, "tree"),
     )
 
-    def build(out: Path) -> None:
-        cwd = build_dir(pkg, workdir, "tiling")
-        cmd = [
-            CXX,
-            *CANDIDATE_CXXFLAGS,
-            "-shared",
-            f"-I{rt.host_pch_dir}",
-            f"-I{HOST_INCLUDE_DIR}",
-            "-Iop_host",
-            # ops-nn's tiling include path names its common/inc/op_host too, so its tilings
-            # include those helpers by their bare names ("tiling_util.h").
-            f"-I{HOST_INCLUDE_DIR / 'op_host'}",
-            *repo_root_flags(pkg, cwd),
-            "-include",
-            HOST_PCH,
-            pkg.host_path,
-            *pkg.spec.host_sources,
-            # A project builds its tiling source and its OpDef source into separate libraries
-            # (optiling, opsproto), each with its own copy of a function a shared header defines.
-            *(["-Wl,--allow-multiple-definition"] if pkg.spec.host_sources else []),
-            *rt.link_flags(),
-            *CANDIDATE_LIBS,
-            "-o",
-            str(out),
-        ]
-        compile_candidate(cmd, cwd, out, "host tiling program", timeout_s)
+    return cached(
+        "tiling", key, lambda out: build_candidate(tiling_unit(pkg, workdir, rt), out, timeout_s)
+    )
 
-    return cached("tiling", key, build)
+
+def tiling_unit(pkg: OperatorPackage, workdir: Path, rt: Runtime) -> Compile:
+    """How tiling.so is compiled: op_host's sources against the host headers."""
+    cwd = build_dir(pkg, workdir, "tiling")
+    flags = [
+        *CANDIDATE_CXXFLAGS,
+        f"-I{rt.host_pch_dir}",
+        f"-I{HOST_INCLUDE_DIR}",
+        "-Iop_host",
+        # ops-nn's tiling include path names its common/inc/op_host too, so its tilings
+        # include those helpers by their bare names ("tiling_util.h").
+        f"-I{HOST_INCLUDE_DIR / 'op_host'}",
+        *repo_root_flags(pkg, cwd),
+        "-include",
+        HOST_PCH,
+    ]
+    link = [
+        # A project builds its tiling source and its OpDef source into separate libraries
+        # (optiling, opsproto), each with its own copy of a function a shared header defines.
+        *(["-Wl,--allow-multiple-definition"] if pkg.spec.host_sources else []),
+        *rt.link_flags(),
+        *CANDIDATE_LIBS,
+    ]
+    sources = [pkg.host_path, *pkg.spec.host_sources]
+    return Compile("host tiling program", cwd, flags, sources, link, package_top(pkg, workdir))

@@ -24,7 +24,7 @@ from ascend_core.protocol import CaseCheck, EvalRequest, Stage, Status
 from ascend_core.soc import PRESETS, preset
 from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing, check_outputs
-from npu_daemon.backends.common import build, kernel_view
+from npu_daemon.backends.common import build, kernel_view, launch
 from npu_daemon.backends.sim import case_data, kernel_build
 
 MODEL = Path(__file__).resolve().parent / "soc" / "model.toml"
@@ -114,51 +114,35 @@ class SimBackend(Backend):
         # it forks never holds: not a file a kernel could write.
         result_fd = os.memfd_create("result", os.MFD_CLOEXEC)
         # A timing-only run (no check stage; the bench case of a sampled request) writes no output
-        # files, reads no reference and maps GM lazily.
-        checked = Stage.CHECK in request.stages and not (timed and request.timing == "sampled")
+        # files, reads no reference and maps its inputs lazily. (The daemon checks the bench case
+        # of every request that times it whole: workers.checked_when_timed.)
+        sampled = timed and request.bench_timing() == "sampled"
+        checked = Stage.CHECK in request.stages and not sampled
         with case_data.case_data(pkg, case, request.seed) as data, open(result_fd, "rb"):
             spec = pkg.spec
-            lines = [
-                f"op_type {spec.op_type}",
-                f"kernel {spec.kernel}",
-                f"tiling_so {built.tiling_so}",
-                f"kernel_so {kernel_so}",
-                f"kernel_type {kernel_view.kernel_type(pkg)}",
-                f"result_fd {result_fd}",
-                *(f"param {k} {v}" for k, v in soc_params(request.soc).items()),
-                *(["param sim_strict 1"] if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else []),
-                *([] if checked else ["timing_only"]),
-                *(["sample_blocks"] if timed and request.timing == "sampled" else []),
-            ]
-            for arg in spec.inputs:  # read in place from the case cache
-                if arg.name in case.absent:  # an optional input left out: a null GM address
-                    lines.append(f"input {arg.name} {spec.arg_dtype(case, arg.name)} 0 - absent")
-                    continue
-                line = _tensor_line(
-                    "input",
-                    arg.name,
-                    spec.arg_dtype(case, arg.name),
-                    spec.arg_shape(case, arg.name),
-                    data.input_path(arg.name),
-                )
-                lines.append(line + (f" list {arg.dynamic}" if arg.dynamic else ""))
-            for arg in spec.outputs:
-                path = case_dir / f"out_{arg.name}.bin" if checked else "-"
-                line = _tensor_line(
-                    "output",
-                    arg.name,
-                    spec.arg_dtype(case, arg.name),
-                    spec.arg_shape(case, arg.name),
-                    path,
-                )
-                if arg.alias:  # in place: the input's buffer, passed again or not at all
-                    line += f" alias {arg.alias}" + ("" if arg.param else " noparam")
-                if arg.dynamic:  # a member of a list output: its descriptor is the parameter
-                    line += f" list {arg.dynamic}"
-                lines.append(line)
-            for attr in spec.attrs:
-                lines.append(_attr_line(attr.name, attr.type, spec.attr_values(case)[attr.name]))
-            (case_dir / "launch.txt").write_text("\n".join(lines) + "\n")
+            strict = {"sim_strict": "1"} if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else {}
+            # Inputs are read in place from the case cache.
+            inputs, outputs = launch.case_tensors(
+                spec,
+                case,
+                input_path=lambda name: str(data.input_path(name)),
+                output_path=lambda name: str(case_dir / f"out_{name}.bin") if checked else "-",
+            )
+            launch.LaunchSpec(
+                op_type=spec.op_type,
+                kernel=spec.kernel,
+                tiling_so=built.tiling_so,
+                kernel_so=kernel_so,
+                kernel_type=kernel_view.kernel_type(pkg),
+                result_fd=result_fd,
+                params={**soc_params(request.soc), **strict},
+                timing_only=not checked,
+                sample_blocks=sampled,
+                warm_launch=request.timing_protocol == "warm",
+                inputs=inputs,
+                outputs=outputs,
+                attrs=launch.case_attrs(spec, case),
+            ).write(case_dir / "launch.txt")
 
             rt = build.ensure_runtime()
             done = sandbox.run(
@@ -201,7 +185,7 @@ class SimBackend(Backend):
             expected_outputs = []
             if checked:
                 try:
-                    expected_outputs = data.reference()
+                    expected_outputs = data.reference(request.timeouts.run_s)
                 except references.ReferenceFailed as e:
                     raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
             check = check_outputs(spec, case, case_dir, expected_outputs, log)
@@ -221,25 +205,6 @@ def _gm_bytes(pkg: OperatorPackage, case: Case) -> int:
         for a in [*spec.inputs, *spec.outputs]
         if a.name not in case.absent
     )
-
-
-def _tensor_line(kind: str, name: str, dtype: str, shape: list[int], path: Path) -> str:
-    return f"{kind} {name} {dtype} {len(shape)} {' '.join(map(str, shape))} {path}"
-
-
-def _attr_line(name: str, kind: str, value: object) -> str:
-    if kind == "list_int":
-        return f"attr {name} list_int {len(value)} {' '.join(str(int(v)) for v in value)}"
-    if kind == "list_float":
-        return f"attr {name} list_float {len(value)} {' '.join(repr(float(v)) for v in value)}"
-    if kind == "list_bool":
-        return f"attr {name} list_bool {len(value)} {' '.join(str(int(bool(v))) for v in value)}"
-    if kind == "bool":
-        return f"attr {name} bool {int(bool(value))}"
-    if kind == "str":
-        if not str(value) or any(c.isspace() for c in str(value)):
-            raise ValueError(f"string attr {name} must be one non-empty word")
-    return f"attr {name} {kind} {value}"
 
 
 def _first_error(log: str) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
-import hashlib
 import importlib.util
 import json
 import os
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ascend_core import identity
 from ascend_core.package import Case, OperatorPackage
 from npu_daemon import checker, references
 from npu_daemon.backends.common import build
@@ -50,22 +50,16 @@ def _reference_source(pkg: OperatorPackage) -> bytes:
     return Path(found.origin).read_bytes() if found and found.origin else module_name.encode()
 
 
-def _digest(*parts: str | bytes) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update((p if isinstance(p, bytes) else p.encode()) + b"\0")
-    return h.hexdigest()[:32]
-
-
 def inputs_key(pkg: OperatorPackage, case: Case, seed: int) -> str:
     """Everything the inputs (and, with the reference, the outputs) are computed from."""
-    return _digest(
+    return identity.digest(
+        "case-inputs",
         pkg.spec.model_dump_json(),
         case.model_dump_json(),
-        str(seed),
+        seed,
         GENERATOR_SOURCE,
         np.__version__,
-    )
+    )[:32]
 
 
 def root() -> Path:
@@ -163,15 +157,19 @@ class CaseData:
     def inputs(self) -> dict[str, np.ndarray]:
         return references.load_inputs(self.pkg, self.case, self.inputs_dir)
 
-    def reference(self) -> list[np.ndarray]:
-        """The reference outputs as storage arrays (memory-mapped, read-only)."""
-        key = _digest(
-            self.inputs_dir.name, "reference", _reference_source(self.pkg), self.pkg.spec.reference
-        )
+    def reference(self, timeout_s: float) -> list[np.ndarray]:
+        """The reference outputs as storage arrays (memory-mapped, read-only); a client's
+        reference gets `timeout_s` to compute them."""
+        key = identity.digest(
+            "case-reference",
+            self.inputs_dir.name,
+            _reference_source(self.pkg),
+            self.pkg.spec.reference,
+        )[:32]
 
         def produce(tmp: Path) -> None:
             # In the daemon for a suite operator, in the sandbox for a client's own reference.
-            outputs = references.reference_outputs(self.pkg, self.case, self.inputs_dir)
+            outputs = references.reference_outputs(self.pkg, self.case, self.inputs_dir, timeout_s)
             for i, out in enumerate(outputs):
                 np.save(tmp / f"out_{i}.npy", np.ma.getdata(out))
                 if np.ma.isMA(out):  # elements the operator leaves undefined

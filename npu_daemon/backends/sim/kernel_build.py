@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascend_core.package import OperatorPackage
+from npu_daemon import source_policy
 from npu_daemon.backends.common import build, kernel_view, template_key
 from npu_daemon.backends.sim.scalar_count import count_scalar_instructions
 
@@ -18,71 +19,90 @@ from npu_daemon.backends.sim.scalar_count import count_scalar_instructions
 LIBRARY_DIRS = [str(build.INCLUDE_DIR), str(build.HOST_INCLUDE_DIR), "/usr/"]
 
 
+def _renames(pkg: OperatorPackage) -> tuple[list[str], list[str]]:
+    rename, link_alias = kernel_view.entry_renames(pkg.spec.kernel)
+    return rename + kernel_view.c_linkage(pkg), link_alias
+
+
+def kernel_key(pkg: OperatorPackage, macros: dict[str, str], rt: build.Runtime) -> str:
+    defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
+    return build.digest(
+        "kernel",
+        rt.digest,
+        source_policy.fingerprint(),  # an unchecked object is never served to a checked build
+        build.package_sources(pkg, "op_kernel"),
+        build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
+        build.package_sources(pkg, "tree"),
+        pkg.tiling_header_path,
+        pkg.files[pkg.tiling_header_path],
+        sorted([k, v] for k, v in defines.items()),
+        _renames(pkg)[0],
+    )
+
+
 def build_kernel(
     pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt: build.Runtime, timeout_s: float
 ) -> tuple[Path, bool]:
     """kernel.so for one set of DTYPE_<ARG> macros: returns (path, cache hit)."""
-    defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
-    rename, link_alias = kernel_view.entry_renames(pkg.spec.kernel)
-    rename += kernel_view.c_linkage(pkg)
-    key = build.digest(
-        rt.digest,
-        *build.package_sources(pkg, "op_kernel"),
-        *build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
-        *build.package_sources(pkg, "tree"),
-        pkg.tiling_header_path,
-        pkg.files[pkg.tiling_header_path],
-        *sorted(f"{k}={v}" for k, v in defines.items()),
-        *rename,
-    )
 
     def compile_kernel(out: Path) -> None:
-        # Macros go in a prelude after the precompiled header, so the PCH stays valid for every op.
-        cwd = build.build_dir(pkg, workdir, f"kernel-{key}")
-        prelude = cwd / f"prelude-{key}.h"
-        lines = [f"#define {k} {v}" for k, v in defines.items()]
-        prelude.write_text(
-            "\n".join(
-                [
-                    *lines,
-                    *kernel_view.host_tiling_view(pkg),
-                    '#include "ascendc_sim/kernel_enums.h"',
-                    *rename,
-                    "",
-                ]
-            )
-        )
-        source = kernel_view.keyed_tiling_source(pkg, workdir, key[:16], host_gxx=True)
-        if header := template_key.key_header(pkg):
-            source = with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
-        asm = cwd / f"kernel-{key}.s"
-        cmd = [
-            build.CXX,
-            *build.KERNEL_CXXFLAGS,
-            "-S",
-            "-DASCENDC_SIM_KERNEL",
-            f"-I{rt.pch_dir}",
-            *build.INCLUDE_FLAGS,
-            "-I.",
-            "-Iop_kernel",
-            "-Iop_host",
-            *build.repo_root_flags(pkg, cwd),
-            "-include",
-            "kernel_operator.h",
-            "-include",
-            prelude.name,
-            source,
-            "-o",
-            asm.name,
-        ]
-        build.compile_candidate(cmd, cwd, asm, "kernel", timeout_s)
-        counted = asm.with_suffix(".counted.s")
-        counted.write_text(count_scalar_instructions(asm.read_text(), LIBRARY_DIRS))
-        link = [build.CXX, *build.CANDIDATE_CXXFLAGS, "-shared", counted.name, "-Wl,--strip-debug"]
-        link += [*rt.link_flags(), *build.CANDIDATE_LIBS, *link_alias, "-o", str(out)]
-        build.compile_candidate(link, cwd, out, "kernel", timeout_s)
+        build.build_candidate(kernel_unit(pkg, macros, workdir, rt, timeout_s), out, timeout_s)
 
-    return build.cached("kernel", key, compile_kernel)
+    return build.cached("kernel", kernel_key(pkg, macros, rt), compile_kernel)
+
+
+def kernel_unit(
+    pkg: OperatorPackage, macros: dict[str, str], workdir: Path, rt: build.Runtime, timeout_s: float
+) -> build.Compile:
+    """How kernel.so is compiled for one set of macros: its prelude and source written beside
+    the package, the flags of the precompiled kernel_operator.h."""
+    key = kernel_key(pkg, macros, rt)
+    defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
+    rename, link_alias = _renames(pkg)
+    # Macros go in a prelude after the precompiled header, so the PCH stays valid for every op.
+    cwd = build.build_dir(pkg, workdir, f"kernel-{key}")
+    prelude = cwd / f"prelude-{key}.h"
+    lines = [f"#define {k} {v}" for k, v in defines.items()]
+    prelude.write_text(
+        "\n".join(
+            [
+                *lines,
+                *kernel_view.host_tiling_view(pkg),
+                '#include "ascendc_sim/kernel_enums.h"',
+                *rename,
+                "",
+            ]
+        )
+    )
+    source = kernel_view.keyed_tiling_source(pkg, workdir, key[:16], host_gxx=True)
+    if header := template_key.key_header(pkg):
+        source = with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
+    flags = [
+        *build.KERNEL_CXXFLAGS,
+        "-DASCENDC_SIM_KERNEL",
+        f"-I{rt.pch_dir}",
+        *build.INCLUDE_FLAGS,
+        "-I.",
+        "-Iop_kernel",
+        "-Iop_host",
+        *build.repo_root_flags(pkg, cwd),
+        "-include",
+        "kernel_operator.h",
+        "-include",
+        prelude.name,
+    ]
+    link = ["-Wl,--strip-debug", *rt.link_flags(), *build.CANDIDATE_LIBS, *link_alias]
+    top = build.package_top(pkg, workdir)
+    return build.Compile(
+        "kernel",
+        cwd,
+        flags,
+        [source],
+        link,
+        top,
+        frozenset({prelude.resolve()}),
+        assembly=lambda text: count_scalar_instructions(text, LIBRARY_DIRS),
+    )
 
 
 def with_dispatcher(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 from ascend_core.package import OperatorPackage, load_package
 from ascend_core.protocol import EvalRequest, Profile, Stage, Status, Timeouts
@@ -32,6 +33,10 @@ class Anchor:
     # measured per-pipe busy times (us) by case, in PIPES order, where the anchor publishes them
     pipes: tuple[tuple[str, tuple[float, float, float]], ...] = ()
     soc: str = ""  # the part it was measured on, when it is not the command's (core counts differ)
+    # The timing protocol of the measurement (EvalRequest.timing_protocol): msprof op Task
+    # Durations are timed "cold" (docs/performance_model.md, Timing protocol), kernel times of
+    # repeated launches in a benchmark harness "warm".
+    protocol: Literal["warm", "cold"] = "cold"
 
 
 PIPES = ("aiv_vec_time_us", "aiv_mte2_time_us", "aiv_mte3_time_us")
@@ -152,6 +157,17 @@ ANCHORS: dict[str, Anchor] = {
         metric="aic_mac_ratio",
         soc="Ascend910B3",
     ),
+    # The launch: a tiny kernel's whole time over repeated launches (FlagGems' Ascend swiglu at
+    # [4, 32] float32, kernel mode: flagos-ai/FlagGems pull 6324), the warm head plus a few
+    # dependent instructions.
+    "L1": Anchor(
+        "L1",
+        "l1_launch",
+        (("swiglu_4x32_fp32", 1.393),),
+        ladder=False,
+        tolerance=0.25,
+        protocol="warm",
+    ),
     # The scalar unit (docs/performance_model.md): a data cache miss at hicann/pypto's public cost
     # (L2 hit 50 + miss 150 cycles) for each of 4096 reads, 4096 x 200 cycles at 1.8 GHz.
     "S1": Anchor(
@@ -198,8 +214,10 @@ def with_bench(pkg: OperatorPackage, case: str) -> OperatorPackage:
     return pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"cases": cases})})
 
 
-def profile_case(pkg: OperatorPackage, case: str, soc: str) -> Profile:
-    """The simulated profile of `case` run as the bench case."""
+def profile_case(
+    pkg: OperatorPackage, case: str, soc: str, protocol: Literal["warm", "cold"] = "cold"
+) -> Profile:
+    """The simulated profile of `case` run as the bench case under the timing `protocol`."""
     from npu_daemon.backends.sim import SimBackend  # the backend builds the runtime on first use
 
     with tempfile.TemporaryDirectory(prefix="calibrate-") as tmp:
@@ -208,6 +226,7 @@ def profile_case(pkg: OperatorPackage, case: str, soc: str) -> Profile:
             soc=soc,
             stages=[Stage.TIME],
             timeouts=Timeouts(build_s=300, run_s=600),
+            timing_protocol=protocol,
         )
         result = SimBackend().evaluate(request, Path(tmp))
     if result.status is not Status.OK:
@@ -233,19 +252,26 @@ def _row(anchor: Anchor, case: str, measured: float, profile: Profile) -> Row:
 
 
 def calibrate(
-    names: list[str], soc: str, skip: set[str] = frozenset(), only: set[str] = frozenset()
+    names: list[str],
+    soc: str,
+    skip: set[str] = frozenset(),
+    only: set[str] = frozenset(),
+    protocol: Literal["warm", "cold"] | None = None,
 ) -> list[Row]:
-    """Time every case of the named anchors (leaving out `skip`; only `only` when given). A ratio
-    anchor always times its base case too."""
+    """Time every case of the named anchors (leaving out `skip`; only `only` when given) under
+    each anchor's timing protocol, or `protocol` for all. A ratio anchor always times its base
+    case too."""
     rows = []
     for name in names:
         anchor = ANCHORS[name]
+        if protocol is not None:
+            anchor = replace(anchor, protocol=protocol)
         pkg = load_package(HERE / anchor.package)
         soc_of = anchor.soc or soc
         wanted = [(c, m) for c, m in anchor.cases if c not in skip and (not only or c in only)]
         if not anchor.base:
             rows += [
-                _row(anchor, case, measured, profile_case(pkg, case, soc_of))
+                _row(anchor, case, measured, profile_case(pkg, case, soc_of, anchor.protocol))
                 for case, measured in wanted
             ]
             continue
@@ -254,13 +280,15 @@ def calibrate(
                 anchor,
                 anchor.base,
                 dict(anchor.cases)[anchor.base],
-                profile_case(pkg, anchor.base, soc_of),
+                profile_case(pkg, anchor.base, soc_of, anchor.protocol),
             )
             for case, measured in wanted:
                 r = (
                     base
                     if case == anchor.base
-                    else _row(anchor, case, measured, profile_case(pkg, case, soc_of))
+                    else _row(
+                        anchor, case, measured, profile_case(pkg, case, soc_of, anchor.protocol)
+                    )
                 )
                 rows.append(
                     replace(

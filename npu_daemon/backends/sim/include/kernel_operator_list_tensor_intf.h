@@ -1,7 +1,7 @@
 // Dynamic (list) inputs and outputs: the kernel gets one parameter, the GM address of a
 // tensor-list descriptor, and reads its members through ListTensorDesc. The layout is the one
 // asc-devkit's decoder reads (impl/basic_api/dav_c220/kernel_operator_list_tensor_impl.h), built
-// by the launch (runtime/harness.cpp, ListDescriptor): word 0 the byte offset of the member
+// by the launch (runtime/launcher.cpp, ListDescriptor): word 0 the byte offset of the member
 // addresses; then per member a word of dim (low 32 bits) and index (high 32 bits) and its dims
 // (two words, dim 0 and 0xffffffff, when the list holds addresses only); then one GM address per
 // member. Reading the descriptor is scalar GM access, as on the device.

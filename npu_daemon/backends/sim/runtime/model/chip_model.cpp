@@ -7,10 +7,38 @@
 
 namespace ascendc_sim::model {
 
+namespace {
+// The previous launch's copies into L2, untimed: each wave's blocks side by side (one copy of each
+// block in turn, in program order), the waves one after another, so that what stays is what the
+// cores touched last, as when they ran together.
+void WarmL2(GmSystem& gm, const std::vector<Program>& blocks, uint32_t cores) {
+  auto isDma = [](const Step& s) {
+    return s.op == Op::kCopyGmToUb || s.op == Op::kCopyUbToGm || s.op == Op::kCopyGmToL1 || s.op == Op::kFixpipe;
+  };
+  for (size_t first = 0; first < blocks.size(); first += cores) {
+    const size_t end = std::min<size_t>(blocks.size(), first + cores);
+    std::vector<size_t> pc(end - first, 0);
+    for (bool any = true; any;) {
+      any = false;
+      for (size_t b = first; b < end; ++b) {
+        const std::vector<Step>& steps = blocks[b].steps;
+        size_t& k = pc[b - first];
+        while (k < steps.size() && !isDma(steps[k])) ++k;
+        if (k == steps.size()) continue;
+        const Step& s = steps[k++];
+        const bool write = s.op == Op::kCopyUbToGm || s.op == Op::kFixpipe;
+        gm.Warm(DmaRequest{0, write, s.cacheMode, s.gmAddr, s.bursts, s.rowBytes, s.gmPitch, blocks[b].aic});
+        any = true;
+      }
+    }
+  }
+}
+}  // namespace
+
 ChipModel::ChipModel(const Params& p, std::vector<Listener*> listeners, uint64_t noiseSeed)
     : p_(p), listeners_(std::move(listeners)), noiseSeed_(noiseSeed) {}
 
-LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector<CoreSpec>& specs) {
+LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector<CoreSpec>& specs, bool warm) {
   const uint32_t n = static_cast<uint32_t>(blocks.size());
   bool aic = false, aiv = false;
   for (const CoreSpec& s : specs) (s.type == CoreType::kAic ? aic : aiv) = true;
@@ -22,6 +50,7 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
                                               std::to_string(p_.aicCores) + " cube cores: the model runs a mixed launch in one wave");
   const uint32_t cores = mixed ? n : std::min(n, aic ? p_.aicCores : p_.aivCores);
   GmSystem gm(p_, cores);
+  if (warm) WarmL2(gm, blocks, cores);
   std::vector<CoreModel> core;
   core.reserve(cores);
   for (uint32_t c = 0; c < cores; ++c) core.emplace_back(c, p_, listeners_);
@@ -31,6 +60,10 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
   // Cores with a DMA ready, earliest first: memory requests are timed close to time order.
   using Entry = std::pair<double, uint32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
+  // Cores that have just taken their next block, by its start: a core is advanced into it only
+  // when the launch's time reaches that start, so that blocks go to the cores wave by wave even
+  // when they do no DMA (else a core that never waits on memory would run every later block).
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> starting;
   std::vector<uint32_t> atSyncAll;
   uint32_t nextBlock = 0;
   std::vector<double> started(n, 0);
@@ -51,7 +84,9 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
           if (nextBlock >= n) return;
           started[nextBlock] = end + p_.blockSwitchCycles;
           core[c].Start(blocks[nextBlock], started[nextBlock]);
+          starting.push({started[nextBlock], c});
           ++nextBlock;
+          return;
         }
       }
     }
@@ -59,6 +94,12 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
   for (uint32_t c = 0; c < cores; ++c) core[c].Start(blocks[nextBlock++], 0);
   for (uint32_t c = 0; c < cores; ++c) pump(c);
   for (;;) {
+    if (!starting.empty() && (ready.empty() || starting.top().first <= ready.top().first)) {
+      const uint32_t c = starting.top().second;
+      starting.pop();
+      pump(c);
+      continue;
+    }
     if (!ready.empty()) {
       const uint32_t c = ready.top().second;
       ready.pop();
@@ -92,7 +133,8 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
   launch.blockDim = n;
   launch.coresUsed = cores;
   launch.clockGhz = p_.clockGhz;
-  launch.headUs = p_.launchUs + p_.launchUsPerCore * cores;
+  launch.headUs = warm ? SocParamDouble("launch_warm_us") + SocParamDouble("launch_warm_us_per_core") * cores
+                       : p_.launchUs + p_.launchUsPerCore * cores;
   launch.endCycles = last;
   launch.taskDurationUs = launch.headUs + last / (p_.clockGhz * 1e3);
   if (p_.noiseSigma > 0) {  // hardware run-to-run spread: log-normal, seeded per request

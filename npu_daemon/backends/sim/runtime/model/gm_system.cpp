@@ -117,6 +117,11 @@ void GmSystem::Prefetch(const DmaRequest& r) const {
   for (uint32_t n = 0; n < kPrefetchAhead && !w.Done(); ++n, w.Next()) l2_.Prefetch(w.Granule());
 }
 
+void GmSystem::Warm(const DmaRequest& r) {
+  const bool allocate = r.cacheMode != static_cast<uint8_t>(CacheMode::CACHE_MODE_DISABLE);
+  for (GranuleWalk w(r, granule_); !w.Done(); w.Next()) l2_.Touch(w.Granule(), r.write, allocate);
+}
+
 DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
   DmaTiming t{start, start, Stall::kNone, 0, 0, 0, 0};
   const double portCyclesPerByte =

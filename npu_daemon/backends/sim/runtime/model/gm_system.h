@@ -110,6 +110,8 @@ class GmSystem {
  public:
   GmSystem(const Params& p, uint32_t cores);
   DmaTiming Transfer(const DmaRequest& r, double start);
+  // Leave r's granules in L2 as the copy would, untimed: a previous launch's copies (warm protocol).
+  void Warm(const DmaRequest& r);
   static constexpr uint32_t kPrefetchAhead = 8;  // granules
   // Start loading the L2 sets of r's first kPrefetchAhead granules into the CPU cache: the model's
   // time goes mostly to cache misses on sets scattered over megabytes, and this lets them overlap.

@@ -235,7 +235,7 @@ class CompileTimeTensorDesc {
 class Tensor {
  public:
   // The values of an input the tiling reads (ValueDepend inputs such as axes or paddings); the
-  // harness loads inputs up to 1 MiB, larger ones read as null.
+  // harness loads ValueDepend inputs up to 1 MiB; any other input, or a larger one, reads as null.
   template <typename T>
   const T* GetData() const { return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data()); }
   const void* GetAddr() const { return data_.empty() ? nullptr : data_.data(); }

@@ -56,7 +56,10 @@ class OpParamDef {
   OpParamDef& FormatList(const std::vector<ge::Format>&) { return *this; }
   OpParamDef& UnknownShapeFormat(std::initializer_list<ge::Format>) { return *this; }
   OpParamDef& UnknownShapeFormat(const std::vector<ge::Format>&) { return *this; }
-  OpParamDef& ValueDepend(Option) { return *this; }
+  // Its values reach the tiling (GetInputTensor(i)->GetData()); other inputs' do not, as in CANN.
+  OpParamDef& ValueDepend(Option) { valueDepend_ = true; return *this; }
+  template <typename Scope>
+  OpParamDef& ValueDepend(Option o, Scope) { return ValueDepend(o); }
   OpParamDef& AutoContiguous() { return *this; }
   OpParamDef& IgnoreContiguous() { return *this; }
   OpParamDef& Scalar() { return *this; }
@@ -65,10 +68,12 @@ class OpParamDef {
   OpParamDef& Follow(const char*) { return *this; }
   const std::string& Name() const { return name_; }
   const std::vector<ge::DataType>& DataTypes() const { return dtypes_; }
+  bool IsValueDepend() const { return valueDepend_; }
 
  private:
   std::string name_;
   Option option_ = REQUIRED;
+  bool valueDepend_ = false;
   std::vector<ge::DataType> dtypes_;
 };
 

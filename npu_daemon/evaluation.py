@@ -1,0 +1,149 @@
+"""The one in-process evaluation: every path that evaluates a package comes through `evaluate`
+(the daemon's workers, `corpus run`, `suite import`, `suite validate`, `generate --check`), so
+none skips the acceptance check (npu_daemon/source_policy.py) or the trusted references;
+`accept` runs that check alone, unit by unit as the build does (`corpus check`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from ascend_core.package import OperatorPackage, dtype_macros
+from ascend_core.protocol import EvalRequest, EvalResult, Status
+from npu_daemon import references, sandbox, source_policy
+from npu_daemon.backends.base import Backend
+
+log = logging.getLogger("npu_daemon")
+
+
+def evaluate(
+    backend: Backend,
+    request: EvalRequest,
+    work_root: Path,
+    disk_quota_mb: int = 0,
+) -> EvalResult:
+    """One evaluation in a fresh directory private to the sandbox user; a fault is a result.
+
+    A suite operator is judged by the daemon's own spec and reference (`references`); a source
+    that breaks the acceptance check (source_policy: the raw files here, each translation unit's
+    preprocessed tokens in the build) is REJECTED (charged) before it is compiled. Under a sandbox
+    user the directory is a tmpfs of `disk_quota_mb` MiB (0: none): a daemon fault while the
+    candidate's files have filled it is the candidate's, a charged RUNTIME_ERROR."""
+    start = time.monotonic()
+    workdir = Path(tempfile.mkdtemp(prefix="eval-", dir=work_root))
+    identity = sandbox.current_identity()
+    quota, quota_mb = contextlib.ExitStack(), 0  # quota_mb: that of the tmpfs mounted
+    result = EvalResult(
+        request_id=request.request_id,
+        status=Status.REJECTED,
+        backend=backend.name,
+        simulated=backend.simulated,
+        soc=request.soc,
+    )
+    try:
+        if identity is not None:
+            os.chown(workdir, identity.uid, identity.gid)
+            if disk_quota_mb:
+                quota.enter_context(sandbox.disk_quota(workdir, disk_quota_mb, identity))
+                quota_mb = disk_quota_mb
+        request = request.model_copy(
+            update={"package": references.trusted_package(request.package)}
+        )
+        if source_policy.enforced():
+            source_policy.check_package(request.package)
+            if not backend.simulated:  # its kernels build with the vendor's compiler: read here
+                _accept_units(request.package, workdir / "accept", request.timeouts.build_s, False)
+        result = backend.evaluate(request, workdir)
+    except source_policy.Violation as e:
+        result = result.model_copy(
+            update={"message": str(e), "candidate_hash": request.package.content_hash()}
+        )
+    except Exception as e:  # a backend fault is still a result, never a dead worker
+        # Uncharged, so it carries neither candidate text nor a traceback: those go to the log.
+        log.exception("backend failed on %s", request.request_id)
+        result = result.model_copy(
+            update={
+                "status": Status.DAEMON_ERROR,
+                "message": f"the daemon failed on this request ({type(e).__name__}); see its log",
+            }
+        )
+    finally:
+        if (
+            identity is not None
+        ):  # what escaped a command's process group (setsid) ends with the evaluation
+            sandbox.kill_all(identity.uid)
+        if (
+            result.status is Status.DAEMON_ERROR
+            and quota_mb
+            and sandbox.nearly_full(workdir, quota_mb)
+        ):
+            result = result.model_copy(
+                update={
+                    "status": Status.RUNTIME_ERROR,
+                    "message": f"the evaluation's files filled its disk quota of {quota_mb} MiB "
+                    "(the kernel's or the compiler's output)",
+                }
+            )
+        quota.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+    return result.model_copy(
+        update={"cost": result.cost.model_copy(update={"worker_s": time.monotonic() - start})}
+    )
+
+
+def accept(request: EvalRequest, work_root: Path) -> EvalResult:
+    """The acceptance check alone, run as the sim backend's build runs it: the raw files, then
+    every unit an evaluation of all the spec's cases would compile (the tiling, the kernel of
+    each dtype combination), preprocessed and read, none compiled or run (`corpus check`). OK,
+    REJECTED, or COMPILE_ERROR for a unit that does not preprocess."""
+    from npu_daemon.backends.common import build  # the toolchain only when checking
+
+    pkg = references.trusted_package(request.package)
+    result = EvalResult(
+        request_id=request.request_id,
+        candidate_hash=pkg.content_hash(),
+        status=Status.OK,
+        backend="sim",
+        simulated=True,
+        soc=request.soc,
+    )
+    workdir = Path(tempfile.mkdtemp(prefix="accept-", dir=work_root))
+    try:
+        source_policy.check_package(pkg)
+        _accept_units(pkg, workdir, request.timeouts.build_s, tiling=True)
+    except source_policy.Violation as e:
+        return result.model_copy(update={"status": Status.REJECTED, "message": str(e)})
+    except build.BuildError as e:
+        return result.model_copy(update={"status": Status.COMPILE_ERROR, "message": e.log[:2000]})
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return result
+
+
+def _accept_units(pkg: OperatorPackage, workdir: Path, timeout_s: float, tiling: bool) -> None:
+    """build.accept on the units the sim build compiles: the tiling (if asked) and the kernel of
+    each dtype combination of the spec's cases. Without the tiling (a backend whose kernels
+    another compiler builds: cann builds its tiling through build.py, checked there), a kernel
+    our headers cannot preprocess is left to that compiler."""
+    from npu_daemon.backends.common import build
+    from npu_daemon.backends.sim import kernel_build
+
+    workdir.mkdir(exist_ok=True)
+    root, rt = pkg.write_tree(workdir), build.ensure_runtime()
+    if tiling:
+        build.accept(build.tiling_unit(pkg, root, rt), timeout_s)
+    combos = {
+        tuple(sorted(m.items())): m for m in (dtype_macros(pkg.spec, c) for c in pkg.spec.cases)
+    }
+    for macros in combos.values():
+        try:
+            build.accept(kernel_build.kernel_unit(pkg, macros, root, rt, timeout_s), timeout_s)
+        except build.BuildError:
+            if tiling:
+                raise

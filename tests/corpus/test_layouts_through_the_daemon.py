@@ -1,0 +1,85 @@
+"""The real project layouts of tests/corpus (hicann ops-math's rooted includes and template key,
+ops-nn's repository `common/inc/op_kernel` headers as inc/, a sibling operator's kernel headers
+carried under tree/), sent to a real daemon: accepted as they are, and refused when a shared
+header of the repository, not the operator's own file, does what the check forbids; the answer
+names that header by its path in the tree."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from ascend_core.package import OperatorPackage, OperatorSpec
+from ascend_core.protocol import EvalRequest, Stage, Status
+from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.corpus import build_package, find_ops
+
+HERE = Path(__file__).parent
+
+PASTED = "\n#define GATE_P(a, b) a##b\ninline long GateProbe() { return GATE_P(sys, call)(39); }\n"
+
+
+def _package(tree: Path, spec: dict, op: str, reference: Path) -> OperatorPackage:
+    source = next(s for s in find_ops(tree) if s.op == op)
+    pkg = build_package(source, OperatorSpec.model_validate(spec))
+    return pkg.model_copy(update={"files": {**pkg.files, "reference.py": reference.read_text()}})
+
+
+def layouts() -> dict[str, OperatorPackage]:
+    def toml(path: Path) -> dict:
+        return tomllib.loads(path.read_text())
+
+    math, nn = HERE / "ops_math", HERE / "ops_nn"
+    return {
+        "ops_math": _package(
+            math, toml(math / "scale_tpl.toml"), "scale_tpl", math / "reference.py"
+        ),
+        "ops_nn": _package(nn, toml(nn / "affine_rows.toml"), "affine_rows", nn / "reference.py"),
+        "tree": _package(
+            HERE / "tree",
+            toml(HERE / "tree_specs.toml")["offset_scale"],
+            "offset_scale",
+            HERE / "tree_reference.py",
+        ),
+    }
+
+
+# The repository-level header each layout carries (not a file of the operator's own directory).
+SHARED = {
+    "ops_math": "op_kernel/scale_tpl_tiling_data.h",
+    "ops_nn": "inc/row_math.h",
+    "tree": "tree/norm/scale_rows/op_kernel/scale_math.h",
+}
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    with LocalDaemon(workers=2, state_dir=tmp_path_factory.mktemp("state")) as daemon:
+        c = DaemonClient(daemon.address)
+        yield c
+        c.close()
+
+
+def _request(pkg: OperatorPackage) -> EvalRequest:
+    return EvalRequest(run_id="layouts", package=pkg, stages=[Stage.COMPILE, Stage.CHECK])
+
+
+@pytest.mark.parametrize("layout", sorted(SHARED))
+def test_a_real_layout_is_accepted_and_passes(client, layout):
+    result = client.evaluate(_request(layouts()[layout]))
+    assert result.status is Status.OK, result.message
+
+
+@pytest.mark.parametrize("layout", sorted(SHARED))
+def test_a_forbidden_call_in_a_shared_header_is_refused_there(client, layout):
+    pkg = layouts()[layout]
+    path = SHARED[layout]
+    assert path in pkg.files
+    pkg = pkg.model_copy(update={"files": {**pkg.files, path: pkg.files[path] + PASTED}})
+    result = client.evaluate(_request(pkg))
+    assert result.status is Status.REJECTED, result.message
+    shown = path.removeprefix("tree/")  # a tree/ file is named by its path in the tree
+    assert result.message.startswith(f"{shown}:"), result.message
+    assert "`syscall` is not allowed" in result.message
