@@ -9,9 +9,14 @@ from conftest import UB_HELPERS
 
 CORES = 40  # Ascend910B4's vector cores, the default SoC
 N = 1024  # elements per block
+# Each store misses the scalar data cache (emptied before it), so a block takes ~16 x 200 cycles,
+# well above the cost of a core switching blocks.
 SCALAR = """GlobalTensor<float> zg; zg.SetGlobalBuffer((__gm__ float*)z);
   const int64_t b = GetBlockIdx();
-  for (int64_t i = 0; i < 16; ++i) zg.SetValue(b * 16 + i, static_cast<float>(b + i));"""
+  for (int64_t i = 0; i < 16; ++i) {
+    DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(zg);
+    zg.SetValue(b * 16 + i, static_cast<float>(b + i));
+  }"""
 DMA = f"""Ub ub; const int64_t b = GetBlockIdx();
   LocalTensor<float> a = ub.In<float>(x + b * {N} * sizeof(float), {N});
   SYNC(); ub.Out(z + b * {N} * sizeof(float), a, {N});"""
