@@ -3,7 +3,10 @@
 Without a model, a policy can only propose what it knows how to write. All policies know the same:
 
 - tiling moves: the catalogue's tiling rewrites (`@tune` neighbours, block dim = cores, tile
-  larger/smaller) and a jump of one `@tune` number to a random value of its grid;
+  larger/smaller) and a jump of one `@tune` number to a random value of its grid; a real tiling
+  program without markers is first given the template of its real knobs (`agents.templates`:
+  core count, UB budget, literal block dim and tile sizes), and its moves are that template's
+  neighbours and jumps, so a policy tunes real operators without a model;
 - kernel rewrites: the catalogue's kernel rewrites and the motifs' own (`motifs.MOTIF_REWRITES`);
 - expert-diff transplants: each experience of the bank (a slow -> fast diff learned by the rewind
   on an expert) applied hunk by hunk to the package; an operator never receives its own expert's
@@ -22,18 +25,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel
-
 from agents.ascendoptimizer.bank import DEFAULT_BANK_DIR, Experience
 from agents.ascendoptimizer.motifs import REWRITES, motif_of, transplant
+from agents.templates import synthesise
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
+from ascend_core.protocol import DEFAULT_SOC
+from ascend_gym.policies import PolicyConfig
 
 Kind = Literal["rewrite", "transplant"]
 Part = Literal["tiling", "kernel"]
 
 
-class KnowledgeConfig(BaseModel):
+class KnowledgeConfig(PolicyConfig):
     bank_dir: str = ""  # experiences to transplant; empty = the bank shipped in agents/data/bank
     transplants: bool = True
     own_operator: bool = False  # the paper's own-operator overlap; off for the headline results
@@ -62,9 +66,11 @@ class Knowledge:
     """The moves that apply to a package, for the operator `operator` (whose own expert's
     experiences are withheld unless `own_operator`). Moves of a package are computed once."""
 
-    def __init__(self, config: KnowledgeConfig | None = None, operator: str = ""):
+    def __init__(
+        self, config: KnowledgeConfig | None = None, operator: str = "", soc: str = DEFAULT_SOC
+    ):
         self.config = config or KnowledgeConfig()
-        self.operator = operator
+        self.operator, self.soc = operator, soc  # the SoC sets "all cores" and the like
         experiences = load_experiences(self.config.bank_dir) if self.config.transplants else []
         self.experiences = [
             e for e in experiences if self.config.own_operator or e.operator != operator
@@ -76,8 +82,23 @@ class Knowledge:
         key = package.content_hash()
         if key not in self._moves:
             found, seen = [], {key}
+            templated = self.template(package)
+            if templated is not None:
+                for t in tune.find_tunables(templated.tiling_source):
+                    for op, value in t.neighbours().items():
+                        tiling = tune.set_value(templated.tiling_source, t.name, value)
+                        name = f"template {t.name}:{op}"
+                        found.append(
+                            Move(
+                                name,
+                                "rewrite",
+                                "tiling",
+                                "tiling_knob",
+                                package.with_sources(tiling=tiling),
+                            )
+                        )
             for rewrite in REWRITES.values():
-                new = rewrite.apply(package)
+                new = rewrite.apply(package, self.soc)
                 if new is not None:
                     motif = motif_of(rewrite.name)
                     found.append(Move(rewrite.name, "rewrite", rewrite.part, motif, new))
@@ -97,8 +118,16 @@ class Knowledge:
     def of_part(self, package: OperatorPackage, part: Part) -> list[Move]:
         return [m for m in self.moves(package) if m.part == part]
 
+    @staticmethod
+    def template(package: OperatorPackage) -> OperatorPackage | None:
+        """The package with the real knobs of its unmarked tiling program marked, or None."""
+        tiling = synthesise(package.tiling_source)
+        return None if tiling is None else package.with_sources(tiling=tiling)
+
     def jump(self, package: OperatorPackage, rng: random.Random) -> Move | None:
-        """One `@tune` number to a random value of its grid (a jump anywhere, unlike a neighbour)."""
+        """One `@tune` number to a random value of its grid (a jump anywhere, unlike a neighbour);
+        on an unmarked real tiling program, in the template of its knobs."""
+        package = self.template(package) or package
         if not tune.find_tunables(package.tiling_source):
             return None
         tiling, note = tune.random_mutation(package.tiling_source, rng)
@@ -113,7 +142,8 @@ class Knowledge:
         sorts: dict[str, list[Move]] = {}
         for m in self.moves(package):
             sorts.setdefault("transplant" if m.kind == "transplant" else m.part, []).append(m)
-        choices = sorted(sorts) + (["jump"] if tune.find_tunables(package.tiling_source) else [])
+        tunable = tune.find_tunables(package.tiling_source) or self.template(package)
+        choices = sorted(sorts) + (["jump"] if tunable else [])
         if not choices:
             return None
         sort = rng.choice(choices)

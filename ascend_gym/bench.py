@@ -41,6 +41,7 @@ from ascend_core.package import OperatorPackage
 from ascend_core.protocol import UNCHARGED, Ledger
 from ascend_gym import metrics
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
+from ascend_gym.policies import InfrastructureError
 from ascend_gym.records import (
     ATTEMPTS,
     RESULTS,
@@ -164,9 +165,8 @@ def run_one(
     )
     base_env = env.unwrapped
     try:
-        # The daemon holds the budget: it serves this run only with the token (which the env's
-        # client now attaches) and refuses evaluation budget + 1, whatever the policy does.
-        env.unwrapped.client.open_run(run, budget)
+        # The env opens the run at reset with the budget: the daemon then serves it only with the
+        # token and refuses evaluation budget + 1, whatever the policy does.
         result = make_policy(policy, **config).run(env, seed)
         record = SweepRecord.model_validate(
             {
@@ -185,6 +185,8 @@ def run_one(
         record.ok = False
         record.error = f"{type(e).__name__}: {e}"[:2000]
         record.failure = "infra" if _infra(e, base_env) else "policy"
+        if isinstance(e, InfrastructureError):  # what the run spent on the model until then
+            record = record.model_copy(update=e.account)
     finally:
         if base_env.package is not None:
             record.level = base_env.package.spec.level
@@ -212,8 +214,9 @@ def _best_package(result: Any, base_env: Any) -> OperatorPackage | None:
 
 
 def _infra(error: Exception, base_env: Any) -> bool:
-    """A daemon that cannot be reached, or answers faults, is not the policy's failure."""
-    if isinstance(error, DaemonError | ConnectionError):
+    """A daemon that cannot be reached, or answers faults, or a model endpoint that failed, is not
+    the policy's failure."""
+    if isinstance(error, DaemonError | ConnectionError | InfrastructureError):
         return True
     last = getattr(base_env, "last", None)
     return last is not None and last.daemon_fault
@@ -306,7 +309,8 @@ class Progress:
         filled = width * self.done // max(self.total, 1)
         line = (
             f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} tasks, "
-            f"{self.spent}/{self.budget_total} evaluations spent, {daemon_evaluations} charged by daemons this session"
+            f"{self.spent}/{self.budget_total} evaluations spent by finished tasks; the daemons "
+            f"ran {daemon_evaluations} (running tasks and the uncharged baselines included)"
         )
         if self.tty:
             print(f"\r{line}  {message[:60]:<60}", end="", flush=True)

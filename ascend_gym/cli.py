@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "sim": "ascend_gym.commands.sim",
     "generate": "ascend_gym.commands.generate",
     "corpus": "ascend_gym.commands.corpus",
+    "model": "ascend_gym.commands.model",
 }
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 INTERRUPTED = "interrupted; run the same command again to resume"
@@ -46,8 +47,28 @@ def _terminate(signum: int, frame: object) -> None:
     raise Interrupted
 
 
+class _Verbs(argparse._SubParsersAction):
+    """Nested verbs (`suite list`, `daemon ledger`): their one-line help is also their --help's
+    description."""
+
+    def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser:
+        kwargs.setdefault("description", kwargs.get("help"))
+        return super().add_parser(name, **kwargs)
+
+
 class Parser(argparse.ArgumentParser):
-    """A usage error is one line: what is wrong and where the help is."""
+    """A usage error is one line: what is wrong and where the help is. Every parser, nested verbs
+    (`suite list`, `daemon ledger`) included, takes `--debug`, before or after the verb."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", "parsers", _Verbs)
+        self.add_argument(
+            "--debug",
+            action="store_true",
+            default=argparse.SUPPRESS,
+            help="show the traceback of an error instead of one line",
+        )
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
@@ -61,10 +82,6 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
         "130 interrupted",
     )
     top.add_argument("--version", action="version", version=f"ascend-gym {ascend_gym.__version__}")
-    debug_help = "show the traceback of an error instead of one line"
-    debug = argparse.ArgumentParser(add_help=False)
-    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=debug_help)
-    top.add_argument("--debug", action="store_true", help=debug_help)
     verbs = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     modules = {}
     for verb, module_name in COMMANDS.items():
@@ -76,7 +93,6 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
                 verb,
                 help=summary,
                 description=module.__doc__,
-                parents=[debug],
                 formatter_class=argparse.RawDescriptionHelpFormatter,
             )
         )
@@ -86,6 +102,8 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
 def main(argv: list[str] | None = None) -> int:
     from ascend_gym.client import DaemonError
     from ascend_gym.commands.common import UsageError
+    from ascend_gym.env import BaselineRejected
+    from ascend_gym.policies import InfrastructureError
 
     top, modules = parser()
     args = top.parse_args(argv)
@@ -101,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     except (
         UsageError,
         DaemonError,
+        InfrastructureError,  # the model endpoint failed: no result to report
+        BaselineRejected,  # the operator fails its own check
         ConnectionError,  # Ray did not start
         FileNotFoundError,
         tomllib.TOMLDecodeError,

@@ -94,8 +94,11 @@ class DaemonClient:
     ) -> dict:
         """Send, wait, and on silence resend on a fresh socket (Lazy Pirate); the same request id throughout."""
         payload = message.model_dump_json().encode()
-        deadline = time.monotonic() + timeout_s
+        started = time.monotonic()
+        deadline = started + timeout_s
+        tries = 0
         for _ in range(1 + (self.retries if retries is None else retries)):
+            tries += 1
             sock = self._socket()
             try:  # never block: with no connection to the daemon (refused handshake) a send would wait forever
                 sock.send_multipart([b"", payload], zmq.NOBLOCK)
@@ -109,7 +112,11 @@ class DaemonClient:
             self.close()  # a late reply must not be read as the answer to the next request
             if time.monotonic() >= deadline:
                 break
-        raise DaemonError(f"no answer from {self.address} within {timeout_s:g} s")
+        raise DaemonError(
+            f"no answer from {self.address} after {time.monotonic() - started:.0f} s "
+            f"({tries} {'try' if tries == 1 else 'tries'}; the daemon stopped answering or is not "
+            "there)"
+        )
 
     def _await(self, sock: zmq.Socket, request_id: str, deadline: float) -> dict | None:
         """The reply to request_id, or None to resend: the daemon fell silent, or answers health probes
@@ -424,13 +431,17 @@ class LocalDaemon:
         )
         line = _readline(self.process, startup_timeout_s)
         if not line.startswith("READY "):
+            exited = self.process.poll()
             self.close()
             self._log.seek(0)
             said = [x for x in self._log.read().splitlines() if x.strip()]
-            why = said[-1] if said else "(it builds the simulator runtime on first use)"
-            raise DaemonError(
-                f"the local daemon did not start within {startup_timeout_s:g} s: {line!r}: {why}"
+            why = (
+                f"exited with status {exited} before it was ready"
+                if exited is not None
+                else f"did not start within {startup_timeout_s:g} s"
             )
+            last = said[-1] if said else "(it builds the simulator runtime on first use)"
+            raise DaemonError(f"the local daemon {why}: {line!r}: {last}")
         self.address = line.split()[1]
         atexit.register(self.close)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import math
 import numbers
 import unicodedata
@@ -17,9 +18,10 @@ import numpy as np
 from gymnasium import spaces
 
 import ascend_gym
-from ascend_core import suite
+from ascend_core import suite, tune
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, PROTOCOL_VERSION, EvalRequest, EvalResult, Status
+from ascend_core.soc import socs
 from ascend_gym import rewrites
 from ascend_gym.client import LocalDaemon, connect
 from ascend_gym.state import EnvState, StepEntry, catalogue_digest
@@ -32,6 +34,7 @@ SOURCE_CHARSET = "".join(chr(c) for c in range(32, 127)) + "\t\n"
 _CHARSET = frozenset(SOURCE_CHARSET)
 
 STATUSES = list(Status)
+TUNE_SLOTS = 4  # the @tune slots the catalogue's tune[s] rewrites address
 PIPE_RATIOS = ("aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio")
 K = len(rewrites.CATALOGUE)
 # Feature layout; `FEATURE_NAMES[i]` names column i of the features Box.
@@ -44,6 +47,12 @@ FEATURE_NAMES = (
     "budget_left/budget",
     *(f"status={s.value}" for s in STATUSES),
     *(f"applies={r.name}" for r in rewrites.CATALOGUE),
+    # Which operator this is and where its knobs stand, so one action id (tune[s]:x2 means another
+    # knob on another operator) reads in context: the operator's level, a stable id of its URI,
+    # and per @tune slot whether it exists and its value's place in its range.
+    "level/3",
+    "operator_id",
+    *(f"tune[{s}]={what}" for s in range(TUNE_SLOTS) for what in ("present", "position")),
 )
 N_FEATURES = len(FEATURE_NAMES)
 # Columns 0-7 are ratios without a natural upper bound; they are clipped at RATIO_CAP (a candidate
@@ -52,6 +61,10 @@ RATIO_CAP = 1000.0
 _FEATURE_HIGH = np.array([RATIO_CAP] * 8 + [1.0] * (N_FEATURES - 8), dtype=np.float32)
 REWARDS = ("best_delta", "prev_delta", "final")
 _VOLATILE = {"request_id", "cache_hit", "cost"}
+
+
+class BaselineRejected(RuntimeError):
+    """The operator as given fails its own check: an episode needs a passing baseline."""
 
 
 class StepResult(EvalResult):
@@ -100,6 +113,32 @@ def _transliterate(ch: str) -> str:
     return ascii_ or ("\n" if ch == "\r" else "?")
 
 
+def operator_id(uri: str) -> float:
+    """A stable number in [0, 1) naming an operator (the same in every process and run)."""
+    return int(hashlib.sha256(uri.encode()).hexdigest()[:8], 16) / 2**32
+
+
+def tune_position(t: tune.Tunable) -> float:
+    """Where a @tune value stands in its range, 0 at lo and 1 at hi (log scale for pow2)."""
+    if t.hi <= t.lo:
+        return 0.0
+    if t.mode == "pow2":
+        lo, hi, v = math.log2(max(t.lo, 1)), math.log2(max(t.hi, 1)), math.log2(max(t.value, 1))
+    else:
+        lo, hi, v = t.lo, t.hi, t.value
+    return min(max((v - lo) / (hi - lo), 0.0), 1.0) if hi > lo else 0.0
+
+
+def identity(package: OperatorPackage) -> np.ndarray:
+    """The identity columns of the features Box: level, operator id, the @tune slots."""
+    f = np.zeros(2 + 2 * TUNE_SLOTS, dtype=np.float32)
+    f[0] = package.spec.level / 3
+    f[1] = operator_id(package.uri)
+    for s, t in enumerate(tune.find_tunables(package.tiling_source)[:TUNE_SLOTS]):
+        f[2 + 2 * s : 4 + 2 * s] = (1.0, tune_position(t))
+    return f
+
+
 def features(
     current: EvalResult,
     last: EvalResult,
@@ -107,9 +146,11 @@ def features(
     best_us: float,
     budget_left: float,
     mask: np.ndarray,
+    package: OperatorPackage,
 ) -> np.ndarray:
     """The features Box (FEATURE_NAMES): the current operator's latency and profile, the best so
-    far, the budget left, the last evaluation's status and which rewrites apply."""
+    far, the budget left, the last evaluation's status, which rewrites apply, and the operator's
+    identity and @tune values."""
     f = np.zeros(N_FEATURES, dtype=np.float32)
     f[0] = current.latency_us / baseline_us
     f[1] = best_us / baseline_us
@@ -120,7 +161,8 @@ def features(
         f[7] = p.block_dim / max(p.aiv_cores, 1)
     f[8] = min(max(budget_left, 0.0), 1.0)
     f[9 + STATUSES.index(last.status)] = 1.0
-    f[9 + len(STATUSES) :] = mask
+    f[9 + len(STATUSES) : 9 + len(STATUSES) + K] = mask
+    f[9 + len(STATUSES) + K :] = identity(package)
     return np.minimum(f, _FEATURE_HIGH)
 
 
@@ -189,7 +231,7 @@ class AscendOpEnv(gym.Env):
       `info["action_mask"]` says which ids apply.
 
     ## Observation Space
-    features: `Box(0, high, (58,), float32)`, columns named by `FEATURE_NAMES`:
+    features: `Box(0, high, (68,), float32)`, columns named by `FEATURE_NAMES`:
 
     | columns | feature                                                 | bounds     |
     |---------|---------------------------------------------------------|------------|
@@ -201,6 +243,13 @@ class AscendOpEnv(gym.Env):
     | 8       | evaluation budget left / budget                         | [0, 1]     |
     | 9-19    | one-hot status of the last evaluation (protocol.Status) | {0, 1}     |
     | 20-57   | which catalogue rewrites apply to the current operator  | {0, 1}     |
+    | 58      | the operator's level / 3                                | [0, 1]     |
+    | 59      | the operator's id: a stable hash of its URI             | [0, 1)     |
+    | 60-67   | per @tune slot 0-3: present, value's place in its range | [0, 1]     |
+
+    Columns 58-67 say which operator this is and where its knobs stand, so `tune[s]:x2` (another
+    knob on another operator) reads in context; `info["operator"]` and `info["tunables"]` (name ->
+    current value) say the same in words.
 
     - discrete: the features Box itself.
     - code: `Dict(tiling: Text, kernel: Text, features: Box)`. The texts are the current operator's
@@ -236,7 +285,7 @@ class AscendOpEnv(gym.Env):
     >>> env = gym.make("AscendOp-v0", operator="level1/add", mode="discrete", budget=4, daemon=DAEMON)
     >>> obs, info = env.reset(seed=0)
     >>> obs.shape, env.action_space
-    ((58,), Discrete(39))
+    ((68,), Discrete(39))
     >>> obs, reward, terminated, truncated, info = env.step(ascend_gym.rewrites.index("tile:larger"))
     >>> info["result"].status.value, info["result"].simulated, info["budget_left"]
     ('OK', True, 3)
@@ -253,6 +302,9 @@ class AscendOpEnv(gym.Env):
     `np_random`, which the operator-sampling wrappers use). timing: how the bench case is timed
     (`EvalRequest.timing`: `"full"`, `"sampled"`, or `"auto"`: sampled past 256 MiB of outputs).
     backend: the embedded daemon's backend. run_id: the daemon's ledger key (default: unique).
+    Each episode is a daemon run that `reset()` opens with `budget` (the first under `run_id`,
+    later ones under `run_id/e<n>`; `env.run_id` names the current one): the daemon, not the env,
+    refuses the evaluation past the budget, whoever submits it.
     render_mode: None or `"ansi"`: `env.render()` returns the operator, the budget, the last
     result and the current tiling and kernel sources as text.
 
@@ -300,6 +352,8 @@ class AscendOpEnv(gym.Env):
             raise ValueError(f"unknown reward {reward!r}; rewards: {', '.join(REWARDS)}")
         if budget < 1:
             raise ValueError("budget must be at least 1")
+        if soc not in socs():
+            raise ValueError(f"unknown soc {soc!r}; SoC presets: {', '.join(socs())}")
         self.operator, self.mode, self.budget, self.soc = operator, mode, budget, soc
         self.reward_kind, self.failure_penalty, self.noop_penalty = (
             reward,
@@ -307,8 +361,13 @@ class AscendOpEnv(gym.Env):
             noop_penalty,
         )
         self.eval_seed, self.backend, self.timing = eval_seed, backend, timing
-        self.run_id = run_id or f"env-{uuid.uuid4().hex[:12]}"
-        self._local = LocalDaemon(backend=backend) if daemon is None else None
+        # Each episode is a daemon run with the episode's budget, opened by `reset()`: the first
+        # under `run_id`, later ones under `run_id/e<n>`.
+        self._run_root = self.run_id = run_id or f"env-{uuid.uuid4().hex[:12]}"
+        self._episodes = 0
+        # One worker: an env evaluates one candidate at a time, so a vector env of N embedded
+        # envs starts N one-worker daemons, not N daemons of one worker per core each.
+        self._local = LocalDaemon(backend=backend, workers=1) if daemon is None else None
         if self._local is not None:
             self.address = self._local.address
         else:
@@ -337,10 +396,13 @@ class AscendOpEnv(gym.Env):
         if options and options.get("operator"):
             self.operator = options["operator"]
         baseline = suite.resolve(self.operator)
+        self._open_episode_run()
         result = self._evaluate(baseline, run_id=f"{self.run_id}/baseline")
         if not result.ok:
-            raise RuntimeError(
-                f"baseline of {baseline.uri} does not pass: {result.status.value}: {result.message}"
+            first = (result.message.strip().splitlines() or [""])[0][:300]
+            raise BaselineRejected(
+                f"the baseline of {baseline.uri} does not pass, so there is nothing to optimise "
+                f"against: {result.status.value}: {first}"
             )
         self._note_backend(result)
         self.baseline_package = self.package = self.best_package = baseline
@@ -352,7 +414,7 @@ class AscendOpEnv(gym.Env):
         }  # candidates charged this episode; the baseline is free
         self.log: list[StepEntry] = []
         self.last_candidate = self.last_parent = None
-        self._mask = rewrites.applicable_mask(baseline)
+        self._mask = rewrites.applicable_mask(baseline, self.soc)
         return self._obs(), self._info(None, False)
 
     def step(self, action: Any):
@@ -422,7 +484,7 @@ class AscendOpEnv(gym.Env):
         if action == rewrites.DONE:
             return self._finish(StepEntry(action=action, rewrite="done", done=True), 0.0, None)
         rewrite = rewrites.CATALOGUE[action]
-        candidate = rewrite.apply(self.package) if self._mask[action] else None
+        candidate = rewrite.apply(self.package, self.soc) if self._mask[action] else None
         entry = StepEntry(action=action, rewrite=rewrite.name)
         if candidate is None:
             entry.noop = True
@@ -465,7 +527,7 @@ class AscendOpEnv(gym.Env):
         self.package, self.current, self.prev_us = candidate, result, result.latency_us
         if result.latency_us < self.best_us:
             self.best_us, self.best_package = result.latency_us, candidate
-        self._mask = rewrites.applicable_mask(candidate)
+        self._mask = rewrites.applicable_mask(candidate, self.soc)
         return self._finish(entry, reward, result)
 
     def _finish(self, entry: StepEntry, reward: float, result: EvalResult | None):
@@ -486,6 +548,12 @@ class AscendOpEnv(gym.Env):
         return 0.0
 
     # ---- helpers -----------------------------------------------------------------------------
+    def _open_episode_run(self) -> None:
+        """Open this episode's run on the daemon with the episode's budget: the daemon then
+        refuses evaluation budget + 1 whoever submits it (the env's own count is not the cap)."""
+        self._join_run(self._episodes + 1, {})
+        self.client.open_run(self.run_id, self.budget)
+
     def _evaluate(self, package: OperatorPackage, run_id: str) -> StepResult:
         result = self.client.evaluate(
             EvalRequest(
@@ -520,6 +588,7 @@ class AscendOpEnv(gym.Env):
             self.best_us,
             1.0 - self.spent / self.budget,
             self._mask,
+            self.package,
         )
         if self.mode == "discrete":
             return f
@@ -535,6 +604,7 @@ class AscendOpEnv(gym.Env):
         return {
             "result": result if result is not None else self.last,
             "budget_left": self.budget - self.spent,
+            "evaluations": self.spent,  # charged so far this episode
             "action_mask": self.action_mask,
             "baseline_us": self.baseline_us,
             "best_us": self.best_us,
@@ -543,7 +613,9 @@ class AscendOpEnv(gym.Env):
             "candidate_hash": entry.candidate_hash if entry else None,
             "rewrite": entry.rewrite if entry else None,
             "noop": noop,
-            "run_id": self.run_id,
+            "run_id": self._run_root,  # the same every episode (episode runs: `env.run_id`)
+            "operator": self.baseline_package.uri,
+            "tunables": {t.name: t.value for t in tune.find_tunables(self.package.tiling_source)},
         }
 
     # ---- state, fork, pickling -----------------------------------------------------------------
@@ -644,17 +716,24 @@ class AscendOpEnv(gym.Env):
         self._seen = {baseline.content_hash()} | {
             e.candidate_hash for e in state.steps if e.charged
         }
-        self._mask = rewrites.applicable_mask(current)
+        self._mask = rewrites.applicable_mask(current, self.soc)
         self.last_candidate = self.last_parent = None
 
     def fork(self) -> AscendOpEnv:
         """An independent copy of this episode, on the same daemon and run (shared cache and
         ledger). It does not own the daemon: close forks before the env that started it."""
-        env = type(self)(daemon=self.address, run_id=self.run_id, **self._config())
+        env = type(self)(daemon=self.address, run_id=self._run_root, **self._config())
+        env._join_run(self._episodes, self.client.run_tokens(self.run_id))
         if self.package is not None:
             env.restore(self.state)
         env._np_random = copy.deepcopy(self._np_random)
         return env
+
+    def _join_run(self, episodes: int, tokens: dict[str, str]) -> None:
+        """Step in another env's current episode run (a fork or an unpickled copy)."""
+        self._episodes = episodes
+        self.run_id = self._run_root if episodes <= 1 else f"{self._run_root}/e{episodes}"
+        self.client.use_tokens(self.run_id, tokens)
 
     def __getstate__(self) -> dict[str, Any]:
         # Sockets and the daemon subprocess do not pickle: ship the config, the daemon address
@@ -662,7 +741,9 @@ class AscendOpEnv(gym.Env):
         return {
             "config": self._config(),
             "address": self.address,
-            "run_id": self.run_id,
+            "run_id": self._run_root,
+            "episodes": self._episodes,
+            "tokens": self.client.run_tokens(self.run_id),  # the copy steps in the same run
             "state": self.state.model_dump(mode="json") if self.package is not None else None,
             "np_random": self._np_random,
             "spec": self.spec,
@@ -670,6 +751,7 @@ class AscendOpEnv(gym.Env):
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__init__(daemon=data["address"], run_id=data["run_id"], **data["config"])
+        self._join_run(data["episodes"], data["tokens"])
         if data["state"] is not None:
             self.restore(EnvState.model_validate(data["state"]))
         self._np_random, self.spec = data["np_random"], data["spec"]

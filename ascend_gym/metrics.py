@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel
 
+from ascend_gym.policies import ModelAccount
 from ascend_gym.records import SweepRecord, by_key
 
 FAST_P = (1.0, 1.2, 1.4, 2.0)
@@ -141,27 +142,61 @@ def level_groups(ops: Sequence[str], records: list[SweepRecord]) -> list[tuple[s
     return sorted(levels.items())
 
 
+# ---- budget accounting -------------------------------------------------------------------------
+
+
+class Account(ModelAccount):
+    """What one policy spent over the tasks of a sweep: evaluations charged (counted by the policy
+    and checked against the daemon ledger per task) and its model account, summed."""
+
+    policy: str
+    proposer: str
+    tasks: int  # finished tasks (a failed one included: it spent what it spent)
+    evaluations: int
+    budget: int  # evaluations the finished tasks were given
+
+
+def accounts(records: list[SweepRecord], policies: Sequence[str]) -> list[Account]:
+    out = []
+    for policy in policies:
+        rs = [r for r in records if r.policy == policy]
+        out.append(
+            Account(
+                policy=policy,
+                proposer=", ".join(sorted({r.proposer for r in rs if r.proposer})) or "-",
+                model=", ".join(sorted({r.model for r in rs if r.model})) or "-",
+                tasks=len(rs),
+                # The ledger's count where there is one: a failed task spent what it spent.
+                evaluations=sum(
+                    int((r.ledger or {}).get("evaluations", r.evaluations)) for r in rs
+                ),
+                budget=sum(r.budget for r in rs),
+                **{
+                    name: sum(getattr(r, name) for r in rs)
+                    for name in ModelAccount.model_fields
+                    if name != "model"
+                },
+            )
+        )
+    return out
+
+
 # ---- best-so-far curves ------------------------------------------------------------------------
 
 
 def best_so_far(record: SweepRecord) -> list[float]:
-    """Best speedup after 0..budget evaluations of one (policy, op, seed) run.
-
-    A policy whose samples are exchangeable (Best-of-N) records `expected_speedup`, its curve
-    averaged over sample orderings; otherwise the curve follows the trajectory. After the last
-    recorded step the curve stays flat: an unspent budget cannot find anything.
+    """Best speedup after 0..budget evaluations of one (policy, op, seed) run, along the order in
+    which its candidates were evaluated, for every policy alike (Best-of-N's average over sample
+    orderings, `expected_speedup`, stays in its record and is not mixed into the figure). After
+    the last recorded step the curve stays flat: an unspent budget cannot find anything.
     """
     budget = record.budget
     if not record.ok or record.baseline_us is None:
         return [1.0] * (budget + 1)
-    if record.expected_speedup:
-        curve = list(record.expected_speedup)
-    else:
-        curve = [1.0] * (budget + 1)
-        for step in record.trajectory:
-            e = min(step.evaluation, budget)
-            curve[e] = max(curve[e], speedup(record.baseline_us, step.best_us))
-    curve = (curve + [curve[-1]] * (budget + 1))[: budget + 1]
+    curve = [1.0] * (budget + 1)
+    for step in record.trajectory:
+        e = min(step.evaluation, budget)
+        curve[e] = max(curve[e], speedup(record.baseline_us, step.best_us))
     for e in range(1, budget + 1):
         curve[e] = max(curve[e], curve[e - 1])
     return curve

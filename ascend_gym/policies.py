@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import Status
@@ -23,6 +23,23 @@ REGISTRY: dict[str, str] = {
 }
 
 
+class PolicyConfig(BaseModel):
+    """Base of every policy's config and its parts: a misspelt key is an error, never a default
+    run of the wrong experiment."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class InfrastructureError(RuntimeError):
+    """What a policy stands on (its model endpoint) failed: the task is an infrastructure failure,
+    retried by a rerun, never a result (a bench scores it nowhere; `optimize` exits 2). `account`
+    holds what the run spent on the model until then (`ModelAccount` fields), for the books."""
+
+    def __init__(self, message: str, account: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.account = account or {}
+
+
 class StepRecord(BaseModel):
     evaluation: int  # evaluations spent after this step
     status: Status
@@ -32,8 +49,37 @@ class StepRecord(BaseModel):
     note: str = ""
     phase: str = ""  # which stage of a multi-stage policy took the step (e.g. "stage1", "stage2")
 
+    @classmethod
+    def of(cls, info: dict[str, Any], note: str = "", phase: str = "") -> StepRecord:
+        """The record of the env step that returned `info`: every policy records its steps this
+        one way, from what the step says, never by reaching into the env."""
+        result = info["result"]
+        return cls(
+            evaluation=info["evaluations"],
+            status=result.status,
+            latency_us=result.latency_us,
+            best_us=info["best_us"],
+            cache_hit=result.cache_hit,
+            note=note,
+            phase=phase,
+        )
 
-class PolicyResult(BaseModel):
+
+class ModelAccount(BaseModel):
+    """A run's model account, kept by the policy's model gateway the same way for every policy
+    (empty offline, except OpenEvolve's calls to its offline endpoint): the model's name, calls,
+    tokens as the endpoint reports them (0 when it reports none) and characters as the gateway
+    counts them."""
+
+    model: str = ""
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    prompt_chars: int = 0
+    completion_chars: int = 0
+
+
+class PolicyResult(ModelAccount):
     policy: str
     operator: str
     seed: int
@@ -47,11 +93,6 @@ class PolicyResult(BaseModel):
     # The best candidate's sources, for a policy whose best is not the env's own best_package
     # (one that evaluates outside the env). Kept beside a result, never inside it.
     best_package: OperatorPackage | None = Field(None, exclude=True)
-    # Model calls and tokens, counted by the policy's model gateway the same way for every policy
-    # (0 offline, except OpenEvolve's calls to its offline endpoint).
-    llm_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
 
 
 class Policy(Protocol):

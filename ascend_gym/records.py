@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, Ledger
-from ascend_gym.policies import StepRecord
+from ascend_gym.policies import ModelAccount, StepRecord
 
 RESULTS, SWEEP, ATTEMPTS, CANDIDATES = "results.jsonl", "sweep.json", "attempts.jsonl", "candidates"
 Key = tuple[str, str, int]  # (policy, operator, seed)
@@ -44,7 +44,7 @@ class SweepConfig(BaseModel):
         return [(p, op, s) for op in self.ops for s in range(self.seeds) for p in self.policies]
 
 
-class SweepRecord(BaseModel):
+class SweepRecord(ModelAccount):
     """One finished task: what the policy found, what the daemon charged, what ran it."""
 
     model_config = ConfigDict(extra="allow")

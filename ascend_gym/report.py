@@ -2,6 +2,9 @@
 
 - What ran: a title from the sweep's settings, its command, results kind (simulated or NPU),
   wall time and evaluations per minute, the ledger check, versions.
+- Budget accounting per policy: evaluations spent of the budget given, and the model account
+  (model, calls, tokens as the endpoint reports them, characters as the gateway measures them),
+  so a comparison of policies that spent unequal budgets reads as such.
 - Table-3-style table: GM speedup and fast_1.0 / 1.2 / 1.4 / 2.0 per level (when the sweep has
   more than one) and overall, per policy (mean over seeds, ± the spread over seeds; docs/design.md 3.4:
   all ops in the denominator, failures and missing = 1.0).
@@ -9,7 +12,8 @@
   over seeds; a spread over seeds wider than SPREAD_FLAG is flagged).
 - Speedup CDF (Fig. 2 style), best-so-far speedup against evaluations (mean over seeds, min-max
   band), and per-op trajectories (Fig. 4 style: every candidate of seed 0 and the best so far of
-  every seed, with the stages of multi-stage policies shaded as the caption lists them).
+  every seed, with the stages of multi-stage policies shaded as the caption lists them). Every
+  figure's title says whether its latencies are simulated.
 - tasks.csv: every (policy, op, seed) task, so every seed's numbers are available.
 
 Simulated and NPU results are never mixed in one report: a results file holding both is refused.
@@ -41,7 +45,11 @@ from ascend_gym.records import (
 
 FIGURES = {"cdf": "speedup_cdf.png", "curve": "best_so_far.png", "trajectories": "trajectories.png"}
 TASKS_CSV = "tasks.csv"
-PHASE_COLOURS = {"stage1": "#dbe9f6", "stage2": "#fde3c8"}
+# Neutral shading (grey, hatched) so no stage can be read as a policy's line colour.
+PHASE_STYLES: dict[str, dict[str, Any]] = {
+    "stage1": {"facecolor": "#e4e4e4", "label": "grey"},
+    "stage2": {"facecolor": "none", "hatch": "///", "edgecolor": "#c8c8c8", "label": "hatched"},
+}
 PHASE_NAMES = {"stage1": "Stage I", "stage2": "Stage II"}
 SPREAD_FLAG = 0.05  # (max - min) / mean of an op's speedup over seeds beyond which it is flagged
 FLOOR = 0.5  # trajectory dots below this speedup (and failures) sit on the axis floor
@@ -217,9 +225,39 @@ def _missing(runs: list[SweepRecord | None]) -> str:
     return "failed"
 
 
+ACCOUNT_HEAD = ["policy", "proposer", "model", "tasks", "evaluations spent / given",
+                "model calls", "tokens in / out", "chars in / out"]  # fmt: skip
+
+
+def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
+    return [
+        [
+            a.policy,
+            a.proposer,
+            a.model,
+            str(a.tasks),
+            f"{a.evaluations} / {a.budget}",
+            str(a.llm_calls),
+            f"{a.prompt_tokens} / {a.completion_tokens}",
+            f"{a.prompt_chars} / {a.completion_chars}",
+        ]  # fmt: skip
+        for a in metrics.accounts(records, config.policies)
+    ]
+
+
+ACCOUNT_NOTE = (
+    "Evaluations are charged by the daemon ledger (the baseline's timing is not charged to any "
+    "policy; a failed task counts what it spent). Tokens in (prompt) and out (completion) are as "
+    "the model endpoint reports them (0: it reported none, as the offline endpoints do); "
+    "characters in and out are counted by the model gateway for every endpoint alike."
+)
+
+
 def write_tasks_csv(config: SweepConfig, records: list[SweepRecord], path: Path) -> None:
     fields = ["policy", "operator", "seed", "status", "baseline_us", "best_us", "speedup",
-              "evaluations", "wall_s", "budget_ok", "best_file", "error"]  # fmt: skip
+              "evaluations", "budget", "proposer", "model", "llm_calls", "prompt_tokens",
+              "completion_tokens", "prompt_chars", "completion_chars", "wall_s", "budget_ok",
+              "best_file", "error"]  # fmt: skip
     index = by_key(records)
     with path.open("w", newline="") as f:
         out = csv.writer(f)
@@ -232,8 +270,9 @@ def write_tasks_csv(config: SweepConfig, records: list[SweepRecord], path: Path)
             status = "ok" if r.ok else ("infra" if r.infra_failed else "failed")
             out.writerow([
                 p, op, s, status, r.baseline_us, r.best_us,
-                f"{metrics.record_speedup(r):.6f}", r.evaluations, f"{r.wall_s:.1f}",
-                r.budget_ok, r.best_file, r.error[:200],
+                f"{metrics.record_speedup(r):.6f}", r.evaluations, r.budget, r.proposer,
+                r.model, r.llm_calls, r.prompt_tokens, r.completion_tokens, r.prompt_chars,
+                r.completion_chars, f"{r.wall_s:.1f}", r.budget_ok, r.best_file, r.error[:200],
             ])  # fmt: skip
 
 
@@ -249,7 +288,7 @@ def _pyplot():
     return plt
 
 
-def plot_cdf(config: SweepConfig, records: list[SweepRecord], path: Path) -> None:
+def plot_cdf(config: SweepConfig, records: list[SweepRecord], path: Path, kind: str) -> None:
     plt = _pyplot()
     index = by_key(records)
     speedups = {
@@ -276,13 +315,13 @@ def plot_cdf(config: SweepConfig, records: list[SweepRecord], path: Path) -> Non
     ax.set_xlabel("speedup threshold p (dotted: the table's p)")
     ax.set_ylabel("fast_p: fraction of ops faster than p")
     ax.legend()
-    ax.set_title("Speedup distribution over ops (mean over seeds)", fontsize=11)
+    ax.set_title(f"Speedup distribution over ops (mean over seeds; {kind})", fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
 
-def plot_curves(config: SweepConfig, records: list[SweepRecord], path: Path) -> None:
+def plot_curves(config: SweepConfig, records: list[SweepRecord], path: Path, kind: str) -> None:
     plt = _pyplot()
     groups = metrics.level_groups(config.ops, records)
     if len(groups) > 1:
@@ -298,8 +337,8 @@ def plot_curves(config: SweepConfig, records: list[SweepRecord], path: Path) -> 
                 metrics.seed_curves(records, ops, policy, config.seeds, config.budget)
             )
             xs = list(range(len(mean)))
-            (line,) = ax.plot(xs, mean, label=policy)
-            ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.2, lw=0)
+            (line,) = ax.plot(xs, mean, label=policy, drawstyle="steps-post")
+            ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.2, lw=0, step="post")
         ax.set_title(
             f"all {len(ops)} ops"
             if level == metrics.OVERALL
@@ -311,7 +350,8 @@ def plot_curves(config: SweepConfig, records: list[SweepRecord], path: Path) -> 
         ax.set_xlim(0, config.budget)
     axes[0][0].legend()
     fig.suptitle(
-        f"Best-so-far speedup vs evaluations (mean over {config.seeds} seed(s), band: min-max)",
+        f"Best-so-far speedup vs evaluations (mean over {config.seeds} seed(s), band: min-max; "
+        f"{kind})",
         fontsize=11,
     )
     fig.tight_layout()
@@ -328,7 +368,9 @@ def trajectory_ops(config: SweepConfig, records: list[SweepRecord], count: int =
     return sorted(config.ops, key=lambda op: -best[op])[:count]
 
 
-def plot_trajectories(config: SweepConfig, records: list[SweepRecord], path: Path) -> list[str]:
+def plot_trajectories(
+    config: SweepConfig, records: list[SweepRecord], path: Path, kind: str
+) -> list[str]:
     """Per-op trajectories; returns the phases shaded (for the caption)."""
     plt = _pyplot()
     ops = trajectory_ops(config, records)
@@ -381,10 +423,11 @@ def plot_trajectories(config: SweepConfig, records: list[SweepRecord], path: Pat
         ax.axis("off")
     if ops:
         axes[0][0].legend(fontsize=8)
+    fig.suptitle(f"Per-op trajectories ({kind})", fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
-    return [p for p in PHASE_COLOURS if p in shaded]
+    return [p for p in PHASE_STYLES if p in shaded]
 
 
 def _shade_phases(ax: Any, steps: list[StepRecord]) -> set[str]:
@@ -399,7 +442,8 @@ def _shade_phases(ax: Any, steps: list[StepRecord]) -> set[str]:
             spans.append((phase, previous, s.evaluation))
         previous = s.evaluation
     for phase, start, end in spans:
-        ax.axvspan(start, end, color=PHASE_COLOURS[phase], lw=0, zorder=0)
+        style = {k: v for k, v in PHASE_STYLES[phase].items() if k != "label"}
+        ax.axvspan(start, end, lw=0, zorder=0, **style)
     return {phase for phase, _, _ in spans}
 
 
@@ -413,7 +457,7 @@ def trajectory_caption(config: SweepConfig, phases: list[str]) -> str:
     if phases:
         text += (
             " Shaded by the stage that proposed the candidate: "
-            + ", ".join(f"{PHASE_NAMES[p]} {'blue' if p == 'stage1' else 'orange'}" for p in phases)
+            + ", ".join(f"{PHASE_NAMES[p]} {PHASE_STYLES[p]['label']}" for p in phases)
             + "."
         )
     return text
@@ -426,12 +470,14 @@ def write_report(results_dir: Path) -> Path:
     """Write report.md, report.html, tasks.csv and the figures into `results_dir`; returns report.md."""
     config, records = load(results_dir)
     info, cov, times = labels(records), coverage(config, records), timing(results_dir, records)
-    plot_cdf(config, records, results_dir / FIGURES["cdf"])
-    plot_curves(config, records, results_dir / FIGURES["curve"])
-    phases = plot_trajectories(config, records, results_dir / FIGURES["trajectories"])
+    kind = info["kind"]
+    plot_cdf(config, records, results_dir / FIGURES["cdf"], kind)
+    plot_curves(config, records, results_dir / FIGURES["curve"], kind)
+    phases = plot_trajectories(config, records, results_dir / FIGURES["trajectories"], kind)
     write_tasks_csv(config, records, results_dir / TASKS_CSV)
     head, body = table(config, records)
     op_head, op_body, flagged = op_table(config, records)
+    accounts = account_table(config, records)
     name = title(config, info)
     failures = f"{cov['failed']} failed"
     if cov["infra"]:
@@ -468,8 +514,9 @@ def write_report(results_dir: Path) -> Path:
         "run-to-run spread is not measured (use --seeds 3)."
     )
     captions = {
-        "cdf": "Fraction of ops whose speedup exceeds each threshold (mean over seeds).",
-        "curve": "Geometric mean over ops of the best speedup found after each evaluation.",
+        "cdf": f"Fraction of ops whose speedup exceeds each threshold (mean over seeds; {kind}).",
+        "curve": "Geometric mean over ops of the best speedup found after each evaluation, every "
+        f"policy along the order in which its candidates were evaluated ({kind}).",
         "trajectories": trajectory_caption(config, phases),
     }
     sections = [
@@ -491,6 +538,12 @@ def write_report(results_dir: Path) -> Path:
         "",
         *_md_table(head, body),
         "",
+        "## Budget accounting per policy",
+        "",
+        ACCOUNT_NOTE,
+        "",
+        *_md_table(ACCOUNT_HEAD, accounts),
+        "",
         "## Per operator",
         "",
         spread_note,
@@ -508,6 +561,9 @@ def write_report(results_dir: Path) -> Path:
         *[f"<li>{_inline(f)}</li>" for f in facts],
         f"</ul><h2>{html.escape(gm_heading)}</h2>",
         _html_table(head, body),
+        "<h2>Budget accounting per policy</h2>",
+        f"<p>{_inline(ACCOUNT_NOTE)}</p>",
+        _html_table(ACCOUNT_HEAD, accounts),
         "<h2>Per operator</h2>",
         f"<p>{_inline(spread_note)}</p>",
         _html_table(op_head, op_body),

@@ -24,7 +24,15 @@ from typing import Literal
 import numpy as np
 
 from ascend_core import tune
-from ascend_core.cpp import code_view, indent_at, line_bounds, matching, split_args
+from ascend_core.cpp import (
+    base_name,
+    code_view,
+    declared_as,
+    indent_at,
+    line_bounds,
+    matching,
+    split_args,
+)
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC
 from ascend_core.soc import aic_cores, aiv_cores
@@ -32,9 +40,6 @@ from ascend_core.soc import aic_cores, aiv_cores
 # Marker slots in the catalogue: tiling programs with more @tune markers expose the first ones.
 MAX_TUNE_SLOTS = 4
 TUNE_OPS = ("x2", "/2", "+step", "-step")
-# The catalogue is fixed, so "block dim = cores" targets the default SoC's vector cores.
-DEFAULT_AIV_CORES = aiv_cores(DEFAULT_SOC)
-DEFAULT_AIC_CORES = aic_cores(DEFAULT_SOC)
 DTYPE_BYTES = {
     "float16": 2,
     "float32": 4,
@@ -56,11 +61,14 @@ class Rewrite:
     name: str  # stable id, e.g. "tune[0]:x2", "double_buffer:on", "remove_pipe_all_barrier"
     part: Literal["tiling", "kernel"]
     description: str
-    edit: Callable[[OperatorPackage], OperatorPackage | None] = field(repr=False, compare=False)
+    edit: Callable[..., OperatorPackage | None] = field(repr=False, compare=False)
+    # The edit takes the SoC the candidate runs on as well (the core counts differ by part).
+    per_soc: bool = False
 
-    def apply(self, package: OperatorPackage) -> OperatorPackage | None:
-        """The rewritten package, or None when the rewrite does not apply (or changes nothing)."""
-        new = self.edit(package)
+    def apply(self, package: OperatorPackage, soc: str = DEFAULT_SOC) -> OperatorPackage | None:
+        """The rewritten package for `soc`, or None when the rewrite does not apply (or changes
+        nothing)."""
+        new = self.edit(package, soc) if self.per_soc else self.edit(package)
         if new is None or new.files == package.files:
             return None
         return new
@@ -109,6 +117,14 @@ def _tune_named(pattern: str, op: str | int, package: OperatorPackage) -> Operat
         return None
     value = t.neighbours()[op] if isinstance(op, str) else op
     return package.with_sources(tiling=tune.set_value(package.tiling_source, t.name, value))
+
+
+def _all_vector_cores(package: OperatorPackage, soc: str) -> OperatorPackage | None:
+    return _tune_named(r"block_?dim", aiv_cores(soc), package)
+
+
+def _all_cube_cores(package: OperatorPackage, soc: str) -> OperatorPackage | None:
+    return _tune_named(r"^cube_cores$", aic_cores(soc), package)
 
 
 # ---- kernel rewrites -----------------------------------------------------------------------------
@@ -295,6 +311,162 @@ def _hoist_mask(package: OperatorPackage) -> OperatorPackage | None:
     return None
 
 
+# ---- rewrites of real kernels' idioms --------------------------------------------------------------
+# Real kernels (hicann/ops-math, ops-nn, cann-ops) keep their code in op_kernel headers as often as
+# in the kernel file: these rewrites edit every kernel-side source of the package.
+
+_KERNEL_SIDE = (".cpp", ".h", ".hpp")
+
+
+def _kernel_side(package: OperatorPackage) -> list[str]:
+    """The kernel file, then the other op_kernel sources (and shared inc/ headers), in path order."""
+    others = sorted(
+        p
+        for p in package.files
+        if p.startswith(("op_kernel/", "inc/"))
+        and p.endswith(_KERNEL_SIDE)
+        and p != package.kernel_path
+    )
+    return [package.kernel_path, *others]
+
+
+def _each_kernel_source(
+    package: OperatorPackage, edit: Callable[[str], str | None]
+) -> OperatorPackage | None:
+    """`edit` applied to every kernel-side source; None when it changes none."""
+    files = dict(package.files)
+    for path in _kernel_side(package):
+        new = edit(files[path])
+        if new is not None:
+            files[path] = new
+    return package.model_copy(update={"files": files}) if files != package.files else None
+
+
+VECTOR_CALLS = frozenset(
+    "Add Sub Mul Div Max Min Adds Muls Maxs Mins Abs Exp Ln Sqrt Rsqrt Reciprocal Relu LeakyRelu "
+    "Duplicate Cast Not And Or Axpy Compare CompareScalar Select ShiftLeft ShiftRight ReduceSum "
+    "ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin BlockReduceSum BlockReduceMax "
+    "BlockReduceMin PairReduceSum Brcb".split()
+)
+_SYNC_CALLS = re.compile(r"\b(?:PipeBarrier|pipe_barrier|SetFlag|WaitFlag|EnQue|DeQue|SyncAll)\b")
+_NO_PIPE_CALLS = re.compile(
+    r"^[^()]*=\s*[\w.\->]*\b(?:Get|AllocTensor|GetWithOffset)\s*<[^;()]*>\s*\("
+)
+_CALL_HEAD = re.compile(r"^(?:AscendC::)?(\w+)\s*(?:<[^;()]*>)?\s*\(")
+_CONTROL = re.compile(r"^(?:if|for|while|do|else|switch|return|case|break|continue)\b")
+
+
+def _flat(view: str) -> str:
+    """`view` with everything inside parentheses blanked (braced initialisers in call arguments
+    then end no statement)."""
+    out, depth = list(view), 0
+    for i, ch in enumerate(view):
+        if ch == ")":
+            depth -= 1
+        if depth > 0 and ch != "\n":
+            out[i] = " "
+        if ch == "(":
+            depth += 1
+    return "".join(out)
+
+
+def _pipe_of(view: str, stmt: str) -> str | None:
+    """The pipe a call statement runs on (V, MTE2, MTE3), "" for a statement no pipe runs (scalar
+    arithmetic, a buffer Get or AllocTensor), None when it cannot be told."""
+    if not stmt:
+        return ""
+    m = _CALL_HEAD.match(stmt)
+    if m is None:
+        return "" if "(" not in stmt or _NO_PIPE_CALLS.match(stmt) else None
+    if m.group(1) in VECTOR_CALLS:
+        return "V"
+    if m.group(1) in ("DataCopy", "DataCopyPad"):
+        close = matching(stmt, m.end() - 1)
+        args = split_args(stmt[m.end() : close]) if close > 0 else []
+        if len(args) < 3:
+            return None
+        # Which side is in GM, by the declarations in the same file (members and locals alike).
+        gm = tuple(declared_as(view, base_name(a), ("GlobalTensor",)) is not None for a in args[:2])
+        return {(False, True): "MTE2", (True, False): "MTE3"}.get(gm)
+    return None
+
+
+def _producers(flat: str, at: int) -> list[tuple[int, int]] | None:
+    """The statements before offset `at` back to the last synchronising statement or the start of
+    the block, nearest first; None where a nested block comes first (its pipes are not read)."""
+    spans, end = [], at
+    while True:
+        stripped = flat[:end].rstrip()
+        if stripped.endswith("}"):
+            return None
+        if not stripped.endswith(";"):
+            return spans  # the block's opening brace
+        start = max(stripped.rfind(c, 0, len(stripped) - 1) for c in ";{}") + 1
+        if _SYNC_CALLS.search(flat[start : len(stripped)]):
+            return spans
+        spans.append((start, len(stripped)))
+        end = start
+
+
+def _precise_barrier(source: str) -> str | None:
+    """Each `PipeBarrier<PIPE_ALL>()` whose producers (the statements since the last
+    synchronisation in its block) and consumer (the next statement) run on known pipes becomes the
+    waits those pipes need: `PipeBarrier<PIPE_V>()` between vector instructions, an event pair
+    (`SetFlag`/`WaitFlag<HardEvent::MTE2_V>` on an id the pipe hands out) across pipes."""
+    view = code_view(source)
+    flat = _flat(view)
+    edits = []
+    for m in _PIPE_ALL.finditer(view):
+        after = flat[m.end() :].lstrip()
+        nxt = after[: after.find(";") + 1] if ";" in after else ""
+        if not nxt or _CONTROL.match(nxt) or nxt.startswith(("{", "}")):
+            continue
+        at = m.end() + flat[m.end() :].index(nxt[0])
+        consumer = _pipe_of(view, view[at : at + len(nxt)].strip())
+        spans = _producers(flat, m.start())
+        if not consumer or spans is None:
+            continue
+        pipes = [_pipe_of(view, view[a:b].strip()) for a, b in spans]
+        if None in pipes or not any(pipes):
+            continue
+        indent = indent_at(source, m.start())
+        waits = []
+        for producer in sorted(set(filter(None, pipes))):
+            if producer == consumer:
+                waits.append(f"AscendC::PipeBarrier<PIPE_{consumer}>();")
+                continue
+            event = f"AscendC::HardEvent::{producer}_{consumer}"
+            waits.append(
+                f"{{ event_t id = static_cast<event_t>(AscendC::GetTPipePtr()->FetchEventID({event})); "
+                f"AscendC::SetFlag<{event}>(id); AscendC::WaitFlag<{event}>(id); }}"
+            )
+        edits.append((m.start(), m.end(), f"\n{indent}".join(waits)))
+    for start, end, text in reversed(edits):
+        source = source[:start] + text + source[end:]
+    return source if edits else None
+
+
+_LITERAL_QUE = re.compile(
+    r"\bTQue\s*<\s*(?:AscendC::)?(?:QuePosition|TPosition)::VEC(?:IN|OUT)\s*,\s*(1)\s*>\s*(\w+)\s*;"
+)
+
+
+def _literal_double_buffer(source: str) -> str | None:
+    """`TQue<QuePosition::VECIN, 1> q;` and its `pipe.InitBuffer(q, 1, bytes)` -> depth 2: the
+    copy of the next tile overlaps the compute of this one. Only queues whose InitBuffer gives
+    the depth as the literal 1 (so the two stay in step)."""
+    view = code_view(source)
+    edits = []
+    for m in _LITERAL_QUE.finditer(view):
+        init = list(re.finditer(rf"\bInitBuffer\s*\(\s*{m.group(2)}\s*,\s*(1)\s*,", view))
+        if len(init) != 1:
+            continue
+        edits += [m.span(1), init[0].span(1)]
+    for start, end in sorted(edits, reverse=True):
+        source = source[:start] + "2" + source[end:]
+    return source if edits else None
+
+
 # ---- cube rewrites -------------------------------------------------------------------------------
 
 _MATMUL_CFG = re.compile(r"\bMatmul\s*<[^;{}]*?\b(CFG_NORM|CFG_MDL)\b")
@@ -345,8 +517,9 @@ def _cube_rewrites() -> list[Rewrite]:
         Rewrite(
             "cube_cores:all",
             "tiling",
-            f"set the cube_cores @tune marker to the cube core count ({DEFAULT_AIC_CORES})",
-            partial(_tune_named, r"^cube_cores$", DEFAULT_AIC_CORES),
+            "set the cube_cores @tune marker to the SoC's cube core count",
+            _all_cube_cores,
+            per_soc=True,
         ),
         Rewrite(
             "matmul_template:mdl",
@@ -396,8 +569,9 @@ CATALOGUE: tuple[Rewrite, ...] = (
     Rewrite(
         "block_dim:cores",
         "tiling",
-        f"set the block-dim @tune marker to the vector core count ({DEFAULT_AIV_CORES})",
-        partial(_tune_named, r"block_?dim", DEFAULT_AIV_CORES),
+        "set the block-dim @tune marker to the SoC's vector core count",
+        _all_vector_cores,
+        per_soc=True,
     ),
     Rewrite(
         "tile:larger",
@@ -449,6 +623,19 @@ CATALOGUE: tuple[Rewrite, ...] = (
     ),
     # Appended, so the ids of the entries above stay the same.
     *_cube_rewrites(),
+    Rewrite(
+        "pipe_all_to_precise",
+        "kernel",
+        "every PipeBarrier<PIPE_ALL> between calls on known pipes -> the PIPE_V barrier or event "
+        "flags those pipes need (kernel file and op_kernel headers)",
+        partial(_each_kernel_source, edit=_precise_barrier),
+    ),
+    Rewrite(
+        "double_buffer:literal",
+        "kernel",
+        "VECIN/VECOUT queues of literal depth 1 (TQue<..., 1> with InitBuffer(q, 1, ...)) -> 2",
+        partial(_each_kernel_source, edit=_literal_double_buffer),
+    ),
 )
 
 # AscendOp-v0's discrete action space is Discrete(len(CATALOGUE) + 1): the extra id ends the episode.
@@ -470,10 +657,10 @@ def index(name: str) -> int:
     return CATALOGUE.index(by_name(name))
 
 
-def applicable_mask(package: OperatorPackage) -> np.ndarray:
-    """Bool per CATALOGUE entry: does it apply to (and change) this package."""
-    return np.array([r.apply(package) is not None for r in CATALOGUE], dtype=bool)
+def applicable_mask(package: OperatorPackage, soc: str = DEFAULT_SOC) -> np.ndarray:
+    """Bool per CATALOGUE entry: does it apply to (and change) this package on `soc`."""
+    return np.array([r.apply(package, soc) is not None for r in CATALOGUE], dtype=bool)
 
 
-def applicable(package: OperatorPackage) -> list[Rewrite]:
-    return [r for r, ok in zip(CATALOGUE, applicable_mask(package)) if ok]
+def applicable(package: OperatorPackage, soc: str = DEFAULT_SOC) -> list[Rewrite]:
+    return [r for r, ok in zip(CATALOGUE, applicable_mask(package, soc)) if ok]

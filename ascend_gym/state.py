@@ -97,7 +97,7 @@ class EnvState(BaseModel):
             if step.done or step.noop or step.candidate_hash is None:
                 continue
             if step.rewrite is not None:
-                candidate = rewrites.by_name(step.rewrite).apply(current)
+                candidate = rewrites.by_name(step.rewrite).apply(current, self.soc)
             else:
                 candidate = current.with_sources(
                     tiling=step.tiling, kernel=step.kernel, tiling_header=step.tiling_header

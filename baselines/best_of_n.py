@@ -17,13 +17,16 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
+from agents.ascendoptimizer.diagnose import profile_summary
 from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway, extract_parts
+from agents.llm.sources import other_sources
 from ascend_core.package import OperatorPackage
+from ascend_core.protocol import DEFAULT_SOC, EvalResult
 from ascend_gym import metrics
-from ascend_gym.policies import PolicyResult, StepRecord
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
 
 
 class Proposer(Protocol):
@@ -55,6 +58,10 @@ _SYSTEM = (
     "Keep the numerics within tolerance; make it faster."
 )
 _USER = """Operator `{name}` ({category}, level {level}): {description}
+Bench case: {bench_case}. The baseline on the simulator: {latency_us:.2f} us; profile: {profile}.
+
+The operator's other sources (the tiling data header and helpers; read-only):
+{context}
 
 Host tiling program ({host_path}):
 ```cpp
@@ -71,22 +78,30 @@ new kernel in a block opened by ```cpp kernel. Omit a block to keep that part un
 
 
 class LLMProposer:
-    """Samples the model through the run's gateway; every sample is a fresh rewrite of the baseline."""
+    """Samples the model through the run's gateway; every sample is a fresh rewrite of the baseline,
+    shown with all its sources and the simulator's profile of the baseline."""
 
     name = "llm"
 
-    def __init__(self, client: ChatClient):
+    def __init__(self, client: ChatClient, baseline: EvalResult):
         self.client = client
+        self.baseline = baseline
 
     def propose(
         self, package: OperatorPackage, rng: random.Random
     ) -> tuple[OperatorPackage, str] | None:
         spec = package.spec
+        case = spec.bench_case
         user = _USER.format(
             name=spec.name,
             category=spec.category,
             level=spec.level,
             description=spec.description,
+            bench_case=f"{case.name}: {case.dtype}, "
+            + ", ".join(f"{k}={v}" for k, v in case.shapes.items()),
+            latency_us=self.baseline.latency_us,
+            profile=profile_summary(self.baseline.profile),
+            context=other_sources(package),
             host_path=package.host_path,
             tiling=package.tiling_source,
             kernel_path=package.kernel_path,
@@ -106,7 +121,7 @@ class LLMProposer:
         )
 
 
-class BestOfNConfig(BaseModel):
+class BestOfNConfig(PolicyConfig):
     proposer: str = Field("offline", pattern="^(offline|llm)$")
     max_moves: int = Field(3, ge=1)  # offline: moves composed into one proposal
     attempts_per_evaluation: int = Field(
@@ -127,14 +142,20 @@ class BestOfN:
     def __init__(self, **config: Any):
         self.config = BestOfNConfig(**config)
 
-    def _proposer(self, operator: str, gateway: ModelGateway | None = None) -> Proposer:
+    def _proposer(
+        self,
+        operator: str,
+        gateway: ModelGateway | None = None,
+        baseline: EvalResult | None = None,
+        soc: str = DEFAULT_SOC,
+    ) -> Proposer:
         if self.config.proposer == "offline":
             return OfflineProposer(
-                Knowledge(self.config.knowledge, operator), self.config.max_moves
+                Knowledge(self.config.knowledge, operator, soc), self.config.max_moves
             )
         assert gateway is not None, "a model-driven run talks to the model through its gateway"
         return LLMProposer(
-            ChatClient(self.config.llm.model_copy(update={"base_url": gateway.base_url}))
+            ChatClient(self.config.llm.model_copy(update={"base_url": gateway.base_url})), baseline
         )
 
     def run(self, env: Any, seed: int) -> BestOfNResult:
@@ -148,10 +169,13 @@ class BestOfN:
             else None
         )
         try:
-            return self._run(env, core, seed, baseline, gateway, rng)
+            result = self._run(env, core, seed, baseline, gateway, rng)
         finally:
             if gateway is not None:
                 gateway.close()
+        if gateway is not None:
+            gateway.check(core.spent, core.budget)
+        return result
 
     def _run(
         self,
@@ -162,7 +186,7 @@ class BestOfN:
         gateway: ModelGateway | None,
         rng: random.Random,
     ) -> BestOfNResult:
-        proposer = self._proposer(baseline.uri, gateway)
+        proposer = self._proposer(baseline.uri, gateway, core.current, core.soc)
         baseline_hash = baseline.content_hash()
         trajectory: list[StepRecord] = []
         speedups: list[float] = []
@@ -180,16 +204,7 @@ class BestOfN:
                 {"tiling": candidate.tiling_source, "kernel": candidate.kernel_source}
             )
             result = info["result"]
-            trajectory.append(
-                StepRecord(
-                    evaluation=core.spent,
-                    status=result.status,
-                    latency_us=result.latency_us,
-                    best_us=core.best_us,
-                    cache_hit=result.cache_hit,
-                    note=note,
-                )
-            )
+            trajectory.append(StepRecord.of(info, note))
             if not result.cache_hit:
                 speedups.append(
                     metrics.speedup(core.baseline_us, result.latency_us) if result.ok else 1.0
@@ -206,7 +221,5 @@ class BestOfN:
             proposer=proposer.name,
             trajectory=trajectory,
             expected_speedup=metrics.expected_best_of_k(speedups),
-            llm_calls=gateway.usage.calls if gateway else 0,
-            prompt_tokens=gateway.usage.prompt_tokens if gateway else 0,
-            completion_tokens=gateway.usage.completion_tokens if gateway else 0,
+            **(gateway.account() if gateway else {}),
         )

@@ -7,11 +7,18 @@ import random
 from typing import Any
 
 from ascend_core import tune
-from ascend_gym.policies import PolicyResult, StepRecord
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
+
+
+class RandomSearchConfig(PolicyConfig):
+    """Random search has no settings: any key given is a mistake."""
 
 
 class RandomSearch:
     name = "random"
+
+    def __init__(self, **config: Any):
+        self.config = RandomSearchConfig(**config)
 
     def run(self, env: Any, seed: int) -> PolicyResult:
         rng = random.Random(seed)
@@ -25,17 +32,7 @@ class RandomSearch:
                 break
             tiling, note = tune.random_mutation(core.best_package.tiling_source, rng)
             _, _, _, truncated, info = env.step({"tiling": tiling, "kernel": ""})
-            result = info["result"]
-            trajectory.append(
-                StepRecord(
-                    evaluation=core.spent,
-                    status=result.status,
-                    latency_us=result.latency_us,
-                    best_us=core.best_us,
-                    cache_hit=result.cache_hit,
-                    note=note,
-                )
-            )
+            trajectory.append(StepRecord.of(info, note))
         return PolicyResult(
             policy=self.name,
             operator=core.package.uri,

@@ -12,11 +12,12 @@ import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
+import zmq
 from pydantic import BaseModel
 
 from npu_daemon.backends.base import BACKENDS, get_backend
 from npu_daemon.service.keys import load_server_keys
-from npu_daemon.service.server import Server, default_state_dir
+from npu_daemon.service.server import Server, StateDirInUse, default_state_dir
 from npu_daemon.service.workers import SandboxUnavailable, SandboxUsers, prepare_sandbox
 
 SANDBOX_UID = 64000
@@ -169,6 +170,13 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s npu_daemon %(levelname)s %(message)s"
     )
+    if "://" not in args.bind:
+        print(
+            f"npu-daemon: --bind {args.bind!r} is not a ZeroMQ endpoint: give e.g. "
+            "tcp://127.0.0.1:5555",
+            file=sys.stderr,
+        )
+        return 2
     if not is_loopback(args.bind) and args.keys is None and not args.insecure:
         print(
             f"refusing to bind {args.bind} beyond loopback without CURVE keys (--keys DIR, or --insecure to override)",
@@ -187,22 +195,29 @@ def run(args: argparse.Namespace) -> int:
         return 2
     backend = get_backend(args.backend)
     backend.prepare()
-    server = Server(
-        backend,
-        args.bind,
-        workers=args.workers,
-        max_queue=args.max_queue,
-        state_dir=args.state_dir,
-        keys=keys,
-        sandbox=users,
-        cache_entries=args.cache_entries,
-        workdir=args.work_dir,
-        source_policy=args.source_policy == "enforce",
-        require_tokens=tokens_required(args),
-        max_queue_bytes=args.max_queue_bytes,
-        disk_quota_mb=args.disk_quota_mb,
-        case_secret=args.case_secret,
-    )
+    try:
+        server = Server(
+            backend,
+            args.bind,
+            workers=args.workers,
+            max_queue=args.max_queue,
+            state_dir=args.state_dir,
+            keys=keys,
+            sandbox=users,
+            cache_entries=args.cache_entries,
+            workdir=args.work_dir,
+            source_policy=args.source_policy == "enforce",
+            require_tokens=tokens_required(args),
+            max_queue_bytes=args.max_queue_bytes,
+            disk_quota_mb=args.disk_quota_mb,
+            case_secret=args.case_secret,
+        )
+    except StateDirInUse as e:
+        print(f"npu-daemon: {e}", file=sys.stderr)
+        return 2
+    except zmq.ZMQError as e:  # the port is taken
+        print(f"npu-daemon: cannot bind {args.bind}: {e.strerror}", file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())
     print(

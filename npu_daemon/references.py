@@ -6,7 +6,10 @@
   candidate's sources (op_kernel/, op_host/) are the client's. Which operator a package is
   (`suite_twin`): the one its op:// URI names in a suite the daemon holds; none if its URI names
   a suite the daemon does not hold (an imported operator may share a suite operator's name);
-  without an op:// URI, the built-in suite's operator of the same name and interface.
+  without an op:// URI, the built-in suite's operator of the same name only when the package
+  carries its spec and reference unchanged (the suite's by content). Any other package is
+  judged by the spec and reference it carries: a copy of add with other shapes or another
+  reference is its own operator, never silently add.
 - Any other reference is the client's code: it runs in a sandboxed child (`sandbox.call`: the
   worker's unprivileged user, no network, read-only filesystem, no inherited descriptor), never
   in the daemon, and its outputs come back as files of an exact size.
@@ -58,9 +61,11 @@ def _held(uri: str) -> OperatorPackage | None:
         return None
 
 
-def _interface(pkg: OperatorPackage) -> tuple:
-    spec = pkg.spec
-    return spec.op_type, spec.kernel, spec.inputs, spec.outputs, [a.name for a in spec.attrs]
+def _same_content(own: OperatorPackage, pkg: OperatorPackage) -> bool:
+    """`pkg` carries `own`'s spec and every file of it but the candidate's sources."""
+    return pkg.spec == own.spec and all(
+        pkg.files.get(p) == t for p, t in own.files.items() if not p.startswith(CANDIDATE_FOLDERS)
+    )
 
 
 def suite_twin(pkg: OperatorPackage) -> OperatorPackage | None:
@@ -68,7 +73,7 @@ def suite_twin(pkg: OperatorPackage) -> OperatorPackage | None:
     if pkg.uri.startswith("op://"):
         return _held(pkg.uri)
     own = suite_operator(pkg.spec.name)
-    return own if own is not None and _interface(own) == _interface(pkg) else None
+    return own if own is not None and _same_content(own, pkg) else None
 
 
 def trusted_package(pkg: OperatorPackage) -> OperatorPackage:
@@ -85,15 +90,7 @@ def trusted_package(pkg: OperatorPackage) -> OperatorPackage:
 def is_trusted(pkg: OperatorPackage) -> bool:
     """Its spec and reference are the daemon's own (a suite operator after `trusted_package`)."""
     own = suite_twin(pkg)
-    return (
-        own is not None
-        and pkg.spec == own.spec
-        and all(
-            pkg.files.get(p) == t
-            for p, t in own.files.items()
-            if not p.startswith(CANDIDATE_FOLDERS)
-        )
-    )
+    return own is not None and _same_content(own, pkg)
 
 
 def reference_outputs(

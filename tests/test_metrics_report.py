@@ -118,7 +118,58 @@ def test_seed_curves_take_geomean_over_ops():
     assert mean[1] == pytest.approx(1.5) and lo[1] == 1.0 and hi[1] == pytest.approx(2.0)
 
 
-def test_report_from_a_small_results_file(tmp_path):
+def figure_texts(monkeypatch) -> list[list[str]]:
+    """The titles of every figure saved from now on, one list per figure."""
+    from matplotlib.figure import Figure
+
+    texts: list[list[str]] = []
+    save = Figure.savefig
+
+    def recording(fig, *args, **kwargs):
+        texts.append([t.get_text() for t in fig.texts] + [a.get_title() for a in fig.axes])
+        return save(fig, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", recording)
+    return texts
+
+
+def test_best_of_n_best_so_far_follows_its_trajectory_like_every_policy():
+    steps = [step(1, 100.0), step(2, 50.0), step(3, 50.0)]
+    r = record("bon", OPS[0], 0, 2.0, budget=3, trajectory=steps)
+    r.expected_speedup = [1.0, 1.33, 1.67, 2.0]  # the ordering average is not the figure's curve
+    assert metrics.best_so_far(r) == [1.0, 1.0, 2.0, 2.0]
+
+
+def test_accounting_per_policy_in_the_report_and_tasks_csv(tmp_path):
+    model = {"model": "m1", "llm_calls": 5, "prompt_tokens": 700, "completion_tokens": 90}
+    records = [
+        {**raw("bon", OPS[0], 0, 1.5, budget=8), **model, "proposer": "llm", "prompt_chars": 3000},
+        {**raw("random", OPS[0], 0, 1.2, budget=8), "evaluations": 3},
+        {
+            **raw("openevolve", OPS[0], 0, ok=False, budget=8),
+            "failure": "infra",
+            "ledger": {"evaluations": 2},
+            "llm_calls": 8,
+        },
+    ]
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    config = SweepConfig(ops=OPS[:1], policies=["bon", "random", "openevolve"], budget=8, seeds=1)
+    (tmp_path / "sweep.json").write_text(config.model_dump_json())
+    md = report.write_report(tmp_path).read_text()
+    assert "## Budget accounting per policy" in md
+    assert "| bon | llm | m1 | 1 | 8 / 8 | 5 | 700 / 90 | 3000 / 0 |" in md
+    assert "| random | offline | - | 1 | 3 / 8 | 0 | 0 / 0 | 0 / 0 |" in md
+    assert "| openevolve | offline | - | 1 | 2 / 8 | 8 |" in md  # a failed task spent too
+    assert "Budget accounting per policy" in (tmp_path / "report.html").read_text()
+    head, bon, rand, _ = (tmp_path / report.TASKS_CSV).read_text().splitlines()
+    columns = head.split(",")
+    assert dict(zip(columns, bon.split(",")))["llm_calls"] == "5"
+    assert dict(zip(columns, bon.split(",")))["model"] == "m1"
+    assert dict(zip(columns, rand.split(",")))["evaluations"] == "3"
+
+
+def test_report_from_a_small_results_file(tmp_path, monkeypatch):
+    titles = figure_texts(monkeypatch)
     stage = [
         {
             "evaluation": 1,
@@ -156,7 +207,14 @@ def test_report_from_a_small_results_file(tmp_path):
         assert (tmp_path / name).stat().st_size > 5000
     assert "<table>" in (tmp_path / "report.html").read_text()
     assert [report.phase_of(s) for s in stage] == ["stage1", "stage2"]
-    assert "Stage I blue, Stage II orange" in md  # the caption names what the figure shades
+    assert "Stage I grey, Stage II hatched" in md  # the caption names what the figure shades
+    import matplotlib.pyplot as plt
+
+    policy_colours = set(plt.rcParams["axes.prop_cycle"].by_key()["color"])
+    assert not {s["facecolor"] for s in report.PHASE_STYLES.values()} & policy_colours
+    # Every figure says its latencies are simulated.
+    assert len(titles) == len(report.FIGURES)
+    assert all(any("simulated" in t for t in figure) for figure in titles), titles
     assert "## Per operator" in md and "| level2/c |" in md
     tasks = (tmp_path / report.TASKS_CSV).read_text().splitlines()
     assert len(tasks) == 1 + len(records) and ",failed," in tasks[1]

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from agents.ascendoptimizer.embed import EmbedderKind
 from agents.ascendoptimizer.offline import OfflineMutationConfig
 from agents.ascendoptimizer.rewind import RewindConfig
 from agents.knowledge import KnowledgeConfig
 from agents.llm import LLMConfig
+from ascend_gym.policies import PolicyConfig
 
 Ablation = Literal["full", "stage1-only", "stage2-only"]
 
 
-class TilingEvolutionConfig(BaseModel):
+class TilingEvolutionConfig(PolicyConfig):
     """Evolutionary search over the tiling program (kernel fixed)."""
 
     population_size: int = Field(16, ge=1)  # individuals kept, fittest first
@@ -29,7 +30,7 @@ class TilingEvolutionConfig(BaseModel):
     offline: OfflineMutationConfig = OfflineMutationConfig()
 
 
-class KernelRewritingConfig(BaseModel):
+class KernelRewritingConfig(PolicyConfig):
     """Retrieval-augmented kernel rewriting (tiling fixed)."""
 
     embedder: EmbedderKind = "auto"
@@ -37,7 +38,7 @@ class KernelRewritingConfig(BaseModel):
     distinct_motifs: bool = True  # top-k holds one experience per motif
 
 
-class AscendOptimizerConfig(BaseModel):
+class AscendOptimizerConfig(PolicyConfig):
     proposer: Literal["offline", "llm"] = "offline"
     llm: LLMConfig = LLMConfig()
     ablation: Ablation = "full"

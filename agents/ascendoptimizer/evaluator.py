@@ -63,17 +63,7 @@ class Evaluator:
         improved = result.ok and result.latency_us < self.best_result.latency_us
         if improved:
             self.best_package, self.best_result = candidate, result
-        self.steps.append(
-            StepRecord(
-                evaluation=self.core.spent,
-                status=result.status,
-                latency_us=result.latency_us,
-                best_us=self.best_result.latency_us,
-                cache_hit=result.cache_hit,
-                note=note,
-                phase=phase,
-            )
-        )
+        self.steps.append(StepRecord.of(info, note, phase))
         self.trajectory.write(
             "evaluation",
             phase=phase,

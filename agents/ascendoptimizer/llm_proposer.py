@@ -14,6 +14,7 @@ from agents.ascendoptimizer.diagnose import diagnose, profile_summary
 from agents.ascendoptimizer.motifs import Origin
 from agents.ascendoptimizer.proposer import Distilled, Individual, Proposal
 from agents.llm import ChatClient, LLMError, extract_source
+from agents.llm.sources import other_sources
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalResult
@@ -33,6 +34,7 @@ def _op_fields(package: OperatorPackage) -> dict[str, Any]:
         "bench_case": f"{case.name}: {case.dtype}, {shapes}",
         "host_path": package.host_path,
         "kernel_path": package.kernel_path,
+        "sources": other_sources(package),
     }
 
 

@@ -21,7 +21,7 @@ import random
 import re
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from agents.ascendoptimizer.bank import Experience
 from agents.ascendoptimizer.diagnose import diagnose
@@ -31,6 +31,7 @@ from agents.knowledge import Knowledge, KnowledgeConfig, Move
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalResult
+from ascend_gym.policies import PolicyConfig
 
 _CONSTANT = re.compile(
     r"^(?P<line>[ \t]*(?:static\s+)?constexpr\s+(?:u?int\d+_t|int|unsigned|size_t)\s+(?P<name>\w+)\s*=\s*"
@@ -39,7 +40,7 @@ _CONSTANT = re.compile(
 )
 
 
-class OfflineMutationConfig(BaseModel):
+class OfflineMutationConfig(PolicyConfig):
     p_neighbour: float = Field(0.5, ge=0, le=1)  # catalogue neighbour move
     p_jump: float = Field(0.3, ge=0, le=1)  # random grid value; the rest is crossover
     attempts: int = Field(
@@ -85,6 +86,11 @@ class OfflineProposer:
 
     # ---- Stage I -------------------------------------------------------------------------------
     def template(self, package: OperatorPackage) -> Proposal | None:
+        """The real knobs of the tiling program (`agents.templates`), else its integer constants."""
+        real = self.knowledge.template(package)
+        if real is not None:
+            names = ", ".join(t.name for t in tune.find_tunables(real.tiling_source))
+            return Proposal(real, f"template: @tune markers on the tiling's knobs ({names})")
         tiling = annotate_tunables(package.tiling_source)
         if tiling is None:
             return None

@@ -24,6 +24,7 @@ from agents.ascendoptimizer.search import KernelRewriting, TilingEvolution
 from agents.ascendoptimizer.trajectory import Trajectory
 from agents.knowledge import Knowledge
 from agents.llm import ChatClient, ModelGateway, Usage
+from ascend_core.protocol import DEFAULT_SOC
 from ascend_gym.policies import PolicyResult
 
 
@@ -45,10 +46,10 @@ class AscendOptimizer:
         self.config = AscendOptimizerConfig(**config)
 
     def make_proposer(
-        self, operator: str, gateway: ModelGateway | None = None
+        self, operator: str, gateway: ModelGateway | None = None, soc: str = DEFAULT_SOC
     ) -> tuple[Proposer, ChatClient | None]:
         if self.config.proposer == "offline":
-            knowledge = Knowledge(self.config.knowledge, operator)
+            knowledge = Knowledge(self.config.knowledge, operator, soc)
             return OfflineProposer(knowledge, self.config.tiling_evolution.offline), None
         from agents.ascendoptimizer.llm_proposer import LLMProposer
 
@@ -74,7 +75,7 @@ class AscendOptimizer:
             if cfg.proposer == "llm"
             else None
         )
-        proposer, client = self.make_proposer(core.package.uri, gateway)
+        proposer, client = self.make_proposer(core.package.uri, gateway, core.soc)
         evaluator = Evaluator(env, trajectory)
         u_steps, s_steps = cfg.steps()
         bank = self.load_bank() if s_steps else ExperienceBank([], make_embedder("tfidf"))
@@ -85,7 +86,7 @@ class AscendOptimizer:
             budget=core.budget,
             run_id=core.run_id,
             proposer=proposer.name,
-            config=cfg.model_dump(mode="json", exclude={"llm": {"api_key"}}),
+            config=cfg.model_dump(mode="json"),
             baseline_us=core.baseline_us,
             bank_size=len(bank),
             embedder=bank.embedder.name,
@@ -112,6 +113,8 @@ class AscendOptimizer:
             trajectory.close()
             if gateway is not None:
                 gateway.close()
+        if gateway is not None:
+            gateway.check(core.spent, core.budget)
         best = evaluator.best_package
         result = AscendOptimizerResult(
             policy=self.name,
@@ -129,16 +132,14 @@ class AscendOptimizer:
             stage_evaluations=evaluator.per_phase,
             found_better=evaluator.best_result.latency_us < core.baseline_us,
             llm_usage=gateway.usage if gateway else Usage(),
-            llm_calls=gateway.usage.calls if gateway else 0,
-            prompt_tokens=gateway.usage.prompt_tokens if gateway else 0,
-            completion_tokens=gateway.usage.completion_tokens if gateway else 0,
+            **(gateway.account() if gateway else {}),
             bank={
                 "size": len(bank),
                 "embedder": bank.embedder.name,
                 **{k: v for k, v in bank.meta.items() if k != "stats"},
             },
             trajectory_path=str(trajectory.path or ""),
-            config=cfg.model_dump(mode="json", exclude={"llm": {"api_key"}}),
+            config=cfg.model_dump(mode="json"),
         )
         if out is not None:
             best.write_to(out / "best")

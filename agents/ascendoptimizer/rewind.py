@@ -20,7 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from agents.ascendoptimizer.bank import BuildStats, Experience, ExperienceBank
 from agents.ascendoptimizer.embed import EmbedderKind, make_embedder
@@ -32,11 +32,12 @@ from ascend_core.cpp import unified_diff
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, EvalRequest, EvalResult
 from ascend_gym.client import DaemonClient
+from ascend_gym.policies import PolicyConfig
 
 Evaluate = Callable[[OperatorPackage], EvalResult]
 
 
-class RewindConfig(BaseModel):
+class RewindConfig(PolicyConfig):
     threshold_pct: float = Field(5.0, ge=0)  # keep a pair when latency rises by at least this much
     max_kept_per_expert: int = Field(6, ge=1)  # length of one expert's rewind trajectory
     max_tried_per_expert: int = Field(14, ge=1)  # evaluations one expert may spend

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway
 from ascend_core.package import OperatorPackage
@@ -24,7 +24,7 @@ from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.lower import lower
 from ascend_gym.dsl.model import ModelGenerator
 from ascend_gym.dsl.trace import Unsupported
-from ascend_gym.policies import PolicyResult, StepRecord
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
 
 # the schedule grid the search walks (one knob per step)
 GRID: dict[str, list[Any]] = {
@@ -35,7 +35,7 @@ GRID: dict[str, list[Any]] = {
 }
 
 
-class GenerateConfig(BaseModel):
+class GenerateConfig(PolicyConfig):
     proposer: str = Field("offline", pattern="^(offline|llm)$")
     llm: LLMConfig = LLMConfig()  # the settings every policy shares (one temperature, one cap)
     repairs: int = Field(3, ge=0, le=10)  # model passes after the first program
@@ -86,17 +86,8 @@ class Generate:
                 }
             )
             r = info["result"]
-            trajectory.append(
-                StepRecord(
-                    evaluation=core.spent,
-                    status=r.status,
-                    latency_us=r.latency_us,
-                    best_us=core.best_us,
-                    cache_hit=r.cache_hit,
-                    note=note,
-                    phase="generate" if note.startswith("program") else "schedule",
-                )
-            )
+            phase = "generate" if note.startswith("program") else "schedule"
+            trajectory.append(StepRecord.of(info, note, phase))
             return ("", r.latency_us) if r.ok else (f"{r.status.value}: {r.message}", None)
 
         program, latency = "", None
@@ -135,12 +126,12 @@ class Generate:
                 if pkg is not None:
                     program, latency = mr.attempts[-1].program, latencies[-1]
             except LLMError as e:  # the endpoint failed, or the call cap refused the call
+                gateway.check(core.spent, core.budget)  # no model: infrastructure, not a result
                 out.repairs.append(f"model: {e}")
             finally:
                 gateway.close()
-            out.llm_calls = gateway.usage.calls
-            out.prompt_tokens = gateway.usage.prompt_tokens
-            out.completion_tokens = gateway.usage.completion_tokens
+            for name, value in gateway.account().items():
+                setattr(out, name, value)
         out.generated = latency is not None
         best_sched = None
         if latency is not None:

@@ -9,20 +9,23 @@ import os
 import time
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from agents.llm.cache import CacheMode, cache_key
+from ascend_gym.policies import PolicyConfig
 
 # Set by the gateway on answers it served from its record.
 CACHED_FIELD = "ascend_gym_cached"
 
 
-class LLMConfig(BaseModel):
-    """Model settings, the same fields and defaults for every policy (one temperature, one cap)."""
+class LLMConfig(PolicyConfig):
+    """Model settings, the same fields and defaults for every policy (one temperature, one cap).
+
+    The API key is read from the environment variable `api_key_env` when a call is made and is no
+    field: configs are recorded in sweep.json and every result, which are meant to be shared."""
 
     base_url: str = "http://127.0.0.1:8000/v1"
     model: str = "deepseek-chat"
-    api_key: str = ""  # takes precedence over the environment variable
     api_key_env: str = "OPENAI_API_KEY"
     temperature: float = Field(0.7, ge=0.0, le=2.0)
     max_tokens: int = Field(8192, gt=0)
@@ -38,17 +41,30 @@ class LLMConfig(BaseModel):
     # Model calls allowed between two charged evaluations; the next is refused and the run ends.
     max_calls_per_evaluation: int = Field(8, ge=1)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _no_secret(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "api_key" in data:
+            raise ValueError(
+                "api_key is never taken from a config (configs are recorded with the results): "
+                "put the key in an environment variable and name it with api_key_env"
+            )
+        return data
+
     def resolved_key(self) -> str:
         # Local servers accept any key; the openai client insists on a non-empty one.
-        return self.api_key or os.environ.get(self.api_key_env, "") or "none"
+        return os.environ.get(self.api_key_env, "") or "none"
 
 
 class Usage(BaseModel):
     calls: int = 0  # calls answered (by the endpoint or the cache)
     cache_hits: int = 0
     errors: int = 0
-    prompt_tokens: int = 0
+    prompt_tokens: int = 0  # as the endpoint reports them (0 when it reports none)
     completion_tokens: int = 0
+    # Measured by the gateway for every endpoint alike, so prompt sizes compare across policies.
+    prompt_chars: int = 0
+    completion_chars: int = 0
     cost_usd: float = 0.0
     wall_s: float = 0.0
 

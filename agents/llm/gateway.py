@@ -10,7 +10,11 @@ Every model-driven policy talks to a `ModelGateway` (AscendOptimizer and Best-of
 - `usage` counts calls, cache hits, refusals and tokens the same way for every policy;
 - the cap: at most `max_calls_per_evaluation` calls between two charged evaluations (the policy
   says how many it has spent through `charged`); the call after is refused (HTTP 403,
-  `exhausted` set), so no policy can think for free without end.
+  `exhausted` set), so no policy can think for free without end;
+- failure is terminal: an upstream that still fails after `UPSTREAM_ATTEMPTS` tries, a replay
+  miss or the cap (a model repeating itself) sets `failure` and refuses every later call, and the
+  policy's `check()` after its run raises `ModelUnavailable` when the budget was left unspent, so
+  a dead model is an infrastructure failure of the task, never a 1.000x.
 """
 
 from __future__ import annotations
@@ -26,6 +30,16 @@ from typing import Any
 from agents.llm.cache import CacheMiss, ReplayCache, cache_key
 from agents.llm.client import CACHED_FIELD, LLMConfig, Usage
 from agents.llm.server import ChatServer, error
+from ascend_gym.policies import InfrastructureError
+
+# Tries of one upstream call before the model counts as failed (connection errors, 429, 5xx).
+UPSTREAM_ATTEMPTS = 3
+RETRY_STATUSES = (408, 429, 500, 502, 503, 504)
+
+
+class ModelUnavailable(InfrastructureError):
+    """The model endpoint failed, a replay missed or the model kept repeating itself: the run
+    stopped short of its budget for want of a model, which is not a result of the policy."""
 
 
 class ModelGateway(ChatServer):
@@ -49,6 +63,8 @@ class ModelGateway(ChatServer):
         self.usage = Usage()
         self.refused = 0
         self.exhausted = False
+        self.failure = ""  # why the model is no longer asked (set once, terminal)
+        self.retry_s = 1.0  # first back-off between upstream tries, doubled each time
         self.keys: list[str] = []  # every answered call's key, in order
         self._streak = (-1, 0)  # (charged evaluations when counted, calls since)
         self._lock = threading.Lock()
@@ -60,9 +76,16 @@ class ModelGateway(ChatServer):
             spent = self.charged()
             charged_then, calls = self._streak
             calls = calls if spent == charged_then else 0
+            if self.failure:
+                self.refused += 1
+                return False
             if calls >= self.config.max_calls_per_evaluation:
                 self.refused += 1
-                self.exhausted = True
+                self._fail(
+                    f"model-call cap reached: {self.config.max_calls_per_evaluation} calls "
+                    "without a charged evaluation (the model repeats itself or proposes nothing "
+                    "new)"
+                )
                 return False
             self._streak = (spent, calls + 1)
             return True
@@ -75,22 +98,21 @@ class ModelGateway(ChatServer):
         params = {k: v for k, v in body.items() if k not in ("model", "messages") and v is not None}
         key = cache_key(body.get("model", self.config.model), messages, params)
         if not self._admit():
-            return 403, error(
-                f"model-call cap reached: {self.config.max_calls_per_evaluation} calls "
-                "without a charged evaluation"
-            )
+            return 403, error(self.failure)
         started = time.monotonic()
         try:
             entry = self.cache.get(key) if self.cache is not None else None
         except CacheMiss as e:
             self._count(errors=1)
+            self._fail(f"replay miss: {e}")
             return 404, error(str(e))
         if entry is not None:
             reply = {**entry["response"], CACHED_FIELD: True}
         else:
-            status, reply = self._forward(body)
+            status, reply = self._forward_with_retries(body)
             if status != 200:
                 self._count(errors=1)
+                self._fail(f"model endpoint {self.upstream}: {reply['error']['message']}")
                 return status, reply
             if self.cache is not None:
                 self.cache.put(
@@ -103,16 +125,51 @@ class ModelGateway(ChatServer):
                     },
                 )
         usage = reply.get("usage") or {}
+        choices = reply.get("choices") or [{}]
         self._count(
             calls=1,
             cache_hits=int(entry is not None),
             prompt_tokens=int(usage.get("prompt_tokens") or 0),
             completion_tokens=int(usage.get("completion_tokens") or 0),
+            prompt_chars=sum(len(str(m.get("content") or "")) for m in messages),
+            completion_chars=len(str((choices[0].get("message") or {}).get("content") or "")),
             wall_s=time.monotonic() - started,
         )
         with self._lock:
             self.keys.append(key)
         return 200, reply
+
+    def account(self) -> dict[str, Any]:
+        """The run's model account, as `PolicyResult` fields (the same for every policy)."""
+        u = self.usage
+        return {
+            "model": self.config.model,
+            "llm_calls": u.calls,
+            "prompt_tokens": u.prompt_tokens,
+            "completion_tokens": u.completion_tokens,
+            "prompt_chars": u.prompt_chars,
+            "completion_chars": u.completion_chars,
+        }
+
+    def check(self, spent: int, budget: int) -> None:
+        """Raise `ModelUnavailable` when the model failed and the budget is left unspent."""
+        if self.failure and spent < budget:
+            raise ModelUnavailable(
+                f"{self.failure} ({spent} of {budget} evaluations spent)", self.account()
+            )
+
+    def _fail(self, why: str) -> None:
+        self.failure = self.failure or why
+        self.exhausted = True
+
+    def _forward_with_retries(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        for attempt in range(UPSTREAM_ATTEMPTS):
+            if attempt:
+                time.sleep(self.retry_s * 2 ** (attempt - 1))
+            status, reply = self._forward(body)
+            if status not in RETRY_STATUSES:
+                break
+        return status, reply
 
     def _forward(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         request = urllib.request.Request(
@@ -125,9 +182,11 @@ class ModelGateway(ChatServer):
             with urllib.request.urlopen(request, timeout=self.config.timeout_s) as answer:
                 return 200, json.loads(answer.read())
         except urllib.error.HTTPError as e:
-            return e.code, error(f"upstream answered {e.code}: {e.read()[:500]!r}")
+            return e.code, error(f"answered HTTP {e.code}: {e.read()[:300]!r}")
+        except urllib.error.URLError as e:
+            return 502, error(f"no answer: {e.reason}")
         except (OSError, ValueError) as e:
-            return 502, error(f"upstream {self.upstream} failed: {e}")
+            return 502, error(f"no answer: {e}")
 
     def _count(self, **fields: float) -> None:
         with self._lock:

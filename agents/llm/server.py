@@ -20,8 +20,9 @@ def error(message: str) -> dict[str, Any]:
 
 
 def chat_reply(content: str, model: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """A chat completion answering `messages` with `content`; tokens estimated as characters / 4."""
-    prompt_chars = sum(len(str(m.get("content", ""))) for m in messages)
+    """A chat completion answering `messages` with `content`. It reports no `usage`: a local server
+    has no tokenizer, and an estimate stored as tokens would be read as a count (the gateway
+    counts characters for every endpoint)."""
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex}",
         "object": "chat.completion",
@@ -34,11 +35,6 @@ def chat_reply(content: str, model: str, messages: list[dict[str, Any]]) -> dict
                 "message": {"role": "assistant", "content": content},
             }
         ],
-        "usage": {
-            "prompt_tokens": prompt_chars // 4,
-            "completion_tokens": len(content) // 4,
-            "total_tokens": (prompt_chars + len(content)) // 4,
-        },
     }
 
 
@@ -89,11 +85,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class ChatServer:
-    """`complete(body) -> (HTTP status, JSON reply)` served at `base_url` (127.0.0.1, free port)."""
+    """`complete(body) -> (HTTP status, JSON reply)` served at `base_url` (127.0.0.1; port 0: a
+    free one)."""
 
-    def __init__(self, complete: Complete, model: str = "ascend-gym"):
+    def __init__(self, complete: Complete, model: str = "ascend-gym", port: int = 0):
         handler = type("Handler", (_Handler,), {"complete": staticmethod(complete), "model": model})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="chat-server", daemon=True
         )

@@ -8,6 +8,11 @@ or as a filesystem path to a package directory. Users add their own suites with 
 Derived suites are generated from a registered one, never copied: `ascend-ops-v1-untuned` is
 ascend-ops-v1 with the `@tune` markers stripped from every tiling program, so a policy must
 synthesise its own evolvable template (AscendOptimizer's Stage I template synthesis).
+
+Defined suites are public operators named in the repository (`<name>.toml` here: repository,
+pinned commit, path, level; the specs and references are ours) whose third-party sources are never
+committed: `ascend-gym suite materialise <name> --src DIR` builds them from the user's checkouts
+into `data_dir()/<name>`, where they resolve like any registered suite.
 """
 
 from __future__ import annotations
@@ -28,6 +33,14 @@ LEVELS = ("level1", "level2", "level3")
 SMOKE = ("level1/add", "level1/mul", "level1/relu")
 
 _suites: dict[str, Path] = {SUITE_NAME: SUITE_ROOT}
+
+REAL_SUITE = "ascend-real-v1"
+# name -> its definition: operators whose sources come from the user's checkouts
+DEFINED: dict[str, Path] = {REAL_SUITE: SUITE_ROOT / f"{REAL_SUITE}.toml"}
+
+
+def definition_path(name: str) -> Path | None:
+    return DEFINED.get(name)
 
 
 def _untuned(package: OperatorPackage) -> OperatorPackage:
@@ -62,9 +75,20 @@ def _env_suites() -> None:
         register_suite(name, root)
 
 
+def roots() -> dict[str, Path]:
+    """Every suite that resolves (the built-in one, imported ones, $ASCEND_GYM_SUITES): its root."""
+    _env_suites()
+    return dict(sorted(_suites.items()))
+
+
 def op_dirs(suite: str = SUITE_NAME) -> list[Path]:
     """Every operator directory of a suite, in level then name order."""
     _env_suites()
+    if suite in DEFINED and suite not in _suites:
+        raise KeyError(
+            f"suite {suite!r} is not materialised: "
+            f"`ascend-gym suite materialise {suite} --src DIR` builds it from your checkouts"
+        )
     root = _suites[suite]
     return sorted(p.parent for p in root.glob("level*/*/op.toml"))
 
@@ -102,7 +126,9 @@ def resolve(address: str) -> OperatorPackage:
 
 
 def expand(names: str) -> list[str]:
-    """A comma list of addresses, with `smoke` standing for the smoke set and `all` for the suite."""
+    """A comma list of addresses, with `smoke` standing for the smoke set, `all` for the suite
+    and a suite's name (`ascend-real-v1`) for every operator of that suite."""
+    _env_suites()
     out: list[str] = []
     for name in filter(None, (n.strip() for n in names.split(","))):
         if name == "smoke":
@@ -111,6 +137,8 @@ def expand(names: str) -> list[str]:
             out += op_uris()
         elif name in LEVELS:
             out += op_uris(levels=[int(name.removeprefix("level"))])
+        elif name in _suites or name in DEFINED or name in DERIVED:
+            out += op_uris(name)
         else:
             out.append(name)
     return out

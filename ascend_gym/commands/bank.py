@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ascend_gym.commands.common import add_soc
+from ascend_gym.commands.common import add_soc, endpoint
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -20,7 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="comma list of operators with experts (default: every expert of the suite)",
     )
     build.add_argument(
-        "--out", default="", help="bank directory (default: the bank shipped in agents/data/bank)"
+        "--out",
+        required=True,
+        help="bank directory to write (the shipped bank is agents/data/bank: name it to replace it)",
     )
     build.add_argument(
         "--threshold-pct",
@@ -39,7 +41,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_soc(build)
     build.add_argument(
-        "--daemon", help="daemon endpoint (default: an embedded local simulator daemon)"
+        "--daemon",
+        type=endpoint,
+        help="daemon endpoint (default: an embedded local simulator daemon)",
     )
     build.add_argument(
         "--workers",
@@ -68,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.bank_command == "show":
         return _show(Path(args.dir or DEFAULT_BANK_DIR))
-    return _build(args, Path(args.out or DEFAULT_BANK_DIR))
+    return _build(args, Path(args.out))
 
 
 def _build(args: argparse.Namespace, out: Path) -> int:

@@ -21,10 +21,16 @@ from ascend_gym import bench, metrics
 from ascend_gym.commands.common import (
     UsageError,
     add_json,
+    add_model,
     add_soc,
     add_timing,
+    check_policy_config,
+    endpoints,
     load_operator,
+    model_settings,
     positive_int,
+    takes_model,
+    with_model,
 )
 from ascend_gym.policies import REGISTRY
 
@@ -32,7 +38,7 @@ from ascend_gym.policies import REGISTRY
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ops",
-        default="",
+        default=None,
         help="comma list of ops (op:// URIs, <level>/<name> or package directories), `smoke`, "
         "`all` or `level1`..`level3` (default: smoke, unless --suite is given)",
     )
@@ -55,10 +61,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seeds", type=positive_int, default=1, help="seeds per (policy, op) (default 1)"
     )
+    add_model(parser)
     add_soc(parser)
     add_timing(parser)
     parser.add_argument(
-        "--daemons", default="", help="comma list of daemon endpoints (default: start local ones)"
+        "--daemons",
+        "--daemon",
+        type=endpoints,
+        default=[],
+        help="comma list of daemon endpoints, e.g. tcp://h1:5555,tcp://h2:5555 (default: start "
+        "local ones)",
     )
     parser.add_argument(
         "--local-daemons",
@@ -108,6 +120,12 @@ def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
         levels = [int(x) for x in args.levels.split(",") if x] or None
     except ValueError:
         raise UsageError(f"--levels {args.levels!r}: give numbers such as 1,2,3") from None
+    if levels and not args.suite:
+        raise UsageError("--levels selects levels of --suite: give --suite NAME too")
+    if args.ops is not None and not args.ops.strip(","):
+        raise UsageError("--ops is empty: name operators, or leave --ops out for the smoke set")
+    if args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"--out {args.out} is a file: give a results directory")
     names = suite.expand(args.ops or ("" if args.suite else "smoke"))
     if args.suite:
         try:
@@ -125,6 +143,15 @@ def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
         raise UsageError(
             f"unknown policy {', '.join(unknown) or '(none)'}; known: {', '.join(sorted(REGISTRY))}"
         )
+    policy_config = _policy_config(args.policy_config)
+    for name, keywords in policy_config.items():
+        check_policy_config(name, keywords, f"--policy-config {args.policy_config}")
+    llm = model_settings(args)
+    if llm is not None:
+        if not any(takes_model(p) for p in policies):
+            raise UsageError(f"--base-url: none of the policies {', '.join(policies)} asks a model")
+        policy_config = {p: with_model(p, policy_config.get(p, {}), llm) for p in policies}
+        policy_config = {p: c for p, c in policy_config.items() if c}
     return bench.SweepConfig(
         ops=ops,
         policies=policies,
@@ -132,8 +159,8 @@ def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
         seeds=args.seeds,
         soc=args.soc,
         timing=args.timing,
-        policy_config=_policy_config(args.policy_config),
-        daemons=[d for d in args.daemons.split(",") if d],
+        policy_config=policy_config,
+        daemons=args.daemons,
         command=shlex.join(["ascend-gym", *sys.argv[1:]]),
     )
 

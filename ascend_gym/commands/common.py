@@ -94,6 +94,89 @@ def load_operator(address: str, spec_file: str | Path | None = None) -> Operator
     return package
 
 
+def check_policy_config(policy: str, config: dict, where: str) -> None:
+    """Build the policy once so its config model refuses a misspelt or ill-typed key now, in one
+    line, rather than in every task of a sweep (or never: an ignored key is a wrong experiment)."""
+    from ascend_gym.policies import REGISTRY, make_policy
+
+    if policy not in REGISTRY:
+        raise UsageError(
+            f"{where}: unknown policy {policy!r}; known: {', '.join(sorted(REGISTRY))}"
+        )
+    try:
+        make_policy(policy, **config)
+    except ValidationError as e:
+        first = e.errors()[0]
+        key = ".".join(str(p) for p in first["loc"]) or "(config)"
+        message = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "extra_forbidden":
+            message = "no such setting (misspelt?)"
+        raise UsageError(f"{where}: {policy} config key {key}: {message}") from None
+
+
+DEFAULT_MODEL = "deepseek-chat"
+
+
+def add_model(parser: argparse.ArgumentParser) -> None:
+    """The model flags `optimize` and `bench` share: one flag away from a model-driven run."""
+    parser.add_argument(
+        "--base-url",
+        help="OpenAI-compatible endpoint: the model proposes instead of the offline proposer",
+    )
+    parser.add_argument("--model", help=f"model name at --base-url (default {DEFAULT_MODEL})")
+    parser.add_argument(
+        "--api-key-env",
+        help="environment variable holding the API key (default OPENAI_API_KEY); the key itself "
+        "is never recorded",
+    )
+    parser.add_argument(
+        "--llm-cache",
+        help="record/replay directory for model calls: a rerun replays them call for call",
+    )
+    parser.add_argument(
+        "--llm-cache-mode",
+        choices=["auto", "record", "replay"],
+        help="auto (default): replay what is recorded, ask the model otherwise; replay: never "
+        "ask the model (a miss fails the task)",
+    )
+
+
+def model_settings(args: argparse.Namespace) -> dict | None:
+    """The `llm` settings the model flags ask for; None without --base-url."""
+    given = {
+        "--model": args.model,
+        "--api-key-env": args.api_key_env,
+        "--llm-cache": args.llm_cache,
+        "--llm-cache-mode": args.llm_cache_mode,
+    }
+    if not args.base_url:
+        stray = [flag for flag, value in given.items() if value]
+        if stray:
+            raise UsageError(f"{', '.join(stray)} without --base-url: no model would be asked")
+        return None
+    llm = {"base_url": args.base_url, "model": args.model or DEFAULT_MODEL}
+    if args.api_key_env:
+        llm["api_key_env"] = args.api_key_env
+    if args.llm_cache:
+        llm["cache_dir"] = str(Path(args.llm_cache).resolve())
+    if args.llm_cache_mode:
+        llm["cache_mode"] = args.llm_cache_mode
+    return llm
+
+
+def with_model(policy: str, config: dict, llm: dict | None) -> dict:
+    """`config` with the model as proposer, for a policy that can use one."""
+    if llm is None or not takes_model(policy):
+        return config
+    return {**config, "proposer": "llm", "llm": {**config.get("llm", {}), **llm}}
+
+
+def takes_model(policy: str) -> bool:
+    from ascend_gym.policies import make_policy
+
+    return "llm" in type(make_policy(policy).config).model_fields
+
+
 def check_cases(package: OperatorPackage, names: list[str] | None) -> None:
     known = [c.name for c in package.spec.cases]
     unknown = [n for n in names or [] if n not in known]
@@ -126,6 +209,8 @@ def _spec_problem(path: Path, error: ValidationError) -> str:
     if keys and path.is_file():
         pattern = re.compile(rf"^\s*{re.escape(keys[-1])}\s*=")
         for n, line in enumerate(path.read_text().splitlines(), start=1):
+            if len(first["loc"]) == 1 and line.startswith("["):
+                break  # a top-level key is above the first table
             if pattern.match(line):
                 where += f":{n}:{len(line) - len(line.lstrip()) + 1}"
                 break
@@ -133,9 +218,29 @@ def _spec_problem(path: Path, error: ValidationError) -> str:
     return f"{where}: invalid op spec:{field} {message}"
 
 
+def endpoints(text: str) -> list[str]:
+    """A comma list of daemon endpoints, each a ZeroMQ address such as tcp://host:5555."""
+    found = [e.strip() for e in text.split(",") if e.strip()]
+    bad = [e for e in found if "://" not in e]
+    if bad:
+        raise argparse.ArgumentTypeError(
+            f"{bad[0]!r} is not a daemon endpoint: give e.g. tcp://{bad[0].split('/')[-1]}"
+        )
+    if not found:
+        raise argparse.ArgumentTypeError("no endpoint given")
+    return found
+
+
+def endpoint(text: str) -> str:
+    if "," in text:
+        raise argparse.ArgumentTypeError("one endpoint here (bench takes several: --daemons)")
+    return endpoints(text)[0]
+
+
 def add_daemon(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--daemon",
+        type=endpoint,
         metavar="ENDPOINT",
         help="daemon endpoint, e.g. tcp://host:5555 (default: an embedded local simulator daemon)",
     )

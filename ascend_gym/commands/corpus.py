@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from ascend_gym.commands.common import UsageError, add_soc
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="corpus_command", required=True)
@@ -16,7 +18,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     run.add_argument("src", type=Path, metavar="SRC_DIR")
     run.add_argument("--json", type=Path, help="write every operator's outcome here")
     run.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
-    run.add_argument("--soc", default="Ascend910B4")
+    add_soc(run)
     run.add_argument("--quiet", action="store_true", help="no line per operator")
     run.add_argument(
         "--any-soc",
@@ -57,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
         any_soc=getattr(args, "any_soc", False),
         accept_only=checking,
     )
+    if not outcomes:
+        raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")
     print(runner.acceptance(outcomes) if checking else runner.summary(outcomes))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -58,13 +58,18 @@ def _ledger(args: argparse.Namespace) -> int:
 
     db = args.db or default_state_dir() / "state.db"
     if not db.exists():
-        print(f"no daemon state at {db}", file=sys.stderr)
-        return 1
+        print(f"ascend-gym: daemon: no daemon state at {db}", file=sys.stderr)
+        return 2
     store = Store(db)
     try:
         row = store.ledger(args.run_id)
+        known = store.knows_run(args.run_id)
     finally:
         store.close()
+    if not known:
+        print(f"no run {args.run_id!r} in {db} (a sweep's run ids are in its attempts.jsonl)",
+              file=sys.stderr)  # fmt: skip
+        return 2
     if args.json:
         print(row.model_dump_json(indent=2, exclude={"kind", "request_id"}))
         return 0

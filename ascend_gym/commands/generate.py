@@ -90,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             pkg, draft = generate_offline(source)
             how = f"by the offline {draft.category} template"
+    except SyntaxError as e:  # the operator's reference.py (or the DSL program) does not parse
+        where = Path(args.operator, e.filename or "reference.py")
+        print(f"ascend-gym generate: {where}:{e.lineno}: {e.msg}", file=sys.stderr)
+        return 2
     except (Unsupported, DslError, OSError, LLMError) as e:
         print(f"ascend-gym generate: {e}", file=sys.stderr)
         return 2

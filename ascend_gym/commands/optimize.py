@@ -17,10 +17,15 @@ from typing import Any
 from ascend_gym.commands.common import (
     UsageError,
     add_daemon,
+    add_model,
     add_soc,
+    check_policy_config,
     daemon_client,
     load_operator,
+    model_settings,
     positive_int,
+    takes_model,
+    with_model,
 )
 from ascend_gym.policies import REGISTRY
 
@@ -46,19 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="directory for result.json, trajectory.jsonl, candidates/ and best/ (the best "
         "candidate as an operator package)",
     )
-    parser.add_argument(
-        "--base-url",
-        help="OpenAI-compatible endpoint: use the model instead of the offline proposer",
-    )
-    parser.add_argument(
-        "--model", default="deepseek-chat", help="model name at --base-url (default deepseek-chat)"
-    )
-    parser.add_argument(
-        "--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key"
-    )
-    parser.add_argument(
-        "--llm-cache", default="", help="record/replay cache directory for model calls"
-    )
+    add_model(parser)
     parser.add_argument(
         "--ablation",
         choices=["full", "stage1-only", "stage2-only"],
@@ -80,16 +73,18 @@ def policy_config(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--config is not JSON: {e.msg} at column {e.colno}") from None
     if not isinstance(config, dict):
         raise UsageError("--config must be a JSON object of policy keywords")
-    if args.base_url:
-        llm = {"base_url": args.base_url, "model": args.model, "api_key_env": args.api_key_env}
-        if args.llm_cache:
-            llm["cache_dir"] = args.llm_cache
-        config.update(proposer="llm", llm={**config.get("llm", {}), **llm})
+    llm = model_settings(args)
+    if llm is not None and not takes_model(args.policy):
+        raise UsageError(f"--base-url: policy {args.policy} asks no model")
+    config = with_model(args.policy, config, llm)
     if args.policy == "ascendoptimizer":
         if args.ablation:
             config["ablation"] = args.ablation
         if args.out:
             config["out_dir"] = args.out
+    elif args.ablation:
+        raise UsageError(f"--ablation is AscendOptimizer's; policy {args.policy} has no stages")
+    check_policy_config(args.policy, config, "--config")
     return config
 
 

@@ -1,7 +1,9 @@
 """Simulator tools: `calibrate` times the docs/ascendc.md calibration anchors with the sim backend and
 prints simulated vs measured for each case (simulated numbers, labelled as such): Task Durations
 for A1/A2, ratios to the base case for A3/A4 (measured there in cycles of one loop), and for the
-cube anchors C1-C6 Task Duration, the largest per-core aic_time or the cube's busy ratio (aic_mac_ratio)."""
+cube anchors C1-C6 Task Duration, the largest per-core aic_time or the cube's busy ratio (aic_mac_ratio).
+`coverage` prints the documented AscendC API by family, documented / emulated / tested, read from
+our headers and test kernels (ascend_gym/sim_coverage.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,14 @@ LADDER_STEP = 0.05
 
 def configure(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="sim_command", required=True)
+    cov = verbs.add_parser(
+        "coverage",
+        help="the documented AscendC API by family: documented / emulated by our headers / tested",
+    )
+    cov.add_argument("--json", action="store_true", help="every API with its flags, as JSON")
+    cov.add_argument(
+        "--missing", action="store_true", help="also list the documented APIs not emulated"
+    )
     cal = verbs.add_parser("calibrate", help="simulated vs measured for the calibration anchors")
     cal.add_argument(
         "--soc", default="Ascend910B2", help="SoC preset (anchors were measured on 48-AIV parts)"
@@ -57,6 +67,8 @@ def _split(text: str) -> set[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.sim_command == "coverage":
+        return _coverage(args)
     from npu_daemon.backends.sim.calibration import anchors
 
     names = [a.strip() for a in args.anchors.split(",") if a.strip()]
@@ -93,6 +105,24 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.pipes:
         _print_pipes(rows)
+    return 0
+
+
+def _coverage(args: argparse.Namespace) -> int:
+    import json
+
+    from ascend_gym import sim_coverage
+
+    apis = sim_coverage.measure()
+    families = sim_coverage.by_family(apis)
+    if args.json:
+        print(json.dumps([a.model_dump() for a in apis], ensure_ascii=False, indent=1))
+        return 0
+    print(sim_coverage.table(families))
+    if args.missing:
+        for f in families:
+            if f.missing:
+                print(f"\nnot emulated, {f.family}: {', '.join(f.missing)}")
     return 0
 
 

@@ -23,6 +23,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_json(ls, "one JSON object per operator")
 
+    suites = sub.add_parser("suites", help="print every suite with its operator count and root")
+    add_json(suites, "one JSON object per suite")
+
     val = sub.add_parser(
         "validate", help="check every baseline (and expert) on every case with the simulator"
     )
@@ -40,8 +43,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     imp.add_argument("src", type=Path, metavar="SRC_DIR")
     imp.add_argument("--name", required=True, help="suite name (for bench --suite NAME)")
-    imp.add_argument("--soc", default="Ascend910B4")
+    add_soc(imp)
     imp.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
+
+    mat = sub.add_parser(
+        "materialise",
+        help="build a defined suite (ascend-real-v1) from your checkouts of its repositories",
+    )
+    mat.add_argument("name", metavar="SUITE", help=f"a defined suite: {', '.join(suite.DEFINED)}")
+    mat.add_argument(
+        "--src",
+        type=Path,
+        required=True,
+        help="directory holding one checkout per repository, named <owner>+<repo>",
+    )
+    mat.add_argument("--soc", default="Ascend910B4")
+    mat.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
+    mat.add_argument(
+        "--any-commit",
+        action="store_true",
+        help="evaluate checkouts at other commits than the pinned ones (the suite then differs)",
+    )
 
     tab = sub.add_parser(
         "table", help="validate baselines and experts and write the table into docs/suite.md"
@@ -79,8 +101,17 @@ def _common(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.suite_command == "list":
         return _list(args)
+    if args.suite_command == "suites":
+        for name, root in suite.roots().items():
+            row = {"suite": name, "ops": len(suite.op_uris(name)), "root": str(root)}
+            print(
+                json.dumps(row) if args.json else f"{name:<24} {row['ops']:>4} ops  {row['root']}"
+            )
+        return 0
     if args.suite_command == "import":
         return _import(args)
+    if args.suite_command == "materialise":
+        return _materialise(args)
     from ascend_gym import suite_validate as validate  # needs the simulator backend
 
     if args.suite_command == "table" and args.from_json:
@@ -121,8 +152,10 @@ def _validate(uris: list[str], experts: bool, soc: str, jobs: int) -> list:
 def _list(args: argparse.Namespace) -> int:
     try:
         uris = suite.op_uris(args.suite)
-    except KeyError:
-        raise UsageError(f"unknown suite {args.suite!r}") from None
+    except KeyError as e:
+        raise UsageError(
+            e.args[0] if args.suite in suite.DEFINED else f"unknown suite {args.suite!r}"
+        ) from None
     if not args.json:
         print(f"{'operator':<44} {'category':<14} {'dtypes':<18} {'expert':<7} bench shape")
     for uri in uris:
@@ -134,7 +167,8 @@ def _list(args: argparse.Namespace) -> int:
             "category": spec.category,
             "dtypes": sorted({d for a in spec.inputs for d in a.dtypes}),
             "expert": suite.has_expert(uri),
-            "bench_shape": spec.arg_shape(bench, spec.inputs[0].name),
+            # the first input's shape; an operator without inputs (arange, eye) its output's
+            "bench_shape": spec.arg_shape(bench, (spec.inputs or spec.outputs)[0].name),
             "bench_dtype": bench.dtype,
         }
         if args.json:
@@ -164,9 +198,49 @@ def _import(args: argparse.Namespace) -> int:
         print(f"{o.status:<14} {o.path}", flush=True)
 
     outcomes = importer.import_suite(args.src, args.name, args.jobs, args.soc, progress)
-    n = len(suite.op_uris(args.name))
+    if not outcomes:
+        raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")
+    try:
+        n = len(suite.op_uris(args.name))
+    except KeyError:  # nothing was written: the suite does not exist
+        n = 0
+    if n == 0:
+        print(
+            f"suite {args.name}: none of {len(outcomes)} operators passes every case; nothing "
+            "was registered",
+            file=sys.stderr,
+        )
+        return 1
     print(
         f"suite {args.name}: {n} of {len(outcomes)} operators pass every case, written to "
         f"{suite.data_dir() / args.name}; run them with `ascend-gym bench --suite {args.name}`"
+    )
+    return 0
+
+
+def _materialise(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from ascend_gym.corpus import defined
+
+    if args.name not in suite.DEFINED:
+        raise UsageError(f"no defined suite {args.name!r}; defined: {', '.join(suite.DEFINED)}")
+    if not args.src.is_dir():
+        raise UsageError(f"{args.src} is not a directory")
+
+    def progress(q) -> None:
+        detail = f"  {q.message.splitlines()[0][:160]}" if q.message and not q.qualified else ""
+        print(f"{q.status:<16} level{q.level} {q.name:<32} {q.origin}{detail}", flush=True)
+
+    outcomes = defined.materialise(
+        args.name, args.src, args.jobs, args.soc, args.any_commit, progress
+    )
+    qualified = [q for q in outcomes if q.qualified]
+    levels = Counter(q.level for q in qualified)
+    statuses = ", ".join(f"{s} {k}" for s, k in Counter(q.status for q in outcomes).most_common())
+    print(
+        f"suite {args.name}: {len(qualified)} of {len(outcomes)} operators qualify (every case "
+        f"passes): level1 {levels[1]}, level2 {levels[2]}, level3 {levels[3]} ({statuses}); "
+        f"written to {suite.data_dir() / args.name}"
     )
     return 0

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_core import suite
+from ascend_core.package import OperatorPackage
 from ascend_gym.corpus import build_package, find_ops, spec_for
 from ascend_gym.corpus.runner import OpOutcome, evaluate
 
@@ -71,12 +72,16 @@ def import_suite(
         while op_name in taken:  # several implementations of one operator
             op_name, k = f"{source.op}_{k}", k + 1
         taken.add(op_name)
-        target = root / LEVEL / op_name
-        package.write_to(target)
-        spec = package.spec.model_dump(mode="json")
-        (target / "op.toml").write_text(
-            f"# imported from {source.rel}\n"
-            + "".join(f"{_key(k)} = {toml_value(v)}\n" for k, v in spec.items())
-        )
+        write_operator(package, root / LEVEL / op_name, f"imported from {source.rel}")
     suite.register_suite(name, root)
     return [o for _, o in results]
+
+
+def write_operator(package: OperatorPackage, target: Path, origin: str) -> None:
+    """A corpus package as a suite operator: its files and its adapted spec as op.toml, headed
+    by a comment saying where it came from."""
+    package.write_to(target)
+    spec = package.spec.model_dump(mode="json")
+    (target / "op.toml").write_text(
+        f"# {origin}\n" + "".join(f"{_key(k)} = {toml_value(v)}\n" for k, v in spec.items())
+    )

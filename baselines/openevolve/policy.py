@@ -25,15 +25,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from agents.knowledge import Knowledge, KnowledgeConfig
-from agents.llm import LLMConfig, ModelGateway, Usage
+from agents.llm import LLMConfig, ModelGateway
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import Status
+from ascend_gym.bench import start_ray
 from ascend_gym.client import DaemonPool, connect
-from ascend_gym.policies import PolicyResult, StepRecord
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
 from baselines.openevolve import program as program_io
+from baselines.openevolve.server import MODEL as OFFLINE_MODEL
 from baselines.openevolve.server import OfflineLLMServer
 
 HERE = Path(__file__).resolve().parent
@@ -41,7 +43,7 @@ DEFAULT_CONFIG = HERE / "config.yaml"
 EVALUATOR = HERE / "evaluator.py"
 
 
-class OpenEvolveConfig(BaseModel):
+class OpenEvolveConfig(PolicyConfig):
     config_file: str = str(DEFAULT_CONFIG)
     proposer: str = Field("offline", pattern="^(offline|llm)$")
     offline_max_moves: int = Field(2, ge=1)  # moves the offline server composes into one answer
@@ -116,7 +118,6 @@ class OpenEvolvePolicy:
 
     def __init__(self, **config: Any):
         self.config = OpenEvolveConfig(**config)
-        self.usage = Usage()  # the latest run's model calls, counted by its gateway
 
     def run(self, env: Any, seed: int) -> OpenEvolveResult:
         from baselines.openevolve import evaluator  # needs the openevolve package
@@ -143,20 +144,25 @@ class OpenEvolvePolicy:
         cfg = self.config
         server = (
             OfflineLLMServer(
-                baseline, seed, cfg.offline_max_moves, Knowledge(cfg.knowledge, baseline.uri)
+                baseline,
+                seed,
+                cfg.offline_max_moves,
+                Knowledge(cfg.knowledge, baseline.uri, core.soc),
             )
             if cfg.proposer == "offline"
             else None
         )
+        # Offline, the model is the offline endpoint: the account names it, not the config's model.
+        model = cfg.llm if server is None else cfg.llm.model_copy(update={"model": OFFLINE_MODEL})
         gateway = ModelGateway(
-            cfg.llm,
+            model,
             upstream=server.base_url if server else cfg.llm.base_url,
             charged=lambda: sum(e["charged"] for e in evaluator.read_log(workdir)),
         )
         llm = {
             "api_base": gateway.base_url,
             "api_key": "gateway",
-            "name": cfg.llm.model,
+            "name": model.model,
             "temperature": cfg.llm.temperature,
             "max_tokens": cfg.llm.max_tokens,
             "timeout": int(cfg.llm.timeout_s),
@@ -167,10 +173,12 @@ class OpenEvolvePolicy:
             gateway.close()
             if server is not None:
                 server.close()
-        self.usage = gateway.usage
-        result = self._result(core, seed, workdir, stopped_by)
-        if not self.config.keep_workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
+        try:
+            result = self._result(core, seed, workdir, stopped_by, gateway.account())
+            gateway.check(result.evaluations, core.budget)
+        finally:
+            if not self.config.keep_workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
         return result
 
     def _evolve(
@@ -188,8 +196,8 @@ class OpenEvolvePolicy:
 
         from baselines.openevolve import evaluator
 
-        if not ray.is_initialized():
-            ray.init(include_dashboard=False, log_to_driver=False)
+        if not ray.is_initialized():  # `optimize`: start it as a bench does, quietly
+            start_ray(None)
         # num_cpus=0: the actor mostly waits on the daemon, and the task that owns it holds the CPU.
         actor = ray.remote(num_cpus=0, max_restarts=0)(OpenEvolveInstance).remote()
         stopped_by = "timeout"
@@ -220,7 +228,9 @@ class OpenEvolvePolicy:
             ray.kill(actor, no_restart=True)
         return stopped_by
 
-    def _result(self, core: Any, seed: int, workdir: Path, stopped_by: str) -> OpenEvolveResult:
+    def _result(
+        self, core: Any, seed: int, workdir: Path, stopped_by: str, account: dict[str, Any]
+    ) -> OpenEvolveResult:
         from baselines.openevolve import evaluator
 
         trajectory, spent, best_us, best_hash = [], 0, core.baseline_us, core.package.content_hash()
@@ -256,8 +266,6 @@ class OpenEvolvePolicy:
             evaluations=spent,
             proposer=self.config.proposer,
             trajectory=trajectory,
-            llm_calls=self.usage.calls,
-            prompt_tokens=self.usage.prompt_tokens,
-            completion_tokens=self.usage.completion_tokens,
+            **account,
             stopped_by=stopped_by,
         )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import fcntl
 import functools
 import gc
 import importlib.metadata
@@ -107,6 +108,7 @@ class Server:
         self.require_tokens = require_tokens
         self.started = time.monotonic()
         self.state_dir = Path(state_dir or default_state_dir())
+        self._state_lock = lock_state_dir(self.state_dir)
         self.store = Store(self.state_dir / "state.db", max_entries=cache_entries)
         # Case inputs are drawn with this secret (workers.case_seed): a fresh one per start unless
         # a researcher reproduces a run with the one reported when that daemon stopped.
@@ -502,6 +504,30 @@ def _code_digest() -> str:
     files = sorted([*daemon.rglob("*.py"), *core.glob("*.py")])
     parts = [[f.relative_to(daemon.parent).as_posix(), f.read_bytes()] for f in files]
     return identity.digest("daemon-code", parts)[:24]
+
+
+class StateDirInUse(RuntimeError):
+    """Another daemon serves from this state directory: two would share one ledger and charge
+    each run twice, so the second is refused."""
+
+
+def lock_state_dir(state_dir: Path) -> int:
+    """An exclusive lock on `state_dir` for this process's lifetime (released when it exits, even
+    by a kill); the file descriptor that holds it."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(state_dir / "daemon.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise StateDirInUse(
+            f"state dir {state_dir} is in use by another daemon (pid {holder}); give each daemon "
+            "its own --state-dir"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
 
 
 def default_state_dir() -> Path:

@@ -108,6 +108,15 @@ class Store:
             )
         return token
 
+    def knows_run(self, run_id: str) -> bool:
+        """Whether the run was opened or charged or asked anything here."""
+        return any(
+            self._db.execute(
+                f"SELECT 1 FROM {table} WHERE run_id = ? LIMIT 1", (run_id,)
+            ).fetchone()
+            for table in ("runs", "ledger", "requests")
+        )
+
     def refusal(self, run_id: str, token: str, pending: int | None, require: bool) -> str:
         """Why an evaluation for `run_id` must be refused ('' if it may run): a wrong or missing
         token, a spent budget (counting the run's `pending` evaluations in flight; None: a free

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agents.llm import ChatClient, ChatServer, LLMConfig, LLMError, ModelGateway, cache_key
+from agents.llm.gateway import UPSTREAM_ATTEMPTS, ModelUnavailable
 from agents.llm.server import chat_reply, error
 
 
@@ -73,18 +74,67 @@ def test_calls_beyond_the_cap_between_charged_evaluations_are_refused():
         with pytest.raises(LLMError, match="cap"):
             client.chat([{"role": "user", "content": "one too many"}])
         assert gateway.exhausted and gateway.refused == 1
-        spent[0] = 1  # a charged evaluation opens a new allowance
-        client.chat([{"role": "user", "content": "after an evaluation"}])
-    assert len(seen) == 3 and gateway.usage.calls == 3
+        spent[0] = 1  # the cap is terminal: the model repeated itself, the run ends
+        with pytest.raises(LLMError, match="cap"):
+            client.chat([{"role": "user", "content": "after an evaluation"}])
+    assert len(seen) == 2 and gateway.usage.calls == 2
+    with pytest.raises(ModelUnavailable, match="cap reached.*1 of 4 evaluations"):
+        gateway.check(spent=1, budget=4)
+    gateway.check(spent=4, budget=4)  # the budget was spent: the run is a result
 
 
-def test_an_endpoint_failure_is_an_llm_error():
-    config = LLMConfig(model="m", max_retries=0)
+def test_an_allowance_is_per_charged_evaluation():
+    spent = [0]
+    config = LLMConfig(model="m", max_calls_per_evaluation=2, max_retries=0)
     with (
-        ChatServer(lambda body: (500, error("down"))) as upstream,
-        ModelGateway(config, upstream.base_url) as gateway,
+        tokens_upstream([]) as upstream,
+        ModelGateway(config, upstream.base_url, charged=lambda: spent[0]) as gateway,
     ):
+        client = client_of(gateway)
+        for i in range(6):
+            spent[0] = i // 2  # two calls, then a charged evaluation
+            client.chat([{"role": "user", "content": f"try {i}"}])
+    assert gateway.usage.calls == 6 and not gateway.failure
+
+
+def test_an_endpoint_failure_is_an_llm_error_after_retries_and_ends_the_run():
+    config = LLMConfig(model="m", max_retries=0)
+    seen: list[dict] = []
+
+    def down(body: dict) -> tuple[int, dict]:
+        seen.append(body)
+        return 500, error("down")
+
+    with ChatServer(down) as upstream, ModelGateway(config, upstream.base_url) as gateway:
+        gateway.retry_s = 0.01
         client = client_of(gateway)
         with pytest.raises(LLMError):
             client.chat([{"role": "user", "content": "x"}])
-    assert client.usage.errors == 1 and client.usage.calls == 0 and gateway.usage.errors == 1
+        with pytest.raises(LLMError):  # terminal: the upstream is not asked again
+            client.chat([{"role": "user", "content": "y"}])
+    assert len(seen) == UPSTREAM_ATTEMPTS
+    assert client.usage.errors == 2 and client.usage.calls == 0 and gateway.usage.errors == 1
+    with pytest.raises(ModelUnavailable, match="HTTP 500.*0 of 1 evaluations"):
+        gateway.check(spent=0, budget=1)
+
+
+def test_a_transient_failure_is_retried():
+    answers = iter([(503, error("busy")), (200, None)])
+
+    def flaky(body: dict) -> tuple[int, dict]:
+        status, reply = next(answers)
+        return status, reply or chat_reply("ok", body["model"], body["messages"])
+
+    with ChatServer(flaky) as upstream, ModelGateway(LLMConfig(model="m"), upstream.base_url) as g:
+        g.retry_s = 0.01
+        assert client_of(g).chat([{"role": "user", "content": "x"}]).content == "ok"
+    assert not g.failure
+
+
+def test_a_replay_miss_ends_the_run(tmp_path):
+    config = LLMConfig(model="m", cache_dir=str(tmp_path), cache_mode="replay", max_retries=0)
+    with ModelGateway(config, "http://127.0.0.1:9/v1") as gateway:
+        with pytest.raises(LLMError):
+            client_of(gateway).chat([{"role": "user", "content": "never recorded"}])
+    with pytest.raises(ModelUnavailable, match="replay miss"):
+        gateway.check(spent=0, budget=2)

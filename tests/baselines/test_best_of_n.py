@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import gymnasium as gym
+import pytest
 
 import ascend_gym  # noqa: F401  (registers AscendOp-v0)
+from agents.llm import ChatServer
+from agents.llm.gateway import ModelUnavailable
+from agents.llm.server import answering
 from baselines.best_of_n import BestOfN
 
 
@@ -25,3 +29,26 @@ def test_best_of_n_offline_spends_exactly_the_budget(daemon):
     assert len(result.expected_speedup) == 4 and result.expected_speedup[0] == 1.0
     assert result.expected_speedup == sorted(result.expected_speedup)
     assert result.expected_speedup[-1] == max(1.0, result.baseline_us / result.best_us)
+
+
+def test_the_model_sees_every_source_and_the_simulators_profile(daemon):
+    seen: list[list[dict]] = []
+
+    def answer(messages: list[dict]) -> str:
+        seen.append(messages)
+        return "no change"
+
+    env = gym.make("ascend_gym:AscendOp-v0", operator="level1/add", budget=1, daemon=daemon)
+    try:
+        with ChatServer(answering(answer)) as model:
+            llm = {"base_url": model.base_url, "max_calls_per_evaluation": 1}
+            with pytest.raises(ModelUnavailable):  # the model proposes nothing: the cap ends it
+                BestOfN(proposer="llm", llm=llm).run(env, seed=0)
+        package = env.unwrapped.package
+    finally:
+        env.close()
+    prompt = seen[0][1]["content"]
+    assert (
+        package.tiling_header_path in prompt and package.files[package.tiling_header_path] in prompt
+    )
+    assert "profile: vector" in prompt and "block dim" in prompt and "bench_fp16" in prompt

@@ -145,3 +145,4 @@ def test_openevolve_offline_run_is_stopped_by_the_ledger_budget(daemon):
         and result.llm_calls >= 1
         and result.proposer == "offline"
     )
+    assert result.model == "ascend-gym-offline"  # the account names the endpoint that answered

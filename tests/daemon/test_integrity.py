@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from ascend_core import suite
 from ascend_core.package import OperatorPackage, Tolerance, load_package
 from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, LocalDaemon
@@ -480,13 +481,15 @@ def test_a_full_disk_is_a_daemon_error_and_the_daemon_keeps_serving(tmp_path):
 
 # ---- (f) references are trusted code --------------------------------------------------------------
 def _loosened(pkg: OperatorPackage) -> OperatorPackage:
-    """add with every tolerance wide open and its bench case moved to the smallest case."""
+    """add with every tolerance wide open and its bench case moved to the smallest case, sent as
+    add (its op:// URI: a result for it is a result for add). Without the URI it is not add's by
+    content, so it is its own operator, judged by its own spec and never reported as add."""
     spec = pkg.spec.model_copy(deep=True)
     wide = Tolerance(atol=1e30, rtol=1e30, max_outlier_fraction=1.0)
     spec.tolerance = {"float16": wide, "float32": wide}
     for case in spec.cases:
         case.bench = case.name == "aligned_fp16"
-    return pkg.model_copy(update={"spec": spec})
+    return pkg.model_copy(update={"spec": spec, "uri": suite.resolve("level1/add").uri})
 
 
 def test_a_client_cannot_loosen_a_suite_operators_tolerance(tmp_path, client):
@@ -506,8 +509,9 @@ def test_a_client_cannot_shrink_a_suite_operators_bench_case(tmp_path, client):
 
 def test_a_suite_operator_is_matched_exactly(tmp_path, client):
     """Which suite operator judges a package is exact: an imported operator that shares add's name
-    but declares another suite (its op:// URI) keeps its own spec; one that declares the suite
-    (or has no URI and add's interface) is judged as add, whatever its spec says."""
+    but declares another suite (its op:// URI) keeps its own spec; one that declares the suite is
+    judged as add, whatever its spec says; one without a URI is add only by content (add's spec
+    and reference unchanged), else it is its own operator and keeps its spec."""
     loose = _loosened(add_variant(tmp_path, comment="which add"))
     answers = {}
     for uri in ("op://imported/level1/add", "op://ascend-ops-v1/level1/add", ""):
@@ -519,10 +523,10 @@ def test_a_suite_operator_is_matched_exactly(tmp_path, client):
     assert answers == {
         "op://imported/level1/add": "aligned_fp16",  # its own (the client's) bench case
         "op://ascend-ops-v1/level1/add": "bench_fp16",
-        "": "bench_fp16",
+        "": "aligned_fp16",  # not add's content: its own spec
     }
-    renamed = loose.spec.model_copy(update={"op_type": "ImportedAdd"})  # another interface
-    assert references.suite_twin(loose.model_copy(update={"uri": "", "spec": renamed})) is None
+    own = suite.resolve("level1/add")
+    assert references.suite_twin(own.model_copy(update={"uri": ""})) == own  # add by content
 
 
 def test_a_client_reference_runs_in_the_sandbox(tmp_path, client):

@@ -8,7 +8,8 @@ import pickle
 import pytest
 
 from ascend_core import suite
-from ascend_core.protocol import EvalRequest, Stage, Status
+from ascend_core.protocol import DEFAULT_SOC, EvalRequest, Stage, Status
+from ascend_core.soc import aic_cores, aiv_cores
 from ascend_gym import rewrites
 
 
@@ -32,10 +33,11 @@ def _aligned(pkg):
 
 def test_catalogue_shape_is_stable():
     names = [r.name for r in rewrites.CATALOGUE]
-    assert len(names) == len(set(names)) == 38
+    assert len(names) == len(set(names)) == 40
     assert names[:4] == ["tune[0]:x2", "tune[0]:/2", "tune[0]:+step", "tune[0]:-step"]
     assert rewrites.index("hoist_mask") == 24  # the cube entries come after, ids unchanged
-    assert names[25] == "cube_base_m:x2" and names[-1] == "mix_ratio:1_1"
+    assert names[25] == "cube_base_m:x2" and names[37] == "mix_ratio:1_1"
+    assert names[38:] == ["pipe_all_to_precise", "double_buffer:literal"]
     assert all(r.part in ("tiling", "kernel") and r.description for r in rewrites.CATALOGUE)
     assert pickle.loads(pickle.dumps(rewrites.CATALOGUE)) == rewrites.CATALOGUE  # Ray ships them
 
@@ -158,7 +160,7 @@ def test_cube_rewrites_apply_to_the_cube_operators():
     assert not cube & applies["level3/attention"]  # no base-block markers there
     expert = suite.load_expert("level1/matmul")
     cores = rewrites.by_name("cube_cores:all").apply(expert)
-    assert f"CUBE_CORES = {rewrites.DEFAULT_AIC_CORES};" in cores.tiling_source
+    assert f"CUBE_CORES = {aic_cores(DEFAULT_SOC)};" in cores.tiling_source
     step = rewrites.by_name("cube_step_k:/2").apply(expert)
     assert "STEP_K = 2;" in step.tiling_source
     norm = rewrites.by_name("matmul_template:norm").apply(expert)
@@ -188,3 +190,75 @@ def test_applied_cube_rewrites_still_pass(tmp_path):
             assert result.status is Status.WRONG_ANSWER, (op, name, result.message)
         else:
             assert result.status is Status.OK, (op, name, result.message)
+
+
+def test_all_cores_is_the_soc_s_core_count():
+    """block_dim:cores takes the vector core count of the SoC the candidate runs on, not the
+    default SoC's (a 48-core Ascend910B1 gets 48, not the 910B4's 40); cube_cores:all likewise."""
+    add = suite.resolve("level1/add")
+    halved = rewrites.by_name("tune[0]:/2").apply(add)  # BLOCK_DIM 40 -> 20
+    for soc in ("Ascend910B4", "Ascend910B1"):
+        cores = rewrites.by_name("block_dim:cores").apply(halved, soc)
+        assert f"BLOCK_DIM = {aiv_cores(soc)};" in cores.tiling_source
+    assert aiv_cores("Ascend910B1") == 48
+    assert rewrites.applicable_mask(add, "Ascend910B1")[rewrites.index("block_dim:cores")]
+    assert not rewrites.applicable_mask(add)[rewrites.index("block_dim:cores")]
+
+
+# ---- rewrites of real kernels' idioms, on operators of our own in the real layouts --------------
+
+
+def _real(op: str):
+    from pathlib import Path
+
+    from ascend_gym.corpus import build_package, find_ops, spec_for
+
+    layouts = Path(__file__).parents[1] / "agents" / "real_layouts"
+    return next(build_package(s, spec_for(s)) for s in find_ops(layouts) if s.op == op)
+
+
+def _check(package, tmp_path):
+    from npu_daemon.backends.sim import SimBackend
+
+    request = EvalRequest(package=package, stages=[Stage.COMPILE, Stage.CHECK])
+    result = SimBackend().evaluate(request, tmp_path)
+    assert result.status is Status.OK, result.message
+
+
+def test_pipe_all_barriers_become_the_waits_their_pipes_need(tmp_path):
+    relu = _real("relu")  # its class lives in op_kernel/relu_impl.h, as ops-nn keeps them
+    new = rewrites.by_name("pipe_all_to_precise").apply(relu)
+    header = new.files["op_kernel/relu_impl.h"]
+    assert new.kernel_source == relu.kernel_source
+    # copy-in -> Duplicate, Duplicate -> Max, Max -> copy-out; the loop's last barrier (before
+    # the next iteration's copy-in) has no next statement in its block and stays.
+    assert header.count("SetFlag<AscendC::HardEvent::MTE2_V>") == 1
+    assert header.count("AscendC::PipeBarrier<PIPE_V>();") == 1
+    assert header.count("SetFlag<AscendC::HardEvent::V_MTE3>") == 1
+    assert header.count("PipeBarrier<PIPE_ALL>") == 1
+    assert rewrites.by_name("pipe_all_to_precise").apply(new) is None
+    _check(new, tmp_path)
+
+
+def test_precise_barriers_leave_what_they_cannot_read():
+    relu = _real("relu")
+    # A call of the kernel's own, whose pipes are unknown: the barriers before and after it stay.
+    source = relu.files["op_kernel/relu_impl.h"].replace("Duplicate(zeros,", "FillZeros(zeros,")
+    edited = rewrites.by_name("pipe_all_to_precise").apply(
+        relu.model_copy(update={"files": {**relu.files, "op_kernel/relu_impl.h": source}})
+    )
+    header = edited.files["op_kernel/relu_impl.h"]
+    assert header.count("PipeBarrier<PIPE_ALL>") == 3
+    assert "V_MTE3" in header and "MTE2_V" not in header
+
+
+def test_literal_queue_depths_double(tmp_path):
+    neg = _real("neg")
+    new = rewrites.by_name("double_buffer:literal").apply(neg)
+    assert new.kernel_source.count("TQue<QuePosition::VEC") == 2
+    assert "TQue<QuePosition::VECIN, 2> inQueue;" in new.kernel_source
+    assert "InitBuffer(inQueue, 2," in new.kernel_source
+    assert "InitBuffer(outQueue, 2," in new.kernel_source
+    assert rewrites.by_name("double_buffer:literal").apply(new) is None
+    assert rewrites.by_name("double_buffer:on").apply(neg) is None  # no BUFFER_NUM constant
+    _check(new, tmp_path)

@@ -9,14 +9,10 @@ from conftest import UB_HELPERS
 
 CORES = 40  # Ascend910B4's vector cores, the default SoC
 N = 1024  # elements per block
-# Each store misses the scalar data cache (emptied before it), so a block takes ~16 x 200 cycles,
-# well above the cost of a core switching blocks.
-SCALAR = """GlobalTensor<float> zg; zg.SetGlobalBuffer((__gm__ float*)z);
+S = 512  # scalar stores per block: enough work that a block switch (200 cycles) stays small
+SCALAR = f"""GlobalTensor<float> zg; zg.SetGlobalBuffer((__gm__ float*)z);
   const int64_t b = GetBlockIdx();
-  for (int64_t i = 0; i < 16; ++i) {
-    DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(zg);
-    zg.SetValue(b * 16 + i, static_cast<float>(b + i));
-  }"""
+  for (int64_t i = 0; i < {S}; ++i) zg.SetValue(b * {S} + i, static_cast<float>(b + i));"""
 DMA = f"""Ub ub; const int64_t b = GetBlockIdx();
   LocalTensor<float> a = ub.In<float>(x + b * {N} * sizeof(float), {N});
   SYNC(); ub.Out(z + b * {N} * sizeof(float), a, {N});"""
@@ -29,7 +25,7 @@ MIXED = f"""Ub ub; const int64_t b = GetBlockIdx();
 
 def expected(kind: str, blocks: int, x: np.ndarray) -> np.ndarray:
     if kind == "scalar":
-        b, i = np.divmod(np.arange(blocks * 16), 16)
+        b, i = np.divmod(np.arange(blocks * S), S)
         return (b + i).astype(np.float32)
     if kind == "dma":
         return x
@@ -45,7 +41,7 @@ def test_each_wave_takes_the_time_of_the_first(kernel, kind):
     for waves in (1, 2, 5):
         blocks = waves * CORES
         x = np.arange(blocks * N, dtype=np.float32)
-        out = blocks * 16 if kind == "scalar" else blocks * N
+        out = blocks * S if kind == "scalar" else blocks * N
         r = kernel(
             body,
             {"x": x},

@@ -179,14 +179,20 @@ def keyed_tiling_source(
 # -- The host g++ compile (the simulator's kernels, and the host tiling of both backends) --------
 
 
+# Global names of the emulation headers a kernel entry may share: CANN's `namespace matmul =
+# AscendC` of lib/matmul_intf.h (ascendc_sim/matmul.h leaves the alias out when `matmul` is a macro).
+EMULATION_GLOBALS = frozenset({"matmul"})
+
+
 def entry_renames(entry: str) -> tuple[list[str], list[str]]:
-    """Prelude lines and link flags that keep a kernel entry named like a C library function working.
+    """Prelude lines and link flags that keep a kernel entry named like a C library function, or
+    like a global name of the emulation headers (EMULATION_GLOBALS), working.
 
     Real ops are often named after math functions (atanh, exp, abs, select); on the host g++ those
     names are already extern "C" declarations from libc, so the entry is compiled under another
     name and exported under its own with a linker alias, which is what the harness looks up.
     """
-    if not hasattr(ctypes.CDLL(None), entry):
+    if entry not in EMULATION_GLOBALS and not hasattr(ctypes.CDLL(None), entry):
         return [], []
     inner = f"ascendc_sim_entry_{entry}"
     return [f"#define {entry} {inner}"], [f"-Wl,--defsym,{entry}={inner}"]

@@ -39,6 +39,14 @@
       return returnValue;                                                                           \
     }                                                                                               \
   } while (0)
+#define OP_LOGI_IF_RETURN(condition, returnValue, opName, fmt, ...)                                 \
+  static_assert(std::is_same<bool, std::decay<decltype(condition)>::type>::value, "condition: bool"); \
+  do {                                                                                              \
+    if (unlikely(condition)) {                                                                      \
+      OP_LOGI(opName, fmt, ##__VA_ARGS__);                                                          \
+      return returnValue;                                                                           \
+    }                                                                                               \
+  } while (0)
 #define OP_LOGW_IF(condition, opName, fmt, ...)                                                     \
   static_assert(std::is_same<bool, std::decay<decltype(condition)>::type>::value, "condition: bool"); \
   do {                                                                                              \

@@ -87,7 +87,21 @@ ASCENDC_SIM_ADV_UNARY(Floor, 1, std::floor(x))
 ASCENDC_SIM_ADV_UNARY(Ceil, 1, std::ceil(x))
 ASCENDC_SIM_ADV_UNARY(Round, 1, std::nearbyint(x))  // half to even
 ASCENDC_SIM_ADV_UNARY(Trunc, 2, std::trunc(x))
+ASCENDC_SIM_ADV_UNARY(Frac, 3, x - std::trunc(x))  // Trunc and a subtraction; the sign of x kept
 #undef ASCENDC_SIM_ADV_UNARY
+
+namespace AscendC {
+// Frac's documented forms without a count take the whole source tensor.
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_SIM_LOC) {
+  Frac<T, isReuseSource>(dst, src, src.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                            ASCENDC_SIM_LOC) {
+  Frac<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), loc);
+}
+}  // namespace AscendC
 
 namespace AscendC {
 

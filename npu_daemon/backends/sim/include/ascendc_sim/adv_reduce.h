@@ -1,5 +1,5 @@
-// High-level reductions and layout APIs (docs/ascendc.md API 7): Sum, Mean, pattern ReduceSum/Max/Min
-// (AR: reduce the last axis, RA: the first), Broadcast, CumSum.
+// High-level reductions and layout APIs (docs/ascendc.md API 7): Sum, Mean, pattern ReduceSum/Max/Min/
+// Prod/Any/All/Mean (AR: reduce the last axis, RA: the first), Broadcast, CumSum.
 //
 // Rows are stored with their inner length padded to 32 B (the `inner` of SumParams, the padded
 // last axis of ReduceSum with srcInnerPad). Accumulation is in float, rounded once to T.
@@ -109,7 +109,8 @@ namespace ascendc_sim {
 // srcShape = {first, last}; with innerPad the last axis is stored padded to 32 B.
 template <typename T, typename P>
 void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                   const AscendC::LocalTensor<uint8_t>* tmp, const uint32_t srcShape[], bool innerPad, const SrcLoc& loc) {
+                   const AscendC::LocalTensor<uint8_t>* tmp, const uint32_t srcShape[], bool innerPad, const SrcLoc& loc,
+                   bool mean = false) {
   const uint32_t rows = srcShape[0], cols = srcShape[1];
   const uint32_t align = 32 / sizeof(T);
   const uint32_t pitch = innerPad ? (cols + align - 1) / align * align : cols;
@@ -125,7 +126,7 @@ void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst,
     Acc acc;
     const uint32_t n = ar ? cols : rows;
     for (uint32_t i = 0; i < n; ++i) acc.Add(red, static_cast<float>(ar ? x[o * pitch + i] : x[i * pitch + o]), i);
-    d[o] = static_cast<T>(acc.value);
+    d[o] = static_cast<T>(mean ? acc.value / static_cast<float>(n) : acc.value);
   }
 }
 
@@ -134,36 +135,30 @@ void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst,
 namespace AscendC {
 
 // Each with the caller's sharedTmpBuffer, or with the temporary space the library takes itself.
-template <typename T, typename pattern, bool isReuseSource = false>
-__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                 const uint32_t srcShape[], bool srcInnerPad, ASCENDC_SIM_LOC) {
-  ascendc_sim::PatternReduce<T, pattern>("ReduceSum", ascendc_sim::Red::kSum, dst, src, &sharedTmpBuffer, srcShape, srcInnerPad, loc);
-}
-template <typename T, typename pattern, bool isReuseSource = false>
-__aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[], bool srcInnerPad,
-                                 ASCENDC_SIM_LOC) {
-  ascendc_sim::PatternReduce<T, pattern>("ReduceSum", ascendc_sim::Red::kSum, dst, src, nullptr, srcShape, srcInnerPad, loc);
-}
-template <typename T, typename pattern, bool isReuseSource = false>
-__aicore__ inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                 const uint32_t srcShape[], bool srcInnerPad, ASCENDC_SIM_LOC) {
-  ascendc_sim::PatternReduce<T, pattern>("ReduceMax", ascendc_sim::Red::kMax, dst, src, &sharedTmpBuffer, srcShape, srcInnerPad, loc);
-}
-template <typename T, typename pattern, bool isReuseSource = false>
-__aicore__ inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[], bool srcInnerPad,
-                                 ASCENDC_SIM_LOC) {
-  ascendc_sim::PatternReduce<T, pattern>("ReduceMax", ascendc_sim::Red::kMax, dst, src, nullptr, srcShape, srcInnerPad, loc);
-}
-template <typename T, typename pattern, bool isReuseSource = false>
-__aicore__ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                 const uint32_t srcShape[], bool srcInnerPad, ASCENDC_SIM_LOC) {
-  ascendc_sim::PatternReduce<T, pattern>("ReduceMin", ascendc_sim::Red::kMin, dst, src, &sharedTmpBuffer, srcShape, srcInnerPad, loc);
-}
-template <typename T, typename pattern, bool isReuseSource = false>
-__aicore__ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[], bool srcInnerPad,
-                                 ASCENDC_SIM_LOC) {
-  ascendc_sim::PatternReduce<T, pattern>("ReduceMin", ascendc_sim::Red::kMin, dst, src, nullptr, srcShape, srcInnerPad, loc);
-}
+// ReduceAny / ReduceAll are the logical or / and of sources the documentation restricts to 0 and
+// 1, so the largest / smallest value; ReduceMean divides the float sum by the reduced length.
+#define ASCENDC_SIM_PATTERN_REDUCE(NAME, RED, MEAN)                                                                   \
+  template <typename T, typename pattern, bool isReuseSource = false>                                                 \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                   \
+                              const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[], bool srcInnerPad, \
+                              ASCENDC_SIM_LOC) {                                                                       \
+    ascendc_sim::PatternReduce<T, pattern>(#NAME, ascendc_sim::Red::RED, dst, src, &sharedTmpBuffer, srcShape,         \
+                                           srcInnerPad, loc, MEAN);                                                    \
+  }                                                                                                                    \
+  template <typename T, typename pattern, bool isReuseSource = false>                                                 \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[],         \
+                              bool srcInnerPad, ASCENDC_SIM_LOC) {                                                     \
+    ascendc_sim::PatternReduce<T, pattern>(#NAME, ascendc_sim::Red::RED, dst, src, nullptr, srcShape, srcInnerPad, loc, \
+                                           MEAN);                                                                      \
+  }
+ASCENDC_SIM_PATTERN_REDUCE(ReduceSum, kSum, false)
+ASCENDC_SIM_PATTERN_REDUCE(ReduceMax, kMax, false)
+ASCENDC_SIM_PATTERN_REDUCE(ReduceMin, kMin, false)
+ASCENDC_SIM_PATTERN_REDUCE(ReduceProd, kProd, false)
+ASCENDC_SIM_PATTERN_REDUCE(ReduceAny, kMax, false)
+ASCENDC_SIM_PATTERN_REDUCE(ReduceAll, kMin, false)
+ASCENDC_SIM_PATTERN_REDUCE(ReduceMean, kSum, true)
+#undef ASCENDC_SIM_PATTERN_REDUCE
 
 // Broadcast<T, dim, axis>: dim 1 ([1] -> [n]) or 2 (axis 0: [1, n] -> [m, n]; axis 1: [m, 1] -> [m, n]).
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>

@@ -181,11 +181,7 @@ inline uint32_t UbAddrOfWord(uint32_t word, const char* api, const SrcLoc& loc) 
 // ---- set_cmpmask: load the 128-bit CMPMASK register from the UB (read by vsel) --------------------
 template <typename T>
 __aicore__ inline void set_cmpmask(__ubuf__ T* src, ASCENDC_SIM_LOC) {
-  const AscendC::LocalTensor<uint64_t> reg = ascendc_sim::UbFrom<uint64_t>(src, loc);
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecMask, "set_cmpmask", ascendc_sim::CountLanes<uint64_t>(2),
-                           {{reg.UbAddr(), reg.GetSize(), sizeof(uint64_t), {}, false}}, sizeof(uint64_t), loc);
-  uint64_t* bits = ascendc_sim::CurrentCore().Registers().cmpMask;
-  bits[0] = ascendc_sim::HostData(reg)[0], bits[1] = ascendc_sim::HostData(reg)[1];
+  ascendc_sim::MoveCmpMask("set_cmpmask", ascendc_sim::UbFrom<uint64_t>(src, loc), false, loc);
 }
 
 // ---- vsel: mode 0 (no mode argument) takes lane e of every repeat from src0 where CMPMASK bit e is

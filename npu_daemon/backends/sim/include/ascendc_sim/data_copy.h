@@ -15,8 +15,15 @@ struct DataCopyParams {
       : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
   uint16_t blockCount = 1;  // bursts, [1, 4095]
   uint16_t blockLen = 0;    // 32 B blocks per burst, [1, 65535]
-  uint16_t srcStride = 0;   // 32 B blocks between bursts
-  uint16_t dstStride = 0;
+  // 32 B blocks between bursts; the documentation's newer names srcGap / dstGap alias them.
+  union {
+    uint16_t srcGap = 0;
+    uint16_t srcStride;
+  };
+  union {
+    uint16_t dstGap = 0;
+    uint16_t dstStride;
+  };
 };
 
 // Constructed from all five fields or none, as in CANN: a four-value brace list {n, len, s, d} then
@@ -32,8 +39,13 @@ struct DataCopyExtParams {
   uint32_t rsv = 0;
 };
 
+// Both documented constructors: none, or all four fields (so `DataCopyPadExtParams<T> p(true, 0, r, v)`
+// compiles as with CANN, and a brace list means the four-field constructor).
 template <typename T>
 struct DataCopyPadExtParams {
+  DataCopyPadExtParams() = default;
+  DataCopyPadExtParams(bool isPadValue, uint8_t leftPadValue, uint8_t rightPadValue, T padValue)
+      : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue) {}
   bool isPad = false;
   uint8_t leftPadding = 0;   // elements
   uint8_t rightPadding = 0;  // elements
@@ -52,6 +64,9 @@ struct SliceInfo {
 };
 
 struct DataCopyPadParams {
+  DataCopyPadParams() = default;
+  DataCopyPadParams(bool isPadValue, uint8_t leftPadValue, uint8_t rightPadValue, uint64_t padValue)
+      : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue) {}
   bool isPad = false;
   uint8_t leftPadding = 0;
   uint8_t rightPadding = 0;

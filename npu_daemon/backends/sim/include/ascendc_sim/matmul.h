@@ -53,6 +53,33 @@ struct MatmulConfig {
   uint32_t singleCoreMN = 0;
   bool enUnitFlag = true;
 };
+enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
+enum BatchOutMode { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };  // unscoped, as in CANN's matmul_config.h
+enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
+
+// The documented constructors of the NORM and MDL configs (asc-devkit adv_api/matmul/tiling.h),
+// with their parameters in order: the switches MatmulConfig has are set; the batch, scheduling,
+// message-reuse, quantization and dual-master ones do not apply to the single-batch Matmul
+// emulated here. MDL loads stepKa base K blocks per MTE2 (doMultiDataLoad), which our Matmul reads.
+constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool batchLoop = false, bool isVecND2NZ = false,
+                                       BatchMode = BatchMode::BATCH_LESS_THAN_L1, bool = true,
+                                       IterateOrder = IterateOrder::UNDEF, ScheduleType = ScheduleType::INNER_PRODUCT,
+                                       bool enUnitFlag = true, bool = false, BatchOutMode = SINGLE_BATCH) {
+  MatmulConfig c{};
+  c.intrinsicsCheck = intrinsicsLimit, c.isNBatch = batchLoop, c.enVecND2NZ = isVecND2NZ, c.enUnitFlag = enUnitFlag;
+  return c;
+}
+constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop = false, uint32_t doMTE2Preload = 0,
+                                    bool isVecND2NZ = false, bool = false, bool = false, bool enUnitFlag = false,
+                                    bool = true, bool = true, bool = false, bool = false, bool = false, bool = false) {
+  MatmulConfig c{};
+  c.doNorm = false, c.doMultiDataLoad = true;
+  c.intrinsicsCheck = intrinsicsLimit, c.isNBatch = batchLoop, c.doMTE2Preload = doMTE2Preload;
+  c.enVecND2NZ = isVecND2NZ, c.enUnitFlag = enUnitFlag;
+  return c;
+}
+
 constexpr MatmulConfig CFG_NORM{};
 constexpr MatmulConfig CFG_MDL{false, false, true};
 constexpr MatmulConfig CFG_IBSHARE_NORM{};
@@ -368,3 +395,11 @@ inline bool RegistMatmul(const SrcLoc& loc, TPipe* pipe, GM_ADDR workspace, Objs
 // On the AIC of a mixed kernel the macro serves the AIVs' requests and returns from the kernel.
 #define REGIST_MATMUL_OBJ(pipe, workspace, ...) \
   if (::AscendC::detail::RegistMatmul(::ascendc_sim::SrcLoc::here(), pipe, workspace, __VA_ARGS__)) return
+
+// The Matmul API's older namespace, an alias of AscendC as in CANN's matmul.h: public kernels write
+// `using namespace matmul;` or `matmul::MatmulType<...>`. A kernel entry named `matmul` could not
+// coexist with it (nor can it with CANN's); the kernel build renames such an entry by a macro
+// (kernel_view.entry_renames), and the alias is then left out.
+#ifndef matmul
+namespace matmul = AscendC;
+#endif

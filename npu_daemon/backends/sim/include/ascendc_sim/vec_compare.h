@@ -119,6 +119,17 @@ void CompareToRegister(const AscendC::LocalTensor<T>& a, const AscendC::LocalTen
     if (l.Active(0, e) && CmpLane(x[l.Offset(0, e, sa)], y[l.Offset(0, e, sb)], mode)) bits[e / 64] |= 1ull << (e % 64);
 }
 
+// The 128-bit CMPMASK register to or from 16 B of UB (SetCmpMask / GetCmpMask and set_cmpmask).
+inline void MoveCmpMask(const char* api, const AscendC::LocalTensor<uint64_t>& ub, bool toUb, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(ub.GetSize() >= 2, loc, "%s: the %s holds %u bytes, CMPMASK is 16", api, toUb ? "destination" : "source",
+                    static_cast<unsigned>(ub.GetSize() * sizeof(uint64_t)));
+  IssueVector(Op::kVecMask, api, CountLanes<uint64_t>(2), {{ub.UbAddr(), ub.GetSize(), sizeof(uint64_t), {}, toUb}},
+              sizeof(uint64_t), loc);
+  uint64_t* bits = CurrentCore().Registers().cmpMask;
+  uint64_t* words = HostData(ub);
+  for (int i = 0; i < 2; ++i) (toUb ? words[i] : bits[i]) = (toUb ? bits[i] : words[i]);
+}
+
 // The repeat forms of Select (and the vsel intrinsic): a set bit takes src0, a clear one src1, or
 // `scalar` where there is no src1. The bit mask at UB `bitsAddr` is walked across repeats (bit
 // r * lanes + e), or with `firstRepeatBits` (VSEL_CMPMASK_SPR) its first repeat's bits serve every
@@ -457,4 +468,17 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
                               [&](uint32_t, uint32_t e) { return ascendc_sim::BuiltinPattern(src1Pattern, e); }, 0, 0, loc);
 }
 
+}  // namespace AscendC
+
+namespace AscendC {
+// Load the CMPMASK register from the first 16 B of src (read by Select<T, VSEL_CMPMASK_SPR>), or
+// store it to dst.
+template <typename T>
+__aicore__ inline void SetCmpMask(const LocalTensor<T>& src, ASCENDC_SIM_LOC) {
+  ascendc_sim::MoveCmpMask("SetCmpMask", src.template ReinterpretCast<uint64_t>(), false, loc);
+}
+template <typename T>
+__aicore__ inline void GetCmpMask(const LocalTensor<T>& dst, ASCENDC_SIM_LOC) {
+  ascendc_sim::MoveCmpMask("GetCmpMask", dst.template ReinterpretCast<uint64_t>(), true, loc);
+}
 }  // namespace AscendC

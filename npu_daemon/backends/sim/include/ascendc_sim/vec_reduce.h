@@ -14,7 +14,7 @@ enum ReduceOrder { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, O
 
 namespace ascendc_sim {
 
-enum class Red : uint8_t { kSum, kMax, kMin };
+enum class Red : uint8_t { kSum, kMax, kMin, kProd };  // kProd: the high-level ReduceProd only
 
 template <typename T>
 T IndexBits(uint32_t index) {
@@ -28,7 +28,7 @@ T IndexBits(uint32_t index) {
   return v;
 }
 
-// Running sum, or max/min with the lane index of its first occurrence.
+// Running sum (product), or max/min with the lane index of its first occurrence.
 struct Acc {
   float value = 0;
   uint32_t index = 0;
@@ -36,6 +36,7 @@ struct Acc {
   void Add(Red red, float v, uint32_t i) {
     if (!any) value = v, index = i, any = true;
     else if (red == Red::kSum) value += v;
+    else if (red == Red::kProd) value *= v;
     else if (red == Red::kMax ? v > value : v < value) value = v, index = i;
   }
 };

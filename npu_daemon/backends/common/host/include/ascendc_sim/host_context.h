@@ -179,6 +179,7 @@ class Shape {
   const int64_t& operator[](size_t i) const { return dims_[i]; }
   int64_t& operator[](size_t i) { return dims_[i]; }
   bool IsScalar() const { return dims_.empty(); }
+  void SetScalar() { dims_.clear(); }
   void AppendDim(int64_t v);
   int64_t GetShapeSize() const {
     int64_t n = 1;
@@ -197,7 +198,9 @@ class StorageShape {
   StorageShape() = default;
   explicit StorageShape(const Shape& s) : origin_(s), storage_(s) {}
   const Shape& GetOriginShape() const { return origin_; }
+  const Shape& GetShape() const { return origin_; }  // the origin shape, as metadef's StorageShape
   const Shape& GetStorageShape() const { return storage_; }
+  Shape& MutableShape() { return origin_; }
   Shape& MutableOriginShape() { return origin_; }
   Shape& MutableStorageShape() { return storage_; }
 
@@ -340,8 +343,34 @@ class AnchorInstanceInfo {
 // Inputs and outputs by instance index (GetInputShape(i), GetInputDesc(i), ...: the i-th tensor of
 // the node), or by IR index (the Optional/Required/Dynamic getters), as metadef's
 // ExtendedKernelContext maps them through the instance info.
+class TilingContext;
+
+// The node a tiling runs for (metadef compute_node_info.h): its type and name, its IR parameters'
+// instances and its input / output counts, read from the context the harness filled.
+class ComputeNodeInfo {
+ public:
+  explicit ComputeNodeInfo(const TilingContext& ctx) : ctx_(ctx) {}
+  const char* GetNodeType() const;
+  const char* GetNodeName() const;
+  size_t GetIrInputsNum() const;
+  size_t GetIrOutputsNum() const;
+  size_t GetInputsNum() const;
+  size_t GetOutputsNum() const;
+  const AnchorInstanceInfo* GetInputInstanceInfo(size_t ir) const;
+  const AnchorInstanceInfo* GetOutputInstanceInfo(size_t ir) const;
+  const CompileTimeTensorDesc* GetInputTdInfo(size_t i) const;
+  const CompileTimeTensorDesc* GetOutputTdInfo(size_t i) const;
+  const RuntimeAttrs* GetAttrs() const;
+
+ private:
+  const TilingContext& ctx_;
+};
+
 class TilingContext {
  public:
+  TilingContext() = default;
+  TilingContext(const TilingContext&) = delete;  // its ComputeNodeInfo refers to it
+  TilingContext& operator=(const TilingContext&) = delete;
   const StorageShape* GetInputShape(size_t i) const { return Present(i) ? &inputs_[i].shape_ : nullptr; }
   const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
   const StorageShape* GetOptionalInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
@@ -365,6 +394,8 @@ class TilingContext {
 
   ge::graphStatus SetBlockDim(uint32_t d) { blockDim_ = d; return ge::GRAPH_SUCCESS; }
   uint32_t GetBlockDim() const { return blockDim_; }
+  ge::graphStatus SetSimdNumBlocks(uint32_t d) { return SetBlockDim(d); }  // the block dim's newer name
+  uint32_t GetSimdNumBlocks() const { return blockDim_; }
   ge::graphStatus SetTilingKey(uint64_t k) { tilingKey_ = k; return ge::GRAPH_SUCCESS; }
   uint64_t GetTilingKey() const { return tilingKey_; }
   TilingData* GetRawTilingData() { return &raw_; }
@@ -379,11 +410,24 @@ class TilingContext {
   size_t GetWorkspaceNum() const { return workspaces_.size(); }
   fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
   ge::graphStatus SetLocalMemorySize(uint32_t n) { localMemory_ = n; return ge::GRAPH_SUCCESS; }
+  uint32_t GetLocalMemorySize() const { return localMemory_; }
   ge::graphStatus SetScheduleMode(uint32_t m) { scheduleMode_ = m; return ge::GRAPH_SUCCESS; }
+  uint32_t GetScheduleMode() const { return scheduleMode_; }
+  // The tiling condition a tiling may record for its kernel selection; kept, not acted on.
+  ge::graphStatus SetTilingCond(int32_t c) { tilingCond_ = c; return ge::GRAPH_SUCCESS; }
+  int32_t GetTilingCond() const { return tilingCond_; }
+  const ComputeNodeInfo* GetComputeNodeInfo() const { return &nodeInfo_; }
   // The framework's deterministic-computation option (1 when the user enables it): never set by
   // a launch here, so its default, off.
   int32_t GetDeterministic() const { return 0; }
+  int32_t GetDeterministicLevel() const { return 0; }
+  // The AI CPU block count a tiling may set for an AI CPU part of the op (no AI CPU runs here).
+  ge::graphStatus SetAicpuBlockDim(uint32_t d) { aicpuBlockDim_ = d; return ge::GRAPH_SUCCESS; }
+  uint32_t GetAicpuBlockDim() const { return aicpuBlockDim_; }
+  ge::graphStatus SetAicpuNumBlocks(uint32_t d) { return SetAicpuBlockDim(d); }
+  uint32_t GetAicpuNumBlocks() const { return aicpuBlockDim_; }
   ge::graphStatus SetNeedAtomic(bool a) { needAtomic_ = a; return ge::GRAPH_SUCCESS; }
+  bool NeedAtomic() const { return needAtomic_; }
   const char* GetNodeType() const { return opType_.c_str(); }
   const char* GetNodeName() const { return opType_.c_str(); }
   // The CompileInfo an IMPL_OP_OPTILING(...).TilingParse<T>() parse filled (null without one).
@@ -417,8 +461,31 @@ class TilingContext {
   uint32_t localMemory_ = 0;
   uint32_t scheduleMode_ = 0;
   bool needAtomic_ = false;
+  int32_t tilingCond_ = 0;
+  uint32_t aicpuBlockDim_ = 0;
+  ComputeNodeInfo nodeInfo_{*this};
   mutable fe::PlatFormInfos platform_;
 };
+
+inline const char* ComputeNodeInfo::GetNodeType() const { return ctx_.GetNodeType(); }
+inline const char* ComputeNodeInfo::GetNodeName() const { return ctx_.GetNodeName(); }
+inline size_t ComputeNodeInfo::GetIrInputsNum() const {
+  return ctx_.irInputs_.empty() ? ctx_.inputs_.size() : ctx_.irInputs_.size();
+}
+inline size_t ComputeNodeInfo::GetIrOutputsNum() const {
+  return ctx_.irOutputs_.empty() ? ctx_.outputs_.size() : ctx_.irOutputs_.size();
+}
+inline size_t ComputeNodeInfo::GetInputsNum() const { return ctx_.inputs_.size(); }
+inline size_t ComputeNodeInfo::GetOutputsNum() const { return ctx_.outputs_.size(); }
+inline const AnchorInstanceInfo* ComputeNodeInfo::GetInputInstanceInfo(size_t ir) const {
+  return ctx_.GetIrInputInstanceInfo(ir);
+}
+inline const AnchorInstanceInfo* ComputeNodeInfo::GetOutputInstanceInfo(size_t ir) const {
+  return ctx_.GetIrOutputInstanceInfo(ir);
+}
+inline const CompileTimeTensorDesc* ComputeNodeInfo::GetInputTdInfo(size_t i) const { return ctx_.GetInputDesc(i); }
+inline const CompileTimeTensorDesc* ComputeNodeInfo::GetOutputTdInfo(size_t i) const { return ctx_.GetOutputDesc(i); }
+inline const RuntimeAttrs* ComputeNodeInfo::GetAttrs() const { return ctx_.GetAttrs(); }
 
 // Shape and dtype inference contexts: enough for OpDef code to compile and run.
 class InferShapeContext {

@@ -58,6 +58,10 @@ class MatmulApiTiling {
   int32_t SetMatmulConfigParams(int32_t = 1, bool = false, int32_t = 0, int32_t = 0, int32_t = 0) { return 0; }
   // 0 on success, -1 when the shapes are missing or the blocks cannot fit the buffers.
   int64_t GetTiling(optiling::TCubeTiling& t) { return Fill(t, 1, 1) ? 0 : -1; }
+  // The base block the last successful GetTiling chose (-1 before one).
+  int32_t GetBaseM() const { return baseM_; }
+  int32_t GetBaseN() const { return baseN_; }
+  int32_t GetBaseK() const { return baseK_; }
 
  protected:
   bool Fill(optiling::TCubeTiling& t, int32_t mDim, int32_t nDim) {
@@ -91,6 +95,7 @@ class MatmulApiTiling {
     t.dbL0A = 2, t.dbL0B = 2, t.dbL0C = 2LL * baseM * baseN * 4 <= l0c_ ? 2 : 1;  // L0C: two C blocks when they fit
     t.shareL1Size = static_cast<int32_t>(l1), t.shareL0CSize = t.dbL0C * baseM * baseN * 4;
     t.transLength = 0, t.BatchNum = 1;
+    baseM_ = baseM, baseN_ = baseN, baseK_ = baseK;
     return true;
   }
   static int32_t Ceil(int32_t a, int32_t b) { return (a + b - 1) / b; }
@@ -104,6 +109,7 @@ class MatmulApiTiling {
   int32_t m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
   int32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
   int32_t fixM_ = -1, fixN_ = -1, fixK_ = -1;
+  int32_t baseM_ = -1, baseN_ = -1, baseK_ = -1;
   MatrixTraverse traverse_ = MatrixTraverse::FIRSTM;
 };
 

@@ -56,12 +56,36 @@ inline void LogReport(const std::string& entity, const char* text, std::initiali
 }  // namespace Base
 }  // namespace Ops
 
+// The log levels and module id of CANN's dlog, which the D_OP_LOG* forms take.
+#ifndef DLOG_DEBUG
+#define DLOG_DEBUG 0
+#endif
+#ifndef DLOG_INFO
+#define DLOG_INFO 1
+#endif
+#ifndef DLOG_WARN
+#define DLOG_WARN 2
+#endif
+#ifndef DLOG_ERROR
+#define DLOG_ERROR 3
+#endif
+#ifndef OP_SUBMOD_NAME
+#define OP_SUBMOD_NAME "OPS_BASE"
+#endif
+constexpr int32_t OP_MODULE_ID = 63;
+
 #define OP_LOGE(opName, fmt, ...) \
   std::fprintf(stderr, "[ERROR] %s: " fmt "\n", ::Ops::Base::OpInfo(opName).c_str(), ##__VA_ARGS__)
 #define OP_LOGE_WITHOUT_REPORT(opName, ...) OP_LOGE(opName, __VA_ARGS__)
+#define OP_LOGE_LIBOPAPI_REPORT(opName, ...) OP_LOGE(opName, __VA_ARGS__)
 #define OP_LOGW(opName, ...) ((void)0)
 #define OP_LOGI(opName, ...) ((void)0)
 #define OP_LOGD(opName, ...) ((void)0)
+// The op base's direct forms under the same levels: errors to stderr, the rest off.
+#define D_OP_LOGE(opName, fmt, ...) OP_LOGE(opName, fmt, ##__VA_ARGS__)
+#define D_OP_LOGW(opName, fmt, ...) ((void)0)
+#define D_OP_LOGI(opName, fmt, ...) ((void)0)
+#define D_OP_LOGD(opName, fmt, ...) ((void)0)
 // The op base's predefined error reports (OP_LOGE_WITH_* and OP_LOGE_FOR_*, EZ00xx): each takes
 // its arguments as strings (a tensor count and an input index as integers), logs one line and
 // changes no control flow.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 
 #include "ascendc_sim/host_context.h"
 #include "platform/soc_spec.h"
@@ -39,11 +40,23 @@ class PlatformAscendC {
   uint32_t GetLibApiWorkSpaceSize() const { return Int("lib_workspace_bytes"); }
   SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
   NpuArch GetCurNpuArch() const { return NpuArch::DAV_2201; }
-  uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
+  // A mixed kernel's block count for sliceNum AIV slices: one block per AIC and its AIVs; on the
+  // 1:2 parts more blocks than AICs is an error (0, logged), as in asc-devkit's platform_ascendc.
+  uint32_t CalcTschNumBlocks(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
     if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
-    uint32_t ratio = aivCoreNum / aicCoreNum;
-    return (sliceNum + ratio - 1) / ratio;
+    const uint32_t ratio = aivCoreNum / aicCoreNum;
+    const uint32_t blocks = (sliceNum + ratio - 1) / ratio;
+    if (ratio == 2 && blocks > aicCoreNum) {
+      std::fprintf(stderr, "[ERROR] CalcTschNumBlocks: %u blocks for %u AIC cores\n", blocks, aicCoreNum);
+      return 0;
+    }
+    return blocks;
   }
+  uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
+    return CalcTschNumBlocks(sliceNum, aicCoreNum, aivCoreNum);  // the deprecated name
+  }
+  // The vector register width of the register-based (RegBase) parts; 0 on the A2 cores, as documented.
+  uint32_t GetVecRegLen() const { return 0; }
   // Keep UB back for the framework (printf / DumpTensor buffers): later UB queries report less.
   void ReserveLocalMemory(ReservedSize size) { reservedUb_ = 8192u << static_cast<uint32_t>(size); }
 

@@ -34,6 +34,15 @@ template <typename T>
 uint32_t GetVRegSize(const T*) { return 256U; }
 template <typename T>
 uint32_t GetCacheLineSize(const T*) { return 256U; }
+template <typename T>
+uint32_t GetSectorCacheLineSize(const T* context) { return GetCacheLineSize(context) / 2U; }
+// The SIMT and NDDMA figures the op base returns whatever the part (used by the 3510 code paths).
+template <typename T>
+uint32_t GetSimtMaxThreadNum(const T*) { return 2048U; }
+template <typename T>
+uint32_t GetSimtMaxDCacheSize(const T*) { return 131072U; }
+template <typename T>
+uint32_t GetNddmaDcacheSize(const T*) { return 8192U; }
 
 }  // namespace Base
 }  // namespace Ops

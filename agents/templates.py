@@ -1,0 +1,149 @@
+"""Template synthesis for real tiling programs: the knobs real tilings have, as `@tune` markers.
+
+Real tiling programs (hicann/ops-math, cann-ops, the competition operators) carry no markers and
+derive their numbers from the platform at run time, so marking their integer constants tunes
+`BUFFER_NUM` or an index. The knobs they do have, each exposed so that every value of its range
+keeps the program valid (the tiling still derives everything else from it):
+
+- cores: the core count the tiling reads (`auto coreNum = ascendcPlatform.GetCoreNumAiv();`)
+  capped by a new `@tune` constant just after, a power of two in [1, 64]; the big/small core
+  split and the block dim follow from it. The cap starts above every part's core count, so the
+  unchanged template is the program itself on every SoC. A small input gains from fewer cores: each core's launch head is
+  paid whatever its share (docs/performance_model.md);
+- UB budget: the UB size the tiling reads (`GetCoreMemSize(CoreMemType::UB, ubSize)`) scaled to
+  k/8 of itself, k in 1, 2, 4, 8: smaller tiles, more loop trips, more overlap of copy and compute;
+- a literal block dim (`SetBlockDim(8)`, `constexpr uint32_t BLOCK_DIM = 8;`), in [1, cores];
+- a literal tile size or tile count (`TILE_LENGTH`, `TILE_NUM`, `tileNum = 8`, ...), powers of
+  two from a quarter to four times the written value (the loop count follows).
+
+Each knob is found in code only (comments and strings blanked, `ascend_core.cpp.code_view`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ascend_core import tune
+from ascend_core.cpp import code_view, indent_at
+from ascend_core.soc import aiv_cores, socs
+
+MAX_CORES = max(aiv_cores(s) for s in socs())  # a literal block dim's top
+# The cap's top, a power of two above every part's core count: the unchanged template is a
+# no-op everywhere, and halving it walks 32, 16, ... 1.
+CORE_CAP = 1 << (MAX_CORES - 1).bit_length()
+UB_EIGHTHS = 8
+
+_CORE_READ = re.compile(
+    r"^[ \t]*(?P<decl>(?:auto|u?int(?:8|16|32|64)_t|size_t|int|unsigned(?: int)?)\s+)?"
+    r"(?P<var>\w+)\s*=\s*(?:static_cast\s*<[^>]*>\s*\()?[\w.\->:]*"
+    r"GetCoreNum(?:Aiv|Aic)?\s*\(\s*\)\s*\)?\s*;",
+    re.M,
+)
+_UB_READ = re.compile(
+    r"\bGetCoreMemSize\s*\(\s*(?:platform_ascendc::)?CoreMemType::UB\s*,\s*(?P<var>\w+)\s*\)\s*;"
+)
+_BLOCK_DIM_LITERAL = re.compile(r"\bSetBlockDim\s*\(\s*(?P<num>\d+)[uUlL]*\s*\)\s*;")
+_NAMED = (
+    r"(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+(?P<name>{names})\s*=\s*(?P<num>\d+)[uUlL]*\s*;"
+)
+_DEFINE = r"#\s*define\s+(?P<name>{names})\s+\(?(?P<num>\d+)[uUlL]*\)?[ \t]*$"
+_BLOCK_DIM_NAMES = r"BLOCK_DIM|CORE_NUM|USE_CORE_NUM|BLOCK_NUM|NUM_BLOCKS|USED_CORE_NUM"
+_TILE_NAMES = (
+    r"TILE_NUM|TILE_LENGTH|TILE_LEN|TILE_SIZE|TILE_NUMBER|TILING_NUM|\w*tile(?:Num|Length|Size)"
+)
+
+
+def _marked(line: str) -> bool:
+    return "@tune" in line
+
+
+def _line_end(source: str, pos: int) -> int:
+    """Where the line holding `pos` ends (before its newline)."""
+    end = source.find("\n", pos)
+    return len(source) if end < 0 else end
+
+
+def _after_read(source: str, read: re.Pattern[str], lines: Callable[[str], list[str]]) -> str:
+    """`lines(var)` after the first statement `read` matches (that reads the platform into
+    `var`), each on its own line at the statement's indent; `source` itself if none does."""
+    m = read.search(code_view(source))
+    if m is None:
+        return source
+    at, indent = _line_end(source, m.end()), indent_at(source, m.end())
+    return source[:at] + "".join(f"\n{indent}{line}" for line in lines(m["var"])) + source[at:]
+
+
+def _cap_cores(var: str) -> list[str]:
+    return [
+        f"const decltype({var}) tuneCoreCap = {CORE_CAP};  // @tune core_cap in [1, {CORE_CAP}] pow2",
+        f"{var} = {var} > tuneCoreCap ? tuneCoreCap : {var};",
+    ]
+
+
+def _scale_ub(var: str) -> list[str]:
+    return [f"{var} = {var} / {UB_EIGHTHS} * {UB_EIGHTHS};  // @tune ub_eighths in [1, 8] pow2"]
+
+
+def _mark_literals(
+    source: str,
+    pattern: re.Pattern[str],
+    name: str,
+    marker: Callable[[int], str | None],
+    taken: set[str],
+) -> str:
+    """A `// @tune` comment at the end of each line `pattern` matches (its `num` the value, named
+    `name` or, where that is empty, after the constant), under a name not `taken` yet."""
+    view = code_view(source)
+    edits = []
+    for m in pattern.finditer(view):
+        le = _line_end(source, m.end())
+        grid = marker(int(m["num"]))
+        if grid is None or _marked(source[m.start() : le]) or view[m.end() : le].strip():
+            continue  # out of range, marked, or more code on the line (a marker takes its last number)
+        base = (name or m["name"]).lower()
+        knob = next(k for k in (base, *(f"{base}_{i}" for i in range(2, 99))) if k not in taken)
+        taken.add(knob)
+        edits.append((le, f"  // @tune {knob} in {grid}"))
+    for at, text in reversed(edits):
+        source = source[:at] + text + source[at:]
+    return source
+
+
+def _block_dim_range(value: int) -> str | None:
+    return f"[1, {MAX_CORES}] step 1" if 1 <= value <= MAX_CORES else None
+
+
+def _tile_range(value: int) -> str | None:
+    if value < 1:
+        return None
+    if value & (value - 1):
+        return f"[{max(1, value // 4)}, {value * 4}] step {max(1, value // 4)}"
+    return f"[{max(1, value // 4)}, {value * 4}] pow2"
+
+
+def synthesise(tiling: str) -> str | None:
+    """The tiling program with its real knobs marked, or None when it has markers already or no
+    knob is recognised."""
+    if tune.find_tunables(tiling):
+        return None
+    source = tiling
+    # A const declaration of the core count does not match _CORE_READ: it stays unmarked.
+    source = _after_read(source, _CORE_READ, _cap_cores)
+    source = _after_read(source, _UB_READ, _scale_ub)
+    named, defined = _NAMED.format, _DEFINE.format
+    literal = [  # (pattern, knob name or "" for the constant's own, range)
+        (_BLOCK_DIM_LITERAL, "block_dim", _block_dim_range),
+        (re.compile(named(names=_BLOCK_DIM_NAMES)), "", _block_dim_range),
+        (re.compile(defined(names=_BLOCK_DIM_NAMES), re.M), "", _block_dim_range),
+        (re.compile(named(names=_TILE_NAMES)), "", _tile_range),
+        (re.compile(defined(names=_TILE_NAMES), re.M), "", _tile_range),
+    ]
+    taken: set[str] = {"core_cap", "ub_eighths"}
+    for pattern, name, marker in literal:
+        source = _mark_literals(source, pattern, name, marker, taken)
+    try:
+        tunables = tune.find_tunables(source)
+    except ValueError:
+        return None
+    return source if tunables else None

@@ -1,0 +1,96 @@
+"""Template synthesis on operators of our own written in the real projects' layouts
+(tests/agents/real_layouts): a relu tiled as cann-ops tiles (core count and UB size from the
+platform) and a neg as the competition operators write theirs (a fixed block dim and tile
+count). Each knob is recognised, every value tried keeps the operator correct, and the policies'
+shared knowledge offers the knobs' moves on a program without markers."""
+
+import random
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from agents.ascendoptimizer.offline import OfflineProposer
+from agents.knowledge import Knowledge
+from agents.templates import CORE_CAP, MAX_CORES, synthesise
+from ascend_core import tune
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalRequest, Stage
+from ascend_gym.corpus import build_package, find_ops, spec_for
+
+LAYOUTS = Path(__file__).parent / "real_layouts"
+
+
+def _packages() -> dict[str, OperatorPackage]:
+    return {s.op: build_package(s, spec_for(s)) for s in find_ops(LAYOUTS)}
+
+
+def _passes(package: OperatorPackage) -> bool:
+    from npu_daemon.backends.sim import SimBackend
+
+    request = EvalRequest(run_id="t", package=package, stages=[Stage.COMPILE, Stage.CHECK])
+    with tempfile.TemporaryDirectory() as d:
+        result = SimBackend().evaluate(request, Path(d))
+    assert result.ok, result.message
+    return True
+
+
+def _knobs(package: OperatorPackage) -> dict[str, tune.Tunable]:
+    return {t.name: t for t in tune.find_tunables(synthesise(package.tiling_source))}
+
+
+def test_platform_reads_become_a_core_cap_and_a_ub_share():
+    relu = _packages()["relu"]
+    knobs = _knobs(relu)
+    assert set(knobs) == {"core_cap", "ub_eighths"}
+    assert (knobs["core_cap"].value, knobs["core_cap"].hi) == (CORE_CAP, CORE_CAP)
+    assert CORE_CAP >= MAX_CORES  # the unchanged template caps nothing on any part
+    assert knobs["ub_eighths"].grid() == [1, 2, 4, 8]
+    # The untouched template is the program itself; the markers are comments on new lines.
+    assert tune.strip_markers(synthesise(relu.tiling_source)) != relu.tiling_source
+    assert synthesise(synthesise(relu.tiling_source)) is None  # marked programs stay as they are
+
+
+def test_literal_block_dim_and_tile_count_are_marked_in_place():
+    neg = _packages()["neg"]
+    knobs = _knobs(neg)
+    assert set(knobs) == {"block_dim", "tile_num"}
+    assert (knobs["block_dim"].value, knobs["block_dim"].lo, knobs["block_dim"].hi) == (
+        8,
+        1,
+        MAX_CORES,
+    )
+    assert knobs["tile_num"].grid() == [1, 2, 4, 8, 16]
+
+
+@pytest.mark.parametrize(
+    "op,values",
+    [
+        ("relu", {"core_cap": 1, "ub_eighths": 1}),
+        ("relu", {"core_cap": 8, "ub_eighths": 2}),
+        ("neg", {"block_dim": MAX_CORES, "tile_num": 1}),
+        ("neg", {"block_dim": 3, "tile_num": 16}),
+    ],
+)
+def test_knob_values_keep_the_operator_correct(op, values):
+    package = _packages()[op]
+    tiling = synthesise(package.tiling_source)
+    for name, value in values.items():
+        tiling = tune.set_value(tiling, name, value)
+    assert {t.name: t.value for t in tune.find_tunables(tiling)} == values
+    assert _passes(package.with_sources(tiling=tiling))
+
+
+def test_every_policy_knows_the_knobs_of_an_unmarked_tiling():
+    relu = _packages()["relu"]
+    knowledge = Knowledge(operator=relu.uri)
+    names = {m.name for m in knowledge.moves(relu)}
+    assert {"template core_cap:/2", "template ub_eighths:/2"} <= names
+    jump = knowledge.jump(relu, random.Random(0))
+    assert jump is not None and tune.find_tunables(jump.package.tiling_source)
+    # AscendOptimizer's Stage I template: the knobs, not every integer constant.
+    proposal = OfflineProposer(knowledge).template(relu)
+    assert [t.name for t in tune.find_tunables(proposal.package.tiling_source)] == [
+        "ub_eighths",
+        "core_cap",
+    ]

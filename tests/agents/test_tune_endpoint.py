@@ -1,0 +1,43 @@
+"""The offline model endpoint (`ascend-gym model`): each answer moves one @tune knob of the
+prompt's program as a SEARCH/REPLACE edit that the policies' extraction applies, the same for the
+same seed, over real HTTP."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from agents.llm import extract_parts
+from agents.llm.tune_endpoint import answer, serve
+from ascend_core import suite, tune
+
+ADD = suite.resolve("level1/add")
+
+
+def prompt(source: str) -> list[dict]:
+    return [{"role": "user", "content": f"Host tiling program:\n```cpp\n{source}\n```\n"}]
+
+
+def test_an_answer_is_one_knob_moved_and_applies():
+    sources = {"tiling": ADD.tiling_source, "kernel": ADD.kernel_source}
+    reply = answer(prompt(ADD.tiling_source), seed=5)
+    assert reply == answer(prompt(ADD.tiling_source), seed=5)
+    parts = extract_parts(reply, sources)
+    before = {t.name: t.value for t in tune.find_tunables(ADD.tiling_source)}
+    after = {t.name: t.value for t in tune.find_tunables(parts["tiling"])}
+    assert sum(before[k] != after[k] for k in before) == 1
+
+
+def test_a_program_without_markers_gets_words_not_code():
+    assert "no @tune markers" in answer(prompt("int main() { return 0; }"), seed=1)
+
+
+def test_served_over_http_without_usage():
+    with serve() as server:
+        body = {"model": "m", "messages": prompt(ADD.tiling_source), "seed": 2}
+        request = urllib.request.Request(
+            server.base_url + "/chat/completions", data=json.dumps(body).encode(), method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            data = json.loads(reply.read())
+    assert "SEARCH" in data["choices"][0]["message"]["content"] and "usage" not in data

@@ -1,0 +1,108 @@
+"""Defined suites: ascend-real-v1's definition, and `suite materialise` on a definition of our own
+over a git repository of our own operators (tests/agents/real_layouts), pinned at its commit."""
+
+import json
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from ascend_core import suite
+from ascend_gym.cli import main
+from ascend_gym.corpus import build_package, find_ops, spec_for
+from ascend_gym.corpus.defined import COMMIT_MISMATCH, load_definition
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYOUTS = ROOT / "tests" / "agents" / "real_layouts"
+
+
+def test_ascend_real_v1_names_each_operator_s_origin_spec_and_level():
+    definition = load_definition(suite.REAL_SUITE)
+    ops = definition.ops
+    assert len(ops) >= 127 and len({o.name for o in ops}) == len(ops)
+    assert {o.level for o in ops} == {1, 2, 3}
+    for o in ops:
+        assert len(o.commit) == 40 and o.repo.count("/") == 1
+        spec = tomllib.loads((ROOT / o.spec).read_text())
+        assert (ROOT / o.spec).parent.joinpath("reference.py").is_file()
+        assert any(c.get("bench") for c in spec["cases"]), o.name  # a bench case
+
+
+def _repo(tmp_path: Path) -> tuple[Path, str]:
+    src = tmp_path / "src"
+    repo = src / "us+ops"
+    shutil.copytree(LAYOUTS, repo)
+    for args in (["init", "-q"], ["add", "-A"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True)
+    subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+        + ["commit", "-qm", "ours"],
+        check=True,
+    )
+    head = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    return src, head
+
+
+def _define(tmp_path: Path, monkeypatch, commit: str) -> None:
+    ops = [("relu", 1, "cann_ops/relu", "relu"), ("neg", 2, "contest/Neg", "neg")]
+    text = 'name = "ours-v1"\ndescription = "test"\n' + "".join(
+        f'[[ops]]\nname = "{n}"\nlevel = {lv}\nrepo = "us/ops"\ncommit = "{commit}"\n'
+        f'path = "{p}"\nsource = "{s}"\nspec = "ascend_gym/corpus/ops/{s}/op.toml"\n'
+        for n, lv, p, s in ops
+    )
+    (tmp_path / "ours-v1.toml").write_text(text)
+    monkeypatch.setitem(suite.DEFINED, "ours-v1", tmp_path / "ours-v1.toml")
+    monkeypatch.setenv("ASCEND_GYM_DATA", str(tmp_path / "data"))
+
+
+def test_materialise_writes_the_passing_operators_by_level(tmp_path, monkeypatch, capsys):
+    src, head = _repo(tmp_path)
+    _define(tmp_path, monkeypatch, head)
+    with pytest.raises(Exception, match="not materialised"):
+        suite.op_uris("ours-v1")
+    assert main(["suite", "materialise", "ours-v1", "--src", str(src)]) == 0
+    out = capsys.readouterr().out
+    assert "2 of 2 operators qualify" in out and "level1 1, level2 1, level3 0" in out
+    assert suite.op_uris("ours-v1") == ["op://ours-v1/level1/relu", "op://ours-v1/level2/neg"]
+    assert suite.expand("ours-v1") == suite.op_uris("ours-v1")
+    relu = suite.resolve("op://ours-v1/level1/relu")
+    assert relu.spec.level == 1 and "op_kernel/relu_impl.h" in relu.files
+    root = suite.data_dir() / "ours-v1"
+    assert "us/ops@" in (root / "level1" / "relu" / "op.toml").read_text().splitlines()[0]
+    assert [q["status"] for q in json.loads((root / "qualification.json").read_text())] == [
+        "OK",
+        "OK",
+    ]
+    assert main(["suite", "list", "--suite", "ours-v1"]) == 0
+    assert "op://ours-v1/level2/neg" in capsys.readouterr().out
+
+
+def test_materialise_refuses_checkouts_at_another_commit(tmp_path, monkeypatch, capsys):
+    src, _ = _repo(tmp_path)
+    _define(tmp_path, monkeypatch, "0" * 40)
+    assert main(["suite", "materialise", "ours-v1", "--src", str(src)]) == 0
+    out = capsys.readouterr().out
+    assert out.count(COMMIT_MISMATCH) >= 2 and "0 of 2 operators qualify" in out
+    assert main(["suite", "materialise", "nonesuch", "--src", str(src)]) == 2
+
+
+def test_suite_list_shows_an_operator_without_inputs(tmp_path, monkeypatch, capsys):
+    """A creation operator (log_space: attrs in, a tensor out) lists its output's bench shape."""
+    from ascend_gym.corpus import load_spec
+    from ascend_gym.corpus.importer import write_operator
+
+    relu = next(
+        build_package(s, spec_for(s)) for s in find_ops(LAYOUTS) if s.op == "relu"
+    )  # any sources: list reads the spec
+    created = relu.model_copy(update={"spec": load_spec("log_space")})
+    assert not created.spec.inputs
+    write_operator(created, tmp_path / "level1" / "log_space", "test")
+    suite.register_suite("creation-only", tmp_path)
+    assert main(["suite", "list", "--suite", "creation-only"]) == 0
+    bench = created.spec.bench_case
+    shape = "x".join(map(str, created.spec.arg_shape(bench, created.spec.outputs[0].name)))
+    assert f"{shape} {bench.dtype}" in capsys.readouterr().out

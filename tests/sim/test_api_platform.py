@@ -1,0 +1,78 @@
+"""Host platform, context and Matmul tiling queries on a tiling of ours: the op base's platform
+helpers agree with PlatformAscendC, the context reports what the tiling set, shape helpers and the
+Matmul tiling's fixed split, single shape and traversal order reach the TCubeTiling."""
+
+import numpy as np
+from conftest import HOST
+
+X = {"x": np.zeros(8, np.float32)}
+OUT = {"z": ("int64", (8,))}
+WRITE = """if (GetBlockIdx() != 0) return;
+  GET_TILING_DATA(t, tiling); GlobalTensor<int64_t> zg; zg.SetGlobalBuffer((__gm__ int64_t*)z, 8);
+  for (int i = 0; i < 8; ++i) zg.SetValue(i, t.p[i]);"""
+
+
+def _host(code: str, includes: str) -> str:
+    return (includes + HOST).replace("t.set_p(p);", code + "\n  t.set_p(p);")
+
+
+def test_op_base_platform_helpers_and_context_getters(kernel):
+    code = """using namespace Ops::Base;
+  platform_ascendc::PlatformAscendC plat(ctx->GetPlatformInfo());
+  uint64_t ub = 0; plat.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
+  p[0] = (GetAivCoreNum(ctx) == plat.GetCoreNumAiv()) * 1000 + (GetAicCoreNum(ctx) == plat.GetCoreNumAic()) * 100 +
+         (GetUbSize(ctx) == ub) * 10 + (plat.GetCoreNumVector() == plat.GetCoreNumAiv());
+  p[1] = GetUbBlockSize(ctx) * 1000000 + GetVRegSize(ctx) * 1000 + GetCacheLineSize(ctx);
+  p[2] = (plat.GetCurNpuArch() == NpuArch::DAV_2201) * 10 + (plat.GetSocVersion() == platform_ascendc::SocVersion::ASCEND910B);
+  ctx->SetBlockDim(2);
+  size_t* ws = ctx->GetWorkspaceSizes(1); ws[0] = 1024;
+  p[3] = ctx->GetBlockDim() * 100 + ctx->GetSimdNumBlocks() * 10 + ctx->GetWorkspaceNum();
+  const gert::StorageShape* out = ctx->GetOutputShape(0);
+  p[4] = out->GetOriginShape().GetShapeSize() * 10 + (ctx->GetOutputDesc(0)->GetDataType() == ge::DT_INT64);
+  gert::StorageShape st(gert::Shape{2, 3});
+  st.MutableOriginShape().SetDimNum(1);
+  p[5] = static_cast<int64_t>(st.GetOriginShape().GetDimNum()) * 10 + st.GetOriginShape().GetDim(0);
+  // 0.1f + 0.2f is within a float epsilon of 0.3f; 1e-9 is beyond a double epsilon; NaN equals nothing
+  ctx->SetAicpuNumBlocks(3);
+  p[7] = GetSectorCacheLineSize(ctx) * 100000 + GetNddmaDcacheSize(ctx) * 10 + ctx->GetAicpuBlockDim() +
+         ctx->GetDeterministicLevel() + (GetSimtMaxThreadNum(ctx) == 2048 && GetSimtMaxDCacheSize(ctx) == 131072) * 4;
+  p[6] = IsFloatEqual(0.1f + 0.2f, 0.3f) * 100 + IsFloatEqual(1.0, 1.0 + 1e-9) * 10 + IsFloatEqual(NAN, NAN);"""
+    host = _host(
+        code,
+        '#include <cmath>\n#include "op_common/op_host/util/platform_util.h"\n#include "op_common/op_host/util/math_util.h"\n',
+    )
+    host = host.replace("ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));", "")
+    host = host.replace("size_t* ws = ctx->GetWorkspaceSizes(1);\n  ws[0] =", "ws[0] +=")
+    r = kernel(WRITE, X, OUT, host=host).ok()
+    assert list(r.outputs["z"]) == [1111, 32256256, 11, 221, 81, 12, 100, 12800000 + 81920 + 3 + 4]
+
+
+def test_matmul_tiling_setters_reach_the_cube_tiling(kernel):
+    code = """using namespace matmul_tiling;
+  platform_ascendc::PlatformAscendC plat(ctx->GetPlatformInfo());
+  MultiCoreMatmulTiling mt(plat);
+  mt.SetDim(2);
+  mt.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  mt.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  mt.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  mt.SetShape(128, 64, 256); mt.SetOrgShape(128, 64, 256);
+  mt.SetFixSplit(32, 32, 64);
+  mt.SetSingleShape(64, 64, 256);
+  mt.SetTraverse(MatrixTraverse::FIRSTN);
+  optiling::TCubeTiling cube;
+  p[0] = mt.GetTiling(cube);
+  int32_t sm = 0, sn = 0, sk = 0, dim = 0, md = 0, nd = 0;
+  mt.GetSingleShape(sm, sn, sk); mt.GetCoreNum(dim, md, nd);
+  p[1] = sm * 1000000 + sn * 1000 + sk;
+  p[2] = dim * 100 + md * 10 + nd;
+  p[3] = cube.baseM * 1000000 + cube.baseN * 1000 + cube.baseK;
+  p[4] = cube.iterateOrder * 10 + cube.usedCoreNum;
+  MatmulApiTiling one(plat);
+  one.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  one.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  one.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  one.SetShape(16, 16, 16); one.SetOrgShape(16, 16, 16);
+  p[5] = one.GetTiling(cube) * 1000 + cube.singleCoreM;"""
+    host = _host(code, '#include "tiling/tiling_api.h"\n')
+    r = kernel(WRITE, X, OUT, host=host).ok()
+    assert list(r.outputs["z"][:6]) == [0, 64064256, 221, 32032064, 12, 16]
