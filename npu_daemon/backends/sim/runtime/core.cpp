@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "ascendc_sim/runtime.h"
@@ -142,15 +143,18 @@ void Core::InvalidateDataCache(uintptr_t addr, bool entire) {
 
 void Core::Append(Instr ins) {
   SettleScalarInstrs();
-  if (pendingScalar_ > 0) {
+  if (pendingScalar_ > 0 || pendingStoreBytes_ > 0) {
     Instr s{};
     s.pipe = PIPE_S;
     s.op = Op::kScalar;
     s.link = -1;
-    for (; pendingScalar_ > 0; pendingScalar_ -= s.scalarCycles) {  // over 2^32 cycles: several records
+    s.elements = std::exchange(pendingStoreBytes_, 0);
+    do {  // over 2^32 cycles: several records
       s.scalarCycles = static_cast<uint32_t>(std::min<uint64_t>(pendingScalar_, UINT32_MAX));
       trace_.instrs.push_back(s);
-    }
+      pendingScalar_ -= s.scalarCycles;
+      s.elements = 0;
+    } while (pendingScalar_ > 0);
   }
   if (ins.pipe == PIPE_V) lastVector_ = static_cast<int64_t>(trace_.instrs.size());
   trace_.instrs.push_back(ins);
@@ -205,6 +209,7 @@ void ScalarGm(uintptr_t at, uint64_t index, uint32_t bytes, bool write, const Sr
   }
   Core& core = CurrentCore();
   core.Scalar(core.ScalarGmCost(at, bytes));
+  if (write) core.NoteScalarStore(bytes);
   core.GmAccess(PIPE_S, GmPattern{at, 1, bytes, bytes}, write, loc, api);
 }
 

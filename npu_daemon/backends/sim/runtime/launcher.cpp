@@ -176,10 +176,9 @@ void CheckTrace(const std::vector<Instr>& trace, size_t cores) {
 }
 
 // Every output byte the launch changed must have been paid for by a write its trace records: a DMA
-// or fixpipe store (its bytes), or a scalar store (GetValue/SetValue, a raw access: at most 64
-// bytes for every scalar GM access's cycles in the trace). A kernel that wrote GM around the
+// or fixpipe store (its bytes), or a scalar store (SetValue, an element write, a raw store: the
+// bytes its scalar record carries, Core::NoteScalarStore). A kernel that wrote GM around the
 // emulation (through a host view of its buffers) or cut its trace after writing fails here.
-constexpr uint64_t kScalarStoreBytes = 64;  // the widest store one instruction makes (AVX-512)
 
 // Counted in runs of 255 bytes into a byte-wide counter, which the compiler vectorises without
 // widening every comparison to 64 bits (twice as fast on a large output).
@@ -201,15 +200,14 @@ uint64_t ChangedBytes(const uint8_t* now, uint8_t fill, uint64_t n) {
   return CountChanged(now, n, [fill](uint64_t) { return fill; });
 }
 
-void CheckOutputsPaidFor(const GmArgs& gm, uint64_t gmWriteBytes, uint64_t scalarCycles) {
+void CheckOutputsPaidFor(const GmArgs& gm, uint64_t gmWriteBytes, uint64_t scalarStoreBytes) {
   uint64_t changed = 0;
   std::set<const GmBuffer*> counted;
   for (const auto& [buffer, bytes] : gm.before)
     if (counted.insert(buffer).second) changed += ChangedBytes(buffer->Host(), bytes.data(), bytes.size());
   for (const GmBuffer* b : gm.outputs)
     if (counted.insert(b).second) changed += ChangedBytes(b->Host(), gm.fill, b->mem.mapped);
-  // The cheapest scalar GM access is a data cache hit: every such many cycles may have stored.
-  const uint64_t paid = gmWriteBytes + kScalarStoreBytes * (scalarCycles / std::max<int64_t>(SocParamInt("scalar_dcache_hit_cycles"), 1));
+  const uint64_t paid = gmWriteBytes + scalarStoreBytes;
   if (changed > paid)
     throw SimError(Status::RUNTIME_ERROR, "the launch changed " + std::to_string(changed) + " bytes of its outputs, but its trace " +
                                               "pays for writes of only " + std::to_string(paid) + " (DMA, fixpipe and scalar stores): " +
@@ -226,7 +224,7 @@ struct Received {
   uint32_t simulated = 0;       // sampled timing: blocks that ran (0: a full run)
   std::set<std::string> names;  // API and file names the sites point into
   uint64_t gmWriteBytes = 0;     // GM bytes the traces' DMA and fixpipe stores write
-  uint64_t scalarCycles = 0;     // the traces' scalar work (scalar GM stores among it)
+  uint64_t scalarStoreBytes = 0;  // the traces' scalar GM stores
   Clock::duration modelTime{};
 };
 
@@ -288,7 +286,7 @@ bool Receive(const LaunchSpec& l, int fd, Outcome& o, Received& r) {
           if (i.op == Op::kCopyUbToGm || i.op == Op::kFixpipe)
             r.gmWriteBytes += std::max<uint64_t>(i.elements, static_cast<uint64_t>(i.repeats) * i.unitBytes);
           else if (i.op == Op::kScalar)
-            r.scalarCycles += i.scalarCycles;
+            r.scalarStoreBytes += i.elements;
         }
         t.globalId = static_cast<int>(b.blockIdx);
         t.type = r.cores[b.blockIdx].type;
@@ -370,7 +368,7 @@ void Run(const LaunchSpec& l, Outcome& o) {
     throw SimError(Status::RUNTIME_ERROR, "the kernel process exited (code " + std::to_string(WEXITSTATUS(wstatus)) +
                                               ") before its launch finished");
   }
-  CheckOutputsPaidFor(gm, r.gmWriteBytes, r.scalarCycles);
+  CheckOutputsPaidFor(gm, r.gmWriteBytes, r.scalarStoreBytes);
 
   // Wall time spent in the model, reported so its overhead over the functional run can be measured.
   const Clock::time_point t0 = Clock::now();

@@ -104,6 +104,7 @@ void OnFault(int, siginfo_t* info, void* ctx) {
         g_raw.storeBytes = span;
         std::memcpy(g_raw.before, GmHost(reinterpret_cast<void*>(addr)), span);
       } else {
+        if (write) core->NoteScalarStore(kStoreSpan);
         core->GmAccess(PIPE_S, GmPattern{addr, 1, 1, 1}, write, kRawLoc, write ? "raw GM store" : "raw GM load");
       }
     }
@@ -134,6 +135,7 @@ void OnTrap(int, siginfo_t*, void* ctx) {
   const uintptr_t addr = std::exchange(g_raw.store, 0);
   const bool same = std::memcmp(g_raw.before, GmHost(reinterpret_cast<void*>(addr)), g_raw.storeBytes) == 0;
   try {
+    RunningCore()->NoteScalarStore(g_raw.storeBytes);
     RunningCore()->GmAccess(PIPE_S, GmPattern{addr, 1, 1, 1}, true, kRawLoc, "raw GM store", same);
   } catch (...) {
     Escape();

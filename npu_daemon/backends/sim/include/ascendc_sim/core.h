@@ -334,6 +334,9 @@ class Core {
   // follow the API's vector work. Race checker only; the trace keeps the API's calibrated cost.
   void LibraryVectorToScalar();
   void Scalar(uint32_t cycles) { pendingScalar_ += cycles; }
+  // A scalar GM store of up to `bytes` (SetValue, an element write, a raw store): the next scalar
+  // record carries them, so the launcher knows which output bytes the trace paid for.
+  void NoteScalarStore(uint64_t bytes) { pendingStoreBytes_ += bytes; }
   // The kernel's own scalar instructions (backends/sim/scalar_count.py) since the last settle,
   // charged as scalar work; Resume forgets those another block ran while this one was parked.
   void SettleScalarInstrs();
@@ -361,6 +364,7 @@ class Core {
   CoreTrace trace_;
   std::map<std::tuple<const char*, const char*, int>, uint32_t> siteIndex_;  // (api, file, line) -> sites
   uint64_t pendingScalar_ = 0;  // scalar cycles not yet in the trace
+  uint64_t pendingStoreBytes_ = 0;  // scalar GM store bytes not yet in the trace (Instr::elements of kScalar)
   double scalarInstrCycles_;
   double instrCyclesCarry_ = 0;  // the fraction of a cycle not yet charged
   uint32_t scalarGmHitCycles_;
