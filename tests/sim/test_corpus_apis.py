@@ -293,9 +293,13 @@ def test_broadcast_old_spelling(kernel):
 
 
 def test_tiling_reads_a_value_depend_input_with_get_data(kernel):
+    # Only an input the OpDef marks ValueDepend reaches the tiling's GetData, as in CANN.
     host = HOST.replace(
         "ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));",
         "ctx->SetBlockDim(static_cast<uint32_t>(ctx->GetInputTensor(0)->GetData<float>()[2]));",
+    ).replace(
+        "explicit Simk(const char* name) : OpDef(name) {",
+        'explicit Simk(const char* name) : OpDef(name) { this->Input("x").ValueDepend(REQUIRED);',
     )
     x = np.array([0, 0, 3, 0, 0, 0, 0, 0], np.float32)
     r = kernel("", {"x": x}, {"y": ("float32", (8,))}, host=host).ok()
