@@ -417,11 +417,12 @@ def _precise_barrier(source: str) -> str | None:
     flat = _flat(view)
     edits = []
     for m in _PIPE_ALL.finditer(view):
-        after = flat[m.end() :].lstrip()
+        rest = flat[m.end() :]
+        after = rest.lstrip()
         nxt = after[: after.find(";") + 1] if ";" in after else ""
         if not nxt or _CONTROL.match(nxt) or nxt.startswith(("{", "}")):
             continue
-        at = m.end() + flat[m.end() :].index(nxt[0])
+        at = m.end() + len(rest) - len(after)  # where the next statement starts
         consumer = _pipe_of(view, view[at : at + len(nxt)].strip())
         spans = _producers(flat, m.start())
         if not consumer or spans is None:
