@@ -141,21 +141,26 @@ void Core::InvalidateDataCache(uintptr_t addr, bool entire) {
     if (entire || tag == line) tag = 0;
 }
 
-void Core::Append(Instr ins) {
+// The scalar work since the last instruction goes into the trace as PIPE_S records before the next
+// instruction; flushed first by whoever needs that instruction's trace index before appending it.
+void Core::FlushScalar() {
   SettleScalarInstrs();
-  if (pendingScalar_ > 0 || pendingStoreBytes_ > 0) {
-    Instr s{};
-    s.pipe = PIPE_S;
-    s.op = Op::kScalar;
-    s.link = -1;
-    s.elements = std::exchange(pendingStoreBytes_, 0);
-    do {  // over 2^32 cycles: several records
-      s.scalarCycles = static_cast<uint32_t>(std::min<uint64_t>(pendingScalar_, UINT32_MAX));
-      trace_.instrs.push_back(s);
-      pendingScalar_ -= s.scalarCycles;
-      s.elements = 0;
-    } while (pendingScalar_ > 0);
-  }
+  if (pendingScalar_ == 0 && pendingStoreBytes_ == 0) return;
+  Instr s{};
+  s.pipe = PIPE_S;
+  s.op = Op::kScalar;
+  s.link = -1;
+  s.elements = std::exchange(pendingStoreBytes_, 0);
+  do {  // over 2^32 cycles: several records
+    s.scalarCycles = static_cast<uint32_t>(std::min<uint64_t>(pendingScalar_, UINT32_MAX));
+    trace_.instrs.push_back(s);
+    pendingScalar_ -= s.scalarCycles;
+    s.elements = 0;
+  } while (pendingScalar_ > 0);
+}
+
+void Core::Append(Instr ins) {
+  FlushScalar();
   if (ins.pipe == PIPE_V) lastVector_ = static_cast<int64_t>(trace_.instrs.size());
   trace_.instrs.push_back(ins);
 }
@@ -220,8 +225,8 @@ void Core::SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char
   ins.op = Op::kSetFlag;
   ins.link = -1;
   ins.site = Site_(loc, api);
-  // The SetFlag's trace index: after the scalar record Append flushes first, if any.
-  race_->SetFlag(src, dst, key, static_cast<int64_t>(trace_.instrs.size() + (pendingScalar_ ? 1 : 0)), ins.site);
+  FlushScalar();  // the SetFlag's trace index is then the trace's size
+  race_->SetFlag(src, dst, key, static_cast<int64_t>(trace_.instrs.size()), ins.site);
   Append(ins);
 }
 

@@ -351,6 +351,7 @@ class Core {
 
  private:
   uint32_t Site_(const SrcLoc& loc, const char* api);
+  void FlushScalar();
   void Append(Instr ins);
 
   CoreSpec spec_;
