@@ -35,12 +35,14 @@ bool Upload(Buffer& b) {
     std::fprintf(stderr, "cannot read %zu bytes from %s\n", b.bytes, b.path.c_str());
     return false;
   }
-  return Check(aclrtMemcpy(b.device, b.bytes, host.data(), b.bytes, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy to device");
+  return Check(aclrtMemcpy(b.device, b.bytes, host.data(), b.bytes, ACL_MEMCPY_HOST_TO_DEVICE),
+               "aclrtMemcpy to device");
 }
 
 bool Download(const Buffer& b) {
   std::vector<char> host(b.bytes);
-  if (!Check(aclrtMemcpy(host.data(), b.bytes, b.device, b.bytes, ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy to host")) return false;
+  if (!Check(aclrtMemcpy(host.data(), b.bytes, b.device, b.bytes, ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy to host"))
+    return false;
   std::ofstream(b.path, std::ios::binary).write(host.data(), static_cast<std::streamsize>(b.bytes));
   return true;
 }
@@ -63,11 +65,16 @@ int main(int argc, char** argv) {
     std::istringstream s(line);
     std::string key;
     s >> key;
-    if (key == "device") s >> deviceId;
-    else if (key == "block_dim") s >> blockDim;
-    else if (key == "launches") s >> launches;
-    else if (key == "workspace") s >> workspaceBytes;
-    else if (key == "tiling") s >> tiling.path >> tiling.bytes;
+    if (key == "device")
+      s >> deviceId;
+    else if (key == "block_dim")
+      s >> blockDim;
+    else if (key == "launches")
+      s >> launches;
+    else if (key == "workspace")
+      s >> workspaceBytes;
+    else if (key == "tiling")
+      s >> tiling.path >> tiling.bytes;
     else if (key == "input" || key == "output") {
       Buffer b;
       s >> b.path >> b.bytes;
@@ -91,13 +98,15 @@ int main(int argc, char** argv) {
     args.push_back(b.device);
   }
   void* workspace = nullptr;
-  if (workspaceBytes > 0 && !Check(aclrtMalloc(&workspace, workspaceBytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc")) return 3;
-  if (!Check(aclrtMalloc(&tiling.device, tiling.bytes > 0 ? tiling.bytes : 32, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc") ||
+  if (workspaceBytes > 0 && !Check(aclrtMalloc(&workspace, workspaceBytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc"))
+    return 3;
+  if (!Check(aclrtMalloc(&tiling.device, tiling.bytes > 0 ? tiling.bytes : 32, ACL_MEM_MALLOC_HUGE_FIRST),
+             "aclrtMalloc") ||
       (tiling.bytes > 0 && !Upload(tiling)))
     return 3;
 
   for (uint32_t i = 0; i < launches; ++i) {
-    ACLRT_LAUNCH_KERNEL(@KERNEL@)(blockDim, stream, @ARGS@, workspace, tiling.device);
+    ACLRT_LAUNCH_KERNEL(@KERNEL @)(blockDim, stream, @ARGS @, workspace, tiling.device);
     if (!Check(aclrtSynchronizeStream(stream), "kernel launch (aclrtSynchronizeStream)")) return 4;
   }
   for (const Buffer& b : outputs)

@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
     for (const ops::OpDef* d : ascendc_sim::RegisteredOps())
       if (d->Type() == spec.opType) def = d;
     if (def == nullptr && ascendc_sim::RegisteredOps().size() == 1) def = ascendc_sim::RegisteredOps().front();
-    if (def == nullptr) throw SimError(Status::TILING_ERROR, "no OpDef registered with OP_ADD for op type " + spec.opType);
+    if (def == nullptr)
+      throw SimError(Status::TILING_ERROR, "no OpDef registered with OP_ADD for op type " + spec.opType);
     ops::TilingFunc fn = def->AICoreDef().GetTiling();
     if (fn == nullptr) throw SimError(Status::TILING_ERROR, "OpDef " + def->Type() + " has no AICore().SetTiling(...)");
 
@@ -62,14 +63,17 @@ int main(int argc, char** argv) {
 
     const uint64_t bytes = ctx.GetRawTilingData()->GetDataSize();
     if (ctx.GetBlockDim() == 0 || ctx.GetBlockDim() > 65535)
-      throw SimError(Status::TILING_ERROR, "block dim " + std::to_string(ctx.GetBlockDim()) + " out of range [1, 65535]");
-    if (bytes > ctx.GetRawTilingData()->GetCapacity()) throw SimError(Status::TILING_ERROR, "tiling data exceeds its capacity");
+      throw SimError(Status::TILING_ERROR,
+                     "block dim " + std::to_string(ctx.GetBlockDim()) + " out of range [1, 65535]");
+    if (bytes > ctx.GetRawTilingData()->GetCapacity())
+      throw SimError(Status::TILING_ERROR, "tiling data exceeds its capacity");
     uint64_t workspace = 0;
     for (size_t w : ctx.workspaces_) workspace += w;
     std::ofstream(spec.tilingOut, std::ios::binary)
         .write(static_cast<const char*>(ctx.GetRawTilingData()->GetData()), static_cast<std::streamsize>(bytes));
-    result << "{\"status\": \"OK\", \"message\": \"\", \"block_dim\": " << ctx.GetBlockDim() << ", \"tiling_key\": "
-           << ctx.GetTilingKey() << ", \"workspace_bytes\": " << workspace << ", \"tiling_bytes\": " << bytes << "}\n";
+    result << "{\"status\": \"OK\", \"message\": \"\", \"block_dim\": " << ctx.GetBlockDim()
+           << ", \"tiling_key\": " << ctx.GetTilingKey() << ", \"workspace_bytes\": " << workspace
+           << ", \"tiling_bytes\": " << bytes << "}\n";
   } catch (const std::exception& e) {
     result.str("");
     result << "{\"status\": \"TILING_ERROR\", \"message\": \"" << Escape(e.what()) << "\"}\n";

@@ -27,7 +27,8 @@ std::map<std::string, gert::OpImplTiling>& Impls() {
 }
 const std::string& Param(const char* key) {
   auto it = Params().find(key);
-  if (it == Params().end()) throw SimError(Status::RUNTIME_ERROR, std::string("SoC parameter '") + key + "' is not defined");
+  if (it == Params().end())
+    throw SimError(Status::RUNTIME_ERROR, std::string("SoC parameter '") + key + "' is not defined");
   return it->second;
 }
 }  // namespace
@@ -56,20 +57,53 @@ void RegisterOpDef(OpDef* def) { ascendc_sim::Ops().push_back(def); }
 
 // Out of line so a tiling compile does not instantiate the containers (op_def_registry.h).
 OpParamDef::OpParamDef(std::string name) : name_(std::move(name)) {}
-OpParamDef& OpParamDef::DataType(std::initializer_list<ge::DataType> t) { dtypes_ = t; return *this; }
-OpParamDef& OpParamDef::DataType(const std::vector<ge::DataType>& t) { dtypes_ = t; return *this; }
-OpParamDef& OpParamDef::DataTypeList(std::initializer_list<ge::DataType> t) { dtypes_ = t; return *this; }
-OpParamDef& OpParamDef::DataTypeList(const std::vector<ge::DataType>& t) { dtypes_ = t; return *this; }
+OpParamDef& OpParamDef::DataType(std::initializer_list<ge::DataType> t) {
+  dtypes_ = t;
+  return *this;
+}
+OpParamDef& OpParamDef::DataType(const std::vector<ge::DataType>& t) {
+  dtypes_ = t;
+  return *this;
+}
+OpParamDef& OpParamDef::DataTypeList(std::initializer_list<ge::DataType> t) {
+  dtypes_ = t;
+  return *this;
+}
+OpParamDef& OpParamDef::DataTypeList(const std::vector<ge::DataType>& t) {
+  dtypes_ = t;
+  return *this;
+}
 OpAttrDef::OpAttrDef(std::string name) : name_(std::move(name)) {}
-OpParamDef& OpAICoreConfig::Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
-OpParamDef& OpAICoreConfig::Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
-OpAICoreDef& OpAICoreDef::AddConfig(const char* soc) { socs_.emplace_back(soc); return *this; }
-OpAICoreDef& OpAICoreDef::AddConfig(const char* soc, const OpAICoreConfig&) { socs_.emplace_back(soc); return *this; }
+OpParamDef& OpAICoreConfig::Input(const char* name) {
+  inputs_.emplace_back(name);
+  return inputs_.back();
+}
+OpParamDef& OpAICoreConfig::Output(const char* name) {
+  outputs_.emplace_back(name);
+  return outputs_.back();
+}
+OpAICoreDef& OpAICoreDef::AddConfig(const char* soc) {
+  socs_.emplace_back(soc);
+  return *this;
+}
+OpAICoreDef& OpAICoreDef::AddConfig(const char* soc, const OpAICoreConfig&) {
+  socs_.emplace_back(soc);
+  return *this;
+}
 OpDef::OpDef(const char* type) : type_(type) {}
 OpDef::~OpDef() = default;
-OpParamDef& OpDef::Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
-OpParamDef& OpDef::Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
-OpAttrDef& OpDef::Attr(const char* name) { attrs_.emplace_back(name); return attrs_.back(); }
+OpParamDef& OpDef::Input(const char* name) {
+  inputs_.emplace_back(name);
+  return inputs_.back();
+}
+OpParamDef& OpDef::Output(const char* name) {
+  outputs_.emplace_back(name);
+  return outputs_.back();
+}
+OpAttrDef& OpDef::Attr(const char* name) {
+  attrs_.emplace_back(name);
+  return attrs_.back();
+}
 }  // namespace ops
 
 namespace gert {
@@ -130,7 +164,8 @@ uint64_t EncodeKey(const std::vector<Param>& declared, const std::vector<std::ve
     bits += p.bitWidth;
     spelled += std::string(spelled.empty() ? "" : ", ") + p.name + "=" + std::to_string(*arg);
   }
-  if (bits > 64) throw SimError(Status::TILING_ERROR, "GET_TPL_TILING_KEY: the key needs " + std::to_string(bits) + " bits");
+  if (bits > 64)
+    throw SimError(Status::TILING_ERROR, "GET_TPL_TILING_KEY: the key needs " + std::to_string(bits) + " bits");
   // A combination holds the args when each parameter it selects has the arg among its values.
   auto holds = [&](const std::vector<Param>& combination) {
     for (const Param& s : combination) {

@@ -56,18 +56,21 @@ void Send(int fd, channel::Kind kind, uint32_t status, std::initializer_list<std
   if (!ok) _exit(1);  // the launcher is gone: nobody to report to
 }
 
-void SendBlock(int fd, uint32_t globalId, uint32_t ubPeak, const std::vector<Instr>& trace, const std::vector<Site>& siteList) {
+void SendBlock(int fd, uint32_t globalId, uint32_t ubPeak, const std::vector<Instr>& trace,
+               const std::vector<Site>& siteList) {
   std::string sites;
   for (const Site& s : siteList) {
     const char* api = s.api ? s.api : "";
     const char* file = s.file ? s.file : "";
-    const channel::SiteFrame f{s.line, static_cast<uint32_t>(std::strlen(api)), static_cast<uint32_t>(std::strlen(file)), 0};
+    const channel::SiteFrame f{s.line, static_cast<uint32_t>(std::strlen(api)),
+                               static_cast<uint32_t>(std::strlen(file)), 0};
     sites.append(reinterpret_cast<const char*>(&f), sizeof f).append(api, f.apiBytes).append(file, f.fileBytes);
   }
   // `blockIdx` carries the core's index among the launch's cores (LaunchCores), which the launcher
   // maps back to its unit and block.
   const channel::BlockFrame b{globalId, ubPeak, trace.size(), siteList.size()};
-  Send(fd, channel::Kind::kBlock, 0, {{&b, sizeof b}, {trace.data(), trace.size() * sizeof(Instr)}, {sites.data(), sites.size()}});
+  Send(fd, channel::Kind::kBlock, 0,
+       {{&b, sizeof b}, {trace.data(), trace.size() * sizeof(Instr)}, {sites.data(), sites.size()}});
 }
 
 // Representative-block timing (sampling.h): the sampled blocks run as a launch of their own each
@@ -77,7 +80,8 @@ uint32_t RunSampled(const std::vector<CoreSpec>& specs, const std::function<void
     std::vector<CoreSpec> subset;
     for (uint32_t b : blocks) subset.push_back(specs[b]);
     RunCores(subset, kernel, [&](Core& core) {
-      out[blocks[static_cast<size_t>(core.GlobalId())]] = sampling::BlockRecord{core.UbPeak(), core.Trace().instrs, core.Trace().sites};
+      out[blocks[static_cast<size_t>(core.GlobalId())]] =
+          sampling::BlockRecord{core.UbPeak(), core.Trace().instrs, core.Trace().sites};
     });
   };
   return sampling::Run(static_cast<uint32_t>(specs.size()), simulate, [&](uint32_t b, const sampling::BlockRecord& r) {
@@ -108,7 +112,8 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, int fd) {
   const gert::OpImplTiling* impl = RegisteredImpl(def->Type());
   if (tilingFunc == nullptr && impl != nullptr) tilingFunc = impl->tiling;
   if (tilingFunc == nullptr)
-    throw SimError(Status::TILING_ERROR, "OpDef " + def->Type() + " has no AICore().SetTiling(...) or IMPL_OP_OPTILING(...).Tiling(...)");
+    throw SimError(Status::TILING_ERROR,
+                   "OpDef " + def->Type() + " has no AICore().SetTiling(...) or IMPL_OP_OPTILING(...).Tiling(...)");
 
   gert::TilingContext ctx;
   ctx.opType_ = def->Type();
@@ -118,7 +123,8 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, int fd) {
     gert::TilingParseContext parse;
     parse.compileInfo_ = compileInfo.get();
     parse.opType_ = ctx.opType_.c_str();
-    if (impl->parse(&parse) != ge::GRAPH_SUCCESS) throw SimError(Status::TILING_ERROR, "TilingParse of " + def->Type() + " failed");
+    if (impl->parse(&parse) != ge::GRAPH_SUCCESS)
+      throw SimError(Status::TILING_ERROR, "TilingParse of " + def->Type() + " failed");
     ctx.compileInfo_ = compileInfo.get();
   }
   DescribeLaunch(l, ctx);
@@ -149,7 +155,8 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, int fd) {
   if (launch.blockDim == 0 || launch.blockDim > 65535)
     throw SimError(Status::TILING_ERROR, "block dim " + std::to_string(launch.blockDim) + " out of range [1, 65535]");
   if (launch.tilingBytes > ctx.GetRawTilingData()->GetCapacity())
-    throw SimError(Status::TILING_ERROR, "tiling data of " + std::to_string(launch.tilingBytes) + " bytes exceeds the capacity of " +
+    throw SimError(Status::TILING_ERROR, "tiling data of " + std::to_string(launch.tilingBytes) +
+                                             " bytes exceeds the capacity of " +
                                              std::to_string(ctx.GetRawTilingData()->GetCapacity()));
   for (size_t w : ctx.workspaces_) launch.workspaceBytes += w;
   SetTilingKey(launch.tilingKey);
@@ -179,7 +186,8 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, int fd) {
   launch.paramsSize = params.mem.bytes;
 
   void* entry = dlsym(kernelLib, l.kernel.c_str());
-  if (entry == nullptr) throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
+  if (entry == nullptr)
+    throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
   Send(fd, channel::Kind::kLaunch, 0, {{&launch, sizeof launch}});
   const std::vector<CoreSpec> cores = LaunchCores(l.kernelType, launch.blockDim);
   const std::function<void()> kernel = [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); };

@@ -30,7 +30,8 @@ struct LaunchFrame {
   uint32_t blockDim;
   uint32_t pad;
   uint64_t tilingKey, workspaceBytes, tilingBytes;
-  uint64_t workspaceAddr, workspaceSize, tilingAddr, tilingSize, paramsAddr, paramsSize;  // GM the candidate process mapped
+  uint64_t workspaceAddr, workspaceSize, tilingAddr, tilingSize, paramsAddr,
+      paramsSize;  // GM the candidate process mapped
 };
 
 struct BlockFrame {

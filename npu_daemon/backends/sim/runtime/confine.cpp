@@ -41,38 +41,66 @@ int g_reportFd = -1;
 
 const char* Explain(long nr) {
   switch (nr) {
-    case __NR_openat: return "openat: opening files";
+    case __NR_openat:
+      return "openat: opening files";
 #ifdef __NR_open
-    case __NR_open: return "open: opening files";
+    case __NR_open:
+      return "open: opening files";
 #endif
-    case __NR_clone: return "clone: starting a process";
+    case __NR_clone:
+      return "clone: starting a process";
 #ifdef __NR_fork
-    case __NR_fork: case __NR_vfork: return "fork: starting a process";
+    case __NR_fork:
+    case __NR_vfork:
+      return "fork: starting a process";
 #endif
-    case __NR_execve: return "execve: running a program";
-    case __NR_socket: return "socket: networking";
-    case __NR_mmap: return "mmap: executable memory or guarded device memory";
-    case __NR_mprotect: return "mprotect: executable memory or guarded device memory";
-    case __NR_munmap: case __NR_mremap: case __NR_madvise: return "changing guarded device memory";
-    case __NR_rt_sigaction: return "rt_sigaction: replacing the handler of a fault the simulator charges";
-    case __NR_kill: case __NR_tgkill: case __NR_tkill: return "kill: signalling another process";
-    case __NR_ptrace: return "ptrace";
-    case __NR_process_vm_writev: case __NR_process_vm_readv: return "process_vm: another process's memory";
-    case __NR_shmget: case __NR_shmat: case __NR_msgget: case __NR_semget: return "SysV IPC";
-    case __NR_ioctl: return "ioctl";
-    case __NR_prctl: return "prctl";
-    default: return "not needed by the emulation";
+    case __NR_execve:
+      return "execve: running a program";
+    case __NR_socket:
+      return "socket: networking";
+    case __NR_mmap:
+      return "mmap: executable memory or guarded device memory";
+    case __NR_mprotect:
+      return "mprotect: executable memory or guarded device memory";
+    case __NR_munmap:
+    case __NR_mremap:
+    case __NR_madvise:
+      return "changing guarded device memory";
+    case __NR_rt_sigaction:
+      return "rt_sigaction: replacing the handler of a fault the simulator charges";
+    case __NR_kill:
+    case __NR_tgkill:
+    case __NR_tkill:
+      return "kill: signalling another process";
+    case __NR_ptrace:
+      return "ptrace";
+    case __NR_process_vm_writev:
+    case __NR_process_vm_readv:
+      return "process_vm: another process's memory";
+    case __NR_shmget:
+    case __NR_shmat:
+    case __NR_msgget:
+    case __NR_semget:
+      return "SysV IPC";
+    case __NR_ioctl:
+      return "ioctl";
+    case __NR_prctl:
+      return "prctl";
+    default:
+      return "not needed by the emulation";
   }
 }
 
 // SIGSYS from the filter: report the call as the launch's failure and end the process.
 void OnForbidden(int, siginfo_t* info, void*) {
   char msg[256];
-  const int n = std::snprintf(msg, sizeof msg,
-                              "forbidden system call %d (%s): candidate code runs without files, processes, sockets, IPC "
-                              "or executable memory; the AscendC API needs none of them",
-                              info->si_syscall, Explain(info->si_syscall));
-  const channel::Header h{channel::Kind::kError, static_cast<uint32_t>(Status::RUNTIME_ERROR), static_cast<uint64_t>(n)};
+  const int n =
+      std::snprintf(msg, sizeof msg,
+                    "forbidden system call %d (%s): candidate code runs without files, processes, sockets, IPC "
+                    "or executable memory; the AscendC API needs none of them",
+                    info->si_syscall, Explain(info->si_syscall));
+  const channel::Header h{channel::Kind::kError, static_cast<uint32_t>(Status::RUNTIME_ERROR),
+                          static_cast<uint64_t>(n)};
   channel::WriteAll(g_reportFd, &h, sizeof h);
   channel::WriteAll(g_reportFd, msg, static_cast<size_t>(n));
   channel::WriteAll(2, msg, static_cast<size_t>(n));
@@ -130,11 +158,11 @@ struct Program {
     Stmt(BPF_ALU | BPF_ADD | BPF_X, 0);
     Stmt(BPF_MISC | BPF_TAX, 0);
     LoadArgHigh(a);
-    Stmt(BPF_ALU | BPF_ADD | BPF_X, 0);             // end high
-    Jump(BPF_JMP | BPF_JGT | BPF_K, lo, 3, 0);      // ends past the window's start
+    Stmt(BPF_ALU | BPF_ADD | BPF_X, 0);         // end high
+    Jump(BPF_JMP | BPF_JGT | BPF_K, lo, 3, 0);  // ends past the window's start
     Jump(BPF_JMP | BPF_JEQ | BPF_K, lo, 0, 3);
     Stmt(BPF_LD | BPF_MEM, 0);
-    Jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0);       // ends exactly at it: fine
+    Jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0);  // ends exactly at it: fine
     Ret(SECCOMP_RET_TRAP);
   }
 
@@ -183,7 +211,7 @@ struct Program {
 
 void InstallSyscallFilter(SyscallStage stage, int reportFd) {
   g_reportFd = reportFd;
-  struct sigaction sa {};
+  struct sigaction sa{};
   sa.sa_flags = SA_SIGINFO;
   sigemptyset(&sa.sa_mask);
   sa.sa_sigaction = OnForbidden;
@@ -248,19 +276,24 @@ void InstallSyscallFilter(SyscallStage stage, int reportFd) {
       q.Ret(SECCOMP_RET_ALLOW);
     }
   });
-  for (long nr : {__NR_read, __NR_write, __NR_writev, __NR_pread64, __NR_close, __NR_lseek, __NR_brk, __NR_futex,
-                  __NR_set_robust_list, __NR_rseq, __NR_rt_sigprocmask, __NR_rt_sigreturn, __NR_sigaltstack, __NR_gettid, __NR_getpid, __NR_exit,
-                  __NR_exit_group, __NR_clock_gettime, __NR_clock_getres, __NR_gettimeofday, __NR_clock_nanosleep,
-                  __NR_nanosleep, __NR_sched_yield, __NR_sched_getaffinity, __NR_getrandom, __NR_restart_syscall})
+  for (long nr : {__NR_read,         __NR_write,          __NR_writev,
+                  __NR_pread64,      __NR_close,          __NR_lseek,
+                  __NR_brk,          __NR_futex,          __NR_set_robust_list,
+                  __NR_rseq,         __NR_rt_sigprocmask, __NR_rt_sigreturn,
+                  __NR_sigaltstack,  __NR_gettid,         __NR_getpid,
+                  __NR_exit,         __NR_exit_group,     __NR_clock_gettime,
+                  __NR_clock_getres, __NR_gettimeofday,   __NR_clock_nanosleep,
+                  __NR_nanosleep,    __NR_sched_yield,    __NR_sched_getaffinity,
+                  __NR_getrandom,    __NR_restart_syscall})
     p.Allow(nr);
   p.AllowWith(__NR_newfstatat, 3, AT_EMPTY_PATH);  // fstat of an open descriptor, not a path
 #ifdef __NR_fstat
   p.Allow(__NR_fstat);
 #endif
-  p.AllowIfEqual(__NR_prlimit64, 2, 0);                             // read limits, never set them
-  p.AllowWith(__NR_clone, 0, CLONE_THREAD);                         // threads (one per parked block), not processes
+  p.AllowIfEqual(__NR_prlimit64, 2, 0);      // read limits, never set them
+  p.AllowWith(__NR_clone, 0, CLONE_THREAD);  // threads (one per parked block), not processes
   p.On(__NR_clone3, [](Program& q) { q.Ret(SECCOMP_RET_ERRNO | ENOSYS); });  // glibc falls back to clone
-  p.AllowIfEqual(__NR_tgkill, 0, static_cast<uint32_t>(getpid()));  // raise(): abort, the raw-access trap
+  p.AllowIfEqual(__NR_tgkill, 0, static_cast<uint32_t>(getpid()));           // raise(): abort, the raw-access trap
 #if defined(__SANITIZE_ADDRESS__)
   p.Allow(__NR_pipe2);  // ASCEND_GYM_SIM_SANITIZE builds: ASan probes memory by writing it to a pipe
 #endif
@@ -299,9 +332,10 @@ void InstallSyscallFilter(SyscallStage stage, int reportFd) {
   p.Ret(SECCOMP_RET_TRAP);
 
   sock_fprog prog{static_cast<unsigned short>(p.code.size()), p.code.data()};
-  if ((loading && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) || syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
-    throw SimError(Status::RUNTIME_ERROR, std::string("cannot install the candidate process's syscall filter: ") +
-                                              std::strerror(errno));
+  if ((loading && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) ||
+      syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+    throw SimError(Status::RUNTIME_ERROR,
+                   std::string("cannot install the candidate process's syscall filter: ") + std::strerror(errno));
 }
 
 }  // namespace ascendc_sim

@@ -40,7 +40,8 @@ void Fail(Status status, const SrcLoc& loc, const char* fmt, ...) {
   va_end(ap);
   std::string msg = std::string(loc.file) + ":" + std::to_string(loc.line) + ": " + buf;
   if (g_core != nullptr)
-    msg = "block " + std::to_string(g_core->Spec().blockIdx) + (g_core->Spec().type == CoreType::kAic ? " (AIC)" : "") + ": " + msg;
+    msg = "block " + std::to_string(g_core->Spec().blockIdx) + (g_core->Spec().type == CoreType::kAic ? " (AIC)" : "") +
+          ": " + msg;
   throw SimError(status, msg);
 }
 
@@ -93,7 +94,8 @@ Core::Core(const CoreSpec& spec, int globalId)
       seenInstrs_(ScalarInstrsNow()),
       scalarGmHitCycles_(static_cast<uint32_t>(SocParamInt("scalar_dcache_hit_cycles"))),
       dcacheLineShift_(static_cast<uint32_t>(__builtin_ctzll(static_cast<uint64_t>(SocParamInt("dcache_line_bytes"))))),
-      dcacheSets_(static_cast<uint32_t>(SocParamInt("dcache_bytes") / SocParamInt("dcache_line_bytes") / SocParamInt("dcache_ways"))),
+      dcacheSets_(static_cast<uint32_t>(SocParamInt("dcache_bytes") / SocParamInt("dcache_line_bytes") /
+                                        SocParamInt("dcache_ways"))),
       dcacheWays_(static_cast<uint32_t>(SocParamInt("dcache_ways"))),
       dcache_(static_cast<size_t>(dcacheSets_) * dcacheWays_, 0),
       race_(std::make_unique<RaceChecker>(trace_.sites, local_.Size(LocalBuf::kUB), mem_.bytes)) {
@@ -105,7 +107,8 @@ Core::~Core() { AscendC::ForgetQueues(this); }
 
 uint32_t Core::Site_(const SrcLoc& loc, const char* api) {
   // Interned: a loop of scalar UB writes names one site, not one per access.
-  auto [it, added] = siteIndex_.try_emplace(std::make_tuple(api, loc.file, loc.line), static_cast<uint32_t>(trace_.sites.size()));
+  auto [it, added] =
+      siteIndex_.try_emplace(std::make_tuple(api, loc.file, loc.line), static_cast<uint32_t>(trace_.sites.size()));
   if (added) trace_.sites.push_back(Site{api, loc.file, loc.line});
   return it->second;
 }
@@ -208,8 +211,9 @@ void ScalarGm(uintptr_t at, uint64_t index, uint32_t bytes, bool write, const Sr
     // into the rest of its allocator block touches no other tensor.
     ASCENDC_SIM_CHECK(GmRangeTolerated(p, bytes, write), loc, "%s at element %llu is outside every GM buffer", api,
                       static_cast<unsigned long long>(index));
-    DeviceTolerated(loc, write ? "%s at element %llu writes past the buffer's padding, inside its 512 B allocator block"
-                               : "%s at element %llu reads past the buffer (the device reads the memory that follows)",
+    DeviceTolerated(loc,
+                    write ? "%s at element %llu writes past the buffer's padding, inside its 512 B allocator block"
+                          : "%s at element %llu reads past the buffer (the device reads the memory that follows)",
                     api, static_cast<unsigned long long>(index));
   }
   Core& core = CurrentCore();
@@ -219,7 +223,8 @@ void ScalarGm(uintptr_t at, uint64_t index, uint32_t bytes, bool write, const Sr
 }
 
 void Core::SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
-  ASCENDC_SIM_CHECK(src >= 0 && src < kPipes && dst >= 0 && dst < kPipes, loc, "%s: invalid pipes %d -> %d", api, src, dst);
+  ASCENDC_SIM_CHECK(src >= 0 && src < kPipes && dst >= 0 && dst < kPipes, loc, "%s: invalid pipes %d -> %d", api, src,
+                    dst);
   Instr ins{};
   ins.pipe = static_cast<uint8_t>(src);
   ins.op = Op::kSetFlag;
@@ -231,7 +236,8 @@ void Core::SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char
 }
 
 void Core::WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
-  ASCENDC_SIM_CHECK(src >= 0 && src < kPipes && dst >= 0 && dst < kPipes, loc, "%s: invalid pipes %d -> %d", api, src, dst);
+  ASCENDC_SIM_CHECK(src >= 0 && src < kPipes && dst >= 0 && dst < kPipes, loc, "%s: invalid pipes %d -> %d", api, src,
+                    dst);
   Instr ins{};
   ins.pipe = static_cast<uint8_t>(dst);
   ins.op = Op::kWaitFlag;
@@ -261,9 +267,10 @@ void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc,
 
 void Core::SyncAll(const SrcLoc& loc) {
   const int64_t cores = SocParamInt("aiv_cores");
-  ASCENDC_SIM_CHECK(spec_.blockNum <= cores, loc,
-                    "SyncAll with %d blocks on %lld vector cores: blocks waiting for a core would never start (deadlock)",
-                    spec_.blockNum, static_cast<long long>(cores));
+  ASCENDC_SIM_CHECK(
+      spec_.blockNum <= cores, loc,
+      "SyncAll with %d blocks on %lld vector cores: blocks waiting for a core would never start (deadlock)",
+      spec_.blockNum, static_cast<long long>(cores));
   Barrier(PIPE_ALL, loc, "SyncAll");
   Instr ins{};
   ins.pipe = PIPE_S;
@@ -330,8 +337,11 @@ std::pair<TQueBase*, int> TQueBase::Owner(uint32_t addr, const SrcLoc& loc) {
   if (it != Queues().end())
     for (TQueBase* q : it->second)
       if (q->Holds(addr)) {
-        ascendc_sim::DeviceTolerated(loc, "tensor at UB address %u belongs to another queue (the device keeps a buffer's state and "
-                                          "events with the buffer)", addr);
+        ascendc_sim::DeviceTolerated(
+            loc,
+            "tensor at UB address %u belongs to another queue (the device keeps a buffer's state and "
+            "events with the buffer)",
+            addr);
         return {q, q->SlotOf(addr, loc)};
       }
   return {this, SlotOf(addr, loc)};  // fails: the address is no queue's buffer
@@ -353,9 +363,13 @@ uint32_t TQueBase::Alloc(pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
   int slot = -1;
   for (int i = 0; i < num_; ++i) {
     int s = (next_ + i) % num_;
-    if (!slots_[s].inUse) { slot = s; break; }
+    if (!slots_[s].inUse) {
+      slot = s;
+      break;
+    }
   }
-  ASCENDC_SIM_CHECK(slot >= 0, loc, "AllocTensor with all %u buffers of the queue in use (FreeTensor missing): the core would deadlock",
+  ASCENDC_SIM_CHECK(slot >= 0, loc,
+                    "AllocTensor with all %u buffers of the queue in use (FreeTensor missing): the core would deadlock",
                     num_);
   next_ = static_cast<uint8_t>((slot + 1) % num_);
   if (slots_[slot].freedOnce && producer != consumer)
@@ -377,7 +391,8 @@ void TQueBase::Free(uint32_t addr, pipe_t producer, pipe_t consumer, const SrcLo
 void TQueBase::Enqueue(uint32_t addr, uint32_t bytes, pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
   auto [owner, slot] = Owner(addr, loc);
   ASCENDC_SIM_CHECK(count_ < num_, loc, "EnQue on a full queue");
-  if (producer != consumer) ascendc_sim::CurrentCore().SetFlag(producer, consumer, owner->Key(slot, false), loc, "TQue::EnQue");
+  if (producer != consumer)
+    ascendc_sim::CurrentCore().SetFlag(producer, consumer, owner->Key(slot, false), loc, "TQue::EnQue");
   fifo_[(head_ + count_) % 8] = addr;
   sizes_[(head_ + count_) % 8] = bytes;
   ++count_;
@@ -389,7 +404,8 @@ uint32_t TQueBase::Dequeue(pipe_t producer, pipe_t consumer, const SrcLoc& loc) 
   head_ = (head_ + 1) % 8;
   --count_;
   auto [owner, slot] = Owner(addr, loc);
-  if (producer != consumer) ascendc_sim::CurrentCore().WaitFlag(producer, consumer, owner->Key(slot, false), loc, "TQue::DeQue");
+  if (producer != consumer)
+    ascendc_sim::CurrentCore().WaitFlag(producer, consumer, owner->Key(slot, false), loc, "TQue::DeQue");
   return addr;
 }
 
@@ -398,8 +414,9 @@ uint32_t TPipe::Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc
   if (buf != ascendc_sim::LocalBuf::kUB) {
     uint32_t& used = cubeUsed_[static_cast<int>(buf)];
     const uint32_t cap = core.Local().Size(buf);
-    ASCENDC_SIM_CHECK(used + bytes <= cap, loc, "InitBuffer of %u x %u bytes needs %s [%u, %llu) but the %s holds only %u bytes", num,
-                      len, ascendc_sim::LocalBufName(buf), used, static_cast<unsigned long long>(used + bytes),
+    ASCENDC_SIM_CHECK(used + bytes <= cap, loc,
+                      "InitBuffer of %u x %u bytes needs %s [%u, %llu) but the %s holds only %u bytes", num, len,
+                      ascendc_sim::LocalBufName(buf), used, static_cast<unsigned long long>(used + bytes),
                       ascendc_sim::LocalBufName(buf), cap);
     const uint32_t base = core.Local().Base(buf) + used;
     used += static_cast<uint32_t>(bytes);
@@ -408,20 +425,23 @@ uint32_t TPipe::Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc
   // TPipe only hands out addresses (the library checks the UB size in its CPU debug build only):
   // past the UB the device fails when an instruction touches those addresses, which every UB access
   // checks (Core::IssueAccesses, Core::ScalarUb). The local memory behind the UB bounds the emulation.
-  ASCENDC_SIM_CHECK(used_ + bytes <= core.LocalBytes(), loc, "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available",
-                    num, len, used_, static_cast<unsigned long long>(used_ + bytes), core.UbCapacity());
+  ASCENDC_SIM_CHECK(used_ + bytes <= core.LocalBytes(), loc,
+                    "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available", num, len, used_,
+                    static_cast<unsigned long long>(used_ + bytes), core.UbCapacity());
   if (used_ + bytes > core.Local().Size(ascendc_sim::LocalBuf::kUB)) {
-    ascendc_sim::DeviceTolerated(loc,
-                                 "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available (an access past the "
-                                 "%u-byte UB is an error)",
-                                 num, len, used_, static_cast<unsigned long long>(used_ + bytes), core.UbCapacity(),
-                                 core.Local().Size(ascendc_sim::LocalBuf::kUB));
+    ascendc_sim::DeviceTolerated(
+        loc,
+        "InitBuffer of %u x %u bytes needs UB [%u, %llu) but only %u bytes are available (an access past the "
+        "%u-byte UB is an error)",
+        num, len, used_, static_cast<unsigned long long>(used_ + bytes), core.UbCapacity(),
+        core.Local().Size(ascendc_sim::LocalBuf::kUB));
   } else {  // into the bytes the runtime reserves at the top of the UB: the device does not stop it
-    ASCENDC_SIM_WARN_UNLESS(used_ + bytes <= core.UbCapacity(), loc,
-                            "InitBuffer of %u x %u bytes needs UB [%u, %llu), into the %llu bytes the runtime reserves above %u", num, len,
-                            used_, static_cast<unsigned long long>(used_ + bytes),
-                            static_cast<unsigned long long>(core.Local().Size(ascendc_sim::LocalBuf::kUB) - core.UbCapacity()),
-                            core.UbCapacity());
+    ASCENDC_SIM_WARN_UNLESS(
+        used_ + bytes <= core.UbCapacity(), loc,
+        "InitBuffer of %u x %u bytes needs UB [%u, %llu), into the %llu bytes the runtime reserves above %u", num, len,
+        used_, static_cast<unsigned long long>(used_ + bytes),
+        static_cast<unsigned long long>(core.Local().Size(ascendc_sim::LocalBuf::kUB) - core.UbCapacity()),
+        core.UbCapacity());
   }
   uint32_t base = used_;
   used_ += static_cast<uint32_t>(bytes);

@@ -42,10 +42,13 @@ void ResetCrossFlags() {
 
 void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc) {
   Core& core = CurrentCore();
-  ASCENDC_SIM_CHECK(mode == 0 || mode == 1 || mode == 2, loc, "CrossCoreSetFlag: mode %d (0, 1 or 2 on this SoC)", mode);
+  ASCENDC_SIM_CHECK(mode == 0 || mode == 1 || mode == 2, loc, "CrossCoreSetFlag: mode %d (0, 1 or 2 on this SoC)",
+                    mode);
   ASCENDC_SIM_CHECK(flag >= 0 && flag < 16, loc, "CrossCoreSetFlag: flag id %d out of range [0, 15]", flag);
-  ASCENDC_SIM_CHECK(pipe != PIPE_S && pipe != PIPE_ALL, loc, "CrossCoreSetFlag: pipe %s is not allowed", PipeName(pipe));
-  ASCENDC_SIM_CHECK(mode != 1 || core.Spec().type == CoreType::kAiv, loc, "CrossCoreSetFlag: mode 1 synchronises the AIVs of a group");
+  ASCENDC_SIM_CHECK(pipe != PIPE_S && pipe != PIPE_ALL, loc, "CrossCoreSetFlag: pipe %s is not allowed",
+                    PipeName(pipe));
+  ASCENDC_SIM_CHECK(mode != 1 || core.Spec().type == CoreType::kAiv, loc,
+                    "CrossCoreSetFlag: mode 1 synchronises the AIVs of a group");
   Instr ins{};
   ins.pipe = static_cast<uint8_t>(pipe);
   ins.op = Op::kCrossSet;
@@ -106,9 +109,10 @@ void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc) {
 namespace {
 Core* ServingAic(const Core& aiv, const SrcLoc& loc) {
   Core* aic = GroupCore(aiv.Spec().group, CoreType::kAic, 0);
-  ASCENDC_SIM_CHECK(aic != nullptr, loc,
-                    "Matmul on a vector core with no cube core serving it: a mixed kernel (KERNEL_TYPE_MIX_AIC_1_2) needs "
-                    "REGIST_MATMUL_OBJ reached on the AIC, an AIV-only kernel has no cube unit");
+  ASCENDC_SIM_CHECK(
+      aic != nullptr, loc,
+      "Matmul on a vector core with no cube core serving it: a mixed kernel (KERNEL_TYPE_MIX_AIC_1_2) needs "
+      "REGIST_MATMUL_OBJ reached on the AIC, an AIV-only kernel has no cube unit");
   return aic;
 }
 

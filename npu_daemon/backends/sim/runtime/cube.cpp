@@ -7,7 +7,8 @@
 
 namespace ascendc_sim {
 
-void MmadFloat(float* c, const float* a, const float* b, uint32_t m, uint32_t n, uint32_t k, uint32_t k0, bool exactProducts) {
+void MmadFloat(float* c, const float* a, const float* b, uint32_t m, uint32_t n, uint32_t k, uint32_t k0,
+               bool exactProducts) {
   (void)exactProducts;  // fp16/bf16 products are exact in fp32; fp32 products round once, as written
   std::vector<float> partial(n);
   for (uint32_t i = 0; i < m; ++i) {
@@ -34,7 +35,8 @@ void MmadInt(int32_t* c, const int8_t* a, const int8_t* b, uint32_t m, uint32_t 
     for (uint32_t kk = 0; kk < k; ++kk) {
       const int32_t av = a[static_cast<size_t>(i) * k + kk];
       const int8_t* brow = b + static_cast<size_t>(kk) * n;
-      for (uint32_t j = 0; j < n; ++j) row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) + static_cast<uint32_t>(av * brow[j]));
+      for (uint32_t j = 0; j < n; ++j)
+        row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) + static_cast<uint32_t>(av * brow[j]));
     }
   }
 }

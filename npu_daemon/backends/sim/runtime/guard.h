@@ -19,7 +19,8 @@ constexpr uintptr_t kGuardWindowHi = uintptr_t{2} << 44;
 
 // A raw system call (the kernel's return value: -errno on failure). Hidden: candidate code cannot
 // link to it.
-__attribute__((visibility("hidden"))) long GuardSyscall(long nr, long a, long b, long c = 0, long d = 0, long e = 0, long f = 0);
+__attribute__((visibility("hidden"))) long GuardSyscall(long nr, long a, long b, long c = 0, long d = 0, long e = 0,
+                                                        long f = 0);
 // The instruction pointer the filter sees for GuardSyscall's calls.
 uintptr_t GuardSyscallSite();
 

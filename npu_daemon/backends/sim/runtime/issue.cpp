@@ -52,9 +52,10 @@ void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_li
 void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d, CacheMode cache, const SrcLoc& loc) {
   Core& core = CurrentCore();
   ASCENDC_SIM_CHECK(ubAddr % 32 == 0, loc, "%s: UB address %u is not 32 B aligned", api, ubAddr);
-  uint64_t ubEnd = static_cast<uint64_t>(ubAddr) + (d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.ubPitch + d.ubRowBytes : 0);
-  ASCENDC_SIM_CHECK(ubEnd <= core.LocalBytes(), loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api, ubAddr,
-                    static_cast<unsigned long long>(ubEnd));
+  uint64_t ubEnd =
+      static_cast<uint64_t>(ubAddr) + (d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.ubPitch + d.ubRowBytes : 0);
+  ASCENDC_SIM_CHECK(ubEnd <= core.LocalBytes(), loc, "%s: UB range [%u, %llu) is outside the Unified Buffer", api,
+                    ubAddr, static_cast<unsigned long long>(ubEnd));
   uint64_t gmSpan = d.bursts ? static_cast<uint64_t>(d.bursts - 1) * d.gmPitch + d.rowBytes : 0;
   const bool toUb = op == Op::kCopyGmToUb;
   if (gmSpan != 0 && !GmRangeValid(gm, gmSpan)) {
@@ -62,14 +63,17 @@ void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d
     // write into the rest of its allocator block touches no other tensor; a write further, or a
     // read beyond the buffer's pages, is an error.
     ASCENDC_SIM_CHECK(GmRangeTolerated(gm, gmSpan, !toUb), loc,
-                      "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)", api,
-                      static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+                      "%s: GM range of %llu bytes at %s is outside every GM buffer (out-of-range GlobalTensor access)",
+                      api, static_cast<unsigned long long>(gmSpan),
+                      DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
     if (toUb)
-      DeviceTolerated(loc, "%s: GM read of %llu bytes at %s runs past the buffer (the device reads the memory that follows)",
-                      api, static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+      DeviceTolerated(
+          loc, "%s: GM read of %llu bytes at %s runs past the buffer (the device reads the memory that follows)", api,
+          static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
     else
-      DeviceTolerated(loc, "%s: GM write of %llu bytes at %s runs past the buffer's padding, inside its 512 B allocator block",
-                      api, static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
+      DeviceTolerated(
+          loc, "%s: GM write of %llu bytes at %s runs past the buffer's padding, inside its 512 B allocator block", api,
+          static_cast<unsigned long long>(gmSpan), DescribeGm(reinterpret_cast<uintptr_t>(gm)).c_str());
   }
   Instr ins{};
   ins.pipe = toUb ? PIPE_MTE2 : PIPE_MTE3;
@@ -122,18 +126,26 @@ void Combine(uint8_t* gm, const uint8_t* ub, uint32_t bytes, AtomicOp op) {
 void StoreGm(uint8_t* gm, const uint8_t* ub, uint32_t bytes) {
   const CoreRegisters& r = CurrentCore().Registers();
   switch (r.atomicOp == AtomicOp::kNone ? AtomicType::kNone : r.atomicType) {
-    case AtomicType::kFloat: return Combine<float>(gm, ub, bytes, r.atomicOp);
-    case AtomicType::kHalf: return Combine<half>(gm, ub, bytes, r.atomicOp);
-    case AtomicType::kBf16: return Combine<bfloat16_t>(gm, ub, bytes, r.atomicOp);
-    case AtomicType::kInt8: return Combine<int8_t>(gm, ub, bytes, r.atomicOp);
-    case AtomicType::kInt16: return Combine<int16_t>(gm, ub, bytes, r.atomicOp);
-    case AtomicType::kInt32: return Combine<int32_t>(gm, ub, bytes, r.atomicOp);
-    case AtomicType::kNone: std::memcpy(gm, ub, bytes);
+    case AtomicType::kFloat:
+      return Combine<float>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kHalf:
+      return Combine<half>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kBf16:
+      return Combine<bfloat16_t>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kInt8:
+      return Combine<int8_t>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kInt16:
+      return Combine<int16_t>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kInt32:
+      return Combine<int32_t>(gm, ub, bytes, r.atomicOp);
+    case AtomicType::kNone:
+      std::memcpy(gm, ub, bytes);
   }
 }
 
 void CheckParams(const AscendC::DataCopyParams& p, const char* api, const SrcLoc& loc) {
-  ASCENDC_SIM_CHECK(p.blockCount >= 1 && p.blockCount <= 4095, loc, "%s: blockCount %u out of range [1, 4095]", api, p.blockCount);
+  ASCENDC_SIM_CHECK(p.blockCount >= 1 && p.blockCount <= 4095, loc, "%s: blockCount %u out of range [1, 4095]", api,
+                    p.blockCount);
   ASCENDC_SIM_CHECK(p.blockLen >= 1, loc, "%s: blockLen %u out of range [1, 65535]", api, p.blockLen);
 }
 

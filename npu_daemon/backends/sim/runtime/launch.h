@@ -53,7 +53,9 @@ struct GmBuffer {
   struct Fd {
     int fd;
     Fd(int f) : fd(f) {}
-    ~Fd() { if (fd >= 0) close(fd); }
+    ~Fd() {
+      if (fd >= 0) close(fd);
+    }
   };
   static int OpenInput(const std::string& source, uint64_t bytes) {
     const int fd = open(source.c_str(), O_RDONLY | O_CLOEXEC);

@@ -62,19 +62,32 @@ inline LaunchSpec ParseLaunchSpec(const char* path) {
     std::istringstream s(line);
     std::string key;
     s >> key;
-    if (key == "op_type") s >> l.opType;
-    else if (key == "kernel") s >> l.kernel;
-    else if (key == "tiling_so") s >> l.tilingSo;
-    else if (key == "kernel_so") s >> l.kernelSo;
-    else if (key == "kernel_type") s >> l.kernelType;
-    else if (key == "tiling_out") s >> l.tilingOut;
-    else if (key == "result") s >> l.result;
-    else if (key == "result_fd") s >> l.resultFd;
-    else if (key == "timing_only") l.timingOnly = true;
-    else if (key == "sample_blocks") l.sampled = true;
-    else if (key == "warm_launch") l.warm = true;
-    else if (key == "trace_json") s >> l.traceJson;
-    else if (key == "noise_seed") s >> l.noiseSeed;
+    if (key == "op_type")
+      s >> l.opType;
+    else if (key == "kernel")
+      s >> l.kernel;
+    else if (key == "tiling_so")
+      s >> l.tilingSo;
+    else if (key == "kernel_so")
+      s >> l.kernelSo;
+    else if (key == "kernel_type")
+      s >> l.kernelType;
+    else if (key == "tiling_out")
+      s >> l.tilingOut;
+    else if (key == "result")
+      s >> l.result;
+    else if (key == "result_fd")
+      s >> l.resultFd;
+    else if (key == "timing_only")
+      l.timingOnly = true;
+    else if (key == "sample_blocks")
+      l.sampled = true;
+    else if (key == "warm_launch")
+      l.warm = true;
+    else if (key == "trace_json")
+      s >> l.traceJson;
+    else if (key == "noise_seed")
+      s >> l.noiseSeed;
     else if (key == "param") {
       std::string k, v;
       s >> k >> v;
@@ -87,10 +100,14 @@ inline LaunchSpec ParseLaunchSpec(const char* path) {
       for (auto& d : t.shape) s >> d;
       s >> t.path;
       for (std::string word; s >> word;) {
-        if (word == "alias") s >> t.alias;
-        else if (word == "noparam") t.param = false;
-        else if (word == "absent") t.absent = true;
-        else if (word == "list") s >> t.list;
+        if (word == "alias")
+          s >> t.alias;
+        else if (word == "noparam")
+          t.param = false;
+        else if (word == "absent")
+          t.absent = true;
+        else if (word == "list")
+          s >> t.list;
       }
       (key == "input" ? l.inputs : l.outputs).push_back(t);
     } else if (key == "attr") {
@@ -114,7 +131,8 @@ inline std::vector<std::pair<size_t, size_t>> IrInstances(const std::vector<Tens
 
 // The TilingContext's view of the launch: shapes, dtypes, absent inputs, instances, attributes.
 inline void DescribeLaunch(const LaunchSpec& l, gert::TilingContext& ctx) {
-  auto describe = [](const TensorArg& t, std::vector<gert::Tensor>& tensors, std::vector<gert::CompileTimeTensorDesc>& descs) {
+  auto describe = [](const TensorArg& t, std::vector<gert::Tensor>& tensors,
+                     std::vector<gert::CompileTimeTensorDesc>& descs) {
     gert::Tensor tensor;
     tensor.shape_ = gert::StorageShape(gert::Shape(t.shape));
     tensor.dtype_ = TensorArg::DataType(t.dtype);

@@ -51,8 +51,10 @@ GmBuffer* ListDescriptor(GmArgs& gm, const std::vector<TensorArg>& args, const s
 void ListParams(GmArgs& gm, const std::vector<TensorArg>& args, const std::vector<GmBuffer*>& buffers,
                 const std::vector<bool>& passed) {
   for (const auto& [k, n] : IrInstances(args)) {
-    if (!args[k].list.empty()) gm.params.push_back(ListDescriptor(gm, args, buffers, k, n));
-    else if (passed[k]) gm.params.push_back(buffers[k]);
+    if (!args[k].list.empty())
+      gm.params.push_back(ListDescriptor(gm, args, buffers, k, n));
+    else if (passed[k])
+      gm.params.push_back(buffers[k]);
   }
 }
 
@@ -74,11 +76,13 @@ GmArgs MapGm(const LaunchSpec& l) {
       GmBuffer* in = nullptr;
       for (const auto& b : gm.owned)
         if (b->name == t.alias) in = b.get();
-      if (in == nullptr) throw SimError(Status::RUNTIME_ERROR, "output " + t.name + " aliases unknown input " + t.alias);
+      if (in == nullptr)
+        throw SimError(Status::RUNTIME_ERROR, "output " + t.name + " aliases unknown input " + t.alias);
       gm.outputs.push_back(in);
       // A timing-only run maps inputs privately from their files: the launcher never sees writes
       // to them, so an in-place output is left out of CheckOutputsPaidFor (no bytes compared).
-      gm.before.emplace_back(in, l.timingOnly ? std::vector<uint8_t>() : std::vector<uint8_t>(in->Host(), in->Host() + in->mem.mapped));
+      gm.before.emplace_back(
+          in, l.timingOnly ? std::vector<uint8_t>() : std::vector<uint8_t>(in->Host(), in->Host() + in->mem.mapped));
       continue;
     }
     // NaN / -1: an unwritten output shows as wrong
@@ -92,10 +96,17 @@ GmArgs MapGm(const LaunchSpec& l) {
 std::string JsonEscape(const std::string& s) {
   std::string o;
   for (unsigned char c : s) {
-    if (c == '"' || c == '\\') { o += '\\'; o += static_cast<char>(c); }
-    else if (c == '\n') o += "\\n";
-    else if (c < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); o += b; }
-    else o += static_cast<char>(c);
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += static_cast<char>(c);
+    } else if (c == '\n')
+      o += "\\n";
+    else if (c < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      o += b;
+    } else
+      o += static_cast<char>(c);
   }
   return o;
 }
@@ -126,16 +137,17 @@ void WriteResult(const LaunchSpec& l, const Outcome& o) {
   if (!o.fault.empty()) {
     out << "{\"status\": \"DAEMON_FAULT\", \"message\": \"" << JsonEscape(o.fault) << "\"}\n";
   } else {
-    out << "{\"status\": \"" << statusNames[static_cast<int>(o.status)] << "\", \"message\": \"" << JsonEscape(o.message)
-        << "\", \"block_dim\": " << o.blockDim << ", \"tiling_key\": " << o.tilingKey << ", \"workspace_bytes\": "
-        << o.workspaceBytes << ", \"tiling_bytes\": " << o.tilingBytes;
+    out << "{\"status\": \"" << statusNames[static_cast<int>(o.status)] << "\", \"message\": \""
+        << JsonEscape(o.message) << "\", \"block_dim\": " << o.blockDim << ", \"tiling_key\": " << o.tilingKey
+        << ", \"workspace_bytes\": " << o.workspaceBytes << ", \"tiling_bytes\": " << o.tilingBytes;
     if (o.status == Status::OK) {
       out.precision(10);
       out << ", \"latency_us\": " << o.latencyUs << ", \"profile\": " << o.profileJson;
     }
     if (!o.warnings.empty()) {  // conditions the device runs through (strict mode fails them)
       out << ", \"warnings\": [";
-      for (size_t i = 0; i < o.warnings.size(); ++i) out << (i ? ", " : "") << "\"" << JsonEscape(o.warnings[i]) << "\"";
+      for (size_t i = 0; i < o.warnings.size(); ++i)
+        out << (i ? ", " : "") << "\"" << JsonEscape(o.warnings[i]) << "\"";
       out << "]";
     }
     out << "}\n";
@@ -209,21 +221,22 @@ void CheckOutputsPaidFor(const GmArgs& gm, uint64_t gmWriteBytes, uint64_t scala
     if (counted.insert(b).second) changed += ChangedBytes(b->Host(), gm.fill, b->mem.mapped);
   const uint64_t paid = gmWriteBytes + scalarStoreBytes;
   if (changed > paid)
-    throw SimError(Status::RUNTIME_ERROR, "the launch changed " + std::to_string(changed) + " bytes of its outputs, but its trace " +
-                                              "pays for writes of only " + std::to_string(paid) + " (DMA, fixpipe and scalar stores): " +
+    throw SimError(Status::RUNTIME_ERROR, "the launch changed " + std::to_string(changed) +
+                                              " bytes of its outputs, but its trace " + "pays for writes of only " +
+                                              std::to_string(paid) + " (DMA, fixpipe and scalar stores): " +
                                               "kernel code wrote GM around the simulator or altered its trace");
 }
 
 // What the launcher builds from the candidate process's frames.
 struct Received {
   std::unique_ptr<LaunchModel> model;
-  std::vector<CoreSpec> cores;    // the launch's cores (LaunchCores), indexed by a block record's index
-  CoreTrace block;                // carries each received block into the model
+  std::vector<CoreSpec> cores;  // the launch's cores (LaunchCores), indexed by a block record's index
+  CoreTrace block;              // carries each received block into the model
   std::vector<bool> seen;
   uint32_t blocks = 0;
-  uint32_t simulated = 0;       // sampled timing: blocks that ran (0: a full run)
-  std::set<std::string> names;  // API and file names the sites point into
-  uint64_t gmWriteBytes = 0;     // GM bytes the traces' DMA and fixpipe stores write
+  uint32_t simulated = 0;         // sampled timing: blocks that ran (0: a full run)
+  std::set<std::string> names;    // API and file names the sites point into
+  uint64_t gmWriteBytes = 0;      // GM bytes the traces' DMA and fixpipe stores write
   uint64_t scalarStoreBytes = 0;  // the traces' scalar GM stores
   Clock::duration modelTime{};
 };
@@ -375,7 +388,8 @@ void Run(const LaunchSpec& l, Outcome& o) {
   o.latencyUs = r.model->Run().taskDurationUs;
   r.modelTime += Clock::now() - t0;
   o.profileJson = r.model->Profile().Json(o.ubPeak);
-  o.profileJson.insert(1, "\"model_wall_s\": " + std::to_string(std::chrono::duration<double>(r.modelTime).count()) + ", ");
+  o.profileJson.insert(
+      1, "\"model_wall_s\": " + std::to_string(std::chrono::duration<double>(r.modelTime).count()) + ", ");
   if (l.warm) o.profileJson.insert(1, "\"timing_protocol\": \"warm\", ");
   if (r.simulated > 0)
     o.profileJson.insert(1, "\"timing\": \"sampled\", \"blocks_simulated\": " + std::to_string(r.simulated) + ", ");
@@ -416,4 +430,3 @@ int main(int argc, char** argv) {
   WriteResult(launch, outcome);
   return 0;
 }
-

@@ -21,7 +21,8 @@ model::LaunchEvent LaunchModel::Run() {
   std::vector<model::Listener*> listeners{&profile_};
   std::unique_ptr<model::TimelineListener> timeline;
   if (!options_.timelinePath.empty()) {
-    timeline = std::make_unique<model::TimelineListener>(options_.timelinePath, blocks_, params_.clockGhz, options_.timelineMaxEvents);
+    timeline = std::make_unique<model::TimelineListener>(options_.timelinePath, blocks_, params_.clockGhz,
+                                                         options_.timelineMaxEvents);
     listeners.push_back(timeline.get());
   }
   std::vector<bool> aic(blocks_.size());

@@ -20,10 +20,10 @@
 namespace ascendc_sim {
 
 struct LaunchOptions {
-  std::string timelinePath;   // chrome://tracing JSON; empty: none
+  std::string timelinePath;  // chrome://tracing JSON; empty: none
   uint64_t timelineMaxEvents = 2000000;
-  uint64_t noiseSeed = 0;     // used only when the SoC's noise_sigma > 0
-  bool warm = false;          // the warm steady state of repeated launches; else one cold launch
+  uint64_t noiseSeed = 0;  // used only when the SoC's noise_sigma > 0
+  bool warm = false;       // the warm steady state of repeated launches; else one cold launch
 };
 
 class LaunchModel {

@@ -34,16 +34,18 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
   for (size_t k = 0; k < n; ++k) {
     const UbAccess& a = acc[k];
     if (a.bytes == 0) continue;
-    ASCENDC_SIM_CHECK(static_cast<uint64_t>(a.addr) + a.bytes <= localBytes_, loc, "%s: UB range [%u, %llu) outside the Unified Buffer",
-                      api, a.addr, static_cast<unsigned long long>(a.addr) + a.bytes);
+    ASCENDC_SIM_CHECK(static_cast<uint64_t>(a.addr) + a.bytes <= localBytes_, loc,
+                      "%s: UB range [%u, %llu) outside the Unified Buffer", api, a.addr,
+                      static_cast<unsigned long long>(a.addr) + a.bytes);
     if ((a.addr + a.bytes + 31) / 32 > shadow_.size()) shadow_.resize(localBytes_ / 32);
     for (uint32_t b = a.addr / 32; b <= (a.addr + a.bytes - 1) / 32; ++b) {
       Block& blk = shadow_[b];
       // Messages are built on a conflict only: this loop runs for every block of every access.
       const auto range = [b] { return " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")"; };
       if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer]) {
-        const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range() + " while " +
-                                 Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) + " may still be writing it";
+        const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range() +
+                                 " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) +
+                                 " may still be writing it";
         Conflict(blk.writer, p, loc, what);
       }
       if (a.write) {
@@ -51,8 +53,8 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
           if (q != p && blk.readClock[q] > vc[q]) {
             // Scalar reads keep no site (asked for on writes only, for speed).
             const std::string reader = q == PIPE_S ? std::string("a scalar read") : Describe(sites_[blk.readSite[q]]);
-            const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range() + " while " + reader + " on " +
-                                     PipeName(q) + " may still be reading it";
+            const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range() + " while " +
+                                     reader + " on " + PipeName(q) + " may still be reading it";
             Conflict(q, p, loc, what);
           }
         blk = Block{};
@@ -71,7 +73,8 @@ void RaceChecker::Conflict(int from, int to, const SrcLoc& loc, const std::strin
   const auto dma = [](int q) { return q == PIPE_MTE2 || q == PIPE_MTE3; };
   if (SimStrict() || !((from == PIPE_S && dma(to)) || (dma(from) && to == PIPE_S)))
     Fail(Status::RACE_DETECTED, loc, "%s (no flag orders them)", what.c_str());
-  DeviceTolerated(loc, "%s with no flag: ordered by the %s -> %s sync the compiler inserts (--cce-auto-sync, on by default)",
+  DeviceTolerated(loc,
+                  "%s with no flag: ordered by the %s -> %s sync the compiler inserts (--cce-auto-sync, on by default)",
                   what.c_str(), PipeName(from), PipeName(to));
   Join(vc_[to], vc_[from]);
   if (to == PIPE_S) Join(issued_, vc_[from]);  // the scalar unit waited
@@ -99,9 +102,8 @@ void RaceChecker::SetFlag(int src, int dst, uint64_t key, int64_t setIndex, uint
 int64_t RaceChecker::WaitFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {
   auto it = flags_.find({src, dst, key});
   if (it == flags_.end() || it->second.empty())
-    Fail(Status::RUNTIME_ERROR, loc,
-         "%s(%s -> %s, id %llu) has no earlier SetFlag to match: %s would wait forever", api, PipeName(src), PipeName(dst),
-         static_cast<unsigned long long>(key & 0xffff), PipeName(dst));
+    Fail(Status::RUNTIME_ERROR, loc, "%s(%s -> %s, id %llu) has no earlier SetFlag to match: %s would wait forever",
+         api, PipeName(src), PipeName(dst), static_cast<unsigned long long>(key & 0xffff), PipeName(dst));
   const Snapshot snap = it->second.front();
   it->second.erase(it->second.begin());
   Join(vc_[dst], snap.clock);
@@ -122,13 +124,17 @@ void RaceChecker::GmAccess(int p, const GmPattern& g, bool write, uint32_t site,
     for (auto it = recs.lower_bound(from); it != recs.end() && it->first < g.End();) {
       const GmRec& r = it->second;
       if (r.pipe == p || r.clock <= vc_[p][r.pipe]) {  // same pipe, or ordered by flags: never again a race
-        if (r.pipe != p) { it = recs.erase(it); continue; }
+        if (r.pipe != p) {
+          it = recs.erase(it);
+          continue;
+        }
         ++it;
         continue;
       }
       if (r.g.Overlaps(g))
-        Fail(Status::RACE_DETECTED, loc, "%s on %s %s %s while %s on %s may still be %s it (no flag orders them)", api, PipeName(p),
-             write ? "writes" : "reads", DescribeGm(g.start).c_str(), Describe(sites_[r.site]).c_str(), PipeName(r.pipe), what);
+        Fail(Status::RACE_DETECTED, loc, "%s on %s %s %s while %s on %s may still be %s it (no flag orders them)", api,
+             PipeName(p), write ? "writes" : "reads", DescribeGm(g.start).c_str(), Describe(sites_[r.site]).c_str(),
+             PipeName(r.pipe), what);
       ++it;
     }
   };
@@ -152,7 +158,8 @@ void RaceChecker::Finish() const {
     const Site& s = sites_[pending.front().site];
     SrcLoc loc{s.file, s.line};
     if (queueFlag)
-      Fail(Status::RUNTIME_ERROR, loc, "kernel ended with a tensor still in a queue (%s never matched by DeQue/AllocTensor)", s.api);
+      Fail(Status::RUNTIME_ERROR, loc,
+           "kernel ended with a tensor still in a queue (%s never matched by DeQue/AllocTensor)", s.api);
     Fail(Status::RUNTIME_ERROR, loc, "kernel ended with %s(%s -> %s, id %llu) never waited for", s.api,
          PipeName(std::get<0>(flag)), PipeName(std::get<1>(flag)), static_cast<unsigned long long>(std::get<2>(flag)));
   }
@@ -179,7 +186,7 @@ namespace {
 struct EpochRec {
   GmPattern g;
   int block;
-  uint8_t kind;  // 0 read, 1 write, 2 atomic write, 3 write of the bytes GM already held
+  uint8_t kind;          // 0 read, 1 write, 2 atomic write, 3 write of the bytes GM already held
   uint64_t first, last;  // order numbers of the first and the last access merged into the record
   const char* api;
   const char* file;
@@ -197,7 +204,7 @@ constexpr size_t kMaxEpochRecords = size_t{1} << 22;  // ~200 MB of records
 struct Epoch {
   std::vector<EpochRec> recs;
   std::vector<std::array<std::array<int64_t, kStreams>, 4>> last;  // per block and kind, most recent first
-  uint64_t order = 0;  // accesses recorded so far
+  uint64_t order = 0;                                              // accesses recorded so far
 };
 Epoch g_epoch;
 
@@ -217,7 +224,8 @@ bool Extend(EpochRec& r, const GmPattern& g, const SrcLoc& loc, bool newPitch) {
     ++p.rows;  // the next row at that pitch
     return true;
   }
-  if (!newPitch || p.rows != 1 || !GmRangeValid(reinterpret_cast<const void*>(p.start), g.End() - p.start)) return false;
+  if (!newPitch || p.rows != 1 || !GmRangeValid(reinterpret_cast<const void*>(p.start), g.End() - p.start))
+    return false;
   p.pitch = g.start - p.start;
   p.rows = 2;
   return true;
@@ -255,8 +263,10 @@ void Record(const Core& core, const GmPattern& g, uint8_t kind, const SrcLoc& lo
     if (g_epoch.recs.size() >= kMaxEpochRecords)
       Fail(Status::RUNTIME_ERROR, loc,
            "%zu GM footprints between SyncAlls that do not merge into runs or fixed-pitch rows (the last: %s "
-           "at %s); the cross-core race checker keeps one record per such access and stops at %zu to stay within memory: "
-           "scattered scalar GM accesses (GetValue/SetValue, raw pointers) on this scale cost ~%u cycles each on the device "
+           "at %s); the cross-core race checker keeps one record per such access and stops at %zu to stay within "
+           "memory: "
+           "scattered scalar GM accesses (GetValue/SetValue, raw pointers) on this scale cost ~%u cycles each on the "
+           "device "
            "too; move the data with DataCopy",
            g_epoch.recs.size(), api, DescribeGm(g.start).c_str(), kMaxEpochRecords, core.ScalarGmCycles());
     rec = static_cast<int64_t>(g_epoch.recs.size());
@@ -281,17 +291,21 @@ void Check(const char* boundary) {
   std::sort(recs.begin(), recs.end(), [](const EpochRec& a, const EpochRec& b) { return a.g.start < b.g.start; });
   std::vector<const EpochRec*> active;
   for (const EpochRec& r : recs) {
-    active.erase(std::remove_if(active.begin(), active.end(), [&](const EpochRec* a) { return a->g.End() <= r.g.start; }),
-                 active.end());
+    active.erase(
+        std::remove_if(active.begin(), active.end(), [&](const EpochRec* a) { return a->g.End() <= r.g.start; }),
+        active.end());
     for (const EpochRec* a : active) {
       if (a->block == r.block || (a->kind == 0 && r.kind == 0) || (a->kind == 2 && r.kind == 2)) continue;
       if (!a->g.Overlaps(r.g)) continue;
-      const std::string what = DescribeRec(*a) + " and " + DescribeRec(r) + " overlap with no " + boundary + " between them";
+      const std::string what =
+          DescribeRec(*a) + " and " + DescribeRec(r) + " overlap with no " + boundary + " between them";
       if (!OrderFree(*a, r) || SimStrict())
         throw SimError(Status::RACE_DETECTED, what + " (cross-core GM race; use SyncAll or atomics)");
       const EpochRec& same = a->kind == 3 ? *a : r;
-      DeviceTolerated(SrcLoc{same.file, same.line}, "%s; every overlapping write leaves the bytes GM already held, so the "
-                      "result does not depend on their order", what.c_str());
+      DeviceTolerated(SrcLoc{same.file, same.line},
+                      "%s; every overlapping write leaves the bytes GM already held, so the "
+                      "result does not depend on their order",
+                      what.c_str());
     }
     active.push_back(&r);
   }

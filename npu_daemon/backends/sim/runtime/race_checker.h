@@ -55,7 +55,7 @@ class RaceChecker {
   void Barrier(int pipe);
   // A DMA pipe's GM access, checked against the other DMA pipes of the core.
   void GmAccess(int pipe, const GmPattern& g, bool write, uint32_t site, const SrcLoc& loc, const char* api);
-  void ForgetGm();  // at SyncAll: everything before is complete
+  void ForgetGm();      // at SyncAll: everything before is complete
   void Finish() const;  // end of kernel: a flag set and never waited for is an error
 
  private:
@@ -106,7 +106,8 @@ void RaceChecker::ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, con
   Block& blk = ShadowOf(addr);
   if (blk.writeClock != 0 && blk.writer != PIPE_S && blk.writeClock > vc[blk.writer]) {
     const std::string what = std::string(api) + (write ? " writes" : " reads") + " UB address " + std::to_string(addr) +
-                             " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) + " may still be writing it";
+                             " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) +
+                             " may still be writing it";
     Conflict(blk.writer, PIPE_S, loc, what);
   }
   if (write) {

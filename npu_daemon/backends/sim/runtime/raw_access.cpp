@@ -38,14 +38,14 @@ const SrcLoc kRawLoc{"kernel code", 0};
 constexpr uint64_t kStoreSpan = 64;  // the widest x86 store (AVX-512)
 struct RawAccesses {
   uint64_t count = 0;
-  std::string first;  // "buffer+offset" of the first access
+  std::string first;       // "buffer+offset" of the first access
   uintptr_t open[4] = {};  // pages opened for the instruction being stepped
   int nOpen = 0;
   uintptr_t store = 0;  // the GM address of the store being stepped, 0 if none
   uint64_t storeBytes = 0;
   uint8_t before[kStoreSpan] = {};
 };
-RawAccesses g_raw;  // touched only by the block holding the baton
+RawAccesses g_raw;                            // touched only by the block holding the baton
 thread_local sigjmp_buf* t_escape = nullptr;  // set while this thread runs kernel code
 thread_local std::exception_ptr t_escaped;
 const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
@@ -59,10 +59,12 @@ const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
 std::string RawLimitMessage(const Core& core) {
   return "block " + std::to_string(core.Spec().blockIdx) + ": " + std::to_string(g_raw.count) +
          " raw pointer accesses in this launch, the first to " + g_raw.first +
-         ": kernel code loads or stores GM/UB through a plain C++ pointer, bypassing the AscendC API. On the device each is a "
-         "scalar-unit access (~" + std::to_string(core.ScalarGmCycles()) + " cycles on GM, ~" + std::to_string(core.ScalarUbCycles()) +
-         " on UB, like GetValue/SetValue); the simulator charges them so and stops past " + std::to_string(kMaxRawAccesses) +
-         " per launch. Move data with DataCopy and compute with vector instructions";
+         ": kernel code loads or stores GM/UB through a plain C++ pointer, bypassing the AscendC API. On the device "
+         "each is a "
+         "scalar-unit access (~" +
+         std::to_string(core.ScalarGmCycles()) + " cycles on GM, ~" + std::to_string(core.ScalarUbCycles()) +
+         " on UB, like GetValue/SetValue); the simulator charges them so and stops past " +
+         std::to_string(kMaxRawAccesses) + " per launch. Move data with DataCopy and compute with vector instructions";
 }
 
 // Back to the default action, through GuardSyscall: the syscall filter refuses candidate code any
@@ -144,7 +146,7 @@ void OnTrap(int, siginfo_t*, void* ctx) {
 
 bool g_handlersSet = false;
 void SetHandlers() {
-  struct sigaction sa {};
+  struct sigaction sa{};
   sa.sa_flags = SA_SIGINFO;
   sigemptyset(&sa.sa_mask);
   sa.sa_sigaction = OnFault;

@@ -31,18 +31,20 @@ struct BlockRecord {
 
 inline bool SameButGm(const Instr& a, const Instr& b) {
   auto eq3 = [](const auto& x, const auto& y) { return x[0] == y[0] && x[1] == y[1] && x[2] == y[2]; };
-  return a.pipe == b.pipe && a.op == b.op && a.elemBytes == b.elemBytes && a.cacheMode == b.cacheMode && a.site == b.site &&
-         a.repeats == b.repeats && a.unitBytes == b.unitBytes && eq3(a.ubAddr, b.ubAddr) && a.link == b.link &&
-         a.scalarCycles == b.scalarCycles && a.elements == b.elements && eq3(a.blkStride, b.blkStride) &&
-         eq3(a.repStride, b.repStride) && a.maskBits[0] == b.maskBits[0] && a.maskBits[1] == b.maskBits[1] &&
-         a.maskCounter == b.maskCounter && a.atomic == b.atomic && a.gmPitch == b.gmPitch && eq3(a.ubBytes, b.ubBytes);
+  return a.pipe == b.pipe && a.op == b.op && a.elemBytes == b.elemBytes && a.cacheMode == b.cacheMode &&
+         a.site == b.site && a.repeats == b.repeats && a.unitBytes == b.unitBytes && eq3(a.ubAddr, b.ubAddr) &&
+         a.link == b.link && a.scalarCycles == b.scalarCycles && a.elements == b.elements &&
+         eq3(a.blkStride, b.blkStride) && eq3(a.repStride, b.repStride) && a.maskBits[0] == b.maskBits[0] &&
+         a.maskBits[1] == b.maskBits[1] && a.maskCounter == b.maskCounter && a.atomic == b.atomic &&
+         a.gmPitch == b.gmPitch && eq3(a.ubBytes, b.ubBytes);
 }
 
 // Block lo's trace with its GM addresses moved `steps` times by (next - lo)'s step (unsigned: a
 // step may be negative).
 inline BlockRecord Derive(const BlockRecord& lo, const BlockRecord& next, uint64_t steps) {
   BlockRecord out = lo;
-  for (size_t i = 0; i < out.trace.size(); ++i) out.trace[i].gmAddr += steps * (next.trace[i].gmAddr - lo.trace[i].gmAddr);
+  for (size_t i = 0; i < out.trace.size(); ++i)
+    out.trace[i].gmAddr += steps * (next.trace[i].gmAddr - lo.trace[i].gmAddr);
   return out;
 }
 
@@ -64,7 +66,8 @@ inline bool Fits(const BlockRecord& lo, const BlockRecord& next, uint64_t steps,
 
 // Runs the sampled blocks through `simulate` (block indices in, one record per block out) and
 // hands every block of the launch to `send`, simulated or derived. Returns how many were simulated.
-inline uint32_t Run(uint32_t n, const std::function<void(const std::vector<uint32_t>&, std::map<uint32_t, BlockRecord>&)>& simulate,
+inline uint32_t Run(uint32_t n,
+                    const std::function<void(const std::vector<uint32_t>&, std::map<uint32_t, BlockRecord>&)>& simulate,
                     const std::function<void(uint32_t, const BlockRecord&)>& send) {
   std::map<uint32_t, BlockRecord> sim;
   auto need = [&](std::set<uint32_t> blocks) {
@@ -101,8 +104,10 @@ inline uint32_t Run(uint32_t n, const std::function<void(const std::vector<uint3
     }
     while (bad - good > 1) {
       const uint32_t m = good + (bad - good) / 2;
-      if (fits(m)) good = m;
-      else bad = m;
+      if (fits(m))
+        good = m;
+      else
+        bad = m;
     }
     for (uint32_t b = lo + 2; b <= good; ++b)
       if (!sim.count(b)) send(b, Derive(a, a1, b - lo));

@@ -61,7 +61,8 @@ std::vector<CoreSpec> LaunchCores(const std::string& kernelType, uint32_t blockD
     if (mix12 || mix11) {
       const int ratio = mix12 ? 2 : 1;
       specs.push_back(CoreSpec{CoreType::kAic, g, n, g, 0, 1});
-      for (int sub = 0; sub < ratio; ++sub) specs.push_back(CoreSpec{CoreType::kAiv, g * ratio + sub, n, g, sub, ratio});
+      for (int sub = 0; sub < ratio; ++sub)
+        specs.push_back(CoreSpec{CoreType::kAiv, g * ratio + sub, n, g, sub, ratio});
     } else {
       const bool aic = kernelType == "KERNEL_TYPE_AIC_ONLY" || kernelType == "KERNEL_TYPE_MIX_AIC_1_0";
       specs.push_back(CoreSpec{aic ? CoreType::kAic : CoreType::kAiv, g, n, g, 0, 1});
@@ -82,7 +83,8 @@ Core* GroupCore(int group, CoreType type, int sub) {
 
 bool GroupAivsDone(int group) {
   for (size_t c = 0; c < g_sched->specs.size(); ++c)
-    if (g_sched->specs[c].group == group && g_sched->specs[c].type == CoreType::kAiv && g_sched->state[c] != Scheduler::kDone)
+    if (g_sched->specs[c].group == group && g_sched->specs[c].type == CoreType::kAiv &&
+        g_sched->state[c] != Scheduler::kDone)
       return false;
   return true;
 }
@@ -108,7 +110,8 @@ void RunBlocks(uint32_t n, const std::function<void()>& kernel, const std::funct
   RunCores(LaunchCores("KERNEL_TYPE_AIV_ONLY", n), kernel, done);
 }
 
-void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& kernel, const std::function<void(Core&)>& done) {
+void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& kernel,
+              const std::function<void(Core&)>& done) {
   const uint32_t n = static_cast<uint32_t>(specs.size());
   Scheduler s;
   s.state.assign(n, Scheduler::kNew);
@@ -198,8 +201,9 @@ void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& k
       if (finished > 0) {
         const char* slash = std::strrchr(s.syncSite.file, '/');
         throw SimError(Status::RUNTIME_ERROR, std::string("SyncAll at ") + (slash ? slash + 1 : s.syncSite.file) + ":" +
-                                                  std::to_string(s.syncSite.line) + ": " + std::to_string(finished) + " of " +
-                                                  std::to_string(n) + " blocks ended without reaching it; the other " +
+                                                  std::to_string(s.syncSite.line) + ": " + std::to_string(finished) +
+                                                  " of " + std::to_string(n) +
+                                                  " blocks ended without reaching it; the other " +
                                                   std::to_string(parked) + " would wait forever");
       }
       gm_epoch::Check("SyncAll");

@@ -119,7 +119,9 @@ GuardedMemory::GuardedMemory(uint64_t n, const char* name, bool guarded, int fil
       const long v = GuardSyscall(__NR_mmap, static_cast<long>(at), static_cast<long>(mapped), prot,
                                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | fixed, -1, 0);
       if (v < 0 && v > -4096) fail();
-      if (filePages > 0 && GuardSyscall(__NR_mmap, v, static_cast<long>(filePages), prot, MAP_PRIVATE | MAP_FIXED, file, 0) != v) fail();
+      if (filePages > 0 &&
+          GuardSyscall(__NR_mmap, v, static_cast<long>(filePages), prot, MAP_PRIVATE | MAP_FIXED, file, 0) != v)
+        fail();
       return reinterpret_cast<uint8_t*>(v);
     };
     host = view(PROT_READ | PROT_WRITE, 0);
@@ -139,7 +141,7 @@ GuardedMemory::GuardedMemory(uint64_t n, const char* name, bool guarded, int fil
   if (h != MAP_FAILED && guarded) {
     const uintptr_t at = GuardPlace(mapped);
     const long moved = at != 0 ? GuardSyscall(__NR_mremap, reinterpret_cast<long>(h), 0, static_cast<long>(mapped),
-                                               MREMAP_MAYMOVE | MREMAP_FIXED, static_cast<long>(at))
+                                              MREMAP_MAYMOVE | MREMAP_FIXED, static_cast<long>(at))
                                : -ENOMEM;
     g = moved == static_cast<long>(at) && GuardSyscall(__NR_mprotect, moved, static_cast<long>(mapped), PROT_NONE) == 0
             ? reinterpret_cast<void*>(at)
@@ -157,7 +159,8 @@ GuardedMemory::~GuardedMemory() {
 
 void RegisterGm(const void* base, uint64_t bytes, const std::string& name, const void* host, uint64_t mapped) {
   const auto b = reinterpret_cast<uintptr_t>(base);
-  GmBuffers()[b] = GmBuf{bytes, name, host ? static_cast<intptr_t>(reinterpret_cast<uintptr_t>(host) - b) : 0, host ? mapped : 0};
+  GmBuffers()[b] =
+      GmBuf{bytes, name, host ? static_cast<intptr_t>(reinterpret_cast<uintptr_t>(host) - b) : 0, host ? mapped : 0};
 }
 // The registered buffer at or below `addr` (the one that may hold it), or null.
 static const std::pair<const uintptr_t, GmBuf>* BufferBelow(uintptr_t addr) {
@@ -190,8 +193,8 @@ bool GmRangeTolerated(const void* p, uint64_t bytes, bool write) {
 std::string DescribeGm(uint64_t addr) {
   const auto* buf = BufferBelow(addr);
   if (!buf) return "GM address " + std::to_string(addr);
-  return (buf->second.name.empty() ? std::string("GM buffer") : buf->second.name) + "+" + std::to_string(addr - buf->first);
+  return (buf->second.name.empty() ? std::string("GM buffer") : buf->second.name) + "+" +
+         std::to_string(addr - buf->first);
 }
 
 }  // namespace ascendc_sim
-

@@ -31,26 +31,26 @@
     log_func;                            \
     expr;                                \
   }
-#define OP_LOGE_IF(condition, returnValue, opName, fmt, ...)                                        \
+#define OP_LOGE_IF(condition, returnValue, opName, fmt, ...)                                          \
   static_assert(std::is_same<bool, std::decay<decltype(condition)>::type>::value, "condition: bool"); \
-  do {                                                                                              \
-    if (unlikely(condition)) {                                                                      \
-      OP_LOGE(opName, fmt, ##__VA_ARGS__);                                                          \
-      return returnValue;                                                                           \
-    }                                                                                               \
+  do {                                                                                                \
+    if (unlikely(condition)) {                                                                        \
+      OP_LOGE(opName, fmt, ##__VA_ARGS__);                                                            \
+      return returnValue;                                                                             \
+    }                                                                                                 \
   } while (0)
-#define OP_LOGI_IF_RETURN(condition, returnValue, opName, fmt, ...)                                 \
+#define OP_LOGI_IF_RETURN(condition, returnValue, opName, fmt, ...)                                   \
   static_assert(std::is_same<bool, std::decay<decltype(condition)>::type>::value, "condition: bool"); \
-  do {                                                                                              \
-    if (unlikely(condition)) {                                                                      \
-      OP_LOGI(opName, fmt, ##__VA_ARGS__);                                                          \
-      return returnValue;                                                                           \
-    }                                                                                               \
+  do {                                                                                                \
+    if (unlikely(condition)) {                                                                        \
+      OP_LOGI(opName, fmt, ##__VA_ARGS__);                                                            \
+      return returnValue;                                                                             \
+    }                                                                                                 \
   } while (0)
-#define OP_LOGW_IF(condition, opName, fmt, ...)                                                     \
+#define OP_LOGW_IF(condition, opName, fmt, ...)                                                       \
   static_assert(std::is_same<bool, std::decay<decltype(condition)>::type>::value, "condition: bool"); \
-  do {                                                                                              \
-    if (unlikely(condition)) OP_LOGW(opName, fmt, ##__VA_ARGS__);                                   \
+  do {                                                                                                \
+    if (unlikely(condition)) OP_LOGW(opName, fmt, ##__VA_ARGS__);                                     \
   } while (0)
 
 // "[d0, d1, ...]" of a gert::Shape (or anything with GetDimNum / GetDim).

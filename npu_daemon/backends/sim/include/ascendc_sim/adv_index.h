@@ -18,8 +18,10 @@ __aicore__ inline void ArithProgression(const LocalTensor<T>& dst, const T first
   constexpr int32_t kRepeat = 256 / sizeof(T);
   using Scalar = std::conditional_t<std::is_same_v<T, half>, float, T>;
   auto step = [&](int32_t n) {
-    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<int64_t>(diff) * n);
-    else return static_cast<T>(static_cast<float>(diff) * static_cast<float>(n));
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(static_cast<int64_t>(diff) * n);
+    else
+      return static_cast<T>(static_cast<float>(diff) * static_cast<float>(n));
   };
   const int32_t base = count < kBlock ? count : kBlock;
   for (int32_t i = 0; i < base; ++i)

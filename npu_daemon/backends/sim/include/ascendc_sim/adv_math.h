@@ -17,8 +17,12 @@ void AdvUnary(const char* api, int steps, const AscendC::LocalTensor<T>& dst, co
               const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, Fn fn, const SrcLoc& loc) {
   const Lanes l = CountLanes<T>(count);
   for (int s = 1; s < steps; ++s)
-    IssueVector(Op::kVecTransc, api, l, {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src.UbAddr(), src.GetSize(), sizeof(T), {}, false}},
-                sizeof(T), loc, tmp ? std::initializer_list<UbAccess>{{tmp->UbAddr(), tmp->GetLength(), true}} : std::initializer_list<UbAccess>{});
+    IssueVector(
+        Op::kVecTransc, api, l,
+        {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src.UbAddr(), src.GetSize(), sizeof(T), {}, false}},
+        sizeof(T), loc,
+        tmp ? std::initializer_list<UbAccess>{{tmp->UbAddr(), tmp->GetLength(), true}}
+            : std::initializer_list<UbAccess>{});
   Unary(Op::kVecTransc, api, dst, src, l, {}, {}, [&](T x) { return static_cast<T>(fn(static_cast<float>(x))); }, loc);
 }
 
@@ -28,11 +32,13 @@ void AdvBinary(const char* api, int steps, const AscendC::LocalTensor<T>& dst, c
   const Lanes l = CountLanes<T>(count);
   for (int s = 1; s < steps; ++s)
     IssueVector(Op::kVecTransc, api, l,
-                {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {a.UbAddr(), a.GetSize(), sizeof(T), {}, false},
+                {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
+                 {a.UbAddr(), a.GetSize(), sizeof(T), {}, false},
                  {b.UbAddr(), b.GetSize(), sizeof(T), {}, false}},
                 sizeof(T), loc);
-  Binary(Op::kVecTransc, api, dst, a, b, l, {}, {}, {},
-         [&](T x, T y) { return static_cast<T>(fn(static_cast<float>(x), static_cast<float>(y))); }, loc);
+  Binary(
+      Op::kVecTransc, api, dst, a, b, l, {}, {}, {},
+      [&](T x, T y) { return static_cast<T>(fn(static_cast<float>(x), static_cast<float>(y))); }, loc);
 }
 
 namespace math {
@@ -40,24 +46,26 @@ inline float Sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 inline float Sign(float x) { return x > 0 ? 1.0f : x < 0 ? -1.0f : 0.0f; }
 // The tanh form of GELU the library implements: x * sigmoid(1.5957691 * (x + 0.044715 x^3)).
 inline float Gelu(float x) { return x * Sigmoid(1.5957691216057308f * (x + 0.044715f * x * x * x)); }
-inline float FasterGelu(float x) { return x / (1.0f + std::exp(-1.702f * std::fabs(x))) * std::exp(0.851f * (x - std::fabs(x))); }
+inline float FasterGelu(float x) {
+  return x / (1.0f + std::exp(-1.702f * std::fabs(x))) * std::exp(0.851f * (x - std::fabs(x)));
+}
 }  // namespace math
 
 }  // namespace ascendc_sim
 
 // NAME(dst, src, count) and NAME(dst, src, sharedTmpBuffer, count), templated <T, isReuseSource>.
-#define ASCENDC_SIM_ADV_UNARY(NAME, STEPS, EXPR)                                                                        \
-  namespace AscendC {                                                                                                   \
-  template <typename T, bool isReuseSource = false>                                                                     \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount,            \
-                              ASCENDC_SIM_LOC) {                                                                        \
+#define ASCENDC_SIM_ADV_UNARY(NAME, STEPS, EXPR)                                                                       \
+  namespace AscendC {                                                                                                  \
+  template <typename T, bool isReuseSource = false>                                                                    \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount,           \
+                              ASCENDC_SIM_LOC) {                                                                       \
     ascendc_sim::AdvUnary(#NAME, STEPS, dst, src, nullptr, calCount, [](float x) { return EXPR; }, loc);               \
-  }                                                                                                                     \
-  template <typename T, bool isReuseSource = false>                                                                     \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                     \
-                              const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASCENDC_SIM_LOC) {  \
+  }                                                                                                                    \
+  template <typename T, bool isReuseSource = false>                                                                    \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                    \
+                              const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASCENDC_SIM_LOC) { \
     ascendc_sim::AdvUnary(#NAME, STEPS, dst, src, &sharedTmpBuffer, calCount, [](float x) { return EXPR; }, loc);      \
-  }                                                                                                                     \
+  }                                                                                                                    \
   }
 
 // The hyperbolic functions and their inverses, and Asin, of adv_api/math; step counts as the
@@ -82,7 +90,7 @@ ASCENDC_SIM_ADV_UNARY(Log2, 2, std::log2(x))
 ASCENDC_SIM_ADV_UNARY(Log10, 2, std::log10(x))
 ASCENDC_SIM_ADV_UNARY(Gelu, 6, ascendc_sim::math::Gelu(x))
 ASCENDC_SIM_ADV_UNARY(FasterGelu, 5, ascendc_sim::math::FasterGelu(x))
-ASCENDC_SIM_ADV_UNARY(Silu, 4, x * ascendc_sim::math::Sigmoid(x))
+ASCENDC_SIM_ADV_UNARY(Silu, 4, x* ascendc_sim::math::Sigmoid(x))
 ASCENDC_SIM_ADV_UNARY(Floor, 1, std::floor(x))
 ASCENDC_SIM_ADV_UNARY(Ceil, 1, std::ceil(x))
 ASCENDC_SIM_ADV_UNARY(Round, 1, std::nearbyint(x))  // half to even
@@ -97,8 +105,8 @@ __aicore__ inline void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src
   Frac<T, isReuseSource>(dst, src, src.GetSize(), loc);
 }
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                            ASCENDC_SIM_LOC) {
+__aicore__ inline void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                            const LocalTensor<uint8_t>& sharedTmpBuffer, ASCENDC_SIM_LOC) {
   Frac<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), loc);
 }
 }  // namespace AscendC
@@ -108,52 +116,61 @@ namespace AscendC {
 // Exp<T, taylorExpandLevel>: the level trades accuracy for speed on hardware; here it only sets the
 // recorded instruction count (the value is exp(x) rounded once).
 template <typename T, uint8_t taylorExpandLevel = 0, bool isReuseSource = false>
-__aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                           const uint32_t calCount, ASCENDC_SIM_LOC) {
-  ascendc_sim::AdvUnary("Exp", 1 + taylorExpandLevel, dst, src, &sharedTmpBuffer, calCount, [](float x) { return std::exp(x); }, loc);
+__aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASCENDC_SIM_LOC) {
+  ascendc_sim::AdvUnary(
+      "Exp", 1 + taylorExpandLevel, dst, src, &sharedTmpBuffer, calCount, [](float x) { return std::exp(x); }, loc);
 }
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
-__aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, ASCENDC_SIM_LOC) {
-  ascendc_sim::AdvUnary("Exp", 1 + taylorExpandLevel, dst, src, nullptr, calCount, [](float x) { return std::exp(x); }, loc);
+__aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount,
+                           ASCENDC_SIM_LOC) {
+  ascendc_sim::AdvUnary(
+      "Exp", 1 + taylorExpandLevel, dst, src, nullptr, calCount, [](float x) { return std::exp(x); }, loc);
 }
 
 // Swish(x) = x * sigmoid(beta * x).
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void Swish(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t dataSize, const T scalarValue,
-                             ASCENDC_SIM_LOC) {
+__aicore__ inline void Swish(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t dataSize,
+                             const T scalarValue, ASCENDC_SIM_LOC) {
   const float beta = static_cast<float>(scalarValue);
-  ascendc_sim::AdvUnary("Swish", 4, dst, src, nullptr, dataSize, [beta](float x) { return x * ascendc_sim::math::Sigmoid(beta * x); }, loc);
+  ascendc_sim::AdvUnary(
+      "Swish", 4, dst, src, nullptr, dataSize, [beta](float x) { return x * ascendc_sim::math::Sigmoid(beta * x); },
+      loc);
 }
 
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                const T scalar, const uint32_t calCount, ASCENDC_SIM_LOC) {
+__aicore__ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LocalTensor<uint8_t>& sharedTmpBuffer, const T scalar, const uint32_t calCount,
+                                ASCENDC_SIM_LOC) {
   const float s = static_cast<float>(scalar);
-  ascendc_sim::AdvUnary("ClampMax", 1, dst, src, &sharedTmpBuffer, calCount, [s](float x) { return x > s ? s : x; }, loc);
+  ascendc_sim::AdvUnary(
+      "ClampMax", 1, dst, src, &sharedTmpBuffer, calCount, [s](float x) { return x > s ? s : x; }, loc);
 }
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar, const uint32_t calCount,
-                                ASCENDC_SIM_LOC) {
+__aicore__ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar,
+                                const uint32_t calCount, ASCENDC_SIM_LOC) {
   const float s = static_cast<float>(scalar);
   ascendc_sim::AdvUnary("ClampMax", 1, dst, src, nullptr, calCount, [s](float x) { return x > s ? s : x; }, loc);
 }
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                const T scalar, const uint32_t calCount, ASCENDC_SIM_LOC) {
+__aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LocalTensor<uint8_t>& sharedTmpBuffer, const T scalar, const uint32_t calCount,
+                                ASCENDC_SIM_LOC) {
   const float s = static_cast<float>(scalar);
-  ascendc_sim::AdvUnary("ClampMin", 1, dst, src, &sharedTmpBuffer, calCount, [s](float x) { return x < s ? s : x; }, loc);
+  ascendc_sim::AdvUnary(
+      "ClampMin", 1, dst, src, &sharedTmpBuffer, calCount, [s](float x) { return x < s ? s : x; }, loc);
 }
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar, const uint32_t calCount,
-                                ASCENDC_SIM_LOC) {
+__aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar,
+                                const uint32_t calCount, ASCENDC_SIM_LOC) {
   const float s = static_cast<float>(scalar);
   ascendc_sim::AdvUnary("ClampMin", 1, dst, src, nullptr, calCount, [s](float x) { return x < s ? s : x; }, loc);
 }
 
 // Power: tensor^tensor, tensor^scalar, scalar^tensor (each with an optional sharedTmpBuffer).
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint32_t calCount,
-                             ASCENDC_SIM_LOC) {
+__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                             uint32_t calCount, ASCENDC_SIM_LOC) {
   ascendc_sim::AdvBinary("Power", 6, dst, src0, src1, calCount, [](float a, float b) { return std::pow(a, b); }, loc);
 }
 template <typename T, bool isReuseSource = false>
@@ -163,8 +180,8 @@ __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& sr
   ascendc_sim::AdvBinary("Power", 6, dst, src0, src1, calCount, [](float a, float b) { return std::pow(a, b); }, loc);
 }
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1Scalar, uint32_t calCount,
-                             ASCENDC_SIM_LOC) {
+__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1Scalar,
+                             uint32_t calCount, ASCENDC_SIM_LOC) {
   const float e = static_cast<float>(src1Scalar);
   ascendc_sim::AdvUnary("Power", 6, dst, src0, nullptr, calCount, [e](float a) { return std::pow(a, e); }, loc);
 }
@@ -172,11 +189,12 @@ template <typename T, bool isReuseSource = false>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1Scalar,
                              const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_SIM_LOC) {
   const float e = static_cast<float>(src1Scalar);
-  ascendc_sim::AdvUnary("Power", 6, dst, src0, &sharedTmpBuffer, calCount, [e](float a) { return std::pow(a, e); }, loc);
+  ascendc_sim::AdvUnary(
+      "Power", 6, dst, src0, &sharedTmpBuffer, calCount, [e](float a) { return std::pow(a, e); }, loc);
 }
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>& src1, uint32_t calCount,
-                             ASCENDC_SIM_LOC) {
+__aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>& src1,
+                             uint32_t calCount, ASCENDC_SIM_LOC) {
   const float b = static_cast<float>(src0Scalar);
   ascendc_sim::AdvUnary("Power", 6, dst, src1, nullptr, calCount, [b](float e) { return std::pow(b, e); }, loc);
 }
@@ -184,7 +202,8 @@ template <typename T, bool isReuseSource = false>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>& src1,
                              const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_SIM_LOC) {
   const float b = static_cast<float>(src0Scalar);
-  ascendc_sim::AdvUnary("Power", 6, dst, src1, &sharedTmpBuffer, calCount, [b](float e) { return std::pow(b, e); }, loc);
+  ascendc_sim::AdvUnary(
+      "Power", 6, dst, src1, &sharedTmpBuffer, calCount, [b](float e) { return std::pow(b, e); }, loc);
 }
 
 }  // namespace AscendC
@@ -203,20 +222,24 @@ struct SelectWithBytesMaskShapeInfo {
 
 namespace ascendc_sim {
 template <typename T, typename U>
-void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& tensor, T scalar, bool tensorIsSrc0,
-                         const AscendC::LocalTensor<U>& mask, const AscendC::LocalTensor<uint8_t>& tmp,
-                         const AscendC::SelectWithBytesMaskShapeInfo& info, const SrcLoc& loc) {
+void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& tensor, T scalar,
+                         bool tensorIsSrc0, const AscendC::LocalTensor<U>& mask,
+                         const AscendC::LocalTensor<uint8_t>& tmp, const AscendC::SelectWithBytesMaskShapeInfo& info,
+                         const SrcLoc& loc) {
   const char* api = "SelectWithBytesMask";
-  ASCENDC_SIM_CHECK(info.srcLastAxis * sizeof(T) % 32 == 0 && info.maskLastAxis * sizeof(U) % 32 == 0 && info.maskLastAxis % 16 == 0 &&
-                        info.maskLastAxis >= info.srcLastAxis,
-                    loc, "%s: srcLastAxis %u and maskLastAxis %u must be 32 B aligned, maskLastAxis a multiple of 16 and >= srcLastAxis",
-                    api, info.srcLastAxis, info.maskLastAxis);
+  ASCENDC_SIM_CHECK(
+      info.srcLastAxis * sizeof(T) % 32 == 0 && info.maskLastAxis * sizeof(U) % 32 == 0 &&
+          info.maskLastAxis % 16 == 0 && info.maskLastAxis >= info.srcLastAxis,
+      loc,
+      "%s: srcLastAxis %u and maskLastAxis %u must be 32 B aligned, maskLastAxis a multiple of 16 and >= srcLastAxis",
+      api, info.srcLastAxis, info.maskLastAxis);
   const uint32_t count = info.firstAxis * info.srcLastAxis;
   const Lanes l = CountLanes<T>(count);
   const int steps = info.maskLastAxis != info.srcLastAxis ? 4 : 3;
   for (int s = 0; s < steps; ++s)
     IssueVector(Op::kVecSelect, api, l,
-                {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {tensor.UbAddr(), tensor.GetSize(), sizeof(T), {}, false},
+                {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
+                 {tensor.UbAddr(), tensor.GetSize(), sizeof(T), {}, false},
                  {mask.UbAddr(), mask.GetSize(), sizeof(U), {}, false}},
                 sizeof(T), loc, {{tmp.UbAddr(), tmp.GetLength(), true}});
   T* out = ascendc_sim::HostData(dst);
@@ -233,16 +256,15 @@ void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
 
 namespace AscendC {
 template <typename T, typename U, bool isReuseMask = true>
-__aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
-                                           const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
-                                           ASCENDC_SIM_LOC) {
+__aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1,
+                                           const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                           const SelectWithBytesMaskShapeInfo& info, ASCENDC_SIM_LOC) {
   ascendc_sim::SelectWithBytesMask(dst, src0, src1, true, mask, sharedTmpBuffer, info, loc);
 }
 template <typename T, typename U, bool isReuseMask = true>
-__aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
-                                           const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
-                                           ASCENDC_SIM_LOC) {
+__aicore__ inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1,
+                                           const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                           const SelectWithBytesMaskShapeInfo& info, ASCENDC_SIM_LOC) {
   ascendc_sim::SelectWithBytesMask(dst, src1, src0, false, mask, sharedTmpBuffer, info, loc);
 }
 }  // namespace AscendC
-

@@ -35,23 +35,24 @@ inline RowGeometry SoftMaxRows(const SoftMaxTiling& t, const AscendC::SoftMaxSha
 // without sum/max tensors (sum and max are null).
 template <typename T, typename U>
 void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
-                 const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
-                 const RowGeometry& g, const SrcLoc& loc) {
+                 const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src,
+                 const AscendC::LocalTensor<uint8_t>* tmp, const RowGeometry& g, const SrcLoc& loc) {
   const uint64_t n = static_cast<uint64_t>(g.rows) * g.pitch;
   const uint32_t stat = 32 / sizeof(U);
   CheckElems(api, src, n, "source", loc);
   CheckElems(api, dst, n, "destination", loc);
   if (sum) CheckElems(api, *sum, static_cast<uint64_t>(g.rows) * stat, "sum tensor", loc);
   if (max) CheckElems(api, *max, static_cast<uint64_t>(g.rows) * stat, "max tensor", loc);
-  ASCENDC_SIM_CHECK(g.valid <= g.pitch && g.pitch * sizeof(T) % 32 == 0, loc, "%s: srcK %u must be 32 B aligned and >= oriSrcK %u",
-                    api, g.pitch, g.valid);
+  ASCENDC_SIM_CHECK(g.valid <= g.pitch && g.pitch * sizeof(T) % 32 == 0, loc,
+                    "%s: srcK %u must be 32 B aligned and >= oriSrcK %u", api, g.pitch, g.valid);
   const uint32_t statBytes = static_cast<uint32_t>(g.rows * stat * sizeof(U));
   const bool statsOut = kind != 1;
   AdvIssue(api, 6, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
            {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, tmp);
   if (sum && max) {
     Lanes l = CountLanes<U>(static_cast<uint64_t>(g.rows) * stat);
-    IssueVector(Op::kVecReduce, api, l, {}, sizeof(U), loc, {{sum->UbAddr(), statBytes, statsOut}, {max->UbAddr(), statBytes, statsOut}});
+    IssueVector(Op::kVecReduce, api, l, {}, sizeof(U), loc,
+                {{sum->UbAddr(), statBytes, statsOut}, {max->UbAddr(), statBytes, statsOut}});
   }
   const T* x = ascendc_sim::HostData(src);
   T* d = ascendc_sim::HostData(dst);
@@ -68,7 +69,8 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
       for (uint32_t k = 0; k < g.valid; ++k) total += std::exp(static_cast<float>(row[k]) - mx);
       if (sum && max)
         for (uint32_t k = 0; k < stat; ++k)
-          ascendc_sim::HostData(*sum)[r * stat + k] = static_cast<U>(total), ascendc_sim::HostData(*max)[r * stat + k] = static_cast<U>(mx);
+          ascendc_sim::HostData(*sum)[r * stat + k] = static_cast<U>(total),
+                                                 ascendc_sim::HostData(*max)[r * stat + k] = static_cast<U>(mx);
     }
     for (uint32_t k = 0; k < g.valid; ++k) {
       const float v = static_cast<float>(row[k]) - mx;
@@ -82,59 +84,69 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
 namespace AscendC {
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
-__aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, const LocalTensor<U>& maxTensor,
-                               const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+__aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor,
+                               const LocalTensor<U>& maxTensor, const LocalTensor<T>& src,
+                               const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, &sumTensor, &maxTensor, src, &sharedTmpBuffer, ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+  ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, &sumTensor, &maxTensor, src, &sharedTmpBuffer,
+                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
-__aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, const LocalTensor<U>& maxTensor,
-                               const LocalTensor<T>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {},
-                               ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, &sumTensor, &maxTensor, src, nullptr, ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+__aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor,
+                               const LocalTensor<U>& maxTensor, const LocalTensor<T>& src, const SoftMaxTiling& tiling,
+                               const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
+  ascendc_sim::SoftMaxImpl("SoftMax", 0, dst, &sumTensor, &maxTensor, src, nullptr,
+                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
 }
 // The overloads without sum/max outputs (each row's statistics stay internal).
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
-__aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                               const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl<T, T>("SoftMax", 3, dst, nullptr, nullptr, src, &sharedTmpBuffer, ascendc_sim::SoftMaxRows(tiling, shapeInfo),
-                                 loc);
+__aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                               const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                               const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
+  ascendc_sim::SoftMaxImpl<T, T>("SoftMax", 3, dst, nullptr, nullptr, src, &sharedTmpBuffer,
+                                 ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 __aicore__ inline void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl<T, T>("SoftMax", 3, dst, nullptr, nullptr, src, nullptr, ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+  ascendc_sim::SoftMaxImpl<T, T>("SoftMax", 3, dst, nullptr, nullptr, src, nullptr,
+                                 ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
-__aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& inSumTensor, const LocalTensor<U>& inMaxTensor,
-                                     const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                     const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
+__aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& inSumTensor,
+                                     const LocalTensor<U>& inMaxTensor, const LocalTensor<T>& src,
+                                     const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                                     const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
   ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, &inSumTensor, &inMaxTensor, src, &sharedTmpBuffer,
                            ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename U = T>
-__aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& inSumTensor, const LocalTensor<U>& inMaxTensor,
-                                     const LocalTensor<T>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {},
+__aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& inSumTensor,
+                                     const LocalTensor<U>& inMaxTensor, const LocalTensor<T>& src,
+                                     const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {},
                                      ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, &inSumTensor, &inMaxTensor, src, nullptr, ascendc_sim::SoftMaxRows(tiling, shapeInfo),
-                           loc);
+  ascendc_sim::SoftMaxImpl("SimpleSoftMax", 1, dst, &inSumTensor, &inMaxTensor, src, nullptr,
+                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
 }
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false, typename U = T>
-__aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, const LocalTensor<U>& maxTensor,
-                                  const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+__aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor,
+                                  const LocalTensor<U>& maxTensor, const LocalTensor<T>& src,
+                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                   const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
-  ascendc_sim::SoftMaxImpl("LogSoftMax", 2, dst, &sumTensor, &maxTensor, src, &sharedTmpBuffer, ascendc_sim::SoftMaxRows(tiling, shapeInfo),
-                           loc);
+  ascendc_sim::SoftMaxImpl("LogSoftMax", 2, dst, &sumTensor, &maxTensor, src, &sharedTmpBuffer,
+                           ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
 }
 
 // LayerNorm over the last axis of [B, S, H]: y = (x - mean) / sqrt(var + eps) * gamma + beta, with
 // the population variance; mean and variance are written per row.
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
-                                 const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+__aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+                                 const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+                                 const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, LayerNormTiling& tiling,
                                  ASCENDC_SIM_LOC) {
-  const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength, valid = tiling.originalHLength ? tiling.originalHLength : h;
+  const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength,
+                 valid = tiling.originalHLength ? tiling.originalHLength : h;
   const uint64_t n = static_cast<uint64_t>(rows) * h;
   ascendc_sim::CheckElems("LayerNorm", inputX, n, "input", loc);
   ascendc_sim::CheckElems("LayerNorm", output, n, "output", loc);
@@ -144,9 +156,11 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
   ascendc_sim::CheckElems("LayerNorm", outputVariance, rows, "variance", loc);
   ascendc_sim::AdvIssue("LayerNorm", 10, sizeof(T), n, {output.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
                         {inputX.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, &sharedTmpBuffer);
-  ascendc_sim::AdvIssue("LayerNorm", 1, sizeof(T), rows, {outputMean.UbAddr(), static_cast<uint32_t>(rows * sizeof(T)), true},
+  ascendc_sim::AdvIssue("LayerNorm", 1, sizeof(T), rows,
+                        {outputMean.UbAddr(), static_cast<uint32_t>(rows * sizeof(T)), true},
                         {gamma.UbAddr(), static_cast<uint32_t>(h * sizeof(T)), false}, loc);
-  ascendc_sim::AdvIssue("LayerNorm", 1, sizeof(T), rows, {outputVariance.UbAddr(), static_cast<uint32_t>(rows * sizeof(T)), true},
+  ascendc_sim::AdvIssue("LayerNorm", 1, sizeof(T), rows,
+                        {outputVariance.UbAddr(), static_cast<uint32_t>(rows * sizeof(T)), true},
                         {beta.UbAddr(), static_cast<uint32_t>(h * sizeof(T)), false}, loc);
   const T* x = ascendc_sim::HostData(inputX);
   const T* g = ascendc_sim::HostData(gamma);
@@ -157,19 +171,21 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
     float mean = 0, var = 0;
     for (uint32_t k = 0; k < valid; ++k) mean += static_cast<float>(row[k]);
     mean /= static_cast<float>(valid);
-    for (uint32_t k = 0; k < valid; ++k) var += (static_cast<float>(row[k]) - mean) * (static_cast<float>(row[k]) - mean);
+    for (uint32_t k = 0; k < valid; ++k)
+      var += (static_cast<float>(row[k]) - mean) * (static_cast<float>(row[k]) - mean);
     var /= static_cast<float>(valid);
     const float inv = 1.0f / std::sqrt(var + eps);
     for (uint32_t k = 0; k < valid; ++k)
-      ascendc_sim::HostData(output)[static_cast<uint64_t>(r) * h + k] =
-          static_cast<T>((static_cast<float>(row[k]) - mean) * inv * static_cast<float>(g[k]) + static_cast<float>(b[k]));
+      ascendc_sim::HostData(output)[static_cast<uint64_t>(r) * h + k] = static_cast<T>(
+          (static_cast<float>(row[k]) - mean) * inv * static_cast<float>(g[k]) + static_cast<float>(b[k]));
     ascendc_sim::HostData(outputMean)[r] = static_cast<T>(mean);
     ascendc_sim::HostData(outputVariance)[r] = static_cast<T>(var);
   }
 }
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
-                                 const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
+__aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+                                 const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+                                 const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
                                  LayerNormTiling& tiling, ASCENDC_SIM_LOC) {
   LocalTensor<uint8_t> none = inputX.template ReinterpretCast<uint8_t>();
   none.SetSize(0);
@@ -179,17 +195,18 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
 // RmsNorm over the last axis: y = x / sqrt(mean(x^2) + eps) * gamma.
 template <typename T, bool isBasicBlock = false>
 __aicore__ inline void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& gamma,
-                               const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, const RmsNormTiling& tiling,
-                               ASCENDC_SIM_LOC) {
-  const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength, valid = tiling.originalHLength ? tiling.originalHLength : h;
+                               const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
+                               const RmsNormTiling& tiling, ASCENDC_SIM_LOC) {
+  const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength,
+                 valid = tiling.originalHLength ? tiling.originalHLength : h;
   const uint64_t n = static_cast<uint64_t>(rows) * h;
   ascendc_sim::CheckElems("RmsNorm", src, n, "source", loc);
   ascendc_sim::CheckElems("RmsNorm", dst, n, "destination", loc);
   ascendc_sim::CheckElems("RmsNorm", gamma, h, "gamma", loc);
   ascendc_sim::AdvIssue("RmsNorm", 6, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
                         {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, &sharedTmpBuffer);
-  ascendc_sim::AdvIssue("RmsNorm", 1, sizeof(T), h, {dst.UbAddr(), 0, true}, {gamma.UbAddr(), static_cast<uint32_t>(h * sizeof(T)), false},
-                        loc);
+  ascendc_sim::AdvIssue("RmsNorm", 1, sizeof(T), h, {dst.UbAddr(), 0, true},
+                        {gamma.UbAddr(), static_cast<uint32_t>(h * sizeof(T)), false}, loc);
   const T* x = ascendc_sim::HostData(src);
   const T* g = ascendc_sim::HostData(gamma);
   const float eps = static_cast<float>(epsilon);
@@ -199,12 +216,13 @@ __aicore__ inline void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& 
     for (uint32_t k = 0; k < valid; ++k) sq += static_cast<float>(row[k]) * static_cast<float>(row[k]);
     const float inv = 1.0f / std::sqrt(sq / static_cast<float>(valid) + eps);
     for (uint32_t k = 0; k < valid; ++k)
-      ascendc_sim::HostData(dst)[static_cast<uint64_t>(r) * h + k] = static_cast<T>(static_cast<float>(row[k]) * inv * static_cast<float>(g[k]));
+      ascendc_sim::HostData(dst)[static_cast<uint64_t>(r) * h + k] =
+          static_cast<T>(static_cast<float>(row[k]) * inv * static_cast<float>(g[k]));
   }
 }
 template <typename T, bool isBasicBlock = false>
-__aicore__ inline void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& gamma, const T epsilon,
-                               const RmsNormTiling& tiling, ASCENDC_SIM_LOC) {
+__aicore__ inline void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& gamma,
+                               const T epsilon, const RmsNormTiling& tiling, ASCENDC_SIM_LOC) {
   LocalTensor<uint8_t> none = src.template ReinterpretCast<uint8_t>();
   none.SetSize(0);
   RmsNorm<T, isBasicBlock>(dst, src, gamma, none, epsilon, tiling, loc);

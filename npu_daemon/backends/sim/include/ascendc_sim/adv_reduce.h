@@ -41,8 +41,8 @@ struct CumSumInfo {
 namespace ascendc_sim {
 
 // Record a multi-instruction library call: `steps` vector instructions reading src, writing dst.
-inline void AdvIssue(const char* api, int steps, uint32_t elemBytes, uint64_t elems, UbAccess dst, UbAccess src, const SrcLoc& loc,
-                     const AscendC::LocalTensor<uint8_t>* tmp = nullptr) {
+inline void AdvIssue(const char* api, int steps, uint32_t elemBytes, uint64_t elems, UbAccess dst, UbAccess src,
+                     const SrcLoc& loc, const AscendC::LocalTensor<uint8_t>* tmp = nullptr) {
   Lanes l;
   l.perRepeat = 256 / elemBytes;
   l.perBlock = 32 / elemBytes;
@@ -50,8 +50,10 @@ inline void AdvIssue(const char* api, int steps, uint32_t elemBytes, uint64_t el
   l.count = elems;
   l.counter = l.contiguous = true;
   for (int s = 0; s < steps; ++s) {
-    if (tmp) IssueVector(Op::kVecReduce, api, l, {}, elemBytes, loc, {src, {tmp->UbAddr(), tmp->GetLength(), true}, dst});
-    else IssueVector(Op::kVecReduce, api, l, {}, elemBytes, loc, {src, dst});
+    if (tmp)
+      IssueVector(Op::kVecReduce, api, l, {}, elemBytes, loc, {src, {tmp->UbAddr(), tmp->GetLength(), true}, dst});
+    else
+      IssueVector(Op::kVecReduce, api, l, {}, elemBytes, loc, {src, dst});
   }
 }
 
@@ -62,13 +64,14 @@ void CheckElems(const char* api, const AscendC::LocalTensor<T>& t, uint64_t n, c
 }
 
 template <typename T>
-void RowSums(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t outter, uint32_t inner,
-             uint32_t n, bool mean, const AscendC::LocalTensor<uint8_t>* tmp, const SrcLoc& loc) {
-  ASCENDC_SIM_CHECK(n <= inner && inner * sizeof(T) % 32 == 0, loc, "%s: n %u must be <= inner %u, and inner a 32 B multiple", api,
-                    n, inner);
+void RowSums(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t outter,
+             uint32_t inner, uint32_t n, bool mean, const AscendC::LocalTensor<uint8_t>* tmp, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(n <= inner && inner * sizeof(T) % 32 == 0, loc,
+                    "%s: n %u must be <= inner %u, and inner a 32 B multiple", api, n, inner);
   CheckElems(api, src, static_cast<uint64_t>(outter) * inner, "source", loc);
   CheckElems(api, dst, outter, "destination", loc);
-  AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(outter) * inner, {dst.UbAddr(), static_cast<uint32_t>(outter * sizeof(T)), true},
+  AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(outter) * inner,
+           {dst.UbAddr(), static_cast<uint32_t>(outter * sizeof(T)), true},
            {src.UbAddr(), static_cast<uint32_t>(outter * inner * sizeof(T)), false}, loc, tmp);
   const T* x = ascendc_sim::HostData(src);
   T* d = ascendc_sim::HostData(dst);
@@ -84,21 +87,24 @@ void RowSums(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC:
 namespace AscendC {
 
 template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
-__aicore__ inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                           const SumParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LocalTensor<uint8_t>& sharedTmpBuffer, const SumParams& p, ASCENDC_SIM_LOC) {
   ascendc_sim::RowSums("Sum", dst, src, p.outter, p.inner, p.n, false, &sharedTmpBuffer, loc);
 }
 template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
 __aicore__ inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const SumParams& p, ASCENDC_SIM_LOC) {
   ascendc_sim::RowSums("Sum", dst, src, p.outter, p.inner, p.n, false, nullptr, loc);
 }
-template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, int32_t reduceDim = -1>
-__aicore__ inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                            const MeanParams& p, ASCENDC_SIM_LOC) {
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+          int32_t reduceDim = -1>
+__aicore__ inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                            const LocalTensor<uint8_t>& sharedTmpBuffer, const MeanParams& p, ASCENDC_SIM_LOC) {
   ascendc_sim::RowSums("Mean", dst, src, p.outter, p.inner, p.n, true, &sharedTmpBuffer, loc);
 }
-template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false, int32_t reduceDim = -1>
-__aicore__ inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MeanParams& p, ASCENDC_SIM_LOC) {
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+          int32_t reduceDim = -1>
+__aicore__ inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MeanParams& p,
+                            ASCENDC_SIM_LOC) {
   ascendc_sim::RowSums("Mean", dst, src, p.outter, p.inner, p.n, true, nullptr, loc);
 }
 
@@ -109,8 +115,8 @@ namespace ascendc_sim {
 // srcShape = {first, last}; with innerPad the last axis is stored padded to 32 B.
 template <typename T, typename P>
 void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                   const AscendC::LocalTensor<uint8_t>* tmp, const uint32_t srcShape[], bool innerPad, const SrcLoc& loc,
-                   bool mean = false) {
+                   const AscendC::LocalTensor<uint8_t>* tmp, const uint32_t srcShape[], bool innerPad,
+                   const SrcLoc& loc, bool mean = false) {
   const uint32_t rows = srcShape[0], cols = srcShape[1];
   const uint32_t align = 32 / sizeof(T);
   const uint32_t pitch = innerPad ? (cols + align - 1) / align * align : cols;
@@ -118,7 +124,8 @@ void PatternReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst,
   const uint32_t outs = ar ? rows : cols;
   CheckElems(api, src, static_cast<uint64_t>(rows) * pitch, "source", loc);
   CheckElems(api, dst, outs, "destination", loc);
-  AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(rows) * pitch, {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true},
+  AdvIssue(api, 3, sizeof(T), static_cast<uint64_t>(rows) * pitch,
+           {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true},
            {src.UbAddr(), static_cast<uint32_t>(rows * pitch * sizeof(T)), false}, loc, tmp);
   const T* x = ascendc_sim::HostData(src);
   T* d = ascendc_sim::HostData(dst);
@@ -137,19 +144,19 @@ namespace AscendC {
 // Each with the caller's sharedTmpBuffer, or with the temporary space the library takes itself.
 // ReduceAny / ReduceAll are the logical or / and of sources the documentation restricts to 0 and
 // 1, so the largest / smallest value; ReduceMean divides the float sum by the reduced length.
-#define ASCENDC_SIM_PATTERN_REDUCE(NAME, RED, MEAN)                                                                   \
-  template <typename T, typename pattern, bool isReuseSource = false>                                                 \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                   \
-                              const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[], bool srcInnerPad, \
-                              ASCENDC_SIM_LOC) {                                                                       \
-    ascendc_sim::PatternReduce<T, pattern>(#NAME, ascendc_sim::Red::RED, dst, src, &sharedTmpBuffer, srcShape,         \
-                                           srcInnerPad, loc, MEAN);                                                    \
-  }                                                                                                                    \
-  template <typename T, typename pattern, bool isReuseSource = false>                                                 \
-  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[],         \
-                              bool srcInnerPad, ASCENDC_SIM_LOC) {                                                     \
-    ascendc_sim::PatternReduce<T, pattern>(#NAME, ascendc_sim::Red::RED, dst, src, nullptr, srcShape, srcInnerPad, loc, \
-                                           MEAN);                                                                      \
+#define ASCENDC_SIM_PATTERN_REDUCE(NAME, RED, MEAN)                                                                \
+  template <typename T, typename pattern, bool isReuseSource = false>                                              \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                \
+                              const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[],              \
+                              bool srcInnerPad, ASCENDC_SIM_LOC) {                                                 \
+    ascendc_sim::PatternReduce<T, pattern>(#NAME, ascendc_sim::Red::RED, dst, src, &sharedTmpBuffer, srcShape,     \
+                                           srcInnerPad, loc, MEAN);                                                \
+  }                                                                                                                \
+  template <typename T, typename pattern, bool isReuseSource = false>                                              \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t srcShape[],     \
+                              bool srcInnerPad, ASCENDC_SIM_LOC) {                                                 \
+    ascendc_sim::PatternReduce<T, pattern>(#NAME, ascendc_sim::Red::RED, dst, src, nullptr, srcShape, srcInnerPad, \
+                                           loc, MEAN);                                                             \
   }
 ASCENDC_SIM_PATTERN_REDUCE(ReduceSum, kSum, false)
 ASCENDC_SIM_PATTERN_REDUCE(ReduceMax, kMax, false)
@@ -176,12 +183,12 @@ __aicore__ inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>
   const T* x = ascendc_sim::HostData(src);
   T* d = ascendc_sim::HostData(dst);
   for (uint32_t i = 0; i < m; ++i)
-    for (uint32_t j = 0; j < n; ++j)
-      d[static_cast<uint64_t>(i) * n + j] = dim == 1 ? x[0] : axis == 0 ? x[j] : x[i];
+    for (uint32_t j = 0; j < n; ++j) d[static_cast<uint64_t>(i) * n + j] = dim == 1 ? x[0] : axis == 0 ? x[j] : x[i];
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
-                                 const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer, ASCENDC_SIM_LOC) {
+                                 const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                 ASCENDC_SIM_LOC) {
   (void)sharedTmpBuffer;
   Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, loc);
 }
@@ -193,7 +200,8 @@ __aicore__ inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
-                                 const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer, ASCENDC_SIM_LOC) {
+                                 const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                 ASCENDC_SIM_LOC) {
   Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, sharedTmpBuffer, loc);
 }
 
@@ -212,17 +220,20 @@ __aicore__ inline void CumSum(const LocalTensor<T>& dst, const LocalTensor<T>& l
   if (config.isLastAxis) {
     for (uint32_t r = 0; r < info.outter; ++r) {
       float acc = 0;
-      for (uint32_t c = 0; c < info.inner; ++c) d[r * info.inner + c] = static_cast<T>(acc += static_cast<float>(x[r * info.inner + c]));
+      for (uint32_t c = 0; c < info.inner; ++c)
+        d[r * info.inner + c] = static_cast<T>(acc += static_cast<float>(x[r * info.inner + c]));
     }
   } else {
     for (uint32_t c = 0; c < info.inner; ++c) {
       float acc = 0;
-      for (uint32_t r = 0; r < info.outter; ++r) d[r * info.inner + c] = static_cast<T>(acc += static_cast<float>(x[r * info.inner + c]));
+      for (uint32_t r = 0; r < info.outter; ++r)
+        d[r * info.inner + c] = static_cast<T>(acc += static_cast<float>(x[r * info.inner + c]));
     }
   }
   if (config.outputLastRow) {
     ascendc_sim::CheckElems("CumSum", lastRow, info.inner, "last row", loc);
-    std::memcpy(ascendc_sim::HostData(lastRow), d + static_cast<uint64_t>(info.outter - 1) * info.inner, info.inner * sizeof(T));
+    std::memcpy(ascendc_sim::HostData(lastRow), d + static_cast<uint64_t>(info.outter - 1) * info.inner,
+                info.inner * sizeof(T));
   }
 }
 template <typename T, const CumSumConfig& config = defaultCumSumConfig>

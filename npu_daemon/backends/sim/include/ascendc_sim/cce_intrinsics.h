@@ -37,7 +37,8 @@ namespace ascendc_sim {
 template <typename T>
 AscendC::LocalTensor<T> UbFrom(const volatile void* p, const SrcLoc& loc) {
   const uint32_t addr = UbAddrOf(reinterpret_cast<uintptr_t>(p), "CCE intrinsic", loc);
-  return AscendC::LocalTensor<T>(addr, (CurrentCore().Local().Size(LocalBuf::kUB) - addr) / sizeof(T), AscendC::TPosition::VECCALC);
+  return AscendC::LocalTensor<T>(addr, (CurrentCore().Local().Size(LocalBuf::kUB) - addr) / sizeof(T),
+                                 AscendC::TPosition::VECCALC);
 }
 
 template <typename T>
@@ -50,28 +51,31 @@ AscendC::GlobalTensor<T> GmAt(const volatile void* p) {
 }  // namespace ascendc_sim
 
 // ---- mask state ---------------------------------------------------------------------------------
-__aicore__ inline void set_vector_mask(uint64_t maskHigh, uint64_t maskLow) { AscendC::SetVectorMask<uint8_t>(maskHigh, maskLow); }
+__aicore__ inline void set_vector_mask(uint64_t maskHigh, uint64_t maskLow) {
+  AscendC::SetVectorMask<uint8_t>(maskHigh, maskLow);
+}
 __aicore__ inline void set_mask_count() { AscendC::SetMaskCount(); }
 __aicore__ inline void set_mask_norm() { AscendC::SetMaskNorm(); }
 
 // ---- vector_dup: dst = scalar (srcBlockStride / srcRepeatStride name no source: unused) ----------
 template <typename T>
-__aicore__ inline void vector_dup(__ubuf__ T* dst, typename ascendc_sim::Identity<T>::type scalar, uint8_t repeat, uint16_t dstBlockStride,
-                                  uint16_t srcBlockStride, uint8_t dstRepeatStride, uint8_t srcRepeatStride, ASCENDC_SIM_LOC) {
+__aicore__ inline void vector_dup(__ubuf__ T* dst, typename ascendc_sim::Identity<T>::type scalar, uint8_t repeat,
+                                  uint16_t dstBlockStride, uint16_t srcBlockStride, uint8_t dstRepeatStride,
+                                  uint8_t srcRepeatStride, ASCENDC_SIM_LOC) {
   (void)srcBlockStride, (void)srcRepeatStride;
-  AscendC::Duplicate<T, false>(ascendc_sim::UbFrom<T>(dst, loc), scalar, AscendC::MASK_PLACEHOLDER, repeat, dstBlockStride,
-                               dstRepeatStride, loc);
+  AscendC::Duplicate<T, false>(ascendc_sim::UbFrom<T>(dst, loc), scalar, AscendC::MASK_PLACEHOLDER, repeat,
+                               dstBlockStride, dstRepeatStride, loc);
 }
 
 // ---- binary: vadd, vsub, vmul, vmax, vmin (dst, src0, src1, repeat, 3 block strides, 3 repeat strides)
-#define ASCENDC_SIM_CCE_BINARY(INTRINSIC, API)                                                                              \
-  template <typename T>                                                                                                     \
-  __aicore__ inline void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk,    \
-                                   uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, \
-                                   ASCENDC_SIM_LOC) {                                                                       \
-    AscendC::API<T, false>(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc), ascendc_sim::UbFrom<T>(src1, loc), \
-                           AscendC::MASK_PLACEHOLDER, repeat,                                                               \
-                           AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep), loc);            \
+#define ASCENDC_SIM_CCE_BINARY(INTRINSIC, API)                                                                    \
+  template <typename T>                                                                                           \
+  __aicore__ inline void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat,           \
+                                   uint16_t dstBlk, uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep,          \
+                                   uint16_t src0Rep, uint16_t src1Rep, ASCENDC_SIM_LOC) {                         \
+    AscendC::API<T, false>(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc),                   \
+                           ascendc_sim::UbFrom<T>(src1, loc), AscendC::MASK_PLACEHOLDER, repeat,                  \
+                           AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep), loc); \
   }
 ASCENDC_SIM_CCE_BINARY(vadd, Add)
 ASCENDC_SIM_CCE_BINARY(vsub, Sub)
@@ -81,25 +85,26 @@ ASCENDC_SIM_CCE_BINARY(vmin, Min)
 #undef ASCENDC_SIM_CCE_BINARY
 
 // ---- vector-scalar: vadds, vmuls (dst, src, scalar, repeat, dst/src block strides, dst/src repeat strides)
-#define ASCENDC_SIM_CCE_VEC_SCALAR(INTRINSIC, API)                                                                          \
-  template <typename T>                                                                                                     \
-  __aicore__ inline void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src, typename ascendc_sim::Identity<T>::type scalar,        \
-                                   uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk, uint16_t dstRep, uint16_t srcRep,      \
-                                   ASCENDC_SIM_LOC) {                                                                       \
-    AscendC::API<T, false>(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src, loc), scalar,                      \
-                           AscendC::MASK_PLACEHOLDER, repeat, AscendC::UnaryRepeatParams(dstBlk, srcBlk, dstRep, srcRep), loc); \
+#define ASCENDC_SIM_CCE_VEC_SCALAR(INTRINSIC, API)                                                                     \
+  template <typename T>                                                                                                \
+  __aicore__ inline void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src, typename ascendc_sim::Identity<T>::type scalar,   \
+                                   uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk, uint16_t dstRep, uint16_t srcRep, \
+                                   ASCENDC_SIM_LOC) {                                                                  \
+    AscendC::API<T, false>(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src, loc), scalar,                 \
+                           AscendC::MASK_PLACEHOLDER, repeat,                                                          \
+                           AscendC::UnaryRepeatParams(dstBlk, srcBlk, dstRep, srcRep), loc);                           \
   }
 ASCENDC_SIM_CCE_VEC_SCALAR(vadds, Adds)
 ASCENDC_SIM_CCE_VEC_SCALAR(vmuls, Muls)
 #undef ASCENDC_SIM_CCE_VEC_SCALAR
 
 // ---- vconv_<src><dst>[mode]: Cast with the round mode the suffix names (r RINT, f FLOOR, none NONE)
-#define ASCENDC_SIM_CCE_VCONV(INTRINSIC, D, S, MODE)                                                                        \
-  __aicore__ inline void INTRINSIC(__ubuf__ D* dst, __ubuf__ S* src, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk,      \
-                                   uint16_t dstRep, uint16_t srcRep, ASCENDC_SIM_LOC) {                                     \
-    AscendC::Cast<D, S, false>(ascendc_sim::UbFrom<D>(dst, loc), ascendc_sim::UbFrom<S>(src, loc), AscendC::RoundMode::MODE,  \
-                               AscendC::MASK_PLACEHOLDER, repeat, AscendC::UnaryRepeatParams(dstBlk, srcBlk, dstRep, srcRep), \
-                               loc);                                                                                        \
+#define ASCENDC_SIM_CCE_VCONV(INTRINSIC, D, S, MODE)                                                                   \
+  __aicore__ inline void INTRINSIC(__ubuf__ D* dst, __ubuf__ S* src, uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk, \
+                                   uint16_t dstRep, uint16_t srcRep, ASCENDC_SIM_LOC) {                                \
+    AscendC::Cast<D, S, false>(ascendc_sim::UbFrom<D>(dst, loc), ascendc_sim::UbFrom<S>(src, loc),                     \
+                               AscendC::RoundMode::MODE, AscendC::MASK_PLACEHOLDER, repeat,                            \
+                               AscendC::UnaryRepeatParams(dstBlk, srcBlk, dstRep, srcRep), loc);                       \
   }
 ASCENDC_SIM_CCE_VCONV(vconv_f162f32, float, half, CAST_NONE)
 ASCENDC_SIM_CCE_VCONV(vconv_bf162f32, float, bfloat16_t, CAST_NONE)
@@ -115,12 +120,12 @@ ASCENDC_SIM_CCE_VCONV(vconv_f162s32r, int32_t, half, CAST_RINT)
 #undef ASCENDC_SIM_CCE_VCONV
 
 // ---- vcmax / vcmin: WholeReduceMax / Min (dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, order)
-#define ASCENDC_SIM_CCE_WHOLE_REDUCE(INTRINSIC, API)                                                                        \
-  template <typename T>                                                                                                     \
-  __aicore__ inline void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src, uint8_t repeat, uint16_t dstRepStride,                 \
-                                   uint16_t srcBlkStride, uint16_t srcRepStride, Order_t order, ASCENDC_SIM_LOC) {          \
-    AscendC::API<T, false>(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src, loc), 0, repeat, dstRepStride,      \
-                           srcBlkStride, srcRepStride, static_cast<AscendC::ReduceOrder>(order), loc);                      \
+#define ASCENDC_SIM_CCE_WHOLE_REDUCE(INTRINSIC, API)                                                                 \
+  template <typename T>                                                                                              \
+  __aicore__ inline void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src, uint8_t repeat, uint16_t dstRepStride,          \
+                                   uint16_t srcBlkStride, uint16_t srcRepStride, Order_t order, ASCENDC_SIM_LOC) {   \
+    AscendC::API<T, false>(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src, loc), 0, repeat,            \
+                           dstRepStride, srcBlkStride, srcRepStride, static_cast<AscendC::ReduceOrder>(order), loc); \
   }
 ASCENDC_SIM_CCE_WHOLE_REDUCE(vcmax, WholeReduceMax)
 ASCENDC_SIM_CCE_WHOLE_REDUCE(vcmin, WholeReduceMin)
@@ -128,31 +133,32 @@ ASCENDC_SIM_CCE_WHOLE_REDUCE(vcmin, WholeReduceMin)
 
 // ---- comparisons: vcmpv_<op> (bit mask to dst), vcmpvs_<op> (against a scalar), vcmp_<op> (into
 // CMPMASK, one repeat). The bits are written densely, one per lane, whatever the dst strides.
-#define ASCENDC_SIM_CCE_COMPARE(OP, MODE)                                                                                   \
-  template <typename T>                                                                                                     \
-  __aicore__ inline void vcmpv_##OP(__ubuf__ uint8_t* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat,              \
-                                    uint16_t dstBlk, uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, \
-                                    uint16_t src1Rep, ASCENDC_SIM_LOC) {                                                    \
-    AscendC::Compare<T, uint8_t, false>(ascendc_sim::UbFrom<uint8_t>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc),          \
-                                        ascendc_sim::UbFrom<T>(src1, loc), AscendC::CMPMODE::MODE, AscendC::MASK_PLACEHOLDER, \
-                                        repeat, AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep), \
-                                        loc);                                                                               \
-  }                                                                                                                         \
-  template <typename T>                                                                                                     \
-  __aicore__ inline void vcmpvs_##OP(__ubuf__ uint8_t* dst, __ubuf__ T* src, typename ascendc_sim::Identity<T>::type scalar, \
-                                     uint8_t repeat, uint16_t dstBlk, uint16_t srcBlk, uint16_t dstRep, uint16_t srcRep,    \
-                                     ASCENDC_SIM_LOC) {                                                                     \
-    AscendC::CompareScalar<T, uint8_t, false>(ascendc_sim::UbFrom<uint8_t>(dst, loc), ascendc_sim::UbFrom<T>(src, loc), scalar, \
-                                              AscendC::CMPMODE::MODE, AscendC::MASK_PLACEHOLDER, repeat,                    \
-                                              AscendC::UnaryRepeatParams(dstBlk, srcBlk, dstRep, srcRep), loc);             \
-  }                                                                                                                         \
-  template <typename T>                                                                                                     \
-  __aicore__ inline void vcmp_##OP(__ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk, uint16_t src0Blk,   \
-                                   uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, ASCENDC_SIM_LOC) { \
-    ASCENDC_SIM_CHECK(repeat == 1, loc, "vcmp_" #OP ": the CMPMASK form compares one repeat, not %u", repeat);             \
-    AscendC::Compare<T, false>(ascendc_sim::UbFrom<T>(src0, loc), ascendc_sim::UbFrom<T>(src1, loc), AscendC::CMPMODE::MODE, \
-                               AscendC::MASK_PLACEHOLDER,                                                                   \
-                               AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep), loc);        \
+#define ASCENDC_SIM_CCE_COMPARE(OP, MODE)                                                                             \
+  template <typename T>                                                                                               \
+  __aicore__ inline void vcmpv_##OP(__ubuf__ uint8_t* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat,        \
+                                    uint16_t dstBlk, uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep,             \
+                                    uint16_t src0Rep, uint16_t src1Rep, ASCENDC_SIM_LOC) {                            \
+    AscendC::Compare<T, uint8_t, false>(                                                                              \
+        ascendc_sim::UbFrom<uint8_t>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc), ascendc_sim::UbFrom<T>(src1, loc), \
+        AscendC::CMPMODE::MODE, AscendC::MASK_PLACEHOLDER, repeat,                                                    \
+        AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep), loc);                        \
+  }                                                                                                                   \
+  template <typename T>                                                                                               \
+  __aicore__ inline void vcmpvs_##OP(__ubuf__ uint8_t* dst, __ubuf__ T* src,                                          \
+                                     typename ascendc_sim::Identity<T>::type scalar, uint8_t repeat, uint16_t dstBlk, \
+                                     uint16_t srcBlk, uint16_t dstRep, uint16_t srcRep, ASCENDC_SIM_LOC) {            \
+    AscendC::CompareScalar<T, uint8_t, false>(                                                                        \
+        ascendc_sim::UbFrom<uint8_t>(dst, loc), ascendc_sim::UbFrom<T>(src, loc), scalar, AscendC::CMPMODE::MODE,     \
+        AscendC::MASK_PLACEHOLDER, repeat, AscendC::UnaryRepeatParams(dstBlk, srcBlk, dstRep, srcRep), loc);          \
+  }                                                                                                                   \
+  template <typename T>                                                                                               \
+  __aicore__ inline void vcmp_##OP(__ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk,               \
+                                   uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep,             \
+                                   uint16_t src1Rep, ASCENDC_SIM_LOC) {                                               \
+    ASCENDC_SIM_CHECK(repeat == 1, loc, "vcmp_" #OP ": the CMPMASK form compares one repeat, not %u", repeat);        \
+    AscendC::Compare<T, false>(ascendc_sim::UbFrom<T>(src0, loc), ascendc_sim::UbFrom<T>(src1, loc),                  \
+                               AscendC::CMPMODE::MODE, AscendC::MASK_PLACEHOLDER,                                     \
+                               AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep), loc); \
   }
 ASCENDC_SIM_CCE_COMPARE(lt, LT)
 ASCENDC_SIM_CCE_COMPARE(gt, GT)
@@ -188,22 +194,24 @@ __aicore__ inline void set_cmpmask(__ubuf__ T* src, ASCENDC_SIM_LOC) {
 // set; mode 2 reads a bit mask at the UB address in CMPMASK's low 32 bits; mode 1 selects between
 // src0 and the scalar CMPMASK holds, by the bit mask `src1` points at.
 template <typename T>
-__aicore__ inline void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk, uint16_t src0Blk,
-                            uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, ASCENDC_SIM_LOC) {
-  AscendC::Select<T, AscendC::SELMODE::VSEL_CMPMASK_SPR>(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc),
-                                                         ascendc_sim::UbFrom<T>(src1, loc), repeat,
-                                                         AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep),
-                                                         loc);
+__aicore__ inline void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk,
+                            uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep,
+                            ASCENDC_SIM_LOC) {
+  AscendC::Select<T, AscendC::SELMODE::VSEL_CMPMASK_SPR>(
+      ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc), ascendc_sim::UbFrom<T>(src1, loc), repeat,
+      AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep), loc);
 }
 template <typename T, typename U>
-__aicore__ inline void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ U* src1, uint8_t repeat, uint16_t dstBlk, uint16_t src0Blk,
-                            uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, uint8_t selMode, ASCENDC_SIM_LOC) {
+__aicore__ inline void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ U* src1, uint8_t repeat, uint16_t dstBlk,
+                            uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep,
+                            uint8_t selMode, ASCENDC_SIM_LOC) {
   using AscendC::SELMODE;
   const AscendC::BinaryRepeatParams p = AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep);
   const SELMODE mode = static_cast<SELMODE>(selMode);
   if (mode == SELMODE::VSEL_CMPMASK_SPR) {
     ASCENDC_SIM_CHECK((std::is_same_v<T, U>), loc, "vsel mode 0: src1 is a tensor of the destination's type");
-    return vsel(dst, src0, reinterpret_cast<__ubuf__ T*>(src1), repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep, loc);
+    return vsel(dst, src0, reinterpret_cast<__ubuf__ T*>(src1), repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep,
+                src1Rep, loc);
   }
   const ascendc_sim::Lanes l = ascendc_sim::RegisterMaskLanes<T>(repeat, loc);
   const uint64_t* reg = ascendc_sim::CurrentCore().Registers().cmpMask;
@@ -218,15 +226,16 @@ __aicore__ inline void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ U* src1,
     T scalar;
     std::memcpy(&scalar, reg, sizeof(T));
     ascendc_sim::SelectByBits("vsel", d, a, static_cast<const AscendC::LocalTensor<T>*>(nullptr), scalar,
-                              ascendc_sim::UbAddrOf(reinterpret_cast<uintptr_t>(src1), "vsel mode 1 mask", loc), false, l, p, loc);
+                              ascendc_sim::UbAddrOf(reinterpret_cast<uintptr_t>(src1), "vsel mode 1 mask", loc), false,
+                              l, p, loc);
   }
 }
 
 // ---- vgather: lane e of repeat r takes the element at UB byte address srcBase + offsets[r * lanes + e]
 // (uint16_t or uint32_t elements); dst repeats dstRepStride blocks apart.
 template <typename T>
-__aicore__ inline void vgather(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint32_t srcBase, uint16_t dstRepStride, uint8_t repeat,
-                               ASCENDC_SIM_LOC) {
+__aicore__ inline void vgather(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint32_t srcBase, uint16_t dstRepStride,
+                               uint8_t repeat, ASCENDC_SIM_LOC) {
   static_assert(std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t>, "vgather: uint16_t or uint32_t elements");
   const ascendc_sim::Lanes l = ascendc_sim::RegisterMaskLanes<T>(repeat, loc);
   const AscendC::LocalTensor<T> d = ascendc_sim::UbFrom<T>(dst, loc);
@@ -248,30 +257,33 @@ __aicore__ inline void vgather(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint
       lo = std::min(lo, byte), hi = std::max(hi, byte + sizeof(T));
     }
   const uint32_t from = static_cast<uint32_t>(lo / 32 * 32);
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecGather, "vgather", l,
-                           {{d.UbAddr(), d.GetSize(), sizeof(T), sd, true}, {off.UbAddr(), off.GetSize(), sizeof(uint32_t), so, false}},
-                           sizeof(T), loc, {{from, hi > lo ? static_cast<uint32_t>(hi - from) : 0u, false}});
+  ascendc_sim::IssueVector(
+      ascendc_sim::Op::kVecGather, "vgather", l,
+      {{d.UbAddr(), d.GetSize(), sizeof(T), sd, true}, {off.UbAddr(), off.GetSize(), sizeof(uint32_t), so, false}},
+      sizeof(T), loc, {{from, hi > lo ? static_cast<uint32_t>(hi - from) : 0u, false}});
   T* out = ascendc_sim::HostData(d);
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e)
       if (l.Active(r, e))
-        std::memcpy(&out[l.Offset(r, e, sd)], ascendc_sim::CurrentCore().UbPtr(base + o[l.Offset(r, e, so)]), sizeof(T));
+        std::memcpy(&out[l.Offset(r, e, sd)], ascendc_sim::CurrentCore().UbPtr(base + o[l.Offset(r, e, so)]),
+                    sizeof(T));
 }
 
 // ---- vreducev2: GatherMask (patternMode 0: the pattern tensor src1; 1..7 the built-in patterns).
 // Counter mode is the A2's: the mask register's count of lanes in each of `repeat` repeats (the
 // asc-devkit GatherMask page, configuration 1). The count it kept is read with get_rsvd_cnt.
 template <typename T>
-__aicore__ inline void vreducev2(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint16_t repeat, uint8_t src0BlockStride,
-                                 uint8_t patternMode, uint16_t src0RepeatStride, uint8_t src1RepeatStride, ASCENDC_SIM_LOC) {
+__aicore__ inline void vreducev2(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint16_t repeat,
+                                 uint8_t src0BlockStride, uint8_t patternMode, uint16_t src0RepeatStride,
+                                 uint8_t src1RepeatStride, ASCENDC_SIM_LOC) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "vreducev2: 16- or 32-bit elements");
   ascendc_sim::CoreRegisters& reg = ascendc_sim::CurrentCore().Registers();
   const bool counter = reg.maskCounter;
   const AscendC::GatherMaskParams p{src0BlockStride, repeat, src0RepeatStride, src1RepeatStride};
   uint64_t kept = 0;
   if (patternMode == 0)
-    AscendC::GatherMask(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc), ascendc_sim::UbFrom<T>(src1, loc), counter,
-                        static_cast<uint32_t>(reg.mask[0]), p, kept, loc);
+    AscendC::GatherMask(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc),
+                        ascendc_sim::UbFrom<T>(src1, loc), counter, static_cast<uint32_t>(reg.mask[0]), p, kept, loc);
   else
     AscendC::GatherMask(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc), patternMode, counter,
                         static_cast<uint32_t>(reg.mask[0]), p, kept, loc);
@@ -286,20 +298,20 @@ __aicore__ inline int64_t get_rsvd_cnt() {
 // ---- data movement ----------------------------------------------------------------------------
 // copy_gm_to_ubuf / copy_ubuf_to_gm / copy_ubuf_to_ubuf: DataCopy in 32 B blocks (sid, nBurst,
 // lenBurst, srcGap, dstGap).
-__aicore__ inline void copy_gm_to_ubuf(__ubuf__ void* dst, __gm__ const void* src, uint8_t sid, uint16_t nBurst, uint16_t lenBurst,
-                                       uint16_t srcGap, uint16_t dstGap, ASCENDC_SIM_LOC) {
+__aicore__ inline void copy_gm_to_ubuf(__ubuf__ void* dst, __gm__ const void* src, uint8_t sid, uint16_t nBurst,
+                                       uint16_t lenBurst, uint16_t srcGap, uint16_t dstGap, ASCENDC_SIM_LOC) {
   (void)sid;
   AscendC::DataCopy(ascendc_sim::UbFrom<uint8_t>(dst, loc), ascendc_sim::GmAt<uint8_t>(src),
                     AscendC::DataCopyParams(nBurst, lenBurst, srcGap, dstGap), loc);
 }
-__aicore__ inline void copy_ubuf_to_gm(__gm__ void* dst, __ubuf__ const void* src, uint8_t sid, uint16_t nBurst, uint16_t lenBurst,
-                                       uint16_t srcGap, uint16_t dstGap, ASCENDC_SIM_LOC) {
+__aicore__ inline void copy_ubuf_to_gm(__gm__ void* dst, __ubuf__ const void* src, uint8_t sid, uint16_t nBurst,
+                                       uint16_t lenBurst, uint16_t srcGap, uint16_t dstGap, ASCENDC_SIM_LOC) {
   (void)sid;
   AscendC::DataCopy(ascendc_sim::GmAt<uint8_t>(dst), ascendc_sim::UbFrom<uint8_t>(src, loc),
                     AscendC::DataCopyParams(nBurst, lenBurst, srcGap, dstGap), loc);
 }
-__aicore__ inline void copy_ubuf_to_ubuf(__ubuf__ void* dst, __ubuf__ const void* src, uint8_t sid, uint16_t nBurst, uint16_t lenBurst,
-                                         uint16_t srcGap, uint16_t dstGap, ASCENDC_SIM_LOC) {
+__aicore__ inline void copy_ubuf_to_ubuf(__ubuf__ void* dst, __ubuf__ const void* src, uint8_t sid, uint16_t nBurst,
+                                         uint16_t lenBurst, uint16_t srcGap, uint16_t dstGap, ASCENDC_SIM_LOC) {
   (void)sid;
   AscendC::DataCopy(ascendc_sim::UbFrom<uint8_t>(dst, loc), ascendc_sim::UbFrom<uint8_t>(src, loc),
                     AscendC::DataCopyParams(nBurst, lenBurst, srcGap, dstGap), loc);
@@ -316,24 +328,25 @@ __aicore__ inline void set_mov_pad_val(uint64_t bits) {
 // copy_gm_to_ubuf_align_b<N> / copy_ubuf_to_gm_align_b<N>: DataCopyPad of N-bit elements (sid,
 // nBurst, lenBurst in bytes, left / right padding in elements, then the gaps: bytes on the GM side,
 // 32 B blocks on the UB side). The padding takes the set_mov_pad_val value.
-#define ASCENDC_SIM_CCE_COPY_ALIGN(BITS, T)                                                                                 \
-  __aicore__ inline void copy_gm_to_ubuf_align_b##BITS(__ubuf__ void* dst, __gm__ const void* src, uint8_t sid, uint16_t nBurst, \
-                                                       uint32_t lenBurst, uint8_t leftPad, uint8_t rightPad, uint32_t srcGap, \
-                                                       uint32_t dstGap, ASCENDC_SIM_LOC) {                                  \
-    (void)sid;                                                                                                              \
-    const uint64_t bits = ascendc_sim::CurrentCore().Registers().padValue;                                                  \
-    T value;                                                                                                                \
-    std::memcpy(&value, &bits, sizeof(T));                                                                                  \
-    AscendC::DataCopyPad(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::GmAt<T>(src),                                       \
-                         AscendC::DataCopyExtParams(nBurst, lenBurst, srcGap, dstGap, 0),                                   \
-                         AscendC::DataCopyPadExtParams<T>{leftPad > 0 || rightPad > 0, leftPad, rightPad, value}, loc);     \
-  }                                                                                                                         \
-  __aicore__ inline void copy_ubuf_to_gm_align_b##BITS(__gm__ void* dst, __ubuf__ const void* src, uint8_t sid, uint16_t nBurst, \
-                                                       uint32_t lenBurst, uint8_t leftPad, uint8_t rightPad, uint32_t srcGap, \
-                                                       uint32_t dstGap, ASCENDC_SIM_LOC) {                                  \
-    (void)sid, (void)leftPad, (void)rightPad;                                                                               \
-    AscendC::DataCopyPad(ascendc_sim::GmAt<T>(dst), ascendc_sim::UbFrom<T>(src, loc),                                       \
-                         AscendC::DataCopyExtParams(nBurst, lenBurst, srcGap, dstGap, 0), loc);                             \
+#define ASCENDC_SIM_CCE_COPY_ALIGN(BITS, T)                                                                         \
+  __aicore__ inline void copy_gm_to_ubuf_align_b##BITS(                                                             \
+      __ubuf__ void* dst, __gm__ const void* src, uint8_t sid, uint16_t nBurst, uint32_t lenBurst, uint8_t leftPad, \
+      uint8_t rightPad, uint32_t srcGap, uint32_t dstGap, ASCENDC_SIM_LOC) {                                        \
+    (void)sid;                                                                                                      \
+    const uint64_t bits = ascendc_sim::CurrentCore().Registers().padValue;                                          \
+    T value;                                                                                                        \
+    std::memcpy(&value, &bits, sizeof(T));                                                                          \
+    AscendC::DataCopyPad(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::GmAt<T>(src),                               \
+                         AscendC::DataCopyExtParams(nBurst, lenBurst, srcGap, dstGap, 0),                           \
+                         AscendC::DataCopyPadExtParams<T>{leftPad > 0 || rightPad > 0, leftPad, rightPad, value},   \
+                         loc);                                                                                      \
+  }                                                                                                                 \
+  __aicore__ inline void copy_ubuf_to_gm_align_b##BITS(                                                             \
+      __gm__ void* dst, __ubuf__ const void* src, uint8_t sid, uint16_t nBurst, uint32_t lenBurst, uint8_t leftPad, \
+      uint8_t rightPad, uint32_t srcGap, uint32_t dstGap, ASCENDC_SIM_LOC) {                                        \
+    (void)sid, (void)leftPad, (void)rightPad;                                                                       \
+    AscendC::DataCopyPad(ascendc_sim::GmAt<T>(dst), ascendc_sim::UbFrom<T>(src, loc),                               \
+                         AscendC::DataCopyExtParams(nBurst, lenBurst, srcGap, dstGap, 0), loc);                     \
   }
 ASCENDC_SIM_CCE_COPY_ALIGN(8, uint8_t)
 ASCENDC_SIM_CCE_COPY_ALIGN(16, uint16_t)

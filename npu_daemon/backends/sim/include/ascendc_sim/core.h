@@ -51,7 +51,7 @@
 // ---- scalar types ---------------------------------------------------------------------------
 // GCC 12 implements IEEE binary16 arithmetic (computed in float, rounded to nearest even).
 using half = _Float16;
-using float16_t = half;  // the AscendC spelling some kernels use
+using float16_t = half;   // the AscendC spelling some kernels use
 using float32_t = float;  // likewise (the toolchain's stdint-style aliases)
 
 // bfloat16: storage of the upper 16 bits of a float, converted with round-to-nearest-even.
@@ -88,7 +88,8 @@ namespace ascendc_sim {
 
 constexpr int kPipes = 7;  // PIPE_S .. PIPE_FIX; PIPE_ALL is a barrier target only
 inline const char* PipeName(int p) {
-  static const char* names[] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_FIX", "PIPE_ALL"};
+  static const char* names[] = {"PIPE_S",    "PIPE_V",    "PIPE_M",   "PIPE_MTE1",
+                                "PIPE_MTE2", "PIPE_MTE3", "PIPE_FIX", "PIPE_ALL"};
   return p >= 0 && p <= 7 ? names[p] : "PIPE_?";
 }
 
@@ -117,27 +118,27 @@ struct SimError : std::runtime_error {
 // UB): a warning in the result, or a RUNTIME_ERROR in strict mode (`param sim_strict 1`).
 void DeviceTolerated(const SrcLoc& loc, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 const std::vector<std::string>& Warnings();
-#define ASCENDC_SIM_CHECK(cond, loc, ...) \
-  do {                                    \
+#define ASCENDC_SIM_CHECK(cond, loc, ...)                                                     \
+  do {                                                                                        \
     if (!(cond)) ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, loc, __VA_ARGS__); \
   } while (0)
-#define ASCENDC_SIM_WARN_UNLESS(cond, loc, ...) \
-  do {                                          \
+#define ASCENDC_SIM_WARN_UNLESS(cond, loc, ...)                    \
+  do {                                                             \
     if (!(cond)) ::ascendc_sim::DeviceTolerated(loc, __VA_ARGS__); \
   } while (0)
 
 // ---- instruction trace ----------------------------------------------------------------------
 // One record per pipe instruction; the performance model consumes these per core.
 enum class Op : uint8_t {
-  kScalar,      // scalar work (cycles), flushed before the next pipe instruction
-  kVecBinary,   // two-source vector op (UB bank conflicts possible)
-  kVecUnary,    // one-source simple op (Relu, Abs, Adds, Muls, Duplicate, ...)
+  kScalar,     // scalar work (cycles), flushed before the next pipe instruction
+  kVecBinary,  // two-source vector op (UB bank conflicts possible)
+  kVecUnary,   // one-source simple op (Relu, Abs, Adds, Muls, Duplicate, ...)
   kVecCast,
-  kVecTransc,   // Exp, Ln, Sqrt, Rsqrt, Reciprocal
+  kVecTransc,  // Exp, Ln, Sqrt, Rsqrt, Reciprocal
   kVecDiv,
-  kVecFma,      // MulAddDst, FusedMulAdd, Axpy
-  kVecReduce,   // WholeReduce / BlockReduce / PairReduce per repeat
-  kVecMask,     // mask-setting instruction
+  kVecFma,     // MulAddDst, FusedMulAdd, Axpy
+  kVecReduce,  // WholeReduce / BlockReduce / PairReduce per repeat
+  kVecMask,    // mask-setting instruction
   kCopyGmToUb,
   kCopyUbToGm,
   kCopyUbToUb,
@@ -163,17 +164,17 @@ enum class Op : uint8_t {
 };
 
 struct Instr {
-  uint8_t pipe;          // pipe_t
+  uint8_t pipe;  // pipe_t
   Op op;
-  uint8_t elemBytes;     // vector element size
-  uint8_t cacheMode;     // GM L2 hint of the copy's GlobalTensor
-  uint32_t site;         // index into CoreTrace::sites (API name and kernel line)
-  uint32_t repeats;      // vector repeats, or DMA bursts
-  uint32_t unitBytes;    // DMA bytes per burst
-  uint64_t gmAddr;       // DMA GM start address (granule alignment)
-  uint32_t ubAddr[3];    // dst, src0, src1 UB addresses (bank groups)
-  int64_t link;          // kWaitFlag: index of the matching kSetFlag in the same trace; else -1
-  uint32_t scalarCycles; // kScalar: cycles of scalar work
+  uint8_t elemBytes;      // vector element size
+  uint8_t cacheMode;      // GM L2 hint of the copy's GlobalTensor
+  uint32_t site;          // index into CoreTrace::sites (API name and kernel line)
+  uint32_t repeats;       // vector repeats, or DMA bursts
+  uint32_t unitBytes;     // DMA bytes per burst
+  uint64_t gmAddr;        // DMA GM start address (granule alignment)
+  uint32_t ubAddr[3];     // dst, src0, src1 UB addresses (bank groups)
+  int64_t link;           // kWaitFlag: index of the matching kSetFlag in the same trace; else -1
+  uint32_t scalarCycles;  // kScalar: cycles of scalar work
   // Fields added for the model (zero when not meaningful):
   uint64_t elements = 0;       // active lanes (vector) or bytes moved (DMA)
   uint16_t blkStride[3] = {};  // vector: dst, src0, src1 block strides (32 B blocks)
@@ -264,16 +265,16 @@ struct CoreSpec {
 
 // The registers the kernel API sets and reads back (no invariant ties them to the rest of the core).
 struct CoreRegisters {
-  uint64_t mask[2] = {~0ull, ~0ull};          // vector mask register
-  bool maskCounter = false;                   // SetMaskCount() mode
-  AtomicOp atomicOp = AtomicOp::kNone;        // SetAtomicAdd/Max/Min state for UB->GM copies
+  uint64_t mask[2] = {~0ull, ~0ull};    // vector mask register
+  bool maskCounter = false;             // SetMaskCount() mode
+  AtomicOp atomicOp = AtomicOp::kNone;  // SetAtomicAdd/Max/Min state for UB->GM copies
   AtomicType atomicType = AtomicType::kNone;
   uint64_t padValue = 0;  // SetPadValue: fills the 32 B row tails of DataCopyPad without isPad
   bool padValueSet = false;
-  void* tpipe = nullptr;  // the TPipe constructed last on this core (GetTPipePtr)
-  uint64_t maxMinSpr = 0;  // last max/min reduction: value bits (low 32), element index (high 32)
-  uint64_t accVal = 0;     // ACC_VAL: the last ReduceSum's result bits (low 16 or 32)
-  float deqScale = 1.0f;   // SetDeqScale(half): the int32 -> half Cast multiplies by it
+  void* tpipe = nullptr;         // the TPipe constructed last on this core (GetTPipePtr)
+  uint64_t maxMinSpr = 0;        // last max/min reduction: value bits (low 32), element index (high 32)
+  uint64_t accVal = 0;           // ACC_VAL: the last ReduceSum's result bits (low 16 or 32)
+  float deqScale = 1.0f;         // SetDeqScale(half): the int32 -> half Cast multiplies by it
   uint64_t cmpMask[2] = {0, 0};  // CMPMASK: Compare without dst writes it, Select<T, VSEL_CMPMASK_SPR> reads it
   uint64_t vms4Sr = 0;           // VMS4_SR: the pairs the last MrgSort took from each list (16 bits each)
   uint64_t rsvdCnt = 0;          // the elements the last vreducev2 (GatherMask) kept: get_rsvd_cnt
@@ -304,7 +305,7 @@ class Core {
   const LocalLayout& Local() const { return local_; }
   uint64_t LocalBytes() const { return mem_.bytes; }
   uint64_t LocalMappedBytes() const { return mem_.mapped; }
-  uint8_t* UbPtr(uint32_t addr) { return mem_.host + addr; }         // for the emulation
+  uint8_t* UbPtr(uint32_t addr) { return mem_.host + addr; }        // for the emulation
   uint8_t* UbGuardPtr(uint32_t addr) { return mem_.guard + addr; }  // for kernel code (GetPhyAddr)
   uint32_t UbCapacity() const { return ubCapacity_; }  // bytes TPipe may hand out (less the runtime's reserve)
   uint32_t UbPeak() const { return ubPeak_; }          // most UB bytes TPipe handed out at once
@@ -364,15 +365,15 @@ class Core {
   CoreRegisters regs_;
   CoreTrace trace_;
   std::map<std::tuple<const char*, const char*, int>, uint32_t> siteIndex_;  // (api, file, line) -> sites
-  uint64_t pendingScalar_ = 0;  // scalar cycles not yet in the trace
+  uint64_t pendingScalar_ = 0;                                               // scalar cycles not yet in the trace
   uint64_t pendingStoreBytes_ = 0;  // scalar GM store bytes not yet in the trace (Instr::elements of kScalar)
   double scalarInstrCycles_;
   double instrCyclesCarry_ = 0;  // the fraction of a cycle not yet charged
   uint32_t scalarGmHitCycles_;
   uint32_t dcacheLineShift_, dcacheSets_, dcacheWays_;
   std::vector<uint64_t> dcache_;  // per set, its ways' line numbers + 1 (0: empty), most recent first
-  uint64_t seenInstrs_ = 0;     // the kernel object's instruction counter when last settled
-  int64_t lastVector_ = -1;     // trace index of the latest PIPE_V instruction
+  uint64_t seenInstrs_ = 0;       // the kernel object's instruction counter when last settled
+  int64_t lastVector_ = -1;       // trace index of the latest PIPE_V instruction
   std::unique_ptr<RaceChecker> race_;
 };
 

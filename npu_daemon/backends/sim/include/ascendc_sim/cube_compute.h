@@ -18,7 +18,8 @@ namespace ascendc_sim {
 
 // Numerics of one Mmad on row-major operands (runtime/cube.cpp, built at -O3): c = init + a x b in
 // the fractal-step order above. `a` is m x k, `b` k x n, `c` m x n (holding the initial values).
-void MmadFloat(float* c, const float* a, const float* b, uint32_t m, uint32_t n, uint32_t k, uint32_t k0, bool exactProducts);
+void MmadFloat(float* c, const float* a, const float* b, uint32_t m, uint32_t n, uint32_t k, uint32_t k0,
+               bool exactProducts);
 void MmadInt(int32_t* c, const int8_t* a, const int8_t* b, uint32_t m, uint32_t n, uint32_t k);
 
 // The AIC check every cube instruction makes: a vector core has no cube unit.
@@ -41,23 +42,25 @@ uint32_t CubeOperand(const AscendC::LocalTensor<T>& t, LocalBuf want, uint32_t a
   ASCENDC_SIM_CHECK(buf == want, loc, "%s: %s must be in %s but the tensor is in %s", api, role, LocalBufName(want),
                     LocalBufName(buf));
   const uint32_t off = addr - core.Local().Base(buf);
-  ASCENDC_SIM_CHECK(off % align == 0, loc, "%s: %s at %s address %u is not %u B aligned", api, role, LocalBufName(buf), off,
-                    align);
+  ASCENDC_SIM_CHECK(off % align == 0, loc, "%s: %s at %s address %u is not %u B aligned", api, role, LocalBufName(buf),
+                    off, align);
   const uint64_t have = static_cast<uint64_t>(t.GetSize()) * sizeof(T);
   ASCENDC_SIM_CHECK(bytes <= have, loc, "%s: %s footprint of %llu bytes exceeds the tensor's %llu bytes", api, role,
                     static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(have));
-  ASCENDC_SIM_CHECK(off + bytes <= core.Local().Size(buf), loc, "%s: %s bytes [%u, %llu) exceed the %u B of %s", api, role, off,
-                    static_cast<unsigned long long>(off + bytes), core.Local().Size(buf), LocalBufName(buf));
+  ASCENDC_SIM_CHECK(off + bytes <= core.Local().Size(buf), loc, "%s: %s bytes [%u, %llu) exceed the %u B of %s", api,
+                    role, off, static_cast<unsigned long long>(off + bytes), core.Local().Size(buf), LocalBufName(buf));
   return addr;
 }
 
 // Cube input element sizes and their fractal depth k0.
 template <typename T>
-constexpr uint32_t K0() { return 32 / sizeof(T); }
+constexpr uint32_t K0() {
+  return 32 / sizeof(T);
+}
 
 template <typename T>
-constexpr bool kCubeIn = std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float> ||
-                         std::is_same_v<T, int8_t>;
+constexpr bool kCubeIn =
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float> || std::is_same_v<T, int8_t>;
 
 inline Instr CubeInstr(uint8_t pipe, Op op) {
   Instr ins{};
@@ -81,28 +84,40 @@ struct Nd2NzParams {
   uint16_t dstNzNStride = 0;       // 32 B units between rows
   uint16_t dstNzMatrixStride = 0;  // elements between destination NZ matrices
   __aicore__ Nd2NzParams() = default;
-  __aicore__ Nd2NzParams(uint16_t ndNum_, uint16_t nValue_, uint16_t dValue_, uint16_t srcNdMatrixStride_, uint16_t srcDValue_,
-                         uint16_t dstNzC0Stride_, uint16_t dstNzNStride_, uint16_t dstNzMatrixStride_)
-      : ndNum(ndNum_), nValue(nValue_), dValue(dValue_), srcNdMatrixStride(srcNdMatrixStride_), srcDValue(srcDValue_),
-        dstNzC0Stride(dstNzC0Stride_), dstNzNStride(dstNzNStride_), dstNzMatrixStride(dstNzMatrixStride_) {}
+  __aicore__ Nd2NzParams(uint16_t ndNum_, uint16_t nValue_, uint16_t dValue_, uint16_t srcNdMatrixStride_,
+                         uint16_t srcDValue_, uint16_t dstNzC0Stride_, uint16_t dstNzNStride_,
+                         uint16_t dstNzMatrixStride_)
+      : ndNum(ndNum_),
+        nValue(nValue_),
+        dValue(dValue_),
+        srcNdMatrixStride(srcNdMatrixStride_),
+        srcDValue(srcDValue_),
+        dstNzC0Stride(dstNzC0Stride_),
+        dstNzNStride(dstNzNStride_),
+        dstNzMatrixStride(dstNzMatrixStride_) {}
 };
 
 // GM (ND) -> L1 (NZ) on PIPE_MTE2: row r, column c of ND matrix i lands in column block c / C0 at
 // i * dstNzMatrixStride + (c / C0) * dstNzC0Stride * C0 + r * dstNzNStride * C0 + c % C0 elements
 // (C0 = 32 B of T); a row's tail up to the next 32 B is zero-filled.
 template <typename T>
-__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p,
+                                ASCENDC_SIM_LOC) {
   using namespace ascendc_sim;
   const char* api = "DataCopy(Nd2Nz)";
   RequireAic(api, loc);
   if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
-  ASCENDC_SIM_CHECK(p.ndNum <= 4095 && p.nValue <= 16384, loc, "%s: ndNum %u / nValue %u out of range", api, p.ndNum, p.nValue);
-  ASCENDC_SIM_CHECK(p.srcDValue >= p.dValue, loc, "%s: srcDValue %u is less than dValue %u", api, p.srcDValue, p.dValue);
-  ASCENDC_SIM_CHECK(p.dstNzC0Stride >= 1 && p.dstNzNStride >= 1, loc, "%s: dstNzC0Stride and dstNzNStride must be >= 1", api);
+  ASCENDC_SIM_CHECK(p.ndNum <= 4095 && p.nValue <= 16384, loc, "%s: ndNum %u / nValue %u out of range", api, p.ndNum,
+                    p.nValue);
+  ASCENDC_SIM_CHECK(p.srcDValue >= p.dValue, loc, "%s: srcDValue %u is less than dValue %u", api, p.srcDValue,
+                    p.dValue);
+  ASCENDC_SIM_CHECK(p.dstNzC0Stride >= 1 && p.dstNzNStride >= 1, loc, "%s: dstNzC0Stride and dstNzNStride must be >= 1",
+                    api);
   constexpr uint32_t c0 = 32 / sizeof(T);
   const uint32_t blocks = (p.dValue + c0 - 1) / c0;
   // Footprint: the last element written, past the first (elements).
-  const uint64_t last = static_cast<uint64_t>(p.ndNum - 1) * p.dstNzMatrixStride + static_cast<uint64_t>(blocks - 1) * p.dstNzC0Stride * c0 +
+  const uint64_t last = static_cast<uint64_t>(p.ndNum - 1) * p.dstNzMatrixStride +
+                        static_cast<uint64_t>(blocks - 1) * p.dstNzC0Stride * c0 +
                         static_cast<uint64_t>(p.nValue - 1) * p.dstNzNStride * c0 + c0;
   const uint32_t addr = CubeOperand(dst, LocalBuf::kL1, 32, last * sizeof(T), api, "dst", loc);
   T* out = ascendc_sim::HostData(dst);
@@ -110,9 +125,11 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
   for (uint32_t i = 0; i < p.ndNum; ++i) {
     const T* in = ascendc_sim::HostData(src) + static_cast<uint64_t>(i) * p.srcNdMatrixStride;
     const uint64_t gmBytes = (static_cast<uint64_t>(p.nValue - 1) * p.srcDValue + p.dValue) * sizeof(T);
-    ASCENDC_SIM_CHECK(GmRangeValid(src.GetPhyAddr() + static_cast<uint64_t>(i) * p.srcNdMatrixStride, gmBytes), loc,
-                      "%s: GM range of %llu bytes at %s is outside every GM buffer", api, static_cast<unsigned long long>(gmBytes),
-                      DescribeGm(reinterpret_cast<uintptr_t>(src.GetPhyAddr() + static_cast<uint64_t>(i) * p.srcNdMatrixStride)).c_str());
+    ASCENDC_SIM_CHECK(
+        GmRangeValid(src.GetPhyAddr() + static_cast<uint64_t>(i) * p.srcNdMatrixStride, gmBytes), loc,
+        "%s: GM range of %llu bytes at %s is outside every GM buffer", api, static_cast<unsigned long long>(gmBytes),
+        DescribeGm(reinterpret_cast<uintptr_t>(src.GetPhyAddr() + static_cast<uint64_t>(i) * p.srcNdMatrixStride))
+            .c_str());
     T* o = out + static_cast<uint64_t>(i) * p.dstNzMatrixStride;
     for (uint32_t r = 0; r < p.nValue; ++r)
       for (uint32_t c = 0; c < blocks * c0; ++c)
@@ -127,7 +144,11 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     ins.gmPitch = static_cast<uint64_t>(p.srcDValue) * sizeof(T);
     ins.elements = static_cast<uint64_t>(p.nValue) * ins.unitBytes;
     const uint32_t dstAddr = addr + static_cast<uint32_t>(static_cast<uint64_t>(i) * p.dstNzMatrixStride * sizeof(T));
-    const uint32_t span = static_cast<uint32_t>(((static_cast<uint64_t>(blocks - 1) * p.dstNzC0Stride + static_cast<uint64_t>(p.nValue - 1) * p.dstNzNStride) * c0 + c0) * sizeof(T));
+    const uint32_t span = static_cast<uint32_t>(
+        ((static_cast<uint64_t>(blocks - 1) * p.dstNzC0Stride + static_cast<uint64_t>(p.nValue - 1) * p.dstNzNStride) *
+             c0 +
+         c0) *
+        sizeof(T));
     ins.ubAddr[0] = dstAddr;
     ins.ubBytes[0] = span;
     UbAccess a{dstAddr, span, true};
@@ -141,32 +162,39 @@ struct LoadData2DParams {
   uint8_t repeatTimes = 0;  // fractals moved
   uint16_t srcStride = 0;   // fractals between source fractals
   uint8_t sid = 0;
-  uint16_t dstGap = 0;      // fractals between destination fractals (end to start)
-  bool ifTranspose = false; // transpose each 16 x 16 fractal (b16 only)
+  uint16_t dstGap = 0;       // fractals between destination fractals (end to start)
+  bool ifTranspose = false;  // transpose each 16 x 16 fractal (b16 only)
   uint8_t addrMode = 0;
   __aicore__ LoadData2DParams() = default;
-  __aicore__ LoadData2DParams(uint16_t startIndex_, uint8_t repeatTimes_, uint16_t srcStride_, uint8_t sid_, uint16_t dstGap_,
-                              bool ifTranspose_, uint8_t addrMode_)
-      : startIndex(startIndex_), repeatTimes(repeatTimes_), srcStride(srcStride_), sid(sid_), dstGap(dstGap_),
-        ifTranspose(ifTranspose_), addrMode(addrMode_) {}
+  __aicore__ LoadData2DParams(uint16_t startIndex_, uint8_t repeatTimes_, uint16_t srcStride_, uint8_t sid_,
+                              uint16_t dstGap_, bool ifTranspose_, uint8_t addrMode_)
+      : startIndex(startIndex_),
+        repeatTimes(repeatTimes_),
+        srcStride(srcStride_),
+        sid(sid_),
+        dstGap(dstGap_),
+        ifTranspose(ifTranspose_),
+        addrMode(addrMode_) {}
 };
 
 // L1 (A1/B1) -> L0A (A2) / L0B (B2) on PIPE_MTE1, 512 B fractal by fractal.
 template <typename T>
-__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p,
+                                ASCENDC_SIM_LOC) {
   using namespace ascendc_sim;
   const char* api = "LoadData(2D)";
   RequireAic(api, loc);
   if (p.repeatTimes == 0) return;
-  ASCENDC_SIM_CHECK(!p.ifTranspose || sizeof(T) == 2, loc, "%s: ifTranspose needs a 16-bit type (got %zu-byte elements)", api,
-                    sizeof(T));
+  ASCENDC_SIM_CHECK(!p.ifTranspose || sizeof(T) == 2, loc,
+                    "%s: ifTranspose needs a 16-bit type (got %zu-byte elements)", api, sizeof(T));
   ASCENDC_SIM_CHECK(p.addrMode == 0, loc, "%s: addrMode %u is supported only on the GM -> L1 path", api, p.addrMode);
   Core& core = CurrentCore();
   const LocalBuf dstBuf = core.Local().Of(dst.UbAddr());
-  ASCENDC_SIM_CHECK(dstBuf == LocalBuf::kL0A || dstBuf == LocalBuf::kL0B, loc, "%s: dst must be in L0A or L0B but is in %s", api,
-                    LocalBufName(dstBuf));
+  ASCENDC_SIM_CHECK(dstBuf == LocalBuf::kL0A || dstBuf == LocalBuf::kL0B, loc,
+                    "%s: dst must be in L0A or L0B but is in %s", api, LocalBufName(dstBuf));
   constexpr uint32_t frac = 512, elems = 512 / sizeof(T);
-  const uint64_t srcEnd = (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(p.repeatTimes - 1) * p.srcStride + 1) * frac;
+  const uint64_t srcEnd =
+      (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(p.repeatTimes - 1) * p.srcStride + 1) * frac;
   const uint64_t dstEnd = (static_cast<uint64_t>(p.repeatTimes - 1) * (1 + p.dstGap) + 1) * frac;
   const uint32_t s = CubeOperand(src, LocalBuf::kL1, 32, srcEnd, api, "src", loc);
   const uint32_t d = CubeOperand(dst, dstBuf, 512, dstEnd, api, "dst", loc);
@@ -225,19 +253,22 @@ struct LoadData3DParamsV2 {
 // Element (k, m) of the img2col matrix: k = (kh * filterW + kw) * channelSize + c over the kernel
 // window and the channels, m = oh * outW + ow over the output positions.
 template <typename T>
-__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<T>& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<T>& p,
+                                ASCENDC_SIM_LOC) {
   using namespace ascendc_sim;
   const char* api = "LoadData(3Dv2)";
   RequireAic(api, loc);
   if (p.kExtension == 0 || p.mExtension == 0) return;
   constexpr uint32_t c0 = 32 / sizeof(T);
-  ASCENDC_SIM_CHECK(p.channelSize % c0 == 0, loc, "%s: channelSize %u is not a multiple of C0 = %u", api, p.channelSize, c0);
-  ASCENDC_SIM_CHECK(p.kExtension % c0 == 0 && p.mExtension % 16 == 0 && p.kStartPt % c0 == 0 && p.mStartPt % 16 == 0, loc,
-                    "%s: kExtension/kStartPt must be multiples of %u and mExtension/mStartPt of 16 (fractal layout)", api, c0);
+  ASCENDC_SIM_CHECK(p.channelSize % c0 == 0, loc, "%s: channelSize %u is not a multiple of C0 = %u", api, p.channelSize,
+                    c0);
+  ASCENDC_SIM_CHECK(
+      p.kExtension % c0 == 0 && p.mExtension % 16 == 0 && p.kStartPt % c0 == 0 && p.mStartPt % 16 == 0, loc,
+      "%s: kExtension/kStartPt must be multiples of %u and mExtension/mStartPt of 16 (fractal layout)", api, c0);
   Core& core = CurrentCore();
   const LocalBuf dstBuf = core.Local().Of(dst.UbAddr());
-  ASCENDC_SIM_CHECK(dstBuf == LocalBuf::kL0A || dstBuf == LocalBuf::kL0B, loc, "%s: dst must be in L0A or L0B but is in %s", api,
-                    LocalBufName(dstBuf));
+  ASCENDC_SIM_CHECK(dstBuf == LocalBuf::kL0A || dstBuf == LocalBuf::kL0B, loc,
+                    "%s: dst must be in L0A or L0B but is in %s", api, LocalBufName(dstBuf));
   const uint64_t srcBytes = static_cast<uint64_t>(p.channelSize) * p.l1H * p.l1W * sizeof(T);
   const uint64_t dstBytes = static_cast<uint64_t>(p.kExtension) * p.mExtension * sizeof(T);
   const uint32_t s = CubeOperand(src, LocalBuf::kL1, 32, srcBytes, api, "src", loc);
@@ -281,19 +312,25 @@ struct MmadParams {
   uint16_t m = 0;
   uint16_t n = 0;
   uint16_t k = 0;
-  bool isBias = false;        // deprecated: accumulate into the existing L0C values
+  bool isBias = false;  // deprecated: accumulate into the existing L0C values
   int32_t fmOffset = 0;
   bool enSsparse = false;
   bool enWinogradA = false;
   bool enWinogradB = false;
-  uint8_t unitFlag = 0;       // 0, 2 or 3: Mmad / Fixpipe hand over L0C per 512 B unit
+  uint8_t unitFlag = 0;  // 0, 2 or 3: Mmad / Fixpipe hand over L0C per 512 B unit
   bool kDirectionAlign = false;
-  bool cmatrixSource = false; // with cmatrixInitVal false: initial C from the bias table (true) or L0C (false)
-  bool cmatrixInitVal = true; // true: C starts at 0
+  bool cmatrixSource = false;  // with cmatrixInitVal false: initial C from the bias table (true) or L0C (false)
+  bool cmatrixInitVal = true;  // true: C starts at 0
   __aicore__ MmadParams() = default;
-  __aicore__ MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, bool isBias_, int32_t fmOffset_, bool enSsparse_, bool enWinogradA_,
-                        bool enWinogradB_)
-      : m(m_), n(n_), k(k_), isBias(isBias_), fmOffset(fmOffset_), enSsparse(enSsparse_), enWinogradA(enWinogradA_),
+  __aicore__ MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, bool isBias_, int32_t fmOffset_, bool enSsparse_,
+                        bool enWinogradA_, bool enWinogradB_)
+      : m(m_),
+        n(n_),
+        k(k_),
+        isBias(isBias_),
+        fmOffset(fmOffset_),
+        enSsparse(enSsparse_),
+        enWinogradA(enWinogradA_),
         enWinogradB(enWinogradB_) {}
 };
 
@@ -309,17 +346,21 @@ __aicore__ inline void MmadImpl(const LocalTensor<C>& dst, const LocalTensor<A>&
                 "Mmad: dst must be float for half/bfloat16_t/float inputs and int32_t for int8_t");
   RequireAic(api, loc);
   if (p.m == 0 || p.n == 0 || p.k == 0) return;
-  ASCENDC_SIM_CHECK(p.m <= 4095 && p.n <= 4095 && p.k <= 4095, loc, "%s: m %u, n %u, k %u must each be <= 4095", api, p.m, p.n, p.k);
-  ASCENDC_SIM_CHECK(p.unitFlag == 0 || p.unitFlag == 2 || p.unitFlag == 3, loc, "%s: unitFlag %u (0, 2 or 3)", api, p.unitFlag);
+  ASCENDC_SIM_CHECK(p.m <= 4095 && p.n <= 4095 && p.k <= 4095, loc, "%s: m %u, n %u, k %u must each be <= 4095", api,
+                    p.m, p.n, p.k);
+  ASCENDC_SIM_CHECK(p.unitFlag == 0 || p.unitFlag == 2 || p.unitFlag == 3, loc, "%s: unitFlag %u (0, 2 or 3)", api,
+                    p.unitFlag);
   constexpr uint32_t k0 = K0<A>();
   const uint32_t m1 = (p.m + 15) / 16, n1 = (p.n + 15) / 16, k1 = (p.k + k0 - 1) / k0;
   const uint32_t a = CubeOperand(fm, LocalBuf::kL0A, 512, static_cast<uint64_t>(m1) * k1 * 512, api, "fm (A)", loc);
-  const uint32_t b = CubeOperand(filter, LocalBuf::kL0B, 512, static_cast<uint64_t>(k1) * n1 * 512, api, "filter (B)", loc);
+  const uint32_t b =
+      CubeOperand(filter, LocalBuf::kL0B, 512, static_cast<uint64_t>(k1) * n1 * 512, api, "filter (B)", loc);
   const uint64_t cBytes = static_cast<uint64_t>(m1) * n1 * 256 * sizeof(C);
   const uint32_t c = CubeOperand(dst, LocalBuf::kL0C, 1024, cBytes, api, "dst (C)", loc);
   const bool accumulate = p.isBias || !p.cmatrixInitVal;
   const bool fromBias = bias != nullptr || (!p.cmatrixInitVal && p.cmatrixSource);
-  ASCENDC_SIM_CHECK(!(fromBias && bias == nullptr), loc, "%s: cmatrixSource selects the bias table but no bias tensor was given", api);
+  ASCENDC_SIM_CHECK(!(fromBias && bias == nullptr), loc,
+                    "%s: cmatrixSource selects the bias table but no bias tensor was given", api);
   uint32_t biasAddr = 0;
   if (bias != nullptr) {
     static_assert(std::is_same_v<Bias, C>, "Mmad: bias must have the type of dst");
@@ -336,10 +377,12 @@ __aicore__ inline void MmadImpl(const LocalTensor<C>& dst, const LocalTensor<A>&
   std::vector<Acc> rc(static_cast<size_t>(p.m) * p.n);
   for (uint32_t i = 0; i < p.m; ++i)
     for (uint32_t j = 0; j < p.k; ++j)
-      ra[static_cast<size_t>(i) * p.k + j] = static_cast<In>(fa[((i / 16) * k1 + j / k0) * 16 * k0 + (i % 16) * k0 + j % k0]);
+      ra[static_cast<size_t>(i) * p.k + j] =
+          static_cast<In>(fa[((i / 16) * k1 + j / k0) * 16 * k0 + (i % 16) * k0 + j % k0]);
   for (uint32_t j = 0; j < p.k; ++j)
     for (uint32_t n = 0; n < p.n; ++n)
-      rb[static_cast<size_t>(j) * p.n + n] = static_cast<In>(fb[((j / k0) * n1 + n / 16) * 16 * k0 + (n % 16) * k0 + j % k0]);
+      rb[static_cast<size_t>(j) * p.n + n] =
+          static_cast<In>(fb[((j / k0) * n1 + n / 16) * 16 * k0 + (n % 16) * k0 + j % k0]);
   auto cAt = [&](uint32_t i, uint32_t n) { return ((n / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + n % 16; };
   const C* bt = bias != nullptr ? ascendc_sim::HostData(*bias) : nullptr;
   for (uint32_t i = 0; i < p.m; ++i)
@@ -363,16 +406,19 @@ __aicore__ inline void MmadImpl(const LocalTensor<C>& dst, const LocalTensor<A>&
   ins.ubBytes[0] = static_cast<uint32_t>(cBytes);
   ins.ubBytes[1] = m1 * k1 * 512;
   ins.ubBytes[2] = k1 * n1 * 512;
-  UbAccess acc[5] = {{a, ins.ubBytes[1], false}, {b, ins.ubBytes[2], false}, {c, static_cast<uint32_t>(cBytes), false},
-                     {c, static_cast<uint32_t>(cBytes), true}, {biasAddr, bias ? static_cast<uint32_t>(p.n * sizeof(C)) : 0u, false}};
+  UbAccess acc[5] = {{a, ins.ubBytes[1], false},
+                     {b, ins.ubBytes[2], false},
+                     {c, static_cast<uint32_t>(cBytes), false},
+                     {c, static_cast<uint32_t>(cBytes), true},
+                     {biasAddr, bias ? static_cast<uint32_t>(p.n * sizeof(C)) : 0u, false}};
   if (!accumulate) acc[2].bytes = 0;  // C is only written
   core.IssueAccesses(ins, loc, api, acc, 5);
 }
 }  // namespace detail
 
 template <typename C, typename A, typename B>
-__aicore__ inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter, const MmadParams& p,
-                            ASCENDC_SIM_LOC) {
+__aicore__ inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
+                            const MmadParams& p, ASCENDC_SIM_LOC) {
   detail::MmadImpl<C, A, B, C>(dst, fm, filter, nullptr, p, loc);
 }
 template <typename C, typename A, typename B, typename Bias>
@@ -383,7 +429,15 @@ __aicore__ inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm,
 
 // ---- Fixpipe: L0C -> GM / UB / L1 ----------------------------------------------------------------
 enum class QuantMode_t : uint8_t {
-  NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8,
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  REQ8,
+  VREQ8,
 };
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 struct FixpipeConfig {
@@ -398,13 +452,13 @@ constexpr FixpipeConfig CFG_ROW_MAJOR_UB = {CO2Layout::ROW_MAJOR, true};
 struct FixpipeParamsV220 {
   uint16_t nSize = 0;
   uint16_t mSize = 0;
-  uint16_t srcStride = 0;   // 16-element units between L0C column blocks (mSize rounded up to 16)
-  uint32_t dstStride = 0;   // ND: elements per destination row; NZ: 32 B units between column blocks
+  uint16_t srcStride = 0;  // 16-element units between L0C column blocks (mSize rounded up to 16)
+  uint32_t dstStride = 0;  // ND: elements per destination row; NZ: 32 B units between column blocks
   QuantMode_t quantPre = QuantMode_t::NoQuant;
-  uint64_t deqScalar = 0;   // scale as float bits in the low 32 bits
+  uint64_t deqScalar = 0;  // scale as float bits in the low 32 bits
   uint16_t ndNum = 1;
-  uint16_t srcNdStride = 0; // 256-element units
-  uint16_t dstNdStride = 0; // elements
+  uint16_t srcNdStride = 0;  // 256-element units
+  uint16_t dstNdStride = 0;  // elements
   bool reluEn = false;
   uint8_t unitFlag = 0;
   bool isChannelSplit = false;
@@ -422,8 +476,13 @@ inline D FixValue(S v, const FixpipeParamsV220& p, float scale) {
   float f = static_cast<float>(v);
   if (p.reluEn && f < 0) f = 0;
   switch (p.quantPre) {
-    case QuantMode_t::DEQF16: case QuantMode_t::QF322B8_PRE: case QuantMode_t::REQ8: f = f * scale; break;
-    default: break;
+    case QuantMode_t::DEQF16:
+    case QuantMode_t::QF322B8_PRE:
+    case QuantMode_t::REQ8:
+      f = f * scale;
+      break;
+    default:
+      break;
   }
   if constexpr (std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>) {
     const float lo = std::is_same_v<D, int8_t> ? -128.f : 0.f, hi = std::is_same_v<D, int8_t> ? 127.f : 255.f;
@@ -440,26 +499,31 @@ inline D FixValue(S v, const FixpipeParamsV220& p, float scale) {
 template <typename D, typename S>
 inline void CheckFixpipe(const FixpipeParamsV220& p, bool nd, const char* api, const SrcLoc& loc) {
   using ascendc_sim::Fail;
-  static_assert(std::is_same_v<S, float> || std::is_same_v<S, int32_t>, "Fixpipe: the source (L0C) must be float or int32_t");
+  static_assert(std::is_same_v<S, float> || std::is_same_v<S, int32_t>,
+                "Fixpipe: the source (L0C) must be float or int32_t");
   const QuantMode_t q = p.quantPre;
   bool ok;
   if constexpr (std::is_same_v<S, float>) {
-    ok = (std::is_same_v<D, float> && q == QuantMode_t::NoQuant) || (std::is_same_v<D, half> && q == QuantMode_t::F322F16) ||
+    ok = (std::is_same_v<D, float> && q == QuantMode_t::NoQuant) ||
+         (std::is_same_v<D, half> && q == QuantMode_t::F322F16) ||
          (std::is_same_v<D, bfloat16_t> && q == QuantMode_t::F322BF16) ||
          ((std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>) && q == QuantMode_t::QF322B8_PRE);
   } else {
-    ok = (std::is_same_v<D, int32_t> && q == QuantMode_t::NoQuant) || (std::is_same_v<D, half> && q == QuantMode_t::DEQF16) ||
+    ok = (std::is_same_v<D, int32_t> && q == QuantMode_t::NoQuant) ||
+         (std::is_same_v<D, half> && q == QuantMode_t::DEQF16) ||
          ((std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>) && q == QuantMode_t::REQ8);
   }
-  ASCENDC_SIM_CHECK(ok, loc, "%s: quantPre %d does not convert the L0C type to the destination type (%zu-byte elements)", api,
+  ASCENDC_SIM_CHECK(ok, loc,
+                    "%s: quantPre %d does not convert the L0C type to the destination type (%zu-byte elements)", api,
                     static_cast<int>(q), sizeof(D));
   ASCENDC_SIM_CHECK(p.srcStride * 16 >= (p.mSize + 15u) / 16 * 16 || p.nSize <= 16, loc,
-                    "%s: srcStride %u is less than mSize %u rounded up to 16: column blocks of L0C would overlap", api, p.srcStride,
-                    p.mSize);
+                    "%s: srcStride %u is less than mSize %u rounded up to 16: column blocks of L0C would overlap", api,
+                    p.srcStride, p.mSize);
   ASCENDC_SIM_CHECK(nd || p.nSize % 16 == 0, loc, "%s: nSize %u must be a multiple of 16 for NZ output", api, p.nSize);
-  ASCENDC_SIM_CHECK(!nd || p.dstStride >= p.nSize, loc, "%s: dstStride %u (elements per row) is less than nSize %u", api, p.dstStride,
-                    p.nSize);
-  ASCENDC_SIM_CHECK(p.unitFlag == 0 || p.unitFlag == 2 || p.unitFlag == 3, loc, "%s: unitFlag %u (0, 2 or 3)", api, p.unitFlag);
+  ASCENDC_SIM_CHECK(!nd || p.dstStride >= p.nSize, loc, "%s: dstStride %u (elements per row) is less than nSize %u",
+                    api, p.dstStride, p.nSize);
+  ASCENDC_SIM_CHECK(p.unitFlag == 0 || p.unitFlag == 2 || p.unitFlag == 3, loc, "%s: unitFlag %u (0, 2 or 3)", api,
+                    p.unitFlag);
   ASCENDC_SIM_CHECK(!p.isChannelSplit, loc, "%s: isChannelSplit is not modelled", api);
 }
 
@@ -469,7 +533,8 @@ inline void ForEachFix(const FixpipeParamsV220& p, bool nd, uint32_t dstElemByte
   for (uint32_t t = 0; t < std::max<uint32_t>(p.ndNum, 1); ++t)
     for (uint32_t i = 0; i < p.mSize; ++i)
       for (uint32_t j = 0; j < p.nSize; ++j) {
-        const uint64_t s = static_cast<uint64_t>(t) * p.srcNdStride * 256 + (j / 16) * static_cast<uint64_t>(p.srcStride) * 16 + i * 16 + j % 16;
+        const uint64_t s = static_cast<uint64_t>(t) * p.srcNdStride * 256 +
+                           (j / 16) * static_cast<uint64_t>(p.srcStride) * 16 + i * 16 + j % 16;
         const uint64_t d = nd ? static_cast<uint64_t>(t) * p.dstNdStride + static_cast<uint64_t>(i) * p.dstStride + j
                               : (j / 16) * static_cast<uint64_t>(p.dstStride) * 32 / dstElemBytes + i * 16 + j % 16;
         f(s, d);
@@ -479,13 +544,15 @@ inline void ForEachFix(const FixpipeParamsV220& p, bool nd, uint32_t dstElemByte
 template <typename S>
 inline uint32_t FixSource(const LocalTensor<S>& src, const FixpipeParamsV220& p, const char* api, const SrcLoc& loc) {
   const uint64_t last = static_cast<uint64_t>(std::max<uint32_t>(p.ndNum, 1) - 1) * p.srcNdStride * 256 +
-                        static_cast<uint64_t>((p.nSize + 15) / 16 - 1) * p.srcStride * 16 + static_cast<uint64_t>((p.mSize + 15) / 16) * 256;
+                        static_cast<uint64_t>((p.nSize + 15) / 16 - 1) * p.srcStride * 16 +
+                        static_cast<uint64_t>((p.mSize + 15) / 16) * 256;
   return ascendc_sim::CubeOperand(src, ascendc_sim::LocalBuf::kL0C, 64, last * sizeof(S), api, "src", loc);
 }
 }  // namespace detail
 
 template <typename D, typename S, const FixpipeConfig& config = CFG_ROW_MAJOR>
-__aicore__ inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p,
+                               ASCENDC_SIM_LOC) {
   using namespace ascendc_sim;
   const char* api = "Fixpipe";
   RequireAic(api, loc);
@@ -493,11 +560,18 @@ __aicore__ inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>&
   const bool nd = config.format == CO2Layout::ROW_MAJOR;
   detail::CheckFixpipe<D, S>(p, nd, api, loc);
   const uint32_t s = detail::FixSource(src, p, api, loc);
-  const float scale = [&] { uint32_t u = static_cast<uint32_t>(p.deqScalar); float f; std::memcpy(&f, &u, 4); return f; }();
+  const float scale = [&] {
+    uint32_t u = static_cast<uint32_t>(p.deqScalar);
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }();
   uint64_t hi = 0;
   detail::ForEachFix(p, nd, sizeof(D), [&](uint64_t, uint64_t d) { hi = std::max(hi, d + 1); });
-  ASCENDC_SIM_CHECK(GmRangeValid(dst.GetPhyAddr(), hi * sizeof(D)), loc, "%s: GM range of %llu bytes at %s is outside every GM buffer",
-                    api, static_cast<unsigned long long>(hi * sizeof(D)), DescribeGm(reinterpret_cast<uintptr_t>(dst.GetPhyAddr())).c_str());
+  ASCENDC_SIM_CHECK(GmRangeValid(dst.GetPhyAddr(), hi * sizeof(D)), loc,
+                    "%s: GM range of %llu bytes at %s is outside every GM buffer", api,
+                    static_cast<unsigned long long>(hi * sizeof(D)),
+                    DescribeGm(reinterpret_cast<uintptr_t>(dst.GetPhyAddr())).c_str());
   const S* in = ascendc_sim::HostData(src);
   D* out = ascendc_sim::HostData(dst);
   Core& core = CurrentCore();
@@ -523,7 +597,8 @@ __aicore__ inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>&
   UbAccess a{s, ins.ubBytes[1], false};
   core.IssueAccesses(ins, loc, api, &a, 1);
   if (p.ndNum > 1 && nd)
-    core.GmAccess(PIPE_FIX, GmPattern{ins.gmAddr, 1, static_cast<uint32_t>(hi * sizeof(D)), hi * sizeof(D)}, true, loc, api);
+    core.GmAccess(PIPE_FIX, GmPattern{ins.gmAddr, 1, static_cast<uint32_t>(hi * sizeof(D)), hi * sizeof(D)}, true, loc,
+                  api);
   else
     core.GmAccess(PIPE_FIX, GmPattern{ins.gmAddr, ins.repeats, ins.unitBytes, ins.gmPitch}, true, loc, api);
   detail::ForEachFix(p, nd, sizeof(D), [&](uint64_t si, uint64_t di) {
@@ -534,7 +609,8 @@ __aicore__ inline void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>&
 
 // L0C -> UB (CO2 / VECIN) or L1 (A1/B1): the same conversions, no GM traffic.
 template <typename D, typename S, const FixpipeConfig& config = CFG_ROW_MAJOR>
-__aicore__ inline void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p,
+                               ASCENDC_SIM_LOC) {
   using namespace ascendc_sim;
   const char* api = "Fixpipe";
   RequireAic(api, loc);
@@ -542,17 +618,23 @@ __aicore__ inline void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& 
   const bool nd = config.format == CO2Layout::ROW_MAJOR;
   detail::CheckFixpipe<D, S>(p, nd, api, loc);
   const uint32_t s = detail::FixSource(src, p, api, loc);
-  const float scale = [&] { uint32_t u = static_cast<uint32_t>(p.deqScalar); float f; std::memcpy(&f, &u, 4); return f; }();
+  const float scale = [&] {
+    uint32_t u = static_cast<uint32_t>(p.deqScalar);
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }();
   uint64_t hi = 0;
   detail::ForEachFix(p, nd, sizeof(D), [&](uint64_t, uint64_t d) { hi = std::max(hi, d + 1); });
   Core& core = CurrentCore();
   const LocalBuf buf = core.Local().Of(dst.UbAddr());
-  ASCENDC_SIM_CHECK(buf == LocalBuf::kUB || buf == LocalBuf::kL1, loc, "%s: a local dst must be in UB or L1 but is in %s", api,
-                    LocalBufName(buf));
+  ASCENDC_SIM_CHECK(buf == LocalBuf::kUB || buf == LocalBuf::kL1, loc,
+                    "%s: a local dst must be in UB or L1 but is in %s", api, LocalBufName(buf));
   const uint32_t d = CubeOperand(dst, buf, 32, hi * sizeof(D), api, "dst", loc);
   const S* in = ascendc_sim::HostData(src);
   D* out = ascendc_sim::HostData(dst);
-  detail::ForEachFix(p, nd, sizeof(D), [&](uint64_t si, uint64_t di) { out[di] = detail::FixValue<D>(in[si], p, scale); });
+  detail::ForEachFix(p, nd, sizeof(D),
+                     [&](uint64_t si, uint64_t di) { out[di] = detail::FixValue<D>(in[si], p, scale); });
   Instr ins = CubeInstr(PIPE_FIX, Op::kFixpipeUb);
   ins.elemBytes = sizeof(D);
   ins.elements = static_cast<uint64_t>(p.mSize) * p.nSize * std::max<uint32_t>(p.ndNum, 1) * sizeof(D);
@@ -571,8 +653,8 @@ namespace ascendc_sim {
 // srcStride in 32 B and dstStride in 64 B between rows; half is widened to float on the way.
 // Returns false when the operands are not L1 -> BT (the caller's UB -> UB copy then applies).
 template <typename D, typename S>
-bool CopyL1ToBt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, const AscendC::DataCopyParams& p,
-                const SrcLoc& loc) {
+bool CopyL1ToBt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                const AscendC::DataCopyParams& p, const SrcLoc& loc) {
   Core& core = CurrentCore();
   if (core.Local().Of(dst.UbAddr()) == LocalBuf::kUB && core.Local().Of(src.UbAddr()) == LocalBuf::kUB) return false;
   const char* api = "DataCopy(L1 -> BT)";
@@ -580,8 +662,9 @@ bool CopyL1ToBt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S
   if constexpr (!(std::is_same_v<D, float> || std::is_same_v<D, int32_t>)) {
     Fail(Status::RUNTIME_ERROR, loc, "%s: the bias table holds float or int32_t", api);
   } else {
-    ASCENDC_SIM_CHECK(core.Local().Of(dst.UbAddr()) == LocalBuf::kBT && core.Local().Of(src.UbAddr()) == LocalBuf::kL1, loc,
-                      "%s: copies between local buffers other than UB -> UB must go from L1 (C1) to the bias table (C2)", api);
+    ASCENDC_SIM_CHECK(
+        core.Local().Of(dst.UbAddr()) == LocalBuf::kBT && core.Local().Of(src.UbAddr()) == LocalBuf::kL1, loc,
+        "%s: copies between local buffers other than UB -> UB must go from L1 (C1) to the bias table (C2)", api);
     const uint32_t rowElems = p.blockLen * 64u / sizeof(D);
     const uint32_t dPitch = rowElems + p.dstStride * 64u / sizeof(D), sPitch = rowElems + p.srcStride * 32u / sizeof(S);
     const uint32_t dElems = (p.blockCount - 1) * dPitch + rowElems, sElems = (p.blockCount - 1) * sPitch + rowElems;
@@ -589,7 +672,8 @@ bool CopyL1ToBt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S
     const uint32_t s = CubeOperand(src, LocalBuf::kL1, 32, static_cast<uint64_t>(sElems) * sizeof(S), api, "src", loc);
     for (uint32_t r = 0; r < p.blockCount; ++r)
       for (uint32_t i = 0; i < rowElems; ++i)
-        ascendc_sim::HostData(dst)[r * dPitch + i] = static_cast<D>(static_cast<float>(ascendc_sim::HostData(src)[r * sPitch + i]));
+        ascendc_sim::HostData(dst)[r * dPitch + i] =
+            static_cast<D>(static_cast<float>(ascendc_sim::HostData(src)[r * sPitch + i]));
     Instr ins = CubeInstr(PIPE_MTE1, Op::kCopyL1);
     ins.elements = static_cast<uint64_t>(p.blockCount) * rowElems * sizeof(D);
     ins.ubAddr[0] = d;
@@ -606,7 +690,8 @@ bool CopyL1ToBt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S
 namespace AscendC {
 // L1 half -> bias table float (the same-type copy goes through data_copy.h's DataCopy).
 template <typename D, typename S, typename = std::enable_if_t<!std::is_same_v<D, S>>>
-__aicore__ inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p,
+                                ASCENDC_SIM_LOC) {
   ascendc_sim::CopyL1ToBt(dst, src, p, loc);
 }
 }  // namespace AscendC

@@ -24,33 +24,34 @@
                                            SrcLoc);                                                                    \
   ASCENDC_SIM_INSTANCE void DataCopyPad<T>(const LocalTensor<T>&, const GlobalTensor<T>&, const DataCopyParams&,       \
                                            const DataCopyPadParams&, SrcLoc);                                          \
-  ASCENDC_SIM_INSTANCE void DataCopyPad<T>(const GlobalTensor<T>&, const LocalTensor<T>&, const DataCopyParams&, SrcLoc);
+  ASCENDC_SIM_INSTANCE void DataCopyPad<T>(const GlobalTensor<T>&, const LocalTensor<T>&, const DataCopyParams&,       \
+                                           SrcLoc);
 
 // The three forms of a binary op: count, continuous mask, bit mask (mask set by the call).
-#define ASCENDC_SIM_BINARY_INSTANCES(NAME, T)                                                                          \
-  ASCENDC_SIM_INSTANCE void NAME<T>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,               \
-                                    const int32_t&, SrcLoc);                                                           \
-  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,         \
-                                          uint64_t, uint8_t, const BinaryRepeatParams&, SrcLoc);                       \
-  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,         \
+#define ASCENDC_SIM_BINARY_INSTANCES(NAME, T)                                                                  \
+  ASCENDC_SIM_INSTANCE void NAME<T>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,       \
+                                    const int32_t&, SrcLoc);                                                   \
+  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, \
+                                          uint64_t, uint8_t, const BinaryRepeatParams&, SrcLoc);               \
+  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, \
                                           const uint64_t*, uint8_t, const BinaryRepeatParams&, SrcLoc);
-#define ASCENDC_SIM_VEC_SCALAR_INSTANCES(NAME, T)                                                                      \
-  ASCENDC_SIM_INSTANCE void NAME<T>(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&, SrcLoc);   \
-  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const T&, uint64_t, uint8_t,   \
-                                          const UnaryRepeatParams&, SrcLoc);                                           \
-  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const uint64_t*,     \
+#define ASCENDC_SIM_VEC_SCALAR_INSTANCES(NAME, T)                                                                    \
+  ASCENDC_SIM_INSTANCE void NAME<T>(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&, SrcLoc); \
+  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const T&, uint64_t, uint8_t, \
+                                          const UnaryRepeatParams&, SrcLoc);                                         \
+  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const uint64_t*,   \
                                           uint8_t, const UnaryRepeatParams&, SrcLoc);
-#define ASCENDC_SIM_UNARY_INSTANCES(NAME, T)                                                                           \
-  ASCENDC_SIM_INSTANCE void NAME<T>(const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&, SrcLoc);             \
-  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, uint64_t, uint8_t,             \
-                                          const UnaryRepeatParams&, SrcLoc);                                           \
-  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const uint64_t*, uint8_t,      \
+#define ASCENDC_SIM_UNARY_INSTANCES(NAME, T)                                                                      \
+  ASCENDC_SIM_INSTANCE void NAME<T>(const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&, SrcLoc);        \
+  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, uint64_t, uint8_t,        \
+                                          const UnaryRepeatParams&, SrcLoc);                                      \
+  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const uint64_t*, uint8_t, \
                                           const UnaryRepeatParams&, SrcLoc);
-#define ASCENDC_SIM_DUPLICATE_INSTANCES(T)                                                                             \
-  ASCENDC_SIM_INSTANCE void Duplicate<T>(const LocalTensor<T>&, const T&, const int32_t&, SrcLoc);                     \
-  ASCENDC_SIM_INSTANCE void Duplicate<T, true>(const LocalTensor<T>&, const T&, uint64_t, uint8_t, uint16_t, uint8_t,  \
-                                               SrcLoc);                                                                \
-  ASCENDC_SIM_INSTANCE void Duplicate<T, true>(const LocalTensor<T>&, const T&, const uint64_t*, uint8_t, uint16_t,    \
+#define ASCENDC_SIM_DUPLICATE_INSTANCES(T)                                                                            \
+  ASCENDC_SIM_INSTANCE void Duplicate<T>(const LocalTensor<T>&, const T&, const int32_t&, SrcLoc);                    \
+  ASCENDC_SIM_INSTANCE void Duplicate<T, true>(const LocalTensor<T>&, const T&, uint64_t, uint8_t, uint16_t, uint8_t, \
+                                               SrcLoc);                                                               \
+  ASCENDC_SIM_INSTANCE void Duplicate<T, true>(const LocalTensor<T>&, const T&, const uint64_t*, uint8_t, uint16_t,   \
                                                uint8_t, SrcLoc);
 #define ASCENDC_SIM_CAST_INSTANCES(D, S)                                                                               \
   ASCENDC_SIM_INSTANCE void Cast<D, S>(const LocalTensor<D>&, const LocalTensor<S>&, const RoundMode&, uint32_t,       \
@@ -74,27 +75,26 @@
   ASCENDC_SIM_REDUCE_EXTREME_INSTANCES(ReduceMax, WholeReduceMax, BlockReduceMax, T)                                   \
   ASCENDC_SIM_REDUCE_EXTREME_INSTANCES(ReduceMin, WholeReduceMin, BlockReduceMin, T)                                   \
   ASCENDC_SIM_BLOCK_REDUCE_INSTANCES(BlockReduceSum, T)
-#define ASCENDC_SIM_REDUCE_EXTREME_INSTANCES(RANGE, WHOLE, BLOCK, T)                                                   \
-  ASCENDC_SIM_INSTANCE void RANGE<T>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, int32_t,     \
-                                     bool, SrcLoc);                                                                    \
-  ASCENDC_SIM_INSTANCE void RANGE<T>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, int32_t,     \
-                                     int32_t, int32_t, bool, SrcLoc);                                                  \
-  ASCENDC_SIM_INSTANCE void RANGE<T>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,              \
-                                     const uint64_t*, int32_t, int32_t, bool, SrcLoc);                                 \
-  ASCENDC_SIM_INSTANCE void WHOLE<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, int32_t, int32_t,    \
-                                           int32_t, int32_t, ReduceOrder, SrcLoc);                                     \
-  ASCENDC_SIM_INSTANCE void WHOLE<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const uint64_t*, int32_t,     \
-                                           int32_t, int32_t, int32_t, ReduceOrder, SrcLoc);                            \
+#define ASCENDC_SIM_REDUCE_EXTREME_INSTANCES(RANGE, WHOLE, BLOCK, T)                                                \
+  ASCENDC_SIM_INSTANCE void RANGE<T>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, int32_t,  \
+                                     bool, SrcLoc);                                                                 \
+  ASCENDC_SIM_INSTANCE void RANGE<T>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, int32_t,  \
+                                     int32_t, int32_t, bool, SrcLoc);                                               \
+  ASCENDC_SIM_INSTANCE void RANGE<T>(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,           \
+                                     const uint64_t*, int32_t, int32_t, bool, SrcLoc);                              \
+  ASCENDC_SIM_INSTANCE void WHOLE<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, int32_t, int32_t, \
+                                           int32_t, int32_t, ReduceOrder, SrcLoc);                                  \
+  ASCENDC_SIM_INSTANCE void WHOLE<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, const uint64_t*, int32_t,  \
+                                           int32_t, int32_t, int32_t, ReduceOrder, SrcLoc);                         \
   ASCENDC_SIM_BLOCK_REDUCE_INSTANCES(BLOCK, T)
-#define ASCENDC_SIM_BLOCK_REDUCE_INSTANCES(NAME, T)                                                                    \
-  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, int32_t, int32_t,     \
-                                          int32_t, int32_t, SrcLoc);                                                   \
-  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, const uint64_t*,      \
+#define ASCENDC_SIM_BLOCK_REDUCE_INSTANCES(NAME, T)                                                                \
+  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, int32_t, int32_t, \
+                                          int32_t, int32_t, SrcLoc);                                               \
+  ASCENDC_SIM_INSTANCE void NAME<T, true>(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, const uint64_t*,  \
                                           int32_t, int32_t, int32_t, SrcLoc);
 
 // An op over each arithmetic element type of the vector unit.
-#define ASCENDC_SIM_ARITH(KIND, NAME) \
-  KIND(NAME, half) KIND(NAME, float) KIND(NAME, int16_t) KIND(NAME, int32_t)
+#define ASCENDC_SIM_ARITH(KIND, NAME) KIND(NAME, half) KIND(NAME, float) KIND(NAME, int16_t) KIND(NAME, int32_t)
 #define ASCENDC_SIM_FLOATING(KIND, NAME) KIND(NAME, half) KIND(NAME, float)
 
 namespace AscendC {

@@ -9,9 +9,9 @@
 //
 // The object owns its core's cube buffers: L1 holds two slots of stepKa base-K blocks of A and of
 // stepKb of B (the chunk being loaded and the one being consumed), L0A/L0B two base blocks each,
-// L0C two base C blocks when they fit (dbL0C), else one. Per C block: K in order, one Mmad per baseK (so the sums are those of one
-// Mmad over K, docs/simulator.md), the bias as the initial C, then Fixpipe (NZ -> ND, fp32 -> half /
-// bf16 on the way). Blocks go N-major (iterateOrder 0: M inner) or M-major (1).
+// L0C two base C blocks when they fit (dbL0C), else one. Per C block: K in order, one Mmad per baseK (so the sums are
+// those of one Mmad over K, docs/simulator.md), the bias as the initial C, then Fixpipe (NZ -> ND, fp32 -> half / bf16
+// on the way). Blocks go N-major (iterateOrder 0: M inner) or M-major (1).
 #pragma once
 
 #include <algorithm>
@@ -28,8 +28,8 @@ namespace AscendC {
 
 enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false, LayoutMode LAYOUT = LayoutMode::NONE,
-          bool IBSHARE = false>
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
 struct MatmulType {
   static constexpr TPosition pos = POSITION;
   static constexpr CubeFormat format = FORMAT;
@@ -115,13 +115,17 @@ class MmFlags {
 
 template <typename CT>
 constexpr QuantMode_t OutQuant() {
-  if constexpr (std::is_same_v<CT, half>) return QuantMode_t::F322F16;
-  else if constexpr (std::is_same_v<CT, bfloat16_t>) return QuantMode_t::F322BF16;
-  else return QuantMode_t::NoQuant;
+  if constexpr (std::is_same_v<CT, half>)
+    return QuantMode_t::F322F16;
+  else if constexpr (std::is_same_v<CT, bfloat16_t>)
+    return QuantMode_t::F322BF16;
+  else
+    return QuantMode_t::NoQuant;
 }
 }  // namespace detail
 
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM, class... Rest>
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class... Rest>
 class Matmul {
   using AT = typename A_TYPE::T;
   using BT = typename B_TYPE::T;
@@ -131,7 +135,8 @@ class Matmul {
   static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same type");
   static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM && C_TYPE::pos == TPosition::GM,
                 "Matmul: the simulator models A, B and C in GM");
-  static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND && C_TYPE::format == CubeFormat::ND,
+  static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
+                    C_TYPE::format == CubeFormat::ND,
                 "Matmul: the simulator models ND A, B and C");
 
  public:
@@ -144,8 +149,12 @@ class Matmul {
     hasBias_ = t_.isBias != 0;
     inited_ = true;
   }
-  __aicore__ void SetTensorA(const GlobalTensor<AT>& gm, bool isTransposeA = false) { a_ = gm, transA_ = isTransposeA || A_TYPE::isTrans; }
-  __aicore__ void SetTensorB(const GlobalTensor<BT>& gm, bool isTransposeB = false) { b_ = gm, transB_ = isTransposeB || B_TYPE::isTrans; }
+  __aicore__ void SetTensorA(const GlobalTensor<AT>& gm, bool isTransposeA = false) {
+    a_ = gm, transA_ = isTransposeA || A_TYPE::isTrans;
+  }
+  __aicore__ void SetTensorB(const GlobalTensor<BT>& gm, bool isTransposeB = false) {
+    b_ = gm, transB_ = isTransposeB || B_TYPE::isTrans;
+  }
   __aicore__ void SetBias(const GlobalTensor<BiasT>& gm) { bias_ = gm, hasBias_ = true; }
   __aicore__ void DisableBias() { hasBias_ = false; }
   __aicore__ void ClearBias() { hasBias_ = false; }
@@ -167,13 +176,15 @@ class Matmul {
                              bool waitIterateAll = false, bool fakeMsg = false, ASCENDC_SIM_LOC) {
     (void)enSequentialWrite, (void)waitIterateAll, (void)fakeMsg;
     Check(loc);
-    ascendc_sim::RunOnGroupAic([&] {
-      for (uint32_t b = 0; b < Blocks(); ++b) {
-        Compute(b, loc);
-        Out(b, gm, enAtomic, true, loc);
-      }
-      flags_.Drain(loc);
-    }, loc);
+    ascendc_sim::RunOnGroupAic(
+        [&] {
+          for (uint32_t b = 0; b < Blocks(); ++b) {
+            Compute(b, loc);
+            Out(b, gm, enAtomic, true, loc);
+          }
+          flags_.Drain(loc);
+        },
+        loc);
   }
   // The next C block into L0C; false once every block was computed.
   template <bool sync = true>
@@ -190,12 +201,15 @@ class Matmul {
   }
   // The block of the last Iterate into GM, at its place in the single-core C (pitch: original N).
   template <bool sync = true>
-  __aicore__ void GetTensorC(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false, ASCENDC_SIM_LOC) {
+  __aicore__ void GetTensorC(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                             ASCENDC_SIM_LOC) {
     ASCENDC_SIM_CHECK(next_ > 0, loc, "Matmul::GetTensorC before Iterate");
-    ascendc_sim::RunOnGroupAic([&] {
-      Out(next_ - 1, gm, enAtomic, !enSequentialWrite, loc);
-      flags_.Drain(loc);
-    }, loc);
+    ascendc_sim::RunOnGroupAic(
+        [&] {
+          Out(next_ - 1, gm, enAtomic, !enSequentialWrite, loc);
+          flags_.Drain(loc);
+        },
+        loc);
   }
   // On an AIV of a mixed launch, End is a message to the AIC too (it releases the client's state there).
   __aicore__ void End(ASCENDC_SIM_LOC) {
@@ -209,24 +223,29 @@ class Matmul {
   uint32_t NBlocks() const { return (singleN_ + t_.baseN - 1) / t_.baseN; }
   uint32_t Blocks() const { return MBlocks() * NBlocks(); }
   void Where(uint32_t b, uint32_t& mi, uint32_t& ni) const {
-    if (t_.iterateOrder == 1) mi = b / NBlocks(), ni = b % NBlocks();
-    else ni = b / MBlocks(), mi = b % MBlocks();
+    if (t_.iterateOrder == 1)
+      mi = b / NBlocks(), ni = b % NBlocks();
+    else
+      ni = b / MBlocks(), mi = b % MBlocks();
   }
   void Check(const SrcLoc& loc) const {
     ASCENDC_SIM_CHECK(inited_, loc, "Matmul used before REGIST_MATMUL_OBJ / Init gave it a TCubeTiling");
     ASCENDC_SIM_CHECK(t_.baseM > 0 && t_.baseN > 0 && t_.baseK > 0 && t_.baseM % 16 == 0 && t_.baseN % 16 == 0 &&
                           t_.baseK % static_cast<int32_t>(ascendc_sim::K0<AT>()) == 0,
-                      loc, "Matmul: baseM %d / baseN %d must be multiples of 16 and baseK %d of %u", t_.baseM, t_.baseN, t_.baseK,
-                      ascendc_sim::K0<AT>());
-    ASCENDC_SIM_CHECK(sizeof(AT) == 2 || (transB_ && !transA_), loc,
-                      "Matmul: %zu-byte inputs need B transposed and A not (the fractal transpose of LoadData is 16-bit only)",
-                      sizeof(AT));
+                      loc, "Matmul: baseM %d / baseN %d must be multiples of 16 and baseK %d of %u", t_.baseM, t_.baseN,
+                      t_.baseK, ascendc_sim::K0<AT>());
+    ASCENDC_SIM_CHECK(
+        sizeof(AT) == 2 || (transB_ && !transA_), loc,
+        "Matmul: %zu-byte inputs need B transposed and A not (the fractal transpose of LoadData is 16-bit only)",
+        sizeof(AT));
   }
 
   // Buffers: static tensors at fixed places of the cube buffers (the object owns them).
   uint32_t ChunkA() const { return static_cast<uint32_t>(t_.stepKa * t_.baseK * t_.baseM * sizeof(AT)); }
   uint32_t ChunkB() const { return static_cast<uint32_t>(t_.stepKb * t_.baseK * t_.baseN * sizeof(AT)); }
-  LocalTensor<AT> L1A(int s, const SrcLoc& loc) const { return LocalTensor<AT>(TPosition::A1, s * ChunkA(), ChunkA() / sizeof(AT), loc); }
+  LocalTensor<AT> L1A(int s, const SrcLoc& loc) const {
+    return LocalTensor<AT>(TPosition::A1, s * ChunkA(), ChunkA() / sizeof(AT), loc);
+  }
   LocalTensor<AT> L1B(int s, const SrcLoc& loc) const {
     return LocalTensor<AT>(TPosition::B1, 2 * ChunkA() + s * ChunkB(), ChunkB() / sizeof(AT), loc);
   }
@@ -252,7 +271,8 @@ class Matmul {
     uint32_t mi, ni;
     Where(b, mi, ni);
     const uint32_t m0 = mi * t_.baseM, n0 = ni * t_.baseN;
-    const uint32_t mLen = std::min<uint32_t>(t_.baseM, singleM_ - m0), nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
+    const uint32_t mLen = std::min<uint32_t>(t_.baseM, singleM_ - m0),
+                   nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
     const uint32_t mA = (mLen + 15) / 16 * 16, nA = (nLen + 15) / 16 * 16;
     constexpr uint32_t k0 = ascendc_sim::K0<AT>(), frac = 512 / sizeof(AT);
     // Norm moves one base block of K per GM -> L1 copy, MDL stepKa of them at once.
@@ -262,9 +282,10 @@ class Matmul {
     flags_.Wait(PIPE_FIX, PIPE_M, 8 + c, loc);  // the Fixpipe of the block two before has read this slot
     bool first = true;
     if (hasBias_) {
-      flags_.Wait(PIPE_M, PIPE_MTE1, 20, loc);   // the last block's first Mmad has read the bias table
+      flags_.Wait(PIPE_M, PIPE_MTE1, 20, loc);  // the last block's first Mmad has read the bias table
       flags_.Wait(PIPE_MTE1, PIPE_MTE2, 21, loc);
-      DataCopy(L1Bias(loc), bias_[n0], Nd2NzParams(1, 1, static_cast<uint16_t>(nLen), 0, static_cast<uint16_t>(nLen), 1, 1, 0), loc);
+      DataCopy(L1Bias(loc), bias_[n0],
+               Nd2NzParams(1, 1, static_cast<uint16_t>(nLen), 0, static_cast<uint16_t>(nLen), 1, 1, 0), loc);
       flags_.Set(PIPE_MTE2, PIPE_MTE1, 22, loc);
       flags_.Wait(PIPE_MTE2, PIPE_MTE1, 22, loc);
       LocalTensor<float> bt(TPosition::C2, 0, nA, loc);
@@ -279,10 +300,14 @@ class Matmul {
       LocalTensor<AT> a1 = L1A(s, loc), b1 = L1B(s, loc);
       flags_.Wait(PIPE_MTE1, PIPE_MTE2, 2 + s, loc);  // LoadData done with this slot's last chunk
       // A: [mLen, kLen] (or its transpose [kLen, mLen]) into NZ; B likewise.
-      if (!transA_) DataCopy(a1, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0), loc);
-      else DataCopy(a1, a_[static_cast<uint64_t>(kc) * orgM_ + m0], Nd2NzParams(1, kLen, mLen, 0, orgM_, kA, 1, 0), loc);
-      if (!transB_) DataCopy(b1, b_[static_cast<uint64_t>(kc) * orgN_ + n0], Nd2NzParams(1, kLen, nLen, 0, orgN_, kA, 1, 0), loc);
-      else DataCopy(b1, b_[static_cast<uint64_t>(n0) * orgKb_ + kc], Nd2NzParams(1, nLen, kLen, 0, orgKb_, nA, 1, 0), loc);
+      if (!transA_)
+        DataCopy(a1, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0), loc);
+      else
+        DataCopy(a1, a_[static_cast<uint64_t>(kc) * orgM_ + m0], Nd2NzParams(1, kLen, mLen, 0, orgM_, kA, 1, 0), loc);
+      if (!transB_)
+        DataCopy(b1, b_[static_cast<uint64_t>(kc) * orgN_ + n0], Nd2NzParams(1, kLen, nLen, 0, orgN_, kA, 1, 0), loc);
+      else
+        DataCopy(b1, b_[static_cast<uint64_t>(n0) * orgKb_ + kc], Nd2NzParams(1, nLen, kLen, 0, orgKb_, nA, 1, 0), loc);
       flags_.Set(PIPE_MTE2, PIPE_MTE1, 4 + s, loc);
       flags_.Wait(PIPE_MTE2, PIPE_MTE1, 4 + s, loc);
       for (uint32_t kb = 0; kb < kA; kb += baseK, ++step_) {
@@ -291,7 +316,7 @@ class Matmul {
         const uint32_t m1 = mA / 16, n1 = nA / 16;
         LocalTensor<AT> a2 = L0A(p, loc), b2 = L0B(p, loc);
         flags_.Wait(PIPE_M, PIPE_MTE1, 6 + p, loc);  // the Mmad two steps back has read this slot
-        if (!transA_) {  // NZ fractal (m, k) at k * m1 + m -> Zz (m, k) at m * kFb + k
+        if (!transA_) {                              // NZ fractal (m, k) at k * m1 + m -> Zz (m, k) at m * kFb + k
           for (uint32_t m = 0; m < m1; ++m)
             LoadData(a2[m * kFb * frac], a1[(f0 * m1 + m) * frac], LoadData2DParams(0, kFb, m1, 0, 0, false, 0), loc);
         } else {  // NZ of A^T: fractal (k, m) at m * kF + k, transposed -> Zz
@@ -311,8 +336,10 @@ class Matmul {
         mp.cmatrixInitVal = first && !hasBias_;
         if (first && hasBias_) {
           LocalTensor<float> bt(TPosition::C2, 0, nA, loc);
-          if constexpr (std::is_same_v<L0CT, float>) Mmad(co, a2, b2, bt, mp, loc);
-          else ASCENDC_SIM_CHECK(false, loc, "Matmul: an int8 matmul's bias is not modelled");
+          if constexpr (std::is_same_v<L0CT, float>)
+            Mmad(co, a2, b2, bt, mp, loc);
+          else
+            ASCENDC_SIM_CHECK(false, loc, "Matmul: an int8 matmul's bias is not modelled");
           flags_.Set(PIPE_M, PIPE_MTE1, 20, loc);
         } else {
           Mmad(co, a2, b2, mp, loc);
@@ -331,11 +358,12 @@ class Matmul {
     uint32_t mi, ni;
     Where(b, mi, ni);
     const uint32_t m0 = mi * t_.baseM, n0 = ni * t_.baseN;
-    const uint32_t mLen = std::min<uint32_t>(t_.baseM, singleM_ - m0), nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
+    const uint32_t mLen = std::min<uint32_t>(t_.baseM, singleM_ - m0),
+                   nLen = std::min<uint32_t>(t_.baseN, singleN_ - n0);
     const int c = static_cast<int>(b % static_cast<uint32_t>(std::max(t_.dbL0C, 1)));
     flags_.Wait(PIPE_M, PIPE_FIX, 12 + c, loc);
-    FixpipeParamsV220 fp(static_cast<uint16_t>(nLen), static_cast<uint16_t>(mLen), static_cast<uint16_t>((mLen + 15) / 16 * 16),
-                         static_cast<uint32_t>(orgN_), false);
+    FixpipeParamsV220 fp(static_cast<uint16_t>(nLen), static_cast<uint16_t>(mLen),
+                         static_cast<uint16_t>((mLen + 15) / 16 * 16), static_cast<uint32_t>(orgN_), false);
     fp.quantPre = detail::OutQuant<CT>();
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     const ascendc_sim::AtomicOp keep = core.Registers().atomicOp;
@@ -355,7 +383,7 @@ class Matmul {
   bool transA_ = false, transB_ = false, hasBias_ = false;
   uint32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
   uint32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
-  uint32_t next_ = 0;            // Iterate: blocks computed
+  uint32_t next_ = 0;              // Iterate: blocks computed
   uint64_t chunk_ = 0, step_ = 0;  // L1 chunks and L0 steps so far (ping-pong slots)
   detail::MmFlags flags_;
 };
@@ -370,7 +398,8 @@ inline void InitMatmuls(const SrcLoc& loc, bool client, TPipe* pipe, MM& mm, con
   if (client) ascendc_sim::PostToGroupAic(loc);
 }
 template <class MM, class... More>
-inline void InitMatmuls(const SrcLoc& loc, bool client, TPipe* pipe, MM& mm, const TCubeTiling* tiling, More&&... more) {
+inline void InitMatmuls(const SrcLoc& loc, bool client, TPipe* pipe, MM& mm, const TCubeTiling* tiling,
+                        More&&... more) {
   InitMatmuls(loc, client, pipe, mm, tiling);
   InitMatmuls(loc, client, pipe, more...);
 }
@@ -385,7 +414,8 @@ inline bool RegistMatmul(const SrcLoc& loc, TPipe* pipe, GM_ADDR workspace, Objs
   InitMatmuls(loc, mixed && !aic, pipe, objs...);
   if (!aic || !mixed) return false;
   const int group = core.Spec().group;
-  ascendc_sim::WaitUntil([group] { return ascendc_sim::GroupAivsDone(group); }, "in REGIST_MATMUL_OBJ serving its AIVs");
+  ascendc_sim::WaitUntil([group] { return ascendc_sim::GroupAivsDone(group); },
+                         "in REGIST_MATMUL_OBJ serving its AIVs");
   return true;
 }
 }  // namespace detail

@@ -13,41 +13,94 @@ using ascendc_sim::CacheMode;
 using ascendc_sim::SrcLoc;
 using TEventID = int8_t;  // an event id as TPipe hands them out (kernel_tensor_base.h)
 
-enum class TPosition : uint8_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM, TSCM, C2PIPE2GM, MAX };
+enum class TPosition : uint8_t {
+  GM,
+  A1,
+  A2,
+  B1,
+  B2,
+  C1,
+  C2,
+  CO1,
+  CO2,
+  VECIN,
+  VECOUT,
+  VECCALC,
+  LCM = VECCALC,
+  SPM,
+  SHM,
+  TSCM,
+  C2PIPE2GM,
+  MAX
+};
 using QuePosition = TPosition;
 
 // Which pipes produce into and consume from a buffer at a position. A queue bound to GM
 // (TQueBind<GM, VECIN> / <VECOUT, GM>) is filled by MTE2 / drained by MTE3.
 constexpr pipe_t ProducerPipe(TPosition p) {
   switch (p) {
-    case TPosition::VECIN: case TPosition::GM: case TPosition::A1: case TPosition::B1: case TPosition::C1: return PIPE_MTE2;
-    case TPosition::A2: case TPosition::B2: case TPosition::C2: case TPosition::C2PIPE2GM: return PIPE_MTE1;
-    case TPosition::CO1: return PIPE_M;
-    case TPosition::CO2: return PIPE_FIX;
-    default: return PIPE_V;
+    case TPosition::VECIN:
+    case TPosition::GM:
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1:
+      return PIPE_MTE2;
+    case TPosition::A2:
+    case TPosition::B2:
+    case TPosition::C2:
+    case TPosition::C2PIPE2GM:
+      return PIPE_MTE1;
+    case TPosition::CO1:
+      return PIPE_M;
+    case TPosition::CO2:
+      return PIPE_FIX;
+    default:
+      return PIPE_V;
   }
 }
 constexpr pipe_t ConsumerPipe(TPosition p) {
   switch (p) {
-    case TPosition::VECOUT: case TPosition::GM: return PIPE_MTE3;
-    case TPosition::A1: case TPosition::B1: case TPosition::C1: return PIPE_MTE1;
-    case TPosition::A2: case TPosition::B2: case TPosition::C2: return PIPE_M;
-    case TPosition::CO1: case TPosition::C2PIPE2GM: return PIPE_FIX;
-    case TPosition::CO2: return PIPE_V;
-    default: return PIPE_V;
+    case TPosition::VECOUT:
+    case TPosition::GM:
+      return PIPE_MTE3;
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1:
+      return PIPE_MTE1;
+    case TPosition::A2:
+    case TPosition::B2:
+    case TPosition::C2:
+      return PIPE_M;
+    case TPosition::CO1:
+    case TPosition::C2PIPE2GM:
+      return PIPE_FIX;
+    case TPosition::CO2:
+      return PIPE_V;
+    default:
+      return PIPE_V;
   }
 }
 // The physical buffer behind a position: L1 for A1/B1/C1/TSCM, L0A/L0B/L0C for A2/B2/CO1, the bias
 // table for C2, the fixpipe buffer for C2PIPE2GM, the Unified Buffer for the rest (CO2 included).
 constexpr ascendc_sim::LocalBuf BufferOf(TPosition p) {
   switch (p) {
-    case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return ascendc_sim::LocalBuf::kL1;
-    case TPosition::A2: return ascendc_sim::LocalBuf::kL0A;
-    case TPosition::B2: return ascendc_sim::LocalBuf::kL0B;
-    case TPosition::CO1: return ascendc_sim::LocalBuf::kL0C;
-    case TPosition::C2: return ascendc_sim::LocalBuf::kBT;
-    case TPosition::C2PIPE2GM: return ascendc_sim::LocalBuf::kFB;
-    default: return ascendc_sim::LocalBuf::kUB;
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1:
+    case TPosition::TSCM:
+      return ascendc_sim::LocalBuf::kL1;
+    case TPosition::A2:
+      return ascendc_sim::LocalBuf::kL0A;
+    case TPosition::B2:
+      return ascendc_sim::LocalBuf::kL0B;
+    case TPosition::CO1:
+      return ascendc_sim::LocalBuf::kL0C;
+    case TPosition::C2:
+      return ascendc_sim::LocalBuf::kBT;
+    case TPosition::C2PIPE2GM:
+      return ascendc_sim::LocalBuf::kFB;
+    default:
+      return ascendc_sim::LocalBuf::kUB;
   }
 }
 
@@ -68,7 +121,9 @@ template <typename T>
 constexpr bool kHalfByte = std::is_same_v<T, AscendC::int4b_t>;
 // The bytes of `elems` elements of T (an odd int4b_t count rounds down, as the device's offset / 2).
 template <typename T>
-constexpr uint64_t BytesOf(uint64_t elems) { return kHalfByte<T> ? elems / 2 : elems * sizeof(T); }
+constexpr uint64_t BytesOf(uint64_t elems) {
+  return kHalfByte<T> ? elems / 2 : elems * sizeof(T);
+}
 
 // One scalar GM access of kernel code (GetValue, SetValue, an element reference): `bytes` at GM
 // address `at`, element `index` of its tensor. Bound-checked, charged to the scalar unit and
@@ -79,10 +134,14 @@ void ScalarGm(uintptr_t at, uint64_t index, uint32_t bytes, bool write, const Sr
 // memory through the charged API alone (the source check refuses candidate code naming ascendc_sim).
 struct TensorAccess {
   template <class Tensor>
-  static auto Host(const Tensor& t) { return t.Host(); }
+  static auto Host(const Tensor& t) {
+    return t.Host();
+  }
 };
 template <class Tensor>
-auto HostData(const Tensor& t) { return TensorAccess::Host(t); }
+auto HostData(const Tensor& t) {
+  return TensorAccess::Host(t);
+}
 
 // One element of a tensor as the scalar unit reaches it: what the device's `operator()` returns (a
 // `T&` into GM or UB). Every read and write through it is a scalar access, charged as GetValue /
@@ -101,19 +160,25 @@ class ElementRef {
     return *this;
   }
   ASCENDC_SIM_INLINE const ElementRef& operator=(const ElementRef& o) const { return *this = o.Load(); }
-  T* operator&() const { return reinterpret_cast<T*>(space_ == kGm ? at_ : reinterpret_cast<uintptr_t>(CurrentCore().UbGuardPtr(static_cast<uint32_t>(at_)))); }
+  T* operator&() const {
+    return reinterpret_cast<T*>(
+        space_ == kGm ? at_ : reinterpret_cast<uintptr_t>(CurrentCore().UbGuardPtr(static_cast<uint32_t>(at_))));
+  }
   ASCENDC_SIM_INLINE T Load() const {
     T v;
     std::memcpy(&v, Charge(false, space_ == kGm ? "GlobalTensor::operator()" : "LocalTensor::operator()"), sizeof(T));
     return v;
   }
-  ASCENDC_SIM_INLINE void Store(const T& v) const { std::memcpy(Charge(true, space_ == kGm ? "GlobalTensor::operator() store" : "LocalTensor::operator() store"), &v, sizeof(T)); }
+  ASCENDC_SIM_INLINE void Store(const T& v) const {
+    std::memcpy(Charge(true, space_ == kGm ? "GlobalTensor::operator() store" : "LocalTensor::operator() store"), &v,
+                sizeof(T));
+  }
   // A read-modify-write: a scalar load and a scalar store, as on the device.
-#define ASCENDC_SIM_ELEMENT_ASSIGN(op)                      \
-  template <typename U>                                     \
-  const ElementRef& operator op##=(const U& v) const {      \
-    Store(static_cast<T>(Load() op v));                      \
-    return *this;                                           \
+#define ASCENDC_SIM_ELEMENT_ASSIGN(op)                   \
+  template <typename U>                                  \
+  const ElementRef& operator op## = (const U& v) const { \
+    Store(static_cast<T>(Load() op v));                  \
+    return *this;                                        \
   }
   ASCENDC_SIM_ELEMENT_ASSIGN(+)
   ASCENDC_SIM_ELEMENT_ASSIGN(-)
@@ -161,14 +226,16 @@ template <typename T>
 constexpr bool kIsElementRef<ElementRef<T>> = true;
 template <typename X>
 decltype(auto) ValueOf(const X& x) {
-  if constexpr (kIsElementRef<X>) return x.Load();
-  else return (x);
+  if constexpr (kIsElementRef<X>)
+    return x.Load();
+  else
+    return (x);
 }
 // The operators of the element's value (the built-in ones do not apply through a conversion for
 // every mix of operand types, e.g. half and int).
-#define ASCENDC_SIM_ELEMENT_BINARY(op)                                                                   \
+#define ASCENDC_SIM_ELEMENT_BINARY(op)                                                                 \
   template <typename A, typename B, typename = std::enable_if_t<kIsElementRef<A> || kIsElementRef<B>>> \
-  auto operator op(const A& a, const B& b)->decltype(ValueOf(a) op ValueOf(b)) {                     \
+  auto operator op(const A& a, const B& b)->decltype(ValueOf(a) op ValueOf(b)) {                       \
     return ValueOf(a) op ValueOf(b);                                                                   \
   }
 ASCENDC_SIM_ELEMENT_BINARY(+)
@@ -189,11 +256,17 @@ ASCENDC_SIM_ELEMENT_BINARY(<=)
 ASCENDC_SIM_ELEMENT_BINARY(>=)
 #undef ASCENDC_SIM_ELEMENT_BINARY
 template <typename T>
-auto operator-(const ElementRef<T>& a) -> decltype(-a.Load()) { return -a.Load(); }
+auto operator-(const ElementRef<T>& a) -> decltype(-a.Load()) {
+  return -a.Load();
+}
 template <typename T>
-auto operator+(const ElementRef<T>& a) -> decltype(+a.Load()) { return +a.Load(); }
+auto operator+(const ElementRef<T>& a) -> decltype(+a.Load()) {
+  return +a.Load();
+}
 template <typename T>
-auto operator~(const ElementRef<T>& a) -> decltype(~a.Load()) { return ~a.Load(); }
+auto operator~(const ElementRef<T>& a) -> decltype(~a.Load()) {
+  return ~a.Load();
+}
 }  // namespace ascendc_sim
 
 namespace AscendC {
@@ -203,8 +276,14 @@ class GlobalTensor {
  public:
   using PrimType = T;
   __aicore__ GlobalTensor() = default;
-  __aicore__ void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) { addr_ = buffer; size_ = bufferSize; }
-  __aicore__ void SetGlobalBuffer(__gm__ T* buffer) { addr_ = buffer; size_ = 0; }
+  __aicore__ void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
+    addr_ = buffer;
+    size_ = bufferSize;
+  }
+  __aicore__ void SetGlobalBuffer(__gm__ T* buffer) {
+    addr_ = buffer;
+    size_ = 0;
+  }
   __aicore__ GlobalTensor operator[](uint64_t offset) const {
     GlobalTensor t = *this;
     t.addr_ = reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(addr_) + ascendc_sim::BytesOf<T>(offset));
@@ -212,17 +291,20 @@ class GlobalTensor {
     return t;
   }
   ASCENDC_SIM_INLINE T GetValue(uint64_t offset, ASCENDC_SIM_LOC) const {
-    ascendc_sim::ScalarGm(reinterpret_cast<uintptr_t>(addr_ + offset), offset, sizeof(T), false, loc, "GlobalTensor::GetValue");
+    ascendc_sim::ScalarGm(reinterpret_cast<uintptr_t>(addr_ + offset), offset, sizeof(T), false, loc,
+                          "GlobalTensor::GetValue");
     return Host()[offset];
   }
   ASCENDC_SIM_INLINE void SetValue(uint64_t offset, T value, ASCENDC_SIM_LOC) const {
-    ascendc_sim::ScalarGm(reinterpret_cast<uintptr_t>(addr_ + offset), offset, sizeof(T), true, loc, "GlobalTensor::SetValue");
+    ascendc_sim::ScalarGm(reinterpret_cast<uintptr_t>(addr_ + offset), offset, sizeof(T), true, loc,
+                          "GlobalTensor::SetValue");
     Host()[offset] = value;
   }
   // The element as the scalar unit reaches it: each read or write through it is a charged scalar
   // GM access, and its address is the kernel's own (guarded) GM pointer.
   ASCENDC_SIM_INLINE ascendc_sim::ElementRef<T> operator()(uint64_t offset, ASCENDC_SIM_LOC) const {
-    static_assert(!ascendc_sim::kHalfByte<T>, "GlobalTensor<int4b_t>::operator(): an element is half a byte, use GetValue / SetValue");
+    static_assert(!ascendc_sim::kHalfByte<T>,
+                  "GlobalTensor<int4b_t>::operator(): an element is half a byte, use GetValue / SetValue");
     return ascendc_sim::ElementRef<T>(ascendc_sim::ElementRef<T>::kGm, reinterpret_cast<uintptr_t>(addr_), offset, loc);
   }
   __aicore__ uint64_t GetSize() const { return size_; }
@@ -249,19 +331,22 @@ class LocalTensor {
   LocalTensor(uint32_t addr, uint32_t size, TPosition pos) : addr_(addr), size_(size), pos_(pos) {}
   // Static allocation at a byte address of the position's buffer (UB, or a cube buffer), bypassing
   // TPipe (kernels that lay out their buffers by hand).
-  __aicore__ LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ASCENDC_SIM_LOC) : size_(tileSize), pos_(pos) {
+  __aicore__ LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ASCENDC_SIM_LOC)
+      : size_(tileSize), pos_(pos) {
     const ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     const ascendc_sim::LocalBuf buf = BufferOf(pos);
     const uint32_t cap = core.Local().Size(buf);
     const char* name = ascendc_sim::LocalBufName(buf);
-    ASCENDC_SIM_CHECK(addr % 32 == 0, loc, "LocalTensor(pos, addr = %u, %u): %s address not 32 B aligned", addr, tileSize, name);
+    ASCENDC_SIM_CHECK(addr % 32 == 0, loc, "LocalTensor(pos, addr = %u, %u): %s address not 32 B aligned", addr,
+                      tileSize, name);
     const uint64_t end = addr + static_cast<uint64_t>(tileSize) * sizeof(T);
-    ASCENDC_SIM_CHECK(end <= cap, loc, "LocalTensor(pos, addr = %u, %u): bytes [%u, %llu) exceed the %u B of %s", addr, tileSize,
-                      addr, static_cast<unsigned long long>(end), cap, name);
+    ASCENDC_SIM_CHECK(end <= cap, loc, "LocalTensor(pos, addr = %u, %u): bytes [%u, %llu) exceed the %u B of %s", addr,
+                      tileSize, addr, static_cast<unsigned long long>(end), cap, name);
     // Into the bytes the runtime reserves at the top of the UB: nothing on the device stops it (as InitBuffer).
-    ASCENDC_SIM_WARN_UNLESS(buf != ascendc_sim::LocalBuf::kUB || end <= core.UbCapacity(), loc,
-                            "LocalTensor(pos, addr = %u, %u): bytes [%u, %llu), into the bytes the runtime reserves above %u", addr,
-                            tileSize, addr, static_cast<unsigned long long>(end), core.UbCapacity());
+    ASCENDC_SIM_WARN_UNLESS(
+        buf != ascendc_sim::LocalBuf::kUB || end <= core.UbCapacity(), loc,
+        "LocalTensor(pos, addr = %u, %u): bytes [%u, %llu), into the bytes the runtime reserves above %u", addr,
+        tileSize, addr, static_cast<unsigned long long>(end), core.UbCapacity());
     addr_ = core.Local().Base(buf) + addr;
   }
   // Operator forms (dst = a + b): the right-hand side is an expression that runs the vector op.
@@ -274,7 +359,8 @@ class LocalTensor {
   LocalTensor& operator=(const LocalTensor&) = default;
 
   __aicore__ LocalTensor operator[](uint32_t offset) const {
-    return LocalTensor(addr_ + static_cast<uint32_t>(ascendc_sim::BytesOf<T>(offset)), size_ > offset ? size_ - offset : 0, pos_);
+    return LocalTensor(addr_ + static_cast<uint32_t>(ascendc_sim::BytesOf<T>(offset)),
+                       size_ > offset ? size_ - offset : 0, pos_);
   }
   ASCENDC_SIM_INLINE T GetValue(uint32_t index, ASCENDC_SIM_LOC) const {
     CheckIndex(index, loc, "GetValue");
@@ -307,7 +393,8 @@ class LocalTensor {
   // The element as the scalar unit reaches it (`t(i) = v`): each read or write through it is a
   // charged scalar UB access, and its address is the kernel's guarded view of the UB.
   ASCENDC_SIM_INLINE ascendc_sim::ElementRef<T> operator()(uint32_t index, ASCENDC_SIM_LOC) const {
-    static_assert(!ascendc_sim::kHalfByte<T>, "LocalTensor<int4b_t>::operator(): an element is half a byte, use GetValue / SetValue");
+    static_assert(!ascendc_sim::kHalfByte<T>,
+                  "LocalTensor<int4b_t>::operator(): an element is half a byte, use GetValue / SetValue");
     CheckIndex(index, loc, "operator()");
     return ascendc_sim::ElementRef<T>(ascendc_sim::ElementRef<T>::kUb, addr_, index, loc);
   }
@@ -318,12 +405,15 @@ class LocalTensor {
   template <typename U>
   __aicore__ LocalTensor<U> ReinterpretCast() const {
     const uint64_t bytes = ascendc_sim::BytesOf<T>(size_);
-    return LocalTensor<U>(addr_, static_cast<uint32_t>(ascendc_sim::kHalfByte<U> ? bytes * 2 : bytes / sizeof(U)), pos_);
+    return LocalTensor<U>(addr_, static_cast<uint32_t>(ascendc_sim::kHalfByte<U> ? bytes * 2 : bytes / sizeof(U)),
+                          pos_);
   }
   // The address as the device returns it, a uint64_t (asc-devkit kernel_tensor.h; a pointer only
   // under ASCENDC_CPU_DEBUG): here the value of the kernel's guarded view of the UB, so a kernel
   // casts it to a `__ubuf__` pointer, and byte arithmetic on it matches the device's.
-  __aicore__ uint64_t GetPhyAddr() const { return reinterpret_cast<uintptr_t>(ascendc_sim::CurrentCore().UbGuardPtr(addr_)); }
+  __aicore__ uint64_t GetPhyAddr() const {
+    return reinterpret_cast<uintptr_t>(ascendc_sim::CurrentCore().UbGuardPtr(addr_));
+  }
   __aicore__ uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + ascendc_sim::BytesOf<T>(offset); }
 
   // Simulator-side accessor (not part of AscendC): the tensor's UB byte address.
@@ -336,10 +426,12 @@ class LocalTensor {
   // Past the tensor but inside the UB the scalar unit reads or writes on (a device-tolerated warning).
   ASCENDC_SIM_INLINE void CheckIndex(uint32_t index, const SrcLoc& loc, const char* api) const {
     if (index < size_) return;
-    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <= ascendc_sim::CurrentCore().Local().Size(ascendc_sim::LocalBuf::kUB), loc,
-                      "LocalTensor::%s index %u out of range (tensor has %u elements), past the end of the UB", api, index,
-                      size_);
-    ascendc_sim::DeviceTolerated(loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index, size_);
+    ASCENDC_SIM_CHECK(addr_ + (static_cast<uint64_t>(index) + 1) * sizeof(T) <=
+                          ascendc_sim::CurrentCore().Local().Size(ascendc_sim::LocalBuf::kUB),
+                      loc, "LocalTensor::%s index %u out of range (tensor has %u elements), past the end of the UB",
+                      api, index, size_);
+    ascendc_sim::DeviceTolerated(loc, "LocalTensor::%s index %u out of range (tensor has %u elements)", api, index,
+                                 size_);
   }
   uint32_t addr_ = 0;
   uint32_t size_ = 0;
@@ -360,13 +452,21 @@ class LocalMemAllocator {
  public:
   __aicore__ LocalMemAllocator() = default;
   template <TPosition pos, class T, uint32_t tileSize>
-  __aicore__ LocalTensor<T> Alloc(ASCENDC_SIM_LOC) { return Take<T>(tileSize, pos, loc); }
+  __aicore__ LocalTensor<T> Alloc(ASCENDC_SIM_LOC) {
+    return Take<T>(tileSize, pos, loc);
+  }
   template <class T, uint32_t tileSize>
-  __aicore__ LocalTensor<T> Alloc(ASCENDC_SIM_LOC) { return Take<T>(tileSize, TPosition::VECCALC, loc); }
+  __aicore__ LocalTensor<T> Alloc(ASCENDC_SIM_LOC) {
+    return Take<T>(tileSize, TPosition::VECCALC, loc);
+  }
   template <TPosition pos, class T>
-  __aicore__ LocalTensor<T> Alloc(uint32_t tileSize, ASCENDC_SIM_LOC) { return Take<T>(tileSize, pos, loc); }
+  __aicore__ LocalTensor<T> Alloc(uint32_t tileSize, ASCENDC_SIM_LOC) {
+    return Take<T>(tileSize, pos, loc);
+  }
   template <class T>
-  __aicore__ LocalTensor<T> Alloc(uint32_t tileSize, ASCENDC_SIM_LOC) { return Take<T>(tileSize, TPosition::VECCALC, loc); }
+  __aicore__ LocalTensor<T> Alloc(uint32_t tileSize, ASCENDC_SIM_LOC) {
+    return Take<T>(tileSize, TPosition::VECCALC, loc);
+  }
   __aicore__ uint32_t GetCurAddr() const { return cur_; }
 
  private:
@@ -374,8 +474,9 @@ class LocalMemAllocator {
   LocalTensor<T> Take(uint32_t n, TPosition pos, const SrcLoc& loc) {
     const uint64_t bytes = (static_cast<uint64_t>(n) * sizeof(T) + 31) / 32 * 32;
     const uint32_t cap = ascendc_sim::CurrentCore().UbCapacity();
-    ASCENDC_SIM_CHECK(cur_ + bytes <= cap, loc, "LocalMemAllocator::Alloc of %u elements (%llu B) at UB address %u exceeds the %u B of UB",
-                      n, static_cast<unsigned long long>(bytes), cur_, cap);
+    ASCENDC_SIM_CHECK(cur_ + bytes <= cap, loc,
+                      "LocalMemAllocator::Alloc of %u elements (%llu B) at UB address %u exceeds the %u B of UB", n,
+                      static_cast<unsigned long long>(bytes), cur_, cap);
     LocalTensor<T> t(pos, cur_, n, loc);
     cur_ += static_cast<uint32_t>(bytes);
     return t;
@@ -407,7 +508,8 @@ class TQueBase {
   // The queue a buffer belongs to, and its slot: this one, or (a warning) another queue of the core.
   std::pair<TQueBase*, int> Owner(uint32_t addr, const SrcLoc& loc);
   uint64_t Key(int slot, bool backward) const {
-    return (reinterpret_cast<uintptr_t>(this) << 5) | (static_cast<uint64_t>(slot) << 1) | (backward ? 1u : 0u) | (1ull << 63);
+    return (reinterpret_cast<uintptr_t>(this) << 5) | (static_cast<uint64_t>(slot) << 1) | (backward ? 1u : 0u) |
+           (1ull << 63);
   }
   uint32_t base_ = 0;
   uint8_t num_ = 0;
@@ -465,9 +567,13 @@ class TQueBind : public TQueBase {
   }
   // The forms that fill a tensor the caller holds (cast_v3 of hicann/ops-math).
   template <typename T>
-  __aicore__ void AllocTensor(LocalTensor<T>& tensor, ASCENDC_SIM_LOC) { tensor = AllocTensor<T>(loc); }
+  __aicore__ void AllocTensor(LocalTensor<T>& tensor, ASCENDC_SIM_LOC) {
+    tensor = AllocTensor<T>(loc);
+  }
   template <typename T>
-  __aicore__ void DeQue(LocalTensor<T>& tensor, ASCENDC_SIM_LOC) { tensor = DeQue<T>(loc); }
+  __aicore__ void DeQue(LocalTensor<T>& tensor, ASCENDC_SIM_LOC) {
+    tensor = DeQue<T>(loc);
+  }
   __aicore__ int32_t GetTensorCountInQue() const { return count_; }
   __aicore__ bool HasTensorInQue() const { return count_ > 0; }
   __aicore__ bool VacantInQue() const { return count_ < depth; }
@@ -486,9 +592,14 @@ class TQue : public TQueBind<pos, pos, depth, mask...> {};
 template <TPosition pos = TPosition::VECCALC>
 class TBuf {
  public:
-  void Bind(uint32_t base, uint32_t len) { base_ = base; len_ = len; }
+  void Bind(uint32_t base, uint32_t len) {
+    base_ = base;
+    len_ = len;
+  }
   template <typename T>
-  __aicore__ LocalTensor<T> Get() const { return LocalTensor<T>(base_, len_ / sizeof(T), pos); }
+  __aicore__ LocalTensor<T> Get() const {
+    return LocalTensor<T>(base_, len_ / sizeof(T), pos);
+  }
   template <typename T>
   __aicore__ LocalTensor<T> Get(uint32_t len, ASCENDC_SIM_LOC) const {
     ASCENDC_SIM_CHECK(len * sizeof(T) <= len_, loc, "TBuf::Get(%u) exceeds the buffer's %u bytes", len, len_);
@@ -497,14 +608,16 @@ class TBuf {
   template <typename T>
   __aicore__ LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, ASCENDC_SIM_LOC) const {
     ASCENDC_SIM_CHECK(bufOffset % 32 == 0, loc, "TBuf::GetWithOffset offset %u is not 32 B aligned", bufOffset);
-    ASCENDC_SIM_CHECK(bufOffset + size * sizeof(T) <= len_, loc, "TBuf::GetWithOffset(%u, %u) exceeds the buffer's %u bytes",
-                      size, bufOffset, len_);
+    ASCENDC_SIM_CHECK(bufOffset + size * sizeof(T) <= len_, loc,
+                      "TBuf::GetWithOffset(%u, %u) exceeds the buffer's %u bytes", size, bufOffset, len_);
     return LocalTensor<T>(base_ + bufOffset, size, pos);
   }
   uint32_t BufferBytes() const { return len_; }
   // The queue interface TBuf shares with TQueBind on the device: the whole buffer, no events.
   template <typename T>
-  __aicore__ LocalTensor<T> AllocTensor() const { return Get<T>(); }
+  __aicore__ LocalTensor<T> AllocTensor() const {
+    return Get<T>();
+  }
   template <typename T>
   __aicore__ void FreeTensor(LocalTensor<T>&) const {}
 
@@ -522,7 +635,8 @@ class TPipe {
     ASCENDC_SIM_CHECK(num >= 1 && num <= 8, loc, "InitBuffer: %u buffers for one queue (1..8 allowed)", num);
     if (s == TPosition::VECIN) {
       vecinBuffers_ += num;
-      ASCENDC_SIM_CHECK(vecinBuffers_ <= 8, loc, "InitBuffer: %u buffers on the VECIN position (at most 8)", vecinBuffers_);
+      ASCENDC_SIM_CHECK(vecinBuffers_ <= 8, loc, "InitBuffer: %u buffers on the VECIN position (at most 8)",
+                        vecinBuffers_);
     }
     uint32_t bytes = Align32(len);
     que.Bind(Allocate(BufferOf(s), static_cast<uint64_t>(bytes) * num, loc, len, num), num, bytes);
@@ -541,7 +655,11 @@ class TPipe {
     return true;
   }
   __aicore__ void Init() { Reset(); }
-  __aicore__ void Reset() { used_ = 0; vecinBuffers_ = 0; for (uint32_t& u : cubeUsed_) u = 0; }
+  __aicore__ void Reset() {
+    used_ = 0;
+    vecinBuffers_ = 0;
+    for (uint32_t& u : cubeUsed_) u = 0;
+  }
   __aicore__ void Destroy() { Reset(); }
   uint32_t UsedBytes() const { return used_; }
 
@@ -559,7 +677,9 @@ class TPipe {
     eventIds_[static_cast<int>(event)] &= static_cast<uint8_t>(~(1u << id));
   }
   template <HardEvent event>
-  __aicore__ int8_t FetchEventID() const { return FetchEventID(event); }
+  __aicore__ int8_t FetchEventID() const {
+    return FetchEventID(event);
+  }
   __aicore__ int8_t FetchEventID(HardEvent event) const {
     for (int8_t id = 0; id < 8; ++id)
       if (!(eventIds_[static_cast<int>(event)] & (1u << id))) return id;

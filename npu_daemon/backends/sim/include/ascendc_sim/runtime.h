@@ -26,7 +26,8 @@ void SetSysWorkspace(uint8_t* ws);
 void SetParaBase(uint8_t* base);
 // GM buffers the harness allocated; every DMA and scalar GM access must fall inside one. A guarded
 // buffer also names its host mapping and the size of its guard mapping (GuardedMemory).
-void RegisterGm(const void* base, uint64_t bytes, const std::string& name = "", const void* host = nullptr, uint64_t mapped = 0);
+void RegisterGm(const void* base, uint64_t bytes, const std::string& name = "", const void* host = nullptr,
+                uint64_t mapped = 0);
 bool InGuardedGm(uintptr_t addr);  // inside the guard mapping of a GM buffer
 // The SIGSEGV/SIGTRAP handlers that charge raw GM/UB accesses (RunCores installs them too); the
 // harness installs them before its syscall filter locks those handlers.
@@ -41,7 +42,8 @@ void RunBlocks(uint32_t blockDim, const std::function<void()>& kernel, const std
 std::vector<CoreSpec> LaunchCores(const std::string& kernelType, uint32_t blockDim);
 // RunBlocks over explicit cores; a core may park in WaitUntil (cross-core flags, the Matmul server)
 // and is resumed once its condition holds; if every remaining core waits, the launch deadlocks.
-void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& kernel, const std::function<void(Core&)>& done);
+void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& kernel,
+              const std::function<void(Core&)>& done);
 const std::vector<ops::OpDef*>& RegisteredOps();
 // IMPL_OP_OPTILING registrations by op type (register/op_impl_registry.h).
 const gert::OpImplTiling* RegisteredImpl(const std::string& type);

@@ -21,7 +21,9 @@ __aicore__ inline int64_t GetSubBlockIdx() { return ascendc_sim::CurrentCore().S
 __aicore__ inline int64_t GetSubBlockNum() { return ascendc_sim::CurrentCore().Spec().ratio; }
 __aicore__ inline int64_t GetTaskRation() { return ascendc_sim::CurrentCore().Spec().ratio; }
 __aicore__ inline int64_t GetTaskRatio() { return ascendc_sim::CurrentCore().Spec().ratio; }
-__aicore__ inline int64_t GetSystemCycle() { return static_cast<int64_t>(ascendc_sim::CurrentCore().Trace().instrs.size()); }
+__aicore__ inline int64_t GetSystemCycle() {
+  return static_cast<int64_t>(ascendc_sim::CurrentCore().Trace().instrs.size());
+}
 __aicore__ inline constexpr int64_t GetDataBlockSizeInBytes() { return 32; }
 __aicore__ inline GM_ADDR GetSysWorkSpacePtr() { return ascendc_sim::SysWorkspace(); }
 __aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
@@ -72,33 +74,42 @@ namespace Std {
 using std::is_same;
 using std::is_same_v;
 template <typename T, typename U>
-__aicore__ constexpr inline std::common_type_t<T, U> min(T a, U b) { return b < a ? b : a; }
+__aicore__ constexpr inline std::common_type_t<T, U> min(T a, U b) {
+  return b < a ? b : a;
+}
 template <typename T, typename U>
-__aicore__ constexpr inline std::common_type_t<T, U> max(T a, U b) { return a < b ? b : a; }
+__aicore__ constexpr inline std::common_type_t<T, U> max(T a, U b) {
+  return a < b ? b : a;
+}
 }  // namespace Std
 
 using ::printf;
 // The library's device printf (the device prints after the kernel ends; here at once).
 template <typename... Args>
-__aicore__ inline void PRINTF(const char* fmt, Args... args) { ::printf(fmt, args...); }
+__aicore__ inline void PRINTF(const char* fmt, Args... args) {
+  ::printf(fmt, args...);
+}
 // The leading `;` keeps the official template's `this->tileNum = tileNum ASSERT(...);` compiling, and
 // the block one without a `;` after it (cann-ops mul_sigmoid), as both do on the device where ASSERT
 // is empty; the cost is that `if (c) ASSERT(x);` checks x always.
-#define ASSERT(expr)                                                                                      \
-  ;                                                                                                       \
-  {                                                                                                       \
-    if (!(expr)) ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
-                                     "ASSERT(%s) failed", #expr);                                         \
+#define ASSERT(expr)                                                                                                \
+  ;                                                                                                                 \
+  {                                                                                                                 \
+    if (!(expr))                                                                                                    \
+      ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), "ASSERT(%s) failed", \
+                          #expr);                                                                                   \
   }
 // Stops the AI core (asc-devkit kernel_operator_sys_var_intf.h; an assert in the library's CPU mode).
-__aicore__ inline void Trap(ASCENDC_SIM_LOC) { ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, loc, "Trap()"); }
+__aicore__ inline void Trap(ASCENDC_SIM_LOC) {
+  ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, loc, "Trap()");
+}
 
 }  // namespace AscendC
 
 // The library's device assert (asc-devkit utils/debug/asc_assert.h), active unless a build turns
 // dumps off: a failed one stops the kernel, its message left out here.
-#define ascendc_assert(expr, ...)                                                                            \
-  (static_cast<bool>(expr) ? void(0)                                                                         \
+#define ascendc_assert(expr, ...)                                                                                     \
+  (static_cast<bool>(expr) ? void(0)                                                                                  \
                            : ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
                                                  "ascendc_assert(%s) failed", #expr))
 
@@ -114,9 +125,13 @@ using AscendC::GetBlockNum;
 // The device compiler's scalar min/max, which kernels call unqualified on mixed integer types.
 // Less specialised than std::min/max, so `using namespace std` code still picks those.
 template <typename A, typename B>
-__aicore__ inline std::common_type_t<A, B> min(A a, B b) { return b < a ? b : a; }
+__aicore__ inline std::common_type_t<A, B> min(A a, B b) {
+  return b < a ? b : a;
+}
 template <typename A, typename B>
-__aicore__ inline std::common_type_t<A, B> max(A a, B b) { return a < b ? b : a; }
+__aicore__ inline std::common_type_t<A, B> max(A a, B b) {
+  return a < b ? b : a;
+}
 
 // The device compiler's global abs takes floats too (the library's Std::abs calls ::abs on a
 // float); g++'s is C's int abs alone, which would truncate a float argument.
@@ -152,9 +167,19 @@ inline constexpr CoreTypeOfRunningCore g_coreType{};
 
 // The AI Core / Vector Core types are for the inference products (310P); on the A2 their kernels
 // launch as vector blocks, as the default AIV-only type does.
-enum KernelMetaType { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
-                      KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIC_1_4, KERNEL_TYPE_AICORE,
-                      KERNEL_TYPE_VECTORCORE, KERNEL_TYPE_MIX_AICORE, KERNEL_TYPE_MIX_VECTOR_CORE };
+enum KernelMetaType {
+  KERNEL_TYPE_AIV_ONLY,
+  KERNEL_TYPE_AIC_ONLY,
+  KERNEL_TYPE_MIX_AIV_1_0,
+  KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2,
+  KERNEL_TYPE_MIX_AIC_1_4,
+  KERNEL_TYPE_AICORE,
+  KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE
+};
 // The kernel type is read from the kernel source before the launch (npu_daemon/backends/common/
 // kernel_view.py: kernel_type) and decides which cores run; the statement itself does nothing.
 #define KERNEL_TASK_TYPE_DEFAULT(type) (void)(type)
@@ -179,8 +204,8 @@ inline constexpr ascendc_sim::TilingKeyVar ascendc_sim_tiling_key_var{};
 
 // The TilingData registered for this op type (REGISTER_TILING_DATA_CLASS in the host tiling header,
 // or REGISTER_TILING_DEFAULT in the kernel), copied out of the tiling buffer.
-#define GET_TILING_DATA(name, tiling)                                                  \
-  decltype(TilingOf(::ascendc_sim::TilingKeyTag<ASCENDC_SIM_OP_KEY>{})) name;          \
+#define GET_TILING_DATA(name, tiling)                                         \
+  decltype(TilingOf(::ascendc_sim::TilingKeyTag<ASCENDC_SIM_OP_KEY>{})) name; \
   std::memcpy(&name, tiling, sizeof(name))
 #define GET_TILING_DATA_WITH_STRUCT(type, name, tiling) \
   type name;                                            \
@@ -192,6 +217,8 @@ inline constexpr ascendc_sim::TilingKeyVar ascendc_sim_tiling_key_var{};
 // The qualifier the toolchain's generated tiling header gives the pointer above (asc-devkit
 // generate_tiling_code.py: const; GM is plain memory here), which kernels spell in parameters.
 #define __tiling_data_ptr__ const
-#define REGISTER_TILING_DEFAULT(tilingStruct) \
-  static_assert(sizeof(::ascendc_sim::BindTiling<ASCENDC_SIM_OP_KEY, tilingStruct>) > 0, "tiling struct " #tilingStruct)
+#define REGISTER_TILING_DEFAULT(tilingStruct)                                            \
+  static_assert(sizeof(::ascendc_sim::BindTiling<ASCENDC_SIM_OP_KEY, tilingStruct>) > 0, \
+                "tiling "                                                                \
+                "struct " #tilingStruct)
 #define REGISTER_TILING_FOR_TILINGKEY(expr, tilingStruct) static_assert(sizeof(tilingStruct) > 0, "")

@@ -21,8 +21,8 @@ template <typename D, typename S>
 constexpr bool CastSupported() {
   using std::is_same_v;
   if constexpr (is_same_v<S, half>)
-    return is_same_v<D, float> || is_same_v<D, int32_t> || is_same_v<D, int16_t> || is_same_v<D, int8_t> || is_same_v<D, uint8_t> ||
-           is_same_v<D, AscendC::int4b_t>;
+    return is_same_v<D, float> || is_same_v<D, int32_t> || is_same_v<D, int16_t> || is_same_v<D, int8_t> ||
+           is_same_v<D, uint8_t> || is_same_v<D, AscendC::int4b_t>;
   else if constexpr (is_same_v<S, float>)
     return is_same_v<D, half> || is_same_v<D, float> || is_same_v<D, int32_t> || is_same_v<D, int16_t> ||
            is_same_v<D, int64_t> || is_same_v<D, bfloat16_t>;
@@ -48,9 +48,12 @@ F Step(F v, bool up) {
     uint16_t b;
     std::memcpy(&b, &v, 2);
     const bool neg = b & 0x8000u;
-    if ((b & 0x7fffu) == 0) b = up ? 0x0001 : 0x8001;  // from +-0 to the smallest subnormal
-    else if (neg == up) b = static_cast<uint16_t>(b - 1);
-    else b = static_cast<uint16_t>(b + 1);
+    if ((b & 0x7fffu) == 0)
+      b = up ? 0x0001 : 0x8001;  // from +-0 to the smallest subnormal
+    else if (neg == up)
+      b = static_cast<uint16_t>(b - 1);
+    else
+      b = static_cast<uint16_t>(b + 1);
     F r;
     std::memcpy(&r, &b, 2);
     return r;
@@ -59,8 +62,10 @@ F Step(F v, bool up) {
 
 template <typename F>
 F NearestEven(long double v) {
-  if constexpr (std::is_same_v<F, bfloat16_t>) return bfloat16_t(static_cast<float>(v));  // sources of bf16 are float
-  else return static_cast<F>(v);
+  if constexpr (std::is_same_v<F, bfloat16_t>)
+    return bfloat16_t(static_cast<float>(v));  // sources of bf16 are float
+  else
+    return static_cast<F>(v);
 }
 
 template <typename F>
@@ -81,23 +86,34 @@ F RoundFloat(long double v, AscendC::RoundMode m) {
   const F hi = cv > v ? c : Step(c, true);
   const long double lov = static_cast<float>(lo), hiv = static_cast<float>(hi);
   switch (m) {
-    case RoundMode::CAST_FLOOR: return lo;
-    case RoundMode::CAST_CEIL: return hi;
-    case RoundMode::CAST_TRUNC: return v > 0 ? lo : hi;
-    case RoundMode::CAST_ROUND: return v - lov == hiv - v ? (v > 0 ? hi : lo) : c;
-    case RoundMode::CAST_ODD: return OddMantissa(lo) ? lo : hi;
-    default: return c;
+    case RoundMode::CAST_FLOOR:
+      return lo;
+    case RoundMode::CAST_CEIL:
+      return hi;
+    case RoundMode::CAST_TRUNC:
+      return v > 0 ? lo : hi;
+    case RoundMode::CAST_ROUND:
+      return v - lov == hiv - v ? (v > 0 ? hi : lo) : c;
+    case RoundMode::CAST_ODD:
+      return OddMantissa(lo) ? lo : hi;
+    default:
+      return c;
   }
 }
 
 inline long double RoundIntegral(long double v, AscendC::RoundMode m) {
   using AscendC::RoundMode;
   switch (m) {
-    case RoundMode::CAST_FLOOR: return std::floor(v);
-    case RoundMode::CAST_CEIL: return std::ceil(v);
-    case RoundMode::CAST_TRUNC: return std::trunc(v);
-    case RoundMode::CAST_ROUND: return std::round(v);
-    default: return std::nearbyint(v);  // round half to even in the default FP environment
+    case RoundMode::CAST_FLOOR:
+      return std::floor(v);
+    case RoundMode::CAST_CEIL:
+      return std::ceil(v);
+    case RoundMode::CAST_TRUNC:
+      return std::trunc(v);
+    case RoundMode::CAST_ROUND:
+      return std::round(v);
+    default:
+      return std::nearbyint(v);  // round half to even in the default FP environment
   }
 }
 
@@ -106,8 +122,10 @@ D CastLane(S s, AscendC::RoundMode m) {
   if constexpr (std::is_same_v<D, half> && std::is_same_v<S, int32_t>)  // vconv_deq: the round mode is ignored
     return static_cast<half>(static_cast<float>(s) * CurrentCore().Registers().deqScale);
   long double v;
-  if constexpr (std::is_same_v<S, bfloat16_t> || std::is_same_v<S, half>) v = static_cast<float>(s);
-  else v = static_cast<long double>(s);
+  if constexpr (std::is_same_v<S, bfloat16_t> || std::is_same_v<S, half>)
+    v = static_cast<float>(s);
+  else
+    v = static_cast<long double>(s);
   if constexpr (std::is_integral_v<D>) {
     if (std::isnan(v)) return 0;
     const long double r = RoundIntegral(v, m);
@@ -140,7 +158,8 @@ template <typename D, typename S>
 bool CastIssuesNothing(AscendC::RoundMode mode, const SrcLoc& loc) {
   if constexpr (std::is_same_v<D, float> && std::is_same_v<S, float>) {
     if (mode == AscendC::RoundMode::CAST_NONE) {
-      DeviceTolerated(loc, "Cast float -> float with CAST_NONE issues no instruction on Atlas A2: dst is left as it was");
+      DeviceTolerated(loc,
+                      "Cast float -> float with CAST_NONE issues no instruction on Atlas A2: dst is left as it was");
       return true;
     }
   }
@@ -151,8 +170,8 @@ bool CastIssuesNothing(AscendC::RoundMode mode, const SrcLoc& loc) {
 // side packs two to a byte (element 2k in the low nibble). To int4 saturates to [-8, 7]; from
 // int4 only CAST_NONE exists.
 template <typename D, typename S>
-void CastInt4(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, AscendC::RoundMode mode, uint32_t count,
-              const SrcLoc& loc) {
+void CastInt4(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, AscendC::RoundMode mode,
+              uint32_t count, const SrcLoc& loc) {
   constexpr bool kToInt4 = kHalfByte<D>;
   ASCENDC_SIM_CHECK(kToInt4 ? mode != AscendC::RoundMode::CAST_ODD : mode == AscendC::RoundMode::CAST_NONE, loc,
                     kToInt4 ? "Cast half -> int4b_t: CAST_ODD is not supported on Atlas A2"
@@ -161,18 +180,22 @@ void CastInt4(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>&
   const uint32_t halfBytes = count * 2, int4Bytes = count / 2;
   const bool srcIsHalf = kToInt4;
   IssueVector(Op::kVecCast, "Cast", CountLanes<half>(count), {}, 2, loc,
-              {{src.UbAddr(), srcIsHalf ? halfBytes : int4Bytes, false}, {dst.UbAddr(), srcIsHalf ? int4Bytes : halfBytes, true}});
+              {{src.UbAddr(), srcIsHalf ? halfBytes : int4Bytes, false},
+               {dst.UbAddr(), srcIsHalf ? int4Bytes : halfBytes, true}});
   if constexpr (kToInt4) {
     const half* x = ascendc_sim::HostData(src);
     uint8_t* out = reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst));
     for (uint32_t i = 0; i < count; i += 2) {
-      const auto nib = [&](uint32_t k) { return static_cast<uint8_t>(std::clamp<int>(CastLane<int16_t, half>(x[k], mode), -8, 7) & 0xf); };
+      const auto nib = [&](uint32_t k) {
+        return static_cast<uint8_t>(std::clamp<int>(CastLane<int16_t, half>(x[k], mode), -8, 7) & 0xf);
+      };
       out[i / 2] = static_cast<uint8_t>(nib(i) | nib(i + 1) << 4);
     }
   } else {
     const uint8_t* in = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(src));
     half* d = ascendc_sim::HostData(dst);
-    for (uint32_t i = 0; i < count; ++i) d[i] = static_cast<half>(static_cast<int8_t>(AscendC::int4b_t(static_cast<uint32_t>(in[i / 2] >> (i % 2 * 4)))));
+    for (uint32_t i = 0; i < count; ++i)
+      d[i] = static_cast<half>(static_cast<int8_t>(AscendC::int4b_t(static_cast<uint32_t>(in[i / 2] >> (i % 2 * 4)))));
   }
 }
 
@@ -182,40 +205,48 @@ namespace AscendC {
 
 template <typename D, typename S>
 __aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint32_t count,
-                            ASCENDC_SIM_LOC) {
-  static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
+                     ASCENDC_SIM_LOC) {
+  static_assert(ascendc_sim::CastSupported<D, S>(),
+                "Cast: this source -> destination pair is not supported on Atlas A2");
   if constexpr (ascendc_sim::kHalfByte<D> || ascendc_sim::kHalfByte<S>) {
     ascendc_sim::CastInt4(dst, src, mode, count, loc);
   } else {
     if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
     using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
-    ascendc_sim::Unary(ascendc_sim::Op::kVecCast, "Cast", dst, src, ascendc_sim::CountLanes<W>(count), {}, {},
-                       [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
+    ascendc_sim::Unary(
+        ascendc_sim::Op::kVecCast, "Cast", dst, src, ascendc_sim::CountLanes<W>(count), {}, {},
+        [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
   }
 }
 template <typename D, typename S, bool isSetMask = true>
 __aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask,
-                            const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
-  static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
-  static_assert(!ascendc_sim::kHalfByte<D> && !ascendc_sim::kHalfByte<S>, "Cast with int4b_t: only the count form is emulated");
+                     const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  static_assert(ascendc_sim::CastSupported<D, S>(),
+                "Cast: this source -> destination pair is not supported on Atlas A2");
+  static_assert(!ascendc_sim::kHalfByte<D> && !ascendc_sim::kHalfByte<S>,
+                "Cast with int4b_t: only the count form is emulated");
   if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
   using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<W>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<W>(repeatTime, loc);
-  ascendc_sim::Unary(ascendc_sim::Op::kVecCast, "Cast", dst, src, l, ascendc_sim::DstStride(p), ascendc_sim::SrcStride(p),
-                     [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
+  ascendc_sim::Unary(
+      ascendc_sim::Op::kVecCast, "Cast", dst, src, l, ascendc_sim::DstStride(p), ascendc_sim::SrcStride(p),
+      [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
 }
 template <typename D, typename S, bool isSetMask = true>
 __aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode, const uint64_t mask[],
-                            const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
-  static_assert(ascendc_sim::CastSupported<D, S>(), "Cast: this source -> destination pair is not supported on Atlas A2");
-  static_assert(!ascendc_sim::kHalfByte<D> && !ascendc_sim::kHalfByte<S>, "Cast with int4b_t: only the count form is emulated");
+                     const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  static_assert(ascendc_sim::CastSupported<D, S>(),
+                "Cast: this source -> destination pair is not supported on Atlas A2");
+  static_assert(!ascendc_sim::kHalfByte<D> && !ascendc_sim::kHalfByte<S>,
+                "Cast with int4b_t: only the count form is emulated");
   if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
   using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
-  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<W>(mask, repeatTime, loc)
-                                   : ascendc_sim::RegisterMaskLanes<W>(repeatTime, loc);
-  ascendc_sim::Unary(ascendc_sim::Op::kVecCast, "Cast", dst, src, l, ascendc_sim::DstStride(p), ascendc_sim::SrcStride(p),
-                     [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
+  ascendc_sim::Lanes l =
+      isSetMask ? ascendc_sim::MaskLanes<W>(mask, repeatTime, loc) : ascendc_sim::RegisterMaskLanes<W>(repeatTime, loc);
+  ascendc_sim::Unary(
+      ascendc_sim::Op::kVecCast, "Cast", dst, src, l, ascendc_sim::DstStride(p), ascendc_sim::SrcStride(p),
+      [mode](S s) { return ascendc_sim::CastLane<D, S>(s, mode); }, loc);
 }
 
 }  // namespace AscendC
@@ -230,12 +261,14 @@ template <typename T, typename U, RoundMode roundMode>
 __aicore__ inline U Cast(T valueIn, ASCENDC_SIM_LOC) {
   static_assert(sizeof(U) == 2 || sizeof(U) == 4, "Cast: the scalar target is half or int32_t");
   constexpr bool kHalf = std::is_same_v<U, half> && roundMode == RoundMode::CAST_ODD;
-  constexpr bool kInt = std::is_same_v<U, int32_t> && (roundMode == RoundMode::CAST_ROUND || roundMode == RoundMode::CAST_CEIL ||
-                                                       roundMode == RoundMode::CAST_FLOOR || roundMode == RoundMode::CAST_RINT);
+  constexpr bool kInt =
+      std::is_same_v<U, int32_t> && (roundMode == RoundMode::CAST_ROUND || roundMode == RoundMode::CAST_CEIL ||
+                                     roundMode == RoundMode::CAST_FLOOR || roundMode == RoundMode::CAST_RINT);
   if constexpr (kHalf || kInt) {
     return ascendc_sim::CastLane<U, float>(static_cast<float>(valueIn), roundMode);
   } else {
-    ascendc_sim::DeviceTolerated(loc, "scalar Cast to this type or with this RoundMode is not supported on Atlas A2: it returns 0");
+    ascendc_sim::DeviceTolerated(
+        loc, "scalar Cast to this type or with this RoundMode is not supported on Atlas A2: it returns 0");
     return U(0);
   }
 }

@@ -20,12 +20,18 @@ template <typename T>
 bool CmpLane(T a, T b, AscendC::CMPMODE m) {
   using AscendC::CMPMODE;
   switch (m) {
-    case CMPMODE::LT: return a < b;
-    case CMPMODE::GT: return a > b;
-    case CMPMODE::EQ: return a == b;
-    case CMPMODE::LE: return a <= b;
-    case CMPMODE::GE: return a >= b;
-    default: return a != b;
+    case CMPMODE::LT:
+      return a < b;
+    case CMPMODE::GT:
+      return a > b;
+    case CMPMODE::EQ:
+      return a == b;
+    case CMPMODE::LE:
+      return a <= b;
+    case CMPMODE::GE:
+      return a >= b;
+    default:
+      return a != b;
   }
 }
 
@@ -35,27 +41,33 @@ void WriteBits(uint8_t* out, const Lanes& l, Pred pred) {
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e) {
       const uint64_t bit = static_cast<uint64_t>(r) * l.perRepeat + e;
-      if (l.Active(r, e) && pred(r, e)) out[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
-      else out[bit / 8] &= static_cast<uint8_t>(~(1u << (bit % 8)));
+      if (l.Active(r, e) && pred(r, e))
+        out[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
+      else
+        out[bit / 8] &= static_cast<uint8_t>(~(1u << (bit % 8)));
     }
 }
 
 // The mask tensor's UB footprint for `l` (one bit per lane of every repeat, whole bytes).
-inline uint32_t MaskBytes(const Lanes& l) { return static_cast<uint32_t>((static_cast<uint64_t>(l.repeats) * l.perRepeat + 7) / 8); }
+inline uint32_t MaskBytes(const Lanes& l) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(l.repeats) * l.perRepeat + 7) / 8);
+}
 
 template <typename T, typename U, typename Fn>
 void CompareImpl(const char* api, Op op, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a,
-                 const typename Identity<AscendC::LocalTensor<T>>::type* b, const Lanes& l, Stride sa, Stride sb, Fn pred,
-                 const SrcLoc& loc) {
+                 const typename Identity<AscendC::LocalTensor<T>>::type* b, const Lanes& l, Stride sa, Stride sb,
+                 Fn pred, const SrcLoc& loc) {
   sa = Blocks<T>(sa), sb = Blocks<T>(sb);
   const uint32_t bytes = MaskBytes(l);
-  ASCENDC_SIM_CHECK(bytes <= dst.GetLength(), loc, "%s: the bit mask needs %u bytes, the destination has %u", api, bytes,
-                    dst.GetLength());
+  ASCENDC_SIM_CHECK(bytes <= dst.GetLength(), loc, "%s: the bit mask needs %u bytes, the destination has %u", api,
+                    bytes, dst.GetLength());
   if (b != nullptr)
-    IssueVector(op, api, l, {{a.UbAddr(), a.GetSize(), sizeof(T), sa, false}, {b->UbAddr(), b->GetSize(), sizeof(T), sb, false}},
+    IssueVector(op, api, l,
+                {{a.UbAddr(), a.GetSize(), sizeof(T), sa, false}, {b->UbAddr(), b->GetSize(), sizeof(T), sb, false}},
                 sizeof(T), loc, {{dst.UbAddr(), bytes, true}});
   else
-    IssueVector(op, api, l, {{a.UbAddr(), a.GetSize(), sizeof(T), sa, false}}, sizeof(T), loc, {{dst.UbAddr(), bytes, true}});
+    IssueVector(op, api, l, {{a.UbAddr(), a.GetSize(), sizeof(T), sa, false}}, sizeof(T), loc,
+                {{dst.UbAddr(), bytes, true}});
   WriteBits(reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst)), l, pred);
 }
 
@@ -65,51 +77,60 @@ namespace AscendC {
 
 // ---- Compare: dst bits = src0 <op> src1 ----------------------------------------------------------
 template <typename T, typename U>
-__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
-                               uint32_t count, ASCENDC_SIM_LOC) {
-  ASCENDC_SIM_WARN_UNLESS(count * sizeof(T) % 256 == 0, loc, "Compare: count %u x %zu B is not a multiple of 256 B", count, sizeof(T));
+__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                               CMPMODE mode, uint32_t count, ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_WARN_UNLESS(count * sizeof(T) % 256 == 0, loc, "Compare: count %u x %zu B is not a multiple of 256 B",
+                          count, sizeof(T));
   ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
   const T* x = ascendc_sim::HostData(src0);
   const T* y = ascendc_sim::HostData(src1);
-  ascendc_sim::CompareImpl("Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, {}, {},
-                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[r * l.perRepeat + e], y[r * l.perRepeat + e], mode); },
-                           loc);
+  ascendc_sim::CompareImpl(
+      "Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, {}, {},
+      [&](uint32_t r, uint32_t e) {
+        return ascendc_sim::CmpLane(x[r * l.perRepeat + e], y[r * l.perRepeat + e], mode);
+      },
+      loc);
 }
 template <typename T, typename U, bool isSetMask = true>
-__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
-                               const uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                               CMPMODE mode, const uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& p,
+                               ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
   const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
   const T* x = ascendc_sim::HostData(src0);
   const T* y = ascendc_sim::HostData(src1);
-  ascendc_sim::CompareImpl("Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, sa, sb,
-                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], y[l.Offset(r, e, sb)], mode); },
-                           loc);
+  ascendc_sim::CompareImpl(
+      "Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, sa, sb,
+      [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], y[l.Offset(r, e, sb)], mode); },
+      loc);
 }
 template <typename T, typename U, bool isSetMask = true>
-__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
-                               const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
-  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)
-                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+__aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                               CMPMODE mode, const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& p,
+                               ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l =
+      isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc) : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
   const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
   const T* x = ascendc_sim::HostData(src0);
   const T* y = ascendc_sim::HostData(src1);
-  ascendc_sim::CompareImpl("Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, sa, sb,
-                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], y[l.Offset(r, e, sb)], mode); },
-                           loc);
+  ascendc_sim::CompareImpl(
+      "Compare", ascendc_sim::Op::kVecCompare, dst, src0, &src1, l, sa, sb,
+      [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], y[l.Offset(r, e, sb)], mode); },
+      loc);
 }
 
 // ---- Compare into the CMPMASK register: one repeat, bit e = lane e (inactive lanes 0) -------------
 }  // namespace AscendC
 namespace ascendc_sim {
 template <typename T>
-void CompareToRegister(const AscendC::LocalTensor<T>& a, const AscendC::LocalTensor<T>& b, AscendC::CMPMODE mode, const Lanes& l,
-                       const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
+void CompareToRegister(const AscendC::LocalTensor<T>& a, const AscendC::LocalTensor<T>& b, AscendC::CMPMODE mode,
+                       const Lanes& l, const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
   const Stride sa = Blocks<T>({p.src0BlkStride, p.src0RepStride}), sb = Blocks<T>({p.src1BlkStride, p.src1RepStride});
-  IssueVector(Op::kVecCompare, "Compare", l, {{a.UbAddr(), a.GetSize(), sizeof(T), sa, false}, {b.UbAddr(), b.GetSize(), sizeof(T), sb, false}},
+  IssueVector(Op::kVecCompare, "Compare", l,
+              {{a.UbAddr(), a.GetSize(), sizeof(T), sa, false}, {b.UbAddr(), b.GetSize(), sizeof(T), sb, false}},
               sizeof(T), loc);
   uint64_t* bits = CurrentCore().Registers().cmpMask;
   bits[0] = bits[1] = 0;
@@ -121,8 +142,8 @@ void CompareToRegister(const AscendC::LocalTensor<T>& a, const AscendC::LocalTen
 
 // The 128-bit CMPMASK register to or from 16 B of UB (SetCmpMask / GetCmpMask and set_cmpmask).
 inline void MoveCmpMask(const char* api, const AscendC::LocalTensor<uint64_t>& ub, bool toUb, const SrcLoc& loc) {
-  ASCENDC_SIM_CHECK(ub.GetSize() >= 2, loc, "%s: the %s holds %u bytes, CMPMASK is 16", api, toUb ? "destination" : "source",
-                    static_cast<unsigned>(ub.GetSize() * sizeof(uint64_t)));
+  ASCENDC_SIM_CHECK(ub.GetSize() >= 2, loc, "%s: the %s holds %u bytes, CMPMASK is 16", api,
+                    toUb ? "destination" : "source", static_cast<unsigned>(ub.GetSize() * sizeof(uint64_t)));
   IssueVector(Op::kVecMask, api, CountLanes<uint64_t>(2), {{ub.UbAddr(), ub.GetSize(), sizeof(uint64_t), {}, toUb}},
               sizeof(uint64_t), loc);
   uint64_t* bits = CurrentCore().Registers().cmpMask;
@@ -136,20 +157,22 @@ inline void MoveCmpMask(const char* api, const AscendC::LocalTensor<uint64_t>& u
 // repeat.
 template <typename T>
 void SelectByBits(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
-                  const AscendC::LocalTensor<T>* src1, T scalar, uint32_t bitsAddr, bool firstRepeatBits, const Lanes& l,
-                  const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
+                  const AscendC::LocalTensor<T>* src1, T scalar, uint32_t bitsAddr, bool firstRepeatBits,
+                  const Lanes& l, const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
   const Stride sd = Blocks<T>({p.dstBlkStride, p.dstRepStride}), sa = Blocks<T>({p.src0BlkStride, p.src0RepStride});
   const Stride sb = Blocks<T>({p.src1BlkStride, p.src1RepStride});
   const UbAccess bits{bitsAddr, firstRepeatBits ? l.perRepeat / 8 : MaskBytes(l), false};
   if (src1)
     IssueVector(Op::kVecSelect, api, l,
-                {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false},
+                {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true},
+                 {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false},
                  {src1->UbAddr(), src1->GetSize(), sizeof(T), sb, false}},
                 sizeof(T), loc, {bits});
   else
-    IssueVector(Op::kVecSelect, api, l,
-                {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false}}, sizeof(T),
-                loc, {bits});
+    IssueVector(
+        Op::kVecSelect, api, l,
+        {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false}},
+        sizeof(T), loc, {bits});
   const uint8_t* m = reinterpret_cast<const uint8_t*>(CurrentCore().UbPtr(bitsAddr));
   T* d = ascendc_sim::HostData(dst);
   const T* a = ascendc_sim::HostData(src0);
@@ -165,17 +188,19 @@ void SelectByBits(const char* api, const AscendC::LocalTensor<T>& dst, const Asc
 }  // namespace ascendc_sim
 namespace AscendC {
 template <typename T, bool isSetMask = true>
-__aicore__ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode, const uint64_t mask,
-                               const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
-  ascendc_sim::CompareToRegister(src0, src1, mode,
-                                 isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, 1, loc) : ascendc_sim::RegisterMaskLanes<T>(1, loc), p,
-                                 loc);
+__aicore__ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
+                               const uint64_t mask, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::CompareToRegister(
+      src0, src1, mode,
+      isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, 1, loc) : ascendc_sim::RegisterMaskLanes<T>(1, loc), p,
+      loc);
 }
 template <typename T, bool isSetMask = true>
-__aicore__ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode, const uint64_t mask[],
-                               const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
-  ascendc_sim::CompareToRegister(src0, src1, mode,
-                                 isSetMask ? ascendc_sim::MaskLanes<T>(mask, 1, loc) : ascendc_sim::RegisterMaskLanes<T>(1, loc), p, loc);
+__aicore__ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
+                               const uint64_t mask[], const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::CompareToRegister(
+      src0, src1, mode, isSetMask ? ascendc_sim::MaskLanes<T>(mask, 1, loc) : ascendc_sim::RegisterMaskLanes<T>(1, loc),
+      p, loc);
 }
 
 // ---- operator forms: dst = a < b, a > b, a == b, a <= b, a >= b, a != b ------------------------------
@@ -185,12 +210,14 @@ struct CompareExpr {
   LocalTensor<T> a, b;
   CMPMODE mode;
   template <typename D>
-  void Run(const LocalTensor<D>& dst) const { Compare(dst, a, b, mode, a.GetSize()); }
+  void Run(const LocalTensor<D>& dst) const {
+    Compare(dst, a, b, mode, a.GetSize());
+  }
 };
-#define ASCENDC_SIM_CMP_OPERATOR(SYM, MODE)                                                             \
-  template <typename T>                                                                               \
-  __aicore__ inline CompareExpr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) {   \
-    return {a, b, CMPMODE::MODE};                                                                     \
+#define ASCENDC_SIM_CMP_OPERATOR(SYM, MODE)                                                         \
+  template <typename T>                                                                             \
+  __aicore__ inline CompareExpr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) { \
+    return {a, b, CMPMODE::MODE};                                                                   \
   }
 ASCENDC_SIM_CMP_OPERATOR(<, LT)
 ASCENDC_SIM_CMP_OPERATOR(>, GT)
@@ -203,38 +230,44 @@ ASCENDC_SIM_CMP_OPERATOR(!=, NE)
 // ---- CompareScalar: dst bits = src0 <op> scalar --------------------------------------------------
 template <typename T, typename U>
 __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
-                                     const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, uint32_t count,
-                                     ASCENDC_SIM_LOC) {
-  ASCENDC_SIM_CHECK(count * sizeof(T) % 32 == 0, loc, "CompareScalar: count %u x %zu B is not a multiple of 32 B", count, sizeof(T));
+                                     const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode,
+                                     uint32_t count, ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(count * sizeof(T) % 32 == 0, loc, "CompareScalar: count %u x %zu B is not a multiple of 32 B",
+                    count, sizeof(T));
   ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
   const T* x = ascendc_sim::HostData(src0);
   const T s = src1Scalar;
-  ascendc_sim::CompareImpl("CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, {}, {},
-                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[r * l.perRepeat + e], s, mode); }, loc);
+  ascendc_sim::CompareImpl(
+      "CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, {}, {},
+      [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[r * l.perRepeat + e], s, mode); }, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
-                                     const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, const uint64_t mask,
-                                     uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+                                     const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode,
+                                     const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& p,
+                                     ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>(ascendc_sim::SrcStride(p));
   const T* x = ascendc_sim::HostData(src0);
   const T s = src1Scalar;
-  ascendc_sim::CompareImpl("CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, sa, sa,
-                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], s, mode); }, loc);
+  ascendc_sim::CompareImpl(
+      "CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, sa, sa,
+      [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], s, mode); }, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
-                                     const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, const uint64_t mask[],
-                                     uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
-  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)
-                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+                                     const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode,
+                                     const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& p,
+                                     ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l =
+      isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc) : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>(ascendc_sim::SrcStride(p));
   const T* x = ascendc_sim::HostData(src0);
   const T s = src1Scalar;
-  ascendc_sim::CompareImpl("CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, sa, sa,
-                           [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], s, mode); }, loc);
+  ascendc_sim::CompareImpl(
+      "CompareScalar", ascendc_sim::Op::kVecCompare, dst, src0, nullptr, l, sa, sa,
+      [&](uint32_t r, uint32_t e) { return ascendc_sim::CmpLane(x[l.Offset(r, e, sa)], s, mode); }, loc);
 }
 
 // Compares: the current library's name of CompareScalar (asc-devkit kernel_operator_vec_cmpsel_intf.h),
@@ -247,14 +280,15 @@ __aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>&
 }
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
-                                const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, const uint64_t mask,
-                                uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+                                const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode,
+                                const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
   CompareScalar<T, U, isSetMask>(dst, src0, src1Scalar, mode, mask, repeatTime, p, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
-                                const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode, const uint64_t mask[],
-                                uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
+                                const typename ascendc_sim::Identity<T>::type src1Scalar, CMPMODE mode,
+                                const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& p,
+                                ASCENDC_SIM_LOC) {
   CompareScalar<T, U, isSetMask>(dst, src0, src1Scalar, mode, mask, repeatTime, p, loc);
 }
 
@@ -267,7 +301,8 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
   ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
   const uint32_t bytes = mode == SELMODE::VSEL_CMPMASK_SPR ? l.perRepeat / 8 : ascendc_sim::MaskBytes(l);
   ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Select", l,
-                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), {}, false},
+                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
+                            {src0.UbAddr(), src0.GetSize(), sizeof(T), {}, false},
                             {src1.UbAddr(), src1.GetSize(), sizeof(T), {}, false}},
                            sizeof(T), loc, {{selMask.UbAddr(), bytes, false}});
   ASCENDC_SIM_CHECK(bytes <= selMask.GetLength(), loc, "Select: %u mask bytes needed, the mask tensor has %u", bytes,
@@ -283,12 +318,14 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
 }
 template <typename T, typename U>
 __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
-                              const typename ascendc_sim::Identity<T>::type src1, SELMODE mode, uint32_t count, ASCENDC_SIM_LOC) {
+                              const typename ascendc_sim::Identity<T>::type src1, SELMODE mode, uint32_t count,
+                              ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
   const uint32_t bytes = ascendc_sim::MaskBytes(l);
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Select", l,
-                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), {}, false}},
-                           sizeof(T), loc, {{selMask.UbAddr(), bytes, false}});
+  ascendc_sim::IssueVector(
+      ascendc_sim::Op::kVecSelect, "Select", l,
+      {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), {}, false}},
+      sizeof(T), loc, {{selMask.UbAddr(), bytes, false}});
   ASCENDC_SIM_CHECK(bytes <= selMask.GetLength(), loc, "Select: %u mask bytes needed, the mask tensor has %u", bytes,
                     selMask.GetLength());
   (void)mode;
@@ -309,15 +346,16 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
 // Select with the CMPMASK register (mode 0): every repeat, under the vector mask, takes lane e from
 // src0 where register bit e is set.
 template <typename T, SELMODE selMode>
-__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint8_t repeatTime,
-                              const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                              uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(selMode == SELMODE::VSEL_CMPMASK_SPR, "Select without a mask tensor: the CMPMASK register mode");
   ascendc_sim::Lanes l = ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({p.dstBlkStride, p.dstRepStride});
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
   const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
   ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Select", l,
-                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}, {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false},
+                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true},
+                            {src0.UbAddr(), src0.GetSize(), sizeof(T), sa, false},
                             {src1.UbAddr(), src1.GetSize(), sizeof(T), sb, false}},
                            sizeof(T), loc);
   const uint64_t* bits = ascendc_sim::CurrentCore().Registers().cmpMask;
@@ -326,7 +364,8 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& s
   const T* b = ascendc_sim::HostData(src1);
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e)
-      if (l.Active(r, e)) d[l.Offset(r, e, sd)] = (bits[e / 64] >> (e % 64)) & 1u ? a[l.Offset(r, e, sa)] : b[l.Offset(r, e, sb)];
+      if (l.Active(r, e))
+        d[l.Offset(r, e, sd)] = (bits[e / 64] >> (e % 64)) & 1u ? a[l.Offset(r, e, sa)] : b[l.Offset(r, e, sb)];
 }
 
 // VSEL_TENSOR_SCALAR_MODE by repeats: the mask walks bit by bit across repeats, as the tensor mode's.
@@ -336,7 +375,8 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
                               uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {
   (void)mode;
   ascendc_sim::SelectByBits("Select", dst, src0, static_cast<const LocalTensor<T>*>(nullptr), static_cast<T>(src1),
-                            selMask.UbAddr(), false, ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc), p, loc);
+                            selMask.UbAddr(), false, ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc), p,
+                            loc);
 }
 
 // ---- GatherMask: pack the elements whose pattern bit is set ----------------------------------------
@@ -354,10 +394,17 @@ namespace ascendc_sim {
 // Built-in patterns 1..7: 1 even lanes, 2 odd lanes, 3..6 lane % 4 == 0..3, 7 every lane.
 inline bool BuiltinPattern(uint8_t p, uint32_t e) {
   switch (p) {
-    case 1: return e % 2 == 0;
-    case 2: return e % 2 == 1;
-    case 3: case 4: case 5: case 6: return e % 4 == static_cast<uint32_t>(p - 3);
-    default: return true;
+    case 1:
+      return e % 2 == 0;
+    case 2:
+      return e % 2 == 1;
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+      return e % 4 == static_cast<uint32_t>(p - 3);
+    default:
+      return true;
   }
 }
 
@@ -376,7 +423,8 @@ void GatherMaskLongRepeats(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
   const uint64_t extent = (p.repeatTimes ? (p.repeatTimes - 1) * step : 0) + c.Extent(cs);
   const uint32_t ubBytes = CurrentCore().Local().Size(LocalBuf::kUB);
   ASCENDC_SIM_CHECK(src0.UbAddr() + extent * sizeof(T) <= ubBytes, loc,
-                    "GatherMask: the source's %llu elements run past the end of the UB", static_cast<unsigned long long>(extent));
+                    "GatherMask: the source's %llu elements run past the end of the UB",
+                    static_cast<unsigned long long>(extent));
   if (extent > src0.GetSize())
     DeviceTolerated(loc, "GatherMask: the source touches %llu elements but the tensor has %u",
                     static_cast<unsigned long long>(extent), src0.GetSize());
@@ -404,9 +452,9 @@ void GatherMaskLongRepeats(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
 }
 
 template <typename T, typename Bit>
-void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0, bool reduceMode, uint32_t mask,
-                    const AscendC::GatherMaskParams& p, uint64_t& rsvdCnt, Bit bit, uint32_t patternBytes, uint32_t patternAddr,
-                    const SrcLoc& loc) {
+void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0, bool reduceMode,
+                    uint32_t mask, const AscendC::GatherMaskParams& p, uint64_t& rsvdCnt, Bit bit,
+                    uint32_t patternBytes, uint32_t patternAddr, const SrcLoc& loc) {
   // Normal mode: every lane of repeatTimes repeats. Counter mode (reduceMode) on A2/A3: `mask`
   // lanes in each of repeatTimes repeats (GatherMaskLongRepeats past 256 B); the instruction leaves
   // the core in normal mode.
@@ -415,7 +463,8 @@ void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
   if (reduceMode) {
     ASCENDC_SIM_CHECK(mask >= 1, loc, "GatherMask: counter-mode mask 0 (at least 1)");
     CurrentCore().Registers().maskCounter = false;
-    if (mask > l.perRepeat) return GatherMaskLongRepeats(dst, src0, mask, p, rsvdCnt, bit, patternBytes != 0, patternAddr, loc);
+    if (mask > l.perRepeat)
+      return GatherMaskLongRepeats(dst, src0, mask, p, rsvdCnt, bit, patternBytes != 0, patternAddr, loc);
     l.counter = false;
     l.bits[0] = mask >= 64 ? ~0ull : (1ull << mask) - 1;
     l.bits[1] = mask > 64 ? (mask >= 128 ? ~0ull : (1ull << (mask - 64)) - 1) : 0;
@@ -431,10 +480,11 @@ void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
                     static_cast<unsigned long long>(n), dst.GetSize());
   const UbAccess out{dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true};
   if (patternBytes)
-    IssueVector(Op::kVecSelect, "GatherMask", l, {{src0.UbAddr(), src0.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
-                {{patternAddr, patternBytes, false}, out});
+    IssueVector(Op::kVecSelect, "GatherMask", l, {{src0.UbAddr(), src0.GetSize(), sizeof(T), ss, false}}, sizeof(T),
+                loc, {{patternAddr, patternBytes, false}, out});
   else
-    IssueVector(Op::kVecSelect, "GatherMask", l, {{src0.UbAddr(), src0.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc, {out});
+    IssueVector(Op::kVecSelect, "GatherMask", l, {{src0.UbAddr(), src0.GetSize(), sizeof(T), ss, false}}, sizeof(T),
+                loc, {out});
   std::copy(picked.begin(), picked.end(), ascendc_sim::HostData(dst));
   rsvdCnt = n;
 }
@@ -444,10 +494,11 @@ void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
 namespace AscendC {
 
 template <typename T, typename U>
-__aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1Pattern,
-                                  const bool reduceMode, const uint32_t mask, const GatherMaskParams& p, uint64_t& rsvdCnt,
-                                  ASCENDC_SIM_LOC) {
-  static_assert(sizeof(U) == sizeof(T), "GatherMask: the pattern tensor is uint16_t for 2-byte data, uint32_t for 4-byte data");
+__aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                                  const LocalTensor<U>& src1Pattern, const bool reduceMode, const uint32_t mask,
+                                  const GatherMaskParams& p, uint64_t& rsvdCnt, ASCENDC_SIM_LOC) {
+  static_assert(sizeof(U) == sizeof(T),
+                "GatherMask: the pattern tensor is uint16_t for 2-byte data, uint32_t for 4-byte data");
   const uint8_t* pat = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(src1Pattern));
   const uint32_t perRepeat = 256 / sizeof(T);
   const uint32_t repBytes = p.src1RepeatStride * 32u;
@@ -461,11 +512,13 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
 }
 template <typename T>
 __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,
-                                  const bool reduceMode, const uint32_t mask, const GatherMaskParams& p, uint64_t& rsvdCnt,
-                                  ASCENDC_SIM_LOC) {
-  ASCENDC_SIM_CHECK(src1Pattern >= 1 && src1Pattern <= 7, loc, "GatherMask: built-in pattern %u out of range [1, 7]", src1Pattern);
-  ascendc_sim::GatherMaskImpl(dst, src0, reduceMode, mask, p, rsvdCnt,
-                              [&](uint32_t, uint32_t e) { return ascendc_sim::BuiltinPattern(src1Pattern, e); }, 0, 0, loc);
+                                  const bool reduceMode, const uint32_t mask, const GatherMaskParams& p,
+                                  uint64_t& rsvdCnt, ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(src1Pattern >= 1 && src1Pattern <= 7, loc, "GatherMask: built-in pattern %u out of range [1, 7]",
+                    src1Pattern);
+  ascendc_sim::GatherMaskImpl(
+      dst, src0, reduceMode, mask, p, rsvdCnt,
+      [&](uint32_t, uint32_t e) { return ascendc_sim::BuiltinPattern(src1Pattern, e); }, 0, 0, loc);
 }
 
 }  // namespace AscendC

@@ -25,9 +25,13 @@ struct UnaryRepeatParams {
 };
 
 struct BinaryRepeatParams {
-  BinaryRepeatParams(uint16_t dstBlk = 1, uint16_t src0Blk = 1, uint16_t src1Blk = 1, uint16_t dstRep = 8, uint16_t src0Rep = 8,
-                     uint16_t src1Rep = 8)
-      : dstBlkStride(dstBlk), src0BlkStride(src0Blk), src1BlkStride(src1Blk), dstRepStride(dstRep), src0RepStride(src0Rep),
+  BinaryRepeatParams(uint16_t dstBlk = 1, uint16_t src0Blk = 1, uint16_t src1Blk = 1, uint16_t dstRep = 8,
+                     uint16_t src0Rep = 8, uint16_t src1Rep = 8)
+      : dstBlkStride(dstBlk),
+        src0BlkStride(src0Blk),
+        src1BlkStride(src1Blk),
+        dstRepStride(dstRep),
+        src0RepStride(src0Rep),
         src1RepStride(src1Rep) {}
   uint16_t dstBlkStride;
   uint16_t src0BlkStride;
@@ -61,10 +65,10 @@ struct Stride {
 // Which lanes of which repeats an instruction touches.
 struct Lanes {
   uint32_t repeats = 0;
-  uint32_t perRepeat = 0;   // lanes in one repeat (256 B / element size)
-  uint32_t perBlock = 0;    // lanes in one 32 B block
+  uint32_t perRepeat = 0;     // lanes in one repeat (256 B / element size)
+  uint32_t perBlock = 0;      // lanes in one 32 B block
   uint64_t bits[2] = {0, 0};  // normal mode: active lanes of every repeat
-  uint64_t count = 0;       // counter mode: total lanes; repeats are full but the last
+  uint64_t count = 0;         // counter mode: total lanes; repeats are full but the last
   bool counter = false;
   bool contiguous = false;  // count-form API: `count` consecutive elements on every operand
 
@@ -73,7 +77,8 @@ struct Lanes {
     return (bits[e / 64] >> (e % 64)) & 1u;
   }
   uint32_t LastLane(uint32_t r) const {  // highest active lane of repeat r
-    if (counter) return static_cast<uint32_t>(std::min<uint64_t>(perRepeat, count - static_cast<uint64_t>(r) * perRepeat)) - 1;
+    if (counter)
+      return static_cast<uint32_t>(std::min<uint64_t>(perRepeat, count - static_cast<uint64_t>(r) * perRepeat)) - 1;
     return bits[1] ? 127 - __builtin_clzll(bits[1]) : 63 - __builtin_clzll(bits[0]);
   }
   // Element index of lane e of repeat r. Operands narrower than the instruction's lane width (the
@@ -138,7 +143,8 @@ Lanes ContinuousMaskLanes(uint64_t mask, uint32_t repeatTime, const SrcLoc& loc)
     ASCENDC_SIM_CHECK(mask >= 1, loc, "continuous mask 0: no lane of the repeat runs");
     // AscendCUtils::SetMask sets both mask registers full for a length >= 128 (a b32 op reads the
     // low one): a longer mask runs the whole repeat on the device.
-    ASCENDC_SIM_WARN_UNLESS(mask <= perRepeat, loc, "continuous mask %llu out of range [1, %llu]: the whole repeat runs",
+    ASCENDC_SIM_WARN_UNLESS(mask <= perRepeat, loc,
+                            "continuous mask %llu out of range [1, %llu]: the whole repeat runs",
                             static_cast<unsigned long long>(mask), static_cast<unsigned long long>(perRepeat));
     mask = mask < perRepeat ? mask : perRepeat;
     bits[0] = mask >= 64 ? ~0ull : (1ull << mask) - 1;
@@ -149,8 +155,8 @@ Lanes ContinuousMaskLanes(uint64_t mask, uint32_t repeatTime, const SrcLoc& loc)
 
 // An operand of a vector instruction: its tensor view and lane geometry.
 struct Operand {
-  uint32_t addr;       // UB byte address
-  uint32_t size;       // elements in the tensor view
+  uint32_t addr;  // UB byte address
+  uint32_t size;  // elements in the tensor view
   uint32_t elemBytes;
   Stride stride;
   bool write;
@@ -159,8 +165,8 @@ struct Operand {
 // Checks operands (alignment, bounds), then records the instruction. Returns nothing on error:
 // Fail() throws.
 // `extra`: UB ranges touched outside the lane geometry (a Gather source, a reduction's scratch).
-void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_list<Operand> operands, uint32_t elemBytes,
-                 const SrcLoc& loc, std::initializer_list<UbAccess> extra = {});
+void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_list<Operand> operands,
+                 uint32_t elemBytes, const SrcLoc& loc, std::initializer_list<UbAccess> extra = {});
 
 // Run f(dstIndex, src0Index, src1Index) over the active lanes; the count form is one flat loop so
 // g++ can vectorise it.
@@ -198,8 +204,14 @@ __aicore__ inline void SetVectorMask(int32_t len) {
   }
   core.Scalar(1);
 }
-__aicore__ inline void SetMaskCount() { ascendc_sim::CurrentCore().Registers().maskCounter = true; ascendc_sim::CurrentCore().Scalar(1); }
-__aicore__ inline void SetMaskNorm() { ascendc_sim::CurrentCore().Registers().maskCounter = false; ascendc_sim::CurrentCore().Scalar(1); }
+__aicore__ inline void SetMaskCount() {
+  ascendc_sim::CurrentCore().Registers().maskCounter = true;
+  ascendc_sim::CurrentCore().Scalar(1);
+}
+__aicore__ inline void SetMaskNorm() {
+  ascendc_sim::CurrentCore().Registers().maskCounter = false;
+  ascendc_sim::CurrentCore().Scalar(1);
+}
 __aicore__ inline void ResetMask() {
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
   core.Registers().mask[0] = core.Registers().mask[1] = ~0ull;
@@ -227,9 +239,13 @@ class AscendCUtils {
     SetMask<T>(len > 64 ? (1ull << (len - 64)) - 1 : 0, len > 64 ? kFull : (1ull << len) - 1);
   }
   template <typename T>
-  static void SetMaskCount() { AscendC::SetMaskCount(); }
+  static void SetMaskCount() {
+    AscendC::SetMaskCount();
+  }
   template <typename T>
-  static void SetMaskNorm() { AscendC::SetMaskNorm(); }
+  static void SetMaskNorm() {
+    AscendC::SetMaskNorm();
+  }
   template <bool isSetMask = true>
   static void ResetMask() {
     if constexpr (isSetMask) AscendC::ResetMask();

@@ -14,25 +14,33 @@ struct Identity {
 
 namespace lane {
 template <typename T>
-T ReluOf(T v) { return v > T(0) ? v : T(0); }
+T ReluOf(T v) {
+  return v > T(0) ? v : T(0);
+}
 // Integer lanes wrap (two's complement): formed on unsigned values, since a signed overflow is
 // undefined in C++. Floating lanes compute in their type (half: in float, rounded once).
 template <typename T>
 using Unsigned = std::conditional_t<(sizeof(T) <= 4), uint32_t, uint64_t>;
 template <typename T>
 T Plus(T a, T b) {
-  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Unsigned<T>>(a) + static_cast<Unsigned<T>>(b));
-  else return static_cast<T>(a + b);
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<Unsigned<T>>(a) + static_cast<Unsigned<T>>(b));
+  else
+    return static_cast<T>(a + b);
 }
 template <typename T>
 T Minus(T a, T b) {
-  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Unsigned<T>>(a) - static_cast<Unsigned<T>>(b));
-  else return static_cast<T>(a - b);
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<Unsigned<T>>(a) - static_cast<Unsigned<T>>(b));
+  else
+    return static_cast<T>(a - b);
 }
 template <typename T>
 T Times(T a, T b) {
-  if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<Unsigned<T>>(a) * static_cast<Unsigned<T>>(b));
-  else return static_cast<T>(a * b);
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<Unsigned<T>>(a) * static_cast<Unsigned<T>>(b));
+  else
+    return static_cast<T>(a * b);
 }
 }  // namespace lane
 
@@ -57,10 +65,12 @@ Stride Blocks(Stride s) {
 // dst = fn(a, b) lane by lane; with `accumulate`, fn also sees the old dst value (fn(a, b, d)).
 template <bool accumulate = false, typename D, typename S0, typename S1, typename Fn>
 void Binary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S0>& a,
-            const AscendC::LocalTensor<S1>& b, const Lanes& l, Stride sd, Stride sa, Stride sb, Fn fn, const SrcLoc& loc) {
+            const AscendC::LocalTensor<S1>& b, const Lanes& l, Stride sd, Stride sa, Stride sb, Fn fn,
+            const SrcLoc& loc) {
   sd = Blocks<D>(sd), sa = Blocks<S0>(sa), sb = Blocks<S1>(sb);
   IssueVector(op, api, l,
-              {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true}, {a.UbAddr(), a.GetSize(), sizeof(S0), sa, false},
+              {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true},
+               {a.UbAddr(), a.GetSize(), sizeof(S0), sa, false},
                {b.UbAddr(), b.GetSize(), sizeof(S1), sb, false}},
               sizeof(D), loc);
   D* d = ascendc_sim::HostData(dst);
@@ -73,8 +83,8 @@ void Binary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const As
 }
 
 template <typename D, typename S, typename Fn>
-void Unary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, const Lanes& l,
-           Stride sd, Stride ss, Fn fn, const SrcLoc& loc) {
+void Unary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+           const Lanes& l, Stride sd, Stride ss, Fn fn, const SrcLoc& loc) {
   sd = Blocks<D>(sd), ss = Blocks<S>(ss);
   IssueVector(op, api, l,
               {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true}, {src.UbAddr(), src.GetSize(), sizeof(S), ss, false}},
@@ -86,7 +96,8 @@ void Unary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Asc
 
 // Fill: dst = fn(lane index in the flat count), no source read.
 template <typename D, typename Fn>
-void Fill(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Lanes& l, Stride sd, Fn fn, const SrcLoc& loc) {
+void Fill(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Lanes& l, Stride sd, Fn fn,
+          const SrcLoc& loc) {
   sd = Blocks<D>(sd);
   IssueVector(op, api, l, {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true}}, sizeof(D), loc);
   D* d = ascendc_sim::HostData(dst);
@@ -96,39 +107,41 @@ void Fill(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Lane
 }  // namespace ascendc_sim
 
 // ---- binary: dst = f(src0, src1) ------------------------------------------------------------
-#define ASCENDC_SIM_BINARY(NAME, OPCLASS, EXPR)                                                                       \
-  namespace ascendc_sim::lane {                                                                                       \
-  struct NAME {                                                                                                       \
-    template <typename T>                                                                                             \
-    T operator()(T a, T b) const { return static_cast<T>(EXPR); }                                                     \
-  };                                                                                                                  \
-  }                                                                                                                   \
-  namespace AscendC {                                                                                                 \
-  template <typename T>                                                                                               \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
-                              const int32_t& count, ASCENDC_SIM_LOC) {                                                \
-    ascendc_sim::Binary(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, ascendc_sim::CountLanes<T>(count), {}, {},  \
-                        {}, ascendc_sim::lane::NAME{}, loc);                                                          \
-  }                                                                                                                   \
-  template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
-                              uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) { \
-    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
-                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
-    ascendc_sim::Binary(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, l, {p.dstBlkStride, p.dstRepStride},        \
-                        {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                       \
-                        ascendc_sim::lane::NAME{}, loc);                                                              \
-  }                                                                                                                   \
-  template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
-                              const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& p,           \
-                              ASCENDC_SIM_LOC) {                                                                      \
-    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
-                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
-    ascendc_sim::Binary(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, l, {p.dstBlkStride, p.dstRepStride},        \
-                        {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                       \
-                        ascendc_sim::lane::NAME{}, loc);                                                              \
-  }                                                                                                                   \
+#define ASCENDC_SIM_BINARY(NAME, OPCLASS, EXPR)                                                                      \
+  namespace ascendc_sim::lane {                                                                                      \
+  struct NAME {                                                                                                      \
+    template <typename T>                                                                                            \
+    T operator()(T a, T b) const {                                                                                   \
+      return static_cast<T>(EXPR);                                                                                   \
+    }                                                                                                                \
+  };                                                                                                                 \
+  }                                                                                                                  \
+  namespace AscendC {                                                                                                \
+  template <typename T>                                                                                              \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,            \
+                       const int32_t& count, ASCENDC_SIM_LOC) {                                                      \
+    ascendc_sim::Binary(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, ascendc_sim::CountLanes<T>(count), {}, {}, \
+                        {}, ascendc_sim::lane::NAME{}, loc);                                                         \
+  }                                                                                                                  \
+  template <typename T, bool isSetMask = true>                                                                       \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,            \
+                       uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {      \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                    \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                           \
+    ascendc_sim::Binary(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, l, {p.dstBlkStride, p.dstRepStride},       \
+                        {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                      \
+                        ascendc_sim::lane::NAME{}, loc);                                                             \
+  }                                                                                                                  \
+  template <typename T, bool isSetMask = true>                                                                       \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,            \
+                       const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& p,                 \
+                       ASCENDC_SIM_LOC) {                                                                            \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                              \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                           \
+    ascendc_sim::Binary(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, l, {p.dstBlkStride, p.dstRepStride},       \
+                        {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                      \
+                        ascendc_sim::lane::NAME{}, loc);                                                             \
+  }                                                                                                                  \
   }
 
 ASCENDC_SIM_BINARY(Add, kVecBinary, ascendc_sim::lane::Plus(a, b))
@@ -137,87 +150,88 @@ ASCENDC_SIM_BINARY(Mul, kVecBinary, ascendc_sim::lane::Times(a, b))
 ASCENDC_SIM_BINARY(Div, kVecDiv, a / b)
 ASCENDC_SIM_BINARY(Max, kVecBinary, a > b ? a : b)
 ASCENDC_SIM_BINARY(Min, kVecBinary, a < b ? a : b)
-ASCENDC_SIM_BINARY(And, kVecBinary, a & b)
+ASCENDC_SIM_BINARY(And, kVecBinary, a& b)
 ASCENDC_SIM_BINARY(Or, kVecBinary, a | b)
 ASCENDC_SIM_BINARY(AddRelu, kVecBinary, ascendc_sim::lane::ReluOf(ascendc_sim::lane::Plus(a, b)))
 ASCENDC_SIM_BINARY(SubRelu, kVecBinary, ascendc_sim::lane::ReluOf(ascendc_sim::lane::Minus(a, b)))
 
 // ---- dst-accumulating: dst = f(src0, src1, dst) --------------------------------------------------
-#define ASCENDC_SIM_BINARY_ACC(NAME, OPCLASS, EXPR)                                                                   \
-  namespace ascendc_sim::lane {                                                                                       \
-  struct NAME {                                                                                                       \
-    template <typename T>                                                                                             \
-    T operator()(T a, T b, T d) const { return static_cast<T>(EXPR); }                                                \
-  };                                                                                                                  \
-  }                                                                                                                   \
-  namespace AscendC {                                                                                                 \
-  template <typename T>                                                                                               \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
-                              const int32_t& count, ASCENDC_SIM_LOC) {                                                \
-    ascendc_sim::Binary<true>(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, ascendc_sim::CountLanes<T>(count),    \
-                              {}, {}, {}, ascendc_sim::lane::NAME{}, loc);                                            \
-  }                                                                                                                   \
-  template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
-                              uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) { \
-    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
-                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
-    ascendc_sim::Binary<true>(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, l, {p.dstBlkStride, p.dstRepStride},  \
-                              {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                 \
-                              ascendc_sim::lane::NAME{}, loc);                                                        \
-  }                                                                                                                   \
-  template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
-                              const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& p,           \
-                              ASCENDC_SIM_LOC) {                                                                      \
-    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
-                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
-    ascendc_sim::Binary<true>(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, l, {p.dstBlkStride, p.dstRepStride},  \
-                              {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                 \
-                              ascendc_sim::lane::NAME{}, loc);                                                        \
-  }                                                                                                                   \
+#define ASCENDC_SIM_BINARY_ACC(NAME, OPCLASS, EXPR)                                                                    \
+  namespace ascendc_sim::lane {                                                                                        \
+  struct NAME {                                                                                                        \
+    template <typename T>                                                                                              \
+    T operator()(T a, T b, T d) const {                                                                                \
+      return static_cast<T>(EXPR);                                                                                     \
+    }                                                                                                                  \
+  };                                                                                                                   \
+  }                                                                                                                    \
+  namespace AscendC {                                                                                                  \
+  template <typename T>                                                                                                \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
+                       const int32_t& count, ASCENDC_SIM_LOC) {                                                        \
+    ascendc_sim::Binary<true>(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, ascendc_sim::CountLanes<T>(count), {}, \
+                              {}, {}, ascendc_sim::lane::NAME{}, loc);                                                 \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true>                                                                         \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
+                       uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p, ASCENDC_SIM_LOC) {        \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                      \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                             \
+    ascendc_sim::Binary<true>(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, l, {p.dstBlkStride, p.dstRepStride},   \
+                              {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                  \
+                              ascendc_sim::lane::NAME{}, loc);                                                         \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true>                                                                         \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
+                       const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& p,                   \
+                       ASCENDC_SIM_LOC) {                                                                              \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                                \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                             \
+    ascendc_sim::Binary<true>(ascendc_sim::Op::OPCLASS, #NAME, dst, src0, src1, l, {p.dstBlkStride, p.dstRepStride},   \
+                              {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                  \
+                              ascendc_sim::lane::NAME{}, loc);                                                         \
+  }                                                                                                                    \
   }
 
 // Each product is rounded to T before the add, as two chained vector ops would be.
-ASCENDC_SIM_BINARY_ACC(MulAddDst, kVecFma, static_cast<T>(a * b) + d)
-ASCENDC_SIM_BINARY_ACC(FusedMulAdd, kVecFma, static_cast<T>(a * d) + b)
-ASCENDC_SIM_BINARY_ACC(FusedMulAddRelu, kVecFma, ascendc_sim::lane::ReluOf(static_cast<T>(static_cast<T>(a * d) + b)))
+ASCENDC_SIM_BINARY_ACC(MulAddDst, kVecFma, static_cast<T>(a* b) + d)
+ASCENDC_SIM_BINARY_ACC(FusedMulAdd, kVecFma, static_cast<T>(a* d) + b)
+ASCENDC_SIM_BINARY_ACC(FusedMulAddRelu, kVecFma, ascendc_sim::lane::ReluOf(static_cast<T>(static_cast<T>(a* d) + b)))
 
 // ---- vector-scalar: dst = f(src, scalar) -----------------------------------------------------
-#define ASCENDC_SIM_VEC_SCALAR(NAME, OPCLASS, EXPR)                                                                   \
-  namespace ascendc_sim::lane {                                                                                       \
-  template <typename T>                                                                                               \
-  struct NAME {                                                                                                       \
-    T s;                                                                                                              \
-    T operator()(T a) const { return static_cast<T>(EXPR); }                                                          \
-  };                                                                                                                  \
-  }                                                                                                                   \
-  namespace AscendC {                                                                                                 \
-  template <typename T>                                                                                               \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                          \
-                              const typename ascendc_sim::Identity<T>::type& scalar, const int32_t& count,            \
-                              ASCENDC_SIM_LOC) {                                                                      \
-    ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, ascendc_sim::CountLanes<T>(count), {}, {},          \
-                       ascendc_sim::lane::NAME<T>{scalar}, loc);                                                      \
-  }                                                                                                                   \
-  template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                          \
-                              const typename ascendc_sim::Identity<T>::type& scalar, uint64_t mask,                   \
-                              const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                \
-    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
-                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
-    ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, l, ascendc_sim::DstStride(p),                       \
-                       ascendc_sim::SrcStride(p), ascendc_sim::lane::NAME<T>{scalar}, loc);                           \
-  }                                                                                                                   \
-  template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                          \
-                              const typename ascendc_sim::Identity<T>::type& scalar, const uint64_t mask[],           \
-                              const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                \
-    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
-                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
-    ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, l, ascendc_sim::DstStride(p),                       \
-                       ascendc_sim::SrcStride(p), ascendc_sim::lane::NAME<T>{scalar}, loc);                           \
-  }                                                                                                                   \
+#define ASCENDC_SIM_VEC_SCALAR(NAME, OPCLASS, EXPR)                                                                    \
+  namespace ascendc_sim::lane {                                                                                        \
+  template <typename T>                                                                                                \
+  struct NAME {                                                                                                        \
+    T s;                                                                                                               \
+    T operator()(T a) const { return static_cast<T>(EXPR); }                                                           \
+  };                                                                                                                   \
+  }                                                                                                                    \
+  namespace AscendC {                                                                                                  \
+  template <typename T>                                                                                                \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                           \
+                       const typename ascendc_sim::Identity<T>::type& scalar, const int32_t& count, ASCENDC_SIM_LOC) { \
+    ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, ascendc_sim::CountLanes<T>(count), {}, {},           \
+                       ascendc_sim::lane::NAME<T>{scalar}, loc);                                                       \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true>                                                                         \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                           \
+                       const typename ascendc_sim::Identity<T>::type& scalar, uint64_t mask, const uint8_t repeatTime, \
+                       const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                                                  \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                      \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                             \
+    ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, l, ascendc_sim::DstStride(p),                        \
+                       ascendc_sim::SrcStride(p), ascendc_sim::lane::NAME<T>{scalar}, loc);                            \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true>                                                                         \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                           \
+                       const typename ascendc_sim::Identity<T>::type& scalar, const uint64_t mask[],                   \
+                       const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                        \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                                \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                             \
+    ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, l, ascendc_sim::DstStride(p),                        \
+                       ascendc_sim::SrcStride(p), ascendc_sim::lane::NAME<T>{scalar}, loc);                            \
+  }                                                                                                                    \
   }
 
 ASCENDC_SIM_VEC_SCALAR(Adds, kVecUnary, ascendc_sim::lane::Plus(a, s))
@@ -234,19 +248,20 @@ ASCENDC_SIM_VEC_SCALAR(ShiftRight, kVecUnary, a >> s)  // arithmetic for signed 
   namespace ascendc_sim::lane {                                                                                       \
   struct NAME {                                                                                                       \
     template <typename T>                                                                                             \
-    T operator()(T a) const { return static_cast<T>(EXPR); }                                                          \
+    T operator()(T a) const {                                                                                         \
+      return static_cast<T>(EXPR);                                                                                    \
+    }                                                                                                                 \
   };                                                                                                                  \
   }                                                                                                                   \
   namespace AscendC {                                                                                                 \
   template <typename T>                                                                                               \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,                    \
-                              ASCENDC_SIM_LOC) {                                                                      \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, ASCENDC_SIM_LOC) { \
     ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, ascendc_sim::CountLanes<T>(count), {}, {},          \
                        ascendc_sim::lane::NAME{}, loc);                                                               \
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                           \
-                              const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTime, \
+                       const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                                                 \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
                                      : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
     ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, l, ascendc_sim::DstStride(p),                       \
@@ -254,7 +269,7 @@ ASCENDC_SIM_VEC_SCALAR(ShiftRight, kVecUnary, a >> s)  // arithmetic for signed 
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
   __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                   \
-                              const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                \
+                       const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {                       \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
                                      : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
     ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, l, ascendc_sim::DstStride(p),                       \
@@ -277,27 +292,30 @@ namespace AscendC {
 // ---- Duplicate: dst = scalar ------------------------------------------------------------------
 template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
-                                 const int32_t& count, ASCENDC_SIM_LOC) {
-  ascendc_sim::Fill(ascendc_sim::Op::kVecUnary, "Duplicate", dst, ascendc_sim::CountLanes<T>(count), {},
-                    [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
+                          const int32_t& count, ASCENDC_SIM_LOC) {
+  ascendc_sim::Fill(
+      ascendc_sim::Op::kVecUnary, "Duplicate", dst, ascendc_sim::CountLanes<T>(count), {},
+      [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
 }
 template <typename T, bool isSetMask = true>
 __aicore__ void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
-                                 uint64_t mask, const uint8_t repeatTime, const uint16_t dstBlockStride,
-                                 const uint8_t dstRepeatStride, ASCENDC_SIM_LOC) {
+                          uint64_t mask, const uint8_t repeatTime, const uint16_t dstBlockStride,
+                          const uint8_t dstRepeatStride, ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
-  ascendc_sim::Fill(ascendc_sim::Op::kVecUnary, "Duplicate", dst, l, {dstBlockStride, dstRepeatStride},
-                    [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
+  ascendc_sim::Fill(
+      ascendc_sim::Op::kVecUnary, "Duplicate", dst, l, {dstBlockStride, dstRepeatStride},
+      [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
 }
 template <typename T, bool isSetMask = true>
 __aicore__ void Duplicate(const LocalTensor<T>& dst, const typename ascendc_sim::Identity<T>::type& scalar,
-                                 const uint64_t mask[], const uint8_t repeatTime, const uint16_t dstBlockStride,
-                                 const uint8_t dstRepeatStride, ASCENDC_SIM_LOC) {
-  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)
-                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
-  ascendc_sim::Fill(ascendc_sim::Op::kVecUnary, "Duplicate", dst, l, {dstBlockStride, dstRepeatStride},
-                    [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
+                          const uint64_t mask[], const uint8_t repeatTime, const uint16_t dstBlockStride,
+                          const uint8_t dstRepeatStride, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l =
+      isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc) : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  ascendc_sim::Fill(
+      ascendc_sim::Op::kVecUnary, "Duplicate", dst, l, {dstBlockStride, dstRepeatStride},
+      [v = static_cast<T>(scalar)](uint64_t) { return v; }, loc);
 }
 
 // The library's internal forms on a raw `__ubuf__` pointer (kernel_operator_vec_duplicate_impl.h),
@@ -330,48 +348,55 @@ struct CopyRepeatParams {
   uint16_t srcRepeatSize = 8;
 };
 template <typename T, bool isSetMask = true>
-__aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTime,
-                            const CopyRepeatParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,
+                            const uint8_t repeatTime, const CopyRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy: 16- or 32-bit elements");
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
-  ascendc_sim::Unary(ascendc_sim::Op::kVecUnary, "Copy", dst, src, l, {p.dstStride, p.dstRepeatSize}, {p.srcStride, p.srcRepeatSize},
-                     [](T x) { return x; }, loc);
+  ascendc_sim::Unary(
+      ascendc_sim::Op::kVecUnary, "Copy", dst, src, l, {p.dstStride, p.dstRepeatSize}, {p.srcStride, p.srcRepeatSize},
+      [](T x) { return x; }, loc);
 }
 template <typename T, bool isSetMask = true>
-__aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTime,
-                            const CopyRepeatParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
+                            const uint8_t repeatTime, const CopyRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy: 16- or 32-bit elements");
-  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc) : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
-  ascendc_sim::Unary(ascendc_sim::Op::kVecUnary, "Copy", dst, src, l, {p.dstStride, p.dstRepeatSize}, {p.srcStride, p.srcRepeatSize},
-                     [](T x) { return x; }, loc);
+  ascendc_sim::Lanes l =
+      isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc) : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  ascendc_sim::Unary(
+      ascendc_sim::Op::kVecUnary, "Copy", dst, src, l, {p.dstStride, p.dstRepeatSize}, {p.srcStride, p.srcRepeatSize},
+      [](T x) { return x; }, loc);
 }
 
 // ---- Axpy: dst += src * scalar (dst may be float with a half source) --------------------------
 template <typename T, typename U>
 __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalar, const int32_t& count,
                             ASCENDC_SIM_LOC) {
-  static_assert(std::is_same_v<T, U> || (std::is_same_v<T, float> && std::is_same_v<U, half>), "Axpy: T == U or float += half");
-  ascendc_sim::Binary<true>(ascendc_sim::Op::kVecFma, "Axpy", dst, src, src, ascendc_sim::CountLanes<T>(count), {}, {}, {},
-                            [s = scalar](U x, U, T d) { return static_cast<T>(static_cast<T>(static_cast<T>(x) * static_cast<T>(s)) + d); },
-                            loc);
+  static_assert(std::is_same_v<T, U> || (std::is_same_v<T, float> && std::is_same_v<U, half>),
+                "Axpy: T == U or float += half");
+  ascendc_sim::Binary<true>(
+      ascendc_sim::Op::kVecFma, "Axpy", dst, src, src, ascendc_sim::CountLanes<T>(count), {}, {}, {},
+      [s = scalar](U x, U, T d) { return static_cast<T>(static_cast<T>(static_cast<T>(x) * static_cast<T>(s)) + d); },
+      loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalar, uint64_t mask,
                             const uint8_t repeatTime, const UnaryRepeatParams& p, ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
-  ascendc_sim::Binary<true>(ascendc_sim::Op::kVecFma, "Axpy", dst, src, src, l, ascendc_sim::DstStride(p), ascendc_sim::SrcStride(p),
-                            ascendc_sim::SrcStride(p),
-                            [s = scalar](U x, U, T d) { return static_cast<T>(static_cast<T>(static_cast<T>(x) * static_cast<T>(s)) + d); },
-                            loc);
+  ascendc_sim::Binary<true>(
+      ascendc_sim::Op::kVecFma, "Axpy", dst, src, src, l, ascendc_sim::DstStride(p), ascendc_sim::SrcStride(p),
+      ascendc_sim::SrcStride(p),
+      [s = scalar](U x, U, T d) { return static_cast<T>(static_cast<T>(static_cast<T>(x) * static_cast<T>(s)) + d); },
+      loc);
 }
 
 // ---- CreateVecIndex: dst[i] = first + i ----------------------------------------------------------
 template <typename T>
 __aicore__ inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, uint32_t count, ASCENDC_SIM_LOC) {
-  ascendc_sim::Fill(ascendc_sim::Op::kVecIndex, "CreateVecIndex", dst, ascendc_sim::CountLanes<T>(count), {},
-                    [f = firstValue](uint64_t i) { return static_cast<T>(static_cast<double>(f) + static_cast<double>(i)); }, loc);
+  ascendc_sim::Fill(
+      ascendc_sim::Op::kVecIndex, "CreateVecIndex", dst, ascendc_sim::CountLanes<T>(count), {},
+      [f = firstValue](uint64_t i) { return static_cast<T>(static_cast<double>(f) + static_cast<double>(i)); }, loc);
 }
 
 // ---- Brcb: each source element fills one 32 B block of dst; 8 elements per repeat -------------
@@ -390,10 +415,10 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src
   l.bits[0] = ~0ull;
   l.bits[1] = sizeof(T) == 2 ? ~0ull : 0;
   const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({p.dstBlkStride, p.dstRepStride});
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecIndex, "Brcb", l, {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}}, sizeof(T),
-                           loc, {{src.UbAddr(), static_cast<uint32_t>(repeatTime * 8 * sizeof(T)), false}});
-  ASCENDC_SIM_CHECK(repeatTime * 8u <= src.GetSize(), loc, "Brcb: %u repeats read %u elements of a %u-element source", repeatTime,
-                    repeatTime * 8u, src.GetSize());
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecIndex, "Brcb", l, {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}},
+                           sizeof(T), loc, {{src.UbAddr(), static_cast<uint32_t>(repeatTime * 8 * sizeof(T)), false}});
+  ASCENDC_SIM_CHECK(repeatTime * 8u <= src.GetSize(), loc, "Brcb: %u repeats read %u elements of a %u-element source",
+                    repeatTime, repeatTime * 8u, src.GetSize());
   T* d = ascendc_sim::HostData(dst);
   const T* x = ascendc_sim::HostData(src);
   for (uint32_t r = 0; r < repeatTime; ++r)
@@ -402,16 +427,18 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src
 
 // ---- Gather: dst[i] = *(src + base + offsets[i]) with byte offsets ----------------------------
 template <typename T>
-__aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& offsets,
-                              const uint32_t srcBaseAddr, const uint32_t count, ASCENDC_SIM_LOC) {
+__aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                              const LocalTensor<uint32_t>& offsets, const uint32_t srcBaseAddr, const uint32_t count,
+                              ASCENDC_SIM_LOC) {
   // The A2 library adds src's address and srcBaseAddr into the one base address vgather takes
   // (dav_c220 kernel_operator_vec_gather_impl.h): a src off the 32 B grid the documentation asks
   // for gathers as the aligned src with a larger srcBaseAddr, which needs element alignment only.
   const uint32_t srcAddr = src.UbAddr();
-  ASCENDC_SIM_CHECK(srcAddr % sizeof(T) == 0, loc, "Gather: src at UB address %u is not aligned to its %zu-byte elements",
-                    srcAddr, sizeof(T));
+  ASCENDC_SIM_CHECK(srcAddr % sizeof(T) == 0, loc,
+                    "Gather: src at UB address %u is not aligned to its %zu-byte elements", srcAddr, sizeof(T));
   ASCENDC_SIM_WARN_UNLESS(srcAddr % 32 == 0, loc,
-                          "Gather: src at UB address %u is not 32 B aligned (the A2 adds it to srcBaseAddr and runs)", srcAddr);
+                          "Gather: src at UB address %u is not 32 B aligned (the A2 adds it to srcBaseAddr and runs)",
+                          srcAddr);
   ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(count);
   ascendc_sim::IssueVector(ascendc_sim::Op::kVecGather, "Gather", l,
                            {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
@@ -423,7 +450,8 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t byte = static_cast<uint64_t>(srcBaseAddr) + off[i];
     ASCENDC_SIM_CHECK(off[i] % sizeof(T) == 0 && byte + sizeof(T) <= src.GetLength(), loc,
-                      "Gather: offset %u B of lane %u is misaligned or outside the %u-byte source", off[i], i, src.GetLength());
+                      "Gather: offset %u B of lane %u is misaligned or outside the %u-byte source", off[i], i,
+                      src.GetLength());
     std::memcpy(&d[i], base + off[i], sizeof(T));
   }
 }
@@ -433,11 +461,13 @@ template <typename T>
 __aicore__ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_SIM_LOC) {
   static_assert(sizeof(T) == 2, "Transpose (16 x 16) takes half, int16_t or uint16_t");
   ASCENDC_SIM_CHECK(dst.GetSize() >= 256 && src.GetSize() >= 256, loc,
-                    "Transpose: needs 256 elements in each operand, dst has %u and src %u", dst.GetSize(), src.GetSize());
+                    "Transpose: needs 256 elements in each operand, dst has %u and src %u", dst.GetSize(),
+                    src.GetSize());
   ascendc_sim::Lanes l = ascendc_sim::CountLanes<T>(256);
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecUnary, "Transpose", l,
-                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src.UbAddr(), src.GetSize(), sizeof(T), {}, false}},
-                           sizeof(T), loc);
+  ascendc_sim::IssueVector(
+      ascendc_sim::Op::kVecUnary, "Transpose", l,
+      {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src.UbAddr(), src.GetSize(), sizeof(T), {}, false}},
+      sizeof(T), loc);
   T tmp[256];  // dst may alias src
   const T* x = ascendc_sim::HostData(src);
   for (int i = 0; i < 16; ++i)
@@ -446,16 +476,18 @@ __aicore__ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>
 }
 
 // ---- operator forms: dst = a + b, a - b, a * b, a / b, a | b, a & b over dst's elements ------------
-#define ASCENDC_SIM_OPERATOR(SYM, NAME)                                                               \
-  template <typename T>                                                                               \
-  struct NAME##Expr {                                                                                 \
-    LocalTensor<T> a, b;                                                                              \
-    template <typename D>                                                                             \
-    void Run(const LocalTensor<D>& dst) const { NAME(dst, a, b, static_cast<int32_t>(dst.GetSize())); } \
-  };                                                                                                  \
-  template <typename T>                                                                               \
-  __aicore__ inline NAME##Expr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) {    \
-    return {a, b};                                                                                    \
+#define ASCENDC_SIM_OPERATOR(SYM, NAME)                                                            \
+  template <typename T>                                                                            \
+  struct NAME##Expr {                                                                              \
+    LocalTensor<T> a, b;                                                                           \
+    template <typename D>                                                                          \
+    void Run(const LocalTensor<D>& dst) const {                                                    \
+      NAME(dst, a, b, static_cast<int32_t>(dst.GetSize()));                                        \
+    }                                                                                              \
+  };                                                                                               \
+  template <typename T>                                                                            \
+  __aicore__ inline NAME##Expr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) { \
+    return {a, b};                                                                                 \
   }
 ASCENDC_SIM_OPERATOR(+, Add)
 ASCENDC_SIM_OPERATOR(-, Sub)

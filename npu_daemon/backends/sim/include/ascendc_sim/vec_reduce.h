@@ -34,15 +34,20 @@ struct Acc {
   uint32_t index = 0;
   bool any = false;
   void Add(Red red, float v, uint32_t i) {
-    if (!any) value = v, index = i, any = true;
-    else if (red == Red::kSum) value += v;
-    else if (red == Red::kProd) value *= v;
-    else if (red == Red::kMax ? v > value : v < value) value = v, index = i;
+    if (!any)
+      value = v, index = i, any = true;
+    else if (red == Red::kSum)
+      value += v;
+    else if (red == Red::kProd)
+      value *= v;
+    else if (red == Red::kMax ? v > value : v < value)
+      value = v, index = i;
   }
 };
 
 template <typename T>
-void ReduceRepeat(const Lanes& l, uint32_t r, uint32_t firstLane, uint32_t lanes, const T* x, Stride s, Red red, Acc& acc) {
+void ReduceRepeat(const Lanes& l, uint32_t r, uint32_t firstLane, uint32_t lanes, const T* x, Stride s, Red red,
+                  Acc& acc) {
   for (uint32_t e = firstLane; e < firstLane + lanes && e < l.perRepeat; ++e)
     if (l.Active(r, e)) acc.Add(red, static_cast<float>(x[l.Offset(r, e, s)]), e);
 }
@@ -64,13 +69,13 @@ void CheckReduceDestination(const char* api, const AscendC::LocalTensor<T>& dst,
   ASCENDC_SIM_CHECK(dst.UbAddr() + dstElems * sizeof(T) <= CurrentCore().Local().Size(LocalBuf::kUB), loc,
                     "%s: writes %llu elements, the destination has %u, past the end of the UB", api,
                     static_cast<unsigned long long>(dstElems), dst.GetSize());
-  DeviceTolerated(loc, "%s: writes %llu elements, the destination has %u", api, static_cast<unsigned long long>(dstElems),
-                  dst.GetSize());
+  DeviceTolerated(loc, "%s: writes %llu elements, the destination has %u", api,
+                  static_cast<unsigned long long>(dstElems), dst.GetSize());
 }
 
 template <typename T>
-void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const Lanes& l,
-                 int32_t dstRepStride, Stride ss, int order, const SrcLoc& loc) {
+void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                 const Lanes& l, int32_t dstRepStride, Stride ss, int order, const SrcLoc& loc) {
   ss = Blocks<T>(ss);
   // One result per repeat of `unit` bytes: [value, index] of T, the value, or the index alone as a
   // uint32 (also for half: the ReduceRepeat page's table of dstRepStride units).
@@ -90,18 +95,23 @@ void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, c
     if (acc.any) total.Add(red, acc.value, r * l.perRepeat + acc.index);
     T* o = d + static_cast<uint64_t>(r) * dstRepStride * outs;
     const T value = static_cast<T>(acc.value), index = IndexBits<T>(acc.index);
-    if (red == Red::kSum || order == AscendC::ORDER_ONLY_VALUE) o[0] = value;
-    else if (onlyIndex) std::memcpy(reinterpret_cast<uint8_t*>(d) + static_cast<uint64_t>(r) * dstRepStride * 4, &acc.index, 4);
-    else if (order == AscendC::ORDER_VALUE_INDEX) o[0] = value, o[1] = index;
-    else o[0] = index, o[1] = value;
+    if (red == Red::kSum || order == AscendC::ORDER_ONLY_VALUE)
+      o[0] = value;
+    else if (onlyIndex)
+      std::memcpy(reinterpret_cast<uint8_t*>(d) + static_cast<uint64_t>(r) * dstRepStride * 4, &acc.index, 4);
+    else if (order == AscendC::ORDER_VALUE_INDEX)
+      o[0] = value, o[1] = index;
+    else
+      o[0] = index, o[1] = value;
   }
   if (red != Red::kSum) SetMaxMinSpr<T>(total);
 }
 
 // Reduce each 32 B block (BlockReduce: width = lanes per block) or each pair (PairReduce: width 2).
 template <typename T>
-void GroupReduce(const char* api, Red red, uint32_t width, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                 const Lanes& l, int32_t dstRepStride, Stride ss, const SrcLoc& loc) {
+void GroupReduce(const char* api, Red red, uint32_t width, const AscendC::LocalTensor<T>& dst,
+                 const AscendC::LocalTensor<T>& src, const Lanes& l, int32_t dstRepStride, Stride ss,
+                 const SrcLoc& loc) {
   ss = Blocks<T>(ss);
   const uint32_t outs = l.perRepeat / width;
   const uint64_t dstElems = l.repeats ? static_cast<uint64_t>(l.repeats - 1) * dstRepStride * outs + outs : 0;
@@ -153,9 +163,9 @@ namespace AscendC {
 
 // ---- WholeReduceSum / RepeatReduceSum / WholeReduceMax / WholeReduceMin ---------------------------
 template <typename T, bool isSetMask = true>
-__aicore__ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,
-                                      const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
-                                      ASCENDC_SIM_LOC) {
+__aicore__ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
+                               const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                               const int32_t srcRepStride, ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   ascendc_sim::WholeReduce("WholeReduceSum", ascendc_sim::Red::kSum, dst, src, l, dstRepStride,
@@ -163,17 +173,17 @@ __aicore__ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& 
 }
 template <typename T, bool isSetMask = true>
 __aicore__ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
-                                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
-                                      const int32_t srcRepStride, ASCENDC_SIM_LOC) {
-  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)
-                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+                               const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                               const int32_t srcRepStride, ASCENDC_SIM_LOC) {
+  ascendc_sim::Lanes l =
+      isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc) : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
   ascendc_sim::WholeReduce("WholeReduceSum", ascendc_sim::Red::kSum, dst, src, l, dstRepStride,
                            {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, 0, loc);
 }
 template <typename T, bool isSetMask = true>
 __aicore__ void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
-                                       const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
-                                       const int32_t dstRepStride, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
+                                const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                                const int32_t dstRepStride, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
   (void)dstBlkStride;
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
                                    : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
@@ -184,8 +194,8 @@ __aicore__ void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>&
 #define ASCENDC_SIM_WHOLE_MAXMIN(NAME, RED)                                                                           \
   template <typename T, bool isSetMask = true>                                                                        \
   __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,                      \
-                              const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,       \
-                              const int32_t srcRepStride, ReduceOrder order = ORDER_VALUE_INDEX, ASCENDC_SIM_LOC) {   \
+                       const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,              \
+                       const int32_t srcRepStride, ReduceOrder order = ORDER_VALUE_INDEX, ASCENDC_SIM_LOC) {          \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
                                      : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
     ascendc_sim::WholeReduce(#NAME, RED, dst, src, l, dstRepStride,                                                   \
@@ -193,8 +203,8 @@ __aicore__ void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>&
   }                                                                                                                   \
   template <typename T, bool isSetMask = true>                                                                        \
   __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                   \
-                              const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,       \
-                              const int32_t srcRepStride, ReduceOrder order = ORDER_VALUE_INDEX, ASCENDC_SIM_LOC) {   \
+                       const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,              \
+                       const int32_t srcRepStride, ReduceOrder order = ORDER_VALUE_INDEX, ASCENDC_SIM_LOC) {          \
     ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
                                      : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
     ascendc_sim::WholeReduce(#NAME, RED, dst, src, l, dstRepStride,                                                   \
@@ -204,24 +214,24 @@ ASCENDC_SIM_WHOLE_MAXMIN(WholeReduceMax, ascendc_sim::Red::kMax)
 ASCENDC_SIM_WHOLE_MAXMIN(WholeReduceMin, ascendc_sim::Red::kMin)
 
 // ---- BlockReduceSum/Max/Min (8 outputs per repeat), PairReduceSum (half a repeat) -----------------
-#define ASCENDC_SIM_GROUP_REDUCE(NAME, RED, WIDTH)                                                                    \
-  template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,                \
-                              const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,             \
-                              const int32_t srcRepStride, ASCENDC_SIM_LOC) {                                          \
-    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)                     \
-                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
-    ascendc_sim::GroupReduce(#NAME, RED, WIDTH, dst, src, l, dstRepStride,                                            \
-                             {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, loc);        \
-  }                                                                                                                   \
-  template <typename T, bool isSetMask = true>                                                                        \
-  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,                \
-                              const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,          \
-                              const int32_t srcRepStride, ASCENDC_SIM_LOC) {                                          \
-    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                               \
-                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
-    ascendc_sim::GroupReduce(#NAME, RED, WIDTH, dst, src, l, dstRepStride,                                            \
-                             {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, loc);        \
+#define ASCENDC_SIM_GROUP_REDUCE(NAME, RED, WIDTH)                                                             \
+  template <typename T, bool isSetMask = true>                                                                 \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,         \
+                       const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,             \
+                       const int32_t srcRepStride, ASCENDC_SIM_LOC) {                                          \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)              \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                     \
+    ascendc_sim::GroupReduce(#NAME, RED, WIDTH, dst, src, l, dstRepStride,                                     \
+                             {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, loc); \
+  }                                                                                                            \
+  template <typename T, bool isSetMask = true>                                                                 \
+  __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,         \
+                       const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,          \
+                       const int32_t srcRepStride, ASCENDC_SIM_LOC) {                                          \
+    ascendc_sim::Lanes l = isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc)                        \
+                                     : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                     \
+    ascendc_sim::GroupReduce(#NAME, RED, WIDTH, dst, src, l, dstRepStride,                                     \
+                             {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, loc); \
   }
 ASCENDC_SIM_GROUP_REDUCE(BlockReduceSum, ascendc_sim::Red::kSum, 32 / sizeof(T))
 ASCENDC_SIM_GROUP_REDUCE(BlockReduceMax, ascendc_sim::Red::kMax, 32 / sizeof(T))
@@ -231,8 +241,9 @@ ASCENDC_SIM_GROUP_REDUCE(PairReduceSum, ascendc_sim::Red::kSum, 2)
 // ---- ReduceSum / ReduceMax / ReduceMin over a whole range -----------------------------------------
 template <typename T>
 __aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
-                                 const int32_t count, ASCENDC_SIM_LOC) {
-  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, ascendc_sim::CountLanes<T>(count), {}, false, loc);
+                          const int32_t count, ASCENDC_SIM_LOC) {
+  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, ascendc_sim::CountLanes<T>(count), {},
+                           false, loc);
   // On the A2 the count form is one vcadd whose sum the library reads from ACC_VAL after a V -> S
   // sync and stores with the scalar unit, then syncs S -> V and S -> MTE3 (dav_c220 ReduceSumImpl):
   // a copy out of dst right after it is ordered.
@@ -240,36 +251,37 @@ __aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
 }
 template <typename T>
 __aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
-                                 const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
+                          const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);
-  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, false,
-                           loc);
+  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l,
+                           {1, static_cast<uint32_t>(srcRepStride)}, false, loc);
 }
 #define ASCENDC_SIM_RANGE_MAXMIN(NAME, RED)                                                                           \
   template <typename T>                                                                                               \
   __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,              \
-                              const int32_t count, bool calIndex = false, ASCENDC_SIM_LOC) {                          \
+                       const int32_t count, bool calIndex = false, ASCENDC_SIM_LOC) {                                 \
     ascendc_sim::RangeReduce(#NAME, RED, dst, src, work, ascendc_sim::CountLanes<T>(count), {}, calIndex, loc);       \
   }                                                                                                                   \
   template <typename T>                                                                                               \
   __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,              \
-                              const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride,               \
-                              bool calIndex = false, ASCENDC_SIM_LOC) {                                               \
+                       const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride,                      \
+                       bool calIndex = false, ASCENDC_SIM_LOC) {                                                      \
     ascendc_sim::Lanes l = ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc);                                \
     ascendc_sim::RangeReduce(#NAME, RED, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, calIndex, loc); \
   }
 template <typename T>
 __aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
-                                 const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, ASCENDC_SIM_LOC) {
+                          const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride,
+                          ASCENDC_SIM_LOC) {
   ascendc_sim::Lanes l = ascendc_sim::MaskLanes<T>(mask, repeatTime, loc);
-  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, false,
-                           loc);
+  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l,
+                           {1, static_cast<uint32_t>(srcRepStride)}, false, loc);
 }
 #define ASCENDC_SIM_RANGE_MAXMIN_BITS(NAME, RED)                                                                      \
   template <typename T>                                                                                               \
   __aicore__ void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,              \
-                              const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride,            \
-                              bool calIndex = false, ASCENDC_SIM_LOC) {                                               \
+                       const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride,                   \
+                       bool calIndex = false, ASCENDC_SIM_LOC) {                                                      \
     ascendc_sim::Lanes l = ascendc_sim::MaskLanes<T>(mask, repeatTime, loc);                                          \
     ascendc_sim::RangeReduce(#NAME, RED, dst, src, work, l, {1, static_cast<uint32_t>(srcRepStride)}, calIndex, loc); \
   }
@@ -307,6 +319,8 @@ __aicore__ inline T GetReduceRepeatSumSpr() {
 }
 __aicore__ inline int64_t GetAccVal() { return GetReduceRepeatSumSpr(); }
 template <typename T>
-__aicore__ inline T GetAccVal() { return GetReduceRepeatSumSpr<T>(); }
+__aicore__ inline T GetAccVal() {
+  return GetReduceRepeatSumSpr<T>();
+}
 
 }  // namespace AscendC

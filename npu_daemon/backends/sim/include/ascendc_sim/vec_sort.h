@@ -17,13 +17,14 @@
 namespace ascendc_sim {
 // An operand `needBytes` long at a tensor of `haveBytes`: past the tensor but inside the UB the
 // device runs on (a warning), as for every vector operand; past the UB it is an error.
-inline void CheckPast(uint32_t addr, uint64_t haveBytes, uint64_t needBytes, const char* api, const char* what, const SrcLoc& loc) {
+inline void CheckPast(uint32_t addr, uint64_t haveBytes, uint64_t needBytes, const char* api, const char* what,
+                      const SrcLoc& loc) {
   if (needBytes <= haveBytes) return;
   ASCENDC_SIM_CHECK(addr + needBytes <= CurrentCore().Local().Size(LocalBuf::kUB), loc,
                     "%s: %s needs %llu bytes, the tensor has %llu, past the end of the UB", api, what,
                     static_cast<unsigned long long>(needBytes), static_cast<unsigned long long>(haveBytes));
-  DeviceTolerated(loc, "%s: %s needs %llu bytes, the tensor has %llu", api, what, static_cast<unsigned long long>(needBytes),
-                  static_cast<unsigned long long>(haveBytes));
+  DeviceTolerated(loc, "%s: %s needs %llu bytes, the tensor has %llu", api, what,
+                  static_cast<unsigned long long>(needBytes), static_cast<unsigned long long>(haveBytes));
 }
 }  // namespace ascendc_sim
 
@@ -34,7 +35,8 @@ __aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& s
                               const int32_t repeatTime, ASCENDC_SIM_LOC) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Sort32: half or float scores");
   constexpr uint32_t kPairElems = 8 / sizeof(T);
-  ASCENDC_SIM_CHECK(repeatTime >= 0 && repeatTime <= 255, loc, "Sort32: repeatTime %d out of range [0, 255]", repeatTime);
+  ASCENDC_SIM_CHECK(repeatTime >= 0 && repeatTime <= 255, loc, "Sort32: repeatTime %d out of range [0, 255]",
+                    repeatTime);
   if (repeatTime == 0) return;  // a NOP on A2/A3
   const uint32_t n = static_cast<uint32_t>(repeatTime) * 32;
   ascendc_sim::CheckPast(src0.UbAddr(), src0.GetLength(), n * sizeof(T), "Sort32", "the score source", loc);
@@ -124,8 +126,8 @@ float PairScore(const uint8_t* pair) {
 // One merge: pairs from the valid lists into `out`, the highest score first, the earlier list on
 // ties; returns the pairs taken from each list.
 template <typename T>
-std::array<uint32_t, 4> MergeLists(const std::array<const uint8_t*, 4>& src, const std::array<uint32_t, 4>& len, bool suspend,
-                                   uint8_t* out) {
+std::array<uint32_t, 4> MergeLists(const std::array<const uint8_t*, 4>& src, const std::array<uint32_t, 4>& len,
+                                   bool suspend, uint8_t* out) {
   std::array<uint32_t, 4> taken{};
   for (;;) {
     int best = -1;
@@ -155,7 +157,8 @@ inline UbAccess BlockAccess(uint32_t addr, uint64_t bytes, bool write) {
 namespace AscendC {
 
 template <typename T>
-__aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params, ASCENDC_SIM_LOC) {
+__aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params,
+                               ASCENDC_SIM_LOC) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "MrgSort: half or float");
   ASCENDC_SIM_CHECK(params.validBit == 3 || params.validBit == 7 || params.validBit == 15, loc,
                     "MrgSort: validBit %u is not 3, 7 or 15", params.validBit);
@@ -173,7 +176,8 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
   int n = 0;
   for (int k = 0; k < 4; ++k) {
     if (!(params.validBit >> k & 1)) continue;
-    ASCENDC_SIM_CHECK(lists[k]->UbAddr() % 8 == 0, loc, "MrgSort: list %d at UB address %u is not 8 B aligned", k + 1, lists[k]->UbAddr());
+    ASCENDC_SIM_CHECK(lists[k]->UbAddr() % 8 == 0, loc, "MrgSort: list %d at UB address %u is not 8 B aligned", k + 1,
+                      lists[k]->UbAddr());
     const uint64_t bytes = (params.repeatTimes - 1) * step + len[k] * 8ull;
     ascendc_sim::CheckPast(lists[k]->UbAddr(), lists[k]->GetLength(), bytes, "MrgSort", "a source list", loc);
     acc[n++] = ascendc_sim::BlockAccess(lists[k]->UbAddr(), bytes, false);
@@ -181,14 +185,16 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
   ascendc_sim::CheckPast(dst.UbAddr(), dst.GetLength(), outBytes, "MrgSort", "the destination", loc);
   acc[n++] = ascendc_sim::BlockAccess(dst.UbAddr(), outBytes, true);
   while (n < 5) acc[n++] = acc[0];  // unused slots repeat an access: the checker sees it twice
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "MrgSort", ascendc_sim::CountLanes<uint64_t>(total * params.repeatTimes), {}, 8,
-                           loc, {acc[0], acc[1], acc[2], acc[3], acc[4]});
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "MrgSort",
+                           ascendc_sim::CountLanes<uint64_t>(total * params.repeatTimes), {}, 8, loc,
+                           {acc[0], acc[1], acc[2], acc[3], acc[4]});
   uint8_t* out = reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst));
   std::array<uint32_t, 4> taken{};
   for (uint32_t r = 0; r < params.repeatTimes; ++r) {
     std::array<const uint8_t*, 4> from{};
     for (int k = 0; k < 4; ++k)
-      if (params.validBit >> k & 1) from[k] = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(*lists[k])) + r * step;
+      if (params.validBit >> k & 1)
+        from[k] = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(*lists[k])) + r * step;
     taken = ascendc_sim::MergeLists<T>(from, len, params.ifExhaustedSuspension, out + r * step);
   }
   // VMS4_SR: the pairs taken from each list (16 bits each).
@@ -198,9 +204,11 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
 }
 
 template <typename T, bool isExhaustedSuspension>
-__aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const uint16_t elementCountList[4],
-                               uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, ASCENDC_SIM_LOC) {
-  MrgSort(dst, sortList, MrgSort4Info(elementCountList, isExhaustedSuspension, validBit, static_cast<uint16_t>(repeatTime)), loc);
+__aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList,
+                               const uint16_t elementCountList[4], uint32_t sortedNum[4], uint16_t validBit,
+                               const int32_t repeatTime, ASCENDC_SIM_LOC) {
+  MrgSort(dst, sortList,
+          MrgSort4Info(elementCountList, isExhaustedSuspension, validBit, static_cast<uint16_t>(repeatTime)), loc);
   if constexpr (isExhaustedSuspension) {
     const uint64_t sr = ascendc_sim::CurrentCore().Registers().vms4Sr;
     for (int k = 0; k < 4; ++k) sortedNum[k] = static_cast<uint32_t>(sr >> (16 * k) & 0xffff);
@@ -215,7 +223,8 @@ __aicore__ inline void GetMrgSortResult(uint16_t& list1, uint16_t& list2, uint16
 
 // On the A2 the scores are sorted where they are: concat becomes src, tmp is untouched.
 template <typename T>
-__aicore__ inline void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp, const int32_t repeatTime) {
+__aicore__ inline void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp,
+                              const int32_t repeatTime) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "Concat: half or float");
   (void)tmp, (void)repeatTime;
   concat = src;
@@ -245,9 +254,16 @@ __aicore__ inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& con
           DataCopy(dst[start * perPair], tmp[start * perPair], len[0] * perPair, loc);
           continue;
         }
-        MrgSortSrcList<T> list(tmp[start * perPair], tmp[(start + run) * perPair], tmp[std::min(start + 2 * run, pairs) * perPair],
+        MrgSortSrcList<T> list(tmp[start * perPair], tmp[(start + run) * perPair],
+                               tmp[std::min(start + 2 * run, pairs) * perPair],
                                tmp[std::min(start + 3 * run, pairs) * perPair]);
-        MrgSort(dst[start * perPair], list, MrgSort4Info(len, false, valid == 0b0011 ? 3 : valid == 0b0111 ? 7 : 15, 1), loc);
+        MrgSort(dst[start * perPair], list,
+                MrgSort4Info(len, false,
+                             valid == 0b0011   ? 3
+                             : valid == 0b0111 ? 7
+                                               : 15,
+                             1),
+                loc);
       }
       PipeBarrier<PIPE_V>(loc);
     }
@@ -255,23 +271,29 @@ __aicore__ inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& con
 }
 
 template <typename T>
-__aicore__ inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex, const LocalTensor<T>& sorted,
-                               const int32_t repeatTime, ASCENDC_SIM_LOC) {
+__aicore__ inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex,
+                               const LocalTensor<T>& sorted, const int32_t repeatTime, ASCENDC_SIM_LOC) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "Extract: half or float");
   if (repeatTime <= 0) return;
   const uint64_t pairs = static_cast<uint64_t>(repeatTime) * 32;
   const uint64_t indexPairs = std::is_same_v<T, half> ? 2 * pairs : pairs;
   ascendc_sim::CheckPast(sorted.UbAddr(), sorted.GetLength(), indexPairs * 8, "Extract", "the sorted pairs", loc);
-  ascendc_sim::CheckPast(dstValue.UbAddr(), dstValue.GetLength(), pairs * sizeof(T), "Extract", "the value destination", loc);
-  ascendc_sim::CheckPast(dstIndex.UbAddr(), dstIndex.GetLength(), indexPairs * 4, "Extract", "the index destination", loc);
+  ascendc_sim::CheckPast(dstValue.UbAddr(), dstValue.GetLength(), pairs * sizeof(T), "Extract", "the value destination",
+                         loc);
+  ascendc_sim::CheckPast(dstIndex.UbAddr(), dstIndex.GetLength(), indexPairs * 4, "Extract", "the index destination",
+                         loc);
   // The library's two GatherMasks: the scores (every 4th half / every 2nd float), then the
   // indices (every 2nd uint32).
   const uint32_t src = sorted.UbAddr();
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Extract", ascendc_sim::CountLanes<T>(pairs * 8 / sizeof(T)), {}, sizeof(T), loc,
-                           {{src, static_cast<uint32_t>(pairs * 8), false}, {dstValue.UbAddr(), static_cast<uint32_t>(pairs * sizeof(T)), true}});
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Extract", ascendc_sim::CountLanes<T>(pairs * 8 / sizeof(T)),
+                           {}, sizeof(T), loc,
+                           {{src, static_cast<uint32_t>(pairs * 8), false},
+                            {dstValue.UbAddr(), static_cast<uint32_t>(pairs * sizeof(T)), true}});
   PipeBarrier<PIPE_V>(loc);
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Extract", ascendc_sim::CountLanes<uint32_t>(indexPairs * 2), {}, 4, loc,
-                           {{src, static_cast<uint32_t>(indexPairs * 8), false}, {dstIndex.UbAddr(), static_cast<uint32_t>(indexPairs * 4), true}});
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "Extract", ascendc_sim::CountLanes<uint32_t>(indexPairs * 2),
+                           {}, 4, loc,
+                           {{src, static_cast<uint32_t>(indexPairs * 8), false},
+                            {dstIndex.UbAddr(), static_cast<uint32_t>(indexPairs * 4), true}});
   const uint8_t* in = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(sorted));
   T* value = ascendc_sim::HostData(dstValue);
   uint32_t* index = ascendc_sim::HostData(dstIndex);

@@ -55,8 +55,8 @@ void TransDataTo5HD(const uint32_t (&dst)[16], const uint32_t (&src)[16], const 
   size_t n = 0;
   // Each address's blocks over the repeats, as one range (its hull) per address.
   for (int i = 0; i < 16; ++i) {
-    ASCENDC_SIM_CHECK(src[i] % 32 == 0 && dst[i] % 32 == 0, loc, "%s: list entry %d (dst %u, src %u) is not 32 B aligned",
-                      api, i, dst[i], src[i]);
+    ASCENDC_SIM_CHECK(src[i] % 32 == 0 && dst[i] % 32 == 0, loc,
+                      "%s: list entry %d (dst %u, src %u) is not 32 B aligned", api, i, dst[i], src[i]);
     acc[n++] = UbAccess{src[i] + first * p.srcRepStride * 32u, (last - first) * p.srcRepStride * 32u + 32u, false};
     acc[n++] = UbAccess{dst[i] + first * p.dstRepStride * 32u, (last - first) * p.dstRepStride * 32u + 32u, true};
   }
@@ -104,8 +104,9 @@ __aicore__ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_
 }
 
 template <typename T>
-__aicore__ inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
-                                      const TransDataTo5HDParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                                      uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams& p,
+                                      ASCENDC_SIM_LOC) {
   uint32_t dst[16], src[16];
   for (int i = 0; i < 16; ++i)
     dst[i] = ascendc_sim::UbAddrOf(dstList[i], "TransDataTo5HD", loc),
@@ -129,15 +130,18 @@ __aicore__ inline void TransDataTo5HD(const LocalTensor<uint64_t>& dstList, cons
 
 // The library's internal forms (kernel_operator_vec_transpose_impl.h), which kernels call directly.
 template <typename T>
-__aicore__ inline void TransDataTo5HDImpl(__ubuf__ T* dstList[NCHW_CONV_ADDR_LIST_SIZE], __ubuf__ T* srcList[NCHW_CONV_ADDR_LIST_SIZE],
-                                          const TransDataTo5HDParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void TransDataTo5HDImpl(__ubuf__ T* dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                                          __ubuf__ T* srcList[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams& p,
+                                          ASCENDC_SIM_LOC) {
   uint64_t dst[16], src[16];
-  for (int i = 0; i < 16; ++i) dst[i] = reinterpret_cast<uintptr_t>(dstList[i]), src[i] = reinterpret_cast<uintptr_t>(srcList[i]);
+  for (int i = 0; i < 16; ++i)
+    dst[i] = reinterpret_cast<uintptr_t>(dstList[i]), src[i] = reinterpret_cast<uintptr_t>(srcList[i]);
   TransDataTo5HD<T>(dst, src, p, loc);
 }
 template <typename T>
-__aicore__ inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
-                                          const TransDataTo5HDParams& p, ASCENDC_SIM_LOC) {
+__aicore__ inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                                          uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams& p,
+                                          ASCENDC_SIM_LOC) {
   TransDataTo5HD<T>(dstList, srcList, p, loc);
 }
 

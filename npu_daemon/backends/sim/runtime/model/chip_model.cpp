@@ -47,7 +47,8 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
   for (const CoreSpec& s : specs) groups = std::max<uint32_t>(groups, static_cast<uint32_t>(s.group) + 1);
   if (mixed && groups > p_.aicCores)
     throw SimError(Status::RUNTIME_ERROR, "mixed (AIC + AIV) launch of " + std::to_string(groups) + " groups on " +
-                                              std::to_string(p_.aicCores) + " cube cores: the model runs a mixed launch in one wave");
+                                              std::to_string(p_.aicCores) +
+                                              " cube cores: the model runs a mixed launch in one wave");
   const uint32_t cores = mixed ? n : std::min(n, aic ? p_.aicCores : p_.aivCores);
   GmSystem gm(p_, cores);
   if (warm) WarmL2(gm, blocks, cores);
@@ -73,9 +74,15 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
   auto pump = [&](uint32_t c) {
     for (;;) {
       switch (core[c].Advance()) {
-        case CoreModel::State::kDma: ready.push({core[c].NextDmaStart(), c}); return;
-        case CoreModel::State::kSyncAll: atSyncAll.push_back(c); return;
-        case CoreModel::State::kCrossWait: crossWaiting.push_back(c); return;
+        case CoreModel::State::kDma:
+          ready.push({core[c].NextDmaStart(), c});
+          return;
+        case CoreModel::State::kSyncAll:
+          atSyncAll.push_back(c);
+          return;
+        case CoreModel::State::kCrossWait:
+          crossWaiting.push_back(c);
+          return;
         case CoreModel::State::kDone: {
           const double end = core[c].Finish();
           last = std::max(last, end);

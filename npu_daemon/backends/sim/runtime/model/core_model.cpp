@@ -77,16 +77,20 @@ CoreModel::State CoreModel::Advance() {
     Timing t;
     if (s.op == Op::kCrossWait) {  // the set on another core must have been timed
       if (peers_ == nullptr || s.peer < 0 || static_cast<size_t>(s.peer) >= peers_->size())
-        throw SimError(Status::RUNTIME_ERROR, "performance model: a cross-core wait on a core that is not running alongside");
+        throw SimError(Status::RUNTIME_ERROR,
+                       "performance model: a cross-core wait on a core that is not running alongside");
       const double at = (*peers_)[static_cast<size_t>(s.peer)].DoneAt(s.link);
       if (at < 0) {
         scalar_ -= p_.issueCycles;  // issued again when resumed
         return State::kCrossWait;
       }
       t = StartOn(p, issue, at, Stall::kFlag);
-    } else if (s.op == Op::kWaitFlag) t = StartOn(p, issue, s.link >= 0 ? done_[static_cast<size_t>(s.link)] : 0, Stall::kFlag);
-    else if (s.op == Op::kSetFlag || s.op == Op::kBarrier || s.op == Op::kCrossSet) t = StartOn(p, issue, pipeDone_[p], Stall::kPipeDrain);
-    else t = StartOn(p, issue, 0, Stall::kNone);
+    } else if (s.op == Op::kWaitFlag)
+      t = StartOn(p, issue, s.link >= 0 ? done_[static_cast<size_t>(s.link)] : 0, Stall::kFlag);
+    else if (s.op == Op::kSetFlag || s.op == Op::kBarrier || s.op == Op::kCrossSet)
+      t = StartOn(p, issue, pipeDone_[p], Stall::kPipeDrain);
+    else
+      t = StartOn(p, issue, 0, Stall::kNone);
     const double end = t.start + s.cost;
     if (p == PIPE_S) scalar_ = end;  // scalar-side waits (V->S before GetValue) block issue
     pipeFree_[p] = end;
@@ -99,8 +103,10 @@ CoreModel::State CoreModel::Advance() {
 
 DmaRequest CoreModel::NextDma() const {
   const Step& s = dma_;
-  return DmaRequest{core_, s.op == Op::kCopyUbToGm || s.op == Op::kFixpipe, s.cacheMode, s.gmAddr, s.bursts, s.rowBytes, s.gmPitch,
-                    prog_->aic};
+  return DmaRequest{core_,       s.op == Op::kCopyUbToGm || s.op == Op::kFixpipe,
+                    s.cacheMode, s.gmAddr,
+                    s.bursts,    s.rowBytes,
+                    s.gmPitch,   prog_->aic};
 }
 
 void CoreModel::ExecuteDma(GmSystem& gm) {
@@ -145,12 +151,11 @@ void CoreModel::ReleaseSyncAll(double at) {
   std::fill(pipeFree_, pipeFree_ + kPipes, end);
   std::fill(pipeDone_, pipeDone_ + kPipes, end);
   scalar_ = done_[pc_] = end;
-  Emit(s, issue, Timing{std::max(at, issue), at > issue ? Stall::kSyncAll : Stall::kNone, std::max(0.0, at - issue)}, end, end);
+  Emit(s, issue, Timing{std::max(at, issue), at > issue ? Stall::kSyncAll : Stall::kNone, std::max(0.0, at - issue)},
+       end, end);
   ++pc_;
 }
 
-double CoreModel::Finish() const {
-  return std::max(scalar_, *std::max_element(pipeDone_, pipeDone_ + kPipes));
-}
+double CoreModel::Finish() const { return std::max(scalar_, *std::max_element(pipeDone_, pipeDone_ + kPipes)); }
 
 }  // namespace ascendc_sim::model

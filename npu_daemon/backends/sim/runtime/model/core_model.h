@@ -14,7 +14,8 @@ namespace ascendc_sim::model {
 class CoreModel {
  public:
   enum class State : uint8_t { kDma, kSyncAll, kCrossWait, kDone };
-  CoreModel(uint32_t core, const Params& p, std::vector<Listener*>& listeners) : core_(core), p_(p), listeners_(listeners) {}
+  CoreModel(uint32_t core, const Params& p, std::vector<Listener*>& listeners)
+      : core_(core), p_(p), listeners_(listeners) {}
 
   void Start(const Program& prog, double at);
   // Time instructions until a DMA (its start is then NextDmaStart()), a SyncAll, or the end.
@@ -26,7 +27,9 @@ class CoreModel {
   // Mixed launches: the cores a CrossCoreWaitFlag may wait on (index = core of the launch), and
   // when step `index` of this core completed (< 0: not timed yet).
   void SetPeers(const std::vector<CoreModel>* peers) { peers_ = peers; }
-  double DoneAt(int64_t index) const { return static_cast<size_t>(index) < pc_ ? done_[static_cast<size_t>(index)] : -1; }
+  double DoneAt(int64_t index) const {
+    return static_cast<size_t>(index) < pc_ ? done_[static_cast<size_t>(index)] : -1;
+  }
   void ReleaseSyncAll(double at);
   double Finish() const;  // when every pipe of the block is done
   uint32_t Block() const { return prog_->block; }
@@ -48,10 +51,10 @@ class CoreModel {
   std::vector<Listener*>& listeners_;
   const Program* prog_ = nullptr;
   size_t pc_ = 0;
-  double scalar_ = 0;           // scalar unit: issue cursor
+  double scalar_ = 0;             // scalar unit: issue cursor
   double pipeFree_[kPipes] = {};  // pipe can start its next instruction
   double pipeDone_[kPipes] = {};  // all work queued on the pipe complete
-  std::vector<double> done_;    // completion of every step, for WaitFlag links
+  std::vector<double> done_;      // completion of every step, for WaitFlag links
   Step dma_{};  // the DMA Advance stopped at, copied: its trace is out of cache by the time it is timed
   double dmaIssue_ = 0, dmaStart_ = 0;
   Timing dmaTiming_{};

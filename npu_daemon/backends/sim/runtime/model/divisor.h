@@ -12,7 +12,7 @@ namespace ascendc_sim::model {
 class Divisor {
  public:
   explicit Divisor(uint64_t d) : d_(d) {  // 1 <= d <= 2^63
-    uint32_t l = 0;  // ceil(log2 d)
+    uint32_t l = 0;                       // ceil(log2 d)
     while ((uint64_t{1} << l) < d) ++l;
     m_ = static_cast<uint64_t>((static_cast<unsigned __int128>((uint64_t{1} << l) - d) << 64) / d + 1);
     sh1_ = std::min<uint32_t>(l, 1);

@@ -28,24 +28,24 @@ const char* StallName(Stall s);
 struct InstrEvent {
   uint32_t block;
   uint32_t core;
-  uint32_t index;   // position in the block's trace
+  uint32_t index;  // position in the block's trace
   uint8_t pipe;
   Op op;
   uint32_t site;
-  double issue;     // when the scalar unit issued it
+  double issue;  // when the scalar unit issued it
   double start;
-  double end;       // pipe free again (DMA: last request issued)
-  double done;      // work complete for flags and barriers (DMA: end + GM latency)
-  Stall stall;      // why the pipe idled before `start`
+  double end;   // pipe free again (DMA: last request issued)
+  double done;  // work complete for flags and barriers (DMA: end + GM latency)
+  Stall stall;  // why the pipe idled before `start`
   double stallCycles;
   double issueCycles;  // scalar-unit cycles spent issuing it
   // DMA only
   Stall dataStall;  // dominant reason the data phase exceeded the unloaded port time
   double dataStallCycles;
-  uint64_t bytes;        // bytes the instruction moves
-  uint64_t hbmBytes;     // HBM traffic it caused (whole granules, write-backs included)
+  uint64_t bytes;     // bytes the instruction moves
+  uint64_t hbmBytes;  // HBM traffic it caused (whole granules, write-backs included)
   uint64_t l2HitBytes;
-  bool write;            // UB -> GM
+  bool write;  // UB -> GM
   // vector only
   uint32_t bankConflictRepeats;
 };
@@ -62,8 +62,8 @@ struct LaunchEvent {
   uint32_t coresUsed;
   double clockGhz;
   double headUs;
-  double endCycles;      // last core's finish
-  double taskDurationUs; // head + end, with noise when enabled
+  double endCycles;       // last core's finish
+  double taskDurationUs;  // head + end, with noise when enabled
 };
 
 class Listener {

@@ -100,7 +100,12 @@ void L2Cache::Prefetch(uint64_t granule) const {
 // A core's ports are used in program order by one pipe each (MTE2 reads, MTE3 writes: A1 case 1
 // shows a core's writes overlapping its reads), so a cursor per port times them exactly.
 GmSystem::GmSystem(const Params& p, uint32_t cores)
-    : p_(p), l2_(p.l2Bytes, p.granuleBytes), granule_(p.granuleBytes), channelOf_(p.gmSlices), sliceOf_(p.l2Slices), portFree_(2 * static_cast<size_t>(cores), 0.0) {
+    : p_(p),
+      l2_(p.l2Bytes, p.granuleBytes),
+      granule_(p.granuleBytes),
+      channelOf_(p.gmSlices),
+      sliceOf_(p.l2Slices),
+      portFree_(2 * static_cast<size_t>(cores), 0.0) {
   const uint32_t calendars = p.gmSlices + p.l2Slices;
   buckets_ = MakeZeroArray<Calendar::Bucket>(uint64_t{calendars} * kSliceRing);
   uint32_t column = 0;
@@ -124,8 +129,9 @@ void GmSystem::Warm(const DmaRequest& r) {
 
 DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
   DmaTiming t{start, start, Stall::kNone, 0, 0, 0, 0};
-  const double portCyclesPerByte =
-      1.0 / (r.write ? p_.mte3BytesPerCycle : r.aic ? p_.aicMte2BytesPerCycle : p_.mte2BytesPerCycle);
+  const double portCyclesPerByte = 1.0 / (r.write ? p_.mte3BytesPerCycle
+                                          : r.aic ? p_.aicMte2BytesPerCycle
+                                                  : p_.mte2BytesPerCycle);
   // DISABLE: no allocation on a miss (a resident line still serves the access); writes then go
   // straight to HBM. NORMAL / LAST / PERSISTENT allocate (the latter two differ only in
   // replacement priority, which this LRU does not model).
@@ -163,7 +169,7 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
     } else {  // a read miss fetches, a write-through stores, the whole granule
       served = channel.Reserve(issued, static_cast<double>(g));
       if (!r.write) served += p_.hbmLatency;  // HBM is further away than an L2 slice
-      if (!r.write && allocate) {  // the fill is written into its slice, behind the slice's queue
+      if (!r.write && allocate) {             // the fill is written into its slice, behind the slice's queue
         served = slice.Reserve(served, static_cast<double>(g));
         *a.ready = served;
       }

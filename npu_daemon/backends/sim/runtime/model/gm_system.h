@@ -27,19 +27,19 @@ namespace ascendc_sim::model {
 // One DMA as the memory side sees it.
 struct DmaRequest {
   uint32_t core;
-  bool write;          // UB -> GM
-  uint8_t cacheMode;   // ascendc_sim::CacheMode
+  bool write;         // UB -> GM
+  uint8_t cacheMode;  // ascendc_sim::CacheMode
   uint64_t gmAddr;
   uint32_t bursts;
   uint32_t rowBytes;
   uint64_t gmPitch;
-  bool aic = false;    // a cube core's DMA (GM -> L1 reads use the AIC's own MTE2 port rate)
+  bool aic = false;  // a cube core's DMA (GM -> L1 reads use the AIC's own MTE2 port rate)
 };
 
 struct DmaTiming {
-  double issued;       // last request through the core's port: the MTE pipe may start its next DMA
-  double end;          // last byte served by memory
-  Stall stall;         // what stretched it beyond the port's own time
+  double issued;  // last request through the core's port: the MTE pipe may start its next DMA
+  double end;     // last byte served by memory
+  Stall stall;    // what stretched it beyond the port's own time
   double stallCycles;
   uint64_t bytes, hbmBytes, l2HitBytes;
 };
@@ -123,7 +123,7 @@ class GmSystem {
   Divisor granule_;  // GM bytes per granule
   Interleave channelOf_, sliceOf_;
   ZeroArray<Calendar::Bucket> buckets_;  // every calendar's ring, one block
-  std::vector<double> portFree_;  // per core: MTE2 read port, MTE3 write port
+  std::vector<double> portFree_;         // per core: MTE2 read port, MTE3 write port
   std::vector<Calendar> hbm_, l2Slices_;
 };
 

@@ -12,22 +12,22 @@ struct Params {
   double clockGhz;
   uint32_t aivCores;
   uint32_t aicCores;
-  double hbmBytesPerCycle;   // aggregate GM (HBM) bandwidth shared by every core's reads and writes
-  double l2BytesPerCycle;    // aggregate bandwidth of L2 hits
-  uint64_t l2Bytes;          // L2 capacity
+  double hbmBytesPerCycle;           // aggregate GM (HBM) bandwidth shared by every core's reads and writes
+  double l2BytesPerCycle;            // aggregate bandwidth of L2 hits
+  uint64_t l2Bytes;                  // L2 capacity
   double launchUs, launchUsPerCore;  // head overhead: fixed + per core launched
-  double blockSwitchCycles;  // a core starting its next block (blockDim above the core count)
-  double syncAllCycles;      // cross-core barrier once every core arrived
+  double blockSwitchCycles;          // a core starting its next block (blockDim above the core count)
+  double syncAllCycles;              // cross-core barrier once every core arrived
   // scalar unit
-  double issueCycles;        // issuing one pipe instruction
+  double issueCycles;  // issuing one pipe instruction
   double flagCycles, barrierCycles;
   // vector unit
   double vecStart;
   double cprBinary, cprUnary, cprCast, cprTranscHalf, cprTranscFloat, cprDiv, cprFma;
   double cprReduceHalf, cprReduceFloat, cprCompare, cprSelect, cprGather, cprIndex;
-  double rwConflictFactor;   // cycles per repeat multiplier when dst and a source share a UB bank
+  double rwConflictFactor;  // cycles per repeat multiplier when dst and a source share a UB bank
   uint32_t bankGroups;
-  uint32_t bankBytes;        // UB bytes per bank third (a bank = group x third)
+  uint32_t bankBytes;  // UB bytes per bank third (a bank = group x third)
   // DMA
   double dmaStart;           // per DMA instruction, before data flows
   double dmaBurst;           // per extra burst of a multi-burst copy
@@ -40,15 +40,15 @@ struct Params {
   uint32_t gmSlices;         // HBM channels, interleaved by granule address
   uint32_t l2Slices;         // L2 slices, interleaved by granule address; one serves a window's requests one at a time
   // cube unit (AIC)
-  double mte1Start;            // LoadData / L1 -> BT: per instruction
-  double l0LoadBytesPerCycle;  // L1 -> L0A/L0B
-  double mmadStart;            // per Mmad
+  double mte1Start;                                      // LoadData / L1 -> BT: per instruction
+  double l0LoadBytesPerCycle;                            // L1 -> L0A/L0B
+  double mmadStart;                                      // per Mmad
   double cubeCyclesB16, cubeCyclesFp32, cubeCyclesInt8;  // per 16 x 16 x k0 fractal step
-  double fixStart;             // per Fixpipe
-  double fixBytesPerCycle;     // L0C -> UB / L1
-  double aicMte2BytesPerCycle; // a cube core's GM port, reads (GM -> L1)
-  double nd2nzBurst;           // GM -> L1 (ND2NZ): per extra row of a copy
-  double mmMsgCycles;          // MIX mode: the AIC's scalar work per Matmul message received
+  double fixStart;                                       // per Fixpipe
+  double fixBytesPerCycle;                               // L0C -> UB / L1
+  double aicMte2BytesPerCycle;                           // a cube core's GM port, reads (GM -> L1)
+  double nd2nzBurst;                                     // GM -> L1 (ND2NZ): per extra row of a copy
+  double mmMsgCycles;                                    // MIX mode: the AIC's scalar work per Matmul message received
   // measurement noise (off when sigma is 0)
   double noiseSigma;
 

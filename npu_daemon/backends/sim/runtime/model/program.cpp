@@ -7,7 +7,9 @@
 namespace ascendc_sim::model {
 
 namespace {
-bool IsDma(Op op) { return op == Op::kCopyGmToUb || op == Op::kCopyUbToGm || op == Op::kCopyGmToL1 || op == Op::kFixpipe; }
+bool IsDma(Op op) {
+  return op == Op::kCopyGmToUb || op == Op::kCopyUbToGm || op == Op::kCopyGmToL1 || op == Op::kFixpipe;
+}
 
 // Host heap addresses change from run to run; L2 sets and memory slices must not. A GM address
 // becomes (hash of its buffer's name) << 40 | offset into the buffer.
@@ -17,7 +19,8 @@ class CanonicalGm {
     auto it = bases_.upper_bound(addr);
     if (it != bases_.begin()) {
       --it;
-      if (GmRangeValid(reinterpret_cast<const void*>(it->first), addr - it->first + 1)) return it->second + (addr - it->first);
+      if (GmRangeValid(reinterpret_cast<const void*>(it->first), addr - it->first + 1))
+        return it->second + (addr - it->first);
     }
     const std::string where = DescribeGm(addr);  // "name+offset"
     const size_t plus = where.rfind('+');
@@ -59,19 +62,39 @@ Program Compile(const CoreTrace& block, const Params& p, const VectorUnit& vec, 
     s.site = i.site;
     s.link = i.link;
     switch (i.op) {
-      case Op::kScalar: s.cost = i.scalarCycles; break;
-      case Op::kSetFlag: case Op::kWaitFlag: s.cost = p.flagCycles; break;
-      case Op::kBarrier: case Op::kSyncAll: s.cost = p.barrierCycles; break;
-      case Op::kCrossSet: s.cost = p.flagCycles; break;
+      case Op::kScalar:
+        s.cost = i.scalarCycles;
+        break;
+      case Op::kSetFlag:
+      case Op::kWaitFlag:
+        s.cost = p.flagCycles;
+        break;
+      case Op::kBarrier:
+      case Op::kSyncAll:
+        s.cost = p.barrierCycles;
+        break;
+      case Op::kCrossSet:
+        s.cost = p.flagCycles;
+        break;
       case Op::kCrossWait:  // a flag, or a Matmul message the AIC receives and dispatches (MIX mode)
         s.cost = i.elements > 0 ? p.mmMsgCycles : p.flagCycles;
         s.peer = static_cast<int32_t>(i.gmAddr);
         break;
       // The cube unit: a start cost plus its data (MTE1, FIX) or its fractal steps (M).
-      case Op::kLoadL0: s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle; break;
-      case Op::kCopyL1: s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle; break;
-      case Op::kMmad: s.cost = p.mmadStart + i.repeats * (i.elemBytes == 4 ? p.cubeCyclesFp32 : i.elemBytes == 1 ? p.cubeCyclesInt8 : p.cubeCyclesB16); break;
-      case Op::kFixpipeUb: s.cost = p.fixStart + i.elements / p.fixBytesPerCycle; break;
+      case Op::kLoadL0:
+        s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle;
+        break;
+      case Op::kCopyL1:
+        s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle;
+        break;
+      case Op::kMmad:
+        s.cost = p.mmadStart + i.repeats * (i.elemBytes == 4   ? p.cubeCyclesFp32
+                                            : i.elemBytes == 1 ? p.cubeCyclesInt8
+                                                               : p.cubeCyclesB16);
+        break;
+      case Op::kFixpipeUb:
+        s.cost = p.fixStart + i.elements / p.fixBytesPerCycle;
+        break;
       default:
         if (IsDma(i.op)) {
           // DataCopyPad pads every UB row to 32 B, one extra step per burst.

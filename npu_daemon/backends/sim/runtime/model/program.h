@@ -17,12 +17,12 @@ struct Step {
   Op op;
   uint8_t cacheMode;
   uint32_t site;
-  int64_t link;          // kWaitFlag: index of its SetFlag in this block
-  double cost;           // cycles on its pipe (DMA: before data flows)
+  int64_t link;  // kWaitFlag: index of its SetFlag in this block
+  double cost;   // cycles on its pipe (DMA: before data flows)
   uint32_t conflictRepeats;
   uint32_t bursts, rowBytes;  // DMA
   uint64_t gmAddr, gmPitch;
-  int32_t peer = -1;          // kCrossWait: the core whose step `link` it waits for
+  int32_t peer = -1;  // kCrossWait: the core whose step `link` it waits for
 };
 
 struct Program {

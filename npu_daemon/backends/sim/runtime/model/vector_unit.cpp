@@ -8,8 +8,13 @@ namespace {
 // Operands each class reads besides its destination: binary ops read two sources, the rest one.
 int Sources(Op op) {
   switch (op) {
-    case Op::kVecBinary: case Op::kVecFma: case Op::kVecDiv: case Op::kVecSelect: return 2;
-    default: return 1;
+    case Op::kVecBinary:
+    case Op::kVecFma:
+    case Op::kVecDiv:
+    case Op::kVecSelect:
+      return 2;
+    default:
+      return 1;
   }
 }
 }  // namespace
@@ -17,18 +22,30 @@ int Sources(Op op) {
 double VectorUnit::CyclesPerRepeat(const Instr& i) const {
   const bool half = i.elemBytes <= 2;
   switch (i.op) {
-    case Op::kVecBinary: return p_.cprBinary;
-    case Op::kVecUnary: return p_.cprUnary;
-    case Op::kVecCast: return p_.cprCast;
-    case Op::kVecTransc: return half ? p_.cprTranscHalf : p_.cprTranscFloat;
-    case Op::kVecDiv: return p_.cprDiv;
-    case Op::kVecFma: return p_.cprFma;
-    case Op::kVecReduce: return half ? p_.cprReduceHalf : p_.cprReduceFloat;
-    case Op::kVecCompare: return p_.cprCompare;
-    case Op::kVecSelect: return p_.cprSelect;
-    case Op::kVecGather: return p_.cprGather;
-    case Op::kVecIndex: return p_.cprIndex;
-    default: return p_.cprUnary;
+    case Op::kVecBinary:
+      return p_.cprBinary;
+    case Op::kVecUnary:
+      return p_.cprUnary;
+    case Op::kVecCast:
+      return p_.cprCast;
+    case Op::kVecTransc:
+      return half ? p_.cprTranscHalf : p_.cprTranscFloat;
+    case Op::kVecDiv:
+      return p_.cprDiv;
+    case Op::kVecFma:
+      return p_.cprFma;
+    case Op::kVecReduce:
+      return half ? p_.cprReduceHalf : p_.cprReduceFloat;
+    case Op::kVecCompare:
+      return p_.cprCompare;
+    case Op::kVecSelect:
+      return p_.cprSelect;
+    case Op::kVecGather:
+      return p_.cprGather;
+    case Op::kVecIndex:
+      return p_.cprIndex;
+    default:
+      return p_.cprUnary;
   }
 }
 
@@ -41,7 +58,9 @@ double VectorUnit::ConflictFactor(const Instr& i) const {
   const uint32_t groups = p_.bankGroups;
   uint8_t readLoad[64] = {}, writeLoad[64] = {};
   uint32_t dstBank[8];
-  auto row = [](uint32_t addr, uint32_t blk, int b) { return addr / 32 + static_cast<uint32_t>(b) * std::max<uint32_t>(blk, 1); };
+  auto row = [](uint32_t addr, uint32_t blk, int b) {
+    return addr / 32 + static_cast<uint32_t>(b) * std::max<uint32_t>(blk, 1);
+  };
   int readMax = 1, writeMax = 1;
   for (int b = 0; b < 8; ++b) {
     const uint32_t r = row(i.ubAddr[0], i.blkStride[0], b);

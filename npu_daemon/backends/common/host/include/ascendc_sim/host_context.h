@@ -19,22 +19,68 @@ using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;  // graph/ge_error_codes.h
-constexpr graphStatus GRAPH_NULL_PTR = 50331538;  // likewise: what some tilings return on a null input
+constexpr graphStatus GRAPH_NULL_PTR = 50331538;       // likewise: what some tilings return on a null input
 
 enum DataType : int32_t {
-  DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
-  DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_UNDEFINED = 28,
+  DT_FLOAT = 0,
+  DT_FLOAT16 = 1,
+  DT_INT8 = 2,
+  DT_INT32 = 3,
+  DT_UINT8 = 4,
+  DT_INT16 = 6,
+  DT_UINT16 = 7,
+  DT_UINT32 = 8,
+  DT_INT64 = 9,
+  DT_UINT64 = 10,
+  DT_DOUBLE = 11,
+  DT_BOOL = 12,
+  DT_BF16 = 27,
+  DT_UNDEFINED = 28,
   // The rest of the framework's enumeration (graph/types.h), so host code may name them.
-  DT_STRING = 13, DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17,
-  DT_QINT8 = 18, DT_QINT16 = 19, DT_QINT32 = 20, DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23,
-  DT_STRING_REF = 24, DT_DUAL = 25, DT_VARIANT = 26, DT_INT4 = 29, DT_UINT1 = 30, DT_INT2 = 31, DT_UINT2 = 32,
-  DT_COMPLEX32 = 33, DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36, DT_FLOAT8_E8M0 = 37,
-  DT_FLOAT6_E3M2 = 38, DT_FLOAT6_E2M3 = 39, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41, DT_MAX = 42,
+  DT_STRING = 13,
+  DT_DUAL_SUB_INT8 = 14,
+  DT_DUAL_SUB_UINT8 = 15,
+  DT_COMPLEX64 = 16,
+  DT_COMPLEX128 = 17,
+  DT_QINT8 = 18,
+  DT_QINT16 = 19,
+  DT_QINT32 = 20,
+  DT_QUINT8 = 21,
+  DT_QUINT16 = 22,
+  DT_RESOURCE = 23,
+  DT_STRING_REF = 24,
+  DT_DUAL = 25,
+  DT_VARIANT = 26,
+  DT_INT4 = 29,
+  DT_UINT1 = 30,
+  DT_INT2 = 31,
+  DT_UINT2 = 32,
+  DT_COMPLEX32 = 33,
+  DT_HIFLOAT8 = 34,
+  DT_FLOAT8_E5M2 = 35,
+  DT_FLOAT8_E4M3FN = 36,
+  DT_FLOAT8_E8M0 = 37,
+  DT_FLOAT6_E3M2 = 38,
+  DT_FLOAT6_E2M3 = 39,
+  DT_FLOAT4_E2M1 = 40,
+  DT_FLOAT4_E1M2 = 41,
+  DT_MAX = 42,
 };
 enum Format : int32_t {  // graph/types.h numbering
-  FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_HWCN = 16, FORMAT_C1HWNCoC0 = 25,
-  FORMAT_NDHWC = 27, FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_DHWCN = 31, FORMAT_NDC1HWC0 = 32,
-  FORMAT_FRACTAL_Z_3D = 33, FORMAT_NCL = 47,
+  FORMAT_NCHW = 0,
+  FORMAT_NHWC = 1,
+  FORMAT_ND = 2,
+  FORMAT_NC1HWC0 = 3,
+  FORMAT_FRACTAL_Z = 4,
+  FORMAT_HWCN = 16,
+  FORMAT_C1HWNCoC0 = 25,
+  FORMAT_NDHWC = 27,
+  FORMAT_FRACTAL_NZ = 29,
+  FORMAT_NCDHW = 30,
+  FORMAT_DHWCN = 31,
+  FORMAT_NDC1HWC0 = 32,
+  FORMAT_FRACTAL_Z_3D = 33,
+  FORMAT_NCL = 47,
 };
 
 // The shape type of the host tiling helpers (GetSoftMaxMaxTmpSize, ...).
@@ -57,13 +103,30 @@ class Shape {
 
 inline int32_t DataTypeBytes(DataType t) {
   switch (t) {
-    case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
-    case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
-    case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
-    case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
-    case DT_COMPLEX128: return 16;
-    case DT_COMPLEX32: return 4;
-    default: return -1;
+    case DT_FLOAT:
+    case DT_INT32:
+    case DT_UINT32:
+      return 4;
+    case DT_FLOAT16:
+    case DT_BF16:
+    case DT_INT16:
+    case DT_UINT16:
+      return 2;
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_BOOL:
+      return 1;
+    case DT_INT64:
+    case DT_UINT64:
+    case DT_DOUBLE:
+    case DT_COMPLEX64:
+      return 8;
+    case DT_COMPLEX128:
+      return 16;
+    case DT_COMPLEX32:
+      return 4;
+    default:
+      return -1;
   }
 }
 // Graph-mode types older OpDefs name in check-support and inference hooks (the simulator does not
@@ -152,13 +215,27 @@ class PlatFormInfos {
   void GetLocalMemSize(const LocalMemType& type, uint64_t& size) const {
     const char* key = nullptr;
     switch (type) {
-      case LocalMemType::L0_A: case LocalMemType::L0_B: key = "l0ab_bytes"; break;
-      case LocalMemType::L0_C: key = "l0c_bytes"; break;
-      case LocalMemType::L1: key = "l1_bytes"; break;
-      case LocalMemType::L2: key = "l2_bytes"; break;
-      case LocalMemType::UB: key = "ub_bytes"; break;
-      case LocalMemType::HBM: key = "hbm_bytes"; break;
-      default: break;
+      case LocalMemType::L0_A:
+      case LocalMemType::L0_B:
+        key = "l0ab_bytes";
+        break;
+      case LocalMemType::L0_C:
+        key = "l0c_bytes";
+        break;
+      case LocalMemType::L1:
+        key = "l1_bytes";
+        break;
+      case LocalMemType::L2:
+        key = "l2_bytes";
+        break;
+      case LocalMemType::UB:
+        key = "ub_bytes";
+        break;
+      case LocalMemType::HBM:
+        key = "hbm_bytes";
+        break;
+      default:
+        break;
     }
     size = key ? static_cast<uint64_t>(ascendc_sim::SocParamInt(key)) : 0;
   }
@@ -174,7 +251,9 @@ class Shape {
   explicit Shape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
   size_t GetDimNum() const { return dims_.size(); }
   int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
-  void SetDim(size_t i, int64_t v) { if (i < dims_.size()) dims_[i] = v; }
+  void SetDim(size_t i, int64_t v) {
+    if (i < dims_.size()) dims_[i] = v;
+  }
   void SetDimNum(size_t n);  // this and the other vector growers: out of line (registry.cpp)
   const int64_t& operator[](size_t i) const { return dims_[i]; }
   int64_t& operator[](size_t i) { return dims_[i]; }
@@ -240,7 +319,9 @@ class Tensor {
   // The values of an input the tiling reads (ValueDepend inputs such as axes or paddings); the
   // harness loads ValueDepend inputs up to 1 MiB; any other input, or a larger one, reads as null.
   template <typename T>
-  const T* GetData() const { return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data()); }
+  const T* GetData() const {
+    return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data());
+  }
   const void* GetAddr() const { return data_.empty() ? nullptr : data_.data(); }
   size_t GetSize() const { return data_.size(); }
   std::vector<uint8_t> data_;
@@ -276,13 +357,20 @@ struct AttrValue {
   TypedContinuousVector<bool> listBool;
   const void* Raw() const {
     switch (kind) {
-      case kInt: return &i;
-      case kFloat: return &f;
-      case kBool: return &b;
-      case kStr: return s.c_str();
-      case kListInt: return &list;
-      case kListFloat: return &listFloat;
-      case kListBool: return &listBool;
+      case kInt:
+        return &i;
+      case kFloat:
+        return &f;
+      case kBool:
+        return &b;
+      case kStr:
+        return s.c_str();
+      case kListInt:
+        return &list;
+      case kListFloat:
+        return &listFloat;
+      case kListBool:
+        return &listBool;
     }
     return nullptr;
   }
@@ -294,9 +382,15 @@ class RuntimeAttrs {
   const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
   const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
   const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
-  const TypedContinuousVector<int64_t>* GetListInt(size_t i) const { return GetAttrPointer<TypedContinuousVector<int64_t>>(i); }
-  const TypedContinuousVector<float>* GetListFloat(size_t i) const { return GetAttrPointer<TypedContinuousVector<float>>(i); }
-  const TypedContinuousVector<bool>* GetListBool(size_t i) const { return GetAttrPointer<TypedContinuousVector<bool>>(i); }
+  const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
+    return GetAttrPointer<TypedContinuousVector<int64_t>>(i);
+  }
+  const TypedContinuousVector<float>* GetListFloat(size_t i) const {
+    return GetAttrPointer<TypedContinuousVector<float>>(i);
+  }
+  const TypedContinuousVector<bool>* GetListBool(size_t i) const {
+    return GetAttrPointer<TypedContinuousVector<bool>>(i);
+  }
   template <typename T>
   const T* GetAttrPointer(size_t i) const {
     return i < attrs_.size() ? reinterpret_cast<const T*>(attrs_[i].Raw()) : nullptr;
@@ -376,27 +470,43 @@ class TilingContext {
   const StorageShape* GetOptionalInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
   const StorageShape* GetRequiredInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
   const StorageShape* GetDynamicInputShape(size_t ir, size_t k) const { return GetInputShape(InputInstance(ir, k)); }
-  const StorageShape* GetDynamicOutputShape(size_t ir, size_t k) const { return GetOutputShape(Instance(irOutputs_, ir, k)); }
+  const StorageShape* GetDynamicOutputShape(size_t ir, size_t k) const {
+    return GetOutputShape(Instance(irOutputs_, ir, k));
+  }
   const Tensor* GetInputTensor(size_t i) const { return Present(i) ? &inputs_[i] : nullptr; }
   const Tensor* GetOptionalInputTensor(size_t ir) const { return GetDynamicInputTensor(ir, 0); }
   const Tensor* GetRequiredInputTensor(size_t ir) const { return GetDynamicInputTensor(ir, 0); }
   const Tensor* GetDynamicInputTensor(size_t ir, size_t k) const { return GetInputTensor(InputInstance(ir, k)); }
   const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return Present(i) ? &inputDescs_[i] : nullptr; }
-  const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < outputDescs_.size() ? &outputDescs_[i] : nullptr; }
+  const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
+    return i < outputDescs_.size() ? &outputDescs_[i] : nullptr;
+  }
   const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
   const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
-  const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t k) const { return GetInputDesc(InputInstance(ir, k)); }
-  const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return ir < irInputs_.size() ? &irInputs_[ir] : nullptr; }
-  const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const { return ir < irOutputs_.size() ? &irOutputs_[ir] : nullptr; }
+  const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t k) const {
+    return GetInputDesc(InputInstance(ir, k));
+  }
+  const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const {
+    return ir < irInputs_.size() ? &irInputs_[ir] : nullptr;
+  }
+  const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const {
+    return ir < irOutputs_.size() ? &irOutputs_[ir] : nullptr;
+  }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
   size_t GetComputeNodeInputNum() const { return inputs_.size(); }
   size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
 
-  ge::graphStatus SetBlockDim(uint32_t d) { blockDim_ = d; return ge::GRAPH_SUCCESS; }
+  ge::graphStatus SetBlockDim(uint32_t d) {
+    blockDim_ = d;
+    return ge::GRAPH_SUCCESS;
+  }
   uint32_t GetBlockDim() const { return blockDim_; }
   ge::graphStatus SetSimdNumBlocks(uint32_t d) { return SetBlockDim(d); }  // the block dim's newer name
   uint32_t GetSimdNumBlocks() const { return blockDim_; }
-  ge::graphStatus SetTilingKey(uint64_t k) { tilingKey_ = k; return ge::GRAPH_SUCCESS; }
+  ge::graphStatus SetTilingKey(uint64_t k) {
+    tilingKey_ = k;
+    return ge::GRAPH_SUCCESS;
+  }
   uint64_t GetTilingKey() const { return tilingKey_; }
   TilingData* GetRawTilingData() { return &raw_; }
   // The tiling data as a T, whose size it becomes (as the framework's: null when T does not fit).
@@ -409,12 +519,21 @@ class TilingContext {
   size_t* GetWorkspaceSizes(size_t n);
   size_t GetWorkspaceNum() const { return workspaces_.size(); }
   fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
-  ge::graphStatus SetLocalMemorySize(uint32_t n) { localMemory_ = n; return ge::GRAPH_SUCCESS; }
+  ge::graphStatus SetLocalMemorySize(uint32_t n) {
+    localMemory_ = n;
+    return ge::GRAPH_SUCCESS;
+  }
   uint32_t GetLocalMemorySize() const { return localMemory_; }
-  ge::graphStatus SetScheduleMode(uint32_t m) { scheduleMode_ = m; return ge::GRAPH_SUCCESS; }
+  ge::graphStatus SetScheduleMode(uint32_t m) {
+    scheduleMode_ = m;
+    return ge::GRAPH_SUCCESS;
+  }
   uint32_t GetScheduleMode() const { return scheduleMode_; }
   // The tiling condition a tiling may record for its kernel selection; kept, not acted on.
-  ge::graphStatus SetTilingCond(int32_t c) { tilingCond_ = c; return ge::GRAPH_SUCCESS; }
+  ge::graphStatus SetTilingCond(int32_t c) {
+    tilingCond_ = c;
+    return ge::GRAPH_SUCCESS;
+  }
   int32_t GetTilingCond() const { return tilingCond_; }
   const ComputeNodeInfo* GetComputeNodeInfo() const { return &nodeInfo_; }
   // The framework's deterministic-computation option (1 when the user enables it): never set by
@@ -422,17 +541,25 @@ class TilingContext {
   int32_t GetDeterministic() const { return 0; }
   int32_t GetDeterministicLevel() const { return 0; }
   // The AI CPU block count a tiling may set for an AI CPU part of the op (no AI CPU runs here).
-  ge::graphStatus SetAicpuBlockDim(uint32_t d) { aicpuBlockDim_ = d; return ge::GRAPH_SUCCESS; }
+  ge::graphStatus SetAicpuBlockDim(uint32_t d) {
+    aicpuBlockDim_ = d;
+    return ge::GRAPH_SUCCESS;
+  }
   uint32_t GetAicpuBlockDim() const { return aicpuBlockDim_; }
   ge::graphStatus SetAicpuNumBlocks(uint32_t d) { return SetAicpuBlockDim(d); }
   uint32_t GetAicpuNumBlocks() const { return aicpuBlockDim_; }
-  ge::graphStatus SetNeedAtomic(bool a) { needAtomic_ = a; return ge::GRAPH_SUCCESS; }
+  ge::graphStatus SetNeedAtomic(bool a) {
+    needAtomic_ = a;
+    return ge::GRAPH_SUCCESS;
+  }
   bool NeedAtomic() const { return needAtomic_; }
   const char* GetNodeType() const { return opType_.c_str(); }
   const char* GetNodeName() const { return opType_.c_str(); }
   // The CompileInfo an IMPL_OP_OPTILING(...).TilingParse<T>() parse filled (null without one).
   template <typename T>
-  const T* GetCompileInfo() const { return static_cast<const T*>(compileInfo_); }
+  const T* GetCompileInfo() const {
+    return static_cast<const T*>(compileInfo_);
+  }
   const void* GetCompileInfo() const { return compileInfo_; }
   const void* compileInfo_ = nullptr;
 
@@ -528,7 +655,9 @@ class InferDataTypeContext {
 class TilingParseContext {
  public:
   template <typename T>
-  T* GetCompiledInfo() { return static_cast<T*>(compileInfo_); }
+  T* GetCompiledInfo() {
+    return static_cast<T*>(compileInfo_);
+  }
   fe::PlatFormInfos* GetPlatformInfo() const { return &platform_; }
   const char* GetNodeName() const { return opType_; }
   const char* GetNodeType() const { return opType_; }
@@ -551,11 +680,19 @@ void ReadAttrLine(Istream& in, gert::RuntimeAttrs& attrs) {
   std::string name, kind;
   in >> name >> kind;
   gert::AttrValue a;
-  if (kind == "int") { a.kind = gert::AttrValue::kInt; in >> a.i; }
-  else if (kind == "float") { a.kind = gert::AttrValue::kFloat; in >> a.f; }
-  else if (kind == "bool") { a.kind = gert::AttrValue::kBool; in >> a.b; }
-  else if (kind == "str") { a.kind = gert::AttrValue::kStr; in >> a.s; }
-  else if (kind == "list_int") {
+  if (kind == "int") {
+    a.kind = gert::AttrValue::kInt;
+    in >> a.i;
+  } else if (kind == "float") {
+    a.kind = gert::AttrValue::kFloat;
+    in >> a.f;
+  } else if (kind == "bool") {
+    a.kind = gert::AttrValue::kBool;
+    in >> a.b;
+  } else if (kind == "str") {
+    a.kind = gert::AttrValue::kStr;
+    in >> a.s;
+  } else if (kind == "list_int") {
     a.kind = gert::AttrValue::kListInt;
     size_t n;
     in >> n;

@@ -14,16 +14,39 @@
 
 namespace matmul_tiling {
 
-enum class TPosition : int32_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM, TSCM, MAX };
+enum class TPosition : int32_t {
+  GM,
+  A1,
+  A2,
+  B1,
+  B2,
+  C1,
+  C2,
+  CO1,
+  CO2,
+  VECIN,
+  VECOUT,
+  VECCALC,
+  LCM = VECCALC,
+  SPM,
+  SHM,
+  TSCM,
+  MAX
+};
 enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class DataType : int32_t { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_BF16 = 27 };
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 
 inline int32_t DataTypeBytes(DataType t) {
   switch (t) {
-    case DataType::DT_FLOAT: case DataType::DT_INT32: return 4;
-    case DataType::DT_INT8: case DataType::DT_UINT8: return 1;
-    default: return 2;
+    case DataType::DT_FLOAT:
+    case DataType::DT_INT32:
+      return 4;
+    case DataType::DT_INT8:
+    case DataType::DT_UINT8:
+      return 1;
+    default:
+      return 2;
   }
 }
 
@@ -37,23 +60,53 @@ class MatmulApiTiling {
     p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, v), l0c_ = static_cast<int64_t>(v);
   }
   virtual ~MatmulApiTiling() = default;
-  int32_t SetAType(TPosition pos, CubeFormat f, DataType t, bool trans = false) { aPos_ = pos, aFormat_ = f, aType_ = t, transA_ = trans; return 0; }
-  int32_t SetBType(TPosition pos, CubeFormat f, DataType t, bool trans = false) { bPos_ = pos, bFormat_ = f, bType_ = t, transB_ = trans; return 0; }
-  int32_t SetCType(TPosition pos, CubeFormat f, DataType t) { cPos_ = pos, cFormat_ = f, cType_ = t; return 0; }
-  int32_t SetBiasType(TPosition pos, CubeFormat f, DataType t) { (void)pos, (void)f, biasType_ = t; return 0; }
-  int32_t SetShape(int32_t m, int32_t n, int32_t k) { m_ = m, n_ = n, k_ = k; return 0; }
+  int32_t SetAType(TPosition pos, CubeFormat f, DataType t, bool trans = false) {
+    aPos_ = pos, aFormat_ = f, aType_ = t, transA_ = trans;
+    return 0;
+  }
+  int32_t SetBType(TPosition pos, CubeFormat f, DataType t, bool trans = false) {
+    bPos_ = pos, bFormat_ = f, bType_ = t, transB_ = trans;
+    return 0;
+  }
+  int32_t SetCType(TPosition pos, CubeFormat f, DataType t) {
+    cPos_ = pos, cFormat_ = f, cType_ = t;
+    return 0;
+  }
+  int32_t SetBiasType(TPosition pos, CubeFormat f, DataType t) {
+    (void)pos, (void)f, biasType_ = t;
+    return 0;
+  }
+  int32_t SetShape(int32_t m, int32_t n, int32_t k) {
+    m_ = m, n_ = n, k_ = k;
+    return 0;
+  }
   int32_t SetOrgShape(int32_t m, int32_t n, int32_t k) { return SetOrgShape(m, n, k, k); }
-  int32_t SetOrgShape(int32_t m, int32_t n, int32_t ka, int32_t kb) { orgM_ = m, orgN_ = n, orgKa_ = ka, orgKb_ = kb; return 0; }
-  int32_t SetBias(bool on = true) { bias_ = on; return 0; }
-  int32_t EnableBias(bool on = true) { bias_ = on; return 0; }
+  int32_t SetOrgShape(int32_t m, int32_t n, int32_t ka, int32_t kb) {
+    orgM_ = m, orgN_ = n, orgKa_ = ka, orgKb_ = kb;
+    return 0;
+  }
+  int32_t SetBias(bool on = true) {
+    bias_ = on;
+    return 0;
+  }
+  int32_t EnableBias(bool on = true) {
+    bias_ = on;
+    return 0;
+  }
   int32_t SetBufferSpace(int32_t l1 = -1, int32_t l0c = -1, int32_t ub = -1, int32_t bt = -1) {
     if (l1 > 0) l1_ = l1;
     if (l0c > 0) l0c_ = l0c;
     (void)ub, (void)bt;
     return 0;
   }
-  int32_t SetFixSplit(int32_t baseM = -1, int32_t baseN = -1, int32_t baseK = -1) { fixM_ = baseM, fixN_ = baseN, fixK_ = baseK; return 0; }
-  int32_t SetTraverse(MatrixTraverse t) { traverse_ = t; return 0; }
+  int32_t SetFixSplit(int32_t baseM = -1, int32_t baseN = -1, int32_t baseK = -1) {
+    fixM_ = baseM, fixN_ = baseN, fixK_ = baseK;
+    return 0;
+  }
+  int32_t SetTraverse(MatrixTraverse t) {
+    traverse_ = t;
+    return 0;
+  }
   int32_t SetDoubleBuffer(bool, bool, bool, bool, bool = true, bool = true) { return 0; }
   int32_t SetMatmulConfigParams(int32_t = 1, bool = false, int32_t = 0, int32_t = 0, int32_t = 0) { return 0; }
   // 0 on success, -1 when the shapes are missing or the blocks cannot fit the buffers.
@@ -68,7 +121,8 @@ class MatmulApiTiling {
     const int32_t M = orgM_ > 0 ? orgM_ : m_, N = orgN_ > 0 ? orgN_ : n_, K = orgKa_ > 0 ? orgKa_ : k_;
     if (M <= 0 || N <= 0 || K <= 0) return false;
     const int32_t sm = singleM_ > 0 ? singleM_ : (m_ > 0 ? m_ : M), sn = singleN_ > 0 ? singleN_ : (n_ > 0 ? n_ : N);
-    const int32_t singleM = singleM_ > 0 ? singleM_ : Ceil(sm, mDim), singleN = singleN_ > 0 ? singleN_ : Ceil(sn, nDim);
+    const int32_t singleM = singleM_ > 0 ? singleM_ : Ceil(sm, mDim),
+                  singleN = singleN_ > 0 ? singleN_ : Ceil(sn, nDim);
     const int32_t singleK = singleK_ > 0 ? singleK_ : (k_ > 0 ? k_ : K);
     const int32_t inBytes = DataTypeBytes(aType_), k0 = 32 / inBytes;
     const int32_t baseM = fixM_ > 0 ? fixM_ : std::min(128, Align(singleM, 16));
@@ -76,7 +130,9 @@ class MatmulApiTiling {
     const int32_t baseK = fixK_ > 0 ? fixK_ : std::min(k0 * 4 * (inBytes == 4 ? 2 : 1), Align(singleK, k0));
     const int32_t kBlocks = Ceil(singleK, baseK);
     // L1: A and B, stepK base blocks each, twice; L0A/L0B: one base block each, twice; L0C: two C blocks.
-    auto l1Bytes = [&](int32_t step) { return 2LL * step * (static_cast<int64_t>(baseM) + baseN) * baseK * inBytes + (bias_ ? baseN * 4LL : 0); };
+    auto l1Bytes = [&](int32_t step) {
+      return 2LL * step * (static_cast<int64_t>(baseM) + baseN) * baseK * inBytes + (bias_ ? baseN * 4LL : 0);
+    };
     int32_t stepK = std::min(kBlocks, 4);
     while (stepK > 1 && l1Bytes(stepK) > l1_) --stepK;
     const int64_t l1 = l1Bytes(stepK);
@@ -104,7 +160,8 @@ class MatmulApiTiling {
   int64_t l1_ = 524288, l0ab_ = 65536, l0c_ = 131072;
   TPosition aPos_ = TPosition::GM, bPos_ = TPosition::GM, cPos_ = TPosition::GM;
   CubeFormat aFormat_ = CubeFormat::ND, bFormat_ = CubeFormat::ND, cFormat_ = CubeFormat::ND;
-  DataType aType_ = DataType::DT_FLOAT16, bType_ = DataType::DT_FLOAT16, cType_ = DataType::DT_FLOAT, biasType_ = DataType::DT_FLOAT;
+  DataType aType_ = DataType::DT_FLOAT16, bType_ = DataType::DT_FLOAT16, cType_ = DataType::DT_FLOAT,
+           biasType_ = DataType::DT_FLOAT;
   bool transA_ = false, transB_ = false, bias_ = false;
   int32_t m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
   int32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
@@ -116,13 +173,27 @@ class MatmulApiTiling {
 class MultiCoreMatmulTiling : public MatmulApiTiling {
  public:
   using MatmulApiTiling::MatmulApiTiling;
-  int32_t SetDim(int32_t dim) { dim_ = std::max(dim, 1); return 0; }
-  int32_t SetSingleShape(int32_t m = -1, int32_t n = -1, int32_t k = -1) { singleM_ = m, singleN_ = n, singleK_ = k; return 0; }
-  int32_t SetSingleRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
+  int32_t SetDim(int32_t dim) {
+    dim_ = std::max(dim, 1);
+    return 0;
+  }
+  int32_t SetSingleShape(int32_t m = -1, int32_t n = -1, int32_t k = -1) {
+    singleM_ = m, singleN_ = n, singleK_ = k;
+    return 0;
+  }
+  int32_t SetSingleRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) {
+    return 0;
+  }
   int32_t SetAlignSplit(int32_t, int32_t, int32_t) { return 0; }
   int32_t SetSplitK(bool) { return 0; }
-  int32_t GetSingleShape(int32_t& m, int32_t& n, int32_t& k) const { m = lastM_, n = lastN_, k = lastK_; return 0; }
-  int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim) const { dim = mDim_ * nDim_, mDim = mDim_, nDim = nDim_; return 0; }
+  int32_t GetSingleShape(int32_t& m, int32_t& n, int32_t& k) const {
+    m = lastM_, n = lastN_, k = lastK_;
+    return 0;
+  }
+  int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim) const {
+    dim = mDim_ * nDim_, mDim = mDim_, nDim = nDim_;
+    return 0;
+  }
   int64_t GetTiling(optiling::TCubeTiling& t) {
     const int32_t M = m_ > 0 ? m_ : orgM_, N = n_ > 0 ? n_ : orgN_;
     if (M <= 0 || N <= 0) return -1;
@@ -135,7 +206,8 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
         const int64_t score = static_cast<int64_t>(used) * 1000000 - std::abs(sm - sn);
         if (singleM_ <= 0 && singleN_ <= 0 && score > best) best = score, mDim_ = Ceil(M, sm), nDim_ = Ceil(N, sn);
       }
-    if (singleM_ > 0 || singleN_ > 0) mDim_ = Ceil(M, singleM_ > 0 ? singleM_ : M), nDim_ = Ceil(N, singleN_ > 0 ? singleN_ : N);
+    if (singleM_ > 0 || singleN_ > 0)
+      mDim_ = Ceil(M, singleM_ > 0 ? singleM_ : M), nDim_ = Ceil(N, singleN_ > 0 ? singleN_ : N);
     const int32_t keepM = singleM_, keepN = singleN_;
     if (singleM_ <= 0) singleM_ = Align(Ceil(M, mDim_), 16);
     if (singleN_ <= 0) singleN_ = Align(Ceil(N, nDim_), 16);

@@ -18,8 +18,22 @@
 namespace AscendC {
 
 enum class ReducePattern : uint32_t {
-  AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA,
-  RAR, RARA, RARAR, RARARA, RARARAR, RARARARA,
+  AR = 0,
+  RA = 1,
+  R,
+  ARA,
+  ARAR,
+  ARARA,
+  ARARAR,
+  ARARARA,
+  ARARARAR,
+  ARARARARA,
+  RAR,
+  RARA,
+  RARAR,
+  RARARA,
+  RARARAR,
+  RARARARA,
 };
 
 namespace sim_reduce {
@@ -46,7 +60,8 @@ inline void Dims(const char* api, const ge::Shape& s, ReducePattern pattern, boo
   first = s.GetDimNum() > 0 ? static_cast<uint32_t>(s.GetDim(0)) : 0;
   last = s.GetDimNum() > 1 ? static_cast<uint32_t>(s.GetDim(1)) : 0;
   if (!innerPad) Log(api, "isSrcInnerPad must be true on this platform.");
-  if (pattern != ReducePattern::AR && pattern != ReducePattern::RA) Log(api, "Currently only support AR and RA pattern.");
+  if (pattern != ReducePattern::AR && pattern != ReducePattern::RA)
+    Log(api, "Currently only support AR and RA pattern.");
   if (first == 0 || last == 0) Log(api, "both first and last axis must be greater than 0.");
 }
 
@@ -116,14 +131,16 @@ inline void GetReduceAnyMaxMinTmpSize(const ge::Shape& srcShape, const ge::DataT
                                       bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
   if (dataType == ge::DT_UINT8)
     return sim_reduce::AnyAllU8("ReduceAny", srcShape, pattern, isSrcInnerPad, isReuseSource, maxValue, minValue);
-  if (dataType != ge::DT_FLOAT) return sim_reduce::Log("ReduceAny", "it only supports float and uint8_t type on this platform.");
+  if (dataType != ge::DT_FLOAT)
+    return sim_reduce::Log("ReduceAny", "it only supports float and uint8_t type on this platform.");
   sim_reduce::Common("ReduceAny", srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue, minValue);
 }
 inline void GetReduceAllMaxMinTmpSize(const ge::Shape& srcShape, const ge::DataType dataType, ReducePattern pattern,
                                       bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
   if (dataType == ge::DT_UINT8)
     return sim_reduce::AnyAllU8("ReduceAll", srcShape, pattern, isSrcInnerPad, isReuseSource, maxValue, minValue);
-  if (dataType != ge::DT_FLOAT) return sim_reduce::Log("ReduceAll", "it only supports float and uint8 type on this platform.");
+  if (dataType != ge::DT_FLOAT)
+    return sim_reduce::Log("ReduceAll", "it only supports float and uint8 type on this platform.");
   sim_reduce::Common("ReduceAll", srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue, minValue);
 }
 inline void GetReduceSumMaxMinTmpSize(const ge::Shape& srcShape, const ge::DataType dataType, ReducePattern pattern,

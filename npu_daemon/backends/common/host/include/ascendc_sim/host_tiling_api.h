@@ -22,19 +22,22 @@ inline uint32_t Rows(const ge::Shape& s) {
   for (size_t i = 0; i + 1 < s.GetDimNum(); ++i) r *= static_cast<uint32_t>(s.GetDim(i));
   return r;
 }
-inline uint32_t Last(const ge::Shape& s) { return s.GetDimNum() ? static_cast<uint32_t>(s.GetDim(s.GetDimNum() - 1)) : 1; }
+inline uint32_t Last(const ge::Shape& s) {
+  return s.GetDimNum() ? static_cast<uint32_t>(s.GetDim(s.GetDimNum() - 1)) : 1;
+}
 // `buffers` float-sized intermediates per element (fewer when the source may be reused).
-inline void TmpSizes(const ge::Shape& s, uint32_t typeSize, bool reuse, uint32_t buffers, uint32_t& maxValue, uint32_t& minValue) {
+inline void TmpSizes(const ge::Shape& s, uint32_t typeSize, bool reuse, uint32_t buffers, uint32_t& maxValue,
+                     uint32_t& minValue) {
   const uint32_t n = buffers - (reuse && typeSize == 4 && buffers > 1 ? 1 : 0);
   maxValue = std::max<uint32_t>(Elements(s) * 4 * n, 256 * n);
   minValue = 256 * n;
 }
 }  // namespace sim_detail
 
-#define ASCENDC_SIM_TMP_SIZE(NAME, BUFFERS)                                                                   \
+#define ASCENDC_SIM_TMP_SIZE(NAME, BUFFERS)                                                                          \
   inline void Get##NAME##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, \
-                                       uint32_t& maxValue, uint32_t& minValue) {                              \
-    sim_detail::TmpSizes(srcShape, typeSize, isReuseSource, BUFFERS, maxValue, minValue);                     \
+                                       uint32_t& maxValue, uint32_t& minValue) {                                     \
+    sim_detail::TmpSizes(srcShape, typeSize, isReuseSource, BUFFERS, maxValue, minValue);                            \
   }
 ASCENDC_SIM_TMP_SIZE(Sigmoid, 2)
 ASCENDC_SIM_TMP_SIZE(Tanh, 2)
@@ -58,19 +61,21 @@ ASCENDC_SIM_TMP_SIZE(CumSum, 2)
 // the library's host check then fails, both sizes 0), the maximum over the whole input but at
 // least one 256 B repeat each, the minimum one repeat each. `maxLiveNodeCount` is the same count.
 namespace sim_detail {
-inline uint32_t TrigLiveNodes(uint32_t typeSize, bool reuse) { return typeSize == 4 ? (reuse ? 2 : 3) : (reuse ? 0 : 8); }
+inline uint32_t TrigLiveNodes(uint32_t typeSize, bool reuse) {
+  return typeSize == 4 ? (reuse ? 2 : 3) : (reuse ? 0 : 8);
+}
 inline void TrigTmpSizes(const ge::Shape& s, uint32_t typeSize, bool reuse, uint32_t& maxValue, uint32_t& minValue) {
   const uint32_t nodes = TrigLiveNodes(typeSize, reuse);
   minValue = nodes * 256;
   maxValue = nodes * std::max<uint32_t>(Elements(s) * typeSize, 256);
 }
 }  // namespace sim_detail
-inline void GetSinMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
-                                uint32_t& minValue) {
+inline void GetSinMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxValue, uint32_t& minValue) {
   sim_detail::TrigTmpSizes(srcShape, typeSize, isReuseSource, maxValue, minValue);
 }
-inline void GetCosMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
-                                uint32_t& minValue) {
+inline void GetCosMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxValue, uint32_t& minValue) {
   sim_detail::TrigTmpSizes(srcShape, typeSize, isReuseSource, maxValue, minValue);
 }
 inline void GetSinTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
@@ -101,7 +106,8 @@ inline void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& s
                                   uint32_t& minValue) {
   (void)isReuseSource;
   const bool tensor1 = sim_detail::IsTensor(srcShape1);
-  const sim_detail::PowerNodes live = sim_detail::PowerLive(tensor1 && sim_detail::IsTensor(srcShape2), typeIsInt, typeSize);
+  const sim_detail::PowerNodes live =
+      sim_detail::PowerLive(tensor1 && sim_detail::IsTensor(srcShape2), typeIsInt, typeSize);
   const uint32_t n = sim_detail::Elements(tensor1 ? srcShape1 : srcShape2);
   const uint32_t perNode = std::max<uint32_t>(n * typeSize, typeSize == 4 ? 256 : 128);
   maxValue = perNode * live.nodes + live.extra;
@@ -116,26 +122,27 @@ inline void GetPowerTmpBufferFactorSize(const bool baseIsTensor, const bool expI
 }
 
 // The library's spelling for the BroadCast API: sized by the destination, which it fills.
-inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const ge::Shape& srcShape, const ge::Shape& dstShape,
-                                      uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const ge::Shape& srcShape,
+                                      const ge::Shape& dstShape, uint32_t typeSize, const bool isReuseSource,
+                                      uint32_t& maxValue, uint32_t& minValue) {
   (void)srcShape;
   sim_detail::TmpSizes(dstShape, typeSize, isReuseSource, 1, maxValue, minValue);
 }
-inline void GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
-                                uint32_t& minValue) {
+inline void GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxValue, uint32_t& minValue) {
   sim_detail::TmpSizes(srcShape, typeSize, isReuseSource, 3, maxValue, minValue);
 }
 inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
                                 uint32_t& minValue) {
   sim_detail::TmpSizes(ge::Shape({static_cast<int64_t>(n)}), typeSize, isReuseSource, 1, maxValue, minValue);
 }
-inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize, const uint32_t accTypeSize, const bool isReuseSource,
-                                 uint32_t& maxValue, uint32_t& minValue) {
+inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize, const uint32_t accTypeSize,
+                                 const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
   (void)accTypeSize;
   sim_detail::TmpSizes(ge::Shape({static_cast<int64_t>(n)}), srcTypeSize, isReuseSource, 1, maxValue, minValue);
 }
-inline void GetReduceSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, bool isReuseSource, uint32_t& maxValue,
-                                      uint32_t& minValue) {
+inline void GetReduceSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, bool isReuseSource,
+                                      uint32_t& maxValue, uint32_t& minValue) {
   sim_detail::TmpSizes(srcShape, typeSize, isReuseSource, 1, maxValue, minValue);
 }
 
@@ -149,8 +156,12 @@ inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t d
   return std::min(GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource),
                   (sim_detail::Last(srcShape) * 4 * 2 + 64 + 255) / 256 * 256);
 }
-inline uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape& s, const uint32_t t, const bool r) { return GetSoftMaxMaxTmpSize(s, t, r); }
-inline uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape& s, const uint32_t t, const bool r) { return GetSoftMaxMinTmpSize(s, t, r); }
+inline uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape& s, const uint32_t t, const bool r) {
+  return GetSoftMaxMaxTmpSize(s, t, r);
+}
+inline uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape& s, const uint32_t t, const bool r) {
+  return GetSoftMaxMinTmpSize(s, t, r);
+}
 
 // Rows per pass that fit the workspace; the rest of the fields describe that split.
 inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
@@ -158,15 +169,17 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
   const uint32_t m = sim_detail::Rows(srcShape), k = sim_detail::Last(srcShape);
   const uint32_t blockElems = 32 / dataTypeSize;
   const uint32_t perRow = k * 4 + 64;
-  const uint32_t split = std::max<uint32_t>(1, std::min<uint32_t>(m, localWorkSpaceSize / std::max<uint32_t>(perRow, 1)));
+  const uint32_t split =
+      std::max<uint32_t>(1, std::min<uint32_t>(m, localWorkSpaceSize / std::max<uint32_t>(perRow, 1)));
   t.set_srcM(m), t.set_srcK(k), t.set_srcSize(m * k);
   t.set_outMaxM(m), t.set_outMaxK(blockElems), t.set_outMaxSize(m * blockElems);
   t.set_splitM(split), t.set_splitK(k), t.set_splitSize(split * k);
   t.set_reduceM(split), t.set_reduceK(blockElems), t.set_reduceSize(split * blockElems);
-  t.set_rangeM(m / split), t.set_tailM(m % split), t.set_tailSplitSize((m % split) * k), t.set_tailReduceSize((m % split) * blockElems);
+  t.set_rangeM(m / split), t.set_tailM(m % split), t.set_tailSplitSize((m % split) * k),
+      t.set_tailReduceSize((m % split) * blockElems);
 }
-inline void LogSoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
-                                 optiling::SoftMaxTiling& t) {
+inline void LogSoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                 const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& t) {
   SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, t);
 }
 
@@ -183,22 +196,25 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t s
   const uint32_t h = static_cast<uint32_t>(srcShape.GetDim(2));
   t.set_bLength(b), t.set_sLength(s), t.set_hLength(h), t.set_originalHLength(h);
   t.set_inputXSize(b * s * h), t.set_meanVarSize(b * s), t.set_numberOfTmpBuf(2), t.set_tmpBufSize(stackBufferSize / 4);
-  const uint32_t rows = std::max<uint32_t>(1, std::min<uint32_t>(b * s, stackBufferSize / std::max<uint32_t>(h * 8, 1)));
+  const uint32_t rows =
+      std::max<uint32_t>(1, std::min<uint32_t>(b * s, stackBufferSize / std::max<uint32_t>(h * 8, 1)));
   t.set_loopRound(b * s / rows), t.set_inputRoundSize(rows * h), t.set_inputTailSize((b * s % rows) * h);
-  t.set_meanVarRoundSize(rows), t.set_meanVarTailSize(b * s % rows), t.set_lastDimValueBack(1.0f / static_cast<float>(h));
+  t.set_meanVarRoundSize(rows), t.set_meanVarTailSize(b * s % rows),
+      t.set_lastDimValueBack(1.0f / static_cast<float>(h));
   (void)typeSize;
 }
 
 // ---- RmsNorm: shape [B, S, H], H padded to 32 B; originSrcShape carries the real H -------------
-inline bool GetRmsNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue,
-                                    const bool isBasicBlock = false) {
+inline bool GetRmsNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                    uint32_t& minValue, const bool isBasicBlock = false) {
   (void)isBasicBlock;
   sim_detail::TmpSizes(srcShape, typeSize, false, 2, maxValue, minValue);
   minValue = std::max(minValue, sim_detail::Last(srcShape) * 4 + 32);
   return true;
 }
-inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape, const uint32_t stackBufferByteSize,
-                                 const uint32_t typeSize, optiling::RmsNormTiling& t, const bool isBasicBlock = false) {
+inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
+                                 const uint32_t stackBufferByteSize, const uint32_t typeSize,
+                                 optiling::RmsNormTiling& t, const bool isBasicBlock = false) {
   (void)isBasicBlock;
   (void)typeSize;
   if (srcShape.GetDimNum() != 3) return false;
@@ -206,7 +222,8 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
   const uint32_t h = static_cast<uint32_t>(srcShape.GetDim(2)), oh = static_cast<uint32_t>(originSrcShape.GetDim(2));
   t.set_bLength(b), t.set_sLength(s), t.set_hLength(h), t.set_originalHLength(oh);
   t.set_reciprocalOfHLength(1.0f / static_cast<float>(oh));
-  const uint32_t rows = std::max<uint32_t>(1, std::min<uint32_t>(b * s, stackBufferByteSize / std::max<uint32_t>(h * 4 + 32, 1)));
+  const uint32_t rows =
+      std::max<uint32_t>(1, std::min<uint32_t>(b * s, stackBufferByteSize / std::max<uint32_t>(h * 4 + 32, 1)));
   t.set_mainBsLength(rows), t.set_mainBshLength(rows * h), t.set_mainBsLengthAlign((rows + 7) / 8 * 8);
   t.set_loopRound(b * s / rows), t.set_inputTailPos(b * s / rows * rows * h);
   t.set_tailBsLength(b * s % rows), t.set_tailBshLength((b * s % rows) * h);

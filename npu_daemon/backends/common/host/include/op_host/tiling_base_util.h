@@ -15,7 +15,9 @@ inline const gert::Shape& EnsureNotScalar(const gert::Shape& shape) {
 }
 // Regbase SoCs (the 950 family) only; the A2 is not one.
 template <typename T>
-bool IsRegbaseSocVersion(const T*) { return false; }
+bool IsRegbaseSocVersion(const T*) {
+  return false;
+}
 
 }  // namespace Base
 }  // namespace Ops

@@ -234,18 +234,18 @@ class Register {
 
 // op_type a name (REGISTER_TILING_TEMPLATE: a string), class_name a TilingBaseClass subclass,
 // priority smaller first; soc_version(s) / archs an int32 or a vector of them.
-#define REGISTER_OPS_TILING_TEMPLATE(op_type, class_name, priority)                        \
+#define REGISTER_OPS_TILING_TEMPLATE(op_type, class_name, priority)                \
   [[maybe_unused]] static Ops::NN::Optiling::Register OPS_NN_TILING_REGISTER_VAR = \
       Ops::NN::Optiling::Register(#op_type).tiling<class_name>(priority)
-#define REGISTER_TILING_TEMPLATE(op_type, class_name, priority)                            \
+#define REGISTER_TILING_TEMPLATE(op_type, class_name, priority)                    \
   [[maybe_unused]] static Ops::NN::Optiling::Register OPS_NN_TILING_REGISTER_VAR = \
       Ops::NN::Optiling::Register(op_type).tiling<class_name>(priority)
-#define REGISTER_TILING_TEMPLATE_NEW(op_type, class_name, soc_version, priority)              \
+#define REGISTER_TILING_TEMPLATE_NEW(op_type, class_name, soc_version, priority)      \
   [[maybe_unused]] static Ops::NN::Optiling::RegisterNew OPS_NN_TILING_REGISTER_VAR = \
       Ops::NN::Optiling::RegisterNew(#op_type).tiling<class_name>(priority, soc_version)
 #define REGISTER_TILING_TEMPLATE_WITH_SOCVERSION(op_type, class_name, soc_versions, priority) \
-  [[maybe_unused]] static Ops::NN::Optiling::RegisterNew OPS_NN_TILING_REGISTER_VAR = \
+  [[maybe_unused]] static Ops::NN::Optiling::RegisterNew OPS_NN_TILING_REGISTER_VAR =         \
       Ops::NN::Optiling::RegisterNew(#op_type).tiling<class_name>(priority, soc_versions)
-#define REGISTER_TILING_TEMPLATE_WITH_ARCH(op_type, class_name, archs, priority)               \
+#define REGISTER_TILING_TEMPLATE_WITH_ARCH(op_type, class_name, archs, priority)       \
   [[maybe_unused]] static Ops::NN::Optiling::RegisterArch OPS_NN_TILING_REGISTER_VAR = \
       Ops::NN::Optiling::RegisterArch(#op_type).tiling<class_name>(priority, archs)

@@ -43,7 +43,10 @@ using InferDataTypeFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
 class OpParamDef {
  public:
   explicit OpParamDef(std::string name);
-  OpParamDef& ParamType(Option o) { option_ = o; return *this; }
+  OpParamDef& ParamType(Option o) {
+    option_ = o;
+    return *this;
+  }
   // A braced list binds to the std::initializer_list overloads, so the candidate's compile builds
   // no vector (its instantiation and inlining were a sixth of a tiling compile).
   OpParamDef& DataType(std::initializer_list<ge::DataType> t);
@@ -57,9 +60,14 @@ class OpParamDef {
   OpParamDef& UnknownShapeFormat(std::initializer_list<ge::Format>) { return *this; }
   OpParamDef& UnknownShapeFormat(const std::vector<ge::Format>&) { return *this; }
   // Its values reach the tiling (GetInputTensor(i)->GetData()); other inputs' do not, as in CANN.
-  OpParamDef& ValueDepend(Option) { valueDepend_ = true; return *this; }
+  OpParamDef& ValueDepend(Option) {
+    valueDepend_ = true;
+    return *this;
+  }
   template <typename Scope>
-  OpParamDef& ValueDepend(Option o, Scope) { return ValueDepend(o); }
+  OpParamDef& ValueDepend(Option o, Scope) {
+    return ValueDepend(o);
+  }
   OpParamDef& AutoContiguous() { return *this; }
   OpParamDef& IgnoreContiguous() { return *this; }
   OpParamDef& Scalar() { return *this; }
@@ -121,10 +129,15 @@ class OpAICoreConfig {
 
 class OpAICoreDef {
  public:
-  OpAICoreDef& SetTiling(TilingFunc f) { tiling_ = f; return *this; }
+  OpAICoreDef& SetTiling(TilingFunc f) {
+    tiling_ = f;
+    return *this;
+  }
   // Graph-mode hooks (tiling parse, check support, format selection): accepted, not run here.
   template <typename F>
-  OpAICoreDef& SetTilingParse(F) { return *this; }
+  OpAICoreDef& SetTilingParse(F) {
+    return *this;
+  }
   // Kept when it has the framework's signature; one of another (the samples' int32_t) is accepted, not kept.
   template <typename F>
   OpAICoreDef& SetCheckSupport(F f) {
@@ -133,9 +146,13 @@ class OpAICoreDef {
   }
   optiling::OP_CHECK_FUNC GetCheckSupport() const { return checkSupport_; }
   template <typename F>
-  OpAICoreDef& SetOpSelectFormat(F) { return *this; }
+  OpAICoreDef& SetOpSelectFormat(F) {
+    return *this;
+  }
   template <typename F>
-  OpAICoreDef& SetOpSpecInfo(F) { return *this; }
+  OpAICoreDef& SetOpSpecInfo(F) {
+    return *this;
+  }
   OpAICoreDef& AddConfig(const char* soc);
   OpAICoreDef& AddConfig(const char* soc, const OpAICoreConfig&);
   TilingFunc GetTiling() const { return tiling_; }
@@ -156,10 +173,18 @@ class OpDef {
   OpParamDef& Input(const char* name);
   OpParamDef& Output(const char* name);
   OpAttrDef& Attr(const char* name);
-  OpDef& SetInferShape(InferShapeFunc f) { inferShape_ = f; return *this; }
+  OpDef& SetInferShape(InferShapeFunc f) {
+    inferShape_ = f;
+    return *this;
+  }
   template <typename F>
-  OpDef& SetInferShapeRange(F) { return *this; }
-  OpDef& SetInferDataType(InferDataTypeFunc f) { inferDataType_ = f; return *this; }
+  OpDef& SetInferShapeRange(F) {
+    return *this;
+  }
+  OpDef& SetInferDataType(InferDataTypeFunc f) {
+    inferDataType_ = f;
+    return *this;
+  }
   OpAICoreDef& AICore() { return aicore_; }
   OpDef& Comment(const char*) { return *this; }
 

@@ -38,13 +38,21 @@ class OpImplRegisterV2 {
     return *this;
   }
   template <typename F>
-  OpImplRegisterV2& InferShape(F) { return *this; }
+  OpImplRegisterV2& InferShape(F) {
+    return *this;
+  }
   template <typename F>
-  OpImplRegisterV2& InferDataType(F) { return *this; }
+  OpImplRegisterV2& InferDataType(F) {
+    return *this;
+  }
   template <typename F>
-  OpImplRegisterV2& InferShapeRange(F) { return *this; }
+  OpImplRegisterV2& InferShapeRange(F) {
+    return *this;
+  }
   template <typename... A>
-  OpImplRegisterV2& InputsDataDependency(A...) { return *this; }
+  OpImplRegisterV2& InputsDataDependency(A...) {
+    return *this;
+  }
   OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
   OpImplRegisterV2& PrivateAttr(const char*, ...) { return *this; }
   OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
@@ -58,7 +66,7 @@ class OpImplRegisterV2 {
 
 #define ASCENDC_SIM_IMPL_CAT2(a, b) a##b
 #define ASCENDC_SIM_IMPL_CAT(a, b) ASCENDC_SIM_IMPL_CAT2(a, b)
-#define IMPL_OP(op)                                                                                 \
+#define IMPL_OP(op)                                                                                           \
   [[maybe_unused]] static ::gert::OpImplRegisterV2 ASCENDC_SIM_IMPL_CAT(ascendc_sim_impl_##op, __COUNTER__) = \
       ::gert::OpImplRegisterV2(#op)
 #define IMPL_OP_OPTILING(op) IMPL_OP(op)

@@ -49,12 +49,13 @@ struct BindTiling {
 #define TILING_DATA_FIELD_DEF_STRUCT(type, name) \
   type name;                                     \
   void set_##name(const type& v) { name = v; }
-#define END_TILING_DATA_DEF                                                       \
+#define END_TILING_DATA_DEF                                                      \
   size_t GetDataSize() const { return sizeof(*this); }                           \
   void SaveToBuffer(void* buf, size_t capacity) const {                          \
     std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity); \
   }                                                                              \
-  };
+  }                                                                              \
+  ;
 #define REGISTER_TILING_DATA_CLASS(op, cls) \
   static_assert(sizeof(::ascendc_sim::BindTiling<::ascendc_sim::OpKey(#op), cls>) > 0, "tiling data class " #cls);
 
@@ -63,24 +64,25 @@ struct BindTiling {
 #define BEGIN_TILING_DATA_DEF(name) \
   class name {                      \
    public:
-#define TILING_DATA_FIELD_DEF(type, name)          \
-  type name = 0;                                   \
-  void set_##name(type v) { name = v; }            \
+#define TILING_DATA_FIELD_DEF(type, name) \
+  type name = 0;                          \
+  void set_##name(type v) { name = v; }   \
   type get_##name() const { return name; }
-#define TILING_DATA_FIELD_DEF_ARR(type, n, name)                     \
-  type name[n] = {};                                                 \
+#define TILING_DATA_FIELD_DEF_ARR(type, n, name)                         \
+  type name[n] = {};                                                     \
   void set_##name(const type* v) { std::memcpy(name, v, sizeof(name)); } \
   type* get_##name() { return name; }
 #define TILING_DATA_FIELD_DEF_STRUCT(type, name) \
   type name;                                     \
   void set_##name(const type& v) { name = v; }   \
   type& get_##name() { return name; }
-#define END_TILING_DATA_DEF                                                           \
-  size_t GetDataSize() const { return sizeof(*this); }                               \
-  void SaveToBuffer(void* buf, size_t capacity) const {                              \
-    std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);     \
-  }                                                                                  \
-  };
+#define END_TILING_DATA_DEF                                                      \
+  size_t GetDataSize() const { return sizeof(*this); }                           \
+  void SaveToBuffer(void* buf, size_t capacity) const {                          \
+    std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity); \
+  }                                                                              \
+  }                                                                              \
+  ;
 #define REGISTER_TILING_DATA_CLASS(op, cls) static_assert(sizeof(cls) > 0, "tiling data class " #cls);
 
 #endif

@@ -22,12 +22,18 @@ struct Out {
   using DType = T;
 };
 
-template <typename T> using In0 = In<0, T>;
-template <typename T> using In1 = In<1, T>;
-template <typename T> using In2 = In<2, T>;
-template <typename T> using In3 = In<3, T>;
-template <typename T> using Out0 = Out<0, T>;
-template <typename T> using Out1 = Out<1, T>;
+template <typename T>
+using In0 = In<0, T>;
+template <typename T>
+using In1 = In<1, T>;
+template <typename T>
+using In2 = In<2, T>;
+template <typename T>
+using In3 = In<3, T>;
+template <typename T>
+using Out0 = Out<0, T>;
+template <typename T>
+using Out1 = Out<1, T>;
 
 }  // namespace Placeholder
 
@@ -43,7 +49,7 @@ struct ConstValue {
 #define ATVOSS_CONCAT_(a, b) a##b
 #define ATVOSS_CONCAT(a, b) ATVOSS_CONCAT_(a, b)
 // Spelled after `using Name =`: a class named uniquely per use, so every constant is its own type.
-#define MAKE_CONST(t, v)                                                   \
+#define MAKE_CONST(t, v)                                                        \
   struct ATVOSS_CONCAT(AtvossConst, __COUNTER__) : ::Ops::Base::ConstValue<t> { \
-    static constexpr t Value = static_cast<t>(v);                          \
+    static constexpr t Value = static_cast<t>(v);                               \
   }

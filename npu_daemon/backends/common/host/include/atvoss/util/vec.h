@@ -26,16 +26,23 @@ struct Fun {
   static constexpr int InputSize = Inputs;
 };
 
-template <typename T> struct CopyIn : Fun<T, 1> {};
+template <typename T>
+struct CopyIn : Fun<T, 1> {};
 // CopyOut's arguments: the output placeholder and the value written to it.
-template <typename T> struct CopyOut : Fun<T, 2> {};
-template <typename T> struct Duplicate : Fun<T, 1> {};
-template <typename T> struct Abs : Fun<T, 1> {};
-template <typename To, typename From, int RoundMode> struct Cast : Fun<To, 1> {};
+template <typename T>
+struct CopyOut : Fun<T, 2> {};
+template <typename T>
+struct Duplicate : Fun<T, 1> {};
+template <typename T>
+struct Abs : Fun<T, 1> {};
+template <typename To, typename From, int RoundMode>
+struct Cast : Fun<To, 1> {};
 // Compare gives a mask of R (uint8_t) from two T operands under a CMPMODE.
-template <typename R, typename T, int Mode> struct Compare : Fun<R, 2> {};
+template <typename R, typename T, int Mode>
+struct Compare : Fun<R, 2> {};
 // Select picks between two operands of T by a mask of R under a SELMODE.
-template <typename R, typename T, int Mode> struct Select : Fun<T, 3> {};
+template <typename R, typename T, int Mode>
+struct Select : Fun<T, 3> {};
 
 }  // namespace Vec
 }  // namespace Base

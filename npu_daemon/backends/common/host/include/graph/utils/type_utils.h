@@ -22,6 +22,8 @@ class TypeUtils {
 #define GE_SERIAL_NAME(name) \
   case name:                 \
     return #name;
+    // Tables of macro cases, kept as tables.
+    // clang-format off
     switch (type) {
       GE_SERIAL_NAME(DT_FLOAT) GE_SERIAL_NAME(DT_FLOAT16) GE_SERIAL_NAME(DT_INT8) GE_SERIAL_NAME(DT_INT32)
       GE_SERIAL_NAME(DT_UINT8) GE_SERIAL_NAME(DT_INT16) GE_SERIAL_NAME(DT_UINT16) GE_SERIAL_NAME(DT_UINT32)
@@ -54,6 +56,7 @@ class TypeUtils {
       default:
         return "UNKNOWN";
     }
+    // clang-format on
 #undef GE_SERIAL_NAME
   }
 

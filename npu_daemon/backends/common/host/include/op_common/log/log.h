@@ -94,22 +94,23 @@ constexpr int32_t OP_MODULE_ID = 63;
     ::Ops::Base::LogReport(entityName, text, {__VA_ARGS__}); \
   } while (0)
 
-#define OP_LOGE_WITH_INVALID_INPUT_SHAPE(entityName, index, incorrectShape, correctShape) \
+#define OP_LOGE_WITH_INVALID_INPUT_SHAPE(entityName, index, incorrectShape, correctShape)                        \
   OPS_BASE_LOG_REPORT(entityName, "input {} has incorrect shape [{}]; it should be [{}]", std::to_string(index), \
                       incorrectShape, correctShape)
 #define OP_LOGE_WITH_INVALID_ATTR(entityName, attrName, incorrectVal, correctVal) \
   OPS_BASE_LOG_REPORT(entityName, "attr {} has incorrect value {}; it should be {}", attrName, incorrectVal, correctVal)
-#define OP_LOGE_WITH_INVALID_ATTR_SIZE(entityName, attrName, incorrectSize, correctSize) \
-  OPS_BASE_LOG_REPORT(entityName, "attr {} has incorrect size {}; it should be {}", attrName, incorrectSize, correctSize)
+#define OP_LOGE_WITH_INVALID_ATTR_SIZE(entityName, attrName, incorrectSize, correctSize)                     \
+  OPS_BASE_LOG_REPORT(entityName, "attr {} has incorrect size {}; it should be {}", attrName, incorrectSize, \
+                      correctSize)
 #define OP_LOGE_WITH_INVALID_INPUT(entityName, paramName) \
   OPS_BASE_LOG_REPORT(entityName, "parameter {} is required but empty", paramName)
-#define OP_LOGE_WITH_INVALID_INPUT_SHAPESIZE(entityName, index, incorrectSize, correctSize)                          \
+#define OP_LOGE_WITH_INVALID_INPUT_SHAPESIZE(entityName, index, incorrectSize, correctSize)                       \
   OPS_BASE_LOG_REPORT(entityName, "input {} has incorrect shape size {}; it should be {}", std::to_string(index), \
                       incorrectSize, correctSize)
-#define OP_LOGE_WITH_INVALID_INPUT_FORMAT(entityName, paramName, dataFormat, expectedFormatList) \
+#define OP_LOGE_WITH_INVALID_INPUT_FORMAT(entityName, paramName, dataFormat, expectedFormatList)              \
   OPS_BASE_LOG_REPORT(entityName, "input {} has incorrect format {}; it should be {}", paramName, dataFormat, \
                       expectedFormatList)
-#define OP_LOGE_WITH_INVALID_INPUT_DTYPE(entityName, paramName, dataDtype, expectedDtypeList) \
+#define OP_LOGE_WITH_INVALID_INPUT_DTYPE(entityName, paramName, dataDtype, expectedDtypeList)               \
   OPS_BASE_LOG_REPORT(entityName, "input {} has incorrect dtype {}; it should be {}", paramName, dataDtype, \
                       expectedDtypeList)
 
@@ -164,10 +165,10 @@ constexpr int32_t OP_MODULE_ID = 63;
       return_expr;                               \
     }                                            \
   } while (0)
-#define OP_CHECK_NULL_WITH_CONTEXT(context, ptr)   \
-  do {                                             \
-    if (unlikely((ptr) == nullptr)) {              \
-      OP_LOGE(context, "%s is nullptr!", #ptr);    \
-      return ge::GRAPH_FAILED;                     \
-    }                                              \
+#define OP_CHECK_NULL_WITH_CONTEXT(context, ptr) \
+  do {                                           \
+    if (unlikely((ptr) == nullptr)) {            \
+      OP_LOGE(context, "%s is nullptr!", #ptr);  \
+      return ge::GRAPH_FAILED;                   \
+    }                                            \
   } while (0)

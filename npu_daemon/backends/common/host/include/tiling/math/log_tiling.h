@@ -17,7 +17,8 @@ inline void GetLogMaxMinTmpSize(const ge::Shape&, const uint32_t, const bool, ui
 inline void GetLogTmpBufferFactorSize(const uint32_t, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
   maxLiveNodeCount = extraBuf = 0;
 }
-inline void GetLog10MaxMinTmpSize(const ge::Shape&, const uint32_t, const bool, uint32_t& maxValue, uint32_t& minValue) {
+inline void GetLog10MaxMinTmpSize(const ge::Shape&, const uint32_t, const bool, uint32_t& maxValue,
+                                  uint32_t& minValue) {
   maxValue = minValue = 0;
 }
 inline void GetLog10TmpBufferFactorSize(const uint32_t, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {

@@ -45,20 +45,20 @@
 
 #if defined(ASCENDC_TPL_PRE)
 
-#define ASCENDC_TPL_DTYPE_DECL(x, ...) @@ASCENDC_TPL_DTYPE_DECL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_DATATYPE_DECL(x, ...) @@ASCENDC_TPL_DATATYPE_DECL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_FORMAT_DECL(x, ...) @@ASCENDC_TPL_FORMAT_DECL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_UINT_DECL(x, ...) @@ASCENDC_TPL_UINT_DECL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_BOOL_DECL(x, ...) @@ASCENDC_TPL_BOOL_DECL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_DTYPE_SEL(x, ...) @@ASCENDC_TPL_DTYPE_SEL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_DATATYPE_SEL(x, ...) @@ASCENDC_TPL_DATATYPE_SEL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_FORMAT_SEL(x, ...) @@ASCENDC_TPL_FORMAT_SEL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_UINT_SEL(x, ...) @@ASCENDC_TPL_UINT_SEL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_BOOL_SEL(x, ...) @@ASCENDC_TPL_BOOL_SEL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_KERNEL_TYPE_SEL(...) @@ASCENDC_TPL_KERNEL_TYPE_SEL@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_ARGS_DECL(x, ...) @@ASCENDC_TPL_ARGS_DECL_##x@@ = {__VA_ARGS__}
-#define ASCENDC_TPL_ARGS_SEL(...) @@{__VA_ARGS__}
-#define ASCENDC_TPL_SEL(...) @@ASCENDC_TPL_LISTS@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_DTYPE_DECL(x, ...) @ @ASCENDC_TPL_DTYPE_DECL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_DATATYPE_DECL(x, ...) @ @ASCENDC_TPL_DATATYPE_DECL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_FORMAT_DECL(x, ...) @ @ASCENDC_TPL_FORMAT_DECL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_UINT_DECL(x, ...) @ @ASCENDC_TPL_UINT_DECL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_BOOL_DECL(x, ...) @ @ASCENDC_TPL_BOOL_DECL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_DTYPE_SEL(x, ...) @ @ASCENDC_TPL_DTYPE_SEL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_DATATYPE_SEL(x, ...) @ @ASCENDC_TPL_DATATYPE_SEL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_FORMAT_SEL(x, ...) @ @ASCENDC_TPL_FORMAT_SEL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_UINT_SEL(x, ...) @ @ASCENDC_TPL_UINT_SEL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_BOOL_SEL(x, ...) @ @ASCENDC_TPL_BOOL_SEL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_KERNEL_TYPE_SEL(...) @ @ASCENDC_TPL_KERNEL_TYPE_SEL @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_ARGS_DECL(x, ...) @ @ASCENDC_TPL_ARGS_DECL_##x @ @ = {__VA_ARGS__}
+#define ASCENDC_TPL_ARGS_SEL(...) @ @{__VA_ARGS__}
+#define ASCENDC_TPL_SEL(...) @ @ASCENDC_TPL_LISTS @ @ = {__VA_ARGS__}
 
 #elif defined(ASCENDC_SIM_KERNEL)
 
@@ -102,30 +102,43 @@ uint64_t EncodeKey(const std::vector<Param>& declared, const std::vector<std::ve
 }  // namespace tpl
 }  // namespace ascendc_sim
 
-#define ASCENDC_TPL_DTYPE_DECL(x, ...) ::ascendc_sim::tpl::Param{#x, ASCENDC_TPL_DTYPE, 8, {__VA_ARGS__}}
+#define ASCENDC_TPL_DTYPE_DECL(x, ...)        \
+  ::ascendc_sim::tpl::Param {                 \
+    #x, ASCENDC_TPL_DTYPE, 8, { __VA_ARGS__ } \
+  }
 #define ASCENDC_TPL_DATATYPE_DECL(x, ...) ASCENDC_TPL_DTYPE_DECL(x, __VA_ARGS__)
-#define ASCENDC_TPL_FORMAT_DECL(x, ...) ::ascendc_sim::tpl::Param{#x, ASCENDC_TPL_FORMAT, 8, {__VA_ARGS__}}
+#define ASCENDC_TPL_FORMAT_DECL(x, ...)        \
+  ::ascendc_sim::tpl::Param {                  \
+    #x, ASCENDC_TPL_FORMAT, 8, { __VA_ARGS__ } \
+  }
 #define ASCENDC_TPL_UINT_DECL(x, bw, ...) \
-  ::ascendc_sim::tpl::Param{#x, ASCENDC_TPL_UINT, bw, ::ascendc_sim::tpl::UintValues({__VA_ARGS__})}
-#define ASCENDC_TPL_BOOL_DECL(x, ...) ::ascendc_sim::tpl::Param{#x, ASCENDC_TPL_BOOL, 1, {__VA_ARGS__}}
+  ::ascendc_sim::tpl::Param { #x, ASCENDC_TPL_UINT, bw, ::ascendc_sim::tpl::UintValues({__VA_ARGS__}) }
+#define ASCENDC_TPL_BOOL_DECL(x, ...)        \
+  ::ascendc_sim::tpl::Param {                \
+    #x, ASCENDC_TPL_BOOL, 1, { __VA_ARGS__ } \
+  }
 #define ASCENDC_TPL_DTYPE_SEL(x, ...) ASCENDC_TPL_DTYPE_DECL(x, __VA_ARGS__)
 #define ASCENDC_TPL_DATATYPE_SEL(x, ...) ASCENDC_TPL_DTYPE_DECL(x, __VA_ARGS__)
 #define ASCENDC_TPL_FORMAT_SEL(x, ...) ASCENDC_TPL_FORMAT_DECL(x, __VA_ARGS__)
 #define ASCENDC_TPL_UINT_SEL(x, ...) \
-  ::ascendc_sim::tpl::Param{#x, ASCENDC_TPL_UINT, 0, ::ascendc_sim::tpl::UintValues({__VA_ARGS__})}
+  ::ascendc_sim::tpl::Param { #x, ASCENDC_TPL_UINT, 0, ::ascendc_sim::tpl::UintValues({__VA_ARGS__}) }
 #define ASCENDC_TPL_BOOL_SEL(x, ...) ASCENDC_TPL_BOOL_DECL(x, __VA_ARGS__)
-#define ASCENDC_TPL_KERNEL_TYPE_SEL(...) ::ascendc_sim::tpl::Param{"", ASCENDC_TPL_KERNEL_TYPE, 0, {__VA_ARGS__}}
+#define ASCENDC_TPL_KERNEL_TYPE_SEL(...)            \
+  ::ascendc_sim::tpl::Param {                       \
+    "", ASCENDC_TPL_KERNEL_TYPE, 0, { __VA_ARGS__ } \
+  }
 #define ASCENDC_TPL_ARGS_DECL(x, ...) \
-  [[maybe_unused]] static const std::vector<::ascendc_sim::tpl::Param> g_tilingDeclareParams{__VA_ARGS__}
-#define ASCENDC_TPL_ARGS_SEL(...) std::vector<::ascendc_sim::tpl::Param>{__VA_ARGS__}
+  [[maybe_unused]] static const std::vector<::ascendc_sim::tpl::Param> g_tilingDeclareParams { __VA_ARGS__ }
+#define ASCENDC_TPL_ARGS_SEL(...) \
+  std::vector<::ascendc_sim::tpl::Param> { __VA_ARGS__ }
 #define ASCENDC_TPL_SEL(...) \
-  [[maybe_unused]] static const std::vector<std::vector<::ascendc_sim::tpl::Param>> g_tilingSelectParams{__VA_ARGS__}
+  [[maybe_unused]] static const std::vector<std::vector<::ascendc_sim::tpl::Param>> g_tilingSelectParams { __VA_ARGS__ }
 #define GET_TPL_TILING_KEY(...) \
   ::ascendc_sim::tpl::EncodeKey(g_tilingDeclareParams, g_tilingSelectParams, {__VA_ARGS__})
-#define ASCENDC_TPL_SEL_PARAM(context, ...)             \
-  do {                                                  \
+#define ASCENDC_TPL_SEL_PARAM(context, ...)                   \
+  do {                                                        \
     uint64_t ascendcTplKey = GET_TPL_TILING_KEY(__VA_ARGS__); \
-    (context)->SetTilingKey(ascendcTplKey);             \
+    (context)->SetTilingKey(ascendcTplKey);                   \
   } while (0)
 
 #endif

@@ -25,24 +25,39 @@ uint32_t GetUbSize(const T* context) {
 }
 template <typename T>
 uint32_t GetWorkspaceSize(const T* context) {
-  return context == nullptr ? 0 : platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetLibApiWorkSpaceSize();
+  return context == nullptr ? 0
+                            : platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetLibApiWorkSpaceSize();
 }
 // Fixed on the A2 family: the UB block (32 B), a vector register's width (256 B), the cache line.
 template <typename T>
-uint32_t GetUbBlockSize(const T*) { return 32U; }
+uint32_t GetUbBlockSize(const T*) {
+  return 32U;
+}
 template <typename T>
-uint32_t GetVRegSize(const T*) { return 256U; }
+uint32_t GetVRegSize(const T*) {
+  return 256U;
+}
 template <typename T>
-uint32_t GetCacheLineSize(const T*) { return 256U; }
+uint32_t GetCacheLineSize(const T*) {
+  return 256U;
+}
 template <typename T>
-uint32_t GetSectorCacheLineSize(const T* context) { return GetCacheLineSize(context) / 2U; }
+uint32_t GetSectorCacheLineSize(const T* context) {
+  return GetCacheLineSize(context) / 2U;
+}
 // The SIMT and NDDMA figures the op base returns whatever the part (used by the 3510 code paths).
 template <typename T>
-uint32_t GetSimtMaxThreadNum(const T*) { return 2048U; }
+uint32_t GetSimtMaxThreadNum(const T*) {
+  return 2048U;
+}
 template <typename T>
-uint32_t GetSimtMaxDCacheSize(const T*) { return 131072U; }
+uint32_t GetSimtMaxDCacheSize(const T*) {
+  return 131072U;
+}
 template <typename T>
-uint32_t GetNddmaDcacheSize(const T*) { return 8192U; }
+uint32_t GetNddmaDcacheSize(const T*) {
+  return 8192U;
+}
 
 }  // namespace Base
 }  // namespace Ops
