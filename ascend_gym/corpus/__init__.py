@@ -247,7 +247,8 @@ def tree_files(root: Path, files: dict[str, str], roots: list[Path] = []) -> Tre
             places = [(None, p) for p in beside if p.is_file()]
             # (the build's own include path, -I. -Iop_kernel -Iop_host, comes before the roots)
             own = quoted and any((d / quoted).is_file() for d in _own_dirs(root))
-            if not places and not own:
+            # (graph-mode and aclnn sources are not built: their includes stay out)
+            if not places and not own and not any(k in path.name for k in _HOST_SKIP):
                 spelled = quoted or angled
                 places = [(r, r / spelled) for r in roots if (r / spelled).is_file()][:1]
             for through, target in places:
@@ -283,6 +284,9 @@ _CMAKE_VARIABLE = re.compile(r"\$\{(\w+)\}")
 # Per-SoC directories: the A2's (ascend910b, arch22) is the one built here.
 _SOC_DIR = re.compile(r"^(arch\d+|ascend\d+\w*)$")
 _A2_DIRS = {"arch22", "ascend910b"}
+# The unit-test builds' helpers (ut.cmake, func_utest.cmake, intf_pub_llt_*.cmake) and folders.
+_TEST_CMAKE = re.compile(r"(^|_)(ut|utest|llt|tests?)(_|$)")
+_TEST_DIRS = {"tests", "test", "ut"}
 
 
 def repository_root(source: OpSource) -> Path:
@@ -309,7 +313,8 @@ def include_roots(source: OpSource) -> list[Path]:
     chain = [source.root, *source.root.parents]
     dirs = list(reversed(chain[: chain.index(repo) + 1]))
     lists = [(d, d / "CMakeLists.txt") for d in dirs]
-    lists[1:1] = [(repo, p) for p in sorted((repo / "cmake").glob("*.cmake"))]
+    helpers = sorted(p for p in (repo / "cmake").glob("*.cmake") if not _TEST_CMAKE.search(p.stem))
+    lists[1:1] = [(repo, p) for p in helpers]
     lists.append((source.root, source.root / "op_host" / "CMakeLists.txt"))
     texts = [(d, p, re.sub(r"#[^\n]*", "", _read(p))) for d, p in lists if p.is_file()]
     variables = {"CMAKE_SOURCE_DIR": [str(repo)], "PROJECT_SOURCE_DIR": [str(repo)]}
@@ -354,7 +359,8 @@ def _expand(word: str, scope: dict[str, list[str]]) -> list[str]:
 
 
 def _a2_or_shared(path: Path) -> bool:
-    return all(p in _A2_DIRS or not _SOC_DIR.match(p) for p in path.parts)
+    """Not another SoC's variant, nor the unit tests' (their stubs stand in for real headers)."""
+    return all((p in _A2_DIRS or not _SOC_DIR.match(p)) and p not in _TEST_DIRS for p in path.parts)
 
 
 # hicann/ops-nn's shared kernel headers. Its build (cmake/gen_ops_info.cmake) copies each kernel's
