@@ -230,7 +230,7 @@ class Tree:
     include_dirs: list[str]
 
 
-def tree_files(root: Path, files: dict[str, str], roots: list[Path] = []) -> Tree:  # noqa: B006
+def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) -> Tree:
     """The files outside the operator directory `root` that its sources include by a relative
     path or through one of the build's include roots `roots`, and what those include in turn the
     same way (a quoted include is looked up beside the including file first, then in the roots
@@ -245,11 +245,12 @@ def tree_files(root: Path, files: dict[str, str], roots: list[Path] = []) -> Tre
         for quoted, angled in _ANY_INCLUDE.findall(text):
             beside = [Path(os.path.normpath(path.parent / quoted))] if quoted else []
             places = [(None, p) for p in beside if p.is_file()]
-            # (the build's own include path, -I. -Iop_kernel -Iop_host, comes before the roots)
-            own = quoted and any((d / quoted).is_file() for d in _own_dirs(root))
-            # (graph-mode and aclnn sources are not built: their includes stay out)
-            if not places and not own and not any(k in path.name for k in _HOST_SKIP):
-                spelled = quoted or angled
+            spelled = quoted or angled
+            # The build's own include path (-I. -Iop_kernel -Iop_host) and the toolkit's come
+            # before the roots.
+            elsewhere = quoted and any((d / quoted).is_file() for d in _own_dirs(root))
+            elsewhere = elsewhere or any((d / spelled).is_file() for d in TOOLKIT_HEADERS)
+            if not places and not elsewhere and _built(path, root):
                 places = [(r, r / spelled) for r in roots if (r / spelled).is_file()][:1]
             for through, target in places:
                 target = Path(os.path.normpath(target))
@@ -271,6 +272,28 @@ def tree_files(root: Path, files: dict[str, str], roots: list[Path] = []) -> Tre
     )
 
 
+# The toolkit's headers (CANN and the Ops base libraries, as the daemon's backends provide them):
+# a repository's build names the toolkit's include directories before its own
+# (ops-nn's OP_TILING_INCLUDE: ${OPBASE_INC_DIRS} ... ${OPS_NN_DIR}/common/inc), so an include
+# they resolve is not looked up in the repository's roots.
+_BACKENDS = Path(__file__).resolve().parents[2] / "npu_daemon" / "backends"
+TOOLKIT_HEADERS = (
+    _BACKENDS / "sim" / "include",
+    _BACKENDS / "common" / "host" / "include",
+    _BACKENDS / "common" / "host" / "include" / "op_host",
+)
+
+
+def _built(path: Path, root: Path) -> bool:
+    """Whether a file of the operator's directory is part of an A2 kernel launch's build: not
+    the graph-mode or aclnn layers (op_api/, *_infershape.cpp, ...), not another SoC's variant.
+    (Their includes are not looked up in the include roots.)"""
+    if not path.is_relative_to(root):
+        return True
+    parts = path.relative_to(root).parts
+    return not any(k in path.name for k in _HOST_SKIP) and _a2_or_shared(Path(*parts[:-1]))
+
+
 def _own_dirs(root: Path) -> tuple[Path, ...]:
     return (root, root / "op_kernel", root / "op_host")
 
@@ -286,7 +309,7 @@ _SOC_DIR = re.compile(r"^(arch\d+|ascend\d+\w*)$")
 _A2_DIRS = {"arch22", "ascend910b"}
 # The unit-test builds' helpers (ut.cmake, func_utest.cmake, intf_pub_llt_*.cmake) and folders.
 _TEST_CMAKE = re.compile(r"(^|_)(ut|utest|llt|tests?)(_|$)")
-_TEST_DIRS = {"tests", "test", "ut"}
+_TEST_DIRS = {"tests", "test", "ut", "op_api", "op_graph"}
 
 
 def repository_root(source: OpSource) -> Path:
@@ -301,7 +324,7 @@ def repository_root(source: OpSource) -> Path:
     return corpus
 
 
-def include_roots(source: OpSource) -> list[Path]:
+def include_roots(source: OpSource) -> tuple[Path, ...]:
     """The include directories the repository's CMake gives the operator's build, in its order:
     the repository's cmake/*.cmake helpers (hicann ops-*: OP_TILING_INCLUDE and the like name
     `${OPS_MATH_DIR}` and its `common/inc`), then the CMakeLists.txt of each directory from the
@@ -344,7 +367,7 @@ def include_roots(source: OpSource) -> list[Path]:
                     if d.is_dir() and d.is_relative_to(repo) and not d.is_relative_to(source.root):
                         if d not in found and _a2_or_shared(d.relative_to(repo)):
                             found.append(d)
-    return found
+    return tuple(found)
 
 
 def _expand(word: str, scope: dict[str, list[str]]) -> list[str]:
@@ -359,7 +382,8 @@ def _expand(word: str, scope: dict[str, list[str]]) -> list[str]:
 
 
 def _a2_or_shared(path: Path) -> bool:
-    """Not another SoC's variant, nor the unit tests' (their stubs stand in for real headers)."""
+    """Not another SoC's variant, nor the unit tests' (their stubs stand in for real headers),
+    nor the aclnn or graph layers'."""
     return all((p in _A2_DIRS or not _SOC_DIR.match(p)) and p not in _TEST_DIRS for p in path.parts)
 
 
