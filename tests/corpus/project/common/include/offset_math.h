@@ -1,6 +1,6 @@
-// dst = src * scale + offset on n floats; the project's operators include it as "offset_math.h".
+// dst = src * scale + offset on n floats; the project's operators include it as "offset_math.h",
+// after kernel_operator.h.
 #pragma once
-#include "kernel_operator.h"
 
 __aicore__ inline void OffsetMath(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& src,
                                   float scale, float offset, uint32_t n) {
