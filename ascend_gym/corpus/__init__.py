@@ -307,9 +307,10 @@ _CMAKE_VARIABLE = re.compile(r"\$\{(\w+)\}")
 # Per-SoC directories: the A2's (ascend910b, arch22) is the one built here.
 _SOC_DIR = re.compile(r"^(arch\d+|ascend\d+\w*)$")
 _A2_DIRS = {"arch22", "ascend910b"}
-# The unit-test builds' helpers (ut.cmake, func_utest.cmake, intf_pub_llt_*.cmake) and folders.
+# The unit-test builds' helpers (ut.cmake, func_utest.cmake, intf_pub_llt_*.cmake), and the folders
+# a kernel launch does not build (unit tests, the aclnn and graph layers).
 _TEST_CMAKE = re.compile(r"(^|_)(ut|utest|llt|tests?)(_|$)")
-_TEST_DIRS = {"tests", "test", "ut", "op_api", "op_graph"}
+_UNBUILT_DIRS = {"tests", "test", "ut", "op_api", "op_graph"}
 
 
 def repository_root(source: OpSource) -> Path:
@@ -326,11 +327,12 @@ def repository_root(source: OpSource) -> Path:
 
 def include_roots(source: OpSource) -> tuple[Path, ...]:
     """The include directories the repository's CMake gives the operator's build, in its order:
-    the repository's cmake/*.cmake helpers (hicann ops-*: OP_TILING_INCLUDE and the like name
-    `${OPS_MATH_DIR}` and its `common/inc`), then the CMakeLists.txt of each directory from the
-    repository root down to the operator's (`include_directories(...)`,
-    `target_include_directories(...)`, `ascendc_include_directories(...)`); the existing
-    directories outside the operator's own, other SoCs' variants left out."""
+    the root's CMakeLists.txt, the repository's cmake/*.cmake helpers (hicann ops-*:
+    OP_TILING_INCLUDE and the like name `${OPS_MATH_DIR}` and its `common/inc`), then the
+    CMakeLists.txt of each directory down to the operator's and its op_host's
+    (`include_directories(...)`, `target_include_directories(...)`,
+    `ascendc_include_directories(...)`); the existing directories inside the repository and
+    outside the operator's own, other SoCs' variants and unit tests' left out."""
     source = OpSource(source.op, Path(os.path.abspath(source.root)), source.rel)
     repo = repository_root(source)
     chain = [source.root, *source.root.parents]
@@ -384,7 +386,9 @@ def _expand(word: str, scope: dict[str, list[str]]) -> list[str]:
 def _a2_or_shared(path: Path) -> bool:
     """Not another SoC's variant, nor the unit tests' (their stubs stand in for real headers),
     nor the aclnn or graph layers'."""
-    return all((p in _A2_DIRS or not _SOC_DIR.match(p)) and p not in _TEST_DIRS for p in path.parts)
+    return all(
+        (p in _A2_DIRS or not _SOC_DIR.match(p)) and p not in _UNBUILT_DIRS for p in path.parts
+    )
 
 
 # hicann/ops-nn's shared kernel headers. Its build (cmake/gen_ops_info.cmake) copies each kernel's
