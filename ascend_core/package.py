@@ -184,6 +184,12 @@ class Case(BaseModel):
         return broadcast
 
 
+def _going_down(what: str, path: str) -> None:
+    """A path inside the package: relative, and no `..` (nor empty or `.` parts)."""
+    if path.startswith("/") or any(p in ("", ".", "..") for p in path.split("/")):
+        raise ValueError(f"{what} must be a relative path going down, got {path!r}")
+
+
 class OperatorSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -207,14 +213,28 @@ class OperatorSpec(BaseModel):
     # relative path (`#include "../../other_op/op_host/x.h"`) are in the package under tree/, at
     # their path from the tree's root; `tree_path` is the operator directory's path from there.
     tree_path: str = ""
+    # The repository build's include roots (its CMake include directories) that the sources find
+    # headers through (`#include "foo.h"` from `-I<repo>/common/include`), in the build's order,
+    # as paths from the package's top: the tree's root where the package has tree/ files (the
+    # headers under them are tree/ files at their path), else the operator's directory.
+    include_dirs: list[str] = []
 
     @field_validator("tree_path")
     @classmethod
     def _inside(cls, path: str) -> str:
-        parts = path.split("/")
-        if path and (path.startswith("/") or any(p in ("", ".", "..") for p in parts)):
-            raise ValueError(f"tree_path must be a relative path going down, got {path!r}")
+        if path:
+            _going_down("tree_path", path)
         return path
+
+    @field_validator("include_dirs")
+    @classmethod
+    def _roots_inside(cls, paths: list[str]) -> list[str]:
+        for path in paths:
+            if path != ".":  # (the top itself)
+                _going_down("an include root", path)
+        if len(set(paths)) != len(paths):
+            raise ValueError(f"an include root is listed twice: {paths}")
+        return paths
 
     @model_validator(mode="after")
     def _check(self) -> OperatorSpec:
@@ -408,7 +428,7 @@ class OperatorPackage(BaseModel):
 
 # Fields added to the format after packages were first hashed: left out of the hash while at
 # their default, so every earlier package keeps its identity (and its cached results).
-_LATER_SPEC_FIELDS = {"host_sources": [], "tree_path": ""}
+_LATER_SPEC_FIELDS = {"host_sources": [], "tree_path": "", "include_dirs": []}
 _LATER_ARG_FIELDS = {"alias": "", "param": True, "dynamic": ""}
 _LATER_CASE_FIELDS = {"values": {}, "ranges": {}, "absent": [], "broadcast": {}}
 

@@ -216,34 +216,179 @@ def _read(path: Path) -> str:
 
 
 _QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+_ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', re.M)
 
 
-def tree_files(root: Path, files: dict[str, str]) -> tuple[dict[str, str], str]:
+@dataclass(frozen=True)
+class Tree:
+    """What of the source tree around an operator directory its sources include: tree/ files at
+    their path from `base`, the operator directory's path from there, and the include roots the
+    includes were found through (paths from `base`, in the build's order)."""
+
+    files: dict[str, str]
+    tree_path: str
+    include_dirs: list[str]
+
+
+def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) -> Tree:
     """The files outside the operator directory `root` that its sources include by a relative
-    path, and what those include in turn the same way (a quoted include is looked up beside the
-    including file first), as package tree/ files at their path from the nearest directory
-    holding them and `root`; and `root`'s path from there. They are the user's files, even where
-    they lie past the directory the runner was pointed at."""
+    path or through one of the build's include roots `roots`, and what those include in turn the
+    same way (a quoted include is looked up beside the including file first, then in the roots
+    in order, as the compiler does), as package tree/ files at their path from the nearest
+    directory holding them and `root`. They are the user's files, even where they lie past the
+    directory the runner was pointed at."""
     found: dict[Path, str] = {}
+    used: set[Path] = set()
     todo = [(root / rel, text) for rel, text in files.items()]
     while todo:
         path, text = todo.pop()
-        for spelled in _QUOTED_INCLUDE.findall(text):
-            target = Path(os.path.normpath(path.parent / spelled))
-            if (
-                target in found
-                or target.is_relative_to(root)
-                or target.suffix not in SOURCE_SUFFIXES
-                or not target.is_file()
-            ):
-                continue
-            found[target] = _read(target)
-            todo.append((target, found[target]))
+        for quoted, angled in _ANY_INCLUDE.findall(text):
+            beside = [Path(os.path.normpath(path.parent / quoted))] if quoted else []
+            places = [(None, p) for p in beside if p.is_file()]
+            spelled = quoted or angled
+            # The build's own include path (-I. -Iop_kernel -Iop_host) and the toolkit's come
+            # before the roots.
+            elsewhere = quoted and any((d / quoted).is_file() for d in _own_dirs(root))
+            elsewhere = elsewhere or any((d / spelled).is_file() for d in TOOLKIT_HEADERS)
+            if not places and not elsewhere and _built(path, root):
+                places = [(r, r / spelled) for r in roots if (r / spelled).is_file()][:1]
+            for through, target in places:
+                target = Path(os.path.normpath(target))
+                if target.is_relative_to(root) or target.suffix not in SOURCE_SUFFIXES:
+                    continue
+                if through is not None:
+                    used.add(through)
+                if target not in found:
+                    found[target] = _read(target)
+                    todo.append((target, found[target]))
     if not found:
-        return {}, ""
-    base = Path(os.path.commonpath([root, *found]))
-    tree = {f"tree/{p.relative_to(base).as_posix()}": t for p, t in sorted(found.items())}
-    return tree, root.relative_to(base).as_posix()
+        return Tree({}, "", [])
+    order = [r for r in roots if r in used]
+    base = Path(os.path.commonpath([root, *found, *order]))
+    return Tree(
+        {f"tree/{p.relative_to(base).as_posix()}": t for p, t in sorted(found.items())},
+        root.relative_to(base).as_posix(),
+        [r.relative_to(base).as_posix() for r in order],
+    )
+
+
+# The toolkit's headers (CANN and the Ops base libraries, as the daemon's backends provide them):
+# a repository's build names the toolkit's include directories before its own
+# (ops-nn's OP_TILING_INCLUDE: ${OPBASE_INC_DIRS} ... ${OPS_NN_DIR}/common/inc), so an include
+# they resolve is not looked up in the repository's roots.
+_BACKENDS = Path(__file__).resolve().parents[2] / "npu_daemon" / "backends"
+TOOLKIT_HEADERS = (
+    _BACKENDS / "sim" / "include",
+    _BACKENDS / "common" / "host" / "include",
+    _BACKENDS / "common" / "host" / "include" / "op_host",
+)
+
+
+def _built(path: Path, root: Path) -> bool:
+    """Whether a file of the operator's directory is part of an A2 kernel launch's build: not
+    the graph-mode or aclnn layers (op_api/, *_infershape.cpp, ...), not another SoC's variant.
+    (Their includes are not looked up in the include roots.)"""
+    if not path.is_relative_to(root):
+        return True
+    parts = path.relative_to(root).parts
+    return not any(k in path.name for k in _HOST_SKIP) and _a2_or_shared(Path(*parts[:-1]))
+
+
+def _own_dirs(root: Path) -> tuple[Path, ...]:
+    return (root, root / "op_kernel", root / "op_host")
+
+
+_INCLUDE_COMMAND = re.compile(
+    r"\b(?:target_|ascendc_)?include_directories\s*\(([^)]*)\)|\bset\s*\(\s*(\w+)\s+([^)]*)\)",
+    re.I,
+)
+_CMAKE_KEYWORDS = {"PRIVATE", "PUBLIC", "INTERFACE", "SYSTEM", "BEFORE", "AFTER", "CACHE"}
+_CMAKE_VARIABLE = re.compile(r"\$\{(\w+)\}")
+# Per-SoC directories: the A2's (ascend910b, arch22) is the one built here.
+_SOC_DIR = re.compile(r"^(arch\d+|ascend\d+\w*)$")
+_A2_DIRS = {"arch22", "ascend910b"}
+# The unit-test builds' helpers (ut.cmake, func_utest.cmake, intf_pub_llt_*.cmake), and the folders
+# a kernel launch does not build (unit tests, the aclnn and graph layers).
+_TEST_CMAKE = re.compile(r"(^|_)(ut|utest|llt|tests?)(_|$)")
+_UNBUILT_DIRS = {"tests", "test", "ut", "op_api", "op_graph"}
+
+
+def repository_root(source: OpSource) -> Path:
+    """The repository around an operator directory: the nearest directory holding `.git`, not
+    above the directory the runner was pointed at."""
+    corpus = (
+        source.root.parents[len(Path(source.rel).parts) - 1] if source.rel != "." else source.root
+    )
+    for d in (source.root, *source.root.parents):
+        if (d / ".git").exists() or d == corpus:
+            return d
+    return corpus
+
+
+def include_roots(source: OpSource) -> tuple[Path, ...]:
+    """The include directories the repository's CMake gives the operator's build, in its order:
+    the root's CMakeLists.txt, the repository's cmake/*.cmake helpers (hicann ops-*:
+    OP_TILING_INCLUDE and the like name `${OPS_MATH_DIR}` and its `common/inc`), then the
+    CMakeLists.txt of each directory down to the operator's and its op_host's
+    (`include_directories(...)`, `target_include_directories(...)`,
+    `ascendc_include_directories(...)`); the existing directories inside the repository and
+    outside the operator's own, other SoCs' variants and unit tests' left out."""
+    source = OpSource(source.op, Path(os.path.abspath(source.root)), source.rel)
+    repo = repository_root(source)
+    chain = [source.root, *source.root.parents]
+    dirs = list(reversed(chain[: chain.index(repo) + 1]))
+    lists = [(d, d / "CMakeLists.txt") for d in dirs]
+    helpers = sorted(p for p in (repo / "cmake").glob("*.cmake") if not _TEST_CMAKE.search(p.stem))
+    lists[1:1] = [(repo, p) for p in helpers]
+    lists.append((source.root, source.root / "op_host" / "CMakeLists.txt"))
+    texts = [(d, p, re.sub(r"#[^\n]*", "", _read(p))) for d, p in lists if p.is_file()]
+    variables = {"CMAKE_SOURCE_DIR": [str(repo)], "PROJECT_SOURCE_DIR": [str(repo)]}
+    found: list[Path] = []
+    # Two passes: a helper's command names a list another helper sets (func.cmake's
+    # ${OP_TILING_INCLUDE}, set by variables.cmake, which the top CMakeLists includes first).
+    for setting in (True, False):
+        for here, cmake, text in texts:
+            scope = {
+                **variables,
+                "CMAKE_CURRENT_SOURCE_DIR": [str(here)],
+                "CMAKE_CURRENT_LIST_DIR": [str(cmake.parent)],
+            }
+            for m in _INCLUDE_COMMAND.finditer(text):
+                if bool(m[2]) != setting:
+                    continue
+                words = [w.strip('"') for w in (m[1] or m[3]).split()]
+                paths = [
+                    p for w in words if w.upper() not in _CMAKE_KEYWORDS for p in _expand(w, scope)
+                ]
+                if setting:  # set(NAME ...): a path or a list of paths for later commands
+                    if paths and all(os.path.isabs(p) for p in paths):
+                        variables[m[2]] = scope[m[2]] = paths
+                    continue
+                for p in paths:
+                    d = Path(os.path.normpath(here / p))  # (a relative one is from `here`)
+                    if d.is_dir() and d.is_relative_to(repo) and not d.is_relative_to(source.root):
+                        if d not in found and _a2_or_shared(d.relative_to(repo)):
+                            found.append(d)
+    return tuple(found)
+
+
+def _expand(word: str, scope: dict[str, list[str]]) -> list[str]:
+    """A CMake word with its variables substituted (a list variable gives one word per item);
+    none where a variable is unknown (a toolkit's path, not the repository's)."""
+    m = _CMAKE_VARIABLE.search(word)
+    if m is None:
+        return [word]
+    if m[1] not in scope:
+        return []
+    return [x for v in scope[m[1]] for x in _expand(word[: m.start()] + v + word[m.end() :], scope)]
+
+
+def _a2_or_shared(path: Path) -> bool:
+    """Not another SoC's variant, nor the unit tests' (their stubs stand in for real headers),
+    nor the aclnn or graph layers'."""
+    return all(
+        (p in _A2_DIRS or not _SOC_DIR.match(p)) and p not in _UNBUILT_DIRS for p in path.parts
+    )
 
 
 # hicann/ops-nn's shared kernel headers. Its build (cmake/gen_ops_info.cmake) copies each kernel's
@@ -289,7 +434,7 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
         if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.suffix != ".py"
     }
     files |= shared_kernel_headers(source.root, files)
-    tree, tree_path = tree_files(source.root, files)
+    tree = tree_files(Path(os.path.abspath(source.root)), files, include_roots(source))
     reference = OPS / spec.name / "reference.py"  # a spec of our own elsewhere brings its own
     if reference.is_file():
         files["reference.py"] = _read(reference)
@@ -316,8 +461,13 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
             or (a2_dir != op_host and Path(p).parent == a2_dir and "_tiling" in Path(p).name)
         )
     )
-    files |= tree
-    update: dict = {**layout, "host_sources": extra_hosts, "tree_path": tree_path}
+    files |= tree.files
+    update: dict = {
+        **layout,
+        "host_sources": extra_hosts,
+        "tree_path": tree.tree_path,
+        "include_dirs": tree.include_dirs,
+    }
     if m := _OP_ADD.search(host_text):
         update["op_type"] = m.group(1)
     if m := _ENTRY.search(device_branch(files[layout["kernel_file"]])):

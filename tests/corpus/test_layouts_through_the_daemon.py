@@ -1,8 +1,9 @@
 """The real project layouts of tests/corpus (hicann ops-math's rooted includes and template key,
 ops-nn's repository `common/inc/op_kernel` headers as inc/, a sibling operator's kernel headers
-carried under tree/), sent to a real daemon: accepted as they are, and refused when a shared
-header of the repository, not the operator's own file, does what the check forbids; the answer
-names that header by its path in the tree."""
+carried under tree/, a custom-op project's `common/include` and an ops-* repository's root and
+per-SoC `common/inc` found through the build's include directories), sent to a real daemon:
+accepted as they are, and refused when a shared header of the repository, not the operator's
+own file, does what the check forbids; the answer names that header by its path in the tree."""
 
 from __future__ import annotations
 
@@ -32,7 +33,14 @@ def layouts() -> dict[str, OperatorPackage]:
         return tomllib.loads(path.read_text())
 
     math, nn = HERE / "ops_math", HERE / "ops_nn"
+    specs = toml(HERE / "layout_specs.toml")
     return {
+        "project": _package(
+            HERE / "project", specs["offset_scale"], "offset_scale", HERE / "tree_reference.py"
+        ),
+        "ops_repo": _package(
+            HERE / "ops_repo", specs["offset_rows"], "offset_rows", HERE / "tree_reference.py"
+        ),
         "ops_math": _package(
             math, toml(math / "scale_tpl.toml"), "scale_tpl", math / "reference.py"
         ),
@@ -51,6 +59,9 @@ SHARED = {
     "ops_math": "op_kernel/scale_tpl_tiling_data.h",
     "ops_nn": "inc/row_math.h",
     "tree": "tree/norm/scale_rows/op_kernel/scale_math.h",
+    # found through the repository build's include directories (spec.include_dirs)
+    "project": "tree/common/include/offset_math.h",
+    "ops_repo": "tree/math/scale_rows/op_kernel/scale_math.h",
 }
 
 

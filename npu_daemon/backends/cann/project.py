@@ -62,6 +62,13 @@ def _kernel_tiling_view(pkg: OperatorPackage) -> tuple[list[str], list[str]]:
     return hoisted, [*view, *([f"using AscendGymTilingDefault = {default};"] if default else [])]
 
 
+def include_dirs(pkg: OperatorPackage) -> list[str]:
+    """The repository build's include roots the package carries, as the project names them:
+    the package is written as it is, so a root of the tree is under tree/."""
+    top = "${CMAKE_CURRENT_SOURCE_DIR}" + ("/tree" if pkg.spec.tree_path else "")
+    return [top if d == "." else f"{top}/{d}" for d in pkg.spec.include_dirs]
+
+
 def write_project(
     pkg: OperatorPackage, macros: dict[str, str], tiling_key: int, root: Path
 ) -> None:
@@ -72,7 +79,11 @@ def write_project(
         f"ASCEND_GYM_TILING_KEY={tiling_key}ULL",
     ]
     (root / "CMakeLists.txt").write_text(
-        _render("CMakeLists.template.txt", DEFINITIONS=" ".join(definitions))
+        _render(
+            "CMakeLists.template.txt",
+            DEFINITIONS=" ".join(definitions),
+            INCLUDE_DIRS=" ".join(include_dirs(pkg)),
+        )
     )
     includes, view = _kernel_tiling_view(pkg)
     (root / "kernel_entry.cpp").write_text(
@@ -109,6 +120,12 @@ def build_key(
         templates,
         # (inc/: the repository's shared kernel headers, beside op_kernel/ as its build puts them)
         [[p, pkg.files[p]] for p in sorted(pkg.files) if p.startswith(("op_kernel/", "inc/"))],
+        # (the headers under the include roots are tree/ files)
+        *(
+            [pkg.spec.include_dirs, build.package_sources(pkg, "tree")]
+            if pkg.spec.include_dirs
+            else []
+        ),
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
     )

@@ -483,6 +483,20 @@ def repo_root_flags(pkg: OperatorPackage, cwd: Path) -> list[str]:
     return ["-I.repo"] if prefixes else []
 
 
+def include_root_flags(pkg: OperatorPackage, root: Path) -> list[str]:
+    """-I of the repository build's include roots the package carries (spec.include_dirs), in
+    the build's order, after the package's own and the simulator's directories: a header the
+    simulator emulates stays the simulator's."""
+    top = package_top(pkg, root).resolve()
+    return [f"-I{top / d}" for d in pkg.spec.include_dirs]
+
+
+def include_root_key(pkg: OperatorPackage) -> list[list[str]]:
+    """The include roots as a digest part (none for a package without any, so that its key is
+    the one it had before they existed)."""
+    return [pkg.spec.include_dirs] if pkg.spec.include_dirs else []
+
+
 def kernel_headers(pkg: OperatorPackage) -> list[str]:
     """The op_kernel headers the host program includes (the ops-math layout keeps the tiling data
     struct and the template tiling key there), so that a change to them rebuilds the tiling."""
@@ -508,6 +522,7 @@ def build_tiling(
         pkg.spec.host_sources,
         kernel_headers(pkg),
         package_sources(pkg, "tree"),
+        *include_root_key(pkg),
     )
 
     return cached(
@@ -527,6 +542,7 @@ def tiling_unit(pkg: OperatorPackage, workdir: Path, rt: Runtime) -> Compile:
         # include those helpers by their bare names ("tiling_util.h").
         f"-I{HOST_INCLUDE_DIR / 'op_host'}",
         *repo_root_flags(pkg, cwd),
+        *include_root_flags(pkg, workdir),
         "-include",
         HOST_PCH,
     ]

@@ -33,6 +33,7 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str], rt: build.Runtime) 
         build.package_sources(pkg, "op_kernel"),
         build.package_sources(pkg, "inc"),  # the repository's shared kernel headers
         build.package_sources(pkg, "tree"),
+        *build.include_root_key(pkg),
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
         sorted([k, v] for k, v in defines.items()),
@@ -86,6 +87,7 @@ def kernel_unit(
         "-Iop_kernel",
         "-Iop_host",
         *build.repo_root_flags(pkg, cwd),
+        *build.include_root_flags(pkg, workdir),
         "-include",
         "kernel_operator.h",
         "-include",
@@ -114,7 +116,8 @@ def with_dispatcher(
     cwd = build.build_dir(pkg, workdir, f"tpl-{tag}")
     out = cwd / "tiling_key.pre"
     cmd = [build.CXX, "-E", "-P", "-std=c++17", "-DASCENDC_TPL_PRE", *build.INCLUDE_FLAGS]
-    cmd += ["-I.", "-Iop_kernel", *build.repo_root_flags(pkg, cwd), header, "-o", out.name]
+    cmd += ["-I.", "-Iop_kernel", *build.repo_root_flags(pkg, cwd)]
+    cmd += [*build.include_root_flags(pkg, workdir), header, "-o", out.name]
     build.compile_candidate(cmd, cwd, out, "tiling key header", timeout_s)
     try:
         dispatch = template_key.dispatcher(pkg, out.read_text())
