@@ -112,6 +112,9 @@ BACKENDS = Path(__file__).resolve().parent / "backends"  # the emulation's heade
 REINTERPRETING = ("reinterpret_cast", "bit_cast")
 FN_POINTER = "a function pointer (calling code by address)"
 
+# Every name of the emulation's own starts so: its namespace and the symbols the build adds to a
+# kernel object (backends/sim/scalar_count.py's instruction counter).
+INTERNAL_PREFIX = "ascendc_sim"
 _WHY = {name: why for why, names in [*FORBIDDEN_NAMES, *CALLED_NAMES] for name in names}
 _CALLED = frozenset(n for _, names in CALLED_NAMES for n in names)
 _FORBIDDEN = frozenset(_WHY) - _CALLED
@@ -305,6 +308,8 @@ def _rule(
         return None
     if name in _FORBIDDEN:
         return name, _WHY[name]
+    if name.startswith(INTERNAL_PREFIX):  # the emulation's symbols (the scalar count's counter)
+        return name, _WHY["ascendc_sim"]
     if name in _CALLED and nxt == "(":
         before = tokens[i - 2].text if i >= 2 else ""
         declared = tokens[i - 1].kind == "id" and prev not in _NOT_A_TYPE and before != "."

@@ -58,6 +58,12 @@ BYPASSES = [
         "#define Q(a, b) a##b\n",
         "internals",
     ),
+    (
+        "the scalar count's counter",
+        "    ascendc_sim_scalar_instrs = 0;",
+        'extern "C" unsigned long ascendc_sim_scalar_instrs;\n',
+        "internals",
+    ),
 ]
 
 
