@@ -61,7 +61,10 @@ FORBIDDEN_NAMES: list[tuple[str, tuple[str, ...]]] = [
     (
         "the simulator's internals (kernels use the AscendC API)",
         (
-            "ascendc_sim", "__builtin_frame_address", "__builtin_return_address",
+            # the namespace, and the instruction counter the build adds to a kernel object
+            # (backends/sim/scalar_count.py)
+            "ascendc_sim", "ascendc_sim_scalar_instrs",
+            "__builtin_frame_address", "__builtin_return_address",
             "__builtin_extract_return_addr", "__builtin_apply", "__builtin_apply_args",
             "__builtin_eh_return", "__builtin_unwind_init", "__builtin_bit_cast",
         ),
@@ -112,9 +115,6 @@ BACKENDS = Path(__file__).resolve().parent / "backends"  # the emulation's heade
 REINTERPRETING = ("reinterpret_cast", "bit_cast")
 FN_POINTER = "a function pointer (calling code by address)"
 
-# Every name of the emulation's own starts so: its namespace and the symbols the build adds to a
-# kernel object (backends/sim/scalar_count.py's instruction counter).
-INTERNAL_PREFIX = "ascendc_sim"
 _WHY = {name: why for why, names in [*FORBIDDEN_NAMES, *CALLED_NAMES] for name in names}
 _CALLED = frozenset(n for _, names in CALLED_NAMES for n in names)
 _FORBIDDEN = frozenset(_WHY) - _CALLED
@@ -308,8 +308,6 @@ def _rule(
         return None
     if name in _FORBIDDEN:
         return name, _WHY[name]
-    if name.startswith(INTERNAL_PREFIX):  # the emulation's symbols (the scalar count's counter)
-        return name, _WHY["ascendc_sim"]
     if name in _CALLED and nxt == "(":
         before = tokens[i - 2].text if i >= 2 else ""
         declared = tokens[i - 1].kind == "id" and prev not in _NOT_A_TYPE and before != "."
