@@ -106,7 +106,10 @@ int main(int argc, char** argv) {
     return 3;
 
   for (uint32_t i = 0; i < launches; ++i) {
-    ACLRT_LAUNCH_KERNEL(@KERNEL @)(blockDim, stream, @ARGS @, workspace, tiling.device);
+    // @NAME@ placeholders, filled before the build.
+    // clang-format off
+    ACLRT_LAUNCH_KERNEL(@KERNEL@)(blockDim, stream, @ARGS@, workspace, tiling.device);
+    // clang-format on
     if (!Check(aclrtSynchronizeStream(stream), "kernel launch (aclrtSynchronizeStream)")) return 4;
   }
   for (const Buffer& b : outputs)

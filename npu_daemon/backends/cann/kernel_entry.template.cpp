@@ -3,11 +3,13 @@
 // TilingData structs of the host tiling header (plain structs, same fields in the same order and
 // natural alignment as the host class; nothing else of the header), the struct registered for
 // the tiling key this app is built for, and the ge::DataType / ge::Format values ORIG_DTYPE_<ARG>
-// and FORMAT_<ARG> are compared with.
+// and FORMAT_<ARG> are compared with. Its @NAME@ placeholders are not C++: not formatted.
+// clang-format off
 #include "kernel_operator.h"
-@TILING_INCLUDES @
+@TILING_INCLUDES@
 
-    @GE_ENUMS @
+@GE_ENUMS@
+
 #undef BEGIN_TILING_DATA_DEF
 #undef TILING_DATA_FIELD_DEF
 #undef TILING_DATA_FIELD_DEF_ARR
@@ -22,9 +24,9 @@
 // Registrations are read by the generator (the default and per-key structs below).
 #define REGISTER_TILING_DATA_CLASS(op, cls)
 
-    // Byte-wise copy out of GM: the tiling buffer is tens of bytes, read once per block.
-    template <typename T>
-    __aicore__ inline void AscendGymCopyTiling(T* dst, GM_ADDR src) {
+// Byte-wise copy out of GM: the tiling buffer is tens of bytes, read once per block.
+template <typename T>
+__aicore__ inline void AscendGymCopyTiling(T* dst, GM_ADDR src) {
   uint8_t* d = reinterpret_cast<uint8_t*>(dst);
   for (uint32_t i = 0; i < sizeof(T); ++i) d[i] = src[i];
 }
@@ -47,5 +49,5 @@
 // The tiling key is known before the build (the host tiling ran first), so it is a constant here.
 #define TILING_KEY_IS(k) ((k) == ASCEND_GYM_TILING_KEY)
 
-@TILING_VIEW @
+@TILING_VIEW@
 #include "@KERNEL_PATH@"

@@ -45,20 +45,22 @@
 
 #if defined(ASCENDC_TPL_PRE)
 
-#define ASCENDC_TPL_DTYPE_DECL(x, ...) @ @ASCENDC_TPL_DTYPE_DECL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_DATATYPE_DECL(x, ...) @ @ASCENDC_TPL_DATATYPE_DECL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_FORMAT_DECL(x, ...) @ @ASCENDC_TPL_FORMAT_DECL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_UINT_DECL(x, ...) @ @ASCENDC_TPL_UINT_DECL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_BOOL_DECL(x, ...) @ @ASCENDC_TPL_BOOL_DECL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_DTYPE_SEL(x, ...) @ @ASCENDC_TPL_DTYPE_SEL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_DATATYPE_SEL(x, ...) @ @ASCENDC_TPL_DATATYPE_SEL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_FORMAT_SEL(x, ...) @ @ASCENDC_TPL_FORMAT_SEL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_UINT_SEL(x, ...) @ @ASCENDC_TPL_UINT_SEL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_BOOL_SEL(x, ...) @ @ASCENDC_TPL_BOOL_SEL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_KERNEL_TYPE_SEL(...) @ @ASCENDC_TPL_KERNEL_TYPE_SEL @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_ARGS_DECL(x, ...) @ @ASCENDC_TPL_ARGS_DECL_##x @ @ = {__VA_ARGS__}
-#define ASCENDC_TPL_ARGS_SEL(...) @ @{__VA_ARGS__}
-#define ASCENDC_TPL_SEL(...) @ @ASCENDC_TPL_LISTS @ @ = {__VA_ARGS__}
+// clang-format off
+#define ASCENDC_TPL_DTYPE_DECL(x, ...) @@ASCENDC_TPL_DTYPE_DECL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_DATATYPE_DECL(x, ...) @@ASCENDC_TPL_DATATYPE_DECL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_FORMAT_DECL(x, ...) @@ASCENDC_TPL_FORMAT_DECL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_UINT_DECL(x, ...) @@ASCENDC_TPL_UINT_DECL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_BOOL_DECL(x, ...) @@ASCENDC_TPL_BOOL_DECL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_DTYPE_SEL(x, ...) @@ASCENDC_TPL_DTYPE_SEL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_DATATYPE_SEL(x, ...) @@ASCENDC_TPL_DATATYPE_SEL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_FORMAT_SEL(x, ...) @@ASCENDC_TPL_FORMAT_SEL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_UINT_SEL(x, ...) @@ASCENDC_TPL_UINT_SEL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_BOOL_SEL(x, ...) @@ASCENDC_TPL_BOOL_SEL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_KERNEL_TYPE_SEL(...) @@ASCENDC_TPL_KERNEL_TYPE_SEL@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_ARGS_DECL(x, ...) @@ASCENDC_TPL_ARGS_DECL_##x@@ = {__VA_ARGS__}
+#define ASCENDC_TPL_ARGS_SEL(...) @@{__VA_ARGS__}
+#define ASCENDC_TPL_SEL(...) @@ASCENDC_TPL_LISTS@@ = {__VA_ARGS__}
+// clang-format on
 
 #elif defined(ASCENDC_SIM_KERNEL)
 
