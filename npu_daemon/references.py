@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 import tempfile
 from pathlib import Path
@@ -29,6 +30,29 @@ from ascend_core.package import Case, OperatorPackage
 from npu_daemon import candidate_files, checker, sandbox
 
 CANDIDATE_FOLDERS = ("op_kernel/", "op_host/")
+
+
+# What a client's reference may import besides what the daemon has loaded already. The sandboxed
+# child is forked, not exec'd, and its user may have no access to the interpreter's files (a venv
+# under /root, or in a 0700 directory), so a module first imported there is not found: the
+# submodules numpy loads lazily are imported here, in the worker, before the fork.
+REFERENCE_MODULES = ("numpy.ma", "numpy.fft", "numpy.random", "numpy.polynomial", "math")
+OPTIONAL_REFERENCE_MODULES = ("scipy.special",)  # where installed (the `embed` extra brings it)
+
+
+@functools.cache
+def preload_reference_modules() -> tuple[str, ...]:
+    """Import every module a client's reference may use; the ones that are installed."""
+    for name in REFERENCE_MODULES:
+        importlib.import_module(name)
+    loaded = list(REFERENCE_MODULES)
+    for name in OPTIONAL_REFERENCE_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+        loaded.append(name)
+    return tuple(loaded)
 
 
 class ReferenceFailed(Exception):
@@ -109,6 +133,7 @@ def reference_outputs(
             np.ascontiguousarray(np.ma.getdata(out)).tofile(f"out_{i}.bin")
             np.ma.getmaskarray(out).astype(np.uint8).tofile(f"out_{i}.mask")  # undefined elements
 
+    preload_reference_modules()
     with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
         work = Path(tmp)
         done = sandbox.call(

@@ -559,6 +559,21 @@ def test_a_client_reference_runs_in_the_sandbox(tmp_path, client):
         probe.unlink(missing_ok=True)
 
 
+def test_a_client_reference_may_use_numpys_lazy_submodules(tmp_path, client):
+    """numpy imports ma, fft, random and polynomial on first use; the sandboxed child is forked
+    as a user that may not read the interpreter's files (CI's venv sits in a 0700 directory), so
+    the worker imports them before the fork and the reference finds them."""
+    reference = (
+        f"# fresh: {uuid.uuid4()}\nimport numpy as np\n\n\ndef add(x, y):\n"
+        "    assert np.fft.fft(np.ones(4))[0] == 4 and np.polynomial.Polynomial([1])(2) == 1\n"
+        "    np.random.default_rng(0)\n"
+        "    return np.ma.getdata(np.ma.array(x + y))\n"
+    )
+    root = client_operator(tmp_path, "lazyadd", reference)
+    result = client.evaluate(small_request(load_package(root), run_id="lazy"))
+    assert result.status is Status.OK, result.message
+
+
 def test_a_reference_cannot_relink_its_log_to_a_daemon_file(tmp_path, client):
     """The log tail is read through the descriptor the child was given, not its path: a child
     that replaces its stderr with a link to a file only root may read leaks nothing."""
