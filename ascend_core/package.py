@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import re
 import tomllib
 import types
@@ -327,6 +328,22 @@ class OperatorSpec(BaseModel):
 
     def attr_values(self, case: Case) -> dict[str, Any]:
         return {a.name: case.attrs.get(a.name, a.default) for a in self.attrs}
+
+    def output_bytes(self, case: Case) -> int:
+        return sum(
+            math.prod(self.arg_shape(case, a.name)) * DTYPE_BYTES[self.arg_dtype(case, a.name)]
+            for a in self.outputs
+        )
+
+    def elementwise(self, case: Case) -> bool:
+        """Whether its reference can be computed a piece of the case at a time: an element-wise
+        operator whose inputs and outputs all have one shape in the case (nothing broadcast or
+        reduced), so the reference of any flat range of the inputs is that range of its outputs."""
+        args = [a.name for a in [*self.inputs, *self.outputs] if a.name not in case.absent]
+        return (
+            self.category == "elementwise"
+            and len({tuple(self.arg_shape(case, a)) for a in args}) == 1
+        )
 
 
 class OperatorPackage(BaseModel):

@@ -7,21 +7,22 @@ message. A failure is an `EvalResult` with a status, never an exception across t
 from __future__ import annotations
 
 import enum
-import math
 import uuid
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ascend_core.package import DTYPE_BYTES, OperatorPackage
+from ascend_core.package import OperatorPackage
 
 # The SoC preset (ascend_core/soc/presets.toml) a request names when it names none.
 DEFAULT_SOC = "Ascend910B4"
 
 PROTOCOL_VERSION = 1
 
-# A bench case whose outputs exceed this is timed "sampled" unless the request says otherwise:
-# a checked run writes its outputs to files, each bounded to 256 MiB (docs/daemon.md, Sandbox).
+# Outputs past this size cannot go to files (a command's file is bounded to 256 MiB, docs/daemon.md,
+# Sandbox): a checked run streams them to the daemon, which compares them a piece at a time. A
+# bench case this large is timed "sampled" unless the request says otherwise or its reference can
+# be computed a piece at a time too (OperatorSpec.elementwise): then it is run whole and checked.
 SAMPLED_PAST_BYTES = 256 * 1024 * 1024
 
 
@@ -50,9 +51,12 @@ class Stage(str, enum.Enum):
     TIME = "time"
 
 
+MAX_TIMEOUT_S = 600.0
+
+
 class Timeouts(BaseModel):
-    build_s: float = Field(60.0, gt=0, le=600)
-    run_s: float = Field(60.0, gt=0, le=600)
+    build_s: float = Field(60.0, gt=0, le=MAX_TIMEOUT_S)
+    run_s: float = Field(60.0, gt=0, le=MAX_TIMEOUT_S)  # each case's
 
 
 class EvalRequest(BaseModel):
@@ -71,7 +75,7 @@ class EvalRequest(BaseModel):
     # How the bench case is timed (docs/daemon.md, Large cases): "full" simulates every block and
     # checks the outputs; "sampled" simulates a sample of its blocks (docs/simulator.md, Large
     # shapes; the sim backend's alone); "auto" (what the clients send by default) is "sampled"
-    # past SAMPLED_PAST_BYTES.
+    # past SAMPLED_PAST_BYTES unless the operator is element-wise.
     timing: Literal["auto", "full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
     # What a latency is (docs/performance_model.md, Timing protocol): "cold", one launch on an
     # empty L2 with a first launch's head, which reproduces the msprof op Task Durations Huawei
@@ -82,16 +86,14 @@ class EvalRequest(BaseModel):
 
     def bench_timing(self) -> Literal["full", "sampled"]:
         """The timing "auto" resolves to: sampled when the bench case's outputs exceed
-        SAMPLED_PAST_BYTES (the most a checked run may write), else full."""
+        SAMPLED_PAST_BYTES and its reference cannot be streamed (a whole reference that large
+        need not fit in memory), else full."""
         if self.timing != "auto":
             return self.timing
         spec = self.package.spec
         case = spec.bench_case
-        out = sum(
-            math.prod(spec.arg_shape(case, a.name)) * DTYPE_BYTES[spec.arg_dtype(case, a.name)]
-            for a in spec.outputs
-        )
-        return "sampled" if out > SAMPLED_PAST_BYTES else "full"
+        large = spec.output_bytes(case) > SAMPLED_PAST_BYTES
+        return "sampled" if large and not spec.elementwise(case) else "full"
 
 
 class CaseCheck(BaseModel):

@@ -155,9 +155,11 @@ def write_inputs(pkg: OperatorPackage, case: Case, seed: int, directory: Path) -
 
 
 def reference_outputs(
-    pkg: OperatorPackage, case: Case, inputs: dict[str, np.ndarray]
+    pkg: OperatorPackage, case: Case, inputs: dict[str, np.ndarray], piece: int | None = None
 ) -> list[np.ndarray]:
-    """The reference's outputs rounded to each output's dtype, as storage arrays."""
+    """The reference's outputs rounded to each output's dtype, as storage arrays. With `piece`,
+    the inputs are flat pieces of that many elements of an element-wise case, and so are the
+    outputs (`references.write_reference_pieces`)."""
     fn = pkg.reference()
     args = [
         to_values(inputs[a.name], pkg.spec.arg_dtype(case, a.name)) if a.name in inputs else None
@@ -171,7 +173,8 @@ def reference_outputs(
         )
     out = []
     for arg, value in zip(pkg.spec.outputs, results):
-        dtype, shape = pkg.spec.arg_dtype(case, arg.name), pkg.spec.arg_shape(case, arg.name)
+        dtype = pkg.spec.arg_dtype(case, arg.name)
+        shape = (piece,) if piece is not None else pkg.spec.arg_shape(case, arg.name)
         # A masked array marks elements the operator leaves undefined: they are not compared.
         mask = np.broadcast_to(np.ma.getmaskarray(value), shape) if np.ma.isMA(value) else None
         value = np.broadcast_to(np.ma.getdata(value), shape)
@@ -181,51 +184,86 @@ def reference_outputs(
 
 
 def compare(name: str, got: np.ndarray, want: np.ndarray, dtype: str, tol: Tolerance) -> CaseCheck:
-    if np.ma.isMA(want):  # only where the operator defines its output
-        keep = ~np.ma.getmaskarray(want)
-        got, want = np.asarray(got)[keep], np.ma.getdata(want)[keep]
-    if dtype == "complex64":  # real and imaginary parts compared as float32 elements
-        got, want, dtype = got.view(np.float32), want.view(np.float32), "float32"
-    # Bit-identical elements are equal (or both the same NaN) and contribute zero error, so the
-    # float64 arithmetic runs only on the elements whose bits differ: usually none.
-    size = got.size
-    differ = (
-        np.flatnonzero(_bits(got) != _bits(want)) if got.dtype == want.dtype else np.arange(size)
-    )
-    g = to_values(np.asarray(got).ravel()[differ], dtype).astype(np.float64)
-    w = to_values(np.asarray(want).ravel()[differ], dtype).astype(np.float64)
-    both_nan = np.isnan(g) & np.isnan(w)
-    same = (g == w) | both_nan  # also equal infinities and +0 / -0
-    with np.errstate(invalid="ignore", over="ignore"):
-        err = np.where(same, 0.0, np.abs(g - w))
-        err = np.where(np.isnan(err), np.inf, err)  # NaN against a number is an unbounded error
-        bad = ~same & ~(err <= tol.atol + tol.rtol * np.abs(w))
-        rel = np.where(same, 0.0, err / np.maximum(np.abs(w), 1e-12))
-    if differ.size < size:  # the bit-identical elements: zero error
-        err, rel = np.append(err, 0.0), np.append(rel, 0.0)
-    # A NaN or infinity passes only where the reference has one: never inside the outlier allowance.
-    invented = bad & ~np.isfinite(g) & np.isfinite(w)
-    n_bad = int(bad.sum())
-    fraction = n_bad / max(size, 1)
-    passed = fraction <= tol.max_outlier_fraction and not invented.any()
-    max_abs = float(err.max()) if err.size else 0.0
-    message = ""
-    if not passed:
-        first = int(np.flatnonzero(invented if invented.any() else bad)[0])
-        what = (
-            f"{int(invented.sum())} of {size} elements NaN or infinite where the reference is finite"
-            if invented.any()
-            else f"{n_bad} of {size} elements ({fraction:.2%}) outside atol={tol.atol:g} rtol={tol.rtol:g}"
+    comparison = Comparison(dtype, tol)
+    comparison.add(got, want)
+    return comparison.check(name)
+
+
+class Comparison:
+    """The tolerance check of one output, fed whole or in consecutive pieces (an output streamed
+    from the harness): the counts add up, so the verdict does not depend on the pieces."""
+
+    def __init__(self, dtype: str, tol: Tolerance):
+        self.dtype, self.tol = dtype, tol
+        self.size = self.bad = self.invented = 0  # elements compared, outside tolerance, invented
+        self.max_abs: float | None = None
+        self.max_rel: float | None = None
+        self.first_bad: tuple[int, float, float] | None = None  # flat index, got, expected
+        self.first_invented: tuple[int, float, float] | None = None
+
+    def add(self, got: np.ndarray, want: np.ndarray) -> None:
+        """The next piece of the output: `got` against the reference's `want`, of one shape."""
+        dtype = self.dtype
+        if np.ma.isMA(want):  # only where the operator defines its output
+            keep = ~np.ma.getmaskarray(want)
+            got, want = np.asarray(got)[keep], np.ma.getdata(want)[keep]
+        if dtype == "complex64":  # real and imaginary parts compared as float32 elements
+            got, want, dtype = got.view(np.float32), want.view(np.float32), "float32"
+        # Bit-identical elements are equal (or both the same NaN) and contribute zero error, so
+        # the float64 arithmetic runs only on the elements whose bits differ: usually none.
+        size = got.size
+        differ = (
+            np.flatnonzero(_bits(got) != _bits(want))
+            if got.dtype == want.dtype
+            else np.arange(size)
         )
-        message = f"{what}; first at flat index {int(differ[first])}: got {g[first]!r}, expected {w[first]!r}"
-    return CaseCheck(
-        name=name,
-        passed=passed,
-        max_abs_error=max_abs,
-        max_rel_error=float(np.nanmax(rel)) if rel.size else 0.0,
-        outlier_fraction=fraction,
-        message=message,
-    )
+        g = to_values(np.asarray(got).ravel()[differ], dtype).astype(np.float64)
+        w = to_values(np.asarray(want).ravel()[differ], dtype).astype(np.float64)
+        both_nan = np.isnan(g) & np.isnan(w)
+        same = (g == w) | both_nan  # also equal infinities and +0 / -0
+        with np.errstate(invalid="ignore", over="ignore"):
+            err = np.where(same, 0.0, np.abs(g - w))
+            err = np.where(np.isnan(err), np.inf, err)  # NaN against a number: unbounded error
+            bad = ~same & ~(err <= self.tol.atol + self.tol.rtol * np.abs(w))
+            rel = np.where(same, 0.0, err / np.maximum(np.abs(w), 1e-12))
+        if differ.size < size:  # the bit-identical elements: zero error
+            err, rel = np.append(err, 0.0), np.append(rel, 0.0)
+        # A NaN or infinity passes only where the reference has one: never in the allowance.
+        invented = bad & ~np.isfinite(g) & np.isfinite(w)
+        for flags, first in ((bad, "first_bad"), (invented, "first_invented")):
+            if getattr(self, first) is None and flags.any():
+                i = int(np.flatnonzero(flags)[0])
+                setattr(self, first, (self.size + int(differ[i]), g[i], w[i]))
+        self.bad += int(bad.sum())
+        self.invented += int(invented.sum())
+        self.size += size
+        if err.size:
+            piece_abs, piece_rel = float(err.max()), float(np.nanmax(rel))
+            self.max_abs = piece_abs if self.max_abs is None else max(self.max_abs, piece_abs)
+            self.max_rel = (
+                piece_rel if self.max_rel is None else float(np.fmax(self.max_rel, piece_rel))
+            )
+
+    def check(self, name: str) -> CaseCheck:
+        fraction = self.bad / max(self.size, 1)
+        passed = fraction <= self.tol.max_outlier_fraction and not self.invented
+        message = ""
+        if not passed:
+            index, g, w = self.first_invented or self.first_bad
+            what = (
+                f"{self.invented} of {self.size} elements NaN or infinite where the reference is finite"
+                if self.invented
+                else f"{self.bad} of {self.size} elements ({fraction:.2%}) outside atol={self.tol.atol:g} rtol={self.tol.rtol:g}"
+            )
+            message = f"{what}; first at flat index {index}: got {g!r}, expected {w!r}"
+        return CaseCheck(
+            name=name,
+            passed=passed,
+            max_abs_error=self.max_abs or 0.0,
+            max_rel_error=self.max_rel or 0.0,
+            outlier_fraction=fraction,
+            message=message,
+        )
 
 
 def _bits(a: np.ndarray) -> np.ndarray:

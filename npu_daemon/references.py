@@ -19,11 +19,16 @@ from __future__ import annotations
 
 import functools
 import importlib
+import math
+import os
 import re
+import shutil
+import stat
 import tempfile
 from pathlib import Path
 
 import numpy as np
+from numpy.lib import format as npy  # imported here: the sandboxed child writes .npy files
 
 from ascend_core import suite
 from ascend_core.package import Case, OperatorPackage
@@ -161,11 +166,125 @@ def reference_outputs(
         return outputs
 
 
-def load_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> dict[str, np.ndarray]:
+def write_reference_pieces(
+    pkg: OperatorPackage, case: Case, inputs_dir: Path, timeout_s: float, into: Path
+) -> None:
+    """The reference's outputs of an element-wise case (`OperatorSpec.elementwise`) as
+    `out_<i>.npy` in `into` (and `out_<i>_mask.npy` where it leaves elements undefined), computed
+    `checker.CHUNK` elements at a time: no tensor of a benchmark-sized case is ever whole in
+    memory. A client's reference runs in the sandbox as `reference_outputs` runs it; its files
+    come back checked (dtype, shape) and copied, so the daemon's copies are never the client's."""
+    if is_trusted(pkg):
+        _pieces(pkg, case, inputs_dir, into)
+        return
+    spec = pkg.spec
+    outputs_mb = (
+        sum(
+            math.prod(spec.arg_shape(case, a.name))
+            * (np.dtype(checker.STORAGE[spec.arg_dtype(case, a.name)]).itemsize + 1)  # + a mask
+            for a in spec.outputs
+        )
+        >> 20
+    )
+    inputs_mb = sum(f.stat().st_size for f in inputs_dir.glob("in_*.bin")) >> 20
+    preload_reference_modules()
+    with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
+        work = Path(tmp)
+        done = sandbox.call(
+            lambda: _pieces(pkg, case, inputs_dir, Path.cwd()),
+            work,
+            timeout_s,
+            sandbox.Limits(
+                cpu_s=int(timeout_s) + 1,
+                address_space_mb=16384 + inputs_mb + outputs_mb,  # inputs and outputs mapped
+                file_size_mb=outputs_mb + 1,
+            ),
+        )
+        if done.timed_out or done.returncode != 0:
+            why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
+            raise ReferenceFailed(f"the package's reference failed: {why[:400]}")
+        for i, arg in enumerate(spec.outputs):
+            dtype = np.dtype(checker.STORAGE[spec.arg_dtype(case, arg.name)])
+            shape = tuple(spec.arg_shape(case, arg.name))
+            _copy_npy(work / f"out_{i}.npy", into, dtype, shape, arg.name)
+            if (work / f"out_{i}_mask.npy").exists():
+                _copy_npy(work / f"out_{i}_mask.npy", into, np.dtype(bool), shape, arg.name)
+
+
+def _copy_npy(path: Path, into: Path, dtype: np.dtype, shape: tuple, arg: str) -> None:
+    """Copy a .npy file the client's reference wrote, refusing a link, another dtype or shape,
+    or a size that is not the header's."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as e:
+        raise ReferenceFailed(f"the package's reference output {arg}: {path.name}: {e}") from None
+    with os.fdopen(fd, "rb") as f:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ValueError("not a regular file")
+            version = npy.read_magic(f)
+            read_header = (
+                npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+            )
+            got_shape, fortran, got_dtype = read_header(f)
+            size = f.tell() + math.prod(shape) * dtype.itemsize
+            if (got_shape, fortran, got_dtype) != (shape, False, dtype):
+                raise ValueError(f"{got_dtype}{list(got_shape)}, expected {dtype}{list(shape)}")
+            if os.fstat(fd).st_size != size:
+                raise ValueError(f"{os.fstat(fd).st_size} bytes, expected {size}")
+        except ValueError as e:
+            raise ReferenceFailed(
+                f"the package's reference output {arg}: {path.name}: {e}"
+            ) from None
+        f.seek(0)
+        with (into / path.name).open("wb") as out:
+            shutil.copyfileobj(f, out, 1 << 24)
+
+
+def _pieces(pkg: OperatorPackage, case: Case, inputs_dir: Path, into: Path) -> None:
+    """Fill `into` with the outputs (and masks) a piece of the flat inputs at a time."""
+    spec = pkg.spec
+    inputs = {
+        name: array.reshape(-1)
+        for name, array in load_inputs(pkg, case, inputs_dir, mmap=True).items()
+    }
+    outs = [
+        npy.open_memmap(
+            into / f"out_{i}.npy",
+            mode="w+",
+            dtype=checker.STORAGE[spec.arg_dtype(case, arg.name)],
+            shape=tuple(spec.arg_shape(case, arg.name)),
+        ).reshape(-1)
+        for i, arg in enumerate(spec.outputs)
+    ]
+    masks: dict[int, np.ndarray] = {}
+    size = outs[0].size
+    for lo in range(0, size, checker.CHUNK):
+        n = min(checker.CHUNK, size - lo)
+        piece = {name: array[lo : lo + n] for name, array in inputs.items()}
+        for i, out in enumerate(checker.reference_outputs(pkg, case, piece, n)):
+            outs[i][lo : lo + n] = np.ma.getdata(out)
+            if np.ma.isMA(out):  # elements the operator leaves undefined: a mask, made on first use
+                if i not in masks:
+                    masks[i] = npy.open_memmap(
+                        into / f"out_{i}_mask.npy",
+                        mode="w+",
+                        dtype=bool,
+                        shape=tuple(spec.arg_shape(case, spec.outputs[i].name)),
+                    ).reshape(-1)
+                masks[i][lo : lo + n] = np.ma.getmaskarray(out)
+    for array in [*outs, *masks.values()]:
+        array.flush()
+
+
+def load_inputs(
+    pkg: OperatorPackage, case: Case, inputs_dir: Path, mmap: bool = False
+) -> dict[str, np.ndarray]:
     """The case's inputs from their files in `inputs_dir` (`in_<name>.bin`, storage dtype)."""
     spec = pkg.spec
+    read = functools.partial(np.memmap, mode="r") if mmap else np.fromfile
     return {
-        arg.name: np.fromfile(
+        arg.name: read(
             inputs_dir / f"in_{arg.name}.bin", dtype=checker.STORAGE[spec.arg_dtype(case, arg.name)]
         ).reshape(spec.arg_shape(case, arg.name))
         for arg in spec.inputs

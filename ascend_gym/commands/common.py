@@ -54,7 +54,8 @@ def add_timing(parser: argparse.ArgumentParser) -> None:
         choices=("auto", "full", "sampled"),
         default="auto",
         help="how the bench case is timed: every block simulated and its outputs checked (full), "
-        "or a sample of its blocks (sampled); auto (default): sampled past 256 MiB of outputs",
+        "or a sample of its blocks, unchecked (sampled); auto (default): full, but sampled past "
+        "256 MiB of outputs when the operator is not element-wise",
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from ascend_core.protocol import EvalRequest
+from ascend_core.protocol import MAX_TIMEOUT_S, EvalRequest, Timeouts
 from ascend_gym.commands.common import (
     add_daemon,
     add_json,
@@ -38,8 +38,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(docs/performance_model.md, Timing protocol; simulator only)",
     )
     add_timing(parser)
+    parser.add_argument(
+        "--run-timeout",
+        type=_run_timeout,
+        default=Timeouts().run_s,
+        metavar="S",
+        help="seconds each case's run may take, at most 600 (default %(default)g; a "
+        "benchmark-sized bench case, gigabytes per tensor, takes minutes)",
+    )
     add_daemon(parser)
     add_json(parser, "the full EvalResult")
+
+
+def _run_timeout(text: str) -> float:
+    seconds = float(text)
+    if not 0 < seconds <= MAX_TIMEOUT_S:
+        raise argparse.ArgumentTypeError(f"must be in (0, {MAX_TIMEOUT_S:g}] seconds, got {text}")
+    return seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         cases=args.case,
         timing=args.timing,
         timing_protocol=args.timing_protocol,
+        timeouts=Timeouts(run_s=args.run_timeout),
     )
     with daemon_client(args.daemon) as client:
         result = client.evaluate(request)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_core import identity
+from ascend_core import identity, suite
 from ascend_core.package import OperatorPackage, load_package
 from ascend_core.protocol import SAMPLED_PAST_BYTES, EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, LocalDaemon
@@ -276,17 +276,21 @@ def test_outputs_start_alike_in_every_mode(tmp_path, client):
 # ---- large cases on every path -------------------------------------------------------------------
 def test_timing_is_chosen_past_the_stated_size():
     """The clients' default, "auto", resolves to sampled exactly when the bench case's outputs
-    exceed 256 MiB; an explicit timing stands."""
-    pkg = load_package(ADD_DIR)
-    assert EvalRequest(package=pkg, timing="auto").bench_timing() == "full"
-    bench = pkg.spec.bench_case
-    rows = SAMPLED_PAST_BYTES // (2 * 2048)  # fp16 rows of 2048 elements
-    for n, timing in ((rows, "full"), (rows + 1, "sampled")):
-        big = bench.model_copy(update={"shapes": {"x": [n, 2048], "y": [n, 2048]}})
-        cases = [big if c.bench else c for c in pkg.spec.cases]
-        sized = pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"cases": cases})})
-        assert EvalRequest(package=sized, timing="auto").bench_timing() == timing
-        assert EvalRequest(package=sized, timing="full").bench_timing() == "full"
+    exceed 256 MiB and the operator is not element-wise (an element-wise one is run whole and
+    checked as a stream at any size); an explicit timing stands."""
+    for op, past in (("level1/add", "full"), ("level2/reduce_sum_last", "sampled")):
+        pkg = suite.resolve(op)
+        assert EvalRequest(package=pkg, timing="auto").bench_timing() == "full"
+        bench = pkg.spec.bench_case
+        outputs = pkg.spec.output_bytes(bench)
+        rows = bench.shapes["x"][0] * SAMPLED_PAST_BYTES // outputs  # the most that fit
+        for n, timing in ((rows, "full"), (rows + 1, past)):
+            shapes = {k: [n, *v[1:]] for k, v in bench.shapes.items()}
+            big = bench.model_copy(update={"shapes": shapes})
+            cases = [big if c.bench else c for c in pkg.spec.cases]
+            sized = pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"cases": cases})})
+            assert EvalRequest(package=sized, timing="auto").bench_timing() == timing, (op, n)
+            assert EvalRequest(package=sized, timing="full").bench_timing() == "full"
 
 
 def test_eval_sends_the_timing_it_is_given(daemon):

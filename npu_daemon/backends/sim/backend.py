@@ -25,7 +25,7 @@ from ascend_core.soc import PRESETS, preset
 from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing, check_outputs
 from npu_daemon.backends.common import build, kernel_view, launch
-from npu_daemon.backends.sim import case_data, kernel_build
+from npu_daemon.backends.sim import case_data, kernel_build, output_stream
 
 MODEL = Path(__file__).resolve().parent / "soc" / "model.toml"
 # The tiling and kernel compiles of an evaluation run concurrently (one g++ per core) on threads
@@ -118,9 +118,17 @@ class SimBackend(Backend):
         # of every request that times it whole: workers.checked_when_timed.)
         sampled = timed and request.bench_timing() == "sampled"
         checked = Stage.CHECK in request.stages and not sampled
+        # Outputs too large for files are compared as the launcher writes them (output_stream).
+        streamed = checked and case_data.streamed(pkg, case)
         with case_data.case_data(pkg, case, request.seed) as data, open(result_fd, "rb"):
             spec = pkg.spec
             strict = {"sim_strict": "1"} if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else {}
+            expected_outputs = _reference(data, case, request) if streamed else []
+            stream = (
+                output_stream.OutputStream(spec, case, case_dir, expected_outputs)
+                if streamed
+                else None
+            )
             # Inputs are read in place from the case cache.
             inputs, outputs = launch.case_tensors(
                 spec,
@@ -145,19 +153,23 @@ class SimBackend(Backend):
             ).write(case_dir / "launch.txt")
 
             rt = build.ensure_runtime()
-            done = sandbox.run(
-                [str(rt.harness), "launch.txt"],
-                case_dir,
-                request.timeouts.run_s,
-                sandbox.Limits(
-                    cpu_s=int(request.timeouts.run_s) + 1,
-                    # ASan reserves terabytes of shadow up front: no real bound when sanitized.
-                    address_space_mb=1 << 27
-                    if build.SANITIZE
-                    else ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20,
-                ),
-                pass_fds=(result_fd,),
-            )
+            try:
+                done = sandbox.run(
+                    [str(rt.harness), "launch.txt"],
+                    case_dir,
+                    request.timeouts.run_s,
+                    sandbox.Limits(
+                        cpu_s=int(request.timeouts.run_s) + 1,
+                        # ASan reserves terabytes of shadow up front: no real bound when sanitized.
+                        address_space_mb=1 << 27
+                        if build.SANITIZE
+                        else ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20,
+                    ),
+                    pass_fds=(result_fd,),
+                )
+            finally:
+                if stream is not None:
+                    stream.finish()
             log = (done.stdout + done.stderr)[-4000:]
             if done.timed_out:
                 raise CaseFailure(
@@ -182,19 +194,27 @@ class SimBackend(Backend):
             if status is not Status.OK:
                 raise CaseFailure(status, f"case {case.name}: {outcome['message']}", log)
 
-            expected_outputs = []
-            if checked:
-                try:
-                    expected_outputs = data.reference(request.timeouts.run_s)
-                except references.ReferenceFailed as e:
-                    raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
-            check = check_outputs(spec, case, case_dir, expected_outputs, log)
+            if stream is not None:
+                check = stream.check(log)
+            else:
+                expected_outputs = _reference(data, case, request, log) if checked else []
+                check = check_outputs(spec, case, case_dir, expected_outputs, log)
             if (
                 outcome.get("warnings") and check is not None
             ):  # device-tolerated: noted, verdict unchanged
                 message = f"case {case.name}: warning: {'; '.join(outcome['warnings'])}"
                 check = check.model_copy(update={"message": message})
             return check, Timing(outcome["latency_us"], outcome["profile"]) if timed else None
+
+
+def _reference(
+    data: case_data.CaseData, case: Case, request: EvalRequest, log: str = ""
+) -> list[np.ndarray]:
+    """The case's reference outputs; a client's reference that fails is a REJECTED candidate."""
+    try:
+        return data.reference(request.timeouts.run_s)
+    except references.ReferenceFailed as e:
+        raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}", log) from None
 
 
 def _gm_bytes(pkg: OperatorPackage, case: Case) -> int:

@@ -28,6 +28,7 @@ import numpy as np
 
 from ascend_core import identity
 from ascend_core.package import Case, OperatorPackage
+from ascend_core.protocol import SAMPLED_PAST_BYTES
 from npu_daemon import checker, references
 from npu_daemon.backends.common import build
 
@@ -144,6 +145,13 @@ def _evict(keep: str) -> None:
             total -= size
 
 
+def streamed(pkg: OperatorPackage, case: Case) -> bool:
+    """A checked run streams the case's outputs to the daemon (too large for files), which
+    compares them a piece at a time; an element-wise reference is then computed a piece at a time
+    too, any other whole."""
+    return pkg.spec.output_bytes(case) > SAMPLED_PAST_BYTES
+
+
 class CaseData:
     """Inputs as files the harness reads in place; reference outputs computed on first use."""
 
@@ -169,6 +177,11 @@ class CaseData:
 
         def produce(tmp: Path) -> None:
             # In the daemon for a suite operator, in the sandbox for a client's own reference.
+            if streamed(self.pkg, self.case) and self.pkg.spec.elementwise(self.case):
+                references.write_reference_pieces(
+                    self.pkg, self.case, self.inputs_dir, timeout_s, tmp
+                )
+                return
             outputs = references.reference_outputs(self.pkg, self.case, self.inputs_dir, timeout_s)
             for i, out in enumerate(outputs):
                 np.save(tmp / f"out_{i}.npy", np.ma.getdata(out))
