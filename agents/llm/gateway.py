@@ -5,7 +5,7 @@ Every model-driven policy talks to a `ModelGateway` (AscendOptimizer and Best-of
 `ChatClient`, OpenEvolve's worker processes through their own OpenAI client), so:
 
 - record/replay is the same for all: each call is keyed by (model, messages, sampling parameters)
-  and, with a cache directory, stored (`record`), answered from the store (`replay`: a miss is an
+  and by how often the run asked it before, and, with a cache directory, stored (`record`), answered from the store (`replay`: a miss is an
   error, the upstream is never asked, so a sweep reruns offline call for call) or both (`auto`);
 - `usage` counts calls, cache hits, refusals and tokens the same way for every policy;
 - the cap: at most `max_calls_per_evaluation` calls between two charged evaluations (the policy
@@ -66,6 +66,7 @@ class ModelGateway(ChatServer):
         self.failure = ""  # why the model is no longer asked (set once, terminal)
         self.retry_s = 1.0  # first back-off between upstream tries, doubled each time
         self.keys: list[str] = []  # every answered call's key, in order
+        self._asked: dict[str, int] = {}  # key -> times admitted: the repeat a call is
         self._streak = (-1, 0)  # (charged evaluations when counted, calls since)
         self._lock = threading.Lock()
         super().__init__(self.complete, config.model)
@@ -99,9 +100,12 @@ class ModelGateway(ChatServer):
         key = cache_key(body.get("model", self.config.model), messages, params)
         if not self._admit():
             return 403, error(self.failure)
+        with self._lock:
+            repeat = self._asked.get(key, 0)
+            self._asked[key] = repeat + 1
         started = time.monotonic()
         try:
-            entry = self.cache.get(key) if self.cache is not None else None
+            entry = self.cache.get(key, repeat) if self.cache is not None else None
         except CacheMiss as e:
             self._count(errors=1)
             self._fail(f"replay miss: {e}")
@@ -123,6 +127,7 @@ class ModelGateway(ChatServer):
                         "params": params,
                         "response": reply,
                     },
+                    repeat,
                 )
         usage = reply.get("usage") or {}
         choices = reply.get("choices") or [{}]

@@ -60,6 +60,26 @@ def test_record_then_replay_with_the_endpoint_gone(tmp_path):
     )
 
 
+def test_a_repeated_call_replays_the_answer_it_had_each_time(tmp_path):
+    """A sampling model answers the same prompt anew each time: the n-th asking of a call is
+    recorded and replayed as its n-th answer, not the last answer for every asking."""
+    seen: list[dict] = []
+    messages = [{"role": "user", "content": "optimise"}]
+    record = LLMConfig(model="m", cache_dir=str(tmp_path), cache_mode="record")
+    with tokens_upstream(seen) as upstream, ModelGateway(record, upstream.base_url) as gateway:
+        client = client_of(gateway)
+        first = [client.chat(messages, seed=1).content for _ in range(3)]
+        url = upstream.base_url
+    assert first == ["reply 1", "reply 2", "reply 3"]
+    replay = record.model_copy(update={"cache_mode": "replay"})
+    with ModelGateway(replay, url) as gateway:
+        client = client_of(gateway)
+        assert [client.chat(messages, seed=1).content for _ in range(3)] == first
+        with pytest.raises(LLMError, match="repeat 3"):
+            client.chat(messages, seed=1)  # asked once more than in the record
+    assert len(seen) == 3
+
+
 def test_calls_beyond_the_cap_between_charged_evaluations_are_refused():
     seen: list[dict] = []
     spent = [0]

@@ -24,8 +24,10 @@ POLICY_CONFIG = {
 
 
 def scripted(seen: list[dict]):
-    """A deterministic model: it changes the tile length of the program in the prompt by a factor
-    chosen by the request's seed (or, without one, by the prompt), as a SEARCH/REPLACE edit."""
+    """A deterministic model that samples as a model does: it changes the tile length of the
+    program in the prompt by a factor chosen by the request's seed (or, without one, by the
+    prompt) and by how often it was asked the same before, as a SEARCH/REPLACE edit."""
+    asked: dict[str, int] = {}
 
     def complete(body: dict) -> tuple[int, dict]:
         seen.append(body)
@@ -36,6 +38,9 @@ def scripted(seen: list[dict]):
         pick = body.get("seed")
         if pick is None:
             pick = int(hashlib.sha256(user.encode()).hexdigest(), 16)
+        again = asked.get(f"{pick}:{user}", 0)
+        asked[f"{pick}:{user}"] = again + 1
+        pick += again
         new = max(256, min(16384, int(int(m[2]) * FACTORS[pick % len(FACTORS)])))
         content = (
             f"Tile length {new}.\n<<<<<<< SEARCH\n{m[0]}\n=======\n"
