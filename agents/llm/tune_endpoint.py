@@ -2,7 +2,8 @@
 
 It answers every chat request the way a cautious model might: it finds the `@tune` markers of the
 first program in the prompt that has any, moves one of them to another value of its grid (the
-choice follows the request's seed, so answers are reproducible), and replies with one
+choice follows the request's seed and how often the same request came before, as a sampling model
+answers a repeated prompt anew, so answers are reproducible), and replies with one
 SEARCH/REPLACE edit of that line, a form every policy's extraction accepts. It reports no token
 usage (it has no tokenizer); the model gateway in front of it counts calls and characters. It
 knows nothing of performance: what a run finds through it is what the search around the model
@@ -12,8 +13,10 @@ finds, with a model that only ever tweaks a knob.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
+import threading
 from typing import Any
 
 from agents.llm.server import ChatServer, answering
@@ -23,12 +26,12 @@ MODEL = "ascend-gym-tune"
 _FENCE = re.compile(r"```[^\n`]*\n(?P<body>.*?)```", re.DOTALL)
 
 
-def answer(messages: list[dict[str, Any]], seed: int | None = None) -> str:
-    """The reply to one chat: a SEARCH/REPLACE edit of one @tune line, or a refusal in words."""
+def answer(messages: list[dict[str, Any]], seed: int | None = None, repeat: int = 0) -> str:
+    """The reply to one chat (asked `repeat` times before): a SEARCH/REPLACE edit of one @tune
+    line, or a refusal in words."""
     text = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "user")
-    rng = random.Random(
-        seed if seed is not None else int(hashlib.sha256(text.encode()).hexdigest()[:16], 16)
-    )
+    base = seed if seed is not None else int(hashlib.sha256(text.encode()).hexdigest()[:16], 16)
+    rng = random.Random(f"{base}/{repeat}" if repeat else base)
     for fence in _FENCE.finditer(text):
         program = fence["body"]
         try:
@@ -52,8 +55,15 @@ def answer(messages: list[dict[str, Any]], seed: int | None = None) -> str:
 def serve(port: int = 0) -> ChatServer:
     """The endpoint on 127.0.0.1:`port` (0: a free one); `base_url` says where."""
 
+    asked: dict[str, int] = {}  # request -> times answered
+    lock = threading.Lock()
+
     def complete(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        seeded = answering(lambda messages: answer(messages, body.get("seed")))
+        request = json.dumps([body.get("seed"), body.get("messages")], sort_keys=True)
+        with lock:
+            repeat = asked.get(request, 0)
+            asked[request] = repeat + 1
+        seeded = answering(lambda messages: answer(messages, body.get("seed"), repeat))
         return seeded(body)
 
     return ChatServer(complete, MODEL, port=port)

@@ -1,6 +1,6 @@
 """The offline model endpoint (`ascend-gym model`): each answer moves one @tune knob of the
 prompt's program as a SEARCH/REPLACE edit that the policies' extraction applies, the same for the
-same seed, over real HTTP."""
+same seed, anew for a repeated request (as a sampling model answers), over real HTTP."""
 
 from __future__ import annotations
 
@@ -32,12 +32,20 @@ def test_a_program_without_markers_gets_words_not_code():
     assert "no @tune markers" in answer(prompt("int main() { return 0; }"), seed=1)
 
 
-def test_served_over_http_without_usage():
+def test_served_over_http_without_usage_and_a_repeat_answered_anew():
+    """The first answer is `answer`'s for the seed; the same request again gets another draw
+    (OpenEvolve asks one prompt with one seed again and again; a fixed answer hit the call cap)."""
+    replies = []
     with serve() as server:
         body = {"model": "m", "messages": prompt(ADD.tiling_source), "seed": 2}
         request = urllib.request.Request(
             server.base_url + "/chat/completions", data=json.dumps(body).encode(), method="POST"
         )
-        with urllib.request.urlopen(request, timeout=30) as reply:
-            data = json.loads(reply.read())
-    assert "SEARCH" in data["choices"][0]["message"]["content"] and "usage" not in data
+        for _ in range(4):
+            with urllib.request.urlopen(request, timeout=30) as reply:
+                data = json.loads(reply.read())
+            assert "usage" not in data
+            replies.append(data["choices"][0]["message"]["content"])
+    assert replies[0] == answer(prompt(ADD.tiling_source), seed=2)
+    assert replies[1] == answer(prompt(ADD.tiling_source), seed=2, repeat=1)
+    assert all("SEARCH" in r for r in replies) and len(set(replies)) > 1
