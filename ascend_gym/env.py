@@ -23,7 +23,7 @@ from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, PROTOCOL_VERSION, EvalRequest, EvalResult, Status
 from ascend_core.soc import socs
 from ascend_gym import rewrites
-from ascend_gym.client import LocalDaemon, connect
+from ascend_gym.client import DaemonClient, DaemonPool, LocalDaemon, connect
 from ascend_gym.state import EnvState, StepEntry, catalogue_digest
 from ascend_gym.validation import Claim, Verdict, check
 
@@ -206,6 +206,71 @@ def code_action(action: Any) -> dict[str, Any]:
     return action
 
 
+class EpisodeView:
+    """What a policy reads of the env's episode, live and read-only. `ascend_gym.policies.episode`
+    (`env.get_wrapper_attr("episode")`) reaches it through any wrappers, so no policy needs
+    `env.unwrapped`."""
+
+    def __init__(self, env: AscendOpEnv):
+        self._env = env
+
+    @property
+    def package(self) -> OperatorPackage | None:
+        """The current operator: the baseline after reset, then the last correct candidate; None
+        before reset()."""
+        return self._env.package
+
+    @property
+    def best_package(self) -> OperatorPackage:
+        return self._env.best_package
+
+    @property
+    def current(self) -> EvalResult:
+        """The evaluation of `package`."""
+        return self._env.current
+
+    @property
+    def last(self) -> EvalResult | None:
+        """The last evaluation of the episode (a failure included); None before reset()."""
+        return self._env.last
+
+    @property
+    def soc(self) -> str:
+        return self._env.soc
+
+    @property
+    def budget(self) -> int:
+        return self._env.budget
+
+    @property
+    def spent(self) -> int:
+        """Evaluations charged so far this episode."""
+        return self._env.spent
+
+    @property
+    def baseline_us(self) -> float:
+        return self._env.baseline_us
+
+    @property
+    def best_us(self) -> float:
+        return self._env.best_us
+
+    @property
+    def run_id(self) -> str:
+        """The daemon run of this episode, which the env opened at reset with the budget."""
+        return self._env.run_id
+
+    @property
+    def eval_seed(self) -> int:
+        return self._env.eval_seed
+
+    @property
+    def client(self) -> DaemonClient | DaemonPool:
+        """The env's daemon connection, for a policy that evaluates through the daemon itself
+        (under `run_id`, with the run's tokens)."""
+        return self._env.client
+
+
 class AscendOpEnv(gym.Env):
     """
     ## Description
@@ -386,6 +451,7 @@ class AscendOpEnv(gym.Env):
             )
             self.observation_space = spaces.Dict({"tiling": text, "kernel": text, "features": box})
         self.package: OperatorPackage | None = None
+        self.last: StepResult | None = None  # set by reset()
         self.last_candidate: OperatorPackage | None = (
             None  # what the last step submitted (for recorders)
         )
@@ -575,6 +641,11 @@ class AscendOpEnv(gym.Env):
                 stacklevel=3,
             )
             self.spec = replace(self.spec, nondeterministic=True)
+
+    @property
+    def episode(self) -> EpisodeView:
+        """What a policy reads of the episode (`ascend_gym.policies.episode(env)`)."""
+        return EpisodeView(self)
 
     @property
     def action_mask(self) -> np.ndarray:

@@ -39,6 +39,7 @@ from baselines.openevolve import program as program_io
 
 LOG = "evaluations.jsonl"
 MAX_ARTIFACT_CHARS = 3000
+LOGGED_FIELDS = {"request_id", "status", "latency_us", "cache_hit", "message"}
 
 
 class Settings:
@@ -155,12 +156,12 @@ def evaluate(program_path: str) -> EvaluationResult:
             {
                 "time": time.time(),
                 "hash": digest,
-                "status": result.status.value,
-                "latency_us": result.latency_us,
-                "cache_hit": result.cache_hit,
+                # what the policy's step record needs of the answer (StepRecord.of_result)
+                "result": result.model_copy(update={"message": result.message[:300]}).model_dump(
+                    mode="json", include=LOGGED_FIELDS
+                ),
                 "charged": charged(result),
                 "daemon": getattr(client, "last_address", "") or settings.daemon,
-                "message": result.message[:300],
             },
         )
     return _score(result, baseline_us)
