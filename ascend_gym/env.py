@@ -340,8 +340,9 @@ class AscendOpEnv(gym.Env):
 
     ## Episode End
     - Termination: the done action.
-    - Truncation: the evaluation budget is spent. Only distinct candidates of the episode are
-      charged: resubmitting one already evaluated in the episode is free.
+    - Truncation: the evaluation budget is spent. The env counts what the daemon charges the
+      episode's run: resubmitting a candidate already evaluated in the episode is free, and so is
+      the baseline (a step that submits it is answered from the baseline's own run).
     - Truncation: `max_episode_steps` (400, a TimeLimit wrapper added by `gym.make`), because
       no-ops and resubmissions cost no budget.
 
@@ -464,7 +465,7 @@ class AscendOpEnv(gym.Env):
             self.operator = options["operator"]
         baseline = suite.resolve(self.operator)
         self._open_episode_run()
-        result = self._evaluate(baseline, run_id=f"{self.run_id}/baseline")
+        result = self._evaluate(baseline, run_id=self._baseline_run)
         if not result.ok:
             first = (result.message.strip().splitlines() or [""])[0][:300]
             raise BaselineRejected(
@@ -476,9 +477,6 @@ class AscendOpEnv(gym.Env):
         self.baseline_us = self.best_us = self.prev_us = result.latency_us
         self.current = self.last = result
         self.spent, self.terminated = 0, False
-        self._seen = {
-            baseline.content_hash()
-        }  # candidates charged this episode; the baseline is free
         self.log: list[StepEntry] = []
         self.last_candidate = self.last_parent = None
         self._mask = rewrites.applicable_mask(baseline, self.soc)
@@ -573,19 +571,17 @@ class AscendOpEnv(gym.Env):
     def _submit(self, candidate: OperatorPackage, entry: StepEntry):
         self.last_candidate = candidate
         digest = candidate.content_hash()
-        result = self._evaluate(candidate, run_id=self.run_id)
+        baseline = digest == self.baseline_package.content_hash()
+        result = self._evaluate(candidate, run_id=self._baseline_run if baseline else self.run_id)
         entry.candidate_hash, entry.status, entry.latency_us = (
             digest,
             result.status,
             result.latency_us,
         )
         self.last = result
-        if result.daemon_fault:
-            return self._finish(
-                entry, 0.0, result
-            )  # not the candidate's fault: free and unrewarded
-        if digest not in self._seen:
-            self._seen.add(digest)
+        if result.daemon_fault:  # not the candidate's fault: free and unrewarded
+            return self._finish(entry, 0.0, result)
+        if result.charged and not baseline:  # the daemon's word; the baseline's run is not ours
             self.spent += 1
             entry.charged = True
         if not result.ok:
@@ -620,6 +616,12 @@ class AscendOpEnv(gym.Env):
         refuses evaluation budget + 1 whoever submits it (the env's own count is not the cap)."""
         self._join_run(self._episodes + 1, {})
         self.client.open_run(self.run_id, self.budget)
+
+    @property
+    def _baseline_run(self) -> str:
+        """The run the episode's baseline is evaluated under, at reset and whenever a step submits it
+        again: the run paid for it at reset, so the baseline never costs the episode budget."""
+        return f"{self.run_id}/baseline"
 
     def _evaluate(self, package: OperatorPackage, run_id: str) -> StepResult:
         result = self.client.evaluate(
@@ -785,9 +787,6 @@ class AscendOpEnv(gym.Env):
         self.last = StepResult.model_validate(state.last_result.model_dump())
         self.spent, self.terminated = state.spent, state.terminated
         self.log = [e.model_copy() for e in state.steps]
-        self._seen = {baseline.content_hash()} | {
-            e.candidate_hash for e in state.steps if e.charged
-        }
         self._mask = rewrites.applicable_mask(current, self.soc)
         self.last_candidate = self.last_parent = None
 

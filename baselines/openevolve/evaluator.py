@@ -34,7 +34,7 @@ from openevolve.evaluation_result import EvaluationResult
 
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, EvalRequest, EvalResult
-from ascend_gym.client import DaemonClient, DaemonPool, charged, connect
+from ascend_gym.client import DaemonClient, DaemonPool, connect
 from baselines.openevolve import program as program_io
 
 LOG = "evaluations.jsonl"
@@ -160,7 +160,7 @@ def evaluate(program_path: str) -> EvaluationResult:
                 "result": result.model_copy(update={"message": result.message[:300]}).model_dump(
                     mode="json", include=LOGGED_FIELDS
                 ),
-                "charged": charged(result),
+                "charged": result.charged,
                 "daemon": getattr(client, "last_address", "") or settings.daemon,
             },
         )
