@@ -175,6 +175,12 @@ class EvalResult(BaseModel):
         """Says nothing about the candidate (UNCHARGED): free, unrewarded, worth a resubmission."""
         return self.status in UNCHARGED
 
+    @property
+    def charged(self) -> bool:
+        """Whether the daemon charged this answer to the run: a daemon fault or a full daemon is
+        free, and so is a resubmission within the run (a cache hit). The one rule every side uses."""
+        return not self.daemon_fault and not self.cache_hit
+
 
 class StatsRequest(BaseModel):
     kind: Literal["stats"] = "stats"

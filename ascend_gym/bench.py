@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ascend_gym
 from ascend_core import suite
@@ -41,7 +41,7 @@ from ascend_core.package import OperatorPackage
 from ascend_core.protocol import UNCHARGED, Ledger
 from ascend_gym import metrics
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
-from ascend_gym.policies import InfrastructureError
+from ascend_gym.policies import InfrastructureError, episode
 from ascend_gym.records import (
     ATTEMPTS,
     RESULTS,
@@ -55,6 +55,9 @@ from ascend_gym.records import (
     read_records,
     save_candidate,
 )
+
+if TYPE_CHECKING:
+    from ascend_gym.env import EpisodeView
 
 __all__ = ["SweepConfig", "SweepRecord", "read_jsonl", "latest", "run_bench", "run_one", "table"]
 
@@ -163,7 +166,7 @@ def run_one(
         run_id=run,
         timing=timing,
     )
-    base_env = env.unwrapped
+    view = episode(env)
     try:
         # The env opens the run at reset with the budget: the daemon then serves it only with the
         # token and refuses evaluation budget + 1, whatever the policy does.
@@ -176,7 +179,7 @@ def run_one(
                 "ok": True,
             }
         )
-        best = _best_package(result, base_env)
+        best = _best_package(result, view)
         faults = sum(step.status in UNCHARGED for step in record.trajectory)
         if faults and record.evaluations < budget:
             record.ok, record.failure = False, "infra"
@@ -184,42 +187,38 @@ def run_one(
     except Exception as e:  # noqa: BLE001 - one failed task must not end the sweep
         record.ok = False
         record.error = f"{type(e).__name__}: {e}"[:2000]
-        record.failure = "infra" if _infra(e, base_env) else "policy"
+        record.failure = "infra" if _infra(e, view) else "policy"
         if isinstance(e, InfrastructureError):  # what the run spent on the model until then
             record = record.model_copy(update=e.account)
     finally:
-        if base_env.package is not None:
-            record.level = base_env.package.spec.level
-        record = record.model_copy(update=daemon_facts(base_env.client))
-        record.ledger = ledger_usage(base_env.client, run)
-        if hasattr(
-            base_env.client, "served_by"
-        ):  # a pool: which daemons charged the run (moved: >1)
-            record.served_by = base_env.client.served_by(run)
+        if view.package is not None:
+            record.level = view.package.spec.level
+        record = record.model_copy(update=daemon_facts(view.client))
+        record.ledger = ledger_usage(view.client, run)
+        if hasattr(view.client, "served_by"):  # a pool: which daemons charged the run (moved: >1)
+            record.served_by = view.client.served_by(run)
         env.close()
     record.budget_ok = budget_ok(record)
     record.wall_s = time.time() - started
     return record, best
 
 
-def _best_package(result: Any, base_env: Any) -> OperatorPackage | None:
+def _best_package(result: Any, view: EpisodeView) -> OperatorPackage | None:
     """The best candidate's sources: from the policy, else the env's best when it is the same."""
     package = getattr(result, "best_package", None)
-    if package is None and base_env.best_package is not None:
-        if base_env.best_package.content_hash() == result.best_hash or (
-            base_env.best_us == result.best_us
-        ):
-            package = base_env.best_package
+    if package is None and (
+        view.best_package.content_hash() == result.best_hash or view.best_us == result.best_us
+    ):
+        package = view.best_package
     return package
 
 
-def _infra(error: Exception, base_env: Any) -> bool:
+def _infra(error: Exception, view: EpisodeView) -> bool:
     """A daemon that cannot be reached, or answers faults, or a model endpoint that failed, is not
     the policy's failure."""
     if isinstance(error, DaemonError | ConnectionError | InfrastructureError):
         return True
-    last = getattr(base_env, "last", None)
-    return last is not None and last.daemon_fault
+    return view.last is not None and view.last.daemon_fault
 
 
 def budget_ok(record: SweepRecord) -> bool | None:

@@ -282,7 +282,7 @@ class DaemonPool:
                     continue
                 if result.status is not Status.BUSY:
                     self.last_address = self._home[request.run_id] = address
-                    if charged(result):
+                    if result.charged:
                         self.note_charge(request.run_id, address)
                         self._charged[key] = (address, result)
                     return result
@@ -374,12 +374,6 @@ class DaemonPool:
 def _candidate_key(request: EvalRequest) -> str:
     """What makes two requests of a run the same evaluation for the daemon's per-run cache."""
     return f"{request.package.content_hash()}/{request.soc}/{request.seed}"
-
-
-def charged(result: EvalResult) -> bool:
-    """Whether the daemon charged this answer to the run: a daemon fault or a full daemon is free,
-    and so is a resubmission within the run (a cache hit)."""
-    return not result.daemon_fault and not result.cache_hit
 
 
 def connect(address: str, **options: object) -> DaemonClient | DaemonPool:

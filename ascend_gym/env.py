@@ -23,7 +23,7 @@ from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, PROTOCOL_VERSION, EvalRequest, EvalResult, Status
 from ascend_core.soc import socs
 from ascend_gym import rewrites
-from ascend_gym.client import LocalDaemon, connect
+from ascend_gym.client import DaemonClient, DaemonPool, LocalDaemon, connect
 from ascend_gym.state import EnvState, StepEntry, catalogue_digest
 from ascend_gym.validation import Claim, Verdict, check
 
@@ -206,6 +206,71 @@ def code_action(action: Any) -> dict[str, Any]:
     return action
 
 
+class EpisodeView:
+    """What a policy reads of the env's episode, live and read-only. `ascend_gym.policies.episode`
+    (`env.get_wrapper_attr("episode")`) reaches it through any wrappers, so no policy needs
+    `env.unwrapped`."""
+
+    def __init__(self, env: AscendOpEnv):
+        self._env = env
+
+    @property
+    def package(self) -> OperatorPackage | None:
+        """The current operator: the baseline after reset, then the last correct candidate; None
+        before reset()."""
+        return self._env.package
+
+    @property
+    def best_package(self) -> OperatorPackage:
+        return self._env.best_package
+
+    @property
+    def current(self) -> EvalResult:
+        """The evaluation of `package`."""
+        return self._env.current
+
+    @property
+    def last(self) -> EvalResult | None:
+        """The last evaluation of the episode (a failure included); None before reset()."""
+        return self._env.last
+
+    @property
+    def soc(self) -> str:
+        return self._env.soc
+
+    @property
+    def budget(self) -> int:
+        return self._env.budget
+
+    @property
+    def spent(self) -> int:
+        """Evaluations charged so far this episode."""
+        return self._env.spent
+
+    @property
+    def baseline_us(self) -> float:
+        return self._env.baseline_us
+
+    @property
+    def best_us(self) -> float:
+        return self._env.best_us
+
+    @property
+    def run_id(self) -> str:
+        """The daemon run of this episode, which the env opened at reset with the budget."""
+        return self._env.run_id
+
+    @property
+    def eval_seed(self) -> int:
+        return self._env.eval_seed
+
+    @property
+    def client(self) -> DaemonClient | DaemonPool:
+        """The env's daemon connection, for a policy that evaluates through the daemon itself
+        (under `run_id`, with the run's tokens)."""
+        return self._env.client
+
+
 class AscendOpEnv(gym.Env):
     """
     ## Description
@@ -275,8 +340,9 @@ class AscendOpEnv(gym.Env):
 
     ## Episode End
     - Termination: the done action.
-    - Truncation: the evaluation budget is spent. Only distinct candidates of the episode are
-      charged: resubmitting one already evaluated in the episode is free.
+    - Truncation: the evaluation budget is spent. The env counts what the daemon charges the
+      episode's run: resubmitting a candidate already evaluated in the episode is free, and so is
+      the baseline (a step that submits it is answered from the baseline's own run).
     - Truncation: `max_episode_steps` (400, a TimeLimit wrapper added by `gym.make`), because
       no-ops and resubmissions cost no budget.
 
@@ -386,6 +452,7 @@ class AscendOpEnv(gym.Env):
             )
             self.observation_space = spaces.Dict({"tiling": text, "kernel": text, "features": box})
         self.package: OperatorPackage | None = None
+        self.last: StepResult | None = None  # set by reset()
         self.last_candidate: OperatorPackage | None = (
             None  # what the last step submitted (for recorders)
         )
@@ -398,7 +465,7 @@ class AscendOpEnv(gym.Env):
             self.operator = options["operator"]
         baseline = suite.resolve(self.operator)
         self._open_episode_run()
-        result = self._evaluate(baseline, run_id=f"{self.run_id}/baseline")
+        result = self._evaluate(baseline, run_id=self._baseline_run)
         if not result.ok:
             first = (result.message.strip().splitlines() or [""])[0][:300]
             raise BaselineRejected(
@@ -410,9 +477,6 @@ class AscendOpEnv(gym.Env):
         self.baseline_us = self.best_us = self.prev_us = result.latency_us
         self.current = self.last = result
         self.spent, self.terminated = 0, False
-        self._seen = {
-            baseline.content_hash()
-        }  # candidates charged this episode; the baseline is free
         self.log: list[StepEntry] = []
         self.last_candidate = self.last_parent = None
         self._mask = rewrites.applicable_mask(baseline, self.soc)
@@ -507,19 +571,17 @@ class AscendOpEnv(gym.Env):
     def _submit(self, candidate: OperatorPackage, entry: StepEntry):
         self.last_candidate = candidate
         digest = candidate.content_hash()
-        result = self._evaluate(candidate, run_id=self.run_id)
+        baseline = digest == self.baseline_package.content_hash()
+        result = self._evaluate(candidate, run_id=self._baseline_run if baseline else self.run_id)
         entry.candidate_hash, entry.status, entry.latency_us = (
             digest,
             result.status,
             result.latency_us,
         )
         self.last = result
-        if result.daemon_fault:
-            return self._finish(
-                entry, 0.0, result
-            )  # not the candidate's fault: free and unrewarded
-        if digest not in self._seen:
-            self._seen.add(digest)
+        if result.daemon_fault:  # not the candidate's fault: free and unrewarded
+            return self._finish(entry, 0.0, result)
+        if result.charged and not baseline:  # the daemon's word; the baseline's run is not ours
             self.spent += 1
             entry.charged = True
         if not result.ok:
@@ -555,6 +617,12 @@ class AscendOpEnv(gym.Env):
         self._join_run(self._episodes + 1, {})
         self.client.open_run(self.run_id, self.budget)
 
+    @property
+    def _baseline_run(self) -> str:
+        """The run the episode's baseline is evaluated under, at reset and whenever a step submits it
+        again: the run paid for it at reset, so the baseline never costs the episode budget."""
+        return f"{self.run_id}/baseline"
+
     def _evaluate(self, package: OperatorPackage, run_id: str) -> StepResult:
         result = self.client.evaluate(
             EvalRequest(
@@ -575,6 +643,11 @@ class AscendOpEnv(gym.Env):
                 stacklevel=3,
             )
             self.spec = replace(self.spec, nondeterministic=True)
+
+    @property
+    def episode(self) -> EpisodeView:
+        """What a policy reads of the episode (`ascend_gym.policies.episode(env)`)."""
+        return EpisodeView(self)
 
     @property
     def action_mask(self) -> np.ndarray:
@@ -714,9 +787,6 @@ class AscendOpEnv(gym.Env):
         self.last = StepResult.model_validate(state.last_result.model_dump())
         self.spent, self.terminated = state.spent, state.terminated
         self.log = [e.model_copy() for e in state.steps]
-        self._seen = {baseline.content_hash()} | {
-            e.candidate_hash for e in state.steps if e.charged
-        }
         self._mask = rewrites.applicable_mask(current, self.soc)
         self.last_candidate = self.last_parent = None
 

@@ -1,18 +1,24 @@
 """Policy interface and registry (docs/design.md 3.5).
 
-A policy gets an env and returns its best candidate and trajectory. `ascend_gym` never imports a
-policy module directly: the registry maps names to "module:Class", imported on first use.
+A policy gets an env and returns its best candidate and trajectory. It reads the episode through
+`episode(env)`, which works through any wrappers, never through `env.unwrapped`. `ascend_gym` never
+imports a policy module directly: the registry maps names to "module:Class", imported on first use.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import Status
+from ascend_core.protocol import EvalResult, Status
+
+if TYPE_CHECKING:
+    import gymnasium as gym
+
+    from ascend_gym.env import EpisodeView
 
 REGISTRY: dict[str, str] = {
     "random": "baselines.random_search:RandomSearch",
@@ -21,6 +27,12 @@ REGISTRY: dict[str, str] = {
     "ascendoptimizer": "agents.ascendoptimizer.policy:AscendOptimizer",
     "generate": "agents.generate.policy:Generate",
 }
+
+
+def episode(env: gym.Env) -> EpisodeView:
+    """The live, read-only view of the env's episode a policy reads (package, SoC, budget, spent,
+    latencies, run and client), found through any Gymnasium wrappers around the env."""
+    return env.get_wrapper_attr("episode")
 
 
 class PolicyConfig(BaseModel):
@@ -53,12 +65,19 @@ class StepRecord(BaseModel):
     def of(cls, info: dict[str, Any], note: str = "", phase: str = "") -> StepRecord:
         """The record of the env step that returned `info`: every policy records its steps this
         one way, from what the step says, never by reaching into the env."""
-        result = info["result"]
+        return cls.of_result(info["result"], info["evaluations"], info["best_us"], note, phase)
+
+    @classmethod
+    def of_result(
+        cls, result: EvalResult, evaluation: int, best_us: float, note: str = "", phase: str = ""
+    ) -> StepRecord:
+        """The record of one daemon answer, for a policy whose evaluations bypass the env (OpenEvolve's
+        workers): `evaluation` and `best_us` are the policy's own count and best so far."""
         return cls(
-            evaluation=info["evaluations"],
+            evaluation=evaluation,
             status=result.status,
             latency_us=result.latency_us,
-            best_us=info["best_us"],
+            best_us=best_us,
             cache_hit=result.cache_hit,
             note=note,
             phase=phase,

@@ -26,7 +26,8 @@ from agents.llm.sources import other_sources
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, EvalResult
 from ascend_gym import metrics
-from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
+from ascend_gym.env import EpisodeView
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord, episode
 
 
 class Proposer(Protocol):
@@ -161,37 +162,37 @@ class BestOfN:
     def run(self, env: Any, seed: int) -> BestOfNResult:
         rng = random.Random(seed)
         env.reset(seed=seed)
-        core = env.unwrapped
-        baseline: OperatorPackage = core.package
+        view = episode(env)
+        baseline: OperatorPackage = view.package
         gateway = (
-            ModelGateway(self.config.llm, charged=lambda: core.spent)
+            ModelGateway(self.config.llm, charged=lambda: view.spent)
             if self.config.proposer == "llm"
             else None
         )
         try:
-            result = self._run(env, core, seed, baseline, gateway, rng)
+            result = self._run(env, view, seed, baseline, gateway, rng)
         finally:
             if gateway is not None:
                 gateway.close()
         if gateway is not None:
-            gateway.check(core.spent, core.budget)
+            gateway.check(view.spent, view.budget)
         return result
 
     def _run(
         self,
         env: Any,
-        core: Any,
+        view: EpisodeView,
         seed: int,
         baseline: OperatorPackage,
         gateway: ModelGateway | None,
         rng: random.Random,
     ) -> BestOfNResult:
-        proposer = self._proposer(baseline.uri, gateway, core.current, core.soc)
+        proposer = self._proposer(baseline.uri, gateway, view.current, view.soc)
         baseline_hash = baseline.content_hash()
         trajectory: list[StepRecord] = []
         speedups: list[float] = []
         truncated = False
-        for _ in range(self.config.attempts_per_evaluation * core.budget):
+        for _ in range(self.config.attempts_per_evaluation * view.budget):
             if truncated or (gateway is not None and gateway.exhausted):
                 break
             proposal = proposer.propose(baseline, rng)
@@ -207,17 +208,17 @@ class BestOfN:
             trajectory.append(StepRecord.of(info, note))
             if not result.cache_hit:
                 speedups.append(
-                    metrics.speedup(core.baseline_us, result.latency_us) if result.ok else 1.0
+                    metrics.speedup(view.baseline_us, result.latency_us) if result.ok else 1.0
                 )
         return BestOfNResult(
             policy=self.name,
-            operator=core.package.uri,
+            operator=view.package.uri,
             seed=seed,
-            budget=core.budget,
-            baseline_us=core.baseline_us,
-            best_us=core.best_us,
-            best_hash=core.best_package.content_hash(),
-            evaluations=core.spent,
+            budget=view.budget,
+            baseline_us=view.baseline_us,
+            best_us=view.best_us,
+            best_hash=view.best_package.content_hash(),
+            evaluations=view.spent,
             proposer=proposer.name,
             trajectory=trajectory,
             expected_speedup=metrics.expected_best_of_k(speedups),

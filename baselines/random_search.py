@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from ascend_core import tune
-from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord, episode
 
 
 class RandomSearchConfig(PolicyConfig):
@@ -23,24 +23,24 @@ class RandomSearch:
     def run(self, env: Any, seed: int) -> PolicyResult:
         rng = random.Random(seed)
         env.reset(seed=seed)
-        core = env.unwrapped
+        view = episode(env)
         trajectory = []
         truncated = False
         # Cache hits are free, so a small grid could repeat forever: bound the attempts too.
-        for _ in range(20 * core.budget):
+        for _ in range(20 * view.budget):
             if truncated:
                 break
-            tiling, note = tune.random_mutation(core.best_package.tiling_source, rng)
+            tiling, note = tune.random_mutation(view.best_package.tiling_source, rng)
             _, _, _, truncated, info = env.step({"tiling": tiling, "kernel": ""})
             trajectory.append(StepRecord.of(info, note))
         return PolicyResult(
             policy=self.name,
-            operator=core.package.uri,
+            operator=view.package.uri,
             seed=seed,
-            budget=core.budget,
-            baseline_us=core.baseline_us,
-            best_us=core.best_us,
-            best_hash=core.best_package.content_hash(),
-            evaluations=core.spent,
+            budget=view.budget,
+            baseline_us=view.baseline_us,
+            best_us=view.best_us,
+            best_hash=view.best_package.content_hash(),
+            evaluations=view.spent,
             trajectory=trajectory,
         )

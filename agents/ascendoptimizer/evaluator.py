@@ -11,7 +11,7 @@ from agents.ascendoptimizer.trajectory import Trajectory
 from ascend_core.cpp import unified_diff
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalResult
-from ascend_gym.policies import StepRecord
+from ascend_gym.policies import StepRecord, episode
 
 MAX_FEEDBACK = 600  # characters of a failure's log shown to the model
 
@@ -19,11 +19,11 @@ MAX_FEEDBACK = 600  # characters of a failure's log shown to the model
 class Evaluator:
     def __init__(self, env: Any, trajectory: Trajectory):
         self.env = env
-        self.core = env.unwrapped
+        self.view = episode(env)
         self.trajectory = trajectory
         self.steps: list[StepRecord] = []
-        self.best_package: OperatorPackage = self.core.package
-        self.best_result: EvalResult = self.core.current
+        self.best_package: OperatorPackage = self.view.package
+        self.best_result: EvalResult = self.view.current
         self.seen = {
             self.best_package.content_hash()
         }  # candidates already submitted (resubmitting is pointless)
@@ -36,7 +36,7 @@ class Evaluator:
 
     @property
     def left(self) -> int:
-        return self.core.budget - self.core.spent
+        return self.view.budget - self.view.spent
 
     def evaluate(
         self,
@@ -51,12 +51,12 @@ class Evaluator:
             return None
         digest = candidate.content_hash()
         self.seen.add(digest)
-        spent_before = self.core.spent
+        spent_before = self.view.spent
         _, _, _, _, info = self.env.step(
             {"tiling": candidate.tiling_source, "kernel": candidate.kernel_source}
         )
         result: EvalResult = info["result"]
-        self.per_phase[phase] = self.per_phase.get(phase, 0) + (self.core.spent - spent_before)
+        self.per_phase[phase] = self.per_phase.get(phase, 0) + (self.view.spent - spent_before)
         if not result.ok and not result.daemon_fault:
             said = " ".join(f"{result.message} {result.log_tail[-MAX_FEEDBACK:]}".split())
             self.failures.setdefault(phase, []).append(f"- {note}: {result.status.value}: {said}")
@@ -69,7 +69,7 @@ class Evaluator:
             phase=phase,
             round=round_,
             note=note,
-            evaluation=self.core.spent,
+            evaluation=self.view.spent,
             candidate_hash=digest,
             parent_hash=parent.content_hash(),
             status=result.status.value,

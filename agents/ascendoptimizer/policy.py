@@ -25,7 +25,7 @@ from agents.ascendoptimizer.trajectory import Trajectory
 from agents.knowledge import Knowledge
 from agents.llm import ChatClient, ModelGateway, Usage
 from ascend_core.protocol import DEFAULT_SOC
-from ascend_gym.policies import PolicyResult
+from ascend_gym.policies import PolicyResult, episode
 
 
 class AscendOptimizerResult(PolicyResult):
@@ -67,33 +67,33 @@ class AscendOptimizer:
         cfg = self.config
         rng = random.Random(seed)
         env.reset(seed=seed)
-        core = env.unwrapped
+        view = episode(env)
         out = Path(cfg.out_dir) if cfg.out_dir else None
         trajectory = Trajectory(out / "trajectory.jsonl" if out else None)
         gateway = (
-            ModelGateway(self.config.llm, charged=lambda: core.spent)
+            ModelGateway(self.config.llm, charged=lambda: view.spent)
             if cfg.proposer == "llm"
             else None
         )
-        proposer, client = self.make_proposer(core.package.uri, gateway, core.soc)
+        proposer, client = self.make_proposer(view.package.uri, gateway, view.soc)
         evaluator = Evaluator(env, trajectory)
         u_steps, s_steps = cfg.steps()
         bank = self.load_bank() if s_steps else ExperienceBank([], make_embedder("tfidf"))
         trajectory.write(
             "start",
-            operator=core.package.uri,
+            operator=view.package.uri,
             seed=seed,
-            budget=core.budget,
-            run_id=core.run_id,
+            budget=view.budget,
+            run_id=view.run_id,
             proposer=proposer.name,
             config=cfg.model_dump(mode="json"),
-            baseline_us=core.baseline_us,
+            baseline_us=view.baseline_us,
             bank_size=len(bank),
             embedder=bank.embedder.name,
         )
         stage1 = TilingEvolution(cfg.tiling_evolution, proposer, evaluator, rng)
         stage2 = KernelRewriting(
-            cfg.kernel_rewriting, proposer, evaluator, bank, core.package.uri, rng, cfg.knowledge
+            cfg.kernel_rewriting, proposer, evaluator, bank, view.package.uri, rng, cfg.knowledge
         )
         rounds_done = 0
         try:
@@ -114,23 +114,23 @@ class AscendOptimizer:
             if gateway is not None:
                 gateway.close()
         if gateway is not None:
-            gateway.check(core.spent, core.budget)
+            gateway.check(view.spent, view.budget)
         best = evaluator.best_package
         result = AscendOptimizerResult(
             policy=self.name,
-            operator=core.package.uri,
+            operator=view.package.uri,
             seed=seed,
-            budget=core.budget,
-            baseline_us=core.baseline_us,
+            budget=view.budget,
+            baseline_us=view.baseline_us,
             best_us=evaluator.best_result.latency_us,
             best_hash=best.content_hash(),
-            evaluations=core.spent,
+            evaluations=view.spent,
             proposer=proposer.name,
             trajectory=evaluator.steps,
             ablation=cfg.ablation,
             rounds_done=rounds_done,
             stage_evaluations=evaluator.per_phase,
-            found_better=evaluator.best_result.latency_us < core.baseline_us,
+            found_better=evaluator.best_result.latency_us < view.baseline_us,
             llm_usage=gateway.usage if gateway else Usage(),
             **(gateway.account() if gateway else {}),
             bank={
@@ -158,13 +158,13 @@ class AscendOptimizer:
         """Up to `evaluations` charged evaluations of one stage; returns how many it spent. A stage
         that fails to make a new proposal `proposal_attempts` times in a row has run dry; steps that
         cost nothing (a daemon fault) are bounded by the same factor."""
-        spent0, misses, steps = evaluator.core.spent, 0, 0
+        spent0, misses, steps = evaluator.view.spent, 0, 0
         while (
-            evaluator.core.spent - spent0 < evaluations
+            evaluator.view.spent - spent0 < evaluations
             and evaluator.left > 0
             and misses < self.config.proposal_attempts
             and steps < evaluations * self.config.proposal_attempts
         ):
             stepped = stage.step(evaluator.best_package, evaluator.best_result, round_)
             misses, steps = (0 if stepped else misses + 1), steps + 1
-        return evaluator.core.spent - spent0
+        return evaluator.view.spent - spent0

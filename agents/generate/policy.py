@@ -24,7 +24,7 @@ from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.lower import lower
 from ascend_gym.dsl.model import ModelGenerator
 from ascend_gym.dsl.trace import Unsupported
-from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord, episode
 
 # the schedule grid the search walks (one knob per step)
 GRID: dict[str, list[Any]] = {
@@ -59,17 +59,17 @@ class Generate:
     def run(self, env: Any, seed: int) -> GenerateResult:
         rng = random.Random(seed)
         env.reset(seed=seed)
-        core = env.unwrapped
-        source = spec_only(core.package)
+        view = episode(env)
+        source = spec_only(view.package)
         trajectory: list[StepRecord] = []
         out = GenerateResult(
             policy=self.name,
-            operator=core.package.uri,
+            operator=view.package.uri,
             seed=seed,
-            budget=core.budget,
-            baseline_us=core.baseline_us,
-            best_us=core.best_us,
-            best_hash=core.best_package.content_hash(),
+            budget=view.budget,
+            baseline_us=view.baseline_us,
+            best_us=view.best_us,
+            best_hash=view.best_package.content_hash(),
             evaluations=0,
             proposer=self.config.proposer,
         )
@@ -101,7 +101,7 @@ class Generate:
                 out.repairs += [error] if error else []
                 # the same algorithm in the tensors' dtype: fewer casts, if the tolerance holds
                 native = offline_draft(source, native=True).source
-                if native != program and core.spent < core.budget and not truncated:
+                if native != program and view.spent < view.budget and not truncated:
                     pkg = lower(load_program(native, name), source.spec)
                     error, lat = submit(pkg, "program (in the tensors' dtype)")
                     if lat is not None and (latency is None or lat < latency):
@@ -110,7 +110,7 @@ class Generate:
                 out.repairs.append(str(e))
         else:
             # Through the gateway, as every policy: recorded, replayable, counted and capped.
-            gateway = ModelGateway(self.config.llm, charged=lambda: core.spent)
+            gateway = ModelGateway(self.config.llm, charged=lambda: view.spent)
             chat = ChatClient(self.config.llm.model_copy(update={"base_url": gateway.base_url}))
             passes = iter(range(1, 1000))
             latencies: list[float | None] = []
@@ -126,7 +126,7 @@ class Generate:
                 if pkg is not None:
                     program, latency = mr.attempts[-1].program, latencies[-1]
             except LLMError as e:  # the endpoint failed, or the call cap refused the call
-                gateway.check(core.spent, core.budget)  # no model: infrastructure, not a result
+                gateway.check(view.spent, view.budget)  # no model: infrastructure, not a result
                 out.repairs.append(f"model: {e}")
             finally:
                 gateway.close()
@@ -137,8 +137,8 @@ class Generate:
         if latency is not None:
             kernel = load_program(program, name)
             best_sched, best_us = kernel.sched, latency
-            for _ in range(self.config.attempts_per_evaluation * core.budget):
-                if truncated or core.spent >= core.budget:
+            for _ in range(self.config.attempts_per_evaluation * view.budget):
+                if truncated or view.spent >= view.budget:
                     break
                 knob = rng.choice(sorted(GRID))
                 value = rng.choice([v for v in GRID[knob] if v != getattr(best_sched, knob)])
@@ -148,8 +148,8 @@ class Generate:
                     best_us, best_sched = lat, kernel.sched
         out.program = program
         out.schedule = best_sched.model_dump() if best_sched is not None else {}
-        out.best_us = core.best_us
-        out.best_hash = core.best_package.content_hash()
-        out.evaluations = core.spent
+        out.best_us = view.best_us
+        out.best_hash = view.best_package.content_hash()
+        out.evaluations = view.spent
         out.trajectory = trajectory
         return out

@@ -27,7 +27,7 @@ from ascend_gym.commands.common import (
     takes_model,
     with_model,
 )
-from ascend_gym.policies import REGISTRY
+from ascend_gym.policies import REGISTRY, episode
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             daemon=client.address,
             run_id=run_id,
         )
-        base_env = env.unwrapped
+        view = episode(env)
         try:
             result = make_policy(args.policy, **config).run(env, args.seed)
             record = records.SweepRecord.model_validate(
@@ -125,15 +125,13 @@ def run(args: argparse.Namespace) -> int:
                     "config": config,
                     "versions": versions(),
                     "daemon": client.address,
-                    **daemon_facts(base_env.client),
-                    "ledger": ledger_usage(base_env.client, run_id),
+                    **daemon_facts(view.client),
+                    "ledger": ledger_usage(view.client, run_id),
                     "wall_s": time.time() - started,
                 }
             )
             best = getattr(result, "best_package", None) or (
-                base_env.best_package
-                if base_env.best_package.content_hash() == result.best_hash
-                else None
+                view.best_package if view.best_package.content_hash() == result.best_hash else None
             )
         finally:
             env.close()

@@ -34,11 +34,12 @@ from openevolve.evaluation_result import EvaluationResult
 
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, EvalRequest, EvalResult
-from ascend_gym.client import DaemonClient, DaemonPool, charged, connect
+from ascend_gym.client import DaemonClient, DaemonPool, connect
 from baselines.openevolve import program as program_io
 
 LOG = "evaluations.jsonl"
 MAX_ARTIFACT_CHARS = 3000
+LOGGED_FIELDS = {"request_id", "status", "latency_us", "cache_hit", "message"}
 
 
 class Settings:
@@ -155,12 +156,12 @@ def evaluate(program_path: str) -> EvaluationResult:
             {
                 "time": time.time(),
                 "hash": digest,
-                "status": result.status.value,
-                "latency_us": result.latency_us,
-                "cache_hit": result.cache_hit,
-                "charged": charged(result),
+                # what the policy's step record needs of the answer (StepRecord.of_result)
+                "result": result.model_copy(update={"message": result.message[:300]}).model_dump(
+                    mode="json", include=LOGGED_FIELDS
+                ),
+                "charged": result.charged,
                 "daemon": getattr(client, "last_address", "") or settings.daemon,
-                "message": result.message[:300],
             },
         )
     return _score(result, baseline_us)

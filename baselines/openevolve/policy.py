@@ -30,10 +30,11 @@ from pydantic import Field
 from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import LLMConfig, ModelGateway
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import Status
+from ascend_core.protocol import EvalResult
 from ascend_gym.bench import start_ray
 from ascend_gym.client import DaemonPool, connect
-from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord
+from ascend_gym.env import EpisodeView
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord, episode
 from baselines.openevolve import program as program_io
 from baselines.openevolve.server import MODEL as OFFLINE_MODEL
 from baselines.openevolve.server import OfflineLLMServer
@@ -123,23 +124,23 @@ class OpenEvolvePolicy:
         from baselines.openevolve import evaluator  # needs the openevolve package
 
         env.reset(seed=seed)
-        core = env.unwrapped
-        baseline = core.package
+        view = episode(env)
+        baseline = view.package
         workdir = Path(tempfile.mkdtemp(prefix="openevolve-"))
         (workdir / "baseline.json").write_text(baseline.model_dump_json())
-        (workdir / "baseline_us").write_text(repr(core.baseline_us))
+        (workdir / "baseline_us").write_text(repr(view.baseline_us))
         (workdir / "initial_program.cpp").write_text(program_io.compose(baseline))
         # The evaluation seed (the daemon's test inputs) must be the env's, so the initial program
-        # is the cached baseline; an env without one uses the protocol's default, 0.
+        # is the cached baseline.
         settings = {
-            "ASCEND_GYM_OE_DAEMON": core.client.address,
-            "ASCEND_GYM_OE_RUN_ID": core.run_id,
-            "ASCEND_GYM_OE_BUDGET": str(core.budget),
+            "ASCEND_GYM_OE_DAEMON": view.client.address,
+            "ASCEND_GYM_OE_RUN_ID": view.run_id,
+            "ASCEND_GYM_OE_BUDGET": str(view.budget),
             "ASCEND_GYM_OE_WORKDIR": str(workdir),
-            "ASCEND_GYM_OE_SOC": core.soc,
-            "ASCEND_GYM_OE_SEED": str(getattr(core, "eval_seed", 0)),
+            "ASCEND_GYM_OE_SOC": view.soc,
+            "ASCEND_GYM_OE_SEED": str(view.eval_seed),
             # The run's tokens, if the run was opened (the daemon then serves it only with them).
-            "ASCEND_GYM_OE_TOKENS": json.dumps(core.client.run_tokens(core.run_id)),
+            "ASCEND_GYM_OE_TOKENS": json.dumps(view.client.run_tokens(view.run_id)),
         }
         cfg = self.config
         server = (
@@ -147,7 +148,7 @@ class OpenEvolvePolicy:
                 baseline,
                 seed,
                 cfg.offline_max_moves,
-                Knowledge(cfg.knowledge, baseline.uri, core.soc),
+                Knowledge(cfg.knowledge, baseline.uri, view.soc),
             )
             if cfg.proposer == "offline"
             else None
@@ -168,14 +169,14 @@ class OpenEvolvePolicy:
             "timeout": int(cfg.llm.timeout_s),
         }
         try:
-            stopped_by = self._evolve(core, workdir, settings, seed, llm, gateway)
+            stopped_by = self._evolve(view, workdir, settings, seed, llm, gateway)
         finally:
             gateway.close()
             if server is not None:
                 server.close()
         try:
-            result = self._result(core, seed, workdir, stopped_by, gateway.account())
-            gateway.check(result.evaluations, core.budget)
+            result = self._result(view, seed, workdir, stopped_by, gateway.account())
+            gateway.check(result.evaluations, view.budget)
         finally:
             if not self.config.keep_workdir:
                 shutil.rmtree(workdir, ignore_errors=True)
@@ -183,7 +184,7 @@ class OpenEvolvePolicy:
 
     def _evolve(
         self,
-        core: Any,
+        view: EpisodeView,
         workdir: Path,
         settings: dict[str, str],
         seed: int,
@@ -206,12 +207,12 @@ class OpenEvolvePolicy:
             config = self.config.model_dump()
             finished = actor.run.remote(str(workdir), settings, config, seed, llm)
             deadline = time.monotonic() + self.config.timeout_s
-            probe = connect(core.client.address)
+            probe = connect(view.client.address)
             eval_settings = evaluator.Settings(settings)
             try:
                 while time.monotonic() < deadline:
                     done, _ = ray.wait([finished], timeout=self.config.poll_s)
-                    if evaluator.spent(eval_settings, probe) >= core.budget:
+                    if evaluator.spent(eval_settings, probe) >= view.budget:
                         stopped_by = "budget"
                         break
                     if gateway.exhausted:
@@ -229,37 +230,29 @@ class OpenEvolvePolicy:
         return stopped_by
 
     def _result(
-        self, core: Any, seed: int, workdir: Path, stopped_by: str, account: dict[str, Any]
+        self, view: EpisodeView, seed: int, workdir: Path, stopped_by: str, account: dict[str, Any]
     ) -> OpenEvolveResult:
         from baselines.openevolve import evaluator
 
-        trajectory, spent, best_us, best_hash = [], 0, core.baseline_us, core.package.content_hash()
+        trajectory, spent, best_us, best_hash = [], 0, view.baseline_us, view.package.content_hash()
         for entry in evaluator.read_log(workdir):
             spent += int(entry["charged"])
-            if entry["charged"] and isinstance(core.client, DaemonPool):
-                core.client.note_charge(core.run_id, entry["daemon"])  # the workers' receipts
-            if entry["status"] == Status.OK.value and entry["latency_us"] < best_us:
-                best_us, best_hash = entry["latency_us"], entry["hash"]
-            trajectory.append(
-                StepRecord(
-                    evaluation=spent,
-                    status=Status(entry["status"]),
-                    latency_us=entry["latency_us"],
-                    best_us=best_us,
-                    cache_hit=entry["cache_hit"],
-                    note=entry["message"][:120],
-                )
-            )
+            if entry["charged"] and isinstance(view.client, DaemonPool):
+                view.client.note_charge(view.run_id, entry["daemon"])  # the workers' receipts
+            result = EvalResult.model_validate(entry["result"])
+            if result.ok and result.latency_us < best_us:
+                best_us, best_hash = result.latency_us, entry["hash"]
+            trajectory.append(StepRecord.of_result(result, spent, best_us, result.message[:120]))
         kept = workdir / "candidates" / f"{best_hash}.json"  # the evaluator keeps correct ones
         best = OperatorPackage.model_validate_json(kept.read_text()) if kept.is_file() else None
-        if best_hash == core.package.content_hash():
-            best = core.package
+        if best_hash == view.package.content_hash():
+            best = view.package
         return OpenEvolveResult(
             policy=self.name,
-            operator=core.package.uri,
+            operator=view.package.uri,
             seed=seed,
-            budget=core.budget,
-            baseline_us=core.baseline_us,
+            budget=view.budget,
+            baseline_us=view.baseline_us,
             best_us=best_us,
             best_hash=best_hash,
             best_package=best,

@@ -1,5 +1,5 @@
 """The cann tiling runner reads the launch contract the sim harness reads (backends/common/launch.py,
-runtime/launch_spec.h): every attribute kind reaches the TilingFunc. Real g++ builds, no device."""
+ascendc_sim/launch_spec.h): every attribute kind reaches the TilingFunc. Real g++ builds, no device."""
 
 from __future__ import annotations
 

@@ -74,6 +74,22 @@ def test_each_episode_is_a_daemon_run_with_the_episode_budget(daemon):
         env.close()
 
 
+def test_the_env_counts_what_the_daemon_charges(daemon):
+    env = AscendOpEnv(budget=3, daemon=daemon)
+    outsider = DaemonClient(daemon)
+    try:
+        env.reset(seed=0)
+        larger = rewrites.CATALOGUE[rewrites.index("tile:larger")].apply(env.package, env.soc)
+        # The baseline is answered from its own run, paid at reset; a candidate is charged once.
+        for tiling, spent in (("", 0), (larger.tiling_source, 1), (larger.tiling_source, 1)):
+            _, _, _, _, info = env.step({"tiling": tiling, "kernel": ""})
+            assert env.spent == spent == outsider.ledger(env.run_id).evaluations
+        assert info["result"].cache_hit and not env.log[-1].charged and env.log[-2].charged
+    finally:
+        outsider.close()
+        env.close()
+
+
 def test_a_step_record_is_made_from_info_alone(daemon):
     env = AscendOpEnv(mode="discrete", budget=2, daemon=daemon)
     try:

@@ -222,6 +222,18 @@ def bf16_values(bits: np.ndarray) -> np.ndarray:
 
 
 # Kernel-side helpers for API tests: a bump allocator over one TBuf, GM<->UB copies, full barriers.
+# The kernel writes the eight tiling words the host filled.
+TILING_WORDS = """GET_TILING_DATA(t, tiling); GlobalTensor<int64_t> zg; zg.SetGlobalBuffer((__gm__ int64_t*)z, 8);
+  for (int i = 0; i < 8; ++i) zg.SetValue(i, t.p[i]);"""
+
+
+def tiling_words(kernel, includes: str, code: str) -> list[int]:
+    """The tiling words after `code` (host C++ filling int64_t p[8]) ran in HOST's tiling function."""
+    host = includes + HOST.replace("  t.set_p(p);", code + "\n  t.set_p(p);")
+    r = kernel(TILING_WORDS, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (8,))}, host=host).ok()
+    return [int(v) for v in r.outputs["z"]]
+
+
 UB_HELPERS = """
 struct Ub {
   TPipe pipe;

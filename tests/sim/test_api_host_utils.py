@@ -1,11 +1,11 @@
 """Host helpers of the Ops base libraries and metadef on a tiling of ours: shape utilities
 (op_common/op_host/util/shape_util.h, gert::Shape / StorageShape), the math helpers
 (LastPow2, MurmurHash, SplitIntoEqualBy*), ComputeNodeInfo and the context's getters, and the
-logging and check macros with their `##` forms; the kernel-side math helpers
-(op_kernel/math_util.h) with their narrow-type wrap."""
+logging and check macros with their `##` forms; the op base's host bfloat16 (util/bfloat16.h); the
+kernel-side math helpers (op_kernel/math_util.h) with their narrow-type wrap."""
 
 import numpy as np
-from conftest import HOST
+from conftest import HOST, tiling_words
 
 OUT8 = {"z": ("int64", (8,))}
 X = {"x": np.zeros(8, np.float32)}
@@ -146,3 +146,28 @@ def test_platform_and_matmul_tiling_queries(kernel):
     assert aiv == 2 * aic and 60 > aic
     assert list(r.outputs["z"][:5]) == [aic * 1000, 40, -1, 0, 64048064]
     assert r.result["block_dim"] == 3
+
+
+def test_bfloat16_rounds_to_nearest_even_and_keeps_nan_quiet(kernel):
+    code = """using Ops::Base::bfloat16;
+  p[0] = bfloat16(1.00390625f).value;   // 0x3F808000: a tie, the even 0x3F80 stays
+  p[1] = bfloat16(1.01171875f).value;   // 0x3F818000: a tie, odd 0x3F81 rounds up
+  p[2] = bfloat16(std::nanf("")).value; // any NaN becomes the quiet 0x7FC0
+  p[3] = bfloat16(-2.0).value;          // from double
+  uint16_t bits = 0x4049;               // the op base reinterprets attribute bits
+  p[4] = static_cast<int64_t>(1e6f * float(*reinterpret_cast<bfloat16*>(&bits)));
+  p[5] = bfloat16().IsZero() && bfloat16(-0.0f).IsZero();"""
+    words = tiling_words(kernel, '#include <cmath>\n#include "util/bfloat16.h"\n', code)
+    assert words[:6] == [0x3F80, 0x3F82, 0x7FC0, 0xC000, 3140625, 1]
+
+
+def test_a_shape_of_one_dim_reads_its_missing_dim_as_zero(kernel):
+    # The library reads dims 0 and 1 whatever the shape holds (pdist passes [n] with pattern R):
+    # its checks fail (logged) and the RA formula runs with last = 0.
+    code = """uint32_t mx = 9, mn = 9;
+  AscendC::GetReduceSumMaxMinTmpSize(ge::Shape({1000}), ge::DT_FLOAT, AscendC::ReducePattern::R, true, false, mx, mn);
+  p[0] = mx; p[1] = mn;
+  AscendC::GetReduceMaxMaxMinTmpSize(ge::Shape({3, 8, 5}), ge::DT_FLOAT, AscendC::ReducePattern::RA, true, false, mx, mn);
+  p[2] = mx;  // dims past the second are not read: RA over [3, 8]"""
+    words = tiling_words(kernel, '#include "tiling/tiling_api.h"\n', code)
+    assert words[:3] == [0, 0, 2 * 32]

@@ -1,9 +1,10 @@
 """Host platform, context and Matmul tiling queries on a tiling of ours: the op base's platform
-helpers agree with PlatformAscendC, the context reports what the tiling set, shape helpers and the
-Matmul tiling's fixed split, single shape and traversal order reach the TCubeTiling."""
+helpers agree with PlatformAscendC, the platform description's memory sizes
+(fe::PlatFormInfos::GetLocalMemSize), the context reports what the tiling set, shape helpers and
+the Matmul tiling's fixed split, single shape and traversal order reach the TCubeTiling."""
 
 import numpy as np
-from conftest import HOST
+from conftest import HOST, tiling_words
 
 X = {"x": np.zeros(8, np.float32)}
 OUT = {"z": ("int64", (8,))}
@@ -76,3 +77,13 @@ def test_matmul_tiling_setters_reach_the_cube_tiling(kernel):
     host = _host(code, '#include "tiling/tiling_api.h"\n')
     r = kernel(WRITE, X, OUT, host=host).ok()
     assert list(r.outputs["z"][:6]) == [0, 64064256, 221, 32032064, 12, 16]
+
+
+def test_platform_infos_report_whole_memories_and_ascendc_what_is_left(kernel):
+    code = """uint64_t whole = 0, left = 0;
+  ctx->GetPlatformInfo()->GetLocalMemSize(fe::LocalMemType::UB, whole);
+  platform_ascendc::PlatformAscendC(ctx->GetPlatformInfo()).GetCoreMemSize(platform_ascendc::CoreMemType::UB, left);
+  p[0] = whole; p[1] = left;
+  ctx->GetPlatformInfo()->GetLocalMemSize(fe::LocalMemType::L0_C, whole); p[2] = whole;"""
+    words = tiling_words(kernel, '#include "platform/platform_infos_def.h"\n', code)
+    assert words[:3] == [196608, 196608 - 256, 128 * 1024]

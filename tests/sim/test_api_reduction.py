@@ -1,6 +1,8 @@
-"""The pattern reductions of the high-level API (asc-devkit 归约操作): ReduceProd, ReduceAny,
-ReduceAll and ReduceMean over the last (AR) and the first (RA) axis of a 2-D float tensor whose
-rows are padded to 32 B, with and without a sharedTmpBuffer; exact against numpy."""
+"""The reductions against numpy: the high-level pattern reductions (asc-devkit 归约操作) ReduceProd,
+ReduceAny, ReduceAll and ReduceMean over the last (AR) and the first (RA) axis of a 2-D float tensor
+whose rows are padded to 32 B, with and without a sharedTmpBuffer or with the library's own
+temporary space; ReduceMax/ReduceMin with a mask array and the max/min register; RepeatReduceSum
+with a source block stride of 0; ReduceSum's result in the accumulator register."""
 
 import numpy as np
 from conftest import UB_HELPERS
@@ -46,3 +48,110 @@ def test_pattern_reductions(kernel):
     np.testing.assert_array_equal(z[6, :ROWS], bits.min(axis=1))
     np.testing.assert_array_equal(z[7, :COLS], bits.min(axis=0))
     assert list(z[6, :2]) == [1, 0] and list(z[4, :2]) == [1, 0]
+
+
+def test_repeat_reduce_sum_with_source_block_stride_zero_reuses_the_first_block(kernel):
+    # asc-devkit's high-dimensional slicing page (which ReduceRepeat's srcBlkStride refers to):
+    # with srcBlkStride 0 the source reuses its first DataBlock, so one repeat of 64 floats sums
+    # block 0 eight times.
+    x = np.arange(64, dtype=np.float32)
+    body = """
+  Ub u;
+  LocalTensor<float> s = u.In<float>(x, 64), d = u.Alloc<float>(8);
+  SYNC();
+  RepeatReduceSum<float>(d, s, 1, 64, 0, 0, 1, 8);
+  SYNC();
+  u.Out(y, d, 8);
+"""
+    r = kernel(body, {"x": x}, {"y": ("float32", (8,))}, prelude=UB_HELPERS).ok()
+    assert r.outputs["y"][0] == 8 * x[:8].sum()
+
+
+def test_reduce_sum_leaves_its_result_in_acc_val_and_the_library_internals(kernel):
+    # cann-ops rms_norm_grad: the count-form ReduceSum's result read back from ACC_VAL (GetAccVal,
+    # raw bits, and GetReduceRepeatSumSpr<float>), the internal dav_c220 header path, `assert`
+    # under __CCE_KT_TEST__, IsSameType, and InitOutput (InitGlobalMemory's predecessor).
+    x = np.arange(64, dtype=np.float32) / 8
+    body = """
+  Ub u;
+  LocalTensor<float> s = u.In<float>(x, 64), d = u.Alloc<float>(8);
+  SYNC();
+  ReduceSum(d, s, s, 50);
+  SetFlag<HardEvent::V_S>(EVENT_ID0); WaitFlag<HardEvent::V_S>(EVENT_ID0);
+  uint64_t bits = GetAccVal();
+  const float sum = *reinterpret_cast<float*>(&bits);
+  assert(sum == GetReduceRepeatSumSpr<float>());
+  GlobalTensor<float> yg, zg;
+  yg.SetGlobalBuffer((__gm__ float*)y); zg.SetGlobalBuffer((__gm__ float*)z);
+  yg.SetValue(0, sum);
+  InitOutput(zg, 8, IsSameType<float, float32_t>::value && !IsSameType<half, float>::value ? 2.0f : 0.0f);
+"""
+    prelude = '#include "impl/dav_c220/kernel_operator_reg_others_impl.h"\n' + UB_HELPERS
+    r = kernel(
+        body, {"x": x}, {"y": ("float32", (1,)), "z": ("float32", (8,))}, prelude=prelude
+    ).ok()
+    assert r.outputs["y"][0] == x[:50].sum()
+    np.testing.assert_array_equal(r.outputs["z"], np.full(8, 2.0, np.float32))
+
+
+def test_reduce_mask_array_forms_and_the_max_min_register(kernel):
+    x = np.random.default_rng(1).uniform(-5, 5, 256).astype(np.float32)
+    x[77] = x[201] = 9.0  # a tie: the first occurrence wins
+    x[130] = -9.0
+    body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 256), o = ub.Alloc<float>(64), w = ub.Alloc<float>(64);
+  SYNC();
+  uint64_t mask[2] = {0x5555555555555555ull, 0};  // every other lane of each 64-lane repeat
+  ReduceMax(o, a, w, mask, 4, 8, true);
+  ReduceMin(o[8], a, w, mask, 4, 8, true);
+  ReduceSum(o[16], a, w, mask, 4, 8);
+  SYNC();
+  float v = 0, i = 0;
+  WholeReduceMax<float>(o[24], a, 64, 4, 2, 1, 8);  // four repeats: the register holds the max of all
+  SetFlag<HardEvent::V_S>(0); WaitFlag<HardEvent::V_S>(0);
+  GetReduceMaxMinCount<float>(v, i);
+  o.SetValue(32, v); o.SetValue(33, i);
+  SetMaskCount(); SetVectorMask<float, MaskMode::COUNTER>(0, 150);  // counter mode: lanes [0, 150)
+  WholeReduceMin<float, false>(o[40], a, MASK_PLACEHOLDER, 1, 1, 1, 8);
+  SetMaskNorm(); ResetMask();
+  SetFlag<HardEvent::V_S>(0); WaitFlag<HardEvent::V_S>(0);
+  GetReduceRepeatMaxMinSpr<float>(v, i);
+  o.SetValue(34, v); o.SetValue(35, i);
+  SetFlag<HardEvent::S_MTE3>(0); WaitFlag<HardEvent::S_MTE3>(0);
+  ub.Out(z, o, 64);"""
+    z = kernel(body, {"x": x}, {"z": ("float32", (64,))}, prelude=UB_HELPERS).ok().outputs["z"]
+    bits = z.view(np.uint32)
+    picked = np.arange(256)[np.arange(256) % 2 == 0]
+    sel = x[picked]
+    assert z[0] == sel.max() and bits[1] == picked[np.argmax(sel)]
+    assert z[8] == sel.min() and bits[9] == picked[np.argmin(sel)]
+    np.testing.assert_allclose(z[16], sel.sum(dtype=np.float64), rtol=1e-6)
+    assert z[32] == 9.0 and bits[33] == 77
+    assert z[34] == x[:150].min() and bits[35] == np.argmin(x[:150])
+
+
+def test_pattern_reduce_with_the_librarys_temporary_space_and_an_allocated_event(kernel):
+    # RA over a [4, 16] float tile (the library's own temporary space, no sharedTmpBuffer) and AR
+    # after an event id taken from the pipe; the kernel sees the A2's __NPU_ARCH__.
+    x = np.arange(64, dtype=np.float32).reshape(4, 16) / 8
+    body = """TPipe pipe; TBuf<TPosition::VECCALC> bx, bc, br;
+  pipe.InitBuffer(bx, 256); pipe.InitBuffer(bc, 64); pipe.InitBuffer(br, 64);
+  GlobalTensor<float> xg, cg, rg; xg.SetGlobalBuffer((__gm__ float*)x, 64);
+  cg.SetGlobalBuffer((__gm__ float*)cols, 16); rg.SetGlobalBuffer((__gm__ float*)rows, 16);
+  LocalTensor<float> lx = bx.Get<float>(), lc = bc.Get<float>(), lr = br.Get<float>();
+  DataCopy(lx, xg, 64);
+  TEventID ev = GetTPipePtr()->AllocEventID<HardEvent::MTE2_V>();
+  SetFlag<HardEvent::MTE2_V>(ev); WaitFlag<HardEvent::MTE2_V>(ev);
+  GetTPipePtr()->ReleaseEventID<HardEvent::MTE2_V>(ev);
+  uint32_t shape[2] = {4, 16};
+  ReduceSum<float, Pattern::Reduce::RA, true>(lc, lx, shape, true);
+  ReduceMax<float, Pattern::Reduce::AR, false>(lr, lx, shape, true);
+#if __NPU_ARCH__ == 2201
+  Duplicate(lr[8], 2201.0f, 8);
+#endif
+  TEventID out = GetTPipePtr()->AllocEventID<HardEvent::V_MTE3>();
+  SetFlag<HardEvent::V_MTE3>(out); WaitFlag<HardEvent::V_MTE3>(out);
+  DataCopy(cg, lc, 16); DataCopy(rg, lr, 16);"""
+    r = kernel(body, {"x": x}, {"cols": ("float32", (16,)), "rows": ("float32", (16,))}).ok()
+    np.testing.assert_allclose(r.outputs["cols"], x.sum(axis=0), rtol=1e-6)
+    np.testing.assert_array_equal(r.outputs["rows"][:4], x.max(axis=1))
+    np.testing.assert_array_equal(r.outputs["rows"][8:], 2201)

@@ -1,7 +1,8 @@
 """Tensor memory only through charged paths: a kernel has no host view of a GlobalTensor or
 LocalTensor (`Data()` is not kernel API), an element reference (`t(i)`) charges every read and
 write as GetValue / SetValue do, and a pointer taken from one (`&t(0)`) is the kernel's guarded
-view, whose accesses trap and are charged (test_guard.py)."""
+view, whose accesses trap and are charged (test_guard.py); `LocalTensor::operator()` reads and
+writes one element."""
 
 import numpy as np
 import pytest
@@ -96,3 +97,27 @@ def test_element_references_work_in_scalar_expressions(kernel):
     )
     z = r.ok().outputs["z"]
     assert z[0] == 7.5 and z[1] == 7.5, z[:2]
+
+
+def test_local_tensor_call_operator_reads_and_writes_one_element(kernel):
+    body = """
+  GlobalTensor<int32_t> xg, yg;
+  xg.SetGlobalBuffer((__gm__ int32_t*)x);
+  yg.SetGlobalBuffer((__gm__ int32_t*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 32);
+  LocalTensor<int32_t> v = b.Get<int32_t>();
+  DataCopy(v, xg, 8);
+  SetFlag<HardEvent::MTE2_S>(0);
+  WaitFlag<HardEvent::MTE2_S>(0);
+  v(3) = v(1) + v(2);
+  SetFlag<HardEvent::S_MTE3>(0);
+  WaitFlag<HardEvent::S_MTE3>(0);
+  DataCopy(yg, v, 8);
+"""
+    x = np.arange(8, dtype=np.int32) * 10
+    r = kernel(body, {"x": x}, {"y": ("int32", (8,))}).ok()
+    want = x.copy()
+    want[3] = 30
+    np.testing.assert_array_equal(r.outputs["y"], want)

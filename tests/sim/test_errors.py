@@ -1,4 +1,5 @@
-"""Every error the simulator reports, as a status with a message naming the call and sizes."""
+"""Every error the simulator reports, as a status with a message naming the call and sizes, and
+the conditions the device tolerates: warned by default, an error when strict."""
 
 import numpy as np
 import pytest
@@ -160,3 +161,153 @@ def test_tiling_failure_and_oversized_tiling_data(kernel):
 def test_assert_in_kernel(kernel):
     r = kernel("ASSERT(GetBlockNum() == 2);", {"x": X}, OUT)
     assert r.status == "RUNTIME_ERROR" and "ASSERT(GetBlockNum() == 2) failed" in r.message
+
+
+# ---- conditions the device runs through: warnings by default, errors in strict mode ------------
+TOLERATED = {
+    "vector footprint past the tensor, inside the UB": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 256);
+  pipe.InitBuffer(b, 1024);
+  LocalTensor<float> t = a.Get<float>();
+  Duplicate(t, 1.0f, 128);  // 512 bytes into a 256-byte buffer: the device writes on into b
+""",
+        "Duplicate: operand 0 touches 128 elements but the tensor has 64",
+    ),
+    "SetValue index past the tensor, inside the UB": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 32);
+  pipe.InitBuffer(b, 64);
+  a.Get<float>().SetValue(10, 1.0f);
+""",
+        "LocalTensor::SetValue index 10 out of range (tensor has 8 elements)",
+    ),
+    "InitBuffer into the bytes the runtime reserves": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, 196608);
+""",
+        "into the 256 bytes the runtime reserves",
+    ),
+    "a static LocalTensor into the bytes the runtime reserves": (
+        "LocalTensor<float> top(TPosition::VECCALC, 196352, 64);",
+        "bytes [196352, 196608), into the bytes the runtime reserves above 196352",
+    ),
+    "InitBuffer past the UB, its buffer never touched": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 160 * 1024);
+  pipe.InitBuffer(b, 64 * 1024);  // a temp buffer a dtype branch of the kernel never uses
+""",
+        "InitBuffer of 1 x 65536 bytes needs UB [163840, 229376) but only 196352 bytes are available",
+    ),
+    "GM read past the buffer's padding": (
+        """
+  GlobalTensor<float> xg;
+  xg.SetGlobalBuffer((__gm__ float*)x);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, 1024);
+  DataCopy(a.Get<float>(), xg, 256);  // 1 KiB from a 64-element input
+""",
+        "runs past the buffer",
+    ),
+    "GM write past the buffer's padding, inside its allocator block": (
+        """
+  GlobalTensor<float> yg;
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, 1024);
+  Duplicate(a.Get<float>(), 2.0f, 128);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, a.Get<float>(), 96);  // 384 B into an 8-element output: its block is 512 B
+  yg.SetValue(100, 3.0f);
+""",
+        "runs past the buffer's padding, inside its 512 B allocator block",
+    ),
+    "WholeReduceSum results past the destination, inside the UB": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 4096);
+  pipe.InitBuffer(b, 32);
+  Duplicate(a.Get<float>(), 1.0f, 1024);
+  PipeBarrier<PIPE_V>();
+  WholeReduceSum(b.Get<float>(), a.Get<float>(), 64, 16, 1, 1, 8);  // 16 sums into 8 elements
+""",
+        "WholeReduceSum: writes 16 elements, the destination has 8",
+    ),
+}
+
+
+def test_device_tolerated_conditions_warn_by_default_and_fail_when_strict(kernel):
+    x = np.ones(64, np.float32)
+    for name, (body, text) in TOLERATED.items():
+        lax = kernel(body, {"x": x}, {"y": ("float32", (8,))}, strict=False)
+        assert lax.status == "OK", (name, lax.message)
+        assert any(text in w for w in lax.result.get("warnings", [])), (name, lax.result)
+        strict = kernel(body, {"x": x}, {"y": ("float32", (8,))})
+        assert strict.status == "RUNTIME_ERROR" and text in strict.message, (name, strict.message)
+
+
+def test_gm_write_past_the_allocator_block_stays_an_error(kernel):
+    body = """
+  GlobalTensor<float> yg;
+  yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(128, 1.0f);  // byte 512 of an 8-element output: past its 512 B allocator block
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("float32", (8,))}, strict=False)
+    assert r.status == "RUNTIME_ERROR" and "outside every GM buffer" in r.message, r.message
+
+
+def test_an_access_past_the_ub_is_an_error_in_either_mode(kernel):
+    body = """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 160 * 1024);
+  pipe.InitBuffer(b, 64 * 1024);
+  Duplicate(b.Get<float>(), 1.0f, 64);  // inside the UB: runs
+  %s
+"""
+    x = np.zeros(8, np.float32)
+    for touch in (
+        "Duplicate(b.Get<float>()[8192], 1.0f, 64);",
+        "b.Get<float>().SetValue(8200, 1.0f);",
+    ):
+        r = kernel(body % touch, {"x": x}, {"y": ("float32", (8,))}, strict=False)
+        assert r.status == "RUNTIME_ERROR", (touch, r.message)
+        assert "past the end of the 196608-byte UB" in r.message, r.message
+
+
+def test_data_copy_past_its_tensor_inside_the_ub_is_device_tolerated(kernel):
+    # The DMA takes a UB address, so copying more than a tensor's length (zero-length queue buffers
+    # of a tiling that sized them 0, as cann-ops trunc does) runs on the device inside the UB.
+    x = np.arange(64, dtype=np.float32)
+    body = """
+  TPipe pipe; TBuf<> buf; pipe.InitBuffer(buf, 512);
+  GlobalTensor<float> xg, yg; xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  LocalTensor<float> a(TPosition::VECCALC, 0, 8);  // an 8-element tensor at the start of buf
+  DataCopy(a, xg, 64);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(yg, a, 64);
+"""
+    lax = kernel(body, {"x": x}, {"y": ("float32", (64,))}, strict=False).ok()
+    np.testing.assert_array_equal(lax.outputs["y"], x)
+    assert any(
+        "DataCopy GM->UB of 256 bytes into a 32-byte tensor" in w for w in lax.result["warnings"]
+    )
+    strict = kernel(body, {"x": x}, {"y": ("float32", (64,))})
+    assert strict.status == "RUNTIME_ERROR" and "32-byte tensor" in strict.message
+
+
+def test_trap_stops_the_kernel(kernel):
+    body = "if (GetBlockIdx() == 0) { AscendC::Trap(); }"
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("float32", (8,))})
+    assert r.status == "RUNTIME_ERROR" and "Trap" in r.message

@@ -1,6 +1,7 @@
 """Kernel utilities real operators call, on kernels of our own: ArithProgression (built block by
 block as the library builds it, so a float sequence carries the additions' rounding),
-AscendC::Std, PRINTF, ascendc_assert and the TQue forms that fill a held tensor."""
+AscendC::Std, PRINTF, ascendc_assert, the TQue forms that fill a held tensor, and the launch's
+parameter block (get_para_base)."""
 
 import numpy as np
 from conftest import UB_HELPERS
@@ -64,3 +65,21 @@ def test_que_forms_that_fill_a_tensor_the_caller_holds(kernel):
   q.FreeTensor(u);"""
     run = kernel(body, {"x": x}, {"z": ("float32", (64,))}).ok()
     np.testing.assert_array_equal(run.outputs["z"], 2 * x)
+
+
+def test_para_base_holds_the_arguments_then_the_tiling_data(kernel):
+    body = (
+        "GlobalTensor<int32_t> zg; zg.SetGlobalBuffer((__gm__ int32_t*)z, 16);\n"
+        """GM_ADDR* pb = reinterpret_cast<GM_ADDR*>(get_para_base());
+  zg.SetValue(0, pb[0] == x); zg.SetValue(1, pb[1] == z); zg.SetValue(2, pb[2] == workspace);
+  zg.SetValue(3, pb[3] == tiling);
+  const int64_t* inl = reinterpret_cast<const int64_t*>(pb + 4);  // the tiling data, inline
+  for (int i = 0; i < 8; ++i) zg.SetValue(4 + i, static_cast<int32_t>(inl[i]));
+  GlobalTensor<float> xg; xg.SetGlobalBuffer((__gm__ float*)pb[0], 8);
+  zg.SetValue(12, static_cast<int32_t>(xg.GetValue(3)));"""
+    )
+    x = np.arange(8, dtype=np.float32) * 10
+    r = kernel(
+        body, {"x": x}, {"z": ("int32", (16,))}, params=[5, -6, 7, 8, 9, 10, 11, 12], workspace=64
+    )
+    assert r.ok().outputs["z"][:13].tolist() == [1, 1, 1, 1, 5, -6, 7, 8, 9, 10, 11, 12, 30]

@@ -1,7 +1,8 @@
 """The A2 proposal sort family on kernels of our own against numpy: Concat + Sort<T, true> + Extract
 (a full, stable, descending sort of (score, index) pairs), Sort<T, false> (32-element groups),
 MrgSort of up to 4 lists with exhausted suspension and the counts it reports (GetMrgSortResult,
-the sortedNum of MrgSort<T, true>), repeats of 4 equal lists, and GetSortLen / GetSortOffset."""
+the sortedNum of MrgSort<T, true>), repeats of 4 equal lists, GetSortLen / GetSortOffset, and
+Sort32."""
 
 import numpy as np
 from conftest import UB_HELPERS
@@ -158,3 +159,33 @@ def test_mrgsort_repeats_merge_consecutive_groups_of_four_lists(kernel):
         got = z[half * 256 : half * 256 + 256]
         np.testing.assert_array_equal(got[0::2], x[order])
         np.testing.assert_array_equal(got[1::2].view(np.int32), order)
+
+
+def test_sort32_sorts_each_group_of_32_descending_with_indices(kernel):
+    rng = np.random.default_rng(4)
+    x = rng.integers(-20, 20, 64).astype(np.float32)  # ties: equal scores keep their input order
+    idx = np.arange(64, dtype=np.int32) + 1000  # read as uint32_t by the kernel
+    h = rng.uniform(-1, 1, 32).astype(np.float16)
+    body = """Ub ub; LocalTensor<float> s = ub.In<float>(x, 64), o = ub.Alloc<float>(128);
+  LocalTensor<uint32_t> i = ub.In<uint32_t>(idx, 64);
+  LocalTensor<half> hs = ub.In<half>(hx, 32), ho = ub.Alloc<half>(128);
+  SYNC();
+  Duplicate(ho, (half)0, 128);
+  Sort32(o, s, i, 2);
+  Sort32(ho, hs, i, 1);
+  SYNC(); ub.Out(z, o, 128); ub.Out(hz, ho, 128);"""
+    r = kernel(
+        body,
+        {"x": x, "idx": idx, "hx": h},
+        {"z": ("float32", (64, 2)), "hz": ("float16", (32, 4))},
+        prelude=UB_HELPERS,
+    ).ok()
+    z = r.outputs["z"]
+    for g in range(2):
+        order = np.argsort(-x[g * 32 : (g + 1) * 32], kind="stable") + g * 32
+        np.testing.assert_array_equal(z[g * 32 : (g + 1) * 32, 0], x[order])
+        np.testing.assert_array_equal(z[g * 32 : (g + 1) * 32, 1].view(np.int32), idx[order])
+    hz = r.outputs["hz"]
+    order = np.argsort(-h.astype(np.float32), kind="stable")
+    np.testing.assert_array_equal(hz[:, 0], h[order])
+    np.testing.assert_array_equal(hz[:, 2:].copy().view(np.int32).ravel(), idx[order])

@@ -60,7 +60,6 @@ def ensure_runner(rt: build.Runtime) -> Path:
                 build.CXX,
                 *build.CXXFLAGS,
                 *build.INCLUDE_FLAGS,
-                f"-I{build.RUNTIME_DIR}",
                 str(RUNNER_SOURCE),
                 *rt.link_flags(),
                 "-ldl",

@@ -4,7 +4,7 @@
 // device app then launches the kernel with exactly these bytes.
 //
 // usage: cann_tiling_runner SPEC
-// SPEC: the launch spec (runtime/launch_spec.h, written by npu_daemon/backends/common/launch.py);
+// SPEC: the launch spec (ascendc_sim/launch_spec.h, written by npu_daemon/backends/common/launch.py);
 // this program reads op_type, tiling_so, tiling_out, result, param, input, output and attr.
 #include <dlfcn.h>
 
@@ -12,7 +12,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "launch_spec.h"
+#include "ascendc_sim/launch_spec.h"
 
 namespace {
 

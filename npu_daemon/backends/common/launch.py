@@ -1,11 +1,13 @@
 """The launch contract: what a backend hands the C++ side for one shape case.
 
-One typed spec, written as the line format that `runtime/launch_spec.h` parses, for both the sim
-harness (tiling and kernel) and the cann tiling runner (tiling only). Lines are `key value...`:
+One typed spec, written as the line format that `ascendc_sim/launch_spec.h` (backends/common/host)
+parses, for both the sim harness (tiling and kernel) and the cann tiling runner (tiling only).
+Lines are `key value...`:
 
     op_type T | kernel NAME | tiling_so PATH | kernel_so PATH | kernel_type KERNEL_TYPE_...
     result PATH | result_fd N | tiling_out PATH | param K V | timing_only | sample_blocks
     warm_launch   (timing protocol: the warm steady state of repeated launches; else one cold launch)
+    trace_json PATH   (the model's chrome://tracing timeline) | noise_seed N (the model's noise)
     input|output NAME DTYPE NDIM D0.. PATH [alias IN] [noparam] [absent] [list NAME]
     attr NAME KIND VALUE...   (KIND int|float|bool|str|list_int|list_float|list_bool; list: N V1..VN)
 """
@@ -83,6 +85,8 @@ class LaunchSpec(BaseModel):
     timing_only: bool = False  # no output is read: GM is mapped lazily
     sample_blocks: bool = False  # representative-block timing
     warm_launch: bool = False  # timing protocol (EvalRequest.timing_protocol): "warm"
+    trace_json: Path | None = None  # the performance model's timeline, for a look at one launch
+    noise_seed: int = 0  # seeds the model's measurement noise (the SoC's noise_sigma, 0 by default)
     inputs: list[TensorArg] = []
     outputs: list[TensorArg] = []
     attrs: list[Attr] = []
@@ -100,6 +104,8 @@ class LaunchSpec(BaseModel):
         lines += ["timing_only"] if self.timing_only else []
         lines += ["sample_blocks"] if self.sample_blocks else []
         lines += ["warm_launch"] if self.warm_launch else []
+        lines += [f"trace_json {self.trace_json}"] if self.trace_json else []
+        lines += [f"noise_seed {self.noise_seed}"] if self.noise_seed else []
         lines += [" ".join(t.words("input")) for t in self.inputs]
         lines += [" ".join(t.words("output")) for t in self.outputs]
         lines += [" ".join(a.words()) for a in self.attrs]

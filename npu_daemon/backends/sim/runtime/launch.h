@@ -1,5 +1,5 @@
-// What the launch harness's two processes share: the launch spec (launch_spec.h), the GM buffers the
-// launcher maps before it forks, and the candidate process's entry.
+// What the launch harness's two processes share: the launch spec (ascendc_sim/launch_spec.h), the
+// GM buffers the launcher maps before it forks, and the candidate process's entry.
 //
 // The launcher (launcher.cpp, main) maps the GM inputs and outputs (shared pages) and forks the
 // candidate process (candidate.cpp), which installs a syscall filter (confine.cpp) before it loads
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "ascendc_sim/runtime.h"
-#include "launch_spec.h"
+#include "ascendc_sim/launch_spec.h"
 
 namespace ascendc_sim {
 

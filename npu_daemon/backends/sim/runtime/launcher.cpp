@@ -3,8 +3,9 @@
 // the result.
 //
 // usage: ascendc_sim_harness LAUNCH_SPEC
-// The spec (launch_spec.h) is written by npu_daemon/backends/common/launch.py; `result_fd N` (the
-// daemon: an inherited descriptor) or `result PATH` (tools) names the result's destination.
+// The spec (ascendc_sim/launch_spec.h) is written by npu_daemon/backends/common/launch.py;
+// `result_fd N` (the daemon: an inherited descriptor) or `result PATH` (tools) names the result's
+// destination.
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>

@@ -673,8 +673,8 @@ namespace ascendc_sim {
 
 // Reads the rest of a launch spec's `attr NAME KIND VALUE...` line (the sim harness and the cann
 // tiling runner share the format) and appends the value: KIND is int, float, bool (0/1), str (one
-// word) or list_int (N V1..VN). A template on the stream so that this header, precompiled into
-// every candidate compile, needs no <istream>.
+// word), or list_int, list_float or list_bool (N V1..VN; a list_bool's values 0/1). A template on
+// the stream so that this header, precompiled into every candidate compile, needs no <istream>.
 template <typename Istream>
 void ReadAttrLine(Istream& in, gert::RuntimeAttrs& attrs) {
   std::string name, kind;

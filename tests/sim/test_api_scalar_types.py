@@ -1,12 +1,65 @@
-"""Kernel-side gaps real operators hit, on kernels of our own: the scalar Cast / ScalarCast with the
-documented pairs and modes, the launch's parameter block (get_para_base), and int4b_t tensors
-(two elements a byte) with the half <-> int4b_t Cast."""
+"""Scalar operations and data types on kernels of our own: the scalar Cast / ScalarCast with the
+documented pairs and modes, DivCeil, the float abs, the __bf16 builtin, int4b_t tensors (two
+elements a byte) with the half <-> int4b_t Cast, complex64, and the __CCE_AICORE__ macro."""
 
 import numpy as np
 from conftest import UB_HELPERS
 
-X = np.zeros(8, dtype=np.float32)
 GM_I32 = "GlobalTensor<int32_t> zg; zg.SetGlobalBuffer((__gm__ int32_t*)z, 16);\n"
+
+
+X = np.zeros(8, dtype=np.float32)
+
+
+def test_div_ceil_is_the_library_scalar_ceiling_division(kernel):
+    body = """
+  GlobalTensor<int32_t> yg;
+  yg.SetGlobalBuffer((__gm__ int32_t*)y);
+  constexpr uint32_t blocks = AscendC::DivCeil(333u * 4u, 32u);  // usable in constant expressions
+  yg.SetValue(0, blocks);
+  yg.SetValue(1, AscendC::DivCeil(64u, 32u));
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("int32", (2,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], [42, 2])
+
+
+def test_cce_aicore_names_the_a2_vector_core(kernel):
+    body = """
+  GlobalTensor<int32_t> yg;
+  yg.SetGlobalBuffer((__gm__ int32_t*)y);
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 220
+  yg.SetValue(0, 220);  // the path real operators take on Atlas A2
+#else
+  yg.SetValue(0, -1);
+#endif
+"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"y": ("int32", (1,))}).ok()
+    assert r.outputs["y"][0] == 220
+
+
+def test_unqualified_abs_of_a_float_is_the_float_abs(kernel):
+    # The device compiler's global abs takes a float (cann-ops' Std::abs calls ::abs on one);
+    # C's int abs would truncate -0.75 to 0.
+    body = """
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer((__gm__ float*)x); yg.SetGlobalBuffer((__gm__ float*)y);
+  yg.SetValue(0, abs(xg.GetValue(0)));
+"""
+    r = kernel(body, {"x": np.array([-0.75] * 8, np.float32)}, {"y": ("float32", (1,))}).ok()
+    assert r.outputs["y"][0] == 0.75
+
+
+def test_bf16_builtin_names_the_bfloat16_type(kernel):
+    # ops-nn gelu and mish pick their bf16 path with std::is_same_v<T, __bf16>.
+    body = """
+  static_assert(std::is_same_v<bfloat16_t, __bf16>, "__bf16 is bfloat16_t");
+  GlobalTensor<__bf16> xg; xg.SetGlobalBuffer((__gm__ __bf16*)x, 8);
+  GlobalTensor<float> yg; yg.SetGlobalBuffer((__gm__ float*)y, 8);
+  for (int i = 0; i < 8; ++i) yg.SetValue(i, ToFloat(xg.GetValue(i)) * 2.0f);
+"""
+    bits = (np.arange(8, dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    r = kernel(body, {"x": ("bfloat16", bits)}, {"y": ("float32", (8,))}).ok()
+    np.testing.assert_array_equal(r.outputs["y"], np.arange(8, dtype=np.float32) * 2)
 
 
 def test_scalar_cast_rounds_as_documented(kernel):
@@ -48,24 +101,6 @@ def test_scalar_cast_outside_the_documented_pairs_returns_zero(kernel):
     assert r.outputs["z"][0] == 0 and "returns 0" in " ".join(r.result.get("warnings", []))
     r = kernel(body, {"x": X}, {"z": ("int32", (16,))})
     assert r.status == "RUNTIME_ERROR" and "returns 0" in r.message
-
-
-def test_para_base_holds_the_arguments_then_the_tiling_data(kernel):
-    body = (
-        GM_I32
-        + """GM_ADDR* pb = reinterpret_cast<GM_ADDR*>(get_para_base());
-  zg.SetValue(0, pb[0] == x); zg.SetValue(1, pb[1] == z); zg.SetValue(2, pb[2] == workspace);
-  zg.SetValue(3, pb[3] == tiling);
-  const int64_t* inl = reinterpret_cast<const int64_t*>(pb + 4);  // the tiling data, inline
-  for (int i = 0; i < 8; ++i) zg.SetValue(4 + i, static_cast<int32_t>(inl[i]));
-  GlobalTensor<float> xg; xg.SetGlobalBuffer((__gm__ float*)pb[0], 8);
-  zg.SetValue(12, static_cast<int32_t>(xg.GetValue(3)));"""
-    )
-    x = np.arange(8, dtype=np.float32) * 10
-    r = kernel(
-        body, {"x": x}, {"z": ("int32", (16,))}, params=[5, -6, 7, 8, 9, 10, 11, 12], workspace=64
-    )
-    assert r.ok().outputs["z"][:13].tolist() == [1, 1, 1, 1, 5, -6, 7, 8, 9, 10, 11, 12, 30]
 
 
 def test_int4_tensors_pack_two_a_byte_and_cast_from_and_to_half(kernel):
