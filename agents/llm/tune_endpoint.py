@@ -2,8 +2,8 @@
 
 It answers every chat request the way a cautious model might: it finds the `@tune` markers of the
 first program in the prompt that has any, moves one of them to another value of its grid (the
-choice follows the request's seed and how often the same request came before, as a sampling model
-answers a repeated prompt anew, so answers are reproducible), and replies with one
+choice follows the request, its seed and its prompt, and how often the same request came before,
+as a sampling model answers a repeated prompt anew: answers are reproducible), and replies with one
 SEARCH/REPLACE edit of that line, a form every policy's extraction accepts. It reports no token
 usage (it has no tokenizer); the model gateway in front of it counts calls and characters. It
 knows nothing of performance: what a run finds through it is what the search around the model
@@ -12,7 +12,6 @@ finds, with a model that only ever tweaks a knob.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import re
@@ -30,8 +29,7 @@ def answer(messages: list[dict[str, Any]], seed: int | None = None, repeat: int 
     """The reply to one chat (asked `repeat` times before): a SEARCH/REPLACE edit of one @tune
     line, or a refusal in words."""
     text = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "user")
-    base = seed if seed is not None else int(hashlib.sha256(text.encode()).hexdigest()[:16], 16)
-    rng = random.Random(f"{base}/{repeat}" if repeat else base)
+    rng = random.Random(f"{seed}/{repeat}/{text}")  # str seeds hash with sha512: reproducible
     for fence in _FENCE.finditer(text):
         program = fence["body"]
         try:

@@ -28,6 +28,17 @@ def test_an_answer_is_one_knob_moved_and_applies():
     assert sum(before[k] != after[k] for k in before) == 1
 
 
+def test_one_seed_moves_differently_for_different_prompts():
+    """OpenEvolve sends one seed with every call: the prompt, not only the seed, picks the move
+    (a seed alone sent every parent to the same one or two programs, duplicates after the first)."""
+    variants = [
+        ADD.tiling_source.replace("BLOCK_DIM = 40;", f"BLOCK_DIM = {n};") for n in range(4, 44, 5)
+    ]
+    moves = {answer(prompt(v), seed=964427998).split("\n")[0].split(": ", 1)[1] for v in variants}
+    targets = {m.split(":")[0] + m.split("->")[-1] for m in moves}  # the knob and its new value
+    assert len(targets) >= 4, moves
+
+
 def test_a_program_without_markers_gets_words_not_code():
     assert "no @tune markers" in answer(prompt("int main() { return 0; }"), seed=1)
 

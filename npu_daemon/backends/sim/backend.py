@@ -123,12 +123,10 @@ class SimBackend(Backend):
         with case_data.case_data(pkg, case, request.seed) as data, open(result_fd, "rb"):
             spec = pkg.spec
             strict = {"sim_strict": "1"} if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else {}
-            expected_outputs = _reference(data, case, request) if streamed else []
-            stream = (
-                output_stream.OutputStream(spec, case, case_dir, expected_outputs)
-                if streamed
-                else None
-            )
+            stream = None
+            if streamed:  # the reference first: it is read while the launcher writes
+                reference = _reference(data, case, request)
+                stream = output_stream.OutputStream(spec, case, case_dir, reference)
             # Inputs are read in place from the case cache.
             inputs, outputs = launch.case_tensors(
                 spec,
