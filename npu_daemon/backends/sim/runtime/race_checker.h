@@ -8,9 +8,10 @@
 // The scalar unit issues every pipe's instructions in program order, so what it has waited for
 // (a WaitFlag with PIPE_S as destination, the V -> S sync) is done before any later instruction of
 // any pipe starts. Between the scalar unit and the DMA pipes (MTE2, MTE3) the compiler inserts the
-// syncs itself (asc-devkit, intra-core sync "key features" table 1 for arch 2201: S <-> MTE2/MTE3
-// "compiler auto sync", `--cce-auto-sync` on by default for operator projects): such an unflagged
-// conflict is ordered and warned about; strict mode keeps it a race.
+// syncs itself (asc-devkit, intra-core sync "key features" page, table 3 for arch 2201: S <-> MTE2/MTE3
+// synced by the compiler, `--cce-auto-sync` on by default for operator projects): such an unflagged
+// conflict is ordered and warned about; strict mode keeps it a race. The same page leaves V <-> MTE2/MTE3
+// to queues and flags (its counterexample 1: a static-tensor copy then Add fails), so those stay races.
 // Each 32 B block of local memory remembers its last writer and its last reader per pipe; an access
 // whose earlier conflicting access is not ordered before it is a race. GM is checked the same way
 // between the DMA pipes of the core.
