@@ -14,14 +14,11 @@ memory of the largest process of the evaluation.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import resource
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
+
+from eval_as_user import evaluate  # benchmarks/, beside this script
 
 SPEC = """name = "row_max"
 level = 1
@@ -155,25 +152,12 @@ def main() -> None:
             f"row_max: x [{args.rows}, {args.cols}] fp32, {args.passes} passes: {reads:.3g} "
             f"scalar GM reads; load average {os.getloadavg()[0]:.2f}"
         )
-        t0 = time.monotonic()
-        done = subprocess.run(
-            [sys.executable, "-m", "ascend_gym.cli", "eval", str(root), "--json"]
-            + ["--run-timeout", "600"],
-            capture_output=True,
-            text=True,
-        )
-        wall = time.monotonic() - t0
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    if done.returncode not in (0, 1):
-        sys.exit(f"eval failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-    result = json.loads(done.stdout)
-    if result["status"] != "OK":
-        sys.exit(f"{result['status']} after {wall:.1f} s: {result['message']}")
+        result, wall, peak_gib = evaluate(root)
     profile = result["profile"]
     print(
         f"OK {result['latency_us']:.1f} us (simulated; aiv_scalar_time "
         f"{profile['aiv_scalar_time_us']:.1f} us per block); every case checked; wall {wall:.1f} s "
-        f"({reads / wall / 1e6:.1f} M reads/s); peak RSS {peak_kib / 2**20:.2f} GiB; load average "
+        f"({reads / wall / 1e6:.1f} M reads/s); peak RSS {peak_gib:.2f} GiB; load average "
         f"{os.getloadavg()[0]:.2f}"
     )
 
