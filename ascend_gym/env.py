@@ -28,6 +28,9 @@ from ascend_gym.state import EnvState, StepEntry, catalogue_digest
 from ascend_gym.validation import Claim, Verdict, check
 
 MAX_SOURCE_CHARS = 131072
+# The baseline run's budget: the env's baseline evaluation, and OpenEvolve's evaluator timing the
+# initial program once more when the env's timing resolves to another cache key than its default.
+BASELINE_RUN_BUDGET = 2
 # What real sources contain: printable ASCII, tab and newline. Anything else (a UTF-8 comment, a
 # CR of a CRLF file) is transliterated in the observation only; the package keeps the original.
 SOURCE_CHARSET = "".join(chr(c) for c in range(32, 127)) + "\t\n"
@@ -398,7 +401,7 @@ class AscendOpEnv(gym.Env):
             self.operator = options["operator"]
         baseline = suite.resolve(self.operator)
         self._open_episode_run()
-        result = self._evaluate(baseline, run_id=f"{self.run_id}/baseline")
+        result = self._evaluate(baseline, run_id=self.baseline_run_id)
         if not result.ok:
             first = (result.message.strip().splitlines() or [""])[0][:300]
             raise BaselineRejected(
@@ -554,6 +557,12 @@ class AscendOpEnv(gym.Env):
         refuses evaluation budget + 1 whoever submits it (the env's own count is not the cap)."""
         self._join_run(self._episodes + 1, {})
         self.client.open_run(self.run_id, self.budget)
+        self.client.open_run(self.baseline_run_id, BASELINE_RUN_BUDGET)
+
+    @property
+    def baseline_run_id(self) -> str:
+        """The run the episode's baseline is timed under (free to the episode's budget)."""
+        return f"{self.run_id}/baseline"
 
     def _evaluate(self, package: OperatorPackage, run_id: str) -> StepResult:
         result = self.client.evaluate(

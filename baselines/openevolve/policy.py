@@ -113,6 +113,27 @@ def _kill_tree(pid: int) -> None:
             pass
 
 
+def evaluator_settings(core: Any, workdir: Path) -> dict[str, str]:
+    """The evaluator's environment variables for the env's current episode (evaluator.py)."""
+    from baselines.openevolve.evaluator import Settings
+
+    run_id = core.run_id
+    baseline_run_id = Settings.baseline_run_id_of(run_id)
+    return {
+        "ASCEND_GYM_OE_DAEMON": core.client.address,
+        "ASCEND_GYM_OE_RUN_ID": run_id,
+        "ASCEND_GYM_OE_BUDGET": str(core.budget),
+        "ASCEND_GYM_OE_WORKDIR": str(workdir),
+        "ASCEND_GYM_OE_SOC": core.soc,
+        # The evaluation seed (the daemon's test inputs) must be the env's, so the initial program
+        # is the cached baseline; an env without one uses the protocol's default, 0.
+        "ASCEND_GYM_OE_SEED": str(getattr(core, "eval_seed", 0)),
+        # The runs' tokens, if they were opened (the daemon then serves them only with them).
+        "ASCEND_GYM_OE_TOKENS": json.dumps(core.client.run_tokens(run_id)),
+        "ASCEND_GYM_OE_BASELINE_TOKENS": json.dumps(core.client.run_tokens(baseline_run_id)),
+    }
+
+
 class OpenEvolvePolicy:
     name = "openevolve"
 
@@ -129,18 +150,7 @@ class OpenEvolvePolicy:
         (workdir / "baseline.json").write_text(baseline.model_dump_json())
         (workdir / "baseline_us").write_text(repr(core.baseline_us))
         (workdir / "initial_program.cpp").write_text(program_io.compose(baseline))
-        # The evaluation seed (the daemon's test inputs) must be the env's, so the initial program
-        # is the cached baseline; an env without one uses the protocol's default, 0.
-        settings = {
-            "ASCEND_GYM_OE_DAEMON": core.client.address,
-            "ASCEND_GYM_OE_RUN_ID": core.run_id,
-            "ASCEND_GYM_OE_BUDGET": str(core.budget),
-            "ASCEND_GYM_OE_WORKDIR": str(workdir),
-            "ASCEND_GYM_OE_SOC": core.soc,
-            "ASCEND_GYM_OE_SEED": str(getattr(core, "eval_seed", 0)),
-            # The run's tokens, if the run was opened (the daemon then serves it only with them).
-            "ASCEND_GYM_OE_TOKENS": json.dumps(core.client.run_tokens(core.run_id)),
-        }
+        settings = evaluator_settings(core, workdir)
         cfg = self.config
         server = (
             OfflineLLMServer(
