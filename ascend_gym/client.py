@@ -405,6 +405,7 @@ class LocalDaemon:
         state_dir: str | Path | None = None,
         bind: str = "tcp://127.0.0.1:*",
         extra_args: list[str] | None = None,
+        require_run_tokens: bool = False,
     ):
         self._own_state = (
             None if state_dir else tempfile.TemporaryDirectory(prefix="ascend_gym-daemon-")
@@ -423,6 +424,8 @@ class LocalDaemon:
         ]
         if workers:
             cmd += ["--workers", str(workers)]
+        if require_run_tokens:  # it serves only runs that were opened, as a remote daemon does
+            cmd.append("--require-run-tokens")
         cmd += extra_args or []
         # Its log goes to a file of its own: a refusal to start is read back from there.
         self._log = tempfile.TemporaryFile("w+")

@@ -371,7 +371,11 @@ class AscendOpEnv(gym.Env):
         self._episodes = 0
         # One worker: an env evaluates one candidate at a time, so a vector env of N embedded
         # envs starts N one-worker daemons, not N daemons of one worker per core each.
-        self._local = LocalDaemon(backend=backend, workers=1) if daemon is None else None
+        self._local = (
+            LocalDaemon(backend=backend, workers=1, require_run_tokens=True)
+            if daemon is None
+            else None
+        )
         if self._local is not None:
             self.address = self._local.address
         else:

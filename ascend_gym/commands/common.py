@@ -253,7 +253,7 @@ def daemon_client(address: str | None) -> Iterator[DaemonClient]:
     if address:
         check_daemons([address])
     else:
-        local = LocalDaemon()
+        local = LocalDaemon(require_run_tokens=True)
     client = DaemonClient(address or local.address)
     try:
         yield client

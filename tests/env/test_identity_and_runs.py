@@ -54,6 +54,20 @@ def test_an_env_starts_its_own_daemon_with_one_worker():
         env.close()
 
 
+def test_an_env_s_own_daemon_requires_run_tokens():
+    env = AscendOpEnv(budget=1)
+    outsider = DaemonClient(env.address)
+    try:
+        env.reset(seed=0)
+        assert env.validate(seeds=1).outcome == "OK"  # validation opens a run of its own
+        request = EvalRequest(run_id="never-opened", package=env.package, soc=env.soc)
+        refused = outsider.evaluate(request)
+        assert refused.status == Status.REJECTED and "requires run tokens" in refused.message
+    finally:
+        outsider.close()
+        env.close()
+
+
 def test_each_episode_is_a_daemon_run_with_the_episode_budget(daemon):
     env = AscendOpEnv(mode="discrete", budget=1, daemon=daemon)
     outsider = DaemonClient(daemon)
