@@ -78,6 +78,7 @@ def test_a_bench_task_whose_model_is_dead_is_infra(daemon):
         ("ascendoptimizer", {"llm": {"temprature": 0.1}}, ["llm.temprature"]),
         ("random", {"steps": 3}, ["steps"]),
         ("bon", {"llm": {"api_key": "sk-x"}}, ["api_key", "api_key_env"]),
+        ("bon", {"llm": {"cache_mode": "replay"}}, ["cache_mode 'replay'", "cache_dir"]),
     ],
 )
 def test_a_misspelt_policy_config_key_is_refused(tmp_path, policy, config, words):
@@ -105,6 +106,13 @@ def test_a_policy_config_for_an_unknown_policy_is_refused(tmp_path):
 )
 def test_model_flags_without_base_url_are_refused(args):
     assert_usage_error(cli(*args), "without --base-url")
+
+
+@pytest.mark.parametrize("verb", [("optimize", "level1/add"), ("bench",)])
+def test_a_cache_mode_without_a_cache_is_refused(verb):
+    # Replay without a record would ask the live model, the thing replay promises never to do.
+    done = cli(*verb, "--base-url", DEAD, "--llm-cache-mode", "replay")
+    assert_usage_error(done, "--llm-cache-mode", "without --llm-cache")
 
 
 def test_base_url_for_policies_without_a_model_is_refused():
