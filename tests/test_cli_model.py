@@ -102,10 +102,26 @@ def test_a_policy_config_for_an_unknown_policy_is_refused(tmp_path):
         ("optimize", "level1/add", "--model", "x"),
         ("optimize", "level1/add", "--llm-cache", "c"),
         ("bench", "--api-key-env", "K"),
+        ("bank", "build", "--out", "b", "--model", "x"),
+        ("bank", "build", "--out", "b", "--llm-cache", "c"),
     ],
 )
 def test_model_flags_without_base_url_are_refused(args):
     assert_usage_error(cli(*args), "without --base-url")
+
+
+def test_generate_with_an_endpoint_and_no_model_is_refused():
+    # It would have generated from the templates, not asked the endpoint it was given.
+    done = cli("generate", "level1/add", "--base-url", DEAD)
+    assert_usage_error(done, "--base-url without --model")
+
+
+def test_bank_build_with_a_dead_endpoint_is_an_infrastructure_failure(tmp_path):
+    done = cli(
+        "bank", "build", "--ops", "level1/add", "--base-url", DEAD, "--out", str(tmp_path / "b"),
+        "--max-tried", "1", "--workers", "1", "--embedder", "tfidf",
+    )  # fmt: skip
+    assert_usage_error(done, "model endpoint", DEAD, "short")
 
 
 @pytest.mark.parametrize("verb", [("optimize", "level1/add"), ("bench",)])
