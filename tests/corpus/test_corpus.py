@@ -175,7 +175,10 @@ def test_the_spec_variant_whose_arguments_match_the_opdef_is_taken(tmp_path):
     shutil.copytree(SRC / "vendor_a" / "Neg", root)
     for old in root.rglob("neg*"):
         old.rename(old.with_name(old.name.replace("neg", "nll_loss")))
-    def_args = 'this->Input("x"); this->Input("target"); this->Input("weight"); this->Output("y");'
+    def_args = (
+        'this->Input("x"); this->Input("target"); this->Input("weight"); this->Output("y");'
+        ' this->Attr("reduction"); this->Attr("ignore_index");'
+    )
     (root / "op_host" / "nll_loss.cpp").write_text(def_args)
     assert [a.name for a in spec_for(find_ops(tmp_path)[0]).outputs] == ["y"]
     (root / "op_host" / "nll_loss.cpp").write_text(def_args + ' this->Output("total_weight");')
@@ -195,7 +198,7 @@ def test_a_spec_variant_serving_a_path_is_taken_for_that_path_alone(tmp_path):
     # the 3-D ones: the same four inputs and one output, told apart by path.
     def_args = (
         'this->Input("grad"); this->Input("x1"); this->Input("x2"); this->Input("cdist");'
-        ' this->Output("y");'
+        ' this->Output("y"); this->Attr("p");'
     )
     for tree in ("hicann+ops-math/math", "hicann+ops-math/experimental/math"):
         root = tmp_path / tree / "cdist_grad"
@@ -252,3 +255,17 @@ def test_cli_check_measures_acceptance_through_the_daemons_evaluation(tmp_path, 
     assert rows["sqrt"]["status"] == "OK"
     assert "| judged | 2 |" in table and "| accepted | 1 (50.0 %) |" in table
     assert "| vendor_c/Neg | op_host/probe.inl:2: `syscall` is not allowed" in table
+
+
+def test_a_spec_whose_attrs_the_opdef_lacks_is_not_taken(tmp_path):
+    # CANN's Exp(base, scale, shift) spec does not fit an Exp whose OpDef takes no attrs.
+    root = tmp_path / "Exp"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    for old in root.rglob("neg*"):
+        old.rename(old.with_name(old.name.replace("neg", "exp")))
+    def_args = 'this->Input("x"); this->Output("y");'
+    (root / "op_host" / "exp.cpp").write_text(def_args)
+    assert spec_for(find_ops(tmp_path)[0]) is None
+    attrs = ' this->Attr("base"); this->Attr("scale"); this->Attr( "shift" );'
+    (root / "op_host" / "exp.cpp").write_text(def_args + attrs)
+    assert [a.name for a in spec_for(find_ops(tmp_path)[0]).attrs] == ["base", "scale", "shift"]
