@@ -101,7 +101,7 @@ def test_cli_run_writes_json_and_rejects_a_missing_directory(tmp_path, capsys):
     assert main(["corpus", "run", str(tmp_path / "nowhere")]) == 2
     assert "is not a directory" in capsys.readouterr().err
     out = tmp_path / "o.json"
-    assert main(["corpus", "run", str(SRC / "vendor_a"), "--json", str(out), "--quiet"]) == 0
+    assert main(["corpus", "run", str(SRC / "vendor_a"), "--json-out", str(out), "--quiet"]) == 0
     rows = json.loads(out.read_text())
     assert [(r["op"], r["status"]) for r in rows] == [("neg", "OK")]
 
@@ -247,7 +247,7 @@ def test_cli_check_measures_acceptance_through_the_daemons_evaluation(tmp_path, 
     source = (host / "neg.cpp").read_text()
     (host / "neg.cpp").write_text('#include "probe.inl"\n' + source)
     out = tmp_path / "o.json"
-    assert main(["corpus", "check", str(tmp_path), "--json", str(out), "--quiet"]) == 0
+    assert main(["corpus", "check", str(tmp_path), "--json-out", str(out), "--quiet"]) == 0
     table = capsys.readouterr().out
     rows = {r["op"]: r for r in json.loads(out.read_text())}
     assert rows["neg"]["status"] == "REJECTED"
