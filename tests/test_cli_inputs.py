@@ -176,3 +176,8 @@ def test_nested_verbs_describe_themselves(verb):
     lines = cli(*verb, "--help").stdout.splitlines()
     description = next(line for line in lines[1:] if line.strip())
     assert not description.startswith(("positional", "options")), lines[:4]
+
+
+def test_nested_verbs_show_their_defaults():
+    text = " ".join(cli("bank", "build", "--help").stdout.split())
+    assert "at least this (default: 5.0)" in text and "(default 0) (default" not in text
