@@ -38,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--json-out", type=Path, metavar="FILE", help="write every operator's outcome here"
     )
     check.add_argument("--jobs", type=int, default=1, help="operators checked in parallel")
-    check.add_argument("--soc", default="Ascend910B4")
+    add_soc(check)
     check.add_argument("--quiet", action="store_true", help="no line per operator")
 
 

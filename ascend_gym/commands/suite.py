@@ -60,7 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         required=True,
         help="directory holding one checkout per repository, named <owner>+<repo>",
     )
-    mat.add_argument("--soc", default="Ascend910B4")
+    add_soc(mat)
     mat.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
     mat.add_argument(
         "--any-commit",
