@@ -435,9 +435,9 @@ class LocalDaemon:
         line = _readline(self.process, startup_timeout_s)
         if not line.startswith("READY "):
             exited = self.process.poll()
-            self.close()
-            self._log.seek(0)
+            self._log.seek(0)  # read before close() closes the log
             said = [x for x in self._log.read().splitlines() if x.strip()]
+            self.close()
             why = (
                 f"exited with status {exited} before it was ready"
                 if exited is not None
