@@ -117,6 +117,13 @@ def test_suite_import_registers_the_passing_operators(tmp_path, monkeypatch, cap
     assert main(["suite", "import", str(SRC), "--name", suite.SUITE_NAME]) == 2
 
 
+def test_suite_import_where_nothing_passes_exits_1(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("ASCEND_GYM_DATA", str(tmp_path))
+    assert main(["suite", "import", str(SRC / "vendor_b"), "--name", "none"]) == 1
+    assert "none of 1 operators passes every case" in capsys.readouterr().err
+    assert not (tmp_path / "suites" / "none").exists()
+
+
 @pytest.mark.parametrize(
     "value",
     [{"a": [1, 2.5, float("inf")], "b c": {"d": True, "e": 'x"y'}}, {"n": float("-inf")}],
