@@ -17,6 +17,7 @@ CURVE: pass `keys=DIR` (or set ASCEND_GYM_DAEMON_KEYS=DIR), a directory holding 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import subprocess
@@ -434,6 +435,9 @@ class LocalDaemon:
         )
         line = _readline(self.process, startup_timeout_s)
         if not line.startswith("READY "):
+            if not line:  # its stdout closed: it is exiting, and its status is coming
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(timeout=30)
             exited = self.process.poll()
             self._log.seek(0)  # read before close() closes the log
             said = [x for x in self._log.read().splitlines() if x.strip()]
