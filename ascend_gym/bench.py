@@ -471,7 +471,7 @@ def run_bench(
     records = {r.key: r for r in state.records}
     try:
         for _ in range(0 if config.daemons else local_daemons):
-            locals_.append(LocalDaemon(workers=daemon_workers))
+            locals_.append(LocalDaemon(workers=daemon_workers, require_run_tokens=True))
         endpoints = config.daemons or [d.address for d in locals_]
         cpus = start_ray(ray_address)
         parallel = parallel or cpus

@@ -47,12 +47,27 @@ def _terminate(signum: int, frame: object) -> None:
     raise Interrupted
 
 
+class _DefaultsShown(argparse.HelpFormatter):
+    """An option's default after its help, unless the help names one or there is none to show."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (
+            not action.option_strings
+            or action.default in (None, False, "", argparse.SUPPRESS)
+            or "default" in text
+        ):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 class _Verbs(argparse._SubParsersAction):
     """Nested verbs (`suite list`, `daemon ledger`): their one-line help is also their --help's
-    description."""
+    description, and their options show their defaults."""
 
     def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser:
         kwargs.setdefault("description", kwargs.get("help"))
+        kwargs.setdefault("formatter_class", _DefaultsShown)
         return super().add_parser(name, **kwargs)
 
 

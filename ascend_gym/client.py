@@ -17,6 +17,7 @@ CURVE: pass `keys=DIR` (or set ASCEND_GYM_DAEMON_KEYS=DIR), a directory holding 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import subprocess
@@ -399,6 +400,7 @@ class LocalDaemon:
         state_dir: str | Path | None = None,
         bind: str = "tcp://127.0.0.1:*",
         extra_args: list[str] | None = None,
+        require_run_tokens: bool = False,
     ):
         self._own_state = (
             None if state_dir else tempfile.TemporaryDirectory(prefix="ascend_gym-daemon-")
@@ -417,6 +419,8 @@ class LocalDaemon:
         ]
         if workers:
             cmd += ["--workers", str(workers)]
+        if require_run_tokens:  # it serves only runs that were opened, as a remote daemon does
+            cmd.append("--require-run-tokens")
         cmd += extra_args or []
         # Its log goes to a file of its own: a refusal to start is read back from there.
         self._log = tempfile.TemporaryFile("w+")
@@ -425,10 +429,13 @@ class LocalDaemon:
         )
         line = _readline(self.process, startup_timeout_s)
         if not line.startswith("READY "):
+            if not line:  # its stdout closed: it is exiting, and its status is coming
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(timeout=30)
             exited = self.process.poll()
-            self.close()
-            self._log.seek(0)
+            self._log.seek(0)  # read before close() closes the log
             said = [x for x in self._log.read().splitlines() if x.strip()]
+            self.close()
             why = (
                 f"exited with status {exited} before it was ready"
                 if exited is not None

@@ -28,6 +28,9 @@ from ascend_gym.state import EnvState, StepEntry, catalogue_digest
 from ascend_gym.validation import Claim, Verdict, check
 
 MAX_SOURCE_CHARS = 131072
+# The baseline run's budget: the env's baseline evaluation, and OpenEvolve's evaluator timing the
+# initial program once more when the env's timing resolves to another cache key than its default.
+BASELINE_RUN_BUDGET = 2
 # What real sources contain: printable ASCII, tab and newline. Anything else (a UTF-8 comment, a
 # CR of a CRLF file) is transliterated in the observation only; the package keeps the original.
 SOURCE_CHARSET = "".join(chr(c) for c in range(32, 127)) + "\t\n"
@@ -434,7 +437,11 @@ class AscendOpEnv(gym.Env):
         self._episodes = 0
         # One worker: an env evaluates one candidate at a time, so a vector env of N embedded
         # envs starts N one-worker daemons, not N daemons of one worker per core each.
-        self._local = LocalDaemon(backend=backend, workers=1) if daemon is None else None
+        self._local = (
+            LocalDaemon(backend=backend, workers=1, require_run_tokens=True)
+            if daemon is None
+            else None
+        )
         if self._local is not None:
             self.address = self._local.address
         else:
@@ -465,7 +472,7 @@ class AscendOpEnv(gym.Env):
             self.operator = options["operator"]
         baseline = suite.resolve(self.operator)
         self._open_episode_run()
-        result = self._evaluate(baseline, run_id=self._baseline_run)
+        result = self._evaluate(baseline, run_id=self.baseline_run_id)
         if not result.ok:
             first = (result.message.strip().splitlines() or [""])[0][:300]
             raise BaselineRejected(
@@ -572,7 +579,7 @@ class AscendOpEnv(gym.Env):
         self.last_candidate = candidate
         digest = candidate.content_hash()
         baseline = digest == self.baseline_package.content_hash()
-        result = self._evaluate(candidate, run_id=self._baseline_run if baseline else self.run_id)
+        result = self._evaluate(candidate, run_id=self.baseline_run_id if baseline else self.run_id)
         entry.candidate_hash, entry.status, entry.latency_us = (
             digest,
             result.status,
@@ -616,9 +623,10 @@ class AscendOpEnv(gym.Env):
         refuses evaluation budget + 1 whoever submits it (the env's own count is not the cap)."""
         self._join_run(self._episodes + 1, {})
         self.client.open_run(self.run_id, self.budget)
+        self.client.open_run(self.baseline_run_id, BASELINE_RUN_BUDGET)
 
     @property
-    def _baseline_run(self) -> str:
+    def baseline_run_id(self) -> str:
         """The run the episode's baseline is evaluated under, at reset and whenever a step submits it
         again: the run paid for it at reset, so the baseline never costs the episode budget."""
         return f"{self.run_id}/baseline"

@@ -145,6 +145,12 @@ def level_groups(ops: Sequence[str], records: list[SweepRecord]) -> list[tuple[s
 # ---- budget accounting -------------------------------------------------------------------------
 
 
+def spent(record: SweepRecord) -> int:
+    """Evaluations a task spent: the ledger's count where there is one (a failed task spent what
+    it spent, though its record counts none), else the policy's."""
+    return record.ledger.evaluations if record.ledger is not None else record.evaluations
+
+
 class Account(ModelAccount):
     """What one policy spent over the tasks of a sweep: evaluations charged (counted by the policy
     and checked against the daemon ledger per task) and its model account, summed."""
@@ -166,10 +172,7 @@ def accounts(records: list[SweepRecord], policies: Sequence[str]) -> list[Accoun
                 proposer=", ".join(sorted({r.proposer for r in rs if r.proposer})) or "-",
                 model=", ".join(sorted({r.model for r in rs if r.model})) or "-",
                 tasks=len(rs),
-                # The ledger's count where there is one: a failed task spent what it spent.
-                evaluations=sum(
-                    r.ledger.evaluations if r.ledger is not None else r.evaluations for r in rs
-                ),
+                evaluations=sum(spent(r) for r in rs),
                 budget=sum(r.budget for r in rs),
                 **{
                     name: sum(getattr(r, name) for r in rs)

@@ -270,7 +270,7 @@ def write_tasks_csv(config: SweepConfig, records: list[SweepRecord], path: Path)
             status = "ok" if r.ok else ("infra" if r.infra_failed else "failed")
             out.writerow([
                 p, op, s, status, r.baseline_us, r.best_us,
-                f"{metrics.record_speedup(r):.6f}", r.evaluations, r.budget, r.proposer,
+                f"{metrics.record_speedup(r):.6f}", metrics.spent(r), r.budget, r.proposer,
                 r.model, r.llm_calls, r.prompt_tokens, r.completion_tokens, r.prompt_chars,
                 r.completion_chars, f"{r.wall_s:.1f}", r.budget_ok, r.best_file, r.error[:200],
             ])  # fmt: skip

@@ -55,6 +55,7 @@ def _within(claimed: float, measured: float, tolerance: float) -> bool:
 
 def check(claim: Claim, client: DaemonClient, seeds: list[int], tolerance: float) -> Verdict:
     run_id = f"validate-{uuid.uuid4().hex[:12]}"  # a new run: nothing is served from the cache
+    client.open_run(run_id, len(seeds) + 1)  # each seed, and the baseline
     verdict = Verdict(
         line=claim.line,
         task=claim.task,

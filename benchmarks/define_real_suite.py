@@ -1,6 +1,6 @@
 """Write the definition of ascend-real-v1 (ascend_core/suite/ascend-real-v1.toml) from a corpus run.
 
-    ascend-gym corpus run /work/corpus_src --jobs 2 --json run.json
+    ascend-gym corpus run /work/corpus_src --jobs 2 --json-out run.json
     python benchmarks/define_real_suite.py run.json /work/corpus_src
 
 Every operator that passed every case in the run enters, one implementation per spec: the first

@@ -83,7 +83,15 @@ def test_empty_source_directories(tmp_path):
     assert_usage_error(cli("suite", "import", str(tmp_path), "--name", "x1"), "no custom-op")
 
 
-@pytest.mark.parametrize("verb", [("corpus", "run"), ("suite", "import", "--name", "x2")])
+@pytest.mark.parametrize(
+    "verb",
+    [
+        ("corpus", "run"),
+        ("corpus", "check"),
+        ("suite", "import", "--name", "x2"),
+        ("suite", "materialise", "ascend-real-v1", "--src"),
+    ],
+)
 def test_soc_is_checked_in_corpus_and_suite_import(tmp_path, verb):
     assert_usage_error(cli(*verb, str(tmp_path), "--soc", "AscendNBN"), "--soc", "Ascend910B4")
 
@@ -176,3 +184,8 @@ def test_nested_verbs_describe_themselves(verb):
     lines = cli(*verb, "--help").stdout.splitlines()
     description = next(line for line in lines[1:] if line.strip())
     assert not description.startswith(("positional", "options")), lines[:4]
+
+
+def test_nested_verbs_show_their_defaults():
+    text = " ".join(cli("bank", "build", "--help").stdout.split())
+    assert "at least this (default: 5.0)" in text and "(default 0) (default" not in text

@@ -78,6 +78,7 @@ def test_a_bench_task_whose_model_is_dead_is_infra(daemon):
         ("ascendoptimizer", {"llm": {"temprature": 0.1}}, ["llm.temprature"]),
         ("random", {"steps": 3}, ["steps"]),
         ("bon", {"llm": {"api_key": "sk-x"}}, ["api_key", "api_key_env"]),
+        ("bon", {"llm": {"cache_mode": "replay"}}, ["cache_mode 'replay'", "cache_dir"]),
     ],
 )
 def test_a_misspelt_policy_config_key_is_refused(tmp_path, policy, config, words):
@@ -101,10 +102,33 @@ def test_a_policy_config_for_an_unknown_policy_is_refused(tmp_path):
         ("optimize", "level1/add", "--model", "x"),
         ("optimize", "level1/add", "--llm-cache", "c"),
         ("bench", "--api-key-env", "K"),
+        ("bank", "build", "--out", "b", "--model", "x"),
+        ("bank", "build", "--out", "b", "--llm-cache", "c"),
     ],
 )
 def test_model_flags_without_base_url_are_refused(args):
     assert_usage_error(cli(*args), "without --base-url")
+
+
+def test_generate_with_an_endpoint_and_no_model_is_refused():
+    # It would have generated from the templates, not asked the endpoint it was given.
+    done = cli("generate", "level1/add", "--base-url", DEAD)
+    assert_usage_error(done, "--base-url without --model")
+
+
+def test_bank_build_with_a_dead_endpoint_is_an_infrastructure_failure(tmp_path):
+    done = cli(
+        "bank", "build", "--ops", "level1/add", "--base-url", DEAD, "--out", str(tmp_path / "b"),
+        "--max-tried", "1", "--workers", "1", "--embedder", "tfidf",
+    )  # fmt: skip
+    assert_usage_error(done, "model endpoint", DEAD, "short")
+
+
+@pytest.mark.parametrize("verb", [("optimize", "level1/add"), ("bench",)])
+def test_a_cache_mode_without_a_cache_is_refused(verb):
+    # Replay without a record would ask the live model, the thing replay promises never to do.
+    done = cli(*verb, "--base-url", DEAD, "--llm-cache-mode", "replay")
+    assert_usage_error(done, "--llm-cache-mode", "without --llm-cache")
 
 
 def test_base_url_for_policies_without_a_model_is_refused():

@@ -161,11 +161,13 @@ def test_accounting_per_policy_in_the_report_and_tasks_csv(tmp_path):
     assert "| random | offline | - | 1 | 3 / 8 | 0 | 0 / 0 | 0 / 0 |" in md
     assert "| openevolve | offline | - | 1 | 2 / 8 | 8 |" in md  # a failed task spent too
     assert "Budget accounting per policy" in (tmp_path / "report.html").read_text()
-    head, bon, rand, _ = (tmp_path / report.TASKS_CSV).read_text().splitlines()
+    head, bon, rand, oe = (tmp_path / report.TASKS_CSV).read_text().splitlines()
     columns = head.split(",")
     assert dict(zip(columns, bon.split(",")))["llm_calls"] == "5"
     assert dict(zip(columns, bon.split(",")))["model"] == "m1"
     assert dict(zip(columns, rand.split(",")))["evaluations"] == "3"
+    # The same count as the table's: the ledger's, also for the task that failed.
+    assert dict(zip(columns, oe.split(",")))["evaluations"] == "2"
 
 
 def test_report_from_a_small_results_file(tmp_path, monkeypatch):

@@ -6,7 +6,12 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from ascend_core import suite
+from ascend_core.protocol import EvalRequest, Status
+from ascend_gym.client import LocalDaemon
+from ascend_gym.commands.common import daemon_client
 from ascend_gym.commands.export import spec_toml
 from ascend_gym.records import SweepRecord, load_candidate, read_records
 
@@ -17,7 +22,23 @@ def cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_bench_results_validate_and_the_export_evaluates_to_the_record(tmp_path, daemon):
+@pytest.fixture(scope="module")
+def token_daemon(tmp_path_factory) -> str:
+    """A daemon that serves only runs that were opened (as every daemon bound beyond loopback)."""
+    state = tmp_path_factory.mktemp("state")
+    with LocalDaemon(workers=2, state_dir=state, extra_args=["--require-run-tokens"]) as d:
+        yield d.address
+
+
+def test_the_embedded_daemon_requires_run_tokens():
+    with daemon_client(None) as client:
+        request = EvalRequest(run_id="never-opened", package=suite.resolve("level1/add"))
+        result = client.evaluate(request)
+    assert result.status is Status.REJECTED and "requires run tokens" in result.message
+
+
+def test_bench_results_validate_and_the_export_evaluates_to_the_record(tmp_path, token_daemon):
+    daemon = token_daemon  # every evaluation below goes under a run it opened
     out = tmp_path / "sweep"
     done = cli(
         "bench", "--ops", "level1/relu", "--policies", "random", "--budget", "3",
@@ -43,7 +64,8 @@ def test_bench_results_validate_and_the_export_evaluates_to_the_record(tmp_path,
     assert json.loads(evaluated.stdout)["latency_us"] == record.best_us
 
 
-def test_optimize_writes_what_its_help_promises(tmp_path, daemon):
+def test_optimize_writes_what_its_help_promises(tmp_path, token_daemon):
+    daemon = token_daemon
     out = tmp_path / "run"
     done = cli(
         "optimize", "level1/add", "--policy", "random", "--budget", "2",

@@ -51,6 +51,13 @@ class LLMConfig(PolicyConfig):
             )
         return data
 
+    @model_validator(mode="after")
+    def _a_cache_to_replay(self) -> LLMConfig:
+        # Without a directory the gateway records nothing and replays nothing: it asks the model.
+        if self.cache_mode in ("record", "replay") and not self.cache_dir:
+            raise ValueError(f"cache_mode {self.cache_mode!r} without a cache_dir")
+        return self
+
     def resolved_key(self) -> str:
         # Local servers accept any key; the openai client insists on a non-empty one.
         return os.environ.get(self.api_key_env, "") or "none"

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ascend_gym.commands.common import add_soc, endpoint
+from ascend_gym.commands.common import DEFAULT_MODEL, UsageError, add_soc, endpoint
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -55,9 +55,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--base-url",
         help="OpenAI-compatible endpoint: the model is the inverse agent and distiller",
     )
-    build.add_argument(
-        "--model", default="deepseek-chat", help="model name at --base-url (default deepseek-chat)"
-    )
+    build.add_argument("--model", help=f"model name at --base-url (default {DEFAULT_MODEL})")
     build.add_argument(
         "--llm-cache", default="", help="record/replay cache directory for model calls"
     )
@@ -78,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace, out: Path) -> int:
     from agents.ascendoptimizer.offline import OfflineProposer
     from agents.ascendoptimizer.rewind import RewindConfig, build_bank
+    from agents.llm.gateway import ModelUnavailable
     from ascend_core import suite
     from ascend_gym.client import LocalDaemon
 
@@ -85,14 +84,20 @@ def _build(args: argparse.Namespace, out: Path) -> int:
     uris = [u if u.startswith("op://") else f"op://{suite.SUITE_NAME}/{u}" for u in uris]
     missing = [u for u in uris if not suite.has_expert(u)]
     if missing:
-        print(f"no expert version for: {', '.join(missing)}")
-        return 2
+        raise UsageError(f"no expert version for: {', '.join(missing)}")
+    stray = [
+        flag for flag, value in (("--model", args.model), ("--llm-cache", args.llm_cache)) if value
+    ]
+    if stray and not args.base_url:
+        raise UsageError(f"{', '.join(stray)} without --base-url: no model would be asked")
     gateway = None
     if args.base_url:
         from agents.ascendoptimizer.llm_proposer import LLMProposer
         from agents.llm import ChatClient, LLMConfig, ModelGateway
 
-        llm = LLMConfig(base_url=args.base_url, model=args.model, cache_dir=args.llm_cache)
+        llm = LLMConfig(
+            base_url=args.base_url, model=args.model or DEFAULT_MODEL, cache_dir=args.llm_cache
+        )
         # The build charges no policy's budget: its calls are recorded and counted, not capped.
         gateway = ModelGateway(llm.model_copy(update={"max_calls_per_evaluation": 10**9}))
         via_gateway = llm.model_copy(update={"base_url": gateway.base_url})
@@ -127,6 +132,11 @@ def _build(args: argparse.Namespace, out: Path) -> int:
             local.close()
         if gateway is not None:
             gateway.close()
+    if gateway is not None and gateway.failure:  # the rewinds stopped asking: a short bank
+        raise ModelUnavailable(
+            f"{gateway.failure}; the bank in {out} is short ({stats.tried} rewind steps tried)",
+            gateway.account(),
+        )
     meta = json.loads((out / "meta.json").read_text())
     meta["command"] = " ".join(["ascend-gym bank build", *_argv(args)])
     (out / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
@@ -163,7 +173,6 @@ def _argv(args: argparse.Namespace) -> list[str]:
             "max_tried": 14,
             "seed": 0,
             "embedder": "auto",
-            "model": "deepseek-chat",
         }.get(key)
         if value not in (None, "", default):
             out += [f"--{key.replace('_', '-')}", str(value)]

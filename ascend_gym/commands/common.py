@@ -155,6 +155,10 @@ def model_settings(args: argparse.Namespace) -> dict | None:
         if stray:
             raise UsageError(f"{', '.join(stray)} without --base-url: no model would be asked")
         return None
+    if args.llm_cache_mode and not args.llm_cache:
+        raise UsageError(
+            f"--llm-cache-mode {args.llm_cache_mode} without --llm-cache: nothing to record or replay"
+        )
     llm = {"base_url": args.base_url, "model": args.model or DEFAULT_MODEL}
     if args.api_key_env:
         llm["api_key_env"] = args.api_key_env
@@ -254,7 +258,7 @@ def daemon_client(address: str | None) -> Iterator[DaemonClient]:
     if address:
         check_daemons([address])
     else:
-        local = LocalDaemon()
+        local = LocalDaemon(require_run_tokens=True)
     client = DaemonClient(address or local.address)
     try:
         yield client

@@ -16,7 +16,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "run", help="evaluate every custom-op directory under SRC_DIR and print the table"
     )
     run.add_argument("src", type=Path, metavar="SRC_DIR")
-    run.add_argument("--json", type=Path, help="write every operator's outcome here")
+    run.add_argument(
+        "--json-out", type=Path, metavar="FILE", help="write every operator's outcome here"
+    )
     run.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
     add_soc(run)
     run.add_argument("--quiet", action="store_true", help="no line per operator")
@@ -32,9 +34,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "the acceptance rate and every rejection",
     )
     check.add_argument("src", type=Path, metavar="SRC_DIR")
-    check.add_argument("--json", type=Path, help="write every operator's outcome here")
+    check.add_argument(
+        "--json-out", type=Path, metavar="FILE", help="write every operator's outcome here"
+    )
     check.add_argument("--jobs", type=int, default=1, help="operators checked in parallel")
-    check.add_argument("--soc", default="Ascend910B4")
+    add_soc(check)
     check.add_argument("--quiet", action="store_true", help="no line per operator")
 
 
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if not outcomes:
         raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")
     print(runner.acceptance(outcomes) if checking else runner.summary(outcomes))
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps([o.model_dump() for o in outcomes], indent=1))
+    if args.json_out:
+        args.json_out.parent.mkdir(parents=True, exist_ok=True)
+        args.json_out.write_text(json.dumps([o.model_dump() for o in outcomes], indent=1))
     return 0

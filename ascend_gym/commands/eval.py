@@ -7,6 +7,7 @@ answer, ...), 2 on a usage error or when no daemon answers.
 from __future__ import annotations
 
 import argparse
+import uuid
 
 from ascend_core.protocol import MAX_TIMEOUT_S, EvalRequest, Timeouts
 from ascend_gym.commands.common import (
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     package = load_operator(args.operator, spec_file=args.spec)
     check_cases(package, args.case)
     request = EvalRequest(
-        run_id="cli-eval",
+        run_id=f"cli-eval-{uuid.uuid4().hex[:12]}",
         package=package,
         soc=args.soc,
         cases=args.case,
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         timeouts=Timeouts(run_s=args.run_timeout),
     )
     with daemon_client(args.daemon) as client:
+        client.open_run(request.run_id, 1)
         result = client.evaluate(request)
     if args.json:
         print(result.model_dump_json(indent=2))

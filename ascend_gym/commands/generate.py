@@ -8,7 +8,10 @@ from pathlib import Path
 
 from ascend_core import suite
 from ascend_core.package import OperatorPackage, load_package
-from ascend_gym.commands.common import add_soc
+from ascend_gym.commands.common import UsageError, add_soc
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -26,13 +29,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="ask this model for the program (else the templates)")
     parser.add_argument(
         "--base-url",
-        default="http://127.0.0.1:8000/v1",
-        help="OpenAI-compatible endpoint of --model (default http://127.0.0.1:8000/v1)",
+        help=f"OpenAI-compatible endpoint of --model (default {DEFAULT_BASE_URL})",
     )
     parser.add_argument(
         "--api-key-env",
-        default="OPENAI_API_KEY",
-        help="environment variable holding the API key (default OPENAI_API_KEY)",
+        help=f"environment variable holding the API key (default {DEFAULT_KEY_ENV})",
     )
     parser.add_argument("--repairs", type=int, default=3, help="model passes after the first")
 
@@ -61,6 +62,11 @@ def run(args: argparse.Namespace) -> int:
     from ascend_gym.dsl.model import ModelGenerator
     from ascend_gym.dsl.trace import Unsupported
 
+    stray = [
+        f for f, v in (("--base-url", args.base_url), ("--api-key-env", args.api_key_env)) if v
+    ]
+    if stray and not args.model:
+        raise UsageError(f"{', '.join(stray)} without --model: no model would be asked")
     try:
         source = spec_only(_source(args.operator))
     except (OSError, KeyError, ValueError) as e:
@@ -73,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
             pkg, how = build(source, args.dsl.read_text()), f"from {args.dsl}"
         elif args.model:
             config = LLMConfig(
-                base_url=args.base_url, model=args.model, api_key_env=args.api_key_env
+                base_url=args.base_url or DEFAULT_BASE_URL,
+                model=args.model,
+                api_key_env=args.api_key_env or DEFAULT_KEY_ENV,
             )
             result, log = ModelGenerator(ChatClient(config), args.repairs).generate(
                 source, lambda p: _evaluate(p, args.soc)

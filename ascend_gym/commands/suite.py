@@ -34,7 +34,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--experts", action="store_true", help="also check expert versions and that they are faster"
     )
     val.add_argument(
-        "--json", type=Path, help="write the reports here (reusable by `suite table --from`)"
+        "--json-out",
+        type=Path,
+        metavar="FILE",
+        help="write the reports here (reusable by `suite table --from`)",
     )
 
     imp = sub.add_parser(
@@ -57,7 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         required=True,
         help="directory holding one checkout per repository, named <owner>+<repo>",
     )
-    mat.add_argument("--soc", default="Ascend910B4")
+    add_soc(mat)
     mat.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
     mat.add_argument(
         "--any-commit",
@@ -79,7 +82,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--from",
         dest="from_json",
         type=Path,
-        help="reports from `suite validate --json` instead of evaluating",
+        help="reports from `suite validate --json-out` instead of evaluating",
     )
 
 
@@ -122,9 +125,9 @@ def run(args: argparse.Namespace) -> int:
         experts = args.suite_command == "table" or args.experts
         uris = [load_operator(name).uri for name in suite.expand(args.ops)]
         reports = _validate(uris, experts, args.soc, args.jobs)
-    if args.suite_command == "validate" and args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps([r.model_dump(mode="json") for r in reports], indent=1))
+    if args.suite_command == "validate" and args.json_out:
+        args.json_out.parent.mkdir(parents=True, exist_ok=True)
+        args.json_out.write_text(json.dumps([r.model_dump(mode="json") for r in reports], indent=1))
     if args.suite_command == "table":
         validate.write_table(args.doc, validate.render_table(reports))
         print(f"wrote the table of {len(reports)} operators to {args.doc}")

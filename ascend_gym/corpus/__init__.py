@@ -27,6 +27,7 @@ OPS = Path(__file__).resolve().parent / "ops"
 
 _OP_ADD = re.compile(r"\bOP_ADD\(\s*(\w+)")
 _ARG = re.compile(r"\bthis->(Input|Output)\(\s*\"(\w+)\"\s*\)")
+_ATTR = re.compile(r"\bthis->Attr\(\s*\"(\w+)\"\s*\)")
 _DTYPES = re.compile(
     r"\bthis->(?:Input|Output)\(\s*\"\w+\"\s*\)[^;]*?\.DataType\(\s*\{([^}]*)\}", re.S
 )
@@ -186,7 +187,24 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     plain `<op>.toml` where none or several do). Where the arguments agree but their meaning does
     not (one tree's kernel takes the tensors its aclnn layer broadcast), a variant names the paths
     it serves: `serves = ["<owner>+<repo>/<path to the op directory>"]`, matched against the
-    trailing components of the source's directory, and is taken for those alone."""
+    trailing components of the source's directory, and is taken for those alone.
+
+    None where the spec has an attr the OpDef does not declare (`this->Attr("...")`): CANN's
+    `Exp(base, scale, shift)` is another operator than an Exp without attrs."""
+    host_text = "\n".join(
+        _read(p)
+        for p in sorted((source.root / "op_host").rglob("*"))
+        if p.is_file() and p.suffix in SOURCE_SUFFIXES
+    )
+    spec = _chosen_spec(source, host_text)
+    if spec is None or not _ARG.search(host_text):  # no OpDef to compare with
+        return spec
+    declared = set(_ATTR.findall(host_text))
+    return spec if all(a.name in declared for a in spec.attrs) else None
+
+
+def _chosen_spec(source: OpSource, host_text: str) -> OperatorSpec | None:
+    """`spec_for`'s choice among the spec and its variants, by path, then by argument counts."""
     base = load_spec(source.op)
     variants = [tomllib.loads(p.read_text()) for p in sorted((OPS / source.op).glob("op.*.toml"))]
     if base is None or not variants:
@@ -198,11 +216,6 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     by_counts = [_spec(fields) for fields in variants if not fields.get("serves")]
     if not by_counts:
         return base
-    host_text = "\n".join(
-        _read(p)
-        for p in sorted((source.root / "op_host").rglob("*"))
-        if p.is_file() and p.suffix in SOURCE_SUFFIXES
-    )
     args = _ARG.findall(host_text)
     counts = (sum(k == "Input" for k, _ in args), sum(k == "Output" for k, _ in args))
     matching = [

@@ -10,6 +10,7 @@ so everything it needs comes from environment variables set by the policy (never
                          log evaluations.jsonl this file appends to, one line per daemon reply
   ASCEND_GYM_OE_SOC, ASCEND_GYM_OE_SEED
   ASCEND_GYM_OE_TOKENS   the run's tokens by daemon address (JSON), when the run was opened
+  ASCEND_GYM_OE_BASELINE_TOKENS  the same for the baseline's run (`<run id>/baseline`)
 
 Budget: before every submission the run's spent evaluations are read from the daemon ledger (or,
 from a daemon without ledger queries, counted from the daemon's replies in the log); once the
@@ -51,10 +52,17 @@ class Settings:
         self.soc = env.get("ASCEND_GYM_OE_SOC", DEFAULT_SOC)
         self.seed = int(env.get("ASCEND_GYM_OE_SEED", "0"))
         self.tokens: dict[str, str] = json.loads(env.get("ASCEND_GYM_OE_TOKENS", "{}"))
+        self.baseline_tokens: dict[str, str] = json.loads(
+            env.get("ASCEND_GYM_OE_BASELINE_TOKENS", "{}")
+        )
+
+    @staticmethod
+    def baseline_run_id_of(run_id: str) -> str:
+        return f"{run_id}/baseline"  # where the env evaluated the baseline
 
     @property
     def baseline_run_id(self) -> str:
-        return f"{self.run_id}/baseline"  # where the env evaluated the baseline
+        return self.baseline_run_id_of(self.run_id)
 
 
 def read_log(workdir: Path, name: str = LOG) -> list[dict[str, Any]]:
@@ -124,6 +132,7 @@ def evaluate(program_path: str) -> EvaluationResult:
     is_baseline = candidate.content_hash() == baseline.content_hash()
     client = connect(settings.daemon)
     client.use_tokens(settings.run_id, settings.tokens)
+    client.use_tokens(settings.baseline_run_id, settings.baseline_tokens)
     answered = [e["daemon"] for e in read_log(settings.workdir) if e.get("daemon")]
     if answered and isinstance(client, DaemonPool):
         client.prefer(settings.run_id, answered[-1])  # the run stays where it was (its cache)

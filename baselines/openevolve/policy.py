@@ -114,6 +114,26 @@ def _kill_tree(pid: int) -> None:
             pass
 
 
+def evaluator_settings(view: EpisodeView, workdir: Path) -> dict[str, str]:
+    """The evaluator's environment variables for the env's current episode (evaluator.py)."""
+    from baselines.openevolve.evaluator import Settings
+
+    baseline_run_id = Settings.baseline_run_id_of(view.run_id)
+    return {
+        "ASCEND_GYM_OE_DAEMON": view.client.address,
+        "ASCEND_GYM_OE_RUN_ID": view.run_id,
+        "ASCEND_GYM_OE_BUDGET": str(view.budget),
+        "ASCEND_GYM_OE_WORKDIR": str(workdir),
+        "ASCEND_GYM_OE_SOC": view.soc,
+        # The evaluation seed (the daemon's test inputs) must be the env's, so the initial program
+        # is the cached baseline.
+        "ASCEND_GYM_OE_SEED": str(view.eval_seed),
+        # The runs' tokens, if they were opened (the daemon then serves them only with them).
+        "ASCEND_GYM_OE_TOKENS": json.dumps(view.client.run_tokens(view.run_id)),
+        "ASCEND_GYM_OE_BASELINE_TOKENS": json.dumps(view.client.run_tokens(baseline_run_id)),
+    }
+
+
 class OpenEvolvePolicy:
     name = "openevolve"
 
@@ -130,18 +150,7 @@ class OpenEvolvePolicy:
         (workdir / "baseline.json").write_text(baseline.model_dump_json())
         (workdir / "baseline_us").write_text(repr(view.baseline_us))
         (workdir / "initial_program.cpp").write_text(program_io.compose(baseline))
-        # The evaluation seed (the daemon's test inputs) must be the env's, so the initial program
-        # is the cached baseline.
-        settings = {
-            "ASCEND_GYM_OE_DAEMON": view.client.address,
-            "ASCEND_GYM_OE_RUN_ID": view.run_id,
-            "ASCEND_GYM_OE_BUDGET": str(view.budget),
-            "ASCEND_GYM_OE_WORKDIR": str(workdir),
-            "ASCEND_GYM_OE_SOC": view.soc,
-            "ASCEND_GYM_OE_SEED": str(view.eval_seed),
-            # The run's tokens, if the run was opened (the daemon then serves it only with them).
-            "ASCEND_GYM_OE_TOKENS": json.dumps(view.client.run_tokens(view.run_id)),
-        }
+        settings = evaluator_settings(view, workdir)
         cfg = self.config
         server = (
             OfflineLLMServer(

@@ -14,9 +14,14 @@ import re
 from ascend_core.package import OperatorPackage
 
 START, END = "// EVOLVE-BLOCK-START", "// EVOLVE-BLOCK-END"
-_FILE = "// ===== FILE {path} ====="
+_FILE = "// ===== FILE {path}{bare} ====="
+# A block holds its file less one final newline; a file without one says so in its header (fixed
+# text), so every file comes back byte for byte (the baseline's hash is the baseline's).
+_BARE = " (no newline at end)"
 _SECTION = re.compile(
-    r"^// ===== FILE (?P<path>\S+) =====\n"
+    r"^// ===== FILE (?P<path>\S+)(?P<bare>"
+    + re.escape(_BARE)
+    + r")? =====\n"
     + re.escape(START)
     + r"\n(?P<body>.*?)\n"
     + re.escape(END)
@@ -40,7 +45,10 @@ def compose(package: OperatorPackage) -> str:
         "// Only the text inside the EVOLVE-BLOCKs may change; each block is the whole file named above it.",
     ]
     for path in evolvable_paths(package):
-        lines += [_FILE.format(path=path), START, package.files[path].rstrip("\n"), END]
+        text = package.files[path]
+        bare = not text.endswith("\n")
+        body = text if bare else text[:-1]
+        lines += [_FILE.format(path=path, bare=_BARE if bare else ""), START, body, END]
     return "\n".join(lines) + "\n"
 
 
@@ -77,7 +85,7 @@ def split(program: str, baseline: OperatorPackage) -> OperatorPackage:
         path = m["path"]
         if path not in evolvable_paths(baseline):
             raise ProgramError(f"{path} is not an evolvable file of {baseline.spec.name}")
-        files[path] = m["body"] + "\n"
+        files[path] = m["body"] + ("" if m["bare"] else "\n")
         seen.append(path)
     if sorted(seen) != sorted(evolvable_paths(baseline)):
         raise ProgramError(

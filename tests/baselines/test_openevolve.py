@@ -15,9 +15,15 @@ pytest.importorskip("openevolve")
 
 import ascend_gym  # noqa: F401, E402  (registers AscendOp-v0)
 from ascend_core import suite  # noqa: E402
+from ascend_gym.client import LocalDaemon  # noqa: E402
+from ascend_gym.env import AscendOpEnv  # noqa: E402
 from baselines.openevolve import evaluator  # noqa: E402
 from baselines.openevolve import program as program_io  # noqa: E402
-from baselines.openevolve.policy import DEFAULT_CONFIG, OpenEvolvePolicy  # noqa: E402
+from baselines.openevolve.policy import (  # noqa: E402
+    DEFAULT_CONFIG,
+    OpenEvolvePolicy,
+    evaluator_settings,
+)
 from baselines.openevolve.server import OfflineLLMServer  # noqa: E402
 
 
@@ -107,6 +113,24 @@ def test_evaluator_rejects_edits_outside_blocks_without_spending(tmp_path, monke
         evaluator.evaluate(str(other)).metrics.get("budget_exhausted") == 1.0
     )  # budget 1 is spent
     assert [e["charged"] for e in evaluator.read_log(tmp_path)] == [True]
+
+
+def test_evaluator_times_the_baseline_on_a_daemon_that_requires_run_tokens(tmp_path, monkeypatch):
+    with LocalDaemon(
+        workers=1, state_dir=tmp_path / "state", extra_args=["--require-run-tokens"]
+    ) as d:
+        env = AscendOpEnv(operator="level1/add", budget=1, daemon=d.address)
+        try:
+            env.reset(seed=0)
+            for key, value in evaluator_settings(env.episode, tmp_path).items():
+                monkeypatch.setenv(key, value)
+            (tmp_path / "baseline.json").write_text(env.package.model_dump_json())
+            (tmp_path / "baseline_us").write_text(repr(env.baseline_us))
+            initial = tmp_path / "initial_program.cpp"
+            initial.write_text(program_io.compose(env.package))
+            assert evaluator.evaluate(str(initial)).metrics["correct"] == 1.0
+        finally:
+            env.close()
 
 
 def test_offline_endpoint_answers_openevolve_prompts_with_diffs():

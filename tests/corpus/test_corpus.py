@@ -101,7 +101,7 @@ def test_cli_run_writes_json_and_rejects_a_missing_directory(tmp_path, capsys):
     assert main(["corpus", "run", str(tmp_path / "nowhere")]) == 2
     assert "is not a directory" in capsys.readouterr().err
     out = tmp_path / "o.json"
-    assert main(["corpus", "run", str(SRC / "vendor_a"), "--json", str(out), "--quiet"]) == 0
+    assert main(["corpus", "run", str(SRC / "vendor_a"), "--json-out", str(out), "--quiet"]) == 0
     rows = json.loads(out.read_text())
     assert [(r["op"], r["status"]) for r in rows] == [("neg", "OK")]
 
@@ -115,6 +115,13 @@ def test_suite_import_registers_the_passing_operators(tmp_path, monkeypatch, cap
     assert package.spec.inputs[0].name == "input_x"
     assert (tmp_path / "suites" / "mine" / "level1" / "neg" / "op_kernel" / "neg.cpp").is_file()
     assert main(["suite", "import", str(SRC), "--name", suite.SUITE_NAME]) == 2
+
+
+def test_suite_import_where_nothing_passes_exits_1(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("ASCEND_GYM_DATA", str(tmp_path))
+    assert main(["suite", "import", str(SRC / "vendor_b"), "--name", "none"]) == 1
+    assert "none of 1 operators passes every case" in capsys.readouterr().err
+    assert not (tmp_path / "suites" / "none").exists()
 
 
 @pytest.mark.parametrize(
@@ -175,7 +182,10 @@ def test_the_spec_variant_whose_arguments_match_the_opdef_is_taken(tmp_path):
     shutil.copytree(SRC / "vendor_a" / "Neg", root)
     for old in root.rglob("neg*"):
         old.rename(old.with_name(old.name.replace("neg", "nll_loss")))
-    def_args = 'this->Input("x"); this->Input("target"); this->Input("weight"); this->Output("y");'
+    def_args = (
+        'this->Input("x"); this->Input("target"); this->Input("weight"); this->Output("y");'
+        ' this->Attr("reduction"); this->Attr("ignore_index");'
+    )
     (root / "op_host" / "nll_loss.cpp").write_text(def_args)
     assert [a.name for a in spec_for(find_ops(tmp_path)[0]).outputs] == ["y"]
     (root / "op_host" / "nll_loss.cpp").write_text(def_args + ' this->Output("total_weight");')
@@ -195,7 +205,7 @@ def test_a_spec_variant_serving_a_path_is_taken_for_that_path_alone(tmp_path):
     # the 3-D ones: the same four inputs and one output, told apart by path.
     def_args = (
         'this->Input("grad"); this->Input("x1"); this->Input("x2"); this->Input("cdist");'
-        ' this->Output("y");'
+        ' this->Output("y"); this->Attr("p");'
     )
     for tree in ("hicann+ops-math/math", "hicann+ops-math/experimental/math"):
         root = tmp_path / tree / "cdist_grad"
@@ -244,7 +254,7 @@ def test_cli_check_measures_acceptance_through_the_daemons_evaluation(tmp_path, 
     source = (host / "neg.cpp").read_text()
     (host / "neg.cpp").write_text('#include "probe.inl"\n' + source)
     out = tmp_path / "o.json"
-    assert main(["corpus", "check", str(tmp_path), "--json", str(out), "--quiet"]) == 0
+    assert main(["corpus", "check", str(tmp_path), "--json-out", str(out), "--quiet"]) == 0
     table = capsys.readouterr().out
     rows = {r["op"]: r for r in json.loads(out.read_text())}
     assert rows["neg"]["status"] == "REJECTED"
@@ -252,3 +262,17 @@ def test_cli_check_measures_acceptance_through_the_daemons_evaluation(tmp_path, 
     assert rows["sqrt"]["status"] == "OK"
     assert "| judged | 2 |" in table and "| accepted | 1 (50.0 %) |" in table
     assert "| vendor_c/Neg | op_host/probe.inl:2: `syscall` is not allowed" in table
+
+
+def test_a_spec_whose_attrs_the_opdef_lacks_is_not_taken(tmp_path):
+    # CANN's Exp(base, scale, shift) spec does not fit an Exp whose OpDef takes no attrs.
+    root = tmp_path / "Exp"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    for old in root.rglob("neg*"):
+        old.rename(old.with_name(old.name.replace("neg", "exp")))
+    def_args = 'this->Input("x"); this->Output("y");'
+    (root / "op_host" / "exp.cpp").write_text(def_args)
+    assert spec_for(find_ops(tmp_path)[0]) is None
+    attrs = ' this->Attr("base"); this->Attr("scale"); this->Attr( "shift" );'
+    (root / "op_host" / "exp.cpp").write_text(def_args + attrs)
+    assert [a.name for a in spec_for(find_ops(tmp_path)[0]).attrs] == ["base", "scale", "shift"]

@@ -4,7 +4,9 @@ sources, state / fork / replay."""
 from __future__ import annotations
 
 import math
+import re
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +14,13 @@ import pytest
 from ascend_core import suite
 from ascend_core.protocol import Status
 from ascend_gym import rewrites
-from ascend_gym.env import MAX_SOURCE_CHARS, SOURCE_CHARSET, AscendOpEnv, ascii_view
+from ascend_gym.env import (
+    MAX_SOURCE_CHARS,
+    N_FEATURES,
+    SOURCE_CHARSET,
+    AscendOpEnv,
+    ascii_view,
+)
 from ascend_gym.state import replay
 
 TILE = rewrites.index("tile:larger")
@@ -176,3 +184,12 @@ def test_step_before_reset_and_after_end(make):
     assert np.array_equal(
         env.unwrapped.action_mask[:-1], rewrites.applicable_mask(env.unwrapped.package)
     )
+
+
+def test_docs_env_md_gives_the_spaces_their_sizes():
+    text = (Path(__file__).parents[2] / "docs" / "env.md").read_text()
+    boxes = re.findall(r"\bBox\((\d+)\)", text)
+    assert boxes and {int(n) for n in boxes} == {N_FEATURES}
+    assert {int(n) for n in re.findall(r"\bDiscrete\((\d+)\)", text)} - {2} == {
+        len(rewrites.CATALOGUE) + 1
+    }

@@ -67,7 +67,10 @@ def test_fault_tolerant_turns_daemon_faults_into_terminated_episodes(make):
     obs, _ = env.reset(seed=0)
 
     def dead(*args, **kwargs):
-        raise DaemonError("no answer from tcp://127.0.0.1:1 within 600 s")
+        raise DaemonError(
+            "no answer from tcp://127.0.0.1:1 after 600 s (4 tries; the daemon stopped "
+            "answering or is not there)"
+        )
 
     core = env.unwrapped
     live = core.client.evaluate
