@@ -158,7 +158,8 @@ def test_help_documents_every_option_and_the_exit_codes():
     assert cli("--version").stdout.startswith("ascend-gym ")
 
 
-def test_a_dead_daemon_stops_bench_before_any_result(tmp_path):
+@pytest.mark.parametrize("flag", ["--daemons", "--daemon"])  # bench takes both spellings
+def test_a_dead_daemon_stops_bench_before_any_result(tmp_path, flag):
     with LocalDaemon(workers=1) as d:
         address = d.address
     # The only daemon is gone: the sweep must not start, score anything or print a table.
@@ -169,7 +170,7 @@ def test_a_dead_daemon_stops_bench_before_any_result(tmp_path):
         "level1/add",
         "--budget",
         "2",
-        "--daemons",
+        flag,
         address,
         "--out",
         str(out),

@@ -33,6 +33,16 @@ def test_a_copy_with_a_missing_reference_function_is_not_judged_as_the_suite_ope
     assert done.returncode != 0 and "OK" not in done.stdout.splitlines()[0], done.stdout
 
 
+def test_a_copy_with_mismatched_shapes_is_not_judged_as_the_suite_operator(tmp_path):
+    root = package_copy(tmp_path)
+    spec = root / "op.toml"
+    tail = "shapes = { x = [3, 1000], y = [3, 1000] }"
+    assert tail in spec.read_text()
+    spec.write_text(spec.read_text().replace(tail, "shapes = { x = [3, 1000], y = [3, 500] }"))
+    done = cli("eval", str(root))
+    assert done.returncode != 0 and "OK" not in done.stdout.splitlines()[0], done.stdout
+
+
 def test_optimize_on_a_rejected_baseline(tmp_path):
     root = package_copy(tmp_path)
     reference = root / "reference.py"
