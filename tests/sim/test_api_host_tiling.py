@@ -7,6 +7,8 @@ tiling classes, a TilingData in a header of its own) as the kernel side compiles
 import numpy as np
 from conftest import HOST, TILING_WORDS, tiling_words
 
+from npu_daemon import source_policy
+
 COPY_BODY = """
   GET_TILING_DATA(t, tiling);
   GlobalTensor<float32_t> xg, yg;
@@ -544,3 +546,18 @@ def test_the_kernel_gets_the_tiling_data_and_nothing_else_the_tiling_left_in_mem
         body, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (2,))}, host=host, prelude=prelude
     ).ok()
     assert [int(v) for v in r.outputs["z"]] == [42, -1]
+
+
+def test_a_tiling_record_forged_by_the_tiling_is_refused(kernel, monkeypatch):
+    # The tiling writes its own tiling record (Kind::kTiling: 8 bytes of tiling data in a capacity
+    # of 4) to every descriptor it may hold, then exits: the launcher checks the record's sizes.
+    # (The source policy, which refuses write and _exit, is off: the launcher must stand alone.)
+    monkeypatch.setattr(source_policy, "_enforced", False)
+    forged = "uint64_t rec[8] = {8, 48, 1, 0, 0, 8, 4, 0x1122334455667788ull};"
+    host = "#include <unistd.h>\n" + HOST.replace(
+        "  t.set_p(p);",
+        f"  {forged}\n  for (int fd = 3; fd < 64; ++fd) write(fd, rec, sizeof rec);\n  _exit(0);",
+    )
+    r = kernel("", {"x": np.zeros(8, np.float32)}, {"z": ("int64", (2,))}, host=host)
+    assert r.status == "RUNTIME_ERROR"
+    assert "the tiling process sent a malformed tiling record (tiling data size)" in r.message
