@@ -7,6 +7,8 @@ tiling classes, a TilingData in a header of its own) as the kernel side compiles
 import numpy as np
 from conftest import HOST, TILING_WORDS, tiling_words
 
+from npu_daemon import source_policy
+
 COPY_BODY = """
   GET_TILING_DATA(t, tiling);
   GlobalTensor<float32_t> xg, yg;
@@ -523,3 +525,39 @@ def test_no_capable_template_fails_the_tiling(kernel):
     call = "Ops::NN::Optiling::TilingRegistry::GetInstance().DoTilingImpl(ctx, {0})"
     r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (4,))}, host=_host(call))
     assert r.status == "TILING_ERROR"
+
+
+def test_the_kernel_gets_the_tiling_data_and_nothing_else_the_tiling_left_in_memory(kernel):
+    # The tiling stores a value in a global of its library that the kernel reaches by its symbol
+    # (a weak reference, resolved when both libraries share one process): work done on the host
+    # and handed over so would escape the cost model. Only the tiling data may reach the kernel.
+    host = HOST.replace(
+        "namespace optiling {",
+        'extern "C" __attribute__((visibility("default"))) int64_t simk_tiling_left = 0;\nnamespace optiling {',
+        1,
+    ).replace("  t.set_p(p);", "  simk_tiling_left = 7777;\n  p[0] = 42;\n  t.set_p(p);")
+    body = """GET_TILING_DATA(t, tiling);
+  GlobalTensor<int64_t> zg;
+  zg.SetGlobalBuffer((__gm__ int64_t*)z, 2);
+  zg.SetValue(0, t.p[0]);
+  zg.SetValue(1, &simk_tiling_left != nullptr ? simk_tiling_left : -1);"""
+    prelude = 'extern "C" __attribute__((weak)) int64_t simk_tiling_left;'
+    r = kernel(
+        body, {"x": np.zeros(8, np.float32)}, {"z": ("int64", (2,))}, host=host, prelude=prelude
+    ).ok()
+    assert [int(v) for v in r.outputs["z"]] == [42, -1]
+
+
+def test_a_tiling_record_forged_by_the_tiling_is_refused(kernel, monkeypatch):
+    # The tiling writes its own tiling record (Kind::kTiling: 8 bytes of tiling data in a capacity
+    # of 4) to every descriptor it may hold, then exits: the launcher checks the record's sizes.
+    # (The source policy, which refuses write and _exit, is off: the launcher must stand alone.)
+    monkeypatch.setattr(source_policy, "_enforced", False)
+    forged = "uint64_t rec[8] = {8, 48, 1, 0, 0, 8, 4, 0x1122334455667788ull};"
+    host = "#include <unistd.h>\n" + HOST.replace(
+        "  t.set_p(p);",
+        f"  {forged}\n  for (int fd = 3; fd < 64; ++fd) write(fd, rec, sizeof rec);\n  _exit(0);",
+    )
+    r = kernel("", {"x": np.zeros(8, np.float32)}, {"z": ("int64", (2,))}, host=host)
+    assert r.status == "RUNTIME_ERROR"
+    assert "the tiling process sent a malformed tiling record (tiling data size)" in r.message

@@ -273,6 +273,7 @@ def ensure_runtime() -> Runtime:
                         *INCLUDE_FLAGS,
                         f"-I{RUNTIME_DIR}",
                         str(RUNTIME_DIR / "launcher.cpp"),
+                        str(RUNTIME_DIR / "tiling.cpp"),
                         str(RUNTIME_DIR / "candidate.cpp"),
                         str(RUNTIME_DIR / "confine.cpp"),
                         f"-L{tmp}",

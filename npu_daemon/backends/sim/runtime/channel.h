@@ -1,6 +1,7 @@
-// Frames from the candidate process (which runs the tiling and the kernel) to the launcher (which
-// times the launch): a pipe, so the only thing candidate code can hand the launcher is bytes that
-// it parses and checks. Same binary on both ends, so plain structs.
+// Frames from the processes that run candidate code (the tiling process, then the candidate
+// process, which runs the kernel) to the launcher (which times the launch): pipes, so the only
+// thing candidate code can hand the launcher is bytes that it parses and checks. Same binary on
+// both ends, so plain structs.
 #pragma once
 
 #include <unistd.h>
@@ -8,16 +9,21 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
+#include <utility>
 
 namespace ascendc_sim::channel {
 
 enum class Kind : uint32_t {
-  kLaunch = 1,  // LaunchFrame: what the tiling chose, and the GM buffers the candidate process made
-  kBlock,       // BlockFrame, then Instr[instrs], then per site: SiteFrame + api + file bytes
-  kEnd,         // every block ran; no payload
-  kError,       // a failure (status, message bytes)
-  kWarning,     // a condition the device runs through (message bytes); before kEnd
-  kSampled,     // sampled timing: uint32 blocks simulated (the rest derived); before kEnd
+  kLaunch = 1,   // candidate: LaunchFrame, the GM buffers it made
+  kBlock,        // candidate: BlockFrame, then Instr[instrs], then per site: SiteFrame + api + file bytes
+  kEnd,          // candidate: every block ran; no payload
+  kError,        // either: a failure (status, message bytes)
+  kWarning,      // either: a condition the device runs through (message bytes); before kTiling / kEnd
+  kSampled,      // candidate: sampled timing: uint32 blocks simulated (the rest derived); before kEnd
+  kValueDepend,  // tiling: uint32 launch input indices, ascending, whose values it asks for (at most
+                 // once); the launcher answers on its own pipe with their bytes, in that order
+  kTiling,       // tiling: TilingFrame, then the tiling data (tilingBytes); its last record
 };
 
 struct Header {
@@ -26,12 +32,15 @@ struct Header {
   uint64_t bytes;   // payload that follows
 };
 
-struct LaunchFrame {
+// What the tiling chose: all of the tiling process that reaches the kernel.
+struct TilingFrame {
   uint32_t blockDim;
   uint32_t pad;
-  uint64_t tilingKey, workspaceBytes, tilingBytes;
-  uint64_t workspaceAddr, workspaceSize, tilingAddr, tilingSize, paramsAddr,
-      paramsSize;  // GM the candidate process mapped
+  uint64_t tilingKey, workspaceBytes, tilingBytes, tilingCapacity;
+};
+
+struct LaunchFrame {  // GM the candidate process mapped
+  uint64_t workspaceAddr, workspaceSize, tilingAddr, tilingSize, paramsAddr, paramsSize;
 };
 
 struct BlockFrame {
@@ -68,6 +77,17 @@ inline bool ReadAll(int fd, void* data, size_t n) {
     n -= static_cast<size_t>(k);
   }
   return true;
+}
+
+// One frame: the header, then `parts` as its payload. A writer whose launcher is gone has nobody
+// to report to: it ends.
+inline void Send(int fd, Kind kind, uint32_t status, std::initializer_list<std::pair<const void*, size_t>> parts) {
+  uint64_t bytes = 0;
+  for (const auto& p : parts) bytes += p.second;
+  const Header h{kind, status, bytes};
+  bool ok = WriteAll(fd, &h, sizeof h);
+  for (const auto& p : parts) ok = ok && WriteAll(fd, p.first, p.second);
+  if (!ok) _exit(1);
 }
 
 }  // namespace ascendc_sim::channel

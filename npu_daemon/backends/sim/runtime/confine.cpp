@@ -1,11 +1,13 @@
-// The candidate process's seccomp filter (raw BPF through prctl; no library needed). An allow
-// list: what glibc, libstdc++ and the emulation use while a kernel runs. Argument checks keep the
-// dangerous forms of needed calls out: clone only for threads of this process, mmap/mprotect never
-// executable (no code the compiler did not produce from the checked source), no memory call on the
-// guard window (guard.h) but the emulation's own, no new handler for the signals the guard and this
-// filter report through, signals only to itself, opens read-only and only while the libraries load.
+// The seccomp filter of the tiling and candidate processes (raw BPF through prctl; no library
+// needed). An allow list: what glibc, libstdc++ and the emulation use while a tiling or a kernel
+// runs. Argument checks keep the dangerous forms of needed calls out: clone only for threads of
+// this process, mmap/mprotect never executable (no code the compiler did not produce from the
+// checked source), no memory call on the guard window (guard.h) but the emulation's own, no new
+// handler for the signals the guard and this filter report through, signals only to itself, opens
+// read-only and only while the library loads.
 #include "confine.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "ascendc_sim/core.h"
+#include "ascendc_sim/runtime.h"
 #include "channel.h"
 #include "guard.h"
 
@@ -336,6 +339,37 @@ void InstallSyscallFilter(SyscallStage stage, int reportFd) {
       syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
     throw SimError(Status::RUNTIME_ERROR,
                    std::string("cannot install the candidate process's syscall filter: ") + std::strerror(errno));
+}
+
+void* LoadCandidate(const std::string& path, int reportFd) {
+  InstallSyscallFilter(SyscallStage::kLoading, reportFd);
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (lib == nullptr) throw SimError(Status::RUNTIME_ERROR, std::string("dlopen: ") + dlerror());
+  InstallGuardHandlers();  // before the filter locks the handlers of SIGSEGV and SIGTRAP
+  InstallSyscallFilter(SyscallStage::kRunning, reportFd);
+  return lib;
+}
+
+void RunConstructors(void* lib) {
+  auto* init = reinterpret_cast<void (*)()>(dlsym(lib, "ascendc_sim_candidate_init"));
+  if (init == nullptr) throw SimError(Status::RUNTIME_ERROR, "a candidate library without its constructor runner");
+  init();
+}
+
+void RunConfined(int fd, const std::function<void()>& run) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  try {
+    run();
+  } catch (const SimError& e) {
+    std::fflush(nullptr);
+    channel::Send(fd, channel::Kind::kError, static_cast<uint32_t>(e.status), {{e.what(), std::strlen(e.what())}});
+  } catch (const std::exception& e) {
+    std::fflush(nullptr);
+    const std::string what = std::string("uncaught C++ exception: ") + e.what();
+    channel::Send(fd, channel::Kind::kError, static_cast<uint32_t>(Status::RUNTIME_ERROR),
+                  {{what.data(), what.size()}});
+  }
+  _exit(0);  // no exit handlers or static destructors of candidate code
 }
 
 }  // namespace ascendc_sim

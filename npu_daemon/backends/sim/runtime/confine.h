@@ -1,8 +1,12 @@
-// The system calls candidate code may make (a seccomp filter), installed by the launch harness in
-// the process that loads the candidate's tiling and kernel, before either is loaded.
+// The confinement of the launch harness's processes that run candidate code (the tiling process,
+// then the candidate process): the system calls candidate code may make (a seccomp filter),
+// installed before its library is loaded, and how such a process loads that library and ends.
 #pragma once
 
 #include <sys/types.h>
+
+#include <functional>
+#include <string>
 
 namespace ascendc_sim {
 
@@ -15,5 +19,17 @@ enum class SyscallStage {
 // its open descriptors); anything else raises SIGSYS, whose handler reports the call on `reportFd`
 // and ends the process. Filters stack: kRunning after kLoading narrows what is left.
 void InstallSyscallFilter(SyscallStage stage, int reportFd);
+
+// Loads the candidate library at `path` under the loading stage's filter, installs the guard's
+// handlers and narrows the filter to the running stage. None of the library's code has run yet.
+void* LoadCandidate(const std::string& path, int reportFd);
+
+// Runs the library's constructors, its registrations included (deferred: backends/common/ctors.py).
+void RunConstructors(void* lib);
+
+// The body of a process that runs candidate code: it dies with the launcher, a failure of `run`
+// goes to the launcher as an error record on `fd`, and it ends without exit handlers or static
+// destructors of candidate code.
+[[noreturn]] void RunConfined(int fd, const std::function<void()>& run);
 
 }  // namespace ascendc_sim

@@ -1,12 +1,18 @@
-// What the launch harness's two processes share: the launch spec (ascendc_sim/launch_spec.h), the
-// GM buffers the launcher maps before it forks, and the candidate process's entry.
+// What the launch harness's processes share: the launch spec (ascendc_sim/launch_spec.h), the
+// GM buffers the launcher maps, what the tiling chose, and the entries of the two processes that
+// run candidate code.
 //
-// The launcher (launcher.cpp, main) maps the GM inputs and outputs (shared pages) and forks the
-// candidate process (candidate.cpp), which installs a syscall filter (confine.cpp) before it loads
-// any candidate code, runs the tiling and the kernel, and streams each finished block's trace
-// through a pipe (channel.h). The launcher never maps candidate code: it checks what arrives, runs
-// the performance model on it, and alone holds the descriptor the result goes to. So a kernel
-// cannot write its own result, and what it sends is parsed, not trusted.
+// The launcher (launcher.cpp, main) first forks the tiling process (tiling.cpp), which loads the
+// tiling library alone, runs the tiling and sends back only what the launch needs (channel.h: block
+// dim, tiling key, workspace, tiling data); it is forked before any GM is mapped, and gets the
+// values of its ValueDepend inputs, which it asks for, through a pipe. The launcher then maps the
+// GM inputs and outputs (shared pages) and forks the candidate process (candidate.cpp), which
+// loads the kernel library alone, runs the kernel with those tiling bytes, and streams each
+// finished block's trace through a pipe. Both install a syscall filter (confine.cpp) before they
+// load any candidate code, so nothing the tiling leaves in memory reaches the kernel but its
+// tiling data. The launcher never maps candidate code: it checks what arrives, runs the
+// performance model on it, and alone holds the descriptor the result goes to. So a kernel cannot
+// write its own result, and what it sends is parsed, not trusted.
 #pragma once
 
 #include <fcntl.h>
@@ -22,6 +28,7 @@
 
 #include "ascendc_sim/runtime.h"
 #include "ascendc_sim/launch_spec.h"
+#include "channel.h"
 
 namespace ascendc_sim {
 
@@ -71,9 +78,10 @@ struct GmBuffer {
   std::string name;
 };
 
-// The launch's GM, mapped by the launcher before the fork: `params` in kernel parameter order
-// (nullptr for an absent optional input; an in-place output is its input's buffer, passed again
-// unless `noparam`), `inputs`/`outputs` by spec order (an output may be an input's buffer).
+// The launch's GM, mapped by the launcher before the candidate process's fork: `params` in kernel
+// parameter order (nullptr for an absent optional input; an in-place output is its input's buffer,
+// passed again unless `noparam`), `inputs`/`outputs` by spec order (an output may be an input's
+// buffer).
 struct GmArgs {
   std::vector<std::unique_ptr<GmBuffer>> owned;
   std::vector<GmBuffer*> params, inputs, outputs;
@@ -81,9 +89,18 @@ struct GmArgs {
   uint8_t fill = 0xFF;  // what the other outputs start as, in every mode
 };
 
-// A dynamic (list) parameter's descriptor, as asc-devkit's ListTensorDesc decodes it
+// What the tiling process sent, as the launcher checked it.
+struct Tiling {
+  channel::TilingFrame frame{};
+  std::vector<uint8_t> data;          // frame.tilingBytes
+  std::vector<std::string> warnings;  // the tiling's, reported before the kernel's
+};
 
-// The candidate process: tiling, then the kernel once per block, each block's trace sent on `fd`.
-[[noreturn]] void CandidateMain(const LaunchSpec& l, const GmArgs& gm, int fd);
+// The tiling process: the tiling, its result sent on `fd`. It starts the tiling once the launcher
+// writes a byte on `valuesFd` (its GM mapped), and reads the values it asks for there.
+[[noreturn]] void TilingMain(const LaunchSpec& l, int fd, int valuesFd);
+
+// The candidate process: the kernel once per block with `tiling`, each block's trace sent on `fd`.
+[[noreturn]] void CandidateMain(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, int fd);
 
 }  // namespace ascendc_sim

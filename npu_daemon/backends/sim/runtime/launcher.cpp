@@ -1,6 +1,6 @@
-// The launcher of the launch harness (launch.h): maps the launch's GM, forks the candidate process,
-// checks and times the traces it sends with the performance model, and writes the outputs plus
-// the result.
+// The launcher of the launch harness (launch.h): forks the tiling process, maps the launch's GM,
+// forks the candidate process with the tiling's choice, checks and times the traces it sends with
+// the performance model, and writes the outputs plus the result.
 //
 // usage: ascendc_sim_harness LAUNCH_SPEC
 // The spec (ascendc_sim/launch_spec.h) is written by npu_daemon/backends/common/launch.py;
@@ -29,6 +29,8 @@
 namespace ascendc_sim {
 namespace {
 
+// A dynamic (list) parameter's descriptor, as asc-devkit's ListTensorDesc decodes it
+// (impl/basic_api/dav_c220/kernel_operator_list_tensor_impl.h): word 0 the byte offset of the data
 // pointers; then per member one word of dim (low 32 bits) and index (high 32 bits) followed by its
 // dim dims; then the members' GM addresses. Every member has the first member's rank.
 GmBuffer* ListDescriptor(GmArgs& gm, const std::vector<TensorArg>& args, const std::vector<GmBuffer*>& buffers,
@@ -166,14 +168,143 @@ using Clock = std::chrono::steady_clock;
 constexpr uint64_t kMaxFrameBytes = 4ull << 30;  // a block's trace: millions of instructions at most
 constexpr uint64_t kMaxMessageBytes = 64 << 10;
 
-SimError Malformed(const std::string& why) {
+enum class Sender { kCandidate, kTiling };
+
+SimError Malformed(const std::string& why, Sender from = Sender::kCandidate) {
+  if (from == Sender::kTiling)
+    return SimError(Status::RUNTIME_ERROR, "the tiling process sent a malformed tiling record (" + why +
+                                               "): tiling code wrote to the simulator's channel");
   return SimError(Status::RUNTIME_ERROR, "the candidate process sent a malformed launch record (" + why +
                                              "): kernel code wrote to the simulator's channel or corrupted its trace");
 }
 
 template <typename T>
-void Read(int fd, T* data, size_t n = 1) {
-  if (!channel::ReadAll(fd, data, n * sizeof(T))) throw Malformed("truncated frame");
+void Read(int fd, T* data, size_t n = 1, Sender from = Sender::kCandidate) {
+  if (!channel::ReadAll(fd, data, n * sizeof(T))) throw Malformed("truncated frame", from);
+}
+
+// A kWarning record's message, the sender's `warnings`-th.
+std::string ReadWarning(int fd, const channel::Header& h, size_t warnings, Sender from) {
+  if (h.bytes > kMaxMessageBytes || warnings >= 16) throw Malformed("warning record", from);
+  std::string message(h.bytes, '\0');
+  Read(fd, message.data(), message.size(), from);
+  return message;
+}
+// A kError record's failure, into `o`.
+void ReadError(int fd, const channel::Header& h, Outcome& o, Sender from) {
+  if (h.status < 1 || h.status > 3 || h.bytes > kMaxMessageBytes) throw Malformed("error record", from);
+  std::string message(h.bytes, '\0');
+  Read(fd, message.data(), message.size(), from);
+  o.status = static_cast<Status>(h.status);
+  o.message = message;
+}
+
+// A process that runs candidate code, with the read end of its channel and the write end of the
+// pipe it reads (or -1): killed (if still running) and reaped when the launcher is done with it or
+// fails.
+class Child {
+ public:
+  Child(pid_t pid, int fd, int in = -1) : pid_(pid), fd_(fd), in_(in) {}
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  ~Child() {
+    if (pid_ > 0) Reap(true);
+  }
+  int fd() const { return fd_; }
+  int in() const { return in_; }
+  // Its wait status; `stop`: it has sent all the launcher reads (and flushed its output).
+  int Reap(bool stop) {
+    if (stop) kill(pid_, SIGKILL);
+    int wstatus = 0;
+    waitpid(std::exchange(pid_, 0), &wstatus, 0);
+    close(fd_);
+    if (in_ >= 0) close(in_);
+    return wstatus;
+  }
+
+ private:
+  pid_t pid_;
+  int fd_, in_;
+};
+
+// A process that ended before its last record, with no failure reported: the launcher dies of its
+// signal too (the daemon reports a crash as before the split), or reports its exit.
+[[noreturn]] void Stopped(int wstatus) {
+  if (WIFSIGNALED(wstatus)) {
+    std::signal(WTERMSIG(wstatus), SIG_DFL);
+    raise(WTERMSIG(wstatus));
+  }
+  throw SimError(Status::RUNTIME_ERROR, "the kernel process exited (code " + std::to_string(WEXITSTATUS(wstatus)) +
+                                            ") before its launch finished");
+}
+
+void OpenPipe(int fds[2]) {
+  if (pipe(fds) != 0) throw SimError(Status::RUNTIME_ERROR, std::string("pipe: ") + std::strerror(errno));
+}
+
+pid_t Fork() {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw SimError(Status::RUNTIME_ERROR, std::string("fork: ") + std::strerror(errno));
+  return pid;
+}
+
+// Writes to the tiling process, which may have ended already: its own record says why, so a
+// closed pipe is no signal here.
+void WriteToTiling(int fd, const void* data, size_t n) {
+  const auto old = std::signal(SIGPIPE, SIG_IGN);
+  channel::WriteAll(fd, data, n);
+  std::signal(SIGPIPE, old);
+}
+
+// The tiling process's records until its tiling (true) or its failure (false: in `o`, or it
+// stopped early). It asks for the values of its ValueDepend inputs at most once, answered on
+// `valuesFd` from the launch's GM.
+bool ReceiveTiling(const LaunchSpec& l, const GmArgs& gm, int fd, int valuesFd, Outcome& o, Tiling& tiling) {
+  constexpr Sender from = Sender::kTiling;
+  bool asked = false;
+  channel::Header h;
+  while (channel::ReadAll(fd, &h, sizeof h)) {
+    if (h.bytes > kMaxFrameBytes) throw Malformed("a record of " + std::to_string(h.bytes) + " bytes", from);
+    switch (h.kind) {
+      case channel::Kind::kValueDepend: {
+        if (asked || h.bytes % sizeof(uint32_t) != 0 || h.bytes > l.inputs.size() * sizeof(uint32_t))
+          throw Malformed("value-depend request", from);
+        asked = true;
+        std::vector<uint32_t> wanted(h.bytes / sizeof(uint32_t));
+        Read(fd, wanted.data(), wanted.size(), from);
+        for (size_t i = 0; i < wanted.size(); ++i) {
+          const uint32_t k = wanted[i];
+          if (k >= l.inputs.size() || (i > 0 && k <= wanted[i - 1]) || l.inputs[k].absent ||
+              l.inputs[k].Bytes() > (1u << 20))
+            throw Malformed("value-depend input " + std::to_string(k), from);
+        }
+        for (uint32_t k : wanted) WriteToTiling(valuesFd, gm.inputs[k]->Host(), l.inputs[k].Bytes());
+        break;
+      }
+      case channel::Kind::kWarning:
+        tiling.warnings.push_back(ReadWarning(fd, h, tiling.warnings.size(), from));
+        break;
+      case channel::Kind::kTiling: {
+        channel::TilingFrame& f = tiling.frame;
+        if (h.bytes < sizeof f) throw Malformed("tiling record", from);
+        Read(fd, &f, 1, from);
+        if (f.blockDim == 0 || f.blockDim > 65535) throw Malformed("block dim " + std::to_string(f.blockDim), from);
+        if (f.tilingBytes != h.bytes - sizeof f || f.tilingBytes > f.tilingCapacity ||
+            f.tilingCapacity > kMaxFrameBytes)
+          throw Malformed("tiling data size", from);
+        tiling.data.resize(f.tilingBytes);
+        Read(fd, tiling.data.data(), tiling.data.size(), from);
+        return true;
+      }
+      case channel::Kind::kError:
+        ReadError(fd, h, o, from);
+        return false;
+      default:
+        throw Malformed("record kind " + std::to_string(static_cast<uint32_t>(h.kind)), from);
+    }
+  }
+  return false;
 }
 
 // Checks one block's trace before the model indexes anything with it.
@@ -244,7 +375,7 @@ struct Received {
 
 // Frames until the candidate process ends (false: it reported a failure, now in `o`, or stopped
 // early) or has sent every block (true). Each block goes to the model as it arrives.
-bool Receive(const LaunchSpec& l, int fd, Outcome& o, Received& r) {
+bool Receive(const LaunchSpec& l, const Tiling& tiling, int fd, Outcome& o, Received& r) {
   channel::Header h;
   while (channel::ReadAll(fd, &h, sizeof h)) {
     if (h.bytes > kMaxFrameBytes) throw Malformed("a record of " + std::to_string(h.bytes) + " bytes");
@@ -253,15 +384,14 @@ bool Receive(const LaunchSpec& l, int fd, Outcome& o, Received& r) {
         channel::LaunchFrame f;
         if (r.model || h.bytes != sizeof f) throw Malformed("launch record");
         Read(fd, &f);
-        if (f.blockDim == 0 || f.blockDim > 65535) throw Malformed("block dim " + std::to_string(f.blockDim));
-        o.blockDim = f.blockDim;
-        o.tilingKey = f.tilingKey;
-        o.workspaceBytes = f.workspaceBytes;
-        o.tilingBytes = f.tilingBytes;
+        o.blockDim = tiling.frame.blockDim;
+        o.tilingKey = tiling.frame.tilingKey;
+        o.workspaceBytes = tiling.frame.workspaceBytes;
+        o.tilingBytes = tiling.frame.tilingBytes;
         RegisterGm(reinterpret_cast<void*>(f.workspaceAddr), f.workspaceSize, "workspace", nullptr, 0);
         RegisterGm(reinterpret_cast<void*>(f.tilingAddr), f.tilingSize, "tiling", nullptr, 0);
         RegisterGm(reinterpret_cast<void*>(f.paramsAddr), f.paramsSize, "kernel parameters", nullptr, 0);
-        r.cores = LaunchCores(l.kernelType, f.blockDim);
+        r.cores = LaunchCores(l.kernelType, o.blockDim);
         LaunchOptions options;
         options.timelinePath = l.traceJson;
         options.noiseSeed = l.noiseSeed;
@@ -312,13 +442,9 @@ bool Receive(const LaunchSpec& l, int fd, Outcome& o, Received& r) {
         r.modelTime += Clock::now() - t0;
         break;
       }
-      case channel::Kind::kWarning: {
-        if (h.bytes > kMaxMessageBytes || o.warnings.size() >= 16) throw Malformed("warning record");
-        std::string message(h.bytes, '\0');
-        Read(fd, message.data(), message.size());
-        o.warnings.push_back(message);
+      case channel::Kind::kWarning:
+        o.warnings.push_back(ReadWarning(fd, h, o.warnings.size(), Sender::kCandidate));
         break;
-      }
       case channel::Kind::kSampled:
         if (!l.sampled || h.bytes != sizeof r.simulated || r.simulated != 0) throw Malformed("sampled record");
         Read(fd, &r.simulated);
@@ -326,15 +452,11 @@ bool Receive(const LaunchSpec& l, int fd, Outcome& o, Received& r) {
         break;
       case channel::Kind::kEnd:
         if (h.bytes != 0 || !r.model || r.blocks != r.cores.size()) throw Malformed("end record before every block");
+        o.warnings.insert(o.warnings.begin(), tiling.warnings.begin(), tiling.warnings.end());
         return true;
-      case channel::Kind::kError: {
-        if (h.status < 1 || h.status > 3 || h.bytes > kMaxMessageBytes) throw Malformed("error record");
-        std::string message(h.bytes, '\0');
-        Read(fd, message.data(), message.size());
-        o.status = static_cast<Status>(h.status);
-        o.message = message;
+      case channel::Kind::kError:
+        ReadError(fd, h, o, Sender::kCandidate);
         return false;
-      }
       default:
         throw Malformed("record kind " + std::to_string(static_cast<uint32_t>(h.kind)));
     }
@@ -342,46 +464,55 @@ bool Receive(const LaunchSpec& l, int fd, Outcome& o, Received& r) {
   return false;
 }
 
+// The tiling process, forked before any GM is mapped; it starts the tiling once the GM is (the
+// launch's input errors come first, as they did). False: it failed (in `o`).
+bool Tile(const LaunchSpec& l, GmArgs& gm, Outcome& o, Tiling& tiling) {
+  int fds[2], values[2];
+  OpenPipe(fds);
+  OpenPipe(values);
+  const pid_t pid = Fork();
+  if (pid == 0) {
+    close(fds[0]);
+    close(values[1]);
+    if (l.resultFd >= 0) close(l.resultFd);
+    TilingMain(l, fds[1], values[0]);
+  }
+  close(fds[1]);
+  close(values[0]);
+  prctl(PR_SET_DUMPABLE, 0);  // no process of this uid may ptrace the launcher or open its memory
+  Child child(pid, fds[0], values[1]);
+  gm = MapGm(l);
+  const char go = 1;
+  WriteToTiling(child.in(), &go, 1);
+  const bool tiled = ReceiveTiling(l, gm, child.fd(), child.in(), o, tiling);
+  const int wstatus = child.Reap(tiled || o.status != Status::OK);
+  if (!tiled && o.status == Status::OK) Stopped(wstatus);
+  return tiled;
+}
+
 void Run(const LaunchSpec& l, Outcome& o) {
   SetSocParams(l.params);
-  // GM inputs and outputs: shared pages both processes see; outputs are read here once the
-  // candidate process is done.
-  const GmArgs gm = MapGm(l);
+  // GM inputs and outputs: shared pages the candidate process sees; outputs are read here once it
+  // is done.
+  GmArgs gm;
+  Tiling tiling;
+  if (!Tile(l, gm, o, tiling)) return;
 
   int fds[2];
-  if (pipe(fds) != 0) throw SimError(Status::RUNTIME_ERROR, std::string("pipe: ") + std::strerror(errno));
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw SimError(Status::RUNTIME_ERROR, std::string("fork: ") + std::strerror(errno));
+  OpenPipe(fds);
+  const pid_t pid = Fork();
   if (pid == 0) {
     close(fds[0]);
     if (l.resultFd >= 0) close(l.resultFd);
-    CandidateMain(l, gm, fds[1]);
+    CandidateMain(l, gm, tiling, fds[1]);
   }
   close(fds[1]);
-  prctl(PR_SET_DUMPABLE, 0);  // no process of this uid may ptrace the launcher or open its memory
+  Child child(pid, fds[0]);
   Received r;
-  bool ended = false;
-  try {
-    ended = Receive(l, fds[0], o, r);
-  } catch (...) {
-    kill(pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
-    throw;
-  }
-  if (ended || o.status != Status::OK) kill(pid, SIGKILL);  // it has flushed its output; nothing more is read
-  int wstatus = 0;
-  waitpid(pid, &wstatus, 0);
-  close(fds[0]);
+  const bool ended = Receive(l, tiling, child.fd(), o, r);
+  const int wstatus = child.Reap(ended || o.status != Status::OK);
   if (o.status != Status::OK) return;
-  if (!ended) {
-    if (WIFSIGNALED(wstatus)) {  // die of it too: the daemon reports a crash as before the split
-      std::signal(WTERMSIG(wstatus), SIG_DFL);
-      raise(WTERMSIG(wstatus));
-    }
-    throw SimError(Status::RUNTIME_ERROR, "the kernel process exited (code " + std::to_string(WEXITSTATUS(wstatus)) +
-                                              ") before its launch finished");
-  }
+  if (!ended) Stopped(wstatus);
   CheckOutputsPaidFor(gm, r.gmWriteBytes, r.scalarStoreBytes);
 
   // Wall time spent in the model, reported so its overhead over the functional run can be measured.

@@ -1,0 +1,100 @@
+// The tiling process of the launch harness (launch.h): loads the candidate's tiling library behind
+// the syscall filter, runs its tiling function on a TilingContext built from the launch spec and
+// sends the launcher what the launch needs. It holds no GM and no kernel library: the values of
+// its ValueDepend inputs are all it gets of the launch's data, and its tiling data is all of it
+// that reaches the kernel. (Its host time is not charged: what it computes reaches the kernel only
+// as tiling data.)
+#include <cstdio>
+
+#include "channel.h"
+#include "confine.h"
+#include "launch.h"
+
+namespace ascendc_sim {
+namespace {
+
+// Host-visible values for the inputs the OpDef marks ValueDepend (axes, paddings), up to 1 MiB,
+// asked of the launcher; the tiling sees no other input's values, as in CANN, so it cannot compute
+// the operator. (The OpDef's inputs are the IR inputs, in order; a dynamic one is several launch
+// inputs.)
+void ReadValueDepend(const LaunchSpec& l, const ops::OpDef& def, gert::TilingContext& ctx, int fd, int valuesFd) {
+  std::vector<uint32_t> wanted;
+  const auto ir = IrInstances(l.inputs);
+  for (size_t i = 0; i < ir.size() && i < def.Inputs().size(); ++i) {
+    if (!def.Inputs()[i].IsValueDepend()) continue;
+    for (size_t k = ir[i].first; k < ir[i].first + ir[i].second; ++k)
+      if (!l.inputs[k].absent && l.inputs[k].Bytes() <= (1u << 20)) wanted.push_back(static_cast<uint32_t>(k));
+  }
+  if (wanted.empty()) return;
+  channel::Send(fd, channel::Kind::kValueDepend, 0, {{wanted.data(), wanted.size() * sizeof(uint32_t)}});
+  for (uint32_t k : wanted) {
+    std::vector<uint8_t>& data = ctx.inputs_[k].data_;
+    data.resize(l.inputs[k].Bytes());
+    if (!channel::ReadAll(valuesFd, data.data(), data.size())) _exit(1);  // the launcher is gone
+  }
+}
+
+void RunTiling(const LaunchSpec& l, int fd, int valuesFd) {
+  void* lib = LoadCandidate(l.tilingSo, fd);
+  char go;
+  if (!channel::ReadAll(valuesFd, &go, 1)) _exit(1);  // the launcher failed before the launch
+  RunConstructors(lib);
+
+  const ops::OpDef* def = nullptr;
+  for (const ops::OpDef* d : RegisteredOps())
+    if (d->Type() == l.opType) def = d;
+  if (def == nullptr && RegisteredOps().size() == 1) def = RegisteredOps().front();
+  if (def == nullptr) throw SimError(Status::TILING_ERROR, "no OpDef registered with OP_ADD for op type " + l.opType);
+  ops::TilingFunc tilingFunc = def->AICoreDef().GetTiling();
+  // Newer projects register the tiling with IMPL_OP_OPTILING instead, with a compile-time parse.
+  const gert::OpImplTiling* impl = RegisteredImpl(def->Type());
+  if (tilingFunc == nullptr && impl != nullptr) tilingFunc = impl->tiling;
+  if (tilingFunc == nullptr)
+    throw SimError(Status::TILING_ERROR,
+                   "OpDef " + def->Type() + " has no AICore().SetTiling(...) or IMPL_OP_OPTILING(...).Tiling(...)");
+
+  gert::TilingContext ctx;
+  ctx.opType_ = def->Type();
+  std::shared_ptr<void> compileInfo;
+  if (impl != nullptr && impl->parse != nullptr && impl->newCompileInfo != nullptr) {
+    compileInfo = impl->newCompileInfo();
+    gert::TilingParseContext parse;
+    parse.compileInfo_ = compileInfo.get();
+    parse.opType_ = ctx.opType_.c_str();
+    if (impl->parse(&parse) != ge::GRAPH_SUCCESS)
+      throw SimError(Status::TILING_ERROR, "TilingParse of " + def->Type() + " failed");
+    ctx.compileInfo_ = compileInfo.get();
+  }
+  DescribeLaunch(l, ctx);
+  ReadValueDepend(l, *def, ctx, fd, valuesFd);
+  ge::graphStatus st;
+  try {
+    st = tilingFunc(&ctx);
+  } catch (const SimError& e) {
+    throw SimError(Status::TILING_ERROR, e.what());
+  }
+  if (st != ge::GRAPH_SUCCESS) throw SimError(Status::TILING_ERROR, "tiling function returned GRAPH_FAILED");
+  channel::TilingFrame f{};
+  f.blockDim = ctx.GetBlockDim();
+  f.tilingKey = ctx.GetTilingKey();
+  f.tilingBytes = ctx.GetRawTilingData()->GetDataSize();
+  f.tilingCapacity = ctx.GetRawTilingData()->GetCapacity();
+  if (f.blockDim == 0 || f.blockDim > 65535)
+    throw SimError(Status::TILING_ERROR, "block dim " + std::to_string(f.blockDim) + " out of range [1, 65535]");
+  if (f.tilingBytes > f.tilingCapacity)
+    throw SimError(Status::TILING_ERROR, "tiling data of " + std::to_string(f.tilingBytes) +
+                                             " bytes exceeds the capacity of " + std::to_string(f.tilingCapacity));
+  for (size_t w : ctx.workspaces_) f.workspaceBytes += w;
+
+  std::fflush(nullptr);  // the tiling's output before the kernel's
+  for (const std::string& w : Warnings()) channel::Send(fd, channel::Kind::kWarning, 0, {{w.data(), w.size()}});
+  channel::Send(fd, channel::Kind::kTiling, 0, {{&f, sizeof f}, {ctx.GetRawTilingData()->GetData(), f.tilingBytes}});
+}
+
+}  // namespace
+
+[[noreturn]] void TilingMain(const LaunchSpec& l, int fd, int valuesFd) {
+  RunConfined(fd, [&] { RunTiling(l, fd, valuesFd); });
+}
+
+}  // namespace ascendc_sim
