@@ -190,7 +190,9 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     trailing components of the source's directory, and is taken for those alone.
 
     None where the spec has an attr the OpDef does not declare (`this->Attr("...")`): CANN's
-    `Exp(base, scale, shift)` is another operator than an Exp without attrs."""
+    `Exp(base, scale, shift)` is another operator than an Exp without attrs. An OpDef that declares
+    no attrs while its tiling reads them (`GetAttrs()`) takes them from the aclnn layer, which
+    passes them itself (hicann/ops-math experimental cross reads its `dim` that way)."""
     host_text = "\n".join(
         _read(p)
         for p in sorted((source.root / "op_host").rglob("*"))
@@ -200,6 +202,8 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     if spec is None or not _ARG.search(host_text):  # no OpDef to compare with
         return spec
     declared = set(_ATTR.findall(host_text))
+    if not declared and "GetAttrs(" in host_text:  # attrs the aclnn layer passes
+        return spec
     return spec if all(a.name in declared for a in spec.attrs) else None
 
 

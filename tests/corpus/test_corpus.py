@@ -276,3 +276,7 @@ def test_a_spec_whose_attrs_the_opdef_lacks_is_not_taken(tmp_path):
     attrs = ' this->Attr("base"); this->Attr("scale"); this->Attr( "shift" );'
     (root / "op_host" / "exp.cpp").write_text(def_args + attrs)
     assert [a.name for a in spec_for(find_ops(tmp_path)[0]).attrs] == ["base", "scale", "shift"]
+    # An OpDef without attrs whose tiling reads them gets them from the aclnn layer.
+    tiling = " auto attrs = context->GetAttrs(); attrs->GetAttrPointer<float>(0);"
+    (root / "op_host" / "exp.cpp").write_text(def_args + tiling)
+    assert [a.name for a in spec_for(find_ops(tmp_path)[0]).attrs] == ["base", "scale", "shift"]
