@@ -370,7 +370,8 @@ class AscendOpEnv(gym.Env):
     eval_seed: the public seed of the daemon's random test inputs (it draws them with its own
     secret), fixed so evaluations are cached across episodes (`reset(seed=...)` seeds
     `np_random`, which the operator-sampling wrappers use). timing: how the bench case is timed
-    (`EvalRequest.timing`: `"full"`, `"sampled"`, or `"auto"`: sampled past 256 MiB of outputs).
+    (`EvalRequest.timing`: `"full"`, `"sampled"`, or `"auto"`: sampled past 256 MiB of outputs
+    unless the operator is element-wise).
     backend: the embedded daemon's backend. run_id: the daemon's ledger key (default: unique).
     Each episode is a daemon run that `reset()` opens with `budget` (the first under `run_id`,
     later ones under `run_id/e<n>`; `env.run_id` names the current one): the daemon, not the env,
