@@ -6,7 +6,9 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -144,10 +146,13 @@ def test_a_second_daemon_on_a_state_dir_in_use_or_a_port_in_use_is_refused(tmp_p
             "in use by another daemon", f"pid {first.pid}", "--state-dir",
         )  # fmt: skip
         # The daemon logs its start (INFO lines) before it binds: the error is the last line.
+        work_roots = set(Path(tempfile.gettempdir()).glob("npu_daemon-*"))
         taken = cli(
             "daemon", "--bind", f"tcp://127.0.0.1:{port}", "--state-dir", str(tmp_path / "b")
         )
         assert taken.returncode == 2 and "Traceback" not in taken.stderr
+        # and it leaves no work directory behind
+        assert set(Path(tempfile.gettempdir()).glob("npu_daemon-*")) == work_roots
         assert "cannot bind" in taken.stderr.splitlines()[-1]
         assert "Address already in use" in taken.stderr.splitlines()[-1]
         assert_usage_error(

@@ -114,10 +114,6 @@ class Server:
         # Case inputs are drawn with this secret (workers.case_seed): a fresh one per start unless
         # a researcher reproduces a run with the one reported when that daemon stopped.
         self.case_secret = case_secret or secrets.token_bytes(16)
-        # Throwaway directories live here (under workdir, default the system temp dir):
-        # traversable, not listable, by the sandbox users.
-        self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-", dir=workdir))
-        self.work_root.chmod(0o711)
         self._ctx = zmq.Context()
         self._auth = None
         if keys is not None:
@@ -132,6 +128,11 @@ class Server:
             self._router.curve_publickey, self._router.curve_secretkey = keys.public, keys.secret
         self._router.bind(bind)
         self.endpoint = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
+        # Throwaway directories live here (under workdir, default the system temp dir):
+        # traversable, not listable, by the sandbox users. Made once bound: a refused bind
+        # leaves nothing behind.
+        self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-", dir=workdir))
+        self.work_root.chmod(0o711)
         self.sandbox_user = (
             f"uid {sandbox.first_uid}+worker"
             if sandbox
