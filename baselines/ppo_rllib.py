@@ -151,7 +151,8 @@ def train(cfg: PPORunConfig, out: Path | None = None) -> list[dict[str, Any]]:
     """Train for cfg.iterations; returns (and appends to `<out>.jsonl`) one row per iteration."""
     import ray
 
-    local = LocalDaemon(workers=2) if cfg.daemon is None else None
+    # Its envs open their runs, so their daemon serves only those, as a remote one does.
+    local = LocalDaemon(workers=2, require_run_tokens=True) if cfg.daemon is None else None
     ray.init(
         num_cpus=max(2, cfg.env_runners + 1),
         include_dashboard=False,

@@ -8,7 +8,8 @@ from baselines.ppo_rllib import PPORunConfig, train
 
 
 @pytest.mark.slow  # RLlib's start-up dominates; the env's conformance tests stay in the default run
-def test_one_ppo_iteration(daemon):
+def test_one_ppo_iteration():
+    """On train's own daemon, which requires run tokens: every env opens the runs it uses."""
     cfg = PPORunConfig(
         ops="level1/add",
         iterations=1,
@@ -18,7 +19,6 @@ def test_one_ppo_iteration(daemon):
         minibatch=16,
         epochs=1,
         hidden=16,
-        daemon=daemon,
     )
     rows = train(cfg)
     assert len(rows) == 1 and rows[0]["env_steps"] >= 32 and rows[0]["simulated"]
