@@ -264,6 +264,11 @@ class EpisodeView:
         return self._env.run_id
 
     @property
+    def baseline_run_id(self) -> str:
+        """The run the baseline was evaluated under at reset (free to the episode's budget)."""
+        return self._env.baseline_run_id
+
+    @property
     def eval_seed(self) -> int:
         return self._env.eval_seed
 

@@ -10,7 +10,8 @@ so everything it needs comes from environment variables set by the policy (never
                          log evaluations.jsonl this file appends to, one line per daemon reply
   ASCEND_GYM_OE_SOC, ASCEND_GYM_OE_SEED
   ASCEND_GYM_OE_TOKENS   the run's tokens by daemon address (JSON), when the run was opened
-  ASCEND_GYM_OE_BASELINE_TOKENS  the same for the baseline's run (`<run id>/baseline`)
+  ASCEND_GYM_OE_BASELINE_RUN_ID  the run the env evaluated the baseline under (the env names it)
+  ASCEND_GYM_OE_BASELINE_TOKENS  the same as ASCEND_GYM_OE_TOKENS for the baseline's run
 
 Budget: before every submission the run's spent evaluations are read from the daemon ledger (or,
 from a daemon without ledger queries, counted from the daemon's replies in the log); once the
@@ -47,6 +48,7 @@ class Settings:
     def __init__(self, env: Mapping[str, str] = os.environ) -> None:
         self.daemon = env["ASCEND_GYM_OE_DAEMON"]
         self.run_id = env["ASCEND_GYM_OE_RUN_ID"]
+        self.baseline_run_id = env["ASCEND_GYM_OE_BASELINE_RUN_ID"]
         self.budget = int(env["ASCEND_GYM_OE_BUDGET"])
         self.workdir = Path(env["ASCEND_GYM_OE_WORKDIR"])
         self.soc = env.get("ASCEND_GYM_OE_SOC", DEFAULT_SOC)
@@ -55,14 +57,6 @@ class Settings:
         self.baseline_tokens: dict[str, str] = json.loads(
             env.get("ASCEND_GYM_OE_BASELINE_TOKENS", "{}")
         )
-
-    @staticmethod
-    def baseline_run_id_of(run_id: str) -> str:
-        return f"{run_id}/baseline"  # where the env evaluated the baseline
-
-    @property
-    def baseline_run_id(self) -> str:
-        return self.baseline_run_id_of(self.run_id)
 
 
 def read_log(workdir: Path, name: str = LOG) -> list[dict[str, Any]]:

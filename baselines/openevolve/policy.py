@@ -116,12 +116,10 @@ def _kill_tree(pid: int) -> None:
 
 def evaluator_settings(view: EpisodeView, workdir: Path) -> dict[str, str]:
     """The evaluator's environment variables for the env's current episode (evaluator.py)."""
-    from baselines.openevolve.evaluator import Settings
-
-    baseline_run_id = Settings.baseline_run_id_of(view.run_id)
     return {
         "ASCEND_GYM_OE_DAEMON": view.client.address,
         "ASCEND_GYM_OE_RUN_ID": view.run_id,
+        "ASCEND_GYM_OE_BASELINE_RUN_ID": view.baseline_run_id,
         "ASCEND_GYM_OE_BUDGET": str(view.budget),
         "ASCEND_GYM_OE_WORKDIR": str(workdir),
         "ASCEND_GYM_OE_SOC": view.soc,
@@ -130,7 +128,7 @@ def evaluator_settings(view: EpisodeView, workdir: Path) -> dict[str, str]:
         "ASCEND_GYM_OE_SEED": str(view.eval_seed),
         # The runs' tokens, if they were opened (the daemon then serves them only with them).
         "ASCEND_GYM_OE_TOKENS": json.dumps(view.client.run_tokens(view.run_id)),
-        "ASCEND_GYM_OE_BASELINE_TOKENS": json.dumps(view.client.run_tokens(baseline_run_id)),
+        "ASCEND_GYM_OE_BASELINE_TOKENS": json.dumps(view.client.run_tokens(view.baseline_run_id)),
     }
 
 

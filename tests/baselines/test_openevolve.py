@@ -97,6 +97,7 @@ def test_evaluator_rejects_edits_outside_blocks_without_spending(tmp_path, monke
     for key, value in {
         "DAEMON": daemon,
         "RUN_ID": "t-oe-eval",
+        "BASELINE_RUN_ID": "t-oe-eval/baseline",
         "BUDGET": "1",
         "WORKDIR": str(tmp_path),
     }.items():
