@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import math
@@ -25,6 +26,7 @@ import re
 import shutil
 import stat
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -138,18 +140,7 @@ def reference_outputs(
             np.ascontiguousarray(np.ma.getdata(out)).tofile(f"out_{i}.bin")
             np.ma.getmaskarray(out).astype(np.uint8).tofile(f"out_{i}.mask")  # undefined elements
 
-    preload_reference_modules()
-    with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
-        work = Path(tmp)
-        done = sandbox.call(
-            compute,
-            work,
-            timeout_s,
-            sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=16384),
-        )
-        if done.timed_out or done.returncode != 0:
-            why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
-            raise ReferenceFailed(f"the package's reference failed: {why[:400]}")
+    with _sandboxed(compute, timeout_s, address_space_mb=16384) as work:
         outputs = []
         for i, arg in enumerate(pkg.spec.outputs):
             dtype = np.dtype(checker.STORAGE[pkg.spec.arg_dtype(case, arg.name)])
@@ -166,6 +157,22 @@ def reference_outputs(
         return outputs
 
 
+@contextlib.contextmanager
+def _sandboxed(compute: Callable[[], None], timeout_s: float, **limits: int) -> Iterator[Path]:
+    """Run a client's reference code (`compute`, which writes into its working directory) in the
+    sandbox with `timeout_s` and `limits`; yields that directory. Its failure is ReferenceFailed."""
+    preload_reference_modules()
+    with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
+        work = Path(tmp)
+        done = sandbox.call(
+            compute, work, timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, **limits)
+        )
+        if done.timed_out or done.returncode != 0:
+            why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
+            raise ReferenceFailed(f"the package's reference failed: {why[:400]}")
+        yield work
+
+
 def write_reference_pieces(
     pkg: OperatorPackage, case: Case, inputs_dir: Path, timeout_s: float, into: Path
 ) -> None:
@@ -178,31 +185,15 @@ def write_reference_pieces(
         _pieces(pkg, case, inputs_dir, into)
         return
     spec = pkg.spec
-    outputs_mb = (
-        sum(
-            math.prod(spec.arg_shape(case, a.name))
-            * (np.dtype(checker.STORAGE[spec.arg_dtype(case, a.name)]).itemsize + 1)  # + a mask
-            for a in spec.outputs
-        )
-        >> 20
-    )
+    elements = sum(math.prod(spec.arg_shape(case, a.name)) for a in spec.outputs)
+    outputs_mb = (spec.output_bytes(case) + elements) >> 20  # the outputs and a mask byte each
     inputs_mb = sum(f.stat().st_size for f in inputs_dir.glob("in_*.bin")) >> 20
-    preload_reference_modules()
-    with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
-        work = Path(tmp)
-        done = sandbox.call(
-            lambda: _pieces(pkg, case, inputs_dir, Path.cwd()),
-            work,
-            timeout_s,
-            sandbox.Limits(
-                cpu_s=int(timeout_s) + 1,
-                address_space_mb=16384 + inputs_mb + outputs_mb,  # inputs and outputs mapped
-                file_size_mb=outputs_mb + 1,
-            ),
-        )
-        if done.timed_out or done.returncode != 0:
-            why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
-            raise ReferenceFailed(f"the package's reference failed: {why[:400]}")
+    with _sandboxed(
+        lambda: _pieces(pkg, case, inputs_dir, Path.cwd()),
+        timeout_s,
+        address_space_mb=16384 + inputs_mb + outputs_mb,  # inputs and outputs mapped
+        file_size_mb=outputs_mb + 1,
+    ) as work:
         for i, arg in enumerate(spec.outputs):
             dtype = np.dtype(checker.STORAGE[spec.arg_dtype(case, arg.name)])
             shape = tuple(spec.arg_shape(case, arg.name))
