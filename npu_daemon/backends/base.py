@@ -55,13 +55,15 @@ def check_outputs(
         got = np.frombuffer(raw, dtype=storage).reshape(want.shape)
         check = checker.compare(case.name, got, want, dtype, spec.tolerance_for(dtype))
         if not check.passed:
-            raise CaseFailure(
-                Status.WRONG_ANSWER,
-                f"case {case.name}, output {arg.name}: {check.message}",
-                log,
-                check,
-            )
+            raise wrong_answer(case, arg.name, check, log)
     return check
+
+
+def wrong_answer(case: Case, output: str, check: CaseCheck, log: str) -> CaseFailure:
+    """The failure of an output that differs from its reference."""
+    return CaseFailure(
+        Status.WRONG_ANSWER, f"case {case.name}, output {output}: {check.message}", log, check
+    )
 
 
 def requested_cases(pkg: OperatorPackage, request: EvalRequest) -> list[Case]:

@@ -22,7 +22,7 @@ import numpy as np
 from ascend_core.package import Case, OperatorSpec
 from ascend_core.protocol import CaseCheck, Status
 from npu_daemon import checker, sandbox
-from npu_daemon.backends.base import CaseFailure
+from npu_daemon.backends.base import CaseFailure, wrong_answer
 
 
 class OutputStream:
@@ -94,12 +94,7 @@ class OutputStream:
             raise OSError(errno.EIO, f"case {self.case.name}: {self.short}")
         for arg, check in zip(self.spec.outputs, self.checks):
             if not check.passed:
-                raise CaseFailure(
-                    Status.WRONG_ANSWER,
-                    f"case {self.case.name}, output {arg.name}: {check.message}",
-                    log,
-                    check,
-                )
+                raise wrong_answer(self.case, arg.name, check, log)
         return check
 
 
