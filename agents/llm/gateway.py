@@ -5,8 +5,9 @@ Every model-driven policy talks to a `ModelGateway` (AscendOptimizer and Best-of
 `ChatClient`, OpenEvolve's worker processes through their own OpenAI client), so:
 
 - record/replay is the same for all: each call is keyed by (model, messages, sampling parameters)
-  and by how often the run asked it before, and, with a cache directory, stored (`record`), answered from the store (`replay`: a miss is an
-  error, the upstream is never asked, so a sweep reruns offline call for call) or both (`auto`);
+  and by how often the run asked it before, and, with a cache directory, stored (`record`),
+  answered from the store (`replay`: a miss is an error, the upstream is never asked, so a sweep
+  reruns offline call for call) or both (`auto`);
 - `usage` counts calls, cache hits, refusals and tokens the same way for every policy;
 - the cap: at most `max_calls_per_evaluation` calls between two charged evaluations (the policy
   says how many it has spent through `charged`); the call after is refused (HTTP 403,
