@@ -130,6 +130,9 @@ class Profile(BaseModel):
     # Sampled timing (EvalRequest.timing): how many blocks ran; the others' traces were derived.
     timing: Literal["full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
     blocks_simulated: int | None = Field(None, exclude_if=lambda v: v is None)
+    # A sampled request whose sampled run could not vouch for the launch (its blocks exchange data,
+    # or store outside their traced copies): why, and the bench case ran whole instead.
+    sampled_unchecked: str = Field("", exclude_if=lambda v: v == "")
     # The request's timing protocol (EvalRequest.timing_protocol), when not the default.
     timing_protocol: Literal["cold", "warm"] = Field("cold", exclude_if=lambda v: v == "cold")
 

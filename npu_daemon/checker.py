@@ -201,8 +201,9 @@ class Comparison:
         self.first_bad: tuple[int, float, float] | None = None  # flat index, got, expected
         self.first_invented: tuple[int, float, float] | None = None
 
-    def add(self, got: np.ndarray, want: np.ndarray) -> None:
-        """The next piece of the output: `got` against the reference's `want`, of one shape."""
+    def add(self, got: np.ndarray, want: np.ndarray, at: int | None = None) -> None:
+        """The next piece of the output: `got` against the reference's `want`, of one shape;
+        `at`, its first element's flat index when the pieces are not consecutive."""
         dtype = self.dtype
         if np.ma.isMA(want):  # only where the operator defines its output
             keep = ~np.ma.getmaskarray(want)
@@ -233,7 +234,8 @@ class Comparison:
         for flags, first in ((bad, "first_bad"), (invented, "first_invented")):
             if getattr(self, first) is None and flags.any():
                 i = int(np.flatnonzero(flags)[0])
-                setattr(self, first, (self.size + int(differ[i]), g[i], w[i]))
+                start = self.size if at is None else at
+                setattr(self, first, (start + int(differ[i]), g[i], w[i]))
         self.bad += int(bad.sum())
         self.invented += int(invented.sum())
         self.size += size

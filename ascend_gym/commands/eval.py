@@ -79,8 +79,11 @@ def run(args: argparse.Namespace) -> int:
         label = "simulated" if result.simulated else "measured"
         if result.profile is not None and result.profile.timing == "sampled":
             label += (
-                f", sampled: {result.profile.blocks_simulated} blocks ran, bench case unchecked"
+                f", sampled: {result.profile.blocks_simulated} blocks ran,"
+                " bench case checked on their outputs"
             )
+        if result.profile is not None and result.profile.sampled_unchecked:
+            label += f", {result.profile.sampled_unchecked}"
         print(
             f"{package.uri}: {result.status.value}"
             + (

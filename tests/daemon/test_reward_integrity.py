@@ -273,6 +273,67 @@ def test_outputs_start_alike_in_every_mode(tmp_path, client):
     assert telling.latency_us > 0.9 * base.latency_us
 
 
+def _kernel_edited(tmp_path: Path, name: str, *edits: tuple[str, str]) -> OperatorPackage:
+    """add with textual `edits` (old, new) to its kernel."""
+    add_variant(tmp_path / name, comment=name)
+    kernel = tmp_path / name / "add" / "op_kernel" / "add.cpp"
+    text = kernel.read_text()
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    kernel.write_text(text)
+    return load_package(tmp_path / name / "add")
+
+
+def test_a_sampled_bench_case_is_checked(tmp_path, client):
+    """A kernel that computes x + x instead of x + y in the bench case alone: a sampled run
+    checked no bench output, so the old daemon answered OK. The simulated blocks' outputs are
+    now compared with the reference."""
+    wrong = _kernel_edited(
+        tmp_path,
+        "wrong",
+        ("op.Init(x, y, z,", "op.Init(x, tilingData.totalLength > (1u << 20) ? x : y, z,"),
+    )
+    result = client.evaluate(_bench(wrong, "sampled-wrong", "sampled"))
+    assert result.status is Status.WRONG_ANSWER, result.message
+    assert "bench_fp16" in result.message
+
+
+def test_work_hidden_in_a_block_the_sampler_skips_is_timed(tmp_path, client):
+    """Block 13, which the old sampler's probes (0, 1, the middle, the last two, bisection) never
+    ran, also computes the last block's slice, which the last block leaves: the old sampled run
+    derived block 13 from its neighbours and timed the launch at about half its full time. Now a
+    random probe runs it, or the outputs are not wholly stored by the derived picture and the case
+    runs whole: either way, the full time."""
+    rebind = """  __aicore__ inline void Rebind(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t offset, uint32_t len) {
+    xGm.SetGlobalBuffer((__gm__ DTYPE_X*)x + offset, len);
+    yGm.SetGlobalBuffer((__gm__ DTYPE_Y*)y + offset, len);
+    zGm.SetGlobalBuffer((__gm__ DTYPE_Z*)z + offset, len);
+    blockLength = len;
+  }
+
+ private:"""
+    entry = """  const uint32_t last = GetBlockNum() - 1, hider = GetBlockNum() > 14 ? 13 : 0;
+  if (GetBlockIdx() != last) op.Process();
+  if (GetBlockIdx() == hider) {
+    const auto& t = tilingData;
+    const uint32_t at = last < t.formerNum ? last * t.formerLength
+                                           : t.formerNum * t.formerLength + (last - t.formerNum) * t.tailLength;
+    op.Rebind(x, y, z, at, t.totalLength - at);
+    op.Process();
+  }
+}"""
+    hidden = _kernel_edited(
+        tmp_path, "hidden", ("\n private:", "\n" + rebind), ("  op.Process();\n}", entry)
+    )
+    full = client.evaluate(_bench(hidden, "hidden-full", "full"))
+    sampled = client.evaluate(_bench(hidden, "hidden-sampled", "sampled"))
+    assert full.status is Status.OK and sampled.status is Status.OK, sampled.message
+    assert sampled.latency_us == full.latency_us
+    plain = client.evaluate(_bench(load_package(ADD_DIR), "hidden-plain", "full"))
+    assert full.latency_us > 1.2 * plain.latency_us  # the hidden work is real work
+
+
 # ---- large cases on every path -------------------------------------------------------------------
 def test_timing_is_chosen_past_the_stated_size():
     """The clients' default, "auto", resolves to sampled exactly when the bench case's outputs

@@ -2,6 +2,7 @@
 and the rest derived, and inputs generated chunk by chunk with the values of a whole draw."""
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -118,7 +119,7 @@ def test_inputs_drawn_in_chunks_equal_one_draw(tmp_path, monkeypatch):
     np.testing.assert_array_equal(whole["e"].ravel()[:4], [1.5, -2.0, 3.25, 1.5])
 
 
-def test_a_sampled_request_checks_the_small_cases_and_samples_the_bench_case(tmp_path):
+def test_a_sampled_request_checks_every_case_and_samples_the_bench_case(tmp_path):
     pkg = load_package(SUITE / "level1" / "relu")
     results = {}
     for timing in ("full", "sampled"):
@@ -126,8 +127,9 @@ def test_a_sampled_request_checks_the_small_cases_and_samples_the_bench_case(tmp
         results[timing] = SimBackend().evaluate(request, tmp_path / timing)
     full, sampled = results["full"], results["sampled"]
     assert sampled.status is Status.OK, sampled.message
-    # every correctness case but the bench case is checked, which is timed only
-    assert [c.name for c in sampled.cases] == [c.name for c in full.cases if c.name != "bench_fp32"]
+    # every case is checked, the bench case on the simulated blocks' outputs
+    assert [c.name for c in sampled.cases] == [c.name for c in full.cases]
+    assert not sampled.profile.sampled_unchecked
     assert sampled.latency_us == full.latency_us
     assert sampled.profile.timing == "sampled"
     assert 4 <= sampled.profile.blocks_simulated < sampled.profile.block_dim
@@ -138,3 +140,36 @@ def test_a_sampled_request_checks_the_small_cases_and_samples_the_bench_case(tmp
     assert cache_key(EvalRequest(package=pkg, timing="sampled"), fingerprint) != cache_key(
         EvalRequest(package=pkg), fingerprint
     )
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["files", "fifo"])
+def test_a_sampled_bench_case_is_compared_where_its_blocks_stored(tmp_path, monkeypatch, streamed):
+    """add judged by a reference that says x - y: the sampled run fails the bench case as the full
+    run does, naming the same first element, through output files and through FIFOs (the path of
+    outputs past 256 MiB); the true reference passes both ways."""
+    from npu_daemon.backends.sim import case_data
+
+    if streamed:
+        monkeypatch.setattr(case_data, "SAMPLED_PAST_BYTES", 0)
+    root = tmp_path / "myadd"
+    shutil.copytree(SUITE / "level1" / "add", root, ignore=shutil.ignore_patterns("expert"))
+    toml = (root / "op.toml").read_text()
+    (root / "op.toml").write_text(
+        toml.replace('name = "add"', 'name = "myadd"\nop_type = "Add"\nkernel = "add"', 1)
+    )
+    results = {}
+    for reference in ("x + y", "x - y"):
+        (root / "reference.py").write_text(f"def add(x, y):\n    return {reference}\n")
+        pkg = load_package(root)
+        for timing in ("full", "sampled"):
+            request = EvalRequest(package=pkg, cases=[pkg.spec.bench_case.name], timing=timing)
+            results[reference, timing] = SimBackend().evaluate(
+                request, tmp_path / f"{'plus' if '+' in reference else 'minus'}-{timing}"
+            )
+    passed = results["x + y", "sampled"]
+    assert passed.status is Status.OK, passed.message
+    assert passed.profile.timing == "sampled" and passed.profile.blocks_simulated < 40
+    failed, full = results["x - y", "sampled"], results["x - y", "full"]
+    assert failed.status is Status.WRONG_ANSWER and full.status is Status.WRONG_ANSWER
+    assert "first at flat index 0:" in failed.message
+    assert failed.message.split(":")[-1] == full.message.split(":")[-1]

@@ -21,15 +21,24 @@ import numpy as np
 
 from ascend_core.package import Case, OperatorSpec
 from ascend_core.protocol import CaseCheck, Status
-from npu_daemon import checker, sandbox
+from npu_daemon import candidate_files, checker, sandbox
 from npu_daemon.backends.base import CaseFailure, wrong_answer
+from npu_daemon.backends.sim import sampled_outputs
 
 
 class OutputStream:
     """FIFOs `out_<name>.bin` in `case_dir`, read and compared from the moment it is made."""
 
-    def __init__(self, spec: OperatorSpec, case: Case, case_dir: Path, expected: list[np.ndarray]):
-        self.spec, self.case, self.expected = spec, case, expected
+    def __init__(
+        self,
+        spec: OperatorSpec,
+        case: Case,
+        case_dir: Path,
+        expected: list[np.ndarray],
+        sampled: bool = False,
+    ):
+        # `sampled`: the outputs come in a sampled run's format (sampled_outputs)
+        self.spec, self.case, self.expected, self.sampled = spec, case, expected, sampled
         self.fifos: list[tuple[Path, int]] = []  # path, inode: the daemon's own FIFO, not a swap
         identity = sandbox.current_identity()
         for arg in spec.outputs:
@@ -56,6 +65,11 @@ class OutputStream:
                     if not stat.S_ISFIFO(info.st_mode) or info.st_ino != inode:
                         self.swapped = f"{path.name} is not the FIFO the daemon made"
                         return
+                    if self.sampled:
+                        self.checks.append(
+                            sampled_outputs.compare(f, self.spec, self.case, arg.name, want)
+                        )
+                        continue
                     comparison = checker.Comparison(dtype, self.spec.tolerance_for(dtype))
                     flat, size = want.reshape(-1), math.prod(want.shape)
                     buffer = bytearray(min(size, checker.CHUNK) * storage.itemsize)
@@ -86,6 +100,8 @@ class OutputStream:
         """The verdict, as `check_outputs` gives it for files: the first output that differs is a
         WRONG_ANSWER; a swapped FIFO is the candidate's (RUNTIME_ERROR), a stream the launcher cut
         short after reporting success the daemon's (OSError: DAEMON_ERROR, uncharged)."""
+        if isinstance(self._error, candidate_files.Tampered):
+            raise CaseFailure(Status.RUNTIME_ERROR, f"case {self.case.name}: {self._error}", log)
         if self._error is not None:
             raise self._error
         if self.swapped:

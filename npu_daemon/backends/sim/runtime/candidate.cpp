@@ -32,7 +32,7 @@ void CallKernel(void* fn, std::vector<Gm>& args, std::index_sequence<N...>) {
 }
 
 void SendBlock(int fd, uint32_t globalId, uint32_t ubPeak, const std::vector<Instr>& trace,
-               const std::vector<Site>& siteList) {
+               const std::vector<Site>& siteList, bool derived = false) {
   std::string sites;
   for (const Site& s : siteList) {
     const char* api = s.api ? s.api : "";
@@ -43,14 +43,15 @@ void SendBlock(int fd, uint32_t globalId, uint32_t ubPeak, const std::vector<Ins
   }
   // `blockIdx` carries the core's index among the launch's cores (LaunchCores), which the launcher
   // maps back to its unit and block.
-  const channel::BlockFrame b{globalId, ubPeak, trace.size(), siteList.size()};
+  const channel::BlockFrame b{globalId, ubPeak, trace.size(), siteList.size(), derived, 0};
   channel::Send(fd, channel::Kind::kBlock, 0,
                 {{&b, sizeof b}, {trace.data(), trace.size() * sizeof(Instr)}, {sites.data(), sites.size()}});
 }
 
 // Representative-block timing (sampling.h): the sampled blocks run as a launch of their own each
-// time, with their own block indices; every block's trace, simulated or derived, goes out.
-uint32_t RunSampled(const std::vector<CoreSpec>& specs, const std::function<void()>& kernel, int fd) {
+// time, with their own block indices; every block's trace, simulated or derived, goes out. `seed`
+// is the launcher's draw of the random probes.
+uint32_t RunSampled(const std::vector<CoreSpec>& specs, uint64_t seed, const std::function<void()>& kernel, int fd) {
   auto simulate = [&](const std::vector<uint32_t>& blocks, std::map<uint32_t, sampling::BlockRecord>& out) {
     std::vector<CoreSpec> subset;
     for (uint32_t b : blocks) subset.push_back(specs[b]);
@@ -59,14 +60,15 @@ uint32_t RunSampled(const std::vector<CoreSpec>& specs, const std::function<void
           sampling::BlockRecord{core.UbPeak(), core.Trace().instrs, core.Trace().sites};
     });
   };
-  return sampling::Run(static_cast<uint32_t>(specs.size()), simulate, [&](uint32_t b, const sampling::BlockRecord& r) {
-    SendBlock(fd, b, r.ubPeak, r.trace, r.sites);
-  });
+  return sampling::Run(static_cast<uint32_t>(specs.size()), seed, simulate,
+                       [&](uint32_t b, const sampling::BlockRecord& r, bool derived) {
+                         SendBlock(fd, b, r.ubPeak, r.trace, r.sites, derived);
+                       });
 }
 
 // The kernel, with the tiling process's choice. The inputs and outputs in `gm` were mapped by the
 // launcher (shared pages).
-void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, int fd) {
+void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed, int fd) {
   void* kernelLib = LoadCandidate(l.kernelSo, fd);
   SetScalarInstrCounter(static_cast<const uint64_t*>(dlsym(kernelLib, "ascendc_sim_scalar_instrs")));
   RunConstructors(kernelLib);
@@ -105,7 +107,7 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, i
   const std::function<void()> kernel = [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); };
   // Mixed launches stay whole: their AIC and AIV cores wait on each other.
   if (l.sampled && cores.size() == t.blockDim) {
-    const uint32_t simulated = RunSampled(cores, kernel, fd);
+    const uint32_t simulated = RunSampled(cores, probeSeed, kernel, fd);
     channel::Send(fd, channel::Kind::kSampled, 0, {{&simulated, sizeof simulated}});
   } else {
     RunCores(cores, kernel, [&](Core& core) {
@@ -119,8 +121,9 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, i
 
 }  // namespace
 
-[[noreturn]] void CandidateMain(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, int fd) {
-  RunConfined(fd, [&] { RunCandidate(l, gm, tiling, fd); });
+[[noreturn]] void CandidateMain(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed,
+                                int fd) {
+  RunConfined(fd, [&] { RunCandidate(l, gm, tiling, probeSeed, fd); });
 }
 
 }  // namespace ascendc_sim

@@ -46,6 +46,7 @@ struct LaunchFrame {  // GM the candidate process mapped
 struct BlockFrame {
   uint32_t blockIdx, ubPeak;
   uint64_t instrs, sites;
+  uint32_t derived, pad;  // sampled timing: 1 when the trace was derived, not simulated
 };
 
 struct SiteFrame {

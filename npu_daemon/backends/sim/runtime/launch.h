@@ -101,6 +101,8 @@ struct Tiling {
 [[noreturn]] void TilingMain(const LaunchSpec& l, int fd, int valuesFd);
 
 // The candidate process: the kernel once per block with `tiling`, each block's trace sent on `fd`.
-[[noreturn]] void CandidateMain(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, int fd);
+// `probeSeed`: the launcher's random draw of a sampled run's probe blocks.
+[[noreturn]] void CandidateMain(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed,
+                                int fd);
 
 }  // namespace ascendc_sim

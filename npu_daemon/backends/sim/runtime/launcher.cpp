@@ -8,6 +8,7 @@
 // destination.
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -25,6 +27,8 @@
 #include "channel.h"
 #include "launch.h"
 #include "model.h"
+#include "sampled_check.h"
+#include "sampling.h"
 
 namespace ascendc_sim {
 namespace {
@@ -63,10 +67,12 @@ void ListParams(GmArgs& gm, const std::vector<TensorArg>& args, const std::vecto
 
 GmArgs MapGm(const LaunchSpec& l) {
   GmArgs gm;
+  // Inputs are mapped from their files where a run touches part of them: timing-only and sampled.
+  const bool lazy = l.timingOnly || l.sampled;
   for (const auto& t : l.inputs) {
     GmBuffer* b = nullptr;
     if (!t.absent) {
-      gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path, true, l.timingOnly));
+      gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0, t.name, t.path, true, lazy));
       b = gm.owned.back().get();
     }
     gm.inputs.push_back(b);
@@ -82,14 +88,14 @@ GmArgs MapGm(const LaunchSpec& l) {
       if (in == nullptr)
         throw SimError(Status::RUNTIME_ERROR, "output " + t.name + " aliases unknown input " + t.alias);
       gm.outputs.push_back(in);
-      // A timing-only run maps inputs privately from their files: the launcher never sees writes
-      // to them, so an in-place output is left out of CheckOutputsPaidFor (no bytes compared).
+      // A lazily mapped input is a private copy of its file: its bytes are not read here, so an
+      // in-place output is left out of CheckOutputsPaidFor (no bytes compared).
       gm.before.emplace_back(
-          in, l.timingOnly ? std::vector<uint8_t>() : std::vector<uint8_t>(in->Host(), in->Host() + in->mem.mapped));
+          in, lazy ? std::vector<uint8_t>() : std::vector<uint8_t>(in->Host(), in->Host() + in->mem.mapped));
       continue;
     }
     // NaN / -1: an unwritten output shows as wrong
-    gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name, "", true, l.timingOnly));
+    gm.owned.push_back(std::make_unique<GmBuffer>(t.Bytes(), 0xFF, t.name, "", true, lazy));
     gm.outputs.push_back(gm.owned.back().get());
   }
   ListParams(gm, l.outputs, gm.outputs, passed);
@@ -132,6 +138,7 @@ struct Outcome {
   double latencyUs = 0;
   std::string profileJson;  // the model's msprof-style report
   std::vector<std::string> warnings;
+  std::string sampledUnchecked;  // a sampled run whose outputs cannot vouch for it: why (sampled_check.h)
 };
 
 void WriteResult(const LaunchSpec& l, const Outcome& o) {
@@ -146,6 +153,7 @@ void WriteResult(const LaunchSpec& l, const Outcome& o) {
     if (o.status == Status::OK) {
       out.precision(10);
       out << ", \"latency_us\": " << o.latencyUs << ", \"profile\": " << o.profileJson;
+      if (!o.sampledUnchecked.empty()) out << ", \"sampled_unchecked\": \"" << JsonEscape(o.sampledUnchecked) << "\"";
     }
     if (!o.warnings.empty()) {  // conditions the device runs through (strict mode fails them)
       out << ", \"warnings\": [";
@@ -366,10 +374,13 @@ struct Received {
   CoreTrace block;              // carries each received block into the model
   std::vector<bool> seen;
   uint32_t blocks = 0;
-  uint32_t simulated = 0;         // sampled timing: blocks that ran (0: a full run)
-  std::set<std::string> names;    // API and file names the sites point into
-  uint64_t gmWriteBytes = 0;      // GM bytes the traces' DMA and fixpipe stores write
-  uint64_t scalarStoreBytes = 0;  // the traces' scalar GM stores
+  uint32_t simulated = 0;                 // sampled timing: blocks that ran (0: a full run)
+  uint32_t simulatedFrames = 0;           // block records not marked derived
+  std::set<uint32_t> ran;                 // sampled timing: which blocks ran
+  std::optional<sampled::Writes> writes;  // sampled timing: the blocks' stores into the outputs
+  std::set<std::string> names;            // API and file names the sites point into
+  uint64_t gmWriteBytes = 0;              // GM bytes the traces' DMA and fixpipe stores write
+  uint64_t scalarStoreBytes = 0;          // the traces' scalar GM stores
   Clock::duration modelTime{};
 };
 
@@ -405,6 +416,7 @@ bool Receive(const LaunchSpec& l, const Tiling& tiling, int fd, Outcome& o, Rece
         if (!r.model || h.bytes < sizeof b) throw Malformed("block record before the launch record");
         Read(fd, &b);
         if (b.blockIdx >= r.cores.size() || r.seen[b.blockIdx]) throw Malformed("block " + std::to_string(b.blockIdx));
+        if (b.derived > 1 || (b.derived && !l.sampled)) throw Malformed("derived block " + std::to_string(b.blockIdx));
         uint64_t rest = h.bytes - sizeof b;
         if (b.instrs > rest / sizeof(Instr)) throw Malformed("trace length");
         rest -= b.instrs * sizeof(Instr);
@@ -426,6 +438,8 @@ bool Receive(const LaunchSpec& l, const Tiling& tiling, int fd, Outcome& o, Rece
         }
         if (rest != 0) throw Malformed("block record size");
         CheckTrace(t.instrs, r.cores.size());
+        if (r.writes) r.writes->Add(t.instrs, !b.derived);
+        if (!b.derived) r.ran.insert(b.blockIdx);
         for (const Instr& i : t.instrs) {
           if (i.op == Op::kCopyUbToGm || i.op == Op::kFixpipe)
             r.gmWriteBytes += std::max<uint64_t>(i.elements, static_cast<uint64_t>(i.repeats) * i.unitBytes);
@@ -452,6 +466,7 @@ bool Receive(const LaunchSpec& l, const Tiling& tiling, int fd, Outcome& o, Rece
         break;
       case channel::Kind::kEnd:
         if (h.bytes != 0 || !r.model || r.blocks != r.cores.size()) throw Malformed("end record before every block");
+        if (r.simulated != 0 && r.simulated != r.ran.size()) throw Malformed("sampled record: blocks that ran");
         o.warnings.insert(o.warnings.begin(), tiling.warnings.begin(), tiling.warnings.end());
         return true;
       case channel::Kind::kError:
@@ -498,17 +513,22 @@ void Run(const LaunchSpec& l, Outcome& o) {
   Tiling tiling;
   if (!Tile(l, gm, o, tiling)) return;
 
+  // A sampled run's random probes, drawn here: nothing the candidate's code could know beforehand.
+  uint64_t probeSeed = 0;
+  if (l.sampled && getrandom(&probeSeed, sizeof probeSeed, 0) != sizeof probeSeed)
+    throw LauncherFault(std::string("getrandom: ") + std::strerror(errno));
   int fds[2];
   OpenPipe(fds);
   const pid_t pid = Fork();
   if (pid == 0) {
     close(fds[0]);
     if (l.resultFd >= 0) close(l.resultFd);
-    CandidateMain(l, gm, tiling, fds[1]);
+    CandidateMain(l, gm, tiling, probeSeed, fds[1]);
   }
   close(fds[1]);
   Child child(pid, fds[0]);
   Received r;
+  if (l.sampled) r.writes.emplace(l, gm);
   const bool ended = Receive(l, tiling, child.fd(), o, r);
   const int wstatus = child.Reap(ended || o.status != Status::OK);
   if (o.status != Status::OK) return;
@@ -523,15 +543,28 @@ void Run(const LaunchSpec& l, Outcome& o) {
   o.profileJson.insert(
       1, "\"model_wall_s\": " + std::to_string(std::chrono::duration<double>(r.modelTime).count()) + ", ");
   if (l.warm) o.profileJson.insert(1, "\"timing_protocol\": \"warm\", ");
-  if (r.simulated > 0)
+  if (r.simulated > 0) {
     o.profileJson.insert(1, "\"timing\": \"sampled\", \"blocks_simulated\": " + std::to_string(r.simulated) + ", ");
+    for (uint32_t b : sampling::RandomProbes(static_cast<uint32_t>(r.cores.size()), probeSeed))
+      if (!r.ran.count(b)) throw Malformed("sampled record: probe block " + std::to_string(b) + " did not run");
+    o.sampledUnchecked = r.writes->Unchecked();
+  }
 
   for (size_t k = 0; k < l.outputs.size(); ++k) {
-    if (l.timingOnly || l.outputs[k].path == "-") continue;  // a timing-only run: outputs unread
-    std::ofstream f(l.outputs[k].path, std::ios::binary);
-    f.write(reinterpret_cast<const char*>(gm.outputs[k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
-    f.close();
-    if (!f) throw LauncherFault("cannot write output " + l.outputs[k].name + ": " + std::strerror(errno));
+    if (l.timingOnly || l.outputs[k].path == "-") continue;        // a timing-only run: outputs unread
+    if (r.simulated > 0 && !o.sampledUnchecked.empty()) continue;  // the daemon runs the case whole
+    bool written;
+    if (l.sampled) {  // the sampled format, also for a sampled launch that ran whole (a mixed one)
+      const std::vector<sampled::Range> whole{{0, l.outputs[k].Bytes()}};
+      written = sampled::WriteRanges(l.outputs[k].path, gm.outputs[k]->Host(),
+                                     r.simulated > 0 ? r.writes->Simulated(k) : whole);
+    } else {
+      std::ofstream f(l.outputs[k].path, std::ios::binary);
+      f.write(reinterpret_cast<const char*>(gm.outputs[k]->Host()), static_cast<std::streamsize>(l.outputs[k].Bytes()));
+      f.close();
+      written = static_cast<bool>(f);
+    }
+    if (!written) throw LauncherFault("cannot write output " + l.outputs[k].name + ": " + std::strerror(errno));
   }
 }
 

@@ -5,12 +5,15 @@
 // block's slice of every tensor). Two neighbouring blocks lo, lo+1 give that step; a block b of
 // their class is then lo's trace with every GM address moved by (b - lo) steps. Which blocks
 // belong to the class is found by probing: the last block (and the one before it, a common tail),
-// the middle, then bisection; a probe belongs when its simulated trace equals the derived one
-// exactly. Blocks past the class's last member start the next class. The model then times every
-// block, derived or simulated, as in a full run.
+// the middle, a few blocks drawn at random by the launcher (so the kernel cannot know which of its
+// blocks run), then bisection; a probe belongs when its simulated trace equals the derived one
+// exactly, and every block simulated so far is a probe. Blocks past the class's last member start
+// the next class. The model then times every block, derived or simulated, as in a full run.
 //
 // What it assumes: blocks between two probes that fit are of the class too (a lone odd block
-// between them goes unseen), and a block's trace does not depend on what other blocks wrote.
+// between them goes unseen unless a random probe lands on it), and a block's trace does not depend
+// on what other blocks wrote (the launcher checks the sampled outputs only where no block
+// exchanges data with another: launcher.cpp, SampledCheck).
 #pragma once
 
 #include <cstdint>
@@ -64,11 +67,24 @@ inline bool Fits(const BlockRecord& lo, const BlockRecord& next, uint64_t steps,
   return true;
 }
 
+// Blocks drawn from `seed` (the launcher's random draw): probes the kernel cannot predict.
+inline std::set<uint32_t> RandomProbes(uint32_t n, uint64_t seed, uint32_t count = 3) {
+  std::set<uint32_t> out;
+  for (uint32_t k = 0; k < count; ++k) {  // splitmix64
+    uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    out.insert(static_cast<uint32_t>((z ^ (z >> 31)) % n));
+  }
+  return out;
+}
+
 // Runs the sampled blocks through `simulate` (block indices in, one record per block out) and
-// hands every block of the launch to `send`, simulated or derived. Returns how many were simulated.
-inline uint32_t Run(uint32_t n,
+// hands every block of the launch to `send`, simulated or derived (`derived` says which). Returns
+// how many were simulated.
+inline uint32_t Run(uint32_t n, uint64_t seed,
                     const std::function<void(const std::vector<uint32_t>&, std::map<uint32_t, BlockRecord>&)>& simulate,
-                    const std::function<void(uint32_t, const BlockRecord&)>& send) {
+                    const std::function<void(uint32_t, const BlockRecord&, bool derived)>& send) {
   std::map<uint32_t, BlockRecord> sim;
   auto need = [&](std::set<uint32_t> blocks) {
     std::vector<uint32_t> missing;
@@ -76,7 +92,9 @@ inline uint32_t Run(uint32_t n,
       if (b < n && !sim.count(b)) missing.push_back(b);
     if (!missing.empty()) simulate(missing, sim);
   };
-  need({0, 1, n / 2, n - 1});
+  std::set<uint32_t> first = RandomProbes(n, seed);
+  first.insert({0, 1, n / 2, n - 1});
+  need(first);
   for (uint32_t lo = 0; lo + 1 < n;) {
     need({lo, lo + 1});
     const BlockRecord &a = sim.at(lo), &a1 = sim.at(lo + 1);
@@ -88,20 +106,23 @@ inline uint32_t Run(uint32_t n,
       ++lo;
       continue;
     }
-    // The class's last member lies in [good, bad).
+    // The class's last member lies in [good, bad): every simulated block past lo + 1 is a probe;
+    // the first that does not fit bounds the class, the last that fits before it is in it.
     uint32_t good = lo + 1, bad = n;
-    for (uint32_t end : {n - 1, n - 2}) {
-      if (end <= good || end >= bad) continue;
-      if (fits(end)) {
-        good = end;
-        break;
+    auto settle = [&] {
+      good = lo + 1, bad = n;
+      for (auto it = sim.upper_bound(lo + 1); it != sim.end(); ++it) {
+        if (!Fits(a, a1, it->first - lo, it->second)) {
+          bad = it->first;
+          break;
+        }
+        good = it->first;
       }
-      bad = end;
-    }
-    if (const uint32_t mid = lo + 1 + (good - lo - 1) / 2; mid > lo + 1 && !fits(mid)) {
-      good = lo + 1;
-      bad = mid;
-    }
+    };
+    need({n - 1, n - 2});
+    settle();
+    need({lo + 1 + (good - lo - 1) / 2});  // the middle of what the ends claim
+    settle();
     while (bad - good > 1) {
       const uint32_t m = good + (bad - good) / 2;
       if (fits(m))
@@ -110,10 +131,10 @@ inline uint32_t Run(uint32_t n,
         bad = m;
     }
     for (uint32_t b = lo + 2; b <= good; ++b)
-      if (!sim.count(b)) send(b, Derive(a, a1, b - lo));
+      if (!sim.count(b)) send(b, Derive(a, a1, b - lo), true);
     lo = good + 1;
   }
-  for (const auto& [b, record] : sim) send(b, record);
+  for (const auto& [b, record] : sim) send(b, record, false);
   return static_cast<uint32_t>(sim.size());
 }
 
