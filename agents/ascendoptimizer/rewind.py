@@ -16,6 +16,7 @@ as the pair (version, version + motif).
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -41,6 +42,11 @@ class RewindConfig(PolicyConfig):
     threshold_pct: float = Field(5.0, ge=0)  # keep a pair when latency rises by at least this much
     max_kept_per_expert: int = Field(6, ge=1)  # length of one expert's rewind trajectory
     max_tried_per_expert: int = Field(14, ge=1)  # evaluations one expert may spend
+
+    def run_budget(self) -> int:
+        """The most evaluations one expert's rewind makes: the expert and the baseline, the motif
+        probes at both, and the deoptimising steps."""
+        return 2 + 2 * len(MOTIFS) + self.max_tried_per_expert
 
 
 def rewind_expert(
@@ -210,11 +216,13 @@ def build_bank(
     seed: int = 0,
     soc: str = DEFAULT_SOC,
     parallel: int = 2,
-    run_prefix: str = "bank-build",
+    run_prefix: str = "",
 ) -> tuple[ExperienceBank, BuildStats]:
     """Rewind every expert of `uris` (in `parallel` threads, each with its own daemon client and
-    proposer) and save the bank to `out_dir`. Evaluations go to the daemon ledger under
-    `<run_prefix>/<op>`; the trajectory is `out_dir/rewind.jsonl`."""
+    proposer) and save the bank to `out_dir`. Each operator's evaluations go to a run of its own,
+    opened with its budget (so a daemon that requires run tokens serves them), `<run_prefix>/<op>`
+    (by default a prefix new to this build); the trajectory is `out_dir/rewind.jsonl`."""
+    run_prefix = run_prefix or f"bank-build-{uuid.uuid4().hex[:12]}"
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     trajectory = Trajectory(out_dir / "rewind.jsonl")
@@ -226,6 +234,7 @@ def build_bank(
         client = DaemonClient(daemon)
         short = uri.removeprefix(f"op://{suite.SUITE_NAME}/")
         try:
+            client.open_run(f"{run_prefix}/{short}", config.run_budget())
 
             def evaluate(package: OperatorPackage) -> EvalResult:
                 return client.evaluate(

@@ -21,6 +21,7 @@ from agents.llm import ChatServer
 from agents.llm.server import answering
 from ascend_core import suite
 from ascend_gym import cli
+from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.policies import make_policy
 
 L2_HINT = "xGm.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);"
@@ -240,17 +241,23 @@ def test_ablations_keep_to_their_stage(daemon, tmp_path):
 
 
 @pytest.mark.slow  # builds a bank from an expert's whole history
-def test_bank_build_rewinds_an_expert_and_reports_kept_of_tried(daemon, tmp_path):
-    bank, stats = build_bank(
-        ["op://ascend-ops-v1/level2/cummax"],
-        daemon,
-        OfflineProposer,
-        RewindConfig(max_tried_per_expert=3),
-        tmp_path,
-        embedder="tfidf",
-        parallel=1,
-        run_prefix="t-bank",
-    )
+def test_bank_build_rewinds_an_expert_and_reports_kept_of_tried(tmp_path):
+    # A daemon that serves only opened runs, as a remote one does: the build opens its own.
+    with LocalDaemon(workers=2, require_run_tokens=True) as d:
+        bank, stats = build_bank(
+            ["op://ascend-ops-v1/level2/cummax"],
+            d.address,
+            OfflineProposer,
+            RewindConfig(max_tried_per_expert=3),
+            tmp_path,
+            embedder="tfidf",
+            parallel=1,
+            run_prefix="t-bank",
+        )
+        client = DaemonClient(d.address)
+        charged = client.ledger("t-bank/level2/cummax").evaluations
+        client.close()
+    assert 0 < charged <= RewindConfig(max_tried_per_expert=3).run_budget()
     assert stats.experts == 1 and 1 <= stats.tried <= 3
     assert stats.kept == len(bank) <= stats.tried + stats.probed
     meta = json.loads((tmp_path / "meta.json").read_text())
