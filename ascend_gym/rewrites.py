@@ -764,6 +764,12 @@ _ROW_LOOP = re.compile(
     r"(?:\+\+\s*(?P=i)|(?P=i)\s*\+\+|(?P=i)\s*\+=\s*1)\s*\)"
 )
 _INDEXED = re.compile(r"^(?P<name>(?:this->)?\w+)\s*\[(?P<index>.*)\]$", re.DOTALL)
+# `(a + i) * pitch`, the sum cast or not (`(uint64_t)(r + k) * L`, `static_cast<uint64_t>(...)`).
+_SCALED = re.compile(
+    r"(?P<cast>\(\s*(?:u?int(?:8|16|32|64)_t|size_t|int|long|unsigned)\s*\)|static_cast\s*<\s*[\w:]+\s*>)?"
+    r"\s*\((?P<inner>.*)\)\s*\*\s*(?P<pitch>[\w.>\-:\s*]+)",
+    re.DOTALL,
+)
 _NO_PAD = re.compile(r"^(?:[\w:]+(?:\s*<[^;]*?>)?)?\s*\{\s*false\s*,[^{}]*\}$")
 
 
@@ -781,7 +787,7 @@ def _top_terms(expr: str) -> list[str] | None:
 
 
 def _row_walk(arg: str, i: str) -> tuple[str, str, str] | None:
-    """`t[base + i * pitch]` (also `(a + i) * pitch`, `static_cast<uint64_t>(i) * pitch`) ->
+    """`t[base + i * pitch]` (also `(a + i) * pitch`, cast or not, `static_cast<uint64_t>(i) * pitch`) ->
     (t, base, pitch): the tensor, row 0's offset and the row pitch."""
     m = _INDEXED.match(arg.strip())
     index = (
@@ -792,8 +798,11 @@ def _row_walk(arg: str, i: str) -> tuple[str, str, str] | None:
         return None
     base, pitch = [], []
     for term in terms:
-        scaled = re.fullmatch(r"\((?P<inner>.*)\)\s*\*\s*(?P<pitch>[\w.>\-:\s*]+)", term, re.DOTALL)
-        inner = _top_terms(scaled.group("inner")) if scaled else None
+        scaled = _SCALED.fullmatch(term)
+        whole = scaled is not None and matching(term, scaled.start("inner") - 1) == scaled.end(
+            "inner"
+        )
+        inner = _top_terms(scaled.group("inner")) if whole else None
         if not re.search(rf"\b{i}\b", term):
             base.append(term)
         elif term == i:
@@ -803,7 +812,8 @@ def _row_walk(arg: str, i: str) -> tuple[str, str, str] | None:
             if any(re.search(rf"\b{i}\b", t) for t in rest):
                 return None
             if rest:
-                base.append(f"({' + '.join(rest)}) * {scaled.group('pitch').strip()}")
+                cast = scaled.group("cast") or ""
+                base.append(f"{cast}({' + '.join(rest)}) * {scaled.group('pitch').strip()}")
             pitch.append(scaled.group("pitch").strip())
         else:
             k = re.fullmatch(rf"{i}\s*\*\s*(.+)|(.+?)\s*\*\s*{i}", term, re.DOTALL)
@@ -866,14 +876,16 @@ def _burst_copy(
         count = _operand(args[2])
         if dst_pitch == count and src_pitch == count:
             return head + f"{rows} * {count});", ""
-        gaps = [f"({p} - {count}) * sizeof({t})" for p in (src_pitch, dst_pitch)]
+        strided = [p for p in dict.fromkeys((src_pitch, dst_pitch)) if p != count]
+        gap = {p: f"({p} - {count}) * sizeof({t})" for p in strided}
         guard = " && ".join(
             [f"{rows} >= 1 && {rows} <= 4095", f"{count} > 0 && {count} * sizeof({t}) % 32 == 0"]
-            + [f"{p} >= {count}" for p in (src_pitch, dst_pitch)]
-            + [f"{g} % 32 == 0 && {g} / 32 <= 65535" for g in gaps]
+            + [f"{p} >= {count} && {gap[p]} % 32 == 0 && {gap[p]} / 32 <= 65535" for p in strided]
         )
-        blocks = f"{count} * sizeof({t}) / 32"
-        params = f"AscendC::DataCopyParams({rows}, {blocks}, {gaps[0]} / 32, {gaps[1]} / 32)"
+        blocks = [f"{gap[p]} / 32" if p in gap else "0" for p in (src_pitch, dst_pitch)]
+        params = (
+            f"AscendC::DataCopyParams({rows}, {count} * sizeof({t}) / 32, {blocks[0]}, {blocks[1]})"
+        )
         return head + f"{params});", guard
     fields = None
     if len(args) in (3, 4):

@@ -415,3 +415,18 @@ def test_scalar_gm_reads_of_the_suite_s_group_norm(tmp_path):
     assert "betaGmUb.GetValue(firstChannel + c)" in kernel
     assert kernel.count("AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>") == 1
     _check(new, tmp_path)
+
+
+def test_row_copies_indexed_by_a_cast_sum(tmp_path):
+    """`xGm[static_cast<uint64_t>(row + r) * cols]`, as ops-nn writes row offsets: row 0 is
+    `row`'s, the cast kept."""
+    relu6 = _real("relu6")
+    walked = _edited(
+        relu6,
+        relu6.kernel_path,
+        "xGm[offset + r * cols]",
+        "xGm[static_cast<uint64_t>(row + r) * cols]",
+    )
+    new = rewrites.by_name("row_copies_to_burst").apply(walked)
+    assert "DataCopyPad(xLocal, xGm[static_cast<uint64_t>(row) * cols], " in new.kernel_source
+    _check(new, tmp_path)
