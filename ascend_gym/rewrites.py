@@ -468,6 +468,572 @@ def _literal_double_buffer(source: str) -> str | None:
     return source if edits else None
 
 
+# ---- scalar GM reads -> one DataCopy into UB -------------------------------------------------------
+
+# UB a kernel may give up for staged tensors: small index / weight / parameter tensors only, so the
+# kernel's own buffers (sized by its tiling from the whole UB) keep their room.
+STAGE_UB_BYTES = 8 * 1024
+_LOOP = re.compile(r"\b(?:for|while)\s*\(|\bdo\s*\{")
+_QUALIFIERS = re.compile(r"(?:\s*\b(?:const|override|noexcept|final)\b)*\s*$")
+_NOT_FUNCTIONS = frozenset("if for while switch catch return sizeof".split())
+_ASSIGNS_AFTER = re.compile(r"\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)")
+_COPY_CALL = re.compile(r"\b(DataCopy|DataCopyPad)\s*(?:<[^;()]*>)?\s*\(")
+_GM_TYPED = re.compile(r"\bGlobalTensor\s*<\s*([\w:]+)\s*>\s*(\w+(?:\s*,\s*\w+)*)\s*;")
+_PIPE_INIT = re.compile(r"((?:this\s*->\s*)?\w+)\s*(\.|->)\s*InitBuffer\s*\(")
+
+
+def _loop_bodies(view: str) -> list[tuple[int, int]]:
+    """[start, end] of the body of every for / while / do loop."""
+    spans = []
+    for m in _LOOP.finditer(view):
+        if m.group(0).startswith("do"):
+            spans.append((m.end() - 1, matching(view, m.end() - 1)))
+            continue
+        close = matching(view, m.end() - 1)
+        if close < 0:
+            continue
+        body = close + 1 + len(view[close + 1 :]) - len(view[close + 1 :].lstrip())
+        end = matching(view, body) if view.startswith("{", body) else view.find(";", body)
+        spans.append((body, end))
+    return spans
+
+
+def _enclosing_brace(view: str, pos: int) -> int:
+    """The innermost `{` around `pos`, or -1."""
+    depth = 0
+    for i in range(pos - 1, -1, -1):
+        if view[i] == "}":
+            depth += 1
+        elif view[i] == "{":
+            if depth == 0:
+                return i
+            depth -= 1
+    return -1
+
+
+def _is_function_body(view: str, brace: int) -> bool:
+    """`{` opens a function's body: `name(...) [const] {`, not a branch, loop or lambda."""
+    head = _QUALIFIERS.sub("", view[:brace])
+    if not head.endswith(")"):
+        return False
+    depth = 0
+    for i in range(len(head) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(head[i], 0)
+        if depth == 0:
+            name = re.search(r"(\w+)\s*$", head[:i])
+            return name is not None and name.group(1) not in _NOT_FUNCTIONS
+    return False
+
+
+def _statement_end(flat: str, body: int, pos: int) -> int:
+    """Past the end of the statement of the block opened at `body` that holds `pos`; -1 if none."""
+    depth = flat.count("{", body + 1, pos) - flat.count("}", body + 1, pos)
+    for i in range(pos, len(flat)):
+        if flat[i] == "{":
+            depth += 1
+        elif flat[i] == "}":
+            depth -= 1
+            if depth < 0:
+                return -1
+            if depth == 0 and not re.match(r"\s*(?:else\b|;|,)", flat[i + 1 :]):
+                return i + 1
+        elif flat[i] == ";" and depth == 0:
+            return i + 1
+    return -1
+
+
+def _arg_spans(view: str, open_paren: int) -> list[tuple[int, int]]:
+    """[start, end) of each top-level argument of the call whose `(` is at `open_paren`."""
+    close = matching(view, open_paren)
+    spans, depth, start = [], 0, open_paren + 1
+    for i in range(open_paren + 1, close):
+        depth += (view[i] in "([{") - (view[i] in ")]}")
+        if view[i] == "," and depth == 0:
+            spans.append((start, i))
+            start = i + 1
+    return [*spans, (start, close)]
+
+
+def _copy_sources(view: str) -> list[tuple[int, int]]:
+    """The source argument of every DataCopy / DataCopyPad call: where a GM tensor is only read."""
+    spans = []
+    for m in _COPY_CALL.finditer(view):
+        args = _arg_spans(view, m.end() - 1)
+        if len(args) >= 2:
+            spans.append(args[1])
+    return spans
+
+
+@dataclass(frozen=True)
+class _GmReads:
+    """A GlobalTensor the kernel only reads, and where: its scalar reads and its one SetGlobalBuffer."""
+
+    name: str
+    dtype: str
+    declaration_end: int  # past the `;` of its declaration
+    set_buffer: int  # where `name.SetGlobalBuffer(` starts
+    buffer_arg: str  # the pointer it is set to
+    size_arg: str  # the element count it is set with
+    reads: list[tuple[int, int, bool]]  # [start, end) of the name, and whether it is `name(i)`
+
+
+def _gm_reads(view: str, name: str) -> _GmReads | None:
+    """`name`'s uses when it is a GlobalTensor declared once, set once with a size, read by scalar
+    code, read by DMA and written nowhere; None otherwise."""
+    decls = list(
+        re.finditer(
+            rf"\b(?:AscendC::)?GlobalTensor\s*<\s*([\w:]+)\s*>\s*(?:\w+\s*,\s*)*\b{name}\b\s*[,;]",
+            view,
+        )
+    )
+    if len(decls) != 1:
+        return None
+    decl = decls[0]
+    decl_end = view.find(";", decl.start()) + 1
+    copy_sources = _copy_sources(view)
+    sets, reads = [], []
+    for m in re.finditer(rf"\b{name}\b", view):
+        if decl.start() <= m.start() < decl_end:
+            continue
+        after = view[m.end() :]
+        member = re.match(r"\s*\.\s*(\w+)\s*\(", after)
+        if member and member.group(1) == "SetGlobalBuffer":
+            sets.append(m.start())
+        elif member and member.group(1) == "GetValue":
+            reads.append((m.start(), m.end(), False))
+        elif member and member.group(1) in ("SetL2CacheHint", "GetSize"):
+            continue
+        elif member is None and after.lstrip().startswith("("):
+            close = matching(view, m.end() + len(after) - len(after.lstrip()))
+            if _ASSIGNS_AFTER.match(view[close + 1 :]) or re.search(
+                r"(?:\+\+|--)\s*$", view[: m.start()]
+            ):
+                return None  # `name(i) = v`: a scalar write
+            reads.append((m.start(), m.end(), True))
+        elif not any(a <= m.start() < b for a, b in copy_sources):
+            return None  # written by a copy, passed on, or its address taken
+    if len(sets) != 1 or not reads:
+        return None
+    open_paren = view.find("(", sets[0])
+    args = split_args(view[open_paren + 1 : matching(view, open_paren)])
+    if len(args) != 2:
+        return None  # no size: the range is not known in the kernel
+    return _GmReads(name, decl.group(1), decl_end, sets[0], args[0], args[1], reads)
+
+
+def _input_bytes(package: OperatorPackage) -> dict[str, int]:
+    """Each input's largest size in bytes over the spec's cases."""
+    spec = package.spec
+    sizes: dict[str, int] = {}
+    for case in spec.cases:
+        for arg in spec.inputs:
+            dtype = spec.arg_dtype(case, arg.name)
+            itemsize = DTYPE_BYTES.get(dtype) or np.dtype(dtype).itemsize
+            size = int(np.prod(spec.arg_shape(case, arg.name))) * itemsize
+            sizes[arg.name] = max(sizes.get(arg.name, 0), size)
+    return sizes
+
+
+def _staging(tensors: list[_GmReads], pipe: str, indent: str) -> str:
+    """The copies of `tensors` into their UB buffers, then one MTE2 -> S wait before the scalar
+    unit reads them."""
+    i, event = indent, "AscendC::HardEvent::MTE2_S"
+    names = ", ".join(gm.name for gm in tensors)
+    text = f"\n{i}// {names} staged in UB once: their element reads below are scalar UB reads, not GM ones."
+    for gm in tensors:
+        g, t = gm.name, gm.dtype
+        text += (
+            f"\n{i}const uint32_t {g}UbBytes = static_cast<uint32_t>(({g}.GetSize() * sizeof({t}) + 31) / 32 * 32);"
+            f"\n{i}{pipe}InitBuffer({g}UbBuf, {g}UbBytes);"
+            f"\n{i}{g}Ub = {g}UbBuf.Get<{t}>();"
+            f"\n{i}if ({g}UbBytes > 0) {{"
+            f"\n{i}  AscendC::DataCopy({g}Ub, {g}, {g}UbBytes / static_cast<uint32_t>(sizeof({t})));"
+            f"\n{i}}}"
+        )
+    return text + (
+        f"\n{i}{{"
+        f"\n{i}  const event_t staged = static_cast<event_t>({pipe}FetchEventID({event}));"
+        f"\n{i}  AscendC::SetFlag<{event}>(staged);"
+        f"\n{i}  AscendC::WaitFlag<{event}>(staged);"
+        f"\n{i}}}"
+    )
+
+
+def _changed_after(view: str, expr: str, body: int, at: int) -> bool:
+    """Some name in `expr` is assigned other than in the function body opened at `body`, before
+    `at`: a size computed after the SetGlobalBuffer that uses it (declarations with an initialiser
+    do not count)."""
+    for name in set(re.findall(r"\b[A-Za-z_]\w*\b", expr)):
+        for m in re.finditer(
+            rf"\b{name}\b\s*(?:\[[^\]]*\]\s*)*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)|(?:\+\+|--)\s*{name}\b",
+            view,
+        ):
+            declared = re.search(r"[\w*&>]\s+$", view[: m.start()]) and not m.group(0).startswith(
+                ("+", "-")
+            )
+            if not declared and not body < m.start() < at:
+                return True
+    return False
+
+
+def _stage_one(
+    source: str, view: str, gm: _GmReads
+) -> tuple[int, str, list[tuple[int, int, str]]] | None:
+    """Where to stage `gm` in UB (an offset and the pipe), with the edits of its declaration and
+    reads, or None when the kernel gives no safe place for the copy:
+    after its SetGlobalBuffer and the last InitBuffer of the same function (at that function's top
+    level), before every scalar read of it there, in a function without early returns."""
+    body = _enclosing_brace(view, gm.set_buffer)
+    if body < 0 or not _is_function_body(view, body):
+        return None  # set in a branch, or outside a function
+    body_end = matching(view, body)
+    inits = list(_PIPE_INIT.finditer(view, body, body_end))
+    if not inits or re.search(r"\breturn\b", view[body:body_end]):
+        return None  # no pipe set up beside it, or a way out before the copy
+    pipe_name = base_name(inits[-1].group(1))
+    pipe = inits[-1].group(1) + inits[-1].group(2)
+    if re.search(rf"\b{pipe_name}\s*(?:\.|->)\s*(?:Reset|Destroy)\s*\(", view):
+        return None  # the pipe's buffers are given back: the staged copy would not survive
+    if _changed_after(view, gm.size_arg, body, gm.set_buffer):
+        return None  # the size it is set with is not the size it ends up read over
+    flat = _flat(view)
+    statement_start = max(flat.rfind(c, body, gm.set_buffer) for c in ";{}") + 1
+    if view[statement_start : gm.set_buffer].strip() not in ("", "this->"):
+        return None  # under an `if` or a loop of its own
+    at = _statement_end(flat, body, max(gm.set_buffer, inits[-1].start()))
+    if at < 0 or any(body < s < at for s, _, _ in gm.reads):
+        return None
+    loops = _loop_bodies(view)
+    if not any(a <= s <= b for s, _, _ in gm.reads for a, b in loops):
+        return None  # one read, not a loop of them: nothing to gain
+    decl_indent = indent_at(source, gm.declaration_end - 1)
+    g, t = gm.name, gm.dtype
+    edits = [
+        (
+            gm.declaration_end,
+            gm.declaration_end,
+            f"\n{decl_indent}AscendC::TBuf<AscendC::TPosition::VECCALC> {g}UbBuf;"
+            f"\n{decl_indent}AscendC::LocalTensor<{t}> {g}Ub;",
+        ),
+    ]
+    for start, end, call in gm.reads:
+        edits.append((start, end, f"{g}Ub.GetValue" if call else f"{g}Ub"))
+    return at, pipe, edits
+
+
+def _stage_scalar_reads(source: str, input_bytes: dict[str, int]) -> str | None:
+    """Every GlobalTensor of a small input read element by element in a loop (`xGm.GetValue(i)`,
+    `xGm(i)`) is copied once into a UB buffer of the kernel's TPipe (one 32 B-aligned DataCopy and
+    an MTE2 -> S wait) and its reads become LocalTensor reads. Only for tensors set once with a
+    size, never written, whose input is at most STAGE_UB_BYTES (all of them together) in every case."""
+    view = code_view(source)
+    declared = _GM_TYPED.findall(view)
+    names = dict.fromkeys(n.strip() for _, group in declared for n in group.split(","))
+    edits, budget = [], STAGE_UB_BYTES
+    staged: dict[tuple[int, str], list[_GmReads]] = {}  # (where, pipe) -> tensors copied there
+    for name in names:
+        gm = _gm_reads(view, name)
+        if gm is None or re.search(rf"\b{name}Ub(?:Buf|Bytes)?\b", view):
+            continue
+        inputs = [a for a in input_bytes if re.search(rf"\b{a}\b", gm.buffer_arg)]
+        if len(inputs) != 1 or input_bytes[inputs[0]] > budget:
+            continue  # not an input, or too large for the UB it may take
+        place = _stage_one(source, view, gm)
+        if place is not None:
+            at, pipe, own = place
+            staged.setdefault((at, pipe), []).append(gm)
+            edits += own
+            budget -= input_bytes[inputs[0]]
+    for (at, pipe), tensors in staged.items():
+        edits.append((at, at, _staging(tensors, pipe, indent_at(source, at - 1))))
+    for start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        source = source[:start] + text + source[end:]
+    return source if edits else None
+
+
+def _scalar_gm_reads_to_ub(package: OperatorPackage) -> OperatorPackage | None:
+    return _each_kernel_source(
+        package, partial(_stage_scalar_reads, input_bytes=_input_bytes(package))
+    )
+
+
+# ---- per-row copies -> one multi-burst copy --------------------------------------------------------
+
+_ROW_LOOP = re.compile(
+    r"\bfor\s*\(\s*(?:[\w:]+\s+)?(?P<i>\w+)\s*=\s*0\s*;\s*(?P=i)\s*<\s*(?P<n>[^;]+?)\s*;\s*"
+    r"(?:\+\+\s*(?P=i)|(?P=i)\s*\+\+|(?P=i)\s*\+=\s*1)\s*\)"
+)
+_INDEXED = re.compile(r"^(?P<name>(?:this->)?\w+)\s*\[(?P<index>.*)\]$", re.DOTALL)
+# `(a + i) * pitch`, the sum cast or not (`(uint64_t)(r + k) * L`, `static_cast<uint64_t>(...)`).
+_SCALED = re.compile(
+    r"(?P<cast>\(\s*(?:u?int(?:8|16|32|64)_t|size_t|int|long|unsigned)\s*\)|static_cast\s*<\s*[\w:]+\s*>)?"
+    r"\s*\((?P<inner>.*)\)\s*\*\s*(?P<pitch>[\w.>\-:\s*]+)",
+    re.DOTALL,
+)
+_NO_PAD = re.compile(r"^(?:[\w:]+(?:\s*<[^;]*?>)?)?\s*\{\s*false\s*,[^{}]*\}$")
+
+
+def _top_terms(expr: str) -> list[str] | None:
+    """`a + b * c + d` -> [a, b * c, d]; None where a top-level `-` makes the split unsafe."""
+    terms, depth, start = [], 0, 0
+    for k, ch in enumerate(expr):
+        depth += (ch in "([{") - (ch in ")]}")
+        if depth == 0 and ch == "-" and expr[k + 1 : k + 2] != ">":
+            return None
+        if depth == 0 and ch == "+":
+            terms.append(expr[start:k].strip())
+            start = k + 1
+    return [*terms, expr[start:].strip()]
+
+
+def _row_walk(arg: str, i: str) -> tuple[str, str, str] | None:
+    """`t[base + i * pitch]` (also `(a + i) * pitch`, cast or not, `static_cast<uint64_t>(i) * pitch`) ->
+    (t, base, pitch): the tensor, row 0's offset and the row pitch."""
+    m = _INDEXED.match(arg.strip())
+    index = (
+        re.sub(rf"\bstatic_cast\s*<\s*[\w:]+\s*>\s*\(\s*{i}\s*\)", i, m.group("index")) if m else ""
+    )
+    terms = _top_terms(index) if m else None
+    if not terms:
+        return None
+    base, pitch = [], []
+    for term in terms:
+        scaled = _SCALED.fullmatch(term)
+        whole = scaled is not None and matching(term, scaled.start("inner") - 1) == scaled.end(
+            "inner"
+        )
+        inner = _top_terms(scaled.group("inner")) if whole else None
+        if not re.search(rf"\b{i}\b", term):
+            base.append(term)
+        elif term == i:
+            pitch.append("1")
+        elif inner and inner.count(i) == 1 and not re.search(rf"\b{i}\b", scaled.group("pitch")):
+            rest = [t for t in inner if t != i]  # (a + i) * p = a * p + i * p
+            if any(re.search(rf"\b{i}\b", t) for t in rest):
+                return None
+            if rest:
+                cast = scaled.group("cast") or ""
+                base.append(f"{cast}({' + '.join(rest)}) * {scaled.group('pitch').strip()}")
+            pitch.append(scaled.group("pitch").strip())
+        else:
+            k = re.fullmatch(rf"{i}\s*\*\s*(.+)|(.+?)\s*\*\s*{i}", term, re.DOTALL)
+            stride = k and (k.group(1) or k.group(2)).strip()
+            if (
+                not stride
+                or re.search(rf"\b{i}\b", stride)
+                or not re.fullmatch(r"[\w.>\-:()\s*]+", stride)
+            ):
+                return None
+            pitch.append(stride)
+    if len(pitch) != 1:
+        return None
+    return m.group("name"), " + ".join(base) or "0", pitch[0]
+
+
+def _operand(expr: str) -> str:
+    """`expr` as an operand: a name or a number as it is, anything else in parentheses."""
+    return expr if re.fullmatch(r"[\w.]+(?:->\w+)*", expr) else f"({expr})"
+
+
+def _at(tensor: str, offset: str) -> str:
+    return tensor if offset == "0" else f"{tensor}[{offset}]"
+
+
+def _gm_types(package: OperatorPackage) -> dict[str, str]:
+    """Element type of every GlobalTensor the kernel-side sources declare (a class's members may be
+    declared in one header and used in another); names declared with two types are left out."""
+    seen: dict[str, set[str]] = {}
+    for path in _kernel_side(package):
+        for dtype, names in _GM_TYPED.findall(code_view(package.files[path])):
+            for name in names.split(","):
+                seen.setdefault(name.strip(), set()).add(dtype)
+    return {name: types.pop() for name, types in seen.items() if len(types) == 1}
+
+
+def _burst_copy(
+    view: str, at: int, call: str, args: list[str], i: str, n: str, gm_types: dict[str, str]
+) -> tuple[str, str] | None:
+    """The one copy that moves what `call(args)` moves for rows i = 0 .. n-1, and the condition
+    (C++) under which it does ("" when always), or None when the call is not a row copy."""
+    walks = [_row_walk(a, i) for a in args[:2]]
+    if None in walks or any(re.search(rf"\b{i}\b", a) for a in args[2:]):
+        return None
+    (dst, dst_base, dst_pitch), (src, src_base, src_pitch) = walks
+    dst_pitch, src_pitch = _operand(dst_pitch), _operand(src_pitch)
+    gm = [gm_types.get(base_name(t)) for t in (dst, src)]
+    if (gm[0] is None) == (gm[1] is None):
+        return None  # UB -> UB or GM -> GM: not a burst of this kind
+    t = gm[0] or gm[1]
+    head = f"{call}({_at(dst, dst_base)}, {_at(src, src_base)}, "
+    rows = _operand(n)
+    if call == "DataCopy":
+        if (
+            len(args) != 3
+            or args[2].startswith("{")
+            or re.search(rf"{_PARAMS_TYPE}\s+{re.escape(args[2])}\b", view)
+        ):
+            return None
+        count = _operand(args[2])
+        if dst_pitch == count and src_pitch == count:
+            return head + f"{rows} * {count});", ""
+        strided = [p for p in dict.fromkeys((src_pitch, dst_pitch)) if p != count]
+        gap = {p: f"({p} - {count}) * sizeof({t})" for p in strided}
+        guard = " && ".join(
+            [f"{rows} >= 1 && {rows} <= 4095", f"{count} > 0 && {count} * sizeof({t}) % 32 == 0"]
+            + [f"{p} >= {count} && {gap[p]} % 32 == 0 && {gap[p]} / 32 <= 65535" for p in strided]
+        )
+        blocks = [f"{gap[p]} / 32" if p in gap else "0" for p in (src_pitch, dst_pitch)]
+        params = (
+            f"AscendC::DataCopyParams({rows}, {count} * sizeof({t}) / 32, {blocks[0]}, {blocks[1]})"
+        )
+        return head + f"{params});", guard
+    fields = None
+    if len(args) in (3, 4):
+        brace = re.fullmatch(r"\{(.*)\}", args[2], re.DOTALL)
+        fields = split_args(brace.group(1)) if brace else _params_fields(view, at, args[2])
+    one = _CAST.match(fields[0]) if fields else None  # `static_cast<uint16_t>(1)` is 1 too
+    if (
+        not fields
+        or (one.group(1).strip() if one else fields[0]) != "1"
+        or any(f != "0" for f in fields[2:])
+        or len(fields) not in (4, 5)
+    ):
+        return None
+    if len(args) == 4 and not (_NO_PAD.match(args[3]) or _no_pad_variable(view, args[3])):
+        return None  # padded rows: their UB length is not the one burst length
+    length = _operand(fields[1])
+    kind = _params_kind(view, args[2], len(fields))
+    ub_pitch, gm_pitch = (src_pitch, dst_pitch) if gm[0] else (dst_pitch, src_pitch)
+    ub_row = f"({length} + 31) / 32 * 32"
+    ub_gap = f"({ub_pitch} * sizeof({t}) - {ub_row})"
+    gm_gap = f"({gm_pitch} * sizeof({t}) - {length})"
+    src_gap, dst_gap = (f"{ub_gap} / 32", gm_gap) if gm[0] else (gm_gap, f"{ub_gap} / 32")
+    conditions = [
+        f"{rows} <= 4095",
+        f"{gm_pitch} * sizeof({t}) >= {length}",
+        f"{ub_pitch} * sizeof({t}) >= {ub_row}",
+        f"{ub_gap} % 32 == 0",
+    ]
+    if kind == "DataCopyParams":  # 16-bit gaps
+        conditions += [f"{gm_gap} <= 65535", f"{ub_gap} / 32 <= 65535"]
+    guard = " && ".join(conditions)
+    rest = ", 0" if kind == "DataCopyExtParams" else ""
+    params = f"AscendC::{kind}({rows}, {length}, {src_gap}, {dst_gap}{rest})"
+    return head + params + (f", {args[3]});" if len(args) == 4 else ");"), guard
+
+
+def _no_pad_variable(view: str, arg: str) -> bool:
+    """`arg` is a variable declared `DataCopyPad[Ext]Params<T> arg{false, ...}` (no padding)."""
+    return re.fullmatch(r"\w+", arg) is not None and bool(
+        re.search(
+            rf"\bDataCopyPad(?:Ext)?Params\s*(?:<[^;]*?>)?\s+{arg}\s*(?:=\s*)?[{{(]\s*false\b", view
+        )
+    )
+
+
+def _params_kind(view: str, arg: str, n_fields: int) -> str:
+    """DataCopyParams or DataCopyExtParams: named, declared, or told by the brace's field count."""
+    typed = re.match(r"^(?:AscendC::)?(DataCopy(?:Ext)?Params)\b", arg)
+    declared = (
+        re.search(rf"\b(DataCopy(?:Ext)?Params)\s+{arg}\b", view)
+        if re.fullmatch(r"\w+", arg)
+        else None
+    )
+    if typed or declared:
+        return (typed or declared).group(1)
+    return "DataCopyExtParams" if n_fields == 5 else "DataCopyParams"
+
+
+def _loop_body(view: str, loop: re.Match) -> tuple[list[tuple[int, int]], int] | None:
+    """The statements of a loop's body ([start, end) each, without the `;`) and where the loop
+    ends; None where the body has a nested block."""
+    close = matching(view, view.index("(", loop.start()))
+    braced = re.match(r"\s*\{", view[close + 1 :])
+    if braced is None:
+        semi = view.find(";", close)
+        return ([(close + 1, semi)], semi + 1) if semi > 0 else None
+    open_at = close + braced.end()
+    body_end = matching(view, open_at)
+    flat = _flat(view[: body_end + 1])
+    spans, start, depth = [], open_at + 1, 0
+    for k in range(open_at + 1, body_end):
+        depth += (flat[k] == "{") - (flat[k] == "}")
+        if flat[k] == ";" and depth == 0:
+            spans.append((start, k))
+            start = k + 1
+    if flat[start:body_end].strip() or depth:
+        return None
+    return spans, body_end + 1
+
+
+_PARAMS_DECL = re.compile(
+    r"(?:AscendC::)?DataCopy(?:Pad)?(?:Ext)?Params\s*(?:<[^;]*?>)?\s+\w+\s*(?:=\s*)?\{[^;]*\}",
+    re.DOTALL,
+)
+_BARRIER = re.compile(r"(?:AscendC::)?PipeBarrier\s*<\s*PIPE_\w+\s*>\s*\(\s*\)")
+# Marks the loop kept for the cases one copy cannot take, so the rule does not apply to it again.
+_ROWS_ONE_BY_ONE = "// the rows one by one: their gaps do not fit one copy"
+_COPY_HEAD = re.compile(r"(?:AscendC::)?(DataCopy|DataCopyPad)\s*(?:<[^;()]*>)?\s*\(")
+
+
+def _row_bursts(source: str, gm_types: dict[str, str]) -> str | None:
+    """A loop `for (i = 0; i < n; ++i)` whose body is one row's copy between GM and UB,
+    `DataCopy(dst[a + i * p], src[b + i * q], count)` or a one-burst `DataCopyPad` (`{1, len, 0, 0}`,
+    no padding), with at most the declarations of its copy parameters and pipe barriers around
+    it, becomes one copy of n bursts: a DataCopy of n * count elements where both pitches are the
+    count, else DataCopyParams / DataCopy(Ext)Params with the gaps between rows, taken when the gaps
+    are whole 32 B blocks and the counts fit their fields (the loop stays for the other cases)."""
+    view = code_view(source)
+    # A GlobalTensor declared in this file has this file's type; others, the package's.
+    own = {n.strip(): t for t, names in _GM_TYPED.findall(view) for n in names.split(",")}
+    gm_types = {**gm_types, **own}
+    edits = []
+    for loop in _ROW_LOOP.finditer(view):
+        parsed = _loop_body(view, loop)
+        if parsed is None or source[: loop.start()].rstrip().endswith(_ROWS_ONE_BY_ONE):
+            continue  # not a plain row loop, or the fallback of an earlier rewrite
+        spans, loop_end = parsed
+        i, n = loop.group("i"), loop.group("n").strip()
+        if re.search(r"&&|\|\||\?", n):
+            continue  # a condition, not a row count
+        copies = [(a, b) for a, b in spans if _COPY_HEAD.match(view[a:b].strip())]
+        others = [view[a:b].strip() for a, b in spans if (a, b) not in copies]
+        if len(copies) != 1 or not all(
+            (_PARAMS_DECL.fullmatch(t) and not re.search(rf"\b{i}\b", t)) or _BARRIER.fullmatch(t)
+            for t in others
+        ):
+            continue
+        statement = view[slice(*copies[0])]
+        at = copies[0][0] + len(statement) - len(statement.lstrip())
+        call = _COPY_HEAD.match(view, at)
+        args = split_args(view[call.end() : matching(view, call.end() - 1)])
+        merged = _burst_copy(view, at, call.group(1), args, i, n, gm_types)
+        if merged is None:
+            continue
+        copy, guard = merged
+        indent = indent_at(source, loop.start())
+        inner = indent + "  " if guard else indent
+        # In the body's order: the parameters' declarations and the barriers stay, once.
+        lines = [
+            copy if span == copies[0] else source[slice(*span)].strip() + ";" for span in spans
+        ]
+        text = f"\n{inner}".join(lines)
+        if guard:
+            original = source[loop.start() : loop_end].replace("\n", "\n  ")
+            text = (
+                f"if ({guard}) {{\n{inner}{text}\n{indent}}} else {{  {_ROWS_ONE_BY_ONE}\n"
+                f"{inner}{original}\n{indent}}}"
+            )
+        edits.append((loop.start(), loop_end, text))
+    for start, end, text in reversed(edits):
+        source = source[:start] + text + source[end:]
+    return source if edits else None
+
+
+def _row_copies_to_burst(package: OperatorPackage) -> OperatorPackage | None:
+    return _each_kernel_source(package, partial(_row_bursts, gm_types=_gm_types(package)))
+
+
 # ---- cube rewrites -------------------------------------------------------------------------------
 
 _MATMUL_CFG = re.compile(r"\bMatmul\s*<[^;{}]*?\b(CFG_NORM|CFG_MDL)\b")
@@ -636,6 +1202,20 @@ CATALOGUE: tuple[Rewrite, ...] = (
         "kernel",
         "VECIN/VECOUT queues of literal depth 1 (TQue<..., 1> with InitBuffer(q, 1, ...)) -> 2",
         partial(_each_kernel_source, edit=_literal_double_buffer),
+    ),
+    Rewrite(
+        "scalar_gm_reads_to_ub",
+        "kernel",
+        "a small input read element by element from GM in a loop (xGm.GetValue(i)) -> one DataCopy "
+        "into a UB buffer and LocalTensor reads (kernel file and op_kernel headers)",
+        _scalar_gm_reads_to_ub,
+    ),
+    Rewrite(
+        "row_copies_to_burst",
+        "kernel",
+        "a loop of one DataCopy / DataCopyPad per row between GM and UB -> one multi-burst copy "
+        "(kernel file and op_kernel headers)",
+        _row_copies_to_burst,
     ),
 )
 

@@ -33,11 +33,16 @@ def _aligned(pkg):
 
 def test_catalogue_shape_is_stable():
     names = [r.name for r in rewrites.CATALOGUE]
-    assert len(names) == len(set(names)) == 40
+    assert len(names) == len(set(names)) == 42
     assert names[:4] == ["tune[0]:x2", "tune[0]:/2", "tune[0]:+step", "tune[0]:-step"]
     assert rewrites.index("hoist_mask") == 24  # the cube entries come after, ids unchanged
     assert names[25] == "cube_base_m:x2" and names[37] == "mix_ratio:1_1"
-    assert names[38:] == ["pipe_all_to_precise", "double_buffer:literal"]
+    assert names[38:] == [
+        "pipe_all_to_precise",
+        "double_buffer:literal",
+        "scalar_gm_reads_to_ub",
+        "row_copies_to_burst",
+    ]
     assert all(r.part in ("tiling", "kernel") and r.description for r in rewrites.CATALOGUE)
     assert pickle.loads(pickle.dumps(rewrites.CATALOGUE)) == rewrites.CATALOGUE  # Ray ships them
 
@@ -261,4 +266,167 @@ def test_literal_queue_depths_double(tmp_path):
     assert "InitBuffer(outQueue, 2," in new.kernel_source
     assert rewrites.by_name("double_buffer:literal").apply(new) is None
     assert rewrites.by_name("double_buffer:on").apply(neg) is None  # no BUFFER_NUM constant
+    _check(new, tmp_path)
+
+
+def _edited(package, path: str, old: str, new: str):
+    """`package` with `old` replaced by `new` in the file at `path` (which must hold it)."""
+    assert old in package.files[path], old
+    return package.model_copy(
+        update={"files": {**package.files, path: package.files[path].replace(old, new)}}
+    )
+
+
+def test_scalar_gm_reads_are_staged_in_ub(tmp_path):
+    prelu = _real("prelu")  # reads each plane's weight with weightGm.GetValue in its plane loop
+    new = rewrites.by_name("scalar_gm_reads_to_ub").apply(prelu)
+    header = new.files["op_kernel/prelu_impl.h"]
+    assert new.kernel_source == prelu.kernel_source
+    assert "weightGm.GetValue" not in header
+    assert "weightGmUb.GetValue(channels == 1 ? 0 : p % channels)" in header
+    # One 32 B-aligned copy into a buffer of the kernel's own pipe, after its other buffers, and
+    # the scalar unit waits for MTE2 before reading it.
+    assert header.index("pipe.InitBuffer(negBuf") < header.index("pipe.InitBuffer(weightGmUbBuf")
+    assert "(weightGm.GetSize() * sizeof(float) + 31) / 32 * 32" in header
+    assert header.count("AscendC::DataCopy(weightGmUb, weightGm,") == 1
+    copy = header.index("AscendC::DataCopy(weightGmUb, weightGm,")
+    assert header.index("AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(staged);") > copy
+    assert "AscendC::TBuf<AscendC::TPosition::VECCALC> weightGmUbBuf;" in header
+    assert rewrites.by_name("scalar_gm_reads_to_ub").apply(new) is None
+    _check(new, tmp_path)
+
+
+def test_scalar_gm_reads_stay_where_staging_is_invalid():
+    prelu = _real("prelu")
+    rule = rewrites.by_name("scalar_gm_reads_to_ub")
+    impl = "op_kernel/prelu_impl.h"
+    set_weight = "weightGm.SetGlobalBuffer((__gm__ float*)weight, channels);"
+    invalid = {
+        "no size": _edited(
+            prelu, impl, set_weight, "weightGm.SetGlobalBuffer((__gm__ float*)weight);"
+        ),
+        "set in a branch": _edited(prelu, impl, set_weight, f"if (channels > 0) {set_weight}"),
+        "written": _edited(
+            prelu, impl, "Compute(w, n);", "Compute(w, n);\n        weightGm.SetValue(0, w);"
+        ),
+        # As some real kernels do: the size is computed after the SetGlobalBuffer that uses it.
+        "size known later": _edited(
+            _edited(prelu, impl, set_weight, set_weight.replace("channels)", "weightCount)")),
+            impl,
+            "pipe.InitBuffer(negBuf, tile * sizeof(float));",
+            "pipe.InitBuffer(negBuf, tile * sizeof(float));\n    weightCount = channels;",
+        ),
+        "early return": _edited(
+            prelu,
+            impl,
+            "    this->inner = inner;",
+            "    if (planeCount == 0) return;\n    this->inner = inner;",
+        ),
+        "read once, not in a loop": _edited(
+            prelu,
+            impl,
+            "    for (uint32_t p = firstPlane; p < firstPlane + planeCount; ++p) {\n"
+            "      const float w = weightGm.GetValue(channels == 1 ? 0 : p % channels);",
+            "    const float w = weightGm.GetValue(0);\n"
+            "    for (uint32_t p = firstPlane; p < firstPlane + planeCount; ++p) {",
+        ),
+    }
+    for why, package in invalid.items():
+        assert rule.apply(package) is None, why
+    # A weight too large for the UB the rule may take (16 KiB of fp32 in one case).
+    case = prelu.spec.cases[0].model_copy(update={"shapes": {"x": [1, 4096, 2], "weight": [4096]}})
+    big = prelu.spec.model_copy(update={"cases": [case, *prelu.spec.cases[1:]]})
+    assert rule.apply(prelu.model_copy(update={"spec": big})) is None
+
+
+def _bench_latency(package, tmp_path) -> float:
+    from npu_daemon.backends.sim import SimBackend
+
+    result = SimBackend().evaluate(EvalRequest(package=package), tmp_path)
+    assert result.status is Status.OK, result.message
+    return result.latency_us
+
+
+def test_row_copies_become_one_burst(tmp_path):
+    relu6 = _real("relu6")  # one DataCopyPad per row in, one per row out, UB rows padded to 32 B
+    new = rewrites.by_name("row_copies_to_burst").apply(relu6)
+    kernel = new.kernel_source
+    # Each loop becomes one copy of n bursts with the gaps between rows (GM in bytes, UB in 32 B
+    # blocks), taken when those fit; the loop stays for the rest and is not rewritten again.
+    assert "DataCopyPad(xLocal, xGm[offset], AscendC::DataCopyExtParams(n, " in kernel
+    assert "DataCopyPad(yGm[offset], yLocal, AscendC::DataCopyExtParams(n, " in kernel
+    assert kernel.count("for (uint32_t r = 0; r < n; ++r)") == 2
+    assert kernel.count("} else {  // the rows one by one") == 2
+    assert rewrites.by_name("row_copies_to_burst").apply(new) is None
+    _check(new, tmp_path / "check")
+    # Fewer DMA starts: the bench case (64 x 2048 fp32, 4 rows per tile) runs faster.
+    assert _bench_latency(new, tmp_path / "new") < _bench_latency(relu6, tmp_path / "base")
+
+
+def test_contiguous_row_copies_become_one_datacopy():
+    relu6 = _real("relu6")
+    copy_in = (
+        "DataCopyPad(xLocal[r * colsAligned], xGm[offset + r * cols],\n"
+        "                    {1, static_cast<uint32_t>(cols * sizeof(float)), 0, 0, 0}, {false, 0, 0, 0});"
+    )
+    dense = _edited(
+        relu6,
+        relu6.kernel_path,
+        copy_in,
+        "DataCopy(xLocal[r * colsAligned], xGm[offset + r * colsAligned], colsAligned);",
+    )
+    kernel = rewrites.by_name("row_copies_to_burst").apply(dense).kernel_source
+    # Rows as long as their pitch on both sides: one count-form copy, nothing to guard.
+    assert "DataCopy(xLocal, xGm[offset], n * colsAligned);" in kernel
+    assert "xGm[offset + r * colsAligned]" not in kernel
+
+
+def test_row_copies_stay_where_one_burst_does_not_move_them():
+    relu6 = _real("relu6")
+    rule = rewrites.by_name("row_copies_to_burst")
+    path = relu6.kernel_path
+    copy_out = "DataCopyPad(yGm[offset + r * cols], yLocal[r * colsAligned],"
+    for why, old, new in (
+        ("padded rows", "{false, 0, 0, 0});", "{true, 0, 1, 0});"),
+        (
+            "more than the copy in the body",
+            copy_out,
+            f"Maxs(yLocal, yLocal, 0.0f, 8);\n        {copy_out}",
+        ),
+        (
+            "rows not from 0",
+            "for (uint32_t r = 0; r < n; ++r) {\n        DataCopyPad(yGm",
+            "for (uint32_t r = 1; r < n; ++r) {\n        DataCopyPad(yGm",
+        ),
+        ("not a row walk", "yGm[offset + r * cols]", "yGm[offset + r * r]"),
+    ):
+        kernel = rule.apply(_edited(relu6, path, old, new)).kernel_source
+        assert kernel.count("AscendC::DataCopyExtParams(n, ") == 1, why  # the other loop only
+    assert rule.apply(_real("neg")) is None  # one copy per tile, no row loop
+
+
+def test_scalar_gm_reads_of_the_suite_s_group_norm(tmp_path):
+    """ascend-ops-v1's group_norm reads gamma and beta per channel from GM: both are staged, with
+    one wait for the two copies, and every case still passes."""
+    group_norm = suite.resolve("level3/group_norm")
+    new = rewrites.by_name("scalar_gm_reads_to_ub").apply(group_norm)
+    kernel = new.kernel_source
+    assert "gammaGmUb.GetValue(firstChannel + c)" in kernel
+    assert "betaGmUb.GetValue(firstChannel + c)" in kernel
+    assert kernel.count("AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>") == 1
+    _check(new, tmp_path)
+
+
+def test_row_copies_indexed_by_a_cast_sum(tmp_path):
+    """`xGm[static_cast<uint64_t>(row + r) * cols]`, as ops-nn writes row offsets: row 0 is
+    `row`'s, the cast kept."""
+    relu6 = _real("relu6")
+    walked = _edited(
+        relu6,
+        relu6.kernel_path,
+        "xGm[offset + r * cols]",
+        "xGm[static_cast<uint64_t>(row + r) * cols]",
+    )
+    new = rewrites.by_name("row_copies_to_burst").apply(walked)
+    assert "DataCopyPad(xLocal, xGm[static_cast<uint64_t>(row) * cols], " in new.kernel_source
     _check(new, tmp_path)
