@@ -4,7 +4,8 @@ with the Bottleneck embeddings beside them (the retrieval key).
 On disk a bank is a directory: `bank.jsonl` (one Experience a line), `embeddings.npy` (one row
 per line, by the embedder named in `meta.json`) and `meta.json` (embedder, build numbers,
 config). A bank loaded with a different embedder than it was built with re-embeds the
-Bottleneck texts, so a bank built with dense embeddings still works where only TF-IDF is installed.
+Bottleneck texts, so a bank built with dense embeddings still works where only TF-IDF is installed
+(dense re-embeddings come from the embedder's disk cache after the first).
 """
 
 from __future__ import annotations

