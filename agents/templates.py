@@ -76,7 +76,8 @@ def _after_read(source: str, read: re.Pattern[str], lines: Callable[[str], list[
 
 def _cap_cores(var: str) -> list[str]:
     return [
-        f"const decltype({var}) tuneCoreCap = {CORE_CAP};  // @tune core_cap in [1, {CORE_CAP}] pow2",
+        # `var + 0`: the count's value type, also where it is a reference (an out parameter)
+        f"const decltype({var} + 0) tuneCoreCap = {CORE_CAP};  // @tune core_cap in [1, {CORE_CAP}] pow2",
         f"{var} = {var} > tuneCoreCap ? tuneCoreCap : {var};",
     ]
 

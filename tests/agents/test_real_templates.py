@@ -81,6 +81,25 @@ def test_knob_values_keep_the_operator_correct(op, values):
     assert _passes(package.with_sources(tiling=tiling))
 
 
+def test_a_core_count_read_into_a_reference_parameter_is_capped():
+    """Tilings that read the core count in a helper through an out parameter (`int64_t&`): the
+    cap takes the count's value type, so the template compiles and caps."""
+    relu = _packages()["relu"]
+    helper = (
+        "static void ReadCores(platform_ascendc::PlatformAscendC& platform, int64_t& coreNum) {\n"
+        "  coreNum = platform.GetCoreNumAiv();\n}\n\n"
+    )
+    source = relu.tiling_source.replace(
+        "static ge::graphStatus TilingFunc", helper + "static ge::graphStatus TilingFunc"
+    ).replace(
+        "auto coreNum = ascendcPlatform.GetCoreNumAiv();",
+        "int64_t coreNum = 0;\n  ReadCores(ascendcPlatform, coreNum);",
+    )
+    tiling = tune.set_value(synthesise(source), "core_cap", 8)
+    assert "core_cap" in {t.name for t in tune.find_tunables(tiling)}
+    assert _passes(relu.with_sources(tiling=tiling))
+
+
 def test_every_policy_knows_the_knobs_of_an_unmarked_tiling():
     relu = _packages()["relu"]
     knowledge = Knowledge(operator=relu.uri)
