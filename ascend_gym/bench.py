@@ -180,10 +180,8 @@ def run_one(
             }
         )
         best = _best_package(result, view)
-        faults = sum(step.status in UNCHARGED for step in record.trajectory)
-        if faults and record.evaluations < budget:
-            record.ok, record.failure = False, "infra"
-            record.error = f"{faults} evaluation(s) answered by a daemon fault; budget not spent"
+        if error := fault_error(record):
+            record.ok, record.failure, record.error = False, "infra", error
     except Exception as e:  # noqa: BLE001 - one failed task must not end the sweep
         record.ok = False
         record.error = f"{type(e).__name__}: {e}"[:2000]
@@ -201,6 +199,15 @@ def run_one(
     record.budget_ok = budget_ok(record)
     record.wall_s = time.time() - started
     return record, best
+
+
+def fault_error(record: SweepRecord) -> str:
+    """Why a finished task is the infrastructure's failure, not a result ("" if it is one): a
+    daemon fault (BUSY, DAEMON_ERROR) answered some of its evaluations. The policy went on without
+    them (uncharged, it may draw others in their place), so what it found depends on when the
+    daemon faulted; a resumed sweep runs the task again."""
+    faults = sum(step.status in UNCHARGED for step in record.trajectory)
+    return f"{faults} evaluation(s) answered by a daemon fault" if faults else ""
 
 
 def _best_package(result: Any, view: EpisodeView) -> OperatorPackage | None:

@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 
 from ascend_core import suite
-from ascend_core.protocol import DEFAULT_SOC
+from ascend_core.protocol import DEFAULT_SOC, Status
 from ascend_gym import bench, metrics
 from ascend_gym.cli import INTERRUPTED
 from ascend_gym.client import LocalDaemon
-from ascend_gym.records import SweepConfig
+from ascend_gym.policies import StepRecord
+from ascend_gym.records import SweepConfig, SweepRecord
 
 ADD = suite.SUITE_ROOT / "level1" / "add"
 
@@ -239,3 +240,17 @@ def test_a_task_whose_daemon_dies_is_an_infrastructure_failure_not_a_result():
     ]
     assert row.infra == 1 and row.failed == 0
     assert "1 failed for infrastructure: counted as 1.0" in bench.table([record], config)
+
+
+def test_a_task_with_a_daemon_fault_in_its_trajectory_is_infra_even_with_its_budget_spent():
+    """A policy goes on past an uncharged BUSY and may draw another candidate in its place: what it
+    finds then depends on when the daemon faulted, so the task is rerun on resume, not kept."""
+    steps = [
+        StepRecord(evaluation=1, status=Status.OK, latency_us=5.0, best_us=5.0),
+        StepRecord(evaluation=1, status=Status.BUSY, latency_us=None, best_us=5.0),
+        StepRecord(evaluation=2, status=Status.OK, latency_us=4.0, best_us=4.0),
+    ]
+    record = SweepRecord(policy="bon", operator="op://x", seed=0, budget=2, evaluations=2)
+    assert bench.fault_error(record) == ""
+    record.trajectory = steps
+    assert bench.fault_error(record) == "1 evaluation(s) answered by a daemon fault"
