@@ -263,6 +263,42 @@ Fixpipe(gc, C, FixpipeParamsV220(32, 16, 16, 32, false));
     np.testing.assert_array_equal(run.outputs["c"], want)
 
 
+def test_load_data_with_transpose_b32_to_l0b(kernel):
+    # fp32 B [32, 32] not transposed: per 16-column strip, 16 x 16 squares of two 16 x 8 fractals side
+    # by side in L1; LoadDataWithTranspose writes each square's transpose as the two Zn fractals of
+    # L0B (dstFracGap between them, dstGap between squares); Mmad against A [16, 32], k0 = 8.
+    body = (
+        AIC
+        + """
+TPipe pipe; TBuf<TPosition::A1> l1a; TBuf<TPosition::B1> l1b; TBuf<TPosition::A2> l0a; TBuf<TPosition::B2> l0b;
+TBuf<TPosition::CO1> l0c;
+pipe.InitBuffer(l1a, 2048); pipe.InitBuffer(l1b, 4096); pipe.InitBuffer(l0a, 2048); pipe.InitBuffer(l0b, 4096);
+pipe.InitBuffer(l0c, 2048);
+GlobalTensor<float> ga, gb, gc;
+ga.SetGlobalBuffer((__gm__ float*)a); gb.SetGlobalBuffer((__gm__ float*)b); gc.SetGlobalBuffer((__gm__ float*)c);
+LocalTensor<float> A1 = l1a.Get<float>(), B1 = l1b.Get<float>(), A2 = l0a.Get<float>(), B2 = l0b.Get<float>();
+DataCopy(A1, ga, Nd2NzParams(1, 16, 32, 0, 32, 16, 1, 0));
+for (int j = 0; j < 2; ++j)
+  DataCopy(B1[j * 512], gb[j * 16], Nd2NzParams(2, 16, 16, 16 * 32, 32, 16, 1, 256));
+SetFlag<HardEvent::MTE2_MTE1>(0); WaitFlag<HardEvent::MTE2_MTE1>(0);
+LoadData(A2, A1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+for (int j = 0; j < 2; ++j)
+  LoadDataWithTranspose(B2[j * 128], B1[j * 512], LoadData2dTransposeParams(0, 2, 1, 3, 1));
+SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);
+LocalTensor<float> C = l0c.Get<float>();
+MmadParams mp; mp.m = 16; mp.n = 32; mp.k = 32;
+Mmad(C, A2, B2, mp);
+SetFlag<HardEvent::M_FIX>(0); WaitFlag<HardEvent::M_FIX>(0);
+Fixpipe(gc, C, FixpipeParamsV220(32, 16, 16, 32, false));
+"""
+    )
+    rng = np.random.default_rng(13)
+    a = rng.standard_normal((16, 32)).astype(np.float32)
+    b = rng.standard_normal((32, 32)).astype(np.float32)
+    run = kernel(body, {"a": a, "b": b}, {"c": ("float32", (16, 32))}).ok()
+    np.testing.assert_array_equal(run.outputs["c"], mmad(a, b, k0=8))
+
+
 def test_img2col_conv(kernel):
     # A 3x3 convolution, stride 1, pad 1, of a [16 channel, 6 x 6] feature map (C1 = 1, C0 = 16) with
     # 16 filters: img2col into L0A (output positions x kernel taps x channels), weights as B.

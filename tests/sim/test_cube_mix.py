@@ -346,3 +346,39 @@ ASSERT(blocks == 4);
         prelude='#include "lib/matmul_intf.h"\n' + static,
     ).ok()
     np.testing.assert_array_equal(run.outputs["c"], mmad(a, b, init=np.broadcast_to(bv, (m, n))))
+
+
+MM_F32_HOST = MM_HOST.replace("DataType::DT_FLOAT16, false", "DataType::DT_FLOAT, false").replace(
+    "DataType::DT_FLOAT16, p[3] != 0", "DataType::DT_FLOAT, p[3] != 0"
+)
+
+
+def test_matmul_api_fp32_b_not_transposed(kernel):
+    # fp32 A and B, B not transposed, tails in M, N and K (K 40: baseK a multiple of 16, the squares
+    # of LoadDataWithTranspose), 3 cube cores; products rounded to fp32, k0 = 8.
+    m, n, k = 100, 72, 40
+    rng = np.random.default_rng(21)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    bv = rng.standard_normal(n).astype(np.float32)
+    kernel_src = (
+        MM_KERNEL.replace(
+            "MatmulType<TPosition::GM, CubeFormat::ND, half>",
+            "MatmulType<TPosition::GM, CubeFormat::ND, float>",
+        )
+        .replace("GlobalTensor<half> ga, gb;", "GlobalTensor<float> ga, gb;")
+        .replace("(__gm__ half*)", "(__gm__ float*)")
+    )
+    run = kernel(
+        "#define ASCENDC_CUBE_ONLY\n" + kernel_src,
+        {"a": a, "b": b, "bias": bv},
+        {"c": ("float32", (m, n))},
+        params=[m, n, k, 0, 1, 3, 0, 0],
+        block_dim=0,
+        workspace=0,
+        host=MM_F32_HOST,
+        tiling_h=MM_TILING_H,
+        prelude='#include "lib/matmul_intf.h"',
+    ).ok()
+    want = mmad(a, b, k0=8, init=np.broadcast_to(bv, (m, n)))
+    np.testing.assert_array_equal(run.outputs["c"], want)

@@ -354,10 +354,14 @@ class Matmul {
                           t_.baseK % static_cast<int32_t>(ascendc_sim::K0<AT>()) == 0,
                       loc, "Matmul: baseM %d / baseN %d must be multiples of 16 and baseK %d of %u", t_.baseM, t_.baseN,
                       t_.baseK, ascendc_sim::K0<AT>());
-    ASCENDC_SIM_CHECK(
-        sizeof(AT) == 2 || (transB_ && !transA_), loc,
-        "Matmul: %zu-byte inputs need B transposed and A not (the fractal transpose of LoadData is 16-bit only)",
-        sizeof(AT));
+    ASCENDC_SIM_CHECK(sizeof(AT) == 2 || (!transA_ && (transB_ || sizeof(AT) == 4)), loc,
+                      "Matmul: %zu-byte inputs need A not transposed%s (the fractal transpose of LoadData is "
+                      "16-bit only)",
+                      sizeof(AT), sizeof(AT) == 1 ? " and B transposed" : "");
+    ASCENDC_SIM_CHECK(sizeof(AT) != 4 || transB_ || t_.baseK % 16 == 0, loc,
+                      "Matmul: a 32-bit B not transposed needs baseK %d a multiple of 16 (16 x 16 squares of "
+                      "LoadDataWithTranspose)",
+                      t_.baseK);
   }
 
   // Buffers: static tensors at fixed places of the cube buffers (the object owns them).
@@ -425,7 +429,9 @@ class Matmul {
         DataCopy(a1, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0), loc);
       else
         DataCopy(a1, a_[static_cast<uint64_t>(kc) * orgM_ + m0], Nd2NzParams(1, kLen, mLen, 0, orgM_, kA, 1, 0), loc);
-      if (!transB_)
+      if (!transB_ && sizeof(AT) == 4)
+        CopyB32(b1, kc, n0, kLen, nLen, loc);
+      else if (!transB_)
         DataCopy(b1, b_[static_cast<uint64_t>(kc) * orgN_ + n0], Nd2NzParams(1, kLen, nLen, 0, orgN_, kA, 1, 0), loc);
       else
         DataCopy(b1, b_[static_cast<uint64_t>(n0) * orgKb_ + kc], Nd2NzParams(1, nLen, kLen, 0, orgKb_, nA, 1, 0), loc);
@@ -444,7 +450,16 @@ class Matmul {
           for (uint32_t m = 0; m < m1; ++m)
             LoadData(a2[m * kFb * frac], a1[(m * kF + f0) * frac], LoadData2DParams(0, kFb, 1, 0, 0, true, 0), loc);
         }
-        if (!transB_) {  // NZ fractal (k, n) at n * kF + k, transposed -> Zn (k, n) at k * n1 + n
+        if (!transB_ && sizeof(AT) == 4) {  // strip j's squares from kb / 16 on -> Zn (k, n) at k * n1 + n
+          const uint32_t rows = (kLen + 15) / 16 * 16, squares = (kl + 15) / 16;
+          if constexpr (sizeof(AT) == 4)  // (instantiated for 32-bit types only)
+            for (uint32_t j = 0; j < n1; ++j)
+              LoadDataWithTranspose(
+                  b2[j * frac], b1[(j * rows / 16 + kb / 16) * 2 * frac],
+                  LoadData2dTransposeParams(0, static_cast<uint8_t>(squares), 1, static_cast<uint16_t>(2 * n1 - 1),
+                                            static_cast<uint16_t>(n1 - 1)),
+                  loc);
+        } else if (!transB_) {  // NZ fractal (k, n) at n * kF + k, transposed -> Zn (k, n) at k * n1 + n
           for (uint32_t k = 0; k < kFb; ++k)
             LoadData(b2[k * n1 * frac], b1[(f0 + k) * frac], LoadData2DParams(0, n1, kF, 0, 0, true, 0), loc);
         } else {  // NZ of B^T: fractal (n, k) at k * n1 + n is already Zn
@@ -472,6 +487,30 @@ class Matmul {
       flags_.Set(PIPE_MTE1, PIPE_MTE2, 2 + s, loc);
     }
     flags_.Set(PIPE_M, PIPE_FIX, 12 + c, loc);
+  }
+
+  // A 32-bit B not transposed, [kLen, nLen] at (kc, n0), into L1 as LoadDataWithTranspose reads it: per
+  // 16-column strip j (at j x rows x 16, rows = kLen rounded up to 16), 16 x 16 squares of 16 rows down
+  // K, each two 16 x 8 fractals side by side (columns 0-7, then 8-15). One Nd2Nz per strip for the
+  // whole 16-row groups (one ND matrix each) and one for the rows past them. (The vendor library's own
+  // sequence for this case is not documented; the numbers do not depend on it.)
+  void CopyB32(const LocalTensor<AT>& b1, uint32_t kc, uint32_t n0, uint32_t kLen, uint32_t nLen, const SrcLoc& loc) {
+    const uint32_t rows = (kLen + 15) / 16 * 16, groups = kLen / 16, tail = kLen % 16;
+    for (uint32_t j = 0; j * 16 < nLen; ++j) {
+      const uint16_t cols = static_cast<uint16_t>(std::min<uint32_t>(16, nLen - j * 16));
+      const GlobalTensor<BT> src = b_[static_cast<uint64_t>(kc) * orgN_ + n0 + j * 16];
+      const LocalTensor<AT> strip = b1[j * rows * 16];
+      // (srcNdMatrixStride is 16 bits: past 65535 elements between groups, one call per group)
+      const uint32_t per = 16u * orgN_ <= 65535u ? std::max<uint32_t>(groups, 1) : 1;
+      for (uint32_t g = 0; g < groups; g += per)
+        DataCopy(strip[g * 256], src[static_cast<uint64_t>(g) * 16 * orgN_],
+                 Nd2NzParams(static_cast<uint16_t>(std::min(per, groups - g)), 16, cols,
+                             static_cast<uint16_t>(per > 1 ? 16 * orgN_ : 0), static_cast<uint16_t>(orgN_), 16, 1, 256),
+                 loc);
+      if (tail > 0)
+        DataCopy(strip[groups * 256], src[static_cast<uint64_t>(groups) * 16 * orgN_],
+                 Nd2NzParams(1, static_cast<uint16_t>(tail), cols, 0, static_cast<uint16_t>(orgN_), 16, 1, 0), loc);
+    }
   }
 
   // The C block of `b` from its L0C slot to GM, rows `pitch` elements apart.
