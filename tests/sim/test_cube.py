@@ -299,6 +299,38 @@ Fixpipe(gc, C, FixpipeParamsV220(32, 16, 16, 32, false));
     np.testing.assert_array_equal(run.outputs["c"], mmad(a, b, k0=8))
 
 
+def test_load_data_with_transpose_b16_to_l0a(kernel):
+    # fp16 A given transposed ([K 32, M 16] in GM, NZ in L1): LoadDataWithTranspose turns each
+    # 16 x 16 fractal (k, m) into the Zz fractal (m, k) of L0A, srcStride 1, dstGap 0.
+    body = (
+        AIC
+        + """
+TPipe pipe; TBuf<TPosition::A1> l1a; TBuf<TPosition::B1> l1b; TBuf<TPosition::A2> l0a; TBuf<TPosition::B2> l0b;
+TBuf<TPosition::CO1> l0c;
+pipe.InitBuffer(l1a, 1024); pipe.InitBuffer(l1b, 1024); pipe.InitBuffer(l0a, 1024); pipe.InitBuffer(l0b, 1024);
+pipe.InitBuffer(l0c, 1024);
+GlobalTensor<half> gat, gb; GlobalTensor<float> gc;
+gat.SetGlobalBuffer((__gm__ half*)at); gb.SetGlobalBuffer((__gm__ half*)b); gc.SetGlobalBuffer((__gm__ float*)c);
+LocalTensor<half> A1 = l1a.Get<half>(), B1 = l1b.Get<half>(), A2 = l0a.Get<half>(), B2 = l0b.Get<half>();
+DataCopy(A1, gat, Nd2NzParams(1, 32, 16, 0, 16, 32, 1, 0));   // A^T [32, 16]: one column block, k fractals
+DataCopy(B1, gb, Nd2NzParams(1, 32, 16, 0, 16, 32, 1, 0));    // B [32, 16]
+SetFlag<HardEvent::MTE2_MTE1>(0); WaitFlag<HardEvent::MTE2_MTE1>(0);
+LoadDataWithTranspose(A2, A1, LoadData2dTransposeParams(0, 2, 1, 0, 0));
+LoadData(B2, B1, LoadData2DParams(0, 2, 1, 0, 0, true, 0));
+SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);
+LocalTensor<float> C = l0c.Get<float>();
+MmadParams mp; mp.m = 16; mp.n = 16; mp.k = 32;
+Mmad(C, A2, B2, mp);
+SetFlag<HardEvent::M_FIX>(0); WaitFlag<HardEvent::M_FIX>(0);
+Fixpipe(gc, C, FixpipeParamsV220(16, 16, 16, 16, false));
+"""
+    )
+    rng = np.random.default_rng(14)
+    a, b = _halves(rng, 16, 32), _halves(rng, 32, 16)
+    run = kernel(body, {"at": np.ascontiguousarray(a.T), "b": b}, {"c": ("float32", (16, 16))}).ok()
+    np.testing.assert_array_equal(run.outputs["c"], mmad(a, b))
+
+
 def test_img2col_conv(kernel):
     # A 3x3 convolution, stride 1, pad 1, of a [16 channel, 6 x 6] feature map (C1 = 1, C0 = 16) with
     # 16 filters: img2col into L0A (output positions x kernel taps x channels), weights as B.
