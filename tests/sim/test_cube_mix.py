@@ -382,3 +382,47 @@ def test_matmul_api_fp32_b_not_transposed(kernel):
     ).ok()
     want = mmad(a, b, k0=8, init=np.broadcast_to(bv, (m, n)))
     np.testing.assert_array_equal(run.outputs["c"], want)
+
+
+def test_matmul_api_asynchronous_iterate_through_the_workspace_cache(kernel):
+    # Iterate<false> with a SetWorkspace cache (the user workspace, one slice per AIV): the first call
+    # fills the cache, the later ones count its blocks, GetTensorC<false> takes them in order.
+    m, n, k = 300, 208, 64
+    # (The block comes into a VECIN queue tensor, whose free orders the next copy in after the vector
+    # read; no message precedes the copy in this mode, so a VECOUT tensor would race.)
+    body = MM_UB_KERNEL.replace(
+        "for (int i = 0; mm.Iterate(); ++i) {",
+        """GlobalTensor<float> cache;
+cache.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace) + idx * 65536);
+mm.SetWorkspace(cache);
+TQue<QuePosition::VECIN, 1> qin;
+pipe.InitBuffer(qin, 1, tl.baseM * tl.baseN * sizeof(float));
+for (int i = 0; mm.template Iterate<false>(); ++i) {""",
+    ).replace(
+        """  mm.GetTensorC(ub, 0, true);
+  Muls(ub, ub, 2.0f, tl.baseM * tl.baseN);""",
+        """  LocalTensor<float> cin = qin.AllocTensor<float>();
+  mm.template GetTensorC<false>(cin, 0, true);
+  qin.EnQue(cin);
+  cin = qin.DeQue<float>();
+  Muls(ub, cin, 2.0f, tl.baseM * tl.baseN);
+  qin.FreeTensor(cin);""",
+    )
+    assert "GetTensorC<false>" in body and "Iterate<false>" in body
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    bv = rng.standard_normal(n).astype(np.float32)
+    run = kernel(
+        body,
+        {"a": a, "b": b, "bias": bv},
+        {"c": ("float32", (m, n))},
+        params=[m, n, k, 0, 1, 4, 0, 1],
+        block_dim=2,
+        workspace=4 * 65536 * 4,
+        host=MM_HOST,
+        tiling_h=MM_TILING_H,
+        prelude='#include "lib/matmul_intf.h"',
+    ).ok()
+    want = mmad(a, b, init=np.broadcast_to(bv, (m, n))) * np.float32(2)
+    np.testing.assert_array_equal(run.outputs["c"], want)

@@ -245,7 +245,12 @@ class Matmul {
     (void)orgKc;
     orgM_ = orgM, orgN_ = orgN, orgKa_ = orgKa, orgKb_ = orgKb > 0 ? orgKb : orgKa;
   }
-  __aicore__ void SetWorkspace(GM_ADDR, int) {}
+  // The asynchronous mode's cache of C (Iterate<false> / GetTensorC<false>); the sync mode ignores it.
+  __aicore__ void SetWorkspace(GM_ADDR addr, int size) { (void)size, cache_ = addr; }
+  template <class T>
+  __aicore__ void SetWorkspace(const GlobalTensor<T>& addr) {
+    cache_ = reinterpret_cast<GM_ADDR>(addr.GetPhyAddr());
+  }
   __aicore__ void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
 
   // Every C block of the single-core shape into `gm` (row pitch: the original N).
@@ -263,11 +268,38 @@ class Matmul {
         },
         loc);
   }
-  // The next C block into L0C; false once every block was computed.
+  // The next C block into L0C; false once every block was computed. Asynchronous (sync false), as
+  // the A2 client does it (asc-devkit matmul_client.h): the first call has every block computed into
+  // the SetWorkspace cache as [baseM, baseN] blocks in iterate order, the next calls count the blocks
+  // (true until each was counted), and GetTensorC<false> takes them from the cache in order. Here the
+  // first call returns once the whole single-core C is in the cache (the device's AIV may start on
+  // the first block earlier: a timing difference, not a numeric one).
   template <bool sync = true>
   __aicore__ bool Iterate(bool enPartialSum = false, ASCENDC_SIM_LOC) {
     (void)enPartialSum;
     Check(loc);
+    if constexpr (!sync) {
+      if (asyncCached_) {
+        if (++asyncIter_ < Blocks()) return true;
+        asyncCached_ = false;
+        return false;
+      }
+      ASCENDC_SIM_CHECK(cache_ != nullptr, loc,
+                        "Matmul: the asynchronous Iterate<false> caches C in the workspace SetWorkspace gives; none "
+                        "was set");
+      PostWait(loc);
+      ascendc_sim::RunOnGroupAic(
+          [&] {
+            for (uint32_t b = 0; b < Blocks(); ++b) {
+              Compute(b, loc);
+              Out(b, Cached(b), 0, false, t_.baseN, loc);
+            }
+            flags_.Drain(loc);
+          },
+          loc);
+      asyncCached_ = true, asyncIter_ = 0, asyncGot_ = 0;
+      return true;
+    }
     if (next_ >= Blocks()) {
       next_ = 0;
       return false;
@@ -297,6 +329,21 @@ class Matmul {
   __aicore__ void GetTensorC(const LocalTensor<CT>& ub, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                              ASCENDC_SIM_LOC) {
     (void)enSequentialWrite;
+    if constexpr (!sync) {  // the next block of the asynchronous Iterate's cache
+      const uint32_t n = static_cast<uint32_t>(t_.baseM * t_.baseN);
+      ASCENDC_SIM_CHECK(enAtomic == 0, loc, "Matmul::GetTensorC<false> takes no atomic mode (enAtomic %u)",
+                        static_cast<unsigned>(enAtomic));
+      ASCENDC_SIM_CHECK(cache_ != nullptr && asyncGot_ < Blocks(), loc,
+                        "Matmul::GetTensorC<false>: no block left of an asynchronous Iterate<false> (%u taken of %u)",
+                        asyncGot_, Blocks());
+      ASCENDC_SIM_CHECK(ub.GetSize() >= n, loc,
+                        "Matmul::GetTensorC: the local tensor holds %u elements, fewer than baseM x baseN = %u",
+                        static_cast<unsigned>(ub.GetSize()), n);
+      DataCopy(ub, Cached(asyncGot_++), n, loc);
+      flags_.Set(PIPE_MTE2, PIPE_V, 40, loc);
+      flags_.Wait(PIPE_MTE2, PIPE_V, 40, loc);
+      return;
+    }
     ASCENDC_SIM_CHECK(next_ > 0, loc, "Matmul::GetTensorC before Iterate");
     ASCENDC_SIM_CHECK(enAtomic == 0, loc, "Matmul::GetTensorC into a local tensor takes no atomic mode (enAtomic %u)",
                       static_cast<unsigned>(enAtomic));
@@ -316,11 +363,7 @@ class Matmul {
                       "GetLibApiWorkSpaceSize() bytes of workspace");
     GlobalTensor<CT> stage;
     stage.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(ascendc_sim::SysWorkspace() + at), n);
-    // The A2 client copies its message to GM on MTE3 and the scalar waits for that copy (MTE3 -> S,
-    // kfc_comm_client.h PostMessage), so the copy into the UB below comes after every earlier MTE3
-    // copy of the core and what those waited for (the vector work on the tensor's last contents).
-    flags_.Set(PIPE_MTE3, PIPE_S, 41, loc);
-    flags_.Wait(PIPE_MTE3, PIPE_S, 41, loc);
+    PostWait(loc);
     ascendc_sim::RunOnGroupAic(
         [&] {
           Out(next_ - 1, stage, 0, false, t_.baseN, loc);
@@ -513,6 +556,21 @@ class Matmul {
     }
   }
 
+  // The A2 client copies its message to GM on MTE3 and the scalar waits for that copy (MTE3 -> S,
+  // kfc_comm_client.h PostMessage), so a later copy into the UB comes after every earlier MTE3 copy
+  // of the core and what those waited for (the vector work on the tensor's last contents).
+  void PostWait(const SrcLoc& loc) {
+    flags_.Set(PIPE_MTE3, PIPE_S, 41, loc);
+    flags_.Wait(PIPE_MTE3, PIPE_S, 41, loc);
+  }
+  // Block b of the asynchronous cache: [baseM, baseN], blocks one after the other.
+  GlobalTensor<CT> Cached(uint32_t b) const {
+    const uint64_t n = static_cast<uint64_t>(t_.baseM) * t_.baseN;
+    GlobalTensor<CT> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(cache_) + b * n, n);
+    return g;
+  }
+
   // The C block of `b` from its L0C slot to GM, rows `pitch` elements apart.
   void Out(uint32_t b, const GlobalTensor<CT>& gm, uint8_t enAtomic, bool atItsPlace, uint32_t pitch,
            const SrcLoc& loc) {
@@ -544,7 +602,10 @@ class Matmul {
   bool transA_ = false, transB_ = false, hasBias_ = false;
   uint32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
   uint32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
-  uint32_t next_ = 0;              // Iterate: blocks computed
+  uint32_t next_ = 0;         // Iterate: blocks computed
+  GM_ADDR cache_ = nullptr;   // SetWorkspace: the asynchronous mode's cache of C
+  bool asyncCached_ = false;  // an Iterate<false> filled the cache; its blocks are being counted
+  uint32_t asyncIter_ = 0, asyncGot_ = 0;
   uint64_t chunk_ = 0, step_ = 0;  // L1 chunks and L0 steps so far (ping-pong slots)
   detail::MmFlags flags_;
 };
