@@ -2,6 +2,11 @@
 
     ascend-gym corpus run /work/corpus_src --jobs 2 --json-out run.json
     python benchmarks/define_real_suite.py run.json /work/corpus_src
+    python benchmarks/define_real_suite.py --add more.json /work/corpus_src   # add to the definition
+
+With --add, the operators of the run (a run over a copy of some of the checkouts' operator
+directories, laid out as SRC is) whose spec the definition does not hold yet are added to it; the
+operators already defined keep their entries.
 
 Every operator that passed every case in the run enters, one implementation per spec: the first
 by repository preference (hicann/ops-math, hicann/ops-nn, Hayden727/cann-ops, then the others in
@@ -120,7 +125,43 @@ def spec_file(op: str, spec) -> str:
     raise ValueError(f"no spec file of {op} gives the runner's spec")
 
 
-def main(run_json: Path, src: Path, out: Path) -> None:
+def _entry(name: str, o: dict, src: Path, commits: dict[str, str]) -> list[str]:
+    repo_dir, _, path = o["path"].partition("/")
+    if repo_dir not in commits:
+        commits[repo_dir] = subprocess.run(
+            ["git", "-C", str(src / repo_dir), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    source = OpSource(o["op"], src / repo_dir / path, o["path"])
+    spec = spec_for(source)
+    return [
+        "[[ops]]",
+        f'name = "{name}"',
+        f"level = {level(spec)}",
+        f'repo = "{repo_dir.replace("+", "/", 1)}"',
+        f'commit = "{commits[repo_dir]}"',
+        f'path = "{path}"',
+        f'source = "{o["op"]}"',
+        f'spec = "{spec_file(o["op"], spec)}"',
+        "",
+    ]
+
+
+def _defined_entries(out: Path) -> dict[str, list[str]]:
+    """The definition's entries as written, by operator name."""
+    entries: dict[str, list[str]] = {}
+    for op in tomllib.loads(out.read_text())["ops"]:
+        entries[op["name"]] = (
+            ["[[ops]]"]
+            + [f"{k} = {v}" if isinstance(v, int) else f'{k} = "{v}"' for k, v in op.items()]
+            + [""]
+        )
+    return entries
+
+
+def main(run_json: Path, src: Path, out: Path, add: bool = False) -> None:
     passed = [o for o in json.loads(run_json.read_text()) if o["status"] == "OK"]
 
     def rank(o: dict) -> tuple:
@@ -140,39 +181,27 @@ def main(run_json: Path, src: Path, out: Path) -> None:
         'the baseline"',
         "",
     ]
-    for name in sorted(chosen):
-        o = chosen[name]
-        repo_dir, _, path = o["path"].partition("/")
-        if repo_dir not in commits:
-            commits[repo_dir] = subprocess.run(
-                ["git", "-C", str(src / repo_dir), "rev-parse", "HEAD"],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout.strip()
-        source = OpSource(o["op"], src / repo_dir / path, o["path"])
-        spec = spec_for(source)
-        lines += [
-            "[[ops]]",
-            f'name = "{name}"',
-            f"level = {level(spec)}",
-            f'repo = "{repo_dir.replace("+", "/", 1)}"',
-            f'commit = "{commits[repo_dir]}"',
-            f'path = "{path}"',
-            f'source = "{o["op"]}"',
-            f'spec = "{spec_file(o["op"], spec)}"',
-            "",
-        ]
+    entries = _defined_entries(out) if add else {}
+    added = [name for name in sorted(chosen) if name not in entries]
+    for name in added:
+        entries[name] = _entry(name, chosen[name], src, commits)
+    for name in sorted(entries):
+        lines += entries[name]
     out.write_text("\n".join(lines))
-    print(f"wrote {len(chosen)} operators to {out}")
+    print(f"wrote {len(entries)} operators to {out}" + (f" ({len(added)} added)" if add else ""))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        print("usage: define_real_suite.py RUN_JSON SRC_DIR", file=sys.stderr)
+    args = sys.argv[1:]
+    add = args[:1] == ["--add"]
+    if add:
+        args = args[1:]
+    if len(args) != 2:
+        print("usage: define_real_suite.py [--add] RUN_JSON SRC_DIR", file=sys.stderr)
         sys.exit(2)
     main(
-        Path(sys.argv[1]),
-        Path(sys.argv[2]),
+        Path(args[0]),
+        Path(args[1]),
         Path(__file__).resolve().parent.parent / "ascend_core/suite/ascend-real-v1.toml",
+        add,
     )

@@ -221,6 +221,116 @@ Fixpipe<float, float, CFG_NZ>(gz, C, FixpipeParamsV220(32, 16, 16, 64 * 16 / 32,
     np.testing.assert_array_equal(run.outputs["z"][1], c[:, 16:])
 
 
+def test_bias_table_count_form_copies_64_byte_blocks(kernel):
+    # DataCopy(LocalTensor, LocalTensor, count) from L1 to the bias table counts 64 B blocks, the unit
+    # of that copy (asc-devkit's count form): 16 floats are one block, the BT tensor 64 B, no overrun.
+    body = (
+        AIC
+        + """
+TPipe pipe; TBuf<TPosition::A1> l1; TBuf<TPosition::C1> l1b; TBuf<TPosition::A2> l0a; TBuf<TPosition::B2> l0b;
+TBuf<TPosition::CO1> l0c; TBuf<TPosition::C2> bt0, bt1;
+pipe.InitBuffer(l1, 1536); pipe.InitBuffer(l1b, 128); pipe.InitBuffer(l0a, 512); pipe.InitBuffer(l0b, 1024);
+pipe.InitBuffer(l0c, 2048); pipe.InitBuffer(bt0, 64); pipe.InitBuffer(bt1, 64);
+GlobalTensor<half> ga, gb; GlobalTensor<float> gbias, gc;
+ga.SetGlobalBuffer((__gm__ half*)a); gb.SetGlobalBuffer((__gm__ half*)b);
+gbias.SetGlobalBuffer((__gm__ float*)bias); gc.SetGlobalBuffer((__gm__ float*)c);
+LocalTensor<half> A1 = l1.Get<half>(), B1 = A1[256];
+LocalTensor<float> Bias1 = l1b.Get<float>();
+DataCopy(A1, ga, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+DataCopy(B1, gb, Nd2NzParams(1, 16, 32, 0, 32, 16, 1, 0));
+DataCopy(Bias1, gbias, 32);
+SetFlag<HardEvent::MTE2_MTE1>(0); WaitFlag<HardEvent::MTE2_MTE1>(0);
+LocalTensor<half> A2 = l0a.Get<half>(), B2 = l0b.Get<half>();
+LocalTensor<float> BT0 = bt0.Get<float>(), BT1 = bt1.Get<float>();
+LoadData(A2, A1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+LoadData(B2, B1, LoadData2DParams(0, 2, 1, 0, 0, true, 0));
+DataCopy(BT0, Bias1, 16);
+DataCopy(BT1, Bias1[16], 16);
+SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);
+LocalTensor<float> C = l0c.Get<float>();
+MmadParams mp; mp.m = 16; mp.n = 16; mp.k = 16;
+Mmad(C, A2, B2, BT0, mp);
+Mmad(C[256], A2, B2[256], BT1, mp);
+SetFlag<HardEvent::M_FIX>(0); WaitFlag<HardEvent::M_FIX>(0);
+Fixpipe(gc, C, FixpipeParamsV220(32, 16, 16, 32, false));
+"""
+    )
+    rng = np.random.default_rng(12)
+    a, b = _halves(rng, 16, 16), _halves(rng, 16, 32)
+    bias = rng.standard_normal(32).astype(np.float32)
+    run = kernel(body, {"a": a, "b": b, "bias": bias}, {"c": ("float32", (16, 32))}).ok()
+    want = mmad(a, b, init=np.broadcast_to(bias, (16, 32)))
+    np.testing.assert_array_equal(run.outputs["c"], want)
+
+
+def test_load_data_with_transpose_b32_to_l0b(kernel):
+    # fp32 B [32, 32] not transposed: per 16-column strip, 16 x 16 squares of two 16 x 8 fractals side
+    # by side in L1; LoadDataWithTranspose writes each square's transpose as the two Zn fractals of
+    # L0B (dstFracGap between them, dstGap between squares); Mmad against A [16, 32], k0 = 8.
+    body = (
+        AIC
+        + """
+TPipe pipe; TBuf<TPosition::A1> l1a; TBuf<TPosition::B1> l1b; TBuf<TPosition::A2> l0a; TBuf<TPosition::B2> l0b;
+TBuf<TPosition::CO1> l0c;
+pipe.InitBuffer(l1a, 2048); pipe.InitBuffer(l1b, 4096); pipe.InitBuffer(l0a, 2048); pipe.InitBuffer(l0b, 4096);
+pipe.InitBuffer(l0c, 2048);
+GlobalTensor<float> ga, gb, gc;
+ga.SetGlobalBuffer((__gm__ float*)a); gb.SetGlobalBuffer((__gm__ float*)b); gc.SetGlobalBuffer((__gm__ float*)c);
+LocalTensor<float> A1 = l1a.Get<float>(), B1 = l1b.Get<float>(), A2 = l0a.Get<float>(), B2 = l0b.Get<float>();
+DataCopy(A1, ga, Nd2NzParams(1, 16, 32, 0, 32, 16, 1, 0));
+for (int j = 0; j < 2; ++j)
+  DataCopy(B1[j * 512], gb[j * 16], Nd2NzParams(2, 16, 16, 16 * 32, 32, 16, 1, 256));
+SetFlag<HardEvent::MTE2_MTE1>(0); WaitFlag<HardEvent::MTE2_MTE1>(0);
+LoadData(A2, A1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+for (int j = 0; j < 2; ++j)
+  LoadDataWithTranspose(B2[j * 128], B1[j * 512], LoadData2dTransposeParams(0, 2, 1, 3, 1));
+SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);
+LocalTensor<float> C = l0c.Get<float>();
+MmadParams mp; mp.m = 16; mp.n = 32; mp.k = 32;
+Mmad(C, A2, B2, mp);
+SetFlag<HardEvent::M_FIX>(0); WaitFlag<HardEvent::M_FIX>(0);
+Fixpipe(gc, C, FixpipeParamsV220(32, 16, 16, 32, false));
+"""
+    )
+    rng = np.random.default_rng(13)
+    a = rng.standard_normal((16, 32)).astype(np.float32)
+    b = rng.standard_normal((32, 32)).astype(np.float32)
+    run = kernel(body, {"a": a, "b": b}, {"c": ("float32", (16, 32))}).ok()
+    np.testing.assert_array_equal(run.outputs["c"], mmad(a, b, k0=8))
+
+
+def test_load_data_with_transpose_b16_to_l0a(kernel):
+    # fp16 A given transposed ([K 32, M 16] in GM, NZ in L1): LoadDataWithTranspose turns each
+    # 16 x 16 fractal (k, m) into the Zz fractal (m, k) of L0A, srcStride 1, dstGap 0.
+    body = (
+        AIC
+        + """
+TPipe pipe; TBuf<TPosition::A1> l1a; TBuf<TPosition::B1> l1b; TBuf<TPosition::A2> l0a; TBuf<TPosition::B2> l0b;
+TBuf<TPosition::CO1> l0c;
+pipe.InitBuffer(l1a, 1024); pipe.InitBuffer(l1b, 1024); pipe.InitBuffer(l0a, 1024); pipe.InitBuffer(l0b, 1024);
+pipe.InitBuffer(l0c, 1024);
+GlobalTensor<half> gat, gb; GlobalTensor<float> gc;
+gat.SetGlobalBuffer((__gm__ half*)at); gb.SetGlobalBuffer((__gm__ half*)b); gc.SetGlobalBuffer((__gm__ float*)c);
+LocalTensor<half> A1 = l1a.Get<half>(), B1 = l1b.Get<half>(), A2 = l0a.Get<half>(), B2 = l0b.Get<half>();
+DataCopy(A1, gat, Nd2NzParams(1, 32, 16, 0, 16, 32, 1, 0));   // A^T [32, 16]: one column block, k fractals
+DataCopy(B1, gb, Nd2NzParams(1, 32, 16, 0, 16, 32, 1, 0));    // B [32, 16]
+SetFlag<HardEvent::MTE2_MTE1>(0); WaitFlag<HardEvent::MTE2_MTE1>(0);
+LoadDataWithTranspose(A2, A1, LoadData2dTransposeParams(0, 2, 1, 0, 0));
+LoadData(B2, B1, LoadData2DParams(0, 2, 1, 0, 0, true, 0));
+SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);
+LocalTensor<float> C = l0c.Get<float>();
+MmadParams mp; mp.m = 16; mp.n = 16; mp.k = 32;
+Mmad(C, A2, B2, mp);
+SetFlag<HardEvent::M_FIX>(0); WaitFlag<HardEvent::M_FIX>(0);
+Fixpipe(gc, C, FixpipeParamsV220(16, 16, 16, 16, false));
+"""
+    )
+    rng = np.random.default_rng(14)
+    a, b = _halves(rng, 16, 32), _halves(rng, 32, 16)
+    run = kernel(body, {"at": np.ascontiguousarray(a.T), "b": b}, {"c": ("float32", (16, 16))}).ok()
+    np.testing.assert_array_equal(run.outputs["c"], mmad(a, b))
+
+
 def test_img2col_conv(kernel):
     # A 3x3 convolution, stride 1, pad 1, of a [16 channel, 6 x 6] feature map (C1 = 1, C0 = 16) with
     # 16 filters: img2col into L0A (output positions x kernel taps x channels), weights as B.

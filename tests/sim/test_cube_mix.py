@@ -212,3 +212,217 @@ def test_matmul_api_mixed_messages_cost_the_aic_scalar(kernel):
     for b in aics:
         extra = b["aic_scalar_time_us"] * clock_mhz - 6 * msg
         assert 0 <= extra <= 2 * cube_scalar * clock_mhz + 50, (b, cube_scalar)
+
+
+# C in the UB: a C MatmulType at VECIN, each block of Iterate into a VECOUT queue tensor through
+# GetTensorC(LocalTensor), doubled on the vector unit and copied to its place in GM (rows and columns
+# of tail blocks only).
+MM_UB_KERNEL = """
+GET_TILING_DATA(t, tiling);
+TPipe pipe;
+Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+       MatmulType<TPosition::VECIN, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;
+REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t.mm);
+const TCubeTiling& tl = t.mm;
+const int idx = GetBlockIdx();
+if (idx >= tl.usedCoreNum) return;
+const int mBlocks = (tl.M + tl.singleCoreM - 1) / tl.singleCoreM;
+const int mi = idx % mBlocks, ni = idx / mBlocks;
+GlobalTensor<half> ga, gb; GlobalTensor<float> gc, gbias;
+ga.SetGlobalBuffer((__gm__ half*)a); gb.SetGlobalBuffer((__gm__ half*)b);
+gc.SetGlobalBuffer((__gm__ float*)c); gbias.SetGlobalBuffer((__gm__ float*)bias);
+mm.SetTensorA(ga[mi * tl.singleCoreM * tl.Ka]);
+mm.SetTensorB(gb[ni * tl.singleCoreN]);
+mm.SetBias(gbias[ni * tl.singleCoreN]);
+const int tailM = tl.M - mi * tl.singleCoreM, tailN = tl.N - ni * tl.singleCoreN;
+const int sm = tailM < tl.singleCoreM ? tailM : tl.singleCoreM, sn = tailN < tl.singleCoreN ? tailN : tl.singleCoreN;
+mm.SetTail(sm, sn);
+GlobalTensor<float> out = gc[mi * tl.singleCoreM * tl.N + ni * tl.singleCoreN];
+TQue<QuePosition::VECOUT, 1> q;
+pipe.InitBuffer(q, 1, tl.baseM * tl.baseN * sizeof(float));
+const int mb = (sm + tl.baseM - 1) / tl.baseM, nb = (sn + tl.baseN - 1) / tl.baseN;
+for (int i = 0; mm.Iterate(); ++i) {
+  LocalTensor<float> ub = q.AllocTensor<float>();
+  mm.GetTensorC(ub, 0, true);
+  Muls(ub, ub, 2.0f, tl.baseM * tl.baseN);
+  q.EnQue(ub);
+  ub = q.DeQue<float>();
+  const int bm = tl.iterateOrder == 1 ? i / nb : i % mb, bn = tl.iterateOrder == 1 ? i % nb : i / mb;
+  const int rows = sm - bm * tl.baseM < tl.baseM ? sm - bm * tl.baseM : tl.baseM;
+  const int cols = sn - bn * tl.baseN < tl.baseN ? sn - bn * tl.baseN : tl.baseN;
+  DataCopyPad(out[bm * tl.baseM * tl.N + bn * tl.baseN], ub,
+              DataCopyExtParams(rows, cols * 4, (tl.baseN - cols) * 4 / 32, (tl.N - cols) * 4, 0));
+  q.FreeTensor(ub);
+}
+mm.End();
+"""
+
+
+def test_matmul_api_get_tensor_c_into_the_ub(kernel):
+    # Mixed, 2 groups of 2 AIVs, tails in M and N: the blocks come through the library's GM staging
+    # area into each AIV's UB as [baseM, baseN] ND blocks.
+    m, n, k = 300, 208, 64
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    bv = rng.standard_normal(n).astype(np.float32)
+    run = kernel(
+        MM_UB_KERNEL,
+        {"a": a, "b": b, "bias": bv},
+        {"c": ("float32", (m, n))},
+        params=[m, n, k, 0, 1, 4, 0, 1],
+        block_dim=2,
+        workspace=0,
+        host=MM_HOST,
+        tiling_h=MM_TILING_H,
+        prelude='#include "lib/matmul_intf.h"',
+    ).ok()
+    want = mmad(a, b, init=np.broadcast_to(bv, (m, n))) * np.float32(2)
+    np.testing.assert_array_equal(run.outputs["c"], want)
+
+
+def test_matmul_api_get_tensor_c_into_the_ub_needs_an_aiv(kernel):
+    # On a cube-only launch there is no UB to take the block: a RUNTIME_ERROR naming the call.
+    run = kernel(
+        "#define ASCENDC_CUBE_ONLY\n"
+        + MM_UB_KERNEL.replace("Muls(ub, ub, 2.0f, tl.baseM * tl.baseN);", ""),
+        {
+            "a": np.zeros((32, 32), np.float16),
+            "b": np.zeros((32, 32), np.float16),
+            "bias": np.zeros(32, np.float32),
+        },
+        {"c": ("float32", (32, 32))},
+        params=[32, 32, 32, 0, 1, 1, 0, 1],
+        block_dim=1,
+        workspace=0,
+        host=MM_HOST,
+        tiling_h=MM_TILING_H,
+        prelude='#include "lib/matmul_intf.h"',
+    )
+    assert run.result["status"] == "RUNTIME_ERROR", run.result
+    assert "GetTensorC into a local tensor runs on an AIV" in run.result["message"]
+
+
+def test_matmul_api_constant_tiling(kernel):
+    # GetMMConfig with MatmulShapeParams and GetMatmulApiTiling: the fixed single-core and base shapes
+    # (base 64 x 64 x 32 where the runtime tiling has 128 x 128) and the single-core shape as the
+    # original one.
+    m, n, k = 128, 128, 64
+    static = """
+constexpr static MatmulShapeParams shape = {128, 128, 64, 64, 64, 32};
+constexpr static MatmulConfig cfg = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(shape);
+using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using CT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+constexpr static MatmulApiStaticTiling fixed = GetMatmulApiTiling<AT, AT, CT, CT>(cfg);
+static_assert(fixed.baseM == 64 && fixed.singleCoreK == 64 && fixed.Ka == 64 && fixed.dbL0C == 1);
+"""
+    body = """
+GET_TILING_DATA(t, tiling);
+TPipe pipe;
+Matmul<AT, AT, CT, CT, fixed> mm;
+REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t.mm);
+GlobalTensor<half> ga, gb; GlobalTensor<float> gc, gbias;
+ga.SetGlobalBuffer((__gm__ half*)a); gb.SetGlobalBuffer((__gm__ half*)b);
+gc.SetGlobalBuffer((__gm__ float*)c); gbias.SetGlobalBuffer((__gm__ float*)bias);
+mm.SetTensorA(ga); mm.SetTensorB(gb); mm.SetBias(gbias);
+int blocks = 0;
+while (mm.Iterate()) { mm.GetTensorC(gc); ++blocks; }
+mm.End();
+ASSERT(blocks == 4);
+"""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    bv = rng.standard_normal(n).astype(np.float32)
+    run = kernel(
+        "#define ASCENDC_CUBE_ONLY\n" + body,
+        {"a": a, "b": b, "bias": bv},
+        {"c": ("float32", (m, n))},
+        params=[m, n, k, 0, 1, 1, 0, 1],
+        block_dim=1,
+        workspace=0,
+        host=MM_HOST,
+        tiling_h=MM_TILING_H,
+        prelude='#include "lib/matmul_intf.h"\n' + static,
+    ).ok()
+    np.testing.assert_array_equal(run.outputs["c"], mmad(a, b, init=np.broadcast_to(bv, (m, n))))
+
+
+MM_F32_HOST = MM_HOST.replace("DataType::DT_FLOAT16, false", "DataType::DT_FLOAT, false").replace(
+    "DataType::DT_FLOAT16, p[3] != 0", "DataType::DT_FLOAT, p[3] != 0"
+)
+
+
+def test_matmul_api_fp32_b_not_transposed(kernel):
+    # fp32 A and B, B not transposed, tails in M, N and K (K 40: baseK a multiple of 16, the squares
+    # of LoadDataWithTranspose), 3 cube cores; products rounded to fp32, k0 = 8.
+    m, n, k = 100, 72, 40
+    rng = np.random.default_rng(21)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    bv = rng.standard_normal(n).astype(np.float32)
+    kernel_src = (
+        MM_KERNEL.replace(
+            "MatmulType<TPosition::GM, CubeFormat::ND, half>",
+            "MatmulType<TPosition::GM, CubeFormat::ND, float>",
+        )
+        .replace("GlobalTensor<half> ga, gb;", "GlobalTensor<float> ga, gb;")
+        .replace("(__gm__ half*)", "(__gm__ float*)")
+    )
+    run = kernel(
+        "#define ASCENDC_CUBE_ONLY\n" + kernel_src,
+        {"a": a, "b": b, "bias": bv},
+        {"c": ("float32", (m, n))},
+        params=[m, n, k, 0, 1, 3, 0, 0],
+        block_dim=0,
+        workspace=0,
+        host=MM_F32_HOST,
+        tiling_h=MM_TILING_H,
+        prelude='#include "lib/matmul_intf.h"',
+    ).ok()
+    want = mmad(a, b, k0=8, init=np.broadcast_to(bv, (m, n)))
+    np.testing.assert_array_equal(run.outputs["c"], want)
+
+
+def test_matmul_api_asynchronous_iterate_through_the_workspace_cache(kernel):
+    # Iterate<false> with a SetWorkspace cache (the user workspace, one slice per AIV): the first call
+    # fills the cache, the later ones count its blocks, GetTensorC<false> takes them in order.
+    m, n, k = 300, 208, 64
+    # (The block comes into a VECIN queue tensor, whose free orders the next copy in after the vector
+    # read; no message precedes the copy in this mode, so a VECOUT tensor would race.)
+    body = MM_UB_KERNEL.replace(
+        "for (int i = 0; mm.Iterate(); ++i) {",
+        """GlobalTensor<float> cache;
+cache.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace) + idx * 65536);
+mm.SetWorkspace(cache);
+TQue<QuePosition::VECIN, 1> qin;
+pipe.InitBuffer(qin, 1, tl.baseM * tl.baseN * sizeof(float));
+for (int i = 0; mm.template Iterate<false>(); ++i) {""",
+    ).replace(
+        """  mm.GetTensorC(ub, 0, true);
+  Muls(ub, ub, 2.0f, tl.baseM * tl.baseN);""",
+        """  LocalTensor<float> cin = qin.AllocTensor<float>();
+  mm.template GetTensorC<false>(cin, 0, true);
+  qin.EnQue(cin);
+  cin = qin.DeQue<float>();
+  Muls(ub, cin, 2.0f, tl.baseM * tl.baseN);
+  qin.FreeTensor(cin);""",
+    )
+    assert "GetTensorC<false>" in body and "Iterate<false>" in body
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    bv = rng.standard_normal(n).astype(np.float32)
+    run = kernel(
+        body,
+        {"a": a, "b": b, "bias": bv},
+        {"c": ("float32", (m, n))},
+        params=[m, n, k, 0, 1, 4, 0, 1],
+        block_dim=2,
+        workspace=4 * 65536 * 4,
+        host=MM_HOST,
+        tiling_h=MM_TILING_H,
+        prelude='#include "lib/matmul_intf.h"',
+    ).ok()
+    want = mmad(a, b, init=np.broadcast_to(bv, (m, n))) * np.float32(2)
+    np.testing.assert_array_equal(run.outputs["c"], want)

@@ -222,6 +222,83 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
   core.IssueAccesses(ins, loc, api, acc, 2);
 }
 
+struct LoadData2dTransposeParams {
+  __aicore__ LoadData2dTransposeParams() {}
+  __aicore__ LoadData2dTransposeParams(uint16_t startIndex_, uint8_t repeatTimes_, uint16_t srcStride_,
+                                       uint16_t dstGap_, uint16_t dstFracGap_, uint8_t addrMode_ = 0)
+      : startIndex(startIndex_),
+        repeatTimes(repeatTimes_),
+        srcStride(srcStride_),
+        dstGap(dstGap_),
+        dstFracGap(dstFracGap_),
+        addrMode(addrMode_) {}
+  uint16_t startIndex = 0;  // first square (16 x 16 elements: 512 B for b16, 1024 B for b32)
+  uint8_t repeatTimes = 0;  // squares moved
+  uint16_t srcStride = 0;   // squares between source squares
+  uint16_t dstGap = 0;      // 512 B between one square's first destination fractal and the next's (end to start)
+  uint16_t dstFracGap = 0;  // b32: 512 B between a square's two destination fractals (end to start)
+  uint8_t addrMode = 0;
+};
+
+// LoadDataWithTranspose, L1 (A1/B1) -> L0A / L0B on PIPE_MTE1, as documented (asc-devkit
+// LoadDataWithTranspose page and its pseudo code): per repeat one 16 x 16 square is transposed. b16: the
+// square is one fractal. b32: the square is two consecutive 16 x 8 fractals side by side, [F0 | F1];
+// its transpose is written as two 16 x 8 fractals side by side again, [G0 | G1], G1 dstFracGap
+// fractals after G0's end. (The b8 and b4 forms are not emulated.)
+template <typename T>
+__aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                             const LoadData2dTransposeParams& p, ASCENDC_SIM_LOC) {
+  using namespace ascendc_sim;
+  const char* api = "LoadDataWithTranspose";
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "LoadDataWithTranspose: the simulator emulates b16 and b32");
+  RequireAic(api, loc);
+  if (p.repeatTimes == 0) return;
+  ASCENDC_SIM_CHECK(p.addrMode == 0, loc, "%s: addrMode %u (decreasing addresses) is not emulated", api, p.addrMode);
+  Core& core = CurrentCore();
+  const LocalBuf dstBuf = core.Local().Of(dst.UbAddr());
+  ASCENDC_SIM_CHECK(dstBuf == LocalBuf::kL0A || dstBuf == LocalBuf::kL0B, loc,
+                    "%s: dst must be in L0A or L0B but is in %s", api, LocalBufName(dstBuf));
+  constexpr uint32_t frac = 512, fracs = sizeof(T) == 4 ? 2 : 1, square = frac * fracs, elems = 512 / sizeof(T);
+  const uint64_t srcEnd =
+      (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(p.repeatTimes - 1) * p.srcStride + 1) * square;
+  const uint64_t last = static_cast<uint64_t>(p.repeatTimes - 1) * (1 + p.dstGap);  // last square's first fractal
+  const uint64_t dstEnd = (last + 1 + (fracs == 2 ? 1 + p.dstFracGap : 0)) * frac;
+  const uint32_t s = CubeOperand(src, LocalBuf::kL1, 32, srcEnd, api, "src", loc);
+  const uint32_t d = CubeOperand(dst, dstBuf, 512, dstEnd, api, "dst", loc);
+  const T* in = ascendc_sim::HostData(src);
+  T* out = ascendc_sim::HostData(dst);
+  for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+    const T* f = in + (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(r) * p.srcStride) * fracs * elems;
+    T* g = out + static_cast<uint64_t>(r) * (1 + p.dstGap) * elems;
+    if constexpr (sizeof(T) == 2) {
+      std::vector<T> t(f, f + elems);  // (the source and destination may not overlap; copied anyway)
+      for (uint32_t i = 0; i < 16; ++i)
+        for (uint32_t j = 0; j < 16; ++j) g[j * 16 + i] = t[i * 16 + j];
+    } else {
+      // S[i][j] = (j < 8 ? F0[i][j] : F1[i][j - 8]); G0[r][c] = S[c][r], G1[r][c] = S[8 + c][r].
+      std::vector<T> t(f, f + 2 * elems);
+      T* g1 = g + static_cast<uint64_t>(1 + p.dstFracGap) * elems;
+      auto at = [&t](uint32_t i, uint32_t j) { return j < 8 ? t[i * 8 + j] : t[128 + i * 8 + (j - 8)]; };
+      for (uint32_t row = 0; row < 16; ++row)
+        for (uint32_t c = 0; c < 8; ++c) {
+          g[row * 8 + c] = at(c, row);
+          g1[row * 8 + c] = at(8 + c, row);
+        }
+    }
+  }
+  Instr ins = CubeInstr(PIPE_MTE1, Op::kLoadL0);
+  ins.repeats = static_cast<uint32_t>(p.repeatTimes) * fracs;
+  ins.elemBytes = sizeof(T);
+  ins.elements = static_cast<uint64_t>(p.repeatTimes) * square;
+  ins.ubAddr[0] = d;
+  ins.ubAddr[1] = s;
+  ins.ubBytes[0] = static_cast<uint32_t>(dstEnd);
+  ins.ubBytes[1] = static_cast<uint32_t>(srcEnd - static_cast<uint64_t>(p.startIndex) * square);
+  UbAccess acc[2] = {{d, static_cast<uint32_t>(dstEnd), true},
+                     {s + static_cast<uint32_t>(p.startIndex) * square, ins.ubBytes[1], false}};
+  core.IssueAccesses(ins, loc, api, acc, 2);
+}
+
 // img2col (LoadData 3D v2): the feature map in L1 is NC1HWC0 for one C1 slice range (C0 = 32 B of
 // T), [H, W, C0] per C1; the result is the K x M (channels x kernel positions by output positions)
 // matrix that Mmad reads as A, in Zz fractals (to L0A) or as B in Zn fractals (to L0B).

@@ -354,9 +354,14 @@ __aicore__ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, c
   auto* in = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(src));
   for (uint32_t i = 0; i < p.blockCount; ++i) std::memmove(out + i * dstPitch, in + i * srcPitch, row);
 }
+// The count form sizes its blocks by the copy, as asc-devkit's DataCopy(LocalTensor, LocalTensor, count) does
+// on the A2: 64 B for L1 -> bias table (the unit of that copy's blockLen), 32 B otherwise.
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, ASCENDC_SIM_LOC) {
-  const uint32_t blocks = count * sizeof(T) / 32;
+  const ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  const bool toBt = core.Local().Of(dst.UbAddr()) == ascendc_sim::LocalBuf::kBT &&
+                    core.Local().Of(src.UbAddr()) == ascendc_sim::LocalBuf::kL1;
+  const uint32_t blocks = static_cast<uint32_t>(count * sizeof(T) / (toBt ? 64 : 32));
   if (blocks == 0) return;  // below one block the hardware moves nothing
   DataCopy(dst, src, DataCopyParams{1, static_cast<uint16_t>(blocks), 0, 0}, loc);
 }

@@ -1,5 +1,6 @@
 // The Matmul high-level API (docs/ascendc.md API 9): Matmul<MatmulType<...> x 4>, REGIST_MATMUL_OBJ,
-// SetTensorA/B, SetBias, SetTail, Iterate / GetTensorC, IterateAll, End, driven by a TCubeTiling.
+// SetTensorA/B, SetBias, SetTail, Iterate / GetTensorC (to GM, or to the UB of an AIV), IterateAll, End,
+// driven by a TCubeTiling.
 //
 // The library is written with the basic cube API (cube_compute.h), so its instructions are traced
 // and timed like a hand-written kernel's. On a cube core (KERNEL_TYPE_AIC_ONLY / ASCENDC_CUBE_ONLY)
@@ -12,6 +13,13 @@
 // L0C two base C blocks when they fit (dbL0C), else one. Per C block: K in order, one Mmad per baseK (so the sums are
 // those of one Mmad over K, docs/simulator.md), the bias as the initial C, then Fixpipe (NZ -> ND, fp32 -> half / bf16
 // on the way). Blocks go N-major (iterateOrder 0: M inner) or M-major (1).
+//
+// C in the UB (a C MatmulType at VECIN / VECCALC / VECOUT, GetTensorC into a LocalTensor) goes as on
+// the A2, whose AIC cannot write an AIV's UB (asc-devkit matmul_client.h, GetTensorC and CopyToUB): the
+// AIC's Fixpipe writes the block as an ND [baseM, baseN] block (rows baseN apart) into a GM area the
+// client takes from the library workspace (GetSysWorkSpacePtr's 16 MiB before the user's part: here
+// the AIV's own UB-sized slice, at the tensor's UB offset), then the AIV copies baseM x baseN elements
+// of it into the tensor (MTE2) and waits MTE2 -> V before returning, as the sync mode does.
 #pragma once
 
 #include <algorithm>
@@ -85,6 +93,54 @@ constexpr MatmulConfig CFG_MDL{false, false, true};
 constexpr MatmulConfig CFG_IBSHARE_NORM{};
 constexpr MatmulConfig MM_CFG_NO_PRELOAD{};
 
+// Constant tiling (the documented GetMMConfig / GetMatmulApiTiling of asc-devkit's matmul_config.h,
+// tiling.h and constant_tiling.h): the single-core and base shapes fixed at compile time.
+enum class MatmulConfigMode { CONFIG_NORM, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
+struct MatmulShapeParams {
+  uint32_t singleCoreM, singleCoreN, singleCoreK;  // elements
+  uint32_t basicM, basicN, basicK;
+};
+// The config of a template with the given shapes; only MatmulShapeParams is emulated.
+template <MatmulConfigMode mode, typename... Args>
+constexpr MatmulConfig GetMMConfig(Args&&... args) {
+  static_assert((std::is_same_v<std::decay_t<Args>, MatmulShapeParams> && ...),
+                "GetMMConfig: the simulator emulates MatmulShapeParams only");
+  MatmulConfig c = mode == MatmulConfigMode::CONFIG_MDL ? CFG_MDL : CFG_NORM;
+  auto one = [&c](const MatmulShapeParams& p) {
+    c.singleCoreM = p.singleCoreM, c.singleCoreN = p.singleCoreN, c.singleCoreK = p.singleCoreK;
+    c.basicM = p.basicM, c.basicN = p.basicN, c.basicK = p.basicK;
+  };
+  (one(args), ...);
+  return c;
+}
+// The constant tiling: -1 is "not fixed" (the runtime TCubeTiling's value holds). As documented, the
+// original shape is the single-core shape (M, N, Ka, Kb), and L0C is not double-buffered (dbL0C 1). The
+// L1 factors (stepKa, depthA1, ...) and the iterate order are not computed here: the runtime tiling's
+// hold, which changes the schedule's timing, not its numbers.
+struct MatmulApiStaticTiling {
+  int32_t usedCoreNum = -1, M = -1, N = -1, Ka = -1, Kb = -1;
+  int32_t singleCoreM = -1, singleCoreN = -1, singleCoreK = -1, baseM = -1, baseN = -1, baseK = -1;
+  int32_t depthA1 = -1, depthB1 = -1, stepM = -1, stepN = -1, isBias = -1, transLength = -1, iterateOrder = -1;
+  int32_t stepKa = -1, stepKb = -1, dbL0A = -1, dbL0B = -1, dbL0C = -1;
+  MatmulConfig cfg = CFG_NORM;
+};
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int32_t l1Size = 524288) {
+  (void)l1Size;
+  MatmulApiStaticTiling t;
+  t.cfg = cfg;
+  if (cfg.basicM != 0 && cfg.basicN != 0 && cfg.basicK != 0) {
+    t.baseM = static_cast<int32_t>(cfg.basicM), t.baseN = static_cast<int32_t>(cfg.basicN);
+    t.baseK = static_cast<int32_t>(cfg.basicK);
+  }
+  if (cfg.singleCoreM == 0 || cfg.singleCoreN == 0 || cfg.singleCoreK == 0) return t;
+  t.M = t.singleCoreM = static_cast<int32_t>(cfg.singleCoreM);
+  t.N = t.singleCoreN = static_cast<int32_t>(cfg.singleCoreN);
+  t.Ka = t.Kb = t.singleCoreK = static_cast<int32_t>(cfg.singleCoreK);
+  t.dbL0C = 1;
+  return t;
+}
+
 namespace detail {
 // Reserved flag keys of the library (user event ids are small integers).
 constexpr uint64_t kMmFlag = 0x4d4d000000ull;
@@ -113,6 +169,15 @@ class MmFlags {
   bool pending_[kN] = {};
 };
 
+// The MatmulConfig of a Matmul's MM_CFG (a config, or a constant tiling holding one).
+template <class CFG>
+constexpr const MatmulConfig& ConfigOf(const CFG& cfg) {
+  if constexpr (std::is_same_v<CFG, MatmulApiStaticTiling>)
+    return cfg.cfg;
+  else
+    return cfg;
+}
+
 template <typename CT>
 constexpr QuantMode_t OutQuant() {
   if constexpr (std::is_same_v<CT, half>)
@@ -133,8 +198,11 @@ class Matmul {
   using BiasT = typename BIAS_TYPE::T;
   using L0CT = std::conditional_t<std::is_same_v<AT, int8_t>, int32_t, float>;
   static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same type");
-  static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM && C_TYPE::pos == TPosition::GM,
-                "Matmul: the simulator models A, B and C in GM");
+  static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
+                "Matmul: the simulator models A and B in GM");
+  static_assert(C_TYPE::pos == TPosition::GM || C_TYPE::pos == TPosition::VECIN || C_TYPE::pos == TPosition::VECCALC ||
+                    C_TYPE::pos == TPosition::VECOUT,
+                "Matmul: the simulator models C in GM or in the UB (VECIN / VECCALC / VECOUT)");
   static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
                     C_TYPE::format == CubeFormat::ND,
                 "Matmul: the simulator models ND A, B and C");
@@ -144,6 +212,15 @@ class Matmul {
   __aicore__ void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr) {
     (void)pipe;
     t_ = *tiling;
+    if constexpr (std::is_same_v<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>) {  // fixed fields win
+      auto fix = [](int32_t& field, int32_t v) {
+        if (v >= 0) field = v;
+      };
+      fix(t_.M, MM_CFG.M), fix(t_.N, MM_CFG.N), fix(t_.Ka, MM_CFG.Ka), fix(t_.Kb, MM_CFG.Kb);
+      fix(t_.singleCoreM, MM_CFG.singleCoreM), fix(t_.singleCoreN, MM_CFG.singleCoreN);
+      fix(t_.singleCoreK, MM_CFG.singleCoreK), fix(t_.baseM, MM_CFG.baseM), fix(t_.baseN, MM_CFG.baseN);
+      fix(t_.baseK, MM_CFG.baseK), fix(t_.dbL0C, MM_CFG.dbL0C);
+    }
     singleM_ = t_.singleCoreM, singleN_ = t_.singleCoreN, singleK_ = t_.singleCoreK;
     orgKa_ = t_.Ka, orgKb_ = t_.Kb, orgN_ = t_.N, orgM_ = t_.M;
     hasBias_ = t_.isBias != 0;
@@ -168,7 +245,12 @@ class Matmul {
     (void)orgKc;
     orgM_ = orgM, orgN_ = orgN, orgKa_ = orgKa, orgKb_ = orgKb > 0 ? orgKb : orgKa;
   }
-  __aicore__ void SetWorkspace(GM_ADDR, int) {}
+  // The asynchronous mode's cache of C (Iterate<false> / GetTensorC<false>); the sync mode ignores it.
+  __aicore__ void SetWorkspace(GM_ADDR addr, int size) { (void)size, cache_ = addr; }
+  template <class T>
+  __aicore__ void SetWorkspace(const GlobalTensor<T>& addr) {
+    cache_ = reinterpret_cast<GM_ADDR>(addr.GetPhyAddr());
+  }
   __aicore__ void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
 
   // Every C block of the single-core shape into `gm` (row pitch: the original N).
@@ -180,17 +262,44 @@ class Matmul {
         [&] {
           for (uint32_t b = 0; b < Blocks(); ++b) {
             Compute(b, loc);
-            Out(b, gm, enAtomic, true, loc);
+            Out(b, gm, enAtomic, true, orgN_, loc);
           }
           flags_.Drain(loc);
         },
         loc);
   }
-  // The next C block into L0C; false once every block was computed.
+  // The next C block into L0C; false once every block was computed. Asynchronous (sync false), as
+  // the A2 client does it (asc-devkit matmul_client.h): the first call has every block computed into
+  // the SetWorkspace cache as [baseM, baseN] blocks in iterate order, the next calls count the blocks
+  // (true until each was counted), and GetTensorC<false> takes them from the cache in order. Here the
+  // first call returns once the whole single-core C is in the cache (the device's AIV may start on
+  // the first block earlier: a timing difference, not a numeric one).
   template <bool sync = true>
   __aicore__ bool Iterate(bool enPartialSum = false, ASCENDC_SIM_LOC) {
     (void)enPartialSum;
     Check(loc);
+    if constexpr (!sync) {
+      if (asyncCached_) {
+        if (++asyncIter_ < Blocks()) return true;
+        asyncCached_ = false;
+        return false;
+      }
+      ASCENDC_SIM_CHECK(cache_ != nullptr, loc,
+                        "Matmul: the asynchronous Iterate<false> caches C in the workspace SetWorkspace gives; none "
+                        "was set");
+      PostWait(loc);
+      ascendc_sim::RunOnGroupAic(
+          [&] {
+            for (uint32_t b = 0; b < Blocks(); ++b) {
+              Compute(b, loc);
+              Out(b, Cached(b), 0, false, t_.baseN, loc);
+            }
+            flags_.Drain(loc);
+          },
+          loc);
+      asyncCached_ = true, asyncIter_ = 0, asyncGot_ = 0;
+      return true;
+    }
     if (next_ >= Blocks()) {
       next_ = 0;
       return false;
@@ -199,17 +308,71 @@ class Matmul {
     ++next_;
     return true;
   }
-  // The block of the last Iterate into GM, at its place in the single-core C (pitch: original N).
+  // The block of the last Iterate into GM: at its place in the single-core C (rows the original N
+  // apart), or with enSequentialWrite at `gm` itself as a [baseM, baseN] block (rows baseN apart).
   template <bool sync = true>
   __aicore__ void GetTensorC(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                              ASCENDC_SIM_LOC) {
     ASCENDC_SIM_CHECK(next_ > 0, loc, "Matmul::GetTensorC before Iterate");
     ascendc_sim::RunOnGroupAic(
         [&] {
-          Out(next_ - 1, gm, enAtomic, !enSequentialWrite, loc);
+          Out(next_ - 1, gm, enAtomic, !enSequentialWrite, enSequentialWrite ? t_.baseN : orgN_, loc);
           flags_.Drain(loc);
         },
         loc);
+  }
+  // The block of the last Iterate into a UB tensor of the calling AIV as a [baseM, baseN] ND block (rows
+  // baseN apart; past a tail block's rows and columns the tensor gets what the staging area held),
+  // through the library's GM staging area (header comment). The tensor holds at least baseM x baseN
+  // elements and enAtomic is 0, as documented; enSequentialWrite changes nothing here.
+  template <bool sync = true>
+  __aicore__ void GetTensorC(const LocalTensor<CT>& ub, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                             ASCENDC_SIM_LOC) {
+    (void)enSequentialWrite;
+    if constexpr (!sync) {  // the next block of the asynchronous Iterate's cache
+      const uint32_t n = static_cast<uint32_t>(t_.baseM * t_.baseN);
+      ASCENDC_SIM_CHECK(enAtomic == 0, loc, "Matmul::GetTensorC<false> takes no atomic mode (enAtomic %u)",
+                        static_cast<unsigned>(enAtomic));
+      ASCENDC_SIM_CHECK(cache_ != nullptr && asyncGot_ < Blocks(), loc,
+                        "Matmul::GetTensorC<false>: no block left of an asynchronous Iterate<false> (%u taken of %u)",
+                        asyncGot_, Blocks());
+      ASCENDC_SIM_CHECK(ub.GetSize() >= n, loc,
+                        "Matmul::GetTensorC: the local tensor holds %u elements, fewer than baseM x baseN = %u",
+                        static_cast<unsigned>(ub.GetSize()), n);
+      DataCopy(ub, Cached(asyncGot_++), n, loc);
+      flags_.Set(PIPE_MTE2, PIPE_V, 40, loc);
+      flags_.Wait(PIPE_MTE2, PIPE_V, 40, loc);
+      return;
+    }
+    ASCENDC_SIM_CHECK(next_ > 0, loc, "Matmul::GetTensorC before Iterate");
+    ASCENDC_SIM_CHECK(enAtomic == 0, loc, "Matmul::GetTensorC into a local tensor takes no atomic mode (enAtomic %u)",
+                      static_cast<unsigned>(enAtomic));
+    ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+    ASCENDC_SIM_CHECK(core.Spec().type == ascendc_sim::CoreType::kAiv, loc,
+                      "Matmul::GetTensorC into a local tensor runs on an AIV of a mixed kernel (the AIC has no UB)");
+    const uint32_t n = static_cast<uint32_t>(t_.baseM * t_.baseN);
+    ASCENDC_SIM_CHECK(ub.GetSize() >= n, loc,
+                      "Matmul::GetTensorC: the local tensor holds %u elements, fewer than baseM x baseN = %u",
+                      static_cast<unsigned>(ub.GetSize()), n);
+    const int64_t ubBytes = ascendc_sim::SocParamInt("ub_bytes");
+    const int64_t at = core.Spec().blockIdx * ubBytes + ub.UbAddr();
+    ASCENDC_SIM_CHECK(ascendc_sim::SysWorkspace() != nullptr &&
+                          at + static_cast<int64_t>(n * sizeof(CT)) <= ascendc_sim::SocParamInt("lib_workspace_bytes"),
+                      loc,
+                      "Matmul::GetTensorC into a local tensor stages C in the library workspace: the launch needs "
+                      "GetLibApiWorkSpaceSize() bytes of workspace");
+    GlobalTensor<CT> stage;
+    stage.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(ascendc_sim::SysWorkspace() + at), n);
+    PostWait(loc);
+    ascendc_sim::RunOnGroupAic(
+        [&] {
+          Out(next_ - 1, stage, 0, false, t_.baseN, loc);
+          flags_.Drain(loc);
+        },
+        loc);
+    DataCopy(ub, stage, n, loc);
+    flags_.Set(PIPE_MTE2, PIPE_V, 40, loc);
+    flags_.Wait(PIPE_MTE2, PIPE_V, 40, loc);
   }
   // On an AIV of a mixed launch, End is a message to the AIC too (it releases the client's state there).
   __aicore__ void End(ASCENDC_SIM_LOC) {
@@ -234,10 +397,14 @@ class Matmul {
                           t_.baseK % static_cast<int32_t>(ascendc_sim::K0<AT>()) == 0,
                       loc, "Matmul: baseM %d / baseN %d must be multiples of 16 and baseK %d of %u", t_.baseM, t_.baseN,
                       t_.baseK, ascendc_sim::K0<AT>());
-    ASCENDC_SIM_CHECK(
-        sizeof(AT) == 2 || (transB_ && !transA_), loc,
-        "Matmul: %zu-byte inputs need B transposed and A not (the fractal transpose of LoadData is 16-bit only)",
-        sizeof(AT));
+    ASCENDC_SIM_CHECK(sizeof(AT) == 2 || (!transA_ && (transB_ || sizeof(AT) == 4)), loc,
+                      "Matmul: %zu-byte inputs need A not transposed%s (the fractal transpose of LoadData is "
+                      "16-bit only)",
+                      sizeof(AT), sizeof(AT) == 1 ? " and B transposed" : "");
+    ASCENDC_SIM_CHECK(sizeof(AT) != 4 || transB_ || t_.baseK % 16 == 0, loc,
+                      "Matmul: a 32-bit B not transposed needs baseK %d a multiple of 16 (16 x 16 squares of "
+                      "LoadDataWithTranspose)",
+                      t_.baseK);
   }
 
   // Buffers: static tensors at fixed places of the cube buffers (the object owns them).
@@ -276,7 +443,8 @@ class Matmul {
     const uint32_t mA = (mLen + 15) / 16 * 16, nA = (nLen + 15) / 16 * 16;
     constexpr uint32_t k0 = ascendc_sim::K0<AT>(), frac = 512 / sizeof(AT);
     // Norm moves one base block of K per GM -> L1 copy, MDL stepKa of them at once.
-    const uint32_t K = singleK_, baseK = t_.baseK, chunkK = (MM_CFG.doMultiDataLoad ? t_.stepKa : 1) * baseK;
+    const uint32_t K = singleK_, baseK = t_.baseK,
+                   chunkK = (detail::ConfigOf(MM_CFG).doMultiDataLoad ? t_.stepKa : 1) * baseK;
     const int c = static_cast<int>(b % static_cast<uint32_t>(std::max(t_.dbL0C, 1)));
     LocalTensor<L0CT> co = L0C(c, loc);
     flags_.Wait(PIPE_FIX, PIPE_M, 8 + c, loc);  // the Fixpipe of the block two before has read this slot
@@ -304,7 +472,9 @@ class Matmul {
         DataCopy(a1, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0), loc);
       else
         DataCopy(a1, a_[static_cast<uint64_t>(kc) * orgM_ + m0], Nd2NzParams(1, kLen, mLen, 0, orgM_, kA, 1, 0), loc);
-      if (!transB_)
+      if (!transB_ && sizeof(AT) == 4)
+        CopyB32(b1, kc, n0, kLen, nLen, loc);
+      else if (!transB_)
         DataCopy(b1, b_[static_cast<uint64_t>(kc) * orgN_ + n0], Nd2NzParams(1, kLen, nLen, 0, orgN_, kA, 1, 0), loc);
       else
         DataCopy(b1, b_[static_cast<uint64_t>(n0) * orgKb_ + kc], Nd2NzParams(1, nLen, kLen, 0, orgKb_, nA, 1, 0), loc);
@@ -323,7 +493,16 @@ class Matmul {
           for (uint32_t m = 0; m < m1; ++m)
             LoadData(a2[m * kFb * frac], a1[(m * kF + f0) * frac], LoadData2DParams(0, kFb, 1, 0, 0, true, 0), loc);
         }
-        if (!transB_) {  // NZ fractal (k, n) at n * kF + k, transposed -> Zn (k, n) at k * n1 + n
+        if (!transB_ && sizeof(AT) == 4) {  // strip j's squares from kb / 16 on -> Zn (k, n) at k * n1 + n
+          const uint32_t rows = (kLen + 15) / 16 * 16, squares = (kl + 15) / 16;
+          if constexpr (sizeof(AT) == 4)  // (instantiated for 32-bit types only)
+            for (uint32_t j = 0; j < n1; ++j)
+              LoadDataWithTranspose(
+                  b2[j * frac], b1[(j * rows / 16 + kb / 16) * 2 * frac],
+                  LoadData2dTransposeParams(0, static_cast<uint8_t>(squares), 1, static_cast<uint16_t>(2 * n1 - 1),
+                                            static_cast<uint16_t>(n1 - 1)),
+                  loc);
+        } else if (!transB_) {  // NZ fractal (k, n) at n * kF + k, transposed -> Zn (k, n) at k * n1 + n
           for (uint32_t k = 0; k < kFb; ++k)
             LoadData(b2[k * n1 * frac], b1[(f0 + k) * frac], LoadData2DParams(0, n1, kF, 0, 0, true, 0), loc);
         } else {  // NZ of B^T: fractal (n, k) at k * n1 + n is already Zn
@@ -353,8 +532,48 @@ class Matmul {
     flags_.Set(PIPE_M, PIPE_FIX, 12 + c, loc);
   }
 
-  // The C block of `b` from its L0C slot to GM.
-  void Out(uint32_t b, const GlobalTensor<CT>& gm, uint8_t enAtomic, bool atItsPlace, const SrcLoc& loc) {
+  // A 32-bit B not transposed, [kLen, nLen] at (kc, n0), into L1 as LoadDataWithTranspose reads it: per
+  // 16-column strip j (at j x rows x 16, rows = kLen rounded up to 16), 16 x 16 squares of 16 rows down
+  // K, each two 16 x 8 fractals side by side (columns 0-7, then 8-15). One Nd2Nz per strip for the
+  // whole 16-row groups (one ND matrix each) and one for the rows past them. (The vendor library's own
+  // sequence for this case is not documented; the numbers do not depend on it.)
+  void CopyB32(const LocalTensor<AT>& b1, uint32_t kc, uint32_t n0, uint32_t kLen, uint32_t nLen, const SrcLoc& loc) {
+    const uint32_t rows = (kLen + 15) / 16 * 16, groups = kLen / 16, tail = kLen % 16;
+    for (uint32_t j = 0; j * 16 < nLen; ++j) {
+      const uint16_t cols = static_cast<uint16_t>(std::min<uint32_t>(16, nLen - j * 16));
+      const GlobalTensor<BT> src = b_[static_cast<uint64_t>(kc) * orgN_ + n0 + j * 16];
+      const LocalTensor<AT> strip = b1[j * rows * 16];
+      // (srcNdMatrixStride is 16 bits: past 65535 elements between groups, one call per group)
+      const uint32_t per = 16u * orgN_ <= 65535u ? std::max<uint32_t>(groups, 1) : 1;
+      for (uint32_t g = 0; g < groups; g += per)
+        DataCopy(strip[g * 256], src[static_cast<uint64_t>(g) * 16 * orgN_],
+                 Nd2NzParams(static_cast<uint16_t>(std::min(per, groups - g)), 16, cols,
+                             static_cast<uint16_t>(per > 1 ? 16 * orgN_ : 0), static_cast<uint16_t>(orgN_), 16, 1, 256),
+                 loc);
+      if (tail > 0)
+        DataCopy(strip[groups * 256], src[static_cast<uint64_t>(groups) * 16 * orgN_],
+                 Nd2NzParams(1, static_cast<uint16_t>(tail), cols, 0, static_cast<uint16_t>(orgN_), 16, 1, 0), loc);
+    }
+  }
+
+  // The A2 client copies its message to GM on MTE3 and the scalar waits for that copy (MTE3 -> S,
+  // kfc_comm_client.h PostMessage), so a later copy into the UB comes after every earlier MTE3 copy
+  // of the core and what those waited for (the vector work on the tensor's last contents).
+  void PostWait(const SrcLoc& loc) {
+    flags_.Set(PIPE_MTE3, PIPE_S, 41, loc);
+    flags_.Wait(PIPE_MTE3, PIPE_S, 41, loc);
+  }
+  // Block b of the asynchronous cache: [baseM, baseN], blocks one after the other.
+  GlobalTensor<CT> Cached(uint32_t b) const {
+    const uint64_t n = static_cast<uint64_t>(t_.baseM) * t_.baseN;
+    GlobalTensor<CT> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ CT*>(cache_) + b * n, n);
+    return g;
+  }
+
+  // The C block of `b` from its L0C slot to GM, rows `pitch` elements apart.
+  void Out(uint32_t b, const GlobalTensor<CT>& gm, uint8_t enAtomic, bool atItsPlace, uint32_t pitch,
+           const SrcLoc& loc) {
     uint32_t mi, ni;
     Where(b, mi, ni);
     const uint32_t m0 = mi * t_.baseM, n0 = ni * t_.baseN;
@@ -363,7 +582,7 @@ class Matmul {
     const int c = static_cast<int>(b % static_cast<uint32_t>(std::max(t_.dbL0C, 1)));
     flags_.Wait(PIPE_M, PIPE_FIX, 12 + c, loc);
     FixpipeParamsV220 fp(static_cast<uint16_t>(nLen), static_cast<uint16_t>(mLen),
-                         static_cast<uint16_t>((mLen + 15) / 16 * 16), static_cast<uint32_t>(orgN_), false);
+                         static_cast<uint16_t>((mLen + 15) / 16 * 16), pitch, false);
     fp.quantPre = detail::OutQuant<CT>();
     ascendc_sim::Core& core = ascendc_sim::CurrentCore();
     const ascendc_sim::AtomicOp keep = core.Registers().atomicOp;
@@ -383,7 +602,10 @@ class Matmul {
   bool transA_ = false, transB_ = false, hasBias_ = false;
   uint32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
   uint32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
-  uint32_t next_ = 0;              // Iterate: blocks computed
+  uint32_t next_ = 0;         // Iterate: blocks computed
+  GM_ADDR cache_ = nullptr;   // SetWorkspace: the asynchronous mode's cache of C
+  bool asyncCached_ = false;  // an Iterate<false> filled the cache; its blocks are being counted
+  uint32_t asyncIter_ = 0, asyncGot_ = 0;
   uint64_t chunk_ = 0, step_ = 0;  // L1 chunks and L0 steps so far (ping-pong slots)
   detail::MmFlags flags_;
 };

@@ -118,9 +118,11 @@ __aicore__ inline void Trap(ASCENDC_SIM_LOC) {
 // and the message unevaluated, so a kernel may call them with names it never declares.
 #define ASCENDC_ASSERT(cond, behavior)
 #define KERNEL_LOG(level, format, ...)
-// Kernels call these unqualified outside `using namespace AscendC`, as the toolchain allows.
+// Kernels call these unqualified outside `using namespace AscendC`, as the toolchain allows
+// (GetSysWorkSpacePtr is a global function in asc-devkit's kernel_operator_swap_mem_intf.h).
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
+using AscendC::GetSysWorkSpacePtr;
 
 // The device compiler's scalar min/max, which kernels call unqualified on mixed integer types.
 // Less specialised than std::min/max, so `using namespace std` code still picks those.

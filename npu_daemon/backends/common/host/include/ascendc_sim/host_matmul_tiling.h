@@ -3,7 +3,8 @@
 //
 // Our policy, not CANN's search: split M and N over the cores (the pair of core counts mDim x nDim
 // <= dim that keeps the per-core blocks most square, K never split), base blocks of 128 x 128 (x 64
-// for 16-bit inputs: 32 B of K per fractal row times 4), shrunk to the shape, L1 holding stepKa /
+// for 16-bit inputs: 32 B of K per fractal row times 4; 64 for 32-bit ones, a multiple of 16 when B is
+// not transposed), shrunk to the shape, L1 holding stepKa /
 // stepKb base K blocks of A and B twice (double buffered). SetFixSplit and SetSingleShape override.
 #pragma once
 
@@ -127,7 +128,9 @@ class MatmulApiTiling {
     const int32_t inBytes = DataTypeBytes(aType_), k0 = 32 / inBytes;
     const int32_t baseM = fixM_ > 0 ? fixM_ : std::min(128, Align(singleM, 16));
     const int32_t baseN = fixN_ > 0 ? fixN_ : std::min(128, Align(singleN, 16));
-    const int32_t baseK = fixK_ > 0 ? fixK_ : std::min(k0 * 4 * (inBytes == 4 ? 2 : 1), Align(singleK, k0));
+    // A 32-bit B not transposed goes to L0B through LoadDataWithTranspose's 16 x 16 squares: K in 16s.
+    const int32_t kAlign = inBytes == 4 && !transB_ ? 16 : k0;
+    const int32_t baseK = fixK_ > 0 ? fixK_ : std::min(k0 * 4 * (inBytes == 4 ? 2 : 1), Align(singleK, kAlign));
     const int32_t kBlocks = Ceil(singleK, baseK);
     // L1: A and B, stepK base blocks each, twice; L0A/L0B: one base block each, twice; L0C: two C blocks.
     auto l1Bytes = [&](int32_t step) {
