@@ -33,24 +33,13 @@ from ascend_core.cpp import (
     matching,
     split_args,
 )
-from ascend_core.package import OperatorPackage
+from ascend_core.package import DTYPE_BYTES, OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC
 from ascend_core.soc import aic_cores, aiv_cores
 
 # Marker slots in the catalogue: tiling programs with more @tune markers expose the first ones.
 MAX_TUNE_SLOTS = 4
 TUNE_OPS = ("x2", "/2", "+step", "-step")
-DTYPE_BYTES = {
-    "float16": 2,
-    "float32": 4,
-    "bfloat16": 2,
-    "int8": 1,
-    "uint8": 1,
-    "int16": 2,
-    "int32": 4,
-    "int64": 8,
-    "bool": 1,
-}
 DMA_ALIGN_BYTES = 32  # DataCopy moves whole 32-byte blocks
 
 
@@ -628,7 +617,7 @@ def _input_bytes(package: OperatorPackage) -> dict[str, int]:
     for case in spec.cases:
         for arg in spec.inputs:
             dtype = spec.arg_dtype(case, arg.name)
-            itemsize = DTYPE_BYTES.get(dtype) or np.dtype(dtype).itemsize
+            itemsize = DTYPE_BYTES[dtype]
             size = int(np.prod(spec.arg_shape(case, arg.name))) * itemsize
             sizes[arg.name] = max(sizes.get(arg.name, 0), size)
     return sizes

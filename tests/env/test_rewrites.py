@@ -106,6 +106,16 @@ def test_pad_to_copy_needs_aligned_cases(add):
     assert "DataCopy(zGm[offset], zLocal, len);" in copied.kernel_source
 
 
+def test_every_dtype_has_a_size_for_the_rules():
+    """The alignment rule sizes elements of every dtype a spec may name (complex64 and float64
+    operators of ascend-real-v1 crashed the action mask, and with it the env's reset)."""
+    add = suite.resolve("level1/add")
+    for dtype in ("complex64", "float64", "uint32"):
+        cases = [c.model_copy(update={"dtype": dtype}) for c in add.spec.cases]
+        typed = add.model_copy(update={"spec": add.spec.model_copy(update={"cases": cases})})
+        assert rewrites.applicable_mask(typed).dtype == bool
+
+
 def test_l2_hint_only_on_unwritten_inputs(add):
     hinted = rewrites.by_name("l2_bypass:inputs").apply(add).kernel_source
     assert (
