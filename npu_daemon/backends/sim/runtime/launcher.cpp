@@ -375,7 +375,6 @@ struct Received {
   std::vector<bool> seen;
   uint32_t blocks = 0;
   uint32_t simulated = 0;                 // sampled timing: blocks that ran (0: a full run)
-  uint32_t simulatedFrames = 0;           // block records not marked derived
   std::set<uint32_t> ran;                 // sampled timing: which blocks ran
   std::optional<sampled::Writes> writes;  // sampled timing: the blocks' stores into the outputs
   std::set<std::string> names;            // API and file names the sites point into
