@@ -307,7 +307,7 @@ def _hoist_mask(package: OperatorPackage) -> OperatorPackage | None:
 _KERNEL_SIDE = (".cpp", ".h", ".hpp")
 
 
-def _kernel_side(package: OperatorPackage) -> list[str]:
+def kernel_side(package: OperatorPackage) -> list[str]:
     """The kernel file, then the other op_kernel sources (and shared inc/ headers), in path order."""
     others = sorted(
         p
@@ -324,7 +324,7 @@ def _each_kernel_source(
 ) -> OperatorPackage | None:
     """`edit` applied to every kernel-side source; None when it changes none."""
     files = dict(package.files)
-    for path in _kernel_side(package):
+    for path in kernel_side(package):
         new = edit(files[path])
         if new is not None:
             files[path] = new
@@ -832,7 +832,7 @@ def _gm_types(package: OperatorPackage) -> dict[str, str]:
     """Element type of every GlobalTensor the kernel-side sources declare (a class's members may be
     declared in one header and used in another); names declared with two types are left out."""
     seen: dict[str, set[str]] = {}
-    for path in _kernel_side(package):
+    for path in kernel_side(package):
         for dtype, names in _GM_TYPED.findall(code_view(package.files[path])):
             for name in names.split(","):
                 seen.setdefault(name.strip(), set()).add(dtype)

@@ -58,7 +58,9 @@ class OpenEvolveConfig(PolicyConfig):
 
 
 class OpenEvolveResult(PolicyResult):
-    stopped_by: str = ""  # "budget", "model_calls" (the cap), "iterations" or "timeout"
+    # "budget", "model_calls" (the cap), "exhausted" (offline: the shared knowledge had nothing new),
+    # "iterations" or "timeout"
+    stopped_by: str = ""
 
 
 class OpenEvolveInstance:
@@ -181,9 +183,15 @@ class OpenEvolvePolicy:
             gateway.close()
             if server is not None:
                 server.close()
+        # Offline, a call cap reached while the endpoint had nothing new to propose is the shared
+        # knowledge spent on this operator (as AscendOptimizer's and Best-of-N's searches end
+        # early), not a failing model: a result with the evaluations it spent.
+        if server is not None and server.proposer.dry >= model.max_calls_per_evaluation:
+            stopped_by = "exhausted"
         try:
             result = self._result(view, seed, workdir, stopped_by, gateway.account())
-            gateway.check(result.evaluations, view.budget)
+            if stopped_by != "exhausted":
+                gateway.check(result.evaluations, view.budget)
         finally:
             if not self.config.keep_workdir:
                 shutil.rmtree(workdir, ignore_errors=True)

@@ -12,6 +12,7 @@ import difflib
 import re
 
 from ascend_core.package import OperatorPackage
+from ascend_gym import rewrites
 
 START, END = "// EVOLVE-BLOCK-START", "// EVOLVE-BLOCK-END"
 _FILE = "// ===== FILE {path}{bare} ====="
@@ -35,7 +36,9 @@ class ProgramError(ValueError):
 
 
 def evolvable_paths(package: OperatorPackage) -> list[str]:
-    return [package.host_path, package.kernel_path]
+    """The files every policy's moves may change: the host tiling program, the kernel file and
+    the op_kernel headers beside it (real operators keep their kernel classes there)."""
+    return [package.host_path, *rewrites.kernel_side(package)]
 
 
 def compose(package: OperatorPackage) -> str:

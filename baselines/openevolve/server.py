@@ -21,7 +21,10 @@ from ascend_core.package import OperatorPackage
 from baselines.openevolve import program as program_io
 
 MODEL = "ascend-gym-offline"
-DRAWS = 20
+# Draws for a candidate not proposed before: compositions repeat often where an operator has few
+# moves (a real operator's two template knobs), and a repeat is a free cache hit that yields no
+# evaluation, which the gateway's cap counts against the model.
+DRAWS = 200
 # OpenEvolve's prompt templates put the program being evolved under this heading, in a fence.
 _CURRENT = re.compile(r"# Current Program\n```[^\n]*\n(?P<code>.*?)\n```", re.DOTALL)
 
@@ -40,6 +43,10 @@ class OfflineDiffProposer:
         self.knowledge = knowledge or Knowledge(operator=baseline.uri)
         self.rng = random.Random(seed)
         self.lock = threading.Lock()  # one rng, possibly several request threads
+        # Programs proposed (the program is what OpenEvolve sees): never one twice, whatever the
+        # parent.
+        self.proposed = {program_io.compose(baseline)}
+        self.dry = 0  # answers in a row with nothing new: the knowledge is spent when it persists
 
     def answer(self, messages: list[dict[str, Any]]) -> str:
         prompt = "\n".join(str(m.get("content", "")) for m in messages if m.get("role") == "user")
@@ -52,18 +59,21 @@ class OfflineDiffProposer:
         except program_io.ProgramError as e:
             return f"I cannot map this program onto the operator: {e}"
         with self.lock:
-            # Moves can cancel out (x2 then /2): draw again rather than answer with an empty diff.
+            # Moves can cancel out (x2 then /2) and compositions repeat: draw again rather than
+            # answer with an empty diff or a program already proposed.
             for _ in range(DRAWS):
                 candidate, note = self.knowledge.random_composition(
                     package, self.rng, self.max_moves
                 )
-                if candidate.content_hash() != package.content_hash():
+                fresh = program_io.compose(candidate)
+                if fresh != program and fresh not in self.proposed:
+                    self.proposed.add(fresh)
+                    self.dry = 0
                     break
             else:
-                return "No applicable change found for this program."
-        diff = program_io.search_replace(
-            program.rstrip("\n"), program_io.compose(candidate).rstrip("\n")
-        )
+                self.dry += 1
+                return "No new change found for this program."
+        diff = program_io.search_replace(program.rstrip("\n"), fresh.rstrip("\n"))
         return f"Changes: {note}\n\n{diff}\n"
 
 

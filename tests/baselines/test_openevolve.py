@@ -24,7 +24,7 @@ from baselines.openevolve.policy import (  # noqa: E402
     OpenEvolvePolicy,
     evaluator_settings,
 )
-from baselines.openevolve.server import OfflineLLMServer  # noqa: E402
+from baselines.openevolve.server import OfflineDiffProposer, OfflineLLMServer  # noqa: E402
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -153,6 +153,68 @@ def test_offline_endpoint_answers_openevolve_prompts_with_diffs():
     finally:
         server.close()
     assert "<<<<<<< SEARCH" in content and ">>>>>>> REPLACE" in content
+
+
+def test_offline_endpoint_never_proposes_a_program_twice():
+    """Asked again and again about the same parent (OpenEvolve samples the baseline often), the
+    endpoint answers with a program it has not proposed before, until it has none: a repeat would
+    be a free cache hit that the gateway's cap counts against the model."""
+    base = suite.resolve("level1/relu")
+    program = program_io.compose(base)
+    proposer = OfflineDiffProposer(base, seed=0)
+    prompt = [{"role": "user", "content": f"# Current Program\n```cpp\n{program.rstrip()}\n```"}]
+    answers = [proposer.answer(prompt) for _ in range(30)]
+    diffs = [a.partition("\n\n")[2] for a in answers if "<<<<<<< SEARCH" in a]
+    assert len(diffs) >= 20 and len(set(diffs)) == len(diffs)
+    assert len(proposer.proposed) == len(diffs) + 1  # and the baseline
+
+
+def _real_relu():
+    """A relu of ours in cann-ops' layout (tests/agents/real_layouts): its template's knobs and
+    the kernel rewrites give about 40 distinct candidates."""
+    from pathlib import Path
+
+    from ascend_gym.corpus import build_package, find_ops, spec_for
+
+    layouts = Path(__file__).parents[1] / "agents" / "real_layouts"
+    (source,) = [s for s in find_ops(layouts) if s.op == "relu"]
+    return build_package(source, spec_for(source))
+
+
+def test_offline_endpoint_says_when_it_has_nothing_new():
+    """Past the last new candidate, every answer is nothing new, counted in a row (`dry`): the
+    policy reads that as the shared knowledge spent, not as a failing model."""
+    base = _real_relu()
+    proposer = OfflineDiffProposer(base, seed=0)
+    program = program_io.compose(base)
+    prompt = [{"role": "user", "content": f"# Current Program\n```cpp\n{program.rstrip()}\n```"}]
+    answers = []
+    while proposer.dry < 8 and len(answers) < 200:
+        answers.append(proposer.answer(prompt))
+    assert proposer.dry == 8 and 20 <= len(proposer.proposed) < len(answers)
+    assert all("<<<<<<< SEARCH" not in a for a in answers[-8:])
+
+
+@pytest.mark.slow  # an OpenEvolve run to the end of what the knowledge offers
+def test_an_offline_run_that_spends_the_knowledge_ends_with_a_result(daemon, tmp_path):
+    """With more budget than distinct candidates, the run stops `exhausted` with what it found
+    (as AscendOptimizer and Best-of-N end early), not as a model failure."""
+    from ascend_gym.corpus.importer import write_operator
+
+    write_operator(_real_relu(), tmp_path / "relu", "tests/agents/real_layouts")
+    env = gym.make(
+        "ascend_gym:AscendOp-v0",
+        operator=str(tmp_path / "relu"),
+        budget=80,
+        daemon=daemon,
+        run_id="t-oe-exhausted",
+    )
+    try:
+        result = OpenEvolvePolicy().run(env, seed=0)
+    finally:
+        env.close()
+    assert result.stopped_by == "exhausted" and 20 <= result.evaluations < 80
+    assert result.best_us <= result.baseline_us
 
 
 def test_openevolve_offline_run_is_stopped_by_the_ledger_budget(daemon):
