@@ -42,8 +42,16 @@ CANDIDATE_FOLDERS = ("op_kernel/", "op_host/")
 # What a client's reference may import besides what the daemon has loaded already. The sandboxed
 # child is forked, not exec'd, and its user may have no access to the interpreter's files (a venv
 # under /root, or in a 0700 directory), so a module first imported there is not found: the
-# submodules numpy loads lazily are imported here, in the worker, before the fork.
-REFERENCE_MODULES = ("numpy.ma", "numpy.fft", "numpy.random", "numpy.polynomial", "math")
+# submodules numpy loads lazily are imported here, in the worker, before the fork, and so is the
+# cube's documented accumulation, which the references of cube operators call.
+REFERENCE_MODULES = (
+    "numpy.ma",
+    "numpy.fft",
+    "numpy.random",
+    "numpy.polynomial",
+    "math",
+    "ascend_core.suite.cube_ref",
+)
 OPTIONAL_REFERENCE_MODULES = ("scipy.special",)  # where installed (the `embed` extra brings it)
 
 

@@ -562,10 +562,13 @@ def test_a_client_reference_runs_in_the_sandbox(tmp_path, client):
 def test_a_client_reference_may_use_numpys_lazy_submodules(tmp_path, client):
     """numpy imports ma, fft, random and polynomial on first use; the sandboxed child is forked
     as a user that may not read the interpreter's files (CI's venv sits in a 0700 directory), so
-    the worker imports them before the fork and the reference finds them."""
+    the worker imports them before the fork and the reference finds them, as it finds the cube's
+    accumulation (`ascend_core.suite.cube_ref`) that cube operators' references call."""
     reference = (
-        f"# fresh: {uuid.uuid4()}\nimport numpy as np\n\n\ndef add(x, y):\n"
+        f"# fresh: {uuid.uuid4()}\nimport numpy as np\n\n"
+        "from ascend_core.suite.cube_ref import mmad\n\n\ndef add(x, y):\n"
         "    assert np.fft.fft(np.ones(4))[0] == 4 and np.polynomial.Polynomial([1])(2) == 1\n"
+        "    assert mmad(np.ones((2, 3), np.float16), np.ones((3, 2), np.float16))[0, 0] == 3\n"
         "    np.random.default_rng(0)\n"
         "    return np.ma.getdata(np.ma.array(x + y))\n"
     )
