@@ -12,6 +12,7 @@ import abc
 import contextlib
 import importlib
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -33,27 +34,40 @@ class CaseFailure(Exception):
         self.status, self.message, self.log, self.check = status, message, log, check
 
 
+# How one output file is read and compared: (its path, the output's name, the reference).
+CompareFile = Callable[[Path, str, np.ndarray], CaseCheck]
+
+
 def check_outputs(
-    spec: OperatorSpec, case: Case, case_dir: Path, expected: list[np.ndarray], log: str
+    spec: OperatorSpec,
+    case: Case,
+    case_dir: Path,
+    expected: list[np.ndarray],
+    log: str,
+    compare: CompareFile | None = None,
 ) -> CaseCheck | None:
     """Compare each output file the candidate wrote in `case_dir` with its reference; the first
     that differs is a WRONG_ANSWER. The files are never followed and read only up to their exact
     size: a link, FIFO or oversized file is the candidate's (RUNTIME_ERROR), a short one the
-    daemon's full disk (OSError: DAEMON_ERROR, uncharged). The last check, None with no outputs."""
+    daemon's full disk (OSError: DAEMON_ERROR, uncharged). `compare` reads a file another way (a
+    sampled run's ranges); by default it holds the whole output. The last check, None with no
+    outputs."""
+
+    def whole(path: Path, output: str, want: np.ndarray) -> CaseCheck:
+        dtype = spec.arg_dtype(case, output)
+        storage = np.dtype(checker.STORAGE[dtype])
+        raw = candidate_files.read_exact(path, want.size * storage.itemsize)
+        got = np.frombuffer(raw, dtype=storage).reshape(want.shape)
+        return checker.compare(case.name, got, want, dtype, spec.tolerance_for(dtype))
+
     check = None
     for arg, want in zip(spec.outputs, expected):
-        dtype = spec.arg_dtype(case, arg.name)
-        storage = np.dtype(checker.STORAGE[dtype])
         try:
-            raw = candidate_files.read_exact(
-                case_dir / f"out_{arg.name}.bin", want.size * storage.itemsize
-            )
+            check = (compare or whole)(case_dir / f"out_{arg.name}.bin", arg.name, want)
         except candidate_files.Tampered as e:
             raise CaseFailure(
                 Status.RUNTIME_ERROR, f"case {case.name}, output {arg.name}: {e}", log
             ) from None
-        got = np.frombuffer(raw, dtype=storage).reshape(want.shape)
-        check = checker.compare(case.name, got, want, dtype, spec.tolerance_for(dtype))
         if not check.passed:
             raise wrong_answer(case, arg.name, check, log)
     return check

@@ -58,7 +58,7 @@ def compare(
 
 
 def compare_file(
-    path: Path, spec: OperatorSpec, case: Case, output: str, want: np.ndarray
+    path: Path, output: str, want: np.ndarray, spec: OperatorSpec, case: Case
 ) -> CaseCheck:
     """`compare` on the launcher's file, opened as `candidate_files` opens them (no link, no
     FIFO)."""
