@@ -85,8 +85,10 @@ def evaluate(
             result = evaluation.accept(request, Path(d))
         else:
             result = evaluation.evaluate(SimBackend(), request, Path(d))
-    if result.status is Status.DAEMON_ERROR:  # our spec or reference failed, not the operator
-        return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=result.message)
+    if result.status in (Status.DAEMON_ERROR, Status.REJECTED):
+        fault = spec_fault(package)  # ours, or the daemon's (DAEMON_ERROR) or the operator's
+        if fault:
+            return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=fault)
     return OpOutcome(
         op=source.op,
         path=source.rel,
@@ -95,6 +97,20 @@ def evaluate(
         cases=len(package.spec.cases),
         cases_passed=sum(c.passed for c in result.cases),
     )
+
+
+def spec_fault(package: OperatorPackage) -> str:
+    """Why our spec or reference fails on its own, every case's inputs drawn and its reference
+    computed without the operator ("" when they do not). A daemon fault or a rejection reads the
+    same whoever caused it; this tells ours apart."""
+    from npu_daemon import checker
+
+    for case in package.spec.cases:
+        try:
+            checker.reference_outputs(package, case, checker.make_inputs(package, case, 0))
+        except Exception as e:  # any error of our spec or reference module
+            return f"case {case.name}: our spec or reference failed: {type(e).__name__}: {e}"
+    return ""
 
 
 def run(

@@ -15,7 +15,7 @@ from ascend_core import suite
 from ascend_gym.cli import main
 from ascend_gym.corpus import OPS, build_package, find_ops, load_spec, spec_for, spec_names
 from ascend_gym.corpus.importer import toml_value
-from ascend_gym.corpus.runner import NO_SPEC, OTHER_SOC, evaluate, run, summary
+from ascend_gym.corpus.runner import NO_SPEC, OTHER_SOC, SPEC_ERROR, evaluate, run, summary
 
 SRC = Path(__file__).parent / "src"
 
@@ -95,6 +95,29 @@ def test_an_operator_registered_for_other_socs_only_is_not_tried_unless_asked(tm
     assert "ascend310b only" in outcome.message
     assert "| registered for other SoCs only (not tried) | 1 |" in summary([outcome])
     assert evaluate(op, any_soc=True).status == "OK"
+
+
+def test_a_failure_of_our_reference_is_ours_and_a_daemon_fault_is_the_daemons(
+    tmp_path, monkeypatch
+):
+    import ascend_gym.corpus
+    from npu_daemon.backends.sim import SimBackend
+
+    (op,) = [s for s in find_ops(SRC) if s.op == "neg"]
+    ops = tmp_path / "ops"
+    shutil.copytree(OPS / "neg", ops / "neg")
+    (ops / "neg" / "reference.py").write_text("def neg(x):\n    raise KeyError('typo')\n")
+    monkeypatch.setattr(ascend_gym.corpus, "OPS", ops)
+    outcome = evaluate(op)
+    assert outcome.status == SPEC_ERROR
+    assert "our spec or reference failed: KeyError: 'typo'" in outcome.message
+    monkeypatch.undo()
+
+    def broken(self, request, workdir):
+        raise RuntimeError("the simulator library did not build")
+
+    monkeypatch.setattr(SimBackend, "evaluate", broken)
+    assert evaluate(op).status == "DAEMON_ERROR"  # our spec runs: not SPEC_ERROR
 
 
 def test_cli_run_writes_json_and_rejects_a_missing_directory(tmp_path, capsys):
