@@ -41,6 +41,7 @@ from ascend_core.package import OperatorPackage
 from ascend_core.protocol import UNCHARGED, Ledger
 from ascend_gym import metrics
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
+from ascend_gym.env import BaselineRejected
 from ascend_gym.policies import InfrastructureError, episode
 from ascend_gym.records import (
     ATTEMPTS,
@@ -185,7 +186,13 @@ def run_one(
     except Exception as e:  # noqa: BLE001 - one failed task must not end the sweep
         record.ok = False
         record.error = f"{type(e).__name__}: {e}"[:2000]
-        record.failure = "infra" if _infra(e, view) else "policy"
+        record.failure = (
+            "infra"
+            if _infra(e, view)
+            else "operator"
+            if isinstance(e, BaselineRejected)
+            else "policy"
+        )
         if isinstance(e, InfrastructureError):  # what the run spent on the model until then
             record = record.model_copy(update=e.account)
     finally:

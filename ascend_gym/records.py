@@ -60,9 +60,10 @@ class SweepRecord(ModelAccount):
     config: dict[str, Any] = {}
     versions: dict[str, str] = {}
     ok: bool = False
-    # Why a task has no result: "policy" (the policy raised) or "infra" (a daemon or a Ray worker
-    # failed: not the policy's doing, and rerunning the sweep retries it).
-    failure: Literal["", "policy", "infra"] = ""
+    # Why a task has no result: "policy" (the policy raised), "infra" (a daemon or a Ray worker
+    # failed: not the policy's doing, and rerunning the sweep retries it) or "operator" (its
+    # baseline fails its own check: no episode starts).
+    failure: Literal["", "policy", "infra", "operator"] = ""
     error: str = ""
     level: int | None = None
     backend: str = ""

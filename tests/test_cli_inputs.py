@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -49,12 +50,15 @@ def test_optimize_on_a_rejected_baseline(tmp_path):
     root = package_copy(tmp_path)
     reference = root / "reference.py"
     reference.write_text(reference.read_text().replace("x + y", "x - y"))
+    out = tmp_path / "out"
     assert_usage_error(
-        cli("optimize", str(root), "--policy", "random", "--budget", "1"),
+        cli("optimize", str(root), "--policy", "random", "--budget", "1", "--out", str(out)),
         "baseline",
         "does not pass",
         "WRONG_ANSWER",
     )
+    record = json.loads((out / "result.json").read_text())  # the run's record, as a bench's
+    assert (record["ok"], record["failure"]) == (False, "operator")
 
 
 def test_a_missing_op_toml_field_is_one_line_at_the_top_level_key(tmp_path):

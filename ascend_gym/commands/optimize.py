@@ -3,7 +3,8 @@
 With --out DIR it writes DIR/result.json (the run's record, as a bench writes one per task),
 DIR/trajectory.jsonl (one line per evaluation), DIR/candidates/ (the best candidate's sources,
 which `ascend-gym validate DIR` re-checks) and DIR/best/ (the best candidate as an operator
-package: `ascend-gym eval DIR/best`). Exit status 0 when the run finished, 2 on a usage error.
+package: `ascend-gym eval DIR/best`). Exit status 0 when the run finished, 1 when it failed
+(the record says why, in result.json too), 2 on a usage error.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ascend_gym.commands.common import (
     takes_model,
     with_model,
 )
-from ascend_gym.policies import REGISTRY, episode
+from ascend_gym.policies import REGISTRY
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -89,12 +90,11 @@ def policy_config(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import gymnasium as gym
+    import sys
 
     from ascend_gym import records
-    from ascend_gym.bench import daemon_facts, ledger_usage, versions
+    from ascend_gym.bench import run_one
     from ascend_gym.commands.export import write_package
-    from ascend_gym.policies import make_policy
 
     operator = load_operator(args.operator).uri
     config = policy_config(args)
@@ -102,39 +102,10 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     if out is not None and (out / "best").exists():
         raise UsageError(f"{out} holds an earlier run (best/): give a new --out directory")
-    started = time.time()
-    with daemon_client(args.daemon) as client:
-        env = gym.make(
-            "ascend_gym:AscendOp-v0",
-            operator=operator,
-            budget=args.budget,
-            soc=args.soc,
-            daemon=client.address,
-            run_id=run_id,
+    with daemon_client(args.daemon) as client:  # the same task a bench runs, on one operator
+        record, best = run_one(
+            args.policy, operator, args.seed, args.budget, client.address, args.soc, run_id, config
         )
-        view = episode(env)
-        try:
-            result = make_policy(args.policy, **config).run(env, args.seed)
-            record = records.SweepRecord.model_validate(
-                {
-                    **result.model_dump(mode="json"),
-                    "operator": operator,
-                    "ok": True,
-                    "run_id": run_id,
-                    "soc": args.soc,
-                    "config": config,
-                    "versions": versions(),
-                    "daemon": client.address,
-                    **daemon_facts(view.client),
-                    "ledger": ledger_usage(view.client, run_id),
-                    "wall_s": time.time() - started,
-                }
-            )
-            best = getattr(result, "best_package", None) or (
-                view.best_package if view.best_package.content_hash() == result.best_hash else None
-            )
-        finally:
-            env.close()
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         if best is not None:
@@ -145,18 +116,21 @@ def run(args: argparse.Namespace) -> int:
             (out / "trajectory.jsonl").write_text(
                 "".join(step.model_dump_json() + "\n" for step in record.trajectory)
             )
+    if not record.ok:  # the daemon, the model or the operator: exit 2; the policy itself: 1
+        print(f"ascend-gym: optimize: {' '.join(record.error.split())}", file=sys.stderr)
+        return 1 if record.failure == "policy" else 2
     label = "simulated" if record.simulated is not False else "measured"
-    speedup = result.baseline_us / result.best_us
+    speedup = record.baseline_us / record.best_us
     print(
-        f"{result.operator}: policy {result.policy} (proposer {result.proposer}), seed {result.seed}, "
-        f"{result.evaluations}/{result.budget} evaluations"
+        f"{operator}: policy {record.policy} (proposer {record.proposer}), seed {record.seed}, "
+        f"{record.evaluations}/{record.budget} evaluations"
     )
     print(
-        f"baseline {result.baseline_us:.2f} us -> best {result.best_us:.2f} us ({label}, {args.soc}): speedup {speedup:.3f}x"
+        f"baseline {record.baseline_us:.2f} us -> best {record.best_us:.2f} us ({label}, {args.soc}): speedup {speedup:.3f}x"
     )
-    if result.best_us >= result.baseline_us:
+    if record.best_us >= record.baseline_us:
         print("found nothing better than the baseline within the budget")
-    phases = getattr(result, "stage_evaluations", None)
+    phases = getattr(record, "stage_evaluations", None)
     if phases:
         print("evaluations per stage: " + ", ".join(f"{k} {v}" for k, v in sorted(phases.items())))
     if out is not None:
