@@ -30,6 +30,14 @@ def test_ascend_real_v1_names_each_operator_s_origin_spec_and_level():
         assert any(c.get("bench") for c in spec["cases"]), o.name  # a bench case
 
 
+def test_the_docs_clone_every_pinned_checkout():
+    """docs/real_suite.md's clone loop names each repository of the definition at its commit."""
+    text = (ROOT / "docs" / "real_suite.md").read_text()
+    listed = text.split("<<'PINNED'\n", 1)[1].split("\nPINNED\n", 1)[0].splitlines()
+    pinned = {(o.repo, o.commit) for o in load_definition(suite.REAL_SUITE).ops}
+    assert {tuple(line.split()) for line in listed} == pinned
+
+
 def _repo(tmp_path: Path) -> tuple[Path, str]:
     src = tmp_path / "src"
     repo = src / "us+ops"
