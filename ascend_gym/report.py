@@ -134,21 +134,27 @@ def coverage(config: SweepConfig, records: list[SweepRecord]) -> dict[str, int]:
 
 
 def timing(results_dir: Path, records: list[SweepRecord]) -> dict[str, float]:
-    """Wall time from the first task's start to the last task's end, and evaluations per minute.
-
-    A sweep run in several sessions counts the pauses between them too, so the rate is a floor."""
+    """Running time (while some task ran), the wall time from the first task's start to the last
+    task's end, and evaluations per minute of running time: a sweep resumed in several sessions
+    does not count the pauses between them."""
     starts = {
         a.run_id: a.time for a in map(Attempt.model_validate, read_jsonl(results_dir / ATTEMPTS))
     }
-    spans = [(starts[r.run_id], starts[r.run_id] + r.wall_s) for r in records if r.run_id in starts]
+    spans = sorted(
+        (starts[r.run_id], starts[r.run_id] + r.wall_s) for r in records if r.run_id in starts
+    )
     if not spans:
         return {}
-    wall = max(end for _, end in spans) - min(start for start, _ in spans)
+    running, reach = 0.0, spans[0][0]  # the union of the spans, from the earliest start
+    for start, end in spans:
+        running += max(0.0, end - max(start, reach))
+        reach = max(reach, end)
     evaluations = sum(r.evaluations for r in records)
     return {
-        "wall_s": wall,
+        "running_s": running,
+        "wall_s": reach - spans[0][0],
         "task_s": sum(r.wall_s for r in records),
-        "per_minute": evaluations / (wall / 60) if wall > 0 else 0.0,
+        "per_minute": evaluations / (running / 60) if running > 0 else 0.0,
     }
 
 
@@ -492,9 +498,10 @@ def write_report(results_dir: Path) -> Path:
     ]
     if times:
         facts.append(
-            f"Wall time: {_duration(times['wall_s'])} from the first task's start to the last "
-            f"one's end ({times['per_minute']:.1f} evaluations per minute; "
-            f"{_duration(times['task_s'])} of task time)"
+            f"Running time: {_duration(times['running_s'])} while some task ran "
+            f"({times['per_minute']:.1f} evaluations per minute; {_duration(times['task_s'])} of "
+            f"task time; {_duration(times['wall_s'])} from the first task's start to the last "
+            "one's end, pauses included)"
         )
     facts += [
         f"Ledger check: {cov['budget_checked']} task(s) verified against the daemon ledger, "

@@ -170,6 +170,22 @@ def test_accounting_per_policy_in_the_report_and_tasks_csv(tmp_path):
     assert dict(zip(columns, oe.split(",")))["evaluations"] == "2"
 
 
+def test_running_time_leaves_out_the_pause_between_sessions(tmp_path):
+    """Two overlapping tasks, a pause of an hour, then one more: 150 s of running time."""
+    records, attempts = [], []
+    for i, (start, wall) in enumerate([(1000.0, 100.0), (1050.0, 100.0), (4750.0, 0.0)]):
+        records.append(SweepRecord(**raw("bon", OPS[i], 0, 1.0), run_id=f"r{i}", wall_s=wall))
+        attempts.append(
+            {"policy": "bon", "operator": OPS[i], "seed": 0, "run_id": f"r{i}", "time": start}
+        )
+    (tmp_path / "attempts.jsonl").write_text("".join(json.dumps(a) + "\n" for a in attempts))
+    times = report.timing(tmp_path, records)
+    assert times["running_s"] == 150.0  # 1000-1150; the third task took no time
+    assert times["wall_s"] == 3750.0  # pause included
+    assert times["task_s"] == 200.0
+    assert times["per_minute"] == 3 * 4 / 2.5  # 12 evaluations in 2.5 minutes of running
+
+
 def test_report_from_a_small_results_file(tmp_path, monkeypatch):
     titles = figure_texts(monkeypatch)
     stage = [
