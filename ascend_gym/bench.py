@@ -548,6 +548,7 @@ def table(records: list[SweepRecord], config: SweepConfig) -> str:
                 (r.missing, "missing"),
                 (r.failed, "failed"),
                 (r.infra, "failed for infrastructure"),
+                (r.idle, "spent no evaluation"),
             )
             if n
         ]

@@ -87,6 +87,7 @@ class Row(BaseModel):
     missing: int  # (op, seed) tasks with no record yet; they count as speedup 1.0
     failed: int  # tasks whose policy raised; they count as speedup 1.0
     infra: int = 0  # tasks a daemon or worker failed; they count as 1.0 and are retried on rerun
+    idle: int = 0  # finished tasks that spent no evaluation: their 1.0 is no search at all
     gm: float
     gm_std: float
     fast: dict[str, float]  # "1.0" -> mean over seeds of fast_1.0
@@ -106,12 +107,13 @@ def table_rows(
     for policy in policies:
         for level, group in groups:
             per_seed_gm, per_seed_fast = [], {p: [] for p in FAST_P}
-            missing = failed = infra = 0
+            missing = failed = infra = idle = 0
             for seed in range(seeds):
                 recs = [index.get((policy, op, seed)) for op in group]
                 missing += sum(r is None for r in recs)
                 failed += sum(r is not None and not r.ok and not r.infra_failed for r in recs)
                 infra += sum(r is not None and r.infra_failed for r in recs)
+                idle += sum(r is not None and r.ok and spent(r) == 0 for r in recs)
                 values = [record_speedup(r) for r in recs]
                 per_seed_gm.append(geomean(values))
                 for p in FAST_P:
@@ -125,6 +127,7 @@ def table_rows(
                     missing=missing,
                     failed=failed,
                     infra=infra,
+                    idle=idle,
                     gm=statistics.fmean(per_seed_gm),
                     gm_std=statistics.pstdev(per_seed_gm),
                     fast={str(p): statistics.fmean(v) for p, v in per_seed_fast.items()},
@@ -158,6 +161,7 @@ class Account(ModelAccount):
     policy: str
     proposer: str
     tasks: int  # finished tasks (a failed one included: it spent what it spent)
+    idle: int  # finished tasks that spent no evaluation (nothing to propose: no search)
     evaluations: int
     budget: int  # evaluations the finished tasks were given
 
@@ -172,6 +176,7 @@ def accounts(records: list[SweepRecord], policies: Sequence[str]) -> list[Accoun
                 proposer=", ".join(sorted({r.proposer for r in rs if r.proposer})) or "-",
                 model=", ".join(sorted({r.model for r in rs if r.model})) or "-",
                 tasks=len(rs),
+                idle=sum(r.ok and spent(r) == 0 for r in rs),
                 evaluations=sum(spent(r) for r in rs),
                 budget=sum(r.budget for r in rs),
                 **{

@@ -211,6 +211,8 @@ def op_table(
             cell += f", {statistics.fmean(r.best_us for r in done):.1f} us"
             if len(done) < len(runs):
                 cell += f" [{len(runs) - len(done)} of {len(runs)} failed]"
+            if idle := sum(metrics.spent(r) == 0 for r in done):  # 1.0x without a search
+                cell += f" [{idle} of {len(runs)} spent no evaluation]"
             line.append(cell)
         body.append(line)
     return head, body, flagged
@@ -231,8 +233,9 @@ def _missing(runs: list[SweepRecord | None]) -> str:
     return "failed"
 
 
-ACCOUNT_HEAD = ["policy", "proposer", "model", "tasks", "evaluations spent / given",
-                "model calls", "tokens in / out", "chars in / out"]  # fmt: skip
+ACCOUNT_HEAD = ["policy", "proposer", "model", "tasks", "tasks spending none",
+                "evaluations spent / given", "model calls", "tokens in / out",
+                "chars in / out"]  # fmt: skip
 
 
 def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
@@ -242,6 +245,7 @@ def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[
             a.proposer,
             a.model,
             str(a.tasks),
+            str(a.idle),
             f"{a.evaluations} / {a.budget}",
             str(a.llm_calls),
             f"{a.prompt_tokens} / {a.completion_tokens}",
@@ -253,7 +257,8 @@ def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[
 
 ACCOUNT_NOTE = (
     "Evaluations are charged by the daemon ledger (the baseline's timing is not charged to any "
-    "policy; a failed task counts what it spent). Tokens in (prompt) and out (completion) are as "
+    "policy; a failed task counts what it spent). A task spending none found nothing to propose: "
+    "its 1.000x is no search, and the per-operator table marks it. Tokens in (prompt) and out (completion) are as "
     "the model endpoint reports them (0: it reported none, as the offline endpoints do); "
     "characters in and out are counted by the model gateway for every endpoint alike."
 )

@@ -9,7 +9,7 @@ import statistics
 
 import pytest
 
-from ascend_gym import metrics, report
+from ascend_gym import bench, metrics, report
 from ascend_gym.records import SweepConfig, SweepRecord
 
 OPS = ["op://s/level1/a", "op://s/level1/b", "op://s/level2/c", "op://s/level3/d"]
@@ -145,6 +145,7 @@ def test_accounting_per_policy_in_the_report_and_tasks_csv(tmp_path):
     records = [
         {**raw("bon", OPS[0], 0, 1.5, budget=8), **model, "proposer": "llm", "prompt_chars": 3000},
         {**raw("random", OPS[0], 0, 1.2, budget=8), "evaluations": 3},
+        {**raw("random", OPS[1], 0, 1.0, budget=8), "evaluations": 0},  # nothing to propose
         {
             **raw("openevolve", OPS[0], 0, ok=False, budget=8),
             "failure": "infra",
@@ -153,21 +154,34 @@ def test_accounting_per_policy_in_the_report_and_tasks_csv(tmp_path):
         },
     ]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    config = SweepConfig(ops=OPS[:1], policies=["bon", "random", "openevolve"], budget=8, seeds=1)
+    config = SweepConfig(ops=OPS[:2], policies=["bon", "random", "openevolve"], budget=8, seeds=1)
     (tmp_path / "sweep.json").write_text(config.model_dump_json())
     md = report.write_report(tmp_path).read_text()
     assert "## Budget accounting per policy" in md
-    assert "| bon | llm | m1 | 1 | 8 / 8 | 5 | 700 / 90 | 3000 / 0 |" in md
-    assert "| random | offline | - | 1 | 3 / 8 | 0 | 0 / 0 | 0 / 0 |" in md
-    assert "| openevolve | offline | - | 1 | 2 / 8 | 8 |" in md  # a failed task spent too
+    assert "| bon | llm | m1 | 1 | 0 | 8 / 8 | 5 | 700 / 90 | 3000 / 0 |" in md
+    assert "| random | offline | - | 2 | 1 | 3 / 16 | 0 | 0 / 0 | 0 / 0 |" in md
+    assert "| openevolve | offline | - | 1 | 0 | 2 / 8 | 8 |" in md  # a failed task spent too
+    assert "1.000x, 100.0 us [1 of 1 spent no evaluation]" in md  # never a silent 1.000x
+    (row,) = [
+        r
+        for r in metrics.table_rows(
+            [SweepRecord.model_validate(x) for x in records], OPS[:2], ["random"], 1
+        )
+        if r.level == metrics.OVERALL
+    ]
+    assert row.idle == 1
+    assert "1 spent no evaluation: counted as 1.0" in bench.table(
+        [SweepRecord.model_validate(x) for x in records], config
+    )
     assert "Budget accounting per policy" in (tmp_path / "report.html").read_text()
-    head, bon, rand, oe = (tmp_path / report.TASKS_CSV).read_text().splitlines()
-    columns = head.split(",")
-    assert dict(zip(columns, bon.split(",")))["llm_calls"] == "5"
-    assert dict(zip(columns, bon.split(",")))["model"] == "m1"
-    assert dict(zip(columns, rand.split(",")))["evaluations"] == "3"
+    head, *lines = (tmp_path / report.TASKS_CSV).read_text().splitlines()
+    rows = [dict(zip(head.split(","), line.split(","))) for line in lines]
+    task = {(r["policy"], r["operator"]): r for r in rows}
+    assert task["bon", OPS[0]]["llm_calls"] == "5"
+    assert task["bon", OPS[0]]["model"] == "m1"
+    assert task["random", OPS[0]]["evaluations"] == "3"
     # The same count as the table's: the ledger's, also for the task that failed.
-    assert dict(zip(columns, oe.split(",")))["evaluations"] == "2"
+    assert task["openevolve", OPS[0]]["evaluations"] == "2"
 
 
 def test_running_time_leaves_out_the_pause_between_sessions(tmp_path):
