@@ -8,6 +8,7 @@
 # materialised (`ascend-gym suite materialise ascend-real-v1 --src SRC`).
 #
 #   benchmarks/real_comparison.sh OUT
+#   python benchmarks/comparison_tables.py OUT   # Table 3 and the ablations, as it stands
 set -euo pipefail
 out=${1:?usage: benchmarks/real_comparison.sh OUT}
 mkdir -p "$out"

@@ -6,6 +6,9 @@ import itertools
 import json
 import math
 import statistics
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -260,3 +263,28 @@ def test_report_refuses_to_mix_simulated_and_npu_results(tmp_path):
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     with pytest.raises(ValueError, match="separately"):
         report.write_report(tmp_path)
+
+
+def test_the_comparison_tables_give_results_md_its_figures():
+    """benchmarks/comparison_tables.py over the committed ascend-ops-v1 sweep gives the rows
+    docs/RESULTS.md shows for it."""
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "comparison_tables.py"), "docs/sweeps/rerun"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    results = (root / "docs" / "RESULTS.md").read_text()
+    for row in (
+        "| L1 (36) | bon | 1.156 ± 0.023 | 1.00 | 0.15 | 0.00 | 0.00 |",
+        "| all 71 | openevolve | 1.217 ± 0.016 | 0.98 | 0.54 | 0.06 | 0.01 |",
+        "| stage2-only | 1.021 | 1.150 | 1.080 | 1.077 | 0.72 | 0.20 | 477 |",
+    ):
+        assert row in done.stdout
+        assert row.replace("| stage2-only |", "| stage2-only (kernel rewriting) |") in results
+    assert (
+        "- full: 639 / 639 tasks, 25,291 evaluations; ledger check: 639 verified, 0 over"
+        in done.stdout
+    )
