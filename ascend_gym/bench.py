@@ -176,6 +176,7 @@ def run_one(
             {
                 **record.model_dump(),
                 **result.model_dump(mode="json"),
+                "policy": policy,  # the sweep's key, also for a policy of one's own named otherwise
                 "operator": operator,
                 "ok": True,
             }

@@ -2,12 +2,15 @@
 
 A policy gets an env and returns its best candidate and trajectory. It reads the episode through
 `episode(env)`, which works through any wrappers, never through `env.unwrapped`. `ascend_gym` never
-imports a policy module directly: the registry maps names to "module:Class", imported on first use.
+imports a policy module directly: the registry maps names to "module:Class", imported on first use,
+and a researcher's own policy is named by its "module:Class" itself (importable where the bench's
+Ray workers run: installed, or on PYTHONPATH).
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,6 +30,21 @@ REGISTRY: dict[str, str] = {
     "ascendoptimizer": "agents.ascendoptimizer.policy:AscendOptimizer",
     "generate": "agents.generate.policy:Generate",
 }
+
+
+_IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+
+
+def target(name: str) -> str:
+    """The "module:Class" of a policy: a registered name's, or `name` itself when it is one."""
+    if name in REGISTRY:
+        return REGISTRY[name]
+    if _IMPORT_PATH.fullmatch(name):
+        return name
+    raise KeyError(
+        f"unknown policy {name}; registered: {', '.join(sorted(REGISTRY))}; "
+        "or name your own as module:Class"
+    )
 
 
 def episode(env: gym.Env) -> EpisodeView:
@@ -121,7 +139,5 @@ class Policy(Protocol):
 
 
 def make_policy(name: str, **config: Any) -> Policy:
-    if name not in REGISTRY:
-        raise KeyError(f"unknown policy {name!r}; available: {sorted(REGISTRY)}")
-    module_name, cls = REGISTRY[name].split(":")
+    module_name, cls = target(name).split(":")
     return getattr(importlib.import_module(module_name), cls)(**config)

@@ -50,7 +50,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--policies",
         default="random",
         metavar="P[,P...]",
-        help=f"comma list of policies, from: {', '.join(sorted(REGISTRY))} (default: random)",
+        help=f"comma list of policies: {', '.join(sorted(REGISTRY))}, or your own as "
+        "module:Class (default: random)",
     )
     parser.add_argument(
         "--budget",
@@ -138,12 +139,12 @@ def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
     if not ops:
         raise UsageError("no operators selected (see --ops, --suite and --levels)")
     policies = [p for p in args.policies.split(",") if p]
-    unknown = [p for p in policies if p not in REGISTRY]
-    if unknown or not policies:
-        raise UsageError(
-            f"unknown policy {', '.join(unknown) or '(none)'}; known: {', '.join(sorted(REGISTRY))}"
-        )
+    if not policies:
+        raise UsageError(f"--policies names none; registered: {', '.join(sorted(REGISTRY))}")
     policy_config = _policy_config(args.policy_config)
+    for name in policies:  # each loads and takes its config here, not in every task
+        if name not in REGISTRY or name in policy_config:
+            check_policy_config(name, policy_config.get(name, {}), "--policies")
     for name, keywords in policy_config.items():
         check_policy_config(name, keywords, f"--policy-config {args.policy_config}")
     llm = model_settings(args)

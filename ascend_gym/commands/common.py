@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ascend_core import suite
 from ascend_core.package import OperatorPackage, load_package
@@ -98,14 +98,20 @@ def load_operator(address: str, spec_file: str | Path | None = None) -> Operator
 def check_policy_config(policy: str, config: dict, where: str) -> None:
     """Build the policy once so its config model refuses a misspelt or ill-typed key now, in one
     line, rather than in every task of a sweep (or never: an ignored key is a wrong experiment)."""
-    from ascend_gym.policies import REGISTRY, make_policy
+    from ascend_gym.policies import make_policy, target
 
-    if policy not in REGISTRY:
-        raise UsageError(
-            f"{where}: unknown policy {policy!r}; known: {', '.join(sorted(REGISTRY))}"
-        )
+    try:
+        target(policy)
+    except KeyError as e:
+        raise UsageError(f"{where}: {e.args[0]}") from None
     try:
         make_policy(policy, **config)
+    except (ImportError, AttributeError) as e:  # a module:Class of the researcher's own
+        raise UsageError(
+            f"{where}: policy {policy}: cannot load it: {e} (on PYTHONPATH?)"
+        ) from None
+    except TypeError as e:  # its own constructor refused the config
+        raise UsageError(f"{where}: policy {policy}: {e}") from None
     except ValidationError as e:
         first = e.errors()[0]
         key = ".".join(str(p) for p in first["loc"]) or "(config)"
@@ -179,7 +185,8 @@ def with_model(policy: str, config: dict, llm: dict | None) -> dict:
 def takes_model(policy: str) -> bool:
     from ascend_gym.policies import make_policy
 
-    return "llm" in type(make_policy(policy).config).model_fields
+    config = getattr(make_policy(policy), "config", None)  # a policy of one's own may have none
+    return isinstance(config, BaseModel) and "llm" in type(config).model_fields
 
 
 def check_cases(package: OperatorPackage, names: list[str] | None) -> None:

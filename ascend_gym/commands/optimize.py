@@ -36,8 +36,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--policy",
         default="ascendoptimizer",
-        choices=sorted(REGISTRY),
-        help="the policy (default ascendoptimizer)",
+        help=f"the policy: {', '.join(sorted(REGISTRY))}, or your own as module:Class "
+        "(default ascendoptimizer)",
     )
     parser.add_argument(
         "--budget",
@@ -74,6 +74,7 @@ def policy_config(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--config is not JSON: {e.msg} at column {e.colno}") from None
     if not isinstance(config, dict):
         raise UsageError("--config must be a JSON object of policy keywords")
+    check_policy_config(args.policy, config, "--config")  # it loads, and takes what was given
     llm = model_settings(args)
     if llm is not None and not takes_model(args.policy):
         raise UsageError(f"--base-url: policy {args.policy} asks no model")
