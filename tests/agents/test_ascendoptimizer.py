@@ -19,6 +19,7 @@ from agents.ascendoptimizer.policy import AscendOptimizer
 from agents.ascendoptimizer.rewind import RewindConfig, build_bank
 from agents.llm import ChatServer
 from agents.llm.server import answering
+from agents.llm.sources import MAX_CONTEXT_CHARS, MAX_CONTEXT_TOTAL, other_sources
 from ascend_core import suite
 from ascend_gym import cli
 from ascend_gym.client import DaemonClient, LocalDaemon
@@ -321,3 +322,18 @@ def test_the_compilers_words_on_a_failed_candidate_reach_the_next_prompt(daemon,
     assert result.trajectory[0].status.value == "COMPILE_ERROR"
     assert "(none so far)" in calls[0]
     assert "COMPILE_ERROR" in calls[1] and "undeclared_name" in calls[1]
+
+
+def test_a_model_sees_the_included_helpers_first_within_a_bound():
+    """A package whose helper headers exceed the prompt's bound: those the kernel includes come
+    first, the rest are named, not shown."""
+    package = suite.resolve("level1/add")
+    filler = "// " + "x" * (MAX_CONTEXT_CHARS - 4) + "\n"
+    helpers = {f"op_kernel/a_helper_{i}.h": filler for i in range(8)}  # 8 x 12,000 > the bound
+    helpers["op_kernel/z_used.h"] = "constexpr int USED = 1;\n"
+    kernel = '#include "z_used.h"\n' + package.kernel_source
+    package = package.model_copy(update={"files": {**package.files, **helpers}})
+    shown = other_sources(package.with_sources(kernel=kernel))
+    assert len(shown) <= MAX_CONTEXT_TOTAL + 400  # the bound, and the line naming what is left out
+    assert shown.index("op_kernel/z_used.h:") < shown.index("op_kernel/a_helper_0.h:")
+    assert "(left out for length: op_kernel/a_helper_3.h" in shown
