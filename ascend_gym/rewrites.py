@@ -36,6 +36,7 @@ from ascend_core.cpp import (
 from ascend_core.package import DTYPE_BYTES, OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC
 from ascend_core.soc import aic_cores, aiv_cores
+from ascend_gym import vector_loops
 
 # Marker slots in the catalogue: tiling programs with more @tune markers expose the first ones.
 MAX_TUNE_SLOTS = 4
@@ -1205,6 +1206,14 @@ CATALOGUE: tuple[Rewrite, ...] = (
         "a loop of one DataCopy / DataCopyPad per row between GM and UB -> one multi-burst copy "
         "(kernel file and op_kernel headers)",
         _row_copies_to_burst,
+    ),
+    Rewrite(
+        "scalar_loops_to_vector",
+        "kernel",
+        "an element-wise scalar loop over UB tensors (d.SetValue(i, s.GetValue(i)), a + b, a - b, "
+        "a * b) -> one Muls / Cast / Add / Sub / Mul where the element types have it (kernel file "
+        "and op_kernel headers; ascend_gym/vector_loops.py)",
+        partial(_each_kernel_source, edit=vector_loops.rewrite),
     ),
 )
 

@@ -474,7 +474,10 @@ REWRITES: dict[str, rewrites.Rewrite] = {
     **{r.name: r for r in rewrites.CATALOGUE},
     **{r.name: r for r in MOTIF_REWRITES},
 }
-_MOTIF_OF = {m.rewrite: m.name for m in MOTIFS if m.rewrite}
+# Catalogue rewrites that restore a motif in real kernels' form of it, besides the motif's own
+# rewrite of the rewind's form: Stage II ranks them by the same retrieved experiences.
+_ALSO_RESTORES = {"scalar_loops_to_vector": "vector_intrinsics"}
+_MOTIF_OF = {m.rewrite: m.name for m in MOTIFS if m.rewrite} | _ALSO_RESTORES
 
 
 def motif_of(rewrite: str) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.ascendoptimizer.bank import Experience
 from agents.ascendoptimizer.offline import OfflineProposer
 from agents.knowledge import Knowledge
 from agents.templates import CORE_CAP, MAX_CORES, synthesise
@@ -113,3 +114,22 @@ def test_every_policy_knows_the_knobs_of_an_unmarked_tiling():
         "ub_eighths",
         "core_cap",
     ]
+
+
+def test_stage_ii_ranks_the_vectorised_loops_by_a_retrieved_scalar_bound_experience():
+    """An experience of the motif "Vectorise the scalar loop" (the rewind's form of it) points
+    Stage II at the catalogue's rewrite of real kernels' scalar loops first."""
+    add = _packages()["add_v2"]
+    experience = Experience(
+        title="Vectorise the scalar loop",
+        description="",
+        bottleneck="scalar-bound",
+        code_diff="",
+        motif="vector_intrinsics",
+        operator="level1/relu",
+        fast_us=1.0,
+        slow_us=2.0,
+    )
+    proposer = OfflineProposer(Knowledge(operator=add.uri))
+    (why, first), *_ = proposer.ranked(add, [(experience, 0.9)])
+    assert first.name == "scalar_loops_to_vector" and "Vectorise the scalar loop" in why

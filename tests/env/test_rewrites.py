@@ -33,7 +33,7 @@ def _aligned(pkg):
 
 def test_catalogue_shape_is_stable():
     names = [r.name for r in rewrites.CATALOGUE]
-    assert len(names) == len(set(names)) == 42
+    assert len(names) == len(set(names)) == 43
     assert names[:4] == ["tune[0]:x2", "tune[0]:/2", "tune[0]:+step", "tune[0]:-step"]
     assert rewrites.index("hoist_mask") == 24  # the cube entries come after, ids unchanged
     assert names[25] == "cube_base_m:x2" and names[37] == "mix_ratio:1_1"
@@ -42,6 +42,7 @@ def test_catalogue_shape_is_stable():
         "double_buffer:literal",
         "scalar_gm_reads_to_ub",
         "row_copies_to_burst",
+        "scalar_loops_to_vector",
     ]
     assert all(r.part in ("tiling", "kernel") and r.description for r in rewrites.CATALOGUE)
     assert pickle.loads(pickle.dumps(rewrites.CATALOGUE)) == rewrites.CATALOGUE  # Ray ships them
@@ -413,6 +414,51 @@ def test_row_copies_stay_where_one_burst_does_not_move_them():
         kernel = rule.apply(_edited(relu6, path, old, new)).kernel_source
         assert kernel.count("AscendC::DataCopyExtParams(n, ") == 1, why  # the other loop only
     assert rule.apply(_real("neg")) is None  # one copy per tile, no row loop
+
+
+def test_scalar_loops_become_vector_instructions(tmp_path):
+    add = _real("add_v2")  # converts, adds and converts back element by element, for four dtypes
+    rule = rewrites.by_name("scalar_loops_to_vector")
+    new = rule.apply(add)
+    kernel = new.kernel_source
+    assert "if (!AscendGymVectorCopy(a, x1Local, static_cast<int32_t>(n))) {" in kernel
+    assert "if (!AscendGymVectorBinary<'+'>(sum, a, b, static_cast<int32_t>(n))) {" in kernel
+    assert "if (!AscendGymVectorCopy(yLocal, sum, static_cast<int32_t>(n))) {" in kernel
+    # Through a float local, x2's conversion is not a copy the rule can prove: it stays.
+    assert (
+        "    for (uint32_t i = 0; i < n; ++i) {\n      float value = x2Local.GetValue(i);" in kernel
+    )
+    # The helpers once, after the includes; the guarded loops are not rewritten again.
+    assert kernel.count("#define ASCEND_GYM_VECTOR_LOOPS") == 1
+    assert kernel.index('#include "kernel_operator.h"') < kernel.index("ASCEND_GYM_VECTOR_LOOPS")
+    assert rule.apply(new) is None
+    # Every case of every dtype passes: float and half take the vector forms, int32 converts in
+    # by Cast and out by its loop, int16 keeps every loop.
+    _check(new, tmp_path / "check")
+    assert _bench_latency(new, tmp_path / "new") < _bench_latency(add, tmp_path / "base") / 2
+
+
+def test_scalar_loops_stay_where_they_are_not_element_wise_over_ub():
+    add = _real("add_v2")
+    rule = rewrites.by_name("scalar_loops_to_vector")
+    path = add.kernel_path
+    store = "sum.SetValue(i, a.GetValue(i) + b.GetValue(i));"
+    for why, old, new in (
+        ("another index", store, "sum.SetValue(i, a.GetValue(i) + b.GetValue(i + 1));"),
+        ("a GM read", store, "sum.SetValue(i, a.GetValue(i) + x1Gm.GetValue(i));"),
+        ("more than one store", store, f"{store}\n        a.SetValue(i, 0.0f);"),
+        ("an operator without a vector form", store, store.replace(" + ", " / ")),
+        ("a conversion on the way", store, "sum.SetValue(i, static_cast<half>(a.GetValue(i)));"),
+        (
+            "not from 0",
+            "for (uint32_t i = 0; i < n; i++) {",
+            "for (uint32_t i = 1; i < n; i++) {",
+        ),
+    ):
+        kernel = rule.apply(_edited(add, path, old, new)).kernel_source
+        assert "AscendGymVectorBinary<'+'>(sum" not in kernel, why
+        assert kernel.count("if (!AscendGymVector") == 2, why  # the two copies only
+    assert rule.apply(_real("neg")) is None  # vector calls already
 
 
 def test_scalar_gm_reads_of_the_suite_s_group_norm(tmp_path):
