@@ -113,6 +113,8 @@ def element_types(view: str) -> dict[str, str]:
     fetch = r"\bauto\s*&?\s*(\w+)\s*=\s*[^;]*?\.\s*(?:template\s+)?(?:Get|AllocTensor|DeQue)\s*<([^;]*?)>\s*\(\s*\)"
     for m in re.finditer(fetch, view):
         seen.setdefault(m[1], set()).add(m[2].split(",")[-1].strip())
+    for m in re.finditer(r"\bGlobalTensor\s*<[^;>]*>\s*&?\s*(\w+)", view):
+        seen.setdefault(m[1], set()).add("GM")  # a name a GM tensor also has is no UB tensor
     return {name: next(iter(types)) for name, types in seen.items() if len(types) == 1}
 
 
@@ -159,11 +161,15 @@ def _call(body: str, i: str, n: str, types: dict[str, str]) -> str | None:
     locals_: dict[str, str] = {}
     for decl in decls:
         m = re.fullmatch(_LOCAL_DECL.format(i=re.escape(i)), decl, re.S)
-        if m is None or m["src"] not in types or m["type"] not in ("auto", types[m["src"]]):
+        if (
+            m is None
+            or types.get(m["src"], "GM") == "GM"
+            or m["type"] not in ("auto", types[m["src"]])
+        ):
             return None  # not a load, or a load into a local of another type (a conversion)
         locals_[m["var"]] = m["src"]
     m = re.fullmatch(_SET.format(i=re.escape(i)), store, re.S)
-    if m is None or m["dst"] not in types:
+    if m is None or types.get(m["dst"], "GM") == "GM":
         return None
     dst, expr = m["dst"], m["expr"].strip()
     if cast := _CAST.match(expr):
@@ -171,11 +177,15 @@ def _call(body: str, i: str, n: str, types: dict[str, str]) -> str | None:
             return None  # a conversion to another type than the destination's
         expr = cast["x"] or cast["y"]
     count = f"static_cast<int32_t>({n})"
-    if (src := _operand(expr, i, locals_)) in types:
+
+    def ub(tensor: str | None) -> bool:
+        return tensor is not None and types.get(tensor, "GM") != "GM"
+
+    if ub(src := _operand(expr, i, locals_)):
         return f"AscendGymVectorCopy({dst}, {src}, {count})"
     if binary := _BINARY.match(expr):
         left, right = _operand(binary["l"], i, locals_), _operand(binary["r"], i, locals_)
-        if left in types and right in types:
+        if ub(left) and ub(right):
             return f"AscendGymVectorBinary<'{binary['op']}'>({dst}, {left}, {right}, {count})"
     return None
 
