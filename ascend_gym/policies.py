@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -130,6 +130,24 @@ class PolicyResult(ModelAccount):
     # The best candidate's sources, for a policy whose best is not the env's own best_package
     # (one that evaluates outside the env). Kept beside a result, never inside it.
     best_package: OperatorPackage | None = Field(None, exclude=True)
+
+    @classmethod
+    def of_episode(cls, policy: str, view: EpisodeView, seed: int, **fields: Any) -> Self:
+        """The result of the episode `view` shows at its end (the env's best, the evaluations
+        charged); `fields` add to it or stand instead (a policy that keeps its own best)."""
+        return cls(
+            **{
+                "policy": policy,
+                "operator": view.package.uri,
+                "seed": seed,
+                "budget": view.budget,
+                "baseline_us": view.baseline_us,
+                "best_us": view.best_us,
+                "best_hash": view.best_package.content_hash(),
+                "evaluations": view.spent,
+                **fields,
+            }
+        )
 
 
 class Policy(Protocol):

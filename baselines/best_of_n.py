@@ -210,15 +210,10 @@ class BestOfN:
                 speedups.append(
                     metrics.speedup(view.baseline_us, result.latency_us) if result.ok else 1.0
                 )
-        return BestOfNResult(
-            policy=self.name,
-            operator=view.package.uri,
-            seed=seed,
-            budget=view.budget,
-            baseline_us=view.baseline_us,
-            best_us=view.best_us,
-            best_hash=view.best_package.content_hash(),
-            evaluations=view.spent,
+        return BestOfNResult.of_episode(
+            self.name,
+            view,
+            seed,
             proposer=proposer.name,
             trajectory=trajectory,
             expected_speedup=metrics.expected_best_of_k(speedups),

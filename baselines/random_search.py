@@ -33,14 +33,4 @@ class RandomSearch:
             tiling, note = tune.random_mutation(view.best_package.tiling_source, rng)
             _, _, _, truncated, info = env.step({"tiling": tiling, "kernel": ""})
             trajectory.append(StepRecord.of(info, note))
-        return PolicyResult(
-            policy=self.name,
-            operator=view.package.uri,
-            seed=seed,
-            budget=view.budget,
-            baseline_us=view.baseline_us,
-            best_us=view.best_us,
-            best_hash=view.best_package.content_hash(),
-            evaluations=view.spent,
-            trajectory=trajectory,
-        )
+        return PolicyResult.of_episode(self.name, view, seed, trajectory=trajectory)

@@ -116,15 +116,12 @@ class AscendOptimizer:
         if gateway is not None:
             gateway.check(view.spent, view.budget)
         best = evaluator.best_package
-        result = AscendOptimizerResult(
-            policy=self.name,
-            operator=view.package.uri,
-            seed=seed,
-            budget=view.budget,
-            baseline_us=view.baseline_us,
+        result = AscendOptimizerResult.of_episode(
+            self.name,
+            view,
+            seed,
             best_us=evaluator.best_result.latency_us,
             best_hash=best.content_hash(),
-            evaluations=view.spent,
             proposer=proposer.name,
             trajectory=evaluator.steps,
             ablation=cfg.ablation,

@@ -62,16 +62,8 @@ class Generate:
         view = episode(env)
         source = spec_only(view.package)
         trajectory: list[StepRecord] = []
-        out = GenerateResult(
-            policy=self.name,
-            operator=view.package.uri,
-            seed=seed,
-            budget=view.budget,
-            baseline_us=view.baseline_us,
-            best_us=view.best_us,
-            best_hash=view.best_package.content_hash(),
-            evaluations=0,
-            proposer=self.config.proposer,
+        out = GenerateResult.of_episode(
+            self.name, view, seed, evaluations=0, proposer=self.config.proposer
         )
         truncated = False
 

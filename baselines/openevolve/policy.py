@@ -262,12 +262,10 @@ class OpenEvolvePolicy:
         best = OperatorPackage.model_validate_json(kept.read_text()) if kept.is_file() else None
         if best_hash == view.package.content_hash():
             best = view.package
-        return OpenEvolveResult(
-            policy=self.name,
-            operator=view.package.uri,
-            seed=seed,
-            budget=view.budget,
-            baseline_us=view.baseline_us,
+        return OpenEvolveResult.of_episode(
+            self.name,
+            view,
+            seed,
             best_us=best_us,
             best_hash=best_hash,
             best_package=best,

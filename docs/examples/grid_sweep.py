@@ -31,14 +31,5 @@ class GridSweep:
             trajectory.append(StepRecord.of(info, f"{knobs[0].name} = {value}"))
             if truncated:  # the budget is spent
                 break
-        return PolicyResult(
-            policy=self.name,
-            operator=view.package.uri,
-            seed=seed,
-            budget=view.budget,
-            baseline_us=view.baseline_us,
-            best_us=view.best_us,
-            best_hash=view.best_package.content_hash(),
-            evaluations=view.spent,
-            trajectory=trajectory,
-        )
+        # The env's best and the evaluations it charged, as the episode ends.
+        return PolicyResult.of_episode(self.name, view, seed, trajectory=trajectory)
