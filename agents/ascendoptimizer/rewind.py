@@ -1,6 +1,7 @@
 """Stage II, offline: the optimisation rewind that builds the experience bank.
 
-From each expert kernel the inverse agent removes one motif at a time; every step is compiled,
+From each expert kernel (or a real operator's published one, which has no expert beside it)
+the inverse agent removes one motif at a time; every step is compiled,
 checked and timed. A step whose latency rises by at least `threshold_pct` over the version it
 came from is kept as a (slow, fast) pair, distilled into <Title, Description, Bottleneck, Code
 Diff>, and becomes the starting point of the next step, so each expert yields a trajectory of
@@ -228,11 +229,12 @@ def build_bank(
     trajectory = Trajectory(out_dir / "rewind.jsonl")
 
     def one(uri: str) -> tuple[str, list[Experience], dict[str, int]]:
+        # An operator without an expert version (a real one: the published code is what its
+        # authors optimised) is rewound from its own code.
         expert = suite.load_expert(uri)
-        if expert is None:
-            return uri, [], {"tried": 0, "kept": 0, "failed": 0, "probed": 0}
+        origin = Origin(expert, suite.resolve(uri)) if expert else Origin(suite.resolve(uri), None)
         client = DaemonClient(daemon)
-        short = uri.removeprefix(f"op://{suite.SUITE_NAME}/")
+        short = uri.removeprefix(f"op://{suite.SUITE_NAME}/").removeprefix("op://")
         try:
             client.open_run(f"{run_prefix}/{short}", config.run_budget())
 
@@ -245,7 +247,7 @@ def build_bank(
             rng = random.Random(f"{seed}/{uri}")
             kept, counts = rewind_expert(
                 uri,
-                Origin(expert, suite.resolve(uri)),
+                origin,
                 evaluate,
                 proposer_factory(),
                 config,

@@ -114,3 +114,31 @@ def test_suite_list_shows_an_operator_without_inputs(tmp_path, monkeypatch, caps
     bench = created.spec.bench_case
     shape = "x".join(map(str, created.spec.arg_shape(bench, created.spec.outputs[0].name)))
     assert f"{shape} {bench.dtype}" in capsys.readouterr().out
+
+
+def test_a_real_operator_is_rewound_from_its_own_code(tmp_path, monkeypatch, capsys):
+    """bank build on a materialised real operator (no expert version beside it): the walk starts
+    from the published code and its probes add what the knowledge can write."""
+    from agents.ascendoptimizer.offline import OfflineProposer
+    from agents.ascendoptimizer.rewind import RewindConfig, build_bank
+    from ascend_gym.client import LocalDaemon
+
+    src, head = _repo(tmp_path)
+    _define(tmp_path, monkeypatch, head)
+    assert main(["suite", "materialise", "ours-v1", "--src", str(src)]) == 0
+    uri = "op://ours-v1/level2/neg"  # its Muls can be devectorised, its whole-tile call chunked
+    assert not suite.has_expert(uri)
+    with LocalDaemon(workers=2) as d:
+        bank, stats = build_bank(
+            [uri], d.address, OfflineProposer, RewindConfig(max_tried_per_expert=2),
+            tmp_path / "bank", embedder="tfidf", parallel=1,
+        )  # fmt: skip
+    records = [json.loads(line) for line in open(tmp_path / "bank" / "rewind.jsonl")]
+    start = next(r for r in records if r["kind"] == "rewind_start")
+    assert (start["operator"], start["status"]) == (uri, "OK")
+    assert stats.experts == 1 and stats.tried >= 1
+    steps = [r for r in records if r["kind"] == "rewind_step"]
+    assert len(steps) == stats.tried and all(r["operator"] == uri for r in steps)
+    assert all(e.operator == uri and e.code_diff.startswith("---") for e in bank.experiences)
+    # Its whole-tile Muls issued in short chunks is slower: the pair is kept, with its own code.
+    assert any("Muls(yLocal, xLocal, -1.0f, n);" in e.code_diff for e in bank.experiences)
