@@ -231,8 +231,8 @@ def build_bank(
     def one(uri: str) -> tuple[str, list[Experience], dict[str, int]]:
         # An operator without an expert version (a real one: the published code is what its
         # authors optimised) is rewound from its own code.
-        expert = suite.load_expert(uri)
-        origin = Origin(expert, suite.resolve(uri)) if expert else Origin(suite.resolve(uri), None)
+        expert, published = suite.load_expert(uri), suite.resolve(uri)
+        origin = Origin(published, None) if expert is None else Origin(expert, published)
         client = DaemonClient(daemon)
         short = uri.removeprefix(f"op://{suite.SUITE_NAME}/").removeprefix("op://")
         try:
