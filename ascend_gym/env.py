@@ -169,7 +169,7 @@ def features(
     return np.minimum(f, _FEATURE_HIGH)
 
 
-CODE_KEYS = ("tiling", "kernel", "tiling_header", "done")
+CODE_KEYS = ("tiling", "kernel", "tiling_header", "sources", "done")
 
 
 def discrete_action(action: Any) -> int:
@@ -186,8 +186,9 @@ def discrete_action(action: Any) -> int:
 
 
 def code_action(action: Any) -> dict[str, Any]:
-    """A code action checked: `tiling`, `kernel` and optional `tiling_header` (str), and an
-    optional `done` (0 or 1)."""
+    """A code action checked: `tiling`, `kernel` and optional `tiling_header` (str), optional
+    `sources` (the package's other kernel-side sources by path, str each), and an optional `done`
+    (0 or 1)."""
     if not isinstance(action, dict):
         raise TypeError(
             f"a code action is a dict with keys {', '.join(CODE_KEYS)}, got {type(action).__name__}"
@@ -201,12 +202,33 @@ def code_action(action: Any) -> dict[str, Any]:
     for key in ("tiling", "kernel", "tiling_header"):
         if action.get(key) is not None and not isinstance(action[key], str):
             raise TypeError(f"code action {key!r} must be a str, got {type(action[key]).__name__}")
+    sources = action.get("sources") or {}
+    if not isinstance(sources, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in sources.items()
+    ):
+        raise TypeError("code action 'sources' must map source paths to their text (str to str)")
     done = action.get("done", 0)
     if isinstance(done, np.ndarray) and done.shape == ():
         done = done.item()
     if isinstance(done, float) or done not in (0, 1):
         raise ValueError(f"code action 'done' must be 0 or 1, got {done!r}")
     return action
+
+
+def code_action_of(package: OperatorPackage) -> dict[str, Any]:
+    """The code action that submits `package` whole: its tiling program, its kernel and the
+    kernel's other sources (op_kernel headers, where real operators keep their classes), so an
+    edit anywhere on the kernel side reaches the daemon and nothing of the env's current package
+    is left in the candidate."""
+    return {
+        "tiling": package.tiling_source,
+        "kernel": package.kernel_source,
+        "sources": {
+            path: package.files[path]
+            for path in rewrites.kernel_side(package)
+            if path != package.kernel_path
+        },
+    }
 
 
 class EpisodeView:
@@ -573,12 +595,17 @@ class AscendOpEnv(gym.Env):
     def _step_code(self, action: dict[str, Any]):
         tiling, kernel = action.get("tiling") or "", action.get("kernel") or ""
         header = action.get("tiling_header") or ""  # optional: generated packages bring theirs
+        sources = dict(action.get("sources") or {})  # optional: the kernel's own headers
         entry = StepEntry(
-            tiling=tiling, kernel=kernel, tiling_header=header, done=action.get("done", 0) == 1
+            tiling=tiling,
+            kernel=kernel,
+            tiling_header=header,
+            sources=sources,
+            done=action.get("done", 0) == 1,
         )
-        if entry.done and not tiling and not kernel:
+        if entry.done and not tiling and not kernel and not sources:
             return self._finish(entry, 0.0, None)
-        candidate = self.package.with_sources(tiling=tiling, kernel=kernel, tiling_header=header)
+        candidate = entry.candidate(self.package)
         return self._submit(candidate, entry)
 
     # ---- one evaluated candidate ---------------------------------------------------------------

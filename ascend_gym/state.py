@@ -34,6 +34,7 @@ class StepEntry(BaseModel):
     tiling: str = ""  # code mode: the submitted sources ("" = part kept)
     kernel: str = ""
     tiling_header: str = ""  # a generated package brings its own tiling data layout
+    sources: dict[str, str] = {}  # the kernel's other sources (op_kernel headers), by path
     done: bool = False
     noop: bool = False  # the rewrite did not apply: nothing was evaluated
     candidate_hash: str | None = None
@@ -49,7 +50,25 @@ class StepEntry(BaseModel):
         action = {"tiling": self.tiling, "kernel": self.kernel, "done": int(self.done)}
         if self.tiling_header:
             action["tiling_header"] = self.tiling_header
+        if self.sources:
+            action["sources"] = self.sources
         return action
+
+    def candidate(self, current: OperatorPackage) -> OperatorPackage:
+        """The package this code step submits on top of `current`. Its `sources` may replace
+        kernel-side sources the package has (op_kernel/ and inc/ files), nothing else: the spec,
+        the reference and the host files stay the operator's own."""
+        package = current.with_sources(
+            tiling=self.tiling, kernel=self.kernel, tiling_header=self.tiling_header
+        )
+        allowed = set(rewrites.kernel_side(current)) - {current.kernel_path}
+        unknown = sorted(set(self.sources) - allowed)
+        if unknown:
+            raise ValueError(
+                f"code action 'sources' may replace the kernel's other sources "
+                f"({', '.join(sorted(allowed)) or 'it has none'}), not {', '.join(unknown)}"
+            )
+        return package.model_copy(update={"files": {**package.files, **self.sources}})
 
 
 class EnvState(BaseModel):
@@ -99,9 +118,7 @@ class EnvState(BaseModel):
             if step.rewrite is not None:
                 candidate = rewrites.by_name(step.rewrite).apply(current, self.soc)
             else:
-                candidate = current.with_sources(
-                    tiling=step.tiling, kernel=step.kernel, tiling_header=step.tiling_header
-                )
+                candidate = step.candidate(current)
             if candidate is None or candidate.content_hash() != step.candidate_hash:
                 raise ValueError(
                     f"step {i} ({step.rewrite or 'code'}) does not rebuild the logged candidate"

@@ -26,7 +26,7 @@ from agents.llm.sources import other_sources
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, EvalResult
 from ascend_gym import metrics
-from ascend_gym.env import EpisodeView
+from ascend_gym.env import EpisodeView, code_action_of
 from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord, episode
 
 
@@ -199,11 +199,9 @@ class BestOfN:
             if proposal is None or proposal[0].content_hash() == baseline_hash:
                 continue  # nothing new to evaluate: the baseline's speedup is known to be 1.0
             candidate, note = proposal
-            # Both parts are sent in full: the env's current package moves to the last correct
+            # The candidate is sent whole: the env's current package moves to the last correct
             # candidate, and a Best-of-N sample must be relative to the baseline.
-            _, _, _, truncated, info = env.step(
-                {"tiling": candidate.tiling_source, "kernel": candidate.kernel_source}
-            )
+            _, _, _, truncated, info = env.step(code_action_of(candidate))
             result = info["result"]
             trajectory.append(StepRecord.of(info, note))
             if not result.cache_hit:

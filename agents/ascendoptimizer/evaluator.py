@@ -11,6 +11,7 @@ from agents.ascendoptimizer.trajectory import Trajectory
 from ascend_core.cpp import unified_diff
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalResult
+from ascend_gym.env import code_action_of
 from ascend_gym.policies import StepRecord, episode
 
 MAX_FEEDBACK = 600  # characters of a failure's log shown to the model
@@ -46,15 +47,13 @@ class Evaluator:
         round_: int,
         note: str,
     ) -> EvalResult | None:
-        """Submit a candidate (both parts in full); None when the budget is spent."""
+        """Submit a candidate (whole: tiling, kernel and its headers); None when the budget is spent."""
         if self.left <= 0:
             return None
         digest = candidate.content_hash()
         self.seen.add(digest)
         spent_before = self.view.spent
-        _, _, _, _, info = self.env.step(
-            {"tiling": candidate.tiling_source, "kernel": candidate.kernel_source}
-        )
+        _, _, _, _, info = self.env.step(code_action_of(candidate))
         result: EvalResult = info["result"]
         self.per_phase[phase] = self.per_phase.get(phase, 0) + (self.view.spent - spent_before)
         if not result.ok and not result.daemon_fault:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import ascend_gym
 from ascend_gym import rewrites
+from ascend_gym.corpus import build_package, find_ops, spec_for
+from ascend_gym.corpus.importer import write_operator
+from ascend_gym.env import code_action_of
 
 
 def test_render_ansi_shows_sources_and_last_result(make):
@@ -54,6 +59,8 @@ def test_discrete_accepts_numpy_integers(make):
         ({"done": 2}, ValueError, "'done' must be 0 or 1"),
         ({"done": 0.5}, ValueError, "'done' must be 0 or 1"),
         ("void kernel() {}", TypeError, "dict"),
+        ({"sources": "x"}, TypeError, "'sources' must map source paths"),
+        ({"sources": {"reference.py": "x"}}, ValueError, "not reference.py"),
     ],
 )
 def test_malformed_code_actions_raise(make, action, error, match):
@@ -77,3 +84,24 @@ def test_make_and_validate(daemon):
         assert env.unwrapped.validate(seeds=1).outcome == "FAIL"
     finally:
         env.close()
+
+
+def test_a_code_action_submits_the_kernel_s_headers_too(make, tmp_path):
+    """A real operator keeps its kernel's class in an op_kernel header: a candidate that edits it
+    (pipe_all_to_precise on a relu of ours in cann-ops' layout) reaches the daemon whole."""
+    layouts = Path(__file__).parents[1] / "agents" / "real_layouts"
+    relu = next(build_package(s, spec_for(s)) for s in find_ops(layouts) if s.op == "relu")
+    write_operator(relu, tmp_path / "relu", "test")
+    env = make(operator=str(tmp_path / "relu"))
+    env.reset(seed=0)
+    candidate = rewrites.by_name("pipe_all_to_precise").apply(env.unwrapped.package)
+    assert candidate.kernel_source == env.unwrapped.package.kernel_source  # the edit is in a header
+    _, _, _, _, info = env.step(code_action_of(candidate))
+    assert (
+        info["result"].status.value == "OK" and info["candidate_hash"] == candidate.content_hash()
+    )
+    assert env.unwrapped.spent == 1
+    header = "op_kernel/relu_impl.h"
+    assert env.unwrapped.package.files[header] == candidate.files[header]
+    step = env.unwrapped.state.steps[-1]
+    assert step.sources[header] == candidate.files[header]  # the state rebuilds it
