@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 _LITERAL = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 _OPEN, _CLOSE = "([{", ")]}"
+_QUALIFIERS = re.compile(r"(?:\s*\b(?:const|override|noexcept|final)\b)*\s*$")
+_NOT_FUNCTIONS = frozenset("if for while switch catch return sizeof".split())
 
 
 def code_view(source: str) -> str:
@@ -32,6 +34,33 @@ def matching(view: str, start: int) -> int:
             if depth == 0:
                 return i
     return -1
+
+
+def enclosing_brace(view: str, pos: int) -> int:
+    """The innermost `{` around `pos`, or -1."""
+    depth = 0
+    for i in range(pos - 1, -1, -1):
+        if view[i] == "}":
+            depth += 1
+        elif view[i] == "{":
+            if depth == 0:
+                return i
+            depth -= 1
+    return -1
+
+
+def is_function_body(view: str, brace: int) -> bool:
+    """`{` opens a function's body: `name(...) [const] {`, not a branch, loop or lambda."""
+    head = _QUALIFIERS.sub("", view[:brace])
+    if not head.endswith(")"):
+        return False
+    depth = 0
+    for i in range(len(head) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(head[i], 0)
+        if depth == 0:
+            name = re.search(r"(\w+)\s*$", head[:i])
+            return name is not None and name.group(1) not in _NOT_FUNCTIONS
+    return False
 
 
 def split_args(text: str) -> list[str]:

@@ -28,7 +28,9 @@ from ascend_core.cpp import (
     base_name,
     code_view,
     declared_as,
+    enclosing_brace,
     indent_at,
+    is_function_body,
     line_bounds,
     matching,
     split_args,
@@ -464,8 +466,6 @@ def _literal_double_buffer(source: str) -> str | None:
 # kernel's own buffers (sized by its tiling from the whole UB) keep their room.
 STAGE_UB_BYTES = 8 * 1024
 _LOOP = re.compile(r"\b(?:for|while)\s*\(|\bdo\s*\{")
-_QUALIFIERS = re.compile(r"(?:\s*\b(?:const|override|noexcept|final)\b)*\s*$")
-_NOT_FUNCTIONS = frozenset("if for while switch catch return sizeof".split())
 _ASSIGNS_AFTER = re.compile(r"\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)")
 _COPY_CALL = re.compile(r"\b(DataCopy|DataCopyPad)\s*(?:<[^;()]*>)?\s*\(")
 _GM_TYPED = re.compile(r"\bGlobalTensor\s*<\s*([\w:]+)\s*>\s*(\w+(?:\s*,\s*\w+)*)\s*;")
@@ -486,33 +486,6 @@ def _loop_bodies(view: str) -> list[tuple[int, int]]:
         end = matching(view, body) if view.startswith("{", body) else view.find(";", body)
         spans.append((body, end))
     return spans
-
-
-def _enclosing_brace(view: str, pos: int) -> int:
-    """The innermost `{` around `pos`, or -1."""
-    depth = 0
-    for i in range(pos - 1, -1, -1):
-        if view[i] == "}":
-            depth += 1
-        elif view[i] == "{":
-            if depth == 0:
-                return i
-            depth -= 1
-    return -1
-
-
-def _is_function_body(view: str, brace: int) -> bool:
-    """`{` opens a function's body: `name(...) [const] {`, not a branch, loop or lambda."""
-    head = _QUALIFIERS.sub("", view[:brace])
-    if not head.endswith(")"):
-        return False
-    depth = 0
-    for i in range(len(head) - 1, -1, -1):
-        depth += {")": 1, "(": -1}.get(head[i], 0)
-        if depth == 0:
-            name = re.search(r"(\w+)\s*$", head[:i])
-            return name is not None and name.group(1) not in _NOT_FUNCTIONS
-    return False
 
 
 def _statement_end(flat: str, body: int, pos: int) -> int:
@@ -673,8 +646,8 @@ def _stage_one(
     reads, or None when the kernel gives no safe place for the copy:
     after its SetGlobalBuffer and the last InitBuffer of the same function (at that function's top
     level), before every scalar read of it there, in a function without early returns."""
-    body = _enclosing_brace(view, gm.set_buffer)
-    if body < 0 or not _is_function_body(view, body):
+    body = enclosing_brace(view, gm.set_buffer)
+    if body < 0 or not is_function_body(view, body):
         return None  # set in a branch, or outside a function
     body_end = matching(view, body)
     inits = list(_PIPE_INIT.finditer(view, body, body_end))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from ascend_core.cpp import code_view, indent_at, matching
+from ascend_core.cpp import code_view, enclosing_brace, indent_at, is_function_body, matching
 
 GUARD = "ASCEND_GYM_VECTOR_LOOPS"
 HELPERS = f"""
@@ -98,8 +98,6 @@ _CAST = re.compile(
 )
 _BINARY = re.compile(r"^(?P<l>[^-+*]+?)\s*(?P<op>[-+*])\s*(?P<r>[^-+*]+)$")
 _INCLUDE_OR_ONCE = re.compile(r"^[ \t]*#\s*(?:include\b|pragma\s+once\b)[^\n]*\n", re.M)
-_QUALIFIERS = re.compile(r"(?:\s*\b(?:const|override|noexcept|final)\b)*\s*$")
-_CONTROL = frozenset("if for while switch catch".split())
 _GUARDED = re.compile(r"AscendGymVector\w*\s*(?:<[^;{}]*>)?\([^;{}]*\)\)\s*\{\s*$")
 
 
@@ -119,27 +117,13 @@ def element_types(view: str) -> dict[str, str]:
 
 
 def _function_start(view: str, pos: int) -> int:
-    """Where the parameter list of the function holding `pos` opens (0 outside any)."""
-    depth = 0
-    for i in range(pos - 1, -1, -1):
-        if view[i] == "}":
-            depth += 1
-        elif view[i] == "{" and depth:
-            depth -= 1
-        elif view[i] == "{":
-            head = _QUALIFIERS.sub("", view[:i])
-            if not head.endswith(")"):
-                continue  # a class, namespace or initialiser: look further out
-            nest, k = 0, len(head) - 1
-            while k >= 0:
-                nest += {")": 1, "(": -1}.get(head[k], 0)
-                if nest == 0:
-                    break
-                k -= 1
-            word = re.search(r"(\w+)\s*$", head[:k])
-            if word and word[1] not in _CONTROL:
-                return k
-    return 0
+    """Where the head of the function holding `pos` starts (its parameters included), or 0."""
+    brace = enclosing_brace(view, pos)
+    while brace >= 0 and not is_function_body(view, brace):
+        brace = enclosing_brace(view, brace)
+    if brace < 0:
+        return 0
+    return max(view.rfind(c, 0, brace) for c in ";{}") + 1  # past the statement before it
 
 
 def _operand(expr: str, i: str, locals_: dict[str, str]) -> str | None:
