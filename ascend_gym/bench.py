@@ -139,6 +139,7 @@ def run_one(
     run: str,
     config: dict[str, Any],
     timing: str = "auto",
+    timing_protocol: str = "cold",
 ) -> tuple[SweepRecord, OperatorPackage | None]:
     """One (policy, op, seed) and its best candidate: a failure is recorded, never raised."""
     import gymnasium as gym
@@ -152,6 +153,8 @@ def run_one(
         seed=seed,
         budget=budget,
         soc=soc,
+        timing=timing,
+        timing_protocol=timing_protocol,
         run_id=run,
         daemon=daemon,
         config=config,
@@ -166,6 +169,7 @@ def run_one(
         daemon=daemon,
         run_id=run,
         timing=timing,
+        timing_protocol=timing_protocol,
     )
     view = episode(env)
     try:
@@ -253,11 +257,15 @@ def load_config(out_dir: Path, requested: SweepConfig) -> SweepConfig:
     if not path.exists():
         return requested
     saved = SweepConfig.model_validate_json(path.read_text())
-    if (saved.budget, saved.soc) != (requested.budget, requested.soc):
+    settings = ("budget", "soc", "timing", "timing_protocol")
+    if any(getattr(saved, k) != getattr(requested, k) for k in settings):
+
+        def flags(config: SweepConfig) -> str:
+            return " ".join(f"--{k.replace('_', '-')} {getattr(config, k)}" for k in settings)
+
         raise ValueError(
-            f"{out_dir} holds a sweep with --budget {saved.budget} --soc {saved.soc}, not "
-            f"--budget {requested.budget} --soc {requested.soc}; budgets must be equal within a "
-            "sweep: use those settings or another --out"
+            f"{out_dir} holds a sweep with {flags(saved)}, not {flags(requested)}; every task of "
+            "a sweep is timed and budgeted alike: use those settings or another --out"
         )
     for name, cfg in requested.policy_config.items():
         if saved.policy_config.get(name, cfg) != cfg:
@@ -432,6 +440,7 @@ class Scheduler:
                 run,
                 config.policy_config.get(p, {}),
                 config.timing,
+                config.timing_protocol,
             )
             self.pending[ref] = ((p, op, s), run, previous)
             attempt = Attempt(policy=p, operator=op, seed=s, run_id=run, time=time.time())

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "bench": "ascend_gym.commands.bench",
     "report": "ascend_gym.commands.report",
     "validate": "ascend_gym.commands.validate",
+    "retime": "ascend_gym.commands.retime",
     "export": "ascend_gym.commands.export",
     "suite": "ascend_gym.commands.suite",
     "daemon": "ascend_gym.commands.daemon",

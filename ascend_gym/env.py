@@ -28,8 +28,8 @@ from ascend_gym.state import EnvState, StepEntry, catalogue_digest
 from ascend_gym.validation import Claim, Verdict, check
 
 MAX_SOURCE_CHARS = 131072
-# The baseline run's budget: the env's baseline evaluation, and OpenEvolve's evaluator timing the
-# initial program once more when the env's timing resolves to another cache key than its default.
+# The baseline run's budget: the env's baseline evaluation, and OpenEvolve's evaluator submitting the
+# initial program once more (a cache hit of the same request).
 BASELINE_RUN_BUDGET = 2
 # What real sources contain: printable ASCII, tab and newline. Anything else (a UTF-8 comment, a
 # CR of a CRLF file) is transliterated in the observation only; the package keeps the original.
@@ -295,6 +295,16 @@ class EpisodeView:
         return self._env.eval_seed
 
     @property
+    def timing(self) -> str:
+        """`EvalRequest.timing` of every evaluation of the episode."""
+        return self._env.timing
+
+    @property
+    def timing_protocol(self) -> str:
+        """`EvalRequest.timing_protocol` of every evaluation of the episode: "cold" or "warm"."""
+        return self._env.timing_protocol
+
+    @property
     def client(self) -> DaemonClient | DaemonPool:
         """The env's daemon connection, for a policy that evaluates through the daemon itself
         (under `run_id`, with the run's tokens)."""
@@ -399,7 +409,9 @@ class AscendOpEnv(gym.Env):
     secret), fixed so evaluations are cached across episodes (`reset(seed=...)` seeds
     `np_random`, which the operator-sampling wrappers use). timing: how the bench case is timed
     (`EvalRequest.timing`: `"full"`, `"sampled"`, or `"auto"`: sampled past 256 MiB of outputs
-    unless the operator is element-wise).
+    unless the operator is element-wise). timing_protocol: what a latency is (`"cold"`: one launch
+    on an empty L2, the default; `"warm"`: the steady state of repeated launches;
+    docs/performance_model.md, Timing protocol).
     backend: the embedded daemon's backend. run_id: the daemon's ledger key (default: unique).
     Each episode is a daemon run that `reset()` opens with `budget` (the first under `run_id`,
     later ones under `run_id/e<n>`; `env.run_id` names the current one): the daemon, not the env,
@@ -441,6 +453,7 @@ class AscendOpEnv(gym.Env):
         run_id: str | None = None,
         render_mode: str | None = None,
         timing: Literal["auto", "full", "sampled"] = "auto",
+        timing_protocol: Literal["cold", "warm"] = "cold",
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; render modes: ansi")
@@ -453,6 +466,10 @@ class AscendOpEnv(gym.Env):
             raise ValueError("budget must be at least 1")
         if soc not in socs():
             raise ValueError(f"unknown soc {soc!r}; SoC presets: {', '.join(socs())}")
+        if timing not in ("auto", "full", "sampled"):
+            raise ValueError(f"unknown timing {timing!r}; timings: auto, full, sampled")
+        if timing_protocol not in ("cold", "warm"):
+            raise ValueError(f"unknown timing_protocol {timing_protocol!r}; protocols: cold, warm")
         self.operator, self.mode, self.budget, self.soc = operator, mode, budget, soc
         self.reward_kind, self.failure_penalty, self.noop_penalty = (
             reward,
@@ -460,6 +477,7 @@ class AscendOpEnv(gym.Env):
             noop_penalty,
         )
         self.eval_seed, self.backend, self.timing = eval_seed, backend, timing
+        self.timing_protocol = timing_protocol
         # Each episode is a daemon run with the episode's budget, opened by `reset()`: the first
         # under `run_id`, later ones under `run_id/e<n>`.
         self._run_root = self.run_id = run_id or f"env-{uuid.uuid4().hex[:12]}"
@@ -567,6 +585,8 @@ class AscendOpEnv(gym.Env):
             best_us=self.best_us,
             baseline_us=self.baseline_us,
             soc=self.soc,
+            timing=self.timing,
+            timing_protocol=self.timing_protocol,
             simulated=self.current.simulated,
         )
         rng = np.random.default_rng()
@@ -673,6 +693,7 @@ class AscendOpEnv(gym.Env):
                 soc=self.soc,
                 seed=self.eval_seed,
                 timing=self.timing,
+                timing_protocol=self.timing_protocol,
             )
         )
         return StepResult.model_validate(result.model_dump())
@@ -756,6 +777,8 @@ class AscendOpEnv(gym.Env):
             failure_penalty=self.failure_penalty,
             noop_penalty=self.noop_penalty,
             eval_seed=self.eval_seed,
+            timing=self.timing,
+            timing_protocol=self.timing_protocol,
             run_id=self.run_id,
             backend=self.current.backend,
             simulated=self.current.simulated,
@@ -783,6 +806,8 @@ class AscendOpEnv(gym.Env):
             "noop_penalty": self.noop_penalty,
             "eval_seed": self.eval_seed,
             "backend": self.backend,
+            "timing": self.timing,
+            "timing_protocol": self.timing_protocol,
         }
 
     @classmethod
@@ -809,6 +834,8 @@ class AscendOpEnv(gym.Env):
             "noop_penalty": state.noop_penalty,
             "eval_seed": state.eval_seed,
             "backend": state.backend,
+            "timing": state.timing,
+            "timing_protocol": state.timing_protocol,
             **overrides,
         }
         env = cls(daemon=daemon, run_id=None if fresh_run else state.run_id, **config)

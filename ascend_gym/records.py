@@ -35,6 +35,7 @@ class SweepConfig(BaseModel):
     seeds: int = Field(gt=0)
     soc: str = DEFAULT_SOC
     timing: Literal["auto", "full", "sampled"] = "auto"  # EvalRequest.timing of every evaluation
+    timing_protocol: Literal["cold", "warm"] = "cold"  # EvalRequest.timing_protocol, likewise
     policy_config: dict[str, dict[str, Any]] = {}  # policy name -> constructor keywords
     daemons: list[str] = []  # given endpoints; empty = local daemons started by the sweep
     command: str = ""  # the command line of the latest run of the sweep
@@ -54,6 +55,8 @@ class SweepRecord(ModelAccount):
     seed: int
     budget: int
     soc: str = ""
+    timing: Literal["auto", "full", "sampled"] = "auto"  # how its evaluations were timed
+    timing_protocol: Literal["cold", "warm"] = "cold"
     run_id: str = ""
     sweep_id: str = ""
     daemon: str = ""

@@ -93,6 +93,7 @@ def labels(records: list[SweepRecord]) -> dict[str, str]:
         "kind": "simulated" if simulated != {False} else "measured on NPU",
         "backend": ", ".join(sorted({r.backend for r in records if r.backend})) or "unknown",
         "soc": ", ".join(sorted({r.soc for r in records if r.soc})),
+        "protocol": ", ".join(sorted({r.timing_protocol for r in records if r.ok})) or "cold",
         "proposer": ", ".join(sorted({f"{r.policy}={r.proposer}" for r in records if r.proposer})),
         "versions": ", ".join(f"{k} {v}" for k, v in sorted(versions.items())),
     }
@@ -494,7 +495,8 @@ def write_report(results_dir: Path) -> Path:
     if cov["infra"]:
         failures += f", {cov['infra']} failed for infrastructure (rerun the command to retry them)"
     facts = [
-        f"Results: **{info['kind']}** (backend {info['backend']}, soc {info['soc']})",
+        f"Results: **{info['kind']}** (backend {info['backend']}, soc {info['soc']}, "
+        f"timing protocol {info['protocol']})",
         f"Budget: {config.budget} evaluations per (policy, op, seed), counted by the daemon ledger; "
         f"seeds: {config.seeds}; ops: {len(config.ops)}; policies: {', '.join(config.policies)}",
         f"Proposers: {info['proposer'] or 'n/a'}",

@@ -83,6 +83,8 @@ class EnvState(BaseModel):
     failure_penalty: float
     noop_penalty: float
     eval_seed: int
+    timing: Literal["auto", "full", "sampled"] = "auto"  # EvalRequest.timing
+    timing_protocol: Literal["cold", "warm"] = "cold"  # EvalRequest.timing_protocol
     run_id: str
     backend: str = "sim"
     simulated: bool = True

@@ -30,10 +30,30 @@ class Claim(BaseModel):
     best_us: float
     baseline_us: float | None = None
     soc: str = DEFAULT_SOC
+    timing: Literal["auto", "full", "sampled"] = "auto"  # how the record was timed
+    timing_protocol: Literal["cold", "warm"] = "cold"
     simulated: bool | None = None
 
     def identity(self) -> tuple[Any, ...]:
-        return self.package.content_hash(), self.best_us, self.baseline_us, self.soc
+        return (
+            self.package.content_hash(),
+            self.best_us,
+            self.baseline_us,
+            self.soc,
+            self.timing,
+            self.timing_protocol,
+        )
+
+    def request(self, run_id: str, package: OperatorPackage, seed: int) -> EvalRequest:
+        """An evaluation of `package` on the claim's SoC, timed as the claim was."""
+        return EvalRequest(
+            run_id=run_id,
+            package=package,
+            soc=self.soc,
+            seed=seed,
+            timing=self.timing,
+            timing_protocol=self.timing_protocol,
+        )
 
 
 class Verdict(BaseModel):
@@ -65,9 +85,7 @@ def check(claim: Claim, client: DaemonClient, seeds: list[int], tolerance: float
         claimed_baseline_us=claim.baseline_us,
     )
     for seed in seeds:
-        result = client.evaluate(
-            EvalRequest(run_id=run_id, package=claim.package, soc=claim.soc, seed=seed)
-        )
+        result = client.evaluate(claim.request(run_id, claim.package, seed))
         verdict.simulated = result.simulated
         if not result.ok:
             verdict.reasons.append(f"seed {seed}: {result.status.value}: {result.message[:300]}")
@@ -87,11 +105,7 @@ def check(claim: Claim, client: DaemonClient, seeds: list[int], tolerance: float
     ):
         verdict.reasons.append("recorded on a different backend kind (simulated vs NPU)")
     if claim.baseline_us is not None and claim.operator.startswith("op://"):
-        baseline = client.evaluate(
-            EvalRequest(
-                run_id=run_id, package=suite.resolve(claim.operator), soc=claim.soc, seed=seeds[0]
-            )
-        )
+        baseline = client.evaluate(claim.request(run_id, suite.resolve(claim.operator), seeds[0]))
         verdict.retimed_baseline_us = baseline.latency_us
         if not baseline.ok or not _within(claim.baseline_us, baseline.latency_us, tolerance):
             verdict.reasons.append(

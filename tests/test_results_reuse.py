@@ -10,7 +10,7 @@ import pytest
 
 from ascend_core import suite
 from ascend_core.protocol import EvalRequest, Status
-from ascend_gym.client import LocalDaemon
+from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.commands.common import daemon_client
 from ascend_gym.commands.export import spec_toml
 from ascend_gym.records import SweepRecord, load_candidate, read_records
@@ -85,3 +85,52 @@ def test_op_toml_round_trips_for_every_suite_operator():
     for uri in suite.op_uris():
         spec = suite.resolve(uri).spec
         assert spec_toml(spec)  # raises if the written spec reads back different
+
+
+def test_a_warm_sweep_validates_warm_and_retimes_under_either_protocol(tmp_path, token_daemon):
+    daemon, out = token_daemon, tmp_path / "warm"
+    done = cli(
+        "bench", "--ops", "level1/relu", "--policies", "random,bon", "--budget", "3",
+        "--timing-protocol", "warm", "--daemons", daemon, "--out", str(out),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    records = read_records(out / "results.jsonl")
+    client = DaemonClient(daemon)
+    client.open_run("t-relu-protocols", 2)
+    timed = {
+        protocol: client.evaluate(
+            EvalRequest(
+                run_id="t-relu-protocols",
+                package=suite.resolve("level1/relu"),
+                timing_protocol=protocol,
+            )
+        ).latency_us
+        for protocol in ("cold", "warm")
+    }
+    client.close()
+    assert timed["warm"] < timed["cold"]
+    assert {(r.timing_protocol, r.baseline_us) for r in records} == {("warm", timed["warm"])}
+
+    checked = cli("validate", str(out), "--daemon", daemon, "--seeds", "1")
+    assert checked.returncode == 0, checked.stdout + checked.stderr  # re-timed warm, as recorded
+
+    same = cli("retime", str(out), "--daemon", daemon)  # the sweep's own protocol: its own table
+    assert same.returncode == 0, same.stderr
+    assert "under the warm protocol" in same.stdout
+    table = done.stdout.split("results.jsonl:")[1].split()
+    assert all(cell in same.stdout.split() for cell in table if cell[0].isdigit())
+
+    cold = tmp_path / "cold"
+    moved = cli(
+        "retime", str(out), "--timing-protocol", "cold", "--daemon", daemon, "--out", str(cold)
+    )
+    assert moved.returncode == 0, moved.stderr
+    retimed = read_records(cold / "results.jsonl")
+    assert {(r.timing_protocol, r.baseline_us) for r in retimed} == {("cold", timed["cold"])}
+    assert cli("report", str(cold)).returncode == 0
+
+    mixed = cli(
+        "bench", "--ops", "level1/relu", "--policies", "random", "--budget", "3",
+        "--daemons", daemon, "--out", str(out),
+    )  # fmt: skip
+    assert mixed.returncode == 2 and "--timing-protocol warm" in mixed.stderr

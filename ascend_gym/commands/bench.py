@@ -160,6 +160,7 @@ def sweep_config(args: argparse.Namespace) -> bench.SweepConfig:
         seeds=args.seeds,
         soc=args.soc,
         timing=args.timing,
+        timing_protocol=args.timing_protocol,
         policy_config=policy_config,
         daemons=args.daemons,
         command=shlex.join(["ascend-gym", *sys.argv[1:]]),
@@ -205,7 +206,10 @@ def run(args: argparse.Namespace) -> int:
         kinds = sorted(
             {"simulated" if r.simulated is not False else "NPU" for r in records if r.ok}
         )
-        print(f"\n{'/'.join(kinds) or 'no'} results ({config.soc}), {args.out / 'results.jsonl'}:")
+        print(
+            f"\n{'/'.join(kinds) or 'no'} results ({config.soc}, {config.timing_protocol} "
+            f"protocol), {args.out / 'results.jsonl'}:"
+        )
         print(bench.table(records, config))
     for what, bad in (
         ("charged more than the budget or disagree with the ledger", unchecked),

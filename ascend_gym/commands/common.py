@@ -57,6 +57,14 @@ def add_timing(parser: argparse.ArgumentParser) -> None:
         "or a sample of its blocks, unchecked (sampled); auto (default): full, but sampled past "
         "256 MiB of outputs when the operator is not element-wise",
     )
+    parser.add_argument(
+        "--timing-protocol",
+        choices=("cold", "warm"),
+        default="cold",
+        help="what a latency is: one cold launch (default; as the published msprof op figures) "
+        "or the warm steady state of repeated launches, as benchmark harnesses time a kernel "
+        "(docs/performance_model.md, Timing protocol; simulator only)",
+    )
 
 
 def add_json(parser: argparse.ArgumentParser, what: str = "the table") -> None:

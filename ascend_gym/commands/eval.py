@@ -30,14 +30,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="append",
         help="correctness case to run, by its name in op.toml (repeatable; default all)",
     )
-    parser.add_argument(
-        "--timing-protocol",
-        choices=["cold", "warm"],
-        default="cold",
-        help="what the latency is: one cold launch (default; as the published msprof op figures) "
-        "or the warm steady state of repeated launches, as benchmark harnesses time a kernel "
-        "(docs/performance_model.md, Timing protocol; simulator only)",
-    )
     add_timing(parser)
     parser.add_argument(
         "--run-timeout",

@@ -20,6 +20,7 @@ from ascend_gym.commands.common import (
     add_daemon,
     add_model,
     add_soc,
+    add_timing,
     check_policy_config,
     daemon_client,
     load_operator,
@@ -62,6 +63,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--config", default="", help="policy config as JSON (merged under the flags above)"
     )
     add_soc(parser)
+    add_timing(parser)
     add_daemon(parser)
     parser.add_argument("--run-id", default="", help="daemon ledger key (default: unique)")
 
@@ -105,7 +107,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{out} holds an earlier run (best/): give a new --out directory")
     with daemon_client(args.daemon) as client:  # the same task a bench runs, on one operator
         record, best = run_one(
-            args.policy, operator, args.seed, args.budget, client.address, args.soc, run_id, config
+            args.policy,
+            operator,
+            args.seed,
+            args.budget,
+            client.address,
+            args.soc,
+            run_id,
+            config,
+            timing=args.timing,
+            timing_protocol=args.timing_protocol,
         )
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
@@ -127,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         f"{record.evaluations}/{record.budget} evaluations"
     )
     print(
-        f"baseline {record.baseline_us:.2f} us -> best {record.best_us:.2f} us ({label}, {args.soc}): speedup {speedup:.3f}x"
+        f"baseline {record.baseline_us:.2f} us -> best {record.best_us:.2f} us ({label}, {args.soc}, {args.timing_protocol}): speedup {speedup:.3f}x"
     )
     if record.best_us >= record.baseline_us:
         print("found nothing better than the baseline within the budget")

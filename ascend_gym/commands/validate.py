@@ -56,6 +56,8 @@ def claim_from(line: int, record: dict[str, Any]) -> Claim | str:
             best_us=state.best_us,
             baseline_us=state.baseline_us,
             soc=state.soc,
+            timing=state.timing,
+            timing_protocol=state.timing_protocol,
             simulated=state.simulated,
         )
     if isinstance(record.get("best_package"), dict) and record.get("best_us"):
@@ -67,6 +69,8 @@ def claim_from(line: int, record: dict[str, Any]) -> Claim | str:
             best_us=record["best_us"],
             baseline_us=record.get("baseline_us"),
             soc=record.get("soc", DEFAULT_SOC),
+            timing=record.get("timing", "auto"),
+            timing_protocol=record.get("timing_protocol", "cold"),
             simulated=record.get("simulated"),
         )
     return "no candidate sources in the record (only hashes)"
@@ -89,6 +93,8 @@ def record_claim(results_dir: Path, line: int, record: SweepRecord) -> Claim | s
         best_us=record.best_us,
         baseline_us=record.baseline_us,
         soc=record.soc or DEFAULT_SOC,
+        timing=record.timing,
+        timing_protocol=record.timing_protocol,
         simulated=record.simulated,
     )
 

@@ -8,7 +8,8 @@ so everything it needs comes from environment variables set by the policy (never
   ASCEND_GYM_OE_BUDGET   evaluations this run may spend
   ASCEND_GYM_OE_WORKDIR  holds baseline.json (the baseline package), initial_program.cpp and the
                          log evaluations.jsonl this file appends to, one line per daemon reply
-  ASCEND_GYM_OE_SOC, ASCEND_GYM_OE_SEED
+  ASCEND_GYM_OE_SOC, ASCEND_GYM_OE_SEED, ASCEND_GYM_OE_TIMING, ASCEND_GYM_OE_TIMING_PROTOCOL
+                         the env's EvalRequest settings, so candidates are timed as its baseline
   ASCEND_GYM_OE_TOKENS   the run's tokens by daemon address (JSON), when the run was opened
   ASCEND_GYM_OE_BASELINE_RUN_ID  the run the env evaluated the baseline under (the env names it)
   ASCEND_GYM_OE_BASELINE_TOKENS  the same as ASCEND_GYM_OE_TOKENS for the baseline's run
@@ -53,6 +54,8 @@ class Settings:
         self.workdir = Path(env["ASCEND_GYM_OE_WORKDIR"])
         self.soc = env.get("ASCEND_GYM_OE_SOC", DEFAULT_SOC)
         self.seed = int(env.get("ASCEND_GYM_OE_SEED", "0"))
+        self.timing = env.get("ASCEND_GYM_OE_TIMING", "auto")
+        self.timing_protocol = env.get("ASCEND_GYM_OE_TIMING_PROTOCOL", "cold")
         self.tokens: dict[str, str] = json.loads(env.get("ASCEND_GYM_OE_TOKENS", "{}"))
         self.baseline_tokens: dict[str, str] = json.loads(
             env.get("ASCEND_GYM_OE_BASELINE_TOKENS", "{}")
@@ -143,7 +146,14 @@ def evaluate(program_path: str) -> EvaluationResult:
             )
         run = settings.baseline_run_id if is_baseline else settings.run_id
         result = client.evaluate(
-            EvalRequest(run_id=run, package=candidate, soc=settings.soc, seed=settings.seed)
+            EvalRequest(
+                run_id=run,
+                package=candidate,
+                soc=settings.soc,
+                seed=settings.seed,
+                timing=settings.timing,
+                timing_protocol=settings.timing_protocol,
+            )
         )
     finally:
         client.close()

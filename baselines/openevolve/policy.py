@@ -125,9 +125,11 @@ def evaluator_settings(view: EpisodeView, workdir: Path) -> dict[str, str]:
         "ASCEND_GYM_OE_BUDGET": str(view.budget),
         "ASCEND_GYM_OE_WORKDIR": str(workdir),
         "ASCEND_GYM_OE_SOC": view.soc,
-        # The evaluation seed (the daemon's test inputs) must be the env's, so the initial program
-        # is the cached baseline.
+        # The evaluation seed (the daemon's test inputs) and the timing must be the env's, so the
+        # initial program is the cached baseline and every candidate is timed as the baseline was.
         "ASCEND_GYM_OE_SEED": str(view.eval_seed),
+        "ASCEND_GYM_OE_TIMING": view.timing,
+        "ASCEND_GYM_OE_TIMING_PROTOCOL": view.timing_protocol,
         # The runs' tokens, if they were opened (the daemon then serves them only with them).
         "ASCEND_GYM_OE_TOKENS": json.dumps(view.client.run_tokens(view.run_id)),
         "ASCEND_GYM_OE_BASELINE_TOKENS": json.dumps(view.client.run_tokens(view.baseline_run_id)),

@@ -134,6 +134,23 @@ def test_evaluator_times_the_baseline_on_a_daemon_that_requires_run_tokens(tmp_p
             env.close()
 
 
+def test_evaluator_times_programs_as_the_env_does(tmp_path, monkeypatch):
+    """A warm env's baseline is the initial program: timed warm too, it scores exactly 1.0."""
+    with LocalDaemon(workers=1, state_dir=tmp_path / "state") as d:
+        env = AscendOpEnv(operator="level1/add", budget=1, daemon=d.address, timing_protocol="warm")
+        try:
+            env.reset(seed=0)
+            for key, value in evaluator_settings(env.episode, tmp_path).items():
+                monkeypatch.setenv(key, value)
+            (tmp_path / "baseline.json").write_text(env.package.model_dump_json())
+            (tmp_path / "baseline_us").write_text(repr(env.baseline_us))
+            initial = tmp_path / "initial_program.cpp"
+            initial.write_text(program_io.compose(env.package))
+            assert evaluator.evaluate(str(initial)).metrics["speedup"] == 1.0
+        finally:
+            env.close()
+
+
 def test_offline_endpoint_answers_openevolve_prompts_with_diffs():
     base = suite.resolve("level1/add")
     program = program_io.compose(base)
