@@ -116,27 +116,14 @@ def test_evaluator_rejects_edits_outside_blocks_without_spending(tmp_path, monke
     assert [e["charged"] for e in evaluator.read_log(tmp_path)] == [True]
 
 
-def test_evaluator_times_the_baseline_on_a_daemon_that_requires_run_tokens(tmp_path, monkeypatch):
+def test_evaluator_times_the_baseline_as_the_env_did_on_a_daemon_that_requires_run_tokens(
+    tmp_path, monkeypatch
+):
+    """The initial program is the env's baseline: served under the env's runs (with their tokens)
+    and timed as the env timed it (here warm), it passes and scores exactly 1.0."""
     with LocalDaemon(
         workers=1, state_dir=tmp_path / "state", extra_args=["--require-run-tokens"]
     ) as d:
-        env = AscendOpEnv(operator="level1/add", budget=1, daemon=d.address)
-        try:
-            env.reset(seed=0)
-            for key, value in evaluator_settings(env.episode, tmp_path).items():
-                monkeypatch.setenv(key, value)
-            (tmp_path / "baseline.json").write_text(env.package.model_dump_json())
-            (tmp_path / "baseline_us").write_text(repr(env.baseline_us))
-            initial = tmp_path / "initial_program.cpp"
-            initial.write_text(program_io.compose(env.package))
-            assert evaluator.evaluate(str(initial)).metrics["correct"] == 1.0
-        finally:
-            env.close()
-
-
-def test_evaluator_times_programs_as_the_env_does(tmp_path, monkeypatch):
-    """A warm env's baseline is the initial program: timed warm too, it scores exactly 1.0."""
-    with LocalDaemon(workers=1, state_dir=tmp_path / "state") as d:
         env = AscendOpEnv(operator="level1/add", budget=1, daemon=d.address, timing_protocol="warm")
         try:
             env.reset(seed=0)
@@ -146,7 +133,8 @@ def test_evaluator_times_programs_as_the_env_does(tmp_path, monkeypatch):
             (tmp_path / "baseline_us").write_text(repr(env.baseline_us))
             initial = tmp_path / "initial_program.cpp"
             initial.write_text(program_io.compose(env.package))
-            assert evaluator.evaluate(str(initial)).metrics["speedup"] == 1.0
+            scored = evaluator.evaluate(str(initial)).metrics
+            assert (scored["correct"], scored["speedup"]) == (1.0, 1.0)
         finally:
             env.close()
 
