@@ -7,8 +7,9 @@ budget 40), and where present `bon-n5` (Best-of-N at N = 5), `stage1-only` and `
 (AscendOptimizer's ablations). Prints Markdown: GM (mean ± std over seeds) and fast_p per level
 for every policy, the evaluations each spent of those given and how many of its tasks stopped
 before the budget (nothing new to propose), the ablations beside the full method, and each
-bench's coverage and ledger check. Unfinished benches are read as they stand: a missing task
-counts as 1.0, as in every report, and the coverage line says how many are missing.
+bench's SoC, timing protocol, coverage and ledger check. Unfinished benches are read as they
+stand: a missing task counts as 1.0, as in every report, and the coverage line says how many are
+missing.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ def ablation_row(bench: str, config: SweepConfig, records: list[SweepRecord]) ->
 def coverage_line(bench: str, config: SweepConfig, records: list[SweepRecord]) -> str:
     cov = report.coverage(config, records)
     return (
-        f"- {bench}: {cov['finished']} / {cov['tasks']} tasks, {cov['evaluations']:,} "
+        f"- {bench} ({config.soc}, {config.timing_protocol} protocol): {cov['finished']} / "
+        f"{cov['tasks']} tasks, {cov['evaluations']:,} "
         f"evaluations; ledger check: {cov['budget_checked']} verified, "
         f"{cov['budget_violations']} over budget or in disagreement; {cov['failed']} failed, "
         f"{cov['infra']} infrastructure failures"

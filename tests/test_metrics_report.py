@@ -285,6 +285,6 @@ def test_the_comparison_tables_give_results_md_its_figures():
         assert row in done.stdout
         assert row.replace("| stage2-only |", "| stage2-only (kernel rewriting) |") in results
     assert (
-        "- full: 639 / 639 tasks, 25,291 evaluations; ledger check: 639 verified, 0 over"
-        in done.stdout
+        "- full (Ascend910B4, cold protocol): 639 / 639 tasks, 25,291 evaluations; ledger "
+        "check: 639 verified, 0 over" in done.stdout
     )
