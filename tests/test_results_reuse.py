@@ -134,3 +134,11 @@ def test_a_warm_sweep_validates_warm_and_retimes_under_either_protocol(tmp_path,
         "--daemons", daemon, "--out", str(out),
     )  # fmt: skip
     assert mixed.returncode == 2 and "--timing-protocol warm" in mixed.stderr
+
+    # A pick whose package is gone (a sweep copied without candidates/) is not re-timed under the
+    # new label with its old latency: retime refuses the sweep.
+    kept = sorted((out / "candidates").iterdir())
+    kept[0].unlink()
+    gone = cli("retime", str(out), "--timing-protocol", "cold", "--daemon", daemon)
+    assert gone.returncode == 2 and "cannot be re-timed" in gone.stderr, gone.stderr
+    assert len(gone.stderr.strip().splitlines()) == 1

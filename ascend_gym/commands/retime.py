@@ -10,7 +10,9 @@ policies searched under the recorded setting, so this measures how their picks c
 what a search under the new setting would find: a pick slower than the baseline there counts below
 1.0, and one that fails there (a tiling that no longer fits the SoC) counts as 1.0 and is named.
 `--out DIR` writes the re-timed records as a results directory (`ascend-gym report DIR` draws it;
-trajectories are left out: they were timed under the recorded setting).
+trajectories are left out: they were timed under the recorded setting). Every finished task's
+best candidate must be kept under the sweep's candidates/: a pick that cannot be re-timed would
+count with its recorded latency under the new label, so retime refuses such a sweep.
 
 Exit status 0 when every re-evaluation passed, 1 when a candidate or a baseline failed under the
 new setting, 2 on a usage error.
@@ -30,7 +32,7 @@ from ascend_gym import metrics
 from ascend_gym.client import DaemonClient
 from ascend_gym.commands.common import UsageError, add_daemon, daemon_client
 from ascend_gym.commands.validate import record_claim
-from ascend_gym.records import RESULTS, SWEEP, SweepConfig, SweepRecord
+from ascend_gym.records import RESULTS, SWEEP, Key, SweepConfig, SweepRecord
 from ascend_gym.report import load
 from ascend_gym.validation import Claim
 
@@ -49,13 +51,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_daemon(parser)
 
 
+def kept_picks(results: Path, records: list[SweepRecord]) -> dict[Key, Claim]:
+    """Each finished task's best candidate; a finished task without one is a usage error."""
+    claims = {r.key: record_claim(results, 0, r) for r in records if r.ok and r.best_us is not None}
+    unkept = [
+        f"{' '.join(map(str, k))}: {why}" for k, why in claims.items() if isinstance(why, str)
+    ]
+    if unkept:
+        raise UsageError(
+            f"{results}: {len(unkept)} of {len(claims)} finished tasks cannot be re-timed "
+            f"(first: {unkept[0]}); retime needs every pick's package under candidates/"
+        )
+    return {k: c for k, c in claims.items() if isinstance(c, Claim)}
+
+
 def retime(
-    results: Path, client: DaemonClient, soc: str, protocol: str
+    config: SweepConfig,
+    records: list[SweepRecord],
+    picks: dict[Key, Claim],
+    client: DaemonClient,
+    soc: str,
+    protocol: str,
 ) -> tuple[SweepConfig, list[SweepRecord], list[str]]:
     """The sweep's config and records with each finished task's latencies re-timed (one
     evaluation per distinct package), and what failed under the new setting."""
-    config, records = load(results)
-    picks = {r.key: c for r in records if isinstance(c := record_claim(results, 0, r), Claim)}
     baselines = {op: suite.resolve(op) for op in sorted({c.operator for c in picks.values()})}
     packages = {p.content_hash(): p for p in baselines.values()}
     packages |= {c.package.content_hash(): c.package for c in picks.values()}
@@ -115,13 +134,14 @@ def table(config: SweepConfig, records: list[SweepRecord]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        recorded, _ = load(args.results)  # usage errors before a daemon starts
+        recorded, records = load(args.results)  # usage errors before a daemon starts
     except FileNotFoundError as e:
         raise UsageError(str(e)) from None
+    picks = kept_picks(args.results, records)
     soc = args.soc or recorded.soc
     protocol = args.timing_protocol or recorded.timing_protocol
     with daemon_client(args.daemon) as client:
-        config, records, problems = retime(args.results, client, soc, protocol)
+        config, records, problems = retime(recorded, records, picks, client, soc, protocol)
     kinds = "simulated" if any(r.simulated is not False for r in records if r.ok) else "NPU"
     print(f"{kinds} results re-timed on {soc} under the {protocol} protocol:")
     print(table(config, records))

@@ -81,6 +81,8 @@ def record_claim(results_dir: Path, line: int, record: SweepRecord) -> Claim | s
     if not record.ok or record.best_us is None:
         return f"the task has no result ({record.error[:120] or 'failed'})"
     package = load_candidate(results_dir, record)
+    if package is None and record.best_file:
+        return f"{record.best_file} is missing (the sweep was copied without its candidates/)"
     if package is None:
         return "no best candidate kept (recorded by an older version: only its hash)"
     if package.content_hash() != record.best_hash and record.best_hash:
