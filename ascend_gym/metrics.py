@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel
@@ -184,6 +185,66 @@ def accounts(records: list[SweepRecord], policies: Sequence[str]) -> list[Accoun
                     for name in ModelAccount.model_fields
                     if name != "model"
                 },
+            )
+        )
+    return out
+
+
+# ---- where a search found nothing --------------------------------------------------------------
+
+# Why a finished task ended with nothing faster than its baseline, in the order they are told apart.
+STALLS = (
+    "spent no evaluation",
+    "every candidate failed",
+    "every passing candidate timed as the baseline",
+    "no passing candidate faster",
+)
+
+
+def stall(record: SweepRecord) -> str | None:
+    """Why a finished task found nothing faster than its baseline (an entry of STALLS); None when
+    it found something or did not finish. Timed as the baseline: whatever the policy changed did
+    not move the latency at all, a knob the operator ignores or a rewrite of work not timed."""
+    if not record.ok or record.baseline_us is None or record_speedup(record) > 1.0:
+        return None
+    if spent(record) == 0:
+        return STALLS[0]
+    timed = [s.latency_us for s in record.trajectory if s.status == "OK" and s.latency_us]
+    if not timed:
+        return STALLS[1]
+    if all(math.isclose(t, record.baseline_us, rel_tol=1e-9) for t in timed):
+        return STALLS[2]
+    return STALLS[3]
+
+
+class Stalls(BaseModel):
+    """One policy's finished tasks that found nothing faster, by cause, and its failing
+    candidates by status."""
+
+    policy: str
+    tasks: int  # finished tasks
+    causes: dict[str, int]  # STALLS entry -> tasks
+    candidates: int  # candidates evaluated (cache hits left out)
+    failed: dict[str, int]  # failing status -> candidates, most frequent first
+
+
+def stalls(records: list[SweepRecord], policies: Sequence[str]) -> list[Stalls]:
+    out = []
+    for policy in policies:
+        rs = [r for r in records if r.policy == policy and r.ok]
+        causes = {cause: 0 for cause in STALLS}
+        for r in rs:
+            if cause := stall(r):
+                causes[cause] += 1
+        steps = [s for r in rs for s in r.trajectory if not s.cache_hit]
+        failed = Counter(s.status.value for s in steps if s.status != "OK")
+        out.append(
+            Stalls(
+                policy=policy,
+                tasks=len(rs),
+                causes=causes,
+                candidates=len(steps),
+                failed=dict(failed.most_common()),
             )
         )
     return out

@@ -265,6 +265,29 @@ ACCOUNT_NOTE = (
 )
 
 
+STALL_HEAD = ["policy", "tasks", *metrics.STALLS, "failing candidates"]
+STALL_NOTE = (
+    "A finished task that found nothing faster than its baseline, by why: it spent no evaluation "
+    "(nothing to propose), every candidate it evaluated failed, every passing candidate timed "
+    "exactly as the baseline (what the policy changed does not move the latency: a knob the "
+    "operator ignores), or some moved it and none was faster (the operator sits at a local "
+    "optimum of what the policy can change). Failing candidates: those evaluated (cache hits "
+    "left out) that did not pass, with their most frequent statuses."
+)
+
+
+def stall_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
+    rows = []
+    for s in metrics.stalls(records, config.policies):
+        failing = sum(s.failed.values())
+        top = ", ".join(f"{status} {n:,}" for status, n in list(s.failed.items())[:3])
+        rows.append(
+            [s.policy, str(s.tasks), *(str(s.causes[c]) for c in metrics.STALLS)]
+            + [f"{failing:,} of {s.candidates:,}" + (f" ({top})" if top else "")]
+        )
+    return rows
+
+
 def write_tasks_csv(config: SweepConfig, records: list[SweepRecord], path: Path) -> None:
     fields = ["policy", "operator", "seed", "status", "baseline_us", "best_us", "speedup",
               "evaluations", "budget", "proposer", "model", "llm_calls", "prompt_tokens",
@@ -490,6 +513,7 @@ def write_report(results_dir: Path) -> Path:
     head, body = table(config, records)
     op_head, op_body, flagged = op_table(config, records)
     accounts = account_table(config, records)
+    stalled = stall_table(config, records)
     name = title(config, info)
     failures = f"{cov['failed']} failed"
     if cov["infra"]:
@@ -558,6 +582,12 @@ def write_report(results_dir: Path) -> Path:
         "",
         *_md_table(ACCOUNT_HEAD, accounts),
         "",
+        "## Where the search found nothing",
+        "",
+        STALL_NOTE,
+        "",
+        *_md_table(STALL_HEAD, stalled),
+        "",
         "## Per operator",
         "",
         spread_note,
@@ -578,6 +608,9 @@ def write_report(results_dir: Path) -> Path:
         "<h2>Budget accounting per policy</h2>",
         f"<p>{_inline(ACCOUNT_NOTE)}</p>",
         _html_table(ACCOUNT_HEAD, accounts),
+        "<h2>Where the search found nothing</h2>",
+        f"<p>{_inline(STALL_NOTE)}</p>",
+        _html_table(STALL_HEAD, stalled),
         "<h2>Per operator</h2>",
         f"<p>{_inline(spread_note)}</p>",
         _html_table(op_head, op_body),

@@ -7,7 +7,8 @@ budget 40), and where present `bon-n5` (Best-of-N at N = 5), `stage1-only` and `
 (AscendOptimizer's ablations). Prints Markdown: GM (mean ± std over seeds) and fast_p per level
 for every policy, the evaluations each spent of those given and how many of its tasks stopped
 before the budget (nothing new to propose), the ablations beside the full method, and each
-bench's SoC, timing protocol, coverage and ledger check. Unfinished benches are read as they
+bench's SoC, timing protocol, coverage and ledger check, and where each policy's search found
+nothing (the sweep report's table of that name). Unfinished benches are read as they
 stand: a missing task counts as 1.0, as in every report, and the coverage line says how many are
 missing.
 """
@@ -77,6 +78,14 @@ def ablation_row(bench: str, config: SweepConfig, records: list[SweepRecord]) ->
     )
 
 
+def stall_rows(bench: str, config: SweepConfig, records: list[SweepRecord]) -> list[str]:
+    """Per policy: its tasks that found nothing faster, by cause, and its failing candidates."""
+    return [
+        f"| {row[0]}{'' if bench == 'full' else f' ({bench})'} | " + " | ".join(row[1:]) + " |"
+        for row in report.stall_table(config, records)
+    ]
+
+
 def coverage_line(bench: str, config: SweepConfig, records: list[SweepRecord]) -> str:
     cov = report.coverage(config, records)
     return (
@@ -104,8 +113,16 @@ def tables(out: Path) -> str:
         for bench, loaded in benches.items()
         if "ascendoptimizer" in loaded[0].policies
     ]
+    stalls = [row for bench, loaded in benches.items() for row in stall_rows(bench, *loaded)]
+    stall_head = [
+        "| " + " | ".join(report.STALL_HEAD) + " |",
+        "|---" * len(report.STALL_HEAD) + "|",
+    ]
     coverage = [coverage_line(bench, *loaded) for bench, loaded in benches.items()]
-    return "\n".join([*TABLE3, *(t[1] for t in table3), "", *ABLATIONS, *ablations, "", *coverage])
+    return "\n".join(
+        [*TABLE3, *(t[1] for t in table3), "", *ABLATIONS, *ablations, "", *stall_head, *stalls]
+        + ["", *coverage]
+    )
 
 
 if __name__ == "__main__":

@@ -187,6 +187,38 @@ def test_accounting_per_policy_in_the_report_and_tasks_csv(tmp_path):
     assert task["openevolve", OPS[0]]["evaluations"] == "2"
 
 
+def test_a_task_that_found_nothing_is_told_apart_by_why(tmp_path):
+    """No gain is not one thing: no search, only failures, knobs that do not move the latency,
+    or a local optimum; the report splits a policy's tasks by which, and counts failing
+    candidates by status (cache hits left out)."""
+    cache_hit = {**step(2, 100.0, "WRONG_ANSWER"), "cache_hit": True}
+    tasks = {
+        "spent no evaluation": {**raw("p", OPS[0], 0, 1.0), "evaluations": 0},
+        "every candidate failed": raw(
+            "p", OPS[1], 0, 1.0, trajectory=[step(1, 100.0, "WRONG_ANSWER"), cache_hit]
+        ),
+        "every passing candidate timed as the baseline": raw(
+            "p", OPS[2], 0, 1.0, trajectory=[step(1, 100.0), step(2, 100.0, "RACE_DETECTED")]
+        ),
+        "no passing candidate faster": raw(
+            "p", OPS[3], 0, 1.0, trajectory=[step(1, 100.0, latency_us=130.0), step(2, 100.0)]
+        ),
+        None: raw("p", OPS[0], 1, 1.25, trajectory=[step(1, 80.0)]),
+    }
+    for cause, r in tasks.items():
+        assert metrics.stall(SweepRecord.model_validate(r)) == cause
+    assert metrics.stall(record("p", OPS[1], 1, ok=False)) is None  # unfinished: no cause
+    (s,) = metrics.stalls([SweepRecord.model_validate(r) for r in tasks.values()], ["p"])
+    assert s.tasks == 5 and list(s.causes.values()) == [1, 1, 1, 1]
+    assert s.candidates == 6 and s.failed == {"WRONG_ANSWER": 1, "RACE_DETECTED": 1}
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in tasks.values()))
+    config = SweepConfig(ops=OPS, policies=["p"], budget=4, seeds=2)
+    (tmp_path / "sweep.json").write_text(config.model_dump_json())
+    md = report.write_report(tmp_path).read_text()
+    assert "## Where the search found nothing" in md
+    assert "| p | 5 | 1 | 1 | 1 | 1 | 2 of 6 (WRONG_ANSWER 1, RACE_DETECTED 1) |" in md
+
+
 def test_running_time_leaves_out_the_pause_between_sessions(tmp_path):
     """Two overlapping tasks, a pause of an hour, then one more: 150 s of running time."""
     records, attempts = [], []
@@ -284,6 +316,7 @@ def test_the_comparison_tables_give_results_md_its_figures():
     ):
         assert row in done.stdout
         assert row.replace("| stage2-only |", "| stage2-only (kernel rewriting) |") in results
+    assert "| ascendoptimizer (stage2-only) | 213 | 0 | 0 | 0 | 60 | 0 of 477 |" in done.stdout
     assert (
         "- full (Ascend910B4, cold protocol): 639 / 639 tasks, 25,291 evaluations; ledger "
         "check: 639 verified, 0 over" in done.stdout
