@@ -64,10 +64,20 @@ def _line_end(source: str, pos: int) -> int:
     return len(source) if end < 0 else end
 
 
+def _first_live(view: str, read: re.Pattern[str]) -> re.Match[str] | None:
+    """The first statement `read` matches whose value the program uses: a variable it declares
+    must be read later (a tiling for vector cores may also read the cube core count and never
+    use it; a cap on that one tunes nothing). An existing variable (an out parameter) counts."""
+    for m in read.finditer(view):
+        if not m.groupdict().get("decl") or re.search(rf"\b{m['var']}\b", view[m.end() :]):
+            return m
+    return None
+
+
 def _after_read(source: str, read: re.Pattern[str], lines: Callable[[str], list[str]]) -> str:
-    """`lines(var)` after the first statement `read` matches (that reads the platform into
+    """`lines(var)` after the first live statement `read` matches (that reads the platform into
     `var`), each on its own line at the statement's indent; `source` itself if none does."""
-    m = read.search(code_view(source))
+    m = _first_live(code_view(source), read)
     if m is None:
         return source
     at, indent = _line_end(source, m.end()), indent_at(source, m.end())

@@ -101,6 +101,20 @@ def test_a_core_count_read_into_a_reference_parameter_is_capped():
     assert _passes(relu.with_sources(tiling=tiling))
 
 
+def test_the_cap_goes_on_the_core_count_the_tiling_uses():
+    """A vector tiling that also reads the cube core count and never uses it (as several real
+    ones do): the cap follows the vector count, which sets the block dim, so it tunes something."""
+    relu = _packages()["relu"]
+    read = "auto coreNum = ascendcPlatform.GetCoreNumAiv();"
+    source = relu.tiling_source.replace(
+        read, "auto aicNum = ascendcPlatform.GetCoreNumAic();\n  " + read
+    )
+    tiling = synthesise(source)
+    assert "coreNum = coreNum > tuneCoreCap ? tuneCoreCap : coreNum;" in tiling
+    assert "aicNum >" not in tiling
+    assert _passes(relu.with_sources(tiling=tune.set_value(tiling, "core_cap", 2)))
+
+
 def test_every_policy_knows_the_knobs_of_an_unmarked_tiling():
     relu = _packages()["relu"]
     knowledge = Knowledge(operator=relu.uri)
