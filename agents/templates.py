@@ -5,13 +5,15 @@ derive their numbers from the platform at run time, so marking their integer con
 `BUFFER_NUM` or an index. The knobs they do have, each exposed so that every value of its range
 keeps the program valid (the tiling still derives everything else from it):
 
-- cores: the core count the tiling reads (`auto coreNum = ascendcPlatform.GetCoreNumAiv();`)
-  capped by a new `@tune` constant just after, a power of two in [1, 64]; the big/small core
+- cores: every core count the tiling reads from the platform (`ascendcPlatform.GetCoreNumAiv()`,
+  wherever the call stands: a declaration, a const, a struct member, an argument) capped by a
+  `@tune` constant declared after the includes, a power of two in [1, 64]; the big/small core
   split and the block dim follow from it. The cap starts above every part's core count, so the
-  unchanged template is the program itself on every SoC. A small input gains from fewer cores: each core's launch head is
-  paid whatever its share (docs/performance_model.md);
-- UB budget: the UB size the tiling reads (`GetCoreMemSize(CoreMemType::UB, ubSize)`) scaled to
-  k/8 of itself, k in 1, 2, 4, 8: smaller tiles, more loop trips, more overlap of copy and compute;
+  unchanged template is the program itself on every SoC. A small input gains from fewer cores:
+  each core's launch head is paid whatever its share (docs/performance_model.md);
+- UB budget: the UB size the tiling reads (`GetCoreMemSize(CoreMemType::UB, ubSize)`, also into
+  a member or through a pointer) scaled to k/8 of itself, k in 1, 2, 4, 8: smaller tiles, more
+  loop trips, more overlap of copy and compute;
 - a literal block dim (`SetBlockDim(8)`, `constexpr uint32_t BLOCK_DIM = 8;`), in [1, cores];
 - a literal tile size or tile count (`TILE_LENGTH`, `TILE_NUM`, `tileNum = 8`, ...), powers of
   two from a quarter to four times the written value (the loop count follows).
@@ -25,7 +27,7 @@ import re
 from collections.abc import Callable
 
 from ascend_core import tune
-from ascend_core.cpp import code_view, indent_at
+from ascend_core.cpp import code_view, indent_at, matching
 from ascend_core.soc import aiv_cores, socs
 
 MAX_CORES = max(aiv_cores(s) for s in socs())  # a literal block dim's top
@@ -34,14 +36,14 @@ MAX_CORES = max(aiv_cores(s) for s in socs())  # a literal block dim's top
 CORE_CAP = 1 << (MAX_CORES - 1).bit_length()
 UB_EIGHTHS = 8
 
-_CORE_READ = re.compile(
-    r"^[ \t]*(?P<decl>(?:auto|u?int(?:8|16|32|64)_t|size_t|int|unsigned(?: int)?)\s+)?"
-    r"(?P<var>\w+)\s*=\s*(?:static_cast\s*<[^>]*>\s*\()?[\w.\->:]*"
-    r"GetCoreNum(?:Aiv|Aic)?\s*\(\s*\)\s*\)?\s*;",
-    re.M,
-)
-_UB_READ = re.compile(
-    r"\bGetCoreMemSize\s*\(\s*(?:platform_ascendc::)?CoreMemType::UB\s*,\s*(?P<var>\w+)\s*\)\s*;"
+# A core count read from the platform: a call of PlatformAscendC's, not its declaration.
+_CORE_CALL = re.compile(r"\bGetCoreNum(?:Aiv|Aic)?\s*\(\s*\)(?!\s*(?:const\b|\{))")
+# `auto coreNum = ` / `const uint32_t n = `: a declaration whose initialiser follows.
+_DECLARED = re.compile(r"[\w:<>]+\s+(?P<var>\w+)\s*=\s*$")
+_INCLUDE = re.compile(r"^[ \t]*#\s*include\b.*$", re.M)
+_UB_READ = re.compile(  # into a variable, a member or through a pointer (an out parameter)
+    r"\bGetCoreMemSize\s*\(\s*(?:platform_ascendc::)?CoreMemType::UB\s*,\s*"
+    r"(?P<var>\*?\s*\w+(?:\s*(?:\.|->)\s*\w+)*)\s*\)\s*;"
 )
 _BLOCK_DIM_LITERAL = re.compile(r"\bSetBlockDim\s*\(\s*(?P<num>\d+)[uUlL]*\s*\)\s*;")
 _NAMED = (
@@ -64,32 +66,60 @@ def _line_end(source: str, pos: int) -> int:
     return len(source) if end < 0 else end
 
 
-def _first_live(view: str, read: re.Pattern[str]) -> re.Match[str] | None:
-    """The first statement `read` matches whose value the program uses: a variable it declares
-    must be read later (a tiling for vector cores may also read the cube core count and never
-    use it; a cap on that one tunes nothing). An existing variable (an out parameter) counts."""
-    for m in read.finditer(view):
-        if not m.groupdict().get("decl") or re.search(rf"\b{m['var']}\b", view[m.end() :]):
-            return m
-    return None
-
-
 def _after_read(source: str, read: re.Pattern[str], lines: Callable[[str], list[str]]) -> str:
-    """`lines(var)` after the first live statement `read` matches (that reads the platform into
+    """`lines(var)` after the first statement `read` matches (that reads the platform into
     `var`), each on its own line at the statement's indent; `source` itself if none does."""
-    m = _first_live(code_view(source), read)
+    m = read.search(code_view(source))
     if m is None:
         return source
     at, indent = _line_end(source, m.end()), indent_at(source, m.end())
     return source[:at] + "".join(f"\n{indent}{line}" for line in lines(m["var"])) + source[at:]
 
 
-def _cap_cores(var: str) -> list[str]:
-    return [
-        # `var + 0`: the count's value type, also where it is a reference (an out parameter)
-        f"const decltype({var} + 0) tuneCoreCap = {CORE_CAP};  // @tune core_cap in [1, {CORE_CAP}] pow2",
-        f"{var} = {var} > tuneCoreCap ? tuneCoreCap : {var};",
-    ]
+def _operand_start(view: str, at: int) -> int:
+    """Where the postfix expression whose member call starts at `at` begins: back over names,
+    `.`, `->`, `::`, and a bracketed group that a member access follows (`Platform(ctx).`)."""
+    i = at
+    while i > 0:
+        if view[i - 1].isalnum() or view[i - 1] in "_.:":
+            i -= 1
+        elif view.startswith("->", i - 2):
+            i -= 2
+        elif view[i - 1] in ")]" and view.startswith((".", "->"), i):
+            i = max(0, matching(view, i - 1))
+        else:
+            break
+    return i
+
+
+def _dead(view: str, start: int, end: int) -> bool:
+    """Whether the read at view[start:end] initialises a variable nothing reads afterwards (a
+    vector tiling that also reads the cube core count and never uses it): a cap there tunes
+    nothing."""
+    decl = _DECLARED.search(view, view.rfind("\n", 0, start) + 1, start)
+    return bool(
+        decl and re.match(r"\s*;", view[end:]) and not re.search(rf"\b{decl['var']}\b", view[end:])
+    )
+
+
+def _cap_cores(source: str) -> str:
+    """Every platform core count the tiling uses wrapped in `TuneCapCores(...)`, which a `@tune`
+    constant after the includes bounds; `source` itself if it uses none."""
+    view = code_view(source)
+    calls = [(_operand_start(view, m.start()), m.end()) for m in _CORE_CALL.finditer(view)]
+    calls = [(start, end) for start, end in calls if not _dead(view, start, end)]
+    if not calls:
+        return source
+    for start, end in reversed(calls):
+        source = f"{source[:start]}TuneCapCores({source[start:end]}){source[end:]}"
+    includes = list(_INCLUDE.finditer(code_view(source)))
+    at = includes[-1].end() + 1 if includes else 0
+    cap = (
+        f"constexpr uint32_t tuneCoreCap = {CORE_CAP};  // @tune core_cap in [1, {CORE_CAP}] pow2\n"
+        "static inline uint32_t TuneCapCores(uint32_t cores)\n"
+        "{\n    return cores < tuneCoreCap ? cores : tuneCoreCap;\n}\n"
+    )
+    return source[:at] + cap + source[at:]
 
 
 def _scale_ub(var: str) -> list[str]:
@@ -139,8 +169,7 @@ def synthesise(tiling: str) -> str | None:
     if tune.find_tunables(tiling):
         return None
     source = tiling
-    # A const declaration of the core count does not match _CORE_READ: it stays unmarked.
-    source = _after_read(source, _CORE_READ, _cap_cores)
+    source = _cap_cores(source)
     source = _after_read(source, _UB_READ, _scale_ub)
     named, defined = _NAMED.format, _DEFINE.format
     literal = [  # (pattern, knob name or "" for the constant's own, range)

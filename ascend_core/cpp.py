@@ -24,12 +24,15 @@ def code_view(source: str) -> str:
 
 
 def matching(view: str, start: int) -> int:
-    """Index of the bracket closing the one at `start`, or -1."""
+    """Index of the bracket closing the one opening at `start`, or opening the one closing there
+    (scanning back); -1 when it is not there."""
+    back = view[start] in _CLOSE
+    inner, outer = (_CLOSE, _OPEN) if back else (_OPEN, _CLOSE)
     depth = 0
-    for i in range(start, len(view)):
-        if view[i] in _OPEN:
+    for i in range(start, -1, -1) if back else range(start, len(view)):
+        if view[i] in inner:
             depth += 1
-        elif view[i] in _CLOSE:
+        elif view[i] in outer:
             depth -= 1
             if depth == 0:
                 return i

@@ -101,18 +101,35 @@ def test_a_core_count_read_into_a_reference_parameter_is_capped():
     assert _passes(relu.with_sources(tiling=tiling))
 
 
-def test_the_cap_goes_on_the_core_count_the_tiling_uses():
-    """A vector tiling that also reads the cube core count and never uses it (as several real
-    ones do): the cap follows the vector count, which sets the block dim, so it tunes something."""
+@pytest.mark.parametrize(
+    "read",
+    [
+        # A vector tiling that also reads the cube count and never uses it (cann-ops abs).
+        "auto aicNum = ascendcPlatform.GetCoreNumAic();\n  auto coreNum = ascendcPlatform.GetCoreNumAiv();",
+        "const uint32_t coreNum = static_cast<uint32_t>(ascendcPlatform.GetCoreNumAiv());",
+        # Read into a struct through a temporary platform object (ops-nn's capability structs).
+        "struct { int64_t aiv; } caps;\n"
+        "  caps.aiv = platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAiv();\n"
+        "  const uint32_t coreNum = static_cast<uint32_t>(caps.aiv);",
+    ],
+)
+def test_the_cap_bounds_the_core_count_wherever_the_tiling_reads_it(read):
+    """Real tilings read the core count in many forms; each is capped, and the cap sets how
+    many cores the operator launches."""
     relu = _packages()["relu"]
-    read = "auto coreNum = ascendcPlatform.GetCoreNumAiv();"
-    source = relu.tiling_source.replace(
-        read, "auto aicNum = ascendcPlatform.GetCoreNumAic();\n  " + read
+    source = relu.tiling_source.replace("auto coreNum = ascendcPlatform.GetCoreNumAiv();", read)
+    tiling = tune.set_value(synthesise(source), "core_cap", 2)
+    request = EvalRequest(
+        run_id="t",
+        package=relu.with_sources(tiling=tiling),
+        stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME],
     )
-    tiling = synthesise(source)
-    assert "coreNum = coreNum > tuneCoreCap ? tuneCoreCap : coreNum;" in tiling
-    assert "aicNum >" not in tiling
-    assert _passes(relu.with_sources(tiling=tune.set_value(tiling, "core_cap", 2)))
+    from npu_daemon.backends.sim import SimBackend
+
+    with tempfile.TemporaryDirectory() as d:
+        result = SimBackend().evaluate(request, Path(d))
+    assert result.ok, result.message
+    assert result.profile.block_dim == 2
 
 
 def test_every_policy_knows_the_knobs_of_an_unmarked_tiling():
@@ -125,8 +142,8 @@ def test_every_policy_knows_the_knobs_of_an_unmarked_tiling():
     # AscendOptimizer's Stage I template: the knobs, not every integer constant.
     proposal = OfflineProposer(knowledge).template(relu)
     assert [t.name for t in tune.find_tunables(proposal.package.tiling_source)] == [
-        "ub_eighths",
         "core_cap",
+        "ub_eighths",
     ]
 
 
