@@ -574,25 +574,25 @@ def write_report(results_dir: Path) -> Path:
         "",
         f"## {gm_heading}",
         "",
-        *_md_table(head, body),
+        *md_table(head, body),
         "",
         "## Budget accounting per policy",
         "",
         ACCOUNT_NOTE,
         "",
-        *_md_table(ACCOUNT_HEAD, accounts),
+        *md_table(ACCOUNT_HEAD, accounts),
         "",
         "## Where the search found nothing",
         "",
         STALL_NOTE,
         "",
-        *_md_table(STALL_HEAD, stalled),
+        *md_table(STALL_HEAD, stalled),
         "",
         "## Per operator",
         "",
         spread_note,
         "",
-        *_md_table(op_head, op_body),
+        *md_table(op_head, op_body),
         "",
     ]
     for key, heading in sections:
@@ -636,7 +636,7 @@ _CSS = (
 )
 
 
-def _md_table(head: list[str], body: list[list[str]]) -> list[str]:
+def md_table(head: list[str], body: list[list[str]]) -> list[str]:
     return [
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),

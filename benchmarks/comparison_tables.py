@@ -78,12 +78,10 @@ def ablation_row(bench: str, config: SweepConfig, records: list[SweepRecord]) ->
     )
 
 
-def stall_rows(bench: str, config: SweepConfig, records: list[SweepRecord]) -> list[str]:
+def stall_rows(bench: str, config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
     """Per policy: its tasks that found nothing faster, by cause, and its failing candidates."""
-    return [
-        f"| {row[0]}{'' if bench == 'full' else f' ({bench})'} | " + " | ".join(row[1:]) + " |"
-        for row in report.stall_table(config, records)
-    ]
+    label = "" if bench == "full" else f" ({bench})"
+    return [[row[0] + label, *row[1:]] for row in report.stall_table(config, records)]
 
 
 def coverage_line(bench: str, config: SweepConfig, records: list[SweepRecord]) -> str:
@@ -114,14 +112,10 @@ def tables(out: Path) -> str:
         if "ascendoptimizer" in loaded[0].policies
     ]
     stalls = [row for bench, loaded in benches.items() for row in stall_rows(bench, *loaded)]
-    stall_head = [
-        "| " + " | ".join(report.STALL_HEAD) + " |",
-        "|---" * len(report.STALL_HEAD) + "|",
-    ]
     coverage = [coverage_line(bench, *loaded) for bench, loaded in benches.items()]
     return "\n".join(
-        [*TABLE3, *(t[1] for t in table3), "", *ABLATIONS, *ablations, "", *stall_head, *stalls]
-        + ["", *coverage]
+        [*TABLE3, *(t[1] for t in table3), "", *ABLATIONS, *ablations, ""]
+        + [*report.md_table(report.STALL_HEAD, stalls), "", *coverage]
     )
 
 

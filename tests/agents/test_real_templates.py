@@ -16,7 +16,7 @@ from agents.knowledge import Knowledge
 from agents.templates import CORE_CAP, MAX_CORES, synthesise
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import EvalRequest, Stage
+from ascend_core.protocol import EvalRequest, EvalResult, Stage
 from ascend_gym.corpus import build_package, find_ops, spec_for
 
 LAYOUTS = Path(__file__).parent / "real_layouts"
@@ -26,14 +26,19 @@ def _packages() -> dict[str, OperatorPackage]:
     return {s.op: build_package(s, spec_for(s)) for s in find_ops(LAYOUTS)}
 
 
-def _passes(package: OperatorPackage) -> bool:
+def _evaluate(package: OperatorPackage, *stages: Stage) -> EvalResult:
+    """The package's result on the simulator, which must pass."""
     from npu_daemon.backends.sim import SimBackend
 
-    request = EvalRequest(run_id="t", package=package, stages=[Stage.COMPILE, Stage.CHECK])
+    request = EvalRequest(run_id="t", package=package, stages=[Stage.COMPILE, Stage.CHECK, *stages])
     with tempfile.TemporaryDirectory() as d:
         result = SimBackend().evaluate(request, Path(d))
     assert result.ok, result.message
-    return True
+    return result
+
+
+def _passes(package: OperatorPackage) -> bool:
+    return _evaluate(package).ok
 
 
 def _knobs(package: OperatorPackage) -> dict[str, tune.Tunable]:
@@ -119,16 +124,7 @@ def test_the_cap_bounds_the_core_count_wherever_the_tiling_reads_it(read):
     relu = _packages()["relu"]
     source = relu.tiling_source.replace("auto coreNum = ascendcPlatform.GetCoreNumAiv();", read)
     tiling = tune.set_value(synthesise(source), "core_cap", 2)
-    request = EvalRequest(
-        run_id="t",
-        package=relu.with_sources(tiling=tiling),
-        stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME],
-    )
-    from npu_daemon.backends.sim import SimBackend
-
-    with tempfile.TemporaryDirectory() as d:
-        result = SimBackend().evaluate(request, Path(d))
-    assert result.ok, result.message
+    result = _evaluate(relu.with_sources(tiling=tiling), Stage.TIME)
     assert result.profile.block_dim == 2
 
 
