@@ -65,11 +65,16 @@ def main() -> int:
     parser.add_argument("--check-templates", action="store_true")
     parser.add_argument("--jobs", type=int, default=2, help="templates checked at a time")
     args = parser.parse_args()
-    try:
-        uris = suite.op_uris(args.suite)
-    except KeyError as e:  # not materialised
-        print(e.args[0], file=sys.stderr)
+    if args.suite not in suite.roots() and args.suite not in suite.DERIVED:
+        hint = f"`ascend-gym suite materialise {args.suite} --src DIR` builds it"
+        known = ", ".join(sorted(suite.roots()))
+        print(
+            f"no suite {args.suite!r} here: "
+            + (hint if suite.definition_path(args.suite) else f"known: {known}"),
+            file=sys.stderr,
+        )
         return 2
+    uris = suite.op_uris(args.suite)
     applies: Counter[tuple[str, str]] = Counter()
     parts: Counter[str] = Counter()
     for uri in uris:
