@@ -103,9 +103,12 @@ class AscendOptimizer:
                 if round_ == 0 and u_steps:
                     stage1.synthesise_template(evaluator.best_package, round_)
                 unused = u_steps - self._run_stage(stage1, u_steps, evaluator, round_)
-                unused = (
-                    s_steps + unused - self._run_stage(stage2, s_steps + unused, evaluator, round_)
-                )
+                if s_steps:  # stage1-only: what a dry Stage I leaves stays unspent
+                    unused = (
+                        s_steps
+                        + unused
+                        - self._run_stage(stage2, s_steps + unused, evaluator, round_)
+                    )
                 if unused and u_steps:
                     self._run_stage(stage1, unused, evaluator, round_)
                 rounds_done += 1

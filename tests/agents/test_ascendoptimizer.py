@@ -224,6 +224,18 @@ def test_ablations_keep_to_their_stage(daemon, tmp_path):
         **bank,
     )
     assert set(only1.stage_evaluations) == {"stage1"} and only1.evaluations == 3
+    # matmul_bias_relu's tiling has few knobs: Stage I runs dry after 6 evaluations, and under
+    # stage1-only the rest of its round stays unspent instead of going to Stage II.
+    dry = run_policy(
+        daemon,
+        "t-ao-s1-dry",
+        10,
+        operator="level2/matmul_bias_relu",
+        ablation="stage1-only",
+        kernel_rewriting={"embedder": "tfidf"},
+        **bank,
+    )
+    assert set(dry.stage_evaluations) == {"stage1"} and dry.evaluations < 10
     # Stage II alone: the tiny bank's L2 experience points to the catalogue's l2_bypass:inputs first.
     only2 = run_policy(
         daemon,
