@@ -16,10 +16,11 @@ import re
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
-from ascend_gym.policies import ModelAccount
+from ascend_gym.policies import ModelAccount, StepRecord
 from ascend_gym.records import SweepRecord, by_key
 
 FAST_P = (1.0, 1.2, 1.4, 2.0)
@@ -246,6 +247,60 @@ def stalls(records: list[SweepRecord], policies: Sequence[str]) -> list[Stalls]:
                 candidates=len(steps),
                 failed=dict(failed.most_common()),
             )
+        )
+    return out
+
+
+# ---- a staged search's stages ------------------------------------------------------------------
+
+STAGES = ("stage1", "stage2")
+_PHASE_NOTE = re.compile(r"stage\s*(ii|2|i|1)\b", re.IGNORECASE)
+
+
+def phase_of(step: StepRecord | dict[str, Any]) -> str:
+    """ "stage1" / "stage2" from a step's phase field, or from its note; "" when it has none."""
+    if isinstance(step, dict):
+        text = step.get("phase") or step.get("note") or ""
+    else:
+        text = step.phase or step.note
+    m = _PHASE_NOTE.search(text)
+    if not m:
+        return ""
+    return "stage2" if m.group(1).lower() in ("ii", "2") else "stage1"
+
+
+class Stages(BaseModel):
+    """One staged policy's charged evaluations per stage, and per stage its finished tasks whose
+    best candidate (faster than the baseline) that stage found first."""
+
+    policy: str
+    tasks: int  # finished tasks
+    evaluations: dict[str, int]  # STAGES entry -> candidates evaluated (cache hits left out)
+    best_from: dict[str, int]  # STAGES entry -> tasks
+
+
+def stages(records: list[SweepRecord], policies: Sequence[str]) -> list[Stages]:
+    """The policies whose steps carry a stage (AscendOptimizer), in `policies`' order."""
+    out = []
+    for policy in policies:
+        rs = [r for r in records if r.policy == policy and r.ok]
+        if not any(phase_of(s) for r in rs for s in r.trajectory):
+            continue
+        evaluations = {stage: 0 for stage in STAGES}
+        best_from = {stage: 0 for stage in STAGES}
+        for r in rs:
+            for s in r.trajectory:
+                if not s.cache_hit and (phase := phase_of(s)):
+                    evaluations[phase] += 1
+            if record_speedup(r) > 1.0:
+                first = next(
+                    (s for s in r.trajectory if s.status == "OK" and s.latency_us == r.best_us),
+                    None,
+                )
+                if first is not None and (phase := phase_of(first)):
+                    best_from[phase] += 1
+        out.append(
+            Stages(policy=policy, tasks=len(rs), evaluations=evaluations, best_from=best_from)
         )
     return out
 

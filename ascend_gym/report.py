@@ -53,7 +53,6 @@ PHASE_STYLES: dict[str, dict[str, Any]] = {
 PHASE_NAMES = {"stage1": "Stage I", "stage2": "Stage II"}
 SPREAD_FLAG = 0.05  # (max - min) / mean of an op's speedup over seeds beyond which it is flagged
 FLOOR = 0.5  # trajectory dots below this speedup (and failures) sit on the axis floor
-_PHASE_NOTE = re.compile(r"stage\s*(ii|2|i|1)\b", re.IGNORECASE)
 
 
 def load(results_dir: Path) -> tuple[SweepConfig, list[SweepRecord]]:
@@ -105,18 +104,6 @@ def title(config: SweepConfig, info: dict[str, str]) -> str:
         f"{' vs '.join(config.policies)} on {ops}, budget {config.budget}, "
         f"{config.seeds} seed{'s' if config.seeds != 1 else ''} ({info['kind']}, {info['soc']})"
     )
-
-
-def phase_of(step: StepRecord | dict[str, Any]) -> str:
-    """ "stage1" / "stage2" from a step's phase field, or from its note; "" when it has none."""
-    if isinstance(step, dict):
-        text = step.get("phase") or step.get("note") or ""
-    else:
-        text = step.phase or step.note
-    m = _PHASE_NOTE.search(text)
-    if not m:
-        return ""
-    return "stage2" if m.group(1).lower() in ("ii", "2") else "stage1"
 
 
 # ---- facts ---------------------------------------------------------------------------------------
@@ -286,6 +273,24 @@ def stall_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[st
             + [f"{failing:,} of {s.candidates:,}" + (f" ({top})" if top else "")]
         )
     return rows
+
+
+STAGE_HEAD = ["policy", "tasks", *(f"{PHASE_NAMES[s]} evaluations" for s in metrics.STAGES)] + [
+    f"best from {PHASE_NAMES[s]}" for s in metrics.STAGES
+]
+STAGE_NOTE = (
+    "A staged policy's candidates evaluated in each stage (cache hits left out), and its finished "
+    "tasks whose best candidate, faster than the baseline, that stage found first."
+)
+
+
+def stage_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
+    return [
+        [s.policy, str(s.tasks)]
+        + [f"{s.evaluations[stage]:,}" for stage in metrics.STAGES]
+        + [str(s.best_from[stage]) for stage in metrics.STAGES]
+        for s in metrics.stages(records, config.policies)
+    ]
 
 
 def write_tasks_csv(config: SweepConfig, records: list[SweepRecord], path: Path) -> None:
@@ -470,7 +475,7 @@ def _shade_phases(ax: Any, steps: list[StepRecord]) -> set[str]:
     spans: list[tuple[str, int, int]] = []
     previous = 0
     for s in steps:
-        phase = phase_of(s)
+        phase = metrics.phase_of(s)
         if phase and spans and spans[-1][0] == phase:
             spans[-1] = (phase, spans[-1][1], s.evaluation)
         elif phase:
@@ -514,6 +519,7 @@ def write_report(results_dir: Path) -> Path:
     op_head, op_body, flagged = op_table(config, records)
     accounts = account_table(config, records)
     stalled = stall_table(config, records)
+    staged = stage_table(config, records)
     name = title(config, info)
     failures = f"{cov['failed']} failed"
     if cov["infra"]:
@@ -588,6 +594,7 @@ def write_report(results_dir: Path) -> Path:
         "",
         *md_table(STALL_HEAD, stalled),
         "",
+        *(["## By stage", "", STAGE_NOTE, "", *md_table(STAGE_HEAD, staged), ""] if staged else []),
         "## Per operator",
         "",
         spread_note,
@@ -611,6 +618,11 @@ def write_report(results_dir: Path) -> Path:
         "<h2>Where the search found nothing</h2>",
         f"<p>{_inline(STALL_NOTE)}</p>",
         _html_table(STALL_HEAD, stalled),
+        *(
+            ["<h2>By stage</h2>", f"<p>{_inline(STAGE_NOTE)}</p>", _html_table(STAGE_HEAD, staged)]
+            if staged
+            else []
+        ),
         "<h2>Per operator</h2>",
         f"<p>{_inline(spread_note)}</p>",
         _html_table(op_head, op_body),

@@ -7,8 +7,9 @@ budget 40), and where present `bon-n5` (Best-of-N at N = 5), `stage1-only` and `
 (AscendOptimizer's ablations). Prints Markdown: GM (mean ± std over seeds) and fast_p per level
 for every policy, the evaluations each spent of those given and how many of its tasks stopped
 before the budget (nothing new to propose), the ablations beside the full method, and each
-bench's SoC, timing protocol, coverage and ledger check, and where each policy's search found
-nothing (the sweep report's table of that name). Unfinished benches are read as they
+bench's SoC, timing protocol, coverage and ledger check, where each policy's search found
+nothing and AscendOptimizer's evaluations and best candidates by stage (the sweep report's tables
+of those names). Unfinished benches are read as they
 stand: a missing task counts as 1.0, as in every report, and the coverage line says how many are
 missing.
 """
@@ -78,10 +79,10 @@ def ablation_row(bench: str, config: SweepConfig, records: list[SweepRecord]) ->
     )
 
 
-def stall_rows(bench: str, config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
-    """Per policy: its tasks that found nothing faster, by cause, and its failing candidates."""
+def labelled(bench: str, rows: list[list[str]]) -> list[list[str]]:
+    """A report table's rows, each policy named with its bench where that is not the main one."""
     label = "" if bench == "full" else f" ({bench})"
-    return [[row[0] + label, *row[1:]] for row in report.stall_table(config, records)]
+    return [[row[0] + label, *row[1:]] for row in rows]
 
 
 def coverage_line(bench: str, config: SweepConfig, records: list[SweepRecord]) -> str:
@@ -111,11 +112,21 @@ def tables(out: Path) -> str:
         for bench, loaded in benches.items()
         if "ascendoptimizer" in loaded[0].policies
     ]
-    stalls = [row for bench, loaded in benches.items() for row in stall_rows(bench, *loaded)]
+    stalls = [
+        row
+        for bench, loaded in benches.items()
+        for row in labelled(bench, report.stall_table(*loaded))
+    ]
+    stages = [
+        row
+        for bench, loaded in benches.items()
+        for row in labelled(bench, report.stage_table(*loaded))
+    ]
     coverage = [coverage_line(bench, *loaded) for bench, loaded in benches.items()]
     return "\n".join(
         [*TABLE3, *(t[1] for t in table3), "", *ABLATIONS, *ablations, ""]
-        + [*report.md_table(report.STALL_HEAD, stalls), "", *coverage]
+        + [*report.md_table(report.STALL_HEAD, stalls), ""]
+        + [*report.md_table(report.STAGE_HEAD, stages), "", *coverage]
     )
 
 

@@ -219,6 +219,47 @@ def test_a_task_that_found_nothing_is_told_apart_by_why(tmp_path):
     assert "| p | 5 | 1 | 1 | 1 | 1 | 2 of 6 (WRONG_ANSWER 1, RACE_DETECTED 1) |" in md
 
 
+def test_a_staged_search_is_split_by_stage(tmp_path):
+    """A staged policy's charged evaluations per stage (cache hits left out) and, per stage, the
+    tasks whose best candidate it found first; a policy without stages has no row."""
+
+    def staged(evaluation, phase, latency_us, cache_hit=False):
+        return {**step(evaluation, latency_us), "phase": phase, "cache_hit": cache_hit}
+
+    tasks = [
+        raw(
+            "ao",
+            OPS[0],
+            0,
+            1.25,
+            trajectory=[staged(1, "stage1", 100.0), staged(2, "stage2", 80.0)],
+        ),
+        raw(
+            "ao",
+            OPS[1],
+            0,
+            2.0,
+            trajectory=[
+                staged(1, "stage1", 50.0),
+                staged(2, "stage2", 50.0),
+                staged(3, "stage2", 50.0, cache_hit=True),
+            ],
+        ),
+        raw("ao", OPS[2], 0, 1.0, trajectory=[staged(1, "stage1", 100.0)]),
+        raw("bon", OPS[0], 0, 2.0, trajectory=[step(1, 50.0)]),
+    ]
+    (s,) = metrics.stages([SweepRecord.model_validate(r) for r in tasks], ["ao", "bon"])
+    assert s.policy == "ao" and s.tasks == 3
+    assert s.evaluations == {"stage1": 3, "stage2": 2}
+    assert s.best_from == {"stage1": 1, "stage2": 1}
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in tasks))
+    config = SweepConfig(ops=OPS, policies=["ao", "bon"], budget=4, seeds=1)
+    (tmp_path / "sweep.json").write_text(config.model_dump_json())
+    md = report.write_report(tmp_path).read_text()
+    assert "## By stage" in md and "| ao | 3 | 3 | 2 | 1 | 1 |" in md
+    assert "| bon | 1 |" not in md.split("## By stage")[1].split("##")[0]
+
+
 def test_running_time_leaves_out_the_pause_between_sessions(tmp_path):
     """Two overlapping tasks, a pause of an hour, then one more: 150 s of running time."""
     records, attempts = [], []
@@ -273,7 +314,7 @@ def test_report_from_a_small_results_file(tmp_path, monkeypatch):
     for name in report.FIGURES.values():
         assert (tmp_path / name).stat().st_size > 5000
     assert "<table>" in (tmp_path / "report.html").read_text()
-    assert [report.phase_of(s) for s in stage] == ["stage1", "stage2"]
+    assert [metrics.phase_of(s) for s in stage] == ["stage1", "stage2"]
     assert "Stage I grey, Stage II hatched" in md  # the caption names what the figure shades
     import matplotlib.pyplot as plt
 
@@ -317,6 +358,7 @@ def test_the_comparison_tables_give_results_md_its_figures():
         assert row in done.stdout
         assert row.replace("| stage2-only |", "| stage2-only (kernel rewriting) |") in results
     assert "| ascendoptimizer (stage2-only) | 213 | 0 | 0 | 0 | 60 | 0 of 477 |" in done.stdout
+    assert "| ascendoptimizer | 213 | 7,408 | 1,013 | 139 | 70 |" in done.stdout
     assert (
         "- full (Ascend910B4, cold protocol): 639 / 639 tasks, 25,291 evaluations; ledger "
         "check: 639 verified, 0 over" in done.stdout
