@@ -5,8 +5,9 @@ Without a model, a policy can only propose what it knows how to write. All polic
 - tiling moves: the catalogue's tiling rewrites (`@tune` neighbours, block dim = cores, tile
   larger/smaller) and a jump of one `@tune` number to a random value of its grid; a real tiling
   program without markers is first given the template of its real knobs (`agents.templates`:
-  core count, UB budget, literal block dim and tile sizes), and its moves are that template's
-  neighbours and jumps, so a policy tunes real operators without a model;
+  core count, UB budget, literal block dim and tile sizes; where it has none, its integer
+  constants), and its moves are that template's neighbours and jumps, so a policy tunes real
+  operators without a model;
 - kernel rewrites: the catalogue's kernel rewrites and the motifs' own (`motifs.MOTIF_REWRITES`);
 - expert-diff transplants: each experience of the bank (a slow -> fast diff learned by the rewind
   on an expert) applied hunk by hunk to the package; an operator never receives its own expert's
@@ -25,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from agents import templates
 from agents.ascendoptimizer.bank import DEFAULT_BANK_DIR, Experience
 from agents.ascendoptimizer.motifs import REWRITES, motif_of, transplant
-from agents.templates import synthesise
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC
@@ -120,8 +121,9 @@ class Knowledge:
 
     @staticmethod
     def template(package: OperatorPackage) -> OperatorPackage | None:
-        """The package with the real knobs of its unmarked tiling program marked, or None."""
-        tiling = synthesise(package.tiling_source)
+        """The package with its unmarked tiling program made a template (`agents.templates`:
+        the real knobs, else the integer constants), or None."""
+        tiling = templates.template(package.tiling_source)
         return None if tiling is None else package.with_sources(tiling=tiling)
 
     def jump(self, package: OperatorPackage, rng: random.Random) -> Move | None:

@@ -18,6 +18,11 @@ keeps the program valid (the tiling still derives everything else from it):
 - a literal tile size or tile count (`TILE_LENGTH`, `TILE_NUM`, `tileNum = 8`, ...), powers of
   two from a quarter to four times the written value (the loop count follows).
 
+A tiling with none of these (a fixed-shape competition tiling, a tiling driven by its own
+constants, such as silu_mul's `CALC_BUF_NUM`) gets markers on its integer `constexpr` constants
+instead (`template`): a blunter search, some of whose values the evaluation rejects, but the same
+for every policy.
+
 Each knob is found in code only (comments and strings blanked, `ascend_core.cpp.code_view`).
 """
 
@@ -187,3 +192,40 @@ def synthesise(tiling: str) -> str | None:
     except ValueError:
         return None
     return source if tunables else None
+
+
+_CONSTANT = re.compile(
+    r"^(?P<line>[ \t]*(?:static\s+)?constexpr\s+(?:u?int\d+_t|int|unsigned|size_t)\s+(?P<name>\w+)"
+    r"\s*=\s*(?P<value>\d+)[uUlL]*\s*;)(?P<comment>[ \t]*//[^\n]*)?$",
+    re.MULTILINE,
+)
+
+
+def mark_constants(tiling: str) -> str | None:
+    """The tiling program with `@tune` markers on its integer `constexpr` constants (powers of two
+    from a sixteenth to four times a power-of-two value of 8 or more, else steps of an eighth
+    around the value), or None when it has markers already or no such constant."""
+    if tune.find_tunables(tiling):
+        return None
+
+    def mark(m: re.Match) -> str:
+        value = int(m["value"])
+        if value < 1 or (m["comment"] and "@tune" in m["comment"]):
+            return m.group(0)
+        if value & (value - 1) == 0 and value >= 8:
+            marker = f"@tune {m['name'].lower()} in [{max(1, value // 16)}, {value * 4}] pow2"
+        else:
+            step = max(1, value // 8)
+            lo, hi = max(1, value - 4 * step), value + 8 * step
+            marker = f"@tune {m['name'].lower()} in [{lo}, {hi}] step {step}"
+        was = f" (was:{m['comment'].strip()[2:]})" if m["comment"] else ""
+        return f"{m['line']}  // {marker}{was}"
+
+    new = _CONSTANT.sub(mark, tiling)
+    return new if new != tiling and tune.find_tunables(new) else None
+
+
+def template(tiling: str) -> str | None:
+    """The evolvable template of an unmarked tiling program: its real knobs (`synthesise`), else
+    its integer constants (`mark_constants`); None when it has markers already or neither."""
+    return synthesise(tiling) or mark_constants(tiling)

@@ -9,8 +9,8 @@ kernel move leaves Stage II nothing to try offline, whatever the budget. Prints,
 move, the operators it applies to, then how many operators have any kernel and any tiling move.
 That reads sources only: 30 s for ascend-real-v1.
 
-`--check-templates` also compiles and checks each operator's synthesised template unchanged
-(`agents.templates.synthesise`), through the daemon's own evaluation (npu_daemon/evaluation.py:
+`--check-templates` also compiles and checks each operator's template unchanged
+(`agents.templates.template`: its real knobs, else its integer constants), through the daemon's own evaluation (npu_daemon/evaluation.py:
 acceptance check, compile, every case, no timing): it must pass as the published tiling does, or
 every policy's first tiling candidate there fails. Exit status 1 when one does not. About 12 min
 for ascend-real-v1 on a 2-core machine.
@@ -26,8 +26,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from agents import templates
 from agents.knowledge import Knowledge
-from agents.templates import synthesise
 from ascend_core import suite
 from ascend_core.protocol import EvalRequest, Stage
 
@@ -46,7 +46,7 @@ def check_template(uri: str) -> str:
     from npu_daemon.backends.sim import SimBackend
 
     package = suite.resolve(uri)
-    template = synthesise(package.tiling_source)
+    template = templates.template(package.tiling_source)
     if template is None:
         return ""
     request = EvalRequest(

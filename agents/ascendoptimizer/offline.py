@@ -1,7 +1,7 @@
 """The offline proposer: the whole method without a language model.
 
-- Template: a tiling program without @tune markers gets them on its integer `constexpr`
-  constants (range around the value, pow2 when the value is a power of two).
+- Template: a tiling program without @tune markers gets them from the shared knowledge
+  (`agents.templates.template`): on its real knobs, else on its integer `constexpr` constants.
 - Mutation (Stage I): with probabilities from the config, a neighbour move (a tiling move of
   the shared knowledge, `agents.knowledge`: @tune x2, /2, +step, -step, block dim = cores, tile
   larger/smaller), a jump (one @tune number to a random value of its grid), or a crossover (each
@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from pydantic import Field
@@ -28,16 +27,11 @@ from agents.ascendoptimizer.diagnose import diagnose
 from agents.ascendoptimizer.motifs import BY_NAME, MOTIFS, Origin, transplant
 from agents.ascendoptimizer.proposer import Distilled, Individual, Proposal
 from agents.knowledge import Knowledge, KnowledgeConfig, Move
+from agents.templates import synthesise
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalResult
 from ascend_gym.policies import PolicyConfig
-
-_CONSTANT = re.compile(
-    r"^(?P<line>[ \t]*(?:static\s+)?constexpr\s+(?:u?int\d+_t|int|unsigned|size_t)\s+(?P<name>\w+)\s*=\s*"
-    r"(?P<value>\d+)[uUlL]*\s*;)(?P<comment>[ \t]*//[^\n]*)?$",
-    re.MULTILINE,
-)
 
 
 class OfflineMutationConfig(PolicyConfig):
@@ -46,31 +40,6 @@ class OfflineMutationConfig(PolicyConfig):
     attempts: int = Field(
         16, ge=1
     )  # draws per proposal before giving up on finding an unseen candidate
-
-
-def annotate_tunables(source: str) -> str | None:
-    """Add @tune markers to integer constants of a tiling program that has none; None if there is
-    nothing to mark or it already has markers."""
-    if tune.find_tunables(source):
-        return None
-
-    def mark(m: re.Match) -> str:
-        if m["comment"] and "@tune" in m["comment"]:
-            return m.group(0)
-        value = int(m["value"])
-        if value < 1:
-            return m.group(0)
-        if value & (value - 1) == 0 and value >= 8:
-            marker = f"@tune {m['name'].lower()} in [{max(1, value // 16)}, {value * 4}] pow2"
-        else:
-            step = max(1, value // 8)
-            marker = f"@tune {m['name'].lower()} in [{max(1, value - 4 * step)}, {value + 8 * step}] step {step}"
-        return f"{m['line']}  // {marker}" + (
-            f" (was:{m['comment'].strip()[2:]})" if m["comment"] else ""
-        )
-
-    new = _CONSTANT.sub(mark, source)
-    return new if new != source and tune.find_tunables(new) else None
 
 
 class OfflineProposer:
@@ -86,17 +55,13 @@ class OfflineProposer:
 
     # ---- Stage I -------------------------------------------------------------------------------
     def template(self, package: OperatorPackage) -> Proposal | None:
-        """The real knobs of the tiling program (`agents.templates`), else its integer constants."""
-        real = self.knowledge.template(package)
-        if real is not None:
-            names = ", ".join(t.name for t in tune.find_tunables(real.tiling_source))
-            return Proposal(real, f"template: @tune markers on the tiling's knobs ({names})")
-        tiling = annotate_tunables(package.tiling_source)
-        if tiling is None:
+        """The shared knowledge's template: the tiling's real knobs, else its integer constants."""
+        marked = self.knowledge.template(package)
+        if marked is None:
             return None
-        return Proposal(
-            package.with_sources(tiling=tiling), "template: @tune markers on the integer constants"
-        )
+        names = ", ".join(t.name for t in tune.find_tunables(marked.tiling_source))
+        what = "knobs" if synthesise(package.tiling_source) else "integer constants"
+        return Proposal(marked, f"template: @tune markers on the tiling's {what} ({names})")
 
     def mutate(
         self,

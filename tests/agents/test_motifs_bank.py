@@ -7,7 +7,7 @@ import pytest
 from agents.ascendoptimizer.bank import Experience, ExperienceBank
 from agents.ascendoptimizer.embed import TfidfEmbedder
 from agents.ascendoptimizer.motifs import BY_NAME, Origin, transplant
-from agents.ascendoptimizer.offline import annotate_tunables
+from agents.templates import mark_constants
 from ascend_core import suite, tune
 from ascend_core.cpp import unified_diff
 
@@ -54,11 +54,11 @@ def test_transplant_applies_a_slow_to_fast_diff_to_a_sibling_operator():
 
 def test_template_marks_integer_constants_of_a_program_without_markers():
     source = "constexpr uint32_t TILE_LENGTH = 4096;\nconstexpr int32_t BLOCKS = 40;  // cores\n"
-    marked = annotate_tunables(source)
+    marked = mark_constants(source)
     tunables = {t.name: t for t in tune.find_tunables(marked)}
     assert tunables["tile_length"].mode == "pow2" and tunables["tile_length"].value == 4096
     assert tunables["blocks"].value == 40 and tunables["blocks"].lo <= 40 <= tunables["blocks"].hi
-    assert annotate_tunables(marked) is None  # already a template
+    assert mark_constants(marked) is None  # already a template
 
 
 def _experience(

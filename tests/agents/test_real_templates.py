@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from agents import templates
 from agents.ascendoptimizer.bank import Experience
 from agents.ascendoptimizer.offline import OfflineProposer
 from agents.knowledge import Knowledge
@@ -141,6 +142,29 @@ def test_every_policy_knows_the_knobs_of_an_unmarked_tiling():
         "core_cap",
         "ub_eighths",
     ]
+
+
+def test_a_tiling_without_real_knobs_gets_its_constants_as_every_policys_template():
+    """Where no real knob is found (silu_mul's tiling splits the UB by its own CALC_BUF_NUM), the
+    shared template marks the integer constants, so Best-of-N and OpenEvolve get the moves
+    AscendOptimizer's Stage I gets, instead of none."""
+    tiling = (
+        "static constexpr int32_t CALC_BUF_NUM = 8;\n"
+        "uint32_t PerTile(uint32_t ubSize) { return ubSize / CALC_BUF_NUM / 4; }\n"
+    )
+    assert synthesise(tiling) is None
+    marked = templates.template(tiling)
+    assert [t.name for t in tune.find_tunables(marked)] == ["calc_buf_num"]
+    relu = _packages()["relu"]
+    assert templates.template(relu.tiling_source) == synthesise(relu.tiling_source)  # knobs first
+    package = relu.with_sources(tiling=tiling)
+    knowledge = Knowledge(operator=relu.uri)
+    jump = knowledge.jump(package, random.Random(0))
+    assert jump is not None and jump.name.startswith("jump calc_buf_num:")
+    proposal = OfflineProposer(knowledge).template(package)
+    assert (
+        proposal.note == "template: @tune markers on the tiling's integer constants (calc_buf_num)"
+    )
 
 
 def test_stage_ii_ranks_the_vectorised_loops_by_a_retrieved_scalar_bound_experience():
