@@ -15,9 +15,18 @@ set -euo pipefail
 out=${1:?usage: benchmarks/real_comparison.sh OUT}
 mkdir -p "$out"
 common=(--suite ascend-real-v1 --levels 1,2,3 --seeds 3 --timing-protocol warm --parallel 2 --daemon-workers 2 --report)
+# A bench whose tasks failed (exit 1: counted as 1.0 and reported) does not stop the others, and the
+# script then exits 1; a usage or environment error (2) or an interrupt (130) stops it.
+status=0
+run_bench() {
+  local rc=0
+  nice -n 19 ascend-gym bench "${common[@]}" "$@" || rc=$?
+  if [ "$rc" -eq 1 ]; then status=1; elif [ "$rc" -ne 0 ]; then exit "$rc"; fi
+}
 echo '{"ascendoptimizer": {"ablation": "stage1-only"}}' >"$out/stage1.json"
 echo '{"ascendoptimizer": {"ablation": "stage2-only"}}' >"$out/stage2.json"
-nice -n 19 ascend-gym bench "${common[@]}" --budget 40 --policies ascendoptimizer,bon,openevolve --out "$out/full"
-nice -n 19 ascend-gym bench "${common[@]}" --budget 5 --policies bon --out "$out/bon-n5"
-nice -n 19 ascend-gym bench "${common[@]}" --budget 40 --policies ascendoptimizer --policy-config "$out/stage1.json" --out "$out/stage1-only"
-nice -n 19 ascend-gym bench "${common[@]}" --budget 40 --policies ascendoptimizer --policy-config "$out/stage2.json" --out "$out/stage2-only"
+run_bench --budget 40 --policies ascendoptimizer,bon,openevolve --out "$out/full"
+run_bench --budget 5 --policies bon --out "$out/bon-n5"
+run_bench --budget 40 --policies ascendoptimizer --policy-config "$out/stage1.json" --out "$out/stage1-only"
+run_bench --budget 40 --policies ascendoptimizer --policy-config "$out/stage2.json" --out "$out/stage2-only"
+exit "$status"
