@@ -18,10 +18,9 @@ keeps the program valid (the tiling still derives everything else from it):
 - a literal tile size or tile count (`TILE_LENGTH`, `TILE_NUM`, `tileNum = 8`, ...), powers of
   two from a quarter to four times the written value (the loop count follows).
 
-A tiling with none of these (a fixed-shape competition tiling, a tiling driven by its own
-constants, such as silu_mul's `CALC_BUF_NUM`) gets markers on its integer `constexpr` constants
-instead (`template`): a blunter search, some of whose values the evaluation rejects, but the same
-for every policy.
+A tiling with none of these (one driven by its own constants alone, as ops-math roll's) gets
+markers on its integer `constexpr` constants instead (`template`): a blunter search, some of whose
+values the evaluation rejects, but the same for every policy.
 
 Each knob is found in code only (comments and strings blanked, `ascend_core.cpp.code_view`).
 """

@@ -145,8 +145,8 @@ def test_every_policy_knows_the_knobs_of_an_unmarked_tiling():
 
 
 def test_a_tiling_without_real_knobs_gets_its_constants_as_every_policys_template():
-    """Where no real knob is found (silu_mul's tiling splits the UB by its own CALC_BUF_NUM), the
-    shared template marks the integer constants, so Best-of-N and OpenEvolve get the moves
+    """Where no real knob is found (here a tiling that splits a UB size by its own CALC_BUF_NUM),
+    the shared template marks the integer constants, so Best-of-N and OpenEvolve get the moves
     AscendOptimizer's Stage I gets, instead of none."""
     tiling = (
         "static constexpr int32_t CALC_BUF_NUM = 8;\n"
