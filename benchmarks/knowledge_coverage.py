@@ -10,10 +10,10 @@ move, the operators it applies to, then how many operators have any kernel and a
 That reads sources only: 30 s for ascend-real-v1.
 
 `--check-templates` also compiles and checks each operator's template unchanged
-(`agents.templates.template`: its real knobs, else its integer constants), through the daemon's own evaluation (npu_daemon/evaluation.py:
-acceptance check, compile, every case, no timing): it must pass as the published tiling does, or
-every policy's first tiling candidate there fails. Exit status 1 when one does not. About 12 min
-for ascend-real-v1 on a 2-core machine.
+(`agents.templates.template`: its real knobs, else its integer constants), through the daemon's
+own evaluation (npu_daemon/evaluation.py: acceptance check, compile, every case, no timing): it
+must pass as the published tiling does, or every policy's first tiling candidate there fails.
+Exit status 1 when one does not. About 12 min for ascend-real-v1 on a 2-core machine.
 """
 
 from __future__ import annotations
