@@ -15,11 +15,16 @@ task a daemon or worker failed is recorded with `failure="infra"`, reported as s
 by the next run.
 
 Equal budgets: each task opens its run on the daemon with the sweep's budget (a run token), so
-the daemon refuses the policy's evaluation budget + 1. After a task, the daemon ledger for its run_id is read back and stored in the
-record (`ledger`); `budget_ok` says the ledger charged no more than the budget and agrees with the
-policy's own count. With several daemons each task runs through a pool (least-loaded, failover):
-a run that moved off a dead daemon is accounted by the pool's receipts for that daemon
-(`served_by` lists the daemons that charged it).
+the daemon refuses the policy's evaluation budget + 1. After a task, the daemon ledger for its
+run_id is read back and stored in the record (`ledger`); `budget_ok` says the ledger charged no
+more than the budget and agrees with the policy's own count. With several daemons each task runs
+through a pool (least-loaded, failover): a run that moved off a dead daemon is accounted by the
+pool's receipts for that daemon (`served_by` lists the daemons that charged it).
+
+Fresh inputs: the daemon checks a search's candidates on fixed inputs (so they cache), so a task's
+faster best is checked once more on an input seed the search never saw (derived from the run id:
+a rerun rechecks alike), in a run of its own (`<run_id>/recheck`, charged to no policy). A best
+that fails it is recorded (`recheck`) and the task counts as its baseline.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ from ascend_gym.records import (
     read_records,
     save_candidate,
 )
+from ascend_gym.validation import Claim, recheck, recheck_seed
 
 if TYPE_CHECKING:
     from ascend_gym.env import EpisodeView
@@ -186,6 +192,13 @@ def run_one(
             }
         )
         best = _best_package(result, view)
+        if best is not None and metrics.record_speedup(record) > 1.0:
+            claim = Claim(
+                operator=operator, package=best, best_us=record.best_us, soc=soc,
+                timing=timing, timing_protocol=timing_protocol,
+            )  # fmt: skip
+            fresh = recheck_seed(run, view.eval_seed)
+            record.recheck = recheck(claim, view.client, f"{run}/recheck", fresh)
         if error := fault_error(record):
             record.ok, record.failure, record.error = False, "infra", error
     except Exception as e:  # noqa: BLE001 - one failed task must not end the sweep
@@ -332,7 +345,7 @@ class Progress:
         line = (
             f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} tasks, "
             f"{self.spent}/{self.budget_total} evaluations spent by finished tasks; the daemons "
-            f"ran {daemon_evaluations} (running tasks and the uncharged baselines included)"
+            f"ran {daemon_evaluations} (running tasks, the uncharged baselines and rechecks included)"
         )
         if self.tty:
             print(f"\r{line}  {message[:60]:<60}", end="", flush=True)
@@ -355,7 +368,12 @@ def describe(record: SweepRecord) -> str:
         kind = "infrastructure failure" if record.infra_failed else "failed"
         return f"{name}: {kind}: {(record.error or 'no result')[:120]}"
     speedup = metrics.record_speedup(record)
-    return f"{name}: {speedup:.3f}x in {record.evaluations} evaluations"
+    wrong = (
+        f" (its faster best failed on fresh inputs: {record.recheck.status})"
+        if record.wrong
+        else ""
+    )
+    return f"{name}: {speedup:.3f}x in {record.evaluations} evaluations{wrong}"
 
 
 def _daemon_evaluations(endpoints: list[str]) -> int:
@@ -559,6 +577,7 @@ def table(records: list[SweepRecord], config: SweepConfig) -> str:
                 (r.failed, "failed"),
                 (r.infra, "failed for infrastructure"),
                 (r.idle, "spent no evaluation"),
+                (r.wrong, "wrong on fresh inputs"),
             )
             if n
         ]

@@ -73,8 +73,9 @@ def level_of(operator: str, level: int | None = None) -> int:
 
 
 def record_speedup(record: SweepRecord | None) -> float:
-    """A (policy, op, seed) record's speedup; a missing or failed task counts as the baseline."""
-    if record is None or not record.ok or record.baseline_us is None:
+    """A (policy, op, seed) record's speedup; a missing or failed task counts as the baseline, and
+    so does one whose best candidate was wrong on fresh inputs."""
+    if record is None or not record.ok or record.baseline_us is None or record.wrong:
         return 1.0
     return speedup(record.baseline_us, record.best_us)
 
@@ -90,6 +91,7 @@ class Row(BaseModel):
     failed: int  # tasks whose policy raised; they count as speedup 1.0
     infra: int = 0  # tasks a daemon or worker failed; they count as 1.0 and are retried on rerun
     idle: int = 0  # finished tasks that spent no evaluation: their 1.0 is no search at all
+    wrong: int = 0  # finished tasks whose faster best failed on fresh inputs: counted as 1.0
     gm: float
     gm_std: float
     fast: dict[str, float]  # "1.0" -> mean over seeds of fast_1.0
@@ -109,13 +111,14 @@ def table_rows(
     for policy in policies:
         for level, group in groups:
             per_seed_gm, per_seed_fast = [], {p: [] for p in FAST_P}
-            missing = failed = infra = idle = 0
+            missing = failed = infra = idle = wrong = 0
             for seed in range(seeds):
                 recs = [index.get((policy, op, seed)) for op in group]
                 missing += sum(r is None for r in recs)
                 failed += sum(r is not None and not r.ok and not r.infra_failed for r in recs)
                 infra += sum(r is not None and r.infra_failed for r in recs)
                 idle += sum(r is not None and r.ok and spent(r) == 0 for r in recs)
+                wrong += sum(r is not None and r.ok and r.wrong for r in recs)
                 values = [record_speedup(r) for r in recs]
                 per_seed_gm.append(geomean(values))
                 for p in FAST_P:
@@ -130,6 +133,7 @@ def table_rows(
                     failed=failed,
                     infra=infra,
                     idle=idle,
+                    wrong=wrong,
                     gm=statistics.fmean(per_seed_gm),
                     gm_std=statistics.pstdev(per_seed_gm),
                     fast={str(p): statistics.fmean(v) for p, v in per_seed_fast.items()},
@@ -193,13 +197,21 @@ def accounts(records: list[SweepRecord], policies: Sequence[str]) -> list[Accoun
 
 # ---- where a search found nothing --------------------------------------------------------------
 
-# Why a finished task ended with nothing faster than its baseline, in the order they are told apart.
+# Why a finished task ended with nothing faster than its baseline, in the order they are told apart
+# (the last first: a faster best that fails on fresh inputs is no speedup).
 STALLS = (
     "spent no evaluation",
     "every candidate failed",
     "every passing candidate timed as the baseline",
     "no passing candidate faster",
+    "faster best wrong on fresh inputs",
 )
+
+
+def stall_causes(records: list[SweepRecord]) -> tuple[str, ...]:
+    """The STALLS a sweep's records tell apart: records from before the fresh-input recheck carry
+    none, and a column of zeros for them would say their picks held."""
+    return STALLS if any(r.recheck is not None for r in records) else STALLS[:-1]
 
 
 def stall(record: SweepRecord) -> str | None:
@@ -208,6 +220,8 @@ def stall(record: SweepRecord) -> str | None:
     not move the latency at all, a knob the operator ignores or a rewrite of work not timed."""
     if not record.ok or record.baseline_us is None or record_speedup(record) > 1.0:
         return None
+    if record.wrong:
+        return STALLS[4]
     if spent(record) == 0:
         return STALLS[0]
     timed = [s.latency_us for s in record.trajectory if s.status == "OK" and s.latency_us]

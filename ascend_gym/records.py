@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC, Ledger
+from ascend_core.protocol import DEFAULT_SOC, Ledger, Status
 from ascend_gym.policies import ModelAccount, StepRecord
 
 RESULTS, SWEEP, ATTEMPTS, CANDIDATES = "results.jsonl", "sweep.json", "attempts.jsonl", "candidates"
@@ -43,6 +43,18 @@ class SweepConfig(BaseModel):
     def tasks(self) -> list[Key]:
         """(policy, op, seed), op-major: a sweep stopped early has every policy on the same ops."""
         return [(p, op, s) for op in self.ops for s in range(self.seeds) for p in self.policies]
+
+
+class Recheck(BaseModel):
+    """A task's best candidate checked on one input seed its search never saw."""
+
+    seed: int
+    status: str  # the daemon's status: "OK", or why the candidate failed
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == Status.OK.value
 
 
 class SweepRecord(ModelAccount):
@@ -86,6 +98,9 @@ class SweepRecord(ModelAccount):
     proposer: str = ""
     trajectory: list[StepRecord] = []
     expected_speedup: list[float] | None = None  # Best-of-N: averaged over sample orderings
+    # A faster best checked on fresh inputs (None: no faster best, or a record from before the
+    # recheck); a best that fails it is wrong and the task counts as its baseline.
+    recheck: Recheck | None = None
 
     @property
     def key(self) -> Key:
@@ -94,6 +109,11 @@ class SweepRecord(ModelAccount):
     @property
     def infra_failed(self) -> bool:
         return not self.ok and self.failure == "infra"
+
+    @property
+    def wrong(self) -> bool:
+        """Its best candidate failed the check on fresh inputs."""
+        return self.recheck is not None and not self.recheck.ok
 
 
 class Attempt(BaseModel):

@@ -201,6 +201,8 @@ def op_table(
                 cell += f" [{len(runs) - len(done)} of {len(runs)} failed]"
             if idle := sum(metrics.spent(r) == 0 for r in done):  # 1.0x without a search
                 cell += f" [{idle} of {len(runs)} spent no evaluation]"
+            if wrong := sum(r.wrong for r in done):  # 1.0x: its faster best was wrong
+                cell += f" [{wrong} of {len(runs)} wrong on fresh inputs]"
             line.append(cell)
         body.append(line)
     return head, body, flagged
@@ -252,24 +254,32 @@ ACCOUNT_NOTE = (
 )
 
 
-STALL_HEAD = ["policy", "tasks", *metrics.STALLS, "failing candidates"]
+def stall_head(records: list[SweepRecord]) -> list[str]:
+    return ["policy", "tasks", *metrics.stall_causes(records), "failing candidates"]
+
+
 STALL_NOTE = (
     "A finished task that found nothing faster than its baseline, by why: it spent no evaluation "
     "(nothing to propose), every candidate it evaluated failed, every passing candidate timed "
     "exactly as the baseline (what the policy changed does not move the latency: a knob the "
     "operator ignores), or some moved it and none was faster (the operator sits at a local "
-    "optimum of what the policy can change). Failing candidates: those evaluated (cache hits "
-    "left out) that did not pass, with their most frequent statuses."
+    "optimum of what the policy can change); in a sweep whose faster picks were rechecked, also "
+    "the faster best that failed on fresh inputs. Failing candidates: those evaluated (cache "
+    "hits left out) that did not pass, with their most frequent statuses."
 )
 
 
-def stall_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
+def stall_table(
+    config: SweepConfig, records: list[SweepRecord], causes: tuple[str, ...] | None = None
+) -> list[list[str]]:
+    """One row per policy; `causes` the columns (by default what the records tell apart)."""
+    causes = causes or metrics.stall_causes(records)
     rows = []
     for s in metrics.stalls(records, config.policies):
         failing = sum(s.failed.values())
         top = ", ".join(f"{status} {n:,}" for status, n in list(s.failed.items())[:3])
         rows.append(
-            [s.policy, str(s.tasks), *(str(s.causes[c]) for c in metrics.STALLS)]
+            [s.policy, str(s.tasks), *(str(s.causes[c]) for c in causes)]
             + [f"{failing:,} of {s.candidates:,}" + (f" ({top})" if top else "")]
         )
     return rows
@@ -592,7 +602,7 @@ def write_report(results_dir: Path) -> Path:
         "",
         STALL_NOTE,
         "",
-        *md_table(STALL_HEAD, stalled),
+        *md_table(stall_head(records), stalled),
         "",
         *(["## By stage", "", STAGE_NOTE, "", *md_table(STAGE_HEAD, staged), ""] if staged else []),
         "## Per operator",
@@ -617,7 +627,7 @@ def write_report(results_dir: Path) -> Path:
         _html_table(ACCOUNT_HEAD, accounts),
         "<h2>Where the search found nothing</h2>",
         f"<p>{_inline(STALL_NOTE)}</p>",
-        _html_table(STALL_HEAD, stalled),
+        _html_table(stall_head(records), stalled),
         *(
             ["<h2>By stage</h2>", f"<p>{_inline(STAGE_NOTE)}</p>", _html_table(STAGE_HEAD, staged)]
             if staged

@@ -2,11 +2,14 @@
 
 `check` evaluates a claimed candidate under a new run (nothing served from the cache) on fresh
 random inputs, and its baseline, and compares latencies within a relative tolerance. It backs
-`ascend-gym validate` and `AscendOpEnv.validate()`.
+`ascend-gym validate` and `AscendOpEnv.validate()`. `recheck` is the bench's narrower question,
+asked of every task's faster best before its record is written: is the answer still right on
+inputs the search never saw?
 """
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from typing import Any, Literal
 
@@ -15,7 +18,8 @@ from pydantic import BaseModel
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, EvalRequest
-from ascend_gym.client import DaemonClient
+from ascend_gym.client import DaemonClient, DaemonError
+from ascend_gym.records import Recheck
 
 DEFAULT_TOLERANCE = 0.05
 
@@ -67,6 +71,28 @@ class Verdict(BaseModel):
     claimed_baseline_us: float | None = None
     retimed_baseline_us: float | None = None
     simulated: bool | None = None
+
+
+def recheck_seed(run_id: str, search_seed: int = 0) -> int:
+    """The input seed a run's best is rechecked on: reproducible from the run id, never the seed
+    the search was checked on. The daemon draws the inputs from it keyed by its own secret, so a
+    policy that knows the seed still cannot know the inputs."""
+    seed = 1 + int.from_bytes(hashlib.sha256(run_id.encode()).digest()[:4], "big") % (2**31 - 2)
+    return seed + 1 if seed == search_seed else seed
+
+
+def recheck(claim: Claim, client: DaemonClient, run_id: str, seed: int) -> Recheck:
+    """The claimed candidate checked on input seed `seed`, in a run of its own (one evaluation,
+    charged to no policy). The daemon checks a search's candidates on fixed inputs so that they
+    cache; a candidate right only for those (an index search that skips a core's share) fails
+    here. A daemon fault raises DaemonError: it says nothing about the candidate."""
+    client.open_run(run_id, 1)
+    result = client.evaluate(claim.request(run_id, claim.package, seed))
+    if result.daemon_fault:
+        raise DaemonError(f"recheck of {claim.operator}: {result.status.value}: {result.message}")
+    return Recheck(
+        seed=seed, status=result.status.value, message="" if result.ok else result.message[:500]
+    )
 
 
 def _within(claimed: float, measured: float, tolerance: float) -> bool:

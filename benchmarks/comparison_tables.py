@@ -111,10 +111,12 @@ def tables(out: Path) -> str:
         for bench, loaded in benches.items()
         if "ascendoptimizer" in loaded[0].policies
     ]
+    every = [r for _, records in benches.values() for r in records]
+    causes = metrics.stall_causes(every)
     stalls = [
         row
         for bench, loaded in benches.items()
-        for row in labelled(bench, report.stall_table(*loaded))
+        for row in labelled(bench, report.stall_table(*loaded, causes))
     ]
     stages = [
         row
@@ -124,7 +126,7 @@ def tables(out: Path) -> str:
     coverage = [coverage_line(bench, *loaded) for bench, loaded in benches.items()]
     return "\n".join(
         [*TABLE3, *(t[1] for t in table3), "", *ABLATIONS, *ablations, ""]
-        + [*report.md_table(report.STALL_HEAD, stalls), ""]
+        + [*report.md_table(report.stall_head(every), stalls), ""]
         + [*report.md_table(report.STAGE_HEAD, stages), "", *coverage]
     )
 

@@ -209,7 +209,7 @@ def test_a_task_that_found_nothing_is_told_apart_by_why(tmp_path):
         assert metrics.stall(SweepRecord.model_validate(r)) == cause
     assert metrics.stall(record("p", OPS[1], 1, ok=False)) is None  # unfinished: no cause
     (s,) = metrics.stalls([SweepRecord.model_validate(r) for r in tasks.values()], ["p"])
-    assert s.tasks == 5 and list(s.causes.values()) == [1, 1, 1, 1]
+    assert s.tasks == 5 and list(s.causes.values()) == [1, 1, 1, 1, 0]
     assert s.candidates == 6 and s.failed == {"WRONG_ANSWER": 1, "RACE_DETECTED": 1}
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in tasks.values()))
     config = SweepConfig(ops=OPS, policies=["p"], budget=4, seeds=2)
@@ -217,6 +217,22 @@ def test_a_task_that_found_nothing_is_told_apart_by_why(tmp_path):
     md = report.write_report(tmp_path).read_text()
     assert "## Where the search found nothing" in md
     assert "| p | 5 | 1 | 1 | 1 | 1 | 2 of 6 (WRONG_ANSWER 1, RACE_DETECTED 1) |" in md
+    assert "wrong on fresh inputs" not in md  # never rechecked: no column claims they held
+
+    # A faster best that failed its recheck on fresh inputs is no speedup, and says so.
+    wrong = {
+        **raw("p", OPS[1], 1, 1.25, trajectory=[step(1, 80.0)]),
+        "recheck": {"seed": 7, "status": "WRONG_ANSWER", "message": "case bench_fp16, output z"},
+    }
+    assert metrics.stall(SweepRecord.model_validate(wrong)) == "faster best wrong on fresh inputs"
+    assert metrics.record_speedup(SweepRecord.model_validate(wrong)) == 1.0
+    with (tmp_path / "results.jsonl").open("a") as f:
+        f.write(json.dumps(wrong) + "\n")
+    md = report.write_report(tmp_path).read_text()
+    assert "| p | 6 | 1 | 1 | 1 | 1 | 1 | 2 of 7 (WRONG_ANSWER 1, RACE_DETECTED 1) |" in md
+    assert "[1 of 2 wrong on fresh inputs]" in md
+    records = [SweepRecord.model_validate(r) for r in [*tasks.values(), wrong]]
+    assert "1 wrong on fresh inputs" in bench.table(records, config)
 
 
 def test_a_staged_search_is_split_by_stage(tmp_path):
