@@ -46,10 +46,10 @@ class SweepConfig(BaseModel):
 
 
 class Recheck(BaseModel):
-    """A task's best candidate checked on one input seed its search never saw."""
+    """A task's best candidate checked on input seeds its search never saw."""
 
-    seed: int
-    status: str  # the daemon's status: "OK", or why the candidate failed
+    seeds: list[int]  # checked in order; on a failure, the last is the one it failed on
+    status: str  # the daemon's status: "OK" on every seed, or why the candidate failed
     message: str = ""
 
     @property

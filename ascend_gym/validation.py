@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC, EvalRequest
+from ascend_core.protocol import DEFAULT_SOC, EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, DaemonError
 from ascend_gym.records import Recheck
 
@@ -73,26 +73,39 @@ class Verdict(BaseModel):
     simulated: bool | None = None
 
 
-def recheck_seed(run_id: str, search_seed: int = 0) -> int:
-    """The input seed a run's best is rechecked on: reproducible from the run id, never the seed
-    the search was checked on. The daemon draws the inputs from it keyed by its own secret, so a
-    policy that knows the seed still cannot know the inputs."""
-    seed = 1 + int.from_bytes(hashlib.sha256(run_id.encode()).digest()[:4], "big") % (2**31 - 2)
-    return seed + 1 if seed == search_seed else seed
+def recheck_seeds(run_id: str, count: int, search_seed: int = 0) -> list[int]:
+    """The input seeds a run's best is rechecked on: reproducible from the run id, never the seed
+    the search was checked on. The daemon draws the inputs from each keyed by its own secret, so a
+    policy that knows the seeds still cannot know the inputs."""
+    seeds: list[int] = []
+    for i in range(count):
+        digest = hashlib.sha256(f"{run_id}#{i}".encode()).digest()
+        seed = 1 + int.from_bytes(digest[:4], "big") % (2**31 - 2)
+        seeds.append(seed + 1 if seed == search_seed else seed)
+    return seeds
 
 
-def recheck(claim: Claim, client: DaemonClient, run_id: str, seed: int) -> Recheck:
-    """The claimed candidate checked on input seed `seed`, in a run of its own (one evaluation,
-    charged to no policy). The daemon checks a search's candidates on fixed inputs so that they
-    cache; a candidate right only for those (an index search that skips a core's share) fails
-    here. A daemon fault raises DaemonError: it says nothing about the candidate."""
-    client.open_run(run_id, 1)
-    result = client.evaluate(claim.request(run_id, claim.package, seed))
-    if result.daemon_fault:
-        raise DaemonError(f"recheck of {claim.operator}: {result.status.value}: {result.message}")
-    return Recheck(
-        seed=seed, status=result.status.value, message="" if result.ok else result.message[:500]
-    )
+def recheck(claim: Claim, client: DaemonClient, run_id: str, seeds: list[int]) -> Recheck:
+    """The claimed candidate checked (not timed) on each of `seeds` until one fails, in a run of
+    its own charged to no policy. The daemon checks a search's candidates on fixed inputs so that
+    they cache; a candidate right only for those (an index search that skips a core's share)
+    fails on enough fresh draws. A daemon fault raises DaemonError: it says nothing about the
+    candidate."""
+    client.open_run(run_id, len(seeds))
+    checked: list[int] = []
+    for seed in seeds:
+        request = claim.request(run_id, claim.package, seed).model_copy(
+            update={"stages": [Stage.COMPILE, Stage.CHECK]}
+        )
+        result = client.evaluate(request)
+        if result.daemon_fault:
+            raise DaemonError(
+                f"recheck of {claim.operator}: {result.status.value}: {result.message}"
+            )
+        checked.append(seed)
+        if not result.ok:
+            return Recheck(seeds=checked, status=result.status.value, message=result.message[:500])
+    return Recheck(seeds=checked, status=Status.OK.value)
 
 
 def _within(claimed: float, measured: float, tolerance: float) -> bool:

@@ -222,7 +222,11 @@ def test_a_task_that_found_nothing_is_told_apart_by_why(tmp_path):
     # A faster best that failed its recheck on fresh inputs is no speedup, and says so.
     wrong = {
         **raw("p", OPS[1], 1, 1.25, trajectory=[step(1, 80.0)]),
-        "recheck": {"seed": 7, "status": "WRONG_ANSWER", "message": "case bench_fp16, output z"},
+        "recheck": {
+            "seeds": [7, 9],
+            "status": "WRONG_ANSWER",
+            "message": "case bench_fp16, output z",
+        },
     }
     assert metrics.stall(SweepRecord.model_validate(wrong)) == "faster best wrong on fresh inputs"
     assert metrics.record_speedup(SweepRecord.model_validate(wrong)) == 1.0

@@ -143,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
     if record.best_us >= record.baseline_us:
         print("found nothing better than the baseline within the budget")
     if record.recheck is not None:  # a faster best, checked on inputs the search never saw
-        fresh = f"rechecked on fresh inputs (input seed {record.recheck.seed})"
+        seeds = ", ".join(map(str, record.recheck.seeds))
+        fresh = f"rechecked on fresh inputs (input seeds {seeds})"
         if record.wrong:
             why = " ".join(f"{record.recheck.status}: {record.recheck.message}".split())[:300]
             print(f"{fresh}: it fails, so it is no speedup (counted as 1.000x): {why}")
