@@ -20,8 +20,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC, Ledger, Status
+from ascend_core.protocol import DEFAULT_SOC, Ledger
 from ascend_gym.policies import ModelAccount, StepRecord
+from ascend_gym.validation import Recheck
 
 RESULTS, SWEEP, ATTEMPTS, CANDIDATES = "results.jsonl", "sweep.json", "attempts.jsonl", "candidates"
 Key = tuple[str, str, int]  # (policy, operator, seed)
@@ -43,18 +44,6 @@ class SweepConfig(BaseModel):
     def tasks(self) -> list[Key]:
         """(policy, op, seed), op-major: a sweep stopped early has every policy on the same ops."""
         return [(p, op, s) for op in self.ops for s in range(self.seeds) for p in self.policies]
-
-
-class Recheck(BaseModel):
-    """A task's best candidate checked on input seeds its search never saw."""
-
-    seeds: list[int]  # checked in order; on a failure, the last is the one it failed on
-    status: str  # the daemon's status: "OK" on every seed, or why the candidate failed
-    message: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status == Status.OK.value
 
 
 class SweepRecord(ModelAccount):

@@ -19,7 +19,6 @@ from ascend_core import suite
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, DaemonError
-from ascend_gym.records import Recheck
 
 DEFAULT_TOLERANCE = 0.05
 
@@ -58,6 +57,18 @@ class Claim(BaseModel):
             timing=self.timing,
             timing_protocol=self.timing_protocol,
         )
+
+
+class Recheck(BaseModel):
+    """A task's best candidate checked on input seeds its search never saw."""
+
+    seeds: list[int]  # checked in order; on a failure, the last is the one it failed on
+    status: str  # the daemon's status: "OK" on every seed, or why the candidate failed
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == Status.OK.value
 
 
 class Verdict(BaseModel):

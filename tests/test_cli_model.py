@@ -151,7 +151,7 @@ def test_bench_with_a_model_records_calls_and_never_the_key(tmp_path):
     assert done.returncode == 0, done.stderr
     # The progress line says what its two counts are (the daemons' count holds the baselines).
     assert "evaluations spent by finished tasks; the daemons ran" in done.stdout
-    assert "(running tasks and the uncharged baselines included)" in done.stdout
+    assert "(running tasks, the uncharged baselines and rechecks included)" in done.stdout
     records = {r.policy: r for r in bench.read_records(out / "results.jsonl")}
     assert records["bon"].proposer == "llm" and records["bon"].llm_calls == 1
     assert records["bon"].config["llm"]["model"] == "m1"
