@@ -23,8 +23,9 @@ pool's receipts for that daemon (`served_by` lists the daemons that charged it).
 
 Fresh inputs: the daemon checks a search's candidates on fixed inputs (so they cache), so a task's
 faster best is checked (not timed) once more on RECHECK_SEEDS input seeds the search never saw
-(derived from the run id: a rerun rechecks alike), in a run of its own (`<run_id>/recheck`,
-charged to no policy). A best that fails is recorded (`recheck`) and counts as its baseline.
+(derived from the operator: every policy's best faces the same ones), in a run of its own
+(`<run_id>/recheck`, charged to no policy). A best that fails is recorded (`recheck`) and counts
+as its baseline.
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ def run_one(
                 operator=operator, package=best, best_us=record.best_us, soc=soc,
                 timing=timing, timing_protocol=timing_protocol,
             )  # fmt: skip
-            fresh = recheck_seeds(run, RECHECK_SEEDS, view.eval_seed)
+            fresh = recheck_seeds(operator, RECHECK_SEEDS, view.eval_seed)
             record.recheck = recheck(claim, view.client, f"{run}/recheck", fresh)
         if error := fault_error(record):
             record.ok, record.failure, record.error = False, "infra", error

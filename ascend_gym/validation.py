@@ -84,13 +84,14 @@ class Verdict(BaseModel):
     simulated: bool | None = None
 
 
-def recheck_seeds(run_id: str, count: int, search_seed: int = 0) -> list[int]:
-    """The input seeds a run's best is rechecked on: reproducible from the run id, never the seed
-    the search was checked on. The daemon draws the inputs from each keyed by its own secret, so a
-    policy that knows the seeds still cannot know the inputs."""
+def recheck_seeds(operator: str, count: int, search_seed: int = 0) -> list[int]:
+    """The input seeds an operator's bests are rechecked on, never the seed the search was checked
+    on. One set per operator: every policy's and seed's best faces the same fresh inputs, and the
+    daemon makes their case data once. It draws the inputs from each seed keyed by its own secret,
+    so a policy that knows the seeds still cannot know the inputs."""
     seeds: list[int] = []
     for i in range(count):
-        digest = hashlib.sha256(f"{run_id}#{i}".encode()).digest()
+        digest = hashlib.sha256(f"recheck:{operator}#{i}".encode()).digest()
         seed = 1 + int.from_bytes(digest[:4], "big") % (2**31 - 2)
         seeds.append(seed + 1 if seed == search_seed else seed)
     return seeds

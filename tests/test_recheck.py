@@ -68,12 +68,12 @@ def test_a_best_right_only_on_the_fixed_inputs_counts_as_the_baseline(fixed_daem
     assert record.ok and best is not None and record.best_us < record.baseline_us
     assert [s.status for s in record.trajectory].count("OK") == 1  # one sign holds on seed 0
     assert record.ledger.evaluations == 2 and record.budget_ok  # the recheck is charged to no one
-    # Under SECRET, one of this run's recheck seeds draws an x[0] of the other sign.
+    # Under SECRET, one of add's recheck seeds draws an x[0] of the other sign.
     assert record.wrong and record.recheck.status == "WRONG_ANSWER"
     assert 0 not in record.recheck.seeds
     assert (
         record.recheck.seeds
-        == bench.recheck_seeds("t-recheck/a1", bench.RECHECK_SEEDS)[: len(record.recheck.seeds)]
+        == bench.recheck_seeds(ADD, bench.RECHECK_SEEDS)[: len(record.recheck.seeds)]
     )
     assert "bench_fp16" in record.recheck.message
     assert metrics.record_speedup(record) == 1.0
