@@ -41,16 +41,17 @@ def main() -> None:
     claim = Claim(operator=operator, package=package, best_us=0.0)
     with LocalDaemon(workers=2) as daemon:
         client = DaemonClient(daemon.address)
-        failed = [
-            seed
-            for seed in range(1, args.seeds + 1)
-            if not recheck(claim, client, f"recheck-rate-{seed}", [seed]).ok
-        ]
+        checks = {
+            s: recheck(claim, client, f"recheck-rate-{s}", [s]) for s in range(1, args.seeds + 1)
+        }
         client.close()
+    failed = {seed: check for seed, check in checks.items() if not check.ok}
     print(
         f"{operator}: {len(failed)} of {args.seeds} fresh draws fail {what}"
-        + (f"; failing seeds {failed}" if failed else "")
+        + (f"; failing seeds {list(failed)}" if failed else "")
     )
+    for seed, check in failed.items():
+        print(f"  seed {seed}: {check.status}: {' '.join(check.message.split())[:300]}")
 
 
 if __name__ == "__main__":
