@@ -159,6 +159,10 @@ class Case(BaseModel):
     # per-case draw ranges (e.g. indices into another input's leading axis).
     values: dict[str, list[float | str]] = {}
     ranges: dict[str, tuple[float, float]] = {}
+    # Values set at flat indices (negative from the end) over the drawn or explicit ones: an
+    # extreme put where a kernel's split of the work could lose it (the last core's share, a tail
+    # handed to core 0), which a uniform draw reaches only by chance.
+    points: dict[str, list[tuple[int, float | str]]] = {}
     absent: list[str] = []  # optional inputs left out: the kernel gets a null GM address
     # Inputs constant along the given axes (what an aclnn layer's BroadcastTo hands the kernel):
     # drawn for the input's shape with those axes 1, then repeated along them.
@@ -263,7 +267,13 @@ class OperatorSpec(BaseModel):
         if any(o.dynamic and (o.alias or not o.param) for o in self.outputs):
             raise ValueError(f"{self.name}: a list output member cannot alias an input")
         for case in self.cases:
-            named = set(case.values) | set(case.ranges) | set(case.absent) | set(case.broadcast)
+            named = (
+                set(case.values)
+                | set(case.ranges)
+                | set(case.points)
+                | set(case.absent)
+                | set(case.broadcast)
+            )
             unknown = named - args
             if unknown:
                 raise ValueError(
@@ -276,6 +286,18 @@ class OperatorSpec(BaseModel):
                 raise ValueError(
                     f"{self.name}: case {case.name} has no shape for {sorted(missing)}"
                 )
+            for name, points in case.points.items():
+                if name in case.absent or name in case.broadcast:
+                    raise ValueError(
+                        f"{self.name}: case {case.name} sets points of {name}, which is "
+                        + ("absent" if name in case.absent else "broadcast")
+                    )
+                size = math.prod(case.shapes[name])
+                if any(not -size <= i < size for i, _ in points):
+                    raise ValueError(
+                        f"{self.name}: case {case.name} sets points of {name} outside its "
+                        f"{size} elements"
+                    )
             for name, axes in case.broadcast.items():
                 if name in case.absent or name in case.values:
                     raise ValueError(
@@ -447,7 +469,7 @@ class OperatorPackage(BaseModel):
 # their default, so every earlier package keeps its identity (and its cached results).
 _LATER_SPEC_FIELDS = {"host_sources": [], "tree_path": "", "include_dirs": []}
 _LATER_ARG_FIELDS = {"alias": "", "param": True, "dynamic": ""}
-_LATER_CASE_FIELDS = {"values": {}, "ranges": {}, "absent": [], "broadcast": {}}
+_LATER_CASE_FIELDS = {"values": {}, "ranges": {}, "points": {}, "absent": [], "broadcast": {}}
 
 
 def _drop(d: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:

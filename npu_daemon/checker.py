@@ -87,7 +87,8 @@ def input_chunks(
     """(input name, storage chunk) in generation order; each input ends with (name, None).
 
     Absent optional inputs yield nothing. complex64 is drawn whole, and so are the values of a
-    broadcast input (its shape with the broadcast axes 1), then repeated along those axes.
+    broadcast input (its shape with the broadcast axes 1), then repeated along those axes. The
+    case's `points` are set over the drawn or explicit values.
     """
     rng = np.random.default_rng([seed, *case.name.encode()])
     for arg in pkg.spec.inputs:
@@ -102,8 +103,9 @@ def input_chunks(
                 yield arg.name, drawn[broadcast_index(shape, axes, start, min(CHUNK, size - start))]
             yield arg.name, None
             continue
+        points = case.points.get(arg.name, [])
         if dtype == "complex64":
-            yield arg.name, _draw(rng, dtype, lo, hi, size)
+            yield arg.name, _place(_draw(rng, dtype, lo, hi, size), 0, size, points, dtype)
             yield arg.name, None
             continue
         explicit = (
@@ -112,16 +114,31 @@ def input_chunks(
         for start in range(0, size, CHUNK):
             n = min(CHUNK, size - start)
             if explicit is not None:  # explicit values, tiled over the shape
-                values = explicit[np.arange(start, start + n) % explicit.size]
-                chunk = (
-                    bf16_bits(values.astype(np.float32))
-                    if dtype == "bfloat16"
-                    else values.astype(STORAGE[dtype])
-                )
+                chunk = _stored(explicit[np.arange(start, start + n) % explicit.size], dtype)
             else:
                 chunk = _draw(rng, dtype, lo, hi, n)
-            yield arg.name, chunk
+            yield arg.name, _place(chunk, start, size, points, dtype)
         yield arg.name, None
+
+
+def _stored(values: np.ndarray, dtype: str) -> np.ndarray:
+    """float64 values as storage of dtype."""
+    return (
+        bf16_bits(values.astype(np.float32))
+        if dtype == "bfloat16"
+        else values.astype(STORAGE[dtype])
+    )
+
+
+def _place(
+    chunk: np.ndarray, start: int, size: int, points: list[tuple[int, float | str]], dtype: str
+) -> np.ndarray:
+    """The chunk holding flat elements [start, start + len) of `size`, with the points that fall
+    in it set (a negative index counts from the end)."""
+    for index, value in points:
+        if start <= index % size < start + chunk.size:
+            chunk[index % size - start] = _stored(np.array([float(value)]), dtype)[0]
+    return chunk
 
 
 def make_inputs(pkg: OperatorPackage, case: Case, seed: int) -> dict[str, np.ndarray]:

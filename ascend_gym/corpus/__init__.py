@@ -526,7 +526,7 @@ def rename_args(spec: OperatorSpec, host_text: str) -> OperatorSpec:
             arg["name"] = names.get(arg["name"], arg["name"])
             arg["alias"] = names.get(arg["alias"], arg["alias"])
     for case in data["cases"]:
-        for key in ("shapes", "dtypes", "values", "ranges", "broadcast"):
+        for key in ("shapes", "dtypes", "values", "ranges", "points", "broadcast"):
             case[key] = {names.get(k, k): v for k, v in case[key].items()}
         case["absent"] = [names.get(k, k) for k in case["absent"]]
     return OperatorSpec.model_validate(data)
