@@ -34,6 +34,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--experts", action="store_true", help="also check expert versions and that they are faster"
     )
     val.add_argument(
+        "--draws",
+        type=int,
+        default=1,
+        help="input draws each must pass: the first also timed, the others checked only "
+        "(default 1); more catch a spec tighter than a kernel's own error before a bench does",
+    )
+    val.add_argument(
         "--json-out",
         type=Path,
         metavar="FILE",
@@ -124,7 +131,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         experts = args.suite_command == "table" or args.experts
         uris = [load_operator(name).uri for name in suite.expand(args.ops)]
-        reports = _validate(uris, experts, args.soc, args.jobs)
+        draws = getattr(args, "draws", 1)
+        if draws < 1:
+            raise UsageError(f"--draws must be at least 1, got {draws}")
+        reports = _validate(uris, experts, args.soc, args.jobs, draws)
     if args.suite_command == "validate" and args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps([r.model_dump(mode="json") for r in reports], indent=1))
@@ -140,11 +150,11 @@ def run(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _validate(uris: list[str], experts: bool, soc: str, jobs: int) -> list:
+def _validate(uris: list[str], experts: bool, soc: str, jobs: int, draws: int = 1) -> list:
     from ascend_gym import suite_validate as validate
 
     def one(uri: str):
-        report = validate.validate_op(uri, experts=experts, soc=soc)
+        report = validate.validate_op(uri, experts=experts, soc=soc, draws=draws)
         print(validate.describe(report), flush=True)
         return report
 
