@@ -34,13 +34,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--experts", action="store_true", help="also check expert versions and that they are faster"
     )
     val.add_argument(
-        "--draws",
-        type=int,
-        default=1,
-        help="input draws each must pass: the first also timed, the others checked only "
-        "(default 1); more catch a spec tighter than a kernel's own error before a bench does",
-    )
-    val.add_argument(
         "--json-out",
         type=Path,
         metavar="FILE",
@@ -106,6 +99,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=1,
         help="operators evaluated in parallel (each case is one process)",
     )
+    p.add_argument(
+        "--draws",
+        type=int,
+        default=1,
+        help="input draws each must pass: the first also timed, the others checked only "
+        "(default 1); more catch a spec tighter than a kernel's own error before a bench does",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -131,10 +131,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         experts = args.suite_command == "table" or args.experts
         uris = [load_operator(name).uri for name in suite.expand(args.ops)]
-        draws = getattr(args, "draws", 1)
-        if draws < 1:
-            raise UsageError(f"--draws must be at least 1, got {draws}")
-        reports = _validate(uris, experts, args.soc, args.jobs, draws)
+        if args.draws < 1:
+            raise UsageError(f"--draws must be at least 1, got {args.draws}")
+        reports = _validate(uris, experts, args.soc, args.jobs, args.draws)
     if args.suite_command == "validate" and args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps([r.model_dump(mode="json") for r in reports], indent=1))
