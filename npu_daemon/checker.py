@@ -53,6 +53,11 @@ def to_values(raw: np.ndarray, dtype: str) -> np.ndarray:
     return bf16_values(raw) if dtype == "bfloat16" else raw
 
 
+def to_storage(values: np.ndarray, dtype: str) -> np.ndarray:
+    """Values -> the storage array of dtype (bfloat16 as its bits): the inverse of to_values."""
+    return bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
+
+
 # Inputs are drawn and stored this many elements at a time, so a benchmark-sized tensor (billions
 # of elements) never exists in float64 or in memory as a whole. numpy's generator gives the same
 # stream drawn in pieces as at once, so the values do not depend on the chunk.
@@ -64,8 +69,7 @@ def _draw(rng: np.random.Generator, dtype: str, lo: float, hi: float, n: int) ->
     if dtype == "complex64":  # the imaginary parts follow all real parts in the stream
         return (rng.uniform(lo, hi, n) + 1j * rng.uniform(lo, hi, n)).astype(np.complex64)
     if dtype in ("float16", "float32", "bfloat16"):
-        values = rng.uniform(lo, hi, n).astype(np.float32)
-        return bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
+        return to_storage(rng.uniform(lo, hi, n).astype(np.float32), dtype)
     if dtype == "bool":
         return rng.integers(0, 2, n).astype(np.bool_)
     if dtype == "float64":
@@ -114,20 +118,11 @@ def input_chunks(
         for start in range(0, size, CHUNK):
             n = min(CHUNK, size - start)
             if explicit is not None:  # explicit values, tiled over the shape
-                chunk = _stored(explicit[np.arange(start, start + n) % explicit.size], dtype)
+                chunk = to_storage(explicit[np.arange(start, start + n) % explicit.size], dtype)
             else:
                 chunk = _draw(rng, dtype, lo, hi, n)
             yield arg.name, _place(chunk, start, size, points, dtype)
         yield arg.name, None
-
-
-def _stored(values: np.ndarray, dtype: str) -> np.ndarray:
-    """float64 values as storage of dtype."""
-    return (
-        bf16_bits(values.astype(np.float32))
-        if dtype == "bfloat16"
-        else values.astype(STORAGE[dtype])
-    )
 
 
 def _place(
@@ -137,7 +132,7 @@ def _place(
     in it set (a negative index counts from the end)."""
     for index, value in points:
         if start <= index % size < start + chunk.size:
-            chunk[index % size - start] = _stored(np.array([float(value)]), dtype)[0]
+            chunk[index % size - start] = to_storage(np.array([float(value)]), dtype)[0]
     return chunk
 
 
@@ -195,7 +190,7 @@ def reference_outputs(
         # A masked array marks elements the operator leaves undefined: they are not compared.
         mask = np.broadcast_to(np.ma.getmaskarray(value), shape) if np.ma.isMA(value) else None
         value = np.broadcast_to(np.ma.getdata(value), shape)
-        value = bf16_bits(value) if dtype == "bfloat16" else value.astype(STORAGE[dtype])
+        value = to_storage(value, dtype)
         out.append(value if mask is None else np.ma.array(value, mask=mask))
     return out
 
