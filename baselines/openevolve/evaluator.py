@@ -16,7 +16,9 @@ so everything it needs comes from environment variables set by the policy (never
 
 Budget: before every submission the run's spent evaluations are read from the daemon ledger (or,
 from a daemon without ledger queries, counted from the daemon's replies in the log); once the
-budget is spent nothing more is submitted. The initial program is the baseline, evaluated under
+budget is spent, or the policy has stopped the run (`stop_and_drain`), nothing more is submitted.
+Every submission holds a marker under `inflight/` until its reply is logged, so the policy ends
+OpenEvolve's processes only between evaluations and no charged reply goes unlogged. The initial program is the baseline, evaluated under
 the baseline's run_id, where the env already has it cached: it costs nothing.
 
 Score: combined_score = baseline latency / latency for a correct candidate, 0 otherwise. A
@@ -29,6 +31,7 @@ import fcntl
 import json
 import os
 import time
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -41,6 +44,8 @@ from ascend_gym.client import DaemonClient, DaemonPool, connect
 from baselines.openevolve import program as program_io
 
 LOG = "evaluations.jsonl"
+STOP = "stop"  # written by the policy: submit nothing more
+INFLIGHT = "inflight"  # <pid>-<id> per submission in progress, removed once its reply is logged
 MAX_ARTIFACT_CHARS = 3000
 LOGGED_FIELDS = {"request_id", "status", "latency_us", "cache_hit", "message"}
 
@@ -79,6 +84,23 @@ def spent(settings: Settings, client: DaemonClient | DaemonPool) -> int:
     return logged if row is None else max(logged, row.evaluations)
 
 
+def stop_and_drain(workdir: Path, timeout_s: float) -> None:
+    """Forbid further submissions, then wait (at most `timeout_s`) until none is in flight; a
+    marker whose process is gone no longer counts. An evaluator marks before it reads the stop,
+    and this writes the stop before it reads the marks, so a submission either sees the stop or
+    is waited for."""
+    import psutil
+
+    (workdir / STOP).touch()
+    deadline = time.monotonic() + timeout_s
+    while True:
+        marks = (workdir / INFLIGHT).glob("*") if (workdir / INFLIGHT).is_dir() else []
+        live = any(psutil.pid_exists(int(m.name.split("-")[0])) for m in marks)
+        if not live or time.monotonic() >= deadline:
+            return
+        time.sleep(0.05)
+
+
 def append_log(path: Path, entry: dict[str, Any]) -> None:
     """One JSON line; the lock keeps lines whole when several processes log at once."""
     with path.open("a") as f:
@@ -112,6 +134,34 @@ def _score(result: EvalResult, baseline_us: float) -> EvaluationResult:
     )
 
 
+def _refused(status: str, message: str, **metrics: float) -> EvaluationResult:
+    return EvaluationResult(
+        metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0, **metrics},
+        artifacts={"status": status, "message": message},
+    )
+
+
+def _log(settings: Settings, candidate: OperatorPackage, result: EvalResult, address: str) -> None:
+    """Keep a correct candidate's package and append the daemon's reply to the log."""
+    digest = candidate.content_hash()
+    if result.ok:
+        (settings.workdir / "candidates").mkdir(exist_ok=True)
+        (settings.workdir / "candidates" / f"{digest}.json").write_text(candidate.model_dump_json())
+    append_log(
+        settings.workdir / LOG,
+        {
+            "time": time.time(),
+            "hash": digest,
+            # what the policy's step record needs of the answer (StepRecord.of_result)
+            "result": result.model_copy(update={"message": result.message[:300]}).model_dump(
+                mode="json", include=LOGGED_FIELDS
+            ),
+            "charged": result.charged,
+            "daemon": address or settings.daemon,
+        },
+    )
+
+
 def evaluate(program_path: str) -> EvaluationResult:
     settings = Settings()
     baseline = OperatorPackage.model_validate_json((settings.workdir / "baseline.json").read_text())
@@ -122,32 +172,25 @@ def evaluate(program_path: str) -> EvaluationResult:
         program_io.check_blocks(initial, text)
         candidate = program_io.split(text, baseline)
     except program_io.ProgramError as e:
-        return EvaluationResult(
-            metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0},
-            artifacts={"status": "REJECTED", "message": str(e)},
-        )
+        return _refused("REJECTED", str(e))
     is_baseline = candidate.content_hash() == baseline.content_hash()
+    (settings.workdir / INFLIGHT).mkdir(exist_ok=True)
+    mark = settings.workdir / INFLIGHT / f"{os.getpid()}-{uuid.uuid4().hex}"
+    mark.touch()
     client = connect(settings.daemon)
-    client.use_tokens(settings.run_id, settings.tokens)
-    client.use_tokens(settings.baseline_run_id, settings.baseline_tokens)
-    answered = [e["daemon"] for e in read_log(settings.workdir) if e.get("daemon")]
-    if answered and isinstance(client, DaemonPool):
-        client.prefer(settings.run_id, answered[-1])  # the run stays where it was (its cache)
     try:
+        if (settings.workdir / STOP).exists():
+            return _refused("STOPPED", "the policy stopped the run")
+        client.use_tokens(settings.run_id, settings.tokens)
+        client.use_tokens(settings.baseline_run_id, settings.baseline_tokens)
+        answered = [e["daemon"] for e in read_log(settings.workdir) if e.get("daemon")]
+        if answered and isinstance(client, DaemonPool):
+            client.prefer(settings.run_id, answered[-1])  # the run stays where it was (its cache)
         if not is_baseline and spent(settings, client) >= settings.budget:
-            return EvaluationResult(
-                metrics={
-                    "combined_score": 0.0,
-                    "speedup": 0.0,
-                    "correct": 0.0,
-                    "budget_exhausted": 1.0,
-                },
-                artifacts={"status": "BUDGET_EXHAUSTED", "message": "evaluation budget spent"},
-            )
-        run = settings.baseline_run_id if is_baseline else settings.run_id
+            return _refused("BUDGET_EXHAUSTED", "evaluation budget spent", budget_exhausted=1.0)
         result = client.evaluate(
             EvalRequest(
-                run_id=run,
+                run_id=settings.baseline_run_id if is_baseline else settings.run_id,
                 package=candidate,
                 soc=settings.soc,
                 seed=settings.seed,
@@ -155,26 +198,9 @@ def evaluate(program_path: str) -> EvaluationResult:
                 timing_protocol=settings.timing_protocol,
             )
         )
+        if not is_baseline:
+            _log(settings, candidate, result, getattr(client, "last_address", ""))
     finally:
         client.close()
-    if not is_baseline:
-        digest = candidate.content_hash()
-        if result.ok:
-            (settings.workdir / "candidates").mkdir(exist_ok=True)
-            (settings.workdir / "candidates" / f"{digest}.json").write_text(
-                candidate.model_dump_json()
-            )
-        append_log(
-            settings.workdir / LOG,
-            {
-                "time": time.time(),
-                "hash": digest,
-                # what the policy's step record needs of the answer (StepRecord.of_result)
-                "result": result.model_copy(update={"message": result.message[:300]}).model_dump(
-                    mode="json", include=LOGGED_FIELDS
-                ),
-                "charged": result.charged,
-                "daemon": getattr(client, "last_address", "") or settings.daemon,
-            },
-        )
+        mark.unlink()
     return _score(result, baseline_us)

@@ -4,8 +4,9 @@ One run = one OpenEvolve instance in its own Ray actor. The program is the opera
 kernel sources in two EVOLVE-BLOCKs (`program`); OpenEvolve's worker processes score
 it with `evaluator.py`, which reads the daemon endpoint, run_id and budget from
 environment variables. The budget is the daemon ledger's, not OpenEvolve's iteration count: the
-evaluator submits nothing once the run's ledger shows the budget spent, and this policy kills the
-actor (and its worker processes) as soon as it does.
+evaluator submits nothing once the run's ledger shows the budget spent, and this policy then stops
+the run, waits for the evaluation in flight to be logged, and kills the actor (and its worker
+processes).
 
 OpenEvolve's model calls go through the run's model gateway (`agents.llm.gateway`), as every
 policy's do: it records and replays them, counts calls and tokens, and caps the calls between two
@@ -42,6 +43,9 @@ from baselines.openevolve.server import OfflineLLMServer
 HERE = Path(__file__).resolve().parent
 DEFAULT_CONFIG = HERE / "config.yaml"
 EVALUATOR = HERE / "evaluator.py"
+# How long a stopped run waits for the evaluation in flight to be logged: config.yaml's evaluator
+# timeout, past which OpenEvolve itself would give the evaluation up.
+DRAIN_S = 900.0
 
 
 class OpenEvolveConfig(PolicyConfig):
@@ -242,6 +246,8 @@ class OpenEvolvePolicy:
             finally:
                 probe.close()
         finally:
+            # The daemon charges a reply before the worker logs it: kill only between evaluations.
+            evaluator.stop_and_drain(workdir, DRAIN_S)
             _kill_tree(pid)
             ray.kill(actor, no_restart=True)
         return stopped_by

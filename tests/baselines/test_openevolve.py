@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import threading
+import time
 import urllib.request
 
 import gymnasium as gym
@@ -88,7 +90,8 @@ def test_search_replace_diffs_apply_with_openevolve():
         assert applied == new and count >= 1
 
 
-def test_evaluator_rejects_edits_outside_blocks_without_spending(tmp_path, monkeypatch, daemon):
+def _evaluator_workdir(tmp_path, monkeypatch, daemon: str, run_id: str, budget: int) -> str:
+    """The workdir and environment the policy gives the evaluator for level1/add; the program."""
     base = suite.resolve("level1/add")
     program = program_io.compose(base)
     (tmp_path / "baseline.json").write_text(base.model_dump_json())
@@ -96,12 +99,17 @@ def test_evaluator_rejects_edits_outside_blocks_without_spending(tmp_path, monke
     (tmp_path / "initial_program.cpp").write_text(program)
     for key, value in {
         "DAEMON": daemon,
-        "RUN_ID": "t-oe-eval",
-        "BASELINE_RUN_ID": "t-oe-eval/baseline",
-        "BUDGET": "1",
+        "RUN_ID": run_id,
+        "BASELINE_RUN_ID": f"{run_id}/baseline",
+        "BUDGET": str(budget),
         "WORKDIR": str(tmp_path),
     }.items():
         monkeypatch.setenv(f"ASCEND_GYM_OE_{key}", value)
+    return program
+
+
+def test_evaluator_rejects_edits_outside_blocks_without_spending(tmp_path, monkeypatch, daemon):
+    program = _evaluator_workdir(tmp_path, monkeypatch, daemon, "t-oe-eval", budget=1)
     bad = tmp_path / "bad.cpp"
     bad.write_text(program.replace("// Only the text", "// Not only the text"))
     assert evaluator.evaluate(str(bad)).artifacts["status"] == "REJECTED"
@@ -114,6 +122,31 @@ def test_evaluator_rejects_edits_outside_blocks_without_spending(tmp_path, monke
         evaluator.evaluate(str(other)).metrics.get("budget_exhausted") == 1.0
     )  # budget 1 is spent
     assert [e["charged"] for e in evaluator.read_log(tmp_path)] == [True]
+
+
+def test_a_stopped_run_waits_for_the_evaluation_in_flight_to_be_logged(
+    tmp_path, monkeypatch, daemon
+):
+    """The daemon charges a reply before the worker logs it: `stop_and_drain` returns only once
+    the submission in flight is logged, and after it nothing more is submitted. A marker left by
+    a dead process does not hold the stop up."""
+    program = _evaluator_workdir(tmp_path, monkeypatch, daemon, "t-oe-drain", budget=5)
+    (tmp_path / evaluator.INFLIGHT).mkdir()
+    (tmp_path / evaluator.INFLIGHT / "4194304-gone").touch()  # 2**22, above any pid: a dead process
+    candidate = tmp_path / "c.cpp"
+    candidate.write_text(program.replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 1536;"))
+    worker = threading.Thread(target=evaluator.evaluate, args=(str(candidate),))
+    worker.start()
+    marks = tmp_path / evaluator.INFLIGHT
+    while len(list(marks.iterdir())) < 2 and worker.is_alive():  # until the submission is marked
+        time.sleep(0.01)
+    evaluator.stop_and_drain(tmp_path, timeout_s=300)
+    assert [e["charged"] for e in evaluator.read_log(tmp_path)] == [True]
+    worker.join()
+    later = tmp_path / "d.cpp"
+    later.write_text(program.replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 3072;"))
+    assert evaluator.evaluate(str(later)).artifacts["status"] == "STOPPED"
+    assert len(evaluator.read_log(tmp_path)) == 1
 
 
 def test_evaluator_times_the_baseline_as_the_env_did_on_a_daemon_that_requires_run_tokens(
