@@ -9,15 +9,17 @@ inputs the search never saw?
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import uuid
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC, EvalRequest, Stage, Status
+from ascend_core.protocol import DEFAULT_SOC, EvalRequest, EvalResult, Stage, Status
 from ascend_gym.client import DaemonClient, DaemonError
 
 DEFAULT_TOLERANCE = 0.05
@@ -97,27 +99,43 @@ def recheck_seeds(operator: str, count: int, search_seed: int = 0) -> list[int]:
     return seeds
 
 
-def recheck(claim: Claim, client: DaemonClient, run_id: str, seeds: list[int]) -> Recheck:
-    """The claimed candidate checked (not timed) on each of `seeds` until one fails, in a run of
-    its own charged to no policy. The daemon checks a search's candidates on fixed inputs so that
-    they cache; a candidate right only for those (an index search that skips a core's share)
-    fails on enough fresh draws. A daemon fault raises DaemonError: it says nothing about the
-    candidate."""
-    client.open_run(run_id, len(seeds))
+def check_draws(
+    evaluate: Callable[[EvalRequest], EvalResult],
+    request: Callable[[int], EvalRequest],
+    seeds: Iterable[int],
+) -> tuple[list[int], EvalResult | None]:
+    """`request(seed)` compiled and checked (not timed) for each of `seeds` in turn, until one
+    fails: the seeds checked, and the failing result (None when every seed passed)."""
     checked: list[int] = []
     for seed in seeds:
-        request = claim.request(run_id, claim.package, seed).model_copy(
-            update={"stages": [Stage.COMPILE, Stage.CHECK]}
-        )
+        stages = [Stage.COMPILE, Stage.CHECK]
+        result = evaluate(request(seed).model_copy(update={"stages": stages}))
+        checked.append(seed)
+        if not result.ok:
+            return checked, result
+    return checked, None
+
+
+def recheck(claim: Claim, client: DaemonClient, run_id: str, seeds: list[int]) -> Recheck:
+    """The claimed candidate checked on each of `seeds` until one fails, in a run of its own
+    charged to no policy. The daemon checks a search's candidates on fixed inputs so that they
+    cache; a candidate right only for those (an index search that skips a core's share) fails on
+    enough fresh draws. A daemon fault raises DaemonError: it says nothing about the candidate."""
+
+    def evaluate(request: EvalRequest) -> EvalResult:
         result = client.evaluate(request)
         if result.daemon_fault:
             raise DaemonError(
                 f"recheck of {claim.operator}: {result.status.value}: {result.message}"
             )
-        checked.append(seed)
-        if not result.ok:
-            return Recheck(seeds=checked, status=result.status.value, message=result.message[:500])
-    return Recheck(seeds=checked, status=Status.OK.value)
+        return result
+
+    client.open_run(run_id, len(seeds))
+    draw = functools.partial(claim.request, run_id, claim.package)
+    checked, failed = check_draws(evaluate, draw, seeds)
+    if failed is None:
+        return Recheck(seeds=checked, status=Status.OK.value)
+    return Recheck(seeds=checked, status=failed.status.value, message=failed.message[:500])
 
 
 def _within(claimed: float, measured: float, tolerance: float) -> bool:
