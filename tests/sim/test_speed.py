@@ -4,6 +4,7 @@ concurrent build's error order."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -87,6 +88,37 @@ def test_eviction_spares_entries_in_use(add_case, monkeypatch):
     with case_data.case_data(pkg, case, 2) as last:
         assert not held.input_path("x").exists() and not newer.input_path("x").exists()
         assert last.input_path("x").exists()
+
+
+def test_the_cache_total_is_kept_and_the_entries_scanned_only_past_the_bound(add_case, monkeypatch):
+    """A scan reads every entry's manifest (seconds for a full cache): a new entry adds its bytes
+    to the running total, and only a total past the bound, or one that cannot be right, scans."""
+    pkg, case = add_case
+    scans = []
+    evict = case_data._evict
+    monkeypatch.setattr(case_data, "_evict", lambda *a: scans.append(a) or evict(*a))
+
+    def held() -> int:
+        return sum(
+            json.loads(m.read_text())["bytes"] for m in case_data.root().glob("*/manifest.json")
+        )
+
+    usage = case_data.root() / "usage"
+    for seed in range(3):
+        with case_data.case_data(pkg, case, seed):
+            pass
+    assert len(scans) == 1  # the first entry: no total yet
+    assert int(usage.read_text()) == held() > 0
+    usage.write_text("-1000000000")  # damaged: recounted, never taken as room to grow
+    with case_data.case_data(pkg, case, 3):
+        pass
+    assert len(scans) == 2 and int(usage.read_text()) == held()
+    bound = held() * 9 // 8  # four entries held: room for half of one more
+    monkeypatch.setattr(case_data, "limit_bytes", lambda: bound)
+    with case_data.case_data(pkg, case, 4):  # five entries, past the bound: down to 90 % of it
+        pass
+    assert len(scans) == 3 and int(usage.read_text()) == held()
+    assert held() <= case_data.LOW_WATER * case_data.limit_bytes()
 
 
 def test_candidate_directory_holds_no_inputs_or_references(tmp_path):

@@ -3,8 +3,10 @@
 Both depend only on the spec, the reference function, the case and the seed, never on the
 candidate, so every candidate of an op shares them and pays only for its own compile, run and
 compare. Entries live in the sim cache (`cases/`), bounded in bytes (least recently used go
-first). The harness reads the cached input files in place; reference outputs are read only by
-the daemon, after the run, and never enter a candidate's directory.
+first). The bytes held are kept as a running total (`cases/usage`), and the entries are scanned
+only when it passes the bound: a scan reads every entry's manifest, seconds for a full cache.
+The harness reads the cached input files in place; reference outputs are read only by the
+daemon, after the run, and never enter a candidate's directory.
 
 A candidate runs as the daemon's user, so it could reach the cache. Each entry records the
 inode, size and change time of its files and is rebuilt when they differ: writing to a file or
@@ -35,6 +37,7 @@ from npu_daemon.backends.common import build
 # How entries are generated and laid out (file modes included): a change to either makes new entries.
 GENERATOR_SOURCE = Path(checker.__file__).read_bytes() + Path(__file__).read_bytes()
 DEFAULT_LIMIT_MB = 4096
+LOW_WATER = 0.9  # an eviction frees down to this share of the bound, so the next scan is far off
 
 
 def limit_bytes() -> int:
@@ -112,14 +115,30 @@ def _create(entry: Path, produce: Callable[[Path], None]) -> None:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     files = {f.name: _stamp(f) for f in entry.iterdir()}
-    (entry / "manifest.json").write_text(
-        json.dumps({"files": files, "bytes": sum(s[1] for s in files.values())})
-    )
-    _evict(keep=entry.name)
+    size = sum(s[1] for s in files.values())
+    (entry / "manifest.json").write_text(json.dumps({"files": files, "bytes": size}))
+    _account(entry.name, size)
 
 
-def _evict(keep: str) -> None:
-    """Drop the least recently used entries not in use until the cache fits its bound."""
+def _account(keep: str, added: int) -> None:
+    """Add a new entry's bytes to the running total; past the bound, evict down to LOW_WATER of
+    it and keep the recount. A total that cannot be right (absent in a cache from before it was
+    kept, or damaged) is recounted the same way."""
+    with (root() / "usage.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        usage = root() / "usage"
+        try:
+            total = int(usage.read_text()) + added
+        except (OSError, ValueError):
+            total = -1
+        if not 0 <= total <= limit_bytes():
+            total = _evict(keep, int(LOW_WATER * limit_bytes()))
+        usage.write_text(str(total))
+
+
+def _evict(keep: str, target: int) -> int:
+    """Drop the least recently used entries not in use until the cache holds at most `target`
+    bytes (or nothing more can go); returns the bytes it still holds."""
     entries = []
     for manifest in root().glob("*/manifest.json"):
         with contextlib.suppress(OSError, ValueError):
@@ -132,7 +151,7 @@ def _evict(keep: str) -> None:
             )
     total = sum(size for _, size, _ in entries)
     for _, size, entry in sorted(entries, key=lambda e: e[0]):
-        if total <= limit_bytes():
+        if total <= target:
             break
         if entry.name == keep:
             continue
@@ -143,6 +162,7 @@ def _evict(keep: str) -> None:
                 continue  # a case is reading it
             shutil.rmtree(entry, ignore_errors=True)
             total -= size
+    return total
 
 
 def streamed(pkg: OperatorPackage, case: Case) -> bool:
