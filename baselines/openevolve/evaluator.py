@@ -18,8 +18,9 @@ Budget: before every submission the run's spent evaluations are read from the da
 from a daemon without ledger queries, counted from the daemon's replies in the log); once the
 budget is spent, or the policy has stopped the run (`stop_and_drain`), nothing more is submitted.
 Every submission holds a marker under `inflight/` until its reply is logged, so the policy ends
-OpenEvolve's processes only between evaluations and no charged reply goes unlogged. The initial program is the baseline, evaluated under
-the baseline's run_id, where the env already has it cached: it costs nothing.
+OpenEvolve's processes only between evaluations and no charged reply goes unlogged. The initial
+program is the baseline, evaluated under the baseline's run_id, where the env already has it
+cached: it costs nothing.
 
 Score: combined_score = baseline latency / latency for a correct candidate, 0 otherwise. A
 program that edits text outside its EVOLVE-BLOCKs is rejected without being submitted.
