@@ -16,7 +16,6 @@ import json
 import os
 import tempfile
 import time
-from pathlib import Path
 
 from ascend_core import suite
 
