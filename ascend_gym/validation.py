@@ -116,6 +116,11 @@ def check_draws(
     return checked, None
 
 
+def draw_failure(seed: int, draws: int, message: str) -> str:
+    """A failure on a later draw of seeds 0..draws-1, named by the draw and its seed."""
+    return f"input draw {seed + 1} of {draws} (seed {seed}): {message}"
+
+
 def recheck(claim: Claim, client: DaemonClient, run_id: str, seeds: list[int]) -> Recheck:
     """The claimed candidate checked on each of `seeds` until one fails, in a run of its own
     charged to no policy. The daemon checks a search's candidates on fixed inputs so that they

@@ -48,6 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     imp.add_argument("--name", required=True, help="suite name (for bench --suite NAME)")
     add_soc(imp)
     imp.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
+    _qualify_draws(imp)
 
     mat = sub.add_parser(
         "materialise",
@@ -62,6 +63,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_soc(mat)
     mat.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
+    _qualify_draws(mat)
     mat.add_argument(
         "--any-commit",
         action="store_true",
@@ -83,6 +85,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         dest="from_json",
         type=Path,
         help="reports from `suite validate --json-out` instead of evaluating",
+    )
+
+
+def _qualify_draws(p: argparse.ArgumentParser) -> None:
+    from ascend_gym.corpus.runner import QUALIFY_DRAWS
+
+    p.add_argument(
+        "--draws",
+        type=int,
+        default=QUALIFY_DRAWS,
+        help=f"input draws an operator must pass every case on to enter the suite (default "
+        f"{QUALIFY_DRAWS}); one can pass an answer right only where it put the extreme",
     )
 
 
@@ -131,9 +145,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         experts = args.suite_command == "table" or args.experts
         uris = [load_operator(name).uri for name in suite.expand(args.ops)]
-        if args.draws < 1:
-            raise UsageError(f"--draws must be at least 1, got {args.draws}")
-        reports = _validate(uris, experts, args.soc, args.jobs, args.draws)
+        reports = _validate(uris, experts, args.soc, args.jobs, _draws(args))
     if args.suite_command == "validate" and args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps([r.model_dump(mode="json") for r in reports], indent=1))
@@ -147,6 +159,12 @@ def run(args: argparse.Namespace) -> int:
         + (f"; failing: {', '.join(bad)}" if bad else "")
     )
     return 1 if bad else 0
+
+
+def _draws(args: argparse.Namespace) -> int:
+    if args.draws < 1:
+        raise UsageError(f"--draws must be at least 1, got {args.draws}")
+    return args.draws
 
 
 def _validate(uris: list[str], experts: bool, soc: str, jobs: int, draws: int = 1) -> list:
@@ -209,7 +227,9 @@ def _import(args: argparse.Namespace) -> int:
     def progress(o) -> None:
         print(f"{o.status:<14} {o.path}", flush=True)
 
-    outcomes = importer.import_suite(args.src, args.name, args.jobs, args.soc, progress)
+    outcomes = importer.import_suite(
+        args.src, args.name, args.jobs, args.soc, progress, _draws(args)
+    )
     if not outcomes:
         raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")
     try:
@@ -245,7 +265,7 @@ def _materialise(args: argparse.Namespace) -> int:
         print(f"{q.status:<16} level{q.level} {q.name:<32} {q.origin}{detail}", flush=True)
 
     outcomes = defined.materialise(
-        args.name, args.src, args.jobs, args.soc, args.any_commit, progress
+        args.name, args.src, args.jobs, args.soc, args.any_commit, progress, _draws(args)
     )
     qualified = [q for q in outcomes if q.qualified]
     levels = Counter(q.level for q in qualified)

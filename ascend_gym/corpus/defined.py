@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from ascend_core import suite
 from ascend_gym.corpus import OpSource, build_package, spec_for
 from ascend_gym.corpus.importer import write_operator
-from ascend_gym.corpus.runner import evaluate
+from ascend_gym.corpus.runner import QUALIFY_DRAWS, evaluate
 
 COMMIT_MISMATCH = "COMMIT_MISMATCH"  # the checkout is not at the pinned commit: not evaluated
 MISSING = "MISSING"  # no such directory in the checkout
@@ -80,7 +80,9 @@ def head_commit(repo_dir: Path) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
-def _one(op: DefinedOp, src: Path, soc: str, any_commit: bool) -> tuple[Qualification, object]:
+def _one(
+    op: DefinedOp, src: Path, soc: str, any_commit: bool, draws: int
+) -> tuple[Qualification, object]:
     origin = f"{op.repo}@{op.commit[:12]}:{op.path}"
     repo_dir = checkout(src, op.repo)
     root = repo_dir / op.path
@@ -98,7 +100,7 @@ def _one(op: DefinedOp, src: Path, soc: str, any_commit: bool) -> tuple[Qualific
             message=f"{repo_dir} is at {head or 'no git commit'}; pinned {op.commit}",
         ), None
     source = OpSource(op.source, root, f"{repo_dir.name}/{op.path}")
-    outcome = evaluate(source, soc)
+    outcome = evaluate(source, soc, draws=draws)
     return Qualification(
         name=op.name, level=op.level, origin=origin, status=outcome.status, message=outcome.message
     ), source
@@ -111,14 +113,15 @@ def materialise(
     soc: str = "Ascend910B4",
     any_commit: bool = False,
     progress: Callable[[Qualification], None] | None = None,
+    draws: int = QUALIFY_DRAWS,
 ) -> list[Qualification]:
     """Evaluate every operator of the defined suite from the checkouts under `src` and write
-    those passing every case to `suite.data_dir()/<name>/level<N>/<op>`, with `qualification.json`
-    (every operator's outcome) beside them."""
+    those passing every case on `draws` input draws to `suite.data_dir()/<name>/level<N>/<op>`,
+    with `qualification.json` (every operator's outcome) beside them."""
     definition = load_definition(name)
 
     def one(op: DefinedOp):
-        result = _one(op, src, soc, any_commit)
+        result = _one(op, src, soc, any_commit, draws)
         if progress:
             progress(result[0])
         return op, *result

@@ -17,7 +17,7 @@ from typing import Any
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
 from ascend_gym.corpus import build_package, find_ops, spec_for
-from ascend_gym.corpus.runner import OpOutcome, evaluate
+from ascend_gym.corpus.runner import QUALIFY_DRAWS, OpOutcome, evaluate
 
 LEVEL = "level1"  # imported suites are flat: one level
 
@@ -46,15 +46,21 @@ def _key(k: str) -> str:
 
 
 def import_suite(
-    src: Path, name: str, jobs: int = 1, soc: str = "Ascend910B4", progress=None
+    src: Path,
+    name: str,
+    jobs: int = 1,
+    soc: str = "Ascend910B4",
+    progress=None,
+    draws: int = QUALIFY_DRAWS,
 ) -> list[OpOutcome]:
-    """Evaluate the corpus under `src` and write the passing operators as suite `name`."""
+    """Evaluate the corpus under `src` and write the operators passing every case on `draws`
+    input draws as suite `name`."""
     from concurrent.futures import ThreadPoolExecutor
 
     sources = [s for s in find_ops(src) if spec_for(s) is not None]
 
     def one(source):
-        outcome = evaluate(source, soc)
+        outcome = evaluate(source, soc, draws=draws)
         if progress:
             progress(outcome)
         return source, outcome

@@ -12,14 +12,19 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import EvalRequest, Stage, Status
+from ascend_core.protocol import EvalRequest, EvalResult, Stage, Status
 from ascend_gym.corpus import OpSource, build_package, find_ops, host_sources_text, spec_for
+from ascend_gym.validation import check_draws, draw_failure
 
 NO_SPEC = "NO_SPEC"  # no spec of ours for this operator name: not tried
 # The OpDef registers only SoCs without the simulated AI core (AICore().AddConfig): the toolchain
 # builds no kernel of it for an A2, so it is not tried unless asked for.
 OTHER_SOC = "OTHER_SOC"
 SPEC_ERROR = "SPEC_ERROR"  # our spec or reference raised: a fault of ours, not of the operator
+# Input draws an operator must pass to enter a suite (`suite materialise`, `suite import`): one
+# draw can pass an answer right only where it put the extreme, or a spec tighter than the
+# kernel's own error.
+QUALIFY_DRAWS = 4
 # AddConfig names of the SoCs with the AI core the presets model (A2's dav-c220, which the A3,
 # ascend910_93, shares).
 A2_CONFIGS = {"ascend910b", "ascend910_93"}
@@ -56,14 +61,23 @@ def registered_socs(package: OperatorPackage) -> set[str]:
 
 
 def evaluate(
-    source: OpSource, soc: str = "Ascend910B4", any_soc: bool = False, accept_only: bool = False
+    source: OpSource,
+    soc: str = "Ascend910B4",
+    any_soc: bool = False,
+    accept_only: bool = False,
+    draws: int = 1,
 ) -> OpOutcome:
     """Compile and check one implementation on every case of our spec (no timing stage), through
-    the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check included).
-    `accept_only`: the acceptance check alone (`evaluation.accept`: every unit preprocessed and
-    read, nothing compiled or run; `corpus check`)."""
+    the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check included), on the
+    inputs of seeds 0..draws-1 until one fails. `accept_only`: the acceptance check alone
+    (`evaluation.accept`: every unit preprocessed and read, nothing compiled or run; `corpus
+    check`)."""
     from npu_daemon import evaluation  # the simulator only when running
     from npu_daemon.backends.sim import SimBackend
+
+    def run(request: EvalRequest) -> EvalResult:
+        with tempfile.TemporaryDirectory(prefix="corpus-") as d:
+            return evaluation.evaluate(SimBackend(), request, Path(d))
 
     spec = spec_for(source)
     if spec is None:
@@ -77,14 +91,21 @@ def evaluate(
             status=OTHER_SOC,
             message=f"its OpDef registers {', '.join(sorted(socs))} only",
         )
-    request = EvalRequest(
-        run_id="corpus", package=package, soc=soc, stages=[Stage.COMPILE, Stage.CHECK]
-    )
-    with tempfile.TemporaryDirectory(prefix="corpus-") as d:
-        if accept_only:
-            result = evaluation.accept(request, Path(d))
-        else:
-            result = evaluation.evaluate(SimBackend(), request, Path(d))
+
+    def draw(seed: int) -> EvalRequest:
+        stages = [Stage.COMPILE, Stage.CHECK]
+        return EvalRequest(run_id="corpus", package=package, soc=soc, seed=seed, stages=stages)
+
+    if accept_only:
+        with tempfile.TemporaryDirectory(prefix="corpus-") as d:
+            result = evaluation.accept(draw(0), Path(d))
+    else:
+        result = run(draw(0))
+    message = result.message
+    if result.ok and not accept_only:
+        checked, failed = check_draws(run, draw, range(1, draws))
+        if failed is not None:
+            result, message = failed, draw_failure(checked[-1], draws, failed.message)
     if result.status in (Status.DAEMON_ERROR, Status.REJECTED):
         fault = spec_fault(package)  # ours, or the daemon's (DAEMON_ERROR) or the operator's
         if fault:
@@ -93,7 +114,7 @@ def evaluate(
         op=source.op,
         path=source.rel,
         status=result.status.value,
-        message=result.message,
+        message=message,
         cases=len(package.spec.cases),
         cases_passed=sum(c.passed for c in result.cases),
     )

@@ -15,7 +15,16 @@ from ascend_core import suite
 from ascend_gym.cli import main
 from ascend_gym.corpus import OPS, build_package, find_ops, load_spec, spec_for, spec_names
 from ascend_gym.corpus.importer import toml_value
-from ascend_gym.corpus.runner import NO_SPEC, OTHER_SOC, SPEC_ERROR, evaluate, run, summary
+from ascend_gym.corpus.runner import (
+    NO_SPEC,
+    OTHER_SOC,
+    QUALIFY_DRAWS,
+    SPEC_ERROR,
+    evaluate,
+    run,
+    summary,
+)
+from npu_daemon import checker
 
 SRC = Path(__file__).parent / "src"
 
@@ -84,6 +93,38 @@ def edited_neg(tmp_path: Path, file: str, old: str, new: str):
     path.write_text(path.read_text().replace(old, new))
     (op,) = find_ops(tmp_path)
     return op
+
+
+def test_an_operator_enters_a_suite_only_if_right_on_every_draw(tmp_path, monkeypatch, capsys):
+    """A neg right only when the tail case's x[0] has seed 0's sign passes the draws before the
+    first seed that flips that sign and fails at it, the draw named; `suite import` (as
+    `materialise`) asks QUALIFY_DRAWS draws by default, so it does not enter the suite."""
+    (neg,) = [o for o in find_ops(SRC / "vendor_a") if o.op == "neg"]
+    package = build_package(neg, spec_for(neg))
+    tail = package.spec.case("tail_fp32")
+    x = package.spec.inputs[0].name
+    signs = [checker.make_inputs(package, tail, s)[x].ravel()[0] > 0 for s in range(32)]
+    exposing = next(s for s in range(1, 32) if signs[s] != signs[0])
+    assert exposing < QUALIFY_DRAWS
+    guard = (
+        "  GlobalTensor<DTYPE_INPUT_X> first;\n"
+        "  first.SetGlobalBuffer((__gm__ DTYPE_INPUT_X*)input_x, 1);\n"
+        f"  if (t.total == {tail.shapes[x][0] * tail.shapes[x][1]} && "
+        f"!(static_cast<float>(first.GetValue(0)) {'>' if signs[0] else '<='} 0)) return;\n"
+    )
+    line = "  GET_TILING_DATA(t, tiling);\n"
+    op = edited_neg(tmp_path, "op_kernel/neg.cpp", line, line + guard)
+
+    assert evaluate(op, draws=exposing).status == "OK"
+    failed = evaluate(op, draws=exposing + 1)
+    assert failed.status == "WRONG_ANSWER" and "case tail_fp32" in failed.message
+    assert failed.message.startswith(
+        f"input draw {exposing + 1} of {exposing + 1} (seed {exposing})"
+    )
+    monkeypatch.setenv("ASCEND_GYM_DATA", str(tmp_path / "data"))
+    assert main(["suite", "import", str(tmp_path), "--name", "guarded"]) == 1
+    assert "none of 1 operators passes every case" in capsys.readouterr().err
+    assert main(["suite", "import", str(tmp_path), "--name", "guarded", "--draws", "0"]) == 2
 
 
 def test_an_operator_registered_for_other_socs_only_is_not_tried_unless_asked(tmp_path):
