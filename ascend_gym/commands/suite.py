@@ -42,7 +42,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     imp = sub.add_parser(
         "import",
-        help="register the corpus operators under SRC_DIR that pass every case as suite NAME",
+        help="register the corpus operators under SRC_DIR that pass every case (on --draws input "
+        "draws) as suite NAME",
     )
     imp.add_argument("src", type=Path, metavar="SRC_DIR")
     imp.add_argument("--name", required=True, help="suite name (for bench --suite NAME)")
@@ -238,13 +239,14 @@ def _import(args: argparse.Namespace) -> int:
         n = 0
     if n == 0:
         print(
-            f"suite {args.name}: none of {len(outcomes)} operators passes every case; nothing "
-            "was registered",
+            f"suite {args.name}: none of {len(outcomes)} operators passes every case on "
+            f"{args.draws} input draws; nothing was registered",
             file=sys.stderr,
         )
         return 1
     print(
-        f"suite {args.name}: {n} of {len(outcomes)} operators pass every case, written to "
+        f"suite {args.name}: {n} of {len(outcomes)} operators pass every case on {args.draws} "
+        f"input draws, written to "
         f"{suite.data_dir() / args.name}; run them with `ascend-gym bench --suite {args.name}`"
     )
     return 0
@@ -272,7 +274,7 @@ def _materialise(args: argparse.Namespace) -> int:
     statuses = ", ".join(f"{s} {k}" for s, k in Counter(q.status for q in outcomes).most_common())
     print(
         f"suite {args.name}: {len(qualified)} of {len(outcomes)} operators qualify (every case "
-        f"passes): level1 {levels[1]}, level2 {levels[2]}, level3 {levels[3]} ({statuses}); "
+        f"passes on {args.draws} input draws): level1 {levels[1]}, level2 {levels[2]}, level3 {levels[3]} ({statuses}); "
         f"written to {suite.data_dir() / args.name}"
     )
     return 0
