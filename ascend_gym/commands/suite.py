@@ -246,8 +246,8 @@ def _import(args: argparse.Namespace) -> int:
         return 1
     print(
         f"suite {args.name}: {n} of {len(outcomes)} operators pass every case on {args.draws} "
-        f"input draws, written to "
-        f"{suite.data_dir() / args.name}; run them with `ascend-gym bench --suite {args.name}`"
+        f"input draws, written to {suite.data_dir() / args.name}; run them with "
+        f"`ascend-gym bench --suite {args.name}`"
     )
     return 0
 
@@ -274,7 +274,7 @@ def _materialise(args: argparse.Namespace) -> int:
     statuses = ", ".join(f"{s} {k}" for s, k in Counter(q.status for q in outcomes).most_common())
     print(
         f"suite {args.name}: {len(qualified)} of {len(outcomes)} operators qualify (every case "
-        f"passes on {args.draws} input draws): level1 {levels[1]}, level2 {levels[2]}, level3 {levels[3]} ({statuses}); "
-        f"written to {suite.data_dir() / args.name}"
+        f"passes on {args.draws} input draws): level1 {levels[1]}, level2 {levels[2]}, "
+        f"level3 {levels[3]} ({statuses}); written to {suite.data_dir() / args.name}"
     )
     return 0
