@@ -7,7 +7,7 @@ the markdown table of docs/suite.md, and `write_table` replaces the table betwee
 
 from __future__ import annotations
 
-import tempfile
+import functools
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -70,9 +70,7 @@ def evaluate(pkg: OperatorPackage, soc: str, draws: int = 1) -> Outcome:
     from npu_daemon import evaluation  # the simulator is optional for listing
     from npu_daemon.backends.sim import SimBackend
 
-    def run(request: EvalRequest) -> EvalResult:
-        with tempfile.TemporaryDirectory(prefix="ascend-gym-validate-") as tmp:
-            return evaluation.evaluate(SimBackend(), request, Path(tmp))
+    run = functools.partial(evaluation.evaluate_alone, SimBackend())
 
     def outcome(r: EvalResult) -> Outcome:
         failed = [c.name for c in r.cases if not c.passed]

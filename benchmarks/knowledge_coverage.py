@@ -21,10 +21,8 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 from agents import templates
 from agents.knowledge import Knowledge
@@ -54,8 +52,7 @@ def check_template(uri: str) -> str:
         package=package.with_sources(tiling=template),
         stages=[Stage.COMPILE, Stage.CHECK],
     )
-    with tempfile.TemporaryDirectory(prefix="template-") as d:
-        result = evaluation.evaluate(SimBackend(), request, Path(d))
+    result = evaluation.evaluate_alone(SimBackend(), request)
     return "OK" if result.ok else f"{result.status.value}: {result.message.splitlines()[0]}"
 
 

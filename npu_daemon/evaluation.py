@@ -97,6 +97,13 @@ def evaluate(
     )
 
 
+def evaluate_alone(backend: Backend, request: EvalRequest) -> EvalResult:
+    """`evaluate` under a work root of its own, removed after it: the in-process callers outside
+    the daemon (the corpus runner, `suite validate`)."""
+    with tempfile.TemporaryDirectory(prefix="ascend-gym-eval-") as root:
+        return evaluate(backend, request, Path(root))
+
+
 def accept(request: EvalRequest, work_root: Path) -> EvalResult:
     """The acceptance check alone, run as the sim backend's build runs it: the raw files, then
     every unit an evaluation of all the spec's cases would compile (the tiling, the kernel of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import tempfile
 from collections import Counter
@@ -12,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import EvalRequest, EvalResult, Stage, Status
+from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.corpus import OpSource, build_package, find_ops, host_sources_text, spec_for
 from ascend_gym.validation import check_draws, draw_failure
 
@@ -75,10 +76,6 @@ def evaluate(
     from npu_daemon import evaluation  # the simulator only when running
     from npu_daemon.backends.sim import SimBackend
 
-    def run(request: EvalRequest) -> EvalResult:
-        with tempfile.TemporaryDirectory(prefix="corpus-") as d:
-            return evaluation.evaluate(SimBackend(), request, Path(d))
-
     spec = spec_for(source)
     if spec is None:
         return OpOutcome(op=source.op, path=source.rel, status=NO_SPEC)
@@ -96,6 +93,7 @@ def evaluate(
         stages = [Stage.COMPILE, Stage.CHECK]
         return EvalRequest(run_id="corpus", package=package, soc=soc, seed=seed, stages=stages)
 
+    run = functools.partial(evaluation.evaluate_alone, SimBackend())
     if accept_only:
         with tempfile.TemporaryDirectory(prefix="corpus-") as d:
             result = evaluation.accept(draw(0), Path(d))
