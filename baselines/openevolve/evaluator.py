@@ -95,7 +95,7 @@ def stop_and_drain(workdir: Path, timeout_s: float) -> None:
     (workdir / STOP).touch()
     deadline = time.monotonic() + timeout_s
     while True:
-        marks = (workdir / INFLIGHT).glob("*") if (workdir / INFLIGHT).is_dir() else []
+        marks = (workdir / INFLIGHT).glob("*")  # none yet: no directory, no marks
         live = any(psutil.pid_exists(int(m.name.split("-")[0])) for m in marks)
         if not live or time.monotonic() >= deadline:
             return
@@ -126,16 +126,12 @@ def _score(result: EvalResult, baseline_us: float) -> EvaluationResult:
                 "profile": json.dumps({"block_dim": profile.get("block_dim"), **ratios}),
             },
         )
-    return EvaluationResult(
-        metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0},
-        artifacts={
-            "status": result.status.value,
-            "message": (result.message + "\n" + result.log_tail)[-MAX_ARTIFACT_CHARS:],
-        },
-    )
+    message = (result.message + "\n" + result.log_tail)[-MAX_ARTIFACT_CHARS:]
+    return _no_score(result.status.value, message)
 
 
-def _refused(status: str, message: str, **metrics: float) -> EvaluationResult:
+def _no_score(status: str, message: str, **metrics: float) -> EvaluationResult:
+    """A score of nothing: a failed, rejected or refused program."""
     return EvaluationResult(
         metrics={"combined_score": 0.0, "speedup": 0.0, "correct": 0.0, **metrics},
         artifacts={"status": status, "message": message},
@@ -173,7 +169,7 @@ def evaluate(program_path: str) -> EvaluationResult:
         program_io.check_blocks(initial, text)
         candidate = program_io.split(text, baseline)
     except program_io.ProgramError as e:
-        return _refused("REJECTED", str(e))
+        return _no_score("REJECTED", str(e))
     is_baseline = candidate.content_hash() == baseline.content_hash()
     (settings.workdir / INFLIGHT).mkdir(exist_ok=True)
     mark = settings.workdir / INFLIGHT / f"{os.getpid()}-{uuid.uuid4().hex}"
@@ -181,14 +177,14 @@ def evaluate(program_path: str) -> EvaluationResult:
     client = connect(settings.daemon)
     try:
         if (settings.workdir / STOP).exists():
-            return _refused("STOPPED", "the policy stopped the run")
+            return _no_score("STOPPED", "the policy stopped the run")
         client.use_tokens(settings.run_id, settings.tokens)
         client.use_tokens(settings.baseline_run_id, settings.baseline_tokens)
         answered = [e["daemon"] for e in read_log(settings.workdir) if e.get("daemon")]
         if answered and isinstance(client, DaemonPool):
             client.prefer(settings.run_id, answered[-1])  # the run stays where it was (its cache)
         if not is_baseline and spent(settings, client) >= settings.budget:
-            return _refused("BUDGET_EXHAUSTED", "evaluation budget spent", budget_exhausted=1.0)
+            return _no_score("BUDGET_EXHAUSTED", "evaluation budget spent", budget_exhausted=1.0)
         result = client.evaluate(
             EvalRequest(
                 run_id=settings.baseline_run_id if is_baseline else settings.run_id,
