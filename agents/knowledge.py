@@ -123,8 +123,8 @@ class Knowledge:
     def template(package: OperatorPackage) -> OperatorPackage | None:
         """The package with its unmarked tiling program made a template (`agents.templates`:
         the real knobs, else the integer constants), or None."""
-        tiling = templates.template(package.tiling_source)
-        return None if tiling is None else package.with_sources(tiling=tiling)
+        made = templates.template(package.tiling_source)
+        return None if made is None else package.with_sources(tiling=made.tiling)
 
     def jump(self, package: OperatorPackage, rng: random.Random) -> Move | None:
         """One `@tune` number to a random value of its grid (a jump anywhere, unlike a neighbour);

@@ -15,6 +15,11 @@ keeps the program valid (the tiling still derives everything else from it):
   a member or through a pointer) scaled to k/8 of itself, k in 1, 2, 4, 8: smaller tiles, more
   loop trips, more overlap of copy and compute;
 - a literal block dim (`SetBlockDim(8)`, `constexpr uint32_t BLOCK_DIM = 8;`), in [1, cores];
+- the core split of a Matmul tiling (`cubeTiling.SetDim(2)` on a `MultiCoreMatmulTiling`, the
+  Matmul samples' form): the cores the Matmul API splits M and N over, with every literal block
+  dim following it in the ratio the program wrote (`SetBlockDim(1)` beside `SetDim(2)`: one AIC
+  per two AIVs), so the launch always matches the split. A Matmul tiling's literal block dim is
+  no knob by itself: alone it launches blocks the split gives no work, or that overrun it;
 - a literal tile size or tile count (`TILE_LENGTH`, `TILE_NUM`, `tileNum = 8`, ...), powers of
   two from a quarter to four times the written value (the loop count follows).
 
@@ -27,8 +32,10 @@ Each knob is found in code only (comments and strings blanked, `ascend_core.cpp.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ascend_core import tune
 from ascend_core.cpp import code_view, indent_at, matching
@@ -50,6 +57,12 @@ _UB_READ = re.compile(  # into a variable, a member or through a pointer (an out
     r"(?P<var>\*?\s*\w+(?:\s*(?:\.|->)\s*\w+)*)\s*\)\s*;"
 )
 _BLOCK_DIM_LITERAL = re.compile(r"\bSetBlockDim\s*\(\s*(?P<num>\d+)[uUlL]*\s*\)\s*;")
+# A host Matmul tiling object (matmul_tiling::...), and its literal core split.
+_MATMUL_TILING = re.compile(
+    r"\b(?:MultiCoreMatmulTiling|BatchMatmulTiling|MatmulApiTiling)\s+(?P<obj>\w+)\s*[({;]"
+)
+_SET_DIM = r"\b{obj}\s*(?:\.|->)\s*SetDim\s*\(\s*(?P<arg>(?P<num>\d+)[uUlL]*)\s*\)"
+_BLOCK_DIM_ARG = re.compile(r"\bSetBlockDim\s*\(\s*(?P<arg>(?P<num>\d+)[uUlL]*)\s*\)")
 _NAMED = (
     r"(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+(?P<name>{names})\s*=\s*(?P<num>\d+)[uUlL]*\s*;"
 )
@@ -116,14 +129,43 @@ def _cap_cores(source: str) -> str:
         return source
     for start, end in reversed(calls):
         source = f"{source[:start]}TuneCapCores({source[start:end]}){source[end:]}"
-    includes = list(_INCLUDE.finditer(code_view(source)))
-    at = includes[-1].end() + 1 if includes else 0
-    cap = (
+    return _after_includes(
+        source,
         f"constexpr uint32_t tuneCoreCap = {CORE_CAP};  // @tune core_cap in [1, {CORE_CAP}] pow2\n"
         "static inline uint32_t TuneCapCores(uint32_t cores)\n"
-        "{\n    return cores < tuneCoreCap ? cores : tuneCoreCap;\n}\n"
+        "{\n    return cores < tuneCoreCap ? cores : tuneCoreCap;\n}\n",
     )
-    return source[:at] + cap + source[at:]
+
+
+def _after_includes(source: str, text: str) -> str:
+    """`text` inserted after the last `#include` (at the top where there is none)."""
+    includes = list(_INCLUDE.finditer(code_view(source)))
+    at = includes[-1].end() + 1 if includes else 0
+    return source[:at] + text + source[at:]
+
+
+def _matmul_dim(source: str) -> str:
+    """A Matmul tiling's one literal core split `SetDim(n)` and every literal `SetBlockDim(b)`
+    as one `@tune` constant d: `SetDim(d)`, `SetBlockDim(d * b / n)`. d steps by the least value
+    that keeps every block dim whole, so each value launches as many blocks as the split has
+    parts; `source` itself where the tiling has no such pair."""
+    view = code_view(source)
+    objects = {m["obj"] for m in _MATMUL_TILING.finditer(view)}
+    dims = [m for obj in objects for m in re.finditer(_SET_DIM.format(obj=obj), view)]
+    blocks = list(_BLOCK_DIM_ARG.finditer(view))
+    if len(dims) != 1 or not blocks or not 1 <= int(dims[0]["num"]) <= MAX_CORES:
+        return source
+    n = int(dims[0]["num"])
+    step = math.lcm(*(n // math.gcd(n, int(b["num"])) for b in blocks))
+    edits = [(dims[0].span("arg"), "tuneMatmulDim")]
+    edits += [(b.span("arg"), f"tuneMatmulDim * {b['num']} / {n}") for b in blocks]
+    for (start, end), text in sorted(edits, reverse=True):
+        source = source[:start] + text + source[end:]
+    top = MAX_CORES // step * step
+    return _after_includes(
+        source,
+        f"constexpr uint32_t tuneMatmulDim = {n};  // @tune matmul_dim in [{step}, {top}] step {step}\n",
+    )
 
 
 def _scale_ub(var: str) -> list[str]:
@@ -172,18 +214,18 @@ def synthesise(tiling: str) -> str | None:
     knob is recognised."""
     if tune.find_tunables(tiling):
         return None
-    source = tiling
-    source = _cap_cores(source)
+    matmul = bool(_MATMUL_TILING.search(code_view(tiling)))
+    source = _cap_cores(_matmul_dim(tiling))
     source = _after_read(source, _UB_READ, _scale_ub)
     named, defined = _NAMED.format, _DEFINE.format
     literal = [  # (pattern, knob name or "" for the constant's own, range)
-        (_BLOCK_DIM_LITERAL, "block_dim", _block_dim_range),
+        *([] if matmul else [(_BLOCK_DIM_LITERAL, "block_dim", _block_dim_range)]),
         (re.compile(named(names=_BLOCK_DIM_NAMES)), "", _block_dim_range),
         (re.compile(defined(names=_BLOCK_DIM_NAMES), re.M), "", _block_dim_range),
         (re.compile(named(names=_TILE_NAMES)), "", _tile_range),
         (re.compile(defined(names=_TILE_NAMES), re.M), "", _tile_range),
     ]
-    taken: set[str] = {"core_cap", "ub_eighths"}
+    taken: set[str] = {"core_cap", "ub_eighths", "matmul_dim"}
     for pattern, name, marker in literal:
         source = _mark_literals(source, pattern, name, marker, taken)
     try:
@@ -224,7 +266,15 @@ def mark_constants(tiling: str) -> str | None:
     return new if new != tiling and tune.find_tunables(new) else None
 
 
-def template(tiling: str) -> str | None:
+class Template(NamedTuple):
+    tiling: str
+    of: str  # what carries the markers: "knobs" or "integer constants"
+
+
+def template(tiling: str) -> Template | None:
     """The evolvable template of an unmarked tiling program: its real knobs (`synthesise`), else
     its integer constants (`mark_constants`); None when it has markers already or neither."""
-    return synthesise(tiling) or mark_constants(tiling)
+    if knobs := synthesise(tiling):
+        return Template(knobs, "knobs")
+    constants = mark_constants(tiling)
+    return None if constants is None else Template(constants, "integer constants")

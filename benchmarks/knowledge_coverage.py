@@ -49,7 +49,7 @@ def check_template(uri: str) -> str:
         return ""
     request = EvalRequest(
         run_id="template-check",
-        package=package.with_sources(tiling=template),
+        package=package.with_sources(tiling=template.tiling),
         stages=[Stage.COMPILE, Stage.CHECK],
     )
     result = evaluation.evaluate_alone(SimBackend(), request)

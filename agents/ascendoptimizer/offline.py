@@ -22,12 +22,12 @@ from typing import Any
 
 from pydantic import Field
 
+from agents import templates
 from agents.ascendoptimizer.bank import Experience
 from agents.ascendoptimizer.diagnose import diagnose
 from agents.ascendoptimizer.motifs import BY_NAME, MOTIFS, Origin, transplant
 from agents.ascendoptimizer.proposer import Distilled, Individual, Proposal
 from agents.knowledge import Knowledge, KnowledgeConfig, Move
-from agents.templates import synthesise
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalResult
@@ -56,12 +56,14 @@ class OfflineProposer:
     # ---- Stage I -------------------------------------------------------------------------------
     def template(self, package: OperatorPackage) -> Proposal | None:
         """The shared knowledge's template: the tiling's real knobs, else its integer constants."""
-        marked = self.knowledge.template(package)
-        if marked is None:
+        made = templates.template(package.tiling_source)
+        if made is None:
             return None
-        names = ", ".join(t.name for t in tune.find_tunables(marked.tiling_source))
-        what = "knobs" if synthesise(package.tiling_source) else "integer constants"
-        return Proposal(marked, f"template: @tune markers on the tiling's {what} ({names})")
+        names = ", ".join(t.name for t in tune.find_tunables(made.tiling))
+        return Proposal(
+            package.with_sources(tiling=made.tiling),
+            f"template: @tune markers on the tiling's {made.of} ({names})",
+        )
 
     def mutate(
         self,

@@ -1,8 +1,9 @@
 """Template synthesis on operators of our own written in the real projects' layouts
 (tests/agents/real_layouts): a relu tiled as cann-ops tiles (core count and UB size from the
-platform) and a neg as the competition operators write theirs (a fixed block dim and tile
-count). Each knob is recognised, every value tried keeps the operator correct, and the policies'
-shared knowledge offers the knobs' moves on a program without markers."""
+platform), a neg as the competition operators write theirs (a fixed block dim and tile count)
+and a matmul as the Matmul samples write theirs (a literal core split and block dim). Each knob
+is recognised, every value tried keeps the operator correct, and the policies' shared knowledge
+offers the knobs' moves on a program without markers."""
 
 import random
 import tempfile
@@ -77,6 +78,8 @@ def test_literal_block_dim_and_tile_count_are_marked_in_place():
         ("relu", {"core_cap": 8, "ub_eighths": 2}),
         ("neg", {"block_dim": MAX_CORES, "tile_num": 1}),
         ("neg", {"block_dim": 3, "tile_num": 16}),
+        ("matmul_custom", {"matmul_dim": 6}),
+        ("matmul_custom", {"matmul_dim": 40}),
     ],
 )
 def test_knob_values_keep_the_operator_correct(op, values):
@@ -86,6 +89,24 @@ def test_knob_values_keep_the_operator_correct(op, values):
         tiling = tune.set_value(tiling, name, value)
     assert {t.name: t.value for t in tune.find_tunables(tiling)} == values
     assert _passes(package.with_sources(tiling=tiling))
+
+
+def test_a_matmul_core_split_and_its_block_dim_are_one_knob():
+    """`SetDim(2)` with `SetBlockDim(1)` (one AIC per two AIV blocks): the split is the knob, in
+    steps that keep the block dim whole, and the block dim follows it; the literal block dim is no
+    knob of its own, in this tiling or in one whose split is not literal."""
+    matmul = _packages()["matmul_custom"]
+    (knob,) = _knobs(matmul).values()
+    assert (knob.name, knob.value, knob.grid()) == ("matmul_dim", 2, list(range(2, 49, 2)))
+    tiling = synthesise(matmul.tiling_source)
+    assert "SetBlockDim(tuneMatmulDim * 1 / 2)" in tiling
+    two = _evaluate(matmul.with_sources(tiling=tiling), Stage.TIME).latency_us
+    forty = tune.set_value(tiling, "matmul_dim", 40)
+    assert _evaluate(matmul.with_sources(tiling=forty), Stage.TIME).latency_us < two / 2
+    from_platform = matmul.tiling_source.replace(
+        "cubeTiling.SetDim(2);", "cubeTiling.SetDim(ascendcPlatform.GetCoreNumAiv());"
+    )
+    assert set(_knobs(matmul.with_sources(tiling=from_platform))) == {"core_cap"}
 
 
 def test_a_core_count_read_into_a_reference_parameter_is_capped():
@@ -154,9 +175,11 @@ def test_a_tiling_without_real_knobs_gets_its_constants_as_every_policys_templat
     )
     assert synthesise(tiling) is None
     marked = templates.template(tiling)
-    assert [t.name for t in tune.find_tunables(marked)] == ["calc_buf_num"]
+    assert marked.of == "integer constants"
+    assert [t.name for t in tune.find_tunables(marked.tiling)] == ["calc_buf_num"]
     relu = _packages()["relu"]
-    assert templates.template(relu.tiling_source) == synthesise(relu.tiling_source)  # knobs first
+    knobs_first = templates.template(relu.tiling_source)
+    assert knobs_first == (synthesise(relu.tiling_source), "knobs")
     package = relu.with_sources(tiling=tiling)
     knowledge = Knowledge(operator=relu.uri)
     jump = knowledge.jump(package, random.Random(0))
