@@ -147,8 +147,8 @@ def _after_includes(source: str, text: str) -> str:
 def _matmul_dim(source: str) -> str:
     """A Matmul tiling's one literal core split `SetDim(n)` and every literal `SetBlockDim(b)`
     as one `@tune` constant d: `SetDim(d)`, `SetBlockDim(d * b / n)`. d steps by the least value
-    that keeps every block dim whole, so each value launches as many blocks as the split has
-    parts; `source` itself where the tiling has no such pair."""
+    that keeps every block dim whole, so every value keeps the program's ratio of blocks to the
+    split's cores; `source` itself where the tiling has no such pair."""
     view = code_view(source)
     objects = {m["obj"] for m in _MATMUL_TILING.finditer(view)}
     dims = [m for obj in objects for m in re.finditer(_SET_DIM.format(obj=obj), view)]

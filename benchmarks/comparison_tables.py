@@ -9,9 +9,9 @@ for every policy, the evaluations each spent of those given and how many of its 
 before the budget (nothing new to propose), the ablations beside the full method, and each
 bench's SoC, timing protocol, coverage and ledger check, where each policy's search found
 nothing and AscendOptimizer's evaluations and best candidates by stage (the sweep report's tables
-of those names), and the ceiling of the searches: each operator's best candidate over every task of
-every bench, the reach of the knowledge they share. Unfinished benches are read as they stand: a missing task counts as 1.0, as in
-every report, and the coverage line says how many are missing.
+of those names), and the ceiling of the searches: each operator's best candidate over every task
+of every bench, the reach of the knowledge they share. Unfinished benches are read as they stand:
+a missing task counts as 1.0, as in every report, and the coverage line says how many are missing.
 """
 
 from __future__ import annotations
