@@ -56,13 +56,14 @@ _UB_READ = re.compile(  # into a variable, a member or through a pointer (an out
     r"\bGetCoreMemSize\s*\(\s*(?:platform_ascendc::)?CoreMemType::UB\s*,\s*"
     r"(?P<var>\*?\s*\w+(?:\s*(?:\.|->)\s*\w+)*)\s*\)\s*;"
 )
-_BLOCK_DIM_LITERAL = re.compile(r"\bSetBlockDim\s*\(\s*(?P<num>\d+)[uUlL]*\s*\)\s*;")
+# A literal block dim, as an argument (its suffix kept) and as a whole statement.
+_BLOCK_DIM_ARG = re.compile(r"\bSetBlockDim\s*\(\s*(?P<arg>(?P<num>\d+)[uUlL]*)\s*\)")
+_BLOCK_DIM_LITERAL = re.compile(_BLOCK_DIM_ARG.pattern + r"\s*;")
 # A host Matmul tiling object (matmul_tiling::...), and its literal core split.
 _MATMUL_TILING = re.compile(
     r"\b(?:MultiCoreMatmulTiling|BatchMatmulTiling|MatmulApiTiling)\s+(?P<obj>\w+)\s*[({;]"
 )
 _SET_DIM = r"\b{obj}\s*(?:\.|->)\s*SetDim\s*\(\s*(?P<arg>(?P<num>\d+)[uUlL]*)\s*\)"
-_BLOCK_DIM_ARG = re.compile(r"\bSetBlockDim\s*\(\s*(?P<arg>(?P<num>\d+)[uUlL]*)\s*\)")
 _NAMED = (
     r"(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+(?P<name>{names})\s*=\s*(?P<num>\d+)[uUlL]*\s*;"
 )

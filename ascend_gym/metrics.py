@@ -80,6 +80,14 @@ def record_speedup(record: SweepRecord | None) -> float:
     return speedup(record.baseline_us, record.best_us)
 
 
+def best_speedups(records: Iterable[SweepRecord]) -> dict[str, float]:
+    """Each operator's best speedup over the records (policies, seeds, benches together)."""
+    best: dict[str, float] = {}
+    for r in records:
+        best[r.operator] = max(best.get(r.operator, 1.0), record_speedup(r))
+    return best
+
+
 class Row(BaseModel):
     """One cell group of the Table-3-style table: a policy on a level (or on all ops)."""
 

@@ -32,12 +32,9 @@ PIPES = ("scalar", "vec", "mte2", "mte3")
 
 def unimproved(out: Path) -> tuple[list[str], SweepConfig]:
     """The operators no task of any bench in `out` improved, and the main bench's config."""
-    config, _ = report.load(out / "full")
-    best: dict[str, float] = {}
-    for bench in BENCHES:
-        if (out / bench / report.RESULTS).is_file():
-            for r in report.load(out / bench)[1]:
-                best[r.operator] = max(best.get(r.operator, 1.0), metrics.record_speedup(r))
+    loaded = {b: report.load(out / b) for b in BENCHES if (out / b / report.RESULTS).is_file()}
+    config = loaded["full"][0]
+    best = metrics.best_speedups(r for _, records in loaded.values() for r in records)
     ops = [op for op in config.ops if best.get(op, 1.0) < IMPROVED]
     return ops, config
 
