@@ -328,17 +328,18 @@ class AscendOpEnv(gym.Env):
       is a kernel rewrite, a tiling mutation or both. `done=1` ends the episode after evaluating
       the candidate (a step with both parts empty and `done=1` just ends it). `done` may be left
       out. Sources may hold any Unicode text.
-    - discrete: `Discrete(K + 1)`, K = 43: id i < K applies `CATALOGUE[i]` (`tune[s]:x2|/2|+step|-step`
+    - discrete: `Discrete(K + 1)`, K = 44: id i < K applies `CATALOGUE[i]` (`tune[s]:x2|/2|+step|-step`
       for @tune slots 0-3, `block_dim:cores`, `tile:larger|smaller`, `double_buffer:on|off`,
       `remove_pipe_all_barrier`, `datacopypad_to_datacopy`, `l2_bypass:inputs`, `hoist_mask`, then
       the cube levers: base M/N/K, step K, cube cores, Matmul template, AIC:AIV ratio, then
       `pipe_all_to_precise`, `double_buffer:literal`, `scalar_gm_reads_to_ub`,
-      `row_copies_to_burst` and `scalar_loops_to_vector` for real kernels' idioms);
+      `row_copies_to_burst`, `scalar_loops_to_vector` and `split_tile_loops` for real kernels'
+      idioms);
       id K is "done". A rewrite that does not apply is a no-op with `noop_penalty`;
       `info["action_mask"]` says which ids apply.
 
     ## Observation Space
-    features: `Box(0, high, (73,), float32)`, columns named by `FEATURE_NAMES`:
+    features: `Box(0, high, (74,), float32)`, columns named by `FEATURE_NAMES`:
 
     | columns | feature                                                 | bounds     |
     |---------|---------------------------------------------------------|------------|
@@ -349,12 +350,12 @@ class AscendOpEnv(gym.Env):
     | 7       | block dim / vector cores (current)                      | [0, 1000]  |
     | 8       | evaluation budget left / budget                         | [0, 1]     |
     | 9-19    | one-hot status of the last evaluation (protocol.Status) | {0, 1}     |
-    | 20-62   | which catalogue rewrites apply to the current operator  | {0, 1}     |
-    | 63      | the operator's level / 3                                | [0, 1]     |
-    | 64      | the operator's id: a stable hash of its URI             | [0, 1)     |
-    | 65-72   | per @tune slot 0-3: present, value's place in its range | [0, 1]     |
+    | 20-63   | which catalogue rewrites apply to the current operator  | {0, 1}     |
+    | 64      | the operator's level / 3                                | [0, 1]     |
+    | 65      | the operator's id: a stable hash of its URI             | [0, 1)     |
+    | 66-73   | per @tune slot 0-3: present, value's place in its range | [0, 1]     |
 
-    Columns 63-72 say which operator this is and where its knobs stand, so `tune[s]:x2` (another
+    Columns 64-73 say which operator this is and where its knobs stand, so `tune[s]:x2` (another
     knob on another operator) reads in context; `info["operator"]` and `info["tunables"]` (name ->
     current value) say the same in words.
 
@@ -393,7 +394,7 @@ class AscendOpEnv(gym.Env):
     >>> env = gym.make("AscendOp-v0", operator="level1/add", mode="discrete", budget=4, daemon=DAEMON)
     >>> obs, info = env.reset(seed=0)
     >>> obs.shape, env.action_space
-    ((73,), Discrete(44))
+    ((74,), Discrete(45))
     >>> obs, reward, terminated, truncated, info = env.step(ascend_gym.rewrites.index("tile:larger"))
     >>> info["result"].status.value, info["result"].simulated, info["budget_left"]
     ('OK', True, 3)

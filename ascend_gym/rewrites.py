@@ -38,7 +38,7 @@ from ascend_core.cpp import (
 from ascend_core.package import DTYPE_BYTES, OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC
 from ascend_core.soc import aic_cores, aiv_cores
-from ascend_gym import vector_loops
+from ascend_gym import block_split, vector_loops
 
 # Marker slots in the catalogue: tiling programs with more @tune markers expose the first ones.
 MAX_TUNE_SLOTS = 4
@@ -1003,6 +1003,29 @@ _MATMUL_CFG = re.compile(r"\bMatmul\s*<[^;{}]*?\b(CFG_NORM|CFG_MDL)\b")
 _MIX_TYPE = re.compile(r"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
 
 
+_LITERAL_BLOCK_DIM = re.compile(r"\bSetBlockDim\s*\(\s*(\d+)[uUlL]*\s*\)")
+
+
+def _split_tile_loops(package: OperatorPackage, soc: str) -> OperatorPackage | None:
+    """`block_split` on the kernel side, and every vector core launched: a core-cap `@tune`
+    marker lifted to its top, a block-dim marker set to the core count, and each literal
+    `SetBlockDim(n)` below the count raised to it."""
+    changed = block_split.split({p: package.files[p] for p in kernel_side(package)})
+    if changed is None:
+        return None
+    cores, tiling = aiv_cores(soc), package.tiling_source
+    for t in tune.find_tunables(tiling):
+        if t.name == "core_cap":
+            tiling = tune.set_value(tiling, t.name, t.hi)
+        elif re.search(r"block_?dim", t.name, re.IGNORECASE):
+            tiling = tune.set_value(tiling, t.name, t.clamp(cores))
+    for m in reversed(list(_LITERAL_BLOCK_DIM.finditer(code_view(tiling)))):
+        if int(m.group(1)) < cores:
+            tiling = tiling[: m.start(1)] + str(cores) + tiling[m.end(0) - 1 :]
+    new = package.model_copy(update={"files": {**package.files, **changed}})
+    return new.with_sources(tiling=tiling)
+
+
 def _matmul_template(cfg: str, package: OperatorPackage) -> OperatorPackage | None:
     """Every Matmul object's template config (the last template argument) to `cfg`: CFG_MDL
     loads stepK base blocks of K per GM -> L1 copy, double-buffered; CFG_NORM one per copy."""
@@ -1187,6 +1210,15 @@ CATALOGUE: tuple[Rewrite, ...] = (
         "a * b) -> one Muls / Cast / Add / Sub / Mul where the element types have it (kernel file "
         "and op_kernel headers; ascend_gym/vector_loops.py)",
         partial(_each_kernel_source, edit=vector_loops.rewrite),
+    ),
+    Rewrite(
+        "split_tile_loops",
+        "kernel",
+        "a kernel that never reads GetBlockIdx(): the outermost tile loops of Process() strided by "
+        "block (i = GetBlockIdx(); i += GetBlockNum()) and every vector core launched "
+        "(ascend_gym/block_split.py)",
+        _split_tile_loops,
+        per_soc=True,
     ),
 )
 

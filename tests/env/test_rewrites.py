@@ -33,7 +33,7 @@ def _aligned(pkg):
 
 def test_catalogue_shape_is_stable():
     names = [r.name for r in rewrites.CATALOGUE]
-    assert len(names) == len(set(names)) == 43
+    assert len(names) == len(set(names)) == 44
     assert names[:4] == ["tune[0]:x2", "tune[0]:/2", "tune[0]:+step", "tune[0]:-step"]
     assert rewrites.index("hoist_mask") == 24  # the cube entries come after, ids unchanged
     assert names[25] == "cube_base_m:x2" and names[37] == "mix_ratio:1_1"
@@ -43,6 +43,7 @@ def test_catalogue_shape_is_stable():
         "scalar_gm_reads_to_ub",
         "row_copies_to_burst",
         "scalar_loops_to_vector",
+        "split_tile_loops",
     ]
     assert all(r.part in ("tiling", "kernel") and r.description for r in rewrites.CATALOGUE)
     assert pickle.loads(pickle.dumps(rewrites.CATALOGUE)) == rewrites.CATALOGUE  # Ray ships them
@@ -486,3 +487,67 @@ def test_row_copies_indexed_by_a_cast_sum(tmp_path):
     new = rewrites.by_name("row_copies_to_burst").apply(walked)
     assert "DataCopyPad(xLocal, xGm[static_cast<uint64_t>(row) * cols], " in new.kernel_source
     _check(new, tmp_path)
+
+
+def test_tile_loops_of_a_one_core_kernel_are_split_between_the_blocks(tmp_path):
+    reciprocal = _real("reciprocal")  # SetBlockDim(1); Process walks all 64 tiles of the bench
+    rule = rewrites.by_name("split_tile_loops")
+    new = rule.apply(reciprocal)
+    kernel = new.kernel_source
+    assert (
+        "for (uint32_t i = static_cast<uint32_t>(AscendC::GetBlockIdx()); i < tileNum; "
+        "i += static_cast<uint32_t>(AscendC::GetBlockNum())) {"
+    ) in kernel
+    assert kernel.count("GetBlockIdx") == 1  # Init's loops and the helpers' are not entry loops
+    assert "context->SetBlockDim(40);" in new.tiling_source  # every vector core of the 910B4
+    assert rule.apply(new) is None  # the kernel reads its block index now
+    _check(new, tmp_path / "check")
+    assert (
+        _bench_latency(new, tmp_path / "new") < _bench_latency(reciprocal, tmp_path / "base") / 1.3
+    )
+
+
+def test_tile_loops_stay_where_the_split_is_not_provable():
+    reciprocal = _real("reciprocal")
+    rule = rewrites.by_name("split_tile_loops")
+    path = reciprocal.kernel_path
+    loop = "for (uint32_t i = 0; i < tileNum; i++) {"
+    for why, old, new in (
+        ("the kernel splits by block already", "tileNum = (", "tileNum = GetBlockIdx() + ("),
+        ("a break", "CopyOut(i, n);", "CopyOut(i, n);\n      if (n < tileLength) break;"),
+        ("a step other than one", loop, "for (uint32_t i = 0; i < tileNum; i += 2) {"),
+        ("a bound by !=", loop, "for (uint32_t i = 0; i < tileNum; i++) {".replace("<", "!=")),
+        ("not a method the entry calls", "op.Process();", "op.Init(x, y, t.total, 2048);"),
+    ):
+        assert rule.apply(_edited(reciprocal, path, old, new)) is None, why
+    # A loop nested in the tile loop is the tile's own: only the outer one is split.
+    nested = _edited(
+        reciprocal,
+        path,
+        "CopyOut(i, n);",
+        "CopyOut(i, n);\n      for (uint32_t k = 0; k < 1; k++) {}",
+    )
+    kernel = rule.apply(nested).kernel_source
+    assert kernel.count("GetBlockIdx") == 1 and "for (uint32_t k = 0; k < 1; k++) {}" in kernel
+    assert rule.apply(_real("neg")) is None  # reads GetBlockIdx: its work is split already
+
+
+def test_split_tile_loops_lifts_the_template_s_core_limits():
+    """A search's tiling may have capped the cores or set a block-dim knob low: the split launches
+    every vector core again, within the knobs' ranges."""
+    reciprocal = _real("reciprocal")
+    rule = rewrites.by_name("split_tile_loops")
+    for marker, launch, lifted in (
+        ("tuneCoreCap = 1;  // @tune core_cap in [1, 64] pow2", "tuneCoreCap", "tuneCoreCap = 64;"),
+        (
+            "tuneBlockDim = 2;  // @tune block_dim in [1, 48] step 1",
+            "tuneBlockDim",
+            "tuneBlockDim = 40;",
+        ),
+    ):
+        tiling = reciprocal.tiling_source.replace(
+            "  context->SetBlockDim(1);",
+            f"  constexpr uint32_t {marker}\n  context->SetBlockDim({launch});",
+        )
+        new = rule.apply(reciprocal.with_sources(tiling=tiling))
+        assert lifted in new.tiling_source, marker
