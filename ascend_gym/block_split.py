@@ -7,9 +7,9 @@ more blocks buys nothing. Their `Process()` walks the tiles in a loop,
 `for (int32_t i = 0; i < loopCount; i++) { CopyIn(i); Compute(i); CopyOut(i); }`; where each
 iteration is a tile of its own, block b taking iterations b, b + n, b + 2n, ... of n blocks splits
 the work without changing what any tile computes:
-`for (int32_t i = 0 + GetBlockIdx(); i < loopCount; i += GetBlockNum())`, and the tiling then
-launches every vector core (a literal block dim, or the block-dim `@tune` marker, set to the SoC's
-vector core count).
+`for (int32_t i = GetBlockIdx(); i < loopCount; i += GetBlockNum())`, and the tiling then
+launches every vector core (`ascend_gym.rewrites`: a literal block dim or the block-dim `@tune`
+marker set to the SoC's vector core count, a core cap lifted).
 
 Only the outermost `for` loops of the methods the kernel entry (`__global__`) calls on its
 operator object with no arguments (`op.Process()`, `MyReshape<...>(...).exec()`) change, and only
@@ -33,7 +33,7 @@ _LOOP = re.compile(r"\b(?:for|while)\s*\(|\bdo\s*\{")
 _TILE_LOOP = re.compile(
     r"for\s*\(\s*(?P<type>(?:unsigned\s+|signed\s+)?[A-Za-z_][\w:]*)\s+(?P<i>\w+)\s*=\s*"
     r"(?P<init>[^;]+?)\s*;\s*(?P=i)\s*<\s*(?P<bound>[^;]+?)\s*;\s*"
-    r"(?P<step>\+\+\s*(?P=i)|(?P=i)\s*\+\+|(?P=i)\s*\+=\s*1)\s*\)"
+    r"(?:\+\+\s*(?P=i)|(?P=i)\s*\+\+|(?P=i)\s*\+=\s*1)\s*\)"
 )
 _LEAVES = re.compile(r"\b(?:break|return|goto)\b")
 
@@ -96,9 +96,9 @@ def _definitions(view: str, cls: str, method: str) -> list[int]:
     return [b for b in braces if is_function_body(view, b)]
 
 
-def _split(source: str, methods: set[tuple[str, str]]) -> str | None:
-    """`source` with the outermost canonical loops of those methods strided by block."""
-    view = code_view(source)
+def _split(source: str, view: str, methods: set[tuple[str, str]]) -> str | None:
+    """`source` (its code view `view`) with the outermost canonical loops of those methods strided
+    by block."""
     edits: list[tuple[int, int, str]] = []
     for brace in sorted({b for cls, method in methods for b in _definitions(view, cls, method)}):
         end = matching(view, brace)
@@ -138,6 +138,6 @@ def split(sources: dict[str, str]) -> dict[str, str] | None:
     if any(BLOCK_INDEX.search(view) for view in views.values()):
         return None
     methods = {m for view in views.values() for m in _entry_methods(view)}
-    out = {path: _split(text, methods) for path, text in sources.items()}
+    out = {path: _split(text, views[path], methods) for path, text in sources.items()}
     changed = {path: text for path, text in out.items() if text is not None}
     return changed or None
