@@ -1214,9 +1214,9 @@ CATALOGUE: tuple[Rewrite, ...] = (
     Rewrite(
         "split_tile_loops",
         "kernel",
-        "a kernel that never reads GetBlockIdx(): the outermost tile loops of Process() strided by "
-        "block (i = GetBlockIdx(); i += GetBlockNum()) and every vector core launched "
-        "(ascend_gym/block_split.py)",
+        "a kernel that never reads GetBlockIdx(): the outermost tile loops of the methods its "
+        "entry calls (op.Process()) strided by block (i = GetBlockIdx(); i += GetBlockNum()) and "
+        "every vector core launched (ascend_gym/block_split.py)",
         _split_tile_loops,
         per_soc=True,
     ),
