@@ -40,6 +40,7 @@ from typing import NamedTuple
 from ascend_core import tune
 from ascend_core.cpp import code_view, indent_at, matching
 from ascend_core.soc import aiv_cores, socs
+from ascend_gym.rewrites import BLOCK_DIM_ARG
 
 MAX_CORES = max(aiv_cores(s) for s in socs())  # a literal block dim's top
 # The cap's top, a power of two above every part's core count: the unchanged template is a
@@ -56,9 +57,8 @@ _UB_READ = re.compile(  # into a variable, a member or through a pointer (an out
     r"\bGetCoreMemSize\s*\(\s*(?:platform_ascendc::)?CoreMemType::UB\s*,\s*"
     r"(?P<var>\*?\s*\w+(?:\s*(?:\.|->)\s*\w+)*)\s*\)\s*;"
 )
-# A literal block dim, as an argument (its suffix kept) and as a whole statement.
-_BLOCK_DIM_ARG = re.compile(r"\bSetBlockDim\s*\(\s*(?P<arg>(?P<num>\d+)[uUlL]*)\s*\)")
-_BLOCK_DIM_LITERAL = re.compile(_BLOCK_DIM_ARG.pattern + r"\s*;")
+# A literal block dim as a whole statement (the argument pattern is the catalogue's).
+_BLOCK_DIM_LITERAL = re.compile(BLOCK_DIM_ARG.pattern + r"\s*;")
 # A host Matmul tiling object (matmul_tiling::...), and its literal core split.
 _MATMUL_TILING = re.compile(
     r"\b(?:MultiCoreMatmulTiling|BatchMatmulTiling|MatmulApiTiling)\s+(?P<obj>\w+)\s*[({;]"
@@ -153,7 +153,7 @@ def _matmul_dim(source: str) -> str:
     view = code_view(source)
     objects = {m["obj"] for m in _MATMUL_TILING.finditer(view)}
     dims = [m for obj in objects for m in re.finditer(_SET_DIM.format(obj=obj), view)]
-    blocks = list(_BLOCK_DIM_ARG.finditer(view))
+    blocks = list(BLOCK_DIM_ARG.finditer(view))
     if len(dims) != 1 or not blocks or not 1 <= int(dims[0]["num"]) <= MAX_CORES:
         return source
     n = int(dims[0]["num"])

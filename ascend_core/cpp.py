@@ -10,11 +10,13 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 _LITERAL = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 _OPEN, _CLOSE = "([{", ")]}"
 _QUALIFIERS = re.compile(r"(?:\s*\b(?:const|override|noexcept|final)\b)*\s*$")
 _NOT_FUNCTIONS = frozenset("if for while switch catch return sizeof".split())
+_LOOP = re.compile(r"\b(?:for|while)\s*\(|\bdo\s*\{")
 
 
 def code_view(source: str) -> str:
@@ -64,6 +66,32 @@ def is_function_body(view: str, brace: int) -> bool:
             name = re.search(r"(\w+)\s*$", head[:i])
             return name is not None and name.group(1) not in _NOT_FUNCTIONS
     return False
+
+
+class Loop(NamedTuple):
+    """A for / while / do loop: where its keyword stands, its body's first character (`{` or the
+    single statement) and the body's last (`}` or `;`)."""
+
+    head: int
+    body: int
+    end: int
+
+
+def loops(view: str, start: int = 0, end: int | None = None) -> list[Loop]:
+    """Every loop whose keyword stands in view[start:end], in source order."""
+    out = []
+    for m in _LOOP.finditer(view, start, len(view) if end is None else end):
+        if m.group(0).startswith("do"):
+            out.append(Loop(m.start(), m.end() - 1, matching(view, m.end() - 1)))
+            continue
+        close = matching(view, m.end() - 1)
+        if close < 0:
+            continue
+        after = view[close + 1 :]
+        body = close + 1 + len(after) - len(after.lstrip())
+        stop = matching(view, body) if view.startswith("{", body) else view.find(";", body)
+        out.append(Loop(m.start(), body, stop))
+    return out
 
 
 def split_args(text: str) -> list[str]:

@@ -23,34 +23,18 @@ from __future__ import annotations
 
 import re
 
-from ascend_core.cpp import code_view, is_function_body, matching
+from ascend_core.cpp import code_view, is_function_body, loops, matching
 
 BLOCK_INDEX = re.compile(r"\bGetBlockIdx\s*\(")
 _ENTRY = re.compile(r"\b__global__\b[^;{]*\{")
 _MEMBER_CALL = re.compile(r"(?:\.|->)\s*(\w+)\s*\(\s*\)")
 _TEMPLATE_ARGS = r"(?:<[^;{}]*>)?"
-_LOOP = re.compile(r"\b(?:for|while)\s*\(|\bdo\s*\{")
 _TILE_LOOP = re.compile(
     r"for\s*\(\s*(?P<type>(?:unsigned\s+|signed\s+)?[A-Za-z_][\w:]*)\s+(?P<i>\w+)\s*=\s*"
     r"(?P<init>[^;]+?)\s*;\s*(?P=i)\s*<\s*(?P<bound>[^;]+?)\s*;\s*"
     r"(?:\+\+\s*(?P=i)|(?P=i)\s*\+\+|(?P=i)\s*\+=\s*1)\s*\)"
 )
 _LEAVES = re.compile(r"\b(?:break|return|goto)\b")
-
-
-def _loop_spans(view: str, start: int, end: int) -> list[tuple[int, int]]:
-    """(header start, body end) of every loop in view[start:end]."""
-    spans = []
-    for m in _LOOP.finditer(view, start, end):
-        if m.group(0).startswith("do"):
-            spans.append((m.start(), matching(view, m.end() - 1)))
-            continue
-        close = matching(view, m.end() - 1)
-        rest = view[close + 1 : end]
-        body = close + 1 + len(rest) - len(rest.lstrip())
-        stop = matching(view, body) if view.startswith("{", body) else view.find(";", body)
-        spans.append((m.start(), stop))
-    return spans
 
 
 def _class_of(before: str) -> str | None:
@@ -101,15 +85,14 @@ def _split(source: str, view: str, methods: set[tuple[str, str]]) -> str | None:
     by block."""
     edits: list[tuple[int, int, str]] = []
     for brace in sorted({b for cls, method in methods for b in _definitions(view, cls, method)}):
-        end = matching(view, brace)
-        spans = _loop_spans(view, brace, end)
-        for start, stop in spans:
-            if any(s < start <= e for s, e in spans):
+        spans = loops(view, brace, matching(view, brace))
+        for span in spans:
+            if any(o.head < span.head <= o.end for o in spans):
                 continue  # nested in another loop of the function
-            loop = _TILE_LOOP.match(view, start)
+            loop = _TILE_LOOP.match(view, span.head)
             if (
                 loop is None
-                or _LEAVES.search(view, loop.end(), stop)
+                or _LEAVES.search(view, loop.end(), span.end)
                 or loop.group("type") == "auto"
             ):
                 continue

@@ -32,6 +32,7 @@ from ascend_core.cpp import (
     indent_at,
     is_function_body,
     line_bounds,
+    loops,
     matching,
     split_args,
 )
@@ -111,8 +112,11 @@ def _tune_named(pattern: str, op: str | int, package: OperatorPackage) -> Operat
     return package.with_sources(tiling=tune.set_value(package.tiling_source, t.name, value))
 
 
+_BLOCK_DIM_KNOB = r"block_?dim"  # the name of a block-dim @tune marker
+
+
 def _all_vector_cores(package: OperatorPackage, soc: str) -> OperatorPackage | None:
-    return _tune_named(r"block_?dim", aiv_cores(soc), package)
+    return _tune_named(_BLOCK_DIM_KNOB, aiv_cores(soc), package)
 
 
 def _all_cube_cores(package: OperatorPackage, soc: str) -> OperatorPackage | None:
@@ -465,27 +469,10 @@ def _literal_double_buffer(source: str) -> str | None:
 # UB a kernel may give up for staged tensors: small index / weight / parameter tensors only, so the
 # kernel's own buffers (sized by its tiling from the whole UB) keep their room.
 STAGE_UB_BYTES = 8 * 1024
-_LOOP = re.compile(r"\b(?:for|while)\s*\(|\bdo\s*\{")
 _ASSIGNS_AFTER = re.compile(r"\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\+\+|--)")
 _COPY_CALL = re.compile(r"\b(DataCopy|DataCopyPad)\s*(?:<[^;()]*>)?\s*\(")
 _GM_TYPED = re.compile(r"\bGlobalTensor\s*<\s*([\w:]+)\s*>\s*(\w+(?:\s*,\s*\w+)*)\s*;")
 _PIPE_INIT = re.compile(r"((?:this\s*->\s*)?\w+)\s*(\.|->)\s*InitBuffer\s*\(")
-
-
-def _loop_bodies(view: str) -> list[tuple[int, int]]:
-    """[start, end] of the body of every for / while / do loop."""
-    spans = []
-    for m in _LOOP.finditer(view):
-        if m.group(0).startswith("do"):
-            spans.append((m.end() - 1, matching(view, m.end() - 1)))
-            continue
-        close = matching(view, m.end() - 1)
-        if close < 0:
-            continue
-        body = close + 1 + len(view[close + 1 :]) - len(view[close + 1 :].lstrip())
-        end = matching(view, body) if view.startswith("{", body) else view.find(";", body)
-        spans.append((body, end))
-    return spans
 
 
 def _statement_end(flat: str, body: int, pos: int) -> int:
@@ -666,8 +653,8 @@ def _stage_one(
     at = _statement_end(flat, body, max(gm.set_buffer, inits[-1].start()))
     if at < 0 or any(body < s < at for s, _, _ in gm.reads):
         return None
-    loops = _loop_bodies(view)
-    if not any(a <= s <= b for s, _, _ in gm.reads for a, b in loops):
+    bodies = [(loop.body, loop.end) for loop in loops(view)]
+    if not any(a <= s <= b for s, _, _ in gm.reads for a, b in bodies):
         return None  # one read, not a loop of them: nothing to gain
     decl_indent = indent_at(source, gm.declaration_end - 1)
     g, t = gm.name, gm.dtype
@@ -1003,7 +990,8 @@ _MATMUL_CFG = re.compile(r"\bMatmul\s*<[^;{}]*?\b(CFG_NORM|CFG_MDL)\b")
 _MIX_TYPE = re.compile(r"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
 
 
-_LITERAL_BLOCK_DIM = re.compile(r"\bSetBlockDim\s*\(\s*(\d+)[uUlL]*\s*\)")
+# A literal block dim, its argument with any suffix (agents.templates marks the same calls).
+BLOCK_DIM_ARG = re.compile(r"\bSetBlockDim\s*\(\s*(?P<arg>(?P<num>\d+)[uUlL]*)\s*\)")
 
 
 def _split_tile_loops(package: OperatorPackage, soc: str) -> OperatorPackage | None:
@@ -1017,11 +1005,11 @@ def _split_tile_loops(package: OperatorPackage, soc: str) -> OperatorPackage | N
     for t in tune.find_tunables(tiling):
         if t.name == "core_cap":
             tiling = tune.set_value(tiling, t.name, t.hi)
-        elif re.search(r"block_?dim", t.name, re.IGNORECASE):
+        elif re.search(_BLOCK_DIM_KNOB, t.name, re.IGNORECASE):
             tiling = tune.set_value(tiling, t.name, t.clamp(cores))
-    for m in reversed(list(_LITERAL_BLOCK_DIM.finditer(code_view(tiling)))):
-        if int(m.group(1)) < cores:
-            tiling = tiling[: m.start(1)] + str(cores) + tiling[m.end(0) - 1 :]
+    for m in reversed(list(BLOCK_DIM_ARG.finditer(code_view(tiling)))):
+        if int(m["num"]) < cores:
+            tiling = tiling[: m.start("arg")] + str(cores) + tiling[m.end("arg") :]
     new = package.model_copy(update={"files": {**package.files, **changed}})
     return new.with_sources(tiling=tiling)
 
