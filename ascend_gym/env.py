@@ -339,7 +339,7 @@ class AscendOpEnv(gym.Env):
       `info["action_mask"]` says which ids apply.
 
     ## Observation Space
-    features: `Box(0, high, (74,), float32)`, columns named by `FEATURE_NAMES`:
+    features: `Box(0, high, (75,), float32)`, columns named by `FEATURE_NAMES`:
 
     | columns | feature                                                 | bounds     |
     |---------|---------------------------------------------------------|------------|
@@ -350,12 +350,12 @@ class AscendOpEnv(gym.Env):
     | 7       | block dim / vector cores (current)                      | [0, 1000]  |
     | 8       | evaluation budget left / budget                         | [0, 1]     |
     | 9-19    | one-hot status of the last evaluation (protocol.Status) | {0, 1}     |
-    | 20-63   | which catalogue rewrites apply to the current operator  | {0, 1}     |
-    | 64      | the operator's level / 3                                | [0, 1]     |
-    | 65      | the operator's id: a stable hash of its URI             | [0, 1)     |
-    | 66-73   | per @tune slot 0-3: present, value's place in its range | [0, 1]     |
+    | 20-64   | which catalogue rewrites apply to the current operator  | {0, 1}     |
+    | 65      | the operator's level / 3                                | [0, 1]     |
+    | 66      | the operator's id: a stable hash of its URI             | [0, 1)     |
+    | 67-74   | per @tune slot 0-3: present, value's place in its range | [0, 1]     |
 
-    Columns 64-73 say which operator this is and where its knobs stand, so `tune[s]:x2` (another
+    Columns 65-74 say which operator this is and where its knobs stand, so `tune[s]:x2` (another
     knob on another operator) reads in context; `info["operator"]` and `info["tunables"]` (name ->
     current value) say the same in words.
 
@@ -394,7 +394,7 @@ class AscendOpEnv(gym.Env):
     >>> env = gym.make("AscendOp-v0", operator="level1/add", mode="discrete", budget=4, daemon=DAEMON)
     >>> obs, info = env.reset(seed=0)
     >>> obs.shape, env.action_space
-    ((74,), Discrete(45))
+    ((75,), Discrete(46))
     >>> obs, reward, terminated, truncated, info = env.step(ascend_gym.rewrites.index("tile:larger"))
     >>> info["result"].status.value, info["result"].simulated, info["budget_left"]
     ('OK', True, 3)

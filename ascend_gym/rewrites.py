@@ -116,7 +116,8 @@ _BLOCK_DIM_KNOB = r"block_?dim"  # the name of a block-dim @tune marker
 
 
 def _all_vector_cores(package: OperatorPackage, soc: str) -> OperatorPackage | None:
-    return _tune_named(_BLOCK_DIM_KNOB, aiv_cores(soc), package)
+    # A Matmul tiling's core split (agents.templates' matmul_dim) counts vector cores too.
+    return _tune_named(rf"{_BLOCK_DIM_KNOB}|^matmul_dim$", aiv_cores(soc), package)
 
 
 def _all_cube_cores(package: OperatorPackage, soc: str) -> OperatorPackage | None:
@@ -1035,6 +1036,51 @@ def _mix_ratio(ratio: str, package: OperatorPackage) -> OperatorPackage | None:
     )
 
 
+# The single-core Matmul program of the Matmul samples: a MatmulApiTiling on the host, and a kernel
+# whose blocks past the first return (`if (GetBlockIdx() >= 1) return;`) though it already places
+# each block's part of C by its block index.
+_SINGLE_CORE_TILING = re.compile(r"\bMatmulApiTiling(?P<decl>\s+(?P<obj>\w+)\s*(?:\([^;]*\))?\s*;)")
+_SINGLE_CORE_GUARD = re.compile(
+    r"\bif\s*\(\s*(?:AscendC::)?GetBlockIdx\s*\(\s*\)\s*(?P<cmp>>=\s*1|>\s*0|!=\s*0)[uU]?\s*\)"
+)
+_CUBE_TILING_NAME = re.compile(r"\bTCubeTiling\s*&?\s*(\w+)\s*[;,)=]")
+
+
+def _matmul_multi_core(package: OperatorPackage, soc: str) -> OperatorPackage | None:
+    """A single-core Matmul program split over every core: the host's MatmulApiTiling becomes a
+    MultiCoreMatmulTiling with `SetDim(<vector cores>)` (the split counts AIVs, as the samples'
+    SetDim(2) beside SetBlockDim(1) does), each literal `SetBlockDim(1)` launches every cube core,
+    and the kernel's single-core guard returns past the split's `usedCoreNum` instead (a split
+    may use fewer cores than it was given). Applies only where the kernel reads its block index
+    besides the guard (its blocks' parts of C already follow it) and names one TCubeTiling."""
+    aiv, aic = aiv_cores(soc), aic_cores(soc)
+    view = code_view(package.tiling_source)
+    tiling_obj = _SINGLE_CORE_TILING.search(view)
+    blocks = list(BLOCK_DIM_ARG.finditer(view))
+    if tiling_obj is None or not blocks or any(int(b["num"]) != 1 for b in blocks) or aiv % aic:
+        return None
+    kernel = {p: package.files[p] for p in kernel_side(package)}
+    views = {p: code_view(s) for p, s in kernel.items()}
+    names = {m.group(1) for v in views.values() for m in _CUBE_TILING_NAME.finditer(v)}
+    guards = [(p, m) for p, v in views.items() for m in _SINGLE_CORE_GUARD.finditer(v)]
+    reads = sum(len(block_split.BLOCK_INDEX.findall(v)) for v in views.values())
+    if len(names) != 1 or len(guards) != 1 or reads < 2:
+        return None
+    (path, guard), (name,) = guards[0], names
+    source = kernel[path]
+    source = source[: guard.start("cmp")] + f">= {name}.usedCoreNum" + source[guard.end("cmp") :]
+    tiling = package.tiling_source
+    for b in reversed(blocks):
+        tiling = tiling[: b.start("arg")] + str(aic) + tiling[b.end("arg") :]
+    end, indent = tiling_obj.end(), indent_at(tiling, tiling_obj.start())
+    tiling = (
+        f"{tiling[: tiling_obj.start()]}MultiCoreMatmulTiling{tiling[tiling_obj.start('decl') : end]}"
+        f"\n{indent}{tiling_obj['obj']}.SetDim({aiv});{tiling[end:]}"
+    )
+    new = package.model_copy(update={"files": {**package.files, path: source}})
+    return new.with_sources(tiling=tiling)
+
+
 def _cube_rewrites() -> list[Rewrite]:
     """The cube levers: the Matmul base block (M, N, K), K base blocks per L1 load, the cube cores,
     the Matmul template (L1 loading) and the AIC:AIV ratio of mixed kernels."""
@@ -1110,7 +1156,8 @@ CATALOGUE: tuple[Rewrite, ...] = (
     Rewrite(
         "block_dim:cores",
         "tiling",
-        "set the block-dim @tune marker to the SoC's vector core count",
+        "set the block-dim @tune marker (or a Matmul tiling's core split, matmul_dim) to the "
+        "SoC's vector core count",
         _all_vector_cores,
         per_soc=True,
     ),
@@ -1206,6 +1253,15 @@ CATALOGUE: tuple[Rewrite, ...] = (
         "entry calls (op.Process()) strided by block (i = GetBlockIdx(); i += GetBlockNum()) and "
         "every vector core launched (ascend_gym/block_split.py)",
         _split_tile_loops,
+        per_soc=True,
+    ),
+    Rewrite(
+        "matmul_multi_core",
+        "kernel",
+        "a single-core Matmul program (MatmulApiTiling, SetBlockDim(1), the kernel's `if "
+        "(GetBlockIdx() >= 1) return;`) -> a MultiCoreMatmulTiling split over every vector core, "
+        "every cube core launched, and blocks past the split's usedCoreNum returning",
+        _matmul_multi_core,
         per_soc=True,
     ),
 )

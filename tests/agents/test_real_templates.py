@@ -19,6 +19,7 @@ from agents.templates import CORE_CAP, MAX_CORES, synthesise
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalRequest, EvalResult, Stage
+from ascend_gym import rewrites
 from ascend_gym.corpus import build_package, find_ops, spec_for
 
 LAYOUTS = Path(__file__).parent / "real_layouts"
@@ -103,6 +104,9 @@ def test_a_matmul_core_split_and_its_block_dim_are_one_knob():
     two = _evaluate(matmul.with_sources(tiling=tiling), Stage.TIME).latency_us
     forty = tune.set_value(tiling, "matmul_dim", 40)
     assert _evaluate(matmul.with_sources(tiling=forty), Stage.TIME).latency_us < two / 2
+    # "Every vector core" sets the split to the SoC's AIV count, the block dim following it.
+    every = rewrites.by_name("block_dim:cores").apply(matmul.with_sources(tiling=tiling))
+    assert every.tiling_source == forty
     from_platform = matmul.tiling_source.replace(
         "cubeTiling.SetDim(2);", "cubeTiling.SetDim(ascendcPlatform.GetCoreNumAiv());"
     )

@@ -33,7 +33,7 @@ def _aligned(pkg):
 
 def test_catalogue_shape_is_stable():
     names = [r.name for r in rewrites.CATALOGUE]
-    assert len(names) == len(set(names)) == 44
+    assert len(names) == len(set(names)) == 45
     assert names[:4] == ["tune[0]:x2", "tune[0]:/2", "tune[0]:+step", "tune[0]:-step"]
     assert rewrites.index("hoist_mask") == 24  # the cube entries come after, ids unchanged
     assert names[25] == "cube_base_m:x2" and names[37] == "mix_ratio:1_1"
@@ -44,6 +44,7 @@ def test_catalogue_shape_is_stable():
         "row_copies_to_burst",
         "scalar_loops_to_vector",
         "split_tile_loops",
+        "matmul_multi_core",
     ]
     assert all(r.part in ("tiling", "kernel") and r.description for r in rewrites.CATALOGUE)
     assert pickle.loads(pickle.dumps(rewrites.CATALOGUE)) == rewrites.CATALOGUE  # Ray ships them
@@ -552,3 +553,66 @@ def test_split_tile_loops_lifts_the_template_s_core_limits():
         )
         new = rule.apply(reciprocal.with_sources(tiling=tiling))
         assert lifted in new.tiling_source, marker
+
+
+def _single_core_matmul():
+    """Our matmul (tests/agents/real_layouts/samples) as the Matmul samples' single-core program
+    writes it: a MatmulApiTiling, SetBlockDim(1), and the kernel's blocks past the first returning
+    though it places each block's part of C by its block index."""
+    matmul = _real("matmul_custom")
+    single = _edited(
+        matmul,
+        "op_host/matmul_custom.cpp",
+        "MultiCoreMatmulTiling cubeTiling(ascendcPlatform);\n  cubeTiling.SetDim(2);",
+        "MatmulApiTiling cubeTiling(ascendcPlatform);",
+    )
+    return _edited(
+        single,
+        single.kernel_path,
+        "if (blockIdx >= tiling.usedCoreNum) {",
+        "if (GetBlockIdx() >= 1) {",
+    )
+
+
+def test_a_single_core_matmul_is_split_over_every_core(tmp_path):
+    single = _single_core_matmul()
+    rule = rewrites.by_name("matmul_multi_core")
+    new = rule.apply(single, "Ascend910B4")
+    assert (
+        "MultiCoreMatmulTiling cubeTiling(ascendcPlatform);\n  cubeTiling.SetDim(40);"
+        in new.tiling_source
+    )
+    assert "context->SetBlockDim(20);" in new.tiling_source  # the 910B4's cube cores
+    assert "if (GetBlockIdx() >= tiling.usedCoreNum) {" in new.kernel_source
+    assert rule.apply(new, "Ascend910B4") is None  # a multi-core program now
+    _check(new, tmp_path / "check")
+    # 80.3 -> 38.6 us on the bench case, cold: the launch head of 40 blocks is paid too
+    assert _bench_latency(new, tmp_path / "new") < _bench_latency(single, tmp_path / "base") / 2
+
+
+def test_a_single_core_matmul_stays_where_the_split_is_not_provable():
+    single = _single_core_matmul()
+    rule = rewrites.by_name("matmul_multi_core")
+    path = single.kernel_path
+    for why, package in (
+        ("no single-core guard", _edited(single, path, "GetBlockIdx() >= 1", "blockIdx >= 1")),
+        (
+            "the guard is the only read of the block index",
+            _edited(
+                single,
+                path,
+                "const int32_t blockIdx = GetBlockIdx();",
+                "const int32_t blockIdx = 0;",
+            ),
+        ),
+        (
+            "two TCubeTilings: which one splits is not known",
+            _edited(single, path, "TPipe pipe;", "TPipe pipe;\n  TCubeTiling other;"),
+        ),
+        (
+            "a block dim the program already chose",
+            _edited(single, "op_host/matmul_custom.cpp", "SetBlockDim(1)", "SetBlockDim(2)"),
+        ),
+    ):
+        assert rule.apply(package, "Ascend910B4") is None, why
+    assert rule.apply(_real("matmul_custom"), "Ascend910B4") is None  # multi-core already
