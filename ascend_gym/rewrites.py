@@ -39,7 +39,7 @@ from ascend_core.cpp import (
 from ascend_core.package import DTYPE_BYTES, OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC
 from ascend_core.soc import aic_cores, aiv_cores
-from ascend_gym import block_split, vector_loops
+from ascend_gym import block_split, matmul_split, vector_loops
 
 # Marker slots in the catalogue: tiling programs with more @tune markers expose the first ones.
 MAX_TUNE_SLOTS = 4
@@ -1036,39 +1036,24 @@ def _mix_ratio(ratio: str, package: OperatorPackage) -> OperatorPackage | None:
     )
 
 
-# The single-core Matmul program of the Matmul samples: a MatmulApiTiling on the host, and a kernel
-# whose blocks past the first return (`if (GetBlockIdx() >= 1) return;`) though it already places
-# each block's part of C by its block index.
+# A single-core Matmul program's host side: its MatmulApiTiling (the kernel side: matmul_split).
 _SINGLE_CORE_TILING = re.compile(r"\bMatmulApiTiling(?P<decl>\s+(?P<obj>\w+)\s*(?:\([^;]*\))?\s*;)")
-_SINGLE_CORE_GUARD = re.compile(
-    r"\bif\s*\(\s*(?:AscendC::)?GetBlockIdx\s*\(\s*\)\s*(?P<cmp>>=\s*1|>\s*0|!=\s*0)[uU]?\s*\)"
-)
-_CUBE_TILING_NAME = re.compile(r"\bTCubeTiling\s*&?\s*(\w+)\s*[;,)=]")
 
 
 def _matmul_multi_core(package: OperatorPackage, soc: str) -> OperatorPackage | None:
     """A single-core Matmul program split over every core: the host's MatmulApiTiling becomes a
     MultiCoreMatmulTiling with `SetDim(<vector cores>)` (the split counts AIVs, as the samples'
     SetDim(2) beside SetBlockDim(1) does), each literal `SetBlockDim(1)` launches every cube core,
-    and the kernel's single-core guard returns past the split's `usedCoreNum` instead (a split
-    may use fewer cores than it was given). Applies only where the kernel reads its block index
-    besides the guard (its blocks' parts of C already follow it) and names one TCubeTiling."""
+    and the kernel gives each block its part of C (`ascend_gym/matmul_split.py`)."""
     aiv, aic = aiv_cores(soc), aic_cores(soc)
     view = code_view(package.tiling_source)
     tiling_obj = _SINGLE_CORE_TILING.search(view)
     blocks = list(BLOCK_DIM_ARG.finditer(view))
     if tiling_obj is None or not blocks or any(int(b["num"]) != 1 for b in blocks) or aiv % aic:
         return None
-    kernel = {p: package.files[p] for p in kernel_side(package)}
-    views = {p: code_view(s) for p, s in kernel.items()}
-    names = {m.group(1) for v in views.values() for m in _CUBE_TILING_NAME.finditer(v)}
-    guards = [(p, m) for p, v in views.items() for m in _SINGLE_CORE_GUARD.finditer(v)]
-    reads = sum(len(block_split.BLOCK_INDEX.findall(v)) for v in views.values())
-    if len(names) != 1 or len(guards) != 1 or reads < 2:
+    changed = matmul_split.split({p: package.files[p] for p in kernel_side(package)})
+    if changed is None:
         return None
-    (path, guard), (name,) = guards[0], names
-    source = kernel[path]
-    source = source[: guard.start("cmp")] + f">= {name}.usedCoreNum" + source[guard.end("cmp") :]
     tiling = package.tiling_source
     for b in reversed(blocks):
         tiling = tiling[: b.start("arg")] + str(aic) + tiling[b.end("arg") :]
@@ -1077,7 +1062,7 @@ def _matmul_multi_core(package: OperatorPackage, soc: str) -> OperatorPackage | 
         f"{tiling[: tiling_obj.start()]}MultiCoreMatmulTiling{tiling[tiling_obj.start('decl') : end]}"
         f"\n{indent}{tiling_obj['obj']}.SetDim({aiv});{tiling[end:]}"
     )
-    new = package.model_copy(update={"files": {**package.files, path: source}})
+    new = package.model_copy(update={"files": {**package.files, **changed}})
     return new.with_sources(tiling=tiling)
 
 
@@ -1258,9 +1243,10 @@ CATALOGUE: tuple[Rewrite, ...] = (
     Rewrite(
         "matmul_multi_core",
         "kernel",
-        "a single-core Matmul program (MatmulApiTiling, SetBlockDim(1), the kernel's `if "
-        "(GetBlockIdx() >= 1) return;`) -> a MultiCoreMatmulTiling split over every vector core, "
-        "every cube core launched, and blocks past the split's usedCoreNum returning",
+        "a single-core Matmul program (MatmulApiTiling, SetBlockDim(1); a kernel that returns past "
+        "block 0, or one Matmul over all of A, B and C) -> a MultiCoreMatmulTiling split over "
+        "every vector core, every cube core launched, each block on its part of C "
+        "(ascend_gym/matmul_split.py)",
         _matmul_multi_core,
         per_soc=True,
     ),
