@@ -55,7 +55,7 @@ def _placed(files: dict[str, str], views: dict[str, str], t: str) -> dict[str, s
     if any(BLOCK_INDEX.search(v) for v in views.values()):
         return None
     types = [m.group(0) for v in views.values() for m in _MATMUL_TYPE.finditer(v)]
-    if not types or any("ND" not in x.split(",")[1] or "true" in x for x in types):
+    if not types or any(not re.search(r"\bND\b", x) or "true" in x for x in types):
         return None  # a layout other than row-major, or a transposed operand
     calls = [(p, m) for p, v in views.items() for m in _MATMUL_CALL.finditer(v)]
     by_method = {m["m"]: (p, m) for p, m in calls}

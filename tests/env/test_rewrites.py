@@ -648,6 +648,10 @@ def test_a_single_core_matmul_stays_where_the_split_is_not_provable():
         ),
         ("an NZ operand", _edited(whole, path, "CubeFormat::ND, half", "CubeFormat::NZ, half")),
         (
+            "rows padded to 32 B (ND_ALIGN)",
+            _edited(whole, path, "CubeFormat::ND, float", "CubeFormat::ND_ALIGN, float"),
+        ),
+        (
             "an offset operand",
             _edited(whole, path, "IterateAll(cGlobal);", "IterateAll(cGlobal[64]);"),
         ),
