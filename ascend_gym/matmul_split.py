@@ -67,21 +67,19 @@ def _placed(files: dict[str, str], views: dict[str, str], t: str) -> dict[str, s
         return None
     path, first = min(calls, key=lambda c: c[1].start())
     view, source = views[path], files[path]
-    offsets = {"SetTensorA": f" * {t}.Ka", "SetTensorB": "", "SetBias": "", "IterateAll": ""}
+    start = {  # where each operand's part begins: A's rows, B's and the bias's columns, C's both
+        "SetTensorA": f"ascendGymRow * {t}.Ka",
+        "SetTensorB": "ascendGymCol",
+        "SetBias": "ascendGymCol",
+        "IterateAll": f"ascendGymRow * {t}.N + ascendGymCol",
+    }
     edits = []
     for method, (_, m) in by_method.items():
         close = matching(view, m.end() - 1)
         args = split_args(view[m.end() : close])
         if len(args) != 1 or not re.fullmatch(r"[\w.>-]+", args[0]):
             return None  # a transpose flag or an expression: not a whole operand
-        row = f"ascendGymRow{offsets[method]}"
-        at = {
-            "SetTensorA": row,
-            "SetTensorB": "ascendGymCol",
-            "SetBias": "ascendGymCol",
-            "IterateAll": f"ascendGymRow * {t}.N + ascendGymCol",
-        }[method]
-        edits.append((m.end(), close, f"{args[0]}[{at}]"))
+        edits.append((m.end(), close, f"{args[0]}[{start[method]}]"))
     obj, indent = first["obj"], indent_at(source, first.start())
     iterate = by_method["IterateAll"][1]
     tail = (
