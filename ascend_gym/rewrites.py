@@ -995,6 +995,14 @@ _MIX_TYPE = re.compile(r"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
 BLOCK_DIM_ARG = re.compile(r"\bSetBlockDim\s*\(\s*(?P<arg>(?P<num>\d+)[uUlL]*)\s*\)")
 
 
+def _raise_block_dims(tiling: str, blocks: int) -> str:
+    """Each literal `SetBlockDim(n)` of `tiling` with n below `blocks` launching `blocks`."""
+    for m in reversed(list(BLOCK_DIM_ARG.finditer(code_view(tiling)))):
+        if int(m["num"]) < blocks:
+            tiling = tiling[: m.start("arg")] + str(blocks) + tiling[m.end("arg") :]
+    return tiling
+
+
 def _split_tile_loops(package: OperatorPackage, soc: str) -> OperatorPackage | None:
     """`block_split` on the kernel side, and every vector core launched: a core-cap `@tune`
     marker lifted to its top, a block-dim marker set to the core count, and each literal
@@ -1008,11 +1016,8 @@ def _split_tile_loops(package: OperatorPackage, soc: str) -> OperatorPackage | N
             tiling = tune.set_value(tiling, t.name, t.hi)
         elif re.search(_BLOCK_DIM_KNOB, t.name, re.IGNORECASE):
             tiling = tune.set_value(tiling, t.name, t.clamp(cores))
-    for m in reversed(list(BLOCK_DIM_ARG.finditer(code_view(tiling)))):
-        if int(m["num"]) < cores:
-            tiling = tiling[: m.start("arg")] + str(cores) + tiling[m.end("arg") :]
     new = package.model_copy(update={"files": {**package.files, **changed}})
-    return new.with_sources(tiling=tiling)
+    return new.with_sources(tiling=_raise_block_dims(tiling, cores))
 
 
 def _matmul_template(cfg: str, package: OperatorPackage) -> OperatorPackage | None:
@@ -1054,9 +1059,7 @@ def _matmul_multi_core(package: OperatorPackage, soc: str) -> OperatorPackage | 
     changed = matmul_split.split({p: package.files[p] for p in kernel_side(package)})
     if changed is None:
         return None
-    tiling = package.tiling_source
-    for b in reversed(blocks):
-        tiling = tiling[: b.start("arg")] + str(aic) + tiling[b.end("arg") :]
+    tiling = _raise_block_dims(package.tiling_source, aic)  # each one is 1
     end, indent = tiling_obj.end(), indent_at(tiling, tiling_obj.start())
     tiling = (
         f"{tiling[: tiling_obj.start()]}MultiCoreMatmulTiling{tiling[tiling_obj.start('decl') : end]}"
