@@ -32,6 +32,7 @@ Each knob is found in code only (comments and strings blanked, `ascend_core.cpp.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -272,9 +273,11 @@ class Template(NamedTuple):
     of: str  # what carries the markers: "knobs" or "integer constants"
 
 
+@functools.lru_cache(maxsize=256)
 def template(tiling: str) -> Template | None:
     """The evolvable template of an unmarked tiling program: its real knobs (`synthesise`), else
-    its integer constants (`mark_constants`); None when it has markers already or neither."""
+    its integer constants (`mark_constants`); None when it has markers already or neither.
+    Cached: a search asks for the template of the same few tiling programs at every draw."""
     if knobs := synthesise(tiling):
         return Template(knobs, "knobs")
     constants = mark_constants(tiling)

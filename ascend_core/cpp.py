@@ -8,20 +8,23 @@ top-level argument splitting, statement calls and declarations, and unified diff
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
 _LITERAL = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 _OPEN, _CLOSE = "([{", ")]}"
-_QUALIFIERS = re.compile(r"(?:\s*\b(?:const|override|noexcept|final)\b)*\s*$")
+_QUALIFIERS = ("const", "override", "noexcept", "final")
 _NOT_FUNCTIONS = frozenset("if for while switch catch return sizeof".split())
 _LOOP = re.compile(r"\b(?:for|while)\s*\(|\bdo\s*\{")
 
 
+@functools.lru_cache(maxsize=64)
 def code_view(source: str) -> str:
     """`source` with comments and string/char literals replaced by spaces (newlines kept), so
-    positions in the view are positions in the source and patterns only match code."""
+    positions in the view are positions in the source and patterns only match code. Cached: the
+    rewrites of one candidate view the same sources again and again."""
     return _LITERAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
 
 
@@ -54,9 +57,21 @@ def enclosing_brace(view: str, pos: int) -> int:
     return -1
 
 
+def _without_qualifiers(head: str) -> str:
+    """`head` without the trailing whitespace and `const` / `override` / `noexcept` / `final`
+    words; read from the end only, since `head` is everything before a brace."""
+    head = head.rstrip()
+    while word := next((w for w in _QUALIFIERS if head.endswith(w)), ""):
+        before = head[: -len(word)]
+        if before and (before[-1].isalnum() or before[-1] == "_"):
+            break  # the end of a longer name (`isconst`), not the qualifier
+        head = before.rstrip()
+    return head
+
+
 def is_function_body(view: str, brace: int) -> bool:
     """`{` opens a function's body: `name(...) [const] {`, not a branch, loop or lambda."""
-    head = _QUALIFIERS.sub("", view[:brace])
+    head = _without_qualifiers(view[:brace])
     if not head.endswith(")"):
         return False
     depth = 0

@@ -16,6 +16,7 @@ than guess. Whether the result is correct and faster is for the evaluation to de
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -1274,9 +1275,23 @@ def index(name: str) -> int:
     return CATALOGUE.index(by_name(name))
 
 
+_MASKS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (content hash, soc) -> mask
+_MASKS_KEPT = 4096  # a search revisits its candidates (duplicate draws, rewinds): keep theirs
+
+
 def applicable_mask(package: OperatorPackage, soc: str = DEFAULT_SOC) -> np.ndarray:
-    """Bool per CATALOGUE entry: does it apply to (and change) this package on `soc`."""
-    return np.array([r.apply(package, soc) is not None for r in CATALOGUE], dtype=bool)
+    """Bool per CATALOGUE entry: does it apply to (and change) this package on `soc`. Every
+    entry is a pure function of the package and the SoC, so the mask is kept per content hash."""
+    key = (package.content_hash(), soc)
+    mask = _MASKS.get(key)
+    if mask is None:
+        mask = np.array([r.apply(package, soc) is not None for r in CATALOGUE], dtype=bool)
+        _MASKS[key] = mask
+        if len(_MASKS) > _MASKS_KEPT:
+            _MASKS.popitem(last=False)
+    else:
+        _MASKS.move_to_end(key)
+    return mask.copy()
 
 
 def applicable(package: OperatorPackage, soc: str = DEFAULT_SOC) -> list[Rewrite]:

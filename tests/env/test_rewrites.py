@@ -51,6 +51,20 @@ def test_catalogue_shape_is_stable():
     assert pickle.loads(pickle.dumps(rewrites.CATALOGUE)) == rewrites.CATALOGUE  # Ray ships them
 
 
+def test_the_mask_is_kept_per_candidate_and_is_the_callers_own(add):
+    """The mask is cached by content hash: a revisited candidate gets the mask a fresh scan gives,
+    a caller's edit of it reaches nobody else, and a changed candidate gets a mask of its own."""
+    first = rewrites.applicable_mask(add)
+    fresh = [r.apply(add, DEFAULT_SOC) is not None for r in rewrites.CATALOGUE]
+    first[:] = ~first
+    assert list(rewrites.applicable_mask(add)) == fresh
+    doubled = rewrites.by_name("double_buffer:off").apply(add, DEFAULT_SOC)
+    assert list(rewrites.applicable_mask(doubled)) == [
+        r.apply(doubled, DEFAULT_SOC) is not None for r in rewrites.CATALOGUE
+    ]
+    assert list(rewrites.applicable_mask(doubled)) != fresh
+
+
 def test_mask_on_add(add):
     mask = rewrites.applicable_mask(add)
     on = {r.name for r, ok in zip(rewrites.CATALOGUE, mask) if ok}
