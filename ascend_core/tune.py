@@ -6,6 +6,7 @@ AscendOptimizer, the random policy and the discrete action space mutate these nu
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass
@@ -49,6 +50,14 @@ class Tunable:
 
 
 def find_tunables(source: str) -> list[Tunable]:
+    """The marked numbers of `source`, in order."""
+    return list(_tunables(source)) if "@tune" in source else []
+
+
+@functools.lru_cache(maxsize=256)
+def _tunables(source: str) -> tuple[Tunable, ...]:
+    """Cached per source: a search reads the markers of the same few tiling programs at every
+    draw, and the marker pattern tries every number of every line."""
     out = []
     for m in MARKER.finditer(source):
         lo, hi = int(m["lo"]), int(m["hi"])
@@ -65,7 +74,7 @@ def find_tunables(source: str) -> list[Tunable]:
                 source.count("\n", 0, m.start()),
             )
         )
-    return out
+    return tuple(out)
 
 
 def set_value(source: str, name: str, value: int) -> str:

@@ -24,6 +24,17 @@ def test_find_and_set_tunables():
         tune.set_value(SOURCE, "missing", 1)
 
 
+def test_the_markers_read_again_are_the_same_and_the_callers_own():
+    first = tune.find_tunables(SOURCE)
+    first.clear()  # a caller's list: the cached markers stay whole
+    assert [t.name for t in tune.find_tunables(SOURCE)] == ["block_dim", "tile_length"]
+    assert tune.find_tunables(SOURCE.replace("// @tune", "//")) == []
+    empty = "constexpr int X = 4;  // @tune x in [8, 2] step 1\n"
+    for _ in range(2):  # raised on every read, not cached away
+        with pytest.raises(ValueError, match="empty range"):
+            tune.find_tunables(empty)
+
+
 def test_random_mutation_changes_exactly_one_number():
     new, note = tune.random_mutation(SOURCE, random.Random(3))
     diff = [(a, b) for a, b in zip(SOURCE.splitlines(), new.splitlines()) if a != b]
