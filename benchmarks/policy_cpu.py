@@ -5,11 +5,11 @@ requests; the daemon's compiles and simulations are another process's and not co
 
 Starts a local daemon (sim backend, 2 workers, fresh state) and runs each policy's task on the op
 (seed 0, budget 40, warm protocol) `--repeat` times in this process, each under a run id of its own:
-the first run of a policy also pays its one-time imports (the embedding model's, Ray's), and from
-the second on every evaluation is a daemon cache hit, so `cpu_s` is the policy's own work.
-`daemon_cache_hits` counts the duplicate candidates a search submitted (answered by the daemon's
-cache, uncharged). One JSON line per run. Only interfaces older commits share are used: run it with each commit on
-PYTHONPATH to compare them.
+the first run of a policy may also pay one-time imports (Ray's; the embedding model's where its
+query embeddings are not in the cache yet), and from the second on every evaluation is a daemon
+cache hit, so `cpu_s` is the policy's own work. `daemon_cache_hits` counts the duplicate
+candidates a search submitted (answered by the daemon's cache, uncharged). One JSON line per run.
+Only interfaces older commits share are used: run it with each commit on PYTHONPATH to compare.
 """
 
 from __future__ import annotations
