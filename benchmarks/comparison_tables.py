@@ -9,7 +9,9 @@ for every policy, the evaluations each spent of those given and how many of its 
 before the budget (nothing new to propose), the ablations beside the full method, and each
 bench's SoC, timing protocol, coverage and ledger check, where each policy's search found
 nothing and AscendOptimizer's evaluations and best candidates by stage (the sweep report's tables
-of those names), and the ceiling of the searches: each operator's best candidate over every task
+of those names), AscendOptimizer against each other policy and variant operator by operator (a
+GM ratio with its bootstrap interval: whether a lead holds beyond one operator's luck), and the
+ceiling of the searches: each operator's best candidate over every task
 of every bench, the reach of the knowledge they share. Unfinished benches are read as they stand:
 a missing task counts as 1.0, as in every report, and the coverage line says how many are missing.
 """
@@ -32,6 +34,10 @@ TABLE3 = [
     "| ops | policy | GM | fast_1.0 | fast_1.2 | fast_1.4 | fast_2.0 | evaluations spent / given "
     "| stopped early |",
     "|---|---|---|---|---|---|---|---|---|",
+]
+PAIRED = [
+    "| AscendOptimizer against | operators | GM ratio | 95 % interval | ahead | tied | behind |",
+    "|---|---|---|---|---|---|---|",
 ]
 ABLATIONS = [
     "| variant | L1 GM | L2 GM | L3 GM | all GM | all fast_1.0 | all fast_1.2 | evaluations spent |",
@@ -77,6 +83,26 @@ def ablation_row(bench: str, config: SweepConfig, records: list[SweepRecord]) ->
         + " | ".join(f"{level[lv].gm:.3f}" if lv in level else "-" for lv in "123")
         + f" | {total.gm:.3f} | {total.fast['1.0']:.2f} | {total.fast['1.2']:.2f} | {spent:,} |"
     )
+
+
+def paired_rows(benches: dict[str, tuple[SweepConfig, list[SweepRecord]]]) -> list[str]:
+    """AscendOptimizer's main-bench records against every other policy and variant, operator by
+    operator (`metrics.paired`): its GM ratio, the ratio's bootstrap interval, and on how many
+    operators it is ahead, tied or behind."""
+    ours = [r for r in benches["full"][1] if r.policy == "ascendoptimizer"]
+    rows = []
+    for bench, (config, records) in benches.items():
+        for policy in config.policies:
+            if not ours or (bench == "full" and policy == "ascendoptimizer"):
+                continue
+            p = metrics.paired(ours, [r for r in records if r.policy == policy])
+            if p is not None:
+                label = LABELS[bench] if policy == "ascendoptimizer" else policy + LABELS[bench]
+                rows.append(
+                    f"| {label} | {p.ops} | {p.ratio:.3f} | [{p.low:.3f}, {p.high:.3f}] "
+                    f"| {p.ahead} | {p.tied} | {p.behind} |"
+                )
+    return rows
 
 
 def labelled(bench: str, rows: list[list[str]]) -> list[list[str]]:
@@ -139,8 +165,11 @@ def tables(out: Path) -> str:
     ]
     coverage = [coverage_line(bench, *loaded) for bench, loaded in benches.items()]
     coverage.append(ceiling_line(benches))
+    paired = paired_rows(benches)
     return "\n".join(
-        [*TABLE3, *(t[1] for t in table3), "", *ABLATIONS, *ablations, ""]
+        [*TABLE3, *(t[1] for t in table3), ""]
+        + ([*PAIRED, *paired, ""] if paired else [])
+        + [*ABLATIONS, *ablations, ""]
         + [*report.md_table(report.stall_head(every), stalls), ""]
         + [*report.md_table(report.STAGE_HEAD, stages), "", *coverage]
     )

@@ -65,6 +65,29 @@ def raw(policy, op, seed, speedup=None, ok=True, budget=4, trajectory=()):
     return r
 
 
+def test_a_paired_comparison_counts_operators_both_ran_and_bootstraps_its_ratio():
+    """Per operator the geometric mean over seeds; ahead, tied and behind by operator; the
+    interval fixed (the bootstrap's draws are seeded) and around the ratio."""
+    a = [
+        *(record("a", OPS[0], s, 2.0) for s in (0, 1)),
+        *(record("a", OPS[1], s, 1.0) for s in (0, 1)),
+        record("a", OPS[2], 0, 1.5),
+    ]
+    b = [
+        record("b", OPS[0], 0, 1.0),
+        record("b", OPS[0], 1, 4.0),  # 2.0 over its seeds: a tie with a's 2.0
+        *(record("b", OPS[1], s, 1.0) for s in (0, 1)),
+        record("b", OPS[2], 0, 1.2),
+        record("b", OPS[3], 0, 3.0),  # a never ran it: left out
+    ]
+    p = metrics.paired(a, b)
+    assert (p.ops, p.ahead, p.tied, p.behind) == (3, 1, 2, 0)
+    assert p.ratio == pytest.approx(1.25 ** (1 / 3))
+    assert 1.0 <= p.low <= p.ratio <= p.high <= 1.25
+    assert metrics.paired(a, b) == p
+    assert metrics.paired(a, [record("b", OPS[3], 0, 3.0)]) is None
+
+
 def test_failures_and_missing_ops_count_as_baseline_in_all_op_denominators():
     records = [
         record("p", OPS[0], 0, 2.0),
@@ -383,6 +406,8 @@ def test_the_comparison_tables_give_results_md_its_figures():
     ):
         assert row in out
         assert row.replace("| stage2-only |", "| stage2-only (kernel rewriting) |") in results
+    paired = "| bon | 71 | 1.060 | [1.045, 1.077] | 50 | 20 | 1 |"
+    assert paired in out and paired in results
     assert "| ascendoptimizer (stage2-only) | 213 | 0 | 0 | 0 | 60 | 0 of 477 |" in out
     assert "| ascendoptimizer | 213 | 7,408 | 1,013 | 139 | 70 |" in out
     assert (
