@@ -303,6 +303,33 @@ def stage_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[st
     ]
 
 
+PAIR_HEAD = ["policy", "against", "operators", "GM ratio", "95 % interval", "ahead", "tied",
+             "behind"]  # fmt: skip
+PAIR_NOTE = (
+    "Each pair of policies operator by operator: each operator's speedup the geometric mean over "
+    "its seeds, the ratio of the two GMs with a bootstrap interval over operators, and the "
+    "operators where the first is ahead, finds the same best, or is behind. A lead whose interval "
+    "holds 1 may be one operator's luck."
+)
+
+
+def pair_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
+    """Every pair of the sweep's policies, in their order (empty for one policy)."""
+    rows = []
+    for i, first in enumerate(config.policies):
+        for second in config.policies[i + 1 :]:
+            p = metrics.paired(
+                [r for r in records if r.policy == first],
+                [r for r in records if r.policy == second],
+            )
+            if p is not None:
+                rows.append(
+                    [first, second, str(p.ops), f"{p.ratio:.3f}", f"[{p.low:.3f}, {p.high:.3f}]"]
+                    + [str(p.ahead), str(p.tied), str(p.behind)]
+                )
+    return rows
+
+
 def write_tasks_csv(config: SweepConfig, records: list[SweepRecord], path: Path) -> None:
     fields = ["policy", "operator", "seed", "status", "baseline_us", "best_us", "speedup",
               "evaluations", "budget", "proposer", "model", "llm_calls", "prompt_tokens",
@@ -530,6 +557,7 @@ def write_report(results_dir: Path) -> Path:
     accounts = account_table(config, records)
     stalled = stall_table(config, records)
     staged = stage_table(config, records)
+    pairs = pair_table(config, records)
     name = title(config, info)
     failures = f"{cov['failed']} failed"
     if cov["infra"]:
@@ -592,6 +620,11 @@ def write_report(results_dir: Path) -> Path:
         "",
         *md_table(head, body),
         "",
+        *(
+            ["## Policy against policy", "", PAIR_NOTE, "", *md_table(PAIR_HEAD, pairs), ""]
+            if pairs
+            else []
+        ),
         "## Budget accounting per policy",
         "",
         ACCOUNT_NOTE,
@@ -622,6 +655,15 @@ def write_report(results_dir: Path) -> Path:
         *[f"<li>{_inline(f)}</li>" for f in facts],
         f"</ul><h2>{html.escape(gm_heading)}</h2>",
         _html_table(head, body),
+        *(
+            [
+                "<h2>Policy against policy</h2>",
+                f"<p>{_inline(PAIR_NOTE)}</p>",
+                _html_table(PAIR_HEAD, pairs),
+            ]
+            if pairs
+            else []
+        ),
         "<h2>Budget accounting per policy</h2>",
         f"<p>{_inline(ACCOUNT_NOTE)}</p>",
         _html_table(ACCOUNT_HEAD, accounts),

@@ -202,6 +202,10 @@ def test_accounting_per_policy_in_the_report_and_tasks_csv(tmp_path):
         [SweepRecord.model_validate(x) for x in records], config
     )
     assert "Budget accounting per policy" in (tmp_path / "report.html").read_text()
+    # bon 1.5x and random 1.2x on OPS[0], the one operator both ran; openevolve's failed task 1.0.
+    assert "| bon | random | 1 | 1.250 | [1.250, 1.250] | 1 | 0 | 0 |" in md
+    assert "| random | openevolve | 1 | 1.200 |" in md
+    assert "Policy against policy" in (tmp_path / "report.html").read_text()
     head, *lines = (tmp_path / report.TASKS_CSV).read_text().splitlines()
     rows = [dict(zip(head.split(","), line.split(","))) for line in lines]
     task = {(r["policy"], r["operator"]): r for r in rows}
@@ -241,6 +245,7 @@ def test_a_task_that_found_nothing_is_told_apart_by_why(tmp_path):
     (tmp_path / "sweep.json").write_text(config.model_dump_json())
     md = report.write_report(tmp_path).read_text()
     assert "## Where the search found nothing" in md
+    assert "Policy against policy" not in md  # one policy: no pair
     assert "| p | 5 | 1 | 1 | 1 | 1 | 2 of 6 (WRONG_ANSWER 1, RACE_DETECTED 1) |" in md
     assert "wrong on fresh inputs" not in md  # never rechecked: no column claims they held
 
