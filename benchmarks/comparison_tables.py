@@ -11,9 +11,9 @@ bench's SoC, timing protocol, coverage and ledger check, where each policy's sea
 nothing and AscendOptimizer's evaluations and best candidates by stage (the sweep report's tables
 of those names), AscendOptimizer against each other policy and variant operator by operator (a
 GM ratio with its bootstrap interval: whether a lead holds beyond one operator's luck), and the
-ceiling of the searches: each operator's best candidate over every task
-of every bench, the reach of the knowledge they share. Unfinished benches are read as they stand:
-a missing task counts as 1.0, as in every report, and the coverage line says how many are missing.
+ceiling of the searches: each operator's best candidate over every task of every bench, the
+reach of the knowledge they share. Unfinished benches are read as they stand: a missing task
+counts as 1.0, as in every report, and the coverage line says how many are missing.
 """
 
 from __future__ import annotations
@@ -90,10 +90,12 @@ def paired_rows(benches: dict[str, tuple[SweepConfig, list[SweepRecord]]]) -> li
     operator (`metrics.paired`): its GM ratio, the ratio's bootstrap interval, and on how many
     operators it is ahead, tied or behind."""
     ours = [r for r in benches["full"][1] if r.policy == "ascendoptimizer"]
-    rows = []
+    rows: list[str] = []
+    if not ours:
+        return rows
     for bench, (config, records) in benches.items():
         for policy in config.policies:
-            if not ours or (bench == "full" and policy == "ascendoptimizer"):
+            if bench == "full" and policy == "ascendoptimizer":
                 continue
             p = metrics.paired(ours, [r for r in records if r.policy == policy])
             if p is not None:
