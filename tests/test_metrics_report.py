@@ -421,6 +421,24 @@ def test_the_comparison_tables_give_results_md_its_figures():
     )
 
 
+def test_the_comparison_tables_give_the_real_suite_results_their_figures():
+    """The same over the committed ascend-real-v1 comparison: its Table 3, ablation and paired
+    rows are the ones docs/RESULTS.md shows."""
+    out = _benchmark("comparison_tables.py", "docs/sweeps/real-v1")
+    results = (ROOT / "docs" / "RESULTS.md").read_text()
+    for row in (
+        "| all 222 | ascendoptimizer | 1.136 ± 0.000 | 0.70 | 0.14 | 0.07 | 0.04 | 19,059 / 26,640 |",
+        "| all 222 | bon (N = 5) | 1.106 ± 0.004 | 0.60 | 0.10 | 0.06 | 0.04 | 3,318 / 3,330 | 3 |",
+        "| bon | 222 | 1.003 | [1.002, 1.004] | 31 | 188 | 3 |",
+    ):
+        assert row in out
+        assert row.replace("| 1.136 ±", "| **1.136** ±") in results
+    ablation = "| 1.096 | 1.088 | 1.080 | 1.089 | 0.65 | 0.10 | 18,433 |"
+    assert f"| stage1-only {ablation}" in out
+    assert f"| stage1-only (tiling evolution) {ablation}" in results
+    assert "3,996 tasks): GM 1.136, fast_1.0 0.70" in out
+
+
 def test_the_headroom_table_sorts_the_unimproved_baselines_by_bound():
     """benchmarks/headroom.py over the committed ascend-ops-v1 comparison: the one operator no
     task of any bench made 2 % faster, its baseline re-timed and put in its class."""
