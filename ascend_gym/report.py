@@ -313,6 +313,14 @@ PAIR_NOTE = (
 )
 
 
+def pair_cells(p: metrics.Paired) -> list[str]:
+    """A paired comparison's cells after the policies' names: operators, GM ratio, interval,
+    ahead, tied, behind."""
+    return [str(p.ops), f"{p.ratio:.3f}", f"[{p.low:.3f}, {p.high:.3f}]"] + [
+        str(n) for n in (p.ahead, p.tied, p.behind)
+    ]
+
+
 def pair_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
     """Every pair of the sweep's policies, in their order (empty for one policy)."""
     rows = []
@@ -323,10 +331,7 @@ def pair_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str
                 [r for r in records if r.policy == second],
             )
             if p is not None:
-                rows.append(
-                    [first, second, str(p.ops), f"{p.ratio:.3f}", f"[{p.low:.3f}, {p.high:.3f}]"]
-                    + [str(p.ahead), str(p.tied), str(p.behind)]
-                )
+                rows.append([first, second, *pair_cells(p)])
     return rows
 
 

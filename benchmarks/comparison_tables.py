@@ -35,10 +35,6 @@ TABLE3 = [
     "| stopped early |",
     "|---|---|---|---|---|---|---|---|---|",
 ]
-PAIRED = [
-    "| AscendOptimizer against | operators | GM ratio | 95 % interval | ahead | tied | behind |",
-    "|---|---|---|---|---|---|---|",
-]
 ABLATIONS = [
     "| variant | L1 GM | L2 GM | L3 GM | all GM | all fast_1.0 | all fast_1.2 | evaluations spent |",
     "|---|---|---|---|---|---|---|---|",
@@ -85,12 +81,11 @@ def ablation_row(bench: str, config: SweepConfig, records: list[SweepRecord]) ->
     )
 
 
-def paired_rows(benches: dict[str, tuple[SweepConfig, list[SweepRecord]]]) -> list[str]:
+def paired_rows(benches: dict[str, tuple[SweepConfig, list[SweepRecord]]]) -> list[list[str]]:
     """AscendOptimizer's main-bench records against every other policy and variant, operator by
-    operator (`metrics.paired`): its GM ratio, the ratio's bootstrap interval, and on how many
-    operators it is ahead, tied or behind."""
+    operator (`metrics.paired`, cells as the sweep report's "Policy against policy")."""
     ours = [r for r in benches["full"][1] if r.policy == "ascendoptimizer"]
-    rows: list[str] = []
+    rows: list[list[str]] = []
     if not ours:
         return rows
     for bench, (config, records) in benches.items():
@@ -100,10 +95,7 @@ def paired_rows(benches: dict[str, tuple[SweepConfig, list[SweepRecord]]]) -> li
             p = metrics.paired(ours, [r for r in records if r.policy == policy])
             if p is not None:
                 label = LABELS[bench] if policy == "ascendoptimizer" else policy + LABELS[bench]
-                rows.append(
-                    f"| {label} | {p.ops} | {p.ratio:.3f} | [{p.low:.3f}, {p.high:.3f}] "
-                    f"| {p.ahead} | {p.tied} | {p.behind} |"
-                )
+                rows.append([label, *report.pair_cells(p)])
     return rows
 
 
@@ -170,7 +162,11 @@ def tables(out: Path) -> str:
     paired = paired_rows(benches)
     return "\n".join(
         [*TABLE3, *(t[1] for t in table3), ""]
-        + ([*PAIRED, *paired, ""] if paired else [])
+        + (
+            [*report.md_table(["AscendOptimizer against", *report.PAIR_HEAD[2:]], paired), ""]
+            if paired
+            else []
+        )
         + [*ABLATIONS, *ablations, ""]
         + [*report.md_table(report.stall_head(every), stalls), ""]
         + [*report.md_table(report.STAGE_HEAD, stages), "", *coverage]
