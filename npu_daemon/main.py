@@ -134,9 +134,12 @@ def sandbox_access(backend: str) -> SandboxAccess:
     from npu_daemon.backends.common import build
 
     sim_root = build.cache_root()
-    if backend == "sim":
+    if backend in ("sim", "sim-guest"):
+        from npu_daemon.backends.sim import guest_build
+
+        guest = [guest_build.GUEST_INCLUDE, build.wasmtime_library().parent]
         return SandboxAccess(
-            read=[build.INCLUDE_DIR, build.HOST_INCLUDE_DIR, sim_root],
+            read=[build.INCLUDE_DIR, build.HOST_INCLUDE_DIR, sim_root, *guest],
             write=[sim_root / "objects"],
             unlisted=[sim_root / "cases"],
         )

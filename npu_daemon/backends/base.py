@@ -217,6 +217,7 @@ def _failed(result: EvalResult, f: CaseFailure, checks: list[CaseCheck], cost: C
 # The backends the daemon accepts for --backend, imported on first use.
 _BACKENDS = {
     "sim": "npu_daemon.backends.sim:SimBackend",
+    "sim-guest": "npu_daemon.backends.sim:GuestSimBackend",
     "cann": "npu_daemon.backends.cann:CannBackend",
 }
 BACKENDS = tuple(_BACKENDS)

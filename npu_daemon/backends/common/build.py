@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import importlib.util
 import os
 import re
 import shutil
@@ -145,6 +146,15 @@ def compiler_version() -> str:
 _sources_seen: tuple[tuple[tuple[str, int, int], ...], str] | None = None
 
 
+def wasmtime_library() -> Path:
+    """The WebAssembly runtime the harness links for the guest engine: the C library the
+    `wasmtime` wheel (a base dependency) ships."""
+    spec = importlib.util.find_spec("wasmtime")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the simulator needs the wasmtime package: pip install wasmtime")
+    return Path(spec.submodule_search_locations[0]) / "linux-x86_64" / "_libwasmtime.so"
+
+
 def runtime_sources_digest() -> str:
     """Digest of everything the runtime is built from. Every evaluation asks; the files are read
     again only when one of them is added, removed or touched (reading them all costs milliseconds)."""
@@ -156,6 +166,7 @@ def runtime_sources_digest() -> str:
             *HOST_DIR.rglob("*.cpp"),
             *RUNTIME_DIR.rglob("*.cpp"),
             *RUNTIME_DIR.rglob("*.h"),
+            *(SIM_DIR / "guest").rglob("*.h"),
             Path(__file__),
             COMMON_DIR / "kernel_view.py",
             COMMON_DIR / "ctors.py",
@@ -174,6 +185,7 @@ def runtime_sources_digest() -> str:
                 # The precompiled headers hold the include directories' absolute paths, which the
                 # acceptance check reads: two checkouts sharing one cache build their own runtime.
                 str(SIM_DIR.parent),
+                str(wasmtime_library()),
                 [
                     *CXXFLAGS,
                     *CANDIDATE_CXXFLAGS,
@@ -228,6 +240,7 @@ def ensure_runtime() -> Runtime:
     if _runtime is not None and _runtime.digest == digest:
         return _runtime
     rt = Runtime(cache_root() / f"runtime-{digest}", digest)
+    wasmtime = wasmtime_library()
     if not (rt.root / "ready").exists():
         lock_path = cache_root() / f"runtime-{digest}.lock"
         with lock_path.open("w") as lock:
@@ -276,9 +289,13 @@ def ensure_runtime() -> Runtime:
                         str(RUNTIME_DIR / "tiling.cpp"),
                         str(RUNTIME_DIR / "candidate.cpp"),
                         str(RUNTIME_DIR / "confine.cpp"),
+                        str(RUNTIME_DIR / "guest" / "guest.cpp"),
                         f"-L{tmp}",
                         "-lascendc_sim",
                         f"-Wl,-rpath,{rt.root}",
+                        # The guest engine's WebAssembly runtime: the wasmtime wheel's C library.
+                        str(wasmtime),
+                        f"-Wl,-rpath,{wasmtime.parent}",
                         "-ldl",
                         "-o",
                         str(tmp / "ascendc_sim_harness"),

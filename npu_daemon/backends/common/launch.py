@@ -77,6 +77,7 @@ class LaunchSpec(BaseModel):
     tiling_so: Path
     kernel: str = ""  # the kernel entry (empty: a tiling-only run)
     kernel_so: Path | None = None
+    kernel_wasm: Path | None = None  # the guest engine's kernel module, in place of kernel_so
     kernel_type: str = ""  # KERNEL_TYPE_*: which cores run
     result_fd: int | None = None  # the result's destination: an inherited descriptor...
     result: Path | None = None  # ... or a file
@@ -96,6 +97,7 @@ class LaunchSpec(BaseModel):
         lines += [f"kernel {self.kernel}"] if self.kernel else []
         lines.append(f"tiling_so {self.tiling_so}")
         lines += [f"kernel_so {self.kernel_so}"] if self.kernel_so else []
+        lines += [f"kernel_wasm {self.kernel_wasm}"] if self.kernel_wasm else []
         lines += [f"kernel_type {self.kernel_type}"] if self.kernel_type else []
         lines += [f"tiling_out {self.tiling_out}"] if self.tiling_out else []
         lines += [f"result_fd {self.result_fd}"] if self.result_fd is not None else []

@@ -1,5 +1,5 @@
 """The AscendC CPU simulator backend (emulation headers, launch harness, performance model)."""
 
-from npu_daemon.backends.sim.backend import SimBackend
+from npu_daemon.backends.sim.backend import GuestSimBackend, SimBackend
 
-__all__ = ["SimBackend"]
+__all__ = ["GuestSimBackend", "SimBackend"]

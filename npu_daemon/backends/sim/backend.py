@@ -25,7 +25,13 @@ from ascend_core.soc import PRESETS, preset
 from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing, check_outputs
 from npu_daemon.backends.common import build, kernel_view, launch
-from npu_daemon.backends.sim import case_data, kernel_build, output_stream, sampled_outputs
+from npu_daemon.backends.sim import (
+    case_data,
+    guest_build,
+    kernel_build,
+    output_stream,
+    sampled_outputs,
+)
 
 MODEL = Path(__file__).resolve().parent / "soc" / "model.toml"
 # The tiling and kernel compiles of an evaluation run concurrently (one g++ per core) on threads
@@ -61,6 +67,10 @@ class Built(NamedTuple):
 class SimBackend(Backend):
     name = "sim"
     simulated = True
+    # "native": the kernel compiled by g++ into the process that emulates it; "guest": the kernel
+    # as a metered WebAssembly module that reaches the emulation only through the API's imports
+    # (docs/trust_boundary.md).
+    engine = "native"
 
     def prepare(self) -> None:
         build.ensure_runtime()
@@ -73,6 +83,11 @@ class SimBackend(Backend):
             "simulator": build.runtime_sources_digest(),
             "model": model[:24],
             "compiler": build.compiler_version(),
+            **(
+                {"engine": "guest", "guest_compiler": guest_build.toolchain_version()}
+                if self.engine == "guest"
+                else {}
+            ),
         }
 
     def _build(
@@ -87,7 +102,7 @@ class SimBackend(Backend):
         combos = {tuple(sorted(m.items())): m for m in (dtype_macros(pkg.spec, c) for c in cases)}
         tiling = _COMPILES.submit(build.build_tiling, pkg, workdir, rt, timeout_s)
         kernels = {
-            key: _COMPILES.submit(kernel_build.build_kernel, pkg, macros, workdir, rt, timeout_s)
+            key: _COMPILES.submit(self._build_kernel, pkg, macros, workdir, rt, timeout_s)
             for key, macros in combos.items()
         }
         futures.wait(
@@ -101,6 +116,18 @@ class SimBackend(Backend):
             status = Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR
             raise CaseFailure(status, f"{e.what}: {_first_error(e.log)}", e.log) from e
 
+    def _build_kernel(
+        self,
+        pkg: OperatorPackage,
+        macros: dict[str, str],
+        workdir: Path,
+        rt: build.Runtime,
+        timeout_s: float,
+    ) -> tuple[Path, bool]:
+        if self.engine == "guest":
+            return guest_build.build_kernel(pkg, macros, workdir, timeout_s)
+        return kernel_build.build_kernel(pkg, macros, workdir, rt, timeout_s)
+
     def _run_case(
         self, built: Built, case: Case, request: EvalRequest, timed: bool, whole: bool = False
     ) -> tuple[CaseCheck | None, Timing | None]:
@@ -108,7 +135,7 @@ class SimBackend(Backend):
         check, when the request has no check stage). A sampled run whose outputs cannot vouch
         for the launch (sampled_outputs) is run again `whole`."""
         pkg = request.package
-        kernel_so = built.kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
+        kernel = built.kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
         case_dir = built.workdir / f"case-{case.name}{'-whole' if whole else ''}"
         case_dir.mkdir()
         # The harness's launcher writes its result to this descriptor, which the candidate process
@@ -139,7 +166,8 @@ class SimBackend(Backend):
                 op_type=spec.op_type,
                 kernel=spec.kernel,
                 tiling_so=built.tiling_so,
-                kernel_so=kernel_so,
+                kernel_so=kernel if self.engine == "native" else None,
+                kernel_wasm=kernel if self.engine == "guest" else None,
                 kernel_type=kernel_view.kernel_type(pkg),
                 result_fd=result_fd,
                 params={**soc_params(request.soc), **strict},
@@ -242,3 +270,13 @@ def _first_error(log: str) -> str:
         if "error" in line:
             return line.strip()[:400]
     return log.strip().splitlines()[0][:400] if log.strip() else "unknown error"
+
+
+class GuestSimBackend(SimBackend):
+    """The simulator with the kernel run as a metered guest (`--backend sim-guest`)."""
+
+    engine = "guest"
+
+    def prepare(self) -> None:
+        guest_build.toolchain_version()  # the missing toolchain said in one line, before any request
+        super().prepare()

@@ -9,6 +9,7 @@
 
 #include "channel.h"
 #include "confine.h"
+#include "guest/guest.h"
 #include "kernel_operator.h"
 #include "launch.h"
 #include "sampling.h"
@@ -66,47 +67,47 @@ uint32_t RunSampled(const std::vector<CoreSpec>& specs, uint64_t seed, const std
                        });
 }
 
-// The kernel, with the tiling process's choice. The inputs and outputs in `gm` were mapped by the
-// launcher (shared pages).
-void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed, int fd) {
-  void* kernelLib = LoadCandidate(l.kernelSo, fd);
-  SetScalarInstrCounter(static_cast<const uint64_t*>(dlsym(kernelLib, "ascendc_sim_scalar_instrs")));
-  RunConstructors(kernelLib);
-  const channel::TilingFrame& t = tiling.frame;
-  SetTilingKey(t.tilingKey);
-
+// The kernel's arguments and the GM they name, laid out as the launch needs them: the launcher's
+// buffers, the workspace, the tiling data and get_para_base's block.
+struct KernelGm {
   std::vector<Gm> args;
-  for (const GmBuffer* b : gm.params) args.push_back(b != nullptr ? b->Kernel() : nullptr);
-  // The runtime hands out the workspace uninitialised (no aclrtMemset): a checked run fills it as an
-  // output, so a kernel that accumulates into it without zeroing it first is caught.
-  GmBuffer workspace(std::max<uint64_t>(t.workspaceBytes, 32), gm.fill, "workspace");
-  SetSysWorkspace(workspace.Kernel());
-  args.push_back(t.workspaceBytes > 0 ? workspace.Kernel() : nullptr);
-  GmBuffer tilingData(t.tilingCapacity, 0, "tiling", "", false);  // host data GET_TILING_DATA reads
-  std::memcpy(tilingData.Host(), tiling.data.data(), t.tilingBytes);
-  args.push_back(tilingData.Kernel());
-  // get_para_base's block: the arguments, then a copy of the tiling data (unguarded, as the tiling).
-  GmBuffer params(args.size() * sizeof(Gm) + t.tilingBytes, 0, "kernel parameters", "", false);
-  std::memcpy(params.Host(), args.data(), args.size() * sizeof(Gm));
-  std::memcpy(params.Host() + args.size() * sizeof(Gm), tiling.data.data(), t.tilingBytes);
-  SetParaBase(params.Kernel());
+  GmBuffer workspace, tilingData, params;
+  KernelGm(const GmArgs& gm, const Tiling& tiling)
+      // The runtime hands out the workspace uninitialised (no aclrtMemset): a checked run fills it as
+      // an output, so a kernel that accumulates into it without zeroing it first is caught.
+      : workspace(std::max<uint64_t>(tiling.frame.workspaceBytes, 32), gm.fill, "workspace"),
+        tilingData(tiling.frame.tilingCapacity, 0, "tiling", "", false),  // host data GET_TILING_DATA reads
+        params((gm.params.size() + 2) * sizeof(Gm) + tiling.frame.tilingBytes, 0, "kernel parameters", "", false) {
+    const channel::TilingFrame& t = tiling.frame;
+    for (const GmBuffer* b : gm.params) args.push_back(b != nullptr ? b->Kernel() : nullptr);
+    SetSysWorkspace(workspace.Kernel());
+    args.push_back(t.workspaceBytes > 0 ? workspace.Kernel() : nullptr);
+    std::memcpy(tilingData.Host(), tiling.data.data(), t.tilingBytes);
+    args.push_back(tilingData.Kernel());
+    // get_para_base's block: the arguments, then a copy of the tiling data (unguarded, as the tiling).
+    std::memcpy(params.Host(), args.data(), args.size() * sizeof(Gm));
+    std::memcpy(params.Host() + args.size() * sizeof(Gm), tiling.data.data(), t.tilingBytes);
+    SetParaBase(params.Kernel());
+  }
   // The launcher names GM addresses as this process does (the model keys L2 by buffer and offset).
-  channel::LaunchFrame launch{};
-  launch.workspaceAddr = reinterpret_cast<uintptr_t>(workspace.Kernel());
-  launch.workspaceSize = workspace.mem.bytes;
-  launch.tilingAddr = reinterpret_cast<uintptr_t>(tilingData.Kernel());
-  launch.tilingSize = tilingData.mem.bytes;
-  launch.paramsAddr = reinterpret_cast<uintptr_t>(params.Kernel());
-  launch.paramsSize = params.mem.bytes;
+  channel::LaunchFrame Frame() const {
+    channel::LaunchFrame launch{};
+    launch.workspaceAddr = reinterpret_cast<uintptr_t>(workspace.Kernel());
+    launch.workspaceSize = workspace.mem.bytes;
+    launch.tilingAddr = reinterpret_cast<uintptr_t>(tilingData.Kernel());
+    launch.tilingSize = tilingData.mem.bytes;
+    launch.paramsAddr = reinterpret_cast<uintptr_t>(params.Kernel());
+    launch.paramsSize = params.mem.bytes;
+    return launch;
+  }
+};
 
-  void* entry = dlsym(kernelLib, l.kernel.c_str());
-  if (entry == nullptr)
-    throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
-  channel::Send(fd, channel::Kind::kLaunch, 0, {{&launch, sizeof launch}});
-  const std::vector<CoreSpec> cores = LaunchCores(l.kernelType, t.blockDim);
-  const std::function<void()> kernel = [&] { CallKernel(entry, args, std::make_index_sequence<32>{}); };
+// Every block of the launch, their traces sent as they finish (sampled or whole).
+void RunBlocks(const LaunchSpec& l, const Tiling& tiling, uint64_t probeSeed, const std::function<void()>& kernel,
+               int fd) {
+  const std::vector<CoreSpec> cores = LaunchCores(l.kernelType, tiling.frame.blockDim);
   // Mixed launches stay whole: their AIC and AIV cores wait on each other.
-  if (l.sampled && cores.size() == t.blockDim) {
+  if (l.sampled && cores.size() == tiling.frame.blockDim) {
     const uint32_t simulated = RunSampled(cores, probeSeed, kernel, fd);
     channel::Send(fd, channel::Kind::kSampled, 0, {{&simulated, sizeof simulated}});
   } else {
@@ -119,11 +120,57 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, u
   channel::Send(fd, channel::Kind::kEnd, 0, {});
 }
 
+// The kernel, with the tiling process's choice. The inputs and outputs in `gm` were mapped by the
+// launcher (shared pages).
+void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed, int fd) {
+  void* kernelLib = LoadCandidate(l.kernelSo, fd);
+  SetScalarInstrCounter(static_cast<const uint64_t*>(dlsym(kernelLib, "ascendc_sim_scalar_instrs")));
+  RunConstructors(kernelLib);
+  SetTilingKey(tiling.frame.tilingKey);
+  KernelGm k(gm, tiling);
+  void* entry = dlsym(kernelLib, l.kernel.c_str());
+  if (entry == nullptr)
+    throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
+  const channel::LaunchFrame launch = k.Frame();
+  channel::Send(fd, channel::Kind::kLaunch, 0, {{&launch, sizeof launch}});
+  RunBlocks(l, tiling, probeSeed, [&] { CallKernel(entry, k.args, std::make_index_sequence<32>{}); }, fd);
+}
+
+// The guest engine (runtime/guest): the kernel as a wasm32 module run metered in this process,
+// which holds every byte of tensor memory; the module's imports are the API, run here.
+void RunGuest(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed, int fd) {
+  SetTilingKey(tiling.frame.tilingKey);
+  KernelGm k(gm, tiling);
+  guest::GmMap map;
+  std::vector<uint32_t> args;
+  for (size_t i = 0; i + 2 < k.args.size(); ++i) {
+    const GmBuffer* b = gm.params[i];
+    args.push_back(b != nullptr ? map.Add(b->Kernel(), b->mem.bytes) : 0);
+  }
+  args.push_back(tiling.frame.workspaceBytes > 0 ? map.Add(k.workspace.Kernel(), k.workspace.mem.bytes) : 0);
+  const uint32_t tilingAddr = map.Add(k.tilingData.Kernel(), k.tilingData.mem.bytes);
+  args.push_back(tilingAddr);
+  InstallGuardHandlers();
+  // Compiled before the filter closes executable memory; the guest has no system call to make.
+  guest::Module module(l.kernelWasm, l.kernel, "op_kernel", std::move(map), tilingAddr, tiling.frame.tilingBytes,
+                       tiling.data.data());
+  InstallSyscallFilter(SyscallStage::kRunning, fd);
+  SetScalarInstrCounter(module.ScalarCounter());
+  const channel::LaunchFrame launch = k.Frame();
+  channel::Send(fd, channel::Kind::kLaunch, 0, {{&launch, sizeof launch}});
+  RunBlocks(l, tiling, probeSeed, [&] { module.Run(args); }, fd);
+}
+
 }  // namespace
 
 [[noreturn]] void CandidateMain(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed,
                                 int fd) {
-  RunConfined(fd, [&] { RunCandidate(l, gm, tiling, probeSeed, fd); });
+  RunConfined(fd, [&] {
+    if (l.kernelWasm.empty())
+      RunCandidate(l, gm, tiling, probeSeed, fd);
+    else
+      RunGuest(l, gm, tiling, probeSeed, fd);
+  });
 }
 
 }  // namespace ascendc_sim

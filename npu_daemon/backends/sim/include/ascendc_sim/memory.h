@@ -4,6 +4,7 @@
 // consumer, FreeTensor signals it.
 #pragma once
 
+#include "../../guest/include/ascendc_guest/abi.h"  // TPosition: the guest engine names positions alike
 #include "ascendc_sim/core.h"
 #include "ascendc_sim/sync.h"
 
@@ -12,28 +13,6 @@ namespace AscendC {
 using ascendc_sim::CacheMode;
 using ascendc_sim::SrcLoc;
 using TEventID = int8_t;  // an event id as TPipe hands them out (kernel_tensor_base.h)
-
-enum class TPosition : uint8_t {
-  GM,
-  A1,
-  A2,
-  B1,
-  B2,
-  C1,
-  C2,
-  CO1,
-  CO2,
-  VECIN,
-  VECOUT,
-  VECCALC,
-  LCM = VECCALC,
-  SPM,
-  SHM,
-  TSCM,
-  C2PIPE2GM,
-  MAX
-};
-using QuePosition = TPosition;
 
 // Which pipes produce into and consume from a buffer at a position. A queue bound to GM
 // (TQueBind<GM, VECIN> / <VECOUT, GM>) is filled by MTE2 / drained by MTE3.
@@ -632,15 +611,7 @@ class TPipe {
   __aicore__ ~TPipe();
   template <TPosition s, TPosition d, int32_t depth, auto... m>
   __aicore__ bool InitBuffer(TQueBind<s, d, depth, m...>& que, uint8_t num, uint32_t len, ASCENDC_SIM_LOC) {
-    ASCENDC_SIM_CHECK(num >= 1 && num <= 8, loc, "InitBuffer: %u buffers for one queue (1..8 allowed)", num);
-    if (s == TPosition::VECIN) {
-      vecinBuffers_ += num;
-      ASCENDC_SIM_CHECK(vecinBuffers_ <= 8, loc, "InitBuffer: %u buffers on the VECIN position (at most 8)",
-                        vecinBuffers_);
-    }
-    uint32_t bytes = Align32(len);
-    que.Bind(Allocate(BufferOf(s), static_cast<uint64_t>(bytes) * num, loc, len, num), num, bytes);
-    return true;
+    return InitQueue(que, s, num, len, loc);
   }
   template <TPosition pos>
   __aicore__ bool InitBuffer(TBuf<pos>& buf, uint32_t len, ASCENDC_SIM_LOC) {
@@ -650,9 +621,24 @@ class TPipe {
   // A TBuf is a queue on the device, so the queue form (num buffers of len bytes) takes one too.
   template <TPosition pos>
   __aicore__ bool InitBuffer(TBuf<pos>& buf, uint8_t num, uint32_t len, ASCENDC_SIM_LOC) {
-    const uint32_t bytes = Align32(len) * num;
-    buf.Bind(Allocate(BufferOf(pos), bytes, loc, len, num), bytes);
+    buf.Bind(InitScratch(pos, num, len, loc), Align32(len) * num);
     return true;
+  }
+  // The untyped forms (the guest engine binds its queues and buffers by position at run time):
+  // `num` buffers of `len` bytes for a queue filled at `src`; a scratch buffer's base address.
+  bool InitQueue(TQueBase& que, TPosition src, uint8_t num, uint32_t len, const SrcLoc& loc) {
+    ASCENDC_SIM_CHECK(num >= 1 && num <= 8, loc, "InitBuffer: %u buffers for one queue (1..8 allowed)", num);
+    if (src == TPosition::VECIN) {
+      vecinBuffers_ += num;
+      ASCENDC_SIM_CHECK(vecinBuffers_ <= 8, loc, "InitBuffer: %u buffers on the VECIN position (at most 8)",
+                        vecinBuffers_);
+    }
+    uint32_t bytes = Align32(len);
+    que.Bind(Allocate(BufferOf(src), static_cast<uint64_t>(bytes) * num, loc, len, num), num, bytes);
+    return true;
+  }
+  uint32_t InitScratch(TPosition pos, uint8_t num, uint32_t len, const SrcLoc& loc) {
+    return Allocate(BufferOf(pos), Align32(len) * num, loc, len, num);
   }
   __aicore__ void Init() { Reset(); }
   __aicore__ void Reset() {

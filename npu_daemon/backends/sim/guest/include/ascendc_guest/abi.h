@@ -1,0 +1,60 @@
+// The codes that cross the guest engine's boundary: element types and vector operations by family.
+// Included by the guest's kernel_operator.h (clang, wasm32) and by the host (runtime/guest/api.cpp).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace ascendc_guest {
+
+enum class Dtype : int32_t { kF16 = 1, kF32, kBf16, kI8, kU8, kI16, kU16, kI32, kU32, kI64, kU64 };
+enum class Binary : int32_t { kAdd = 1, kSub, kMul, kDiv, kMax, kMin, kAnd, kOr };
+enum class Unary : int32_t { kExp = 1, kLn, kAbs, kReciprocal, kSqrt, kRsqrt, kRelu };
+enum class WithScalar : int32_t { kAdds = 1, kMuls, kMaxs, kMins, kLeakyRelu };
+
+// The guest's view of GM: every buffer of the launch at an address of this range, which the guest's
+// linear memory never reaches (the host caps it below kGmBase), so a GM address is only a name.
+constexpr uint32_t kGmBase = 0x80000000u;
+
+// An element's bits as an i64 across the boundary, and back.
+template <typename T>
+int64_t BitsOf(T v) {
+  int64_t b = 0;
+  std::memcpy(&b, &v, sizeof(T));
+  return b;
+}
+template <typename T>
+T FromBits(int64_t b) {
+  T v;
+  std::memcpy(&v, &b, sizeof(T));
+  return v;
+}
+
+}  // namespace ascendc_guest
+
+namespace AscendC {
+
+// Where a tensor lives (its buffer and the pipes around it): the same codes on both sides.
+enum class TPosition : uint8_t {
+  GM,
+  A1,
+  A2,
+  B1,
+  B2,
+  C1,
+  C2,
+  CO1,
+  CO2,
+  VECIN,
+  VECOUT,
+  VECCALC,
+  LCM = VECCALC,
+  SPM,
+  SHM,
+  TSCM,
+  C2PIPE2GM,
+  MAX
+};
+using QuePosition = TPosition;
+
+}  // namespace AscendC

@@ -1,0 +1,440 @@
+// The AscendC kernel API as a kernel compiled for the guest engine sees it (docs/trust_boundary.md).
+// The kernel is compiled by clang to wasm32 and runs metered inside the host's WebAssembly runtime:
+// it holds no tensor memory, no trace and no timing. A tensor here is a handle (a UB byte address,
+// a size, a position; a GM address in the host's GM space), and every API call crosses into the
+// host as an import of module "ascendc", where the emulation runs it on memory the guest cannot
+// address. Element access (GetValue, SetValue) is such a call too, charged by the host.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "ascendc_guest/abi.h"
+
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 220
+#endif
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+#define __aicore__
+#define __global__
+#define __gm__
+#define __ubuf__
+#define GM_ADDR __gm__ uint8_t*
+
+// fp16 as the device stores it; arithmetic is in float, rounded once on assignment (clang's wasm32
+// target has the storage type __fp16 but no arithmetic _Float16).
+struct half {
+  uint16_t bits = 0;
+  half() = default;
+  half(float f) {
+    const __fp16 h = static_cast<__fp16>(f);
+    std::memcpy(&bits, &h, 2);
+  }
+  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+  half(T v) : half(static_cast<float>(v)) {}
+  operator float() const {
+    __fp16 h;
+    std::memcpy(&h, &bits, 2);
+    return static_cast<float>(h);
+  }
+};
+using float16_t = half;
+struct bfloat16_t {
+  uint16_t bits = 0;
+  bfloat16_t() = default;
+  bfloat16_t(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    bits = static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);  // round to nearest even
+  }
+  operator float() const {
+    const uint32_t u = static_cast<uint32_t>(bits) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+
+namespace ascendc_guest {
+
+template <typename T>
+constexpr Dtype DtypeOf() {
+  if constexpr (std::is_same_v<T, half>)
+    return Dtype::kF16;
+  else if constexpr (std::is_same_v<T, float>)
+    return Dtype::kF32;
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return Dtype::kBf16;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return Dtype::kI8;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return Dtype::kU8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return Dtype::kI16;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return Dtype::kU16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return Dtype::kI32;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return Dtype::kU32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return Dtype::kI64;
+  else {
+    static_assert(std::is_same_v<T, uint64_t>, "element type not supported by the guest engine");
+    return Dtype::kU64;
+  }
+}
+#define ASCENDC_GUEST_IMPORT(name) __attribute__((import_module("ascendc"), import_name(#name)))
+// i64 sizes and GM offsets; a local tensor is (UB byte address, elements, position).
+extern "C" {
+ASCENDC_GUEST_IMPORT(block_idx) int32_t block_idx();
+ASCENDC_GUEST_IMPORT(block_num) int32_t block_num();
+ASCENDC_GUEST_IMPORT(tiling_read) void tiling_read(void* dst, uint32_t gm, uint32_t bytes);
+ASCENDC_GUEST_IMPORT(pipe_new) int32_t pipe_new();
+ASCENDC_GUEST_IMPORT(pipe_delete) void pipe_delete(int32_t pipe);
+ASCENDC_GUEST_IMPORT(pipe_init_que)
+int32_t pipe_init_que(int32_t pipe, int32_t src, int32_t dst, int32_t depth, int32_t num, uint32_t len, int32_t line);
+ASCENDC_GUEST_IMPORT(pipe_init_buf)
+uint32_t pipe_init_buf(int32_t pipe, int32_t pos, int32_t num, uint32_t len, int32_t line);
+ASCENDC_GUEST_IMPORT(que_alloc) uint32_t que_alloc(int32_t que, int32_t line);
+ASCENDC_GUEST_IMPORT(que_free) void que_free(int32_t que, uint32_t addr, int32_t line);
+ASCENDC_GUEST_IMPORT(que_enque) void que_enque(int32_t que, uint32_t addr, uint32_t bytes, int32_t line);
+ASCENDC_GUEST_IMPORT(que_deque) int64_t que_deque(int32_t que, int32_t line);
+ASCENDC_GUEST_IMPORT(copy_gm_ub)
+void copy_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, uint32_t ub, uint32_t ubSize, int32_t pos,
+                uint32_t count, int32_t line);
+ASCENDC_GUEST_IMPORT(copy_pad_gm_ub)
+void copy_pad_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, uint32_t ub, uint32_t ubSize, int32_t pos,
+                    const void* params, const void* pad, int32_t line);
+ASCENDC_GUEST_IMPORT(vec_binary)
+void vec_binary(Binary op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t b, uint32_t bSize,
+                int32_t count, int32_t line);
+ASCENDC_GUEST_IMPORT(vec_unary)
+void vec_unary(Unary op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, int32_t count, int32_t line);
+ASCENDC_GUEST_IMPORT(vec_scalar)
+void vec_scalar(WithScalar op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, int64_t scalar,
+                int32_t count, int32_t line);
+ASCENDC_GUEST_IMPORT(vec_dup)
+void vec_dup(Dtype t, uint32_t d, uint32_t dSize, int64_t value, int32_t count, int32_t line);
+ASCENDC_GUEST_IMPORT(ub_get) int64_t ub_get(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int32_t line);
+ASCENDC_GUEST_IMPORT(ub_set)
+void ub_set(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int64_t bits, int32_t line);
+ASCENDC_GUEST_IMPORT(gm_get) int64_t gm_get(Dtype t, uint32_t gm, int64_t offset, int32_t line);
+ASCENDC_GUEST_IMPORT(gm_set) void gm_set(Dtype t, uint32_t gm, int64_t offset, int64_t bits, int32_t line);
+ASCENDC_GUEST_IMPORT(pipe_barrier) void pipe_barrier(int32_t pipe, int32_t line);
+ASCENDC_GUEST_IMPORT(set_flag) void set_flag(int32_t event, int32_t id, int32_t line);
+ASCENDC_GUEST_IMPORT(wait_flag) void wait_flag(int32_t event, int32_t id, int32_t line);
+}
+#define ASCENDC_GUEST_LINE int32_t line = __builtin_LINE()
+
+}  // namespace ascendc_guest
+
+namespace AscendC {
+
+// The emulation's pipe numbers and HardEvent encoding (src * 8 + dst), so the host decodes both.
+enum pipe_t : int32_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL };
+#define ASCENDC_GUEST_EVENT(src, dst) src##_##dst = PIPE_##src * 8 + PIPE_##dst
+enum class HardEvent : uint8_t {
+  ASCENDC_GUEST_EVENT(MTE2, MTE1),
+  ASCENDC_GUEST_EVENT(MTE1, MTE2),
+  ASCENDC_GUEST_EVENT(MTE1, M),
+  ASCENDC_GUEST_EVENT(M, MTE1),
+  ASCENDC_GUEST_EVENT(MTE2, V),
+  ASCENDC_GUEST_EVENT(V, MTE2),
+  ASCENDC_GUEST_EVENT(MTE3, V),
+  ASCENDC_GUEST_EVENT(V, MTE3),
+  ASCENDC_GUEST_EVENT(M, V),
+  ASCENDC_GUEST_EVENT(V, M),
+  ASCENDC_GUEST_EVENT(V, V),
+  ASCENDC_GUEST_EVENT(MTE3, MTE1),
+  ASCENDC_GUEST_EVENT(MTE1, MTE3),
+  ASCENDC_GUEST_EVENT(MTE1, V),
+  ASCENDC_GUEST_EVENT(MTE2, M),
+  ASCENDC_GUEST_EVENT(M, MTE2),
+  ASCENDC_GUEST_EVENT(V, MTE1),
+  ASCENDC_GUEST_EVENT(M, FIX),
+  ASCENDC_GUEST_EVENT(FIX, M),
+  ASCENDC_GUEST_EVENT(MTE3, MTE2),
+  ASCENDC_GUEST_EVENT(MTE2, MTE3),
+  ASCENDC_GUEST_EVENT(S, V),
+  ASCENDC_GUEST_EVENT(V, S),
+  ASCENDC_GUEST_EVENT(S, MTE2),
+  ASCENDC_GUEST_EVENT(MTE2, S),
+  ASCENDC_GUEST_EVENT(S, MTE3),
+  ASCENDC_GUEST_EVENT(MTE3, S),
+  ASCENDC_GUEST_EVENT(MTE2, FIX),
+  ASCENDC_GUEST_EVENT(FIX, MTE2),
+  ASCENDC_GUEST_EVENT(FIX, S),
+  ASCENDC_GUEST_EVENT(M, S),
+  ASCENDC_GUEST_EVENT(FIX, MTE3),
+};
+#undef ASCENDC_GUEST_EVENT
+
+inline int64_t GetBlockIdx() { return ascendc_guest::block_idx(); }
+inline int64_t GetBlockNum() { return ascendc_guest::block_num(); }
+
+template <typename T>
+class GlobalTensor {
+ public:
+  using PrimType = T;
+  void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize = 0) {
+    addr_ = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(buffer));
+    size_ = bufferSize;
+  }
+  GlobalTensor operator[](uint64_t offset) const {
+    GlobalTensor t = *this;
+    t.addr_ = addr_ + static_cast<uint32_t>(offset * sizeof(T));
+    t.size_ = size_ > offset ? size_ - offset : 0;
+    return t;
+  }
+  T GetValue(uint64_t offset, ASCENDC_GUEST_LINE) const {
+    return ascendc_guest::FromBits<T>(
+        ascendc_guest::gm_get(ascendc_guest::DtypeOf<T>(), addr_, static_cast<int64_t>(offset), line));
+  }
+  void SetValue(uint64_t offset, T value, ASCENDC_GUEST_LINE) const {
+    ascendc_guest::gm_set(ascendc_guest::DtypeOf<T>(), addr_, static_cast<int64_t>(offset),
+                          ascendc_guest::BitsOf(value), line);
+  }
+  uint64_t GetSize() const { return size_; }
+  __gm__ T* GetPhyAddr() const { return reinterpret_cast<T*>(static_cast<uintptr_t>(addr_)); }
+  uint32_t GmAddr() const { return addr_; }
+
+ private:
+  uint32_t addr_ = 0;  // in the host's GM space: never memory of this module
+  uint64_t size_ = 0;
+};
+
+template <typename T>
+class LocalTensor {
+ public:
+  using PrimType = T;
+  LocalTensor() = default;
+  LocalTensor(uint32_t addr, uint32_t size, TPosition pos) : addr_(addr), size_(size), pos_(pos) {}
+  LocalTensor operator[](uint32_t offset) const {
+    return LocalTensor(addr_ + offset * static_cast<uint32_t>(sizeof(T)), size_ > offset ? size_ - offset : 0, pos_);
+  }
+  T GetValue(uint32_t index, ASCENDC_GUEST_LINE) const {
+    return ascendc_guest::FromBits<T>(ascendc_guest::ub_get(ascendc_guest::DtypeOf<T>(), addr_, size_, index, line));
+  }
+  template <typename U>
+  void SetValue(uint32_t index, U value, ASCENDC_GUEST_LINE) const {
+    ascendc_guest::ub_set(ascendc_guest::DtypeOf<T>(), addr_, size_, index,
+                          ascendc_guest::BitsOf(static_cast<T>(value)), line);
+  }
+  uint32_t GetSize() const { return size_; }
+  void SetSize(uint32_t size) { size_ = size; }
+  uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+  TPosition GetPosition() const { return pos_; }
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const {
+    return LocalTensor<U>(addr_, GetLength() / static_cast<uint32_t>(sizeof(U)), pos_);
+  }
+  uint32_t UbAddr() const { return addr_; }
+
+ private:
+  uint32_t addr_ = 0;  // a UB byte address: the UB is the host's
+  uint32_t size_ = 0;
+  TPosition pos_ = TPosition::VECCALC;
+};
+
+class TPipe;
+
+template <TPosition src, TPosition dst, int32_t depth>
+class TQueBind {
+ public:
+  template <typename T>
+  LocalTensor<T> AllocTensor(ASCENDC_GUEST_LINE) {
+    return LocalTensor<T>(ascendc_guest::que_alloc(id_, line), len_ / sizeof(T), src);
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T>& t, ASCENDC_GUEST_LINE) {
+    ascendc_guest::que_free(id_, t.UbAddr(), line);
+  }
+  template <typename T>
+  bool EnQue(const LocalTensor<T>& t, ASCENDC_GUEST_LINE) {
+    ascendc_guest::que_enque(id_, t.UbAddr(), t.GetLength(), line);
+    return true;
+  }
+  template <typename T>
+  LocalTensor<T> DeQue(ASCENDC_GUEST_LINE) {
+    const int64_t r = ascendc_guest::que_deque(id_, line);
+    return LocalTensor<T>(static_cast<uint32_t>(r), static_cast<uint32_t>(r >> 32) / sizeof(T), src);
+  }
+
+ private:
+  friend class TPipe;
+  int32_t id_ = -1;  // the host's queue
+  uint32_t len_ = 0;
+};
+template <TPosition pos, int32_t depth = 1>
+class TQue : public TQueBind<pos, pos, depth> {};
+
+template <TPosition pos = TPosition::VECCALC>
+class TBuf {
+ public:
+  template <typename T>
+  LocalTensor<T> Get() const {
+    return LocalTensor<T>(base_, len_ / sizeof(T), pos);
+  }
+  template <typename T>
+  LocalTensor<T> Get(uint32_t len) const {
+    return LocalTensor<T>(base_, len, pos);
+  }
+
+ private:
+  friend class TPipe;
+  uint32_t base_ = 0;
+  uint32_t len_ = 0;
+};
+
+class TPipe {
+ public:
+  TPipe() : id_(ascendc_guest::pipe_new()) {}
+  ~TPipe() { ascendc_guest::pipe_delete(id_); }
+  TPipe(const TPipe&) = delete;
+  TPipe& operator=(const TPipe&) = delete;
+  template <TPosition s, TPosition d, int32_t depth>
+  bool InitBuffer(TQueBind<s, d, depth>& que, uint8_t num, uint32_t len, ASCENDC_GUEST_LINE) {
+    que.id_ =
+        ascendc_guest::pipe_init_que(id_, static_cast<int32_t>(s), static_cast<int32_t>(d), depth, num, len, line);
+    que.len_ = (len + 31u) & ~31u;
+    return true;
+  }
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos>& buf, uint32_t len, ASCENDC_GUEST_LINE) {
+    buf.base_ = ascendc_guest::pipe_init_buf(id_, static_cast<int32_t>(pos), 1, len, line);
+    buf.len_ = (len + 31u) & ~31u;
+    return true;
+  }
+
+ private:
+  int32_t id_;
+};
+
+struct DataCopyExtParams {
+  DataCopyExtParams() = default;
+  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn)
+      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0;
+  uint32_t srcStride = 0;
+  uint32_t dstStride = 0;
+  uint32_t rsv = 0;
+};
+template <typename T>
+struct DataCopyPadExtParams {
+  DataCopyPadExtParams() = default;
+  DataCopyPadExtParams(bool isPadValue, uint8_t left, uint8_t right, T value)
+      : isPad(isPadValue), leftPadding(left), rightPadding(right), paddingValue(value) {}
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  T paddingValue = 0;
+};
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
+  ascendc_guest::copy_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
+                            dst.UbAddr(), dst.GetSize(), static_cast<int32_t>(dst.GetPosition()), count, line);
+}
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
+  ascendc_guest::copy_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
+                            src.UbAddr(), src.GetSize(), static_cast<int32_t>(src.GetPosition()), count, line);
+}
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                 const DataCopyPadExtParams<T>& pad, ASCENDC_GUEST_LINE) {
+  ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
+                                dst.UbAddr(), dst.GetSize(), static_cast<int32_t>(dst.GetPosition()), &p, &pad, line);
+}
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
+                 ASCENDC_GUEST_LINE) {
+  ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
+                                src.UbAddr(), src.GetSize(), static_cast<int32_t>(src.GetPosition()), &p, nullptr,
+                                line);
+}
+
+#define ASCENDC_GUEST_BINARY(Name, Code)                                                                         \
+  template <typename T>                                                                                          \
+  void Name(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t count,            \
+            ASCENDC_GUEST_LINE) {                                                                                \
+    ascendc_guest::vec_binary(ascendc_guest::Binary::Code, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(), \
+                              a.UbAddr(), a.GetSize(), b.UbAddr(), b.GetSize(), count, line);                    \
+  }
+ASCENDC_GUEST_BINARY(Add, kAdd)
+ASCENDC_GUEST_BINARY(Sub, kSub)
+ASCENDC_GUEST_BINARY(Mul, kMul)
+ASCENDC_GUEST_BINARY(Div, kDiv)
+ASCENDC_GUEST_BINARY(Max, kMax)
+ASCENDC_GUEST_BINARY(Min, kMin)
+#undef ASCENDC_GUEST_BINARY
+
+#define ASCENDC_GUEST_UNARY(Name, Code)                                                                        \
+  template <typename T>                                                                                        \
+  void Name(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t count, ASCENDC_GUEST_LINE) {             \
+    ascendc_guest::vec_unary(ascendc_guest::Unary::Code, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(), \
+                             a.UbAddr(), a.GetSize(), count, line);                                            \
+  }
+ASCENDC_GUEST_UNARY(Exp, kExp)
+ASCENDC_GUEST_UNARY(Ln, kLn)
+ASCENDC_GUEST_UNARY(Abs, kAbs)
+ASCENDC_GUEST_UNARY(Reciprocal, kReciprocal)
+ASCENDC_GUEST_UNARY(Sqrt, kSqrt)
+ASCENDC_GUEST_UNARY(Rsqrt, kRsqrt)
+ASCENDC_GUEST_UNARY(Relu, kRelu)
+#undef ASCENDC_GUEST_UNARY
+
+#define ASCENDC_GUEST_SCALAR(Name, Code)                                                                             \
+  template <typename T, typename U>                                                                                  \
+  void Name(const LocalTensor<T>& d, const LocalTensor<T>& a, U scalar, int32_t count, ASCENDC_GUEST_LINE) {         \
+    ascendc_guest::vec_scalar(ascendc_guest::WithScalar::Code, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(), \
+                              a.UbAddr(), a.GetSize(), ascendc_guest::BitsOf(static_cast<T>(scalar)), count, line);  \
+  }
+ASCENDC_GUEST_SCALAR(Adds, kAdds)
+ASCENDC_GUEST_SCALAR(Muls, kMuls)
+ASCENDC_GUEST_SCALAR(Maxs, kMaxs)
+ASCENDC_GUEST_SCALAR(Mins, kMins)
+ASCENDC_GUEST_SCALAR(LeakyRelu, kLeakyRelu)
+#undef ASCENDC_GUEST_SCALAR
+
+template <typename T, typename U>
+void Duplicate(const LocalTensor<T>& d, U value, int32_t count, ASCENDC_GUEST_LINE) {
+  ascendc_guest::vec_dup(ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(),
+                         ascendc_guest::BitsOf(static_cast<T>(value)), count, line);
+}
+
+template <pipe_t pipe>
+void PipeBarrier(ASCENDC_GUEST_LINE) {
+  ascendc_guest::pipe_barrier(pipe, line);
+}
+template <HardEvent event>
+void SetFlag(int32_t id, ASCENDC_GUEST_LINE) {
+  ascendc_guest::set_flag(static_cast<int32_t>(event), id, line);
+}
+template <HardEvent event>
+void WaitFlag(int32_t id, ASCENDC_GUEST_LINE) {
+  ascendc_guest::wait_flag(static_cast<int32_t>(event), id, line);
+}
+
+}  // namespace AscendC
+
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;
+
+// The tiling struct of this op type (the host tiling header's, built by register/tilingdata_base.h
+// with ASCENDC_SIM_KERNEL), copied out of the host's tiling buffer.
+#define ASCENDC_SIM_STR2(x) #x
+#define ASCENDC_SIM_STR(x) ASCENDC_SIM_STR2(x)
+#define ASCENDC_SIM_OP_KEY ::ascendc_sim::OpKey(ASCENDC_SIM_STR(ASCENDC_SIM_OP_TYPE))
+#define GET_TILING_DATA(name, tiling)                                         \
+  decltype(TilingOf(::ascendc_sim::TilingKeyTag<ASCENDC_SIM_OP_KEY>{})) name; \
+  ::ascendc_guest::tiling_read(&name, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(tiling)), sizeof(name))
+#define GET_TILING_DATA_WITH_STRUCT(type, name, tiling) \
+  type name;                                            \
+  ::ascendc_guest::tiling_read(&name, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(tiling)), sizeof(name))

@@ -1,0 +1,162 @@
+"""The guest engine's kernel build (docs/trust_boundary.md): the kernel source compiled by clang
+to a wasm32 module against the guest API headers (guest/include), linked with the WASI libc and
+libc++ that run inside the module, metered like the kernel's own code. The module's imports are
+then verified: each must be a function of the API (module "ascendc", declared in the guest
+kernel_operator.h); anything else (WASI I/O through printf, a clock) is refused before it runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from ascend_core.package import OperatorPackage
+from npu_daemon.backends.common import build, kernel_view
+
+GUEST_INCLUDE = Path(__file__).resolve().parent / "guest" / "include"
+CLANG = "clang++"
+# Debian's wasm32-wasi sysroot (packages wasi-libc and libc++-dev-wasm32) is /usr itself.
+SYSROOT = "/usr"
+FLAGS = [
+    "--target=wasm32-wasi",
+    f"--sysroot={SYSROOT}",
+    "-O2",
+    "-std=c++17",
+    "-fno-exceptions",
+    "-w",
+]
+# Past the guest's linear memory (below the GM addresses of abi.h); the stack the kernel gets.
+LINK = [
+    "-nostartfiles",
+    "-Wl,--no-entry",
+    "-Wl,--export=__wasm_call_ctors",
+    "-Wl,-z,stack-size=1048576",
+]
+
+
+class GuestToolchainMissing(RuntimeError):
+    """clang or the wasm32 sysroot is not installed (the daemon's operator must install them)."""
+
+
+@functools.cache
+def toolchain_version() -> str:
+    """clang's version line; the toolchain's absence is the operator's to fix, said in one line."""
+    if shutil.which(CLANG) is None or not Path(SYSROOT, "lib", "wasm32-wasi", "libc.a").exists():
+        raise GuestToolchainMissing(
+            "the guest engine needs clang, lld and the wasm32 sysroot: "
+            "apt-get install clang lld wasi-libc libc++-dev-wasm32 libclang-rt-dev-wasm32"
+        )
+    out = subprocess.run([CLANG, "--version"], capture_output=True, text=True, check=True)
+    return out.stdout.splitlines()[0]
+
+
+@functools.cache
+def api_imports() -> frozenset[str]:
+    """The import names of the API, as the guest header declares them."""
+    text = (GUEST_INCLUDE / "kernel_operator.h").read_text()
+    return frozenset(re.findall(r"ASCENDC_GUEST_IMPORT\((\w+)\)", text)) - {"name"}
+
+
+def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
+    return build.digest(
+        "guest-kernel",
+        toolchain_version(),
+        sorted(
+            [str(p.relative_to(GUEST_INCLUDE)), p.read_text()] for p in GUEST_INCLUDE.rglob("*.h")
+        ),
+        build.package_sources(pkg, "op_kernel"),
+        build.package_sources(pkg, "inc"),
+        pkg.tiling_header_path,
+        pkg.files[pkg.tiling_header_path],
+        sorted([k, v] for k, v in {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}.items()),
+    )
+
+
+def build_kernel(
+    pkg: OperatorPackage, macros: dict[str, str], workdir: Path, timeout_s: float
+) -> tuple[Path, bool]:
+    """kernel.wasm for one set of DTYPE_<ARG> macros, its imports verified: (path, cache hit)."""
+    key = kernel_key(pkg, macros)
+
+    def compile_kernel(out: Path) -> None:
+        cwd = build.build_dir(pkg, workdir, f"guest-{key}")
+        prelude = cwd / f"prelude-{key}.h"
+        defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
+        prelude.write_text(
+            "\n".join(
+                [f"#define {k} {v}" for k, v in defines.items()]
+                + kernel_view.host_tiling_view(pkg)
+                + [""]
+            )
+        )
+        wasm = cwd / "kernel.wasm"
+        cmd = [
+            CLANG,
+            *FLAGS,
+            "-DASCENDC_SIM_KERNEL",
+            f"-I{GUEST_INCLUDE}",
+            f"-I{build.HOST_INCLUDE_DIR}",
+        ]
+        cmd += ["-I.", "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h"]
+        cmd += ["-include", prelude.name, pkg.kernel_path, *LINK]
+        cmd += [f"-Wl,--export={pkg.spec.kernel}", "-o", wasm.name]
+        build.compile_candidate(cmd, cwd, wasm, "kernel", timeout_s)
+        data = wasm.read_bytes()
+        if refused := [
+            f"{m}.{n}" for m, n in imports(data) if m != "ascendc" or n not in api_imports()
+        ]:
+            raise build.BuildError(
+                "kernel",
+                f"the kernel needs {', '.join(sorted(refused))}, which is not the AscendC API: "
+                "a kernel reaches only the API (no printf, files, clocks or other system calls)",
+            )
+        out.write_bytes(data)
+
+    return build.cached("guest", key, compile_kernel)
+
+
+def imports(module: bytes) -> list[tuple[str, str]]:
+    """(module, name) of every import of a wasm binary, from its import section."""
+    if module[:8] != b"\0asm\x01\0\0\0":
+        raise build.BuildError("kernel", "the compiler's output is not a wasm module")
+    pos = 8
+
+    def uleb() -> int:
+        nonlocal pos
+        value = shift = 0
+        while True:
+            byte = module[pos]
+            pos += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                return value
+
+    def name() -> str:
+        nonlocal pos
+        n = uleb()
+        pos += n
+        return module[pos - n : pos].decode()
+
+    found: list[tuple[str, str]] = []
+    while pos < len(module):
+        section = module[pos]
+        pos += 1
+        size = uleb()
+        end = pos + size
+        if section == 2:
+            for _ in range(uleb()):
+                found.append((name(), name()))
+                kind = module[pos]
+                pos += 1
+                if kind == 0:  # function: a type index
+                    uleb()
+                else:  # table, memory or global: refused by kind, whatever the name
+                    found[-1] = (found[-1][0], f"{found[-1][1]} (not a function)")
+                    pos = end
+                    break
+        pos = end
+    return found

@@ -1,0 +1,54 @@
+// The guest engine (docs/trust_boundary.md): a kernel compiled to WebAssembly runs metered inside
+// this process, which owns everything the reward is computed from. The guest reaches tensor
+// memory, the trace and the timing only through the imports of module "ascendc" (api.cpp), each
+// the emulation's own API call run here; its own instructions, library code included, are counted
+// by the runtime's fuel and charged as the kernel's scalar work.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ascendc_sim::guest {
+
+// GM as the guest names it: each launch buffer at an address of the guest's GM range (abi.h).
+class GmMap {
+ public:
+  // The guest's address of `bytes` of GM at the emulation's kernel address `kernel`.
+  uint32_t Add(uint8_t* kernel, uint64_t bytes);
+  // The emulation's kernel address of guest GM [addr, addr + bytes), or a RUNTIME_ERROR naming `api`.
+  uint8_t* Resolve(uint32_t addr, uint64_t bytes, const char* api) const;
+
+ private:
+  struct Range {
+    uint32_t guest;
+    uint64_t bytes;
+    uint8_t* kernel;
+  };
+  std::vector<Range> ranges_;
+  uint64_t next_ = 0;
+};
+
+class Module {
+ public:
+  // Compiles the module (a wasm32 kernel built by backends/sim/guest_build.py) for `entry`.
+  Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, GmMap gm,
+         uint32_t tilingAddr, uint64_t tilingBytes, const uint8_t* tiling);
+  ~Module();
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  // Runs the entry on the current core (a fresh instance: its own memory and stack) with these
+  // guest GM addresses; the emulation's errors come out as its SimError.
+  void Run(const std::vector<uint32_t>& args);
+  // The guest instructions run so far over every core: the kernel's own scalar work.
+  const uint64_t* ScalarCounter() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ascendc_sim::guest
