@@ -85,6 +85,23 @@ def test_a_pointer_into_gm_reaches_no_tensor_memory(guest):
     assert "trapped" in result.message and "out of bounds" in result.message
 
 
+def test_handles_the_kernel_forges_reach_no_host_memory(guest):
+    # A tensor is a handle the guest can forge: the host holds it to its buffer, or to a GM buffer.
+    for body, why in [
+        (
+            "  LocalTensor<half> t(0xFFFFFF00u, 1024, TPosition::VECCALC);\n  Duplicate(t, half(0), 1024);\n",
+            "past",
+        ),
+        (
+            "  GlobalTensor<half> g;\n  g.SetGlobalBuffer((__gm__ half*)z);\n"
+            "  LocalTensor<half> t(0, 16, TPosition::VECCALC);\n  DataCopy(g[1u << 26], t, 16);\n",
+            "no GM buffer",
+        ),
+    ]:
+        result = guest.evaluate(timed(kernel_with(body=body), run_id="forged"))
+        assert result.status is Status.RUNTIME_ERROR and why in result.message, result.message
+
+
 def test_library_code_is_charged_as_the_kernels_scalar_work(guest):
     # Last round 2^21 additions inside a standard-library algorithm cost +4.5 us.
     work = kernel_with(

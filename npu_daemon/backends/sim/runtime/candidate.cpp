@@ -141,19 +141,21 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, u
 void RunGuest(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed, int fd) {
   SetTilingKey(tiling.frame.tilingKey);
   KernelGm k(gm, tiling);
-  guest::GmMap map;
+  guest::LaunchGm lg;
   std::vector<uint32_t> args;
   for (size_t i = 0; i + 2 < k.args.size(); ++i) {
     const GmBuffer* b = gm.params[i];
-    args.push_back(b != nullptr ? map.Add(b->Kernel(), b->mem.bytes) : 0);
+    args.push_back(b != nullptr ? lg.map.Add(b->Kernel(), b->mem.bytes) : 0);
   }
-  args.push_back(tiling.frame.workspaceBytes > 0 ? map.Add(k.workspace.Kernel(), k.workspace.mem.bytes) : 0);
-  const uint32_t tilingAddr = map.Add(k.tilingData.Kernel(), k.tilingData.mem.bytes);
-  args.push_back(tilingAddr);
+  lg.workspace = lg.map.Add(k.workspace.Kernel(), k.workspace.mem.bytes);
+  args.push_back(tiling.frame.workspaceBytes > 0 ? lg.workspace : 0);
+  lg.tiling = lg.map.Add(k.tilingData.Kernel(), k.tilingData.mem.bytes);
+  args.push_back(lg.tiling);
+  lg.tilingData = tiling.data.data();
+  lg.tilingBytes = tiling.frame.tilingBytes;
   InstallGuardHandlers();
   // Compiled before the filter closes executable memory; the guest has no system call to make.
-  guest::Module module(l.kernelWasm, l.kernel, "op_kernel", std::move(map), tilingAddr, tiling.frame.tilingBytes,
-                       tiling.data.data());
+  guest::Module module(l.kernelWasm, l.kernel, "op_kernel", std::move(lg));
   InstallSyscallFilter(SyscallStage::kRunning, fd);
   SetScalarInstrCounter(module.ScalarCounter());
   const channel::LaunchFrame launch = k.Frame();

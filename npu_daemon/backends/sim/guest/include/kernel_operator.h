@@ -6,6 +6,8 @@
 // address. Element access (GetValue, SetValue) is such a call too, charged by the host.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -125,6 +127,16 @@ ASCENDC_GUEST_IMPORT(ub_set)
 void ub_set(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int64_t bits, int32_t line);
 ASCENDC_GUEST_IMPORT(gm_get) int64_t gm_get(Dtype t, uint32_t gm, int64_t offset, int32_t line);
 ASCENDC_GUEST_IMPORT(gm_set) void gm_set(Dtype t, uint32_t gm, int64_t offset, int64_t bits, int32_t line);
+ASCENDC_GUEST_IMPORT(vec_cast)
+void vec_cast(Dtype dt, Dtype st, int32_t round, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, int32_t count,
+              int32_t line);
+ASCENDC_GUEST_IMPORT(vec_reduce)
+void vec_reduce(Reduce op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t w, uint32_t wSize,
+                int32_t count, int32_t calIndex, int32_t line);
+ASCENDC_GUEST_IMPORT(tiling_key) int64_t tiling_key();
+ASCENDC_GUEST_IMPORT(user_workspace) uint32_t user_workspace(uint32_t workspace);
+ASCENDC_GUEST_IMPORT(sys_workspace) uint32_t sys_workspace();
+ASCENDC_GUEST_IMPORT(sync_all) void sync_all(int32_t line);
 ASCENDC_GUEST_IMPORT(pipe_barrier) void pipe_barrier(int32_t pipe, int32_t line);
 ASCENDC_GUEST_IMPORT(set_flag) void set_flag(int32_t event, int32_t id, int32_t line);
 ASCENDC_GUEST_IMPORT(wait_flag) void wait_flag(int32_t event, int32_t id, int32_t line);
@@ -304,6 +316,27 @@ class TPipe {
     que.len_ = (len + 31u) & ~31u;
     return true;
   }
+  // Event ids from a pool of 8 per HardEvent, as the device's TPipe hands them out: plain numbers,
+  // so the pool is the kernel's own state.
+  int8_t FetchEventID(HardEvent event) const {
+    for (int8_t id = 0; id < 8; ++id)
+      if (!(eventIds_[static_cast<int>(event)] & (1u << id))) return id;
+    return -1;
+  }
+  template <HardEvent event>
+  int8_t FetchEventID() const {
+    return FetchEventID(event);
+  }
+  template <HardEvent event>
+  int8_t AllocEventID() {
+    const int8_t id = FetchEventID<event>();
+    if (id >= 0) eventIds_[static_cast<int>(event)] |= static_cast<uint8_t>(1u << id);
+    return id;
+  }
+  template <HardEvent event>
+  void ReleaseEventID(int8_t id) {
+    if (id >= 0 && id < 8) eventIds_[static_cast<int>(event)] &= static_cast<uint8_t>(~(1u << id));
+  }
   template <TPosition pos>
   bool InitBuffer(TBuf<pos>& buf, uint32_t len, ASCENDC_GUEST_LINE) {
     buf.base_ = ascendc_guest::pipe_init_buf(id_, static_cast<int32_t>(pos), 1, len, line);
@@ -313,6 +346,7 @@ class TPipe {
 
  private:
   int32_t id_;
+  uint8_t eventIds_[64] = {};
 };
 
 struct DataCopyExtParams {
@@ -422,7 +456,85 @@ void WaitFlag(int32_t id, ASCENDC_GUEST_LINE) {
   ascendc_guest::wait_flag(static_cast<int32_t>(event), id, line);
 }
 
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+template <typename D, typename S>
+void Cast(const LocalTensor<D>& d, const LocalTensor<S>& a, const RoundMode& round, uint32_t count,
+          ASCENDC_GUEST_LINE) {
+  ascendc_guest::vec_cast(ascendc_guest::DtypeOf<D>(), ascendc_guest::DtypeOf<S>(), static_cast<int32_t>(round),
+                          d.UbAddr(), d.GetSize(), a.UbAddr(), a.GetSize(), static_cast<int32_t>(count), line);
+}
+
+// The count forms of the whole-range reductions.
+template <typename T>
+void ReduceSum(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& work, int32_t count,
+               ASCENDC_GUEST_LINE) {
+  ascendc_guest::vec_reduce(ascendc_guest::Reduce::kSum, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(),
+                            a.UbAddr(), a.GetSize(), work.UbAddr(), work.GetSize(), count, 0, line);
+}
+template <typename T>
+void ReduceMax(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& work, int32_t count,
+               bool calIndex = false, ASCENDC_GUEST_LINE) {
+  ascendc_guest::vec_reduce(ascendc_guest::Reduce::kMax, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(),
+                            a.UbAddr(), a.GetSize(), work.UbAddr(), work.GetSize(), count, calIndex, line);
+}
+template <typename T>
+void ReduceMin(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& work, int32_t count,
+               bool calIndex = false, ASCENDC_GUEST_LINE) {
+  ascendc_guest::vec_reduce(ascendc_guest::Reduce::kMin, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(),
+                            a.UbAddr(), a.GetSize(), work.UbAddr(), work.GetSize(), count, calIndex, line);
+}
+
+template <bool isAIVOnly = true>
+void SyncAll(ASCENDC_GUEST_LINE) {
+  ascendc_guest::sync_all(line);
+}
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
+  const uint32_t w = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(workspace));
+  return w == 0 ? nullptr : reinterpret_cast<GM_ADDR>(static_cast<uintptr_t>(ascendc_guest::user_workspace(w)));
+}
+inline GM_ADDR GetSysWorkSpacePtr() {
+  return reinterpret_cast<GM_ADDR>(static_cast<uintptr_t>(ascendc_guest::sys_workspace()));
+}
+
+// The launch's kernel type is read from the source before the launch (kernel_view.py): the
+// statement itself does nothing, as on the native engine.
+enum KernelMetaType {
+  KERNEL_TYPE_AIV_ONLY,
+  KERNEL_TYPE_AIC_ONLY,
+  KERNEL_TYPE_MIX_AIV_1_0,
+  KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2,
+  KERNEL_TYPE_MIX_AIC_1_4,
+  KERNEL_TYPE_AICORE,
+  KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE
+};
+
 }  // namespace AscendC
+
+enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+using AscendC::PIPE_ALL;
+using AscendC::PIPE_FIX;
+using AscendC::PIPE_M;
+using AscendC::PIPE_MTE1;
+using AscendC::PIPE_MTE2;
+using AscendC::PIPE_MTE3;
+using AscendC::PIPE_S;
+using AscendC::pipe_t;
+using AscendC::PIPE_V;
+// The CCE intrinsics kernels call directly.
+inline void set_flag(pipe_t src, pipe_t dst, event_t id, ASCENDC_GUEST_LINE) {
+  ascendc_guest::set_flag(src * 8 + dst, id, line);
+}
+inline void wait_flag(pipe_t src, pipe_t dst, event_t id, ASCENDC_GUEST_LINE) {
+  ascendc_guest::wait_flag(src * 8 + dst, id, line);
+}
+inline void pipe_barrier(pipe_t pipe, ASCENDC_GUEST_LINE) { ascendc_guest::pipe_barrier(pipe, line); }
+#define KERNEL_TASK_TYPE_DEFAULT(type) (void)(type)
+#define KERNEL_TASK_TYPE(key, type) (void)(key), (void)(type)
+#define TILING_KEY_IS(k) (::ascendc_guest::tiling_key() == static_cast<int64_t>(k))
 
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;

@@ -83,10 +83,7 @@ struct Module::Impl {
   wasmtime_module_t* module = nullptr;
   wasmtime_linker_t* linker = nullptr;
   std::string entry, kernelFile;
-  GmMap gm;
-  uint32_t tilingAddr = 0;
-  uint64_t tilingBytes = 0;
-  const uint8_t* tiling = nullptr;
+  LaunchGm gm;
   uint64_t scalar = 0;  // fuel over every core: the kernel's own instructions
 
   ~Impl() {
@@ -233,17 +230,13 @@ constexpr bool kArith = kFloating<T> || std::is_same_v<T, int16_t> || std::is_sa
 }
 using ascendc_guest::BitsOf;
 using ascendc_guest::FromBits;
+// A global tensor the guest names, of the size it declared: the `reach` elements an API call
+// touches from its start must lie in one GM buffer of the launch.
 template <typename T>
-AscendC::LocalTensor<T> Local(uint32_t addr, uint32_t size,
-                              int32_t pos = static_cast<int32_t>(AscendC::TPosition::VECCALC)) {
-  return AscendC::LocalTensor<T>(addr, size, static_cast<AscendC::TPosition>(pos));
-}
-template <typename T>
-AscendC::GlobalTensor<T> Global(uint32_t addr, int64_t size, const char* api) {
+AscendC::GlobalTensor<T> Global(uint32_t addr, int64_t size, int64_t reach, const char* api) {
   AscendC::GlobalTensor<T> g;
-  const uint64_t elems = size > 0 ? static_cast<uint64_t>(size) : 1;
-  g.SetGlobalBuffer(reinterpret_cast<T*>(g_module->gm.Resolve(addr, elems * sizeof(T), api)),
-                    static_cast<uint64_t>(size));
+  const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(reach, 1)) * sizeof(T);
+  g.SetGlobalBuffer(reinterpret_cast<T*>(g_module->gm.map.Resolve(addr, bytes, api)), static_cast<uint64_t>(size));
   return g;
 }
 
@@ -275,14 +268,28 @@ AscendC::TPosition Position(int32_t p) {
   return static_cast<AscendC::TPosition>(p);
 }
 
+// A local tensor the guest names: its bytes must lie inside its position's buffer, since the
+// emulation trusts a tensor's own extent (on the native engine only the library made tensors).
+template <typename T>
+AscendC::LocalTensor<T> Local(uint32_t addr, uint32_t size,
+                              int32_t pos = static_cast<int32_t>(AscendC::TPosition::VECCALC)) {
+  const AscendC::TPosition p = Position(pos);
+  const uint64_t cap = ascendc_sim::CurrentCore().Local().Size(AscendC::BufferOf(p));
+  if (static_cast<uint64_t>(addr) + static_cast<uint64_t>(size) * sizeof(T) > cap)
+    throw SimError(Status::RUNTIME_ERROR, "a LocalTensor of " + std::to_string(size) + " elements at byte " +
+                                              std::to_string(addr) + " lies past the " + std::to_string(cap) +
+                                              " B of its buffer");
+  return AscendC::LocalTensor<T>(addr, size, p);
+}
+
 int32_t BlockIdx(const Call&) { return static_cast<int32_t>(AscendC::GetBlockIdx()); }
 int32_t BlockNum(const Call&) { return static_cast<int32_t>(AscendC::GetBlockNum()); }
 
 void TilingRead(const Call& c, uint32_t dst, uint32_t gm, uint32_t bytes) {
-  const Module::Impl& m = *g_module;
-  if (gm < m.tilingAddr || static_cast<uint64_t>(gm) - m.tilingAddr + bytes > m.tilingBytes)
+  const LaunchGm& l = g_module->gm;
+  if (gm < l.tiling || static_cast<uint64_t>(gm) - l.tiling + bytes > l.tilingBytes)
     throw SimError(Status::RUNTIME_ERROR, "GET_TILING_DATA: the tiling argument reads past the tiling data");
-  std::memcpy(c.Bytes(dst, bytes, "GET_TILING_DATA"), m.tiling + (gm - m.tilingAddr), bytes);
+  std::memcpy(c.Bytes(dst, bytes, "GET_TILING_DATA"), l.tilingData + (gm - l.tiling), bytes);
 }
 
 int32_t PipeNew(const Call&) {
@@ -327,7 +334,7 @@ void CopyGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gmSiz
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto l = Local<T>(ub, ubSize, pos);
-    const auto g = Global<T>(gm, gmSize > 0 ? gmSize : count, "DataCopy");
+    const auto g = Global<T>(gm, gmSize, count, "DataCopy");
     if (toGm)
       AscendC::DataCopy(g, l, count, c.Loc(line));
     else
@@ -347,11 +354,10 @@ void CopyPadGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gm
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto l = Local<T>(ub, ubSize, pos);
-    // The GM span the copy reaches: its bursts and gaps, checked by the emulation against the buffer.
-    const int64_t reach =
-        (static_cast<int64_t>(e.blockCount) * (e.blockLen + (toGm ? e.dstStride : e.srcStride)) + sizeof(T) - 1) /
-        static_cast<int64_t>(sizeof(T));
-    const auto g = Global<T>(gm, std::max<int64_t>(gmSize, 0) > 0 ? gmSize : reach, "DataCopyPad");
+    // The GM the copy reaches: its bursts and the gaps between them.
+    const int64_t bursts = std::max<int64_t>(e.blockCount, 1), gap = toGm ? e.dstStride : e.srcStride;
+    const int64_t reach = (bursts * e.blockLen + (bursts - 1) * gap + sizeof(T) - 1) / static_cast<int64_t>(sizeof(T));
+    const auto g = Global<T>(gm, gmSize, reach, "DataCopyPad");
     if (toGm) {
       AscendC::DataCopyPad(g, l, p, c.Loc(line));
     } else {
@@ -478,17 +484,59 @@ void UbSet(const Call& c, int32_t t, uint32_t addr, uint32_t size, uint32_t inde
 int64_t GmGet(const Call& c, int32_t t, uint32_t gm, int64_t offset, int32_t line) {
   return WithType(t, [&](auto tag) -> int64_t {
     using T = typename decltype(tag)::type;
-    return BitsOf(Global<T>(gm + static_cast<uint32_t>(offset * static_cast<int64_t>(sizeof(T))), 1, "GetValue")
+    return BitsOf(Global<T>(gm + static_cast<uint32_t>(offset * static_cast<int64_t>(sizeof(T))), 1, 1, "GetValue")
                       .GetValue(0, c.Loc(line)));
   });
 }
 void GmSet(const Call& c, int32_t t, uint32_t gm, int64_t offset, int64_t bits, int32_t line) {
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Global<T>(gm + static_cast<uint32_t>(offset * static_cast<int64_t>(sizeof(T))), 1, "SetValue")
+    Global<T>(gm + static_cast<uint32_t>(offset * static_cast<int64_t>(sizeof(T))), 1, 1, "SetValue")
         .SetValue(0, FromBits<T>(bits), c.Loc(line));
   });
 }
+void VecCast(const Call& c, int32_t dt, int32_t st, int32_t round, uint32_t d, uint32_t dn, uint32_t a, uint32_t an,
+             int32_t count, int32_t line) {
+  if (round < 0 || round > static_cast<int32_t>(AscendC::RoundMode::CAST_ODD))
+    throw SimError(Status::RUNTIME_ERROR, "Cast: round mode " + std::to_string(round) + " out of range");
+  WithType(dt, [&](auto dtag) {
+    using D = typename decltype(dtag)::type;
+    WithType(st, [&](auto stag) {
+      using S = typename decltype(stag)::type;
+      if constexpr (ascendc_sim::CastSupported<D, S>())
+        AscendC::Cast(Local<D>(d, dn), Local<S>(a, an), static_cast<AscendC::RoundMode>(round),
+                      static_cast<uint32_t>(count), c.Loc(line));
+      else
+        Unsupported("Cast", dt * 16 + st);
+    });
+  });
+}
+void VecReduce(const Call& c, int32_t op, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uint32_t an, uint32_t w,
+               uint32_t wn, int32_t count, int32_t calIndex, int32_t line) {
+  using ascendc_guest::Reduce;
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kFloating<T>) {
+      const auto D = Local<T>(d, dn), A = Local<T>(a, an), W = Local<T>(w, wn);
+      const SrcLoc loc = c.Loc(line);
+      switch (static_cast<Reduce>(op)) {
+        case Reduce::kSum:
+          return AscendC::ReduceSum(D, A, W, count, loc);
+        case Reduce::kMax:
+          return AscendC::ReduceMax(D, A, W, count, calIndex != 0, loc);
+        case Reduce::kMin:
+          return AscendC::ReduceMin(D, A, W, count, calIndex != 0, loc);
+      }
+    }
+    Unsupported("a whole-range reduction", t);
+  });
+}
+int64_t TilingKeyImport(const Call&) { return static_cast<int64_t>(ascendc_sim::TilingKey()); }
+uint32_t UserWorkspace(const Call&, uint32_t workspace) {
+  return workspace + static_cast<uint32_t>(ascendc_sim::SocParamInt("lib_workspace_bytes"));
+}
+uint32_t SysWorkspace(const Call&) { return g_module->gm.workspace; }
+void SyncAllImport(const Call& c, int32_t line) { ascendc_sim::CurrentCore().SyncAll(c.Loc(line)); }
 void PipeBarrierImport(const Call& c, int32_t pipe, int32_t line) {
   if (pipe < PIPE_S || pipe > PIPE_ALL) throw SimError(Status::RUNTIME_ERROR, "PipeBarrier: pipe out of range");
   ascendc_sim::CurrentCore().Barrier(static_cast<pipe_t>(pipe), c.Loc(line), "PipeBarrier");
@@ -522,6 +570,12 @@ void DefineImports(wasmtime_linker_t* l) {
   Import<UbSet>::Define(l, "ub_set");
   Import<GmGet>::Define(l, "gm_get");
   Import<GmSet>::Define(l, "gm_set");
+  Import<VecCast>::Define(l, "vec_cast");
+  Import<VecReduce>::Define(l, "vec_reduce");
+  Import<TilingKeyImport>::Define(l, "tiling_key");
+  Import<UserWorkspace>::Define(l, "user_workspace");
+  Import<SysWorkspace>::Define(l, "sys_workspace");
+  Import<SyncAllImport>::Define(l, "sync_all");
   Import<PipeBarrierImport>::Define(l, "pipe_barrier");
   Import<SetFlagImport>::Define(l, "set_flag");
   Import<WaitFlagImport>::Define(l, "wait_flag");
@@ -529,16 +583,12 @@ void DefineImports(wasmtime_linker_t* l) {
 
 }  // namespace
 
-Module::Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, GmMap gm,
-               uint32_t tilingAddr, uint64_t tilingBytes, const uint8_t* tiling)
+Module::Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, LaunchGm gm)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.entry = entry;
   m.kernelFile = kernelFile;
   m.gm = std::move(gm);
-  m.tilingAddr = tilingAddr;
-  m.tilingBytes = tilingBytes;
-  m.tiling = tiling;
   std::ifstream f(wasmPath, std::ios::binary);
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (bytes.empty()) throw SimError(Status::RUNTIME_ERROR, "cannot read the kernel module " + wasmPath);

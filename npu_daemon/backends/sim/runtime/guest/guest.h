@@ -30,11 +30,18 @@ class GmMap {
   uint64_t next_ = 0;
 };
 
+// What a launch hands the guest: its GM, and where in it the workspace and the tiling data are.
+struct LaunchGm {
+  GmMap map;
+  uint32_t workspace = 0, tiling = 0;   // guest GM addresses
+  const uint8_t* tilingData = nullptr;  // the tiling's bytes (GET_TILING_DATA copies them)
+  uint64_t tilingBytes = 0;
+};
+
 class Module {
  public:
   // Compiles the module (a wasm32 kernel built by backends/sim/guest_build.py) for `entry`.
-  Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, GmMap gm,
-         uint32_t tilingAddr, uint64_t tilingBytes, const uint8_t* tiling);
+  Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, LaunchGm gm);
   ~Module();
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;

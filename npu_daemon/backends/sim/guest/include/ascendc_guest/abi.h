@@ -11,6 +11,7 @@ enum class Dtype : int32_t { kF16 = 1, kF32, kBf16, kI8, kU8, kI16, kU16, kI32, 
 enum class Binary : int32_t { kAdd = 1, kSub, kMul, kDiv, kMax, kMin, kAnd, kOr };
 enum class Unary : int32_t { kExp = 1, kLn, kAbs, kReciprocal, kSqrt, kRsqrt, kRelu };
 enum class WithScalar : int32_t { kAdds = 1, kMuls, kMaxs, kMins, kLeakyRelu };
+enum class Reduce : int32_t { kSum = 1, kMax, kMin };
 
 // The guest's view of GM: every buffer of the launch at an address of this range, which the guest's
 // linear memory never reaches (the host caps it below kGmBase), so a GM address is only a name.
