@@ -7,7 +7,9 @@ kernel_operator.h); anything else (WASI I/O through printf, a clock) is refused 
 
 from __future__ import annotations
 
+import fcntl
 import functools
+import os
 import re
 import shutil
 import subprocess
@@ -29,6 +31,7 @@ FLAGS = [
     "-w",
 ]
 # Past the guest's linear memory (below the GM addresses of abi.h); the stack the kernel gets.
+INCLUDES = ["-DASCENDC_SIM_KERNEL", f"-I{GUEST_INCLUDE}", f"-I{build.HOST_INCLUDE_DIR}"]
 LINK = [
     "-nostartfiles",
     "-Wl,--no-entry",
@@ -60,13 +63,40 @@ def api_imports() -> frozenset[str]:
     return frozenset(re.findall(r"ASCENDC_GUEST_IMPORT\((\w+)\)", text)) - {"name"}
 
 
+def headers_digest() -> str:
+    """The guest API headers, the host headers a tiling view includes, and clang's version."""
+    headers = [*GUEST_INCLUDE.rglob("*.h"), *build.HOST_INCLUDE_DIR.rglob("*.h")]
+    return build.digest(
+        "guest-headers", toolchain_version(), sorted([p.as_posix(), p.read_text()] for p in headers)
+    )
+
+
+def ensure_pch() -> Path:
+    """The API header and every tiling view's fixed includes, precompiled once per header digest
+    (by the daemon, from our headers alone; the candidates' compiles only read it)."""
+    root = build.cache_root() / f"guest-pch-{headers_digest()[:24]}"
+    pch = root / "guest.pch"
+    if pch.exists():
+        return pch
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with (root.parent / f"{root.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not pch.exists():
+            root.mkdir(mode=0o755, exist_ok=True)
+            header = root / "guest_pch.h"
+            lines = ['#include "kernel_operator.h"', *kernel_view.tiling_header_includes(), ""]
+            header.write_text("\n".join(lines))
+            tmp = root / f"guest.pch.tmp{os.getpid()}"
+            cmd = [CLANG, *FLAGS, *INCLUDES, "-x", "c++-header", str(header), "-o", str(tmp)]
+            subprocess.run(cmd, check=True, capture_output=True)
+            os.replace(tmp, pch)
+    return pch
+
+
 def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
     return build.digest(
         "guest-kernel",
-        toolchain_version(),
-        sorted(
-            [str(p.relative_to(GUEST_INCLUDE)), p.read_text()] for p in GUEST_INCLUDE.rglob("*.h")
-        ),
+        headers_digest(),
         build.package_sources(pkg, "op_kernel"),
         build.package_sources(pkg, "inc"),
         pkg.tiling_header_path,
@@ -93,14 +123,8 @@ def build_kernel(
             )
         )
         wasm = cwd / "kernel.wasm"
-        cmd = [
-            CLANG,
-            *FLAGS,
-            "-DASCENDC_SIM_KERNEL",
-            f"-I{GUEST_INCLUDE}",
-            f"-I{build.HOST_INCLUDE_DIR}",
-        ]
-        cmd += ["-I.", "-Iop_kernel", "-Iop_host", "-include", "kernel_operator.h"]
+        cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
+        cmd += ["-include-pch", str(ensure_pch())]
         cmd += ["-include", prelude.name, pkg.kernel_path, *LINK]
         cmd += [f"-Wl,--export={pkg.spec.kernel}", "-o", wasm.name]
         build.compile_candidate(cmd, cwd, wasm, "kernel", timeout_s)
