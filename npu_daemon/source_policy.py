@@ -201,6 +201,10 @@ class _Token:
     text: str
     file: str
     line: int
+    # Spelled by our headers or the build (`DTYPE_Z`, `__gm__`, `GM_ADDR`) and expanded at a
+    # package line: never itself a violation, but there, so `(__gm__ DTYPE_Z*)(x)` reads as the
+    # pointer cast it is and not as `(*)(x)`.
+    ours: bool = False
 
 
 def check_preprocessed(
@@ -241,8 +245,12 @@ def _package_tokens(
 
     # `mine`: the token was spelled in the package. `expanded`: it was spelled in a system
     # header while the output is at a package file's line (a system macro the package invoked:
-    # `pthread_cleanup_push` expands to `__sigsetjmp`); its names are checked too.
+    # `pthread_cleanup_push` expands to `__sigsetjmp`); its names are checked too. `ours`: spelled
+    # by our headers or the build's -D (`DTYPE_Z`, `__gm__`) on an output line that holds the
+    # package's tokens (a macro expanded there): kept in the sequence, never itself a violation.
     file, line, mine, system, at_package, place = "", 0, False, False, False, ("", 0)
+    pending: list[_Token] = []  # the output line's tokens, yielded at its end
+    line_is_mine = False
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind == "at":
@@ -259,20 +267,28 @@ def _package_tokens(
             if mine:
                 place = (file, line)
             continue
+        if kind in ("marker", "pragma") or (kind == "space" and "\n" in m[0]):
+            yield from (t for t in pending if line_is_mine or not t.ours)
+            pending, line_is_mine = [], False
         if kind == "marker":
             at_package = where(m["marker"])[1]
             continue
         if kind == "space" or kind is None:
             continue
+        kind = "raw" if kind == "delim" else kind
         if not mine:
             if system and at_package and kind == "id":
-                yield _Token("expanded", m[0], *place)
+                pending.append(_Token("expanded", m[0], *place))
+            elif kind != "pragma":
+                pending.append(_Token(kind, m[0], *place, ours=True))
         elif kind == "pragma":
             pragma = " ".join(m["pragma"].split())
             if pragma.split("(")[0].startswith(PRAGMAS):
                 raise Violation(file, line, f"#pragma {pragma}", "a pragma that changes symbols")
         else:
-            yield _Token("raw" if kind == "delim" else kind, m[0], file, line)
+            pending.append(_Token(kind, m[0], file, line))
+            line_is_mine = True
+    yield from (t for t in pending if line_is_mine or not t.ours)
 
 
 def _check_include(file: str, line: int, path: Path, trusted: tuple[Path, ...]) -> None:
@@ -294,6 +310,8 @@ def _rule(
     whatever its form; `cast_aliases`: with ours too (`ops::TilingFunc`), in a cast's type (the
     candidate may name its own tiling function `TilingFunc`)."""
     tok = tokens[i]
+    if tok.ours:
+        return None
     if tok.kind == "expanded":
         return (tok.text, _WHY[tok.text]) if tok.text in _FORBIDDEN else None
     if tok.kind != "id" and tok.text != "(":
