@@ -176,11 +176,12 @@ def test_a_root_daemon_refuses_to_run_candidates_as_root(tmp_path):
 
 def test_remote_clients_need_run_tokens():
     """Throw-away run ids dodged the budget (5 evaluations for a ledger of 1): a daemon reachable
-    beyond loopback now serves only opened runs with their token; a loopback daemon on request."""
-    remote = daemon_args(["--bind", "tcp://0.0.0.0:5555", "--keys", "k"])
-    assert main.tokens_required(remote)
-    assert not main.tokens_required(daemon_args(["--bind", "tcp://127.0.0.1:5555"]))
-    assert main.tokens_required(daemon_args(["--require-run-tokens"]))
+    beyond loopback serves only opened runs with their token, whatever its flags (and a loopback
+    one too unless told otherwise: test_service_bounds.py)."""
+    remote = ["--bind", "tcp://0.0.0.0:5555", "--keys", "k"]
+    assert main.tokens_required(daemon_args(remote))
+    assert main.tokens_required(daemon_args([*remote, "--allow-unopened-runs"]))
+    assert main.tokens_required(daemon_args(["--require-run-tokens", "--allow-unopened-runs"]))
 
 
 # ---- inputs the candidate cannot know ------------------------------------------------------------
@@ -218,15 +219,15 @@ def test_an_answer_computed_offline_from_the_public_seed_fails(tmp_path, client)
 
 
 def test_the_reported_secret_reproduces_a_run(tmp_path):
-    """A stopped daemon reports its secret; a daemon started with it draws the same inputs again
-    (the researcher's re-run): there the answer computed offline for that secret's seed passes."""
+    """A stopped daemon reports its secret, which a result names by its public id; a researcher
+    draws the same inputs from it (test_answer_leaks.py::test_each_candidate_draws_its_own_small_cases
+    re-draws a run's cases and finds its reported errors)."""
     secret = bytes(range(16))
-    pkg = _offline_kernel(tmp_path / "k", workers.case_seed(secret, 7))
     with LocalDaemon(
         workers=1, state_dir=tmp_path / "state", extra_args=["--case-secret", secret.hex()]
     ) as d:
         client = DaemonClient(d.address, heartbeat_s=1.0)
-        ok = client.evaluate(small_request(pkg, run_id="reproduce", seed=7))
+        ok = client.evaluate(small_request(load_package(ADD_DIR), run_id="reproduce", seed=7))
         assert ok.status is Status.OK, ok.message
         assert ok.case_secret_id == workers.secret_id(secret)
         client.close()
