@@ -122,8 +122,10 @@ REINTERPRETING = ("reinterpret_cast", "bit_cast")
 FN_POINTER = "a function pointer (calling code by address)"
 # What reading one unit's tokens may take beyond the process's own memory: the suite's largest
 # unit (1.7 MiB preprocessed) takes under 1 MiB; a 4 KiB source whose own macros expand a
-# millionfold would take gigabytes.
+# millionfold would take gigabytes. A unit up to IN_PROCESS_BYTES (at most a few tens of MiB of
+# text and tokens) is read in the calling process, a larger one in a bounded child.
 CHECK_MEMORY_MB = 256
+IN_PROCESS_BYTES = 4 << 20
 
 _WHY = {name: why for why, names in [*FORBIDDEN_NAMES, *CALLED_NAMES] for name in names}
 _CALLED = frozenset(n for _, names in CALLED_NAMES for n in names)
@@ -214,10 +216,14 @@ def check_unit(
     trusted: tuple[Path, ...],
     timeout_s: float,
 ) -> None:
-    """`check_preprocessed` on the preprocessed file `unit` (of the package's `source`) in a
-    forked child, under CHECK_MEMORY_MB of memory beyond ours and `timeout_s` of CPU and wall
-    time: the caller (a daemon's worker) never holds the unit's text or tokens, and a unit that
-    needs more is refused (REJECTED, charged) instead of growing it."""
+    """`check_preprocessed` on the preprocessed file `unit` (of the package's `source`): here for
+    a unit of at most IN_PROCESS_BYTES, else in a forked child under CHECK_MEMORY_MB of memory
+    beyond ours and `timeout_s` of CPU and wall time, so the caller (a daemon's worker) never
+    holds a large unit's text or tokens, and a unit that needs more is refused (REJECTED,
+    charged) instead of growing it."""
+    if unit.stat().st_size <= IN_PROCESS_BYTES:  # no fork for the units real operators have
+        check_preprocessed(unit.read_text(errors="replace"), cwd, top, own, trusted)
+        return
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
@@ -261,7 +267,7 @@ def check_unit(
     )
 
 
-@dataclass
+@dataclass(slots=True)
 class _Token:
     kind: str
     text: str
