@@ -136,6 +136,10 @@ class ArgSpec(BaseModel):
     # input or output of that name (an OpDef `ParamType(DYNAMIC)`): the kernel gets one parameter,
     # the address of a tensor-list descriptor; the host tiling sees the members as its instances.
     dynamic: str = Field("", pattern=r"^([A-Za-z_][A-Za-z0-9_]*)?$")
+    # Inputs only: the host tiling may read this input's values (an OpDef `ValueDepend`: axes,
+    # paddings, sizes). The spec decides, not the candidate's OpDef, so a tiling program never sees
+    # the data it could compute the operator from.
+    value_depend: bool = False
 
 
 class AttrSpec(BaseModel):
@@ -266,6 +270,8 @@ class OperatorSpec(BaseModel):
                 raise ValueError(f"{self.name}: a list is named like an argument")
         if any(o.dynamic and (o.alias or not o.param) for o in self.outputs):
             raise ValueError(f"{self.name}: a list output member cannot alias an input")
+        if any(o.value_depend for o in self.outputs):
+            raise ValueError(f"{self.name}: only an input can be value_depend")
         for case in self.cases:
             named = (
                 set(case.values)
@@ -468,7 +474,7 @@ class OperatorPackage(BaseModel):
 # Fields added to the format after packages were first hashed: left out of the hash while at
 # their default, so every earlier package keeps its identity (and its cached results).
 _LATER_SPEC_FIELDS = {"host_sources": [], "tree_path": "", "include_dirs": []}
-_LATER_ARG_FIELDS = {"alias": "", "param": True, "dynamic": ""}
+_LATER_ARG_FIELDS = {"alias": "", "param": True, "dynamic": "", "value_depend": False}
 _LATER_CASE_FIELDS = {"values": {}, "ranges": {}, "points": {}, "absent": [], "broadcast": {}}
 
 

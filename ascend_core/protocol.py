@@ -206,6 +206,9 @@ class StatsReply(BaseModel):
     shared_cache_hits: int = 0
     sandbox_user: str = ""  # who candidates run as ("uid 64000+slot", or the daemon's own user)
     uptime_s: float = 0.0
+    queued_bytes: int = 0  # memory the waiting requests hold
+    in_flight_bytes: int = 0  # bytes on their way in, not yet read (incomplete frames included)
+    connections_cut: int = 0  # for holding more than the request-memory bound left them
 
 
 class HealthRequest(BaseModel):

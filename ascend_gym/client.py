@@ -419,8 +419,8 @@ class LocalDaemon:
         ]
         if workers:
             cmd += ["--workers", str(workers)]
-        if require_run_tokens:  # it serves only runs that were opened, as a remote daemon does
-            cmd.append("--require-run-tokens")
+        if not require_run_tokens:  # it also serves runs never opened (tests, experiments)
+            cmd.append("--allow-unopened-runs")
         cmd += extra_args or []
         # Its log goes to a file of its own: a refusal to start is read back from there.
         self._log = tempfile.TemporaryFile("w+")

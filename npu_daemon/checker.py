@@ -3,7 +3,8 @@
 Inputs are drawn from a seeded generator so a candidate and its baseline see the same data; the
 reference is the op's numpy function; outputs pass when |out - ref| <= atol + rtol * |ref| holds
 for all but `max_outlier_fraction` of the elements (the CANN precision-standard shape), and no
-output is NaN or infinite where the reference is finite.
+output is NaN or infinite where the reference is finite. A failure says where and by how much (the
+first bad flat index, the count, the largest errors), never what the reference or an input holds.
 """
 
 from __future__ import annotations
@@ -210,8 +211,8 @@ class Comparison:
         self.size = self.bad = self.invented = 0  # elements compared, outside tolerance, invented
         self.max_abs: float | None = None
         self.max_rel: float | None = None
-        self.first_bad: tuple[int, float, float] | None = None  # flat index, got, expected
-        self.first_invented: tuple[int, float, float] | None = None
+        self.first_bad: int | None = None  # flat index
+        self.first_invented: int | None = None
 
     def add(self, got: np.ndarray, want: np.ndarray, at: int | None = None) -> None:
         """The next piece of the output: `got` against the reference's `want`, of one shape;
@@ -247,7 +248,7 @@ class Comparison:
             if getattr(self, first) is None and flags.any():
                 i = int(np.flatnonzero(flags)[0])
                 start = self.size if at is None else at
-                setattr(self, first, (start + int(differ[i]), g[i], w[i]))
+                setattr(self, first, start + int(differ[i]))
         self.bad += int(bad.sum())
         self.invented += int(invented.sum())
         self.size += size
@@ -262,14 +263,17 @@ class Comparison:
         fraction = self.bad / max(self.size, 1)
         passed = fraction <= self.tol.max_outlier_fraction and not self.invented
         message = ""
-        if not passed:
-            index, g, w = self.first_invented or self.first_bad
+        if not passed:  # positions and error sizes only: never a reference or an input value
+            index = self.first_invented if self.invented else self.first_bad
             what = (
                 f"{self.invented} of {self.size} elements NaN or infinite where the reference is finite"
                 if self.invented
                 else f"{self.bad} of {self.size} elements ({fraction:.2%}) outside atol={self.tol.atol:g} rtol={self.tol.rtol:g}"
             )
-            message = f"{what}; first at flat index {index}: got {g!r}, expected {w!r}"
+            message = (
+                f"{what}; first at flat index {index}; max abs error {self.max_abs or 0.0:.3g}, "
+                f"max rel error {self.max_rel or 0.0:.3g}"
+            )
         return CaseCheck(
             name=name,
             passed=passed,

@@ -73,8 +73,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--require-run-tokens",
         action="store_true",
-        help="serve evaluations only for runs opened with a budget (open_run) and their token "
-        "(always, for a daemon bound beyond loopback)",
+        help="serve evaluations only for runs opened with a budget (open_run) and their token: "
+        "the default; overrides --allow-unopened-runs",
+    )
+    parser.add_argument(
+        "--allow-unopened-runs",
+        action="store_true",
+        help="(loopback only) also serve runs never opened, unbudgeted: experiments by hand",
+    )
+    parser.add_argument(
+        "--max-open-runs",
+        type=int,
+        default=100_000,
+        help="runs open at once; past it, spent and idle runs are dropped, else open_run is BUSY",
     )
     parser.add_argument(
         "--max-queue-bytes",
@@ -110,9 +121,9 @@ def is_loopback(endpoint: str) -> bool:
 
 
 def tokens_required(args: argparse.Namespace) -> bool:
-    """Remote clients spend only budgets opened for them: a daemon bound beyond loopback serves
-    no unopened run (a throw-away run id would dodge every budget)."""
-    return args.require_run_tokens or not is_loopback(args.bind)
+    """Every evaluation spends a budget opened for it (a throw-away run id would dodge every
+    budget): only a loopback daemon started with --allow-unopened-runs serves runs never opened."""
+    return args.require_run_tokens or not (args.allow_unopened_runs and is_loopback(args.bind))
 
 
 class SandboxAccess(BaseModel):
@@ -211,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
             workdir=args.work_dir,
             source_policy=args.source_policy == "enforce",
             require_tokens=tokens_required(args),
+            max_open_runs=args.max_open_runs,
             max_queue_bytes=args.max_queue_bytes,
             disk_quota_mb=args.disk_quota_mb,
             case_secret=args.case_secret,

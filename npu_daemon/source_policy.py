@@ -17,7 +17,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
+import os
 import re
+import resource
+import select
+import signal
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,6 +120,12 @@ BACKENDS = Path(__file__).resolve().parent / "backends"  # the emulation's heade
 # The casts that can make a function pointer of an address (static_cast and const_cast cannot).
 REINTERPRETING = ("reinterpret_cast", "bit_cast")
 FN_POINTER = "a function pointer (calling code by address)"
+# What reading one unit's tokens may take beyond the process's own memory: the suite's largest
+# unit (1.7 MiB preprocessed) takes under 1 MiB; a 4 KiB source whose own macros expand a
+# millionfold would take gigabytes. A unit up to IN_PROCESS_BYTES (at most a few tens of MiB of
+# text and tokens) is read in the calling process, a larger one in a bounded child.
+CHECK_MEMORY_MB = 256
+IN_PROCESS_BYTES = 4 << 20
 
 _WHY = {name: why for why, names in [*FORBIDDEN_NAMES, *CALLED_NAMES] for name in names}
 _CALLED = frozenset(n for _, names in CALLED_NAMES for n in names)
@@ -195,12 +207,76 @@ def check_package(pkg: OperatorPackage) -> None:
                 raise Violation(path, line, "#line", "a line directive (it renames the file)")
 
 
-@dataclass
+def check_unit(
+    unit: Path,
+    source: str,
+    cwd: Path,
+    top: Path,
+    own: frozenset[Path],
+    trusted: tuple[Path, ...],
+    timeout_s: float,
+) -> None:
+    """`check_preprocessed` on the preprocessed file `unit` (of the package's `source`): here for
+    a unit of at most IN_PROCESS_BYTES, else in a forked child under CHECK_MEMORY_MB of memory
+    beyond ours and `timeout_s` of CPU and wall time, so the caller (a daemon's worker) never
+    holds a large unit's text or tokens, and a unit that needs more is refused (REJECTED,
+    charged) instead of growing it."""
+    if unit.stat().st_size <= IN_PROCESS_BYTES:  # no fork for the units real operators have
+        check_preprocessed(unit.read_text(errors="replace"), cwd, top, own, trusted)
+        return
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 2
+        try:
+            os.close(r)
+            pages = int(Path("/proc/self/statm").read_text().split()[0])
+            limit = pages * os.sysconf("SC_PAGE_SIZE") + (CHECK_MEMORY_MB << 20)
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            cpu = int(timeout_s) + 1
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+            check_preprocessed(unit.read_text(errors="replace"), cwd, top, own, trusted)
+            code = 0
+        except Violation as e:
+            os.write(w, json.dumps([e.path, e.line, e.what, e.rule]).encode()[: 1 << 15])
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(w)
+    found, end = b"", time.monotonic() + timeout_s
+    try:
+        while select.select([r], [], [], max(0.0, end - time.monotonic()))[0]:
+            chunk = os.read(r, 1 << 16)
+            if not chunk:
+                break
+            found += chunk
+        else:  # out of time: the child is still reading
+            os.kill(pid, signal.SIGKILL)
+    finally:
+        os.close(r)
+        status = os.waitpid(pid, 0)[1]
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        return
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1:
+        raise Violation(*json.loads(found))
+    raise Violation(
+        source,
+        0,
+        "the preprocessed unit",
+        f"a unit whose tokens take more than {CHECK_MEMORY_MB} MiB or {timeout_s:g} s to read",
+    )
+
+
+@dataclass(slots=True)
 class _Token:
     kind: str
     text: str
     file: str
     line: int
+    # Spelled by our headers or the build (`DTYPE_Z`, `__gm__`, `GM_ADDR`) and expanded at a
+    # package line: never itself a violation, but there, so `(__gm__ DTYPE_Z*)(x)` reads as the
+    # pointer cast it is and not as `(*)(x)`.
+    ours: bool = False
 
 
 def check_preprocessed(
@@ -241,8 +317,12 @@ def _package_tokens(
 
     # `mine`: the token was spelled in the package. `expanded`: it was spelled in a system
     # header while the output is at a package file's line (a system macro the package invoked:
-    # `pthread_cleanup_push` expands to `__sigsetjmp`); its names are checked too.
+    # `pthread_cleanup_push` expands to `__sigsetjmp`); its names are checked too. `ours`: spelled
+    # by our headers or the build's -D (`DTYPE_Z`, `__gm__`) on an output line that holds the
+    # package's tokens (a macro expanded there): kept in the sequence, never itself a violation.
     file, line, mine, system, at_package, place = "", 0, False, False, False, ("", 0)
+    pending: list[_Token] = []  # the output line's tokens, yielded at its end
+    line_is_mine = False
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind == "at":
@@ -259,20 +339,28 @@ def _package_tokens(
             if mine:
                 place = (file, line)
             continue
+        if kind in ("marker", "pragma") or (kind == "space" and "\n" in m[0]):
+            yield from (t for t in pending if line_is_mine or not t.ours)
+            pending, line_is_mine = [], False
         if kind == "marker":
             at_package = where(m["marker"])[1]
             continue
         if kind == "space" or kind is None:
             continue
+        kind = "raw" if kind == "delim" else kind
         if not mine:
             if system and at_package and kind == "id":
-                yield _Token("expanded", m[0], *place)
+                pending.append(_Token("expanded", m[0], *place))
+            elif kind != "pragma":
+                pending.append(_Token(kind, m[0], *place, ours=True))
         elif kind == "pragma":
             pragma = " ".join(m["pragma"].split())
             if pragma.split("(")[0].startswith(PRAGMAS):
                 raise Violation(file, line, f"#pragma {pragma}", "a pragma that changes symbols")
         else:
-            yield _Token("raw" if kind == "delim" else kind, m[0], file, line)
+            pending.append(_Token(kind, m[0], file, line))
+            line_is_mine = True
+    yield from (t for t in pending if line_is_mine or not t.ours)
 
 
 def _check_include(file: str, line: int, path: Path, trusted: tuple[Path, ...]) -> None:
@@ -294,6 +382,8 @@ def _rule(
     whatever its form; `cast_aliases`: with ours too (`ops::TilingFunc`), in a cast's type (the
     candidate may name its own tiling function `TilingFunc`)."""
     tok = tokens[i]
+    if tok.ours:
+        return None
     if tok.kind == "expanded":
         return (tok.text, _WHY[tok.text]) if tok.text in _FORBIDDEN else None
     if tok.kind != "id" and tok.text != "(":

@@ -102,6 +102,9 @@ class Timing(NamedTuple):
 class Backend(abc.ABC):
     name: str
     simulated: bool
+    # Set by the daemon's workers: the inputs of small cases are drawn afresh for each candidate,
+    # and a kernel's output on a case kept across evaluations is not returned (sim: case_data).
+    fresh_draws: bool = False
 
     def evaluate(self, request: EvalRequest, workdir: Path) -> EvalResult:
         """Compile, check and time one candidate inside `workdir` (a fresh, throwaway directory).

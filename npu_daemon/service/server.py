@@ -54,8 +54,9 @@ from ascend_core.protocol import (
     Status,
 )
 from npu_daemon.backends.base import Backend
+from npu_daemon.service.inflight import InFlight
 from npu_daemon.service.keys import ServerKeys
-from npu_daemon.service.store import Store, cache_key
+from npu_daemon.service.store import RunsFull, Store, cache_key
 from npu_daemon.service.workers import SandboxUsers, WorkerPool, deadline_s, secret_id
 
 log = logging.getLogger("npu_daemon")
@@ -101,6 +102,7 @@ class Server:
         workdir: Path | None = None,
         source_policy: bool = True,
         require_tokens: bool = False,
+        max_open_runs: int = 100_000,
         max_queue_bytes: int = MAX_QUEUE_BYTES,
         disk_quota_mb: int = 0,
         case_secret: bytes | None = None,
@@ -110,7 +112,9 @@ class Server:
         self.started = time.monotonic()
         self.state_dir = Path(state_dir or default_state_dir())
         self._state_lock = lock_state_dir(self.state_dir)
-        self.store = Store(self.state_dir / "state.db", max_entries=cache_entries)
+        self.store = Store(
+            self.state_dir / "state.db", max_entries=cache_entries, max_open_runs=max_open_runs
+        )
         # Case inputs are drawn with this secret (workers.case_seed): a fresh one per start unless
         # a researcher reproduces a run with the one reported when that daemon stopped.
         self.case_secret = case_secret or secrets.token_bytes(16)
@@ -140,6 +144,9 @@ class Server:
         )
         self._poller = zmq.Poller()
         self._poller.register(self._router, zmq.POLLIN)
+        # Bytes on their way in (incomplete frames, unread messages) count against the bound too.
+        self._inflight = InFlight(self._router, MAX_MESSAGE_BYTES)
+        self._poller.register(self._inflight.monitor, zmq.POLLIN)
         self.pool = WorkerPool(
             self._poller,
             backend,
@@ -173,8 +180,11 @@ class Server:
                 events = dict(self._poller.poll(50))
                 for task_id, payload in self.pool.receive(events):
                     self._finish(task_id.decode(), payload, "")
+                if self._inflight.monitor in events:
+                    self._inflight.connections()
                 if self._router in events:
                     self._drain(self._client_message)
+                self._inflight.bound(self.max_queue_bytes - self._queued_bytes)
                 for task_id, why in self.pool.reap():
                     self._finish(task_id.decode(), None, why)
                 self._assign()
@@ -188,14 +198,16 @@ class Server:
     def _drain(self, handle) -> None:
         for _ in range(1000):  # bounded, so a flood of clients cannot starve the workers' answers
             try:
-                frames = self._router.recv_multipart(zmq.NOBLOCK)
+                frames = self._router.recv_multipart(zmq.NOBLOCK, copy=False)
             except zmq.Again:
                 return
-            handle(frames)
+            self._inflight.read(frames)
+            handle([f.bytes for f in frames])
 
     def _close(self) -> None:
         self.pool.close()
         self._report_secret()
+        self._inflight.close()
         self._router.close()
         if self._auth is not None:
             self._auth.stop()
@@ -254,6 +266,10 @@ class Server:
             token = self.store.open_run(request.run_id, request.budget)
         except ValueError as e:
             self._send(envelope, ErrorReply(request_id=request.request_id, message=str(e)))
+            return
+        except RunsFull as e:  # not a refusal of this run: open it again later
+            reply = ErrorReply(request_id=request.request_id, status=Status.BUSY, message=str(e))
+            self._send(envelope, reply)
             return
         self._send(
             envelope,
@@ -445,6 +461,9 @@ class Server:
             cache_entries=totals["cache_entries"],
             sandbox_user=self.sandbox_user,
             uptime_s=time.monotonic() - self.started,
+            queued_bytes=self._queued_bytes,
+            in_flight_bytes=self._inflight.held,
+            connections_cut=self._inflight.cut,
             versions={
                 "ascend_gym": importlib.metadata.version("ascend_gym"),
                 "protocol": str(PROTOCOL_VERSION),

@@ -9,7 +9,10 @@
 - Requests: request_id -> (run, result), so a retried request is answered, never evaluated or
   charged twice, also after a restart; and never answered under another run.
 - Runs: a run opened with a budget (`open_run`) holds the hash of its token; its evaluations are
-  served only with that token and only while its charged evaluations are under the budget.
+  served only with that token and only while its charged evaluations are under the budget. At
+  most `max_open_runs` are held: a new one first drops those that spent their budget and those
+  idle for RUN_IDLE_S (their ledger rows stay, so none can be reopened), else it is refused
+  (`RunsFull`: BUSY), so opening runs never grows the state without bound.
 
 Only the server's main thread touches the store, and each charge is one transaction written
 before the reply is sent: a daemon killed at any point has charged a request at most once.
@@ -41,6 +44,16 @@ CREATE TABLE IF NOT EXISTS requests (request_id TEXT PRIMARY KEY, key TEXT NOT N
 CREATE INDEX IF NOT EXISTS requests_done ON requests (done);
 CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, token TEXT NOT NULL, budget INTEGER NOT NULL, opened REAL NOT NULL);
 """
+RUN_IDLE_S = (
+    3600.0  # a run nothing was asked of for this long may be dropped when the table is full
+)
+# A full table the drop did not free is answered BUSY without a scan this long, or until a charge
+# (which may spend a run's budget): an open_run per message must not cost a scan of every run.
+RESCAN_S = 10.0
+
+
+class RunsFull(Exception):
+    """`max_open_runs` runs are open, none spent or idle: the daemon answers BUSY."""
 
 
 def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
@@ -63,11 +76,19 @@ def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
 
 
 class Store:
-    def __init__(self, path: Path, max_entries: int = 100_000, max_requests: int = 200_000):
+    def __init__(
+        self,
+        path: Path,
+        max_entries: int = 100_000,
+        max_requests: int = 200_000,
+        max_open_runs: int = 100_000,
+    ):
         # The daemon's alone: candidates (other uids) must not read cached results or tokens.
         path.parent.mkdir(parents=True, exist_ok=True)
         path.parent.chmod(0o700)
         self.path, self.max_entries, self.max_requests = path, max_entries, max_requests
+        self.max_open_runs = max_open_runs
+        self._full_until = 0.0  # monotonic: until then the runs table is full (no rescan)
         # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), one per charge.
         self._db = sqlite3.connect(
             path, isolation_level=None, timeout=30.0, check_same_thread=False
@@ -80,6 +101,8 @@ class Store:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(requests)")}
         if "run_id" not in columns:  # a state file from before runs were recorded per request
             self._db.execute("ALTER TABLE requests ADD COLUMN run_id TEXT NOT NULL DEFAULT ''")
+        if "used" not in {row[1] for row in self._db.execute("PRAGMA table_info(runs)")}:
+            self._db.execute("ALTER TABLE runs ADD COLUMN used REAL NOT NULL DEFAULT 0")
 
     def close(self) -> None:
         self._db.close()
@@ -103,10 +126,28 @@ class Store:
             ).fetchone()
             if used:
                 raise ValueError(f"run {run_id!r} already exists")
+            if self._count("runs") >= self.max_open_runs and time.monotonic() >= self._full_until:
+                self._drop_finished_runs()
+            if self._count("runs") >= self.max_open_runs:
+                self._full_until = max(self._full_until, time.monotonic() + RESCAN_S)
+                raise RunsFull(
+                    f"{self.max_open_runs} runs are open (none spent or idle {RUN_IDLE_S:g} s)"
+                )
+            now = time.time()
             self._db.execute(
-                "INSERT INTO runs VALUES (?, ?, ?, ?)", (run_id, _hash(token), budget, time.time())
+                "INSERT INTO runs (run_id, token, budget, opened, used) VALUES (?, ?, ?, ?, ?)",
+                (run_id, _hash(token), budget, now, now),
             )
         return token
+
+    def _drop_finished_runs(self) -> None:
+        """Runs that spent their budget (nothing more can be charged to them) or that nothing was
+        asked of for RUN_IDLE_S: their ledger rows stay, so their ids cannot be opened again."""
+        self._db.execute(
+            "DELETE FROM runs WHERE used < ? OR budget <= (SELECT COALESCE(SUM(evaluations), 0) "
+            "FROM ledger WHERE ledger.run_id = runs.run_id)",
+            (time.time() - RUN_IDLE_S,),
+        )
 
     def knows_run(self, run_id: str) -> bool:
         """Whether the run was opened or charged or asked anything here."""
@@ -192,6 +233,7 @@ class Store:
                     run_s=spent[1],
                 )
                 self._db.execute("INSERT OR IGNORE INTO charged VALUES (?, ?)", (run_id, key))
+                self._full_until = 0.0  # the run may have spent its budget: worth a scan again
             if source == "none":
                 self._db.execute(
                     "INSERT OR REPLACE INTO cache VALUES (?, ?, ?)",
@@ -210,6 +252,7 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?)",
                 (result.request_id, key, result.model_dump_json(), now, run_id),
             )
+            self._db.execute("UPDATE runs SET used = ? WHERE run_id = ?", (now, run_id))
         return result
 
     def trim(self) -> None:

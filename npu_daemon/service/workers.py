@@ -209,6 +209,7 @@ def worker_main(
         if disk_quota_mb:
             sandbox.isolate_mounts()
     backend.prepare()  # cheap when the server's own prepare() already did the work
+    backend.fresh_draws = True  # clients learn nothing from one evaluation's case data for the next
     gc.freeze()  # as the server does: collections walk what requests leave, not the start-up heap
     conn.send_bytes(READY)
     while True:

@@ -176,11 +176,12 @@ def test_a_root_daemon_refuses_to_run_candidates_as_root(tmp_path):
 
 def test_remote_clients_need_run_tokens():
     """Throw-away run ids dodged the budget (5 evaluations for a ledger of 1): a daemon reachable
-    beyond loopback now serves only opened runs with their token; a loopback daemon on request."""
-    remote = daemon_args(["--bind", "tcp://0.0.0.0:5555", "--keys", "k"])
-    assert main.tokens_required(remote)
-    assert not main.tokens_required(daemon_args(["--bind", "tcp://127.0.0.1:5555"]))
-    assert main.tokens_required(daemon_args(["--require-run-tokens"]))
+    beyond loopback serves only opened runs with their token, whatever its flags (and a loopback
+    one too unless told otherwise: test_service_bounds.py)."""
+    remote = ["--bind", "tcp://0.0.0.0:5555", "--keys", "k"]
+    assert main.tokens_required(daemon_args(remote))
+    assert main.tokens_required(daemon_args([*remote, "--allow-unopened-runs"]))
+    assert main.tokens_required(daemon_args(["--require-run-tokens", "--allow-unopened-runs"]))
 
 
 # ---- inputs the candidate cannot know ------------------------------------------------------------
@@ -218,15 +219,15 @@ def test_an_answer_computed_offline_from_the_public_seed_fails(tmp_path, client)
 
 
 def test_the_reported_secret_reproduces_a_run(tmp_path):
-    """A stopped daemon reports its secret; a daemon started with it draws the same inputs again
-    (the researcher's re-run): there the answer computed offline for that secret's seed passes."""
+    """A stopped daemon reports its secret, which a result names by its public id; a researcher
+    draws the same inputs from it (test_answer_leaks.py::test_each_candidate_draws_its_own_small_cases
+    re-draws a run's cases and finds its reported errors)."""
     secret = bytes(range(16))
-    pkg = _offline_kernel(tmp_path / "k", workers.case_seed(secret, 7))
     with LocalDaemon(
         workers=1, state_dir=tmp_path / "state", extra_args=["--case-secret", secret.hex()]
     ) as d:
         client = DaemonClient(d.address, heartbeat_s=1.0)
-        ok = client.evaluate(small_request(pkg, run_id="reproduce", seed=7))
+        ok = client.evaluate(small_request(load_package(ADD_DIR), run_id="reproduce", seed=7))
         assert ok.status is Status.OK, ok.message
         assert ok.case_secret_id == workers.secret_id(secret)
         client.close()
@@ -369,10 +370,22 @@ def test_eval_sends_the_timing_it_is_given(daemon):
 
 
 # ---- the tiling sees only value-dependent inputs -------------------------------------------------
-def _tiling_probe(tmp_path: Path, value_depend: bool) -> OperatorPackage:
-    """add whose tiling fails when it can read x's values (x marked ValueDepend or not)."""
-    add_variant(tmp_path / str(value_depend), comment=f"tiling {value_depend}")
-    host = tmp_path / str(value_depend) / "add" / "op_host" / "add.cpp"
+def _tiling_probe(tmp_path: Path, declared: bool, spec_marks: bool = False) -> OperatorPackage:
+    """add whose tiling fails when it can read x's values: its OpDef declares x ValueDepend or not;
+    with `spec_marks`, the client's own operator whose spec marks x value_depend."""
+    name = f"probe_{int(declared)}{int(spec_marks)}"
+    if spec_marks:
+        root = client_operator(tmp_path, name, "def add(x, y):\n    return x + y\n")
+        toml = (
+            (root / "op.toml")
+            .read_text()
+            .replace('{ name = "x", ', '{ name = "x", value_depend = true, ', 1)
+        )
+        (root / "op.toml").write_text(toml)
+    else:
+        add_variant(tmp_path / name, comment=f"tiling {name}")
+        root = tmp_path / name / "add"
+    host = root / "op_host" / "add.cpp"
     entry = "static ge::graphStatus TilingFunc(gert::TilingContext* context) {\n"
     probe = (
         "  const gert::Tensor* x = context->GetInputTensor(0);\n"
@@ -381,16 +394,21 @@ def _tiling_probe(tmp_path: Path, value_depend: bool) -> OperatorPackage:
     source = host.read_text()
     assert entry in source and 'this->Input("x")' in source
     source = source.replace(entry, entry + probe)
-    if value_depend:
+    if declared:
         source = source.replace('this->Input("x")', 'this->Input("x").ValueDepend(REQUIRED)')
     host.write_text(source)
-    return load_package(tmp_path / str(value_depend) / "add")
+    return load_package(root)
 
 
 def test_the_tiling_sees_only_value_dependent_inputs(tmp_path, client):
-    """Every input up to 1 MiB reached the tiling, which could compute the operator there (8.5x).
-    As in CANN, only an input the OpDef marks ValueDepend does."""
+    """Every input up to 1 MiB reached the tiling, which could compute the operator there (8.5x);
+    then every input the candidate's OpDef declared ValueDepend did (the same 8.5x, by declaring
+    it). Only an input the operator's spec marks value_depend reaches it now: a candidate that
+    declares more gets nothing more."""
     hidden = client.evaluate(small_request(_tiling_probe(tmp_path, False), run_id="tiling"))
     assert hidden.status is Status.OK, hidden.message
-    shown = client.evaluate(small_request(_tiling_probe(tmp_path, True), run_id="tiling"))
+    declared = client.evaluate(small_request(_tiling_probe(tmp_path, True), run_id="tiling"))
+    assert declared.status is Status.OK, declared.message
+    marked = _tiling_probe(tmp_path, True, spec_marks=True)
+    shown = client.evaluate(small_request(marked, run_id="tiling"))
     assert shown.status is Status.TILING_ERROR, shown.message

@@ -129,6 +129,16 @@ def test_what_real_operators_do_is_accepted(tmp_path, client):
     assert result.status is Status.OK, result.message
 
 
+def test_a_cast_through_the_builds_macros_is_a_pointer_cast(tmp_path, client):
+    """`(__gm__ DTYPE_Z*)(z)`: `__gm__` (our header's, empty) and `DTYPE_Z` (the build's -D) are
+    not the candidate's tokens, so the old check read `( * ) (` and REJECTED an honest kernel as
+    a function-pointer cast (charged). Tokens of our macros expanded at a package line now stand
+    in the sequence the rules read, never themselves a violation."""
+    body = "    GlobalTensor<DTYPE_Z> zt;\n    zt.SetGlobalBuffer((__gm__ DTYPE_Z*)(z), 16);"
+    result = client.evaluate(small_request(add_variant(tmp_path, body), run_id="gate"))
+    assert result.status is Status.OK, result.message
+
+
 # ---- constructors ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def open_daemon(tmp_path_factory):

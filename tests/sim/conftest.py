@@ -110,10 +110,12 @@ def run_kernel(
     tiling_h: str = TILING_H,
     strict: bool = True,
     files: dict[str, str] | None = None,
+    value_depend: tuple[str, ...] = (),
 ) -> KernelRun:
     """Compile `prelude` + the kernel entry around `body` (which may use GET_TILING_DATA(t, tiling)), run it.
 
-    `files` adds package files (path -> text) beside the generated ones.
+    `files` adds package files (path -> text) beside the generated ones; `value_depend` names the
+    inputs the spec lets the tiling read.
     Inputs are numpy arrays (bfloat16 as uint16 bits: pass a ("bfloat16", array) tuple), outputs are
     (dtype name, shape); the kernel sees GM_ADDR parameters named like the dicts' keys.
     """
@@ -172,7 +174,11 @@ def run_kernel(
         params={**soc_params(soc), "sim_strict": str(int(strict))},
         inputs=[
             launch.TensorArg(
-                name=k, dtype=in_dtypes[k], shape=list(a.shape), path=str(work / f"in_{k}.bin")
+                name=k,
+                dtype=in_dtypes[k],
+                shape=list(a.shape),
+                path=str(work / f"in_{k}.bin"),
+                value_depend=k in value_depend,
             )
             for k, a in arrays.items()
         ],

@@ -222,7 +222,8 @@ def test_impl_op_optiling_with_tiling_parse_and_unchecked_attr_getters(kernel):
 
 
 def test_tiling_reads_a_value_depend_input_with_get_data(kernel):
-    # Only an input the OpDef marks ValueDepend reaches the tiling's GetData, as in CANN.
+    # Only an input the spec marks value_depend reaches the tiling's GetData (the OpDef's
+    # ValueDepend alone does not: tests/daemon/test_reward_integrity.py).
     host = HOST.replace(
         "ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));",
         "ctx->SetBlockDim(static_cast<uint32_t>(ctx->GetInputTensor(0)->GetData<float>()[2]));",
@@ -231,7 +232,7 @@ def test_tiling_reads_a_value_depend_input_with_get_data(kernel):
         'explicit Simk(const char* name) : OpDef(name) { this->Input("x").ValueDepend(REQUIRED);',
     )
     x = np.array([0, 0, 3, 0, 0, 0, 0, 0], np.float32)
-    r = kernel("", {"x": x}, {"y": ("float32", (8,))}, host=host).ok()
+    r = kernel("", {"x": x}, {"y": ("float32", (8,))}, host=host, value_depend=("x",)).ok()
     assert r.result["block_dim"] == 3
 
 

@@ -171,5 +171,4 @@ def test_a_sampled_bench_case_is_compared_where_its_blocks_stored(tmp_path, monk
     assert passed.profile.timing == "sampled" and passed.profile.blocks_simulated < 40
     failed, full = results["x - y", "sampled"], results["x - y", "full"]
     assert failed.status is Status.WRONG_ANSWER and full.status is Status.WRONG_ANSWER
-    assert "first at flat index 0:" in failed.message
-    assert failed.message.split(":")[-1] == full.message.split(":")[-1]
+    assert all("first at flat index 0;" in r.message for r in (failed, full))

@@ -412,8 +412,8 @@ def accept(c: Compile, timeout_s: float) -> None:
         unit = c.cwd / f"tu{k}.ii"
         cmd = [CXX, *c.flags, "-E", "-fpch-preprocess", "-fdebug-cpp", source, "-o", unit.name]
         compile_candidate(cmd, c.cwd, unit, c.what, timeout_s)
-        text = unit.read_text(errors="replace")
-        source_policy.check_preprocessed(text, c.cwd, c.top, c.own, (cache_root(),))
+        trusted = (cache_root(),)
+        source_policy.check_unit(unit, source, c.cwd, c.top, c.own, trusted, timeout_s)
 
 
 def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:

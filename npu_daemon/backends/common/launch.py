@@ -8,7 +8,8 @@ Lines are `key value...`:
     result PATH | result_fd N | tiling_out PATH | param K V | timing_only | sample_blocks
     warm_launch   (timing protocol: the warm steady state of repeated launches; else one cold launch)
     trace_json PATH   (the model's chrome://tracing timeline) | noise_seed N (the model's noise)
-    input|output NAME DTYPE NDIM D0.. PATH [alias IN] [noparam] [absent] [list NAME]
+    input|output NAME DTYPE NDIM D0.. PATH [alias IN] [noparam] [absent] [list NAME] [value_depend]
+    (value_depend: the spec's mark, the only one the launcher answers the tiling's value requests by)
     attr NAME KIND VALUE...   (KIND int|float|bool|str|list_int|list_float|list_bool; list: N V1..VN)
 """
 
@@ -36,6 +37,7 @@ class TensorArg(BaseModel):
     param: bool = True  # output with an alias: also passed to the kernel as its own parameter
     absent: bool = False  # input: an optional input left out (null GM address)
     member_of: str = ""  # a member of this dynamic (list) input or output
+    value_depend: bool = False  # input: the tiling may read its values (the spec's mark)
 
     def words(self, kind: Literal["input", "output"]) -> list[str]:
         words = [
@@ -49,7 +51,8 @@ class TensorArg(BaseModel):
         words += ["alias", self.alias] if self.alias else []
         words += [] if self.param else ["noparam"]
         words += ["absent"] if self.absent else []
-        return words + (["list", self.member_of] if self.member_of else [])
+        words += ["list", self.member_of] if self.member_of else []
+        return words + (["value_depend"] if self.value_depend else [])
 
 
 class Attr(BaseModel):
@@ -135,7 +138,7 @@ def case_tensors(
     inputs = [
         TensorArg(name=a.name, dtype=spec.arg_dtype(case, a.name), shape=[], absent=True)
         if a.name in case.absent
-        else arg(a.name, input_path(a.name), member_of=a.dynamic)
+        else arg(a.name, input_path(a.name), member_of=a.dynamic, value_depend=a.value_depend)
         for a in spec.inputs
     ]
     outputs = [

@@ -148,7 +148,10 @@ class SimBackend(Backend):
         checked = Stage.CHECK in request.stages
         # Outputs too large for files are compared as the launcher writes them (output_stream).
         streamed = checked and case_data.streamed(pkg, case)
-        with case_data.case_data(pkg, case, request.seed) as data, open(result_fd, "rb"):
+        with (
+            case_data.case_data(pkg, case, request.seed, self.fresh_draws) as data,
+            open(result_fd, "rb"),
+        ):
             spec = pkg.spec
             strict = {"sim_strict": "1"} if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else {}
             stream = None
@@ -197,7 +200,7 @@ class SimBackend(Backend):
             finally:
                 if stream is not None:
                     stream.finish()
-            log = (done.stdout + done.stderr)[-4000:]
+            log = data.kernel_log(done.stdout + done.stderr)
             if done.timed_out:
                 raise CaseFailure(
                     Status.RUN_TIMEOUT,

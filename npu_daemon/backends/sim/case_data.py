@@ -11,6 +11,16 @@ daemon, after the run, and never enter a candidate's directory.
 A candidate runs as the daemon's user, so it could reach the cache. Each entry records the
 inode, size and change time of its files and is rebuilt when they differ: writing to a file or
 changing its mode changes its change time, so a tampered entry is never used.
+
+Fresh draws (the daemon's workers: `fresh=True`). A failing evaluation reports where and by how
+much its outputs were wrong; with the same inputs in the next evaluation, a case with few output
+elements would give its answer away in a couple of charged failures (a scalar loss: |out - ref|
+for the output the kernel chose). So a case whose outputs are few (`FRESH_OUTPUT_ELEMENTS`) or
+whose data are cheap to draw (`FRESH_BYTES`) is drawn for each candidate afresh: its seed also
+keys on the candidate's content hash, its data live in a directory of the evaluation's own (not
+the shared cache) and go with it. Other cases (the large bench cases: millions of outputs, which
+no budget of failures can learn) are kept across evaluations as above, and the kernel's own
+output from their runs is not returned (`CaseData.kernel_log`), since a kernel could print them.
 """
 
 from __future__ import annotations
@@ -20,8 +30,10 @@ import fcntl
 import functools
 import importlib.util
 import json
+import math
 import os
 import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from ascend_core import identity
-from ascend_core.package import Case, OperatorPackage
+from ascend_core.package import DTYPE_BYTES, Case, OperatorPackage
 from ascend_core.protocol import SAMPLED_PAST_BYTES
 from npu_daemon import checker, references
 from npu_daemon.backends.common import build
@@ -38,6 +50,11 @@ from npu_daemon.backends.common import build
 GENERATOR_SOURCE = Path(checker.__file__).read_bytes() + Path(__file__).read_bytes()
 DEFAULT_LIMIT_MB = 4096
 LOW_WATER = 0.9  # an eviction frees down to this share of the bound, so the next scan is far off
+# Fresh draws: a case with at most this many output elements (a loss, a norm: learnable from a few
+# failures' error sizes), or at most this many bytes of inputs and outputs (microseconds to draw).
+FRESH_OUTPUT_ELEMENTS = 4096
+FRESH_BYTES = 1 << 20
+LOG_CHARS = 4000  # the kernel's own output returned, at most (its tail)
 
 
 def limit_bytes() -> int:
@@ -106,10 +123,7 @@ def _create(entry: Path, produce: Callable[[Path], None]) -> None:
     tmp.mkdir()
     try:
         produce(tmp)
-        for f in tmp.iterdir():
-            # Inputs are read in place by the candidate's harness; reference outputs only by the
-            # daemon, after the run: a candidate (another uid) must not be able to open them.
-            f.chmod(0o400 if f.name.startswith("out_") else 0o444)
+        _seal(tmp)
         shutil.rmtree(entry, ignore_errors=True)
         os.rename(tmp, entry)
     finally:
@@ -118,6 +132,27 @@ def _create(entry: Path, produce: Callable[[Path], None]) -> None:
     size = sum(s[1] for s in files.values())
     (entry / "manifest.json").write_text(json.dumps({"files": files, "bytes": size}))
     _account(entry.name, size)
+
+
+def _seal(entry: Path) -> None:
+    """Inputs are read in place by the candidate's harness; reference outputs only by the daemon,
+    after the run: a candidate (another uid) must not be able to open them."""
+    for f in entry.iterdir():
+        f.chmod(0o400 if f.name.startswith("out_") else 0o444)
+
+
+@contextlib.contextmanager
+def _own(produce: Callable[[Path], None]) -> Iterator[Path]:
+    """A directory of one evaluation's own under the cache root (traversable, not listable, by
+    candidates), produced, sealed, and removed when the block ends."""
+    entry = Path(tempfile.mkdtemp(prefix="own-", dir=root()))
+    try:
+        entry.chmod(0o711)
+        produce(entry)
+        _seal(entry)
+        yield entry
+    finally:
+        shutil.rmtree(entry, ignore_errors=True)
 
 
 def _account(keep: str, added: int) -> None:
@@ -172,12 +207,53 @@ def streamed(pkg: OperatorPackage, case: Case) -> bool:
     return pkg.spec.output_bytes(case) > SAMPLED_PAST_BYTES
 
 
-class CaseData:
-    """Inputs as files the harness reads in place; reference outputs computed on first use."""
+def drawn_fresh(pkg: OperatorPackage, case: Case) -> bool:
+    """Whether the daemon draws this case afresh for each candidate (see the module's doc)."""
+    spec = pkg.spec
+    elements = sum(math.prod(spec.arg_shape(case, o.name)) for o in spec.outputs)
+    inputs = sum(
+        math.prod(spec.arg_shape(case, a.name)) * DTYPE_BYTES[spec.arg_dtype(case, a.name)]
+        for a in spec.inputs
+        if a.name not in case.absent
+    )
+    return elements <= FRESH_OUTPUT_ELEMENTS or inputs + spec.output_bytes(case) <= FRESH_BYTES
 
-    def __init__(self, pkg: OperatorPackage, case: Case, inputs: Path, stack: contextlib.ExitStack):
+
+def candidate_seed(seed: int, pkg: OperatorPackage) -> int:
+    """A fresh-drawn case's seed: the evaluation's seed keyed on the candidate, so two candidates
+    never see the same inputs (and a researcher with the secret, the seed and the candidate can
+    draw them again)."""
+    return int(identity.digest("case-candidate", seed, pkg.content_hash())[:16], 16)
+
+
+class CaseData:
+    """Inputs as files the harness reads in place; reference outputs computed on first use.
+    `own`: the data are this evaluation's alone (a fresh draw), else they are kept across
+    evaluations (`withheld`: and the daemon does not return what the kernel prints of them)."""
+
+    def __init__(
+        self,
+        pkg: OperatorPackage,
+        case: Case,
+        inputs: Path,
+        stack: contextlib.ExitStack,
+        own: bool = False,
+        withheld: bool = False,
+    ):
         self.pkg, self.case = pkg, case
         self.inputs_dir, self._stack = inputs, stack
+        self.own, self.withheld = own, withheld
+
+    def kernel_log(self, text: str) -> str:
+        """What comes back of the kernel's own stdout and stderr: its tail, or, when this case's
+        inputs are kept across evaluations, one line saying how much was held back (a kernel
+        could print inputs or outputs that hold for the next evaluation too)."""
+        if self.withheld and text:
+            return (
+                f"[{len(text.encode())} bytes of the kernel's output on case {self.case.name} not "
+                "returned: this case's inputs are kept across evaluations]"
+            )
+        return text[-LOG_CHARS:]
 
     def input_path(self, name: str) -> Path:
         return self.inputs_dir / f"in_{name}.bin"
@@ -208,7 +284,7 @@ class CaseData:
                 if np.ma.isMA(out):  # elements the operator leaves undefined
                     np.save(tmp / f"out_{i}_mask.npy", np.ma.getmaskarray(out))
 
-        entry = self._stack.enter_context(_entry(key, produce))
+        entry = self._stack.enter_context(_own(produce) if self.own else _entry(key, produce))
         outs = []
         for i in range(len(self.pkg.spec.outputs)):
             out = np.load(entry / f"out_{i}.npy", mmap_mode="r")
@@ -219,10 +295,18 @@ class CaseData:
 
 
 @contextlib.contextmanager
-def case_data(pkg: OperatorPackage, case: Case, seed: int) -> Iterator[CaseData]:
-    """The case's data, held (not evicted) until the block ends."""
+def case_data(
+    pkg: OperatorPackage, case: Case, seed: int, fresh: bool = False
+) -> Iterator[CaseData]:
+    """The case's data, held (not evicted) until the block ends. `fresh` (the daemon's workers):
+    a case `drawn_fresh` is drawn for this candidate alone."""
 
     with contextlib.ExitStack() as stack:
-        produce = functools.partial(checker.write_inputs, pkg, case, seed)
-        entry = stack.enter_context(_entry(inputs_key(pkg, case, seed), produce))
-        yield CaseData(pkg, case, entry, stack)
+        own = fresh and drawn_fresh(pkg, case)
+        if own:
+            produce = functools.partial(checker.write_inputs, pkg, case, candidate_seed(seed, pkg))
+            entry = stack.enter_context(_own(produce))
+        else:
+            produce = functools.partial(checker.write_inputs, pkg, case, seed)
+            entry = stack.enter_context(_entry(inputs_key(pkg, case, seed), produce))
+        yield CaseData(pkg, case, entry, stack, own=own, withheld=fresh and not own)

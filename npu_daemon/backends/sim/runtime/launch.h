@@ -5,7 +5,7 @@
 // The launcher (launcher.cpp, main) first forks the tiling process (tiling.cpp), which loads the
 // tiling library alone, runs the tiling and sends back only what the launch needs (channel.h: block
 // dim, tiling key, workspace, tiling data); it is forked before any GM is mapped, and gets the
-// values of its ValueDepend inputs, which it asks for, through a pipe. The launcher then maps the
+// values of the inputs the spec marks value_depend, which it asks for, through a pipe. The launcher then maps the
 // GM inputs and outputs (shared pages) and forks the candidate process (candidate.cpp), which
 // loads the kernel library alone, runs the kernel with those tiling bytes, and streams each
 // finished block's trace through a pipe. Both install a syscall filter (confine.cpp) before they

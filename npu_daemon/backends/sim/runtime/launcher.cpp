@@ -266,8 +266,8 @@ void WriteToTiling(int fd, const void* data, size_t n) {
 }
 
 // The tiling process's records until its tiling (true) or its failure (false: in `o`, or it
-// stopped early). It asks for the values of its ValueDepend inputs at most once, answered on
-// `valuesFd` from the launch's GM.
+// stopped early). It asks for the values of the inputs the spec marks value_depend at most once,
+// answered on `valuesFd` from the launch's GM; a request for any other input is a forged record.
 bool ReceiveTiling(const LaunchSpec& l, const GmArgs& gm, int fd, int valuesFd, Outcome& o, Tiling& tiling) {
   constexpr Sender from = Sender::kTiling;
   bool asked = false;
@@ -283,7 +283,7 @@ bool ReceiveTiling(const LaunchSpec& l, const GmArgs& gm, int fd, int valuesFd, 
         Read(fd, wanted.data(), wanted.size(), from);
         for (size_t i = 0; i < wanted.size(); ++i) {
           const uint32_t k = wanted[i];
-          if (k >= l.inputs.size() || (i > 0 && k <= wanted[i - 1]) || l.inputs[k].absent ||
+          if (k >= l.inputs.size() || (i > 0 && k <= wanted[i - 1]) || !l.inputs[k].valueDepend || l.inputs[k].absent ||
               l.inputs[k].Bytes() > (1u << 20))
             throw Malformed("value-depend input " + std::to_string(k), from);
         }

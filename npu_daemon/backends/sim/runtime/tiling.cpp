@@ -1,9 +1,9 @@
 // The tiling process of the launch harness (launch.h): loads the candidate's tiling library behind
 // the syscall filter, runs its tiling function on a TilingContext built from the launch spec and
 // sends the launcher what the launch needs. It holds no GM and no kernel library: the values of
-// its ValueDepend inputs are all it gets of the launch's data, and its tiling data is all of it
-// that reaches the kernel. (Its host time is not charged: what it computes reaches the kernel only
-// as tiling data.)
+// the inputs the spec marks value_depend are all it gets of the launch's data, and its tiling data
+// is all of it that reaches the kernel. (Its host time is not charged: what it computes reaches the
+// kernel only as tiling data.)
 #include <cstdio>
 
 #include "channel.h"
@@ -13,18 +13,15 @@
 namespace ascendc_sim {
 namespace {
 
-// Host-visible values for the inputs the OpDef marks ValueDepend (axes, paddings), up to 1 MiB,
-// asked of the launcher; the tiling sees no other input's values, as in CANN, so it cannot compute
-// the operator. (The OpDef's inputs are the IR inputs, in order; a dynamic one is several launch
-// inputs.)
-void ReadValueDepend(const LaunchSpec& l, const ops::OpDef& def, gert::TilingContext& ctx, int fd, int valuesFd) {
+// Host-visible values for the inputs the operator's spec marks value_depend (axes, paddings), up to
+// 1 MiB, asked of the launcher; the tiling sees no other input's values, so it cannot compute the
+// operator. The spec decides, not the candidate's OpDef: a `ValueDepend` the candidate declares
+// beyond it gets nothing (and the launcher refuses a request for any other input).
+void ReadValueDepend(const LaunchSpec& l, gert::TilingContext& ctx, int fd, int valuesFd) {
   std::vector<uint32_t> wanted;
-  const auto ir = IrInstances(l.inputs);
-  for (size_t i = 0; i < ir.size() && i < def.Inputs().size(); ++i) {
-    if (!def.Inputs()[i].IsValueDepend()) continue;
-    for (size_t k = ir[i].first; k < ir[i].first + ir[i].second; ++k)
-      if (!l.inputs[k].absent && l.inputs[k].Bytes() <= (1u << 20)) wanted.push_back(static_cast<uint32_t>(k));
-  }
+  for (size_t k = 0; k < l.inputs.size(); ++k)
+    if (l.inputs[k].valueDepend && !l.inputs[k].absent && l.inputs[k].Bytes() <= (1u << 20))
+      wanted.push_back(static_cast<uint32_t>(k));
   if (wanted.empty()) return;
   channel::Send(fd, channel::Kind::kValueDepend, 0, {{wanted.data(), wanted.size() * sizeof(uint32_t)}});
   for (uint32_t k : wanted) {
@@ -66,7 +63,7 @@ void RunTiling(const LaunchSpec& l, int fd, int valuesFd) {
     ctx.compileInfo_ = compileInfo.get();
   }
   DescribeLaunch(l, ctx);
-  ReadValueDepend(l, *def, ctx, fd, valuesFd);
+  ReadValueDepend(l, ctx, fd, valuesFd);
   ge::graphStatus st;
   try {
     st = tilingFunc(&ctx);

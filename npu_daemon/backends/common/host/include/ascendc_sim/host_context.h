@@ -316,8 +316,9 @@ class CompileTimeTensorDesc {
 
 class Tensor {
  public:
-  // The values of an input the tiling reads (ValueDepend inputs such as axes or paddings); the
-  // harness loads ValueDepend inputs up to 1 MiB; any other input, or a larger one, reads as null.
+  // The values of an input the tiling reads (value-dependent inputs such as axes or paddings): the
+  // harness loads those the operator's spec marks value_depend, up to 1 MiB; any other input (one
+  // the candidate's OpDef alone marks ValueDepend included), or a larger one, reads as null.
   template <typename T>
   const T* GetData() const {
     return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data());

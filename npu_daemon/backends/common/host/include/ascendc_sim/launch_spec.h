@@ -18,10 +18,11 @@ namespace ascendc_sim {
 struct TensorArg {
   std::string name, dtype, path;
   std::vector<int64_t> shape;
-  std::string alias;    // output: the input whose buffer it is (in-place ops)
-  bool param = true;    // output with an alias: also passed to the kernel as its own parameter
-  bool absent = false;  // input: an optional input left out (null GM address)
-  std::string list;     // a member of this dynamic (list) input or output
+  std::string alias;         // output: the input whose buffer it is (in-place ops)
+  bool param = true;         // output with an alias: also passed to the kernel as its own parameter
+  bool absent = false;       // input: an optional input left out (null GM address)
+  std::string list;          // a member of this dynamic (list) input or output
+  bool valueDepend = false;  // input: the spec lets the tiling read its values (the OpDef's mark does not)
   uint64_t Bytes() const {
     uint64_t n = 1;
     for (int64_t d : shape) n *= static_cast<uint64_t>(d);
@@ -111,6 +112,8 @@ inline LaunchSpec ParseLaunchSpec(const char* path) {
           t.absent = true;
         else if (word == "list")
           s >> t.list;
+        else if (word == "value_depend")
+          t.valueDepend = true;
       }
       (key == "input" ? l.inputs : l.outputs).push_back(t);
     } else if (key == "attr") {
