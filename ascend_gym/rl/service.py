@@ -64,6 +64,7 @@ class RewardService:
         self._thread.start()
         self._baselines: dict[str, asyncio.Future] = {}
         self.best_us: dict[str, float] = {}  # operator -> fastest correct latency scored
+        self.fingerprint: dict[str, str] = {}  # the daemons' backend, as the baselines report it
         self.pool = AsyncDaemonPool(addresses)
         self._run(self._open(budget))
 
@@ -96,6 +97,8 @@ class RewardService:
                 self.pool.evaluate(self.request(suite.resolve(operator)), self.deadline_s)
             )
         outcome: Outcome = await self._baselines[operator]
+        if outcome.result is not None:
+            self.fingerprint = outcome.result.fingerprint
         if outcome.result is None:
             del self._baselines[operator]
             return None
@@ -117,7 +120,8 @@ class RewardService:
                 packages.append(parse_completion(completion, suite.resolve(operator)))
                 where.append(i)
             except FormatError as e:
-                scored[i] = Scored(reward=score(None, None, self.preset, str(e)))
+                reward = score(None, None, self.preset, str(e))
+                scored[i] = Scored(reward=self._labelled(reward))
         requests = [self.request(p) for p in packages]
         async for outcome in self.pool.evaluate_many(requests, self.deadline_s):
             i = where[outcome.index]
@@ -127,6 +131,16 @@ class RewardService:
                 self.best_us[operators[i]] = min(best, outcome.result.latency_us)
             scored[i] = Scored(reward=reward, result=outcome.result)
         return scored  # type: ignore[return-value]
+
+    def _labelled(self, reward: Reward) -> Reward:
+        """A reward that was not evaluated, on the scale of this service's (simulated) ones."""
+        return reward.model_copy(
+            update={
+                "simulated": self.fingerprint.get("backend", "sim") == "sim",
+                "model": self.fingerprint.get("model", ""),
+                "simulator": self.fingerprint.get("simulator", ""),
+            }
+        )
 
     def close(self) -> None:
         if self._loop.is_running():
