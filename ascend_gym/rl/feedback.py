@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from ascend_core.protocol import EvalResult, Profile
+import re
+
+from ascend_core.protocol import EvalResult, Profile, Status
 from ascend_gym.rl.reward import Reward
+
+# Logs shown to the model: the compiler's and the acceptance check's, which never see a case's
+# data. What ran on the inputs (a run's output, a case's message) is not shown: a kernel could
+# print the secret inputs, and a mismatch message quotes expected values (issue 50).
+BUILD_FAILURES = {Status.COMPILE_ERROR, Status.BUILD_TIMEOUT, Status.REJECTED}
 
 PIPES = {
     "aiv_vec_ratio": "the vector unit",
@@ -27,8 +34,8 @@ def render(
     max_chars: int = 1500,
     max_error_lines: int = 12,
 ) -> str:
-    """Status, first errors, per-case error, latency, speedup against the baseline and the best
-    so far, the bottleneck; cut to `max_chars`. Simulated figures say so."""
+    """Status, first build errors, per-case error, latency, speedup against the baseline and the
+    best so far, the bottleneck; cut to `max_chars`. Simulated figures say so."""
     if reward.status == "FORMAT_ERROR":
         return _cut(f"Format error: {reward.message}", max_chars)
     if reward.total is None:
@@ -37,15 +44,17 @@ def render(
             max_chars,
         )
     lines = [f"Status: {reward.status}. Reward {reward.total:.3f} ({_components(reward)})."]
-    if result is not None and not result.ok:
+    if result is not None and result.status in BUILD_FAILURES:
         errors = (result.message + "\n" + result.log_tail).strip().splitlines()
         firsts = [e for e in errors if "error" in e.lower()] or errors
         lines += ["First errors:", *firsts[:max_error_lines]]
+    elif result is not None and not result.ok and result.message:
+        lines.append(f"Message: {_without_values(result.message.splitlines()[0])}")
     for case in (result.cases if result else [])[:8]:
         errs = (
             f"max abs error {case.max_abs_error:.3g}, max rel error {case.max_rel_error:.3g}"
             if case.max_abs_error is not None and case.max_rel_error is not None
-            else case.message
+            else "not run"
         )
         lines.append(f"case {case.name}: {'passed' if case.passed else 'FAILED'}; {errs}")
     if reward.latency_us is not None:
@@ -61,6 +70,12 @@ def render(
     if reward.simulated:
         lines.append("(Simulated: a CPU model of the 910B, not a measurement on an NPU.)")
     return _cut("\n".join(lines), max_chars)
+
+
+def _without_values(line: str) -> str:
+    """A check's message without the element it quotes ("first at flat index i: got g,
+    expected w"): the model learns how many elements are wrong, not what they should be."""
+    return re.split(r"; first at |: got |, expected ", line)[0]
 
 
 def _components(reward: Reward) -> str:

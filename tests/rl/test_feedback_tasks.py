@@ -73,3 +73,17 @@ def test_the_task_set_splits_by_address_and_prompts_parse_back():
 def test_an_unmaterialised_suite_is_a_clear_error():
     with pytest.raises(ValueError, match="suite materialise"):
         load_taskset("ascend-real-v1")
+
+
+def test_feedback_never_shows_what_ran_on_the_inputs():
+    said = "5 of 3000 elements (0.17%) outside atol=0.001 rtol=0.001"
+    result = EvalResult(
+        request_id="r",
+        status=Status.WRONG_ANSWER,
+        message=f"case tail_fp16, output z: {said}; first at flat index 7: got 1.5, expected 0.123456789",
+        log_tail="x[0] = 0.987654321 printed by the kernel",
+        cases=[CaseCheck(name="tail_fp16", passed=False, message="expected 0.123456789")],
+    )
+    text = render(scored(result), result)
+    assert said in text
+    assert "0.123456789" not in text and "0.987654321" not in text and "1.5" not in text
