@@ -240,9 +240,7 @@ class AsyncDaemonPool:
         """Every message from one daemon: results to their items, replies to their askers."""
         while True:
             reply = json.loads((await d.sock.recv_multipart())[-1])
-            d.heard = time.monotonic()
-            if not d.alive:
-                d.alive = True
+            d.heard, d.alive = time.monotonic(), True
             rid = reply.get("request_id", "")
             if rid in self._replies:
                 if not self._replies[rid].done():
