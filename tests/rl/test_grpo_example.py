@@ -47,3 +47,16 @@ def test_recorded_kernels_give_every_component():
     assert [r["status"] for r in last] == ["OK", "OK", "COMPILE_ERROR", "FORMAT_ERROR"]
     assert last[0]["components"]["correct"] == 1.0 and last[2]["components"]["compiled"] == 0.0
     assert all(r["simulated"] and r["model"] for r in last)
+
+
+@pytest.mark.slow
+def test_multi_turn_rollouts_through_the_submit_tool():
+    rows = run_example("--tools", "--steps", "2")
+    steps = [r for r in rows if "reward" in r]
+    assert len(steps) == 2
+    assert all(
+        r["tools/call_frequency"] == 0.75 and r["tools/failure_frequency"] == 0 for r in steps
+    )
+    assert all(r["reward_std"] > 0 and "rewards/AscendToolEnv/mean" in r for r in steps)
+    # Each rollout's submissions, as the environment scored them: the prose one submitted nothing.
+    assert rows[-1]["last_batch"] == [["OK"], ["OK"], ["COMPILE_ERROR"], []]
