@@ -37,7 +37,7 @@ import json
 import os
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -317,17 +317,21 @@ class AsyncDaemonPool:
     # ---- the batch -----------------------------------------------------------------------------
 
     async def evaluate_many(
-        self, requests: Iterable[EvalRequest], deadline_s: float | None = None
+        self,
+        requests: Iterable[EvalRequest],
+        deadline_s: float | Sequence[float | None] | None = None,
     ) -> AsyncIterator[Outcome]:
         """Yield one Outcome per request, in the order they settle. `deadline_s` bounds each item
-        from the call (None: the request's own timeouts, plus a minute)."""
+        from the call: one bound for all, or one per request (None: the request's own timeouts,
+        plus a minute)."""
         if self._watcher is None:
             raise RuntimeError("start the pool first (async with AsyncDaemonPool(...))")
         started = time.monotonic()
         events: asyncio.Queue = asyncio.Queue()
         pending: deque[_Item] = deque()
         for i, r in enumerate(requests):
-            bound = deadline_s or (
+            bound = deadline_s[i] if isinstance(deadline_s, Sequence) else deadline_s
+            bound = bound or (
                 60.0 + r.timeouts.build_s + r.timeouts.run_s * max(1, len(r.package.spec.cases))
             )
             pending.append(_Item(i, r, candidate_key(r), started + bound, events))

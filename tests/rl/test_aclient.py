@@ -44,15 +44,16 @@ def test_duplicates_are_evaluated_once_and_results_stream(daemon):
 
 
 def test_our_deadline_is_a_retryable_fault_not_a_result(daemon):
-    reqs = requests("aclient-deadline", [3, 5])
+    reqs = requests("aclient-deadline", [3, 5, 3])
 
     async def run():
         async with AsyncDaemonPool([daemon]) as pool:
-            return [o async for o in pool.evaluate_many(reqs, deadline_s=0.01)]
+            return [o async for o in pool.evaluate_many(reqs, deadline_s=[0.01, 0.01, None])]
 
-    outcomes = asyncio.run(run())
-    assert {o.fault for o in outcomes} == {Fault.DEADLINE}
-    assert all(o.retryable and o.result is None for o in outcomes)
+    outcomes = {o.index: o for o in asyncio.run(run())}
+    for late in (outcomes[0], outcomes[1]):
+        assert late.fault is Fault.DEADLINE and late.retryable and late.result is None
+    assert outcomes[2].result is not None and outcomes[2].result.ok  # its own, longer deadline
 
 
 def test_cancelling_the_consumer_keeps_the_pool_usable(daemon):
