@@ -87,3 +87,13 @@ def test_feedback_never_shows_what_ran_on_the_inputs():
     text = render(scored(result), result)
     assert said in text
     assert "0.123456789" not in text and "0.987654321" not in text and "1.5" not in text
+
+
+def test_a_registered_suite_is_a_task_set(tmp_path):
+    import shutil
+
+    shutil.copytree(suite.SUITE_ROOT / "level1" / "relu", tmp_path / "level1" / "relu")
+    suite.register_suite("rl-test-suite", tmp_path)
+    tasks = load_taskset("rl-test-suite", heldout_fraction=0.0)
+    assert [(t.operator, t.split) for t in tasks] == [("op://rl-test-suite/level1/relu", "train")]
+    assert "op_kernel/relu.cpp" in tasks[0].prompt
