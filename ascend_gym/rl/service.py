@@ -89,35 +89,34 @@ class RewardService:
     def request(self, package: OperatorPackage) -> EvalRequest:
         return EvalRequest(package=package, run_id=self.run_id, soc=self.soc, seed=self.seed)
 
-    async def _baseline(self, operator: str) -> float | None:
-        """The baseline's latency, evaluated once per operator (again after an infrastructure
+    async def _baseline(self, operator: str) -> Outcome:
+        """The baseline's outcome, evaluated once per operator (again after an infrastructure
         fault: a fault is not the baseline's latency)."""
         if operator not in self._baselines:
             self._baselines[operator] = asyncio.ensure_future(
                 self.pool.evaluate(self.request(suite.resolve(operator)), self.deadline_s)
             )
         outcome: Outcome = await self._baselines[operator]
-        if outcome.result is not None:
-            self.fingerprint = outcome.result.fingerprint
         if outcome.result is None:
             del self._baselines[operator]
-            return None
-        return outcome.result.latency_us if outcome.result.ok else None
+        else:
+            self.fingerprint = outcome.result.fingerprint
+        return outcome
 
     async def _score(self, completions: list[Any], operators: list[str]) -> list[Scored]:
         if len(completions) != len(operators):
             raise ValueError(f"{len(completions)} completions for {len(operators)} operators")
-        baselines = dict(
-            zip(
-                set(operators),
-                await asyncio.gather(*(self._baseline(op) for op in set(operators))),
-            )
-        )
+        distinct = sorted(set(operators))
+        try:
+            bases = {op: suite.resolve(op) for op in distinct}
+        except KeyError as e:
+            raise ValueError(f"not an operator: {e.args[0]}") from None
+        baselines = dict(zip(distinct, await asyncio.gather(*map(self._baseline, distinct))))
         scored: list[Scored | None] = [None] * len(completions)
         packages, where = [], []
         for i, (completion, operator) in enumerate(zip(completions, operators)):
             try:
-                packages.append(parse_completion(completion, suite.resolve(operator)))
+                packages.append(parse_completion(completion, bases[operator]))
                 where.append(i)
             except FormatError as e:
                 reward = score(None, None, self.preset, str(e))
@@ -125,12 +124,24 @@ class RewardService:
         requests = [self.request(p) for p in packages]
         async for outcome in self.pool.evaluate_many(requests, self.deadline_s):
             i = where[outcome.index]
-            reward = score(outcome, baselines[operators[i]], self.preset)
+            reward = self._reward(outcome, baselines[operators[i]])
             if outcome.result is not None and outcome.result.ok and outcome.result.latency_us:
                 best = self.best_us.get(operators[i], float("inf"))
                 self.best_us[operators[i]] = min(best, outcome.result.latency_us)
             scored[i] = Scored(reward=reward, result=outcome.result)
         return scored  # type: ignore[return-value]
+
+    def _reward(self, outcome: Outcome, baseline: Outcome) -> Reward:
+        """The candidate's reward against its baseline. A correct candidate whose baseline met an
+        infrastructure fault cannot be given its speedup: no reward yet (retryable), not a 0."""
+        base = baseline.result
+        if base is None and self.preset.log_speedup and outcome.result and outcome.result.ok:
+            fault = outcome.model_copy(update={"result": None, "fault": baseline.fault})
+            return score(fault, None, self.preset).model_copy(
+                update={"message": f"the baseline was not evaluated: {baseline.message}"}
+            )
+        baseline_us = base.latency_us if base is not None and base.ok else None
+        return score(outcome, baseline_us, self.preset)
 
     def _labelled(self, reward: Reward) -> Reward:
         """A reward that was not evaluated, on the scale of this service's (simulated) ones."""

@@ -91,6 +91,8 @@ def test_openrlhf_remote_reward_endpoint(service, add_expert_completion):
         assert body["rewards"][0] > 0.9 and body["rewards"][1] == 0.0
         assert body["extra_logs"]["ascend/correct"] == [1.0, 0.0]
         assert post(url, {"query": ["x"], "labels": []})[0] == 400
+        status, body = post(url, {"query": ["x"], "labels": ["level9/nothing"]})
+        assert status == 400 and "not an operator" in body["error"]
         assert post(url.replace("get_reward", "other"), {})[0] == 404
     finally:
         httpd.shutdown()
@@ -154,3 +156,19 @@ def test_openenv_server_with_openenv_s_own_client(service, add_expert_completion
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_a_baseline_fault_withholds_the_reward_of_a_correct_candidate(service):
+    from ascend_core.protocol import EvalResult, Status
+    from ascend_gym.aclient import Fault, Outcome
+
+    ok = Outcome(
+        index=0, request_id="c", result=EvalResult(request_id="c", status=Status.OK, latency_us=5.0)
+    )
+    wrong = Outcome(
+        index=1, request_id="w", result=EvalResult(request_id="w", status=Status.WRONG_ANSWER)
+    )
+    lost = Outcome(index=0, request_id="b", fault=Fault.LOST, message="gone")
+    withheld = service._reward(ok, lost)
+    assert withheld.total is None and withheld.retryable and "baseline" in withheld.message
+    assert service._reward(wrong, lost).total == pytest.approx(0.3)  # needs no baseline

@@ -38,7 +38,10 @@ def answer(service: RewardService, body: bytes) -> tuple[int, dict]:
     if not len(q.query) == len(prompts) == len(q.labels):
         return 400, {"error": "query, prompts and labels must have the same length"}
     responses = [x.removeprefix(p) for x, p in zip(q.query, prompts)]
-    scored = service.score(responses, q.labels)
+    try:
+        scored = service.score(responses, q.labels)
+    except ValueError as e:  # a label that is no operator
+        return 400, {"error": str(e)}
     faults = [s.reward for s in scored if s.reward.total is None]
     if faults:
         return 503, {"error": f"{len(faults)} infrastructure faults: {faults[0].status}"}
