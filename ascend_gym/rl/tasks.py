@@ -71,7 +71,8 @@ def load_taskset(
     try:
         addresses = suite.op_uris(name)
     except KeyError as e:
-        raise ValueError(f"no task set {name!r}: {e.args[0]}") from None
+        why = e.args[0] if e.args[0] != name else f"the suites are {', '.join(suite.roots())}"
+        raise ValueError(f"no task set {name!r}: {why}") from None
     tasks = []
     for address in addresses:
         package = suite.resolve(address)

@@ -97,3 +97,19 @@ def test_a_registered_suite_is_a_task_set(tmp_path):
     tasks = load_taskset("rl-test-suite", heldout_fraction=0.0)
     assert [(t.operator, t.split) for t in tasks] == [("op://rl-test-suite/level1/relu", "train")]
     assert "op_kernel/relu.cpp" in tasks[0].prompt
+
+
+def test_the_openenv_server_refuses_an_unknown_task_set_in_one_line():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_gym.rl.adapters.openenv", "--taskset", "nosuch"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    said = done.stderr.strip()
+    assert said.startswith("error: no task set 'nosuch': the suites are ") and "\n" not in said
+    assert "ascend-ops-v1" in said
