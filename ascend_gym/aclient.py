@@ -18,7 +18,9 @@ A daemon is lost when it has work of ours and has not said anything for 3 heartb
 loop answers health probes even while every worker is busy); its items go to the other daemons.
 It is probed again after `down_s` and serves again when it answers. A killed daemon committed
 what it charged before answering (docs/daemon.md, Cache), and an evaluation it was running when
-it died was never charged, so the re-served items are charged once, where they are answered.
+it died was never charged, so the re-served items are charged once, where they are answered; a
+run's duplicate of a candidate the lost daemon answered is answered from the pool's copy, free,
+as that daemon's cache would have.
 
 Cancelling the consumer (leaving the `async for`, or cancelling its task) drops what was not sent;
 what a daemon is already evaluating finishes there (the protocol has no cancel message), and its
@@ -36,7 +38,7 @@ import hashlib
 import json
 import os
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +57,8 @@ from ascend_core.protocol import (
     Status,
 )
 from ascend_gym.client import KEYS_ENV, DaemonError, _client_keys
+
+MAX_ANSWERS_KEPT = 100_000  # answers the pool keeps to stand in for a lost daemon's cache
 
 
 class Fault(str, enum.Enum):
@@ -151,6 +155,9 @@ class AsyncDaemonPool:
         self._ctx = zmq.asyncio.Context()
         self._daemons = {a: _Daemon(a, self._socket(a)) for a in self.addresses}
         self._holder: dict[str, str] = {}  # candidate key -> address that evaluated or holds it
+        # (run id, candidate key) -> (address, answer): a run's duplicate of a candidate a now
+        # lost daemon answered is answered from here, free, as that daemon's cache would have.
+        self._answered: OrderedDict[tuple[str, str], tuple[str, EvalResult]] = OrderedDict()
         self._tokens: dict[tuple[str, str], str] = {}  # (address, run id) -> token
         self._replies: dict[str, asyncio.Future] = {}  # control request id -> its reply
         self._receivers: dict[str, asyncio.Task] = {}
@@ -345,6 +352,11 @@ class AsyncDaemonPool:
                 waiting: deque[_Item] = deque()
                 while pending:
                     item = pending.popleft()
+                    copy = self._copy(item, started)
+                    if copy is not None:
+                        out -= 1
+                        yield copy
+                        continue
                     d = self._route(item) if item.not_before <= now else None
                     if d is None:
                         waiting.append(item)
@@ -366,6 +378,20 @@ class AsyncDaemonPool:
                 for rid in [rid for rid, it in d.held.items() if it.events is events]:
                     del d.held[rid]
                     d.fresh.discard(rid)
+
+    def _copy(self, item: _Item, started: float) -> Outcome | None:
+        """The run's earlier answer for this candidate, when the daemon that gave it is lost."""
+        known = self._answered.get((item.request.run_id, item.key))
+        if known is None or self._daemons[known[0]].alive:
+            return None
+        update = {"request_id": item.request.request_id, "cache_hit": True}
+        return self._outcome(item, started, result=known[1].model_copy(update=update))
+
+    def _remember(self, item: _Item, address: str, result: EvalResult) -> None:
+        self._answered[(item.request.run_id, item.key)] = (address, result)
+        self._answered.move_to_end((item.request.run_id, item.key))
+        if len(self._answered) > MAX_ANSWERS_KEPT:
+            self._answered.popitem(last=False)
 
     def _expire(self, pending: deque[_Item], now: float, started: float) -> list[Outcome]:
         """Items past their deadline, waiting or held by a daemon, settled as DEADLINE faults."""
@@ -396,6 +422,7 @@ class AsyncDaemonPool:
         if reply is not None:
             result = EvalResult.model_validate(reply)
             if not result.daemon_fault:
+                self._remember(item, d.address, result)
                 return self._outcome(item, started, d, result=result)
             busy = result.status is Status.BUSY
             item.fault = Fault.BUSY if busy else Fault.DAEMON_ERROR

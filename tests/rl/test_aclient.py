@@ -104,9 +104,15 @@ def test_a_killed_daemon_s_items_are_re_served_by_another_once(tmp_path: Path):
                     if not killed and o.daemon:  # kill the first answerer while it holds more work
                         killed = o.daemon
                         os.kill(victim[killed].process.pid, signal.SIGKILL)
-            return killed, outcomes
+                # The run submits again what the dead daemon answered: the pool's copy, free.
+                again = [
+                    r.model_copy(update={"request_id": f"again-{i}"}) for i, r in enumerate(reqs)
+                ]
+                answered = [again[o.index] for o in outcomes if o.daemon == killed]
+                repeats = [o async for o in pool.evaluate_many(answered)]
+            return killed, outcomes, repeats
 
-        killed, outcomes = asyncio.run(run_batch())
+        killed, outcomes, repeats = asyncio.run(run_batch())
         survivor = b.address if killed == a.address else a.address
         survivor_ledger = DaemonClient(survivor).ledger(run)
     assert sorted(o.index for o in outcomes) == list(range(len(reqs)))
@@ -121,6 +127,7 @@ def test_a_killed_daemon_s_items_are_re_served_by_another_once(tmp_path: Path):
     }
     assert dead_ledger.evaluations == len(answered_by_dead)  # nothing charged that was not answered
     assert dead_ledger.evaluations + survivor_ledger.evaluations == len(set(dims))
+    assert repeats and all(o.result.cache_hit and o.result.ok and not o.daemon for o in repeats)
 
 
 def test_one_daemon_per_ray_node():
