@@ -1,0 +1,94 @@
+"""An HTTP reward endpoint compatible with OpenRLHF's remote reward model (`--remote_rm_url`).
+
+    python -m ascend_gym.rl.adapters.http --port 5000 [--daemons tcp://...] [--preset speedup]
+
+POST /get_reward {"query": [prompt + response, ...], "prompts": [prompt, ...],
+"labels": [operator address, ...]} -> {"rewards": [...], "scores": [...], "extra_logs": {...}}.
+The response is the query with its prompt cut off. When any item met an infrastructure fault
+the answer is 503 (OpenRLHF's client retries the request; the items already evaluated are then
+served from the daemons' cache, free), so a fault never reaches the trainer as a reward.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from pydantic import BaseModel, ValidationError
+
+from ascend_gym.rl.reward import PRESETS
+from ascend_gym.rl.service import RewardService
+
+
+class RewardQuery(BaseModel):
+    query: list[str]
+    prompts: list[str] = []
+    labels: list[str]
+
+
+def answer(service: RewardService, body: bytes) -> tuple[int, dict]:
+    """(HTTP status, JSON body) for one /get_reward request."""
+    try:
+        q = RewardQuery.model_validate_json(body)
+    except ValidationError as e:
+        return 400, {"error": str(e)}
+    prompts = q.prompts or [""] * len(q.query)
+    if not len(q.query) == len(prompts) == len(q.labels):
+        return 400, {"error": "query, prompts and labels must have the same length"}
+    responses = [x.removeprefix(p) for x, p in zip(q.query, prompts)]
+    try:
+        scored = service.score(responses, q.labels)
+    except ValueError as e:  # a label that is no operator
+        return 400, {"error": str(e)}
+    faults = [s.reward for s in scored if s.reward.total is None]
+    if faults:
+        return 503, {"error": f"{len(faults)} infrastructure faults: {faults[0].status}"}
+    rewards = [s.reward.total for s in scored]
+    names = sorted({k for s in scored for k in s.reward.components})
+    logs = {f"ascend/{n}": [s.reward.components.get(n, 0.0) for s in scored] for n in names}
+    return 200, {"rewards": rewards, "scores": rewards, "extra_logs": logs}
+
+
+def server(service: RewardService, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
+    """A threading HTTP server answering /get_reward (call serve_forever; port 0 picks one)."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            if self.path.rstrip("/") != "/get_reward":
+                status, body = 404, {"error": f"no endpoint {self.path}: POST /get_reward"}
+            else:
+                status, body = answer(service, self.rfile.read(int(self.headers["Content-Length"])))
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *_: object) -> None:  # one line per request is noise at RL rates
+            pass
+
+    return ThreadingHTTPServer((host, port), Handler)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="OpenRLHF-compatible remote reward over npu_daemon")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=5000)
+    ap.add_argument("--daemons", default="", help="comma list of daemon addresses (none: local)")
+    ap.add_argument("--preset", default="speedup", choices=sorted(PRESETS))
+    args = ap.parse_args(argv)
+    with RewardService([a for a in args.daemons.split(",") if a] or None, args.preset) as service:
+        httpd = server(service, args.host, args.port)
+        print(f"serving /get_reward on http://{args.host}:{httpd.server_port}", file=sys.stderr)
+        try:
+            httpd.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
