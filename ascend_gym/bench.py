@@ -30,6 +30,7 @@ as its baseline.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import platform
@@ -220,8 +221,8 @@ def run_one(
         if isinstance(e, InfrastructureError):  # what the run spent on the model until then
             record = record.model_copy(update=e.account)
     finally:
-        if view.package is not None:
-            record.level = view.package.spec.level
+        with contextlib.suppress(ValueError):  # read from its spec when the baseline failed
+            record.level = metrics.level_of(operator, view.package and view.package.spec.level)
         record = record.model_copy(update=daemon_facts(view.client))
         record.ledger = ledger_usage(view.client, run)
         if hasattr(view.client, "served_by"):  # a pool: which daemons charged the run (moved: >1)

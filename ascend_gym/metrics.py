@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from ascend_core import suite
 from ascend_gym.policies import ModelAccount, StepRecord
 from ascend_gym.records import SweepRecord, by_key
 
@@ -64,13 +65,17 @@ _LEVEL = re.compile(r"(?:^|/)level(\d)/")
 
 
 def level_of(operator: str, level: int | None = None) -> int:
-    """An op's level: recorded by the sweep, else read from its address (`.../level2/softmax`)."""
+    """An op's level: recorded by the sweep, else read from its address (`.../level2/softmax`),
+    else from its spec (an operator of one's own, given as a directory, whose task left no level:
+    its baseline failed, or its worker died)."""
     if level:
         return int(level)
-    m = _LEVEL.search(operator)
-    if not m:
-        raise ValueError(f"cannot tell the level of {operator!r}")
-    return int(m.group(1))
+    if m := _LEVEL.search(operator):
+        return int(m.group(1))
+    try:
+        return suite.resolve(operator).spec.level
+    except (KeyError, ValueError, OSError) as e:
+        raise ValueError(f"cannot tell the level of {operator!r}: {e}") from None
 
 
 def record_speedup(record: SweepRecord | None) -> float:

@@ -217,6 +217,7 @@ def _import(args: argparse.Namespace) -> int:
     import sys
 
     from ascend_gym.corpus import importer
+    from ascend_gym.corpus.runner import none_tried
 
     if not args.src.is_dir():
         print(f"ascend-gym suite import: {args.src} is not a directory", file=sys.stderr)
@@ -238,11 +239,10 @@ def _import(args: argparse.Namespace) -> int:
     except KeyError:  # nothing was written: the suite does not exist
         n = 0
     if n == 0:
-        print(
-            f"suite {args.name}: none of {len(outcomes)} operators passes every case on "
-            f"{args.draws} input draws; nothing was registered",
-            file=sys.stderr,
+        why = none_tried(outcomes) or (
+            f"none of {len(outcomes)} operators passes every case on {args.draws} input draws"
         )
+        print(f"suite {args.name}: {why}; nothing was registered", file=sys.stderr)
         return 1
     print(
         f"suite {args.name}: {n} of {len(outcomes)} operators pass every case on {args.draws} "
