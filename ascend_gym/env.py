@@ -471,6 +471,13 @@ class AscendOpEnv(gym.Env):
             raise ValueError(f"unknown timing {timing!r}; timings: auto, full, sampled")
         if timing_protocol not in ("cold", "warm"):
             raise ValueError(f"unknown timing_protocol {timing_protocol!r}; protocols: cold, warm")
+        try:  # here, not at the first reset: gym.make names the mistake
+            suite.resolve(operator)
+        except KeyError as e:
+            raise ValueError(
+                f"unknown operator {operator!r}: {e.args[0]} (an op:// URI, a <level>/<name> such "
+                "as level1/add, or a package directory with op.toml; `ascend-gym suite list`)"
+            ) from None
         self.operator, self.mode, self.budget, self.soc = operator, mode, budget, soc
         self.reward_kind, self.failure_penalty, self.noop_penalty = (
             reward,
@@ -751,7 +758,7 @@ class AscendOpEnv(gym.Env):
             "candidate_hash": entry.candidate_hash if entry else None,
             "rewrite": entry.rewrite if entry else None,
             "noop": noop,
-            "run_id": self._run_root,  # the same every episode (episode runs: `env.run_id`)
+            "run_id": self.run_id,  # this episode's daemon run, whose ledger charges its steps
             "operator": self.baseline_package.uri,
             "tunables": {t.name: t.value for t in tune.find_tunables(self.package.tiling_source)},
         }

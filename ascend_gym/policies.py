@@ -114,6 +114,9 @@ class ModelAccount(BaseModel):
     completion_tokens: int = 0
     prompt_chars: int = 0
     completion_chars: int = 0
+    # Why the model was asked no more before the budget was spent: it proposed nothing new
+    # within the call cap. The run is a result, as a search that ran dry ("" otherwise).
+    stopped: str = ""
 
 
 class PolicyResult(ModelAccount):

@@ -228,7 +228,9 @@ ACCOUNT_HEAD = ["policy", "proposer", "model", "tasks", "tasks spending none",
                 "chars in / out"]  # fmt: skip
 
 
-def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
+def account_table(
+    config: SweepConfig, records: list[SweepRecord], attempts: list[SweepRecord] | None = None
+) -> list[list[str]]:
     return [
         [
             a.policy,
@@ -241,14 +243,15 @@ def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[
             f"{a.prompt_tokens} / {a.completion_tokens}",
             f"{a.prompt_chars} / {a.completion_chars}",
         ]  # fmt: skip
-        for a in metrics.accounts(records, config.policies)
+        for a in metrics.accounts(records, config.policies, attempts)
     ]
 
 
 ACCOUNT_NOTE = (
     "Evaluations are charged by the daemon ledger (the baseline's timing is not charged to any "
     "policy; a failed task counts what it spent). A task spending none found nothing to propose: "
-    "its 1.000x is no search, and the per-operator table marks it. Tokens in (prompt) and out (completion) are as "
+    "its 1.000x is no search, and the per-operator table marks it. Model calls, tokens and "
+    "characters count every attempt, a failed one that a rerun replaced included. Tokens in (prompt) and out (completion) are as "
     "the model endpoint reports them (0: it reported none, as the offline endpoints do); "
     "characters in and out are counted by the model gateway for every endpoint alike."
 )
@@ -559,7 +562,9 @@ def write_report(results_dir: Path) -> Path:
     write_tasks_csv(config, records, results_dir / TASKS_CSV)
     head, body = table(config, records)
     op_head, op_body, flagged = op_table(config, records)
-    accounts = account_table(config, records)
+    tasks = set(config.tasks())  # every attempt's model calls, a replaced failure's included
+    attempts = [r for r in read_records(results_dir / RESULTS) if r.key in tasks]
+    accounts = account_table(config, records, attempts)
     stalled = stall_table(config, records)
     staged = stage_table(config, records)
     pairs = pair_table(config, records)

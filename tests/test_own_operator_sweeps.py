@@ -8,7 +8,7 @@ import os
 
 from ascend_gym import metrics
 from ascend_gym.records import SweepRecord
-from tests.test_cli_errors import cli, package_copy
+from tests.test_cli_errors import assert_usage_error, cli, package_copy
 
 
 def test_an_own_operator_without_a_level_in_its_address_is_grouped_by_its_spec(tmp_path):
@@ -76,3 +76,28 @@ def test_corpus_run_says_why_it_tried_nothing(tmp_path):
     done = cli("suite", "import", str(folder), "--name", "none", "--draws", "1")
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert "op.toml" in done.stderr and "nothing was registered" in done.stderr, done.stderr
+
+
+def test_a_case_dtype_the_spec_does_not_declare_is_refused(tmp_path):
+    spec = package_copy(tmp_path) / "op.toml"
+    text = spec.read_text()
+    spec.write_text(
+        text.replace('"uneven_fp32"\ndtype = "float32"', '"uneven_fp32"\ndtype = "int32"')
+    )
+    assert spec.read_text() != text
+    assert_usage_error(
+        cli("eval", str(spec.parent)), "case uneven_fp32 gives x dtype int32", "float16, float32"
+    )
+
+
+def test_a_reference_importing_torch_runs_or_names_the_modules_it_may_import(tmp_path):
+    root = package_copy(tmp_path)
+    reference = root / "reference.py"
+    reference.write_text("import torch\n" + reference.read_text())
+    done = cli("eval", str(root))
+    if done.returncode != 0:  # torch outside what a sandboxed reference may load
+        assert "REJECTED" in done.stdout and "No module named" in done.stdout, done.stdout
+        assert "a reference may import only numpy, numpy.ma" in done.stdout, done.stdout
+        assert "math, ascend_core.suite.cube_ref" in done.stdout
+    else:
+        assert done.stdout.startswith("OK"), done.stdout

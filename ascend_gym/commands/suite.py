@@ -238,16 +238,19 @@ def _import(args: argparse.Namespace) -> int:
         n = len(suite.op_uris(args.name))
     except KeyError:  # nothing was written: the suite does not exist
         n = 0
+    tried = sum(o.tried for o in outcomes)
+    untried = len(outcomes) - tried
     if n == 0:
         why = none_tried(outcomes) or (
-            f"none of {len(outcomes)} operators passes every case on {args.draws} input draws"
+            f"none of {tried} operators passes every case on {args.draws} input draws"
         )
         print(f"suite {args.name}: {why}; nothing was registered", file=sys.stderr)
         return 1
     print(
-        f"suite {args.name}: {n} of {len(outcomes)} operators pass every case on {args.draws} "
+        f"suite {args.name}: {n} of {tried} operators pass every case on {args.draws} "
         f"input draws, written to {suite.data_dir() / args.name}; run them with "
         f"`ascend-gym bench --suite {args.name}`"
+        + (f" ({untried} not tried: no spec, or for other SoCs)" if untried else "")
     )
     return 0
 

@@ -117,8 +117,8 @@ def test_a_scripted_model_drives_stage1_and_stage2(daemon, tmp_path, model):
     )
     # A mutation the run already evaluated (the tournament may pick the same parent) is not resubmitted.
     assert (
-        prompts[-1] == "stage2_refine@v3"
-        and set(prompts[:-1]) == {"stage1_mutate@v3"}
+        prompts[-1] == "stage2_refine@v4"
+        and set(prompts[:-1]) == {"stage1_mutate@v4"}
         and len(prompts) >= 3
     )
     assert (
