@@ -725,6 +725,10 @@ class AscendOpEnv(gym.Env):
         """Which discrete actions apply now (K + 1 bools; done always applies)."""
         return np.append(self._mask, True)
 
+    def observation(self) -> Any:
+        """The observation of the episode's current state (what the last reset or step gave)."""
+        return self._obs()
+
     def _obs(self) -> Any:
         f = features(
             self.current,
@@ -867,10 +871,13 @@ class AscendOpEnv(gym.Env):
         self._mask = rewrites.applicable_mask(current, self.soc)
         self.last_candidate = self.last_parent = None
 
-    def fork(self) -> AscendOpEnv:
+    def fork(self, mode: Literal["code", "discrete"] | None = None) -> AscendOpEnv:
         """An independent copy of this episode, on the same daemon and run (shared cache and
-        ledger). It does not own the daemon: close forks before the env that started it."""
-        env = type(self)(daemon=self.address, run_id=self._run_root, **self._config())
+        ledger), in this env's mode or `mode` (a bench's code-mode episode searched by an RL
+        policy in the discrete one). It does not own the daemon: close forks before the env
+        that started it."""
+        config = {**self._config(), **({"mode": mode} if mode else {})}
+        env = type(self)(daemon=self.address, run_id=self._run_root, **config)
         env._join_run(self._episodes, self.client.run_tokens(self.run_id))
         if self.package is not None:
             env.restore(self.state)

@@ -29,6 +29,7 @@ REGISTRY: dict[str, str] = {
     "openevolve": "baselines.openevolve.policy:OpenEvolvePolicy",
     "ascendoptimizer": "agents.ascendoptimizer.policy:AscendOptimizer",
     "generate": "agents.generate.policy:Generate",
+    "ppo": "baselines.ppo_rllib:PPOPolicy",
 }
 
 

@@ -700,10 +700,13 @@ def write_report(results_dir: Path) -> Path:
 
 
 _CSS = (
-    "body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em;"
+    # Tables fit a 1400 px window: headings and the name column wrap, figures stay whole.
+    "body{font-family:system-ui,sans-serif;max-width:1360px;margin:1.5em auto;padding:0 1em;"
     "color:#222;line-height:1.4}h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}"
-    "table{border-collapse:collapse;font-size:0.9em;margin:0.5em 0}"
-    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}"
+    "table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0}"
+    "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}"
+    "th{white-space:normal;vertical-align:bottom}"
+    "td:first-child{white-space:normal;overflow-wrap:anywhere;max-width:22em}"
     "td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}"
     "code{background:#f3f3f3;padding:0 3px}img{max-width:100%}"
     "figcaption{color:#555;font-size:0.9em}.scroll{overflow-x:auto}"

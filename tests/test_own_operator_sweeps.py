@@ -31,6 +31,7 @@ def test_a_sweep_of_own_operators_reports_the_failing_one_as_failed(tmp_path):
         assert done.returncode == 1, done.stderr
         assert "Traceback" not in done.stdout + done.stderr, done.stderr
         assert "1 failed: counted as 1.0" in done.stdout, done.stdout
+        assert "[cold protocol]" in done.stdout  # beside the table's figures
         assert "WARNING: 1 task(s) failed" in done.stderr and "does not pass" in done.stderr
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert {(r["operator"], r["ok"], r["level"]) for r in records} == {
@@ -101,3 +102,18 @@ def test_a_reference_importing_torch_runs_or_names_the_modules_it_may_import(tmp
         assert "math, ascend_core.suite.cube_ref" in done.stdout
     else:
         assert done.stdout.startswith("OK"), done.stdout
+
+
+def test_bench_with_a_ray_address_where_no_cluster_is_one_line_in_bounded_time():
+    import socket
+    import time
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.monotonic()
+    done = cli(
+        "bench", "--ops", "level1/add", "--budget", "1", "--ray-address", f"127.0.0.1:{port}"
+    )
+    assert_usage_error(done, f"no Ray cluster at 127.0.0.1:{port}", "ray start --head")
+    assert time.monotonic() - started < 60
