@@ -186,31 +186,42 @@ _EPISODES: dict[str, Segments] = {}
 
 
 class Segments(gym.Wrapper):
-    """One long discrete-mode episode served as RLlib episodes of `steps` steps each: reset
-    continues where the last segment ended; `done` ends a segment; a spent budget ends all."""
+    """One discrete-mode episode under one budget, served as RLlib episodes of `steps` steps:
+    each starts from the best candidate so far (its state, restored without evaluating: the
+    discrete env moves on from every correct candidate, a slower one included); `done` ends a
+    segment; the spent budget ends all. Counts what the daemon charged, as the ledger does."""
 
     def __init__(self, env: gym.Env, steps: int):
         super().__init__(ActionMaskObservation(env))
-        self.steps, self.taken = steps, 0
+        self.steps, self.taken, self.charged = steps, 0, 0
         self.trajectory: list[StepRecord] = []
+        self.best_state = env.unwrapped.state
         self.obs = self.env.observation(env.unwrapped.observation())
 
     @property
     def spent(self) -> bool:
-        base = self.env.unwrapped
-        return base.spent >= base.budget
+        return self.charged >= self.env.unwrapped.budget
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        self.taken = 0
+        base, self.taken = self.env.unwrapped, 0
+        base.restore(self.best_state)
+        self.obs = self.env.observation(base.observation())
         return self.obs, {}
 
     def step(self, action: int):
-        self.taken += 1
+        base, self.taken = self.env.unwrapped, self.taken + 1
         if self.spent or int(action) == rewrites.DONE:
             return self.obs, 0.0, False, True, {}
+        best_us, before = base.best_us, base.spent
         self.obs, reward, _, truncated, info = self.env.step(int(action))
+        self.charged += info["evaluations"] - before
+        if base.best_us < best_us:
+            self.best_state = base.state
         if not info["noop"]:
-            self.trajectory.append(StepRecord.of(info, info["rewrite"] or "", "ppo"))
+            record = StepRecord.of_result(
+                info["result"], self.charged, base.best_us, info["rewrite"] or "", "ppo"
+            )
+            self.trajectory.append(record)
         return self.obs, reward, False, truncated or self.taken >= self.steps, {}
 
 
@@ -250,6 +261,7 @@ class PPOPolicy:
                 ran,
                 seed,
                 proposer="ppo",
+                evaluations=segments.charged,
                 trajectory=segments.trajectory,
                 best_package=ran.best_package,
             )
