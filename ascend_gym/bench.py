@@ -383,7 +383,7 @@ def shorten(text: str, width: int) -> str:
 
 
 def describe(record: SweepRecord) -> str:
-    name = f"{record.policy} {_short(record.operator)} seed {record.seed}"
+    name = f"{record.policy} {record.operator.removeprefix('op://')} seed {record.seed}"
     if not record.ok:
         kind = "infrastructure failure" if record.infra_failed else "failed"
         return f"{name}: {kind}: {shorten(record.error or 'no result', 160)}"

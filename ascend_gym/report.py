@@ -455,8 +455,8 @@ def trajectory_ops(config: SweepConfig, records: list[SweepRecord], count: int =
 
 def plot_trajectories(
     config: SweepConfig, records: list[SweepRecord], path: Path, kind: str
-) -> list[str]:
-    """Per-op trajectories; returns the phases shaded (for the caption)."""
+) -> tuple[list[str], list[str]]:
+    """Per-op trajectories; returns the phases shaded and whose stages they are (the caption)."""
     plt = _pyplot()
     ops = trajectory_ops(config, records)
     cols = min(2, len(ops))
@@ -464,6 +464,7 @@ def plot_trajectories(
     fig, axes = plt.subplots(rows_n, cols, figsize=(5.2 * cols, 3.6 * rows_n), squeeze=False)
     index = by_key(records)
     shaded: set[str] = set()
+    staged: list[str] = []  # the policies whose stages shade a panel
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, op in zip(axes.flat, ops):
         top, ax_phases = 1.0, set()
@@ -499,6 +500,8 @@ def plot_trajectories(
                 if not ax_phases:  # one policy's stages per panel
                     ax_phases = _shade_phases(ax, steps)
                     shaded |= ax_phases
+                    if ax_phases and policy not in staged:
+                        staged.append(policy)
         ax.set_ylim(FLOOR - 0.03, top * 1.06)
         ax.set_xlim(0, config.budget)
         ax.set_title(op.removeprefix("op://"), fontsize=10)
@@ -512,7 +515,7 @@ def plot_trajectories(
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
-    return [p for p in PHASE_STYLES if p in shaded]
+    return [p for p in PHASE_STYLES if p in shaded], staged
 
 
 def _shade_phases(ax: Any, steps: list[StepRecord]) -> set[str]:
@@ -532,7 +535,7 @@ def _shade_phases(ax: Any, steps: list[StepRecord]) -> set[str]:
     return {phase for phase, _, _ in spans}
 
 
-def trajectory_caption(config: SweepConfig, phases: list[str]) -> str:
+def trajectory_caption(config: SweepConfig, phases: list[str], staged: list[str] = ()) -> str:
     text = (
         "Every candidate of seed 0 (dots; triangles on the floor: failed or slower than "
         f"{FLOOR}x) and the best so far (lines: seed 0 bold"
@@ -541,8 +544,11 @@ def trajectory_caption(config: SweepConfig, phases: list[str]) -> str:
     )
     if phases:
         text += (
-            " Shaded by the stage that proposed the candidate: "
+            f" Shaded by the stage of {' and '.join(staged) or 'the staged policy'} (seed 0) that "
+            "proposed each of its candidates, behind every policy's points (the others have no "
+            "stages): "
             + ", ".join(f"{PHASE_NAMES[p]} {PHASE_STYLES[p]['label']}" for p in phases)
+            + (" (no evaluation reached Stage II)" if phases == ["stage1"] else "")
             + "."
         )
     return text
@@ -558,7 +564,9 @@ def write_report(results_dir: Path) -> Path:
     kind = info["kind"]
     plot_cdf(config, records, results_dir / FIGURES["cdf"], kind)
     plot_curves(config, records, results_dir / FIGURES["curve"], kind)
-    phases = plot_trajectories(config, records, results_dir / FIGURES["trajectories"], kind)
+    phases, shading = plot_trajectories(
+        config, records, results_dir / FIGURES["trajectories"], kind
+    )
     write_tasks_csv(config, records, results_dir / TASKS_CSV)
     head, body = table(config, records)
     op_head, op_body, flagged = op_table(config, records)
@@ -609,7 +617,7 @@ def write_report(results_dir: Path) -> Path:
         "cdf": f"Fraction of ops whose speedup exceeds each threshold (mean over seeds; {kind}).",
         "curve": "Geometric mean over ops of the best speedup found after each evaluation, every "
         f"policy along the order in which its candidates were evaluated ({kind}).",
-        "trajectories": trajectory_caption(config, phases),
+        "trajectories": trajectory_caption(config, phases, shading),
     }
     sections = [
         ("cdf", "Speedup distribution"),

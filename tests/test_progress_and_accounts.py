@@ -31,3 +31,31 @@ def test_the_account_counts_the_model_calls_of_an_attempt_a_rerun_replaced():
     assert (account.llm_calls, account.prompt_chars, account.tasks) == (8, 800, 1)
     (latest_only,) = metrics.accounts([rerun], ["bon"])
     assert latest_only.llm_calls == 3
+
+
+def test_the_report_says_whose_stages_shade_the_trajectories(tmp_path):
+    from ascend_core.protocol import Status
+    from ascend_gym import report
+    from ascend_gym.policies import StepRecord
+    from ascend_gym.records import SweepConfig
+
+    def steps(phase: str) -> list[StepRecord]:
+        return [
+            StepRecord(evaluation=i, status=Status.OK, latency_us=9.0, best_us=9.0, phase=phase)
+            for i in (1, 2)
+        ]
+
+    common = {"ok": True, "baseline_us": 10.0, "best_us": 9.0, "evaluations": 2, "budget": 2}
+    records = [
+        record(policy="ascendoptimizer", trajectory=steps("stage1"), **common),
+        record(policy="bon", trajectory=steps(""), **common),
+    ]
+    config = SweepConfig(
+        ops=[records[0].operator], policies=["ascendoptimizer", "bon"], budget=2, seeds=1
+    )
+    (tmp_path / "sweep.json").write_text(config.model_dump_json())
+    (tmp_path / "results.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in records))
+    text = report.write_report(tmp_path).read_text()
+    assert "Shaded by the stage of ascendoptimizer (seed 0)" in text
+    assert "Stage I grey (no evaluation reached Stage II)" in text
+    assert "max-width:1360px" in (tmp_path / "report.html").read_text()
