@@ -219,7 +219,10 @@ def run(args: argparse.Namespace) -> int:
         if bad:
             print(
                 f"WARNING: {len(bad)} task(s) {what}: "
-                + ", ".join(f"{r.policy} {r.operator} s{r.seed}: {r.error[:200]}" for r in bad[:3]),
+                + ", ".join(
+                    f"{r.policy} {r.operator} s{r.seed}: {bench.shorten(r.error, 200)}"
+                    for r in bad[:3]
+                ),
                 file=sys.stderr,
             )
     if args.report:
