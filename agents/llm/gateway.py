@@ -134,7 +134,7 @@ class ModelGateway(ChatServer):
                     repeat,
                 )
         usage = reply.get("usage") or {}
-        choices = reply["choices"]
+        choices = reply.get("choices") or [{}]  # a recording from before such replies were faults
         self._count(
             calls=1,
             cache_hits=int(entry is not None),
