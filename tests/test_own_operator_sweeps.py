@@ -39,6 +39,9 @@ def test_a_sweep_of_own_operators_reports_the_failing_one_as_failed(tmp_path):
         (str(bad.resolve()), False, 1),
     }
     assert (out / "report.html").is_file()
+    done = cli(*args, "--out", str(out), "--json")  # the rows say their protocol too
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert rows and all(row["timing_protocol"] == "cold" for row in rows), done.stdout
     done = cli("report", str(out))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
 
