@@ -292,6 +292,13 @@ class OperatorSpec(BaseModel):
                 raise ValueError(
                     f"{self.name}: case {case.name} has no shape for {sorted(missing)}"
                 )
+            for arg in self.inputs + self.outputs:  # a dtype no kernel build was declared for
+                dtype = self.arg_dtype(case, arg.name)
+                if arg.name not in case.absent and dtype not in arg.dtypes:
+                    raise ValueError(
+                        f"{self.name}: case {case.name} gives {arg.name} dtype {dtype}, which "
+                        f"the spec does not declare for it ({', '.join(arg.dtypes)})"
+                    )
             for name, points in case.points.items():
                 if name in case.absent or name in case.broadcast:
                     raise ValueError(

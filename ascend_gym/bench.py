@@ -30,12 +30,17 @@ as its baseline.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import platform
 import signal
+import socket
 import sys
+import tempfile
+import textwrap
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -70,6 +75,7 @@ if TYPE_CHECKING:
 __all__ = ["SweepConfig", "SweepRecord", "read_jsonl", "latest", "run_bench", "run_one", "table"]
 
 RAY_START_ATTEMPTS = 3
+RAY_PROBE_S = 5.0  # a --ray-address that accepts no connection in this time has no cluster
 # Input seeds a faster best is rechecked on. About a third of fresh draws expose ascend-real-v1's
 # core-capped index searches (icamax, isamax; benchmarks/recheck_rate.py): one seed misses most
 # of them, four about one in five. Each seed is a check without timing; a best stops at its
@@ -217,11 +223,14 @@ def run_one(
             if isinstance(e, BaselineRejected)
             else "policy"
         )
+        if view.package is not None:  # what the task found until it failed, for the books
+            record.baseline_us, record.best_us = view.baseline_us, view.best_us
+            record.evaluations = view.spent
         if isinstance(e, InfrastructureError):  # what the run spent on the model until then
             record = record.model_copy(update=e.account)
     finally:
-        if view.package is not None:
-            record.level = view.package.spec.level
+        with contextlib.suppress(ValueError):  # read from its spec when the baseline failed
+            record.level = metrics.level_of(operator, view.package and view.package.spec.level)
         record = record.model_copy(update=daemon_facts(view.client))
         record.ledger = ledger_usage(view.client, run)
         if hasattr(view.client, "served_by"):  # a pool: which daemons charged the run (moved: >1)
@@ -353,8 +362,8 @@ class Progress:
             f"{self.spent}/{self.budget_total} evaluations spent by finished tasks; the daemons "
             f"ran {daemon_evaluations} (running tasks, the uncharged baselines and rechecks included)"
         )
-        if self.tty:
-            print(f"\r{line}  {message[:60]:<60}", end="", flush=True)
+        if self.tty:  # whole words, so a cut message still reads
+            print(f"\r{line}  {shorten(message, 60):<60}", end="", flush=True)
         elif message:
             print(f"{line}  {message}", flush=True)
 
@@ -368,18 +377,27 @@ class Progress:
             print(flush=True)
 
 
+def shorten(text: str, width: int) -> str:
+    """`text` on one line, cut at a word boundary to at most `width` characters."""
+    return textwrap.shorten(text, width, placeholder=" ...")
+
+
 def describe(record: SweepRecord) -> str:
-    name = f"{record.policy} {_short(record.operator)} seed {record.seed}"
+    name = f"{record.policy} {record.operator.removeprefix('op://')} seed {record.seed}"
     if not record.ok:
         kind = "infrastructure failure" if record.infra_failed else "failed"
-        return f"{name}: {kind}: {(record.error or 'no result')[:120]}"
+        return f"{name}: {kind}: {shorten(record.error or 'no result', 160)}"
     speedup = metrics.record_speedup(record)
     wrong = (
         f" (its faster best failed on fresh inputs: {record.recheck.status})"
         if record.wrong
         else ""
     )
-    return f"{name}: {speedup:.3f}x in {record.evaluations} evaluations{wrong}"
+    stopped = " (the model proposed nothing new: stopped early)" if record.stopped else ""
+    return (
+        f"{name}: {speedup:.3f}x ({record.timing_protocol} protocol) in {record.evaluations} "
+        f"evaluations{wrong}{stopped}"
+    )
 
 
 def _daemon_evaluations(endpoints: list[str]) -> int:
@@ -405,19 +423,23 @@ def start_ray(ray_address: str | None) -> int:
     The caller's SIGTERM handler survives: Ray installs its own on init."""
     import ray
 
+    if ray_address is not None:
+        probe_ray(ray_address)
     handler = signal.getsignal(signal.SIGTERM)
     # Ray gives its local node 30 s to register, which a loaded machine can miss: try again.
     for attempt in range(1, RAY_START_ATTEMPTS + 1):
         try:
-            ray.init(
-                address=ray_address,
-                ignore_reinit_error=True,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.ERROR,
-                runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
-                **({} if ray_address else {"num_cpus": os.cpu_count()}),
-            )
+            # Joining starts no Ray process, which would inherit the descriptor set aside.
+            with _ray_warnings_aside() if ray_address else contextlib.nullcontext():
+                ray.init(
+                    address=ray_address,
+                    ignore_reinit_error=True,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                    runtime_env={"env_vars": {"RAY_DEDUP_LOGS": "0"}},
+                    **({} if ray_address else {"num_cpus": os.cpu_count()}),
+                )
             break
         except Exception as e:  # Ray raises bare Exceptions when its node does not come up
             ray.shutdown()
@@ -428,6 +450,36 @@ def start_ray(ray_address: str | None) -> int:
     if handler is not None:
         signal.signal(signal.SIGTERM, handler)
     return int(ray.cluster_resources().get("CPU", 1))
+
+
+@contextlib.contextmanager
+def _ray_warnings_aside() -> Iterator[None]:
+    """Ray's core writes a warning a second to file descriptor 2 while it looks for a head that
+    does not answer (about 20 s): the user gets one line when it gives up, not those."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as aside:
+        os.dup2(aside.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def probe_ray(address: str, timeout_s: float = RAY_PROBE_S) -> None:
+    """A cluster address (`host:port`, `ray://host:port`) must accept a connection: Ray itself
+    waits without end for a head that is not there. `auto` and `local` Ray resolves at once."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return  # not a host:port: Ray's own answer is immediate
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as e:
+        raise ConnectionError(
+            f"no Ray cluster at {address} ({e.strerror or e}); start one there "
+            "(`ray start --head`) or leave out --ray-address to start a local one"
+        ) from None
 
 
 class Scheduler:
@@ -574,6 +626,10 @@ def table(records: list[SweepRecord], config: SweepConfig) -> str:
     head = f"{'policy':<16} {'ops':>4} {'GM speedup':>11} " + " ".join(
         f"{'fast_' + str(p):>9}" for p in metrics.FAST_P
     )
+    # The objective changes with the protocol (an element-wise op can be faster cold and slower
+    # warm): every figure is read with the protocol its records were timed under.
+    timed = sorted({r.timing_protocol for r in records if r.ok}) or [config.timing_protocol]
+    head += f"  [{'/'.join(timed)} protocol]"
     lines = [head]
     for r in rows:
         notes = [

@@ -422,6 +422,17 @@ class LocalDaemon:
         if not require_run_tokens:  # it also serves runs never opened (tests, experiments)
             cmd.append("--allow-unopened-runs")
         cmd += extra_args or []
+        if backend == "sim":
+            from npu_daemon.backends.common import build
+
+            runtime = build.cache_root() / f"runtime-{build.runtime_sources_digest()}"
+            if not (runtime / "ready").exists():  # say why a checkout's first command is slow
+                print(
+                    "ascend-gym: building the AscendC simulator for this checkout (first use, "
+                    "2 to 5 minutes; later starts take seconds) ...",
+                    file=sys.stderr,
+                    flush=True,
+                )
         # Its log goes to a file of its own: a refusal to start is read back from there.
         self._log = tempfile.TemporaryFile("w+")
         self.process = subprocess.Popen(

@@ -471,6 +471,13 @@ class AscendOpEnv(gym.Env):
             raise ValueError(f"unknown timing {timing!r}; timings: auto, full, sampled")
         if timing_protocol not in ("cold", "warm"):
             raise ValueError(f"unknown timing_protocol {timing_protocol!r}; protocols: cold, warm")
+        try:  # here, not at the first reset: gym.make names the mistake
+            suite.resolve(operator)
+        except KeyError as e:
+            raise ValueError(
+                f"unknown operator {operator!r}: {e.args[0]} (an op:// URI, a <level>/<name> such "
+                "as level1/add, or a package directory with op.toml; `ascend-gym suite list`)"
+            ) from None
         self.operator, self.mode, self.budget, self.soc = operator, mode, budget, soc
         self.reward_kind, self.failure_penalty, self.noop_penalty = (
             reward,
@@ -718,6 +725,10 @@ class AscendOpEnv(gym.Env):
         """Which discrete actions apply now (K + 1 bools; done always applies)."""
         return np.append(self._mask, True)
 
+    def observation(self) -> Any:
+        """The observation of the episode's current state (what the last reset or step gave)."""
+        return self._obs()
+
     def _obs(self) -> Any:
         f = features(
             self.current,
@@ -751,7 +762,7 @@ class AscendOpEnv(gym.Env):
             "candidate_hash": entry.candidate_hash if entry else None,
             "rewrite": entry.rewrite if entry else None,
             "noop": noop,
-            "run_id": self._run_root,  # the same every episode (episode runs: `env.run_id`)
+            "run_id": self.run_id,  # this episode's daemon run, whose ledger charges its steps
             "operator": self.baseline_package.uri,
             "tunables": {t.name: t.value for t in tune.find_tunables(self.package.tiling_source)},
         }
@@ -860,10 +871,13 @@ class AscendOpEnv(gym.Env):
         self._mask = rewrites.applicable_mask(current, self.soc)
         self.last_candidate = self.last_parent = None
 
-    def fork(self) -> AscendOpEnv:
+    def fork(self, mode: Literal["code", "discrete"] | None = None) -> AscendOpEnv:
         """An independent copy of this episode, on the same daemon and run (shared cache and
-        ledger). It does not own the daemon: close forks before the env that started it."""
-        env = type(self)(daemon=self.address, run_id=self._run_root, **self._config())
+        ledger), in this env's mode or `mode` (a bench's code-mode episode searched by an RL
+        policy in the discrete one). It does not own the daemon: close forks before the env
+        that started it."""
+        config = {**self._config(), **({"mode": mode} if mode else {})}
+        env = type(self)(daemon=self.address, run_id=self._run_root, **config)
         env._join_run(self._episodes, self.client.run_tokens(self.run_id))
         if self.package is not None:
             env.restore(self.state)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from ascend_core import suite
 from ascend_gym.policies import ModelAccount, StepRecord
 from ascend_gym.records import SweepRecord, by_key
 
@@ -64,13 +65,17 @@ _LEVEL = re.compile(r"(?:^|/)level(\d)/")
 
 
 def level_of(operator: str, level: int | None = None) -> int:
-    """An op's level: recorded by the sweep, else read from its address (`.../level2/softmax`)."""
+    """An op's level: recorded by the sweep, else read from its address (`.../level2/softmax`),
+    else from its spec (an operator of one's own, given as a directory, whose task left no level:
+    its baseline failed, or its worker died)."""
     if level:
         return int(level)
-    m = _LEVEL.search(operator)
-    if not m:
-        raise ValueError(f"cannot tell the level of {operator!r}")
-    return int(m.group(1))
+    if m := _LEVEL.search(operator):
+        return int(m.group(1))
+    try:
+        return suite.resolve(operator).spec.level
+    except (KeyError, ValueError, OSError) as e:
+        raise ValueError(f"cannot tell the level of {operator!r}: {e}") from None
 
 
 def record_speedup(record: SweepRecord | None) -> float:
@@ -226,23 +231,31 @@ class Account(ModelAccount):
     budget: int  # evaluations the finished tasks were given
 
 
-def accounts(records: list[SweepRecord], policies: Sequence[str]) -> list[Account]:
+def accounts(
+    records: list[SweepRecord],
+    policies: Sequence[str],
+    attempts: list[SweepRecord] | None = None,
+) -> list[Account]:
+    """Each policy's account over its tasks' `records`; the model account over `attempts` where
+    given (every record written, a failed attempt a rerun replaced included: its calls were
+    made and paid for)."""
     out = []
     for policy in policies:
         rs = [r for r in records if r.policy == policy]
+        asked = [r for r in (records if attempts is None else attempts) if r.policy == policy]
         out.append(
             Account(
                 policy=policy,
                 proposer=", ".join(sorted({r.proposer for r in rs if r.proposer})) or "-",
-                model=", ".join(sorted({r.model for r in rs if r.model})) or "-",
+                model=", ".join(sorted({r.model for r in asked if r.model})) or "-",
                 tasks=len(rs),
                 idle=sum(r.ok and spent(r) == 0 for r in rs),
                 evaluations=sum(spent(r) for r in rs),
                 budget=sum(r.budget for r in rs),
                 **{
-                    name: sum(getattr(r, name) for r in rs)
-                    for name in ModelAccount.model_fields
-                    if name != "model"
+                    name: sum(getattr(r, name) for r in asked)
+                    for name, info in ModelAccount.model_fields.items()
+                    if info.annotation is int  # the counts, not the model's name nor why it stopped
                 },
             )
         )

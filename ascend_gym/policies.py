@@ -29,6 +29,7 @@ REGISTRY: dict[str, str] = {
     "openevolve": "baselines.openevolve.policy:OpenEvolvePolicy",
     "ascendoptimizer": "agents.ascendoptimizer.policy:AscendOptimizer",
     "generate": "agents.generate.policy:Generate",
+    "ppo": "baselines.ppo_rllib:PPOPolicy",
 }
 
 
@@ -114,6 +115,9 @@ class ModelAccount(BaseModel):
     completion_tokens: int = 0
     prompt_chars: int = 0
     completion_chars: int = 0
+    # Why the model was asked no more before the budget was spent: it proposed nothing new
+    # within the call cap. The run is a result, as a search that ran dry ("" otherwise).
+    stopped: str = ""
 
 
 class PolicyResult(ModelAccount):

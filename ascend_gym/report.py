@@ -228,7 +228,9 @@ ACCOUNT_HEAD = ["policy", "proposer", "model", "tasks", "tasks spending none",
                 "chars in / out"]  # fmt: skip
 
 
-def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
+def account_table(
+    config: SweepConfig, records: list[SweepRecord], attempts: list[SweepRecord] | None = None
+) -> list[list[str]]:
     return [
         [
             a.policy,
@@ -241,14 +243,15 @@ def account_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[
             f"{a.prompt_tokens} / {a.completion_tokens}",
             f"{a.prompt_chars} / {a.completion_chars}",
         ]  # fmt: skip
-        for a in metrics.accounts(records, config.policies)
+        for a in metrics.accounts(records, config.policies, attempts)
     ]
 
 
 ACCOUNT_NOTE = (
     "Evaluations are charged by the daemon ledger (the baseline's timing is not charged to any "
     "policy; a failed task counts what it spent). A task spending none found nothing to propose: "
-    "its 1.000x is no search, and the per-operator table marks it. Tokens in (prompt) and out (completion) are as "
+    "its 1.000x is no search, and the per-operator table marks it. Model calls, tokens and "
+    "characters count every attempt, a failed one that a rerun replaced included. Tokens in (prompt) and out (completion) are as "
     "the model endpoint reports them (0: it reported none, as the offline endpoints do); "
     "characters in and out are counted by the model gateway for every endpoint alike."
 )
@@ -452,8 +455,8 @@ def trajectory_ops(config: SweepConfig, records: list[SweepRecord], count: int =
 
 def plot_trajectories(
     config: SweepConfig, records: list[SweepRecord], path: Path, kind: str
-) -> list[str]:
-    """Per-op trajectories; returns the phases shaded (for the caption)."""
+) -> tuple[list[str], list[str]]:
+    """Per-op trajectories; returns the phases shaded and whose stages they are (the caption)."""
     plt = _pyplot()
     ops = trajectory_ops(config, records)
     cols = min(2, len(ops))
@@ -461,6 +464,7 @@ def plot_trajectories(
     fig, axes = plt.subplots(rows_n, cols, figsize=(5.2 * cols, 3.6 * rows_n), squeeze=False)
     index = by_key(records)
     shaded: set[str] = set()
+    staged: list[str] = []  # the policies whose stages shade a panel
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, op in zip(axes.flat, ops):
         top, ax_phases = 1.0, set()
@@ -496,6 +500,8 @@ def plot_trajectories(
                 if not ax_phases:  # one policy's stages per panel
                     ax_phases = _shade_phases(ax, steps)
                     shaded |= ax_phases
+                    if ax_phases and policy not in staged:
+                        staged.append(policy)
         ax.set_ylim(FLOOR - 0.03, top * 1.06)
         ax.set_xlim(0, config.budget)
         ax.set_title(op.removeprefix("op://"), fontsize=10)
@@ -509,7 +515,7 @@ def plot_trajectories(
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
-    return [p for p in PHASE_STYLES if p in shaded]
+    return [p for p in PHASE_STYLES if p in shaded], staged
 
 
 def _shade_phases(ax: Any, steps: list[StepRecord]) -> set[str]:
@@ -529,7 +535,7 @@ def _shade_phases(ax: Any, steps: list[StepRecord]) -> set[str]:
     return {phase for phase, _, _ in spans}
 
 
-def trajectory_caption(config: SweepConfig, phases: list[str]) -> str:
+def trajectory_caption(config: SweepConfig, phases: list[str], staged: list[str] = ()) -> str:
     text = (
         "Every candidate of seed 0 (dots; triangles on the floor: failed or slower than "
         f"{FLOOR}x) and the best so far (lines: seed 0 bold"
@@ -538,8 +544,11 @@ def trajectory_caption(config: SweepConfig, phases: list[str]) -> str:
     )
     if phases:
         text += (
-            " Shaded by the stage that proposed the candidate: "
+            f" Shaded by the stage of {' and '.join(staged) or 'the staged policy'} (seed 0) that "
+            "proposed each of its candidates, behind every policy's points (the others have no "
+            "stages): "
             + ", ".join(f"{PHASE_NAMES[p]} {PHASE_STYLES[p]['label']}" for p in phases)
+            + (" (no evaluation reached Stage II)" if phases == ["stage1"] else "")
             + "."
         )
     return text
@@ -555,11 +564,15 @@ def write_report(results_dir: Path) -> Path:
     kind = info["kind"]
     plot_cdf(config, records, results_dir / FIGURES["cdf"], kind)
     plot_curves(config, records, results_dir / FIGURES["curve"], kind)
-    phases = plot_trajectories(config, records, results_dir / FIGURES["trajectories"], kind)
+    phases, shading = plot_trajectories(
+        config, records, results_dir / FIGURES["trajectories"], kind
+    )
     write_tasks_csv(config, records, results_dir / TASKS_CSV)
     head, body = table(config, records)
     op_head, op_body, flagged = op_table(config, records)
-    accounts = account_table(config, records)
+    tasks = set(config.tasks())  # every attempt's model calls, a replaced failure's included
+    attempts = [r for r in read_records(results_dir / RESULTS) if r.key in tasks]
+    accounts = account_table(config, records, attempts)
     stalled = stall_table(config, records)
     staged = stage_table(config, records)
     pairs = pair_table(config, records)
@@ -604,7 +617,7 @@ def write_report(results_dir: Path) -> Path:
         "cdf": f"Fraction of ops whose speedup exceeds each threshold (mean over seeds; {kind}).",
         "curve": "Geometric mean over ops of the best speedup found after each evaluation, every "
         f"policy along the order in which its candidates were evaluated ({kind}).",
-        "trajectories": trajectory_caption(config, phases),
+        "trajectories": trajectory_caption(config, phases, shading),
     }
     sections = [
         ("cdf", "Speedup distribution"),
@@ -695,10 +708,13 @@ def write_report(results_dir: Path) -> Path:
 
 
 _CSS = (
-    "body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em;"
+    # Tables fit a 1400 px window: headings and the name column wrap, figures stay whole.
+    "body{font-family:system-ui,sans-serif;max-width:1360px;margin:1.5em auto;padding:0 1em;"
     "color:#222;line-height:1.4}h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}"
-    "table{border-collapse:collapse;font-size:0.9em;margin:0.5em 0}"
-    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}"
+    "table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0}"
+    "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}"
+    "th{white-space:normal;vertical-align:bottom}"
+    "td:first-child{white-space:normal;overflow-wrap:anywhere;max-width:22em}"
     "td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}"
     "code{background:#f3f3f3;padding:0 3px}img{max-width:100%}"
     "figcaption{color:#555;font-size:0.9em}.scroll{overflow-x:auto}"

@@ -22,7 +22,7 @@ from pydantic import Field
 from agents.ascendoptimizer.diagnose import profile_summary
 from agents.knowledge import Knowledge, KnowledgeConfig
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway, extract_parts
-from agents.llm.sources import other_sources
+from agents.llm.sources import cases_text, other_sources
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, EvalResult
 from ascend_gym import metrics
@@ -59,7 +59,9 @@ _SYSTEM = (
     "Keep the numerics within tolerance; make it faster."
 )
 _USER = """Operator `{name}` ({category}, level {level}): {description}
-Bench case: {bench_case}. The baseline on the simulator: {latency_us:.2f} us; profile: {profile}.
+Bench case (timed): {bench_case}. The baseline on the simulator: {latency_us:.2f} us; profile: {profile}.
+Correctness: a candidate must pass every case below, each within its dtype's tolerance.
+{cases}
 
 The operator's other sources (the tiling data header and helpers; read-only):
 {context}
@@ -102,6 +104,7 @@ class LLMProposer:
             + ", ".join(f"{k}={v}" for k, v in case.shapes.items()),
             latency_us=self.baseline.latency_us,
             profile=profile_summary(self.baseline.profile),
+            cases=cases_text(spec),
             context=other_sources(package),
             host_path=package.host_path,
             tiling=package.tiling_source,

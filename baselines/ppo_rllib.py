@@ -1,10 +1,31 @@
-"""PPO (RLlib, new API stack) on AscendOp-v0's discrete mode over a set of operators.
+"""PPO (RLlib, new API stack) on AscendOp-v0's discrete mode: a bench policy, and a trainer over
+a set of operators.
 
-Each env runner builds: AscendOp-v0(mode="discrete") -> RandomOperators(ops) ->
-ActionMaskObservation -> FaultTolerant, so the policy sees the features plus the action mask
-(RLlib's action-masking PPO module drops non-applicable rewrites from its logits), trains over the
-operator set, and a daemon fault ends an episode instead of the run. All env runners share one
-npu_daemon (an embedded simulator daemon unless --daemon is given): every latency is simulated.
+**As a bench policy** (`--policies ppo`, `PPOPolicy`) PPO learns online on the task's own episode,
+under the task's budget and ledger like every other policy: the policy forks the episode into the
+discrete mode (the same daemon run: the daemon charges each distinct candidate once and refuses
+evaluation budget + 1), cuts the one long episode into segments of `segment_steps` steps (RLlib
+learns from episodes; a segment's start is where the last one ended, nothing is re-evaluated),
+and runs PPO iterations of `train_batch` steps until the budget is spent (or `max_iterations`).
+The action mask drops non-applicable rewrites; `done` ends a segment, not the search. Its result
+is the episode's best candidate, as for the LLM policies. Options (`--policy-config`, `"ppo"`):
+
+| option | default | meaning |
+|---|---|---|
+| `train_batch` | 32 | env steps per PPO iteration (evaluations are only the charged ones) |
+| `minibatch` | 16 | SGD minibatch size |
+| `epochs` | 4 | SGD passes over each batch |
+| `lr` | 3e-4 | learning rate |
+| `hidden` | 64 | width of the two hidden layers of the policy and value networks |
+| `entropy_coeff` | 0.01 | exploration bonus |
+| `segment_steps` | 8 | steps per RLlib episode (a segment of the task's one episode) |
+| `max_iterations` | 50 | bound on PPO iterations (a policy stuck on no-ops and cache hits spends nothing) |
+
+**As a trainer** over an operator set, each env runner builds: AscendOp-v0(mode="discrete") ->
+RandomOperators(ops) -> ActionMaskObservation -> FaultTolerant, so the policy sees the features
+plus the action mask, trains over the operator set, and a daemon fault ends an episode instead of
+the run. All env runners share one npu_daemon (an embedded simulator daemon unless --daemon is
+given): every latency is simulated.
 
     python -m baselines.ppo_rllib --ops level1 --iterations 30 --out docs/ppo_learning_curve
 
@@ -16,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import time
 from pathlib import Path
@@ -26,7 +48,9 @@ from pydantic import BaseModel, Field
 
 import ascend_gym  # noqa: F401  (registers AscendOp-v0)
 from ascend_core import suite
+from ascend_gym import rewrites
 from ascend_gym.client import LocalDaemon
+from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord, episode
 from ascend_gym.wrappers import ActionMaskObservation, FaultTolerant, RandomOperators
 
 ENV_NAME = "ascend_gym_discrete"
@@ -42,6 +66,7 @@ class PPORunConfig(BaseModel):
     epochs: int = Field(4, ge=1)
     lr: float = 3e-4
     hidden: int = 64
+    entropy_coeff: float = 0.01
     seed: int = 0
     daemon: str | None = None
 
@@ -82,37 +107,22 @@ def _episode_metrics_callback():
     return BestSpeedup
 
 
-def build(cfg: PPORunConfig, daemon: str):
-    """The PPO algorithm (new API stack, torch, action masking)."""
+def ppo_config(
+    env: str, env_config: dict[str, Any], cfg: PPORunConfig | PPOPolicyConfig, seed: int
+):
+    """PPO on the new API stack (torch, one local learner) with the action-masking module: what
+    the trainer and the bench policy share; each adds its env runners."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
-    from ray.tune.registry import register_env
 
-    register_env(ENV_NAME, make_env)
-    operators = suite.expand(cfg.ops)
-    config = (
+    logging.getLogger("ray.rllib").setLevel(logging.ERROR)  # its new-API-stack notice
+    return (
         PPOConfig()
         .api_stack(enable_rl_module_and_learner=True, enable_env_runner_and_connector_v2=True)
         .framework("torch")
-        .environment(
-            ENV_NAME,
-            env_config={
-                "operators": operators,
-                "budget": cfg.budget,
-                "daemon": daemon,
-                "seed": cfg.seed,
-            },
-            disable_env_checking=True,
-        )
-        .env_runners(
-            num_env_runners=cfg.env_runners,
-            num_envs_per_env_runner=1,
-            num_cpus_per_env_runner=1,
-            rollout_fragment_length="auto",
-            sample_timeout_s=3600,
-        )  # evaluations take seconds each
+        .environment(env, env_config=env_config, disable_env_checking=True)
         .learners(num_learners=0)
         .training(
             train_batch_size_per_learner=cfg.train_batch,
@@ -120,7 +130,7 @@ def build(cfg: PPORunConfig, daemon: str):
             num_epochs=cfg.epochs,
             lr=cfg.lr,
             gamma=0.99,
-            entropy_coeff=0.01,
+            entropy_coeff=cfg.entropy_coeff,
         )
         .rl_module(
             rl_module_spec=RLModuleSpec(
@@ -128,10 +138,147 @@ def build(cfg: PPORunConfig, daemon: str):
                 model_config=DefaultModelConfig(fcnet_hiddens=[cfg.hidden, cfg.hidden]),
             )
         )
+        .debugging(seed=seed)
+    )
+
+
+def build(cfg: PPORunConfig, daemon: str):
+    """The trainer's PPO algorithm: env runners over the operator set."""
+    from ray.tune.registry import register_env
+
+    register_env(ENV_NAME, make_env)
+    env_config = {
+        "operators": suite.expand(cfg.ops),
+        "budget": cfg.budget,
+        "daemon": daemon,
+        "seed": cfg.seed,
+    }
+    config = (
+        ppo_config(ENV_NAME, env_config, cfg, cfg.seed)
+        .env_runners(
+            num_env_runners=cfg.env_runners,
+            num_envs_per_env_runner=1,
+            num_cpus_per_env_runner=1,
+            rollout_fragment_length="auto",
+            sample_timeout_s=3600,
+        )  # evaluations take seconds each
         .callbacks(_episode_metrics_callback())
-        .debugging(seed=cfg.seed)
     )
     return config.build_algo()
+
+
+class PPOPolicyConfig(PolicyConfig):
+    """The bench policy's options (the module's docstring explains each)."""
+
+    train_batch: int = Field(32, ge=8)
+    minibatch: int = Field(16, ge=4)
+    epochs: int = Field(4, ge=1)
+    lr: float = Field(3e-4, gt=0)
+    hidden: int = Field(64, ge=4)
+    entropy_coeff: float = Field(0.01, ge=0)
+    segment_steps: int = Field(8, ge=1)
+    max_iterations: int = Field(50, ge=1)
+
+
+# The task's episode, by key, for the env RLlib builds in this process (no env runner actors:
+# the episode's daemon run and its best stay here).
+_EPISODES: dict[str, Segments] = {}
+
+
+class Segments(gym.Wrapper):
+    """One discrete-mode episode under one budget, served as RLlib episodes of `steps` steps:
+    each starts from the best candidate so far (its state, restored without evaluating: the
+    discrete env moves on from every correct candidate, a slower one included); `done` ends a
+    segment; the spent budget ends all. Counts what the daemon charged, as the ledger does."""
+
+    def __init__(self, env: gym.Env, steps: int):
+        super().__init__(ActionMaskObservation(env))
+        self.steps, self.taken, self.charged = steps, 0, 0
+        self.trajectory: list[StepRecord] = []
+        self.best_state = env.unwrapped.state
+        self.obs = self.env.observation(env.unwrapped.observation())
+
+    @property
+    def spent(self) -> bool:
+        return self.charged >= self.env.unwrapped.budget
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        base, self.taken = self.env.unwrapped, 0
+        base.restore(self.best_state)
+        self.obs = self.env.observation(base.observation())
+        return self.obs, {}
+
+    def step(self, action: int):
+        base, self.taken = self.env.unwrapped, self.taken + 1
+        if self.spent or int(action) == rewrites.DONE:
+            return self.obs, 0.0, False, True, {}
+        best_us, before = base.best_us, base.spent
+        self.obs, reward, _, truncated, info = self.env.step(int(action))
+        self.charged += info["evaluations"] - before
+        if base.best_us < best_us:
+            self.best_state = base.state
+        if not info["noop"]:
+            record = StepRecord.of_result(
+                info["result"], self.charged, base.best_us, info["rewrite"] or "", "ppo"
+            )
+            self.trajectory.append(record)
+        return self.obs, reward, False, truncated or self.taken >= self.steps, {}
+
+
+def _segments_env(env_config: dict[str, Any]) -> gym.Env:
+    return _EPISODES[env_config["episode"]]
+
+
+class PPOPolicy:
+    """PPO learning online on the task's episode, within its budget (the module docstring)."""
+
+    name = "ppo"
+
+    def __init__(self, **config: Any):
+        self.config = PPOPolicyConfig(**config)
+
+    def run(self, env: Any, seed: int) -> PolicyResult:
+        import ray
+
+        from ascend_gym.bench import start_ray
+
+        env.reset(seed=seed)
+        view = episode(env)
+        fork = env.get_wrapper_attr("fork")(mode="discrete")  # the same run, budget and ledger
+        key = f"{view.run_id}:{id(fork)}"
+        _EPISODES[key] = segments = Segments(fork, self.config.segment_steps)
+        if not ray.is_initialized():  # `optimize`: start it as a bench does, quietly
+            start_ray(None)
+        algo = self._build(key, seed)
+        try:
+            for _ in range(self.config.max_iterations):
+                if segments.spent:
+                    break
+                algo.train()
+            ran = episode(fork)
+            return PolicyResult.of_episode(
+                self.name,
+                ran,
+                seed,
+                proposer="ppo",
+                evaluations=segments.charged,
+                trajectory=segments.trajectory,
+                best_package=ran.best_package,
+            )
+        finally:
+            algo.stop()
+            _EPISODES.pop(key, None)
+            fork.close()
+
+    def _build(self, key: str, seed: int):
+        from ray.tune.registry import register_env
+
+        env = f"ascend_gym_segments_{key}"
+        register_env(env, _segments_env)
+        config = ppo_config(env, {"episode": key}, self.config, seed).env_runners(
+            num_env_runners=0, rollout_fragment_length="auto"
+        )  # sampled here, where the episode is
+        return config.build_algo()
 
 
 def row(iteration: int, result: dict[str, Any], started: float) -> dict[str, Any]:

@@ -70,6 +70,11 @@ def preload_reference_modules() -> tuple[str, ...]:
     return tuple(loaded)
 
 
+def allowed_modules() -> str:
+    """The modules a client's reference may import, for a message."""
+    return ", ".join(("numpy", *preload_reference_modules()))
+
+
 class ReferenceFailed(Exception):
     """The client's reference raised, ran too long or returned the wrong outputs."""
 
@@ -177,7 +182,9 @@ def _sandboxed(compute: Callable[[], None], timeout_s: float, **limits: int) -> 
         )
         if done.timed_out or done.returncode != 0:
             why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
-            raise ReferenceFailed(f"the package's reference failed: {why[:400]}")
+            if "ModuleNotFoundError" in why or "ImportError" in why:  # e.g. torch, needing glob
+                why = f"{why[:300]} (a reference may import only {allowed_modules()})"
+            raise ReferenceFailed(f"the package's reference failed: {why[:700]}")
         yield work
 
 

@@ -14,7 +14,7 @@ from agents.ascendoptimizer.diagnose import diagnose, profile_summary
 from agents.ascendoptimizer.motifs import Origin
 from agents.ascendoptimizer.proposer import Distilled, Individual, Proposal
 from agents.llm import ChatClient, LLMError, extract_source
-from agents.llm.sources import other_sources
+from agents.llm.sources import cases_text, other_sources
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalResult
@@ -35,6 +35,7 @@ def _op_fields(package: OperatorPackage) -> dict[str, Any]:
         "host_path": package.host_path,
         "kernel_path": package.kernel_path,
         "sources": other_sources(package),
+        "cases": cases_text(spec),
     }
 
 

@@ -136,10 +136,12 @@ class AscendOptimizer:
             bank={
                 "size": len(bank),
                 "embedder": bank.embedder.name,
-                **{k: v for k, v in bank.meta.items() if k != "stats"},
+                # Not its build command: it holds the builder's paths, not this run's.
+                **{k: v for k, v in bank.meta.items() if k not in ("stats", "command")},
             },
             trajectory_path=str(trajectory.path or ""),
-            config=cfg.model_dump(mode="json"),
+            # Offline, no model is asked: its settings would only look as if one were.
+            config=cfg.model_dump(mode="json", exclude={"llm"} if gateway is None else None),
         )
         if out is not None:
             best.write_to(out / "best")

@@ -29,10 +29,11 @@ class LLMConfig(PolicyConfig):
     api_key_env: str = "OPENAI_API_KEY"
     temperature: float = Field(0.7, ge=0.0, le=2.0)
     max_tokens: int = Field(8192, gt=0)
-    timeout_s: float = Field(300.0, gt=0)
-    max_retries: int = Field(
-        3, ge=0
-    )  # the openai client's own retries (connection errors, 429, 5xx)
+    timeout_s: float = Field(300.0, gt=0)  # one request to the endpoint
+    # How long the gateway keeps retrying one call after a try fails (408, 429, 5xx, no answer):
+    # it waits as the endpoint's Retry-After says, else 1, 2, 4 ... s, and gives up when the next
+    # try would start past this bound. The only retries: the clients in front ask once.
+    retry_s: float = Field(120.0, ge=0)
     # Prices for the cost account; 0 means "not priced" (a local server).
     prompt_usd_per_mtok: float = Field(0.0, ge=0)
     completion_usd_per_mtok: float = Field(0.0, ge=0)
@@ -61,6 +62,12 @@ class LLMConfig(PolicyConfig):
     def resolved_key(self) -> str:
         # Local servers accept any key; the openai client insists on a non-empty one.
         return os.environ.get(self.api_key_env, "") or "none"
+
+    @property
+    def call_timeout_s(self) -> float:
+        """How long a client waits for the gateway's answer to one call: the gateway's tries
+        and waits for it, and a margin, so the client never gives up first."""
+        return 2 * self.timeout_s + self.retry_s + 10.0
 
 
 class Usage(BaseModel):
@@ -103,8 +110,8 @@ class ChatClient:
             self._client = openai.OpenAI(
                 base_url=self.config.base_url,
                 api_key=self.config.resolved_key(),
-                timeout=self.config.timeout_s,
-                max_retries=self.config.max_retries,
+                timeout=self.config.call_timeout_s,
+                max_retries=0,  # the gateway retries (agents.llm.gateway); retries here stack
             )
         return self._client
 
@@ -132,6 +139,9 @@ class ChatClient:
             raise LLMError(f"{type(e).__name__}: {e}") from e
         finally:
             self.usage.wall_s += time.monotonic() - started
+        if not response.choices:  # the gateway retries such replies; another endpoint may not
+            self.usage.errors += 1
+            raise LLMError(f"{self.config.base_url} answered without choices")
         usage = response.usage
         reply = ChatReply(
             key=key,

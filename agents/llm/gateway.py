@@ -12,10 +12,13 @@ Every model-driven policy talks to a `ModelGateway` (AscendOptimizer and Best-of
 - the cap: at most `max_calls_per_evaluation` calls between two charged evaluations (the policy
   says how many it has spent through `charged`); the call after is refused (HTTP 403,
   `exhausted` set), so no policy can think for free without end;
-- failure is terminal: an upstream that still fails after `UPSTREAM_ATTEMPTS` tries, a replay
-  miss or the cap (a model repeating itself) sets `failure` and refuses every later call, and the
-  policy's `check()` after its run raises `ModelUnavailable` when the budget was left unspent, so
-  a dead model is an infrastructure failure of the task, never a 1.000x.
+- a model with nothing new ends the run, not the task: the call after the cap is refused, and
+  `stopped` says so; the policy returns what it found, as a search that ran dry does;
+- a fault is terminal: an upstream that still fails when `retry_s` has passed (408, 429, 5xx,
+  no answer, a reply with no choices; Retry-After is followed) or a replay miss sets `failure`
+  and refuses every later call, and the policy's `check()` after its run raises
+  `ModelUnavailable` when the budget was left unspent, so a dead model is an infrastructure
+  failure of the task, never a 1.000x.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 from agents.llm.cache import CacheMiss, ReplayCache, cache_key
@@ -33,14 +37,13 @@ from agents.llm.client import CACHED_FIELD, LLMConfig, Usage
 from agents.llm.server import ChatServer, error
 from ascend_gym.policies import InfrastructureError
 
-# Tries of one upstream call before the model counts as failed (connection errors, 429, 5xx).
-UPSTREAM_ATTEMPTS = 3
 RETRY_STATUSES = (408, 429, 500, 502, 503, 504)
+FIRST_BACKOFF_S = 1.0  # without Retry-After: 1, 2, 4 ... s between tries
 
 
 class ModelUnavailable(InfrastructureError):
-    """The model endpoint failed, a replay missed or the model kept repeating itself: the run
-    stopped short of its budget for want of a model, which is not a result of the policy."""
+    """The model endpoint failed or a replay missed: the run stopped short of its budget for want
+    of a model, which is not a result of the policy."""
 
 
 class ModelGateway(ChatServer):
@@ -63,9 +66,9 @@ class ModelGateway(ChatServer):
         )
         self.usage = Usage()
         self.refused = 0
-        self.exhausted = False
-        self.failure = ""  # why the model is no longer asked (set once, terminal)
-        self.retry_s = 1.0  # first back-off between upstream tries, doubled each time
+        self.failure = ""  # the fault after which the model is no longer asked (terminal)
+        self.stopped = ""  # why a model with nothing new is no longer asked (terminal)
+        self.backoff_s = FIRST_BACKOFF_S
         self.keys: list[str] = []  # every answered call's key, in order
         self._asked: dict[str, int] = {}  # key -> times admitted: the repeat a call is
         self._streak = (-1, 0)  # (charged evaluations when counted, calls since)
@@ -78,15 +81,15 @@ class ModelGateway(ChatServer):
             spent = self.charged()
             charged_then, calls = self._streak
             calls = calls if spent == charged_then else 0
-            if self.failure:
+            if self.exhausted:
                 self.refused += 1
                 return False
             if calls >= self.config.max_calls_per_evaluation:
                 self.refused += 1
-                self._fail(
-                    f"model-call cap reached: {self.config.max_calls_per_evaluation} calls "
-                    "without a charged evaluation (the model repeats itself or proposes nothing "
-                    "new)"
+                self.stopped = (
+                    f"the model proposed nothing new in {calls} calls (it repeats itself or "
+                    "answers without code); the bound is the llm setting "
+                    f"max_calls_per_evaluation = {self.config.max_calls_per_evaluation}"
                 )
                 return False
             self._streak = (spent, calls + 1)
@@ -100,7 +103,7 @@ class ModelGateway(ChatServer):
         params = {k: v for k, v in body.items() if k not in ("model", "messages") and v is not None}
         key = cache_key(body.get("model", self.config.model), messages, params)
         if not self._admit():
-            return 403, error(self.failure)
+            return 403, error(self.failure or self.stopped)
         with self._lock:
             repeat = self._asked.get(key, 0)
             self._asked[key] = repeat + 1
@@ -131,7 +134,7 @@ class ModelGateway(ChatServer):
                     repeat,
                 )
         usage = reply.get("usage") or {}
-        choices = reply.get("choices") or [{}]
+        choices = reply.get("choices") or [{}]  # a recording from before such replies were faults
         self._count(
             calls=1,
             cache_hits=int(entry is not None),
@@ -145,11 +148,17 @@ class ModelGateway(ChatServer):
             self.keys.append(key)
         return 200, reply
 
+    @property
+    def exhausted(self) -> bool:
+        """The model is no longer asked: a fault, or nothing new."""
+        return bool(self.failure or self.stopped)
+
     def account(self) -> dict[str, Any]:
         """The run's model account, as `PolicyResult` fields (the same for every policy)."""
         u = self.usage
         return {
             "model": self.config.model,
+            "stopped": self.stopped,
             "llm_calls": u.calls,
             "prompt_tokens": u.prompt_tokens,
             "completion_tokens": u.completion_tokens,
@@ -166,18 +175,30 @@ class ModelGateway(ChatServer):
 
     def _fail(self, why: str) -> None:
         self.failure = self.failure or why
-        self.exhausted = True
 
     def _forward_with_retries(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        for attempt in range(UPSTREAM_ATTEMPTS):
-            if attempt:
-                time.sleep(self.retry_s * 2 ** (attempt - 1))
-            status, reply = self._forward(body)
+        """One call upstream, tried again while it fails transiently and the next try starts
+        within `retry_s` of the first."""
+        started, backoff, tries = time.monotonic(), self.backoff_s, 0
+        while True:
+            status, reply, retry_after = self._forward(body)
+            tries += 1
             if status not in RETRY_STATUSES:
-                break
-        return status, reply
+                return status, reply
+            wait = backoff if retry_after is None else retry_after
+            backoff *= 2
+            if time.monotonic() - started + wait > self.config.retry_s:
+                reply["error"]["message"] += (
+                    f" (given up after {tries} {'try' if tries == 1 else 'tries'} in {time.monotonic() - started:.0f} s"
+                    + (f", Retry-After {retry_after:.0f} s" if retry_after is not None else "")
+                    + f"; the bound is the llm setting retry_s = {self.config.retry_s:g} s, "
+                    "--llm-retry-s)"
+                )
+                return status, reply
+            time.sleep(wait)
 
-    def _forward(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def _forward(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], float | None]:
+        """(HTTP status, reply, the seconds Retry-After asks for) of one try."""
         request = urllib.request.Request(
             self.upstream + "/chat/completions",
             data=json.dumps(body).encode(),
@@ -186,13 +207,18 @@ class ModelGateway(ChatServer):
         )
         try:
             with urllib.request.urlopen(request, timeout=self.config.timeout_s) as answer:
-                return 200, json.loads(answer.read())
+                reply = json.loads(answer.read())
         except urllib.error.HTTPError as e:
-            return e.code, error(f"answered HTTP {e.code}: {e.read()[:300]!r}")
+            return e.code, error(f"answered HTTP {e.code}: {e.read()[:300]!r}"), retry_after(e)
         except urllib.error.URLError as e:
-            return 502, error(f"no answer: {e.reason}")
+            return 502, error(f"no answer: {e.reason}"), None
         except (OSError, ValueError) as e:
-            return 502, error(f"no answer: {e}")
+            return 502, error(f"no answer: {e}"), None
+        choices = reply.get("choices") if isinstance(reply, dict) else None
+        if not choices or not isinstance(choices[0], dict):
+            # Some providers answer an overloaded or filtered request so: a fault, tried again.
+            return 502, error(f"answered HTTP 200 without choices: {str(reply)[:300]}"), None
+        return 200, reply, None
 
     def _count(self, **fields: float) -> None:
         with self._lock:
@@ -203,3 +229,18 @@ class ModelGateway(ChatServer):
                 u.prompt_tokens * self.config.prompt_usd_per_mtok
                 + u.completion_tokens * self.config.completion_usd_per_mtok
             ) / 1e6
+
+
+def retry_after(answer: urllib.error.HTTPError) -> float | None:
+    """The wait an error answer's Retry-After header asks for (seconds or an HTTP date)."""
+    value = (answer.headers or {}).get("Retry-After")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None

@@ -1,12 +1,13 @@
-"""The sources a model is shown besides the two it may rewrite: a real operator's tiling data
-header and helper headers define what the tiling program and the kernel refer to."""
+"""What a model is shown of an operator besides the two sources it may rewrite: the other sources
+(a real operator's tiling data header and helper headers define what the tiling program and the
+kernel refer to), and every case a candidate must pass with the tolerance it is held to."""
 
 from __future__ import annotations
 
 import posixpath
 import re
 
-from ascend_core.package import OperatorPackage
+from ascend_core.package import OperatorPackage, OperatorSpec
 
 # A real operator's helper sources can be long: each is cut here in a prompt,
 MAX_CONTEXT_CHARS = 12000
@@ -41,3 +42,25 @@ def other_sources(package: OperatorPackage) -> str:
     if left_out:
         blocks.append(f"(left out for length: {', '.join(left_out)})")
     return "\n\n".join(blocks) or "(none)"
+
+
+def cases_text(spec: OperatorSpec) -> str:
+    """Every shape case, one line each (the bench case marked), then each output dtype's
+    tolerance: a candidate tuned for the bench case alone fails on the others."""
+    lines = []
+    for case in spec.cases:
+        shapes = ", ".join(f"{k}={v}" for k, v in case.shapes.items())
+        dtypes = "".join(f", {k} {v}" for k, v in case.dtypes.items())
+        attrs = f"; attrs {case.attrs}" if case.attrs else ""
+        bench = " (bench)" if case.bench else ""
+        lines.append(f"- {case.name}{bench}: {case.dtype}{dtypes}; {shapes}{attrs}")
+    used = sorted({spec.arg_dtype(c, a.name) for c in spec.cases for a in spec.outputs})
+    for dtype in used:
+        t = spec.tolerance_for(dtype)
+        outliers = (
+            f", except {t.max_outlier_fraction:g} of the elements" if t.max_outlier_fraction else ""
+        )
+        lines.append(
+            f"- tolerance {dtype}: |out - ref| <= {t.atol:g} + {t.rtol:g} * |ref|{outliers}"
+        )
+    return "\n".join(lines)

@@ -200,8 +200,12 @@ def run(args: argparse.Namespace) -> int:
     failed = [r for r in records if not r.ok and not r.infra_failed]
     if args.json:
         rows = metrics.table_rows(records, config.ops, config.policies, config.seeds)
-        for row in rows:
-            print(row.model_dump_json())
+        for row in rows:  # a sweep is timed under one protocol (bench.load_config holds it)
+            print(
+                json.dumps(
+                    {**row.model_dump(mode="json"), "timing_protocol": config.timing_protocol}
+                )
+            )
     else:
         kinds = sorted(
             {"simulated" if r.simulated is not False else "NPU" for r in records if r.ok}
@@ -219,7 +223,10 @@ def run(args: argparse.Namespace) -> int:
         if bad:
             print(
                 f"WARNING: {len(bad)} task(s) {what}: "
-                + ", ".join(f"{r.policy} {r.operator} s{r.seed}: {r.error[:80]}" for r in bad[:3]),
+                + ", ".join(
+                    f"{r.policy} {r.operator} s{r.seed}: {bench.shorten(r.error, 200)}"
+                    for r in bad[:3]
+                ),
                 file=sys.stderr,
             )
     if args.report:

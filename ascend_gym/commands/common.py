@@ -9,6 +9,7 @@ one such line naming the file and, where TOML says, the line and column.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import tomllib
 from collections.abc import Iterator
@@ -154,6 +155,13 @@ def add_model(parser: argparse.ArgumentParser) -> None:
         help="auto (default): replay what is recorded, ask the model otherwise; replay: never "
         "ask the model (a miss fails the task)",
     )
+    parser.add_argument(
+        "--llm-retry-s",
+        type=float,
+        metavar="SECONDS",
+        help="how long one model call is retried after a rate limit (429), a server error or no "
+        "answer, following Retry-After, else waiting 1, 2, 4 ... s (default 120; 0: no retry)",
+    )
 
 
 def model_settings(args: argparse.Namespace) -> dict | None:
@@ -163,6 +171,7 @@ def model_settings(args: argparse.Namespace) -> dict | None:
         "--api-key-env": args.api_key_env,
         "--llm-cache": args.llm_cache,
         "--llm-cache-mode": args.llm_cache_mode,
+        "--llm-retry-s": args.llm_retry_s,
     }
     if not args.base_url:
         stray = [flag for flag, value in given.items() if value]
@@ -173,9 +182,23 @@ def model_settings(args: argparse.Namespace) -> dict | None:
         raise UsageError(
             f"--llm-cache-mode {args.llm_cache_mode} without --llm-cache: nothing to record or replay"
         )
+    if args.llm_retry_s is not None and args.llm_retry_s < 0:
+        raise UsageError(f"--llm-retry-s {args.llm_retry_s:g}: give 0 or more seconds")
+    if (
+        args.api_key_env
+        and args.llm_cache_mode != "replay"
+        and not os.environ.get(args.api_key_env)
+    ):
+        # Sent as it is, the model would see "Bearer none" and answer 401 in every task.
+        raise UsageError(
+            f"--api-key-env {args.api_key_env}: the variable is not set or empty "
+            f"(export {args.api_key_env}=<your key>)"
+        )
     llm = {"base_url": args.base_url, "model": args.model or DEFAULT_MODEL}
     if args.api_key_env:
         llm["api_key_env"] = args.api_key_env
+    if args.llm_retry_s is not None:
+        llm["retry_s"] = args.llm_retry_s
     if args.llm_cache:
         llm["cache_dir"] = str(Path(args.llm_cache).resolve())
     if args.llm_cache_mode:

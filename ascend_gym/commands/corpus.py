@@ -69,4 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps([o.model_dump() for o in outcomes], indent=1))
+    if why := runner.none_tried(outcomes):
+        print(f"ascend-gym corpus: {why}", file=sys.stderr)
+        return 1
     return 0

@@ -138,8 +138,10 @@ def run(args: argparse.Namespace) -> int:
         f"{record.evaluations}/{record.budget} evaluations"
     )
     print(
-        f"baseline {record.baseline_us:.2f} us -> best {record.best_us:.2f} us ({label}, {args.soc}, {args.timing_protocol}): speedup {speedup:.3f}x"
+        f"baseline {record.baseline_us:.2f} us -> best {record.best_us:.2f} us ({label}, {record.soc}, {record.timing_protocol} protocol): speedup {speedup:.3f}x"
     )
+    if record.stopped:  # the model had nothing new: a result, as a search that ran dry
+        print(f"stopped after {record.evaluations} evaluations: {record.stopped}")
     if record.best_us >= record.baseline_us:
         print("found nothing better than the baseline within the budget")
     if record.recheck is not None:  # a faster best, checked on inputs the search never saw

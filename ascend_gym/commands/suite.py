@@ -217,6 +217,7 @@ def _import(args: argparse.Namespace) -> int:
     import sys
 
     from ascend_gym.corpus import importer
+    from ascend_gym.corpus.runner import none_tried
 
     if not args.src.is_dir():
         print(f"ascend-gym suite import: {args.src} is not a directory", file=sys.stderr)
@@ -237,17 +238,19 @@ def _import(args: argparse.Namespace) -> int:
         n = len(suite.op_uris(args.name))
     except KeyError:  # nothing was written: the suite does not exist
         n = 0
+    tried = sum(o.tried for o in outcomes)
+    untried = len(outcomes) - tried
     if n == 0:
-        print(
-            f"suite {args.name}: none of {len(outcomes)} operators passes every case on "
-            f"{args.draws} input draws; nothing was registered",
-            file=sys.stderr,
+        why = none_tried(outcomes) or (
+            f"none of {tried} operators passes every case on {args.draws} input draws"
         )
+        print(f"suite {args.name}: {why}; nothing was registered", file=sys.stderr)
         return 1
     print(
-        f"suite {args.name}: {n} of {len(outcomes)} operators pass every case on {args.draws} "
+        f"suite {args.name}: {n} of {tried} operators pass every case on {args.draws} "
         f"input draws, written to {suite.data_dir() / args.name}; run them with "
         f"`ascend-gym bench --suite {args.name}`"
+        + (f" ({untried} not tried: no spec, or for other SoCs)" if untried else "")
     )
     return 0
 

@@ -24,6 +24,10 @@ from ascend_core.cpp import device_branch
 from ascend_core.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
 
 OPS = Path(__file__).resolve().parent / "ops"
+# An operator of one's own brings its spec and reference beside op_host/ (the suite's layout):
+# they are taken before ours, whatever the operator is called.
+OWN_SPEC, OWN_REFERENCE = "op.toml", "reference.py"
+OWN_FILES = (OWN_SPEC, OWN_REFERENCE)
 
 _OP_ADD = re.compile(r"\bOP_ADD\(\s*(\w+)")
 _ARG = re.compile(r"\bthis->(Input|Output)\(\s*\"(\w+)\"\s*\)")
@@ -71,11 +75,12 @@ def find_ops(src: Path) -> list[OpSource]:
             continue
         roots.add(source.root)
         digest = hashlib.sha256()
+        files = [source.root / f for f in OWN_FILES]  # other own specs: another operator
         for folder in ("op_host", "op_kernel"):
-            for p in sorted((source.root / folder).rglob("*")):
-                if p.is_file():
-                    rel = p.relative_to(source.root).as_posix().encode()
-                    digest.update(rel + b"\0" + p.read_bytes())
+            files += sorted((source.root / folder).rglob("*"))
+        for p in filter(Path.is_file, files):
+            rel = p.relative_to(source.root).as_posix().encode()
+            digest.update(rel + b"\0" + p.read_bytes())
         if digest.digest() not in seen:
             seen.add(digest.digest())
             found.append(source)
@@ -181,7 +186,8 @@ def _spec(fields: dict) -> OperatorSpec:
 
 
 def spec_for(source: OpSource) -> OperatorSpec | None:
-    """Our spec for one implementation. Implementations of one operator may declare different
+    """The spec of one implementation: its own op.toml beside op_host/ where it has one, else
+    ours. Implementations of one operator may declare different
     arguments (one OpDef has an output another lacks): a variant `ops/<op>/op.<variant>.toml` is
     written for those, and the spec whose input and output counts match the OpDef is taken (the
     plain `<op>.toml` where none or several do). Where the arguments agree but their meaning does
@@ -193,6 +199,9 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     `Exp(base, scale, shift)` is another operator than an Exp without attrs. An OpDef that declares
     no attrs while its tiling reads them (`GetAttrs()`) takes them from the aclnn layer, which
     passes them itself (hicann/ops-math experimental cross reads its `dim` that way)."""
+    own = source.root / OWN_SPEC
+    if own.is_file():
+        return OperatorSpec.model_validate(tomllib.loads(own.read_text()))
     host_text = "\n".join(
         _read(p)
         for p in sorted((source.root / "op_host").rglob("*"))
@@ -452,7 +461,9 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
     }
     files |= shared_kernel_headers(source.root, files)
     tree = tree_files(Path(os.path.abspath(source.root)), files, include_roots(source))
-    reference = OPS / spec.name / "reference.py"  # a spec of our own elsewhere brings its own
+    reference = source.root / OWN_REFERENCE
+    if not reference.is_file():
+        reference = OPS / spec.name / OWN_REFERENCE  # a spec of our own elsewhere brings its own
     if reference.is_file():
         files["reference.py"] = _read(reference)
     layout = _ops_math_files(source.root, source.op) or {

@@ -57,7 +57,7 @@ def import_suite(
     input draws as suite `name`."""
     from concurrent.futures import ThreadPoolExecutor
 
-    sources = [s for s in find_ops(src) if spec_for(s) is not None]
+    sources = find_ops(src)
 
     def one(source):
         outcome = evaluate(source, soc, draws=draws)

@@ -14,7 +14,14 @@ from pydantic import BaseModel
 
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalRequest, Stage, Status
-from ascend_gym.corpus import OpSource, build_package, find_ops, host_sources_text, spec_for
+from ascend_gym.corpus import (
+    OWN_SPEC,
+    OpSource,
+    build_package,
+    find_ops,
+    host_sources_text,
+    spec_for,
+)
 from ascend_gym.validation import check_draws, draw_failure
 
 NO_SPEC = "NO_SPEC"  # no spec of ours for this operator name: not tried
@@ -76,9 +83,14 @@ def evaluate(
     from npu_daemon import evaluation  # the simulator only when running
     from npu_daemon.backends.sim import SimBackend
 
-    spec = spec_for(source)
+    try:
+        spec = spec_for(source)
+    except ValueError as e:  # its own op.toml does not parse or validate
+        message = f"{source.root / OWN_SPEC}: {' '.join(str(e).split())[:300]}"
+        return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=message)
     if spec is None:
-        return OpOutcome(op=source.op, path=source.rel, status=NO_SPEC)
+        message = f"no {OWN_SPEC} beside its op_host/ and no spec of ours for {source.op!r}"
+        return OpOutcome(op=source.op, path=source.rel, status=NO_SPEC, message=message)
     package = build_package(source, spec)
     socs = registered_socs(package)
     if socs and not socs & A2_CONFIGS and not any_soc:
@@ -164,6 +176,16 @@ _NOISE = [
 ]
 
 
+def none_tried(outcomes: list[OpOutcome]) -> str:
+    """Why no operator found was run ("" when one was): one line for the user. A spec that fails
+    on its own runs no operator either."""
+    if any(o.tried and o.status != SPEC_ERROR for o in outcomes):
+        return ""
+    reasons = "; ".join(f"{o.path}: {o.message}" for o in outcomes[:3])
+    more = f" (and {len(outcomes) - 3} more)" if len(outcomes) > 3 else ""
+    return f"found {len(outcomes)} operator(s), tried none: {reasons}{more}"
+
+
 def cause(outcome: OpOutcome) -> str:
     """The failure's message with files, positions, names and numbers taken out, so the same
     cause in different operators counts together."""
@@ -193,7 +215,7 @@ def summary(outcomes: list[OpOutcome], top: int = 12) -> str:
         "|---|---|",
         f"| custom-op directories found | {len(outcomes)} |",
         f"| registered for other SoCs only (not tried) | {sum(o.status == OTHER_SOC for o in outcomes)} |",
-        f"| tried (a spec of ours, registered for the A2) | {n} |",
+        f"| tried (a spec, its own or ours; registered for the A2) | {n} |",
         f"| compiled | {pct(sum(o.compiled for o in tried))} |",
         f"| all cases correct | {pct(sum(o.passed for o in tried))} |",
         "",
@@ -231,7 +253,7 @@ def acceptance(outcomes: list[OpOutcome]) -> str:
         "| acceptance | count |",
         "|---|---|",
         f"| custom-op directories found | {len(outcomes)} |",
-        f"| tried (a spec of ours, registered for the A2) | {len(tried)} |",
+        f"| tried (a spec, its own or ours; registered for the A2) | {len(tried)} |",
         f"| did not preprocess (not judged) | {len(tried) - n} |",
         f"| judged | {n} |",
         f"| accepted | {k} ({100 * k / n:.1f} %) |" if n else "| accepted | 0 |",

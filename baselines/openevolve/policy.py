@@ -181,7 +181,9 @@ class OpenEvolvePolicy:
             "name": model.model,
             "temperature": cfg.llm.temperature,
             "max_tokens": cfg.llm.max_tokens,
-            "timeout": int(cfg.llm.timeout_s),
+            # The gateway retries upstream; OpenEvolve's own retries would stack on them.
+            "timeout": int(cfg.llm.call_timeout_s),
+            "retries": 0,
         }
         try:
             stopped_by = self._evolve(view, workdir, settings, seed, llm, gateway)

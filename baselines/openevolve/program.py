@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from agents.llm.sources import cases_text
 from ascend_core.package import OperatorPackage
 from ascend_gym import rewrites
 
@@ -46,6 +47,8 @@ def compose(package: OperatorPackage) -> str:
     lines = [
         f"// AscendC operator {package.spec.name} ({package.uri}): host tiling program and device kernel.",
         "// Only the text inside the EVOLVE-BLOCKs may change; each block is the whole file named above it.",
+        "// Correctness: a candidate must pass every case below, each within its dtype's tolerance.",
+        *(f"// {line}" for line in cases_text(package.spec).splitlines()),
     ]
     for path in evolvable_paths(package):
         text = package.files[path]

@@ -117,8 +117,8 @@ def test_a_scripted_model_drives_stage1_and_stage2(daemon, tmp_path, model):
     )
     # A mutation the run already evaluated (the tournament may pick the same parent) is not resubmitted.
     assert (
-        prompts[-1] == "stage2_refine@v3"
-        and set(prompts[:-1]) == {"stage1_mutate@v3"}
+        prompts[-1] == "stage2_refine@v4"
+        and set(prompts[:-1]) == {"stage1_mutate@v4"}
         and len(prompts) >= 3
     )
     assert (
@@ -312,6 +312,9 @@ def test_optimize_command_writes_the_result(daemon, tmp_path):
         and record["run_id"] == "t-ao-cli"
     )
     assert (tmp_path / "trajectory.jsonl").is_file()
+    # An offline record names no model it never asked, nor the bank builder's paths.
+    assert "llm" not in record["config"] and record["model"] == ""
+    assert "command" not in record["bank"] and "deepseek" not in json.dumps(record)
 
 
 def test_the_compilers_words_on_a_failed_candidate_reach_the_next_prompt(daemon, tmp_path):

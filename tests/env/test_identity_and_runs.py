@@ -72,17 +72,19 @@ def test_each_episode_is_a_daemon_run_with_the_episode_budget(daemon):
     env = AscendOpEnv(mode="discrete", budget=1, daemon=daemon)
     outsider = DaemonClient(daemon)
     try:
-        env.reset(seed=0)
+        _, info = env.reset(seed=0)
         first = env.run_id
+        assert info["run_id"] == first
         # The run is the env's: a submission without its token is refused by the daemon itself.
         request = EvalRequest(run_id=first, package=env.package, soc=env.soc)
         assert outsider.evaluate(request).status == Status.REJECTED
         env.step(rewrites.index("tile:larger"))
         assert outsider.ledger(first).evaluations == 1
-        env.reset(seed=0)  # the next episode is a run of its own, with its own budget
-        assert env.run_id == f"{first}/e2"
+        _, info = env.reset(seed=0)  # the next episode is a run of its own, with its own budget
+        assert env.run_id == info["run_id"] == f"{first}/e2"
         _, _, _, truncated, info = env.step(rewrites.index("tile:larger"))
-        assert info["result"].ok and truncated
+        assert info["result"].ok and truncated and info["run_id"] == f"{first}/e2"
+        assert outsider.ledger(info["run_id"]).evaluations == 1  # the run info names is charged
     finally:
         outsider.close()
         env.close()

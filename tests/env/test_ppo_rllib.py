@@ -23,3 +23,28 @@ def test_one_ppo_iteration():
     rows = train(cfg)
     assert len(rows) == 1 and rows[0]["env_steps"] >= 32 and rows[0]["simulated"]
     assert rows[0]["episodes"] >= 1 and rows[0]["best_speedup_mean"] >= 1.0
+
+
+@pytest.mark.slow  # RLlib's start-up: about a minute on 2 cores
+def test_ppo_is_a_bench_policy_under_the_same_budget_and_ledger(tmp_path):
+    """PPO shares the table, the ledger check and the report with the other policies (issue 54,
+    point 11): it learns online on the task's episode and spends exactly its budget."""
+    import json
+
+    from tests.test_cli_errors import cli
+
+    out = tmp_path / "out"
+    done = cli(
+        "bench", "--ops", "level1/add", "--policies", "ppo,random", "--budget", "4",
+        "--out", str(out), "--parallel", "1", "--report",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "ppo" in done.stdout and "GM speedup" in done.stdout
+    records = {
+        r["policy"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())
+    }
+    ppo = records["ppo"]
+    assert ppo["ok"] and ppo["budget_ok"] and ppo["proposer"] == "ppo"
+    assert ppo["evaluations"] == ppo["ledger"]["evaluations"] == 4
+    assert all(step["phase"] == "ppo" for step in ppo["trajectory"])
+    assert "ppo" in (out / "report.md").read_text()
