@@ -16,6 +16,7 @@ from ascend_core.protocol import TIMING_PROTOCOLS, EvalRequest, Stage, timing_ax
 from npu_daemon.backends.common import build
 from npu_daemon.backends.sim import SimBackend
 from npu_daemon.backends.sim.backend import soc_params
+from npu_daemon.backends.sim.calibration import anchors
 from npu_daemon.service.store import cache_key
 
 PACKAGE = Path(__file__).resolve().parents[2] / "ascend_core" / "suite" / "level1" / "add"
@@ -115,3 +116,13 @@ def test_the_protocol_is_a_request_option_and_part_of_the_cache_key(tmp_path):
     assert "timing_protocol" not in results["cold"].profile.model_dump()  # as before the axes
     latency = {name: r.latency_us for name, r in results.items()}
     assert latency["warm"] < latency["flushed-repeated"] < latency["cold"]
+
+
+def test_l2_hit_reads_follow_the_public_fit_of_one_cores_copies():
+    """Anchor P1: one core's copies of data resident in L2 against hw-native-sys/pto-isa's on-device
+    fit, (K + bytes) / peak; the larger the copy, the closer (the model's fixed cost per copy is
+    ~64 cycles above the fit's: docs/performance_model.md, The fitted constants)."""
+    rows = anchors.calibrate(["P1"], "Ascend910B3")
+    errors = [r.error for r in rows]
+    assert [r.case for r in rows] == ["l2_copy_8k", "l2_copy_32k", "l2_copy_64k"]
+    assert all(0 < e < 0.3 for e in errors) and errors == sorted(errors, reverse=True)
