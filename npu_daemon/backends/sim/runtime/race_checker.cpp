@@ -311,28 +311,44 @@ static bool OrderFree(const EpochRec& a, const EpochRec& b) {
   return b.kind == 0 || b.kind == 3 || ((b.kind == 1 || b.kind == 4) && b.last < a.first);
 }
 
-// Sweep the epoch's footprints in address order of their cache lines; `active` holds those still
-// extending past the cursor's line.
-void Check(const char* boundary) {
-  std::vector<EpochRec>& recs = g_epoch.recs;
-  auto lo = [](const EpochRec& r) { return r.g.start / kLine; };
-  auto hi = [](const EpochRec& r) { return (r.g.End() + kLine - 1) / kLine; };
-  std::sort(recs.begin(), recs.end(), [&](const EpochRec& a, const EpochRec& b) { return lo(a) < lo(b); });
+// The epoch's writes by the 64 B line, when a scalar store is among them: only writes can lose
+// bytes to a line written back, so reads (the bulk of scattered scalar accesses) stay out of it.
+static void CheckStoredLines(const std::vector<EpochRec>& recs, const char* boundary) {
+  std::vector<const EpochRec*> writes;
+  for (const EpochRec& r : recs)
+    if (r.kind != 0 && r.kind != 3) writes.push_back(&r);
+  if (std::none_of(writes.begin(), writes.end(), [](const EpochRec* r) { return r->kind == 4; })) return;
+  auto lo = [](const EpochRec* r) { return r->g.start / kLine; };
+  auto hi = [](const EpochRec* r) { return (r->g.End() + kLine - 1) / kLine; };
+  std::sort(writes.begin(), writes.end(), [&](const EpochRec* a, const EpochRec* b) { return lo(a) < lo(b); });
   std::vector<const EpochRec*> active;
-  for (const EpochRec& r : recs) {
-    active.erase(std::remove_if(active.begin(), active.end(), [&](const EpochRec* a) { return hi(*a) <= lo(r); }),
+  for (const EpochRec* r : writes) {
+    active.erase(std::remove_if(active.begin(), active.end(), [&](const EpochRec* a) { return hi(a) <= lo(r); }),
                  active.end());
-    for (const EpochRec* a : active) {
-      if (a->block == r.block) continue;
-      const bool bytes = a->g.Overlaps(r.g);
-      if (!bytes && SharesStoredLine(*a, r))
+    for (const EpochRec* a : active)
+      if (a->block != r->block && !a->g.Overlaps(r->g) && SharesStoredLine(*a, *r))
         throw SimError(Status::RACE_DETECTED,
-                       DescribeRec(*a) + " and " + DescribeRec(r) + " share a 64 B cache line with no " + boundary +
+                       DescribeRec(*a) + " and " + DescribeRec(*r) + " share a 64 B cache line with no " + boundary +
                            " between them: a core writes its scalar stores back a whole data cache line at a "
                            "time, so on the device one block's bytes are overwritten at random (SetValue and raw "
                            "GM stores need each core's addresses 64 B apart and 64 B aligned; or write through UB "
                            "with DataCopy)");
-      if (!bytes || (a->kind == 0 && r.kind == 0) || (a->kind == 2 && r.kind == 2)) continue;
+    active.push_back(r);
+  }
+}
+
+// Sweep the epoch's footprints in address order; `active` holds those still extending past the cursor.
+void Check(const char* boundary) {
+  std::vector<EpochRec>& recs = g_epoch.recs;
+  std::sort(recs.begin(), recs.end(), [](const EpochRec& a, const EpochRec& b) { return a.g.start < b.g.start; });
+  std::vector<const EpochRec*> active;
+  for (const EpochRec& r : recs) {
+    active.erase(
+        std::remove_if(active.begin(), active.end(), [&](const EpochRec* a) { return a->g.End() <= r.g.start; }),
+        active.end());
+    for (const EpochRec* a : active) {
+      if (a->block == r.block || (a->kind == 0 && r.kind == 0) || (a->kind == 2 && r.kind == 2)) continue;
+      if (!a->g.Overlaps(r.g)) continue;
       const std::string what =
           DescribeRec(*a) + " and " + DescribeRec(r) + " overlap with no " + boundary + " between them";
       if (!OrderFree(*a, r) || SimStrict())
@@ -345,6 +361,7 @@ void Check(const char* boundary) {
     }
     active.push_back(&r);
   }
+  CheckStoredLines(recs, boundary);
   recs.clear();
   g_epoch.last.clear();
   g_epoch.full = false;
