@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "ascendc_sim/runtime.h"
 
@@ -337,29 +338,41 @@ static void CheckStoredLines(const std::vector<EpochRec>& recs, const char* boun
   }
 }
 
-// Sweep the epoch's footprints in address order; `active` holds those still extending past the cursor.
+// A write of one block overlapping an access of another, as the cross-core rule judges it.
+static void CheckPair(const EpochRec& a, const EpochRec& r, const char* boundary) {
+  if (a.block == r.block || (a.kind == 2 && r.kind == 2) || !a.g.Overlaps(r.g)) return;
+  const std::string what = DescribeRec(a) + " and " + DescribeRec(r) + " overlap with no " + boundary + " between them";
+  if (!OrderFree(a, r) || SimStrict())
+    throw SimError(Status::RACE_DETECTED, what + " (cross-core GM race; use SyncAll or atomics)");
+  const EpochRec& same = a.kind == 3 ? a : r;
+  DeviceTolerated(SrcLoc{same.file, same.line},
+                  "%s; every overlapping write leaves the bytes GM already held, so the "
+                  "result does not depend on their order",
+                  what.c_str());
+}
+
+// Every pair with a write in it, the footprints in address order (writes first at one address):
+// `open` holds the writes still extending past the cursor; a read meets them and, through a search
+// of the writes by start, those starting inside it. Reads are never held open, so a gather's
+// millions of read records (pairs at a wide pitch span much of their table) cost a search each.
 void Check(const char* boundary) {
   std::vector<EpochRec>& recs = g_epoch.recs;
-  std::sort(recs.begin(), recs.end(), [](const EpochRec& a, const EpochRec& b) { return a.g.start < b.g.start; });
-  std::vector<const EpochRec*> active;
+  auto order = [](const EpochRec& x) { return std::make_pair(x.g.start, x.kind == 0); };  // writes first
+  std::sort(recs.begin(), recs.end(), [&](const EpochRec& a, const EpochRec& b) { return order(a) < order(b); });
+  std::vector<const EpochRec*> writes, open;
+  for (const EpochRec& r : recs)
+    if (r.kind != 0) writes.push_back(&r);
   for (const EpochRec& r : recs) {
-    active.erase(
-        std::remove_if(active.begin(), active.end(), [&](const EpochRec* a) { return a->g.End() <= r.g.start; }),
-        active.end());
-    for (const EpochRec* a : active) {
-      if (a->block == r.block || (a->kind == 0 && r.kind == 0) || (a->kind == 2 && r.kind == 2)) continue;
-      if (!a->g.Overlaps(r.g)) continue;
-      const std::string what =
-          DescribeRec(*a) + " and " + DescribeRec(r) + " overlap with no " + boundary + " between them";
-      if (!OrderFree(*a, r) || SimStrict())
-        throw SimError(Status::RACE_DETECTED, what + " (cross-core GM race; use SyncAll or atomics)");
-      const EpochRec& same = a->kind == 3 ? *a : r;
-      DeviceTolerated(SrcLoc{same.file, same.line},
-                      "%s; every overlapping write leaves the bytes GM already held, so the "
-                      "result does not depend on their order",
-                      what.c_str());
+    open.erase(std::remove_if(open.begin(), open.end(), [&](const EpochRec* a) { return a->g.End() <= r.g.start; }),
+               open.end());
+    for (const EpochRec* a : open) CheckPair(*a, r, boundary);
+    if (r.kind != 0) {
+      open.push_back(&r);
+      continue;
     }
-    active.push_back(&r);
+    auto w = std::upper_bound(writes.begin(), writes.end(), r.g.start,
+                              [](uint64_t at, const EpochRec* x) { return at < x->g.start; });
+    for (; w != writes.end() && (*w)->g.start < r.g.End(); ++w) CheckPair(r, **w, boundary);
   }
   CheckStoredLines(recs, boundary);
   recs.clear();
