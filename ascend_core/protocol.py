@@ -25,6 +25,25 @@ PROTOCOL_VERSION = 1
 # be computed a piece at a time too (OperatorSpec.elementwise): then it is run whole and checked.
 SAMPLED_PAST_BYTES = 256 * 1024 * 1024
 
+# What a latency is (docs/performance_model.md, Timing protocol): the two temperatures of a device
+# measurement, chosen independently and written "<data>-<launch>". Data: L2 "flushed" before the
+# launch, or "resident" (what the launch before of the same kernel left). Launch: a "first" launch's
+# head, or a "repeated" one's (after warm-up launches). "flushed-repeated" is how benchmarks time a
+# kernel (warm-up launches, L2 flushed before each timed one) and the default; "cold" and "warm",
+# the two protocols before the axes, stay as names of "flushed-first" and "resident-repeated".
+TimingProtocol = Literal[
+    "flushed-repeated", "flushed-first", "resident-repeated", "resident-first", "cold", "warm"
+]
+DEFAULT_TIMING_PROTOCOL: TimingProtocol = "flushed-repeated"
+TIMING_PROTOCOLS: tuple[str, ...] = TimingProtocol.__args__
+_ALIASES = {"cold": "flushed-first", "warm": "resident-repeated"}
+
+
+def timing_axes(protocol: str) -> tuple[bool, bool]:
+    """(L2 resident, launch repeated) of a protocol name."""
+    data, launch = _ALIASES.get(protocol, protocol).split("-")
+    return data == "resident", launch == "repeated"
+
 
 class Status(str, enum.Enum):
     OK = "OK"
@@ -77,12 +96,10 @@ class EvalRequest(BaseModel):
     # shapes; the sim backend's alone); "auto" (what the clients send by default) is "sampled"
     # past SAMPLED_PAST_BYTES unless the operator is element-wise.
     timing: Literal["auto", "full", "sampled"] = Field("full", exclude_if=lambda v: v == "full")
-    # What a latency is (docs/performance_model.md, Timing protocol): "cold", one launch on an
-    # empty L2 with a first launch's head, which reproduces the msprof op Task Durations Huawei
-    # publishes (the calibration anchors); "warm", the steady state of repeated launches as
-    # benchmark harnesses time a kernel: the launch before's data in L2, a warm launch's head.
-    # The sim backend's alone.
-    timing_protocol: Literal["cold", "warm"] = Field("cold", exclude_if=lambda v: v == "cold")
+    # What a latency is (TimingProtocol above). The sim backend's alone.
+    timing_protocol: TimingProtocol = Field(
+        DEFAULT_TIMING_PROTOCOL, exclude_if=lambda v: v == DEFAULT_TIMING_PROTOCOL
+    )
 
     def bench_timing(self) -> Literal["full", "sampled"]:
         """The timing "auto" resolves to: sampled when the bench case's outputs exceed
@@ -133,8 +150,9 @@ class Profile(BaseModel):
     # A sampled request whose sampled run could not vouch for the launch (its blocks exchange data,
     # or store outside their traced copies): why, and the bench case ran whole instead.
     sampled_unchecked: str = Field("", exclude_if=lambda v: v == "")
-    # The request's timing protocol (EvalRequest.timing_protocol), when not the default.
-    timing_protocol: Literal["cold", "warm"] = Field("cold", exclude_if=lambda v: v == "cold")
+    # The request's timing protocol (EvalRequest.timing_protocol); absent when "cold", the only
+    # protocol before there were two.
+    timing_protocol: TimingProtocol = Field("cold", exclude_if=lambda v: v == "cold")
 
 
 class Cost(BaseModel):

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 import ascend_gym
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import UNCHARGED, Ledger
+from ascend_core.protocol import DEFAULT_TIMING_PROTOCOL, UNCHARGED, Ledger
 from ascend_gym import metrics
 from ascend_gym.client import DaemonClient, DaemonError, LocalDaemon
 from ascend_gym.env import BaselineRejected
@@ -157,7 +157,7 @@ def run_one(
     run: str,
     config: dict[str, Any],
     timing: str = "auto",
-    timing_protocol: str = "cold",
+    timing_protocol: str = DEFAULT_TIMING_PROTOCOL,
 ) -> tuple[SweepRecord, OperatorPackage | None]:
     """One (policy, op, seed) and its best candidate: a failure is recorded, never raised."""
     import gymnasium as gym
@@ -204,6 +204,9 @@ def run_one(
             }
         )
         best = _best_package(result, view)
+        record.baseline_head_us = view.baseline_head_us  # the heads the env saw; of a best the
+        if record.best_us == view.best_us:  # policy found outside the env: unknown
+            record.best_head_us = view.best_head_us
         if best is not None and metrics.record_speedup(record) > 1.0:
             claim = Claim(
                 operator=operator, package=best, best_us=record.best_us, soc=soc,

@@ -20,7 +20,16 @@ from gymnasium import spaces
 import ascend_gym
 from ascend_core import suite, tune
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC, PROTOCOL_VERSION, EvalRequest, EvalResult, Status
+from ascend_core.protocol import (
+    DEFAULT_SOC,
+    DEFAULT_TIMING_PROTOCOL,
+    PROTOCOL_VERSION,
+    TIMING_PROTOCOLS,
+    EvalRequest,
+    EvalResult,
+    Status,
+    TimingProtocol,
+)
 from ascend_core.soc import socs
 from ascend_gym import rewrites
 from ascend_gym.client import DaemonClient, DaemonPool, LocalDaemon, connect
@@ -231,6 +240,12 @@ def code_action_of(package: OperatorPackage) -> dict[str, Any]:
     }
 
 
+def head_us(result: EvalResult) -> float | None:
+    """The launch head the model put in a result's latency (the simulator's profile `head_us`)."""
+    head = (result.profile.model_extra or {}).get("head_us") if result.profile else None
+    return float(head) if head is not None else None
+
+
 class EpisodeView:
     """What a policy reads of the env's episode, live and read-only. `ascend_gym.policies.episode`
     (`env.get_wrapper_attr("episode")`) reaches it through any wrappers, so no policy needs
@@ -279,6 +294,16 @@ class EpisodeView:
     @property
     def best_us(self) -> float:
         return self._env.best_us
+
+    @property
+    def baseline_head_us(self) -> float | None:
+        """The modelled launch head within `baseline_us` (None: the backend does not say)."""
+        return self._env.baseline_head_us
+
+    @property
+    def best_head_us(self) -> float | None:
+        """The modelled launch head within `best_us` (None: unknown)."""
+        return self._env.best_head_us
 
     @property
     def run_id(self) -> str:
@@ -410,9 +435,10 @@ class AscendOpEnv(gym.Env):
     secret), fixed so evaluations are cached across episodes (`reset(seed=...)` seeds
     `np_random`, which the operator-sampling wrappers use). timing: how the bench case is timed
     (`EvalRequest.timing`: `"full"`, `"sampled"`, or `"auto"`: sampled past 256 MiB of outputs
-    unless the operator is element-wise). timing_protocol: what a latency is (`"cold"`: one launch
-    on an empty L2, the default; `"warm"`: the steady state of repeated launches;
-    docs/performance_model.md, Timing protocol).
+    unless the operator is element-wise). timing_protocol: what a latency is, `"<data>-<launch>"`
+    (`ascend_core.protocol.TimingProtocol`): L2 flushed or resident, the launch first or repeated;
+    the default `"flushed-repeated"` is how benchmarks time a kernel (docs/performance_model.md,
+    Timing protocol).
     backend: the embedded daemon's backend. run_id: the daemon's ledger key (default: unique).
     Each episode is a daemon run that `reset()` opens with `budget` (the first under `run_id`,
     later ones under `run_id/e<n>`; `env.run_id` names the current one): the daemon, not the env,
@@ -454,7 +480,7 @@ class AscendOpEnv(gym.Env):
         run_id: str | None = None,
         render_mode: str | None = None,
         timing: Literal["auto", "full", "sampled"] = "auto",
-        timing_protocol: Literal["cold", "warm"] = "cold",
+        timing_protocol: TimingProtocol = DEFAULT_TIMING_PROTOCOL,
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; render modes: ansi")
@@ -469,8 +495,10 @@ class AscendOpEnv(gym.Env):
             raise ValueError(f"unknown soc {soc!r}; SoC presets: {', '.join(socs())}")
         if timing not in ("auto", "full", "sampled"):
             raise ValueError(f"unknown timing {timing!r}; timings: auto, full, sampled")
-        if timing_protocol not in ("cold", "warm"):
-            raise ValueError(f"unknown timing_protocol {timing_protocol!r}; protocols: cold, warm")
+        if timing_protocol not in TIMING_PROTOCOLS:
+            raise ValueError(
+                f"unknown timing_protocol {timing_protocol!r}; protocols: {', '.join(TIMING_PROTOCOLS)}"
+            )
         try:  # here, not at the first reset: gym.make names the mistake
             suite.resolve(operator)
         except KeyError as e:
@@ -537,6 +565,7 @@ class AscendOpEnv(gym.Env):
         self._note_backend(result)
         self.baseline_package = self.package = self.best_package = baseline
         self.baseline_us = self.best_us = self.prev_us = result.latency_us
+        self.baseline_head_us = self.best_head_us = head_us(result)
         self.current = self.last = result
         self.spent, self.terminated = 0, False
         self.log: list[StepEntry] = []
@@ -659,6 +688,7 @@ class AscendOpEnv(gym.Env):
         self.package, self.current, self.prev_us = candidate, result, result.latency_us
         if result.latency_us < self.best_us:
             self.best_us, self.best_package = result.latency_us, candidate
+            self.best_head_us = head_us(result)
         self._mask = rewrites.applicable_mask(candidate, self.soc)
         return self._finish(entry, reward, result)
 
@@ -864,6 +894,7 @@ class AscendOpEnv(gym.Env):
             state.best_us,
             state.prev_us,
         )
+        self.baseline_head_us = self.best_head_us = None  # not in the recorded state
         self.current = StepResult.model_validate(state.current_result.model_dump())
         self.last = StepResult.model_validate(state.last_result.model_dump())
         self.spent, self.terminated = state.spent, state.terminated

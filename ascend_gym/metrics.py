@@ -15,7 +15,7 @@ import math
 import re
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -208,6 +208,86 @@ def paired(
         tied=int(tie.sum()),
         behind=int(((diff < 0) & ~tie).sum()),
     )
+
+
+# ---- head and body: what an improvement is made of ---------------------------------------------
+
+# The run-to-run noise of a device measurement: an improvement counts in the floored fast_p only
+# when the latency falls by more than both (docs/performance_model.md, Reports: head and body).
+NOISE_FLOOR_REL = 0.02
+NOISE_FLOOR_US = 0.5
+
+
+def above_noise(baseline_us: float, best_us: float) -> bool:
+    """Whether `best_us` is faster than `baseline_us` by more than the noise floor."""
+    return baseline_us - best_us > max(NOISE_FLOOR_REL * baseline_us, NOISE_FLOOR_US)
+
+
+def floored_speedup(record: SweepRecord | None) -> float:
+    """record_speedup, but 1.0 for an improvement within the noise floor."""
+    s = record_speedup(record)
+    return s if s > 1.0 and above_noise(record.baseline_us, record.best_us) else min(s, 1.0)
+
+
+def body_speedup(record: SweepRecord | None) -> float | None:
+    """The kernel body's speedup, the launch head taken out of both latencies (the model reports
+    its head): None when a head is unknown. A task without a correct faster best keeps 1.0."""
+    if record_speedup(record) == 1.0:
+        return 1.0
+    if record.baseline_head_us is None or record.best_head_us is None:
+        return None
+    return speedup(
+        record.baseline_us - record.baseline_head_us, record.best_us - record.best_head_us
+    )
+
+
+class HeadBody(BaseModel):
+    """One policy's speedups split into head and body, over the operators whose heads are known
+    (each operator's speedup the geometric mean over its seeds)."""
+
+    policy: str
+    ops: int  # operators with a record
+    known: int  # of which every seed's heads are known
+    gm: float  # end-to-end, over the `known` operators
+    gm_body: float  # the kernel body alone, over the same operators
+    fast: float  # fast_1.0 end to end, over every operator with a record
+    fast_floored: float  # fast_1.0 counting only improvements above the noise floor
+
+
+def _per_op(
+    by_op: dict[str, list[SweepRecord]], fn: Callable[[SweepRecord], float | None]
+) -> dict[str, float]:
+    """Each operator's geometric mean over its seeds of `fn`; operators where it is None left out."""
+    values = {op: [fn(r) for r in rs] for op, rs in by_op.items()}
+    return {op: geomean(v) for op, v in values.items() if None not in v}
+
+
+def head_body(records: list[SweepRecord], policies: Sequence[str]) -> list[HeadBody]:
+    out = []
+    for policy in policies:
+        by_op: dict[str, list[SweepRecord]] = {}
+        for r in records:
+            if r.policy == policy:
+                by_op.setdefault(r.operator, []).append(r)
+        if not by_op:
+            continue
+
+        e2e, body, floored = (
+            _per_op(by_op, fn) for fn in (record_speedup, body_speedup, floored_speedup)
+        )
+        known = sorted(body)
+        out.append(
+            HeadBody(
+                policy=policy,
+                ops=len(by_op),
+                known=len(known),
+                gm=geomean(e2e[op] for op in known) if known else 1.0,
+                gm_body=geomean(body[op] for op in known) if known else 1.0,
+                fast=fast_p(e2e.values(), 1.0),
+                fast_floored=fast_p(floored.values(), 1.0),
+            )
+        )
+    return out
 
 
 # ---- budget accounting -------------------------------------------------------------------------

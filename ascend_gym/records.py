@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC, Ledger
+from ascend_core.protocol import DEFAULT_SOC, Ledger, TimingProtocol
 from ascend_gym.policies import ModelAccount, StepRecord
 from ascend_gym.validation import Recheck
 
@@ -36,7 +36,8 @@ class SweepConfig(BaseModel):
     seeds: int = Field(gt=0)
     soc: str = DEFAULT_SOC
     timing: Literal["auto", "full", "sampled"] = "auto"  # EvalRequest.timing of every evaluation
-    timing_protocol: Literal["cold", "warm"] = "cold"  # EvalRequest.timing_protocol, likewise
+    # EvalRequest.timing_protocol, likewise ("cold" when absent: sweeps before there were others)
+    timing_protocol: TimingProtocol = "cold"
     policy_config: dict[str, dict[str, Any]] = {}  # policy name -> constructor keywords
     daemons: list[str] = []  # given endpoints; empty = local daemons started by the sweep
     command: str = ""  # the command line of the latest run of the sweep
@@ -57,7 +58,7 @@ class SweepRecord(ModelAccount):
     budget: int
     soc: str = ""
     timing: Literal["auto", "full", "sampled"] = "auto"  # how its evaluations were timed
-    timing_protocol: Literal["cold", "warm"] = "cold"
+    timing_protocol: TimingProtocol = "cold"
     run_id: str = ""
     sweep_id: str = ""
     daemon: str = ""
@@ -81,6 +82,10 @@ class SweepRecord(ModelAccount):
     abandoned_runs: list[str] = []
     baseline_us: float | None = None
     best_us: float | None = None
+    # The modelled launch head within each latency (the rest is the kernel body): known when the
+    # backend reports it and the best is the env's own (None: unknown, or a record from before).
+    baseline_head_us: float | None = None
+    best_head_us: float | None = None
     best_hash: str = ""
     best_file: str = ""  # the best candidate, relative to the results directory
     evaluations: int = 0

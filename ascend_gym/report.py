@@ -324,6 +324,37 @@ def pair_cells(p: metrics.Paired) -> list[str]:
     ]
 
 
+HEAD_BODY_HEAD = ["policy", "operators", "heads known", "GM end to end", "GM kernel body",
+                  "fast_1.0", "fast_1.0 above noise"]  # fmt: skip
+HEAD_BODY_NOTE = (
+    "What an improvement is made of. The simulator reports the launch head it put in each latency; "
+    "with it taken out of the baseline's and the best's, the kernel body's speedup: both GMs over "
+    "the operators whose heads are known. fast_1.0 above noise counts an operator only when its "
+    f"best is faster by more than {metrics.NOISE_FLOOR_REL:.0%} and {metrics.NOISE_FLOOR_US} us, "
+    "the run-to-run noise of a device measurement."
+)
+
+
+def head_body_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
+    """Per policy, end-to-end and kernel-body GMs and fast_1.0 with and without the noise floor;
+    empty when no record knows its heads (sweeps from before they were recorded)."""
+    rows = metrics.head_body(records, config.policies)
+    if not any(r.known for r in rows):
+        return []
+    return [
+        [
+            r.policy,
+            str(r.ops),
+            str(r.known),
+            f"{r.gm:.3f}",
+            f"{r.gm_body:.3f}",
+            f"{r.fast:.2f}",
+            f"{r.fast_floored:.2f}",
+        ]  # fmt: skip
+        for r in rows
+    ]
+
+
 def pair_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
     """Every pair of the sweep's policies, in their order (empty for one policy)."""
     rows = []
@@ -342,7 +373,8 @@ def write_tasks_csv(config: SweepConfig, records: list[SweepRecord], path: Path)
     fields = ["policy", "operator", "seed", "status", "baseline_us", "best_us", "speedup",
               "evaluations", "budget", "proposer", "model", "llm_calls", "prompt_tokens",
               "completion_tokens", "prompt_chars", "completion_chars", "wall_s", "budget_ok",
-              "best_file", "error"]  # fmt: skip
+              "best_file", "error", "baseline_head_us", "best_head_us", "body_speedup",
+              "above_noise"]  # fmt: skip
     index = by_key(records)
     with path.open("w", newline="") as f:
         out = csv.writer(f)
@@ -358,7 +390,13 @@ def write_tasks_csv(config: SweepConfig, records: list[SweepRecord], path: Path)
                 f"{metrics.record_speedup(r):.6f}", metrics.spent(r), r.budget, r.proposer,
                 r.model, r.llm_calls, r.prompt_tokens, r.completion_tokens, r.prompt_chars,
                 r.completion_chars, f"{r.wall_s:.1f}", r.budget_ok, r.best_file, r.error[:200],
+                r.baseline_head_us, r.best_head_us, _maybe(metrics.body_speedup(r)),
+                metrics.floored_speedup(r) > 1.0,
             ])  # fmt: skip
+
+
+def _maybe(value: float | None) -> str:
+    return "" if value is None else f"{value:.6f}"
 
 
 # ---- figures -------------------------------------------------------------------------------------
@@ -576,6 +614,7 @@ def write_report(results_dir: Path) -> Path:
     stalled = stall_table(config, records)
     staged = stage_table(config, records)
     pairs = pair_table(config, records)
+    split = head_body_table(config, records)
     name = title(config, info)
     failures = f"{cov['failed']} failed"
     if cov["infra"]:
@@ -643,6 +682,11 @@ def write_report(results_dir: Path) -> Path:
             if pairs
             else []
         ),
+        *(
+            ["## Head and body", "", HEAD_BODY_NOTE, "", *md_table(HEAD_BODY_HEAD, split), ""]
+            if split
+            else []
+        ),
         "## Budget accounting per policy",
         "",
         ACCOUNT_NOTE,
@@ -680,6 +724,15 @@ def write_report(results_dir: Path) -> Path:
                 _html_table(PAIR_HEAD, pairs),
             ]
             if pairs
+            else []
+        ),
+        *(
+            [
+                "<h2>Head and body</h2>",
+                f"<p>{_inline(HEAD_BODY_NOTE)}</p>",
+                _html_table(HEAD_BODY_HEAD, split),
+            ]
+            if split
             else []
         ),
         "<h2>Budget accounting per policy</h2>",

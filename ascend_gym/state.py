@@ -17,7 +17,7 @@ from pydantic import BaseModel, computed_field
 
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import EvalResult, Status
+from ascend_core.protocol import EvalResult, Status, TimingProtocol
 from ascend_gym import rewrites
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class EnvState(BaseModel):
     noop_penalty: float
     eval_seed: int
     timing: Literal["auto", "full", "sampled"] = "auto"  # EvalRequest.timing
-    timing_protocol: Literal["cold", "warm"] = "cold"  # EvalRequest.timing_protocol
+    timing_protocol: TimingProtocol = "cold"  # EvalRequest.timing_protocol
     run_id: str
     backend: str = "sim"
     simulated: bool = True

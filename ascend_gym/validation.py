@@ -19,7 +19,14 @@ from pydantic import BaseModel
 
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC, EvalRequest, EvalResult, Stage, Status
+from ascend_core.protocol import (
+    DEFAULT_SOC,
+    EvalRequest,
+    EvalResult,
+    Stage,
+    Status,
+    TimingProtocol,
+)
 from ascend_gym.client import DaemonClient, DaemonError
 
 DEFAULT_TOLERANCE = 0.05
@@ -36,7 +43,7 @@ class Claim(BaseModel):
     baseline_us: float | None = None
     soc: str = DEFAULT_SOC
     timing: Literal["auto", "full", "sampled"] = "auto"  # how the record was timed
-    timing_protocol: Literal["cold", "warm"] = "cold"
+    timing_protocol: TimingProtocol = "cold"
     simulated: bool | None = None
 
     def identity(self) -> tuple[Any, ...]:

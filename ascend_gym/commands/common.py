@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from ascend_core import suite
 from ascend_core.package import OperatorPackage, load_package
-from ascend_core.protocol import DEFAULT_SOC
+from ascend_core.protocol import DEFAULT_SOC, DEFAULT_TIMING_PROTOCOL, TIMING_PROTOCOLS
 from ascend_core.soc import socs
 from ascend_gym.bench import check_daemons
 from ascend_gym.client import DaemonClient, LocalDaemon
@@ -60,11 +60,12 @@ def add_timing(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timing-protocol",
-        choices=("cold", "warm"),
-        default="cold",
-        help="what a latency is: one cold launch (default; as the published msprof op figures) "
-        "or the warm steady state of repeated launches, as benchmark harnesses time a kernel "
-        "(docs/performance_model.md, Timing protocol; simulator only)",
+        choices=TIMING_PROTOCOLS,
+        default=DEFAULT_TIMING_PROTOCOL,
+        help="what a latency is, <data>-<launch>: L2 flushed before the launch or resident (the "
+        "launch before's data), a first launch's head or a repeated one's; default "
+        f"{DEFAULT_TIMING_PROTOCOL}, as benchmarks time a kernel; cold = flushed-first, warm = "
+        "resident-repeated (docs/performance_model.md, Timing protocol; simulator only)",
     )
 
 

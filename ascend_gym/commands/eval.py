@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"{package.uri}: {result.status.value}"
             + (
-                f"  {result.latency_us:.2f} us ({label}, {result.soc})"
+                f"  {result.latency_us:.2f} us ({label}, {result.soc}, {args.timing_protocol})"
                 if result.latency_us is not None
                 else ""
             )

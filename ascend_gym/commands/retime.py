@@ -26,7 +26,7 @@ import uuid
 from pathlib import Path
 
 from ascend_core import suite
-from ascend_core.protocol import EvalRequest, EvalResult
+from ascend_core.protocol import TIMING_PROTOCOLS, EvalRequest, EvalResult
 from ascend_core.soc import socs
 from ascend_gym import metrics
 from ascend_gym.client import DaemonClient
@@ -44,7 +44,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timing-protocol",
-        choices=("cold", "warm"),
+        choices=TIMING_PROTOCOLS,
         help="the protocol to re-time under (default: the sweep's; docs/performance_model.md)",
     )
     parser.add_argument("--out", type=Path, help="write the re-timed records here")

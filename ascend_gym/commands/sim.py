@@ -8,7 +8,10 @@ our headers and test kernels (ascend_gym/sim_coverage.py)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
+
+from ascend_core.protocol import TIMING_PROTOCOLS
 
 if TYPE_CHECKING:
     from npu_daemon.backends.sim.calibration.anchors import Row
@@ -34,14 +37,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     cal.add_argument(
         "--anchors",
-        default="A1,A2,A3,A4,L1,S1",
-        help="comma-separated anchors (A1-A4 vector; L1 the launch; S1 the scalar unit; C1-C6 cube, "
+        default="A1,A2,A3,A4,L1,P1,S1",
+        help="comma-separated anchors (A1-A4 vector; L1 the launch; P1 L2-hit streaming; S1 the "
+        "scalar unit; C1-C6 cube, "
         "each timed on the part it was measured on; C1 and C4 run 86 G multiply-adds on the CPU, "
         "minutes each)",
     )
     cal.add_argument(
         "--protocol",
-        choices=["warm", "cold"],
+        choices=TIMING_PROTOCOLS,
         help="time every anchor under this timing protocol instead of its measurement's "
         "(docs/performance_model.md, Timing protocol)",
     )
@@ -74,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     names = [a.strip() for a in args.anchors.split(",") if a.strip()]
     unknown = [n for n in names if n not in anchors.ANCHORS]
     if unknown:
-        print(f"unknown anchors {unknown}; known: {sorted(anchors.ANCHORS)}")
+        print(f"unknown anchors {unknown}; known: {sorted(anchors.ANCHORS)}", file=sys.stderr)
         return 2
     rows = anchors.calibrate(names, args.soc, _split(args.skip), _split(args.cases), args.protocol)
     print(

@@ -40,7 +40,7 @@ from typing import Any
 from openevolve.evaluation_result import EvaluationResult
 
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC, EvalRequest, EvalResult
+from ascend_core.protocol import DEFAULT_SOC, DEFAULT_TIMING_PROTOCOL, EvalRequest, EvalResult
 from ascend_gym.client import DaemonClient, DaemonPool, connect
 from baselines.openevolve import program as program_io
 
@@ -61,7 +61,7 @@ class Settings:
         self.soc = env.get("ASCEND_GYM_OE_SOC", DEFAULT_SOC)
         self.seed = int(env.get("ASCEND_GYM_OE_SEED", "0"))
         self.timing = env.get("ASCEND_GYM_OE_TIMING", "auto")
-        self.timing_protocol = env.get("ASCEND_GYM_OE_TIMING_PROTOCOL", "cold")
+        self.timing_protocol = env.get("ASCEND_GYM_OE_TIMING_PROTOCOL", DEFAULT_TIMING_PROTOCOL)
         self.tokens: dict[str, str] = json.loads(env.get("ASCEND_GYM_OE_TOKENS", "{}"))
         self.baseline_tokens: dict[str, str] = json.loads(
             env.get("ASCEND_GYM_OE_BASELINE_TOKENS", "{}")

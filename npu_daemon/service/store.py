@@ -68,7 +68,12 @@ def cache_key(request: EvalRequest, fingerprint: dict[str, str]) -> str:
         "soc": request.soc,
         "seed": request.seed,
         **({"timing": "sampled"} if request.bench_timing() == "sampled" else {}),
-        **({"timing_protocol": "warm"} if request.timing_protocol == "warm" else {}),
+        # Every protocol but "cold" keys its own results ("cold" keys as before there were others).
+        **(
+            {"timing_protocol": request.timing_protocol}
+            if request.timing_protocol != "cold"
+            else {}
+        ),
         "timeouts": request.timeouts.model_dump(),  # a timeout changes what the result can be
         "fingerprint": fingerprint,
     }

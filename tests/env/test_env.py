@@ -46,7 +46,9 @@ def test_discrete_rewards_add_up_to_log_speedup(make):
     assert (
         info["noop"] is False and env.unwrapped.log[1].noop and env.unwrapped.log[1].reward == -0.05
     )
-    assert info["speedup"] > 1.05 and info["result"].simulated
+    # Above the noise floor of a device measurement (metrics.NOISE_FLOOR_REL, 2 %); under the
+    # default protocol (launch repeated) fewer cores save little head, so the gain is the body's.
+    assert info["speedup"] > 1.02 and info["result"].simulated
     assert math.isclose(total + 0.05, math.log(info["speedup"]), rel_tol=1e-9)
     assert obs[1] == pytest.approx(1 / info["speedup"])  # best / baseline column
     assert not truncated and info["budget_left"] == 1  # the noop cost nothing

@@ -155,3 +155,22 @@ def test_pattern_reduce_with_the_librarys_temporary_space_and_an_allocated_event
     np.testing.assert_allclose(r.outputs["cols"], x.sum(axis=0), rtol=1e-6)
     np.testing.assert_array_equal(r.outputs["rows"][:4], x.max(axis=1))
     np.testing.assert_array_equal(r.outputs["rows"][8:], 2201)
+
+
+def test_reduce_sum_count_form_with_is_set_mask(kernel):
+    # ReduceSum<T, isSetMask>(dst, src, work, count): true takes `count` as the default form does;
+    # false ignores it and takes the lanes the kernel set with SetVectorMask (counter mode: a count).
+    x = np.arange(256, dtype=np.float32) / 4
+    body = """Ub ub;
+  LocalTensor<float> s = ub.In<float>(x, 256), w = ub.Alloc<float>(256), d = ub.Alloc<float>(8 * 3);
+  SYNC();
+  ReduceSum<float, true>(d, s, w, 200);
+  SetMaskCount(); SetVectorMask<float, MaskMode::COUNTER>(0, 70);
+  ReduceSum<float, false>(d[8], s, w, 1);
+  SetMaskNorm(); SetVectorMask<float>(0, 0xFF);
+  ReduceSum<float, false>(d[16], s, w, 1);
+  ResetMask(); SYNC();
+  ub.Out(y, d, 24);"""
+    r = kernel(body, {"x": x}, {"y": ("float32", (24,))}, prelude=UB_HELPERS).ok()
+    y = r.outputs["y"]
+    assert (y[0], y[8], y[16]) == (x[:200].sum(), x[:70].sum(), x[:8].sum())

@@ -68,18 +68,25 @@ def test_a_hundred_million_scalar_accesses(kernel, tmp_path):
     assert '"status": "OK"' in (work / "result.json").read_text()
 
 
-def test_scattered_scalar_accesses_past_the_bound_stop_with_the_reason(kernel):
+@pytest.mark.slow  # 9 M scattered reads: about a minute on a quiet core
+def test_scattered_scalar_accesses_past_the_bound_are_timed_and_checked_in_part(kernel):
     n = 1 << 16
     x = np.ones(n, dtype=np.float32)
-    # An LCG walk over x: no run and no pitch beyond a pair; past 2^22 records the launch stops.
+    # An LCG walk over x: no run and no pitch beyond a pair; past 2^22 records the cross-core check
+    # keeps what it has and the launch goes on, every access still charged.
+    reads = 9_000_000  # ~2 per record: just past the bound
     body = (
         HEAD
         + GM
         + "uint32_t h = 1; float s = 0; for (int64_t i = 0; i < reps; ++i) { h = h * 1664525u + 1013904223u; "
         "s += xg.GetValue(h % n); } zg.SetValue(0, s);"
     )
-    r = kernel(body, {"x": x, "y": x}, {"z": ("float32", (1,))}, params=[n, 12_000_000])
-    assert r.status == "RUNTIME_ERROR", r.message
-    assert "4194304 GM footprints between SyncAlls" in r.message
-    assert "GlobalTensor::GetValue" in r.message and "x+" in r.message
-    assert "DataCopy" in r.message
+    r = kernel(
+        body, {"x": x, "y": x}, {"z": ("float32", (1,))}, params=[n, reads], strict=False
+    ).ok()
+    assert r.outputs["z"][0] == reads
+    (warning,) = [w for w in r.result["warnings"] if "GM footprints between SyncAlls" in w]
+    assert "more than 4194304" in warning and "timed but not checked" in warning
+    assert "GlobalTensor::GetValue" in warning and "DataCopy" in warning
+    # Charged: at least a data cache hit (9 cycles at 1.8 GHz) for each of the 12 M reads.
+    assert r.result["profile"]["aiv_scalar_time_us"] > reads * 9 / 1800

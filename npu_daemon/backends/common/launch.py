@@ -6,7 +6,8 @@ Lines are `key value...`:
 
     op_type T | kernel NAME | tiling_so PATH | kernel_so PATH | kernel_type KERNEL_TYPE_...
     result PATH | result_fd N | tiling_out PATH | param K V | timing_only | sample_blocks
-    warm_launch   (timing protocol: the warm steady state of repeated launches; else one cold launch)
+    l2_resident | launch_repeated   (timing protocol: L2 holds the launch before's data, else
+                  flushed; a repeated launch's head, else a first launch's)
     trace_json PATH   (the model's chrome://tracing timeline) | noise_seed N (the model's noise)
     input|output NAME DTYPE NDIM D0.. PATH [alias IN] [noparam] [absent] [list NAME] [value_depend]
     (value_depend: the spec's mark, the only one the launcher answers the tiling's value requests by)
@@ -88,7 +89,8 @@ class LaunchSpec(BaseModel):
     params: dict[str, str] = {}  # SoC preset and model constants
     timing_only: bool = False  # no output is read: GM is mapped lazily
     sample_blocks: bool = False  # representative-block timing
-    warm_launch: bool = False  # timing protocol (EvalRequest.timing_protocol): "warm"
+    l2_resident: bool = False  # timing protocol (EvalRequest.timing_protocol): its data axis ...
+    launch_repeated: bool = False  # ... and its launch axis
     trace_json: Path | None = None  # the performance model's timeline, for a look at one launch
     noise_seed: int = 0  # seeds the model's measurement noise (the SoC's noise_sigma, 0 by default)
     inputs: list[TensorArg] = []
@@ -108,7 +110,8 @@ class LaunchSpec(BaseModel):
         lines += [f"param {k} {v}" for k, v in self.params.items()]
         lines += ["timing_only"] if self.timing_only else []
         lines += ["sample_blocks"] if self.sample_blocks else []
-        lines += ["warm_launch"] if self.warm_launch else []
+        lines += ["l2_resident"] if self.l2_resident else []
+        lines += ["launch_repeated"] if self.launch_repeated else []
         lines += [f"trace_json {self.trace_json}"] if self.trace_json else []
         lines += [f"noise_seed {self.noise_seed}"] if self.noise_seed else []
         lines += [" ".join(t.words("input")) for t in self.inputs]

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ascend_core.package import Case, OperatorPackage, dtype_macros
-from ascend_core.protocol import CaseCheck, EvalRequest, Stage, Status
+from ascend_core.protocol import CaseCheck, EvalRequest, Stage, Status, timing_axes
 from ascend_core.soc import PRESETS, preset
 from npu_daemon import candidate_files, checker, references, sandbox
 from npu_daemon.backends.base import Backend, CaseFailure, Timing, check_outputs
@@ -165,6 +165,7 @@ class SimBackend(Backend):
                 input_path=lambda name: str(data.input_path(name)),
                 output_path=lambda name: str(case_dir / f"out_{name}.bin") if checked else "-",
             )
+            l2_resident, launch_repeated = timing_axes(request.timing_protocol)
             launch.LaunchSpec(
                 op_type=spec.op_type,
                 kernel=spec.kernel,
@@ -176,7 +177,8 @@ class SimBackend(Backend):
                 params={**soc_params(request.soc), **strict},
                 timing_only=not checked,
                 sample_blocks=sampled,
-                warm_launch=request.timing_protocol == "warm",
+                l2_resident=l2_resident,
+                launch_repeated=launch_repeated,
                 inputs=inputs,
                 outputs=outputs,
                 attrs=launch.case_attrs(spec, case),
@@ -244,7 +246,8 @@ class SimBackend(Backend):
             ):  # device-tolerated: noted, verdict unchanged
                 message = f"case {case.name}: warning: {'; '.join(outcome['warnings'])}"
                 check = check.model_copy(update={"message": message})
-            return check, Timing(outcome["latency_us"], outcome["profile"]) if timed else None
+            profile = {**outcome["profile"], "timing_protocol": request.timing_protocol}
+            return check, Timing(outcome["latency_us"], profile) if timed else None
 
 
 def _reference(

@@ -11,10 +11,9 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
 
 from ascend_core.package import OperatorPackage, load_package
-from ascend_core.protocol import EvalRequest, Profile, Stage, Status, Timeouts
+from ascend_core.protocol import EvalRequest, Profile, Stage, Status, Timeouts, TimingProtocol
 
 HERE = Path(__file__).resolve().parent
 
@@ -36,10 +35,16 @@ class Anchor:
     # The timing protocol of the measurement (EvalRequest.timing_protocol): msprof op Task
     # Durations are timed "cold" (docs/performance_model.md, Timing protocol), kernel times of
     # repeated launches in a benchmark harness "warm".
-    protocol: Literal["warm", "cold"] = "cold"
+    protocol: TimingProtocol = "cold"
 
 
 PIPES = ("aiv_vec_time_us", "aiv_mte2_time_us", "aiv_mte3_time_us")
+
+
+def _hill_copy_us(nbytes: int, peak_gibs: float = 247.16, k_bytes: float = 30643.0) -> float:
+    """One GM -> UB copy's time by pto-isa's fitted bandwidth curve, peak * B / (K + B)."""
+    return (k_bytes + nbytes) / (peak_gibs * 2**30 / 1e6)
+
 
 ANCHORS: dict[str, Anchor] = {
     "A1": Anchor(
@@ -168,6 +173,23 @@ ANCHORS: dict[str, Anchor] = {
         tolerance=0.25,
         protocol="warm",
     ),
+    # L2-hit streaming (docs/performance_model.md): one core's GM -> UB copies of data resident in
+    # L2, one at a time, against hw-native-sys/pto-isa's on-device fit of such a copy on a 910B3
+    # (include/pto/costmodel/arch_config.hpp, MakeFittedHillModel): (K + bytes) / peak, peak 247.16
+    # GiB/s, K 30,643 B, for the case's 1 MiB in copies of 8, 32 and 64 KiB.
+    "P1": Anchor(
+        "P1",
+        "a2_read",
+        tuple(
+            (f"l2_copy_{kib}k", (1 << 20) // (kib << 10) * _hill_copy_us(kib << 10))
+            for kib in (8, 32, 64)
+        ),
+        ladder=False,
+        tolerance=0.25,
+        metric="aiv_time_us",
+        soc="Ascend910B3",
+        protocol="resident-repeated",
+    ),
     # The scalar unit (docs/performance_model.md): a data cache miss at hicann/pypto's public cost
     # (L2 hit 50 + miss 150 cycles) for each of 4096 reads, 4096 x 200 cycles at 1.8 GHz.
     "S1": Anchor(
@@ -215,7 +237,7 @@ def with_bench(pkg: OperatorPackage, case: str) -> OperatorPackage:
 
 
 def profile_case(
-    pkg: OperatorPackage, case: str, soc: str, protocol: Literal["warm", "cold"] = "cold"
+    pkg: OperatorPackage, case: str, soc: str, protocol: TimingProtocol = "cold"
 ) -> Profile:
     """The simulated profile of `case` run as the bench case under the timing `protocol`."""
     from npu_daemon.backends.sim import SimBackend  # the backend builds the runtime on first use
@@ -256,7 +278,7 @@ def calibrate(
     soc: str,
     skip: set[str] = frozenset(),
     only: set[str] = frozenset(),
-    protocol: Literal["warm", "cold"] | None = None,
+    protocol: TimingProtocol | None = None,
 ) -> list[Row]:
     """Time every case of the named anchors (leaving out `skip`; only `only` when given) under
     each anchor's timing protocol, or `protocol` for all. A ratio anchor always times its base

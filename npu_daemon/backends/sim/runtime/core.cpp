@@ -262,7 +262,7 @@ void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc,
   if (pipe != PIPE_S) race_->GmAccess(pipe, g, write, trace_.instrs.back().site, loc, api);  // the DMA just recorded
   // Atomic GM writes: UB -> GM copies (MTE3) and Fixpipe (L0C -> GM) under the core's atomic mode.
   const bool atomic = regs_.atomicOp != AtomicOp::kNone && (pipe == PIPE_MTE3 || pipe == PIPE_FIX);
-  gm_epoch::Record(*this, g, !write ? 0 : atomic ? 2 : sameBytes ? 3 : 1, loc, api);
+  gm_epoch::Record(*this, g, !write ? 0 : atomic ? 2 : sameBytes ? 3 : pipe == PIPE_S ? 4 : 1, loc, api);
 }
 
 void Core::SyncAll(const SrcLoc& loc) {

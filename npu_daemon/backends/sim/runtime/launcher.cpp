@@ -405,7 +405,7 @@ bool Receive(const LaunchSpec& l, const Tiling& tiling, int fd, Outcome& o, Rece
         LaunchOptions options;
         options.timelinePath = l.traceJson;
         options.noiseSeed = l.noiseSeed;
-        options.warm = l.warm;
+        options.protocol = {l.l2Resident, l.launchRepeated};
         r.model = std::make_unique<LaunchModel>(r.cores, options);
         r.seen.assign(r.cores.size(), false);
         break;
@@ -541,7 +541,6 @@ void Run(const LaunchSpec& l, Outcome& o) {
   o.profileJson = r.model->Profile().Json(o.ubPeak);
   o.profileJson.insert(
       1, "\"model_wall_s\": " + std::to_string(std::chrono::duration<double>(r.modelTime).count()) + ", ");
-  if (l.warm) o.profileJson.insert(1, "\"timing_protocol\": \"warm\", ");
   if (r.simulated > 0) {
     o.profileJson.insert(1, "\"timing\": \"sampled\", \"blocks_simulated\": " + std::to_string(r.simulated) + ", ");
     for (uint32_t b : sampling::RandomProbes(static_cast<uint32_t>(r.cores.size()), probeSeed))

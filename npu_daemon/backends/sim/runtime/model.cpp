@@ -29,7 +29,7 @@ model::LaunchEvent LaunchModel::Run() {
   for (size_t k = 0; k < blocks_.size(); ++k) aic[k] = blocks_[k].aic;
   profile_.SetCubeBlocks(std::move(aic));
   model::ChipModel chip(params_, listeners, options_.noiseSeed);
-  return chip.Run(blocks_, cores_, options_.warm);
+  return chip.Run(blocks_, cores_, options_.protocol);
 }
 
 }  // namespace ascendc_sim

@@ -22,8 +22,8 @@ namespace ascendc_sim {
 struct LaunchOptions {
   std::string timelinePath;  // chrome://tracing JSON; empty: none
   uint64_t timelineMaxEvents = 2000000;
-  uint64_t noiseSeed = 0;  // used only when the SoC's noise_sigma > 0
-  bool warm = false;       // the warm steady state of repeated launches; else one cold launch
+  uint64_t noiseSeed = 0;          // used only when the SoC's noise_sigma > 0
+  model::TimingProtocol protocol;  // L2 flushed or resident, the launch first or repeated
 };
 
 class LaunchModel {

@@ -18,7 +18,8 @@
 //
 // Across cores, blocks run one at a time between SyncAlls (scheduler.h), and at every SyncAll the GM
 // footprints of the epoch are compared: a write overlapping another block's access is a race unless
-// both are atomic (GmEpoch).
+// both are atomic (GmEpoch); a scalar store sharing a 64 B cache line with another block's write is
+// one too, as the data cache writes whole lines back.
 #pragma once
 
 #include <array>
@@ -131,7 +132,8 @@ void RaceChecker::ScalarAccess(uint32_t addr, bool write, const SrcLoc& loc, con
 // Touched only by the block holding the baton, or the launcher between turns.
 namespace gm_epoch {
 void Reset();
-// `kind`: 0 read, 1 write, 2 atomic write.
+// `kind`: 0 read, 1 write, 2 atomic write, 3 write of the bytes GM already held, 4 scalar write
+// (through the data cache: checked by the 64 B line against other blocks' writes).
 void Record(const Core& core, const GmPattern& g, uint8_t kind, const SrcLoc& loc, const char* api);
 // Compare the epoch's footprints (a race is a SimError), then start a new epoch.
 void Check(const char* boundary);

@@ -239,11 +239,17 @@ ASCENDC_SIM_GROUP_REDUCE(BlockReduceMin, ascendc_sim::Red::kMin, 32 / sizeof(T))
 ASCENDC_SIM_GROUP_REDUCE(PairReduceSum, ascendc_sim::Red::kSum, 2)
 
 // ---- ReduceSum / ReduceMax / ReduceMin over a whole range -----------------------------------------
-template <typename T>
+// isSetMask = false: `count` is ignored and the mask registers say which lanes (asc-devkit ReduceSum:
+// set them with SetVectorMask first): in counter mode the low register's count, else one repeat of
+// its lane bits.
+template <typename T, bool isSetMask = true>
 __aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                           const int32_t count, ASCENDC_SIM_LOC) {
-  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, ascendc_sim::CountLanes<T>(count), {},
-                           false, loc);
+  const ascendc_sim::CoreRegisters& reg = ascendc_sim::CurrentCore().Registers();
+  const ascendc_sim::Lanes l = isSetMask         ? ascendc_sim::CountLanes<T>(count)
+                               : reg.maskCounter ? ascendc_sim::CountLanes<T>(reg.mask[0])
+                                                 : ascendc_sim::RegisterMaskLanes<T>(1, loc);
+  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l, {}, false, loc);
   // On the A2 the count form is one vcadd whose sum the library reads from ACC_VAL after a V -> S
   // sync and stores with the scalar unit, then syncs S -> V and S -> MTE3 (dav_c220 ReduceSumImpl):
   // a copy out of dst right after it is ordered.

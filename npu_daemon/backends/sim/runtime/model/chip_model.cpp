@@ -38,7 +38,8 @@ void WarmL2(GmSystem& gm, const std::vector<Program>& blocks, uint32_t cores) {
 ChipModel::ChipModel(const Params& p, std::vector<Listener*> listeners, uint64_t noiseSeed)
     : p_(p), listeners_(std::move(listeners)), noiseSeed_(noiseSeed) {}
 
-LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector<CoreSpec>& specs, bool warm) {
+LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector<CoreSpec>& specs,
+                           TimingProtocol protocol) {
   const uint32_t n = static_cast<uint32_t>(blocks.size());
   bool aic = false, aiv = false;
   for (const CoreSpec& s : specs) (s.type == CoreType::kAic ? aic : aiv) = true;
@@ -51,7 +52,7 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
                                               " cube cores: the model runs a mixed launch in one wave");
   const uint32_t cores = mixed ? n : std::min(n, aic ? p_.aicCores : p_.aivCores);
   GmSystem gm(p_, cores);
-  if (warm) WarmL2(gm, blocks, cores);
+  if (protocol.l2Resident) WarmL2(gm, blocks, cores);
   std::vector<CoreModel> core;
   core.reserve(cores);
   for (uint32_t c = 0; c < cores; ++c) core.emplace_back(c, p_, listeners_);
@@ -140,8 +141,8 @@ LaunchEvent ChipModel::Run(const std::vector<Program>& blocks, const std::vector
   launch.blockDim = n;
   launch.coresUsed = cores;
   launch.clockGhz = p_.clockGhz;
-  launch.headUs = warm ? SocParamDouble("launch_warm_us") + SocParamDouble("launch_warm_us_per_core") * cores
-                       : p_.launchUs + p_.launchUsPerCore * cores;
+  launch.headUs = protocol.launchRepeated ? p_.launchRepeatedUs + p_.launchRepeatedUsPerCore * cores
+                                          : p_.launchUs + p_.launchUsPerCore * cores;
   launch.endCycles = last;
   launch.taskDurationUs = launch.headUs + last / (p_.clockGhz * 1e3);
   if (p_.noiseSigma > 0) {  // hardware run-to-run spread: log-normal, seeded per request

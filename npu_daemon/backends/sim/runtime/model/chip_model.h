@@ -1,9 +1,8 @@
 // The whole launch: blocks placed on the AI Vector cores (in waves when blockDim exceeds them),
 // all cores advanced together so that their DMAs meet in one memory system in time order,
-// SyncAll as a chip-wide barrier, and the head overhead of launching the cores. Warm (the steady
-// state of repeated launches, as msprof op and benchmark harnesses time a kernel): L2 holds what
-// the previous launch of the same kernel left, and the head is a warm launch's; cold: L2 empty and
-// a first launch's head (docs/performance_model.md, Timing protocol).
+// SyncAll as a chip-wide barrier, and the head overhead of launching the cores. The timing protocol
+// sets L2 at the start (resident: what the previous launch of the same kernel left; flushed: empty)
+// and the head (a repeated launch's or a first launch's): docs/performance_model.md, Timing protocol.
 #pragma once
 
 #include <memory>
@@ -20,7 +19,7 @@ class ChipModel {
   ChipModel(const Params& p, std::vector<Listener*> listeners, uint64_t noiseSeed);
   // `cores` says which unit runs each program: AIV-only and AIC-only launches place blocks on that
   // unit's cores in waves; a mixed launch runs every group at once (one wave).
-  LaunchEvent Run(const std::vector<Program>& blocks, const std::vector<CoreSpec>& cores, bool warm);
+  LaunchEvent Run(const std::vector<Program>& blocks, const std::vector<CoreSpec>& cores, TimingProtocol protocol);
 
  private:
   const Params& p_;

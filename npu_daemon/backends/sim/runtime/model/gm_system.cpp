@@ -132,6 +132,9 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
   const double portCyclesPerByte = 1.0 / (r.write ? p_.mte3BytesPerCycle
                                           : r.aic ? p_.aicMte2BytesPerCycle
                                                   : p_.mte2BytesPerCycle);
+  // A vector core's read that hits in L2 streams at its own, faster rate (docs/performance_model.md,
+  // L2-hit streaming); the port's rate above is the one fitted to reads from HBM.
+  const double hitCyclesPerByte = r.write || r.aic ? portCyclesPerByte : 1.0 / p_.mte2L2HitBytesPerCycle;
   // DISABLE: no allocation on a miss (a resident line still serves the access); writes then go
   // straight to HBM. NORMAL / LAST / PERSISTENT allocate (the latter two differ only in
   // replacement priority, which this LRU does not model).
@@ -153,10 +156,11 @@ DmaTiming GmSystem::Transfer(const DmaRequest& r, double start) {
     const uint64_t gran = w.Granule(), lo = w.Lo(), hi = w.Hi();
     const uint64_t bytes = std::min(hi, (gran + 1) * g) - std::max(lo, gran * g);
     const uint64_t rows = (bytes + 31) / 32 * 32;  // UB side moves whole 32 B rows
-    const double issued = std::max(portAt, port);
-    portAt = port = issued + rows * portCyclesPerByte;
-    portOnly += rows * portCyclesPerByte;
     const L2Cache::Access a = l2_.Touch(gran, r.write, allocate);
+    const double perByte = a.hit ? hitCyclesPerByte : portCyclesPerByte;
+    const double issued = std::max(portAt, port);
+    portAt = port = issued + rows * perByte;
+    portOnly += rows * perByte;
     Calendar& channel = hbm_[channelOf_(gran)];
     Calendar& slice = l2Slices_[sliceOf_(gran)];
     double served;

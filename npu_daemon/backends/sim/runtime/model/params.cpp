@@ -26,6 +26,8 @@ Params Params::FromSoc() {
   p.l2Bytes = static_cast<uint64_t>(SocParamInt("l2_bytes"));
   p.launchUs = d("launch_us");
   p.launchUsPerCore = d("launch_us_per_core");
+  p.launchRepeatedUs = d("launch_repeated_us");
+  p.launchRepeatedUsPerCore = d("launch_repeated_us_per_core");
   p.blockSwitchCycles = d("block_switch_cycles");
   p.syncAllCycles = d("sync_all_cycles");
   p.issueCycles = d("issue_cycles");
@@ -53,6 +55,7 @@ Params Params::FromSoc() {
   p.dmaPadBurst = d("dma_pad_burst_cycles");
   p.dmaLatency = d("dma_latency_cycles");
   p.hbmLatency = d("hbm_latency_cycles");
+  p.mte2L2HitBytesPerCycle = d("mte2_l2_hit_bytes_per_cycle");
   p.mte2BytesPerCycle = d("mte2_bytes_per_cycle");
   p.mte3BytesPerCycle = d("mte3_bytes_per_cycle");
   p.granuleBytes = static_cast<uint32_t>(SocParamInt("gm_granule_bytes"));

@@ -15,7 +15,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
   uint32_t coreNum = ascendcPlatform.GetCoreNumAiv();
   uint64_t ubSize = 0;
   ascendcPlatform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
-  uint32_t alignNum = 32 / typeLength;
+  // Each core stores with SetValue: its range whole 64 B data cache lines, as the device needs
+  // (asc-devkit SetValue: cores' addresses at least a cache line apart).
+  uint32_t alignNum = 64 / typeLength;
   uint32_t chunks = (totalLength + alignNum - 1) / alignNum;
   uint32_t blockDim = chunks < coreNum ? chunks : coreNum;
   uint32_t bigNum = chunks % blockDim;

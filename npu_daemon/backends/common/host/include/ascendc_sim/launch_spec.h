@@ -45,10 +45,11 @@ struct LaunchSpec {
   std::string kernelWasm;  // the guest engine: the kernel as a wasm32 module (runtime/guest), in place of kernelSo
   std::string kernelType = "KERNEL_TYPE_AIV_ONLY";  // decides which cores run (LaunchCores)
   int resultFd = -1;
-  bool timingOnly = false;  // no output is read: GM is mapped lazily
-  bool sampled = false;     // representative-block timing (sampling.h)
-  bool warm = false;        // timing protocol: the warm steady state of repeated launches (else one cold launch)
-  std::string traceJson;    // the model's chrome://tracing timeline; empty: none
+  bool timingOnly = false;      // no output is read: GM is mapped lazily
+  bool sampled = false;         // representative-block timing (sampling.h)
+  bool l2Resident = false;      // timing protocol: L2 holds the launch before's data (else flushed)
+  bool launchRepeated = false;  // timing protocol: a repeated launch's head (else a first launch's)
+  std::string traceJson;        // the model's chrome://tracing timeline; empty: none
   uint64_t noiseSeed = 0;
   std::unordered_map<std::string, std::string> params;
   std::vector<TensorArg> inputs, outputs;
@@ -86,8 +87,10 @@ inline LaunchSpec ParseLaunchSpec(const char* path) {
       l.timingOnly = true;
     else if (key == "sample_blocks")
       l.sampled = true;
-    else if (key == "warm_launch")
-      l.warm = true;
+    else if (key == "l2_resident")
+      l.l2Resident = true;
+    else if (key == "launch_repeated")
+      l.launchRepeated = true;
     else if (key == "trace_json")
       s >> l.traceJson;
     else if (key == "noise_seed")
