@@ -89,6 +89,13 @@ def parse(text: str, file: Path) -> list[Command]:
     return commands
 
 
+@functools.lru_cache(maxsize=512)
+def _parsed(path: Path, mtime_ns: int, size: int) -> list[Command]:
+    """A file's commands, parsed once per version (every operator of a repository reads its
+    root's and helpers' files again)."""
+    return parse(path.read_text(errors="replace"), path)
+
+
 _VAR = re.compile(r"\$(ENV)?\{([^${}]*)\}")
 _GENEX = re.compile(r"\$<(?:BUILD_INTERFACE|BUILD_LOCAL_INTERFACE):([^<>]*)>|\$<[^<>]*>")
 
@@ -139,7 +146,8 @@ class Evaluation:
             return
         scope["CMAKE_CURRENT_LIST_DIR"] = str(path.parent)
         scope["CMAKE_CURRENT_LIST_FILE"] = str(path)
-        self.run(parse(path.read_text(errors="replace"), path), scope, depth)
+        stat = path.stat()
+        self.run(_parsed(path, stat.st_mtime_ns, stat.st_size), scope, depth)
 
     def run(self, commands: list[Command], scope: dict[str, str], depth: int) -> None:
         i = 0
