@@ -95,6 +95,8 @@ def find_ops(src: Path) -> list[OpSource]:
 
 
 _GLOBAL = re.compile(r"__global__")
+# A source named for another SoC's build (`<op>_tiling_arch35.cpp`): not the A2's.
+_OTHER_SOC_FILE = re.compile(r"_arch(?!22\b)\d+\b")
 # What registers a host tiling: the OpDef's SetTiling, or the tiling registry's entry.
 _TILING_REGISTRATION = re.compile(r"\bIMPL_OP_OPTILING\s*\(|\.SetTiling\s*\(")
 
@@ -107,7 +109,7 @@ def _kernel_op(root: Path) -> str | None:
         p
         for folder in (root / "op_kernel", *(root / "op_kernel" / d for d in sorted(_A2_DIRS)))
         for p in sorted(folder.glob("*.cpp"))
-        if _GLOBAL.search(_read(p))
+        if not _OTHER_SOC_FILE.search(p.stem) and _GLOBAL.search(_read(p))
     ]
     stems = sorted({p.stem for p in kernels}, key=lambda s: (s != root.name, s))
     return next((s for s in stems if layout(root, s)), None)
@@ -126,7 +128,9 @@ def layout(root: Path, op: str) -> dict[str, str] | None:
         p.relative_to(root).as_posix()
         for folder in ("op_host", *(f"op_host/{d}" for d in sorted(_A2_DIRS)))
         for p in sorted((root / folder).glob("*.cpp"))
-        if not any(k in p.name for k in _HOST_SKIP) and _TILING_REGISTRATION.search(_read(p))
+        if not any(k in p.name for k in _HOST_SKIP)
+        and not _OTHER_SOC_FILE.search(p.stem)
+        and _TILING_REGISTRATION.search(_read(p))
     ]
     hosts.sort(key=lambda h: (Path(h).stem != op, op not in h, h))
     if kernel is None or not hosts:

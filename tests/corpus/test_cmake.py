@@ -163,3 +163,14 @@ def test_where_the_build_files_tell_nothing_the_gap_is_named_and_the_roots_can_b
     # The spec's own include_dirs serve the same way.
     pkg, unfound = packaged(source, SPEC.model_copy(update={"include_dirs": given}))
     assert (unfound, pkg.spec.include_dirs) == ((), given)
+
+
+def test_a_source_named_for_another_soc_is_not_the_a2_s(tmp_path):
+    repo = tmp_path / "own_root"
+    shutil.copytree(REPO, repo)
+    host = repo / "kernels" / "vector" / "blend_impl" / "op_host"
+    (host / "tiling_entry.cpp").rename(host / "tiling_entry_arch35.cpp")
+    assert find_ops(repo) == []  # no tiling for the A2: not an operator of this build
+    (host / "tiling_entry_arch35.cpp").rename(host / "tiling_entry_arch22.cpp")
+    (source,) = find_ops(repo)
+    assert build_package(source, SPEC).spec.host_file == "op_host/tiling_entry_arch22.cpp"
