@@ -12,6 +12,7 @@ arguments and attributes are positional, renamed to the names the implementation
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import posixpath
@@ -496,7 +497,8 @@ def packaged(
     directories they include, tree_files, through the build's include roots and the ones given:
     the spec's `include_dirs` and `include_dirs`, paths from the repository's root), our spec
     adapted to its OpDef names, its OP_ADD type and kernel entry, and our reference module
-    (ops/<op>/reference.py); and the quoted includes of its built sources found nowhere."""
+    (ops/<op>/reference.py); and the quoted includes of its built sources that a file of the
+    repository answers but no include root reaches."""
     files = {
         p.relative_to(source.root).as_posix(): _read(p)
         for folder in ("op_host", "op_kernel")
@@ -544,7 +546,21 @@ def packaged(
     if m := _ENTRY.search(device_branch(files[layout_files["kernel_file"]])):
         update["kernel"] = m.group(1)
     spec = supported_cases(rename_args(spec.model_copy(update=update), host_text), host_text)
-    return OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}"), tree.missing
+    held = _repository_files(repository_root(source))
+    unfound = tuple(m for m in tree.missing if any(p.endswith("/" + m) for p in held))
+    return OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}"), unfound
+
+
+@functools.lru_cache(maxsize=8)
+def _repository_files(repo: Path) -> tuple[str, ...]:
+    """Every source file of a repository, as "/<path>": an unfound include counts as the
+    repository's (an include root its build files did not give) only where some file of it ends
+    with the include's spelling; the rest are the toolkit's, which the simulator lacks."""
+    return tuple(
+        "/" + p.relative_to(repo).as_posix()
+        for p in repo.rglob("*")
+        if p.suffix in SOURCE_SUFFIXES and ".git" not in p.parts and p.is_file()
+    )
 
 
 def rename_args(spec: OperatorSpec, host_text: str) -> OperatorSpec:
