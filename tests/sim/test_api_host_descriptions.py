@@ -8,6 +8,8 @@ the device does."""
 import numpy as np
 from conftest import HOST, UB_HELPERS, tiling_words
 
+from ascend_core.suite.cube_ref import mmad
+
 
 def test_format_queries_take_the_packed_value_apart(kernel):
     code = """const int32_t f = ge::GetFormatFromC0(ge::GetFormatFromSub(ge::FORMAT_FRACTAL_Z, 3), 5);
@@ -142,3 +144,29 @@ def test_broadcast_runs_past_its_tensor_inside_the_ub_as_the_device_does(kernel)
     assert "Broadcast: the destination needs 256 elements, the tensor has 16" in str(r.result)
     strict = _broadcast(kernel, 16, 16, strict=True)
     assert strict.status == "RUNTIME_ERROR" and "the tensor has 16" in strict.message
+
+
+def test_an_aiv_sync_all_meets_while_the_aic_serves_the_matmul(kernel):
+    # A mixed kernel whose AIVs meet at SyncAll (the vector cores' barrier, its default) after
+    # their Matmul: the AIC, parked in REGIST_MATMUL_OBJ serving them, takes no part, as on the
+    # device; the run ends and C is right. Before, every core waited for another.
+    from tests.sim.test_cube_mix import MM_HOST, MM_KERNEL, MM_TILING_H
+
+    rng = np.random.default_rng(52)
+    m, n, k = 128, 256, 128
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((n, k)).astype(np.float16)
+    bias = rng.standard_normal(n).astype(np.float32)
+    run = kernel(
+        MM_KERNEL + "SyncAll();\n",
+        {"a": a, "b": b, "bias": bias},
+        {"c": ("float32", (m, n))},
+        params=[m, n, k, 1, 1, 4, 0, 0],
+        block_dim=2,
+        host=MM_HOST,
+        tiling_h=MM_TILING_H,
+        prelude='#include "lib/matmul_intf.h"',
+    ).ok()
+    np.testing.assert_array_equal(
+        run.outputs["c"], mmad(a, b.T, init=np.broadcast_to(bias, (m, n)))
+    )

@@ -642,8 +642,7 @@ inline bool RegistMatmul(const SrcLoc& loc, TPipe* pipe, GM_ADDR workspace, Objs
   InitMatmuls(loc, mixed && !aic, pipe, objs...);
   if (!aic || !mixed) return false;
   const int group = core.Spec().group;
-  ascendc_sim::WaitUntil([group] { return ascendc_sim::GroupAivsDone(group); },
-                         "in REGIST_MATMUL_OBJ serving its AIVs");
+  ascendc_sim::ServeGroupAivs(group);
   return true;
 }
 }  // namespace detail
