@@ -205,7 +205,7 @@ class Evaluation:
                     self.found.append(os.path.normpath(path))
             return
         if name == "set":
-            self.set(self.words(c.args, scope), scope)
+            self.set_variable(self.words(c.args, scope), scope)
         elif name == "unset":
             for w in self.words(c.args, scope)[:1]:
                 scope.pop(w, None)
@@ -214,7 +214,7 @@ class Evaluation:
             if words and words[0] not in scope:
                 scope[words[0]] = words[2] if len(words) > 2 else "OFF"
         elif name == "list":
-            self.list(self.words(c.args, scope), scope)
+            self.list_operation(self.words(c.args, scope), scope)
         elif name == "get_filename_component":
             self.filename_component(self.words(c.args, scope), scope)
         elif name == "set_property":
@@ -234,7 +234,7 @@ class Evaluation:
         elif name in self.functions:
             self.call(self.functions[name], c, scope, depth)
 
-    def set(self, words: list[str], scope: dict[str, str]) -> None:
+    def set_variable(self, words: list[str], scope: dict[str, str]) -> None:
         if not words:
             return
         var, values = words[0], words[1:]
@@ -253,7 +253,7 @@ class Evaluation:
         else:
             into.pop(var, None)
 
-    def list(self, words: list[str], scope: dict[str, str]) -> None:
+    def list_operation(self, words: list[str], scope: dict[str, str]) -> None:
         if len(words) < 2:
             return
         op, var, rest = words[0].upper(), words[1], words[2:]
