@@ -9,6 +9,8 @@ the tiling and infer-shape contexts). Names and page paths only: no text is copi
         > ascend_gym/sim_api_documented.toml
 
 Each argument is a git directory (e.g. /work/.mirror/mirror-cann+asc-devkit/repo), read at HEAD.
+`--host METADEF_GIT [ASC_DEVKIT_GIT]` prints the host families alone (host_rows), to append to a
+list generated before they were added (without asc-devkit their a2 reads "unstated").
 """
 
 from __future__ import annotations
@@ -138,15 +140,30 @@ NAMED_PAGES = [
     ("Matmul tiling (host)", "BatchMatmulTiling", "Matmul-Tiling类/Matmul-Tiling类.md"),
     ("Matmul tiling (host)", "TCubeTiling", "Matmul-Tiling类/TCubeTiling结构体.md"),
 ]
+# The host-side names a tiling uses that the API lists do not title: the Matmul tiling
+# constructors' PlatformInfo, and the high-level APIs' tiling pages (their struct and functions):
+# (family, api, page under the SIMD API's 高阶API folder).
+HOST_NAMED_PAGES = [
+    ("host platform", "PlatformInfo", "矩阵计算/Matmul-Tiling类/Matmul-Tiling类.md"),
+    ("high-level API tiling (host)", "TopkTiling", "排序操作/TopK-Tiling.md"),
+    ("high-level API tiling (host)", "GetTopKMaxMinTmpSize", "排序操作/TopK-Tiling.md"),
+    ("high-level API tiling (host)", "TopKTilingFunc", "排序操作/TopK-Tiling.md"),
+]
+# Format queries of graph/types.h (the rest of it is type lists and macros).
+FORMAT_QUERY = re.compile(r"^(Get|Has)\w*(Format|C0|Size)\w*$")
 
 
-def from_header(repo: str, path: str, family: str, macros_only: bool = False):
+def from_header(
+    repo: str, path: str, family: str, macros_only: bool = False, only: re.Pattern | None = None
+):
     seen: set[str] = set()
     for line in git_show(repo, path).splitlines():
         if line.lstrip().startswith(("*", "/")):
             continue
         m = MACRO.match(line) or (None if macros_only else DECL.match(line))
         if not m or m.group(1) in seen or m.group(1).startswith(("OP_COMMON", "OPBASE")):
+            continue
+        if only is not None and not only.match(m.group(1)):
             continue
         seen.add(m.group(1))
         yield family, m.group(1), "", f"{repo_name(repo)} {path}"
@@ -174,6 +191,18 @@ def a2_support(repo: str, doc: str, api: str) -> str:
 
 def repo_name(repo: str) -> str:
     return repo.rstrip("/").split("/")[-2].replace("+", "/")
+
+
+def host_rows(metadef: str):
+    """The host APIs of tensor and format descriptions, platform info and the high-level APIs'
+    tiling (issue 52): metadef's runtime headers and graph/types.h, and HOST_NAMED_PAGES."""
+    family = "host tensor and format descriptions"
+    runtime = "inc/external/exe_graph/runtime"
+    for header in ("storage_format.h", "compute_node_info.h", "tiling_data.h"):
+        yield from from_header(metadef, f"{runtime}/{header}", family)
+    yield from from_header(metadef, "inc/external/graph/types.h", family, only=FORMAT_QUERY)
+    for fam, api, page in HOST_NAMED_PAGES:
+        yield fam, api, "", f"asc-devkit {API}/高阶API/{page}"
 
 
 def main(asc: str, opbase: str, metadef: str, opsnn: str) -> None:
@@ -223,7 +252,14 @@ def main(asc: str, opbase: str, metadef: str, opsnn: str) -> None:
             "host tiling registration",
             macros_only=True,
         ),
+        *host_rows(metadef),
     ]
+    print_rows(rows, asc, header=True)
+
+
+def print_rows(rows, asc: str, header: bool) -> None:
+    if not header:
+        return print_list(rows, asc)
     print(
         "# The documented AscendC API the simulator is measured against (`ascend-gym sim coverage`)."
     )
@@ -235,6 +271,10 @@ def main(asc: str, opbase: str, metadef: str, opsnn: str) -> None:
         "# doc: the page or header it comes from (repository and path); a2: the page's product table"
     )
     print("# for the Atlas A2 parts (910B): yes, no, or unstated.")
+    print_list(rows, asc)
+
+
+def print_list(rows, asc: str) -> None:
     seen: set[tuple[str, str, str]] = set()
     for family, api, form, doc in rows:
         if (family, api, form) in seen:
@@ -247,4 +287,7 @@ def main(asc: str, opbase: str, metadef: str, opsnn: str) -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:5])
+    if sys.argv[1:2] == ["--host"]:  # host_rows alone: METADEF_GIT [ASC_DEVKIT_GIT]
+        print_rows(list(host_rows(sys.argv[2])), sys.argv[3] if len(sys.argv) > 3 else "", False)
+    else:
+        main(*sys.argv[1:5])

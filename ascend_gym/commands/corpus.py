@@ -40,6 +40,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     check.add_argument("--jobs", type=int, default=1, help="operators checked in parallel")
     add_soc(check)
     check.add_argument("--quiet", action="store_true", help="no line per operator")
+    for parser_ in (run, check):
+        parser_.add_argument(
+            "--include-dir",
+            action="append",
+            default=[],
+            metavar="DIR",
+            help="an include directory the repository's build files do not give (a path from the "
+            "repository's root; repeatable), searched after theirs",
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         progress=progress,
         any_soc=getattr(args, "any_soc", False),
         accept_only=checking,
+        include_dirs=args.include_dir,
     )
     if not outcomes:
         raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")

@@ -12,16 +12,19 @@ arguments and attributes are positional, renamed to the names the implementation
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import posixpath
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ascend_core.cpp import device_branch
 from ascend_core.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
+from ascend_gym.corpus import cmake
 
 OPS = Path(__file__).resolve().parent / "ops"
 # An operator of one's own brings its spec and reference beside op_host/ (the suite's layout):
@@ -53,10 +56,13 @@ def find_ops(src: Path) -> list[OpSource]:
     """Every custom-op directory under `src`, in path order; a byte-identical copy of one found
     earlier (repositories vendor each other's operators) is left out.
 
-    Two layouts: the custom-op project's `op_host/<op>_tiling.h` + `op_host/<op>.cpp` +
+    Named layouts first: the custom-op project's `op_host/<op>_tiling.h` + `op_host/<op>.cpp` +
     `op_kernel/<op>.cpp`, and hicann/ops-math's `<op>/op_host/` (`<op>_tiling.cpp`,
     `<op>_def.cpp`) + `<op>/op_kernel/<op>.cpp` (possibly under `arch22/`, the A2 build), <op>
-    being the directory's name or the OPTYPE its CMakeLists builds."""
+    being the directory's name or the OPTYPE its CMakeLists builds. Then any other directory
+    holding an `op_host/` and an `op_kernel/` (outside unit tests): its operator is named by its
+    kernel's source, whatever the directory is called and wherever its tiling struct lives
+    (`layout`)."""
     candidates = []
     for tiling in src.rglob("op_host/*_tiling.h"):
         op, root = tiling.name.removesuffix("_tiling.h"), tiling.parent.parent
@@ -68,6 +74,13 @@ def find_ops(src: Path) -> list[OpSource]:
         root = kernel.parents[2] if kernel.parent.name == "arch22" else kernel.parent.parent
         op = kernel.stem  # the directory's name, or the CMake OPTYPE where that differs
         if (op == root.name or op == _cmake_optype(root)) and _ops_math_files(root, op):
+            candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
+    named = {c.root for c in candidates}
+    for host in sorted(src.rglob("op_host")):
+        root = host.parent
+        if root in named or not (root / "op_kernel").is_dir() or not host.is_dir():
+            continue
+        if _a2_or_shared(root.relative_to(src)) and (op := _kernel_op(root)):
             candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
     found, seen, roots = [], set(), set()
     for source in sorted(candidates, key=lambda s: (s.rel, s.op)):
@@ -85,6 +98,71 @@ def find_ops(src: Path) -> list[OpSource]:
             seen.add(digest.digest())
             found.append(source)
     return found
+
+
+_GLOBAL = re.compile(r"__global__")
+# A source named for another SoC's build (`<op>_tiling_arch35.cpp`): not the A2's.
+_OTHER_SOC_FILE = re.compile(r"_arch(?!22\b)\d+\b")
+# What registers a host tiling: the OpDef's SetTiling, or the tiling registry's entry.
+_TILING_REGISTRATION = re.compile(r"\bIMPL_OP_OPTILING\s*\(|\.SetTiling\s*\(")
+
+
+def _kernel_op(root: Path) -> str | None:
+    """The operator of a directory outside the named layouts: the stem of the op_kernel source
+    (at its top or in the A2's subdirectory) that defines a kernel entry and for which `layout`
+    finds a host tiling; the directory's own name first where several do."""
+    kernels = [
+        p
+        for folder in (root / "op_kernel", *(root / "op_kernel" / d for d in sorted(_A2_DIRS)))
+        for p in sorted(folder.glob("*.cpp"))
+        if not _OTHER_SOC_FILE.search(p.stem) and _GLOBAL.search(_read(p))
+    ]
+    stems = sorted({p.stem for p in kernels}, key=lambda s: (s != root.name, s))
+    return next((s for s in stems if layout(root, s)), None)
+
+
+def layout(root: Path, op: str) -> dict[str, str] | None:
+    """host_file, tiling_header and kernel_file of the operator `op` in `root`: the ops-math
+    layout's (`_ops_math_files`), else the kernel `op_kernel/<op>.cpp` (or under the A2's
+    subdirectory) with the op_host source that registers the tiling (`op_host/<op>.cpp` first)
+    and the tiling struct's header, wherever the host includes it from (`op_host/<op>_tiling.h`,
+    `op_kernel/<op>_tiling.h`, ...); None where there is no kernel or no registered tiling."""
+    if found := _ops_math_files(root, op):
+        return found
+    kernel = _first(root, f"op_kernel/{op}.cpp", *(f"op_kernel/{d}/{op}.cpp" for d in _A2_DIRS))
+    hosts = [
+        p.relative_to(root).as_posix()
+        for folder in ("op_host", *(f"op_host/{d}" for d in sorted(_A2_DIRS)))
+        for p in sorted((root / folder).glob("*.cpp"))
+        if not any(k in p.name for k in _HOST_SKIP)
+        and not _OTHER_SOC_FILE.search(p.stem)
+        and _TILING_REGISTRATION.search(_read(p))
+    ]
+    hosts.sort(key=lambda h: (Path(h).stem != op, op not in h, h))
+    if kernel is None or not hosts:
+        return None
+    return {
+        "host_file": hosts[0],
+        "tiling_header": _tiling_header(root, op, hosts[0]),
+        "kernel_file": kernel,
+    }
+
+
+def _tiling_header(root: Path, op: str, host: str) -> str:
+    """The header holding the tiling struct: `<op>_tiling.h` beside the host or the kernel, else
+    the first header of the directory the host source includes that defines tiling data
+    (BEGIN_TILING_DATA_DEF, or a struct in a header named for tiling)."""
+    if named := _first(root, f"op_host/{op}_tiling.h", f"op_kernel/{op}_tiling.h"):
+        return named
+    host_path = root / host
+    for spelled in _QUOTED_INCLUDE.findall(_read(host_path)):
+        target = Path(os.path.normpath(host_path.parent / spelled))
+        if not target.is_file() or not target.is_relative_to(root):
+            continue
+        text = _read(target)
+        if "BEGIN_TILING_DATA_DEF" in text or ("tiling" in target.name and "struct" in text):
+            return target.relative_to(root).as_posix()
+    return ""
 
 
 _OPTYPE = re.compile(r"\badd_(?:all_)?modules_sources\([^)]*\bOPTYPE\s+(\w+)")
@@ -254,6 +332,7 @@ class Tree:
     files: dict[str, str]
     tree_path: str
     include_dirs: list[str]
+    missing: tuple[str, ...] = ()  # quoted includes of built sources found nowhere
 
 
 def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) -> Tree:
@@ -265,6 +344,7 @@ def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) 
     directory the runner was pointed at."""
     found: dict[Path, str] = {}
     used: set[Path] = set()
+    missing: set[str] = set()
     todo = [(root / rel, text) for rel, text in files.items()]
     while todo:
         path, text = todo.pop()
@@ -278,6 +358,8 @@ def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) 
             elsewhere = elsewhere or any((d / spelled).is_file() for d in TOOLKIT_HEADERS)
             if not places and not elsewhere and _built(path, root):
                 places = [(r, r / spelled) for r in roots if (r / spelled).is_file()][:1]
+                if not places and quoted and not _in_package(path, root, quoted, files):
+                    missing.add(quoted)
             for through, target in places:
                 target = Path(os.path.normpath(target))
                 if target.is_relative_to(root) or target.suffix not in SOURCE_SUFFIXES:
@@ -288,14 +370,22 @@ def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) 
                     found[target] = _read(target)
                     todo.append((target, found[target]))
     if not found:
-        return Tree({}, "", [])
+        return Tree({}, "", [], tuple(sorted(missing)))
     order = [r for r in roots if r in used]
     base = Path(os.path.commonpath([root, *found, *order]))
     return Tree(
         {f"tree/{p.relative_to(base).as_posix()}": t for p, t in sorted(found.items())},
         root.relative_to(base).as_posix(),
         [r.relative_to(base).as_posix() for r in order],
+        tuple(sorted(missing)),
     )
+
+
+def _in_package(path: Path, root: Path, spelled: str, files: dict[str, str]) -> bool:
+    """Whether a package file the runner brought (inc/ shared headers) answers the include."""
+    here = posixpath.dirname(path.relative_to(root).as_posix()) if path.is_relative_to(root) else ""
+    places = (here, "op_kernel", "op_host")
+    return any(posixpath.normpath(posixpath.join(d, spelled)) in files for d in places)
 
 
 # The toolkit's headers (CANN and the Ops base libraries, as the daemon's backends provide them):
@@ -324,18 +414,10 @@ def _own_dirs(root: Path) -> tuple[Path, ...]:
     return (root, root / "op_kernel", root / "op_host")
 
 
-_INCLUDE_COMMAND = re.compile(
-    r"\b(?:target_|ascendc_)?include_directories\s*\(([^)]*)\)|\bset\s*\(\s*(\w+)\s+([^)]*)\)",
-    re.I,
-)
-_CMAKE_KEYWORDS = {"PRIVATE", "PUBLIC", "INTERFACE", "SYSTEM", "BEFORE", "AFTER", "CACHE"}
-_CMAKE_VARIABLE = re.compile(r"\$\{(\w+)\}")
 # Per-SoC directories: the A2's (ascend910b, arch22) is the one built here.
 _SOC_DIR = re.compile(r"^(arch\d+|ascend\d+\w*)$")
 _A2_DIRS = {"arch22", "ascend910b"}
-# The unit-test builds' helpers (ut.cmake, func_utest.cmake, intf_pub_llt_*.cmake), and the folders
-# a kernel launch does not build (unit tests, the aclnn and graph layers).
-_TEST_CMAKE = re.compile(r"(^|_)(ut|utest|llt|tests?)(_|$)")
+# The folders a kernel launch does not build (unit tests, the aclnn and graph layers).
 _UNBUILT_DIRS = {"tests", "test", "ut", "op_api", "op_graph"}
 
 
@@ -351,62 +433,23 @@ def repository_root(source: OpSource) -> Path:
     return corpus
 
 
-def include_roots(source: OpSource) -> tuple[Path, ...]:
-    """The include directories the repository's CMake gives the operator's build, in its order:
-    the root's CMakeLists.txt, the repository's cmake/*.cmake helpers (hicann ops-*:
-    OP_TILING_INCLUDE and the like name `${OPS_MATH_DIR}` and its `common/inc`), then the
-    CMakeLists.txt of each directory down to the operator's and its op_host's
-    (`include_directories(...)`, `target_include_directories(...)`,
-    `ascendc_include_directories(...)`); the existing directories inside the repository and
+def include_roots(source: OpSource, extra: Sequence[str] = ()) -> tuple[Path, ...]:
+    """The include directories the repository's build files give the operator's build, in their
+    order (`cmake.include_dirs`: the build files evaluated from the repository's root down to the
+    operator's directory), then `extra` ones (the user's, for a build the files do not tell:
+    paths from the repository's root); the existing directories inside the repository and
     outside the operator's own, other SoCs' variants and unit tests' left out."""
     source = OpSource(source.op, Path(os.path.abspath(source.root)), source.rel)
     repo = repository_root(source)
-    chain = [source.root, *source.root.parents]
-    dirs = list(reversed(chain[: chain.index(repo) + 1]))
-    lists = [(d, d / "CMakeLists.txt") for d in dirs]
-    helpers = sorted(p for p in (repo / "cmake").glob("*.cmake") if not _TEST_CMAKE.search(p.stem))
-    lists[1:1] = [(repo, p) for p in helpers]
-    lists.append((source.root, source.root / "op_host" / "CMakeLists.txt"))
-    texts = [(d, p, re.sub(r"#[^\n]*", "", _read(p))) for d, p in lists if p.is_file()]
-    variables = {"CMAKE_SOURCE_DIR": [str(repo)], "PROJECT_SOURCE_DIR": [str(repo)]}
-    found: list[Path] = []
-    # Two passes: a helper's command names a list another helper sets (func.cmake's
-    # ${OP_TILING_INCLUDE}, set by variables.cmake, which the top CMakeLists includes first).
-    for setting in (True, False):
-        for here, cmake, text in texts:
-            scope = {
-                **variables,
-                "CMAKE_CURRENT_SOURCE_DIR": [str(here)],
-                "CMAKE_CURRENT_LIST_DIR": [str(cmake.parent)],
-            }
-            for m in _INCLUDE_COMMAND.finditer(text):
-                if bool(m[2]) != setting:
-                    continue
-                words = [w.strip('"') for w in (m[1] or m[3]).split()]
-                paths = [
-                    p for w in words if w.upper() not in _CMAKE_KEYWORDS for p in _expand(w, scope)
-                ]
-                if setting:  # set(NAME ...): a path or a list of paths for later commands
-                    if paths and all(os.path.isabs(p) for p in paths):
-                        variables[m[2]] = scope[m[2]] = paths
-                    continue
-                for p in paths:
-                    d = Path(os.path.normpath(here / p))  # (a relative one is from `here`)
-                    if d.is_dir() and d.is_relative_to(repo) and not d.is_relative_to(source.root):
-                        if d not in found and _a2_or_shared(d.relative_to(repo)):
-                            found.append(d)
-    return tuple(found)
-
-
-def _expand(word: str, scope: dict[str, list[str]]) -> list[str]:
-    """A CMake word with its variables substituted (a list variable gives one word per item);
-    none where a variable is unknown (a toolkit's path, not the repository's)."""
-    m = _CMAKE_VARIABLE.search(word)
-    if m is None:
-        return [word]
-    if m[1] not in scope:
-        return []
-    return [x for v in scope[m[1]] for x in _expand(word[: m.start()] + v + word[m.end() :], scope)]
+    given = [Path(os.path.normpath(repo / d)) for d in extra]
+    return tuple(
+        d
+        for d in dict.fromkeys([*cmake.include_dirs(repo, source.root), *given])
+        if d.is_dir()
+        and d.is_relative_to(repo)
+        and not d.is_relative_to(source.root)
+        and _a2_or_shared(d.relative_to(repo))
+    )
 
 
 def _a2_or_shared(path: Path) -> bool:
@@ -448,11 +491,23 @@ def shared_kernel_headers(root: Path, files: dict[str, str]) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
-def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
+def build_package(
+    source: OpSource, spec: OperatorSpec, include_dirs: Sequence[str] = ()
+) -> OperatorPackage:
+    """The operator package of one implementation (`packaged`, its unfound includes dropped)."""
+    return packaged(source, spec, include_dirs)[0]
+
+
+def packaged(
+    source: OpSource, spec: OperatorSpec, include_dirs: Sequence[str] = ()
+) -> tuple[OperatorPackage, tuple[str, ...]]:
     """The operator package of one implementation: its sources (with the repository's shared
     kernel headers they include, shared_kernel_headers, and the files of other operators'
-    directories they include, tree_files), our spec adapted to its OpDef names, its
-    OP_ADD type and kernel entry, and our reference module (ops/<op>/reference.py)."""
+    directories they include, tree_files, through the build's include roots and the ones given:
+    the spec's `include_dirs` and `include_dirs`, paths from the repository's root), our spec
+    adapted to its OpDef names, its OP_ADD type and kernel entry, and our reference module
+    (ops/<op>/reference.py); and the quoted includes of its built sources that a file of the
+    repository answers but no include root reaches."""
     files = {
         p.relative_to(source.root).as_posix(): _read(p)
         for folder in ("op_host", "op_kernel")
@@ -460,18 +515,19 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
         if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.suffix != ".py"
     }
     files |= shared_kernel_headers(source.root, files)
-    tree = tree_files(Path(os.path.abspath(source.root)), files, include_roots(source))
+    roots = include_roots(source, [*spec.include_dirs, *include_dirs])
+    tree = tree_files(Path(os.path.abspath(source.root)), files, roots)
     reference = source.root / OWN_REFERENCE
     if not reference.is_file():
         reference = OPS / spec.name / OWN_REFERENCE  # a spec of our own elsewhere brings its own
     if reference.is_file():
         files["reference.py"] = _read(reference)
-    layout = _ops_math_files(source.root, source.op) or {
+    layout_files = layout(source.root, source.op) or {
         "host_file": f"op_host/{source.op}.cpp",
         "tiling_header": f"op_host/{source.op}_tiling.h",
         "kernel_file": f"op_kernel/{source.op}.cpp",
     }
-    host = layout["host_file"]
+    host = layout_files["host_file"]
     host_text = host_sources_text(files)
     # The project's op_host/CMakeLists.txt takes the .cpp files of op_host itself
     # (aux_source_directory is not recursive): an editor's autosaves in a subdirectory
@@ -491,17 +547,31 @@ def build_package(source: OpSource, spec: OperatorSpec) -> OperatorPackage:
     )
     files |= tree.files
     update: dict = {
-        **layout,
+        **layout_files,
         "host_sources": extra_hosts,
         "tree_path": tree.tree_path,
         "include_dirs": tree.include_dirs,
     }
     if m := _OP_ADD.search(host_text):
         update["op_type"] = m.group(1)
-    if m := _ENTRY.search(device_branch(files[layout["kernel_file"]])):
+    if m := _ENTRY.search(device_branch(files[layout_files["kernel_file"]])):
         update["kernel"] = m.group(1)
     spec = supported_cases(rename_args(spec.model_copy(update=update), host_text), host_text)
-    return OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}")
+    held = _repository_files(repository_root(source))
+    unfound = tuple(m for m in tree.missing if any(p.endswith("/" + m) for p in held))
+    return OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}"), unfound
+
+
+@functools.lru_cache(maxsize=8)
+def _repository_files(repo: Path) -> tuple[str, ...]:
+    """Every source file of a repository, as "/<path>": an unfound include counts as the
+    repository's (an include root its build files did not give) only where some file of it ends
+    with the include's spelling; the rest are the toolkit's, which the simulator lacks."""
+    return tuple(
+        "/" + p.relative_to(repo).as_posix()
+        for p in repo.rglob("*")
+        if p.suffix in SOURCE_SUFFIXES and ".git" not in p.parts and p.is_file()
+    )
 
 
 def rename_args(spec: OperatorSpec, host_text: str) -> OperatorSpec:

@@ -6,7 +6,7 @@ import functools
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -17,9 +17,9 @@ from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.corpus import (
     OWN_SPEC,
     OpSource,
-    build_package,
     find_ops,
     host_sources_text,
+    packaged,
     spec_for,
 )
 from ascend_gym.validation import check_draws, draw_failure
@@ -74,12 +74,14 @@ def evaluate(
     any_soc: bool = False,
     accept_only: bool = False,
     draws: int = 1,
+    include_dirs: Sequence[str] = (),
 ) -> OpOutcome:
     """Compile and check one implementation on every case of our spec (no timing stage), through
     the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check included), on the
     inputs of seeds 0..draws-1 until one fails. `accept_only`: the acceptance check alone
     (`evaluation.accept`: every unit preprocessed and read, nothing compiled or run; `corpus
-    check`)."""
+    check`). `include_dirs`: include roots the build files do not give (paths from the
+    repository's root); a failure whose sources include headers found nowhere says so."""
     from npu_daemon import evaluation  # the simulator only when running
     from npu_daemon.backends.sim import SimBackend
 
@@ -91,7 +93,7 @@ def evaluate(
     if spec is None:
         message = f"no {OWN_SPEC} beside its op_host/ and no spec of ours for {source.op!r}"
         return OpOutcome(op=source.op, path=source.rel, status=NO_SPEC, message=message)
-    package = build_package(source, spec)
+    package, unfound = packaged(source, spec, include_dirs)
     socs = registered_socs(package)
     if socs and not socs & A2_CONFIGS and not any_soc:
         return OpOutcome(
@@ -120,6 +122,8 @@ def evaluate(
         fault = spec_fault(package)  # ours, or the daemon's (DAEMON_ERROR) or the operator's
         if fault:
             return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=fault)
+    if unfound and not result.ok:
+        message = f"{message}\n{unfound_note(unfound)}"
     return OpOutcome(
         op=source.op,
         path=source.rel,
@@ -127,6 +131,16 @@ def evaluate(
         message=message,
         cases=len(package.spec.cases),
         cases_passed=sum(c.passed for c in result.cases),
+    )
+
+
+def unfound_note(unfound: Sequence[str]) -> str:
+    """The one line for includes the build files gave no directory for, naming the override."""
+    names = ", ".join(f'"{n}"' for n in unfound[:4]) + (" ..." if len(unfound) > 4 else "")
+    return (
+        f"the repository's build files, as read, give no include directory holding {names}: "
+        "name it with include_dirs in the spec's op.toml or `corpus run --include-dir DIR` "
+        "(a path from the repository's root)"
     )
 
 
@@ -151,11 +165,12 @@ def run(
     progress: Callable[[OpOutcome], None] | None = None,
     any_soc: bool = False,
     accept_only: bool = False,
+    include_dirs: Sequence[str] = (),
 ) -> list[OpOutcome]:
     """Every custom op under `src`, evaluated `jobs` at a time, in path order."""
 
     def one(source: OpSource) -> OpOutcome:
-        outcome = evaluate(source, soc, any_soc, accept_only)
+        outcome = evaluate(source, soc, any_soc, accept_only, include_dirs=include_dirs)
         if progress:
             progress(outcome)
         return outcome

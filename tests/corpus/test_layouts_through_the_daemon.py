@@ -1,7 +1,8 @@
 """The real project layouts of tests/corpus (hicann ops-math's rooted includes and template key,
 ops-nn's repository `common/inc/op_kernel` headers as inc/, a sibling operator's kernel headers
 carried under tree/, a custom-op project's `common/include` and an ops-* repository's root and
-per-SoC `common/inc` found through the build's include directories), sent to a real daemon:
+per-SoC `common/inc` found through the build's include directories, a repository naming its root
+by a variable of its own with the operator's tiling struct in op_kernel/), sent to a real daemon:
 accepted as they are, and refused when a shared header of the repository, not the operator's
 own file, does what the check forbids; the answer names that header by its path in the tree."""
 
@@ -41,6 +42,9 @@ def layouts() -> dict[str, OperatorPackage]:
         "ops_repo": _package(
             HERE / "ops_repo", specs["offset_rows"], "offset_rows", HERE / "tree_reference.py"
         ),
+        "own_root": _package(
+            HERE / "own_root", specs["offset_blend"], "offset_blend", HERE / "tree_reference.py"
+        ),
         "ops_math": _package(
             math, toml(math / "scale_tpl.toml"), "scale_tpl", math / "reference.py"
         ),
@@ -62,6 +66,7 @@ SHARED = {
     # found through the repository build's include directories (spec.include_dirs)
     "project": "tree/common/include/offset_math.h",
     "ops_repo": "tree/math/scale_rows/op_kernel/scale_math.h",
+    "own_root": "tree/kernels/shared_kernels/blend_math.h",
 }
 
 

@@ -213,7 +213,10 @@ def test_the_cmake_s_a2_tiling_directory_is_compiled_and_other_socs_left_out(tmp
         "#include <cstdint>\nnamespace optiling {\nuint32_t ScaleTplBlocks() { return 1; }\n}\n"
     )
     (host / "arch35" / "scale_tpl_tiling_arch35.cpp").write_text('#error "not in an A2 build"\n')
-    assert find_ops(tmp_path) == []  # without the CMakeLists neither the op nor its tiling is known
+    # Without the CMakeLists the operator is still found, by its kernel, and its tiling in the
+    # A2's directory.
+    (source,) = find_ops(tmp_path)
+    assert build_package(source, SPEC).spec.host_file == "op_host/ascend910b/scale_tpl_tiling.cpp"
     (root / "CMakeLists.txt").write_text(
         'set(SUPPORT_COMPUTE_UNIT "ascend950" "ascend910b" "ascend910_93")\n'
         'set(SUPPORT_TILING_DIR "arch35" "ascend910b" "ascend910b")\n'

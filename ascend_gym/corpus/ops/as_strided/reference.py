@@ -12,3 +12,7 @@ def as_strided(x, size, stride, storage_offset):
         for i, (n, s) in enumerate(zip(np.asarray(size).ravel(), np.asarray(stride).ravel()))
     )
     return np.asarray(x).ravel()[index]
+
+
+def as_strided_attrs(x, input_size, input_stride, input_storage_offset):
+    return as_strided(x, input_size, input_stride, input_storage_offset)

@@ -28,6 +28,7 @@ struct Scheduler {
   std::vector<Core*> cores;                   // each running core (nullptr before and after)
   std::vector<std::function<bool()>> wakeIf;  // kWaiting: when the core may go on
   std::vector<std::string> waitingFor;        // kWaiting: what it waits for, for the deadlock message
+  std::vector<bool> serving;                  // kWaiting in REGIST_MATMUL_OBJ: an AIC serving its AIVs
   std::exception_ptr error;
   SrcLoc syncSite{"", 0};
 
@@ -81,12 +82,21 @@ Core* GroupCore(int group, CoreType type, int sub) {
   return nullptr;
 }
 
+namespace {
 bool GroupAivsDone(int group) {
   for (size_t c = 0; c < g_sched->specs.size(); ++c)
     if (g_sched->specs[c].group == group && g_sched->specs[c].type == CoreType::kAiv &&
         g_sched->state[c] != Scheduler::kDone)
       return false;
   return true;
+}
+}  // namespace
+
+void ServeGroupAivs(int group) {
+  const int c = CurrentCore().GlobalId();
+  g_sched->serving[c] = true;
+  WaitUntil([group] { return GroupAivsDone(group); }, "in REGIST_MATMUL_OBJ serving its AIVs");
+  g_sched->serving[c] = false;
 }
 
 void WaitUntil(const std::function<bool()>& ready, const std::string& what) {
@@ -119,6 +129,7 @@ void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& k
   s.cores.assign(n, nullptr);
   s.wakeIf.resize(n);
   s.waitingFor.resize(n);
+  s.serving.assign(n, false);
   std::vector<std::thread> threads(n);
   g_sched = &s;
   gm_epoch::Reset();
@@ -185,11 +196,13 @@ void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& k
         if (s.state[b] == Scheduler::kFailed) std::rethrow_exception(s.error);
         if (s.state[b] == Scheduler::kDone && threads[b].joinable()) threads[b].join();
       }
+      // An AIC serving its AIVs' Matmul requests takes no part in their SyncAll (the vector cores'
+      // barrier, SyncAll's default): the barrier is met when every other core reached it.
       for (uint32_t b = 0; b < n; ++b) {
         parked += s.state[b] == Scheduler::kAtSyncAll;
         finished += s.state[b] == Scheduler::kDone;
-        waiting += s.state[b] == Scheduler::kWaiting;
       }
+      for (uint32_t b = 0; b < n; ++b) waiting += s.state[b] == Scheduler::kWaiting && !(parked > 0 && s.serving[b]);
       if (finished == n) break;
       if (waiting > 0) {
         if (progress) continue;
@@ -207,7 +220,8 @@ void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& k
                                                   std::to_string(parked) + " would wait forever");
       }
       gm_epoch::Check("SyncAll");
-      for (uint32_t b = 0; b < n; ++b) s.state[b] = Scheduler::kReady;
+      for (uint32_t b = 0; b < n; ++b)
+        if (s.state[b] == Scheduler::kAtSyncAll) s.state[b] = Scheduler::kReady;
     }
     gm_epoch::Check("SyncAll");
   } catch (...) {

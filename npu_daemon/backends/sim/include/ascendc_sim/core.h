@@ -378,12 +378,13 @@ class Core {
 };
 
 Core& CurrentCore();
-// Mixed launches: the cores of the launch, a core of a group (nullptr when not running), whether a
-// group's AIVs have all ended, parking the current core until `ready` (runtime/scheduler.cpp), and
-// the cross-core flags of CrossCoreSetFlag / CrossCoreWaitFlag (runtime/cross_core.cpp).
+// Mixed launches: the cores of the launch, a core of a group (nullptr when not running), parking
+// the AIC in REGIST_MATMUL_OBJ until its group's AIVs have all ended (serving them: an AIV-only
+// SyncAll does not wait for it), parking the current core until `ready` (runtime/scheduler.cpp),
+// and the cross-core flags of CrossCoreSetFlag / CrossCoreWaitFlag (runtime/cross_core.cpp).
 const std::vector<CoreSpec>& LaunchSpecs();
 Core* GroupCore(int group, CoreType type, int sub);
-bool GroupAivsDone(int group);
+void ServeGroupAivs(int group);
 void WaitUntil(const std::function<bool()>& ready, const std::string& what);
 void ResetCrossFlags();
 void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc);

@@ -610,6 +610,12 @@ class Matmul {
   detail::MmFlags flags_;
 };
 
+// The class by its implementation's name (asc-devkit lib/matmul: Matmul is MatmulImpl with the
+// default policy), which kernels name directly as well.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class... Rest>
+using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
+
 namespace detail {
 // Each object given a tiling is initialised; on an AIV of a mixed launch its client also posts the
 // INIT message to the group's AIC.
@@ -636,8 +642,7 @@ inline bool RegistMatmul(const SrcLoc& loc, TPipe* pipe, GM_ADDR workspace, Objs
   InitMatmuls(loc, mixed && !aic, pipe, objs...);
   if (!aic || !mixed) return false;
   const int group = core.Spec().group;
-  ascendc_sim::WaitUntil([group] { return ascendc_sim::GroupAivsDone(group); },
-                         "in REGIST_MATMUL_OBJ serving its AIVs");
+  ascendc_sim::ServeGroupAivs(group);
   return true;
 }
 }  // namespace detail

@@ -82,6 +82,20 @@ enum Format : int32_t {  // graph/types.h numbering
   FORMAT_FRACTAL_Z_3D = 33,
   FORMAT_NCL = 47,
 };
+// A format value packs a primary format (bits 0-7), a sub-format (bits 8-23) and a C0 exponent
+// (bits 24-27, C0 = 2^(e-1)) (graph/types.h): the format queries take the packed value apart.
+inline int32_t GetPrimaryFormat(int32_t format) { return format & 0xff; }
+inline int32_t GetSubFormat(int32_t format) { return (format & 0xffff00) >> 8; }
+inline bool HasSubFormat(int32_t format) { return GetSubFormat(format) > 0; }
+inline int64_t GetC0Value(int32_t format) {
+  const int32_t e = (format & 0xf000000) >> 24;
+  return e > 0 ? int64_t{1} << (e - 1) : -1;
+}
+inline bool HasC0Format(int32_t format) { return GetC0Value(format) > 0; }
+inline int32_t GetFormatFromSub(int32_t primary, int32_t sub) { return (primary & 0xff) | ((sub & 0xffff) << 8); }
+inline int32_t GetFormatFromC0(int32_t format, int32_t c0Exponent) {
+  return (format & 0xffffff) | ((c0Exponent & 0xf) << 24);
+}
 
 // The shape type of the host tiling helpers (GetSoftMaxMaxTmpSize, ...).
 class Shape {
@@ -410,11 +424,21 @@ class TilingData {
   // Append a value, as the real TilingData's operator<< does.
   template <typename T>
   TilingData& operator<<(const T& v) {
-    if (size_ + sizeof(T) <= buf_.size()) {
-      std::memcpy(buf_.data() + size_, &v, sizeof(T));
-      size_ += sizeof(T);
-    }
+    Append(&v, 1);
     return *this;
+  }
+  // Append one value or `n` of them after the data written so far (exe_graph/runtime/
+  // tiling_data.h): a failure, and nothing written, where they do not fit the capacity.
+  template <typename T, typename = std::enable_if_t<std::is_standard_layout_v<T>>>
+  ge::graphStatus Append(const T& v) {
+    return Append(&v, 1);
+  }
+  template <typename T>
+  ge::graphStatus Append(const T* data, size_t n) {
+    if (data == nullptr || n > (buf_.size() - size_) / sizeof(T)) return ge::GRAPH_FAILED;
+    std::memcpy(buf_.data() + size_, data, n * sizeof(T));
+    size_ += n * sizeof(T);
+    return ge::GRAPH_SUCCESS;
   }
   std::vector<uint8_t> buf_;
   size_t size_ = 0;

@@ -51,6 +51,17 @@ inline int32_t DataTypeBytes(DataType t) {
   }
 }
 
+// One AI core's SoC version and memory sizes (the Matmul tiling constructors' documented
+// alternative to a PlatformAscendC: GetSocVersion and GetCoreMemSize's values passed through).
+struct PlatformInfo {
+  platform_ascendc::SocVersion socVersion = platform_ascendc::SocVersion::ASCEND910B;
+  uint64_t l1Size = 0;
+  uint64_t l0CSize = 0;
+  uint64_t ubSize = 0;
+  uint64_t l0ASize = 0;
+  uint64_t l0BSize = 0;
+};
+
 class MatmulApiTiling {
  public:
   MatmulApiTiling() = default;
@@ -59,6 +70,12 @@ class MatmulApiTiling {
     p.GetCoreMemSize(platform_ascendc::CoreMemType::L1, v), l1_ = static_cast<int64_t>(v);
     p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, v), l0ab_ = static_cast<int64_t>(v);
     p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, v), l0c_ = static_cast<int64_t>(v);
+  }
+  // A size left 0 keeps the A2 core's.
+  explicit MatmulApiTiling(const PlatformInfo& p) {
+    if (p.l1Size > 0) l1_ = static_cast<int64_t>(p.l1Size);
+    if (p.l0ASize > 0) l0ab_ = static_cast<int64_t>(p.l0ASize);
+    if (p.l0CSize > 0) l0c_ = static_cast<int64_t>(p.l0CSize);
   }
   virtual ~MatmulApiTiling() = default;
   int32_t SetAType(TPosition pos, CubeFormat f, DataType t, bool trans = false) {

@@ -124,6 +124,15 @@ using LayerNormTiling = optiling::LayerNormTiling;
 using RmsNormTiling = optiling::RmsNormTiling;
 using TCubeTiling = optiling::TCubeTiling;
 
+// The same structs by the name the toolkit's kernel_tiling/kernel_tiling.h gives them, which a
+// tiling struct shared by host and kernel names (`AscendC::tiling::TCubeTiling cubeTilingData;`).
+namespace AscendC::tiling {
+using optiling::LayerNormTiling;
+using optiling::RmsNormTiling;
+using optiling::SoftMaxTiling;
+using optiling::TCubeTiling;
+}  // namespace AscendC::tiling
+
 #ifndef ASCENDC_SIM_KERNEL
 #include "ascendc_sim/host_tiling_api.h"
 #include "ascendc_sim/host_matmul_tiling.h"

@@ -1,0 +1,2 @@
+// Never found first: the build names framework/tiling before framework/extra.
+#error "framework/extra is after framework/tiling on the include path"

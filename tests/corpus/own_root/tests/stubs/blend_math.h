@@ -1,0 +1,1 @@
+#error "a unit-test stub is not a kernel launch's header"

@@ -1,0 +1,179 @@
+"""Build files read in general (ascend_gym/corpus/cmake.py): tests/corpus/own_root names its root
+by a variable of its own, keeps its helpers as modules on CMAKE_MODULE_PATH, appends to an include
+list under conditions, and gives the directories through a function the operator's CMakeLists
+calls with cmake_parse_arguments; its operator sits in a directory named otherwise, with a host
+file not named after it and the tiling struct in op_kernel/."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from pathlib import Path
+
+from ascend_core.package import OperatorSpec
+from ascend_gym.corpus import build_package, cmake, find_ops, include_roots, packaged
+from ascend_gym.corpus.runner import unfound_note
+
+HERE = Path(__file__).parent
+REPO = (HERE / "own_root").resolve()
+OP = REPO / "kernels" / "vector" / "blend_impl"
+SPEC = OperatorSpec.model_validate(
+    tomllib.loads((HERE / "layout_specs.toml").read_text())["offset_blend"]
+)
+
+
+def test_the_build_files_give_the_include_directories_in_their_order():
+    found = [d.relative_to(REPO).as_posix() for d in cmake.include_dirs(REPO, OP)]
+    # framework/extra sits under a condition on a -D option (both branches taken), after the
+    # list's first entry; framework/unused under one the build files decide (DEFINED of a
+    # variable they never set); ut.cmake, a unit-test helper, is not entered.
+    assert found == ["framework/tiling", "framework/extra", "kernels/shared_kernels"]
+
+
+def test_the_runner_keeps_the_roots_and_carries_what_is_included_through_them():
+    (source,) = find_ops(HERE / "own_root")
+    assert (source.op, source.rel) == ("offset_blend", "kernels/vector/blend_impl")
+    assert [d.relative_to(REPO).as_posix() for d in include_roots(source)] == [
+        "framework/tiling",
+        "framework/extra",
+        "kernels/shared_kernels",
+    ]
+    pkg = build_package(source, SPEC)
+    assert pkg.spec.host_file == "op_host/tiling_entry.cpp"
+    assert pkg.spec.tiling_header == "op_kernel/offset_blend_tiling.h"
+    assert pkg.spec.kernel_file == "op_kernel/offset_blend.cpp"
+    assert pkg.spec.include_dirs == ["framework/tiling", "kernels/shared_kernels"]
+    assert sorted(p for p in pkg.files if p.startswith("tree/")) == [
+        "tree/framework/tiling/row_share.h",
+        "tree/kernels/shared_kernels/blend_math.h",
+    ]
+
+
+def _commands(text: str, tmp_path: Path) -> list[str]:
+    (tmp_path / "CMakeLists.txt").write_text(text)
+    op = tmp_path / "op"
+    op.mkdir(exist_ok=True)
+    return [d.relative_to(tmp_path).as_posix() for d in cmake.include_dirs(tmp_path, op)]
+
+
+def test_variables_lists_and_macros_are_evaluated(tmp_path):
+    text = """
+    set(ROOT_OF_MINE "${CMAKE_CURRENT_SOURCE_DIR}")  # a quoted value, a comment
+    set(PARTS a b)
+    list(PREPEND PARTS first)
+    list(APPEND PARTS "c;d")
+    macro(add_parts prefix)
+      foreach(p IN LISTS PARTS ITEMS last)
+        include_directories(${ROOT_OF_MINE}/${prefix}/${p})
+      endforeach()
+    endmacro()
+    add_parts(inc)
+    set(NAME_OF_VAR PARTS)
+    include_directories(${ROOT_OF_MINE}/${${NAME_OF_VAR}})
+    """
+    assert _commands(text, tmp_path) == [
+        "inc/first",
+        "inc/a",
+        "inc/b",
+        "inc/c",
+        "inc/d",
+        "inc/last",
+        "first",
+        "a",
+        "b",
+        "c",
+        "d",
+    ]
+
+
+def test_decided_conditions_take_one_branch_and_undecided_ones_every_branch(tmp_path):
+    text = """
+    set(MODE fast)
+    option(WITH_X "" ON)
+    if(MODE STREQUAL "fast" AND WITH_X)
+      include_directories(taken)
+    elseif(MODE STREQUAL "slow")
+      include_directories(not_taken)
+    else()
+      include_directories(not_taken_either)
+    endif()
+    if(NOT (MODE STREQUAL "fast"))
+      include_directories(negated)
+    endif()
+    if(SOMETHING_FROM_THE_COMMAND_LINE)
+      include_directories(maybe_a)
+    else()
+      include_directories(maybe_b)
+    endif()
+    """
+    assert _commands(text, tmp_path) == ["taken", "maybe_a", "maybe_b"]
+
+
+def test_a_function_sets_its_caller_s_variable_only_through_parent_scope(tmp_path):
+    text = """
+    function(pick out)
+      set(LOCAL_ONLY local)
+      set(${out} picked PARENT_SCOPE)
+    endfunction()
+    pick(CHOSEN)
+    include_directories(${CHOSEN} x${LOCAL_ONLY})
+    """
+    assert _commands(text, tmp_path) == ["picked", "x"]
+
+
+def test_hostile_build_files_stay_bounded(tmp_path):
+    # A file including itself and a function calling itself end at the depth bound; a huge
+    # foreach at the item bound; an include outside the repository is not read.
+    (tmp_path / "loop.cmake").write_text("include(loop.cmake)\ninclude_directories(looped)\n")
+    text = """
+    include(loop.cmake)
+    function(again)
+      again()
+    endfunction()
+    again()
+    foreach(i RANGE 100000000)
+    endforeach()
+    include(/etc/hostname)
+    include_directories(done)
+    """
+    found = _commands(text, tmp_path)
+    assert found[-1] == "done" and set(found) == {"looped", "done"}
+
+
+def test_where_the_build_files_tell_nothing_the_gap_is_named_and_the_roots_can_be_given(tmp_path):
+    repo = tmp_path / "own_root"
+    shutil.copytree(REPO, repo)
+    # The targets (and their include directories) come from a file the build generates.
+    (repo / "build_rules" / "targets.cmake").write_text("include(${CMAKE_BINARY_DIR}/gen.cmake)\n")
+    kernel = repo / "kernels" / "vector" / "blend_impl" / "op_kernel" / "offset_blend.cpp"
+    # A toolkit header the simulator lacks is no file of the repository: not named as one.
+    kernel.write_text('#include "toolkit_only/asc_extra.h"\n' + kernel.read_text())
+    (source,) = find_ops(repo)
+    pkg, unfound = packaged(source, SPEC)
+    assert unfound == ("blend_math.h", "row_share.h")
+    assert pkg.spec.include_dirs == []
+    note = unfound_note(unfound)
+    assert (
+        '"blend_math.h", "row_share.h"' in note
+        and "include_dirs" in note
+        and "--include-dir" in note
+    )
+    assert "\n" not in note  # one line
+    given = ["framework/tiling", "kernels/shared_kernels"]
+    pkg, unfound = packaged(source, SPEC, given)
+    assert unfound == ()
+    assert pkg.spec.include_dirs == given
+    # The spec's own include_dirs serve the same way.
+    pkg, unfound = packaged(source, SPEC.model_copy(update={"include_dirs": given}))
+    assert (unfound, pkg.spec.include_dirs) == ((), given)
+
+
+def test_a_source_named_for_another_soc_is_not_the_a2_s(tmp_path):
+    repo = tmp_path / "own_root"
+    shutil.copytree(REPO, repo)
+    host = repo / "kernels" / "vector" / "blend_impl" / "op_host"
+    (host / "tiling_entry.cpp").rename(host / "tiling_entry_arch35.cpp")
+    assert find_ops(repo) == []  # no tiling for the A2: not an operator of this build
+    (host / "tiling_entry_arch35.cpp").rename(host / "tiling_entry_arch22.cpp")
+    (source,) = find_ops(repo)
+    assert build_package(source, SPEC).spec.host_file == "op_host/tiling_entry_arch22.cpp"
