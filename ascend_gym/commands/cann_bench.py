@@ -9,6 +9,7 @@ beside our speedup and fast_p; `score` evaluates one submission against an impor
 from __future__ import annotations
 
 import argparse
+import shutil
 from pathlib import Path
 
 from ascend_core import suite
@@ -118,6 +119,7 @@ def _run(args: argparse.Namespace) -> int:
     from ascend_gym.cannbench import submission
     from ascend_gym.cannbench.importer import import_tasks
     from ascend_gym.cannbench.tasks import identifier
+    from ascend_gym.corpus.importer import write_operator
 
     if not args.src.is_dir():
         raise UsageError(f"{args.src} is not a directory")
@@ -168,15 +170,35 @@ def _run(args: argparse.Namespace) -> int:
         (args.out / "report.json").write_text(json.dumps(report, indent=1))
         for made, s in results:
             if made is not None:
-                made.write_to(args.out / "packages" / f"level{s.level}" / s.op)
-        print(f"report and packages in {args.out}")
+                write_operator(made, args.out / "packages" / f"level{s.level}" / s.op, s.message)
+        print(f"report and candidates (op.toml with each) in {args.out}")
+    _baselines(name, results)
     return 0
 
 
+def _baselines(name: str, results: list) -> None:
+    """The candidates correct on every case, registered as suite `<name>-baselines`: what the
+    env and the policies start from (`bench --suite`)."""
+    from ascend_gym.corpus.importer import write_operator
+
+    root = suite.data_dir() / f"{name}-baselines"
+    shutil.rmtree(root, ignore_errors=True)
+    correct = [(made, s) for made, s in results if s.correct]
+    for made, s in correct:
+        write_operator(made, root / f"level{s.level}" / s.op, f"cann-bench candidate: {s.message}")
+    if correct:
+        suite.register_suite(f"{name}-baselines", root)
+        print(
+            f"suite {name}-baselines: the {len(correct)} candidates correct on every case; "
+            f"optimise them with `ascend-gym bench --suite {name}-baselines --policies ...`"
+        )
+
+
 def _print_operator(s) -> None:
-    state = (
-        "correct" if s.correct else "built" if s.built else "no build" if s.generated else "none"
-    )
+    if s.correct or s.built:
+        state = "correct" if s.correct else "built"
+    else:
+        state = "no build" if s.generated else "no candidate"
     score = "n/a" if s.score is None else f"{s.score:.1f}"
     passed = sum(c.passed for c in s.cases)
     print(

@@ -5,6 +5,7 @@ cases.yaml or cases.csv and desc.md."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -191,7 +192,11 @@ def aclnn_project(tmp: Path, op: str = "scaled_add") -> Path:
     (op_dir / "op_kernel").mkdir()
     (op_dir / "op_api").mkdir()  # the PyTorch glue the simulator does not need
     (op_dir / "op_api" / f"aclnn_{op}.cpp").write_text("#error not built by the simulator\n")
-    shutil.copy(ADD_DIR / "op_host" / "add_tiling.h", op_dir / "op_host" / f"{op}_tiling.h")
+    header = (ADD_DIR / "op_host" / "add_tiling.h").read_text()
+    header = header.replace(
+        "REGISTER_TILING_DATA_CLASS(Add,", "REGISTER_TILING_DATA_CLASS(ScaledAdd,"
+    )
+    (op_dir / "op_host" / f"{op}_tiling.h").write_text(header)
     host = (
         (ADD_DIR / "op_host" / "add.cpp").read_text().replace('"add_tiling.h"', f'"{op}_tiling.h"')
     )
@@ -201,6 +206,8 @@ def aclnn_project(tmp: Path, op: str = "scaled_add") -> Path:
     host = host.replace("OP_ADD(Add)", "OP_ADD(ScaledAdd)")
     (op_dir / "op_host" / f"{op}_tiling.cpp").write_text(host)
     kernel = (ADD_DIR / "op_kernel" / "add.cpp").read_text()
+    for ours, theirs in (("Y", "X2"), ("Z", "Y"), ("X", "X1")):  # the task's argument names
+        kernel = re.sub(rf"\bDTYPE_{ours}\b", f"DTYPE_{theirs}", kernel)
     (op_dir / "op_kernel" / f"{op}_kernel.cpp").write_text(
         kernel.replace("void add(", f"void {op}(")
     )
