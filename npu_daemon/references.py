@@ -336,13 +336,19 @@ def output_signatures(
                 )
                 for a in pkg.spec.inputs
             ]
+        from npu_daemon import torch_golden
+
         drawn = check.make_inputs(pkg, case, seed=0)
-        return [
+        values = [
             check.to_values(drawn[a.name], pkg.spec.arg_dtype(case, a.name))
             if a.name in drawn
             else None
             for a in pkg.spec.inputs
         ]
+        hook = torch_golden.function(pkg, "get_input") if input_hook_source(pkg) else None
+        return (
+            values if hook is None else torch_golden.prepared_inputs(hook, pkg.spec, case, values)
+        )
 
     def probe() -> None:  # in the sandboxed child
         from npu_daemon import torch_golden
@@ -373,3 +379,57 @@ def output_signatures(
             }
         except (OSError, ValueError, TypeError) as e:
             raise ReferenceFailed(f"the golden's output shapes: {e}") from None
+
+
+INPUT_HOOK_S = 60.0  # a golden's get_input, per case (its inputs are drawn once, then cached)
+_HOOK = re.compile(r"^def\s+get_input\s*\(", re.M)
+
+
+def input_hook_source(pkg: OperatorPackage) -> str:
+    """The golden's source when it prepares its inputs (cann-bench's `get_input`), else ""."""
+    if pkg.spec.reference_kind != "torch":
+        return ""
+    source = pkg.files.get(pkg.spec.reference.split(":")[0].replace(".", "/") + ".py", "")
+    return source if _HOOK.search(source) else ""
+
+
+def prepare_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> None:
+    """Replace the drawn inputs in `inputs_dir` by the golden's `get_input` of them, where it has
+    one: run sandboxed like the golden itself, its answers taken back as files of each input's
+    exact size (its dtype and shape), so the candidate and the golden see the same inputs."""
+    if not input_hook_source(pkg):
+        return
+    spec = pkg.spec
+    inputs = load_inputs(pkg, case, inputs_dir)  # read here: the child may not read the cache
+    present = [a for a in spec.inputs if a.name not in case.absent]
+
+    def compute() -> None:  # in the sandboxed child
+        from npu_daemon import torch_golden
+
+        hook = torch_golden.function(pkg, "get_input")
+        values = [
+            checker.to_values(inputs[a.name], spec.arg_dtype(case, a.name))
+            if a.name in inputs
+            else None
+            for a in spec.inputs
+        ]
+        out = torch_golden.prepared_inputs(hook, spec, case, values)
+        for arg, value in zip(spec.inputs, out):
+            if arg.name in inputs:
+                want = tuple(spec.arg_shape(case, arg.name))
+                if value is None or tuple(value.shape) != want:
+                    got = None if value is None else list(value.shape)
+                    raise ValueError(f"get_input gave {arg.name} shape {got}, not {list(want)}")
+                storage = checker.to_storage(
+                    np.ascontiguousarray(value), spec.arg_dtype(case, arg.name)
+                )
+                storage.tofile(f"in_{arg.name}.bin")
+
+    with _sandboxed(compute, INPUT_HOOK_S, pkg, address_space_mb=16384) as work:
+        for arg in present:
+            size = inputs[arg.name].nbytes
+            try:
+                raw = candidate_files.read_exact(work / f"in_{arg.name}.bin", size)
+            except (candidate_files.Tampered, OSError) as e:
+                raise ReferenceFailed(f"the golden's get_input {arg.name}: {e}") from None
+            (inputs_dir / f"in_{arg.name}.bin").write_bytes(raw)

@@ -9,12 +9,13 @@ on first use: the daemon-only install has no torch and needs none for numpy refe
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ascend_core.package import Case, OperatorSpec
+from ascend_core.package import Case, OperatorPackage, OperatorSpec
 
 # Our dtype names are torch's attribute names, except complex64's pair of float32s.
 NAMES = (
@@ -88,12 +89,54 @@ def _flat(result: Any) -> list[Any]:
     return flat
 
 
+def accepted(fn: Callable[..., Any], attrs: dict[str, Any]) -> dict[str, Any]:
+    """The attributes `fn` takes: cases also carry descriptive ones (batch_size, n_heads) that
+    a golden without **kwargs does not declare."""
+    params = inspect.signature(fn).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return attrs
+    names = {p.name for p in params}
+    return {k: v for k, v in attrs.items() if k in names}
+
+
 def _call(fn: Callable[..., Any], spec: OperatorSpec, case: Case, args: list) -> list[Any]:
     import torch
 
     torch.set_num_threads(1)  # one core's worth, like a numpy reference
     with torch.no_grad():
-        return _flat(fn(*args, **spec.attr_values(case)))
+        return _flat(fn(*args, **accepted(fn, spec.attr_values(case))))
+
+
+def function(pkg: OperatorPackage, name: str) -> Callable[..., Any] | None:
+    """Another function of the golden's module (its `get_input`), or None."""
+    module_name = pkg.spec.reference.split(":")[0]
+    scope: dict[str, Any] = {"__name__": f"cann_bench_golden_{pkg.spec.name}"}
+    path = module_name.replace(".", "/") + ".py"
+    exec(compile(pkg.files[path], path, "exec"), scope)
+    found = scope.get(name)
+    return found if callable(found) else None
+
+
+def prepared_inputs(
+    hook: Callable[..., Any], spec: OperatorSpec, case: Case, values: list
+) -> list[np.ndarray | None]:
+    """cann-bench's `get_input`: the golden's own preparation of the drawn inputs (boxes put in
+    order, a sparsity pattern), which replaces them for the golden and the candidate alike. It
+    takes the inputs by their proto names and the attributes; answers one per input (a list
+    per TensorList), as values of each input's dtype."""
+    import torch
+
+    torch.set_num_threads(1)
+    args = _arguments(spec, case, values, "cpu")
+    named = {name: a for (name, _), a in zip(spec.params(spec.inputs), args)}
+    with torch.no_grad():
+        out = _flat(hook(**named, **accepted(hook, spec.attr_values(case))))
+    if len(out) != len(spec.inputs):
+        raise ValueError(f"get_input returned {len(out)} inputs, the spec has {len(spec.inputs)}")
+    return [
+        None if o is None else _values(o.to(getattr(torch, spec.arg_dtype(case, a.name))))
+        for a, o in zip(spec.inputs, out)
+    ]
 
 
 def call(fn: Callable[..., Any], spec: OperatorSpec, case: Case, values: list) -> list[np.ndarray]:

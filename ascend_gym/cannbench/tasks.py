@@ -124,6 +124,13 @@ def identifier(text: str) -> str:
     return name if re.match(r"[a-z_]", name) else f"op_{name}"
 
 
+def arg_name(text: str) -> str:
+    """A proto argument's name as ours: its case kept (a golden's get_input takes its inputs by
+    their proto names), other characters as underscores."""
+    name = re.sub(r"\W+", "_", text).strip("_")
+    return name if re.match(r"[A-Za-z_]", name) else f"arg_{name}"
+
+
 def level_of(task: Path, proto: dict[str, Any]) -> int:
     """The nearest `level<N>` directory above the task, else the proto's difficulty `L<N>`."""
     for part in reversed(task.parts):
@@ -181,10 +188,13 @@ def _members(shape: Any) -> list[list[int]] | None:
     raise Unimportable(f"an input shape {shape!r}")
 
 
-def _per_input(value: Any, n: int, what: str) -> list[Any]:
-    """A per-input list of a case; one value for a single input, or shared by every input."""
+def _per_input(value: Any, n: int, what: str, names: list[str] | None = None) -> list[Any]:
+    """A per-input list of a case; one value for a single input, or shared by every input, or
+    a mapping by the inputs' proto names."""
     if value is None:
         return [None] * n
+    if isinstance(value, dict) and names is not None:
+        return [value.get(name) for name in names]
     if not isinstance(value, list):
         return [value] * n
     if what == "value_range" and len(value) == 2 and all(isinstance(v, int | float) for v in value):
@@ -258,7 +268,7 @@ def read_task(task: Path, root: Path) -> tuple[dict[str, Any], Task]:
         "description": str(proto.get("formula") or proto.get("description") or "")[:500],
         "inputs": _args(inputs, counts, cases),
         "outputs": [
-            {"name": identifier(str(o["name"])), "dtypes": _declared(o)}
+            {"name": arg_name(str(o["name"])), "dtypes": _declared(o)}
             for o in proto.get("outputs") or []
         ],
         "attrs": attrs,
@@ -323,15 +333,16 @@ def _list_lengths(inputs: list[dict[str, Any]], raw: list[dict[str, Any]]) -> li
 
 
 def _member_names(arg: dict[str, Any], count: int) -> list[str]:
-    name = identifier(str(arg["name"]))
+    name = arg_name(str(arg["name"]))
     return [f"{name}_{k}" for k in range(count)] if count else [name]
 
 
 def _case(inputs: list[dict[str, Any]], entry: dict[str, Any], counts: list[int]) -> dict:
     n = len(inputs)
-    shapes = _per_input(entry.get("input_shape"), n, "input_shape")
-    dtypes = _per_input(entry.get("dtype"), n, "dtype")
-    ranges = _per_input(entry.get("value_range"), n, "value_range")
+    names = [str(a["name"]) for a in inputs]
+    shapes = _per_input(entry.get("input_shape"), n, "input_shape", names)
+    dtypes = _per_input(entry.get("dtype"), n, "dtype", names)
+    ranges = _per_input(entry.get("value_range"), n, "value_range", names)
     case: dict[str, Any] = {"shapes": {}, "dtypes": {}, "ranges": {}, "absent": []}
     for arg, count, shape, dtype, rng in zip(inputs, counts, shapes, dtypes, ranges):
         names = _member_names(arg, count)
@@ -367,7 +378,7 @@ def _args(inputs: list[dict[str, Any]], counts: list[int], cases: list[dict]) ->
             seen = {c["dtypes"][member] for c in cases if member in c["dtypes"]}
             spec = {"name": member, "dtypes": sorted(seen | set(_declared(arg)) & DTYPES)}
             if count:
-                spec["dynamic"] = identifier(str(arg["name"]))
+                spec["dynamic"] = arg_name(str(arg["name"]))
             args.append(spec)
     return args
 

@@ -112,3 +112,19 @@ def test_a_runaway_golden_is_a_charged_rejection_and_the_daemon_serves_on(tmp_pa
     assert client.ledger("torch-spin").by_status == {"REJECTED": 1}
     fine = torch_operator(tmp_path, GOLDEN.format(check=""))
     assert client.evaluate(request(fine, "torch-after")).status is Status.OK
+
+
+def test_a_golden_prepares_the_inputs_both_sides_see(tmp_path, client):
+    """cann-bench's get_input replaces the drawn inputs for the golden and the candidate alike:
+    here y becomes zeros, so the add kernel (x + y) matches a golden that insists on them only
+    when the candidate was given the prepared y too. One of the wrong shape is REJECTED."""
+    hook = "\n\ndef get_input(x, y, **attrs):\n    return [x, torch.zeros_like(y)]\n"
+    check = "    assert bool((y == 0).all())\n"
+    root = torch_operator(tmp_path, GOLDEN.format(check=check) + hook)
+    result = client.evaluate(request(root, "torch-prepared"))
+    assert result.status is Status.OK, result.message
+    bad = torch_operator(
+        tmp_path, GOLDEN.format(check="") + hook.replace("torch.zeros_like(y)", "y[:7]")
+    )
+    result = client.evaluate(request(bad, "torch-prepared"))
+    assert result.status is Status.REJECTED and "get_input gave y shape [7]" in result.message

@@ -7,12 +7,14 @@ against the numpy reference. Every result is labelled simulated.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import math
 import os
 import tomllib
+from collections.abc import Iterator
 from concurrent import futures
 from pathlib import Path
 from typing import NamedTuple
@@ -121,7 +123,7 @@ class SimBackend(Backend):
         checked = Stage.CHECK in request.stages
         # Outputs too large for files are compared as the launcher writes them (output_stream).
         streamed = checked and case_data.streamed(pkg, case)
-        with case_data.case_data(pkg, case, request.seed) as data, open(result_fd, "rb"):
+        with _case_inputs(pkg, case, request.seed) as data, open(result_fd, "rb"):
             spec = pkg.spec
             strict = {"sim_strict": "1"} if os.environ.get("ASCEND_GYM_SIM_STRICT") == "1" else {}
             stream = None
@@ -214,6 +216,18 @@ class SimBackend(Backend):
                 message = f"case {case.name}: warning: {'; '.join(outcome['warnings'])}"
                 check = check.model_copy(update={"message": message})
             return check, Timing(outcome["latency_us"], outcome["profile"]) if timed else None
+
+
+@contextlib.contextmanager
+def _case_inputs(pkg: OperatorPackage, case: Case, seed: int) -> Iterator[case_data.CaseData]:
+    """The case's data; a golden whose input preparation (`get_input`) fails is a REJECTED
+    candidate, as a failing reference is."""
+    with contextlib.ExitStack() as stack:
+        try:
+            data = stack.enter_context(case_data.case_data(pkg, case, seed))
+        except references.ReferenceFailed as e:
+            raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}") from None
+        yield data
 
 
 def _reference(

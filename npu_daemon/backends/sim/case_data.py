@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import functools
 import importlib.util
 import json
 import os
@@ -56,6 +55,7 @@ def _reference_source(pkg: OperatorPackage) -> bytes:
 
 def inputs_key(pkg: OperatorPackage, case: Case, seed: int) -> str:
     """Everything the inputs (and, with the reference, the outputs) are computed from."""
+    hook = references.input_hook_source(pkg)  # a golden preparing its inputs (cann-bench)
     return identity.digest(
         "case-inputs",
         pkg.spec.model_dump_json(),
@@ -63,6 +63,7 @@ def inputs_key(pkg: OperatorPackage, case: Case, seed: int) -> str:
         seed,
         GENERATOR_SOURCE,
         np.__version__,
+        *([hook] if hook else []),
     )[:32]
 
 
@@ -223,6 +224,10 @@ def case_data(pkg: OperatorPackage, case: Case, seed: int) -> Iterator[CaseData]
     """The case's data, held (not evicted) until the block ends."""
 
     with contextlib.ExitStack() as stack:
-        produce = functools.partial(checker.write_inputs, pkg, case, seed)
+
+        def produce(tmp: Path) -> None:
+            checker.write_inputs(pkg, case, seed, tmp)
+            references.prepare_inputs(pkg, case, tmp)  # the golden's get_input, if it has one
+
         entry = stack.enter_context(_entry(inputs_key(pkg, case, seed), produce))
         yield CaseData(pkg, case, entry, stack)
