@@ -100,11 +100,17 @@ def accepted(fn: Callable[..., Any], attrs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _call(fn: Callable[..., Any], spec: OperatorSpec, case: Case, args: list) -> list[Any]:
+    """The golden called as cann-bench calls it: inputs by their proto names (a golden may list
+    attributes between them), positionally where the golden names them otherwise."""
     import torch
 
     torch.set_num_threads(1)  # one core's worth, like a numpy reference
+    names = [name for name, _ in spec.params(spec.inputs)]
+    attrs = accepted(fn, spec.attr_values(case))
     with torch.no_grad():
-        return _flat(fn(*args, **accepted(fn, spec.attr_values(case))))
+        if set(names) <= set(accepted(fn, dict.fromkeys(names))):
+            return _flat(fn(**dict(zip(names, args)), **attrs))
+        return _flat(fn(*args, **attrs))
 
 
 def function(pkg: OperatorPackage, name: str) -> Callable[..., Any] | None:
