@@ -51,12 +51,18 @@ ATTR_TYPES = {
 # relative error is under a dtype's threshold T and the maximum under 10 T, with absolute counting
 # below a small-value threshold. Our checker bounds each element: 10 T relative (the maximum),
 # the small-value threshold absolute. The mean criterion is not checked separately.
-def tolerance() -> dict[str, Tolerance]:
+def tolerance(proto: dict[str, Any]) -> dict[str, Tolerance]:
+    """Per dtype; a proto's `precision_thresholds` (an absolute error per dtype, the ±1 an int8
+    quantisation may differ by) as that dtype's atol."""
     table = {"float16": (-10, -11), "bfloat16": (-7, -8), "float32": (-13, -14)}
-    return {
+    found = {
         dtype: Tolerance(atol=2.0**small, rtol=10 * 2.0**mere, max_outlier_fraction=0.0)
         for dtype, (mere, small) in table.items()
     }
+    for dtype, atol in (proto.get("precision_thresholds") or {}).items():
+        if str(dtype) in DTYPES and isinstance(atol, int | float) and atol >= 0:
+            found[str(dtype)] = Tolerance(atol=float(atol), rtol=0.0)
+    return found
 
 
 class Unimportable(ValueError):
@@ -163,7 +169,26 @@ def _attr(entry: dict[str, Any]) -> dict[str, Any]:
     default = entry.get("default")
     if kind not in ATTR_TYPES:  # a type we do not know: what its default is
         kind = _kind(default)
-    return {"name": str(entry["name"]), "type": ATTR_TYPES[kind], "default": default}
+    kind = ATTR_TYPES[kind]
+    return {"name": str(entry["name"]), "type": kind, "default": coerce(default, kind)}
+
+
+def coerce(value: Any, kind: str) -> Any:
+    """A value as its declared type: YAML 1.1 reads `1e-6` (no dot) as a string."""
+    if value is None or kind == "str":
+        return value
+    if kind.startswith("list_") and isinstance(value, list):
+        return [coerce(v, kind.removeprefix("list_")) for v in value]
+    try:
+        if kind == "float" and isinstance(value, str | int) and not isinstance(value, bool):
+            return float(value)
+        if kind == "int" and isinstance(value, str):
+            return int(value)
+        if kind == "bool" and isinstance(value, str):
+            return {"true": True, "false": False}.get(value.strip().lower(), value)
+    except ValueError:
+        return value
+    return value
 
 
 def _kind(value: Any) -> str:
@@ -274,7 +299,7 @@ def read_task(task: Path, root: Path) -> tuple[dict[str, Any], Task]:
         "attrs": attrs,
         "reference": f"golden:{golden}",
         "reference_kind": "torch",
-        "tolerance": {k: v.model_dump() for k, v in tolerance().items()},
+        "tolerance": {k: v.model_dump() for k, v in tolerance(proto).items()},
         "cases": cases,
     }
     rel = task.relative_to(root).as_posix() if task.is_relative_to(root) else str(task)
@@ -290,8 +315,11 @@ def _settle_attrs(
     attribute whose default is null is left to the golden's own default where no case sets it,
     else its cases must all set it (the others are left out); a case's attribute the proto does
     not declare is declared, with the first value seen as its default."""
+    kinds = {a["name"]: a["type"] for a in attrs}
     for case in cases:
-        case["attrs"] = {k: v for k, v in case["attrs"].items() if v is not None}
+        case["attrs"] = {
+            k: coerce(v, kinds.get(k, "str")) for k, v in case["attrs"].items() if v is not None
+        }
     declared = {a["name"] for a in attrs}
     for case in cases:
         for key, value in case["attrs"].items():

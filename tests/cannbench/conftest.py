@@ -60,7 +60,7 @@ cases:
   - [4096]
   - [4096]
   dtype: [float32, float32]
-  attrs: {alpha: 0.5}
+  attrs: {alpha: 5e-1}  # YAML 1.1 reads a string: the importer makes it the float it is
   value_range: [-2, 2]
 """
 
@@ -69,6 +69,8 @@ operator:
   name: RowSum
   category: Reduce
   difficulty: L2
+  precision_thresholds:
+    int8: 1.0
   attrs:
   - name: dim
     type: int64

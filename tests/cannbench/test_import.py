@@ -33,6 +33,7 @@ def test_a_set_imports_with_its_cases_attributes_and_metadata(bench_set):
     assert add.tolerance_for("float16").rtol == 10 * 2.0**-10  # cann-bench's MARE bound
 
     rows = suite.resolve("op://cb-test/level2/row_sum").spec
+    assert rows.tolerance_for("int8").atol == 1.0  # its proto's precision_thresholds
     assert [a.name for a in rows.inputs] == ["x", "bias", "extras_0", "extras_1"]
     assert [a.dynamic for a in rows.inputs] == ["", "", "extras", "extras"]
     assert [a.type for a in rows.attrs] == ["int", "list_int"]
