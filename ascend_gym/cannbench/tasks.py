@@ -277,7 +277,15 @@ def read_task(task: Path, root: Path) -> tuple[dict[str, Any], Task]:
             continue
         ids[case["name"]] = cid
         cases.append(case)
-    attrs = [_attr(a) for a in proto.get("attrs") or [] if isinstance(a, dict)]
+    # An attribute named like an input (a proto may list an optional tensor as both) is the input.
+    inputs_named = {arg_name(str(a["name"])) for a in inputs}
+    attrs = [
+        _attr(a)
+        for a in proto.get("attrs") or []
+        if isinstance(a, dict) and arg_name(str(a["name"])) not in inputs_named
+    ]
+    for case in cases:
+        case["attrs"] = {k: v for k, v in case["attrs"].items() if k not in inputs_named}
     attrs, cases = _settle_attrs(attrs, cases, ids, skipped)
     if not cases:
         why = "; ".join(sorted(set(skipped.values()))) or "no cases"

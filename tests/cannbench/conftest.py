@@ -78,6 +78,9 @@ operator:
   - name: scales
     type: ListInt
     default: [1, 2]
+  - name: bias  # also an input: the input it is
+    type: int[]
+    default: null
   inputs:
   - name: x
     dtype: [float32, bfloat16]

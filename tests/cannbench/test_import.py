@@ -36,7 +36,7 @@ def test_a_set_imports_with_its_cases_attributes_and_metadata(bench_set):
     assert rows.tolerance_for("int8").atol == 1.0  # its proto's precision_thresholds
     assert [a.name for a in rows.inputs] == ["x", "bias", "extras_0", "extras_1"]
     assert [a.dynamic for a in rows.inputs] == ["", "", "extras", "extras"]
-    assert [a.type for a in rows.attrs] == ["int", "list_int"]
+    assert [(a.name, a.type) for a in rows.attrs] == [("dim", "int"), ("scales", "list_int")]
     with_bias, no_bias = rows.cases
     assert with_bias.shapes["y"] == [8] and with_bias.dtypes["y"] == "float32"  # from the golden
     assert with_bias.ranges["extras_1"] == (0.0, 1.0)  # per list member
