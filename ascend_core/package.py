@@ -205,13 +205,16 @@ class OperatorSpec(BaseModel):
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     op_type: str = ""  # OpDef type name; defaults to the CamelCase of `name`
     kernel: str = ""  # kernel entry symbol; defaults to `name`
-    level: int = Field(1, ge=1, le=3)
+    level: int = Field(1, ge=1, le=5)  # our suites use 1-3; cann-bench's sets go to 5
     category: str = ""
     description: str = ""
     inputs: list[ArgSpec]
     outputs: list[ArgSpec]
     attrs: list[AttrSpec] = []
     reference: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+    # "torch": a PyTorch golden (cann-bench's golden.py), called with CPU tensors of each
+    # argument's dtype (npu_daemon/torch_golden.py); it always runs in the sandbox.
+    reference_kind: Literal["numpy", "torch"] = "numpy"
     tolerance: Literal["suite-default"] | dict[str, Tolerance] = "suite-default"
     cases: list[Case]
     host_file: str = ""  # paths inside the package; default op_host/<name>.cpp etc.
@@ -480,7 +483,12 @@ class OperatorPackage(BaseModel):
 
 # Fields added to the format after packages were first hashed: left out of the hash while at
 # their default, so every earlier package keeps its identity (and its cached results).
-_LATER_SPEC_FIELDS = {"host_sources": [], "tree_path": "", "include_dirs": []}
+_LATER_SPEC_FIELDS = {
+    "host_sources": [],
+    "tree_path": "",
+    "include_dirs": [],
+    "reference_kind": "numpy",
+}
 _LATER_ARG_FIELDS = {"alias": "", "param": True, "dynamic": "", "value_depend": False}
 _LATER_CASE_FIELDS = {"values": {}, "ranges": {}, "points": {}, "absent": [], "broadcast": {}}
 

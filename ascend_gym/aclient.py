@@ -367,6 +367,9 @@ class AsyncDaemonPool:
                     d, item, reply = await asyncio.wait_for(events.get(), self.heartbeat_s)
                 except TimeoutError:
                     continue
+                if item.deadline <= time.monotonic():  # answered past its deadline: settled as late
+                    pending.append(item)
+                    continue
                 outcome = self._settle(d, item, reply, started)
                 if outcome is None:
                     pending.appendleft(item)

@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "generate": "ascend_gym.commands.generate",
     "corpus": "ascend_gym.commands.corpus",
     "model": "ascend_gym.commands.model",
+    "cann-bench": "ascend_gym.commands.cann_bench",
 }
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 INTERRUPTED = "interrupted; run the same command again to resume"

@@ -178,7 +178,12 @@ def reference_outputs(
         to_values(inputs[a.name], pkg.spec.arg_dtype(case, a.name)) if a.name in inputs else None
         for a in pkg.spec.inputs
     ]
-    result = fn(*args, **pkg.spec.attr_values(case))
+    if pkg.spec.reference_kind == "torch":  # cann-bench's golden: CPU tensors of each dtype
+        from npu_daemon import torch_golden
+
+        result = torch_golden.call(fn, pkg.spec, case, args)
+    else:
+        result = fn(*args, **pkg.spec.attr_values(case))
     results = list(result) if isinstance(result, (tuple, list)) else [result]
     if len(results) != len(pkg.spec.outputs):
         raise ValueError(

@@ -13,6 +13,10 @@
 - Any other reference is the client's code: it runs in a sandboxed child (`sandbox.call`: the
   worker's unprivileged user, no network, read-only filesystem, no inherited descriptor), never
   in the daemon, and its outputs come back as files of an exact size.
+- A PyTorch golden (`reference_kind = "torch"`, cann-bench's golden.py) is always the second
+  kind, even in a suite the daemon holds: it is third-party code the importer copied, so it runs
+  sandboxed with CPU torch (imported in the worker before the fork, lazily: the daemon-only
+  install has no torch), one thread, the same time and memory budget.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import json
 import math
 import os
 import re
@@ -73,6 +78,14 @@ def preload_reference_modules() -> tuple[str, ...]:
 def allowed_modules() -> str:
     """The modules a client's reference may import, for a message."""
     return ", ".join(("numpy", *preload_reference_modules()))
+
+
+@functools.cache
+def preload_torch() -> None:
+    """Import torch (and the submodules goldens reach) before a torch golden's child is forked."""
+    for name in ("torch", "torch.nn.functional", "torch.fft", "torch.linalg"):
+        importlib.import_module(name)
+    importlib.import_module("npu_daemon.torch_golden")
 
 
 class ReferenceFailed(Exception):
@@ -137,6 +150,11 @@ def is_trusted(pkg: OperatorPackage) -> bool:
     return own is not None and _same_content(own, pkg)
 
 
+def in_process(pkg: OperatorPackage) -> bool:
+    """The reference may run in the worker itself: the daemon's own numpy reference."""
+    return pkg.spec.reference_kind == "numpy" and is_trusted(pkg)
+
+
 def reference_outputs(
     pkg: OperatorPackage, case: Case, inputs_dir: Path, timeout_s: float
 ) -> list[np.ndarray]:
@@ -145,7 +163,7 @@ def reference_outputs(
     A client's reference gets `timeout_s` (the request's run timeout, counted in the worker's
     deadline): one that sleeps past it is a charged REJECTED, never a worker overrun."""
     inputs = load_inputs(pkg, case, inputs_dir)
-    if is_trusted(pkg):
+    if in_process(pkg):
         return checker.reference_outputs(pkg, case, inputs)
 
     def compute() -> None:  # in the sandboxed child: the client's code runs only here
@@ -153,7 +171,7 @@ def reference_outputs(
             np.ascontiguousarray(np.ma.getdata(out)).tofile(f"out_{i}.bin")
             np.ma.getmaskarray(out).astype(np.uint8).tofile(f"out_{i}.mask")  # undefined elements
 
-    with _sandboxed(compute, timeout_s, address_space_mb=16384) as work:
+    with _sandboxed(compute, timeout_s, pkg, address_space_mb=16384) as work:
         outputs = []
         for i, arg in enumerate(pkg.spec.outputs):
             dtype = np.dtype(checker.STORAGE[pkg.spec.arg_dtype(case, arg.name)])
@@ -171,10 +189,14 @@ def reference_outputs(
 
 
 @contextlib.contextmanager
-def _sandboxed(compute: Callable[[], None], timeout_s: float, **limits: int) -> Iterator[Path]:
+def _sandboxed(
+    compute: Callable[[], None], timeout_s: float, pkg: OperatorPackage, **limits: int
+) -> Iterator[Path]:
     """Run a client's reference code (`compute`, which writes into its working directory) in the
     sandbox with `timeout_s` and `limits`; yields that directory. Its failure is ReferenceFailed."""
     preload_reference_modules()
+    if pkg.spec.reference_kind == "torch":
+        preload_torch()
     with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
         work = Path(tmp)
         done = sandbox.call(
@@ -196,7 +218,7 @@ def write_reference_pieces(
     `checker.CHUNK` elements at a time: no tensor of a benchmark-sized case is ever whole in
     memory. A client's reference runs in the sandbox as `reference_outputs` runs it; its files
     come back checked (dtype, shape) and copied, so the daemon's copies are never the client's."""
-    if is_trusted(pkg):
+    if in_process(pkg):
         _pieces(pkg, case, inputs_dir, into)
         return
     spec = pkg.spec
@@ -206,6 +228,7 @@ def write_reference_pieces(
     with _sandboxed(
         lambda: _pieces(pkg, case, inputs_dir, Path.cwd()),
         timeout_s,
+        pkg,
         address_space_mb=16384 + inputs_mb + outputs_mb,  # inputs and outputs mapped
         file_size_mb=outputs_mb + 1,
     ) as work:
@@ -296,3 +319,124 @@ def load_inputs(
         for arg in spec.inputs
         if arg.name not in case.absent  # an absent optional input has no file
     }
+
+
+SIGNATURE_BYTES = 1 << 20  # the probe's answer: a few shapes per case
+
+
+def output_signatures(
+    pkg: OperatorPackage, timeout_s: float
+) -> dict[str, list[tuple[list[int], str]]]:
+    """(shape, dtype) of each output of a torch golden, per case: what cann-bench's cases leave
+    to the golden. The golden runs sandboxed as every client reference does, within `timeout_s`
+    for all cases, on meta tensors where it can and on the case's inputs where it reads values."""
+    from npu_daemon import checker as check
+
+    def values(case: Case, meta: bool) -> list:
+        if meta:  # shapes only: views of one zero, nothing allocated
+            return [
+                None
+                if a.name in case.absent
+                else np.broadcast_to(
+                    np.zeros((), check.STORAGE[pkg.spec.arg_dtype(case, a.name)]),
+                    pkg.spec.arg_shape(case, a.name),
+                )
+                for a in pkg.spec.inputs
+            ]
+        from npu_daemon import torch_golden
+
+        drawn = check.make_inputs(pkg, case, seed=0)
+        values = [
+            check.to_values(drawn[a.name], pkg.spec.arg_dtype(case, a.name))
+            if a.name in drawn
+            else None
+            for a in pkg.spec.inputs
+        ]
+        hook = torch_golden.function(pkg, "get_input") if input_hook_source(pkg) else None
+        return (
+            values if hook is None else torch_golden.prepared_inputs(hook, pkg.spec, case, values)
+        )
+
+    def probe() -> None:  # in the sandboxed child
+        from npu_daemon import torch_golden
+
+        fn = pkg.reference()
+        found = {
+            case.name: torch_golden.output_signature(
+                fn, pkg.spec, case, functools.partial(values, case)
+            )
+            for case in pkg.spec.cases
+        }
+        Path("signatures.json").write_text(json.dumps(found))
+
+    with _sandboxed(probe, timeout_s, pkg, address_space_mb=16384, file_size_mb=2) as work:
+        try:
+            fd = os.open(
+                work / "signatures.json", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+            )
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise ValueError("signatures.json is not a regular file")
+                found = json.loads(candidate_files.read_descriptor(fd, SIGNATURE_BYTES))
+            finally:
+                os.close(fd)
+            return {
+                case: [(list(map(int, shape)), str(dtype)) for shape, dtype in outs]
+                for case, outs in found.items()
+            }
+        except (OSError, ValueError, TypeError) as e:
+            raise ReferenceFailed(f"the golden's output shapes: {e}") from None
+
+
+INPUT_HOOK_S = 60.0  # a golden's get_input, per case (its inputs are drawn once, then cached)
+_HOOK = re.compile(r"^def\s+get_input\s*\(", re.M)
+
+
+def input_hook_source(pkg: OperatorPackage) -> str:
+    """The golden's source when it prepares its inputs (cann-bench's `get_input`), else ""."""
+    if pkg.spec.reference_kind != "torch":
+        return ""
+    source = pkg.files.get(pkg.spec.reference.split(":")[0].replace(".", "/") + ".py", "")
+    return source if _HOOK.search(source) else ""
+
+
+def prepare_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> None:
+    """Replace the drawn inputs in `inputs_dir` by the golden's `get_input` of them, where it has
+    one: run sandboxed like the golden itself, its answers taken back as files of each input's
+    exact size (its dtype and shape), so the candidate and the golden see the same inputs."""
+    if not input_hook_source(pkg):
+        return
+    spec = pkg.spec
+    inputs = load_inputs(pkg, case, inputs_dir)  # read here: the child may not read the cache
+    present = [a for a in spec.inputs if a.name not in case.absent]
+
+    def compute() -> None:  # in the sandboxed child
+        from npu_daemon import torch_golden
+
+        hook = torch_golden.function(pkg, "get_input")
+        values = [
+            checker.to_values(inputs[a.name], spec.arg_dtype(case, a.name))
+            if a.name in inputs
+            else None
+            for a in spec.inputs
+        ]
+        out = torch_golden.prepared_inputs(hook, spec, case, values)
+        for arg, value in zip(spec.inputs, out):
+            if arg.name in inputs:
+                want = tuple(spec.arg_shape(case, arg.name))
+                if value is None or tuple(value.shape) != want:
+                    got = None if value is None else list(value.shape)
+                    raise ValueError(f"get_input gave {arg.name} shape {got}, not {list(want)}")
+                storage = checker.to_storage(
+                    np.ascontiguousarray(value), spec.arg_dtype(case, arg.name)
+                )
+                storage.tofile(f"in_{arg.name}.bin")
+
+    with _sandboxed(compute, INPUT_HOOK_S, pkg, address_space_mb=16384) as work:
+        for arg in present:
+            size = inputs[arg.name].nbytes
+            try:
+                raw = candidate_files.read_exact(work / f"in_{arg.name}.bin", size)
+            except (candidate_files.Tampered, OSError) as e:
+                raise ReferenceFailed(f"the golden's get_input {arg.name}: {e}") from None
+            (inputs_dir / f"in_{arg.name}.bin").write_bytes(raw)

@@ -78,6 +78,14 @@ def load_operator(address: str, spec_file: str | Path | None = None) -> Operator
     try:
         if spec_file is not None:
             package = load_package(address, spec_file=spec_file)
+            if package.spec.reference_kind == "torch":  # a cann-bench submission, as it is
+                from ascend_gym.cannbench import submission
+
+                task = load_package(Path(spec_file).parent, spec_file=spec_file)
+                try:
+                    package = submission.package(Path(address), task)
+                except submission.NotASubmission as e:
+                    raise UsageError(str(e)) from None
         else:
             package = suite.resolve(address)
     except KeyError as e:

@@ -41,8 +41,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _source(address: str) -> OperatorPackage:
     path = Path(address)
     if path.is_file() and path.suffix == ".toml":
-        return load_package(path.parent, spec_file=path)
-    return suite.resolve(address)
+        pkg = load_package(path.parent, spec_file=path)
+    else:
+        pkg = suite.resolve(address)
+    if pkg.spec.reference_kind == "torch":  # a cann-bench task: the cases the DSL can serve
+        from ascend_gym.cannbench.run import generation_source
+
+        return generation_source(pkg)
+    return pkg
 
 
 def _evaluate(pkg: OperatorPackage, soc: str) -> str:

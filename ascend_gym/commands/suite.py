@@ -46,6 +46,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "draws) as suite NAME",
     )
     imp.add_argument("src", type=Path, metavar="SRC_DIR")
+    imp.add_argument(
+        "--format",
+        choices=["corpus", "cann-bench"],
+        default="corpus",
+        help="corpus: custom-op projects, qualified on the simulator; cann-bench: a cann-bench "
+        "checkout's tasks (proto.yaml, golden.py, cases), as specs with torch goldens",
+    )
     imp.add_argument("--name", required=True, help="suite name (for bench --suite NAME)")
     add_soc(imp)
     imp.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
@@ -225,6 +232,10 @@ def _import(args: argparse.Namespace) -> int:
     if args.name == suite.SUITE_NAME or "/" in args.name:
         print(f"ascend-gym suite import: cannot import as {args.name!r}", file=sys.stderr)
         return 2
+    if args.format == "cann-bench":
+        from ascend_gym.commands.cann_bench import import_suite
+
+        return import_suite(args.src, args.name)
 
     def progress(o) -> None:
         print(f"{o.status:<14} {o.path}", flush=True)

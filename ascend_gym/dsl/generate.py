@@ -69,7 +69,12 @@ def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
     `native`: element-wise loops in the tensors' dtype (faster on fp16; the simulator judges
     whether it stays within tolerance)."""
     spec = pkg.spec
-    fn = pkg.reference()
+    if spec.reference_kind == "torch":  # a cann-bench golden, read through a stand-in torch
+        from ascend_gym.cannbench.torch_trace import numpy_view
+
+        fn = numpy_view(pkg)
+    else:
+        fn = pkg.reference()
     attrs = [a.name for a in spec.attrs if a.type == "float"]
     if any(a.type != "float" for a in spec.attrs):
         raise Unsupported("non-float attributes")

@@ -8,7 +8,17 @@ from typing import Any
 
 from ascend_core.package import OperatorSpec
 
-_TOP = ("name", "op_type", "kernel", "level", "category", "description", "reference", "tolerance")
+_TOP = (
+    "name",
+    "op_type",
+    "kernel",
+    "level",
+    "category",
+    "description",
+    "reference",
+    "reference_kind",
+    "tolerance",
+)
 
 
 def _value(v: Any) -> str:

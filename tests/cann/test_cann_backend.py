@@ -51,7 +51,7 @@ def events(log: Path, kind: str) -> list[dict]:
 
 
 def test_registered() -> None:
-    assert BACKENDS == ("sim", "cann")
+    assert BACKENDS == ("sim", "sim-guest", "cann")
     backend = get_backend("cann")
     assert (
         isinstance(backend, CannBackend) and backend.name == "cann" and backend.simulated is False

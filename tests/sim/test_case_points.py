@@ -22,7 +22,10 @@ SPEC = {
 def spec(case_fields: dict, dtype: str = "float32") -> OperatorSpec:
     case = {"name": "c0", "dtype": dtype, "shapes": {"x": [5, 7], "w": [5, 7]}, "bench": True}
     inputs = [{**a, "dtypes": [dtype]} for a in SPEC["inputs"]]
-    return OperatorSpec.model_validate({**SPEC, "inputs": inputs, "cases": [case | case_fields]})
+    outputs = [{**a, "dtypes": [dtype]} for a in SPEC["outputs"]]
+    return OperatorSpec.model_validate(
+        {**SPEC, "inputs": inputs, "outputs": outputs, "cases": [case | case_fields]}
+    )
 
 
 def inputs(s: OperatorSpec, seed: int = 3) -> dict[str, np.ndarray]:

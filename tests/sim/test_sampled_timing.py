@@ -96,7 +96,7 @@ name = "c"
 bench = true
 dtype = "float16"
 shapes = { a = [3, 1001], b = [2001], c = [999], d = [1500], e = [7, 301], y = [1] }
-dtypes = { b = "int32", c = "bool", d = "bfloat16", e = "float32" }
+dtypes = { b = "int32", c = "bool", d = "bfloat16", e = "float32", y = "float32" }
 ranges = { b = [-50, 50] }
 values = { e = [1.5, -2.0, 3.25] }
 """

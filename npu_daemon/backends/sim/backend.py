@@ -7,12 +7,14 @@ against the numpy reference. Every result is labelled simulated.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import math
 import os
 import tomllib
+from collections.abc import Iterator
 from concurrent import futures
 from pathlib import Path
 from typing import NamedTuple
@@ -149,7 +151,7 @@ class SimBackend(Backend):
         # Outputs too large for files are compared as the launcher writes them (output_stream).
         streamed = checked and case_data.streamed(pkg, case)
         with (
-            case_data.case_data(pkg, case, request.seed, self.fresh_draws) as data,
+            _case_inputs(pkg, case, request.seed, self.fresh_draws) as data,
             open(result_fd, "rb"),
         ):
             spec = pkg.spec
@@ -248,6 +250,20 @@ class SimBackend(Backend):
                 check = check.model_copy(update={"message": message})
             profile = {**outcome["profile"], "timing_protocol": request.timing_protocol}
             return check, Timing(outcome["latency_us"], profile) if timed else None
+
+
+@contextlib.contextmanager
+def _case_inputs(
+    pkg: OperatorPackage, case: Case, seed: int, fresh: bool
+) -> Iterator[case_data.CaseData]:
+    """The case's data; a golden whose input preparation (`get_input`) fails is a REJECTED
+    candidate, as a failing reference is."""
+    with contextlib.ExitStack() as stack:
+        try:
+            data = stack.enter_context(case_data.case_data(pkg, case, seed, fresh))
+        except references.ReferenceFailed as e:
+            raise CaseFailure(Status.REJECTED, f"case {case.name}: {e}") from None
+        yield data
 
 
 def _reference(

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import functools
 import importlib.util
 import json
 import math
@@ -73,6 +72,7 @@ def _reference_source(pkg: OperatorPackage) -> bytes:
 
 def inputs_key(pkg: OperatorPackage, case: Case, seed: int) -> str:
     """Everything the inputs (and, with the reference, the outputs) are computed from."""
+    hook = references.input_hook_source(pkg)  # a golden preparing its inputs (cann-bench)
     return identity.digest(
         "case-inputs",
         pkg.spec.model_dump_json(),
@@ -80,6 +80,7 @@ def inputs_key(pkg: OperatorPackage, case: Case, seed: int) -> str:
         seed,
         GENERATOR_SOURCE,
         np.__version__,
+        *([hook] if hook else []),
     )[:32]
 
 
@@ -303,10 +304,14 @@ def case_data(
 
     with contextlib.ExitStack() as stack:
         own = fresh and drawn_fresh(pkg, case)
+        draw_seed = candidate_seed(seed, pkg) if own else seed
+
+        def produce(tmp: Path) -> None:
+            checker.write_inputs(pkg, case, draw_seed, tmp)
+            references.prepare_inputs(pkg, case, tmp)  # the golden's get_input, if it has one
+
         if own:
-            produce = functools.partial(checker.write_inputs, pkg, case, candidate_seed(seed, pkg))
             entry = stack.enter_context(_own(produce))
         else:
-            produce = functools.partial(checker.write_inputs, pkg, case, seed)
             entry = stack.enter_context(_entry(inputs_key(pkg, case, seed), produce))
         yield CaseData(pkg, case, entry, stack, own=own, withheld=fresh and not own)

@@ -32,14 +32,9 @@ uint32_t GmMap::Add(uint8_t* kernel, uint64_t bytes) {
 uint8_t* GmMap::Resolve(uint32_t addr, uint64_t bytes, const char* api) const {
   for (const Range& r : ranges_)
     if (addr >= r.guest && static_cast<uint64_t>(addr) - r.guest + bytes <= r.bytes) return r.kernel + (addr - r.guest);
-  throw SimError(
-      Status::RUNTIME_ERROR, std::string(api) + ": GM address 0x" +
-                                 [&] {
-                                   char b[16];
-                                   std::snprintf(b, sizeof b, "%x", addr);
-                                   return std::string(b);
-                                 }() +
-                                 " (+" + std::to_string(bytes) + " B) is in no GM buffer of the launch");
+  char where[64];
+  std::snprintf(where, sizeof where, "GM address 0x%x (+%llu B)", addr, static_cast<unsigned long long>(bytes));
+  throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + where + " is in no GM buffer of the launch");
 }
 
 namespace {
@@ -63,7 +58,7 @@ void Check(wasmtime_error_t* e, const char* what) {
 }  // namespace
 
 // One core's instance: its store (fuel, memory, stack) and what the kernel made through the API.
-struct Core {
+struct GuestCore {
   wasmtime_store_t* store = nullptr;
   wasmtime_context_t* cx = nullptr;
   wasmtime_memory_t memory{};
@@ -71,7 +66,7 @@ struct Core {
   std::exception_ptr failure;  // an emulation error raised in an import, rethrown past the guest
   std::vector<std::unique_ptr<AscendC::TPipe>> pipes;
   std::vector<std::unique_ptr<AscendC::TQueBase>> queues;
-  ~Core() {
+  ~GuestCore() {
     queues.clear();
     pipes.clear();
     if (store) wasmtime_store_delete(store);
@@ -95,8 +90,8 @@ struct Module::Impl {
 
 namespace {
 
-thread_local Core* t_core = nullptr;  // the core whose guest is running on this thread
-Module::Impl* g_module = nullptr;     // one launch per process
+thread_local GuestCore* t_core = nullptr;  // the core whose guest is running on this thread
+Module::Impl* g_module = nullptr;          // one launch per process
 
 // One import call: the guest's memory for pointer arguments, and the fuel burnt since the last.
 struct Call {
@@ -112,7 +107,7 @@ struct Call {
 };
 
 // Charge the guest instructions run since the previous import to the running core: the core's
-// next trace record settles them as scalar work before it (Core::SettleScalar).
+// next trace record settles them as scalar work before it (Core::SettleScalarInstrs).
 void Meter() {
   uint64_t left = 0;
   Check(wasmtime_context_get_fuel(t_core->cx, &left), "fuel");
@@ -610,7 +605,7 @@ const uint64_t* Module::ScalarCounter() const { return &impl_->scalar; }
 
 void Module::Run(const std::vector<uint32_t>& args) {
   Impl& m = *impl_;
-  Core core;
+  GuestCore core;
   core.store = wasmtime_store_new(m.engine, nullptr, nullptr);
   wasmtime_store_limiter(core.store, kGuestMemoryBytes, -1, -1, -1, -1);
   core.cx = wasmtime_store_context(core.store);

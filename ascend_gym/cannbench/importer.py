@@ -1,0 +1,130 @@
+"""`ascend-gym suite import --format cann-bench DIR`: a cann-bench checkout's tasks as a suite.
+
+Each task becomes a spec-only suite operator under the user's data directory (`op.toml` and the
+task's `golden.py` as its torch reference, under `level<N>/<op>`), to be generated (`ascend-gym
+generate`) or evaluated with a submission. The suite root's `cann_bench.json` (a `Manifest`)
+keeps what the score needs: each operator's task and case ids, the tasks left out and why, and
+the per-hardware baselines and floors of every `metadata/<hw>.json` found above the tasks.
+Nothing of cann-bench enters the repository: the importer reads the checkout the user points at.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ascend_core import suite
+from ascend_core.package import OperatorPackage, OperatorSpec
+from ascend_gym.cannbench.tasks import Task, Unimportable, find_tasks, read_task, with_outputs
+from ascend_gym.corpus.importer import write_operator
+
+MANIFEST = "cann_bench.json"
+PROBE_S = 120.0  # the golden's whole output-shape probe, every case of a task
+
+
+class Floor(BaseModel):
+    """One case's entry of metadata/<hw>.json: its measured baseline and hardware floor T_HW."""
+
+    baseline_perf_us: float | None = None
+    t_hw_us: float | None = None
+
+
+class Manifest(BaseModel):
+    source: str  # the directory imported
+    tasks: list[Task]
+    failed: dict[str, str] = {}  # task path -> why it was not imported
+    metadata: dict[str, dict[str, dict[str, Floor]]] = {}  # hw -> operator -> case_id -> floor
+
+    def task(self, op: str) -> Task | None:
+        return next((t for t in self.tasks if t.name == op), None)
+
+
+def load_manifest(name: str) -> Manifest:
+    """The manifest of an imported cann-bench suite (KeyError if `name` is not one)."""
+    path = suite.roots().get(name, suite.data_dir() / name) / MANIFEST
+    if not path.is_file():
+        raise KeyError(f"{name} is not an imported cann-bench suite (no {path})")
+    return Manifest.model_validate_json(path.read_text())
+
+
+def probe(spec: dict, golden: str) -> OperatorPackage:
+    """The task's package once its golden has said the outputs' shapes and dtypes (sandboxed)."""
+    from npu_daemon import references
+
+    draft = OperatorPackage(spec=OperatorSpec.model_validate(spec), files={"golden.py": golden})
+    try:
+        signatures = references.output_signatures(draft, PROBE_S)
+    except references.ReferenceFailed as e:
+        raise Unimportable(str(e)) from None
+    return draft.model_copy(update={"spec": with_outputs(spec, signatures)})
+
+
+def import_tasks(
+    src: Path, name: str, progress: Callable[[str, str], None] | None = None
+) -> Manifest:
+    """Import every task under `src` as suite `name` (replacing an earlier import of it)."""
+    root = suite.data_dir() / name
+    shutil.rmtree(root, ignore_errors=True)
+    tasks, failed, taken = [], {}, set()
+    for task_dir in find_tasks(src):
+        rel = task_dir.relative_to(src).as_posix()
+        try:
+            spec, task = read_task(task_dir, src)
+            pkg = probe(spec, (task_dir / "golden.py").read_text())
+        except (Unimportable, ValueError, OSError) as e:  # ValueError: a spec pydantic refused
+            failed[rel] = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+            if progress:
+                progress("FAILED", f"{rel}: {failed[rel]}")
+            continue
+        op, k = task.name, 2
+        while op in taken:  # the same task name in two sets
+            op, k = f"{task.name}_{k}", k + 1
+        taken.add(op)
+        if op != task.name:
+            task = task.model_copy(update={"name": op})
+            pkg = pkg.model_copy(
+                update={"spec": pkg.spec.model_copy(update={"name": op, "kernel": op})}
+            )
+        write_operator(pkg, root / f"level{task.level}" / op, f"imported from cann-bench {rel}")
+        tasks.append(task)
+        if progress:
+            progress("IMPORTED", f"{rel} -> op://{name}/level{task.level}/{op}")
+    manifest = Manifest(
+        source=str(src.resolve()), tasks=tasks, failed=failed, metadata=_metadata(src, tasks)
+    )
+    root.mkdir(parents=True, exist_ok=True)
+    (root / MANIFEST).write_text(manifest.model_dump_json(indent=1))
+    suite.register_suite(name, root)
+    return manifest
+
+
+def _metadata(src: Path, tasks: list[Task]) -> dict[str, dict[str, dict[str, Floor]]]:
+    """Per hardware, each imported task's case entries, from the `metadata/<hw>.json` of its set
+    (the nearest above the task): keyed by the task's directory name, at the top or under its
+    `level<N>`."""
+    found: dict[str, dict[str, dict[str, Floor]]] = {}
+    for task in tasks:
+        task_dir = src / task.path
+        for parent in [task_dir, *task_dir.parents]:
+            files = sorted((parent / "metadata").glob("*.json"))
+            if files or parent == src:
+                break
+        for file in files:
+            try:
+                data = json.loads(file.read_text())
+            except (OSError, ValueError):
+                continue
+            entry = data.get(task_dir.name) or (data.get(f"level{task.level}") or {}).get(
+                task_dir.name
+            )
+            if isinstance(entry, dict):
+                found.setdefault(file.stem.lower(), {})[task.name] = {
+                    str(cid): Floor.model_validate(v)
+                    for cid, v in entry.items()
+                    if isinstance(v, dict)
+                }
+    return found

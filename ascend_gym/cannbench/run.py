@@ -1,0 +1,207 @@
+"""cann-bench on the simulator: a candidate per task, every case evaluated and timed, HAP scored.
+
+A task's candidate is a submission's operator (`submission`) or a generated package (the tile
+DSL's offline templates or a model, `ascend-gym generate`'s path). Each case is evaluated on its
+own as the bench case (compiled once: builds are cached by content), through the daemon's one
+in-process evaluation, so every case has a simulated latency for its score_i. The table per
+level gives compile rate, correct rate, mean HAP and cann-bench's operator score (`hap`), beside
+our speedup (GM over operators, 1.0 where no correct candidate) and fast_p.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Literal
+
+from pydantic import BaseModel
+
+from ascend_core.package import OperatorPackage, OperatorSpec
+from ascend_core.protocol import EvalRequest
+from ascend_gym.cannbench.hap import CaseScore, OperatorScore, case_score
+from ascend_gym.cannbench.importer import Floor, Manifest
+from ascend_gym.cannbench.tasks import Task
+
+# Statuses that end an operator: its sources do not build or the acceptance check refuses them.
+WHOLE = ("COMPILE_ERROR", "REJECTED", "BUILD_TIMEOUT")
+DSL_DTYPES = ("float16", "float32")  # what the tile DSL lowers
+FAST_P = (1.0, 1.2, 1.4, 2.0)
+
+
+def generation_source(task: OperatorPackage) -> OperatorPackage:
+    """The task as the tile DSL can take it: its fp16/fp32 cases and dtypes only (its other
+    cases still score the generated kernel, which fails them if it cannot serve them)."""
+    spec = task.spec
+    cases = [
+        c
+        for c in spec.cases
+        if all(spec.arg_dtype(c, a.name) in DSL_DTYPES for a in [*spec.inputs, *spec.outputs])
+    ]
+    if not cases:
+        raise ValueError("no float16/float32 case for the tile DSL")
+    bench = max(cases, key=lambda c: sum(math.prod(s) for s in c.shapes.values()))
+    cases = [c.model_copy(update={"bench": c is bench}) for c in cases]
+    dtypes = sorted({spec.arg_dtype(c, a.name) for c in cases for a in spec.inputs})
+
+    def narrow(args):
+        return [a.model_copy(update={"dtypes": dtypes}) for a in args]
+
+    narrowed = spec.model_copy(
+        update={"cases": cases, "inputs": narrow(spec.inputs), "outputs": narrow(spec.outputs)}
+    )
+    return task.model_copy(update={"spec": OperatorSpec.model_validate(narrowed.model_dump())})
+
+
+def candidate(task: OperatorPackage, generated: OperatorPackage) -> OperatorPackage:
+    """A generated package's sources under the task's own spec and golden."""
+    fields = ("kernel", "host_file", "tiling_header", "kernel_file", "host_sources")
+    spec = task.spec.model_copy(update={f: getattr(generated.spec, f) for f in fields})
+    sources = {p: t for p, t in generated.files.items() if p.startswith(("op_host/", "op_kernel/"))}
+    return OperatorPackage(spec=spec, files={**task.files, **sources}, uri=generated.uri)
+
+
+def generate(
+    task: OperatorPackage, soc: str, model: Callable[..., tuple] | None = None
+) -> tuple[OperatorPackage | None, str]:
+    """A generated candidate for the task, or None and why not."""
+    from ascend_gym.dsl.generate import generate_offline
+    from ascend_gym.dsl.lang import DslError
+    from ascend_gym.dsl.trace import Unsupported
+
+    try:
+        source = generation_source(task)
+        if model is not None:
+            made, how = model(source)
+            return (candidate(task, made), how) if made is not None else (None, how)
+        made, draft = generate_offline(source)
+    except (Unsupported, DslError, ValueError, SyntaxError, NameError) as e:
+        return None, str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+    return candidate(task, made), f"offline {draft.category} template"
+
+
+def score(
+    pkg: OperatorPackage | None,
+    task: Task,
+    floors: dict[str, Floor],
+    soc: str,
+    message: str = "",
+    protocol: Literal["cold", "warm"] = "warm",
+) -> OperatorScore:
+    """Evaluate every case of `pkg` as its own bench case and score it (cann-bench Eq. 3-4).
+    `protocol`: warm by default, as cann-bench times a kernel after warm-up launches (its L2
+    flush between launches is not modelled)."""
+    from npu_daemon import evaluation
+    from npu_daemon.backends.sim import SimBackend
+
+    n = len(task.case_ids) + len(task.skipped)
+    result = OperatorScore(op=task.name, level=task.level, built=False, n_cases=n, message=message)
+    if pkg is None:
+        return result.model_copy(update={"generated": False})
+    backend = SimBackend()
+    for case in pkg.spec.cases:
+        cases = [c.model_copy(update={"bench": c.name == case.name}) for c in pkg.spec.cases]
+        one = pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"cases": cases})})
+        answer = evaluation.evaluate_alone(
+            backend,
+            EvalRequest(package=one, cases=[case.name], soc=soc, timing_protocol=protocol),
+        )
+        status = answer.status.value
+        if status in WHOLE:
+            return result.model_copy(update={"cases": [], "message": answer.message[:300]})
+        cid = task.case_ids[case.name]
+        floor = floors.get(cid, Floor())
+        latency = answer.latency_us if status == "OK" else None
+        result.built = True
+        result.cases.append(
+            CaseScore(
+                case=case.name,
+                case_id=cid,
+                status=status,
+                latency_us=latency,
+                baseline_us=floor.baseline_perf_us,
+                t_hw_us=floor.t_hw_us,
+                hap=None
+                if latency is None
+                else case_score(latency, floor.baseline_perf_us, floor.t_hw_us),
+            )
+        )
+        if status != "OK" and not result.message:
+            result.message = f"{case.name}: {status}: {answer.message}"[:300]
+    return result
+
+
+class LevelRow(BaseModel):
+    level: str
+    ops: int
+    compile_rate: float
+    correct_rate: float
+    mean_hap: float | None  # over operators with metadata for every passing case
+    score: float | None  # cann-bench's level score: the sum of operator scores
+    gm_speedup: float
+    fast_p: dict[str, float]
+
+
+def level_rows(scores: list[OperatorScore]) -> list[LevelRow]:
+    """One row per level and one for all."""
+    groups = {
+        f"level{lv}": [s for s in scores if s.level == lv]
+        for lv in sorted({s.level for s in scores})
+    }
+    groups["all"] = scores
+    rows = []
+    for name, group in groups.items():
+        haps = [s.mean_hap for s in group if s.mean_hap is not None]
+        op_scores = [s.score for s in group]
+        ups = [s.speedup or 1.0 for s in group]
+        rows.append(
+            LevelRow(
+                level=name,
+                ops=len(group),
+                compile_rate=sum(s.built for s in group) / len(group),
+                correct_rate=sum(s.correct for s in group) / len(group),
+                mean_hap=sum(haps) / len(haps) if haps else None,
+                score=None if any(x is None for x in op_scores) else sum(op_scores),
+                gm_speedup=math.exp(sum(math.log(u) for u in ups) / len(ups)),
+                fast_p={f"{p:g}": sum(u > p for u in ups) / len(ups) for p in FAST_P},
+            )
+        )
+    return rows
+
+
+def below_floor(scores: list[OperatorScore]) -> list[tuple[str, CaseScore]]:
+    """Passing cases simulated faster than their hardware floor T_HW (model or integrity alarms)."""
+    return [(s.op, c) for s in scores for c in s.cases if c.below_floor]
+
+
+def table(scores: list[OperatorScore], manifest: Manifest, hw: str, soc: str) -> str:
+    """The per-level table and the alarms, as printed and written to docs/cann_bench.md."""
+
+    def num(v: float | None, fmt: str = ".3f") -> str:
+        return "n/a" if v is None else format(v, fmt)
+
+    lines = [
+        f"Simulated on {soc} (latencies: the sim backend's performance model, not NPU "
+        f"measurements); T_baseline and T_HW: cann-bench metadata/{hw}.json (NPU).",
+        "",
+        "| level | ops | compile rate | correct rate | mean HAP | score (sum) | GM speedup | "
+        + " | ".join(f"fast_{p:g}" for p in FAST_P)
+        + " |",
+        "|---" * (7 + len(FAST_P)) + "|",
+    ]
+    for row in level_rows(scores):
+        lines.append(
+            f"| {row.level} | {row.ops} | {row.compile_rate:.2f} | {row.correct_rate:.2f} | "
+            f"{num(row.mean_hap)} | {num(row.score, '.1f')} | {row.gm_speedup:.3f} | "
+            + " | ".join(f"{v:.2f}" for v in row.fast_p.values())
+            + " |"
+        )
+    alarms = below_floor(scores)
+    lines += ["", f"Passing cases simulated faster than T_HW: {len(alarms)}"]
+    lines += [
+        f"- {op} {c.case} (case_id {c.case_id}): {c.latency_us:.2f} us < T_HW {c.t_hw_us:.2f} us"
+        for op, c in alarms
+    ]
+    if manifest.failed:
+        lines += ["", f"Tasks not imported: {len(manifest.failed)}"]
+        lines += [f"- {path}: {why}" for path, why in sorted(manifest.failed.items())]
+    return "\n".join(lines)

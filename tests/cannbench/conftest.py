@@ -1,0 +1,219 @@
+"""Small cann-bench sets written here in its layout (nothing of cann-bench is committed): a set
+directory with `metadata/910b2.json` and `level<N>/<task>/` holding proto.yaml, golden.py,
+cases.yaml or cases.csv and desc.md."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ascend_core import suite
+
+ADD_DIR = Path(suite.__file__).parent / "level1" / "add"
+
+SCALED_ADD_PROTO = """\
+operator:
+  name: ScaledAdd
+  category: Elementwise
+  difficulty: L1
+  formula: y = x1 + alpha * x2
+  attrs:
+  - name: alpha
+    type: float
+    default: 1.0
+  inputs:
+  - name: x1
+    dtype: [float16, float32]
+  - name: x2
+    dtype: [float16, float32]
+  outputs:
+  - name: y
+    dtype: [float16, float32]
+  schema: scaled_add(Tensor x1, Tensor x2, float alpha=1.0) -> Tensor y
+"""
+SCALED_ADD_GOLDEN = """\
+import torch
+
+
+def scaled_add(x1: torch.Tensor, x2: torch.Tensor, alpha: float = 1.0) -> torch.Tensor:
+    return x1 + alpha * x2
+"""
+SCALED_ADD_CASES = """\
+cases:
+- operator: ScaledAdd
+  case_id: 1
+  input_shape:
+  - [64, 300]
+  - [64, 300]
+  dtype: [float16, float16]
+  attrs: {alpha: 1.0}
+  value_range:
+  - [-1, 1]
+  - [-1, 1]
+- operator: ScaledAdd
+  case_id: 2
+  input_shape:
+  - [4096]
+  - [4096]
+  dtype: [float32, float32]
+  attrs: {alpha: 5e-1}  # YAML 1.1 reads a string: the importer makes it the float it is
+  value_range: [-2, 2]
+"""
+
+ROW_SUM_PROTO = """\
+operator:
+  name: RowSum
+  category: Reduce
+  difficulty: L2
+  precision_thresholds:
+    int8: 1.0
+  attrs:
+  - name: dim
+    type: int64
+    default: -1
+  - name: scales
+    type: ListInt
+    default: [1, 2]
+  - name: bias  # also an input: the input it is
+    type: int[]
+    default: null
+  inputs:
+  - name: x
+    dtype: [float32, bfloat16]
+  - name: bias
+    dtype: [float32, bfloat16]
+    required: false
+  - name: extras
+    dtype: [float32]
+  outputs:
+  - name: y
+    dtype: [float32, bfloat16]
+  schema: row_sum(Tensor x, Tensor? bias, Tensor[] extras, int dim=-1, int[] scales=[1, 2]) -> Tensor y
+"""
+ROW_SUM_GOLDEN = """\
+import torch
+
+
+def row_sum(x, bias=None, extras=(), dim=-1, scales=(1, 2)):
+    y = x.float().sum(dim=dim)
+    for e in extras:
+        y = y + e.float().sum()
+    if bias is not None:
+        y = y + bias.float()
+    return (y * scales[0]).to(x.dtype)
+"""
+# cases.csv: cells are Python literals; case 3 has a float8 input and is left out
+ROW_SUM_CASES = (
+    "operator,case_id,input_shape,dtype,attrs,value_range,note\n"
+    "RowSum,1,\"[[8, 16], [8], [[2, 3], [4]]]\",\"['float32', 'float32', ['float32', "
+    '\'float32\']]","{\'dim\': -1}","[[-1, 1], [0, 1], [[-1, 0], [0, 1]]]",with bias\n'
+    "RowSum,2,\"[[5, 7], None, [[3, 3], [1]]]\",\"['bfloat16', None, ['float32', "
+    "'float32']]\",\"{'dim': 1, 'scales': [3, 1]}\",\"[[-2, 2], None, [[-1, 1], [-1, 1]]]\","
+    "no bias\n"
+    "RowSum,3,\"[[8, 16], [8], [[2, 3], [4]]]\",\"['float8_e4m3fn', 'float32', ['float32', "
+    '\'float32\']]",{},"[-1, 1]",fp8\n'
+)
+
+FP8_PROTO = """\
+operator:
+  name: Fp8Only
+  difficulty: L3
+  inputs:
+  - name: x
+    dtype: [float8_e4m3fn]
+  outputs:
+  - name: y
+    dtype: [float8_e4m3fn]
+  schema: fp8_only(Tensor x) -> Tensor y
+"""
+FP8_CASES = """\
+cases:
+- case_id: 1
+  input_shape: [[16]]
+  dtype: [float8_e4m3fn]
+  attrs: {}
+  value_range: [[-1, 1]]
+"""
+
+METADATA = {
+    "_metadata": {"hardware": "910b2", "note": "written for the tests"},
+    "level1": {
+        "scaled_add": {
+            "1": {"baseline_perf_us": 6.0, "t_hw_us": 2.0},
+            "2": {"baseline_perf_us": 5.0, "t_hw_us": 1.5},
+        }
+    },
+    "row_sum": {"1": {"baseline_perf_us": 4.0, "t_hw_us": None}},
+}
+
+
+def write_task(root: Path, proto: str, golden: str, cases: str, cases_file: str) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "proto.yaml").write_text(proto)
+    (root / "golden.py").write_text(golden)
+    (root / cases_file).write_text(cases)
+    (root / "desc.md").write_text(f"# {root.name}\n")
+    return root
+
+
+@pytest.fixture()
+def bench_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A set of three tasks (one not importable) and its metadata; suites go to tmp."""
+    monkeypatch.setenv("ASCEND_GYM_DATA", str(tmp_path / "data"))
+    root = tmp_path / "my_bench"
+    write_task(
+        root / "level1" / "scaled_add",
+        SCALED_ADD_PROTO,
+        SCALED_ADD_GOLDEN,
+        SCALED_ADD_CASES,
+        "cases.yaml",
+    )
+    write_task(
+        root / "level2" / "row_sum", ROW_SUM_PROTO, ROW_SUM_GOLDEN, ROW_SUM_CASES, "cases.csv"
+    )
+    write_task(
+        root / "level3" / "fp8_only",
+        FP8_PROTO,
+        "def fp8_only(x):\n    return x\n",
+        FP8_CASES,
+        "cases.yaml",
+    )
+    (root / "metadata").mkdir()
+    (root / "metadata" / "910b2.json").write_text(json.dumps(METADATA))
+    return root
+
+
+def aclnn_project(tmp: Path, op: str = "scaled_add") -> Path:
+    """A submission in cann-bench's aclnn layout (csrc/ops/<op>/op_host/<op>_tiling.cpp,
+    op_kernel/<op>_kernel.cpp, op_api/ glue), made of the suite's add baseline under the
+    operator's names: it computes x1 + x2, right only where alpha is 1."""
+    op_dir = tmp / "project" / "csrc" / "ops" / op
+    shutil.rmtree(op_dir, ignore_errors=True)
+    (op_dir / "op_host").mkdir(parents=True)
+    (op_dir / "op_kernel").mkdir()
+    (op_dir / "op_api").mkdir()  # the PyTorch glue the simulator does not need
+    (op_dir / "op_api" / f"aclnn_{op}.cpp").write_text("#error not built by the simulator\n")
+    header = (ADD_DIR / "op_host" / "add_tiling.h").read_text()
+    header = header.replace(
+        "REGISTER_TILING_DATA_CLASS(Add,", "REGISTER_TILING_DATA_CLASS(ScaledAdd,"
+    )
+    (op_dir / "op_host" / f"{op}_tiling.h").write_text(header)
+    host = (
+        (ADD_DIR / "op_host" / "add.cpp").read_text().replace('"add_tiling.h"', f'"{op}_tiling.h"')
+    )
+    host = host.replace("class Add ", "class ScaledAdd ").replace(
+        "explicit Add(", "explicit ScaledAdd("
+    )
+    host = host.replace("OP_ADD(Add)", "OP_ADD(ScaledAdd)")
+    (op_dir / "op_host" / f"{op}_tiling.cpp").write_text(host)
+    kernel = (ADD_DIR / "op_kernel" / "add.cpp").read_text()
+    for ours, theirs in (("Y", "X2"), ("Z", "Y"), ("X", "X1")):  # the task's argument names
+        kernel = re.sub(rf"\bDTYPE_{ours}\b", f"DTYPE_{theirs}", kernel)
+    (op_dir / "op_kernel" / f"{op}_kernel.cpp").write_text(
+        kernel.replace("void add(", f"void {op}(")
+    )
+    return op_dir
