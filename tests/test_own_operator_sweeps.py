@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 
+from ascend_core.protocol import DEFAULT_TIMING_PROTOCOL
 from ascend_gym import metrics
 from ascend_gym.records import SweepRecord
 from tests.test_cli_errors import assert_usage_error, cli, package_copy
@@ -31,7 +32,7 @@ def test_a_sweep_of_own_operators_reports_the_failing_one_as_failed(tmp_path):
         assert done.returncode == 1, done.stderr
         assert "Traceback" not in done.stdout + done.stderr, done.stderr
         assert "1 failed: counted as 1.0" in done.stdout, done.stdout
-        assert "[cold protocol]" in done.stdout  # beside the table's figures
+        assert f"[{DEFAULT_TIMING_PROTOCOL} protocol]" in done.stdout  # beside the table's figures
         assert "WARNING: 1 task(s) failed" in done.stderr and "does not pass" in done.stderr
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert {(r["operator"], r["ok"], r["level"]) for r in records} == {
@@ -41,7 +42,9 @@ def test_a_sweep_of_own_operators_reports_the_failing_one_as_failed(tmp_path):
     assert (out / "report.html").is_file()
     done = cli(*args, "--out", str(out), "--json")  # the rows say their protocol too
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    assert rows and all(row["timing_protocol"] == "cold" for row in rows), done.stdout
+    assert rows and all(row["timing_protocol"] == DEFAULT_TIMING_PROTOCOL for row in rows), (
+        done.stdout
+    )
     done = cli("report", str(out))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
 

@@ -54,12 +54,13 @@ def test_assert_after_an_expression_compiles_and_still_checks(kernel):
 
 
 def test_cce_block_intrinsics_and_stride_constants(kernel):
-    body = """GlobalTensor<int32_t> zg; zg.SetGlobalBuffer((__gm__ int32_t*)z, 8 * 4);
+    # Each block's scalar stores in a 64 B line of its own (cores write whole cache lines back).
+    body = """GlobalTensor<int32_t> zg; zg.SetGlobalBuffer((__gm__ int32_t*)z, 8 * 16);
   int64_t b = get_block_idx();
-  zg.SetValue(b * 4 + 0, (int32_t)get_block_num()); zg.SetValue(b * 4 + 1, (int32_t)get_subblockid());
-  zg.SetValue(b * 4 + 2, DEFAULT_BLK_STRIDE * 100 + DEFAULT_REPEAT_STRIDE); zg.SetValue(b * 4 + 3, (int32_t)BLOCK_CUBE);"""
-    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8, 4))}, block_dim=8).ok()
-    assert (r.outputs["z"] == np.array([8, 0, 108, 16])).all()
+  zg.SetValue(b * 16 + 0, (int32_t)get_block_num()); zg.SetValue(b * 16 + 1, (int32_t)get_subblockid());
+  zg.SetValue(b * 16 + 2, DEFAULT_BLK_STRIDE * 100 + DEFAULT_REPEAT_STRIDE); zg.SetValue(b * 16 + 3, (int32_t)BLOCK_CUBE);"""
+    r = kernel(body, {"x": np.zeros(8, np.float32)}, {"z": ("int32", (8, 16))}, block_dim=8).ok()
+    assert (r.outputs["z"][:, :4] == np.array([8, 0, 108, 16])).all()
 
 
 def test_tiling_key_var_is_the_launched_key(kernel):
