@@ -496,22 +496,6 @@ inline GM_ADDR GetSysWorkSpacePtr() {
   return reinterpret_cast<GM_ADDR>(static_cast<uintptr_t>(ascendc_guest::sys_workspace()));
 }
 
-// The launch's kernel type is read from the source before the launch (kernel_view.py): the
-// statement itself does nothing, as on the native engine.
-enum KernelMetaType {
-  KERNEL_TYPE_AIV_ONLY,
-  KERNEL_TYPE_AIC_ONLY,
-  KERNEL_TYPE_MIX_AIV_1_0,
-  KERNEL_TYPE_MIX_AIC_1_0,
-  KERNEL_TYPE_MIX_AIC_1_1,
-  KERNEL_TYPE_MIX_AIC_1_2,
-  KERNEL_TYPE_MIX_AIC_1_4,
-  KERNEL_TYPE_AICORE,
-  KERNEL_TYPE_VECTORCORE,
-  KERNEL_TYPE_MIX_AICORE,
-  KERNEL_TYPE_MIX_VECTOR_CORE
-};
-
 }  // namespace AscendC
 
 enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };

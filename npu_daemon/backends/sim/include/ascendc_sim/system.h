@@ -3,6 +3,7 @@
 
 #include <atomic>
 
+#include "../../guest/include/ascendc_guest/abi.h"  // KernelMetaType
 #include "ascendc_sim/core.h"
 #include "register/tilingdata_base.h"
 
@@ -167,21 +168,6 @@ struct CoreTypeOfRunningCore {
 };
 inline constexpr CoreTypeOfRunningCore g_coreType{};
 
-// The AI Core / Vector Core types are for the inference products (310P); on the A2 their kernels
-// launch as vector blocks, as the default AIV-only type does.
-enum KernelMetaType {
-  KERNEL_TYPE_AIV_ONLY,
-  KERNEL_TYPE_AIC_ONLY,
-  KERNEL_TYPE_MIX_AIV_1_0,
-  KERNEL_TYPE_MIX_AIC_1_0,
-  KERNEL_TYPE_MIX_AIC_1_1,
-  KERNEL_TYPE_MIX_AIC_1_2,
-  KERNEL_TYPE_MIX_AIC_1_4,
-  KERNEL_TYPE_AICORE,
-  KERNEL_TYPE_VECTORCORE,
-  KERNEL_TYPE_MIX_AICORE,
-  KERNEL_TYPE_MIX_VECTOR_CORE
-};
 // The kernel type is read from the kernel source before the launch (npu_daemon/backends/common/
 // kernel_view.py: kernel_type) and decides which cores run; the statement itself does nothing.
 #define KERNEL_TASK_TYPE_DEFAULT(type) (void)(type)

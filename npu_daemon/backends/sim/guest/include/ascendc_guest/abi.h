@@ -59,3 +59,20 @@ enum class TPosition : uint8_t {
 using QuePosition = TPosition;
 
 }  // namespace AscendC
+
+// The launch's kernel types (read from the source before the launch, kernel_view.py: kernel_type).
+// The AI Core / Vector Core types are for the inference products (310P); on the A2 their kernels
+// launch as vector blocks, as the default AIV-only type does.
+enum KernelMetaType {
+  KERNEL_TYPE_AIV_ONLY,
+  KERNEL_TYPE_AIC_ONLY,
+  KERNEL_TYPE_MIX_AIV_1_0,
+  KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2,
+  KERNEL_TYPE_MIX_AIC_1_4,
+  KERNEL_TYPE_AICORE,
+  KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE
+};
