@@ -626,7 +626,8 @@ class TPipe {
   }
   // The untyped forms (the guest engine binds its queues and buffers by position at run time):
   // `num` buffers of `len` bytes for a queue filled at `src`; a scratch buffer's base address.
-  bool InitQueue(TQueBase& que, TPosition src, uint8_t num, uint32_t len, const SrcLoc& loc) {
+  // Inlined into InitBuffer as before, so a kernel's own instruction count does not move.
+  ASCENDC_SIM_INLINE bool InitQueue(TQueBase& que, TPosition src, uint8_t num, uint32_t len, const SrcLoc& loc) {
     ASCENDC_SIM_CHECK(num >= 1 && num <= 8, loc, "InitBuffer: %u buffers for one queue (1..8 allowed)", num);
     if (src == TPosition::VECIN) {
       vecinBuffers_ += num;
@@ -637,7 +638,7 @@ class TPipe {
     que.Bind(Allocate(BufferOf(src), static_cast<uint64_t>(bytes) * num, loc, len, num), num, bytes);
     return true;
   }
-  uint32_t InitScratch(TPosition pos, uint8_t num, uint32_t len, const SrcLoc& loc) {
+  ASCENDC_SIM_INLINE uint32_t InitScratch(TPosition pos, uint8_t num, uint32_t len, const SrcLoc& loc) {
     return Allocate(BufferOf(pos), Align32(len) * num, loc, len, num);
   }
   __aicore__ void Init() { Reset(); }
