@@ -110,7 +110,7 @@ def test_a_reference_importing_torch_runs_or_names_the_modules_it_may_import(tmp
         assert done.stdout.startswith("OK"), done.stdout
 
 
-def test_bench_with_a_ray_address_where_no_cluster_is_one_line_in_bounded_time():
+def test_bench_with_a_ray_address_where_no_cluster_is_one_line_in_bounded_time(tmp_path):
     import socket
     import time
 
@@ -119,7 +119,15 @@ def test_bench_with_a_ray_address_where_no_cluster_is_one_line_in_bounded_time()
         port = s.getsockname()[1]
     started = time.monotonic()
     done = cli(
-        "bench", "--ops", "level1/add", "--budget", "1", "--ray-address", f"127.0.0.1:{port}"
+        "bench",
+        "--ops",
+        "level1/add",
+        "--budget",
+        "1",
+        "--ray-address",
+        f"127.0.0.1:{port}",
+        "--out",
+        str(tmp_path / "out"),
     )
     assert_usage_error(done, f"no Ray cluster at 127.0.0.1:{port}", "ray start --head")
     assert time.monotonic() - started < 60
