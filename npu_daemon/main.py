@@ -148,9 +148,8 @@ def sandbox_access(backend: str) -> SandboxAccess:
     if backend in ("sim", "sim-guest"):
         from npu_daemon.backends.sim import guest_build
 
-        guest = [guest_build.GUEST_INCLUDE, build.wasmtime_library().parent]
         return SandboxAccess(
-            read=[build.INCLUDE_DIR, build.HOST_INCLUDE_DIR, sim_root, *guest],
+            read=[build.INCLUDE_DIR, build.HOST_INCLUDE_DIR, sim_root, guest_build.GUEST_INCLUDE],
             write=[sim_root / "objects"],
             unlisted=[sim_root / "cases"],
         )

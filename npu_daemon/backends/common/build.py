@@ -250,6 +250,7 @@ def ensure_runtime() -> Runtime:
                 shutil.rmtree(tmp, ignore_errors=True)
                 (tmp / "pch").mkdir(parents=True)
                 (tmp / "pch-host").mkdir()
+                shutil.copy2(wasmtime, tmp / wasmtime.name)
                 # The performance model is runtime/model.cpp plus its units under runtime/model/.
                 sources = [
                     RUNTIME_DIR / "core.cpp",
@@ -293,9 +294,10 @@ def ensure_runtime() -> Runtime:
                         f"-L{tmp}",
                         "-lascendc_sim",
                         f"-Wl,-rpath,{rt.root}",
-                        # The guest engine's WebAssembly runtime: the wasmtime wheel's C library.
-                        str(wasmtime),
-                        f"-Wl,-rpath,{wasmtime.parent}",
+                        # The guest engine's WebAssembly runtime: the wasmtime wheel's C library,
+                        # copied beside the harness, where the sandbox users read (a venv may not
+                        # be theirs to read); named without its path, found by the run path.
+                        f"-l:{wasmtime.name}",
                         "-ldl",
                         "-o",
                         str(tmp / "ascendc_sim_harness"),
