@@ -64,11 +64,9 @@ def api_imports() -> frozenset[str]:
 
 
 def headers_digest() -> str:
-    """The guest API headers, the host headers a tiling view includes, and clang's version."""
-    headers = [*GUEST_INCLUDE.rglob("*.h"), *build.HOST_INCLUDE_DIR.rglob("*.h")]
-    return build.digest(
-        "guest-headers", toolchain_version(), sorted([p.as_posix(), p.read_text()] for p in headers)
-    )
+    """clang's version and the runtime's sources, which hold the guest API headers and the host
+    headers a tiling view includes (read again only when one of them changes)."""
+    return build.digest("guest-headers", toolchain_version(), build.runtime_sources_digest())
 
 
 def ensure_pch() -> Path:
