@@ -290,7 +290,7 @@ def ensure_runtime() -> Runtime:
                         str(RUNTIME_DIR / "tiling.cpp"),
                         str(RUNTIME_DIR / "candidate.cpp"),
                         str(RUNTIME_DIR / "confine.cpp"),
-                        str(RUNTIME_DIR / "guest" / "guest.cpp"),
+                        *map(str, sorted((RUNTIME_DIR / "guest").glob("*.cpp"))),
                         f"-L{tmp}",
                         "-lascendc_sim",
                         f"-Wl,-rpath,{rt.root}",

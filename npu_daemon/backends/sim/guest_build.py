@@ -2,7 +2,7 @@
 to a wasm32 module against the guest API headers (guest/include), linked with the WASI libc and
 libc++ that run inside the module, metered like the kernel's own code. The module's imports are
 then verified: each must be a function of the API (module "ascendc", declared in the guest
-kernel_operator.h); anything else (WASI I/O through printf, a clock) is refused before it runs.
+headers); anything else (WASI I/O through printf, a clock) is refused before it runs.
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ def toolchain_version() -> str:
 
 @functools.cache
 def api_imports() -> frozenset[str]:
-    """The import names of the API, as the guest header declares them."""
-    text = (GUEST_INCLUDE / "kernel_operator.h").read_text()
+    """The import names of the API, as the guest headers declare them."""
+    text = "".join(h.read_text() for h in sorted(GUEST_INCLUDE.rglob("*.h")))
     return frozenset(re.findall(r"ASCENDC_GUEST_IMPORT\((\w+)\)", text)) - {"name"}
 
 

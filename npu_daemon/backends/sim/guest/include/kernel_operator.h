@@ -106,33 +106,11 @@ ASCENDC_GUEST_IMPORT(que_alloc) uint32_t que_alloc(int32_t que, int32_t line);
 ASCENDC_GUEST_IMPORT(que_free) void que_free(int32_t que, uint32_t addr, int32_t line);
 ASCENDC_GUEST_IMPORT(que_enque) void que_enque(int32_t que, uint32_t addr, uint32_t bytes, int32_t line);
 ASCENDC_GUEST_IMPORT(que_deque) int64_t que_deque(int32_t que, int32_t line);
-ASCENDC_GUEST_IMPORT(copy_gm_ub)
-void copy_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, uint32_t ub, uint32_t ubSize, int32_t pos,
-                uint32_t count, int32_t line);
-ASCENDC_GUEST_IMPORT(copy_pad_gm_ub)
-void copy_pad_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, uint32_t ub, uint32_t ubSize, int32_t pos,
-                    const void* params, const void* pad, int32_t line);
-ASCENDC_GUEST_IMPORT(vec_binary)
-void vec_binary(Binary op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t b, uint32_t bSize,
-                int32_t count, int32_t line);
-ASCENDC_GUEST_IMPORT(vec_unary)
-void vec_unary(Unary op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, int32_t count, int32_t line);
-ASCENDC_GUEST_IMPORT(vec_scalar)
-void vec_scalar(WithScalar op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, int64_t scalar,
-                int32_t count, int32_t line);
-ASCENDC_GUEST_IMPORT(vec_dup)
-void vec_dup(Dtype t, uint32_t d, uint32_t dSize, int64_t value, int32_t count, int32_t line);
 ASCENDC_GUEST_IMPORT(ub_get) int64_t ub_get(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int32_t line);
 ASCENDC_GUEST_IMPORT(ub_set)
 void ub_set(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int64_t bits, int32_t line);
 ASCENDC_GUEST_IMPORT(gm_get) int64_t gm_get(Dtype t, uint32_t gm, int64_t offset, int32_t line);
 ASCENDC_GUEST_IMPORT(gm_set) void gm_set(Dtype t, uint32_t gm, int64_t offset, int64_t bits, int32_t line);
-ASCENDC_GUEST_IMPORT(vec_cast)
-void vec_cast(Dtype dt, Dtype st, int32_t round, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, int32_t count,
-              int32_t line);
-ASCENDC_GUEST_IMPORT(vec_reduce)
-void vec_reduce(Reduce op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t w, uint32_t wSize,
-                int32_t count, int32_t calIndex, int32_t line);
 ASCENDC_GUEST_IMPORT(tiling_key) int64_t tiling_key();
 ASCENDC_GUEST_IMPORT(user_workspace) uint32_t user_workspace(uint32_t workspace);
 ASCENDC_GUEST_IMPORT(sys_workspace) uint32_t sys_workspace();
@@ -349,100 +327,6 @@ class TPipe {
   uint8_t eventIds_[64] = {};
 };
 
-struct DataCopyExtParams {
-  DataCopyExtParams() = default;
-  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn)
-      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
-  uint16_t blockCount = 1;
-  uint32_t blockLen = 0;
-  uint32_t srcStride = 0;
-  uint32_t dstStride = 0;
-  uint32_t rsv = 0;
-};
-template <typename T>
-struct DataCopyPadExtParams {
-  DataCopyPadExtParams() = default;
-  DataCopyPadExtParams(bool isPadValue, uint8_t left, uint8_t right, T value)
-      : isPad(isPadValue), leftPadding(left), rightPadding(right), paddingValue(value) {}
-  bool isPad = false;
-  uint8_t leftPadding = 0;
-  uint8_t rightPadding = 0;
-  T paddingValue = 0;
-};
-
-template <typename T>
-void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
-                            dst.UbAddr(), dst.GetSize(), static_cast<int32_t>(dst.GetPosition()), count, line);
-}
-template <typename T>
-void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
-                            src.UbAddr(), src.GetSize(), static_cast<int32_t>(src.GetPosition()), count, line);
-}
-template <typename T>
-void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
-                 const DataCopyPadExtParams<T>& pad, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
-                                dst.UbAddr(), dst.GetSize(), static_cast<int32_t>(dst.GetPosition()), &p, &pad, line);
-}
-template <typename T>
-void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
-                 ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
-                                src.UbAddr(), src.GetSize(), static_cast<int32_t>(src.GetPosition()), &p, nullptr,
-                                line);
-}
-
-#define ASCENDC_GUEST_BINARY(Name, Code)                                                                         \
-  template <typename T>                                                                                          \
-  void Name(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t count,            \
-            ASCENDC_GUEST_LINE) {                                                                                \
-    ascendc_guest::vec_binary(ascendc_guest::Binary::Code, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(), \
-                              a.UbAddr(), a.GetSize(), b.UbAddr(), b.GetSize(), count, line);                    \
-  }
-ASCENDC_GUEST_BINARY(Add, kAdd)
-ASCENDC_GUEST_BINARY(Sub, kSub)
-ASCENDC_GUEST_BINARY(Mul, kMul)
-ASCENDC_GUEST_BINARY(Div, kDiv)
-ASCENDC_GUEST_BINARY(Max, kMax)
-ASCENDC_GUEST_BINARY(Min, kMin)
-#undef ASCENDC_GUEST_BINARY
-
-#define ASCENDC_GUEST_UNARY(Name, Code)                                                                        \
-  template <typename T>                                                                                        \
-  void Name(const LocalTensor<T>& d, const LocalTensor<T>& a, int32_t count, ASCENDC_GUEST_LINE) {             \
-    ascendc_guest::vec_unary(ascendc_guest::Unary::Code, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(), \
-                             a.UbAddr(), a.GetSize(), count, line);                                            \
-  }
-ASCENDC_GUEST_UNARY(Exp, kExp)
-ASCENDC_GUEST_UNARY(Ln, kLn)
-ASCENDC_GUEST_UNARY(Abs, kAbs)
-ASCENDC_GUEST_UNARY(Reciprocal, kReciprocal)
-ASCENDC_GUEST_UNARY(Sqrt, kSqrt)
-ASCENDC_GUEST_UNARY(Rsqrt, kRsqrt)
-ASCENDC_GUEST_UNARY(Relu, kRelu)
-#undef ASCENDC_GUEST_UNARY
-
-#define ASCENDC_GUEST_SCALAR(Name, Code)                                                                             \
-  template <typename T, typename U>                                                                                  \
-  void Name(const LocalTensor<T>& d, const LocalTensor<T>& a, U scalar, int32_t count, ASCENDC_GUEST_LINE) {         \
-    ascendc_guest::vec_scalar(ascendc_guest::WithScalar::Code, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(), \
-                              a.UbAddr(), a.GetSize(), ascendc_guest::BitsOf(static_cast<T>(scalar)), count, line);  \
-  }
-ASCENDC_GUEST_SCALAR(Adds, kAdds)
-ASCENDC_GUEST_SCALAR(Muls, kMuls)
-ASCENDC_GUEST_SCALAR(Maxs, kMaxs)
-ASCENDC_GUEST_SCALAR(Mins, kMins)
-ASCENDC_GUEST_SCALAR(LeakyRelu, kLeakyRelu)
-#undef ASCENDC_GUEST_SCALAR
-
-template <typename T, typename U>
-void Duplicate(const LocalTensor<T>& d, U value, int32_t count, ASCENDC_GUEST_LINE) {
-  ascendc_guest::vec_dup(ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(),
-                         ascendc_guest::BitsOf(static_cast<T>(value)), count, line);
-}
-
 template <pipe_t pipe>
 void PipeBarrier(ASCENDC_GUEST_LINE) {
   ascendc_guest::pipe_barrier(pipe, line);
@@ -454,34 +338,6 @@ void SetFlag(int32_t id, ASCENDC_GUEST_LINE) {
 template <HardEvent event>
 void WaitFlag(int32_t id, ASCENDC_GUEST_LINE) {
   ascendc_guest::wait_flag(static_cast<int32_t>(event), id, line);
-}
-
-enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
-template <typename D, typename S>
-void Cast(const LocalTensor<D>& d, const LocalTensor<S>& a, const RoundMode& round, uint32_t count,
-          ASCENDC_GUEST_LINE) {
-  ascendc_guest::vec_cast(ascendc_guest::DtypeOf<D>(), ascendc_guest::DtypeOf<S>(), static_cast<int32_t>(round),
-                          d.UbAddr(), d.GetSize(), a.UbAddr(), a.GetSize(), static_cast<int32_t>(count), line);
-}
-
-// The count forms of the whole-range reductions.
-template <typename T>
-void ReduceSum(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& work, int32_t count,
-               ASCENDC_GUEST_LINE) {
-  ascendc_guest::vec_reduce(ascendc_guest::Reduce::kSum, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(),
-                            a.UbAddr(), a.GetSize(), work.UbAddr(), work.GetSize(), count, 0, line);
-}
-template <typename T>
-void ReduceMax(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& work, int32_t count,
-               bool calIndex = false, ASCENDC_GUEST_LINE) {
-  ascendc_guest::vec_reduce(ascendc_guest::Reduce::kMax, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(),
-                            a.UbAddr(), a.GetSize(), work.UbAddr(), work.GetSize(), count, calIndex, line);
-}
-template <typename T>
-void ReduceMin(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& work, int32_t count,
-               bool calIndex = false, ASCENDC_GUEST_LINE) {
-  ascendc_guest::vec_reduce(ascendc_guest::Reduce::kMin, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(),
-                            a.UbAddr(), a.GetSize(), work.UbAddr(), work.GetSize(), count, calIndex, line);
 }
 
 template <bool isAIVOnly = true>
@@ -534,3 +390,7 @@ using AscendC::GetBlockNum;
 #define GET_TILING_DATA_WITH_STRUCT(type, name, tiling) \
   type name;                                            \
   ::ascendc_guest::tiling_read(&name, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(tiling)), sizeof(name))
+
+// The API's families, each with its imports.
+#include "ascendc_guest/data_copy.h"
+#include "ascendc_guest/vector.h"

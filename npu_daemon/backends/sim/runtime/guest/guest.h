@@ -1,6 +1,6 @@
 // The guest engine (docs/trust_boundary.md): a kernel compiled to WebAssembly runs metered inside
 // this process, which owns everything the reward is computed from. The guest reaches tensor
-// memory, the trace and the timing only through the imports of module "ascendc" (api.cpp), each
+// memory, the trace and the timing only through the imports of module "ascendc" (the api_*.cpp units), each
 // the emulation's own API call run here; its own instructions, library code included, are counted
 // by the runtime's fuel and charged as the kernel's scalar work.
 #pragma once

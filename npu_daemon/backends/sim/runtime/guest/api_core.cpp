@@ -1,0 +1,95 @@
+// The guest engine's core imports: block ids, the tiling, TPipe and its queues, workspaces and
+// synchronisation, each the emulation's own call on the running core.
+#include "import.h"
+
+namespace ascendc_sim::guest {
+namespace {
+
+int32_t BlockIdx(const Call&) { return static_cast<int32_t>(AscendC::GetBlockIdx()); }
+int32_t BlockNum(const Call&) { return static_cast<int32_t>(AscendC::GetBlockNum()); }
+
+void TilingRead(const Call& c, uint32_t dst, uint32_t gm, uint32_t bytes) {
+  const LaunchGm& l = g_module->gm;
+  if (gm < l.tiling || static_cast<uint64_t>(gm) - l.tiling + bytes > l.tilingBytes)
+    throw SimError(Status::RUNTIME_ERROR, "GET_TILING_DATA: the tiling argument reads past the tiling data");
+  std::memcpy(c.Bytes(dst, bytes, "GET_TILING_DATA"), l.tilingData + (gm - l.tiling), bytes);
+}
+
+int32_t PipeNew(const Call&) {
+  t_core->pipes.push_back(std::make_unique<AscendC::TPipe>());
+  return static_cast<int32_t>(t_core->pipes.size() - 1);
+}
+void PipeDelete(const Call&, int32_t id) {
+  Pipe(id);  // a live pipe, or the error
+  t_core->pipes[static_cast<size_t>(id)].reset();
+}
+int32_t PipeInitQue(const Call& c, int32_t pipe, int32_t src, int32_t dst, int32_t, int32_t num, uint32_t len,
+                    int32_t line) {
+  auto q = std::make_unique<HostQue>(Position(src), Position(dst));
+  Pipe(pipe).InitQueue(*q, Position(src), static_cast<uint8_t>(num), len, c.Loc(line));
+  t_core->queues.push_back(std::move(q));
+  return static_cast<int32_t>(t_core->queues.size() - 1);
+}
+uint32_t PipeInitBuf(const Call& c, int32_t pipe, int32_t pos, int32_t num, uint32_t len, int32_t line) {
+  return Pipe(pipe).InitScratch(Position(pos), static_cast<uint8_t>(num), len, c.Loc(line));
+}
+uint32_t QueAlloc(const Call& c, int32_t id, int32_t line) {
+  HostQue& q = Que(id);
+  return q.Alloc(q.producer, q.consumer, c.Loc(line));
+}
+void QueFree(const Call& c, int32_t id, uint32_t addr, int32_t line) {
+  HostQue& q = Que(id);
+  q.Free(addr, q.producer, q.consumer, c.Loc(line));
+}
+void QueEnque(const Call& c, int32_t id, uint32_t addr, uint32_t bytes, int32_t line) {
+  HostQue& q = Que(id);
+  q.Enqueue(addr, bytes, q.producer, q.consumer, c.Loc(line));
+}
+int64_t QueDeque(const Call& c, int32_t id, int32_t line) {
+  HostQue& q = Que(id);
+  const uint32_t bytes = q.Head();
+  const uint32_t addr = q.Dequeue(q.producer, q.consumer, c.Loc(line));
+  return static_cast<int64_t>(addr) | static_cast<int64_t>(bytes) << 32;
+}
+
+int64_t TilingKeyImport(const Call&) { return static_cast<int64_t>(ascendc_sim::TilingKey()); }
+uint32_t UserWorkspace(const Call&, uint32_t workspace) {
+  return workspace + static_cast<uint32_t>(ascendc_sim::SocParamInt("lib_workspace_bytes"));
+}
+uint32_t SysWorkspace(const Call&) { return g_module->gm.workspace; }
+void SyncAllImport(const Call& c, int32_t line) { ascendc_sim::CurrentCore().SyncAll(c.Loc(line)); }
+void PipeBarrierImport(const Call& c, int32_t pipe, int32_t line) {
+  if (pipe < PIPE_S || pipe > PIPE_ALL) throw SimError(Status::RUNTIME_ERROR, "PipeBarrier: pipe out of range");
+  ascendc_sim::CurrentCore().Barrier(static_cast<pipe_t>(pipe), c.Loc(line), "PipeBarrier");
+}
+void SetFlagImport(const Call& c, int32_t event, int32_t id, int32_t line) {
+  ascendc_sim::CurrentCore().SetFlag(event / 8, event % 8, static_cast<uint64_t>(id), c.Loc(line), "SetFlag");
+}
+void WaitFlagImport(const Call& c, int32_t event, int32_t id, int32_t line) {
+  ascendc_sim::CurrentCore().WaitFlag(event / 8, event % 8, static_cast<uint64_t>(id), c.Loc(line), "WaitFlag");
+}
+
+}  // namespace
+
+void DefineCoreImports(wasmtime_linker_t* l) {
+  Import<BlockIdx>::Define(l, "block_idx");
+  Import<BlockNum>::Define(l, "block_num");
+  Import<TilingRead>::Define(l, "tiling_read");
+  Import<PipeNew>::Define(l, "pipe_new");
+  Import<PipeDelete>::Define(l, "pipe_delete");
+  Import<PipeInitQue>::Define(l, "pipe_init_que");
+  Import<PipeInitBuf>::Define(l, "pipe_init_buf");
+  Import<QueAlloc>::Define(l, "que_alloc");
+  Import<QueFree>::Define(l, "que_free");
+  Import<QueEnque>::Define(l, "que_enque");
+  Import<QueDeque>::Define(l, "que_deque");
+  Import<TilingKeyImport>::Define(l, "tiling_key");
+  Import<UserWorkspace>::Define(l, "user_workspace");
+  Import<SysWorkspace>::Define(l, "sys_workspace");
+  Import<SyncAllImport>::Define(l, "sync_all");
+  Import<PipeBarrierImport>::Define(l, "pipe_barrier");
+  Import<SetFlagImport>::Define(l, "set_flag");
+  Import<WaitFlagImport>::Define(l, "wait_flag");
+}
+
+}  // namespace ascendc_sim::guest

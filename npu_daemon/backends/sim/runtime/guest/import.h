@@ -1,0 +1,243 @@
+// What the guest engine's import units share (guest.h, docs/trust_boundary.md): a core's store,
+// the running module, the trampoline that turns a host function into an import of module "ascendc",
+// and the checks that hold the guest's handles (element types, tensors, queues) to what the
+// emulation made. Each api_*.cpp unit serves one family of the API and defines its imports.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "../../guest/include/ascendc_guest/abi.h"
+#include "guest.h"
+#include "kernel_operator.h"
+#include "wasmtime_c.h"
+
+namespace ascendc_sim::guest {
+
+using ascendc_guest::Dtype;
+
+// Raises a wasmtime error as the emulation's RUNTIME_ERROR, naming `what`.
+void Check(wasmtime_error_t* e, const char* what);
+
+// One core's instance: its store (fuel, memory, stack) and what the kernel made through the API.
+struct GuestCore {
+  wasmtime_store_t* store = nullptr;
+  wasmtime_context_t* cx = nullptr;
+  wasmtime_memory_t memory{};
+  uint64_t used = 0;           // fuel this store has burnt, as last counted
+  std::exception_ptr failure;  // an emulation error raised in an import, rethrown past the guest
+  std::vector<std::unique_ptr<AscendC::TPipe>> pipes;
+  std::vector<std::unique_ptr<AscendC::TQueBase>> queues;
+  ~GuestCore() {
+    queues.clear();
+    pipes.clear();
+    if (store) wasmtime_store_delete(store);
+  }
+};
+
+struct Module::Impl {
+  wasm_engine_t* engine = nullptr;
+  wasmtime_module_t* module = nullptr;
+  wasmtime_linker_t* linker = nullptr;
+  std::string entry, kernelFile;
+  LaunchGm gm;
+  uint64_t scalar = 0;  // fuel over every core: the kernel's own instructions
+
+  ~Impl() {
+    if (linker) wasmtime_linker_delete(linker);
+    if (module) wasmtime_module_delete(module);
+    if (engine) wasm_engine_delete(engine);
+  }
+};
+
+extern thread_local GuestCore* t_core;  // the core whose guest is running on this thread
+extern Module::Impl* g_module;          // one launch per process
+
+// One import call: the guest's memory for pointer arguments, and the fuel burnt since the last.
+struct Call {
+  wasmtime_caller_t* caller;
+  SrcLoc Loc(int32_t line) const { return {g_module->kernelFile.c_str(), line}; }
+  // `n` bytes of guest memory at guest address `p` (a pointer argument), bounds checked.
+  uint8_t* Bytes(uint32_t p, uint64_t n, const char* api) const {
+    const size_t size = wasmtime_memory_data_size(t_core->cx, &t_core->memory);
+    if (static_cast<uint64_t>(p) + n > size)
+      throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": pointer argument outside the kernel's memory");
+    return wasmtime_memory_data(t_core->cx, &t_core->memory) + p;
+  }
+};
+
+// Charge the guest instructions run since the previous import to the running core (guest.cpp).
+void Meter();
+
+template <typename T>
+struct Raw;
+template <>
+struct Raw<int32_t> {
+  static constexpr uint8_t kKind = WASM_I32;
+  static int32_t Get(const wasmtime_val_raw_t& v) { return v.i32; }
+  static void Put(wasmtime_val_raw_t& v, int32_t x) { v.i32 = x; }
+};
+template <>
+struct Raw<uint32_t> {
+  static constexpr uint8_t kKind = WASM_I32;
+  static uint32_t Get(const wasmtime_val_raw_t& v) { return static_cast<uint32_t>(v.i32); }
+  static void Put(wasmtime_val_raw_t& v, uint32_t x) { v.i32 = static_cast<int32_t>(x); }
+};
+template <>
+struct Raw<int64_t> {
+  static constexpr uint8_t kKind = WASM_I64;
+  static int64_t Get(const wasmtime_val_raw_t& v) { return v.i64; }
+  static void Put(wasmtime_val_raw_t& v, int64_t x) { v.i64 = x; }
+};
+
+// The import trampoline of `Fn(Call&, args...)`: arguments unpacked by type, the emulation's
+// errors held for the host and turned into a trap, so no C++ exception crosses guest frames.
+template <auto Fn>
+struct Import;
+template <typename R, typename... A, R (*Fn)(const Call&, A...)>
+struct Import<Fn> {
+  template <size_t... I>
+  static void Invoke(const Call& c, wasmtime_val_raw_t* v, std::index_sequence<I...>) {
+    if constexpr (std::is_void_v<R>)
+      Fn(c, Raw<A>::Get(v[I])...);
+    else
+      Raw<R>::Put(v[0], Fn(c, Raw<A>::Get(v[I])...));
+  }
+  static wasm_trap_t* Callback(void*, wasmtime_caller_t* caller, wasmtime_val_raw_t* v, size_t) {
+    try {
+      Meter();
+      Invoke(Call{caller}, v, std::index_sequence_for<A...>{});
+      return nullptr;
+    } catch (...) {
+      t_core->failure = std::current_exception();
+      static constexpr char kMsg[] = "the emulation stopped the kernel";
+      return wasmtime_trap_new(kMsg, sizeof kMsg - 1);
+    }
+  }
+  static void Define(wasmtime_linker_t* linker, const char* name) {
+    wasm_valtype_t* params[] = {wasm_valtype_new(Raw<A>::kKind)..., nullptr};
+    wasm_valtype_vec_t p, r;
+    wasm_valtype_vec_new(&p, sizeof...(A), params);
+    if constexpr (std::is_void_v<R>) {
+      wasm_valtype_vec_new(&r, 0, nullptr);
+    } else {
+      wasm_valtype_t* result[] = {wasm_valtype_new(Raw<R>::kKind)};
+      wasm_valtype_vec_new(&r, 1, result);
+    }
+    wasm_functype_t* ty = wasm_functype_new(&p, &r);
+    Check(wasmtime_linker_define_func_unchecked(linker, "ascendc", 7, name, std::strlen(name), ty, Callback, nullptr,
+                                                nullptr),
+          name);
+    wasm_functype_delete(ty);
+  }
+};
+
+template <typename T>
+struct Tag {
+  using type = T;
+};
+// f(Tag<T>) for the element type the guest named.
+template <typename F>
+decltype(auto) WithType(int32_t code, F&& f) {
+  switch (static_cast<Dtype>(code)) {
+    case Dtype::kF16:
+      return f(Tag<half>{});
+    case Dtype::kF32:
+      return f(Tag<float>{});
+    case Dtype::kBf16:
+      return f(Tag<bfloat16_t>{});
+    case Dtype::kI8:
+      return f(Tag<int8_t>{});
+    case Dtype::kU8:
+      return f(Tag<uint8_t>{});
+    case Dtype::kI16:
+      return f(Tag<int16_t>{});
+    case Dtype::kU16:
+      return f(Tag<uint16_t>{});
+    case Dtype::kI32:
+      return f(Tag<int32_t>{});
+    case Dtype::kU32:
+      return f(Tag<uint32_t>{});
+    case Dtype::kI64:
+      return f(Tag<int64_t>{});
+    case Dtype::kU64:
+      return f(Tag<uint64_t>{});
+  }
+  throw SimError(Status::RUNTIME_ERROR, "element type code " + std::to_string(code) + " unknown to the guest engine");
+}
+template <typename T>
+constexpr bool kFloating = std::is_same_v<T, half> || std::is_same_v<T, float>;
+template <typename T>
+constexpr bool kArith = kFloating<T> || std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t>;
+
+[[noreturn]] inline void Unsupported(const char* api, int32_t code) {
+  throw SimError(Status::RUNTIME_ERROR, std::string(api) + " for element type code " + std::to_string(code) +
+                                            ": not in the guest engine's API yet (docs/trust_boundary.md)");
+}
+using ascendc_guest::BitsOf;
+using ascendc_guest::FromBits;
+// A global tensor the guest names, of the size it declared: the `reach` elements an API call
+// touches from its start must lie in one GM buffer of the launch.
+template <typename T>
+AscendC::GlobalTensor<T> Global(uint32_t addr, int64_t size, int64_t reach, const char* api) {
+  AscendC::GlobalTensor<T> g;
+  const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(reach, 1)) * sizeof(T);
+  g.SetGlobalBuffer(reinterpret_cast<T*>(g_module->gm.map.Resolve(addr, bytes, api)), static_cast<uint64_t>(size));
+  return g;
+}
+
+// A queue of the host: TQueBind's operations with the pipes its positions name.
+struct HostQue : AscendC::TQueBase {
+  pipe_t producer, consumer;
+  AscendC::TPosition src;
+  HostQue(AscendC::TPosition s, AscendC::TPosition d)
+      : producer(AscendC::ProducerPipe(s)), consumer(AscendC::ConsumerPipe(d)), src(s) {}
+  using TQueBase::Alloc;
+  using TQueBase::Dequeue;
+  using TQueBase::Enqueue;
+  using TQueBase::Free;
+  uint32_t Head() const { return sizes_[head_]; }
+};
+inline HostQue& Que(int32_t id) {
+  if (id < 0 || static_cast<size_t>(id) >= t_core->queues.size())
+    throw SimError(Status::RUNTIME_ERROR, "a queue used before TPipe::InitBuffer bound it");
+  return static_cast<HostQue&>(*t_core->queues[static_cast<size_t>(id)]);
+}
+inline AscendC::TPipe& Pipe(int32_t id) {
+  if (id < 0 || static_cast<size_t>(id) >= t_core->pipes.size() || !t_core->pipes[static_cast<size_t>(id)])
+    throw SimError(Status::RUNTIME_ERROR, "a TPipe used after its end");
+  return *t_core->pipes[static_cast<size_t>(id)];
+}
+inline AscendC::TPosition Position(int32_t p) {
+  if (p < 0 || p >= static_cast<int32_t>(AscendC::TPosition::MAX))
+    throw SimError(Status::RUNTIME_ERROR, "position code " + std::to_string(p) + " out of range");
+  return static_cast<AscendC::TPosition>(p);
+}
+
+// A local tensor the guest names: its bytes must lie inside its position's buffer, since the
+// emulation trusts a tensor's own extent (on the native engine only the library made tensors).
+template <typename T>
+AscendC::LocalTensor<T> Local(uint32_t addr, uint32_t size,
+                              int32_t pos = static_cast<int32_t>(AscendC::TPosition::VECCALC)) {
+  const AscendC::TPosition p = Position(pos);
+  const uint64_t cap = ascendc_sim::CurrentCore().Local().Size(AscendC::BufferOf(p));
+  if (static_cast<uint64_t>(addr) + static_cast<uint64_t>(size) * sizeof(T) > cap)
+    throw SimError(Status::RUNTIME_ERROR, "a LocalTensor of " + std::to_string(size) + " elements at byte " +
+                                              std::to_string(addr) + " lies past the " + std::to_string(cap) +
+                                              " B of its buffer");
+  return AscendC::LocalTensor<T>(addr, size, p);
+}
+
+// Each family's imports, defined on the module's linker (guest.cpp calls them all).
+void DefineCoreImports(wasmtime_linker_t* l);
+void DefineDataImports(wasmtime_linker_t* l);
+void DefineVectorImports(wasmtime_linker_t* l);
+
+}  // namespace ascendc_sim::guest
