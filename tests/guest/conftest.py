@@ -1,0 +1,63 @@
+"""Fixtures for the guest engine's API families (docs/trust_boundary.md): one `sim-guest` daemon
+for the session beside the native one, and `engines.same(...)`, which evaluates one package on
+both and holds the guest engine to the native engine's verdict and simulated latency."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalRequest, EvalResult, Stage, Status, Timeouts
+from ascend_core.suite import resolve
+from ascend_gym.client import DaemonClient, LocalDaemon
+from npu_daemon.backends.sim import guest_build
+
+
+@pytest.fixture(scope="session")
+def guest_daemon(tmp_path_factory) -> str:
+    try:
+        guest_build.toolchain_version()
+    except (
+        guest_build.GuestToolchainMissing
+    ) as e:  # .ci/run installs it; a developer machine may not
+        pytest.skip(str(e))
+    with LocalDaemon(backend="sim-guest", workers=2, state_dir=tmp_path_factory.mktemp("g")) as d:
+        yield d.address
+
+
+@dataclass
+class Engines:
+    native: DaemonClient
+    guest: DaemonClient
+
+    def both(
+        self, pkg: OperatorPackage | str, run_id: str = "parity"
+    ) -> tuple[EvalResult, EvalResult]:
+        package = resolve(pkg) if isinstance(pkg, str) else pkg
+        request = EvalRequest(
+            run_id=run_id,
+            package=package,
+            stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME],
+            timeouts=Timeouts(build_s=300, run_s=300),
+        )
+        return self.native.evaluate(request), self.guest.evaluate(request)
+
+    def same(self, pkg: OperatorPackage | str, rel: float = 0.02) -> EvalResult:
+        """The guest engine's result, OK where the native engine's is, within `rel` of its latency
+        (the kernel's own scalar work is counted in wasm instructions there, x86 ones here)."""
+        native, guest = self.both(pkg)
+        assert native.status is Status.OK, native.message
+        assert guest.status is Status.OK, guest.message
+        assert all(c.passed for c in guest.cases)
+        assert guest.latency_us == pytest.approx(native.latency_us, rel=rel)
+        return guest
+
+
+@pytest.fixture()
+def engines(daemon: str, guest_daemon: str) -> Engines:
+    native, guest = DaemonClient(daemon), DaemonClient(guest_daemon)
+    yield Engines(native, guest)
+    native.close()
+    guest.close()
