@@ -27,6 +27,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also try operators whose OpDef registers only SoCs without the A2 AI core",
     )
+    run.add_argument(
+        "--backend",
+        choices=("sim", "sim-guest"),
+        default="sim",
+        help="the simulator engine: native (sim) or the kernel as a metered guest (sim-guest, "
+        "docs/trust_boundary.md)",
+    )
     check = sub.add_parser(
         "check",
         help="the daemon's acceptance check alone on every custom-op directory under SRC_DIR "
@@ -72,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         any_soc=getattr(args, "any_soc", False),
         accept_only=checking,
         include_dirs=args.include_dir,
+        backend=getattr(args, "backend", "sim"),
     )
     if not outcomes:
         raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")

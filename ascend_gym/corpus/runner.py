@@ -75,15 +75,17 @@ def evaluate(
     accept_only: bool = False,
     draws: int = 1,
     include_dirs: Sequence[str] = (),
+    backend: str = "sim",
 ) -> OpOutcome:
     """Compile and check one implementation on every case of our spec (no timing stage), through
     the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check included), on the
     inputs of seeds 0..draws-1 until one fails. `accept_only`: the acceptance check alone
     (`evaluation.accept`: every unit preprocessed and read, nothing compiled or run; `corpus
     check`). `include_dirs`: include roots the build files do not give (paths from the
-    repository's root); a failure whose sources include headers found nowhere says so."""
+    repository's root); a failure whose sources include headers found nowhere says so.
+    `backend`: the simulator engine, `sim` or `sim-guest` (the daemon's --backend)."""
     from npu_daemon import evaluation  # the simulator only when running
-    from npu_daemon.backends.sim import SimBackend
+    from npu_daemon.backends.base import get_backend
 
     try:
         spec = spec_for(source)
@@ -107,7 +109,7 @@ def evaluate(
         stages = [Stage.COMPILE, Stage.CHECK]
         return EvalRequest(run_id="corpus", package=package, soc=soc, seed=seed, stages=stages)
 
-    run = functools.partial(evaluation.evaluate_alone, SimBackend())
+    run = functools.partial(evaluation.evaluate_alone, get_backend(backend))
     if accept_only:
         with tempfile.TemporaryDirectory(prefix="corpus-") as d:
             result = evaluation.accept(draw(0), Path(d))
@@ -166,11 +168,14 @@ def run(
     any_soc: bool = False,
     accept_only: bool = False,
     include_dirs: Sequence[str] = (),
+    backend: str = "sim",
 ) -> list[OpOutcome]:
     """Every custom op under `src`, evaluated `jobs` at a time, in path order."""
 
     def one(source: OpSource) -> OpOutcome:
-        outcome = evaluate(source, soc, any_soc, accept_only, include_dirs=include_dirs)
+        outcome = evaluate(
+            source, soc, any_soc, accept_only, include_dirs=include_dirs, backend=backend
+        )
         if progress:
             progress(outcome)
         return outcome
