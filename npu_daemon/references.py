@@ -80,11 +80,21 @@ def allowed_modules() -> str:
     return ", ".join(("numpy", *preload_reference_modules()))
 
 
+# What torch goldens import beside torch, where installed (the cann-bench extra brings them):
+# ml_dtypes for the float8/hifloat8 helpers, einops for rearrange.
+OPTIONAL_GOLDEN_MODULES = ("ml_dtypes", "einops")
+
+
 @functools.cache
 def preload_torch() -> None:
-    """Import torch (and the submodules goldens reach) before a torch golden's child is forked."""
+    """Import torch (and the modules goldens reach) before a torch golden's child is forked."""
     for name in ("torch", "torch.nn.functional", "torch.fft", "torch.linalg"):
         importlib.import_module(name)
+    for name in OPTIONAL_GOLDEN_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
     importlib.import_module("npu_daemon.torch_golden")
 
 
@@ -354,7 +364,9 @@ def output_signatures(
         ]
         hook = torch_golden.function(pkg, "get_input") if input_hook_source(pkg) else None
         return (
-            values if hook is None else torch_golden.prepared_inputs(hook, pkg.spec, case, values)
+            values
+            if hook is None
+            else torch_golden.prepared_inputs(hook, pkg.reference(), pkg.spec, case, values)
         )
 
     def probe() -> None:  # in the sandboxed child
@@ -420,7 +432,7 @@ def prepare_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> None:
             else None
             for a in spec.inputs
         ]
-        out = torch_golden.prepared_inputs(hook, spec, case, values)
+        out = torch_golden.prepared_inputs(hook, pkg.reference(), spec, case, values)
         for arg, value in zip(spec.inputs, out):
             if arg.name in inputs:
                 want = tuple(spec.arg_shape(case, arg.name))

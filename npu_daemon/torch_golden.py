@@ -123,26 +123,48 @@ def function(pkg: OperatorPackage, name: str) -> Callable[..., Any] | None:
     return found if callable(found) else None
 
 
+def tensor_parameters(fn: Callable[..., Any]) -> list[str]:
+    """The golden's parameters annotated as tensors (a tensor list too), in its order: where
+    cann-bench's evaluator puts what a `get_input` answers, one each, by position."""
+    return [
+        p.name for p in inspect.signature(fn).parameters.values() if "Tensor" in str(p.annotation)
+    ]
+
+
 def prepared_inputs(
-    hook: Callable[..., Any], spec: OperatorSpec, case: Case, values: list
+    hook: Callable[..., Any],
+    golden: Callable[..., Any],
+    spec: OperatorSpec,
+    case: Case,
+    values: list,
 ) -> list[np.ndarray | None]:
     """cann-bench's `get_input`: the golden's own preparation of the drawn inputs (boxes put in
     order, a sparsity pattern), which replaces them for the golden and the candidate alike. It
-    takes the inputs by their proto names and the attributes; answers one per input (a list
-    per TensorList), as values of each input's dtype."""
+    takes the inputs by their proto names and the attributes, and answers the golden's tensor
+    parameters in the golden's order (the proto's order where the golden annotates none); an
+    input it does not answer keeps its drawn values. One value per spec input comes back, of
+    each input's dtype."""
     import torch
 
     torch.set_num_threads(1)
     args = _arguments(spec, case, values, "cpu")
-    named = {name: a for (name, _), a in zip(spec.params(spec.inputs), args)}
+    params = spec.params(spec.inputs)
+    named = {name: a for (name, _), a in zip(params, args)}
     with torch.no_grad():
-        out = _flat(hook(**named, **accepted(hook, spec.attr_values(case))))
-    if len(out) != len(spec.inputs):
-        raise ValueError(f"get_input returned {len(out)} inputs, the spec has {len(spec.inputs)}")
-    return [
-        None if o is None else _values(o.to(getattr(torch, spec.arg_dtype(case, a.name))))
-        for a, o in zip(spec.inputs, out)
-    ]
+        answer = hook(**named, **accepted(hook, spec.attr_values(case)))
+    answer = list(answer) if isinstance(answer, tuple | list) else [answer]
+    slots = tensor_parameters(golden) or [name for name, _ in params]
+    if len(answer) > len(slots):
+        raise ValueError(f"get_input returned {len(answer)} tensors; the golden takes {len(slots)}")
+    by_name = dict(zip(slots, answer))
+    out: list[np.ndarray | None] = []
+    for (name, members), drawn in zip(params, args):
+        given = by_name.get(name, drawn)
+        for m, v in zip(members, given if members[0].dynamic else [given]):
+            out.append(
+                None if v is None else _values(v.to(getattr(torch, spec.arg_dtype(case, m.name))))
+            )
+    return out
 
 
 def call(fn: Callable[..., Any], spec: OperatorSpec, case: Case, values: list) -> list[np.ndarray]:

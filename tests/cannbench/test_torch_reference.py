@@ -128,3 +128,19 @@ def test_a_golden_prepares_the_inputs_both_sides_see(tmp_path, client):
     )
     result = client.evaluate(request(bad, "torch-prepared"))
     assert result.status is Status.REJECTED and "get_input gave y shape [7]" in result.message
+
+
+def test_get_input_answers_the_goldens_tensor_parameters_in_the_goldens_order(tmp_path, client):
+    """As cann-bench's evaluator reads it: the answer fills the golden's tensor-annotated
+    parameters by position (here only y, which the golden lists first); x keeps its drawn values."""
+    golden = (
+        "import torch\n\n\ndef add(y: torch.Tensor, x: torch.Tensor):\n"
+        "    assert bool((y == 0).all()) and not bool((x == 0).all())\n"
+        "    return torch.add(x, y)\n\n\n"
+        "def get_input(x, y, **attrs):\n    return [torch.zeros_like(y)]\n"
+    )
+    result = client.evaluate(request(torch_operator(tmp_path, golden), "torch-order"))
+    assert result.status is Status.OK, result.message
+    extra = golden.replace("[torch.zeros_like(y)]", "[torch.zeros_like(y), x, x]")
+    result = client.evaluate(request(torch_operator(tmp_path, extra), "torch-order"))
+    assert result.status is Status.REJECTED and "get_input returned 3 tensors" in result.message
