@@ -45,6 +45,11 @@ def timing_axes(protocol: str) -> tuple[bool, bool]:
     return data == "resident", launch == "repeated"
 
 
+# The backend every caller gets unless it names another: the daemon's --backend, the embedded
+# daemons, the corpus runner, suite materialise and cann-bench runs (docs/trust_boundary.md).
+DEFAULT_BACKEND = "sim"
+
+
 class Status(str, enum.Enum):
     OK = "OK"
     COMPILE_ERROR = "COMPILE_ERROR"

@@ -48,6 +48,7 @@ import zmq.asyncio
 from pydantic import BaseModel
 
 from ascend_core.protocol import (
+    DEFAULT_BACKEND,
     EvalRequest,
     EvalResult,
     HealthReply,
@@ -455,7 +456,9 @@ class AsyncDaemonPool:
 
 
 def place_daemons(
-    backend: str = "sim", keys: str | Path | None = None, extra_args: list[str] | None = None
+    backend: str = DEFAULT_BACKEND,
+    keys: str | Path | None = None,
+    extra_args: list[str] | None = None,
 ) -> tuple[list[str], list[object]]:
     """One daemon per alive node of the connected Ray cluster, its workers the node's CPUs.
 

@@ -30,6 +30,7 @@ import zmq
 import zmq.auth
 
 from ascend_core.protocol import (
+    DEFAULT_BACKEND,
     ErrorReply,
     EvalRequest,
     EvalResult,
@@ -394,7 +395,7 @@ class LocalDaemon:
 
     def __init__(
         self,
-        backend: str = "sim",
+        backend: str = DEFAULT_BACKEND,
         workers: int | None = None,
         startup_timeout_s: float = 1800.0,  # a first start builds the simulator runtime
         state_dir: str | Path | None = None,
@@ -422,7 +423,7 @@ class LocalDaemon:
         if not require_run_tokens:  # it also serves runs never opened (tests, experiments)
             cmd.append("--allow-unopened-runs")
         cmd += extra_args or []
-        if backend == "sim":
+        if backend in ("sim", "sim-guest"):  # the simulator runtime, either engine
             from npu_daemon.backends.common import build
 
             runtime = build.cache_root() / f"runtime-{build.runtime_sources_digest()}"

@@ -21,6 +21,7 @@ import ascend_gym
 from ascend_core import suite, tune
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import (
+    DEFAULT_BACKEND,
     DEFAULT_SOC,
     DEFAULT_TIMING_PROTOCOL,
     PROTOCOL_VERSION,
@@ -476,7 +477,7 @@ class AscendOpEnv(gym.Env):
         failure_penalty: float = -1.0,
         noop_penalty: float = -0.05,
         eval_seed: int = 0,
-        backend: Literal["sim", "cann"] = "sim",
+        backend: Literal["sim", "sim-guest", "cann"] = DEFAULT_BACKEND,
         run_id: str | None = None,
         render_mode: str | None = None,
         timing: Literal["auto", "full", "sampled"] = "auto",

@@ -17,7 +17,7 @@ from pydantic import BaseModel, computed_field
 
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import EvalResult, Status, TimingProtocol
+from ascend_core.protocol import DEFAULT_BACKEND, EvalResult, Status, TimingProtocol
 from ascend_gym import rewrites
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ class EnvState(BaseModel):
     timing: Literal["auto", "full", "sampled"] = "auto"  # EvalRequest.timing
     timing_protocol: TimingProtocol = "cold"  # EvalRequest.timing_protocol
     run_id: str
-    backend: str = "sim"
+    backend: str = DEFAULT_BACKEND
     simulated: bool = True
     baseline_hash: str
     baseline_us: float

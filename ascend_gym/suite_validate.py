@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from ascend_core import suite
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import DEFAULT_SOC, EvalRequest, EvalResult, Status
+from ascend_core.protocol import DEFAULT_BACKEND, DEFAULT_SOC, EvalRequest, EvalResult, Status
 from ascend_gym.validation import check_draws, draw_failure
 
 TABLE_BEGIN = (
@@ -68,9 +68,9 @@ def evaluate(pkg: OperatorPackage, soc: str, draws: int = 1) -> Outcome:
     one fails. One draw can pass a spec tighter than the kernel's own error (a rounding tie in a
     few of many cases), or an answer right only where that draw put the extreme."""
     from npu_daemon import evaluation  # the simulator is optional for listing
-    from npu_daemon.backends.sim import SimBackend
+    from npu_daemon.backends.base import get_backend
 
-    run = functools.partial(evaluation.evaluate_alone, SimBackend())
+    run = functools.partial(evaluation.evaluate_alone, get_backend(DEFAULT_BACKEND))
 
     def outcome(r: EvalResult) -> Outcome:
         failed = [c.name for c in r.cases if not c.passed]

@@ -15,6 +15,7 @@ from urllib.parse import urlparse
 import zmq
 from pydantic import BaseModel
 
+from ascend_core.protocol import DEFAULT_BACKEND
 from npu_daemon.backends.base import BACKENDS, get_backend
 from npu_daemon.service.keys import load_server_keys
 from npu_daemon.service.server import Server, StateDirInUse, default_state_dir
@@ -24,7 +25,9 @@ SANDBOX_UID = 64000
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--backend", default="sim", choices=BACKENDS, help="evaluation backend")
+    parser.add_argument(
+        "--backend", default=DEFAULT_BACKEND, choices=BACKENDS, help="evaluation backend"
+    )
     parser.add_argument(
         "--bind", default="tcp://127.0.0.1:5555", help="ZeroMQ endpoint; port * picks a free one"
     )

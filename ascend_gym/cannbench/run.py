@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from ascend_core.package import OperatorPackage, OperatorSpec
-from ascend_core.protocol import EvalRequest
+from ascend_core.protocol import DEFAULT_BACKEND, EvalRequest
 from ascend_gym.cannbench.hap import CaseScore, OperatorScore, case_score
 from ascend_gym.cannbench.importer import Floor, Manifest
 from ascend_gym.cannbench.tasks import Task
@@ -91,13 +91,13 @@ def score(
     `protocol`: warm by default, as cann-bench times a kernel after warm-up launches (its L2
     flush between launches is not modelled)."""
     from npu_daemon import evaluation
-    from npu_daemon.backends.sim import SimBackend
+    from npu_daemon.backends.base import get_backend
 
     n = len(task.case_ids) + len(task.skipped)
     result = OperatorScore(op=task.name, level=task.level, built=False, n_cases=n, message=message)
     if pkg is None:
         return result.model_copy(update={"generated": False})
-    backend = SimBackend()
+    backend = get_backend(DEFAULT_BACKEND)
     for case in pkg.spec.cases:
         cases = [c.model_copy(update={"bench": c.name == case.name}) for c in pkg.spec.cases]
         one = pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"cases": cases})})

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from ascend_core.protocol import DEFAULT_BACKEND
 from ascend_gym.commands.common import UsageError, add_soc
 
 
@@ -30,7 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--backend",
         choices=("sim", "sim-guest"),
-        default="sim",
+        default=DEFAULT_BACKEND,
         help="the simulator engine: native (sim) or the kernel as a metered guest (sim-guest, "
         "docs/trust_boundary.md)",
     )
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         any_soc=getattr(args, "any_soc", False),
         accept_only=checking,
         include_dirs=args.include_dir,
-        backend=getattr(args, "backend", "sim"),
+        backend=getattr(args, "backend", DEFAULT_BACKEND),
     )
     if not outcomes:
         raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")

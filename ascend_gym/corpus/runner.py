@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ascend_core.package import OperatorPackage
-from ascend_core.protocol import EvalRequest, Stage, Status
+from ascend_core.protocol import DEFAULT_BACKEND, EvalRequest, Stage, Status
 from ascend_gym.corpus import (
     OWN_SPEC,
     OpSource,
@@ -75,7 +75,7 @@ def evaluate(
     accept_only: bool = False,
     draws: int = 1,
     include_dirs: Sequence[str] = (),
-    backend: str = "sim",
+    backend: str = DEFAULT_BACKEND,
 ) -> OpOutcome:
     """Compile and check one implementation on every case of our spec (no timing stage), through
     the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check included), on the
@@ -168,7 +168,7 @@ def run(
     any_soc: bool = False,
     accept_only: bool = False,
     include_dirs: Sequence[str] = (),
-    backend: str = "sim",
+    backend: str = DEFAULT_BACKEND,
 ) -> list[OpOutcome]:
     """Every custom op under `src`, evaluated `jobs` at a time, in path order."""
 
