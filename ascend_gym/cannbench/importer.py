@@ -15,6 +15,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pydantic
 from pydantic import BaseModel
 
 from ascend_core import suite
@@ -63,6 +64,14 @@ def probe(spec: dict, golden: str) -> OperatorPackage:
     return draft.model_copy(update={"spec": with_outputs(spec, signatures)})
 
 
+def why(e: Exception) -> str:
+    """One line: a refused spec names its first invalid field, anything else its first line."""
+    if isinstance(e, pydantic.ValidationError) and (errors := e.errors()):
+        where = ".".join(str(part) for part in errors[0]["loc"])
+        return f"spec{' ' + where if where else ''}: {errors[0]['msg']}"[:300]
+    return str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+
+
 def import_tasks(
     src: Path, name: str, progress: Callable[[str, str], None] | None = None
 ) -> Manifest:
@@ -76,7 +85,7 @@ def import_tasks(
             spec, task = read_task(task_dir, src)
             pkg = probe(spec, (task_dir / "golden.py").read_text())
         except (Unimportable, ValueError, OSError) as e:  # ValueError: a spec pydantic refused
-            failed[rel] = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+            failed[rel] = why(e)
             if progress:
                 progress("FAILED", f"{rel}: {failed[rel]}")
             continue
