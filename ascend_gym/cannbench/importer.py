@@ -20,7 +20,14 @@ from pydantic import BaseModel
 
 from ascend_core import suite
 from ascend_core.package import OperatorPackage, OperatorSpec
-from ascend_gym.cannbench.tasks import Task, Unimportable, find_tasks, read_task, with_outputs
+from ascend_gym.cannbench.tasks import (
+    Task,
+    Unimportable,
+    find_tasks,
+    read_task,
+    with_declared_outputs,
+    with_outputs,
+)
 from ascend_gym.corpus.importer import write_operator
 
 MANIFEST = "cann_bench.json"
@@ -56,7 +63,9 @@ def probe(spec: dict, golden: str) -> OperatorPackage:
     """The task's package once its golden has said the outputs' shapes and dtypes (sandboxed)."""
     from npu_daemon import references
 
-    draft = OperatorPackage(spec=OperatorSpec.model_validate(spec), files={"golden.py": golden})
+    draft = OperatorPackage(
+        spec=OperatorSpec.model_validate(with_declared_outputs(spec)), files={"golden.py": golden}
+    )
     try:
         signatures = references.output_signatures(draft, PROBE_S)
     except references.ReferenceFailed as e:

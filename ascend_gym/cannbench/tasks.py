@@ -10,6 +10,7 @@ dtypes to the golden; `probe` asks it (sandboxed) and the spec records them per 
 from __future__ import annotations
 
 import ast
+import copy
 import csv
 import math
 import re
@@ -417,6 +418,19 @@ def _args(inputs: list[dict[str, Any]], counts: list[int], cases: list[dict]) ->
                 spec["dynamic"] = arg_name(str(arg["name"]))
             args.append(spec)
     return args
+
+
+def with_declared_outputs(spec: dict[str, Any]) -> dict[str, Any]:
+    """The spec before its golden has spoken: each case's outputs of a dtype the proto declares
+    for them (the case's own where declared, else the first), so an output whose proto dtype
+    differs from the inputs' (an fp32 gradient of bf16 inputs) is a valid draft to probe."""
+    draft = copy.deepcopy(spec)
+    for case in draft["cases"]:
+        for out in draft["outputs"]:
+            if out["dtypes"]:
+                own = case["dtype"] if case["dtype"] in out["dtypes"] else out["dtypes"][0]
+                case["dtypes"].setdefault(out["name"], own)
+    return draft
 
 
 def with_outputs(

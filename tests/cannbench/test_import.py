@@ -99,3 +99,23 @@ def test_the_command_imports_and_a_wrong_directory_is_a_usage_error(bench_set, t
 @pytest.mark.parametrize(("text", "level"), [("a/level3/op", 3), ("a/b/op", 2)])
 def test_the_level_is_the_directorys_else_the_difficulty(tmp_path, text, level):
     assert tasks.level_of(tmp_path / text, {"difficulty": "L2"}) == level
+
+
+def test_an_output_declared_in_another_dtype_than_the_inputs_imports(bench_set, capsys):
+    """A float32 gradient of float16 inputs: before the golden speaks, the output is drafted in
+    its declared dtype (the inputs' would be refused), then the golden says what it returns."""
+    write_task(
+        bench_set / "level2" / "sum_fp32",
+        "operator:\n  name: SumFp32\n  inputs:\n  - name: x\n    dtype: [float16]\n"
+        "  outputs:\n  - name: y\n    dtype: [float32]\n",
+        "import torch\n\n\ndef sum_fp32(x: torch.Tensor):\n    return x.float().sum(-1)\n",
+        "cases:\n- case_id: 1\n  input_shape: [[4, 8]]\n  dtype: [float16]\n  attrs: {}\n",
+        "cases.yaml",
+    )
+    with capsys.disabled():
+        manifest = import_tasks(bench_set, "cb-fp32-out")
+    assert "level2/sum_fp32" not in manifest.failed
+    spec = suite.resolve("op://cb-fp32-out/level2/sum_fp32").spec
+    assert spec.cases[0].dtypes == {"x": "float16", "y": "float32"} and spec.cases[0].shapes[
+        "y"
+    ] == [4]
