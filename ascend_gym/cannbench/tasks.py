@@ -435,20 +435,30 @@ def with_declared_outputs(spec: dict[str, Any]) -> dict[str, Any]:
 
 def with_outputs(
     spec: dict[str, Any], signatures: dict[str, list[tuple[list[int], str]]]
-) -> OperatorSpec:
-    """The spec with each case's output shapes and dtypes, as the golden gave them."""
+) -> tuple[OperatorSpec, dict[str, str]]:
+    """The spec with each case's output shapes and dtypes, as the golden gave them, and the cases
+    left out (our case name -> why): those where the golden answers an empty output."""
     outputs = spec["outputs"]
+    dropped: dict[str, str] = {}
     for case in spec["cases"]:
         found = signatures[case["name"]]
         if len(found) != len(outputs):
             raise Unimportable(
                 f"the golden returns {len(found)} outputs, the proto declares {len(outputs)}"
             )
+        if empty := [
+            o["name"] for o, (shape, _) in zip(outputs, found) if any(d <= 0 for d in shape)
+        ]:
+            dropped[case["name"]] = f"an empty output {empty[0]}"
+            continue
         for out, (shape, dtype) in zip(outputs, found):
-            if any(d <= 0 for d in shape):
-                raise Unimportable(f"the golden's output {out['name']} is empty: {shape}")
             case["shapes"][out["name"]] = shape or [1]
             case["dtypes"][out["name"]] = dtype
             if dtype not in out["dtypes"]:
                 out["dtypes"].append(dtype)
-    return OperatorSpec.model_validate(spec)
+    kept = [c for c in spec["cases"] if c["name"] not in dropped]
+    if not kept:
+        raise Unimportable(f"every case has an empty output ({next(iter(dropped.values()))})")
+    if not any(c.get("bench") for c in kept):  # the largest case left was not the bench case
+        max(kept, key=lambda c: sum(math.prod(s) for s in c["shapes"].values()))["bench"] = True
+    return OperatorSpec.model_validate({**spec, "cases": kept}), dropped
