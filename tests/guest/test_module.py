@@ -1,0 +1,24 @@
+"""The kernel module itself on the guest engine: what a compiled kernel carries beside its code."""
+
+from __future__ import annotations
+
+from ascend_core.protocol import Status
+from ascend_core.suite import resolve
+
+ENTRY = 'extern "C" __global__ __aicore__ void add('
+
+
+def test_a_kernel_with_a_large_initialised_table_runs(engines):
+    # 64 KiB of initialised data: wasmtime would map it copy-on-write from a memfd, which the
+    # harness's syscall filter refuses; the engine copies it instead (cann-ops' cross has one).
+    text = resolve("level1/add").files["op_kernel/add.cpp"]
+    table = "static const float kTable[16384] = {1.0f, 2.0f, 3.0f};\n"
+    use = "  if (kTable[AscendC::GetBlockIdx() % 3] == 0.0f) return;\n"
+    kernel = table + text.replace(
+        "  GET_TILING_DATA(tilingData, tiling);",
+        "  GET_TILING_DATA(tilingData, tiling);\n" + use,
+        1,
+    )
+    native, guest = engines.both(resolve("level1/add").with_sources(kernel=kernel))
+    assert native.status is Status.OK, native.message
+    assert guest.status is Status.OK, guest.message
