@@ -1,6 +1,6 @@
 """Evaluations per minute of a local simulator daemon with 1 and 2 worker processes.
 
-    python benchmarks/daemon_throughput.py [--op level1/add] [--n 8] [--workers 1,2]
+    python benchmarks/daemon_throughput.py [--op level1/add] [--n 8] [--workers 1,2] [--backend sim-guest]
 
 For each worker count a fresh daemon (fresh state dir) gets `--n` distinct candidates at once:
 each is the op with a unique comment in its kernel and tiling sources, so every evaluation
@@ -26,16 +26,18 @@ import zmq
 from fresh_cpu import tree_cpu_s
 
 from ascend_core.package import load_package
-from ascend_core.protocol import EvalRequest
+from ascend_core.protocol import DEFAULT_BACKEND, EvalRequest
 from ascend_gym.client import LocalDaemon
 
 SUITE = Path(__file__).resolve().parents[1] / "ascend_core" / "suite"
 
 
-def run(pkg, workers: int, n: int) -> dict:
+def run(pkg, workers: int, n: int, backend: str = DEFAULT_BACKEND) -> dict:
     with (
         tempfile.TemporaryDirectory() as state,
-        LocalDaemon(workers=workers, state_dir=state, extra_args=["--max-queue", str(n)]) as d,
+        LocalDaemon(
+            backend, workers=workers, state_dir=state, extra_args=["--max-queue", str(n)]
+        ) as d,
     ):
         ctx = zmq.Context.instance()
         socks = []
@@ -67,6 +69,7 @@ def run(pkg, workers: int, n: int) -> dict:
     compile_s = sum(r["cost"]["compile_s"] for r in results) / n
     run_s = sum(r["cost"]["run_s"] for r in results) / n
     return {
+        "backend": backend,
         "workers": workers,
         "n": n,
         "wall_s": round(wall, 2),
@@ -86,10 +89,11 @@ def main() -> None:
     ap.add_argument("--op", default="level1/add")
     ap.add_argument("--n", type=int, default=8)
     ap.add_argument("--workers", default="1,2")
+    ap.add_argument("--backend", default=DEFAULT_BACKEND, help="sim (native engine) or sim-guest")
     args = ap.parse_args()
     pkg = load_package(SUITE / args.op)
     for workers in map(int, args.workers.split(",")):
-        print(json.dumps(run(pkg, workers, args.n)), flush=True)
+        print(json.dumps(run(pkg, workers, args.n, args.backend)), flush=True)
 
 
 if __name__ == "__main__":

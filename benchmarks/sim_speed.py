@@ -1,6 +1,6 @@
 """Simulator speed: compile + run of a level-1 candidate at its bench shape, and a repeated candidate.
 
-    python benchmarks/sim_speed.py [--op level1/add] [--repeats 7]
+    python benchmarks/sim_speed.py [--op level1/add] [--repeats 7] [--backend sim-guest]
 
 Each evaluation compiles against the prebuilt runtime and precompiled headers and runs the bench
 case once (stages compile + time); the median and min of `--repeats` evaluations are reported,
@@ -30,8 +30,9 @@ from pathlib import Path
 from ascend_core.package import OperatorPackage, dtype_macros, load_package
 from ascend_core.protocol import EvalRequest, Stage, Status
 from ascend_gym.client import DaemonClient, LocalDaemon
+from npu_daemon.backends.base import get_backend
 from npu_daemon.backends.common import build
-from npu_daemon.backends.sim import SimBackend
+from npu_daemon.backends.sim import SimBackend, guest_build
 from npu_daemon.backends.sim.kernel_build import build_kernel
 
 SUITE = Path(__file__).resolve().parents[1] / "ascend_core" / "suite"
@@ -63,8 +64,9 @@ def measure(backend: SimBackend, make, repeats: int, fresh_seed: bool = False) -
     )
 
 
-def compile_alone(pkg: OperatorPackage, repeats: int) -> str:
+def compile_alone(pkg: OperatorPackage, repeats: int, engine: str) -> str:
     rt = build.ensure_runtime()
+    macros = dtype_macros(pkg.spec, pkg.spec.bench_case)
     tiling, kernel = [], []
     for _ in range(repeats):
         fresh = tagged(pkg, True, True)
@@ -73,7 +75,10 @@ def compile_alone(pkg: OperatorPackage, repeats: int) -> str:
             t0 = time.perf_counter()
             build.build_tiling(fresh, Path(d), rt, 120)
             t1 = time.perf_counter()
-            build_kernel(fresh, dtype_macros(fresh.spec, fresh.spec.bench_case), Path(d), rt, 120)
+            if engine == "sim-guest":
+                guest_build.build_kernel(fresh, macros, Path(d), 120)
+            else:
+                build_kernel(fresh, macros, Path(d), rt, 120)
             tiling.append(t1 - t0)
             kernel.append(time.perf_counter() - t1)
     return (
@@ -92,9 +97,10 @@ def main() -> None:
     )
     ap.add_argument("--op", default="level1/add")
     ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--backend", default="sim", choices=("sim", "sim-guest"), help="the engine")
     args = ap.parse_args()
     pkg = load_package(SUITE / args.op)
-    backend = SimBackend()
+    backend = get_backend(args.backend)
     backend.prepare()  # the runtime library, harness and PCHs are built once per simulator version
     bench = pkg.spec.bench_case
     print(
@@ -114,7 +120,7 @@ def main() -> None:
         f"first candidate of a case:  {measure(backend, lambda: tagged(pkg, True, True), args.repeats, fresh_seed=True)}"
     )
 
-    with LocalDaemon(workers=1) as daemon:
+    with LocalDaemon(args.backend, workers=1) as daemon:
         client = DaemonClient(daemon.address)
         req = EvalRequest(package=tagged(pkg, True, True), stages=[Stage.COMPILE, Stage.TIME])
         client.evaluate(req)
@@ -129,7 +135,7 @@ def main() -> None:
         f"repeated identical candidate (daemon run cache): median {statistics.median(times) * 1e3:.1f} ms, "
         f"min {min(times) * 1e3:.1f} ms, cache hit {r.cache_hit}"
     )
-    print(f"compile alone, one after the other: {compile_alone(pkg, args.repeats)}")
+    print(f"compile alone, one after the other: {compile_alone(pkg, args.repeats, args.backend)}")
     print(load())
 
 
