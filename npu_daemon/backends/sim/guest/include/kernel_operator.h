@@ -45,6 +45,7 @@ struct half {
   }
 };
 using float16_t = half;
+using float32_t = float;  // the toolchain's stdint-style alias
 struct bfloat16_t {
   uint16_t bits = 0;
   bfloat16_t() = default;
@@ -281,9 +282,15 @@ class TBuf {
   uint32_t len_ = 0;
 };
 
+namespace guest_detail {
+inline TPipe* g_tpipe = nullptr;  // the TPipe constructed last: a global of this core's instance
+}  // namespace guest_detail
+// The TPipe constructed last on this core, as the device's GetTPipePtr.
+inline TPipe* GetTPipePtr() { return guest_detail::g_tpipe; }
+
 class TPipe {
  public:
-  TPipe() : id_(ascendc_guest::pipe_new()) {}
+  TPipe() : id_(ascendc_guest::pipe_new()) { guest_detail::g_tpipe = this; }
   ~TPipe() { ascendc_guest::pipe_delete(id_); }
   TPipe(const TPipe&) = delete;
   TPipe& operator=(const TPipe&) = delete;
@@ -378,6 +385,7 @@ inline void pipe_barrier(pipe_t pipe, ASCENDC_GUEST_LINE) { ascendc_guest::pipe_
 
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
+using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using namespace AscendC`
 
 // The tiling struct of this op type (the host tiling header's, built by register/tilingdata_base.h
 // with ASCENDC_SIM_KERNEL), copied out of the host's tiling buffer.
@@ -391,6 +399,7 @@ using AscendC::GetBlockNum;
   type name;                                            \
   ::ascendc_guest::tiling_read(&name, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(tiling)), sizeof(name))
 
-// The API's families, each with its imports.
+// The API's families, each with its imports, and the library's utilities shared with the native engine.
+#include "ascendc_guest/kernel_utils.h"
 #include "ascendc_guest/data_copy.h"
 #include "ascendc_guest/vector.h"

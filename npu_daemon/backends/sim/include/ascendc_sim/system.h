@@ -1,10 +1,11 @@
 // System values and kernel-entry macros: block index, tiling data, tiling keys, workspaces.
 #pragma once
 
-#include <atomic>
 
 #include "../../guest/include/ascendc_guest/abi.h"  // KernelMetaType
 #include "ascendc_sim/core.h"
+// The library's utilities, on both engines (after core.h: they take GM_ADDR).
+#include "../../guest/include/ascendc_guest/kernel_utils.h"
 #include "register/tilingdata_base.h"
 
 namespace ascendc_sim {
@@ -40,50 +41,6 @@ __aicore__ inline void InitSocState() {
 // Scalar bfloat16 <-> float conversions (the scalar unit has no bf16 arithmetic).
 __aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 __aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
-// The library's scalar ceiling division (kernel_utils of asc-devkit; the samples call it qualified).
-__aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-__aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
-__aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-// A compiler barrier (kfc_comm.h of asc-devkit): orders the core's scalar memory accesses, no instruction.
-__aicore__ inline void Barrier() { std::atomic_signal_fence(std::memory_order_seq_cst); }
-
-__aicore__ inline void SetSysWorkspace(GM_ADDR) {}
-__aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
-// The library's compile-time type traits (kernel_utils of asc-devkit): kernels branch with
-// `if constexpr (IsSameType<T, float>::value)`.
-template <bool b>
-struct BoolInst {
-  using Type = BoolInst<b>;
-  static constexpr bool value = b;
-};
-using TrueType = BoolInst<true>;
-using FalseType = BoolInst<false>;
-template <typename T, typename U>
-struct IsSameType : FalseType {};
-template <typename T>
-struct IsSameType<T, T> : TrueType {};
-template <bool b, typename T1, typename T2>
-struct Conditional {
-  using type = T1;
-};
-template <typename T1, typename T2>
-struct Conditional<false, T1, T2> {
-  using type = T2;
-};
-// The library's std-like utilities (AscendC::Std, asc-devkit include/utils/std).
-namespace Std {
-using std::is_same;
-using std::is_same_v;
-template <typename T, typename U>
-__aicore__ constexpr inline std::common_type_t<T, U> min(T a, U b) {
-  return b < a ? b : a;
-}
-template <typename T, typename U>
-__aicore__ constexpr inline std::common_type_t<T, U> max(T a, U b) {
-  return a < b ? b : a;
-}
-}  // namespace Std
-
 using ::printf;
 // The library's device printf (the device prints after the kernel ends; here at once).
 template <typename... Args>
