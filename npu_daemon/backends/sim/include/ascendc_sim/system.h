@@ -1,7 +1,6 @@
 // System values and kernel-entry macros: block index, tiling data, tiling keys, workspaces.
 #pragma once
 
-
 #include "../../guest/include/ascendc_guest/abi.h"  // KernelMetaType
 #include "ascendc_sim/core.h"
 // The library's utilities, on both engines (after core.h: they take GM_ADDR).
