@@ -81,8 +81,8 @@ def allowed_modules() -> str:
 
 
 # What torch goldens import beside torch, where installed (the cann-bench extra brings them):
-# ml_dtypes for the float8/hifloat8 helpers, einops for rearrange.
-OPTIONAL_GOLDEN_MODULES = ("ml_dtypes", "einops")
+# ml_dtypes and en_dtypes for the float8/MX helpers, einops for rearrange.
+OPTIONAL_GOLDEN_MODULES = ("ml_dtypes", "en_dtypes", "einops")
 
 
 @functools.cache
@@ -200,17 +200,22 @@ def reference_outputs(
 
 @contextlib.contextmanager
 def _sandboxed(
-    compute: Callable[[], None], timeout_s: float, pkg: OperatorPackage, **limits: int
+    compute: Callable[[], None],
+    timeout_s: float,
+    pkg: OperatorPackage,
+    wall_s: float | None = None,
+    **limits: int,
 ) -> Iterator[Path]:
     """Run a client's reference code (`compute`, which writes into its working directory) in the
-    sandbox with `timeout_s` and `limits`; yields that directory. Its failure is ReferenceFailed."""
+    sandbox with `timeout_s` of CPU and of wall time (`wall_s` of wall time where given) and
+    `limits`; yields that directory. Its failure is ReferenceFailed."""
     preload_reference_modules()
     if pkg.spec.reference_kind == "torch":
         preload_torch()
     with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
         work = Path(tmp)
         done = sandbox.call(
-            compute, work, timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, **limits)
+            compute, work, wall_s or timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, **limits)
         )
         if done.timed_out or done.returncode != 0:
             why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
@@ -335,11 +340,12 @@ SIGNATURE_BYTES = 1 << 20  # the probe's answer: a few shapes per case
 
 
 def output_signatures(
-    pkg: OperatorPackage, timeout_s: float
+    pkg: OperatorPackage, timeout_s: float, wall_s: float | None = None
 ) -> dict[str, list[tuple[list[int], str]]]:
     """(shape, dtype) of each output of a torch golden, per case: what cann-bench's cases leave
     to the golden. The golden runs sandboxed as every client reference does, within `timeout_s`
-    for all cases, on meta tensors where it can and on the case's inputs where it reads values."""
+    of CPU for all cases (and `wall_s` of wall time, default the same), on meta tensors where it
+    can and on the case's inputs where it reads values."""
     from npu_daemon import checker as check
 
     def values(case: Case, meta: bool) -> list:
@@ -381,7 +387,7 @@ def output_signatures(
         }
         Path("signatures.json").write_text(json.dumps(found))
 
-    with _sandboxed(probe, timeout_s, pkg, address_space_mb=16384, file_size_mb=2) as work:
+    with _sandboxed(probe, timeout_s, pkg, wall_s, address_space_mb=16384, file_size_mb=2) as work:
         try:
             fd = os.open(
                 work / "signatures.json", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC

@@ -31,7 +31,10 @@ from ascend_gym.cannbench.tasks import (
 from ascend_gym.corpus.importer import write_operator
 
 MANIFEST = "cann_bench.json"
-PROBE_S = 120.0  # the golden's whole output-shape probe, every case of a task
+# The golden's whole output-shape probe, every case of a task: CPU seconds, so an import does not
+# depend on the machine's load; its wall time may be up to PROBE_WALL_S on a shared machine.
+PROBE_S = 120.0
+PROBE_WALL_S = 4 * PROBE_S
 
 
 class Floor(BaseModel):
@@ -68,7 +71,7 @@ def probe(spec: dict, golden: str) -> tuple[OperatorPackage, dict[str, str]]:
         spec=OperatorSpec.model_validate(with_declared_outputs(spec)), files={"golden.py": golden}
     )
     try:
-        signatures = references.output_signatures(draft, PROBE_S)
+        signatures = references.output_signatures(draft, PROBE_S, PROBE_WALL_S)
     except references.ReferenceFailed as e:
         raise Unimportable(str(e)) from None
     final, dropped = with_outputs(spec, signatures)
