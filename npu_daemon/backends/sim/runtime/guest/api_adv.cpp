@@ -124,6 +124,37 @@ void AdvPower(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uin
   });
 }
 
+// SelectWithBytesMask over firstAxis rows: the native counts them in 32 bits and reads maskLastAxis
+// mask values a row, past the lanes it issues: both extents are held to their buffers here.
+void AdvSelectBytesMask(const Call& c, int32_t t, int32_t u, int32_t tensorIsSrc0, uint32_t d, uint32_t dn, uint32_t s,
+                        uint32_t sn, int64_t scalar, uint32_t m, uint32_t mn, uint32_t tmp, uint32_t tmpn,
+                        uint32_t infoPtr, int32_t line) {
+  const char* api = "SelectWithBytesMask";
+  const auto info = Struct<AscendC::SelectWithBytesMaskShapeInfo>(c, infoPtr, api);
+  WithType(t, [&](auto ttag) {
+    using T = typename decltype(ttag)::type;
+    WithType(u, [&](auto utag) {
+      using U = typename decltype(utag)::type;
+      if constexpr (kFloating<T> && sizeof(U) <= 4) {
+        const auto D = Local<T>(d, dn), S = Local<T>(s, sn);
+        const auto M = Local<U>(m, mn);
+        const uint64_t elems = static_cast<uint64_t>(info.firstAxis) * info.srcLastAxis;
+        Reach(D, elems, api, "destination");
+        Reach(S, elems, api, "source");
+        Reach(M, static_cast<uint64_t>(info.firstAxis) * std::max(info.srcLastAxis, info.maskLastAxis), api, "mask");
+        const T v = FromBits<T>(scalar);
+        const SrcLoc loc = c.Loc(line);
+        if (tensorIsSrc0)
+          AscendC::SelectWithBytesMask(D, S, v, M, Tmp(tmp, tmpn), info, loc);
+        else
+          AscendC::SelectWithBytesMask(D, v, S, M, Tmp(tmp, tmpn), info, loc);
+      } else {
+        Unsupported(api, t * 16 + u);
+      }
+    });
+  });
+}
+
 void AdvArithProgression(const Call&, int32_t t, uint32_t d, uint32_t dn, int64_t first, int64_t diff, int32_t count) {
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -365,6 +396,7 @@ void AdvCumSum(const Call& c, int32_t t, int32_t config, uint32_t d, uint32_t dn
 void DefineAdvImports(wasmtime_linker_t* l) {
   Import<AdvMathImport>::Define(l, "adv_math");
   Import<AdvPower>::Define(l, "adv_power");
+  Import<AdvSelectBytesMask>::Define(l, "adv_select_bytes_mask");
   Import<AdvArithProgression>::Define(l, "adv_arith_progression");
   Import<AdvSoftMaxImport>::Define(l, "adv_softmax");
   Import<AdvLayerNorm>::Define(l, "adv_layer_norm");

@@ -1,7 +1,7 @@
 // The parameter structs of the high-level APIs (SoftMaxShapeInfo, SumParams, MeanParams, the reduce
-// patterns, CumSumConfig / CumSumInfo), defined once for the native emulation (adv_norm.h,
-// adv_reduce.h) and the guest engine's API (ascendc_guest/adv.h), whose host reads them from guest
-// memory by address: plain 4-byte fields, so the same bytes on wasm32 and on the host.
+// patterns, CumSumConfig / CumSumInfo, SelectWithBytesMaskShapeInfo), defined once for the native emulation
+// (adv_norm.h, adv_reduce.h, adv_math.h) and the guest engine's API (ascendc_guest/adv.h), whose host reads them from
+// guest memory by address: plain 4-byte fields, so the same bytes on wasm32 and on the host.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +41,13 @@ constexpr CumSumConfig defaultCumSumConfig = {true, false, true};
 struct CumSumInfo {
   uint32_t outter = 0;
   uint32_t inner = 0;  // elements per row (32 B multiple)
+};
+
+// SelectWithBytesMask: rows of maskLastAxis mask values, of which the first srcLastAxis apply.
+struct SelectWithBytesMaskShapeInfo {
+  uint32_t firstAxis = 0;
+  uint32_t srcLastAxis = 0;
+  uint32_t maskLastAxis = 0;
 };
 
 }  // namespace AscendC

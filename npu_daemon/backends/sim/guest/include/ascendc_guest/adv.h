@@ -41,6 +41,10 @@ ASCENDC_GUEST_IMPORT(adv_cumsum)
 void adv_cumsum(Dtype t, int32_t config, uint32_t d, uint32_t dSize, uint32_t last, uint32_t lastSize, uint32_t s,
                 uint32_t sSize, uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, uint32_t outter, uint32_t inner,
                 int32_t line);
+ASCENDC_GUEST_IMPORT(adv_select_bytes_mask)
+void adv_select_bytes_mask(Dtype t, Dtype u, int32_t tensorIsSrc0, uint32_t d, uint32_t dSize, uint32_t s,
+                           uint32_t sSize, int64_t scalar, uint32_t m, uint32_t mSize, uint32_t tmp, uint32_t tmpSize,
+                           const void* info, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_arith_progression)
 void adv_arith_progression(Dtype t, uint32_t d, uint32_t dSize, int64_t first, int64_t diff, int32_t count);
 }
@@ -187,6 +191,31 @@ void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>&
   ascendc_guest::adv_math(ascendc_guest::AdvMath::kScalarPow, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),
                           ASCENDC_GUEST_T(src1), ASCENDC_GUEST_TMP(sharedTmpBuffer), ascendc_guest::BitsOf(src0Scalar),
                           calCount, line);
+}
+
+// SelectWithBytesMask: dst = mask == 0 ? src0 : src1, one of them a scalar; a bool mask crosses as bytes.
+template <typename U>
+constexpr ascendc_guest::Dtype MaskDtype() {
+  if constexpr (std::is_same_v<U, bool>)
+    return ascendc_guest::Dtype::kU8;
+  else
+    return ascendc_guest::DtypeOf<U>();
+}
+template <typename T, typename U, bool isReuseMask = true>
+void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
+                         const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
+                         ASCENDC_GUEST_LINE) {
+  ascendc_guest::adv_select_bytes_mask(ascendc_guest::DtypeOf<T>(), MaskDtype<U>(), 1, ASCENDC_GUEST_T(dst),
+                                       ASCENDC_GUEST_T(src0), ascendc_guest::BitsOf(src1), ASCENDC_GUEST_T(mask),
+                                       ASCENDC_GUEST_T(sharedTmpBuffer), &info, line);
+}
+template <typename T, typename U, bool isReuseMask = true>
+void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
+                         const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info,
+                         ASCENDC_GUEST_LINE) {
+  ascendc_guest::adv_select_bytes_mask(ascendc_guest::DtypeOf<T>(), MaskDtype<U>(), 0, ASCENDC_GUEST_T(dst),
+                                       ASCENDC_GUEST_T(src1), ascendc_guest::BitsOf(src0), ASCENDC_GUEST_T(mask),
+                                       ASCENDC_GUEST_T(sharedTmpBuffer), &info, line);
 }
 
 // ---- index --------------------------------------------------------------------------------------
