@@ -8,6 +8,7 @@
 // recorded as scratch the call writes.
 #pragma once
 
+#include "ascendc_sim/adv_params.h"
 #include "ascendc_sim/vec_elementwise.h"
 
 namespace ascendc_sim {
@@ -212,14 +213,6 @@ __aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, con
 // The mask is one byte-or-wider value per element (bool, uint8, ...), rows of maskLastAxis elements
 // of which the first srcLastAxis apply. The library runs it as GatherMask (when the axes differ),
 // Cast, Compare and Select on the vector unit: recorded as that many instructions.
-namespace AscendC {
-struct SelectWithBytesMaskShapeInfo {
-  uint32_t firstAxis = 0;
-  uint32_t srcLastAxis = 0;
-  uint32_t maskLastAxis = 0;
-};
-}  // namespace AscendC
-
 namespace ascendc_sim {
 template <typename T, typename U>
 void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& tensor, T scalar,

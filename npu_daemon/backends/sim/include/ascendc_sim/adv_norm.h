@@ -9,17 +9,6 @@
 #include "ascendc_sim/adv_reduce.h"
 #include "tiling/tiling_api.h"
 
-namespace AscendC {
-
-struct SoftMaxShapeInfo {
-  uint32_t srcM = 0;
-  uint32_t srcK = 0;
-  uint32_t oriSrcM = 0;
-  uint32_t oriSrcK = 0;
-};
-
-}  // namespace AscendC
-
 namespace ascendc_sim {
 
 struct RowGeometry {

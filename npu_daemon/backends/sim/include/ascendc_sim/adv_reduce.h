@@ -5,38 +5,8 @@
 // last axis of ReduceSum with srcInnerPad). Accumulation is in float, rounded once to T.
 #pragma once
 
+#include "ascendc_sim/adv_params.h"
 #include "ascendc_sim/vec_reduce.h"
-
-namespace AscendC {
-
-struct SumParams {
-  uint32_t outter = 1;
-  uint32_t inner = 0;  // padded row length in elements (32 B multiple)
-  uint32_t n = 0;      // valid elements per row
-};
-struct MeanParams {
-  uint32_t outter = 1;
-  uint32_t inner = 0;
-  uint32_t n = 0;
-};
-namespace Pattern::Reduce {
-struct AR {};
-struct RA {};
-}  // namespace Pattern::Reduce
-
-struct CumSumConfig {
-  bool isLastAxis = true;
-  bool isReuseSource = false;
-  bool outputLastRow = false;
-};
-// The library's default: last axis, source kept, last row written out (CANN 8.x).
-constexpr CumSumConfig defaultCumSumConfig = {true, false, true};
-struct CumSumInfo {
-  uint32_t outter = 0;
-  uint32_t inner = 0;  // elements per row (32 B multiple)
-};
-
-}  // namespace AscendC
 
 namespace ascendc_sim {
 
