@@ -239,5 +239,6 @@ AscendC::LocalTensor<T> Local(uint32_t addr, uint32_t size,
 void DefineCoreImports(wasmtime_linker_t* l);
 void DefineDataImports(wasmtime_linker_t* l);
 void DefineVectorImports(wasmtime_linker_t* l);
+void DefineVecCoreImports(wasmtime_linker_t* l);
 
 }  // namespace ascendc_sim::guest
