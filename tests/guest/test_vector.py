@@ -79,7 +79,7 @@ MASK_FORMS = """  __aicore__ inline void Compute(uint32_t len) {
 
 # z = x + y again, through the other elementwise instructions: a counter-mode Copy, the
 # dst-accumulating ones with ones and zeros, the ReLU-fused ones on zeros, and an index vector and a
-# block broadcast multiplied away, a scalar Cast to 0 added.
+# block broadcast multiplied away, a scalar Cast to 0 added, (half) a 16 x 16 block transposed twice.
 OTHER_INSTRUCTIONS = """  __aicore__ inline void Compute(uint32_t len) {
     using T = DTYPE_Z;
     LocalTensor<T> x = inQueueX.DeQue<T>();
@@ -109,6 +109,12 @@ OTHER_INSTRUCTIONS = """  __aicore__ inline void Compute(uint32_t len) {
     if (full) {
       Brcb(y, x, full, {1, 8});
       Add(z, z, y, full * PER_REPEAT);
+    }
+    if constexpr (sizeof(T) == 2) {
+      if (n >= 256) {
+        Transpose(x, z);
+        Transpose(z, x);
+      }
     }
     outQueueZ.EnQue<T>(z);
     inQueueX.FreeTensor(x);

@@ -431,6 +431,15 @@ void VecIndex(const Call& c, int32_t t, uint32_t d, uint32_t dn, int64_t first, 
     AscendC::CreateVecIndex(Local<T>(d, dn), FromBits<T>(first), static_cast<uint32_t>(count), c.Loc(line));
   });
 }
+void VecTranspose(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uint32_t an, int32_t line) {
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (sizeof(T) == 2)
+      AscendC::Transpose(Local<T>(d, dn), Local<T>(a, an), c.Loc(line));
+    else
+      Unsupported("Transpose", t);
+  });
+}
 void SetDeqScale(const Call&, int64_t scale) { AscendC::SetDeqScale(FromBits<half>(scale)); }
 
 void VecReduce(const Call& c, int32_t op, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uint32_t an, uint32_t w,
@@ -473,6 +482,7 @@ void DefineVectorImports(wasmtime_linker_t* l) {
   Import<VecCopyRep>::Define(l, "vec_copy_rep");
   Import<VecBrcb>::Define(l, "vec_brcb");
   Import<VecIndex>::Define(l, "vec_index");
+  Import<VecTranspose>::Define(l, "vec_transpose");
   Import<SetDeqScale>::Define(l, "set_deq_scale");
   Import<VecReduce>::Define(l, "vec_reduce");
 }

@@ -66,8 +66,6 @@ constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr uint32_t MAX_REPEAT_TIMES = 255;
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
-constexpr uint32_t BLOCK_CUBE = 16;
-constexpr int32_t DEFAULT_C0_SIZE = 32;
 constexpr uint64_t MASK_PLACEHOLDER = 0;
 
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };

@@ -54,6 +54,8 @@ void vec_brcb(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, i
               int32_t dstRep, int32_t line);
 ASCENDC_GUEST_IMPORT(vec_index)
 void vec_index(Dtype t, uint32_t d, uint32_t dSize, int64_t first, int32_t count, int32_t line);
+ASCENDC_GUEST_IMPORT(vec_transpose)
+void vec_transpose(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, int32_t line);
 ASCENDC_GUEST_IMPORT(set_deq_scale)
 void set_deq_scale(int64_t scale);
 ASCENDC_GUEST_IMPORT(scalar_cast)
@@ -239,6 +241,13 @@ void Brcb(const LocalTensor<T>& d, const LocalTensor<T>& a, const uint8_t repeat
           ASCENDC_GUEST_LINE) {
   ascendc_guest::vec_brcb(ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(), a.UbAddr(), a.GetSize(), repeatTime,
                           p.dstBlkStride, p.dstRepStride, line);
+}
+
+// One 16 x 16 matrix of 2-byte elements: dst[j][i] = src[i][j].
+template <typename T>
+void Transpose(const LocalTensor<T>& d, const LocalTensor<T>& a, ASCENDC_GUEST_LINE) {
+  static_assert(sizeof(T) == 2, "Transpose (16 x 16) takes half, int16_t or uint16_t");
+  ascendc_guest::vec_transpose(ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(), a.UbAddr(), a.GetSize(), line);
 }
 
 // dst[i] = firstValue + i.
