@@ -153,12 +153,12 @@ FORGED_IMPORT = (
     "body, why",
     [
         # repeats whose stride walks past the UB: the native operand check
-        ("    Add(z, x, y, 64, 255, {1, 1, 1, 255, 255, 255});\n", "Add"),
+        ("    Add(z, x, y, 64, 255, {1, 1, 1, 255, 255, 255});\n", "past the end of the UB"),
         # a counter-mode lane count of 2^20
         (
             "    SetMaskCount();\n    SetVectorMask<T, MaskMode::COUNTER>(0, 1u << 20);\n"
             "    Add<T, false>(z, x, y, MASK_PLACEHOLDER, 1, {});\n",
-            "Add",
+            "past the end of the UB",
         ),
         # repeat parameters at an address outside the kernel's memory
         (
