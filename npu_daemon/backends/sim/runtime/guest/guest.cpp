@@ -44,6 +44,7 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineDataImports(l);
   DefineVectorImports(l);
   DefineAdvImports(l);
+  DefineVecCoreImports(l);
 }
 
 }  // namespace

@@ -240,5 +240,6 @@ void DefineCoreImports(wasmtime_linker_t* l);
 void DefineDataImports(wasmtime_linker_t* l);
 void DefineVectorImports(wasmtime_linker_t* l);
 void DefineAdvImports(wasmtime_linker_t* l);
+void DefineVecCoreImports(wasmtime_linker_t* l);
 
 }  // namespace ascendc_sim::guest

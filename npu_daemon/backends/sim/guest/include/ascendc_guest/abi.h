@@ -8,9 +8,26 @@
 namespace ascendc_guest {
 
 enum class Dtype : int32_t { kF16 = 1, kF32, kBf16, kI8, kU8, kI16, kU16, kI32, kU32, kI64, kU64 };
-enum class Binary : int32_t { kAdd = 1, kSub, kMul, kDiv, kMax, kMin, kAnd, kOr };
-enum class Unary : int32_t { kExp = 1, kLn, kAbs, kReciprocal, kSqrt, kRsqrt, kRelu };
-enum class WithScalar : int32_t { kAdds = 1, kMuls, kMaxs, kMins, kLeakyRelu };
+enum class Binary : int32_t {
+  kAdd = 1,
+  kSub,
+  kMul,
+  kDiv,
+  kMax,
+  kMin,
+  kAnd,
+  kOr,
+  kAddRelu,
+  kSubRelu,
+  kMulAddDst,  // the dst-accumulating ones: dst = f(src0, src1, dst)
+  kFusedMulAdd,
+  kFusedMulAddRelu
+};
+enum class Unary : int32_t { kExp = 1, kLn, kAbs, kReciprocal, kSqrt, kRsqrt, kRelu, kNot };
+enum class WithScalar : int32_t { kAdds = 1, kMuls, kMaxs, kMins, kLeakyRelu, kShiftLeft, kShiftRight };
+// How a mask/repeat form names its lanes: a continuous mask (a lane count), a bit mask of two
+// words, or (isSetMask = false) the mask registers as the kernel last set them.
+enum class MaskKind : int32_t { kContinuous = 1, kBits, kRegister };
 enum class Reduce : int32_t { kSum = 1, kMax, kMin };
 
 // The guest's view of GM: every buffer of the launch at an address of this range, which the guest's
