@@ -9,51 +9,8 @@
 
 #include <algorithm>
 
+#include "../../guest/include/ascendc_guest/repeat_params.h"  // shared with the guest engine
 #include "ascendc_sim/memory.h"
-
-namespace AscendC {
-
-// Constructed as in the library, with parentheses too (`UnaryRepeatParams(1, 1, 8, 4)`); trailing
-// fields keep their defaults, so the brace lists kernels pass stay valid.
-struct UnaryRepeatParams {
-  UnaryRepeatParams(uint16_t dstBlk = 1, uint16_t srcBlk = 1, uint16_t dstRep = 8, uint16_t srcRep = 8)
-      : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep) {}
-  uint16_t dstBlkStride;
-  uint16_t srcBlkStride;
-  uint16_t dstRepStride;
-  uint16_t srcRepStride;
-};
-
-struct BinaryRepeatParams {
-  BinaryRepeatParams(uint16_t dstBlk = 1, uint16_t src0Blk = 1, uint16_t src1Blk = 1, uint16_t dstRep = 8,
-                     uint16_t src0Rep = 8, uint16_t src1Rep = 8)
-      : dstBlkStride(dstBlk),
-        src0BlkStride(src0Blk),
-        src1BlkStride(src1Blk),
-        dstRepStride(dstRep),
-        src0RepStride(src0Rep),
-        src1RepStride(src1Rep) {}
-  uint16_t dstBlkStride;
-  uint16_t src0BlkStride;
-  uint16_t src1BlkStride;
-  uint16_t dstRepStride;
-  uint16_t src0RepStride;
-  uint16_t src1RepStride;
-};
-
-constexpr uint32_t ONE_BLK_SIZE = 32;
-constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
-constexpr uint32_t DEFAULT_BLK_NUM = 8;
-constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
-constexpr uint32_t MAX_REPEAT_TIMES = 255;
-constexpr int32_t DEFAULT_BLK_STRIDE = 1;
-constexpr uint32_t BLOCK_CUBE = 16;      // the 16 x 16 fractal edge
-constexpr int32_t DEFAULT_C0_SIZE = 32;  // bytes of one C0 block (asc-devkit kernel_utils_constants.h)
-constexpr uint64_t MASK_PLACEHOLDER = 0;
-
-enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
-
-}  // namespace AscendC
 
 namespace ascendc_sim {
 

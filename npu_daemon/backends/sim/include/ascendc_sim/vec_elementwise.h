@@ -341,12 +341,6 @@ __aicore__ inline void DuplicateImpl(__ubuf__ T* dst, const T& scalar, uint64_t 
 
 // ---- Copy: vector UB -> UB copy, mask + repeats (docs/ascendc.md API 6: Copy) -------------------------
 // Strides in 32 B blocks as for the unary family: dst/src block stride, dst/src repeat size.
-struct CopyRepeatParams {
-  uint16_t dstStride = 1;
-  uint16_t srcStride = 1;
-  uint16_t dstRepeatSize = 8;
-  uint16_t srcRepeatSize = 8;
-};
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,
                             const uint8_t repeatTime, const CopyRepeatParams& p, ASCENDC_SIM_LOC) {
@@ -400,10 +394,6 @@ __aicore__ inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstV
 }
 
 // ---- Brcb: each source element fills one 32 B block of dst; 8 elements per repeat -------------
-struct BrcbRepeatParams {
-  uint16_t dstBlkStride = 1;
-  uint16_t dstRepStride = 8;
-};
 template <typename T>
 __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime,
                             const BrcbRepeatParams& p, ASCENDC_SIM_LOC) {

@@ -3,6 +3,8 @@
 // constants and the mask state API. The mask registers and mode are the core's, kept on the host.
 #pragma once
 
+#include "ascendc_guest/repeat_params.h"
+
 namespace ascendc_guest {
 extern "C" {
 ASCENDC_GUEST_IMPORT(mask_set)
@@ -19,56 +21,6 @@ void mask_reset();
 }  // namespace ascendc_guest
 
 namespace AscendC {
-
-struct UnaryRepeatParams {
-  UnaryRepeatParams(uint16_t dstBlk = 1, uint16_t srcBlk = 1, uint16_t dstRep = 8, uint16_t srcRep = 8)
-      : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep) {}
-  uint16_t dstBlkStride;
-  uint16_t srcBlkStride;
-  uint16_t dstRepStride;
-  uint16_t srcRepStride;
-};
-static_assert(sizeof(UnaryRepeatParams) == 8, "read by the host as 4 uint16_t");
-
-struct BinaryRepeatParams {
-  BinaryRepeatParams(uint16_t dstBlk = 1, uint16_t src0Blk = 1, uint16_t src1Blk = 1, uint16_t dstRep = 8,
-                     uint16_t src0Rep = 8, uint16_t src1Rep = 8)
-      : dstBlkStride(dstBlk),
-        src0BlkStride(src0Blk),
-        src1BlkStride(src1Blk),
-        dstRepStride(dstRep),
-        src0RepStride(src0Rep),
-        src1RepStride(src1Rep) {}
-  uint16_t dstBlkStride;
-  uint16_t src0BlkStride;
-  uint16_t src1BlkStride;
-  uint16_t dstRepStride;
-  uint16_t src0RepStride;
-  uint16_t src1RepStride;
-};
-static_assert(sizeof(BinaryRepeatParams) == 12, "read by the host as 6 uint16_t");
-
-struct CopyRepeatParams {
-  uint16_t dstStride = 1;
-  uint16_t srcStride = 1;
-  uint16_t dstRepeatSize = 8;
-  uint16_t srcRepeatSize = 8;
-};
-static_assert(sizeof(CopyRepeatParams) == 8, "read by the host as 4 uint16_t");
-struct BrcbRepeatParams {
-  uint16_t dstBlkStride = 1;
-  uint16_t dstRepStride = 8;
-};
-
-constexpr uint32_t ONE_BLK_SIZE = 32;
-constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
-constexpr uint32_t DEFAULT_BLK_NUM = 8;
-constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
-constexpr uint32_t MAX_REPEAT_TIMES = 255;
-constexpr int32_t DEFAULT_BLK_STRIDE = 1;
-constexpr uint64_t MASK_PLACEHOLDER = 0;
-
-enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(uint64_t maskHigh, uint64_t maskLow) {
