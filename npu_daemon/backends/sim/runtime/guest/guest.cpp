@@ -43,6 +43,8 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineCoreImports(l);
   DefineDataImports(l);
   DefineVectorImports(l);
+  DefineCubeImports(l);
+  DefineMatmulImports(l);
 }
 
 }  // namespace
