@@ -1,17 +1,11 @@
 // The guest engine's cube imports: GM -> L1 (Nd2Nz), LoadData, Mmad and Fixpipe (cube_compute.h), the
-// core type and the cross-core flags of a mixed launch (cube_sync.h). Each parameter struct is read
-// from guest memory into the native struct, whose layout the guest's (ascendc_guest/cube.h) repeats;
-// its bools are normalised, since the guest may write any byte there.
+// core type and the cross-core flags of a mixed launch (cube_sync.h). Each parameter struct is the one
+// both sides include (ascendc_guest/cube_params.h), read from guest memory byte for byte; its bools are
+// normalised, since the guest may write any byte there.
 #include "import.h"
 
 namespace ascendc_sim::guest {
 namespace {
-
-static_assert(sizeof(AscendC::Nd2NzParams) == 16 && sizeof(AscendC::LoadData2DParams) == 12 &&
-                  sizeof(AscendC::LoadData2dTransposeParams) == 12 && sizeof(AscendC::MmadParams) == 20 &&
-                  sizeof(AscendC::FixpipeParamsV220) == 40 && sizeof(AscendC::LoadData3DParamsV2<half>) == 32 &&
-                  sizeof(AscendC::LoadData3DParamsV2<float>) == 36 && sizeof(AscendC::LoadData3DParamsV2<int8_t>) == 30,
-              "the cube's parameter structs as wasm32 lays out the guest's (ascendc_guest/cube.h)");
 
 template <typename P>
 P Params(const Call& c, uint32_t ptr, const char* api) {

@@ -1,9 +1,10 @@
 // The cube family (included by kernel_operator.h): GM -> L1 (Nd2Nz), LoadData L1 -> L0A / L0B (2D,
 // with transpose, 3D v2 img2col), Mmad, Fixpipe L0C -> GM / local, the core type of a mixed launch
-// and its cross-core flags. Each parameter struct crosses as a guest pointer the host reads: plain
-// integers in the native struct's order, so wasm32 lays it out as x86-64 does (sizes asserted on
-// both sides, runtime/guest/api_cube.cpp).
+// and its cross-core flags. Each parameter struct (cube_params.h, the native engine's own) crosses as
+// a guest pointer whose bytes the host reads.
 #pragma once
+
+#include "ascendc_guest/cube_params.h"
 
 namespace ascendc_guest {
 extern "C" {
@@ -39,161 +40,6 @@ namespace AscendC {
 
 inline int64_t GetSubBlockIdx() { return ascendc_guest::core_spec(1); }
 inline int64_t GetTaskRation() { return ascendc_guest::core_spec(2); }
-
-struct Nd2NzParams {
-  uint16_t ndNum = 0;
-  uint16_t nValue = 0;
-  uint16_t dValue = 0;
-  uint16_t srcNdMatrixStride = 0;
-  uint16_t srcDValue = 0;
-  uint16_t dstNzC0Stride = 0;
-  uint16_t dstNzNStride = 0;
-  uint16_t dstNzMatrixStride = 0;
-  Nd2NzParams() = default;
-  Nd2NzParams(uint16_t ndNum_, uint16_t nValue_, uint16_t dValue_, uint16_t srcNdMatrixStride_, uint16_t srcDValue_,
-              uint16_t dstNzC0Stride_, uint16_t dstNzNStride_, uint16_t dstNzMatrixStride_)
-      : ndNum(ndNum_),
-        nValue(nValue_),
-        dValue(dValue_),
-        srcNdMatrixStride(srcNdMatrixStride_),
-        srcDValue(srcDValue_),
-        dstNzC0Stride(dstNzC0Stride_),
-        dstNzNStride(dstNzNStride_),
-        dstNzMatrixStride(dstNzMatrixStride_) {}
-};
-static_assert(sizeof(Nd2NzParams) == 16, "Nd2NzParams crosses the boundary as the host lays it out");
-
-struct LoadData2DParams {
-  uint16_t startIndex = 0;
-  uint8_t repeatTimes = 0;
-  uint16_t srcStride = 0;
-  uint8_t sid = 0;
-  uint16_t dstGap = 0;
-  bool ifTranspose = false;
-  uint8_t addrMode = 0;
-  LoadData2DParams() = default;
-  LoadData2DParams(uint16_t startIndex_, uint8_t repeatTimes_, uint16_t srcStride_, uint8_t sid_, uint16_t dstGap_,
-                   bool ifTranspose_, uint8_t addrMode_)
-      : startIndex(startIndex_),
-        repeatTimes(repeatTimes_),
-        srcStride(srcStride_),
-        sid(sid_),
-        dstGap(dstGap_),
-        ifTranspose(ifTranspose_),
-        addrMode(addrMode_) {}
-};
-static_assert(sizeof(LoadData2DParams) == 12, "LoadData2DParams crosses the boundary as the host lays it out");
-
-struct LoadData2dTransposeParams {
-  LoadData2dTransposeParams() = default;
-  LoadData2dTransposeParams(uint16_t startIndex_, uint8_t repeatTimes_, uint16_t srcStride_, uint16_t dstGap_,
-                            uint16_t dstFracGap_, uint8_t addrMode_ = 0)
-      : startIndex(startIndex_),
-        repeatTimes(repeatTimes_),
-        srcStride(srcStride_),
-        dstGap(dstGap_),
-        dstFracGap(dstFracGap_),
-        addrMode(addrMode_) {}
-  uint16_t startIndex = 0;
-  uint8_t repeatTimes = 0;
-  uint16_t srcStride = 0;
-  uint16_t dstGap = 0;
-  uint16_t dstFracGap = 0;
-  uint8_t addrMode = 0;
-};
-static_assert(sizeof(LoadData2dTransposeParams) == 12, "LoadData2dTransposeParams crosses as the host lays it out");
-
-template <typename T>
-struct LoadData3DParamsV2 {
-  uint8_t padList[4] = {0, 0, 0, 0};
-  uint16_t l1H = 0;
-  uint16_t l1W = 0;
-  uint16_t channelSize = 0;
-  uint16_t kExtension = 0;
-  uint16_t mExtension = 0;
-  uint16_t kStartPt = 0;
-  uint16_t mStartPt = 0;
-  uint8_t strideW = 1;
-  uint8_t strideH = 1;
-  uint8_t filterW = 1;
-  uint8_t filterH = 1;
-  uint8_t dilationFilterW = 1;
-  uint8_t dilationFilterH = 1;
-  bool enTranspose = false;
-  bool enSmallK = false;
-  T padValue = 0;
-  bool filterSizeW = false;
-  bool filterSizeH = false;
-  bool fMatrixCtrl = false;
-};
-
-struct MmadParams {
-  uint16_t m = 0;
-  uint16_t n = 0;
-  uint16_t k = 0;
-  bool isBias = false;
-  int32_t fmOffset = 0;
-  bool enSsparse = false;
-  bool enWinogradA = false;
-  bool enWinogradB = false;
-  uint8_t unitFlag = 0;
-  bool kDirectionAlign = false;
-  bool cmatrixSource = false;
-  bool cmatrixInitVal = true;
-  MmadParams() = default;
-  MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, bool isBias_, int32_t fmOffset_, bool enSsparse_, bool enWinogradA_,
-             bool enWinogradB_)
-      : m(m_),
-        n(n_),
-        k(k_),
-        isBias(isBias_),
-        fmOffset(fmOffset_),
-        enSsparse(enSsparse_),
-        enWinogradA(enWinogradA_),
-        enWinogradB(enWinogradB_) {}
-};
-static_assert(sizeof(MmadParams) == 20, "MmadParams crosses the boundary as the host lays it out");
-
-enum class QuantMode_t : uint8_t {
-  NoQuant,
-  F322F16,
-  F322BF16,
-  DEQF16,
-  VDEQF16,
-  QF322B8_PRE,
-  VQF322B8_PRE,
-  REQ8,
-  VREQ8,
-};
-enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
-struct FixpipeConfig {
-  CO2Layout format;
-  bool isToUB = false;
-};
-constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
-constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
-constexpr FixpipeConfig CFG_NZ_UB = {CO2Layout::NZ, true};
-constexpr FixpipeConfig CFG_ROW_MAJOR_UB = {CO2Layout::ROW_MAJOR, true};
-
-struct FixpipeParamsV220 {
-  uint16_t nSize = 0;
-  uint16_t mSize = 0;
-  uint16_t srcStride = 0;
-  uint32_t dstStride = 0;
-  QuantMode_t quantPre = QuantMode_t::NoQuant;
-  uint64_t deqScalar = 0;
-  uint16_t ndNum = 1;
-  uint16_t srcNdStride = 0;
-  uint16_t dstNdStride = 0;
-  bool reluEn = false;
-  uint8_t unitFlag = 0;
-  bool isChannelSplit = false;
-  FixpipeParamsV220() = default;
-  FixpipeParamsV220(uint16_t nSize_, uint16_t mSize_, uint16_t srcStride_, uint32_t dstStride_, bool reluEn_)
-      : nSize(nSize_), mSize(mSize_), srcStride(srcStride_), dstStride(dstStride_), reluEn(reluEn_) {}
-};
-static_assert(sizeof(FixpipeParamsV220) == 40, "FixpipeParamsV220 crosses the boundary as the host lays it out");
-using FixpipeParams = FixpipeParamsV220;
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, ASCENDC_GUEST_LINE) {
