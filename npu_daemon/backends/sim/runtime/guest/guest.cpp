@@ -84,6 +84,12 @@ Module::Module(const std::string& wasmPath, const std::string& entry, const std:
   wasmtime_config_parallel_compilation_set(config, false);  // no compiler threads in a confined process
   // Explicit bounds checks instead of signal handlers: the emulation owns SIGSEGV (raw_access.cpp).
   wasmtime_config_signals_based_traps_set(config, false);
+  // With those checks a memory needs no 4 GiB reservation and guard: each core's is its size plus
+  // room to grow (past it the memory moves), since a mixed launch holds every core's at once
+  // within the harness's address-space limit.
+  wasmtime_config_memory_reservation_set(config, 0);
+  wasmtime_config_memory_reservation_for_growth_set(config, 16ull << 20);
+  wasmtime_config_memory_guard_size_set(config, 0);
   m.engine = wasm_engine_new_with_config(config);
   Check(wasmtime_module_new(m.engine, bytes.data(), bytes.size(), &m.module), "compiling the kernel module");
   m.linker = wasmtime_linker_new(m.engine);

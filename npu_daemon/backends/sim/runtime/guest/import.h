@@ -238,7 +238,7 @@ AscendC::LocalTensor<T> Local(uint32_t addr, uint32_t size,
   const uint64_t base = local.Base(AscendC::BufferOf(p)), cap = local.Size(AscendC::BufferOf(p));
   if (addr < base || static_cast<uint64_t>(addr) + static_cast<uint64_t>(size) * sizeof(T) > base + cap)
     throw SimError(Status::RUNTIME_ERROR, "a LocalTensor of " + std::to_string(size) + " elements at byte " +
-                                              std::to_string(addr) + " lies outside the " + std::to_string(cap) +
+                                              std::to_string(addr) + " lies past the " + std::to_string(cap) +
                                               " B of its buffer");
   return AscendC::LocalTensor<T>(addr, size, p);
 }

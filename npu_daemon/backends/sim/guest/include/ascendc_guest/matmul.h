@@ -138,6 +138,9 @@ void InitMatmuls(int32_t line, TPipe* pipe, MM& mm, const TCubeTiling* tiling, M
   (void)(workspace);                                           \
   if (::ascendc_guest::matmul_serve(__LINE__)) return
 
+// Kernels pass it to REGIST_MATMUL_OBJ unqualified, outside `using namespace AscendC`.
+using AscendC::GetSysWorkSpacePtr;
+
 #ifndef matmul
 namespace matmul = AscendC;
 #endif
