@@ -112,7 +112,7 @@ def entry_export(pkg: OperatorPackage) -> tuple[list[str], str]:
     if entry not in kernel_view.EMULATION_GLOBALS:
         return [], entry
     rename, _ = kernel_view.entry_renames(entry)
-    inner = f"ascendc_sim_entry_{entry}"
+    inner = rename[0].split()[-1]  # `#define <entry> <inner>`
     declare = f'extern "C" __attribute__((export_name("{entry}"))) void {inner}({kernel_view.entry_params(pkg)});'
     return [*rename, declare], inner
 
