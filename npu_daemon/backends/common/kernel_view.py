@@ -203,6 +203,14 @@ _ENTRY_DEF = re.compile(
 )
 
 
+def entry_params(pkg: OperatorPackage) -> str:
+    """The parameter list of the kernel's entry as its definition writes it ("" if not found)."""
+    for m in _ENTRY_DEF.finditer(device_branch(pkg.files[pkg.kernel_path])):
+        if m[2] == pkg.spec.kernel:
+            return m[3]
+    return ""
+
+
 def c_linkage(pkg: OperatorPackage) -> list[str]:
     """A prelude line giving a C++-linkage kernel entry C linkage, so the harness finds it by name.
 

@@ -103,6 +103,20 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
     )
 
 
+def entry_export(pkg: OperatorPackage) -> tuple[list[str], str]:
+    """Prelude lines and the symbol to export for the kernel's entry. An entry named like a global
+    of the API headers (kernel_view.EMULATION_GLOBALS: `matmul`, the Matmul namespace alias) is
+    compiled under another name, as the native build does; its declaration's export_name exports
+    it under its own (wasm-ld has no symbol alias)."""
+    entry = pkg.spec.kernel
+    if entry not in kernel_view.EMULATION_GLOBALS:
+        return [], entry
+    rename, _ = kernel_view.entry_renames(entry)
+    inner = rename[0].split()[-1]  # `#define <entry> <inner>`
+    declare = f'extern "C" __attribute__((export_name("{entry}"))) void {inner}({kernel_view.entry_params(pkg)});'
+    return [*rename, declare], inner
+
+
 def build_kernel(
     pkg: OperatorPackage, macros: dict[str, str], workdir: Path, timeout_s: float
 ) -> tuple[Path, bool]:
@@ -113,10 +127,12 @@ def build_kernel(
         cwd = build.build_dir(pkg, workdir, f"guest-{key}")
         prelude = cwd / f"prelude-{key}.h"
         defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
+        rename, export = entry_export(pkg)
         prelude.write_text(
             "\n".join(
                 [f"#define {k} {v}" for k, v in defines.items()]
                 + kernel_view.host_tiling_view(pkg)
+                + rename
                 + [""]
             )
         )
@@ -124,7 +140,7 @@ def build_kernel(
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
         cmd += ["-include-pch", str(ensure_pch())]
         cmd += ["-include", prelude.name, pkg.kernel_path, *LINK]
-        cmd += [f"-Wl,--export={pkg.spec.kernel}", "-o", wasm.name]
+        cmd += [f"-Wl,--export={export}", "-o", wasm.name]
         build.compile_candidate(cmd, cwd, wasm, "kernel", timeout_s)
         data = wasm.read_bytes()
         if refused := [

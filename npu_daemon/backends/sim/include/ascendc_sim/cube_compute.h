@@ -13,6 +13,8 @@
 
 #include "ascendc_sim/data_copy.h"
 #include "ascendc_sim/memory.h"
+// The parameter structs: the guest engine's cube API passes them across its boundary byte for byte.
+#include "../../guest/include/ascendc_guest/cube_params.h"
 
 namespace ascendc_sim {
 
@@ -74,29 +76,6 @@ inline Instr CubeInstr(uint8_t pipe, Op op) {
 
 namespace AscendC {
 
-struct Nd2NzParams {
-  uint16_t ndNum = 0;
-  uint16_t nValue = 0;
-  uint16_t dValue = 0;
-  uint16_t srcNdMatrixStride = 0;  // elements
-  uint16_t srcDValue = 0;          // elements per source row
-  uint16_t dstNzC0Stride = 0;      // 32 B units between the Z column blocks
-  uint16_t dstNzNStride = 0;       // 32 B units between rows
-  uint16_t dstNzMatrixStride = 0;  // elements between destination NZ matrices
-  __aicore__ Nd2NzParams() = default;
-  __aicore__ Nd2NzParams(uint16_t ndNum_, uint16_t nValue_, uint16_t dValue_, uint16_t srcNdMatrixStride_,
-                         uint16_t srcDValue_, uint16_t dstNzC0Stride_, uint16_t dstNzNStride_,
-                         uint16_t dstNzMatrixStride_)
-      : ndNum(ndNum_),
-        nValue(nValue_),
-        dValue(dValue_),
-        srcNdMatrixStride(srcNdMatrixStride_),
-        srcDValue(srcDValue_),
-        dstNzC0Stride(dstNzC0Stride_),
-        dstNzNStride(dstNzNStride_),
-        dstNzMatrixStride(dstNzMatrixStride_) {}
-};
-
 // GM (ND) -> L1 (NZ) on PIPE_MTE2: row r, column c of ND matrix i lands in column block c / C0 at
 // i * dstNzMatrixStride + (c / C0) * dstNzC0Stride * C0 + r * dstNzNStride * C0 + c % C0 elements
 // (C0 = 32 B of T); a row's tail up to the next 32 B is zero-filled.
@@ -157,26 +136,6 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
   }
 }
 
-struct LoadData2DParams {
-  uint16_t startIndex = 0;  // first fractal (512 B units)
-  uint8_t repeatTimes = 0;  // fractals moved
-  uint16_t srcStride = 0;   // fractals between source fractals
-  uint8_t sid = 0;
-  uint16_t dstGap = 0;       // fractals between destination fractals (end to start)
-  bool ifTranspose = false;  // transpose each 16 x 16 fractal (b16 only)
-  uint8_t addrMode = 0;
-  __aicore__ LoadData2DParams() = default;
-  __aicore__ LoadData2DParams(uint16_t startIndex_, uint8_t repeatTimes_, uint16_t srcStride_, uint8_t sid_,
-                              uint16_t dstGap_, bool ifTranspose_, uint8_t addrMode_)
-      : startIndex(startIndex_),
-        repeatTimes(repeatTimes_),
-        srcStride(srcStride_),
-        sid(sid_),
-        dstGap(dstGap_),
-        ifTranspose(ifTranspose_),
-        addrMode(addrMode_) {}
-};
-
 // L1 (A1/B1) -> L0A (A2) / L0B (B2) on PIPE_MTE1, 512 B fractal by fractal.
 template <typename T>
 __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p,
@@ -221,24 +180,6 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
                      {s + static_cast<uint32_t>(p.startIndex) * frac, ins.ubBytes[1], false}};
   core.IssueAccesses(ins, loc, api, acc, 2);
 }
-
-struct LoadData2dTransposeParams {
-  __aicore__ LoadData2dTransposeParams() {}
-  __aicore__ LoadData2dTransposeParams(uint16_t startIndex_, uint8_t repeatTimes_, uint16_t srcStride_,
-                                       uint16_t dstGap_, uint16_t dstFracGap_, uint8_t addrMode_ = 0)
-      : startIndex(startIndex_),
-        repeatTimes(repeatTimes_),
-        srcStride(srcStride_),
-        dstGap(dstGap_),
-        dstFracGap(dstFracGap_),
-        addrMode(addrMode_) {}
-  uint16_t startIndex = 0;  // first square (16 x 16 elements: 512 B for b16, 1024 B for b32)
-  uint8_t repeatTimes = 0;  // squares moved
-  uint16_t srcStride = 0;   // squares between source squares
-  uint16_t dstGap = 0;      // 512 B between one square's first destination fractal and the next's (end to start)
-  uint16_t dstFracGap = 0;  // b32: 512 B between a square's two destination fractals (end to start)
-  uint8_t addrMode = 0;
-};
 
 // LoadDataWithTranspose, L1 (A1/B1) -> L0A / L0B on PIPE_MTE1, as documented (asc-devkit
 // LoadDataWithTranspose page and its pseudo code): per repeat one 16 x 16 square is transposed. b16: the
@@ -302,31 +243,6 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
 // img2col (LoadData 3D v2): the feature map in L1 is NC1HWC0 for one C1 slice range (C0 = 32 B of
 // T), [H, W, C0] per C1; the result is the K x M (channels x kernel positions by output positions)
 // matrix that Mmad reads as A, in Zz fractals (to L0A) or as B in Zn fractals (to L0B).
-struct LoadData3DParamsV2Pro;
-template <typename T>
-struct LoadData3DParamsV2 {
-  uint8_t padList[4] = {0, 0, 0, 0};  // left, right, top, bottom
-  uint16_t l1H = 0;
-  uint16_t l1W = 0;
-  uint16_t channelSize = 0;
-  uint16_t kExtension = 0;
-  uint16_t mExtension = 0;
-  uint16_t kStartPt = 0;
-  uint16_t mStartPt = 0;
-  uint8_t strideW = 1;
-  uint8_t strideH = 1;
-  uint8_t filterW = 1;
-  uint8_t filterH = 1;
-  uint8_t dilationFilterW = 1;
-  uint8_t dilationFilterH = 1;
-  bool enTranspose = false;
-  bool enSmallK = false;
-  T padValue = 0;
-  bool filterSizeW = false;
-  bool filterSizeH = false;
-  bool fMatrixCtrl = false;
-};
-
 // Element (k, m) of the img2col matrix: k = (kh * filterW + kw) * channelSize + c over the kernel
 // window and the channels, m = oh * outW + ow over the output positions.
 template <typename T>
@@ -384,32 +300,6 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
   UbAccess acc[2] = {{d, static_cast<uint32_t>(dstBytes), true}, {s, static_cast<uint32_t>(srcBytes), false}};
   core.IssueAccesses(ins, loc, api, acc, 2);
 }
-
-struct MmadParams {
-  uint16_t m = 0;
-  uint16_t n = 0;
-  uint16_t k = 0;
-  bool isBias = false;  // deprecated: accumulate into the existing L0C values
-  int32_t fmOffset = 0;
-  bool enSsparse = false;
-  bool enWinogradA = false;
-  bool enWinogradB = false;
-  uint8_t unitFlag = 0;  // 0, 2 or 3: Mmad / Fixpipe hand over L0C per 512 B unit
-  bool kDirectionAlign = false;
-  bool cmatrixSource = false;  // with cmatrixInitVal false: initial C from the bias table (true) or L0C (false)
-  bool cmatrixInitVal = true;  // true: C starts at 0
-  __aicore__ MmadParams() = default;
-  __aicore__ MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, bool isBias_, int32_t fmOffset_, bool enSsparse_,
-                        bool enWinogradA_, bool enWinogradB_)
-      : m(m_),
-        n(n_),
-        k(k_),
-        isBias(isBias_),
-        fmOffset(fmOffset_),
-        enSsparse(enSsparse_),
-        enWinogradA(enWinogradA_),
-        enWinogradB(enWinogradB_) {}
-};
 
 namespace detail {
 template <typename C, typename A, typename B, typename Bias>
@@ -505,45 +395,6 @@ __aicore__ inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm,
 }
 
 // ---- Fixpipe: L0C -> GM / UB / L1 ----------------------------------------------------------------
-enum class QuantMode_t : uint8_t {
-  NoQuant,
-  F322F16,
-  F322BF16,
-  DEQF16,
-  VDEQF16,
-  QF322B8_PRE,
-  VQF322B8_PRE,
-  REQ8,
-  VREQ8,
-};
-enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
-struct FixpipeConfig {
-  CO2Layout format;
-  bool isToUB = false;
-};
-constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
-constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
-constexpr FixpipeConfig CFG_NZ_UB = {CO2Layout::NZ, true};
-constexpr FixpipeConfig CFG_ROW_MAJOR_UB = {CO2Layout::ROW_MAJOR, true};
-
-struct FixpipeParamsV220 {
-  uint16_t nSize = 0;
-  uint16_t mSize = 0;
-  uint16_t srcStride = 0;  // 16-element units between L0C column blocks (mSize rounded up to 16)
-  uint32_t dstStride = 0;  // ND: elements per destination row; NZ: 32 B units between column blocks
-  QuantMode_t quantPre = QuantMode_t::NoQuant;
-  uint64_t deqScalar = 0;  // scale as float bits in the low 32 bits
-  uint16_t ndNum = 1;
-  uint16_t srcNdStride = 0;  // 256-element units
-  uint16_t dstNdStride = 0;  // elements
-  bool reluEn = false;
-  uint8_t unitFlag = 0;
-  bool isChannelSplit = false;
-  __aicore__ FixpipeParamsV220() = default;
-  __aicore__ FixpipeParamsV220(uint16_t nSize_, uint16_t mSize_, uint16_t srcStride_, uint32_t dstStride_, bool reluEn_)
-      : nSize(nSize_), mSize(mSize_), srcStride(srcStride_), dstStride(dstStride_), reluEn(reluEn_) {}
-};
-using FixpipeParams = FixpipeParamsV220;
 
 namespace detail {
 // One L0C value through the fixpipe: ReLU, then the quantisation / cast (round to nearest even;

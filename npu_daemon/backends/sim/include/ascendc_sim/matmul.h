@@ -29,117 +29,10 @@
 #include "ascendc_sim/runtime.h"
 #include "ascendc_sim/system.h"
 #include "tiling/tiling_api.h"
-
-enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+// MatmulType, MatmulConfig and the constant tiling: the guest engine's Matmul names them alike.
+#include "../../guest/include/ascendc_guest/matmul_config.h"
 
 namespace AscendC {
-
-enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
-struct MatmulType {
-  static constexpr TPosition pos = POSITION;
-  static constexpr CubeFormat format = FORMAT;
-  using T = TYPE;
-  static constexpr bool isTrans = ISTRANS;
-};
-
-struct MatmulConfig {
-  bool doNorm = true;
-  bool doBasicBlock = false;
-  bool doMultiDataLoad = false;
-  uint32_t basicM = 0, basicN = 0, basicK = 0;
-  bool intrinsicsCheck = false;
-  bool isNBatch = false;
-  bool enVecND2NZ = false;
-  bool doSpecialBasicBlock = false;
-  uint32_t doMTE2Preload = 0;
-  uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
-  uint32_t stepM = 0, stepN = 0;
-  uint32_t baseMN = 0;
-  uint32_t singleCoreMN = 0;
-  bool enUnitFlag = true;
-};
-enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
-enum BatchOutMode { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };  // unscoped, as in CANN's matmul_config.h
-enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
-enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
-
-// The documented constructors of the NORM and MDL configs (asc-devkit adv_api/matmul/tiling.h),
-// with their parameters in order: the switches MatmulConfig has are set; the batch, scheduling,
-// message-reuse, quantization and dual-master ones do not apply to the single-batch Matmul
-// emulated here. MDL loads stepKa base K blocks per MTE2 (doMultiDataLoad), which our Matmul reads.
-constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool batchLoop = false, bool isVecND2NZ = false,
-                                       BatchMode = BatchMode::BATCH_LESS_THAN_L1, bool = true,
-                                       IterateOrder = IterateOrder::UNDEF, ScheduleType = ScheduleType::INNER_PRODUCT,
-                                       bool enUnitFlag = true, bool = false, BatchOutMode = SINGLE_BATCH) {
-  MatmulConfig c{};
-  c.intrinsicsCheck = intrinsicsLimit, c.isNBatch = batchLoop, c.enVecND2NZ = isVecND2NZ, c.enUnitFlag = enUnitFlag;
-  return c;
-}
-constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop = false, uint32_t doMTE2Preload = 0,
-                                    bool isVecND2NZ = false, bool = false, bool = false, bool enUnitFlag = false,
-                                    bool = true, bool = true, bool = false, bool = false, bool = false, bool = false) {
-  MatmulConfig c{};
-  c.doNorm = false, c.doMultiDataLoad = true;
-  c.intrinsicsCheck = intrinsicsLimit, c.isNBatch = batchLoop, c.doMTE2Preload = doMTE2Preload;
-  c.enVecND2NZ = isVecND2NZ, c.enUnitFlag = enUnitFlag;
-  return c;
-}
-
-constexpr MatmulConfig CFG_NORM{};
-constexpr MatmulConfig CFG_MDL{false, false, true};
-constexpr MatmulConfig CFG_IBSHARE_NORM{};
-constexpr MatmulConfig MM_CFG_NO_PRELOAD{};
-
-// Constant tiling (the documented GetMMConfig / GetMatmulApiTiling of asc-devkit's matmul_config.h,
-// tiling.h and constant_tiling.h): the single-core and base shapes fixed at compile time.
-enum class MatmulConfigMode { CONFIG_NORM, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
-struct MatmulShapeParams {
-  uint32_t singleCoreM, singleCoreN, singleCoreK;  // elements
-  uint32_t basicM, basicN, basicK;
-};
-// The config of a template with the given shapes; only MatmulShapeParams is emulated.
-template <MatmulConfigMode mode, typename... Args>
-constexpr MatmulConfig GetMMConfig(Args&&... args) {
-  static_assert((std::is_same_v<std::decay_t<Args>, MatmulShapeParams> && ...),
-                "GetMMConfig: the simulator emulates MatmulShapeParams only");
-  MatmulConfig c = mode == MatmulConfigMode::CONFIG_MDL ? CFG_MDL : CFG_NORM;
-  auto one = [&c](const MatmulShapeParams& p) {
-    c.singleCoreM = p.singleCoreM, c.singleCoreN = p.singleCoreN, c.singleCoreK = p.singleCoreK;
-    c.basicM = p.basicM, c.basicN = p.basicN, c.basicK = p.basicK;
-  };
-  (one(args), ...);
-  return c;
-}
-// The constant tiling: -1 is "not fixed" (the runtime TCubeTiling's value holds). As documented, the
-// original shape is the single-core shape (M, N, Ka, Kb), and L0C is not double-buffered (dbL0C 1). The
-// L1 factors (stepKa, depthA1, ...) and the iterate order are not computed here: the runtime tiling's
-// hold, which changes the schedule's timing, not its numbers.
-struct MatmulApiStaticTiling {
-  int32_t usedCoreNum = -1, M = -1, N = -1, Ka = -1, Kb = -1;
-  int32_t singleCoreM = -1, singleCoreN = -1, singleCoreK = -1, baseM = -1, baseN = -1, baseK = -1;
-  int32_t depthA1 = -1, depthB1 = -1, stepM = -1, stepN = -1, isBias = -1, transLength = -1, iterateOrder = -1;
-  int32_t stepKa = -1, stepKb = -1, dbL0A = -1, dbL0B = -1, dbL0C = -1;
-  MatmulConfig cfg = CFG_NORM;
-};
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
-constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int32_t l1Size = 524288) {
-  (void)l1Size;
-  MatmulApiStaticTiling t;
-  t.cfg = cfg;
-  if (cfg.basicM != 0 && cfg.basicN != 0 && cfg.basicK != 0) {
-    t.baseM = static_cast<int32_t>(cfg.basicM), t.baseN = static_cast<int32_t>(cfg.basicN);
-    t.baseK = static_cast<int32_t>(cfg.basicK);
-  }
-  if (cfg.singleCoreM == 0 || cfg.singleCoreN == 0 || cfg.singleCoreK == 0) return t;
-  t.M = t.singleCoreM = static_cast<int32_t>(cfg.singleCoreM);
-  t.N = t.singleCoreN = static_cast<int32_t>(cfg.singleCoreN);
-  t.Ka = t.Kb = t.singleCoreK = static_cast<int32_t>(cfg.singleCoreK);
-  t.dbL0C = 1;
-  return t;
-}
 
 namespace detail {
 // Reserved flag keys of the library (user event ids are small integers).
@@ -168,15 +61,6 @@ class MmFlags {
   static int Index(int src, int dst, uint64_t k) { return (src * 8 + dst) * 64 + static_cast<int>(k % 64); }
   bool pending_[kN] = {};
 };
-
-// The MatmulConfig of a Matmul's MM_CFG (a config, or a constant tiling holding one).
-template <class CFG>
-constexpr const MatmulConfig& ConfigOf(const CFG& cfg) {
-  if constexpr (std::is_same_v<CFG, MatmulApiStaticTiling>)
-    return cfg.cfg;
-  else
-    return cfg;
-}
 
 template <typename CT>
 constexpr QuantMode_t OutQuant() {
@@ -212,15 +96,7 @@ class Matmul {
   __aicore__ void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr) {
     (void)pipe;
     t_ = *tiling;
-    if constexpr (std::is_same_v<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>) {  // fixed fields win
-      auto fix = [](int32_t& field, int32_t v) {
-        if (v >= 0) field = v;
-      };
-      fix(t_.M, MM_CFG.M), fix(t_.N, MM_CFG.N), fix(t_.Ka, MM_CFG.Ka), fix(t_.Kb, MM_CFG.Kb);
-      fix(t_.singleCoreM, MM_CFG.singleCoreM), fix(t_.singleCoreN, MM_CFG.singleCoreN);
-      fix(t_.singleCoreK, MM_CFG.singleCoreK), fix(t_.baseM, MM_CFG.baseM), fix(t_.baseN, MM_CFG.baseN);
-      fix(t_.baseK, MM_CFG.baseK), fix(t_.dbL0C, MM_CFG.dbL0C);
-    }
+    detail::FixTiling(t_, MM_CFG);
     singleM_ = t_.singleCoreM, singleN_ = t_.singleCoreN, singleK_ = t_.singleCoreK;
     orgKa_ = t_.Ka, orgKb_ = t_.Kb, orgN_ = t_.N, orgM_ = t_.M;
     hasBias_ = t_.isBias != 0;

@@ -45,6 +45,8 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineVectorImports(l);
   DefineAdvImports(l);
   DefineVecCoreImports(l);
+  DefineCubeImports(l);
+  DefineMatmulImports(l);
 }
 
 }  // namespace
@@ -87,6 +89,12 @@ Module::Module(const std::string& wasmPath, const std::string& entry, const std:
   // A module's data is copied into its memory, not mapped copy-on-write from a memfd: the
   // harness's syscall filter allows no memfd_create (a large static array asks for one).
   wasmtime_config_memory_init_cow_set(config, false);
+  // With those checks a memory needs no 4 GiB reservation and guard: each core's is its size plus
+  // room to grow (past it the memory moves), since a mixed launch holds every core's at once
+  // within the harness's address-space limit.
+  wasmtime_config_memory_reservation_set(config, 0);
+  wasmtime_config_memory_reservation_for_growth_set(config, 16ull << 20);
+  wasmtime_config_memory_guard_size_set(config, 0);
   m.engine = wasm_engine_new_with_config(config);
   Check(wasmtime_module_new(m.engine, bytes.data(), bytes.size(), &m.module), "compiling the kernel module");
   m.linker = wasmtime_linker_new(m.engine);

@@ -26,6 +26,11 @@ using ascendc_guest::Dtype;
 // Raises a wasmtime error as the emulation's RUNTIME_ERROR, naming `what`.
 void Check(wasmtime_error_t* e, const char* what);
 
+// An object of the API the kernel holds by handle (a Matmul), owned by its core.
+struct HostObject {
+  virtual ~HostObject() = default;
+};
+
 // One core's instance: its store (fuel, memory, stack) and what the kernel made through the API.
 struct GuestCore {
   wasmtime_store_t* store = nullptr;
@@ -35,7 +40,9 @@ struct GuestCore {
   std::exception_ptr failure;  // an emulation error raised in an import, rethrown past the guest
   std::vector<std::unique_ptr<AscendC::TPipe>> pipes;
   std::vector<std::unique_ptr<AscendC::TQueBase>> queues;
+  std::vector<std::unique_ptr<HostObject>> matmuls;
   ~GuestCore() {
+    matmuls.clear();
     queues.clear();
     pipes.clear();
     if (store) wasmtime_store_delete(store);
@@ -227,8 +234,9 @@ template <typename T>
 AscendC::LocalTensor<T> Local(uint32_t addr, uint32_t size,
                               int32_t pos = static_cast<int32_t>(AscendC::TPosition::VECCALC)) {
   const AscendC::TPosition p = Position(pos);
-  const uint64_t cap = ascendc_sim::CurrentCore().Local().Size(AscendC::BufferOf(p));
-  if (static_cast<uint64_t>(addr) + static_cast<uint64_t>(size) * sizeof(T) > cap)
+  const auto& local = ascendc_sim::CurrentCore().Local();  // a core's buffers share one address space
+  const uint64_t base = local.Base(AscendC::BufferOf(p)), cap = local.Size(AscendC::BufferOf(p));
+  if (addr < base || static_cast<uint64_t>(addr) + static_cast<uint64_t>(size) * sizeof(T) > base + cap)
     throw SimError(Status::RUNTIME_ERROR, "a LocalTensor of " + std::to_string(size) + " elements at byte " +
                                               std::to_string(addr) + " lies past the " + std::to_string(cap) +
                                               " B of its buffer");
@@ -241,5 +249,7 @@ void DefineDataImports(wasmtime_linker_t* l);
 void DefineVectorImports(wasmtime_linker_t* l);
 void DefineAdvImports(wasmtime_linker_t* l);
 void DefineVecCoreImports(wasmtime_linker_t* l);
+void DefineCubeImports(wasmtime_linker_t* l);
+void DefineMatmulImports(wasmtime_linker_t* l);
 
 }  // namespace ascendc_sim::guest

@@ -73,6 +73,9 @@ void wasmtime_config_parallel_compilation_set(wasm_config_t*, bool);
 void wasmtime_config_signals_based_traps_set(wasm_config_t*, bool);
 void wasmtime_config_max_wasm_stack_set(wasm_config_t*, size_t);
 void wasmtime_config_memory_init_cow_set(wasm_config_t*, bool);
+void wasmtime_config_memory_reservation_set(wasm_config_t*, uint64_t);
+void wasmtime_config_memory_reservation_for_growth_set(wasm_config_t*, uint64_t);
+void wasmtime_config_memory_guard_size_set(wasm_config_t*, uint64_t);
 wasm_engine_t* wasm_engine_new_with_config(wasm_config_t*);
 void wasm_engine_delete(wasm_engine_t*);
 

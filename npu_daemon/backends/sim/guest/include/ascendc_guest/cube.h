@@ -1,0 +1,118 @@
+// The cube family (included by kernel_operator.h): GM -> L1 (Nd2Nz), LoadData L1 -> L0A / L0B (2D,
+// with transpose, 3D v2 img2col), Mmad, Fixpipe L0C -> GM / local, the core type of a mixed launch
+// and its cross-core flags. Each parameter struct (cube_params.h, the native engine's own) crosses as
+// a guest pointer whose bytes the host reads.
+#pragma once
+
+#include "ascendc_guest/cube_params.h"
+
+namespace ascendc_guest {
+extern "C" {
+// The running core: 0 its type (1 a cube core, AIC; 0 a vector core), 1 GetSubBlockIdx, 2 GetTaskRation.
+ASCENDC_GUEST_IMPORT(core_spec) int32_t core_spec(int32_t what);
+ASCENDC_GUEST_IMPORT(cube_nd2nz)
+void cube_nd2nz(Dtype t, uint32_t l1, uint32_t l1Size, int32_t pos, uint32_t gm, int64_t gmSize, const void* params,
+                int32_t line);
+// LoadData's forms: 0 2D, 1 2D with transpose (LoadDataWithTranspose), 2 3D v2.
+ASCENDC_GUEST_IMPORT(cube_load)
+void cube_load(Dtype t, int32_t form, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t src, uint32_t srcSize,
+               int32_t srcPos, const void* params, int32_t line);
+// Mmad: `bias` with biasPos < 0 is no bias tensor.
+ASCENDC_GUEST_IMPORT(cube_mmad)
+void cube_mmad(Dtype in, uint32_t c, uint32_t cSize, int32_t cPos, uint32_t a, uint32_t aSize, int32_t aPos, uint32_t b,
+               uint32_t bSize, int32_t bPos, uint32_t bias, uint32_t biasSize, int32_t biasPos, const void* params,
+               int32_t line);
+// Fixpipe from L0C: toGm 1 writes GM at `dst`, 0 the local tensor (dst, dstSize, dstPos).
+ASCENDC_GUEST_IMPORT(cube_fixpipe)
+void cube_fixpipe(Dtype d, Dtype s, int32_t rowMajor, int32_t toGm, uint32_t dst, int64_t dstSize, int32_t dstPos,
+                  uint32_t src, uint32_t srcSize, int32_t srcPos, const void* params, int32_t line);
+ASCENDC_GUEST_IMPORT(cross_core_set) void cross_core_set(int32_t mode, int32_t pipe, int32_t flag, int32_t line);
+ASCENDC_GUEST_IMPORT(cross_core_wait) void cross_core_wait(int32_t mode, int32_t pipe, int32_t flag, int32_t line);
+}
+}  // namespace ascendc_guest
+
+#define ASCEND_IS_AIV (::ascendc_guest::core_spec(0) == 0)
+#define ASCEND_IS_AIC (::ascendc_guest::core_spec(0) == 1)
+#define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
+#define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
+
+namespace AscendC {
+
+inline int64_t GetSubBlockIdx() { return ascendc_guest::core_spec(1); }
+inline int64_t GetTaskRation() { return ascendc_guest::core_spec(2); }
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cube_nd2nz(ascendc_guest::DtypeOf<T>(), dst.UbAddr(), dst.GetSize(),
+                            static_cast<int32_t>(dst.GetPosition()), src.GmAddr(), static_cast<int64_t>(src.GetSize()),
+                            &p, line);
+}
+
+namespace detail {
+template <typename T, typename P>
+void Load(int32_t form, const LocalTensor<T>& dst, const LocalTensor<T>& src, const P& p, int32_t line) {
+  ascendc_guest::cube_load(ascendc_guest::DtypeOf<T>(), form, dst.UbAddr(), dst.GetSize(),
+                           static_cast<int32_t>(dst.GetPosition()), src.UbAddr(), src.GetSize(),
+                           static_cast<int32_t>(src.GetPosition()), &p, line);
+}
+}  // namespace detail
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, ASCENDC_GUEST_LINE) {
+  detail::Load(0, dst, src, p, line);
+}
+template <typename T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p,
+                           ASCENDC_GUEST_LINE) {
+  detail::Load(1, dst, src, p, line);
+}
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<T>& p,
+              ASCENDC_GUEST_LINE) {
+  detail::Load(2, dst, src, p, line);
+}
+
+template <typename C, typename A, typename B>
+void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter, const MmadParams& p,
+          ASCENDC_GUEST_LINE) {
+  static_assert(std::is_same_v<A, B>, "Mmad: fm and filter must have the same type");
+  ascendc_guest::cube_mmad(ascendc_guest::DtypeOf<A>(), dst.UbAddr(), dst.GetSize(),
+                           static_cast<int32_t>(dst.GetPosition()), fm.UbAddr(), fm.GetSize(),
+                           static_cast<int32_t>(fm.GetPosition()), filter.UbAddr(), filter.GetSize(),
+                           static_cast<int32_t>(filter.GetPosition()), 0, 0, -1, &p, line);
+}
+template <typename C, typename A, typename B, typename Bias>
+void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
+          const LocalTensor<Bias>& bias, const MmadParams& p, ASCENDC_GUEST_LINE) {
+  static_assert(std::is_same_v<A, B> && std::is_same_v<Bias, C>, "Mmad: fm and filter alike, bias of dst's type");
+  ascendc_guest::cube_mmad(ascendc_guest::DtypeOf<A>(), dst.UbAddr(), dst.GetSize(),
+                           static_cast<int32_t>(dst.GetPosition()), fm.UbAddr(), fm.GetSize(),
+                           static_cast<int32_t>(fm.GetPosition()), filter.UbAddr(), filter.GetSize(),
+                           static_cast<int32_t>(filter.GetPosition()), bias.UbAddr(), bias.GetSize(),
+                           static_cast<int32_t>(bias.GetPosition()), &p, line);
+}
+
+template <typename D, typename S, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cube_fixpipe(ascendc_guest::DtypeOf<D>(), ascendc_guest::DtypeOf<S>(),
+                              config.format == CO2Layout::ROW_MAJOR, 1, dst.GmAddr(),
+                              static_cast<int64_t>(dst.GetSize()), 0, src.UbAddr(), src.GetSize(),
+                              static_cast<int32_t>(src.GetPosition()), &p, line);
+}
+template <typename D, typename S, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cube_fixpipe(ascendc_guest::DtypeOf<D>(), ascendc_guest::DtypeOf<S>(),
+                              config.format == CO2Layout::ROW_MAJOR, 0, dst.UbAddr(), dst.GetSize(),
+                              static_cast<int32_t>(dst.GetPosition()), src.UbAddr(), src.GetSize(),
+                              static_cast<int32_t>(src.GetPosition()), &p, line);
+}
+
+template <uint8_t modeId, pipe_t pipe>
+void CrossCoreSetFlag(uint16_t flagId, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cross_core_set(modeId, pipe, flagId, line);
+}
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
+void CrossCoreWaitFlag(uint16_t flagId, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cross_core_wait(modeId, pipe, flagId, line);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,167 @@
+// The cube API's parameter structs (docs/ascendc.md API 9), included by the native engine's
+// ascendc_sim/cube_compute.h and by the guest's ascendc_guest/cube.h: plain integers with natural
+// alignment, so wasm32 lays them out as x86-64 does and the guest engine passes them as bytes
+// (runtime/guest/api_cube.cpp asserts their sizes).
+#pragma once
+
+#include <cstdint>
+
+namespace AscendC {
+
+struct Nd2NzParams {
+  uint16_t ndNum = 0;
+  uint16_t nValue = 0;
+  uint16_t dValue = 0;
+  uint16_t srcNdMatrixStride = 0;  // elements
+  uint16_t srcDValue = 0;          // elements per source row
+  uint16_t dstNzC0Stride = 0;      // 32 B units between the Z column blocks
+  uint16_t dstNzNStride = 0;       // 32 B units between rows
+  uint16_t dstNzMatrixStride = 0;  // elements between destination NZ matrices
+  Nd2NzParams() = default;
+  Nd2NzParams(uint16_t ndNum_, uint16_t nValue_, uint16_t dValue_, uint16_t srcNdMatrixStride_, uint16_t srcDValue_,
+              uint16_t dstNzC0Stride_, uint16_t dstNzNStride_, uint16_t dstNzMatrixStride_)
+      : ndNum(ndNum_),
+        nValue(nValue_),
+        dValue(dValue_),
+        srcNdMatrixStride(srcNdMatrixStride_),
+        srcDValue(srcDValue_),
+        dstNzC0Stride(dstNzC0Stride_),
+        dstNzNStride(dstNzNStride_),
+        dstNzMatrixStride(dstNzMatrixStride_) {}
+};
+
+struct LoadData2DParams {
+  uint16_t startIndex = 0;  // first fractal (512 B units)
+  uint8_t repeatTimes = 0;  // fractals moved
+  uint16_t srcStride = 0;   // fractals between source fractals
+  uint8_t sid = 0;
+  uint16_t dstGap = 0;       // fractals between destination fractals (end to start)
+  bool ifTranspose = false;  // transpose each 16 x 16 fractal (b16 only)
+  uint8_t addrMode = 0;
+  LoadData2DParams() = default;
+  LoadData2DParams(uint16_t startIndex_, uint8_t repeatTimes_, uint16_t srcStride_, uint8_t sid_, uint16_t dstGap_,
+                   bool ifTranspose_, uint8_t addrMode_)
+      : startIndex(startIndex_),
+        repeatTimes(repeatTimes_),
+        srcStride(srcStride_),
+        sid(sid_),
+        dstGap(dstGap_),
+        ifTranspose(ifTranspose_),
+        addrMode(addrMode_) {}
+};
+
+struct LoadData2dTransposeParams {
+  LoadData2dTransposeParams() {}
+  LoadData2dTransposeParams(uint16_t startIndex_, uint8_t repeatTimes_, uint16_t srcStride_, uint16_t dstGap_,
+                            uint16_t dstFracGap_, uint8_t addrMode_ = 0)
+      : startIndex(startIndex_),
+        repeatTimes(repeatTimes_),
+        srcStride(srcStride_),
+        dstGap(dstGap_),
+        dstFracGap(dstFracGap_),
+        addrMode(addrMode_) {}
+  uint16_t startIndex = 0;  // first square (16 x 16 elements: 512 B for b16, 1024 B for b32)
+  uint8_t repeatTimes = 0;  // squares moved
+  uint16_t srcStride = 0;   // squares between source squares
+  uint16_t dstGap = 0;      // 512 B between one square's first destination fractal and the next's (end to start)
+  uint16_t dstFracGap = 0;  // b32: 512 B between a square's two destination fractals (end to start)
+  uint8_t addrMode = 0;
+};
+
+struct LoadData3DParamsV2Pro;
+template <typename T>
+struct LoadData3DParamsV2 {
+  uint8_t padList[4] = {0, 0, 0, 0};  // left, right, top, bottom
+  uint16_t l1H = 0;
+  uint16_t l1W = 0;
+  uint16_t channelSize = 0;
+  uint16_t kExtension = 0;
+  uint16_t mExtension = 0;
+  uint16_t kStartPt = 0;
+  uint16_t mStartPt = 0;
+  uint8_t strideW = 1;
+  uint8_t strideH = 1;
+  uint8_t filterW = 1;
+  uint8_t filterH = 1;
+  uint8_t dilationFilterW = 1;
+  uint8_t dilationFilterH = 1;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  T padValue = 0;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+};
+
+struct MmadParams {
+  uint16_t m = 0;
+  uint16_t n = 0;
+  uint16_t k = 0;
+  bool isBias = false;  // deprecated: accumulate into the existing L0C values
+  int32_t fmOffset = 0;
+  bool enSsparse = false;
+  bool enWinogradA = false;
+  bool enWinogradB = false;
+  uint8_t unitFlag = 0;  // 0, 2 or 3: Mmad / Fixpipe hand over L0C per 512 B unit
+  bool kDirectionAlign = false;
+  bool cmatrixSource = false;  // with cmatrixInitVal false: initial C from the bias table (true) or L0C (false)
+  bool cmatrixInitVal = true;  // true: C starts at 0
+  MmadParams() = default;
+  MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, bool isBias_, int32_t fmOffset_, bool enSsparse_, bool enWinogradA_,
+             bool enWinogradB_)
+      : m(m_),
+        n(n_),
+        k(k_),
+        isBias(isBias_),
+        fmOffset(fmOffset_),
+        enSsparse(enSsparse_),
+        enWinogradA(enWinogradA_),
+        enWinogradB(enWinogradB_) {}
+};
+
+enum class QuantMode_t : uint8_t {
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  REQ8,
+  VREQ8,
+};
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+  CO2Layout format;
+  bool isToUB = false;
+};
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_NZ_UB = {CO2Layout::NZ, true};
+constexpr FixpipeConfig CFG_ROW_MAJOR_UB = {CO2Layout::ROW_MAJOR, true};
+
+struct FixpipeParamsV220 {
+  uint16_t nSize = 0;
+  uint16_t mSize = 0;
+  uint16_t srcStride = 0;  // 16-element units between L0C column blocks (mSize rounded up to 16)
+  uint32_t dstStride = 0;  // ND: elements per destination row; NZ: 32 B units between column blocks
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint64_t deqScalar = 0;  // scale as float bits in the low 32 bits
+  uint16_t ndNum = 1;
+  uint16_t srcNdStride = 0;  // 256-element units
+  uint16_t dstNdStride = 0;  // elements
+  bool reluEn = false;
+  uint8_t unitFlag = 0;
+  bool isChannelSplit = false;
+  FixpipeParamsV220() = default;
+  FixpipeParamsV220(uint16_t nSize_, uint16_t mSize_, uint16_t srcStride_, uint32_t dstStride_, bool reluEn_)
+      : nSize(nSize_), mSize(mSize_), srcStride(srcStride_), dstStride(dstStride_), reluEn(reluEn_) {}
+};
+using FixpipeParams = FixpipeParamsV220;
+
+static_assert(sizeof(Nd2NzParams) == 16 && sizeof(LoadData2DParams) == 12 && sizeof(LoadData2dTransposeParams) == 12 &&
+                  sizeof(MmadParams) == 20 && sizeof(FixpipeParamsV220) == 40 &&
+                  sizeof(LoadData3DParamsV2<int8_t>) == 30 && sizeof(LoadData3DParamsV2<float>) == 36,
+              "the cube's parameter structs: one layout on wasm32 and x86-64");
+
+}  // namespace AscendC

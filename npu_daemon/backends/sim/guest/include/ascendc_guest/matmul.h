@@ -1,0 +1,146 @@
+// The Matmul high-level API on the guest engine: the object is a handle of the host's Matmul (the
+// native engine's, ascendc_sim/matmul.h), which owns the cube buffers, the schedule and the tiling;
+// each call (Init, SetTensorA, Iterate, ...) is one import. The template arguments pick the host's
+// instance: the element types, the C position and whether MDL loads stepKa blocks at once.
+#pragma once
+
+#include "ascendc_guest/matmul_config.h"
+#include "kernel_operator.h"
+#include "tiling/tiling_api.h"
+
+namespace ascendc_guest {
+extern "C" {
+ASCENDC_GUEST_IMPORT(matmul_new) int32_t matmul_new(Dtype a, Dtype c, Dtype bias, int32_t mdl, int32_t line);
+// Init with the guest's TCubeTiling (the shared header's plain struct); from REGIST_MATMUL_OBJ
+// (regist 1) on an AIV of a mixed launch it posts the INIT message to the group's AIC too.
+ASCENDC_GUEST_IMPORT(matmul_init) void matmul_init(int32_t mm, const void* tiling, int32_t regist, int32_t line);
+// REGIST_MATMUL_OBJ's end: 1 on the AIC of a mixed launch once it has served its AIVs.
+ASCENDC_GUEST_IMPORT(matmul_serve) int32_t matmul_serve(int32_t line);
+// Operand 0 A, 1 B, 2 bias (trans unused), 3 the asynchronous mode's workspace; gm 0 with operand 2
+// disables the bias.
+ASCENDC_GUEST_IMPORT(matmul_set_tensor)
+void matmul_set_tensor(int32_t mm, int32_t operand, uint32_t gm, int64_t size, int32_t trans);
+// Shape 0 SetTail(m, n, k), 1 SetOrgShape(m, n, ka, kb).
+ASCENDC_GUEST_IMPORT(matmul_set_shape)
+void matmul_set_shape(int32_t mm, int32_t shape, int32_t m, int32_t n, int32_t ka, int32_t kb);
+ASCENDC_GUEST_IMPORT(matmul_iterate_all)
+void matmul_iterate_all(int32_t mm, uint32_t gm, int64_t size, int32_t enAtomic, int32_t line);
+ASCENDC_GUEST_IMPORT(matmul_iterate) int32_t matmul_iterate(int32_t mm, int32_t sync, int32_t line);
+// GetTensorC into GM (toGm 1: dst, size) or a local tensor (dst, size, pos).
+ASCENDC_GUEST_IMPORT(matmul_get_c)
+void matmul_get_c(int32_t mm, int32_t sync, int32_t toGm, uint32_t dst, int64_t size, int32_t pos, int32_t enAtomic,
+                  int32_t sequential, int32_t line);
+ASCENDC_GUEST_IMPORT(matmul_end) void matmul_end(int32_t mm, int32_t line);
+}
+}  // namespace ascendc_guest
+
+static_assert(sizeof(TCubeTiling) == 50 * sizeof(int32_t), "TCubeTiling crosses the boundary as the host lays it out");
+
+namespace AscendC {
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class... Rest>
+class Matmul {
+  using AT = typename A_TYPE::T;
+  using BT = typename B_TYPE::T;
+  using CT = typename C_TYPE::T;
+  using BiasT = typename BIAS_TYPE::T;
+  static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same type");
+
+ public:
+  Matmul(ASCENDC_GUEST_LINE)
+      : id_(ascendc_guest::matmul_new(ascendc_guest::DtypeOf<AT>(), ascendc_guest::DtypeOf<CT>(),
+                                      ascendc_guest::DtypeOf<BiasT>(), detail::ConfigOf(MM_CFG).doMultiDataLoad,
+                                      line)) {}
+  void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr, ASCENDC_GUEST_LINE) { Regist(tiling, 0, line); }
+  void Regist(const TCubeTiling* tiling, int32_t regist, int32_t line) {
+    TCubeTiling t = *tiling;
+    detail::FixTiling(t, MM_CFG);
+    ascendc_guest::matmul_init(id_, &t, regist, line);
+  }
+  void SetTensorA(const GlobalTensor<AT>& gm, bool isTransposeA = false) {
+    ascendc_guest::matmul_set_tensor(id_, 0, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()),
+                                     isTransposeA || A_TYPE::isTrans);
+  }
+  void SetTensorB(const GlobalTensor<BT>& gm, bool isTransposeB = false) {
+    ascendc_guest::matmul_set_tensor(id_, 1, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()),
+                                     isTransposeB || B_TYPE::isTrans);
+  }
+  void SetBias(const GlobalTensor<BiasT>& gm) {
+    ascendc_guest::matmul_set_tensor(id_, 2, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()), 0);
+  }
+  void DisableBias() { ascendc_guest::matmul_set_tensor(id_, 2, 0, 0, 0); }
+  void ClearBias() { DisableBias(); }
+  void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+    ascendc_guest::matmul_set_shape(id_, 0, tailM, tailN, tailK, 0);
+  }
+  void SetSingleShape(int m, int n, int k) { SetTail(m, n, k); }
+  void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0, int orgKc = 0) {
+    (void)orgKc;
+    ascendc_guest::matmul_set_shape(id_, 1, orgM, orgN, orgKa, orgKb);
+  }
+  void SetWorkspace(GM_ADDR addr, int size) {
+    ascendc_guest::matmul_set_tensor(id_, 3, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(addr)), size, 0);
+  }
+  template <class T>
+  void SetWorkspace(const GlobalTensor<T>& addr) {
+    ascendc_guest::matmul_set_tensor(id_, 3, addr.GmAddr(), static_cast<int64_t>(addr.GetSize() * sizeof(T)), 0);
+  }
+  void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+  void IterateAll(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                  bool waitIterateAll = false, bool fakeMsg = false, ASCENDC_GUEST_LINE) {
+    (void)enSequentialWrite, (void)waitIterateAll, (void)fakeMsg;
+    ascendc_guest::matmul_iterate_all(id_, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()), enAtomic, line);
+  }
+  template <bool sync = true>
+  bool Iterate(bool enPartialSum = false, ASCENDC_GUEST_LINE) {
+    (void)enPartialSum;
+    return ascendc_guest::matmul_iterate(id_, sync, line) != 0;
+  }
+  template <bool sync = true>
+  void GetTensorC(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                  ASCENDC_GUEST_LINE) {
+    ascendc_guest::matmul_get_c(id_, sync, 1, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()), 0, enAtomic,
+                                enSequentialWrite, line);
+  }
+  template <bool sync = true>
+  void GetTensorC(const LocalTensor<CT>& ub, uint8_t enAtomic = 0, bool enSequentialWrite = false, ASCENDC_GUEST_LINE) {
+    ascendc_guest::matmul_get_c(id_, sync, 0, ub.UbAddr(), ub.GetSize(), static_cast<int32_t>(ub.GetPosition()),
+                                enAtomic, enSequentialWrite, line);
+  }
+  void End(ASCENDC_GUEST_LINE) { ascendc_guest::matmul_end(id_, line); }
+
+ private:
+  int32_t id_;  // the host's object on this core
+};
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class... Rest>
+using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
+
+namespace detail {
+template <class MM>
+void InitMatmuls(int32_t line, TPipe* pipe, MM& mm, const TCubeTiling* tiling) {
+  (void)pipe;
+  if (tiling != nullptr) mm.Regist(tiling, 1, line);
+}
+template <class MM, class... More>
+void InitMatmuls(int32_t line, TPipe* pipe, MM& mm, const TCubeTiling* tiling, More&&... more) {
+  InitMatmuls(line, pipe, mm, tiling);
+  InitMatmuls(line, pipe, more...);
+}
+}  // namespace detail
+
+}  // namespace AscendC
+
+// On the AIC of a mixed kernel the macro serves the AIVs' requests and returns from the kernel.
+#define REGIST_MATMUL_OBJ(pipe, workspace, ...)                \
+  ::AscendC::detail::InitMatmuls(__LINE__, pipe, __VA_ARGS__); \
+  (void)(workspace);                                           \
+  if (::ascendc_guest::matmul_serve(__LINE__)) return
+
+// Kernels pass it to REGIST_MATMUL_OBJ unqualified, outside `using namespace AscendC`.
+using AscendC::GetSysWorkSpacePtr;
+
+#ifndef matmul
+namespace matmul = AscendC;
+#endif

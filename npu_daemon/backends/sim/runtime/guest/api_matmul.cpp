@@ -1,0 +1,180 @@
+// The guest engine's Matmul imports: the kernel's Matmul object is a handle of a native Matmul
+// (ascendc_sim/matmul.h) its core owns here, so the library's schedule, buffers, flags and the
+// mixed launch's AIC service are the native engine's, and none of its state is the guest's to forge.
+#include "import.h"
+#include "lib/matmul_intf.h"
+
+namespace ascendc_sim::guest {
+namespace {
+
+static_assert(sizeof(TCubeTiling) == 50 * sizeof(int32_t),
+              "TCubeTiling crosses the boundary as the shared header's 50 int32 fields");
+
+constexpr size_t kMaxMatmuls = 64;  // objects per core: a kernel holds a few
+
+// The calls of one Matmul, whatever its template arguments.
+struct MatmulObject : HostObject {
+  virtual void Init(const TCubeTiling& t) = 0;
+  virtual void SetTensor(int32_t operand, uint32_t gm, int64_t size, bool trans) = 0;
+  virtual void SetShape(int32_t shape, int32_t m, int32_t n, int32_t ka, int32_t kb) = 0;
+  virtual void IterateAll(uint32_t gm, int64_t size, uint8_t enAtomic, const SrcLoc& loc) = 0;
+  virtual bool Iterate(bool sync, const SrcLoc& loc) = 0;
+  virtual void GetC(bool sync, bool toGm, uint32_t dst, int64_t size, int32_t pos, uint8_t enAtomic, bool sequential,
+                    const SrcLoc& loc) = 0;
+  virtual void End(const SrcLoc& loc) = 0;
+};
+
+template <typename T>
+using GmNd = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, T>;
+template <typename AT, typename CT, typename BiasT, bool kMdl>
+using NativeMatmul =
+    std::conditional_t<kMdl, AscendC::Matmul<GmNd<AT>, GmNd<AT>, GmNd<CT>, GmNd<BiasT>, AscendC::CFG_MDL>,
+                       AscendC::Matmul<GmNd<AT>, GmNd<AT>, GmNd<CT>, GmNd<BiasT>, AscendC::CFG_NORM>>;
+
+template <typename AT, typename CT, typename BiasT, bool kMdl>
+class MatmulOf final : public MatmulObject {
+ public:
+  void Init(const TCubeTiling& t) override { mm_.Init(&t); }
+  void SetTensor(int32_t operand, uint32_t gm, int64_t size, bool trans) override {
+    switch (operand) {
+      case 0:
+        return mm_.SetTensorA(Global<AT>(gm, size, 1, "Matmul::SetTensorA"), trans);
+      case 1:
+        return mm_.SetTensorB(Global<AT>(gm, size, 1, "Matmul::SetTensorB"), trans);
+      case 2:
+        if (gm == 0) return mm_.DisableBias();
+        return mm_.SetBias(Global<BiasT>(gm, size, 1, "Matmul::SetBias"));
+      case 3:
+        return mm_.SetWorkspace(reinterpret_cast<GM_ADDR>(g_module->gm.map.Resolve(gm, 1, "Matmul::SetWorkspace")),
+                                static_cast<int>(size));
+    }
+    throw SimError(Status::RUNTIME_ERROR, "Matmul: operand " + std::to_string(operand) + " unknown");
+  }
+  void SetShape(int32_t shape, int32_t m, int32_t n, int32_t ka, int32_t kb) override {
+    if (shape == 0) return mm_.SetTail(m, n, ka);
+    if (shape == 1) return mm_.SetOrgShape(m, n, ka, kb);
+    throw SimError(Status::RUNTIME_ERROR, "Matmul: shape " + std::to_string(shape) + " unknown");
+  }
+  void IterateAll(uint32_t gm, int64_t size, uint8_t enAtomic, const SrcLoc& loc) override {
+    mm_.IterateAll(Global<CT>(gm, size, 1, "Matmul::IterateAll"), enAtomic, false, false, false, loc);
+  }
+  bool Iterate(bool sync, const SrcLoc& loc) override {
+    return sync ? mm_.template Iterate<true>(false, loc) : mm_.template Iterate<false>(false, loc);
+  }
+  void GetC(bool sync, bool toGm, uint32_t dst, int64_t size, int32_t pos, uint8_t enAtomic, bool sequential,
+            const SrcLoc& loc) override {
+    auto get = [&](const auto& c) {
+      if (sync)
+        mm_.template GetTensorC<true>(c, enAtomic, sequential, loc);
+      else
+        mm_.template GetTensorC<false>(c, enAtomic, sequential, loc);
+    };
+    if (toGm)
+      get(Global<CT>(dst, size, 1, "Matmul::GetTensorC"));
+    else
+      get(Local<CT>(dst, static_cast<uint32_t>(size), pos));
+  }
+  void End(const SrcLoc& loc) override { mm_.End(loc); }
+
+ private:
+  NativeMatmul<AT, CT, BiasT, kMdl> mm_;
+};
+
+// f(Tag<T>) for a type among Ts, else the guest engine's "not in the API" error.
+template <typename... Ts, typename F>
+void Among(int32_t code, const char* api, F&& f) {
+  WithType(code, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr ((std::is_same_v<T, Ts> || ...))
+      f(tag);
+    else
+      Unsupported(api, code);
+  });
+}
+
+template <typename AT, typename CT, typename BiasT>
+std::unique_ptr<MatmulObject> Make(bool mdl) {
+  if (mdl) return std::make_unique<MatmulOf<AT, CT, BiasT, true>>();
+  return std::make_unique<MatmulOf<AT, CT, BiasT, false>>();
+}
+
+int32_t MatmulNew(const Call&, int32_t a, int32_t c, int32_t bias, int32_t mdl, int32_t) {
+  if (t_core->matmuls.size() >= kMaxMatmuls)
+    throw SimError(Status::RUNTIME_ERROR, "Matmul: more than " + std::to_string(kMaxMatmuls) + " objects on a core");
+  std::unique_ptr<MatmulObject> mm;
+  if (static_cast<Dtype>(a) == Dtype::kI8) {
+    Among<int32_t>(c, "Matmul's C", [&](auto) {
+      Among<int32_t>(bias, "Matmul's bias", [&](auto) { mm = Make<int8_t, int32_t, int32_t>(mdl != 0); });
+    });
+  } else {
+    Among<half, bfloat16_t, float>(a, "Matmul's A", [&](auto aTag) {
+      Among<half, bfloat16_t, float>(c, "Matmul's C", [&](auto cTag) {
+        Among<float, half>(bias, "Matmul's bias", [&](auto biasTag) {
+          mm = Make<typename decltype(aTag)::type, typename decltype(cTag)::type, typename decltype(biasTag)::type>(
+              mdl != 0);
+        });
+      });
+    });
+  }
+  t_core->matmuls.push_back(std::move(mm));
+  return static_cast<int32_t>(t_core->matmuls.size() - 1);
+}
+
+MatmulObject& Mm(int32_t id) {
+  if (id < 0 || static_cast<size_t>(id) >= t_core->matmuls.size())
+    throw SimError(Status::RUNTIME_ERROR, "Matmul: handle " + std::to_string(id) + " names no object of this core");
+  return static_cast<MatmulObject&>(*t_core->matmuls[static_cast<size_t>(id)]);
+}
+
+// A mixed launch has vector cores; REGIST_MATMUL_OBJ on one of them is a client of its group's AIC.
+bool Mixed() {
+  for (const CoreSpec& s : LaunchSpecs())
+    if (s.type == CoreType::kAiv) return true;
+  return false;
+}
+
+void MatmulInit(const Call& c, int32_t id, uint32_t tiling, int32_t regist, int32_t line) {
+  TCubeTiling t;
+  std::memcpy(&t, c.Bytes(tiling, sizeof t, "Matmul::Init"), sizeof t);
+  Mm(id).Init(t);
+  if (regist && Mixed() && CurrentCore().Spec().type == CoreType::kAiv) PostToGroupAic(c.Loc(line));
+}
+int32_t MatmulServe(const Call&, int32_t) {
+  Core& core = CurrentCore();
+  if (core.Spec().type != CoreType::kAic || !Mixed()) return 0;
+  ServeGroupAivs(core.Spec().group);
+  return 1;
+}
+void MatmulSetTensor(const Call&, int32_t id, int32_t operand, uint32_t gm, int64_t size, int32_t trans) {
+  Mm(id).SetTensor(operand, gm, size, trans != 0);
+}
+void MatmulSetShape(const Call&, int32_t id, int32_t shape, int32_t m, int32_t n, int32_t ka, int32_t kb) {
+  Mm(id).SetShape(shape, m, n, ka, kb);
+}
+void MatmulIterateAll(const Call& c, int32_t id, uint32_t gm, int64_t size, int32_t enAtomic, int32_t line) {
+  Mm(id).IterateAll(gm, size, static_cast<uint8_t>(enAtomic), c.Loc(line));
+}
+int32_t MatmulIterate(const Call& c, int32_t id, int32_t sync, int32_t line) {
+  return Mm(id).Iterate(sync != 0, c.Loc(line)) ? 1 : 0;
+}
+void MatmulGetC(const Call& c, int32_t id, int32_t sync, int32_t toGm, uint32_t dst, int64_t size, int32_t pos,
+                int32_t enAtomic, int32_t sequential, int32_t line) {
+  Mm(id).GetC(sync != 0, toGm != 0, dst, size, pos, static_cast<uint8_t>(enAtomic), sequential != 0, c.Loc(line));
+}
+void MatmulEnd(const Call& c, int32_t id, int32_t line) { Mm(id).End(c.Loc(line)); }
+
+}  // namespace
+
+void DefineMatmulImports(wasmtime_linker_t* l) {
+  Import<MatmulNew>::Define(l, "matmul_new");
+  Import<MatmulInit>::Define(l, "matmul_init");
+  Import<MatmulServe>::Define(l, "matmul_serve");
+  Import<MatmulSetTensor>::Define(l, "matmul_set_tensor");
+  Import<MatmulSetShape>::Define(l, "matmul_set_shape");
+  Import<MatmulIterateAll>::Define(l, "matmul_iterate_all");
+  Import<MatmulIterate>::Define(l, "matmul_iterate");
+  Import<MatmulGetC>::Define(l, "matmul_get_c");
+  Import<MatmulEnd>::Define(l, "matmul_end");
+}
+
+}  // namespace ascendc_sim::guest
