@@ -394,3 +394,4 @@ using AscendC::GetBlockNum;
 // The API's families, each with its imports.
 #include "ascendc_guest/data_copy.h"
 #include "ascendc_guest/vector.h"
+#include "ascendc_guest/vec_families.h"

@@ -43,6 +43,7 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineCoreImports(l);
   DefineDataImports(l);
   DefineVectorImports(l);
+  DefineVecFamilyImports(l);
 }
 
 }  // namespace

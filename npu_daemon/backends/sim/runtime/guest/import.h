@@ -239,5 +239,6 @@ AscendC::LocalTensor<T> Local(uint32_t addr, uint32_t size,
 void DefineCoreImports(wasmtime_linker_t* l);
 void DefineDataImports(wasmtime_linker_t* l);
 void DefineVectorImports(wasmtime_linker_t* l);
+void DefineVecFamilyImports(wasmtime_linker_t* l);  // vec_families.cpp
 
 }  // namespace ascendc_sim::guest
