@@ -66,10 +66,12 @@ CMPSEL_REGISTER = """    constexpr uint32_t per = 256 / sizeof(DTYPE_X);
 
 REDUCE_STEP = "    Reduce{op}(stat, src, workBuf.Get<float>(), cols);\n"
 # WholeReduce over the full 64-lane repeats and the tail, then the count form over their results.
+# `full_form` <float, false> takes the full repeats' lanes from the mask register (full, as the
+# kernel never sets it).
 WHOLE = """    {{
       LocalTensor<float> wk = workBuf.Get<float>();
       const uint32_t full = cols / 64, tail = cols % 64, k = full + (tail ? 1 : 0);
-      if (full) WholeReduce{op}(wk, src, 64, full, 1, 1, 8{order});
+      if (full) WholeReduce{op}{full_form}(wk, src, 64, full, 1, 1, 8{order});
       if (tail) WholeReduce{op}(stat, src[full * 64], static_cast<int32_t>(tail), 1, 1, 1, 8{order});
       if (full) {{
         if (tail) {{
@@ -294,17 +296,31 @@ MIN_FORMS = """    {
 KERNELS = {
     "relu/compare_scalar_select_count": ("level1/relu", lambda: relu_with(CMPSEL_COUNT), 0.02),
     "relu/compare_select_repeat": ("level1/relu", lambda: relu_with(CMPSEL_REPEAT), 0.02),
+    "relu/compare_register_mask": (
+        "level1/relu",
+        lambda: relu_with(
+            CMPSEL_REPEAT.replace("Compare(m,", "Compare<DTYPE_X, uint8_t, false>(m,")
+        ),
+        0.02,
+    ),
     "relu/compare_select_register": ("level1/relu", lambda: relu_with(CMPSEL_REGISTER), 0.16),
     "relu/brcb_gather": ("level1/relu", lambda: relu_with(GATHER_BRCB), 0.16),
     "relu/gather_mask_transposes": ("level1/relu", lambda: relu_with(ROUND_TRIPS), 0.02),
     "reduce_max_last/whole_reduce": (
         "level2/reduce_max_last",
-        lambda: reduce_with("Max", WHOLE.format(op="Max", order=", ReduceOrder::ORDER_ONLY_VALUE")),
+        lambda: reduce_with(
+            "Max", WHOLE.format(op="Max", full_form="", order=", ReduceOrder::ORDER_ONLY_VALUE")
+        ),
         0.10,
     ),
     "reduce_sum_last/whole_reduce": (
         "level2/reduce_sum_last",
-        lambda: reduce_with("Sum", WHOLE.format(op="Sum", order="")),
+        lambda: reduce_with("Sum", WHOLE.format(op="Sum", full_form="", order="")),
+        0.10,
+    ),
+    "reduce_sum_last/whole_reduce_register_mask": (
+        "level2/reduce_sum_last",
+        lambda: reduce_with("Sum", WHOLE.format(op="Sum", full_form="<float, false>", order="")),
         0.10,
     ),
     "reduce_sum_last/range_mask_forms": (
@@ -337,31 +353,41 @@ def test_family_kernels_match_the_native_engine(engines, name):
     engines.same(resolve(uri).with_sources(kernel=kernel()), rel=rel)
 
 
-# Each forges one argument the host must hold: a stride that would move the emulation's pointers
-# backwards, a GatherMask whose repeats reach past the UB, a TransDataTo5HD list entry outside it
-# (a handle the guest made up: the guest's LocalTensor is only numbers).
+# Each forges one argument the host must hold, and names the check that stops it: a stride that
+# would move the emulation's pointers backwards (WholeReduce wrote before its destination), a
+# GatherMask whose repeats reach past the UB (the emulation gathers before it checks), a
+# TransDataTo5HD list entry outside it (a handle the guest made up: its LocalTensor is numbers).
 FORGED = {
-    "negative_dst_stride": "    WholeReduceSum(yLocal, xLocal, 64, 2, -1, 1, 8);\n",
-    "gather_mask_past_the_ub": """    uint64_t n = 0;
+    "negative_dst_stride": (
+        "    WholeReduceSum(yLocal, xLocal, 64, 2, -1, 1, 8);\n",
+        "stride -1 out of [0, 65535]",
+    ),
+    "gather_mask_past_the_ub": (
+        """    uint64_t n = 0;
     using P = std::conditional_t<sizeof(DTYPE_X) == 2, uint16_t, uint32_t>;
     GatherMask(yLocal, xLocal, xLocal.template ReinterpretCast<P>(), false, 0,
                GatherMaskParams{1, 60000, 60000, 255}, n);
 """,
-    "trans_list_past_the_ub": """    LocalTensor<DTYPE_X> dst[16], src[16];
+        "GatherMask: its source or pattern reaches past the end of the UB",
+    ),
+    "trans_list_past_the_ub": (
+        """    LocalTensor<DTYPE_X> dst[16], src[16];
     for (int i = 0; i < 16; ++i) dst[i] = yLocal, src[i] = LocalTensor<DTYPE_X>(1u << 24, 16, TPosition::VECCALC);
     TransDataTo5HD<DTYPE_X>(dst, src, TransDataTo5HDParams{false, false, 1, 0, 0});
 """,
+        "at byte 16777216 lies past the",
+    ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(FORGED))
 def test_a_forged_argument_is_a_runtime_error(engines, name):
-    step = FORGED[name] + RELU_STEP
+    step, why = FORGED[name]
     request = EvalRequest(
         run_id="forged",
-        package=resolve("level1/relu").with_sources(kernel=relu_with(step)),
+        package=resolve("level1/relu").with_sources(kernel=relu_with(step + RELU_STEP)),
         stages=[Stage.COMPILE, Stage.CHECK],
         timeouts=Timeouts(build_s=300, run_s=120),
     )
     result = engines.guest.evaluate(request)
-    assert result.status is Status.RUNTIME_ERROR, result.message
+    assert result.status is Status.RUNTIME_ERROR and why in result.message, result.message
