@@ -372,6 +372,40 @@ def test_family_kernels_match_the_native_engine(engines, name):
     engines.same(resolve(uri).with_sources(kernel=kernel()), rel=rel)
 
 
+# TransDataTo5HD's address-list forms, twice each (identity) on relu's result: passed as uint64_t
+# arrays and stored in the UB. On the guest engine a UB address is the pointer's value, as
+# GetPhyAddr() gives it there; the native engine's lists hold host pointers, so this kernel is the
+# guest's own (UbAddr() stands in for GetPhyAddr() until the guest has raw pointers).
+ADDRESS_LISTS = """    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;
+    Relu(yLocal, xLocal, n);
+    if (n * sizeof(DTYPE_X) >= 512) {
+      uint64_t ys[16], xs[16];
+      LocalTensor<uint64_t> lists = zeroBuf.Get<uint64_t>();
+      for (int i = 0; i < 16; ++i) {
+        ys[i] = yLocal.UbAddr() + i * 32, xs[i] = xLocal.UbAddr() + i * 32;
+        lists.SetValue(i, xs[i]);
+        lists.SetValue(16 + i, ys[i]);
+      }
+      SetFlag<HardEvent::S_V>(0);
+      WaitFlag<HardEvent::S_V>(0);
+      TransDataTo5HD<uint16_t>(xs, ys, TransDataTo5HDParams{false, false, 1, 0, 0});
+      TransDataTo5HD<uint16_t>(lists[16], lists, TransDataTo5HDParams{false, false, 1, 0, 0});
+    }
+"""
+
+
+def test_address_list_forms_on_the_guest_engine(engines):
+    request = EvalRequest(
+        run_id="lists",
+        package=resolve("level1/relu").with_sources(kernel=relu_with(ADDRESS_LISTS)),
+        stages=[Stage.COMPILE, Stage.CHECK],
+        timeouts=Timeouts(build_s=300, run_s=120),
+    )
+    result = engines.guest.evaluate(request)
+    assert result.status is Status.OK, result.message
+    assert result.cases and all(c.passed for c in result.cases)
+
+
 # Each forges one argument the host must hold, and names the check that stops it: a stride that
 # would move the emulation's pointers backwards (WholeReduce wrote before its destination), a
 # GatherMask whose repeats reach past the UB (the emulation gathers before it checks), a
