@@ -323,7 +323,7 @@ KERNELS = {
         0.02,
     ),
     "relu/compare_select_register": ("level1/relu", lambda: relu_with(CMPSEL_REGISTER), 0.16),
-    "relu/brcb_gather": ("level1/relu", lambda: relu_with(GATHER_BRCB), 0.16),
+    "relu/brcb_gather": ("level1/relu", lambda: relu_with(GATHER_BRCB), 0.02),
     "relu/gather_mask_transposes": ("level1/relu", lambda: relu_with(ROUND_TRIPS), 0.02),
     "reduce_max_last/whole_reduce": (
         "level2/reduce_max_last",
