@@ -214,24 +214,23 @@ def top_k_by_sort() -> str:
     return text
 
 
-# cross_entropy_loss's expert spreads values with Brcb and picks them with Gather; here a round trip
-# on relu's result: Brcb spreads 16 elements to 16 blocks, Gather reads element i from block i.
-GATHER_BRCB = """    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;
+# cross_entropy_loss's expert picks values with Gather; here a round trip on relu's result, 16
+# elements a call through srcBaseAddr and byte offsets, out to x and back.
+GATHER = """    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;
     LocalTensor<uint32_t> offsets = maskBuf.Get<uint32_t>();
-    for (uint32_t i = 0; i < 16; ++i) offsets.SetValue(i, i * 32);
+    for (uint32_t i = 0; i < 16; ++i) offsets.SetValue(i, i * sizeof(DTYPE_X));
     SetFlag<HardEvent::S_V>(0);
     WaitFlag<HardEvent::S_V>(0);
-    LocalTensor<DTYPE_X> spread = zeroBuf.Get<DTYPE_X>();
     Relu(yLocal, xLocal, n);
     for (uint32_t done = 0; done < n; done += 16) {
-      Brcb(spread, yLocal[done], 2, {1, 8});
-      Gather(yLocal[done], spread, offsets, 0, 16);
+      Gather(xLocal[done], yLocal, offsets, done * sizeof(DTYPE_X), 16);
+      Gather(yLocal[done], xLocal, offsets, done * sizeof(DTYPE_X), 16);
     }
 """
 
 # Identity round trips on relu's result: GatherMask copies it out and back (built-in pattern 7, then a
-# pattern tensor of ones, counter mode), Transpose and TransDataTo5HD transpose 16 x 16 blocks
-# twice. A wrong count of gathered elements spoils the output.
+# pattern tensor of ones, counter mode), TransDataTo5HD transposes a 16 x 16 block twice. A wrong
+# count of gathered elements spoils the output.
 ROUND_TRIPS = """    using P = std::conditional_t<sizeof(DTYPE_X) == 2, uint16_t, uint32_t>;
     const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;
     Relu(yLocal, xLocal, n);
@@ -243,12 +242,7 @@ ROUND_TRIPS = """    using P = std::conditional_t<sizeof(DTYPE_X) == 2, uint16_t
     if (out != n || back != n) Duplicate(yLocal, static_cast<DTYPE_X>(-1), n);
     LocalTensor<uint16_t> yb = yLocal.template ReinterpretCast<uint16_t>();
     LocalTensor<uint16_t> xb = xLocal.template ReinterpretCast<uint16_t>();
-    const uint32_t nb = n * sizeof(DTYPE_X) / 2;
-    for (uint32_t done = 0; done + 256 <= nb; done += 256) {
-      Transpose(xb[done], yb[done]);
-      Transpose(yb[done], xb[done]);
-    }
-    if (nb >= 256) {
+    if (n * sizeof(DTYPE_X) >= 512) {
       LocalTensor<uint16_t> ys[16], xs[16];
       for (int i = 0; i < 16; ++i) ys[i] = yb[i * 16], xs[i] = xb[i * 16];
       TransDataTo5HD<uint16_t>(xs, ys, TransDataTo5HDParams{false, false, 1, 0, 0});
@@ -323,8 +317,8 @@ KERNELS = {
         0.02,
     ),
     "relu/compare_select_register": ("level1/relu", lambda: relu_with(CMPSEL_REGISTER), 0.16),
-    "relu/brcb_gather": ("level1/relu", lambda: relu_with(GATHER_BRCB), 0.02),
-    "relu/gather_mask_transposes": ("level1/relu", lambda: relu_with(ROUND_TRIPS), 0.02),
+    "relu/gather": ("level1/relu", lambda: relu_with(GATHER), 0.02),
+    "relu/gather_mask_trans_5hd": ("level1/relu", lambda: relu_with(ROUND_TRIPS), 0.02),
     "reduce_max_last/whole_reduce": (
         "level2/reduce_max_last",
         lambda: reduce_with(

@@ -1,5 +1,5 @@
 // The guest engine's gather imports: GatherMask by a pattern tensor or a built-in pattern, Gather by
-// byte offsets, Brcb.
+// byte offsets.
 #include "vec_shape.h"
 
 namespace ascendc_sim::guest {
@@ -70,30 +70,11 @@ void VecGather(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t a, ui
   });
 }
 
-void VecBrcb(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uint32_t an, int32_t repeatTime,
-             int32_t dstBlk, int32_t dstRep, int32_t line) {
-  VectorCore("Brcb");
-  if (repeatTime < 0 || repeatTime > UINT8_MAX || dstBlk < 0 || dstBlk > UINT16_MAX || dstRep < 0 ||
-      dstRep > UINT16_MAX)
-    throw SimError(Status::RUNTIME_ERROR, "Brcb: repeatTime or a BrcbRepeatParams field out of its range");
-  WithType(t, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
-      AscendC::BrcbRepeatParams p;
-      p.dstBlkStride = static_cast<uint16_t>(dstBlk);
-      p.dstRepStride = static_cast<uint16_t>(dstRep);
-      return AscendC::Brcb(Local<T>(d, dn), Local<T>(a, an), static_cast<uint8_t>(repeatTime), p, c.Loc(line));
-    }
-    Unsupported("Brcb", t);
-  });
-}
-
 }  // namespace
 
 void DefineGatherImports(wasmtime_linker_t* l) {
   Import<VecGatherMask>::Define(l, "vec_gather_mask");
   Import<VecGather>::Define(l, "vec_gather");
-  Import<VecBrcb>::Define(l, "vec_brcb");
 }
 
 }  // namespace ascendc_sim::guest

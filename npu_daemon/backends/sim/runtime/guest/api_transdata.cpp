@@ -1,5 +1,5 @@
-// The guest engine's transpose imports: TransDataTo5HD over 16 address lists (passed, or stored in
-// the UB), and Transpose of one 16 x 16 matrix.
+// The guest engine's TransDataTo5HD imports: the scatter transpose over 16 address lists, passed or
+// stored in the UB.
 #include "vec_shape.h"
 
 namespace ascendc_sim::guest {
@@ -58,21 +58,11 @@ void VecTrans5hdUb(const Call& c, int32_t elemBytes, uint32_t dstList, uint32_t 
            {{dstList, 128, false}, {srcList, 128, false}}, c.Loc(line));
 }
 
-void VecTranspose(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uint32_t an, int32_t line) {
-  VectorCore("Transpose");
-  WithType(t, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (sizeof(T) == 2) return AscendC::Transpose(Local<T>(d, dn), Local<T>(a, an), c.Loc(line));
-    Unsupported("Transpose", t);
-  });
-}
-
 }  // namespace
 
 void DefineTransDataImports(wasmtime_linker_t* l) {
   Import<VecTrans5hd>::Define(l, "vec_trans_5hd");
   Import<VecTrans5hdUb>::Define(l, "vec_trans_5hd_ub");
-  Import<VecTranspose>::Define(l, "vec_transpose");
 }
 
 }  // namespace ascendc_sim::guest

@@ -1,7 +1,11 @@
-// The repeat forms' stride records, as the library spells them (included by kernel_operator.h
-// before the families that take them).
+// The repeat forms' stride records, as the library spells them. The elementwise family's
+// ascendc_guest/vec_core.h defines them beside the mask state; where the tree has it, its
+// definition is the one (this header's own serves a tree without it).
 #pragma once
 
+#if __has_include("ascendc_guest/vec_core.h")
+#include "ascendc_guest/vec_core.h"
+#else
 namespace AscendC {
 
 // Constructed with parentheses or braces; trailing fields keep their defaults.
@@ -30,11 +34,5 @@ struct BinaryRepeatParams {
   uint16_t src1RepStride;
 };
 
-constexpr uint32_t ONE_BLK_SIZE = 32;
-constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
-constexpr uint32_t DEFAULT_BLK_NUM = 8;
-constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
-constexpr uint32_t MAX_REPEAT_TIMES = 255;
-constexpr int32_t DEFAULT_BLK_STRIDE = 1;
-
 }  // namespace AscendC
+#endif

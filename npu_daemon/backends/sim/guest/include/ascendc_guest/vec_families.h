@@ -1,5 +1,5 @@
 // The vector families past the elementwise ones: compare/select, gather, the reductions' repeat
-// forms, sorting and the transposes (included by kernel_operator.h).
+// forms, sorting and TransDataTo5HD (included by kernel_operator.h).
 #pragma once
 
 #include "ascendc_guest/vec_compare.h"

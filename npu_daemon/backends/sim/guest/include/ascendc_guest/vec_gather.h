@@ -1,5 +1,5 @@
-// GatherMask (pack the elements a pattern selects), Gather (by byte offsets) and Brcb (one element
-// to one 32 B block) (included by kernel_operator.h).
+// GatherMask (pack the elements a pattern selects) and Gather (by byte offsets) (included by
+// kernel_operator.h; Brcb is the elementwise family's, vector.h).
 #pragma once
 
 namespace ascendc_guest {
@@ -13,9 +13,6 @@ int64_t vec_gather_mask(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_
 ASCENDC_GUEST_IMPORT(vec_gather)
 void vec_gather(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t offsets, uint32_t offsetsSize,
                 uint32_t srcBase, uint32_t count, int32_t line);
-ASCENDC_GUEST_IMPORT(vec_brcb)
-void vec_brcb(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, int32_t repeatTime, int32_t dstBlkStride,
-              int32_t dstRepStride, int32_t line);
 }
 }  // namespace ascendc_guest
 
@@ -53,17 +50,6 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
             const uint32_t srcBaseAddr, const uint32_t count, ASCENDC_GUEST_LINE) {
   ascendc_guest::vec_gather(ascendc_guest::DtypeOf<T>(), dst.UbAddr(), dst.GetSize(), src.UbAddr(), src.GetSize(),
                             offsets.UbAddr(), offsets.GetSize(), srcBaseAddr, count, line);
-}
-
-struct BrcbRepeatParams {
-  uint16_t dstBlkStride = 1;
-  uint16_t dstRepStride = 8;
-};
-template <typename T>
-void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime, const BrcbRepeatParams& p,
-          ASCENDC_GUEST_LINE) {
-  ascendc_guest::vec_brcb(ascendc_guest::DtypeOf<T>(), dst.UbAddr(), dst.GetSize(), src.UbAddr(), src.GetSize(),
-                          repeatTime, p.dstBlkStride, p.dstRepStride, line);
 }
 
 }  // namespace AscendC

@@ -1,5 +1,5 @@
-// TransDataTo5HD (the scatter transpose over 16 address lists) and Transpose (one 16 x 16 matrix
-// of 2-byte elements) (included by kernel_operator.h).
+// TransDataTo5HD, the scatter transpose over 16 address lists (included by kernel_operator.h; the
+// 16 x 16 Transpose is the elementwise family's, vector.h).
 #pragma once
 
 namespace ascendc_guest {
@@ -13,8 +13,6 @@ ASCENDC_GUEST_IMPORT(vec_trans_5hd_ub)
 void vec_trans_5hd_ub(int32_t elemBytes, uint32_t dstList, uint32_t dstListSize, uint32_t srcList, uint32_t srcListSize,
                       int32_t dstHighHalf, int32_t srcHighHalf, int32_t repeatTimes, int32_t dstRepStride,
                       int32_t srcRepStride, int32_t line);
-ASCENDC_GUEST_IMPORT(vec_transpose)
-void vec_transpose(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, int32_t line);
 }
 }  // namespace ascendc_guest
 
@@ -91,13 +89,6 @@ template <typename T>
 void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
                         const TransDataTo5HDParams& p, ASCENDC_GUEST_LINE) {
   TransDataTo5HD<T>(dstList, srcList, p, line);
-}
-
-template <typename T>
-void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_GUEST_LINE) {
-  static_assert(sizeof(T) == 2, "Transpose (16 x 16) takes half, int16_t or uint16_t");
-  ascendc_guest::vec_transpose(ascendc_guest::DtypeOf<T>(), dst.UbAddr(), dst.GetSize(), src.UbAddr(), src.GetSize(),
-                               line);
 }
 
 }  // namespace AscendC
