@@ -405,3 +405,4 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 #include "ascendc_guest/vector.h"
 #include "ascendc_guest/adv.h"
 #include "ascendc_guest/cube.h"
+#include "ascendc_guest/vec_families.h"

@@ -47,6 +47,7 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineVecCoreImports(l);
   DefineCubeImports(l);
   DefineMatmulImports(l);
+  DefineVecFamilyImports(l);
 }
 
 }  // namespace

@@ -251,5 +251,6 @@ void DefineAdvImports(wasmtime_linker_t* l);
 void DefineVecCoreImports(wasmtime_linker_t* l);
 void DefineCubeImports(wasmtime_linker_t* l);
 void DefineMatmulImports(wasmtime_linker_t* l);
+void DefineVecFamilyImports(wasmtime_linker_t* l);  // vec_families.cpp
 
 }  // namespace ascendc_sim::guest
