@@ -3,7 +3,8 @@
 
 #include <atomic>
 
-#include "../../guest/include/ascendc_guest/abi.h"  // KernelMetaType
+#include "../../guest/include/ascendc_guest/abi.h"     // KernelMetaType
+#include "../../guest/include/ascendc_guest/params.h"  // scalar helpers and type traits, shared with the guest
 #include "ascendc_sim/core.h"
 #include "register/tilingdata_base.h"
 
@@ -25,7 +26,6 @@ __aicore__ inline int64_t GetTaskRatio() { return ascendc_sim::CurrentCore().Spe
 __aicore__ inline int64_t GetSystemCycle() {
   return static_cast<int64_t>(ascendc_sim::CurrentCore().Trace().instrs.size());
 }
-__aicore__ inline constexpr int64_t GetDataBlockSizeInBytes() { return 32; }
 __aicore__ inline GM_ADDR GetSysWorkSpacePtr() { return ascendc_sim::SysWorkspace(); }
 __aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
   return workspace == nullptr ? nullptr : workspace + ascendc_sim::SocParamInt("lib_workspace_bytes");
@@ -40,50 +40,11 @@ __aicore__ inline void InitSocState() {
 // Scalar bfloat16 <-> float conversions (the scalar unit has no bf16 arithmetic).
 __aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 __aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
-// The library's scalar ceiling division (kernel_utils of asc-devkit; the samples call it qualified).
-__aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-__aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
-__aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 // A compiler barrier (kfc_comm.h of asc-devkit): orders the core's scalar memory accesses, no instruction.
 __aicore__ inline void Barrier() { std::atomic_signal_fence(std::memory_order_seq_cst); }
 
 __aicore__ inline void SetSysWorkspace(GM_ADDR) {}
 __aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
-// The library's compile-time type traits (kernel_utils of asc-devkit): kernels branch with
-// `if constexpr (IsSameType<T, float>::value)`.
-template <bool b>
-struct BoolInst {
-  using Type = BoolInst<b>;
-  static constexpr bool value = b;
-};
-using TrueType = BoolInst<true>;
-using FalseType = BoolInst<false>;
-template <typename T, typename U>
-struct IsSameType : FalseType {};
-template <typename T>
-struct IsSameType<T, T> : TrueType {};
-template <bool b, typename T1, typename T2>
-struct Conditional {
-  using type = T1;
-};
-template <typename T1, typename T2>
-struct Conditional<false, T1, T2> {
-  using type = T2;
-};
-// The library's std-like utilities (AscendC::Std, asc-devkit include/utils/std).
-namespace Std {
-using std::is_same;
-using std::is_same_v;
-template <typename T, typename U>
-__aicore__ constexpr inline std::common_type_t<T, U> min(T a, U b) {
-  return b < a ? b : a;
-}
-template <typename T, typename U>
-__aicore__ constexpr inline std::common_type_t<T, U> max(T a, U b) {
-  return a < b ? b : a;
-}
-}  // namespace Std
-
 using ::printf;
 // The library's device printf (the device prints after the kernel ends; here at once).
 template <typename... Args>
@@ -124,17 +85,6 @@ __aicore__ inline void Trap(ASCENDC_SIM_LOC) {
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
 using AscendC::GetSysWorkSpacePtr;
-
-// The device compiler's scalar min/max, which kernels call unqualified on mixed integer types.
-// Less specialised than std::min/max, so `using namespace std` code still picks those.
-template <typename A, typename B>
-__aicore__ inline std::common_type_t<A, B> min(A a, B b) {
-  return b < a ? b : a;
-}
-template <typename A, typename B>
-__aicore__ inline std::common_type_t<A, B> max(A a, B b) {
-  return a < b ? b : a;
-}
 
 // The device compiler's global abs takes floats too (the library's Std::abs calls ::abs on a
 // float); g++'s is C's int abs alone, which would truncate a float argument.
@@ -202,11 +152,3 @@ inline constexpr ascendc_sim::TilingKeyVar ascendc_sim_tiling_key_var{};
   decltype(type::member) var;                             \
   std::memcpy(&var, (tiling) + offsetof(type, member), sizeof(var))
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling) const type* name = reinterpret_cast<const type*>(tiling)
-// The qualifier the toolchain's generated tiling header gives the pointer above (asc-devkit
-// generate_tiling_code.py: const; GM is plain memory here), which kernels spell in parameters.
-#define __tiling_data_ptr__ const
-#define REGISTER_TILING_DEFAULT(tilingStruct)                                            \
-  static_assert(sizeof(::ascendc_sim::BindTiling<ASCENDC_SIM_OP_KEY, tilingStruct>) > 0, \
-                "tiling "                                                                \
-                "struct " #tilingStruct)
-#define REGISTER_TILING_FOR_TILINGKEY(expr, tilingStruct) static_assert(sizeof(tilingStruct) > 0, "")
