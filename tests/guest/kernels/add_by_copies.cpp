@@ -24,7 +24,7 @@ class KernelAddByCopies {
     xGm.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);
     pipe.InitBuffer(inX, 1, tileLength * sizeof(T) + 64);
     pipe.InitBuffer(inY, 1, tileLength * sizeof(T) + 64);
-    pipe.InitBuffer(scratch, tileLength * sizeof(T) + 96);
+    GetTPipePtr()->InitBuffer(scratch, tileLength * sizeof(T) + 96);
   }
   __aicore__ inline void Process() {
     if (GetSubBlockIdx() >= GetSubBlockNum() && GetSubBlockNum() > 0) Trap();

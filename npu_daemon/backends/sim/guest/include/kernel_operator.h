@@ -379,10 +379,19 @@ class TBuf {
   uint32_t len_ = 0;
 };
 
+// The TPipe constructed last, as the device's GetTPipePtr returns it (the module's state is per core).
+inline TPipe*& CurrentTPipe() {
+  static TPipe* pipe = nullptr;
+  return pipe;
+}
+
 class TPipe {
  public:
-  TPipe() : id_(ascendc_guest::pipe_new()) {}
-  ~TPipe() { ascendc_guest::pipe_delete(id_); }
+  TPipe() : id_(ascendc_guest::pipe_new()) { CurrentTPipe() = this; }
+  ~TPipe() {
+    if (CurrentTPipe() == this) CurrentTPipe() = nullptr;
+    ascendc_guest::pipe_delete(id_);
+  }
   TPipe(const TPipe&) = delete;
   TPipe& operator=(const TPipe&) = delete;
   template <TPosition s, TPosition d, int32_t depth>
@@ -428,6 +437,8 @@ class TPipe {
   int32_t id_;
   uint8_t eventIds_[64] = {};
 };
+
+inline TPipe* GetTPipePtr() { return CurrentTPipe(); }
 
 template <pipe_t pipe>
 void PipeBarrier(ASCENDC_GUEST_LINE) {
@@ -480,6 +491,7 @@ inline void pipe_barrier(pipe_t pipe, ASCENDC_GUEST_LINE) { ascendc_guest::pipe_
 
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
+using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using namespace AscendC`
 
 // The tiling struct of this op type (the host tiling header's, built by register/tilingdata_base.h
 // with ASCENDC_SIM_KERNEL), copied out of the host's tiling buffer.

@@ -21,6 +21,13 @@ inline int64_t GetTaskRation() { return GetSubBlockNum(); }
 inline int64_t GetTaskRatio() { return GetSubBlockNum(); }
 // The emulation's clock as the native engine reads it: the instructions the core has issued.
 inline int64_t GetSystemCycle() { return ascendc_guest::core_info(ascendc_guest::CoreInfo::kSystemCycle); }
+// Scalar bfloat16 <-> float conversions (the scalar unit has no bf16 arithmetic).
+inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
+inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
+// The system workspace is the launch's (GetSysWorkSpacePtr); setting it changes nothing.
+inline void SetSysWorkspace(GM_ADDR) {}
+inline void SetSysWorkspaceForce(GM_ADDR) {}
+
 // Stops the AI core: the kernel's RUNTIME_ERROR, as on the native engine.
 inline void Trap(ASCENDC_GUEST_LINE) { ascendc_guest::api_fail(ascendc_guest::Fault::kTrap, line); }
 
