@@ -56,6 +56,17 @@ def forged(body: str) -> str:
         ("  DataCopy(t, t, DataCopyParams{64, 1, 65535, 0});\n", "past"),
         ("  DataCopyPad(t, g, DataCopyParams{2, 32, 0, 65535}, DataCopyPadParams{});\n", "past"),
         ("  DataCopyPad(g, t, DataCopyExtParams{4095, 32, 0, 1u << 30, 0});\n", "no GM buffer"),
+        # a parameter struct the guest does not hold, codes no API call makes
+        (
+            "  DataCopy(t, g, *reinterpret_cast<const DataCopyParams*>(0xFFFFFFF0u));\n",
+            "outside the kernel's memory",
+        ),
+        ("  g.SetL2CacheHint(static_cast<CacheMode>(9));\n  DataCopy(t, g, 16);\n", "out of range"),
+        (
+            "  ascendc_guest::set_atomic(ascendc_guest::Dtype::kU64, ascendc_guest::AtomicOp::kAdd);\n",
+            "not in",
+        ),
+        ("  ascendc_guest::api_fail(static_cast<ascendc_guest::Fault>(99), 1);\n", "unknown"),
     ],
 )
 def test_forged_copy_parameters_stop_the_kernel(engines, body, why):
@@ -67,3 +78,23 @@ def test_forged_copy_parameters_stop_the_kernel(engines, body, why):
     )
     result = engines.guest.evaluate(request)
     assert result.status is Status.RUNTIME_ERROR and why in result.message, result.message
+
+
+def test_a_kernels_own_output_carries_no_case_data(engines):
+    # What it prints of an input (and a dump of it) would come back in a failing run's log.
+    body = (
+        '  printf("LEAK %f\\n", static_cast<float>(g.GetValue(0)));\n'
+        '  PRINTF("LEAK %d\\n", 7);\n'
+        "  DumpTensor(g, 1, 16);\n"
+        "  Trap();\n"
+    )
+    request = EvalRequest(
+        run_id="printer",
+        package=add_with(forged(body)),
+        stages=[Stage.COMPILE, Stage.CHECK],
+        timeouts=Timeouts(build_s=300, run_s=120),
+    )
+    result = engines.guest.evaluate(request)
+    assert result.status is Status.RUNTIME_ERROR and "Trap()" in result.message, result.message
+    assert "LEAK" not in result.log_tail + result.message
+    assert "DumpTensor" not in result.log_tail
