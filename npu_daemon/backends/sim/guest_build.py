@@ -16,7 +16,8 @@ import subprocess
 from pathlib import Path
 
 from ascend_core.package import OperatorPackage
-from npu_daemon.backends.common import build, kernel_view
+from npu_daemon.backends.common import build, kernel_view, template_key
+from npu_daemon.backends.sim import kernel_build
 
 GUEST_INCLUDE = Path(__file__).resolve().parent / "guest" / "include"
 CLANG = "clang++"
@@ -117,13 +118,19 @@ def build_kernel(
             "\n".join(
                 [f"#define {k} {v}" for k, v in defines.items()]
                 + kernel_view.host_tiling_view(pkg)
+                + kernel_view.c_linkage(pkg)
                 + [""]
             )
         )
         wasm = cwd / "kernel.wasm"
+        source = pkg.kernel_path
+        if header := template_key.key_header(
+            pkg
+        ):  # a template entry: the native build's dispatcher
+            source = kernel_build.with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
         cmd += ["-include-pch", str(ensure_pch())]
-        cmd += ["-include", prelude.name, pkg.kernel_path, *LINK]
+        cmd += ["-include", prelude.name, source, *LINK]
         cmd += [f"-Wl,--export={pkg.spec.kernel}", "-o", wasm.name]
         build.compile_candidate(cmd, cwd, wasm, "kernel", timeout_s)
         data = wasm.read_bytes()

@@ -129,6 +129,11 @@ inline constexpr CoreTypeOfRunningCore g_coreType{};
 // An identifier, not an expression, so that an `#if` on it preprocesses: there it reads as 0, as
 // the preprocessor reads any identifier (one build serves every key).
 #define TILING_KEY_VAR ascendc_sim_tiling_key_var
+// A template tiling key's dispatcher (backends/common/template_key.py) given a key it built no instance for.
+#define ASCENDC_TPL_NO_INSTANCE(key, keys)                                                             \
+  ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(),             \
+                      "tiling key %llu has no kernel instance (ASCENDC_TPL_SEL builds keys " keys ")", \
+                      static_cast<unsigned long long>(key))
 namespace ascendc_sim {
 struct TilingKeyVar {
   operator uint64_t() const { return TilingKey(); }

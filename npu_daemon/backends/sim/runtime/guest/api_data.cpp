@@ -1,7 +1,8 @@
 // The guest engine's data imports: DataCopy and DataCopyPad between GM and local buffers and UB to
 // UB, the pad value and atomic registers, InitGlobalMemory, and element access (GetValue, SetValue),
-// each charged by the emulation as the native API is. A copy's whole reach (bursts and the gaps
-// between them) is checked against the GM buffer and the local buffer it names before it runs.
+// each charged by the emulation as the native API is. A copy's local reach (bursts and the gaps
+// between them) is held to the buffer of the tensor it names, its GM reach to the emulation's own
+// check, before a byte moves.
 #include "import.h"
 
 namespace ascendc_sim::guest {
@@ -23,11 +24,9 @@ CacheMode Cache(int32_t code) {
     throw SimError(Status::RUNTIME_ERROR, "SetL2CacheHint: cache mode " + std::to_string(code) + " out of range");
   return static_cast<CacheMode>(code);
 }
-// Elements of T that `bursts` rows of `row` bytes, `gap` bytes apart, span.
-template <typename T>
-int64_t Reach(uint64_t bursts, uint64_t row, uint64_t gap) {
-  const uint64_t bytes = bursts == 0 ? 0 : bursts * row + (bursts - 1) * gap;
-  return static_cast<int64_t>((bytes + sizeof(T) - 1) / sizeof(T));
+// Bytes that `bursts` rows of `row` bytes, `gap` bytes apart, span.
+uint64_t Span(uint64_t bursts, uint64_t row, uint64_t gap) {
+  return bursts == 0 ? 0 : bursts * row + (bursts - 1) * gap;
 }
 // The guest's local tensor, and the `bytes` a copy touches from its start inside its position's buffer.
 template <typename T>
@@ -40,9 +39,12 @@ AscendC::LocalTensor<T> LocalSpan(uint32_t addr, uint32_t size, int32_t pos, uin
                                               " B of the tensor's buffer");
   return l;
 }
+// A copy's GM tensor: its start in a GM buffer of the launch. How far past the buffer the copy may
+// reach is the emulation's check before any byte moves (IssueDma: a read a little past a buffer is
+// tolerated as on the device, anything further is an error), as for a native kernel.
 template <typename T>
-AscendC::GlobalTensor<T> Gm(uint32_t gm, int64_t gmSize, int32_t cache, int64_t reach, const char* api) {
-  auto g = Global<T>(gm, gmSize, reach, api);
+AscendC::GlobalTensor<T> Gm(uint32_t gm, int64_t gmSize, int32_t cache, const char* api) {
+  auto g = Global<T>(gm, gmSize, 1, api);
   g.SetL2CacheHint(Cache(cache));
   return g;
 }
@@ -52,7 +54,7 @@ void CopyGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gmSiz
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto l = Local<T>(ub, ubSize, pos);
-    const auto g = Gm<T>(gm, gmSize, cache, count, "DataCopy");
+    const auto g = Gm<T>(gm, gmSize, cache, "DataCopy");
     if (toGm)
       AscendC::DataCopy(g, l, count, c.Loc(line));
     else
@@ -63,12 +65,11 @@ void CopyBlocksGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t
                     uint32_t ubSize, int32_t pos, uint32_t params, int32_t line) {
   const auto p = Read<AscendC::DataCopyParams>(c, params, "DataCopy");
   ascendc_sim::CheckParams(p, "DataCopy", c.Loc(line));
-  const uint64_t row = p.blockLen * 32ull, gmGap = (toGm ? p.dstStride : p.srcStride) * 32ull,
-                 ubGap = (toGm ? p.srcStride : p.dstStride) * 32ull;
+  const uint64_t row = p.blockLen * 32ull, ubGap = (toGm ? p.srcStride : p.dstStride) * 32ull;
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const auto l = LocalSpan<T>(ub, ubSize, pos, p.blockCount * row + (p.blockCount - 1) * ubGap, "DataCopy");
-    const auto g = Gm<T>(gm, gmSize, cache, Reach<T>(p.blockCount, row, gmGap), "DataCopy");
+    const auto l = LocalSpan<T>(ub, ubSize, pos, Span(p.blockCount, row, ubGap), "DataCopy");
+    const auto g = Gm<T>(gm, gmSize, cache, "DataCopy");
     if (toGm)
       AscendC::DataCopy(g, l, p, c.Loc(line));
     else
@@ -87,13 +88,10 @@ void CopyPadGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gm
   }
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    // The GM the copy reaches: its bursts and the gaps between them (bytes on the GM side).
-    const auto g =
-        Gm<T>(gm, gmSize, cache, Reach<T>(p.blockCount, p.blockLen, toGm ? p.dstStride : p.srcStride), "DataCopyPad");
+    const auto g = Gm<T>(gm, gmSize, cache, "DataCopyPad");
     if (toGm) {
       const uint64_t row = (p.blockLen + 31ull) / 32 * 32;
-      const auto l =
-          LocalSpan<T>(ub, ubSize, pos, Reach<uint8_t>(p.blockCount, row, p.srcStride * 32ull), "DataCopyPad");
+      const auto l = LocalSpan<T>(ub, ubSize, pos, Span(p.blockCount, row, p.srcStride * 32ull), "DataCopyPad");
       AscendC::DataCopyPad(g, l, p, c.Loc(line));
       return;
     }
@@ -108,7 +106,7 @@ void CopyPadGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gm
     }
     const uint64_t side = h.isPad ? (h.leftPadding + h.rightPadding) * sizeof(T) : 0;
     const uint64_t row = (p.blockLen + side + 31) / 32 * 32;
-    const auto l = LocalSpan<T>(ub, ubSize, pos, Reach<uint8_t>(p.blockCount, row, p.dstStride * 32ull), "DataCopyPad");
+    const auto l = LocalSpan<T>(ub, ubSize, pos, Span(p.blockCount, row, p.dstStride * 32ull), "DataCopyPad");
     AscendC::DataCopyPad(l, g, p, h, c.Loc(line));
   });
 }
@@ -127,10 +125,9 @@ void CopyUbUb(const Call& c, int32_t t, uint32_t dst, uint32_t dstSize, int32_t 
     const auto p = Read<AscendC::DataCopyParams>(c, params, "DataCopy");
     ascendc_sim::CheckParams(p, "DataCopy", c.Loc(line));
     const uint64_t row = p.blockLen * 32ull;
-    AscendC::DataCopy(
-        LocalSpan<T>(dst, dstSize, dstPos, Reach<uint8_t>(p.blockCount, row, p.dstStride * 32ull), "DataCopy"),
-        LocalSpan<T>(src, srcSize, srcPos, Reach<uint8_t>(p.blockCount, row, p.srcStride * 32ull), "DataCopy"), p,
-        c.Loc(line));
+    AscendC::DataCopy(LocalSpan<T>(dst, dstSize, dstPos, Span(p.blockCount, row, p.dstStride * 32ull), "DataCopy"),
+                      LocalSpan<T>(src, srcSize, srcPos, Span(p.blockCount, row, p.srcStride * 32ull), "DataCopy"), p,
+                      c.Loc(line));
   });
 }
 

@@ -87,6 +87,9 @@ inline constexpr CoreTypeOfRunningCore g_coreType{};
 
 // A run-time value, as on the native engine: an identifier, so an `#if` on it preprocesses (as 0).
 #define TILING_KEY_VAR ascendc_guest_tiling_key_var
+// A template tiling key's dispatcher (backends/common/template_key.py) given a key it built no instance for.
+#define ASCENDC_TPL_NO_INSTANCE(key, keys) \
+  ::ascendc_guest::api_fail(::ascendc_guest::Fault::kNoTemplateInstance, static_cast<int32_t>(__LINE__))
 namespace ascendc_guest {
 struct TilingKeyVar {
   operator uint64_t() const { return static_cast<uint64_t>(tiling_key()); }
