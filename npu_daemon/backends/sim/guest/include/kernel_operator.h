@@ -45,7 +45,8 @@ struct half {
     return static_cast<float>(h);
   }
 };
-using float16_t = half;
+using float16_t = half;  // the AscendC spellings some kernels use
+using float32_t = float;
 struct bfloat16_t {
   uint16_t bits = 0;
   bfloat16_t() = default;
