@@ -29,9 +29,10 @@ def test_expert_kernels_with_cache_hints_match_the_native_engine(engines, uri):
     engines.same(load_expert(uri))
 
 
-@pytest.mark.parametrize("name", ["level1/add_v2", "level1/greater"])
-def test_template_tiling_key_entries_match_the_native_engine(engines, name):
-    # `template <uint32_t schMode> __global__ void op(...)`: the native build's key dispatcher.
+@pytest.mark.parametrize("name", ["level1/add_v2", "level1/greater", "level1/asinh"])
+def test_entries_as_real_operators_spell_them_match_the_native_engine(engines, name):
+    # `template <uint32_t schMode> __global__ void op(...)` (the native build's key dispatcher),
+    # an entry without extern "C", an entry named after a libc function (asinh).
     try:
         op_uris("ascend-real-v1", [1])
     except (

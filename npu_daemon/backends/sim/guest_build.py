@@ -118,7 +118,7 @@ def build_kernel(
             "\n".join(
                 [f"#define {k} {v}" for k, v in defines.items()]
                 + kernel_view.host_tiling_view(pkg)
-                + kernel_view.c_linkage(pkg)
+                + entry_lines(pkg)
                 + [""]
             )
         )
@@ -131,7 +131,9 @@ def build_kernel(
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
         cmd += ["-include-pch", str(ensure_pch())]
         cmd += ["-include", prelude.name, source, *LINK]
-        cmd += [f"-Wl,--export={pkg.spec.kernel}", "-o", wasm.name]
+        if not kernel_view.entry_renames(pkg.spec.kernel)[0]:  # else exported by its attribute
+            cmd += [f"-Wl,--export={pkg.spec.kernel}"]
+        cmd += ["-o", wasm.name]
         build.compile_candidate(cmd, cwd, wasm, "kernel", timeout_s)
         data = wasm.read_bytes()
         if refused := [
@@ -145,6 +147,21 @@ def build_kernel(
         out.write_bytes(data)
 
     return build.cached("guest", key, compile_kernel)
+
+
+def entry_lines(pkg: OperatorPackage) -> list[str]:
+    """Prelude lines giving the kernel entry C linkage and, when libc already takes its name
+    (abs, sin, exp...), another name in the source, exported as the op's own (the native build's
+    renaming, kernel_view.entry_renames, with the export named by an attribute)."""
+    entry = pkg.spec.kernel
+    rename, _ = kernel_view.entry_renames(entry)
+    lines = rename + kernel_view.c_linkage(pkg)
+    if rename and (definition := kernel_view.entry_definition(pkg)):
+        # `entry` expands to the inner name here: the declaration names the exported function.
+        lines.append(
+            f'extern "C" __attribute__((export_name("{entry}"))) void {entry}({definition[1]});'
+        )
+    return lines
 
 
 def imports(module: bytes) -> list[tuple[str, str]]:
