@@ -203,12 +203,13 @@ _ENTRY_DEF = re.compile(
 )
 
 
-def entry_params(pkg: OperatorPackage) -> str:
-    """The parameter list of the kernel's entry as its definition writes it ("" if not found)."""
+def entry_definition(pkg: OperatorPackage) -> tuple[bool, str] | None:
+    """The kernel entry's definition: whether `extern "C"` or a template head precedes it, and
+    its parameter list (None when the source defines no entry of the op's name)."""
     for m in _ENTRY_DEF.finditer(device_branch(pkg.files[pkg.kernel_path])):
         if m[2] == pkg.spec.kernel:
-            return m[3]
-    return ""
+            return bool(m[1]), m[3]
+    return None
 
 
 def c_linkage(pkg: OperatorPackage) -> list[str]:
@@ -217,10 +218,10 @@ def c_linkage(pkg: OperatorPackage) -> list[str]:
     The device toolchain launches an entry whatever its linkage; some kernels define it without
     `extern "C"`. A first declaration with C linkage makes the later definition inherit it.
     """
-    for m in _ENTRY_DEF.finditer(device_branch(pkg.files[pkg.kernel_path])):
-        if m[2] == pkg.spec.kernel:
-            return [] if m[1] else [f'extern "C" __global__ __aicore__ void {m[2]}({m[3]});']
-    return []
+    entry = entry_definition(pkg)
+    if entry is None or entry[0]:
+        return []
+    return [f'extern "C" __global__ __aicore__ void {pkg.spec.kernel}({entry[1]});']
 
 
 # Headers a host tiling header may include; pulled in before the wrapping namespace (and

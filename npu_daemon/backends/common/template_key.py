@@ -245,12 +245,11 @@ def dispatcher(pkg: OperatorPackage, preprocessed: str) -> str:
     return "\n".join(
         [
             f'extern "C" __global__ __aicore__ void {entry}({params}) {{',
-            "  const unsigned long long key = ::ascendc_sim::TilingKey();",
+            "  const unsigned long long key = TILING_KEY_VAR;",
             "  switch (key) {",
             *cases,
             "    default:",
-            "      ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(),",
-            f'                          "tiling key %llu has no kernel instance (ASCENDC_TPL_SEL builds keys {keys})", key);',
+            f'      ASCENDC_TPL_NO_INSTANCE(key, "{keys}");',
             "  }",
             "}",
             "",

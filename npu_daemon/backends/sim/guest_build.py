@@ -16,7 +16,8 @@ import subprocess
 from pathlib import Path
 
 from ascend_core.package import OperatorPackage
-from npu_daemon.backends.common import build, kernel_view
+from npu_daemon.backends.common import build, kernel_view, template_key
+from npu_daemon.backends.sim import kernel_build
 
 GUEST_INCLUDE = Path(__file__).resolve().parent / "guest" / "include"
 CLANG = "clang++"
@@ -103,20 +104,6 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
     )
 
 
-def entry_export(pkg: OperatorPackage) -> tuple[list[str], str]:
-    """Prelude lines and the symbol to export for the kernel's entry. An entry named like a global
-    of the API headers (kernel_view.EMULATION_GLOBALS: `matmul`, the Matmul namespace alias) is
-    compiled under another name, as the native build does; its declaration's export_name exports
-    it under its own (wasm-ld has no symbol alias)."""
-    entry = pkg.spec.kernel
-    if entry not in kernel_view.EMULATION_GLOBALS:
-        return [], entry
-    rename, _ = kernel_view.entry_renames(entry)
-    inner = rename[0].split()[-1]  # `#define <entry> <inner>`
-    declare = f'extern "C" __attribute__((export_name("{entry}"))) void {inner}({kernel_view.entry_params(pkg)});'
-    return [*rename, declare], inner
-
-
 def build_kernel(
     pkg: OperatorPackage, macros: dict[str, str], workdir: Path, timeout_s: float
 ) -> tuple[Path, bool]:
@@ -127,20 +114,26 @@ def build_kernel(
         cwd = build.build_dir(pkg, workdir, f"guest-{key}")
         prelude = cwd / f"prelude-{key}.h"
         defines = {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}
-        rename, export = entry_export(pkg)
         prelude.write_text(
             "\n".join(
                 [f"#define {k} {v}" for k, v in defines.items()]
                 + kernel_view.host_tiling_view(pkg)
-                + rename
+                + entry_lines(pkg)
                 + [""]
             )
         )
         wasm = cwd / "kernel.wasm"
+        source = pkg.kernel_path
+        if header := template_key.key_header(
+            pkg
+        ):  # a template entry: the native build's dispatcher
+            source = kernel_build.with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
         cmd += ["-include-pch", str(ensure_pch())]
-        cmd += ["-include", prelude.name, pkg.kernel_path, *LINK]
-        cmd += [f"-Wl,--export={export}", "-o", wasm.name]
+        cmd += ["-include", prelude.name, source, *LINK]
+        if not kernel_view.entry_renames(pkg.spec.kernel)[0]:  # else exported by its attribute
+            cmd += [f"-Wl,--export={pkg.spec.kernel}"]
+        cmd += ["-o", wasm.name]
         build.compile_candidate(cmd, cwd, wasm, "kernel", timeout_s)
         data = wasm.read_bytes()
         if refused := [
@@ -154,6 +147,21 @@ def build_kernel(
         out.write_bytes(data)
 
     return build.cached("guest", key, compile_kernel)
+
+
+def entry_lines(pkg: OperatorPackage) -> list[str]:
+    """Prelude lines giving the kernel entry C linkage and, when libc already takes its name
+    (abs, sin, exp...), another name in the source, exported as the op's own (the native build's
+    renaming, kernel_view.entry_renames, with the export named by an attribute)."""
+    entry = pkg.spec.kernel
+    rename, _ = kernel_view.entry_renames(entry)
+    lines = rename + kernel_view.c_linkage(pkg)
+    if rename and (definition := kernel_view.entry_definition(pkg)):
+        # `entry` expands to the inner name here: the declaration names the exported function.
+        lines.append(
+            f'extern "C" __attribute__((export_name("{entry}"))) void {entry}({definition[1]});'
+        )
+    return lines
 
 
 def imports(module: bytes) -> list[tuple[str, str]]:

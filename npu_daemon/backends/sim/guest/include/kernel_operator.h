@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "ascendc_guest/abi.h"
+#include "ascendc_guest/params.h"
 
 #ifndef __CCE_AICORE__
 #define __CCE_AICORE__ 220
@@ -44,8 +45,8 @@ struct half {
     return static_cast<float>(h);
   }
 };
-using float16_t = half;
-using float32_t = float;  // the toolchain's stdint-style alias
+using float16_t = half;  // the AscendC spellings some kernels use
+using float32_t = float;
 struct bfloat16_t {
   uint16_t bits = 0;
   bfloat16_t() = default;
@@ -107,6 +108,14 @@ ASCENDC_GUEST_IMPORT(que_alloc) uint32_t que_alloc(int32_t que, int32_t line);
 ASCENDC_GUEST_IMPORT(que_free) void que_free(int32_t que, uint32_t addr, int32_t line);
 ASCENDC_GUEST_IMPORT(que_enque) void que_enque(int32_t que, uint32_t addr, uint32_t bytes, int32_t line);
 ASCENDC_GUEST_IMPORT(que_deque) int64_t que_deque(int32_t que, int32_t line);
+// The hop forms (EnQue<GM, VECIN>): the pipes are the named positions', not the queue's own.
+ASCENDC_GUEST_IMPORT(que_enque_hop)
+void que_enque_hop(int32_t que, uint32_t addr, uint32_t bytes, int32_t src, int32_t dst, int32_t line);
+ASCENDC_GUEST_IMPORT(que_deque_hop) int64_t que_deque_hop(int32_t que, int32_t src, int32_t dst, int32_t line);
+ASCENDC_GUEST_IMPORT(que_state) int32_t que_state(int32_t que, QueState what);
+ASCENDC_GUEST_IMPORT(pipe_reset) void pipe_reset(int32_t pipe);
+// A check of the API that failed in the guest: the host stops the kernel as the native check does.
+ASCENDC_GUEST_IMPORT(api_fail) void api_fail(Fault what, int32_t line);
 ASCENDC_GUEST_IMPORT(ub_get) int64_t ub_get(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int32_t line);
 ASCENDC_GUEST_IMPORT(ub_set)
 void ub_set(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int64_t bits, int32_t line);
@@ -168,6 +177,46 @@ enum class HardEvent : uint8_t {
 inline int64_t GetBlockIdx() { return ascendc_guest::block_idx(); }
 inline int64_t GetBlockNum() { return ascendc_guest::block_num(); }
 
+// The L2 policy of a GM tensor's copies (the emulation's codes; the host checks the range).
+enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
+
+}  // namespace AscendC
+
+namespace ascendc_guest {
+// `t(i)` of a tensor: every read and write through it is the tensor's GetValue / SetValue import.
+template <typename Tensor, typename Index>
+class ElementRef {
+ public:
+  using T = typename Tensor::PrimType;
+  ElementRef(const Tensor& t, Index i, int32_t line) : t_(t), i_(i), line_(line) {}
+  operator T() const { return t_.GetValue(i_, line_); }
+  ElementRef& operator=(T v) {
+    t_.SetValue(i_, v, line_);
+    return *this;
+  }
+  ElementRef& operator=(const ElementRef& o) { return *this = static_cast<T>(o); }
+  template <typename U>
+  ElementRef& operator+=(U v) {
+    return *this = static_cast<T>(static_cast<T>(*this) + v);
+  }
+  template <typename U>
+  ElementRef& operator-=(U v) {
+    return *this = static_cast<T>(static_cast<T>(*this) - v);
+  }
+  template <typename U>
+  ElementRef& operator*=(U v) {
+    return *this = static_cast<T>(static_cast<T>(*this) * v);
+  }
+
+ private:
+  Tensor t_;
+  Index i_;
+  int32_t line_;
+};
+}  // namespace ascendc_guest
+
+namespace AscendC {
+
 template <typename T>
 class GlobalTensor {
  public:
@@ -190,13 +239,19 @@ class GlobalTensor {
     ascendc_guest::gm_set(ascendc_guest::DtypeOf<T>(), addr_, static_cast<int64_t>(offset),
                           ascendc_guest::BitsOf(value), line);
   }
+  ascendc_guest::ElementRef<GlobalTensor, uint64_t> operator()(uint64_t offset, ASCENDC_GUEST_LINE) const {
+    return {*this, offset, line};
+  }
   uint64_t GetSize() const { return size_; }
+  void SetL2CacheHint(CacheMode mode) { cache_ = mode; }
+  CacheMode GetCacheMode() const { return cache_; }
   __gm__ T* GetPhyAddr() const { return reinterpret_cast<T*>(static_cast<uintptr_t>(addr_)); }
   uint32_t GmAddr() const { return addr_; }
 
  private:
   uint32_t addr_ = 0;  // in the host's GM space: never memory of this module
   uint64_t size_ = 0;
+  CacheMode cache_ = CacheMode::CACHE_MODE_NORMAL;
 };
 
 template <typename T>
@@ -215,6 +270,9 @@ class LocalTensor {
   void SetValue(uint32_t index, U value, ASCENDC_GUEST_LINE) const {
     ascendc_guest::ub_set(ascendc_guest::DtypeOf<T>(), addr_, size_, index,
                           ascendc_guest::BitsOf(static_cast<T>(value)), line);
+  }
+  ascendc_guest::ElementRef<LocalTensor, uint32_t> operator()(uint32_t index, ASCENDC_GUEST_LINE) const {
+    return {*this, index, line};
   }
   uint32_t GetSize() const { return size_; }
   void SetSize(uint32_t size) { size_ = size; }
@@ -255,6 +313,32 @@ class TQueBind {
     const int64_t r = ascendc_guest::que_deque(id_, line);
     return LocalTensor<T>(static_cast<uint32_t>(r), static_cast<uint32_t>(r >> 32) / sizeof(T), src);
   }
+  // The hop forms of a queue used in place (TQueBind<VECIN, VECOUT> between two GM copies).
+  template <TPosition srcUser, TPosition dstUser, typename T>
+  bool EnQue(const LocalTensor<T>& t, ASCENDC_GUEST_LINE) {
+    ascendc_guest::que_enque_hop(id_, t.UbAddr(), t.GetLength(), static_cast<int32_t>(srcUser),
+                                 static_cast<int32_t>(dstUser), line);
+    return true;
+  }
+  template <TPosition srcUser, TPosition dstUser, typename T>
+  LocalTensor<T> DeQue(ASCENDC_GUEST_LINE) {
+    const int64_t r =
+        ascendc_guest::que_deque_hop(id_, static_cast<int32_t>(srcUser), static_cast<int32_t>(dstUser), line);
+    return LocalTensor<T>(static_cast<uint32_t>(r), static_cast<uint32_t>(r >> 32) / sizeof(T), src);
+  }
+  template <typename T>
+  void AllocTensor(LocalTensor<T>& t, ASCENDC_GUEST_LINE) {
+    t = AllocTensor<T>(line);
+  }
+  template <typename T>
+  void DeQue(LocalTensor<T>& t, ASCENDC_GUEST_LINE) {
+    t = DeQue<T>(line);
+  }
+  int32_t GetTensorCountInQue() const { return ascendc_guest::que_state(id_, ascendc_guest::QueState::kQueued); }
+  bool HasTensorInQue() const { return GetTensorCountInQue() > 0; }
+  bool VacantInQue() const { return GetTensorCountInQue() < depth; }
+  bool HasIdleBuffer() const { return ascendc_guest::que_state(id_, ascendc_guest::QueState::kIdle) > 0; }
+  void FreeAllEvent() {}
 
  private:
   friend class TPipe;
@@ -272,9 +356,23 @@ class TBuf {
     return LocalTensor<T>(base_, len_ / sizeof(T), pos);
   }
   template <typename T>
-  LocalTensor<T> Get(uint32_t len) const {
+  LocalTensor<T> Get(uint32_t len, ASCENDC_GUEST_LINE) const {
+    if (static_cast<uint64_t>(len) * sizeof(T) > len_) ascendc_guest::api_fail(ascendc_guest::Fault::kTBufGet, line);
     return LocalTensor<T>(base_, len, pos);
   }
+  template <typename T>
+  LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, ASCENDC_GUEST_LINE) const {
+    if (bufOffset % 32 != 0 || bufOffset + static_cast<uint64_t>(size) * sizeof(T) > len_)
+      ascendc_guest::api_fail(ascendc_guest::Fault::kTBufGetWithOffset, line);
+    return LocalTensor<T>(base_ + bufOffset, size, pos);
+  }
+  // The queue interface TBuf shares with TQueBind on the device: the whole buffer, no events.
+  template <typename T>
+  LocalTensor<T> AllocTensor() const {
+    return Get<T>();
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T>&) const {}
 
  private:
   friend class TPipe;
@@ -282,16 +380,19 @@ class TBuf {
   uint32_t len_ = 0;
 };
 
-namespace guest_detail {
-inline TPipe* g_tpipe = nullptr;  // the TPipe constructed last: a global of this core's instance
-}  // namespace guest_detail
-// The TPipe constructed last on this core, as the device's GetTPipePtr.
-inline TPipe* GetTPipePtr() { return guest_detail::g_tpipe; }
+// The TPipe constructed last, as the device's GetTPipePtr returns it (the module's state is per core).
+inline TPipe*& CurrentTPipe() {
+  static TPipe* pipe = nullptr;
+  return pipe;
+}
 
 class TPipe {
  public:
-  TPipe() : id_(ascendc_guest::pipe_new()) { guest_detail::g_tpipe = this; }
-  ~TPipe() { ascendc_guest::pipe_delete(id_); }
+  TPipe() : id_(ascendc_guest::pipe_new()) { CurrentTPipe() = this; }
+  ~TPipe() {
+    if (CurrentTPipe() == this) CurrentTPipe() = nullptr;
+    ascendc_guest::pipe_delete(id_);
+  }
   TPipe(const TPipe&) = delete;
   TPipe& operator=(const TPipe&) = delete;
   template <TPosition s, TPosition d, int32_t depth>
@@ -328,11 +429,17 @@ class TPipe {
     buf.len_ = (len + 31u) & ~31u;
     return true;
   }
+  // Every buffer the pipe handed out is free again (the queues and buffers keep their addresses).
+  void Init() { Reset(); }
+  void Reset() { ascendc_guest::pipe_reset(id_); }
+  void Destroy() { Reset(); }
 
  private:
   int32_t id_;
   uint8_t eventIds_[64] = {};
 };
+
+inline TPipe* GetTPipePtr() { return CurrentTPipe(); }
 
 template <pipe_t pipe>
 void PipeBarrier(ASCENDC_GUEST_LINE) {
@@ -399,9 +506,9 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
   type name;                                            \
   ::ascendc_guest::tiling_read(&name, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(tiling)), sizeof(name))
 
-// The API's families, each with its imports, and the library's utilities shared with the native engine.
-#include "ascendc_guest/kernel_utils.h"
+// The API's families, each with its imports.
 #include "ascendc_guest/data_copy.h"
+#include "ascendc_guest/system.h"
 #include "ascendc_guest/vector.h"
 #include "ascendc_guest/adv.h"
 #include "ascendc_guest/cube.h"

@@ -2,55 +2,10 @@
 // (byte lengths, padded UB rows). GM->UB runs on PIPE_MTE2, UB->GM on PIPE_MTE3, UB->UB on PIPE_V.
 #pragma once
 
+#include "../../guest/include/ascendc_guest/params.h"  // the parameter structs, shared with the guest
 #include "ascendc_sim/memory.h"
 
 namespace AscendC {
-
-constexpr uint8_t DEFAULT_DATA_COPY_NBURST = 1;  // the DataCopyParams defaults, as the library names them
-constexpr uint8_t DEFAULT_DATA_COPY_STRIDE = 0;
-
-struct DataCopyParams {
-  DataCopyParams() = default;
-  DataCopyParams(uint16_t count, uint16_t len, uint16_t srcStrideIn, uint16_t dstStrideIn)
-      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
-  uint16_t blockCount = 1;  // bursts, [1, 4095]
-  uint16_t blockLen = 0;    // 32 B blocks per burst, [1, 65535]
-  // 32 B blocks between bursts; the documentation's newer names srcGap / dstGap alias them.
-  union {
-    uint16_t srcGap = 0;
-    uint16_t srcStride;
-  };
-  union {
-    uint16_t dstGap = 0;
-    uint16_t dstStride;
-  };
-};
-
-// Constructed from all five fields or none, as in CANN: a four-value brace list {n, len, s, d} then
-// means DataCopyParams, so the DataCopyPad overloads taking either are not ambiguous.
-struct DataCopyExtParams {
-  DataCopyExtParams() = default;
-  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn)
-      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
-  uint16_t blockCount = 1;
-  uint32_t blockLen = 0;   // bytes per burst, up to 2097151
-  uint32_t srcStride = 0;  // bytes on the GM side, 32 B blocks on the UB side
-  uint32_t dstStride = 0;
-  uint32_t rsv = 0;
-};
-
-// Both documented constructors: none, or all four fields (so `DataCopyPadExtParams<T> p(true, 0, r, v)`
-// compiles as with CANN, and a brace list means the four-field constructor).
-template <typename T>
-struct DataCopyPadExtParams {
-  DataCopyPadExtParams() = default;
-  DataCopyPadExtParams(bool isPadValue, uint8_t leftPadValue, uint8_t rightPadValue, T padValue)
-      : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue) {}
-  bool isPad = false;
-  uint8_t leftPadding = 0;   // elements
-  uint8_t rightPadding = 0;  // elements
-  T paddingValue = 0;
-};
 
 // One dimension of a slice copy: elements [startIndex, endIndex] of a dimension of shapeValue
 // elements, taken in pieces `stride` apart; a piece is burstLen 32 B blocks along the first
@@ -61,16 +16,6 @@ struct SliceInfo {
   uint32_t stride = 0;
   uint32_t burstLen = 0;
   uint32_t shapeValue = 0;
-};
-
-struct DataCopyPadParams {
-  DataCopyPadParams() = default;
-  DataCopyPadParams(bool isPadValue, uint8_t leftPadValue, uint8_t rightPadValue, uint64_t padValue)
-      : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue) {}
-  bool isPad = false;
-  uint8_t leftPadding = 0;
-  uint8_t rightPadding = 0;
-  uint64_t paddingValue = 0;
 };
 
 }  // namespace AscendC

@@ -1,10 +1,11 @@
 // System values and kernel-entry macros: block index, tiling data, tiling keys, workspaces.
 #pragma once
 
-#include "../../guest/include/ascendc_guest/abi.h"  // KernelMetaType
+#include <atomic>
+
+#include "../../guest/include/ascendc_guest/abi.h"     // KernelMetaType
+#include "../../guest/include/ascendc_guest/params.h"  // scalar helpers and type traits, shared with the guest
 #include "ascendc_sim/core.h"
-// The library's utilities, on both engines (after core.h: they take GM_ADDR).
-#include "../../guest/include/ascendc_guest/kernel_utils.h"
 #include "register/tilingdata_base.h"
 
 namespace ascendc_sim {
@@ -25,7 +26,6 @@ __aicore__ inline int64_t GetTaskRatio() { return ascendc_sim::CurrentCore().Spe
 __aicore__ inline int64_t GetSystemCycle() {
   return static_cast<int64_t>(ascendc_sim::CurrentCore().Trace().instrs.size());
 }
-__aicore__ inline constexpr int64_t GetDataBlockSizeInBytes() { return 32; }
 __aicore__ inline GM_ADDR GetSysWorkSpacePtr() { return ascendc_sim::SysWorkspace(); }
 __aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
   return workspace == nullptr ? nullptr : workspace + ascendc_sim::SocParamInt("lib_workspace_bytes");
@@ -40,6 +40,11 @@ __aicore__ inline void InitSocState() {
 // Scalar bfloat16 <-> float conversions (the scalar unit has no bf16 arithmetic).
 __aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 __aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
+// A compiler barrier (kfc_comm.h of asc-devkit): orders the core's scalar memory accesses, no instruction.
+__aicore__ inline void Barrier() { std::atomic_signal_fence(std::memory_order_seq_cst); }
+
+__aicore__ inline void SetSysWorkspace(GM_ADDR) {}
+__aicore__ inline void SetSysWorkspaceForce(GM_ADDR) {}
 using ::printf;
 // The library's device printf (the device prints after the kernel ends; here at once).
 template <typename... Args>
@@ -80,17 +85,6 @@ __aicore__ inline void Trap(ASCENDC_SIM_LOC) {
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
 using AscendC::GetSysWorkSpacePtr;
-
-// The device compiler's scalar min/max, which kernels call unqualified on mixed integer types.
-// Less specialised than std::min/max, so `using namespace std` code still picks those.
-template <typename A, typename B>
-__aicore__ inline std::common_type_t<A, B> min(A a, B b) {
-  return b < a ? b : a;
-}
-template <typename A, typename B>
-__aicore__ inline std::common_type_t<A, B> max(A a, B b) {
-  return a < b ? b : a;
-}
 
 // The device compiler's global abs takes floats too (the library's Std::abs calls ::abs on a
 // float); g++'s is C's int abs alone, which would truncate a float argument.
@@ -135,6 +129,11 @@ inline constexpr CoreTypeOfRunningCore g_coreType{};
 // An identifier, not an expression, so that an `#if` on it preprocesses: there it reads as 0, as
 // the preprocessor reads any identifier (one build serves every key).
 #define TILING_KEY_VAR ascendc_sim_tiling_key_var
+// A template tiling key's dispatcher (backends/common/template_key.py) given a key it built no instance for.
+#define ASCENDC_TPL_NO_INSTANCE(key, keys)                                                             \
+  ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(),             \
+                      "tiling key %llu has no kernel instance (ASCENDC_TPL_SEL builds keys " keys ")", \
+                      static_cast<unsigned long long>(key))
 namespace ascendc_sim {
 struct TilingKeyVar {
   operator uint64_t() const { return TilingKey(); }
@@ -158,11 +157,3 @@ inline constexpr ascendc_sim::TilingKeyVar ascendc_sim_tiling_key_var{};
   decltype(type::member) var;                             \
   std::memcpy(&var, (tiling) + offsetof(type, member), sizeof(var))
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling) const type* name = reinterpret_cast<const type*>(tiling)
-// The qualifier the toolchain's generated tiling header gives the pointer above (asc-devkit
-// generate_tiling_code.py: const; GM is plain memory here), which kernels spell in parameters.
-#define __tiling_data_ptr__ const
-#define REGISTER_TILING_DEFAULT(tilingStruct)                                            \
-  static_assert(sizeof(::ascendc_sim::BindTiling<ASCENDC_SIM_OP_KEY, tilingStruct>) > 0, \
-                "tiling "                                                                \
-                "struct " #tilingStruct)
-#define REGISTER_TILING_FOR_TILINGKEY(expr, tilingStruct) static_assert(sizeof(tilingStruct) > 0, "")

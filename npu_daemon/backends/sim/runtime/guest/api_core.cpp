@@ -1,5 +1,6 @@
-// The guest engine's core imports: block ids, the tiling, TPipe and its queues, workspaces and
-// synchronisation, each the emulation's own call on the running core.
+// The guest engine's core imports: block ids and the core's other values, the tiling, TPipe and its
+// queues, workspaces, synchronisation and the API's failed checks, each the emulation's own call on
+// the running core.
 #include "import.h"
 
 namespace ascendc_sim::guest {
@@ -52,6 +53,74 @@ int64_t QueDeque(const Call& c, int32_t id, int32_t line) {
   return static_cast<int64_t>(addr) | static_cast<int64_t>(bytes) << 32;
 }
 
+void QueEnqueHop(const Call& c, int32_t id, uint32_t addr, uint32_t bytes, int32_t src, int32_t dst, int32_t line) {
+  Que(id).Enqueue(addr, bytes, AscendC::ProducerPipe(Position(src)), AscendC::ConsumerPipe(Position(dst)), c.Loc(line));
+}
+int64_t QueDequeHop(const Call& c, int32_t id, int32_t src, int32_t dst, int32_t line) {
+  HostQue& q = Que(id);
+  const uint32_t bytes = q.Head();
+  const uint32_t addr =
+      q.Dequeue(AscendC::ProducerPipe(Position(src)), AscendC::ConsumerPipe(Position(dst)), c.Loc(line));
+  return static_cast<int64_t>(addr) | static_cast<int64_t>(bytes) << 32;
+}
+int32_t QueStateImport(const Call&, int32_t id, int32_t what) {
+  const HostQue& q = Que(id);
+  return what == static_cast<int32_t>(ascendc_guest::QueState::kIdle) ? q.Idle() : q.Queued();
+}
+void PipeReset(const Call&, int32_t id) { Pipe(id).Reset(); }
+
+// A check the guest ran on its own arguments failed: the native engine's RUNTIME_ERROR at its line.
+void ApiFail(const Call& c, int32_t what, int32_t line) {
+  const SrcLoc loc = c.Loc(line);
+  switch (static_cast<ascendc_guest::Fault>(what)) {
+    case ascendc_guest::Fault::kTrap:
+      ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, "Trap()");
+    case ascendc_guest::Fault::kAssert:
+      ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, "ASSERT failed");
+    case ascendc_guest::Fault::kTBufGet:
+      ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, "TBuf::Get exceeds the buffer's bytes");
+    case ascendc_guest::Fault::kTBufGetWithOffset:
+      ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, "TBuf::GetWithOffset: offset not 32 B aligned or past the buffer");
+    case ascendc_guest::Fault::kSyncAllCores:
+      ascendc_sim::Fail(Status::RUNTIME_ERROR, loc,
+                        "SyncAll(usedCores) with another number of blocks launched: only part would meet");
+    case ascendc_guest::Fault::kNoTemplateInstance:
+      ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, "the tiling key has no kernel instance (ASCENDC_TPL_SEL)");
+  }
+  throw SimError(Status::RUNTIME_ERROR, "api_fail: fault code " + std::to_string(what) + " unknown");
+}
+int64_t CoreInfoImport(const Call&, int32_t what) {
+  switch (static_cast<ascendc_guest::CoreInfo>(what)) {
+    case ascendc_guest::CoreInfo::kSubBlockIdx:
+      return AscendC::GetSubBlockIdx();
+    case ascendc_guest::CoreInfo::kSubBlockNum:
+      return AscendC::GetSubBlockNum();
+    case ascendc_guest::CoreInfo::kCoreType:
+      return static_cast<int64_t>(ascendc_sim::CurrentCore().Spec().type);
+    case ascendc_guest::CoreInfo::kSystemCycle:
+      return AscendC::GetSystemCycle();
+  }
+  throw SimError(Status::RUNTIME_ERROR, "core_info: code " + std::to_string(what) + " unknown");
+}
+// DumpTensor's checks and scalar charge, as the native one's; the values are printed nowhere, so no
+// case data leaves the evaluation through the kernel's output (guest/include/ascendc_guest/system.h).
+void DumpTensorImport(const Call& c, int32_t t, int32_t gm, uint32_t addr, int64_t size, int32_t pos, uint32_t count,
+                      int32_t line) {
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const SrcLoc loc = c.Loc(line);
+    if (gm) {
+      Global<T>(addr, size, count, "DumpTensor");
+    } else {
+      const auto l = Local<T>(addr, static_cast<uint32_t>(size), pos);
+      ASCENDC_SIM_CHECK(
+          l.UbAddr() + static_cast<uint64_t>(count) * sizeof(T) <= CurrentCore().Local().Size(LocalBuf::kUB), loc,
+          "DumpTensor of %u elements from UB address %u runs past the UB", count, l.UbAddr());
+    }
+    CurrentCore().Scalar(count);
+  });
+}
+
 int64_t TilingKeyImport(const Call&) { return static_cast<int64_t>(ascendc_sim::TilingKey()); }
 uint32_t UserWorkspace(const Call&, uint32_t workspace) {
   return workspace + static_cast<uint32_t>(ascendc_sim::SocParamInt("lib_workspace_bytes"));
@@ -83,6 +152,13 @@ void DefineCoreImports(wasmtime_linker_t* l) {
   Import<QueFree>::Define(l, "que_free");
   Import<QueEnque>::Define(l, "que_enque");
   Import<QueDeque>::Define(l, "que_deque");
+  Import<QueEnqueHop>::Define(l, "que_enque_hop");
+  Import<QueDequeHop>::Define(l, "que_deque_hop");
+  Import<QueStateImport>::Define(l, "que_state");
+  Import<PipeReset>::Define(l, "pipe_reset");
+  Import<ApiFail>::Define(l, "api_fail");
+  Import<CoreInfoImport>::Define(l, "core_info");
+  Import<DumpTensorImport>::Define(l, "dump_tensor");
   Import<TilingKeyImport>::Define(l, "tiling_key");
   Import<UserWorkspace>::Define(l, "user_workspace");
   Import<SysWorkspace>::Define(l, "sys_workspace");

@@ -37,19 +37,6 @@ void WithCubeType(int32_t code, const char* api, F&& f) {
   });
 }
 
-int32_t CoreSpecImport(const Call&, int32_t what) {
-  const CoreSpec& s = CurrentCore().Spec();
-  switch (what) {
-    case 0:
-      return s.type == CoreType::kAic ? 1 : 0;
-    case 1:
-      return s.sub;
-    case 2:
-      return s.ratio;
-  }
-  throw SimError(Status::RUNTIME_ERROR, "core_spec: field " + std::to_string(what) + " unknown");
-}
-
 void Nd2Nz(const Call& c, int32_t t, uint32_t l1, uint32_t l1Size, int32_t pos, uint32_t gm, int64_t gmSize,
            uint32_t params, int32_t line) {
   const auto p = Params<AscendC::Nd2NzParams>(c, params, "DataCopy(Nd2Nz)");
@@ -157,7 +144,6 @@ void CrossWait(const Call& c, int32_t mode, int32_t pipe, int32_t flag, int32_t 
 }  // namespace
 
 void DefineCubeImports(wasmtime_linker_t* l) {
-  Import<CoreSpecImport>::Define(l, "core_spec");
   Import<Nd2Nz>::Define(l, "cube_nd2nz");
   Import<Load>::Define(l, "cube_load");
   Import<MmadImport>::Define(l, "cube_mmad");

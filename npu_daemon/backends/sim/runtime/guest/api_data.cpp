@@ -1,55 +1,174 @@
-// The guest engine's data imports: DataCopy and DataCopyPad between GM and local buffers, and element
-// access (GetValue, SetValue), each charged by the emulation as the native API is.
+// The guest engine's data imports: DataCopy and DataCopyPad between GM and local buffers and UB to
+// UB, the pad value and atomic registers, InitGlobalMemory, and element access (GetValue, SetValue),
+// each charged by the emulation as the native API is. A copy's local reach (bursts and the gaps
+// between them) is held to the buffer of the tensor it names, its GM reach to the emulation's own
+// check, before a byte moves.
 #include "import.h"
 
 namespace ascendc_sim::guest {
 namespace {
 
-void CopyGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gmSize, uint32_t ub, uint32_t ubSize,
-              int32_t pos, uint32_t count, int32_t line) {
+// The parameter structs come from the guest by pointer: both sides declare them in
+// ascendc_guest/params.h, plain integers that wasm32 and x86-64 lay out alike.
+static_assert(sizeof(AscendC::DataCopyParams) == 8 && sizeof(AscendC::DataCopyExtParams) == 20 &&
+              sizeof(AscendC::DataCopyPadParams) == 16);
+template <typename P>
+P Read(const Call& c, uint32_t ptr, const char* api) {
+  static_assert(std::is_trivially_copyable_v<P>);
+  P p;
+  std::memcpy(&p, c.Bytes(ptr, sizeof p, api), sizeof p);
+  return p;
+}
+CacheMode Cache(int32_t code) {
+  if (code < 0 || code > static_cast<int32_t>(CacheMode::CACHE_MODE_PERSISTENT))
+    throw SimError(Status::RUNTIME_ERROR, "SetL2CacheHint: cache mode " + std::to_string(code) + " out of range");
+  return static_cast<CacheMode>(code);
+}
+// Bytes that `bursts` rows of `row` bytes, `gap` bytes apart, span.
+uint64_t Span(uint64_t bursts, uint64_t row, uint64_t gap) {
+  return bursts == 0 ? 0 : bursts * row + (bursts - 1) * gap;
+}
+// The guest's local tensor, and the `bytes` a copy touches from its start inside its position's buffer.
+template <typename T>
+AscendC::LocalTensor<T> LocalSpan(uint32_t addr, uint32_t size, int32_t pos, uint64_t bytes, const char* api) {
+  const auto l = Local<T>(addr, size, pos);
+  const uint64_t cap = ascendc_sim::CurrentCore().Local().Size(AscendC::BufferOf(l.GetPosition()));
+  if (addr + bytes > cap)
+    throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + std::to_string(bytes) + " B from byte " +
+                                              std::to_string(addr) + " run past the " + std::to_string(cap) +
+                                              " B of the tensor's buffer");
+  return l;
+}
+// A copy's GM tensor: its start in a GM buffer of the launch. How far past the buffer the copy may
+// reach is the emulation's check before any byte moves (IssueDma: a read a little past a buffer is
+// tolerated as on the device, anything further is an error), as for a native kernel.
+template <typename T>
+AscendC::GlobalTensor<T> Gm(uint32_t gm, int64_t gmSize, int32_t cache, const char* api) {
+  auto g = Global<T>(gm, gmSize, 1, api);
+  g.SetL2CacheHint(Cache(cache));
+  return g;
+}
+
+void CopyGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gmSize, int32_t cache, uint32_t ub,
+              uint32_t ubSize, int32_t pos, uint32_t count, int32_t line) {
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto l = Local<T>(ub, ubSize, pos);
-    const auto g = Global<T>(gm, gmSize, count, "DataCopy");
+    const auto g = Gm<T>(gm, gmSize, cache, "DataCopy");
     if (toGm)
       AscendC::DataCopy(g, l, count, c.Loc(line));
     else
       AscendC::DataCopy(l, g, count, c.Loc(line));
   });
 }
-void CopyPadGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gmSize, uint32_t ub, uint32_t ubSize,
-                 int32_t pos, uint32_t params, uint32_t pad, int32_t line) {
-  // The guest's DataCopyExtParams: the same five fields with wasm32's natural alignment.
-  struct ExtParams {
-    uint16_t blockCount;
-    uint32_t blockLen, srcStride, dstStride, rsv;
-  };
-  ExtParams e;
-  std::memcpy(&e, c.Bytes(params, sizeof e, "DataCopyPad"), sizeof e);
-  const AscendC::DataCopyExtParams p(e.blockCount, e.blockLen, e.srcStride, e.dstStride, e.rsv);
+void CopyBlocksGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gmSize, int32_t cache, uint32_t ub,
+                    uint32_t ubSize, int32_t pos, uint32_t params, int32_t line) {
+  const auto p = Read<AscendC::DataCopyParams>(c, params, "DataCopy");
+  ascendc_sim::CheckParams(p, "DataCopy", c.Loc(line));
+  const uint64_t row = p.blockLen * 32ull, ubGap = (toGm ? p.srcStride : p.dstStride) * 32ull;
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const auto l = Local<T>(ub, ubSize, pos);
-    // The GM the copy reaches: its bursts and the gaps between them.
-    const int64_t bursts = std::max<int64_t>(e.blockCount, 1), gap = toGm ? e.dstStride : e.srcStride;
-    const int64_t reach = (bursts * e.blockLen + (bursts - 1) * gap + sizeof(T) - 1) / static_cast<int64_t>(sizeof(T));
-    const auto g = Global<T>(gm, gmSize, reach, "DataCopyPad");
+    const auto l = LocalSpan<T>(ub, ubSize, pos, Span(p.blockCount, row, ubGap), "DataCopy");
+    const auto g = Gm<T>(gm, gmSize, cache, "DataCopy");
+    if (toGm)
+      AscendC::DataCopy(g, l, p, c.Loc(line));
+    else
+      AscendC::DataCopy(l, g, p, c.Loc(line));
+  });
+}
+// `legacy`: DataCopyParams and DataCopyPadParams (the value as 8 bytes) instead of the Ext forms.
+void CopyPadGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gmSize, int32_t cache, uint32_t ub,
+                 uint32_t ubSize, int32_t pos, int32_t legacy, uint32_t params, uint32_t pad, int32_t line) {
+  AscendC::DataCopyExtParams p;
+  if (legacy) {
+    const auto b = Read<AscendC::DataCopyParams>(c, params, "DataCopyPad");
+    p = AscendC::DataCopyExtParams(b.blockCount, b.blockLen, b.srcStride, b.dstStride, 0);
+  } else {
+    p = Read<AscendC::DataCopyExtParams>(c, params, "DataCopyPad");
+  }
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const auto g = Gm<T>(gm, gmSize, cache, "DataCopyPad");
     if (toGm) {
+      const uint64_t row = (p.blockLen + 31ull) / 32 * 32;
+      const auto l = LocalSpan<T>(ub, ubSize, pos, Span(p.blockCount, row, p.srcStride * 32ull), "DataCopyPad");
       AscendC::DataCopyPad(g, l, p, c.Loc(line));
-    } else {
-      // The guest's DataCopyPadExtParams<T>: isPad, leftPadding, rightPadding, then the value.
-      struct PadHead {
-        bool isPad;
-        uint8_t left, right;
-      };
-      PadHead h;
-      std::memcpy(&h, c.Bytes(pad, sizeof h, "DataCopyPad"), sizeof h);
-      constexpr uint32_t kValueAt = (3 + alignof(T) - 1) / alignof(T) * alignof(T);  // after the three bytes
+      return;
+    }
+    AscendC::DataCopyPadExtParams<T> h;
+    if (legacy) {
+      const auto l = Read<AscendC::DataCopyPadParams>(c, pad, "DataCopyPad");
       T value;
-      std::memcpy(&value, c.Bytes(pad + kValueAt, sizeof(T), "DataCopyPad"), sizeof(T));
-      AscendC::DataCopyPad(l, g, p, AscendC::DataCopyPadExtParams<T>(h.isPad, h.left, h.right, value), c.Loc(line));
+      std::memcpy(&value, &l.paddingValue, sizeof(T));
+      h = AscendC::DataCopyPadExtParams<T>(l.isPad, l.leftPadding, l.rightPadding, value);
+    } else {
+      h = Read<AscendC::DataCopyPadExtParams<T>>(c, pad, "DataCopyPad");
+    }
+    const uint64_t side = h.isPad ? (h.leftPadding + h.rightPadding) * sizeof(T) : 0;
+    const uint64_t row = (p.blockLen + side + 31) / 32 * 32;
+    const auto l = LocalSpan<T>(ub, ubSize, pos, Span(p.blockCount, row, p.dstStride * 32ull), "DataCopyPad");
+    AscendC::DataCopyPad(l, g, p, h, c.Loc(line));
+  });
+}
+// `params` 0: the count form.
+void CopyUbUb(const Call& c, int32_t t, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t src, uint32_t srcSize,
+              int32_t srcPos, uint32_t params, uint32_t count, int32_t line) {
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (params == 0) {
+      // The count form's blocks are 32 B, or 64 B into the bias table: count elements bound both.
+      const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+      AscendC::DataCopy(LocalSpan<T>(dst, dstSize, dstPos, bytes, "DataCopy"),
+                        LocalSpan<T>(src, srcSize, srcPos, bytes, "DataCopy"), count, c.Loc(line));
+      return;
+    }
+    const auto p = Read<AscendC::DataCopyParams>(c, params, "DataCopy");
+    ascendc_sim::CheckParams(p, "DataCopy", c.Loc(line));
+    const uint64_t row = p.blockLen * 32ull;
+    AscendC::DataCopy(LocalSpan<T>(dst, dstSize, dstPos, Span(p.blockCount, row, p.dstStride * 32ull), "DataCopy"),
+                      LocalSpan<T>(src, srcSize, srcPos, Span(p.blockCount, row, p.srcStride * 32ull), "DataCopy"), p,
+                      c.Loc(line));
+  });
+}
+
+void SetPadValueImport(const Call&, int64_t bits) { AscendC::SetPadValue(static_cast<uint64_t>(bits)); }
+void SetAtomic(const Call&, int32_t t, int32_t op) {
+  if (op == static_cast<int32_t>(ascendc_guest::AtomicOp::kNone)) return AscendC::SetAtomicNone();
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kFloating<T> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, int8_t> ||
+                  std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t>) {
+      switch (static_cast<ascendc_guest::AtomicOp>(op)) {
+        case ascendc_guest::AtomicOp::kAdd:
+          return AscendC::SetAtomicAdd<T>();
+        case ascendc_guest::AtomicOp::kMax:
+          return AscendC::SetAtomicMax<T>();
+        case ascendc_guest::AtomicOp::kMin:
+          return AscendC::SetAtomicMin<T>();
+        case ascendc_guest::AtomicOp::kKeep:
+          return AscendC::SetAtomicType<T>();
+        default:
+          throw SimError(Status::RUNTIME_ERROR, "SetAtomic: operation code " + std::to_string(op) + " unknown");
+      }
+    } else {
+      Unsupported("SetAtomicAdd/Max/Min", t);
     }
   });
+}
+void InitGm(const Call& c, int32_t t, uint32_t gm, int64_t gmSize, int64_t count, int64_t bits, int32_t line) {
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (count < 0) throw SimError(Status::RUNTIME_ERROR, "InitGlobalMemory: negative size");
+    AscendC::InitGlobalMemory(Global<T>(gm, gmSize, count, "InitGlobalMemory"), static_cast<uint64_t>(count),
+                              FromBits<T>(bits), c.Loc(line));
+  });
+}
+void DataCacheClean(const Call&, uint32_t gm, int32_t entire) {
+  const auto g = Global<uint8_t>(gm, 1, 1, "DataCacheCleanAndInvalid");
+  if (entire)
+    AscendC::DataCacheCleanAndInvalid<uint8_t, AscendC::CacheLine::ENTIRE_DATA_CACHE>(g);
+  else
+    AscendC::DataCacheCleanAndInvalid<uint8_t, AscendC::CacheLine::SINGLE_CACHE_LINE>(g);
 }
 
 int64_t UbGet(const Call& c, int32_t t, uint32_t addr, uint32_t size, uint32_t index, int32_t line) {
@@ -83,7 +202,13 @@ void GmSet(const Call& c, int32_t t, uint32_t gm, int64_t offset, int64_t bits, 
 
 void DefineDataImports(wasmtime_linker_t* l) {
   Import<CopyGmUb>::Define(l, "copy_gm_ub");
+  Import<CopyBlocksGmUb>::Define(l, "copy_blocks_gm_ub");
   Import<CopyPadGmUb>::Define(l, "copy_pad_gm_ub");
+  Import<CopyUbUb>::Define(l, "copy_ub_ub");
+  Import<SetPadValueImport>::Define(l, "set_pad_value");
+  Import<SetAtomic>::Define(l, "set_atomic");
+  Import<InitGm>::Define(l, "init_gm");
+  Import<DataCacheClean>::Define(l, "data_cache_clean");
   Import<UbGet>::Define(l, "ub_get");
   Import<UbSet>::Define(l, "ub_set");
   Import<GmGet>::Define(l, "gm_get");

@@ -211,6 +211,10 @@ struct HostQue : AscendC::TQueBase {
   using TQueBase::Enqueue;
   using TQueBase::Free;
   uint32_t Head() const { return sizes_[head_]; }
+  int32_t Queued() const { return count_; }
+  int32_t Idle() const {
+    return static_cast<int32_t>(std::count_if(slots_, slots_ + num_, [](const Slot& s) { return !s.inUse; }));
+  }
 };
 inline HostQue& Que(int32_t id) {
   if (id < 0 || static_cast<size_t>(id) >= t_core->queues.size())

@@ -30,6 +30,15 @@ enum class WithScalar : int32_t { kAdds = 1, kMuls, kMaxs, kMins, kLeakyRelu, kS
 enum class MaskKind : int32_t { kContinuous = 1, kBits, kRegister };
 enum class Reduce : int32_t { kSum = 1, kMax, kMin };
 
+// The GM update of later UB -> GM copies (SetAtomicAdd/Max/Min/None; kKeep: SetAtomicType, the type only).
+enum class AtomicOp : int32_t { kNone = 0, kAdd, kMax, kMin, kKeep };
+// What a kernel asks of its core (GetSubBlockIdx, GetSubBlockNum, ASCEND_IS_AIV, GetSystemCycle).
+enum class CoreInfo : int32_t { kSubBlockIdx = 1, kSubBlockNum, kCoreType, kSystemCycle };
+// A queue's state a kernel reads (TQueBind::GetTensorCountInQue, HasIdleBuffer).
+enum class QueState : int32_t { kQueued = 1, kIdle };
+// The API's checks that run in the guest (arguments it holds itself) and stop the kernel on the host.
+enum class Fault : int32_t { kTrap = 1, kAssert, kTBufGet, kTBufGetWithOffset, kSyncAllCores, kNoTemplateInstance };
+
 // The guest's view of GM: every buffer of the launch at an address of this range, which the guest's
 // linear memory never reaches (the host caps it below kGmBase), so a GM address is only a name.
 constexpr uint32_t kGmBase = 0x80000000u;

@@ -8,8 +8,6 @@
 
 namespace ascendc_guest {
 extern "C" {
-// The running core: 0 its type (1 a cube core, AIC; 0 a vector core), 1 GetSubBlockIdx, 2 GetTaskRation.
-ASCENDC_GUEST_IMPORT(core_spec) int32_t core_spec(int32_t what);
 ASCENDC_GUEST_IMPORT(cube_nd2nz)
 void cube_nd2nz(Dtype t, uint32_t l1, uint32_t l1Size, int32_t pos, uint32_t gm, int64_t gmSize, const void* params,
                 int32_t line);
@@ -31,15 +29,7 @@ ASCENDC_GUEST_IMPORT(cross_core_wait) void cross_core_wait(int32_t mode, int32_t
 }
 }  // namespace ascendc_guest
 
-#define ASCEND_IS_AIV (::ascendc_guest::core_spec(0) == 0)
-#define ASCEND_IS_AIC (::ascendc_guest::core_spec(0) == 1)
-#define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
-#define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
-
 namespace AscendC {
-
-inline int64_t GetSubBlockIdx() { return ascendc_guest::core_spec(1); }
-inline int64_t GetTaskRation() { return ascendc_guest::core_spec(2); }
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, ASCENDC_GUEST_LINE) {

@@ -1,62 +1,158 @@
-// DataCopy and DataCopyPad between GM and local buffers (included by kernel_operator.h).
+// Data movement (included by kernel_operator.h): DataCopy and DataCopyPad between GM and local
+// buffers and UB to UB, in the count and parameter forms; the pad value and atomic registers.
+// Parameter structs cross as guest pointers: the host reads them with the same layout.
 #pragma once
 
 namespace ascendc_guest {
 extern "C" {
 ASCENDC_GUEST_IMPORT(copy_gm_ub)
-void copy_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, uint32_t ub, uint32_t ubSize, int32_t pos,
-                uint32_t count, int32_t line);
+void copy_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, int32_t cache, uint32_t ub, uint32_t ubSize,
+                int32_t pos, uint32_t count, int32_t line);
+ASCENDC_GUEST_IMPORT(copy_blocks_gm_ub)
+void copy_blocks_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, int32_t cache, uint32_t ub, uint32_t ubSize,
+                       int32_t pos, const void* params, int32_t line);
 ASCENDC_GUEST_IMPORT(copy_pad_gm_ub)
-void copy_pad_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, uint32_t ub, uint32_t ubSize, int32_t pos,
-                    const void* params, const void* pad, int32_t line);
+void copy_pad_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, int32_t cache, uint32_t ub, uint32_t ubSize,
+                    int32_t pos, int32_t legacy, const void* params, const void* pad, int32_t line);
+ASCENDC_GUEST_IMPORT(copy_ub_ub)
+void copy_ub_ub(Dtype t, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t src, uint32_t srcSize, int32_t srcPos,
+                const void* params, uint32_t count, int32_t line);
+ASCENDC_GUEST_IMPORT(set_pad_value) void set_pad_value(int64_t bits);
+ASCENDC_GUEST_IMPORT(set_atomic) void set_atomic(Dtype t, AtomicOp op);
+ASCENDC_GUEST_IMPORT(init_gm)
+void init_gm(Dtype t, uint32_t gm, int64_t gmSize, int64_t count, int64_t bits, int32_t line);
+ASCENDC_GUEST_IMPORT(data_cache_clean) void data_cache_clean(uint32_t gm, int32_t entire);
+}
+
+template <typename T>
+int32_t CacheOf(const AscendC::GlobalTensor<T>& g) {
+  return static_cast<int32_t>(g.GetCacheMode());
+}
+template <typename T>
+void Atomic(AtomicOp op) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
+                    std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t>,
+                "atomic GM updates support float, half, bfloat16_t, int8_t, int16_t, int32_t");
+  set_atomic(DtypeOf<T>(), op);
 }
 }  // namespace ascendc_guest
 
 namespace AscendC {
 
-struct DataCopyExtParams {
-  DataCopyExtParams() = default;
-  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn)
-      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
-  uint16_t blockCount = 1;
-  uint32_t blockLen = 0;
-  uint32_t srcStride = 0;
-  uint32_t dstStride = 0;
-  uint32_t rsv = 0;
-};
-template <typename T>
-struct DataCopyPadExtParams {
-  DataCopyPadExtParams() = default;
-  DataCopyPadExtParams(bool isPadValue, uint8_t left, uint8_t right, T value)
-      : isPad(isPadValue), leftPadding(left), rightPadding(right), paddingValue(value) {}
-  bool isPad = false;
-  uint8_t leftPadding = 0;
-  uint8_t rightPadding = 0;
-  T paddingValue = 0;
-};
-
+// ---- GM <-> local: count form (whole 32 B blocks) and DataCopyParams form ----------------------
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
   ascendc_guest::copy_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
-                            dst.UbAddr(), dst.GetSize(), static_cast<int32_t>(dst.GetPosition()), count, line);
+                            ascendc_guest::CacheOf(src), dst.UbAddr(), dst.GetSize(),
+                            static_cast<int32_t>(dst.GetPosition()), count, line);
 }
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
   ascendc_guest::copy_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
-                            src.UbAddr(), src.GetSize(), static_cast<int32_t>(src.GetPosition()), count, line);
+                            ascendc_guest::CacheOf(dst), src.UbAddr(), src.GetSize(),
+                            static_cast<int32_t>(src.GetPosition()), count, line);
 }
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, ASCENDC_GUEST_LINE) {
+  ascendc_guest::copy_blocks_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
+                                   ascendc_guest::CacheOf(src), dst.UbAddr(), dst.GetSize(),
+                                   static_cast<int32_t>(dst.GetPosition()), &p, line);
+}
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_GUEST_LINE) {
+  ascendc_guest::copy_blocks_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
+                                   ascendc_guest::CacheOf(dst), src.UbAddr(), src.GetSize(),
+                                   static_cast<int32_t>(src.GetPosition()), &p, line);
+}
+
+// ---- DataCopyPad: byte lengths, each UB row padded to 32 B -------------------------------------
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                  const DataCopyPadExtParams<T>& pad, ASCENDC_GUEST_LINE) {
   ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
-                                dst.UbAddr(), dst.GetSize(), static_cast<int32_t>(dst.GetPosition()), &p, &pad, line);
+                                ascendc_guest::CacheOf(src), dst.UbAddr(), dst.GetSize(),
+                                static_cast<int32_t>(dst.GetPosition()), 0, &p, &pad, line);
 }
 template <typename T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
                  ASCENDC_GUEST_LINE) {
   ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
-                                src.UbAddr(), src.GetSize(), static_cast<int32_t>(src.GetPosition()), &p, nullptr,
-                                line);
+                                ascendc_guest::CacheOf(dst), src.UbAddr(), src.GetSize(),
+                                static_cast<int32_t>(src.GetPosition()), 0, &p, nullptr, line);
+}
+// The legacy forms: DataCopyParams (blockLen in bytes here) and DataCopyPadParams.
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                 const DataCopyPadParams& pad, ASCENDC_GUEST_LINE) {
+  ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
+                                ascendc_guest::CacheOf(src), dst.UbAddr(), dst.GetSize(),
+                                static_cast<int32_t>(dst.GetPosition()), 1, &p, &pad, line);
+}
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_GUEST_LINE) {
+  ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
+                                ascendc_guest::CacheOf(dst), src.UbAddr(), src.GetSize(),
+                                static_cast<int32_t>(src.GetPosition()), 1, &p, nullptr, line);
+}
+// The value DataCopyPad (GM -> VECIN/VECOUT, isPad false) writes into each row's 32 B tail.
+template <typename T, TPosition pos = TPosition::MAX>
+void SetPadValue(T paddingValue) {
+  static_assert(sizeof(T) <= 8, "SetPadValue takes a scalar of at most 8 bytes");
+  ascendc_guest::set_pad_value(ascendc_guest::BitsOf(paddingValue));
+}
+
+// ---- UB -> UB on PIPE_V: DataCopyParams form and count form ------------------------------------
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_GUEST_LINE) {
+  ascendc_guest::copy_ub_ub(ascendc_guest::DtypeOf<T>(), dst.UbAddr(), dst.GetSize(),
+                            static_cast<int32_t>(dst.GetPosition()), src.UbAddr(), src.GetSize(),
+                            static_cast<int32_t>(src.GetPosition()), &p, 0, line);
+}
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
+  ascendc_guest::copy_ub_ub(ascendc_guest::DtypeOf<T>(), dst.UbAddr(), dst.GetSize(),
+                            static_cast<int32_t>(dst.GetPosition()), src.UbAddr(), src.GetSize(),
+                            static_cast<int32_t>(src.GetPosition()), nullptr, count, line);
+}
+
+// ---- atomics: the GM read-modify-write of later UB -> GM copies --------------------------------
+template <typename T>
+void SetAtomicType() {
+  ascendc_guest::Atomic<T>(ascendc_guest::AtomicOp::kKeep);
+}
+template <typename T>
+void SetAtomicAdd() {
+  ascendc_guest::Atomic<T>(ascendc_guest::AtomicOp::kAdd);
+}
+template <typename T>
+void SetAtomicMax() {
+  ascendc_guest::Atomic<T>(ascendc_guest::AtomicOp::kMax);
+}
+template <typename T>
+void SetAtomicMin() {
+  ascendc_guest::Atomic<T>(ascendc_guest::AtomicOp::kMin);
+}
+inline void SetAtomicNone() { ascendc_guest::set_atomic(ascendc_guest::Dtype::kF32, ascendc_guest::AtomicOp::kNone); }
+
+// ---- the scalar unit's data cache: the line at the tensor, or every line, leaves it ------------
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& t) {
+  ascendc_guest::data_cache_clean(t.GmAddr(), entire == CacheLine::ENTIRE_DATA_CACHE);
+}
+template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
+void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+
+// ---- InitGlobalMemory: `size` elements of GM set to `value` (one MTE3 copy) ----------------------
+template <typename T>
+void InitGlobalMemory(const GlobalTensor<T>& gm, uint64_t size, T value, ASCENDC_GUEST_LINE) {
+  ascendc_guest::init_gm(ascendc_guest::DtypeOf<T>(), gm.GmAddr(), static_cast<int64_t>(gm.GetSize()),
+                         static_cast<int64_t>(size), ascendc_guest::BitsOf(value), line);
+}
+template <typename T>
+void InitOutput(GlobalTensor<T> gm, uint32_t size, T value = 0, ASCENDC_GUEST_LINE) {
+  InitGlobalMemory(gm, size, value, line);
 }
 
 }  // namespace AscendC
