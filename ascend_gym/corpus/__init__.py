@@ -84,10 +84,10 @@ def find_ops(src: Path) -> list[OpSource]:
     for kernel in [*src.rglob("op_kernel/*.cpp"), *src.rglob("op_kernel/arch22/*.cpp")]:
         root = kernel.parents[2] if kernel.parent.name == "arch22" else kernel.parent.parent
         op, repo = kernel.stem, _repository(root, src)
-        # The directory's name, or the operator the build compiles host sources of where that
-        # differs (ops-nn sigmoid_v2 builds sigmoid).
         if not _a2_or_shared(root.relative_to(src)):  # unit tests' operators, another SoC's
             continue
+        # The directory's name, or the operator the build compiles host sources of where that
+        # differs (ops-nn sigmoid_v2 builds sigmoid).
         if _ops_math_files(root, op, repo) and (op == root.name or _builds(root, op, repo)):
             candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
     named = {c.root for c in candidates}
