@@ -50,6 +50,17 @@ class OpSource:
     op: str  # snake_case name: op_host/<op>.cpp
     root: Path  # the directory holding op_host/ and op_kernel/
     rel: str  # root relative to the corpus directory, for tables
+    # The name its files go by where that is not the operator's: the toolkit binds an OpDef to
+    # the kernel entry of its snake_case name, whatever the kernel's file is called
+    # (op_kernel/add_kernel.cpp defining `add`).
+    stem: str = ""
+    # The operator's own subdirectory of op_host/ and op_kernel/ where one project holds several
+    # (op_host/<op>/ and op_kernel/<op>/, the toolkit's multi-operator project).
+    sub: str = ""
+
+    def folders(self) -> tuple[Path, Path]:
+        """Its op_host and op_kernel directories."""
+        return self.root / "op_host" / self.sub, self.root / "op_kernel" / self.sub
 
 
 def find_ops(src: Path) -> list[OpSource]:
@@ -59,7 +70,7 @@ def find_ops(src: Path) -> list[OpSource]:
     Named layouts first: the custom-op project's `op_host/<op>_tiling.h` + `op_host/<op>.cpp` +
     `op_kernel/<op>.cpp`, and hicann/ops-math's `<op>/op_host/` (`<op>_tiling.cpp`,
     `<op>_def.cpp`) + `<op>/op_kernel/<op>.cpp` (possibly under `arch22/`, the A2 build), <op>
-    being the directory's name or the OPTYPE its CMakeLists builds. Then any other directory
+    being the directory's name or one the build compiles host sources of. Then any other directory
     holding an `op_host/` and an `op_kernel/` (outside unit tests): its operator is named by its
     kernel's source, whatever the directory is called and wherever its tiling struct lives
     (`layout`)."""
@@ -72,25 +83,38 @@ def find_ops(src: Path) -> list[OpSource]:
             candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
     for kernel in [*src.rglob("op_kernel/*.cpp"), *src.rglob("op_kernel/arch22/*.cpp")]:
         root = kernel.parents[2] if kernel.parent.name == "arch22" else kernel.parent.parent
-        op = kernel.stem  # the directory's name, or the CMake OPTYPE where that differs
-        if (op == root.name or op == _cmake_optype(root)) and _ops_math_files(root, op):
+        op, repo = kernel.stem, _repository(root, src)
+        if not _a2_or_shared(root.relative_to(src)):  # unit tests' operators, another SoC's
+            continue
+        # The directory's name, or the operator the build compiles host sources of where that
+        # differs (ops-nn sigmoid_v2 builds sigmoid).
+        if _ops_math_files(root, op, repo) and (op == root.name or _builds(root, op, repo)):
             candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
     named = {c.root for c in candidates}
     for host in sorted(src.rglob("op_host")):
         root = host.parent
         if root in named or not (root / "op_kernel").is_dir() or not host.is_dir():
             continue
-        if _a2_or_shared(root.relative_to(src)) and (op := _kernel_op(root)):
-            candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
+        if _a2_or_shared(root.relative_to(src)) and (by_kernel := _kernel_op(root, src)):
+            op, stem = by_kernel
+            rel = root.relative_to(src).as_posix() or "."
+            candidates.append(OpSource(op, root, rel, "" if stem == op else stem))
+        elif _a2_or_shared(root.relative_to(src)):  # a project of several operators
+            rel = root.relative_to(src).as_posix() or "."
+            subs = (d.name for d in (root / "op_kernel").iterdir() if d.is_dir())
+            for sub in sorted(d for d in subs if not _SOC_DIR.match(d) and d not in _UNBUILT_DIRS):
+                if (host / sub).is_dir() and (by_kernel := _kernel_op(root, src, sub)):
+                    op, stem = by_kernel
+                    candidates.append(OpSource(op, root, rel, "" if stem == op else stem, sub))
     found, seen, roots = [], set(), set()
-    for source in sorted(candidates, key=lambda s: (s.rel, s.op)):
-        if source.root in roots:
+    for source in sorted(candidates, key=lambda s: (s.rel, s.sub, s.op)):
+        if (source.root, source.sub) in roots:
             continue
-        roots.add(source.root)
+        roots.add((source.root, source.sub))
         digest = hashlib.sha256()
         files = [source.root / f for f in OWN_FILES]  # other own specs: another operator
-        for folder in ("op_host", "op_kernel"):
-            files += sorted((source.root / folder).rglob("*"))
+        for folder in source.folders():
+            files += sorted(folder.rglob("*"))
         for p in filter(Path.is_file, files):
             rel = p.relative_to(source.root).as_posix().encode()
             digest.update(rel + b"\0" + p.read_bytes())
@@ -103,36 +127,53 @@ def find_ops(src: Path) -> list[OpSource]:
 _GLOBAL = re.compile(r"__global__")
 # A source named for another SoC's build (`<op>_tiling_arch35.cpp`): not the A2's.
 _OTHER_SOC_FILE = re.compile(r"_arch(?!22\b)\d+\b")
-# What registers a host tiling: the OpDef's SetTiling, or the tiling registry's entry.
-_TILING_REGISTRATION = re.compile(r"\bIMPL_OP_OPTILING\s*\(|\.SetTiling\s*\(")
+# What registers a host tiling: the OpDef's SetTiling, or the tiling registry's entry (the
+# device registry's too: a tiling sink's tiling runs on the host in a simulated launch).
+_TILING_REGISTRATION = re.compile(r"\b(?:DEVICE_)?IMPL_OP_OPTILING\s*\(|\.SetTiling\s*\(")
 
 
-def _kernel_op(root: Path) -> str | None:
-    """The operator of a directory outside the named layouts: the stem of the op_kernel source
-    (at its top or in the A2's subdirectory) that defines a kernel entry and for which `layout`
-    finds a host tiling; the directory's own name first where several do."""
+def _kernel_op(root: Path, src: Path, sub: str = "") -> tuple[str, str] | None:
+    """The operator of a directory outside the named layouts and the stem its files go by: the
+    stem of the op_kernel source (at its top or in the A2's subdirectory) that defines a kernel
+    entry and for which `layout` finds a host tiling, the directory's own name first where
+    several do; the operator is the kernel's one entry where the stem names none. `sub`: the
+    operator's subdirectory of op_host/ and op_kernel/ in a project of several."""
+    kernel_dir = root / "op_kernel" / sub
     kernels = [
         p
-        for folder in (root / "op_kernel", *(root / "op_kernel" / d for d in sorted(_A2_DIRS)))
+        for folder in (kernel_dir, *(kernel_dir / d for d in sorted(_A2_DIRS)))
         for p in sorted(folder.glob("*.cpp"))
         if not _OTHER_SOC_FILE.search(p.stem) and _GLOBAL.search(_read(p))
     ]
     stems = sorted({p.stem for p in kernels}, key=lambda s: (s != root.name, s))
-    return next((s for s in stems if layout(root, s)), None)
+    repo = _repository(root, src)
+    stem = next((s for s in stems if layout(root, s, repo, sub)), None)
+    if stem is None:
+        return None
+    entries = {
+        e for p in kernels if p.stem == stem for e in _ENTRY.findall(device_branch(_read(p)))
+    }
+    return (entries.pop() if len(entries) == 1 and stem not in entries else stem), stem
 
 
-def layout(root: Path, op: str) -> dict[str, str] | None:
+def layout(root: Path, op: str, repo: Path, sub: str = "") -> dict[str, str] | None:
     """host_file, tiling_header and kernel_file of the operator `op` in `root`: the ops-math
     layout's (`_ops_math_files`), else the kernel `op_kernel/<op>.cpp` (or under the A2's
     subdirectory) with the op_host source that registers the tiling (`op_host/<op>.cpp` first)
     and the tiling struct's header, wherever the host includes it from (`op_host/<op>_tiling.h`,
-    `op_kernel/<op>_tiling.h`, ...); None where there is no kernel or no registered tiling."""
-    if found := _ops_math_files(root, op):
+    `op_kernel/<op>_tiling.h`, ...); None where there is no kernel or no registered tiling.
+    In a project of several operators, the same within op_host/<sub>/ and op_kernel/<sub>/."""
+    if not sub and (found := _ops_math_files(root, op, repo)):
         return found
-    kernel = _first(root, f"op_kernel/{op}.cpp", *(f"op_kernel/{d}/{op}.cpp" for d in _A2_DIRS))
+    host_dir, kernel_dir = (
+        posixpath.normpath(posixpath.join(d, sub)) for d in ("op_host", "op_kernel")
+    )
+    kernel = _first(
+        root, f"{kernel_dir}/{op}.cpp", *(f"{kernel_dir}/{d}/{op}.cpp" for d in _A2_DIRS)
+    )
     hosts = [
         p.relative_to(root).as_posix()
-        for folder in ("op_host", *(f"op_host/{d}" for d in sorted(_A2_DIRS)))
+        for folder in (host_dir, *(f"{host_dir}/{d}" for d in sorted(_A2_DIRS)))
         for p in sorted((root / folder).glob("*.cpp"))
         if not any(k in p.name for k in _HOST_SKIP)
         and not _OTHER_SOC_FILE.search(p.stem)
@@ -165,53 +206,53 @@ def _tiling_header(root: Path, op: str, host: str) -> str:
     return ""
 
 
-_OPTYPE = re.compile(r"\badd_(?:all_)?modules_sources\([^)]*\bOPTYPE\s+(\w+)")
-_CMAKE_LIST = re.compile(r"\bset\(\s*SUPPORT_(COMPUTE_UNIT|TILING_DIR)\s+([^)]*)\)")
+def _built_host(root: Path, repo: Path) -> list[str]:
+    """The op_host sources of the operator directory `root` that the build files of `repo`
+    compile for the A2 (`cmake.evaluate`: the targets' sources after evaluation, the SoC
+    conditions decided for it), as paths from `root`."""
+    root, repo = Path(os.path.abspath(root)), Path(os.path.abspath(repo))
+    host = root / "op_host"
+    return [
+        p.relative_to(root).as_posix()
+        for p in cmake.evaluate(repo, root).sources
+        if p.is_relative_to(host) and p.is_file()
+    ]
 
 
-def _cmake_texts(root: Path) -> str:
-    """The CMakeLists of an hicann operator: its directory's and its op_host's."""
-    return "\n".join(
-        _read(p)
-        for p in (root / "CMakeLists.txt", root / "op_host" / "CMakeLists.txt")
-        if p.is_file()
+def _builds(root: Path, op: str, repo: Path) -> bool:
+    """Whether the build compiles a host source of `root` named for the operator `op`."""
+    return any(
+        (stem := Path(p).stem) == op or stem.startswith(f"{op}_") for p in _built_host(root, repo)
     )
 
 
-def _cmake_optype(root: Path) -> str | None:
-    """The operator an hicann directory builds (`add_modules_sources(... OPTYPE sigmoid ...)`),
-    which names its sources where the directory is named otherwise (ops-nn sigmoid_v2)."""
-    m = _OPTYPE.search(_cmake_texts(root))
-    return m.group(1) if m else None
-
-
-def _a2_tiling_dir(root: Path) -> str | None:
-    """The op_host subdirectory the project's CMake compiles the tiling of for an A2 build: the
-    SUPPORT_TILING_DIR paired with ascend910b in SUPPORT_COMPUTE_UNIT (`arch22`, `arch32`, or
-    per SoC, `ascend910b`); None where the CMakeLists names none (op_host itself only)."""
-    lists = {k: v.replace('"', " ").split() for k, v in _CMAKE_LIST.findall(_cmake_texts(root))}
-    units, dirs = lists.get("COMPUTE_UNIT", []), lists.get("TILING_DIR", [])
-    return dict(zip(units, dirs)).get("ascend910b")
+def _host_dirs(root: Path, repo: Path) -> list[str]:
+    """The op_host subdirectories the build compiles sources of; the A2's SoC directories where
+    the build files compile none (no build files, or none they could be read from)."""
+    built = sorted({posixpath.dirname(p) for p in _built_host(root, repo)} - {"op_host"})
+    return built or [f"op_host/{d}" for d in sorted(_A2_DIRS)]
 
 
 def _first(root: Path, *names: str) -> str | None:
     return next((n for n in names if (root / n).is_file()), None)
 
 
-def _ops_math_files(root: Path, op: str) -> dict[str, str] | None:
+def _ops_math_files(root: Path, op: str, repo: Path) -> dict[str, str] | None:
     """host_file, tiling_header and kernel_file of an ops-math operator, or None if `root` is
-    not one: the A2 sources at the top of op_host/ and op_kernel/, or under their arch22/."""
+    not one: the A2 sources at the top of op_host/ and op_kernel/, or under the op_host
+    subdirectory the build compiles (`_host_dirs`) and op_kernel's arch22/."""
     # An operator built for several architectures names its A2 files with an _arch22 suffix.
     kernel = _first(
         root, f"op_kernel/{op}_arch22.cpp", f"op_kernel/{op}.cpp", f"op_kernel/arch22/{op}.cpp"
     )
-    soc_dir = f"op_host/{_a2_tiling_dir(root) or 'arch22'}"
-    host = _first(
-        root,
-        f"op_host/{op}_tiling.cpp",
-        f"{soc_dir}/{op}_tiling.cpp",
-        f"{soc_dir}/{op}_tiling_{Path(soc_dir).name}.cpp",
-    )
+    host = _first(root, f"op_host/{op}_tiling.cpp")
+    if host is None and any((root / "op_host").glob(f"*/{op}_tiling*.cpp")):
+        dirs = _host_dirs(root, repo)  # the build files read only where a subdirectory has one
+        host = _first(
+            root,
+            *(f"{d}/{op}_tiling.cpp" for d in dirs),
+            *(f"{d}/{op}_tiling_{posixpath.basename(d)}.cpp" for d in dirs),
+        )
     if host is None:
         others = sorted((root / "op_host").glob("*_tiling.cpp"))
         host = others[0].relative_to(root).as_posix() if len(others) == 1 else None
@@ -282,7 +323,7 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
         return OperatorSpec.model_validate(tomllib.loads(own.read_text()))
     host_text = "\n".join(
         _read(p)
-        for p in sorted((source.root / "op_host").rglob("*"))
+        for p in sorted(source.folders()[0].rglob("*"))
         if p.is_file() and p.suffix in SOURCE_SUFFIXES
     )
     spec = _chosen_spec(source, host_text)
@@ -427,7 +468,12 @@ def repository_root(source: OpSource) -> Path:
     corpus = (
         source.root.parents[len(Path(source.rel).parts) - 1] if source.rel != "." else source.root
     )
-    for d in (source.root, *source.root.parents):
+    return _repository(source.root, corpus)
+
+
+def _repository(root: Path, corpus: Path) -> Path:
+    """The nearest directory around `root` holding `.git`, not above `corpus`."""
+    for d in (root, *root.parents):
         if (d / ".git").exists() or d == corpus:
             return d
     return corpus
@@ -510,8 +556,8 @@ def packaged(
     repository answers but no include root reaches."""
     files = {
         p.relative_to(source.root).as_posix(): _read(p)
-        for folder in ("op_host", "op_kernel")
-        for p in sorted((source.root / folder).rglob("*"))
+        for folder in source.folders()
+        for p in sorted(folder.rglob("*"))
         if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.suffix != ".py"
     }
     files |= shared_kernel_headers(source.root, files)
@@ -522,7 +568,8 @@ def packaged(
         reference = OPS / spec.name / OWN_REFERENCE  # a spec of our own elsewhere brings its own
     if reference.is_file():
         files["reference.py"] = _read(reference)
-    layout_files = layout(source.root, source.op) or {
+    repo = repository_root(source)
+    layout_files = layout(source.root, source.stem or source.op, repo, source.sub) or {
         "host_file": f"op_host/{source.op}.cpp",
         "tiling_header": f"op_host/{source.op}_tiling.h",
         "kernel_file": f"op_kernel/{source.op}.cpp",
@@ -534,7 +581,7 @@ def packaged(
     # (.ipynb_checkpoints/*-checkpoint.cpp) are not part of the build. A tiling in the A2's
     # subdirectory (arch22/, ascend910b/, ...) brings that directory's other *_tiling*.cpp, as
     # the hicann CMake globs them; other SoCs' subdirectories stay out.
-    op_host, a2_dir = Path("op_host"), Path(host).parent
+    op_host, a2_dir = Path("op_host", source.sub), Path(host).parent
     extra_hosts = sorted(
         p
         for p in files
@@ -557,7 +604,7 @@ def packaged(
     if m := _ENTRY.search(device_branch(files[layout_files["kernel_file"]])):
         update["kernel"] = m.group(1)
     spec = supported_cases(rename_args(spec.model_copy(update=update), host_text), host_text)
-    held = _repository_files(repository_root(source))
+    held = _repository_files(repo)
     unfound = tuple(m for m in tree.missing if any(p.endswith("/" + m) for p in held))
     return OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}"), unfound
 

@@ -1,13 +1,17 @@
-"""The include directories a CMake build gives an operator, read by evaluating the build files.
+"""What a CMake build gives an operator, read by evaluating the build files: its include
+directories and the sources it compiles.
 
-Only what include paths need is evaluated, and nothing of a particular repository is known here:
-`set`, `list(APPEND|PREPEND|INSERT)`, `get_filename_component`, `set_property`/`get_property` of
-GLOBAL properties, `include()` chains (a file, or a module on `CMAKE_MODULE_PATH`), `function` and
-`macro` definitions and calls (with `cmake_parse_arguments`), `foreach`, and `if`/`elseif`/`else`
-where a condition can be decided from variables the build files define. A condition on anything
-else (a `-D` option, a toolkit's variable) takes every branch: the include directories of either
-are collected. `include_directories`, `target_include_directories` and
-`ascendc_include_directories` give the directories, in the order the evaluation meets them.
+Only what those need is evaluated, and nothing of a particular repository is known here: `set`,
+`list(APPEND|PREPEND|INSERT|FILTER|LENGTH|GET|FIND|...)`, `file(GLOB|GLOB_RECURSE)` inside the
+repository, `get_filename_component`, `set_property`/`get_property` of GLOBAL properties,
+`include()` chains (a file, or a module on `CMAKE_MODULE_PATH`), `function` and `macro`
+definitions and calls (with `cmake_parse_arguments`), `foreach`, and `if`/`elseif`/`else` where a
+condition can be decided from variables the build files define or the configuration sets (the
+toolkit's target variables, `TARGET`: the A2). A condition on anything else (a `-D` option, a
+toolkit's path) takes every branch: the directories and sources of either are collected.
+`include_directories`, `target_include_directories` and `ascendc_include_directories` give the
+directories, `add_library`, `add_executable`, `target_sources` and `ascendc_library` the sources,
+in the order the evaluation meets them.
 
 The root CMakeLists.txt is evaluated whole; `add_subdirectory` is followed only down the chain of
 directories to the operator's (the others build other operators). A directory of that chain the
@@ -20,6 +24,8 @@ MAX_DEPTH deep and at most MAX_COMMANDS commands are evaluated (hostile build fi
 from __future__ import annotations
 
 import functools
+import glob as _glob
+import itertools
 import os
 import re
 from dataclasses import dataclass, field
@@ -27,6 +33,16 @@ from pathlib import Path
 
 MAX_DEPTH = 24
 MAX_COMMANDS = 200_000
+# The toolkit's configuration variables for the target SoC, as a build for the A2 sets them on the
+# command line: the custom-op project's compute unit (its CMakePresets.json) and the kernel
+# launch projects' SOC_VERSION. The build files' own defaults (a `CACHE` set) do not override them.
+TARGET = {"ASCEND_COMPUTE_UNIT": "ascend910b", "SOC_VERSION": "Ascend910B1"}
+MAX_GLOB = 5000  # paths one file(GLOB) yields at most
+SOURCE_COMMANDS = {"add_library", "add_executable", "target_sources", "ascendc_library"}
+_TARGET_WORDS = {
+    *("STATIC", "SHARED", "MODULE", "OBJECT", "INTERFACE", "PUBLIC", "PRIVATE"),
+    *("EXCLUDE_FROM_ALL", "WIN32", "MACOSX_BUNDLE", "FILE_SET", "HEADERS", "CXX_MODULES"),
+}
 INCLUDE_COMMANDS = {
     "include_directories",
     "target_include_directories",
@@ -117,6 +133,7 @@ class Evaluation:
     functions: dict[str, Function] = field(default_factory=dict)
     properties: dict[str, list[str]] = field(default_factory=dict)
     found: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
     entered: dict[Path, dict[str, str]] = field(default_factory=dict)  # directory -> its scope
     scopes: dict[str, dict[str, str]] = field(default_factory=dict)  # callers, for PARENT_SCOPE
     budget: int = MAX_COMMANDS
@@ -204,6 +221,9 @@ class Evaluation:
                     )
                     self.found.append(os.path.normpath(path))
             return
+        if name in SOURCE_COMMANDS:
+            self.add_sources(self.words(c.args, scope), scope)
+            return
         if name == "set":
             self.set_variable(self.words(c.args, scope), scope)
         elif name == "unset":
@@ -215,6 +235,8 @@ class Evaluation:
                 scope[words[0]] = words[2] if len(words) > 2 else "OFF"
         elif name == "list":
             self.list_operation(self.words(c.args, scope), scope)
+        elif name == "file":
+            self.glob(self.words(c.args, scope), scope)
         elif name == "get_filename_component":
             self.filename_component(self.words(c.args, scope), scope)
         elif name == "set_property":
@@ -233,6 +255,50 @@ class Evaluation:
                 self.subdirectory(scope["CMAKE_CURRENT_SOURCE_DIR"], words[0], scope, depth)
         elif name in self.functions:
             self.call(self.functions[name], c, scope, depth)
+
+    def add_sources(self, words: list[str], scope: dict[str, str]) -> None:
+        """The sources of `add_library`/`add_executable`/`target_sources`/`ascendc_library`
+        (the target named first; an IMPORTED or ALIAS target has none)."""
+        if "IMPORTED" in words or "ALIAS" in words:
+            return
+        for w in words[1:]:
+            if w not in _TARGET_WORDS and "$<" not in w:
+                path = w if os.path.isabs(w) else os.path.join(scope["CMAKE_CURRENT_SOURCE_DIR"], w)
+                self.sources.append(os.path.normpath(path))
+
+    def glob(self, words: list[str], scope: dict[str, str]) -> None:
+        """`file(GLOB|GLOB_RECURSE <var> [LIST_DIRECTORIES b] [RELATIVE dir] ... <globs>)`,
+        inside the repository and bounded; no other mode of file() is evaluated."""
+        if len(words) < 2 or words[0] not in ("GLOB", "GLOB_RECURSE"):
+            return
+        recurse, var, rest = words[0] == "GLOB_RECURSE", words[1], words[2:]
+        dirs, relative, patterns = not recurse, None, []
+        k = 0
+        while k < len(rest):
+            w = rest[k]
+            if w == "LIST_DIRECTORIES" and k + 1 < len(rest):
+                dirs, k = _truth(rest[k + 1], False), k + 2
+                continue
+            if w == "RELATIVE" and k + 1 < len(rest):
+                relative, k = rest[k + 1], k + 2
+                continue
+            if w not in ("CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS"):
+                patterns.append(w)
+            k += 1
+        found: list[str] = []
+        for pattern in patterns:
+            if not os.path.isabs(pattern):
+                pattern = os.path.join(scope["CMAKE_CURRENT_SOURCE_DIR"], pattern)
+            pattern = os.path.normpath(pattern)
+            if not Path(pattern).is_relative_to(self.repo):
+                continue
+            if recurse:
+                head, tail = os.path.split(pattern)
+                pattern = os.path.join(head, "**", tail)
+            for p in itertools.islice(_glob.iglob(pattern, recursive=recurse), MAX_GLOB):
+                if dirs or not os.path.isdir(p):
+                    found.append(os.path.relpath(p, relative) if relative else p)
+        scope[var] = ";".join(sorted(dict.fromkeys(found))[:MAX_GLOB])
 
     def set_variable(self, words: list[str], scope: dict[str, str]) -> None:
         if not words:
@@ -269,6 +335,16 @@ class Evaluation:
             items = [x for x in items if x not in rest]
         elif op == "REMOVE_DUPLICATES":
             items = list(dict.fromkeys(items))
+        elif op == "FILTER" and len(rest) == 3 and rest[1] == "REGEX":
+            try:
+                regex = re.compile(rest[2])
+            except re.error:
+                return
+            keep = rest[0] == "INCLUDE"
+            items = [x for x in items if bool(regex.search(x)) == keep]
+        elif op in ("LENGTH", "GET", "FIND") and rest:
+            scope[rest[-1]] = _list_query(op, items, rest[:-1])
+            return
         else:
             return
         scope[var] = ";".join(items)
@@ -456,6 +532,16 @@ class Evaluation:
         return text
 
 
+def _list_query(op: str, items: list[str], args: list[str]) -> str:
+    """list(LENGTH), list(GET <indices>), list(FIND <value>): the value stored."""
+    if op == "LENGTH":
+        return str(len(items))
+    if op == "FIND":
+        return str(items.index(args[0])) if args and args[0] in items else "-1"
+    at = [int(a) for a in args if a.lstrip("-").isdigit()]
+    return ";".join(items[k] for k in at if -len(items) <= k < len(items))
+
+
 class _Undecided(Exception):
     pass
 
@@ -483,8 +569,18 @@ _COMPARISONS = {
     "EQUAL": lambda a, b: _num(a) == _num(b),
     "LESS": lambda a, b: _num(a) < _num(b),
     "GREATER": lambda a, b: _num(a) > _num(b),
+    "GREATER_EQUAL": lambda a, b: _num(a) >= _num(b),
+    "LESS_EQUAL": lambda a, b: _num(a) <= _num(b),
     "IN_LIST": lambda a, b: a in b.split(";"),
+    "MATCHES": lambda a, b: _matches(a, b),
 }
+
+
+def _matches(text: str, regex: str) -> bool:
+    try:
+        return re.search(regex, text) is not None
+    except re.error:
+        raise _Undecided from None
 
 
 def _block_end(commands: list[Command], start: int, opening: str, closing: str) -> int:
@@ -518,14 +614,23 @@ def _if_branches(commands: list[Command], start: int):
     return len(commands) - 1, branches
 
 
-def include_dirs(repo: Path, operator: Path) -> list[Path]:
-    """The include directories the build files of `repo` give the build of the operator
-    directory `operator`, in the order the evaluation meets them (absolute, normalised; not
-    filtered: the caller keeps the ones that serve)."""
+@dataclass(frozen=True)
+class Build:
+    """What the build files give the build of one operator directory (absolute, normalised, in
+    the order the evaluation meets them; not filtered: the caller keeps the ones that serve)."""
+
+    include_dirs: list[Path]
+    sources: list[Path]  # every source the evaluated targets compile, the operator's or not
+
+
+def evaluate(repo: Path, operator: Path) -> Build:
+    """The build files of `repo` evaluated toward the operator directory `operator`, for the
+    target (`TARGET`)."""
     chain = [operator, *operator.parents]
     chain = list(reversed(chain[: chain.index(repo) + 1])) if repo in chain else [operator]
     ev = Evaluation(repo=repo, chain=chain)
     root = {
+        **TARGET,
         "CMAKE_SOURCE_DIR": str(repo),
         "PROJECT_SOURCE_DIR": str(repo),
         "CMAKE_CURRENT_SOURCE_DIR": str(repo),
@@ -543,4 +648,12 @@ def include_dirs(repo: Path, operator: Path) -> list[Path]:
         if not f.called:
             body = [c for c in f.body if c.name in INCLUDE_COMMANDS]
             ev.run(body, {**ev.entered[repo], "CMAKE_CURRENT_SOURCE_DIR": str(repo)}, 1)
-    return list(dict.fromkeys(Path(p) for p in ev.found))
+    return Build(
+        list(dict.fromkeys(Path(p) for p in ev.found)),
+        list(dict.fromkeys(Path(p) for p in ev.sources)),
+    )
+
+
+def include_dirs(repo: Path, operator: Path) -> list[Path]:
+    """The include directories the build files of `repo` give the build of `operator`."""
+    return evaluate(repo, operator).include_dirs

@@ -121,6 +121,40 @@ def test_a_function_sets_its_caller_s_variable_only_through_parent_scope(tmp_pat
     assert _commands(text, tmp_path) == ["picked", "x"]
 
 
+def test_the_sources_compiled_come_from_globs_lists_and_the_target_s_soc(tmp_path):
+    # A build of our own: a glob filtered by a regex, a SoC table looked up by the toolkit's
+    # compute unit (set for the A2 whatever the file's cache default says), a MATCHES condition,
+    # and file() modes that are not globs left alone.
+    op = tmp_path / "op"
+    for name in ("op_host/a_tiling.cpp", "op_host/a_test.cpp", "op_host/soc2/b.cpp", "k/c.cpp"):
+        (op / name).parent.mkdir(parents=True, exist_ok=True)
+        (op / name).write_text("")
+    (tmp_path / "CMakeLists.txt").write_text("""
+    set(ASCEND_COMPUTE_UNIT ascend950 CACHE STRING "")
+    set(UNITS ascend950 ascend910b)
+    set(DIRS soc3 soc2)
+    list(FIND UNITS "${ASCEND_COMPUTE_UNIT}" at)
+    list(GET DIRS ${at} soc)
+    list(LENGTH DIRS n)
+    file(GLOB host ${CMAKE_SOURCE_DIR}/op/op_host/*.cpp)
+    list(FILTER host EXCLUDE REGEX "_test[.]cpp$")
+    file(GLOB_RECURSE soc_srcs RELATIVE ${CMAKE_SOURCE_DIR} op/op_host/${soc}/*.cpp)
+    file(WRITE ${CMAKE_SOURCE_DIR}/written.txt "never")
+    if("${soc}" MATCHES "^soc[0-9]$" AND n EQUAL 2)
+      add_library(host_obj OBJECT ${host} ${soc_srcs})
+    endif()
+    target_sources(kernels PRIVATE $<BUILD_INTERFACE:op/k/c.cpp> op/k/c.cpp)
+    add_library(imported_one SHARED IMPORTED)
+    """)
+    build = cmake.evaluate(tmp_path, op)
+    assert [p.relative_to(tmp_path).as_posix() for p in build.sources] == [
+        "op/op_host/a_tiling.cpp",
+        "op/op_host/soc2/b.cpp",
+        "op/k/c.cpp",
+    ]
+    assert not (tmp_path / "written.txt").exists()
+
+
 def test_hostile_build_files_stay_bounded(tmp_path):
     # A file including itself and a function calling itself end at the depth bound; a huge
     # foreach at the item bound; an include outside the repository is not read.
@@ -133,7 +167,10 @@ def test_hostile_build_files_stay_bounded(tmp_path):
     again()
     foreach(i RANGE 100000000)
     endforeach()
+    file(GLOB_RECURSE everything /*)
+    file(GLOB parent ${CMAKE_SOURCE_DIR}/../*)
     include(/etc/hostname)
+    include_directories(${everything} ${parent})
     include_directories(done)
     """
     found = _commands(text, tmp_path)

@@ -192,36 +192,60 @@ def test_device_branch_drops_only_the_test_builds_branches():
     assert device_branch(source).count("\n") == source.count("\n")  # positions kept
 
 
-def test_the_cmake_s_a2_tiling_directory_is_compiled_and_other_socs_left_out(tmp_path):
-    # ops-nn relu_v2's layout: the A2 tiling in op_host/ascend910b/ beside the 950's arch35/, the
-    # CMakeLists pairing SoCs with tiling directories; the directory is named otherwise than the
-    # op (ops-nn sigmoid_v2), whose name is the CMake OPTYPE.
+def test_the_sources_the_build_compiles_for_the_a2_give_the_tiling_directory(tmp_path):
+    # ops-nn relu_v2's layout: the A2 tiling in a SoC subdirectory of op_host/ beside the 950's
+    # arch35/, the build pairing SoCs with tiling directories; the directory is named otherwise
+    # than the op (ops-nn sigmoid_v2). The CMake below is this test's own: a helper that globs
+    # the tiling sources of the target's directory into a library, whatever it is called.
     root = tmp_path / "activation" / "scale_tpl_v2"
     shutil.copytree(OPS_MATH / "math" / "scale_tpl", root)
     host = root / "op_host"
-    for soc in ("ascend910b", "arch35"):
+    for soc in ("ascend910b", "arch32", "arch35"):
         (host / soc).mkdir()
     tiling = (host / "scale_tpl_tiling.cpp").read_text()
     (host / "scale_tpl_tiling.cpp").unlink()
     # The block count comes from a second tiling file of the A2 directory, as CMake globs them all.
-    (host / "ascend910b" / "scale_tpl_tiling.cpp").write_text(
+    a2_tiling = (
         tiling.replace('"../op_kernel/', '"../../op_kernel/')
         .replace("namespace optiling {", "namespace optiling {\nuint32_t ScaleTplBlocks();", 1)
         .replace("SetBlockDim(1)", "SetBlockDim(ScaleTplBlocks())")
     )
+    (host / "ascend910b" / "scale_tpl_tiling.cpp").write_text(a2_tiling)
     (host / "ascend910b" / "scale_tpl_tiling_blocks.cpp").write_text(
         "#include <cstdint>\nnamespace optiling {\nuint32_t ScaleTplBlocks() { return 1; }\n}\n"
     )
-    (host / "arch35" / "scale_tpl_tiling_arch35.cpp").write_text('#error "not in an A2 build"\n')
-    # Without the CMakeLists the operator is still found, by its kernel, and its tiling in the
-    # A2's directory.
+    for soc in ("arch32", "arch35"):
+        (host / soc / f"scale_tpl_tiling_{soc}.cpp").write_text('#error "not this build"\n')
+    # Without build files the operator is still found, by its kernel, and its tiling in the
+    # A2's SoC directory.
     (source,) = find_ops(tmp_path)
     assert build_package(source, SPEC).spec.host_file == "op_host/ascend910b/scale_tpl_tiling.cpp"
+    # A build that compiles arch32/ for the A2 (and arch35/ for the 950): its choice is taken.
+    (tmp_path / "CMakeLists.txt").write_text(
+        "function(soc_tiling units dirs)\n"
+        "  list(FIND units ${ASCEND_COMPUTE_UNIT} at)\n"
+        "  if(NOT at EQUAL -1)\n"
+        "    list(GET dirs ${at} dir)\n"
+        "    file(GLOB srcs ${CMAKE_CURRENT_SOURCE_DIR}/op_host/${dir}/*_tiling*.cpp)\n"
+        "    add_library(tiling_${dir} OBJECT ${srcs})\n"
+        "  endif()\n"
+        "endfunction()\n"
+        'set(ASCEND_COMPUTE_UNIT "ascend950" CACHE STRING "the SoC built")\n'
+        "add_subdirectory(activation/scale_tpl_v2)\n"
+    )
     (root / "CMakeLists.txt").write_text(
-        'set(SUPPORT_COMPUTE_UNIT "ascend950" "ascend910b" "ascend910_93")\n'
-        'set(SUPPORT_TILING_DIR "arch35" "ascend910b" "ascend910b")\n'
-        "add_modules_sources(OPTYPE scale_tpl COMPUTE_UNIT ${SUPPORT_COMPUTE_UNIT}"
-        " TILING_DIR ${SUPPORT_TILING_DIR})\n"
+        'soc_tiling("ascend950;ascend910b" "arch35;arch32")\n'
+        "file(GLOB defs RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} op_host/*_def.cpp)\n"
+        "target_sources(op_defs PRIVATE ${defs})\n"
+    )
+    (host / "arch32" / "scale_tpl_tiling_arch32.cpp").write_text(a2_tiling)
+    (source,) = find_ops(tmp_path)
+    assert (
+        build_package(source, SPEC).spec.host_file == "op_host/arch32/scale_tpl_tiling_arch32.cpp"
+    )
+    # The A2's sources where the build names its SoC directory so: ascend910b/.
+    (root / "CMakeLists.txt").write_text(
+        'soc_tiling("ascend950;ascend910b;ascend910_93" "arch35;ascend910b;ascend910b")\n'
     )
     (source,) = find_ops(tmp_path)
     assert (source.op, source.rel) == ("scale_tpl", "activation/scale_tpl_v2")
@@ -265,3 +289,73 @@ def test_a_struct_header_declaring_the_key_is_the_tiling_and_key_header(tmp_path
     result = evaluate(pkg, tmp_path / "run")
     assert result.status == Status.OK, result.message
     assert [c.passed for c in result.cases] == [True, True, True]
+
+
+def test_a_kernel_file_named_otherwise_gives_the_operator_its_entry_s_name(tmp_path):
+    # hicann/cann-bench's examples: op_kernel/<op>_kernel.cpp defines the entry `<op>`, the
+    # name the toolkit binds the OpDef to; the operator is found under that name with that file.
+    root = tmp_path / "ops" / "scale"
+    shutil.copytree(OPS_MATH / "math" / "scale_tpl", root)
+    (root / "op_kernel" / "scale_tpl.cpp").rename(root / "op_kernel" / "scale_tpl_kernel.cpp")
+    (source,) = find_ops(tmp_path)
+    assert (source.op, source.stem) == ("scale_tpl", "scale_tpl_kernel")
+    pkg = build_package(source, SPEC)
+    assert pkg.spec.kernel_file == "op_kernel/scale_tpl_kernel.cpp"
+    assert pkg.spec.host_file == "op_host/scale_tpl_tiling.cpp"
+    assert pkg.spec.tiling_header == "op_kernel/scale_tpl_tiling_data.h"
+    assert pkg.spec.kernel == "scale_tpl"
+    pkg.files["reference.py"] = (OPS_MATH / "reference.py").read_text()
+    result = evaluate(pkg, tmp_path / "run")
+    assert result.status == Status.OK, result.message
+    assert all(c.passed for c in result.cases)
+
+
+def test_a_project_of_several_operators_gives_each_its_own_package(tmp_path):
+    # asc-devkit's acl_based custom_op: one op_host/ and op_kernel/ holding a subdirectory per
+    # operator; each is found with its own files alone (another's sources stay out).
+    project = tmp_path / "custom_op"
+    source_dir = OPS_MATH / "math" / "scale_tpl"
+    for name in ("scale_tpl", "other"):
+        host, kernel = project / "op_host" / name, project / "op_kernel" / name
+        shutil.copytree(source_dir / "op_kernel", kernel)
+        host.mkdir(parents=True)
+        for p in (source_dir / "op_host").glob("*.cpp"):
+            text = p.read_text().replace('"../op_kernel/', f'"../../op_kernel/{name}/')
+            (host / p.name).write_text(text)
+    (project / "op_kernel" / "other" / "scale_tpl.cpp").rename(
+        project / "op_kernel" / "other" / "other_kernel.cpp"
+    )
+    # The other's tiling is the device registry's (a tiling sink), its input a tiling value-depend.
+    tiling = project / "op_host" / "other" / "scale_tpl_tiling.cpp"
+    tiling.write_text(
+        tiling.read_text()
+        .replace("register/op_impl_registry.h", "register/device_op_impl_registry.h")
+        .replace("IMPL_OP_OPTILING(", "DEVICE_IMPL_OP_OPTILING(")
+    )
+    opdef = project / "op_host" / "other" / "scale_tpl_def.cpp"
+    opdef.write_text(
+        opdef.read_text().replace(
+            ".ParamType(REQUIRED)",
+            ".ParamType(REQUIRED).ValueDepend(OPTIONAL, DependScope::TILING)",
+            1,
+        )
+    )
+    (project / "op_kernel" / "docs").mkdir()  # no op_host/docs: no operator
+    found = find_ops(tmp_path)
+    assert [(s.op, s.sub, s.stem) for s in found] == [
+        ("scale_tpl", "other", "other_kernel"),
+        ("scale_tpl", "scale_tpl", ""),
+    ]
+    pkg = build_package(found[0], SPEC)
+    pkg.files["reference.py"] = (OPS_MATH / "reference.py").read_text()
+    result = evaluate(pkg, tmp_path / "run_other")
+    assert result.status == Status.OK, result.message
+    pkg = build_package(found[1], SPEC)
+    assert pkg.spec.kernel_file == "op_kernel/scale_tpl/scale_tpl.cpp"
+    assert pkg.spec.host_file == "op_host/scale_tpl/scale_tpl_tiling.cpp"
+    assert pkg.spec.host_sources == ["op_host/scale_tpl/scale_tpl_def.cpp"]
+    assert not any("/other/" in p for p in pkg.files)
+    pkg.files["reference.py"] = (OPS_MATH / "reference.py").read_text()
+    result = evaluate(pkg, tmp_path / "run")
+    assert result.status == Status.OK, result.message
+    assert all(c.passed for c in result.cases)

@@ -36,6 +36,8 @@ class OpCheckFuncHelper {
 namespace ops {
 
 enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3, VIRTUAL = 4 };
+// Where a value-depend input's data is needed: everywhere, or only by the tiling.
+enum class DependScope : uint32_t { ALL = 0, TILING = 1, INVALID_SCOPE };
 using TilingFunc = ge::graphStatus (*)(gert::TilingContext*);
 using InferShapeFunc = ge::graphStatus (*)(gert::InferShapeContext*);
 using InferDataTypeFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
@@ -64,10 +66,7 @@ class OpParamDef {
     valueDepend_ = true;
     return *this;
   }
-  template <typename Scope>
-  OpParamDef& ValueDepend(Option o, Scope) {
-    return ValueDepend(o);
-  }
+  OpParamDef& ValueDepend(Option o, DependScope) { return ValueDepend(o); }
   OpParamDef& AutoContiguous() { return *this; }
   OpParamDef& IgnoreContiguous() { return *this; }
   OpParamDef& Scalar() { return *this; }
