@@ -1,5 +1,6 @@
 """The guest engine's kernel build (docs/trust_boundary.md): the kernel source compiled by clang
-to a wasm32 module against the guest API headers (guest/include), linked with the WASI libc and
+to LLVM IR against the guest API headers (guest/include), its raw __gm__ / __ubuf__ accesses made
+charged imports (guest_ir.py), then compiled to a wasm32 module linked with the WASI libc and
 libc++ that run inside the module, metered like the kernel's own code. The module's imports are
 then verified: each must be a function of the API (module "ascendc", declared in the guest
 headers); anything else (WASI I/O through printf, a clock) is refused before it runs.
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from ascend_core.package import OperatorPackage
 from npu_daemon.backends.common import build, kernel_view
+from npu_daemon.backends.sim import guest_ir
 
 GUEST_INCLUDE = Path(__file__).resolve().parent / "guest" / "include"
 CLANG = "clang++"
@@ -91,10 +93,16 @@ def ensure_pch() -> Path:
     return pch
 
 
+@functools.cache
+def _ir_pass_digest() -> str:
+    return build.digest("guest-ir", Path(guest_ir.__file__).read_text())
+
+
 def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
     return build.digest(
         "guest-kernel",
         headers_digest(),
+        _ir_pass_digest(),
         build.package_sources(pkg, "op_kernel"),
         build.package_sources(pkg, "inc"),
         pkg.tiling_header_path,
@@ -120,10 +128,19 @@ def build_kernel(
                 + [""]
             )
         )
-        wasm = cwd / "kernel.wasm"
+        ir, wasm = cwd / "kernel.ll", cwd / "kernel.wasm"
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
         cmd += ["-include-pch", str(ensure_pch())]
-        cmd += ["-include", prelude.name, pkg.kernel_path, *LINK]
+        cmd += ["-include", prelude.name, pkg.kernel_path, "-S", "-emit-llvm", "-o", ir.name]
+        build.compile_candidate(cmd, cwd, ir, "kernel", timeout_s)
+        try:
+            ir.write_text(guest_ir.rewrite(ir.read_text()))
+        except guest_ir.RawAccessError as e:
+            raise build.BuildError(
+                "kernel", f"{e}: not supported by the guest engine (docs/trust_boundary.md)"
+            ) from None
+        # Optimised once, before the rewrite: the second step only selects and links.
+        cmd = [CLANG, *FLAGS, "-Xclang", "-disable-llvm-optzns", ir.name, *LINK]
         cmd += [f"-Wl,--export={pkg.spec.kernel}", "-o", wasm.name]
         build.compile_candidate(cmd, cwd, wasm, "kernel", timeout_s)
         data = wasm.read_bytes()

@@ -23,8 +23,10 @@
 #endif
 #define __aicore__
 #define __global__
-#define __gm__
-#define __ubuf__
+// Address spaces, as on the device: an access through such a pointer is rewritten into a charged
+// import (guest_ir.py, ascendc_guest/raw.h).
+#define __gm__ __attribute__((address_space(7)))
+#define __ubuf__ __attribute__((address_space(8)))
 #define GM_ADDR __gm__ uint8_t*
 
 // fp16 as the device stores it; arithmetic is in float, rounded once on assignment (clang's wasm32
@@ -190,7 +192,7 @@ class GlobalTensor {
                           ascendc_guest::BitsOf(value), line);
   }
   uint64_t GetSize() const { return size_; }
-  __gm__ T* GetPhyAddr() const { return reinterpret_cast<T*>(static_cast<uintptr_t>(addr_)); }
+  __gm__ T* GetPhyAddr() const { return reinterpret_cast<__gm__ T*>(static_cast<uintptr_t>(addr_)); }
   uint32_t GmAddr() const { return addr_; }
 
  private:
@@ -222,6 +224,9 @@ class LocalTensor {
   template <typename U>
   LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(addr_, GetLength() / static_cast<uint32_t>(sizeof(U)), pos_);
+  }
+  __ubuf__ T* GetPhyAddr() const {
+    return reinterpret_cast<__ubuf__ T*>(static_cast<uintptr_t>(ascendc_guest::kUbBase + addr_));
   }
   uint32_t UbAddr() const { return addr_; }
 
@@ -393,4 +398,6 @@ using AscendC::GetBlockNum;
 
 // The API's families, each with its imports.
 #include "ascendc_guest/data_copy.h"
+#include "ascendc_guest/raw.h"
+#include "ascendc_guest/cce.h"
 #include "ascendc_guest/vector.h"
