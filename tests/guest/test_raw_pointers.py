@@ -18,15 +18,16 @@ ADD = resolve("level1/add")
 KERNEL = ADD.files["op_kernel/add.cpp"]
 ENTRY_BODY = "  GET_TILING_DATA(tilingData, tiling);\n"
 
-# Each block computes the first elements of its slice through raw GM pointers, element by element
+# Block 0 computes the first 64 elements of its slice through raw GM pointers, element by element
 # (the bits moved as integers, so the same source builds against either engine's half), then the
-# rest with the API as the suite kernel does.
+# rest with the API as the suite kernel does. Only block 0, and a whole number of 64 B lines: a
+# core writes its scalar stores back a data-cache line at a time (the race check says so).
 RAW_HEAD = """\
     using XBits = std::conditional_t<sizeof(DTYPE_X) == 2, uint16_t, uint32_t>;
     __gm__ XBits* xRaw = (__gm__ XBits*)xGm.GetPhyAddr();
     __gm__ XBits* yRaw = (__gm__ XBits*)yGm.GetPhyAddr();
     __gm__ XBits* zRaw = (__gm__ XBits*)zGm.GetPhyAddr();
-    const uint32_t raw = blockLength < 64 ? blockLength : 64;
+    const uint32_t raw = GetBlockIdx() == 0 && blockLength >= 64 ? 64 : 0;
     for (uint32_t i = 0; i < raw; ++i) {
       XBits a = xRaw[i], b = yRaw[i], c;
       DTYPE_X x, y;
@@ -61,8 +62,42 @@ def test_a_kernel_computing_through_gm_pointers_matches_the_native_engine(engine
     kernel = "#include <cstring>\n#include <type_traits>\n" + KERNEL.replace(loop, RAW_HEAD, 1)
     guest = engines.same(ADD.with_sources(kernel=kernel))
     plain = engines.guest.evaluate(request(KERNEL, "parity"))
-    # The raw head is real scalar work: 3 x 64 GM accesses per block, on top of the suite kernel's.
+    # The raw head is real scalar work: 3 x 64 GM accesses in block 0, on top of the suite kernel's.
     assert guest.profile.aiv_scalar_time_us > plain.profile.aiv_scalar_time_us
+
+
+# level1/add with its aligned copies and its Add made the CCE intrinsics underneath them.
+CCE = [
+    (
+        "      DataCopy(xLocal, xGm[offset], len);\n      DataCopy(yLocal, yGm[offset], len);",
+        "      const uint16_t blocks = len * sizeof(DTYPE_X) / 32;\n"
+        "      copy_gm_to_ubuf((__ubuf__ DTYPE_X*)xLocal.GetPhyAddr(), xGm[offset].GetPhyAddr(), 0, 1,"
+        " blocks, 0, 0);\n"
+        "      copy_gm_to_ubuf((__ubuf__ DTYPE_Y*)yLocal.GetPhyAddr(), yGm[offset].GetPhyAddr(), 0, 1,"
+        " blocks, 0, 0);",
+    ),
+    (
+        "    Add(zLocal, xLocal, yLocal, (len + alignElems - 1) / alignElems * alignElems);",
+        "    set_mask_count();\n"
+        "    set_vector_mask(0, (len + alignElems - 1) / alignElems * alignElems);\n"
+        "    vadd((__ubuf__ DTYPE_Z*)zLocal.GetPhyAddr(), (__ubuf__ DTYPE_X*)xLocal.GetPhyAddr(),"
+        " (__ubuf__ DTYPE_Y*)yLocal.GetPhyAddr(), 1, 1, 1, 1, 8, 8, 8);\n"
+        "    set_mask_norm();",
+    ),
+    (
+        "      DataCopy(zGm[offset], zLocal, len);",
+        "      copy_ubuf_to_gm(zGm[offset].GetPhyAddr(), (__ubuf__ DTYPE_Z*)zLocal.GetPhyAddr(), 0, 1,"
+        " len * sizeof(DTYPE_Z) / 32, 0, 0);",
+    ),
+]
+
+
+def test_a_kernel_on_cce_intrinsics_matches_the_native_engine(engines):
+    kernel = KERNEL
+    for api, intrinsics in CCE:
+        assert api in kernel
+        kernel = kernel.replace(api, intrinsics, 1)
+    engines.same(ADD.with_sources(kernel=kernel))
 
 
 def reads(source: str) -> str:
@@ -89,10 +124,13 @@ def test_raw_reads_are_charged_as_getvalue(engines):
     for k, v in r.items():
         assert v.status is Status.OK, (k, v.message)
     scalar = {k: v.profile.aiv_scalar_time_us for k, v in r.items()}
-    # Each raw read costs what GetValue costs (a data-cache hit, 9 cycles), not a read of the
-    # kernel's own memory: 10^5 of them are hundreds of microseconds of scalar time per block.
-    assert scalar["raw"] - scalar["own"] > 0.9 * (scalar["api"] - scalar["own"]) > 100
-    assert scalar["raw"] == pytest.approx(scalar["api"], rel=0.1)
+    # Each raw read is charged as GetValue's (a data-cache hit, 9 cycles), not as a read of the
+    # kernel's own memory: 10^5 of them are hundreds of microseconds of scalar time. It costs a
+    # little less than GetValue, whose wrapper's argument set-up is guest code (measured: 795 us
+    # against 962 us over the own-memory loop), and never more.
+    raw, api = scalar["raw"] - scalar["own"], scalar["api"] - scalar["own"]
+    assert 0.75 * api < raw <= api
+    assert raw > 100
 
 
 @pytest.mark.parametrize(

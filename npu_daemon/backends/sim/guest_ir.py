@@ -51,16 +51,21 @@ def split_top(text: str) -> list[str]:
 
 
 def _bits(ty: str) -> int:
-    """The width of a loaded or stored type; pointers are wasm32's 32 bits."""
-    if ty.endswith("*"):
-        return 32
+    """The width of a loaded or stored type (pointers are wasm32's 32 bits): one scalar access of
+    1, 2, 4 or 8 bytes (a bool's i1 is a byte)."""
     widths = {"half": 16, "bfloat": 16, "float": 32, "double": 64}
-    if ty in widths:
-        return widths[ty]
-    if m := re.fullmatch(r"i(\d+)", ty):
-        return int(m.group(1))
-    if m := re.fullmatch(r"<(\d+) x (\w+)>", ty):
-        return int(m.group(1)) * _bits(m.group(2))
+    if ty.endswith("*"):
+        bits = 32
+    elif ty in widths:
+        bits = widths[ty]
+    elif m := re.fullmatch(r"i(\d+)", ty):
+        bits = int(m.group(1))
+    elif m := re.fullmatch(r"<(\d+) x (\w+)>", ty):
+        bits = int(m.group(1)) * _bits(m.group(2))
+    else:
+        bits = 0
+    if bits == 1 or bits in (8, 16, 32, 64):
+        return bits
     raise RawAccessError(f"an access of type {ty} through a __gm__ / __ubuf__ pointer")
 
 

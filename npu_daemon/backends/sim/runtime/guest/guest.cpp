@@ -41,6 +41,7 @@ constexpr char kOutOfBounds[] =
 std::string Take(wasm_byte_vec_t& v) {
   std::string s(v.data, v.size);
   wasm_byte_vec_delete(&v);
+  while (!s.empty() && (s.back() == '\0' || s.back() == '\n')) s.pop_back();  // a trap message ends in "\n\0"
   return s;
 }
 
