@@ -143,6 +143,18 @@ def test_raw_reads_are_charged_as_getvalue(engines):
             "  volatile uint32_t v = *(uint32_t*)(__gm__ uint32_t*)x;\n",
             "outside the kernel's own memory",
         ),
+        # The CCE intrinsics' forged arguments: a copy past its buffer, a pointer past the UB, an
+        # unknown form.
+        ("  copy_gm_to_ubuf((__ubuf__ uint8_t*)0, x, 0, 4095, 65535, 0, 0);\n", "no GM buffer"),
+        (
+            "  __ubuf__ float* u = (__ubuf__ float*)(1u << 20);\n"
+            "  set_vector_mask(~0ull, ~0ull);\n  vadd(u, u, u, 255, 1, 1, 1, 8, 8, 8);\n",
+            "not in the UB",
+        ),
+        (
+            "  ascendc_guest::cce_vconv((ascendc_guest::Vconv)99, 0, 0, 1, 1, 1, 8, 8, 0);\n",
+            "unknown",
+        ),
     ],
 )
 def test_out_of_range_raw_access_is_a_runtime_error(engines, body, why):
@@ -150,8 +162,9 @@ def test_out_of_range_raw_access_is_a_runtime_error(engines, body, why):
     assert result.status is Status.RUNTIME_ERROR and why in result.message, result.message
 
 
-# Loads and stores of every width, a struct field, a pointer cast both ways, a constant address, and
-# the loops the optimiser folds into memcpy / memset, through both address spaces.
+# Loads and stores of every width, a struct field, a pointer cast both ways, a constant address,
+# the loops the optimiser folds into memcpy / memset, through both address spaces, and pointers of
+# one space kept in memory of another.
 ACCESSES = """
 #include "kernel_operator.h"
 struct Pair { int32_t a; double b; };
@@ -170,6 +183,11 @@ extern "C" void kern(GM_ADDR x, GM_ADDR y, int n) {
   float* plain = (float*)px;
   __gm__ float* back = (__gm__ float*)(void*)plain;
   back[1] = u[2];
+  __gm__ float* volatile slot = px;  // a GM pointer kept in the kernel's own memory
+  slot[2] = 1.0f;
+  __ubuf__ int16_t* __gm__* table = (__ubuf__ int16_t* __gm__*)y;  // a UB pointer kept in GM
+  table[4] = u;
+  table[5][1] = 3;
 }
 """
 
@@ -192,6 +210,7 @@ def emit_ir(source: str, tmp_path) -> str:
 def test_every_access_through_an_address_space_becomes_a_charged_import(clang, tmp_path):
     ir = emit_ir(ACCESSES, tmp_path)
     assert "load float, float addrspace(7)*" in ir and "@llvm.memset.p7i8" in ir
+    assert "float addrspace(7)** " in ir and "i16 addrspace(8)* addrspace(7)* " in ir
     (tmp_path / "r.ll").write_text(guest_ir.rewrite(ir))
     link = [guest_build.CLANG, *guest_build.FLAGS, "-Xclang", "-disable-llvm-optzns", "r.ll"]
     link += [*guest_build.LINK, "-Wl,--export=kern", "-o", "k.wasm"]

@@ -16,7 +16,6 @@ import re
 
 GM, UB = 7, 8  # the address spaces of __gm__ and __ubuf__ (guest/include/kernel_operator.h)
 SPACES = (GM, UB)
-_AS = re.compile(r" addrspace\(([78])\)\*")
 _INTRINSIC = re.compile(r"@llvm\.(memcpy|memmove|memset)\.([\w.]+)\(")
 _POINTER_ATTRS = re.compile(
     r"^(?:(?:noundef|nonnull|noalias|nocapture|readonly|writeonly|align \d+|dereferenceable\(\d+\))\s+)*"
@@ -48,6 +47,12 @@ def split_top(text: str) -> list[str]:
             start = i + 1
     parts.append(text[start:].strip())
     return parts
+
+
+def _space(ty: str, ptr: str) -> re.Match[str] | None:
+    """The address space (group 1) of an operand `ty addrspace(N)* P` of SPACES; None for any
+    other pointer, such as a plain pointer to a pointer of those spaces."""
+    return re.match(re.escape(ty) + r" addrspace\(([78])\)\* ", ptr)
 
 
 def _bits(ty: str) -> int:
@@ -95,8 +100,8 @@ class _Rewriter:
         if head.startswith("atomic "):
             raise RawAccessError("an atomic load through a __gm__ / __ubuf__ pointer")
         ty = head.removeprefix("volatile ")
-        m = _AS.search(parts[1])
-        if m is None or not parts[1].startswith(f"{ty} addrspace("):
+        m = _space(ty, parts[1])
+        if m is None:
             return [f"{pad}{name} = load {rest}"]
         bits = _bits(ty)
         out: list[str] = []
@@ -123,11 +128,11 @@ class _Rewriter:
         parts = split_top(rest.removeprefix("volatile "))
         if rest.startswith("atomic "):
             raise RawAccessError("an atomic store through a __gm__ / __ubuf__ pointer")
-        m = _AS.search(parts[1])
+        # The stored type: the longest head of `T V` that `T addrspace(N)* P` repeats.
+        cuts = [i for i, ch in enumerate(parts[0]) if ch == " "]
+        found = ((parts[0][:i], _space(parts[0][:i], parts[1])) for i in reversed(cuts))
+        ty, m = next(((t, m) for t, m in found if m), ("", None))
         if m is None:
-            return [f"{pad}store {rest}"]
-        ty = parts[1][: m.start()]
-        if not parts[0].startswith(ty + " "):
             return [f"{pad}store {rest}"]
         value = parts[0][len(ty) + 1 :]
         bits = _bits(ty)
