@@ -143,6 +143,9 @@ def test_raw_reads_are_charged_as_getvalue(engines):
             "  volatile uint32_t v = *(uint32_t*)(__gm__ uint32_t*)x;\n",
             "outside the kernel's own memory",
         ),
+        # An element of class type (half is a struct here) through a __gm__ pointer: clang's C++
+        # refuses the address space, so the kernel builds with plain pointers, and the access traps.
+        ("  ((__gm__ half*)z)[0] = half(1.0f);\n", "outside the kernel's own memory"),
         # The CCE intrinsics' forged arguments: a copy past its buffer, a pointer past the UB, an
         # unknown form.
         ("  copy_gm_to_ubuf((__ubuf__ uint8_t*)0, x, 0, 4095, 65535, 0, 0);\n", "no GM buffer"),

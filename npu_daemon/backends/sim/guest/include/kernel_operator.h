@@ -24,9 +24,15 @@
 #define __aicore__
 #define __global__
 // Address spaces, as on the device: an access through such a pointer is rewritten into a charged
-// import (guest_ir.py, ascendc_guest/raw.h).
+// import (guest_ir.py, ascendc_guest/raw.h). Plain for a kernel clang's C++ refuses them in (an
+// element of class type through one); its raw accesses then trap (guest_build.py).
+#ifndef ASCENDC_GUEST_PLAIN_POINTERS
 #define __gm__ __attribute__((address_space(7)))
 #define __ubuf__ __attribute__((address_space(8)))
+#else
+#define __gm__
+#define __ubuf__
+#endif
 #define GM_ADDR __gm__ uint8_t*
 
 // fp16 as the device stores it; arithmetic is in float, rounded once on assignment (clang's wasm32
