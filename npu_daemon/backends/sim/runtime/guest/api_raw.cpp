@@ -1,6 +1,7 @@
 // The guest engine's raw pointer imports: the loads, stores, copies and fills the build rewrote out of
 // accesses through __gm__ and __ubuf__ pointers (guest_ir.py). Each element is the scalar access
-// GlobalTensor / LocalTensor GetValue and SetValue make, with their cost, cache and race checks.
+// GlobalTensor / LocalTensor GetValue and SetValue make, with their cost, cache and race checks; a GM
+// store is recorded as the native engine records a raw one (runtime/raw_access.cpp).
 #include "import.h"
 
 namespace ascendc_sim::guest {
@@ -26,6 +27,20 @@ decltype(auto) WithBytes(int32_t bytes, F&& f) {
   throw SimError(Status::RUNTIME_ERROR, "a raw access of " + std::to_string(bytes) + " bytes");
 }
 
+// A raw GM store: GetValue's charge, and the bytes it wrote recorded as the native engine records a raw
+// store, a store of the bytes GM already held as one (several blocks may write identical bytes).
+void GmStore(const Call& c, uint32_t addr, int32_t bytes, int64_t bits) {
+  const auto at = reinterpret_cast<uintptr_t>(g_module->gm.map.Resolve(addr, bytes, "a __gm__ pointer store"));
+  uint8_t* host = GmHost(reinterpret_cast<void*>(at));
+  const bool same = std::memcmp(host, &bits, bytes) == 0;
+  Core& core = CurrentCore();
+  core.Scalar(core.ScalarGmCost(at, bytes));
+  std::memcpy(host, &bits, bytes);
+  core.NoteScalarStore(bytes);
+  core.GmAccess(PIPE_S, GmPattern{at, 1, static_cast<uint32_t>(bytes), static_cast<uint64_t>(bytes)}, true, c.Loc(0),
+                "raw GM store", same);
+}
+
 int64_t Load(const Call& c, int32_t space, uint32_t addr, int32_t bytes) {
   return WithBytes(bytes, [&](auto tag) -> int64_t {
     using U = typename decltype(tag)::type;
@@ -41,7 +56,7 @@ void Store(const Call& c, int32_t space, uint32_t addr, int32_t bytes, int64_t b
   WithBytes(bytes, [&](auto tag) {
     using U = typename decltype(tag)::type;
     if (space == kRawGm)
-      Global<U>(addr, 1, 1, "a __gm__ pointer store").SetValue(0, FromBits<U>(bits), c.Loc(0));
+      GmStore(c, addr, bytes, bits);
     else if (space == kRawUb)
       Local<U>(UbOfPointer(addr), 1).SetValue(0, FromBits<U>(bits), c.Loc(0));
     else
