@@ -90,6 +90,9 @@ Module::Module(const std::string& wasmPath, const std::string& entry, const std:
   wasmtime_config_parallel_compilation_set(config, false);  // no compiler threads in a confined process
   // Explicit bounds checks instead of signal handlers: the emulation owns SIGSEGV (raw_access.cpp).
   wasmtime_config_signals_based_traps_set(config, false);
+  // A module's data copied into its memory, not mapped from a memfd image (a system call the confined
+  // process is refused: a kernel with static data stopped there).
+  wasmtime_config_memory_init_cow_set(config, false);
   m.engine = wasm_engine_new_with_config(config);
   Check(wasmtime_module_new(m.engine, bytes.data(), bytes.size(), &m.module), "compiling the kernel module");
   m.linker = wasmtime_linker_new(m.engine);

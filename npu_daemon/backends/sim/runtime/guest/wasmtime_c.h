@@ -71,6 +71,7 @@ wasm_config_t* wasm_config_new();
 void wasmtime_config_consume_fuel_set(wasm_config_t*, bool);
 void wasmtime_config_parallel_compilation_set(wasm_config_t*, bool);
 void wasmtime_config_signals_based_traps_set(wasm_config_t*, bool);
+void wasmtime_config_memory_init_cow_set(wasm_config_t*, bool);
 void wasmtime_config_max_wasm_stack_set(wasm_config_t*, size_t);
 wasm_engine_t* wasm_engine_new_with_config(wasm_config_t*);
 void wasm_engine_delete(wasm_engine_t*);
