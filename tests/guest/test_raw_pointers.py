@@ -236,3 +236,14 @@ def test_an_atomic_through_a_gm_pointer_is_refused_at_build(clang, tmp_path):
     )
     with pytest.raises(guest_ir.RawAccessError, match="atomic"):
         guest_ir.rewrite(ir)
+
+
+def test_a_kernel_with_static_data_runs(engines):
+    # A module with a data segment: wasmtime would map it from a memfd, a system call the
+    # confined engine process is refused (ascend-real-v1's cross stopped there).
+    body = (
+        "  static const uint32_t table[8] = {3, 1, 4, 1, 5, 9, 2, 6};\n"
+        "  volatile uint32_t pick = table[GetBlockIdx() % 8];\n"
+    )
+    result = engines.guest.evaluate(request(with_body(body), "data"))
+    assert result.status is Status.OK, result.message
