@@ -159,8 +159,18 @@ def test_raw_reads_are_charged_as_getvalue(engines):
             "unknown",
         ),
     ],
+    ids=[
+        "gm-past",
+        "gm-before",
+        "ub-past",
+        "plain-pointer",
+        "half-element",
+        "cce-copy-past",
+        "cce-ub-past",
+        "cce-form",
+    ],
 )
-def test_out_of_range_raw_access_is_a_runtime_error(engines, body, why):
+def test_a_wild_or_forged_raw_access_is_a_runtime_error(engines, body, why):
     result = engines.guest.evaluate(request(with_body(body), "wild"))
     assert result.status is Status.RUNTIME_ERROR and why in result.message, result.message
 
