@@ -92,9 +92,50 @@ CCE = [
 ]
 
 
-def test_a_kernel_on_cce_intrinsics_matches_the_native_engine(engines):
+# The other forms: the padded copies as copy_*_align_b<N>, and z = ((0 + x) + 0) + y) * 1 through
+# vector_dup, vadds, vadd and vmuls.
+ALIGN = "if constexpr (sizeof(DTYPE_X) == 2) copy_{0}_align_b16({1}); else copy_{0}_align_b32({1});"
+CCE_MORE = [
+    (
+        "      DataCopyPad(xLocal, xGm[offset], params, DataCopyPadExtParams<DTYPE_X>{false, 0, 0, 0});\n"
+        "      DataCopyPad(yLocal, yGm[offset], params, DataCopyPadExtParams<DTYPE_Y>{false, 0, 0, 0});",
+        ALIGN.format(
+            "gm_to_ubuf",
+            "(__ubuf__ DTYPE_X*)xLocal.GetPhyAddr(), xGm[offset].GetPhyAddr(), 0, 1, params.blockLen, 0, 0, 0, 0",
+        )
+        + ALIGN.format(
+            "gm_to_ubuf",
+            "(__ubuf__ DTYPE_Y*)yLocal.GetPhyAddr(), yGm[offset].GetPhyAddr(), 0, 1, params.blockLen, 0, 0, 0, 0",
+        ),
+    ),
+    (
+        "    Add(zLocal, xLocal, yLocal, (len + alignElems - 1) / alignElems * alignElems);",
+        "    __ubuf__ DTYPE_Z* z = (__ubuf__ DTYPE_Z*)zLocal.GetPhyAddr();\n"
+        "    set_mask_count();\n"
+        "    set_vector_mask(0, (len + alignElems - 1) / alignElems * alignElems);\n"
+        "    vector_dup(z, DTYPE_Z(0.0f), 1, 1, 1, 8, 8);\n"
+        "    vadd(z, z, (__ubuf__ DTYPE_X*)xLocal.GetPhyAddr(), 1, 1, 1, 1, 8, 8, 8);\n"
+        "    vadds(z, z, DTYPE_Z(0.0f), 1, 1, 1, 8, 8);\n"
+        "    vadd(z, z, (__ubuf__ DTYPE_Y*)yLocal.GetPhyAddr(), 1, 1, 1, 1, 8, 8, 8);\n"
+        "    vmuls(z, z, DTYPE_Z(1.0f), 1, 1, 1, 8, 8);\n"
+        "    set_mask_norm();",
+    ),
+    (
+        "      DataCopyPad(zGm[offset], zLocal, DataCopyExtParams{1, static_cast<uint32_t>(len * sizeof(DTYPE_Z)),"
+        " 0, 0, 0});",
+        ALIGN.format(
+            "ubuf_to_gm",
+            "zGm[offset].GetPhyAddr(), (__ubuf__ DTYPE_Z*)zLocal.GetPhyAddr(), 0, 1, len * sizeof(DTYPE_Z), 0, 0,"
+            " 0, 0",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("edits", [CCE, CCE_MORE], ids=["copies-vadd", "align-dup-scalar"])
+def test_a_kernel_on_cce_intrinsics_matches_the_native_engine(engines, edits):
     kernel = KERNEL
-    for api, intrinsics in CCE:
+    for api, intrinsics in edits:
         assert api in kernel
         kernel = kernel.replace(api, intrinsics, 1)
     engines.same(ADD.with_sources(kernel=kernel))

@@ -199,6 +199,7 @@ class GlobalTensor {
   }
   uint64_t GetSize() const { return size_; }
   __gm__ T* GetPhyAddr() const { return reinterpret_cast<__gm__ T*>(static_cast<uintptr_t>(addr_)); }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return GetPhyAddr() + offset; }
   uint32_t GmAddr() const { return addr_; }
 
  private:
@@ -231,9 +232,9 @@ class LocalTensor {
   LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(addr_, GetLength() / static_cast<uint32_t>(sizeof(U)), pos_);
   }
-  __ubuf__ T* GetPhyAddr() const {
-    return reinterpret_cast<__ubuf__ T*>(static_cast<uintptr_t>(ascendc_guest::kUbBase + addr_));
-  }
+  // As the native engine's: the address as a number, which kernels cast to a __ubuf__ pointer.
+  uint64_t GetPhyAddr() const { return ascendc_guest::kUbBase + addr_; }
+  uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset * sizeof(T); }
   uint32_t UbAddr() const { return addr_; }
 
  private:
