@@ -77,12 +77,21 @@ def test_emulation_internals_do_not_exist_in_the_kernels_world(guest):
         assert result.status is Status.COMPILE_ERROR, body
 
 
-def test_a_pointer_into_gm_reaches_no_tensor_memory(guest):
-    # A GM address names a buffer of the host; the kernel's own memory ends below it.
-    writer = kernel_with(body="  ((__gm__ half*)z)[0] = half(1.0f);\n")
-    result = guest.evaluate(timed(writer, run_id="pointer"))
+def test_a_pointer_into_gm_reaches_tensor_memory_only_through_the_charged_route(guest):
+    # A GM address names a buffer of the host; the kernel's own memory ends below it. A __gm__
+    # pointer now reaches GM, but only as the charged scalar access GetValue / SetValue make
+    # (tests/guest/test_raw_pointers.py); cast to a plain pointer, it reaches nothing.
+    plain = kernel_with(body="  *(volatile uint16_t*)(__gm__ uint16_t*)z = 0x3c00;\n")
+    result = guest.evaluate(timed(plain, run_id="pointer"))
     assert result.status is Status.RUNTIME_ERROR
     assert "trapped" in result.message and "out of bounds" in result.message
+    charged = kernel_with(
+        body="  if (GetBlockIdx() == 0 && ((__gm__ uint16_t*)z)[0] == 0x3c00) ((__gm__ uint16_t*)z)[0] = 0;\n"
+        "  PipeBarrier<PIPE_ALL>();\n"
+    )
+    ok, base = (guest.evaluate(timed(k, run_id="pointer")) for k in (charged, None))
+    assert ok.status is Status.OK and base.status is Status.OK, ok.message
+    assert ok.profile.aiv_scalar_time_us > base.profile.aiv_scalar_time_us
 
 
 def test_handles_the_kernel_forges_reach_no_host_memory(guest):

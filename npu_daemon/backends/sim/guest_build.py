@@ -1,5 +1,6 @@
 """The guest engine's kernel build (docs/trust_boundary.md): the kernel source compiled by clang
-to a wasm32 module against the guest API headers (guest/include), linked with the WASI libc and
+to LLVM IR against the guest API headers (guest/include), its raw __gm__ / __ubuf__ accesses made
+charged imports (guest_ir.py), then compiled to a wasm32 module linked with the WASI libc and
 libc++ that run inside the module, metered like the kernel's own code. The module's imports are
 then verified: each must be a function of the API (module "ascendc", declared in the guest
 headers); anything else (WASI I/O through printf, a clock) is refused before it runs.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from ascend_core.package import OperatorPackage
 from npu_daemon.backends.common import build, kernel_view, template_key
-from npu_daemon.backends.sim import kernel_build
+from npu_daemon.backends.sim import guest_ir, kernel_build
 
 GUEST_INCLUDE = Path(__file__).resolve().parent / "guest" / "include"
 CLANG = "clang++"
@@ -92,10 +93,16 @@ def ensure_pch() -> Path:
     return pch
 
 
+@functools.cache
+def _ir_pass_digest() -> str:
+    return build.digest("guest-ir", Path(guest_ir.__file__).read_text())
+
+
 def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
     return build.digest(
         "guest-kernel",
         headers_digest(),
+        _ir_pass_digest(),
         build.package_sources(pkg, "op_kernel"),
         build.package_sources(pkg, "inc"),
         pkg.tiling_header_path,
@@ -122,15 +129,34 @@ def build_kernel(
                 + [""]
             )
         )
-        wasm = cwd / "kernel.wasm"
+        ir, wasm = cwd / "kernel.ll", cwd / "kernel.wasm"
         source = pkg.kernel_path
         if header := template_key.key_header(
             pkg
         ):  # a template entry: the native build's dispatcher
             source = kernel_build.with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
-        cmd += ["-include-pch", str(ensure_pch())]
-        cmd += ["-include", prelude.name, source, *LINK]
+        unit = ["-include", prelude.name, source, "-S", "-emit-llvm", "-o", ir.name]
+        try:
+            build.compile_candidate(
+                [*cmd, "-include-pch", str(ensure_pch()), *unit], cwd, ir, "kernel", timeout_s
+            )
+        except build.BuildError as e:
+            # clang's C++ has no member functions for objects in an address space (an element of
+            # class type, `half`, through a __gm__ pointer): such a kernel builds as before the
+            # address spaces, where a raw access traps (no precompiled header: other macros).
+            if "in address space" not in e.log:
+                raise
+            cmd += ["-DASCENDC_GUEST_PLAIN_POINTERS", *unit]
+            build.compile_candidate(cmd, cwd, ir, "kernel", timeout_s)
+        try:
+            ir.write_text(guest_ir.rewrite(ir.read_text()))
+        except guest_ir.RawAccessError as e:
+            raise build.BuildError(
+                "kernel", f"{e}: not supported by the guest engine (docs/trust_boundary.md)"
+            ) from None
+        # Optimised once, before the rewrite: the second step only selects and links.
+        cmd = [CLANG, *FLAGS, "-Xclang", "-disable-llvm-optzns", ir.name, *LINK]
         if not kernel_view.entry_renames(pkg.spec.kernel)[0]:  # else exported by its attribute
             cmd += [f"-Wl,--export={pkg.spec.kernel}"]
         cmd += ["-o", wasm.name]

@@ -24,8 +24,16 @@
 #endif
 #define __aicore__
 #define __global__
+// Address spaces, as on the device: an access through such a pointer is rewritten into a charged
+// import (guest_ir.py, ascendc_guest/raw.h). Plain for a kernel clang's C++ refuses them in (an
+// element of class type through one); its raw accesses then trap (guest_build.py).
+#ifndef ASCENDC_GUEST_PLAIN_POINTERS
+#define __gm__ __attribute__((address_space(7)))
+#define __ubuf__ __attribute__((address_space(8)))
+#else
 #define __gm__
 #define __ubuf__
+#endif
 #define GM_ADDR __gm__ uint8_t*
 
 // fp16 as the device stores it; arithmetic is in float, rounded once on assignment (clang's wasm32
@@ -245,7 +253,8 @@ class GlobalTensor {
   uint64_t GetSize() const { return size_; }
   void SetL2CacheHint(CacheMode mode) { cache_ = mode; }
   CacheMode GetCacheMode() const { return cache_; }
-  __gm__ T* GetPhyAddr() const { return reinterpret_cast<T*>(static_cast<uintptr_t>(addr_)); }
+  __gm__ T* GetPhyAddr() const { return reinterpret_cast<__gm__ T*>(static_cast<uintptr_t>(addr_)); }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return GetPhyAddr() + offset; }
   uint32_t GmAddr() const { return addr_; }
 
  private:
@@ -282,6 +291,9 @@ class LocalTensor {
   LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(addr_, GetLength() / static_cast<uint32_t>(sizeof(U)), pos_);
   }
+  // As the native engine's: the address as a number, which kernels cast to a __ubuf__ pointer.
+  uint64_t GetPhyAddr() const { return ascendc_guest::kUbBase + addr_; }
+  uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset * sizeof(T); }
   uint32_t UbAddr() const { return addr_; }
 
  private:
@@ -509,6 +521,8 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 // The API's families, each with its imports.
 #include "ascendc_guest/data_copy.h"
 #include "ascendc_guest/system.h"
+#include "ascendc_guest/raw.h"
+#include "ascendc_guest/cce.h"
 #include "ascendc_guest/vector.h"
 #include "ascendc_guest/adv.h"
 #include "ascendc_guest/cube.h"

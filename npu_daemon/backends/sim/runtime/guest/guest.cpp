@@ -32,10 +32,16 @@ namespace {
 
 constexpr uint64_t kFuel = 1ull << 62;
 constexpr int64_t kGuestMemoryBytes = 1ll << 30;  // below kGmBase: a GM address never names guest memory
+static_assert(kGuestMemoryBytes <= ascendc_guest::kUbBase, "a __ubuf__ pointer must lie past the guest's memory");
+
+constexpr char kOutOfBounds[] =
+    " (a load or store outside the kernel's own memory: a GM or UB address reaches tensor memory only through a "
+    "__gm__ / __ubuf__ pointer or the API, not cast to a plain pointer)";
 
 std::string Take(wasm_byte_vec_t& v) {
   std::string s(v.data, v.size);
   wasm_byte_vec_delete(&v);
+  while (!s.empty() && (s.back() == '\0' || s.back() == '\n')) s.pop_back();  // a trap message ends in "\n\0"
   return s;
 }
 
@@ -48,6 +54,8 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineCubeImports(l);
   DefineMatmulImports(l);
   DefineVecFamilyImports(l);
+  DefineRawImports(l);
+  DefineCceImports(l);
 }
 
 }  // namespace
@@ -136,7 +144,9 @@ void Module::Run(const std::vector<uint32_t>& args) {
       wasm_byte_vec_t msg;
       wasm_trap_message(trap, &msg);
       wasm_trap_delete(trap);
-      throw SimError(Status::RUNTIME_ERROR, "the kernel trapped: " + Take(msg));
+      std::string what = Take(msg);
+      if (what.find("out of bounds memory access") != std::string::npos) what += kOutOfBounds;
+      throw SimError(Status::RUNTIME_ERROR, "the kernel trapped: " + what);
     }
     return true;
   };

@@ -247,6 +247,11 @@ AscendC::LocalTensor<T> Local(uint32_t addr, uint32_t size,
   return AscendC::LocalTensor<T>(addr, size, p);
 }
 
+// The UB byte address of a guest __ubuf__ pointer: LocalTensor::GetPhyAddr's kUbBase + address, or
+// the bare address, as the device's pointers are (kernels form them from integers). Not yet held
+// to the UB: Local<> and the native intrinsics do that.
+inline uint32_t UbOfPointer(uint32_t p) { return p >= ascendc_guest::kUbBase ? p - ascendc_guest::kUbBase : p; }
+
 // Each family's imports, defined on the module's linker (guest.cpp calls them all).
 void DefineCoreImports(wasmtime_linker_t* l);
 void DefineDataImports(wasmtime_linker_t* l);
@@ -256,5 +261,7 @@ void DefineVecCoreImports(wasmtime_linker_t* l);
 void DefineCubeImports(wasmtime_linker_t* l);
 void DefineMatmulImports(wasmtime_linker_t* l);
 void DefineVecFamilyImports(wasmtime_linker_t* l);  // vec_families.cpp
+void DefineRawImports(wasmtime_linker_t* l);
+void DefineCceImports(wasmtime_linker_t* l);
 
 }  // namespace ascendc_sim::guest

@@ -42,6 +42,26 @@ enum class Fault : int32_t { kTrap = 1, kAssert, kTBufGet, kTBufGetWithOffset, k
 // The guest's view of GM: every buffer of the launch at an address of this range, which the guest's
 // linear memory never reaches (the host caps it below kGmBase), so a GM address is only a name.
 constexpr uint32_t kGmBase = 0x80000000u;
+// Raw pointers: __gm__ and __ubuf__ are these clang address spaces (guest_ir.py rewrites accesses
+// through them into imports). LocalTensor::GetPhyAddr gives kUbBase + the UB byte address, past the
+// guest's memory too; the host also takes the bare UB address, which kernels form from integers.
+enum RawSpace : int32_t { kRawGuest = 0, kRawGm = 7, kRawUb = 8 };
+constexpr uint32_t kUbBase = 0x40000000u;
+// The CCE intrinsics of ascendc_guest/cce.h: copy directions and the vconv_<src><dst>[mode] forms.
+enum class CceCopy : int32_t { kGmToUb = 1, kUbToGm, kUbToUb };
+enum class Vconv : int32_t {
+  kF16F32 = 1,
+  kBf16F32,
+  kS16F32,
+  kS32F32,
+  kS16F16,
+  kF32F16r,
+  kF32Bf16r,
+  kF32S16r,
+  kF32S32r,
+  kF32S32f,
+  kF16S32r
+};
 
 // An element's bits as an i64 across the boundary, and back.
 template <typename T>

@@ -1,0 +1,263 @@
+"""Raw `__gm__` / `__ubuf__` pointers on the guest engine (docs/trust_boundary.md): the guest headers
+make both qualifiers clang address spaces, so every access through such a pointer is a typed
+load, store or memory intrinsic of the kernel's LLVM IR. This pass rewrites each of them into a
+call of a charged import (module "ascendc": raw_load, raw_store, raw_copy, raw_fill; ascendc_guest/
+raw.h), served by the host as GlobalTensor / LocalTensor GetValue and SetValue are, and turns the
+casts between address spaces into integer round trips (the wasm32 backend selects no
+addrspacecast). A pointer cast to a plain one keeps its GM or UB address, which lies past the
+guest's own memory: dereferenced, it traps.
+
+The IR is clang 14's text form with typed pointers (`load float, float addrspace(7)* %p`).
+"""
+
+from __future__ import annotations
+
+import re
+
+GM, UB = 7, 8  # the address spaces of __gm__ and __ubuf__ (guest/include/kernel_operator.h)
+SPACES = (GM, UB)
+_INTRINSIC = re.compile(r"@llvm\.(memcpy|memmove|memset)\.([\w.]+)\(")
+_POINTER_ATTRS = re.compile(
+    r"^(?:(?:noundef|nonnull|noalias|nocapture|readonly|writeonly|align \d+|dereferenceable\(\d+\))\s+)*"
+)
+_IMPORTS = {
+    "raw_load": "i64 (i32, i32, i32)",
+    "raw_store": "void (i32, i32, i32, i64)",
+    "raw_copy": "void (i32, i32, i32, i32, i32, i32)",
+    "raw_fill": "void (i32, i32, i32, i32, i32)",
+}
+_ATTRS = 4_000_000  # an attribute group number clang never reaches
+
+
+class RawAccessError(ValueError):
+    """An access through a __gm__ / __ubuf__ pointer the guest engine cannot charge."""
+
+
+def split_top(text: str) -> list[str]:
+    """`text` split at its commas outside brackets, angle ones included (in IR they only bracket:
+    `<i32 1, i32 2>`), as the operands of one instruction."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def _space(ty: str, ptr: str) -> re.Match[str] | None:
+    """The address space (group 1) of an operand `ty addrspace(N)* P` of SPACES; None for any
+    other pointer, such as a plain pointer to a pointer of those spaces."""
+    return re.match(re.escape(ty) + r" addrspace\(([78])\)\* ", ptr)
+
+
+def _bits(ty: str) -> int:
+    """The width of a loaded or stored type (pointers are wasm32's 32 bits): one scalar access of
+    1, 2, 4 or 8 bytes (a bool's i1 is a byte)."""
+    widths = {"half": 16, "bfloat": 16, "float": 32, "double": 64}
+    if ty.endswith("*"):
+        bits = 32
+    elif ty in widths:
+        bits = widths[ty]
+    elif m := re.fullmatch(r"i(\d+)", ty):
+        bits = int(m.group(1))
+    elif m := re.fullmatch(r"<(\d+) x (\w+)>", ty):
+        bits = int(m.group(1)) * _bits(m.group(2))
+    else:
+        bits = 0
+    if bits == 1 or bits in (8, 16, 32, 64):
+        return bits
+    raise RawAccessError(f"an access of type {ty} through a __gm__ / __ubuf__ pointer")
+
+
+class _Rewriter:
+    def __init__(self) -> None:
+        self.n = 0
+        self.used: set[str] = set()
+
+    def tmp(self) -> str:
+        self.n += 1
+        return f"%__raw.{self.n}"
+
+    def addr(self, out: list[str], pad: str, ptr: str) -> str:
+        """An i32 of a typed pointer operand `T* OP`."""
+        t = self.tmp()
+        out.append(f"{pad}{t} = ptrtoint {ptr} to i32")
+        return t
+
+    def call(self, out: list[str], pad: str, name: str, args: str, result: str = "") -> None:
+        self.used.add(name)
+        ret = _IMPORTS[name].split(" ", 1)[0]
+        out.append(f"{pad}{result}call {ret} @__ascendc_{name}({args})")
+
+    def load(self, pad: str, name: str, rest: str) -> list[str]:
+        parts = split_top(rest)
+        head = parts[0]
+        if head.startswith("atomic "):
+            raise RawAccessError("an atomic load through a __gm__ / __ubuf__ pointer")
+        ty = head.removeprefix("volatile ")
+        m = _space(ty, parts[1])
+        if m is None:
+            return [f"{pad}{name} = load {rest}"]
+        bits = _bits(ty)
+        out: list[str] = []
+        a = self.addr(out, pad, parts[1])
+        raw = self.tmp()
+        self.call(
+            out, pad, "raw_load", f"i32 {m.group(1)}, i32 {a}, i32 {(bits + 7) // 8}", f"{raw} = "
+        )
+        out.append(f"{pad}{name} = {self.from_i64(out, pad, raw, ty, bits)}")
+        return out
+
+    def from_i64(self, out: list[str], pad: str, raw: str, ty: str, bits: int) -> str:
+        if ty == "i64":
+            return f"bitcast i64 {raw} to i64"
+        if bits == 64:
+            return f"bitcast i64 {raw} to {ty}"
+        narrow = self.tmp()
+        out.append(f"{pad}{narrow} = trunc i64 {raw} to i{bits}")
+        if ty.endswith("*"):
+            return f"inttoptr i32 {narrow} to {ty}"
+        return f"bitcast i{bits} {narrow} to {ty}"
+
+    def store(self, pad: str, rest: str) -> list[str]:
+        parts = split_top(rest.removeprefix("volatile "))
+        if rest.startswith("atomic "):
+            raise RawAccessError("an atomic store through a __gm__ / __ubuf__ pointer")
+        # The stored type: the longest head of `T V` that `T addrspace(N)* P` repeats.
+        cuts = [i for i, ch in enumerate(parts[0]) if ch == " "]
+        found = ((parts[0][:i], _space(parts[0][:i], parts[1])) for i in reversed(cuts))
+        ty, m = next(((t, m) for t, m in found if m), ("", None))
+        if m is None:
+            return [f"{pad}store {rest}"]
+        value = parts[0][len(ty) + 1 :]
+        bits = _bits(ty)
+        out: list[str] = []
+        a = self.addr(out, pad, parts[1])
+        wide = self.tmp()
+        if ty.endswith("*"):
+            as_int = self.tmp()
+            out.append(f"{pad}{as_int} = ptrtoint {ty} {value} to i32")
+            out.append(f"{pad}{wide} = zext i32 {as_int} to i64")
+        elif bits == 64:
+            out.append(f"{pad}{wide} = bitcast {ty} {value} to i64")
+        else:
+            as_int = self.tmp()
+            out.append(f"{pad}{as_int} = bitcast {ty} {value} to i{bits}")
+            out.append(f"{pad}{wide} = zext i{bits} {as_int} to i64")
+        self.call(
+            out, pad, "raw_store", f"i32 {m.group(1)}, i32 {a}, i32 {(bits + 7) // 8}, i64 {wide}"
+        )
+        return out
+
+    def pointer(self, out: list[str], pad: str, arg: str) -> tuple[int, str, int]:
+        """(address space, i32 address, alignment) of a memory intrinsic's pointer argument."""
+        m = re.match(r"(i8(?: addrspace\((\d+)\))?\*) (.*)$", arg)
+        if m is None:
+            raise RawAccessError(f"a memory intrinsic's argument {arg}")
+        attrs = _POINTER_ATTRS.match(m.group(3))
+        align = re.search(r"align (\d+)", attrs.group(0)) if attrs else None
+        op = m.group(3)[attrs.end() if attrs else 0 :]
+        return (
+            int(m.group(2) or 0),
+            self.addr(out, pad, f"{m.group(1)} {op}"),
+            int(align.group(1)) if align else 1,
+        )
+
+    def length(self, out: list[str], pad: str, arg: str) -> str:
+        ty, op = arg.split(" ", 1)
+        if ty == "i32":
+            return op
+        t = self.tmp()
+        out.append(f"{pad}{t} = trunc {ty} {op} to i32")
+        return t
+
+    def intrinsic(self, pad: str, line: str, kind: str, m: re.Match[str]) -> list[str]:
+        args = split_top(line[m.end() : line.rindex(")")])
+        out: list[str] = []
+        # A loop the compiler folded into a memcpy or memset: its accesses charged as the loop's
+        # elements, whose size the pointer's alignment gives (at most the 8 bytes of a wasm load).
+        if kind == "memset":
+            space, dst, align = self.pointer(out, pad, args[0])
+            byte = self.tmp()
+            out.append(f"{pad}{byte} = zext {args[1]} to i32")
+            n = self.length(out, pad, args[2])
+            elem = min(align, 8)
+            self.call(
+                out, pad, "raw_fill", f"i32 {space}, i32 {dst}, i32 {byte}, i32 {n}, i32 {elem}"
+            )
+        else:
+            dspace, dst, dalign = self.pointer(out, pad, args[0])
+            sspace, src, salign = self.pointer(out, pad, args[1])
+            n = self.length(out, pad, args[2])
+            elem = min(dalign if dspace else salign, salign if sspace else dalign, 8)
+            self.call(
+                out,
+                pad,
+                "raw_copy",
+                f"i32 {dspace}, i32 {dst}, i32 {sspace}, i32 {src}, i32 {n}, i32 {elem}",
+            )
+        return out
+
+    def line(self, line: str) -> list[str]:
+        if " addrspace(7)" not in line and " addrspace(8)" not in line:
+            return [line]
+        if line.startswith("declare "):
+            return [] if _INTRINSIC.search(line) else [line]
+        line = _constant_casts(line)
+        pad = line[: len(line) - len(line.lstrip())]
+        body = line.strip()
+        if m := re.match(r"(%[-\w.$]+) = load (.*)$", body):
+            return self.load(pad, m.group(1), m.group(2))
+        if body.startswith("store "):
+            return self.store(pad, body[len("store ") :])
+        if m := re.match(r"(%[-\w.$]+) = addrspacecast (.*) to (.*)$", body):
+            out: list[str] = []
+            a = self.addr(out, pad, m.group(2))
+            out.append(f"{pad}{m.group(1)} = inttoptr i32 {a} to {m.group(3)}")
+            return out
+        if (m := _INTRINSIC.search(body)) and re.match(r"(tail |musttail |notail )?call ", body):
+            return self.intrinsic(pad, body, m.group(1), m)
+        if re.search(r"\b(atomicrmw|cmpxchg)\b", body):
+            raise RawAccessError("an atomic operation through a __gm__ / __ubuf__ pointer")
+        if re.search(r"call [^@]*@llvm\.\w+\.p[78]", body):
+            raise RawAccessError(f"the intrinsic {body.split('@', 1)[1].split('(')[0]}")
+        return [line]
+
+
+def _constant_casts(line: str) -> str:
+    """Constant-expression `addrspacecast (T* C to U*)` as `inttoptr (i32 ptrtoint (T* C to i32)
+    to U*)`."""
+    key = "addrspacecast ("
+    while (start := line.find(key)) >= 0:
+        depth = 0
+        for i in range(start + len(key) - 1, len(line)):
+            depth += line[i] == "("
+            depth -= line[i] == ")"
+            if depth == 0:
+                break
+        inner = line[start + len(key) : i]
+        cut = inner.rindex(" to ")
+        line = (
+            f"{line[:start]}inttoptr (i32 ptrtoint ({inner[:cut]} to i32) to {inner[cut + 4 :]})"
+            + line[i + 1 :]
+        )
+    return line
+
+
+def rewrite(ir: str) -> str:
+    """The module with every access through an address space of SPACES made an import call."""
+    r = _Rewriter()
+    out = [piece for line in ir.splitlines() for piece in r.line(line)]
+    for k, name in enumerate(sorted(r.used)):
+        ret, params = _IMPORTS[name].split(" ", 1)
+        out.append(f"declare {ret} @__ascendc_{name}{params} #{_ATTRS + k}")
+        out.append(
+            f'attributes #{_ATTRS + k} = {{ "wasm-import-module"="ascendc" '
+            f'"wasm-import-name"="{name}" }}'
+        )
+    return "\n".join(out) + "\n"
