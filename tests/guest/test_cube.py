@@ -94,11 +94,13 @@ FORGERIES = {
         "  ascendc_guest::matmul_iterate_all(1000, 0, 0, 0, __LINE__);\n",
         "names no object",
     ),
-    # An L0A tensor of 16 Mi elements on a 512 B buffer: past L0A, whatever it points at.
+    # An L0A handle of 16 Mi elements made by hand (TBuf::Get would refuse the length): past L0A,
+    # whatever it points at.
     "L0A tensor past its buffer": (
-        "  TBuf<TPosition::A1> l1;\n  TBuf<TPosition::A2> l0a;\n"
-        "  pipe.InitBuffer(l1, 512);\n  pipe.InitBuffer(l0a, 512);\n"
-        "  LoadData(l0a.Get<half>(1u << 24), l1.Get<half>(), LoadData2DParams(0, 1, 0, 0, 0, false, 0));\n",
+        "  TBuf<TPosition::A1> l1;\n"
+        "  pipe.InitBuffer(l1, 512);\n"
+        "  LocalTensor<half> l0a(0, 1u << 24, TPosition::A2);\n"
+        "  LoadData(l0a, l1.Get<half>(), LoadData2DParams(0, 1, 0, 0, 0, false, 0));\n",
         "past",
     ),
     # A tiling whose base block is far larger than L0A: the host's Matmul refuses its buffers.
