@@ -62,3 +62,36 @@ def test_each_engine_reads_only_its_own_constant(timed):
     assert (
         timed(native, scalar_instr_cycles=5).aiv_scalar_time_us > timed(native).aiv_scalar_time_us
     )
+
+
+# Issue 33's invariant on the guest engine, at the model's constant: work moved from the vector unit
+# into plain C++ is timed slower, not faster (64 elements x 256 dependent multiplications per tile
+# of level1/add). It bounds guest_fuel_cycles from below (about 0.08 here), as A1 case 0 bounds it
+# from above (docs/performance_model.md, The guest engine's unit).
+ADD = resolve("level1/add")
+AFTER_ADD = "    outQueueZ.EnQue<DTYPE_Z>(zLocal);\n"
+VECTOR = "    for (int j = 0; j < 256; ++j) Muls(zLocal, zLocal, (DTYPE_Z)1.0001f, 64);\n"
+SCALAR = (
+    "    for (int i = 0; i < 64; ++i) { float v = (float)zLocal.GetValue(i);"
+    " for (int j = 0; j < 256; ++j) v *= 1.0001f; zLocal.SetValue(i, (DTYPE_Z)v); }\n"
+)
+
+
+def test_plain_cpp_doing_the_vector_work_is_slower_on_the_guest_engine(tmp_path):
+    kernel = ADD.files["op_kernel/add.cpp"]
+    assert AFTER_ADD in kernel
+
+    def latency(body: str, work: str) -> float:
+        pkg = ADD.with_sources(kernel=kernel.replace(AFTER_ADD, body + AFTER_ADD))
+        request = EvalRequest(
+            package=pkg,
+            stages=[Stage.COMPILE, Stage.TIME],
+            timeouts=Timeouts(build_s=300, run_s=300),
+        )
+        (tmp_path / work).mkdir()
+        result = GuestSimBackend().evaluate(request, tmp_path / work)
+        assert result.status is Status.OK, result.message
+        return result.latency_us
+
+    vector, scalar = latency(VECTOR, "vector"), latency(SCALAR, "scalar")
+    assert scalar > 1.1 * vector, (scalar, vector)
