@@ -1,4 +1,4 @@
-"""Simulator tools: `calibrate` times the docs/ascendc.md calibration anchors with the sim backend and
+"""Simulator tools: `calibrate` times the docs/ascendc.md calibration anchors with either sim engine and
 prints simulated vs measured for each case (simulated numbers, labelled as such): Task Durations
 for A1/A2, ratios to the base case for A3/A4 (measured there in cycles of one loop), and for the
 cube anchors C1-C6 Task Duration, the largest per-core aic_time or the cube's busy ratio (aic_mac_ratio).
@@ -44,6 +44,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "minutes each)",
     )
     cal.add_argument(
+        "--backend",
+        choices=("sim", "sim-guest"),
+        default="sim",
+        help="the engine: native (sim) or the metered guest (sim-guest), each charging the "
+        "kernel's own scalar work in its unit (docs/performance_model.md, The scalar unit)",
+    )
+    cal.add_argument(
         "--protocol",
         choices=TIMING_PROTOCOLS,
         help="time every anchor under this timing protocol instead of its measurement's "
@@ -80,9 +87,11 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         print(f"unknown anchors {unknown}; known: {sorted(anchors.ANCHORS)}", file=sys.stderr)
         return 2
-    rows = anchors.calibrate(names, args.soc, _split(args.skip), _split(args.cases), args.protocol)
+    rows = anchors.calibrate(
+        names, args.soc, _split(args.skip), _split(args.cases), args.protocol, args.backend
+    )
     print(
-        f"| anchor | case | protocol | simulated ({args.soc} unless named; A3/A4 aiv_vec_time) | measured "
+        f"| anchor | case | protocol | simulated ({args.backend}, {args.soc} unless named; A3/A4 aiv_vec_time) | measured "
         "| simulated ratio | measured ratio | error | within |"
     )
     print("|---|---|---|---|---|---|---|---|---|")

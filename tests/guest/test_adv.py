@@ -25,8 +25,8 @@ def same_charge(engines, pkg, rel: float) -> None:
 
 
 # The expert kernels of ascend-ops-v1 that call the high-level APIs (their baselines do not). Two
-# run a per-row scalar loop of their own (GetValue, a division, a Muls per row), whose count sets
-# them 3.3 % and 8.1 % apart.
+# run a per-row scalar loop of their own (GetValue, a division, a Muls per row): with fuel charged at
+# guest_fuel_cycles they are 1.1 % and 1.0 % apart (3.3 % and 8.1 % at the native engine's 0.5).
 EXPERTS = [
     ("level2/softmax", 0.02),
     ("level2/log_softmax", 0.02),
@@ -36,8 +36,8 @@ EXPERTS = [
     ("level2/reduce_sum_last", 0.02),
     ("level2/reduce_mean_last", 0.02),
     ("level2/reduce_max_last", 0.02),
-    ("level2/l2_norm", 0.05),
-    ("level2/cross_entropy", 0.1),
+    ("level2/l2_norm", 0.02),
+    ("level2/cross_entropy", 0.02),
 ]
 
 
@@ -49,7 +49,8 @@ def test_expert_kernels_on_the_high_level_apis_match_the_native_engine(engines, 
 @pytest.mark.skipif("ascend-real-v1" not in roots(), reason="ascend-real-v1 is not materialised")
 def test_a_real_operator_on_sigmoid_gets_the_native_verdict_and_vector_time(engines):
     # silu_mul moves its rows element by element (GM GetValue / SetValue loops): its latency is
-    # scalar time, 590.7 native and 785.1 us guest (simulated), so only the API's charge is held.
+    # scalar time, 590.7 native and 593.0 us guest (simulated; 785.1 before guest_fuel_cycles), so
+    # only the API's charge is held.
     native, guest = engines.both("op://ascend-real-v1/level2/silu_mul")
     assert native.status is Status.OK and guest.status is Status.OK, guest.message
     assert guest.profile.aiv_vec_time_us == pytest.approx(native.profile.aiv_vec_time_us, rel=1e-9)

@@ -4,6 +4,8 @@ each anchor case with the sim backend (each case in turn as the package's bench 
 A1 and A2 are msprof Task Durations (us) on 48-AIV Atlas A2 parts; compare with Ascend910B2. A3 and
 A4 are single-core cycle counts of a vector loop: they are compared with the simulated aiv_vec_time
 (the loop without the copies and the launch around it), and judged on ratios to a base case.
+Either engine times them (`backend` "sim" or "sim-guest"): each charges the kernel's own scalar
+work in its own unit (scalar_instr_cycles, guest_fuel_cycles), fitted to the same anchor.
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 from ascend_core.package import OperatorPackage, load_package
 from ascend_core.protocol import EvalRequest, Profile, Stage, Status, Timeouts, TimingProtocol
 
 HERE = Path(__file__).resolve().parent
+Engine = Literal["sim", "sim-guest"]  # the daemon's --backend names of the two engines
 
 
 @dataclass(frozen=True)
@@ -237,10 +241,16 @@ def with_bench(pkg: OperatorPackage, case: str) -> OperatorPackage:
 
 
 def profile_case(
-    pkg: OperatorPackage, case: str, soc: str, protocol: TimingProtocol = "cold"
+    pkg: OperatorPackage,
+    case: str,
+    soc: str,
+    protocol: TimingProtocol = "cold",
+    backend: Engine = "sim",
 ) -> Profile:
-    """The simulated profile of `case` run as the bench case under the timing `protocol`."""
-    from npu_daemon.backends.sim import SimBackend  # the backend builds the runtime on first use
+    """The simulated profile of `case` run as the bench case under the timing `protocol` on the
+    engine `backend`."""
+    # the backend builds the runtime on first use
+    from npu_daemon.backends.sim import GuestSimBackend, SimBackend
 
     with tempfile.TemporaryDirectory(prefix="calibrate-") as tmp:
         request = EvalRequest(
@@ -250,7 +260,8 @@ def profile_case(
             timeouts=Timeouts(build_s=300, run_s=600),
             timing_protocol=protocol,
         )
-        result = SimBackend().evaluate(request, Path(tmp))
+        engine = GuestSimBackend() if backend == "sim-guest" else SimBackend()
+        result = engine.evaluate(request, Path(tmp))
     if result.status is not Status.OK:
         raise RuntimeError(f"{pkg.spec.name}/{case}: {result.status.value}: {result.message}")
     return result.profile
@@ -279,10 +290,11 @@ def calibrate(
     skip: set[str] = frozenset(),
     only: set[str] = frozenset(),
     protocol: TimingProtocol | None = None,
+    backend: Engine = "sim",
 ) -> list[Row]:
     """Time every case of the named anchors (leaving out `skip`; only `only` when given) under
-    each anchor's timing protocol, or `protocol` for all. A ratio anchor always times its base
-    case too."""
+    each anchor's timing protocol, or `protocol` for all, on the engine `backend`. A ratio anchor
+    always times its base case too."""
     rows = []
     for name in names:
         anchor = ANCHORS[name]
@@ -293,7 +305,12 @@ def calibrate(
         wanted = [(c, m) for c, m in anchor.cases if c not in skip and (not only or c in only)]
         if not anchor.base:
             rows += [
-                _row(anchor, case, measured, profile_case(pkg, case, soc_of, anchor.protocol))
+                _row(
+                    anchor,
+                    case,
+                    measured,
+                    profile_case(pkg, case, soc_of, anchor.protocol, backend),
+                )
                 for case, measured in wanted
             ]
             continue
@@ -302,14 +319,17 @@ def calibrate(
                 anchor,
                 anchor.base,
                 dict(anchor.cases)[anchor.base],
-                profile_case(pkg, anchor.base, soc_of, anchor.protocol),
+                profile_case(pkg, anchor.base, soc_of, anchor.protocol, backend),
             )
             for case, measured in wanted:
                 r = (
                     base
                     if case == anchor.base
                     else _row(
-                        anchor, case, measured, profile_case(pkg, case, soc_of, anchor.protocol)
+                        anchor,
+                        case,
+                        measured,
+                        profile_case(pkg, case, soc_of, anchor.protocol, backend),
                     )
                 )
                 rows.append(

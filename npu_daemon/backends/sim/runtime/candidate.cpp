@@ -124,7 +124,8 @@ void RunBlocks(const LaunchSpec& l, const Tiling& tiling, uint64_t probeSeed, co
 // launcher (shared pages).
 void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed, int fd) {
   void* kernelLib = LoadCandidate(l.kernelSo, fd);
-  SetScalarInstrCounter(static_cast<const uint64_t*>(dlsym(kernelLib, "ascendc_sim_scalar_instrs")));
+  SetScalarInstrCounter(static_cast<const uint64_t*>(dlsym(kernelLib, "ascendc_sim_scalar_instrs")),
+                        SocParamDouble("scalar_instr_cycles"));
   RunConstructors(kernelLib);
   SetTilingKey(tiling.frame.tilingKey);
   KernelGm k(gm, tiling);
@@ -157,7 +158,7 @@ void RunGuest(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint6
   // Compiled before the filter closes executable memory; the guest has no system call to make.
   guest::Module module(l.kernelWasm, l.kernel, "op_kernel", std::move(lg));
   InstallSyscallFilter(SyscallStage::kRunning, fd);
-  SetScalarInstrCounter(module.ScalarCounter());
+  SetScalarInstrCounter(module.ScalarCounter(), SocParamDouble("guest_fuel_cycles"));
   const channel::LaunchFrame launch = k.Frame();
   channel::Send(fd, channel::Kind::kLaunch, 0, {{&launch, sizeof launch}});
   RunBlocks(l, tiling, probeSeed, [&] { module.Run(args); }, fd);

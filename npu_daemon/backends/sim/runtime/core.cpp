@@ -28,9 +28,13 @@ void SetCurrentCore(Core* core) { g_core = core; }
 
 namespace {
 const uint64_t* g_scalarInstrs = nullptr;
+double g_cyclesPerInstr = 0;
 uint64_t ScalarInstrsNow() { return g_scalarInstrs != nullptr ? *g_scalarInstrs : 0; }
 }  // namespace
-void SetScalarInstrCounter(const uint64_t* counter) { g_scalarInstrs = counter; }
+void SetScalarInstrCounter(const uint64_t* counter, double cyclesPerCount) {
+  g_scalarInstrs = counter;
+  g_cyclesPerInstr = cyclesPerCount;
+}
 
 void Fail(Status status, const SrcLoc& loc, const char* fmt, ...) {
   char buf[1024];
@@ -90,7 +94,7 @@ Core::Core(const CoreSpec& spec, int globalId)
       ubCapacity_(static_cast<uint32_t>(SocParamInt("ub_bytes") - SocParamInt("ub_reserved_bytes"))),
       scalarUbCycles_(static_cast<uint32_t>(SocParamInt("scalar_ub_access_cycles"))),
       scalarGmCycles_(static_cast<uint32_t>(SocParamInt("scalar_gm_access_cycles"))),
-      scalarInstrCycles_(SocParamDouble("scalar_instr_cycles")),
+      scalarInstrCycles_(g_cyclesPerInstr),
       seenInstrs_(ScalarInstrsNow()),
       scalarGmHitCycles_(static_cast<uint32_t>(SocParamInt("scalar_dcache_hit_cycles"))),
       dcacheLineShift_(static_cast<uint32_t>(__builtin_ctzll(static_cast<uint64_t>(SocParamInt("dcache_line_bytes"))))),

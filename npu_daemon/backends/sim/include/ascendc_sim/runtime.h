@@ -15,8 +15,10 @@ class OpDef;
 namespace ascendc_sim {
 
 void SetCurrentCore(Core* core);
-// The kernel object's scalar instruction counter (scalar_count.py's symbol; nullptr: none).
-void SetScalarInstrCounter(const uint64_t* counter);
+// The engine's scalar instruction counter (nullptr: none) and the cycles it charges per count:
+// the native kernel object's scalar_count.py symbol at scalar_instr_cycles (x86 instructions), the
+// guest engine's fuel at guest_fuel_cycles (wasm instructions).
+void SetScalarInstrCounter(const uint64_t* counter, double cyclesPerCount);
 Core* RunningCore();  // the thread's current core; nullptr outside a launch (CurrentCore throws)
 void SetSocParams(std::unordered_map<std::string, std::string> params);
 void SetTilingKey(uint64_t key);

@@ -71,8 +71,8 @@ void Check(wasmtime_error_t* e, const char* what) {
   throw SimError(Status::RUNTIME_ERROR, std::string(what) + ": " + Take(m));
 }
 
-// The core's next trace record settles the charged fuel as scalar work before it
-// (Core::SettleScalarInstrs).
+// The core's next trace record settles the charged fuel as scalar work before it, at
+// guest_fuel_cycles per unit (Core::SettleScalarInstrs; RunGuest hands the core this counter).
 void Meter() {
   uint64_t left = 0;
   Check(wasmtime_context_get_fuel(t_core->cx, &left), "fuel");
