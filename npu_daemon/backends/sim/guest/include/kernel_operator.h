@@ -22,6 +22,11 @@
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif
+// As the native engine (and CANN's CPU debug build): a kernel file's host-only launch wrappers
+// (`#ifndef ASCENDC_CPU_DEBUG`) are left out.
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif
 #define __aicore__
 #define __global__
 // Address spaces, as on the device: an access through such a pointer is rewritten into a charged
@@ -37,20 +42,48 @@
 #define GM_ADDR __gm__ uint8_t*
 
 // fp16 as the device stores it; arithmetic is in float, rounded once on assignment (clang's wasm32
-// target has the storage type __fp16 but no arithmetic _Float16).
+// target has the storage type __fp16 but no arithmetic _Float16). Conversions are constexpr
+// (`constexpr half ONE = 1.0;`): in a constant, by bits (round to nearest even, as __fp16 does).
 struct half {
   uint16_t bits = 0;
   half() = default;
-  half(float f) {
-    const __fp16 h = static_cast<__fp16>(f);
-    std::memcpy(&bits, &h, 2);
-  }
+  constexpr half(float f) : bits(__builtin_is_constant_evaluated() ? FromFloat(f) : Store(f)) {}
   template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
-  half(T v) : half(static_cast<float>(v)) {}
-  operator float() const {
+  constexpr half(T v) : half(static_cast<float>(v)) {}
+  constexpr operator float() const { return __builtin_is_constant_evaluated() ? ToFloat(bits) : Load(bits); }
+
+ private:
+  static uint16_t Store(float f) {
+    const __fp16 h = static_cast<__fp16>(f);
+    uint16_t b;
+    std::memcpy(&b, &h, 2);
+    return b;
+  }
+  static float Load(uint16_t b) {
     __fp16 h;
-    std::memcpy(&h, &bits, 2);
+    std::memcpy(&h, &b, 2);
     return static_cast<float>(h);
+  }
+  // Rounds away the low `shift` bits of m to nearest, ties to even.
+  static constexpr uint32_t RoundShift(uint32_t m, uint32_t shift) {
+    const uint32_t r = m >> shift, rem = m & ((1u << shift) - 1), tie = 1u << (shift - 1);
+    return r + (rem > tie || (rem == tie && (r & 1u)) ? 1u : 0u);
+  }
+  static constexpr uint16_t FromFloat(float f) {
+    const uint32_t u = __builtin_bit_cast(uint32_t, f);
+    const uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    if (a > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u | ((a >> 13) & 0x3ffu));  // NaN
+    if (a >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);                        // rounds past 65504: inf
+    if (a >= 0x38800000u) return static_cast<uint16_t>(sign | RoundShift(a - (112u << 23), 13));
+    if (a < 0x33000000u) return static_cast<uint16_t>(sign);  // below half the least subnormal
+    return static_cast<uint16_t>(sign | RoundShift((a & 0x7fffffu) | 0x800000u, 126 - (a >> 23)));
+  }
+  static constexpr float ToFloat(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1f) return __builtin_bit_cast(float, sign | 0x7f800000u | (m << 13));
+    if (e != 0) return __builtin_bit_cast(float, sign | ((e + 112u) << 23) | (m << 13));
+    const float v = static_cast<float>(m) * (1.0f / 16777216.0f);  // subnormal: m * 2^-24, exact
+    return sign ? -v : v;
   }
 };
 using float16_t = half;  // the AscendC spellings some kernels use
@@ -83,8 +116,8 @@ constexpr Dtype DtypeOf() {
     return Dtype::kBf16;
   else if constexpr (std::is_same_v<T, int8_t>)
     return Dtype::kI8;
-  else if constexpr (std::is_same_v<T, uint8_t>)
-    return Dtype::kU8;
+  else if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, bool>)
+    return Dtype::kU8;  // a bool tensor is uint8 storage, as the device's and the native engine's
   else if constexpr (std::is_same_v<T, int16_t>)
     return Dtype::kI16;
   else if constexpr (std::is_same_v<T, uint16_t>)
@@ -138,6 +171,13 @@ ASCENDC_GUEST_IMPORT(set_flag) void set_flag(int32_t event, int32_t id, int32_t 
 ASCENDC_GUEST_IMPORT(wait_flag) void wait_flag(int32_t event, int32_t id, int32_t line);
 }
 #define ASCENDC_GUEST_LINE int32_t line = __builtin_LINE()
+
+// A host launch wrapper's `op<<<...>>>(args)` as the guest build rewrites it (guest_build.py): the
+// harness never calls the wrapper, and its host pointers need not convert to the kernel's __gm__.
+template <typename Kernel>
+constexpr auto host_launch(Kernel) {
+  return [](auto&&...) {};
+}
 
 }  // namespace ascendc_guest
 
