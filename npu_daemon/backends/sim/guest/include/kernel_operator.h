@@ -86,6 +86,9 @@ struct half {
     return sign ? -v : v;
   }
 };
+// The device compiler's bf16 builtin type, of which bfloat16_t is the typedef on the device (as the
+// native engine spells it): kernels test `std::is_same_v<T, __bf16>` for their bf16 path.
+#define __bf16 bfloat16_t
 using float16_t = half;  // the AscendC spellings some kernels use
 using float32_t = float;
 struct bfloat16_t {
@@ -128,6 +131,8 @@ constexpr Dtype DtypeOf() {
     return Dtype::kU32;
   else if constexpr (std::is_same_v<T, int64_t>)
     return Dtype::kI64;
+  else if constexpr (std::is_same_v<T, double>)
+    return Dtype::kF64;
   else {
     static_assert(std::is_same_v<T, uint64_t>, "element type not supported by the guest engine");
     return Dtype::kU64;
@@ -155,6 +160,8 @@ void que_enque_hop(int32_t que, uint32_t addr, uint32_t bytes, int32_t src, int3
 ASCENDC_GUEST_IMPORT(que_deque_hop) int64_t que_deque_hop(int32_t que, int32_t src, int32_t dst, int32_t line);
 ASCENDC_GUEST_IMPORT(que_state) int32_t que_state(int32_t que, QueState what);
 ASCENDC_GUEST_IMPORT(pipe_reset) void pipe_reset(int32_t pipe);
+// PopStackBuffer: the UB past what the pipe handed out, (byte address | bytes << 32), 0 when none.
+ASCENDC_GUEST_IMPORT(pipe_pop_stack) int64_t pipe_pop_stack(int32_t pipe, int32_t pos, int32_t line);
 // A check of the API that failed in the guest: the host stops the kernel as the native check does.
 ASCENDC_GUEST_IMPORT(api_fail) void api_fail(Fault what, int32_t line);
 ASCENDC_GUEST_IMPORT(ub_get) int64_t ub_get(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int32_t line);
@@ -183,6 +190,7 @@ constexpr auto host_launch(Kernel) {
 
 namespace AscendC {
 
+using TEventID = int8_t;  // an event id as TPipe hands them out
 // The emulation's pipe numbers and HardEvent encoding (src * 8 + dst), so the host decodes both.
 enum pipe_t : int32_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL };
 #define ASCENDC_GUEST_EVENT(src, dst) src##_##dst = PIPE_##src * 8 + PIPE_##dst
@@ -238,6 +246,11 @@ class ElementRef {
   using T = typename Tensor::PrimType;
   ElementRef(const Tensor& t, Index i, int32_t line) : t_(t), i_(i), line_(line) {}
   operator T() const { return t_.GetValue(i_, line_); }
+  // `(float)x(i)` of a half tensor: two conversions, which a T& (the native engine's) makes one.
+  template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U> && !std::is_same_v<U, T>>>
+  explicit operator U() const {
+    return static_cast<U>(static_cast<T>(*this));
+  }
   ElementRef& operator=(T v) {
     t_.SetValue(i_, v, line_);
     return *this;
@@ -386,6 +399,11 @@ class TQueBind {
   void DeQue(LocalTensor<T>& t, ASCENDC_GUEST_LINE) {
     t = DeQue<T>(line);
   }
+  // The untyped form: the buffer's raw UB address (the library's TBufHandle), the same wait.
+  __ubuf__ uint8_t* DeQue(ASCENDC_GUEST_LINE) {
+    const uint32_t addr = static_cast<uint32_t>(ascendc_guest::que_deque(id_, line));
+    return reinterpret_cast<__ubuf__ uint8_t*>(static_cast<uintptr_t>(ascendc_guest::kUbBase + addr));
+  }
   int32_t GetTensorCountInQue() const { return ascendc_guest::que_state(id_, ascendc_guest::QueState::kQueued); }
   bool HasTensorInQue() const { return GetTensorCountInQue() > 0; }
   bool VacantInQue() const { return GetTensorCountInQue() < depth; }
@@ -438,6 +456,9 @@ inline TPipe*& CurrentTPipe() {
   return pipe;
 }
 
+template <typename T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& pop, ASCENDC_GUEST_LINE);
+
 class TPipe {
  public:
   TPipe() : id_(ascendc_guest::pipe_new()) { CurrentTPipe() = this; }
@@ -487,11 +508,24 @@ class TPipe {
   void Destroy() { Reset(); }
 
  private:
+  template <typename T, TPosition pos>
+  friend bool PopStackBuffer(LocalTensor<T>& pop, int32_t line);
   int32_t id_;
   uint8_t eventIds_[64] = {};
 };
 
 inline TPipe* GetTPipePtr() { return CurrentTPipe(); }
+
+// The rest of the UB past what the current TPipe has handed out, as one temporary tensor (the
+// library's PopStackBuffer; the UB positions only). False when nothing is left.
+template <typename T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& pop, int32_t line) {
+  const TPipe* pipe = GetTPipePtr();
+  const int64_t r = ascendc_guest::pipe_pop_stack(pipe ? pipe->id_ : -1, static_cast<int32_t>(pos), line);
+  if (r == 0) return false;
+  pop = LocalTensor<T>(static_cast<uint32_t>(r), static_cast<uint32_t>(r >> 32) / sizeof(T), pos);
+  return true;
+}
 
 template <pipe_t pipe>
 void PipeBarrier(ASCENDC_GUEST_LINE) {
@@ -505,6 +539,13 @@ template <HardEvent event>
 void WaitFlag(int32_t id, ASCENDC_GUEST_LINE) {
   ascendc_guest::wait_flag(static_cast<int32_t>(event), id, line);
 }
+// The same flags named by their pipes.
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+ public:
+  void SetFlag(int32_t id, ASCENDC_GUEST_LINE) { ascendc_guest::set_flag(src * 8 + dst, id, line); }
+  void WaitFlag(int32_t id, ASCENDC_GUEST_LINE) { ascendc_guest::wait_flag(src * 8 + dst, id, line); }
+};
 
 template <bool isAIVOnly = true>
 void SyncAll(ASCENDC_GUEST_LINE) {
