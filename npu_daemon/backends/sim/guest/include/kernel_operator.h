@@ -322,6 +322,14 @@ class LocalTensor {
   using PrimType = T;
   LocalTensor() = default;
   LocalTensor(uint32_t addr, uint32_t size, TPosition pos) : addr_(addr), size_(size), pos_(pos) {}
+  // Operator forms (dst = a + b, ascendc_guest/operators.h): the right-hand side runs the vector op.
+  template <typename Expr, typename = decltype(&Expr::template Run<T>)>
+  LocalTensor& operator=(const Expr& e) {
+    e.template Run<T>(*this);
+    return *this;
+  }
+  LocalTensor(const LocalTensor&) = default;
+  LocalTensor& operator=(const LocalTensor&) = default;
   LocalTensor operator[](uint32_t offset) const {
     return LocalTensor(addr_ + offset * static_cast<uint32_t>(sizeof(T)), size_ > offset ? size_ - offset : 0, pos_);
   }
@@ -608,3 +616,5 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 #include "ascendc_guest/adv.h"
 #include "ascendc_guest/cube.h"
 #include "ascendc_guest/vec_families.h"
+#include "ascendc_guest/impl_forms.h"
+#include "ascendc_guest/operators.h"
