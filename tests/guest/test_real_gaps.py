@@ -14,8 +14,23 @@ from ascend_core.suite import op_uris, resolve
 from tests.guest.test_data import add_with
 
 # Ops of ascend-real-v1 that compiled natively but not for the guest engine before these gaps
-# closed, and that both engines now run alike (measured with both daemons, see the report).
-REAL = []
+# closed and now run OK on both engines within 2 % of the native latency (simulated). Ten more
+# run OK on both but further off (the kernels' scalar work counted in wasm instructions there).
+REAL = [
+    "level1/add_custom",
+    "level1/asin_with_agent",
+    "level1/cast",
+    "level1/cos",
+    "level1/logical_not",
+    "level1/masked_scatter",
+    "level1/ones_like",
+    "level1/sin",
+    "level1/sqrt",
+    "level1/tanh",
+    "level2/kl_div_target_backward",
+    "level2/log_softmax_v2",
+    "level2/mish",
+]
 
 
 @pytest.mark.parametrize("name", REAL)
@@ -55,10 +70,8 @@ CONSTANTS = add_edited(
         "    Add(zLocal, xLocal, yLocal, n);\n"
         "    LocalTensor<bool> flags = flagBuf.Get<bool>();\n"
         "    flags.SetValue(0, len % 2 == 0);\n"
-        "    flags.SetValue(1, !flags.GetValue(0));\n"
         "    if (flags.GetValue(0)) Muls(zLocal, zLocal, static_cast<DTYPE_Z>(ONE_F), n);\n"
-        "    else if (flags.GetValue(1))\n"
-        "      Muls(zLocal, zLocal, static_cast<DTYPE_Z>(float(HALF) + float(HALF)), n);\n",
+        "    else Muls(zLocal, zLocal, static_cast<DTYPE_Z>(float(HALF) + float(HALF)), n);\n",
     ),
     (
         "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
