@@ -110,6 +110,7 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
         sorted([k, v] for k, v in {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}.items()),
+        kernel_view.ge_enum_defines(),
     )
 
 
@@ -127,6 +128,9 @@ def build_kernel(
             "\n".join(
                 [f"#define {k} {v}" for k, v in defines.items()]
                 + kernel_view.host_tiling_view(pkg)
+                # ge::DataType / ge::Format values, as the native prelude's kernel_enums.h: an
+                # undefined DT_BOOL is 0 in `#if ORIG_DTYPE_X == DT_BOOL`, which picks a wrong branch.
+                + kernel_view.ge_enum_defines()
                 + entry_lines(pkg)
                 + [""]
             )
