@@ -10,7 +10,11 @@ ASCENDC_GUEST_IMPORT(core_info) int64_t core_info(CoreInfo what);
 ASCENDC_GUEST_IMPORT(dump_tensor)
 void dump_tensor(Dtype t, int32_t gm, uint32_t addr, int64_t size, int32_t pos, uint32_t count, int32_t line);
 }
-inline uint32_t TilingAddr(const void* tiling) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(tiling)); }
+// Any pointer: GM_ADDR is a __gm__ (address space) pointer, which converts to no `const void*`.
+template <typename P>
+uint32_t TilingAddr(P* tiling) {
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(tiling));
+}
 }  // namespace ascendc_guest
 
 namespace AscendC {
