@@ -149,25 +149,26 @@ def bind_keyed_tiling(source: str, structs: dict[int, str]) -> str:
 _LAUNCH = re.compile(r"\b(\w+(?:\s*<[^<>;]*>)?)\s*<<<[^;]*?>>>\s*\(")
 
 
-def without_launches(source: str) -> str:
+def without_launches(source: str, launch: str = r"\1(") -> str:
     """The source with its host launch statements (`op<<<blockDim, l2ctrl, stream>>>(args)`, in
-    the `op_do` wrappers kernel files carry for the kernel-launch flow) made plain calls: the
-    device compiler parses the chevrons, g++ does not, and the harness never calls the wrappers."""
-    return _LAUNCH.sub(r"\1(", source)
+    the `op_do` wrappers kernel files carry for the kernel-launch flow) made plain calls (or
+    `launch`, the replacement of `op<<<...>>>(`): the device compiler parses the chevrons, g++
+    does not, and the harness never calls the wrappers."""
+    return _LAUNCH.sub(launch, source)
 
 
 def keyed_tiling_source(
-    pkg: OperatorPackage, workdir: Path, tag: str, host_gxx: bool = False
+    pkg: OperatorPackage, workdir: Path, tag: str, host_gxx: bool = False, launch: str = r"\1("
 ) -> str:
     """The kernel file to compile: the package's own, or a copy with per-key TilingData bound
-    (and, for a host g++ compile, host launch statements made calls).
+    (and, for a host compile, host launch statements made calls, or `launch`).
 
     The copy sits beside the original (so relative includes resolve alike) under a name carrying
     `tag`, so that concurrent compiles of the same package never share it."""
     structs = registered_tiling(pkg)[1]
     source = pkg.files[pkg.kernel_path]
     bound = bind_keyed_tiling(source, structs) if structs else source
-    bound = without_launches(bound) if host_gxx else bound
+    bound = without_launches(bound, launch) if host_gxx else bound
     if bound == source:
         return pkg.kernel_path
     path = Path(pkg.kernel_path)

@@ -105,9 +105,12 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
         _ir_pass_digest(),
         build.package_sources(pkg, "op_kernel"),
         build.package_sources(pkg, "inc"),
+        build.package_sources(pkg, "tree"),
+        *build.include_root_key(pkg),
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
         sorted([k, v] for k, v in {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}.items()),
+        kernel_view.ge_enum_defines(),
     )
 
 
@@ -125,17 +128,25 @@ def build_kernel(
             "\n".join(
                 [f"#define {k} {v}" for k, v in defines.items()]
                 + kernel_view.host_tiling_view(pkg)
+                # ge::DataType / ge::Format values, as the native prelude's kernel_enums.h: an
+                # undefined DT_BOOL is 0 in `#if ORIG_DTYPE_X == DT_BOOL`, which picks a wrong branch.
+                + kernel_view.ge_enum_defines()
                 + entry_lines(pkg)
                 + [""]
             )
         )
         ir, wasm = cwd / "kernel.ll", cwd / "kernel.wasm"
-        source = pkg.kernel_path
+        # The native build's view of the kernel file: per-key TilingData bound, and a host launch
+        # wrapper's `op<<<...>>>(args)` a call that converts nothing (its GM_ADDR is __gm__ here).
+        source = kernel_view.keyed_tiling_source(
+            pkg, workdir, key[:16], host_gxx=True, launch=r"ascendc_guest::host_launch(\1)("
+        )
         if header := template_key.key_header(
             pkg
         ):  # a template entry: the native build's dispatcher
             source = kernel_build.with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
+        cmd += [*build.repo_root_flags(pkg, cwd), *build.include_root_flags(pkg, workdir)]
         unit = ["-include", prelude.name, source, "-S", "-emit-llvm", "-o", ir.name]
         try:
             build.compile_candidate(

@@ -22,6 +22,11 @@
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif
+// As the native engine (and CANN's CPU debug build): a kernel file's host-only launch wrappers
+// (`#ifndef ASCENDC_CPU_DEBUG`) are left out.
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif
 #define __aicore__
 #define __global__
 // Address spaces, as on the device: an access through such a pointer is rewritten into a charged
@@ -37,22 +42,53 @@
 #define GM_ADDR __gm__ uint8_t*
 
 // fp16 as the device stores it; arithmetic is in float, rounded once on assignment (clang's wasm32
-// target has the storage type __fp16 but no arithmetic _Float16).
+// target has the storage type __fp16 but no arithmetic _Float16). Conversions are constexpr
+// (`constexpr half ONE = 1.0;`): in a constant, by bits (round to nearest even, as __fp16 does).
 struct half {
   uint16_t bits = 0;
   half() = default;
-  half(float f) {
-    const __fp16 h = static_cast<__fp16>(f);
-    std::memcpy(&bits, &h, 2);
-  }
+  constexpr half(float f) : bits(__builtin_is_constant_evaluated() ? FromFloat(f) : Store(f)) {}
   template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
-  half(T v) : half(static_cast<float>(v)) {}
-  operator float() const {
+  constexpr half(T v) : half(static_cast<float>(v)) {}
+  constexpr operator float() const { return __builtin_is_constant_evaluated() ? ToFloat(bits) : Load(bits); }
+
+ private:
+  static uint16_t Store(float f) {
+    const __fp16 h = static_cast<__fp16>(f);
+    uint16_t b;
+    std::memcpy(&b, &h, 2);
+    return b;
+  }
+  static float Load(uint16_t b) {
     __fp16 h;
-    std::memcpy(&h, &bits, 2);
+    std::memcpy(&h, &b, 2);
     return static_cast<float>(h);
   }
+  // Rounds away the low `shift` bits of m to nearest, ties to even.
+  static constexpr uint32_t RoundShift(uint32_t m, uint32_t shift) {
+    const uint32_t r = m >> shift, rem = m & ((1u << shift) - 1), tie = 1u << (shift - 1);
+    return r + (rem > tie || (rem == tie && (r & 1u)) ? 1u : 0u);
+  }
+  static constexpr uint16_t FromFloat(float f) {
+    const uint32_t u = __builtin_bit_cast(uint32_t, f);
+    const uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    if (a > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u | ((a >> 13) & 0x3ffu));  // NaN
+    if (a >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);                        // rounds past 65504: inf
+    if (a >= 0x38800000u) return static_cast<uint16_t>(sign | RoundShift(a - (112u << 23), 13));
+    if (a < 0x33000000u) return static_cast<uint16_t>(sign);  // below half the least subnormal
+    return static_cast<uint16_t>(sign | RoundShift((a & 0x7fffffu) | 0x800000u, 126 - (a >> 23)));
+  }
+  static constexpr float ToFloat(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1f) return __builtin_bit_cast(float, sign | 0x7f800000u | (m << 13));
+    if (e != 0) return __builtin_bit_cast(float, sign | ((e + 112u) << 23) | (m << 13));
+    const float v = static_cast<float>(m) * (1.0f / 16777216.0f);  // subnormal: m * 2^-24, exact
+    return sign ? -v : v;
+  }
 };
+// The device compiler's bf16 builtin type, of which bfloat16_t is the typedef on the device (as the
+// native engine spells it): kernels test `std::is_same_v<T, __bf16>` for their bf16 path.
+#define __bf16 bfloat16_t
 using float16_t = half;  // the AscendC spellings some kernels use
 using float32_t = float;
 struct bfloat16_t {
@@ -83,8 +119,8 @@ constexpr Dtype DtypeOf() {
     return Dtype::kBf16;
   else if constexpr (std::is_same_v<T, int8_t>)
     return Dtype::kI8;
-  else if constexpr (std::is_same_v<T, uint8_t>)
-    return Dtype::kU8;
+  else if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, bool>)
+    return Dtype::kU8;  // a bool tensor is uint8 storage, as the device's and the native engine's
   else if constexpr (std::is_same_v<T, int16_t>)
     return Dtype::kI16;
   else if constexpr (std::is_same_v<T, uint16_t>)
@@ -95,6 +131,8 @@ constexpr Dtype DtypeOf() {
     return Dtype::kU32;
   else if constexpr (std::is_same_v<T, int64_t>)
     return Dtype::kI64;
+  else if constexpr (std::is_same_v<T, double>)
+    return Dtype::kF64;
   else {
     static_assert(std::is_same_v<T, uint64_t>, "element type not supported by the guest engine");
     return Dtype::kU64;
@@ -122,6 +160,8 @@ void que_enque_hop(int32_t que, uint32_t addr, uint32_t bytes, int32_t src, int3
 ASCENDC_GUEST_IMPORT(que_deque_hop) int64_t que_deque_hop(int32_t que, int32_t src, int32_t dst, int32_t line);
 ASCENDC_GUEST_IMPORT(que_state) int32_t que_state(int32_t que, QueState what);
 ASCENDC_GUEST_IMPORT(pipe_reset) void pipe_reset(int32_t pipe);
+// PopStackBuffer: the UB past what the pipe handed out, (byte address | bytes << 32), 0 when none.
+ASCENDC_GUEST_IMPORT(pipe_pop_stack) int64_t pipe_pop_stack(int32_t pipe, int32_t pos, int32_t line);
 // A check of the API that failed in the guest: the host stops the kernel as the native check does.
 ASCENDC_GUEST_IMPORT(api_fail) void api_fail(Fault what, int32_t line);
 ASCENDC_GUEST_IMPORT(ub_get) int64_t ub_get(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int32_t line);
@@ -139,10 +179,18 @@ ASCENDC_GUEST_IMPORT(wait_flag) void wait_flag(int32_t event, int32_t id, int32_
 }
 #define ASCENDC_GUEST_LINE int32_t line = __builtin_LINE()
 
+// A host launch wrapper's `op<<<...>>>(args)` as the guest build rewrites it (guest_build.py): the
+// harness never calls the wrapper, and its host pointers need not convert to the kernel's __gm__.
+template <typename Kernel>
+constexpr auto host_launch(Kernel) {
+  return [](auto&&...) {};
+}
+
 }  // namespace ascendc_guest
 
 namespace AscendC {
 
+using TEventID = int8_t;  // an event id as TPipe hands them out
 // The emulation's pipe numbers and HardEvent encoding (src * 8 + dst), so the host decodes both.
 enum pipe_t : int32_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL };
 #define ASCENDC_GUEST_EVENT(src, dst) src##_##dst = PIPE_##src * 8 + PIPE_##dst
@@ -198,6 +246,11 @@ class ElementRef {
   using T = typename Tensor::PrimType;
   ElementRef(const Tensor& t, Index i, int32_t line) : t_(t), i_(i), line_(line) {}
   operator T() const { return t_.GetValue(i_, line_); }
+  // `(float)x(i)` of a half tensor: two conversions, which a T& (the native engine's) makes one.
+  template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U> && !std::is_same_v<U, T>>>
+  explicit operator U() const {
+    return static_cast<U>(static_cast<T>(*this));
+  }
   ElementRef& operator=(T v) {
     t_.SetValue(i_, v, line_);
     return *this;
@@ -269,6 +322,14 @@ class LocalTensor {
   using PrimType = T;
   LocalTensor() = default;
   LocalTensor(uint32_t addr, uint32_t size, TPosition pos) : addr_(addr), size_(size), pos_(pos) {}
+  // Operator forms (dst = a + b, ascendc_guest/operators.h): the right-hand side runs the vector op.
+  template <typename Expr, typename = decltype(&Expr::template Run<T>)>
+  LocalTensor& operator=(const Expr& e) {
+    e.template Run<T>(*this);
+    return *this;
+  }
+  LocalTensor(const LocalTensor&) = default;
+  LocalTensor& operator=(const LocalTensor&) = default;
   LocalTensor operator[](uint32_t offset) const {
     return LocalTensor(addr_ + offset * static_cast<uint32_t>(sizeof(T)), size_ > offset ? size_ - offset : 0, pos_);
   }
@@ -346,6 +407,11 @@ class TQueBind {
   void DeQue(LocalTensor<T>& t, ASCENDC_GUEST_LINE) {
     t = DeQue<T>(line);
   }
+  // The untyped form: the buffer's raw UB address (the library's TBufHandle), the same wait.
+  __ubuf__ uint8_t* DeQue(ASCENDC_GUEST_LINE) {
+    const uint32_t addr = static_cast<uint32_t>(ascendc_guest::que_deque(id_, line));
+    return reinterpret_cast<__ubuf__ uint8_t*>(static_cast<uintptr_t>(ascendc_guest::kUbBase + addr));
+  }
   int32_t GetTensorCountInQue() const { return ascendc_guest::que_state(id_, ascendc_guest::QueState::kQueued); }
   bool HasTensorInQue() const { return GetTensorCountInQue() > 0; }
   bool VacantInQue() const { return GetTensorCountInQue() < depth; }
@@ -398,6 +464,9 @@ inline TPipe*& CurrentTPipe() {
   return pipe;
 }
 
+template <typename T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& pop, ASCENDC_GUEST_LINE);
+
 class TPipe {
  public:
   TPipe() : id_(ascendc_guest::pipe_new()) { CurrentTPipe() = this; }
@@ -447,11 +516,24 @@ class TPipe {
   void Destroy() { Reset(); }
 
  private:
+  template <typename T, TPosition pos>
+  friend bool PopStackBuffer(LocalTensor<T>& pop, int32_t line);
   int32_t id_;
   uint8_t eventIds_[64] = {};
 };
 
 inline TPipe* GetTPipePtr() { return CurrentTPipe(); }
+
+// The rest of the UB past what the current TPipe has handed out, as one temporary tensor (the
+// library's PopStackBuffer; the UB positions only). False when nothing is left.
+template <typename T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& pop, int32_t line) {
+  const TPipe* pipe = GetTPipePtr();
+  const int64_t r = ascendc_guest::pipe_pop_stack(pipe ? pipe->id_ : -1, static_cast<int32_t>(pos), line);
+  if (r == 0) return false;
+  pop = LocalTensor<T>(static_cast<uint32_t>(r), static_cast<uint32_t>(r >> 32) / sizeof(T), pos);
+  return true;
+}
 
 template <pipe_t pipe>
 void PipeBarrier(ASCENDC_GUEST_LINE) {
@@ -465,6 +547,13 @@ template <HardEvent event>
 void WaitFlag(int32_t id, ASCENDC_GUEST_LINE) {
   ascendc_guest::wait_flag(static_cast<int32_t>(event), id, line);
 }
+// The same flags named by their pipes.
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+ public:
+  void SetFlag(int32_t id, ASCENDC_GUEST_LINE) { ascendc_guest::set_flag(src * 8 + dst, id, line); }
+  void WaitFlag(int32_t id, ASCENDC_GUEST_LINE) { ascendc_guest::wait_flag(src * 8 + dst, id, line); }
+};
 
 template <bool isAIVOnly = true>
 void SyncAll(ASCENDC_GUEST_LINE) {
@@ -527,3 +616,5 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 #include "ascendc_guest/adv.h"
 #include "ascendc_guest/cube.h"
 #include "ascendc_guest/vec_families.h"
+#include "ascendc_guest/impl_forms.h"
+#include "ascendc_guest/operators.h"

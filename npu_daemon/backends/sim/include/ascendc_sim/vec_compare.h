@@ -203,30 +203,6 @@ __aicore__ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>&
       p, loc);
 }
 
-// ---- operator forms: dst = a < b, a > b, a == b, a <= b, a >= b, a != b ------------------------------
-// Compare over all of a's elements into dst's bit mask, as the library's symbol overloads do.
-template <typename T>
-struct CompareExpr {
-  LocalTensor<T> a, b;
-  CMPMODE mode;
-  template <typename D>
-  void Run(const LocalTensor<D>& dst) const {
-    Compare(dst, a, b, mode, a.GetSize());
-  }
-};
-#define ASCENDC_SIM_CMP_OPERATOR(SYM, MODE)                                                         \
-  template <typename T>                                                                             \
-  __aicore__ inline CompareExpr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) { \
-    return {a, b, CMPMODE::MODE};                                                                   \
-  }
-ASCENDC_SIM_CMP_OPERATOR(<, LT)
-ASCENDC_SIM_CMP_OPERATOR(>, GT)
-ASCENDC_SIM_CMP_OPERATOR(==, EQ)
-ASCENDC_SIM_CMP_OPERATOR(<=, LE)
-ASCENDC_SIM_CMP_OPERATOR(>=, GE)
-ASCENDC_SIM_CMP_OPERATOR(!=, NE)
-#undef ASCENDC_SIM_CMP_OPERATOR
-
 // ---- CompareScalar: dst bits = src0 <op> scalar --------------------------------------------------
 template <typename T, typename U>
 __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
@@ -535,3 +511,6 @@ __aicore__ inline void GetCmpMask(const LocalTensor<T>& dst, ASCENDC_SIM_LOC) {
   ascendc_sim::MoveCmpMask("GetCmpMask", dst.template ReinterpretCast<uint64_t>(), true, loc);
 }
 }  // namespace AscendC
+
+// The symbol overloads (dst = a + b, dst = a < b), shared with the guest.
+#include "../../guest/include/ascendc_guest/operators.h"

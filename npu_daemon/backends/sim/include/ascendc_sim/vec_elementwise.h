@@ -465,26 +465,4 @@ __aicore__ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>
   std::memcpy(ascendc_sim::HostData(dst), tmp, sizeof(tmp));
 }
 
-// ---- operator forms: dst = a + b, a - b, a * b, a / b, a | b, a & b over dst's elements ------------
-#define ASCENDC_SIM_OPERATOR(SYM, NAME)                                                            \
-  template <typename T>                                                                            \
-  struct NAME##Expr {                                                                              \
-    LocalTensor<T> a, b;                                                                           \
-    template <typename D>                                                                          \
-    void Run(const LocalTensor<D>& dst) const {                                                    \
-      NAME(dst, a, b, static_cast<int32_t>(dst.GetSize()));                                        \
-    }                                                                                              \
-  };                                                                                               \
-  template <typename T>                                                                            \
-  __aicore__ inline NAME##Expr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) { \
-    return {a, b};                                                                                 \
-  }
-ASCENDC_SIM_OPERATOR(+, Add)
-ASCENDC_SIM_OPERATOR(-, Sub)
-ASCENDC_SIM_OPERATOR(*, Mul)
-ASCENDC_SIM_OPERATOR(/, Div)
-ASCENDC_SIM_OPERATOR(|, Or)
-ASCENDC_SIM_OPERATOR(&, And)
-#undef ASCENDC_SIM_OPERATOR
-
 }  // namespace AscendC

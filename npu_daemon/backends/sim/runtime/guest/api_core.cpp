@@ -68,6 +68,14 @@ int32_t QueStateImport(const Call&, int32_t id, int32_t what) {
   return what == static_cast<int32_t>(ascendc_guest::QueState::kIdle) ? q.Idle() : q.Queued();
 }
 void PipeReset(const Call&, int32_t id) { Pipe(id).Reset(); }
+int64_t PipePopStack(const Call& c, int32_t id, int32_t pos, int32_t line) {
+  const SrcLoc loc = c.Loc(line);
+  if (id < 0) ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, "PopStackBuffer without a TPipe");
+  if (AscendC::BufferOf(Position(pos)) != ascendc_sim::LocalBuf::kUB)
+    ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, "PopStackBuffer: a UB position only");
+  const uint32_t start = Pipe(id).UsedBytes(), end = ascendc_sim::CurrentCore().UbCapacity();
+  return start >= end ? 0 : static_cast<int64_t>(start) | static_cast<int64_t>(end - start) << 32;
+}
 
 // A check the guest ran on its own arguments failed: the native engine's RUNTIME_ERROR at its line.
 void ApiFail(const Call& c, int32_t what, int32_t line) {
@@ -156,6 +164,7 @@ void DefineCoreImports(wasmtime_linker_t* l) {
   Import<QueDequeHop>::Define(l, "que_deque_hop");
   Import<QueStateImport>::Define(l, "que_state");
   Import<PipeReset>::Define(l, "pipe_reset");
+  Import<PipePopStack>::Define(l, "pipe_pop_stack");
   Import<ApiFail>::Define(l, "api_fail");
   Import<CoreInfoImport>::Define(l, "core_info");
   Import<DumpTensorImport>::Define(l, "dump_tensor");

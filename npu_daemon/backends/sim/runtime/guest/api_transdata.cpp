@@ -13,10 +13,11 @@ void Trans5hd(const char* api, int32_t elemBytes, const uint32_t (&addr)[32], in
               const SrcLoc& loc) {
   if (repeats < 0 || repeats > UINT8_MAX || dstRep < 0 || dstRep > UINT16_MAX || srcRep < 0 || srcRep > UINT16_MAX)
     throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": a TransDataTo5HDParams field out of its range");
-  for (const uint32_t a : addr) (void)Local<uint8_t>(a, 32);
+  // A list entry is a UB pointer's value: GetPhyAddr's kUbBase + address, or the bare address.
   uint32_t dst[16], src[16];
-  std::copy(addr, addr + 16, dst);
-  std::copy(addr + 16, addr + 32, src);
+  for (int i = 0; i < 16; ++i) dst[i] = UbOfPointer(addr[i]), src[i] = UbOfPointer(addr[16 + i]);
+  for (const uint32_t a : dst) (void)Local<uint8_t>(a, 32);
+  for (const uint32_t a : src) (void)Local<uint8_t>(a, 32);
   const AscendC::TransDataTo5HDParams p(dstHigh != 0, srcHigh != 0, static_cast<uint8_t>(repeats),
                                         static_cast<uint16_t>(dstRep), static_cast<uint16_t>(srcRep));
   switch (elemBytes) {

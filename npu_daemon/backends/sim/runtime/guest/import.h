@@ -176,6 +176,8 @@ decltype(auto) WithType(int32_t code, F&& f) {
       return f(Tag<int64_t>{});
     case Dtype::kU64:
       return f(Tag<uint64_t>{});
+    case Dtype::kF64:
+      throw SimError(Status::RUNTIME_ERROR, "double elements are not supported by the guest engine");
   }
   throw SimError(Status::RUNTIME_ERROR, "element type code " + std::to_string(code) + " unknown to the guest engine");
 }

@@ -7,7 +7,8 @@
 
 namespace ascendc_guest {
 
-enum class Dtype : int32_t { kF16 = 1, kF32, kBf16, kI8, kU8, kI16, kU16, kI32, kU32, kI64, kU64 };
+// kF64: a kernel's double branches compile (its other dtypes' tiling keys); no import serves them.
+enum class Dtype : int32_t { kF16 = 1, kF32, kBf16, kI8, kU8, kI16, kU16, kI32, kU32, kI64, kU64, kF64 };
 enum class Binary : int32_t {
   kAdd = 1,
   kSub,

@@ -35,8 +35,8 @@ struct TransDataTo5HDParams {
 
 namespace ascendc_guest {
 
-// The address-list forms take UB byte addresses: on the guest engine a UB pointer's value (a
-// LocalTensor's GetPhyAddr()) is its UB byte address. The host holds each to a block of the UB.
+// The address-list forms take UB pointer values (a LocalTensor's GetPhyAddr(), kUbBase + its UB
+// byte address, or the bare address): the host holds each to a block of the UB.
 template <typename T>
 void TransDataTo5HDCall(const uint32_t (&lists)[2 * AscendC::NCHW_CONV_ADDR_LIST_SIZE],
                         const AscendC::TransDataTo5HDParams& p, int32_t line) {
