@@ -74,6 +74,13 @@ def test_suite_import_honours_each_operators_own_spec_and_reference(tmp_path):
 def test_corpus_run_says_why_it_tried_nothing(tmp_path):
     folder, right, wrong = own_operators(tmp_path)
     (right / "op.toml").unlink()
+    # Named like no spec of ours (the corpus ships one for `add`): the runner names an operator
+    # found without a spec of its own by its kernel entry.
+    kernel = right / "op_kernel" / "add.cpp"
+    kernel.with_name("my_add.cpp").write_text(
+        kernel.read_text().replace(" void add(", " void my_add(")
+    )
+    kernel.unlink()
     (wrong / "op.toml").write_text('name = "add"\n')
     done = cli("corpus", "run", str(folder))
     assert done.returncode == 1, done.stdout

@@ -70,7 +70,8 @@ def test_the_task_set_splits_by_address_and_prompts_parse_back():
     assert len(_FENCE.findall(shown)) == len([p for p in base.files if p.startswith("op_")])
 
 
-def test_an_unmaterialised_suite_is_a_clear_error():
+def test_an_unmaterialised_suite_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASCEND_GYM_DATA", str(tmp_path))  # not this machine's materialised copy
     with pytest.raises(ValueError, match="suite materialise"):
         load_taskset("ascend-real-v1")
 
