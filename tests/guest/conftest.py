@@ -61,3 +61,14 @@ def engines(daemon: str, guest_daemon: str) -> Engines:
     yield Engines(native, guest)
     native.close()
     guest.close()
+
+
+def lean(values: list, keep: int = 2) -> list:
+    """The default run keeps the first `keep` of a family's parity cases; the rest are marked slow
+    (run with `-m slow`): each costs an evaluation on both engines."""
+    return [
+        v
+        if i < keep
+        else pytest.param(*(v if isinstance(v, tuple) else (v,)), marks=pytest.mark.slow)
+        for i, v in enumerate(values)
+    ]

@@ -11,6 +11,8 @@ import pytest
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import load_expert, resolve, roots
 
+from .conftest import lean
+
 
 def same_charge(engines, pkg, rel: float) -> None:
     """The guest engine's verdict is the native engine's, its vector time the same to rounding (each
@@ -41,7 +43,7 @@ EXPERTS = [
 ]
 
 
-@pytest.mark.parametrize(("address", "rel"), EXPERTS)
+@pytest.mark.parametrize(("address", "rel"), lean(EXPERTS))
 def test_expert_kernels_on_the_high_level_apis_match_the_native_engine(engines, address, rel):
     same_charge(engines, load_expert(address), rel)
 

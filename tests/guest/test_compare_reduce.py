@@ -11,6 +11,8 @@ import pytest
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import op_uris, resolve
 
+from .conftest import lean
+
 
 def materialised(suite: str) -> bool:
     try:
@@ -360,7 +362,7 @@ KERNELS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(KERNELS))
+@pytest.mark.parametrize("name", lean(sorted(KERNELS), keep=3))
 def test_family_kernels_match_the_native_engine(engines, name):
     uri, kernel, rel = KERNELS[name]
     engines.same(resolve(uri).with_sources(kernel=kernel()), rel=rel)

@@ -10,6 +10,8 @@ from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import op_uris, resolve
 from ascend_gym.client import DaemonClient
 
+from .conftest import lean
+
 CUBE_KERNELS = [
     "level1/matmul",
     "level1/matmul_trans_a",
@@ -29,7 +31,7 @@ CUBE_KERNELS = [
 REAL_CUBE_KERNELS = ["level3/matmad", "level3/matmul_custom", "level3/matmul_api_constant"]
 
 
-@pytest.mark.parametrize("uri", CUBE_KERNELS)
+@pytest.mark.parametrize("uri", lean(CUBE_KERNELS))
 def test_suite_cube_kernels_match_the_native_engine(engines, uri):
     engines.same(uri)
 

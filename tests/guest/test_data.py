@@ -13,6 +13,8 @@ import pytest
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import load_expert, op_uris, resolve
 
+from .conftest import lean
+
 KERNELS = Path(__file__).parent / "kernels"
 ENTRY = 'extern "C" __global__ __aicore__ void add('
 
@@ -22,7 +24,7 @@ def add_with(kernel: str):
 
 
 @pytest.mark.parametrize(
-    "uri", ["level1/add", "level1/mul", "level1/relu", "level1/gelu", "level1/mish"]
+    "uri", lean(["level1/add", "level1/mul", "level1/relu", "level1/gelu", "level1/mish"])
 )
 def test_expert_kernels_with_cache_hints_match_the_native_engine(engines, uri):
     # SetL2CacheHint(CACHE_MODE_DISABLE) moves the copies' simulated cost: the hint crosses too.
