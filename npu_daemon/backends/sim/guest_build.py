@@ -141,9 +141,8 @@ def build_kernel(
         source = kernel_view.keyed_tiling_source(
             pkg, workdir, key[:16], host_gxx=True, launch=r"ascendc_guest::host_launch(\1)("
         )
-        if header := template_key.key_header(
-            pkg
-        ):  # a template entry: the native build's dispatcher
+        # A template entry: the native build's dispatcher.
+        if header := template_key.key_header(pkg):
             source = kernel_build.with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
         cmd += [*build.repo_root_flags(pkg, cwd), *build.include_root_flags(pkg, workdir)]
