@@ -13,6 +13,8 @@
 #include "ascendc_sim/data_copy.h"
 #include "ascendc_sim/sync.h"
 #include "ascendc_sim/vec_elementwise.h"
+// After LocalTensor: the parameter records both engines share.
+#include "../../guest/include/ascendc_guest/sort_params.h"
 
 namespace ascendc_sim {
 // An operand `needBytes` long at a tensor of `haveBytes`: past the tensor but inside the UB the
@@ -76,43 +78,6 @@ __aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& s
 // (a UB copy and a MrgSort per round, as the library does). Extract splits pairs into scores and
 // indices in two select instructions, as the library's two GatherMasks do; for half scores its
 // index pass covers twice the pairs.
-
-namespace AscendC {
-
-constexpr uint8_t MRG_SORT_ELEMENT_LEN = 4;
-
-template <typename T>
-struct MrgSortSrcList {
-  MrgSortSrcList() = default;
-  MrgSortSrcList(const LocalTensor<T>& a, const LocalTensor<T>& b, const LocalTensor<T>& c, const LocalTensor<T>& d)
-      : src1(a), src2(b), src3(c), src4(d) {}
-  LocalTensor<T> src1, src2, src3, src4;
-};
-
-struct MrgSort4Info {
-  MrgSort4Info() = default;
-  MrgSort4Info(const uint16_t lengths[MRG_SORT_ELEMENT_LEN], bool exhaustedSuspension, uint16_t valid, uint16_t repeats)
-      : ifExhaustedSuspension(exhaustedSuspension), validBit(valid), repeatTimes(static_cast<uint8_t>(repeats)) {
-    for (int i = 0; i < MRG_SORT_ELEMENT_LEN; ++i) elementLengths[i] = lengths[i];
-  }
-  uint16_t elementLengths[MRG_SORT_ELEMENT_LEN] = {0};  // pairs in each list
-  bool ifExhaustedSuspension = false;
-  uint16_t validBit = 0;  // bit k: list k takes part (3, 7 or 15)
-  uint8_t repeatTimes = 1;
-};
-
-template <typename T>
-__aicore__ inline uint32_t GetSortLen(const uint32_t elemCount) {
-  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "GetSortLen: half or float");
-  return elemCount * (8 / sizeof(T));
-}
-template <typename T>
-__aicore__ inline uint32_t GetSortOffset(const uint32_t elemOffset) {
-  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "GetSortOffset: half or float");
-  return elemOffset * (8 / sizeof(T));
-}
-
-}  // namespace AscendC
 
 namespace ascendc_sim {
 

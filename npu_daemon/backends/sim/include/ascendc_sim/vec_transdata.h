@@ -19,24 +19,8 @@
 #include <cstring>
 
 #include "ascendc_sim/core.h"
+#include "../../guest/include/ascendc_guest/params.h"  // TransDataTo5HDParams, shared with the guest
 #include "ascendc_sim/memory.h"
-
-namespace AscendC {
-
-constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
-
-struct TransDataTo5HDParams {
-  constexpr TransDataTo5HDParams() = default;
-  constexpr TransDataTo5HDParams(bool dstHigh, bool srcHigh, uint8_t repeats, uint16_t dstRep, uint16_t srcRep)
-      : dstHighHalf(dstHigh), srcHighHalf(srcHigh), repeatTimes(repeats), dstRepStride(dstRep), srcRepStride(srcRep) {}
-  bool dstHighHalf = false;
-  bool srcHighHalf = false;
-  uint8_t repeatTimes = 1;
-  uint16_t dstRepStride = 0;
-  uint16_t srcRepStride = 0;
-};
-
-}  // namespace AscendC
 
 namespace ascendc_sim {
 

@@ -77,6 +77,20 @@ struct DataCopyPadParams {
   uint64_t paddingValue = 0;
 };
 
+// TransDataTo5HD's repeat record and its address lists' length.
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+
+struct TransDataTo5HDParams {
+  constexpr TransDataTo5HDParams() = default;
+  constexpr TransDataTo5HDParams(bool dstHigh, bool srcHigh, uint8_t repeats, uint16_t dstRep, uint16_t srcRep)
+      : dstHighHalf(dstHigh), srcHighHalf(srcHigh), repeatTimes(repeats), dstRepStride(dstRep), srcRepStride(srcRep) {}
+  bool dstHighHalf = false;
+  bool srcHighHalf = false;
+  uint8_t repeatTimes = 1;
+  uint16_t dstRepStride = 0;
+  uint16_t srcRepStride = 0;
+};
+
 // The library's scalar helpers (kernel_utils of asc-devkit; the samples call them qualified).
 constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }

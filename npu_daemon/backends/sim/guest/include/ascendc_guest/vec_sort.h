@@ -2,6 +2,7 @@
 // A2's 8 B (score, index) pairs (included by kernel_operator.h).
 #pragma once
 
+#include "ascendc_guest/sort_params.h"
 #include "ascendc_guest/vec_shape.h"
 
 namespace ascendc_guest {
@@ -30,40 +31,6 @@ void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTe
             const int32_t repeatTime, ASCENDC_GUEST_LINE) {
   ascendc_guest::vec_sort32(ascendc_guest::DtypeOf<T>(), dst.UbAddr(), dst.GetSize(), src0.UbAddr(), src0.GetSize(),
                             src1.UbAddr(), src1.GetSize(), repeatTime, line);
-}
-
-constexpr uint8_t MRG_SORT_ELEMENT_LEN = 4;
-
-template <typename T>
-struct MrgSortSrcList {
-  MrgSortSrcList() = default;
-  MrgSortSrcList(const LocalTensor<T>& a, const LocalTensor<T>& b, const LocalTensor<T>& c, const LocalTensor<T>& d)
-      : src1(a), src2(b), src3(c), src4(d) {}
-  LocalTensor<T> src1, src2, src3, src4;
-};
-
-struct MrgSort4Info {
-  MrgSort4Info() = default;
-  MrgSort4Info(const uint16_t lengths[MRG_SORT_ELEMENT_LEN], bool exhaustedSuspension, uint16_t valid, uint16_t repeats)
-      : ifExhaustedSuspension(exhaustedSuspension), validBit(valid), repeatTimes(static_cast<uint8_t>(repeats)) {
-    for (int i = 0; i < MRG_SORT_ELEMENT_LEN; ++i) elementLengths[i] = lengths[i];
-  }
-  uint16_t elementLengths[MRG_SORT_ELEMENT_LEN] = {0};  // pairs in each list
-  bool ifExhaustedSuspension = false;
-  uint16_t validBit = 0;  // bit k: list k takes part (3, 7 or 15)
-  uint8_t repeatTimes = 1;
-};
-
-// Pairs counted in T elements (4 halves or 2 floats a pair).
-template <typename T>
-uint32_t GetSortLen(const uint32_t elemCount) {
-  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "GetSortLen: half or float");
-  return elemCount * (8 / sizeof(T));
-}
-template <typename T>
-uint32_t GetSortOffset(const uint32_t elemOffset) {
-  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "GetSortOffset: half or float");
-  return elemOffset * (8 / sizeof(T));
 }
 
 // Merges up to 4 sorted lists, the highest score first; the pairs taken from each list are left in

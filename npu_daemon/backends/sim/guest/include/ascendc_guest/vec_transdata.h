@@ -16,23 +16,6 @@ void vec_trans_5hd_ub(int32_t elemBytes, uint32_t dstList, uint32_t dstListSize,
 }
 }  // namespace ascendc_guest
 
-namespace AscendC {
-
-constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
-
-struct TransDataTo5HDParams {
-  constexpr TransDataTo5HDParams() = default;
-  constexpr TransDataTo5HDParams(bool dstHigh, bool srcHigh, uint8_t repeats, uint16_t dstRep, uint16_t srcRep)
-      : dstHighHalf(dstHigh), srcHighHalf(srcHigh), repeatTimes(repeats), dstRepStride(dstRep), srcRepStride(srcRep) {}
-  bool dstHighHalf = false;
-  bool srcHighHalf = false;
-  uint8_t repeatTimes = 1;
-  uint16_t dstRepStride = 0;
-  uint16_t srcRepStride = 0;
-};
-
-}  // namespace AscendC
-
 namespace ascendc_guest {
 
 // The address-list forms take UB pointer values (a LocalTensor's GetPhyAddr(), kUbBase + its UB
