@@ -66,30 +66,32 @@ def data_dir() -> Path:
     return Path(base) / "suites"
 
 
-def _env_suites() -> None:
+def _registry() -> dict[str, Path]:
+    """Every suite name -> its root, found afresh: the data directory's suites and
+    $ASCEND_GYM_SUITES as they are now, then the built-in and registered ones, which win."""
+    found: dict[str, Path] = {}
     if data_dir().is_dir():
-        for root in sorted(p for p in data_dir().iterdir() if p.is_dir()):
-            _suites.setdefault(root.name, root.resolve())
+        found = {p.name: p.resolve() for p in sorted(data_dir().iterdir()) if p.is_dir()}
     for pair in filter(None, os.environ.get("ASCEND_GYM_SUITES", "").split(":")):
         name, _, root = pair.partition("=")
-        register_suite(name, root)
+        found[name] = Path(root).resolve()
+    return found | _suites
 
 
 def roots() -> dict[str, Path]:
     """Every suite that resolves (the built-in one, imported ones, $ASCEND_GYM_SUITES): its root."""
-    _env_suites()
-    return dict(sorted(_suites.items()))
+    return dict(sorted(_registry().items()))
 
 
 def op_dirs(suite: str = SUITE_NAME) -> list[Path]:
     """Every operator directory of a suite, in level then name order."""
-    _env_suites()
-    if suite in DEFINED and suite not in _suites:
+    suites = _registry()
+    if suite in DEFINED and suite not in suites:
         raise KeyError(
             f"suite {suite!r} is not materialised: "
             f"`ascend-gym suite materialise {suite} --src DIR` builds it from your checkouts"
         )
-    root = _suites[suite]
+    root = suites[suite]
     return sorted(p.parent for p in root.glob("level*/*/op.toml"))
 
 
@@ -107,15 +109,12 @@ def op_uris(suite: str = SUITE_NAME, levels: list[int] | None = None) -> list[st
 
 def resolve(address: str) -> OperatorPackage:
     """Load an operator from an op:// URI, a `<level>/<name>` short name, or a directory path."""
-    _env_suites()
     if address.startswith("op://"):
         suite, _, rest = address.removeprefix("op://").partition("/")
         if suite in DERIVED:
             base, edit = DERIVED[suite]
             return edit(resolve(f"op://{base}/{rest}")).model_copy(update={"uri": address})
-        if suite not in _suites:
-            raise KeyError(f"unknown suite {suite!r}; registered: {sorted(_suites)}")
-        path, uri = _suites[suite] / rest, address
+        path, uri = _op_dir(address), address
     elif Path(address).is_dir():
         path, uri = Path(address), str(Path(address).resolve())
     else:
@@ -128,7 +127,7 @@ def resolve(address: str) -> OperatorPackage:
 def expand(names: str) -> list[str]:
     """A comma list of addresses, with `smoke` standing for the smoke set, `all` for the suite
     and a suite's name (`ascend-real-v1`) for every operator of that suite."""
-    _env_suites()
+    suites = _registry()
     out: list[str] = []
     for name in filter(None, (n.strip() for n in names.split(","))):
         if name == "smoke":
@@ -137,7 +136,7 @@ def expand(names: str) -> list[str]:
             out += op_uris()
         elif name in LEVELS:
             out += op_uris(levels=[int(name.removeprefix("level"))])
-        elif name in _suites or name in DEFINED or name in DERIVED:
+        elif name in suites or name in DEFINED or name in DERIVED:
             out += op_uris(name)
         else:
             out.append(name)
@@ -152,13 +151,13 @@ EXPERT_DIR = "expert"
 
 
 def _op_dir(address: str) -> Path:
-    _env_suites()
     if address.startswith("op://"):
         suite, _, rest = address.removeprefix("op://").partition("/")
         suite = DERIVED[suite][0] if suite in DERIVED else suite
-        if suite not in _suites:
-            raise KeyError(f"unknown suite {suite!r}; registered: {sorted(_suites)}")
-        return _suites[suite] / rest
+        suites = _registry()
+        if suite not in suites:
+            raise KeyError(f"unknown suite {suite!r}; registered: {sorted(suites)}")
+        return suites[suite] / rest
     if Path(address).is_dir():
         return Path(address)
     return SUITE_ROOT / address

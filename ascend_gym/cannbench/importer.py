@@ -129,7 +129,6 @@ def import_tasks(
     )
     root.mkdir(parents=True, exist_ok=True)
     (root / MANIFEST).write_text(manifest.model_dump_json(indent=1))
-    suite.register_suite(name, root)
     return manifest
 
 

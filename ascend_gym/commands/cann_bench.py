@@ -187,7 +187,6 @@ def _baselines(name: str, results: list) -> None:
     for made, s in correct:
         write_operator(made, root / f"level{s.level}" / s.op, f"cann-bench candidate: {s.message}")
     if correct:
-        suite.register_suite(f"{name}-baselines", root)
         print(
             f"suite {name}-baselines: the {len(correct)} candidates correct on every case; "
             f"optimise them with `ascend-gym bench --suite {name}-baselines --policies ...`"

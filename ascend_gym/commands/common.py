@@ -248,7 +248,7 @@ def _spec_path(address: str, spec_file: str | Path | None) -> Path:
     else:
         uri = f"op://{suite.SUITE_NAME}/{address}"
     name, _, rest = uri.removeprefix("op://").partition("/")
-    return suite._suites.get(name, suite.SUITE_ROOT) / rest / "op.toml"
+    return suite.roots().get(name, suite.SUITE_ROOT) / rest / "op.toml"
 
 
 def _spec_problem(path: Path, error: ValidationError) -> str:

@@ -142,5 +142,4 @@ def materialise(
     (root / "qualification.json").write_text(
         json.dumps([q.model_dump() for q in outcomes], indent=1)
     )
-    suite.register_suite(name, root)
     return outcomes

@@ -79,7 +79,6 @@ def import_suite(
             op_name, k = f"{source.op}_{k}", k + 1
         taken.add(op_name)
         write_operator(package, root / LEVEL / op_name, f"imported from {source.rel}")
-    suite.register_suite(name, root)
     return [o for _, o in results]
 
 
