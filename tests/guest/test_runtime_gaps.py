@@ -1,9 +1,10 @@
 """Kernels the guest engine stopped or answered wrongly where the native engine ran them (issue 50,
 the development corpus's RUNTIME_ERROR gaps), each as a small kernel of our own: a copy into a cube
 buffer placed past the UB (the bias table), a list parameter's descriptor whose member addresses
-the kernel casts to __gm__ pointers, and fp16 / bf16 elements read through a __gm__ pointer. Each
-gets the native engine's verdict and simulated latency; a copy past the bias table still stops the
-kernel."""
+the kernel casts to __gm__ pointers, fp16 / bf16 elements read through a __gm__ pointer, and a
+tensor past the UB that TPipe handed out (as the device, TPipe hands out addresses past the UB and
+only an access there is an error). Each gets the native engine's verdict and simulated latency; a
+copy past the bias table still stops the kernel."""
 
 from __future__ import annotations
 
@@ -112,3 +113,31 @@ HEAD_READ = add_edited(
 
 def test_fp16_elements_read_through_a_gm_pointer_match_the_native_engine(engines):
     engines.same(resolve("level1/add").with_sources(kernel=HEAD_READ))
+
+
+# level1/add with a scratch buffer of 256 KiB after its queues: TPipe hands out addresses past the
+# UB as the device does (a warning), and the tensor TBuf::Get makes there reaches past the UB; the
+# kernel touches only its head, inside the UB. The sum goes through it and back.
+PAST_THE_UB = add_edited(
+    (
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n",
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+        "    pipe.InitBuffer(spill, 256 * 1024);\n",
+    ),
+    (
+        "    outQueueZ.EnQue<DTYPE_Z>(zLocal);\n",
+        "    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;\n"
+        "    LocalTensor<DTYPE_Z> s = spill.Get<DTYPE_Z>();\n"
+        "    PipeBarrier<PIPE_V>();\n    Muls(s, zLocal, static_cast<DTYPE_Z>(1), n);\n"
+        "    PipeBarrier<PIPE_V>();\n    Muls(zLocal, s, static_cast<DTYPE_Z>(1), n);\n"
+        "    outQueueZ.EnQue<DTYPE_Z>(zLocal);\n",
+    ),
+    (
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> spill;\n",
+    ),
+)
+
+
+def test_a_tensor_past_the_ub_that_tpipe_handed_out_matches_the_native_engine(engines):
+    engines.same(resolve("level1/add").with_sources(kernel=PAST_THE_UB))

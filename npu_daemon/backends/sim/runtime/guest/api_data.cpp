@@ -33,12 +33,12 @@ template <typename T>
 AscendC::LocalTensor<T> LocalSpan(uint32_t addr, uint32_t size, int32_t pos, uint64_t bytes, const char* api) {
   const auto l = Local<T>(addr, size, pos);
   // Addresses are the core's local address space: a cube buffer's start past the UB's end.
-  const auto& local = ascendc_sim::CurrentCore().Local();
   const ascendc_sim::LocalBuf b = AscendC::BufferOf(l.GetPosition());
-  if (addr + bytes > static_cast<uint64_t>(local.Base(b)) + local.Size(b))
+  const uint64_t base = ascendc_sim::CurrentCore().Local().Base(b), end = LocalEnd(b);
+  if (addr + bytes > end)
     throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + std::to_string(bytes) + " B from byte " +
-                                              std::to_string(addr - local.Base(b)) + " run past the " +
-                                              std::to_string(local.Size(b)) + " B of the tensor's buffer");
+                                              std::to_string(addr - base) + " run past the " +
+                                              std::to_string(end - base) + " B of the tensor's buffer");
   return l;
 }
 // A copy's GM tensor: its start in a GM buffer of the launch. How far past the buffer the copy may
