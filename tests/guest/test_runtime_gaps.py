@@ -141,3 +141,32 @@ PAST_THE_UB = add_edited(
 
 def test_a_tensor_past_the_ub_that_tpipe_handed_out_matches_the_native_engine(engines):
     engines.same(resolve("level1/add").with_sources(kernel=PAST_THE_UB))
+
+
+# level1/add scaling its sum by a factor staged through a double tensor (element writes, a UB to UB
+# copy of four doubles, element reads): 1.
+DOUBLES = add_edited(
+    (
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n",
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+        "    pipe.InitBuffer(wide, 64);\n"
+        "    LocalTensor<double> d = wide.Get<double>();\n"
+        "    for (int i = 0; i < 4; ++i) d.SetValue(i, 0.25 * (i + 1));\n"
+        "    PipeBarrier<PIPE_ALL>();\n    DataCopy(d[4], d, 4);\n    PipeBarrier<PIPE_ALL>();\n"
+        "    scale = static_cast<float>(d.GetValue(7) - d.GetValue(6) + d.GetValue(5) + d.GetValue(4));\n",
+    ),
+    (
+        "    outQueueZ.EnQue<DTYPE_Z>(zLocal);\n",
+        "    Muls(zLocal, zLocal, static_cast<DTYPE_Z>(scale), (len + alignElems - 1) / alignElems * alignElems);\n"
+        "    outQueueZ.EnQue<DTYPE_Z>(zLocal);\n",
+    ),
+    (
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> wide;\n"
+        "  float scale;\n",
+    ),
+)
+
+
+def test_double_elements_copied_and_read_match_the_native_engine(engines):
+    engines.same(resolve("level1/add").with_sources(kernel=DOUBLES))
