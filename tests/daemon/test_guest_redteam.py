@@ -129,6 +129,23 @@ def test_queue_calls_in_orders_the_api_forbids_stop_the_kernel(guest):
         assert why in stopped(guest, kernel_with(body=code), "queues")
 
 
+def test_a_matmul_tiling_whose_buffer_sizes_wrap_is_refused(guest):
+    # The host's Matmul sizes its L1 chunks from the kernel's TCubeTiling in 32 bits: base
+    # blocks of 2^16 (or 2^24 steps) wrap each chunk to 0 bytes, which the copies into it refuse.
+    pkg = resolve("level1/matmul")
+    regist = "  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tl);\n"
+    for fields in (
+        "bad.baseM = bad.baseN = bad.baseK = 65536; bad.stepKa = bad.stepKb = 1;",
+        "bad.baseM = bad.baseN = bad.baseK = 16; bad.stepKa = bad.stepKb = 16777216;",
+    ):
+        body = f"  TCubeTiling bad = tl;\n  {fields}\n  mm.Init(&bad);\n"
+        forged = pkg.with_sources(kernel=pkg.files[pkg.kernel_path].replace(regist, regist + body))
+        request = timed(run_id="matmul").model_copy(update={"package": forged})
+        result = guest.evaluate(request)
+        assert result.status is Status.RUNTIME_ERROR, result.message
+        assert "exceeds the tensor's 0 bytes" in result.message
+
+
 # ---- free work and the host's own limits ----------------------------------------------------------
 SIMD = (
     "typedef unsigned v4 __attribute__((vector_size(16)));\nstatic v4 acc[1 << 16];\n"
