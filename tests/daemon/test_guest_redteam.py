@@ -69,6 +69,16 @@ def test_an_import_the_kernel_declares_itself_is_held_as_the_headers_own(guest):
     assert "lies past the" in stopped(guest, whole_ub, "import-fill")
 
 
+def test_a_gm_reach_whose_byte_count_wraps_is_refused(guest):
+    # InitGlobalMemory of 2^62 floats: the byte count wrapped to 0 and passed the GM check, and
+    # the host wrote on past the output buffer until the process that owns the reward died.
+    body = (
+        "  GlobalTensor<float> g;\n  g.SetGlobalBuffer((__gm__ float*)z, 16);\n"
+        "  if (GetBlockIdx() == 0) InitGlobalMemory(g, (uint64_t)1 << 62, 1.0f);\n"
+    )
+    assert "reach past the GM" in stopped(guest, kernel_with(body=body), "wrap")
+
+
 def test_an_entry_taking_more_than_the_launch_passes_is_refused(guest):
     # The entry is called unchecked with the launch's GM addresses: 64 more parameters had
     # wasmtime read them past the arguments (the harness died of SIGILL).
