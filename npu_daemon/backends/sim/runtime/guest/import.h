@@ -197,6 +197,11 @@ using ascendc_guest::FromBits;
 template <typename T>
 AscendC::GlobalTensor<T> Global(uint32_t addr, int64_t size, int64_t reach, const char* api) {
   AscendC::GlobalTensor<T> g;
+  // Past 2^32 elements no buffer of the guest's 2 GiB of GM holds them, and the byte count would
+  // wrap to a small one (InitGlobalMemory of 2^62 floats wrote on past its buffer).
+  if (reach > (int64_t{1} << 32))
+    throw SimError(Status::RUNTIME_ERROR,
+                   std::string(api) + ": " + std::to_string(reach) + " elements reach past the GM");
   const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(reach, 1)) * sizeof(T);
   g.SetGlobalBuffer(reinterpret_cast<T*>(g_module->gm.map.Resolve(addr, bytes, api)), static_cast<uint64_t>(size));
   return g;
