@@ -377,6 +377,23 @@ def ensure_runtime() -> Runtime:
     return rt
 
 
+_CITED = re.compile(r"^(?:In file included from )?([^<\s:][^:\n]*):\d+:", re.MULTILINE)
+
+
+def foreign_file(log: str, cwd: Path, roots: list[Path]) -> str | None:
+    """A file a compiler's log cites (a diagnostic quotes its lines, line and column) outside
+    `roots`, the emulation's headers and the system's: the build's sandbox lets the compiler open
+    any file its user can read, and an `#include` swallowed by a macro's arguments reaches one
+    past the token gate, which reads the preprocessor's output."""
+    allowed = [r.resolve() for r in (*roots, HOST_INCLUDE_DIR, source_policy.BACKENDS)]
+    allowed += source_policy.SYSTEM_ROOTS
+    for cited in _CITED.findall(log):
+        path = (cwd / cited).resolve()
+        if not any(path.is_relative_to(r) for r in allowed):
+            return cited
+    return None
+
+
 def compile_candidate(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float) -> None:
     done = sandbox.run(
         cmd, cwd, timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096)
@@ -413,8 +430,16 @@ def accept(c: Compile, timeout_s: float) -> None:
     for k, source in enumerate(c.sources):
         unit = c.cwd / f"tu{k}.ii"
         cmd = [CXX, *c.flags, "-E", "-fpch-preprocess", "-fdebug-cpp", source, "-o", unit.name]
-        compile_candidate(cmd, c.cwd, unit, c.what, timeout_s)
         trusted = (cache_root(),)
+        try:
+            compile_candidate(cmd, c.cwd, unit, c.what, timeout_s)
+        except BuildError as e:
+            if foreign_file(e.log, c.cwd, [c.top, *trusted]):
+                # Not the file's name: its line and column would tell what it holds.
+                raise source_policy.Violation(
+                    source, 0, "#include", "including a file outside the package"
+                ) from None
+            raise
         source_policy.check_unit(unit, source, c.cwd, c.top, c.own, trusted, timeout_s)
 
 

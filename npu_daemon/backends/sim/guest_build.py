@@ -198,10 +198,9 @@ def build_kernel(
 
 
 FOREIGN = "a file outside the package and the API's headers, which a kernel does not include"
+
+
 # `path:line:` or `In file included from path:line:` at the start of a line of clang's log.
-_CITED = re.compile(r"^(?:In file included from )?([^<\s:][^:\n]*):\d+:", re.MULTILINE)
-
-
 @functools.cache
 def _system_roots() -> tuple[Path, ...]:
     """The headers the toolchain itself reads: clang's own and the wasm32 sysroot's."""
@@ -210,17 +209,9 @@ def _system_roots() -> tuple[Path, ...]:
 
 
 def foreign_file(log: str, cwd: Path, roots: list[Path]) -> str | None:
-    """A file clang's log cites (a diagnostic quotes its lines) outside `roots`, the API's headers
-    and the toolchain's: the build's sandbox lets clang open any file its user can read, and the
-    native build's token gate, which refuses such includes, does not run for the guest."""
-    allowed = [r.resolve() for r in (*roots, GUEST_INCLUDE, build.HOST_INCLUDE_DIR)] + list(
-        _system_roots()
-    )
-    for cited in _CITED.findall(log):
-        path = (cwd / cited).resolve()
-        if not any(path.is_relative_to(r) for r in allowed):
-            return cited
-    return None
+    """build.foreign_file for clang's log: the native build's token gate, which refuses such
+    includes before compiling, does not run for the guest."""
+    return build.foreign_file(log, cwd, [*roots, GUEST_INCLUDE, *_system_roots()])
 
 
 def entry_lines(pkg: OperatorPackage) -> list[str]:
