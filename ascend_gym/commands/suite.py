@@ -278,6 +278,8 @@ def _materialise(args: argparse.Namespace) -> int:
 
     def progress(q) -> None:
         detail = f"  {q.message.splitlines()[0][:160]}" if q.message and not q.qualified else ""
+        if q.body_share is not None:
+            detail = f"  {q.latency_us:.2f} us, head {q.head_us:.2f} us{detail}"
         print(f"{q.status:<16} level{q.level} {q.name:<32} {q.origin}{detail}", flush=True)
 
     outcomes = defined.materialise(
@@ -291,4 +293,10 @@ def _materialise(args: argparse.Namespace) -> int:
         f"passes on {args.draws} input draws): level1 {levels[1]}, level2 {levels[2]}, "
         f"level3 {levels[3]} ({statuses}); written to {suite.data_dir() / args.name}"
     )
+    headed = [q.name for q in qualified if not q.body_dominates]
+    if headed:
+        print(
+            f"{len(headed)} qualified operators' bench cases are mostly launch head (kernel body "
+            f"at most {defined.BODY_SHARE:.0%} of the simulated time): {', '.join(headed)}"
+        )
     return 0
