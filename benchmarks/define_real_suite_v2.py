@@ -148,6 +148,18 @@ COMMUNITY_REPOS = ("Hayden727/cann-ops",)
 # the definition's order (naive first within each), so that a partial materialisation covers
 # every group early
 ORDER = ("production", "competition", "sample", "community")
+# Naive baselines' production siblings in the same checkouts, and why none replaces its baseline
+# (each evaluated as `corpus run` does, on Ascend910B4, 2026-11-26).
+_ARCH35 = "its production sibling in hicann/ops-math ({}) has only an arch35 kernel, none for A2"
+NO_SIBLING = {
+    "cross": _ARCH35.format("math/cross"),
+    "tril": _ARCH35.format("conversion/tril"),
+    "triu": _ARCH35.format("conversion/triu"),
+    "xlogy": _ARCH35.format("math/xlogy"),
+    "reshape": "its production sibling in hicann/ops-math (conversion/reshape) is an AI CPU kernel",
+    "matmul_custom": "its multi-core sibling MatmulCustomMultiCore stops with RUNTIME_ERROR on the "
+    "simulator (a mixed launch of 24 groups on 20 cube cores)",
+}
 _BLOCK_INDEX = re.compile(r"\b(GetBlockIdx|get_block_idx)\s*\(")
 
 
@@ -164,12 +176,12 @@ def provenance(op: DefinedOp) -> str:
 def naive_reason(op: DefinedOp, files: dict[str, str], root: Path) -> str:
     kernel = "\n".join(t for p, t in files.items() if p.startswith("op_kernel/"))
     if not _BLOCK_INDEX.search(kernel):
-        return "its kernel never reads its block index: one core, or every core, does all the work"
-    if "SingleCore" in root.name and (root.parent / root.name.replace("Single", "Multi")).is_dir():
-        return (
-            f"a single-core sample; its multi-core sibling {root.name.replace('Single', 'Multi')}"
-        )
-    return ""
+        why = "its kernel never reads its block index: one core, or every core, does all the work"
+    elif "SingleCore" in root.name:
+        why = "a single-core sample timed on a many-core part"
+    else:
+        return ""
+    return "; ".join(filter(None, (why, NO_SIBLING.get(op.name, ""))))
 
 
 def _elements(shape: list[int]) -> int:
