@@ -120,6 +120,19 @@ WRITTEN: dict[str, tuple[dict[str, list[int]], dict[str, object], str]] = {
         f"{LLAMA}: log-probabilities over the 32000-token vocabulary",
     ),
 }
+WRITTEN["cross"] = (
+    {"x1": [524288, 3], "x2": [524288, 3], "y": [524288, 3]},
+    {},
+    f"524288 3-vectors: about the {TARGET} elements of {LLAMA}'s hidden state",
+)
+WRITTEN["transposev"] = (
+    {"x": [512, 4096], "perm": [2], "out": [4096, 512]},
+    {},
+    f"{LLAMA}: hidden state tokens x hidden 4096, transposed",
+)
+WRITTEN["fill"] = ({"dims": [2], "value": [1], "y": [512, 4096]}, {}, BY_RANK[2][1])
+# Explicit input values of the written cases (a shape the kernel reads from an input).
+VALUES: dict[str, dict[str, list[float]]] = {"fill": {"dims": [512, 4096]}}
 _MATMUL = f"{_BERT}: attention projection tokens 512 x hidden 768 x 768"
 for _name in (
     "matmul_api_constant",
@@ -188,6 +201,11 @@ def _elements(shape: list[int]) -> int:
     return math.prod(shape)
 
 
+def _counts(attrs: dict[str, object], old: int, new: int) -> dict[str, object]:
+    """The attrs that count the first argument's elements (an `n`, a `steps`), at the new count."""
+    return {k: new for k, v in attrs.items() if type(v) is int and v == old}
+
+
 def bench_shape(name: str, spec) -> tuple[dict[str, list[int]], dict[str, object], str]:
     """The shapes, attrs and source of an operator's bench case at the size it serves."""
     if name in WRITTEN:
@@ -196,17 +214,17 @@ def bench_shape(name: str, spec) -> tuple[dict[str, list[int]], dict[str, object
     args = [a.name for a in (*spec.inputs, *spec.outputs)]
     shapes = {a: list(spec.arg_shape(bench, a)) for a in args}
     distinct = {tuple(s) for s in shapes.values()}
-    if len(distinct) == 1 and len(next(iter(distinct))) in BY_RANK:
-        shape, source = BY_RANK[len(next(iter(distinct)))]
-        return {a: shape for a in args}, {}, source
     first = shapes[args[0]]
+    old = _elements(first)
+    if len(distinct) == 1 and len(first) in BY_RANK:
+        shape, source = BY_RANK[len(first)]
+        return {a: shape for a in args}, _counts(bench.attrs, old, _elements(shape)), source
     lead = first[0]
-    scale = 2 ** max(0, round(math.log2(TARGET / max(1, _elements(first)))))
+    scale = 2 ** max(0, round(math.log2(TARGET / max(1, old))))
     if scale == 1 or lead == 1:
         return {}, {}, ""  # the spec's bench case is already the size, or nothing to scale
     scaled = {a: [s[0] * scale, *s[1:]] if s and s[0] == lead else s for a, s in shapes.items()}
-    old = _elements(first)
-    attrs = {k: v * scale for k, v in bench.attrs.items() if type(v) is int and v == old}
+    attrs = _counts(bench.attrs, old, old * scale)
     source = (
         f"the spec's bench case, its leading axis x{scale} to about {LLAMA}'s "
         f"{TARGET} hidden-state elements"
@@ -222,6 +240,10 @@ def _toml(value: object) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     return str(value)
+
+
+def _inline(table: dict[str, object]) -> str:
+    return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in table.items()) + " }"
 
 
 def entry(op: DefinedOp, src: Path) -> tuple[str, bool, list[str]]:
@@ -243,11 +265,8 @@ def entry(op: DefinedOp, src: Path) -> tuple[str, bool, list[str]]:
     shapes, attrs, where = bench_shape(op.name, spec)
     if shapes:
         lines += ["[ops.bench]", f"source = {_toml(where)}"]
-        lines += ["shapes = { " + ", ".join(f"{a} = {_toml(s)}" for a, s in shapes.items()) + " }"]
-        if attrs:
-            lines += [
-                "attrs = { " + ", ".join(f"{k} = {_toml(v)}" for k, v in attrs.items()) + " }"
-            ]
+        tables = {"shapes": shapes, "values": VALUES.get(op.name, {}), "attrs": attrs}
+        lines += [f"{key} = {_inline(table)}" for key, table in tables.items() if table]
     return provenance(op), bool(reason), [*lines, ""]
 
 

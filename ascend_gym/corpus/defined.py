@@ -55,6 +55,7 @@ class BenchShape(BaseModel):
     shapes: dict[str, list[int]]
     dtype: str | None = None  # the spec's bench dtype when not given
     attrs: dict[str, object] = {}  # over the spec's bench attrs
+    values: dict[str, list[float | str]] = {}  # over its explicit input values (a shape input's)
     source: str  # the model, test or example the shape is taken from
 
 
@@ -82,6 +83,7 @@ class DefinedOp(BaseModel):
                 "shapes": self.bench.shapes,
                 "dtype": self.bench.dtype or old.dtype,
                 "attrs": old.attrs | self.bench.attrs,
+                "values": old.values | self.bench.values,
             }
         )
         cases = [c.model_copy(update={"bench": False}) for c in spec.cases]
