@@ -77,6 +77,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="evaluate checkouts at other commits than the pinned ones (the suite then differs)",
     )
+    mat.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the last materialisation's outcomes (an interrupted one's too); evaluate the rest",
+    )
+    mat.add_argument(
+        "--redo",
+        default="",
+        metavar="OPS",
+        help="with --resume: operators (comma list) evaluated again all the same",
+    )
 
     tab = sub.add_parser(
         "table", help="validate baselines and experts and write the table into docs/suite.md"
@@ -282,8 +293,24 @@ def _materialise(args: argparse.Namespace) -> int:
             detail = f"  {q.latency_us:.2f} us, head {q.head_us:.2f} us{detail}"
         print(f"{q.status:<16} level{q.level} {q.name:<32} {q.origin}{detail}", flush=True)
 
+    redo = [n for n in args.redo.split(",") if n]
+    if redo and not args.resume:
+        raise UsageError("--redo needs --resume")
+    if args.resume:
+        try:
+            defined.qualifications(args.name)
+        except KeyError as e:  # nothing to resume
+            raise UsageError(e.args[0]) from None
     outcomes = defined.materialise(
-        args.name, args.src, args.jobs, args.soc, args.any_commit, progress, _draws(args)
+        args.name,
+        args.src,
+        args.jobs,
+        args.soc,
+        args.any_commit,
+        progress,
+        _draws(args),
+        args.resume,
+        redo,
     )
     qualified = [q for q in outcomes if q.qualified]
     levels = Counter(q.level for q in qualified)

@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import threading
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal
@@ -145,8 +145,9 @@ def head_commit(repo_dir: Path) -> str:
 
 
 def _one(
-    op: DefinedOp, src: Path, soc: str, any_commit: bool, draws: int
+    op: DefinedOp, src: Path, soc: str, any_commit: bool, draws: int, kept: Qualification | None
 ) -> tuple[Qualification, object]:
+    """The operator's qualification: `kept` (a previous one of the same origin) or evaluated."""
     origin = f"{op.repo}@{op.commit[:12]}:{op.path}"
     repo_dir = checkout(src, op.repo)
     root = repo_dir / op.path
@@ -164,6 +165,8 @@ def _one(
             message=f"{repo_dir} is at {head or 'no git commit'}; pinned {op.commit}",
         ), None
     source = OpSource(op.source, root, f"{repo_dir.name}/{op.path}")
+    if kept is not None and kept.origin == origin:
+        return kept, source
     outcome = evaluate(source, soc, draws=draws, adapt=op.adapt, timed=True)
     measured = outcome.model_dump(include={"status", "message", "latency_us", "head_us"})
     return Qualification(name=op.name, level=op.level, origin=origin, **measured), source
@@ -177,12 +180,17 @@ def materialise(
     any_commit: bool = False,
     progress: Callable[[Qualification], None] | None = None,
     draws: int = QUALIFY_DRAWS,
+    resume: bool = False,
+    redo: Collection[str] = (),
 ) -> list[Qualification]:
     """Evaluate every operator of the defined suite from the checkouts under `src` and write
     those passing every case on `draws` input draws to `suite.data_dir()/<name>/level<N>/<op>`,
     with `qualification.json` (every operator's outcome and its bench case's simulated time,
-    rewritten as each operator is done) beside them."""
+    rewritten as each operator is done) beside them. `resume`: keep the last materialisation's
+    outcomes (an interrupted one's too) of the operators at the same origin, but those named in
+    `redo`, and evaluate the others (at real sizes a whole run takes an hour)."""
     definition = load_definition(name)
+    previous = {q.name: q for q in qualifications(name)} if resume else {}
     root = suite.data_dir() / name
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
@@ -190,7 +198,8 @@ def materialise(
     lock = threading.Lock()
 
     def one(op: DefinedOp):
-        result = _one(op, src, soc, any_commit, draws)
+        kept = None if op.name in redo else previous.get(op.name)
+        result = _one(op, src, soc, any_commit, draws, kept)
         with lock:  # the outcomes so far, readable while a long run goes on
             done.append(result[0])
             _write_qualification(root, done)

@@ -4,6 +4,7 @@ reports and the summary by origin."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -106,6 +107,27 @@ def test_materialise_times_each_bench_case_and_reports_the_head_dominated(
     assert done.returncode == 0, done.stderr
     assert "ours-v2: 2 of 2 operators evaluated" in done.stdout
     assert "| naive | 1 | 1 |" in done.stdout and "- neg (naive)" in done.stdout
+
+
+def test_resume_keeps_what_was_evaluated_and_redoes_what_is_named(tmp_path, monkeypatch, capsys):
+    src, head = _repo(tmp_path)
+    _define(tmp_path, monkeypatch, head)
+    argv = ["suite", "materialise", "ours-v2", "--src", str(src), "--draws", "1"]
+    assert main([*argv, "--resume"]) == 2  # nothing to resume
+    assert "materialise it first" in capsys.readouterr().err
+    assert main([*argv, "--redo", "neg"]) == 2  # --redo alone
+    assert main(argv) == 0
+    path = suite.data_dir() / "ours-v2" / "qualification.json"
+    # as if interrupted after relu (its latency changed: it marks what was not evaluated again)
+    (relu,) = [q for q in json.loads(path.read_text()) if q["name"] == "relu"]
+    path.write_text(json.dumps([relu | {"latency_us": 1000.0}]))
+    assert main([*argv, "--resume"]) == 0
+    assert "2 of 2 operators qualify" in capsys.readouterr().out
+    by_name = {q.name: q for q in qualifications("ours-v2")}
+    assert by_name["relu"].latency_us == 1000.0 and by_name["neg"].latency_us < 100
+    assert suite.resolve("op://ours-v2/level1/relu").spec.bench_case.name == REAL_CASE
+    assert main([*argv, "--resume", "--redo", "relu"]) == 0
+    assert {q.name: q for q in qualifications("ours-v2")}["relu"].latency_us < 1000.0
 
 
 _SUMMARY = """
