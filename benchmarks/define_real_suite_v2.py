@@ -131,8 +131,36 @@ WRITTEN["transposev"] = (
     f"{LLAMA}: hidden state tokens x hidden 4096, transposed",
 )
 WRITTEN["fill"] = ({"dims": [2], "value": [1], "y": [512, 4096]}, {}, BY_RANK[2][1])
+_ATTENTION = f"8 matrices of tokens x tokens (512 x 512): about {LLAMA}'s {TARGET} elements"
+for _name, _batch in (("eye", 8), ("eye_fp64", 8)):
+    WRITTEN[_name] = (
+        {"y": [_batch, 512, 512]},
+        {"num_rows": 512, "num_columns": 512, "batch_shape": [_batch]},
+        _ATTENTION,
+    )
+WRITTEN["as_strided"] = (
+    {"x": [4096, 512], "size": [2], "stride": [2], "storage_offset": [1], "y": [2048, 512]},
+    {},
+    f"every other row of a 4096 x 512 tensor: about {LLAMA}'s {TARGET} elements",
+)
+_VIEW = {"dst": [TARGET], "src": [TARGET]} | {
+    f"{side}_{what}": [n] for side in ("dst", "src") for what, n in (("size", 2), ("stride", 2))
+}
+WRITTEN["view_copy"] = (
+    _VIEW | {"dst_storage_offset": [1], "src_storage_offset": [1]},
+    {},
+    f"{LLAMA}: hidden state 512 x 4096 as a contiguous view",
+)
 # Explicit input values of the written cases (a shape the kernel reads from an input).
-VALUES: dict[str, dict[str, list[float]]] = {"fill": {"dims": [512, 4096]}}
+VALUES: dict[str, dict[str, list[float]]] = {
+    "fill": {"dims": [512, 4096]},
+    "as_strided": {"size": [2048, 512], "stride": [1024, 1], "storage_offset": [0]},
+    "view_copy": {
+        f"{side}_{what}": v
+        for side in ("dst", "src")
+        for what, v in (("size", [512, 4096]), ("stride", [4096, 1]), ("storage_offset", [0]))
+    },
+}
 _MATMUL = f"{_BERT}: attention projection tokens 512 x hidden 768 x 768"
 for _name in (
     "matmul_api_constant",
