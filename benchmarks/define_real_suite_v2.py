@@ -151,8 +151,14 @@ WRITTEN["view_copy"] = (
     {},
     f"{LLAMA}: hidden state 512 x 4096 as a contiguous view",
 )
+WRITTEN["arange"] = (
+    {"start": [1], "end": [1], "step": [1], "out": [TARGET]},
+    {},
+    f"positions 0 .. {TARGET - 1}: {LLAMA}'s hidden-state element count",
+)
 # Explicit input values of the written cases (a shape the kernel reads from an input).
 VALUES: dict[str, dict[str, list[float]]] = {
+    "arange": {"start": [0.0], "end": [float(TARGET)], "step": [1.0]},
     "fill": {"dims": [512, 4096]},
     "as_strided": {"size": [2048, 512], "stride": [1024, 1], "storage_offset": [0]},
     "view_copy": {
