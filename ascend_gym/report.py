@@ -366,7 +366,7 @@ ORIGIN_NOTE = (
     "Head and body."
 )
 SUMMARY_HEAD = ["origin", "operators", "qualified", "median bench latency us",
-                "body share of time", "body dominates"]  # fmt: skip
+                "body share of summed time", "median body share", "body dominates"]  # fmt: skip
 
 
 def origins(suite_name: str) -> dict[str, str]:
@@ -398,7 +398,7 @@ def origin_table(
 def summary_rows(qualifications: list, groups: dict[str, str]) -> list[list[str]]:
     """A materialised suite by origin group (`origins`) and in all: operators, how many qualify,
     and of those the median simulated bench latency, the kernel body's share of the summed
-    latency and how many have a body above half their time. `qualifications`: the materialiser's
+    latency and its median share, and how many have a body above half their time. `qualifications`: the materialiser's
     (`corpus.defined.Qualification`)."""
     rows = []
     for group in [*sorted(set(groups.values())), "all"]:
@@ -409,6 +409,7 @@ def summary_rows(qualifications: list, groups: dict[str, str]) -> list[list[str]
         cells = [
             f"{statistics.median(latencies):.2f}" if timed else "-",
             f"{body / sum(latencies):.1%}" if timed else "-",
+            f"{statistics.median(q.body_share for q in timed):.1%}" if timed else "-",
             f"{sum(q.body_dominates for q in timed)} of {len(timed)}",
         ]
         rows.append([group, str(len(mine)), str(sum(q.qualified for q in mine)), *cells])

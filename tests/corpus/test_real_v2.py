@@ -92,8 +92,9 @@ def test_materialise_times_each_bench_case_and_reports_the_head_dominated(
     groups = report.origins("ours-v2")
     assert groups == {"relu": "community", "neg": report.NAIVE}
     rows = {r[0]: r for r in report.summary_rows(qualifications("ours-v2"), groups)}
-    assert rows["community"][1:3] == ["1", "1"] and rows["community"][5] == "1 of 1"
-    assert rows["naive"][5] == "0 of 1" and rows["all"][1:3] == ["2", "2"]
+    assert rows["community"][1:3] == ["1", "1"] and rows["community"][6] == "1 of 1"
+    assert rows["naive"][6] == "0 of 1" and rows["all"][1:3] == ["2", "2"]
+    assert rows["naive"][4] == rows["naive"][5] == f"{neg.body_share:.1%}"  # one operator
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     script = ROOT / "benchmarks" / "real_suite_summary.py"
