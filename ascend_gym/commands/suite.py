@@ -60,7 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     mat = sub.add_parser(
         "materialise",
-        help="build a defined suite (ascend-real-v1) from your checkouts of its repositories",
+        help="build a defined suite (ascend-real-v1, ascend-real-v2) from your checkouts of its repositories",
     )
     mat.add_argument("name", metavar="SUITE", help=f"a defined suite: {', '.join(suite.DEFINED)}")
     mat.add_argument(
