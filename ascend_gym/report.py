@@ -355,6 +355,67 @@ def head_body_table(config: SweepConfig, records: list[SweepRecord]) -> list[lis
     ]
 
 
+# ---- provenance (a defined suite's `provenance` and `naive` marks) --------------------------------
+
+NAIVE = "naive"  # the group of baselines slow by design, reported apart from their provenance
+ORIGIN_HEAD = ["policy", "origin", *HEAD_BODY_HEAD[1:]]
+ORIGIN_NOTE = (
+    "Results by where the operators come from (the suite definition's `provenance`: production, "
+    "community, sample, competition); baselines slow by design (`naive`: a single-core sample on "
+    "a many-core part, every core doing all the work) are a group of their own. Columns as in "
+    "Head and body."
+)
+SUMMARY_HEAD = ["origin", "operators", "qualified", "median bench latency us",
+                "body share of summed time", "median body share", "body dominates"]  # fmt: skip
+
+
+def origins(suite_name: str) -> dict[str, str]:
+    """Each operator of a defined suite -> its group: its provenance, or `naive` (empty when the
+    definition says no provenance)."""
+    from ascend_gym.corpus.defined import load_definition
+
+    return {
+        op.name: NAIVE if op.naive else op.provenance
+        for op in load_definition(suite_name).ops
+        if op.provenance
+    }
+
+
+def origin_table(
+    config: SweepConfig, records: list[SweepRecord], groups: dict[str, str]
+) -> list[list[str]]:
+    """head_body_table's cells per policy and origin group (`origins`), operators matched by the
+    last component of their address; groups without records left out."""
+    rows = []
+    for group in sorted(set(groups.values())):
+        mine = [r for r in records if groups.get(r.operator.rsplit("/", 1)[-1]) == group]
+        for h in metrics.head_body(mine, config.policies):
+            cells = [str(h.ops), str(h.known), f"{h.gm:.3f}", f"{h.gm_body:.3f}"]
+            rows.append([h.policy, group, *cells, f"{h.fast:.2f}", f"{h.fast_floored:.2f}"])
+    return rows
+
+
+def summary_rows(qualifications: list, groups: dict[str, str]) -> list[list[str]]:
+    """A materialised suite by origin group (`origins`) and in all: operators, how many qualify,
+    and of those the median simulated bench latency, the kernel body's share of the summed
+    latency and its median share, and how many have a body above half their time. `qualifications`: the materialiser's
+    (`corpus.defined.Qualification`)."""
+    rows = []
+    for group in [*sorted(set(groups.values())), "all"]:
+        mine = [q for q in qualifications if group in ("all", groups.get(q.name))]
+        timed = [q for q in mine if q.qualified and q.body_share is not None]
+        latencies = [q.latency_us for q in timed]
+        body = sum(q.latency_us - q.head_us for q in timed)
+        cells = [
+            f"{statistics.median(latencies):.2f}" if timed else "-",
+            f"{body / sum(latencies):.1%}" if timed else "-",
+            f"{statistics.median(q.body_share for q in timed):.1%}" if timed else "-",
+            f"{sum(q.body_dominates for q in timed)} of {len(timed)}",
+        ]
+        rows.append([group, str(len(mine)), str(sum(q.qualified for q in mine)), *cells])
+    return rows
+
+
 def pair_table(config: SweepConfig, records: list[SweepRecord]) -> list[list[str]]:
     """Every pair of the sweep's policies, in their order (empty for one policy)."""
     rows = []

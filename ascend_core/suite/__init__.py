@@ -35,8 +35,12 @@ SMOKE = ("level1/add", "level1/mul", "level1/relu")
 _suites: dict[str, Path] = {SUITE_NAME: SUITE_ROOT}
 
 REAL_SUITE = "ascend-real-v1"
+# v1's operators at the sizes they serve, with their provenance (docs/real_suite.md)
+REAL_SUITE_V2 = "ascend-real-v2"
 # name -> its definition: operators whose sources come from the user's checkouts
-DEFINED: dict[str, Path] = {REAL_SUITE: SUITE_ROOT / f"{REAL_SUITE}.toml"}
+DEFINED: dict[str, Path] = {
+    name: SUITE_ROOT / f"{name}.toml" for name in (REAL_SUITE, REAL_SUITE_V2)
+}
 
 
 def definition_path(name: str) -> Path | None:

@@ -60,7 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     mat = sub.add_parser(
         "materialise",
-        help="build a defined suite (ascend-real-v1) from your checkouts of its repositories",
+        help="build a defined suite (ascend-real-v1, ascend-real-v2) from your checkouts of its repositories",
     )
     mat.add_argument("name", metavar="SUITE", help=f"a defined suite: {', '.join(suite.DEFINED)}")
     mat.add_argument(
@@ -76,6 +76,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--any-commit",
         action="store_true",
         help="evaluate checkouts at other commits than the pinned ones (the suite then differs)",
+    )
+    mat.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the last materialisation's outcomes (an interrupted one's too); evaluate the rest",
+    )
+    mat.add_argument(
+        "--redo",
+        default="",
+        metavar="OPS",
+        help="with --resume: operators (comma list) evaluated again all the same",
     )
 
     tab = sub.add_parser(
@@ -278,10 +289,28 @@ def _materialise(args: argparse.Namespace) -> int:
 
     def progress(q) -> None:
         detail = f"  {q.message.splitlines()[0][:160]}" if q.message and not q.qualified else ""
+        if q.body_share is not None:
+            detail = f"  {q.latency_us:.2f} us, head {q.head_us:.2f} us{detail}"
         print(f"{q.status:<16} level{q.level} {q.name:<32} {q.origin}{detail}", flush=True)
 
+    redo = [n for n in args.redo.split(",") if n]
+    if redo and not args.resume:
+        raise UsageError("--redo needs --resume")
+    if args.resume:
+        try:
+            defined.qualifications(args.name)
+        except KeyError as e:  # nothing to resume
+            raise UsageError(e.args[0]) from None
     outcomes = defined.materialise(
-        args.name, args.src, args.jobs, args.soc, args.any_commit, progress, _draws(args)
+        args.name,
+        args.src,
+        args.jobs,
+        args.soc,
+        args.any_commit,
+        progress,
+        _draws(args),
+        args.resume,
+        redo,
     )
     qualified = [q for q in outcomes if q.qualified]
     levels = Counter(q.level for q in qualified)
@@ -291,4 +320,10 @@ def _materialise(args: argparse.Namespace) -> int:
         f"passes on {args.draws} input draws): level1 {levels[1]}, level2 {levels[2]}, "
         f"level3 {levels[3]} ({statuses}); written to {suite.data_dir() / args.name}"
     )
+    headed = [q.name for q in qualified if not q.body_dominates]
+    if headed:
+        print(
+            f"{len(headed)} qualified operators' bench cases are mostly launch head (kernel body "
+            f"at most {defined.BODY_SHARE:.0%} of the simulated time): {', '.join(headed)}"
+        )
     return 0

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascend_core.package import OperatorPackage
+from ascend_core.package import OperatorPackage, OperatorSpec
 from ascend_core.protocol import DEFAULT_BACKEND, EvalRequest, Stage, Status
 from ascend_gym.corpus import (
     OWN_SPEC,
@@ -46,6 +46,8 @@ class OpOutcome(BaseModel):
     message: str = ""
     cases: int = 0
     cases_passed: int = 0
+    latency_us: float | None = None  # the bench case's, simulated, when timed
+    head_us: float | None = None  # the model's launch head in it
 
     @property
     def tried(self) -> bool:
@@ -76,6 +78,8 @@ def evaluate(
     draws: int = 1,
     include_dirs: Sequence[str] = (),
     backend: str = DEFAULT_BACKEND,
+    adapt: Callable[[OperatorSpec], OperatorSpec] | None = None,
+    timed: bool = False,
 ) -> OpOutcome:
     """Compile and check one implementation on every case of our spec (no timing stage), through
     the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check included), on the
@@ -83,7 +87,9 @@ def evaluate(
     (`evaluation.accept`: every unit preprocessed and read, nothing compiled or run; `corpus
     check`). `include_dirs`: include roots the build files do not give (paths from the
     repository's root); a failure whose sources include headers found nowhere says so.
-    `backend`: the simulator engine, `sim` or `sim-guest` (the daemon's --backend)."""
+    `backend`: the simulator engine, `sim` or `sim-guest` (the daemon's --backend). `adapt`: an
+    edit of our spec (a suite definition's own bench case). `timed`: the first draw also times
+    the bench case (the outcome's latency and the model's launch head in it)."""
     from npu_daemon import evaluation  # the simulator only when running
     from npu_daemon.backends.base import get_backend
 
@@ -95,7 +101,7 @@ def evaluate(
     if spec is None:
         message = f"no {OWN_SPEC} beside its op_host/ and no spec of ours for {source.op!r}"
         return OpOutcome(op=source.op, path=source.rel, status=NO_SPEC, message=message)
-    package, unfound = packaged(source, spec, include_dirs)
+    package, unfound = packaged(source, adapt(spec) if adapt else spec, include_dirs)
     socs = registered_socs(package)
     if socs and not socs & A2_CONFIGS and not any_soc:
         return OpOutcome(
@@ -106,7 +112,7 @@ def evaluate(
         )
 
     def draw(seed: int) -> EvalRequest:
-        stages = [Stage.COMPILE, Stage.CHECK]
+        stages = [Stage.COMPILE, Stage.CHECK] + ([Stage.TIME] if timed and seed == 0 else [])
         return EvalRequest(run_id="corpus", package=package, soc=soc, seed=seed, stages=stages)
 
     run = functools.partial(evaluation.evaluate_alone, get_backend(backend))
@@ -115,6 +121,9 @@ def evaluate(
             result = evaluation.accept(draw(0), Path(d))
     else:
         result = run(draw(0))
+    latency_us, head = result.latency_us, None
+    if result.profile is not None:
+        head = (result.profile.model_extra or {}).get("head_us")
     message = result.message
     if result.ok and not accept_only:
         checked, failed = check_draws(run, draw, range(1, draws))
@@ -133,6 +142,8 @@ def evaluate(
         message=message,
         cases=len(package.spec.cases),
         cases_passed=sum(c.passed for c in result.cases),
+        latency_us=latency_us if result.ok else None,
+        head_us=head if result.ok else None,
     )
 
 
