@@ -381,6 +381,16 @@ def origins(suite_name: str) -> dict[str, str]:
     }
 
 
+def sweep_origins(records: list[SweepRecord]) -> dict[str, str]:
+    """`origins` of the defined suite every operator of the sweep comes from, else empty."""
+    from ascend_core import suite
+
+    names = {r.operator.removeprefix("op://").split("/", 1)[0] for r in records}
+    if len(names) == 1 and (name := names.pop()) in suite.DEFINED:
+        return origins(name)
+    return {}
+
+
 def origin_table(
     config: SweepConfig, records: list[SweepRecord], groups: dict[str, str]
 ) -> list[list[str]]:
@@ -676,6 +686,7 @@ def write_report(results_dir: Path) -> Path:
     staged = stage_table(config, records)
     pairs = pair_table(config, records)
     split = head_body_table(config, records)
+    by_origin = origin_table(config, records, sweep_origins(records))
     name = title(config, info)
     failures = f"{cov['failed']} failed"
     if cov["infra"]:
@@ -746,6 +757,11 @@ def write_report(results_dir: Path) -> Path:
         *(
             ["## Head and body", "", HEAD_BODY_NOTE, "", *md_table(HEAD_BODY_HEAD, split), ""]
             if split
+            else []
+        ),
+        *(
+            ["## By origin", "", ORIGIN_NOTE, "", *md_table(ORIGIN_HEAD, by_origin), ""]
+            if by_origin
             else []
         ),
         "## Budget accounting per policy",

@@ -176,3 +176,17 @@ def test_results_by_origin_split_each_policy_s_figures_by_group():
     assert rows[0][4] == "4.000" and rows[0][5] == f"{78 / 18:.3f}"  # end to end, body
     assert rows[1][4] == f"{2**0.5:.3f}" and rows[1][7] == "0.50"
     assert len(report.ORIGIN_HEAD) == len(rows[0])
+
+
+def test_a_sweep_of_a_defined_suite_is_reported_by_origin():
+    def task(operator: str) -> SweepRecord:
+        return SweepRecord.model_validate(
+            {"policy": "p", "operator": operator, "seed": 0, "budget": 4, "ok": True}
+        )
+
+    v2 = [task("op://ascend-real-v2/level1/abs"), task("op://ascend-real-v2/level1/cross")]
+    groups = report.sweep_origins(v2)
+    assert groups["abs"] == "community" and groups["cross"] == report.NAIVE
+    # Operators of another suite, or of several, have no origins to report by.
+    assert report.sweep_origins([task("op://ascend-ops-v1/level1/add")]) == {}
+    assert report.sweep_origins([*v2, task("op://ascend-ops-v1/level1/add")]) == {}
