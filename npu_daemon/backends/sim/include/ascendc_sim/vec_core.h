@@ -23,6 +23,8 @@ constexpr uint32_t ONE_REPEAT_HALF_SIZE = HALF_REPEAT_SIZE;
 constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = FLOAT_REPEAT_SIZE;
 constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIMES;
 constexpr uint32_t MAX_REPEAT_FLOAT_SIZE = ONE_REPEAT_FLOAT_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;  // elements Brcb takes per repeat
+constexpr uint32_t BRCB_MAX_REPEAT_SIZE = BRCB_BROADCAST_NUMBER * MAX_REPEAT_TIMES;
 }  // namespace AscendC
 
 namespace ascendc_sim {
