@@ -57,6 +57,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
             help="an include directory the repository's build files do not give (a path from the "
             "repository's root; repeatable), searched after theirs",
         )
+        parser_.add_argument(
+            "--op",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="only this operator (its name, or its directory relative to SRC_DIR; "
+            "repeatable): part of a repository, with the include roots of the whole checkout",
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,7 +89,10 @@ def run(args: argparse.Namespace) -> int:
         accept_only=checking,
         include_dirs=args.include_dir,
         backend=getattr(args, "backend", DEFAULT_BACKEND),
+        only=args.op,
     )
+    if not outcomes and args.op:
+        raise UsageError(f"no custom-op directory under {args.src} is {', '.join(args.op)}")
     if not outcomes:
         raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")
     print(runner.acceptance(outcomes) if checking else runner.summary(outcomes))

@@ -259,6 +259,9 @@ def _ops_math_files(root: Path, op: str, repo: Path) -> dict[str, str] | None:
     custom_op_project = (root / "op_host" / f"{op}.cpp").is_file()  # the other layout
     if kernel is None or host is None or custom_op_project:
         return None
+    # Where the build takes another directory's tiling for the A2 (ops-nn smooth_l1_loss builds
+    # op_host/arch35/ for it), the struct is in op_kernel/'s directory of that name.
+    sub = posixpath.basename(posixpath.dirname(host))
     header = _first(
         root,
         f"op_kernel/{op}_tiling_data.h",
@@ -270,6 +273,7 @@ def _ops_math_files(root: Path, op: str, repo: Path) -> dict[str, str] | None:
         f"op_host/arch22/{op}_tiling.h",
         f"op_kernel/{op}_struct.h",
         f"op_host/{op}_tiling_def.h",
+        *(f"op_kernel/{sub}/{op}_{n}.h" for n in ("tiling_data", "tilingdata") if sub != "op_host"),
     )
     if header is None:  # named after another op (cast_v3's cast_tiling_data.h), or in a subfolder
         data = sorted((root / kernel).parent.rglob("*_tiling_data.h"))
@@ -509,17 +513,18 @@ def _a2_or_shared(path: Path) -> bool:
 # hicann/ops-nn's shared kernel headers. Its build (cmake/gen_ops_info.cmake) copies each kernel's
 # op_kernel/ to tbe/ascendc/<op>/ and common/inc/op_kernel/ to tbe/ascendc/inc/, beside it, so
 # kernels include them as "../inc/platform.h" (beside the including file, or through the kernel's
-# directory on the include path). ops-math has no such directory and its build copies none.
+# directory on the include path), and another operator's kernel headers as
+# "../<op>/<header>" (ops-nn add_rms_norm's "../rms_norm/rms_norm_base.h"). ops-math has no
+# shared directory; its kernels still reach other operators' this way.
 SHARED_KERNEL_HEADERS = Path("common/inc/op_kernel")
 
 
 def shared_kernel_headers(root: Path, files: dict[str, str]) -> dict[str, str]:
-    """The shared kernel headers of the repository around `root` that its kernel sources include
-    where the build puts them, and what those include in turn, as package files `inc/<name>`
-    (`op_kernel/../inc`, as in the build); none where the repository has no such directory."""
+    """The headers beside the operator's kernel in the build's copy that its kernel sources
+    include, and what those include in turn: the repository's shared kernel headers as package
+    files `inc/<name>` (`op_kernel/../inc`), another operator's as `<op>/<path>` (its
+    op_kernel/<path>, `op_kernel/../<op>`); none where the repository has neither."""
     repo = next((d for d in root.parents if (d / SHARED_KERNEL_HEADERS).is_dir()), None)
-    if repo is None:
-        return {}
     found: dict[str, str] = {}
     todo = [(p, t) for p, t in files.items() if p.startswith("op_kernel/")]
     while todo:
@@ -529,12 +534,35 @@ def shared_kernel_headers(root: Path, files: dict[str, str]) -> dict[str, str]:
                 target = posixpath.normpath(posixpath.join(place, spelled))
                 if target in files or target in found:
                     break
-                header = repo / SHARED_KERNEL_HEADERS / target.removeprefix("inc/")
-                if target.startswith("inc/") and header.is_file():
+                first, _, rest = target.partition("/")
+                if first == "inc" and repo is not None:
+                    header = repo / SHARED_KERNEL_HEADERS / rest
+                elif rest and first not in ("op_kernel", "op_host", "..", "."):
+                    header = _sibling_kernel(root, first) / rest
+                else:
+                    continue
+                if header.is_file():
                     found[target] = _read(header)
                     todo.append((target, found[target]))
                     break
     return dict(sorted(found.items()))
+
+
+def _sibling_kernel(root: Path, op: str) -> Path:
+    """The op_kernel/ of the operator directory named `op` that the build copies beside the
+    operator's: in the same parent directory, else in another directory beside that one or
+    one level up (ops-nn's <category>/<op>), not above the repository; a path that does not
+    exist when none is."""
+    near = root.parent / op / "op_kernel"
+    if near.is_dir() or op == root.name:
+        return near
+    for top in root.parents[1:3]:
+        far = sorted(d for d in top.glob(f"*/{op}/op_kernel") if _a2_or_shared(d.relative_to(top)))
+        if far:
+            return far[0]
+        if (top / ".git").exists():
+            break
+    return near
 
 
 def build_package(

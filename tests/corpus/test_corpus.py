@@ -344,3 +344,19 @@ def test_a_spec_whose_attrs_the_opdef_lacks_is_not_taken(tmp_path):
     tiling = " auto attrs = context->GetAttrs(); attrs->GetAttrPointer<float>(0);"
     (root / "op_host" / "exp.cpp").write_text(def_args + tiling)
     assert [a.name for a in spec_for(find_ops(tmp_path)[0]).attrs] == ["base", "scale", "shift"]
+
+
+def test_cli_op_runs_only_the_operators_named(tmp_path, capsys):
+    """`--op` takes part of a tree, by operator name or directory, the rest found but not run;
+    a name that matches nothing is a usage error."""
+    shutil.copytree(SRC / "vendor_b", tmp_path / "vendor_b")
+    shutil.copytree(SRC / "vendor_a" / "Neg", tmp_path / "vendor_c" / "Neg")
+    out = tmp_path / "o.json"
+    args = ["corpus", "check", str(tmp_path), "--json-out", str(out), "--quiet"]
+    assert main([*args, "--op", "vendor_c/Neg"]) == 0
+    assert [r["op"] for r in json.loads(out.read_text())] == ["neg"]
+    assert main([*args, "--op", "sqrt", "--op", "neg"]) == 0
+    assert sorted(r["op"] for r in json.loads(out.read_text())) == ["neg", "sqrt"]
+    capsys.readouterr()
+    assert main([*args, "--op", "nothing_here"]) == 2
+    assert "nothing_here" in capsys.readouterr().err

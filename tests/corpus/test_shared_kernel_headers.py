@@ -1,6 +1,7 @@
 """ops-nn's shared kernel headers, on a tree of our own (tests/corpus/ops_nn): the repository's
 common/inc/op_kernel/ enters the package as inc/, beside op_kernel/, where ops-nn's build copies it
-(tbe/ascendc/inc beside tbe/ascendc/<op>), so "../inc/<name>" resolves as on the device build."""
+(tbe/ascendc/inc beside tbe/ascendc/<op>), so "../inc/<name>" resolves as on the device build;
+another operator's kernel headers ("../<op>/<name>", tbe/ascendc/<op>) enter it as <op>/."""
 
 import shutil
 import tomllib
@@ -67,3 +68,51 @@ def test_a_repository_without_the_directory_brings_none(tmp_path):
     result = evaluate(pkg, tmp_path / "run")
     assert result.status == Status.COMPILE_ERROR
     assert "../inc/row_ops.h" in result.message
+
+
+def _with_sibling_kernel(tree: Path, sibling: Path) -> None:
+    """The kernel of `tree`'s operator takes its shift from a header of another operator's
+    kernel directory, `sibling` (which has no op_host/: not an operator itself), as ops-nn
+    add_rms_norm takes "../rms_norm/rms_norm_base.h"; that header includes its neighbour."""
+    shutil.copytree(OPS_NN, tree)
+    (sibling / "op_kernel").mkdir(parents=True)
+    (sibling / "op_kernel/shift_rule.h").write_text(
+        '#pragma once\n#include "shift_unit.h"\n'
+        "__aicore__ inline float RuledShift(float shift) { return shift * kShiftUnit; }\n"
+    )
+    (sibling / "op_kernel/shift_unit.h").write_text(
+        "#pragma once\nconstexpr float kShiftUnit = 1.0f;\n"
+    )
+    kernel = tree / "experimental/math/affine_rows/op_kernel/affine_rows.cpp"
+    text = kernel.read_text().replace(
+        '#include "../inc/row_ops.h"',
+        f'#include "../inc/row_ops.h"\n#include "../{sibling.name}/shift_rule.h"',
+    )
+    kernel.write_text(text.replace("tilingData.shift)", "RuledShift(tilingData.shift))"))
+
+
+def test_another_operator_s_kernel_headers_enter_the_package_beside_op_kernel(tmp_path):
+    tree = tmp_path / "tree"
+    _with_sibling_kernel(tree, tree / "experimental/math/row_shift")
+    pkg = package(tree)
+    assert sorted(p for p in pkg.files if p.startswith("row_shift/")) == [
+        "row_shift/shift_rule.h",
+        "row_shift/shift_unit.h",
+    ]
+    result = evaluate(pkg, tmp_path / "run")
+    assert result.status == Status.OK, f"{result.message}\n{result.log_tail}"
+    # In another category's directory (ops-nn's <category>/<op>) it is found as well.
+    far = tmp_path / "far"
+    _with_sibling_kernel(far, far / "experimental/other/row_shift")
+    assert "row_shift/shift_unit.h" in package(far).files
+
+
+def test_a_sibling_header_found_nowhere_stays_a_compile_error(tmp_path):
+    tree = tmp_path / "tree"
+    _with_sibling_kernel(tree, tree / "experimental/math/row_shift")
+    (tree / "experimental/math/row_shift/op_kernel/shift_rule.h").unlink()
+    pkg = package(tree)
+    assert not any(p.startswith("row_shift/") for p in pkg.files)
+    result = evaluate(pkg, tmp_path / "run")
+    assert result.status == Status.COMPILE_ERROR
+    assert "../row_shift/shift_rule.h" in result.message

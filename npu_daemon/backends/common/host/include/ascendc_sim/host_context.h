@@ -18,8 +18,21 @@ using char_t = char;  // graph/types.h
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
-constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;  // graph/ge_error_codes.h
-constexpr graphStatus GRAPH_NULL_PTR = 50331538;       // likewise: what some tilings return on a null input
+// The rest of graph/ge_error_codes.h's statuses (any but GRAPH_SUCCESS fails a tiling).
+constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
+constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+constexpr graphStatus GRAPH_NODE_WITHOUT_CONST_INPUT = 50331648;
+constexpr graphStatus GRAPH_NODE_NEED_REPASS = 50331647;
+constexpr graphStatus GRAPH_INVALID_IR_DEF = 50331646;
+constexpr graphStatus OP_WITHOUT_IR_DATATYPE_INFER_RULE = 50331645;
+constexpr graphStatus GRAPH_PARAM_OUT_OF_RANGE = 50331644;
+constexpr graphStatus GRAPH_MEM_OPERATE_FAILED = 50331539;
+constexpr graphStatus GRAPH_NULL_PTR = 50331538;
+constexpr graphStatus GRAPH_MEMCPY_FAILED = 50331537;
+constexpr graphStatus GRAPH_MEMSET_FAILED = 50331536;
+constexpr graphStatus GRAPH_MATH_CAL_FAILED = 50331429;
+constexpr graphStatus GRAPH_ADD_OVERFLOW = 50331428;
+constexpr graphStatus GRAPH_MUL_OVERFLOW = 50331427;
 
 enum DataType : int32_t {
   DT_FLOAT = 0,
@@ -296,6 +309,8 @@ class StorageShape {
   Shape& MutableShape() { return origin_; }
   Shape& MutableOriginShape() { return origin_; }
   Shape& MutableStorageShape() { return storage_; }
+  bool operator==(const StorageShape& other) const { return origin_ == other.origin_ && storage_ == other.storage_; }
+  bool operator!=(const StorageShape& other) const { return !(*this == other); }
 
  private:
   Shape origin_, storage_;

@@ -9,6 +9,10 @@ enum class NpuArch : uint32_t {
   DAV_2002 = 2002,  // Ascend310P
   DAV_2201 = 2201,  // Ascend910B / 910_93 (Atlas A2, A3): the simulated core
   DAV_3002 = 3002,  // Ascend310B
+  // Further __NPU_ARCH__ values asc-devkit's kernels branch on: tilings compare with them.
+  DAV_3003 = 3003,
+  DAV_3102 = 3102,
+  DAV_3113 = 3113,
   DAV_3510 = 3510,  // regbase
   DAV_5102 = 5102,  // regbase
   DAV_RESV = 0xFFFFFFFFu,
