@@ -22,3 +22,19 @@ def test_a_kernel_with_a_large_initialised_table_runs(engines):
     native, guest = engines.both(resolve("level1/add").with_sources(kernel=kernel))
     assert native.status is Status.OK, native.message
     assert guest.status is Status.OK, guest.message
+
+
+def test_the_guest_kernel_s_key_covers_another_operator_s_kernel_headers():
+    # The runner brings other operators' kernel headers beside op_kernel/ (`<op>/x.h`): a change
+    # there must build anew, never reuse a module built against the old header.
+    from ascend_core.package import dtype_macros
+    from npu_daemon.backends.sim import guest_build
+
+    pkg = resolve("level1/add")
+    macros = dtype_macros(pkg.spec, pkg.spec.cases[0])
+    one = pkg.model_copy(update={"files": {**pkg.files, "other_op/x.h": "#define K 1\n"}})
+    two = pkg.model_copy(update={"files": {**pkg.files, "other_op/x.h": "#define K 2\n"}})
+    assert guest_build.kernel_key(one, macros) != guest_build.kernel_key(two, macros)
+    # The tiling's sources are not the kernel's.
+    host = pkg.model_copy(update={"files": {**pkg.files, "op_host/extra.h": "//\n"}})
+    assert guest_build.kernel_key(host, macros) == guest_build.kernel_key(pkg, macros)

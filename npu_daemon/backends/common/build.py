@@ -494,6 +494,17 @@ def package_sources(pkg: OperatorPackage, folder: str) -> list[list[str]]:
     return [[p, pkg.files[p]] for p in sorted(pkg.files) if p.startswith(folder + "/")]
 
 
+def kernel_side_sources(pkg: OperatorPackage) -> list[list[str]]:
+    """(path, text) digest parts of what a kernel compile can read: op_kernel/ and what the runner
+    brought beside it, the repository's shared kernel headers (inc/), other operators' kernel
+    headers (<op>/) and other directories (tree/)."""
+    return [
+        [p, text]
+        for p, text in sorted(pkg.files.items())
+        if "/" in p and not p.startswith("op_host/")
+    ]
+
+
 def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
     """A compile's own working directory (the sandbox keeps its logs there, and compiles run
     concurrently) that sees the package through links, so diagnostics name the same paths."""

@@ -30,13 +30,7 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str], rt: build.Runtime) 
         "kernel",
         rt.digest,
         source_policy.fingerprint(),  # an unchecked object is never served to a checked build
-        # op_kernel/ and what the runner brought beside it: the repository's shared kernel
-        # headers (inc/), other operators' kernel headers (<op>/), other directories (tree/)
-        [
-            [p, text]
-            for p, text in sorted(pkg.files.items())
-            if "/" in p and not p.startswith("op_host/")
-        ],
+        build.kernel_side_sources(pkg),
         *build.include_root_key(pkg),
         pkg.tiling_header_path,
         pkg.files[pkg.tiling_header_path],
