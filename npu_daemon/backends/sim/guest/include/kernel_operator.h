@@ -40,6 +40,10 @@
 #define __ubuf__
 #endif
 #define GM_ADDR __gm__ uint8_t*
+#define UB_ADDR __ubuf__ uint8_t*
+// The device compiler's branch hints, which kernels use unqualified.
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
 
 // fp16 as the device stores it; arithmetic is in float, rounded once on assignment (clang's wasm32
 // target has the storage type __fp16 but no arithmetic _Float16). Conversions are constexpr
@@ -609,6 +613,7 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 
 // The API's families, each with its imports.
 #include "ascendc_guest/data_copy.h"
+#include "ascendc_guest/data_slice.h"
 #include "ascendc_guest/system.h"
 #include "ascendc_guest/raw.h"
 #include "ascendc_guest/cce.h"

@@ -56,6 +56,7 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineVecFamilyImports(l);
   DefineRawImports(l);
   DefineCceImports(l);
+  DefineSliceImports(l);
 }
 
 }  // namespace

@@ -265,5 +265,6 @@ void DefineMatmulImports(wasmtime_linker_t* l);
 void DefineVecFamilyImports(wasmtime_linker_t* l);  // vec_families.cpp
 void DefineRawImports(wasmtime_linker_t* l);
 void DefineCceImports(wasmtime_linker_t* l);
+void DefineSliceImports(wasmtime_linker_t* l);  // api_slice.cpp
 
 }  // namespace ascendc_sim::guest

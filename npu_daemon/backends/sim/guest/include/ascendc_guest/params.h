@@ -77,6 +77,17 @@ struct DataCopyPadParams {
   uint64_t paddingValue = 0;
 };
 
+// One dimension of a slice copy (DataCopy with SliceInfo): elements [startIndex, endIndex] of a
+// dimension of shapeValue elements, taken in pieces `stride` apart; a piece is burstLen 32 B blocks
+// along the first dimension and one index along the others (burstLen 1 there).
+struct SliceInfo {
+  uint32_t startIndex = 0;
+  uint32_t endIndex = 0;
+  uint32_t stride = 0;
+  uint32_t burstLen = 0;
+  uint32_t shapeValue = 0;
+};
+
 // TransDataTo5HD's repeat record and its address lists' length.
 constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
 
