@@ -57,6 +57,8 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineRawImports(l);
   DefineCceImports(l);
   DefineSliceImports(l);
+  DefineSetupImports(l);
+  DefineInt4Imports(l);
 }
 
 }  // namespace
