@@ -40,6 +40,10 @@
 #define __ubuf__
 #endif
 #define GM_ADDR __gm__ uint8_t*
+#define UB_ADDR __ubuf__ uint8_t*
+// The device compiler's branch hints, which kernels use unqualified.
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
 
 // An element of class type read through a __gm__ / __ubuf__ pointer (`half v = *p;`, `v = *p;`):
 // its bits are one load there, which guest_ir.py makes a charged import. Templates, so the type
@@ -129,6 +133,19 @@ struct bfloat16_t {
 namespace ascendc_guest {
 
 template <typename T>
+constexpr bool kHalfByte = std::is_same_v<T, AscendC::int4b_t>;
+// The bytes of `elems` elements of T (an odd int4b_t count rounds down, as the device's offset / 2),
+// and the elements of T in `bytes`.
+template <typename T>
+constexpr uint64_t BytesOf(uint64_t elems) {
+  return kHalfByte<T> ? elems / 2 : elems * sizeof(T);
+}
+template <typename T>
+constexpr uint32_t ElemsOf(uint64_t bytes) {
+  return static_cast<uint32_t>(kHalfByte<T> ? bytes * 2 : bytes / sizeof(T));
+}
+
+template <typename T>
 constexpr Dtype DtypeOf() {
   if constexpr (std::is_same_v<T, half>)
     return Dtype::kF16;
@@ -186,6 +203,8 @@ ASCENDC_GUEST_IMPORT(api_fail) void api_fail(Fault what, int32_t line);
 ASCENDC_GUEST_IMPORT(ub_get) int64_t ub_get(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int32_t line);
 ASCENDC_GUEST_IMPORT(ub_set)
 void ub_set(Dtype t, uint32_t addr, uint32_t size, uint32_t index, int64_t bits, int32_t line);
+// LocalTensor(pos, addr, tileSize): the tensor's address in the core's local space, checked.
+ASCENDC_GUEST_IMPORT(local_at) uint32_t local_at(Dtype t, int32_t pos, uint32_t addr, uint32_t size, int32_t line);
 ASCENDC_GUEST_IMPORT(gm_get) int64_t gm_get(Dtype t, uint32_t gm, int64_t offset, int32_t line);
 ASCENDC_GUEST_IMPORT(gm_set) void gm_set(Dtype t, uint32_t gm, int64_t offset, int64_t bits, int32_t line);
 ASCENDC_GUEST_IMPORT(tiling_key) int64_t tiling_key();
@@ -341,6 +360,11 @@ class LocalTensor {
   using PrimType = T;
   LocalTensor() = default;
   LocalTensor(uint32_t addr, uint32_t size, TPosition pos) : addr_(addr), size_(size), pos_(pos) {}
+  // Static allocation at a byte address of the position's buffer, bypassing TPipe.
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ASCENDC_GUEST_LINE)
+      : addr_(ascendc_guest::local_at(ascendc_guest::DtypeOf<T>(), static_cast<int32_t>(pos), addr, tileSize, line)),
+        size_(tileSize),
+        pos_(pos) {}
   // Operator forms (dst = a + b, ascendc_guest/operators.h): the right-hand side runs the vector op.
   template <typename Expr, typename = decltype(&Expr::template Run<T>)>
   LocalTensor& operator=(const Expr& e) {
@@ -350,30 +374,43 @@ class LocalTensor {
   LocalTensor(const LocalTensor&) = default;
   LocalTensor& operator=(const LocalTensor&) = default;
   LocalTensor operator[](uint32_t offset) const {
-    return LocalTensor(addr_ + offset * static_cast<uint32_t>(sizeof(T)), size_ > offset ? size_ - offset : 0, pos_);
+    return LocalTensor(addr_ + static_cast<uint32_t>(ascendc_guest::BytesOf<T>(offset)),
+                       size_ > offset ? size_ - offset : 0, pos_);
   }
   T GetValue(uint32_t index, ASCENDC_GUEST_LINE) const {
-    return ascendc_guest::FromBits<T>(ascendc_guest::ub_get(ascendc_guest::DtypeOf<T>(), addr_, size_, index, line));
+    if constexpr (ascendc_guest::kHalfByte<T>) {  // the nibble of its byte
+      const auto b = ascendc_guest::ub_get(ascendc_guest::Dtype::kU8, addr_, (size_ + 1) / 2, index / 2, line);
+      return T(static_cast<uint32_t>(b >> (index % 2 * 4)));
+    } else {
+      return ascendc_guest::FromBits<T>(ascendc_guest::ub_get(ascendc_guest::DtypeOf<T>(), addr_, size_, index, line));
+    }
   }
   template <typename U>
   void SetValue(uint32_t index, U value, ASCENDC_GUEST_LINE) const {
-    ascendc_guest::ub_set(ascendc_guest::DtypeOf<T>(), addr_, size_, index,
-                          ascendc_guest::BitsOf(static_cast<T>(value)), line);
+    if constexpr (ascendc_guest::kHalfByte<T>) {  // read-modify-write of its byte, as the native engine's
+      const uint32_t bytes = (size_ + 1) / 2, shift = index % 2 * 4;
+      const auto b = ascendc_guest::ub_get(ascendc_guest::Dtype::kU8, addr_, bytes, index / 2, line);
+      const auto nibble = static_cast<uint32_t>(static_cast<T>(value).storage) << shift;
+      ascendc_guest::ub_set(ascendc_guest::Dtype::kU8, addr_, bytes, index / 2, (b & ~(0xf << shift)) | nibble, line);
+    } else {
+      ascendc_guest::ub_set(ascendc_guest::DtypeOf<T>(), addr_, size_, index,
+                            ascendc_guest::BitsOf(static_cast<T>(value)), line);
+    }
   }
   ascendc_guest::ElementRef<LocalTensor, uint32_t> operator()(uint32_t index, ASCENDC_GUEST_LINE) const {
     return {*this, index, line};
   }
   uint32_t GetSize() const { return size_; }
   void SetSize(uint32_t size) { size_ = size; }
-  uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+  uint32_t GetLength() const { return static_cast<uint32_t>(ascendc_guest::BytesOf<T>(size_)); }
   TPosition GetPosition() const { return pos_; }
   template <typename U>
   LocalTensor<U> ReinterpretCast() const {
-    return LocalTensor<U>(addr_, GetLength() / static_cast<uint32_t>(sizeof(U)), pos_);
+    return LocalTensor<U>(addr_, ascendc_guest::ElemsOf<U>(GetLength()), pos_);
   }
   // As the native engine's: the address as a number, which kernels cast to a __ubuf__ pointer.
   uint64_t GetPhyAddr() const { return ascendc_guest::kUbBase + addr_; }
-  uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset * sizeof(T); }
+  uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + ascendc_guest::BytesOf<T>(offset); }
   uint32_t UbAddr() const { return addr_; }
 
  private:
@@ -389,7 +426,7 @@ class TQueBind {
  public:
   template <typename T>
   LocalTensor<T> AllocTensor(ASCENDC_GUEST_LINE) {
-    return LocalTensor<T>(ascendc_guest::que_alloc(id_, line), len_ / sizeof(T), src);
+    return LocalTensor<T>(ascendc_guest::que_alloc(id_, line), ascendc_guest::ElemsOf<T>(len_), src);
   }
   template <typename T>
   void FreeTensor(LocalTensor<T>& t, ASCENDC_GUEST_LINE) {
@@ -403,7 +440,7 @@ class TQueBind {
   template <typename T>
   LocalTensor<T> DeQue(ASCENDC_GUEST_LINE) {
     const int64_t r = ascendc_guest::que_deque(id_, line);
-    return LocalTensor<T>(static_cast<uint32_t>(r), static_cast<uint32_t>(r >> 32) / sizeof(T), src);
+    return LocalTensor<T>(static_cast<uint32_t>(r), ascendc_guest::ElemsOf<T>(static_cast<uint32_t>(r >> 32)), src);
   }
   // The hop forms of a queue used in place (TQueBind<VECIN, VECOUT> between two GM copies).
   template <TPosition srcUser, TPosition dstUser, typename T>
@@ -416,7 +453,7 @@ class TQueBind {
   LocalTensor<T> DeQue(ASCENDC_GUEST_LINE) {
     const int64_t r =
         ascendc_guest::que_deque_hop(id_, static_cast<int32_t>(srcUser), static_cast<int32_t>(dstUser), line);
-    return LocalTensor<T>(static_cast<uint32_t>(r), static_cast<uint32_t>(r >> 32) / sizeof(T), src);
+    return LocalTensor<T>(static_cast<uint32_t>(r), ascendc_guest::ElemsOf<T>(static_cast<uint32_t>(r >> 32)), src);
   }
   template <typename T>
   void AllocTensor(LocalTensor<T>& t, ASCENDC_GUEST_LINE) {
@@ -450,16 +487,16 @@ class TBuf {
  public:
   template <typename T>
   LocalTensor<T> Get() const {
-    return LocalTensor<T>(base_, len_ / sizeof(T), pos);
+    return LocalTensor<T>(base_, ascendc_guest::ElemsOf<T>(len_), pos);
   }
   template <typename T>
   LocalTensor<T> Get(uint32_t len, ASCENDC_GUEST_LINE) const {
-    if (static_cast<uint64_t>(len) * sizeof(T) > len_) ascendc_guest::api_fail(ascendc_guest::Fault::kTBufGet, line);
+    if (ascendc_guest::BytesOf<T>(len) > len_) ascendc_guest::api_fail(ascendc_guest::Fault::kTBufGet, line);
     return LocalTensor<T>(base_, len, pos);
   }
   template <typename T>
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, ASCENDC_GUEST_LINE) const {
-    if (bufOffset % 32 != 0 || bufOffset + static_cast<uint64_t>(size) * sizeof(T) > len_)
+    if (bufOffset % 32 != 0 || bufOffset + ascendc_guest::BytesOf<T>(size) > len_)
       ascendc_guest::api_fail(ascendc_guest::Fault::kTBufGetWithOffset, line);
     return LocalTensor<T>(base_ + bufOffset, size, pos);
   }
@@ -550,7 +587,7 @@ bool PopStackBuffer(LocalTensor<T>& pop, int32_t line) {
   const TPipe* pipe = GetTPipePtr();
   const int64_t r = ascendc_guest::pipe_pop_stack(pipe ? pipe->id_ : -1, static_cast<int32_t>(pos), line);
   if (r == 0) return false;
-  pop = LocalTensor<T>(static_cast<uint32_t>(r), static_cast<uint32_t>(r >> 32) / sizeof(T), pos);
+  pop = LocalTensor<T>(static_cast<uint32_t>(r), ascendc_guest::ElemsOf<T>(static_cast<uint32_t>(r >> 32)), pos);
   return true;
 }
 
@@ -628,10 +665,13 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 
 // The API's families, each with its imports.
 #include "ascendc_guest/data_copy.h"
+#include "ascendc_guest/data_slice.h"
 #include "ascendc_guest/system.h"
+#include "ascendc_guest/setup.h"
 #include "ascendc_guest/raw.h"
 #include "ascendc_guest/cce.h"
 #include "ascendc_guest/vector.h"
+#include "ascendc_guest/int4.h"
 #include "ascendc_guest/adv.h"
 #include "ascendc_guest/cube.h"
 #include "ascendc_guest/vec_families.h"

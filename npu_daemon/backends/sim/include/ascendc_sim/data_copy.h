@@ -5,21 +5,6 @@
 #include "../../guest/include/ascendc_guest/params.h"  // the parameter structs, shared with the guest
 #include "ascendc_sim/memory.h"
 
-namespace AscendC {
-
-// One dimension of a slice copy: elements [startIndex, endIndex] of a dimension of shapeValue
-// elements, taken in pieces `stride` apart; a piece is burstLen 32 B blocks along the first
-// dimension and one index along the others (burstLen 1 there).
-struct SliceInfo {
-  uint32_t startIndex = 0;
-  uint32_t endIndex = 0;
-  uint32_t stride = 0;
-  uint32_t burstLen = 0;
-  uint32_t shapeValue = 0;
-};
-
-}  // namespace AscendC
-
 namespace ascendc_sim {
 
 // L1 -> bias table copies share DataCopy(LocalTensor, LocalTensor, DataCopyParams) (cube_compute.h).

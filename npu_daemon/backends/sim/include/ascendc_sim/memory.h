@@ -4,7 +4,8 @@
 // consumer, FreeTensor signals it.
 #pragma once
 
-#include "../../guest/include/ascendc_guest/abi.h"  // TPosition: the guest engine names positions alike
+#include "../../guest/include/ascendc_guest/abi.h"     // TPosition: the guest engine names positions alike
+#include "../../guest/include/ascendc_guest/params.h"  // int4b_t, shared with the guest
 #include "ascendc_sim/core.h"
 #include "ascendc_sim/sync.h"
 
@@ -82,16 +83,6 @@ constexpr ascendc_sim::LocalBuf BufferOf(TPosition p) {
       return ascendc_sim::LocalBuf::kUB;
   }
 }
-
-// int4b_t: a signed 4-bit integer as the device stores it, two to a byte, element 2k in the low
-// nibble of byte k. A tensor of them counts elements; offsets and lengths halve into bytes.
-struct int4b_t {
-  uint8_t storage;
-  int4b_t() = default;
-  int4b_t(int32_t v) : storage(static_cast<uint8_t>(v) & 0xf) {}
-  int4b_t(uint32_t v) : storage(static_cast<uint8_t>(v) & 0xf) {}
-  operator int8_t() const { return static_cast<int8_t>(storage & 0x8 ? storage | 0xf0 : storage); }
-};
 
 }  // namespace AscendC
 

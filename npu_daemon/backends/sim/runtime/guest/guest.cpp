@@ -76,6 +76,9 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineVecFamilyImports(l);
   DefineRawImports(l);
   DefineCceImports(l);
+  DefineSliceImports(l);
+  DefineSetupImports(l);
+  DefineInt4Imports(l);
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ struct LaunchGm {
   uint32_t workspace = 0, tiling = 0;   // guest GM addresses
   const uint8_t* tilingData = nullptr;  // the tiling's bytes (GET_TILING_DATA copies them)
   uint64_t tilingBytes = 0;
+  std::vector<uint32_t> params;  // the kernel's arguments, workspace and tiling: get_para_base's block
 };
 
 class Module {

@@ -284,5 +284,8 @@ void DefineMatmulImports(wasmtime_linker_t* l);
 void DefineVecFamilyImports(wasmtime_linker_t* l);  // vec_families.cpp
 void DefineRawImports(wasmtime_linker_t* l);
 void DefineCceImports(wasmtime_linker_t* l);
+void DefineSliceImports(wasmtime_linker_t* l);
+void DefineSetupImports(wasmtime_linker_t* l);
+void DefineInt4Imports(wasmtime_linker_t* l);
 
 }  // namespace ascendc_sim::guest

@@ -77,6 +77,27 @@ struct DataCopyPadParams {
   uint64_t paddingValue = 0;
 };
 
+// int4b_t: a signed 4-bit integer as the device stores it, two to a byte, element 2k in the low
+// nibble of byte k. A tensor of them counts elements; offsets and lengths halve into bytes.
+struct int4b_t {
+  uint8_t storage;
+  int4b_t() = default;
+  int4b_t(int32_t v) : storage(static_cast<uint8_t>(v) & 0xf) {}
+  int4b_t(uint32_t v) : storage(static_cast<uint8_t>(v) & 0xf) {}
+  operator int8_t() const { return static_cast<int8_t>(storage & 0x8 ? storage | 0xf0 : storage); }
+};
+
+// One dimension of a slice copy (DataCopy with SliceInfo): elements [startIndex, endIndex] of a
+// dimension of shapeValue elements, taken in pieces `stride` apart; a piece is burstLen 32 B blocks
+// along the first dimension and one index along the others (burstLen 1 there).
+struct SliceInfo {
+  uint32_t startIndex = 0;
+  uint32_t endIndex = 0;
+  uint32_t stride = 0;
+  uint32_t burstLen = 0;
+  uint32_t shapeValue = 0;
+};
+
 // TransDataTo5HD's repeat record and its address lists' length.
 constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
 

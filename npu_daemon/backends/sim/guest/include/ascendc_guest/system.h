@@ -4,6 +4,8 @@
 // data out of the evaluation (docs/trust_boundary.md), so the guest engine gives it none.
 #pragma once
 
+#include <atomic>
+
 namespace ascendc_guest {
 extern "C" {
 ASCENDC_GUEST_IMPORT(core_info) int64_t core_info(CoreInfo what);
@@ -28,6 +30,8 @@ inline int64_t GetSystemCycle() { return ascendc_guest::core_info(ascendc_guest:
 // Scalar bfloat16 <-> float conversions (the scalar unit has no bf16 arithmetic).
 inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
+// A compiler barrier (kfc_comm.h of asc-devkit): orders the core's scalar memory accesses, no instruction.
+inline void Barrier() { std::atomic_signal_fence(std::memory_order_seq_cst); }
 // The system workspace is the launch's (GetSysWorkSpacePtr); setting it changes nothing.
 inline void SetSysWorkspace(GM_ADDR) {}
 inline void SetSysWorkspaceForce(GM_ADDR) {}

@@ -1,0 +1,182 @@
+"""Compile gaps of the development corpus on the guest engine (issue 50): API forms real operators
+use that compiled natively but not for the guest: DataCopy with SliceInfo (eye_fp64), the
+launch's parameter block (get_para_base: gcd), list-tensor descriptors (split_v), int4b_t tensors
+and their Cast (turbo_quant_compress_latent), the device compiler's branch hints, InitSocState and
+LocalTensors at fixed addresses. Each runs with
+the native engine's verdict and simulated latency; a forged argument stops the kernel
+(RUNTIME_ERROR), never a read or write of the host's memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascend_core.package import load_package
+from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
+from tests.guest.test_data import add_with
+from tests.guest.test_real_gaps import add_edited
+
+# x and z move as two piece rows of half a tile each (dims 2: a row's elements, then the rows),
+# where a half tile is whole 32 B blocks; y as before. z = x + y either way.
+SLICE = "{{0, h - 1, 0, bl, h}, {0, 1, 0, 1, 2}}"
+SLICED = add_edited(
+    (
+        "      DataCopy(xLocal, xGm[offset], len);\n",
+        "      const uint32_t h = len / 2, bl = h * sizeof(DTYPE_X) / 32;\n"
+        "      if (h * sizeof(DTYPE_X) % 32 == 0 && unlikely(bl > 0)) {\n"
+        f"        SliceInfo gs[] = {SLICE}, us[] = {SLICE};\n"
+        "        DataCopy(xLocal, xGm[offset], us, gs, 2);\n"
+        "      } else {\n"
+        "        DataCopy(xLocal, xGm[offset], len);\n"
+        "      }\n",
+    ),
+    (
+        "      DataCopy(zGm[offset], zLocal, len);\n",
+        "      const uint32_t h = len / 2, bl = h * sizeof(DTYPE_Z) / 32;\n"
+        "      if (likely(h * sizeof(DTYPE_Z) % 32 == 0 && bl > 0)) {\n"
+        f"        SliceInfo gs[] = {SLICE}, us[] = {SLICE};\n"
+        "        DataCopy(zGm[offset], zLocal, gs, us, 2);\n"
+        "      } else {\n"
+        "        DataCopy(zGm[offset], zLocal, len);\n"
+        "      }\n",
+    ),
+)
+
+
+def test_slice_copies_and_branch_hints_match_the_native_engine(engines):
+    engines.same(add_with(SLICED))
+
+
+def forged(body: str, engines) -> str:
+    entry = "  GET_TILING_DATA(tilingData, tiling);\n"
+    setup = (
+        "  TPipe p;\n  TBuf<QuePosition::VECCALC> b;\n  p.InitBuffer(b, 1024);\n"
+        "  LocalTensor<float> t = b.Get<float>();\n"
+        "  GlobalTensor<float> g;\n  g.SetGlobalBuffer((__gm__ float*)x, 64);\n"
+    )
+    request = EvalRequest(
+        run_id="forged",
+        package=add_with(add_edited((entry, entry + setup + body))),
+        stages=[Stage.COMPILE, Stage.CHECK],
+        timeouts=Timeouts(build_s=300, run_s=120),
+    )
+    result = engines.guest.evaluate(request)
+    assert result.status is Status.RUNTIME_ERROR, result.message
+    return result.message
+
+
+@pytest.mark.parametrize(
+    "slices, why",
+    [
+        # rows far past the local buffer (the emulation checks only the whole UB, in 32 bits)
+        ("{{0, 7, 0, 1, 8}, {0, 1, 0x7fffffff, 1, 2}}", "overflows 32 bits"),
+        ("{{0, 7, 0, 1, 8}, {0, 1000, 0, 1, 1001}}", "buffer"),
+        # a stride whose 32-bit sum wraps to a zero divisor
+        ("{{0, 7, 0xfffffff8, 1, 8}, {0, 0, 0, 1, 1}}", "overflows 32 bits"),
+        ("{{0, 7, 0, 1, 8}, {0, 0, 0xffffffff, 1, 1}}", "overflows 32 bits"),
+    ],
+)
+def test_forged_slices_stop_the_kernel(engines, slices, why):
+    body = f"  SliceInfo s[] = {slices};\n  DataCopy(t, g, s, s, 2);\n"
+    message = forged(body, engines)
+    assert why in message, message
+
+
+def test_a_slice_past_its_gm_buffer_stops_the_kernel(engines):
+    # GM rows 2^20 elements apart: the second lies in no buffer the tensor names
+    body = (
+        "  SliceInfo u[] = {{0, 7, 0, 1, 8}, {0, 1, 0, 1, 2}};\n"
+        "  SliceInfo s[] = {{0, 7, 0, 1, 1u << 20}, {0, 1, 0, 1, 2}};\n"
+        "  DataCopy(t, g, u, s, 2);\n"
+    )
+    assert "GM" in forged(body, engines)
+
+
+# The entry takes its GM addresses and its tiling from the launch's parameter block, as gcd does.
+PARA_BASE = add_edited(
+    (
+        "  GET_TILING_DATA(tilingData, tiling);\n  KernelAdd op;\n"
+        "  op.Init(x, y, z, tilingData.totalLength, tilingData.formerNum, "
+        "tilingData.formerLength, tilingData.tailLength,\n"
+        "          tilingData.tileLength);\n",
+        "  GM_ADDR* params = reinterpret_cast<GM_ADDR*>(get_para_base());\n"
+        "  const AddTilingData* t = reinterpret_cast<const AddTilingData*>(params + 5);\n"
+        "  KernelAdd op;\n"
+        "  op.Init(params[0], params[1], params[2], t->totalLength, t->formerNum, "
+        "t->formerLength, t->tailLength,\n"
+        "          t->tileLength);\n",
+    )
+)
+
+
+def test_the_parameter_block_matches_the_native_engine(engines):
+    engines.same(add_with(PARA_BASE))
+
+
+# Every int4b_t value through half and back (Cast both ways, the nibbles set and read by the
+# scalar unit): a value that does not come back stops the kernel.
+INT4 = add_edited(
+    (
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+        "    pipe.InitBuffer(int4Buf, 96);\n"
+        "    LocalTensor<half> h = int4Buf.Get<half>(16);\n"
+        "    LocalTensor<int4b_t> q = int4Buf.Get<uint8_t>()[32].ReinterpretCast<int4b_t>();\n"
+        "    LocalTensor<int4b_t> back = q[64];\n"
+        "    for (int32_t k = 0; k < 16; ++k) q.SetValue(k, int4b_t(k - 8));\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    Cast(h, q, RoundMode::CAST_NONE, 16);\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    for (int32_t k = 0; k < 16; ++k) if (static_cast<float>(h.GetValue(k)) != k - 8) Trap();\n"
+        "    Cast(back, h, RoundMode::CAST_RINT, 16);\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    for (int32_t k = 0; k < 16; ++k) if (static_cast<int8_t>(back.GetValue(k)) != k - 8) Trap();\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "  }\n",
+    ),
+    (
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> int4Buf;\n",
+    ),
+)
+
+
+def test_int4_casts_and_nibbles_match_the_native_engine(engines):
+    engines.same(add_with(INT4))
+
+
+PACKAGES = Path(__file__).parents[1] / "sim" / "packages"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "list_scale",  # three list members read through ListTensorDesc, a list output
+        "expm1",  # InitSocState, LocalTensors at fixed UB addresses
+    ],
+)
+def test_packages_of_the_closed_gaps_match_the_native_engine(engines, name):
+    engines.same(load_package(PACKAGES / name))
+
+
+@pytest.mark.parametrize(
+    "body, why",
+    [
+        # the block written past the kernel's memory; a Cast reaching past its tensors' buffer
+        ("  ascendc_guest::para_block((void*)0xfffffff0u, 1u << 20);\n", "outside"),
+        (
+            "  Cast(t.ReinterpretCast<half>(), t.ReinterpretCast<int4b_t>(), RoundMode::CAST_NONE, 200000);\n",
+            "past",
+        ),
+        # LocalTensors at fixed addresses past the UB, or not 32 B aligned (the native checks)
+        (
+            "  LocalTensor<float> u(TPosition::VECCALC, 196608, 8);\n  u.SetValue(0, 1.0f);\n",
+            "exceed",
+        ),
+        ("  LocalTensor<float> u(TPosition::VECCALC, 4, 8);\n  u.SetValue(0, 1.0f);\n", "aligned"),
+    ],
+)
+def test_forged_parameter_block_int4_and_fixed_address_calls_stop_the_kernel(engines, body, why):
+    message = forged(body, engines)
+    assert why in message, message
