@@ -75,11 +75,12 @@ inline int64_t ElementSize(ScalarType t) {
 }
 
 struct TensorOptions {
-  ScalarType dtype = ScalarType::Float;
-  TensorOptions dtype_(ScalarType t) const { return TensorOptions{t}; }
+  ScalarType type = ScalarType::Float;
+  TensorOptions dtype(ScalarType t) const { return TensorOptions{t}; }
+  ScalarType dtype() const { return type; }
 };
 
-// A tensor of the case: its shape and dtype, and an address naming it (cann_bench_direct::Tensors).
+// A tensor of the case: its shape and dtype, and an address naming it (cann_bench_direct::kBase).
 class Tensor {
  public:
   Tensor() = default;
@@ -150,10 +151,10 @@ constexpr ScalarType kUInt8 = ScalarType::Byte, kInt8 = ScalarType::Char, kInt16
                      kLong = ScalarType::Long, kFloat16 = ScalarType::Half, kHalf = ScalarType::Half,
                      kFloat32 = ScalarType::Float, kFloat = ScalarType::Float, kFloat64 = ScalarType::Double,
                      kDouble = ScalarType::Double, kBool = ScalarType::Bool, kBFloat16 = ScalarType::BFloat16;
-inline Tensor empty(IntArrayRef sizes, TensorOptions o = {}) { return Tensor(sizes, o.dtype); }
+inline Tensor empty(IntArrayRef sizes, TensorOptions o = {}) { return Tensor(sizes, o.type); }
 inline Tensor empty(IntArrayRef sizes, ScalarType t) { return Tensor(sizes, t); }
 inline Tensor empty_like(const Tensor& t) { return Tensor(t.sizes(), t.scalar_type()); }
-inline Tensor empty_like(const Tensor& t, TensorOptions o) { return Tensor(t.sizes(), o.dtype); }
+inline Tensor empty_like(const Tensor& t, TensorOptions o) { return Tensor(t.sizes(), o.type); }
 inline TensorOptions dtype(ScalarType t) { return TensorOptions{t}; }
 }  // namespace torch
 

@@ -51,3 +51,9 @@ def test_a_direct_launch_submission_is_evaluated_as_it_is(bench_set, tmp_path):
     assert partial.returncode == 1, partial.stdout + partial.stderr
     assert "| case_1 | 1 | OK" in partial.stdout
     assert "| case_2 | 2 | WRONG_ANSWER |" in partial.stdout
+    # a plugin whose output is not the task's is a runtime error that says so
+    plugin.write_text(
+        DIRECT_PLUGIN.replace("torch::empty_like(x1)", "torch::empty({7}, x1.options())")
+    )
+    wrong = _score(op_dir)
+    assert wrong.returncode == 1 and "| case_1 | 1 | RUNTIME_ERROR |" in wrong.stdout, wrong.stdout
