@@ -5,7 +5,8 @@ A cann-bench submission is a project whose `csrc/ops/<op>/` holds one operator. 
 `op_host/<op>_tiling.cpp` (the tiling function), `op_kernel/<op>_kernel.cpp` (the kernel entry)
 with `<op>_tiling_data.h` beside it; op_api/ and op_plugin/ are the host glue to PyTorch, which
 the simulator does not need: it calls the kernel itself with the case's tensors, as the glue
-would. The package pairs those sources with the imported task's spec and golden.
+would. The package pairs those sources with the imported task's spec and golden. The
+direct-launch layout (no op_host/, the host side in op_plugin/) is direct_launch.py's.
 """
 
 from __future__ import annotations
