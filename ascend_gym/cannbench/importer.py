@@ -31,10 +31,12 @@ from ascend_gym.cannbench.tasks import (
 from ascend_gym.corpus.importer import write_operator
 
 MANIFEST = "cann_bench.json"
-# The golden's whole output-shape probe, every case of a task: CPU seconds, so an import does not
-# depend on the machine's load; its wall time may be up to PROBE_WALL_S on a shared machine.
-PROBE_S = 120.0
-PROBE_WALL_S = 4 * PROBE_S
+# The golden's output-shape probe runs every case of a task in one sandbox, within this many CPU
+# seconds per case (a golden that must run on real inputs, such as an attention with 20 cases,
+# takes 10 to 25 s a case on one thread): CPU, so an import does not depend on the machine's
+# load; its wall time may be PROBE_WALL_FACTOR times that on a shared machine.
+PROBE_CASE_S = 30.0
+PROBE_WALL_FACTOR = 4
 
 
 class Floor(BaseModel):
@@ -71,7 +73,8 @@ def probe(spec: dict, golden: str) -> tuple[OperatorPackage, dict[str, str]]:
         spec=OperatorSpec.model_validate(with_declared_outputs(spec)), files={"golden.py": golden}
     )
     try:
-        signatures = references.output_signatures(draft, PROBE_S, PROBE_WALL_S)
+        budget = PROBE_CASE_S * len(draft.spec.cases)
+        signatures = references.output_signatures(draft, budget, PROBE_WALL_FACTOR * budget)
     except references.ReferenceFailed as e:
         raise Unimportable(str(e)) from None
     final, dropped = with_outputs(spec, signatures)

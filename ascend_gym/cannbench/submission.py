@@ -5,7 +5,8 @@ A cann-bench submission is a project whose `csrc/ops/<op>/` holds one operator. 
 `op_host/<op>_tiling.cpp` (the tiling function), `op_kernel/<op>_kernel.cpp` (the kernel entry)
 with `<op>_tiling_data.h` beside it; op_api/ and op_plugin/ are the host glue to PyTorch, which
 the simulator does not need: it calls the kernel itself with the case's tensors, as the glue
-would. The package pairs those sources with the imported task's spec and golden.
+would. The package pairs those sources with the imported task's spec and golden. The
+direct-launch layout (no op_host/, the host side in op_plugin/) is direct_launch.py's.
 """
 
 from __future__ import annotations
@@ -44,12 +45,16 @@ def _one(root: Path, names: list[str], what: str) -> str:
 
 
 def package(op_dir: Path, task: OperatorPackage) -> OperatorPackage:
-    """The operator under `op_dir` with the task's spec and golden: aclnn layout."""
+    """The operator under `op_dir` with the task's spec and golden: the aclnn layout, or the
+    direct-launch one (direct_launch.py)."""
     op = op_dir.name
+    if (op_dir / "op_plugin").is_dir() and not (op_dir / "op_host").is_dir():
+        from ascend_gym.cannbench import direct_launch
+
+        return direct_launch.package(op_dir, task)
     if not (op_dir / "op_host").is_dir():
         raise NotASubmission(
-            f"{op_dir}: no op_host/ (a direct-launch operator, whose host side is a PyTorch "
-            "plugin calling the kernel, is not read yet)"
+            f"{op_dir}: neither op_host/ (the aclnn layout) nor op_plugin/ (the direct-launch one)"
         )
     host = _one(op_dir, [f"op_host/{op}_tiling.cpp", f"op_host/{op}.cpp"], "tiling source")
     kernel = _one(op_dir, [f"op_kernel/{op}_kernel.cpp", f"op_kernel/{op}.cpp"], "kernel source")

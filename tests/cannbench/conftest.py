@@ -217,3 +217,151 @@ def aclnn_project(tmp: Path, op: str = "scaled_add") -> Path:
         kernel.replace("void add(", f"void {op}(")
     )
     return op_dir
+
+
+DIRECT_KERNEL = """\
+// y = x1 + alpha * x2, launched with <<<>>> by the plugin through the wrappers below
+#include <algorithm>
+#include <tuple>
+#include "kernel_operator.h"
+#include "platform/platform_ascendc.h"
+
+constexpr int64_t MIN_PER_CORE = 2048;
+
+template <typename T>
+__global__ __aicore__ void scaled_add_kernel(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, int64_t total,
+                                             int64_t perCore, int64_t tile, float alpha)
+{
+    int64_t start = perCore * AscendC::GetBlockIdx();
+    int64_t mine = std::min(perCore, total - start);
+    if (mine <= 0) return;
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::QuePosition::VECIN, 1> in1, in2;
+    AscendC::TQue<AscendC::QuePosition::VECOUT, 1> out;
+    pipe.InitBuffer(in1, 1, tile * sizeof(T));
+    pipe.InitBuffer(in2, 1, tile * sizeof(T));
+    pipe.InitBuffer(out, 1, tile * sizeof(T));
+    AscendC::GlobalTensor<T> a, b, c;
+    a.SetGlobalBuffer((__gm__ T *)x1 + start);
+    b.SetGlobalBuffer((__gm__ T *)x2 + start);
+    c.SetGlobalBuffer((__gm__ T *)y + start);
+    for (int64_t done = 0; done < mine; done += tile) {
+        uint32_t n = static_cast<uint32_t>(std::min(tile, mine - done));
+        AscendC::DataCopyExtParams copy{1, static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0};
+        AscendC::DataCopyPadExtParams<T> pad{false, 0, 0, 0};
+        auto l1 = in1.AllocTensor<T>();
+        auto l2 = in2.AllocTensor<T>();
+        AscendC::DataCopyPad(l1, a[done], copy, pad);
+        AscendC::DataCopyPad(l2, b[done], copy, pad);
+        in1.EnQue(l1);
+        in2.EnQue(l2);
+        l1 = in1.DeQue<T>();
+        l2 = in2.DeQue<T>();
+        auto lo = out.AllocTensor<T>();
+        AscendC::Muls(lo, l2, static_cast<T>(alpha), n);
+        AscendC::Add(lo, lo, l1, n);
+        out.EnQue(lo);
+        in1.FreeTensor(l1);
+        in2.FreeTensor(l2);
+        lo = out.DeQue<T>();
+        AscendC::DataCopyPad(c[done], lo, copy);
+        out.FreeTensor(lo);
+    }
+}
+
+std::tuple<int64_t, int64_t, int64_t> scaled_add_tiling(int64_t total, int64_t elemBytes)
+{
+    auto platform = platform_ascendc::PlatformAscendCManager::GetInstance();
+    uint64_t ub;
+    platform->GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
+    int64_t cores = platform->GetCoreNumAiv();
+    int64_t blocks = std::max<int64_t>(1, std::min(cores, (total + MIN_PER_CORE - 1) / MIN_PER_CORE));
+    int64_t perCore = (total + blocks - 1) / blocks;
+    int64_t tile = std::min<int64_t>(perCore, static_cast<int64_t>(ub) / 4 / elemBytes);
+    return {blocks, perCore, (tile + 15) / 16 * 16};
+}
+
+extern "C" {
+void launch_scaled_add_half(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, int64_t total, int64_t blocks,
+                            int64_t perCore, int64_t tile, float alpha, void *stream)
+{
+    scaled_add_kernel<half><<<blocks, nullptr, stream>>>(x1, x2, y, total, perCore, tile, alpha);
+}
+
+void launch_scaled_add_float(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, int64_t total, int64_t blocks,
+                             int64_t perCore, int64_t tile, float alpha, void *stream)
+{
+    scaled_add_kernel<float><<<blocks, nullptr, stream>>>(x1, x2, y, total, perCore, tile, alpha);
+}
+}
+"""
+DIRECT_LAUNCH_HEADER = """\
+#pragma once
+#include <cstdint>
+#include <tuple>
+#ifndef GM_ADDR
+#define GM_ADDR void *
+#endif
+std::tuple<int64_t, int64_t, int64_t> scaled_add_tiling(int64_t total, int64_t elemBytes);
+extern "C" {
+void launch_scaled_add_half(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, int64_t total, int64_t blocks,
+                            int64_t perCore, int64_t tile, float alpha, void *stream);
+void launch_scaled_add_float(GM_ADDR x1, GM_ADDR x2, GM_ADDR y, int64_t total, int64_t blocks,
+                             int64_t perCore, int64_t tile, float alpha, void *stream);
+}
+"""
+DIRECT_PLUGIN = """\
+#include <ATen/Operators.h>
+#include <torch/all.h>
+#include <torch/library.h>
+#include "torch_npu/csrc/core/npu/NPUStream.h"
+#include "torch_npu/csrc/framework/OpCommand.h"
+#include "../op_kernel/scaled_add_launch.h"
+
+namespace my_bench {
+TORCH_LIBRARY_FRAGMENT(cann_bench, m)
+{
+    m.def("scaled_add(Tensor x1, Tensor x2, float alpha=1.0) -> Tensor");
+}
+
+torch::Tensor scaled_add_npu(const torch::Tensor &x1, const torch::Tensor &x2, double alpha)
+{
+    TORCH_CHECK(x1.sizes() == x2.sizes(), "x1 and x2 differ in shape");
+    auto y = torch::empty_like(x1);
+    auto stream = c10_npu::getCurrentNPUStream().stream(false);
+    int64_t total = x1.numel(), blocks, perCore, tile;
+    std::tie(blocks, perCore, tile) = scaled_add_tiling(total, x1.element_size());
+    auto a = (GM_ADDR)x1.data_ptr();
+    auto b = (GM_ADDR)x2.data_ptr();
+    auto c = (GM_ADDR)y.data_ptr();
+    at_npu::native::OpCommand::RunOpApi("ScaledAdd", [=]() -> int {
+        if (x1.scalar_type() == torch::kFloat16) {
+            launch_scaled_add_half(a, b, c, total, blocks, perCore, tile, alpha, stream);
+        } else if (x1.scalar_type() == torch::kFloat32) {
+            launch_scaled_add_float(a, b, c, total, blocks, perCore, tile, alpha, stream);
+        }
+        return 0;
+    });
+    return y;
+}
+
+TORCH_LIBRARY_IMPL(cann_bench, PrivateUse1, m)
+{
+    m.impl("scaled_add", scaled_add_npu);
+}
+}  // namespace my_bench
+"""
+
+
+def direct_project(tmp: Path, op: str = "scaled_add") -> Path:
+    """A submission in cann-bench's direct-launch layout (csrc/ops/<op>/op_kernel/<op>_kernel.cpp
+    with the kernel, its tiling function and launch wrappers, <op>_launch.h, and
+    op_plugin/<op>_plugin.cpp, the torch function), written here: y = x1 + alpha * x2 for
+    float16 and float32."""
+    op_dir = tmp / "direct_project" / "csrc" / "ops" / op
+    (op_dir / "op_kernel").mkdir(parents=True, exist_ok=True)
+    (op_dir / "op_plugin").mkdir(exist_ok=True)
+    (op_dir / "op_kernel" / f"{op}_kernel.cpp").write_text(DIRECT_KERNEL)
+    (op_dir / "op_kernel" / f"{op}_launch.h").write_text(DIRECT_LAUNCH_HEADER)
+    (op_dir / "op_plugin" / f"{op}_plugin.cpp").write_text(DIRECT_PLUGIN)
+    return op_dir

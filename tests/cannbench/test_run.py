@@ -73,7 +73,7 @@ def test_an_aclnn_layout_submission_is_evaluated_as_it_is(bench_set, tmp_path):
     assert evaluated.returncode == 0, evaluated.stdout + evaluated.stderr
     assert "OK" in evaluated.stdout and "case case_1: pass" in evaluated.stdout
     direct = tmp_path / "direct" / "scaled_add"
-    (direct / "op_kernel").mkdir(parents=True)  # a direct-launch operator: no op_host/
+    (direct / "op_kernel").mkdir(parents=True)  # neither op_host/ nor a direct launch's op_plugin/
     refused = subprocess.run(
         [*CLI, "eval", str(direct), "--spec", str(spec)], capture_output=True, text=True
     )

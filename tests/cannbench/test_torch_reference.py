@@ -144,3 +144,16 @@ def test_get_input_answers_the_goldens_tensor_parameters_in_the_goldens_order(tm
     extra = golden.replace("[torch.zeros_like(y)]", "[torch.zeros_like(y), x, x]")
     result = client.evaluate(request(torch_operator(tmp_path, extra), "torch-order"))
     assert result.status is Status.REJECTED and "get_input returned 3 tensors" in result.message
+
+
+def test_get_input_may_echo_attributes_after_its_tensors(tmp_path, client):
+    """kernel_bench's scatter_pa_kv_cache answers its tensors and then its `cache_mode`: what
+    follows the golden's tensor parameters is not read (a tensor there still is refused)."""
+    golden = (
+        "import torch\n\n\ndef add(x: torch.Tensor, y: torch.Tensor, mode='x'):\n"
+        "    assert bool((y == 0).all())\n"
+        "    return torch.add(x, y)\n\n\n"
+        "def get_input(x, y, mode='x', **attrs):\n    return (x, torch.zeros_like(y), mode)\n"
+    )
+    result = client.evaluate(request(torch_operator(tmp_path, golden), "torch-echo"))
+    assert result.status is Status.OK, result.message
