@@ -137,25 +137,6 @@ void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, u
   RunBlocks(l, tiling, probeSeed, [&] { CallKernel(entry, k.args, std::make_index_sequence<32>{}); }, fd);
 }
 
-// A list parameter's descriptor (launcher.cpp, ListDescriptor) as the guest reads it: the same
-// words in a buffer of its own, each member's GM address the guest's (the member mapped); any
-// other parameter as it is.
-const GmBuffer* GuestList(const GmArgs& gm, const GmBuffer* b, guest::GmMap& map,
-                          std::vector<std::unique_ptr<GmBuffer>>& lists) {
-  const auto isArg = [&](const std::vector<GmBuffer*>& v) { return std::find(v.begin(), v.end(), b) != v.end(); };
-  if (b == nullptr || isArg(gm.inputs) || isArg(gm.outputs)) return b;
-  std::vector<uint64_t> words(b->mem.bytes / sizeof(uint64_t));
-  std::memcpy(words.data(), b->Host(), words.size() * sizeof(uint64_t));
-  for (size_t w = words[0] / sizeof(uint64_t); w < words.size(); ++w)
-    for (const std::vector<GmBuffer*>* side : {&gm.inputs, &gm.outputs})
-      for (const GmBuffer* m : *side)
-        if (words[w] != 0 && words[w] == reinterpret_cast<uintptr_t>(m->Kernel()))
-          words[w] = map.Add(m->Kernel(), m->mem.bytes);
-  lists.push_back(std::make_unique<GmBuffer>(words.size() * sizeof(uint64_t), 0, b->name));
-  std::memcpy(lists.back()->Host(), words.data(), words.size() * sizeof(uint64_t));
-  return lists.back().get();
-}
-
 // The guest engine (runtime/guest): the kernel as a wasm32 module run metered in this process,
 // which holds every byte of tensor memory; the module's imports are the API, run here.
 void RunGuest(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed, int fd) {
@@ -163,9 +144,8 @@ void RunGuest(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint6
   KernelGm k(gm, tiling);
   guest::LaunchGm lg;
   std::vector<uint32_t> args;
-  std::vector<std::unique_ptr<GmBuffer>> lists;
   for (size_t i = 0; i + 2 < k.args.size(); ++i) {
-    const GmBuffer* b = GuestList(gm, gm.params[i], lg.map, lists);
+    const GmBuffer* b = gm.params[i];
     args.push_back(b != nullptr ? lg.map.Add(b->Kernel(), b->mem.bytes) : 0);
   }
   // A list's descriptor holds its members' GM addresses (word 0: the byte offset of the first):
