@@ -38,3 +38,20 @@ def test_the_guest_kernel_s_key_covers_another_operator_s_kernel_headers():
     # The tiling's sources are not the kernel's.
     host = pkg.model_copy(update={"files": {**pkg.files, "op_host/extra.h": "//\n"}})
     assert guest_build.kernel_key(host, macros) == guest_build.kernel_key(pkg, macros)
+
+
+def test_the_device_compiler_s_block_variables_and_the_library_s_constants(engines):
+    # block_idx / block_num (the device compiler's globals), the scalar Ceil and the library's
+    # derived lane counts, as older kernels spell GetBlockIdx() and their tile arithmetic.
+    text = resolve("level1/add").files["op_kernel/add.cpp"]
+    use = (
+        "  if (int64_t(block_idx) != AscendC::GetBlockIdx() || int64_t(block_num) != AscendC::GetBlockNum() ||\n"
+        "      AscendC::Ceil(7u, 2u) != 4u || AscendC::ONE_BLK_HALF_NUM != 16u ||\n"
+        "      AscendC::MAX_REPEAT_FLOAT_SIZE != 64u * 255u) AscendC::Trap();\n"
+    )
+    kernel = text.replace(
+        "  GET_TILING_DATA(tilingData, tiling);",
+        "  GET_TILING_DATA(tilingData, tiling);\n" + use,
+        1,
+    )
+    engines.same(resolve("level1/add").with_sources(kernel=kernel))

@@ -177,8 +177,9 @@ constexpr Dtype DtypeOf() {
 #define ASCENDC_GUEST_IMPORT(name) __attribute__((import_module("ascendc"), import_name(#name)))
 // i64 sizes and GM offsets; a local tensor is (UB byte address, elements, position).
 extern "C" {
-ASCENDC_GUEST_IMPORT(block_idx) int32_t block_idx();
-ASCENDC_GUEST_IMPORT(block_num) int32_t block_num();
+// Named otherwise in C++: the device compiler's global block_idx and block_num are variables.
+ASCENDC_GUEST_IMPORT(block_idx) int32_t core_block_idx();
+ASCENDC_GUEST_IMPORT(block_num) int32_t core_block_num();
 ASCENDC_GUEST_IMPORT(tiling_read) void tiling_read(void* dst, uint32_t gm, uint32_t bytes);
 ASCENDC_GUEST_IMPORT(pipe_new) int32_t pipe_new();
 ASCENDC_GUEST_IMPORT(pipe_delete) void pipe_delete(int32_t pipe);
@@ -268,8 +269,8 @@ enum class HardEvent : uint8_t {
 };
 #undef ASCENDC_GUEST_EVENT
 
-inline int64_t GetBlockIdx() { return ascendc_guest::block_idx(); }
-inline int64_t GetBlockNum() { return ascendc_guest::block_num(); }
+inline int64_t GetBlockIdx() { return ascendc_guest::core_block_idx(); }
+inline int64_t GetBlockNum() { return ascendc_guest::core_block_num(); }
 
 // The L2 policy of a GM tensor's copies (the emulation's codes; the host checks the range).
 enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };

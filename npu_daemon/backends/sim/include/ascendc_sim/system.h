@@ -68,15 +68,6 @@ __aicore__ inline void Trap(ASCENDC_SIM_LOC) {
 
 }  // namespace AscendC
 
-// The library's scalar Ceil, (a + b - 1) / b (asc-devkit's matmul utilities, in AscendC): kernels
-// in namespace AscendC call Ceil(a, b) on integers unqualified, beside the vector Ceil.
-namespace AscendC {
-template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
-__aicore__ inline T Ceil(T a, T b) {
-  return (a + b - 1) / b;
-}
-}  // namespace AscendC
-
 // The library's device assert (asc-devkit utils/debug/asc_assert.h), active unless a build turns
 // dumps off: a failed one stops the kernel, its message left out here.
 #define ascendc_assert(expr, ...)                                                                                     \
@@ -127,16 +118,7 @@ struct CoreTypeOfRunningCore {
 };
 inline constexpr CoreTypeOfRunningCore g_coreType{};
 
-// The device compiler's built-in variables block_idx and block_num (what GetBlockIdx() and
-// GetBlockNum() return, in older kernels): the running core's here, read where they are used.
-struct BlockIdxOfRunningCore {
-  operator int64_t() const { return AscendC::GetBlockIdx(); }
-};
-struct BlockNumOfLaunch {
-  operator int64_t() const { return AscendC::GetBlockNum(); }
-};
-inline constexpr BlockIdxOfRunningCore block_idx{};
-inline constexpr BlockNumOfLaunch block_num{};
+#include "../../guest/include/ascendc_guest/block_vars.h"  // shared with the guest
 
 // The kernel type is read from the kernel source before the launch (npu_daemon/backends/common/
 // kernel_view.py: kernel_type) and decides which cores run; the statement itself does nothing.

@@ -12,21 +12,6 @@
 #include "../../guest/include/ascendc_guest/repeat_params.h"  // shared with the guest engine
 #include "ascendc_sim/memory.h"
 
-// The element counts the library derives from the block and repeat sizes (asc-devkit
-// kernel_utils_constants.h, reached through kernel_operator.h): kernels use them unqualified.
-namespace AscendC {
-constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / sizeof(uint16_t);
-constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / sizeof(uint32_t);
-constexpr uint32_t HALF_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / sizeof(uint16_t);
-constexpr uint32_t FLOAT_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / sizeof(uint32_t);
-constexpr uint32_t ONE_REPEAT_HALF_SIZE = HALF_REPEAT_SIZE;
-constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = FLOAT_REPEAT_SIZE;
-constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIMES;
-constexpr uint32_t MAX_REPEAT_FLOAT_SIZE = ONE_REPEAT_FLOAT_SIZE * MAX_REPEAT_TIMES;
-constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;  // elements Brcb takes per repeat
-constexpr uint32_t BRCB_MAX_REPEAT_SIZE = BRCB_BROADCAST_NUMBER * MAX_REPEAT_TIMES;
-}  // namespace AscendC
-
 namespace ascendc_sim {
 
 struct Stride {

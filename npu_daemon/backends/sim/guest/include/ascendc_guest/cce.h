@@ -34,8 +34,8 @@ uint32_t AddrOf(P* p) {
 }
 }  // namespace ascendc_guest
 
-inline int64_t get_block_idx() { return ascendc_guest::block_idx(); }
-inline int64_t get_block_num() { return ascendc_guest::block_num(); }
+inline int64_t get_block_idx() { return ascendc_guest::core_block_idx(); }
+inline int64_t get_block_num() { return ascendc_guest::core_block_num(); }
 
 // ---- copies in 32 B blocks (sid, nBurst, lenBurst, srcGap, dstGap) ------------------------------------
 inline void copy_gm_to_ubuf(__ubuf__ void* dst, __gm__ const void* src, uint8_t, uint16_t nBurst, uint16_t lenBurst,

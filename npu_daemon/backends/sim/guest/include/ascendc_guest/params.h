@@ -20,6 +20,13 @@ constexpr inline std::common_type_t<A, B> max(A a, B b) {
 
 namespace AscendC {
 
+// The library's scalar Ceil, (a + b - 1) / b (asc-devkit's matmul utilities, in AscendC): kernels
+// in namespace AscendC call Ceil(a, b) on integers unqualified, beside the vector Ceil.
+template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+inline T Ceil(T a, T b) {
+  return (a + b - 1) / b;
+}
+
 constexpr uint8_t DEFAULT_DATA_COPY_NBURST = 1;  // the DataCopyParams defaults, as the library names them
 constexpr uint8_t DEFAULT_DATA_COPY_STRIDE = 0;
 

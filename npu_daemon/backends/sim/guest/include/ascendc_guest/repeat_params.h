@@ -45,6 +45,18 @@ constexpr int32_t DEFAULT_BLK_STRIDE = 1;
 constexpr uint32_t BLOCK_CUBE = 16;      // the 16 x 16 fractal edge
 constexpr int32_t DEFAULT_C0_SIZE = 32;  // bytes of one C0 block (asc-devkit kernel_utils_constants.h)
 constexpr uint64_t MASK_PLACEHOLDER = 0;
+// The element counts the library derives from the block and repeat sizes (asc-devkit
+// kernel_utils_constants.h, reached through kernel_operator.h): kernels use them unqualified.
+constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / sizeof(uint16_t);
+constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / sizeof(uint32_t);
+constexpr uint32_t HALF_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / sizeof(uint16_t);
+constexpr uint32_t FLOAT_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / sizeof(uint32_t);
+constexpr uint32_t ONE_REPEAT_HALF_SIZE = HALF_REPEAT_SIZE;
+constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = FLOAT_REPEAT_SIZE;
+constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t MAX_REPEAT_FLOAT_SIZE = ONE_REPEAT_FLOAT_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;  // elements Brcb takes per repeat
+constexpr uint32_t BRCB_MAX_REPEAT_SIZE = BRCB_BROADCAST_NUMBER * MAX_REPEAT_TIMES;
 
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 struct CopyRepeatParams {

@@ -77,6 +77,7 @@ struct CoreTypeOfRunningCore {
   operator int32_t() const { return ASCEND_IS_AIC ? AscendC::AIC : AscendC::AIV; }
 };
 inline constexpr CoreTypeOfRunningCore g_coreType{};
+#include "ascendc_guest/block_vars.h"
 
 // The leading `;` keeps `x = y ASSERT(c);` of the official template compiling, as on the device
 // where ASSERT is empty; here a failed one stops the kernel.
