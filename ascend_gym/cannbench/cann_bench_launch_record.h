@@ -29,10 +29,10 @@ struct LaunchRecord {
 #ifdef ASCENDC_SIM_KERNEL
 // Argument i of the launch as the kernel's parameter type.
 template <typename P>
-P LaunchArgument(const LaunchRecord& r, int i, uint8_t* const* gm) {
+P LaunchArgument(const LaunchRecord& r, int i, GM_ADDR const* gm) {
   const LaunchArg& a = r.args[i];
   if constexpr (std::is_pointer_v<P>) {
-    return a.kind == kTensorArg ? reinterpret_cast<P>(gm[a.tensor] + a.bits) : nullptr;
+    return a.kind == kTensorArg ? (P)(gm[a.tensor] + a.bits) : nullptr;  // GM_ADDR is __gm__ on the guest
   } else if constexpr (std::is_floating_point_v<P>) {
     double d;
     std::memcpy(&d, &a.bits, sizeof d);
@@ -47,13 +47,13 @@ P LaunchArgument(const LaunchRecord& r, int i, uint8_t* const* gm) {
 }
 
 template <typename... P, size_t... I>
-void CallRecorded(void (*kernel)(P...), const LaunchRecord& r, uint8_t* const* gm, std::index_sequence<I...>) {
+void CallRecorded(void (*kernel)(P...), const LaunchRecord& r, GM_ADDR const* gm, std::index_sequence<I...>) {
   kernel(LaunchArgument<std::decay_t<P>>(r, static_cast<int>(I), gm)...);
 }
 
 // The kernel called with the recorded arguments, on the block the simulator runs.
 template <typename... P>
-void CallRecorded(void (*kernel)(P...), const LaunchRecord& r, uint8_t* const* gm) {
+void CallRecorded(void (*kernel)(P...), const LaunchRecord& r, GM_ADDR const* gm) {
   CallRecorded(kernel, r, gm, std::index_sequence_for<P...>{});
 }
 #endif

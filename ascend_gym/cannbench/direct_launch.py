@@ -111,7 +111,7 @@ def entry(task: OperatorPackage, kernels: list[str]) -> str:
 #include "cann_bench_launch_record.h"
 extern "C" __global__ __aicore__ void {spec.kernel}({params}) {{
   GET_TILING_DATA_WITH_STRUCT(cann_bench_direct::LaunchRecord, cann_bench_launch, cb_tiling);
-  uint8_t* const cann_bench_gm[] = {{{", ".join(f"cb_{a}" for a in args)}}};
+  GM_ADDR const cann_bench_gm[] = {{{", ".join(f"cb_{a}" for a in args)}}};
   switch (cann_bench_launch.instance) {{
 {cases}
   }}
