@@ -90,10 +90,11 @@ def test_constexpr_half_constants_and_a_bool_tensor_match_the_native_engine(engi
         ("  ascendc_guest::pipe_pop_stack(12345, 9, __LINE__);\n", "TPipe"),
         ("  TPipe p;\n  ascendc_guest::pipe_pop_stack(0, 999, __LINE__);\n", "out of range"),
         ("  LocalTensor<half> t;\n  PopStackBuffer<half, TPosition::VECCALC>(t);\n", "TPipe"),
-        # double elements compile (a kernel's other dtype branches) but no import serves them
+        # double elements compile (a kernel's other dtype branches); copies and element access
+        # serve them (test_runtime_gaps.py), no vector instruction does
         (
             "  TPipe p;\n  TBuf<QuePosition::VECCALC> b;\n  p.InitBuffer(b, 64);\n"
-            "  b.Get<double>().SetValue(0, 1.0);\n",
+            "  Duplicate(b.Get<double>(), 1.0, 4);\n",
             "double",
         ),
     ],

@@ -147,20 +147,32 @@ def build_kernel(
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
         cmd += [*build.repo_root_flags(pkg, cwd), *build.include_root_flags(pkg, workdir)]
         unit = ["-include", prelude.name, source, "-S", "-emit-llvm", "-o", ir.name]
+        pch = ensure_pch()
+
+        def compile_ir(args: list[str]) -> None:
+            try:
+                build.compile_candidate(args, cwd, ir, "kernel", timeout_s)
+            except build.BuildError as e:
+                if foreign := foreign_file(e.log, cwd, [workdir, pch.parent]):
+                    raise build.BuildError("kernel", f"{foreign}: {FOREIGN}") from None
+                raise
+
         try:
-            build.compile_candidate(
-                [*cmd, "-include-pch", str(ensure_pch()), *unit], cwd, ir, "kernel", timeout_s
-            )
+            compile_ir([*cmd, "-include-pch", str(pch), *unit])
         except build.BuildError as e:
             # clang's C++ has no member functions for objects in an address space (an element of
             # class type, `half`, through a __gm__ pointer): such a kernel builds as before the
             # address spaces, where a raw access traps (no precompiled header: other macros).
             if "in address space" not in e.log:
                 raise
-            cmd += ["-DASCENDC_GUEST_PLAIN_POINTERS", *unit]
-            build.compile_candidate(cmd, cwd, ir, "kernel", timeout_s)
+            compile_ir([*cmd, "-DASCENDC_GUEST_PLAIN_POINTERS", *unit])
+        text = ir.read_text()
+        if guest_ir.assembly(text):
+            raise build.BuildError(
+                "kernel", "inline assembly is not allowed (`.incbin` would copy a host file in)"
+            )
         try:
-            ir.write_text(guest_ir.rewrite(ir.read_text()))
+            ir.write_text(guest_ir.rewrite(text))
         except guest_ir.RawAccessError as e:
             raise build.BuildError(
                 "kernel", f"{e}: not supported by the guest engine (docs/trust_boundary.md)"
@@ -183,6 +195,32 @@ def build_kernel(
         out.write_bytes(data)
 
     return build.cached("guest", key, compile_kernel)
+
+
+FOREIGN = "a file outside the package and the API's headers, which a kernel does not include"
+# `path:line:` or `In file included from path:line:` at the start of a line of clang's log.
+_CITED = re.compile(r"^(?:In file included from )?([^<\s:][^:\n]*):\d+:", re.MULTILINE)
+
+
+@functools.cache
+def _system_roots() -> tuple[Path, ...]:
+    """The headers the toolchain itself reads: clang's own and the wasm32 sysroot's."""
+    out = subprocess.run([CLANG, "-print-resource-dir"], capture_output=True, text=True, check=True)
+    return (Path(out.stdout.strip()).resolve(), Path(SYSROOT, "include").resolve())
+
+
+def foreign_file(log: str, cwd: Path, roots: list[Path]) -> str | None:
+    """A file clang's log cites (a diagnostic quotes its lines) outside `roots`, the API's headers
+    and the toolchain's: the build's sandbox lets clang open any file its user can read, and the
+    native build's token gate, which refuses such includes, does not run for the guest."""
+    allowed = [r.resolve() for r in (*roots, GUEST_INCLUDE, build.HOST_INCLUDE_DIR)] + list(
+        _system_roots()
+    )
+    for cited in _CITED.findall(log):
+        path = (cwd / cited).resolve()
+        if not any(path.is_relative_to(r) for r in allowed):
+            return cited
+    return None
 
 
 def entry_lines(pkg: OperatorPackage) -> list[str]:
@@ -221,7 +259,8 @@ def imports(module: bytes) -> list[tuple[str, str]]:
         nonlocal pos
         n = uleb()
         pos += n
-        return module[pos - n : pos].decode()
+        # Not UTF-8 is no name of the API: refused below as any other import, never a failure here.
+        return module[pos - n : pos].decode(errors="backslashreplace")
 
     found: list[tuple[str, str]] = []
     while pos < len(module):

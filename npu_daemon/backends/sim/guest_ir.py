@@ -249,6 +249,16 @@ def _constant_casts(line: str) -> str:
     return line
 
 
+# Inline assembly: a call of `asm "..."` or module-level `module asm`.
+_ASM = re.compile(r'^module asm "|\bcall(?:br)?\b[^@%"]*\basm\b', re.MULTILINE)
+
+
+def assembly(ir: str) -> bool:
+    """Whether the module carries inline assembly, which the native build's gate refuses too: its
+    directives reach past the source (`.incbin` copies a host file into the module)."""
+    return _ASM.search(ir) is not None
+
+
 def rewrite(ir: str) -> str:
     """The module with every access through an address space of SPACES made an import call."""
     r = _Rewriter()

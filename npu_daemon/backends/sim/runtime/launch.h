@@ -86,6 +86,9 @@ struct GmArgs {
   std::vector<std::unique_ptr<GmBuffer>> owned;
   std::vector<GmBuffer*> params, inputs, outputs;
   std::vector<std::pair<const GmBuffer*, std::vector<uint8_t>>> before;  // in-place outputs: their input's bytes
+  // Each list parameter's descriptor and its members, whose GM addresses it holds (RunGuest names
+  // them again in the guest's GM).
+  std::vector<std::pair<GmBuffer*, std::vector<GmBuffer*>>> lists;
   uint8_t fill = 0xFF;  // what the other outputs start as, in every mode
 };
 

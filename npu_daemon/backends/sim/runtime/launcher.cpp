@@ -50,6 +50,9 @@ GmBuffer* ListDescriptor(GmArgs& gm, const std::vector<TensorArg>& args, const s
   for (size_t k = 0; k < count; ++k) words.push_back(reinterpret_cast<uintptr_t>(buffers[first + k]->Kernel()));
   gm.owned.push_back(std::make_unique<GmBuffer>(words.size() * sizeof(uint64_t), 0, args[first].list));
   std::memcpy(gm.owned.back()->Host(), words.data(), words.size() * sizeof(uint64_t));
+  gm.lists.emplace_back(gm.owned.back().get(),
+                        std::vector<GmBuffer*>(buffers.begin() + static_cast<ptrdiff_t>(first),
+                                               buffers.begin() + static_cast<ptrdiff_t>(first + count)));
   return gm.owned.back().get();
 }
 

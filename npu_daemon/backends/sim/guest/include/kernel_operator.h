@@ -41,6 +41,23 @@
 #endif
 #define GM_ADDR __gm__ uint8_t*
 
+// An element of class type read through a __gm__ / __ubuf__ pointer (`half v = *p;`, `v = *p;`):
+// its bits are one load there, which guest_ir.py makes a charged import. Templates, so the type
+// stays trivially copyable. A store through such a pointer has no form: clang's C++ has no member
+// function on an object in an address space (guest_build.py builds such a kernel without them).
+#ifndef ASCENDC_GUEST_PLAIN_POINTERS
+#define ASCENDC_GUEST_SPACE_LOADS(T)                                \
+  template <int N>                                                  \
+  T(const __attribute__((address_space(N))) T& o) : bits(o.bits) {} \
+  template <int N>                                                  \
+  T& operator=(const __attribute__((address_space(N))) T& o) {      \
+    bits = o.bits;                                                  \
+    return *this;                                                   \
+  }
+#else
+#define ASCENDC_GUEST_SPACE_LOADS(T)
+#endif
+
 // fp16 as the device stores it; arithmetic is in float, rounded once on assignment (clang's wasm32
 // target has the storage type __fp16 but no arithmetic _Float16). Conversions are constexpr
 // (`constexpr half ONE = 1.0;`): in a constant, by bits (round to nearest even, as __fp16 does).
@@ -51,6 +68,7 @@ struct half {
   template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
   constexpr half(T v) : half(static_cast<float>(v)) {}
   constexpr operator float() const { return __builtin_is_constant_evaluated() ? ToFloat(bits) : Load(bits); }
+  ASCENDC_GUEST_SPACE_LOADS(half)
 
  private:
   static uint16_t Store(float f) {
@@ -99,6 +117,7 @@ struct bfloat16_t {
     std::memcpy(&u, &f, 4);
     bits = static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);  // round to nearest even
   }
+  ASCENDC_GUEST_SPACE_LOADS(bfloat16_t)
   operator float() const {
     const uint32_t u = static_cast<uint32_t>(bits) << 16;
     float f;

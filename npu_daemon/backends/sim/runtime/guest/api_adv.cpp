@@ -20,8 +20,8 @@ using ascendc_guest::AdvSoftMax;
 // native functions multiply shapes in 32).
 template <typename T>
 void Reach(const AscendC::LocalTensor<T>& t, uint64_t elems, const char* api, const char* what) {
-  const uint64_t cap = ascendc_sim::CurrentCore().Local().Size(AscendC::BufferOf(t.GetPosition()));
-  if (elems > cap || t.UbAddr() + elems * sizeof(T) > cap)
+  const uint64_t end = LocalEnd(AscendC::BufferOf(t.GetPosition()));
+  if (elems > end || t.UbAddr() + elems * sizeof(T) > end)
     Refuse(api, std::string("the ") + what + " reaches " + std::to_string(elems) + " elements past UB byte " +
                     std::to_string(t.UbAddr()) + ", beyond its buffer");
 }

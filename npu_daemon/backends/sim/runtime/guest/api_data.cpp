@@ -19,6 +19,14 @@ P Read(const Call& c, uint32_t ptr, const char* api) {
   std::memcpy(&p, c.Bytes(ptr, sizeof p, api), sizeof p);
   return p;
 }
+// f(Tag<T>) for the element type the guest named, double too: the copies and element access serve
+// any element type as the native engine's do (a double tensor is 8-byte elements no vector
+// instruction takes; WithType refuses it for the others).
+template <typename F>
+decltype(auto) WithElement(int32_t code, F&& f) {
+  if (static_cast<Dtype>(code) == Dtype::kF64) return f(Tag<double>{});
+  return WithType(code, std::forward<F>(f));
+}
 CacheMode Cache(int32_t code) {
   if (code < 0 || code > static_cast<int32_t>(CacheMode::CACHE_MODE_PERSISTENT))
     throw SimError(Status::RUNTIME_ERROR, "SetL2CacheHint: cache mode " + std::to_string(code) + " out of range");
@@ -32,11 +40,13 @@ uint64_t Span(uint64_t bursts, uint64_t row, uint64_t gap) {
 template <typename T>
 AscendC::LocalTensor<T> LocalSpan(uint32_t addr, uint32_t size, int32_t pos, uint64_t bytes, const char* api) {
   const auto l = Local<T>(addr, size, pos);
-  const uint64_t cap = ascendc_sim::CurrentCore().Local().Size(AscendC::BufferOf(l.GetPosition()));
-  if (addr + bytes > cap)
+  // Addresses are the core's local address space: a cube buffer's start past the UB's end.
+  const ascendc_sim::LocalBuf b = AscendC::BufferOf(l.GetPosition());
+  const uint64_t base = ascendc_sim::CurrentCore().Local().Base(b), end = LocalEnd(b);
+  if (addr + bytes > end)
     throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + std::to_string(bytes) + " B from byte " +
-                                              std::to_string(addr) + " run past the " + std::to_string(cap) +
-                                              " B of the tensor's buffer");
+                                              std::to_string(addr - base) + " run past the " +
+                                              std::to_string(end - base) + " B of the tensor's buffer");
   return l;
 }
 // A copy's GM tensor: its start in a GM buffer of the launch. How far past the buffer the copy may
@@ -51,7 +61,7 @@ AscendC::GlobalTensor<T> Gm(uint32_t gm, int64_t gmSize, int32_t cache, const ch
 
 void CopyGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gmSize, int32_t cache, uint32_t ub,
               uint32_t ubSize, int32_t pos, uint32_t count, int32_t line) {
-  WithType(t, [&](auto tag) {
+  WithElement(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto l = Local<T>(ub, ubSize, pos);
     const auto g = Gm<T>(gm, gmSize, cache, "DataCopy");
@@ -66,7 +76,7 @@ void CopyBlocksGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t
   const auto p = Read<AscendC::DataCopyParams>(c, params, "DataCopy");
   ascendc_sim::CheckParams(p, "DataCopy", c.Loc(line));
   const uint64_t row = p.blockLen * 32ull, ubGap = (toGm ? p.srcStride : p.dstStride) * 32ull;
-  WithType(t, [&](auto tag) {
+  WithElement(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto l = LocalSpan<T>(ub, ubSize, pos, Span(p.blockCount, row, ubGap), "DataCopy");
     const auto g = Gm<T>(gm, gmSize, cache, "DataCopy");
@@ -86,7 +96,7 @@ void CopyPadGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gm
   } else {
     p = Read<AscendC::DataCopyExtParams>(c, params, "DataCopyPad");
   }
-  WithType(t, [&](auto tag) {
+  WithElement(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto g = Gm<T>(gm, gmSize, cache, "DataCopyPad");
     if (toGm) {
@@ -113,7 +123,7 @@ void CopyPadGmUb(const Call& c, int32_t t, int32_t toGm, uint32_t gm, int64_t gm
 // `params` 0: the count form.
 void CopyUbUb(const Call& c, int32_t t, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t src, uint32_t srcSize,
               int32_t srcPos, uint32_t params, uint32_t count, int32_t line) {
-  WithType(t, [&](auto tag) {
+  WithElement(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (params == 0) {
       // The count form's blocks are 32 B, or 64 B into the bias table: count elements bound both.
@@ -156,7 +166,7 @@ void SetAtomic(const Call&, int32_t t, int32_t op) {
   });
 }
 void InitGm(const Call& c, int32_t t, uint32_t gm, int64_t gmSize, int64_t count, int64_t bits, int32_t line) {
-  WithType(t, [&](auto tag) {
+  WithElement(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (count < 0) throw SimError(Status::RUNTIME_ERROR, "InitGlobalMemory: negative size");
     AscendC::InitGlobalMemory(Global<T>(gm, gmSize, count, "InitGlobalMemory"), static_cast<uint64_t>(count),
@@ -172,26 +182,26 @@ void DataCacheClean(const Call&, uint32_t gm, int32_t entire) {
 }
 
 int64_t UbGet(const Call& c, int32_t t, uint32_t addr, uint32_t size, uint32_t index, int32_t line) {
-  return WithType(t, [&](auto tag) -> int64_t {
+  return WithElement(t, [&](auto tag) -> int64_t {
     using T = typename decltype(tag)::type;
     return BitsOf(Local<T>(addr, size).GetValue(index, c.Loc(line)));
   });
 }
 void UbSet(const Call& c, int32_t t, uint32_t addr, uint32_t size, uint32_t index, int64_t bits, int32_t line) {
-  WithType(t, [&](auto tag) {
+  WithElement(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     Local<T>(addr, size).SetValue(index, FromBits<T>(bits), c.Loc(line));
   });
 }
 int64_t GmGet(const Call& c, int32_t t, uint32_t gm, int64_t offset, int32_t line) {
-  return WithType(t, [&](auto tag) -> int64_t {
+  return WithElement(t, [&](auto tag) -> int64_t {
     using T = typename decltype(tag)::type;
     return BitsOf(Global<T>(gm + static_cast<uint32_t>(offset * static_cast<int64_t>(sizeof(T))), 1, 1, "GetValue")
                       .GetValue(0, c.Loc(line)));
   });
 }
 void GmSet(const Call& c, int32_t t, uint32_t gm, int64_t offset, int64_t bits, int32_t line) {
-  WithType(t, [&](auto tag) {
+  WithElement(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     Global<T>(gm + static_cast<uint32_t>(offset * static_cast<int64_t>(sizeof(T))), 1, 1, "SetValue")
         .SetValue(0, FromBits<T>(bits), c.Loc(line));

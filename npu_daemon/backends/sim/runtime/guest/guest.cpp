@@ -38,6 +38,26 @@ constexpr char kOutOfBounds[] =
     " (a load or store outside the kernel's own memory: a GM or UB address reaches tensor memory only through a "
     "__gm__ / __ubuf__ pointer or the API, not cast to a plain pointer)";
 
+// The unchecked call reads the function's parameters from `n` slots and writes its results there:
+// an export declaring more than the launch passes (or a reference) would have it read past them.
+bool Fits(wasmtime_context_t* cx, const wasmtime_func_t& fn, size_t n) {
+  wasm_functype_t* ty = wasmtime_func_type(cx, &fn);
+  const wasm_valtype_vec_t* params = wasm_functype_params(ty);
+  bool fits = params->size <= n && wasm_functype_results(ty)->size <= n;
+  for (size_t i = 0; i < params->size; ++i) fits = fits && wasm_valtype_kind(params->data[i]) <= WASM_F64;
+  wasm_functype_delete(ty);
+  return fits;
+}
+
+// A trap's reason without its wasm backtrace: which function called which, how deep, is the
+// kernel's to shape, so the frames could spell whatever it read of the case's data.
+std::string Reason(const std::string& what) {
+  const size_t cause = what.rfind("Caused by:");
+  std::string r = cause != std::string::npos ? what.substr(cause + 10) : what.substr(0, what.find("wasm backtrace:"));
+  r.erase(0, r.find_first_not_of(" \n"));
+  return r;
+}
+
 std::string Take(wasm_byte_vec_t& v) {
   std::string s(v.data, v.size);
   wasm_byte_vec_delete(&v);
@@ -104,6 +124,10 @@ Module::Module(const std::string& wasmPath, const std::string& entry, const std:
   wasmtime_config_memory_reservation_set(config, 0);
   wasmtime_config_memory_reservation_for_growth_set(config, 16ull << 20);
   wasmtime_config_memory_guard_size_set(config, 0);
+  // No lanes: a v128 instruction does 4 to 16 elements' work for one unit of fuel, where the
+  // device's scalar unit does one (its vector work goes through the API); such a module does not compile.
+  wasmtime_config_wasm_simd_set(config, false);
+  wasmtime_config_wasm_relaxed_simd_set(config, false);
   m.engine = wasm_engine_new_with_config(config);
   Check(wasmtime_module_new(m.engine, bytes.data(), bytes.size(), &m.module), "compiling the kernel module");
   m.linker = wasmtime_linker_new(m.engine);
@@ -134,8 +158,11 @@ void Module::Run(const std::vector<uint32_t>& args) {
     if (!wasmtime_instance_export_get(core.cx, &instance, name, std::strlen(name), &fn) ||
         fn.kind != WASMTIME_EXTERN_FUNC)
       return false;
-    trap = nullptr;
     if (values.empty()) values.resize(1);
+    if (!Fits(core.cx, fn.of.func, values.size()))
+      throw SimError(Status::RUNTIME_ERROR,
+                     std::string("the kernel's ") + name + " takes other parameters than the launch's GM addresses");
+    trap = nullptr;
     wasmtime_error_t* error = wasmtime_func_call_unchecked(core.cx, &fn.of.func, values.data(), values.size(), &trap);
     Meter();
     if (core.failure) std::rethrow_exception(core.failure);
@@ -144,7 +171,7 @@ void Module::Run(const std::vector<uint32_t>& args) {
       wasm_byte_vec_t msg;
       wasm_trap_message(trap, &msg);
       wasm_trap_delete(trap);
-      std::string what = Take(msg);
+      std::string what = Reason(Take(msg));
       if (what.find("out of bounds memory access") != std::string::npos) what += kOutOfBounds;
       throw SimError(Status::RUNTIME_ERROR, "the kernel trapped: " + what);
     }

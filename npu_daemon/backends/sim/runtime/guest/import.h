@@ -197,6 +197,11 @@ using ascendc_guest::FromBits;
 template <typename T>
 AscendC::GlobalTensor<T> Global(uint32_t addr, int64_t size, int64_t reach, const char* api) {
   AscendC::GlobalTensor<T> g;
+  // Past 2^32 elements no buffer of the guest's 2 GiB of GM holds them, and the byte count would
+  // wrap to a small one (InitGlobalMemory of 2^62 floats wrote on past its buffer).
+  if (reach > (int64_t{1} << 32))
+    throw SimError(Status::RUNTIME_ERROR,
+                   std::string(api) + ": " + std::to_string(reach) + " elements reach past the GM");
   const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(reach, 1)) * sizeof(T);
   g.SetGlobalBuffer(reinterpret_cast<T*>(g_module->gm.map.Resolve(addr, bytes, api)), static_cast<uint64_t>(size));
   return g;
@@ -234,17 +239,31 @@ inline AscendC::TPosition Position(int32_t p) {
   return static_cast<AscendC::TPosition>(p);
 }
 
-// A local tensor the guest names: its bytes must lie inside its position's buffer, since the
-// emulation trusts a tensor's own extent (on the native engine only the library made tensors).
+// Where a tensor in buffer `b` may end (a core's buffers share one address space): the buffer's
+// end, and for the UB what the core's pipes handed out past it, since TPipe tolerates an InitBuffer
+// past the UB as the device does (core.cpp, TPipe::Allocate; an access there is the emulation's
+// error), within the core's local memory.
+inline uint64_t LocalEnd(ascendc_sim::LocalBuf b) {
+  const auto& local = ascendc_sim::CurrentCore().Local();
+  uint64_t end = static_cast<uint64_t>(local.Base(b)) + local.Size(b);
+  if (b == ascendc_sim::LocalBuf::kUB)
+    for (const auto& pipe : t_core->pipes)
+      if (pipe) end = std::max<uint64_t>(end, pipe->UsedBytes());
+  return end;
+}
+
+// A local tensor the guest names: its bytes must lie inside what its position's buffer can hand
+// out, since the emulation trusts a tensor's own extent (on the native engine only the library
+// made tensors).
 template <typename T>
 AscendC::LocalTensor<T> Local(uint32_t addr, uint32_t size,
                               int32_t pos = static_cast<int32_t>(AscendC::TPosition::VECCALC)) {
   const AscendC::TPosition p = Position(pos);
-  const auto& local = ascendc_sim::CurrentCore().Local();  // a core's buffers share one address space
-  const uint64_t base = local.Base(AscendC::BufferOf(p)), cap = local.Size(AscendC::BufferOf(p));
-  if (addr < base || static_cast<uint64_t>(addr) + static_cast<uint64_t>(size) * sizeof(T) > base + cap)
+  const ascendc_sim::LocalBuf b = AscendC::BufferOf(p);
+  const uint64_t base = ascendc_sim::CurrentCore().Local().Base(b), end = LocalEnd(b);
+  if (addr < base || static_cast<uint64_t>(addr) + static_cast<uint64_t>(size) * sizeof(T) > end)
     throw SimError(Status::RUNTIME_ERROR, "a LocalTensor of " + std::to_string(size) + " elements at byte " +
-                                              std::to_string(addr) + " lies past the " + std::to_string(cap) +
+                                              std::to_string(addr) + " lies past the " + std::to_string(end - base) +
                                               " B of its buffer");
   return AscendC::LocalTensor<T>(addr, size, p);
 }

@@ -76,6 +76,8 @@ void wasmtime_config_max_wasm_stack_set(wasm_config_t*, size_t);
 void wasmtime_config_memory_reservation_set(wasm_config_t*, uint64_t);
 void wasmtime_config_memory_reservation_for_growth_set(wasm_config_t*, uint64_t);
 void wasmtime_config_memory_guard_size_set(wasm_config_t*, uint64_t);
+void wasmtime_config_wasm_simd_set(wasm_config_t*, bool);
+void wasmtime_config_wasm_relaxed_simd_set(wasm_config_t*, bool);
 wasm_engine_t* wasm_engine_new_with_config(wasm_config_t*);
 void wasm_engine_delete(wasm_engine_t*);
 
@@ -94,6 +96,9 @@ wasm_valtype_t* wasm_valtype_new(uint8_t kind);
 void wasm_valtype_vec_new(wasm_valtype_vec_t* out, size_t n, wasm_valtype_t* const data[]);
 wasm_functype_t* wasm_functype_new(wasm_valtype_vec_t* params, wasm_valtype_vec_t* results);
 void wasm_functype_delete(wasm_functype_t*);
+const wasm_valtype_vec_t* wasm_functype_params(const wasm_functype_t*);
+const wasm_valtype_vec_t* wasm_functype_results(const wasm_functype_t*);
+uint8_t wasm_valtype_kind(const wasm_valtype_t*);
 
 wasmtime_linker_t* wasmtime_linker_new(wasm_engine_t*);
 void wasmtime_linker_delete(wasmtime_linker_t*);
@@ -105,6 +110,7 @@ wasmtime_error_t* wasmtime_linker_instantiate(const wasmtime_linker_t*, wasmtime
                                               wasmtime_instance_t* out, wasm_trap_t** trap);
 bool wasmtime_instance_export_get(wasmtime_context_t*, const wasmtime_instance_t*, const char* name, size_t len,
                                   wasmtime_extern_t* out);
+wasm_functype_t* wasmtime_func_type(const wasmtime_context_t*, const wasmtime_func_t*);
 wasmtime_error_t* wasmtime_func_call_unchecked(wasmtime_context_t*, const wasmtime_func_t*, wasmtime_val_raw_t* args,
                                                size_t n, wasm_trap_t** trap);
 wasmtime_context_t* wasmtime_caller_context(wasmtime_caller_t*);
