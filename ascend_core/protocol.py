@@ -47,7 +47,7 @@ def timing_axes(protocol: str) -> tuple[bool, bool]:
 
 # The backend every caller gets unless it names another: the daemon's --backend, the embedded
 # daemons, the corpus runner, suite materialise and cann-bench runs (docs/trust_boundary.md).
-DEFAULT_BACKEND = "sim"
+DEFAULT_BACKEND = "sim-guest"
 
 
 class Status(str, enum.Enum):

@@ -20,6 +20,8 @@ from ascend_gym.corpus.runner import (
     OTHER_SOC,
     QUALIFY_DRAWS,
     SPEC_ERROR,
+    OpOutcome,
+    cause,
     evaluate,
     run,
     summary,
@@ -80,9 +82,30 @@ def test_runner_counts_and_table(tmp_path):
     assert "| tried (a spec, its own or ours; registered for the A2) | 2 |" in table
     assert "| compiled | 1 (50 %) |" in table
     assert "| all cases correct | 1 (50 %) |" in table
-    assert "| COMPILE_ERROR: kernel: error: ‘…’ was not declared in this scope | 1 |" in table
+    assert f"| {cause(outcomes['sqrt'])} | 1 |" in table  # g++'s or clang's wording, by engine
     assert "| vendor_a | 1 | 1 | 1 (100 %) |" in table  # per source: one directory per repository
     assert "| vendor_b | 1 | 0 | 0 (0 %) |" in table
+
+
+CLANG_GAP = pytest.mark.xfail(
+    strict=True,
+    reason="product gap: cause() takes names out of g++'s ‘…’ quotes only, not clang's '…' "
+    "(the guest engine's compiler), so one cause counts once per name",
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "kernel: error: ‘SqrtEverything’ was not declared in this scope",
+        pytest.param(
+            "kernel: error: use of undeclared identifier 'SqrtEverything'", marks=CLANG_GAP
+        ),
+    ],
+)
+def test_a_cause_leaves_out_the_undeclared_name(message):
+    failed = OpOutcome(op="sqrt", path="vendor_b/Sqrt", status="COMPILE_ERROR", message=message)
+    assert "SqrtEverything" not in cause(failed)
 
 
 def edited_neg(tmp_path: Path, file: str, old: str, new: str):

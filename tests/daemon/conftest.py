@@ -60,17 +60,43 @@ def small_request(
     )
 
 
+def _started(tmp_path_factory, **engine) -> LocalDaemon:
+    with LocalDaemon(workers=2, state_dir=tmp_path_factory.mktemp("state"), **engine) as d:
+        yield d
+
+
+def _connected(daemon: LocalDaemon) -> DaemonClient:
+    c = DaemonClient(daemon.address, heartbeat_s=1.0)
+    yield c
+    c.close()
+
+
 @pytest.fixture(scope="module")
 def daemon(tmp_path_factory) -> LocalDaemon:
-    with LocalDaemon(workers=2, state_dir=tmp_path_factory.mktemp("state")) as d:
-        yield d
+    yield from _started(tmp_path_factory)
 
 
 @pytest.fixture()
 def client(daemon: LocalDaemon) -> DaemonClient:
-    c = DaemonClient(daemon.address, heartbeat_s=1.0)
-    yield c
-    c.close()
+    yield from _connected(daemon)
+
+
+@pytest.fixture(scope="module")
+def native_daemon(tmp_path_factory) -> LocalDaemon:
+    """The native engine (`--backend sim`), still selectable: its own containment stays tested."""
+    yield from _started(tmp_path_factory, backend="sim")
+
+
+@pytest.fixture()
+def native_client(native_daemon: LocalDaemon) -> DaemonClient:
+    yield from _connected(native_daemon)
+
+
+def stall(seconds: float) -> str:
+    """A kernel body keeping block 0 busy about `seconds` in its own scalar loop (3.5e8 turns a
+    second on the guest engine at load 5): libc's sleep is no AscendC API, and the guest has none."""
+    turns = int(seconds * 3.5e8)
+    return f"    for (volatile uint32_t spin = 0; spin < {turns}u; spin = spin + 1) {{}}"
 
 
 def sandbox_uids(client: DaemonClient) -> set[int]:

@@ -26,7 +26,9 @@ HEADERS = "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <
 @pytest.fixture(scope="module")
 def daemon(tmp_path_factory):
     """This module's daemon: the source policy off, so the kernels below reach the deeper layers."""
+    # Native engine: its syscall filter and sandbox are under test (the guest's own: test_guest_boundary.py).
     with LocalDaemon(
+        backend="sim",
         workers=2,
         state_dir=tmp_path_factory.mktemp("state"),
         extra_args=["--source-policy", "off"],

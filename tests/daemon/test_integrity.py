@@ -35,6 +35,7 @@ from .conftest import (
     sandbox_uids,
     send_raw,
     small_request,
+    stall,
     uid_processes,
     wait_until,
 )
@@ -48,7 +49,10 @@ POSIX += "#include <sys/shm.h>\n#include <netinet/in.h>\n#include <signal.h>\n"
 def open_daemon(tmp_path_factory):
     """A daemon without the source policy: the syscall filter and the launcher stand alone. Its
     evaluations get a 32 MiB disk quota."""
+    # Native engine: its syscall filter, GM guard and trace are under test (the guest's own:
+    # test_guest_boundary.py, test_guest_redteam.py).
     with LocalDaemon(
+        backend="sim",
         workers=1,
         state_dir=tmp_path_factory.mktemp("state"),
         extra_args=["--source-policy", "off", "--disk-quota-mb", "32"],
@@ -294,7 +298,9 @@ def test_a_benign_kernel_is_unchanged(tmp_path, open_client):
         ("    int P(fo, rk) = 0;", "#define P(a, b) a##b\n", "system calls"),
     ],
 )
-def test_source_policy_rejects_before_compiling(tmp_path, client, snippet, includes, rule):
+def test_source_policy_rejects_before_compiling(tmp_path, native_client, snippet, includes, rule):
+    # Native engine: its token gate (the guest's gate is the module's imports: test_guest_boundary.py).
+    client = native_client
     pkg = add_variant(tmp_path, snippet, includes, comment=rule)
     result = client.evaluate(small_request(pkg, run_id="policy"))
     assert result.status is Status.REJECTED, result.message
@@ -309,19 +315,19 @@ def test_source_policy_rejects_before_compiling(tmp_path, client, snippet, inclu
 # ---- (d) budgets: run tokens ----------------------------------------------------------------------
 def test_run_tokens_enforce_the_budget(tmp_path, client):
     """A run opened with budget 2 serves two charged evaluations, refuses the third, refuses a
-    wrong or missing token, and cannot be opened again with a larger budget. Rejected candidates
-    (the source policy) are charged evaluations that cost no compile: cheap budget fillers."""
+    wrong or missing token, and cannot be opened again with a larger budget. Kernels calling a
+    name no API declares are charged COMPILE_ERRORs on either engine: cheap budget fillers."""
     opened = client.open_run("budgeted", budget=2)
     assert opened.budget == 2 and opened.token
-    bad = [add_variant(tmp_path / str(i), f"    syscall({i});", comment=str(i)) for i in range(3)]
+    bad = [add_variant(tmp_path / str(i), f"    no_api_{i}();", comment=str(i)) for i in range(3)]
     for pkg in bad[:2]:
-        assert client.evaluate(small_request(pkg, run_id="budgeted")).status is Status.REJECTED
+        assert client.evaluate(small_request(pkg, run_id="budgeted")).status is Status.COMPILE_ERROR
     third = client.evaluate(small_request(bad[2], run_id="budgeted"))
     assert third.status is Status.REJECTED and "spent its budget of 2" in third.message
     assert client.ledger("budgeted").evaluations == 2  # the refusal is not charged
     # A byte-identical resubmission is free: served even with the budget spent.
     again = client.evaluate(small_request(bad[0], run_id="budgeted"))
-    assert again.cache_hit and "syscall" in again.message
+    assert again.cache_hit and "no_api_0" in again.message
     stranger = DaemonClient(client.address)  # no token
     refused = stranger.evaluate(small_request(bad[0], run_id="budgeted"))
     assert refused.status is Status.REJECTED and "token" in refused.message
@@ -335,8 +341,8 @@ def test_run_tokens_enforce_the_budget(tmp_path, client):
 
 
 def test_a_request_id_is_not_served_under_another_run(tmp_path, client):
-    request = small_request(add_variant(tmp_path, "    syscall(1);"), run_id="first")
-    assert client.evaluate(request).status is Status.REJECTED
+    request = small_request(add_variant(tmp_path, "    no_api();"), run_id="first")
+    assert client.evaluate(request).status is Status.COMPILE_ERROR
     moved = request.model_copy(update={"run_id": "second"})
     answer = client.evaluate(moved)
     assert "already used" in answer.message
@@ -384,7 +390,7 @@ def test_queued_bytes_are_bounded(tmp_path, tight_daemon):
     """Requests are bounded by the memory they hold too: two 100 kB packages (each held twice,
     as wire bytes and as parsed sources) do not both wait."""
     client = DaemonClient(tight_daemon.address)
-    sleeper = add_variant(tmp_path / "s", "    sleep(2);", "#include <unistd.h>\n", "bytes")
+    sleeper = add_variant(tmp_path / "s", stall(2), comment="bytes")
     running = send_raw(tight_daemon.address, small_request(sleeper, run_id="bytes"))
     wait_until(lambda: client.health().running == 1)
     padding = "// " + "x" * 100_000
@@ -401,7 +407,7 @@ def test_in_flight_duplicates_are_evaluated_once(tmp_path, tight_daemon):
     """Two requests for one evaluation, the second sent while the first runs: one evaluation; the
     same run gets the second free, another run is charged for a shared result."""
     client = DaemonClient(tight_daemon.address)
-    pkg = add_variant(tmp_path, "    sleep(2);", "#include <unistd.h>\n", "duplicates")
+    pkg = add_variant(tmp_path, stall(2), comment="duplicates")
     first = send_raw(tight_daemon.address, small_request(pkg, run_id="dup"))
     wait_until(lambda: client.health().running == 1)
     same_run = send_raw(tight_daemon.address, small_request(pkg, run_id="dup"))

@@ -11,9 +11,7 @@ from ascend_core.protocol import Status
 from ascend_gym.client import DaemonClient, DaemonPool, LocalDaemon
 from ascend_gym.commands import daemon as daemon_cmd
 
-from .conftest import add_variant, daemon_args, small_request, wait_until
-
-SLEEPER = "#include <unistd.h>\n"
+from .conftest import add_variant, daemon_args, small_request, stall, wait_until
 
 
 def _free_port() -> int:
@@ -24,7 +22,7 @@ def _free_port() -> int:
 
 def test_kill_and_restart_loses_nothing_and_charges_once(tmp_path, capsys):
     state, address = tmp_path / "state", f"tcp://127.0.0.1:{_free_port()}"
-    pkg = add_variant(tmp_path, "    sleep(1);", SLEEPER, comment="restart")
+    pkg = add_variant(tmp_path, stall(1), comment="restart")
     requests = [small_request(pkg, run_id="restart", seed=s) for s in range(5)]
     daemon = LocalDaemon(workers=1, state_dir=state, bind=address)
     client = DaemonClient(address, heartbeat_s=0.5, retries=30)
@@ -66,7 +64,7 @@ def test_kill_and_restart_loses_nothing_and_charges_once(tmp_path, capsys):
 
 
 def test_pool_routes_to_the_least_loaded_and_resubmits_when_a_daemon_dies(tmp_path):
-    pkg = add_variant(tmp_path, "    sleep(5);", SLEEPER, comment="pool")
+    pkg = add_variant(tmp_path, stall(5), comment="pool")
     quick = add_variant(tmp_path / "quick")
     a = LocalDaemon(workers=1, state_dir=tmp_path / "a")
     b = LocalDaemon(workers=1, state_dir=tmp_path / "b")

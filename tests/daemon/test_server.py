@@ -12,9 +12,15 @@ from ascend_core.protocol import Status
 from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.commands import daemon as daemon_cmd
 
-from .conftest import add_variant, daemon_args, reply_of, send_raw, small_request, wait_until
-
-SLEEPER = "#include <unistd.h>\n"
+from .conftest import (
+    add_variant,
+    daemon_args,
+    reply_of,
+    send_raw,
+    small_request,
+    stall,
+    wait_until,
+)
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +33,7 @@ def small_daemon(tmp_path_factory):
 
 
 def test_full_queue_answers_busy_at_once(tmp_path, small_daemon):
-    pkg = add_variant(tmp_path, "    sleep(2);", SLEEPER, comment="busy")
+    pkg = add_variant(tmp_path, stall(2), comment="busy")
     client = DaemonClient(small_daemon.address)
     running = send_raw(small_daemon.address, small_request(pkg, run_id="busy", seed=1))
     wait_until(lambda: client.health().running == 1)
@@ -43,7 +49,7 @@ def test_full_queue_answers_busy_at_once(tmp_path, small_daemon):
 
 
 def test_a_retried_request_is_evaluated_and_charged_once(tmp_path, small_daemon):
-    pkg = add_variant(tmp_path, "    sleep(1);", SLEEPER, comment="idempotent")
+    pkg = add_variant(tmp_path, stall(1), comment="idempotent")
     request = small_request(pkg, run_id="idem")
     first = send_raw(small_daemon.address, request)
     client = DaemonClient(small_daemon.address)
@@ -82,7 +88,7 @@ def test_ledger_command_reads_the_state_file(small_daemon, capsys):
 
 
 def test_graceful_stop_answers_every_request(tmp_path):
-    pkg = add_variant(tmp_path, "    sleep(2);", SLEEPER, comment="stop")
+    pkg = add_variant(tmp_path, stall(2), comment="stop")
     daemon = LocalDaemon(workers=1, state_dir=tmp_path / "state")
     client = DaemonClient(daemon.address)
     running = send_raw(daemon.address, small_request(pkg, run_id="stop", seed=1))

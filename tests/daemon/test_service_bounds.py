@@ -59,10 +59,12 @@ def _macro_bomb(tmp_path: Path):
     return load_package(tmp_path / "add")
 
 
-def test_the_acceptance_check_does_not_grow_the_worker(tmp_path, daemon, client):
+def test_the_acceptance_check_does_not_grow_the_worker(tmp_path, native_daemon, native_client):
     """A 4 KiB source made the check grow a worker by 941 MiB for 102 s (its preprocessed tokens
     held in the worker). The check reads a unit in a forked child bounded in memory and time:
     this one is a charged REJECTED, and the workers' peak memory does not move."""
+    # Native engine: the check is its token gate (the guest's gate reads the module's imports).
+    daemon, client = native_daemon, native_client
     workers = _children(daemon.process.pid)
     before = {pid: _status(pid, "VmHWM") for pid in workers}
     request = small_request(_macro_bomb(tmp_path), run_id="bomb")

@@ -14,6 +14,15 @@ from ascend_gym.client import DaemonClient, LocalDaemon
 
 from .conftest import add_variant, small_request
 
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory):
+    """Native engine: the token gate is its acceptance check (the guest engine's gate is the
+    module's imports: test_guest_boundary.py, test_guest_redteam.py)."""
+    with LocalDaemon(backend="sim", workers=2, state_dir=tmp_path_factory.mktemp("state")) as d:
+        yield d
+
+
 BYPASSES = [
     # (name, kernel body, lines before the kernel, rule named in the answer)
     ("splice", "    sys\\\ncall(39);", "", "system calls"),
@@ -142,8 +151,9 @@ def test_a_cast_through_the_builds_macros_is_a_pointer_cast(tmp_path, client):
 # ---- constructors ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def open_daemon(tmp_path_factory):
-    """The acceptance check off, so a constructor that opens a file reaches the harness."""
+    """The acceptance check off, so a constructor that opens a file reaches the native harness."""
     with LocalDaemon(
+        backend="sim",
         workers=1,
         state_dir=tmp_path_factory.mktemp("state"),
         extra_args=["--source-policy", "off"],
