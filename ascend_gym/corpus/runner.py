@@ -205,7 +205,8 @@ _NOISE = [
     (re.compile(r"\S*(op_host|op_kernel)/\S+?:(\d+:)*\s*"), ""),  # where, in which file
     (re.compile(r"\S+\.(cpp|h):\d+"), "kernel code"),
     (re.compile(r"(first at flat index|got|expected) .*"), ""),
-    (re.compile(r"‘[^’]*’"), "‘…’"),
+    (re.compile(r"‘[^’]*’"), "‘…’"),  # g++'s quoted names
+    (re.compile(r"(?<=\s)'[^'\n]*'"), "'…'"),  # clang's (the guest engine's compiler)
     (re.compile(r"\b\w+\+\d+"), "X+N"),  # GM name+offset
     (re.compile(r"\d+(\.\d+)?"), "N"),
 ]

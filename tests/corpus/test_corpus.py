@@ -87,20 +87,11 @@ def test_runner_counts_and_table(tmp_path):
     assert "| vendor_b | 1 | 0 | 0 (0 %) |" in table
 
 
-CLANG_GAP = pytest.mark.xfail(
-    strict=True,
-    reason="product gap: cause() takes names out of g++'s ‘…’ quotes only, not clang's '…' "
-    "(the guest engine's compiler), so one cause counts once per name",
-)
-
-
 @pytest.mark.parametrize(
     "message",
     [
         "kernel: error: ‘SqrtEverything’ was not declared in this scope",
-        pytest.param(
-            "kernel: error: use of undeclared identifier 'SqrtEverything'", marks=CLANG_GAP
-        ),
+        "kernel: error: use of undeclared identifier 'SqrtEverything'",
     ],
 )
 def test_a_cause_leaves_out_the_undeclared_name(message):
