@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from ascend_core.package import GE_DTYPES, OperatorPackage
-from ascend_gym.cannbench.submission import NotASubmission
+from ascend_gym.cannbench import NotASubmission
 
 HERE = Path(__file__).parent
 HOST_HEADER = "op_host/cann_bench_direct_host.h"

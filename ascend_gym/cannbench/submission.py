@@ -14,14 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascend_core.package import SOURCE_SUFFIXES, OperatorPackage
+from ascend_gym.cannbench import NotASubmission
 
 FOLDERS = ("op_host", "op_kernel")
 # Host units that are not the tiling: graph-mode shape inference, the aclnn API layer.
 HOST_SKIP = ("_infershape", "_infer_shape", "aclnn_")
-
-
-class NotASubmission(ValueError):
-    """The directory is not an operator of a layout we read; the message says what is missing."""
 
 
 def operator_dirs(project: Path) -> dict[str, Path]:
