@@ -5,21 +5,21 @@ from __future__ import annotations
 from ascend_core.protocol import Status
 from ascend_core.suite import resolve
 
-ENTRY = 'extern "C" __global__ __aicore__ void add('
+
+def add_with(use: str, before: str = ""):
+    """level1/add with `use` run after its tiling is read, and `before` above the kernel file."""
+    pkg = resolve("level1/add")
+    read = "  GET_TILING_DATA(tilingData, tiling);"
+    kernel = before + pkg.files["op_kernel/add.cpp"].replace(read, f"{read}\n{use}", 1)
+    return pkg.with_sources(kernel=kernel)
 
 
 def test_a_kernel_with_a_large_initialised_table_runs(engines):
     # 64 KiB of initialised data: wasmtime would map it copy-on-write from a memfd, which the
     # harness's syscall filter refuses; the engine copies it instead (cann-ops' cross has one).
-    text = resolve("level1/add").files["op_kernel/add.cpp"]
     table = "static const float kTable[16384] = {1.0f, 2.0f, 3.0f};\n"
     use = "  if (kTable[AscendC::GetBlockIdx() % 3] == 0.0f) return;\n"
-    kernel = table + text.replace(
-        "  GET_TILING_DATA(tilingData, tiling);",
-        "  GET_TILING_DATA(tilingData, tiling);\n" + use,
-        1,
-    )
-    native, guest = engines.both(resolve("level1/add").with_sources(kernel=kernel))
+    native, guest = engines.both(add_with(use, before=table))
     assert native.status is Status.OK, native.message
     assert guest.status is Status.OK, guest.message
 
@@ -43,15 +43,9 @@ def test_the_guest_kernel_s_key_covers_another_operator_s_kernel_headers():
 def test_the_device_compiler_s_block_variables_and_the_library_s_constants(engines):
     # block_idx / block_num (the device compiler's globals), the scalar Ceil and the library's
     # derived lane counts, as older kernels spell GetBlockIdx() and their tile arithmetic.
-    text = resolve("level1/add").files["op_kernel/add.cpp"]
     use = (
         "  if (int64_t(block_idx) != AscendC::GetBlockIdx() || int64_t(block_num) != AscendC::GetBlockNum() ||\n"
         "      AscendC::Ceil(7u, 2u) != 4u || AscendC::ONE_BLK_HALF_NUM != 16u ||\n"
         "      AscendC::MAX_REPEAT_FLOAT_SIZE != 64u * 255u) AscendC::Trap();\n"
     )
-    kernel = text.replace(
-        "  GET_TILING_DATA(tilingData, tiling);",
-        "  GET_TILING_DATA(tilingData, tiling);\n" + use,
-        1,
-    )
-    engines.same(resolve("level1/add").with_sources(kernel=kernel))
+    engines.same(add_with(use))
