@@ -1,6 +1,7 @@
 """Where the CPU of a fresh evaluation goes, stage by stage, and what the sandbox costs per command.
 
-    python benchmarks/fresh_breakdown.py [--n 10] [--op level1/add] [--new-seeds] [--quota-mb 256]
+    python benchmarks/fresh_breakdown.py [--n 10] [--op level1/add] [--new-seeds] [--fresh]
+                                         [--backend sim-guest] [--quota-mb 256]
 
 CPU seconds (user + sys of this process and of every child it waited for) do not grow with the
 machine's load the way wall time does. The evaluations run in this process exactly as a daemon
@@ -11,7 +12,8 @@ as the daemon sets it up (a sandbox uid, its own network and mount namespaces, a
 another is also counted in the outer one). The compiles are found in the build cache (the op is
 built once first); the case data too, unless `--new-seeds` gives every evaluation a seed of its
 own (as `fresh_cpu.py` does to dodge the daemon's run cache: then inputs and references are
-generated each time). Then the sandbox's fixed costs: a trivial command (`/bin/true`) through
+generated each time); `--fresh` gives every evaluation a unique comment in its tiling and kernel
+sources, so both compile, as a search policy's new candidates do. Then the sandbox's fixed costs: a trivial command (`/bin/true`) through
 `sandbox.run` without and with the sandbox identity, `kill_all` with nothing left to kill, and a
 tmpfs mount, write and unmount.
 """
@@ -28,6 +30,7 @@ import resource
 import shutil
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -111,9 +114,11 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=10)
     ap.add_argument("--op", default="level1/add")
     ap.add_argument("--new-seeds", action="store_true")
+    ap.add_argument("--fresh", action="store_true", help="every candidate compiles")
+    ap.add_argument("--backend", default="sim", choices=("sim", "sim-guest"), help="the engine")
     ap.add_argument("--quota-mb", type=int, default=256)
     args = ap.parse_args()
-    backend = sim_backend.SimBackend()
+    backend = base.get_backend(args.backend)
     backend.prepare()
     root = Path(tempfile.mkdtemp(prefix="fresh-breakdown-"))
     root.chmod(0o711)
@@ -158,7 +163,7 @@ def main() -> None:
     timed(source_policy, "check_preprocessed", "source policy (preprocessed tokens)")
     timed(references, "trusted_package", "daemon's suite package")
     timed(base.Backend, "evaluate", "backend.evaluate")
-    timed(sim_backend.SimBackend, "_build", "build (cached objects)")
+    timed(sim_backend.SimBackend, "_build", "build (cached objects unless --fresh)")
     timed(sim_backend.SimBackend, "_run_case", "cases (all of each case's work)")
     timed_context(sim_backend.case_data, "case_data", "case inputs")
     timed(case_data.CaseData, "reference", "case reference outputs")
@@ -171,7 +176,11 @@ def main() -> None:
     stages = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
 
     def evaluate(seed: int):
-        request = EvalRequest(run_id="breakdown", package=pkg, stages=stages, seed=seed)
+        candidate = pkg
+        if args.fresh:
+            mark = f"\n// {uuid.uuid4()}\n"
+            candidate = pkg.with_sources(pkg.tiling_source + mark, pkg.kernel_source + mark)
+        request = EvalRequest(run_id="breakdown", package=candidate, stages=stages, seed=seed)
         result = evaluation.evaluate(backend, request, root, args.quota_mb)
         assert result.status is Status.OK, result.message
         return result
@@ -188,7 +197,9 @@ def main() -> None:
             {
                 "op": args.op,
                 "n": args.n,
+                "backend": args.backend,
                 "new_seeds": args.new_seeds,
+                "fresh": args.fresh,
                 "sandboxed": identity is not None,
                 "cpu_ms_per_eval": round(1e3 * total / args.n, 1),
                 "wall_ms_per_eval": round(1e3 * (time.monotonic() - wall_0) / args.n, 1),
