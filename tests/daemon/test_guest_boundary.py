@@ -61,13 +61,39 @@ def test_a_suite_kernel_runs_unchanged_with_the_native_engines_latency(guest, cl
 
 def test_a_kernel_has_no_descriptor_to_forge_trace_records_through(guest):
     # The forged-records family wrote block and end records into the trace pipe with libc I/O.
+    # Here libc's output reaches no descriptor: the write fails inside the module, metered.
     forger = kernel_with(
         "#include <cstdio>\n#include <unistd.h>\n",
-        '  printf("forged");\n  write(3, "x", 1);\n',
+        '  printf("forged");\n  write(3, "E 0 0\\n", 6);\n  std::fflush(stdout);\n',
     )
-    result = guest.evaluate(timed(forger, run_id="forge"))
-    assert result.status is Status.COMPILE_ERROR
-    assert "not the AscendC API" in result.message and "fd_write" in result.message
+    forged, base = (guest.evaluate(timed(k, run_id="forge")) for k in (forger, None))
+    assert forged.status is Status.OK and base.status is Status.OK, forged.message
+    assert forged.latency_us >= base.latency_us
+    assert forged.profile.aiv_scalar_time_us > base.profile.aiv_scalar_time_us
+
+
+def test_logging_macros_of_real_kernels_compile_and_print_nowhere(guest):
+    # CANN's OP_LOGD expands to std::printf; some kernels stream to std::cout.
+    logger = kernel_with(
+        "#include <cstdio>\n#include <iostream>\n"
+        '#define OP_LOGD(name, fmt, ...) std::printf("%s " fmt, name, ##__VA_ARGS__)\n',
+        '  OP_LOGD("add", "blocks %d", (int)GetBlockNum());\n  std::cout << "LEAK" << std::endl;\n',
+    )
+    result = guest.evaluate(timed(logger, run_id="logger"))
+    assert result.status is Status.OK, result.message
+    assert "LEAK" not in result.log_tail + result.message
+
+
+def test_a_kernel_reaches_no_file_clock_or_randomness(guest):
+    for body, call in [
+        ('  (void)fopen("/etc/passwd", "r");\n', "path_open"),
+        ("  (void)clock();\n", "clock_time_get"),
+        ("  (void)getentropy(nullptr, 0);\n", "random_get"),
+    ]:
+        prelude = "#include <cstdio>\n#include <ctime>\n#include <unistd.h>\n"
+        result = guest.evaluate(timed(kernel_with(prelude, body), run_id="refused"))
+        assert result.status is Status.COMPILE_ERROR, body
+        assert "not the AscendC API" in result.message and call in result.message
 
 
 def test_emulation_internals_do_not_exist_in_the_kernels_world(guest):

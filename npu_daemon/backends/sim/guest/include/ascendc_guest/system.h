@@ -39,6 +39,27 @@ inline void SetSysWorkspaceForce(GM_ADDR) {}
 // Stops the AI core: the kernel's RUNTIME_ERROR, as on the native engine.
 inline void Trap(ASCENDC_GUEST_LINE) { ascendc_guest::api_fail(ascendc_guest::Fault::kTrap, line); }
 
+// libc's own input and output (std::printf, puts, std::cout: a CANN logging macro such as OP_LOGD
+// expands to them) end in WASI calls a module may not import. These definitions take the imports'
+// place inside the module: every descriptor is closed (EBADF), the environment is empty (as the
+// native engine's is scrubbed) and exit traps, so the output goes nowhere and the formatting is
+// metered as the kernel's own work. Files, clocks and randomness stay imports the build refuses.
+extern "C" {
+inline constexpr int32_t kAscendcGuestBadFd = 8;  // WASI's EBADF
+int32_t __imported_wasi_snapshot_preview1_fd_write(int32_t, int32_t, int32_t, int32_t) { return kAscendcGuestBadFd; }
+int32_t __imported_wasi_snapshot_preview1_fd_read(int32_t, int32_t, int32_t, int32_t) { return kAscendcGuestBadFd; }
+int32_t __imported_wasi_snapshot_preview1_fd_seek(int32_t, int64_t, int32_t, int32_t) { return kAscendcGuestBadFd; }
+int32_t __imported_wasi_snapshot_preview1_fd_close(int32_t) { return kAscendcGuestBadFd; }
+int32_t __imported_wasi_snapshot_preview1_fd_fdstat_get(int32_t, int32_t) { return kAscendcGuestBadFd; }
+int32_t __imported_wasi_snapshot_preview1_environ_sizes_get(int32_t count, int32_t bytes) {
+  *reinterpret_cast<int32_t*>(count) = 0;
+  *reinterpret_cast<int32_t*>(bytes) = 0;
+  return 0;
+}
+int32_t __imported_wasi_snapshot_preview1_environ_get(int32_t, int32_t) { return 0; }
+[[noreturn]] void __imported_wasi_snapshot_preview1_proc_exit(int32_t) { __builtin_trap(); }
+}
+
 // Printed nowhere (see the top of this header); the arguments are still the kernel's own work.
 template <typename... Args>
 void printf(const char*, Args...) {}
