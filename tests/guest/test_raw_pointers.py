@@ -266,9 +266,8 @@ def test_every_access_through_an_address_space_becomes_a_charged_import(clang, t
     assert "load float, float addrspace(7)*" in ir and "@llvm.memset.p7i8" in ir
     assert "float addrspace(7)** " in ir and "i16 addrspace(8)* addrspace(7)* " in ir
     (tmp_path / "r.ll").write_text(guest_ir.rewrite(ir))
-    link = [guest_build.CLANG, *guest_build.FLAGS, "-Xclang", "-disable-llvm-optzns", "r.ll"]
-    link += [*guest_build.LINK, "-Wl,--export=kern", "-o", "k.wasm"]
-    subprocess.run(link, cwd=tmp_path, check=True)
+    for cmd in guest_build.module_commands("r.ll", "r.o", "k.wasm", ["kern"]):
+        subprocess.run(cmd, cwd=tmp_path, check=True)
     found = guest_build.imports((tmp_path / "k.wasm").read_bytes())
     assert {n for m, n in found if m == "ascendc"} >= {
         "raw_load",

@@ -189,14 +189,11 @@ def build_kernel(
             raise build.BuildError(
                 "kernel", f"{e}: not supported by the guest engine (docs/trust_boundary.md)"
             ) from None
-        # Optimised once, before the rewrite: the second step only selects instructions.
-        cmd = [CLANG, *FLAGS, "-Xclang", "-disable-llvm-optzns", "-c", ir.name, "-o", obj.name]
-        build.compile_candidate(cmd, cwd, obj, "kernel", timeout_s)
-        program, libraries = linker()
-        cmd = [*program, obj.name, *libraries, *LINK, "-o", wasm.name]
-        if not kernel_view.entry_renames(pkg.spec.kernel)[0]:  # else exported by its attribute
-            cmd += [f"--export={pkg.spec.kernel}"]
-        build.compile_candidate(cmd, cwd, wasm, "kernel", timeout_s)
+        # The entry is exported by name, or by its attribute when renamed (entry_lines).
+        export = [] if kernel_view.entry_renames(pkg.spec.kernel)[0] else [pkg.spec.kernel]
+        codegen, link = module_commands(ir.name, obj.name, wasm.name, export)
+        build.compile_candidate(codegen, cwd, obj, "kernel", timeout_s)
+        build.compile_candidate(link, cwd, wasm, "kernel", timeout_s)
         data = wasm.read_bytes()
         if refused := [
             f"{m}.{n}" for m, n in imports(data) if m != "ascendc" or n not in api_imports()
@@ -209,6 +206,17 @@ def build_kernel(
         out.write_bytes(data)
 
     return build.cached("guest", key, compile_kernel)
+
+
+def module_commands(
+    ir: str, obj: str, wasm: str, exports: list[str]
+) -> tuple[list[str], list[str]]:
+    """The commands that make a module of rewritten IR: instruction selection alone (the IR was
+    optimised before the rewrite), then the link with libc++ and libc."""
+    codegen = [CLANG, *FLAGS, "-Xclang", "-disable-llvm-optzns", "-c", ir, "-o", obj]
+    program, libraries = linker()
+    link = [*program, obj, *libraries, *LINK, *[f"--export={e}" for e in exports], "-o", wasm]
+    return codegen, link
 
 
 FOREIGN = "a file outside the package and the API's headers, which a kernel does not include"
