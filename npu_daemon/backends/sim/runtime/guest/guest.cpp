@@ -121,10 +121,11 @@ Module::Module(const std::string& wasmPath, const std::string& entry, const std:
   // A module's data is copied into its memory, not mapped copy-on-write from a memfd: the
   // harness's syscall filter allows no memfd_create (a large static array asks for one).
   wasmtime_config_memory_init_cow_set(config, false);
-  // With those checks a memory needs no 4 GiB reservation and guard: each core's is its size plus
-  // room to grow (past it the memory moves), since a mixed launch holds every core's at once
-  // within the harness's address-space limit.
-  wasmtime_config_memory_reservation_set(config, 0);
+  // With those checks a memory needs no 4 GiB reservation and guard: each core's is a 16 MiB
+  // mapping (past it the memory moves), since a mixed launch holds every core's at once within
+  // the harness's address-space limit. A mapping, not 0 (a heap block wasmtime zeroes whole):
+  // its pages are zeroed when first touched, and a kernel touches little of its 1 MiB stack.
+  wasmtime_config_memory_reservation_set(config, 16ull << 20);
   wasmtime_config_memory_reservation_for_growth_set(config, 16ull << 20);
   wasmtime_config_memory_guard_size_set(config, 0);
   // No lanes: a v128 instruction does 4 to 16 elements' work for one unit of fuel, where the
