@@ -155,27 +155,47 @@ def wasmtime_library() -> Path:
     return Path(spec.submodule_search_locations[0]) / "linux-x86_64" / "_libwasmtime.so"
 
 
+# The directories the runtime's sources are found in, with their suffixes, and single files.
+_SOURCE_TREES = (
+    (INCLUDE_DIR, (".h",)),
+    (HOST_DIR, (".h", ".cpp")),
+    (RUNTIME_DIR, (".cpp", ".h")),
+    (SIM_DIR / "guest", (".h",)),
+)
+_SOURCE_FILES = (
+    Path(__file__),
+    COMMON_DIR / "kernel_view.py",
+    COMMON_DIR / "ctors.py",
+    COMMON_DIR / "template_key.py",
+    SIM_DIR / "kernel_build.py",
+    SIM_DIR / "scalar_count.py",
+)
+# The last walk: every directory of the trees with its mtime, and the files found.
+_listing: tuple[tuple[str, ...], tuple[int, ...], list[Path]] | None = None
+
+
+def _runtime_sources() -> list[Path]:
+    """The runtime's source files, sorted. The trees are walked again only when one of their
+    directories changes (a file added, removed or renamed), not at every evaluation's ask."""
+    global _listing
+    if _listing is not None and _listing[1] == tuple(os.stat(d).st_mtime_ns for d in _listing[0]):
+        return _listing[2]
+    dirs, files = [], list(_SOURCE_FILES)
+    for root, suffixes in _SOURCE_TREES:
+        for here, _, names in os.walk(root):
+            dirs.append(here)
+            files += [Path(here, n) for n in names if n.endswith(suffixes)]
+    _listing = (tuple(dirs), tuple(os.stat(d).st_mtime_ns for d in dirs), sorted(files))
+    return _listing[2]
+
+
 def runtime_sources_digest() -> str:
-    """Digest of everything the runtime is built from. Every evaluation asks; the files are read
-    again only when one of them is added, removed or touched (reading them all costs milliseconds)."""
+    """Digest of everything the runtime is built from. Every evaluation asks (more than once);
+    the files are read again only when one of them is added, removed or touched (reading them
+    all costs milliseconds, walking the trees too)."""
     global _sources_seen
-    files = sorted(
-        [
-            *INCLUDE_DIR.rglob("*.h"),
-            *HOST_DIR.rglob("*.h"),
-            *HOST_DIR.rglob("*.cpp"),
-            *RUNTIME_DIR.rglob("*.cpp"),
-            *RUNTIME_DIR.rglob("*.h"),
-            *(SIM_DIR / "guest").rglob("*.h"),
-            Path(__file__),
-            COMMON_DIR / "kernel_view.py",
-            COMMON_DIR / "ctors.py",
-            COMMON_DIR / "template_key.py",
-            SIM_DIR / "kernel_build.py",
-            SIM_DIR / "scalar_count.py",
-        ]
-    )
-    signature = tuple((str(f), st.st_size, st.st_mtime_ns) for f in files for st in [f.stat()])
+    files = _runtime_sources()
+    signature = tuple((str(f), st.st_size, st.st_mtime_ns) for f in files for st in [os.stat(f)])
     if _sources_seen is None or _sources_seen[0] != signature:
         _sources_seen = (
             signature,
