@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import importlib.metadata
 import importlib.util
 import os
 import re
@@ -206,6 +207,7 @@ def runtime_sources_digest() -> str:
                 # acceptance check reads: two checkouts sharing one cache build their own runtime.
                 str(SIM_DIR.parent),
                 str(wasmtime_library()),
+                importlib.metadata.version("wasmtime"),  # the guest's precompiled modules are its
                 [
                     *CXXFLAGS,
                     *CANDIDATE_CXXFLAGS,

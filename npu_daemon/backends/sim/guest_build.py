@@ -129,7 +129,8 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
 def build_kernel(
     pkg: OperatorPackage, macros: dict[str, str], workdir: Path, timeout_s: float
 ) -> tuple[Path, bool]:
-    """kernel.wasm for one set of DTYPE_<ARG> macros, its imports verified: (path, cache hit)."""
+    """The kernel module for one set of DTYPE_<ARG> macros, its imports verified, precompiled for
+    the harness: (path, cache hit)."""
     key = kernel_key(pkg, macros)
 
     def compile_kernel(out: Path) -> None:
@@ -203,7 +204,12 @@ def build_kernel(
                 f"the kernel needs {', '.join(sorted(refused))}, which is not the AscendC API: "
                 "a kernel reaches only the API (no printf, files, clocks or other system calls)",
             )
-        out.write_bytes(data)
+        # Compiled to machine code once here, not by every launch (the harness's engine, so the
+        # launch's configuration; wasmtime refuses it under another).
+        native = cwd / "kernel.cwasm"
+        precompile = [str(build.ensure_runtime().harness), "--precompile", wasm.name, native.name]
+        build.compile_candidate(precompile, cwd, native, "kernel", timeout_s)
+        out.write_bytes(native.read_bytes())
 
     return build.cached("guest", key, compile_kernel)
 

@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "channel.h"
+#include "guest/guest.h"
 #include "launch.h"
 #include "model.h"
 #include "sampled_check.h"
@@ -574,8 +575,19 @@ void Run(const LaunchSpec& l, Outcome& o) {
 
 int main(int argc, char** argv) {
   using namespace ascendc_sim;
+  if (argc == 4 && std::string(argv[1]) == "--precompile") {  // a build step: no launch, no confinement
+    try {
+      guest::Precompile(argv[2], argv[3]);
+      return 0;
+    } catch (const std::exception& e) {  // one line: wasmtime's "Caused by:" chain says why
+      std::string why = e.what();
+      std::replace(why.begin(), why.end(), '\n', ' ');
+      std::cerr << why << "\n";
+      return 1;
+    }
+  }
   if (argc != 2) {
-    std::cerr << "usage: ascendc_sim_harness LAUNCH_SPEC\n";
+    std::cerr << "usage: ascendc_sim_harness LAUNCH_SPEC | --precompile KERNEL.wasm OUT\n";
     return 2;
   }
   LaunchSpec launch;

@@ -2,6 +2,7 @@
 // module "ascendc", each run by the emulation on memory the guest cannot address (guest.h).
 #include "guest.h"
 
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -104,15 +105,11 @@ void Meter() {
   t_core->used = used;
 }
 
-Module::Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, LaunchGm gm)
-    : impl_(std::make_unique<Impl>()) {
-  Impl& m = *impl_;
-  m.entry = entry;
-  m.kernelFile = kernelFile;
-  m.gm = std::move(gm);
-  std::ifstream f(wasmPath, std::ios::binary);
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (bytes.empty()) throw SimError(Status::RUNTIME_ERROR, "cannot read the kernel module " + wasmPath);
+namespace {
+
+// The engine every module is compiled and run with (a precompiled module runs only with the
+// configuration it was compiled under: wasmtime checks it).
+wasm_engine_t* NewEngine() {
   wasm_config_t* config = wasm_config_new();
   wasmtime_config_consume_fuel_set(config, true);
   wasmtime_config_parallel_compilation_set(config, false);  // no compiler threads in a confined process
@@ -132,8 +129,43 @@ Module::Module(const std::string& wasmPath, const std::string& entry, const std:
   // device's scalar unit does one (its vector work goes through the API); such a module does not compile.
   wasmtime_config_wasm_simd_set(config, false);
   wasmtime_config_wasm_relaxed_simd_set(config, false);
-  m.engine = wasm_engine_new_with_config(config);
-  Check(wasmtime_module_new(m.engine, bytes.data(), bytes.size(), &m.module), "compiling the kernel module");
+  return wasm_engine_new_with_config(config);
+}
+
+std::vector<uint8_t> ReadFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+void Precompile(const std::string& wasmPath, const std::string& outPath) {
+  const std::vector<uint8_t> bytes = ReadFile(wasmPath);
+  wasm_engine_t* engine = NewEngine();
+  wasmtime_module_t* module = nullptr;
+  Check(wasmtime_module_new(engine, bytes.data(), bytes.size(), &module), "compiling the kernel module");
+  wasm_byte_vec_t out;
+  Check(wasmtime_module_serialize(module, &out), "serializing the kernel module");
+  std::ofstream(outPath, std::ios::binary).write(reinterpret_cast<const char*>(out.data), out.size);
+  wasm_byte_vec_delete(&out);
+  wasmtime_module_delete(module);
+  wasm_engine_delete(engine);
+}
+
+Module::Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, LaunchGm gm)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.entry = entry;
+  m.kernelFile = kernelFile;
+  m.gm = std::move(gm);
+  const std::vector<uint8_t> bytes = ReadFile(wasmPath);
+  if (bytes.empty()) throw SimError(Status::RUNTIME_ERROR, "cannot read the kernel module " + wasmPath);
+  m.engine = NewEngine();
+  // A module precompiled by Precompile at build time (the daemon's object cache), or a wasm one.
+  const bool wasm = bytes.size() >= 4 && std::memcmp(bytes.data(), "\0asm", 4) == 0;
+  Check(wasm ? wasmtime_module_new(m.engine, bytes.data(), bytes.size(), &m.module)
+             : wasmtime_module_deserialize(m.engine, bytes.data(), bytes.size(), &m.module),
+        "compiling the kernel module");
   m.linker = wasmtime_linker_new(m.engine);
   DefineImports(m.linker);
   g_module = &m;

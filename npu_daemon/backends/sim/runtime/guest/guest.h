@@ -39,9 +39,13 @@ struct LaunchGm {
   std::vector<uint32_t> params;  // the kernel's arguments, workspace and tiling: get_para_base's block
 };
 
+// Compiles a wasm32 kernel module to the engine's machine code and writes it to `outPath`, once
+// per build (guest_build.py), so that no launch compiles it again; a Module reads either form.
+void Precompile(const std::string& wasmPath, const std::string& outPath);
+
 class Module {
  public:
-  // Compiles the module (a wasm32 kernel built by backends/sim/guest_build.py) for `entry`.
+  // Loads the module (a wasm32 kernel built by backends/sim/guest_build.py, or its Precompile) for `entry`.
   Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, LaunchGm gm);
   ~Module();
   Module(const Module&) = delete;

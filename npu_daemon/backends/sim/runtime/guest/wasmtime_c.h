@@ -82,6 +82,9 @@ wasm_engine_t* wasm_engine_new_with_config(wasm_config_t*);
 void wasm_engine_delete(wasm_engine_t*);
 
 wasmtime_error_t* wasmtime_module_new(wasm_engine_t*, const uint8_t* wasm, size_t len, wasmtime_module_t** out);
+wasmtime_error_t* wasmtime_module_serialize(wasmtime_module_t*, wasm_byte_vec_t* out);
+wasmtime_error_t* wasmtime_module_deserialize(wasm_engine_t*, const uint8_t* bytes, size_t len,
+                                              wasmtime_module_t** out);
 void wasmtime_module_delete(wasmtime_module_t*);
 
 wasmtime_store_t* wasmtime_store_new(wasm_engine_t*, void* data, void (*finalizer)(void*));
