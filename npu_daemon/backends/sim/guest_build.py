@@ -20,7 +20,7 @@ from ascend_core.package import OperatorPackage
 from npu_daemon.backends.common import build, kernel_view, template_key
 from npu_daemon.backends.sim import guest_ir, kernel_build
 
-GUEST_INCLUDE = Path(__file__).resolve().parent / "guest" / "include"
+GUEST_INCLUDE = build.GUEST_INCLUDE
 CLANG = "clang++"
 # Debian's wasm32-wasi sysroot (packages wasi-libc and libc++-dev-wasm32) is /usr itself.
 SYSROOT = "/usr"
@@ -160,10 +160,11 @@ def build_kernel(
         cmd += [*build.repo_root_flags(pkg, cwd), *build.include_root_flags(pkg, workdir)]
         unit = ["-include", prelude.name, source, "-S", "-emit-llvm", "-o", ir.name]
         pch = ensure_pch()
+        sees = build.view(build.package_top(pkg, workdir), pch.parent)
 
         def compile_ir(args: list[str]) -> None:
             try:
-                build.compile_candidate(args, cwd, ir, "kernel", timeout_s)
+                build.compile_candidate(args, cwd, ir, "kernel", timeout_s, sees)
             except build.BuildError as e:
                 if foreign := foreign_file(e.log, cwd, [workdir, pch.parent]):
                     raise build.BuildError("kernel", f"{foreign}: {FOREIGN}") from None
@@ -191,12 +192,12 @@ def build_kernel(
             ) from None
         # Optimised once, before the rewrite: the second step only selects instructions.
         cmd = [CLANG, *FLAGS, "-Xclang", "-disable-llvm-optzns", "-c", ir.name, "-o", obj.name]
-        build.compile_candidate(cmd, cwd, obj, "kernel", timeout_s)
+        build.compile_candidate(cmd, cwd, obj, "kernel", timeout_s, sees)
         program, libraries = linker()
         cmd = [*program, obj.name, *libraries, *LINK, "-o", wasm.name]
         if not kernel_view.entry_renames(pkg.spec.kernel)[0]:  # else exported by its attribute
             cmd += [f"--export={pkg.spec.kernel}"]
-        build.compile_candidate(cmd, cwd, wasm, "kernel", timeout_s)
+        build.compile_candidate(cmd, cwd, wasm, "kernel", timeout_s, sees)
         data = wasm.read_bytes()
         if refused := [
             f"{m}.{n}" for m, n in imports(data) if m != "ascendc" or n not in api_imports()
