@@ -378,8 +378,14 @@ def _exec_args(
         str(_isolated_netns or 0),
         str(cwd),
         *map(str, _writable(cmd, cwd, identity)),
-        *(["--view", *map(str, TOOLCHAIN), *(str(p.resolve()) for p in view)] if view else []),
+        *(["--view", *map(str, TOOLCHAIN), *map(str, _spellings(view))] if view else []),
     ]
+
+
+def _spellings(view: list[Path]) -> list[Path]:
+    """Each path of a view as given (absolute) and, where a link lies on the way, as resolved:
+    a command may name it either way (-I of the cache, a compiler's own realpath)."""
+    return list(dict.fromkeys(q for p in view for q in (Path(os.path.abspath(p)), p.resolve())))
 
 
 def _read_report(errors: int) -> str:

@@ -135,3 +135,19 @@ def test_a_view_holds_its_paths_alone(tmp_path, identity):
 def test_a_missing_view_path_is_an_oserror(tmp_path, identity):
     with pytest.raises(FileNotFoundError, match="sandbox_exec"):
         sandbox.run(["/bin/true"], tmp_path, 10.0, sandbox.Limits(), view=[tmp_path / "absent"])
+
+
+def test_a_view_path_under_a_link_is_seen_by_both_names(tmp_path, identity):
+    # The cache's path may pass through a link: a compile names it as given, or as resolved.
+    real = tmp_path / "real"
+    (real / "sub" / "build").mkdir(parents=True)
+    (real / "sub" / "h.h").write_text("x\n")
+    (tmp_path / "alias").symlink_to(real)
+    for d in (tmp_path, real, real / "sub"):
+        d.chmod(0o755)
+    names = f"{tmp_path / 'alias' / 'sub' / 'h.h'} {real / 'sub' / 'h.h'}"
+    view = [tmp_path / "alias" / "sub"]
+    done = sandbox.run(
+        ["cat", *names.split()], real / "sub" / "build", 10.0, sandbox.Limits(), view=view
+    )
+    assert done.stdout.split() == ["x", "x"], done.stderr
