@@ -56,7 +56,7 @@ def main() -> None:
         sandboxed = build.compile_candidate
 
         def under_callgrind(
-            cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float
+            cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float, sees: list[Path]
         ) -> None:
             if phase.endswith("empty source"):
                 (cwd / "empty.cpp").write_text("")

@@ -14,8 +14,9 @@ built once first); the case data too, unless `--new-seeds` gives every evaluatio
 own (as `fresh_cpu.py` does to dodge the daemon's run cache: then inputs and references are
 generated each time); `--fresh` gives every evaluation a unique comment in its tiling and kernel
 sources, so both compile, as a search policy's new candidates do. Then the sandbox's fixed costs: a trivial command (`/bin/true`) through
-`sandbox.run` without and with the sandbox identity, `kill_all` with nothing left to kill, and a
-tmpfs mount, write and unmount.
+`sandbox.run` without and with the sandbox identity, and with it in a compile's filesystem view
+(build.view: the toolchain, our headers, the runtime's cache entry, its directory), `kill_all`
+with nothing left to kill, and a tmpfs mount, write and unmount.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ascend_core.package import load_package
 from ascend_core.protocol import EvalRequest, Stage, Status
 from npu_daemon import evaluation, references, sandbox, source_policy
 from npu_daemon.backends import base
+from npu_daemon.backends.common import build
 from npu_daemon.backends.sim import backend as sim_backend
 from npu_daemon.backends.sim import case_data
 from npu_daemon.main import sandbox_access
@@ -145,6 +147,10 @@ def main() -> None:
     if identity is not None:
         sandbox_ms["command, sandboxed"] = per_call_ms(
             lambda: sandbox.run(["/bin/true"], probe, 10, sandbox.Limits()), 30
+        )
+        compile_view = build.view(probe, build.ensure_runtime().root)
+        sandbox_ms["command, sandboxed with view"] = per_call_ms(
+            lambda: sandbox.run(["/bin/true"], probe, 10, sandbox.Limits(), view=compile_view), 30
         )
         sandbox_ms["kill_all, nothing left"] = per_call_ms(
             lambda: sandbox.kill_all(identity.uid), 30

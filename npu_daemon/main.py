@@ -141,7 +141,8 @@ class SandboxAccess(BaseModel):
 
 
 def sandbox_access(backend: str) -> SandboxAccess:
-    """The sim: its headers and build cache (the case cache unlisted). The cann backend builds the host
+    """The sim: its headers and build cache (the case cache unlisted); its compiles write only their
+    own directories (each sees no more than build.view). The cann backend builds the host
     tiling program the same way, and its CMake builds, device app and msprof read the CANN toolkit
     and the built apps (each build writes only its own project directory, each run its case
     directory, msprof's output included) and open the NPU's device nodes."""
@@ -149,11 +150,8 @@ def sandbox_access(backend: str) -> SandboxAccess:
 
     sim_root = build.cache_root()
     if backend in ("sim", "sim-guest"):
-        from npu_daemon.backends.sim import guest_build
-
         return SandboxAccess(
-            read=[build.INCLUDE_DIR, build.HOST_INCLUDE_DIR, sim_root, guest_build.GUEST_INCLUDE],
-            write=[sim_root / "objects"],
+            read=[build.INCLUDE_DIR, build.HOST_INCLUDE_DIR, sim_root, build.GUEST_INCLUDE],
             unlisted=[sim_root / "cases"],
         )
     from npu_daemon.backends.cann import device, tiling

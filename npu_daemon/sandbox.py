@@ -15,6 +15,11 @@ their directory (and the backend's build cache) is read-only. A command's proces
 when it ends; a child that escaped the group (setsid) is killed with everything else of the uid
 by `kill_all`, which the worker calls after each evaluation (commands of one evaluation may run
 concurrently, so not after each command).
+
+A command given a `view` (every compile of candidate code: docs/trust_boundary.md) sees a root of
+its own that holds nothing but `TOOLCHAIN`, the paths of its view (read-only) and its writable
+directories: no other file of the host exists for it, not even to `__has_include`. Without a
+sandbox identity (a daemon that is not root) there is no view, as there is no sandbox.
 """
 
 from __future__ import annotations
@@ -46,6 +51,14 @@ MNT_DETACH = 2
 PR_SET_NO_NEW_PRIVS = 38
 SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
 _libc = ctypes.CDLL(None, use_errno=True)
+# What every view holds: the toolchain's installation, the libraries the dynamic loader finds
+# without /etc/ld.so.cache (on a merged /usr, /bin and /lib* are links into it), and /dev/null.
+# Neither g++ nor clang needs /proc, /etc or /tmp (TMPDIR is the command's own directory).
+TOOLCHAIN = [
+    p
+    for p in map(Path, ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/dev/null"])
+    if os.path.lexists(p)
+]
 
 
 class _MountAttr(ctypes.Structure):
@@ -277,8 +290,11 @@ def run(
     limits: Limits,
     env: dict[str, str] | None = None,
     pass_fds: tuple[int, ...] = (),
+    view: list[Path] | None = None,
 ) -> Completed:
-    """`pass_fds`: descriptors the command inherits (the harness's result descriptor).
+    """`pass_fds`: descriptors the command inherits (the harness's result descriptor); `view`:
+    with a sandbox identity, the only paths the command sees beside `TOOLCHAIN` and the
+    directories it may write (module docstring).
 
     The command is started through `sandbox_exec` (limits, namespaces, user, then exec): without
     a `preexec_fn`, subprocess starts it with vfork instead of copying the worker's large address
@@ -303,7 +319,7 @@ def run(
         with out_path.open("w+b") as out, err_path.open("w+b") as err:
             try:
                 proc = subprocess.Popen(
-                    [*_exec_args(report, limits, identity, cwd, cmd), "--", *cmd],
+                    [*_exec_args(report, limits, identity, cwd, cmd, view), "--", *cmd],
                     cwd=cwd,
                     stdin=subprocess.DEVNULL,
                     stdout=out,
@@ -340,7 +356,12 @@ def run(
 
 
 def _exec_args(
-    report: int, limits: Limits, identity: Identity | None, cwd: Path, cmd: list[str]
+    report: int,
+    limits: Limits,
+    identity: Identity | None,
+    cwd: Path,
+    cmd: list[str],
+    view: list[Path] | None,
 ) -> list[str]:
     """The `sandbox_exec` command line before `--` (see npu_daemon/sandbox_exec.c)."""
     args = [
@@ -357,7 +378,14 @@ def _exec_args(
         str(_isolated_netns or 0),
         str(cwd),
         *map(str, _writable(cmd, cwd, identity)),
+        *(["--view", *map(str, TOOLCHAIN), *map(str, _spellings(view))] if view else []),
     ]
+
+
+def _spellings(view: list[Path]) -> list[Path]:
+    """Each path of a view as given (absolute) and, where a link lies on the way, as resolved:
+    a command may name it either way (-I of the cache, a compiler's own realpath)."""
+    return list(dict.fromkeys(q for p in view for q in (Path(os.path.abspath(p)), p.resolve())))
 
 
 def _read_report(errors: int) -> str:

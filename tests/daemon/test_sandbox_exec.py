@@ -97,3 +97,57 @@ def test_a_forked_call_gets_no_new_privs_too(tmp_path):
     done = sandbox.call(show, tmp_path, 10.0, sandbox.Limits())
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["NoNewPrivs:", "1"]
+
+
+def test_a_view_holds_its_paths_alone(tmp_path, identity):
+    # A compile's view (build.view): the toolchain, read-only paths, its own directory writable;
+    # nothing else of the host exists in it, not even for a probe of a path's existence.
+    seen, cwd = tmp_path / "seen", tmp_path / "seen" / "build"
+    cwd.mkdir(parents=True)
+    (seen / "header.h").write_text("#define SEEN 1\n")
+    (tmp_path / "hidden.h").write_text("#define HIDDEN 1\n")
+    tmp_path.chmod(0o755)
+    seen.chmod(0o755)
+    script = (
+        "ls /; test -e /etc/passwd || echo no-passwd; "
+        f"test -e {tmp_path / 'hidden.h'} || echo no-hidden; cat ../header.h; "
+        "echo x > ../put || echo read-only; echo y > mine && echo wrote; "
+        'printf \'#if __has_include("/etc/passwd")\\n#error seen\\n#endif\\n'
+        '#include "../header.h"\\nint v = SEEN;\\n\' > a.cpp && g++ -c a.cpp -o a.o && echo compiled'
+    )
+    done = sandbox.run(["/bin/sh", "-c", script], cwd, 60.0, sandbox.Limits(), view=[seen])
+    assert done.returncode == 0, done.stderr
+    top = {p.parts[1] for p in [*sandbox.TOOLCHAIN, seen]}  # usr, bin, lib..., dev, tmp
+    lines = done.stdout.split("\n")
+    assert set(lines[: len(top)]) == top, lines
+    assert lines[len(top) :] == [
+        "no-passwd",
+        "no-hidden",
+        "#define SEEN 1",
+        "read-only",
+        "wrote",
+        "compiled",
+        "",
+    ]
+    assert not (seen / "put").exists() and (cwd / "mine").exists()
+
+
+def test_a_missing_view_path_is_an_oserror(tmp_path, identity):
+    with pytest.raises(FileNotFoundError, match="sandbox_exec"):
+        sandbox.run(["/bin/true"], tmp_path, 10.0, sandbox.Limits(), view=[tmp_path / "absent"])
+
+
+def test_a_view_path_under_a_link_is_seen_by_both_names(tmp_path, identity):
+    # The cache's path may pass through a link: a compile names it as given, or as resolved.
+    real = tmp_path / "real"
+    (real / "sub" / "build").mkdir(parents=True)
+    (real / "sub" / "h.h").write_text("x\n")
+    (tmp_path / "alias").symlink_to(real)
+    for d in (tmp_path, real, real / "sub"):
+        d.chmod(0o755)
+    names = f"{tmp_path / 'alias' / 'sub' / 'h.h'} {real / 'sub' / 'h.h'}"
+    view = [tmp_path / "alias" / "sub"]
+    done = sandbox.run(
+        ["cat", *names.split()], real / "sub" / "build", 10.0, sandbox.Limits(), view=view
+    )
+    assert done.stdout.split() == ["x", "x"], done.stderr

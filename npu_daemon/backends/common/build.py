@@ -43,6 +43,7 @@ INCLUDE_DIR = (
     SIM_DIR / "include"
 )  # kernel_operator.h and the kernel API (includes host headers too)
 RUNTIME_DIR = SIM_DIR / "runtime"
+GUEST_INCLUDE = SIM_DIR / "guest" / "include"  # the API as the guest engine's kernel sees it
 # Every header a kernel or the runtime may include.
 INCLUDE_FLAGS = [f"-I{INCLUDE_DIR}", f"-I{HOST_INCLUDE_DIR}"]
 CXX = os.environ.get("CXX", "g++")
@@ -400,25 +401,55 @@ def ensure_runtime() -> Runtime:
 
 
 _CITED = re.compile(r"^(?:In file included from )?([^<\s:][^:\n]*):\d+:", re.MULTILINE)
+# An include the compiler did not find: `FILE:L:C: fatal error: NAME: No such file or directory`
+# (g++), `FILE:L:C: fatal error: 'NAME' file not found` (clang).
+_MISSING = re.compile(
+    r"^([^<\s:][^:\n]*):(\d+):\d+: fatal error: (?:'([^'\n]+)' file not found|(.+?): No such file or directory)$",
+    re.MULTILINE,
+)
+
+
+def missing_includes(log: str) -> list[tuple[str, int, str]]:
+    """(including file, its line, name) of each include the compiler did not find."""
+    return [(f, int(line), a or b) for f, line, a, b in _MISSING.findall(log)]
 
 
 def foreign_file(log: str, cwd: Path, roots: list[Path]) -> str | None:
     """A file a compiler's log cites (a diagnostic quotes its lines, line and column) outside
-    `roots`, the emulation's headers and the system's: the build's sandbox lets the compiler open
-    any file its user can read, and an `#include` swallowed by a macro's arguments reaches one
-    past the token gate, which reads the preprocessor's output."""
+    `roots`, the emulation's headers and the system's: without a view (no sandbox identity) the
+    compiler opens any file its user can read, and an `#include` swallowed by a macro's arguments
+    reaches one past the token gate, which reads the preprocessor's output. Or an include it did
+    not find whose name, taken from the including file's directory, lies outside them: in a
+    view no such file exists, and it is refused as if it did (no host path's existence shows)."""
     allowed = [r.resolve() for r in (*roots, HOST_INCLUDE_DIR, source_policy.BACKENDS)]
     allowed += source_policy.SYSTEM_ROOTS
-    for cited in _CITED.findall(log):
-        path = (cwd / cited).resolve()
-        if not any(path.is_relative_to(r) for r in allowed):
+    found = [(cited, cwd / cited) for cited in _CITED.findall(log)]
+    found += [(name, (cwd / f).parent / name) for f, _, name in missing_includes(log)]
+    for cited, path in found:
+        if not any(path.resolve().is_relative_to(r) for r in allowed):
             return cited
     return None
 
 
-def compile_candidate(cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float) -> None:
+def view(top: Path, *reads: Path) -> list[Path]:
+    """All a compile of candidate code sees (sandbox.run's `view`) beside the toolchain and its
+    own directory: our header directories, the cache entries it `reads` (precompiled headers,
+    the runtime a link needs) and the package as written for the build (`top`, the evaluation's
+    own files). Not the rest of the build cache (the case data: secret inputs and references),
+    another evaluation's directory, nor any other file of the host."""
+    return [INCLUDE_DIR, HOST_INCLUDE_DIR, GUEST_INCLUDE, *reads, top]
+
+
+def compile_candidate(
+    cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float, sees: list[Path]
+) -> None:
+    """Run one compile of candidate code, seeing `sees` (`view`) alone, into `out` in `cwd`."""
     done = sandbox.run(
-        cmd, cwd, timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096)
+        cmd,
+        cwd,
+        timeout_s,
+        sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096),
+        view=sees,
     )
     if done.timed_out:
         raise BuildError(what, f"compilation exceeded {timeout_s:.0f} s", timed_out=True)
@@ -443,6 +474,11 @@ class Compile:
     own: frozenset[Path] = frozenset()  # files under `top` the build generated itself
     # A pass over each unit's assembly before it is assembled (the kernel's scalar count).
     assembly: Callable[[str], str] | None = None
+    reads: tuple[Path, ...] = ()  # the cache entries it reads (`view`)
+
+    @property
+    def sees(self) -> list[Path]:
+        return view(self.top, *self.reads)
 
 
 def accept(c: Compile, timeout_s: float) -> None:
@@ -452,14 +488,18 @@ def accept(c: Compile, timeout_s: float) -> None:
     for k, source in enumerate(c.sources):
         unit = c.cwd / f"tu{k}.ii"
         cmd = [CXX, *c.flags, "-E", "-fpch-preprocess", "-fdebug-cpp", source, "-o", unit.name]
-        trusted = (cache_root(),)
+        trusted = c.reads  # the cache entries it reads: the precompiled headers
         try:
-            compile_candidate(cmd, c.cwd, unit, c.what, timeout_s)
+            compile_candidate(cmd, c.cwd, unit, c.what, timeout_s, c.sees)
         except BuildError as e:
-            if foreign_file(e.log, c.cwd, [c.top, *trusted]):
-                # Not the file's name: its line and column would tell what it holds.
+            if foreign := foreign_file(e.log, c.cwd, [c.top, *trusted]):
+                # Where the package includes it if it was not found; never a line or column of
+                # the file itself, or its name, which would tell what it holds.
+                at = next(
+                    ((f, n) for f, n, name in missing_includes(e.log) if name == foreign), None
+                )
                 raise source_policy.Violation(
-                    source, 0, "#include", "including a file outside the package"
+                    *(at or (source, 0)), "#include", "including a file outside the package"
                 ) from None
             raise
         source_policy.check_unit(unit, source, c.cwd, c.top, c.own, trusted, timeout_s)
@@ -476,22 +516,23 @@ def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
         obj = c.cwd / f"tu{k}.o"
         if c.assembly is None:
             compile_candidate(
-                [CXX, *c.flags, "-c", source, "-o", obj.name], c.cwd, obj, c.what, timeout_s
+                [CXX, *c.flags, "-c", source, "-o", obj.name], c.cwd, obj, c.what, timeout_s, c.sees
             )
         else:
             asm, counted = c.cwd / f"tu{k}.s", c.cwd / f"tu{k}.counted.s"
-            compile_candidate(
-                [CXX, *c.flags, "-S", source, "-o", asm.name], c.cwd, asm, c.what, timeout_s
-            )
+            cmd = [CXX, *c.flags, "-S", source, "-o", asm.name]
+            compile_candidate(cmd, c.cwd, asm, c.what, timeout_s, c.sees)
             counted.write_text(c.assembly(asm.read_text()))
-            compile_candidate(
-                [CXX, "-c", counted.name, "-o", obj.name], c.cwd, obj, c.what, timeout_s
-            )
+            cmd = [CXX, "-c", counted.name, "-o", obj.name]
+            compile_candidate(cmd, c.cwd, obj, c.what, timeout_s, c.sees)
         ctors.defer(obj)
         objects.append(obj.name)
+    # Linked in its own directory (the object cache is not in its view), then copied into place.
     runner = str(ensure_runtime().root / ctors.RUNNER_OBJECT)
-    link = [CXX, *CANDIDATE_CXXFLAGS, "-shared", *objects, runner, *c.link, "-o", str(out)]
-    compile_candidate(link, c.cwd, out, c.what, timeout_s)
+    linked = c.cwd / "linked.so"
+    link = [CXX, *CANDIDATE_CXXFLAGS, "-shared", *objects, runner, *c.link, "-o", linked.name]
+    compile_candidate(link, c.cwd, linked, c.what, timeout_s, c.sees)
+    shutil.copyfile(linked, out)
 
 
 def package_top(pkg: OperatorPackage, root: Path) -> Path:
@@ -632,4 +673,5 @@ def tiling_unit(pkg: OperatorPackage, workdir: Path, rt: Runtime) -> Compile:
         *CANDIDATE_LIBS,
     ]
     sources = [pkg.host_path, *pkg.spec.host_sources]
-    return Compile("host tiling program", cwd, flags, sources, link, package_top(pkg, workdir))
+    top = package_top(pkg, workdir)
+    return Compile("host tiling program", cwd, flags, sources, link, top, reads=(rt.root,))

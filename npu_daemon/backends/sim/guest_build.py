@@ -20,7 +20,7 @@ from ascend_core.package import OperatorPackage
 from npu_daemon.backends.common import build, kernel_view, template_key
 from npu_daemon.backends.sim import guest_ir, kernel_build
 
-GUEST_INCLUDE = Path(__file__).resolve().parent / "guest" / "include"
+GUEST_INCLUDE = build.GUEST_INCLUDE
 CLANG = "clang++"
 # Debian's wasm32-wasi sysroot (packages wasi-libc and libc++-dev-wasm32) is /usr itself.
 SYSROOT = "/usr"
@@ -161,10 +161,11 @@ def build_kernel(
         cmd += [*build.repo_root_flags(pkg, cwd), *build.include_root_flags(pkg, workdir)]
         unit = ["-include", prelude.name, source, "-S", "-emit-llvm", "-o", ir.name]
         pch = ensure_pch()
+        sees = build.view(build.package_top(pkg, workdir), pch.parent)
 
         def compile_ir(args: list[str]) -> None:
             try:
-                build.compile_candidate(args, cwd, ir, "kernel", timeout_s)
+                build.compile_candidate(args, cwd, ir, "kernel", timeout_s, sees)
             except build.BuildError as e:
                 if foreign := foreign_file(e.log, cwd, [workdir, pch.parent]):
                     raise build.BuildError("kernel", f"{foreign}: {FOREIGN}") from None
@@ -193,8 +194,8 @@ def build_kernel(
         # The entry is exported by name, or by its attribute when renamed (entry_lines).
         export = [] if kernel_view.entry_renames(pkg.spec.kernel)[0] else [pkg.spec.kernel]
         codegen, link = module_commands(ir.name, obj.name, wasm.name, export)
-        build.compile_candidate(codegen, cwd, obj, "kernel", timeout_s)
-        build.compile_candidate(link, cwd, wasm, "kernel", timeout_s)
+        build.compile_candidate(codegen, cwd, obj, "kernel", timeout_s, sees)
+        build.compile_candidate(link, cwd, wasm, "kernel", timeout_s, sees)
         data = wasm.read_bytes()
         if refused := [
             f"{m}.{n}" for m, n in imports(data) if m != "ascendc" or n not in api_imports()
@@ -207,8 +208,9 @@ def build_kernel(
         # Compiled to machine code once here, not by every launch (the harness's engine, so the
         # launch's configuration; wasmtime refuses it under another).
         native = cwd / "kernel.cwasm"
-        precompile = [str(build.ensure_runtime().harness), "--precompile", wasm.name, native.name]
-        build.compile_candidate(precompile, cwd, native, "kernel", timeout_s)
+        rt = build.ensure_runtime()
+        precompile = [str(rt.harness), "--precompile", wasm.name, native.name]
+        build.compile_candidate(precompile, cwd, native, "kernel", timeout_s, [*sees, rt.root])
         out.write_bytes(native.read_bytes())
 
     return build.cached("guest", key, compile_kernel)

@@ -102,6 +102,7 @@ def kernel_unit(
         top,
         frozenset({prelude.resolve()}),
         assembly=lambda text: count_scalar_instructions(text, LIBRARY_DIRS),
+        reads=(rt.root,),
     )
 
 
@@ -116,7 +117,8 @@ def with_dispatcher(
     cmd = [build.CXX, "-E", "-P", "-std=c++17", "-DASCENDC_TPL_PRE", *build.INCLUDE_FLAGS]
     cmd += ["-I.", "-Iop_kernel", *build.repo_root_flags(pkg, cwd)]
     cmd += [*build.include_root_flags(pkg, workdir), header, "-o", out.name]
-    build.compile_candidate(cmd, cwd, out, "tiling key header", timeout_s)
+    sees = build.view(build.package_top(pkg, workdir))
+    build.compile_candidate(cmd, cwd, out, "tiling key header", timeout_s, sees)
     try:
         dispatch = template_key.dispatcher(pkg, out.read_text())
     except template_key.TemplateKeyError as e:
