@@ -1,7 +1,7 @@
 """Where the CPU of a fresh evaluation goes, stage by stage, and what the sandbox costs per command.
 
     python benchmarks/fresh_breakdown.py [--n 10] [--op level1/add] [--new-seeds] [--fresh]
-                                         [--backend sim-guest] [--quota-mb 256]
+                                         [--serial] [--backend sim-guest] [--quota-mb 256]
 
 CPU seconds (user + sys of this process and of every child it waited for) do not grow with the
 machine's load the way wall time does. The evaluations run in this process exactly as a daemon
@@ -13,7 +13,10 @@ another is also counted in the outer one). The compiles are found in the build c
 built once first); the case data too, unless `--new-seeds` gives every evaluation a seed of its
 own (as `fresh_cpu.py` does to dodge the daemon's run cache: then inputs and references are
 generated each time); `--fresh` gives every evaluation a unique comment in its tiling and kernel
-sources, so both compile, as a search policy's new candidates do. Then the sandbox's fixed costs: a trivial command (`/bin/true`) through
+sources, so both compile, as a search policy's new candidates do. Every sandboxed command (each
+compile step, each harness run) is a row of its own; the compiles of one evaluation run
+concurrently, so a row also counts what another compile spent meanwhile unless `--serial` runs
+them one at a time. Then the sandbox's fixed costs: a trivial command (`/bin/true`) through
 `sandbox.run` without and with the sandbox identity, and with it in a compile's filesystem view
 (build.view: the toolchain, our headers, the runtime's cache entry, its directory), `kill_all`
 with nothing left to kill, and a tmpfs mount, write and unmount.
@@ -33,6 +36,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from concurrent import futures
 from pathlib import Path
 
 from ascend_core.package import load_package
@@ -109,6 +113,13 @@ def per_call_ms(fn: Callable[[], object], n: int) -> dict[str, float]:
     }
 
 
+def command_label(cmd: list[str]) -> str:
+    """`command: PROGRAM STEP` of a sandboxed command (g++ -E, clang++ -S, the harness...)."""
+    steps = ("-E", "-S", "-c", "-shared", "--precompile")
+    step = next((f for f in cmd[1:] if f in steps), "")
+    return f"command: {Path(cmd[0]).name} {step}".rstrip()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -118,6 +129,7 @@ def main() -> None:
     ap.add_argument("--new-seeds", action="store_true")
     ap.add_argument("--fresh", action="store_true", help="every candidate compiles")
     ap.add_argument("--backend", default="sim", choices=("sim", "sim-guest"), help="the engine")
+    ap.add_argument("--serial", action="store_true", help="compiles one at a time (exact rows)")
     ap.add_argument("--quota-mb", type=int, default=256)
     args = ap.parse_args()
     backend = base.get_backend(args.backend)
@@ -173,7 +185,18 @@ def main() -> None:
     timed(sim_backend.SimBackend, "_run_case", "cases (all of each case's work)")
     timed_context(sim_backend.case_data, "case_data", "case inputs")
     timed(case_data.CaseData, "reference", "case reference outputs")
-    timed(sim_backend.sandbox, "run", "harness runs (sandbox.run)")
+    run = sandbox.run
+
+    def labelled(cmd: list[str], *a, **k):  # each command its own row: compiles and harness runs
+        start = cpu_s()
+        try:
+            return run(cmd, *a, **k)
+        finally:
+            spent[command_label(cmd)] += cpu_s() - start
+
+    sandbox.run = labelled
+    if args.serial:
+        sim_backend._COMPILES = futures.ThreadPoolExecutor(max_workers=1)
     timed(sim_backend, "check_outputs", "output check")
     timed(sandbox, "kill_all", "kill_all")
     timed_context(sandbox, "disk_quota", "tmpfs")
