@@ -141,6 +141,80 @@ def test_a_kernel_on_cce_intrinsics_matches_the_native_engine(engines, edits):
     engines.same(ADD.with_sources(kernel=kernel))
 
 
+# A scratch buffer beside level1/add's queues: a tile of the output type, a tile's bits, a word.
+SCRATCH = [
+    ("  TPipe pipe;\n", "  TPipe pipe;\n  TBuf<TPosition::VECCALC> scratch;\n"),
+    (
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n",
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+        "    pipe.InitBuffer(scratch, tileLength * sizeof(DTYPE_Z) + tileLength / 8 + 64);\n",
+    ),
+]
+CCE_ADD = "    Add(zLocal, xLocal, yLocal, (len + alignElems - 1) / alignElems * alignElems);"
+CCE_HEAD = """\
+    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;
+    __ubuf__ DTYPE_Z* z = (__ubuf__ DTYPE_Z*)zLocal.GetPhyAddr();
+    __ubuf__ DTYPE_X* x = (__ubuf__ DTYPE_X*)xLocal.GetPhyAddr();
+    __ubuf__ DTYPE_Y* y = (__ubuf__ DTYPE_Y*)yLocal.GetPhyAddr();
+    LocalTensor<uint8_t> s = scratch.Get<uint8_t>();
+    __ubuf__ DTYPE_Z* m = (__ubuf__ DTYPE_Z*)s.GetPhyAddr();
+    __ubuf__ uint8_t* bits = (__ubuf__ uint8_t*)s[tileLength * sizeof(DTYPE_Z)].GetPhyAddr();
+    __ubuf__ uint64_t* word = (__ubuf__ uint64_t*)s[tileLength * sizeof(DTYPE_Z) + tileLength / 8 + 32].GetPhyAddr();
+    set_mask_count();
+    set_vector_mask(0, n);
+"""
+# z = max(x, y) + min(x, y): the lanes' x >= y bits by vcmpv_ge, both selections by vsel mode 2
+# (CMPMASK holding the bits' UB address, stored there by the scalar unit).
+CCE_SELECT = (
+    CCE_ADD,
+    CCE_HEAD
+    + """\
+    vcmpv_ge(bits, x, y, 1, 1, 1, 1, 8, 8, 8);
+    *word = (uint64_t)(uintptr_t)bits;
+    const event_t sv = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::S_V));
+    SetFlag<HardEvent::S_V>(sv);
+    WaitFlag<HardEvent::S_V>(sv);
+    set_cmpmask(word);
+    vsel(z, x, y, 1, 1, 1, 1, 8, 8, 8, 2);
+    vsel(m, y, x, 1, 1, 1, 1, 8, 8, 8, 2);
+    vadd(z, z, m, 1, 1, 1, 1, 8, 8, 8);
+    set_mask_norm();""",
+)
+# z = x + y through vreducev2 (pattern 7 keeps every lane; get_rsvd_cnt counts them), then times 1
+# if no lane of the first repeat exceeds that repeat's vcmax (vcmpvs_gt's bits all clear), else 0.
+CCE_REDUCE = (
+    CCE_ADD,
+    CCE_HEAD
+    + """\
+    vadd(m, x, y, 1, 1, 1, 1, 8, 8, 8);
+    vreducev2(z, m, m, 1, 1, 7, 8, 0);
+    bool ok = get_rsvd_cnt() == n;
+    const uint32_t lanes = 256 / sizeof(DTYPE_Z) < n ? 256 / sizeof(DTYPE_Z) : n;
+    set_vector_mask(0, lanes);
+    vcmax(m, z, 1, 1, 1, 8, Order_t::ONLY_VALUE);
+    const event_t vs = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));
+    SetFlag<HardEvent::V_S>(vs);
+    WaitFlag<HardEvent::V_S>(vs);
+    const DTYPE_Z top = m[0];
+    vcmpvs_gt(bits, z, top, 1, 1, 1, 8, 8);
+    SetFlag<HardEvent::V_S>(vs);
+    WaitFlag<HardEvent::V_S>(vs);
+    for (uint32_t i = 0; i < lanes / 8; ++i) ok = ok && bits[i] == 0;
+    set_vector_mask(0, n);
+    vmuls(z, z, DTYPE_Z(ok ? 1.0f : 0.0f), 1, 1, 1, 8, 8);
+    set_mask_norm();""",
+)
+
+
+@pytest.mark.parametrize("edit", [CCE_SELECT, CCE_REDUCE], ids=["compare-select", "reduce-gather"])
+def test_the_compare_reduce_and_gather_intrinsics_match_the_native_engine(engines, edit):
+    kernel = KERNEL
+    for api, intrinsics in [*SCRATCH, edit]:
+        assert api in kernel
+        kernel = kernel.replace(api, intrinsics, 1)
+    engines.same(ADD.with_sources(kernel=kernel))
+
+
 def reads(source: str) -> str:
     """10^5 scalar reads of 32-bit words from `source`, summed where the compiler cannot drop them."""
     return (
@@ -199,6 +273,20 @@ def test_raw_reads_are_charged_as_getvalue(engines):
             "  ascendc_guest::cce_vconv((ascendc_guest::Vconv)99, 0, 0, 1, 1, 1, 8, 8, 0);\n",
             "unknown",
         ),
+        (
+            "  __ubuf__ float* u = (__ubuf__ float*)(1u << 20);\n"
+            "  set_vector_mask(~0ull, ~0ull);\n  vcmax(u, u, 255, 1, 1, 8, Order_t::ONLY_VALUE);\n",
+            "not in the UB",
+        ),
+        (
+            "  ascendc_guest::cce_compare((ascendc_guest::CceCompare)1, 6, ascendc_guest::Dtype::kF32, 0, 0, 0,"
+            " 1, 1, 1, 1, 8, 8, 8, 0);\n",
+            "compare mode 6 unknown",
+        ),
+        (
+            "  vsel((__ubuf__ float*)0, (__ubuf__ float*)0, (__ubuf__ uint8_t*)0, 1, 1, 1, 1, 8, 8, 8, 2);\n",
+            "two tensors of the destination's type",
+        ),
     ],
     ids=[
         "gm-past",
@@ -209,6 +297,9 @@ def test_raw_reads_are_charged_as_getvalue(engines):
         "cce-copy-past",
         "cce-ub-past",
         "cce-form",
+        "cce-reduce-past",
+        "cce-compare-mode",
+        "cce-select-types",
     ],
 )
 def test_a_wild_or_forged_raw_access_is_a_runtime_error(engines, body, why):

@@ -6,6 +6,11 @@
 // address. Element access (GetValue, SetValue) is such a call too, charged by the host.
 #pragma once
 
+// <limits.h>'s macros, unless the kernel included it first, are hidden again at the end (below).
+#ifndef CHAR_BIT
+#define ASCENDC_GUEST_HIDE_LIMITS
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -678,3 +683,61 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 #include "ascendc_guest/vec_families.h"
 #include "ascendc_guest/impl_forms.h"
 #include "ascendc_guest/operators.h"
+
+// libc++'s <algorithm> reaches <climits> (through <functional>, <chrono>, <ratio>), so <limits.h>'s
+// macros would be defined where the device's and the native engine's API headers define none: a
+// kernel's own `constexpr int64_t INT_MAX = ...` (ops-nn's gather_elements_v2) would not compile.
+// They go, with the headers' guards, so that a kernel's own #include <climits> defines them again.
+#ifdef ASCENDC_GUEST_HIDE_LIMITS
+#undef ASCENDC_GUEST_HIDE_LIMITS
+#undef _LIBCPP_CLIMITS
+#undef _LIBCPP_LIMITS_H
+#undef __CLANG_LIMITS_H
+#undef _LIMITS_H
+#undef __wasilibc___macro_PAGESIZE_h
+#undef ARG_MAX
+#undef CHARCLASS_NAME_MAX
+#undef CHAR_BIT
+#undef CHAR_MAX
+#undef CHAR_MIN
+#undef COLL_WEIGHTS_MAX
+#undef DELAYTIMER_MAX
+#undef FILESIZEBITS
+#undef HOST_NAME_MAX
+#undef INT_MAX
+#undef INT_MIN
+#undef IOV_MAX
+#undef LLONG_MAX
+#undef LLONG_MIN
+#undef LONG_BIT
+#undef LONG_MAX
+#undef LONG_MIN
+#undef MB_LEN_MAX
+#undef NAME_MAX
+#undef NGROUPS_MAX
+#undef NL_ARGMAX
+#undef NL_LANGMAX
+#undef NL_MSGMAX
+#undef NL_NMAX
+#undef NL_SETMAX
+#undef NL_TEXTMAX
+#undef NZERO
+#undef PAGESIZE
+#undef PAGE_SIZE
+#undef PATH_MAX
+#undef RE_DUP_MAX
+#undef SCHAR_MAX
+#undef SCHAR_MIN
+#undef SHRT_MAX
+#undef SHRT_MIN
+#undef SSIZE_MAX
+#undef SYMLOOP_MAX
+#undef TTY_NAME_MAX
+#undef TZNAME_MAX
+#undef UCHAR_MAX
+#undef UINT_MAX
+#undef ULLONG_MAX
+#undef ULONG_MAX
+#undef USHRT_MAX
+#undef WORD_BIT
+#endif
