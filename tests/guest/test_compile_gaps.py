@@ -15,7 +15,7 @@ import pytest
 
 from ascend_core.package import load_package
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
-from npu_daemon.backends.common import build
+from npu_daemon.backends.common import build, kernel_view
 from npu_daemon.backends.sim import guest_build
 from tests.guest.test_data import add_with
 from tests.guest.test_real_gaps import add_edited
@@ -59,6 +59,15 @@ LIMITS = {
     "climits-after": '#include "kernel_operator.h"\n#include <climits>\nstatic_assert(INT_MAX > 0);\n',
     "climits-before": '#include <climits>\n#include "kernel_operator.h"\nstatic_assert(UINT_MAX > 0);\n',
     "limits-h-after": '#include "kernel_operator.h"\n#include <limits.h>\nstatic_assert(CHAR_BIT == 8);\n',
+    # What the precompiled header and a tiling view include after the API, then <iostream>.
+    "with-the-tiling-view": "\n".join(
+        [
+            '#include "kernel_operator.h"',
+            *kernel_view.tiling_header_includes(),
+            "#include <iostream>",
+        ]
+    )
+    + "\nconstexpr int64_t INT_MAX = 1;\nconstexpr int CHAR_BIT = 2;\n",
 }
 
 

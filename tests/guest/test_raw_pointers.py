@@ -5,6 +5,7 @@ past its buffers."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pytest
@@ -64,6 +65,24 @@ def test_a_kernel_computing_through_gm_pointers_matches_the_native_engine(engine
     plain = engines.guest.evaluate(request(KERNEL, "parity"))
     # The raw head is real scalar work: 3 x 64 GM accesses in block 0, on top of the suite kernel's.
     assert guest.profile.aiv_scalar_time_us > plain.profile.aiv_scalar_time_us
+
+
+# RAW_HEAD on the elements themselves: an fp16 case stores `half` through a __gm__ pointer, which
+# only the plain-pointer build compiles, where each access is checked and served as the imports.
+TYPED_HEAD = """\
+    __gm__ DTYPE_X* xRaw = (__gm__ DTYPE_X*)xGm.GetPhyAddr();
+    __gm__ DTYPE_Y* yRaw = (__gm__ DTYPE_Y*)yGm.GetPhyAddr();
+    __gm__ DTYPE_Z* zRaw = (__gm__ DTYPE_Z*)zGm.GetPhyAddr();
+    const uint32_t raw = GetBlockIdx() == 0 && blockLength >= 64 ? 64 : 0;
+    for (uint32_t i = 0; i < raw; ++i)
+      zRaw[i] = static_cast<DTYPE_Z>(static_cast<float>(xRaw[i]) + static_cast<float>(yRaw[i]));
+    PipeBarrier<PIPE_ALL>();
+    for (uint32_t done = raw; done < blockLength; done += tileLength) {"""
+
+
+def test_half_elements_stored_through_gm_pointers_match_the_native_engine(engines):
+    loop = "    for (uint32_t done = 0; done < blockLength; done += tileLength) {"
+    engines.same(ADD.with_sources(kernel=KERNEL.replace(loop, TYPED_HEAD, 1)))
 
 
 # level1/add with its aligned copies and its Add made the CCE intrinsics underneath them.
@@ -258,9 +277,10 @@ def test_raw_reads_are_charged_as_getvalue(engines):
             "  volatile uint32_t v = *(uint32_t*)(__gm__ uint32_t*)x;\n",
             "outside the kernel's own memory",
         ),
-        # An element of class type (half is a struct here) through a __gm__ pointer: clang's C++
-        # refuses the address space, so the kernel builds with plain pointers, and the access traps.
-        ("  ((__gm__ half*)z)[0] = half(1.0f);\n", "outside the kernel's own memory"),
+        # An element of class type (half is a struct here) stored through a __gm__ pointer: clang's
+        # C++ refuses the address space, so the kernel builds with plain pointers, where the
+        # access is checked all the same.
+        ("  ((__gm__ half*)z)[1u << 26] = half(1.0f);\n", "no GM buffer"),
         # The CCE intrinsics' forged arguments: a copy past its buffer, a pointer past the UB, an
         # unknown form.
         ("  copy_gm_to_ubuf((__ubuf__ uint8_t*)0, x, 0, 4095, 65535, 0, 0);\n", "no GM buffer"),
@@ -352,15 +372,22 @@ def emit_ir(source: str, tmp_path) -> str:
     return (tmp_path / "k.ll").read_text()
 
 
+def linked_imports(ir: str, tmp_path) -> list[tuple[str, str]]:
+    """The imports of the module `ir` makes, selected and linked as guest_build does."""
+    (tmp_path / "r.ll").write_text(ir)
+    select = [guest_build.CLANG, *guest_build.FLAGS, "-Xclang", "-disable-llvm-optzns", "-c"]
+    subprocess.run([*select, "r.ll", "-o", "r.o"], cwd=tmp_path, check=True)
+    program, libraries = guest_build.linker()
+    link = [*program, "r.o", *libraries, *guest_build.LINK, "--export=kern", "-o", "k.wasm"]
+    subprocess.run(link, cwd=tmp_path, check=True)
+    return guest_build.imports((tmp_path / "k.wasm").read_bytes())
+
+
 def test_every_access_through_an_address_space_becomes_a_charged_import(clang, tmp_path):
     ir = emit_ir(ACCESSES, tmp_path)
     assert "load float, float addrspace(7)*" in ir and "@llvm.memset.p7i8" in ir
     assert "float addrspace(7)** " in ir and "i16 addrspace(8)* addrspace(7)* " in ir
-    (tmp_path / "r.ll").write_text(guest_ir.rewrite(ir))
-    link = [guest_build.CLANG, *guest_build.FLAGS, "-Xclang", "-disable-llvm-optzns", "r.ll"]
-    link += [*guest_build.LINK, "-Wl,--export=kern", "-o", "k.wasm"]
-    subprocess.run(link, cwd=tmp_path, check=True)
-    found = guest_build.imports((tmp_path / "k.wasm").read_bytes())
+    found = linked_imports(guest_ir.rewrite(ir), tmp_path)
     assert {n for m, n in found if m == "ascendc"} >= {
         "raw_load",
         "raw_store",
@@ -368,6 +395,40 @@ def test_every_access_through_an_address_space_becomes_a_charged_import(clang, t
         "raw_fill",
     }
     assert {m for m, _ in found} == {"ascendc"}
+
+
+# A store of class type through a __gm__ pointer, which only the plain-pointer build compiles: its
+# accesses through pointers that are not the function's own become calls of the checking
+# functions; the array on the stack stays a plain access.
+HALF_STORES = """
+#include "kernel_operator.h"
+extern "C" void kern(GM_ADDR x, GM_ADDR y, int n) {
+  __gm__ half* px = (__gm__ half*)x;
+  __gm__ half* py = (__gm__ half*)y;
+  for (int i = 0; i < n; ++i) py[i] = px[i];
+  int own[16];
+  for (int i = 0; i < 16; ++i) own[i] = ((__gm__ int*)x)[i];
+  ((__gm__ int*)y)[3] = own[n & 15];
+  for (int i = 0; i < n; ++i) ((__gm__ int*)y)[i] = 0;
+}
+"""
+
+
+def test_the_plain_pointer_build_checks_every_access_it_cannot_place(clang, tmp_path):
+    with pytest.raises(subprocess.CalledProcessError):  # the address spaces refuse the store
+        emit_ir(HALF_STORES, tmp_path)
+    ir = emit_ir("#define ASCENDC_GUEST_PLAIN_POINTERS\n" + HALF_STORES, tmp_path)
+    assert guest_ir.PLAIN_MARK in ir and "addrspace(" not in ir
+    rewritten = guest_ir.rewrite(ir)
+    kern = rewritten[
+        rewritten.index("@kern(") : rewritten.index("\n}\n", rewritten.index("@kern("))
+    ]
+    for helper in ("load", "store", "copy", "fill"):
+        assert f"call {'i64' if helper == 'load' else 'void'} @__ascendc_plain_{helper}(" in kern
+    assert re.search(r"= load i32, i32\* %\d+", kern)  # own[n & 15], on the stack
+    found = linked_imports(rewritten, tmp_path)
+    assert {m for m, _ in found} == {"ascendc"}
+    assert {n for _, n in found} >= {"raw_load", "raw_store"}
 
 
 def test_an_atomic_through_a_gm_pointer_is_refused_at_build(clang, tmp_path):

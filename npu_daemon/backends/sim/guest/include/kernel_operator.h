@@ -7,8 +7,13 @@
 #pragma once
 
 // <limits.h>'s macros, unless the kernel included it first, are hidden again at the end (below).
+// Parsed now, while they are defined: the libc++ headers that use them without including <climits>
+// (<streambuf>, <sstream>), and <vector>, which includes it and follows in every tiling view.
 #ifndef CHAR_BIT
 #define ASCENDC_GUEST_HIDE_LIMITS
+#include <climits>
+#include <sstream>
+#include <vector>
 #endif
 
 #include <algorithm>
@@ -36,13 +41,15 @@
 #define __global__
 // Address spaces, as on the device: an access through such a pointer is rewritten into a charged
 // import (guest_ir.py, ascendc_guest/raw.h). Plain for a kernel clang's C++ refuses them in (an
-// element of class type through one); its raw accesses then trap (guest_build.py).
+// element of class type stored through one, guest_build.py); the marker below has guest_ir.py check
+// the address of every access it cannot place in the kernel's own memory instead.
 #ifndef ASCENDC_GUEST_PLAIN_POINTERS
 #define __gm__ __attribute__((address_space(7)))
 #define __ubuf__ __attribute__((address_space(8)))
 #else
 #define __gm__
 #define __ubuf__
+extern "C" __attribute__((used)) const char __ascendc_guest_plain_pointers = 1;
 #endif
 #define GM_ADDR __gm__ uint8_t*
 #define UB_ADDR __ubuf__ uint8_t*
@@ -687,7 +694,8 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 // libc++'s <algorithm> reaches <climits> (through <functional>, <chrono>, <ratio>), so <limits.h>'s
 // macros would be defined where the device's and the native engine's API headers define none: a
 // kernel's own `constexpr int64_t INT_MAX = ...` (ops-nn's gather_elements_v2) would not compile.
-// They go, with the headers' guards, so that a kernel's own #include <climits> defines them again.
+// They go, with the headers' guards, so that a kernel's own #include <climits> defines them again
+// (as does a later <bitset> or <random>, which include it).
 #ifdef ASCENDC_GUEST_HIDE_LIMITS
 #undef ASCENDC_GUEST_HIDE_LIMITS
 #undef _LIBCPP_CLIMITS
