@@ -222,6 +222,9 @@ class _Rewriter:
             return [line]
         if line.startswith("declare "):
             return [] if _INTRINSIC.search(line) else [line]
+        if m := _SPACE_GLOBAL.match(line):
+            # Data the kernel places in GM itself (a `__gm__` table): no launch buffer holds it.
+            raise RawAccessError(f"a global in __gm__ / __ubuf__ memory ({m.group(1)})")
         line = _constant_casts(line)
         pad = line[: len(line) - len(line.lstrip())]
         body = line.strip()
@@ -426,6 +429,9 @@ _PLAIN_INTRINSICS = {
     "@llvm.memmove.p0i8.p0i8.i32": "declare void @llvm.memmove.p0i8.p0i8.i32(i8*, i8*, i32, i1)",
     "@llvm.memset.p0i8.i32": "declare void @llvm.memset.p0i8.i32(i8*, i8, i32, i1)",
 }
+
+
+_SPACE_GLOBAL = re.compile(r"(@[-\w.$]+) = .*\baddrspace\([78]\) (?:global|constant) ")
 
 
 def _constant_casts(line: str) -> str:
