@@ -73,6 +73,21 @@ LIMITS = {
 
 @pytest.mark.parametrize("source", LIMITS.values(), ids=LIMITS.keys())
 def test_limits_macro_names_are_the_kernels_own(source, tmp_path):
+    compiles_on_both(source, tmp_path)
+
+
+def test_the_cce_scratch_names_compile_on_both_engines(tmp_path):
+    # arg_max_with_value's vsel descriptor sits at the library's scratch address.
+    compiles_on_both(
+        '#include "kernel_operator.h"\n'
+        "static_assert(AscendC::TMP_UB_OFFSET == 184 * 1024);\n"
+        "uint64_t Bits(half h) { return AscendC::GetScalarBitcodeValue(h); }\n",
+        tmp_path,
+    )
+
+
+def compiles_on_both(source: str, tmp_path) -> None:
+    """`source` compiles against the guest API's headers and the native engine's."""
     try:
         guest_build.toolchain_version()
     except guest_build.GuestToolchainMissing as e:  # .ci/run installs it

@@ -59,6 +59,20 @@ uint32_t AddrOf(P* p) {
 }
 }  // namespace ascendc_guest
 
+namespace AscendC {
+// The library's scratch UB address on the A2 (asc-devkit kernel_utils_constants.h, __NPU_ARCH__ 2201).
+constexpr uint32_t TMP_UB_OFFSET = 184 * 1024;
+
+// A scalar's bit pattern, zero-extended (what set_mov_pad_val and the pad registers take).
+template <typename T>
+uint64_t GetScalarBitcodeValue(T value) {
+  static_assert(sizeof(T) <= 8, "GetScalarBitcodeValue: a scalar of at most 8 bytes");
+  uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+}  // namespace AscendC
+
 inline int64_t get_block_idx() { return ascendc_guest::core_block_idx(); }
 inline int64_t get_block_num() { return ascendc_guest::core_block_num(); }
 
