@@ -8,12 +8,15 @@ the native engine's verdict and simulated latency; a forged argument stops the k
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from ascend_core.package import load_package
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
+from npu_daemon.backends.common import build, kernel_view
+from npu_daemon.backends.sim import guest_build
 from tests.guest.test_data import add_with
 from tests.guest.test_real_gaps import add_edited
 
@@ -46,6 +49,55 @@ SLICED = add_edited(
 
 def test_slice_copies_and_branch_hints_match_the_native_engine(engines):
     engines.same(add_with(SLICED))
+
+
+# A kernel's own constants named as <limits.h>'s macros (ops-nn's gather_elements_v2 defines
+# INT_MAX, which the device's API headers leave free): the guest API's header leaves them free as
+# the native engine's does, and a kernel's own <climits>, before or after it, still defines them.
+LIMITS = {
+    "own-names": '#include "kernel_operator.h"\nconstexpr int64_t INT_MAX = 1;\nconstexpr int PATH_MAX = 2;\n',
+    "climits-after": '#include "kernel_operator.h"\n#include <climits>\nstatic_assert(INT_MAX > 0);\n',
+    "climits-before": '#include <climits>\n#include "kernel_operator.h"\nstatic_assert(UINT_MAX > 0);\n',
+    "limits-h-after": '#include "kernel_operator.h"\n#include <limits.h>\nstatic_assert(CHAR_BIT == 8);\n',
+    # What the precompiled header and a tiling view include after the API, then <iostream>.
+    "with-the-tiling-view": "\n".join(
+        [
+            '#include "kernel_operator.h"',
+            *kernel_view.tiling_header_includes(),
+            "#include <iostream>",
+        ]
+    )
+    + "\nconstexpr int64_t INT_MAX = 1;\nconstexpr int CHAR_BIT = 2;\n",
+}
+
+
+@pytest.mark.parametrize("source", LIMITS.values(), ids=LIMITS.keys())
+def test_limits_macro_names_are_the_kernels_own(source, tmp_path):
+    compiles_on_both(source, tmp_path)
+
+
+def test_the_cce_scratch_names_compile_on_both_engines(tmp_path):
+    # arg_max_with_value's vsel descriptor sits at the library's scratch address.
+    compiles_on_both(
+        '#include "kernel_operator.h"\n'
+        "static_assert(AscendC::TMP_UB_OFFSET == 184 * 1024);\n"
+        "uint64_t Bits(half h) { return AscendC::GetScalarBitcodeValue(h); }\n",
+        tmp_path,
+    )
+
+
+def compiles_on_both(source: str, tmp_path) -> None:
+    """`source` compiles against the guest API's headers and the native engine's."""
+    try:
+        guest_build.toolchain_version()
+    except guest_build.GuestToolchainMissing as e:  # .ci/run installs it
+        pytest.skip(str(e))
+    (tmp_path / "k.cpp").write_text(source)
+    guest = [guest_build.CLANG, *guest_build.FLAGS, *guest_build.INCLUDES, "-fsyntax-only", "k.cpp"]
+    native = [build.CXX, *build.KERNEL_CXXFLAGS, *build.INCLUDE_FLAGS, "-fsyntax-only", "k.cpp"]
+    for cmd in (guest, native):
+        done = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
 
 
 def forged(body: str, engines) -> str:

@@ -5,6 +5,7 @@ past its buffers."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pytest
@@ -64,6 +65,24 @@ def test_a_kernel_computing_through_gm_pointers_matches_the_native_engine(engine
     plain = engines.guest.evaluate(request(KERNEL, "parity"))
     # The raw head is real scalar work: 3 x 64 GM accesses in block 0, on top of the suite kernel's.
     assert guest.profile.aiv_scalar_time_us > plain.profile.aiv_scalar_time_us
+
+
+# RAW_HEAD on the elements themselves: an fp16 case stores `half` through a __gm__ pointer, which
+# only the plain-pointer build compiles, where each access is checked and served as the imports.
+TYPED_HEAD = """\
+    __gm__ DTYPE_X* xRaw = (__gm__ DTYPE_X*)xGm.GetPhyAddr();
+    __gm__ DTYPE_Y* yRaw = (__gm__ DTYPE_Y*)yGm.GetPhyAddr();
+    __gm__ DTYPE_Z* zRaw = (__gm__ DTYPE_Z*)zGm.GetPhyAddr();
+    const uint32_t raw = GetBlockIdx() == 0 && blockLength >= 64 ? 64 : 0;
+    for (uint32_t i = 0; i < raw; ++i)
+      zRaw[i] = static_cast<DTYPE_Z>(static_cast<float>(xRaw[i]) + static_cast<float>(yRaw[i]));
+    PipeBarrier<PIPE_ALL>();
+    for (uint32_t done = raw; done < blockLength; done += tileLength) {"""
+
+
+def test_half_elements_stored_through_gm_pointers_match_the_native_engine(engines):
+    loop = "    for (uint32_t done = 0; done < blockLength; done += tileLength) {"
+    engines.same(ADD.with_sources(kernel=KERNEL.replace(loop, TYPED_HEAD, 1)))
 
 
 # level1/add with its aligned copies and its Add made the CCE intrinsics underneath them.
@@ -141,6 +160,80 @@ def test_a_kernel_on_cce_intrinsics_matches_the_native_engine(engines, edits):
     engines.same(ADD.with_sources(kernel=kernel))
 
 
+# A scratch buffer beside level1/add's queues: a tile of the output type, a tile's bits, a word.
+SCRATCH = [
+    ("  TPipe pipe;\n", "  TPipe pipe;\n  TBuf<TPosition::VECCALC> scratch;\n"),
+    (
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n",
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+        "    pipe.InitBuffer(scratch, tileLength * sizeof(DTYPE_Z) + tileLength / 8 + 64);\n",
+    ),
+]
+CCE_ADD = "    Add(zLocal, xLocal, yLocal, (len + alignElems - 1) / alignElems * alignElems);"
+CCE_HEAD = """\
+    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;
+    __ubuf__ DTYPE_Z* z = (__ubuf__ DTYPE_Z*)zLocal.GetPhyAddr();
+    __ubuf__ DTYPE_X* x = (__ubuf__ DTYPE_X*)xLocal.GetPhyAddr();
+    __ubuf__ DTYPE_Y* y = (__ubuf__ DTYPE_Y*)yLocal.GetPhyAddr();
+    LocalTensor<uint8_t> s = scratch.Get<uint8_t>();
+    __ubuf__ DTYPE_Z* m = (__ubuf__ DTYPE_Z*)s.GetPhyAddr();
+    __ubuf__ uint8_t* bits = (__ubuf__ uint8_t*)s[tileLength * sizeof(DTYPE_Z)].GetPhyAddr();
+    __ubuf__ uint64_t* word = (__ubuf__ uint64_t*)s[tileLength * sizeof(DTYPE_Z) + tileLength / 8 + 32].GetPhyAddr();
+    set_mask_count();
+    set_vector_mask(0, n);
+"""
+# z = max(x, y) + min(x, y): the lanes' x >= y bits by vcmpv_ge, both selections by vsel mode 2
+# (CMPMASK holding the bits' UB address, stored there by the scalar unit).
+CCE_SELECT = (
+    CCE_ADD,
+    CCE_HEAD
+    + """\
+    vcmpv_ge(bits, x, y, 1, 1, 1, 1, 8, 8, 8);
+    *word = (uint64_t)(uintptr_t)bits;
+    const event_t sv = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::S_V));
+    SetFlag<HardEvent::S_V>(sv);
+    WaitFlag<HardEvent::S_V>(sv);
+    set_cmpmask(word);
+    vsel(z, x, y, 1, 1, 1, 1, 8, 8, 8, 2);
+    vsel(m, y, x, 1, 1, 1, 1, 8, 8, 8, 2);
+    vadd(z, z, m, 1, 1, 1, 1, 8, 8, 8);
+    set_mask_norm();""",
+)
+# z = x + y through vreducev2 (pattern 7 keeps every lane; get_rsvd_cnt counts them), then times 1
+# if no lane of the first repeat exceeds that repeat's vcmax (vcmpvs_gt's bits all clear), else 0.
+CCE_REDUCE = (
+    CCE_ADD,
+    CCE_HEAD
+    + """\
+    vadd(m, x, y, 1, 1, 1, 1, 8, 8, 8);
+    vreducev2(z, m, m, 1, 1, 7, 8, 0);
+    bool ok = get_rsvd_cnt() == n;
+    const uint32_t lanes = 256 / sizeof(DTYPE_Z) < n ? 256 / sizeof(DTYPE_Z) : n;
+    set_vector_mask(0, lanes);
+    vcmax(m, z, 1, 1, 1, 8, Order_t::ONLY_VALUE);
+    const event_t vs = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));
+    SetFlag<HardEvent::V_S>(vs);
+    WaitFlag<HardEvent::V_S>(vs);
+    const DTYPE_Z top = m[0];
+    vcmpvs_gt(bits, z, top, 1, 1, 1, 8, 8);
+    SetFlag<HardEvent::V_S>(vs);
+    WaitFlag<HardEvent::V_S>(vs);
+    for (uint32_t i = 0; i < lanes / 8; ++i) ok = ok && bits[i] == 0;
+    set_vector_mask(0, n);
+    vmuls(z, z, DTYPE_Z(ok ? 1.0f : 0.0f), 1, 1, 1, 8, 8);
+    set_mask_norm();""",
+)
+
+
+@pytest.mark.parametrize("edit", [CCE_SELECT, CCE_REDUCE], ids=["compare-select", "reduce-gather"])
+def test_the_compare_reduce_and_gather_intrinsics_match_the_native_engine(engines, edit):
+    kernel = KERNEL
+    for api, intrinsics in [*SCRATCH, edit]:
+        assert api in kernel
+        kernel = kernel.replace(api, intrinsics, 1)
+    engines.same(ADD.with_sources(kernel=kernel))
+
+
 def reads(source: str) -> str:
     """10^5 scalar reads of 32-bit words from `source`, summed where the compiler cannot drop them."""
     return (
@@ -184,9 +277,10 @@ def test_raw_reads_are_charged_as_getvalue(engines):
             "  volatile uint32_t v = *(uint32_t*)(__gm__ uint32_t*)x;\n",
             "outside the kernel's own memory",
         ),
-        # An element of class type (half is a struct here) through a __gm__ pointer: clang's C++
-        # refuses the address space, so the kernel builds with plain pointers, and the access traps.
-        ("  ((__gm__ half*)z)[0] = half(1.0f);\n", "outside the kernel's own memory"),
+        # An element of class type (half is a struct here) stored through a __gm__ pointer: clang's
+        # C++ refuses the address space, so the kernel builds with plain pointers, where the
+        # access is checked all the same.
+        ("  ((__gm__ half*)z)[1u << 26] = half(1.0f);\n", "no GM buffer"),
         # The CCE intrinsics' forged arguments: a copy past its buffer, a pointer past the UB, an
         # unknown form.
         ("  copy_gm_to_ubuf((__ubuf__ uint8_t*)0, x, 0, 4095, 65535, 0, 0);\n", "no GM buffer"),
@@ -199,6 +293,20 @@ def test_raw_reads_are_charged_as_getvalue(engines):
             "  ascendc_guest::cce_vconv((ascendc_guest::Vconv)99, 0, 0, 1, 1, 1, 8, 8, 0);\n",
             "unknown",
         ),
+        (
+            "  __ubuf__ float* u = (__ubuf__ float*)(1u << 20);\n"
+            "  set_vector_mask(~0ull, ~0ull);\n  vcmax(u, u, 255, 1, 1, 8, Order_t::ONLY_VALUE);\n",
+            "not in the UB",
+        ),
+        (
+            "  ascendc_guest::cce_compare((ascendc_guest::CceCompare)1, 6, ascendc_guest::Dtype::kF32, 0, 0, 0,"
+            " 1, 1, 1, 1, 8, 8, 8, 0);\n",
+            "compare mode 6 unknown",
+        ),
+        (
+            "  vsel((__ubuf__ float*)0, (__ubuf__ float*)0, (__ubuf__ uint8_t*)0, 1, 1, 1, 1, 8, 8, 8, 2);\n",
+            "two tensors of the destination's type",
+        ),
     ],
     ids=[
         "gm-past",
@@ -209,6 +317,9 @@ def test_raw_reads_are_charged_as_getvalue(engines):
         "cce-copy-past",
         "cce-ub-past",
         "cce-form",
+        "cce-reduce-past",
+        "cce-compare-mode",
+        "cce-select-types",
     ],
 )
 def test_a_wild_or_forged_raw_access_is_a_runtime_error(engines, body, why):
@@ -261,14 +372,19 @@ def emit_ir(source: str, tmp_path) -> str:
     return (tmp_path / "k.ll").read_text()
 
 
+def linked_imports(ir: str, tmp_path) -> list[tuple[str, str]]:
+    """The imports of the module `ir` makes, selected and linked as guest_build does."""
+    (tmp_path / "r.ll").write_text(ir)
+    for cmd in guest_build.module_commands("r.ll", "r.o", "k.wasm", ["kern"]):
+        subprocess.run(cmd, cwd=tmp_path, check=True)
+    return guest_build.imports((tmp_path / "k.wasm").read_bytes())
+
+
 def test_every_access_through_an_address_space_becomes_a_charged_import(clang, tmp_path):
     ir = emit_ir(ACCESSES, tmp_path)
     assert "load float, float addrspace(7)*" in ir and "@llvm.memset.p7i8" in ir
     assert "float addrspace(7)** " in ir and "i16 addrspace(8)* addrspace(7)* " in ir
-    (tmp_path / "r.ll").write_text(guest_ir.rewrite(ir))
-    for cmd in guest_build.module_commands("r.ll", "r.o", "k.wasm", ["kern"]):
-        subprocess.run(cmd, cwd=tmp_path, check=True)
-    found = guest_build.imports((tmp_path / "k.wasm").read_bytes())
+    found = linked_imports(guest_ir.rewrite(ir), tmp_path)
     assert {n for m, n in found if m == "ascendc"} >= {
         "raw_load",
         "raw_store",
@@ -276,6 +392,52 @@ def test_every_access_through_an_address_space_becomes_a_charged_import(clang, t
         "raw_fill",
     }
     assert {m for m, _ in found} == {"ascendc"}
+
+
+# A store of class type through a __gm__ pointer, which only the plain-pointer build compiles: its
+# accesses through pointers that are not the function's own become calls of the checking
+# functions; the array on the stack stays a plain access.
+HALF_STORES = """
+#include "kernel_operator.h"
+extern "C" void kern(GM_ADDR x, GM_ADDR y, int n) {
+  __gm__ half* px = (__gm__ half*)x;
+  __gm__ half* py = (__gm__ half*)y;
+  for (int i = 0; i < n; ++i) py[i] = px[i];
+  int own[16];
+  for (int i = 0; i < 16; ++i) own[i] = ((__gm__ int*)x)[i];
+  ((__gm__ int*)y)[3] = own[n & 15];
+  for (int i = 0; i < n; ++i) ((__gm__ int*)y)[i] = 0;
+}
+"""
+
+
+def test_the_plain_pointer_build_checks_every_access_it_cannot_place(clang, tmp_path):
+    with pytest.raises(subprocess.CalledProcessError):  # the address spaces refuse the store
+        emit_ir(HALF_STORES, tmp_path)
+    ir = emit_ir("#define ASCENDC_GUEST_PLAIN_POINTERS\n" + HALF_STORES, tmp_path)
+    assert guest_ir.PLAIN_MARK in ir and "addrspace(" not in ir
+    rewritten = guest_ir.rewrite(ir)
+    kern = rewritten[
+        rewritten.index("@kern(") : rewritten.index("\n}\n", rewritten.index("@kern("))
+    ]
+    for helper in ("load", "store", "copy", "fill"):
+        assert f"call {'i64' if helper == 'load' else 'void'} @__ascendc_plain_{helper}(" in kern
+    assert re.search(r"= load i32, i32\* %\d+", kern)  # own[n & 15], on the stack
+    found = linked_imports(rewritten, tmp_path)
+    assert {m for m, _ in found} == {"ascendc"}
+    assert {n for _, n in found} >= {"raw_load", "raw_store"}
+
+
+def test_a_global_in_gm_is_refused_at_build(clang, tmp_path):
+    # ops-math's diag_v2 keeps constant tables in GM: the launch gives the guest no buffer for them.
+    ir = emit_ir(
+        '#include "kernel_operator.h"\n'
+        "static const __gm__ int table[4] = {1, 2, 3, 4};\n"
+        'extern "C" void kern(GM_ADDR y, int i) { ((__gm__ int*)y)[0] = table[i & 3]; }\n',
+        tmp_path,
+    )
+    with pytest.raises(guest_ir.RawAccessError, match="a global in __gm__"):
+        guest_ir.rewrite(ir)
 
 
 def test_an_atomic_through_a_gm_pointer_is_refused_at_build(clang, tmp_path):

@@ -7,6 +7,13 @@ casts between address spaces into integer round trips (the wasm32 backend select
 addrspacecast). A pointer cast to a plain one keeps its GM or UB address, which lies past the
 guest's own memory: dereferenced, it traps.
 
+A kernel clang's C++ refuses the address spaces in (an element of class type, `half`, stored
+through such a pointer) is built with both qualifiers plain, and its header marks the module
+(PLAIN_MARK). There, every load, store and memory intrinsic through a pointer not known to lie in
+the kernel's own memory (its allocas and globals) calls a checking function defined here: an address
+past the guest's memory (1 GiB at most) goes to the same imports, GM or UB by its range, any other is
+the plain access. The checks are guest code, metered like the rest.
+
 The IR is clang 14's text form with typed pointers (`load float, float addrspace(7)* %p`).
 """
 
@@ -27,6 +34,8 @@ _IMPORTS = {
     "raw_fill": "void (i32, i32, i32, i32, i32)",
 }
 _ATTRS = 4_000_000  # an attribute group number clang never reaches
+PLAIN_MARK = "@__ascendc_guest_plain_pointers"  # guest/include/kernel_operator.h, plain pointers
+_OWN_END, _GM_BASE = 1 << 30, -(1 << 31)  # ascendc_guest::kUbBase, kGmBase (as a signed i32)
 
 
 class RawAccessError(ValueError):
@@ -138,6 +147,14 @@ class _Rewriter:
         bits = _bits(ty)
         out: list[str] = []
         a = self.addr(out, pad, parts[1])
+        wide = self.widen(out, pad, ty, value, bits)
+        self.call(
+            out, pad, "raw_store", f"i32 {m.group(1)}, i32 {a}, i32 {(bits + 7) // 8}, i64 {wide}"
+        )
+        return out
+
+    def widen(self, out: list[str], pad: str, ty: str, value: str, bits: int) -> str:
+        """An i64 of the stored value `ty value`, zero-extended."""
         wide = self.tmp()
         if ty.endswith("*"):
             as_int = self.tmp()
@@ -149,10 +166,7 @@ class _Rewriter:
             as_int = self.tmp()
             out.append(f"{pad}{as_int} = bitcast {ty} {value} to i{bits}")
             out.append(f"{pad}{wide} = zext i{bits} {as_int} to i64")
-        self.call(
-            out, pad, "raw_store", f"i32 {m.group(1)}, i32 {a}, i32 {(bits + 7) // 8}, i64 {wide}"
-        )
-        return out
+        return wide
 
     def pointer(self, out: list[str], pad: str, arg: str) -> tuple[int, str, int]:
         """(address space, i32 address, alignment) of a memory intrinsic's pointer argument."""
@@ -208,6 +222,9 @@ class _Rewriter:
             return [line]
         if line.startswith("declare "):
             return [] if _INTRINSIC.search(line) else [line]
+        if m := _SPACE_GLOBAL.match(line):
+            # Data the kernel places in GM itself (a `__gm__` table): no launch buffer holds it.
+            raise RawAccessError(f"a global in __gm__ / __ubuf__ memory ({m.group(1)})")
         line = _constant_casts(line)
         pad = line[: len(line) - len(line.lstrip())]
         body = line.strip()
@@ -227,6 +244,194 @@ class _Rewriter:
         if re.search(r"call [^@]*@llvm\.\w+\.p[78]", body):
             raise RawAccessError(f"the intrinsic {body.split('@', 1)[1].split('(')[0]}")
         return [line]
+
+
+class _PlainRewriter(_Rewriter):
+    """The plain-pointer build's pass: loads, stores and memory intrinsics through a pointer the
+    function did not take from its own allocas or a global call the checking functions of
+    _PLAIN_HELPERS."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.own: set[str] = set()  # this function's allocas and the pointers derived from them
+
+    def is_own(self, operand: str) -> bool:
+        return operand in self.own or (
+            operand.startswith(("@", "getelementptr", "bitcast")) and "@" in operand
+        )
+
+    def helper(self, out: list[str], pad: str, name: str, args: str, result: str = "") -> None:
+        self.used.add("raw_load" if name == "load" else f"raw_{name}")
+        ret = "i64" if name == "load" else "void"
+        out.append(f"{pad}{result}call {ret} @__ascendc_plain_{name}({args})")
+
+    def load(self, pad: str, name: str, rest: str) -> list[str]:
+        parts = split_top(rest)
+        ty = parts[0].removeprefix("volatile ")
+        if parts[0].startswith("atomic ") or not parts[1].startswith(f"{ty}* "):
+            return [f"{pad}{name} = load {rest}"]
+        if self.is_own(parts[1][len(ty) + 2 :]) or (bits := _width(ty)) is None:
+            return [f"{pad}{name} = load {rest}"]
+        out: list[str] = []
+        a = self.addr(out, pad, parts[1])
+        raw = self.tmp()
+        self.helper(out, pad, "load", f"i32 {a}, i32 {(bits + 7) // 8}", f"{raw} = ")
+        out.append(f"{pad}{name} = {self.from_i64(out, pad, raw, ty, bits)}")
+        return out
+
+    def store(self, pad: str, rest: str) -> list[str]:
+        parts = split_top(rest.removeprefix("volatile "))
+        heads = [parts[0][:i] for i, ch in enumerate(parts[0]) if ch == " "]
+        ty = next((t for t in reversed(heads) if parts[1].startswith(f"{t}* ")), "")
+        if rest.startswith("atomic ") or not ty or self.is_own(parts[1][len(ty) + 2 :]):
+            return [f"{pad}store {rest}"]
+        if (bits := _width(ty)) is None:
+            return [f"{pad}store {rest}"]
+        value = parts[0][len(ty) + 1 :]
+        out: list[str] = []
+        a = self.addr(out, pad, parts[1])
+        wide = self.widen(out, pad, ty, value, bits)
+        self.helper(out, pad, "store", f"i32 {a}, i32 {(bits + 7) // 8}, i64 {wide}")
+        return out
+
+    def intrinsic(self, pad: str, line: str, kind: str, m: re.Match[str]) -> list[str]:
+        args = split_top(line[m.end() : line.rindex(")")])
+        pointers = args[:1] if kind == "memset" else args[:2]
+        operands = [re.sub(r"^i8\* " + _POINTER_ATTRS.pattern[1:], "", a) for a in pointers]
+        if all(self.is_own(o) for o in operands):
+            return [line]
+        out: list[str] = []
+        _, dst, align = self.pointer(out, pad, args[0])
+        if kind == "memset":
+            byte = self.tmp()
+            out.append(f"{pad}{byte} = zext {args[1]} to i32")
+            n = self.length(out, pad, args[2])
+            self.helper(out, pad, "fill", f"i32 {dst}, i32 {byte}, i32 {n}, i32 {min(align, 8)}")
+        else:
+            _, src, salign = self.pointer(out, pad, args[1])
+            n = self.length(out, pad, args[2])
+            elem = min(align, salign, 8)
+            self.helper(out, pad, "copy", f"i32 {dst}, i32 {src}, i32 {n}, i32 {elem}")
+        return out
+
+    def line(self, line: str) -> list[str]:
+        body = line.strip()
+        pad = line[: len(line) - len(line.lstrip())]
+        if body.startswith("define "):
+            self.own = set()
+        elif m := re.match(r"(%[-\w.$]+) = alloca ", body):
+            self.own.add(m.group(1))
+        elif m := _DERIVED.match(body):
+            base = re.search(r"[%@][-\w.$]+", split_top(m.group(2))[0])
+            if base and self.is_own(base.group(0)):
+                self.own.add(m.group(1))
+        elif m := re.match(r"(%[-\w.$]+) = load (.*)$", body):
+            return self.load(pad, m.group(1), m.group(2))
+        elif body.startswith("store "):
+            return self.store(pad, body[len("store ") :])
+        elif (m := _INTRINSIC.search(body)) and re.match(r"(tail |musttail |notail )?call ", body):
+            return self.intrinsic(pad, body, m.group(1), m)
+        return [line]
+
+
+# A pointer taken from another by an offset or a cast: `%p = getelementptr T, T* %b, ...`,
+# `%p = bitcast T* %b to U*` (group 2 starts with the base operand).
+_DERIVED = re.compile(r"(%[-\w.$]+) = (?:getelementptr (?:inbounds )?[^,]+, |bitcast )(.*)$")
+
+
+def _width(ty: str) -> int | None:
+    """_bits, or None for a type no scalar access moves (an aggregate, a wide vector)."""
+    try:
+        return _bits(ty)
+    except RawAccessError:
+        return None
+
+
+def _sized(op: str) -> str:
+    """A checking function's access of %n bytes at %a in the kernel's own memory (`load` returns it
+    zero-extended, `store` writes the low bytes of %v): a branch per width, unaligned."""
+    text = []
+    for bits, after in ((8, "b2"), (16, "b4"), (32, "l64"), (64, None)):
+        if after:
+            text += [f"b{bits // 8}:", f"  %is{bits} = icmp eq i32 %n, {bits // 8}"]
+            text += [f"  br i1 %is{bits}, label %l{bits}, label %{after}"]
+        text += [f"l{bits}:", f"  %p{bits} = inttoptr i32 %a to i{bits}*"]
+        if op == "load":
+            text += [f"  %v{bits} = load i{bits}, i{bits}* %p{bits}, align 1"]
+            text += [f"  %w{bits} = zext i{bits} %v{bits} to i64"] if after else []
+            text += [f"  ret i64 %{'w' if after else 'v'}{bits}"]
+        else:
+            text += [f"  %t{bits} = trunc i64 %v to i{bits}"] if after else []
+            text += [
+                f"  store i{bits} %{'t' if after else 'v'}{bits if after else ''}, i{bits}* %p{bits}, align 1"
+            ]
+            text += ["  ret void"]
+    return "\n".join(text) + "\n"
+
+
+# The plain-pointer build's checking functions: an address past the guest's memory is UB's range
+# (from kUbBase) or GM's (from kGmBase), served by the raw imports; any other is the kernel's own
+# memory, accessed in place. A copy or fill reaching the imports passes 0 for a side in the guest.
+_PLAIN_HELPERS = f"""
+define internal i32 @__ascendc_plain_space(i32 %a) {{
+  %far = icmp uge i32 %a, {_OWN_END}
+  %gm = icmp uge i32 %a, {_GM_BASE}
+  %s = select i1 %gm, i32 7, i32 8
+  %r = select i1 %far, i32 %s, i32 0
+  ret i32 %r
+}}
+define internal i64 @__ascendc_plain_load(i32 %a, i32 %n) {{
+  %s = call i32 @__ascendc_plain_space(i32 %a)
+  %own = icmp eq i32 %s, 0
+  br i1 %own, label %b1, label %raw
+raw:
+  %v = call i64 @__ascendc_raw_load(i32 %s, i32 %a, i32 %n)
+  ret i64 %v
+{_sized("load")}}}
+define internal void @__ascendc_plain_store(i32 %a, i32 %n, i64 %v) {{
+  %s = call i32 @__ascendc_plain_space(i32 %a)
+  %own = icmp eq i32 %s, 0
+  br i1 %own, label %b1, label %raw
+raw:
+  call void @__ascendc_raw_store(i32 %s, i32 %a, i32 %n, i64 %v)
+  ret void
+{_sized("store")}}}
+define internal void @__ascendc_plain_copy(i32 %d, i32 %s, i32 %n, i32 %e) {{
+  %ds = call i32 @__ascendc_plain_space(i32 %d)
+  %ss = call i32 @__ascendc_plain_space(i32 %s)
+  %both = or i32 %ds, %ss
+  %own = icmp eq i32 %both, 0
+  br i1 %own, label %here, label %raw
+raw:
+  call void @__ascendc_raw_copy(i32 %ds, i32 %d, i32 %ss, i32 %s, i32 %n, i32 %e)
+  ret void
+here:
+  %dp = inttoptr i32 %d to i8*
+  %sp = inttoptr i32 %s to i8*
+  call void @llvm.memmove.p0i8.p0i8.i32(i8* %dp, i8* %sp, i32 %n, i1 false)
+  ret void
+}}
+define internal void @__ascendc_plain_fill(i32 %d, i32 %b, i32 %n, i32 %e) {{
+  %ds = call i32 @__ascendc_plain_space(i32 %d)
+  %own = icmp eq i32 %ds, 0
+  br i1 %own, label %here, label %raw
+raw:
+  call void @__ascendc_raw_fill(i32 %ds, i32 %d, i32 %b, i32 %n, i32 %e)
+  ret void
+here:
+  %dp = inttoptr i32 %d to i8*
+  %byte = trunc i32 %b to i8
+  call void @llvm.memset.p0i8.i32(i8* %dp, i8 %byte, i32 %n, i1 false)
+  ret void
+}}
+"""
+_PLAIN_INTRINSICS = {
+    "@llvm.memmove.p0i8.p0i8.i32": "declare void @llvm.memmove.p0i8.p0i8.i32(i8*, i8*, i32, i1)",
+    "@llvm.memset.p0i8.i32": "declare void @llvm.memset.p0i8.i32(i8*, i8, i32, i1)",
+}
+
+
+_SPACE_GLOBAL = re.compile(r"(@[-\w.$]+) = .*\baddrspace\([78]\) (?:global|constant) ")
 
 
 def _constant_casts(line: str) -> str:
@@ -260,9 +465,16 @@ def assembly(ir: str) -> bool:
 
 
 def rewrite(ir: str) -> str:
-    """The module with every access through an address space of SPACES made an import call."""
-    r = _Rewriter()
+    """The module with every access through an address space of SPACES made an import call; in a
+    plain-pointer build (PLAIN_MARK), every access that may reach past the guest's memory a call
+    of a checking function."""
+    plain = PLAIN_MARK in ir
+    r = _PlainRewriter() if plain else _Rewriter()
     out = [piece for line in ir.splitlines() for piece in r.line(line)]
+    if plain:
+        out.append(_PLAIN_HELPERS)
+        out += [d for name, d in _PLAIN_INTRINSICS.items() if f"declare void {name}(" not in ir]
+        r.used |= {"raw_load", "raw_store", "raw_copy", "raw_fill"}
     for k, name in enumerate(sorted(r.used)):
         ret, params = _IMPORTS[name].split(" ", 1)
         out.append(f"declare {ret} @__ascendc_{name}{params} #{_ATTRS + k}")

@@ -6,6 +6,16 @@
 // address. Element access (GetValue, SetValue) is such a call too, charged by the host.
 #pragma once
 
+// <limits.h>'s macros, unless the kernel included it first, are hidden again at the end (below).
+// Parsed now, while they are defined: the libc++ headers that use them without including <climits>
+// (<streambuf>, <sstream>), and <vector>, which includes it and follows in every tiling view.
+#ifndef CHAR_BIT
+#define ASCENDC_GUEST_HIDE_LIMITS
+#include <climits>
+#include <sstream>
+#include <vector>
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -31,13 +41,15 @@
 #define __global__
 // Address spaces, as on the device: an access through such a pointer is rewritten into a charged
 // import (guest_ir.py, ascendc_guest/raw.h). Plain for a kernel clang's C++ refuses them in (an
-// element of class type through one); its raw accesses then trap (guest_build.py).
+// element of class type stored through one, guest_build.py); the marker below has guest_ir.py check
+// the address of every access it cannot place in the kernel's own memory instead.
 #ifndef ASCENDC_GUEST_PLAIN_POINTERS
 #define __gm__ __attribute__((address_space(7)))
 #define __ubuf__ __attribute__((address_space(8)))
 #else
 #define __gm__
 #define __ubuf__
+extern "C" __attribute__((used)) const char __ascendc_guest_plain_pointers = 1;
 #endif
 #define GM_ADDR __gm__ uint8_t*
 #define UB_ADDR __ubuf__ uint8_t*
@@ -678,3 +690,62 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 #include "ascendc_guest/vec_families.h"
 #include "ascendc_guest/impl_forms.h"
 #include "ascendc_guest/operators.h"
+
+// libc++'s <algorithm> reaches <climits> (through <functional>, <chrono>, <ratio>), so <limits.h>'s
+// macros would be defined where the device's and the native engine's API headers define none: a
+// kernel's own `constexpr int64_t INT_MAX = ...` (ops-nn's gather_elements_v2) would not compile.
+// They go, with the headers' guards, so that a kernel's own #include <climits> defines them again
+// (as does a later <bitset> or <random>, which include it).
+#ifdef ASCENDC_GUEST_HIDE_LIMITS
+#undef ASCENDC_GUEST_HIDE_LIMITS
+#undef _LIBCPP_CLIMITS
+#undef _LIBCPP_LIMITS_H
+#undef __CLANG_LIMITS_H
+#undef _LIMITS_H
+#undef __wasilibc___macro_PAGESIZE_h
+#undef ARG_MAX
+#undef CHARCLASS_NAME_MAX
+#undef CHAR_BIT
+#undef CHAR_MAX
+#undef CHAR_MIN
+#undef COLL_WEIGHTS_MAX
+#undef DELAYTIMER_MAX
+#undef FILESIZEBITS
+#undef HOST_NAME_MAX
+#undef INT_MAX
+#undef INT_MIN
+#undef IOV_MAX
+#undef LLONG_MAX
+#undef LLONG_MIN
+#undef LONG_BIT
+#undef LONG_MAX
+#undef LONG_MIN
+#undef MB_LEN_MAX
+#undef NAME_MAX
+#undef NGROUPS_MAX
+#undef NL_ARGMAX
+#undef NL_LANGMAX
+#undef NL_MSGMAX
+#undef NL_NMAX
+#undef NL_SETMAX
+#undef NL_TEXTMAX
+#undef NZERO
+#undef PAGESIZE
+#undef PAGE_SIZE
+#undef PATH_MAX
+#undef RE_DUP_MAX
+#undef SCHAR_MAX
+#undef SCHAR_MIN
+#undef SHRT_MAX
+#undef SHRT_MIN
+#undef SSIZE_MAX
+#undef SYMLOOP_MAX
+#undef TTY_NAME_MAX
+#undef TZNAME_MAX
+#undef UCHAR_MAX
+#undef UINT_MAX
+#undef ULLONG_MAX
+#undef ULONG_MAX
+#undef USHRT_MAX
+#undef WORD_BIT
+#endif

@@ -164,6 +164,151 @@ void VconvImport(const Call& c, int32_t form, uint32_t dst, uint32_t src, int32_
   throw SimError(Status::RUNTIME_ERROR, "vconv form " + std::to_string(form) + " unknown");
 }
 
+void WholeReduce(const Call& c, int32_t op, int32_t t, uint32_t dst, uint32_t src, int32_t repeat, int32_t dstRep,
+                 int32_t srcBlk, int32_t srcRep, int32_t order, int32_t line) {
+  const auto reduce = static_cast<ascendc_guest::Reduce>(op);
+  if (reduce != ascendc_guest::Reduce::kMax && reduce != ascendc_guest::Reduce::kMin)
+    throw SimError(Status::RUNTIME_ERROR, "whole reduce intrinsic code " + std::to_string(op) + " unknown");
+  if (order < 0 || order > static_cast<int32_t>(Order_t::ONLY_INDEX))
+    throw SimError(Status::RUNTIME_ERROR, "vcmax / vcmin: order " + std::to_string(order) + " unknown");
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!kFloating<T>) {
+      Unsupported("vcmax / vcmin", t);
+    } else {
+      const auto fn = reduce == ascendc_guest::Reduce::kMax ? vcmax<T> : vcmin<T>;
+      fn(Ub<T>(dst), Ub<T>(src), static_cast<uint8_t>(repeat), static_cast<uint16_t>(dstRep),
+         static_cast<uint16_t>(srcBlk), static_cast<uint16_t>(srcRep), static_cast<Order_t>(order), c.Loc(line));
+    }
+  });
+}
+
+// The six compare intrinsics of one form, by CMPMODE's code.
+template <typename Fn>
+Fn ByMode(int32_t mode, const std::array<Fn, 6>& fns) {
+  if (mode < 0 || mode >= 6) throw SimError(Status::RUNTIME_ERROR, "compare mode " + std::to_string(mode) + " unknown");
+  return fns[static_cast<size_t>(mode)];
+}
+
+void Compare(const Call& c, int32_t form, int32_t mode, int32_t t, uint32_t dst, uint32_t src0, uint32_t src1,
+             int32_t repeat, int32_t dstBlk, int32_t src0Blk, int32_t src1Blk, int32_t dstRep, int32_t src0Rep,
+             int32_t src1Rep, int32_t line) {
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!kArith<T>) {
+      Unsupported("a compare intrinsic", t);
+    } else {
+      const auto r = static_cast<uint8_t>(repeat);
+      const auto db = static_cast<uint16_t>(dstBlk), ab = static_cast<uint16_t>(src0Blk),
+                 bb = static_cast<uint16_t>(src1Blk);
+      const auto dr = static_cast<uint16_t>(dstRep), ar = static_cast<uint16_t>(src0Rep),
+                 br = static_cast<uint16_t>(src1Rep);
+      if (static_cast<ascendc_guest::CceCompare>(form) == ascendc_guest::CceCompare::kBits) {
+        using Fn =
+            void (*)(uint8_t*, T*, T*, uint8_t, uint16_t, uint16_t, uint16_t, uint16_t, uint16_t, uint16_t, SrcLoc);
+        const Fn fn = ByMode<Fn>(mode, {vcmpv_lt<T>, vcmpv_gt<T>, vcmpv_eq<T>, vcmpv_le<T>, vcmpv_ge<T>, vcmpv_ne<T>});
+        fn(Ub<uint8_t>(dst), Ub<T>(src0), Ub<T>(src1), r, db, ab, bb, dr, ar, br, c.Loc(line));
+      } else if (static_cast<ascendc_guest::CceCompare>(form) == ascendc_guest::CceCompare::kCmpMask) {
+        using Fn = void (*)(T*, T*, uint8_t, uint16_t, uint16_t, uint16_t, uint16_t, uint16_t, uint16_t, SrcLoc);
+        const Fn fn = ByMode<Fn>(mode, {vcmp_lt<T>, vcmp_gt<T>, vcmp_eq<T>, vcmp_le<T>, vcmp_ge<T>, vcmp_ne<T>});
+        fn(Ub<T>(src0), Ub<T>(src1), r, db, ab, bb, dr, ar, br, c.Loc(line));
+      } else {
+        throw SimError(Status::RUNTIME_ERROR, "compare intrinsic form " + std::to_string(form) + " unknown");
+      }
+    }
+  });
+}
+
+void CompareScalar(const Call& c, int32_t mode, int32_t t, uint32_t dst, uint32_t src, int64_t scalar, int32_t repeat,
+                   int32_t dstBlk, int32_t srcBlk, int32_t dstRep, int32_t srcRep, int32_t line) {
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!kArith<T>) {
+      Unsupported("a compare intrinsic", t);
+    } else {
+      using Fn = void (*)(uint8_t*, T*, T, uint8_t, uint16_t, uint16_t, uint16_t, uint16_t, SrcLoc);
+      const Fn fn =
+          ByMode<Fn>(mode, {vcmpvs_lt<T>, vcmpvs_gt<T>, vcmpvs_eq<T>, vcmpvs_le<T>, vcmpvs_ge<T>, vcmpvs_ne<T>});
+      fn(Ub<uint8_t>(dst), Ub<T>(src), FromBits<T>(scalar), static_cast<uint8_t>(repeat), static_cast<uint16_t>(dstBlk),
+         static_cast<uint16_t>(srcBlk), static_cast<uint16_t>(dstRep), static_cast<uint16_t>(srcRep), c.Loc(line));
+    }
+  });
+}
+
+void SetCmpMask(const Call& c, uint32_t src, int32_t line) { set_cmpmask(Ub<uint64_t>(src), c.Loc(line)); }
+
+// CMPMASK's low word made the device's UB address for the length of one vsel, then restored.
+class CmpMaskAddress {
+ public:
+  explicit CmpMaskAddress(bool active) : word_(CurrentCore().Registers().cmpMask[0]), held_(word_) {
+    if (active) word_ = UbOfPointer(static_cast<uint32_t>(held_));
+  }
+  ~CmpMaskAddress() { word_ = held_; }
+  CmpMaskAddress(const CmpMaskAddress&) = delete;
+  CmpMaskAddress& operator=(const CmpMaskAddress&) = delete;
+
+ private:
+  uint64_t& word_;
+  const uint64_t held_;
+};
+
+void Select(const Call& c, int32_t mode, int32_t t, uint32_t dst, uint32_t src0, uint32_t src1, int32_t repeat,
+            int32_t dstBlk, int32_t src0Blk, int32_t src1Blk, int32_t dstRep, int32_t src0Rep, int32_t src1Rep,
+            int32_t line) {
+  if (mode < 0 || mode > 2)
+    throw SimError(Status::RUNTIME_ERROR, "vsel: mode " + std::to_string(mode) +
+                                              " (modes 0 and 2 select between two tensors of the destination's type)");
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!kArith<T>) {
+      Unsupported("vsel", t);
+    } else {
+      // Mode 2 reads its bits at the UB address CMPMASK's low word holds: the guest put a __ubuf__
+      // pointer's value there (kUbBase + the address), the native intrinsic takes the device's.
+      const CmpMaskAddress device(mode == 2);
+      const auto r = static_cast<uint8_t>(repeat);
+      const auto db = static_cast<uint16_t>(dstBlk), ab = static_cast<uint16_t>(src0Blk),
+                 bb = static_cast<uint16_t>(src1Blk);
+      const auto dr = static_cast<uint16_t>(dstRep), ar = static_cast<uint16_t>(src0Rep),
+                 br = static_cast<uint16_t>(src1Rep);
+      if (mode == 1)
+        vsel(Ub<T>(dst), Ub<T>(src0), Ub<uint8_t>(src1), r, db, ab, bb, dr, ar, br, uint8_t{1}, c.Loc(line));
+      else
+        vsel(Ub<T>(dst), Ub<T>(src0), Ub<T>(src1), r, db, ab, bb, dr, ar, br, static_cast<uint8_t>(mode), c.Loc(line));
+    }
+  });
+}
+
+void Vgather(const Call& c, int32_t t, uint32_t dst, uint32_t offsets, uint32_t srcBase, int32_t dstRepStride,
+             int32_t repeat, int32_t line) {
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, uint16_t> && !std::is_same_v<T, uint32_t>)
+      Unsupported("vgather", t);
+    else
+      vgather(Ub<T>(dst), Ub<uint32_t>(offsets), UbOfPointer(srcBase), static_cast<uint16_t>(dstRepStride),
+              static_cast<uint8_t>(repeat), c.Loc(line));
+  });
+}
+
+void ReduceV2(const Call& c, int32_t t, uint32_t dst, uint32_t src0, uint32_t src1, int32_t repeat,
+              int32_t src0BlockStride, int32_t patternMode, int32_t src0RepeatStride, int32_t src1RepeatStride,
+              int32_t line) {
+  if (patternMode < 0 || patternMode > 7)
+    throw SimError(Status::RUNTIME_ERROR, "vreducev2: pattern mode " + std::to_string(patternMode) + " unknown");
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (sizeof(T) != 2 && sizeof(T) != 4)
+      Unsupported("vreducev2", t);
+    else
+      vreducev2(Ub<T>(dst), Ub<T>(src0), Ub<T>(src1), static_cast<uint16_t>(repeat),
+                static_cast<uint8_t>(src0BlockStride), static_cast<uint8_t>(patternMode),
+                static_cast<uint16_t>(src0RepeatStride), static_cast<uint8_t>(src1RepeatStride), c.Loc(line));
+  });
+}
+
+int64_t RsvdCnt(const Call&) { return get_rsvd_cnt(); }
+
 }  // namespace
 
 void DefineCceImports(wasmtime_linker_t* l) {
@@ -175,6 +320,14 @@ void DefineCceImports(wasmtime_linker_t* l) {
   Import<ScalarCce>::Define(l, "cce_scalar");
   Import<Dup>::Define(l, "cce_dup");
   Import<VconvImport>::Define(l, "cce_vconv");
+  Import<WholeReduce>::Define(l, "cce_whole_reduce");
+  Import<Compare>::Define(l, "cce_compare");
+  Import<CompareScalar>::Define(l, "cce_compare_scalar");
+  Import<SetCmpMask>::Define(l, "cce_set_cmpmask");
+  Import<Select>::Define(l, "cce_select");
+  Import<Vgather>::Define(l, "cce_vgather");
+  Import<ReduceV2>::Define(l, "cce_reducev2");
+  Import<RsvdCnt>::Define(l, "cce_rsvd_cnt");
 }
 
 }  // namespace ascendc_sim::guest

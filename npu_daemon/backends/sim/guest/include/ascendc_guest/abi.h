@@ -48,8 +48,10 @@ constexpr uint32_t kGmBase = 0x80000000u;
 // guest's memory too; the host also takes the bare UB address, which kernels form from integers.
 enum RawSpace : int32_t { kRawGuest = 0, kRawGm = 7, kRawUb = 8 };
 constexpr uint32_t kUbBase = 0x40000000u;
-// The CCE intrinsics of ascendc_guest/cce.h: copy directions and the vconv_<src><dst>[mode] forms.
+// The CCE intrinsics of ascendc_guest/cce.h: copy directions, where a compare writes its bits, and the
+// vconv_<src><dst>[mode] forms.
 enum class CceCopy : int32_t { kGmToUb = 1, kUbToGm, kUbToUb };
+enum class CceCompare : int32_t { kBits = 1, kCmpMask };
 enum class Vconv : int32_t {
   kF16F32 = 1,
   kBf16F32,

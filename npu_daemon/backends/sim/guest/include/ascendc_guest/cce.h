@@ -4,6 +4,9 @@
 // __ubuf__ pointers. A pointer crosses as its address; the host holds it to the UB or a GM buffer.
 #pragma once
 
+// The compiler's order operand of vcmax / vcmin (what the A2 library maps ReduceOrder onto).
+enum class Order_t : uint8_t { VALUE_INDEX = 0, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX };
+
 namespace ascendc_guest {
 extern "C" {
 ASCENDC_GUEST_IMPORT(cce_copy)
@@ -25,6 +28,28 @@ void cce_dup(Dtype t, uint32_t dst, int64_t scalar, int32_t repeat, int32_t dstB
 ASCENDC_GUEST_IMPORT(cce_vconv)
 void cce_vconv(Vconv form, uint32_t dst, uint32_t src, int32_t repeat, int32_t dstBlk, int32_t srcBlk, int32_t dstRep,
                int32_t srcRep, int32_t line);
+ASCENDC_GUEST_IMPORT(cce_whole_reduce)
+void cce_whole_reduce(Reduce op, Dtype t, uint32_t dst, uint32_t src, int32_t repeat, int32_t dstRep, int32_t srcBlk,
+                      int32_t srcRep, int32_t order, int32_t line);
+// form: kBits writes the lanes' bits to dst, kCmpMask into the CMPMASK register (one repeat).
+ASCENDC_GUEST_IMPORT(cce_compare)
+void cce_compare(CceCompare form, int32_t mode, Dtype t, uint32_t dst, uint32_t src0, uint32_t src1, int32_t repeat,
+                 int32_t dstBlk, int32_t src0Blk, int32_t src1Blk, int32_t dstRep, int32_t src0Rep, int32_t src1Rep,
+                 int32_t line);
+ASCENDC_GUEST_IMPORT(cce_compare_scalar)
+void cce_compare_scalar(int32_t mode, Dtype t, uint32_t dst, uint32_t src, int64_t scalar, int32_t repeat,
+                        int32_t dstBlk, int32_t srcBlk, int32_t dstRep, int32_t srcRep, int32_t line);
+ASCENDC_GUEST_IMPORT(cce_set_cmpmask) void cce_set_cmpmask(uint32_t src, int32_t line);
+ASCENDC_GUEST_IMPORT(cce_select)
+void cce_select(int32_t mode, Dtype t, uint32_t dst, uint32_t src0, uint32_t src1, int32_t repeat, int32_t dstBlk,
+                int32_t src0Blk, int32_t src1Blk, int32_t dstRep, int32_t src0Rep, int32_t src1Rep, int32_t line);
+ASCENDC_GUEST_IMPORT(cce_vgather)
+void cce_vgather(Dtype t, uint32_t dst, uint32_t offsets, uint32_t srcBase, int32_t dstRepStride, int32_t repeat,
+                 int32_t line);
+ASCENDC_GUEST_IMPORT(cce_reducev2)
+void cce_reducev2(Dtype t, uint32_t dst, uint32_t src0, uint32_t src1, int32_t repeat, int32_t src0BlockStride,
+                  int32_t patternMode, int32_t src0RepeatStride, int32_t src1RepeatStride, int32_t line);
+ASCENDC_GUEST_IMPORT(cce_rsvd_cnt) int64_t cce_rsvd_cnt();
 }
 template <typename T>
 using Scalar = typename std::common_type<T>::type;  // T, not deduced from the scalar argument
@@ -33,6 +58,20 @@ uint32_t AddrOf(P* p) {
   return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p));
 }
 }  // namespace ascendc_guest
+
+namespace AscendC {
+// The library's scratch UB address on the A2 (asc-devkit kernel_utils_constants.h, __NPU_ARCH__ 2201).
+constexpr uint32_t TMP_UB_OFFSET = 184 * 1024;
+
+// A scalar's bit pattern, zero-extended (what set_mov_pad_val and the pad registers take).
+template <typename T>
+uint64_t GetScalarBitcodeValue(T value) {
+  static_assert(sizeof(T) <= 8, "GetScalarBitcodeValue: a scalar of at most 8 bytes");
+  uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+}  // namespace AscendC
 
 inline int64_t get_block_idx() { return ascendc_guest::core_block_idx(); }
 inline int64_t get_block_num() { return ascendc_guest::core_block_num(); }
@@ -131,3 +170,91 @@ ASCENDC_GUEST_VCONV(vconv_f322s32r, int32_t, float, kF32S32r)
 ASCENDC_GUEST_VCONV(vconv_f322s32f, int32_t, float, kF32S32f)
 ASCENDC_GUEST_VCONV(vconv_f162s32r, int32_t, half, kF16S32r)
 #undef ASCENDC_GUEST_VCONV
+
+// ---- vcmax / vcmin: WholeReduceMax / Min (dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, order)
+#define ASCENDC_GUEST_CCE_WHOLE_REDUCE(INTRINSIC, CODE)                                                           \
+  template <typename T>                                                                                           \
+  void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,  \
+                 uint16_t srcRepStride, Order_t order, ASCENDC_GUEST_LINE) {                                      \
+    ascendc_guest::cce_whole_reduce(ascendc_guest::Reduce::CODE, ascendc_guest::DtypeOf<T>(),                     \
+                                    ascendc_guest::AddrOf(dst), ascendc_guest::AddrOf(src), repeat, dstRepStride, \
+                                    srcBlkStride, srcRepStride, static_cast<int32_t>(order), line);               \
+  }
+ASCENDC_GUEST_CCE_WHOLE_REDUCE(vcmax, kMax)
+ASCENDC_GUEST_CCE_WHOLE_REDUCE(vcmin, kMin)
+#undef ASCENDC_GUEST_CCE_WHOLE_REDUCE
+
+// ---- comparisons: vcmpv_<op> (bit mask to dst), vcmpvs_<op> (against a scalar), vcmp_<op> (into
+// CMPMASK, one repeat); the mode codes are CMPMODE's.
+#define ASCENDC_GUEST_CCE_COMPARE(OP, MODE)                                                                          \
+  template <typename T>                                                                                              \
+  void vcmpv_##OP(__ubuf__ uint8_t* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk,        \
+                  uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep,           \
+                  ASCENDC_GUEST_LINE) {                                                                              \
+    ascendc_guest::cce_compare(ascendc_guest::CceCompare::kBits, MODE, ascendc_guest::DtypeOf<T>(),                  \
+                               ascendc_guest::AddrOf(dst), ascendc_guest::AddrOf(src0), ascendc_guest::AddrOf(src1), \
+                               repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep, line);                    \
+  }                                                                                                                  \
+  template <typename T>                                                                                              \
+  void vcmpvs_##OP(__ubuf__ uint8_t* dst, __ubuf__ T* src, ascendc_guest::Scalar<T> scalar, uint8_t repeat,          \
+                   uint16_t dstBlk, uint16_t srcBlk, uint16_t dstRep, uint16_t srcRep, ASCENDC_GUEST_LINE) {         \
+    ascendc_guest::cce_compare_scalar(MODE, ascendc_guest::DtypeOf<T>(), ascendc_guest::AddrOf(dst),                 \
+                                      ascendc_guest::AddrOf(src), ascendc_guest::BitsOf(scalar), repeat, dstBlk,     \
+                                      srcBlk, dstRep, srcRep, line);                                                 \
+  }                                                                                                                  \
+  template <typename T>                                                                                              \
+  void vcmp_##OP(__ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk, uint16_t src0Blk,              \
+                 uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, ASCENDC_GUEST_LINE) {        \
+    ascendc_guest::cce_compare(ascendc_guest::CceCompare::kCmpMask, MODE, ascendc_guest::DtypeOf<T>(), 0,            \
+                               ascendc_guest::AddrOf(src0), ascendc_guest::AddrOf(src1), repeat, dstBlk, src0Blk,    \
+                               src1Blk, dstRep, src0Rep, src1Rep, line);                                             \
+  }
+ASCENDC_GUEST_CCE_COMPARE(lt, 0)
+ASCENDC_GUEST_CCE_COMPARE(gt, 1)
+ASCENDC_GUEST_CCE_COMPARE(eq, 2)
+ASCENDC_GUEST_CCE_COMPARE(le, 3)
+ASCENDC_GUEST_CCE_COMPARE(ge, 4)
+ASCENDC_GUEST_CCE_COMPARE(ne, 5)
+#undef ASCENDC_GUEST_CCE_COMPARE
+
+// ---- set_cmpmask: load the 128-bit CMPMASK register from the UB (read by vsel) --------------------
+template <typename T>
+void set_cmpmask(__ubuf__ T* src, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cce_set_cmpmask(ascendc_guest::AddrOf(src), line);
+}
+
+// ---- vsel: mode 0 (no mode argument) by CMPMASK's bits; 1 between src0 and CMPMASK's scalar by the
+// bits at src1; 2 between the tensors by the bits at the UB address in CMPMASK's low word.
+template <typename T, typename U>
+void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ U* src1, uint8_t repeat, uint16_t dstBlk, uint16_t src0Blk,
+          uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, uint8_t selMode, ASCENDC_GUEST_LINE) {
+  // Mode 0 and 2 select between two tensors of T (the host holds src1 to it).
+  const int32_t mode = selMode != 1 && !std::is_same_v<T, U> ? -1 : selMode;
+  ascendc_guest::cce_select(mode, ascendc_guest::DtypeOf<T>(), ascendc_guest::AddrOf(dst), ascendc_guest::AddrOf(src0),
+                            ascendc_guest::AddrOf(src1), repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep,
+                            line);
+}
+template <typename T>
+void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk, uint16_t src0Blk,
+          uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, ASCENDC_GUEST_LINE) {
+  vsel(dst, src0, src1, repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep, 0, line);
+}
+
+// ---- vgather: lane e of repeat r takes the element at UB byte address srcBase + offsets[r * lanes + e]
+template <typename T>
+void vgather(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint32_t srcBase, uint16_t dstRepStride, uint8_t repeat,
+             ASCENDC_GUEST_LINE) {
+  ascendc_guest::cce_vgather(ascendc_guest::DtypeOf<T>(), ascendc_guest::AddrOf(dst), ascendc_guest::AddrOf(offsets),
+                             srcBase, dstRepStride, repeat, line);
+}
+
+// ---- vreducev2: GatherMask (patternMode 0: the pattern tensor src1; 1..7 the built-in patterns); the
+// count it kept is read with get_rsvd_cnt.
+template <typename T>
+void vreducev2(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint16_t repeat, uint8_t src0BlockStride,
+               uint8_t patternMode, uint16_t src0RepeatStride, uint8_t src1RepeatStride, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cce_reducev2(ascendc_guest::DtypeOf<T>(), ascendc_guest::AddrOf(dst), ascendc_guest::AddrOf(src0),
+                              ascendc_guest::AddrOf(src1), repeat, src0BlockStride, patternMode, src0RepeatStride,
+                              src1RepeatStride, line);
+}
+inline int64_t get_rsvd_cnt() { return ascendc_guest::cce_rsvd_cnt(); }
