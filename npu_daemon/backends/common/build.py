@@ -208,7 +208,8 @@ def runtime_sources_digest() -> str:
                 # acceptance check reads: two checkouts sharing one cache build their own runtime.
                 str(SIM_DIR.parent),
                 str(wasmtime_library()),
-                importlib.metadata.version("wasmtime"),  # the guest's precompiled modules are its
+                # A precompiled guest module runs on the wasmtime that compiled it only.
+                importlib.metadata.version("wasmtime"),
                 [
                     *CXXFLAGS,
                     *CANDIDATE_CXXFLAGS,
