@@ -76,7 +76,7 @@ def compile_alone(pkg: OperatorPackage, repeats: int, engine: str) -> str:
             build.build_tiling(fresh, Path(d), rt, 120)
             t1 = time.perf_counter()
             if engine == "sim-guest":
-                guest_build.build_kernel(fresh, macros, Path(d), 120)
+                guest_build.build_kernel(fresh, macros, Path(d), rt, 120)
             else:
                 build_kernel(fresh, macros, Path(d), rt, 120)
             tiling.append(t1 - t0)

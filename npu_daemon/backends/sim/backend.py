@@ -127,7 +127,7 @@ class SimBackend(Backend):
         timeout_s: float,
     ) -> tuple[Path, bool]:
         if self.engine == "guest":
-            return guest_build.build_kernel(pkg, macros, workdir, timeout_s)
+            return guest_build.build_kernel(pkg, macros, workdir, rt, timeout_s)
         return kernel_build.build_kernel(pkg, macros, workdir, rt, timeout_s)
 
     def _run_case(

@@ -127,10 +127,14 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
 
 
 def build_kernel(
-    pkg: OperatorPackage, macros: dict[str, str], workdir: Path, timeout_s: float
+    pkg: OperatorPackage,
+    macros: dict[str, str],
+    workdir: Path,
+    rt: build.Runtime,
+    timeout_s: float,
 ) -> tuple[Path, bool]:
-    """The kernel module for one set of DTYPE_<ARG> macros, its imports verified, precompiled for
-    the harness: (path, cache hit)."""
+    """The kernel module for one set of DTYPE_<ARG> macros, its imports verified, precompiled by
+    `rt`'s harness: (path, cache hit)."""
     key = kernel_key(pkg, macros)
 
     def compile_kernel(out: Path) -> None:
@@ -208,7 +212,6 @@ def build_kernel(
         # Compiled to machine code once here, not by every launch (the harness's engine, so the
         # launch's configuration; wasmtime refuses it under another).
         native = cwd / "kernel.cwasm"
-        rt = build.ensure_runtime()
         precompile = [str(rt.harness), "--precompile", wasm.name, native.name]
         build.compile_candidate(precompile, cwd, native, "kernel", timeout_s, [*sees, rt.root])
         out.write_bytes(native.read_bytes())

@@ -2,7 +2,6 @@
 // module "ascendc", each run by the emulation on memory the guest cannot address (guest.h).
 #include "guest.h"
 
-#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -161,11 +160,8 @@ Module::Module(const std::string& wasmPath, const std::string& entry, const std:
   const std::vector<uint8_t> bytes = ReadFile(wasmPath);
   if (bytes.empty()) throw SimError(Status::RUNTIME_ERROR, "cannot read the kernel module " + wasmPath);
   m.engine = NewEngine();
-  // A module precompiled by Precompile at build time (the daemon's object cache), or a wasm one.
-  const bool wasm = bytes.size() >= 4 && std::memcmp(bytes.data(), "\0asm", 4) == 0;
-  Check(wasm ? wasmtime_module_new(m.engine, bytes.data(), bytes.size(), &m.module)
-             : wasmtime_module_deserialize(m.engine, bytes.data(), bytes.size(), &m.module),
-        "compiling the kernel module");
+  // Precompile's output at build time (the daemon's object cache): no launch compiles a module.
+  Check(wasmtime_module_deserialize(m.engine, bytes.data(), bytes.size(), &m.module), "loading the kernel module");
   m.linker = wasmtime_linker_new(m.engine);
   DefineImports(m.linker);
   g_module = &m;

@@ -40,12 +40,12 @@ struct LaunchGm {
 };
 
 // Compiles a wasm32 kernel module to the engine's machine code and writes it to `outPath`, once
-// per build (guest_build.py), so that no launch compiles it again; a Module reads either form.
+// per build (guest_build.py), so that no launch compiles it again; a Module loads that form.
 void Precompile(const std::string& wasmPath, const std::string& outPath);
 
 class Module {
  public:
-  // Loads the module (a wasm32 kernel built by backends/sim/guest_build.py, or its Precompile) for `entry`.
+  // Loads the module (a wasm32 kernel built by backends/sim/guest_build.py, as Precompile wrote it) for `entry`.
   Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, LaunchGm gm);
   ~Module();
   Module(const Module&) = delete;
