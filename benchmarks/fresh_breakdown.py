@@ -41,7 +41,7 @@ from pathlib import Path
 
 from ascend_core.package import load_package
 from ascend_core.protocol import EvalRequest, Stage, Status
-from npu_daemon import evaluation, references, sandbox, source_policy
+from npu_daemon import evaluation, references, sandbox, source_policy, zygote
 from npu_daemon.backends import base
 from npu_daemon.backends.common import build
 from npu_daemon.backends.sim import backend as sim_backend
@@ -56,9 +56,10 @@ spent: collections.Counter[str] = collections.Counter()
 
 
 def cpu_s() -> float:
+    """This process, the children it waited for, and the commands its fork servers ran."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     waited = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + waited.ru_utime + waited.ru_stime
+    return own.ru_utime + own.ru_stime + waited.ru_utime + waited.ru_stime + zygote.cpu_s()
 
 
 def timed(owner: object, name: str, label: str) -> None:

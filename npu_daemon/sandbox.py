@@ -5,7 +5,9 @@ CPU seconds, address space, file size, open files and processes, a scrubbed envi
 inherited descriptors, no_new_privs, and its output goes to files in its throwaway directory
 (bounded by the file-size limit) of which only the tail is read back. A command is confined by
 `sandbox_exec` (npu_daemon/sandbox_exec.c, compiled on first use), a small trusted C program
-started with vfork that sets all of this up and then execs it.
+started with vfork that sets all of this up and then execs it; a program registered with
+`zygote.serve` (the guest build's clang and wasm-ld) runs each command as a fork of a started copy
+instead, confined by the same C code with the same arguments (zygote.py).
 
 A daemon running as root first calls `configure(Identity(...))` in each worker: children then
 drop to that worker's own unprivileged uid (root ignores RLIMIT_NPROC; a uid per worker keeps
@@ -26,13 +28,11 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import hashlib
 import os
 import resource
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -42,7 +42,7 @@ from typing import IO
 
 from pydantic import BaseModel, Field
 
-from ascend_core.cache import cache_dir
+from npu_daemon import helpers, zygote
 
 TAIL_BYTES = 8192
 CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
@@ -313,6 +313,11 @@ def run(
         "TMPDIR": str(cwd),
         **(env or {}),
     }
+    if identity is not None and view is not None and not pass_fds and zygote.serves(cmd[0]):
+        try:
+            return _forked(cmd, cwd, timeout_s, limits, identity, view, clean_env)
+        except zygote.ServerError as e:
+            zygote.stop(cmd[0], e)  # sandbox_exec from now on
     start = time.monotonic()
     errors, report = os.pipe2(os.O_CLOEXEC)
     try:
@@ -351,6 +356,41 @@ def run(
             return Completed(
                 proc.returncode, _tail(out), _tail(err), timed_out, time.monotonic() - start
             )
+    finally:
+        os.close(errors)
+
+
+def _forked(
+    cmd: list[str],
+    cwd: Path,
+    timeout_s: float,
+    limits: Limits,
+    identity: Identity,
+    view: list[Path],
+    env: dict[str, str],
+) -> Completed:
+    """`run` through a fork server of `cmd[0]` (zygote.py): sandbox_exec's confinement with the
+    same arguments, in a fork of a started copy of the program rather than an exec of it."""
+    start = time.monotonic()
+    errors, report = os.pipe2(os.O_CLOEXEC)
+    server = zygote.take(cmd[0])
+    try:
+        with (cwd / ".stdout").open("w+b") as out, (cwd / ".stderr").open("w+b") as err:
+            args = ["sandbox_exec", *_exec_args(zygote.ERRFD, limits, identity, cwd, cmd, view)[1:]]
+            try:
+                status, timed_out = server.run(
+                    [*args, "--", *cmd], env, (out.fileno(), err.fileno(), report), timeout_s
+                )
+            except BaseException:
+                server.close()
+                raise
+            finally:
+                os.close(report)
+            zygote.give_back(cmd[0], server)
+            if failed := _read_report(errors):
+                code, _, step = failed.partition(" ")
+                raise OSError(int(code), f"sandbox_exec: {step}")
+            return _completed(status, out, err, timed_out, start)
     finally:
         os.close(errors)
 
@@ -401,25 +441,8 @@ HELPER_SOURCE = Path(__file__).with_name("sandbox_exec.c")
 
 @functools.cache
 def _helper() -> Path:
-    """`sandbox_exec`, compiled once per source into a directory only this user may write (it
-    runs as root before it drops to the sandbox user: no candidate may be able to replace it)."""
-    source = HELPER_SOURCE.read_bytes()
-    folder = cache_dir() / "exec"
-    folder.mkdir(mode=0o755, parents=True, exist_ok=True)
-    helper = folder / f"sandbox_exec-{hashlib.sha256(source).hexdigest()[:16]}"
-    if not helper.exists():
-        tmp = helper.with_name(f"{helper.name}.tmp{os.getpid()}-{threading.get_ident()}")
-        subprocess.run(
-            ["cc", "-O2", "-o", str(tmp), str(HELPER_SOURCE)],
-            check=True,
-            capture_output=True,
-        )
-        os.replace(tmp, helper)
-    for path in (folder, helper):
-        st = path.stat()
-        if st.st_uid != os.geteuid() or st.st_mode & 0o022:
-            raise PermissionError(f"{path} is not ours alone: sandbox_exec must be trusted")
-    return helper
+    """`sandbox_exec` (it runs as root before it drops to the sandbox user)."""
+    return helpers.compiled("sandbox_exec", [HELPER_SOURCE], [])
 
 
 def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) -> Completed:
@@ -472,10 +495,16 @@ def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) ->
             pass
         if timed_out:
             status = os.waitpid(pid, 0)[1]
-        return Completed(
-            os.waitstatus_to_exitcode(status),
-            _tail(out),
-            _tail(err),
-            timed_out,
-            time.monotonic() - start,
-        )
+        return _completed(status, out, err, timed_out, start)
+
+
+def _completed(
+    status: int, out: IO[bytes], err: IO[bytes], timed_out: bool, start: float
+) -> Completed:
+    return Completed(
+        os.waitstatus_to_exitcode(status),
+        _tail(out),
+        _tail(err),
+        timed_out,
+        time.monotonic() - start,
+    )

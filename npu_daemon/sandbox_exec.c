@@ -170,14 +170,17 @@ static void drop(const char* groups, gid_t gid, uid_t uid) {
   if (setuid(uid)) fail("setuid");
 }
 
-int main(int argc, char** argv) {
+/* Everything above for `ARGS -- CMD...` (the usage at the top); returns CMD's index in argv. The
+   compilers' fork server (zygote.c) confines its children with it and then calls the compiler's
+   main where sandbox_exec execs. */
+int sandbox_confine(int argc, char** argv) {
   int sep = 1;
   while (sep < argc && strcmp(argv[sep], "--")) sep++;
   if (argc < 2 || sep + 1 >= argc) {
     fprintf(stderr,
             "usage: sandbox_exec ERRFD CPU_S AS_MB FSIZE_MB NOFILE "
             "[NPROC UID GID GROUPS NETNS CWD WRITABLE... [--view VISIBLE...]] -- CMD...\n");
-    return 2;
+    exit(2);
   }
   errfd = (int)number(argv[1], "errfd");
   if (fcntl(errfd, F_SETFD, FD_CLOEXEC)) fail("errfd");
@@ -200,6 +203,13 @@ int main(int argc, char** argv) {
     drop(argv[9], (gid_t)number(argv[8], "gid"), (uid_t)number(argv[7], "uid"));
   }
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) fail("no_new_privs");
-  execvp(argv[sep + 1], argv + sep + 1);
-  fail(argv[sep + 1]);
+  return sep + 1;
 }
+
+#ifndef SANDBOX_CONFINE_ONLY
+int main(int argc, char** argv) {
+  int cmd = sandbox_confine(argc, argv);
+  execvp(argv[cmd], argv + cmd);
+  fail(argv[cmd]);
+}
+#endif

@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 from ascend_core.package import OperatorPackage
+from npu_daemon import zygote
 from npu_daemon.backends.common import build, kernel_view, template_key
 from npu_daemon.backends.sim import guest_ir, kernel_build
 
@@ -153,6 +154,8 @@ def build_kernel(
             )
         )
         ir, obj, wasm = cwd / "kernel.ll", cwd / "kernel.o", cwd / "kernel.wasm"
+        # The entry is exported by name, or by its attribute when renamed (entry_lines).
+        export = [] if kernel_view.entry_renames(pkg.spec.kernel)[0] else [pkg.spec.kernel]
         # The native build's view of the kernel file: per-key TilingData bound, and a host launch
         # wrapper's `op<<<...>>>(args)` a call that converts nothing (its GM_ADDR is __gm__ here).
         source = kernel_view.keyed_tiling_source(
@@ -161,6 +164,9 @@ def build_kernel(
         # A template entry: the native build's dispatcher.
         if header := template_key.key_header(pkg):
             source = kernel_build.with_dispatcher(pkg, source, header, workdir, key[:16], timeout_s)
+        codegen, link = module_commands(ir.name, obj.name, wasm.name, export)
+        for program in (CLANG, link[0]):  # three of a kernel's four commands (zygote.py)
+            zygote.serve(program)
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
         cmd += [*build.repo_root_flags(pkg, cwd), *build.include_root_flags(pkg, workdir)]
         unit = ["-include", prelude.name, source, "-S", "-emit-llvm", "-o", ir.name]
@@ -195,9 +201,6 @@ def build_kernel(
             raise build.BuildError(
                 "kernel", f"{e}: not supported by the guest engine (docs/trust_boundary.md)"
             ) from None
-        # The entry is exported by name, or by its attribute when renamed (entry_lines).
-        export = [] if kernel_view.entry_renames(pkg.spec.kernel)[0] else [pkg.spec.kernel]
-        codegen, link = module_commands(ir.name, obj.name, wasm.name, export)
         build.compile_candidate(codegen, cwd, obj, "kernel", timeout_s, sees)
         build.compile_candidate(link, cwd, wasm, "kernel", timeout_s, sees)
         data = wasm.read_bytes()
