@@ -11,8 +11,8 @@
    A request is one SOCK_SEQPACKET message: a uint32 timeout in milliseconds, then NUL-terminated
    strings: the command's environment, an empty string, and sandbox_exec's command line
    (`sandbox_exec ERRFD ... -- CMD...`, ERRFD being 3); with it three descriptors, which the child
-   gets as its stdout, stderr and ERRFD. The reply: the child's wait status (-1 for a malformed
-   request or a failed fork), whether the timeout killed it, and its user and system CPU in
+   gets as its stdout, stderr and ERRFD. The reply: the child's wait status (-1 when the server
+   failed: a malformed request, a fork refused, no pidfd), whether the timeout killed it, and its user and system CPU in
    microseconds (four int64). The child's process group is killed
    when it ends, as sandbox.run kills a command's. The server is the daemon's alone: it runs as
    root, reads only the socket its parent holds the other end of, and ends when that closes. */
@@ -54,21 +54,25 @@ static void run_child(int sock, const int fd[3], char** env, int argc, char** ar
   exit(program_main(argc - cmd, argv + cmd, environ));
 }
 
-/* Wait for `pid` up to `timeout_ms`, then kill its group: the reply's four numbers. */
+/* Wait for `pid` up to `timeout_ms`, then kill its group: the reply's four numbers. Without a
+   pidfd to wait on (a kernel before 5.3) the command is killed and the reply says the server
+   failed: the daemon then runs its commands through sandbox_exec. */
 static void finish(pid_t pid, uint32_t timeout_ms, int64_t reply[4]) {
   int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
   struct pollfd p = {.fd = pidfd, .events = POLLIN};
-  int ready;
-  do ready = pidfd < 0 ? 0 : poll(&p, 1, (int)timeout_ms);
-  while (ready < 0 && errno == EINTR);
-  if (pidfd >= 0) close(pidfd);
-  if (ready == 0) kill(pid, SIGKILL); /* also before its setsid */
+  int ready = -1;
+  if (pidfd >= 0) {
+    do ready = poll(&p, 1, (int)timeout_ms);
+    while (ready < 0 && errno == EINTR);
+    close(pidfd);
+  }
+  if (ready <= 0) kill(pid, SIGKILL); /* also before its setsid */
   kill(-pid, SIGKILL);                /* its group: whatever it started dies with it */
   int status = 0;
   struct rusage ru = {0};
   while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
   }
-  reply[0] = status;
+  reply[0] = ready < 0 ? -1 : status;
   reply[1] = ready == 0;
   reply[2] = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
   reply[3] = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
