@@ -12,9 +12,9 @@
    strings: the command's environment, an empty string, and sandbox_exec's command line
    (`sandbox_exec ERRFD ... -- CMD...`, ERRFD being 3); with it three descriptors, which the child
    gets as its stdout, stderr and ERRFD. The reply: the child's wait status (-1 when the server
-   failed: a malformed request, a fork refused, no pidfd), whether the timeout killed it, and its user and system CPU in
-   microseconds (four int64). The child's process group is killed
-   when it ends, as sandbox.run kills a command's. The server is the daemon's alone: it runs as
+   failed: a malformed request, a fork refused, no pidfd), whether the timeout killed it, and its
+   user and system CPU in microseconds (four int64). The child's process group is killed when it
+   ends, as sandbox.run kills a command's. The server is the daemon's alone: it runs as
    root, reads only the socket its parent holds the other end of, and ends when that closes. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
