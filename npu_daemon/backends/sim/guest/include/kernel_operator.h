@@ -74,6 +74,17 @@ extern "C" __attribute__((used)) const char __ascendc_guest_plain_pointers = 1;
 #define ASCENDC_GUEST_SPACE_LOADS(T)
 #endif
 
+#define ASCENDC_GUEST_IMPORT(name) __attribute__((import_module("ascendc"), import_name(#name)))
+namespace ascendc_guest {
+// fp16 <-> float by the host's conversion, the native engine's (one F16C instruction, round to
+// nearest even): compiled into the module, each is a library routine of about thirty metered
+// instructions where the device's and the native engine's scalar code convert in one.
+extern "C" {
+ASCENDC_GUEST_IMPORT(f16_to_f32) float f16_to_f32(uint32_t bits);
+ASCENDC_GUEST_IMPORT(f32_to_f16) uint32_t f32_to_f16(float f);
+}
+}  // namespace ascendc_guest
+
 // fp16 as the device stores it; arithmetic is in float, rounded once on assignment (clang's wasm32
 // target has the storage type __fp16 but no arithmetic _Float16). Conversions are constexpr
 // (`constexpr half ONE = 1.0;`): in a constant, by bits (round to nearest even, as __fp16 does).
@@ -87,17 +98,8 @@ struct half {
   ASCENDC_GUEST_SPACE_LOADS(half)
 
  private:
-  static uint16_t Store(float f) {
-    const __fp16 h = static_cast<__fp16>(f);
-    uint16_t b;
-    std::memcpy(&b, &h, 2);
-    return b;
-  }
-  static float Load(uint16_t b) {
-    __fp16 h;
-    std::memcpy(&h, &b, 2);
-    return static_cast<float>(h);
-  }
+  static uint16_t Store(float f) { return static_cast<uint16_t>(ascendc_guest::f32_to_f16(f)); }
+  static float Load(uint16_t b) { return ascendc_guest::f16_to_f32(b); }
   // Rounds away the low `shift` bits of m to nearest, ties to even.
   static constexpr uint32_t RoundShift(uint32_t m, uint32_t shift) {
     const uint32_t r = m >> shift, rem = m & ((1u << shift) - 1), tie = 1u << (shift - 1);
@@ -186,7 +188,6 @@ constexpr Dtype DtypeOf() {
     return Dtype::kU64;
   }
 }
-#define ASCENDC_GUEST_IMPORT(name) __attribute__((import_module("ascendc"), import_name(#name)))
 // i64 sizes and GM offsets; a local tensor is (UB byte address, elements, position).
 extern "C" {
 // Named otherwise in C++: the device compiler's global block_idx and block_num are variables.

@@ -6,6 +6,20 @@
 namespace ascendc_sim::guest {
 namespace {
 
+// fp16 <-> float of the guest's `half`: the native engine's own conversion (F16C where the CPU has it).
+float F16ToF32(const Call&, uint32_t bits) {
+  const auto b = static_cast<uint16_t>(bits);
+  half h;
+  std::memcpy(&h, &b, 2);
+  return static_cast<float>(h);
+}
+uint32_t F32ToF16(const Call&, float f) {
+  const half h = static_cast<half>(f);
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+
 int32_t BlockIdx(const Call&) { return static_cast<int32_t>(AscendC::GetBlockIdx()); }
 int32_t BlockNum(const Call&) { return static_cast<int32_t>(AscendC::GetBlockNum()); }
 
@@ -149,6 +163,8 @@ void WaitFlagImport(const Call& c, int32_t event, int32_t id, int32_t line) {
 }  // namespace
 
 void DefineCoreImports(wasmtime_linker_t* l) {
+  Import<F16ToF32>::Define(l, "f16_to_f32");
+  Import<F32ToF16>::Define(l, "f32_to_f16");
   Import<BlockIdx>::Define(l, "block_idx");
   Import<BlockNum>::Define(l, "block_num");
   Import<TilingRead>::Define(l, "tiling_read");

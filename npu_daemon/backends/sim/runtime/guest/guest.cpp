@@ -96,11 +96,11 @@ void Check(wasmtime_error_t* e, const char* what) {
 
 // The core's next trace record settles the charged fuel as scalar work before it, at
 // guest_fuel_cycles per unit (Core::SettleScalarInstrs; RunGuest hands the core this counter).
-void Meter() {
+void Meter(uint64_t args) {
   uint64_t left = 0;
   Check(wasmtime_context_get_fuel(t_core->cx, &left), "fuel");
-  const uint64_t used = kFuel - left;
-  g_module->scalar += used - t_core->used;
+  const uint64_t used = kFuel - left, burnt = used - t_core->used;
+  g_module->scalar += burnt - std::min(burnt, args);
   t_core->used = used;
 }
 
@@ -196,7 +196,7 @@ void Module::Run(const std::vector<uint32_t>& args) {
                      std::string("the kernel's ") + name + " takes other parameters than the launch's GM addresses");
     trap = nullptr;
     wasmtime_error_t* error = wasmtime_func_call_unchecked(core.cx, &fn.of.func, values.data(), values.size(), &trap);
-    Meter();
+    Meter(0);
     if (core.failure) std::rethrow_exception(core.failure);
     Check(error, "running the kernel");
     if (trap != nullptr) {

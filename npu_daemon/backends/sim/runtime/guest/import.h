@@ -80,8 +80,10 @@ struct Call {
   }
 };
 
-// Charge the guest instructions run since the previous import to the running core (guest.cpp).
-void Meter();
+// Charge the guest instructions run since the previous import to the running core (guest.cpp),
+// less the `args` that set up this import's arguments: the native count leaves out argument moves
+// too, and every import is charged by the emulation itself.
+void Meter(uint64_t args);
 
 template <typename T>
 struct Raw;
@@ -96,6 +98,12 @@ struct Raw<uint32_t> {
   static constexpr uint8_t kKind = WASM_I32;
   static uint32_t Get(const wasmtime_val_raw_t& v) { return static_cast<uint32_t>(v.i32); }
   static void Put(wasmtime_val_raw_t& v, uint32_t x) { v.i32 = static_cast<int32_t>(x); }
+};
+template <>
+struct Raw<float> {
+  static constexpr uint8_t kKind = WASM_F32;
+  static float Get(const wasmtime_val_raw_t& v) { return v.f32; }
+  static void Put(wasmtime_val_raw_t& v, float x) { v.f32 = x; }
 };
 template <>
 struct Raw<int64_t> {
@@ -119,7 +127,7 @@ struct Import<Fn> {
   }
   static wasm_trap_t* Callback(void*, wasmtime_caller_t* caller, wasmtime_val_raw_t* v, size_t) {
     try {
-      Meter();
+      Meter(sizeof...(A));
       Invoke(Call{caller}, v, std::index_sequence_for<A...>{});
       return nullptr;
     } catch (...) {
