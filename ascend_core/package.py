@@ -36,6 +36,11 @@ DType = Literal[
     "uint16",
     "uint32",
     "uint64",
+    # The one-byte floats of Ascend 950 (npu_daemon/float8.py): OCP float8, the MX scale, HiFloat8.
+    "float8_e4m3fn",
+    "float8_e5m2",
+    "float8_e8m0",
+    "hifloat8",
 ]
 
 # Bytes an element of each dtype takes in GM.
@@ -54,6 +59,10 @@ DTYPE_BYTES = {
     "uint32": 4,
     "int64": 8,
     "uint64": 8,
+    "float8_e4m3fn": 1,
+    "float8_e5m2": 1,
+    "float8_e8m0": 1,
+    "hifloat8": 1,
 }
 
 # AscendC spelling of each dtype, for the DTYPE_<ARG> macros.
@@ -72,6 +81,10 @@ ASCENDC_TYPES: dict[str, str] = {
     "uint16": "uint16_t",
     "uint32": "uint32_t",
     "uint64": "uint64_t",
+    "float8_e4m3fn": "fp8_e4m3fn_t",
+    "float8_e5m2": "fp8_e5m2_t",
+    "float8_e8m0": "fp8_e8m0_t",
+    "hifloat8": "hifloat8_t",
 }
 
 # ge::DataType spelling of each dtype: ORIG_DTYPE_<ARG> is this enumerator (kernels test it with
@@ -91,6 +104,10 @@ GE_DTYPES: dict[str, str] = {
     "uint16": "DT_UINT16",
     "uint32": "DT_UINT32",
     "uint64": "DT_UINT64",
+    "float8_e4m3fn": "DT_FLOAT8_E4M3FN",
+    "float8_e5m2": "DT_FLOAT8_E5M2",
+    "float8_e8m0": "DT_FLOAT8_E8M0",
+    "hifloat8": "DT_HIFLOAT8",
 }
 
 # C++ a build may include whatever the suffix (the daemon's acceptance check reads every file

@@ -18,8 +18,9 @@ import numpy as np
 
 from ascend_core.package import Case, OperatorPackage, Tolerance
 from ascend_core.protocol import CaseCheck
+from npu_daemon import float8
 
-# bfloat16 travels as its uint16 bit pattern; numpy has no bfloat16.
+# bfloat16 travels as its uint16 bit pattern, the one-byte floats as their byte (npu_daemon/float8.py).
 STORAGE = {
     "float16": np.float16,
     "float32": np.float32,
@@ -35,7 +36,9 @@ STORAGE = {
     "uint16": np.uint16,
     "uint32": np.uint32,
     "uint64": np.uint64,
+    **dict.fromkeys(float8.FLOAT8, np.uint8),
 }
+FLOATS = ("float16", "float32", "bfloat16", *float8.FLOAT8)  # drawn as float32, stored rounded
 
 
 def bf16_bits(x: np.ndarray) -> np.ndarray:
@@ -50,12 +53,17 @@ def bf16_values(bits: np.ndarray) -> np.ndarray:
 
 
 def to_values(raw: np.ndarray, dtype: str) -> np.ndarray:
-    """Storage array -> the array a reference function computes with."""
+    """Storage array -> the array a reference function computes with (bfloat16 and the one-byte
+    floats as float32)."""
+    if dtype in float8.FLOAT8:
+        return float8.decode(raw, dtype)
     return bf16_values(raw) if dtype == "bfloat16" else raw
 
 
 def to_storage(values: np.ndarray, dtype: str) -> np.ndarray:
     """Values -> the storage array of dtype (bfloat16 as its bits): the inverse of to_values."""
+    if dtype in float8.FLOAT8:
+        return float8.encode(values, dtype)
     return bf16_bits(values) if dtype == "bfloat16" else values.astype(STORAGE[dtype])
 
 
@@ -69,7 +77,7 @@ def _draw(rng: np.random.Generator, dtype: str, lo: float, hi: float, n: int) ->
     """n values of dtype drawn uniformly from [lo, hi] (integers: both ends included), as storage."""
     if dtype == "complex64":  # the imaginary parts follow all real parts in the stream
         return (rng.uniform(lo, hi, n) + 1j * rng.uniform(lo, hi, n)).astype(np.complex64)
-    if dtype in ("float16", "float32", "bfloat16"):
+    if dtype in FLOATS:
         return to_storage(rng.uniform(lo, hi, n).astype(np.float32), dtype)
     if dtype == "bool":
         return rng.integers(0, 2, n).astype(np.bool_)

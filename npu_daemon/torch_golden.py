@@ -17,7 +17,10 @@ import numpy as np
 
 from ascend_core.package import Case, OperatorPackage, OperatorSpec
 
-# Our dtype names are torch's attribute names, except complex64's pair of float32s.
+# Our dtype names are torch's attribute names, except complex64's pair of float32s and these:
+# torch spells the E8M0 scale float8_e8m0fnu and has no HiFloat8, whose values a golden gets as
+# float32 (cann-bench's goldens quantise them themselves, through en_dtypes).
+TORCH_NAMES = {"float8_e8m0": "float8_e8m0fnu", "hifloat8": "float32"}
 NAMES = (
     "float16",
     "bfloat16",
@@ -33,12 +36,21 @@ NAMES = (
     "uint64",
     "bool",
     "complex64",
+    "float8_e4m3fn",
+    "float8_e5m2",
+    "float8_e8m0",
 )
+
+
+def torch_dtype(dtype: str) -> Any:
+    import torch
+
+    return getattr(torch, TORCH_NAMES.get(dtype, dtype))
 
 
 def dtype_name(dtype: Any) -> str:
     """Our name of a torch dtype (ValueError for one the simulator cannot hold)."""
-    name = str(dtype).removeprefix("torch.")
+    name = str(dtype).removeprefix("torch.").replace("float8_e8m0fnu", "float8_e8m0")
     if name not in NAMES:
         raise ValueError(f"the golden returns {name}, which no spec dtype holds")
     return name
@@ -48,19 +60,20 @@ def _tensor(values: np.ndarray, dtype: str, device: str = "cpu") -> Any:
     import torch
 
     if device == "meta":
-        return torch.empty(values.shape, dtype=getattr(torch, dtype), device="meta")
+        return torch.empty(values.shape, dtype=torch_dtype(dtype), device="meta")
     tensor = torch.from_numpy(np.ascontiguousarray(values))
-    return tensor.to(torch.bfloat16) if dtype == "bfloat16" else tensor
+    return tensor.to(torch_dtype(dtype)) if tensor.dtype == torch.float32 else tensor
 
 
 def _values(out: Any) -> np.ndarray:
-    """A golden's output as the values a numpy reference returns (bfloat16 as float32)."""
+    """A golden's output as the values a numpy reference returns (bfloat16 and float8 as float32)."""
     import torch
 
     if not isinstance(out, torch.Tensor):
-        return np.asarray(out)
+        out = np.asarray(out)  # an ml_dtypes / en_dtypes array: its float32 values
+        return out.astype(np.float32) if out.dtype.kind == "V" else out
     out = out.detach()
-    if out.dtype == torch.bfloat16:
+    if out.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e8m0fnu):
         out = out.float()
     return out.contiguous().numpy()
 
@@ -163,7 +176,7 @@ def prepared_inputs(
         given = by_name.get(name, drawn)
         for m, v in zip(members, given if members[0].dynamic else [given]):
             out.append(
-                None if v is None else _values(v.to(getattr(torch, spec.arg_dtype(case, m.name))))
+                None if v is None else _values(v.to(torch_dtype(spec.arg_dtype(case, m.name))))
             )
     return out
 

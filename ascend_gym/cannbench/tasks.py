@@ -51,15 +51,26 @@ ATTR_TYPES = {
 # cann-bench's precision standard (docs/spec/benchmark_spec.md 4.4): a case passes when the mean
 # relative error is under a dtype's threshold T and the maximum under 10 T, with absolute counting
 # below a small-value threshold. Our checker bounds each element: 10 T relative (the maximum),
-# the small-value threshold absolute. The mean criterion is not checked separately.
+# the small-value threshold absolute. The mean criterion is not checked separately. The CANN
+# community standard gives float8 E4M3 T = 2^-3 and E5M2 2^-2 and no small-value threshold: the
+# least subnormal stands in for it (one step at zero). HiFloat8, three mantissa bits near 1 like
+# E4M3, takes E4M3's T; an E8M0 scale (a power of two, so one step is a factor 2) must be exact.
 def tolerance(proto: dict[str, Any]) -> dict[str, Tolerance]:
     """Per dtype; a proto's `precision_thresholds` (an absolute error per dtype, the ±1 an int8
     quantisation may differ by) as that dtype's atol."""
-    table = {"float16": (-10, -11), "bfloat16": (-7, -8), "float32": (-13, -14)}
+    table = {
+        "float16": (-10, -11),
+        "bfloat16": (-7, -8),
+        "float32": (-13, -14),
+        "float8_e4m3fn": (-3, -9),
+        "float8_e5m2": (-2, -16),
+        "hifloat8": (-3, -22),
+    }
     found = {
         dtype: Tolerance(atol=2.0**small, rtol=10 * 2.0**mere, max_outlier_fraction=0.0)
         for dtype, (mere, small) in table.items()
     }
+    found["float8_e8m0"] = Tolerance(atol=0.0, rtol=0.0)
     for dtype, atol in (proto.get("precision_thresholds") or {}).items():
         if str(dtype) in DTYPES and isinstance(atol, int | float) and atol >= 0:
             found[str(dtype)] = Tolerance(atol=float(atol), rtol=0.0)

@@ -106,7 +106,7 @@ def row_sum(x, bias=None, extras=(), dim=-1, scales=(1, 2)):
         y = y + bias.float()
     return (y * scales[0]).to(x.dtype)
 """
-# cases.csv: cells are Python literals; case 3 has a float8 input and is left out
+# cases.csv: cells are Python literals; case 3 has a float4 input and is left out
 ROW_SUM_CASES = (
     "operator,case_id,input_shape,dtype,attrs,value_range,note\n"
     "RowSum,1,\"[[8, 16], [8], [[2, 3], [4]]]\",\"['float32', 'float32', ['float32', "
@@ -114,27 +114,27 @@ ROW_SUM_CASES = (
     "RowSum,2,\"[[5, 7], None, [[3, 3], [1]]]\",\"['bfloat16', None, ['float32', "
     "'float32']]\",\"{'dim': 1, 'scales': [3, 1]}\",\"[[-2, 2], None, [[-1, 1], [-1, 1]]]\","
     "no bias\n"
-    "RowSum,3,\"[[8, 16], [8], [[2, 3], [4]]]\",\"['float8_e4m3fn', 'float32', ['float32', "
-    '\'float32\']]",{},"[-1, 1]",fp8\n'
+    "RowSum,3,\"[[8, 16], [8], [[2, 3], [4]]]\",\"['float4_e2m1', 'float32', ['float32', "
+    '\'float32\']]",{},"[-1, 1]",fp4\n'
 )
 
-FP8_PROTO = """\
+FP4_PROTO = """\
 operator:
-  name: Fp8Only
+  name: Fp4Only
   difficulty: L3
   inputs:
   - name: x
-    dtype: [float8_e4m3fn]
+    dtype: [float4_e2m1]
   outputs:
   - name: y
-    dtype: [float8_e4m3fn]
-  schema: fp8_only(Tensor x) -> Tensor y
+    dtype: [float4_e2m1]
+  schema: fp4_only(Tensor x) -> Tensor y
 """
-FP8_CASES = """\
+FP4_CASES = """\
 cases:
 - case_id: 1
   input_shape: [[16]]
-  dtype: [float8_e4m3fn]
+  dtype: [float4_e2m1]
   attrs: {}
   value_range: [[-1, 1]]
 """
@@ -176,10 +176,10 @@ def bench_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         root / "level2" / "row_sum", ROW_SUM_PROTO, ROW_SUM_GOLDEN, ROW_SUM_CASES, "cases.csv"
     )
     write_task(
-        root / "level3" / "fp8_only",
-        FP8_PROTO,
-        "def fp8_only(x):\n    return x\n",
-        FP8_CASES,
+        root / "level3" / "fp4_only",
+        FP4_PROTO,
+        "def fp4_only(x):\n    return x\n",
+        FP4_CASES,
         "cases.yaml",
     )
     (root / "metadata").mkdir()

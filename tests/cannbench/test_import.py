@@ -18,8 +18,8 @@ from .conftest import write_task
 def test_a_set_imports_with_its_cases_attributes_and_metadata(bench_set):
     manifest = import_tasks(bench_set, "cb-test")
     assert [t.name for t in manifest.tasks] == ["scaled_add", "row_sum"]
-    assert list(manifest.failed) == ["level3/fp8_only"]
-    assert "float8_e4m3fn" in manifest.failed["level3/fp8_only"]
+    assert list(manifest.failed) == ["level3/fp4_only"]
+    assert "float4_e2m1" in manifest.failed["level3/fp4_only"]
 
     add = suite.resolve("op://cb-test/level1/scaled_add").spec
     assert add.reference == "golden:scaled_add" and add.reference_kind == "torch"
@@ -45,7 +45,7 @@ def test_a_set_imports_with_its_cases_attributes_and_metadata(bench_set):
 
     row_task = load_manifest("cb-test").task("row_sum")
     assert row_task.case_ids == {"case_1": "1", "case_2": "2"}
-    assert "float8_e4m3fn" in row_task.skipped["3"]
+    assert "float4_e2m1" in row_task.skipped["3"]
     floors = manifest.metadata["910b2"]
     assert floors["scaled_add"]["2"].baseline_perf_us == 5.0  # under its level
     assert floors["row_sum"]["1"].t_hw_us is None  # at the top, no floor

@@ -33,7 +33,7 @@ def test_run_generates_scores_and_tables_a_set(bench_set, tmp_path):
     assert "outside the offline templates" in done.stdout
     assert "| level1 | 1 | 1.00 | 1.00 |" in done.stdout
     assert "| level2 | 1 | 0.00 | 0.00 | 0.000 | 0.0 | 1.000 |" in done.stdout
-    assert "- level3/fp8_only: " in done.stdout  # the task not imported, listed
+    assert "- level3/fp4_only: " in done.stdout  # the task not imported, listed
     report = json.loads((out / "report.json").read_text())
     assert report["simulated"] is True and report["soc"] == "Ascend910B2"
     (add,) = [o for o in report["operators"] if o["op"] == "scaled_add"]

@@ -74,8 +74,10 @@ STORAGE = {
     "int16": np.int16,
     "int32": np.int32,
     "int64": np.int64,
+    **dict.fromkeys(("float8_e4m3fn", "float8_e5m2", "float8_e8m0", "hifloat8"), np.uint8),
 }
-NP_NAMES = {np.dtype(v): k for k, v in STORAGE.items() if k != "bfloat16"}
+NP_NAMES = {np.dtype(v): k for k, v in STORAGE.items() if k != "bfloat16" and v != np.uint8}
+NP_NAMES[np.dtype(np.uint8)] = "uint8"
 
 
 @dataclass

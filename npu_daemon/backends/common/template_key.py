@@ -27,11 +27,13 @@ DECL = re.compile(r"\bASCENDC_TPL_ARGS_DECL\s*\(")
 _C_TYPES = {  # graph/c_types.h, numbered as ge::DataType
     "FLOAT": 0, "FLOAT16": 1, "INT8": 2, "INT32": 3, "UINT8": 4, "INT16": 6, "UINT16": 7,
     "UINT32": 8, "INT64": 9, "UINT64": 10, "DOUBLE": 11, "BOOL": 12, "COMPLEX64": 16, "BF16": 27,
+    "HIFLOAT8": 34, "FLOAT8_E5M2": 35, "FLOAT8_E4M3FN": 36, "FLOAT8_E8M0": 37,
 }  # fmt: skip
 # The kernel-side C++ type of a dtype value, for `typename` template parameters.
 _CPP_TYPES = {
     0: "float", 1: "half", 2: "int8_t", 3: "int32_t", 4: "uint8_t", 6: "int16_t", 7: "uint16_t",
     8: "uint32_t", 9: "int64_t", 10: "uint64_t", 11: "double", 12: "bool", 27: "bfloat16_t",
+    34: "hifloat8_t", 35: "fp8_e5m2_t", 36: "fp8_e4m3fn_t", 37: "fp8_e8m0_t",
 }  # fmt: skip
 _KERNEL_TYPES = {
     0: "KERNEL_TYPE_AIV_ONLY", 1: "KERNEL_TYPE_AIC_ONLY", 4: "KERNEL_TYPE_MIX_AIV_1_0",

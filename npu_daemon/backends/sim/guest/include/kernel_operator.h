@@ -144,6 +144,30 @@ struct bfloat16_t {
   }
 };
 
+// Ascend 950's one-byte floats: a byte, converted by the host's codec (ascendc_sim/fp8.h), so both
+// engines round alike: E4M3FN and E5M2 to nearest even, HiFloat8 to nearest away, E8M0 a power of two.
+namespace ascendc_guest {
+extern "C" {
+__attribute__((import_module("ascendc"), import_name("fp8_from_float"))) int32_t fp8_from_float(Dtype t, uint32_t bits);
+__attribute__((import_module("ascendc"), import_name("fp8_to_float"))) uint32_t fp8_to_float(Dtype t, int32_t b);
+}
+template <Dtype F>
+struct Fp8 {
+  uint8_t bits = 0;
+  Fp8() = default;
+  Fp8(float f) : bits(static_cast<uint8_t>(fp8_from_float(F, __builtin_bit_cast(uint32_t, f)))) {}
+  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, half> ||
+                                                    std::is_same_v<T, bfloat16_t>>>
+  Fp8(T v) : Fp8(static_cast<float>(v)) {}
+  ASCENDC_GUEST_SPACE_LOADS(Fp8)
+  operator float() const { return __builtin_bit_cast(float, fp8_to_float(F, bits)); }
+};
+}  // namespace ascendc_guest
+using fp8_e4m3fn_t = ascendc_guest::Fp8<ascendc_guest::Dtype::kF8E4M3FN>;
+using fp8_e5m2_t = ascendc_guest::Fp8<ascendc_guest::Dtype::kF8E5M2>;
+using fp8_e8m0_t = ascendc_guest::Fp8<ascendc_guest::Dtype::kF8E8M0>;
+using hifloat8_t = ascendc_guest::Fp8<ascendc_guest::Dtype::kHiF8>;
+
 namespace ascendc_guest {
 
 template <typename T>
@@ -183,6 +207,14 @@ constexpr Dtype DtypeOf() {
     return Dtype::kI64;
   else if constexpr (std::is_same_v<T, double>)
     return Dtype::kF64;
+  else if constexpr (std::is_same_v<T, fp8_e4m3fn_t>)
+    return Dtype::kF8E4M3FN;
+  else if constexpr (std::is_same_v<T, fp8_e5m2_t>)
+    return Dtype::kF8E5M2;
+  else if constexpr (std::is_same_v<T, fp8_e8m0_t>)
+    return Dtype::kF8E8M0;
+  else if constexpr (std::is_same_v<T, hifloat8_t>)
+    return Dtype::kHiF8;
   else {
     static_assert(std::is_same_v<T, uint64_t>, "element type not supported by the guest engine");
     return Dtype::kU64;

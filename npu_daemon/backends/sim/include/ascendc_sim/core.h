@@ -77,6 +77,8 @@ struct bfloat16_t {
 // The device compiler's bf16 builtin type, of which bfloat16_t is the typedef on the device:
 // kernels test `std::is_same_v<T, __bf16>` for their bf16 path.
 #define __bf16 bfloat16_t
+// fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t and hifloat8_t: the one-byte floats of Ascend 950.
+#include "ascendc_sim/fp8.h"
 
 // No complex64: the A2 toolkit defines none (asc-devkit has it for arch 3510 / 5102 and the host
 // only), so a kernel spelling DTYPE_<ARG> of a complex argument declares the type itself.

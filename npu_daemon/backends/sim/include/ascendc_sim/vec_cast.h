@@ -1,4 +1,5 @@
-// Cast with every RoundMode on the conversion pairs Atlas A2 supports; any other pair fails to
+// Cast with every RoundMode on the conversion pairs Atlas A2 supports, and between float and Ascend
+// 950's one-byte floats (ascendc_sim/fp8.h, CheckFp8Round); any other pair fails to
 // compile with a static_assert naming it.
 //
 // Rounding is computed exactly: the value is held in long double (exact for every source type),
@@ -25,7 +26,10 @@ constexpr bool CastSupported() {
            is_same_v<D, uint8_t> || is_same_v<D, AscendC::int4b_t>;
   else if constexpr (is_same_v<S, float>)
     return is_same_v<D, half> || is_same_v<D, float> || is_same_v<D, int32_t> || is_same_v<D, int16_t> ||
-           is_same_v<D, int64_t> || is_same_v<D, bfloat16_t>;
+           is_same_v<D, int64_t> || is_same_v<D, bfloat16_t> || is_same_v<D, fp8_e4m3fn_t> ||
+           is_same_v<D, fp8_e5m2_t> || is_same_v<D, hifloat8_t>;
+  else if constexpr (kFp8<S>)  // Ascend 950's one-byte floats widen to float exactly
+    return is_same_v<D, float>;
   else if constexpr (is_same_v<S, bfloat16_t>)
     return is_same_v<D, float> || is_same_v<D, int32_t>;
   else if constexpr (is_same_v<S, int32_t>)
@@ -122,11 +126,13 @@ D CastLane(S s, AscendC::RoundMode m) {
   if constexpr (std::is_same_v<D, half> && std::is_same_v<S, int32_t>)  // vconv_deq: the round mode is ignored
     return static_cast<half>(static_cast<float>(s) * CurrentCore().Registers().deqScale);
   long double v;
-  if constexpr (std::is_same_v<S, bfloat16_t> || std::is_same_v<S, half>)
+  if constexpr (std::is_same_v<S, bfloat16_t> || std::is_same_v<S, half> || kFp8<S>)
     v = static_cast<float>(s);
   else
     v = static_cast<long double>(s);
-  if constexpr (std::is_integral_v<D>) {
+  if constexpr (kFp8<D>) {
+    return D(static_cast<float>(v));  // the format's one rounding mode (CheckFp8Round)
+  } else if constexpr (std::is_integral_v<D>) {
     if (std::isnan(v)) return 0;
     const long double r = RoundIntegral(v, m);
     if (r <= static_cast<long double>(std::numeric_limits<D>::min())) return std::numeric_limits<D>::min();
@@ -152,6 +158,19 @@ __aicore__ inline void SetDeqScale(half scale) {
 }  // namespace AscendC
 
 namespace ascendc_sim {
+// float -> fp8_e4m3fn_t / fp8_e5m2_t rounds to nearest even (CAST_RINT; CAST_NONE is the same),
+// float -> hifloat8_t to nearest away (CAST_ROUND): the modes Ascend 950 has besides saturation
+// and HiFloat8's stochastic CAST_HYBRID, which are not emulated.
+template <typename D>
+void CheckFp8Round(AscendC::RoundMode mode, const SrcLoc& loc) {
+  using AscendC::RoundMode;
+  if constexpr (std::is_same_v<D, hifloat8_t>)
+    ASCENDC_SIM_CHECK(mode == RoundMode::CAST_ROUND, loc, "Cast float -> hifloat8_t: only CAST_ROUND is emulated");
+  else if constexpr (kFp8<D>)
+    ASCENDC_SIM_CHECK(mode == RoundMode::CAST_RINT || mode == RoundMode::CAST_NONE, loc,
+                      "Cast float -> fp8: only CAST_RINT (or CAST_NONE) is emulated");
+}
+
 // float -> float with CAST_NONE: the A2 library's CastIntrinsicsImpl has no instruction for it (only
 // an assert, compiled away on the device), so nothing is issued and dst keeps what it held.
 template <typename D, typename S>
@@ -211,6 +230,7 @@ __aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const
   if constexpr (ascendc_sim::kHalfByte<D> || ascendc_sim::kHalfByte<S>) {
     ascendc_sim::CastInt4(dst, src, mode, count, loc);
   } else {
+    ascendc_sim::CheckFp8Round<D>(mode, loc);
     if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
     using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
     ascendc_sim::Unary(
@@ -225,6 +245,7 @@ __aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const
                 "Cast: this source -> destination pair is not supported on Atlas A2");
   static_assert(!ascendc_sim::kHalfByte<D> && !ascendc_sim::kHalfByte<S>,
                 "Cast with int4b_t: only the count form is emulated");
+  ascendc_sim::CheckFp8Round<D>(mode, loc);
   if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
   using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
   ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<W>(mask, repeatTime, loc)
@@ -240,6 +261,7 @@ __aicore__ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const
                 "Cast: this source -> destination pair is not supported on Atlas A2");
   static_assert(!ascendc_sim::kHalfByte<D> && !ascendc_sim::kHalfByte<S>,
                 "Cast with int4b_t: only the count form is emulated");
+  ascendc_sim::CheckFp8Round<D>(mode, loc);
   if (ascendc_sim::CastIssuesNothing<D, S>(mode, loc)) return;
   using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
   ascendc_sim::Lanes l =

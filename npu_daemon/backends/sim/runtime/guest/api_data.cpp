@@ -19,13 +19,13 @@ P Read(const Call& c, uint32_t ptr, const char* api) {
   std::memcpy(&p, c.Bytes(ptr, sizeof p, api), sizeof p);
   return p;
 }
-// f(Tag<T>) for the element type the guest named, double too: the copies and element access serve
+// f(Tag<T>) for the element type the guest named, double and fp8 too: the copies and element access serve
 // any element type as the native engine's do (a double tensor is 8-byte elements no vector
 // instruction takes; WithType refuses it for the others).
 template <typename F>
 decltype(auto) WithElement(int32_t code, F&& f) {
   if (static_cast<Dtype>(code) == Dtype::kF64) return f(Tag<double>{});
-  return WithType(code, std::forward<F>(f));
+  return WithTypeOrFp8(code, std::forward<F>(f));
 }
 CacheMode Cache(int32_t code) {
   if (code < 0 || code > static_cast<int32_t>(CacheMode::CACHE_MODE_PERSISTENT))

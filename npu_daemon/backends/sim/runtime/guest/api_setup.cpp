@@ -23,7 +23,7 @@ void InitSoc(const Call&) { AscendC::InitSocState(); }
 
 // The tensor's address in the core's local space (the position's base plus `addr`).
 uint32_t LocalAt(const Call& c, int32_t t, int32_t pos, uint32_t addr, uint32_t size, int32_t line) {
-  return WithType(t, [&](auto tag) {
+  return WithTypeOrFp8(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return AscendC::LocalTensor<T>(Position(pos), addr, size, c.Loc(line)).UbAddr();
   });

@@ -287,9 +287,9 @@ AscendC::RoundMode Round(int32_t round) {
 }
 template <typename G>
 void WithCastPair(int32_t dt, int32_t st, G&& g) {
-  WithType(dt, [&](auto dtag) {
+  WithTypeOrFp8(dt, [&](auto dtag) {
     using D = typename std::decay_t<decltype(dtag)>::type;
-    WithType(st, [&](auto stag) {
+    WithTypeOrFp8(st, [&](auto stag) {
       if constexpr (ascendc_sim::CastSupported<D, typename decltype(stag)::type>())
         g(Tag<D>{}, stag);
       else

@@ -79,6 +79,7 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineSliceImports(l);
   DefineSetupImports(l);
   DefineInt4Imports(l);
+  DefineFp8Imports(l);
 }
 
 }  // namespace

@@ -186,8 +186,29 @@ decltype(auto) WithType(int32_t code, F&& f) {
       return f(Tag<uint64_t>{});
     case Dtype::kF64:
       throw SimError(Status::RUNTIME_ERROR, "double elements are not supported by the guest engine");
+    case Dtype::kF8E4M3FN:
+    case Dtype::kF8E5M2:
+    case Dtype::kF8E8M0:
+    case Dtype::kHiF8:
+      throw SimError(Status::RUNTIME_ERROR, "one-byte float elements: the guest engine copies and casts them only");
   }
   throw SimError(Status::RUNTIME_ERROR, "element type code " + std::to_string(code) + " unknown to the guest engine");
+}
+// WithType, and Ascend 950's one-byte floats: tensors of them are made, copied, read and cast.
+template <typename F>
+decltype(auto) WithTypeOrFp8(int32_t code, F&& f) {
+  switch (static_cast<Dtype>(code)) {
+    case Dtype::kF8E4M3FN:
+      return f(Tag<fp8_e4m3fn_t>{});
+    case Dtype::kF8E5M2:
+      return f(Tag<fp8_e5m2_t>{});
+    case Dtype::kF8E8M0:
+      return f(Tag<fp8_e8m0_t>{});
+    case Dtype::kHiF8:
+      return f(Tag<hifloat8_t>{});
+    default:
+      return WithType(code, std::forward<F>(f));
+  }
 }
 template <typename T>
 constexpr bool kFloating = std::is_same_v<T, half> || std::is_same_v<T, float>;
@@ -295,5 +316,6 @@ void DefineCceImports(wasmtime_linker_t* l);
 void DefineSliceImports(wasmtime_linker_t* l);
 void DefineSetupImports(wasmtime_linker_t* l);
 void DefineInt4Imports(wasmtime_linker_t* l);
+void DefineFp8Imports(wasmtime_linker_t* l);  // api_fp8.cpp
 
 }  // namespace ascendc_sim::guest

@@ -142,6 +142,10 @@ inline int32_t DataTypeBytes(DataType t) {
     case DT_INT8:
     case DT_UINT8:
     case DT_BOOL:
+    case DT_HIFLOAT8:
+    case DT_FLOAT8_E5M2:
+    case DT_FLOAT8_E4M3FN:
+    case DT_FLOAT8_E8M0:
       return 1;
     case DT_INT64:
     case DT_UINT64:

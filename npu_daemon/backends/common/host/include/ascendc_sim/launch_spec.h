@@ -29,11 +29,16 @@ struct TensorArg {
     return n * static_cast<uint64_t>(ge::DataTypeBytes(DataType(dtype)));
   }
   static ge::DataType DataType(const std::string& d) {
+    // A table, kept as one.
+    // clang-format off
     static const std::unordered_map<std::string, ge::DataType> types = {
         {"float32", ge::DT_FLOAT},  {"float16", ge::DT_FLOAT16},    {"bfloat16", ge::DT_BF16}, {"int8", ge::DT_INT8},
         {"uint8", ge::DT_UINT8},    {"int16", ge::DT_INT16},        {"uint16", ge::DT_UINT16}, {"int32", ge::DT_INT32},
         {"uint32", ge::DT_UINT32},  {"int64", ge::DT_INT64},        {"uint64", ge::DT_UINT64}, {"bool", ge::DT_BOOL},
-        {"float64", ge::DT_DOUBLE}, {"complex64", ge::DT_COMPLEX64}};
+        {"float64", ge::DT_DOUBLE}, {"complex64", ge::DT_COMPLEX64},
+        {"float8_e4m3fn", ge::DT_FLOAT8_E4M3FN}, {"float8_e5m2", ge::DT_FLOAT8_E5M2},
+        {"float8_e8m0", ge::DT_FLOAT8_E8M0},     {"hifloat8", ge::DT_HIFLOAT8}};
+    // clang-format on
     auto it = types.find(d);
     if (it == types.end()) throw SimError(Status::RUNTIME_ERROR, "unsupported dtype " + d);
     return it->second;

@@ -8,7 +8,25 @@
 namespace ascendc_guest {
 
 // kF64: a kernel's double branches compile (its other dtypes' tiling keys); no import serves them.
-enum class Dtype : int32_t { kF16 = 1, kF32, kBf16, kI8, kU8, kI16, kU16, kI32, kU32, kI64, kU64, kF64 };
+// kF8*, kHiF8: Ascend 950's one-byte floats (fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, hifloat8_t).
+enum class Dtype : int32_t {
+  kF16 = 1,
+  kF32,
+  kBf16,
+  kI8,
+  kU8,
+  kI16,
+  kU16,
+  kI32,
+  kU32,
+  kI64,
+  kU64,
+  kF64,
+  kF8E4M3FN,
+  kF8E5M2,
+  kF8E8M0,
+  kHiF8
+};
 enum class Binary : int32_t {
   kAdd = 1,
   kSub,
