@@ -148,8 +148,8 @@ struct bfloat16_t {
 // engines round alike: E4M3FN and E5M2 to nearest even, HiFloat8 to nearest away, E8M0 a power of two.
 namespace ascendc_guest {
 extern "C" {
-__attribute__((import_module("ascendc"), import_name("fp8_from_float"))) int32_t fp8_from_float(Dtype t, uint32_t bits);
-__attribute__((import_module("ascendc"), import_name("fp8_to_float"))) uint32_t fp8_to_float(Dtype t, int32_t b);
+ASCENDC_GUEST_IMPORT(fp8_from_float) int32_t fp8_from_float(Dtype t, uint32_t bits);
+ASCENDC_GUEST_IMPORT(fp8_to_float) uint32_t fp8_to_float(Dtype t, int32_t b);
 }
 template <Dtype F>
 struct Fp8 {
