@@ -107,7 +107,7 @@ class Server:
         self, args: list[str], env: dict[str, str], fds: tuple[int, int, int], timeout_s: float
     ) -> tuple[int, bool]:
         """sandbox_exec's `args` (ERRFD 3) in a fork with `fds` as stdout, stderr and ERRFD:
-        (wait status, timed out). OSError if the server is gone or does not answer."""
+        (wait status, timed out). ServerError if the server is gone, fails or does not answer."""
         global _cpu_s
         ms = max(0, min(int(timeout_s * 1000), 2**31 - 1))
         strings = [*(f"{k}={v}" for k, v in env.items()), "", *args]
@@ -125,7 +125,8 @@ class Server:
         status, timed_out, user_us, system_us = REPLY.unpack(reply)
         if status < 0:
             raise ServerError("the fork server could not start the command")
-        _cpu_s += (user_us + system_us) / 1e6
+        with _lock:
+            _cpu_s += (user_us + system_us) / 1e6
         return status, bool(timed_out)
 
     def close(self) -> None:
