@@ -1,0 +1,132 @@
+"""Cores that meet by flags in GM (issue 52): a core polls a GM word until another core writes it.
+
+The polling core yields to the others until the bytes change; a poll that observes another core's
+write orders what that core did before it against what the poller does after (the cross-core race
+check's acquire); a core that reads the flag before the writer's write is ordered before it sees the
+older bytes first, so a poll observes the write whichever core ran first. A kernel that forgets
+the flag (or reads it once without looping) races; a poll no one ends is a deadlock, bounded."""
+
+import numpy as np
+import pytest
+from conftest import UB_HELPERS
+
+X = np.arange(64, dtype=np.float32)
+ZEROS = np.zeros(16, dtype=np.int32)
+
+# The producer stores x into z and then raises a flag (a 32 B block of the workspace); the other
+# block waits for the flag (WAIT), reads z back and stores z + 1.
+MEET = """Ub ub; const int b = GetBlockIdx();
+  GlobalTensor<int32_t> flag; flag.SetGlobalBuffer((__gm__ int32_t*)GetUserWorkspace(workspace), 8);
+  LocalTensor<int32_t> f = ub.Alloc<int32_t>(8);
+  if (b == PRODUCER) {
+    LocalTensor<float> a = ub.In<float>(x, 64);
+    SYNC(); ub.Out(z, a, 64);
+    Duplicate(f, 1, 8); SYNC();
+    RAISE
+  } else {
+    WAIT
+    LocalTensor<float> zl = ub.In<float>(z, 64), w = ub.Alloc<float>(64);
+    SYNC(); Adds(w, zl, 1.0f, 64); SYNC();
+    ub.Out(z, w, 64);
+  }"""
+RAISE = "DataCopy(flag, f, 8);"
+POLL = "do { DataCopy(f, flag, 8); SYNC(); } while (f.GetValue(0) != 1);"
+
+
+def meet(kernel, producer: int, wait: str = POLL, raise_: str = RAISE, blocks: int = 2):
+    body = MEET.replace("PRODUCER", str(producer)).replace("WAIT", wait).replace("RAISE", raise_)
+    return kernel(
+        body,
+        {"x": X},
+        {"z": ("float32", (64,))},
+        block_dim=blocks,
+        workspace=1024,
+        prelude=UB_HELPERS,
+        strict=False,
+    )
+
+
+@pytest.mark.parametrize("producer", [0, 1])
+def test_two_cores_meet_by_a_flag_in_gm(kernel, producer):
+    # Producer 1: block 0 runs first and polls (it yields until block 1 writes the flag). Producer 0:
+    # block 0 has ended when block 1 reads the flag, and sees it unraised first (it came early).
+    r = meet(kernel, producer).ok()
+    np.testing.assert_array_equal(r.outputs["z"], X + 1)
+
+
+def test_a_poll_pays_its_copies_in_the_trace(kernel):
+    # Block 0 polls: 8 reads of the unraised flag, then it yields; block 1 runs and raises it; the
+    # 8th read, resumed, sees it unraised (the copy was issued before the write), the 9th observes
+    # it. Each read is a 32 B copy in block 0's trace, then z's 256 B.
+    r = meet(kernel, 1).ok()
+    reads = {b["block"]: b["gm_read_bytes"] for b in r.result["profile"]["blocks"]}
+    assert reads == {0: 256 + 9 * 32, 1: 256}
+
+
+@pytest.mark.parametrize("producer", [0, 1])
+def test_a_consumer_that_forgets_the_flag_races(kernel, producer):
+    r = meet(kernel, producer, wait="")
+    assert r.status == "RACE_DETECTED", r.message
+
+
+def test_a_flag_read_once_without_a_loop_races(kernel):
+    # The flag is read once: the consumer came before the producer's write (a timing the device
+    # may take), goes on without it, and its reads of z are not ordered after the producer's writes.
+    once = "DataCopy(f, flag, 8); SYNC(); if (f.GetValue(0) != 1) { }"
+    r = meet(kernel, 0, wait=once)
+    assert r.status == "RACE_DETECTED", r.message
+
+
+@pytest.mark.parametrize("blocks", [1, 2])
+def test_a_poll_no_one_ends_is_a_deadlock_naming_its_line(kernel, blocks):
+    # No block raises the flag: the poller yields, then reads on alone until the bound.
+    r = meet(kernel, 1, raise_="", blocks=blocks)
+    assert r.status == "RUNTIME_ERROR", r.message
+    assert "deadlock" in r.message and "polling GM workspace" in r.message, r.message
+    assert "unchanged through 16384 reads" in r.message, r.message
+
+
+# IBSet / IBWait, a round trip: block 0 stores x into z and sets its flag; block 1 waits for it,
+# adds 1 and sets its own; block 0 waits for that and adds 1 again. The flags' GM starts zeroed, as
+# the API asks: an input of zeros.
+IB = """Ub ub; const int b = GetBlockIdx();
+  GlobalTensor<int32_t> ws; ws.SetGlobalBuffer((__gm__ int32_t*)w, 16);
+  LocalTensor<int32_t> f = ub.Alloc<int32_t>(8);
+  LocalTensor<float> sum = ub.Alloc<float>(64);
+  auto addOne = [&] {
+    LocalTensor<float> zl = ub.In<float>(z, 64);
+    SYNC(); Adds(sum, zl, 1.0f, 64); SYNC();
+    ub.Out(z, sum, 64); SYNC();
+  };
+  if (b == 0) {
+    LocalTensor<float> a = ub.In<float>(x, 64);
+    SYNC(); ub.Out(z, a, 64);
+    IBSet(ws, f, 0, 0);
+    IBWait(ws, f, 1, 0);
+    addOne();
+  } else {
+    IBWait(ws, f, 0, 0);
+    addOne();
+    IBSet(ws, f, 1, 0);
+  }"""
+
+
+def round_trip(kernel, body: str = IB):
+    return kernel(
+        body,
+        {"x": X, "w": ZEROS},
+        {"z": ("float32", (64,))},
+        block_dim=2,
+        prelude=UB_HELPERS,
+        strict=False,
+    )
+
+
+def test_ibset_and_ibwait_order_a_round_trip(kernel):
+    r = round_trip(kernel).ok()
+    np.testing.assert_array_equal(r.outputs["z"], X + 2)
+
+
+def test_ibwait_without_its_ibset_is_a_deadlock(kernel):
+    r = round_trip(kernel, IB.replace("    IBSet(ws, f, 1, 0);\n", ""))
+    assert r.status == "RUNTIME_ERROR" and "deadlock" in r.message, r.message
