@@ -130,3 +130,44 @@ def test_ibset_and_ibwait_order_a_round_trip(kernel):
 def test_ibwait_without_its_ibset_is_a_deadlock(kernel):
     r = round_trip(kernel, IB.replace("    IBSet(ws, f, 1, 0);\n", ""))
     assert r.status == "RUNTIME_ERROR" and "deadlock" in r.message, r.message
+
+
+# Every block adds its row into a shared sum atomically, raises its byte in a flag array and polls
+# the array until every byte is raised (the all-core barrier of ops-nn index_fill, written by hand):
+# then each block copies the sum into a shared scratch (the same bytes from every block) and reads
+# it back into its row of z.
+BARRIER = """Ub ub; const int b = GetBlockIdx(), n = GetBlockNum();
+  GlobalTensor<float> sum; sum.SetGlobalBuffer((__gm__ float*)w, 8);
+  GlobalTensor<uint8_t> flags; flags.SetGlobalBuffer((__gm__ uint8_t*)w + 32, 32);
+  GlobalTensor<float> scratch; scratch.SetGlobalBuffer((__gm__ float*)w + 16, 8);
+  LocalTensor<float> row = ub.In<float>(x + b * 8 * sizeof(float), 8);
+  LocalTensor<uint8_t> f = ub.Alloc<uint8_t>(32);
+  SYNC(); SetAtomicAdd<float>(); DataCopy(sum, row, 8); SetAtomicNone(); SYNC();
+  f.SetValue(0, 1); SYNC();
+  DataCopyPad(flags[b], f, DataCopyExtParams{1, 1, 0, 0, 0}); SYNC();
+  for (bool all = false; !all;) {
+    DataCopyPad(f, flags, DataCopyExtParams{1, static_cast<uint32_t>(n), 0, 0, 0},
+                DataCopyPadExtParams<uint8_t>{false, 0, 0, 0});
+    SYNC();
+    all = true;
+    for (int i = 0; i < n; ++i) all = all && f.GetValue(i) == 1;
+  }
+  LocalTensor<float> s = ub.Alloc<float>(8), back = ub.Alloc<float>(8);
+  DataCopy(s, sum, 8);
+  SYNC(); DataCopy(scratch, s, 8); SYNC();
+  DataCopy(back, scratch, 8);
+  SYNC(); ub.Out(z + b * 8 * sizeof(float), back, 8);"""
+
+
+@pytest.mark.parametrize("blocks", [2, 5])
+def test_every_block_meets_at_a_barrier_of_flags(kernel, blocks):
+    x = np.arange(blocks * 8, dtype=np.float32)
+    r = kernel(
+        BARRIER,
+        {"x": x, "w": np.zeros(32, np.float32)},
+        {"z": ("float32", (blocks, 8))},
+        block_dim=blocks,
+        prelude=UB_HELPERS,
+        strict=False,
+    ).ok()
+    np.testing.assert_array_equal(r.outputs["z"], np.tile(x.reshape(blocks, 8).sum(0), (blocks, 1)))

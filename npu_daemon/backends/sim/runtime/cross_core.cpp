@@ -196,7 +196,7 @@ struct FlagWrite {
   uint32_t know;                // the writer's knowledge then
   std::vector<uint8_t> before;  // the bytes before it
   std::vector<int> shown;       // blocks that read `before` (early) and have not yet observed it
-  std::vector<int> observed;    // blocks that have
+  std::vector<int> observed;    // blocks that have, or wrote over it since
 };
 struct Observation {
   int reader, writer;
@@ -260,9 +260,15 @@ bool Observed(int reader, int writer, const GmPattern& a, const GmPattern& b) {
 }
 
 void Wrote(const Core& core, const GmPattern& g) {
+  const int block = core.Spec().group;
+  // A core reads its own writes: older bytes of another block's write under this one are gone for it.
+  for (auto it = g_writes.lower_bound(g.start >= kFlagBytes ? g.start - kFlagBytes : 0);
+       it != g_writes.end() && it->first < g.End(); ++it) {
+    FlagWrite& w = it->second;
+    if (w.block != block && w.g.Overlaps(g) && !Contains(w.observed, block)) w.observed.push_back(block);
+  }
   if (g.rows != 1 || g.rowBytes > kFlagBytes || !GmRangeValid(reinterpret_cast<const void*>(g.start), g.rowBytes))
     return;
-  const int block = core.Spec().group;
   for (auto [it, end] = g_writes.equal_range(g.start); it != end; ++it) {
     FlagWrite& w = it->second;
     if (w.block == block && w.g.rowBytes == g.rowBytes) {  // the same flag written again: a new value
