@@ -65,6 +65,11 @@ POLL = {
     "RAISE": "Duplicate(f, 1, 8);\n    PipeBarrier<PIPE_ALL>();\n    DataCopy(flag, f, 8);",
     "WAIT": "do {\n      DataCopy(f, flag, 8);\n      PipeBarrier<PIPE_ALL>();\n    } while (f.GetValue(0) != 1);",
 }
+# The flag stored through a raw __gm__ pointer (an import of the guest's rewritten store).
+RAW = {
+    **POLL,
+    "RAISE": "PipeBarrier<PIPE_ALL>();\n    *(__gm__ int32_t*)GetUserWorkspace(workspace) = 1;",
+}
 # The flags start zeroed, as IBSet asks: block 0 zeroes them before a SyncAll.
 IB = {
     "INIT": "if (GetBlockIdx() == 0) InitGlobalMemory(flag, 16, 0);\n  SyncAll();",
@@ -93,10 +98,10 @@ def two_core_add(producer: int, parts: dict[str, str]) -> OperatorPackage:
 
 @pytest.mark.parametrize(
     ("producer", "parts"),
-    # A hand-written poll that really waits (block 0 runs first); IBSet/IBWait whose consumer
-    # comes after the set (it sees the flag unset first, then set).
-    [(1, POLL), (0, IB)],
-    ids=["poll", "ibset_ibwait"],
+    # A hand-written poll that really waits (block 0 runs first); IBSet/IBWait and a flag stored
+    # through a raw pointer whose consumer comes after the set (it sees the flag unset first).
+    [(1, POLL), (0, IB), (0, RAW)],
+    ids=["poll", "ibset_ibwait", "raw_store"],
 )
 def test_two_cores_meet_by_a_gm_flag_on_both_engines(engines, producer, parts):
     engines.same(two_core_add(producer, parts))

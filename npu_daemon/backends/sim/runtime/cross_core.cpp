@@ -259,7 +259,9 @@ bool Observed(int reader, int writer, const GmPattern& a, const GmPattern& b) {
   return false;
 }
 
-void Wrote(const Core& core, const GmPattern& g) {
+namespace {
+// A write of `g` whose bytes before were `before` (nullptr: GM holds them still).
+void Keep(const Core& core, const GmPattern& g, const uint8_t* before) {
   const int block = core.Spec().group;
   // A core reads its own writes: older bytes of another block's write under this one are gone for it.
   for (auto it = g_writes.lower_bound(g.start >= kFlagBytes ? g.start - kFlagBytes : 0);
@@ -269,11 +271,11 @@ void Wrote(const Core& core, const GmPattern& g) {
   }
   if (g.rows != 1 || g.rowBytes > kFlagBytes || !GmRangeValid(reinterpret_cast<const void*>(g.start), g.rowBytes))
     return;
+  if (before == nullptr) before = GmHost(reinterpret_cast<const void*>(g.start));
   for (auto [it, end] = g_writes.equal_range(g.start); it != end; ++it) {
     FlagWrite& w = it->second;
     if (w.block == block && w.g.rowBytes == g.rowBytes) {  // the same flag written again: a new value
-      const uint8_t* at = GmHost(reinterpret_cast<const void*>(g.start));
-      w.before.assign(at, at + g.rowBytes);
+      w.before.assign(before, before + g.rowBytes);
       w.order = gm_epoch::Now();
       w.know = Knowledge(block);
       w.core = core.GlobalId();
@@ -283,15 +285,25 @@ void Wrote(const Core& core, const GmPattern& g) {
     }
   }
   if (g_writes.size() >= kMaxWrites) return;
-  const uint8_t* at = GmHost(reinterpret_cast<const void*>(g.start));
   g_writes.emplace(g.start, FlagWrite{g,
                                       block,
                                       core.GlobalId(),
                                       gm_epoch::Now(),
                                       Knowledge(block),
-                                      std::vector<uint8_t>(at, at + g.rowBytes),
+                                      std::vector<uint8_t>(before, before + g.rowBytes),
                                       {},
                                       {}});
+}
+}  // namespace
+
+void Wrote(const Core& core, const GmPattern& g) { Keep(core, g, nullptr); }
+
+void Stored(const Core& core, uint64_t at, const uint8_t* before, uint32_t bytes) {
+  const uint8_t* now = GmHost(reinterpret_cast<const void*>(at));
+  uint32_t lo = 0, hi = bytes;
+  while (lo < hi && before[lo] == now[lo]) ++lo;
+  while (hi > lo && before[hi - 1] == now[hi - 1]) --hi;
+  if (lo < hi) Keep(core, GmPattern{at + lo, 1, hi - lo, hi - lo}, before + lo);
 }
 
 void Read(const Core& core, const GmPattern& g) {

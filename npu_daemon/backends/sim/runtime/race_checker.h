@@ -153,6 +153,8 @@ namespace gm_flags {
 void Reset();  // a new epoch: everything before is ordered
 // Before a write of `g` reaches GM (a small one keeps the bytes it replaces).
 void Wrote(const Core& core, const GmPattern& g);
+// After a raw pointer store ran: the `bytes` at `at` were `before` (the bytes it changed are kept).
+void Stored(const Core& core, uint64_t at, const uint8_t* before, uint32_t bytes);
 // A read of `g`: acquires the small writes of other blocks it observes (seen before through an early
 // view), and shows the older bytes of those it has not (until RestoreView).
 void Read(const Core& core, const GmPattern& g);

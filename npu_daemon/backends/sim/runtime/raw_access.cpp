@@ -140,6 +140,7 @@ void OnTrap(int, siginfo_t*, void* ctx) {
   const bool same = std::memcmp(g_raw.before, GmHost(reinterpret_cast<void*>(addr)), g_raw.storeBytes) == 0;
   try {
     RunningCore()->NoteScalarStore(g_raw.storeBytes);
+    gm_flags::Stored(*RunningCore(), addr, g_raw.before, static_cast<uint32_t>(g_raw.storeBytes));
     RunningCore()->GmAccess(PIPE_S, GmPattern{addr, 1, 1, 1}, true, kRawLoc, "raw GM store", same);
   } catch (...) {
     Escape();

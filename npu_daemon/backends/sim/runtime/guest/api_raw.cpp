@@ -35,10 +35,13 @@ void GmStore(const Call& c, uint32_t addr, int32_t bytes, int64_t bits) {
   gm_flags::RestoreView();  // before the store, or the bytes an early view replaced are put back over it
   uint8_t* host = GmHost(reinterpret_cast<void*>(at));
   const bool same = std::memcmp(host, &bits, bytes) == 0;
+  uint8_t before[sizeof bits];
+  std::memcpy(before, host, bytes);
   Core& core = CurrentCore();
   core.Scalar(core.ScalarGmCost(at, bytes));
   std::memcpy(host, &bits, bytes);
   core.NoteScalarStore(bytes);
+  gm_flags::Stored(core, at, before, static_cast<uint32_t>(bytes));
   core.GmAccess(PIPE_S, GmPattern{at, 1, static_cast<uint32_t>(bytes), static_cast<uint64_t>(bytes)}, true, c.Loc(0),
                 "raw GM store", same);
 }
