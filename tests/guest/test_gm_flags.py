@@ -70,6 +70,11 @@ RAW = {
     **POLL,
     "RAISE": "PipeBarrier<PIPE_ALL>();\n    *(__gm__ int32_t*)GetUserWorkspace(workspace) = 1;",
 }
+# The flag polled through a raw __gm__ pointer (a load import).
+RAW_POLL = {
+    **POLL,
+    "WAIT": "while (*(volatile __gm__ int32_t*)GetUserWorkspace(workspace) != 1) {\n    }",
+}
 # The flags start zeroed, as IBSet asks: block 0 zeroes them before a SyncAll.
 IB = {
     "INIT": "if (GetBlockIdx() == 0) InitGlobalMemory(flag, 16, 0);\n  SyncAll();",
@@ -99,9 +104,10 @@ def two_core_add(producer: int, parts: dict[str, str]) -> OperatorPackage:
 @pytest.mark.parametrize(
     ("producer", "parts"),
     # A hand-written poll that really waits (block 0 runs first); IBSet/IBWait and a flag stored
-    # through a raw pointer whose consumer comes after the set (it sees the flag unset first).
-    [(1, POLL), (0, IB), (0, RAW)],
-    ids=["poll", "ibset_ibwait", "raw_store"],
+    # through a raw pointer whose consumer comes after the set (it sees the flag unset first); a
+    # poll of raw pointer loads that waits.
+    [(1, POLL), (0, IB), (0, RAW), (1, RAW_POLL)],
+    ids=["poll", "ibset_ibwait", "raw_store", "raw_load_poll"],
 )
 def test_two_cores_meet_by_a_gm_flag_on_both_engines(engines, producer, parts):
     engines.same(two_core_add(producer, parts))

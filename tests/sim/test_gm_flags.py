@@ -62,6 +62,14 @@ def test_a_flag_stored_through_a_raw_pointer(kernel, producer):
     np.testing.assert_array_equal(r.outputs["z"], X + 1)
 
 
+@pytest.mark.parametrize("producer", [0, 1])
+def test_a_poll_through_a_raw_pointer(kernel, producer):
+    # Scalar loads through a __gm__ pointer (charged as the data cache's), polled the same way.
+    raw = "while (*(volatile __gm__ int32_t*)GetUserWorkspace(workspace) != 1) {}"
+    r = meet(kernel, producer, wait=raw).ok()
+    np.testing.assert_array_equal(r.outputs["z"], X + 1)
+
+
 def test_a_poll_pays_its_copies_in_the_trace(kernel):
     # Block 0 polls: 8 reads of the unraised flag, then it yields; block 1 runs and raises it; the
     # 8th read, resumed, sees it unraised (the copy was issued before the write), the 9th observes
