@@ -79,6 +79,15 @@ def test_a_poll_pays_its_copies_in_the_trace(kernel):
     assert reads == {0: 256 + 9 * 32, 1: 256}
 
 
+def test_the_poller_waits_for_the_producer_in_the_model(kernel):
+    # Block 1 works long before it raises the flag: block 0, which polls, ends after it (its trace
+    # waits for the flag's copy), not when its own few copies would have.
+    work = "for (int i = 0; i < 200; ++i) { Adds(a, a, 0.0f, 64); SYNC(); }\n    " + RAISE
+    r = meet(kernel, 1, raise_=work).ok()
+    cycles = {b["block"]: b["aiv_total_cycles"] for b in r.result["profile"]["blocks"]}
+    assert cycles[0] > cycles[1] > 200 * 20, cycles
+
+
 @pytest.mark.parametrize("producer", [0, 1])
 def test_a_consumer_that_forgets_the_flag_races(kernel, producer):
     r = meet(kernel, producer, wait="")

@@ -304,7 +304,7 @@ void Core::NotePoll_(const GmPattern& g, const SrcLoc& loc) {
   if (OtherCoreRunnable()) {
     WaitUntil([g, h] { return HashGm(g) != h; }, what, true);
     pollRepeats_ = 0;
-    gm_flags::Read(*this, g);  // the copy moves the bytes GM holds now: what the other cores wrote meanwhile
+    gm_flags::Read(*this, g, loc);  // the copy moves the bytes GM holds now: what the other cores wrote meanwhile
     return;
   }
   if (++pollIdle_ < kPollIdle) return;
@@ -320,10 +320,13 @@ void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc,
   // Atomic GM writes: UB -> GM copies (MTE3) and Fixpipe (L0C -> GM) under the core's atomic mode.
   const bool atomic = regs_.atomicOp != AtomicOp::kNone && (pipe == PIPE_MTE3 || pipe == PIPE_FIX);
   if (write) {
-    if (std::strcmp(api, "raw GM store") != 0) gm_flags::Wrote(*this, g);  // a raw store is recorded once it ran
+    // A DMA's write is its record, just appended; a scalar store's cost goes into the next record. A
+    // raw store is recorded once it ran (gm_flags::Stored).
+    const auto size = static_cast<int64_t>(trace_.instrs.size());
+    if (std::strcmp(api, "raw GM store") != 0) gm_flags::Wrote(*this, g, pipe == PIPE_S ? size : size - 1);
     pollRead_ = GmPattern{};
   } else {
-    gm_flags::Read(*this, g);  // before the record: an acquiring read is ordered after what it observed
+    gm_flags::Read(*this, g, loc);  // before the record: an acquiring read is ordered after what it observed
   }
   gm_epoch::Record(*this, g, !write ? 0 : atomic ? 2 : sameBytes ? 3 : pipe == PIPE_S ? 4 : 1, loc, api);
   if (!write) NotePoll_(g, loc);

@@ -192,6 +192,7 @@ constexpr size_t kMaxWrites = 4096;
 struct FlagWrite {
   GmPattern g;
   int block, core;              // the writer's group (the checker's block) and core
+  int64_t index;                // the write's instruction in the writer's trace (the model times it)
   uint64_t order;               // gm_epoch's order number of the (latest) write
   uint32_t know;                // the writer's knowledge then
   std::vector<uint8_t> before;  // the bytes before it
@@ -221,8 +222,27 @@ uint64_t KnownUpTo(uint32_t snapshot, int block) {  // order + 1 of the last acc
   return it != s.end() && it->first == block ? it->second : 0;
 }
 
-// `reader` observes `w`: it follows everything the writer had done or known by then.
-void Acquire(const Core& reader, FlagWrite& w) {
+// Whether every core of the launch runs at once, so the model can time one core's wait for another's
+// instruction (a launch of more blocks than cores runs them in waves; polling across waves hangs
+// on the device too).
+bool AllAtOnce() {
+  const std::vector<CoreSpec>& specs = LaunchSpecs();
+  bool aic = false, aiv = false;
+  for (const CoreSpec& c : specs) (c.type == CoreType::kAic ? aic : aiv) = true;
+  return (aic && aiv) || static_cast<int64_t>(specs.size()) <= SocParamInt(aic ? "aic_cores" : "aiv_cores");
+}
+
+// `reader` observes `w`: it follows everything the writer had done or known by then, and, on the
+// device, goes on once the write has landed (a cross-core wait in its trace, timed by the model).
+void Acquire(Core& reader, FlagWrite& w, const SrcLoc& loc) {
+  if (AllAtOnce()) {
+    Instr wait{};
+    wait.pipe = PIPE_S;
+    wait.op = Op::kCrossWait;
+    wait.link = w.index;
+    wait.gmAddr = static_cast<uint64_t>(w.core);
+    reader.IssueAccesses(wait, loc, "GM flag observed", nullptr, 0);
+  }
   const int b = reader.Spec().group;
   std::map<int, uint64_t> k(g_snapshots[Knowledge(b)].begin(), g_snapshots[Knowledge(b)].end());
   for (const auto& [block, upTo] : g_snapshots[w.know]) k[block] = std::max(k[block], upTo);
@@ -260,8 +280,9 @@ bool Observed(int reader, int writer, const GmPattern& a, const GmPattern& b) {
 }
 
 namespace {
-// A write of `g` whose bytes before were `before` (nullptr: GM holds them still).
-void Keep(const Core& core, const GmPattern& g, const uint8_t* before) {
+// A write of `g`, instruction `index` of the core's trace, whose bytes before were `before`
+// (nullptr: GM holds them still).
+void Keep(const Core& core, const GmPattern& g, int64_t index, const uint8_t* before) {
   const int block = core.Spec().group;
   // A core reads its own writes: older bytes of another block's write under this one are gone for it.
   for (auto it = g_writes.lower_bound(g.start >= kFlagBytes ? g.start - kFlagBytes : 0);
@@ -279,6 +300,7 @@ void Keep(const Core& core, const GmPattern& g, const uint8_t* before) {
       w.order = gm_epoch::Now();
       w.know = Knowledge(block);
       w.core = core.GlobalId();
+      w.index = index;
       w.shown.clear();
       w.observed.clear();
       return;
@@ -288,6 +310,7 @@ void Keep(const Core& core, const GmPattern& g, const uint8_t* before) {
   g_writes.emplace(g.start, FlagWrite{g,
                                       block,
                                       core.GlobalId(),
+                                      index,
                                       gm_epoch::Now(),
                                       Knowledge(block),
                                       std::vector<uint8_t>(before, before + g.rowBytes),
@@ -296,17 +319,19 @@ void Keep(const Core& core, const GmPattern& g, const uint8_t* before) {
 }
 }  // namespace
 
-void Wrote(const Core& core, const GmPattern& g) { Keep(core, g, nullptr); }
+void Wrote(const Core& core, const GmPattern& g, int64_t index) { Keep(core, g, index, nullptr); }
 
 void Stored(const Core& core, uint64_t at, const uint8_t* before, uint32_t bytes) {
   const uint8_t* now = GmHost(reinterpret_cast<const void*>(at));
   uint32_t lo = 0, hi = bytes;
   while (lo < hi && before[lo] == now[lo]) ++lo;
   while (hi > lo && before[hi - 1] == now[hi - 1]) --hi;
-  if (lo < hi) Keep(core, GmPattern{at + lo, 1, hi - lo, hi - lo}, before + lo);
+  // The scalar record the store's cost goes into is the core's next.
+  const auto index = static_cast<int64_t>(core.Trace().instrs.size());
+  if (lo < hi) Keep(core, GmPattern{at + lo, 1, hi - lo, hi - lo}, index, before + lo);
 }
 
-void Read(const Core& core, const GmPattern& g) {
+void Read(Core& core, const GmPattern& g, const SrcLoc& loc) {
   if (g_writes.empty()) return;
   const int b = core.Spec().group;
   auto overlapping = [&](const auto& visit) {
@@ -319,7 +344,7 @@ void Read(const Core& core, const GmPattern& g) {
   };
   // Writes this block saw only early before: it reads their bytes now.
   overlapping([&](FlagWrite& w) {
-    if (Contains(w.shown, b)) Acquire(core, w);
+    if (Contains(w.shown, b)) Acquire(core, w, loc);
   });
   // Writes it has not seen: it came early, and reads the bytes from before them.
   std::vector<FlagWrite*> early;

@@ -151,13 +151,15 @@ void Cut(int core);  // the core's next accesses start records of their own (its
 // observes the write it waits for, whether or not the writer ran first here.
 namespace gm_flags {
 void Reset();  // a new epoch: everything before is ordered
-// Before a write of `g` reaches GM (a small one keeps the bytes it replaces).
-void Wrote(const Core& core, const GmPattern& g);
+// Before a write of `g` reaches GM (a small one keeps the bytes it replaces); `index`: the write's
+// instruction in the core's trace.
+void Wrote(const Core& core, const GmPattern& g, int64_t index);
 // After a raw pointer store ran: the `bytes` at `at` were `before` (the bytes it changed are kept).
 void Stored(const Core& core, uint64_t at, const uint8_t* before, uint32_t bytes);
-// A read of `g`: acquires the small writes of other blocks it observes (seen before through an early
-// view), and shows the older bytes of those it has not (until RestoreView).
-void Read(const Core& core, const GmPattern& g);
+// A read of `g` at `loc`: acquires the small writes of other blocks it observes (seen before through
+// an early view; the model times its wait for them), and shows the older bytes of those it has not
+// (until RestoreView).
+void Read(Core& core, const GmPattern& g, const SrcLoc& loc);
 // Puts back the bytes an early view replaced: before anything else touches GM.
 void RestoreView();
 uint32_t Knowledge(int block);  // the block's current snapshot (0: knows nothing of other blocks)
