@@ -304,7 +304,6 @@ void Core::NotePoll_(const GmPattern& g, const SrcLoc& loc) {
   if (OtherCoreRunnable()) {
     WaitUntil([g, h] { return HashGm(g) != h; }, what, true);
     pollRepeats_ = 0;
-    gm_flags::Read(*this, g, loc);  // the copy moves the bytes GM holds now: what the other cores wrote meanwhile
     return;
   }
   if (++pollIdle_ < kPollIdle) return;
@@ -326,10 +325,12 @@ void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc,
     if (std::strcmp(api, "raw GM store") != 0) gm_flags::Wrote(*this, g, pipe == PIPE_S ? size : size - 1);
     pollRead_ = GmPattern{};
   } else {
-    gm_flags::Read(*this, g, loc);  // before the record: an acquiring read is ordered after what it observed
+    gm_flags::Observe(*this, g, loc);  // before the record: an acquiring read is ordered after what it observed
   }
   gm_epoch::Record(*this, g, !write ? 0 : atomic ? 2 : sameBytes ? 3 : pipe == PIPE_S ? 4 : 1, loc, api);
-  if (!write) NotePoll_(g, loc);
+  if (write) return;
+  NotePoll_(g, loc);         // may yield: the copy then moves the bytes GM holds when it resumes
+  gm_flags::View(*this, g);  // last: the copy reads what the view shows
 }
 
 void Core::SyncAll(const SrcLoc& loc) {

@@ -331,24 +331,30 @@ void Stored(const Core& core, uint64_t at, const uint8_t* before, uint32_t bytes
   if (lo < hi) Keep(core, GmPattern{at + lo, 1, hi - lo, hi - lo}, index, before + lo);
 }
 
-void Read(Core& core, const GmPattern& g, const SrcLoc& loc) {
-  if (g_writes.empty()) return;
+namespace {
+// Visits the small writes of other blocks overlapping `g` that `core` does not follow yet.
+template <typename Visit>
+void Unordered(const Core& core, const GmPattern& g, const Visit& visit) {
   const int b = core.Spec().group;
-  auto overlapping = [&](const auto& visit) {
-    for (auto it = g_writes.lower_bound(g.start >= kFlagBytes ? g.start - kFlagBytes : 0);
-         it != g_writes.end() && it->first < g.End(); ++it) {
-      FlagWrite& w = it->second;
-      if (w.block != b && w.g.Overlaps(g) && !Known(Knowledge(b), w.block, w.order) && !Contains(w.observed, b))
-        visit(w);
-    }
-  };
-  // Writes this block saw only early before: it reads their bytes now.
-  overlapping([&](FlagWrite& w) {
+  for (auto it = g_writes.lower_bound(g.start >= kFlagBytes ? g.start - kFlagBytes : 0);
+       it != g_writes.end() && it->first < g.End(); ++it) {
+    FlagWrite& w = it->second;
+    if (w.block != b && w.g.Overlaps(g) && !Known(Knowledge(b), w.block, w.order) && !Contains(w.observed, b)) visit(w);
+  }
+}
+}  // namespace
+
+void Observe(Core& core, const GmPattern& g, const SrcLoc& loc) {
+  const int b = core.Spec().group;
+  Unordered(core, g, [&](FlagWrite& w) {
     if (Contains(w.shown, b)) Acquire(core, w, loc);
   });
-  // Writes it has not seen: it came early, and reads the bytes from before them.
+}
+
+void View(const Core& core, const GmPattern& g) {
+  const int b = core.Spec().group;
   std::vector<FlagWrite*> early;
-  overlapping([&](FlagWrite& w) {
+  Unordered(core, g, [&](FlagWrite& w) {
     if (!Contains(w.shown, b)) early.push_back(&w);
   });
   std::sort(early.begin(), early.end(), [](const FlagWrite* x, const FlagWrite* y) { return x->order > y->order; });

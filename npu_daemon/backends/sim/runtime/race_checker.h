@@ -156,10 +156,12 @@ void Reset();  // a new epoch: everything before is ordered
 void Wrote(const Core& core, const GmPattern& g, int64_t index);
 // After a raw pointer store ran: the `bytes` at `at` were `before` (the bytes it changed are kept).
 void Stored(const Core& core, uint64_t at, const uint8_t* before, uint32_t bytes);
-// A read of `g` at `loc`: acquires the small writes of other blocks it observes (seen before through
-// an early view; the model times its wait for them), and shows the older bytes of those it has not
+// A read of `g` at `loc`, before it is recorded: acquires the small writes of other blocks it
+// observes, those it saw early before (the model times its wait for them).
+void Observe(Core& core, const GmPattern& g, const SrcLoc& loc);
+// Then, once the read will not yield again: shows it the older bytes of the writes it has not seen
 // (until RestoreView).
-void Read(Core& core, const GmPattern& g, const SrcLoc& loc);
+void View(const Core& core, const GmPattern& g);
 // Puts back the bytes an early view replaced: before anything else touches GM.
 void RestoreView();
 uint32_t Knowledge(int block);  // the block's current snapshot (0: knows nothing of other blocks)
