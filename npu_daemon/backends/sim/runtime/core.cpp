@@ -168,11 +168,15 @@ void Core::FlushScalar() {
 
 void Core::Append(Instr ins) {
   FlushScalar();
-  if (ins.pipe == PIPE_V) lastVector_ = static_cast<int64_t>(trace_.instrs.size());
+  if (ins.pipe == PIPE_V) {
+    lastVector_ = static_cast<int64_t>(trace_.instrs.size());
+    pollRead_ = GmPattern{};  // work between two reads: not a poll
+  }
   trace_.instrs.push_back(ins);
 }
 
 int64_t Core::IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const UbAccess* acc, size_t n) {
+  gm_flags::RestoreView();  // a DMA's own checks read GM
   for (size_t i = 0; i < n; ++i) CheckInsideUb(acc[i].addr, acc[i].bytes, loc, api);
   ins.site = Site_(loc, api);
   race_->Instruction(ins.pipe, ins.site, acc, n, loc, api);
@@ -261,12 +265,72 @@ void Core::Barrier(int pipe, const SrcLoc& loc, const char* api) {
   Append(ins);
 }
 
+namespace {
+
+// FNV-1a over the bytes a GM pattern covers.
+uint64_t HashGm(const GmPattern& g) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint32_t r = 0; r < g.rows; ++r) {
+    const uint8_t* row = GmHost(reinterpret_cast<const void*>(g.start + r * g.pitch));
+    for (uint32_t i = 0; i < g.rowBytes; ++i) h = (h ^ row[i]) * 1099511628211ull;
+  }
+  return h;
+}
+
+bool SamePattern(const GmPattern& a, const GmPattern& b) {
+  return a.start == b.start && a.rows == b.rows && a.rowBytes == b.rowBytes && a.pitch == b.pitch;
+}
+
+}  // namespace
+
+// Hashed from the second read of a pattern on: a range read once is never hashed.
+void Core::NotePoll_(const GmPattern& g, const SrcLoc& loc) {
+  if (!SamePattern(g, pollRead_) || uint64_t{g.rows} * g.rowBytes > kPollBytes) {
+    pollRead_ = g;
+    pollRepeats_ = 1;
+    pollIdle_ = 0;
+    return;
+  }
+  const uint64_t h = HashGm(g);
+  if (pollRepeats_ < 2 || h != pollHash_) {  // the bytes changed: another core wrote them
+    pollHash_ = h;
+    pollRepeats_ = 2;
+    pollIdle_ = 0;
+    return;
+  }
+  if (++pollRepeats_ < kPollYield) return;
+  const std::string what = "polling GM " + DescribeGm(g.start) + ".." + std::to_string(g.End() - g.start) + " B at " +
+                           loc.file + ":" + std::to_string(loc.line);
+  if (OtherCoreRunnable()) {
+    WaitUntil([g, h] { return HashGm(g) != h; }, what, true);
+    pollRepeats_ = 0;
+    return;
+  }
+  if (++pollIdle_ < kPollIdle) return;
+  Fail(Status::RUNTIME_ERROR, loc,
+       "deadlock: %s, its bytes unchanged through %u reads while no other core can run to change them%s", what.c_str(),
+       kPollIdle, OtherWaits().c_str());
+}
+
 void Core::GmAccess(int pipe, const GmPattern& g, bool write, const SrcLoc& loc, const char* api, bool sameBytes) {
+  gm_flags::RestoreView();
   if (g.rows == 0 || g.rowBytes == 0) return;
   if (pipe != PIPE_S) race_->GmAccess(pipe, g, write, trace_.instrs.back().site, loc, api);  // the DMA just recorded
   // Atomic GM writes: UB -> GM copies (MTE3) and Fixpipe (L0C -> GM) under the core's atomic mode.
   const bool atomic = regs_.atomicOp != AtomicOp::kNone && (pipe == PIPE_MTE3 || pipe == PIPE_FIX);
+  if (write) {
+    // A DMA's write is its record, just appended; a scalar store's cost goes into the next record. A
+    // raw store is recorded once it ran (gm_flags::Stored).
+    const auto size = static_cast<int64_t>(trace_.instrs.size());
+    if (std::strcmp(api, "raw GM store") != 0) gm_flags::Wrote(*this, g, pipe == PIPE_S ? size : size - 1);
+    pollRead_ = GmPattern{};
+  } else {
+    gm_flags::Observe(*this, g, loc);  // before the record: an acquiring read is ordered after what it observed
+  }
   gm_epoch::Record(*this, g, !write ? 0 : atomic ? 2 : sameBytes ? 3 : pipe == PIPE_S ? 4 : 1, loc, api);
+  if (write) return;
+  NotePoll_(g, loc);         // may yield: the copy then moves the bytes GM holds when it resumes
+  gm_flags::View(*this, g);  // last: the copy reads what the view shows
 }
 
 void Core::SyncAll(const SrcLoc& loc) {
@@ -287,6 +351,7 @@ void Core::SyncAll(const SrcLoc& loc) {
 }
 
 void Core::Finish() {
+  gm_flags::RestoreView();
   race_->Finish();
   Append(Instr{PIPE_S, Op::kScalar, 0, 0, 0, 0, 0, 0, {0, 0, 0}, -1, 0});
 }

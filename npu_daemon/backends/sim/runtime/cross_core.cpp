@@ -1,16 +1,19 @@
 // Cross-core synchronisation: CrossCoreSetFlag / CrossCoreWaitFlag between the AIC and AIVs of a
-// mixed launch, and the Matmul service an AIV's request runs on its group's AIC.
+// mixed launch, the Matmul service an AIV's request runs on its group's AIC, and flags in GM
+// (gm_flags, race_checker.h).
 //
 // Each core has a counter per flag id, as the hardware does; the wait does not name a mode. A set's
 // mode says when which counters count up: mode 2 from the AIC, each AIV of its group at once; mode 2
 // from the AIVs, the AIC once every AIV of the group has set; mode 1, both AIVs of the group once
 // both have set; mode 0, every core of the unit once all of them have set. A counted-up flag
 // remembers the sets it needed (core and trace index) so the model can time the wait.
+#include <algorithm>
 #include <map>
 #include <tuple>
 #include <utility>
 
 #include "ascendc_sim/runtime.h"
+#include "race_checker.h"
 
 namespace ascendc_sim {
 
@@ -175,3 +178,197 @@ void RunOnGroupAic(const std::function<void()>& work, const SrcLoc& loc) {
 }
 
 }  // namespace ascendc_sim
+
+// ---- flags in GM ---------------------------------------------------------------------------
+namespace ascendc_sim::gm_flags {
+namespace {
+
+// Writes of at most this many bytes may be flags (a 32 B block, a word, a byte per core): they keep
+// the bytes they replaced. Up to kMaxWrites a stretch between SyncAlls; a write again of the same
+// bytes by the same block updates its entry (a counter), so a spin costs one.
+constexpr uint32_t kFlagBytes = 64;
+constexpr size_t kMaxWrites = 4096;
+
+struct FlagWrite {
+  GmPattern g;
+  int block, core;              // the writer's group (the checker's block) and core
+  int64_t index;                // the write's instruction in the writer's trace (the model times it)
+  uint64_t order;               // gm_epoch's order number of the (latest) write
+  uint32_t know;                // the writer's knowledge then
+  std::vector<uint8_t> before;  // the bytes before it
+  std::vector<int> shown;       // blocks that read `before` (early) and have not yet observed it
+  std::vector<int> observed;    // blocks that have, or wrote over it since
+};
+struct Observation {
+  int reader, writer;
+  GmPattern g;
+};
+struct Saved {
+  uint8_t* at;
+  std::vector<uint8_t> bytes;
+};
+
+std::multimap<uint64_t, FlagWrite> g_writes;                         // by start address
+std::vector<std::vector<std::pair<int, uint64_t>>> g_snapshots{{}};  // per snapshot: (block, order + 1), by block
+std::vector<uint32_t> g_current;                                     // per block: its snapshot
+std::vector<Observation> g_observations;
+std::vector<Saved> g_view;  // bytes an early view replaced, in the order replaced
+
+bool Contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+uint64_t KnownUpTo(uint32_t snapshot, int block) {  // order + 1 of the last access of `block` known, 0: none
+  const auto& s = g_snapshots[snapshot];
+  auto it = std::lower_bound(s.begin(), s.end(), std::make_pair(block, uint64_t{0}));
+  return it != s.end() && it->first == block ? it->second : 0;
+}
+
+// Whether every core of the launch runs at once, so the model can time one core's wait for another's
+// instruction (a launch of more blocks than cores runs them in waves; polling across waves hangs
+// on the device too).
+bool AllAtOnce() {
+  const std::vector<CoreSpec>& specs = LaunchSpecs();
+  bool aic = false, aiv = false;
+  for (const CoreSpec& c : specs) (c.type == CoreType::kAic ? aic : aiv) = true;
+  return (aic && aiv) || static_cast<int64_t>(specs.size()) <= SocParamInt(aic ? "aic_cores" : "aiv_cores");
+}
+
+// `reader` observes `w`: it follows everything the writer had done or known by then, and, on the
+// device, goes on once the write has landed (a cross-core wait in its trace, timed by the model).
+void Acquire(Core& reader, FlagWrite& w, const SrcLoc& loc) {
+  if (AllAtOnce()) {
+    Instr wait{};
+    wait.pipe = PIPE_S;
+    wait.op = Op::kCrossWait;
+    wait.link = w.index;
+    wait.gmAddr = static_cast<uint64_t>(w.core);
+    reader.IssueAccesses(wait, loc, "GM flag observed", nullptr, 0);
+  }
+  const int b = reader.Spec().group;
+  std::map<int, uint64_t> k(g_snapshots[Knowledge(b)].begin(), g_snapshots[Knowledge(b)].end());
+  for (const auto& [block, upTo] : g_snapshots[w.know]) k[block] = std::max(k[block], upTo);
+  k[w.block] = std::max(k[w.block], w.order + 1);
+  g_snapshots.emplace_back(k.begin(), k.end());
+  if (g_current.size() <= static_cast<size_t>(b)) g_current.resize(static_cast<size_t>(b) + 1, 0);
+  g_current[static_cast<size_t>(b)] = static_cast<uint32_t>(g_snapshots.size() - 1);
+  gm_epoch::Cut(reader.GlobalId());  // its next records carry the new knowledge
+  gm_epoch::Cut(w.core);             // the writer's later accesses are not part of what was observed
+  w.shown.erase(std::remove(w.shown.begin(), w.shown.end(), b), w.shown.end());
+  w.observed.push_back(b);
+  g_observations.push_back(Observation{b, w.block, w.g});
+}
+
+}  // namespace
+
+void Reset() {
+  RestoreView();
+  g_writes.clear();
+  g_snapshots.assign(1, {});
+  g_current.clear();
+  g_observations.clear();
+}
+
+uint32_t Knowledge(int block) {
+  return static_cast<size_t>(block) < g_current.size() ? g_current[static_cast<size_t>(block)] : 0;
+}
+
+bool Known(uint32_t snapshot, int block, uint64_t order) { return order < KnownUpTo(snapshot, block); }
+
+bool Observed(int reader, int writer, const GmPattern& a, const GmPattern& b) {
+  for (const Observation& o : g_observations)
+    if (o.reader == reader && o.writer == writer && o.g.Overlaps(a) && o.g.Overlaps(b)) return true;
+  return false;
+}
+
+namespace {
+// A write of `g`, instruction `index` of the core's trace, whose bytes before were `before`
+// (nullptr: GM holds them still).
+void Keep(const Core& core, const GmPattern& g, int64_t index, const uint8_t* before) {
+  const int block = core.Spec().group;
+  // A core reads its own writes: older bytes of another block's write under this one are gone for it.
+  for (auto it = g_writes.lower_bound(g.start >= kFlagBytes ? g.start - kFlagBytes : 0);
+       it != g_writes.end() && it->first < g.End(); ++it) {
+    FlagWrite& w = it->second;
+    if (w.block != block && w.g.Overlaps(g) && !Contains(w.observed, block)) w.observed.push_back(block);
+  }
+  if (g.rows != 1 || g.rowBytes > kFlagBytes || !GmRangeValid(reinterpret_cast<const void*>(g.start), g.rowBytes))
+    return;
+  if (before == nullptr) before = GmHost(reinterpret_cast<const void*>(g.start));
+  for (auto [it, end] = g_writes.equal_range(g.start); it != end; ++it) {
+    FlagWrite& w = it->second;
+    if (w.block == block && w.g.rowBytes == g.rowBytes) {  // the same flag written again: a new value
+      w.before.assign(before, before + g.rowBytes);
+      w.order = gm_epoch::Now();
+      w.know = Knowledge(block);
+      w.core = core.GlobalId();
+      w.index = index;
+      w.shown.clear();
+      w.observed.clear();
+      return;
+    }
+  }
+  if (g_writes.size() >= kMaxWrites) return;
+  g_writes.emplace(g.start, FlagWrite{g,
+                                      block,
+                                      core.GlobalId(),
+                                      index,
+                                      gm_epoch::Now(),
+                                      Knowledge(block),
+                                      std::vector<uint8_t>(before, before + g.rowBytes),
+                                      {},
+                                      {}});
+}
+}  // namespace
+
+void Wrote(const Core& core, const GmPattern& g, int64_t index) { Keep(core, g, index, nullptr); }
+
+void Stored(const Core& core, uint64_t at, const uint8_t* before, uint32_t bytes) {
+  const uint8_t* now = GmHost(reinterpret_cast<const void*>(at));
+  uint32_t lo = 0, hi = bytes;
+  while (lo < hi && before[lo] == now[lo]) ++lo;
+  while (hi > lo && before[hi - 1] == now[hi - 1]) --hi;
+  // The scalar record the store's cost goes into is the core's next.
+  const auto index = static_cast<int64_t>(core.Trace().instrs.size());
+  if (lo < hi) Keep(core, GmPattern{at + lo, 1, hi - lo, hi - lo}, index, before + lo);
+}
+
+namespace {
+// Visits the small writes of other blocks overlapping `g` that `core` does not follow yet.
+template <typename Visit>
+void Unordered(const Core& core, const GmPattern& g, const Visit& visit) {
+  const int b = core.Spec().group;
+  for (auto it = g_writes.lower_bound(g.start >= kFlagBytes ? g.start - kFlagBytes : 0);
+       it != g_writes.end() && it->first < g.End(); ++it) {
+    FlagWrite& w = it->second;
+    if (w.block != b && w.g.Overlaps(g) && !Known(Knowledge(b), w.block, w.order) && !Contains(w.observed, b)) visit(w);
+  }
+}
+}  // namespace
+
+void Observe(Core& core, const GmPattern& g, const SrcLoc& loc) {
+  const int b = core.Spec().group;
+  Unordered(core, g, [&](FlagWrite& w) {
+    if (Contains(w.shown, b)) Acquire(core, w, loc);
+  });
+}
+
+void View(const Core& core, const GmPattern& g) {
+  const int b = core.Spec().group;
+  std::vector<FlagWrite*> early;
+  Unordered(core, g, [&](FlagWrite& w) {
+    if (!Contains(w.shown, b)) early.push_back(&w);
+  });
+  std::sort(early.begin(), early.end(), [](const FlagWrite* x, const FlagWrite* y) { return x->order > y->order; });
+  for (FlagWrite* w : early) {  // latest first, so the earliest write's older bytes win
+    uint8_t* at = GmHost(reinterpret_cast<const void*>(w->g.start));
+    g_view.push_back(Saved{at, std::vector<uint8_t>(at, at + w->g.rowBytes)});
+    std::memcpy(at, w->before.data(), w->before.size());
+    w->shown.push_back(b);
+  }
+}
+
+void RestoreView() {
+  for (auto it = g_view.rbegin(); it != g_view.rend(); ++it) std::memcpy(it->at, it->bytes.data(), it->bytes.size());
+  g_view.clear();
+}
+
+}  // namespace ascendc_sim::gm_flags

@@ -18,8 +18,9 @@
 //
 // Across cores, blocks run one at a time between SyncAlls (scheduler.h), and at every SyncAll the GM
 // footprints of the epoch are compared: a write overlapping another block's access is a race unless
-// both are atomic (GmEpoch); a scalar store sharing a 64 B cache line with another block's write is
-// one too, as the data cache writes whole lines back.
+// both are atomic (GmEpoch), or ordered by a GM flag (gm_flags: a poll that observed the writer's
+// flag write); a scalar store sharing a 64 B cache line with another block's write is one too, as
+// the data cache writes whole lines back.
 #pragma once
 
 #include <array>
@@ -137,6 +138,37 @@ void Reset();
 void Record(const Core& core, const GmPattern& g, uint8_t kind, const SrcLoc& loc, const char* api);
 // Compare the epoch's footprints (a race is a SimError), then start a new epoch.
 void Check(const char* boundary);
+uint64_t Now();      // the order number the next recorded access gets
+void Cut(int core);  // the core's next accesses start records of their own (its knowledge changed)
 }  // namespace gm_epoch
+
+// Cores that meet by flags in GM (cross_core.cpp): a core writes a flag, another polls it (a GM read
+// of the same bytes, again and again) until it changes. A poll that observes another block's write
+// is an acquire: what the writer did before that write happens before what the reader does after
+// (each block's knowledge, a snapshot of the order numbers of other blocks' accesses it follows).
+// Small writes keep the bytes they replaced, and a block that reads them while they are not ordered
+// before it sees those bytes first (it came early: a timing the device may take), so a poll always
+// observes the write it waits for, whether or not the writer ran first here.
+namespace gm_flags {
+void Reset();  // a new epoch: everything before is ordered
+// Before a write of `g` reaches GM (a small one keeps the bytes it replaces); `index`: the write's
+// instruction in the core's trace.
+void Wrote(const Core& core, const GmPattern& g, int64_t index);
+// After a raw pointer store ran: the `bytes` at `at` were `before` (the bytes it changed are kept).
+void Stored(const Core& core, uint64_t at, const uint8_t* before, uint32_t bytes);
+// A read of `g` at `loc`, before it is recorded: acquires the small writes of other blocks it
+// observes, those it saw early before (the model times its wait for them).
+void Observe(Core& core, const GmPattern& g, const SrcLoc& loc);
+// Then, once the read will not yield again: shows it the older bytes of the writes it has not seen
+// (until RestoreView).
+void View(const Core& core, const GmPattern& g);
+// Puts back the bytes an early view replaced: before anything else touches GM.
+void RestoreView();
+uint32_t Knowledge(int block);  // the block's current snapshot (0: knows nothing of other blocks)
+// Whether `block`'s access at order `order` happens before anything of a record with `snapshot`.
+bool Known(uint32_t snapshot, int block, uint64_t order);
+// Whether `reader` observed a write of `writer` overlapping both patterns (its poll of that flag).
+bool Observed(int reader, int writer, const GmPattern& a, const GmPattern& b);
+}  // namespace gm_flags
 
 }  // namespace ascendc_sim

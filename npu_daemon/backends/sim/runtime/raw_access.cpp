@@ -23,6 +23,7 @@
 
 #include "ascendc_sim/runtime.h"
 #include "guard.h"
+#include "race_checker.h"
 
 namespace ascendc_sim {
 
@@ -97,6 +98,7 @@ void OnFault(int, siginfo_t* info, void* ctx) {
     if (ub) {
       core->ScalarUb(static_cast<uint32_t>(addr - ubGuard), 1, write, kRawLoc, write ? "raw UB store" : "raw UB load");
     } else {
+      gm_flags::RestoreView();  // before the store runs, or its bytes are kept
       core->Scalar(core->ScalarGmCost(addr, 1));
       // A store crossing a page faults twice: its second part is recorded at once, as changing GM.
       uint64_t span = write && g_raw.store == 0 && GmRangeValid(reinterpret_cast<void*>(addr), 1) ? kStoreSpan : 0;
@@ -138,6 +140,7 @@ void OnTrap(int, siginfo_t*, void* ctx) {
   const bool same = std::memcmp(g_raw.before, GmHost(reinterpret_cast<void*>(addr)), g_raw.storeBytes) == 0;
   try {
     RunningCore()->NoteScalarStore(g_raw.storeBytes);
+    gm_flags::Stored(*RunningCore(), addr, g_raw.before, static_cast<uint32_t>(g_raw.storeBytes));
     RunningCore()->GmAccess(PIPE_S, GmPattern{addr, 1, 1, 1}, true, kRawLoc, "raw GM store", same);
   } catch (...) {
     Escape();

@@ -29,6 +29,7 @@ struct Scheduler {
   std::vector<std::function<bool()>> wakeIf;  // kWaiting: when the core may go on
   std::vector<std::string> waitingFor;        // kWaiting: what it waits for, for the deadlock message
   std::vector<bool> serving;                  // kWaiting in REGIST_MATMUL_OBJ: an AIC serving its AIVs
+  std::vector<bool> polling;                  // kWaiting for GM bytes to change (Core::kPollYield)
   std::exception_ptr error;
   SrcLoc syncSite{"", 0};
 
@@ -41,6 +42,7 @@ struct Scheduler {
   }
   // Block b: hand the baton back, wait for it again.
   void Yield(int b) {
+    gm_flags::RestoreView();
     if (cores[b] != nullptr) cores[b]->SettleScalarInstrs();  // other blocks count while it is parked
     std::unique_lock<std::mutex> lk(m);
     turn = -1;
@@ -99,15 +101,39 @@ void ServeGroupAivs(int group) {
   g_sched->serving[c] = false;
 }
 
-void WaitUntil(const std::function<bool()>& ready, const std::string& what) {
+void WaitUntil(const std::function<bool()>& ready, const std::string& what, bool poll) {
   if (ready()) return;
   Core& core = CurrentCore();
   const int c = core.GlobalId();
   g_sched->wakeIf[c] = ready;
   g_sched->waitingFor[c] = what;
+  g_sched->polling[c] = poll;
   g_sched->state[c] = Scheduler::kWaiting;
   g_sched->Yield(c);
+  g_sched->polling[c] = false;
   SetCurrentCore(&core);
+}
+
+bool OtherCoreRunnable() {
+  const size_t self = static_cast<size_t>(CurrentCore().GlobalId());
+  for (size_t b = 0; b < g_sched->state.size(); ++b) {
+    const Scheduler::State s = g_sched->state[b];
+    if (b != self &&
+        (s == Scheduler::kNew || s == Scheduler::kReady || (s == Scheduler::kWaiting && g_sched->wakeIf[b]())))
+      return true;
+  }
+  return false;
+}
+
+std::string OtherWaits() {
+  std::string out;
+  const size_t self = static_cast<size_t>(CurrentCore().GlobalId());
+  for (size_t b = 0; b < g_sched->state.size(); ++b)
+    if (b != self && g_sched->state[b] == Scheduler::kWaiting)
+      out += "; core " + std::to_string(b) + " " + g_sched->waitingFor[b];
+    else if (b != self && g_sched->state[b] == Scheduler::kAtSyncAll)
+      out += "; core " + std::to_string(b) + " in SyncAll";
+  return out;
 }
 
 void ParkAtSyncAll(const Core& core, const SrcLoc& loc) {
@@ -130,6 +156,7 @@ void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& k
   s.wakeIf.resize(n);
   s.waitingFor.resize(n);
   s.serving.assign(n, false);
+  s.polling.assign(n, false);
   std::vector<std::thread> threads(n);
   g_sched = &s;
   gm_epoch::Reset();
@@ -206,6 +233,14 @@ void RunCores(const std::vector<CoreSpec>& specs, const std::function<void()>& k
       if (finished == n) break;
       if (waiting > 0) {
         if (progress) continue;
+        // No core can run: a core polling GM reads on (its loop may end by itself; Core::kPollIdle).
+        uint32_t poller = 0;
+        while (poller < n && !(s.state[poller] == Scheduler::kWaiting && s.polling[poller])) ++poller;
+        if (poller < n) {
+          s.state[poller] = Scheduler::kRunning;
+          s.Give(static_cast<int>(poller));
+          continue;
+        }
         std::string msg = "deadlock: every remaining core waits for another";
         for (uint32_t b = 0; b < n; ++b)
           if (s.state[b] == Scheduler::kWaiting) msg += "; core " + std::to_string(b) + " " + s.waitingFor[b];

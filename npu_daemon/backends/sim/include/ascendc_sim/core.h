@@ -356,6 +356,20 @@ class Core {
   uint32_t Site_(const SrcLoc& loc, const char* api);
   void FlushScalar();
   void Append(Instr ins);
+  void NotePoll_(const GmPattern& g, const SrcLoc& loc);
+
+  // Cores that meet by flags in GM poll them: the same GM read of unchanged bytes, again and again,
+  // nothing else in between. The scheduler runs a core until it blocks, so after kPollYield such
+  // reads the core yields until the bytes change; when no other core can run it reads on, and
+  // kPollIdle reads later it is a deadlock (a poll no one will end; the bound keeps a loop that ends
+  // by itself, a bounded wait, running).
+  static constexpr uint32_t kPollYield = 8;
+  static constexpr uint32_t kPollIdle = 1u << 14;
+  static constexpr uint64_t kPollBytes = 8192;  // a read longer than this is data, not a poll
+  GmPattern pollRead_{};
+  uint64_t pollHash_ = 0;
+  uint32_t pollRepeats_ = 0;
+  uint32_t pollIdle_ = 0;
 
   CoreSpec spec_;
   LocalLayout local_;
@@ -387,7 +401,10 @@ Core& CurrentCore();
 const std::vector<CoreSpec>& LaunchSpecs();
 Core* GroupCore(int group, CoreType type, int sub);
 void ServeGroupAivs(int group);
-void WaitUntil(const std::function<bool()>& ready, const std::string& what);
+// `poll`: the core polls GM (Core::kPollYield); when no core can run, the launcher resumes it anyway.
+void WaitUntil(const std::function<bool()>& ready, const std::string& what, bool poll = false);
+bool OtherCoreRunnable();  // another core of the launch can run now (or once it gets the baton)
+std::string OtherWaits();  // what each other core that cannot run waits for, for a deadlock message
 void ResetCrossFlags();
 void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc);
 void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc);

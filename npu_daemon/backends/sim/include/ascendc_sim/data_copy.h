@@ -403,8 +403,6 @@ __aicore__ inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_
                     "InitGlobalMemory: GM range of %llu bytes at %s is outside every GM buffer",
                     static_cast<unsigned long long>(bytes),
                     ascendc_sim::DescribeGm(reinterpret_cast<uintptr_t>(addr)).c_str());
-  T* host = ascendc_sim::HostData(gm);
-  for (uint64_t i = 0; i < size; ++i) host[i] = value;
   ascendc_sim::Core& core = ascendc_sim::CurrentCore();
   ascendc_sim::Instr ins{};
   ins.pipe = PIPE_MTE3;
@@ -418,6 +416,9 @@ __aicore__ inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_
   core.IssueAccesses(ins, loc, "InitGlobalMemory", nullptr, 0);
   core.GmAccess(PIPE_MTE3, ascendc_sim::GmPattern{ins.gmAddr, 1, static_cast<uint32_t>(bytes), bytes}, true, loc,
                 "InitGlobalMemory");
+  // Stored once the access is recorded, as every store is (a small write keeps the bytes before it).
+  T* host = ascendc_sim::HostData(gm);
+  for (uint64_t i = 0; i < size; ++i) host[i] = value;
 }
 // Its deprecated predecessor (the library fills GM the same way: a UB buffer out on MTE3).
 template <typename T>

@@ -2,6 +2,7 @@
 // accesses through __gm__ and __ubuf__ pointers (guest_ir.py). Each element is the scalar access
 // GlobalTensor / LocalTensor GetValue and SetValue make, with their cost, cache and race checks; a GM
 // store is recorded as the native engine records a raw one (runtime/raw_access.cpp).
+#include "../race_checker.h"
 #include "import.h"
 
 namespace ascendc_sim::guest {
@@ -31,12 +32,16 @@ decltype(auto) WithBytes(int32_t bytes, F&& f) {
 // store, a store of the bytes GM already held as one (several blocks may write identical bytes).
 void GmStore(const Call& c, uint32_t addr, int32_t bytes, int64_t bits) {
   const auto at = reinterpret_cast<uintptr_t>(g_module->gm.map.Resolve(addr, bytes, "a __gm__ pointer store"));
+  gm_flags::RestoreView();  // before the store, or the bytes an early view replaced are put back over it
   uint8_t* host = GmHost(reinterpret_cast<void*>(at));
   const bool same = std::memcmp(host, &bits, bytes) == 0;
+  uint8_t before[sizeof bits];
+  std::memcpy(before, host, bytes);
   Core& core = CurrentCore();
   core.Scalar(core.ScalarGmCost(at, bytes));
   std::memcpy(host, &bits, bytes);
   core.NoteScalarStore(bytes);
+  gm_flags::Stored(core, at, before, static_cast<uint32_t>(bytes));
   core.GmAccess(PIPE_S, GmPattern{at, 1, static_cast<uint32_t>(bytes), static_cast<uint64_t>(bytes)}, true, c.Loc(0),
                 "raw GM store", same);
 }

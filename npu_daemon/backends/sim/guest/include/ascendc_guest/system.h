@@ -83,6 +83,39 @@ void SyncAll(const GlobalTensor<int32_t>&, const LocalTensor<int32_t>&, int32_t 
   ascendc_guest::sync_all(line);
 }
 
+// IBSet / IBWait: the library's polls of a flag in GM, as on the native engine (ascendc_sim/cube_sync.h,
+// which documents the slot and the protocol); every copy, flag and element access is an import.
+template <bool isAIVOnly = true>
+void IBHandshake(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+                 int32_t eventID, int32_t from, int32_t line) {
+  if (ascendc_guest::core_info(ascendc_guest::CoreInfo::kCoreType) == 1) return;
+  const int64_t blockNum = isAIVOnly ? GetBlockNum() : GetBlockNum() * 2;
+  constexpr int32_t kSlot = 32 / sizeof(int32_t);
+  const GlobalTensor<int32_t> slot = gmWorkspace[static_cast<uint64_t>(blockNum) * kSlot * eventID + blockIdx * kSlot];
+  PipeBarrier<PIPE_ALL>(line);
+  for (;;) {
+    DataCopy(ubWorkspace, slot, kSlot, line);
+    SetFlag<HardEvent::MTE2_S>(EVENT_ID0, line);
+    WaitFlag<HardEvent::MTE2_S>(EVENT_ID0, line);
+    if (ubWorkspace.GetValue(0, line) == from) break;
+  }
+  ubWorkspace.SetValue(0, 1 - from, line);
+  SetFlag<HardEvent::S_MTE3>(EVENT_ID0, line);
+  WaitFlag<HardEvent::S_MTE3>(EVENT_ID0, line);
+  DataCopy(slot, ubWorkspace, kSlot, line);
+  PipeBarrier<PIPE_ALL>(line);
+}
+template <bool isAIVOnly = true>
+void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+           int32_t eventID, ASCENDC_GUEST_LINE) {
+  IBHandshake<isAIVOnly>(gmWorkspace, ubWorkspace, blockIdx, eventID, 0, line);
+}
+template <bool isAIVOnly = true>
+void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+            int32_t eventID, ASCENDC_GUEST_LINE) {
+  IBHandshake<isAIVOnly>(gmWorkspace, ubWorkspace, blockIdx, eventID, 1, line);
+}
+
 constexpr int32_t MIX = 0;
 constexpr int32_t AIC = 1;
 constexpr int32_t AIV = 2;
