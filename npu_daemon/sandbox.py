@@ -313,7 +313,7 @@ def run(
         "TMPDIR": str(cwd),
         **(env or {}),
     }
-    if identity is not None and view is not None and not pass_fds and zygote.serves(cmd[0]):
+    if not pass_fds and zygote.serves(cmd[0]):
         try:
             return _forked(cmd, cwd, timeout_s, limits, identity, view, clean_env)
         except zygote.ServerError as e:
@@ -365,8 +365,8 @@ def _forked(
     cwd: Path,
     timeout_s: float,
     limits: Limits,
-    identity: Identity,
-    view: list[Path],
+    identity: Identity | None,
+    view: list[Path] | None,
     env: dict[str, str],
 ) -> Completed:
     """`run` through a fork server of `cmd[0]` (zygote.py): sandbox_exec's confinement with the
@@ -379,7 +379,7 @@ def _forked(
             args = ["sandbox_exec", *_exec_args(zygote.ERRFD, limits, identity, cwd, cmd, view)[1:]]
             try:
                 status, timed_out = server.run(
-                    [*args, "--", *cmd], env, (out.fileno(), err.fileno(), report), timeout_s
+                    [*args, "--", *cmd], env, cwd, (out.fileno(), err.fileno(), report), timeout_s
                 )
             except BaseException:
                 server.close()

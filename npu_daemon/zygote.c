@@ -9,8 +9,8 @@
    program's main is called.
 
    A request is one SOCK_SEQPACKET message: a uint32 timeout in milliseconds, then NUL-terminated
-   strings: the command's environment, an empty string, and sandbox_exec's command line
-   (`sandbox_exec ERRFD ... -- CMD...`, ERRFD being 3); with it three descriptors, which the child
+   strings: the command's environment, an empty string, its working directory, and sandbox_exec's
+   command line (`sandbox_exec ERRFD ... -- CMD...`, ERRFD being 3); with it three descriptors, which the child
    gets as its stdout, stderr and ERRFD. The reply: the child's wait status (-1 when the server
    failed: a malformed request, a fork refused, no pidfd), whether the timeout killed it, and its
    user and system CPU in microseconds (four int64). The child's process group is killed when it
@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -39,13 +40,18 @@ static main_fn program_main;
 #define MAX_REQUEST (1 << 20)
 #define MAX_STRINGS 8192
 
-/* The confined child: its descriptors, its environment, the sandbox, then the program. */
-static void run_child(int sock, const int fd[3], char** env, int argc, char** argv) {
+/* The confined child: its descriptors, its directory and environment, the sandbox, then the
+   program. */
+static void run_child(int sock, const int fd[3], char** env, const char* cwd, int argc, char** argv) {
   close(sock);
   if (setsid() < 0 || dup2(fd[0], 1) < 0 || dup2(fd[1], 2) < 0 || dup2(fd[2], 3) < 0) _exit(127);
   int null = open("/dev/null", O_RDONLY);
   if (null < 0 || dup2(null, 0) < 0) _exit(127);
   syscall(SYS_close_range, 4, ~0U, 0);
+  if (chdir(cwd)) { /* sandbox_exec's report of a step of its own that failed */
+    dprintf(3, "%d chdir", errno);
+    _exit(127);
+  }
   clearenv();
   for (char** e = env; *e; e++) putenv(*e);
   int cmd = sandbox_confine(argc, argv); /* reports a failed step on ERRFD and exits 127 */
@@ -117,9 +123,9 @@ static int serve(int argc, char** argv, char** envp) {
     int64_t reply[4] = {-1, 0, 0, 0};
     uint32_t timeout_ms;
     memcpy(&timeout_ms, buf, 4);
-    if (n >= 4 && nfd == 3 && env_end >= 0 && (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) == 0) {
+    if (n >= 4 && nfd == 3 && env_end >= 0 && count - env_end > 2 && (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) == 0) {
       pid_t pid = fork();
-      if (pid == 0) run_child(sock, fd, strings, count - env_end - 1, strings + env_end + 1);
+      if (pid == 0) run_child(sock, fd, strings, strings[env_end + 1], count - env_end - 2, strings + env_end + 2);
       for (int i = 0; i < 3; i++) close(fd[i]); /* ERRFD's last writer is the child now */
       nfd = 0;
       if (pid > 0) finish(pid, timeout_ms, reply);

@@ -104,13 +104,19 @@ class Server:
         self.socket = ours
 
     def run(
-        self, args: list[str], env: dict[str, str], fds: tuple[int, int, int], timeout_s: float
+        self,
+        args: list[str],
+        env: dict[str, str],
+        cwd: Path,
+        fds: tuple[int, int, int],
+        timeout_s: float,
     ) -> tuple[int, bool]:
-        """sandbox_exec's `args` (ERRFD 3) in a fork with `fds` as stdout, stderr and ERRFD:
-        (wait status, timed out). ServerError if the server is gone, fails or does not answer."""
+        """sandbox_exec's `args` (ERRFD 3) in a fork in `cwd` with `fds` as stdout, stderr and
+        ERRFD: (wait status, timed out). ServerError if the server is gone, fails or does not
+        answer."""
         global _cpu_s
         ms = max(0, min(int(timeout_s * 1000), 2**31 - 1))
-        strings = [*(f"{k}={v}" for k, v in env.items()), "", *args]
+        strings = [*(f"{k}={v}" for k, v in env.items()), "", str(cwd), *args]
         payload = struct.pack("I", ms) + b"".join(s.encode() + b"\0" for s in strings)
         try:
             self.socket.sendmsg(

@@ -103,3 +103,22 @@ def test_a_dead_server_falls_back_to_sandbox_exec(tmp_path, identity):
     done = sandbox.run([SH, "-c", "id -u"], cwd, 10.0, sandbox.Limits(), view=[seen])
     assert done.returncode == 0 and done.stdout.split() == [str(identity.uid)]
     assert not zygote.serves(SH)
+
+
+def test_without_a_sandbox_identity_a_served_command_gets_its_limits_and_directory(tmp_path):
+    # A daemon that is not root: no identity and no view, limits and no_new_privs alone, as
+    # sandbox_exec's short form gives them.
+    zygote.serve(SH)
+    try:
+        before = zygote.cpu_s()
+        done = sandbox.run(
+            [SH, "-c", "pwd; ulimit -t; ulimit -n"],
+            tmp_path,
+            10.0,
+            sandbox.Limits(cpu_s=9, open_files=30),
+        )
+    finally:
+        zygote.stop(SH)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(tmp_path.resolve()), "9", "30"]
+    assert zygote.cpu_s() > before
