@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import threading
 from collections.abc import Callable
+from concurrent import futures
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -509,31 +510,41 @@ def accept(c: Compile, timeout_s: float) -> None:
 def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
     """Accept the units, compile each, move the objects' constructors out of `.init_array`
     (ctors.py), and link the objects with the runner the candidate process calls once its
-    syscall filter is tight."""
-    if source_policy.enforced():
-        accept(c, timeout_s)
-    objects = []
-    for k, source in enumerate(c.sources):
-        obj = c.cwd / f"tu{k}.o"
-        if c.assembly is None:
-            compile_candidate(
-                [CXX, *c.flags, "-c", source, "-o", obj.name], c.cwd, obj, c.what, timeout_s, c.sees
-            )
-        else:
-            asm, counted = c.cwd / f"tu{k}.s", c.cwd / f"tu{k}.counted.s"
-            cmd = [CXX, *c.flags, "-S", source, "-o", asm.name]
-            compile_candidate(cmd, c.cwd, asm, c.what, timeout_s, c.sees)
-            counted.write_text(c.assembly(asm.read_text()))
-            cmd = [CXX, "-c", counted.name, "-o", obj.name]
-            compile_candidate(cmd, c.cwd, obj, c.what, timeout_s, c.sees)
-        ctors.defer(obj)
-        objects.append(obj.name)
+    syscall filter is tight. The acceptance check runs beside the compiles (each sandboxed in
+    its view, neither runs the candidate's code): nothing is linked before it passes, and its
+    refusal is the verdict whatever the compiles said."""
+    with futures.ThreadPoolExecutor(1) as pool:
+        check = pool.submit(accept, c, timeout_s) if source_policy.enforced() else None
+        try:
+            objects = [compile_unit(c, k, source, timeout_s) for k, source in enumerate(c.sources)]
+        finally:
+            if check is not None:
+                check.result()  # a refusal is the verdict, whether the compiles failed or not
     # Linked in its own directory (the object cache is not in its view), then copied into place.
     runner = str(ensure_runtime().root / ctors.RUNNER_OBJECT)
     linked = c.cwd / "linked.so"
     link = [CXX, *CANDIDATE_CXXFLAGS, "-shared", *objects, runner, *c.link, "-o", linked.name]
     compile_candidate(link, c.cwd, linked, c.what, timeout_s, c.sees)
     shutil.copyfile(linked, out)
+
+
+def compile_unit(c: Compile, k: int, source: str, timeout_s: float) -> str:
+    """Unit `k` of `c` compiled (through its assembly pass, if any) to an object whose
+    constructors are deferred: its name in `c.cwd`."""
+    obj = c.cwd / f"tu{k}.o"
+    if c.assembly is None:
+        compile_candidate(
+            [CXX, *c.flags, "-c", source, "-o", obj.name], c.cwd, obj, c.what, timeout_s, c.sees
+        )
+    else:
+        asm, counted = c.cwd / f"tu{k}.s", c.cwd / f"tu{k}.counted.s"
+        cmd = [CXX, *c.flags, "-S", source, "-o", asm.name]
+        compile_candidate(cmd, c.cwd, asm, c.what, timeout_s, c.sees)
+        counted.write_text(c.assembly(asm.read_text()))
+        cmd = [CXX, "-c", counted.name, "-o", obj.name]
+        compile_candidate(cmd, c.cwd, obj, c.what, timeout_s, c.sees)
+    ctors.defer(obj)
+    return obj.name
 
 
 def package_top(pkg: OperatorPackage, root: Path) -> Path:
