@@ -109,9 +109,11 @@ static int serve(int argc, char** argv, char** envp) {
       nfd = nfd < 4 ? nfd : 4;
       memcpy(fd, CMSG_DATA(c), (size_t)nfd * sizeof(int));
     }
-    /* Split: the environment up to the first empty string, then the arguments. */
+    /* Split: the environment up to the first empty string, then the directory and the arguments;
+       a request of more strings than fit is malformed, never cut short. */
     int count = 0, env_end = -1;
-    for (char* s = buf + 4; s < buf + n && count < MAX_STRINGS; s += strlen(s) + 1) {
+    char* s = buf + 4;
+    for (; s < buf + n && count < MAX_STRINGS; s += strlen(s) + 1) {
       if (!*s && env_end < 0) {
         env_end = count;
         strings[count++] = NULL;
@@ -121,9 +123,10 @@ static int serve(int argc, char** argv, char** envp) {
     }
     strings[count] = NULL;
     int64_t reply[4] = {-1, 0, 0, 0};
-    uint32_t timeout_ms;
-    memcpy(&timeout_ms, buf, 4);
-    if (n >= 4 && nfd == 3 && env_end >= 0 && count - env_end > 2 && (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) == 0) {
+    uint32_t timeout_ms = 0;
+    if (n >= 4) memcpy(&timeout_ms, buf, 4);
+    if (n >= 4 && s >= buf + n && nfd == 3 && env_end >= 0 && count - env_end > 2 &&
+        (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) == 0) {
       pid_t pid = fork();
       if (pid == 0) run_child(sock, fd, strings, strings[env_end + 1], count - env_end - 2, strings + env_end + 2);
       for (int i = 0; i < 3; i++) close(fd[i]); /* ERRFD's last writer is the child now */
