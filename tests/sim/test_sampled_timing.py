@@ -172,3 +172,23 @@ def test_a_sampled_bench_case_is_compared_where_its_blocks_stored(tmp_path, monk
     failed, full = results["x - y", "sampled"], results["x - y", "full"]
     assert failed.status is Status.WRONG_ANSWER and full.status is Status.WRONG_ANSWER
     assert all("first at flat index 0;" in r.message for r in (failed, full))
+
+
+def test_a_sampled_bench_case_whose_blocks_meet_by_gm_flags_runs_whole(tmp_path):
+    # max_syncall with its SyncAll replaced by block 0 polling each block's row of the workspace
+    # (docs/simulator.md, Flags in GM): a sample without the writers would wait for ever, so
+    # the bench case runs whole and says why.
+    pkg = load_package(Path(__file__).parent / "packages" / "max_syncall")
+    kernel = pkg.files["op_kernel/max_syncall.cpp"]
+    poll = (
+        "  if (b == 0) {\n    PipeBarrier<PIPE_ALL>();\n    LocalTensor<float> fl = workBuf.Get<float>();\n"
+        "    for (uint32_t i = 1; i < GetBlockNum(); ++i) do {\n      DataCopy(fl, ws[i * 8], 8);\n"
+        "      SetFlag<HardEvent::MTE2_S>(EVENT_ID2);\n      WaitFlag<HardEvent::MTE2_S>(EVENT_ID2);\n"
+        "    } while (fl.GetValue(1) != -3.0e38f);\n  }\n"
+    )
+    assert "  SyncAll();\n" in kernel
+    pkg = pkg.with_sources(kernel=kernel.replace("  SyncAll();\n", poll))
+    request = EvalRequest(package=pkg, cases=[pkg.spec.bench_case.name], timing="sampled")
+    result = SimBackend().evaluate(request, tmp_path / "flags")
+    assert result.status is Status.OK, result.message
+    assert "a block polls GM" in result.profile.sampled_unchecked
