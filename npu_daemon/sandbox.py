@@ -351,8 +351,7 @@ def run(
                     pass
                 proc.wait()
             if failed:
-                code, _, step = failed.partition(" ")
-                raise OSError(int(code), f"sandbox_exec: {step}")
+                raise _setup_fault(failed)
             return Completed(
                 proc.returncode, _tail(out), _tail(err), timed_out, time.monotonic() - start
             )
@@ -388,8 +387,7 @@ def _forked(
                 os.close(report)
             zygote.give_back(cmd[0], server)
             if failed := _read_report(errors):
-                code, _, step = failed.partition(" ")
-                raise OSError(int(code), f"sandbox_exec: {step}")
+                raise _setup_fault(failed)
             return _completed(status, out, err, timed_out, start)
     finally:
         os.close(errors)
@@ -426,6 +424,13 @@ def _spellings(view: list[Path]) -> list[Path]:
     """Each path of a view as given (absolute) and, where a link lies on the way, as resolved:
     a command may name it either way (-I of the cache, a compiler's own realpath)."""
     return list(dict.fromkeys(q for p in view for q in (Path(os.path.abspath(p)), p.resolve())))
+
+
+def _setup_fault(report: str) -> OSError:
+    """sandbox_exec's report of a step of its own that failed ("ERRNO STEP"), as the worker's
+    OSError: the daemon's fault, never the command's status."""
+    code, _, step = report.partition(" ")
+    return OSError(int(code), f"sandbox_exec: {step}")
 
 
 def _read_report(errors: int) -> str:

@@ -148,19 +148,19 @@ struct bfloat16_t {
 // engines round alike: E4M3FN and E5M2 to nearest even, HiFloat8 to nearest away, E8M0 a power of two.
 namespace ascendc_guest {
 extern "C" {
-ASCENDC_GUEST_IMPORT(fp8_from_float) int32_t fp8_from_float(Dtype t, uint32_t bits);
-ASCENDC_GUEST_IMPORT(fp8_to_float) uint32_t fp8_to_float(Dtype t, int32_t b);
+ASCENDC_GUEST_IMPORT(fp8_from_float) int32_t fp8_from_float(Dtype t, float f);
+ASCENDC_GUEST_IMPORT(fp8_to_float) float fp8_to_float(Dtype t, int32_t b);
 }
 template <Dtype F>
 struct Fp8 {
   uint8_t bits = 0;
   Fp8() = default;
-  Fp8(float f) : bits(static_cast<uint8_t>(fp8_from_float(F, __builtin_bit_cast(uint32_t, f)))) {}
+  Fp8(float f) : bits(static_cast<uint8_t>(fp8_from_float(F, f))) {}
   template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, half> ||
                                                     std::is_same_v<T, bfloat16_t>>>
   Fp8(T v) : Fp8(static_cast<float>(v)) {}
   ASCENDC_GUEST_SPACE_LOADS(Fp8)
-  operator float() const { return __builtin_bit_cast(float, fp8_to_float(F, bits)); }
+  operator float() const { return fp8_to_float(F, bits); }
 };
 }  // namespace ascendc_guest
 using fp8_e4m3fn_t = ascendc_guest::Fp8<ascendc_guest::Dtype::kF8E4M3FN>;

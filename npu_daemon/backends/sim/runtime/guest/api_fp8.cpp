@@ -1,6 +1,5 @@
 // The guest's one-byte float scalars (fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, hifloat8_t) converted by
 // the native engine's codec (ascendc_sim/fp8.h), so a guest kernel rounds as a native one does.
-// Floats cross as their bits (the import trampoline passes integers).
 #include "import.h"
 
 namespace ascendc_sim::guest {
@@ -21,11 +20,9 @@ Fp8Format FormatOf(int32_t code) {
   }
 }
 
-int32_t FromFloat(const Call&, int32_t code, uint32_t bits) {
-  return Fp8FromFloat(FormatOf(code), FromBits<float>(bits));
-}
-uint32_t ToFloat(const Call&, int32_t code, int32_t byte) {
-  return static_cast<uint32_t>(BitsOf(Fp8ToFloat(FormatOf(code), static_cast<uint8_t>(byte))));
+int32_t FromFloat(const Call&, int32_t code, float f) { return Fp8FromFloat(FormatOf(code), f); }
+float ToFloat(const Call&, int32_t code, int32_t byte) {
+  return Fp8ToFloat(FormatOf(code), static_cast<uint8_t>(byte));
 }
 
 }  // namespace
