@@ -23,6 +23,7 @@ asc_float2hif8); a value at or past the midpoint to 49152, where the next code w
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 # Our dtype name -> ml_dtypes type name (the OCP ones); hifloat8 is decoded by the table below.
@@ -89,8 +90,6 @@ def decode(bits: np.ndarray, dtype: str) -> np.ndarray:
     """The bytes of a one-byte float dtype -> float32 values."""
     if dtype == "hifloat8":
         return hif8_decode(bits)
-    import ml_dtypes
-
     return np.asarray(bits, np.uint8).view(getattr(ml_dtypes, ML_DTYPES[dtype])).astype(np.float32)
 
 
@@ -98,7 +97,5 @@ def encode(values: np.ndarray, dtype: str) -> np.ndarray:
     """float values -> the bytes of a one-byte float dtype."""
     if dtype == "hifloat8":
         return hif8_encode(values)
-    import ml_dtypes
-
     typed = np.asarray(values, np.float32).astype(getattr(ml_dtypes, ML_DTYPES[dtype]))
     return typed.view(np.uint8)
