@@ -41,9 +41,36 @@ struct half {
 struct bfloat16_t {
   uint16_t bits;
 };
+struct fp8_e4m3fn_t {
+  uint8_t bits;
+};
+struct fp8_e5m2_t {
+  uint8_t bits;
+};
+struct fp8_e8m0_t {
+  uint8_t bits;
+};
+struct hifloat8_t {
+  uint8_t bits;
+};
 
 namespace c10 {
-enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16, Undefined };
+enum class ScalarType : int8_t {
+  Byte,
+  Char,
+  Short,
+  Int,
+  Long,
+  Half,
+  Float,
+  Double,
+  Bool,
+  BFloat16,
+  Float8_e5m2,
+  Float8_e4m3fn,
+  Float8_e8m0fnu,
+  Undefined
+};
 enum class DeviceType : int8_t { CPU, PrivateUse1 };
 struct Device {
   DeviceType type = DeviceType::PrivateUse1;
@@ -61,6 +88,9 @@ inline int64_t ElementSize(ScalarType t) {
     case ScalarType::Byte:
     case ScalarType::Char:
     case ScalarType::Bool:
+    case ScalarType::Float8_e5m2:
+    case ScalarType::Float8_e4m3fn:
+    case ScalarType::Float8_e8m0fnu:
       return 1;
     case ScalarType::Short:
     case ScalarType::Half:
@@ -150,7 +180,9 @@ constexpr ScalarType kUInt8 = ScalarType::Byte, kInt8 = ScalarType::Char, kInt16
                      kInt32 = ScalarType::Int, kInt = ScalarType::Int, kInt64 = ScalarType::Long,
                      kLong = ScalarType::Long, kFloat16 = ScalarType::Half, kHalf = ScalarType::Half,
                      kFloat32 = ScalarType::Float, kFloat = ScalarType::Float, kFloat64 = ScalarType::Double,
-                     kDouble = ScalarType::Double, kBool = ScalarType::Bool, kBFloat16 = ScalarType::BFloat16;
+                     kDouble = ScalarType::Double, kBool = ScalarType::Bool, kBFloat16 = ScalarType::BFloat16,
+                     kFloat8_e5m2 = ScalarType::Float8_e5m2, kFloat8_e4m3fn = ScalarType::Float8_e4m3fn,
+                     kFloat8_e8m0fnu = ScalarType::Float8_e8m0fnu;
 inline Tensor empty(IntArrayRef sizes, TensorOptions o = {}) { return Tensor(sizes, o.type); }
 inline Tensor empty(IntArrayRef sizes, ScalarType t) { return Tensor(sizes, t); }
 inline Tensor empty_like(const Tensor& t) { return Tensor(t.sizes(), t.scalar_type()); }
@@ -358,6 +390,14 @@ inline c10::ScalarType TorchType(ge::DataType t) {
       return c10::ScalarType::Bool;
     case ge::DT_BF16:
       return c10::ScalarType::BFloat16;
+    case ge::DT_FLOAT8_E5M2:
+      return c10::ScalarType::Float8_e5m2;
+    case ge::DT_FLOAT8_E4M3FN:
+      return c10::ScalarType::Float8_e4m3fn;
+    case ge::DT_FLOAT8_E8M0:
+      return c10::ScalarType::Float8_e8m0fnu;
+    case ge::DT_HIFLOAT8:  // torch has no HiFloat8: torch_npu keeps its data in a uint8 tensor
+      return c10::ScalarType::Byte;
     default:
       Fail("a dtype the torch plugin cannot be handed");
   }
