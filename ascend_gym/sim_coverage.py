@@ -6,8 +6,8 @@ of the A2 parts). An API counts as emulated when its name is declared or used in
 headers (comments and strings left out); a documented variant of a name (a page such as
 "DataCopy（GMToL1随路转换-ND2NZ搬运）") only when FORMS names the overload that implements it and
 that overload is in our headers. An API counts as tested when its name (and a variant's marker)
-appears in a kernel of our tests: the C++ sources of tests/sim/packages and the string literals of
-tests/sim/*.py, where the kernels live.
+appears in a kernel of our tests: the C++ sources of tests/sim/packages and tests/guest/packages and
+the string literals of the test modules there, where the kernels live.
 """
 
 from __future__ import annotations
@@ -23,8 +23,15 @@ from pydantic import BaseModel
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTED = Path(__file__).with_name("sim_api_documented.toml")
-HEADERS = (ROOT / "npu_daemon/backends/sim/include", ROOT / "npu_daemon/backends/common/host")
-TESTS = ROOT / "tests/sim"
+SIM = ROOT / "npu_daemon/backends/sim"
+# The native API's headers, the host's, and the parameter structs and scalar helpers both engines
+# share (the native headers include them from the guest's directory).
+HEADERS = (
+    SIM / "include",
+    ROOT / "npu_daemon/backends/common/host",
+    *sorted((SIM / "guest/include/ascendc_guest").glob("*params.h")),
+)
+TESTS = (ROOT / "tests/sim", ROOT / "tests/guest")
 
 # Documented variants of one name -> (the overload in our headers, the marker a test kernel uses).
 # A variant absent here is not emulated.
@@ -65,6 +72,9 @@ FORMS: dict[str, tuple[str, str]] = {
         r"Copy\(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask",
         r"\bCopy\(",
     ),
+    "Cast（float转half/int32_t）": (r"U Cast\(T valueIn", r"Cast<float, (half|int32_t)"),
+    "Cast（float转bfloat16_t）": (r"bfloat16_t Cast\(const float& fVal\)", r"bfloat16_t \w+ = Cast\("),
+    "Cast（多类型转float）": (r"float Cast\(const bfloat16_t& bVal\)", r"float \w+ = Cast\("),
     "Compare（结果存入寄存器）": (
         r"Compare\(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE",
         r"GetCmpMask|VSEL_CMPMASK_SPR",
@@ -99,15 +109,15 @@ def _code(paths: Iterable[Path], suffixes: tuple[str, ...]) -> str:
     return "\n".join(
         COMMENT.sub(" ", p.read_text(errors="replace"))
         for root in paths
-        for p in sorted(root.rglob("*"))
+        for p in (sorted(root.rglob("*")) if root.is_dir() else [root])
         if p.suffix in suffixes and p.is_file()
     )
 
 
 def _test_kernels() -> str:
     """Our test kernels: package C++ sources and the string literals of the test modules."""
-    parts = [_code([TESTS / "packages"], (".h", ".cpp", ".hpp"))]
-    for p in sorted(TESTS.glob("*.py")):
+    parts = [_code([t / "packages" for t in TESTS], (".h", ".cpp", ".hpp"))]
+    for p in sorted(f for t in TESTS for f in t.glob("*.py")):
         toks = tokenize.generate_tokens(io.StringIO(p.read_text()).readline)
         parts += [t.string for t in toks if t.type == tokenize.STRING]
     return "\n".join(parts)

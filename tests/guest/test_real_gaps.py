@@ -83,6 +83,33 @@ def test_constexpr_half_constants_and_a_bool_tensor_match_the_native_engine(engi
     engines.same(add_with(CONSTANTS))
 
 
+# The scalar bit counts on values the block index shifts (so no compiler folds them), summed to the
+# documentation's examples: 16 + 48 + 7 + 64 + 6 - 1 + 0 + 8 - 1 + 0 = 147; any other sum adds 1 to z.
+BIT_COUNTS = add_edited(
+    (
+        "    outQueueZ.EnQue<DTYPE_Z>(zLocal);\n",
+        "    const uint32_t s = GetBlockIdx() % 8;\n"
+        "    const int64_t sum = GetBitCount<1>(0xFFFFull << s) + ScalarGetCountOfValue<0>(0xFFFFull << s) +\n"
+        "        CountLeadingZero(0x0100000000000020ull >> s << s) + ScalarCountLeadingZero(s >> 3) +\n"
+        "        CountBitsCntSameAsSignBit(static_cast<int64_t>(0x0100000000000020ull) + s) +\n"
+        "        CountBitsCntSameAsSignBit(-1 - static_cast<int64_t>(s >> 3)) +\n"
+        "        CountBitsCntSameAsSignBit(static_cast<int64_t>(0x8000000000000000ull) + s) + GetSFFValue<1>(0x1000000000000100ull) +\n"
+        "        ScalarGetSFFValue<0>(~0ull >> (s >> 3)) + GetSFFValue<0>(0xFF00ull << s);\n"
+        "    if (sum != 147) Adds(zLocal, zLocal, static_cast<DTYPE_Z>(1.0f), n);\n"
+        "    outQueueZ.EnQue<DTYPE_Z>(zLocal);\n",
+    ),
+    (
+        "    Add(zLocal, xLocal, yLocal, (len + alignElems - 1) / alignElems * alignElems);\n",
+        "    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;\n"
+        "    Add(zLocal, xLocal, yLocal, n);\n",
+    ),
+)
+
+
+def test_the_scalar_bit_counts_give_the_documented_values_on_both_engines(engines):
+    engines.same(add_with(BIT_COUNTS))
+
+
 @pytest.mark.parametrize(
     "body, why",
     [

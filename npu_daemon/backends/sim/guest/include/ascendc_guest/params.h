@@ -27,6 +27,36 @@ inline T Ceil(T a, T b) {
   return (a + b - 1) / b;
 }
 
+// The scalar unit's bit counts (kernel_operator_scalar_intf.h), one instruction each on the device
+// and in wasm (popcnt, clz, ctz); the Scalar* names are the library's former ones.
+template <int countValue>
+inline int64_t GetBitCount(uint64_t valueIn) {
+  const int64_t ones = __builtin_popcountll(valueIn);
+  return countValue == 1 ? ones : 64 - ones;
+}
+inline int64_t CountLeadingZero(uint64_t valueIn) { return valueIn == 0 ? 64 : __builtin_clzll(valueIn); }
+// Bits after the sign bit equal to it, counted from the top; -1 for 0 and -1 (all bits alike).
+inline int64_t CountBitsCntSameAsSignBit(int64_t valueIn) {
+  if (valueIn == 0 || valueIn == -1) return -1;
+  const uint64_t magnitude = static_cast<uint64_t>(valueIn < 0 ? ~valueIn : valueIn);
+  return __builtin_clzll(magnitude) - 1;
+}
+// The position of the lowest bit equal to countValue, or -1.
+template <int countValue>
+inline int64_t GetSFFValue(uint64_t valueIn) {
+  const uint64_t wanted = countValue == 1 ? valueIn : ~valueIn;
+  return wanted == 0 ? -1 : __builtin_ctzll(wanted);
+}
+template <int countValue>
+inline int64_t ScalarGetCountOfValue(uint64_t valueIn) {
+  return GetBitCount<countValue>(valueIn);
+}
+inline int64_t ScalarCountLeadingZero(uint64_t valueIn) { return CountLeadingZero(valueIn); }
+template <int countValue>
+inline int64_t ScalarGetSFFValue(uint64_t valueIn) {
+  return GetSFFValue<countValue>(valueIn);
+}
+
 constexpr uint8_t DEFAULT_DATA_COPY_NBURST = 1;  // the DataCopyParams defaults, as the library names them
 constexpr uint8_t DEFAULT_DATA_COPY_STRIDE = 0;
 
