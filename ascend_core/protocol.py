@@ -182,7 +182,7 @@ class EvalResult(BaseModel):
     bench_case: str | None = None
     cases: list[CaseCheck] = []
     profile: Profile | None = None
-    backend: Literal["sim", "cann"] = "sim"
+    backend: Literal["sim", "sim-guest", "cann"] = DEFAULT_BACKEND  # engine, or device
     simulated: bool = True
     soc: str = ""
     fingerprint: dict[str, str] = {}
@@ -216,7 +216,7 @@ class StatsRequest(BaseModel):
 class StatsReply(BaseModel):
     kind: Literal["stats_reply"] = "stats_reply"
     request_id: str
-    backend: str
+    backend: str  # sim, sim-guest (the simulator's two engines) or cann
     workers: int
     queued: int
     evaluations: int
@@ -232,6 +232,7 @@ class StatsReply(BaseModel):
     queued_bytes: int = 0  # memory the waiting requests hold
     in_flight_bytes: int = 0  # bytes on their way in, not yet read (incomplete frames included)
     connections_cut: int = 0  # for holding more than the request-memory bound left them
+    simulated: bool = False  # latencies from the performance model, not a device
 
 
 class HealthRequest(BaseModel):

@@ -120,7 +120,7 @@ def daemon_facts(client: DaemonClient) -> dict[str, Any]:
         return {}
     return {
         "backend": stats.backend,
-        "simulated": stats.backend == "sim",
+        "simulated": stats.simulated,
         "daemon_versions": stats.versions,
     }
 
@@ -205,7 +205,7 @@ def run_one(
         )
         best = _best_package(result, view)
         record.baseline_head_us = view.baseline_head_us  # the heads the env saw; of a best the
-        if record.best_us == view.best_us:  # policy found outside the env: unknown
+        if record.best_us == view.best_us:  # policy found outside the env, the policy's word
             record.best_head_us = view.best_head_us
         if best is not None and metrics.record_speedup(record) > 1.0:
             claim = Claim(

@@ -129,6 +129,8 @@ class PolicyResult(ModelAccount):
     best_us: float
     best_hash: str
     evaluations: int
+    # The launch head in best_us, for a policy that keeps its own best (the env knows its own).
+    best_head_us: float | None = None
     proposer: str = "offline"
     trajectory: list[StepRecord] = []
     # The best candidate's sources, for a policy whose best is not the env's own best_package

@@ -73,7 +73,10 @@ FORMS: dict[str, tuple[str, str]] = {
         r"\bCopy\(",
     ),
     "Cast（float转half/int32_t）": (r"U Cast\(T valueIn", r"Cast<float, (half|int32_t)"),
-    "Cast（float转bfloat16_t）": (r"bfloat16_t Cast\(const float& fVal\)", r"bfloat16_t \w+ = Cast\("),
+    "Cast（float转bfloat16_t）": (
+        r"bfloat16_t Cast\(const float& fVal\)",
+        r"bfloat16_t \w+ = Cast\(",
+    ),
     "Cast（多类型转float）": (r"float Cast\(const bfloat16_t& bVal\)", r"float \w+ = Cast\("),
     "Compare（结果存入寄存器）": (
         r"Compare\(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE",

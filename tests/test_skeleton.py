@@ -12,13 +12,13 @@ import pytest
 
 import ascend_gym  # noqa: F401  (registers AscendOp-v0)
 from ascend_core import suite
-from ascend_core.protocol import EvalRequest, Status, Timeouts
+from ascend_core.protocol import DEFAULT_BACKEND, EvalRequest, Status, Timeouts
 
 
 def test_daemon_round_trip(client):
     result = client.evaluate(EvalRequest(run_id="t-roundtrip", package=suite.resolve("level1/add")))
     assert result.status is Status.OK, result.message
-    assert result.simulated and result.backend == "sim"
+    assert result.simulated and result.backend == DEFAULT_BACKEND == "sim-guest"
     assert result.latency_us > 0
     assert result.profile.block_dim > 0 and result.profile.gm_read_bytes > 0
     assert {c.name for c in result.cases} == {

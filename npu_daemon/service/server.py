@@ -450,6 +450,7 @@ class Server:
         return StatsReply(
             request_id=request_id,
             backend=self.backend.name,
+            simulated=self.backend.simulated,
             workers=self.pool.size,
             queued=len(self._queue),
             running=self.pool.running(),

@@ -271,3 +271,5 @@ def test_openevolve_offline_run_is_stopped_by_the_ledger_budget(daemon):
         and result.proposer == "offline"
     )
     assert result.model == "ascend-gym-offline"  # the account names the endpoint that answered
+    # the head of its own best is known, as the env knows that of its best (reports split by it)
+    assert result.best_head_us is not None and 0 < result.best_head_us < result.best_us

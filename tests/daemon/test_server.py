@@ -70,6 +70,7 @@ def test_stats_health_and_ledger(small_daemon):
     client = DaemonClient(small_daemon.address)
     stats = client.stats()
     assert stats.workers == stats.workers_alive == 1 and stats.max_queue == 1
+    assert stats.backend == "sim-guest" and stats.simulated  # the engine that times, named
     assert stats.versions["protocol"] == "1" and stats.versions["zmq"]
     assert client.health().ok
     assert client.ledger("never-seen").evaluations == 0

@@ -311,6 +311,7 @@ def _first_error(log: str) -> str:
 class GuestSimBackend(SimBackend):
     """The simulator with the kernel run as a metered guest (`--backend sim-guest`)."""
 
+    name = "sim-guest"  # results and records say which engine timed them
     engine = "guest"
 
     def prepare(self) -> None:
