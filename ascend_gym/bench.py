@@ -204,8 +204,8 @@ def run_one(
             }
         )
         best = _best_package(result, view)
-        record.baseline_head_us = view.baseline_head_us  # the heads the env saw; of a best the
-        if record.best_us == view.best_us:  # policy found outside the env, the policy's word
+        record.baseline_head_us = view.baseline_head_us  # the heads the env saw
+        if record.best_us == view.best_us:  # else a best found outside the env: its result's head
             record.best_head_us = view.best_head_us
         if best is not None and metrics.record_speedup(record) > 1.0:
             claim = Claim(
