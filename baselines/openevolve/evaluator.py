@@ -42,6 +42,7 @@ from openevolve.evaluation_result import EvaluationResult
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import DEFAULT_SOC, DEFAULT_TIMING_PROTOCOL, EvalRequest, EvalResult
 from ascend_gym.client import DaemonClient, DaemonPool, connect
+from ascend_gym.env import head_us
 from baselines.openevolve import program as program_io
 
 LOG = "evaluations.jsonl"
@@ -154,6 +155,7 @@ def _log(settings: Settings, candidate: OperatorPackage, result: EvalResult, add
                 mode="json", include=LOGGED_FIELDS
             ),
             "charged": result.charged,
+            "head_us": head_us(result),  # the launch head in its latency: reports split by it
             "daemon": address or settings.daemon,
         },
     )

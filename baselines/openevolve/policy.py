@@ -34,7 +34,7 @@ from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalResult
 from ascend_gym.bench import start_ray
 from ascend_gym.client import DaemonPool, connect
-from ascend_gym.env import EpisodeView, head_us
+from ascend_gym.env import EpisodeView
 from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord, episode
 from baselines.openevolve import program as program_io
 from baselines.openevolve.server import MODEL as OFFLINE_MODEL
@@ -267,7 +267,8 @@ class OpenEvolvePolicy:
                 view.client.note_charge(view.run_id, entry["daemon"])  # the workers' receipts
             result = EvalResult.model_validate(entry["result"])
             if result.ok and result.latency_us < best_us:
-                best_us, best_hash, best_head_us = result.latency_us, entry["hash"], head_us(result)
+                best_us, best_hash = result.latency_us, entry["hash"]
+                best_head_us = entry["head_us"]
             trajectory.append(StepRecord.of_result(result, spent, best_us, result.message[:120]))
         kept = workdir / "candidates" / f"{best_hash}.json"  # the evaluator keeps correct ones
         best = OperatorPackage.model_validate_json(kept.read_text()) if kept.is_file() else None
