@@ -197,7 +197,7 @@ void Read(int fd, T* data, size_t n = 1, Sender from = Sender::kCandidate) {
 
 // A kWarning record's message, the sender's `warnings`-th.
 std::string ReadWarning(int fd, const channel::Header& h, size_t warnings, Sender from) {
-  if (h.bytes > kMaxMessageBytes || warnings >= 16) throw Malformed("warning record", from);
+  if (h.bytes > channel::kMaxWarningBytes || warnings >= 16) throw Malformed("warning record", from);
   std::string message(h.bytes, '\0');
   Read(fd, message.data(), message.size(), from);
   return message;

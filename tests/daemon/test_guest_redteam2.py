@@ -1,0 +1,131 @@
+"""A second red team of the guest engine (issue 50, docs/trust_boundary.md, "A second red team of
+the guest engine"): families the first round's tests do not hold, each run against a real
+`sim-guest` daemon and asserting what an honest run of the same work gets. Here: the launcher's
+result as a bound the daemon reads (an uncharged DAEMON_ERROR at will), and the harness's text
+about a case whose inputs the daemon keeps across evaluations (the kernel's numbers in it).
+
+Safe if containment fails: the kernels touch only their own UB and the launch's buffers; the
+tiling writes at most 6 MiB to its own descriptors 3 to 8 (the launcher's channel among them) and
+opens nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ascend_core.protocol import Status
+from ascend_core.suite import resolve
+
+from . import test_guest_boundary as boundary
+from .test_guest_boundary import kernel_with, timed
+
+guest = boundary.guest  # a sim-guest daemon of this module's own
+
+IMPORT = 'extern "C" __attribute__((import_module("ascendc"), import_name("{name}"))) {decl};\n'
+ADD_BLOCK_DIM = "uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), units});"
+BENCH = "tilingData.totalLength > 1000000"  # level1/add's bench case: its inputs are kept
+# 32 bits of the bench case's input x, read as the API reads it (charged).
+SECRET = (
+    "    GlobalTensor<uint32_t> xs;\n    xs.SetGlobalBuffer((__gm__ uint32_t*)x, 16);\n"
+    "    const uint32_t secret = xs.GetValue(0) ^ {mask}u;\n"
+)
+
+
+def with_tiling(old: str, new: str) -> str:
+    text = resolve("level1/add").files["op_host/add.cpp"]
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+def numbers(message: str) -> list[str]:
+    """The numbers a message states, but for the case's name."""
+    return re.findall(r"\b\d+\b", re.sub(r"^case \w+: ", "", message))
+
+
+# ---- the launcher's result: a bound the daemon reads ----------------------------------------------
+def test_a_launch_of_thousands_of_blocks_is_timed_not_a_daemon_fault(guest):
+    # The profile listed every block (about 350 bytes each): past about 3,000 blocks the result
+    # outgrew the 1 MiB the daemon reads, its JSON was cut, and an honest kernel got an uncharged
+    # DAEMON_ERROR. The launch's cores may number 65,535.
+    tiling = with_tiling(ADD_BLOCK_DIM, "uint32_t blockDim = std::min(4000u, units);")
+    pkg = timed(run_id="blocks").package.with_sources(tiling=tiling)
+    result = guest.evaluate(timed(run_id="blocks").model_copy(update={"package": pkg}))
+    assert result.status is Status.OK, (result.status, result.message)
+    assert result.profile.block_dim == 4000
+    profile = result.profile.model_dump()
+    assert len(profile["blocks"]) == 512 and profile["blocks_unlisted"] == 4000 - 512
+
+
+FLOOD = r"""
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+namespace {
+// Sixteen warning records of 64 KiB of control bytes (six bytes each once escaped in JSON) on
+// each descriptor that may be the launcher's channel.
+void Flood() {
+  static char payload[65537];
+  std::memset(payload, 1, 65536);
+  for (int fd = 3; fd <= 8; ++fd)
+    for (int k = 0; k < 16; ++k) {
+      const uint32_t kind = 5, status = 0;
+      const uint64_t bytes = 65536;
+      unsigned char h[16];
+      std::memcpy(h, &kind, 4);
+      std::memcpy(h + 4, &status, 4);
+      std::memcpy(h + 8, &bytes, 8);
+      for (unsigned char c : h) dprintf(fd, "%c", c);
+      if (dprintf(fd, "%s", payload) < 0) break;
+    }
+}
+}  // namespace
+"""
+
+
+def test_records_the_tiling_writes_past_the_bound_are_its_charged_failure(guest):
+    # Tiling code writes to the channel it inherits (dprintf, past the token gate): sixteen
+    # warnings of 64 KiB made a result of 6 MiB, cut at 1 MiB: an uncharged DAEMON_ERROR at will.
+    tiling = with_tiling("namespace optiling {", FLOOD + "namespace optiling {")
+    tiling = tiling.replace("  AddTilingData tiling;", "  AddTilingData tiling;\n  Flood();", 1)
+    pkg = timed(run_id="flood").package.with_sources(tiling=tiling)
+    result = guest.evaluate(timed(run_id="flood").model_copy(update={"package": pkg}))
+    assert result.status is Status.RUNTIME_ERROR, (result.status, result.message)
+    assert result.charged and "malformed tiling record (warning record)" in result.message
+
+
+# ---- the harness's text about a case whose inputs are kept ----------------------------------------
+def leaky(mask: int, leak: str, prelude: str = "") -> str:
+    """level1/add, whose block 0 puts 32 bits of the bench case's input into the harness's text."""
+    body = f"  if ({BENCH} && GetBlockIdx() == 0) {{\n{SECRET.format(mask=mask)}{leak}  }}\n"
+    return kernel_with(prelude, body)
+
+
+def test_a_kept_cases_warnings_carry_no_number_the_kernel_chose(guest):
+    # An out-of-range UB read is device-tolerated: the case passes with a warning quoting the
+    # index and the line, both the kernel's (op_kernel:14867: ... index 47808: the input's bits,
+    # the same in every evaluation, since the bench case's inputs are kept).
+    leak = (
+        "    TPipe p;\n    TBuf<TPosition::VECCALC> b;\n    p.InitBuffer(b, 64);\n"
+        "    LocalTensor<uint32_t> t = b.Get<uint32_t>();\n"
+        "    volatile uint32_t v = t.GetValue(16u + (secret & 0xFFFF), (int)(secret >> 16));\n"
+    )
+    messages = set()
+    for mask in (0, 0x10001):
+        result = guest.evaluate(timed(leaky(mask, leak), run_id=f"warn-{mask}"))
+        assert result.status is Status.OK, (result.status, result.message)
+        assert "out of range" in result.message and "numbers withheld" in result.message
+        assert not numbers(result.message), result.message
+        messages.add(result.message)
+    assert len(messages) == 1  # what the kernel read of its input changes nothing returned
+
+
+def test_a_kept_cases_failure_carries_no_number_the_kernel_chose(guest):
+    # The emulation quotes the numbers of a forged call (a fault code here): 32 bits of the bench
+    # input each failure. A case drawn afresh for the candidate keeps them (they say where).
+    decl = IMPORT.format(name="api_fail", decl="void af(int32_t, int32_t)")
+    result = guest.evaluate(timed(leaky(0, "    af((int32_t)secret, 7);\n", decl), run_id="fault"))
+    assert result.status is Status.RUNTIME_ERROR and "bench" in result.message, result.message
+    assert "fault code" in result.message and not numbers(result.message), result.message
+    fresh = kernel_with(decl, "  af(123456789, 7);\n")  # fails on the first case, drawn afresh
+    result = guest.evaluate(timed(fresh, run_id="fault-fresh"))
+    assert result.status is Status.RUNTIME_ERROR and "123456789" in result.message, result.message
