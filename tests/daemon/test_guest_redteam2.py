@@ -48,28 +48,26 @@ def test_a_launch_of_thousands_of_blocks_is_timed_not_a_daemon_fault(guest):
     # outgrew the 1 MiB the daemon reads, its JSON was cut, and an honest kernel got an uncharged
     # DAEMON_ERROR. The launch's cores may number 65,535.
     tiling = with_tiling(ADD_BLOCK_DIM, "uint32_t blockDim = std::min(4000u, units);")
-    pkg = timed(run_id="blocks").package.with_sources(tiling=tiling)
-    result = guest.evaluate(timed(run_id="blocks").model_copy(update={"package": pkg}))
+    result = guest.evaluate(with_tiling_of(tiling, "blocks"))
     assert result.status is Status.OK, (result.status, result.message)
     assert result.profile.block_dim == 4000
     profile = result.profile.model_dump()
     assert len(profile["blocks"]) == 512 and profile["blocks_unlisted"] == 4000 - 512
 
 
-FLOOD = r"""
+FORGE = r"""
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 namespace {
-// Sixteen warning records of 64 KiB of control bytes (six bytes each once escaped in JSON) on
-// each descriptor that may be the launcher's channel.
-void Flood() {
+// `count` records of `kind` (4 an error, 5 a warning), each of `bytes` bytes `fill`, on each
+// descriptor that may be the launcher's channel.
+void Forge(uint32_t kind, uint32_t status, int count, uint64_t bytes, char fill) {
   static char payload[65537];
-  std::memset(payload, 1, 65536);
+  std::memset(payload, fill, bytes);
+  payload[bytes] = 0;
   for (int fd = 3; fd <= 8; ++fd)
-    for (int k = 0; k < 16; ++k) {
-      const uint32_t kind = 5, status = 0;
-      const uint64_t bytes = 65536;
+    for (int k = 0; k < count; ++k) {
       unsigned char h[16];
       std::memcpy(h, &kind, 4);
       std::memcpy(h + 4, &status, 4);
@@ -82,15 +80,35 @@ void Flood() {
 """
 
 
+def forging(call: str) -> str:
+    """level1/add's tiling, which writes records of its own to the channel it inherits (dprintf
+    passes the token gate) before it tiles."""
+    tiling = with_tiling("namespace optiling {", FORGE + "namespace optiling {")
+    return tiling.replace("  AddTilingData tiling;", f"  AddTilingData tiling;\n  {call};", 1)
+
+
+def with_tiling_of(tiling: str, run_id: str):
+    request = timed(run_id=run_id)
+    return request.model_copy(update={"package": request.package.with_sources(tiling=tiling)})
+
+
 def test_records_the_tiling_writes_past_the_bound_are_its_charged_failure(guest):
-    # Tiling code writes to the channel it inherits (dprintf, past the token gate): sixteen
-    # warnings of 64 KiB made a result of 6 MiB, cut at 1 MiB: an uncharged DAEMON_ERROR at will.
-    tiling = with_tiling("namespace optiling {", FLOOD + "namespace optiling {")
-    tiling = tiling.replace("  AddTilingData tiling;", "  AddTilingData tiling;\n  Flood();", 1)
-    pkg = timed(run_id="flood").package.with_sources(tiling=tiling)
-    result = guest.evaluate(timed(run_id="flood").model_copy(update={"package": pkg}))
+    # Sixteen warnings of 64 KiB of control bytes (six bytes each once escaped in JSON) made a
+    # result of 6 MiB, cut at 1 MiB: an uncharged DAEMON_ERROR at will.
+    flood = forging("Forge(5, 0, 16, 65536, 1)")
+    result = guest.evaluate(with_tiling_of(flood, "flood"))
     assert result.status is Status.RUNTIME_ERROR, (result.status, result.message)
     assert result.charged and "malformed tiling record (warning record)" in result.message
+
+
+def test_bytes_that_are_not_utf8_in_a_record_reach_the_daemon_as_text(guest):
+    # The launcher copied a record's bytes into its JSON result as they came: four bytes that are
+    # not UTF-8 made the daemon's parse fail, an uncharged DAEMON_ERROR at will.
+    warned = guest.evaluate(with_tiling_of(forging("Forge(5, 0, 1, 4, '\\xff')"), "utf8-w"))
+    assert warned.status is Status.OK, (warned.status, warned.message)
+    assert "warning: \xff\xff\xff\xff" in warned.message
+    failed = guest.evaluate(with_tiling_of(forging("Forge(4, 2, 1, 4, '\\xff')"), "utf8-e"))
+    assert failed.status is Status.RUNTIME_ERROR and failed.charged, failed.message
 
 
 # ---- the harness's text about a case whose inputs are kept ----------------------------------------

@@ -106,6 +106,8 @@ GmArgs MapGm(const LaunchSpec& l) {
   return gm;
 }
 
+// ASCII JSON whatever the bytes: a record's text from a process that runs candidate code (the
+// tiling's, the native kernel's) may hold any, and the daemon parses the result as UTF-8.
 std::string JsonEscape(const std::string& s) {
   std::string o;
   for (unsigned char c : s) {
@@ -114,7 +116,7 @@ std::string JsonEscape(const std::string& s) {
       o += static_cast<char>(c);
     } else if (c == '\n')
       o += "\\n";
-    else if (c < 0x20) {
+    else if (c < 0x20 || c > 0x7e) {
       char b[8];
       std::snprintf(b, sizeof b, "\\u%04x", c);
       o += b;
