@@ -147,3 +147,19 @@ def test_a_kept_cases_failure_carries_no_number_the_kernel_chose(guest):
     fresh = kernel_with(decl, "  af(123456789, 7);\n")  # fails on the first case, drawn afresh
     result = guest.evaluate(timed(fresh, run_id="fault-fresh"))
     assert result.status is Status.RUNTIME_ERROR and "123456789" in result.message, result.message
+
+
+# ---- the checker: what it compares against ------------------------------------------------------
+def test_a_kernel_that_overwrites_its_inputs_is_checked_against_the_inputs_it_was_given(guest):
+    # Held (a family no test covered): every block zeroes its x and y in GM, then adds them. The
+    # launcher maps the case files privately and the reference reads the files, so z = 0 is wrong.
+    text = resolve("level1/add").files["op_kernel/add.cpp"]
+    zero = (
+        "  __aicore__ inline void Zero() {\n"
+        "    InitGlobalMemory(xGm, blockLength, (DTYPE_X)0);\n"
+        "    InitGlobalMemory(yGm, blockLength, (DTYPE_Y)0);\n"
+        "    PipeBarrier<PIPE_ALL>();\n  }\n\n private:"
+    )
+    kernel = text.replace("  op.Process();", "  op.Zero();\n  op.Process();", 1)
+    result = guest.evaluate(timed(kernel.replace(" private:", zero, 1), run_id="zero-inputs"))
+    assert result.status is Status.WRONG_ANSWER, (result.status, result.message)
