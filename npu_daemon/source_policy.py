@@ -125,6 +125,7 @@ FN_POINTER = "a function pointer (calling code by address)"
 # millionfold would take gigabytes. A unit up to IN_PROCESS_BYTES (at most a few tens of MiB of
 # text and tokens) is read in the calling process, a larger one in a bounded child.
 CHECK_MEMORY_MB = 256
+WHAT_CHARS = 512
 IN_PROCESS_BYTES = 4 << 20
 
 _WHY = {name: why for why, names in [*FORBIDDEN_NAMES, *CALLED_NAMES] for name in names}
@@ -161,6 +162,8 @@ _COMMENTS = re.compile(
 
 class Violation(Exception):
     def __init__(self, path: str, line: int, what: str, rule: str):
+        # What the candidate wrote, quoted at most this far (a pragma line may run for megabytes).
+        what = what if len(what) <= WHAT_CHARS else what[:WHAT_CHARS] + "..."
         super().__init__(f"{path}:{line}: `{what}` is not allowed: {rule}")
         self.path, self.line, self.what, self.rule = path, line, what, rule
 
@@ -238,7 +241,8 @@ def check_unit(
             check_preprocessed(unit.read_text(errors="replace"), cwd, top, own, trusted)
             code = 0
         except Violation as e:
-            os.write(w, json.dumps([e.path, e.line, e.what, e.rule]).encode()[: 1 << 15])
+            # Whole, so the parent can parse it (a cut report was a daemon fault at will).
+            os.write(w, json.dumps([e.path, e.line, e.what, e.rule]).encode())
             code = 1
         finally:
             os._exit(code)

@@ -1,8 +1,9 @@
 """A second red team of the guest engine (issue 50, docs/trust_boundary.md, "A second red team of
 the guest engine"): families the first round's tests do not hold, each run against a real
 `sim-guest` daemon and asserting what an honest run of the same work gets. Here: the launcher's
-result as a bound the daemon reads (an uncharged DAEMON_ERROR at will), and the harness's text
-about a case whose inputs the daemon keeps across evaluations (the kernel's numbers in it).
+result as a bound the daemon reads and the build's IR pass (each an uncharged DAEMON_ERROR at
+will), the harness's text about a case whose inputs the daemon keeps across evaluations (the
+kernel's numbers in it), and the inputs the checker compares against.
 
 Safe if containment fails: the kernels touch only their own UB and the launch's buffers; the
 tiling writes at most 6 MiB to its own descriptors 3 to 8 (the launcher's channel among them) and
@@ -109,6 +110,36 @@ def test_bytes_that_are_not_utf8_in_a_record_reach_the_daemon_as_text(guest):
     assert "warning: \xff\xff\xff\xff" in warned.message
     failed = guest.evaluate(with_tiling_of(forging("Forge(4, 2, 1, 4, '\\xff')"), "utf8-e"))
     assert failed.status is Status.RUNTIME_ERROR and failed.charged, failed.message
+
+
+# ---- the build: the IR pass reads the candidate's IR -----------------------------------------------
+def test_a_quoted_name_in_the_ir_is_read_not_a_daemon_fault(guest):
+    # An asm label names a global `w(` (quoted in IR, `@"w("`), whose address a store through a
+    # __gm__ pointer takes: the IR pass split the store's operands at brackets inside the quotes,
+    # found one, and raised IndexError: an uncharged DAEMON_ERROR at will. (The native build's
+    # gate refuses `__asm__`; the guest build compiles what clang accepts.)
+    kernel = kernel_with(
+        'int weird __asm__("w(") = 5;\n',
+        "  if (tilingData.totalLength == 12345) *(__gm__ uint32_t*)z = (uint32_t)(uintptr_t)&weird;\n",
+    )
+    result = guest.evaluate(timed(kernel, run_id="quoted"))
+    assert result.status is Status.OK, (result.status, result.message)
+
+
+def test_a_long_refusal_in_a_large_unit_is_a_charged_rejection(guest):
+    # A unit past 4 MiB (here 65,536 tokens of the tiling's own macros, with -fdebug-cpp's marks)
+    # is read in a child, whose report of the refused construct was cut at 32 KiB: a `#pragma
+    # weak` of 40,000 characters made it JSON the daemon could not parse, a DAEMON_ERROR at will.
+    macros = [
+        "#define X1 " + ",".join(["1"] * 16),
+        *(f"#define X{k} " + ",".join([f"X{k - 1}"] * 16) for k in (2, 3, 4)),
+        "static const int kBig[] = {X4};",
+        "#pragma weak " + "W" * 40000,
+    ]
+    tiling = "\n".join(macros) + "\n" + resolve("level1/add").files["op_host/add.cpp"]
+    result = guest.evaluate(with_tiling_of(tiling, "pragma"))
+    assert result.status is Status.REJECTED and result.charged, (result.status, result.message)
+    assert "#pragma weak WWW" in result.message and len(result.message) < 1000
 
 
 # ---- the harness's text about a case whose inputs are kept ----------------------------------------
