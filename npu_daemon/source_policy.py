@@ -136,11 +136,12 @@ _NOT_A_TYPE = frozenset(("return", "co_return", "throw", "else", "do", "case", "
 # One pass over `g++ -E -fdebug-cpp` output, where every token is preceded by its spelling
 # location (`{P:file;F:includer;L:line;...}`): a token our header's macro produced is spelled in
 # our header, a token the candidate pasted or spliced is spelled in the candidate's file. Tokens
-# are matched whole (a literal holding `{P:` is one token); pragma lines carry no location.
+# are matched whole (a literal holding `{P:` is one token); a pragma line carries no location,
+# but for the first line of a file, where g++ prints one before its `#` (`{P:...}#pragma weak x`).
 _TOKEN = re.compile(
     r"(?P<at>\{P:(?P<file>[^;{}\n]*);F:(?P<by>[^;{}\n]*);L:(?P<line>\d+);C:\d+;S:(?P<sys>\d+);"
     r"M:[^;{}\n]*;E:\d+,LOC:\d+,R:\d+\})"
-    r"|^[ \t]*\#[ \t]*pragma[ \t]+(?P<pragma>[^\n]*)$"
+    r"|(?:^|(?<=\}))[ \t]*\#[ \t]*pragma[ \t]+(?P<pragma>[^\n]*)$"
     r'|^[ \t]*\#[ \t]*\d+[ \t]+"(?P<marker>[^"\n]*)"[^\n]*$'
     r'|(?P<raw>(?:u8|[uUL])?R"(?P<delim>[^()\\\s]{0,16})\(.*?\)(?P=delim)")'
     r'|(?P<lit>(?:u8|[uUL])?(?:"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'))'

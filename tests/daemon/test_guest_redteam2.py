@@ -142,6 +142,16 @@ def test_a_long_refusal_in_a_large_unit_is_a_charged_rejection(guest):
     assert "#pragma weak WWW" in result.message and len(result.message) < 1000
 
 
+def test_a_symbol_pragma_on_a_files_first_line_is_refused(guest):
+    # g++ -E prints a location before the `#` of a file's first line (`{P:...}#pragma weak x`), so
+    # the gate read `#pragma weak` there as plain tokens and passed it (the same pragma on any
+    # other line is refused): a weak alias calls a function by another name past the gate.
+    tiling = "#pragma weak ascend_red_alias\n" + resolve("level1/add").files["op_host/add.cpp"]
+    result = guest.evaluate(with_tiling_of(tiling, "first-line-pragma"))
+    assert result.status is Status.REJECTED, (result.status, result.message)
+    assert "op_host/add.cpp:1: `#pragma weak ascend_red_alias`" in result.message
+
+
 # ---- the harness's text about a case whose inputs are kept ----------------------------------------
 def leaky(mask: int, leak: str, prelude: str = "") -> str:
     """level1/add, whose block 0 puts 32 bits of the bench case's input into the harness's text."""
