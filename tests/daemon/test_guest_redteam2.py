@@ -13,9 +13,13 @@ opens nothing.
 from __future__ import annotations
 
 import re
+import tomllib
+from pathlib import Path
 
-from ascend_core.protocol import Status
+from ascend_core.package import OperatorSpec
+from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import resolve
+from ascend_gym.corpus import build_package, find_ops
 
 from . import test_guest_boundary as boundary
 from .test_guest_boundary import kernel_with, timed
@@ -124,6 +128,44 @@ def test_a_quoted_name_in_the_ir_is_read_not_a_daemon_fault(guest):
     )
     result = guest.evaluate(timed(kernel, run_id="quoted"))
     assert result.status is Status.OK, (result.status, result.message)
+
+
+def scale_tpl(key_from: str, key_to: str) -> EvalRequest:
+    """tests/corpus's scale_tpl (a template tiling key, the hicann/ops-math layout) with its key
+    header edited."""
+    ops_math = Path(__file__).parents[1] / "corpus" / "ops_math"
+    spec = OperatorSpec.model_validate(tomllib.loads((ops_math / "scale_tpl.toml").read_text()))
+    (source,) = find_ops(ops_math)
+    pkg = build_package(source, spec)
+    key = "op_kernel/scale_tpl_tiling_key.h"
+    assert key_from in pkg.files[key]
+    files = {**pkg.files, "reference.py": (ops_math / "reference.py").read_text()}
+    files[key] = files[key].replace(key_from, key_to, 1)
+    return EvalRequest(
+        run_id="tpl",
+        package=pkg.model_copy(update={"files": files}),
+        soc="Ascend910B4",
+        stages=[Stage.COMPILE, Stage.CHECK],
+        timeouts=Timeouts(build_s=120, run_s=120),
+    )
+
+
+def test_a_tiling_key_header_the_generator_cannot_read_is_a_charged_compile_error(guest):
+    # The template key's generator reads the candidate's key header in the daemon's worker: a
+    # value `7 / 0` (ZeroDivisionError), a UI_RANGE without its count (IndexError), a sum of
+    # 20,000 terms (RecursionError) each made an uncharged DAEMON_ERROR at will, and the worker
+    # built whatever a value or a range asked in its own memory (`1 << (1 << 40)`, a range of
+    # 10^12 values: here, safe without the bounds, `1 << 100000` and 10^5 values).
+    mix = "ASCENDC_TPL_UI_MIX, 1, 1, 2, 7)"
+    for key_from, key_to, why in [
+        (mix, "ASCENDC_TPL_UI_MIX, 1, 1, 2, 7 / 0)", "not an integer constant"),
+        (mix, "ASCENDC_TPL_UI_MIX, 1, 1, 2, 1 << 100000)", "shifts by"),
+        (mix, "ASCENDC_TPL_UI_MIX, 1, 1, 100000, 7)", "more than 65536 values"),
+        ("ASCENDC_TPL_UI_RANGE, 1, 2, 2)", "ASCENDC_TPL_UI_RANGE)", "without its count"),
+    ]:
+        result = guest.evaluate(scale_tpl(key_from, key_to))
+        assert result.status is Status.COMPILE_ERROR and result.charged, result.message
+        assert why in result.message, result.message
 
 
 def test_a_long_refusal_in_a_large_unit_is_a_charged_rejection(guest):
