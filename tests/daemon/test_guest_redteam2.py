@@ -13,9 +13,11 @@ opens nothing.
 from __future__ import annotations
 
 import re
+import time
 import tomllib
 from pathlib import Path
 
+from ascend_core.cpp import device_branch
 from ascend_core.package import OperatorSpec
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import resolve
@@ -166,6 +168,18 @@ def test_a_tiling_key_header_the_generator_cannot_read_is_a_charged_compile_erro
         result = guest.evaluate(scale_tpl(key_from, key_to))
         assert result.status is Status.COMPILE_ERROR and result.charged, result.message
         assert why in result.message, result.message
+
+
+def test_the_workers_read_of_a_kernels_conditionals_is_linear():
+    # Every kernel build reads the kernel source's conditionals in the worker (key_header's
+    # device_branch), which scanned the whole stack of open ones per line: 40,000 nested `#if 1`
+    # (520 KB) took about 25 s of the worker's CPU, 4 MB about half an hour, against the
+    # request's deadline (then an uncharged DAEMON_ERROR). Linear, it is milliseconds.
+    n = 40000
+    start = time.process_time()
+    kept = device_branch("#if 1\n" * n + "int x;\n" + "#endif\n" * n)
+    assert time.process_time() - start < 2.0
+    assert kept.count("int x;") == 1
 
 
 def test_a_long_refusal_in_a_large_unit_is_a_charged_rejection(guest):
