@@ -22,6 +22,7 @@ from ascend_core.package import OperatorSpec
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import resolve
 from ascend_gym.corpus import build_package, find_ops
+from npu_daemon import source_policy
 
 from . import test_guest_boundary as boundary
 from .test_guest_boundary import kernel_with, timed
@@ -180,6 +181,18 @@ def test_the_workers_read_of_a_kernels_conditionals_is_linear():
     kept = device_branch("#if 1\n" * n + "int x;\n" + "#endif\n" * n)
     assert time.process_time() - start < 2.0
     assert kept.count("int x;") == 1
+
+
+def test_the_workers_read_of_a_packages_raw_files_is_linear():
+    # Every evaluation blanks the comments and literals of the candidate's raw files in the
+    # worker (source_policy.check_package, looking for `#line`): its regex rescanned the rest of
+    # the file for each unterminated raw string, so 40,000 `R"x(` (160 KB) took about 8 s of the
+    # worker's CPU, a few MB hours (then an uncharged DAEMON_ERROR at the request's deadline).
+    pkg = resolve("level1/add")
+    pkg = pkg.with_sources(kernel='R"x(' * 40000 + "\n" + pkg.files["op_kernel/add.cpp"])
+    start = time.process_time()
+    source_policy.check_package(pkg)
+    assert time.process_time() - start < 2.0
 
 
 def test_a_long_refusal_in_a_large_unit_is_a_charged_rejection(guest):
