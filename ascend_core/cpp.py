@@ -239,11 +239,13 @@ def device_branch(source: str) -> str:
     are taken only when it is defined. Other conditionals are kept whole, both branches."""
     out = []
     # One entry per open conditional: None for one kept whole, else whether its current branch
-    # is the device's.
+    # is the device's; `dropped` counts the False ones (linear in the lines however deep they nest:
+    # the daemon's worker reads a candidate's kernel with this).
     stack: list[bool | None] = []
+    dropped = 0
     for line in source.split("\n"):
         d = _DIRECTIVE.match(line)
-        live = all(s is not False for s in stack)
+        live = dropped == 0
         if d is None:
             out.append(line if live else "")
             continue
@@ -256,10 +258,12 @@ def device_branch(source: str) -> str:
             else:
                 state = (kind == "ifndef") if rest.split()[:1] == [KT_TEST] else None
             stack.append(state)
+            dropped += state is False
             on_kt_test = state is not None
         elif kind in ("else", "elif") and on_kt_test:
             stack[-1] = not stack[-1]  # an #elif after the test build's branch: assumed taken
+            dropped += 1 if stack[-1] is False else -1
         elif kind == "endif" and stack:
-            stack.pop()
+            dropped -= stack.pop() is False
         out.append(line if live and not on_kt_test else "")
     return "\n".join(out)

@@ -15,6 +15,7 @@ gets past it. A violation is a REJECTED result naming the file, the line and the
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import json
@@ -125,6 +126,7 @@ FN_POINTER = "a function pointer (calling code by address)"
 # millionfold would take gigabytes. A unit up to IN_PROCESS_BYTES (at most a few tens of MiB of
 # text and tokens) is read in the calling process, a larger one in a bounded child.
 CHECK_MEMORY_MB = 256
+WHAT_CHARS = 512
 IN_PROCESS_BYTES = 4 << 20
 
 _WHY = {name: why for why, names in [*FORBIDDEN_NAMES, *CALLED_NAMES] for name in names}
@@ -135,11 +137,12 @@ _NOT_A_TYPE = frozenset(("return", "co_return", "throw", "else", "do", "case", "
 # One pass over `g++ -E -fdebug-cpp` output, where every token is preceded by its spelling
 # location (`{P:file;F:includer;L:line;...}`): a token our header's macro produced is spelled in
 # our header, a token the candidate pasted or spliced is spelled in the candidate's file. Tokens
-# are matched whole (a literal holding `{P:` is one token); pragma lines carry no location.
+# are matched whole (a literal holding `{P:` is one token); a pragma line carries no location,
+# but for the first line of a file, where g++ prints one before its `#` (`{P:...}#pragma weak x`).
 _TOKEN = re.compile(
     r"(?P<at>\{P:(?P<file>[^;{}\n]*);F:(?P<by>[^;{}\n]*);L:(?P<line>\d+);C:\d+;S:(?P<sys>\d+);"
     r"M:[^;{}\n]*;E:\d+,LOC:\d+,R:\d+\})"
-    r"|^[ \t]*\#[ \t]*pragma[ \t]+(?P<pragma>[^\n]*)$"
+    r"|(?:^|(?<=\}))[ \t]*\#[ \t]*pragma[ \t]+(?P<pragma>[^\n]*)$"
     r'|^[ \t]*\#[ \t]*\d+[ \t]+"(?P<marker>[^"\n]*)"[^\n]*$'
     r'|(?P<raw>(?:u8|[uUL])?R"(?P<delim>[^()\\\s]{0,16})\(.*?\)(?P=delim)")'
     r'|(?P<lit>(?:u8|[uUL])?(?:"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'))'
@@ -154,13 +157,70 @@ DATA_SUFFIXES = (".py", ".toml")
 # A `#line` (or `# N`) directive in a raw file, after line splicing and with comments blanked.
 _LINE_DIRECTIVE = re.compile(r"^[ \t]*(?:#|%:|\?\?=)[ \t]*(?:line\b|\d)", re.MULTILINE)
 _UNREADABLE_NAME = re.compile(r'[;{}"\n\\]')
-_COMMENTS = re.compile(
-    r'//[^\n]*|/\*.*?\*/|(?:u8|[uUL])?R"([^(\s]{0,16})\(.*?\)\1"|"(?:[^"\\\n]|\\.)*"', re.DOTALL
-)
+# What `_blank_comments` blanks, tried in this order at each position: a line comment, a block
+# comment, a raw string literal, a string literal.
+_RAW_OPEN = re.compile(r'(?:u8|[uUL])?R"([^(\s]{0,16})\(')
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"', re.DOTALL)
+_STARTS = re.compile(r'//|/\*|(?:u8|[uUL])?R"|"')
+
+
+def _blank_comments(text: str) -> str:
+    """`text` with its comments and string literals blanked (newlines kept), linear in its length
+    (the candidate's raw files are read in the daemon's worker: a regex would rescan the rest of
+    the file for each unterminated raw string or string on one line)."""
+    n, out, at = len(text), [], 0
+    block_end = -2  # the next `*/` at or after the last search's start (-1: none)
+    closers: dict[str, list[int]] | None = None  # a raw string's delimiter -> where `)d"` starts
+    no_string_before = 0  # a failed string literal fails again until its line's end
+    pos = 0
+    while (m := _STARTS.search(text, pos)) is not None:
+        i, end = m.start(), -1
+        if m[0] == "//":
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+        elif m[0] == "/*":
+            if block_end != -1 and block_end < i + 2:
+                block_end = text.find("*/", i + 2)
+            end = block_end + 2 if block_end >= 0 else -1
+        elif m[0].endswith('R"'):
+            if (raw := _RAW_OPEN.match(text, i)) is not None:
+                if closers is None:
+                    closers = _raw_closers(text)
+                found = closers.get(raw[1], [])
+                k = bisect.bisect_left(found, raw.end())
+                end = found[k] + len(raw[1]) + 2 if k < len(found) else -1
+        j = m.end() - 1  # a string literal from the quote (`R"` failed as a raw string)
+        if end < 0 and text[j] == '"' and j >= no_string_before:
+            if (lit := _STRING.match(text, j)) is not None:
+                i, end = j, lit.end()
+            else:
+                eol = text.find("\n", j)
+                no_string_before = n if eol < 0 else eol
+        if end >= 0:
+            out += [text[at:i], re.sub(r"[^\n]", " ", text[i:end])]
+            at = pos = end
+        else:  # nothing starts here: the next position may (`/**//`)
+            pos = m.start() + 1
+    return "".join(out) + text[at:]
+
+
+def _raw_closers(text: str) -> dict[str, list[int]]:
+    """Where each delimiter's `)d"` starts in `text`, ascending: at most 17 per `)`."""
+    closers: dict[str, list[int]] = {}
+    for p in (m.start() for m in re.finditer(r"\)", text)):
+        for k in range(17):
+            q = p + 1 + k
+            if q >= len(text) or text[q - 1 : q].isspace() and k or "(" in text[p + 1 : q]:
+                break
+            if text[q] == '"':
+                closers.setdefault(text[p + 1 : q], []).append(p)
+    return closers
 
 
 class Violation(Exception):
     def __init__(self, path: str, line: int, what: str, rule: str):
+        # What the candidate wrote, quoted at most this far (a pragma line may run for megabytes).
+        what = what if len(what) <= WHAT_CHARS else what[:WHAT_CHARS] + "..."
         super().__init__(f"{path}:{line}: `{what}` is not allowed: {rule}")
         self.path, self.line, self.what, self.rule = path, line, what, rule
 
@@ -201,7 +261,7 @@ def check_package(pkg: OperatorPackage) -> None:
             continue
         text = pkg.files[path].replace("\\\n", "")
         if "line" in text or "#" in text or "%:" in text:
-            code = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), text)
+            code = _blank_comments(text)
             if m := _LINE_DIRECTIVE.search(code):
                 line = code.count("\n", 0, m.start()) + 1
                 raise Violation(path, line, "#line", "a line directive (it renames the file)")
@@ -238,7 +298,8 @@ def check_unit(
             check_preprocessed(unit.read_text(errors="replace"), cwd, top, own, trusted)
             code = 0
         except Violation as e:
-            os.write(w, json.dumps([e.path, e.line, e.what, e.rule]).encode()[: 1 << 15])
+            # Whole, so the parent can parse it (a cut report was a daemon fault at will).
+            os.write(w, json.dumps([e.path, e.line, e.what, e.rule]).encode())
             code = 1
         finally:
             os._exit(code)

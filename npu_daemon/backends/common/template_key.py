@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import math
 import operator
 import re
 from dataclasses import dataclass
@@ -42,6 +43,9 @@ _KERNEL_TYPES = {
     11: "KERNEL_TYPE_MIX_VECTOR_CORE",
 }  # fmt: skip
 _INPUT_BIAS = 100000000  # ASCENDC_TPL_INPUT(x) / OUTPUT(x): resolved by the toolchain, not a value
+# What the header may ask of the daemon's worker, which reads it in process: values of 64 bits
+# (`1 << (1 << 40)` would take terabytes), and at most this many values of a UINT or instances.
+_MAX_VALUES = 1 << 16
 _UI_RANGE, _UI_LIST, _UI_MIX = 0, 1, 2
 _ITEM = re.compile(r"@@ASCENDC_TPL_(DTYPE|DATATYPE|FORMAT|UINT|BOOL)_(DECL|SEL)_(\w+?)@@\s*=\s*\{")
 _KERNEL_TYPE_SEL = re.compile(r"@@ASCENDC_TPL_KERNEL_TYPE_SEL@@\s*=\s*\{")
@@ -108,16 +112,23 @@ def _value(spelled: str) -> int:
 
     def ev(node: ast.AST) -> int:
         if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-            return _OPS[type(node.op)](ev(node.left), ev(node.right))
-        if isinstance(node, ast.UnaryOp) and type(node.op) in _OPS:
-            return _OPS[type(node.op)](ev(node.operand))
-        raise TemplateKeyError(f"template key value '{spelled}' is not an integer constant")
+            value = node.value
+        elif isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            left, right = ev(node.left), ev(node.right)
+            if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= right < 64:
+                raise TemplateKeyError(f"template key value '{spelled}' shifts by {right}")
+            value = _OPS[type(node.op)](left, right)
+        elif isinstance(node, ast.UnaryOp) and type(node.op) in _OPS:
+            value = _OPS[type(node.op)](ev(node.operand))
+        else:
+            raise TemplateKeyError(f"template key value '{spelled}' is not an integer constant")
+        if not -(1 << 63) <= value < 1 << 64:
+            raise TemplateKeyError(f"template key value '{spelled}' does not fit in 64 bits")
+        return value
 
     try:
         return ev(ast.parse(text.strip(), mode="eval").body)
-    except SyntaxError:
+    except (SyntaxError, RecursionError, ZeroDivisionError):
         raise TemplateKeyError(
             f"template key value '{spelled}' is not an integer constant"
         ) from None
@@ -129,8 +140,12 @@ def _uint_values(spelled: list[int]) -> tuple[int, ...]:
         return ()
     if spelled[0] == _UI_LIST:
         return tuple(spelled[1:])
+    if len(spelled) < 2 or len(spelled) < 2 + 2 * spelled[1]:
+        raise TemplateKeyError("a UINT range without its count or its bounds")
     n, out = spelled[1], []
     for lo, hi in zip(spelled[2 : 2 + 2 * n : 2], spelled[3 : 3 + 2 * n : 2]):
+        if len(out) + hi + 1 - lo > _MAX_VALUES:
+            raise TemplateKeyError(f"a UINT of more than {_MAX_VALUES} values")
         out += range(lo, hi + 1)
     return tuple(out + (spelled[2 + 2 * n :] if spelled[0] == _UI_MIX else []))
 
@@ -184,6 +199,8 @@ def instances(preprocessed: str) -> tuple[list[Param], list[Instance]]:
             else None
         )
         axes = [chosen[p.name].values if p.name in chosen else p.values for p in declared]
+        if math.prod(map(len, axes)) > _MAX_VALUES:
+            raise TemplateKeyError(f"ASCENDC_TPL_SEL selects more than {_MAX_VALUES} instances")
         for combo in itertools.product(*axes):
             for p, v in zip(declared, combo):
                 if v not in p.values:

@@ -235,14 +235,16 @@ class SimBackend(Backend):
                 and POLL_DEADLOCK in outcome.get("message", "")
             )
             if status is not Status.OK and not polls_apart:
-                raise CaseFailure(status, f"case {case.name}: {outcome['message']}", log)
+                raise CaseFailure(
+                    status, f"case {case.name}: {data.run_text(outcome['message'])}", log
+                )
 
             if polls_apart or outcome.get("sampled_unchecked"):
                 check, timing = self._run_case(built, case, request, timed, whole=True)
                 reason = (
                     "a block polls GM that a block outside the sample writes"
                     if polls_apart
-                    else outcome["sampled_unchecked"]
+                    else data.run_text(outcome["sampled_unchecked"])
                 )
                 why = f"sampled timing ran whole: {reason}"
                 return check, Timing(
@@ -260,7 +262,8 @@ class SimBackend(Backend):
             if (
                 outcome.get("warnings") and check is not None
             ):  # device-tolerated: noted, verdict unchanged
-                message = f"case {case.name}: warning: {'; '.join(outcome['warnings'])}"
+                warnings = data.run_text("; ".join(outcome["warnings"]))
+                message = f"case {case.name}: warning: {warnings}"
                 check = check.model_copy(update={"message": message})
             profile = {**outcome["profile"], "timing_protocol": request.timing_protocol}
             return check, Timing(outcome["latency_us"], profile) if timed else None

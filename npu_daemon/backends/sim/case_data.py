@@ -31,6 +31,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -54,6 +55,10 @@ LOW_WATER = 0.9  # an eviction frees down to this share of the bound, so the nex
 FRESH_OUTPUT_ELEMENTS = 4096
 FRESH_BYTES = 1 << 20
 LOG_CHARS = 4000  # the kernel's own output returned, at most (its tail)
+# A number in the harness's text (decimal, hexadecimal, a float, its sign), not a digit inside a
+# word (fp16).
+NUMBER = re.compile(r"-?\b(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\b")
+WITHHELD_NUMBERS = " [numbers withheld: this case's inputs are kept across evaluations]"
 
 
 def limit_bytes() -> int:
@@ -255,6 +260,15 @@ class CaseData:
                 "returned: this case's inputs are kept across evaluations]"
             )
         return text[-LOG_CHARS:]
+
+    def run_text(self, text: str) -> str:
+        """What comes back of the harness's text about the run (its failure, its warnings, why a
+        sampled run ran whole): as written, or, when this case's inputs are kept across
+        evaluations, with its numbers withheld. The emulation quotes numbers the kernel chose (an
+        index, an address, a fault code, a line), and a kernel can choose them from its inputs."""
+        if not self.withheld:
+            return text
+        return NUMBER.sub("#", text) + WITHHELD_NUMBERS
 
     def input_path(self, name: str) -> Path:
         return self.inputs_dir / f"in_{name}.bin"

@@ -201,6 +201,12 @@ def build_kernel(
             raise build.BuildError(
                 "kernel", f"{e}: not supported by the guest engine (docs/trust_boundary.md)"
             ) from None
+        except (IndexError, KeyError, ValueError) as e:
+            # The IR is the candidate's: a line the pass cannot read is its failure, charged (a
+            # daemon fault would make every such kernel a free evaluation at will).
+            raise build.BuildError(
+                "kernel", f"the guest engine's IR pass cannot read the kernel's IR ({e!r})"
+            ) from None
         build.compile_candidate(codegen, cwd, obj, "kernel", timeout_s, sees)
         build.compile_candidate(link, cwd, wasm, "kernel", timeout_s, sees)
         data = wasm.read_bytes()

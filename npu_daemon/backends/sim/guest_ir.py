@@ -44,10 +44,15 @@ class RawAccessError(ValueError):
 
 def split_top(text: str) -> list[str]:
     """`text` split at its commas outside brackets, angle ones included (in IR they only bracket:
-    `<i32 1, i32 2>`), as the operands of one instruction."""
-    parts, depth, start = [], 0, 0
+    `<i32 1, i32 2>`), and outside quotes (a quoted name, `@"w("`, or a `c"..."` string holds any
+    character but `"`), as the operands of one instruction."""
+    parts, depth, start, quoted = [], 0, 0, False
     for i, ch in enumerate(text):
-        if ch in "([{<":
+        if ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch in "([{<":
             depth += 1
         elif ch in ")]}>":
             depth -= 1

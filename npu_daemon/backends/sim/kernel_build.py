@@ -123,6 +123,11 @@ def with_dispatcher(
         dispatch = template_key.dispatcher(pkg, out.read_text())
     except template_key.TemplateKeyError as e:
         raise build.BuildError("kernel", f"{header}: {e}") from None
+    except (LookupError, ValueError) as e:
+        # The candidate's header: a form the generator cannot read is its failure, not a daemon's.
+        raise build.BuildError(
+            "kernel", f"{header}: the tiling key generator cannot read it ({e!r})"
+        ) from None
     path = Path(pkg.kernel_path)
     text = (workdir / source).read_text()
     if source == pkg.kernel_path:

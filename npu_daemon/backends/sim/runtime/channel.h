@@ -26,6 +26,10 @@ enum class Kind : uint32_t {
   kTiling,       // tiling: TilingFrame, then the tiling data (tilingBytes); its last record
 };
 
+// A kWarning record's message at most: the result the daemon reads is bounded (1 MiB), and a
+// process running candidate code can write records of its own.
+constexpr uint64_t kMaxWarningBytes = 2048;
+
 struct Header {
   Kind kind;
   uint32_t status;  // kError: ascendc_sim::Status

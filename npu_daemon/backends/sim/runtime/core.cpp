@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ascendc_sim/runtime.h"
+#include "channel.h"
 #include "kernel_operator.h"
 #include "race_checker.h"
 #include "scheduler.h"
@@ -65,7 +66,7 @@ void DeviceTolerated(const SrcLoc& loc, const char* fmt, ...) {
   std::lock_guard<std::mutex> lock(g_warningsMutex);
   for (const std::string& w : g_warnings)  // one warning per call site
     if (w.compare(0, site.size(), site) == 0) return;
-  if (g_warnings.size() < 16) g_warnings.push_back(site + buf);
+  if (g_warnings.size() < 16) g_warnings.push_back((site + buf).substr(0, channel::kMaxWarningBytes));
 }
 const std::vector<std::string>& Warnings() { return g_warnings; }
 

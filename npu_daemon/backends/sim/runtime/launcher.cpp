@@ -106,6 +106,8 @@ GmArgs MapGm(const LaunchSpec& l) {
   return gm;
 }
 
+// ASCII JSON whatever the bytes: a record's text from a process that runs candidate code (the
+// tiling's, the native kernel's) may hold any, and the daemon parses the result as UTF-8.
 std::string JsonEscape(const std::string& s) {
   std::string o;
   for (unsigned char c : s) {
@@ -114,7 +116,7 @@ std::string JsonEscape(const std::string& s) {
       o += static_cast<char>(c);
     } else if (c == '\n')
       o += "\\n";
-    else if (c < 0x20) {
+    else if (c < 0x20 || c > 0x7e) {
       char b[8];
       std::snprintf(b, sizeof b, "\\u%04x", c);
       o += b;
@@ -197,7 +199,7 @@ void Read(int fd, T* data, size_t n = 1, Sender from = Sender::kCandidate) {
 
 // A kWarning record's message, the sender's `warnings`-th.
 std::string ReadWarning(int fd, const channel::Header& h, size_t warnings, Sender from) {
-  if (h.bytes > kMaxMessageBytes || warnings >= 16) throw Malformed("warning record", from);
+  if (h.bytes > channel::kMaxWarningBytes || warnings >= 16) throw Malformed("warning record", from);
   std::string message(h.bytes, '\0');
   Read(fd, message.data(), message.size(), from);
   return message;

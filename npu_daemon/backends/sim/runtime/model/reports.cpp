@@ -95,8 +95,10 @@ std::string ProfileListener::Json(uint32_t ubPeakBytes) const {
     << ", \"stall_cycles\": {";
   for (int s = 1; s < static_cast<int>(Stall::kCount); ++s)
     o << (s > 1 ? ", " : "") << "\"" << StallName(static_cast<Stall>(s)) << "\": " << stall[s] / n;
-  o << "}, \"blocks\": [";
-  for (size_t k = 0; k < blocks_.size(); ++k) {
+  o << "}";
+  if (blocks_.size() > kListedBlocks) o << ", \"blocks_unlisted\": " << blocks_.size() - kListedBlocks;
+  o << ", \"blocks\": [";
+  for (size_t k = 0; k < std::min(blocks_.size(), kListedBlocks); ++k) {
     const BlockProfile& b = blocks_[k];
     const double cyc = b.end - b.start;
     const char* unit = isAic(k) ? "aic" : "aiv";

@@ -32,7 +32,9 @@ class ProfileListener : public Listener {
   const std::vector<BlockProfile>& Blocks() const { return blocks_; }
   // Which blocks ran on cube cores (their times are reported as aic_*, msprof's names).
   void SetCubeBlocks(std::vector<bool> aic) { aic_ = std::move(aic); }
-  // The `profile` object of result.json (times in us, per-block means plus every block).
+  // The `profile` object of result.json (times in us, per-block means plus the first kListedBlocks
+  // blocks: a launch may have 65535, and the result the daemon reads is bounded).
+  static constexpr size_t kListedBlocks = 512;
   std::string Json(uint32_t ubPeakBytes) const;
   std::string Text() const;
 
