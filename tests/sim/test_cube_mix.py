@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from ascend_core.suite.cube_ref import mmad
 from tests.sim.conftest import HOST, TILING_H
@@ -212,6 +213,41 @@ def test_matmul_api_mixed_messages_cost_the_aic_scalar(kernel):
     for b in aics:
         extra = b["aic_scalar_time_us"] * clock_mhz - 6 * msg
         assert 0 <= extra <= 2 * cube_scalar * clock_mhz + 50, (b, cube_scalar)
+
+
+def test_an_aiv_s_own_scalar_work_is_not_charged_to_its_aic(kernel):
+    # Each AIV spins a scalar loop before its IterateAll: the loop is the AIV's time, not the AIC's
+    # (the AIC, parked meanwhile, receives the message after it). The AIC's scalar time stays that
+    # of the messages, as without the loop (test above); the latency grows by about the loop.
+    spin = "volatile uint32_t spin = 0;\nfor (uint32_t i = 0; i < 100000; ++i) spin = spin + i;\n"
+    plain, _ = _mm(kernel, "", 128, 256, 128, True, True, 4, block_dim=2)
+    kernel_src = MM_KERNEL.replace("if (t.p[7]) {", spin + "if (t.p[7]) {", 1)
+    rng = np.random.default_rng(128 + 256 + 128)
+    a = rng.standard_normal((128, 128)).astype(np.float16)
+    b = rng.standard_normal((256, 128)).astype(np.float16)
+    bv = rng.standard_normal(256).astype(np.float32)
+    spun = kernel(
+        kernel_src,
+        {"a": a, "b": b, "bias": bv},
+        {"c": ("float32", (128, 256))},
+        params=[128, 256, 128, 1, 1, 4, 0, 0],
+        block_dim=2,
+        workspace=0,
+        host=MM_HOST,
+        tiling_h=MM_TILING_H,
+        prelude='#include "lib/matmul_intf.h"',
+    ).ok()
+    np.testing.assert_array_equal(spun.outputs["c"], plain.outputs["c"])
+
+    def scalar(run, key):
+        return max(b[key] for b in run.result["profile"]["blocks"] if key in b)
+
+    loop_us = scalar(spun, "aiv_scalar_time_us") - scalar(plain, "aiv_scalar_time_us")
+    assert loop_us > 20  # the loop is visible, on the AIVs
+    assert scalar(spun, "aic_scalar_time_us") == pytest.approx(
+        scalar(plain, "aic_scalar_time_us"), rel=0.05, abs=0.5
+    )
+    assert spun.result["latency_us"] < plain.result["latency_us"] + 1.5 * loop_us
 
 
 # C in the UB: a C MatmulType at VECIN, each block of Iterate into a VECOUT queue tensor through

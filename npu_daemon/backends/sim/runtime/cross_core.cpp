@@ -128,6 +128,9 @@ void Post(Core& aiv, Core& aic, const SrcLoc& loc) {
   msg.link = -1;
   const int64_t msgIndex = aiv.IssueAccesses(msg, loc, "Matmul message", nullptr, 0);
   SetCurrentCore(&aic);
+  // The AIC was parked: the scalar work counted since is the AIVs' (each settled its own), so
+  // the AIC's count resumes from here instead of taking it.
+  aic.ResumeScalarInstrs();
   Instr in{};
   in.pipe = PIPE_S;
   in.op = Op::kCrossWait;
