@@ -83,3 +83,16 @@ def test_secure_strings_and_what_only_the_graph_engine_reads(kernel):
   p[7] = ge::op::SimkProto_prototype;"""
     words = tiling_words(kernel, PROTOTYPE, code)
     assert words == [0, 4, 162, 0, 5, -1, 1, 0]
+
+
+def test_the_graph_libraries_headers_by_their_own_spellings(kernel):
+    includes = """#include "runtime/tiling_context.h"
+#include "graph/ascend_string.h"
+#include "register/register_types.h"
+FMK_FUNC_HOST_VISIBILITY ATTRIBUTED_DEPRECATED(SimkNew) inline int64_t SimkOld() { return 7; }
+"""
+    code = """const ge::AscendString name("matmul");
+  p[0] = static_cast<int64_t>(strlen(name.GetString()));
+  gert::TilingContext* same = ctx;
+  p[1] = same == ctx;"""
+    assert tiling_words(kernel, includes, code)[:2] == [6, 1]
