@@ -7,34 +7,30 @@ from ascend_core.suite import resolve
 ADD = resolve("level1/add")
 KERNEL = ADD.files["op_kernel/add.cpp"]
 
-COPY_IN = """    if (len * sizeof(DTYPE_X) % 32 == 0) {
-      DataCopy(xLocal, xGm[offset], len);
-      DataCopy(yLocal, yGm[offset], len);
-    } else {
-      DataCopyExtParams params{1, static_cast<uint32_t>(len * sizeof(DTYPE_X)), 0, 0, 0};
-      DataCopyPad(xLocal, xGm[offset], params, DataCopyPadExtParams<DTYPE_X>{false, 0, 0, 0});
-      DataCopyPad(yLocal, yGm[offset], params, DataCopyPadExtParams<DTYPE_Y>{false, 0, 0, 0});
-    }
-"""
 RAW_IN = """    const uint32_t bytes = len * sizeof(DTYPE_X);
     DataCopyPadGm2UBImpl((__ubuf__ DTYPE_X*)xLocal.GetPhyAddr(), (__gm__ DTYPE_X*)xGm[offset].GetPhyAddr(),
                          DataCopyExtParams{1, bytes, 0, 0, 0}, DataCopyPadExtParams<DTYPE_X>{false, 0, 0, 0});
     DataCopyPadGm2UBImpl((__ubuf__ DTYPE_Y*)yLocal.GetPhyAddr(), (__gm__ DTYPE_Y*)yGm[offset].GetPhyAddr(),
                          DataCopyParams{1, static_cast<uint16_t>(bytes), 0, 0}, DataCopyPadParams{});
 """
-COPY_OUT = """    if (len * sizeof(DTYPE_Z) % 32 == 0) {
-      DataCopy(zGm[offset], zLocal, len);
-    } else {
-      DataCopyPad(zGm[offset], zLocal, DataCopyExtParams{1, static_cast<uint32_t>(len * sizeof(DTYPE_Z)), 0, 0, 0});
-    }
-"""
 RAW_OUT = """    DataCopyPadUB2GMImpl((__gm__ DTYPE_Z*)zGm[offset].GetPhyAddr(), (__ubuf__ DTYPE_Z*)zLocal.GetPhyAddr(),
                          DataCopyExtParams{1, static_cast<uint32_t>(len * sizeof(DTYPE_Z)), 0, 0, 0});
 """
 
 
+def _between(text: str, start: str, end: str, new: str) -> str:
+    """`text` with what lies from `start` up to `end` replaced by `new`."""
+    i = text.index(start)
+    return text[:i] + new + text[text.index(end, i) :]
+
+
 def test_level1_add_through_the_pad_impl_forms_on_both_engines(engines):
-    assert COPY_IN in KERNEL and COPY_OUT in KERNEL
-    kernel = KERNEL.replace(COPY_IN, RAW_IN, 1).replace(COPY_OUT, RAW_OUT, 1)
+    # The suite kernel's copies (a DataCopy, or a DataCopyPad for a ragged tail) become the forms.
+    kernel = _between(
+        KERNEL, "    if (len * sizeof(DTYPE_X) % 32 == 0) {", "    inQueueX.EnQue", RAW_IN
+    )
+    kernel = _between(
+        kernel, "    if (len * sizeof(DTYPE_Z) % 32 == 0) {", "    outQueueZ.FreeTensor", RAW_OUT
+    )
     result = engines.same(ADD.with_sources(kernel=kernel))
     assert len(result.cases) > 1  # every case of the suite operator, ragged tails included
