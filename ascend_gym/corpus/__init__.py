@@ -19,7 +19,7 @@ import posixpath
 import re
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascend_core.cpp import device_branch
@@ -378,6 +378,9 @@ class Tree:
     tree_path: str
     include_dirs: list[str]
     missing: tuple[str, ...] = ()  # quoted includes of built sources found nowhere
+    # Files of the operator directory outside op_host/ and op_kernel/ that they include
+    # (`../op_graph/<op>_proto.h`), at their path from it.
+    own: dict[str, str] = field(default_factory=dict)
 
 
 def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) -> Tree:
@@ -386,13 +389,18 @@ def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) 
     same way (a quoted include is looked up beside the including file first, then in the roots
     in order, as the compiler does), as package tree/ files at their path from the nearest
     directory holding them and `root`. They are the user's files, even where they lie past the
-    directory the runner was pointed at."""
+    directory the runner was pointed at. Files of `root` outside `files` that they include
+    (its op_graph/ prototypes) come as the tree's `own`."""
     found: dict[Path, str] = {}
+    own: dict[str, str] = {}
     used: set[Path] = set()
     missing: set[str] = set()
-    todo = [(root / rel, text) for rel, text in files.items()]
+    # A header a built source includes is built with it, wherever it sits (an A2 tiling that
+    # includes its arch35/ sibling compiles that too); what only unbuilt sources reach is not.
+    todo = [(root / rel, text, _built(root / rel, root)) for rel, text in files.items()]
+    walked = {path: built for path, _, built in todo}  # each file once, again once built
     while todo:
-        path, text = todo.pop()
+        path, text, built = todo.pop()
         for quoted, angled in _ANY_INCLUDE.findall(text):
             beside = [Path(os.path.normpath(path.parent / quoted))] if quoted else []
             places = [(None, p) for p in beside if p.is_file()]
@@ -401,21 +409,30 @@ def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) 
             # before the roots.
             elsewhere = quoted and any((d / quoted).is_file() for d in _own_dirs(root))
             elsewhere = elsewhere or any((d / spelled).is_file() for d in TOOLKIT_HEADERS)
-            if not places and not elsewhere and _built(path, root):
+            if not places and not elsewhere and built:
                 places = [(r, r / spelled) for r in roots if (r / spelled).is_file()][:1]
                 if not places and quoted and not _in_package(path, root, quoted, files):
                     missing.add(quoted)
             for through, target in places:
                 target = Path(os.path.normpath(target))
-                if target.is_relative_to(root) or target.suffix not in SOURCE_SUFFIXES:
+                if target.suffix not in SOURCE_SUFFIXES:
                     continue
                 if through is not None:
                     used.add(through)
-                if target not in found:
-                    found[target] = _read(target)
-                    todo.append((target, found[target]))
+                if target.is_relative_to(root):
+                    rel = target.relative_to(root).as_posix()
+                    if rel not in files and rel not in own:
+                        own[rel] = _read(target)
+                    text_of = files.get(rel, own.get(rel, ""))
+                else:
+                    if target not in found:
+                        found[target] = _read(target)
+                    text_of = found[target]
+                if target not in walked or (built and not walked[target]):
+                    walked[target] = built
+                    todo.append((target, text_of, built))
     if not found:
-        return Tree({}, "", [], tuple(sorted(missing)))
+        return Tree({}, "", [], tuple(sorted(missing)), own)
     order = [r for r in roots if r in used]
     base = Path(os.path.commonpath([root, *found, *order]))
     return Tree(
@@ -423,6 +440,7 @@ def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) 
         root.relative_to(base).as_posix(),
         [r.relative_to(base).as_posix() for r in order],
         tuple(sorted(missing)),
+        own,
     )
 
 
@@ -620,7 +638,7 @@ def packaged(
             or (a2_dir != op_host and Path(p).parent == a2_dir and "_tiling" in Path(p).name)
         )
     )
-    files |= tree.files
+    files |= tree.files | tree.own
     update: dict = {
         **layout_files,
         "host_sources": extra_hosts,

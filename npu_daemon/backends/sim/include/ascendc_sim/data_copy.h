@@ -167,6 +167,41 @@ __aicore__ inline void DataCopyUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const D
   DataCopy(gm, UbTensorAt(src, span, TPosition::VECOUT, loc), p, loc);
 }
 
+// The same library's DataCopyPad forms on raw pointers: the tensor forms on a UB tensor at the
+// pointer, spanning every row the copy touches (each row's bytes and padding rounded up to 32 B,
+// and the UB-side gap in 32 B blocks).
+template <typename T>
+__aicore__ inline void DataCopyPadGm2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyExtParams& p,
+                                            const DataCopyPadExtParams<T>& pad, ASCENDC_SIM_LOC) {
+  GlobalTensor<T> gm;
+  gm.SetGlobalBuffer(src);
+  const uint32_t rowBytes = p.blockLen + (pad.leftPadding + pad.rightPadding) * sizeof(T);
+  DataCopyPad(
+      UbTensorAt(dst, p.blockCount * ((rowBytes + 31) / 32 + p.dstStride) * 32u / sizeof(T), TPosition::VECIN, loc), gm,
+      p, pad, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyPadGm2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyParams& p,
+                                            const DataCopyPadParams& pad, ASCENDC_SIM_LOC) {
+  DataCopyPadGm2UBImpl(
+      dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0},
+      DataCopyPadExtParams<T>{pad.isPad, pad.leftPadding, pad.rightPadding, static_cast<T>(pad.paddingValue)}, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyPadUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyExtParams& p,
+                                            ASCENDC_SIM_LOC) {
+  GlobalTensor<T> gm;
+  gm.SetGlobalBuffer(dst);
+  DataCopyPad(
+      gm,
+      UbTensorAt(src, p.blockCount * ((p.blockLen + 31) / 32 + p.srcStride) * 32u / sizeof(T), TPosition::VECOUT, loc),
+      p, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyPadUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyParams& p, ASCENDC_SIM_LOC) {
+  DataCopyPadUB2GMImpl(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0}, loc);
+}
+
 // ---- DataCopy with SliceInfo: pieces of a multi-dimensional tensor ----------------------------
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],

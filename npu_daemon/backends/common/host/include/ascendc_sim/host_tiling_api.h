@@ -204,6 +204,80 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t s
   (void)typeSize;
 }
 
+// ---- LayerNorm with rstd, Normalize, WelfordUpdate / WelfordFinalize: shape [A, R] --------------
+// The A2 sizes of asc-devkit's documentation (LayerNorm-Tiling.md, Normalize-Tiling.md,
+// WelfordUpdate-Tiling.md, WelfordFinalize-Tiling.md): float intermediates, R padded to 32 B of
+// the input type, each buffer rounded up to 32 B.
+namespace sim_detail {
+inline uint32_t Blocks32(uint64_t bytes) { return static_cast<uint32_t>((bytes + 31) / 32 * 32); }
+inline uint32_t PaddedR(const ge::Shape& s, uint32_t typeSize) {
+  const uint32_t align = 32 / std::max<uint32_t>(typeSize, 1);
+  return (Last(s) + align - 1) / align * align;
+}
+inline uint32_t Dim0(const ge::Shape& s) { return s.GetDimNum() ? static_cast<uint32_t>(s.GetDim(0)) : 1; }
+}  // namespace sim_detail
+// Normalize (y from a given mean and variance): 2 [R] (gamma, beta) and 2 [A, R] at the most; at
+// the least the larger of [A] and 2 [R] (4 [R] when gamma and beta are not float).
+inline void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSizeU, const uint32_t typeSizeT,
+                                      const bool isReuseSource, const bool isComputeRstd, const bool isOnlyOutput,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+  (void)isReuseSource, (void)isComputeRstd, (void)isOnlyOutput;
+  const uint32_t a = sim_detail::Dim0(srcShape), r = sim_detail::PaddedR(srcShape, typeSizeT);
+  const uint32_t rBytes = sim_detail::Blocks32(uint64_t{r} * 4);
+  maxValue = 2 * rBytes + 2 * sim_detail::Blocks32(uint64_t{(a + 7) / 8 * 8} * r * 4);
+  minValue = std::max(sim_detail::Blocks32(uint64_t{a} * 4), (typeSizeU == 4 ? 2 : 4) * rBytes);
+}
+// LayerNorm returning rstd: 2 [A, R] and [A] at the most, 2 [R] and [A] at the least, and never
+// less than the Normalize step's own need beside the [A].
+inline void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                      const bool isComputeRstd, const bool isOnlyOutput, uint32_t& maxValue,
+                                      uint32_t& minValue) {
+  const uint32_t a = sim_detail::Dim0(srcShape), r = sim_detail::PaddedR(srcShape, typeSize);
+  const uint32_t mv = sim_detail::Blocks32(uint64_t{a} * 4);
+  uint32_t normMax = 0, normMin = 0;
+  GetNormalizeMaxMinTmpSize(srcShape, typeSize, typeSize, isReuseSource, isComputeRstd, isOnlyOutput, normMax, normMin);
+  maxValue = mv + std::max(2 * sim_detail::Blocks32(uint64_t{a} * r * 4), normMax);
+  minValue = mv + std::max(2 * sim_detail::Blocks32(uint64_t{r} * 4), normMin);
+}
+// How the rstd form splits [A, R] over a stack buffer: a variance [A] first, then two buffers of
+// whole rows, as many rows as fit (at most A); loops of that many rows and a tail.
+inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                     const bool isReuseSource, const bool isComputeRstd,
+                                     optiling::LayerNormSeparateTiling& t) {
+  (void)isReuseSource, (void)isComputeRstd;
+  const uint32_t a = sim_detail::Dim0(srcShape), r = sim_detail::PaddedR(srcShape, typeSize);
+  const uint32_t varElems = (a + 7) / 8 * 8, xElems = a * r;
+  const uint32_t free = stackBufferSize / 4 > varElems ? stackBufferSize / 4 - varElems : 0;
+  const uint32_t one = std::min(free / 2 / std::max<uint32_t>(r, 1) * r, xElems);
+  t.set_aLength(a), t.set_rLength(sim_detail::Last(srcShape));
+  t.set_inputXSize(xElems), t.set_meanVarSize(a), t.set_numberOfTmpBuf(2);
+  t.set_varianceTmpTensorPos(0), t.set_varianceTmpTensorSize(varElems), t.set_tmpBufSize(stackBufferSize / 4);
+  t.set_rValueBack(1.0f / static_cast<float>(std::max<uint32_t>(sim_detail::Last(srcShape), 1)));
+  if (one == 0) return;  // not even one row fits: the caller sees oneTmpSize 0
+  t.set_oneTmpSize(one), t.set_firstTmpStartPos(varElems), t.set_secondTmpStartPos(varElems + one);
+  t.set_loopRound(xElems / one), t.set_inputRoundSize(one), t.set_inputTailSize(xElems % one);
+  t.set_inputTailPos(xElems / one * one), t.set_meanVarRoundSize(one / r), t.set_meanVarTailSize(xElems % one / r);
+  t.set_meanVarTailPos(xElems / one * (one / r)), t.set_arCurLength(one), t.set_aCurLength(one / r);
+}
+// WelfordUpdate over [rn, ab]: buffers of one 256 B repeat (3 for a 2-byte input, 1 reusing a
+// float source, else 2) at the least, that many per repeat of the whole input at the most.
+inline void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSizeT, const uint32_t typeSizeU,
+                                          const bool isReuseSource, const bool isInplace, uint32_t& maxValue,
+                                          uint32_t& minValue) {
+  (void)typeSizeU, (void)isInplace;
+  minValue = (typeSizeT == 2 ? 3 : isReuseSource ? 1 : 2) * 256;
+  maxValue = (sim_detail::Elements(srcShape) + 63) / 64 * minValue;
+}
+// WelfordFinalize over [ab] (a multiple of 8 floats): four 64-float buffers at the least; two of
+// them and two [ab] at the most beyond 64 elements.
+inline void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                            const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  (void)typeSize, (void)isReuseSource;
+  const uint32_t ab = sim_detail::Dim0(srcShape);
+  minValue = 64 * 4 * 4;
+  maxValue = ab <= 64 ? minValue : (64 * 2 + ab * 2) * 4;
+}
+
 // ---- RmsNorm: shape [B, S, H], H padded to 32 B; originSrcShape carries the real H -------------
 inline bool GetRmsNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
                                     uint32_t& minValue, const bool isBasicBlock = false) {

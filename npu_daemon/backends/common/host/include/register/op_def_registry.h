@@ -73,6 +73,7 @@ class OpParamDef {
   OpParamDef& ScalarList() { return *this; }
   OpParamDef& To(const char*) { return *this; }
   OpParamDef& Follow(const char*) { return *this; }
+  OpParamDef& Version(uint32_t) { return *this; }  // the OpDef revision that added it
   const std::string& Name() const { return name_; }
   const std::vector<ge::DataType>& DataTypes() const { return dtypes_; }
   bool IsValueDepend() const { return valueDepend_; }
@@ -100,6 +101,7 @@ class OpAttrDef {
   OpAttrDef& ListBool(const std::vector<bool>&) { return *this; }
   OpAttrDef& ListListInt(std::vector<std::vector<int64_t>> = {}) { return *this; }
   OpAttrDef& Comment(const char*) { return *this; }
+  OpAttrDef& Version(uint32_t) { return *this; }  // the OpDef revision that added it
   const std::string& Name() const { return name_; }
 
  private:

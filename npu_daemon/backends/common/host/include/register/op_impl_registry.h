@@ -56,6 +56,30 @@ class OpImplRegisterV2 {
   OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
   OpImplRegisterV2& PrivateAttr(const char*, ...) { return *this; }
   OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
+  template <typename P>
+  OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t>, std::initializer_list<P>) {
+    return *this;
+  }
+  // What the graph engine alone uses (binary keys, formats, task generation, support checks): the
+  // simulator runs the tiling and the kernel, so these register nothing.
+  OpImplRegisterV2& InferOutDataTypeSameWithFirstInput() { return *this; }
+  OpImplRegisterV2& HostInputs(std::initializer_list<int32_t>) { return *this; }
+  OpImplRegisterV2& OutputShapeDependOnCompute(std::initializer_list<int32_t>) { return *this; }
+  OpImplRegisterV2& NullableOutputs(std::initializer_list<int32_t>) { return *this; }
+#define ASCENDC_SIM_GRAPH_ONLY(NAME) \
+  template <typename F>              \
+  OpImplRegisterV2& NAME(F) {        \
+    return *this;                    \
+  }
+  ASCENDC_SIM_GRAPH_ONLY(GenSimplifiedKey)
+  ASCENDC_SIM_GRAPH_ONLY(InferFormat)
+  ASCENDC_SIM_GRAPH_ONLY(CalcOpParam)
+  ASCENDC_SIM_GRAPH_ONLY(GenerateTask)
+  ASCENDC_SIM_GRAPH_ONLY(CheckSupport)
+  ASCENDC_SIM_GRAPH_ONLY(OpSelectFormat)
+  ASCENDC_SIM_GRAPH_ONLY(OpExecuteFunc)
+  ASCENDC_SIM_GRAPH_ONLY(ExceptionDumpParseFunc)
+#undef ASCENDC_SIM_GRAPH_ONLY
 
  private:
   const char* type_;

@@ -48,6 +48,36 @@ TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
 TILING_DATA_FIELD_DEF(float, lastDimValueBack);
 END_TILING_DATA_DEF;
 
+// LayerNorm's [A, R] form that also returns rstd (asc-devkit's layernorm_tilingdata.h fields).
+BEGIN_TILING_DATA_DEF(LayerNormSeparateTiling)
+TILING_DATA_FIELD_DEF(uint32_t, aLength);
+TILING_DATA_FIELD_DEF(uint32_t, rLength);
+TILING_DATA_FIELD_DEF(uint32_t, halfAddRepeatTimes);
+TILING_DATA_FIELD_DEF(uint32_t, rHeadLength);
+TILING_DATA_FIELD_DEF(float, k2Rec);
+TILING_DATA_FIELD_DEF(float, k2RRec);
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, arCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, aCurLength);
+TILING_DATA_FIELD_DEF(float, rValueBack);
+END_TILING_DATA_DEF;
+
 BEGIN_TILING_DATA_DEF(RmsNormTiling)
 TILING_DATA_FIELD_DEF(uint32_t, bLength);
 TILING_DATA_FIELD_DEF(uint32_t, sLength);
@@ -121,12 +151,14 @@ END_TILING_DATA_DEF;
 
 using SoftMaxTiling = optiling::SoftMaxTiling;
 using LayerNormTiling = optiling::LayerNormTiling;
+using LayerNormSeparateTiling = optiling::LayerNormSeparateTiling;
 using RmsNormTiling = optiling::RmsNormTiling;
 using TCubeTiling = optiling::TCubeTiling;
 
 // The same structs by the name the toolkit's kernel_tiling/kernel_tiling.h gives them, which a
 // tiling struct shared by host and kernel names (`AscendC::tiling::TCubeTiling cubeTilingData;`).
 namespace AscendC::tiling {
+using optiling::LayerNormSeparateTiling;
 using optiling::LayerNormTiling;
 using optiling::RmsNormTiling;
 using optiling::SoftMaxTiling;

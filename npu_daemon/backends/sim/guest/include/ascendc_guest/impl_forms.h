@@ -34,4 +34,34 @@ void DataCopyUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyParams& p, 
   DataCopy(gm, LocalTensor<T>(ascendc_guest::UbAddrOf(src), span, TPosition::VECOUT), p, line);
 }
 
+// DataCopyPad's raw-pointer forms: the tensor forms on a UB tensor spanning every row the copy
+// touches (each row's bytes and padding rounded up to 32 B, and the UB-side gap in 32 B blocks).
+template <typename T>
+void DataCopyPadGm2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyExtParams& p,
+                          const DataCopyPadExtParams<T>& pad, ASCENDC_GUEST_LINE) {
+  GlobalTensor<T> gm;
+  gm.SetGlobalBuffer(src);
+  const uint32_t rowBytes = p.blockLen + (pad.leftPadding + pad.rightPadding) * sizeof(T);
+  const uint32_t span = p.blockCount * ((rowBytes + 31) / 32 + p.dstStride) * 32u / sizeof(T);
+  DataCopyPad(LocalTensor<T>(ascendc_guest::UbAddrOf(dst), span, TPosition::VECIN), gm, p, pad, line);
+}
+template <typename T>
+void DataCopyPadGm2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyParams& p, const DataCopyPadParams& pad,
+                          ASCENDC_GUEST_LINE) {
+  DataCopyPadGm2UBImpl(
+      dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0},
+      DataCopyPadExtParams<T>{pad.isPad, pad.leftPadding, pad.rightPadding, static_cast<T>(pad.paddingValue)}, line);
+}
+template <typename T>
+void DataCopyPadUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyExtParams& p, ASCENDC_GUEST_LINE) {
+  GlobalTensor<T> gm;
+  gm.SetGlobalBuffer(dst);
+  const uint32_t span = p.blockCount * ((p.blockLen + 31) / 32 + p.srcStride) * 32u / sizeof(T);
+  DataCopyPad(gm, LocalTensor<T>(ascendc_guest::UbAddrOf(src), span, TPosition::VECOUT), p, line);
+}
+template <typename T>
+void DataCopyPadUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyParams& p, ASCENDC_GUEST_LINE) {
+  DataCopyPadUB2GMImpl(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0}, line);
+}
+
 }  // namespace AscendC

@@ -17,7 +17,36 @@ namespace platform_ascendc {
 
 enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, RESERVED };
 enum class ReservedSize { RESERVED_SIZE_8K = 0, RESERVED_SIZE_16K, RESERVED_SIZE_32K };
-enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, RESERVED_VERSION };
+// Every SoC the toolkit names, in its order (a tiling compares with the ones it has branches for);
+// the simulated part is ASCEND910B.
+enum class SocVersion {
+  ASCEND910 = 0,
+  ASCEND910B,
+  ASCEND310P,
+  ASCEND310B,
+  ASCEND950,
+  ASCEND910_55,
+  ASCEND910_95 = ASCEND950,
+  AS31XM1,
+  ASCEND031,
+  ASCEND035,
+  ASCEND310,
+  ASCEND610,
+  ASCEND610Lite,
+  ASCEND910_93,
+  BS9SX1A,
+  BS9SX2A,
+  HI3796CV300CS,
+  HI3796CV300ES,
+  MC61AM21A,
+  MC62,
+  SD3403,
+  KIRINX90,
+  KIRIN9030,
+  MC32DM11A,
+  ASCEND350,
+  RESERVED_VERSION = 99999
+};
 
 class PlatformAscendC {
  public:
