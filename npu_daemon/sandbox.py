@@ -30,6 +30,7 @@ import ctypes
 import functools
 import os
 import resource
+import select
 import signal
 import subprocess
 import sys
@@ -340,9 +341,7 @@ def run(
             timed_out = False
             try:
                 if not failed:
-                    proc.wait(timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                timed_out = True
+                    timed_out = _timed_out(proc, timeout_s)
             finally:
                 # The whole group: a candidate's children die with it.
                 try:
@@ -357,6 +356,25 @@ def run(
             )
     finally:
         os.close(errors)
+
+
+def _timed_out(proc: subprocess.Popen, timeout_s: float) -> bool:
+    """Wait for `proc` at most `timeout_s`: False when it ended. A pidfd wakes the wait when the
+    process ends; Popen.wait with a timeout polls, sleeping up to 50 ms between looks, which
+    lengthened every command by half that on average (a 74 ms harness run took 115 ms)."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except OSError:  # a kernel without pidfds: the polling wait
+        try:
+            proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            return True
+        return False
+    try:
+        ended = select.select([pidfd], [], [], timeout_s)[0]
+    finally:
+        os.close(pidfd)
+    return not ended
 
 
 def _forked(
