@@ -151,13 +151,26 @@ mm.End();
 """
 
 
-def _mm(kernel, prelude, m, n, k, trans_b, bias, dim, half_out=False, iterate=False, block_dim=0):
+def _mm(
+    kernel,
+    prelude,
+    m,
+    n,
+    k,
+    trans_b,
+    bias,
+    dim,
+    half_out=False,
+    iterate=False,
+    block_dim=0,
+    body=MM_KERNEL,
+):
     rng = np.random.default_rng(m + n + k)
     a = rng.standard_normal((m, k)).astype(np.float16)
     b = rng.standard_normal((n, k) if trans_b else (k, n)).astype(np.float16)
     bv = rng.standard_normal(n).astype(np.float32)
     run = kernel(
-        prelude + MM_KERNEL,
+        prelude + body,
         {"a": a, "b": b, "bias": bv},
         {"c": ("float16" if half_out else "float32", (m, n))},
         params=[m, n, k, int(trans_b), int(bias), dim, int(half_out), int(iterate)],
@@ -221,22 +234,8 @@ def test_an_aiv_s_own_scalar_work_is_not_charged_to_its_aic(kernel):
     # of the messages, as without the loop (test above); the latency grows by about the loop.
     spin = "volatile uint32_t spin = 0;\nfor (uint32_t i = 0; i < 100000; ++i) spin = spin + i;\n"
     plain, _ = _mm(kernel, "", 128, 256, 128, True, True, 4, block_dim=2)
-    kernel_src = MM_KERNEL.replace("if (t.p[7]) {", spin + "if (t.p[7]) {", 1)
-    rng = np.random.default_rng(128 + 256 + 128)
-    a = rng.standard_normal((128, 128)).astype(np.float16)
-    b = rng.standard_normal((256, 128)).astype(np.float16)
-    bv = rng.standard_normal(256).astype(np.float32)
-    spun = kernel(
-        kernel_src,
-        {"a": a, "b": b, "bias": bv},
-        {"c": ("float32", (128, 256))},
-        params=[128, 256, 128, 1, 1, 4, 0, 0],
-        block_dim=2,
-        workspace=0,
-        host=MM_HOST,
-        tiling_h=MM_TILING_H,
-        prelude='#include "lib/matmul_intf.h"',
-    ).ok()
+    spun_body = MM_KERNEL.replace("if (t.p[7]) {", spin + "if (t.p[7]) {", 1)
+    spun, _ = _mm(kernel, "", 128, 256, 128, True, True, 4, block_dim=2, body=spun_body)
     np.testing.assert_array_equal(spun.outputs["c"], plain.outputs["c"])
 
     def scalar(run, key):
