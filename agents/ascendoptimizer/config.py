@@ -36,6 +36,9 @@ class KernelRewritingConfig(PolicyConfig):
     embedder: EmbedderKind = "auto"
     top_k: int = Field(3, ge=1)
     distinct_motifs: bool = True  # top-k holds one experience per motif
+    # When nothing new is left to try on the best pair, the rewrites are tried under this many of
+    # Stage I's next-fastest tilings of the same kernel (a rewrite may pay only with another tiling).
+    elite_tilings: int = Field(3, ge=0)
 
 
 class AscendOptimizerConfig(PolicyConfig):

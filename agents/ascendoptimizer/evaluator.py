@@ -29,6 +29,8 @@ class Evaluator:
             self.best_package.content_hash()
         }  # candidates already submitted (resubmitting is pointless)
         self.per_phase: dict[str, int] = {}
+        # Correct candidates by content hash: Stage II diagnoses a Stage I elite from its own result.
+        self.passed: dict[str, EvalResult] = {self.best_package.content_hash(): self.best_result}
         self.failures: dict[str, list[str]] = {}  # phase -> what its failed candidates were told
 
     def feedback(self, phase: str, last: int = 3) -> str:
@@ -59,6 +61,8 @@ class Evaluator:
         if not result.ok and not result.daemon_fault:
             said = " ".join(f"{result.message} {result.log_tail[-MAX_FEEDBACK:]}".split())
             self.failures.setdefault(phase, []).append(f"- {note}: {result.status.value}: {said}")
+        if result.ok:
+            self.passed[digest] = result
         improved = result.ok and result.latency_us < self.best_result.latency_us
         if improved:
             self.best_package, self.best_result = candidate, result

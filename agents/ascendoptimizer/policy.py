@@ -93,7 +93,14 @@ class AscendOptimizer:
         )
         stage1 = TilingEvolution(cfg.tiling_evolution, proposer, evaluator, rng)
         stage2 = KernelRewriting(
-            cfg.kernel_rewriting, proposer, evaluator, bank, view.package.uri, rng, cfg.knowledge
+            cfg.kernel_rewriting,
+            proposer,
+            evaluator,
+            bank,
+            view.package.uri,
+            rng,
+            cfg.knowledge,
+            stage1.tilings,
         )
         rounds_done = 0
         try:

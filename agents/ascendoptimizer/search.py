@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable, Iterator
 
 from agents.ascendoptimizer.bank import ExperienceBank
 from agents.ascendoptimizer.config import KernelRewritingConfig, TilingEvolutionConfig
 from agents.ascendoptimizer.diagnose import diagnose, profile_summary
 from agents.ascendoptimizer.evaluator import Evaluator
-from agents.ascendoptimizer.proposer import Individual, Proposer
+from agents.ascendoptimizer.proposer import Individual, Proposal, Proposer
 from agents.knowledge import KnowledgeConfig
 from ascend_core import tune
 from ascend_core.package import OperatorPackage
@@ -58,6 +59,15 @@ class TilingEvolution:
         if result is not None and result.ok:
             self.add(proposal.package, result, proposal.note)
 
+    def tilings(self, base: OperatorPackage) -> list[str]:
+        """The tilings timed with `base`'s kernel other than its own, fastest first."""
+        kernel = _kernel_hash(base)
+        return [
+            i.tiling
+            for i in self.population
+            if i.kernel_hash == kernel and i.tiling != base.tiling_source
+        ]
+
     def step(self, base: OperatorPackage, base_result: EvalResult, round_: int) -> bool:
         kernel = _kernel_hash(base)
         if not any(
@@ -104,6 +114,7 @@ class KernelRewriting:
         operator: str,
         rng: random.Random,
         knowledge: KnowledgeConfig,
+        tilings: Callable[[OperatorPackage], list[str]] = lambda base: [],
     ):
         self.config, self.proposer, self.evaluator, self.bank, self.rng = (
             config,
@@ -112,11 +123,39 @@ class KernelRewriting:
             bank,
             rng,
         )
+        self.tilings = tilings  # Stage I's other tilings of a kernel, fastest first
         # The bank holds the suite experts' experience: an operator's own is withheld unless the
         # shared knowledge switches the paper's own-operator overlap on.
         self.exclude = None if knowledge.own_operator else operator
 
     def step(self, base: OperatorPackage, base_result: EvalResult, round_: int) -> bool:
+        for pair, result in self._pairs(base, base_result):
+            proposal = self._refine(pair, result, round_)
+            if proposal is not None:
+                return (
+                    self.evaluator.evaluate(
+                        proposal.package, pair, self.phase, round_, proposal.note
+                    )
+                    is not None
+                )
+        return False
+
+    def _pairs(
+        self, base: OperatorPackage, base_result: EvalResult
+    ) -> Iterator[tuple[OperatorPackage, EvalResult]]:
+        """The best pair, then its kernel under Stage I's next-fastest tilings: a rewrite that pays
+        only with another tiling (an L2 bypass of read-once inputs under a core cap) is found only
+        there, and the tiling stays fixed for each rewrite."""
+        yield base, base_result
+        for tiling in self.tilings(base)[: self.config.elite_tilings]:
+            pair = base.with_sources(tiling=tiling)
+            result = self.evaluator.passed.get(pair.content_hash())
+            if result is not None:
+                yield pair, result
+
+    def _refine(
+        self, base: OperatorPackage, base_result: EvalResult, round_: int
+    ) -> Proposal | None:
         diagnosis = diagnose(base_result.profile, base.kernel_source)
         retrieved = self.bank.retrieve(
             diagnosis,
@@ -146,11 +185,8 @@ class KernelRewriting:
         )
         self.evaluator.trajectory.drain(self.proposer, phase=self.phase, round=round_)
         if proposal is None or proposal.package.content_hash() in self.evaluator.seen:
-            return False
-        return (
-            self.evaluator.evaluate(proposal.package, base, self.phase, round_, proposal.note)
-            is not None
-        )
+            return None
+        return proposal
 
 
 def _kernel_hash(package: OperatorPackage) -> str:

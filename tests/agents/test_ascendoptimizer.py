@@ -352,3 +352,56 @@ def test_a_model_sees_the_included_helpers_first_within_a_bound():
     assert len(shown) <= MAX_CONTEXT_TOTAL + 400  # the bound, and the line naming what is left out
     assert shown.index("op_kernel/z_used.h:") < shown.index("op_kernel/a_helper_0.h:")
     assert "(left out for length: op_kernel/a_helper_3.h" in shown
+
+
+def test_stage2_rewrites_under_stage1s_next_tiling_when_the_best_pair_has_none_left(daemon):
+    """A kernel move may pay only with another tiling: once every rewrite of the best pair has been
+    tried, Stage II proposes them under the fastest other tiling Stage I timed with that kernel."""
+    import random
+
+    from agents.ascendoptimizer.config import KernelRewritingConfig, TilingEvolutionConfig
+    from agents.ascendoptimizer.evaluator import Evaluator
+    from agents.ascendoptimizer.search import KernelRewriting, TilingEvolution
+    from agents.ascendoptimizer.trajectory import Trajectory
+    from agents.knowledge import Knowledge, KnowledgeConfig
+
+    env = gym.make(
+        "ascend_gym:AscendOp-v0",
+        operator="level1/add",
+        budget=4,
+        daemon=daemon,
+        run_id="t-ao-elite",
+    )
+    try:
+        env.reset(seed=0)
+        evaluator = Evaluator(env, Trajectory())
+        knowledge = Knowledge(KnowledgeConfig(), evaluator.best_package.uri)
+        proposer, rng = OfflineProposer(knowledge), random.Random(0)
+        stage1 = TilingEvolution(TilingEvolutionConfig(), proposer, evaluator, rng)
+        bank = ExperienceBank([], TfidfEmbedder())
+        stage2 = KernelRewriting(
+            KernelRewritingConfig(embedder="tfidf"),
+            proposer,
+            evaluator,
+            bank,
+            evaluator.best_package.uri,
+            rng,
+            KnowledgeConfig(),
+            stage1.tilings,
+        )
+        while not [t for t in stage1.tilings(evaluator.best_package) if t]:
+            assert stage1.step(evaluator.best_package, evaluator.best_result, 0)
+        best = evaluator.best_package
+        other = stage1.tilings(best)[0]
+        # Every rewrite of the best pair counts as tried: the next one must come from `other`.
+        evaluator.seen |= {m.package.content_hash() for m in knowledge.of_part(best, "kernel")}
+        assert stage2.step(best, evaluator.best_result, 0)
+        candidate = evaluator.trajectory.records[-1]
+        assert candidate["phase"] == "stage2"
+        assert candidate["parent_hash"] == best.with_sources(tiling=other).content_hash()
+        pair = best.with_sources(tiling=other)
+        assert candidate["candidate_hash"] in {
+            m.package.content_hash() for m in knowledge.of_part(pair, "kernel")
+        }
+    finally:
+        env.close()
