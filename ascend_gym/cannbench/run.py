@@ -24,12 +24,12 @@ from ascend_gym.cannbench.tasks import Task
 
 # Statuses that end an operator: its sources do not build or the acceptance check refuses them.
 WHOLE = ("COMPILE_ERROR", "REJECTED", "BUILD_TIMEOUT")
-DSL_DTYPES = ("float16", "float32")  # what the tile DSL lowers
+DSL_DTYPES = ("float16", "float32", "bfloat16", "int32")  # what the tile DSL lowers
 FAST_P = (1.0, 1.2, 1.4, 2.0)
 
 
 def generation_source(task: OperatorPackage) -> OperatorPackage:
-    """The task as the tile DSL can take it: its fp16/fp32 cases and dtypes only (its other
+    """The task as the tile DSL can take it: its cases and dtypes of DSL_DTYPES only (its other
     cases still score the generated kernel, which fails them if it cannot serve them)."""
     spec = task.spec
     cases = [
@@ -38,7 +38,7 @@ def generation_source(task: OperatorPackage) -> OperatorPackage:
         if all(spec.arg_dtype(c, a.name) in DSL_DTYPES for a in [*spec.inputs, *spec.outputs])
     ]
     if not cases:
-        raise ValueError("no float16/float32 case for the tile DSL")
+        raise ValueError(f"no case of {'/'.join(DSL_DTYPES)} for the tile DSL")
     bench = max(cases, key=lambda c: sum(math.prod(s) for s in c.shapes.values()))
     cases = [c.model_copy(update={"bench": c is bench}) for c in cases]
     dtypes = sorted({spec.arg_dtype(c, a.name) for c in cases for a in spec.inputs})

@@ -99,6 +99,8 @@ class Renderer:
             return _const(s.value)
         if s.op == "attr":
             return s.name
+        if s.op == "view":  # axes of one added or dropped: the same values
+            return self.expr(s.args[0])
         if s.op in ("input", "part"):
             src = s if s.op == "input" else s.args[0]
             part = f", part={s.part[0]}, parts={s.part[1]}" if s.op == "part" else ""
@@ -142,11 +144,20 @@ class Renderer:
 
 
 def _upcast(nodes: list[Sym], dtypes: set[str]) -> bool:
-    """Compute in fp32 unless the tensors are fp32 anyway or fp16 gives the reference exactly
-    (no dtypes: the caller asks for the tensors' dtype)."""
+    """Compute in fp32 unless the tensors are fp32 anyway or their dtype gives the reference
+    exactly (no dtypes: the caller asks for the tensors' dtype). bfloat16 always goes through
+    fp32 (the vector unit has no bf16 arithmetic); int32 stays int32 for + - * max min, the
+    rest through fp32 (exact below 2^24)."""
+    ops = [s for s in nodes if s.op in ("unary", "binary")]
+    if "bfloat16" in dtypes:
+        return True
+    if "int32" in dtypes:
+        if any(s.fn not in ("add", "sub", "mul", "max", "min") for s in ops):
+            return True
+        if dtypes == {"int32"}:
+            return False
     if not dtypes or dtypes == {"float32"}:
         return False
-    ops = [s for s in nodes if s.op in ("unary", "binary")]
     if any(s.fn not in _EXACT | _ROUNDING for s in ops):
         return True
     return sum(s.fn in _ROUNDING for s in ops) > 1
@@ -184,6 +195,7 @@ def draft(
         if want is not None and math.prod(want) != math.prod(r.shape):
             raise Unsupported(f"output {o} has shape {list(want)}, the reference {list(r.shape)}")
     nodes = _nodes(roots)
+    inputs = _as_used(inputs, nodes)
     used_attrs = [a for a in attrs if any(s.op == "attr" and s.name == a for s in nodes)]
     reduces = [s for s in nodes if s.op == "reduce"]
     if any(s.op == "total" for s in nodes):
@@ -199,10 +211,23 @@ def draft(
         and not parts
         and all(inputs[i] == r.shape for r in roots for i in _inputs_of(r))
     ):
+        native = native and not dtypes - {"float16", "float32"}
         return _elementwise(
             name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
         )
     return _rows(name, description, inputs, out_names, roots, used_attrs, reduces)
+
+
+def _as_used(inputs: dict[str, tuple[int, ...]], nodes: list[Sym]) -> dict[str, tuple[int, ...]]:
+    """Each input's shape as the computation reads it (after `unsqueeze`, `view(1, -1)`...)."""
+    out = dict(inputs)
+    for n in inputs:
+        used = {s.shape for s in nodes if s.op == "input" and s.name == n}
+        if len(used) > 1:
+            raise Unsupported(f"input {n} is read in shapes {sorted(used)}")
+        if used:
+            out[n] = used.pop()
+    return out
 
 
 def _elementwise(

@@ -21,7 +21,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -66,6 +66,9 @@ class Sym:
 
     def astype(self, *a: Any, **k: Any) -> Sym:
         return self  # the lowering picks the compute dtype
+
+    def reshape(self, *shape: Any, **k: Any) -> Sym:
+        return reshape(self, shape[0] if len(shape) == 1 else shape)
 
     def __getitem__(self, item: Any) -> Any:
         raise Unsupported("indexing")
@@ -142,10 +145,25 @@ class Sym:
         return reduce("min", self, axis, keepdims, k)
 
 
+class AttrCondition(Unsupported):
+    """A float attribute the reference compares in Python (`if base > 0`): it chooses what is
+    computed, so it must be traced with the case's value instead."""
+
+    def __init__(self, name: str):
+        super().__init__(f"attribute {name} decides a branch of the reference")
+        self.attr_name = name
+
+
 class AttrValue(float):
     """An attribute's value in the trace: a float that remembers the attribute's name."""
 
     attr_name: str
+
+    def _decides(self, *a: Any) -> bool:
+        raise AttrCondition(self.attr_name)
+
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __bool__ = _decides
+    __hash__ = float.__hash__
 
 
 _ATTRS: dict[float, str] = {}
@@ -274,6 +292,30 @@ def scan(fn: str, a: Sym, axis: Any, **extra: Any) -> Sym:
     return Sym("scan", a.shape, (a,), fn=fn, axis=axis % a.ndim)
 
 
+def reshape(a: Sym, shape: Any) -> Sym:
+    """A view that inserts or drops axes of one (`unsqueeze`, `view(1, -1)`, keepdim undone):
+    the elements keep their order, so only the broadcasting changes. Anything that moves
+    elements between axes is outside the loops."""
+    dims = [int(d) for d in (shape if isinstance(shape, list | tuple) else [shape])]
+    if dims.count(-1) > 1:
+        raise Unsupported("a reshape with two -1 dims")
+    if -1 in dims:
+        known = math.prod(d for d in dims if d != -1)
+        dims[dims.index(-1)] = math.prod(a.shape) // max(known, 1)
+    new = tuple(dims)
+    if a.op == "view":
+        a = a.args[0]
+    if math.prod(new) != math.prod(a.shape):
+        raise Unsupported(f"a reshape of {list(a.shape)} to {list(new)}")
+    if [d for d in new if d != 1] != [d for d in a.shape if d != 1]:
+        raise Unsupported(f"a reshape of {list(a.shape)} to {list(new)} that moves elements")
+    if new == a.shape:
+        return a
+    if a.op == "input":  # the tensor as the computation sees it (its layout follows)
+        return Sym("input", new, name=a.name)
+    return Sym("view", new, (a,))
+
+
 def split(x: Sym, parts: int, axis: int = 0) -> list[Sym]:
     if not isinstance(parts, int) or axis % x.ndim != x.ndim - 1 or x.op != "input":
         raise Unsupported("np.split other than equal parts of an input's last axis")
@@ -340,14 +382,25 @@ FUNCTIONS: dict[str, Any] = {
     "amax": lambda a, axis=None, keepdims=False, **k: reduce("max", a, axis, keepdims, k),
     "min": lambda a, axis=None, keepdims=False, **k: reduce("min", a, axis, keepdims, k),
     "cumsum": lambda a, axis=None, **k: scan("sum", a, axis, **k),
+    "reshape": lambda a, shape, **k: reshape(a, shape),
+    "expand_dims": lambda a, axis: reshape(
+        a, np.expand_dims(np.empty(a.shape, dtype=np.bool_), axis).shape
+    ),
     "amin": lambda a, axis=None, keepdims=False, **k: reduce("min", a, axis, keepdims, k),
 }
 
 
-def trace(fn: Any, inputs: dict[str, tuple[int, ...]], attrs: list[str]) -> list[Sym]:
-    """Call the reference on symbolic inputs; returns one graph root per output."""
+def trace(
+    fn: Any,
+    inputs: dict[str, tuple[int, ...]],
+    attrs: list[str],
+    fixed: dict[str, Any] | None = None,
+) -> list[Sym]:
+    """Call the reference on symbolic inputs; returns one graph root per output. `attrs` are
+    traced as marked scalars (kernel attributes); `fixed` are passed as the case's values
+    (integers, flags and strings that choose what is computed: an axis, a reduction mode)."""
     args = [Sym("input", tuple(s), name=n) for n, s in inputs.items()]
-    kwargs = {a: attr_value(a, i) for i, a in enumerate(attrs)}
+    kwargs = {**(fixed or {}), **{a: attr_value(a, i) for i, a in enumerate(attrs)}}
     with np.errstate(all="ignore"):
         try:
             out = fn(*args, **kwargs)
@@ -357,6 +410,7 @@ def trace(fn: Any, inputs: dict[str, tuple[int, ...]], attrs: list[str]) -> list
             raise Unsupported(f"{type(e).__name__}: {e}") from None
     outs = list(out) if isinstance(out, tuple | list) else [out]
     outs = [o.reshape(-1)[0] if isinstance(o, np.ndarray) and o.size == 1 else o for o in outs]
+    outs = [o.args[0] if isinstance(o, Sym) and o.op == "view" else o for o in outs]
     for o in outs:
         if not isinstance(o, Sym):
             raise Unsupported(f"an output of type {type(o).__name__}, not a traced tensor")
