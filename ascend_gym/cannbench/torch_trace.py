@@ -21,6 +21,8 @@ from ascend_core.package import OperatorPackage
 from ascend_gym.dsl import trace as sym
 from ascend_gym.dsl.trace import Sym, Unsupported
 
+FP32_UP = ("float32", "float", "float64", "double")  # casts that make a golden compute in fp32
+
 
 class DType:
     """A torch dtype in the trace: the lowering picks the compute dtype, so only its name."""
@@ -80,13 +82,22 @@ class Tensor:
     def numel(self) -> int:
         return math.prod(self.shape)
 
-    # casts: the lowering decides the compute dtype, as for numpy's astype
+    # casts: the lowering decides the compute dtype, as for numpy's astype; a cast up is
+    # remembered (the golden then computes in fp32, not one rounded op at a time)
     def float(self) -> Tensor:
+        self.sym.meta["upcast"] = True
         return self
 
-    half = bfloat16 = double = contiguous = clone = detach = float
+    double = float
+
+    def half(self) -> Tensor:
+        return self
+
+    bfloat16 = contiguous = clone = detach = half
 
     def to(self, *a: Any, **k: Any) -> Tensor:
+        if any(isinstance(d, DType) and d.name in FP32_UP for d in [*a, k.get("dtype")]):
+            self.sym.meta["upcast"] = True
         return self
 
     def type_as(self, other: Any) -> Tensor:
@@ -132,9 +143,17 @@ class Tensor:
         raise Unsupported("a tensor used as a condition")
 
 
+def _rounded(t: Any) -> Any:
+    """Mark a single torch op: torch rounds its result to the tensors' dtype."""
+    if isinstance(t, Tensor) and t.sym.op in ("unary", "binary"):
+        t.sym.meta["rounded"] = True
+    return t
+
+
 def _binary(op: str) -> Callable[..., Any]:
     def method(self: Tensor, other: Any) -> Any:
-        return _wrap(getattr(self.sym, op)(_sym(other)))
+        out = _wrap(getattr(self.sym, op)(_sym(other)))
+        return out if "pow" in op else _rounded(out)  # x**3 unrolls to two products
 
     return method
 
@@ -144,8 +163,8 @@ for _op in (
     "__rpow__ __gt__ __ge__ __lt__ __le__"
 ).split():
     setattr(Tensor, _op, _binary(_op))
-Tensor.__neg__ = lambda self: Tensor(-self.sym)  # type: ignore[method-assign]
-Tensor.__abs__ = lambda self: Tensor(abs(self.sym))  # type: ignore[method-assign]
+Tensor.__neg__ = lambda self: _rounded(Tensor(-self.sym))  # type: ignore[method-assign]
+Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[method-assign]
 
 
 def _is_one(x: Any) -> bool:
@@ -158,15 +177,21 @@ def _lift(x: Any) -> Sym:
 
 
 def _unary(fn: str) -> Callable[..., Tensor]:
-    return lambda x, *a, **k: Tensor(sym.unary(fn, _lift(x)))
+    return lambda x, *a, **k: _rounded(Tensor(sym.unary(fn, _lift(x))))
 
 
 def _binop(fn: str) -> Callable[..., Tensor]:
     def op(a: Any, b: Any, *, alpha: Any = 1, **k: Any) -> Tensor:
-        b = _lift(b) if _is_one(alpha) else sym.binary("mul", _lift(b), _lift(alpha))
-        return Tensor(sym.binary(fn, _lift(a), b))
+        if _is_one(alpha):
+            return _rounded(Tensor(sym.binary(fn, _lift(a), _lift(b))))
+        # a + alpha * b is one torch op: a single rounding, not two
+        return Tensor(sym.binary(fn, _lift(a), sym.binary("mul", _lift(b), _lift(alpha))))
 
     return op
+
+
+def _single(fn: str) -> Callable[..., Tensor]:
+    return lambda a, b, **k: _rounded(Tensor(sym.binary(fn, _lift(a), _lift(b))))
 
 
 def _sigmoid(x: Any, *a: Any, **k: Any) -> Tensor:
@@ -190,7 +215,10 @@ def _reduce(fn: str) -> Callable[..., Tensor]:
     def op(x: Any, dim: Any = None, keepdim: bool = False, **k: Any) -> Tensor:
         if k.get("dtype") is not None:
             raise Unsupported(f"{fn} with dtype")
-        return Tensor(sym.reduce(fn, _lift(x), _dim(dim), keepdim, {}))
+        v = _lift(x)
+        if isinstance(dim, list | tuple) and sorted(d % v.ndim for d in dim) == [*range(v.ndim)]:
+            dim = None  # every axis named: a total
+        return Tensor(sym.reduce(fn, v, _dim(dim), keepdim, {}))
 
     return op
 
@@ -404,22 +432,170 @@ def _huber_loss(a: Any, b: Any, reduction: str = "mean", delta: Any = 1.0, **k: 
     return _reduced(sym.where(sym.compare("lt", d, sym.lift(delta)), quad, lin), reduction)
 
 
+class _Extremes(tuple):
+    """torch.max(x, dim)'s (values, indices): the indices are outside the loops."""
+
+    @property
+    def values(self) -> Tensor:
+        return self[0]
+
+
+def _extreme(fn: str) -> Callable[..., Any]:
+    def op(x: Any, dim: Any = None, keepdim: bool = False, **k: Any) -> Any:
+        if isinstance(dim, Tensor):  # torch.max(a, b): the element-wise maximum
+            return _single(fn)(x, dim)
+        if dim is None:
+            raise Unsupported(f"torch.{fn} over every element")
+        return _Extremes((_reduce(fn)(x, dim, keepdim), None))
+
+    return op
+
+
 def _cumsum(x: Any, dim: Any, *a: Any, dtype: Any = None, **k: Any) -> Tensor:
     if dtype is not None:
         raise Unsupported("cumsum with dtype")
     return Tensor(sym.scan("sum", _lift(x), _dim(dim)))
 
 
+def _logsumexp(x: Any, dim: Any, keepdim: bool = False, **k: Any) -> Tensor:
+    v, d = _lift(x), _dim(dim)
+    m = sym.reduce("max", v, d, True, {})
+    total = sym.reduce("sum", _u("exp", _b("sub", v, m)), d, True, {})
+    out = _b("add", _u("log", total), m)
+    return Tensor(
+        out
+        if keepdim
+        else sym.reshape(out, [n for i, n in enumerate(out.shape) if i != d % v.ndim])
+    )
+
+
+def _var(
+    x: Any,
+    dim: Any = None,
+    *a: Any,
+    unbiased: Any = None,
+    correction: Any = None,
+    keepdim: bool = False,
+    **k: Any,
+) -> Tensor:
+    if a:  # the older positional form var(x, dim, unbiased, keepdim)
+        unbiased, keepdim = a[0], a[1] if len(a) > 1 else keepdim
+    v, d = _lift(x), _dim(dim)
+    if d is None:
+        raise Unsupported("a variance over every element")
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    c = float(correction)
+    n = v.shape[d % v.ndim]
+    dev = _b("sub", v, sym.reduce("mean", v, d, True, {}))
+    out = sym.reduce("mean", _b("mul", dev, dev), d, keepdim, {})
+    return Tensor(out if c == 0 else _b("mul", out, n / (n - c)))
+
+
+def _std(x: Any, *a: Any, **k: Any) -> Tensor:
+    return Tensor(_u("sqrt", _var(x, *a, **k).sym))
+
+
+def _normalize(x: Any, p: Any = 2.0, dim: Any = 1, eps: Any = 1e-12, **k: Any) -> Tensor:
+    if p != 2:
+        raise Unsupported(f"normalize with p={p}")
+    v, d = _lift(x), _dim(dim)
+    norm = _u("sqrt", sym.reduce("sum", _b("mul", v, v), d, True, {}))
+    return Tensor(_b("div", v, _b("max", norm, eps)))
+
+
+def _glu(x: Any, dim: Any = -1) -> Tensor:
+    a, b = sym.split(_lift(x), 2, _dim(dim))
+    return Tensor(_b("mul", a, _sigmoid(b).sym))
+
+
+def _chunk(x: Any, chunks: int, dim: Any = 0) -> list[Tensor]:
+    return [Tensor(p) for p in sym.split(_lift(x), chunks, _dim(dim))]
+
+
+def _where0(cond: Sym, a: Any, b: Any) -> Sym:
+    return sym.where(cond, sym.lift(a), sym.lift(b))
+
+
+def _threshold(x: Any, threshold: Any, value: Any, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    return Tensor(_where0(sym.compare("gt", v, sym.lift(threshold)), v, value))
+
+
+def _hardshrink(x: Any, lambd: Any = 0.5) -> Tensor:
+    v = _lift(x)
+    return Tensor(_where0(sym.compare("gt", _u("abs", v), sym.lift(lambd)), v, 0.0))
+
+
+def _softshrink(x: Any, lambd: Any = 0.5) -> Tensor:
+    v = _lift(x)
+    shrunk = _b("sub", v, _b("mul", _sign(v).sym, lambd))
+    return Tensor(_where0(sym.compare("gt", _u("abs", v), sym.lift(lambd)), shrunk, 0.0))
+
+
+def _celu(x: Any, alpha: Any = 1.0, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    neg = _b("mul", alpha, _b("sub", _u("exp", _b("div", v, alpha)), 1.0))
+    return Tensor(sym.where(sym.compare("gt", v, sym.lift(0.0)), v, neg))
+
+
+def _sign(x: Any, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    neg = _where0(sym.compare("lt", v, sym.lift(0.0)), -1.0, 0.0)
+    return Tensor(_where0(sym.compare("gt", v, sym.lift(0.0)), 1.0, neg))
+
+
+def _bce(p: Any, t: Any, weight: Any = None, *a: Any, reduction: str = "mean", **k: Any) -> Tensor:
+    if weight is not None:
+        raise Unsupported("binary_cross_entropy with weight")
+    pv, tv = _lift(p), _lift(t)
+    # torch clamps each log at -100
+    lp = _b("max", _u("log", pv), -100.0)
+    lq = _b("max", _u("log", _b("sub", 1.0, pv)), -100.0)
+    term = _u("neg", _b("add", _b("mul", tv, lp), _b("mul", _b("sub", 1.0, tv), lq)))
+    return _reduced(term, reduction)
+
+
+def _bce_logits(
+    x: Any,
+    t: Any,
+    weight: Any = None,
+    *a: Any,
+    reduction: str = "mean",
+    pos_weight: Any = None,
+    **k: Any,
+) -> Tensor:
+    if weight is not None or pos_weight is not None:
+        raise Unsupported("binary_cross_entropy_with_logits with weights")
+    xv, tv = _lift(x), _lift(t)
+    # (1 - t) x + log(1 + e^-x), in the stable form log(1 + e^-x) = softplus(-x)
+    term = _b("add", _b("mul", _b("sub", 1.0, tv), xv), _log1p_exp(_u("neg", xv)))
+    return _reduced(term, reduction)
+
+
+def _kl_div(
+    x: Any, t: Any, *a: Any, reduction: str = "mean", log_target: bool = False, **k: Any
+) -> Tensor:
+    xv, tv = _lift(x), _lift(t)
+    if log_target:
+        term = _b("mul", _u("exp", tv), _b("sub", tv, xv))
+    else:
+        raise Unsupported("kl_div with log_target=False (0 log 0 needs a select on the target)")
+    if reduction == "batchmean":
+        return Tensor(_b("div", sym.reduce("sum", term, None, False, {}), float(xv.shape[0])))
+    return _reduced(term, reduction)
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "add": _binop("add"),
     "sub": _binop("sub"),
     "subtract": _binop("sub"),
-    "mul": lambda a, b, **k: Tensor(sym.binary("mul", _lift(a), _lift(b))),
-    "multiply": lambda a, b, **k: Tensor(sym.binary("mul", _lift(a), _lift(b))),
-    "div": lambda a, b, **k: Tensor(sym.binary("div", _lift(a), _lift(b))),
-    "true_divide": lambda a, b, **k: Tensor(sym.binary("div", _lift(a), _lift(b))),
-    "maximum": lambda a, b, **k: Tensor(sym.binary("max", _lift(a), _lift(b))),
-    "minimum": lambda a, b, **k: Tensor(sym.binary("min", _lift(a), _lift(b))),
+    "mul": _single("mul"),
+    "multiply": _single("mul"),
+    "div": _single("div"),
+    "true_divide": _single("div"),
+    "maximum": _single("max"),
+    "minimum": _single("min"),
     "pow": lambda a, b, **k: Tensor(sym.power(_lift(a), _lift(b))),
     "exp": _unary("exp"),
     "log": _unary("log"),
@@ -430,7 +606,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "neg": _unary("neg"),
     "negative": _unary("neg"),
     "reciprocal": _unary("reciprocal"),
-    "square": lambda x, **k: Tensor(sym.binary("mul", _lift(x), _lift(x))),
+    "square": lambda x, **k: _rounded(Tensor(sym.binary("mul", _lift(x), _lift(x)))),
     "sigmoid": _sigmoid,
     "relu": _relu,
     "relu6": lambda x, *a, **k: _hardtanh(x, 0.0, 6.0),
@@ -458,6 +634,39 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "smooth_l1_loss": _smooth_l1_loss,
     "huber_loss": _huber_loss,
     "cumsum": _cumsum,
+    "max": _extreme("max"),
+    "min": _extreme("min"),
+    "logsumexp": _logsumexp,
+    "var": _var,
+    "std": _std,
+    "normalize": _normalize,
+    "glu": _glu,
+    "chunk": _chunk,
+    "threshold": _threshold,
+    "hardshrink": _hardshrink,
+    "softshrink": _softshrink,
+    "celu": _celu,
+    "sign": _sign,
+    "binary_cross_entropy": _bce,
+    "binary_cross_entropy_with_logits": _bce_logits,
+    "kl_div": _kl_div,
+    "clamp_min": lambda x, min, **k: _clamp(x, min=min),
+    "clamp_max": lambda x, max, **k: _clamp(x, max=max),
+    "addcmul": lambda x, t1, t2, *, value=1, **k: Tensor(
+        _b("add", _lift(x), _b("mul", _b("mul", _lift(t1), _lift(t2)), value))
+    ),
+    "addcdiv": lambda x, t1, t2, *, value=1, **k: Tensor(
+        _b("add", _lift(x), _b("mul", _b("div", _lift(t1), _lift(t2)), value))
+    ),
+    "lerp": lambda a, b, w, **k: Tensor(
+        _b("add", _lift(a), _b("mul", _lift(w), _b("sub", _lift(b), _lift(a))))
+    ),
+    "log2": lambda x, **k: Tensor(_b("mul", _u("log", _lift(x)), 1.4426950408889634)),
+    "log10": lambda x, **k: Tensor(_b("mul", _u("log", _lift(x)), 0.4342944819032518)),
+    "exp2": lambda x, **k: Tensor(_u("exp", _b("mul", _lift(x), 0.6931471805599453))),
+    "zeros_like": lambda x, **k: 0.0,
+    "ones_like": lambda x, **k: 1.0,
+    "full_like": lambda x, fill_value, **k: fill_value,
     "clamp": _clamp,
     "clip": _clamp,
     "where": _where,
@@ -470,6 +679,54 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
 }
 
 
+def _module(fn: Callable[..., Any]) -> type:
+    """A torch.nn module built on a functional form: its arguments are the form's."""
+
+    class Module:
+        def __init__(self, *a: Any, inplace: bool = False, **k: Any) -> None:
+            self.a, self.k = a, k
+
+        def __call__(self, *x: Any) -> Any:
+            return fn(*x, *self.a, **self.k)
+
+        forward = __call__
+
+    return Module
+
+
+MODULES = {
+    name: _module(FUNCTIONS[fn])
+    for name, fn in {
+        "ReLU": "relu",
+        "ReLU6": "relu6",
+        "GELU": "gelu",
+        "SiLU": "silu",
+        "Sigmoid": "sigmoid",
+        "Tanh": "tanh",
+        "Softmax": "softmax",
+        "LogSoftmax": "log_softmax",
+        "Softplus": "softplus",
+        "LeakyReLU": "leaky_relu",
+        "ELU": "elu",
+        "SELU": "selu",
+        "CELU": "celu",
+        "Hardswish": "hardswish",
+        "Hardsigmoid": "hardsigmoid",
+        "Hardtanh": "hardtanh",
+        "Mish": "mish",
+        "LogSigmoid": "logsigmoid",
+        "Softsign": "softsign",
+        "GLU": "glu",
+        "MSELoss": "mse_loss",
+        "L1Loss": "l1_loss",
+        "SmoothL1Loss": "smooth_l1_loss",
+        "HuberLoss": "huber_loss",
+        "BCELoss": "binary_cross_entropy",
+        "BCEWithLogitsLoss": "binary_cross_entropy_with_logits",
+    }.items()
+}
+
+
 def shim() -> types.ModuleType:
     """The stand-in `torch` (with `torch.nn.functional`) a golden imports during the trace."""
     torch = types.ModuleType("torch")
@@ -479,7 +736,7 @@ def shim() -> types.ModuleType:
     torch.Tensor = Tensor
     functional = types.ModuleType("torch.nn.functional")
     functional.__dict__.update(FUNCTIONS)
-    torch.nn = types.SimpleNamespace(functional=functional)
+    torch.nn = types.SimpleNamespace(functional=functional, **MODULES)
     torch.no_grad = lambda: _Nothing()
     return torch
 

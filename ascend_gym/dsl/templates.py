@@ -143,6 +143,18 @@ class Renderer:
         return name
 
 
+def _per_op(nodes: list[Sym]) -> bool:
+    """A torch golden computing in the tensors' dtype one op at a time (no cast up), each op one
+    the vector unit rounds correctly in T: the kernel matches it best by doing the same (a single
+    fp32 rounding differs from it by an ulp where terms cancel)."""
+    ops = [s for s in nodes if s.op in ("unary", "binary")]
+    return (
+        bool(ops)
+        and not any(s.meta.get("upcast") for s in nodes)
+        and all(s.meta.get("rounded") and s.fn in _EXACT | _ROUNDING for s in ops)
+    )
+
+
 def _upcast(nodes: list[Sym], dtypes: set[str]) -> bool:
     """Compute in fp32 unless the tensors are fp32 anyway or their dtype gives the reference
     exactly (no dtypes: the caller asks for the tensors' dtype). bfloat16 always goes through
@@ -151,6 +163,8 @@ def _upcast(nodes: list[Sym], dtypes: set[str]) -> bool:
     ops = [s for s in nodes if s.op in ("unary", "binary")]
     if "bfloat16" in dtypes:
         return True
+    if _per_op(nodes):
+        return False
     if "int32" in dtypes:
         if any(s.fn not in ("add", "sub", "mul", "max", "min") for s in ops):
             return True
@@ -215,7 +229,7 @@ def draft(
         return _elementwise(
             name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
         )
-    return _rows(name, description, inputs, out_names, roots, used_attrs, reduces)
+    return _rows(name, description, inputs, out_names, roots, used_attrs, reduces, dtypes)
 
 
 def _as_used(inputs: dict[str, tuple[int, ...]], nodes: list[Sym]) -> dict[str, tuple[int, ...]]:
@@ -223,10 +237,10 @@ def _as_used(inputs: dict[str, tuple[int, ...]], nodes: list[Sym]) -> dict[str, 
     out = dict(inputs)
     for n in inputs:
         used = {s.shape for s in nodes if s.op == "input" and s.name == n}
-        if len(used) > 1:
+        if len({_strip(u) for u in used}) > 1:  # leading ones broadcast alike
             raise Unsupported(f"input {n} is read in shapes {sorted(used)}")
         if used:
-            out[n] = used.pop()
+            out[n] = max(used, key=len)
     return out
 
 
@@ -359,6 +373,7 @@ def _rows(
     roots: list[Sym],
     attrs: list[str],
     reduces: list[Sym],
+    dtypes: set[str],
 ) -> Draft:
     nodes = _nodes(roots)
     for r in reduces:
@@ -391,7 +406,7 @@ def _rows(
             layouts[o] = "rows"
         else:
             raise Unsupported(f"output {o} of shape {list(r.shape)} against rows {list(row)}")
-    rd = Renderer("r", True)
+    rd = Renderer("r", bool(reduces) or not _per_op(nodes) or _upcast(nodes, dtypes))
     for o, r in zip(outs, roots, strict=True):
         rd.lines.append(f"    r.store({o}, {rd.expr(r)})")
     if not reduces:

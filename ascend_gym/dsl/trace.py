@@ -273,8 +273,8 @@ def clip(x: Any, lo: Any, hi: Any, **k: Any) -> Sym:
 def reduce(fn: str, a: Sym, axis: Any, keepdims: bool, extra: dict[str, Any]) -> Sym:
     if extra.get("dtype") is not None or extra.get("out") is not None:
         raise Unsupported(f"{fn} with dtype/out")
-    if axis is None and fn in ("sum", "mean") and not keepdims:
-        return Sym("total", (), (a,), fn=fn)  # over every element
+    if axis is None and fn in ("sum", "mean"):  # over every element (keepdims: all ones)
+        return Sym("total", (1,) * a.ndim if keepdims else (), (a,), fn=fn)
     if axis is None or isinstance(axis, tuple):
         raise Unsupported(f"{fn} over more than one axis")
     ax = axis % a.ndim

@@ -17,11 +17,12 @@ CLI = [sys.executable, "-m", "ascend_gym.cli"]
 # one task per extension: the gap it closed
 TASKS = {
     "level1/add_alpha_bf16": 2,  # bfloat16 only, a float attribute scaling the second operand
-    "level1/mul_int32": 2,  # int32 only, computed through fp32 (exact below 2^24)
+    "level1/mul_int32": 2,  # int32 only: an int32 Mul, as torch computes it
     "level1/gelu_erf": 2,  # F.gelu without approximate: erf by Abramowitz-Stegun 7.1.26
     "level1/softplus": 2,  # beta and threshold as the kernel's scalars, the stable form
     "level1/muls_int_attr": 2,  # integer attributes: the case's values in the program
     "level2/row_scale_unsqueeze": 2,  # s.unsqueeze(-1): a value per row
+    "level2/scale_bias_view": 2,  # view(1, -1) rows in fp16, one rounded op at a time as torch
     "level2/log_softmax": 2,  # an int `dim` attribute, a rows normalization
     "level2/mse_loss": 2,  # reduction='mean' (a string attribute): a total
 }

@@ -144,3 +144,8 @@ def _nodes_of(root):
 
     visit(root)
     return out
+
+
+def test_a_mean_over_every_axis_with_keepdims_is_a_total():
+    (root,) = trace(lambda x: x.mean(keepdims=True), {"x": (4, 8)}, [])
+    assert root.op == "total" and root.shape == (1, 1)
