@@ -109,6 +109,11 @@ class Tensor:
 
     reshape = view
 
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        shape = list(self.shape) or [1]
+        lo, hi = start_dim % len(shape), end_dim % len(shape)
+        return self.view([*shape[:lo], math.prod(shape[lo : hi + 1]), *shape[hi + 1 :]])
+
     def unsqueeze(self, dim: int) -> Tensor:
         shape = list(self.shape)
         shape.insert(dim % (len(shape) + 1), 1)
@@ -634,6 +639,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "smooth_l1_loss": _smooth_l1_loss,
     "huber_loss": _huber_loss,
     "cumsum": _cumsum,
+    "reshape": lambda x, shape: x.view(shape),
+    "flatten": lambda x, start_dim=0, end_dim=-1: x.flatten(start_dim, end_dim),
     "max": _extreme("max"),
     "min": _extreme("min"),
     "logsumexp": _logsumexp,

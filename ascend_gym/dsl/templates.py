@@ -209,6 +209,8 @@ def draft(
         if want is not None and math.prod(want) != math.prod(r.shape):
             raise Unsupported(f"output {o} has shape {list(want)}, the reference {list(r.shape)}")
     nodes = _nodes(roots)
+    if any(s.meta.get("flat") for s in nodes):
+        _check_flat(nodes, roots)
     inputs = _as_used(inputs, nodes)
     used_attrs = [a for a in attrs if any(s.op == "attr" and s.name == a for s in nodes)]
     reduces = [s for s in nodes if s.op == "reduce"]
@@ -220,16 +222,33 @@ def draft(
     if along:
         return _columns(name, description, inputs, out_names, roots, used_attrs, along)
     parts = [s for s in nodes if s.op == "part"]
-    if (
-        not reduces
-        and not parts
-        and all(inputs[i] == r.shape for r in roots for i in _inputs_of(r))
-    ):
+    same = all(
+        math.prod(inputs[i]) == math.prod(r.shape)
+        if any(s.meta.get("flat") for s in nodes)
+        else inputs[i] == r.shape
+        for r in roots
+        for i in _inputs_of(r)
+    )
+    if not reduces and not parts and same:
         native = native and not dtypes - {"float16", "float32"}
         return _elementwise(
             name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
         )
     return _rows(name, description, inputs, out_names, roots, used_attrs, reduces, dtypes)
+
+
+def _check_flat(nodes: list[Sym], roots: list[Sym]) -> None:
+    """A view that moves elements between axes keeps the flat order, so a graph of element-wise
+    operations (no broadcast, no reduction along an axis) reads the same elements through it."""
+    if any(s.op in ("reduce", "scan", "part") for s in nodes):
+        raise Unsupported("a reshape that moves elements between axes, and an axis operation")
+    sized = [r.args[0] if r.op == "total" else r for r in roots]
+    size = math.prod(sized[0].shape)
+    for s in nodes:
+        if any(a.op not in ("const", "attr") and math.prod(a.shape) != size for a in s.args):
+            raise Unsupported("a reshape that moves elements between axes, and a broadcast")
+    if any(math.prod(r.shape) != size for r in sized):
+        raise Unsupported("a reshape that moves elements between axes, outputs of other sizes")
 
 
 def _as_used(inputs: dict[str, tuple[int, ...]], nodes: list[Sym]) -> dict[str, tuple[int, ...]]:
@@ -294,7 +313,7 @@ def _total(
     attrs: list[str],
 ) -> Draft:
     """Sums and means over every element (losses): a tiles() loop with per-block partials."""
-    if len({*inputs.values()}) != 1:
+    if len({*inputs.values()}) != 1 and not any(s.meta.get("flat") for s in _nodes(roots)):
         raise Unsupported("a total over inputs of different shapes")
     rd = Renderer("t", True)
     for o, r in zip(outs, roots, strict=True):

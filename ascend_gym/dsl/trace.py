@@ -293,9 +293,10 @@ def scan(fn: str, a: Sym, axis: Any, **extra: Any) -> Sym:
 
 
 def reshape(a: Sym, shape: Any) -> Sym:
-    """A view that inserts or drops axes of one (`unsqueeze`, `view(1, -1)`, keepdim undone):
-    the elements keep their order, so only the broadcasting changes. Anything that moves
-    elements between axes is outside the loops."""
+    """A view: the elements keep their row-major order. One that inserts or drops axes of one
+    (`unsqueeze`, `view(1, -1)`, keepdim undone) only changes the broadcasting; one that moves
+    elements between axes (a flatten, a split of an axis) is marked `flat`, which only loops
+    over every element in order can take."""
     dims = [int(d) for d in (shape if isinstance(shape, list | tuple) else [shape])]
     if dims.count(-1) > 1:
         raise Unsupported("a reshape with two -1 dims")
@@ -303,14 +304,15 @@ def reshape(a: Sym, shape: Any) -> Sym:
         known = math.prod(d for d in dims if d != -1)
         dims[dims.index(-1)] = math.prod(a.shape) // max(known, 1)
     new = tuple(dims)
-    if a.op == "view":
+    if a.op == "view" and not a.meta.get("flat"):
         a = a.args[0]
     if math.prod(new) != math.prod(a.shape):
         raise Unsupported(f"a reshape of {list(a.shape)} to {list(new)}")
-    if [d for d in new if d != 1] != [d for d in a.shape if d != 1]:
-        raise Unsupported(f"a reshape of {list(a.shape)} to {list(new)} that moves elements")
     if new == a.shape:
         return a
+    if [d for d in new if d != 1] != [d for d in a.shape if d != 1]:
+        # the same elements in the same order on other axes: element-wise loops only
+        return Sym("view", new, (a,), meta={"flat": True})
     if a.op == "input":  # the tensor as the computation sees it (its layout follows)
         return Sym("input", new, name=a.name)
     return Sym("view", new, (a,))

@@ -38,12 +38,65 @@ def test_the_dev_set_is_in_cann_benchs_layout():
 def test_generated_kernels_pass_every_case(tmp_path):
     for rel in TASKS:
         shutil.copytree(DEV / rel, tmp_path / "set" / rel)
+    out = _run(tmp_path / "set", "cb-gen-dev")
+    for rel, n in TASKS.items():
+        assert f"{rel}: correct, {n}/{n} cases" in out, out
+
+
+def _run(set_dir: Path, name: str) -> str:
+    """`cann-bench run` on a set: generate, evaluate every case, print a line per task."""
     done = subprocess.run(
-        [*CLI, "cann-bench", "run", str(tmp_path / "set"), "--name", "cb-gen-dev"],
+        [*CLI, "cann-bench", "run", str(set_dir), "--name", name],
         capture_output=True,
         text=True,
         timeout=1500,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    for rel, n in TASKS.items():
-        assert f"{rel}: correct, {n}/{n} cases" in done.stdout, done.stdout
+    return done.stdout
+
+
+FLAT_PROTO = """\
+operator:
+  name: FlatScale
+  difficulty: L1
+  attrs: []
+  inputs:
+  - name: x
+    dtype: [float16, float32]
+  - name: y
+    dtype: [float16, float32]
+  outputs:
+  - name: z
+    dtype: [float16, float32]
+  schema: flat_scale(Tensor x, Tensor y) -> Tensor z
+"""
+FLAT_GOLDEN = """\
+import torch
+
+
+def flat_scale(x, y):
+    # a flatten and a reshape to another layout of the same elements: element-wise throughout
+    return (torch.relu(x.reshape(-1)) * 2 - y.flatten()).view(x.shape[0] * 2, -1)
+"""
+FLAT_CASES = """\
+cases:
+- {operator: FlatScale, case_id: 1, input_shape: [[64, 96], [96, 64]], dtype: [float16, float16],
+   attrs: {}, value_range: [[-2, 2], [-2, 2]]}
+- {operator: FlatScale, case_id: 2, input_shape: [[30, 70], [70, 30]], dtype: [float32, float32],
+   attrs: {}, value_range: [[-2, 2], [-2, 2]]}
+"""
+
+
+def test_a_reshape_that_moves_elements_generates_an_element_wise_kernel(tmp_path):
+    task = tmp_path / "set" / "level1" / "flat_scale"
+    task.mkdir(parents=True)
+    for name, text in (
+        ("proto.yaml", FLAT_PROTO),
+        ("golden.py", FLAT_GOLDEN),
+        ("cases.yaml", FLAT_CASES),
+        ("desc.md", "z = relu(x) * 2 - y over the flat elements\n"),
+    ):
+        (task / name).write_text(text)
+    out = _run(tmp_path / "set", "cb-gen-flat")
+    assert "level1/flat_scale: correct, 2/2 cases" in out, out
+    assert "offline elementwise template" in out

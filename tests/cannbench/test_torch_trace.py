@@ -105,6 +105,8 @@ GOLDENS = [
     ("x.chunk(2, dim=-1)[0] * x.chunk(2, dim=-1)[1]", {}),
     ("x * w.view(1, -1) + w.unsqueeze(0).expand(x.shape[0], -1)", {}),
     ("x.sum(dim=(0, 1), keepdim=True) + x.mean()", {}),
+    ("(torch.flatten(x) * 2 + y.reshape(-1)).view(16, 6)", {}),
+    ("torch.reshape(z.flatten(1) * 3, (5, 24))", {}),
     ("torch.cumsum(z, dim=1)", {}),
     ("F.mse_loss(x, y) + F.l1_loss(x, y, reduction='sum')", {}),
     ("F.smooth_l1_loss(x, y, beta=beta) + F.huber_loss(x, y, delta=beta)", {"beta": 0.5}),

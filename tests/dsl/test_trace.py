@@ -92,8 +92,8 @@ def test_views_that_add_axes_of_one_are_rows_and_columns():
     assert 'w = k.input("w", "cols")' in row.source  # [32] read as [1, 32], not as a column
     norm = _draft(lambda x: x / x.sum(axis=-1).reshape(8, 1), {"x": (8, 16)})
     assert norm.category == "normalization"
-    with pytest.raises(Unsupported, match="moves elements"):
-        trace(lambda x: x.reshape(16, 8), {"x": (8, 16)}, [])
+    with pytest.raises(Unsupported, match="moves elements between axes"):
+        _draft(lambda x: x.reshape(16, 8).sum(axis=-1), {"x": (8, 16)})
 
 
 def test_fixed_attributes_choose_the_computation_and_cases_must_agree():
@@ -149,3 +149,14 @@ def _nodes_of(root):
 def test_a_mean_over_every_axis_with_keepdims_is_a_total():
     (root,) = trace(lambda x: x.mean(keepdims=True), {"x": (4, 8)}, [])
     assert root.op == "total" and root.shape == (1, 1)
+
+
+def test_a_reshape_that_moves_elements_is_element_wise_only():
+    flat = _draft(lambda x, y: (x.reshape(-1) * 2).reshape(4, 16) + y, {"x": (8, 8), "y": (4, 16)})
+    assert flat.category == "elementwise" and "k.tiles()" in flat.source
+    loss = _draft(lambda x, y: ((x.reshape(64) - y) ** 2).mean(), {"x": (8, 8), "y": (64,)})
+    assert loss.category == "total"
+    with pytest.raises(Unsupported, match="and an axis operation"):
+        _draft(lambda x: x.reshape(4, 16).sum(axis=-1), {"x": (8, 8)})
+    with pytest.raises(Unsupported, match="and a broadcast"):
+        _draft(lambda x, w: x.reshape(4, 16) * w, {"x": (8, 8), "w": (16,)})
