@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -214,8 +215,9 @@ def unary(fn: str, a: Sym) -> Sym:
             "sqrt": math.sqrt,
             "tanh": math.tanh,
             "reciprocal": lambda v: 1 / v,
+            **{f: getattr(np, NUMPY_NAMES.get(f, f)) for f in MATH},
         }
-        return Sym("const", (), value=table[fn](a.value))
+        return Sym("const", (), value=float(table[fn](a.value)))
     return Sym("unary", a.shape, (a,), fn=fn)
 
 
@@ -345,6 +347,10 @@ def _logaddexp(a: Sym, b: Sym) -> Sym:
     )
 
 
+# the DSL's math-API functions and numpy's name for each
+MATH = ("sin", "cos", "tan", "atan", "floor", "ceil", "round", "trunc")
+NUMPY_NAMES = {"atan": "arctan", "round": "rint"}
+
 UFUNCS: dict[str, Any] = {
     "add": lambda a, b: binary("add", a, b),
     "subtract": lambda a, b: binary("sub", a, b),
@@ -368,6 +374,7 @@ UFUNCS: dict[str, Any] = {
     "expm1": lambda a: binary("sub", unary("exp", a), lift(1.0)),
     "log1p": lambda a: unary("log", binary("add", lift(1.0), a)),
     "logaddexp": _logaddexp,
+    **{NUMPY_NAMES.get(f, f): partial(unary, f) for f in MATH},
     "greater": lambda a, b: compare("gt", a, b),
     "greater_equal": lambda a, b: compare("ge", a, b),
     "less": lambda a, b: compare("lt", a, b),

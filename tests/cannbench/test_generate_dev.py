@@ -87,16 +87,33 @@ cases:
 """
 
 
-def test_a_reshape_that_moves_elements_generates_an_element_wise_kernel(tmp_path):
-    task = tmp_path / "set" / "level1" / "flat_scale"
-    task.mkdir(parents=True)
-    for name, text in (
-        ("proto.yaml", FLAT_PROTO),
-        ("golden.py", FLAT_GOLDEN),
-        ("cases.yaml", FLAT_CASES),
-        ("desc.md", "z = relu(x) * 2 - y over the flat elements\n"),
-    ):
-        (task / name).write_text(text)
+MATH_PROTO = FLAT_PROTO.replace("FlatScale", "TrigFloor").replace("flat_scale", "trig_floor")
+MATH_GOLDEN = """\
+import torch
+
+
+def trig_floor(x, y):
+    # the math API's functions (Sin, Cos, Floor, Round, Atan), kept away from zero: fp16
+    # rounds each op, the kernel once, and near a cancellation only the rounding differs
+    return (torch.sin(x) * torch.cos(y) + 2) * (torch.floor(x * 4) + torch.round(y) + 12) + torch.atan(y)
+"""
+MATH_CASES = (
+    FLAT_CASES.replace("FlatScale", "TrigFloor")
+    .replace("[[30, 70], [70, 30]]", "[[30, 70], [30, 70]]")
+    .replace("[[64, 96], [96, 64]]", "[[64, 96], [64, 96]]")
+)
+
+
+def test_reshapes_and_math_functions_generate_element_wise_kernels(tmp_path):
+    for name, files in {
+        "flat_scale": (FLAT_PROTO, FLAT_GOLDEN, FLAT_CASES),
+        "trig_floor": (MATH_PROTO, MATH_GOLDEN, MATH_CASES),
+    }.items():
+        task = tmp_path / "set" / "level1" / name
+        task.mkdir(parents=True)
+        for file, text in zip(("proto.yaml", "golden.py", "cases.yaml"), files, strict=True):
+            (task / file).write_text(text)
+        (task / "desc.md").write_text(f"{name}: element-wise\n")
     out = _run(tmp_path / "set", "cb-gen-flat")
-    assert "level1/flat_scale: correct, 2/2 cases" in out, out
-    assert "offline elementwise template" in out
+    for name in ("flat_scale", "trig_floor"):
+        assert f"level1/{name}: correct, 2/2 cases, score n/a (offline elementwise" in out, out

@@ -25,6 +25,14 @@ UNARY = {
     "abs": np.abs,
     "neg": np.negative,
     "reciprocal": np.reciprocal,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "atan": np.arctan,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "round": np.rint,
+    "trunc": np.trunc,
 }
 BINARY = {
     "add": np.add,
@@ -89,6 +97,8 @@ GOLDENS = [
     ("F.hardshrink(x, beta)", {"beta": 0.5}),
     ("F.softshrink(x, beta)", {"beta": 0.5}),
     ("torch.sign(x)", {}),
+    ("torch.sin(x) * torch.cos(y) + torch.atan(x) - torch.tan(y / 3)", {}),
+    ("torch.floor(x) + x.ceil() * 2 + torch.round(x * 2) + torch.trunc(y)", {}),
     ("torch.log2(x.abs() + 1) + torch.log10(x.abs() + 1) + torch.exp2(x)", {}),
     ("torch.addcmul(x, y, y, value=beta) + torch.lerp(x, y, 0.3)", {"beta": 0.5}),
     ("torch.clamp_min(x, beta) + torch.clamp_max(x, beta)", {"beta": 0.1}),
