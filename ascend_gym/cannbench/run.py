@@ -24,21 +24,23 @@ from ascend_gym.cannbench.tasks import Task
 
 # Statuses that end an operator: its sources do not build or the acceptance check refuses them.
 WHOLE = ("COMPILE_ERROR", "REJECTED", "BUILD_TIMEOUT")
-DSL_DTYPES = ("float16", "float32")  # what the tile DSL lowers
+DSL_DTYPES = ("float16", "float32", "bfloat16", "int32")  # what the tile DSL lowers
 FAST_P = (1.0, 1.2, 1.4, 2.0)
 
 
 def generation_source(task: OperatorPackage) -> OperatorPackage:
-    """The task as the tile DSL can take it: its fp16/fp32 cases and dtypes only (its other
-    cases still score the generated kernel, which fails them if it cannot serve them)."""
+    """The task as the tile DSL can take it: its cases whose tensors share one dtype of
+    DSL_DTYPES (the kernel's T; its other cases still score the generated kernel, which fails
+    them if it cannot serve them)."""
     spec = task.spec
+    args = [*spec.inputs, *spec.outputs]
     cases = [
         c
         for c in spec.cases
-        if all(spec.arg_dtype(c, a.name) in DSL_DTYPES for a in [*spec.inputs, *spec.outputs])
+        if len(found := {spec.arg_dtype(c, a.name) for a in args}) == 1 and found <= {*DSL_DTYPES}
     ]
     if not cases:
-        raise ValueError("no float16/float32 case for the tile DSL")
+        raise ValueError(f"no case whose tensors share one of {'/'.join(DSL_DTYPES)}")
     bench = max(cases, key=lambda c: sum(math.prod(s) for s in c.shapes.values()))
     cases = [c.model_copy(update={"bench": c is bench}) for c in cases]
     dtypes = sorted({spec.arg_dtype(c, a.name) for c in cases for a in spec.inputs})

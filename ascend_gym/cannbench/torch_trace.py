@@ -11,6 +11,7 @@ caller's process, as the offline generator executes a numpy reference: the user'
 from __future__ import annotations
 
 import builtins
+import inspect
 import math
 import types
 from collections.abc import Callable
@@ -19,6 +20,8 @@ from typing import Any
 from ascend_core.package import OperatorPackage
 from ascend_gym.dsl import trace as sym
 from ascend_gym.dsl.trace import Sym, Unsupported
+
+FP32_UP = ("float32", "float", "float64", "double")  # casts that make a golden compute in fp32
 
 
 class DType:
@@ -34,6 +37,13 @@ class DType:
 
 def _sym(x: Any) -> Any:
     return x.sym if isinstance(x, Tensor) else x
+
+
+def _shape_arg(shape: tuple[Any, ...]) -> list[int]:
+    """`view(2, 3)`, `view((2, 3))` and `view(torch.Size)` alike."""
+    if len(shape) == 1 and isinstance(shape[0], list | tuple):
+        shape = tuple(shape[0])
+    return [int(d) for d in shape]
 
 
 def _wrap(x: Any) -> Any:
@@ -72,17 +82,61 @@ class Tensor:
     def numel(self) -> int:
         return math.prod(self.shape)
 
-    # casts: the lowering decides the compute dtype, as for numpy's astype
+    # casts: the lowering decides the compute dtype, as for numpy's astype; a cast up is
+    # remembered (the golden then computes in fp32, not one rounded op at a time)
     def float(self) -> Tensor:
+        self.sym.meta["upcast"] = True
         return self
 
-    half = bfloat16 = double = contiguous = clone = detach = float
+    double = float
+
+    def half(self) -> Tensor:
+        return self
+
+    bfloat16 = contiguous = clone = detach = half
 
     def to(self, *a: Any, **k: Any) -> Tensor:
+        if any(isinstance(d, DType) and d.name in FP32_UP for d in [*a, k.get("dtype")]):
+            self.sym.meta["upcast"] = True
         return self
 
     def type_as(self, other: Any) -> Tensor:
         return self
+
+    # views that add or drop axes of one: broadcasts of a row or a column
+    def view(self, *shape: Any) -> Tensor:
+        return Tensor(sym.reshape(self.sym, _shape_arg(shape)))
+
+    reshape = view
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        shape = list(self.shape) or [1]
+        lo, hi = start_dim % len(shape), end_dim % len(shape)
+        return self.view([*shape[:lo], math.prod(shape[lo : hi + 1]), *shape[hi + 1 :]])
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        shape = list(self.shape)
+        shape.insert(dim % (len(shape) + 1), 1)
+        return self.view(shape)
+
+    def squeeze(self, dim: Any = None) -> Tensor:
+        axes = range(self.ndim) if dim is None else [_dim(dim) % max(self.ndim, 1)]
+        return self.view([d for i, d in enumerate(self.shape) if not (i in axes and d == 1)])
+
+    def expand(self, *shape: Any) -> Tensor:
+        # the binary operation that reads it broadcasts it as numpy does
+        want = _shape_arg(shape)
+        pad = [1] * (len(want) - self.ndim) + list(self.shape)
+        want = [o if n == -1 else n for n, o in zip(want, pad, strict=True)]
+        if sym._shape(self.sym, Sym("const", tuple(want))) != tuple(want):
+            raise Unsupported(f"expand of {list(self.shape)} to {want}")
+        return self
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return self.expand(other.shape)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return self.view(other.shape)
 
     def __getattr__(self, name: str) -> Any:
         fn = FUNCTIONS.get(name)
@@ -94,9 +148,17 @@ class Tensor:
         raise Unsupported("a tensor used as a condition")
 
 
+def _rounded(t: Any) -> Any:
+    """Mark a single torch op: torch rounds its result to the tensors' dtype."""
+    if isinstance(t, Tensor) and t.sym.op in ("unary", "binary"):
+        t.sym.meta["rounded"] = True
+    return t
+
+
 def _binary(op: str) -> Callable[..., Any]:
     def method(self: Tensor, other: Any) -> Any:
-        return _wrap(getattr(self.sym, op)(_sym(other)))
+        out = _wrap(getattr(self.sym, op)(_sym(other)))
+        return out if "pow" in op else _rounded(out)  # x**3 unrolls to two products
 
     return method
 
@@ -106,8 +168,13 @@ for _op in (
     "__rpow__ __gt__ __ge__ __lt__ __le__"
 ).split():
     setattr(Tensor, _op, _binary(_op))
-Tensor.__neg__ = lambda self: Tensor(-self.sym)  # type: ignore[method-assign]
-Tensor.__abs__ = lambda self: Tensor(abs(self.sym))  # type: ignore[method-assign]
+Tensor.__neg__ = lambda self: _rounded(Tensor(-self.sym))  # type: ignore[method-assign]
+Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[method-assign]
+
+
+def _is_one(x: Any) -> bool:
+    """A literal 1 (an attribute, traced, is never one: it stays in the program)."""
+    return isinstance(x, int | float) and float(x) == 1
 
 
 def _lift(x: Any) -> Sym:
@@ -115,15 +182,21 @@ def _lift(x: Any) -> Sym:
 
 
 def _unary(fn: str) -> Callable[..., Tensor]:
-    return lambda x, *a, **k: Tensor(sym.unary(fn, _lift(x)))
+    return lambda x, *a, **k: _rounded(Tensor(sym.unary(fn, _lift(x))))
 
 
 def _binop(fn: str) -> Callable[..., Tensor]:
     def op(a: Any, b: Any, *, alpha: Any = 1, **k: Any) -> Tensor:
-        b = _lift(b) if alpha == 1 else sym.binary("mul", _lift(b), _lift(alpha))
-        return Tensor(sym.binary(fn, _lift(a), b))
+        if _is_one(alpha):
+            return _rounded(Tensor(sym.binary(fn, _lift(a), _lift(b))))
+        # a + alpha * b is one torch op: a single rounding, not two
+        return Tensor(sym.binary(fn, _lift(a), sym.binary("mul", _lift(b), _lift(alpha))))
 
     return op
+
+
+def _single(fn: str) -> Callable[..., Tensor]:
+    return lambda a, b, **k: _rounded(Tensor(sym.binary(fn, _lift(a), _lift(b))))
 
 
 def _sigmoid(x: Any, *a: Any, **k: Any) -> Tensor:
@@ -147,7 +220,10 @@ def _reduce(fn: str) -> Callable[..., Tensor]:
     def op(x: Any, dim: Any = None, keepdim: bool = False, **k: Any) -> Tensor:
         if k.get("dtype") is not None:
             raise Unsupported(f"{fn} with dtype")
-        return Tensor(sym.reduce(fn, _lift(x), _dim(dim), keepdim, {}))
+        v = _lift(x)
+        if isinstance(dim, list | tuple) and sorted(d % v.ndim for d in dim) == [*range(v.ndim)]:
+            dim = None  # every axis named: a total
+        return Tensor(sym.reduce(fn, v, _dim(dim), keepdim, {}))
 
     return op
 
@@ -158,9 +234,7 @@ def _tensor(value: Any, *a: Any, **k: Any) -> Any:
     raise Unsupported("torch.tensor of data")
 
 
-def _gelu(x: Any, approximate: str = "none", **k: Any) -> Tensor:
-    if approximate != "tanh":
-        raise Unsupported("gelu with erf")
+def _gelu_tanh(x: Any) -> Tensor:
     v = _lift(x)
     inner = sym.binary(
         "mul",
@@ -193,16 +267,340 @@ def _rsqrt(x: Any, *a: Any, **k: Any) -> Tensor:
     return Tensor(sym.unary("reciprocal", sym.unary("sqrt", _lift(x))))
 
 
+# Elementwise compositions, written over Sym so the template sees the arithmetic.
+def _b(fn: str, a: Any, b: Any) -> Sym:
+    return sym.binary(fn, sym.lift(a), sym.lift(b))
+
+
+def _u(fn: str, a: Any) -> Sym:
+    return sym.unary(fn, sym.lift(a))
+
+
+def _log1p_exp(v: Sym) -> Sym:
+    """log(1 + e^v) as max(v, 0) + log(1 + e^-|v|): no overflow for large v."""
+    tail = _u("log", _b("add", 1.0, _u("exp", _u("neg", _u("abs", v)))))
+    return _b("add", _b("max", v, 0.0), tail)
+
+
+def _softplus(x: Any, beta: Any = 1.0, threshold: Any = 20.0, **k: Any) -> Tensor:
+    v = _lift(x)
+    bx = v if _is_one(beta) else _b("mul", v, beta)
+    soft = _log1p_exp(bx) if _is_one(beta) else _b("div", _log1p_exp(bx), beta)
+    return Tensor(sym.where(sym.compare("gt", bx, sym.lift(threshold)), v, soft))
+
+
+def _erf_abs(z: Sym) -> Sym:
+    """erf(z) for z >= 0 by Abramowitz and Stegun 7.1.26 (|error| < 1.5e-7)."""
+    t = _b("div", 1.0, _b("add", 1.0, _b("mul", 0.3275911, z)))
+    poly = sym.lift(1.061405429)
+    for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        poly = _b("add", _b("mul", poly, t), c)
+    poly = _b("mul", poly, t)
+    return _b("sub", 1.0, _b("mul", poly, _u("exp", _u("neg", _b("mul", z, z)))))
+
+
+def _erf(x: Any, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    e = _erf_abs(_u("abs", v))
+    return Tensor(sym.where(sym.compare("lt", v, sym.lift(0.0)), _u("neg", e), e))
+
+
+def _gelu(x: Any, approximate: str = "none", **k: Any) -> Tensor:
+    if approximate == "tanh":
+        return _gelu_tanh(x)
+    # x Phi(x) = (x + |x| erf(|x| / sqrt 2)) / 2: erf is odd, so no select is needed
+    v = _lift(x)
+    a = _u("abs", v)
+    e = _erf_abs(_b("mul", a, 0.7071067811865476))
+    return Tensor(_b("mul", 0.5, _b("add", v, _b("mul", a, e))))
+
+
+def _leaky_relu(x: Any, negative_slope: Any = 0.01, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    return Tensor(sym.where(sym.compare("gt", v, sym.lift(0.0)), v, _b("mul", v, negative_slope)))
+
+
+def _elu(x: Any, alpha: Any = 1.0, *a: Any, scale: Any = 1.0, **k: Any) -> Tensor:
+    v = _lift(x)
+    neg = _b("mul", alpha, _b("sub", _u("exp", v), 1.0))
+    out = sym.where(sym.compare("gt", v, sym.lift(0.0)), v, neg)
+    return Tensor(out if _is_one(scale) else _b("mul", out, scale))
+
+
+def _selu(x: Any, *a: Any, **k: Any) -> Tensor:
+    return _elu(x, 1.6732632423543772, scale=1.0507009873554805)
+
+
+def _hardtanh(x: Any, min_val: Any = -1.0, max_val: Any = 1.0, *a: Any, **k: Any) -> Tensor:
+    return Tensor(sym.clip(_lift(x), sym.lift(min_val), sym.lift(max_val)))
+
+
+def _hardsigmoid(x: Any, *a: Any, **k: Any) -> Tensor:
+    return Tensor(sym.clip(_b("add", _b("div", _lift(x), 6.0), 0.5), 0.0, 1.0))
+
+
+def _hardswish(x: Any, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    return Tensor(_b("mul", v, _b("div", sym.clip(_b("add", v, 3.0), 0.0, 6.0), 6.0)))
+
+
+def _mish(x: Any, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    return Tensor(_b("mul", v, _u("tanh", _log1p_exp(v))))
+
+
+def _logsigmoid(x: Any, *a: Any, **k: Any) -> Tensor:
+    return Tensor(_u("neg", _log1p_exp(_u("neg", _lift(x)))))
+
+
+def _softsign(x: Any, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    return Tensor(_b("div", v, _b("add", 1.0, _u("abs", v))))
+
+
+# Row operations: reductions along `dim` fed back into the row.
+def _softmax(x: Any, dim: Any = None, *a: Any, dtype: Any = None, **k: Any) -> Tensor:
+    v, d = _lift(x), _dim(-1 if dim is None else dim)
+    e = _u("exp", _b("sub", v, sym.reduce("max", v, d, True, {})))
+    return Tensor(_b("div", e, sym.reduce("sum", e, d, True, {})))
+
+
+def _log_softmax(x: Any, dim: Any = None, *a: Any, dtype: Any = None, **k: Any) -> Tensor:
+    v, d = _lift(x), _dim(-1 if dim is None else dim)
+    shifted = _b("sub", v, sym.reduce("max", v, d, True, {}))
+    total = sym.reduce("sum", _u("exp", shifted), d, True, {})
+    return Tensor(_b("sub", shifted, _u("log", total)))
+
+
+def _last(x: Sym, normalized_shape: Any) -> None:
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    if [int(d) for d in shape] != [x.shape[-1]]:
+        raise Unsupported("a norm over more than the last axis")
+
+
+def _layer_norm(
+    x: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-5
+) -> Tensor:
+    v = _lift(x)
+    _last(v, normalized_shape)
+    d = _b("sub", v, sym.reduce("mean", v, -1, True, {}))
+    var = sym.reduce("mean", _b("mul", d, d), -1, True, {})
+    out = _b("mul", d, _u("reciprocal", _u("sqrt", _b("add", var, eps))))
+    if weight is not None:
+        out = _b("mul", out, _lift(weight))
+    if bias is not None:
+        out = _b("add", out, _lift(bias))
+    return Tensor(out)
+
+
+def _rms_norm(x: Any, normalized_shape: Any, weight: Any = None, eps: Any = None) -> Tensor:
+    if eps is None:
+        raise Unsupported("rms_norm with eps=None (the dtype's machine epsilon)")
+    v = _lift(x)
+    _last(v, normalized_shape)
+    ms = sym.reduce("mean", _b("mul", v, v), -1, True, {})
+    out = _b("mul", v, _u("reciprocal", _u("sqrt", _b("add", ms, eps))))
+    return Tensor(out if weight is None else _b("mul", out, _lift(weight)))
+
+
+# Losses: element-wise terms, then `reduction` over every element.
+def _reduced(term: Sym, reduction: str) -> Tensor:
+    if reduction == "none":
+        return Tensor(term)
+    if reduction not in ("mean", "sum"):
+        raise Unsupported(f"reduction={reduction!r}")
+    return Tensor(sym.reduce(reduction, term, None, False, {}))
+
+
+def _mse_loss(a: Any, b: Any, *args: Any, reduction: str = "mean", **k: Any) -> Tensor:
+    d = _b("sub", _lift(a), _lift(b))
+    return _reduced(_b("mul", d, d), reduction)
+
+
+def _l1_loss(a: Any, b: Any, *args: Any, reduction: str = "mean", **k: Any) -> Tensor:
+    return _reduced(_u("abs", _b("sub", _lift(a), _lift(b))), reduction)
+
+
+def _smooth_l1_loss(
+    a: Any, b: Any, *args: Any, reduction: str = "mean", beta: Any = 1.0, **k: Any
+) -> Tensor:
+    d = _u("abs", _b("sub", _lift(a), _lift(b)))
+    quad = _b("div", _b("mul", 0.5, _b("mul", d, d)), beta)
+    lin = _b("sub", d, _b("mul", 0.5, beta))
+    return _reduced(sym.where(sym.compare("lt", d, sym.lift(beta)), quad, lin), reduction)
+
+
+def _huber_loss(a: Any, b: Any, reduction: str = "mean", delta: Any = 1.0, **k: Any) -> Tensor:
+    d = _u("abs", _b("sub", _lift(a), _lift(b)))
+    quad = _b("mul", 0.5, _b("mul", d, d))
+    lin = _b("mul", delta, _b("sub", d, _b("mul", 0.5, delta)))
+    return _reduced(sym.where(sym.compare("lt", d, sym.lift(delta)), quad, lin), reduction)
+
+
+class _Extremes(tuple):
+    """torch.max(x, dim)'s (values, indices): the indices are outside the loops."""
+
+    @property
+    def values(self) -> Tensor:
+        return self[0]
+
+
+def _extreme(fn: str) -> Callable[..., Any]:
+    def op(x: Any, dim: Any = None, keepdim: bool = False, **k: Any) -> Any:
+        if isinstance(dim, Tensor):  # torch.max(a, b): the element-wise maximum
+            return _single(fn)(x, dim)
+        if dim is None:
+            raise Unsupported(f"torch.{fn} over every element")
+        return _Extremes((_reduce(fn)(x, dim, keepdim), None))
+
+    return op
+
+
+def _cumsum(x: Any, dim: Any, *a: Any, dtype: Any = None, **k: Any) -> Tensor:
+    if dtype is not None:
+        raise Unsupported("cumsum with dtype")
+    return Tensor(sym.scan("sum", _lift(x), _dim(dim)))
+
+
+def _logsumexp(x: Any, dim: Any, keepdim: bool = False, **k: Any) -> Tensor:
+    v, d = _lift(x), _dim(dim)
+    m = sym.reduce("max", v, d, True, {})
+    total = sym.reduce("sum", _u("exp", _b("sub", v, m)), d, True, {})
+    out = _b("add", _u("log", total), m)
+    return Tensor(
+        out
+        if keepdim
+        else sym.reshape(out, [n for i, n in enumerate(out.shape) if i != d % v.ndim])
+    )
+
+
+def _var(
+    x: Any,
+    dim: Any = None,
+    *a: Any,
+    unbiased: Any = None,
+    correction: Any = None,
+    keepdim: bool = False,
+    **k: Any,
+) -> Tensor:
+    if a:  # the older positional form var(x, dim, unbiased, keepdim)
+        unbiased, keepdim = a[0], a[1] if len(a) > 1 else keepdim
+    v, d = _lift(x), _dim(dim)
+    if d is None:
+        raise Unsupported("a variance over every element")
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    c = float(correction)
+    n = v.shape[d % v.ndim]
+    dev = _b("sub", v, sym.reduce("mean", v, d, True, {}))
+    out = sym.reduce("mean", _b("mul", dev, dev), d, keepdim, {})
+    return Tensor(out if c == 0 else _b("mul", out, n / (n - c)))
+
+
+def _std(x: Any, *a: Any, **k: Any) -> Tensor:
+    return Tensor(_u("sqrt", _var(x, *a, **k).sym))
+
+
+def _normalize(x: Any, p: Any = 2.0, dim: Any = 1, eps: Any = 1e-12, **k: Any) -> Tensor:
+    if p != 2:
+        raise Unsupported(f"normalize with p={p}")
+    v, d = _lift(x), _dim(dim)
+    norm = _u("sqrt", sym.reduce("sum", _b("mul", v, v), d, True, {}))
+    return Tensor(_b("div", v, _b("max", norm, eps)))
+
+
+def _glu(x: Any, dim: Any = -1) -> Tensor:
+    a, b = sym.split(_lift(x), 2, _dim(dim))
+    return Tensor(_b("mul", a, _sigmoid(b).sym))
+
+
+def _chunk(x: Any, chunks: int, dim: Any = 0) -> list[Tensor]:
+    return [Tensor(p) for p in sym.split(_lift(x), chunks, _dim(dim))]
+
+
+def _where0(cond: Sym, a: Any, b: Any) -> Sym:
+    return sym.where(cond, sym.lift(a), sym.lift(b))
+
+
+def _threshold(x: Any, threshold: Any, value: Any, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    return Tensor(_where0(sym.compare("gt", v, sym.lift(threshold)), v, value))
+
+
+def _hardshrink(x: Any, lambd: Any = 0.5) -> Tensor:
+    v = _lift(x)
+    return Tensor(_where0(sym.compare("gt", _u("abs", v), sym.lift(lambd)), v, 0.0))
+
+
+def _softshrink(x: Any, lambd: Any = 0.5) -> Tensor:
+    v = _lift(x)
+    shrunk = _b("sub", v, _b("mul", _sign(v).sym, lambd))
+    return Tensor(_where0(sym.compare("gt", _u("abs", v), sym.lift(lambd)), shrunk, 0.0))
+
+
+def _celu(x: Any, alpha: Any = 1.0, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    neg = _b("mul", alpha, _b("sub", _u("exp", _b("div", v, alpha)), 1.0))
+    return Tensor(sym.where(sym.compare("gt", v, sym.lift(0.0)), v, neg))
+
+
+def _sign(x: Any, *a: Any, **k: Any) -> Tensor:
+    v = _lift(x)
+    neg = _where0(sym.compare("lt", v, sym.lift(0.0)), -1.0, 0.0)
+    return Tensor(_where0(sym.compare("gt", v, sym.lift(0.0)), 1.0, neg))
+
+
+def _bce(p: Any, t: Any, weight: Any = None, *a: Any, reduction: str = "mean", **k: Any) -> Tensor:
+    if weight is not None:
+        raise Unsupported("binary_cross_entropy with weight")
+    pv, tv = _lift(p), _lift(t)
+    # torch clamps each log at -100
+    lp = _b("max", _u("log", pv), -100.0)
+    lq = _b("max", _u("log", _b("sub", 1.0, pv)), -100.0)
+    term = _u("neg", _b("add", _b("mul", tv, lp), _b("mul", _b("sub", 1.0, tv), lq)))
+    return _reduced(term, reduction)
+
+
+def _bce_logits(
+    x: Any,
+    t: Any,
+    weight: Any = None,
+    *a: Any,
+    reduction: str = "mean",
+    pos_weight: Any = None,
+    **k: Any,
+) -> Tensor:
+    if weight is not None or pos_weight is not None:
+        raise Unsupported("binary_cross_entropy_with_logits with weights")
+    xv, tv = _lift(x), _lift(t)
+    # (1 - t) x + log(1 + e^-x), in the stable form log(1 + e^-x) = softplus(-x)
+    term = _b("add", _b("mul", _b("sub", 1.0, tv), xv), _log1p_exp(_u("neg", xv)))
+    return _reduced(term, reduction)
+
+
+def _kl_div(
+    x: Any, t: Any, *a: Any, reduction: str = "mean", log_target: bool = False, **k: Any
+) -> Tensor:
+    xv, tv = _lift(x), _lift(t)
+    if log_target:
+        term = _b("mul", _u("exp", tv), _b("sub", tv, xv))
+    else:
+        raise Unsupported("kl_div with log_target=False (0 log 0 needs a select on the target)")
+    if reduction == "batchmean":
+        return Tensor(_b("div", sym.reduce("sum", term, None, False, {}), float(xv.shape[0])))
+    return _reduced(term, reduction)
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "add": _binop("add"),
     "sub": _binop("sub"),
     "subtract": _binop("sub"),
-    "mul": lambda a, b, **k: Tensor(sym.binary("mul", _lift(a), _lift(b))),
-    "multiply": lambda a, b, **k: Tensor(sym.binary("mul", _lift(a), _lift(b))),
-    "div": lambda a, b, **k: Tensor(sym.binary("div", _lift(a), _lift(b))),
-    "true_divide": lambda a, b, **k: Tensor(sym.binary("div", _lift(a), _lift(b))),
-    "maximum": lambda a, b, **k: Tensor(sym.binary("max", _lift(a), _lift(b))),
-    "minimum": lambda a, b, **k: Tensor(sym.binary("min", _lift(a), _lift(b))),
+    "mul": _single("mul"),
+    "multiply": _single("mul"),
+    "div": _single("div"),
+    "true_divide": _single("div"),
+    "maximum": _single("max"),
+    "minimum": _single("min"),
     "pow": lambda a, b, **k: Tensor(sym.power(_lift(a), _lift(b))),
     "exp": _unary("exp"),
     "log": _unary("log"),
@@ -213,11 +611,72 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "neg": _unary("neg"),
     "negative": _unary("neg"),
     "reciprocal": _unary("reciprocal"),
-    "square": lambda x, **k: Tensor(sym.binary("mul", _lift(x), _lift(x))),
+    **{f: _unary(f) for f in sym.MATH},
+    "arctan": _unary("atan"),
+    "fix": _unary("trunc"),
+    "square": lambda x, **k: _rounded(Tensor(sym.binary("mul", _lift(x), _lift(x)))),
     "sigmoid": _sigmoid,
     "relu": _relu,
+    "relu6": lambda x, *a, **k: _hardtanh(x, 0.0, 6.0),
     "silu": _silu,
     "gelu": _gelu,
+    "erf": _erf,
+    "softplus": _softplus,
+    "leaky_relu": _leaky_relu,
+    "elu": _elu,
+    "selu": _selu,
+    "hardtanh": _hardtanh,
+    "hardsigmoid": _hardsigmoid,
+    "hardswish": _hardswish,
+    "mish": _mish,
+    "logsigmoid": _logsigmoid,
+    "softsign": _softsign,
+    "log1p": lambda x, **k: Tensor(_u("log", _b("add", 1.0, _lift(x)))),
+    "expm1": lambda x, **k: Tensor(_b("sub", _u("exp", _lift(x)), 1.0)),
+    "softmax": _softmax,
+    "log_softmax": _log_softmax,
+    "layer_norm": _layer_norm,
+    "rms_norm": _rms_norm,
+    "mse_loss": _mse_loss,
+    "l1_loss": _l1_loss,
+    "smooth_l1_loss": _smooth_l1_loss,
+    "huber_loss": _huber_loss,
+    "cumsum": _cumsum,
+    "reshape": lambda x, shape: x.view(shape),
+    "flatten": lambda x, start_dim=0, end_dim=-1: x.flatten(start_dim, end_dim),
+    "max": _extreme("max"),
+    "min": _extreme("min"),
+    "logsumexp": _logsumexp,
+    "var": _var,
+    "std": _std,
+    "normalize": _normalize,
+    "glu": _glu,
+    "chunk": _chunk,
+    "threshold": _threshold,
+    "hardshrink": _hardshrink,
+    "softshrink": _softshrink,
+    "celu": _celu,
+    "sign": _sign,
+    "binary_cross_entropy": _bce,
+    "binary_cross_entropy_with_logits": _bce_logits,
+    "kl_div": _kl_div,
+    "clamp_min": lambda x, min, **k: _clamp(x, min=min),
+    "clamp_max": lambda x, max, **k: _clamp(x, max=max),
+    "addcmul": lambda x, t1, t2, *, value=1, **k: Tensor(
+        _b("add", _lift(x), _b("mul", _b("mul", _lift(t1), _lift(t2)), value))
+    ),
+    "addcdiv": lambda x, t1, t2, *, value=1, **k: Tensor(
+        _b("add", _lift(x), _b("mul", _b("div", _lift(t1), _lift(t2)), value))
+    ),
+    "lerp": lambda a, b, w, **k: Tensor(
+        _b("add", _lift(a), _b("mul", _lift(w), _b("sub", _lift(b), _lift(a))))
+    ),
+    "log2": lambda x, **k: Tensor(_b("mul", _u("log", _lift(x)), 1.4426950408889634)),
+    "log10": lambda x, **k: Tensor(_b("mul", _u("log", _lift(x)), 0.4342944819032518)),
+    "exp2": lambda x, **k: Tensor(_u("exp", _b("mul", _lift(x), 0.6931471805599453))),
+    "zeros_like": lambda x, **k: 0.0,
+    "ones_like": lambda x, **k: 1.0,
+    "full_like": lambda x, fill_value, **k: fill_value,
     "clamp": _clamp,
     "clip": _clamp,
     "where": _where,
@@ -230,6 +689,54 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
 }
 
 
+def _module(fn: Callable[..., Any]) -> type:
+    """A torch.nn module built on a functional form: its arguments are the form's."""
+
+    class Module:
+        def __init__(self, *a: Any, inplace: bool = False, **k: Any) -> None:
+            self.a, self.k = a, k
+
+        def __call__(self, *x: Any) -> Any:
+            return fn(*x, *self.a, **self.k)
+
+        forward = __call__
+
+    return Module
+
+
+MODULES = {
+    name: _module(FUNCTIONS[fn])
+    for name, fn in {
+        "ReLU": "relu",
+        "ReLU6": "relu6",
+        "GELU": "gelu",
+        "SiLU": "silu",
+        "Sigmoid": "sigmoid",
+        "Tanh": "tanh",
+        "Softmax": "softmax",
+        "LogSoftmax": "log_softmax",
+        "Softplus": "softplus",
+        "LeakyReLU": "leaky_relu",
+        "ELU": "elu",
+        "SELU": "selu",
+        "CELU": "celu",
+        "Hardswish": "hardswish",
+        "Hardsigmoid": "hardsigmoid",
+        "Hardtanh": "hardtanh",
+        "Mish": "mish",
+        "LogSigmoid": "logsigmoid",
+        "Softsign": "softsign",
+        "GLU": "glu",
+        "MSELoss": "mse_loss",
+        "L1Loss": "l1_loss",
+        "SmoothL1Loss": "smooth_l1_loss",
+        "HuberLoss": "huber_loss",
+        "BCELoss": "binary_cross_entropy",
+        "BCEWithLogitsLoss": "binary_cross_entropy_with_logits",
+    }.items()
+}
+
+
 def shim() -> types.ModuleType:
     """The stand-in `torch` (with `torch.nn.functional`) a golden imports during the trace."""
     torch = types.ModuleType("torch")
@@ -239,7 +746,7 @@ def shim() -> types.ModuleType:
     torch.Tensor = Tensor
     functional = types.ModuleType("torch.nn.functional")
     functional.__dict__.update(FUNCTIONS)
-    torch.nn = types.SimpleNamespace(functional=functional)
+    torch.nn = types.SimpleNamespace(functional=functional, **MODULES)
     torch.no_grad = lambda: _Nothing()
     return torch
 
@@ -275,7 +782,11 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
     exec(compile(source, f"{module_name}.py", "exec"), scope)
     golden = scope[func]
 
+    params = inspect.signature(golden).parameters
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
+
     def traced(*args: Any, **attrs: Any) -> Any:
+        attrs = {k: v for k, v in attrs.items() if takes_any or k in params}
         out = golden(*(_wrap(a) for a in args), **attrs)
         return tuple(_sym(o) for o in out) if isinstance(out, tuple | list) else _sym(out)
 

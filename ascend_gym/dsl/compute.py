@@ -27,6 +27,14 @@ VEC_UNARY = {
     "relu": "Relu",
     "tanh": "Tanh",
     "sigmoid": "Sigmoid",
+    "sin": "Sin",
+    "cos": "Cos",
+    "tan": "Tan",
+    "atan": "Atan",
+    "floor": "Floor",
+    "ceil": "Ceil",
+    "round": "Round",
+    "trunc": "Trunc",
 }
 CMP = {"gt": "GT", "ge": "GE", "lt": "LT", "le": "LE", "eq": "EQ", "ne": "NE"}
 REDUCE = {"sum": "ReduceSum", "mean": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 import traceback
+from typing import Any
 
-from ascend_core.package import OperatorPackage
+from ascend_core.package import Case, OperatorPackage, OperatorSpec
 from ascend_gym.dsl.lang import DslError, Kernel
 from ascend_gym.dsl.lower import lower
 from ascend_gym.dsl.templates import Draft, draft
-from ascend_gym.dsl.trace import Unsupported, trace
+from ascend_gym.dsl.trace import AttrCondition, Sym, Unsupported, trace
 
 PROGRAM_FILE = "<dsl:{name}>"
 
@@ -76,8 +77,6 @@ def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
     else:
         fn = pkg.reference()
     attrs = [a.name for a in spec.attrs if a.type == "float"]
-    if any(a.type != "float" for a in spec.attrs):
-        raise Unsupported("non-float attributes")
     dtypes = {d for a in [*spec.inputs, *spec.outputs] for d in a.dtypes}
     drafts: dict[str, Draft] = {}
     for case in spec.cases:
@@ -86,13 +85,29 @@ def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
             a.name: tuple(case.shapes[a.name]) if a.name in case.shapes else None
             for a in spec.outputs
         }
-        roots = trace(fn, inputs, attrs)
+        roots = _trace_case(fn, spec, case, inputs, attrs)
         d = draft(spec.name, spec.description, inputs, outputs, roots, attrs, dtypes, native)
         drafts[case.name] = d
     sources = {d.source for d in drafts.values()}
     if len(sources) != 1:
         raise Unsupported(f"the cases give {len(sources)} different programs")
     return next(iter(drafts.values()))
+
+
+def _trace_case(
+    fn: Any, spec: OperatorSpec, case: Case, inputs: dict[str, tuple[int, ...]], attrs: list[str]
+) -> list[Sym]:
+    """Trace one case: float attributes as the kernel's, the others (and a float attribute the
+    reference branches on) as the case's values, which must give every case the same program."""
+    fixed = {a.name for a in spec.attrs if a.type != "float"}
+    while True:
+        values = {a.name: case.attrs.get(a.name, a.default) for a in spec.attrs if a.name in fixed}
+        try:
+            return trace(fn, inputs, [a for a in attrs if a not in fixed], values)
+        except AttrCondition as e:
+            if e.attr_name in fixed:
+                raise
+            fixed.add(e.attr_name)
 
 
 def generate_offline(pkg: OperatorPackage) -> tuple[OperatorPackage, Draft]:

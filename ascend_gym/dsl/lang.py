@@ -80,6 +80,9 @@ class Node:
 
 
 UNARY = ("exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "relu", "neg", "tanh", "sigmoid")
+# the high-level math API's functions of one tile (AscendC::Sin, Floor, ...), fp32 or half
+MATH = ("sin", "cos", "tan", "atan", "floor", "ceil", "round", "trunc")
+UNARY += MATH
 BINARY = ("add", "sub", "mul", "div", "max", "min", "pow")
 COMPARE = ("gt", "ge", "lt", "le", "eq", "ne")
 REDUCE = ("sum", "max", "min", "mean")
@@ -217,6 +220,14 @@ def _fold(fn: str, a: float, b: float = 0.0) -> float:
         "reciprocal": lambda: 1 / a,
         "tanh": lambda: math.tanh(a),
         "sigmoid": lambda: 1 / (1 + math.exp(-a)),
+        "sin": lambda: math.sin(a),
+        "cos": lambda: math.cos(a),
+        "tan": lambda: math.tan(a),
+        "atan": lambda: math.atan(a),
+        "floor": lambda: float(math.floor(a)),
+        "ceil": lambda: float(math.ceil(a)),
+        "round": lambda: float(round(a)),  # half to even, as Round
+        "trunc": lambda: float(math.trunc(a)),
     }
     return table[fn]()
 
@@ -298,6 +309,38 @@ def tanh(x: object) -> Value:
 
 def sigmoid(x: object) -> Value:
     return _unary("sigmoid", x)
+
+
+def sin(x: object) -> Value:
+    return _unary("sin", x)
+
+
+def cos(x: object) -> Value:
+    return _unary("cos", x)
+
+
+def tan(x: object) -> Value:
+    return _unary("tan", x)
+
+
+def atan(x: object) -> Value:
+    return _unary("atan", x)
+
+
+def floor(x: object) -> Value:
+    return _unary("floor", x)
+
+
+def ceil(x: object) -> Value:
+    return _unary("ceil", x)
+
+
+def round(x: object) -> Value:
+    return _unary("round", x)
+
+
+def trunc(x: object) -> Value:
+    return _unary("trunc", x)
 
 
 def maximum(a: object, b: object) -> Value:

@@ -21,10 +21,11 @@ from ascend_gym.dsl.tiles import TilesMixin
 # Generated kernels round up with the library's AscendC::AlignUp: a helper of the same name and
 # signature here would make every call ambiguous under `using namespace AscendC`, on the device too.
 HELPERS = """\
-// fp32 view of a tile of T: the tile itself when T is float, else `buf` after a Cast up.
+// fp32 view of a tile of T: the tile itself when T is float, else `buf` after a Cast up
+// (half, bfloat16_t and int32_t convert exactly).
 template <typename T>
 __aicore__ inline LocalTensor<float> AsFloat(const LocalTensor<T>& src, const LocalTensor<float>& buf, uint32_t n) {
-  if constexpr (sizeof(T) == sizeof(float)) {
+  if constexpr (std::is_same<T, float>::value) {
     return src.template ReinterpretCast<float>();
   } else {
     Cast(buf, src, RoundMode::CAST_NONE, n);
@@ -35,17 +36,17 @@ __aicore__ inline LocalTensor<float> AsFloat(const LocalTensor<T>& src, const Lo
 // Where an fp32 result bound for a tile of T is computed: in the tile itself when T is float.
 template <typename T>
 __aicore__ inline LocalTensor<float> FloatOut(const LocalTensor<T>& dst, const LocalTensor<float>& buf) {
-  if constexpr (sizeof(T) == sizeof(float)) {
+  if constexpr (std::is_same<T, float>::value) {
     return dst.template ReinterpretCast<float>();
   } else {
     return buf;
   }
 }
 
-// Finish a result made by FloatOut: Cast down (round to nearest even) when T is half.
+// Finish a result made by FloatOut: Cast down (round to nearest even) unless T is float.
 template <typename T>
 __aicore__ inline void FromFloat(const LocalTensor<T>& dst, const LocalTensor<float>& src, uint32_t n) {
-  if constexpr (sizeof(T) != sizeof(float)) {
+  if constexpr (!std::is_same<T, float>::value) {
     Cast(dst, src, RoundMode::CAST_RINT, n);
   }
 }
@@ -53,13 +54,17 @@ __aicore__ inline void FromFloat(const LocalTensor<T>& dst, const LocalTensor<fl
 // Write an fp32 value computed elsewhere into a tile of T.
 template <typename T>
 __aicore__ inline void CopyFloat(const LocalTensor<T>& dst, const LocalTensor<float>& src, uint32_t n) {
-  if constexpr (sizeof(T) == sizeof(float)) {
+  if constexpr (std::is_same<T, float>::value) {
     Adds(dst.template ReinterpretCast<float>(), src, 0.0f, n);
   } else {
     Cast(dst, src, RoundMode::CAST_RINT, n);
   }
 }
 """
+
+
+# What a kernel's T may be: bfloat16 and int32 compute through fp32 (the templates upcast them).
+DTYPES = ("float16", "float32", "bfloat16", "int32")
 
 
 def camel(name: str) -> str:
@@ -114,8 +119,8 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
             if name not in attrs or attrs[name].type != "float":
                 raise DslError(k.where, f"attr {name!r} is not a float attribute of the spec")
         dts = {tuple(a.dtypes) for a in [*spec.inputs, *spec.outputs]}
-        if len(dts) != 1 or any(d not in ("float16", "float32") for d in next(iter(dts))):
-            raise DslError(k.where, "every tensor must share one dtype list of float16/float32")
+        if len(dts) != 1 or any(d not in DTYPES for d in next(iter(dts))):
+            raise DslError(k.where, f"every tensor must share one dtype list of {'/'.join(DTYPES)}")
         if self.kind == "rows":
             full = [t for t in k.tensors.values() if t.layout == "full" and not t.is_output]
             if not full and not any(t.layout == "full" for t in k.tensors.values() if t.is_output):

@@ -45,7 +45,8 @@ Ascend 910B. The vocabulary:
 - t.load(tensor) / r.load(tensor, part=i, parts=n) give tiles of the tensor dtype; .float()
   casts up to fp32; t.store(tensor, value) casts back down.
 - Values: + - * / and unary -, abs(), comparisons (> >= < <=) for where(mask, a, b),
-  exp log sqrt rsqrt reciprocal tanh sigmoid relu maximum minimum power.
+  exp log sqrt rsqrt reciprocal tanh sigmoid relu maximum minimum power
+  sin cos tan atan floor ceil round trunc.
   In rows loops: v.sum() v.mean() v.max() v.min() give one value per row (fp32 only), usable
   with tiles and numbers. Comparisons and where() only in tiles loops.
 - k.schedule(tile_length=, rows_per_tile=, buffer_num=, block_dim=, l2_disable=[inputs]).

@@ -99,6 +99,8 @@ class Renderer:
             return _const(s.value)
         if s.op == "attr":
             return s.name
+        if s.op == "view":  # axes of one added or dropped: the same values
+            return self.expr(s.args[0])
         if s.op in ("input", "part"):
             src = s if s.op == "input" else s.args[0]
             part = f", part={s.part[0]}, parts={s.part[1]}" if s.op == "part" else ""
@@ -141,12 +143,35 @@ class Renderer:
         return name
 
 
+def _per_op(nodes: list[Sym]) -> bool:
+    """A torch golden computing in the tensors' dtype one op at a time (no cast up), each op one
+    the vector unit rounds correctly in T: the kernel matches it best by doing the same (a single
+    fp32 rounding differs from it by an ulp where terms cancel)."""
+    ops = [s for s in nodes if s.op in ("unary", "binary")]
+    return (
+        bool(ops)
+        and not any(s.meta.get("upcast") for s in nodes)
+        and all(s.meta.get("rounded") and s.fn in _EXACT | _ROUNDING for s in ops)
+    )
+
+
 def _upcast(nodes: list[Sym], dtypes: set[str]) -> bool:
-    """Compute in fp32 unless the tensors are fp32 anyway or fp16 gives the reference exactly
-    (no dtypes: the caller asks for the tensors' dtype)."""
+    """Compute in fp32 unless the tensors are fp32 anyway or their dtype gives the reference
+    exactly (no dtypes: the caller asks for the tensors' dtype). bfloat16 always goes through
+    fp32 (the vector unit has no bf16 arithmetic); int32 stays int32 for + - * max min, the
+    rest through fp32 (exact below 2^24)."""
+    ops = [s for s in nodes if s.op in ("unary", "binary")]
+    if "bfloat16" in dtypes:
+        return True
+    if _per_op(nodes):
+        return False
+    if "int32" in dtypes:
+        if any(s.fn not in ("add", "sub", "mul", "max", "min") for s in ops):
+            return True
+        if dtypes == {"int32"}:
+            return False
     if not dtypes or dtypes == {"float32"}:
         return False
-    ops = [s for s in nodes if s.op in ("unary", "binary")]
     if any(s.fn not in _EXACT | _ROUNDING for s in ops):
         return True
     return sum(s.fn in _ROUNDING for s in ops) > 1
@@ -184,6 +209,9 @@ def draft(
         if want is not None and math.prod(want) != math.prod(r.shape):
             raise Unsupported(f"output {o} has shape {list(want)}, the reference {list(r.shape)}")
     nodes = _nodes(roots)
+    if any(s.meta.get("flat") for s in nodes):
+        _check_flat(nodes, roots)
+    inputs = _as_used(inputs, nodes)
     used_attrs = [a for a in attrs if any(s.op == "attr" and s.name == a for s in nodes)]
     reduces = [s for s in nodes if s.op == "reduce"]
     if any(s.op == "total" for s in nodes):
@@ -194,15 +222,45 @@ def draft(
     if along:
         return _columns(name, description, inputs, out_names, roots, used_attrs, along)
     parts = [s for s in nodes if s.op == "part"]
-    if (
-        not reduces
-        and not parts
-        and all(inputs[i] == r.shape for r in roots for i in _inputs_of(r))
-    ):
+    same = all(
+        math.prod(inputs[i]) == math.prod(r.shape)
+        if any(s.meta.get("flat") for s in nodes)
+        else inputs[i] == r.shape
+        for r in roots
+        for i in _inputs_of(r)
+    )
+    if not reduces and not parts and same:
+        native = native and not dtypes - {"float16", "float32"}
         return _elementwise(
             name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
         )
-    return _rows(name, description, inputs, out_names, roots, used_attrs, reduces)
+    return _rows(name, description, inputs, out_names, roots, used_attrs, reduces, dtypes)
+
+
+def _check_flat(nodes: list[Sym], roots: list[Sym]) -> None:
+    """A view that moves elements between axes keeps the flat order, so a graph of element-wise
+    operations (no broadcast, no reduction along an axis) reads the same elements through it."""
+    if any(s.op in ("reduce", "scan", "part") for s in nodes):
+        raise Unsupported("a reshape that moves elements between axes, and an axis operation")
+    sized = [r.args[0] if r.op == "total" else r for r in roots]
+    size = math.prod(sized[0].shape)
+    for s in nodes:
+        if any(a.op not in ("const", "attr") and math.prod(a.shape) != size for a in s.args):
+            raise Unsupported("a reshape that moves elements between axes, and a broadcast")
+    if any(math.prod(r.shape) != size for r in sized):
+        raise Unsupported("a reshape that moves elements between axes, outputs of other sizes")
+
+
+def _as_used(inputs: dict[str, tuple[int, ...]], nodes: list[Sym]) -> dict[str, tuple[int, ...]]:
+    """Each input's shape as the computation reads it (after `unsqueeze`, `view(1, -1)`...)."""
+    out = dict(inputs)
+    for n in inputs:
+        used = {s.shape for s in nodes if s.op == "input" and s.name == n}
+        if len({_strip(u) for u in used}) > 1:  # leading ones broadcast alike
+            raise Unsupported(f"input {n} is read in shapes {sorted(used)}")
+        if used:
+            out[n] = max(used, key=len)
+    return out
 
 
 def _elementwise(
@@ -255,7 +313,7 @@ def _total(
     attrs: list[str],
 ) -> Draft:
     """Sums and means over every element (losses): a tiles() loop with per-block partials."""
-    if len({*inputs.values()}) != 1:
+    if len({*inputs.values()}) != 1 and not any(s.meta.get("flat") for s in _nodes(roots)):
         raise Unsupported("a total over inputs of different shapes")
     rd = Renderer("t", True)
     for o, r in zip(outs, roots, strict=True):
@@ -334,6 +392,7 @@ def _rows(
     roots: list[Sym],
     attrs: list[str],
     reduces: list[Sym],
+    dtypes: set[str],
 ) -> Draft:
     nodes = _nodes(roots)
     for r in reduces:
@@ -366,7 +425,7 @@ def _rows(
             layouts[o] = "rows"
         else:
             raise Unsupported(f"output {o} of shape {list(r.shape)} against rows {list(row)}")
-    rd = Renderer("r", True)
+    rd = Renderer("r", bool(reduces) or not _per_op(nodes) or _upcast(nodes, dtypes))
     for o, r in zip(outs, roots, strict=True):
         rd.lines.append(f"    r.store({o}, {rd.expr(r)})")
     if not reduces:

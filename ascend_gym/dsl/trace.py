@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -66,6 +67,9 @@ class Sym:
 
     def astype(self, *a: Any, **k: Any) -> Sym:
         return self  # the lowering picks the compute dtype
+
+    def reshape(self, *shape: Any, **k: Any) -> Sym:
+        return reshape(self, shape[0] if len(shape) == 1 else shape)
 
     def __getitem__(self, item: Any) -> Any:
         raise Unsupported("indexing")
@@ -142,10 +146,25 @@ class Sym:
         return reduce("min", self, axis, keepdims, k)
 
 
+class AttrCondition(Unsupported):
+    """A float attribute the reference compares in Python (`if base > 0`): it chooses what is
+    computed, so it must be traced with the case's value instead."""
+
+    def __init__(self, name: str):
+        super().__init__(f"attribute {name} decides a branch of the reference")
+        self.attr_name = name
+
+
 class AttrValue(float):
     """An attribute's value in the trace: a float that remembers the attribute's name."""
 
     attr_name: str
+
+    def _decides(self, *a: Any) -> bool:
+        raise AttrCondition(self.attr_name)
+
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __bool__ = _decides
+    __hash__ = float.__hash__
 
 
 _ATTRS: dict[float, str] = {}
@@ -196,8 +215,9 @@ def unary(fn: str, a: Sym) -> Sym:
             "sqrt": math.sqrt,
             "tanh": math.tanh,
             "reciprocal": lambda v: 1 / v,
+            **{f: getattr(np, NUMPY_NAMES.get(f, f)) for f in MATH},
         }
-        return Sym("const", (), value=table[fn](a.value))
+        return Sym("const", (), value=float(table[fn](a.value)))
     return Sym("unary", a.shape, (a,), fn=fn)
 
 
@@ -255,8 +275,8 @@ def clip(x: Any, lo: Any, hi: Any, **k: Any) -> Sym:
 def reduce(fn: str, a: Sym, axis: Any, keepdims: bool, extra: dict[str, Any]) -> Sym:
     if extra.get("dtype") is not None or extra.get("out") is not None:
         raise Unsupported(f"{fn} with dtype/out")
-    if axis is None and fn in ("sum", "mean") and not keepdims:
-        return Sym("total", (), (a,), fn=fn)  # over every element
+    if axis is None and fn in ("sum", "mean"):  # over every element (keepdims: all ones)
+        return Sym("total", (1,) * a.ndim if keepdims else (), (a,), fn=fn)
     if axis is None or isinstance(axis, tuple):
         raise Unsupported(f"{fn} over more than one axis")
     ax = axis % a.ndim
@@ -272,6 +292,32 @@ def scan(fn: str, a: Sym, axis: Any, **extra: Any) -> Sym:
     if axis is None or extra.get("dtype") is not None or extra.get("out") is not None:
         raise Unsupported(f"a running {fn} over a flattened tensor or with dtype/out")
     return Sym("scan", a.shape, (a,), fn=fn, axis=axis % a.ndim)
+
+
+def reshape(a: Sym, shape: Any) -> Sym:
+    """A view: the elements keep their row-major order. One that inserts or drops axes of one
+    (`unsqueeze`, `view(1, -1)`, keepdim undone) only changes the broadcasting; one that moves
+    elements between axes (a flatten, a split of an axis) is marked `flat`, which only loops
+    over every element in order can take."""
+    dims = [int(d) for d in (shape if isinstance(shape, list | tuple) else [shape])]
+    if dims.count(-1) > 1:
+        raise Unsupported("a reshape with two -1 dims")
+    if -1 in dims:
+        known = math.prod(d for d in dims if d != -1)
+        dims[dims.index(-1)] = math.prod(a.shape) // max(known, 1)
+    new = tuple(dims)
+    if a.op == "view" and not a.meta.get("flat"):
+        a = a.args[0]
+    if math.prod(new) != math.prod(a.shape):
+        raise Unsupported(f"a reshape of {list(a.shape)} to {list(new)}")
+    if new == a.shape:
+        return a
+    if [d for d in new if d != 1] != [d for d in a.shape if d != 1]:
+        # the same elements in the same order on other axes: element-wise loops only
+        return Sym("view", new, (a,), meta={"flat": True})
+    if a.op == "input":  # the tensor as the computation sees it (its layout follows)
+        return Sym("input", new, name=a.name)
+    return Sym("view", new, (a,))
 
 
 def split(x: Sym, parts: int, axis: int = 0) -> list[Sym]:
@@ -301,6 +347,10 @@ def _logaddexp(a: Sym, b: Sym) -> Sym:
     )
 
 
+# the DSL's math-API functions and numpy's name for each
+MATH = ("sin", "cos", "tan", "atan", "floor", "ceil", "round", "trunc")
+NUMPY_NAMES = {"atan": "arctan", "round": "rint"}
+
 UFUNCS: dict[str, Any] = {
     "add": lambda a, b: binary("add", a, b),
     "subtract": lambda a, b: binary("sub", a, b),
@@ -324,6 +374,7 @@ UFUNCS: dict[str, Any] = {
     "expm1": lambda a: binary("sub", unary("exp", a), lift(1.0)),
     "log1p": lambda a: unary("log", binary("add", lift(1.0), a)),
     "logaddexp": _logaddexp,
+    **{NUMPY_NAMES.get(f, f): partial(unary, f) for f in MATH},
     "greater": lambda a, b: compare("gt", a, b),
     "greater_equal": lambda a, b: compare("ge", a, b),
     "less": lambda a, b: compare("lt", a, b),
@@ -340,14 +391,25 @@ FUNCTIONS: dict[str, Any] = {
     "amax": lambda a, axis=None, keepdims=False, **k: reduce("max", a, axis, keepdims, k),
     "min": lambda a, axis=None, keepdims=False, **k: reduce("min", a, axis, keepdims, k),
     "cumsum": lambda a, axis=None, **k: scan("sum", a, axis, **k),
+    "reshape": lambda a, shape, **k: reshape(a, shape),
+    "expand_dims": lambda a, axis: reshape(
+        a, np.expand_dims(np.empty(a.shape, dtype=np.bool_), axis).shape
+    ),
     "amin": lambda a, axis=None, keepdims=False, **k: reduce("min", a, axis, keepdims, k),
 }
 
 
-def trace(fn: Any, inputs: dict[str, tuple[int, ...]], attrs: list[str]) -> list[Sym]:
-    """Call the reference on symbolic inputs; returns one graph root per output."""
+def trace(
+    fn: Any,
+    inputs: dict[str, tuple[int, ...]],
+    attrs: list[str],
+    fixed: dict[str, Any] | None = None,
+) -> list[Sym]:
+    """Call the reference on symbolic inputs; returns one graph root per output. `attrs` are
+    traced as marked scalars (kernel attributes); `fixed` are passed as the case's values
+    (integers, flags and strings that choose what is computed: an axis, a reduction mode)."""
     args = [Sym("input", tuple(s), name=n) for n, s in inputs.items()]
-    kwargs = {a: attr_value(a, i) for i, a in enumerate(attrs)}
+    kwargs = {**(fixed or {}), **{a: attr_value(a, i) for i, a in enumerate(attrs)}}
     with np.errstate(all="ignore"):
         try:
             out = fn(*args, **kwargs)
@@ -357,6 +419,7 @@ def trace(fn: Any, inputs: dict[str, tuple[int, ...]], attrs: list[str]) -> list
             raise Unsupported(f"{type(e).__name__}: {e}") from None
     outs = list(out) if isinstance(out, tuple | list) else [out]
     outs = [o.reshape(-1)[0] if isinstance(o, np.ndarray) and o.size == 1 else o for o in outs]
+    outs = [o.args[0] if isinstance(o, Sym) and o.op == "view" else o for o in outs]
     for o in outs:
         if not isinstance(o, Sym):
             raise Unsupported(f"an output of type {type(o).__name__}, not a traced tensor")

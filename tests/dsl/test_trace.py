@@ -7,7 +7,7 @@ import pytest
 
 from ascend_core import suite
 from ascend_gym.dsl.generate import offline_draft
-from ascend_gym.dsl.trace import Unsupported, trace
+from ascend_gym.dsl.trace import AttrCondition, Unsupported, trace
 
 
 def _ops(root):
@@ -75,3 +75,88 @@ def test_the_category_follows_the_reference(op, category):
     draft = offline_draft(suite.resolve(op))
     assert draft.category == category
     assert f'k = Kernel("{op.split("/")[1]}")' in draft.source
+
+
+def _draft(ref, inputs, attrs=(), fixed=None, dtypes=("float16",)):
+    from ascend_gym.dsl.templates import draft
+
+    roots = trace(ref, inputs, list(attrs), fixed)
+    outs = {f"y{i}": None for i in range(len(roots))}
+    return draft("op", "", inputs, outs, roots, list(attrs), set(dtypes))
+
+
+def test_views_that_add_axes_of_one_are_rows_and_columns():
+    col = _draft(lambda x, s: x * s.reshape(-1, 1), {"x": (64, 32), "s": (64,)})
+    assert col.category == "broadcast" and 's = k.input("s", "rows")' in col.source
+    row = _draft(lambda x, w: x + np.expand_dims(w, 0), {"x": (32, 32), "w": (32,)})
+    assert 'w = k.input("w", "cols")' in row.source  # [32] read as [1, 32], not as a column
+    norm = _draft(lambda x: x / x.sum(axis=-1).reshape(8, 1), {"x": (8, 16)})
+    assert norm.category == "normalization"
+    with pytest.raises(Unsupported, match="moves elements between axes"):
+        _draft(lambda x: x.reshape(16, 8).sum(axis=-1), {"x": (8, 16)})
+
+
+def test_fixed_attributes_choose_the_computation_and_cases_must_agree():
+    def ref(x, axis=-1, keepdims=True, scale=1.0):
+        return (x * scale).sum(axis=axis, keepdims=keepdims)
+
+    last = _draft(ref, {"x": (8, 16)}, ["scale"], {"axis": -1, "keepdims": True})
+    mid = _draft(ref, {"x": (4, 8, 16)}, ["scale"], {"axis": 1, "keepdims": True})
+    assert last.category == "reduction" and "k.rows()" in last.source
+    assert "k.columns(axis=1)" in mid.source
+    both = _draft(ref, {"x": (8, 16)}, ["scale"], {"axis": -1, "keepdims": False})
+    assert both.source == last.source  # keepdims changes the shape, not the program
+
+
+def test_bfloat16_computes_in_fp32_and_int32_where_it_must():
+    shapes = {"a": (8, 16), "b": (8, 16)}
+    for dtypes in (("float16",), ("int32",), ("int32", "float16")):
+        exact = _draft(lambda a, b: np.maximum(a, b), shapes, dtypes=dtypes)
+        assert ".float()" not in exact.source  # max is exact in the tensors' dtype
+    assert ".float()" in _draft(lambda a, b: np.maximum(a, b), shapes, dtypes=("bfloat16",)).source
+    assert ".float()" not in _draft(lambda a, b: a * b + a, shapes, dtypes=("int32",)).source
+    assert ".float()" in _draft(lambda a, b: a * b + a, shapes, dtypes=("int32", "float16")).source
+    assert ".float()" in _draft(lambda a: np.sqrt(a), {"a": (8, 16)}, dtypes=("int32",)).source
+
+
+def test_a_float_attribute_that_picks_a_branch_is_traced_with_the_cases_value():
+    def ref(x, base=-1.0, scale=1.0):
+        y = x * scale
+        return np.exp(y * np.log(base)) if base > 0 else np.exp(y)
+
+    with pytest.raises(AttrCondition, match="base"):
+        trace(ref, {"x": (8,)}, ["base", "scale"])
+    (root,) = trace(ref, {"x": (8,)}, ["scale"], {"base": 2.0})
+    consts = [s.value for s in _nodes_of(root) if s.op == "const"]
+    assert consts == [pytest.approx(np.log(2.0))]  # ln(base) folded, scale still the kernel's
+    assert {s.name for s in _nodes_of(root) if s.op == "attr"} == {"scale"}
+
+
+def _nodes_of(root):
+    seen, out = set(), []
+
+    def visit(s):
+        if id(s) not in seen:
+            seen.add(id(s))
+            out.append(s)
+            for a in s.args:
+                visit(a)
+
+    visit(root)
+    return out
+
+
+def test_a_mean_over_every_axis_with_keepdims_is_a_total():
+    (root,) = trace(lambda x: x.mean(keepdims=True), {"x": (4, 8)}, [])
+    assert root.op == "total" and root.shape == (1, 1)
+
+
+def test_a_reshape_that_moves_elements_is_element_wise_only():
+    flat = _draft(lambda x, y: (x.reshape(-1) * 2).reshape(4, 16) + y, {"x": (8, 8), "y": (4, 16)})
+    assert flat.category == "elementwise" and "k.tiles()" in flat.source
+    loss = _draft(lambda x, y: ((x.reshape(64) - y) ** 2).mean(), {"x": (8, 8), "y": (64,)})
+    assert loss.category == "total"
+    with pytest.raises(Unsupported, match="and an axis operation"):
+        _draft(lambda x: x.reshape(4, 16).sum(axis=-1), {"x": (8, 8)})
+    with pytest.raises(Unsupported, match="and a broadcast"):
+        _draft(lambda x, w: x.reshape(4, 16) * w, {"x": (8, 8), "w": (16,)})

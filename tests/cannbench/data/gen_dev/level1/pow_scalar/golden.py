@@ -1,0 +1,5 @@
+import torch
+
+
+def pow_scalar(x, exponent=2.0):
+    return torch.pow(x, exponent)

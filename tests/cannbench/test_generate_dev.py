@@ -1,0 +1,119 @@
+"""The offline generator on its development set (`tests/cannbench/data/gen_dev`, tasks written
+here in cann-bench's layout from PyTorch's documentation of each op): the torch forms, scalar
+attributes of every type, bfloat16- and int32-only case sets and views that broadcast a row or a
+column, each generated, compiled and run on every case through `cann-bench run` (the daemon's
+evaluation, the golden sandboxed)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+DEV = Path(__file__).parent / "data" / "gen_dev"
+CLI = [sys.executable, "-m", "ascend_gym.cli"]
+
+# one task per extension: the gap it closed
+TASKS = {
+    "level1/add_alpha_bf16": 2,  # bfloat16 only, a float attribute scaling the second operand
+    "level1/mul_int32": 2,  # int32 only: an int32 Mul, as torch computes it
+    "level1/gelu_erf": 2,  # F.gelu without approximate: erf by Abramowitz-Stegun 7.1.26
+    "level1/softplus": 2,  # beta and threshold as the kernel's scalars, the stable form
+    "level1/muls_int_attr": 2,  # integer attributes: the case's values in the program
+    "level2/row_scale_unsqueeze": 2,  # s.unsqueeze(-1): a value per row
+    "level2/scale_bias_view": 2,  # view(1, -1) rows in fp16, one rounded op at a time as torch
+    "level2/log_softmax": 2,  # an int `dim` attribute, a rows normalization
+    "level2/mse_loss": 2,  # reduction='mean' (a string attribute): a total
+}
+
+
+def test_the_dev_set_is_in_cann_benchs_layout():
+    tasks = sorted(p.parent for p in DEV.glob("level*/*/proto.yaml"))
+    assert 20 <= len(tasks) <= 30
+    for t in tasks:
+        assert {"proto.yaml", "golden.py", "cases.yaml", "desc.md"} <= {f.name for f in t.iterdir()}
+
+
+def test_generated_kernels_pass_every_case(tmp_path):
+    for rel in TASKS:
+        shutil.copytree(DEV / rel, tmp_path / "set" / rel)
+    out = _run(tmp_path / "set", "cb-gen-dev")
+    for rel, n in TASKS.items():
+        assert f"{rel}: correct, {n}/{n} cases" in out, out
+
+
+def _run(set_dir: Path, name: str) -> str:
+    """`cann-bench run` on a set: generate, evaluate every case, print a line per task."""
+    done = subprocess.run(
+        [*CLI, "cann-bench", "run", str(set_dir), "--name", name],
+        capture_output=True,
+        text=True,
+        timeout=1500,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+FLAT_PROTO = """\
+operator:
+  name: FlatScale
+  difficulty: L1
+  attrs: []
+  inputs:
+  - name: x
+    dtype: [float16, float32]
+  - name: y
+    dtype: [float16, float32]
+  outputs:
+  - name: z
+    dtype: [float16, float32]
+  schema: flat_scale(Tensor x, Tensor y) -> Tensor z
+"""
+FLAT_GOLDEN = """\
+import torch
+
+
+def flat_scale(x, y):
+    # a flatten and a reshape to another layout of the same elements: element-wise throughout
+    return (torch.relu(x.reshape(-1)) * 2 - y.flatten()).view(x.shape[0] * 2, -1)
+"""
+FLAT_CASES = """\
+cases:
+- {operator: FlatScale, case_id: 1, input_shape: [[64, 96], [96, 64]], dtype: [float16, float16],
+   attrs: {}, value_range: [[-2, 2], [-2, 2]]}
+- {operator: FlatScale, case_id: 2, input_shape: [[30, 70], [70, 30]], dtype: [float32, float32],
+   attrs: {}, value_range: [[-2, 2], [-2, 2]]}
+"""
+
+
+MATH_PROTO = FLAT_PROTO.replace("FlatScale", "TrigFloor").replace("flat_scale", "trig_floor")
+MATH_GOLDEN = """\
+import torch
+
+
+def trig_floor(x, y):
+    # the math API's functions (Sin, Cos, Floor, Round, Atan), kept away from zero: fp16
+    # rounds each op, the kernel once, and near a cancellation only the rounding differs
+    return (torch.sin(x) * torch.cos(y) + 2) * (torch.floor(x * 4) + torch.round(y) + 12) + torch.atan(y)
+"""
+MATH_CASES = (
+    FLAT_CASES.replace("FlatScale", "TrigFloor")
+    .replace("[[30, 70], [70, 30]]", "[[30, 70], [30, 70]]")
+    .replace("[[64, 96], [96, 64]]", "[[64, 96], [64, 96]]")
+)
+
+
+def test_reshapes_and_math_functions_generate_element_wise_kernels(tmp_path):
+    for name, files in {
+        "flat_scale": (FLAT_PROTO, FLAT_GOLDEN, FLAT_CASES),
+        "trig_floor": (MATH_PROTO, MATH_GOLDEN, MATH_CASES),
+    }.items():
+        task = tmp_path / "set" / "level1" / name
+        task.mkdir(parents=True)
+        for file, text in zip(("proto.yaml", "golden.py", "cases.yaml"), files, strict=True):
+            (task / file).write_text(text)
+        (task / "desc.md").write_text(f"{name}: element-wise\n")
+    out = _run(tmp_path / "set", "cb-gen-flat")
+    for name in ("flat_scale", "trig_floor"):
+        assert f"level1/{name}: correct, 2/2 cases, score n/a (offline elementwise" in out, out

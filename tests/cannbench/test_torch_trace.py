@@ -1,0 +1,187 @@
+"""The stand-in torch's forms against real torch: each golden is traced (`torch_trace`), the
+graph evaluated with numpy in float64 and compared with torch's own answer, so every
+composition the templates receive (erf, the stable softplus, norms, losses...) is the op torch
+documents, before any kernel is generated from it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from ascend_core.package import OperatorPackage, OperatorSpec
+from ascend_gym.cannbench.torch_trace import numpy_view
+from ascend_gym.dsl import trace as sym
+from ascend_gym.dsl.generate import offline_draft
+
+torch = pytest.importorskip("torch")
+
+UNARY = {
+    "exp": np.exp,
+    "log": np.log,
+    "sqrt": np.sqrt,
+    "tanh": np.tanh,
+    "abs": np.abs,
+    "neg": np.negative,
+    "reciprocal": np.reciprocal,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "atan": np.arctan,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "round": np.rint,
+    "trunc": np.trunc,
+}
+BINARY = {
+    "add": np.add,
+    "sub": np.subtract,
+    "mul": np.multiply,
+    "div": np.divide,
+    "max": np.maximum,
+    "min": np.minimum,
+    "pow": np.power,
+}
+COMPARE = {"gt": np.greater, "ge": np.greater_equal, "lt": np.less, "le": np.less_equal}
+REDUCE = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
+
+
+def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
+    """A traced graph's value in float64, as the generated kernel is to compute it."""
+    a = [evaluate(x, values, attrs) for x in s.args]
+    if s.op == "input":
+        return values[s.name].reshape(s.shape)
+    if s.op == "const":
+        return np.float64(s.value)
+    if s.op == "attr":
+        return np.float64(attrs[s.name])
+    if s.op == "view":
+        return a[0].reshape(s.shape)
+    if s.op == "part":
+        return np.split(values[s.args[0].name], s.part[1], axis=-1)[s.part[0]]
+    if s.op == "unary":
+        return UNARY[s.fn](a[0])
+    if s.op == "binary":
+        return BINARY[s.fn](a[0], a[1])
+    if s.op == "compare":
+        return COMPARE[s.fn](a[0], a[1])
+    if s.op == "select":
+        return np.where(*a)
+    if s.op == "reduce":
+        return REDUCE[s.fn](a[0], axis=s.axis, keepdims=s.keepdims)
+    if s.op == "total":
+        return REDUCE[s.fn](a[0]).reshape(s.shape)
+    if s.op == "scan":
+        return np.cumsum(a[0], axis=s.axis)
+    raise AssertionError(s.op)
+
+
+GOLDENS = [
+    ("F.gelu(x)", {}),
+    ("F.gelu(x, approximate='tanh')", {}),
+    ("torch.erf(x)", {}),
+    ("F.softplus(x, beta=beta, threshold=threshold)", {"beta": 2.0, "threshold": 3.0}),
+    ("F.leaky_relu(x, beta)", {"beta": 0.2}),
+    ("F.elu(x, alpha=beta)", {"beta": 0.7}),
+    ("F.selu(x)", {}),
+    ("F.celu(x, beta)", {"beta": 1.5}),
+    ("F.hardswish(x)", {}),
+    ("F.hardsigmoid(x)", {}),
+    ("F.hardtanh(x, -0.5, beta)", {"beta": 0.8}),
+    ("F.relu6(x * 4)", {}),
+    ("F.mish(x)", {}),
+    ("F.logsigmoid(x)", {}),
+    ("F.softsign(x)", {}),
+    ("F.threshold(x, beta, 0.5)", {"beta": 0.1}),
+    ("F.hardshrink(x, beta)", {"beta": 0.5}),
+    ("F.softshrink(x, beta)", {"beta": 0.5}),
+    ("torch.sign(x)", {}),
+    ("torch.sin(x) * torch.cos(y) + torch.atan(x) - torch.tan(y / 3)", {}),
+    ("torch.floor(x) + x.ceil() * 2 + torch.round(x * 2) + torch.trunc(y)", {}),
+    ("torch.log2(x.abs() + 1) + torch.log10(x.abs() + 1) + torch.exp2(x)", {}),
+    ("torch.addcmul(x, y, y, value=beta) + torch.lerp(x, y, 0.3)", {"beta": 0.5}),
+    ("torch.clamp_min(x, beta) + torch.clamp_max(x, beta)", {"beta": 0.1}),
+    ("torch.where(x > 0, x, torch.zeros_like(x))", {}),
+    ("F.softmax(x, dim=-1)", {}),
+    ("x.log_softmax(-1)", {}),
+    ("torch.softmax(z, dim=1)", {}),
+    ("torch.logsumexp(x, dim=-1)", {}),
+    ("x.var(-1, keepdim=True) + x.std(dim=-1, unbiased=False, keepdim=True)", {}),
+    ("F.normalize(x, dim=-1)", {}),
+    ("F.layer_norm(x, (x.shape[-1],), w, w * 0.5, beta)", {"beta": 1e-5}),
+    ("F.rms_norm(x, [x.shape[-1]], w, beta)", {"beta": 1e-6}),
+    ("F.glu(x, dim=-1)", {}),
+    ("x.chunk(2, dim=-1)[0] * x.chunk(2, dim=-1)[1]", {}),
+    ("x * w.view(1, -1) + w.unsqueeze(0).expand(x.shape[0], -1)", {}),
+    ("x.sum(dim=(0, 1), keepdim=True) + x.mean()", {}),
+    ("(torch.flatten(x) * 2 + y.reshape(-1)).view(16, 6)", {}),
+    ("torch.reshape(z.flatten(1) * 3, (5, 24))", {}),
+    ("torch.cumsum(z, dim=1)", {}),
+    ("F.mse_loss(x, y) + F.l1_loss(x, y, reduction='sum')", {}),
+    ("F.smooth_l1_loss(x, y, beta=beta) + F.huber_loss(x, y, delta=beta)", {"beta": 0.5}),
+    ("F.smooth_l1_loss(x, y, reduction='none', beta=beta)", {"beta": 0.5}),
+    ("F.binary_cross_entropy(torch.sigmoid(x), torch.sigmoid(y))", {}),
+    ("F.binary_cross_entropy_with_logits(x, torch.sigmoid(y), reduction='sum')", {}),
+    (
+        "F.kl_div(F.log_softmax(x, -1), F.log_softmax(y, -1), reduction='batchmean', log_target=True)",
+        {},
+    ),
+    ("torch.nn.Softmax(dim=-1)(x) + torch.nn.GELU(approximate='tanh')(y)", {}),
+    ("torch.nn.LeakyReLU(beta)(x) + torch.nn.MSELoss(reduction='sum')(x, y)", {"beta": 0.1}),
+    ("x - x.max(dim=-1, keepdim=True).values + torch.max(x, y) - torch.min(z, 1)[0].sum()", {}),
+]
+
+
+def _golden(expr: str, attrs: dict, shapes: dict, dtype: str = "float32") -> OperatorPackage:
+    params = "".join(f", {a}=1.0" for a in attrs)
+    golden = (
+        "import torch\nimport torch.nn.functional as F\n\n\n"
+        f"def g({', '.join(shapes)}{params}):\n    return {expr}\n"
+    )
+    spec = OperatorSpec.model_validate(
+        {
+            "name": "g",
+            "op_type": "G",
+            "inputs": [{"name": n, "dtypes": [dtype]} for n in shapes],
+            "outputs": [{"name": "out", "dtypes": [dtype]}],
+            "attrs": [{"name": a, "type": "float", "default": 1.0} for a in attrs],
+            "cases": [{"name": "c", "dtype": dtype, "shapes": shapes, "bench": True}],
+            "reference": "golden:g",
+            "reference_kind": "torch",
+        }
+    )
+    return OperatorPackage(spec=spec, files={"golden.py": golden})
+
+
+@pytest.mark.parametrize(("expr", "attrs"), GOLDENS, ids=[g[0] for g in GOLDENS])
+def test_a_traced_golden_computes_what_torch_does(expr, attrs):
+    shapes = {"x": [6, 16], "y": [6, 16], "w": [16], "z": [3, 5, 8]}
+    pkg = _golden(expr, attrs, shapes)
+    rng = np.random.default_rng(0)
+    values = {n: rng.uniform(-3, 3, s) for n, s in shapes.items()}
+    (root,) = sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, list(attrs))
+    got = evaluate(root, values, attrs)
+    scope: dict = {}
+    exec(pkg.files["golden.py"], scope)
+    want = scope["g"](*(torch.from_numpy(v) for v in values.values()), **attrs).numpy()
+    assert got.size == want.size
+    np.testing.assert_allclose(got.reshape(want.shape), want, rtol=2e-6, atol=2e-7)
+    assert math.isfinite(float(np.abs(got).max()))
+
+
+@pytest.mark.parametrize(
+    ("expr", "per_op"),
+    [
+        ("x * w.view(1, -1) + w", True),  # fp16 ops one at a time, as the golden rounds them
+        ("torch.maximum(x, y) * 2 - y", True),
+        ("(x.float() * w + w).half()", False),  # the golden casts up: one fp32 rounding
+        ("x.to(torch.float32) * y + y", False),
+        ("torch.add(x, y, alpha=0.5) * y", False),  # add with alpha is one fused op in torch
+        ("torch.exp(x) * y", False),  # exp is not correctly rounded on the vector unit
+    ],
+)
+def test_fp16_goldens_that_round_each_op_are_computed_in_fp16(expr, per_op):
+    shapes = {"x": [64, 16], "y": [64, 16], "w": [16]}
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert (".float()" not in source) is per_op, source
