@@ -63,6 +63,8 @@ def _f16c() -> list[str]:
 # run (a RUNTIME_ERROR whose log holds the report). The flags enter the digests, so sanitized builds
 # are cached apart from the others (docs/simulator.md, Sanitizers).
 SANITIZE = os.environ.get("ASCEND_GYM_SIM_SANITIZE") == "1"
+# A compiled kernel, module or tiling in the object cache: the suites' are below 100 KB.
+MAX_ARTEFACT_BYTES = 8 << 20
 SANITIZE_FLAGS = (
     ["-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
     if SANITIZE
@@ -553,14 +555,27 @@ def package_top(pkg: OperatorPackage, root: Path) -> Path:
 
 
 def cached(kind: str, key: str, build: Callable[[Path], None]) -> tuple[Path, bool]:
-    """Return the cached artefact for key, building it into place atomically if absent."""
+    """Return the cached artefact for key, building it into place atomically if absent.
+
+    The object cache outlives evaluations and no quota counts it, so an artefact past
+    MAX_ARTEFACT_BYTES is the candidate's COMPILE_ERROR, never kept: a static array of 100 MiB
+    (one line of source) left 117 MB in the cache per evaluation, a failing one included."""
     target = cache_root() / "objects" / f"{kind}-{key}.so"
     if target.exists():
         return target, True
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f"{target.name}.tmp{os.getpid()}-{threading.get_ident()}")
-    build(tmp)
-    os.replace(tmp, target)
+    try:
+        build(tmp)
+        if (size := tmp.stat().st_size) > MAX_ARTEFACT_BYTES:
+            raise BuildError(
+                kind,
+                f"error: the compiled artefact is {size / 2**20:.1f} MiB, past the "
+                f"{MAX_ARTEFACT_BYTES >> 20} MiB of code and static data an artefact may hold",
+            )
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
     return target, False
 
 

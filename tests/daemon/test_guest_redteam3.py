@@ -1,0 +1,94 @@
+"""A third red team of the guest engine (issue 50, docs/trust_boundary.md, "A third red team of
+the guest engine"): families the first two rounds' tests do not hold, each run against a real
+`sim-guest` daemon and asserting what an honest run of the same work gets. Here: host work the
+kernel's module makes the engine do outside the fuel it burns, and what a build leaves behind it.
+
+Safe if containment fails: the kernels touch only their own memory (64 MiB at most once fixed,
+1 GiB before) and the launch's buffers; the largest artefact a build writes is 40 MiB, twice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ascend_core.protocol import Status, Timeouts
+from npu_daemon.backends.common import build
+
+from . import test_guest_boundary as boundary
+from .conftest import sandbox_uids, uid_processes, wait_until
+from .test_guest_boundary import kernel_with, timed
+
+guest = boundary.guest  # a sim-guest daemon of this module's own
+
+
+def with_timeouts(kernel: str, run_id: str, build_s: float = 120, run_s: float = 120):
+    request = timed(kernel, run_id=run_id)
+    return request.model_copy(update={"timeouts": Timeouts(build_s=build_s, run_s=run_s)})
+
+
+# ---- host work outside the fuel ------------------------------------------------------------------
+def test_growing_the_guests_memory_a_page_at_a_time_costs_the_host_little(guest):
+    # `memory.grow` is one unit of fuel. A memory past its 16 MiB mapping moved on growth, copied
+    # whole into a larger one: a page at a time up to 1 GiB copied about 32 GiB, 29 s of the
+    # harness's CPU per block for 16,000 instructions (58.2 us simulated against 50.9 us). Every
+    # block of every case doing it ran past any run timeout: an evaluation's worth of the daemon
+    # for a loop the model charges nothing.
+    grower = kernel_with(
+        body="  for (int i = 0; i < 16000; ++i)\n"
+        "    if (__builtin_wasm_memory_grow(0, 1) == -1) break;\n"
+    )
+    result = guest.evaluate(with_timeouts(grower, "grow", run_s=20))
+    assert result.status is Status.OK, (result.status, result.message)
+    assert result.cost.worker_s < 20, result.cost
+
+
+# ---- what a build leaves behind ------------------------------------------------------------------
+def artefacts() -> dict[Path, int]:
+    objects = build.cache_root() / "objects"  # the daemon's, as it inherits ASCEND_GYM_CACHE
+    return {p: p.stat().st_size for p in objects.iterdir()} if objects.exists() else {}
+
+
+def test_a_kernel_of_large_static_data_leaves_nothing_in_the_object_cache(guest):
+    # The object cache outlives evaluations and no quota counts it: one line of source (a static
+    # array of 100 MiB) left 117 MB there per evaluation, two dtypes' modules, while the
+    # evaluation itself failed (its disk quota) as a charged RUNTIME_ERROR; 40 MiB evaluated OK.
+    # A few hundred such evaluations fill the disk every evaluation of every run needs.
+    before = artefacts()
+    bulky = kernel_with(
+        "static volatile char bulk[40 << 20] = {1};\n",
+        "  if (bulk[GetBlockIdx() * 4096] == 7) return;\n",
+    )
+    result = guest.evaluate(timed(bulky, run_id="bulk"))
+    assert result.status is Status.COMPILE_ERROR and result.charged, (result.status, result.message)
+    assert "past the 8 MiB" in result.message
+    grown = {p: n for p, n in artefacts().items() if p not in before}
+    assert all(n <= build.MAX_ARTEFACT_BYTES for n in grown.values()), grown
+
+
+# ---- the compiler as the candidate's CPU ---------------------------------------------------------
+# 800 constant evaluations of 250,000 steps each, every one under clang's per-evaluation limit:
+# minutes of clang's CPU from six lines of source.
+BOMB = r"""#include <utility>
+constexpr unsigned Burn(unsigned k) {
+  for (unsigned i = 0; i < 250000; ++i) k = k * 1664525u + 1013904223u;
+  return k;
+}
+template <unsigned K> constexpr unsigned kBurnt = Burn(K);
+template <unsigned B, unsigned... K>
+constexpr unsigned All(std::integer_sequence<unsigned, K...>) { return (kBurnt<B + K> ^ ...); }
+#define BURN(b) All<b * 40>(std::make_integer_sequence<unsigned, 40>{})
+static volatile unsigned burnt = BURN(0) ^ BURN(1) ^ BURN(2) ^ BURN(3) ^ BURN(4) ^ BURN(5) ^ BURN(6) ^
+    BURN(7) ^ BURN(8) ^ BURN(9) ^ BURN(10) ^ BURN(11) ^ BURN(12) ^ BURN(13) ^ BURN(14) ^ BURN(15) ^
+    BURN(16) ^ BURN(17) ^ BURN(18) ^ BURN(19);
+"""
+
+
+def test_a_compile_that_outruns_its_budget_is_a_charged_timeout_and_leaves_no_compiler(guest):
+    # Held (no test covered the family): clang's constant evaluator is metered by nothing but the
+    # request's build timeout, which stops it and charges the evaluation.
+    bomb = kernel_with(BOMB, "  if (burnt == 7) return;\n")
+    result = guest.evaluate(with_timeouts(bomb, "bomb", build_s=5))
+    assert result.status is Status.BUILD_TIMEOUT and result.charged, (result.status, result.message)
+    assert result.cost.worker_s < 30, result.cost
+    uids = sandbox_uids(guest)
+    wait_until(lambda: not uid_processes(uids), timeout_s=10)
