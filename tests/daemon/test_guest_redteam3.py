@@ -17,6 +17,7 @@ from npu_daemon.backends.common import build
 from . import test_guest_boundary as boundary
 from .conftest import sandbox_uids, uid_processes, wait_until
 from .test_guest_boundary import kernel_with, timed
+from .test_guest_redteam2 import with_tiling, with_tiling_of
 
 guest = boundary.guest  # a sim-guest daemon of this module's own
 
@@ -92,3 +93,32 @@ def test_a_compile_that_outruns_its_budget_is_a_charged_timeout_and_leaves_no_co
     assert result.cost.worker_s < 30, result.cost
     uids = sandbox_uids(guest)
     wait_until(lambda: not uid_processes(uids), timeout_s=10)
+
+
+# ---- the native tiling's confinement -------------------------------------------------------------
+# Past the token gate (`pread64` and `lseek64` are not on its list; `pread` and `lseek` are): the
+# tiling counts the descriptors it holds that answer a read of a byte, and launches that many
+# blocks more than one.
+READABLE = r"""
+#include <unistd.h>
+namespace {
+uint32_t Readable() {
+  uint32_t n = 0;
+  for (int fd = 0; fd < 256; ++fd) {
+    unsigned char byte = 0;
+    if (lseek64(fd, 0, SEEK_END) >= 0 && pread64(fd, &byte, 1, 0) == 1) ++n;
+  }
+  return n;
+}
+}  // namespace
+"""
+
+
+def test_the_tiling_holds_no_descriptor_it_can_read(guest):
+    # Held (no test covered the family): the tiling process is forked before the launch opens its
+    # inputs, and its descriptors are /dev/null, write-only files and the channel.
+    tiling = with_tiling("namespace optiling {", READABLE + "namespace optiling {")
+    tiling = tiling.replace("  if (blockDim == 0) blockDim = 1;", "  blockDim = 1 + Readable();", 1)
+    result = guest.evaluate(with_tiling_of(tiling, "descriptors"))
+    assert result.status is Status.OK, (result.status, result.message)
+    assert result.profile.block_dim == 1
