@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascend_core.protocol import Status, Timeouts
+from ascend_gym.client import DaemonClient, LocalDaemon
 from npu_daemon.backends.common import build
 
 from . import test_guest_boundary as boundary
@@ -64,6 +65,29 @@ def test_a_kernel_of_large_static_data_leaves_nothing_in_the_object_cache(guest)
     assert "past the 8 MiB" in result.message
     grown = {p: n for p, n in artefacts().items() if p not in before}
     assert all(n <= build.MAX_ARTEFACT_BYTES for n in grown.values()), grown
+
+
+def held_bytes() -> int:
+    return sum(n for p, n in artefacts().items() if p.suffix == ".so")
+
+
+def test_the_object_cache_stops_growing_at_its_bound(tmp_path, monkeypatch):
+    # Artefacts under 8 MiB are kept, each evaluation's kernels (one a dtype) and tiling: a few
+    # thousand evaluations of a 5 MiB static still filled the disk. Past its bound the cache keeps
+    # nothing more; the candidate's artefacts live in its evaluation's directory and it runs.
+    bound_mb = (held_bytes() >> 20) + 6
+    monkeypatch.setenv("ASCEND_GYM_SIM_OBJECT_CACHE_MB", str(bound_mb))
+    with LocalDaemon(backend="sim-guest", workers=1, state_dir=tmp_path) as d:
+        client = DaemonClient(d.address, heartbeat_s=1.0)
+        for n in (1, 2):
+            bulky = kernel_with(
+                f"static volatile char bulk[5 << 20] = {{{n}}};\n",
+                "  if (bulk[GetBlockIdx() * 4096] == 7) return;\n",
+            )
+            result = client.evaluate(timed(bulky, run_id=f"bound{n}"))
+            assert result.status is Status.OK, (result.status, result.message)
+        client.close()
+    assert held_bytes() <= bound_mb << 20
 
 
 # ---- the compiler as the candidate's CPU ---------------------------------------------------------

@@ -555,12 +555,19 @@ def package_top(pkg: OperatorPackage, root: Path) -> Path:
     return root.parents[len(Path(pkg.spec.tree_path).parts) - 1] if pkg.spec.tree_path else root
 
 
-def cached(kind: str, key: str, build: Callable[[Path], None]) -> tuple[Path, bool]:
+def object_cache_bytes() -> int:
+    """What the object cache may hold in all (ASCEND_GYM_SIM_OBJECT_CACHE_MB, 2 GiB by default)."""
+    return int(os.environ.get("ASCEND_GYM_SIM_OBJECT_CACHE_MB", 2048)) << 20
+
+
+def cached(kind: str, key: str, build: Callable[[Path], None], workdir: Path) -> tuple[Path, bool]:
     """Return the cached artefact for key, building it into place atomically if absent.
 
-    The object cache outlives evaluations and no quota counts it, so an artefact past
-    MAX_ARTEFACT_BYTES is the candidate's COMPILE_ERROR, never kept: a static array of 100 MiB
-    (one line of source) left 117 MB in the cache per evaluation, a failing one included."""
+    The object cache outlives evaluations and no quota counts it, so it is bounded twice: an
+    artefact past MAX_ARTEFACT_BYTES is the candidate's COMPILE_ERROR (a static array of 100 MiB,
+    one line of source, left 117 MB in the cache per evaluation, a failing one included), and
+    one that would take the cache past `object_cache_bytes` is built for this evaluation alone,
+    in its `workdir` (its quota counts it; nothing is evicted, so no evaluation loses a path)."""
     target = cache_root() / "objects" / f"{kind}-{key}.so"
     if target.exists():
         return target, True
@@ -574,6 +581,11 @@ def cached(kind: str, key: str, build: Callable[[Path], None]) -> tuple[Path, bo
                 f"error: the compiled artefact is {size / 2**20:.1f} MiB, past the "
                 f"{MAX_ARTEFACT_BYTES >> 20} MiB of code and static data an artefact may hold",
             )
+        held = sum(p.stat().st_size for p in target.parent.iterdir() if p.suffix == ".so")
+        if held + size > object_cache_bytes():
+            own = workdir / target.name
+            shutil.copyfile(tmp, own)
+            return own, False
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
@@ -673,7 +685,10 @@ def build_tiling(
     )
 
     return cached(
-        "tiling", key, lambda out: build_candidate(tiling_unit(pkg, workdir, rt), out, timeout_s)
+        "tiling",
+        key,
+        lambda out: build_candidate(tiling_unit(pkg, workdir, rt), out, timeout_s),
+        workdir,
     )
 
 
