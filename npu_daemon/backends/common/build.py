@@ -63,6 +63,9 @@ def _f16c() -> list[str]:
 # run (a RUNTIME_ERROR whose log holds the report). The flags enter the digests, so sanitized builds
 # are cached apart from the others (docs/simulator.md, Sanitizers).
 SANITIZE = os.environ.get("ASCEND_GYM_SIM_SANITIZE") == "1"
+# A compiled kernel, module or tiling in the object cache (the 524 of a working cache on this
+# machine, the suites' and more, are below 72 KB).
+MAX_ARTEFACT_BYTES = 8 << 20
 SANITIZE_FLAGS = (
     ["-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
     if SANITIZE
@@ -552,15 +555,40 @@ def package_top(pkg: OperatorPackage, root: Path) -> Path:
     return root.parents[len(Path(pkg.spec.tree_path).parts) - 1] if pkg.spec.tree_path else root
 
 
-def cached(kind: str, key: str, build: Callable[[Path], None]) -> tuple[Path, bool]:
-    """Return the cached artefact for key, building it into place atomically if absent."""
+def object_cache_bytes() -> int:
+    """What the object cache may hold in all (ASCEND_GYM_SIM_OBJECT_CACHE_MB, 2 GiB by default)."""
+    return int(os.environ.get("ASCEND_GYM_SIM_OBJECT_CACHE_MB", 2048)) << 20
+
+
+def cached(kind: str, key: str, build: Callable[[Path], None], workdir: Path) -> tuple[Path, bool]:
+    """Return the cached artefact for key, building it into place atomically if absent.
+
+    The object cache outlives evaluations and no quota counts it, so it is bounded twice: an
+    artefact past MAX_ARTEFACT_BYTES is the candidate's COMPILE_ERROR (a static array of 100 MiB,
+    one line of source, left 117 MB in the cache per evaluation, a failing one included), and
+    one that would take the cache past `object_cache_bytes` is built for this evaluation alone,
+    in its `workdir` (its quota counts it; nothing is evicted, so no evaluation loses a path)."""
     target = cache_root() / "objects" / f"{kind}-{key}.so"
     if target.exists():
         return target, True
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f"{target.name}.tmp{os.getpid()}-{threading.get_ident()}")
-    build(tmp)
-    os.replace(tmp, target)
+    try:
+        build(tmp)
+        if (size := tmp.stat().st_size) > MAX_ARTEFACT_BYTES:
+            raise BuildError(
+                kind,
+                f"error: the compiled artefact is {size / 2**20:.1f} MiB, past the "
+                f"{MAX_ARTEFACT_BYTES >> 20} MiB of code and static data an artefact may hold",
+            )
+        held = sum(p.stat().st_size for p in target.parent.iterdir() if p.suffix == ".so")
+        if held + size > object_cache_bytes():
+            own = workdir / target.name
+            shutil.copyfile(tmp, own)
+            return own, False
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
     return target, False
 
 
@@ -657,7 +685,10 @@ def build_tiling(
     )
 
     return cached(
-        "tiling", key, lambda out: build_candidate(tiling_unit(pkg, workdir, rt), out, timeout_s)
+        "tiling",
+        key,
+        lambda out: build_candidate(tiling_unit(pkg, workdir, rt), out, timeout_s),
+        workdir,
     )
 
 

@@ -37,8 +37,18 @@ INCLUDES = ["-DASCENDC_SIM_KERNEL", f"-I{GUEST_INCLUDE}", f"-I{build.HOST_INCLUD
 # The header's own template instantiations done once in the precompiled header: otherwise every
 # kernel's compile performs them again at its end (about 100 ms of a 180 ms compile).
 PCH_FLAGS = ["-fpch-instantiate-templates"]
-# No start files (the harness calls the entry); the stack the kernel gets, in its linear memory.
-LINK = ["--no-entry", "--export=__wasm_call_ctors", "-z", "stack-size=1048576"]
+# The guest's linear memory at most: the harness reserves this much for it up front, so growing
+# it never moves it (runtime/guest/guest.cpp; a memory that moved was copied whole).
+GUEST_MEMORY_BYTES = 64 << 20
+# No start files (the harness calls the entry); the stack the kernel gets, in its linear memory;
+# the memory's declared maximum.
+LINK = [
+    "--no-entry",
+    "--export=__wasm_call_ctors",
+    "-z",
+    "stack-size=1048576",
+    f"--max-memory={GUEST_MEMORY_BYTES}",
+]
 
 
 class GuestToolchainMissing(RuntimeError):
@@ -118,6 +128,7 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
         "guest-kernel",
         headers_digest(),
         _ir_pass_digest(),
+        LINK,
         build.kernel_side_sources(pkg),
         *build.include_root_key(pkg),
         pkg.tiling_header_path,
@@ -225,7 +236,7 @@ def build_kernel(
         build.compile_candidate(precompile, cwd, native, "kernel", timeout_s, [*sees, rt.root])
         out.write_bytes(native.read_bytes())
 
-    return build.cached("guest", key, compile_kernel)
+    return build.cached("guest", key, compile_kernel, workdir)
 
 
 def module_commands(

@@ -11,8 +11,8 @@ A kernel clang's C++ refuses the address spaces in (an element of class type, `h
 through such a pointer) is built with both qualifiers plain, and its header marks the module
 (PLAIN_MARK). There, every load, store and memory intrinsic through a pointer not known to lie in
 the kernel's own memory (its allocas and globals) calls a checking function defined here: an address
-past the guest's memory (1 GiB at most) goes to the same imports, GM or UB by its range, any other is
-the plain access. The checks are guest code, metered like the rest.
+from 1 GiB up (past the guest's memory, 64 MiB at most) goes to the same imports, GM or UB by its
+range, any other is the plain access. The checks are guest code, metered like the rest.
 
 The IR is clang 14's text form with typed pointers (`load float, float addrspace(7)* %p`).
 """

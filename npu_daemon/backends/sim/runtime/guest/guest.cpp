@@ -31,7 +31,9 @@ uint8_t* GmMap::Resolve(uint32_t addr, uint64_t bytes, const char* api) const {
 namespace {
 
 constexpr uint64_t kFuel = 1ull << 62;
-constexpr int64_t kGuestMemoryBytes = 1ll << 30;  // below kGmBase: a GM address never names guest memory
+// The module's declared maximum (guest_build.GUEST_MEMORY_BYTES), below kGmBase: a GM address
+// never names guest memory.
+constexpr int64_t kGuestMemoryBytes = 64ll << 20;
 static_assert(kGuestMemoryBytes <= ascendc_guest::kUbBase, "a __ubuf__ pointer must lie past the guest's memory");
 
 constexpr char kOutOfBounds[] =
@@ -118,12 +120,14 @@ wasm_engine_t* NewEngine() {
   // A module's data is copied into its memory, not mapped copy-on-write from a memfd: the
   // harness's syscall filter allows no memfd_create (a large static array asks for one).
   wasmtime_config_memory_init_cow_set(config, false);
-  // With those checks a memory needs no 4 GiB reservation and guard: each core's is a 16 MiB
-  // mapping (past it the memory moves), since a mixed launch holds every core's at once within
-  // the harness's address-space limit. A mapping, not 0 (a heap block wasmtime zeroes whole):
-  // its pages are zeroed when first touched, and a kernel touches little of its 1 MiB stack.
-  wasmtime_config_memory_reservation_set(config, 16ull << 20);
-  wasmtime_config_memory_reservation_for_growth_set(config, 16ull << 20);
+  // With those checks a memory needs no 4 GiB reservation and guard: each core's is a mapping of
+  // the module's maximum, so `memory.grow` never moves it. A memory that outgrew its mapping was
+  // copied whole into a larger one: a page at a time up to 1 GiB copied 32 GiB, tens of seconds
+  // of the host's CPU for 16,000 instructions of fuel. A mixed launch holds every core's at once
+  // within the harness's address-space limit. A mapping, not 0 (a heap block wasmtime zeroes
+  // whole): its pages are zeroed when first touched, and a kernel touches little of its stack.
+  wasmtime_config_memory_reservation_set(config, kGuestMemoryBytes);
+  wasmtime_config_memory_reservation_for_growth_set(config, 0);
   wasmtime_config_memory_guard_size_set(config, 0);
   // No lanes: a v128 instruction does 4 to 16 elements' work for one unit of fuel, where the
   // device's scalar unit does one (its vector work goes through the API); such a module does not compile.
