@@ -374,12 +374,21 @@ std::map<const ascendc_sim::Core*, std::vector<TQueBase*>>& Queues() {
   static auto* queues = new std::map<const ascendc_sim::Core*, std::vector<TQueBase*>>;
   return *queues;
 }
+constexpr uint32_t kMaxHeldPerPosition = 8;
+
+const char* PositionName(TPosition p) {
+  static constexpr const char* kNames[] = {"GM",  "A1",    "A2",     "B1",      "B2",  "C1",  "C2",   "CO1",
+                                           "CO2", "VECIN", "VECOUT", "VECCALC", "SPM", "SHM", "TSCM", "C2PIPE2GM"};
+  const auto i = static_cast<size_t>(p);
+  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "?";
+}
 }  // namespace
 
-void TQueBase::Bind(uint32_t base, uint8_t num, uint32_t len) {
+void TQueBase::Bind(uint32_t base, uint8_t num, uint32_t len, TPosition pos) {
   base_ = base;
   num_ = num;
   len_ = len;
+  pos_ = pos;
   for (auto& s : slots_) s = Slot{};
   if (core_ == nullptr) {
     core_ = &ascendc_sim::CurrentCore();
@@ -441,6 +450,19 @@ uint32_t TQueBase::Alloc(pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
   ASCENDC_SIM_CHECK(slot >= 0, loc,
                     "AllocTensor with all %u buffers of the queue in use (FreeTensor missing): the core would deadlock",
                     num_);
+  // The A2 holds at most 8 tensors allocated at once on one position, over all its queues (asc-devkit
+  // TQue AllocTensor, constraints): each takes one of the position's 8 queue events. Buffers a
+  // TPipe gave but nobody holds take none.
+  uint32_t held = 1;
+  auto it = Queues().find(core_);
+  if (it != Queues().end())
+    for (const TQueBase* q : it->second)
+      if (q->pos_ == pos_)
+        for (int i = 0; i < q->num_; ++i) held += q->slots_[i].inUse ? 1 : 0;
+  ASCENDC_SIM_CHECK(held <= kMaxHeldPerPosition, loc,
+                    "AllocTensor: %u tensors allocated at once on the %s position (at most %u; FreeTensor first): "
+                    "the device would run out of queue events and hang",
+                    held, PositionName(pos_), kMaxHeldPerPosition);
   next_ = static_cast<uint8_t>((slot + 1) % num_);
   if (slots_[slot].freedOnce && producer != consumer)
     ascendc_sim::CurrentCore().WaitFlag(consumer, producer, Key(slot, true), loc, "TQue::AllocTensor");
