@@ -24,6 +24,11 @@ CASES = {
         "RUNTIME_ERROR",
         ["9 tensors allocated at once on the VECIN position", "at most 8"],
     ),
+    "vecin_over_64_buffers": (
+        PIPE + "TQue<TPosition::VECIN, 1> q[9]; for (auto& qi : q) pipe.InitBuffer(qi, 8, 32);",
+        "RUNTIME_ERROR",
+        ["72 buffers on the VECIN position (at most 64 in a kernel)"],
+    ),
     "local_index_out_of_range": (
         PIPE
         + "TBuf<> b; pipe.InitBuffer(b, 256); LocalTensor<float> t = b.Get<float>(); t.GetValue(64);",

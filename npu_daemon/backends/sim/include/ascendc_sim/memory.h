@@ -459,7 +459,7 @@ class LocalMemAllocator {
 class TQueBase {
  public:
   virtual ~TQueBase();
-  void Bind(uint32_t base, uint8_t num, uint32_t len, TPosition pos);
+  void Bind(uint32_t base, uint8_t num, uint32_t len);
   uint32_t BufferBytes() const { return len_; }
 
  protected:
@@ -484,7 +484,6 @@ class TQueBase {
   uint32_t base_ = 0;
   uint8_t num_ = 0;
   uint32_t len_ = 0;
-  TPosition pos_ = TPosition::VECIN;  // where its producer fills it
   uint8_t next_ = 0;
   Slot slots_[8];
   uint32_t fifo_[8] = {};
@@ -621,8 +620,15 @@ class TPipe {
   // Inlined into InitBuffer as before, so a kernel's own instruction count does not move.
   ASCENDC_SIM_INLINE bool InitQueue(TQueBase& que, TPosition src, uint8_t num, uint32_t len, const SrcLoc& loc) {
     ASCENDC_SIM_CHECK(num >= 1 && num <= 8, loc, "InitBuffer: %u buffers for one queue (1..8 allowed)", num);
+    // A kernel's buffers number at most 64 (asc-devkit TPipe InitBuffer, constraints); the
+    // 8-tensor limit of a position is on tensors held at once (TQueBase::Alloc).
+    if (src == TPosition::VECIN) {
+      vecinBuffers_ += num;
+      ASCENDC_SIM_CHECK(vecinBuffers_ <= 64, loc,
+                        "InitBuffer: %u buffers on the VECIN position (at most 64 in a kernel)", vecinBuffers_);
+    }
     uint32_t bytes = Align32(len);
-    que.Bind(Allocate(BufferOf(src), static_cast<uint64_t>(bytes) * num, loc, len, num), num, bytes, src);
+    que.Bind(Allocate(BufferOf(src), static_cast<uint64_t>(bytes) * num, loc, len, num), num, bytes);
     return true;
   }
   ASCENDC_SIM_INLINE uint32_t InitScratch(TPosition pos, uint8_t num, uint32_t len, const SrcLoc& loc) {
@@ -631,6 +637,7 @@ class TPipe {
   __aicore__ void Init() { Reset(); }
   __aicore__ void Reset() {
     used_ = 0;
+    vecinBuffers_ = 0;
     for (uint32_t& u : cubeUsed_) u = 0;
   }
   __aicore__ void Destroy() { Reset(); }
@@ -665,6 +672,7 @@ class TPipe {
   uint32_t Allocate(ascendc_sim::LocalBuf buf, uint64_t bytes, const SrcLoc& loc, uint32_t len, uint32_t num);
   uint32_t used_ = 0;
   uint32_t cubeUsed_[static_cast<int>(ascendc_sim::LocalBuf::kCount)] = {};  // bytes handed out per cube buffer
+  uint32_t vecinBuffers_ = 0;
 };
 
 __aicore__ inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_sim::CurrentCore().Registers().tpipe); }
