@@ -171,9 +171,12 @@ def layout(root: Path, op: str, repo: Path, sub: str = "") -> dict[str, str] | N
     kernel = _first(
         root, f"{kernel_dir}/{op}.cpp", *(f"{kernel_dir}/{d}/{op}.cpp" for d in _A2_DIRS)
     )
+    # The tiling may sit in the project's conventional op_tiling/ folder of op_host/ too.
+    host_dirs = (host_dir, f"{host_dir}/{_TILING_DIR}")
     hosts = [
         p.relative_to(root).as_posix()
-        for folder in (host_dir, *(f"{host_dir}/{d}" for d in sorted(_A2_DIRS)))
+        for top in host_dirs
+        for folder in (top, *(f"{top}/{d}" for d in sorted(_A2_DIRS)))
         for p in sorted((root / folder).glob("*.cpp"))
         if not any(k in p.name for k in _HOST_SKIP)
         and not _OTHER_SOC_FILE.search(p.stem)
@@ -480,6 +483,7 @@ def _own_dirs(root: Path) -> tuple[Path, ...]:
 # Per-SoC directories: the A2's (ascend910b, arch22) is the one built here.
 _SOC_DIR = re.compile(r"^(arch\d+|ascend\d+\w*)$")
 _A2_DIRS = {"arch22", "ascend910b"}
+_TILING_DIR = "op_tiling"  # op_host/op_tiling/: CANN operator projects' folder of tiling sources
 # The folders a kernel launch does not build (unit tests, the aclnn and graph layers).
 _UNBUILT_DIRS = {"tests", "test", "ut", "op_api", "op_graph"}
 
@@ -626,8 +630,10 @@ def packaged(
     # (aux_source_directory is not recursive): an editor's autosaves in a subdirectory
     # (.ipynb_checkpoints/*-checkpoint.cpp) are not part of the build. A tiling in the A2's
     # subdirectory (arch22/, ascend910b/, ...) brings that directory's other *_tiling*.cpp, as
-    # the hicann CMake globs them; other SoCs' subdirectories stay out.
+    # the hicann CMake globs them; other SoCs' subdirectories stay out. A tiling in op_tiling/
+    # brings every source of that folder, all of them tiling code.
     op_host, a2_dir = Path("op_host", source.sub), Path(host).parent
+    tiling_folder = a2_dir.name == _TILING_DIR
     extra_hosts = sorted(
         p
         for p in files
@@ -635,7 +641,11 @@ def packaged(
         and p != host
         and (
             (Path(p).parent == op_host and not any(s in p for s in _HOST_SKIP))
-            or (a2_dir != op_host and Path(p).parent == a2_dir and "_tiling" in Path(p).name)
+            or (
+                a2_dir != op_host
+                and Path(p).parent == a2_dir
+                and ("_tiling" in Path(p).name or tiling_folder)
+            )
         )
     )
     files |= tree.files | tree.own

@@ -374,3 +374,22 @@ def test_cli_op_runs_only_the_operators_named(tmp_path, capsys):
     capsys.readouterr()
     assert main([*args, "--op", "nothing_here"]) == 2
     assert "nothing_here" in capsys.readouterr().err
+
+
+def test_a_tiling_in_op_host_op_tiling_is_found_with_its_folder(tmp_path):
+    # CANN projects may keep the tiling sources in op_host/op_tiling/: the operator is found there,
+    # and the folder's other sources (a helper without "_tiling" in its name) are built with it.
+    root = tmp_path / "src" / "Neg"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    tiling = root / "op_host" / "op_tiling"
+    tiling.mkdir()
+    for name in ("neg.cpp", "neg_tiling.h"):
+        (root / "op_host" / name).rename(tiling / name)
+    (tiling / "neg_helpers.cpp").write_text("int neg_helper_unit = 0;\n")
+    (source,) = find_ops(tmp_path / "src")
+    spec = build_package(source, load_spec("neg")).spec
+    assert spec.host_file == "op_host/op_tiling/neg.cpp"
+    assert spec.tiling_header == "op_host/op_tiling/neg_tiling.h"
+    assert spec.host_sources == ["op_host/op_tiling/neg_helpers.cpp"]
+    outcome = evaluate(source)
+    assert outcome.status == "OK", outcome.message

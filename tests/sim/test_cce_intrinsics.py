@@ -81,6 +81,31 @@ def test_vcmax_vcmin_orders_and_vconv(kernel):
     )
 
 
+def test_vcadd_sums_each_repeat_under_the_mask(kernel):
+    body = """__ubuf__ float* a = Ub<float>(0); __ubuf__ float* d = Ub<float>(4096);
+  copy_gm_to_ubuf(a, x, 0, 1, 64, 0, 0);
+  MteToV();
+  set_mask_norm(); set_vector_mask(0, 0xFFFFFFFFull);  // lanes 0..31 of each repeat
+  vcadd(d, a, 8, 1, 1, 8, false);                      // one sum per repeat of 64 floats
+  vcadd(d + 8, a, 4, 1, 1, 16);                        // every other repeat: a 16-block repeat stride
+  set_vector_mask(~0ull, ~0ull);
+  vcadd(d + 16, a, 8, 1, 1, 8);                        // whole repeats
+  VToMte3(); copy_ubuf_to_gm(z, d, 0, 1, 3, 0, 0);"""
+    r = kernel(body, {"x": X}, {"z": ("float32", (24,))}, prelude=PRELUDE).ok()
+    rows = X.reshape(8, 64)
+    z = r.outputs["z"]
+    np.testing.assert_array_equal(z[:8], rows[:, :32].sum(axis=1))
+    np.testing.assert_array_equal(z[8:12], rows[::2, :32].sum(axis=1))
+    np.testing.assert_array_equal(z[16:], rows.sum(axis=1))
+
+
+def test_vcadd_to_acc_val_is_refused(kernel):
+    body = """__ubuf__ float* a = Ub<float>(0);
+  set_mask_count(); set_vector_mask(0, 64); vcadd(a, a, 1, 1, 1, 8, true);"""
+    r = kernel(body, {"x": X}, {"z": ("float32", (8,))}, prelude=PRELUDE)
+    assert r.status == "RUNTIME_ERROR" and "vcadd: the ACC_VAL form" in r.message, r.message
+
+
 def test_compare_intrinsics_and_the_three_vsel_modes(kernel):
     body = """__ubuf__ float* a = Ub<float>(0); __ubuf__ float* b = Ub<float>(1024);
   __ubuf__ uint8_t* bits = Ub<uint8_t>(2048); __ubuf__ uint8_t* bitsS = Ub<uint8_t>(2080);

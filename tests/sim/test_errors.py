@@ -16,11 +16,18 @@ CASES = {
         "RUNTIME_ERROR",
         ["InitBuffer", "204800", "196352"],
     ),
-    "vecin_over_8_buffers": (
+    "vecin_over_8_tensors_held": (
         PIPE
-        + "TQue<TPosition::VECIN, 1> q1, q2; pipe.InitBuffer(q1, 6, 256); pipe.InitBuffer(q2, 3, 256);",
+        + "TQue<TPosition::VECIN, 1> q1, q2; pipe.InitBuffer(q1, 6, 256); pipe.InitBuffer(q2, 3, 256);"
+        + " for (int i = 0; i < 6; ++i) q1.AllocTensor<float>();"
+        + " for (int i = 0; i < 3; ++i) q2.AllocTensor<float>();",
         "RUNTIME_ERROR",
-        ["9 buffers on the VECIN"],
+        ["9 tensors allocated at once on the VECIN position", "at most 8"],
+    ),
+    "vecin_over_64_buffers": (
+        PIPE + "TQue<TPosition::VECIN, 1> q[9]; for (auto& qi : q) pipe.InitBuffer(qi, 8, 32);",
+        "RUNTIME_ERROR",
+        ["72 buffers on the VECIN position (at most 64 in a kernel)"],
     ),
     "local_index_out_of_range": (
         PIPE
@@ -137,6 +144,24 @@ def test_flags_order_the_same_accesses(kernel):
     np.testing.assert_array_equal(r.outputs["z"], X + 1)
 
 
+def test_more_vecin_buffers_than_tensors_held(kernel):
+    """Sixteen VECIN queues are fine when each tensor is freed before the next is allocated: the
+    A2's limit of 8 is on tensors held at once on a position, not on the buffers a TPipe gives."""
+    body = (
+        PIPE
+        + GM
+        + """TQue<TPosition::VECIN, 1> q[16]; for (auto& qi : q) pipe.InitBuffer(qi, 1, 256);
+  TBuf<> o; pipe.InitBuffer(o, 4096); LocalTensor<float> ot = o.Get<float>();
+  for (int i = 0; i < 16; ++i) {
+    LocalTensor<float> t = q[i].AllocTensor<float>(); DataCopy(t, xg[i * 64], 64); q[i].EnQue(t);
+    t = q[i].DeQue<float>(); Adds(ot[i * 64], t, 1.0f, 64); q[i].FreeTensor(t);
+  }
+  pipe_barrier(PIPE_ALL); DataCopy(zg, ot, 1024);"""
+    )
+    r = kernel(body, {"x": X}, OUT).ok()
+    np.testing.assert_array_equal(r.outputs["z"], X + 1)
+
+
 @pytest.mark.parametrize("block_dim", [0, 70000])
 def test_block_dim_out_of_range_is_tiling_error(kernel, block_dim):
     r = kernel("", {"x": X}, OUT, block_dim=block_dim)
@@ -163,6 +188,11 @@ def test_assert_in_kernel(kernel):
     assert r.status == "RUNTIME_ERROR" and "ASSERT(GetBlockNum() == 2) failed" in r.message
 
 
+def test_assert_msg_in_kernel(kernel):
+    r = kernel('ASSERT_MSG(GetBlockNum() == 2, "%d blocks", (int)GetBlockNum());', {"x": X}, OUT)
+    assert r.status == "RUNTIME_ERROR" and "ASSERT_MSG(GetBlockNum() == 2) failed" in r.message
+
+
 # ---- conditions the device runs through: warnings by default, errors in strict mode ------------
 TOLERATED = {
     "vector footprint past the tensor, inside the UB": (
@@ -185,6 +215,17 @@ TOLERATED = {
   a.Get<float>().SetValue(10, 1.0f);
 """,
         "LocalTensor::SetValue index 10 out of range (tensor has 8 elements)",
+    ),
+    "a bit mask's high word with a 32-bit type": (
+        """
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a;
+  pipe.InitBuffer(a, 256);
+  LocalTensor<float> t = a.Get<float>();
+  const uint64_t mask[2] = {0xFFull, 1};  // a repeat of 32-bit lanes has 64: mask[1] names none
+  Duplicate(t, 1.0f, mask, 1, 1, 8);
+""",
+        "bit mask high word 0x1 with a 32-bit type",
     ),
     "InitBuffer into the bytes the runtime reserves": (
         """

@@ -374,6 +374,21 @@ std::map<const ascendc_sim::Core*, std::vector<TQueBase*>>& Queues() {
   static auto* queues = new std::map<const ascendc_sim::Core*, std::vector<TQueBase*>>;
   return *queues;
 }
+constexpr uint32_t kMaxHeldPerPosition = 8;
+
+// The producer and consumer pipes of each queue that has allocated (a queue's position).
+std::map<const TQueBase*, std::pair<pipe_t, pipe_t>>& Pipes() {
+  static auto* pipes = new std::map<const TQueBase*, std::pair<pipe_t, pipe_t>>;
+  return *pipes;
+}
+
+// A position by its pipes, for messages.
+const char* PositionName(pipe_t producer, pipe_t consumer) {
+  if (producer == PIPE_MTE2 && consumer == PIPE_V) return "VECIN";
+  if (producer == PIPE_V && consumer == PIPE_MTE3) return "VECOUT";
+  if (producer == PIPE_V && consumer == PIPE_V) return "VECCALC";
+  return "same";
+}
 }  // namespace
 
 void TQueBase::Bind(uint32_t base, uint8_t num, uint32_t len) {
@@ -388,6 +403,7 @@ void TQueBase::Bind(uint32_t base, uint8_t num, uint32_t len) {
 }
 
 TQueBase::~TQueBase() {
+  Pipes().erase(this);
   auto it = Queues().find(core_);
   if (it != Queues().end()) it->second.erase(std::remove(it->second.begin(), it->second.end(), this), it->second.end());
 }
@@ -441,6 +457,23 @@ uint32_t TQueBase::Alloc(pipe_t producer, pipe_t consumer, const SrcLoc& loc) {
   ASCENDC_SIM_CHECK(slot >= 0, loc,
                     "AllocTensor with all %u buffers of the queue in use (FreeTensor missing): the core would deadlock",
                     num_);
+  // The A2 holds at most 8 tensors allocated at once on one position, over all its queues (asc-devkit
+  // TQue AllocTensor, constraints): each takes one of the position's 8 queue events. Buffers a
+  // TPipe gave but nobody holds take none. A queue's position is its pair of pipes (MTE2 -> V for
+  // VECIN, V -> MTE3 for VECOUT, ...), recorded here so that the queue's layout stays the kernel's.
+  Pipes()[this] = {producer, consumer};
+  uint32_t held = 1;
+  auto it = Queues().find(core_);
+  if (it != Queues().end())
+    for (const TQueBase* q : it->second) {
+      auto p = Pipes().find(q);
+      if (p != Pipes().end() && p->second == std::make_pair(producer, consumer))
+        for (int i = 0; i < q->num_; ++i) held += q->slots_[i].inUse ? 1 : 0;
+    }
+  ASCENDC_SIM_CHECK(held <= kMaxHeldPerPosition, loc,
+                    "AllocTensor: %u tensors allocated at once on the %s position (at most %u; FreeTensor first): "
+                    "the device would run out of queue events and hang",
+                    held, PositionName(producer, consumer), kMaxHeldPerPosition);
   next_ = static_cast<uint8_t>((slot + 1) % num_);
   if (slots_[slot].freedOnce && producer != consumer)
     ascendc_sim::CurrentCore().WaitFlag(consumer, producer, Key(slot, true), loc, "TQue::AllocTensor");

@@ -131,6 +131,17 @@ ASCENDC_SIM_CCE_WHOLE_REDUCE(vcmax, WholeReduceMax)
 ASCENDC_SIM_CCE_WHOLE_REDUCE(vcmin, WholeReduceMin)
 #undef ASCENDC_SIM_CCE_WHOLE_REDUCE
 
+// ---- vcadd: WholeReduceSum (dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride[, toAccVal]).
+// toAccVal = 1 is the count form the library's ReduceSum issues, its sum left in ACC_VAL only: not
+// modelled as a raw intrinsic (a kernel reaches it through ReduceSum).
+template <typename T>
+__aicore__ inline void vcadd(__ubuf__ T* dst, __ubuf__ T* src, uint8_t repeat, uint16_t dstRepStride,
+                             uint16_t srcBlkStride, uint16_t srcRepStride, bool toAccVal = false, ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(!toAccVal, loc, "vcadd: the ACC_VAL form (last operand 1) is not modelled; use ReduceSum");
+  AscendC::WholeReduceSum<T, false>(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src, loc), 0, repeat,
+                                    dstRepStride, srcBlkStride, srcRepStride, loc);
+}
+
 // ---- comparisons: vcmpv_<op> (bit mask to dst), vcmpvs_<op> (against a scalar), vcmp_<op> (into
 // CMPMASK, one repeat). The bits are written densely, one per lane, whatever the dst strides.
 #define ASCENDC_SIM_CCE_COMPARE(OP, MODE)                                                                             \

@@ -620,10 +620,12 @@ class TPipe {
   // Inlined into InitBuffer as before, so a kernel's own instruction count does not move.
   ASCENDC_SIM_INLINE bool InitQueue(TQueBase& que, TPosition src, uint8_t num, uint32_t len, const SrcLoc& loc) {
     ASCENDC_SIM_CHECK(num >= 1 && num <= 8, loc, "InitBuffer: %u buffers for one queue (1..8 allowed)", num);
+    // A kernel's buffers number at most 64 (asc-devkit TPipe InitBuffer, constraints); the
+    // 8-tensor limit of a position is on tensors held at once (TQueBase::Alloc).
     if (src == TPosition::VECIN) {
       vecinBuffers_ += num;
-      ASCENDC_SIM_CHECK(vecinBuffers_ <= 8, loc, "InitBuffer: %u buffers on the VECIN position (at most 8)",
-                        vecinBuffers_);
+      ASCENDC_SIM_CHECK(vecinBuffers_ <= 64, loc,
+                        "InitBuffer: %u buffers on the VECIN position (at most 64 in a kernel)", vecinBuffers_);
     }
     uint32_t bytes = Align32(len);
     que.Bind(Allocate(BufferOf(src), static_cast<uint64_t>(bytes) * num, loc, len, num), num, bytes);

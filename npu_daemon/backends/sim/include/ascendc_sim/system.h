@@ -75,6 +75,15 @@ __aicore__ inline void Trap(ASCENDC_SIM_LOC) {
                            : ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
                                                  "ascendc_assert(%s) failed", #expr))
 
+// The kernel's assert with a message (asc-devkit impl/basic_api/kernel_log.h): the device prints
+// the message and traps; here the failed condition stops the kernel, the message left out.
+#define ASSERT_MSG(expr, fmt, ...)                                                             \
+  do {                                                                                         \
+    if (!(expr))                                                                               \
+      ::ascendc_sim::Fail(::ascendc_sim::Status::RUNTIME_ERROR, ::ascendc_sim::SrcLoc::here(), \
+                          "ASSERT_MSG(%s) failed", #expr);                                     \
+  } while (0)
+
 // The library's internal check and log (asc-devkit impl/basic_api/kernel_log.h): only its CPU
 // debug build (ASCENDC_CPU_DEBUG) defines them; the device build leaves both empty, the condition
 // and the message unevaluated, so a kernel may call them with names it never declares.

@@ -167,14 +167,19 @@ void VconvImport(const Call& c, int32_t form, uint32_t dst, uint32_t src, int32_
 void WholeReduce(const Call& c, int32_t op, int32_t t, uint32_t dst, uint32_t src, int32_t repeat, int32_t dstRep,
                  int32_t srcBlk, int32_t srcRep, int32_t order, int32_t line) {
   const auto reduce = static_cast<ascendc_guest::Reduce>(op);
-  if (reduce != ascendc_guest::Reduce::kMax && reduce != ascendc_guest::Reduce::kMin)
+  if (reduce != ascendc_guest::Reduce::kSum && reduce != ascendc_guest::Reduce::kMax &&
+      reduce != ascendc_guest::Reduce::kMin)
     throw SimError(Status::RUNTIME_ERROR, "whole reduce intrinsic code " + std::to_string(op) + " unknown");
+  // vcadd's last operand is its ACC_VAL flag, vcmax / vcmin's the order.
   if (order < 0 || order > static_cast<int32_t>(Order_t::ONLY_INDEX))
-    throw SimError(Status::RUNTIME_ERROR, "vcmax / vcmin: order " + std::to_string(order) + " unknown");
+    throw SimError(Status::RUNTIME_ERROR, "vcadd / vcmax / vcmin: last operand " + std::to_string(order) + " unknown");
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!kFloating<T>) {
-      Unsupported("vcmax / vcmin", t);
+      Unsupported("vcadd / vcmax / vcmin", t);
+    } else if (reduce == ascendc_guest::Reduce::kSum) {
+      vcadd<T>(Ub<T>(dst), Ub<T>(src), static_cast<uint8_t>(repeat), static_cast<uint16_t>(dstRep),
+               static_cast<uint16_t>(srcBlk), static_cast<uint16_t>(srcRep), order != 0, c.Loc(line));
     } else {
       const auto fn = reduce == ascendc_guest::Reduce::kMax ? vcmax<T> : vcmin<T>;
       fn(Ub<T>(dst), Ub<T>(src), static_cast<uint8_t>(repeat), static_cast<uint16_t>(dstRep),

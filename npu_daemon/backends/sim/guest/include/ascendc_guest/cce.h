@@ -184,6 +184,16 @@ ASCENDC_GUEST_CCE_WHOLE_REDUCE(vcmax, kMax)
 ASCENDC_GUEST_CCE_WHOLE_REDUCE(vcmin, kMin)
 #undef ASCENDC_GUEST_CCE_WHOLE_REDUCE
 
+// ---- vcadd: WholeReduceSum (dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride[, toAccVal]);
+// toAccVal = 1 (the sum to ACC_VAL only) is refused by the host.
+template <typename T>
+void vcadd(__ubuf__ T* dst, __ubuf__ T* src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
+           uint16_t srcRepStride, bool toAccVal = false, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cce_whole_reduce(ascendc_guest::Reduce::kSum, ascendc_guest::DtypeOf<T>(), ascendc_guest::AddrOf(dst),
+                                  ascendc_guest::AddrOf(src), repeat, dstRepStride, srcBlkStride, srcRepStride,
+                                  toAccVal ? 1 : 0, line);
+}
+
 // ---- comparisons: vcmpv_<op> (bit mask to dst), vcmpvs_<op> (against a scalar), vcmp_<op> (into
 // CMPMASK, one repeat); the mode codes are CMPMODE's.
 #define ASCENDC_GUEST_CCE_COMPARE(OP, MODE)                                                                          \

@@ -144,6 +144,11 @@ inline constexpr CoreTypeOfRunningCore g_coreType{};
   (static_cast<bool>(expr)        \
        ? void(0)                  \
        : ::ascendc_guest::api_fail(::ascendc_guest::Fault::kAssert, static_cast<int32_t>(__LINE__)))
+// The kernel's assert with a message (asc-devkit kernel_log.h): a failed one traps, as ASSERT.
+#define ASSERT_MSG(expr, fmt, ...)                                                                           \
+  do {                                                                                                       \
+    if (!(expr)) ::ascendc_guest::api_fail(::ascendc_guest::Fault::kAssert, static_cast<int32_t>(__LINE__)); \
+  } while (0)
 // The library's CPU-debug check and log: empty in a device build, their arguments unevaluated.
 #define ASCENDC_ASSERT(cond, behavior)
 #define KERNEL_LOG(level, format, ...)
