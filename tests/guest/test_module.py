@@ -49,3 +49,22 @@ def test_the_device_compiler_s_block_variables_and_the_library_s_constants(engin
         "      AscendC::MAX_REPEAT_FLOAT_SIZE != 64u * 255u) AscendC::Trap();\n"
     )
     engines.same(add_with(use))
+
+
+def test_the_precompiled_header_is_read_by_content_not_by_mtime(engines):
+    # A fresh checkout at the same path gives our headers new mtimes with the same content: the
+    # cached precompiled header (keyed by content) must still serve, not fail every compile.
+    import os
+
+    from npu_daemon.backends.sim import guest_build
+
+    _, guest = engines.both(add_with("  // before the touch\n"))
+    assert guest.status is Status.OK, guest.message
+    header = guest_build.GUEST_INCLUDE / "kernel_operator.h"
+    was = header.stat()
+    os.utime(header, ns=(was.st_atime_ns, was.st_mtime_ns - 86_400 * 10**9))
+    try:
+        _, guest = engines.both(add_with("  // after the touch\n"))
+    finally:
+        os.utime(header, ns=(was.st_atime_ns, was.st_mtime_ns))
+    assert guest.status is Status.OK, guest.message

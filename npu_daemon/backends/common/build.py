@@ -195,6 +195,13 @@ def _runtime_sources() -> list[Path]:
     return _listing[2]
 
 
+def runtime_sources_stamp() -> str:
+    """Digest of the runtime sources' paths and mtimes. clang knows a `#pragma once` header by its
+    mtime too, so a precompiled header serves only the files it was built from: a checkout whose
+    headers carry other mtimes (a fresh clone at the same path) would fail on redefinitions."""
+    return digest("stamp", [f"{f}:{os.stat(f).st_mtime_ns}" for f in _runtime_sources()])
+
+
 def runtime_sources_digest() -> str:
     """Digest of everything the runtime is built from. Every evaluation asks (more than once);
     the files are read again only when one of them is added, removed or touched (reading them

@@ -97,7 +97,7 @@ def headers_digest() -> str:
 def ensure_pch() -> Path:
     """The API header and every tiling view's fixed includes, precompiled once per header digest
     (by the daemon, from our headers alone; the candidates' compiles only read it)."""
-    key = build.digest("guest-pch", headers_digest(), *PCH_FLAGS)
+    key = build.digest("guest-pch", headers_digest(), build.runtime_sources_stamp(), *PCH_FLAGS)
     root = build.cache_root() / f"guest-pch-{key[:24]}"
     pch = root / "guest.pch"
     if pch.exists():
