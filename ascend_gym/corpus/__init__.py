@@ -88,7 +88,7 @@ def find_ops(src: Path) -> list[OpSource]:
             continue
         # The directory's name, or the operator the build compiles host sources of where that
         # differs (ops-nn sigmoid_v2 builds sigmoid).
-        if _ops_math_files(root, op, repo) and (op == root.name or _builds(root, op, repo)):
+        if _split_tiling_files(root, op, repo) and (op == root.name or _builds(root, op, repo)):
             candidates.append(OpSource(op, root, root.relative_to(src).as_posix() or "."))
     named = {c.root for c in candidates}
     for host in sorted(src.rglob("op_host")):
@@ -157,13 +157,13 @@ def _kernel_op(root: Path, src: Path, sub: str = "") -> tuple[str, str] | None:
 
 
 def layout(root: Path, op: str, repo: Path, sub: str = "") -> dict[str, str] | None:
-    """host_file, tiling_header and kernel_file of the operator `op` in `root`: the ops-math
-    layout's (`_ops_math_files`), else the kernel `op_kernel/<op>.cpp` (or under the A2's
+    """host_file, tiling_header and kernel_file of the operator `op` in `root`: the split
+    tiling layout's (`_split_tiling_files`), else the kernel `op_kernel/<op>.cpp` (or under the A2's
     subdirectory) with the op_host source that registers the tiling (`op_host/<op>.cpp` first)
     and the tiling struct's header, wherever the host includes it from (`op_host/<op>_tiling.h`,
     `op_kernel/<op>_tiling.h`, ...); None where there is no kernel or no registered tiling.
     In a project of several operators, the same within op_host/<sub>/ and op_kernel/<sub>/."""
-    if not sub and (found := _ops_math_files(root, op, repo)):
+    if not sub and (found := _split_tiling_files(root, op, repo)):
         return found
     host_dir, kernel_dir = (
         posixpath.normpath(posixpath.join(d, sub)) for d in ("op_host", "op_kernel")
@@ -240,9 +240,10 @@ def _first(root: Path, *names: str) -> str | None:
     return next((n for n in names if (root / n).is_file()), None)
 
 
-def _ops_math_files(root: Path, op: str, repo: Path) -> dict[str, str] | None:
-    """host_file, tiling_header and kernel_file of an ops-math operator, or None if `root` is
-    not one: the A2 sources at the top of op_host/ and op_kernel/, or under the op_host
+def _split_tiling_files(root: Path, op: str, repo: Path) -> dict[str, str] | None:
+    """host_file, tiling_header and kernel_file of an operator whose tiling has a file of its own
+    (`op_host/<op>_tiling.cpp`, its OpDef in `<op>_def.cpp`), or None if `root` is not one: the A2
+    sources at the top of op_host/ and op_kernel/, or under the op_host
     subdirectory the build compiles (`_host_dirs`) and op_kernel's arch22/."""
     # An operator built for several architectures names its A2 files with an _arch22 suffix.
     kernel = _first(
