@@ -150,7 +150,8 @@ def compiler_version() -> str:
     ).stdout.splitlines()[0]
 
 
-_sources_seen: tuple[tuple[tuple[str, int, int], ...], str] | None = None
+# The runtime sources' (path, size, mtime) signature, their content digest and their stamp.
+_sources_seen: tuple[tuple[tuple[str, int, int], ...], str, str] | None = None
 
 
 def wasmtime_library() -> Path:
@@ -200,7 +201,9 @@ def runtime_sources_stamp() -> str:
     """Digest of the runtime sources' paths and mtimes. clang knows a `#pragma once` header by its
     mtime too, so a precompiled header serves only the files it was built from: a checkout whose
     headers carry other mtimes (a fresh clone at the same path) would fail on redefinitions."""
-    return digest("stamp", [f"{f}:{os.stat(f).st_mtime_ns}" for f in _runtime_sources()])
+    runtime_sources_digest()  # takes the signature, and with it the stamp, anew
+    assert _sources_seen is not None
+    return _sources_seen[2]
 
 
 def runtime_sources_digest() -> str:
@@ -231,6 +234,7 @@ def runtime_sources_digest() -> str:
                 ],
                 [[f.relative_to(SIM_DIR.parent).as_posix(), f.read_bytes()] for f in files],
             ),
+            digest("stamp", [f"{f}:{mtime}" for f, _, mtime in signature]),
         )
     return _sources_seen[1]
 
