@@ -277,9 +277,8 @@ def _u(fn: str, a: Any) -> Sym:
 
 
 def _log1p_exp(v: Sym) -> Sym:
-    """log(1 + e^v) as max(v, 0) + log(1 + e^-|v|): no overflow for large v."""
-    tail = _u("log", _b("add", 1.0, _u("exp", _u("neg", _u("abs", v)))))
-    return _b("add", _b("max", v, 0.0), tail)
+    """log(1 + e^v): numpy's logaddexp(v, 0) as the numpy trace writes it, stable for large v."""
+    return sym._logaddexp(v, sym.lift(0.0))
 
 
 def _softplus(x: Any, beta: Any = 1.0, threshold: Any = 20.0, **k: Any) -> Tensor:
