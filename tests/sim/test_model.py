@@ -82,11 +82,11 @@ def test_soc_presets_change_time():
 
 @pytest.mark.slow
 def test_calibration_anchors():
-    """The acceptance table: every A1/A2/S1 case within +-25% of measured, the A3/A4 ratios within
+    """The acceptance table: every A1/A2/S1/M1 case within +-25% of measured, the A3/A4 ratios within
     +-30%, A1's ladder order kept for rungs measured more than 5% apart; the two 1.7% rungs
     (3->4, 5->6) are ties in the model (docs/performance_model.md, known gaps)."""
-    rows = anchors.calibrate(["A1", "A2", "A3", "A4", "S1"], "Ascend910B2")
-    assert {r.anchor for r in rows} == {"A1", "A2", "A3", "A4", "S1"} and len(rows) == 19
+    rows = anchors.calibrate(["A1", "A2", "A3", "A4", "S1", "M1"], "Ascend910B2")
+    assert {r.anchor for r in rows} == {"A1", "A2", "A3", "A4", "S1", "M1"} and len(rows) == 22
     bad = [
         (r.case, f"{r.error:+.1%}")
         for r in rows

@@ -204,6 +204,19 @@ ANCHORS: dict[str, Anchor] = {
         tolerance=0.25,
         metric="aiv_scalar_time_us",
     ),
+    # The merge unit (docs/performance_model.md): hw-native-sys/pto-isa's on-device (910B3) fit of a
+    # 4-way MrgSort of four 64-pair fp32 lists a repeat, 78 cycles a repeat + 20
+    # (include/pto/costmodel/a2a3/cce_costmodel/cce_costmodel_vector_compute.hpp, vmrgsort4), in
+    # us at its 1.85 GHz, against the simulated vector pipe's busy time of one MrgSort.
+    "M1": Anchor(
+        "M1",
+        "m1_mrgsort",
+        tuple((f"repeat_{r}", (78 * r + 20) / 1850) for r in (1, 8, 32)),
+        ladder=True,
+        tolerance=0.25,
+        metric="aiv_vec_time_us",
+        soc="Ascend910B3",
+    ),
     "A4": Anchor(
         "A4",
         "a4_reduce",

@@ -163,6 +163,7 @@ enum class Op : uint8_t {
   kCrossSet,    // CrossCoreSetFlag: `link` unused, `gmPitch` = flag key
   kCrossWait,   // CrossCoreWaitFlag: `gmAddr` = global core id, `link` = index in that core's trace; `elements`:
                 // the bytes of a Matmul message received (MIX mode), 0 for a flag
+  kVecMerge,    // MrgSort: 4-way merges of (score, index) pairs; `repeats` of 256 B of merged output
 };
 
 struct Instr {

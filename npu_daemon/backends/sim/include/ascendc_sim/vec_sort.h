@@ -150,7 +150,7 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
   ascendc_sim::CheckPast(dst.UbAddr(), dst.GetLength(), outBytes, "MrgSort", "the destination", loc);
   acc[n++] = ascendc_sim::BlockAccess(dst.UbAddr(), outBytes, true);
   while (n < 5) acc[n++] = acc[0];  // unused slots repeat an access: the checker sees it twice
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecSelect, "MrgSort",
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecMerge, "MrgSort",
                            ascendc_sim::CountLanes<uint64_t>(total * params.repeatTimes), {}, 8, loc,
                            {acc[0], acc[1], acc[2], acc[3], acc[4]});
   uint8_t* out = reinterpret_cast<uint8_t*>(ascendc_sim::HostData(dst));

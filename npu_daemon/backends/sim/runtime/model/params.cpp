@@ -46,6 +46,7 @@ Params Params::FromSoc() {
   p.cprCompare = d("vec_cpr_compare");
   p.cprSelect = d("vec_cpr_select");
   p.cprGather = d("vec_cpr_gather");
+  p.cprMergeSort = d("vec_cpr_merge_sort");
   p.cprIndex = d("vec_cpr_index");
   p.rwConflictFactor = d("vec_rw_conflict_factor");
   p.bankGroups = static_cast<uint32_t>(SocParamInt("ub_bank_groups"));

@@ -32,7 +32,7 @@ struct Params {
   // vector unit
   double vecStart;
   double cprBinary, cprUnary, cprCast, cprTranscHalf, cprTranscFloat, cprDiv, cprFma;
-  double cprReduceHalf, cprReduceFloat, cprCompare, cprSelect, cprGather, cprIndex;
+  double cprReduceHalf, cprReduceFloat, cprCompare, cprSelect, cprGather, cprIndex, cprMergeSort;
   double rwConflictFactor;  // cycles per repeat multiplier when dst and a source share a UB bank
   uint32_t bankGroups;
   uint32_t bankBytes;  // UB bytes per bank third (a bank = group x third)

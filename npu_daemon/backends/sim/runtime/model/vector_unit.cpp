@@ -44,6 +44,8 @@ double VectorUnit::CyclesPerRepeat(const Instr& i) const {
       return p_.cprGather;
     case Op::kVecIndex:
       return p_.cprIndex;
+    case Op::kVecMerge:
+      return p_.cprMergeSort;
     default:
       return p_.cprUnary;
   }
@@ -54,7 +56,8 @@ double VectorUnit::CyclesPerRepeat(const Instr& i) const {
 // for the destination's writes. A write to the same bank (group and 64 KiB third) a source reads
 // stalls the read port; an in-place operation (dst == src) streams and does not.
 double VectorUnit::ConflictFactor(const Instr& i) const {
-  if (i.op == Op::kVecMask || i.op == Op::kVecGather || i.op == Op::kVecReduce) return 1;
+  // The merge's fit (vec_cpr_merge_sort) already holds its reads of four lists.
+  if (i.op == Op::kVecMask || i.op == Op::kVecGather || i.op == Op::kVecReduce || i.op == Op::kVecMerge) return 1;
   const uint32_t groups = p_.bankGroups;
   uint8_t readLoad[64] = {}, writeLoad[64] = {};
   uint32_t dstBank[8];
