@@ -1,4 +1,5 @@
-"""Run a directory of real custom operators (not ours) on the simulator with our specs."""
+"""Run a directory of real custom operators (not ours) on the simulator: evaluated with our
+specs, built alone, or read by the acceptance check."""
 
 from __future__ import annotations
 
@@ -16,24 +17,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     run = sub.add_parser(
         "run", help="evaluate every custom-op directory under SRC_DIR and print the table"
     )
-    run.add_argument("src", type=Path, metavar="SRC_DIR")
-    run.add_argument(
-        "--json-out", type=Path, metavar="FILE", help="write every operator's outcome here"
-    )
-    run.add_argument("--jobs", type=int, default=1, help="operators evaluated in parallel")
-    add_soc(run)
-    run.add_argument("--quiet", action="store_true", help="no line per operator")
-    run.add_argument(
-        "--any-soc",
-        action="store_true",
-        help="also try operators whose OpDef registers only SoCs without the A2 AI core",
-    )
-    run.add_argument(
-        "--backend",
-        choices=("sim", "sim-guest"),
-        default=DEFAULT_BACKEND,
-        help="the simulator engine: native (sim) or the kernel as a metered guest (sim-guest, "
-        "docs/trust_boundary.md)",
+    build = sub.add_parser(
+        "compile",
+        help="build every custom-op directory under SRC_DIR (the tiling program and the kernel, "
+        "through the daemon's acceptance check), with our spec where there is one and otherwise "
+        "the arguments its OpDef declares; prints the compile rate and the causes",
     )
     check = sub.add_parser(
         "check",
@@ -41,14 +29,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(every unit preprocessed and read as the build does, nothing compiled or run); prints "
         "the acceptance rate and every rejection",
     )
-    check.add_argument("src", type=Path, metavar="SRC_DIR")
-    check.add_argument(
-        "--json-out", type=Path, metavar="FILE", help="write every operator's outcome here"
-    )
-    check.add_argument("--jobs", type=int, default=1, help="operators checked in parallel")
-    add_soc(check)
-    check.add_argument("--quiet", action="store_true", help="no line per operator")
-    for parser_ in (run, check):
+    for parser_, verb in ((run, "evaluated"), (build, "built"), (check, "checked")):
+        parser_.add_argument("src", type=Path, metavar="SRC_DIR")
+        parser_.add_argument(
+            "--json-out", type=Path, metavar="FILE", help="write every operator's outcome here"
+        )
+        parser_.add_argument("--jobs", type=int, default=1, help=f"operators {verb} in parallel")
+        add_soc(parser_)
+        parser_.add_argument("--quiet", action="store_true", help="no line per operator")
+    for parser_ in (run, build):
+        parser_.add_argument(
+            "--any-soc",
+            action="store_true",
+            help="also try operators whose OpDef registers only SoCs without the A2 AI core",
+        )
+        parser_.add_argument(
+            "--backend",
+            choices=("sim", "sim-guest"),
+            default=DEFAULT_BACKEND,
+            help="the simulator engine: native (sim) or the kernel as a metered guest "
+            "(sim-guest, docs/trust_boundary.md)",
+        )
+    for parser_ in (run, build, check):
         parser_.add_argument(
             "--include-dir",
             action="append",
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             detail = f"  {o.message.splitlines()[0][:200]}" if o.message else ""
             print(f"{o.status:<14} {o.path}{detail}", flush=True)
 
-    checking = args.corpus_command == "check"
+    checking, compiling = args.corpus_command == "check", args.corpus_command == "compile"
     outcomes = runner.run(
         args.src,
         jobs=args.jobs,
@@ -90,12 +92,14 @@ def run(args: argparse.Namespace) -> int:
         include_dirs=args.include_dir,
         backend=getattr(args, "backend", DEFAULT_BACKEND),
         only=args.op,
+        compile_only=compiling,
     )
     if not outcomes and args.op:
         raise UsageError(f"no custom-op directory under {args.src} is {', '.join(args.op)}")
     if not outcomes:
         raise UsageError(f"no custom-op directory (op_host/ and op_kernel/) under {args.src}")
-    print(runner.acceptance(outcomes) if checking else runner.summary(outcomes))
+    table = runner.acceptance if checking else runner.compilation if compiling else runner.summary
+    print(table(outcomes))
     if args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps([o.model_dump() for o in outcomes], indent=1))

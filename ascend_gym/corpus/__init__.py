@@ -329,11 +329,7 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     own = source.root / OWN_SPEC
     if own.is_file():
         return OperatorSpec.model_validate(tomllib.loads(own.read_text()))
-    host_text = "\n".join(
-        _read(p)
-        for p in sorted(source.folders()[0].rglob("*"))
-        if p.is_file() and p.suffix in SOURCE_SUFFIXES
-    )
+    host_text = op_host_text(source)
     spec = _chosen_spec(source, host_text)
     if spec is None or not _ARG.search(host_text):  # no OpDef to compare with
         return spec
@@ -341,6 +337,15 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     if not declared and "GetAttrs(" in host_text:  # attrs the aclnn layer passes
         return spec
     return spec if all(a.name in declared for a in spec.attrs) else None
+
+
+def op_host_text(source: OpSource) -> str:
+    """Every source of the operator's op_host folder, where its OpDef is."""
+    return "\n".join(
+        _read(p)
+        for p in sorted(source.folders()[0].rglob("*"))
+        if p.is_file() and p.suffix in SOURCE_SUFFIXES
+    )
 
 
 def _chosen_spec(source: OpSource, host_text: str) -> OperatorSpec | None:

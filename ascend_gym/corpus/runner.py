@@ -19,9 +19,11 @@ from ascend_gym.corpus import (
     OpSource,
     find_ops,
     host_sources_text,
+    op_host_text,
     packaged,
     spec_for,
 )
+from ascend_gym.corpus.opdef import opdef_spec
 from ascend_gym.validation import check_draws, draw_failure
 
 NO_SPEC = "NO_SPEC"  # no spec of ours for this operator name: not tried
@@ -48,6 +50,7 @@ class OpOutcome(BaseModel):
     cases_passed: int = 0
     latency_us: float | None = None  # the bench case's, simulated, when timed
     head_us: float | None = None  # the model's launch head in it
+    opdef: bool = False  # built against the arguments its OpDef declares (no spec of ours)
 
     @property
     def tried(self) -> bool:
@@ -80,6 +83,7 @@ def evaluate(
     backend: str = DEFAULT_BACKEND,
     adapt: Callable[[OperatorSpec], OperatorSpec] | None = None,
     timed: bool = False,
+    compile_only: bool = False,
 ) -> OpOutcome:
     """Compile and check one implementation on every case of our spec (no timing stage), through
     the daemon's own evaluation (npu_daemon/evaluation.py: the acceptance check included), on the
@@ -89,7 +93,9 @@ def evaluate(
     repository's root); a failure whose sources include headers found nowhere says so.
     `backend`: the simulator engine, `sim` or `sim-guest` (the daemon's --backend). `adapt`: an
     edit of our spec (a suite definition's own bench case). `timed`: the first draw also times
-    the bench case (the outcome's latency and the model's launch head in it)."""
+    the bench case (the outcome's latency and the model's launch head in it). `compile_only`:
+    the build alone (`corpus compile`), with the arguments the OpDef declares where we have no
+    spec (opdef.py)."""
     from npu_daemon import evaluation  # the simulator only when running
     from npu_daemon.backends.base import get_backend
 
@@ -98,8 +104,13 @@ def evaluate(
     except ValueError as e:  # its own op.toml does not parse or validate
         message = f"{source.root / OWN_SPEC}: {' '.join(str(e).split())[:300]}"
         return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=message)
+    opdef = spec is None and compile_only
+    if opdef:
+        spec = opdef_spec(source.op, op_host_text(source))
     if spec is None:
         message = f"no {OWN_SPEC} beside its op_host/ and no spec of ours for {source.op!r}"
+        if compile_only:
+            message += ", and no OpDef argument types the simulator has"
         return OpOutcome(op=source.op, path=source.rel, status=NO_SPEC, message=message)
     package, unfound = packaged(source, adapt(spec) if adapt else spec, include_dirs)
     socs = registered_socs(package)
@@ -113,6 +124,7 @@ def evaluate(
 
     def draw(seed: int) -> EvalRequest:
         stages = [Stage.COMPILE, Stage.CHECK] + ([Stage.TIME] if timed and seed == 0 else [])
+        stages = [Stage.COMPILE] if compile_only else stages
         return EvalRequest(run_id="corpus", package=package, soc=soc, seed=seed, stages=stages)
 
     run = functools.partial(evaluation.evaluate_alone, get_backend(backend))
@@ -125,11 +137,11 @@ def evaluate(
     if result.profile is not None:
         head = (result.profile.model_extra or {}).get("head_us")
     message = result.message
-    if result.ok and not accept_only:
+    if result.ok and not (accept_only or compile_only):
         checked, failed = check_draws(run, draw, range(1, draws))
         if failed is not None:
             result, message = failed, draw_failure(checked[-1], draws, failed.message)
-    if result.status in (Status.DAEMON_ERROR, Status.REJECTED):
+    if result.status in (Status.DAEMON_ERROR, Status.REJECTED) and not compile_only:
         fault = spec_fault(package)  # ours, or the daemon's (DAEMON_ERROR) or the operator's
         if fault:
             return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=fault)
@@ -144,6 +156,7 @@ def evaluate(
         cases_passed=sum(c.passed for c in result.cases),
         latency_us=latency_us if result.ok else None,
         head_us=head if result.ok else None,
+        opdef=opdef,
     )
 
 
@@ -181,6 +194,7 @@ def run(
     include_dirs: Sequence[str] = (),
     backend: str = DEFAULT_BACKEND,
     only: Sequence[str] = (),
+    compile_only: bool = False,
 ) -> list[OpOutcome]:
     """Every custom op under `src`, evaluated `jobs` at a time, in path order; with `only`, those
     named there (by operator name or by directory relative to `src`) alone, so that part of a
@@ -188,7 +202,13 @@ def run(
 
     def one(source: OpSource) -> OpOutcome:
         outcome = evaluate(
-            source, soc, any_soc, accept_only, include_dirs=include_dirs, backend=backend
+            source,
+            soc,
+            any_soc,
+            accept_only,
+            include_dirs=include_dirs,
+            backend=backend,
+            compile_only=compile_only,
         )
         if progress:
             progress(outcome)
@@ -270,12 +290,16 @@ def summary(outcomes: list[OpOutcome], top: int = 12) -> str:
                 f"| {name} | {len(mine)} | {sum(o.compiled for o in mine)} | "
                 f"{passed} ({100 * passed / len(mine):.0f} %) |"
             )
+    return "\n".join(lines + _causes(tried, "top failure causes", top))
+
+
+def _causes(tried: list[OpOutcome], title: str, top: int) -> list[str]:
+    """The table of the most frequent causes among the operators that did not pass."""
     failures = Counter(cause(o) for o in tried if not o.passed)
-    if failures:
-        lines += ["", "| top failure causes | operators |", "|---|---|"]
-        for text, k in failures.most_common(top):
-            lines.append(f"| {text.replace('|', '/')} | {k} |")
-    return "\n".join(lines)
+    if not failures:
+        return []
+    rows = [f"| {text.replace('|', '/')} | {k} |" for text, k in failures.most_common(top)]
+    return ["", f"| {title} | operators |", "|---|---|", *rows]
 
 
 def acceptance(outcomes: list[OpOutcome]) -> str:
@@ -299,3 +323,32 @@ def acceptance(outcomes: list[OpOutcome]) -> str:
         lines += ["", "| rejected operator | rule |", "|---|---|"]
         lines += [f"| {o.path} | {o.message.splitlines()[0].replace('|', '/')} |" for o in rejected]
     return "\n".join(lines)
+
+
+def compilation(outcomes: list[OpOutcome], top: int = 12) -> str:
+    """`corpus compile`'s table: of the operators found for the A2, how many build (the tiling
+    program and the kernel, through the acceptance check), with our spec or their OpDef's
+    arguments; per source and the most frequent causes of the rest."""
+    tried = [o for o in outcomes if o.tried]
+
+    def built(group: list[OpOutcome]) -> str:
+        k = sum(o.passed for o in group)
+        return f"{k} of {len(group)} ({100 * k / len(group):.0f} %)" if group else "0"
+
+    lines = [
+        "| compile | count |",
+        "|---|---|",
+        f"| custom-op directories found | {len(outcomes)} |",
+        f"| registered for other SoCs only (not built) | {sum(o.status == OTHER_SOC for o in outcomes)} |",
+        f"| no spec and no OpDef types the simulator has (not built) | {sum(o.status == NO_SPEC for o in outcomes)} |",
+        f"| built, every one | {built(tried)} |",
+        f"| built, with a spec (its own or ours) | {built([o for o in tried if not o.opdef])} |",
+        f"| built, with its OpDef's arguments | {built([o for o in tried if o.opdef])} |",
+    ]
+    sources = sorted({source(o) for o in tried})
+    if len(sources) > 1:
+        lines += ["", "| source | built |", "|---|---|"]
+        lines += [
+            f"| {name} | {built([o for o in tried if source(o) == name])} |" for name in sources
+        ]
+    return "\n".join(lines + _causes(tried, "top causes", top))

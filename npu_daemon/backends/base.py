@@ -134,7 +134,8 @@ class Backend(abc.ABC):
 
         t0 = time.monotonic()
         try:
-            built = self._build(pkg, cases, request, root)
+            # A compile-only request builds the kernel for every case's types all the same.
+            built = self._build(pkg, cases or pkg.spec.cases, request, root)
         except CaseFailure as f:
             return _failed(result, f, [], Cost(compile_s=time.monotonic() - t0))
         compile_s = time.monotonic() - t0
