@@ -34,6 +34,7 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -178,6 +179,15 @@ class Completed:
         return None
 
 
+@contextmanager
+def _logs(cwd: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
+    """A command's stdout and stderr: unnamed files in `cwd`, so that commands run in one
+    directory at once (a build's acceptance check preprocesses beside its compiles) never
+    truncate each other's logs, as two opens of one path did."""
+    with tempfile.TemporaryFile(dir=cwd) as out, tempfile.TemporaryFile(dir=cwd) as err:
+        yield out, err
+
+
 def _tail(f: IO[bytes]) -> str:
     """The end of a log, through the descriptor the command was given: the command may have
     replaced the file at its path (a link to a file only the daemon may read, a FIFO)."""
@@ -306,7 +316,6 @@ def run(
     if identity is not None:  # the command's directory is its own: private to its uid
         os.chown(cwd, identity.uid, identity.gid)
         os.chmod(cwd, 0o700)
-    out_path, err_path = cwd / ".stdout", cwd / ".stderr"
     clean_env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "LANG": "C.UTF-8",
@@ -322,7 +331,7 @@ def run(
     start = time.monotonic()
     errors, report = os.pipe2(os.O_CLOEXEC)
     try:
-        with out_path.open("w+b") as out, err_path.open("w+b") as err:
+        with _logs(cwd) as (out, err):
             try:
                 proc = subprocess.Popen(
                     [*_exec_args(report, limits, identity, cwd, cmd, view), "--", *cmd],
@@ -392,7 +401,7 @@ def _forked(
     errors, report = os.pipe2(os.O_CLOEXEC)
     server = zygote.take(cmd[0])
     try:
-        with (cwd / ".stdout").open("w+b") as out, (cwd / ".stderr").open("w+b") as err:
+        with _logs(cwd) as (out, err):
             args = ["sandbox_exec", *_exec_args(zygote.ERRFD, limits, identity, cwd, cmd, view)[1:]]
             try:
                 status, timed_out = server.run(
@@ -478,9 +487,8 @@ def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) ->
     if identity is not None:
         os.chown(cwd, identity.uid, identity.gid)
         os.chmod(cwd, 0o700)
-    out_path, err_path = cwd / ".stdout", cwd / ".stderr"
     start = time.monotonic()
-    with out_path.open("w+b") as out, err_path.open("w+b") as err:
+    with _logs(cwd) as (out, err):
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
             code = 1

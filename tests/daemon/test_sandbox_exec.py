@@ -151,3 +151,19 @@ def test_a_view_path_under_a_link_is_seen_by_both_names(tmp_path, identity):
         ["cat", *names.split()], real / "sub" / "build", 10.0, sandbox.Limits(), view=view
     )
     assert done.stdout.split() == ["x", "x"], done.stderr
+
+
+def test_commands_run_at_once_in_one_directory_keep_their_own_logs(tmp_path):
+    """A build's acceptance check preprocesses beside its compiles in one directory: each command's
+    stderr is its own (two opens of one `.stderr` path truncated each other: a compiler's error
+    came back as "exited with 1 and no output")."""
+    limits = sandbox.Limits(cpu_s=5)
+    slow = ["/bin/sh", "-c", "echo first-error >&2; sleep 0.5; exit 1"]
+    fast = ["/bin/sh", "-c", "sleep 0.2; echo second >&2"]
+    done = {}
+    first = threading.Thread(target=lambda: done.update(a=sandbox.run(slow, tmp_path, 5, limits)))
+    first.start()
+    done["b"] = sandbox.run(fast, tmp_path, 5, limits)
+    first.join()
+    assert (done["a"].returncode, done["a"].stderr) == (1, "first-error\n")
+    assert done["b"].stderr == "second\n"
