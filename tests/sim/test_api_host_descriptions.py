@@ -170,3 +170,25 @@ def test_an_aiv_sync_all_meets_while_the_aic_serves_the_matmul(kernel):
     np.testing.assert_array_equal(
         run.outputs["c"], mmad(a, b.T, init=np.broadcast_to(bias, (m, n)))
     )
+
+
+def test_the_log_and_error_headers_of_cann_and_the_op_base(kernel):
+    """CANN's log library and error reports (base/alog_pub.h, base/err_msg.h), the op base's error
+    codes (log/error_code.h), the inference contexts' node names, the platform package's class
+    header and fe::PlatFormInfos::GetCoreNum, as tilings of the op base include and call them."""
+    includes = """#include "base/alog_pub.h"
+#include "base/err_msg.h"
+#include "log/error_code.h"
+#include "exe_graph/runtime/infer_datatype_context.h"
+#include "platform/platform_info_def.h"
+"""
+    code = """p[0] = AlogCheckDebugLevel(OP, DLOG_DEBUG);
+  p[1] = AlogCheckDebugLevel(OP, DLOG_ERROR);
+  p[2] = Ops::Base::VECTOR_INNER_ERROR;
+  p[3] = fe::PlatFormInfos().GetCoreNum();
+  gert::InferDataTypeContext dt;
+  p[4] = std::string(dt.GetNodeType()).size();
+  if (p[0]) AlogRecord(OP, DLOG_TYPE_DEBUG, DLOG_DEBUG, "never %d", 1);
+  if (p[2] < 0) REPORT_INNER_ERR_MSG("E89999", "never %d", 2);"""
+    # GetCoreNum: the vector cores of the fixture's SoC, the 910B4's 40
+    assert tiling_words(kernel, includes, code)[:5] == [0, 1, 89999, 40, 0]

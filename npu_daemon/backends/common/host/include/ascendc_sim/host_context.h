@@ -270,6 +270,8 @@ class PlatFormInfos {
     }
     size = key ? static_cast<uint64_t>(ascendc_sim::SocParamInt(key)) : 0;
   }
+  // The cores a kernel launches on, as PlatformAscendC::GetCoreNum counts them (the A2: vector cores).
+  uint32_t GetCoreNum() const { return static_cast<uint32_t>(ascendc_sim::SocParamInt("aiv_cores")); }
 };
 }  // namespace fe
 
@@ -669,6 +671,8 @@ class InferShapeContext {
   std::vector<CompileTimeTensorDesc> descs_;
   Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+  const char* GetNodeName() const { return ""; }
+  const char* GetNodeType() const { return ""; }
   std::vector<Shape> inputs_, outputs_;
   RuntimeAttrs attrs_;
 };
@@ -691,6 +695,8 @@ class InferDataTypeContext {
  public:
   ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
   ge::graphStatus SetOutputDataType(size_t i, ge::DataType t);
+  const char* GetNodeName() const { return ""; }
+  const char* GetNodeType() const { return ""; }
   std::vector<ge::DataType> inputs_, outputs_;
 };
 

@@ -68,6 +68,8 @@ class OpParamDef {
   }
   OpParamDef& ValueDepend(Option o, DependScope) { return ValueDepend(o); }
   OpParamDef& AutoContiguous() { return *this; }
+  // An output whose shape the kernel decides (masked select): the spec's case gives its storage.
+  OpParamDef& OutputShapeDependOnCompute() { return *this; }
   OpParamDef& IgnoreContiguous() { return *this; }
   OpParamDef& Scalar() { return *this; }
   OpParamDef& ScalarList() { return *this; }

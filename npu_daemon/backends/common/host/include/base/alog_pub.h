@@ -1,0 +1,41 @@
+// CANN's log library as a tiling program calls it (levels, log types, the module id, the level
+// check and the record). A tiling's log has one reader here, the evaluation's message: errors are
+// written to stderr as OP_LOGE writes them (op_common/log/log.h), every other level is off.
+#pragma once
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+
+#ifndef DLOG_DEBUG
+#define DLOG_DEBUG 0
+#endif
+#ifndef DLOG_INFO
+#define DLOG_INFO 1
+#endif
+#ifndef DLOG_WARN
+#define DLOG_WARN 2
+#endif
+#ifndef DLOG_ERROR
+#define DLOG_ERROR 3
+#endif
+#define DLOG_NULL 4
+#define DLOG_TRACE 5
+#define DLOG_OPLOG 6
+#define DLOG_EVENT 0x10
+#define DLOG_TYPE_DEBUG 0
+#define DLOG_TYPE_RUN 1
+#define MSG_LENGTH 1024
+
+enum { OP = 63 };  // the operators' module (OP_MODULE_ID)
+
+inline int AlogCheckDebugLevel(uint32_t, int32_t level) { return level == DLOG_ERROR ? 1 : 0; }
+
+inline void AlogRecord(uint32_t, uint32_t, int32_t, const char* fmt, ...) {
+  std::va_list args;
+  va_start(args, fmt);
+  std::fputs("[ERROR] ", stderr);
+  std::vfprintf(stderr, fmt, args);
+  std::fputc('\n', stderr);
+  va_end(args);
+}
