@@ -7,18 +7,8 @@
 #include <cstdint>
 #include <cstdio>
 
-#ifndef DLOG_DEBUG
-#define DLOG_DEBUG 0
-#endif
-#ifndef DLOG_INFO
-#define DLOG_INFO 1
-#endif
-#ifndef DLOG_WARN
-#define DLOG_WARN 2
-#endif
-#ifndef DLOG_ERROR
-#define DLOG_ERROR 3
-#endif
+#include "op_common/log/log.h"  // DLOG_DEBUG ... DLOG_ERROR
+
 #define DLOG_NULL 4
 #define DLOG_TRACE 5
 #define DLOG_OPLOG 6
