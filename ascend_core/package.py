@@ -191,11 +191,12 @@ class Case(BaseModel):
 
     @field_validator("shapes")
     @classmethod
-    def _positive(cls, shapes: dict[str, list[int]]) -> dict[str, list[int]]:
+    def _dims(cls, shapes: dict[str, list[int]]) -> dict[str, list[int]]:
+        # A zero dim is an empty tensor (a zero-byte GM buffer): a real case of cann-bench's.
         for name, shape in shapes.items():
-            if not shape or any(d <= 0 for d in shape):
+            if not shape or any(d < 0 for d in shape):
                 raise ValueError(
-                    f"shape of {name} must be non-empty with positive dims, got {shape}"
+                    f"shape of {name} must be non-empty with non-negative dims, got {shape}"
                 )
         return shapes
 

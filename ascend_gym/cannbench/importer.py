@@ -64,9 +64,8 @@ def load_manifest(name: str) -> Manifest:
     return Manifest.model_validate_json(path.read_text())
 
 
-def probe(spec: dict, golden: str) -> tuple[OperatorPackage, dict[str, str]]:
-    """The task's package once its golden has said the outputs' shapes and dtypes (sandboxed),
-    and the cases left out for an empty output (our case name -> why)."""
+def probe(spec: dict, golden: str) -> OperatorPackage:
+    """The task's package once its golden has said the outputs' shapes and dtypes (sandboxed)."""
     from npu_daemon import references
 
     draft = OperatorPackage(
@@ -77,8 +76,7 @@ def probe(spec: dict, golden: str) -> tuple[OperatorPackage, dict[str, str]]:
         signatures = references.output_signatures(draft, budget, PROBE_WALL_FACTOR * budget)
     except references.ReferenceFailed as e:
         raise Unimportable(str(e)) from None
-    final, dropped = with_outputs(spec, signatures)
-    return draft.model_copy(update={"spec": final}), dropped
+    return draft.model_copy(update={"spec": with_outputs(spec, signatures)})
 
 
 def why(e: Exception) -> str:
@@ -100,20 +98,12 @@ def import_tasks(
         rel = task_dir.relative_to(src).as_posix()
         try:
             spec, task = read_task(task_dir, src)
-            pkg, dropped = probe(spec, (task_dir / "golden.py").read_text())
+            pkg = probe(spec, (task_dir / "golden.py").read_text())
         except (Unimportable, ValueError, OSError) as e:  # ValueError: a spec pydantic refused
             failed[rel] = why(e)
             if progress:
                 progress("FAILED", f"{rel}: {failed[rel]}")
             continue
-        if dropped:
-            ids = task.case_ids
-            task = task.model_copy(
-                update={
-                    "case_ids": {c: i for c, i in ids.items() if c not in dropped},
-                    "skipped": {**task.skipped, **{ids[c]: why for c, why in dropped.items()}},
-                }
-            )
         op, k = task.name, 2
         while op in taken:  # the same task name in two sets
             op, k = f"{task.name}_{k}", k + 1

@@ -232,11 +232,24 @@ class RowsMixin:
             s = next(s for s in lp.stores if s.tensor.layout == "full")
             kind, idx = self._arg_index(s.tensor.name)
             parts = 1
+        shared = next((n for n in lp.loads if self.k.tensors[n.name].layout == "cols"), None)
+        if shared is not None:  # a row is the shared operand: [cols], or [S, C] over [B, S, C]
+            ckind, cidx = self._arg_index(shared.name)
+            width = [
+                f"  const uint32_t cols = static_cast<uint32_t>("
+                f"context->Get{ckind}Shape({cidx})->GetStorageShape().GetShapeSize());",
+                f"  const uint32_t width = cols * {parts};",
+            ]
+        else:
+            width = [
+                "  const uint32_t width = static_cast<uint32_t>("
+                "shape.GetDim(shape.GetDimNum() - 1));",
+                f"  const uint32_t cols = width / {parts};",
+            ]
         out = [
             f"  const gert::Shape& shape = context->Get{kind}Shape({idx})->GetStorageShape();",
-            "  const uint32_t width = static_cast<uint32_t>(shape.GetDim(shape.GetDimNum() - 1));",
-            "  const uint32_t rows = static_cast<uint32_t>(shape.GetShapeSize() / width);",
-            f"  const uint32_t cols = width / {parts};",
+            *width,
+            "  const uint32_t rows = width == 0 ? 0 : static_cast<uint32_t>(shape.GetShapeSize() / width);",
             "  const uint32_t alignElems = 32 / typeSize;",
             "  const uint32_t colsPad = (cols + alignElems - 1) / alignElems * alignElems;",
             "  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), rows});",

@@ -405,21 +405,26 @@ def _rows(
     (row,) = shapes
     if any(s.op == "part" and s.shape != row for s in nodes):
         raise Unsupported("column slices that are not whole rows")
+    full = row
+    if not reduces and not any(s.op == "part" for s in nodes):
+        row = _shared_row(inputs, row)
     lead, cols = row[:-1], row[-1]
     layouts: dict[str, str] = {}
     for n, shape in inputs.items():
-        if shape == row:
+        if shape in (row, full):
             layouts[n] = "full"
         elif any(s.op == "part" and s.args[0].name == n for s in nodes):
             layouts[n] = "full"
-        elif _strip(shape) == (cols,):
+        elif _strip(shape) == (cols,) or (
+            row != full and _strip(shape) == full[-len(_strip(shape)) :]
+        ):
             layouts[n] = "cols"
         elif shape == (*lead, 1):
             layouts[n] = "rows"
         else:
             raise Unsupported(f"input {n} of shape {list(shape)} against rows {list(row)}")
     for o, r in zip(outs, roots, strict=True):
-        if r.shape == row:
+        if r.shape in (row, full):
             layouts[o] = "full"
         elif r.shape in (lead, (*lead, 1)):
             layouts[o] = "rows"
@@ -447,6 +452,19 @@ def _rows(
         rd.funcs,
         SCHEDULES[category],
     )
+
+
+def _shared_row(inputs: dict[str, tuple[int, ...]], row: tuple[int, ...]) -> tuple[int, ...]:
+    """The row of a broadcast without reductions: an operand that is the trailing axes of the
+    full shape ([S, C] of [B, S, C]) repeats over the leading ones, so those trailing axes, seen
+    as one, are the row it is shared by (the rows loop reads it once per block)."""
+    tails = {len(s) for n, shape in inputs.items() if 1 < len(s := _strip(shape)) < len(row)}
+    if len(tails) != 1:
+        return row
+    k = tails.pop()
+    if any(_strip(shape) not in (row, row[-k:]) for shape in inputs.values()):
+        return row
+    return (*row[:-k], math.prod(row[-k:]))
 
 
 def _strip(shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -25,12 +25,15 @@ TASKS = {
     "level2/scale_bias_view": 2,  # view(1, -1) rows in fp16, one rounded op at a time as torch
     "level2/log_softmax": 2,  # an int `dim` attribute, a rows normalization
     "level2/mse_loss": 2,  # reduction='mean' (a string attribute): a total
+    "level1/where_compare": 2,  # torch.where with a condition computed from the inputs
+    "level1/clamp_tensor": 2,  # clamp with tensor bounds
+    "level2/bias_3d": 2,  # a [S, C] operand broadcast over the batch of [B, S, C]
 }
 
 
 def test_the_dev_set_is_in_cann_benchs_layout():
     tasks = sorted(p.parent for p in DEV.glob("level*/*/proto.yaml"))
-    assert 20 <= len(tasks) <= 30
+    assert 30 <= len(tasks) <= 40
     for t in tasks:
         assert {"proto.yaml", "golden.py", "cases.yaml", "desc.md"} <= {f.name for f in t.iterdir()}
 

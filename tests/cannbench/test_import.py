@@ -119,23 +119,3 @@ def test_an_output_declared_in_another_dtype_than_the_inputs_imports(bench_set, 
     assert spec.cases[0].dtypes == {"x": "float16", "y": "float32"} and spec.cases[0].shapes[
         "y"
     ] == [4]
-
-
-def test_a_case_whose_golden_answers_an_empty_output_is_left_out(bench_set, capsys):
-    """The golden keeps the rows above a threshold: none in case 2. That case is skipped with the
-    reason, the task imports with the others, and the bench case is one that is left."""
-    write_task(
-        bench_set / "level2" / "keep_rows",
-        "operator:\n  name: KeepRows\n  inputs:\n  - name: x\n    dtype: [float32]\n"
-        "  outputs:\n  - name: y\n    dtype: [float32]\n",
-        "import torch\n\n\ndef keep_rows(x: torch.Tensor):\n    return x[: x.shape[0] // 8]\n",
-        "cases:\n- case_id: 1\n  input_shape: [[16, 8]]\n  dtype: [float32]\n  attrs: {}\n"
-        "- case_id: 2\n  input_shape: [[4, 64]]\n  dtype: [float32]\n  attrs: {}\n",
-        "cases.yaml",
-    )
-    with capsys.disabled():
-        manifest = import_tasks(bench_set, "cb-empty-out")
-    task = manifest.task("keep_rows")
-    assert list(task.case_ids.values()) == ["1"] and "empty output y" in task.skipped["2"]
-    spec = suite.resolve("op://cb-empty-out/level2/keep_rows").spec
-    assert [c.shapes["y"] for c in spec.cases] == [[2, 8]] and spec.bench_case is spec.cases[0]

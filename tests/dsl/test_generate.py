@@ -120,3 +120,42 @@ bench = true
     assert main(["generate", str(tmp_path / "op.toml"), "--out", str(out), "--check"]) == 0
     assert "OK on every case" in capsys.readouterr().out
     assert 'scale = k.attr("scale")' in (out / "dsl" / "scaled_softsign.py").read_text()
+
+
+def test_a_2d_operand_broadcast_over_a_3d_batch_is_a_shared_row(tmp_path, capsys):
+    """y = x + b with x [B, S, C] and b [S, C]: the trailing axes are the row b is shared by
+    (read once per block), however S and C fall; a batch of none launches and writes nothing."""
+    (tmp_path / "op.toml").write_text(
+        """name = "batch_bias"
+category = "broadcast"
+description = "y = x + b, b [S, C] added to every batch of x [B, S, C]"
+reference = "reference:batch_bias"
+inputs = [{ name = "x", dtypes = ["float16", "float32"] }, { name = "b", dtypes = ["float16", "float32"] }]
+outputs = [{ name = "y", dtypes = ["float16", "float32"] }]
+attrs = []
+
+[[cases]]
+name = "odd_fp16"
+dtype = "float16"
+shapes = { x = [3, 7, 33], b = [7, 33] }
+
+[[cases]]
+name = "empty_batch"
+dtype = "float32"
+shapes = { x = [0, 24, 40], b = [24, 40] }
+
+[[cases]]
+name = "bench_fp32"
+dtype = "float32"
+shapes = { x = [8, 24, 40], b = [24, 40] }
+bench = true
+"""
+    )
+    (tmp_path / "reference.py").write_text(
+        "import numpy as np\n\n\ndef batch_bias(x, b):\n    return x.astype(np.float64) + b\n"
+    )
+    out = tmp_path / "gen"
+    assert main(["generate", str(tmp_path / "op.toml"), "--out", str(out), "--check"]) == 0
+    assert "OK on every case" in capsys.readouterr().out
+    program = (out / "dsl" / "batch_bias.py").read_text()
+    assert 'b = k.input("b", "cols")' in program and "with k.rows() as r:" in program

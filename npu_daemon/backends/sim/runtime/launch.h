@@ -34,16 +34,18 @@ namespace ascendc_sim {
 
 // GM memory: page aligned, registered for bounds checks. Like aclrtMalloc, the usable size is the
 // request rounded up to 32 B plus 32 B, so a kernel that moves whole 32 B blocks past a tensor's
-// end stays inside its allocation, as on the device. Guarded (GuardedMemory): the kernel gets an
-// address it cannot touch directly, the emulation and the harness work on `Host()`. Fresh pages
-// are zero. A checked run reads an input's bytes from its file; a timing-only run (`lazy`) maps
-// the input file instead, so input GM takes memory only where the kernel touches it. Outputs
-// start as `fill` (0xFF) in every mode: a kernel cannot tell a checked run from a sampled one.
+// end stays inside its allocation, as on the device. An empty tensor (a zero dimension) has no
+// allocation there, so here no usable byte: a write to it is outside every GM buffer. Guarded
+// (GuardedMemory): the kernel gets an address it cannot touch directly, the emulation and the
+// harness work on `Host()`. Fresh pages are zero. A checked run reads an input's bytes from its
+// file; a timing-only run (`lazy`) maps the input file instead, so input GM takes memory only
+// where the kernel touches it. Outputs start as `fill` (0xFF) in every mode: a kernel cannot tell
+// a checked run from a sampled one.
 struct GmBuffer {
   GmBuffer(uint64_t bytes, uint8_t fill, const std::string& name, const std::string& source = "", bool guarded = true,
            bool lazy = false)
       : file(lazy && !source.empty() ? OpenInput(source, bytes) : -1),
-        mem((bytes + 31) / 32 * 32 + 32, name.c_str(), guarded, file.fd, bytes),
+        mem(bytes == 0 ? 0 : (bytes + 31) / 32 * 32 + 32, name.c_str(), guarded, file.fd, bytes),
         name(name) {
     if (!source.empty() && !lazy) {
       std::ifstream f(source, std::ios::binary);

@@ -16,7 +16,9 @@ uint32_t GmMap::Add(uint8_t* kernel, uint64_t bytes) {
   if (at + bytes > 0x100000000ull)
     throw SimError(Status::RUNTIME_ERROR, "the launch's GM exceeds the guest engine's 2 GiB of GM addresses");
   ranges_.push_back({static_cast<uint32_t>(at), bytes, kernel});
-  next_ += (bytes + 4095) / 4096 * 4096;  // a page apart: a stray offset lands in no other buffer
+  // A page apart, an empty buffer too: a stray offset (or any offset of an empty tensor) lands in
+  // no other buffer.
+  next_ += std::max<uint64_t>((bytes + 4095) / 4096 * 4096, 4096);
   return static_cast<uint32_t>(at);
 }
 

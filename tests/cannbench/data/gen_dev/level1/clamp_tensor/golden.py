@@ -1,0 +1,5 @@
+import torch
+
+
+def clamp_tensor(x, lo, hi):
+    return torch.clamp(x, min=lo, max=hi)
