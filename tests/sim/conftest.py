@@ -34,7 +34,7 @@ static ge::graphStatus SimkTiling(gert::TilingContext* ctx) {
   const gert::RuntimeAttrs* attrs = ctx->GetAttrs();
   const gert::ContinuousVector* params = attrs->GetListInt(0);
   int64_t p[8] = {};
-  for (size_t i = 0; i < params->GetSize() && i < 8; ++i) p[i] = params->GetData()[i];
+  for (size_t i = 0; i < params->GetSize() && i < 8; ++i) p[i] = static_cast<const int64_t*>(params->GetData())[i];
   t.set_p(p);
   ctx->SetBlockDim(static_cast<uint32_t>(*attrs->GetInt(1)));
   ctx->SetTilingKey(static_cast<uint64_t>(*attrs->GetInt(3)));

@@ -79,7 +79,7 @@ namespace optiling {
 static ge::graphStatus SimkTiling(gert::TilingContext* ctx) {
   auto* t = ctx->GetTilingData<SharedTiling>();
   const gert::ContinuousVector* params = ctx->GetAttrs()->GetListInt(0);
-  for (size_t i = 0; i < 8; ++i) t->p[i] = i < params->GetSize() ? params->GetData()[i] : 0;
+  for (size_t i = 0; i < 8; ++i) t->p[i] = i < params->GetSize() ? static_cast<const int64_t*>(params->GetData())[i] : 0;
   t->cube.set_baseM(96);
   t->softmax.srcM = 7;
   ctx->SetBlockDim(1);
@@ -175,7 +175,8 @@ def test_an_aiv_sync_all_meets_while_the_aic_serves_the_matmul(kernel):
 def test_the_log_and_error_headers_of_cann_and_the_op_base(kernel):
     """CANN's log library and error reports (base/alog_pub.h, base/err_msg.h), the op base's error
     codes (log/error_code.h), the inference contexts' node names, the platform package's class
-    header and fe::PlatFormInfos::GetCoreNum, as tilings of the op base include and call them."""
+    header, fe::PlatFormInfos::GetCoreNum and a list attr's untyped data, as tilings of the op base
+    include and call them."""
     includes = """#include "base/alog_pub.h"
 #include "base/err_msg.h"
 #include "log/error_code.h"
@@ -188,7 +189,9 @@ def test_the_log_and_error_headers_of_cann_and_the_op_base(kernel):
   p[3] = fe::PlatFormInfos().GetCoreNum();
   gert::InferDataTypeContext dt;
   p[4] = std::string(dt.GetNodeType()).size();
+  // A list attr read untyped and cast, as CANN's ContinuousVector::GetData is a const void*.
+  p[5] = static_cast<const bool*>(attrs->GetAttrPointer<gert::ContinuousVector>(0)->GetData()) != nullptr;
   if (p[0]) AlogRecord(OP, DLOG_TYPE_DEBUG, DLOG_DEBUG, "never %d", 1);
   if (p[2] < 0) REPORT_INNER_ERR_MSG("E89999", "never %d", 2);"""
     # GetCoreNum: the vector cores of the fixture's SoC, the 910B4's 40
-    assert tiling_words(kernel, includes, code)[:5] == [0, 1, 89999, 40, 0]
+    assert tiling_words(kernel, includes, code)[:6] == [0, 1, 89999, 40, 0, 1]

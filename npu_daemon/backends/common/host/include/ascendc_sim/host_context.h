@@ -369,15 +369,30 @@ class Tensor {
   ge::DataType dtype_ = ge::DT_UNDEFINED;
 };
 
-template <typename T>
-class TypedContinuousVector {
+// A list attribute's elements as CANN keeps them: ContinuousVector holds them untyped (GetData
+// is a `const void*` the caller casts), TypedContinuousVector<T> reads them as T (a bool as a byte).
+class ContinuousVector {
  public:
-  size_t GetSize() const { return data_.size(); }
-  const T* GetData() const { return reinterpret_cast<const T*>(data_.data()); }
-  // bool elements are kept as bytes: std::vector<bool> has no contiguous storage to point at.
-  std::vector<std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>> data_;
+  size_t GetSize() const { return size_; }
+  size_t GetCapacity() const { return size_; }
+  const void* GetData() const { return bytes_.data(); }
+  template <typename T>
+  void Assign(const std::vector<T>& values) {
+    size_ = values.size();
+    bytes_.resize(values.size() * sizeof(T));
+    if (!values.empty()) std::memcpy(bytes_.data(), values.data(), bytes_.size());
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;  // operator new's alignment serves every element type
+  size_t size_ = 0;
 };
-using ContinuousVector = TypedContinuousVector<int64_t>;
+
+template <typename T>
+class TypedContinuousVector : public ContinuousVector {
+ public:
+  const T* GetData() const { return static_cast<const T*>(ContinuousVector::GetData()); }
+};
 
 // One attribute value. As in CANN, a getter returns the stored value's address cast to the type
 // asked for, with no type check: GetAttrPointer<int32_t> on an Int attr reads its low 4 bytes
@@ -746,24 +761,27 @@ void ReadAttrLine(Istream& in, gert::RuntimeAttrs& attrs) {
     a.kind = gert::AttrValue::kListInt;
     size_t n;
     in >> n;
-    a.list.data_.resize(n);
-    for (auto& v : a.list.data_) in >> v;
+    std::vector<int64_t> values(n);
+    for (auto& v : values) in >> v;
+    a.list.Assign(values);
   } else if (kind == "list_float") {
     a.kind = gert::AttrValue::kListFloat;
     size_t n;
     in >> n;
-    a.listFloat.data_.resize(n);
-    for (auto& v : a.listFloat.data_) in >> v;
+    std::vector<float> values(n);
+    for (auto& v : values) in >> v;
+    a.listFloat.Assign(values);
   } else if (kind == "list_bool") {
     a.kind = gert::AttrValue::kListBool;
     size_t n;
     in >> n;
-    a.listBool.data_.resize(n);
-    for (auto& v : a.listBool.data_) {
+    std::vector<uint8_t> values(n);
+    for (auto& v : values) {
       int bit;
       in >> bit;
       v = static_cast<uint8_t>(bit != 0);
     }
+    a.listBool.Assign(values);
   }
   attrs.attrs_.push_back(a);
 }
