@@ -4,8 +4,10 @@ On the A2 (arch 2201) nothing inserts these syncs for the kernel: the compiler's
 (--cce-auto-sync) covers S <-> V, S <-> MTE2/MTE3 and V <-> V only, and MTE2 -> V, V -> MTE2/MTE3
 and MTE3 -> V are left to the TPipe/TQue queues or the kernel's own flags (asc-devkit
 docs/zh/api/SIMD-API/基础API/同步控制/核内同步/关键特性说明.md, table 3 and counterexample 1;
-docs/simulator.md). So an unflagged pair races in either mode, and each of the syncs that does
-order the pair lets the kernel pass.
+docs/simulator.md). Each of the syncs that does order the pair lets the kernel pass. An unflagged
+pair is left to the simulated timeline (runtime/model/timed_order.h): a race where the second
+access starts before the first is done (the copy in then Adds below: the 4 KB copy is still
+landing), a device-tolerated warning where it starts after; strict mode keeps every one a race.
 """
 
 import numpy as np
@@ -79,3 +81,48 @@ def test_copy_out_right_after_the_vector_write_races_in_either_mode(kernel, stri
     r = kernel(body, {"x": X}, OUT, strict=strict)
     assert r.status == "RACE_DETECTED", r.message
     assert "DataCopy on PIPE_MTE3 reads UB [4096, 4128) while Adds at" in r.message, r.message
+
+
+# A Duplicate of the first 32 B, then their copy out with no V -> MTE3 flag; `BEFORE` runs ahead of
+# the Duplicate, `BETWEEN` between it and the copy (GET_TILING_DATA's p[0] bounds a scalar loop).
+def _duplicate_then_copy_out(before: str, between: str) -> str:
+    return (
+        HEAD
+        + "GET_TILING_DATA(td, tiling);\n"
+        + COPY_IN
+        + "PipeBarrier<PIPE_ALL>();\n"
+        + before
+        + "Duplicate(t, 2.0f, 8);\n"
+        + between
+        + "DataCopyPad(zg, t, DataCopyExtParams{1, 32, 0, 0, 0});\n"
+    )
+
+
+LONG_VECTOR = "Adds(t[1024], t, 1.0f, 1024); Muls(t[1024], t[1024], 3.0f, 1024);\n"
+# ~10^4 scalar instructions: the copy is issued long after the Duplicate is done.
+SCALAR_WORK = """uint32_t acc = 1;
+  for (int64_t i = 0; i < td.p[0]; ++i) acc = acc * 1103515245u + 12345u;
+  if (acc == 0) Duplicate(t[64], 0.0f, 8);
+"""
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_copy_out_while_the_duplicate_waits_behind_a_long_vector_op_races(kernel, strict):
+    r = kernel(_duplicate_then_copy_out(LONG_VECTOR, ""), {"x": X}, OUT, params=[0], strict=strict)
+    assert r.status == "RACE_DETECTED", r.message
+    assert "DataCopyPad on PIPE_MTE3 reads UB [0, 32) while Duplicate at" in r.message, r.message
+    if not strict:  # decided on the timeline: the copy starts while the Duplicate has not run
+        assert "in the simulated timeline it starts at cycle" in r.message, r.message
+
+
+def test_copy_out_long_after_a_tiny_duplicate_is_ordered_by_timing_unless_strict(kernel):
+    body = _duplicate_then_copy_out("", SCALAR_WORK)
+    r = kernel(body, {"x": X}, OUT, params=[3000], strict=False).ok()
+    np.testing.assert_array_equal(r.outputs["z"][:8], 2.0)
+    warnings = [w for w in r.result.get("warnings", []) if "ordered only by timing" in w]
+    assert len(warnings) == 1 and "1 pair(s)" in warnings[0], r.result.get("warnings")
+    assert "DataCopyPad on PIPE_MTE3 reads UB [0, 32) while Duplicate at" in warnings[0]
+    r = kernel(body, {"x": X}, OUT, params=[3000], strict=True)
+    assert r.status == "RACE_DETECTED", r.message
+    assert "may still be writing it (no flag orders them)" in r.message, r.message
+    assert "timeline" not in r.message, r.message

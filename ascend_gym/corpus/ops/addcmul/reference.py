@@ -12,4 +12,8 @@ def _f(x):
 def addcmul(input_data, x1, x2, value):
     if input_data.dtype.kind == "i":
         return input_data + value.ravel()[0] * x1 * x2
+    if input_data.dtype == np.float16:
+        # The authors' golden (cann-ops examples/*/gen_data.py) and the fp16 kernel step in fp16:
+        # x1 * x2, * value, + input_data, each rounded to fp16.
+        return input_data + x1 * x2 * np.float16(value.ravel()[0])
     return _f(input_data) + _f(value).ravel()[0] * _f(x1) * _f(x2)

@@ -33,7 +33,7 @@ void CallKernel(void* fn, std::vector<Gm>& args, std::index_sequence<N...>) {
 }
 
 void SendBlock(int fd, uint32_t globalId, uint32_t ubPeak, const std::vector<Instr>& trace,
-               const std::vector<Site>& siteList, bool derived = false) {
+               const std::vector<TimedPair>& timed, const std::vector<Site>& siteList, bool derived = false) {
   std::string sites;
   for (const Site& s : siteList) {
     const char* api = s.api ? s.api : "";
@@ -44,9 +44,12 @@ void SendBlock(int fd, uint32_t globalId, uint32_t ubPeak, const std::vector<Ins
   }
   // `blockIdx` carries the core's index among the launch's cores (LaunchCores), which the launcher
   // maps back to its unit and block.
-  const channel::BlockFrame b{globalId, ubPeak, trace.size(), siteList.size(), derived, 0};
+  const channel::BlockFrame b{globalId, ubPeak, trace.size(), siteList.size(), derived, 0, timed.size()};
   channel::Send(fd, channel::Kind::kBlock, 0,
-                {{&b, sizeof b}, {trace.data(), trace.size() * sizeof(Instr)}, {sites.data(), sites.size()}});
+                {{&b, sizeof b},
+                 {trace.data(), trace.size() * sizeof(Instr)},
+                 {timed.data(), timed.size() * sizeof(TimedPair)},
+                 {sites.data(), sites.size()}});
 }
 
 // Representative-block timing (sampling.h): the sampled blocks run as a launch of their own each
@@ -58,12 +61,12 @@ uint32_t RunSampled(const std::vector<CoreSpec>& specs, uint64_t seed, const std
     for (uint32_t b : blocks) subset.push_back(specs[b]);
     RunCores(subset, kernel, [&](Core& core) {
       out[blocks[static_cast<size_t>(core.GlobalId())]] =
-          sampling::BlockRecord{core.UbPeak(), core.Trace().instrs, core.Trace().sites};
+          sampling::BlockRecord{core.UbPeak(), core.Trace().instrs, core.Trace().sites, core.Trace().timed};
     });
   };
   return sampling::Run(static_cast<uint32_t>(specs.size()), seed, simulate,
                        [&](uint32_t b, const sampling::BlockRecord& r, bool derived) {
-                         SendBlock(fd, b, r.ubPeak, r.trace, r.sites, derived);
+                         SendBlock(fd, b, r.ubPeak, r.trace, r.timed, r.sites, derived);
                        });
 }
 
@@ -112,7 +115,8 @@ void RunBlocks(const LaunchSpec& l, const Tiling& tiling, uint64_t probeSeed, co
     channel::Send(fd, channel::Kind::kSampled, 0, {{&simulated, sizeof simulated}});
   } else {
     RunCores(cores, kernel, [&](Core& core) {
-      SendBlock(fd, static_cast<uint32_t>(core.GlobalId()), core.UbPeak(), core.Trace().instrs, core.Trace().sites);
+      const CoreTrace& t = core.Trace();
+      SendBlock(fd, static_cast<uint32_t>(core.GlobalId()), core.UbPeak(), t.instrs, t.timed, t.sites);
     });
   }
   std::fflush(nullptr);  // the launcher ends this process once it has the end record

@@ -16,7 +16,8 @@ namespace ascendc_sim::channel {
 
 enum class Kind : uint32_t {
   kLaunch = 1,   // candidate: LaunchFrame, the GM buffers it made
-  kBlock,        // candidate: BlockFrame, then Instr[instrs], then per site: SiteFrame + api + file bytes
+  kBlock,        // candidate: BlockFrame, then Instr[instrs], TimedPair[timed], then per site: SiteFrame +
+                 // api + file bytes
   kEnd,          // candidate: every block ran; no payload
   kError,        // either: a failure (status, message bytes)
   kWarning,      // either: a condition the device runs through (message bytes); before kTiling / kEnd
@@ -51,6 +52,7 @@ struct BlockFrame {
   uint32_t blockIdx, ubPeak;
   uint64_t instrs, sites;
   uint32_t derived, pad;  // sampled timing: 1 when the trace was derived, not simulated
+  uint64_t timed;
 };
 
 struct SiteFrame {

@@ -103,7 +103,7 @@ Core::Core(const CoreSpec& spec, int globalId)
                                         SocParamInt("dcache_ways"))),
       dcacheWays_(static_cast<uint32_t>(SocParamInt("dcache_ways"))),
       dcache_(static_cast<size_t>(dcacheSets_) * dcacheWays_, 0),
-      race_(std::make_unique<RaceChecker>(trace_.sites, local_.Size(LocalBuf::kUB), mem_.bytes)) {
+      race_(std::make_unique<RaceChecker>(trace_.sites, trace_.timed, local_.Size(LocalBuf::kUB), mem_.bytes)) {
   trace_.globalId = globalId;
   trace_.type = spec.type;
 }
@@ -180,7 +180,8 @@ int64_t Core::IssueAccesses(Instr ins, const SrcLoc& loc, const char* api, const
   gm_flags::RestoreView();  // a DMA's own checks read GM
   for (size_t i = 0; i < n; ++i) CheckInsideUb(acc[i].addr, acc[i].bytes, loc, api);
   ins.site = Site_(loc, api);
-  race_->Instruction(ins.pipe, ins.site, acc, n, loc, api);
+  FlushScalar();  // the instruction's trace index is then the trace's size
+  race_->Instruction(ins.pipe, ins.site, static_cast<int64_t>(trace_.instrs.size()), acc, n, loc, api);
   Append(ins);
   return static_cast<int64_t>(trace_.instrs.size()) - 1;
 }

@@ -333,6 +333,22 @@ void CheckTrace(const std::vector<Instr>& trace, size_t cores) {
   }
 }
 
+// Checks one block's pairs left to the timeline: two of its trace's instructions on two of PIPE_V,
+// PIPE_MTE2 and PIPE_MTE3, in order.
+void CheckTimed(const CoreTrace& t) {
+  const auto pipeOf = [&](int64_t k) {
+    if (k < 0 || static_cast<uint64_t>(k) >= t.instrs.size() || t.instrs[static_cast<size_t>(k)].site >= t.sites.size())
+      throw Malformed("a timed pair names instruction " + std::to_string(k));
+    return t.instrs[static_cast<size_t>(k)].pipe;
+  };
+  const auto timed = [](int p) { return p == PIPE_V || p == PIPE_MTE2 || p == PIPE_MTE3; };
+  for (const TimedPair& p : t.timed) {
+    const int a = pipeOf(p.first), b = pipeOf(p.second);
+    if (p.first >= p.second || a == b || !timed(a) || !timed(b))
+      throw Malformed("a timed pair of instructions " + std::to_string(p.first) + " and " + std::to_string(p.second));
+  }
+}
+
 // Every output byte the launch changed must have been paid for by a write its trace records: a DMA
 // or fixpipe store (its bytes), or a scalar store (SetValue, an element write, a raw store: the
 // bytes its scalar record carries, Core::NoteScalarStore). A kernel that wrote GM around the
@@ -425,9 +441,13 @@ bool Receive(const LaunchSpec& l, const Tiling& tiling, int fd, Outcome& o, Rece
         uint64_t rest = h.bytes - sizeof b;
         if (b.instrs > rest / sizeof(Instr)) throw Malformed("trace length");
         rest -= b.instrs * sizeof(Instr);
+        if (b.timed > rest / sizeof(TimedPair)) throw Malformed("timed pairs");
+        rest -= b.timed * sizeof(TimedPair);
         CoreTrace& t = r.block;
         t.instrs.resize(b.instrs);
         Read(fd, t.instrs.data(), b.instrs);
+        t.timed.resize(b.timed);
+        Read(fd, t.timed.data(), b.timed);
         t.sites.clear();
         for (uint64_t k = 0; k < b.sites; ++k) {
           channel::SiteFrame f;
@@ -443,6 +463,7 @@ bool Receive(const LaunchSpec& l, const Tiling& tiling, int fd, Outcome& o, Rece
         }
         if (rest != 0) throw Malformed("block record size");
         CheckTrace(t.instrs, r.cores.size());
+        CheckTimed(t);
         if (r.writes) r.writes->Add(t.instrs, !b.derived);
         if (!b.derived) r.ran.insert(b.blockIdx);
         for (const Instr& i : t.instrs) {
@@ -543,6 +564,7 @@ void Run(const LaunchSpec& l, Outcome& o) {
   // Wall time spent in the model, reported so its overhead over the functional run can be measured.
   const Clock::time_point t0 = Clock::now();
   o.latencyUs = r.model->Run().taskDurationUs;
+  if (!r.model->TimedWarning().empty()) o.warnings.push_back(r.model->TimedWarning());
   r.modelTime += Clock::now() - t0;
   o.profileJson = r.model->Profile().Json(o.ubPeak);
   o.profileJson.insert(

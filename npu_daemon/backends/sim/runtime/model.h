@@ -15,6 +15,7 @@
 #include "model/params.h"
 #include "model/program.h"
 #include "model/reports.h"
+#include "model/timed_order.h"
 #include "model/vector_unit.h"
 
 namespace ascendc_sim {
@@ -31,9 +32,12 @@ class LaunchModel {
   LaunchModel(const std::vector<CoreSpec>& cores, LaunchOptions options);
   // Keep a finished block (called once per block, one block at a time).
   void AddBlock(const CoreTrace& block);
-  // Time the launch; the profile listener holds the per-block report afterwards.
+  // Time the launch; the profile listener holds the per-block report afterwards. A vector / DMA
+  // pair of the same UB bytes that only timing orders and that overlaps is a race (SimError).
   model::LaunchEvent Run();
   const model::ProfileListener& Profile() const { return profile_; }
+  // The warning for such pairs that the timeline orders ("" if none), once Run has returned.
+  const std::string& TimedWarning() const { return timedWarning_; }
 
  private:
   model::Params params_;
@@ -42,6 +46,8 @@ class LaunchModel {
   std::vector<model::Program> blocks_;
   std::vector<CoreSpec> cores_;
   model::ProfileListener profile_;
+  model::TimedOrder timed_;
+  std::string timedWarning_;
 };
 
 }  // namespace ascendc_sim

@@ -15,8 +15,9 @@ std::string Describe(const Site& s) {
   return std::string(s.api) + " at " + (slash ? slash + 1 : s.file) + ":" + std::to_string(s.line);
 }
 
-RaceChecker::RaceChecker(const std::vector<Site>& sites, uint32_t ubBytes, uint64_t localBytes)
-    : sites_(sites), localBytes_(localBytes), shadow_(ubBytes / 32) {}
+RaceChecker::RaceChecker(const std::vector<Site>& sites, std::vector<TimedPair>& timed, uint32_t ubBytes,
+                         uint64_t localBytes)
+    : sites_(sites), timed_(timed), localBytes_(localBytes), shadow_(ubBytes / 32) {}
 
 void RaceChecker::Join(Clock& into, const Clock& from) {
   for (int i = 0; i < kPipes; ++i) into[i] = std::max(into[i], from[i]);
@@ -27,11 +28,15 @@ RaceChecker::Block& RaceChecker::ShadowOf(uint32_t addr) {
   return shadow_[addr / 32];
 }
 
-void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t n, const SrcLoc& loc, const char* api) {
+static bool VectorOrDma(int p) { return p == PIPE_V || p == PIPE_MTE2 || p == PIPE_MTE3; }
+
+void RaceChecker::Instruction(int p, uint32_t site, int64_t index, const UbAccess* acc, size_t n, const SrcLoc& loc,
+                              const char* api) {
   if (p == PIPE_V) Join(vc_[PIPE_V], vc_[PIPE_S]);  // compiler-inserted S -> V sync
   Clock& vc = vc_[p];
   Join(vc, issued_);
   ++vc[p];
+  if (VectorOrDma(p)) traceIndex_[p].push_back(index);
   for (size_t k = 0; k < n; ++k) {
     const UbAccess& a = acc[k];
     if (a.bytes == 0) continue;
@@ -43,7 +48,8 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
       Block& blk = shadow_[b];
       // Messages are built on a conflict only: this loop runs for every block of every access.
       const auto range = [b] { return " UB [" + std::to_string(b * 32) + ", " + std::to_string(b * 32 + 32) + ")"; };
-      if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer]) {
+      if (blk.writeClock != 0 && blk.writer != p && blk.writeClock > vc[blk.writer] &&
+          !ByTiming(blk.writer, blk.writeClock, p, index, b, a.write, true)) {
         const std::string what = std::string(api) + " on " + PipeName(p) + (a.write ? " writes" : " reads") + range() +
                                  " while " + Describe(sites_[blk.writeSite]) + " on " + PipeName(blk.writer) +
                                  " may still be writing it";
@@ -51,7 +57,7 @@ void RaceChecker::Instruction(int p, uint32_t site, const UbAccess* acc, size_t 
       }
       if (a.write) {
         for (int q = 0; q < kPipes; ++q)
-          if (q != p && blk.readClock[q] > vc[q]) {
+          if (q != p && blk.readClock[q] > vc[q] && !ByTiming(q, blk.readClock[q], p, index, b, true, false)) {
             // Scalar reads keep no site (asked for on writes only, for speed).
             const std::string reader = q == PIPE_S ? std::string("a scalar read") : Describe(sites_[blk.readSite[q]]);
             const std::string what = std::string(api) + " on " + PipeName(p) + " writes" + range() + " while " +
@@ -79,6 +85,16 @@ void RaceChecker::Conflict(int from, int to, const SrcLoc& loc, const std::strin
                   what.c_str(), PipeName(from), PipeName(to));
   Join(vc_[to], vc_[from]);
   if (to == PIPE_S) Join(issued_, vc_[from]);  // the scalar unit waited
+}
+
+// Pipe `to` runs in order: once this instruction starts after `from`'s access is done (what the
+// model then checks), so does every later one of `to`.
+bool RaceChecker::ByTiming(int from, uint32_t clock, int to, int64_t index, uint32_t block, bool secondWrites,
+                           bool firstWrites) {
+  if (SimStrict() || !VectorOrDma(from) || !VectorOrDma(to)) return false;
+  timed_.push_back(TimedPair{traceIndex_[from][clock - 1], index, block * 32, secondWrites, firstWrites, {}});
+  vc_[to][from] = std::max(vc_[to][from], clock);
+  return true;
 }
 
 bool RaceChecker::VectorAhead() const {

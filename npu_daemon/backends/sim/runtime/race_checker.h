@@ -11,7 +11,10 @@
 // syncs itself (asc-devkit, intra-core sync "key features" page, table 3 for arch 2201: S <-> MTE2/MTE3
 // synced by the compiler, `--cce-auto-sync` on by default for operator projects): such an unflagged
 // conflict is ordered and warned about; strict mode keeps it a race. The same page leaves V <-> MTE2/MTE3
-// to queues and flags (its counterexample 1: a static-tensor copy then Add fails), so those stay races.
+// to queues and flags (its counterexample 1: a static-tensor copy then Add fails), and MTE2 <-> MTE3
+// as well: nothing but timing orders such a pair in UB, so it goes to the trace (TimedPair) and the
+// performance model decides it once the launch is timed (model/timed_order.h); strict mode keeps it
+// a race here.
 // Each 32 B block of local memory remembers its last writer and its last reader per pipe; an access
 // whose earlier conflicting access is not ordered before it is a race. GM is checked the same way
 // between the DMA pipes of the core.
@@ -38,11 +41,13 @@ class RaceChecker {
   // `sites` is the core's site table (messages name the other access by it); `localBytes` the size
   // of the core's local memory, `ubBytes` the Unified Buffer's (the shadow grows past it on the first
   // cube-buffer access).
-  RaceChecker(const std::vector<Site>& sites, uint32_t ubBytes, uint64_t localBytes);
+  // `timed` receives the pairs left to the timeline.
+  RaceChecker(const std::vector<Site>& sites, std::vector<TimedPair>& timed, uint32_t ubBytes, uint64_t localBytes);
 
-  // A pipe instruction on `pipe` with its local-memory accesses: ticks the pipe's clock, fails on a
-  // race, and records the accesses.
-  void Instruction(int pipe, uint32_t site, const UbAccess* accesses, size_t n, const SrcLoc& loc, const char* api);
+  // A pipe instruction on `pipe`, trace index `index`, with its local-memory accesses: ticks the
+  // pipe's clock, fails on a race, and records the accesses.
+  void Instruction(int pipe, uint32_t site, int64_t index, const UbAccess* accesses, size_t n, const SrcLoc& loc,
+                   const char* api);
   // The scalar unit: whether PIPE_V is ahead of it (the compiler then syncs V -> S before a scalar
   // UB access), that sync, and the access itself (ticks PIPE_S; `site` is asked for on a write only).
   bool VectorAhead() const;
@@ -76,6 +81,10 @@ class RaceChecker {
   // a race, unless the compiler's automatic sync orders the pair (S <-> MTE2/MTE3, not strict),
   // which warns and joins the clocks as that sync does.
   void Conflict(int from, int to, const SrcLoc& loc, const std::string& what);
+  // A conflict between two of PIPE_V, PIPE_MTE2, PIPE_MTE3 (`from`'s access at `clock`, instruction
+  // `index` of pipe `to`) over the 32 B block `block`: left to the timeline (true), or not (strict
+  // mode, other pipes).
+  bool ByTiming(int from, uint32_t clock, int to, int64_t index, uint32_t block, bool secondWrites, bool firstWrites);
   struct Snapshot {
     Clock clock;
     int64_t setIndex;
@@ -90,7 +99,9 @@ class RaceChecker {
   };
 
   const std::vector<Site>& sites_;
+  std::vector<TimedPair>& timed_;
   uint64_t localBytes_;
+  std::vector<int64_t> traceIndex_[kPipes];  // V, MTE2, MTE3: trace index of the pipe's instruction by clock
   Clock vc_[kPipes] = {};
   Clock issued_ = {};  // what the scalar unit waited for: every instruction issued from now on follows it
   std::map<std::tuple<int, int, uint64_t>, std::vector<Snapshot>> flags_;  // FIFO per flag

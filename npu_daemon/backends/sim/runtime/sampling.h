@@ -30,6 +30,7 @@ struct BlockRecord {
   uint32_t ubPeak = 0;
   std::vector<Instr> trace;
   std::vector<Site> sites;
+  std::vector<TimedPair> timed;  // UB pairs: a derived block's are its model's
 };
 
 inline bool SameButGm(const Instr& a, const Instr& b) {

@@ -283,12 +283,26 @@ struct CoreRegisters {
   uint64_t rsvdCnt = 0;          // the elements the last vreducev2 (GatherMask) kept: get_rsvd_cnt
 };
 
+// Two instructions of one core on two of PIPE_V, PIPE_MTE2 and PIPE_MTE3 (a vector instruction and
+// a DMA, or a copy in and a copy out), touching the same UB bytes (one of them writing) with no
+// flag or queue between them. Only timing orders them on the A2, so the
+// performance model decides the pair (model/timed_order.h): a race if `second` starts before
+// `first` is done in the simulated timeline, a device-tolerated warning otherwise.
+struct TimedPair {
+  int64_t first, second;  // trace indices, first < second
+  uint32_t ub;            // the first 32 B block of UB both touch
+  uint8_t secondWrites;   // whether `second` writes (else it reads what `first` wrote)
+  uint8_t firstWrites;    // whether `first` wrote (else `second` writes what it read)
+  uint8_t pad[2];
+};
+
 // What a finished core hands the performance model: which core it was and what it issued.
 struct CoreTrace {
   int globalId = 0;  // index of the core among every core of the launch
   CoreType type = CoreType::kAiv;
   std::vector<Instr> instrs;
-  std::vector<Site> sites;  // Instr::site indexes these
+  std::vector<Site> sites;       // Instr::site indexes these
+  std::vector<TimedPair> timed;  // pairs only the timeline orders, in the order found
 };
 
 class RaceChecker;  // runtime/race_checker.h
