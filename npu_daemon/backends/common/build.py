@@ -536,10 +536,18 @@ def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
             if check is not None:
                 check.result()  # a refusal is the verdict, whether the compiles failed or not
     # Linked in its own directory (the object cache is not in its view), then copied into place.
-    runner = str(ensure_runtime().root / ctors.RUNNER_OBJECT)
+    rt = ensure_runtime()
+    runner = rt.root / ctors.RUNNER_OBJECT
     linked = c.cwd / "linked.so"
-    link = [CXX, *CANDIDATE_CXXFLAGS, "-shared", *objects, runner, *c.link, "-o", linked.name]
+    link = [CXX, *CANDIDATE_CXXFLAGS, "-shared", *objects, str(runner), *c.link, "-o", linked.name]
     compile_candidate(link, c.cwd, linked, c.what, timeout_s, c.sees)
+    if source_policy.enforced():  # the link gate: what the linked object needs from outside it
+        top = c.top.resolve()
+        units = [
+            (c.cwd / o, (c.cwd / s).resolve().relative_to(top).as_posix())
+            for o, s in zip(objects, c.sources, strict=True)
+        ]
+        source_policy.check_linked(linked, units, rt.lib, runner, top)
     shutil.copyfile(linked, out)
 
 
