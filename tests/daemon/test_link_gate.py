@@ -19,32 +19,25 @@ from .conftest import add_variant, small_request
 
 
 # ---- the gate alone, on objects g++ built here ---------------------------------------------------
-def _linked(tmp: Path, code: str) -> tuple[Path, Path, Path, Path]:
-    """(linked object, its unit's object, our library, our runner) as build.build_candidate
-    links them: `code` against a library exporting `api()`, no default libraries."""
+def _linked(tmp: Path, code: str) -> tuple[Path, Path, Path, Path, Path]:
+    """(linked object, its unit's object, our library, our runner, the program that loads it)
+    as build.build_candidate links them: `code` against a library exporting `api()`, without
+    the default libraries, which the program (`main`) brings."""
     (tmp / "api.cpp").write_text("int api() { return 1; }\n")
     (tmp / "runner.cpp").write_text("void runner() {}\n")
+    (tmp / "main.cpp").write_text('#include <string>\nint main() { return std::stoi("0"); }\n')
     (tmp / "k.cpp").write_text(code)
     gxx = ["g++", "-std=c++17", "-O1", "-fPIC", "-g1"]
+    link = ["-shared", "k.o", "runner.o", "-L.", "-lapi", "-nodefaultlibs", "-lgcc"]
     for cmd in (
         [*gxx, "-shared", "api.cpp", "-o", "libapi.so"],
         [*gxx, "-c", "runner.cpp", "-o", "runner.o"],
         [*gxx, "-c", "k.cpp", "-o", "k.o"],
-        [
-            *gxx,
-            "-shared",
-            "k.o",
-            "runner.o",
-            "-L.",
-            "-lapi",
-            "-nodefaultlibs",
-            "-lgcc",
-            "-o",
-            "k.so",
-        ],
+        [*gxx, *link, "-o", "k.so"],
+        [*gxx, "-Wl,--no-as-needed", "main.cpp", "-lm", "-o", "main"],
     ):
         subprocess.run(cmd, cwd=tmp, check=True)
-    return tmp / "k.so", tmp / "k.o", tmp / "libapi.so", tmp / "runner.o"
+    return tmp / "k.so", tmp / "k.o", tmp / "libapi.so", tmp / "runner.o", tmp / "main"
 
 
 def test_the_gate_names_the_symbol_and_its_line(tmp_path):
@@ -53,9 +46,9 @@ def test_the_gate_names_the_symbol_and_its_line(tmp_path):
     from npu_daemon import source_policy
 
     code = "#include <unistd.h>\nint api();\nint f(int c, char* b) {\n  return c ? api() : write(1, b, 1);\n}\n"
-    linked, obj, lib, runner = _linked(tmp_path, code)
+    linked, obj, lib, runner, main = _linked(tmp_path, code)
     with pytest.raises(source_policy.Violation) as refused:
-        source_policy.check_linked(linked, [(obj, "k.cpp")], lib, runner, tmp_path)
+        source_policy.check_linked(linked, [(obj, "k.cpp")], tmp_path, lib, runner, main)
     assert refused.value.what == "write" and refused.value.line == 4, refused.value
     assert refused.value.path == "k.cpp"
 
@@ -69,8 +62,8 @@ def test_the_gate_accepts_the_api_the_units_own_and_the_listed_library(tmp_path)
         "int f(int n) { std::map<std::string, int> m; m[std::to_string(n)] = own(n);\n"
         "  return api() + (int)std::sqrt((double)m.size()); }\n"
     )
-    linked, obj, lib, runner = _linked(tmp_path, code)
-    source_policy.check_linked(linked, [(obj, "k.cpp")], lib, runner, tmp_path)
+    linked, obj, lib, runner, main = _linked(tmp_path, code)
+    source_policy.check_linked(linked, [(obj, "k.cpp")], tmp_path, lib, runner, main)
 
 
 ANCHOR = "  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), units});\n"
@@ -174,3 +167,13 @@ def test_a_native_kernel_needing_a_symbol_off_the_list_is_refused(tmp_path, nati
     result = native_client.evaluate(small_request(pkg, run_id="link"))
     assert result.status is Status.REJECTED, result.message
     assert "`write`" in result.message and "op_kernel/add.cpp" in result.message, result.message
+
+
+def test_a_symbol_nothing_defines_is_left_to_the_load(tmp_path):
+    """Not a refusal: the harness's load fails on it as on any undefined symbol (a tiling that
+    names a function its repository defines elsewhere keeps the status it had)."""
+    from npu_daemon import source_policy
+
+    code = "int elsewhere();\nint f() { return elsewhere(); }\n"
+    linked, obj, lib, runner, main = _linked(tmp_path, code)
+    source_policy.check_linked(linked, [(obj, "k.cpp")], tmp_path, lib, runner, main)

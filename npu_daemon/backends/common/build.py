@@ -547,7 +547,7 @@ def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
             (c.cwd / o, (c.cwd / s).resolve().relative_to(top).as_posix())
             for o, s in zip(objects, c.sources, strict=True)
         ]
-        source_policy.check_linked(linked, units, rt.lib, runner, top)
+        source_policy.check_linked(linked, units, top, rt.lib, runner, rt.harness)
     shutil.copyfile(linked, out)
 
 
