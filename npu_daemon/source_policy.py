@@ -402,7 +402,7 @@ def check_linked(
     too (linked in statically). A symbol no library of the `harness` that loads it defines is
     left to that load, which fails as an undefined symbol does (a link error, not a refusal)."""
     ours = _ours(library, runner)
-    needed = [n for n in _undefined(linked, "--dyn-syms") if n not in ours]
+    needed = sorted(n for n in _undefined(linked, "--dyn-syms") if n not in ours)  # one verdict
     for name in needed:
         shown, ok = _verdict(name, needed)
         if not ok and name in _loadable(harness):

@@ -1,12 +1,14 @@
 """The link gate (source_policy.check_linked), through a real daemon: what a tiling program or a
 native kernel needs from outside its own units is resolved by the linker, so a symbol reached by
-any spelling the token gate cannot see (an address taken, a function reference, a name pasted
-by a macro of our headers, a 64-bit alias, a library class whose members do the I/O) is REJECTED
-with the symbol and the unit; an honest tiling using the listed standard library is accepted.
-Each refusal here was accepted by the token gate before (then held, or not, by containment)."""
+any spelling (an address taken, a function reference, a 64-bit or private alias, a library class
+whose members do the I/O) is REJECTED with the symbol and the file that needs it; an honest
+tiling using the listed standard library is accepted. The token gate of main accepted every
+refusal here (then held, or not, by containment) but syscall, dlsym, popen and std::ifstream,
+which its name lists refused: those are here as the brief lists them, named by the linker."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -67,9 +69,6 @@ def test_the_gate_accepts_the_api_the_units_own_and_the_listed_library(tmp_path)
 
 
 ANCHOR = "  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), units});\n"
-# Our host headers' token paster (register/op_impl_registry.h): a name it pastes is spelled by
-# our header, which the token gate never reads as the candidate's.
-PASTE = "ASCENDC_SIM_IMPL_CAT2"
 
 
 def tiling_with(before: str, use: str) -> object:
@@ -91,31 +90,34 @@ REFUSED = [
     ),
     ("lseek64", "#include <unistd.h>\n", "    lseek64(0, 0, SEEK_SET);", "lseek64"),
     ("pread64", "#include <unistd.h>\n", "    char b; pread64(0, &b, 1, 0);", "pread64"),
-    ("pasted syscall", "#include <unistd.h>\n", f"    {PASTE}(sys, call)(39);", "syscall"),
+    ("address of system", "#include <cstdlib>\n", '    auto s = &system; s("id");', "system"),
     (
-        "pasted dlsym",
-        f'extern "C" void* {PASTE}(dl, sym)(void*, const char*);\n',
-        f'    {PASTE}(dl, sym)(nullptr, "open");',
-        "dlsym",
+        "glibc's private name",
+        'extern "C" int __libc_system(const char*);\n',
+        '    auto s = &__libc_system; s("id");',
+        "__libc_system",
     ),
-    ("pasted popen", "#include <cstdio>\n", f'    {PASTE}(po, pen)("id", "r");', "popen"),
+    # Refused by name on main too (the token gate's lists): now by the linker, named alike.
+    ("syscall", "#include <unistd.h>\n", "    syscall(39);", "syscall"),
+    ("dlsym", 'extern "C" void* dlsym(void*, const char*);\n', '    dlsym(nullptr, "x");', "dlsym"),
+    ("popen", "#include <cstdio>\n", '    popen("id", "r");', "popen"),
     (
         "std::ifstream",
         "#include <ext/stdio_filebuf.h>\n",
-        f'    std::{PASTE}(if, stream) f("/etc/passwd"); blockDim += f.get();',
-        "std::basic_filebuf<char, std::char_traits<char> >",  # the first of its symbols
+        '    std::ifstream f("/etc/passwd"); blockDim += f.get();',
+        "std::__basic_file<char>",  # the first of its symbols, by name
     ),
     (
         "a descriptor's stream",
         "#include <ext/stdio_filebuf.h>\n",
         "    __gnu_cxx::stdio_filebuf<char> fb(0, std::ios::in); blockDim += fb.sgetc();",
-        "std::basic_filebuf<char, std::char_traits<char> >",
+        "std::__basic_file<char>",
     ),
     (
         "std::thread",
         "#include <thread>\n",
         "    std::thread t([] {}); t.join();",
-        "std::thread::_M_start_thread",
+        "std::thread::",
     ),
     (
         "the clock",
@@ -133,7 +135,9 @@ def test_a_tiling_needing_a_symbol_off_the_list_is_refused(client, before, use, 
     result = client.evaluate(small_request(tiling_with(before, use), run_id="link"))
     assert result.status is Status.REJECTED, result.message
     assert result.message.startswith("op_host/add.cpp:"), result.message
-    assert f"`{symbol}" in result.message and "LINKABLE" in result.message, result.message
+    # (a class's symbol may come first as its vtable, VTT or typeinfo)
+    assert re.search(rf"`(?:[\w ]+ for )?{re.escape(symbol)}", result.message), result.message
+    assert "LINKABLE" in result.message
 
 
 HONEST = """#include <algorithm>
