@@ -142,12 +142,14 @@ LINKABLE: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     (
-        "strings and memory: <cstring>, <cctype>, parsing and formatting numbers in memory",
+        "strings and memory: <cstring>, <cctype>, parsing and formatting numbers in memory (and "
+        "errno, through which parsing reports)",
         (
             r"mem(?:cpy|move|set|cmp|chr)(?:_chk)?", r"__(?:mem(?:cpy|move|set)|str(?:n?cpy|cat))_chk",
             r"str(?:n?len|n?cmp|n?cpy|n?cat|r?chr|str|c?spn|pbrk|tok(?:_r)?|n?dup)",
             r"strto(?:u?ll?|f|l?d)", r"ato(?:ll?|i|f)", r"(?:__)?v?s(?:n)?printf(?:_chk)?",
-            r"(?:__isoc99_)?sscanf", r"is(?:alnum|alpha|blank|cntrl|digit|graph|lower|print"
+            r"(?:__isoc(?:99|23)_)?sscanf", r"__isoc23_strto\w+", r"__errno_location",
+            r"is(?:alnum|alpha|blank|cntrl|digit|graph|lower|print"
             r"|punct|space|upper|xdigit)", r"to(?:lower|upper)", r"__ctype_(?:b|tolower|toupper)_loc",
             r"qsort", r"bsearch",
         ),

@@ -141,7 +141,9 @@ def test_a_tiling_needing_a_symbol_off_the_list_is_refused(client, before, use, 
 
 
 HONEST = """#include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 #include <string>
@@ -153,14 +155,17 @@ HONEST_USE = """    std::vector<uint32_t> sizes = {total, 3u, 1u};
     std::map<std::string, uint32_t> named{{"x", sizes[0]}};
     std::ostringstream why;
     why << "tile " << named["x"] << " of " << std::sqrt(double(total)) << std::log(2.0);
-    uint32_t copied = 0;
+    errno = 0;  // ops-math's mod parses a switch so
+    const double parsed = std::strtod("2.5", nullptr);
+    uint32_t copied = errno == 0 && parsed > 2.0 ? 0u : 1u;
     (void)memcpy_s(&copied, sizeof copied, &sizes[2], sizeof sizes[2]);
     blockDim = std::max<uint32_t>(copied, why.str().size() > 1000 ? 2u : 1u);"""
 
 
 def test_an_honest_tiling_using_the_listed_library_is_accepted(client):
-    """Containers, strings, algorithms, <cmath>, string streams and securec: accepted, and the
-    tiling it runs for the case (not 7 elements) is the suite's."""
+    """Containers, strings, algorithms, <cmath>, string streams, strtod with errno and securec:
+    accepted (errno was refused until the development corpus's mod showed it), and the tiling it
+    runs for the case (not 7 elements) is the suite's."""
     result = client.evaluate(small_request(tiling_with(HONEST, HONEST_USE), run_id="link"))
     assert result.status is Status.OK, result.message
 
