@@ -527,7 +527,8 @@ def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
     (ctors.py), and link the objects with the runner the candidate process calls once its
     syscall filter is tight. The acceptance check runs beside the compiles (each sandboxed in
     its view, neither runs the candidate's code): nothing is linked before it passes, and its
-    refusal is the verdict whatever the compiles said."""
+    refusal is the verdict whatever the compiles said. The link gate then reads what the linked
+    object needs from outside it (source_policy.check_linked) before it is cached or run."""
     with futures.ThreadPoolExecutor(1) as pool:
         check = pool.submit(accept, c, timeout_s) if source_policy.enforced() else None
         try:
