@@ -24,47 +24,20 @@ import re
 import resource
 import select
 import signal
+import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ascend_core.package import OperatorPackage
 
-# (what it stops, names): forbidden as a token, except as a member (`x.open`, `p->read`).
+# What the token gate still reads, because the linker cannot see it: a construct that leaves no
+# symbol (inline assembly, a builtin, the simulator's namespace reached through an inline function
+# of our headers). Calls to any function are the link gate's (`check_linked`). (what it stops,
+# names): forbidden as a token, except as a member (`x.open`, `p->read`).
 FORBIDDEN_NAMES: list[tuple[str, tuple[str, ...]]] = [
     ("inline assembly", ("asm", "__asm", "__asm__")),
-    (
-        "system calls and processes",
-        (
-            "syscall", "fork", "vfork", "clone3", "execl", "execlp", "execle", "execv", "execvp",
-            "execve", "execvpe", "fexecve", "posix_spawn", "posix_spawnp", "ptrace", "prctl",
-            "seccomp", "mmap", "mmap64", "munmap", "mprotect", "pkey_mprotect", "mremap",
-            "madvise", "sigaction", "pthread_create", "socketpair", "shmget", "shmat", "semget",
-            "msgget", "mq_open", "shm_open", "memfd_create",
-        ),
-    ),
-    (
-        "non-local jumps",
-        (
-            "setjmp", "longjmp", "_setjmp", "_longjmp", "sigsetjmp", "siglongjmp", "__sigsetjmp",
-            "__builtin_setjmp", "__builtin_longjmp", "jmp_buf", "sigjmp_buf",
-        ),
-    ),
-    (
-        "file I/O (a kernel reads its inputs and writes its outputs through GM)",
-        (
-            "fopen", "fopen64", "freopen", "freopen64", "fdopen", "fopencookie", "tmpfile",
-            "tmpfile64", "popen", "open64", "openat", "openat64", "creat", "creat64", "__open",
-            "__open64", "__open_2", "__open64_2", "__openat_2", "unlinkat", "opendir",
-            "ftruncate", "ftruncate64", "ifstream", "ofstream", "fstream", "basic_ifstream",
-            "basic_ofstream", "basic_fstream", "filebuf", "basic_filebuf", "filesystem",
-        ),
-    ),
-    (
-        "ending the process or running code at its exit",
-        ("atexit", "at_quick_exit", "on_exit", "_exit", "_Exit", "quick_exit", "__cxa_atexit"),
-    ),
-    ("loading or looking up code", ("dlopen", "dlmopen", "dlsym", "dlvsym", "dl_iterate_phdr")),
+    ("non-local jumps", ("__builtin_setjmp", "__builtin_longjmp")),
     (
         "the simulator's internals (kernels use the AscendC API)",
         (
@@ -76,22 +49,6 @@ FORBIDDEN_NAMES: list[tuple[str, tuple[str, ...]]] = [
             "__builtin_eh_return", "__builtin_unwind_init", "__builtin_bit_cast",
         ),
     ),
-]  # fmt: skip
-# Forbidden when called: common words a kernel may use for its own objects (`TPipe pipe;`).
-CALLED_NAMES: list[tuple[str, tuple[str, ...]]] = [
-    (
-        "system calls and processes",
-        ("clone", "system", "kill", "signal", "socket", "connect", "bind", "listen", "accept"),
-    ),
-    (
-        "file I/O (a kernel reads its inputs and writes its outputs through GM)",
-        (
-            "open", "read", "write", "pread", "pwrite", "readv", "writev", "close", "lseek",
-            "remove", "rename", "unlink", "mkdir", "rmdir", "chdir", "truncate", "dup", "dup2",
-            "dup3", "pipe", "pipe2",
-        ),
-    ),
-    ("ending the process or running code at its exit", ("exit",)),
 ]  # fmt: skip
 # GNU attributes that run code outside the launch, place it, or bind a name to another symbol
 # (`weakref("open")` calls open under a name of the candidate's choosing).
@@ -116,6 +73,107 @@ FORBIDDEN_HEADERS = (
     "dirent.h", "link.h", "syscall.h", "filesystem", "sys/syscall.h", "sys/mman.h",
     "sys/socket.h", "sys/stat.h", "sys/wait.h", "sys/ptrace.h", "sys/prctl.h",
 )  # fmt: skip
+# The link gate (`check_linked`): what a candidate's linked shared object may need from outside its
+# own units, besides the exports of our runtime library (the AscendC API, kernel and host, and
+# what its inline functions call). g++ has resolved every spelling (macros, ADL, overloads, an
+# address taken, `decltype`) to these symbols. (category: why, patterns over the demangled name,
+# each matched whole). Anything else is refused: file and descriptor I/O (`read`, `pread64`,
+# `std::ifstream`), processes and threads (`popen`, `std::thread`), sockets, time, signals,
+# `dlopen`/`dlsym`, `syscall`, exit handlers, the environment's writes.
+LINKABLE: list[tuple[str, tuple[str, ...]]] = [
+    (
+        "the C++ language runtime: what g++ emits for new and delete, exceptions, RTTI, static "
+        "and thread_local initialisation and destruction, failed assertions, the start files of "
+        "a shared object",
+        (
+            r"operator (?:new|delete)(?:\[\])?", r"__cxa_(?:allocate|free)_exception",
+            r"__cxa_(?:throw|rethrow|begin_catch|end_catch|get_exception_ptr|call_unexpected)",
+            r"__cxa_guard_(?:acquire|release|abort)", r"__cxa_(?:pure|deleted)_virtual",
+            r"__cxa_atexit", r"__cxa_finalize", r"__dso_handle", r"__gxx_personality_v0",
+            r"__tls_get_addr", r"__cxa_thread_atexit(?:_impl)?",
+            r"_Unwind_Resume", r"__stack_chk_fail", r"__libc_single_threaded", r"__gmon_start__",
+            r"_ITM_(?:de)?registerTMCloneTable", r"std::terminate", r"std::nothrow",
+            r"__cxxabiv1::__\w+_type_info(?:::.*)?",
+            r"abort", r"__assert_fail", r"__assert_perror_fail",
+        ),
+    ),
+    (
+        "containers, strings, algorithms: the out-of-line parts of std::string, map, set, list, "
+        "unordered_map, function, shared_ptr, and the exceptions they throw",
+        (
+            r"std::(?:__cxx11::)?basic_string<.*", r"std::_Rb_tree_\w+",
+            r"std::(?:__detail::|__cxx11::)?_List_node_base::.*",
+            r"std::__detail::_Prime_rehash_policy::.*", r"std::_(?:Hash|Fnv_hash)_bytes",
+            r"std::__throw_\w+", r"std::_Sp_make_shared_tag::.*",
+            r"std::operator(?:\+|==|!=|<=?|>=?) ?<char, std::char_traits<char>, std::allocator<char> >",
+            r"std::(?:exception|bad_alloc|bad_array_new_length|bad_cast|bad_typeid"
+            r"|bad_function_call|bad_optional_access|bad_variant_access|logic_error|domain_error"
+            r"|invalid_argument|length_error|out_of_range|runtime_error|range_error"
+            r"|overflow_error|underflow_error)(?:::.*)?",
+        ),
+    ),
+    (
+        "formatting in memory: string streams and the stream machinery they share",
+        (
+            r"std::(?:__cxx11::)?basic_(?:o|i)?stringstream<.*",
+            r"std::(?:__cxx11::)?basic_stringbuf<.*",
+            r"std::basic_(?:ostream|istream|iostream|ios|streambuf)<.*",
+            r"std::(?:__ostream_insert|operator<<|operator>>) ?<.*",
+            r"std::ios_base::.*", r"std::locale::.*", r"std::ctype<char>::.*",
+            r"std::(?:num_put|num_get|numpunct)<.*",
+        ),
+    ),
+    (
+        "writing to the standard output and error streams: diagnostics, which reach the "
+        "evaluation's log (bounded, scrubbed of case data)",
+        (
+            r"stdout", r"stderr", r"std::(?:cout|cerr|clog)", r"(?:__)?v?f?printf(?:_chk)?",
+            r"f?puts", r"f?putc", r"putchar", r"fwrite", r"fflush", r"perror",
+        ),
+    ),
+    (
+        "math: <cmath> and <cstdlib>'s arithmetic",
+        (
+            r"(?:a?(?:sin|cos|tan)h?|atan2|exp(?:2|10|m1)?|log(?:2|10|1p|b)?|ilogb|pow|sqrt|cbrt"
+            r"|hypot|erfc?|[lt]gamma|ceil|floor|trunc|l?l?round|nearbyint|l?l?rint|fmod"
+            r"|remainder|remquo|copysign|nan|nextafter|nexttoward|fdim|fmax|fmin|fma|fabs|frexp"
+            r"|ldexp|modf|scalbl?n|sincos)[fl]?",
+            r"__\w+_finite", r"l?l?abs", r"l?l?div",
+        ),
+    ),
+    (
+        "strings and memory: <cstring>, <cctype>, parsing and formatting numbers in memory (and "
+        "errno, through which parsing reports)",
+        (
+            r"mem(?:cpy|move|set|cmp|chr)(?:_chk)?", r"__(?:mem(?:cpy|move|set)|str(?:n?cpy|cat))_chk",
+            r"str(?:n?len|n?cmp|n?cpy|n?cat|r?chr|str|c?spn|pbrk|tok(?:_r)?|n?dup)",
+            r"strto(?:u?ll?|f|l?d)", r"ato(?:ll?|i|f)", r"(?:__)?v?s(?:n)?printf(?:_chk)?",
+            r"(?:__isoc(?:99|23)_)?sscanf", r"__isoc23_strto\w+", r"__errno_location",
+            r"is(?:alnum|alpha|blank|cntrl|digit|graph|lower|print"
+            r"|punct|space|upper|xdigit)", r"to(?:lower|upper)", r"__ctype_(?:b|tolower|toupper)_loc",
+            r"qsort", r"bsearch",
+        ),
+    ),
+    ("allocation", (r"malloc", r"calloc", r"realloc", r"free", r"aligned_alloc", r"posix_memalign")),
+    (
+        "reading the environment: the sandbox hands the program one of its own, holding nothing "
+        "of the daemon's (real tilings read profiling switches)",
+        (r"(?:secure_)?getenv",),
+    ),
+    (
+        "the sanitizers' hooks, in a sanitized build (ASCEND_GYM_SIM_SANITIZE=1)",
+        (r"__(?:asan|ubsan|lsan|sanitizer)_\w+",),
+    ),
+]  # fmt: skip
+_LINKABLE = re.compile("|".join(f"(?:{p})" for _, ps in LINKABLE for p in ps))
+# A vtable, typeinfo or VTT is its class's: the class decides.
+_OF_CLASS = re.compile(
+    r"(?:vtable|typeinfo|typeinfo name|VTT|construction vtable) for (.*?)(?:-in-.*)?"
+)
+# An operator's name, which may hold `<`, `>`, `(` or a space (`operator<<`, `operator new[]`).
+_OPERATOR = re.compile(
+    r"operator(?:\s+\w+(?:\[\])?|<=>|<<=|>>=|->\*?|<<|>>|&&|\|\||\+\+|--|\(\)|\[\]|[-+*/%^&|~!=<>,]=?)"
+)
 SYSTEM_ROOTS = (Path("/usr/include"), Path("/usr/lib/gcc"), Path("/usr/local/include"))
 BACKENDS = Path(__file__).resolve().parent / "backends"  # the emulation's headers
 # The casts that can make a function pointer of an address (static_cast and const_cast cannot).
@@ -129,11 +187,7 @@ CHECK_MEMORY_MB = 256
 WHAT_CHARS = 512
 IN_PROCESS_BYTES = 4 << 20
 
-_WHY = {name: why for why, names in [*FORBIDDEN_NAMES, *CALLED_NAMES] for name in names}
-_CALLED = frozenset(n for _, names in CALLED_NAMES for n in names)
-_FORBIDDEN = frozenset(_WHY) - _CALLED
-# A name right before a called name makes it a declaration (`void write(...)`), not a call.
-_NOT_A_TYPE = frozenset(("return", "co_return", "throw", "else", "do", "case", "sizeof", "new"))
+_WHY = {name: why for why, names in FORBIDDEN_NAMES for name in names}
 # One pass over `g++ -E -fdebug-cpp` output, where every token is preceded by its spelling
 # location (`{P:file;F:includer;L:line;...}`): a token our header's macro produced is spelled in
 # our header, a token the candidate pasted or spliced is spelled in the candidate's file. Tokens
@@ -328,6 +382,130 @@ def check_unit(
     )
 
 
+NOT_LINKABLE = (
+    "a symbol neither the package's own, nor the AscendC API, nor a listed part of the standard "
+    "library (source_policy.LINKABLE)"
+)
+
+
+def check_linked(
+    linked: Path,
+    units: list[tuple[Path, str]],
+    top: Path,
+    library: Path,
+    runner: Path,
+    harness: Path,
+) -> None:
+    """Raise `Violation` for a symbol the candidate's shared object `linked` (of `units`: each
+    object and the package file it was compiled from, under `top`, linked with our `runner`)
+    needs from outside itself that our runtime `library` does not export and LINKABLE does not
+    list: named demangled, with the file that needs it (and its line where the object has line
+    tables). The units' own definitions were resolved at the link, libgcc's arithmetic helpers
+    too (linked in statically). A symbol no library of the `harness` that loads it defines is
+    left to that load, which fails as an undefined symbol does (a link error, not a refusal)."""
+    ours = _ours(library, runner)
+    needed = sorted(n for n in _undefined(linked, "--dyn-syms") if n not in ours)  # one verdict
+    for name in needed:
+        shown, ok = _verdict(name, needed)
+        if not ok and name in _loadable(harness):
+            for obj, unit in units:
+                if name in _undefined(obj):
+                    raise Violation(*_where(obj, name, unit, top), shown, NOT_LINKABLE)
+            raise Violation(units[0][1], 0, shown, NOT_LINKABLE)
+
+
+# A symbol's (demangled name, linkable), for as long as the process lives (a worker's candidates
+# need the same few hundred).
+_verdicts: dict[str, tuple[str, bool]] = {}
+
+
+def _verdict(name: str, batch: list[str]) -> tuple[str, bool]:
+    """`name`'s verdict; the first unknown name demangles all of `batch` in one c++filt."""
+    if name not in _verdicts:
+        fresh = [n for n in batch if n not in _verdicts]
+        shown = _tool(["c++filt"], "\n".join(fresh)).splitlines()
+        for raw, readable in zip(fresh, shown, strict=True):
+            _verdicts[raw] = (readable, _LINKABLE.fullmatch(_entity(readable)) is not None)
+    return _verdicts[name]
+
+
+def _entity(name: str) -> str:
+    """What a demangled symbol names, without its return type and parameters
+    (`std::ostream& std::ostream::_M_insert<long>(long)` -> `std::ostream::_M_insert<long>`),
+    or the class of a vtable, typeinfo or VTT."""
+    if m := _OF_CLASS.fullmatch(name):
+        return m[1]
+    if name.endswith(")") or name.endswith(") const"):
+        depth, k = 0, name.rindex(")")
+        while k >= 0:
+            depth += (name[k] == ")") - (name[k] == "(")
+            if depth == 0:
+                break
+            k -= 1
+        name = name[:k]
+    depth, start, k = 0, 0, 0
+    while k < len(name):
+        if op := _OPERATOR.match(name, k):  # and the space before its template arguments
+            k = op.end() + name.startswith(" <", op.end())
+            continue
+        c = name[k]
+        depth += (c == "<") - (c == ">")
+        if c == " " and depth == 0:
+            start = k + 1
+        k += 1
+    return name[start:]
+
+
+def _tool(cmd: list[str], stdin: str | None = None) -> str:
+    return subprocess.run(
+        cmd, input=stdin, capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+
+
+def _symbols(obj: Path, table: str) -> list[tuple[str, bool]]:
+    """(name, defined) of each named symbol in an ELF file's `table` (`--syms` or `--dyn-syms`).
+    readelf, not nm: nm loads the linker plugins (LLVM's among them), 70 ms a call here."""
+    out = _tool(["readelf", "--wide", table, str(obj)])
+    # `Num: Value Size Type Bind Vis Ndx Name`, Ndx `UND` for a symbol needed from elsewhere.
+    rows = (line.split() for line in out.splitlines())
+    return [(f[7].split("@")[0], f[6] != "UND") for f in rows if len(f) >= 8 and f[0][-1] == ":"]
+
+
+def _undefined(obj: Path, table: str = "--syms") -> frozenset[str]:
+    """The symbols an ELF object or shared object needs from elsewhere (weak ones too)."""
+    return frozenset(name for name, defined in _symbols(obj, table) if not defined)
+
+
+@functools.cache
+def _ours(library: Path, runner: Path) -> frozenset[str]:
+    """What our runtime library defines for others (the AscendC API it was built from) and what
+    our runner needs: per runtime, immutable."""
+    exports = (name for name, defined in _symbols(library, "--dyn-syms") if defined)
+    return frozenset(exports) | _undefined(runner)
+
+
+@functools.cache
+def _loadable(program: Path) -> frozenset[str]:
+    """What the libraries `program` loads define: what a symbol of a library it opens binds to."""
+    found = re.findall(r"(?:=> )?(/\S+) \(0x", _tool(["ldd", str(program)]))
+    return frozenset(
+        n for lib in found for n, defined in _symbols(Path(lib), "--dyn-syms") if defined
+    )
+
+
+def _where(obj: Path, name: str, unit: str, top: Path) -> tuple[str, int]:
+    """The package file and line of a use of `name` in `obj` (compiled from `unit`), from its
+    line tables; `unit` and 0 without them, or where the use is in our headers."""
+    for line in _tool(["nm", "--undefined-only", "--line-numbers", str(obj)]).splitlines():
+        fields = line.split(maxsplit=2)
+        if len(fields) == 3 and fields[1].split("@")[0] == name:
+            path, _, at = fields[2].rpartition(":")
+            full = (obj.parent / path).resolve()
+            if at.isdigit() and int(at) > 0 and full.is_relative_to(top.resolve()):
+                return full.relative_to(top.resolve()).as_posix(), int(at)
+    return unit, 0
+
+
 @dataclass(slots=True)
 class _Token:
     kind: str
@@ -446,7 +624,7 @@ def _rule(
     if tok.ours:
         return None
     if tok.kind == "expanded":
-        return (tok.text, _WHY[tok.text]) if tok.text in _FORBIDDEN else None
+        return (tok.text, _WHY[tok.text]) if tok.text in _WHY else None
     if tok.kind != "id" and tok.text != "(":
         return None
     prev = tokens[i - 1].text if i else ""
@@ -457,13 +635,8 @@ def _rule(
     name = tok.text
     if prev in (".", "->"):
         return None
-    if name in _FORBIDDEN:
+    if name in _WHY:
         return name, _WHY[name]
-    if name in _CALLED and nxt == "(":
-        before = tokens[i - 2].text if i >= 2 else ""
-        declared = tokens[i - 1].kind == "id" and prev not in _NOT_A_TYPE and before != "."
-        if not declared and not _member_initializer(tokens, i):
-            return name, _WHY[name]
     if name in ("__attribute__", "__attribute") and nxt == "(":
         for t in tokens[i + 2 : _close(tokens, i + 1)]:
             if t.kind == "id" and t.text.strip("_") in ATTRIBUTES:
@@ -482,19 +655,6 @@ def _rule(
         if start and tokens[start - 1].text == "(":
             return f"({name})", FN_POINTER  # C-style cast
     return None
-
-
-def _member_initializer(tokens: list[_Token], i: int) -> bool:
-    """Token i names a member in a constructor's initializer list (`: pipe(pipeIn) {`,
-    `: a(x), pipe(y) {`): after `:` or `,`, and the list's entries end at the body's `{`."""
-    if i == 0 or tokens[i - 1].text not in (":", ","):
-        return False
-    k = _close(tokens, i + 1) + 1
-    while k + 1 < len(tokens) and tokens[k].text == "," and tokens[k + 1].kind == "id":
-        if k + 2 >= len(tokens) or tokens[k + 2].text not in ("(", "{"):
-            return False
-        k = _close(tokens, k + 2) + 1
-    return k < len(tokens) and tokens[k].text == "{"
 
 
 def _abstract_fn(tokens: list[_Token], i: int) -> bool:

@@ -320,14 +320,14 @@ def test_a_spec_variant_serving_a_path_is_taken_for_that_path_alone(tmp_path):
 
 def test_cli_check_measures_acceptance_through_the_daemons_evaluation(tmp_path, capsys):
     """`corpus check` judges each operator with the daemon's own acceptance check alone (a host
-    file that pastes `sys` and `call` together is refused, whatever its suffix) and prints the
+    file that pastes `__as` and `m__` together is refused, whatever its suffix) and prints the
     rate; Sqrt's kernel does not compile, but it preprocesses: the check accepts it without
     compiling anything."""
     shutil.copytree(SRC / "vendor_b", tmp_path / "vendor_b")
     shutil.copytree(SRC / "vendor_a" / "Neg", tmp_path / "vendor_c" / "Neg")
     host = tmp_path / "vendor_c" / "Neg" / "op_host"
     (host / "probe.inl").write_text(
-        "#define P(a, b) a##b\ninline long Probe() { return P(sys, call)(39); }\n"
+        '#define P(a, b) a##b\ninline void Probe() { P(__as, m__)("nop"); }\n'
     )
     source = (host / "neg.cpp").read_text()
     (host / "neg.cpp").write_text('#include "probe.inl"\n' + source)
@@ -336,10 +336,10 @@ def test_cli_check_measures_acceptance_through_the_daemons_evaluation(tmp_path, 
     table = capsys.readouterr().out
     rows = {r["op"]: r for r in json.loads(out.read_text())}
     assert rows["neg"]["status"] == "REJECTED"
-    assert rows["neg"]["message"].startswith("op_host/probe.inl:2: `syscall`"), rows["neg"]
+    assert rows["neg"]["message"].startswith("op_host/probe.inl:2: `__asm__`"), rows["neg"]
     assert rows["sqrt"]["status"] == "OK"
     assert "| judged | 2 |" in table and "| accepted | 1 (50.0 %) |" in table
-    assert "| vendor_c/Neg | op_host/probe.inl:2: `syscall` is not allowed" in table
+    assert "| vendor_c/Neg | op_host/probe.inl:2: `__asm__` is not allowed" in table
 
 
 def test_a_spec_whose_attrs_the_opdef_lacks_is_not_taken(tmp_path):

@@ -27,6 +27,18 @@ def guest(tmp_path_factory) -> DaemonClient:
         c.close()
 
 
+@pytest.fixture(scope="module")
+def unchecked_guest(tmp_path_factory) -> DaemonClient:
+    """The acceptance check off (`--source-policy off`): the tiling's confinement behind the
+    gates, for the attacks the link gate now refuses before they run."""
+    state = tmp_path_factory.mktemp("u")
+    extra = ["--source-policy", "off"]
+    with LocalDaemon(backend="sim-guest", workers=1, state_dir=state, extra_args=extra) as d:
+        c = DaemonClient(d.address, heartbeat_s=1.0)
+        yield c
+        c.close()
+
+
 def timed(kernel: str | None = None, run_id: str = "guest") -> EvalRequest:
     pkg = resolve("level1/add")
     if kernel is not None:

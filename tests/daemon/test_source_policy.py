@@ -25,8 +25,14 @@ def daemon(tmp_path_factory):
 
 BYPASSES = [
     # (name, kernel body, lines before the kernel, rule named in the answer)
-    ("splice", "    sys\\\ncall(39);", "", "system calls"),
-    ("digraph pasting", "    P(sys, call)(39);", "#define P(a, b) a %:%: b\n", "system calls"),
+    # A function reached by any spelling is the link gate's (test_link_gate.py): named there.
+    ("splice", "    sys\\\ncall(39);", "#include <unistd.h>\n", "`syscall`"),
+    (
+        "digraph pasting",
+        "    P(sys, call)(39);",
+        "#include <unistd.h>\n#define P(a, b) a %:%: b\n",
+        "`syscall`",
+    ),
     ("include macro", "", "#define H <fcntl.h>\n#include H\n", "a header of system calls"),
     (
         "alias cast",
@@ -47,7 +53,7 @@ BYPASSES = [
         "function pointer",
     ),
     ("builtin setjmp", "    void* b[5]; if (__builtin_setjmp(b)) return;", "", "non-local jumps"),
-    ("fopen64", '    fopen64("x", "r");', "#include <cstdio>\n", "file I/O"),
+    ("fopen64", '    fopen64("x", "r");', "#include <cstdio>\n", "`fopen64`"),
     ("line directive", "", '#line 1 "/usr/include/stdio.h"\n', "line directive"),
     (
         "weakref",
@@ -92,10 +98,11 @@ def _with_file(pkg: OperatorPackage, path: str, text: str) -> OperatorPackage:
 
 def test_every_file_of_the_package_is_read_whatever_its_suffix(tmp_path, client):
     pkg = add_variant(tmp_path, "    Probe();", '#include "probe.inl"\n')
-    pkg = _with_file(pkg, "op_kernel/probe.inl", "inline void Probe() { syscall(39); }\n")
+    probe = "#include <unistd.h>\ninline void Probe() { syscall(39); }\n"
+    pkg = _with_file(pkg, "op_kernel/probe.inl", probe)
     result = client.evaluate(small_request(pkg, run_id="gate"))
     assert result.status is Status.REJECTED
-    assert result.message.startswith("op_kernel/probe.inl:1: `syscall`"), result.message
+    assert result.message.startswith("op_kernel/probe.inl:2: `syscall`"), result.message
 
 
 def test_a_data_file_may_have_line_like_comments_but_is_never_cpp(tmp_path, client):
@@ -224,7 +231,6 @@ FINE = {
     "a table of handlers": "int A(int x) { return x; }\nint (*table[])(int) = {A};",
 }
 REFUSED = {
-    "ternary call": "int f(int c, char* b) { return c ? 0 : write(1, b, 1); }",
     "reinterpret_cast through decltype": "void g();\n"
     "void f(long p) { reinterpret_cast<decltype(&g)>(p)(); }",
     "C-style cast to a function pointer": "void f(long p) { ((void (*)())p)(); }",

@@ -527,7 +527,8 @@ def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
     (ctors.py), and link the objects with the runner the candidate process calls once its
     syscall filter is tight. The acceptance check runs beside the compiles (each sandboxed in
     its view, neither runs the candidate's code): nothing is linked before it passes, and its
-    refusal is the verdict whatever the compiles said."""
+    refusal is the verdict whatever the compiles said. The link gate then reads what the linked
+    object needs from outside it (source_policy.check_linked) before it is cached or run."""
     with futures.ThreadPoolExecutor(1) as pool:
         check = pool.submit(accept, c, timeout_s) if source_policy.enforced() else None
         try:
@@ -536,10 +537,18 @@ def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
             if check is not None:
                 check.result()  # a refusal is the verdict, whether the compiles failed or not
     # Linked in its own directory (the object cache is not in its view), then copied into place.
-    runner = str(ensure_runtime().root / ctors.RUNNER_OBJECT)
+    rt = ensure_runtime()
+    runner = rt.root / ctors.RUNNER_OBJECT
     linked = c.cwd / "linked.so"
-    link = [CXX, *CANDIDATE_CXXFLAGS, "-shared", *objects, runner, *c.link, "-o", linked.name]
+    link = [CXX, *CANDIDATE_CXXFLAGS, "-shared", *objects, str(runner), *c.link, "-o", linked.name]
     compile_candidate(link, c.cwd, linked, c.what, timeout_s, c.sees)
+    if source_policy.enforced():  # the link gate: what the linked object needs from outside it
+        top = c.top.resolve()
+        units = [
+            (c.cwd / o, (c.cwd / s).resolve().relative_to(top).as_posix())
+            for o, s in zip(objects, c.sources, strict=True)
+        ]
+        source_policy.check_linked(linked, units, top, rt.lib, runner, rt.harness)
     shutil.copyfile(linked, out)
 
 
