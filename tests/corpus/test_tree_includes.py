@@ -86,3 +86,18 @@ def test_an_imported_package_keeps_its_tree_files(tmp_path):
     again = load_package(tmp_path)
     assert again.spec.tree_path == pkg.spec.tree_path
     assert again.content_hash() == pkg.content_hash()
+
+
+def test_a_compile_error_in_a_tree_file_is_the_compilers_message_on_the_guest(tmp_path):
+    """A tree file is part of the package: a kernel error inside it comes back as clang's own
+    message, not as a file outside the package (the guest build checked against the operator's
+    directory alone and hid the error)."""
+    from npu_daemon.backends.sim import GuestSimBackend
+
+    pkg = packages()["offset_scale"]
+    header = "tree/norm/scale_rows/op_kernel/scale_math.h"
+    pkg.files[header] += '\nstatic_assert(sizeof(int) == 0, "tree file error");\n'
+    request = EvalRequest(run_id="t", package=pkg, soc="Ascend910B4", stages=[Stage.COMPILE])
+    result = GuestSimBackend().evaluate(request, tmp_path)
+    assert result.status == Status.COMPILE_ERROR
+    assert "tree file error" in result.message, result.message

@@ -182,13 +182,14 @@ def build_kernel(
         cmd += [*build.repo_root_flags(pkg, cwd), *build.include_root_flags(pkg, workdir)]
         unit = ["-include", prelude.name, source, "-S", "-emit-llvm", "-o", ir.name]
         pch = ensure_pch()
-        sees = build.view(build.package_top(pkg, workdir), pch.parent)
+        top = build.package_top(pkg, workdir)  # the tree's root where the package has tree/ files
+        sees = build.view(top, pch.parent)
 
         def compile_ir(args: list[str]) -> None:
             try:
                 build.compile_candidate(args, cwd, ir, "kernel", timeout_s, sees)
             except build.BuildError as e:
-                if foreign := foreign_file(e.log, cwd, [workdir, pch.parent]):
+                if foreign := foreign_file(e.log, cwd, [top, pch.parent]):
                     raise build.BuildError("kernel", f"{foreign}: {FOREIGN}") from None
                 raise
 
