@@ -141,6 +141,7 @@ def test_a_tiling_needing_a_symbol_off_the_list_is_refused(client, before, use, 
 
 
 HONEST = """#include <algorithm>
+#include <sys/syscall.h>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -159,11 +160,13 @@ HONEST_USE = """    std::vector<uint32_t> sizes = {total, 3u, 1u};
     const double parsed = std::strtod("2.5", nullptr);
     uint32_t copied = errno == 0 && parsed > 2.0 ? 0u : 1u;
     (void)memcpy_s(&copied, sizeof copied, &sizes[2], sizeof sizes[2]);
-    blockDim = std::max<uint32_t>(copied, why.str().size() > 1000 ? 2u : 1u);"""
+    blockDim = std::max<uint32_t>(copied, why.str().size() > 1000 ? 2u : 1u);
+    blockDim += __NR_gettid > 1000 ? 1u : 0u;  // CANN's log headers name it; the call is refused"""
 
 
 def test_an_honest_tiling_using_the_listed_library_is_accepted(client):
-    """Containers, strings, algorithms, <cmath>, string streams, strtod with errno and securec:
+    """Containers, strings, algorithms, <cmath>, string streams, strtod with errno, securec and
+    the system call numbers (not the call):
     accepted (errno was refused until the development corpus's mod showed it), and the tiling it
     runs for the case (not 7 elements) is the suite's."""
     result = client.evaluate(small_request(tiling_with(HONEST, HONEST_USE), run_id="link"))

@@ -194,4 +194,4 @@ def test_the_log_and_error_headers_of_cann_and_the_op_base(kernel):
   if (p[0]) AlogRecord(OP, DLOG_TYPE_DEBUG, DLOG_DEBUG, "never %d", 1);
   if (p[2] < 0) REPORT_INNER_ERR_MSG("E89999", "never %d", 2);"""
     # GetCoreNum: the vector cores of the fixture's SoC, the 910B4's 40
-    assert tiling_words(kernel, includes, code)[:6] == [0, 1, 89999, 40, 0, 1]
+    assert tiling_words(kernel, includes, code)[:6] == [0, 0, 89999, 40, 0, 1]

@@ -1,6 +1,6 @@
 // CANN's log library as a tiling program calls it (levels, log types, the module id, the level
-// check and the record). A tiling's log has one reader here, the evaluation's message: errors are
-// written to stderr as OP_LOGE writes them (op_common/log/log.h), every other level is off.
+// check and the record). A record asked for anyway goes to stderr as OP_LOGE's do
+// (op_common/log/log.h).
 #pragma once
 
 #include <cstdarg>
@@ -19,7 +19,9 @@
 
 enum { OP = 63 };  // the operators' module (OP_MODULE_ID)
 
-inline int AlogCheckDebugLevel(uint32_t, int32_t level) { return level == DLOG_ERROR ? 1 : 0; }
+// Every level off: the repository's own log macros then call nothing (CANN's LogBase names the
+// thread by `syscall`, which no tiling may link); its error reports still print (base/err_msg.h).
+inline int AlogCheckDebugLevel(uint32_t, int32_t) { return 0; }
 
 inline void AlogRecord(uint32_t, uint32_t, int32_t, const char* fmt, ...) {
   std::va_list args;
