@@ -145,7 +145,8 @@ LINKABLE: list[tuple[str, tuple[str, ...]]] = [
     ),
     (
         "strings and memory: <cstring>, <cctype>, parsing and formatting numbers in memory (and "
-        "errno, through which parsing reports)",
+        "errno, through which parsing reports, and localeconv, whose decimal point nlohmann/json's "
+        "number parser reads)",
         (
             r"mem(?:cpy|move|set|cmp|chr)(?:_chk)?", r"__(?:mem(?:cpy|move|set)|str(?:n?cpy|cat))_chk",
             r"str(?:n?len|n?cmp|n?cpy|n?cat|r?chr|str|c?spn|pbrk|tok(?:_r)?|n?dup)",
@@ -153,7 +154,7 @@ LINKABLE: list[tuple[str, tuple[str, ...]]] = [
             r"(?:__isoc(?:99|23)_)?sscanf", r"__isoc23_strto\w+", r"__errno_location",
             r"is(?:alnum|alpha|blank|cntrl|digit|graph|lower|print"
             r"|punct|space|upper|xdigit)", r"to(?:lower|upper)", r"__ctype_(?:b|tolower|toupper)_loc",
-            r"qsort", r"bsearch",
+            r"qsort", r"bsearch", r"localeconv",
         ),
     ),
     ("allocation", (r"malloc", r"calloc", r"realloc", r"free", r"aligned_alloc", r"posix_memalign")),

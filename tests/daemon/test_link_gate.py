@@ -189,3 +189,15 @@ def test_a_symbol_nothing_defines_is_left_to_the_load(tmp_path):
     code = "int elsewhere();\nint f() { return elsewhere(); }\n"
     linked, obj, lib, runner, main = _linked(tmp_path, code)
     source_policy.check_linked(linked, [(obj, "k.cpp")], tmp_path, lib, runner, main)
+
+
+@pytest.mark.skipif(
+    not Path("/usr/include/nlohmann/json.hpp").is_file(), reason="nlohmann-json3-dev not installed"
+)
+def test_a_tiling_parsing_json_with_the_library_cann_ships_is_accepted(client):
+    """nlohmann/json (CANN ships it; real cube tilings parse their compile info with it) needs
+    localeconv for its number parser's decimal point: listed, so the tiling links and runs."""
+    before = "#include <nlohmann/json.hpp>\n"
+    use = '    blockDim = nlohmann::json::parse("{\\"cores\\": 1.5}")["cores"].get<double>() > 1 ? 1u : 2u;'
+    result = client.evaluate(small_request(tiling_with(before, use), run_id="link"))
+    assert result.status is Status.OK, result.message
