@@ -182,8 +182,9 @@ def test_the_log_and_error_headers_of_cann_and_the_op_base(kernel):
 #include "log/error_code.h"
 #include "exe_graph/runtime/infer_datatype_context.h"
 #include "platform/platform_info_def.h"
+#include "graph/ge_error_codes.h"
 """
-    code = """p[0] = AlogCheckDebugLevel(OP, DLOG_DEBUG);
+    code = """p[0] = AlogCheckDebugLevel(OP, DLOG_DEBUG) + (ge::GRAPH_SUCCESS != 0);
   p[1] = AlogCheckDebugLevel(OP, DLOG_ERROR);
   p[2] = Ops::Base::VECTOR_INNER_ERROR;
   p[3] = fe::PlatFormInfos().GetCoreNum();
