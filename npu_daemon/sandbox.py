@@ -181,10 +181,14 @@ class Completed:
 
 @contextmanager
 def _logs(cwd: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
-    """A command's stdout and stderr: unnamed files in `cwd`, so that commands run in one
-    directory at once (a build's acceptance check preprocesses beside its compiles) never
-    truncate each other's logs, as two opens of one path did."""
-    with tempfile.TemporaryFile(dir=cwd) as out, tempfile.TemporaryFile(dir=cwd) as err:
+    """A command's stdout and stderr: files of its own in `cwd` (`.stdout-*`, `.stderr-*`), so
+    that commands run in one directory at once (a build's acceptance check preprocesses beside
+    its compiles) never truncate each other's logs, as two opens of one path did. They stay
+    until the evaluation's directory goes: what a command printed counts against its disk quota
+    (a kernel that fills it is charged, evaluation.py)."""
+    out_fd, _ = tempfile.mkstemp(prefix=".stdout-", dir=cwd)
+    err_fd, _ = tempfile.mkstemp(prefix=".stderr-", dir=cwd)
+    with os.fdopen(out_fd, "w+b") as out, os.fdopen(err_fd, "w+b") as err:
         yield out, err
 
 
