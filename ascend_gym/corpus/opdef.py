@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import re
 
-from ascend_core.package import GE_DTYPES, ArgSpec, AttrSpec, Case, OperatorSpec
+from ascend_core.package import ArgSpec, AttrSpec, Case, OperatorSpec
+from ascend_gym.corpus import GE_NAMES
 
 # `this->Input("x")...;`: the statement declaring one argument or attr, its calls in `chain`.
 _DECL = re.compile(r"\bthis->(Input|Output|Attr)\(\s*\"(\w+)\"\s*\)(?P<chain>[^;]*);", re.S)
 _CALL = re.compile(r"\.(\w+)\(")
 _DT = re.compile(r"\bDT_\w+")
-_GE = {ge: name for name, ge in GE_DTYPES.items()}
 _ATTR_TYPES = {
     "Int": ("int", 0),
     "Float": ("float", 0.0),
@@ -45,7 +45,7 @@ def _type_list(text: str, host_text: str) -> list[str]:
     if "{" not in text and (name := text.strip()).isidentifier():
         m = re.search(rf"\b{name}\s*(?:=\s*)?[({{]\s*\{{?([^;]*?)\}}", host_text)
         text = m.group(1) if m else ""
-    return [_GE.get(t, "") for t in _DT.findall(text)]
+    return [GE_NAMES.get(t, "") for t in _DT.findall(text)]
 
 
 def _attr_default(chain: str) -> tuple[str, object] | None:
