@@ -1,9 +1,9 @@
 """Compile gaps of the development corpus on the guest engine (issue 50): API forms real operators
 use that compiled natively but not for the guest: DataCopy with SliceInfo (eye_fp64), the
-launch's parameter block (get_para_base: gcd), list-tensor descriptors (split_v), int4b_t tensors
-and their Cast (turbo_quant_compress_latent), the device compiler's branch hints, InitSocState and
-LocalTensors at fixed addresses. Each runs with
-the native engine's verdict and simulated latency; a forged argument stops the kernel
+launch's parameter block (get_para_base: gcd), list-tensor descriptors (split_v), int4b_t tensors,
+their Cast (turbo_quant_compress_latent) and copies (swi_glu_quant), the device compiler's branch
+hints, InitSocState and LocalTensors at fixed addresses. Each runs with the native engine's
+verdict and simulated latency; a forged argument stops the kernel
 (RUNTIME_ERROR), never a read or write of the host's memory."""
 
 from __future__ import annotations
@@ -196,6 +196,46 @@ INT4 = add_edited(
 
 def test_int4_casts_and_nibbles_match_the_native_engine(engines):
     engines.same(add_with(INT4))
+
+
+# int4b_t nibbles through GM and back, in the count and the DataCopyPad forms, at an element offset
+# of both tensors (64 nibbles: byte 32): a copy moves bytes, two elements each. Ahead of the
+# compute, which then overwrites z.
+INT4_GM = add_edited(
+    (
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+        "    pipe.InitBuffer(int4Buf, 128);\n"
+        "    if (blockLength * sizeof(DTYPE_Z) < 64) return;\n"
+        "    LocalTensor<int4b_t> q = int4Buf.Get<uint8_t>().ReinterpretCast<int4b_t>();\n"
+        "    LocalTensor<int4b_t> back = q[128];\n"
+        "    for (int32_t k = 0; k < 128; ++k) q.SetValue(k, int4b_t((k * 5 + k / 16) % 16 - 8));\n"
+        "    GlobalTensor<int4b_t> zq;\n"
+        "    zq.SetGlobalBuffer((__gm__ int4b_t*)(z + offset * sizeof(DTYPE_Z)), blockLength * 2 * sizeof(DTYPE_Z));\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    DataCopy(zq, q, 64);\n"
+        "    DataCopyPad(zq[64], q[64], DataCopyExtParams{1, 32, 0, 0, 0});\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    DataCopy(back, zq, 128);\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    for (int32_t k = 0; k < 128; ++k)\n"
+        "      if (static_cast<int8_t>(back.GetValue(k)) != (k * 5 + k / 16) % 16 - 8) Trap();\n"
+        "    DataCopyPad(back, zq[64], DataCopyExtParams{1, 32, 0, 0, 0}, DataCopyPadExtParams<int4b_t>{false, 0, 0, 0});\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    for (int32_t k = 0; k < 64; ++k)\n"
+        "      if (static_cast<int8_t>(back.GetValue(k)) != ((k + 64) * 5 + (k + 64) / 16) % 16 - 8) Trap();\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "  }\n",
+    ),
+    (
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> int4Buf;\n",
+    ),
+)
+
+
+def test_int4_tensors_copied_through_gm_match_the_native_engine(engines):
+    engines.same(add_with(INT4_GM))
 
 
 PACKAGES = Path(__file__).parents[1] / "sim" / "packages"

@@ -372,7 +372,7 @@ class GlobalTensor {
   }
   GlobalTensor operator[](uint64_t offset) const {
     GlobalTensor t = *this;
-    t.addr_ = addr_ + static_cast<uint32_t>(offset * sizeof(T));
+    t.addr_ = addr_ + static_cast<uint32_t>(ascendc_guest::BytesOf<T>(offset));
     t.size_ = size_ > offset ? size_ - offset : 0;
     return t;
   }

@@ -24,6 +24,27 @@ void init_gm(Dtype t, uint32_t gm, int64_t gmSize, int64_t count, int64_t bits, 
 ASCENDC_GUEST_IMPORT(data_cache_clean) void data_cache_clean(uint32_t gm, int32_t entire);
 }
 
+// A copy moves whole bytes: int4b_t tensors (two elements a byte) cross as their bytes, so every
+// other layer sees uint8 elements and the element counts halve.
+template <typename T>
+constexpr Dtype CopyDtype() {
+  if constexpr (kHalfByte<T>)
+    return Dtype::kU8;
+  else
+    return DtypeOf<T>();
+}
+template <typename T>
+uint32_t CopyCount(uint32_t elems) {
+  return kHalfByte<T> ? elems / 2 : elems;
+}
+template <typename T>
+int64_t CopySize(const AscendC::GlobalTensor<T>& g) {
+  return static_cast<int64_t>(kHalfByte<T> ? g.GetSize() / 2 : g.GetSize());
+}
+template <typename T>
+uint32_t CopySize(const AscendC::LocalTensor<T>& l) {
+  return CopyCount<T>(l.GetSize());
+}
 template <typename T>
 int32_t CacheOf(const AscendC::GlobalTensor<T>& g) {
   return static_cast<int32_t>(g.GetCacheMode());
@@ -42,26 +63,26 @@ namespace AscendC {
 // ---- GM <-> local: count form (whole 32 B blocks) and DataCopyParams form ----------------------
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
-                            ascendc_guest::CacheOf(src), dst.UbAddr(), dst.GetSize(),
-                            static_cast<int32_t>(dst.GetPosition()), count, line);
+  ascendc_guest::copy_gm_ub(ascendc_guest::CopyDtype<T>(), 0, src.GmAddr(), ascendc_guest::CopySize(src),
+                            ascendc_guest::CacheOf(src), dst.UbAddr(), ascendc_guest::CopySize(dst),
+                            static_cast<int32_t>(dst.GetPosition()), ascendc_guest::CopyCount<T>(count), line);
 }
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
-                            ascendc_guest::CacheOf(dst), src.UbAddr(), src.GetSize(),
-                            static_cast<int32_t>(src.GetPosition()), count, line);
+  ascendc_guest::copy_gm_ub(ascendc_guest::CopyDtype<T>(), 1, dst.GmAddr(), ascendc_guest::CopySize(dst),
+                            ascendc_guest::CacheOf(dst), src.UbAddr(), ascendc_guest::CopySize(src),
+                            static_cast<int32_t>(src.GetPosition()), ascendc_guest::CopyCount<T>(count), line);
 }
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_blocks_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
-                                   ascendc_guest::CacheOf(src), dst.UbAddr(), dst.GetSize(),
+  ascendc_guest::copy_blocks_gm_ub(ascendc_guest::CopyDtype<T>(), 0, src.GmAddr(), ascendc_guest::CopySize(src),
+                                   ascendc_guest::CacheOf(src), dst.UbAddr(), ascendc_guest::CopySize(dst),
                                    static_cast<int32_t>(dst.GetPosition()), &p, line);
 }
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_blocks_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
-                                   ascendc_guest::CacheOf(dst), src.UbAddr(), src.GetSize(),
+  ascendc_guest::copy_blocks_gm_ub(ascendc_guest::CopyDtype<T>(), 1, dst.GmAddr(), ascendc_guest::CopySize(dst),
+                                   ascendc_guest::CacheOf(dst), src.UbAddr(), ascendc_guest::CopySize(src),
                                    static_cast<int32_t>(src.GetPosition()), &p, line);
 }
 
@@ -69,29 +90,29 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                  const DataCopyPadExtParams<T>& pad, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
-                                ascendc_guest::CacheOf(src), dst.UbAddr(), dst.GetSize(),
+  ascendc_guest::copy_pad_gm_ub(ascendc_guest::CopyDtype<T>(), 0, src.GmAddr(), ascendc_guest::CopySize(src),
+                                ascendc_guest::CacheOf(src), dst.UbAddr(), ascendc_guest::CopySize(dst),
                                 static_cast<int32_t>(dst.GetPosition()), 0, &p, &pad, line);
 }
 template <typename T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
                  ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
-                                ascendc_guest::CacheOf(dst), src.UbAddr(), src.GetSize(),
+  ascendc_guest::copy_pad_gm_ub(ascendc_guest::CopyDtype<T>(), 1, dst.GmAddr(), ascendc_guest::CopySize(dst),
+                                ascendc_guest::CacheOf(dst), src.UbAddr(), ascendc_guest::CopySize(src),
                                 static_cast<int32_t>(src.GetPosition()), 0, &p, nullptr, line);
 }
 // The legacy forms: DataCopyParams (blockLen in bytes here) and DataCopyPadParams.
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                  const DataCopyPadParams& pad, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 0, src.GmAddr(), static_cast<int64_t>(src.GetSize()),
-                                ascendc_guest::CacheOf(src), dst.UbAddr(), dst.GetSize(),
+  ascendc_guest::copy_pad_gm_ub(ascendc_guest::CopyDtype<T>(), 0, src.GmAddr(), ascendc_guest::CopySize(src),
+                                ascendc_guest::CacheOf(src), dst.UbAddr(), ascendc_guest::CopySize(dst),
                                 static_cast<int32_t>(dst.GetPosition()), 1, &p, &pad, line);
 }
 template <typename T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_pad_gm_ub(ascendc_guest::DtypeOf<T>(), 1, dst.GmAddr(), static_cast<int64_t>(dst.GetSize()),
-                                ascendc_guest::CacheOf(dst), src.UbAddr(), src.GetSize(),
+  ascendc_guest::copy_pad_gm_ub(ascendc_guest::CopyDtype<T>(), 1, dst.GmAddr(), ascendc_guest::CopySize(dst),
+                                ascendc_guest::CacheOf(dst), src.UbAddr(), ascendc_guest::CopySize(src),
                                 static_cast<int32_t>(src.GetPosition()), 1, &p, nullptr, line);
 }
 // The value DataCopyPad (GM -> VECIN/VECOUT, isPad false) writes into each row's 32 B tail.
@@ -104,15 +125,15 @@ void SetPadValue(T paddingValue) {
 // ---- UB -> UB on PIPE_V: DataCopyParams form and count form ------------------------------------
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_ub_ub(ascendc_guest::DtypeOf<T>(), dst.UbAddr(), dst.GetSize(),
-                            static_cast<int32_t>(dst.GetPosition()), src.UbAddr(), src.GetSize(),
+  ascendc_guest::copy_ub_ub(ascendc_guest::CopyDtype<T>(), dst.UbAddr(), ascendc_guest::CopySize(dst),
+                            static_cast<int32_t>(dst.GetPosition()), src.UbAddr(), ascendc_guest::CopySize(src),
                             static_cast<int32_t>(src.GetPosition()), &p, 0, line);
 }
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
-  ascendc_guest::copy_ub_ub(ascendc_guest::DtypeOf<T>(), dst.UbAddr(), dst.GetSize(),
-                            static_cast<int32_t>(dst.GetPosition()), src.UbAddr(), src.GetSize(),
-                            static_cast<int32_t>(src.GetPosition()), nullptr, count, line);
+  ascendc_guest::copy_ub_ub(ascendc_guest::CopyDtype<T>(), dst.UbAddr(), ascendc_guest::CopySize(dst),
+                            static_cast<int32_t>(dst.GetPosition()), src.UbAddr(), ascendc_guest::CopySize(src),
+                            static_cast<int32_t>(src.GetPosition()), nullptr, ascendc_guest::CopyCount<T>(count), line);
 }
 
 // ---- atomics: the GM read-modify-write of later UB -> GM copies --------------------------------
