@@ -168,6 +168,10 @@ for _op in (
     "__rpow__ __gt__ __ge__ __lt__ __le__"
 ).split():
     setattr(Tensor, _op, _binary(_op))
+# == and != compare element by element, as torch does (a mask for where)
+Tensor.__eq__ = lambda self, o: Tensor(sym.compare("eq", self.sym, _lift(o)))  # type: ignore[assignment,method-assign]
+Tensor.__ne__ = lambda self, o: Tensor(sym.compare("ne", self.sym, _lift(o)))  # type: ignore[assignment,method-assign]
+Tensor.__hash__ = object.__hash__  # type: ignore[assignment,method-assign]
 Tensor.__neg__ = lambda self: _rounded(Tensor(-self.sym))  # type: ignore[method-assign]
 Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[method-assign]
 

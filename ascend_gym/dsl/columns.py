@@ -11,7 +11,7 @@ from ascend_gym.dsl.compute import LoopLowering
 class ColumnsMixin:
     def _columns_kernel(self) -> list[str]:
         (lp,) = self.k.loops
-        low = LoopLowering(lp)
+        low = LoopLowering(lp, self.types, self.narrow)
         self._compute_body(low, row=True)
         fields = [n for _, n, _ in self.fields()]
         loads = lp.loads

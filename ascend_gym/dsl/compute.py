@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ascend_gym.dsl.lang import Kernel, Loop, Node, Store
+from ascend_gym.dsl.lang import DslError, Kernel, Loop, Node, Store
 
 ROW_SLOT = 8  # floats per per-row value: one 32 B block, the smallest vector operand
 LANE_ALIGN = 128  # tiles loops with a Compare round counts to 256 B of halves / 512 B of floats
@@ -60,10 +60,15 @@ class Reg:
 class LoopLowering:
     """Emits the Compute body of one loop: vector instructions over registers (UB temps)."""
 
-    def __init__(self, loop: Loop):
+    def __init__(self, loop: Loop, types: dict[str, str], narrow: frozenset[str] = frozenset()):
+        """`types`: each tensor's C type (the kernel class's `T`, `T1`, ...); `narrow`: those
+        that may be one byte wide (widened to fp32 through half)."""
         self.loop = loop
+        self.types = types
+        self.narrow = narrow
         self.order = self._order()
         self.uses = self._uses()
+        self.classes = self._classes()
         self.regs: dict[int, Reg] = {}
         self.free: list[int] = []
         self.n_bufs = 0
@@ -89,6 +94,27 @@ class LoopLowering:
 
         for s in self.loop.stores:
             visit(s.value)
+        return out
+
+    def _classes(self) -> dict[int, str]:
+        """The C type of each value kept in a tensor's dtype (not cast up): its tensor's. One
+        instruction takes one type, so operands from tensors of different types are refused."""
+        out: dict[int, str] = {}
+        tensor: dict[int, str] = {}  # a tensor the value's type comes from, for the message
+        for n in self.order:
+            if n.op == "load":
+                out[id(n)], tensor[id(n)] = self.types[n.name], n.name
+                continue
+            typed = [a for a in n.args if a.dtype == "T"]
+            if len({out[id(a)] for a in typed}) > 1:
+                names = ", ".join(sorted({tensor[id(a)] for a in typed}))
+                raise DslError(
+                    n.where,
+                    f"{n.fn or n.op}: operands of different dtypes (those of {names});"
+                    " cast them with .float()",
+                )
+            if n.dtype == "T" and typed:
+                out[id(n)], tensor[id(n)] = out[id(typed[0])], tensor[id(typed[0])]
         return out
 
     def _uses(self) -> dict[int, int]:
@@ -129,10 +155,10 @@ class LoopLowering:
     def scalar(self, n: Node, ctype: str) -> str:
         """A scalar operand as C++: a literal, an attribute member or a per-row value."""
         text = _scalar_expr(n) if n.kind == "const" else self.row_vals[id(n)]
-        return text if ctype == "float" else f"static_cast<T>({text})"
+        return text if ctype == "float" else f"static_cast<{ctype}>({text})"
 
     def ctype(self, n: Node) -> str:
-        return "float" if n.dtype == "float" else "T"
+        return "float" if n.dtype == "float" else self.classes.get(id(n), "T")
 
 
 def _scalar_expr(n: Node) -> str:
@@ -256,8 +282,14 @@ class ComputeMixin:
             if n.op == "cast":
                 buf = low._alloc()
                 src = low.regs[id(n.args[0])].expr
+                via = ""
+                if low.ctype(n.args[0]) in low.narrow:  # one-byte tiles widen through half
+                    tmp = low._alloc()
+                    via = f"tmpBuf{tmp}.Get<half>(), "
+                    low.free.append(tmp)
                 emit.append(
-                    f"LocalTensor<float> v{i} = AsFloat({src}, tmpBuf{buf}.Get<float>(), {count});"
+                    f"LocalTensor<float> v{i} = AsFloat({src}, {via}tmpBuf{buf}.Get<float>(), "
+                    f"{count});"
                 )
                 low.regs[id(n)] = Reg(f"v{i}", buf)
                 low._release(i)
@@ -285,6 +317,8 @@ class ComputeMixin:
             direct = mine[0] if len(mine) == 1 and id(n) not in consumed else None
             if low.loop.kind == "columns":
                 direct = None  # stores of a column loop read the accumulators or copies
+            if direct is not None and ct not in ("float", low.types[direct.tensor.name]):
+                direct = None  # another dtype: the store below refuses it
             if direct is not None and ct == "float":
                 buf = low._alloc()
                 d = f"v{i}"
@@ -314,14 +348,17 @@ class ComputeMixin:
             if id(s) in done or s.value.op in ("accum", "total"):  # stored once, at the end
                 continue
             n = s.value
+            ty = low.types[s.tensor.name]
+            if n.dtype != "float" and low.ctype(n) != ty:
+                raise DslError(s.where, f"{s.tensor.name} has another dtype: store v.float()")
             if s.tensor.layout == "rows":
                 value = self._row_value(low, n)
-                emit.append(f"{s.tensor.name}.SetValue(k, static_cast<T>({value}));")
+                emit.append(f"{s.tensor.name}.SetValue(k, static_cast<{ty}>({value}));")
             elif n.dtype == "float":
                 emit.append(f"CopyFloat({tile_of(s)}, {low.regs[id(n)].expr}, {count});")
             else:
                 emit.append(
-                    f"Adds({tile_of(s)}, {low.regs[id(n)].expr}, static_cast<T>(0), {count});"
+                    f"Adds({tile_of(s)}, {low.regs[id(n)].expr}, static_cast<{ty}>(0), {count});"
                 )
 
     def _reusable(self, low: LoopLowering, n: Node, i: int) -> tuple[int, str] | None:
@@ -383,7 +420,7 @@ class ComputeMixin:
     def _scalar_operand(self, low: LoopLowering, a: Node, ct: str) -> str:
         if a.kind == "row":
             text = self._row_value(low, a)
-            return text if ct == "float" else f"static_cast<T>({text})"
+            return text if ct == "float" else f"static_cast<{ct}>({text})"
         return low.scalar(a, ct)
 
     # per-row values live in float slots of `stat` (one 32 B block each)

@@ -140,6 +140,14 @@ class Value:
     def __le__(self, o: object) -> Value:  # type: ignore[override]
         return _compare("le", self, o)
 
+    def __eq__(self, o: object) -> Value:  # type: ignore[override]
+        return _compare("eq", self, o)
+
+    def __ne__(self, o: object) -> Value:  # type: ignore[override]
+        return _compare("ne", self, o)
+
+    __hash__ = object.__hash__  # values are graph nodes: identity, as before == was overloaded
+
     def __bool__(self) -> bool:
         raise DslError(_caller(), "a DSL value has no truth value: use where(cond, a, b)")
 

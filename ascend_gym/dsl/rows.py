@@ -11,7 +11,7 @@ from ascend_gym.dsl.lang import Loop
 class RowsMixin:
     def _rows_kernel(self) -> list[str]:
         (lp,) = self.k.loops
-        low = LoopLowering(lp)
+        low = LoopLowering(lp, self.types, self.narrow)
         self._compute_body(low, row=True)
         fields = [n for _, n, _ in self.fields()]
         tensors = self.k.tensors

@@ -125,7 +125,7 @@ class Renderer:
                 text = f"{fn}({a}, {b})"
         elif s.op == "compare":
             a, b = (self.expr(x) for x in s.args)
-            text = f"{a} {dict(gt='>', ge='>=', lt='<', le='<=')[s.fn]} {b}"
+            text = f"{a} {dict(gt='>', ge='>=', lt='<', le='<=', eq='==', ne='!=')[s.fn]} {b}"
         elif s.op == "select":
             c, a, b = (self.expr(x) for x in s.args)
             self.funcs.add("where")
@@ -155,13 +155,18 @@ def _per_op(nodes: list[Sym]) -> bool:
     )
 
 
+# A dtypes marker: the tensors of a case differ in dtype, so every load is cast up to fp32
+# (one instruction takes one type).
+MIXED = "mixed"
+
+
 def _upcast(nodes: list[Sym], dtypes: set[str]) -> bool:
     """Compute in fp32 unless the tensors are fp32 anyway or their dtype gives the reference
     exactly (no dtypes: the caller asks for the tensors' dtype). bfloat16 always goes through
     fp32 (the vector unit has no bf16 arithmetic); int32 stays int32 for + - * max min, the
     rest through fp32 (exact below 2^24)."""
     ops = [s for s in nodes if s.op in ("unary", "binary")]
-    if "bfloat16" in dtypes:
+    if "bfloat16" in dtypes or MIXED in dtypes:
         return True
     if _per_op(nodes):
         return False
@@ -198,9 +203,13 @@ def draft(
     attrs: list[str],
     dtypes: set[str],
     native: bool = False,
+    mixed: bool = False,
 ) -> Draft:
     """A DSL program for one traced case (outputs' shapes as the spec gives them, or None).
-    `native` computes element-wise loops in the tensors' dtype even where fp32 would be safer."""
+    `native` computes element-wise loops in the tensors' dtype even where fp32 would be safer;
+    `mixed`: the tensors differ in dtype (each loaded and cast up on its own)."""
+    if mixed:
+        dtypes = {*dtypes, MIXED}
     out_names = list(outputs)
     if len(roots) != len(out_names):
         raise Unsupported(f"the reference returns {len(roots)} values for {len(out_names)} outputs")

@@ -43,7 +43,14 @@ BINARY = {
     "min": np.minimum,
     "pow": np.power,
 }
-COMPARE = {"gt": np.greater, "ge": np.greater_equal, "lt": np.less, "le": np.less_equal}
+COMPARE = {
+    "gt": np.greater,
+    "ge": np.greater_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "eq": np.equal,
+    "ne": np.not_equal,
+}
 REDUCE = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
 
 
