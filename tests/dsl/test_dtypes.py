@@ -32,6 +32,14 @@ import numpy as np
 def masked_scale(x, mask):
     return np.where(mask != 0, x * 2, 0).astype(x.dtype)
 """
+RMS_SCALE = """\
+import numpy as np
+
+
+def rms_scale(x, gamma):
+    x = x.astype(np.float32)
+    return x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * gamma
+"""
 MASKED_SCALE_DSL = """\
 from ascend_gym.dsl import Kernel, where
 
@@ -97,6 +105,24 @@ def widen_mul() -> OperatorPackage:
     return _op("widen_mul", WIDEN_MUL, {"x": ["bfloat16"], "w": ["bfloat16"]}, ["float32"], cases)
 
 
+def rms_scale() -> OperatorPackage:
+    """A rows normalization: bfloat16 rows, an fp32 weight shared by every row, an fp32 output."""
+    cases = [
+        {
+            "name": name,
+            "dtype": "bfloat16",
+            "shapes": {"x": [rows, cols], "gamma": [cols]},
+            "dtypes": {"gamma": "float32", "y": "float32"},
+            "bench": name == "bench",
+        }
+        for name, rows, cols in (("tail", 7, 333), ("bench", 256, 1024))
+    ]
+    pkg = _op("rms_scale", RMS_SCALE, {"x": ["bfloat16"], "gamma": ["float32"]}, ["float32"], cases)
+    return pkg.model_copy(
+        update={"spec": pkg.spec.model_copy(update={"category": "normalization"})}
+    )
+
+
 def masked_scale() -> OperatorPackage:
     """where(mask != 0, 2x, 0): an int32 mask beside fp16 or fp32 data."""
     int32 = {"mask": "int32"}
@@ -132,6 +158,15 @@ def test_generated_mixed_dtype_kernels_pass_every_case(client):
     _ok(client, generate_offline(mask_mul())[0])
     pkg, _ = generate_offline(widen_mul())
     assert "KernelWidenMul<DTYPE_X, DTYPE_Y> op;" in pkg.files["op_kernel/widen_mul.cpp"]
+    _ok(client, pkg)
+
+
+def test_a_rows_kernel_of_bf16_rows_and_fp32_weights_passes(client):
+    pkg, draft = generate_offline(rms_scale())
+    kernel = pkg.files["op_kernel/rms_scale.cpp"]
+    assert draft.category == "normalization"
+    assert "KernelRmsScale<DTYPE_X, DTYPE_GAMMA> op;" in kernel
+    assert "LocalTensor<T1> colsLocal;" in kernel and "GlobalTensor<T1> gammaGm, yGm;" in kernel
     _ok(client, pkg)
 
 
