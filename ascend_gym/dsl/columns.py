@@ -5,20 +5,71 @@ steps; and its host tiling.
 
 from __future__ import annotations
 
-from ascend_gym.dsl.compute import LoopLowering
+from ascend_gym.dsl.compute import LoopLowering, Walk
+from ascend_gym.dsl.lang import Loop, Node
+
+
+def walks(lp: Loop) -> list[Walk] | None:
+    """The walks along the axis, when values computed from an accumulator (`exp(v - c.max(v))`)
+    need it finished: a value's walk is one more than the latest accumulator it reads. None
+    when one walk does everything."""
+    phase: dict[int, int] = {}
+    nodes: list[Node] = []
+
+    def walk_of(n: Node) -> int:
+        if id(n) not in phase:
+            phase[id(n)] = max([walk_of(a) + (a.op == "accum") for a in n.args], default=0)
+            nodes.append(n)
+        return phase[id(n)]
+
+    last = max(walk_of(s.value) for s in lp.stores)
+    if not any(phase[id(a)] < phase[id(n)] for n in nodes for a in n.args if a.op == "accum"):
+        return None
+    out: list[Walk] = []
+    for w in range(last + 1):
+        steps = [s for s in lp.stores if s.value.op != "accum" and phase[id(s.value)] == w]
+        folds = [n for n in nodes if n.op == "accum" and phase[id(n)] == w]
+        out.append(Walk(steps, folds, {}, 0))
+    return out
 
 
 class ColumnsMixin:
     def _columns_kernel(self) -> list[str]:
         (lp,) = self.k.loops
-        low = LoopLowering(lp, self.types, self.narrow)
-        self._compute_body(low, row=True)
+        several = walks(lp)
+        lows: list[LoopLowering] = []
+        acc_of: dict[int, int] = {}
+        for w in several or [None]:
+            if w is not None:  # this walk reads the accumulators the earlier ones finished
+                w.earlier, w.first_acc = dict(acc_of), len(acc_of)
+            low = LoopLowering(lp, self.types, self.narrow, w)
+            self._compute_body(low, row=True)
+            acc_of.update(low.acc_of)
+            lows.append(low)
         fields = [n for _, n, _ in self.fields()]
-        loads = lp.loads
-        scans = [s for s in lp.stores if s.value.op != "accum"]
         totals = [s for s in lp.stores if s.value.op == "accum"]
-        accs = [n for n in low.order if n.op in ("accum", "scan")]
-        self.columns_shape = (len(loads) + len(scans), len(totals), low.n_bufs + len(accs))
+        if several is None:
+            walk_loads = [lp.loads]
+            walk_scans = [[s for s in lp.stores if s.value.op != "accum"]]
+        else:
+            walk_loads = [[n for n in low.order if n.op == "load"] for low in lows]
+            walk_scans = [w.stores for w in several]
+        n_loads = max(len(ls) for ls in walk_loads)
+        n_scans = max(len(ss) for ss in walk_scans)
+        n_bufs = max(low.n_bufs for low in lows)
+        self.columns_shape = (
+            max(len(ls) + len(ss) for ls, ss in zip(walk_loads, walk_scans, strict=True)),
+            len(totals),
+            n_bufs + len(acc_of),
+        )
+        # a mean another walk reads is scaled once its walk ends; the others when stored
+        used_later = {i for low in lows for i in low.earlier.values()}
+        scaled = {
+            acc_of[id(n)]
+            for low in lows
+            for n in low.order
+            if n.op == "accum" and n.fn == "mean" and acc_of[id(n)] in used_later
+        }
         gm = self._gm_args()
         used = self._used_rows_tensors(lp)
         out = [
@@ -46,41 +97,101 @@ class ColumnsMixin:
             out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name}, {size});")
             out += self._l2(name)
         tile = "rowsPerTile * chunkPad * sizeof(T)"
-        out += [f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, {tile});" for i in range(len(loads))]
-        out += [f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, {tile});" for i in range(len(scans))]
+        out += [f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, {tile});" for i in range(n_loads)]
+        out += [f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, {tile});" for i in range(n_scans)]
         out += [
             f"    pipe.InitBuffer(totalQueue{i}, BUFFER_NUM, chunkPad * sizeof(T));"
             for i in range(len(totals))
         ]
+        out += [f"    pipe.InitBuffer(tmpBuf{i}, chunkPad * sizeof(float));" for i in range(n_bufs)]
         out += [
-            f"    pipe.InitBuffer(tmpBuf{i}, chunkPad * sizeof(float));" for i in range(low.n_bufs)
-        ]
-        out += [
-            f"    pipe.InitBuffer(acc{j}Buf, chunkPad * sizeof(float));" for j in range(len(accs))
+            f"    pipe.InitBuffer(acc{j}Buf, chunkPad * sizeof(float));" for j in range(len(acc_of))
         ]
         out += [
             "  }",
             "  // Each column tile (an outer index, a chunk of inner lanes) is walked along the axis,",
-            "  // several steps per copy (one strided DataCopyPad).",
+            "  // several steps per copy (one strided DataCopyPad)"
+            + (
+                "."
+                if several is None
+                else f", {len(lows)} times: a walk reads the accumulators the walks before it finished."
+            ),
             "  __aicore__ inline void Process() {",
             "    for (uint32_t u = unitStart; u < unitStart + blockUnits; ++u) {",
             "      const uint32_t first = (u % chunks) * chunk;",
             "      lanes = inner - first < chunk ? inner - first : chunk;",
             "      colsPad = AlignUp(lanes, 32 / sizeof(T));",
             "      base = static_cast<uint64_t>(u / chunks) * axisLen * inner + first;",
-            "      for (uint32_t row = 0; row < axisLen; row += rowsPerTile) {",
-            "        const uint32_t n = axisLen - row < rowsPerTile ? axisLen - row : rowsPerTile;",
-            "        CopyIn(row, n);",
-            "        Compute(row, n);",
         ]
-        if scans:
-            out.append("        CopyOut(row, n);")
-        out.append("      }")
+        for w, scans in enumerate(walk_scans):
+            sfx = "" if several is None else str(w)
+            out += [
+                "      for (uint32_t row = 0; row < axisLen; row += rowsPerTile) {",
+                "        const uint32_t n = axisLen - row < rowsPerTile ? axisLen - row : rowsPerTile;",
+                f"        CopyIn{sfx}(row, n);",
+                f"        Compute{sfx}(row, n);",
+                *([f"        CopyOut{sfx}(row, n);"] if scans else []),
+                "      }",
+            ]
+            for j in sorted(scaled & set(lows[w].acc_of.values())):
+                out += [
+                    f"      LocalTensor<float> acc{j} = acc{j}Buf.Get<float>();",
+                    f"      Muls(acc{j}, acc{j}, 1.0f / axisLen, colsPad);  // a mean read later",
+                ]
         if totals:
             out.append("      Finish(static_cast<uint64_t>(u / chunks) * inner + first);")
         out += ["    }", "  }", "", " private:"]
         gap = "static_cast<uint32_t>((inner - lanes) * sizeof(T))"
-        out.append("  __aicore__ inline void CopyIn(uint32_t row, uint32_t n) {")
+        for w, (low, loads, scans) in enumerate(zip(lows, walk_loads, walk_scans, strict=True)):
+            sfx = "" if several is None else str(w)
+            out += self._walk_stages(sfx, low, loads, scans, gap)
+        if totals:
+            out += [
+                "  // A column's totals, once it has walked the whole axis.",
+                "  __aicore__ inline void Finish(uint64_t at) {",
+            ]
+            for i, s in enumerate(totals):
+                nm, j = s.tensor.name, acc_of[id(s.value)]
+                out += [
+                    f"    LocalTensor<T> {nm} = totalQueue{i}.AllocTensor<T>();",
+                    f"    LocalTensor<float> acc{j} = acc{j}Buf.Get<float>();",
+                ]
+                if s.value.fn == "mean" and j not in scaled:
+                    out.append(f"    Muls(acc{j}, acc{j}, 1.0f / axisLen, colsPad);")
+                out += [
+                    f"    CopyFloat({nm}, acc{j}, colsPad);",
+                    f"    totalQueue{i}.EnQue<T>({nm});",
+                    f"    {nm} = totalQueue{i}.DeQue<T>();",
+                    f"    DataCopyPad({nm}Gm[at], {nm}, DataCopyExtParams{{1, "
+                    "static_cast<uint32_t>(lanes * sizeof(T)), 0, 0, 0});",
+                    f"    totalQueue{i}.FreeTensor({nm});",
+                ]
+            out.append("  }")
+        out += ["", "  TPipe pipe;"]
+        if n_loads:
+            que = ", ".join(f"inQueue{i}" for i in range(n_loads))
+            out.append(f"  TQue<QuePosition::VECIN, BUFFER_NUM> {que};")
+        outs = [f"outQueue{i}" for i in range(n_scans)]
+        outs += [f"totalQueue{i}" for i in range(len(totals))]
+        out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {', '.join(outs)};")
+        bufs = [f"tmpBuf{i}" for i in range(n_bufs)] + [f"acc{j}Buf" for j in range(len(acc_of))]
+        out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
+        out.append(f"  GlobalTensor<T> {', '.join(f'{n}Gm' for n in used)};")
+        out += self._members(fields)
+        out += [
+            "  uint32_t unitStart, blockUnits, chunkPad, lanes, colsPad;",
+            "  uint64_t base;",
+            "};",
+            "",
+        ]
+        out += self._entry(fields)
+        return out
+
+    def _walk_stages(
+        self, sfx: str, low: LoopLowering, loads: list[Node], scans: list, gap: str
+    ) -> list[str]:
+        """CopyIn, Compute and CopyOut of one walk along the axis."""
+        out = [f"  __aicore__ inline void CopyIn{sfx}(uint32_t row, uint32_t n) {{"]
         for i, n in enumerate(loads):
             out += [
                 f"    LocalTensor<T> {n.name} = inQueue{i}.AllocTensor<T>();",
@@ -90,7 +201,7 @@ class ColumnsMixin:
                 "                DataCopyPadExtParams<T>{false, 0, 0, 0});",
                 f"    inQueue{i}.EnQue({n.name});",
             ]
-        out += ["  }", "  __aicore__ inline void Compute(uint32_t row, uint32_t n) {"]
+        out += ["  }", f"  __aicore__ inline void Compute{sfx}(uint32_t row, uint32_t n) {{"]
         out += [
             f"    LocalTensor<T> {n.name} = inQueue{i}.DeQue<T>();" for i, n in enumerate(loads)
         ]
@@ -108,7 +219,7 @@ class ColumnsMixin:
         out += [f"    inQueue{i}.FreeTensor({n.name});" for i, n in enumerate(loads)]
         out.append("  }")
         if scans:
-            out.append("  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {")
+            out.append(f"  __aicore__ inline void CopyOut{sfx}(uint32_t row, uint32_t n) {{")
             for i, s in enumerate(scans):
                 nm = s.tensor.name
                 out += [
@@ -119,46 +230,6 @@ class ColumnsMixin:
                     f"    outQueue{i}.FreeTensor({nm});",
                 ]
             out.append("  }")
-        if totals:
-            out += [
-                "  // A column's totals, once it has walked the whole axis.",
-                "  __aicore__ inline void Finish(uint64_t at) {",
-            ]
-            for i, s in enumerate(totals):
-                nm, acc = s.tensor.name, low.regs[id(s.value)].expr
-                out += [
-                    f"    LocalTensor<T> {nm} = totalQueue{i}.AllocTensor<T>();",
-                    f"    LocalTensor<float> {acc} = {acc}Buf.Get<float>();",
-                ]
-                if s.value.fn == "mean":
-                    out.append(f"    Muls({acc}, {acc}, 1.0f / axisLen, colsPad);")
-                out += [
-                    f"    CopyFloat({nm}, {acc}, colsPad);",
-                    f"    totalQueue{i}.EnQue<T>({nm});",
-                    f"    {nm} = totalQueue{i}.DeQue<T>();",
-                    f"    DataCopyPad({nm}Gm[at], {nm}, DataCopyExtParams{{1, "
-                    "static_cast<uint32_t>(lanes * sizeof(T)), 0, 0, 0});",
-                    f"    totalQueue{i}.FreeTensor({nm});",
-                ]
-            out.append("  }")
-        out += ["", "  TPipe pipe;"]
-        if loads:
-            que = ", ".join(f"inQueue{i}" for i in range(len(loads)))
-            out.append(f"  TQue<QuePosition::VECIN, BUFFER_NUM> {que};")
-        outs = [f"outQueue{i}" for i in range(len(scans))]
-        outs += [f"totalQueue{i}" for i in range(len(totals))]
-        out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {', '.join(outs)};")
-        bufs = [f"tmpBuf{i}" for i in range(low.n_bufs)] + [f"acc{j}Buf" for j in range(len(accs))]
-        out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
-        out.append(f"  GlobalTensor<T> {', '.join(f'{n}Gm' for n in used)};")
-        out += self._members(fields)
-        out += [
-            "  uint32_t unitStart, blockUnits, chunkPad, lanes, colsPad;",
-            "  uint64_t base;",
-            "};",
-            "",
-        ]
-        out += self._entry(fields)
         return out
 
     def _columns_host(self) -> list[str]:

@@ -57,15 +57,36 @@ class Reg:
     buf: int | None = None  # tmpBuf index owned (freed after the last use)
 
 
+@dataclass
+class Walk:
+    """One walk along a columns() loop's axis: what it stores, the accumulators it folds, and
+    those folded by earlier walks (read here as finished values, by accumulator index)."""
+
+    stores: list[Store]
+    folds: list[Node]
+    earlier: dict[int, int]
+    first_acc: int  # index of this walk's first accumulator
+
+
 class LoopLowering:
     """Emits the Compute body of one loop: vector instructions over registers (UB temps)."""
 
-    def __init__(self, loop: Loop, types: dict[str, str], narrow: frozenset[str] = frozenset()):
+    def __init__(
+        self,
+        loop: Loop,
+        types: dict[str, str],
+        narrow: frozenset[str] = frozenset(),
+        walk: Walk | None = None,
+    ):
         """`types`: each tensor's C type (the kernel class's `T`, `T1`, ...); `narrow`: those
-        that may be one byte wide (widened to fp32 through half)."""
+        that may be one byte wide (widened to fp32 through half); `walk`: the part of a columns()
+        loop lowered here, when it walks the axis more than once."""
         self.loop = loop
         self.types = types
         self.narrow = narrow
+        self.stores = walk.stores if walk else loop.stores
+        self.folds = walk.folds if walk else []
+        self.earlier = walk.earlier if walk else {}
         self.order = self._order()
         self.uses = self._uses()
         self.classes = self._classes()
@@ -75,7 +96,8 @@ class LoopLowering:
         self.n_masks = 0
         self.free_masks: list[int] = []
         self.slots = 0
-        self.accs = 0
+        self.accs = walk.first_acc if walk else 0
+        self.acc_of: dict[int, int] = {}  # accumulator (and scan) nodes -> their acc index
         self.totals = 0
         self.lines: list[str] = []
         self.row_vals: dict[int, str] = {}
@@ -88,12 +110,15 @@ class LoopLowering:
             if id(n) in seen:
                 return
             seen.add(id(n))
-            for a in n.args:
-                visit(a)
+            if id(n) not in self.earlier:  # an earlier walk's accumulator: a finished value
+                for a in n.args:
+                    visit(a)
             out.append(n)
 
-        for s in self.loop.stores:
+        for s in self.stores:
             visit(s.value)
+        for n in self.folds:
+            visit(n)
         return out
 
     def _classes(self) -> dict[int, str]:
@@ -123,7 +148,7 @@ class LoopLowering:
         for i, n in enumerate(self.order):
             for a in n.args:
                 last[id(a)] = i
-        for s in self.loop.stores:
+        for s in self.stores:
             last[id(s.value)] = len(self.order)
         # a cast may alias its operand's storage: keep the operand alive as long
         for n in reversed(self.order):
@@ -228,7 +253,7 @@ class ComputeMixin:
         """Fill `low.lines` with the instructions of one tile (tiles) or one row (rows)."""
         emit = low.lines
         count = "colsPad" if row else "n"
-        stores = low.loop.stores
+        stores = low.stores
         consumed = {id(a) for m in low.order for a in m.args}
 
         def tile_of(s: Store) -> str:
@@ -237,6 +262,11 @@ class ComputeMixin:
         done: set[int] = set()  # stores written in place
         for i, n in enumerate(low.order):
             if n.kind == "const":
+                continue
+            if id(n) in low.earlier:  # folded by an earlier walk along the axis
+                acc = f"acc{low.earlier[id(n)]}"
+                emit.append(f"LocalTensor<float> {acc} = {acc}Buf.Get<float>();")
+                low.regs[id(n)] = Reg(acc)
                 continue
             if n.op == "load":
                 name = self._load_name(n)
@@ -265,6 +295,7 @@ class ComputeMixin:
                 continue
             if n.op in ("accum", "scan"):  # fold this step into the column's accumulator
                 acc = f"acc{low.accs}"
+                low.acc_of[id(n)] = low.accs
                 low.accs += 1
                 v = low.regs[id(n.args[0])].expr
                 fold = {"sum": "Add", "mean": "Add", "max": "Max", "min": "Min"}[n.fn]

@@ -130,6 +130,8 @@ class Renderer:
             c, a, b = (self.expr(x) for x in s.args)
             self.funcs.add("where")
             text = f"where({c}, {a}, {b})"
+        elif s.op == "reduce" and self.loop == "c":  # along a columns() loop's axis
+            text = f"c.{s.fn}({self.expr(s.args[0])})"
         elif s.op == "reduce":
             text = f"{self.expr(s.args[0])}.{s.fn}()"
         else:
@@ -353,7 +355,8 @@ def _columns(
     attrs: list[str],
     along: list[Sym],
 ) -> Draft:
-    """Reductions and scans along an inner axis: a columns() loop walks the axis."""
+    """Reductions and scans along an inner axis, and values normalised by them (softmax over
+    a middle axis): a columns() loop walks the axis, again for each accumulator a value reads."""
     shapes = {s.args[0].shape for s in along}
     axes = {s.axis for s in along}
     if len(shapes) != 1 or len(axes) != 1:
@@ -362,22 +365,29 @@ def _columns(
     if axis == 0:
         raise Unsupported("a reduction along the outermost axis")
     nodes = _nodes(roots)
-    if any(s.op == "reduce" and s not in along for s in nodes):
+    if any(s.op == "reduce" and id(s) not in {id(a) for a in along} for s in nodes):
         raise Unsupported("last-axis and inner-axis reductions together")
     for n, shape in inputs.items():
         if shape != full:
             raise Unsupported(f"input {n} of shape {list(shape)} against {list(full)}")
     rd = Renderer("c", True)
     for o, r in zip(outs, roots, strict=True):
-        total = r.op == "reduce"
-        if not total and (r.op != "scan" or r.shape != full):
-            raise Unsupported(f"output {o}: only totals and running values along the axis")
-        if any(a.op in ("reduce", "scan") for a in _nodes(list(r.args))):
-            raise Unsupported("arithmetic after an accumulation along an axis")
-        arg = rd.expr(r.args[0])
-        fn = r.fn if total else f"cum{r.fn}"
-        rd.lines.append(f"    c.store({o}, c.{fn}({arg}))")
-    category = "reduction" if all(r.op == "reduce" for r in roots) else "scan"
+        inside = _nodes(list(r.args))
+        if r.op == "scan" and r.shape == full:
+            if any(a.op in ("reduce", "scan") for a in inside):
+                raise Unsupported("a running value of an accumulation along an axis")
+            rd.lines.append(f"    c.store({o}, c.cum{r.fn}({rd.expr(r.args[0])}))")
+        elif r.op == "reduce" or r.shape == full:  # a total, or step values (normalised)
+            if any(a.op == "scan" for a in inside):
+                raise Unsupported("arithmetic after a running value along an axis")
+            value = f"c.{r.fn}({rd.expr(r.args[0])})" if r.op == "reduce" else rd.expr(r)
+            rd.lines.append(f"    c.store({o}, {value})")
+        else:
+            raise Unsupported(f"output {o}: only totals and values along the axis")
+    if all(r.op == "reduce" for r in roots):
+        category = "reduction"
+    else:
+        category = "scan" if any(r.op == "scan" for r in roots) else "normalization"
     loops = [f"with k.columns(axis={axis}) as c:\n" + "\n".join(rd.lines)]
     return _render(
         name,
