@@ -792,6 +792,19 @@ class _Nothing:
         return None
 
 
+def _lists(pkg: OperatorPackage, args: list[Any]) -> list[Any]:
+    """The inputs as the golden takes them: a TensorList's members (`<name>_<k>`) as one list."""
+    out: list[Any] = []
+    last = ""
+    for a, v in zip(pkg.spec.inputs, args, strict=True):
+        if a.dynamic and a.dynamic == last:
+            out[-1].append(v)
+        else:
+            out.append([v] if a.dynamic else v)
+        last = a.dynamic
+    return out
+
+
 def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
     """The golden as the tracer calls a numpy reference: `Sym`s in, `Sym`s out."""
     module_name, func = pkg.spec.reference.split(":")
@@ -820,7 +833,7 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
 
     def traced(*args: Any, **attrs: Any) -> Any:
         attrs = {k: v for k, v in attrs.items() if takes_any or k in params}
-        out = golden(*(_wrap(a) for a in args), **attrs)
+        out = golden(*_lists(pkg, [_wrap(a) for a in args]), **attrs)
         return tuple(_sym(o) for o in out) if isinstance(out, tuple | list) else _sym(out)
 
     return traced

@@ -197,3 +197,19 @@ def test_fp16_goldens_that_round_each_op_are_computed_in_fp16(expr, per_op):
     shapes = {"x": [64, 16], "y": [64, 16], "w": [16]}
     source = offline_draft(_golden(expr, {}, shapes, "float16")).source
     assert (".float()" not in source) is per_op, source
+
+
+def test_a_tensor_list_reaches_the_golden_as_one_list():
+    shapes = {"xs_0": [6, 16], "xs_1": [6, 16], "y": [6, 16]}
+    pkg = _golden("xs[0] * y + xs[1]", {}, shapes)
+    golden = pkg.files["golden.py"].replace("def g(xs_0, xs_1, y)", "def g(xs, y)")
+    inputs = [{"name": n, "dtypes": ["float32"], "dynamic": n[:2]} for n in ("xs_0", "xs_1")]
+    data = pkg.spec.model_dump()
+    data["inputs"] = [*inputs, data["inputs"][2]]
+    pkg = OperatorPackage(spec=OperatorSpec.model_validate(data), files={"golden.py": golden})
+    rng = np.random.default_rng(1)
+    values = {n: rng.uniform(-3, 3, s) for n, s in shapes.items()}
+    (root,) = sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, [])
+    np.testing.assert_allclose(
+        evaluate(root, values, {}), values["xs_0"] * values["y"] + values["xs_1"], rtol=1e-12
+    )
