@@ -83,16 +83,16 @@ def _case(dtype: str, shape: list[int], second: str, dtypes: dict, bench: bool =
     }
 
 
-def mask_mul() -> OperatorPackage:
-    """x * mask: an int8 mask beside fp16 or fp32 data (int8 widens through half)."""
-    int8 = {"mask": "int8"}
+def mask_mul(mask: str = "int8") -> OperatorPackage:
+    """x * mask: a one-byte mask beside fp16 or fp32 data (it widens through half)."""
+    one_byte = {"mask": mask}
     cases = [
-        _case("float16", [3, 1000], "mask", int8),
-        _case("float32", [77, 129], "mask", int8),
-        _case("float16", [512, 1024], "mask", int8, bench=True),
+        _case("float16", [3, 1000], "mask", one_byte),
+        _case("float32", [77, 129], "mask", one_byte),
+        _case("float16", [512, 1024], "mask", one_byte, bench=True),
     ]
     floats = ["float16", "float32"]
-    return _op("mask_mul", MASK_MUL, {"x": floats, "mask": ["int8"]}, floats, cases)
+    return _op("mask_mul", MASK_MUL, {"x": floats, "mask": [mask]}, floats, cases)
 
 
 def widen_mul() -> OperatorPackage:
@@ -156,6 +156,7 @@ def test_a_kernel_is_typed_per_tensor_group():
 
 def test_generated_mixed_dtype_kernels_pass_every_case(client):
     _ok(client, generate_offline(mask_mul())[0])
+    _ok(client, generate_offline(mask_mul("bool"))[0])  # bool bytes read as uint8
     pkg, _ = generate_offline(widen_mul())
     assert "KernelWidenMul<DTYPE_X, DTYPE_Y> op;" in pkg.files["op_kernel/widen_mul.cpp"]
     _ok(client, pkg)
