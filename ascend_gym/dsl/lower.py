@@ -199,6 +199,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
             "  // aligned; UB is budgeted at the widest.",
             "  uint32_t typeSize = 32, ioSize = 0;",
             f"  for (const auto* desc : {{{', '.join(descs)}}}) {{",
+            "    if (desc == nullptr) continue;  // an optional input left out",
             "    uint32_t size = 0;",
             "    ge::TypeUtils::GetDataTypeLength(desc->GetDataType(), size);",
             "    if (size == 0) return ge::GRAPH_FAILED;",
