@@ -73,7 +73,7 @@ class ColumnsMixin:
         gm = self._gm_args()
         used = self._used_rows_tensors(lp)
         out = [
-            "template <typename T>",
+            self._template(),
             f"class {self.cls} {{",
             " public:",
             f"  __aicore__ inline {self.cls}() {{}}",
@@ -85,7 +85,7 @@ class ColumnsMixin:
             "    unitStart = block < formerNum ? block * formerUnits"
             " : formerNum * formerUnits + (block - formerNum) * tailUnits;",
             "    blockUnits = block < formerNum ? formerUnits : tailUnits;",
-            "    chunkPad = AlignUp(chunk, 32 / sizeof(T));",
+            f"    chunkPad = AlignUp(chunk, 32 / {self._narrowest()});",
             "    const uint64_t whole = static_cast<uint64_t>(outer) * axisLen * inner;",
         ]
         for name in used:
@@ -94,14 +94,21 @@ class ColumnsMixin:
                 if name in {s.tensor.name for s in totals}
                 else "whole"
             )
-            out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name}, {size});")
+            out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ {self.ty(name)}*){name}, {size});")
             out += self._l2(name)
-        tile = "rowsPerTile * chunkPad * sizeof(T)"
-        out += [f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, {tile});" for i in range(n_loads)]
-        out += [f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, {tile});" for i in range(n_scans)]
+        for i in range(n_loads):
+            size = self._sizeof([ls[i].name for ls in walk_loads if i < len(ls)])
+            out.append(
+                f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, rowsPerTile * chunkPad * {size});"
+            )
+        for i in range(n_scans):
+            size = self._sizeof([ss[i].tensor.name for ss in walk_scans if i < len(ss)])
+            out.append(
+                f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, rowsPerTile * chunkPad * {size});"
+            )
         out += [
-            f"    pipe.InitBuffer(totalQueue{i}, BUFFER_NUM, chunkPad * sizeof(T));"
-            for i in range(len(totals))
+            f"    pipe.InitBuffer(totalQueue{i}, BUFFER_NUM, chunkPad * sizeof({self.ty(s.tensor.name)}));"
+            for i, s in enumerate(totals)
         ]
         out += [f"    pipe.InitBuffer(tmpBuf{i}, chunkPad * sizeof(float));" for i in range(n_bufs)]
         out += [
@@ -120,7 +127,7 @@ class ColumnsMixin:
             "    for (uint32_t u = unitStart; u < unitStart + blockUnits; ++u) {",
             "      const uint32_t first = (u % chunks) * chunk;",
             "      lanes = inner - first < chunk ? inner - first : chunk;",
-            "      colsPad = AlignUp(lanes, 32 / sizeof(T));",
+            f"      colsPad = AlignUp(lanes, 32 / {self._narrowest()});",
             "      base = static_cast<uint64_t>(u / chunks) * axisLen * inner + first;",
         ]
         for w, scans in enumerate(walk_scans):
@@ -141,10 +148,9 @@ class ColumnsMixin:
         if totals:
             out.append("      Finish(static_cast<uint64_t>(u / chunks) * inner + first);")
         out += ["    }", "  }", "", " private:"]
-        gap = "static_cast<uint32_t>((inner - lanes) * sizeof(T))"
         for w, (low, loads, scans) in enumerate(zip(lows, walk_loads, walk_scans, strict=True)):
             sfx = "" if several is None else str(w)
-            out += self._walk_stages(sfx, low, loads, scans, gap)
+            out += self._walk_stages(sfx, low, loads, scans)
         if totals:
             out += [
                 "  // A column's totals, once it has walked the whole axis.",
@@ -152,18 +158,19 @@ class ColumnsMixin:
             ]
             for i, s in enumerate(totals):
                 nm, j = s.tensor.name, acc_of[id(s.value)]
+                ty = self.ty(nm)
                 out += [
-                    f"    LocalTensor<T> {nm} = totalQueue{i}.AllocTensor<T>();",
+                    f"    LocalTensor<{ty}> {nm} = totalQueue{i}.AllocTensor<{ty}>();",
                     f"    LocalTensor<float> acc{j} = acc{j}Buf.Get<float>();",
                 ]
                 if s.value.fn == "mean" and j not in scaled:
                     out.append(f"    Muls(acc{j}, acc{j}, 1.0f / axisLen, colsPad);")
                 out += [
                     f"    CopyFloat({nm}, acc{j}, colsPad);",
-                    f"    totalQueue{i}.EnQue<T>({nm});",
-                    f"    {nm} = totalQueue{i}.DeQue<T>();",
+                    f"    totalQueue{i}.EnQue<{ty}>({nm});",
+                    f"    {nm} = totalQueue{i}.DeQue<{ty}>();",
                     f"    DataCopyPad({nm}Gm[at], {nm}, DataCopyExtParams{{1, "
-                    "static_cast<uint32_t>(lanes * sizeof(T)), 0, 0, 0});",
+                    f"static_cast<uint32_t>(lanes * sizeof({ty})), 0, 0, 0}});",
                     f"    totalQueue{i}.FreeTensor({nm});",
                 ]
             out.append("  }")
@@ -176,7 +183,8 @@ class ColumnsMixin:
         out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {', '.join(outs)};")
         bufs = [f"tmpBuf{i}" for i in range(n_bufs)] + [f"acc{j}Buf" for j in range(len(acc_of))]
         out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
-        out.append(f"  GlobalTensor<T> {', '.join(f'{n}Gm' for n in used)};")
+        for ty, group in self._by_type(used).items():
+            out.append(f"  GlobalTensor<{ty}> {', '.join(f'{n}Gm' for n in group)};")
         out += self._members(fields)
         out += [
             "  uint32_t unitStart, blockUnits, chunkPad, lanes, colsPad;",
@@ -188,25 +196,32 @@ class ColumnsMixin:
         return out
 
     def _walk_stages(
-        self, sfx: str, low: LoopLowering, loads: list[Node], scans: list, gap: str
+        self, sfx: str, low: LoopLowering, loads: list[Node], scans: list
     ) -> list[str]:
         """CopyIn, Compute and CopyOut of one walk along the axis."""
+
+        def gap(ty: str) -> str:  # bytes from one step's lanes to the next step's
+            return f"static_cast<uint32_t>((inner - lanes) * sizeof({ty}))"
+
         out = [f"  __aicore__ inline void CopyIn{sfx}(uint32_t row, uint32_t n) {{"]
         for i, n in enumerate(loads):
+            ty = self.ty(n.name)
             out += [
-                f"    LocalTensor<T> {n.name} = inQueue{i}.AllocTensor<T>();",
+                f"    LocalTensor<{ty}> {n.name} = inQueue{i}.AllocTensor<{ty}>();",
                 f"    DataCopyPad({n.name}, {n.name}Gm[base + static_cast<uint64_t>(row) * inner],",
                 "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                f"static_cast<uint32_t>(lanes * sizeof(T)), {gap}, 0, 0}},",
-                "                DataCopyPadExtParams<T>{false, 0, 0, 0});",
+                f"static_cast<uint32_t>(lanes * sizeof({ty})), {gap(ty)}, 0, 0}},",
+                f"                DataCopyPadExtParams<{ty}>{{false, 0, 0, 0}});",
                 f"    inQueue{i}.EnQue({n.name});",
             ]
         out += ["  }", f"  __aicore__ inline void Compute{sfx}(uint32_t row, uint32_t n) {{"]
         out += [
-            f"    LocalTensor<T> {n.name} = inQueue{i}.DeQue<T>();" for i, n in enumerate(loads)
+            f"    LocalTensor<{self.ty(n.name)}> {n.name} = inQueue{i}.DeQue<{self.ty(n.name)}>();"
+            for i, n in enumerate(loads)
         ]
         out += [
-            f"    LocalTensor<T> {s.tensor.name} = outQueue{i}.AllocTensor<T>();"
+            f"    LocalTensor<{self.ty(s.tensor.name)}> {s.tensor.name} = "
+            f"outQueue{i}.AllocTensor<{self.ty(s.tensor.name)}>();"
             for i, s in enumerate(scans)
         ]
         out += [
@@ -215,18 +230,22 @@ class ColumnsMixin:
             *(f"      {line}" for line in low.lines),
             "    }",
         ]
-        out += [f"    outQueue{i}.EnQue<T>({s.tensor.name});" for i, s in enumerate(scans)]
+        out += [
+            f"    outQueue{i}.EnQue<{self.ty(s.tensor.name)}>({s.tensor.name});"
+            for i, s in enumerate(scans)
+        ]
         out += [f"    inQueue{i}.FreeTensor({n.name});" for i, n in enumerate(loads)]
         out.append("  }")
         if scans:
             out.append(f"  __aicore__ inline void CopyOut{sfx}(uint32_t row, uint32_t n) {{")
             for i, s in enumerate(scans):
                 nm = s.tensor.name
+                ty = self.ty(nm)
                 out += [
-                    f"    LocalTensor<T> {nm} = outQueue{i}.DeQue<T>();",
+                    f"    LocalTensor<{ty}> {nm} = outQueue{i}.DeQue<{ty}>();",
                     f"    DataCopyPad({nm}Gm[base + static_cast<uint64_t>(row) * inner], {nm},",
                     "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                    f"static_cast<uint32_t>(lanes * sizeof(T)), 0, {gap}, 0}});",
+                    f"static_cast<uint32_t>(lanes * sizeof({ty})), 0, {gap(ty)}, 0}});",
                     f"    outQueue{i}.FreeTensor({nm});",
                 ]
             out.append("  }")
@@ -261,9 +280,9 @@ class ColumnsMixin:
             "  tiling.set_tailUnits(units / blockDim);",
             "  // UB: per axis step, the queued tiles; once, the column results and fp32 buffers.",
             "  const uint64_t stepBytes = static_cast<uint64_t>(UB_STEP_IO) * BUFFER_NUM * chunk"
-            " * typeSize;",
+            f" * {self.io_size()};",
             "  const uint64_t fixed = static_cast<uint64_t>(UB_COLUMN_IO) * BUFFER_NUM * chunk"
-            " * typeSize + static_cast<uint64_t>(UB_TMP) * chunk * 4 + 1024;",
+            f" * {self.io_size()} + static_cast<uint64_t>(UB_TMP) * chunk * 4 + 1024;",
             "  if (fixed + stepBytes > ubSize) return ge::GRAPH_FAILED;",
             "  const uint32_t fit = static_cast<uint32_t>((ubSize - fixed) / stepBytes);",
             "  tiling.set_rowsPerTile(std::max(1u, std::min({ROWS_PER_TILE, fit, axisLen, 4095u})));",

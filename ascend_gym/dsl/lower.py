@@ -169,10 +169,6 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         self.narrow = frozenset(
             self.types[a.name] for a in args if any(d in NARROW for d in a.dtypes)
         )
-        if len(self.type_args) > 1 and self.kind == "columns":
-            raise DslError(
-                self.k.where, "tensors of different dtypes are lowered in tiles() and rows() loops"
-            )
 
     def ty(self, name: str) -> str:
         """A tensor's C type in the kernel class."""

@@ -40,6 +40,13 @@ def rms_scale(x, gamma):
     x = x.astype(np.float32)
     return x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * gamma
 """
+SUM_MID = """\
+import numpy as np
+
+
+def sum_mid(x):
+    return x.astype(np.float32).sum(axis=1, keepdims=True)
+"""
 MASKED_SCALE_DSL = """\
 from ascend_gym.dsl import Kernel, where
 
@@ -123,6 +130,22 @@ def rms_scale() -> OperatorPackage:
     )
 
 
+def sum_mid() -> OperatorPackage:
+    """A columns reduction along axis 1: bfloat16 in, fp32 totals out."""
+    cases = [
+        {
+            "name": name,
+            "dtype": "bfloat16",
+            "shapes": {"x": shape, "y": [shape[0], 1, shape[2]]},
+            "dtypes": {"y": "float32"},
+            "bench": name == "bench",
+        }
+        for name, shape in (("tail", [3, 17, 45]), ("bench", [8, 64, 512]))
+    ]
+    pkg = _op("sum_mid", SUM_MID, {"x": ["bfloat16"]}, ["float32"], cases)
+    return pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"category": "reduction"})})
+
+
 def masked_scale() -> OperatorPackage:
     """where(mask != 0, 2x, 0): an int32 mask beside fp16 or fp32 data."""
     int32 = {"mask": "int32"}
@@ -168,6 +191,14 @@ def test_a_rows_kernel_of_bf16_rows_and_fp32_weights_passes(client):
     assert draft.category == "normalization"
     assert "KernelRmsScale<DTYPE_X, DTYPE_GAMMA> op;" in kernel
     assert "LocalTensor<T1> colsLocal;" in kernel and "GlobalTensor<T1> gammaGm, yGm;" in kernel
+    _ok(client, pkg)
+
+
+def test_a_columns_reduction_of_bf16_into_fp32_passes(client):
+    pkg, draft = generate_offline(sum_mid())
+    kernel = pkg.files["op_kernel/sum_mid.cpp"]
+    assert "c.sum(" in draft.source and "KernelSumMid<DTYPE_X, DTYPE_Y> op;" in kernel
+    assert "LocalTensor<T1> y = totalQueue0.AllocTensor<T1>();" in kernel
     _ok(client, pkg)
 
 
