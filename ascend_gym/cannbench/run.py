@@ -24,29 +24,37 @@ from ascend_gym.cannbench.tasks import Task
 
 # Statuses that end an operator: its sources do not build or the acceptance check refuses them.
 WHOLE = ("COMPILE_ERROR", "REJECTED", "BUILD_TIMEOUT")
-DSL_DTYPES = ("float16", "float32", "bfloat16", "int32")  # what the tile DSL lowers
+# What the tile DSL lowers: any of these per tensor (one-byte integers and bool as inputs)
+DSL_DTYPES = ("float16", "float32", "bfloat16", "int32")
+DSL_INPUT_DTYPES = (*DSL_DTYPES, "int8", "uint8", "bool")
 FAST_P = (1.0, 1.2, 1.4, 2.0)
 
 
 def generation_source(task: OperatorPackage) -> OperatorPackage:
-    """The task as the tile DSL can take it: its cases whose tensors share one dtype of
-    DSL_DTYPES (the kernel's T; its other cases still score the generated kernel, which fails
-    them if it cannot serve them)."""
+    """The task as the tile DSL can take it: its cases whose tensors each hold a dtype the DSL
+    lowers (its other cases still score the generated kernel, which fails them if it cannot
+    serve them), each tensor's dtypes those of the cases kept."""
     spec = task.spec
-    args = [*spec.inputs, *spec.outputs]
-    cases = [
-        c
-        for c in spec.cases
-        if len(found := {spec.arg_dtype(c, a.name) for a in args}) == 1 and found <= {*DSL_DTYPES}
-    ]
+
+    def lowered(c) -> bool:
+        return all(spec.arg_dtype(c, a.name) in DSL_INPUT_DTYPES for a in spec.inputs) and all(
+            spec.arg_dtype(c, a.name) in DSL_DTYPES for a in spec.outputs
+        )
+
+    cases = [c for c in spec.cases if lowered(c)]
     if not cases:
-        raise ValueError(f"no case whose tensors share one of {'/'.join(DSL_DTYPES)}")
+        raise ValueError(
+            f"no case whose inputs are {'/'.join(DSL_INPUT_DTYPES)} and outputs "
+            f"{'/'.join(DSL_DTYPES)}"
+        )
     bench = max(cases, key=lambda c: sum(math.prod(s) for s in c.shapes.values()))
     cases = [c.model_copy(update={"bench": c is bench}) for c in cases]
-    dtypes = sorted({spec.arg_dtype(c, a.name) for c in cases for a in spec.inputs})
 
     def narrow(args):
-        return [a.model_copy(update={"dtypes": dtypes}) for a in args]
+        return [
+            a.model_copy(update={"dtypes": sorted({spec.arg_dtype(c, a.name) for c in cases})})
+            for a in args
+        ]
 
     narrowed = spec.model_copy(
         update={"cases": cases, "inputs": narrow(spec.inputs), "outputs": narrow(spec.outputs)}

@@ -140,9 +140,17 @@ class Tensor:
 
     def __getattr__(self, name: str) -> Any:
         fn = FUNCTIONS.get(name)
+        if fn is None and name.endswith("_") and name[:-1] in FUNCTIONS:
+            return lambda *a, **k: self._in_place(FUNCTIONS[name[:-1]](self, *a, **k))
         if fn is None:
             raise Unsupported(f"Tensor.{name}")
         return lambda *a, **k: fn(self, *a, **k)
+
+    def _in_place(self, result: Any) -> Tensor:
+        """`x.add_(y)`: x now holds the result (a view of x taken before is not followed; the
+        candidate is still judged against the real golden)."""
+        self.sym = _lift(result)
+        return self
 
     def __bool__(self) -> bool:
         raise Unsupported("a tensor used as a condition")
@@ -168,6 +176,10 @@ for _op in (
     "__rpow__ __gt__ __ge__ __lt__ __le__"
 ).split():
     setattr(Tensor, _op, _binary(_op))
+# == and != compare element by element, as torch does (a mask for where)
+Tensor.__eq__ = lambda self, o: Tensor(sym.compare("eq", self.sym, _lift(o)))  # type: ignore[assignment,method-assign]
+Tensor.__ne__ = lambda self, o: Tensor(sym.compare("ne", self.sym, _lift(o)))  # type: ignore[assignment,method-assign]
+Tensor.__hash__ = object.__hash__  # type: ignore[assignment,method-assign]
 Tensor.__neg__ = lambda self: _rounded(Tensor(-self.sym))  # type: ignore[method-assign]
 Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[method-assign]
 
@@ -302,6 +314,20 @@ def _erf(x: Any, *a: Any, **k: Any) -> Tensor:
     v = _lift(x)
     e = _erf_abs(_u("abs", v))
     return Tensor(sym.where(sym.compare("lt", v, sym.lift(0.0)), _u("neg", e), e))
+
+
+def _norm(x: Any, p: Any = 2, dim: Any = None, keepdim: bool = False, **k: Any) -> Tensor:
+    """The Euclidean norm along `dim` (or of every element): sqrt of the sum of squares."""
+    if p not in (2, 2.0, "fro") or k.get("dtype") is not None:
+        raise Unsupported(f"norm with p={p!r}")
+    v = _lift(x)
+    return Tensor(_u("sqrt", _reduce("sum")(Tensor(_b("mul", v, v)), dim, keepdim).sym))
+
+
+def _half_exp(x: Any, sign: float) -> Tensor:
+    """(e^x + sign e^-x) / 2: cosh for sign 1, sinh for -1."""
+    v = _lift(x)
+    return Tensor(_b("mul", _b("add", _u("exp", v), _b("mul", sign, _u("exp", _u("neg", v)))), 0.5))
 
 
 def _gelu(x: Any, approximate: str = "none", **k: Any) -> Tensor:
@@ -598,6 +624,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "multiply": _single("mul"),
     "div": _single("div"),
     "true_divide": _single("div"),
+    "divide": _single("div"),
+    "rsub": lambda a, b, *, alpha=1, **k: _binop("sub")(b, a, alpha=alpha),
     "maximum": _single("max"),
     "minimum": _single("min"),
     "pow": lambda a, b, **k: Tensor(sym.power(_lift(a), _lift(b))),
@@ -620,6 +648,12 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "silu": _silu,
     "gelu": _gelu,
     "erf": _erf,
+    "erfc": lambda x, **k: Tensor(_b("sub", 1.0, _erf(x).sym)),
+    "sinh": lambda x, **k: _half_exp(x, -1.0),
+    "cosh": lambda x, **k: _half_exp(x, 1.0),
+    "frac": lambda x, **k: Tensor(_b("sub", _lift(x), _u("trunc", _lift(x)))),
+    "norm": _norm,
+    "cpu": lambda x, **k: x,
     "softplus": _softplus,
     "leaky_relu": _leaky_relu,
     "elu": _elu,
@@ -758,6 +792,19 @@ class _Nothing:
         return None
 
 
+def _lists(pkg: OperatorPackage, args: list[Any]) -> list[Any]:
+    """The inputs as the golden takes them: a TensorList's members (`<name>_<k>`) as one list."""
+    out: list[Any] = []
+    last = ""
+    for a, v in zip(pkg.spec.inputs, args, strict=True):
+        if a.dynamic and a.dynamic == last:
+            out[-1].append(v)
+        else:
+            out.append([v] if a.dynamic else v)
+        last = a.dynamic
+    return out
+
+
 def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
     """The golden as the tracer calls a numpy reference: `Sym`s in, `Sym`s out."""
     module_name, func = pkg.spec.reference.split(":")
@@ -786,7 +833,7 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
 
     def traced(*args: Any, **attrs: Any) -> Any:
         attrs = {k: v for k, v in attrs.items() if takes_any or k in params}
-        out = golden(*(_wrap(a) for a in args), **attrs)
+        out = golden(*_lists(pkg, [_wrap(a) for a in args]), **attrs)
         return tuple(_sym(o) for o in out) if isinstance(out, tuple | list) else _sym(out)
 
     return traced

@@ -5,24 +5,75 @@ steps; and its host tiling.
 
 from __future__ import annotations
 
-from ascend_gym.dsl.compute import LoopLowering
+from ascend_gym.dsl.compute import LoopLowering, Walk
+from ascend_gym.dsl.lang import Loop, Node
+
+
+def walks(lp: Loop) -> list[Walk] | None:
+    """The walks along the axis, when values computed from an accumulator (`exp(v - c.max(v))`)
+    need it finished: a value's walk is one more than the latest accumulator it reads. None
+    when one walk does everything."""
+    phase: dict[int, int] = {}
+    nodes: list[Node] = []
+
+    def walk_of(n: Node) -> int:
+        if id(n) not in phase:
+            phase[id(n)] = max([walk_of(a) + (a.op == "accum") for a in n.args], default=0)
+            nodes.append(n)
+        return phase[id(n)]
+
+    last = max(walk_of(s.value) for s in lp.stores)
+    if not any(phase[id(a)] < phase[id(n)] for n in nodes for a in n.args if a.op == "accum"):
+        return None
+    out: list[Walk] = []
+    for w in range(last + 1):
+        steps = [s for s in lp.stores if s.value.op != "accum" and phase[id(s.value)] == w]
+        folds = [n for n in nodes if n.op == "accum" and phase[id(n)] == w]
+        out.append(Walk(steps, folds, {}, 0))
+    return out
 
 
 class ColumnsMixin:
     def _columns_kernel(self) -> list[str]:
         (lp,) = self.k.loops
-        low = LoopLowering(lp)
-        self._compute_body(low, row=True)
+        several = walks(lp)
+        lows: list[LoopLowering] = []
+        acc_of: dict[int, int] = {}
+        for w in several or [None]:
+            if w is not None:  # this walk reads the accumulators the earlier ones finished
+                w.earlier, w.first_acc = dict(acc_of), len(acc_of)
+            low = LoopLowering(lp, self.types, self.narrow, w)
+            self._compute_body(low, row=True)
+            acc_of.update(low.acc_of)
+            lows.append(low)
         fields = [n for _, n, _ in self.fields()]
-        loads = lp.loads
-        scans = [s for s in lp.stores if s.value.op != "accum"]
         totals = [s for s in lp.stores if s.value.op == "accum"]
-        accs = [n for n in low.order if n.op in ("accum", "scan")]
-        self.columns_shape = (len(loads) + len(scans), len(totals), low.n_bufs + len(accs))
+        if several is None:
+            walk_loads = [lp.loads]
+            walk_scans = [[s for s in lp.stores if s.value.op != "accum"]]
+        else:
+            walk_loads = [[n for n in low.order if n.op == "load"] for low in lows]
+            walk_scans = [w.stores for w in several]
+        n_loads = max(len(ls) for ls in walk_loads)
+        n_scans = max(len(ss) for ss in walk_scans)
+        n_bufs = max(low.n_bufs for low in lows)
+        self.columns_shape = (
+            max(len(ls) + len(ss) for ls, ss in zip(walk_loads, walk_scans, strict=True)),
+            len(totals),
+            n_bufs + len(acc_of),
+        )
+        # a mean another walk reads is scaled once its walk ends; the others when stored
+        used_later = {i for low in lows for i in low.earlier.values()}
+        scaled = {
+            acc_of[id(n)]
+            for low in lows
+            for n in low.order
+            if n.op == "accum" and n.fn == "mean" and acc_of[id(n)] in used_later
+        }
         gm = self._gm_args()
         used = self._used_rows_tensors(lp)
         out = [
-            "template <typename T>",
+            self._template(),
             f"class {self.cls} {{",
             " public:",
             f"  __aicore__ inline {self.cls}() {{}}",
@@ -34,7 +85,7 @@ class ColumnsMixin:
             "    unitStart = block < formerNum ? block * formerUnits"
             " : formerNum * formerUnits + (block - formerNum) * tailUnits;",
             "    blockUnits = block < formerNum ? formerUnits : tailUnits;",
-            "    chunkPad = AlignUp(chunk, 32 / sizeof(T));",
+            f"    chunkPad = AlignUp(chunk, 32 / {self._narrowest()});",
             "    const uint64_t whole = static_cast<uint64_t>(outer) * axisLen * inner;",
         ]
         for name in used:
@@ -43,114 +94,97 @@ class ColumnsMixin:
                 if name in {s.tensor.name for s in totals}
                 else "whole"
             )
-            out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name}, {size});")
+            out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ {self.ty(name)}*){name}, {size});")
             out += self._l2(name)
-        tile = "rowsPerTile * chunkPad * sizeof(T)"
-        out += [f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, {tile});" for i in range(len(loads))]
-        out += [f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, {tile});" for i in range(len(scans))]
+        for i in range(n_loads):
+            size = self._sizeof([ls[i].name for ls in walk_loads if i < len(ls)])
+            out.append(
+                f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, rowsPerTile * chunkPad * {size});"
+            )
+        for i in range(n_scans):
+            size = self._sizeof([ss[i].tensor.name for ss in walk_scans if i < len(ss)])
+            out.append(
+                f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, rowsPerTile * chunkPad * {size});"
+            )
         out += [
-            f"    pipe.InitBuffer(totalQueue{i}, BUFFER_NUM, chunkPad * sizeof(T));"
-            for i in range(len(totals))
+            f"    pipe.InitBuffer(totalQueue{i}, BUFFER_NUM, chunkPad * sizeof({self.ty(s.tensor.name)}));"
+            for i, s in enumerate(totals)
         ]
+        out += [f"    pipe.InitBuffer(tmpBuf{i}, chunkPad * sizeof(float));" for i in range(n_bufs)]
         out += [
-            f"    pipe.InitBuffer(tmpBuf{i}, chunkPad * sizeof(float));" for i in range(low.n_bufs)
-        ]
-        out += [
-            f"    pipe.InitBuffer(acc{j}Buf, chunkPad * sizeof(float));" for j in range(len(accs))
+            f"    pipe.InitBuffer(acc{j}Buf, chunkPad * sizeof(float));" for j in range(len(acc_of))
         ]
         out += [
             "  }",
             "  // Each column tile (an outer index, a chunk of inner lanes) is walked along the axis,",
-            "  // several steps per copy (one strided DataCopyPad).",
+            "  // several steps per copy (one strided DataCopyPad)"
+            + (
+                "."
+                if several is None
+                else f", {len(lows)} times: a walk reads the accumulators the walks before it finished."
+            ),
             "  __aicore__ inline void Process() {",
             "    for (uint32_t u = unitStart; u < unitStart + blockUnits; ++u) {",
             "      const uint32_t first = (u % chunks) * chunk;",
             "      lanes = inner - first < chunk ? inner - first : chunk;",
-            "      colsPad = AlignUp(lanes, 32 / sizeof(T));",
+            f"      colsPad = AlignUp(lanes, 32 / {self._narrowest()});",
             "      base = static_cast<uint64_t>(u / chunks) * axisLen * inner + first;",
-            "      for (uint32_t row = 0; row < axisLen; row += rowsPerTile) {",
-            "        const uint32_t n = axisLen - row < rowsPerTile ? axisLen - row : rowsPerTile;",
-            "        CopyIn(row, n);",
-            "        Compute(row, n);",
         ]
-        if scans:
-            out.append("        CopyOut(row, n);")
-        out.append("      }")
+        for w, scans in enumerate(walk_scans):
+            sfx = "" if several is None else str(w)
+            out += [
+                "      for (uint32_t row = 0; row < axisLen; row += rowsPerTile) {",
+                "        const uint32_t n = axisLen - row < rowsPerTile ? axisLen - row : rowsPerTile;",
+                f"        CopyIn{sfx}(row, n);",
+                f"        Compute{sfx}(row, n);",
+                *([f"        CopyOut{sfx}(row, n);"] if scans else []),
+                "      }",
+            ]
+            for j in sorted(scaled & set(lows[w].acc_of.values())):
+                out += [
+                    f"      LocalTensor<float> acc{j} = acc{j}Buf.Get<float>();",
+                    f"      Muls(acc{j}, acc{j}, 1.0f / axisLen, colsPad);  // a mean read later",
+                ]
         if totals:
             out.append("      Finish(static_cast<uint64_t>(u / chunks) * inner + first);")
         out += ["    }", "  }", "", " private:"]
-        gap = "static_cast<uint32_t>((inner - lanes) * sizeof(T))"
-        out.append("  __aicore__ inline void CopyIn(uint32_t row, uint32_t n) {")
-        for i, n in enumerate(loads):
-            out += [
-                f"    LocalTensor<T> {n.name} = inQueue{i}.AllocTensor<T>();",
-                f"    DataCopyPad({n.name}, {n.name}Gm[base + static_cast<uint64_t>(row) * inner],",
-                "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                f"static_cast<uint32_t>(lanes * sizeof(T)), {gap}, 0, 0}},",
-                "                DataCopyPadExtParams<T>{false, 0, 0, 0});",
-                f"    inQueue{i}.EnQue({n.name});",
-            ]
-        out += ["  }", "  __aicore__ inline void Compute(uint32_t row, uint32_t n) {"]
-        out += [
-            f"    LocalTensor<T> {n.name} = inQueue{i}.DeQue<T>();" for i, n in enumerate(loads)
-        ]
-        out += [
-            f"    LocalTensor<T> {s.tensor.name} = outQueue{i}.AllocTensor<T>();"
-            for i, s in enumerate(scans)
-        ]
-        out += [
-            "    // Step by step along the axis; padded lanes are computed and never written back.",
-            "    for (uint32_t k = 0; k < n; ++k) {",
-            *(f"      {line}" for line in low.lines),
-            "    }",
-        ]
-        out += [f"    outQueue{i}.EnQue<T>({s.tensor.name});" for i, s in enumerate(scans)]
-        out += [f"    inQueue{i}.FreeTensor({n.name});" for i, n in enumerate(loads)]
-        out.append("  }")
-        if scans:
-            out.append("  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {")
-            for i, s in enumerate(scans):
-                nm = s.tensor.name
-                out += [
-                    f"    LocalTensor<T> {nm} = outQueue{i}.DeQue<T>();",
-                    f"    DataCopyPad({nm}Gm[base + static_cast<uint64_t>(row) * inner], {nm},",
-                    "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                    f"static_cast<uint32_t>(lanes * sizeof(T)), 0, {gap}, 0}});",
-                    f"    outQueue{i}.FreeTensor({nm});",
-                ]
-            out.append("  }")
+        for w, (low, loads, scans) in enumerate(zip(lows, walk_loads, walk_scans, strict=True)):
+            sfx = "" if several is None else str(w)
+            out += self._walk_stages(sfx, low, loads, scans)
         if totals:
             out += [
                 "  // A column's totals, once it has walked the whole axis.",
                 "  __aicore__ inline void Finish(uint64_t at) {",
             ]
             for i, s in enumerate(totals):
-                nm, acc = s.tensor.name, low.regs[id(s.value)].expr
+                nm, j = s.tensor.name, acc_of[id(s.value)]
+                ty = self.ty(nm)
                 out += [
-                    f"    LocalTensor<T> {nm} = totalQueue{i}.AllocTensor<T>();",
-                    f"    LocalTensor<float> {acc} = {acc}Buf.Get<float>();",
+                    f"    LocalTensor<{ty}> {nm} = totalQueue{i}.AllocTensor<{ty}>();",
+                    f"    LocalTensor<float> acc{j} = acc{j}Buf.Get<float>();",
                 ]
-                if s.value.fn == "mean":
-                    out.append(f"    Muls({acc}, {acc}, 1.0f / axisLen, colsPad);")
+                if s.value.fn == "mean" and j not in scaled:
+                    out.append(f"    Muls(acc{j}, acc{j}, 1.0f / axisLen, colsPad);")
                 out += [
-                    f"    CopyFloat({nm}, {acc}, colsPad);",
-                    f"    totalQueue{i}.EnQue<T>({nm});",
-                    f"    {nm} = totalQueue{i}.DeQue<T>();",
+                    f"    CopyFloat({nm}, acc{j}, colsPad);",
+                    f"    totalQueue{i}.EnQue<{ty}>({nm});",
+                    f"    {nm} = totalQueue{i}.DeQue<{ty}>();",
                     f"    DataCopyPad({nm}Gm[at], {nm}, DataCopyExtParams{{1, "
-                    "static_cast<uint32_t>(lanes * sizeof(T)), 0, 0, 0});",
+                    f"static_cast<uint32_t>(lanes * sizeof({ty})), 0, 0, 0}});",
                     f"    totalQueue{i}.FreeTensor({nm});",
                 ]
             out.append("  }")
         out += ["", "  TPipe pipe;"]
-        if loads:
-            que = ", ".join(f"inQueue{i}" for i in range(len(loads)))
+        if n_loads:
+            que = ", ".join(f"inQueue{i}" for i in range(n_loads))
             out.append(f"  TQue<QuePosition::VECIN, BUFFER_NUM> {que};")
-        outs = [f"outQueue{i}" for i in range(len(scans))]
+        outs = [f"outQueue{i}" for i in range(n_scans)]
         outs += [f"totalQueue{i}" for i in range(len(totals))]
         out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {', '.join(outs)};")
-        bufs = [f"tmpBuf{i}" for i in range(low.n_bufs)] + [f"acc{j}Buf" for j in range(len(accs))]
+        bufs = [f"tmpBuf{i}" for i in range(n_bufs)] + [f"acc{j}Buf" for j in range(len(acc_of))]
         out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
-        out.append(f"  GlobalTensor<T> {', '.join(f'{n}Gm' for n in used)};")
+        for ty, group in self._by_type(used).items():
+            out.append(f"  GlobalTensor<{ty}> {', '.join(f'{n}Gm' for n in group)};")
         out += self._members(fields)
         out += [
             "  uint32_t unitStart, blockUnits, chunkPad, lanes, colsPad;",
@@ -159,6 +193,62 @@ class ColumnsMixin:
             "",
         ]
         out += self._entry(fields)
+        return out
+
+    def _walk_stages(
+        self, sfx: str, low: LoopLowering, loads: list[Node], scans: list
+    ) -> list[str]:
+        """CopyIn, Compute and CopyOut of one walk along the axis."""
+
+        def gap(ty: str) -> str:  # bytes from one step's lanes to the next step's
+            return f"static_cast<uint32_t>((inner - lanes) * sizeof({ty}))"
+
+        out = [f"  __aicore__ inline void CopyIn{sfx}(uint32_t row, uint32_t n) {{"]
+        for i, n in enumerate(loads):
+            ty = self.ty(n.name)
+            out += [
+                f"    LocalTensor<{ty}> {n.name} = inQueue{i}.AllocTensor<{ty}>();",
+                f"    DataCopyPad({n.name}, {n.name}Gm[base + static_cast<uint64_t>(row) * inner],",
+                "                DataCopyExtParams{static_cast<uint16_t>(n), "
+                f"static_cast<uint32_t>(lanes * sizeof({ty})), {gap(ty)}, 0, 0}},",
+                f"                DataCopyPadExtParams<{ty}>{{false, 0, 0, 0}});",
+                f"    inQueue{i}.EnQue({n.name});",
+            ]
+        out += ["  }", f"  __aicore__ inline void Compute{sfx}(uint32_t row, uint32_t n) {{"]
+        out += [
+            f"    LocalTensor<{self.ty(n.name)}> {n.name} = inQueue{i}.DeQue<{self.ty(n.name)}>();"
+            for i, n in enumerate(loads)
+        ]
+        out += [
+            f"    LocalTensor<{self.ty(s.tensor.name)}> {s.tensor.name} = "
+            f"outQueue{i}.AllocTensor<{self.ty(s.tensor.name)}>();"
+            for i, s in enumerate(scans)
+        ]
+        out += [
+            "    // Step by step along the axis; padded lanes are computed and never written back.",
+            "    for (uint32_t k = 0; k < n; ++k) {",
+            *(f"      {line}" for line in low.lines),
+            "    }",
+        ]
+        out += [
+            f"    outQueue{i}.EnQue<{self.ty(s.tensor.name)}>({s.tensor.name});"
+            for i, s in enumerate(scans)
+        ]
+        out += [f"    inQueue{i}.FreeTensor({n.name});" for i, n in enumerate(loads)]
+        out.append("  }")
+        if scans:
+            out.append(f"  __aicore__ inline void CopyOut{sfx}(uint32_t row, uint32_t n) {{")
+            for i, s in enumerate(scans):
+                nm = s.tensor.name
+                ty = self.ty(nm)
+                out += [
+                    f"    LocalTensor<{ty}> {nm} = outQueue{i}.DeQue<{ty}>();",
+                    f"    DataCopyPad({nm}Gm[base + static_cast<uint64_t>(row) * inner], {nm},",
+                    "                DataCopyExtParams{static_cast<uint16_t>(n), "
+                    f"static_cast<uint32_t>(lanes * sizeof({ty})), 0, {gap(ty)}, 0}});",
+                    f"    outQueue{i}.FreeTensor({nm});",
+                ]
+            out.append("  }")
         return out
 
     def _columns_host(self) -> list[str]:
@@ -190,9 +280,9 @@ class ColumnsMixin:
             "  tiling.set_tailUnits(units / blockDim);",
             "  // UB: per axis step, the queued tiles; once, the column results and fp32 buffers.",
             "  const uint64_t stepBytes = static_cast<uint64_t>(UB_STEP_IO) * BUFFER_NUM * chunk"
-            " * typeSize;",
+            f" * {self.io_size()};",
             "  const uint64_t fixed = static_cast<uint64_t>(UB_COLUMN_IO) * BUFFER_NUM * chunk"
-            " * typeSize + static_cast<uint64_t>(UB_TMP) * chunk * 4 + 1024;",
+            f" * {self.io_size()} + static_cast<uint64_t>(UB_TMP) * chunk * 4 + 1024;",
             "  if (fixed + stepBytes > ubSize) return ge::GRAPH_FAILED;",
             "  const uint32_t fit = static_cast<uint32_t>((ubSize - fixed) / stepBytes);",
             "  tiling.set_rowsPerTile(std::max(1u, std::min({ROWS_PER_TILE, fit, axisLen, 4095u})));",

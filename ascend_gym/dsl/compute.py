@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ascend_gym.dsl.lang import Kernel, Loop, Node, Store
+from ascend_gym.dsl.lang import DslError, Kernel, Loop, Node, Store
 
 ROW_SLOT = 8  # floats per per-row value: one 32 B block, the smallest vector operand
 LANE_ALIGN = 128  # tiles loops with a Compare round counts to 256 B of halves / 512 B of floats
@@ -57,20 +57,47 @@ class Reg:
     buf: int | None = None  # tmpBuf index owned (freed after the last use)
 
 
+@dataclass
+class Walk:
+    """One walk along a columns() loop's axis: what it stores, the accumulators it folds, and
+    those folded by earlier walks (read here as finished values, by accumulator index)."""
+
+    stores: list[Store]
+    folds: list[Node]
+    earlier: dict[int, int]
+    first_acc: int  # index of this walk's first accumulator
+
+
 class LoopLowering:
     """Emits the Compute body of one loop: vector instructions over registers (UB temps)."""
 
-    def __init__(self, loop: Loop):
+    def __init__(
+        self,
+        loop: Loop,
+        types: dict[str, str],
+        narrow: frozenset[str] = frozenset(),
+        walk: Walk | None = None,
+    ):
+        """`types`: each tensor's C type (the kernel class's `T`, `T1`, ...); `narrow`: those
+        that may be one byte wide (widened to fp32 through half); `walk`: the part of a columns()
+        loop lowered here, when it walks the axis more than once."""
         self.loop = loop
+        self.types = types
+        self.narrow = narrow
+        self.stores = walk.stores if walk else loop.stores
+        self.folds = walk.folds if walk else []
+        self.earlier = walk.earlier if walk else {}
         self.order = self._order()
         self.uses = self._uses()
+        self.classes = self._classes()
         self.regs: dict[int, Reg] = {}
         self.free: list[int] = []
         self.n_bufs = 0
         self.n_masks = 0
         self.free_masks: list[int] = []
         self.slots = 0
-        self.accs = 0
+        self.accs = walk.first_acc if walk else 0
+        self.acc_of: dict[int, int] = {}  # accumulator (and scan) nodes -> their acc index
         self.totals = 0
         self.lines: list[str] = []
         self.row_vals: dict[int, str] = {}
@@ -83,12 +110,36 @@ class LoopLowering:
             if id(n) in seen:
                 return
             seen.add(id(n))
-            for a in n.args:
-                visit(a)
+            if id(n) not in self.earlier:  # an earlier walk's accumulator: a finished value
+                for a in n.args:
+                    visit(a)
             out.append(n)
 
-        for s in self.loop.stores:
+        for s in self.stores:
             visit(s.value)
+        for n in self.folds:
+            visit(n)
+        return out
+
+    def _classes(self) -> dict[int, str]:
+        """The C type of each value kept in a tensor's dtype (not cast up): its tensor's. One
+        instruction takes one type, so operands from tensors of different types are refused."""
+        out: dict[int, str] = {}
+        tensor: dict[int, str] = {}  # a tensor the value's type comes from, for the message
+        for n in self.order:
+            if n.op == "load":
+                out[id(n)], tensor[id(n)] = self.types[n.name], n.name
+                continue
+            typed = [a for a in n.args if a.dtype == "T"]
+            if len({out[id(a)] for a in typed}) > 1:
+                names = ", ".join(sorted({tensor[id(a)] for a in typed}))
+                raise DslError(
+                    n.where,
+                    f"{n.fn or n.op}: operands of different dtypes (those of {names});"
+                    " cast them with .float()",
+                )
+            if n.dtype == "T" and typed:
+                out[id(n)], tensor[id(n)] = out[id(typed[0])], tensor[id(typed[0])]
         return out
 
     def _uses(self) -> dict[int, int]:
@@ -97,7 +148,7 @@ class LoopLowering:
         for i, n in enumerate(self.order):
             for a in n.args:
                 last[id(a)] = i
-        for s in self.loop.stores:
+        for s in self.stores:
             last[id(s.value)] = len(self.order)
         # a cast may alias its operand's storage: keep the operand alive as long
         for n in reversed(self.order):
@@ -129,10 +180,10 @@ class LoopLowering:
     def scalar(self, n: Node, ctype: str) -> str:
         """A scalar operand as C++: a literal, an attribute member or a per-row value."""
         text = _scalar_expr(n) if n.kind == "const" else self.row_vals[id(n)]
-        return text if ctype == "float" else f"static_cast<T>({text})"
+        return text if ctype == "float" else f"static_cast<{ctype}>({text})"
 
     def ctype(self, n: Node) -> str:
-        return "float" if n.dtype == "float" else "T"
+        return "float" if n.dtype == "float" else self.classes.get(id(n), "T")
 
 
 def _scalar_expr(n: Node) -> str:
@@ -202,7 +253,7 @@ class ComputeMixin:
         """Fill `low.lines` with the instructions of one tile (tiles) or one row (rows)."""
         emit = low.lines
         count = "colsPad" if row else "n"
-        stores = low.loop.stores
+        stores = low.stores
         consumed = {id(a) for m in low.order for a in m.args}
 
         def tile_of(s: Store) -> str:
@@ -211,6 +262,11 @@ class ComputeMixin:
         done: set[int] = set()  # stores written in place
         for i, n in enumerate(low.order):
             if n.kind == "const":
+                continue
+            if id(n) in low.earlier:  # folded by an earlier walk along the axis
+                acc = f"acc{low.earlier[id(n)]}"
+                emit.append(f"LocalTensor<float> {acc} = {acc}Buf.Get<float>();")
+                low.regs[id(n)] = Reg(acc)
                 continue
             if n.op == "load":
                 name = self._load_name(n)
@@ -239,6 +295,7 @@ class ComputeMixin:
                 continue
             if n.op in ("accum", "scan"):  # fold this step into the column's accumulator
                 acc = f"acc{low.accs}"
+                low.acc_of[id(n)] = low.accs
                 low.accs += 1
                 v = low.regs[id(n.args[0])].expr
                 fold = {"sum": "Add", "mean": "Add", "max": "Max", "min": "Min"}[n.fn]
@@ -256,8 +313,14 @@ class ComputeMixin:
             if n.op == "cast":
                 buf = low._alloc()
                 src = low.regs[id(n.args[0])].expr
+                via = ""
+                if low.ctype(n.args[0]) in low.narrow:  # one-byte tiles widen through half
+                    tmp = low._alloc()
+                    via = f"tmpBuf{tmp}.Get<half>(), "
+                    low.free.append(tmp)
                 emit.append(
-                    f"LocalTensor<float> v{i} = AsFloat({src}, tmpBuf{buf}.Get<float>(), {count});"
+                    f"LocalTensor<float> v{i} = AsFloat({src}, {via}tmpBuf{buf}.Get<float>(), "
+                    f"{count});"
                 )
                 low.regs[id(n)] = Reg(f"v{i}", buf)
                 low._release(i)
@@ -285,6 +348,8 @@ class ComputeMixin:
             direct = mine[0] if len(mine) == 1 and id(n) not in consumed else None
             if low.loop.kind == "columns":
                 direct = None  # stores of a column loop read the accumulators or copies
+            if direct is not None and ct not in ("float", low.types[direct.tensor.name]):
+                direct = None  # another dtype: the store below refuses it
             if direct is not None and ct == "float":
                 buf = low._alloc()
                 d = f"v{i}"
@@ -314,14 +379,17 @@ class ComputeMixin:
             if id(s) in done or s.value.op in ("accum", "total"):  # stored once, at the end
                 continue
             n = s.value
+            ty = low.types[s.tensor.name]
+            if n.dtype != "float" and low.ctype(n) != ty:
+                raise DslError(s.where, f"{s.tensor.name} has another dtype: store v.float()")
             if s.tensor.layout == "rows":
                 value = self._row_value(low, n)
-                emit.append(f"{s.tensor.name}.SetValue(k, static_cast<T>({value}));")
+                emit.append(f"{s.tensor.name}.SetValue(k, static_cast<{ty}>({value}));")
             elif n.dtype == "float":
                 emit.append(f"CopyFloat({tile_of(s)}, {low.regs[id(n)].expr}, {count});")
             else:
                 emit.append(
-                    f"Adds({tile_of(s)}, {low.regs[id(n)].expr}, static_cast<T>(0), {count});"
+                    f"Adds({tile_of(s)}, {low.regs[id(n)].expr}, static_cast<{ty}>(0), {count});"
                 )
 
     def _reusable(self, low: LoopLowering, n: Node, i: int) -> tuple[int, str] | None:
@@ -383,7 +451,7 @@ class ComputeMixin:
     def _scalar_operand(self, low: LoopLowering, a: Node, ct: str) -> str:
         if a.kind == "row":
             text = self._row_value(low, a)
-            return text if ct == "float" else f"static_cast<T>({text})"
+            return text if ct == "float" else f"static_cast<{ct}>({text})"
         return low.scalar(a, ct)
 
     # per-row values live in float slots of `stat` (one 32 B block each)

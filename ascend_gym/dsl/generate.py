@@ -78,6 +78,9 @@ def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
         fn = pkg.reference()
     attrs = [a.name for a in spec.attrs if a.type == "float"]
     dtypes = {d for a in [*spec.inputs, *spec.outputs] for d in a.dtypes}
+    # tensors whose dtypes differ in some case are typed apart (the lowering's kernel types)
+    args = [*spec.inputs, *spec.outputs]
+    mixed = len({tuple(spec.arg_dtype(c, a.name) for c in spec.cases) for a in args}) > 1
     drafts: dict[str, Draft] = {}
     for case in spec.cases:
         inputs = {a.name: tuple(spec.arg_shape(case, a.name)) for a in spec.inputs}
@@ -86,7 +89,7 @@ def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
             for a in spec.outputs
         }
         roots = _trace_case(fn, spec, case, inputs, attrs)
-        d = draft(spec.name, spec.description, inputs, outputs, roots, attrs, dtypes, native)
+        d = draft(spec.name, spec.description, inputs, outputs, roots, attrs, dtypes, native, mixed)
         drafts[case.name] = d
     sources = {d.source for d in drafts.values()}
     if len(sources) != 1:

@@ -140,6 +140,14 @@ class Value:
     def __le__(self, o: object) -> Value:  # type: ignore[override]
         return _compare("le", self, o)
 
+    def __eq__(self, o: object) -> Value:  # type: ignore[override]
+        return _compare("eq", self, o)
+
+    def __ne__(self, o: object) -> Value:  # type: ignore[override]
+        return _compare("ne", self, o)
+
+    __hash__ = object.__hash__  # values are graph nodes: identity, as before == was overloaded
+
     def __bool__(self) -> bool:
         raise DslError(_caller(), "a DSL value has no truth value: use where(cond, a, b)")
 
@@ -184,7 +192,9 @@ def _join(fn: str, nodes: list[Node], where: str) -> tuple[Kind, DType, Loop | N
     loops = {id(n.loop): n.loop for n in nodes if n.loop is not None}
     if len(loops) > 1:
         raise DslError(where, f"{fn}: operands come from different loops")
-    if any(n.op in ("accum", "total") for n in nodes):
+    # a column's accumulator feeds step values (a further walk along the axis); a total
+    # across blocks exists only once block 0 has added the partials
+    if any(n.op == "total" for n in nodes):
         raise DslError(where, f"{fn}: a total is only stored (use .mean() for means)")
     kinds = {n.kind for n in nodes}
     kind: Kind = "vec" if "vec" in kinds else "row" if "row" in kinds else "const"

@@ -63,8 +63,27 @@ __aicore__ inline void CopyFloat(const LocalTensor<T>& dst, const LocalTensor<fl
 """
 
 
-# What a kernel's T may be: bfloat16 and int32 compute through fp32 (the templates upcast them).
+# fp32 view of a tile that may be one byte wide: Atlas A2 casts int8/uint8 to half only, so the
+# widening goes through `via` (a bool tile is read as its uint8 bytes).
+VIA_HELPER = """\
+template <typename T>
+__aicore__ inline LocalTensor<float> AsFloat(const LocalTensor<T>& src, const LocalTensor<half>& via,
+                                             const LocalTensor<float>& buf, uint32_t n) {
+  if constexpr (sizeof(T) == 1) {
+    using B = typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type;
+    Cast(via, src.template ReinterpretCast<B>(), RoundMode::CAST_NONE, n);
+    Cast(buf, via, RoundMode::CAST_NONE, n);
+    return buf;
+  } else {
+    return AsFloat(src, buf, n);
+  }
+}
+"""
+
+# What a kernel's tensors may hold: bfloat16 and int32 compute through fp32 (the templates upcast
+# them); one-byte integers and bool are inputs only, widened through half.
 DTYPES = ("float16", "float32", "bfloat16", "int32")
+NARROW = ("int8", "uint8", "bool")
 
 
 def camel(name: str) -> str:
@@ -81,6 +100,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         self.tiling = f"{camel(spec.name)}TilingData"
         self.sched = kernel.sched
         self._check()
+        self._type_tensors()
 
     # -- checks -----------------------------------------------------------------------------
     def _check(self) -> None:
@@ -118,13 +138,95 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         for name in k.attrs:
             if name not in attrs or attrs[name].type != "float":
                 raise DslError(k.where, f"attr {name!r} is not a float attribute of the spec")
-        dts = {tuple(a.dtypes) for a in [*spec.inputs, *spec.outputs]}
-        if len(dts) != 1 or any(d not in DTYPES for d in next(iter(dts))):
-            raise DslError(k.where, f"every tensor must share one dtype list of {'/'.join(DTYPES)}")
+        for a, allowed in [
+            *((a, DTYPES + NARROW) for a in spec.inputs),
+            *((a, DTYPES) for a in spec.outputs),
+        ]:
+            if bad := [d for d in a.dtypes if d not in allowed]:
+                raise DslError(
+                    k.where, f"{a.name}: dtype {bad[0]} is not one of {'/'.join(allowed)}"
+                )
         if self.kind == "rows":
             full = [t for t in k.tensors.values() if t.layout == "full" and not t.is_output]
             if not full and not any(t.layout == "full" for t in k.tensors.values() if t.is_output):
                 raise DslError(k.where, "a rows() loop needs a full tensor to give the row length")
+
+    def _type_tensors(self) -> None:
+        """One kernel type per group of tensors whose dtypes agree in every case: `T` for the
+        first input's group, `T1`, `T2`, ... for the others, each instantiated from a member's
+        DTYPE_<ARG>. A kernel whose tensors agree has `T` alone, as before per-tensor dtypes."""
+        spec = self.spec
+        args = [*spec.inputs, *spec.outputs]
+        groups: dict[tuple[str, ...], str] = {}
+        self.types: dict[str, str] = {}
+        self.type_args: list[str] = []  # the DTYPE_<ARG> macro of each type, in order
+        for a in args:
+            sig = tuple(spec.arg_dtype(c, a.name) for c in spec.cases) or tuple(a.dtypes)
+            if sig not in groups:
+                groups[sig] = f"T{len(groups)}" if groups else "T"
+                self.type_args.append(f"DTYPE_{a.name.upper()}")
+            self.types[a.name] = groups[sig]
+        self.narrow = frozenset(
+            self.types[a.name] for a in args if any(d in NARROW for d in a.dtypes)
+        )
+
+    def ty(self, name: str) -> str:
+        """A tensor's C type in the kernel class."""
+        return self.types[name]
+
+    def _template(self) -> str:
+        return (
+            f"template <{', '.join(f'typename {t}' for t in dict.fromkeys(self.types.values()))}>"
+        )
+
+    def _type_sizes(self) -> list[str]:
+        """Host lines setting `typeSize` (the element whose 32 B units align every tensor) and
+        `ioSize` (the widest, for the UB budget)."""
+        if len(self.type_args) == 1:
+            return [
+                "  uint32_t typeSize = 0;",
+                "  ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeSize);",
+                "  if (typeSize == 0) return ge::GRAPH_FAILED;",
+            ]
+        descs = [f"context->GetInputDesc({i})" for i in range(len(self.spec.inputs))]
+        descs += [f"context->GetOutputDesc({i})" for i in range(len(self.spec.outputs))]
+        return [
+            "  // Tensors of several dtypes: 32 B units of the narrowest keep every tensor's offsets",
+            "  // aligned; UB is budgeted at the widest.",
+            "  uint32_t typeSize = 32, ioSize = 0;",
+            f"  for (const auto* desc : {{{', '.join(descs)}}}) {{",
+            "    if (desc == nullptr) continue;  // an optional input left out",
+            "    uint32_t size = 0;",
+            "    ge::TypeUtils::GetDataTypeLength(desc->GetDataType(), size);",
+            "    if (size == 0) return ge::GRAPH_FAILED;",
+            "    typeSize = std::min(typeSize, size);",
+            "    ioSize = std::max(ioSize, size);",
+            "  }",
+        ]
+
+    def _by_type(self, names: list[str]) -> dict[str, list[str]]:
+        """Tensors grouped by their C type, in order."""
+        out: dict[str, list[str]] = {}
+        for n in names:
+            out.setdefault(self.ty(n), []).append(n)
+        return out
+
+    def _sizeof(self, names: list[str], widest: bool = True) -> str:
+        """sizeof the widest (or narrowest) of the tensors' types, as a C++ constant."""
+        types = list(dict.fromkeys(self.ty(n) for n in names)) or ["T"]
+        text = f"sizeof({types[0]})"
+        for t in types[1:]:
+            cmp = ">" if widest else "<"
+            text = f"(sizeof({t}) {cmp} {text} ? sizeof({t}) : {text})"
+        return text
+
+    def _narrowest(self) -> str:
+        """The narrowest tensor type: its 32 B units keep every tensor's tiles aligned."""
+        return self._sizeof(list(self.types), widest=False)
+
+    def io_size(self) -> str:
+        """The host's element size for queued tiles in the UB budget."""
+        return "typeSize" if len(self.type_args) == 1 else "ioSize"
 
     # -- package ----------------------------------------------------------------------------
     def package(
@@ -220,6 +322,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 f"constexpr int32_t BUFFER_NUM = {self.sched.buffer_num};",
                 "",
                 HELPERS,
+                *([VIA_HELPER] if self.narrow else []),
                 *body,
                 "",
             ]
@@ -230,14 +333,13 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
 
     def _entry(self, init_args: list[str], workspace: bool = False) -> list[str]:
         gm = ", ".join(f"GM_ADDR {n}" for n in self._gm_args())
-        first = self.spec.inputs[0].name.upper()
         ws = ["workspace"] if workspace else []
         call = ", ".join([*self._gm_args(), *ws, *[f"tilingData.{a}" for a in init_args]])
         return [
             f'extern "C" __global__ __aicore__ void {self.spec.kernel}({gm}, GM_ADDR workspace, '
             "GM_ADDR tiling) {",
             "  GET_TILING_DATA(tilingData, tiling);",
-            f"  {self.cls}<DTYPE_{first}> op;",
+            f"  {self.cls}<{', '.join(self.type_args)}> op;",
             f"  op.Init({call});",
             "  op.Process();",
             "}",
@@ -342,9 +444,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 "  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
                 "  uint64_t ubSize = 0;",
                 "  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
-                "  uint32_t typeSize = 0;",
-                "  ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeSize);",
-                "  if (typeSize == 0) return ge::GRAPH_FAILED;",
+                *self._type_sizes(),
                 *body,
                 *attrs,
                 "",

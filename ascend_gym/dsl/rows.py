@@ -5,13 +5,13 @@ DataCopyPad), row by row compute with per-row values; and its host tiling.
 from __future__ import annotations
 
 from ascend_gym.dsl.compute import ROW_SLOT, LoopLowering
-from ascend_gym.dsl.lang import Loop
+from ascend_gym.dsl.lang import DslError, Loop
 
 
 class RowsMixin:
     def _rows_kernel(self) -> list[str]:
         (lp,) = self.k.loops
-        low = LoopLowering(lp)
+        low = LoopLowering(lp, self.types, self.narrow)
         self._compute_body(low, row=True)
         fields = [n for _, n, _ in self.fields()]
         tensors = self.k.tensors
@@ -21,10 +21,14 @@ class RowsMixin:
         full_stores = [s for s in lp.stores if s.tensor.layout == "full"]
         rows_stores = [s for s in lp.stores if s.tensor.layout == "rows"]
         has_row_vals = low.slots > 0 or any(n.op == "reduce" for n in low.order)
+        shared = self._by_type([n.name for n in cols_loads])
+        if len(shared) > 1:
+            raise DslError(cols_loads[-1].where, "tensors shared by every row share one dtype")
+        tc = next(iter(shared), "T")  # their type: one UB buffer holds them all
         self.ub_tensors = (len(full_loads) + len(full_stores), low.n_bufs, 0)
         gm = self._gm_args()
         out = [
-            "template <typename T>",
+            self._template(),
             f"class {self.cls} {{",
             " public:",
             f"  __aicore__ inline {self.cls}() {{}}",
@@ -36,41 +40,49 @@ class RowsMixin:
             "    rowStart = block < formerNum ? block * formerRows"
             " : formerNum * formerRows + (block - formerNum) * tailRows;",
             "    blockRows = block < formerNum ? formerRows : tailRows;",
-            "    colsPad = AlignUp(cols, 32 / sizeof(T));",
+            f"    colsPad = AlignUp(cols, 32 / {self._narrowest()});",
         ]
         for name in self._used_rows_tensors(lp):
             t = tensors[name]
+            ty = self.ty(name)
             parts = max([n.part[1] for n in lp.loads if n.name == name] or [1])
             width = "cols" if parts == 1 else f"cols * {parts}"
             if t.layout == "full":
                 out.append(
-                    f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name} + "
+                    f"    {name}Gm.SetGlobalBuffer((__gm__ {ty}*){name} + "
                     f"static_cast<uint64_t>(rowStart) * {width}, "
                     f"static_cast<uint64_t>(blockRows) * {width});"
                 )
             elif t.layout == "rows":
                 out.append(
-                    f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name} + rowStart, blockRows);"
+                    f"    {name}Gm.SetGlobalBuffer((__gm__ {ty}*){name} + rowStart, blockRows);"
                 )
             else:
-                out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ T*){name}, cols);")
+                out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ {ty}*){name}, cols);")
             out += self._l2(name)
-        for i, _ in enumerate(full_loads):
+        for i, n in enumerate(full_loads):
             out.append(
-                f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));"
+                f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, rowsPerTile * colsPad * "
+                f"sizeof({self.ty(n.name)}));"
             )
-        for i, _ in enumerate(rows_loads):
-            out.append(f"    pipe.InitBuffer(rowQueue{i}, BUFFER_NUM, rowsPerTile * sizeof(T));")
+        for i, n in enumerate(rows_loads):
+            out.append(
+                f"    pipe.InitBuffer(rowQueue{i}, BUFFER_NUM, rowsPerTile * sizeof({self.ty(n.name)}));"
+            )
         if cols_loads:
             out.append(
-                f"    pipe.InitBuffer(colsQueue, 1, {len(cols_loads)} * colsPad * sizeof(T));"
+                f"    pipe.InitBuffer(colsQueue, 1, {len(cols_loads)} * colsPad * sizeof({tc}));"
             )
-        for i, _ in enumerate(full_stores):
+        for i, st in enumerate(full_stores):
             out.append(
-                f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, rowsPerTile * colsPad * sizeof(T));"
+                f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, rowsPerTile * colsPad * "
+                f"sizeof({self.ty(st.tensor.name)}));"
             )
-        for i, _ in enumerate(rows_stores):
-            out.append(f"    pipe.InitBuffer(rowOutQueue{i}, BUFFER_NUM, rowsPerTile * sizeof(T));")
+        for i, st in enumerate(rows_stores):
+            out.append(
+                f"    pipe.InitBuffer(rowOutQueue{i}, BUFFER_NUM, rowsPerTile * "
+                f"sizeof({self.ty(st.tensor.name)}));"
+            )
         for i in range(low.n_bufs):
             out.append(f"    pipe.InitBuffer(tmpBuf{i}, colsPad * sizeof(float));")
         if has_row_vals:
@@ -94,55 +106,63 @@ class RowsMixin:
             out += [
                 "  // Tensors shared by every row are read once per block and stay in the UB.",
                 "  __aicore__ inline void LoadCols() {",
-                "    LocalTensor<T> all = colsQueue.AllocTensor<T>();",
-                "    const DataCopyExtParams params{1, static_cast<uint32_t>(cols * sizeof(T)),"
+                f"    LocalTensor<{tc}> all = colsQueue.AllocTensor<{tc}>();",
+                f"    const DataCopyExtParams params{{1, static_cast<uint32_t>(cols * sizeof({tc})),"
                 " 0, 0, 0};",
                 *(
                     f"    DataCopyPad(all[{j} * colsPad], {n.name}Gm, params, "
-                    "DataCopyPadExtParams<T>{false, 0, 0, 0});"
+                    f"DataCopyPadExtParams<{tc}>{{false, 0, 0, 0}});"
                     for j, n in enumerate(cols_loads)
                 ),
                 "    colsQueue.EnQue(all);",
-                "    colsLocal = colsQueue.DeQue<T>();",
+                f"    colsLocal = colsQueue.DeQue<{tc}>();",
                 "  }",
             ]
         out.append("  __aicore__ inline void CopyIn(uint32_t row, uint32_t n) {")
         for i, n in enumerate(full_loads):
             part, parts = n.part
             nm = self._load_name(n)
-            gap = "0" if parts == 1 else f"{parts - 1} * cols * sizeof(T)"
+            ty = self.ty(n.name)
+            gap = "0" if parts == 1 else f"{parts - 1} * cols * sizeof({ty})"
             src = (
                 f"{n.name}Gm[static_cast<uint64_t>(row) * cols]"
                 if parts == 1
                 else f"{n.name}Gm[static_cast<uint64_t>(row) * cols * {parts} + {part} * cols]"
             )
             out += [
-                f"    LocalTensor<T> {nm} = inQueue{i}.AllocTensor<T>();",
+                f"    LocalTensor<{ty}> {nm} = inQueue{i}.AllocTensor<{ty}>();",
                 f"    DataCopyPad({nm}, {src},",
                 "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                f"static_cast<uint32_t>(cols * sizeof(T)), static_cast<uint32_t>({gap}), 0, 0}},",
-                "                DataCopyPadExtParams<T>{false, 0, 0, 0});",
+                f"static_cast<uint32_t>(cols * sizeof({ty})), static_cast<uint32_t>({gap}), 0, 0}},",
+                f"                DataCopyPadExtParams<{ty}>{{false, 0, 0, 0}});",
                 f"    inQueue{i}.EnQue({nm});",
             ]
         for i, n in enumerate(rows_loads):
+            ty = self.ty(n.name)
             out += [
-                f"    LocalTensor<T> {n.name} = rowQueue{i}.AllocTensor<T>();",
+                f"    LocalTensor<{ty}> {n.name} = rowQueue{i}.AllocTensor<{ty}>();",
                 f"    DataCopyPad({n.name}, {n.name}Gm[row], DataCopyExtParams{{1, "
-                "static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0}, "
-                "DataCopyPadExtParams<T>{false, 0, 0, 0});",
+                f"static_cast<uint32_t>(n * sizeof({ty})), 0, 0, 0}}, "
+                f"DataCopyPadExtParams<{ty}>{{false, 0, 0, 0}});",
                 f"    rowQueue{i}.EnQue({n.name});",
             ]
         out += ["  }", "  __aicore__ inline void Compute(uint32_t n) {"]
         for i, n in enumerate(full_loads):
-            out.append(f"    LocalTensor<T> {self._load_name(n)} = inQueue{i}.DeQue<T>();")
+            ty = self.ty(n.name)
+            out.append(f"    LocalTensor<{ty}> {self._load_name(n)} = inQueue{i}.DeQue<{ty}>();")
         for i, n in enumerate(rows_loads):
-            out.append(f"    LocalTensor<T> {n.name} = rowQueue{i}.DeQue<T>();")
+            ty = self.ty(n.name)
+            out.append(f"    LocalTensor<{ty}> {n.name} = rowQueue{i}.DeQue<{ty}>();")
         for j, n in enumerate(cols_loads):
-            out.append(f"    LocalTensor<T> {n.name} = colsLocal[{j} * colsPad];")
+            out.append(f"    LocalTensor<{tc}> {n.name} = colsLocal[{j} * colsPad];")
         for i, s in enumerate(full_stores):
-            out.append(f"    LocalTensor<T> {s.tensor.name} = outQueue{i}.AllocTensor<T>();")
+            ty = self.ty(s.tensor.name)
+            out.append(f"    LocalTensor<{ty}> {s.tensor.name} = outQueue{i}.AllocTensor<{ty}>();")
         for i, s in enumerate(rows_stores):
-            out.append(f"    LocalTensor<T> {s.tensor.name} = rowOutQueue{i}.AllocTensor<T>();")
+            ty = self.ty(s.tensor.name)
+            out.append(
+                f"    LocalTensor<{ty}> {s.tensor.name} = rowOutQueue{i}.AllocTensor<{ty}>();"
+            )
         if rows_loads:
             out += [
                 "    // Per-row values are read by the scalar unit: wait for MTE2 first.",
@@ -161,8 +181,14 @@ class RowsMixin:
             *(f"      {line}" for line in low.lines),
             "    }",
         ]
-        out += [f"    outQueue{i}.EnQue<T>({s.tensor.name});" for i, s in enumerate(full_stores)]
-        out += [f"    rowOutQueue{i}.EnQue<T>({s.tensor.name});" for i, s in enumerate(rows_stores)]
+        out += [
+            f"    outQueue{i}.EnQue<{self.ty(s.tensor.name)}>({s.tensor.name});"
+            for i, s in enumerate(full_stores)
+        ]
+        out += [
+            f"    rowOutQueue{i}.EnQue<{self.ty(s.tensor.name)}>({s.tensor.name});"
+            for i, s in enumerate(rows_stores)
+        ]
         out += [
             f"    inQueue{i}.FreeTensor({self._load_name(n)});" for i, n in enumerate(full_loads)
         ]
@@ -170,19 +196,21 @@ class RowsMixin:
         out += ["  }", "  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {"]
         for i, s in enumerate(full_stores):
             nm = s.tensor.name
+            ty = self.ty(nm)
             out += [
-                f"    LocalTensor<T> {nm} = outQueue{i}.DeQue<T>();",
+                f"    LocalTensor<{ty}> {nm} = outQueue{i}.DeQue<{ty}>();",
                 f"    DataCopyPad({nm}Gm[static_cast<uint64_t>(row) * cols], {nm},",
                 "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                "static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0});",
+                f"static_cast<uint32_t>(cols * sizeof({ty})), 0, 0, 0}});",
                 f"    outQueue{i}.FreeTensor({nm});",
             ]
         for i, s in enumerate(rows_stores):
             nm = s.tensor.name
+            ty = self.ty(nm)
             out += [
-                f"    LocalTensor<T> {nm} = rowOutQueue{i}.DeQue<T>();",
+                f"    LocalTensor<{ty}> {nm} = rowOutQueue{i}.DeQue<{ty}>();",
                 f"    DataCopyPad({nm}Gm[row], {nm}, DataCopyExtParams{{1, "
-                "static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0});",
+                f"static_cast<uint32_t>(n * sizeof({ty})), 0, 0, 0}});",
                 f"    rowOutQueue{i}.FreeTensor({nm});",
             ]
         out += ["  }", "", "  TPipe pipe;"]
@@ -200,9 +228,10 @@ class RowsMixin:
             bufs += ["workBuf", "statBuf"]
         if bufs:
             out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
-        out.append(f"  GlobalTensor<T> {', '.join(f'{n}Gm' for n in self._used_rows_tensors(lp))};")
+        for ty, group in self._by_type(self._used_rows_tensors(lp)).items():
+            out.append(f"  GlobalTensor<{ty}> {', '.join(f'{n}Gm' for n in group)};")
         if cols_loads:
-            out.append("  LocalTensor<T> colsLocal;")
+            out.append(f"  LocalTensor<{tc}> colsLocal;")
         out += self._members(fields)
         out += ["  uint32_t rowStart, blockRows, colsPad;", "};", ""]
         out += self._entry(fields)
@@ -260,8 +289,9 @@ class RowsMixin:
             "  tiling.set_tailRows(rows / blockDim);",
             "  // UB: per row, the queued rows and values; once, shared rows, fp32 row temporaries,",
             "  // the reduction's work row and the per-row value slots.",
-            "  const uint64_t rowBytes = (UB_ROW_IO * colsPad + UB_ONE_IO) * BUFFER_NUM * typeSize;",
-            "  const uint64_t fixed = UB_COLS * colsPad * typeSize + UB_TMP * colsPad * 4 + "
+            "  const uint64_t rowBytes = (UB_ROW_IO * colsPad + UB_ONE_IO) * BUFFER_NUM * "
+            f"{self.io_size()};",
+            f"  const uint64_t fixed = UB_COLS * colsPad * {self.io_size()} + UB_TMP * colsPad * 4 + "
             "UB_SLOTS * 32 + UB_ONE_IO * BUFFER_NUM * 32 + 1024;",
             "  if (fixed + rowBytes > ubSize) return ge::GRAPH_FAILED;",
             "  const uint32_t fit = static_cast<uint32_t>((ubSize - fixed) / rowBytes);",

@@ -125,11 +125,13 @@ class Renderer:
                 text = f"{fn}({a}, {b})"
         elif s.op == "compare":
             a, b = (self.expr(x) for x in s.args)
-            text = f"{a} {dict(gt='>', ge='>=', lt='<', le='<=')[s.fn]} {b}"
+            text = f"{a} {dict(gt='>', ge='>=', lt='<', le='<=', eq='==', ne='!=')[s.fn]} {b}"
         elif s.op == "select":
             c, a, b = (self.expr(x) for x in s.args)
             self.funcs.add("where")
             text = f"where({c}, {a}, {b})"
+        elif s.op == "reduce" and self.loop == "c":  # along a columns() loop's axis
+            text = f"c.{s.fn}({self.expr(s.args[0])})"
         elif s.op == "reduce":
             text = f"{self.expr(s.args[0])}.{s.fn}()"
         else:
@@ -155,13 +157,18 @@ def _per_op(nodes: list[Sym]) -> bool:
     )
 
 
+# A dtypes marker: the tensors of a case differ in dtype, so every load is cast up to fp32
+# (one instruction takes one type).
+MIXED = "mixed"
+
+
 def _upcast(nodes: list[Sym], dtypes: set[str]) -> bool:
     """Compute in fp32 unless the tensors are fp32 anyway or their dtype gives the reference
     exactly (no dtypes: the caller asks for the tensors' dtype). bfloat16 always goes through
     fp32 (the vector unit has no bf16 arithmetic); int32 stays int32 for + - * max min, the
     rest through fp32 (exact below 2^24)."""
     ops = [s for s in nodes if s.op in ("unary", "binary")]
-    if "bfloat16" in dtypes:
+    if "bfloat16" in dtypes or MIXED in dtypes:
         return True
     if _per_op(nodes):
         return False
@@ -198,9 +205,13 @@ def draft(
     attrs: list[str],
     dtypes: set[str],
     native: bool = False,
+    mixed: bool = False,
 ) -> Draft:
     """A DSL program for one traced case (outputs' shapes as the spec gives them, or None).
-    `native` computes element-wise loops in the tensors' dtype even where fp32 would be safer."""
+    `native` computes element-wise loops in the tensors' dtype even where fp32 would be safer;
+    `mixed`: the tensors differ in dtype (each loaded and cast up on its own)."""
+    if mixed:
+        dtypes = {*dtypes, MIXED}
     out_names = list(outputs)
     if len(roots) != len(out_names):
         raise Unsupported(f"the reference returns {len(roots)} values for {len(out_names)} outputs")
@@ -344,7 +355,8 @@ def _columns(
     attrs: list[str],
     along: list[Sym],
 ) -> Draft:
-    """Reductions and scans along an inner axis: a columns() loop walks the axis."""
+    """Reductions and scans along an inner axis, and values normalised by them (softmax over
+    a middle axis): a columns() loop walks the axis, again for each accumulator a value reads."""
     shapes = {s.args[0].shape for s in along}
     axes = {s.axis for s in along}
     if len(shapes) != 1 or len(axes) != 1:
@@ -353,22 +365,29 @@ def _columns(
     if axis == 0:
         raise Unsupported("a reduction along the outermost axis")
     nodes = _nodes(roots)
-    if any(s.op == "reduce" and s not in along for s in nodes):
+    if any(s.op == "reduce" and id(s) not in {id(a) for a in along} for s in nodes):
         raise Unsupported("last-axis and inner-axis reductions together")
     for n, shape in inputs.items():
         if shape != full:
             raise Unsupported(f"input {n} of shape {list(shape)} against {list(full)}")
     rd = Renderer("c", True)
     for o, r in zip(outs, roots, strict=True):
-        total = r.op == "reduce"
-        if not total and (r.op != "scan" or r.shape != full):
-            raise Unsupported(f"output {o}: only totals and running values along the axis")
-        if any(a.op in ("reduce", "scan") for a in _nodes(list(r.args))):
-            raise Unsupported("arithmetic after an accumulation along an axis")
-        arg = rd.expr(r.args[0])
-        fn = r.fn if total else f"cum{r.fn}"
-        rd.lines.append(f"    c.store({o}, c.{fn}({arg}))")
-    category = "reduction" if all(r.op == "reduce" for r in roots) else "scan"
+        inside = _nodes(list(r.args))
+        if r.op == "scan" and r.shape == full:
+            if any(a.op in ("reduce", "scan") for a in inside):
+                raise Unsupported("a running value of an accumulation along an axis")
+            rd.lines.append(f"    c.store({o}, c.cum{r.fn}({rd.expr(r.args[0])}))")
+        elif r.op == "reduce" or r.shape == full:  # a total, or step values (normalised)
+            if any(a.op == "scan" for a in inside):
+                raise Unsupported("arithmetic after a running value along an axis")
+            value = f"c.{r.fn}({rd.expr(r.args[0])})" if r.op == "reduce" else rd.expr(r)
+            rd.lines.append(f"    c.store({o}, {value})")
+        else:
+            raise Unsupported(f"output {o}: only totals and values along the axis")
+    if all(r.op == "reduce" for r in roots):
+        category = "reduction"
+    else:
+        category = "scan" if any(r.op == "scan" for r in roots) else "normalization"
     loops = [f"with k.columns(axis={axis}) as c:\n" + "\n".join(rd.lines)]
     return _render(
         name,

@@ -11,12 +11,12 @@ from ascend_gym.dsl.lang import Loop, Store
 class TilesMixin:
     def _tiles_kernel(self) -> list[str]:
         k = self.k
-        lows = [LoopLowering(lp) for lp in k.loops]
+        lows = [LoopLowering(lp, self.types, self.narrow) for lp in k.loops]
         for low in lows:
             self._compute_body(low, row=False)
         # Compare works on whole 256 B repeats: pad the lane count further when there is one
         has_mask = any(low.n_masks for low in lows)
-        align = str(LANE_ALIGN) if has_mask else "32 / sizeof(T)"
+        align = str(LANE_ALIGN) if has_mask else f"32 / {self._narrowest()}"
         n_in = max(len(lp.loads) for lp in k.loops)
         n_out = max(len(self._tile_stores(lp)) for lp in k.loops)
         n_tmp = max(low.n_bufs for low in lows)
@@ -28,7 +28,7 @@ class TilesMixin:
         fields = [n for _, n, _ in self.fields()]
         gm = self._gm_args()
         out: list[str] = [
-            "template <typename T>",
+            self._template(),
             f"class {self.cls} {{",
             " public:",
             f"  __aicore__ inline {self.cls}() {{}}",
@@ -46,11 +46,12 @@ class TilesMixin:
             out.append(f"    this->{f} = {f};")
         for lp, g in zip(k.loops, range(len(k.loops)), strict=True):
             for n in [*(t.name for t in lp.loads), *(s.tensor.name for s in self._tile_stores(lp))]:
-                out.append(f"    {n}Gm.SetGlobalBuffer((__gm__ T*){n}, totalLength{g});")
+                out.append(f"    {n}Gm.SetGlobalBuffer((__gm__ {self.ty(n)}*){n}, totalLength{g});")
                 out += self._l2(n)
         if totals:
             out += [
-                f"    {s.tensor.name}Gm.SetGlobalBuffer((__gm__ T*){s.tensor.name}, 1);"
+                f"    {s.tensor.name}Gm.SetGlobalBuffer((__gm__ {self.ty(s.tensor.name)}*)"
+                f"{s.tensor.name}, 1);"
                 for s in totals
             ]
             out += [
@@ -60,9 +61,12 @@ class TilesMixin:
                 *(f"    total{j} = 0.0f;" for j in range(len(totals))),
             ]
         for i in range(n_in):
-            out.append(f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, tileLength * sizeof(T));")
+            size = self._sizeof([lp.loads[i].name for lp in k.loops if i < len(lp.loads)])
+            out.append(f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, tileLength * {size});")
         for i in range(n_out):
-            out.append(f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, tileLength * sizeof(T));")
+            stored = [self._tile_stores(lp) for lp in k.loops]
+            size = self._sizeof([ss[i].tensor.name for ss in stored if i < len(ss)])
+            out.append(f"    pipe.InitBuffer(outQueue{i}, BUFFER_NUM, tileLength * {size});")
         for i in range(n_tmp):
             out.append(f"    pipe.InitBuffer(tmpBuf{i}, tileLength * sizeof(float));")
         for i in range(n_mask):
@@ -114,24 +118,19 @@ class TilesMixin:
                 f"  __aicore__ inline void CopyIn{g}(uint32_t offset, uint32_t len) {{",
             ]
             for i, n in enumerate(ins):
-                out.append(f"    LocalTensor<T> {n}Local = inQueue{i}.AllocTensor<T>();")
+                ty = self.ty(n)
+                out.append(f"    LocalTensor<{ty}> {n}Local = inQueue{i}.AllocTensor<{ty}>();")
+            out += self._tile_copies(ins, into_ub=True)
             out += [
-                "    if (len * sizeof(T) % 32 == 0) {",
-                *(f"      DataCopy({n}Local, {n}Gm[offset], len);" for n in ins),
-                "    } else {",
-                "      DataCopyExtParams params{1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, 0};",
-                *(
-                    f"      DataCopyPad({n}Local, {n}Gm[offset], params, "
-                    "DataCopyPadExtParams<T>{false, 0, 0, 0});"
-                    for n in ins
-                ),
-                "    }",
                 *(f"    inQueue{i}.EnQue({n}Local);" for i, n in enumerate(ins)),
                 "  }",
                 f"  __aicore__ inline void Compute{g}(uint32_t len) {{",
-                *(f"    LocalTensor<T> {n} = inQueue{i}.DeQue<T>();" for i, n in enumerate(ins)),
                 *(
-                    f"    LocalTensor<T> {n} = outQueue{i}.AllocTensor<T>();"
+                    f"    LocalTensor<{self.ty(n)}> {n} = inQueue{i}.DeQue<{self.ty(n)}>();"
+                    for i, n in enumerate(ins)
+                ),
+                *(
+                    f"    LocalTensor<{self.ty(n)}> {n} = outQueue{i}.AllocTensor<{self.ty(n)}>();"
                     for i, n in enumerate(outs)
                 ),
                 *(
@@ -145,7 +144,7 @@ class TilesMixin:
                 "    // Padded lanes of a short tile are computed too; only len elements go back.",
                 f"    const uint32_t n = AlignUp(len, {align});",
                 *(f"    {line}" for line in low.lines),
-                *(f"    outQueue{i}.EnQue<T>({n});" for i, n in enumerate(outs)),
+                *(f"    outQueue{i}.EnQue<{self.ty(n)}>({n});" for i, n in enumerate(outs)),
                 *(f"    inQueue{i}.FreeTensor({n});" for i, n in enumerate(ins)),
                 "  }",
             ]
@@ -153,13 +152,13 @@ class TilesMixin:
                 continue
             out += [
                 f"  __aicore__ inline void CopyOut{g}(uint32_t offset, uint32_t len) {{",
-                *(f"    LocalTensor<T> {n} = outQueue{i}.DeQue<T>();" for i, n in enumerate(outs)),
-                "    if (len * sizeof(T) % 32 == 0) {",
-                *(f"      DataCopy({n}Gm[offset], {n}, len);" for n in outs),
-                "    } else {",
-                "      DataCopyExtParams params{1, static_cast<uint32_t>(len * sizeof(T)), 0, 0, 0};",
-                *(f"      DataCopyPad({n}Gm[offset], {n}, params);" for n in outs),
-                "    }",
+                *(
+                    f"    LocalTensor<{self.ty(n)}> {n} = outQueue{i}.DeQue<{self.ty(n)}>();"
+                    for i, n in enumerate(outs)
+                ),
+            ]
+            out += self._tile_copies(outs, into_ub=False)
+            out += [
                 *(f"    outQueue{i}.FreeTensor({n});" for i, n in enumerate(outs)),
                 "  }",
             ]
@@ -181,13 +180,38 @@ class TilesMixin:
         bufs += ["workBuf", "statBuf"] if totals else []
         if bufs:
             out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
-        out.append(f"  GlobalTensor<T> {', '.join(f'{n}Gm' for n in self._used_tensors())};")
+        for ty, group in self._by_type(self._used_tensors()).items():
+            out.append(f"  GlobalTensor<{ty}> {', '.join(f'{n}Gm' for n in group)};")
         if totals:
             out.append("  GlobalTensor<float> partialGm;")
             out.append(f"  float {', '.join(f'total{j}' for j in range(len(totals)))};")
         out += self._members(fields)
         out += ["};", ""]
         out += self._entry(fields, workspace=bool(totals))
+        return out
+
+    def _tile_copies(self, names: list[str], into_ub: bool) -> list[str]:
+        """DataCopy of a tile of whole 32 B blocks, else DataCopyPad; per group of one type."""
+        out: list[str] = []
+        for ty, group in self._by_type(names).items():
+            if into_ub:
+                whole = [f"      DataCopy({n}Local, {n}Gm[offset], len);" for n in group]
+                pad = [
+                    f"      DataCopyPad({n}Local, {n}Gm[offset], params, "
+                    f"DataCopyPadExtParams<{ty}>{{false, 0, 0, 0}});"
+                    for n in group
+                ]
+            else:
+                whole = [f"      DataCopy({n}Gm[offset], {n}, len);" for n in group]
+                pad = [f"      DataCopyPad({n}Gm[offset], {n}, params);" for n in group]
+            out += [
+                f"    if (len * sizeof({ty}) % 32 == 0) {{",
+                *whole,
+                "    } else {",
+                f"      DataCopyExtParams params{{1, static_cast<uint32_t>(len * sizeof({ty})), 0, 0, 0}};",
+                *pad,
+                "    }",
+            ]
         return out
 
     def _tile_stores(self, lp: Loop) -> list[Store]:
@@ -220,6 +244,7 @@ class TilesMixin:
         ]
         for j, s in enumerate(totals):
             nm = s.tensor.name
+            ty = self.ty(nm)
             lines += [
                 "    LocalTensor<float> parts = partsQueue.AllocTensor<float>();"
                 if j == 0
@@ -236,11 +261,11 @@ class TilesMixin:
                     else []
                 ),
                 "    partsQueue.FreeTensor(parts);",
-                f"    LocalTensor<T> {nm} = totalQueue.AllocTensor<T>();",
+                f"    LocalTensor<{ty}> {nm} = totalQueue.AllocTensor<{ty}>();",
                 f"    CopyFloat({nm}, stat, 1);",
                 f"    totalQueue.EnQue({nm});",
-                f"    {nm} = totalQueue.DeQue<T>();",
-                f"    DataCopyPad({nm}Gm, {nm}, DataCopyExtParams{{1, sizeof(T), 0, 0, 0}});",
+                f"    {nm} = totalQueue.DeQue<{ty}>();",
+                f"    DataCopyPad({nm}Gm, {nm}, DataCopyExtParams{{1, sizeof({ty}), 0, 0, 0}});",
                 f"    totalQueue.FreeTensor({nm});",
             ]
         return [*lines, "  }"]
@@ -278,7 +303,7 @@ class TilesMixin:
             ]
         out += [
             "  // UB bytes per lane: queued tiles of T, fp32 temporaries, one mask bit.",
-            "  const uint64_t laneBytes = UB_IO * BUFFER_NUM * typeSize + UB_TMP * 4 + UB_MASK;",
+            f"  const uint64_t laneBytes = UB_IO * BUFFER_NUM * {self.io_size()} + UB_TMP * 4 + UB_MASK;",
             f"  const uint32_t fit = static_cast<uint32_t>((ubSize - 1024) / laneBytes) / "
             f"{LANE_ALIGN} * {LANE_ALIGN};",
             f"  const uint32_t tile = std::min(TILE_LENGTH, fit) / {LANE_ALIGN} * {LANE_ALIGN};",

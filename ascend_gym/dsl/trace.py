@@ -65,8 +65,11 @@ class Sym:
     def ndim(self) -> int:
         return len(self.shape)
 
+    # the lowering picks the compute dtype (per tensor): a dtype read to cast back is a no-op
+    dtype = np.dtype(np.float32)
+
     def astype(self, *a: Any, **k: Any) -> Sym:
-        return self  # the lowering picks the compute dtype
+        return self
 
     def reshape(self, *shape: Any, **k: Any) -> Sym:
         return reshape(self, shape[0] if len(shape) == 1 else shape)
@@ -131,6 +134,14 @@ class Sym:
 
     def __le__(self, o: Any) -> Sym:  # type: ignore[override]
         return compare("le", self, lift(o))
+
+    def __eq__(self, o: Any) -> Sym:  # type: ignore[override]
+        return compare("eq", self, lift(o))
+
+    def __ne__(self, o: Any) -> Sym:  # type: ignore[override]
+        return compare("ne", self, lift(o))
+
+    __hash__ = object.__hash__  # nodes are compared by identity everywhere else
 
     # reductions
     def sum(self, axis: Any = None, keepdims: bool = False, **k: Any) -> Sym:
@@ -238,7 +249,7 @@ def binary(fn: str, a: Sym, b: Sym) -> Sym:
 
 def compare(fn: str, a: Sym, b: Sym) -> Sym:
     if a.op in ("const", "attr"):  # keep the tensor on the left
-        flip = {"gt": "lt", "lt": "gt", "ge": "le", "le": "ge"}
+        flip = {"gt": "lt", "lt": "gt", "ge": "le", "le": "ge", "eq": "eq", "ne": "ne"}
         a, b, fn = b, a, flip[fn]
     return Sym("compare", _shape(a, b), (a, b), fn=fn)
 
@@ -378,6 +389,8 @@ UFUNCS: dict[str, Any] = {
     "greater": lambda a, b: compare("gt", a, b),
     "greater_equal": lambda a, b: compare("ge", a, b),
     "less": lambda a, b: compare("lt", a, b),
+    "equal": lambda a, b: compare("eq", a, b),
+    "not_equal": lambda a, b: compare("ne", a, b),
     "less_equal": lambda a, b: compare("le", a, b),
 }
 

@@ -28,6 +28,10 @@ TASKS = {
     "level1/where_compare": 2,  # torch.where with a condition computed from the inputs
     "level1/clamp_tensor": 2,  # clamp with tensor bounds
     "level2/bias_3d": 2,  # a [S, C] operand broadcast over the batch of [B, S, C]
+    "level1/masked_scale": 2,  # an int32 mask beside fp16/fp32 data, compared with != 0
+    "level1/mask_mul_int8": 2,  # an int8 mask cast to the data's dtype (widened through half)
+    "level2/softmax_mid": 2,  # softmax over dim=1 of [B, S, C]: three walks along the axis
+    "level2/log_softmax_mid": 2,  # log_softmax likewise
 }
 
 

@@ -43,7 +43,14 @@ BINARY = {
     "min": np.minimum,
     "pow": np.power,
 }
-COMPARE = {"gt": np.greater, "ge": np.greater_equal, "lt": np.less, "le": np.less_equal}
+COMPARE = {
+    "gt": np.greater,
+    "ge": np.greater_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "eq": np.equal,
+    "ne": np.not_equal,
+}
 REDUCE = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
 
 
@@ -103,6 +110,11 @@ GOLDENS = [
     ("torch.addcmul(x, y, y, value=beta) + torch.lerp(x, y, 0.3)", {"beta": 0.5}),
     ("torch.clamp_min(x, beta) + torch.clamp_max(x, beta)", {"beta": 0.1}),
     ("torch.where(x > 0, x, torch.zeros_like(x))", {}),
+    ("torch.where(x != 0, x, y) + (y == x) * 2", {}),
+    ("torch.sinh(x) + torch.cosh(y) + torch.erfc(x) + torch.frac(y * 3)", {}),
+    ("torch.rsub(x, y, alpha=beta) + torch.divide(x, y.abs() + 1)", {"beta": 0.5}),
+    ("x.norm(dim=-1, keepdim=True) + torch.norm(y, 2, -1, True)", {}),
+    ("x.clone().mul_(y).add_(beta).cpu()", {"beta": 0.5}),
     ("F.softmax(x, dim=-1)", {}),
     ("x.log_softmax(-1)", {}),
     ("torch.softmax(z, dim=1)", {}),
@@ -185,3 +197,19 @@ def test_fp16_goldens_that_round_each_op_are_computed_in_fp16(expr, per_op):
     shapes = {"x": [64, 16], "y": [64, 16], "w": [16]}
     source = offline_draft(_golden(expr, {}, shapes, "float16")).source
     assert (".float()" not in source) is per_op, source
+
+
+def test_a_tensor_list_reaches_the_golden_as_one_list():
+    shapes = {"xs_0": [6, 16], "xs_1": [6, 16], "y": [6, 16]}
+    pkg = _golden("xs[0] * y + xs[1]", {}, shapes)
+    golden = pkg.files["golden.py"].replace("def g(xs_0, xs_1, y)", "def g(xs, y)")
+    inputs = [{"name": n, "dtypes": ["float32"], "dynamic": n[:2]} for n in ("xs_0", "xs_1")]
+    data = pkg.spec.model_dump()
+    data["inputs"] = [*inputs, data["inputs"][2]]
+    pkg = OperatorPackage(spec=OperatorSpec.model_validate(data), files={"golden.py": golden})
+    rng = np.random.default_rng(1)
+    values = {n: rng.uniform(-3, 3, s) for n, s in shapes.items()}
+    (root,) = sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, [])
+    np.testing.assert_allclose(
+        evaluate(root, values, {}), values["xs_0"] * values["y"] + values["xs_1"], rtol=1e-12
+    )
