@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <type_traits>
 #include <utility>
 #include <string>
@@ -194,6 +195,22 @@ class TensorDesc {
 // it does not have, as the framework answers).
 class Operator {
  public:
+  Operator() = default;
+  Operator(const char* name, const char* type) : name_(name), type_(type) {}
+  graphStatus GetName(AscendString& name) const {
+    name = name_.c_str();
+    return GRAPH_SUCCESS;
+  }
+  graphStatus GetOpType(AscendString& type) const {
+    type = type_.c_str();
+    return GRAPH_SUCCESS;
+  }
+  TensorDesc GetInputDesc(uint32_t index) const {
+    return index < inputs_.size() ? inputs_[index].second : TensorDesc();
+  }
+  TensorDesc GetOutputDesc(uint32_t index) const {
+    return index < outputs_.size() ? outputs_[index].second : TensorDesc();
+  }
   TensorDesc GetInputDesc(const std::string& name) const { return Find(inputs_, name); }
   TensorDesc GetInputDescByName(const char* name) const { return Find(inputs_, name); }
   TensorDesc GetOutputDesc(const std::string& name) const { return Find(outputs_, name); }
@@ -219,6 +236,7 @@ class Operator {
     descs.emplace_back(name, desc);
     return GRAPH_SUCCESS;
   }
+  std::string name_, type_;
   Descs inputs_, outputs_;
 };
 
@@ -272,6 +290,19 @@ class PlatFormInfos {
   }
   // The cores a kernel launches on, as PlatformAscendC::GetCoreNum counts them (the A2: vector cores).
   uint32_t GetCoreNum() const { return static_cast<uint32_t>(ascendc_sim::SocParamInt("aiv_cores")); }
+  uint32_t GetCoreNumAiv() const { return GetCoreNum(); }
+  // A resource of the SoC's platform description by label and key, as its ini file spells them
+  // ("SoCInfo" ai_core_cnt, "AICoreSpec" ub_size, "version" Short_SoC_version, ...), from the SoC
+  // preset; false (and `val` untouched) for one the preset does not give. Out of line (registry.cpp).
+  bool GetPlatformRes(const std::string& label, const std::string& key, std::string& val) const;
+  bool GetPlatformResWithLock(const std::string& label, const std::string& key, std::string& val) const {
+    return GetPlatformRes(label, key, val);
+  }
+  // Every key of a label the preset gives.
+  bool GetPlatformRes(const std::string& label, std::map<std::string, std::string>& res) const;
+  bool GetPlatformResWithLock(const std::string& label, std::map<std::string, std::string>& res) const {
+    return GetPlatformRes(label, res);
+  }
 };
 }  // namespace fe
 
@@ -695,8 +726,14 @@ class InferShapeContext {
 template <typename T>
 class Range {
  public:
+  // A shape range's bounds (exe_graph/runtime/range.h): an output's are written in place.
   const T* GetMin() const { return &min_; }
   const T* GetMax() const { return &max_; }
+  T* GetMin() { return &min_; }
+  T* GetMax() { return &max_; }
+  void SetMin(const T* min) { min_ = *min; }
+  void SetMax(const T* max) { max_ = *max; }
+  bool operator==(const Range& o) const { return min_ == o.min_ && max_ == o.max_; }
   T min_, max_;
 };
 class InferShapeRangeContext {

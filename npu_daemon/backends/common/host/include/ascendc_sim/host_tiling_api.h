@@ -15,6 +15,14 @@
 
 namespace AscendC {
 
+// The cube's fractal edge, which host tilings name as AscendC::BLOCK_CUBE (CANN declares it in a
+// tiling header, guarded by ASCC_PARAM_BLOCK_CUBE). The kernel's view (ASCENDC_SIM_KERNEL) does
+// not include this file and takes the kernel headers' declaration: the same type and value.
+#ifndef ASCC_PARAM_BLOCK_CUBE
+#define ASCC_PARAM_BLOCK_CUBE
+constexpr uint32_t BLOCK_CUBE = 16;
+#endif
+
 namespace sim_detail {
 inline uint32_t Elements(const ge::Shape& s) { return static_cast<uint32_t>(std::max<int64_t>(s.GetShapeSize(), 0)); }
 inline uint32_t Rows(const ge::Shape& s) {
@@ -305,3 +313,5 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
 }
 
 }  // namespace AscendC
+
+#include "ascendc_sim/host_softmax_tiling.h"
