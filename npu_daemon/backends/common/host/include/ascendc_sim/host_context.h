@@ -291,6 +291,13 @@ class PlatFormInfos {
   // The cores a kernel launches on, as PlatformAscendC::GetCoreNum counts them (the A2: vector cores).
   uint32_t GetCoreNum() const { return static_cast<uint32_t>(ascendc_sim::SocParamInt("aiv_cores")); }
   uint32_t GetCoreNumAiv() const { return GetCoreNum(); }
+  // The cores of a type ("AiCore": the cube cores, "VectorCore": the vector ones), 0 for another.
+  uint32_t GetCoreNumByType(const std::string& coreType) const {
+    if (coreType == "AiCore") return static_cast<uint32_t>(ascendc_sim::SocParamInt("aic_cores"));
+    return coreType == "VectorCore" ? GetCoreNum() : 0;
+  }
+  // The framework sets the core type a tiling's GetCoreNum counts; the A2 launch counts vector cores.
+  void SetCoreNumByCoreType(const std::string&) {}
   // A resource of the SoC's platform description by label and key, as its ini file spells them
   // ("SoCInfo" ai_core_cnt, "AICoreSpec" ub_size, "version" Short_SoC_version, ...), from the SoC
   // preset; false (and `val` untouched) for one the preset does not give. Out of line (registry.cpp).
@@ -396,8 +403,13 @@ class Tensor {
   const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
   int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
   ge::DataType GetDataType() const { return dtype_; }
+  // Its formats (exe_graph/runtime/tensor.h): ND, the one format the packages give.
+  const StorageFormat& GetFormat() const { return format_; }
+  ge::Format GetOriginFormat() const { return format_.GetOriginFormat(); }
+  ge::Format GetStorageFormat() const { return format_.GetStorageFormat(); }
   StorageShape shape_;
   ge::DataType dtype_ = ge::DT_UNDEFINED;
+  StorageFormat format_;
 };
 
 // A list attribute's elements as CANN keeps them: ContinuousVector holds them untyped (GetData

@@ -15,12 +15,20 @@
 
 namespace AscendC {
 
-// The cube's fractal edge, which host tilings name as AscendC::BLOCK_CUBE (CANN declares it in a
-// tiling header, guarded by ASCC_PARAM_BLOCK_CUBE). The kernel's view (ASCENDC_SIM_KERNEL) does
-// not include this file and takes the kernel headers' declaration: the same type and value.
+// The constants host tilings name as AscendC::BLOCK_CUBE (the cube's fractal edge), ONE_BLK_SIZE
+// and CUBE_MAX_SIZE: CANN declares them in a host tiling header, each guarded by its
+// ASCC_PARAM_ macro as the kernel headers guard theirs, so a unit seeing both takes the first.
 #ifndef ASCC_PARAM_BLOCK_CUBE
 #define ASCC_PARAM_BLOCK_CUBE
 constexpr uint32_t BLOCK_CUBE = 16;
+#endif
+#ifndef ASCC_PARAM_ONE_BLK_SIZE
+#define ASCC_PARAM_ONE_BLK_SIZE
+constexpr uint32_t ONE_BLK_SIZE = 32;
+#endif
+#ifndef ASCC_PARAM_CUBE_MAX_SIZE
+#define ASCC_PARAM_CUBE_MAX_SIZE
+constexpr int32_t CUBE_MAX_SIZE = 256;
 #endif
 
 namespace sim_detail {

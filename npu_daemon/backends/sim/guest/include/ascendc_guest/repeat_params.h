@@ -36,7 +36,10 @@ struct BinaryRepeatParams {
   uint16_t src1RepStride;
 };
 
+#ifndef ASCC_PARAM_ONE_BLK_SIZE  // guarded as BLOCK_CUBE below: the host tiling headers declare it too
+#define ASCC_PARAM_ONE_BLK_SIZE
 constexpr uint32_t ONE_BLK_SIZE = 32;
+#endif
 constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
