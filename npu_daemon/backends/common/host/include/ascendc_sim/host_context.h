@@ -16,6 +16,10 @@
 namespace ge {
 
 using char_t = char;  // graph/types.h
+// A dimension or rank not known before the run (graph/types.h; its UNKNOWN_SHAPE / UNKNOWN_RANK
+// vectors are left out: a global with a constructor would reach the kernel's view too).
+constexpr int64_t UNKNOWN_DIM = -1;
+constexpr int64_t UNKNOWN_DIM_NUM = -2;
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
