@@ -754,6 +754,8 @@ class Range {
 };
 class InferShapeRangeContext {
  public:
+  const char* GetNodeName() const { return ""; }
+  const char* GetNodeType() const { return ""; }
   const Range<Shape>* GetInputShapeRange(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
   Range<Shape>* GetOutputShapeRange(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
   std::vector<Range<Shape>> inputs_, outputs_;
