@@ -7,7 +7,8 @@ headers (comments and strings left out); a documented variant of a name (a page 
 "DataCopy（GMToL1随路转换-ND2NZ搬运）") only when FORMS names the overload that implements it and
 that overload is in our headers. An API counts as tested when its name (and a variant's marker)
 appears in a kernel of our tests: the C++ sources of tests/sim/packages and tests/guest/packages and
-the string literals of the test modules there, where the kernels live.
+the string literals of the test modules there and in tests/corpus, where the kernels and tilings
+live.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ HEADERS = (
     ROOT / "npu_daemon/backends/common/host",
     *sorted((SIM / "guest/include/ascendc_guest").glob("*params.h")),
 )
-TESTS = (ROOT / "tests/sim", ROOT / "tests/guest")
+# tests/corpus holds the host headers' tests (test_host_*.py): tilings built through the daemon.
+TESTS = (ROOT / "tests/sim", ROOT / "tests/guest", ROOT / "tests/corpus")
 
 # Documented variants of one name -> (the overload in our headers, the marker a test kernel uses).
 # A variant absent here is not emulated.

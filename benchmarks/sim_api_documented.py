@@ -10,7 +10,8 @@ the tiling and infer-shape contexts). Names and page paths only: no text is copi
 
 Each argument is a git directory (e.g. /work/.mirror/mirror-cann+asc-devkit/repo), read at HEAD.
 `--host METADEF_GIT [ASC_DEVKIT_GIT]` prints the host families alone (host_rows), to append to a
-list generated before they were added (without asc-devkit their a2 reads "unstated").
+list generated before they were added (without asc-devkit their a2 reads "unstated");
+`--host-headers ASC_DEVKIT_GIT OPBASE_GIT` the seventh round's (host_header_rows) likewise.
 """
 
 from __future__ import annotations
@@ -205,6 +206,33 @@ def host_rows(metadef: str):
         yield fam, api, "", f"asc-devkit {API}/高阶API/{page}"
 
 
+# The host families of issue 52's seventh round: the aclnn layer's platform query and log, the
+# SoftMax family's tiling helpers, the OpParamDef pages (InitValue) and the names a tiling takes
+# from CANN headers that no page titles: (family, api, source).
+HOST_NAMED = [
+    ("host platform", "GetPlatformRes", "asc-devkit tests/api/common/platform_stub.h"),
+    ("host platform", "GetPlatformResWithLock", "asc-devkit tests/api/common/platform_stub.h"),
+    (
+        "high-level API tiling (host)",
+        "BLOCK_CUBE",
+        "asc-devkit include/adv_api/transpose/confusion_transpose_tiling.h",
+    ),
+]
+
+
+def host_header_rows(asc: str, opbase: str):
+    """Issue 52's seventh-round host families (HOST_NAMED and the headers below)."""
+    yield from from_header(opbase, "include/nnopbase/opdev/platform.h", "aclnn platform")
+    yield from from_header(
+        opbase, "include/nnopbase/opdev/op_log.h", "logging and check macros", macros_only=True
+    )
+    yield from from_header(
+        asc, "include/adv_api/activation/softmax_tiling.h", "high-level API tiling (host)"
+    )
+    yield from from_pages(asc, f"{UTILS}/原型注册与管理/OpParamDef", "host tiling registration")
+    yield from ((family, api, "", doc) for family, api, doc in HOST_NAMED)
+
+
 def main(asc: str, opbase: str, metadef: str, opsnn: str) -> None:
     matmul = f"{API}/高阶API/矩阵计算"
     rows = [
@@ -253,6 +281,7 @@ def main(asc: str, opbase: str, metadef: str, opsnn: str) -> None:
             macros_only=True,
         ),
         *host_rows(metadef),
+        *host_header_rows(asc, opbase),
     ]
     print_rows(rows, asc, header=True)
 
@@ -289,5 +318,7 @@ def print_list(rows, asc: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--host"]:  # host_rows alone: METADEF_GIT [ASC_DEVKIT_GIT]
         print_rows(list(host_rows(sys.argv[2])), sys.argv[3] if len(sys.argv) > 3 else "", False)
+    elif sys.argv[1:2] == ["--host-headers"]:  # host_header_rows alone: ASC_DEVKIT_GIT OPBASE_GIT
+        print_rows(list(host_header_rows(sys.argv[2], sys.argv[3])), sys.argv[2], False)
     else:
         main(*sys.argv[1:5])

@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "acl/acl_rt.h"
 #include "ascendc_sim/runtime.h"
 #include "ascendc/host_api/tiling/template_argument.h"
 #include "register/op_def_registry.h"
@@ -52,6 +53,69 @@ const gert::OpImplTiling* RegisteredImpl(const std::string& type) {
 
 }  // namespace ascendc_sim
 
+namespace fe {
+namespace {
+// The platform description's labels and keys (the SoC's ini file) the A2 preset answers, each a
+// preset parameter or a fact of the A2 (the architecture the simulator models).
+const std::map<std::string, std::map<std::string, std::string>>& PlatformKeys() {
+  static const std::map<std::string, std::map<std::string, std::string>> keys = {
+      {"SoCInfo",
+       {{"ai_core_cnt", "aic_cores"},
+        {"cube_core_cnt", "aic_cores"},
+        {"vector_core_cnt", "aiv_cores"},
+        {"l2_size", "l2_bytes"},
+        {"memory_size", "hbm_bytes"}}},
+      {"AICoreSpec",
+       {{"ub_size", "ub_bytes"},
+        {"l1_size", "l1_bytes"},
+        {"l0_a_size", "l0ab_bytes"},
+        {"l0_b_size", "l0ab_bytes"},
+        {"l0_c_size", "l0c_bytes"}}},
+  };
+  return keys;
+}
+const std::map<std::string, std::map<std::string, std::string>>& PlatformFacts() {
+  static const std::map<std::string, std::map<std::string, std::string>> facts = {
+      {"SoCInfo", {{"core_type_list", "AiCore,VectorCore"}}},
+      {"version", {{"Short_SoC_version", "Ascend910B"}, {"NpuArch", "2201"}}},
+  };
+  return facts;
+}
+}  // namespace
+
+bool PlatFormInfos::GetPlatformRes(const std::string& label, const std::string& key, std::string& val) const {
+  std::map<std::string, std::string> all;
+  if (!GetPlatformRes(label, all) || all.count(key) == 0) return false;
+  val = all[key];
+  return true;
+}
+
+bool PlatFormInfos::GetPlatformRes(const std::string& label, std::map<std::string, std::string>& res) const {
+  bool found = false;
+  if (auto it = PlatformKeys().find(label); it != PlatformKeys().end()) {
+    for (const auto& [key, param] : it->second) res[key] = std::to_string(ascendc_sim::SocParamInt(param.c_str()));
+    found = true;
+  }
+  if (auto it = PlatformFacts().find(label); it != PlatformFacts().end()) {
+    for (const auto& [key, value] : it->second) res[key] = value;
+    found = true;
+  }
+  return found;
+}
+}  // namespace fe
+
+// The ACL runtime's queries a tiling makes (acl/acl_rt.h): the simulation installs no CANN
+// package, so none has a version.
+extern "C" aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
+  (void)pkgName;
+  (void)versionNum;
+  return ACL_ERROR_INVALID_PARAM;
+}
+extern "C" size_t aclDataTypeSize(aclDataType dataType) {
+  const int32_t bytes = ge::DataTypeBytes(static_cast<ge::DataType>(dataType));
+  return bytes < 0 ? 0 : static_cast<size_t>(bytes);
+}
+
 namespace ops {
 void RegisterOpDef(OpDef* def) { ascendc_sim::Ops().push_back(def); }
 
@@ -71,6 +135,16 @@ OpParamDef& OpParamDef::DataTypeList(std::initializer_list<ge::DataType> t) {
 }
 OpParamDef& OpParamDef::DataTypeList(const std::vector<ge::DataType>& t) {
   dtypes_ = t;
+  return *this;
+}
+// The uint64_t form is CANN's "clear to zero" (0 the one value it documents): a UINT64 of that value.
+OpParamDef& OpParamDef::InitValue(uint64_t value) { return InitValue(ScalarVar(ScalarType::UINT64, value)); }
+OpParamDef& OpParamDef::InitValue(const ScalarVar& value) {
+  initValues_ = {value};
+  return *this;
+}
+OpParamDef& OpParamDef::InitValue(const std::vector<ScalarVar>& value) {
+  initValues_ = value;
   return *this;
 }
 OpAttrDef::OpAttrDef(std::string name) : name_(std::move(name)) {}

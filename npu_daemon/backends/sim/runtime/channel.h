@@ -25,6 +25,7 @@ enum class Kind : uint32_t {
   kValueDepend,  // tiling: uint32 launch input indices, ascending, whose values it asks for (at most
                  // once); the launcher answers on its own pipe with their bytes, in that order
   kTiling,       // tiling: TilingFrame, then the tiling data (tilingBytes); its last record
+  kInitValue,    // tiling: InitFrame[], the outputs whose OpDef sets InitValue (at most once); before kTiling
 };
 
 // A kWarning record's message at most: the result the daemon reads is bounded (1 MiB), and a
@@ -42,6 +43,14 @@ struct TilingFrame {
   uint32_t blockDim;
   uint32_t pad;
   uint64_t tilingKey, workspaceBytes, tilingBytes, tilingCapacity;
+};
+
+// An output's initial value (OpParamDef::InitValue): the element pattern the launcher repeats
+// over the output's GM before the kernel runs, `width` bytes (1, 2, 4 or 8) of `bits`.
+struct InitFrame {
+  uint32_t output;  // launch output index
+  uint32_t width;
+  uint64_t bits;
 };
 
 struct LaunchFrame {  // GM the candidate process mapped

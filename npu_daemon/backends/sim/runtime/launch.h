@@ -97,8 +97,9 @@ struct GmArgs {
 // What the tiling process sent, as the launcher checked it.
 struct Tiling {
   channel::TilingFrame frame{};
-  std::vector<uint8_t> data;          // frame.tilingBytes
-  std::vector<std::string> warnings;  // the tiling's, reported before the kernel's
+  std::vector<uint8_t> data;              // frame.tilingBytes
+  std::vector<std::string> warnings;      // the tiling's, reported before the kernel's
+  std::vector<channel::InitFrame> inits;  // outputs the launch initialises (InitValue), ascending
 };
 
 // The tiling process: the tiling, its result sent on `fd`. It starts the tiling once the launcher

@@ -299,6 +299,21 @@ bool ReceiveTiling(const LaunchSpec& l, const GmArgs& gm, int fd, int valuesFd, 
       case channel::Kind::kWarning:
         tiling.warnings.push_back(ReadWarning(fd, h, tiling.warnings.size(), from));
         break;
+      case channel::Kind::kInitValue: {
+        constexpr size_t n = sizeof(channel::InitFrame);
+        if (!tiling.inits.empty() || h.bytes == 0 || h.bytes % n != 0 || h.bytes / n > l.outputs.size())
+          throw Malformed("init-value record", from);
+        tiling.inits.resize(h.bytes / n);
+        Read(fd, tiling.inits.data(), tiling.inits.size(), from);
+        for (size_t i = 0; i < tiling.inits.size(); ++i) {
+          const channel::InitFrame& f = tiling.inits[i];
+          const bool width = f.width == 1 || f.width == 2 || f.width == 4 || f.width == 8;
+          if (f.output >= l.outputs.size() || (i > 0 && f.output <= tiling.inits[i - 1].output) || !width ||
+              !l.outputs[f.output].alias.empty())
+            throw Malformed("init value of output " + std::to_string(f.output), from);
+        }
+        break;
+      }
       case channel::Kind::kTiling: {
         channel::TilingFrame& f = tiling.frame;
         if (h.bytes < sizeof f) throw Malformed("tiling record", from);
@@ -531,6 +546,18 @@ bool Tile(const LaunchSpec& l, GmArgs& gm, Outcome& o, Tiling& tiling) {
   return tiled;
 }
 
+// The outputs whose OpDef sets InitValue get it before the kernel, as the device's op framework
+// writes it (a memset of the value's type over the tensor); what they then hold is what the
+// kernel's writes are counted against (CheckOutputsPaidFor).
+void InitOutputs(const LaunchSpec& l, GmArgs& gm, const Tiling& tiling) {
+  for (const channel::InitFrame& f : tiling.inits) {
+    GmBuffer* b = gm.outputs[f.output];
+    const uint64_t bytes = l.outputs[f.output].Bytes();
+    for (uint64_t at = 0; at + f.width <= bytes; at += f.width) std::memcpy(b->Host() + at, &f.bits, f.width);
+    gm.before.emplace_back(b, std::vector<uint8_t>(b->Host(), b->Host() + b->mem.mapped));
+  }
+}
+
 void Run(const LaunchSpec& l, Outcome& o) {
   SetSocParams(l.params);
   // GM inputs and outputs: shared pages the candidate process sees; outputs are read here once it
@@ -538,6 +565,7 @@ void Run(const LaunchSpec& l, Outcome& o) {
   GmArgs gm;
   Tiling tiling;
   if (!Tile(l, gm, o, tiling)) return;
+  InitOutputs(l, gm, tiling);
 
   // A sampled run's random probes, drawn here: nothing the candidate's code could know beforehand.
   uint64_t probeSeed = 0;

@@ -5,6 +5,7 @@
 // is all of it that reaches the kernel. (Its host time is not charged: what it computes reaches the
 // kernel only as tiling data.)
 #include <cstdio>
+#include <cstring>
 
 #include "channel.h"
 #include "confine.h"
@@ -29,6 +30,82 @@ void ReadValueDepend(const LaunchSpec& l, gert::TilingContext& ctx, int fd, int 
     data.resize(l.inputs[k].Bytes());
     if (!channel::ReadAll(valuesFd, data.data(), data.size())) _exit(1);  // the launcher is gone
   }
+}
+
+// The element pattern of an InitValue: its type's width and bits, little-endian as GM holds them.
+channel::InitFrame InitPattern(uint32_t output, const ops::ScalarVar& v) {
+  using T = ops::ScalarType;
+  channel::InitFrame f{output, 0, v.scalar_num.value_u64};
+  switch (v.scalar_type) {
+    case T::UINT64:
+    case T::INT64:
+      f.width = 8;
+      break;
+    case T::UINT32:
+    case T::INT32:
+      f.width = 4;
+      break;
+    case T::UINT16:
+    case T::INT16:
+      f.width = 2;
+      break;
+    case T::UINT8:
+    case T::INT8:
+      f.width = 1;
+      break;
+    case T::FLOAT32: {
+      uint32_t bits;
+      std::memcpy(&bits, &v.scalar_num.value_f32, sizeof bits);
+      f = {output, 4, bits};
+      break;
+    }
+    case T::FLOAT16: {
+      const _Float16 h = static_cast<_Float16>(v.scalar_num.value_f32);
+      uint16_t bits;
+      std::memcpy(&bits, &h, sizeof bits);
+      f = {output, 2, bits};
+      break;
+    }
+    default:
+      throw SimError(Status::TILING_ERROR, "InitValue of output " + std::to_string(output) + ": ScalarType " +
+                                               std::to_string(static_cast<uint32_t>(v.scalar_type)) +
+                                               " is none CANN documents");
+  }
+  if (f.width < 8) f.bits &= (uint64_t{1} << (8 * f.width)) - 1;
+  return f;
+}
+
+// The launch outputs whose OpDef output sets InitValue, matched by name (a list's members by the
+// list's), and by position where no name matches and the launch has no lists; the list form's
+// value is the one of the DataType column holding the output's type.
+std::vector<channel::InitFrame> InitValues(const LaunchSpec& l, const ops::OpDef& def) {
+  std::vector<channel::InitFrame> frames;
+  const auto& declared = def.Outputs();
+  bool named = false, lists = false;
+  for (const TensorArg& t : l.outputs) {
+    lists |= !t.list.empty();
+    for (const ops::OpParamDef& d : declared) named |= d.Name() == (t.list.empty() ? t.name : t.list);
+  }
+  for (size_t k = 0; k < l.outputs.size(); ++k) {
+    const TensorArg& t = l.outputs[k];
+    const ops::OpParamDef* d = nullptr;
+    for (const ops::OpParamDef& o : declared)
+      if (o.Name() == (t.list.empty() ? t.name : t.list)) d = &o;
+    if (d == nullptr && !named && !lists && k < declared.size()) d = &declared[k];
+    if (d == nullptr || d->InitValues().empty()) continue;
+    if (!t.alias.empty())
+      throw SimError(Status::TILING_ERROR, "InitValue on output " + t.name + ", which is input " + t.alias +
+                                               "'s buffer: the memset would clear the input");
+    const auto& values = d->InitValues();
+    size_t column = 0;
+    for (size_t c = 0; c < d->DataTypes().size() && c < values.size(); ++c)
+      if (d->DataTypes()[c] == TensorArg::DataType(t.dtype)) {
+        column = c;
+        break;
+      }
+    frames.push_back(InitPattern(static_cast<uint32_t>(k), values[column < values.size() ? column : 0]));
+  }
+  return frames;
 }
 
 void RunTiling(const LaunchSpec& l, int fd, int valuesFd) {
@@ -83,8 +160,12 @@ void RunTiling(const LaunchSpec& l, int fd, int valuesFd) {
                                              " bytes exceeds the capacity of " + std::to_string(f.tilingCapacity));
   for (size_t w : ctx.workspaces_) f.workspaceBytes += w;
 
+  const std::vector<channel::InitFrame> inits = InitValues(l, *def);
+
   std::fflush(nullptr);  // the tiling's output before the kernel's
   for (const std::string& w : Warnings()) channel::Send(fd, channel::Kind::kWarning, 0, {{w.data(), w.size()}});
+  if (!inits.empty())
+    channel::Send(fd, channel::Kind::kInitValue, 0, {{inits.data(), inits.size() * sizeof(channel::InitFrame)}});
   channel::Send(fd, channel::Kind::kTiling, 0, {{&f, sizeof f}, {ctx.GetRawTilingData()->GetData(), f.tilingBytes}});
 }
 

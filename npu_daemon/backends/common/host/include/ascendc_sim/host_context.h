@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <type_traits>
 #include <utility>
 #include <string>
@@ -15,6 +16,10 @@
 namespace ge {
 
 using char_t = char;  // graph/types.h
+// A dimension or rank not known before the run (graph/types.h; its UNKNOWN_SHAPE / UNKNOWN_RANK
+// vectors are left out: a global with a constructor would reach the kernel's view too).
+constexpr int64_t UNKNOWN_DIM = -1;
+constexpr int64_t UNKNOWN_DIM_NUM = -2;
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
@@ -194,6 +199,22 @@ class TensorDesc {
 // it does not have, as the framework answers).
 class Operator {
  public:
+  Operator() = default;
+  Operator(const char* name, const char* type) : name_(name), type_(type) {}
+  graphStatus GetName(AscendString& name) const {
+    name = name_.c_str();
+    return GRAPH_SUCCESS;
+  }
+  graphStatus GetOpType(AscendString& type) const {
+    type = type_.c_str();
+    return GRAPH_SUCCESS;
+  }
+  TensorDesc GetInputDesc(uint32_t index) const {
+    return index < inputs_.size() ? inputs_[index].second : TensorDesc();
+  }
+  TensorDesc GetOutputDesc(uint32_t index) const {
+    return index < outputs_.size() ? outputs_[index].second : TensorDesc();
+  }
   TensorDesc GetInputDesc(const std::string& name) const { return Find(inputs_, name); }
   TensorDesc GetInputDescByName(const char* name) const { return Find(inputs_, name); }
   TensorDesc GetOutputDesc(const std::string& name) const { return Find(outputs_, name); }
@@ -219,6 +240,7 @@ class Operator {
     descs.emplace_back(name, desc);
     return GRAPH_SUCCESS;
   }
+  std::string name_, type_;
   Descs inputs_, outputs_;
 };
 
@@ -272,6 +294,26 @@ class PlatFormInfos {
   }
   // The cores a kernel launches on, as PlatformAscendC::GetCoreNum counts them (the A2: vector cores).
   uint32_t GetCoreNum() const { return static_cast<uint32_t>(ascendc_sim::SocParamInt("aiv_cores")); }
+  uint32_t GetCoreNumAiv() const { return GetCoreNum(); }
+  // The cores of a type ("AiCore": the cube cores, "VectorCore": the vector ones), 0 for another.
+  uint32_t GetCoreNumByType(const std::string& coreType) const {
+    if (coreType == "AiCore") return static_cast<uint32_t>(ascendc_sim::SocParamInt("aic_cores"));
+    return coreType == "VectorCore" ? GetCoreNum() : 0;
+  }
+  // The framework sets the core type a tiling's GetCoreNum counts; the A2 launch counts vector cores.
+  void SetCoreNumByCoreType(const std::string&) {}
+  // A resource of the SoC's platform description by label and key, as its ini file spells them
+  // ("SoCInfo" ai_core_cnt, "AICoreSpec" ub_size, "version" Short_SoC_version, ...), from the SoC
+  // preset; false (and `val` untouched) for one the preset does not give. Out of line (registry.cpp).
+  bool GetPlatformRes(const std::string& label, const std::string& key, std::string& val) const;
+  bool GetPlatformResWithLock(const std::string& label, const std::string& key, std::string& val) const {
+    return GetPlatformRes(label, key, val);
+  }
+  // Every key of a label the preset gives.
+  bool GetPlatformRes(const std::string& label, std::map<std::string, std::string>& res) const;
+  bool GetPlatformResWithLock(const std::string& label, std::map<std::string, std::string>& res) const {
+    return GetPlatformRes(label, res);
+  }
 };
 }  // namespace fe
 
@@ -365,8 +407,13 @@ class Tensor {
   const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
   int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
   ge::DataType GetDataType() const { return dtype_; }
+  // Its formats (exe_graph/runtime/tensor.h): ND, the one format the packages give.
+  const StorageFormat& GetFormat() const { return format_; }
+  ge::Format GetOriginFormat() const { return format_.GetOriginFormat(); }
+  ge::Format GetStorageFormat() const { return format_.GetStorageFormat(); }
   StorageShape shape_;
   ge::DataType dtype_ = ge::DT_UNDEFINED;
+  StorageFormat format_;
 };
 
 // A list attribute's elements as CANN keeps them: ContinuousVector holds them untyped (GetData
@@ -695,12 +742,20 @@ class InferShapeContext {
 template <typename T>
 class Range {
  public:
+  // A shape range's bounds (exe_graph/runtime/range.h): an output's are written in place.
   const T* GetMin() const { return &min_; }
   const T* GetMax() const { return &max_; }
+  T* GetMin() { return &min_; }
+  T* GetMax() { return &max_; }
+  void SetMin(const T* min) { min_ = *min; }
+  void SetMax(const T* max) { max_ = *max; }
+  bool operator==(const Range& o) const { return min_ == o.min_ && max_ == o.max_; }
   T min_, max_;
 };
 class InferShapeRangeContext {
  public:
+  const char* GetNodeName() const { return ""; }
+  const char* GetNodeType() const { return ""; }
   const Range<Shape>* GetInputShapeRange(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
   Range<Shape>* GetOutputShapeRange(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
   std::vector<Range<Shape>> inputs_, outputs_;

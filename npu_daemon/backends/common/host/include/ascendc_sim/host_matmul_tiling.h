@@ -35,16 +35,69 @@ enum class TPosition : int32_t {
   MAX
 };
 enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-enum class DataType : int32_t { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_BF16 = 27 };
+// The Matmul tiling's type enumeration as asc-devkit declares it (matmul_tiling_base.h); its own
+// numbering past DT_UNDEFINED (DT_BFLOAT16 33, the fp8 types), not graph/types.h's.
+enum class DataType : int32_t {
+  DT_FLOAT = 0,
+  DT_FLOAT16 = 1,
+  DT_INT8 = 2,
+  DT_INT32 = 3,
+  DT_UINT8 = 4,
+  DT_INT16 = 6,
+  DT_UINT16 = 7,
+  DT_UINT32 = 8,
+  DT_INT64 = 9,
+  DT_UINT64 = 10,
+  DT_DOUBLE = 11,
+  DT_BOOL = 12,
+  DT_STRING = 13,
+  DT_DUAL_SUB_INT8 = 14,
+  DT_DUAL_SUB_UINT8 = 15,
+  DT_COMPLEX64 = 16,
+  DT_COMPLEX128 = 17,
+  DT_QINT8 = 18,
+  DT_QINT16 = 19,
+  DT_QINT32 = 20,
+  DT_QUINT8 = 21,
+  DT_QUINT16 = 22,
+  DT_RESOURCE = 23,
+  DT_STRING_REF = 24,
+  DT_DUAL = 25,
+  DT_VARIANT = 26,
+  DT_BF16 = 27,
+  DT_UNDEFINED = 28,
+  DT_INT4 = 29,
+  DT_UINT1 = 30,
+  DT_INT2 = 31,
+  DT_UINT2 = 32,
+  DT_BFLOAT16 = 33,
+  DT_HIFLOAT8 = 34,
+  DT_FLOAT8_E4M3FN = 35,
+  DT_FLOAT8_E5M2 = 36,
+  DT_FLOAT4_E2M1 = 37,
+  DT_FLOAT8_E8M0 = 38,
+  DT_FLOAT4_E1M2 = 39,
+  DT_MAX = 40,
+};
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 
 inline int32_t DataTypeBytes(DataType t) {
   switch (t) {
     case DataType::DT_FLOAT:
     case DataType::DT_INT32:
+    case DataType::DT_UINT32:
       return 4;
+    case DataType::DT_INT64:
+    case DataType::DT_UINT64:
+    case DataType::DT_DOUBLE:
+      return 8;
     case DataType::DT_INT8:
     case DataType::DT_UINT8:
+    case DataType::DT_BOOL:
+    case DataType::DT_HIFLOAT8:
+    case DataType::DT_FLOAT8_E4M3FN:
+    case DataType::DT_FLOAT8_E5M2:
+    case DataType::DT_FLOAT8_E8M0:
       return 1;
     default:
       return 2;

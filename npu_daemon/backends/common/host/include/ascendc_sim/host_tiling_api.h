@@ -15,6 +15,22 @@
 
 namespace AscendC {
 
+// The constants host tilings name as AscendC::BLOCK_CUBE (the cube's fractal edge), ONE_BLK_SIZE
+// and CUBE_MAX_SIZE: CANN declares them in a host tiling header, each guarded by its
+// ASCC_PARAM_ macro as the kernel headers guard theirs, so a unit seeing both takes the first.
+#ifndef ASCC_PARAM_BLOCK_CUBE
+#define ASCC_PARAM_BLOCK_CUBE
+constexpr uint32_t BLOCK_CUBE = 16;
+#endif
+#ifndef ASCC_PARAM_ONE_BLK_SIZE
+#define ASCC_PARAM_ONE_BLK_SIZE
+constexpr uint32_t ONE_BLK_SIZE = 32;
+#endif
+#ifndef ASCC_PARAM_CUBE_MAX_SIZE
+#define ASCC_PARAM_CUBE_MAX_SIZE
+constexpr int32_t CUBE_MAX_SIZE = 256;
+#endif
+
 namespace sim_detail {
 inline uint32_t Elements(const ge::Shape& s) { return static_cast<uint32_t>(std::max<int64_t>(s.GetShapeSize(), 0)); }
 inline uint32_t Rows(const ge::Shape& s) {
@@ -305,3 +321,5 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
 }
 
 }  // namespace AscendC
+
+#include "ascendc_sim/host_softmax_tiling.h"

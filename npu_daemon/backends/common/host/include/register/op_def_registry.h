@@ -42,6 +42,45 @@ using TilingFunc = ge::graphStatus (*)(gert::TilingContext*);
 using InferShapeFunc = ge::graphStatus (*)(gert::InferShapeContext*);
 using InferDataTypeFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
 
+// An output's initial value (OpParamDef::InitValue): the type the memset before the kernel writes
+// and its value, as CANN's op_def.h declares them.
+enum class ScalarType : uint32_t {
+  UINT64 = 0,
+  INT64 = 1,
+  UINT32 = 2,
+  INT32 = 3,
+  UINT16 = 4,
+  INT16 = 5,
+  UINT8 = 6,
+  INT8 = 7,
+  FLOAT32 = 8,
+  FLOAT16 = 9,
+  INVALID_DTYPE = static_cast<uint32_t>(-1),
+};
+union ScalarNum {
+  uint64_t value_u64;
+  int64_t value_i64;
+  float value_f32;
+  ScalarNum() : value_u64(0) {}
+  explicit ScalarNum(uint64_t value) : value_u64(value) {}
+  explicit ScalarNum(int64_t value) : value_i64(value) {}
+  explicit ScalarNum(float value) : value_f32(value) {}
+};
+struct ScalarVar {
+  ScalarType scalar_type = ScalarType::INVALID_DTYPE;
+  ScalarNum scalar_num;
+  ScalarVar() = default;
+  ScalarVar(ScalarType type, uint64_t num) : scalar_type(type), scalar_num(num) {}
+  ScalarVar(ScalarType type, int64_t num) : scalar_type(type), scalar_num(num) {}
+  ScalarVar(ScalarType type, int num) : ScalarVar(type, static_cast<int64_t>(num)) {}
+  ScalarVar(ScalarType type, unsigned int num) : ScalarVar(type, static_cast<uint64_t>(num)) {}
+  ScalarVar(ScalarType type, float num) : scalar_type(type), scalar_num(num) {}
+  ScalarVar(ScalarType type, double num) : ScalarVar(type, static_cast<float>(num)) {}
+  bool operator==(const ScalarVar& o) const {
+    return scalar_type == o.scalar_type && scalar_num.value_u64 == o.scalar_num.value_u64;
+  }
+};
+
 class OpParamDef {
  public:
   explicit OpParamDef(std::string name);
@@ -76,15 +115,24 @@ class OpParamDef {
   OpParamDef& To(const char*) { return *this; }
   OpParamDef& Follow(const char*) { return *this; }
   OpParamDef& Version(uint32_t) { return *this; }  // the OpDef revision that added it
+  // An output's initial value, written into its GM before the kernel runs (the launch does, as the
+  // device's op framework): the uint64_t form zeroes it (0 is the one value CANN takes), the
+  // ScalarVar form writes that type's value, the list form one value per DataType column.
+  OpParamDef& InitValue(uint64_t value);
+  OpParamDef& InitValue(const ScalarVar& value);
+  OpParamDef& InitValue(const std::vector<ScalarVar>& value);
   const std::string& Name() const { return name_; }
   const std::vector<ge::DataType>& DataTypes() const { return dtypes_; }
   bool IsValueDepend() const { return valueDepend_; }
+  // Its initial values (none: the output is not initialised); one, or one per DataType column.
+  const std::vector<ScalarVar>& InitValues() const { return initValues_; }
 
  private:
   std::string name_;
   Option option_ = REQUIRED;
   bool valueDepend_ = false;
   std::vector<ge::DataType> dtypes_;
+  std::vector<ScalarVar> initValues_;
 };
 
 class OpAttrDef {

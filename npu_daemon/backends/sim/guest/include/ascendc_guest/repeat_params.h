@@ -36,13 +36,21 @@ struct BinaryRepeatParams {
   uint16_t src1RepStride;
 };
 
+#ifndef ASCC_PARAM_ONE_BLK_SIZE  // guarded as BLOCK_CUBE below: the host tiling headers declare it too
+#define ASCC_PARAM_ONE_BLK_SIZE
 constexpr uint32_t ONE_BLK_SIZE = 32;
+#endif
 constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr uint32_t MAX_REPEAT_TIMES = 255;
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
-constexpr uint32_t BLOCK_CUBE = 16;      // the 16 x 16 fractal edge
+// The 16 x 16 fractal edge, guarded as CANN guards it (ASCC_PARAM_BLOCK_CUBE): the host tiling
+// headers declare the same constant, and a unit seeing both takes the first.
+#ifndef ASCC_PARAM_BLOCK_CUBE
+#define ASCC_PARAM_BLOCK_CUBE
+constexpr uint32_t BLOCK_CUBE = 16;
+#endif
 constexpr int32_t DEFAULT_C0_SIZE = 32;  // bytes of one C0 block (asc-devkit kernel_utils_constants.h)
 constexpr uint64_t MASK_PLACEHOLDER = 0;
 // The element counts the library derives from the block and repeat sizes (asc-devkit

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 
 #include "ascendc_sim/host_context.h"
 #include "graph/utils/type_utils.h"
@@ -25,6 +26,11 @@ namespace Base {
 // The op name a log line starts with: a context's node type, or the string given.
 inline std::string OpInfo(const char* name) { return name == nullptr ? "nil" : name; }
 inline std::string OpInfo(const std::string& name) { return name; }
+// The aclnn layer's log (aclnn/opdev/op_log.h) starts a line with its error code instead.
+template <typename Code, std::enable_if_t<std::is_integral_v<Code> || std::is_enum_v<Code>, int> = 0>
+std::string OpInfo(Code code) {
+  return "error " + std::to_string(static_cast<long long>(code));
+}
 template <typename Context>
 std::string OpInfo(const Context* context) {
   return context == nullptr ? "nil" : OpInfo(context->GetNodeType());

@@ -43,6 +43,13 @@
 #define ASCENDC_TPL_INPUT(x) (ASCENDC_TPL_INPUT_BIAS + (x))
 #define ASCENDC_TPL_OUTPUT(x) (ASCENDC_TPL_OUTPUT_BIAS + (x))
 
+// A combination's tiling data struct (the toolchain's per-key struct registration) and its
+// deterministic flag select nothing a key encodes: the launch takes the struct the tiling fills,
+// and every simulated kernel is deterministic. Empty in all three readings (a trailing comma in a
+// selection list is dropped).
+#define ASCENDC_TPL_TILING_STRUCT_SEL(...)
+#define ASCENDC_TPL_DETERMINISTIC_SEL(...)
+
 #if defined(ASCENDC_TPL_PRE)
 
 // clang-format off
