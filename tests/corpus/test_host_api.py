@@ -282,3 +282,17 @@ def test_without_init_value_the_unwritten_half_fails(client, tmp_path):
     pkg = write_package(tmp_path / "head_copy", _files("Version(1)", "float32", 0.0))
     status, message = checked(client, "init-none", pkg)
     assert status is Status.WRONG_ANSWER, message
+
+
+def test_the_init_value_memset_is_timed_as_a_task_of_its_own(client, tmp_path):
+    """The op framework clears an InitValue output with a memset task before the kernel: the launch
+    is charged that task's head and bytes on top of the kernel's own head, and reports it."""
+    pkg = write_package(tmp_path / "head_copy", _files(*FORMS["cleared"]))
+    r = client.evaluate(
+        EvalRequest(run_id="memset", package=pkg, stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME])
+    )
+    assert r.status is Status.OK, r.message
+    memset, head = r.profile.model_extra["memset_us"], r.profile.model_extra["head_us"]
+    assert memset > 1.0  # a repeated launch's head alone is 1 us (soc/model.toml)
+    assert head > memset + 1.0  # the kernel's own head besides
+    assert r.latency_us > head

@@ -443,6 +443,7 @@ bool Receive(const LaunchSpec& l, const Tiling& tiling, int fd, Outcome& o, Rece
         options.timelinePath = l.traceJson;
         options.noiseSeed = l.noiseSeed;
         options.protocol = {l.l2Resident, l.launchRepeated};
+        for (const channel::InitFrame& i : tiling.inits) options.memsetBytes += l.outputs[i.output].Bytes();
         r.model = std::make_unique<LaunchModel>(r.cores, options);
         r.seen.assign(r.cores.size(), false);
         break;

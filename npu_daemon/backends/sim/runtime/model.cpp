@@ -32,7 +32,7 @@ model::LaunchEvent LaunchModel::Run() {
   for (size_t k = 0; k < blocks_.size(); ++k) aic[k] = blocks_[k].aic;
   profile_.SetCubeBlocks(std::move(aic));
   model::ChipModel chip(params_, listeners, options_.noiseSeed);
-  const model::LaunchEvent launch = chip.Run(blocks_, cores_, options_.protocol);
+  const model::LaunchEvent launch = chip.Run(blocks_, cores_, options_.protocol, options_.memsetBytes);
   timedWarning_ = timed_.Verdict();
   return launch;
 }

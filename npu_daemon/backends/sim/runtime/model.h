@@ -25,6 +25,7 @@ struct LaunchOptions {
   uint64_t timelineMaxEvents = 2000000;
   uint64_t noiseSeed = 0;          // used only when the SoC's noise_sigma > 0
   model::TimingProtocol protocol;  // L2 flushed or resident, the launch first or repeated
+  uint64_t memsetBytes = 0;        // InitValue outputs the op framework clears before the kernel
 };
 
 class LaunchModel {

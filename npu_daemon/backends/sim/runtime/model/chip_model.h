@@ -19,7 +19,8 @@ class ChipModel {
   ChipModel(const Params& p, std::vector<Listener*> listeners, uint64_t noiseSeed);
   // `cores` says which unit runs each program: AIV-only and AIC-only launches place blocks on that
   // unit's cores in waves; a mixed launch runs every group at once (one wave).
-  LaunchEvent Run(const std::vector<Program>& blocks, const std::vector<CoreSpec>& cores, TimingProtocol protocol);
+  LaunchEvent Run(const std::vector<Program>& blocks, const std::vector<CoreSpec>& cores, TimingProtocol protocol,
+                  uint64_t memsetBytes = 0);
 
  private:
   const Params& p_;

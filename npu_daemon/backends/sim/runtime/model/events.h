@@ -61,7 +61,8 @@ struct LaunchEvent {
   uint32_t blockDim;
   uint32_t coresUsed;
   double clockGhz;
-  double headUs;
+  double headUs;  // the launch's head, and the InitValue memset's task (memsetUs) before it
+  double memsetUs;
   double endCycles;       // last core's finish
   double taskDurationUs;  // head + end, with noise when enabled
 };
