@@ -76,9 +76,10 @@ std::string ProfileListener::Json(uint32_t ubPeakBytes) const {
   std::ostringstream o;
   o.precision(10);
   o << "{\"block_dim\": " << launch_.blockDim << ", \"cores_used\": " << launch_.coresUsed
-    << ", \"task_duration_us\": " << taskUs << ", \"head_us\": " << launch_.headUs
-    << ", \"memset_us\": " << launch_.memsetUs << ", \"current_freq_mhz\": " << mhz << ", \"rated_freq_mhz\": " << mhz
-    << ", \"aiv_time_us\": " << total / n / mhz << ", \"aiv_total_cycles\": " << total / n;
+    << ", \"task_duration_us\": " << taskUs << ", \"head_us\": " << launch_.headUs;
+  if (launch_.memsetUs > 0) o << ", \"memset_us\": " << launch_.memsetUs;  // InitValue outputs only
+  o << ", \"current_freq_mhz\": " << mhz << ", \"rated_freq_mhz\": " << mhz << ", \"aiv_time_us\": " << total / n / mhz
+    << ", \"aiv_total_cycles\": " << total / n;
   for (const Pipe& p : kAivPipes)
     o << ", \"aiv_" << p.name << "_time_us\": " << busy[p.pipe] / n / mhz << ", \"aiv_" << p.name
       << "_ratio\": " << (total > 0 ? busy[p.pipe] / total : 0.0);
