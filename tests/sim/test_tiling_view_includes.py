@@ -118,6 +118,29 @@ def test_a_wrapped_namespace_looks_into_the_global_one():
     assert "namespace Ops { using namespace ::Ops; }" in view
 
 
+def documented_api_forms():
+    """A kernel using API forms as documented: the scalar `Ceil(uint32_t, uint32_t)` on operands
+    of two types, and a queue configured by a `const TQueConfig*` (ops-nn mse_loss_grad_v2)."""
+    kernel = ADD.files["op_kernel/add.cpp"]
+    config = (
+        "constexpr TPosition kNone[8] = {TPosition::MAX, TPosition::MAX, TPosition::MAX,\n"
+        "    TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX};\n"
+        "constexpr TQueConfig kConf = {false, false, false, 0, 1, 0,\n"
+        "    {kNone[0], kNone[1], kNone[2], kNone[3], kNone[4], kNone[5], kNone[6], kNone[7]}};\n"
+    )
+    kernel = kernel.replace(
+        "TQue<QuePosition::VECIN, BUFFER_NUM>", "TQue<QuePosition::VECIN, BUFFER_NUM, &kConf>"
+    )
+    kernel = kernel.replace("using namespace AscendC;\n", "using namespace AscendC;\n" + config, 1)
+    kernel = kernel.replace(
+        "GET_TILING_DATA(",
+        "static_assert(sizeof(Ceil(uint8_t{9}, 8)) == 4);\n  GET_TILING_DATA(",
+        1,
+    )
+    assert "&kConf" in kernel and "kConf =" in kernel
+    return ADD.model_copy(update={"files": {**ADD.files, "op_kernel/add.cpp": kernel}})
+
+
 @pytest.mark.parametrize("backend", ["sim", "sim-guest"])
 @pytest.mark.parametrize(
     "make",
@@ -125,6 +148,7 @@ def test_a_wrapped_namespace_looks_into_the_global_one():
         class_header_in_another_directory,
         kernel_header_named_like_the_tiling_header,
         namespace_the_toolkit_also_opens,
+        documented_api_forms,
     ],
 )
 def test_the_kernel_builds_and_passes(make, backend, tmp_path):
