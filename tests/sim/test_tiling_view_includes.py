@@ -77,6 +77,18 @@ def test_a_relative_include_from_another_folder_is_a_package_file():
     assert kernel_view.toolkit_includes(pkg) == []
 
 
+def test_includes_resolve_as_the_compile_finds_them():
+    resolve = kernel_view.resolve_include
+    assert (
+        resolve(ADD, "op_kernel/add.cpp", '"add_tiling.h"') == "op_host/add_tiling.h"
+    )  # -Iop_host
+    assert resolve(ADD, "op_kernel/add.cpp", '"../op_host/add_tiling.h"') == "op_host/add_tiling.h"
+    # From the repository's root, as its build spells the package's own files (-I.repo).
+    rooted = '"experimental/math/add/op_host/add_tiling.h"'
+    assert resolve(ADD, "op_kernel/add.cpp", rooted) == "op_host/add_tiling.h"
+    assert resolve(ADD, "op_kernel/add.cpp", "<kernel_operator.h>") is None  # the toolkit's
+
+
 def kernel_header_named_like_the_tiling_header():
     """op_kernel/add_tiling.h, guarded like the host's, is the kernel's own (cann-ops
     ctc_loss_v3_grad): the kernel still needs the view, and the guard must not hide its header."""

@@ -75,7 +75,12 @@ def resolve_include(pkg: OperatorPackage, including: str, spelled: str) -> str |
         found = posixpath.normpath(posixpath.join(place, name))
         if not found.startswith("../") and (path := package_path(found)) in pkg.files:
             return path
-    return None
+    # The package's own file spelled from the repository's root (`build.repo_root_flags`).
+    rooted = _ROOTED.fullmatch(name)
+    return rooted[1] if rooted and rooted[1] in pkg.files else None
+
+
+_ROOTED = re.compile(r"(?:[A-Za-z_][\w-]*/)+?((?:op_host|op_kernel)/.+)")
 
 
 def tiling_headers(pkg: OperatorPackage) -> list[str]:
