@@ -58,7 +58,7 @@ def test_the_struct_header_is_the_one_the_host_reaches_through_its_includes():
     pkg = class_header_in_another_directory()
     assert kernel_view.tiling_headers(pkg) == ["tree/shared/op_host/add_def.h"]
     # Written around the operator's directory: up from its build directory to the tree's root.
-    assert kernel_view.tiling_header_spelling(pkg) == "../../../shared/op_host/add_def.h"
+    assert kernel_view.spelling(pkg, pkg.tiling_header_path) == "../../../shared/op_host/add_def.h"
 
 
 def test_a_relative_include_from_another_folder_is_a_package_file():

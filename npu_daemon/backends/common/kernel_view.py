@@ -106,11 +106,10 @@ def tiling_header_text(pkg: OperatorPackage) -> str:
     return "\n".join(pkg.files[p] for p in tiling_headers(pkg))
 
 
-def tiling_header_spelling(pkg: OperatorPackage) -> str:
-    """How a compile in a build directory of the operator's (`build.build_dir`) names the tiling
-    header: by its package path, or for a tree/ file by its path up from there to the tree's
+def spelling(pkg: OperatorPackage, path: str) -> str:
+    """How a compile in a build directory of the operator's (`build.build_dir`) names the package
+    file `path`: by its package path, or for a tree/ file by its path up from there to the tree's
     root, where the package wrote it."""
-    path = pkg.tiling_header_path
     if not path.startswith("tree/"):
         return path
     up = "../" * (1 + len(Path(pkg.spec.tree_path).parts))
@@ -127,7 +126,8 @@ def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
     if includes_tiling_header(pkg):
         return []
     text = tiling_header_text(pkg)
-    structs = sorted(set(_TILING_STRUCT.findall(text)))
+    own = "\n".join(pkg.files[p] for p in kernel_own_headers(pkg))  # at global scope
+    structs = sorted(set(_TILING_STRUCT.findall(text)) - set(_TILING_STRUCT.findall(own)))
     ns = TILING_NAMESPACE
     # A namespace the wrapped headers open (ops-nn's `Ops`) hides the global one of that name, which
     # the toolkit's headers declare, from their names inside the wrapper (`Ops::NN::...`, `ge::`
@@ -326,7 +326,7 @@ TILING_HEADER_DEPS = [
 
 def host_tiling_view(pkg: OperatorPackage) -> list[str]:
     """The tiling view over the host header as the simulator's headers compile it."""
-    view = tiling_view(pkg, [f'#include "{tiling_header_spelling(pkg)}"'])
+    view = tiling_view(pkg, [f'#include "{spelling(pkg, pkg.tiling_header_path)}"'])
     if not view:
         return []
     # Host code of a tiling class may size buffers with the high-level APIs' helpers.
@@ -335,7 +335,22 @@ def host_tiling_view(pkg: OperatorPackage) -> list[str]:
         if _TMP_SIZE.search(pkg.files[pkg.tiling_header_path])
         else []
     )
-    return [*tiling_header_includes(), *helpers, *toolkit_includes(pkg), *view]
+    own = [f'#include "{spelling(pkg, p)}"' for p in kernel_own_headers(pkg)]
+    return [*tiling_header_includes(), *helpers, *toolkit_includes(pkg), *own, *view]
+
+
+def kernel_own_headers(pkg: OperatorPackage) -> list[str]:
+    """The headers of the view that the kernel's sources include themselves (a plain struct
+    header in op_kernel/ that the host's tiling header includes too): parsed at global scope
+    first, as the kernel sees them, so the view's namespace does not take them from it."""
+    kernel = {
+        found
+        for p, t in pkg.files.items()
+        if p.startswith("op_kernel/")
+        for spelled in INCLUDE.findall(t)
+        if (found := resolve_include(pkg, p, spelled))
+    }
+    return [p for p in tiling_headers(pkg)[1:] if p in kernel]
 
 
 _TMP_SIZE = re.compile(r"\bGet\w*TmpSize\b")
