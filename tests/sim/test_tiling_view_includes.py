@@ -165,3 +165,26 @@ def documented_api_forms():
 )
 def test_the_kernel_builds_and_passes(make, backend, tmp_path):
     build(make(), tmp_path, backend)
+
+
+def test_a_struct_header_the_kernel_includes_itself_stays_global():
+    """The host's tiling header includes a plain struct header of op_kernel/ that the kernel
+    includes too (ops-nn ascend_anti_quant_v2): parsed before the view, as the kernel sees it."""
+    struct = "#pragma once\nstruct AddExtra { uint32_t n; };\n"
+    header = HEADER.replace(
+        '#include "register/tilingdata_base.h"',
+        '#include "register/tilingdata_base.h"\n#include "../op_kernel/add_extra.h"',
+    )
+    kernel = '#include "add_extra.h"\n' + ADD.files["op_kernel/add.cpp"]
+    pkg = rearranged(
+        {
+            "op_host/add_tiling.h": header,
+            "op_kernel/add_extra.h": struct,
+            "op_kernel/add.cpp": kernel,
+        }
+    )
+    assert kernel_view.kernel_own_headers(pkg) == ["op_kernel/add_extra.h"]
+    view = kernel_view.host_tiling_view(pkg)
+    assert view.index('#include "op_kernel/add_extra.h"') < view.index(
+        "namespace ascend_gym_tiling {"
+    )
