@@ -25,6 +25,7 @@ from pathlib import Path
 from ascend_core.cpp import device_branch
 from ascend_core.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
 from ascend_gym.corpus import cmake
+from npu_daemon.backends.common import kernel_view
 
 OPS = Path(__file__).resolve().parent / "ops"
 # An operator of one's own brings its spec and reference beside op_host/ (the suite's layout):
@@ -38,6 +39,7 @@ _ATTR = re.compile(r"\bthis->Attr\(\s*\"(\w+)\"\s*\)")
 _DTYPES = re.compile(
     r"\bthis->(?:Input|Output)\(\s*\"\w+\"\s*\)[^;]*?\.DataType\(\s*\{([^}]*)\}", re.S
 )
+_TILING_DATA = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(")
 _ENTRY = re.compile(r"__global__\s+(?:__aicore__\s+)?void\s+(\w+)\s*\(")
 # Host files that are not the tiling: graph-mode inference and protos, the aclnn / l0 API layers.
 _HOST_SKIP = ("_infershape", "_infer_shape", "_infer_datatype", "_proto", "aclnn_", "_l0.")
@@ -280,7 +282,11 @@ def _split_tiling_files(root: Path, op: str, repo: Path) -> dict[str, str] | Non
         *(f"op_kernel/{sub}/{op}_{n}.h" for n in ("tiling_data", "tilingdata") if sub != "op_host"),
     )
     if header is None:  # named after another op (cast_v3's cast_tiling_data.h), or in a subfolder
-        data = sorted((root / kernel).parent.rglob("*_tiling_data.h"))
+        data = sorted(
+            p
+            for p in (root / kernel).parent.rglob("*_tiling_data.h")
+            if _a2_or_shared(p.relative_to(root))
+        )
         header = data[0].relative_to(root).as_posix() if len(data) == 1 else None
     return {"host_file": host, "tiling_header": header or "", "kernel_file": kernel}
 
@@ -668,7 +674,30 @@ def packaged(
     spec = supported_cases(rename_args(spec.model_copy(update=update), host_text), host_text)
     held = _repository_files(repo)
     unfound = tuple(m for m in tree.missing if any(p.endswith("/" + m) for p in held))
-    return OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}"), unfound
+    package = OperatorPackage(spec=spec, files=files, uri=f"corpus://{source.rel}")
+    if not spec.tiling_header and (header := reached_tiling_header(package)):
+        spec = spec.model_copy(update={"tiling_header": header})
+        package = package.model_copy(update={"spec": spec})
+    return package, unfound
+
+
+def reached_tiling_header(package: OperatorPackage) -> str | None:
+    """The first header the host tiling source reaches through its includes, as the compiler
+    finds them (the package's tree/ files through the build's include roots too), that defines
+    tiling data: where the device build takes the TilingData the tiling registers from (ops-nn's
+    foreach tilings include a class header of foreach_utils/ whose own header defines it)."""
+    seen, todo = set(), [package.host_path]
+    while todo:
+        path = todo.pop(0)
+        text = package.files[path]
+        if path != package.host_path and _TILING_DATA.search(text):
+            return path
+        for spelled in kernel_view.INCLUDE.findall(text):
+            found = kernel_view.resolve_include(package, path, spelled)
+            if found and found not in seen:
+                seen.add(found)
+                todo.append(found)
+    return None
 
 
 @functools.lru_cache(maxsize=8)

@@ -134,6 +134,9 @@ class Evaluation:
     properties: dict[str, list[str]] = field(default_factory=dict)
     found: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    targets: set[str] = field(default_factory=set)  # the targets the evaluation built or widened
+    # The directories each `target_include_directories` gave its target.
+    target_dirs: dict[str, list[str]] = field(default_factory=dict)
     entered: dict[Path, dict[str, str]] = field(default_factory=dict)  # directory -> its scope
     scopes: dict[str, dict[str, str]] = field(default_factory=dict)  # callers, for PARENT_SCOPE
     budget: int = MAX_COMMANDS
@@ -210,9 +213,8 @@ class Evaluation:
         name = c.name
         if name in INCLUDE_COMMANDS:
             words = self.words(c.args, scope)
-            if name != "include_directories":
-                words = words[1:]  # the target
-            for w in words:
+            target = None if name == "include_directories" else (words[:1] or [""])[0]
+            for w in words[target is not None :]:
                 if w.upper() not in _KEYWORDS:
                     path = (
                         w
@@ -220,9 +222,15 @@ class Evaluation:
                         else os.path.join(scope["CMAKE_CURRENT_SOURCE_DIR"], w)
                     )
                     self.found.append(os.path.normpath(path))
+                    if target:
+                        self.target_dirs.setdefault(target, []).append(self.found[-1])
+            if target:
+                self.targets.add(target)
             return
         if name in SOURCE_COMMANDS:
-            self.add_sources(self.words(c.args, scope), scope)
+            words = self.words(c.args, scope)
+            self.targets.update(words[:1])
+            self.add_sources(words, scope)
             return
         if name == "set":
             self.set_variable(self.words(c.args, scope), scope)
@@ -648,10 +656,41 @@ def evaluate(repo: Path, operator: Path) -> Build:
         if not f.called:
             body = [c for c in f.body if c.name in INCLUDE_COMMANDS]
             ev.run(body, {**ev.entered[repo], "CMAKE_CURRENT_SOURCE_DIR": str(repo)}, 1)
+    widening = _widening(repo, ev.entered[repo])
+    widened = [d for t, dirs in widening.items() if t in ev.targets for d in dirs]
     return Build(
-        list(dict.fromkeys(Path(p) for p in ev.found)),
+        list(dict.fromkeys(Path(p) for p in [*ev.found, *widened])),
         list(dict.fromkeys(Path(p) for p in ev.sources)),
     )
+
+
+# What of another directory's list is read for the include directories it gives a target.
+_WIDENING_COMMANDS = {"set", "list", "get_filename_component", "target_include_directories"}
+_WIDENED: dict[Path, dict[str, list[str]]] = {}
+
+
+def _widening(repo: Path, root: dict[str, str]) -> dict[str, list[str]]:
+    """The include directories the lists of the repository's directories give each target: a
+    target's include directories are the union of every `target_include_directories` on it,
+    wherever it is called (a package's one tiling library that each module's list widens). Each
+    list is read in the root's scope `root`, its own variables and paths alone (no function call,
+    no glob), once per repository (in the scope the first evaluation left at its root, which
+    every operator's shares); at most MAX_GLOB lists, unit tests' left out."""
+    if repo in _WIDENED:
+        return _WIDENED[repo]
+    other = Evaluation(repo=repo, chain=[])
+    for path in sorted(itertools.islice(repo.rglob("CMakeLists.txt"), MAX_GLOB)):
+        if any(TEST_CMAKE.search(p) for p in path.relative_to(repo).parts[:-1]):
+            continue
+        stat = path.stat()
+        commands = _parsed(path, stat.st_mtime_ns, stat.st_size)
+        if not any(c.name == "target_include_directories" for c in commands):
+            continue
+        scope = {**root, "CMAKE_CURRENT_SOURCE_DIR": str(path.parent)}
+        scope |= {"CMAKE_CURRENT_LIST_DIR": str(path.parent), "CMAKE_CURRENT_LIST_FILE": str(path)}
+        other.run([c for c in commands if c.name in _WIDENING_COMMANDS], scope, 1)
+    _WIDENED[repo] = other.target_dirs
+    return other.target_dirs
 
 
 def include_dirs(repo: Path, operator: Path) -> list[Path]:

@@ -214,3 +214,28 @@ def test_a_source_named_for_another_soc_is_not_the_a2_s(tmp_path):
     (host / "tiling_entry_arch35.cpp").rename(host / "tiling_entry_arch22.cpp")
     (source,) = find_ops(repo)
     assert build_package(source, SPEC).spec.host_file == "op_host/tiling_entry_arch22.cpp"
+
+
+def test_a_target_s_include_directories_are_every_list_s_that_widens_it(tmp_path):
+    """One library target of the whole package, built by a helper every module calls; a sibling
+    module's list widens it with a shared directory (ops-nn's foreach tilings find their shared
+    class header so): the operator's build sees it too. A target the operator's build never
+    names gains nothing from it, nor do the unit tests' lists."""
+    (tmp_path / "CMakeLists.txt").write_text(
+        "set(PKG ops_pkg)\n"
+        "function(add_module)\n  add_library(${PKG}_tiling OBJECT)\nendfunction()\n"
+        "add_subdirectory(group/op)\n"
+    )
+    for d in ("group/op", "group/other", "group/shared/inc", "group/tests/ut", "elsewhere"):
+        (tmp_path / d).mkdir(parents=True)
+    (tmp_path / "group/op/CMakeLists.txt").write_text("add_module()\n")
+    (tmp_path / "group/other/CMakeLists.txt").write_text(
+        "get_filename_component(SHARED ${CMAKE_CURRENT_SOURCE_DIR}/../shared ABSOLUTE)\n"
+        "target_include_directories(${PKG}_tiling PRIVATE ${SHARED}/inc)\n"
+        "target_include_directories(${PKG}_graph PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/../../elsewhere)\n"
+    )
+    (tmp_path / "group/tests/ut/CMakeLists.txt").write_text(
+        "target_include_directories(${PKG}_tiling PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})\n"
+    )
+    found = cmake.include_dirs(tmp_path, tmp_path / "group/op")
+    assert [d.relative_to(tmp_path).as_posix() for d in found] == ["group/shared/inc"]

@@ -11,6 +11,7 @@ section holds what a single host g++ compile against the emulation headers adds 
 from __future__ import annotations
 
 import ctypes
+import posixpath
 import re
 from pathlib import Path
 
@@ -26,6 +27,8 @@ TILING_NAMESPACE = "ascend_gym_tiling"
 _TILING_STRUCT = re.compile(r"BEGIN_TILING_DATA_DEF\(\s*(\w+)\s*\)")
 _REGISTRATION = re.compile(r"REGISTER_TILING_DATA_CLASS\(\s*(\w+)\s*,\s*([\w:]+)\s*\)")
 _KEYED_OP = re.compile(r"(\w+?)_(\d+)")
+_OPENED_NAMESPACE = re.compile(r"^[ \t]*namespace[ \t]+(\w+)[\s:]", re.M)
+INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"][^">]+[">])', re.M)
 
 
 def ge_enum_defines() -> list[str]:
@@ -35,30 +38,82 @@ def ge_enum_defines() -> list[str]:
 
 
 def includes_tiling_header(pkg: OperatorPackage) -> bool:
-    """The kernel includes the tiling header itself (the standard C++ struct form): it sees it as written."""
-    name = re.escape(Path(pkg.tiling_header_path).name)
+    """The kernel includes the tiling header itself (the standard C++ struct form): it sees it as
+    written. An include of another file of the same name (a kernel header named like the host's
+    tiling header) is not it."""
+    header = pkg.tiling_header_path
     return any(
-        re.search(rf'#\s*include\s*[<"](?:[^">]*/)?{name}[">]', t)
+        resolve_include(pkg, p, spelled) == header
         for p, t in pkg.files.items()
         if p.startswith("op_kernel/")
+        for spelled in INCLUDE.findall(t)
     )
 
 
-def tiling_header_text(pkg: OperatorPackage) -> str:
-    """The tiling header with the package headers it includes (cann-ops gelu_quant keeps its
-    TilingData in a `<op>_tiling_def.h` that `<op>_tiling.h` includes)."""
-    seen, todo, texts = set(), [pkg.tiling_header_path], []
+def resolve_include(pkg: OperatorPackage, including: str, spelled: str) -> str | None:
+    """The package file an include of the package file `including` names (`spelled` with its
+    quotes or angle brackets), looked up as the compiler does: a quoted one beside the including
+    file first, then the build's own directories (-I. -Iop_kernel -Iop_host) and the include roots
+    in order; None where no package file answers (a toolkit header)."""
+    name = spelled[1:-1]
+    # Paths from the package's top: the tree's root where the package has tree/ files.
+    own = pkg.spec.tree_path
+
+    def top(path: str) -> str:
+        return path.removeprefix("tree/") if path.startswith("tree/") else posixpath.join(own, path)
+
+    def package_path(path: str) -> str:
+        if not own:
+            return path
+        inside = posixpath.relpath(path, own)
+        return inside if not inside.startswith("../") else f"tree/{path}"
+
+    near = [posixpath.dirname(top(including))] if spelled[0] == '"' else []
+    places = [*near, *(posixpath.join(own, d) for d in ("", "op_kernel", "op_host"))]
+    places += pkg.spec.include_dirs
+    for place in places:
+        found = posixpath.normpath(posixpath.join(place, name))
+        if not found.startswith("../") and (path := package_path(found)) in pkg.files:
+            return path
+    # The package's own file spelled from the repository's root (`build.repo_root_flags`).
+    rooted = _ROOTED.fullmatch(name)
+    return rooted[1] if rooted and rooted[1] in pkg.files else None
+
+
+_ROOTED = re.compile(r"(?:[A-Za-z_][\w-]*/)+?((?:op_host|op_kernel)/.+)")
+
+
+def tiling_headers(pkg: OperatorPackage) -> list[str]:
+    """The tiling header and the package headers it includes, wherever they sit (cann-ops
+    gelu_quant keeps its TilingData in a `<op>_tiling_def.h` that `<op>_tiling.h` includes; an
+    ops-nn A2 tiling header includes its struct from `../../op_kernel/arch35/`)."""
+    seen, todo = [], [pkg.tiling_header_path]
     while todo:
         path = todo.pop()
         if path in seen:
             continue
-        seen.add(path)
-        texts.append(pkg.files[path])
-        folder = path.rsplit("/", 1)[0] if "/" in path else ""
-        for spelled in _INCLUDE.findall(pkg.files[path]):
-            if spelled[0] == '"' and (near := f"{folder}/{spelled[1:-1]}".lstrip("/")) in pkg.files:
-                todo.append(near)
-    return "\n".join(texts)
+        seen.append(path)
+        todo += [
+            found
+            for spelled in INCLUDE.findall(pkg.files[path])
+            if (found := resolve_include(pkg, path, spelled))
+        ]
+    return seen
+
+
+def tiling_header_text(pkg: OperatorPackage) -> str:
+    """The text of `tiling_headers`, joined."""
+    return "\n".join(pkg.files[p] for p in tiling_headers(pkg))
+
+
+def spelling(pkg: OperatorPackage, path: str) -> str:
+    """How a compile in a build directory of the operator's (`build.build_dir`) names the package
+    file `path`: by its package path, or for a tree/ file by its path up from there to the tree's
+    root, where the package wrote it."""
+    if not path.startswith("tree/"):
+        return path
+    up = "../" * (1 + len(Path(pkg.spec.tree_path).parts))
+    return up + path.removeprefix("tree/")
 
 
 def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
@@ -70,17 +125,43 @@ def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
     """
     if includes_tiling_header(pkg):
         return []
-    structs = sorted(set(_TILING_STRUCT.findall(tiling_header_text(pkg))))
+    text = tiling_header_text(pkg)
+    own = "\n".join(pkg.files[p] for p in kernel_own_headers(pkg))  # at global scope
+    structs = sorted(set(_TILING_STRUCT.findall(text)) - set(_TILING_STRUCT.findall(own)))
     ns = TILING_NAMESPACE
+    # A namespace the wrapped headers open (ops-nn's `Ops`) hides the global one of that name, which
+    # the toolkit's headers declare, from their names inside the wrapper (`Ops::NN::...`, `ge::`
+    # enumerators): the wrapped one also looks into the global one.
+    opened = sorted(set(_OPENED_NAMESPACE.findall(text)) - {"optiling"})
     return [
+        *(f"namespace {n} {{}}" for n in opened),
         f"namespace {ns} {{",
+        *(f"namespace {n} {{ using namespace ::{n}; }}" for n in opened),
         *header,
         "namespace optiling {}",
         "using namespace optiling;",
         "}",
         f"namespace optiling {{ using namespace ::{ns}::optiling; }}",
         *(f"using {ns}::{s};" for s in structs),
+        *(f"#undef {guard}" for guard in shared_guards(pkg)),
     ]
+
+
+_GUARD = re.compile(r"^[ \t]*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\n[ \t]*#[ \t]*define[ \t]+\1\b", re.M)
+
+
+def shared_guards(pkg: OperatorPackage) -> list[str]:
+    """Include guards of the tiling view's headers that a kernel-side header uses too (cann-ops
+    ctc_loss_v3_grad's op_host/ and op_kernel/ headers both guard with CTC_LOSS_V3_GRAD_H_): the
+    device build never shows the kernel the host header, so the guard must not hide the kernel's."""
+    headers = tiling_headers(pkg)
+    kernel_side = {
+        g
+        for p, t in pkg.files.items()
+        if p not in headers and not p.startswith("op_host/")
+        for g in _GUARD.findall(t)
+    }
+    return sorted({g for p in headers for g in _GUARD.findall(pkg.files[p])} & kernel_side)
 
 
 def registered_tiling(pkg: OperatorPackage) -> tuple[str | None, dict[int, str]]:
@@ -243,12 +324,9 @@ TILING_HEADER_DEPS = [
 ]
 
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"][^">]+[">])', re.M)
-
-
 def host_tiling_view(pkg: OperatorPackage) -> list[str]:
     """The tiling view over the host header as the simulator's headers compile it."""
-    view = tiling_view(pkg, [f'#include "{pkg.tiling_header_path}"'])
+    view = tiling_view(pkg, [f'#include "{spelling(pkg, pkg.tiling_header_path)}"'])
     if not view:
         return []
     # Host code of a tiling class may size buffers with the high-level APIs' helpers.
@@ -257,7 +335,22 @@ def host_tiling_view(pkg: OperatorPackage) -> list[str]:
         if _TMP_SIZE.search(pkg.files[pkg.tiling_header_path])
         else []
     )
-    return [*tiling_header_includes(), *helpers, *toolkit_includes(pkg), *view]
+    own = [f'#include "{spelling(pkg, p)}"' for p in kernel_own_headers(pkg)]
+    return [*tiling_header_includes(), *helpers, *toolkit_includes(pkg), *own, *view]
+
+
+def kernel_own_headers(pkg: OperatorPackage) -> list[str]:
+    """The headers of the view that the kernel's sources include themselves (a plain struct
+    header in op_kernel/ that the host's tiling header includes too): parsed at global scope
+    first, as the kernel sees them, so the view's namespace does not take them from it."""
+    kernel = {
+        found
+        for p, t in pkg.files.items()
+        if p.startswith("op_kernel/")
+        for spelled in INCLUDE.findall(t)
+        if (found := resolve_include(pkg, p, spelled))
+    }
+    return [p for p in tiling_headers(pkg)[1:] if p in kernel]
 
 
 _TMP_SIZE = re.compile(r"\bGet\w*TmpSize\b")
@@ -274,11 +367,11 @@ def toolkit_includes(pkg: OperatorPackage) -> list[str]:
     TilingData)."""
     known = set(tiling_header_includes())
     found = []
-    for spelled in _INCLUDE.findall(tiling_header_text(pkg)):
-        name = spelled[1:-1]
-        line = f"#include {spelled}"
-        if line not in known and line not in found and not any(p.endswith(name) for p in pkg.files):
-            found.append(line)
+    for path in tiling_headers(pkg):
+        for spelled in INCLUDE.findall(pkg.files[path]):
+            line = f"#include {spelled}"
+            if line not in known and line not in found and not resolve_include(pkg, path, spelled):
+                found.append(line)
     return found
 
 

@@ -525,7 +525,8 @@ class TQueBind {
   int32_t id_ = -1;  // the host's queue
   uint32_t len_ = 0;
 };
-template <TPosition pos, int32_t depth = 1>
+// `mask`: the queue's mask or its `const TQueConfig*`, which configure nothing here (TQueConfig).
+template <TPosition pos, int32_t depth = 1, auto... mask>
 class TQue : public TQueBind<pos, pos, depth> {};
 
 template <TPosition pos = TPosition::VECCALC>

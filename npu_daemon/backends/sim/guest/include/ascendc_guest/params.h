@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "abi.h"  // TPosition
+
 // The device compiler's scalar min/max, which kernels call unqualified on mixed integer types.
 // Less specialised than std::min/max, so `using namespace std` code still picks those.
 template <typename A, typename B>
@@ -26,6 +28,25 @@ template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
 inline T Ceil(T a, T b) {
   return (a + b - 1) / b;
 }
+// Its documented form (the basic API's utilities): operands of two types (`Ceil(uint8_t, 8)`)
+// convert to it, where the template deduces no T.
+inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+// A queue's configuration, the third argument of TQue given as `const TQueConfig*` (the documented
+// struct, its members in the documented order, which kernels brace-initialise). The simulator's
+// queues take their length and count from InitBuffer and convert no layout, so it configures
+// nothing: what it changes on the device is the transfer formats of the cube queues.
+struct TQueConfig {
+  bool nd2nz = false;
+  bool nz2nd = false;
+  bool scmBlockGroup = false;
+  uint32_t bufferLen = 0;
+  uint32_t bufferNumber = 0;
+  uint32_t consumerSize = 0;
+  TPosition consumer[8] = {};
+  bool enableStaticEvtId = false;
+  bool enableLoopQueue = false;
+};
 
 // The scalar unit's bit counts (kernel_operator_scalar_intf.h), one instruction each on the device
 // and in wasm (popcnt, clz, ctz); the Scalar* names are the library's former ones.
