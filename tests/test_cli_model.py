@@ -19,6 +19,9 @@ from ascend_gym import bench
 from tests.test_cli_errors import assert_usage_error, cli
 
 DEAD = "http://127.0.0.1:9/v1"  # the discard port: nothing listens, the connection is refused
+# The gateway's retries of a dead endpoint, kept short: what these tests check is how a dead
+# model is classified, not how long it is retried (tests/agents/test_model_faults.py, test_llm_client.py).
+RETRY = ("--llm-retry-s", "1")
 
 
 def one_new_tiling(messages: list[dict]) -> str:
@@ -31,7 +34,9 @@ def one_new_tiling(messages: list[dict]) -> str:
     "policy", ["bon", "ascendoptimizer", pytest.param("openevolve", marks=pytest.mark.slow)]
 )
 def test_a_dead_endpoint_is_an_infrastructure_failure_not_a_result(policy):
-    done = cli("optimize", "level1/add", "--policy", policy, "--budget", "2", "--base-url", DEAD)
+    done = cli(
+        "optimize", "level1/add", "--policy", policy, "--budget", "2", "--base-url", DEAD, *RETRY
+    )
     line = assert_usage_error(done, "model endpoint", DEAD, "0 of 2 evaluations")
     assert "speedup" not in done.stdout, line
 
@@ -56,7 +61,7 @@ def test_a_bench_task_whose_model_repeats_itself_is_a_result_and_keeps_its_accou
 
 
 def test_a_bench_task_whose_model_is_dead_is_infra(daemon):
-    config = {"proposer": "llm", "llm": {"base_url": DEAD}}
+    config = {"proposer": "llm", "llm": {"base_url": DEAD, "retry_s": 1}}
     record, best = bench.run_one(
         "bon", "op://ascend-ops-v1/level1/add", 0, 2, daemon, DEFAULT_SOC, "t-model/a1", config
     )
