@@ -758,7 +758,9 @@ class InferShapeRangeContext {
   const char* GetNodeType() const { return ""; }
   const Range<Shape>* GetInputShapeRange(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
   Range<Shape>* GetOutputShapeRange(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+  const RuntimeAttrs* GetAttrs() const { return &attrs_; }
   std::vector<Range<Shape>> inputs_, outputs_;
+  RuntimeAttrs attrs_;
 };
 
 class InferDataTypeContext {
