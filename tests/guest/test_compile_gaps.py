@@ -1,9 +1,9 @@
 """Compile gaps of the development corpus on the guest engine (issue 50): API forms real operators
 use that compiled natively but not for the guest: DataCopy with SliceInfo (eye_fp64), the
 launch's parameter block (get_para_base: gcd), list-tensor descriptors (split_v), int4b_t tensors,
-their Cast (turbo_quant_compress_latent) and copies (swi_glu_quant), the device compiler's branch
-hints, InitSocState and LocalTensors at fixed addresses. Each runs with the native engine's
-verdict and simulated latency; a forged argument stops the kernel
+their Cast (turbo_quant_compress_latent) and copies (swi_glu_quant), Gatherb (grid_sample), the
+device compiler's branch hints, InitSocState and LocalTensors at fixed addresses. Each runs with
+the native engine's verdict and simulated latency; a forged argument stops the kernel
 (RUNTIME_ERROR), never a read or write of the host's memory."""
 
 from __future__ import annotations
@@ -238,6 +238,36 @@ def test_int4_tensors_copied_through_gm_match_the_native_engine(engines):
     engines.same(add_with(INT4_GM))
 
 
+# Gatherb: blocks of a uint16 source in reverse order, at the documented {dstBlkStride,
+# dstRepStride} = {1, 8}, read back by the scalar unit; a block out of place stops the kernel.
+GATHERB = add_edited(
+    (
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+        "    pipe.InitBuffer(gatherBuf, 1088);\n"
+        "    LocalTensor<uint16_t> src = gatherBuf.Get<uint16_t>();\n"
+        "    LocalTensor<uint16_t> dst = src[256];\n"
+        "    LocalTensor<uint32_t> off = gatherBuf.Get<uint32_t>()[256];\n"
+        "    for (int32_t k = 0; k < 256; ++k) src.SetValue(k, static_cast<uint16_t>(k));\n"
+        "    for (int32_t b = 0; b < 16; ++b) off.SetValue(b, static_cast<uint32_t>((15 - b) * 32));\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    Gatherb(dst, src, off, 2, GatherRepeatParams{1, 8});\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    for (int32_t k = 0; k < 256; ++k)\n"
+        "      if (dst.GetValue(k) != static_cast<uint16_t>((15 - k / 16) * 16 + k % 16)) Trap();\n"
+        "  }\n",
+    ),
+    (
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> gatherBuf;\n",
+    ),
+)
+
+
+def test_gatherb_matches_the_native_engine(engines):
+    engines.same(add_with(GATHERB))
+
+
 PACKAGES = Path(__file__).parents[1] / "sim" / "packages"
 
 
@@ -267,6 +297,13 @@ def test_packages_of_the_closed_gaps_match_the_native_engine(engines, name):
             "exceed",
         ),
         ("  LocalTensor<float> u(TPosition::VECCALC, 4, 8);\n  u.SetValue(0, 1.0f);\n", "aligned"),
+        # a Gatherb block offset far past the UB
+        (
+            "  t.ReinterpretCast<uint32_t>().SetValue(0, 0xffffffe0u);\n"
+            "  Gatherb(t.ReinterpretCast<uint16_t>()[256], t.ReinterpretCast<uint16_t>(),\n"
+            "          t.ReinterpretCast<uint32_t>(), 1, GatherRepeatParams{1, 8});\n",
+            "end of the UB",
+        ),
     ],
 )
 def test_forged_parameter_block_int4_and_fixed_address_calls_stop_the_kernel(engines, body, why):

@@ -104,6 +104,18 @@ void Fill(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Lane
   ForLanes(l, sd, sd, sd, [&](uint64_t i, uint64_t, uint64_t) { d[i] = fn(i); });
 }
 
+// Every lane of every repeat: the instructions that ignore the mask (Brcb, Gatherb).
+template <typename T>
+Lanes EveryLane(uint8_t repeatTime) {
+  Lanes l;
+  l.perRepeat = 256 / sizeof(T);
+  l.perBlock = 32 / sizeof(T);
+  l.repeats = repeatTime;
+  l.bits[0] = ~0ull;
+  l.bits[1] = sizeof(T) == 2 ? ~0ull : 0;
+  return l;
+}
+
 }  // namespace ascendc_sim
 
 // ---- binary: dst = f(src0, src1) ------------------------------------------------------------
@@ -398,12 +410,7 @@ template <typename T>
 __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime,
                             const BrcbRepeatParams& p, ASCENDC_SIM_LOC) {
   constexpr uint32_t perBlock = 32 / sizeof(T);
-  ascendc_sim::Lanes l;  // ignores the mask: every lane of every repeat
-  l.perRepeat = 256 / sizeof(T);
-  l.perBlock = perBlock;
-  l.repeats = repeatTime;
-  l.bits[0] = ~0ull;
-  l.bits[1] = sizeof(T) == 2 ? ~0ull : 0;
+  const ascendc_sim::Lanes l = ascendc_sim::EveryLane<T>(repeatTime);
   const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({p.dstBlkStride, p.dstRepStride});
   ascendc_sim::IssueVector(ascendc_sim::Op::kVecIndex, "Brcb", l, {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}},
                            sizeof(T), loc, {{src.UbAddr(), static_cast<uint32_t>(repeatTime * 8 * sizeof(T)), false}});
@@ -413,6 +420,43 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src
   const T* x = ascendc_sim::HostData(src);
   for (uint32_t r = 0; r < repeatTime; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e) d[l.Offset(r, e, sd)] = x[r * 8 + e / perBlock];
+}
+
+// ---- Gatherb: whole 32 B blocks of src at the byte offsets `offset` holds, 8 blocks a repeat ------
+template <typename T>
+__aicore__ inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                               const LocalTensor<uint32_t>& offset, const uint8_t repeatTime,
+                               const GatherRepeatParams& p, ASCENDC_SIM_LOC) {
+  static_assert(std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t>, "Gatherb on the A2: uint16_t or uint32_t");
+  constexpr uint32_t perBlock = 32 / sizeof(T);
+  const ascendc_sim::Lanes l = ascendc_sim::EveryLane<T>(repeatTime);
+  const uint16_t blk = p.dstBlkStride == 0 ? 1 : p.dstBlkStride;  // 0 is taken as 1 (documented)
+  const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({blk, p.dstRepStride});
+  ASCENDC_SIM_CHECK(repeatTime * 8u <= offset.GetSize(), loc,
+                    "Gatherb: %u repeats read %u offsets of a %u-element offset tensor", repeatTime, repeatTime * 8u,
+                    offset.GetSize());
+  // Each block must lie inside the UB, 32 B aligned (src's address plus its offset); the device
+  // reads past src's own elements, which is tolerated with a warning.
+  const uint32_t* off = ascendc_sim::HostData(offset);
+  const uint32_t ubBytes = ascendc_sim::CurrentCore().Local().Size(ascendc_sim::LocalBuf::kUB);
+  uint64_t reach = 0;
+  for (uint32_t k = 0; k < repeatTime * 8u; ++k) {
+    const uint64_t at = static_cast<uint64_t>(src.UbAddr()) + off[k];
+    ASCENDC_SIM_CHECK(at % 32 == 0 && at + 32 <= ubBytes, loc,
+                      "Gatherb: offset %u B of block %u is not 32 B aligned or runs past the end of the UB", off[k], k);
+    reach = std::max<uint64_t>(reach, off[k] + 32ull);
+  }
+  if (reach > src.GetLength())
+    ascendc_sim::DeviceTolerated(loc, "Gatherb: blocks reach %llu B past src, whose tensor has %u B",
+                                 static_cast<unsigned long long>(reach), src.GetLength());
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecGather, "Gatherb", l,
+                           {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}}, sizeof(T), loc,
+                           {{offset.UbAddr(), static_cast<uint32_t>(repeatTime * 8 * sizeof(uint32_t)), false},
+                            {src.UbAddr(), static_cast<uint32_t>(std::max<uint64_t>(reach, src.GetLength())), false}});
+  T* d = ascendc_sim::HostData(dst);
+  const uint8_t* x = reinterpret_cast<const uint8_t*>(ascendc_sim::HostData(src));
+  for (uint32_t r = 0; r < repeatTime; ++r)
+    for (uint32_t b = 0; b < 8; ++b) std::memcpy(&d[l.Offset(r, b * perBlock, sd)], x + off[r * 8 + b], 32);
 }
 
 // ---- Gather: dst[i] = *(src + base + offsets[i]) with byte offsets ----------------------------

@@ -69,12 +69,31 @@ void VecGather(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t a, ui
     Unsupported("Gather", t);
   });
 }
+void VecGatherb(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uint32_t an, uint32_t offsets,
+                uint32_t offsetsSize, int32_t repeat, int32_t blk, int32_t rep, int32_t line) {
+  VectorCore("Gatherb");
+  if (blk < 0 || blk > UINT8_MAX || rep < 0 || rep > UINT16_MAX)
+    throw SimError(Status::RUNTIME_ERROR, "Gatherb: a stride out of its type's range");
+  const uint8_t r = Repeat(repeat);
+  AscendC::GatherRepeatParams p;
+  p.dstBlkStride = static_cast<uint8_t>(blk);
+  p.dstRepStride = static_cast<uint16_t>(rep);
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t>) {
+      return AscendC::Gatherb(Local<T>(d, dn), Local<T>(a, an), Local<uint32_t>(offsets, offsetsSize), r, p,
+                              c.Loc(line));
+    }
+    Unsupported("Gatherb", t);
+  });
+}
 
 }  // namespace
 
 void DefineGatherImports(wasmtime_linker_t* l) {
   Import<VecGatherMask>::Define(l, "vec_gather_mask");
   Import<VecGather>::Define(l, "vec_gather");
+  Import<VecGatherb>::Define(l, "vec_gatherb");
 }
 
 }  // namespace ascendc_sim::guest

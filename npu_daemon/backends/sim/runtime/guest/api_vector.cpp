@@ -174,12 +174,6 @@ P RepeatParams(const Call& c, uint32_t ptr, const char* api) {
   std::memcpy(&p, c.Bytes(ptr, sizeof(P), api), sizeof(P));
   return p;
 }
-// The guest's uint8_t repeatTime; a forged wider one is refused rather than truncated.
-uint8_t Repeat(int32_t repeat) {
-  if (repeat < 0 || repeat > static_cast<int32_t>(AscendC::MAX_REPEAT_TIMES))
-    throw SimError(Status::RUNTIME_ERROR, "repeatTime " + std::to_string(repeat) + " out of range [0, 255]");
-  return static_cast<uint8_t>(repeat);
-}
 
 void VecBinary(const Call& c, int32_t op, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uint32_t an, uint32_t b,
                uint32_t bn, int32_t count, int32_t line) {

@@ -215,6 +215,12 @@ constexpr bool kFloating = std::is_same_v<T, half> || std::is_same_v<T, float>;
 template <typename T>
 constexpr bool kArith = kFloating<T> || std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t>;
 
+// The guest's uint8_t repeatTime; a forged wider one is refused rather than truncated.
+inline uint8_t Repeat(int32_t repeat) {
+  if (repeat < 0 || repeat > static_cast<int32_t>(AscendC::MAX_REPEAT_TIMES))
+    throw SimError(Status::RUNTIME_ERROR, "repeatTime " + std::to_string(repeat) + " out of range [0, 255]");
+  return static_cast<uint8_t>(repeat);
+}
 [[noreturn]] inline void Unsupported(const char* api, int32_t code) {
   throw SimError(Status::RUNTIME_ERROR, std::string(api) + " for element type code " + std::to_string(code) +
                                             ": not in the guest engine's API yet (docs/trust_boundary.md)");

@@ -77,6 +77,22 @@ struct BrcbRepeatParams {
   uint16_t dstBlkStride = 1;
   uint16_t dstRepStride = 8;
 };
+// Gatherb's parameters: the destination's block and repeat strides in 32 B blocks; the other fields
+// are kept for the layout the documentation gives and are ignored, as the A2 ignores them.
+struct GatherRepeatParams {
+  GatherRepeatParams() = default;
+  GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn)
+      : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+  uint32_t blockNumber = 8;
+  uint16_t dstRepStride = 8;
+  uint8_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1;
+  uint8_t src1BlkStride = 1;
+  uint8_t src0RepStride = 8;
+  uint8_t src1RepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+};
 static_assert(sizeof(UnaryRepeatParams) == 8 && sizeof(BinaryRepeatParams) == 12, "read by the host by address");
 static_assert(sizeof(CopyRepeatParams) == 8 && sizeof(BrcbRepeatParams) == 4, "read by the host by address");
 
