@@ -449,7 +449,9 @@ __aicore__ inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& 
   if (reach > src.GetLength())
     ascendc_sim::DeviceTolerated(loc, "Gatherb: blocks reach %llu B past src, whose tensor has %u B",
                                  static_cast<unsigned long long>(reach), src.GetLength());
-  ascendc_sim::IssueVector(ascendc_sim::Op::kVecGather, "Gatherb", l,
+  // Charged as Brcb, a block a lane group (no device measurement: pto-isa's vgatherb is its
+  // unfitted default line); Gather's per-lane UB reads (kVecGather) do not apply.
+  ascendc_sim::IssueVector(ascendc_sim::Op::kVecIndex, "Gatherb", l,
                            {{dst.UbAddr(), dst.GetSize(), sizeof(T), sd, true}}, sizeof(T), loc,
                            {{offset.UbAddr(), static_cast<uint32_t>(repeatTime * 8 * sizeof(uint32_t)), false},
                             {src.UbAddr(), static_cast<uint32_t>(std::max<uint64_t>(reach, src.GetLength())), false}});
