@@ -119,7 +119,7 @@ def test_generate_with_an_endpoint_and_no_model_is_refused():
 def test_bank_build_with_a_dead_endpoint_is_an_infrastructure_failure(tmp_path):
     done = cli(
         "bank", "build", "--ops", "level1/add", "--base-url", DEAD, "--out", str(tmp_path / "b"),
-        "--max-tried", "1", "--workers", "1", "--embedder", "tfidf",
+        "--max-tried", "1", "--workers", "1", "--embedder", "tfidf", *RETRY,
     )  # fmt: skip
     assert_usage_error(done, "model endpoint", DEAD, "short")
 

@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ascend_gym.commands.common import DEFAULT_MODEL, UsageError, add_soc, endpoint
+from ascend_gym.commands.common import add_model, add_soc, endpoint, model_settings
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -53,14 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=2,
         help="experts rewound in parallel (and embedded daemon workers)",
     )
-    build.add_argument(
-        "--base-url",
-        help="OpenAI-compatible endpoint: the model is the inverse agent and distiller",
-    )
-    build.add_argument("--model", help=f"model name at --base-url (default {DEFAULT_MODEL})")
-    build.add_argument(
-        "--llm-cache", default="", help="record/replay cache directory for model calls"
-    )
+    add_model(build, role="the model is the inverse agent and distiller")
     show = verbs.add_parser("show", help="print a bank's build numbers and entries")
     show.add_argument(
         "dir", nargs="?", default="", help="bank directory (default: the shipped bank)"
@@ -84,19 +77,13 @@ def _build(args: argparse.Namespace, out: Path) -> int:
 
     uris = suite.expand(args.ops) if args.ops else suite.expert_uris()
     uris = [u if u.startswith("op://") else f"op://{suite.SUITE_NAME}/{u}" for u in uris]
-    stray = [
-        flag for flag, value in (("--model", args.model), ("--llm-cache", args.llm_cache)) if value
-    ]
-    if stray and not args.base_url:
-        raise UsageError(f"{', '.join(stray)} without --base-url: no model would be asked")
+    settings = model_settings(args)
     gateway = None
-    if args.base_url:
+    if settings:
         from agents.ascendoptimizer.llm_proposer import LLMProposer
         from agents.llm import ChatClient, LLMConfig, ModelGateway
 
-        llm = LLMConfig(
-            base_url=args.base_url, model=args.model or DEFAULT_MODEL, cache_dir=args.llm_cache
-        )
+        llm = LLMConfig(**settings)
         # The build charges no policy's budget: its calls are recorded and counted, not capped.
         gateway = ModelGateway(llm.model_copy(update={"max_calls_per_evaluation": 10**9}))
         via_gateway = llm.model_copy(update={"base_url": gateway.base_url})

@@ -142,12 +142,13 @@ def check_policy_config(policy: str, config: dict, where: str) -> None:
 DEFAULT_MODEL = "deepseek-chat"
 
 
-def add_model(parser: argparse.ArgumentParser) -> None:
-    """The model flags `optimize` and `bench` share: one flag away from a model-driven run."""
-    parser.add_argument(
-        "--base-url",
-        help="OpenAI-compatible endpoint: the model proposes instead of the offline proposer",
-    )
+def add_model(
+    parser: argparse.ArgumentParser,
+    role: str = "the model proposes instead of the offline proposer",
+) -> None:
+    """The model flags `optimize`, `bench` and `bank build` share: one flag away from a
+    model-driven run."""
+    parser.add_argument("--base-url", help=f"OpenAI-compatible endpoint: {role}")
     parser.add_argument("--model", help=f"model name at --base-url (default {DEFAULT_MODEL})")
     parser.add_argument(
         "--api-key-env",
