@@ -268,6 +268,32 @@ def test_gatherb_matches_the_native_engine(engines):
     engines.same(add_with(GATHERB))
 
 
+# The high-level math's forms without a count (adv_api/math: the whole source tensor): Log10 of
+# ten is one, on both engines.
+WHOLE_MATH = add_edited(
+    (
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+        "    pipe.InitBuffer(mathBuf, 512);\n"
+        "    LocalTensor<float> ten = mathBuf.Get<float>(64), one = mathBuf.Get<float>()[64];\n"
+        "    Duplicate(ten, 10.0f, 64);\n"
+        "    PipeBarrier<PIPE_V>();\n"
+        "    Log10(one, ten);\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    for (int32_t k = 0; k < 64; ++k) if (one.GetValue(k) != 1.0f) Trap();\n"
+        "  }\n",
+    ),
+    (
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> mathBuf;\n",
+    ),
+)
+
+
+def test_math_without_a_count_matches_the_native_engine(engines):
+    engines.same(add_with(WHOLE_MATH))
+
+
 PACKAGES = Path(__file__).parents[1] / "sim" / "packages"
 
 

@@ -2,7 +2,8 @@
 GetCmpMask, Compare into it and Select<T, VSEL_CMPMASK_SPR> from it), Compares, comparison
 operators on LocalTensors, Select by repeats and SelectWithBytesMask, GatherMask in counter mode,
 the mask set through AscendCUtils, casts (SetDeqScale, float to float with CAST_NONE), Broadcast,
-SoftMax without sum and max, and the high-level math (Frac, Atan, Acos, Tan, Trunc)."""
+SoftMax without sum and max, and the high-level math (Frac, Atan, Acos, Tan, Trunc; the forms
+without a count)."""
 
 import numpy as np
 from conftest import UB_HELPERS
@@ -52,6 +53,21 @@ def test_frac_forms(kernel):
     for row in (0, 2, 3):
         np.testing.assert_array_equal(z[row], want)
     np.testing.assert_array_equal(z[1, :32], want[:32])
+
+
+def test_the_documented_forms_without_a_count_take_the_whole_source(kernel):
+    # Log10(dst, src) has no buffer form without a count; Sin and Atanh have both (adv_api/math).
+    x = np.linspace(0.1, 0.9, 64, dtype=np.float32)
+    body = """Ub ub; LocalTensor<float> v = ub.In<float>(x, 64), o = ub.Alloc<float>(3 * 64);
+  LocalTensor<uint8_t> tmp = ub.Alloc<uint8_t>(1024); SYNC();
+  Log10(o, v);
+  Sin(o[64], v, tmp);
+  Atanh(o[128], v);
+  SYNC(); ub.Out(z, o, 3 * 64);"""
+    z = kernel(body, {"x": x}, {"z": ("float32", (3, 64))}, prelude=UB_HELPERS).ok().outputs["z"]
+    x64 = x.astype(np.float64)
+    for row, want in enumerate((np.log10(x64), np.sin(x64), np.arctanh(x64))):
+        np.testing.assert_allclose(z[row], want, rtol=1e-6, atol=1e-7)
 
 
 N = 256

@@ -99,18 +99,45 @@ ASCENDC_SIM_ADV_UNARY(Trunc, 2, std::trunc(x))
 ASCENDC_SIM_ADV_UNARY(Frac, 3, x - std::trunc(x))  // Trunc and a subtraction; the sign of x kept
 #undef ASCENDC_SIM_ADV_UNARY
 
-namespace AscendC {
-// Frac's documented forms without a count take the whole source tensor.
-template <typename T, bool isReuseSource = false>
-__aicore__ inline void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_SIM_LOC) {
-  Frac<T, isReuseSource>(dst, src, src.GetSize(), loc);
-}
-template <typename T, bool isReuseSource = false>
-__aicore__ inline void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                            const LocalTensor<uint8_t>& sharedTmpBuffer, ASCENDC_SIM_LOC) {
-  Frac<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), loc);
-}
-}  // namespace AscendC
+// The documented forms without a count take the whole source tensor (adv_api/math): NAME(dst,
+// src) for every function listed, and NAME(dst, src, sharedTmpBuffer) for those it lists with TMP.
+#define ASCENDC_SIM_ADV_WHOLE(NAME)                                                                    \
+  namespace AscendC {                                                                                  \
+  template <typename T, bool isReuseSource = false>                                                    \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_SIM_LOC) { \
+    NAME<T, isReuseSource>(dst, src, src.GetSize(), loc);                                              \
+  }                                                                                                    \
+  }
+#define ASCENDC_SIM_ADV_WHOLE_TMP(NAME)                                                       \
+  ASCENDC_SIM_ADV_WHOLE(NAME)                                                                 \
+  namespace AscendC {                                                                         \
+  template <typename T, bool isReuseSource = false>                                           \
+  __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+                              const LocalTensor<uint8_t>& sharedTmpBuffer, ASCENDC_SIM_LOC) { \
+    NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), loc);                    \
+  }                                                                                           \
+  }
+ASCENDC_SIM_ADV_WHOLE(Log)
+ASCENDC_SIM_ADV_WHOLE(Log10)
+ASCENDC_SIM_ADV_WHOLE_TMP(Acos)
+ASCENDC_SIM_ADV_WHOLE_TMP(Acosh)
+ASCENDC_SIM_ADV_WHOLE_TMP(Asin)
+ASCENDC_SIM_ADV_WHOLE_TMP(Asinh)
+ASCENDC_SIM_ADV_WHOLE_TMP(Atan)
+ASCENDC_SIM_ADV_WHOLE_TMP(Atanh)
+ASCENDC_SIM_ADV_WHOLE_TMP(Cos)
+ASCENDC_SIM_ADV_WHOLE_TMP(Cosh)
+ASCENDC_SIM_ADV_WHOLE_TMP(Erf)
+ASCENDC_SIM_ADV_WHOLE_TMP(Frac)
+ASCENDC_SIM_ADV_WHOLE_TMP(Log2)
+ASCENDC_SIM_ADV_WHOLE_TMP(Sign)
+ASCENDC_SIM_ADV_WHOLE_TMP(Sin)
+ASCENDC_SIM_ADV_WHOLE_TMP(Sinh)
+ASCENDC_SIM_ADV_WHOLE_TMP(Tan)
+ASCENDC_SIM_ADV_WHOLE_TMP(Tanh)
+ASCENDC_SIM_ADV_WHOLE_TMP(Trunc)
+#undef ASCENDC_SIM_ADV_WHOLE_TMP
+#undef ASCENDC_SIM_ADV_WHOLE
 
 namespace AscendC {
 

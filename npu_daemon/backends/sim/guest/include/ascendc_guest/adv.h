@@ -100,16 +100,41 @@ ASCENDC_GUEST_ADV_MATH(Trunc, kTrunc)
 ASCENDC_GUEST_ADV_MATH(Frac, kFrac)
 #undef ASCENDC_GUEST_ADV_MATH
 
-// Frac's forms without a count take the whole source tensor.
-template <typename T, bool isReuseSource = false>
-void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_GUEST_LINE) {
-  Frac<T, isReuseSource>(dst, src, src.GetSize(), line);
-}
-template <typename T, bool isReuseSource = false>
-void Frac(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
-          ASCENDC_GUEST_LINE) {
-  Frac<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), line);
-}
+// The documented forms without a count take the whole source tensor (adv_api/math): NAME(dst,
+// src) for every function listed, and NAME(dst, src, sharedTmpBuffer) for those it lists with TMP.
+#define ASCENDC_GUEST_ADV_WHOLE(NAME)                                                   \
+  template <typename T, bool isReuseSource = false>                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_GUEST_LINE) { \
+    NAME<T, isReuseSource>(dst, src, src.GetSize(), line);                              \
+  }
+#define ASCENDC_GUEST_ADV_WHOLE_TMP(NAME)                                                                      \
+  ASCENDC_GUEST_ADV_WHOLE(NAME)                                                                                \
+  template <typename T, bool isReuseSource = false>                                                            \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, \
+            ASCENDC_GUEST_LINE) {                                                                              \
+    NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), line);                                    \
+  }
+ASCENDC_GUEST_ADV_WHOLE(Log)
+ASCENDC_GUEST_ADV_WHOLE(Log10)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Acos)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Acosh)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Asin)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Asinh)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Atan)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Atanh)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Cos)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Cosh)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Erf)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Frac)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Log2)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Sign)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Sin)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Sinh)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Tan)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Tanh)
+ASCENDC_GUEST_ADV_WHOLE_TMP(Trunc)
+#undef ASCENDC_GUEST_ADV_WHOLE_TMP
+#undef ASCENDC_GUEST_ADV_WHOLE
 
 // Exp<T, taylorExpandLevel>: the count form without a buffer is the basic Exp's unless the level is named.
 template <typename T, uint8_t taylorExpandLevel = 0, bool isReuseSource = false>
