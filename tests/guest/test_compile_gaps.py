@@ -166,31 +166,40 @@ def test_the_parameter_block_matches_the_native_engine(engines):
     engines.same(add_with(PARA_BASE))
 
 
+def add_with_buffer(buf: str, init: str) -> str:
+    """level1/add's kernel with a TBuf `buf` of its own and the lines `init` at the end of Init,
+    ahead of the compute (which then overwrites z)."""
+    return add_edited(
+        (
+            "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
+            "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+            + init
+            + "  }\n",
+        ),
+        (
+            "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
+            f"  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> {buf};\n",
+        ),
+    )
+
+
 # Every int4b_t value through half and back (Cast both ways, the nibbles set and read by the
 # scalar unit): a value that does not come back stops the kernel.
-INT4 = add_edited(
-    (
-        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
-        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
-        "    pipe.InitBuffer(int4Buf, 96);\n"
-        "    LocalTensor<half> h = int4Buf.Get<half>(16);\n"
-        "    LocalTensor<int4b_t> q = int4Buf.Get<uint8_t>()[32].ReinterpretCast<int4b_t>();\n"
-        "    LocalTensor<int4b_t> back = q[64];\n"
-        "    for (int32_t k = 0; k < 16; ++k) q.SetValue(k, int4b_t(k - 8));\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "    Cast(h, q, RoundMode::CAST_NONE, 16);\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "    for (int32_t k = 0; k < 16; ++k) if (static_cast<float>(h.GetValue(k)) != k - 8) Trap();\n"
-        "    Cast(back, h, RoundMode::CAST_RINT, 16);\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "    for (int32_t k = 0; k < 16; ++k) if (static_cast<int8_t>(back.GetValue(k)) != k - 8) Trap();\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "  }\n",
-    ),
-    (
-        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
-        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> int4Buf;\n",
-    ),
+INT4 = add_with_buffer(
+    "int4Buf",
+    "    pipe.InitBuffer(int4Buf, 96);\n"
+    "    LocalTensor<half> h = int4Buf.Get<half>(16);\n"
+    "    LocalTensor<int4b_t> q = int4Buf.Get<uint8_t>()[32].ReinterpretCast<int4b_t>();\n"
+    "    LocalTensor<int4b_t> back = q[64];\n"
+    "    for (int32_t k = 0; k < 16; ++k) q.SetValue(k, int4b_t(k - 8));\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    Cast(h, q, RoundMode::CAST_NONE, 16);\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    for (int32_t k = 0; k < 16; ++k) if (static_cast<float>(h.GetValue(k)) != k - 8) Trap();\n"
+    "    Cast(back, h, RoundMode::CAST_RINT, 16);\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    for (int32_t k = 0; k < 16; ++k) if (static_cast<int8_t>(back.GetValue(k)) != k - 8) Trap();\n"
+    "    PipeBarrier<PIPE_ALL>();\n",
 )
 
 
@@ -199,38 +208,29 @@ def test_int4_casts_and_nibbles_match_the_native_engine(engines):
 
 
 # int4b_t nibbles through GM and back, in the count and the DataCopyPad forms, at an element offset
-# of both tensors (64 nibbles: byte 32): a copy moves bytes, two elements each. Ahead of the
-# compute, which then overwrites z.
-INT4_GM = add_edited(
-    (
-        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
-        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
-        "    pipe.InitBuffer(int4Buf, 128);\n"
-        "    if (blockLength * sizeof(DTYPE_Z) < 64) return;\n"
-        "    LocalTensor<int4b_t> q = int4Buf.Get<uint8_t>().ReinterpretCast<int4b_t>();\n"
-        "    LocalTensor<int4b_t> back = q[128];\n"
-        "    for (int32_t k = 0; k < 128; ++k) q.SetValue(k, int4b_t((k * 5 + k / 16) % 16 - 8));\n"
-        "    GlobalTensor<int4b_t> zq;\n"
-        "    zq.SetGlobalBuffer((__gm__ int4b_t*)(z + offset * sizeof(DTYPE_Z)), blockLength * 2 * sizeof(DTYPE_Z));\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "    DataCopy(zq, q, 64);\n"
-        "    DataCopyPad(zq[64], q[64], DataCopyExtParams{1, 32, 0, 0, 0});\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "    DataCopy(back, zq, 128);\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "    for (int32_t k = 0; k < 128; ++k)\n"
-        "      if (static_cast<int8_t>(back.GetValue(k)) != (k * 5 + k / 16) % 16 - 8) Trap();\n"
-        "    DataCopyPad(back, zq[64], DataCopyExtParams{1, 32, 0, 0, 0}, DataCopyPadExtParams<int4b_t>{false, 0, 0, 0});\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "    for (int32_t k = 0; k < 64; ++k)\n"
-        "      if (static_cast<int8_t>(back.GetValue(k)) != ((k + 64) * 5 + (k + 64) / 16) % 16 - 8) Trap();\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "  }\n",
-    ),
-    (
-        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
-        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> int4Buf;\n",
-    ),
+# of both tensors (64 nibbles: byte 32): a copy moves bytes, two elements each.
+INT4_GM = add_with_buffer(
+    "int4Buf",
+    "    pipe.InitBuffer(int4Buf, 128);\n"
+    "    if (blockLength * sizeof(DTYPE_Z) < 64) return;\n"
+    "    LocalTensor<int4b_t> q = int4Buf.Get<uint8_t>().ReinterpretCast<int4b_t>();\n"
+    "    LocalTensor<int4b_t> back = q[128];\n"
+    "    for (int32_t k = 0; k < 128; ++k) q.SetValue(k, int4b_t((k * 5 + k / 16) % 16 - 8));\n"
+    "    GlobalTensor<int4b_t> zq;\n"
+    "    zq.SetGlobalBuffer((__gm__ int4b_t*)(z + offset * sizeof(DTYPE_Z)), blockLength * 2 * sizeof(DTYPE_Z));\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    DataCopy(zq, q, 64);\n"
+    "    DataCopyPad(zq[64], q[64], DataCopyExtParams{1, 32, 0, 0, 0});\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    DataCopy(back, zq, 128);\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    for (int32_t k = 0; k < 128; ++k)\n"
+    "      if (static_cast<int8_t>(back.GetValue(k)) != (k * 5 + k / 16) % 16 - 8) Trap();\n"
+    "    DataCopyPad(back, zq[64], DataCopyExtParams{1, 32, 0, 0, 0}, DataCopyPadExtParams<int4b_t>{false, 0, 0, 0});\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    for (int32_t k = 0; k < 64; ++k)\n"
+    "      if (static_cast<int8_t>(back.GetValue(k)) != ((k + 64) * 5 + (k + 64) / 16) % 16 - 8) Trap();\n"
+    "    PipeBarrier<PIPE_ALL>();\n",
 )
 
 
@@ -240,27 +240,19 @@ def test_int4_tensors_copied_through_gm_match_the_native_engine(engines):
 
 # Gatherb: blocks of a uint16 source in reverse order, at the documented {dstBlkStride,
 # dstRepStride} = {1, 8}, read back by the scalar unit; a block out of place stops the kernel.
-GATHERB = add_edited(
-    (
-        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
-        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
-        "    pipe.InitBuffer(gatherBuf, 1088);\n"
-        "    LocalTensor<uint16_t> src = gatherBuf.Get<uint16_t>();\n"
-        "    LocalTensor<uint16_t> dst = src[256];\n"
-        "    LocalTensor<uint32_t> off = gatherBuf.Get<uint32_t>()[256];\n"
-        "    for (int32_t k = 0; k < 256; ++k) src.SetValue(k, static_cast<uint16_t>(k));\n"
-        "    for (int32_t b = 0; b < 16; ++b) off.SetValue(b, static_cast<uint32_t>((15 - b) * 32));\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "    Gatherb(dst, src, off, 2, GatherRepeatParams{1, 8});\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "    for (int32_t k = 0; k < 256; ++k)\n"
-        "      if (dst.GetValue(k) != static_cast<uint16_t>((15 - k / 16) * 16 + k % 16)) Trap();\n"
-        "  }\n",
-    ),
-    (
-        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
-        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> gatherBuf;\n",
-    ),
+GATHERB = add_with_buffer(
+    "gatherBuf",
+    "    pipe.InitBuffer(gatherBuf, 1088);\n"
+    "    LocalTensor<uint16_t> src = gatherBuf.Get<uint16_t>();\n"
+    "    LocalTensor<uint16_t> dst = src[256];\n"
+    "    LocalTensor<uint32_t> off = gatherBuf.Get<uint32_t>()[256];\n"
+    "    for (int32_t k = 0; k < 256; ++k) src.SetValue(k, static_cast<uint16_t>(k));\n"
+    "    for (int32_t b = 0; b < 16; ++b) off.SetValue(b, static_cast<uint32_t>((15 - b) * 32));\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    Gatherb(dst, src, off, 2, GatherRepeatParams{1, 8});\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    for (int32_t k = 0; k < 256; ++k)\n"
+    "      if (dst.GetValue(k) != static_cast<uint16_t>((15 - k / 16) * 16 + k % 16)) Trap();\n",
 )
 
 
@@ -270,23 +262,15 @@ def test_gatherb_matches_the_native_engine(engines):
 
 # The high-level math's forms without a count (adv_api/math: the whole source tensor): Log10 of
 # ten is one, on both engines.
-WHOLE_MATH = add_edited(
-    (
-        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
-        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
-        "    pipe.InitBuffer(mathBuf, 512);\n"
-        "    LocalTensor<float> ten = mathBuf.Get<float>(64), one = mathBuf.Get<float>()[64];\n"
-        "    Duplicate(ten, 10.0f, 64);\n"
-        "    PipeBarrier<PIPE_V>();\n"
-        "    Log10(one, ten);\n"
-        "    PipeBarrier<PIPE_ALL>();\n"
-        "    for (int32_t k = 0; k < 64; ++k) if (one.GetValue(k) != 1.0f) Trap();\n"
-        "  }\n",
-    ),
-    (
-        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
-        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> mathBuf;\n",
-    ),
+WHOLE_MATH = add_with_buffer(
+    "mathBuf",
+    "    pipe.InitBuffer(mathBuf, 512);\n"
+    "    LocalTensor<float> ten = mathBuf.Get<float>(64), one = mathBuf.Get<float>()[64];\n"
+    "    Duplicate(ten, 10.0f, 64);\n"
+    "    PipeBarrier<PIPE_V>();\n"
+    "    Log10(one, ten);\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    for (int32_t k = 0; k < 64; ++k) if (one.GetValue(k) != 1.0f) Trap();\n",
 )
 
 
