@@ -46,6 +46,12 @@ from ascend_core.protocol import (
 )
 
 KEYS_ENV = "ASCEND_GYM_DAEMON_KEYS"
+# Printed on stderr before a checkout's first daemon start, so a slow first command says why; the
+# only line besides a command's own (a user mistake is still one line after it).
+FIRST_USE_NOTICE = (
+    "ascend-gym: building the AscendC simulator for this checkout (first use, "
+    "2 to 5 minutes; later starts take seconds) ..."
+)
 
 
 class DaemonError(RuntimeError):
@@ -428,12 +434,7 @@ class LocalDaemon:
 
             runtime = build.cache_root() / f"runtime-{build.runtime_sources_digest()}"
             if not (runtime / "ready").exists():  # say why a checkout's first command is slow
-                print(
-                    "ascend-gym: building the AscendC simulator for this checkout (first use, "
-                    "2 to 5 minutes; later starts take seconds) ...",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                print(FIRST_USE_NOTICE, file=sys.stderr, flush=True)
         # Its log goes to a file of its own: a refusal to start is read back from there.
         self._log = tempfile.TemporaryFile("w+")
         self.process = subprocess.Popen(

@@ -18,7 +18,7 @@ from ascend_core import suite
 from ascend_core.protocol import DEFAULT_SOC, Status
 from ascend_gym import bench, metrics
 from ascend_gym.cli import INTERRUPTED
-from ascend_gym.client import LocalDaemon
+from ascend_gym.client import FIRST_USE_NOTICE, LocalDaemon
 from ascend_gym.policies import StepRecord
 from ascend_gym.records import SweepConfig, SweepRecord
 
@@ -36,7 +36,8 @@ def cli(*args: str, **popen) -> subprocess.CompletedProcess:
 
 
 def assert_usage_error(done: subprocess.CompletedProcess, *words: str) -> str:
-    lines = done.stderr.strip().splitlines()
+    # The first-use notice precedes the error where this test runs first on a cold build cache.
+    lines = [line for line in done.stderr.strip().splitlines() if line != FIRST_USE_NOTICE]
     assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
     assert "Traceback" not in done.stderr + done.stdout
     assert len(lines) == 1, lines

@@ -6,14 +6,14 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 
-from ascend_gym.client import DaemonError, LocalDaemon
+from ascend_gym.client import FIRST_USE_NOTICE, DaemonError, LocalDaemon
 
 
 def test_the_first_start_of_a_checkout_says_it_builds_the_simulator(tmp_path, monkeypatch, capfd):
     monkeypatch.setenv("ASCEND_GYM_CACHE", str(tmp_path))  # nothing built there
     with pytest.raises(DaemonError):  # the build itself is not waited for here
         LocalDaemon(workers=1, startup_timeout_s=1.0)
-    assert "building the AscendC simulator for this checkout" in capfd.readouterr().err
+    assert FIRST_USE_NOTICE in capfd.readouterr().err
 
 
 def test_a_built_simulator_starts_without_that_line(daemon, capfd):
