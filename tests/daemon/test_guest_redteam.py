@@ -292,6 +292,15 @@ def test_the_build_reads_no_file_outside_the_package(guest):
     assert result.status is Status.COMPILE_ERROR and "inline assembly" in result.message
 
 
+def test_an_error_noted_in_the_sysroot_s_cxx_headers_is_the_compiler_s_message(guest):
+    # Debian links libc++'s headers into the compiler's tree: a note citing <type_traits> is the
+    # toolchain's own file, so the kernel's error comes back, not a refusal of a foreign file.
+    wrong = "#include <type_traits>\nconstexpr bool wrong = std::is_same<int>::value;\n"
+    result = guest.evaluate(timed(kernel_with(wrong), run_id="sysroot"))
+    assert result.status is Status.COMPILE_ERROR, result.message
+    assert "too few template arguments" in result.message, result.message
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="no sandbox identity without root, so no view")
 def test_a_valid_header_outside_the_package_is_refused(guest):
     # Valid C++ leaves no diagnostic to refuse: only the compile's view (build.view) keeps it out.

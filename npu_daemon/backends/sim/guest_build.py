@@ -257,9 +257,16 @@ FOREIGN = "a file outside the package and the API's headers, which a kernel does
 # `path:line:` or `In file included from path:line:` at the start of a line of clang's log.
 @functools.cache
 def _system_roots() -> tuple[Path, ...]:
-    """The headers the toolchain itself reads: clang's own and the wasm32 sysroot's."""
+    """The headers the toolchain itself reads: clang's own and the wasm32 sysroot's, libc++'s
+    included (Debian links its directory to the compiler's tree: a cited `<type_traits>` resolves
+    out of the sysroot's include directory)."""
     out = subprocess.run([CLANG, "-print-resource-dir"], capture_output=True, text=True, check=True)
-    return (Path(out.stdout.strip()).resolve(), Path(SYSROOT, "include").resolve())
+    include = Path(SYSROOT, "include")
+    return (
+        Path(out.stdout.strip()).resolve(),
+        include.resolve(),
+        *(cxx.resolve() for cxx in include.glob("wasm32-wasi/c++/v*")),
+    )
 
 
 def foreign_file(log: str, cwd: Path, roots: list[Path]) -> str | None:
