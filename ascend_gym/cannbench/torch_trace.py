@@ -22,6 +22,8 @@ from ascend_gym.dsl import trace as sym
 from ascend_gym.dsl.trace import Sym, Unsupported
 
 FP32_UP = ("float32", "float", "float64", "double")  # casts that make a golden compute in fp32
+# integer dtypes: torch converts a float to them toward zero
+INTEGERS = ("int8", "uint8", "int16", "short", "int32", "int", "int64", "long")
 
 
 class DType:
@@ -96,9 +98,22 @@ class Tensor:
     bfloat16 = contiguous = clone = detach = half
 
     def to(self, *a: Any, **k: Any) -> Tensor:
-        if any(isinstance(d, DType) and d.name in FP32_UP for d in [*a, k.get("dtype")]):
+        names = [d.name for d in [*a, k.get("dtype")] if isinstance(d, DType)]
+        if any(n in INTEGERS for n in names):
+            return self._truncated()
+        if any(n in FP32_UP for n in names):
             self.sym.meta["upcast"] = True
         return self
+
+    def _truncated(self) -> Tensor:
+        """A conversion to an integer dtype: toward zero (exact on values already integral); the
+        store rounds the integral value into the output's dtype."""
+        return Tensor(_u("trunc", self.sym))
+
+    def long(self) -> Tensor:
+        return self._truncated()
+
+    int = short = char = byte = long
 
     def type_as(self, other: Any) -> Tensor:
         return self
@@ -774,7 +789,7 @@ def shim() -> types.ModuleType:
     """The stand-in `torch` (with `torch.nn.functional`) a golden imports during the trace."""
     torch = types.ModuleType("torch")
     torch.__dict__.update(FUNCTIONS)
-    for name in ("float16", "bfloat16", "float32", "float64", "half", "float", "int32", "int64"):
+    for name in ("float16", "bfloat16", "float32", "float64", "half", "float", *INTEGERS):
         setattr(torch, name, DType(name))
     torch.Tensor = Tensor
     functional = types.ModuleType("torch.nn.functional")
@@ -792,16 +807,15 @@ class _Nothing:
         return None
 
 
-def _lists(pkg: OperatorPackage, args: list[Any]) -> list[Any]:
-    """The inputs as the golden takes them: a TensorList's members (`<name>_<k>`) as one list."""
-    out: list[Any] = []
-    last = ""
+def _lists(pkg: OperatorPackage, args: list[Any]) -> dict[str, Any]:
+    """The inputs as the golden takes them, by proto name: a TensorList's members
+    (`<name>_<k>`) as one list."""
+    out: dict[str, Any] = {}
     for a, v in zip(pkg.spec.inputs, args, strict=True):
-        if a.dynamic and a.dynamic == last:
-            out[-1].append(v)
+        if a.dynamic:
+            out.setdefault(a.dynamic, []).append(v)
         else:
-            out.append([v] if a.dynamic else v)
-        last = a.dynamic
+            out[a.name] = v
     return out
 
 
@@ -833,7 +847,11 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
 
     def traced(*args: Any, **attrs: Any) -> Any:
         attrs = {k: v for k, v in attrs.items() if takes_any or k in params}
-        out = golden(*_lists(pkg, [_wrap(a) for a in args]), **attrs)
+        inputs = _lists(pkg, [_wrap(a) for a in args])
+        if all(n in params for n in inputs):  # by name, as the daemon calls it: attributes may
+            out = golden(**inputs, **attrs)  # come first in the golden's signature
+        else:
+            out = golden(*inputs.values(), **attrs)
         return tuple(_sym(o) for o in out) if isinstance(out, tuple | list) else _sym(out)
 
     return traced

@@ -5,7 +5,7 @@ and its host tiling (one split per loop, the tile from the UB budget).
 from __future__ import annotations
 
 from ascend_gym.dsl.compute import LANE_ALIGN, ROW_SLOT, LoopLowering
-from ascend_gym.dsl.lang import Loop, Store
+from ascend_gym.dsl.lang import DslError, Loop, Store
 
 
 class TilesMixin:
@@ -245,6 +245,8 @@ class TilesMixin:
         for j, s in enumerate(totals):
             nm = s.tensor.name
             ty = self.ty(nm)
+            if ty in self.narrow:
+                raise DslError(s.where, f"{nm}: a total into a one-byte tensor is not lowered")
             lines += [
                 "    LocalTensor<float> parts = partsQueue.AllocTensor<float>();"
                 if j == 0

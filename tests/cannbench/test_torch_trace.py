@@ -106,6 +106,9 @@ GOLDENS = [
     ("torch.sign(x)", {}),
     ("torch.sin(x) * torch.cos(y) + torch.atan(x) - torch.tan(y / 3)", {}),
     ("torch.floor(x) + x.ceil() * 2 + torch.round(x * 2) + torch.trunc(y)", {}),
+    # conversions to integers go toward zero
+    ("torch.round(x * 4).to(torch.int8) + (y * 3).long() + (x * 2).to(dtype=torch.int32)", {}),
+    ("(x * 5).int() - (y * 7).to(torch.int64)", {}),
     ("torch.log2(x.abs() + 1) + torch.log10(x.abs() + 1) + torch.exp2(x)", {}),
     ("torch.addcmul(x, y, y, value=beta) + torch.lerp(x, y, 0.3)", {"beta": 0.5}),
     ("torch.clamp_min(x, beta) + torch.clamp_max(x, beta)", {"beta": 0.1}),
@@ -213,3 +216,15 @@ def test_a_tensor_list_reaches_the_golden_as_one_list():
     np.testing.assert_allclose(
         evaluate(root, values, {}), values["xs_0"] * values["y"] + values["xs_1"], rtol=1e-12
     )
+
+
+def test_a_golden_whose_attributes_come_first_takes_its_tensors_by_name():
+    shapes = {"x": [6, 16], "y": [6, 16]}
+    pkg = _golden("x * beta - y", {"beta": 2.0}, shapes)
+    golden = pkg.files["golden.py"].replace("def g(x, y, beta=1.0)", "def g(beta: float, x, y)")
+    pkg = pkg.model_copy(update={"files": {"golden.py": golden}})
+    rng = np.random.default_rng(2)
+    values = {n: rng.uniform(-3, 3, s) for n, s in shapes.items()}
+    (root,) = sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, ["beta"])
+    got = evaluate(root, values, {"beta": 2.0})
+    np.testing.assert_allclose(got, values["x"] * 2.0 - values["y"], rtol=1e-12)
