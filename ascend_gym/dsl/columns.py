@@ -81,6 +81,7 @@ class ColumnsMixin:
             + ", ".join([*(f"GM_ADDR {g}" for g in gm), *(self._param(f) for f in fields)])
             + ") {",
             *(f"    this->{f} = {f};" for f in fields),
+            *self._scalar_init(),
             "    const uint32_t block = GetBlockIdx();",
             "    unitStart = block < formerNum ? block * formerUnits"
             " : formerNum * formerUnits + (block - formerNum) * tailUnits;",

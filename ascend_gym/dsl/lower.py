@@ -372,6 +372,18 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         out = [f"  uint32_t {', '.join(ints)};"]
         if self.k.attrs:
             out.append(f"  float {', '.join(self.k.attrs)};")
+        for n in self.k.scalars:
+            out += [f"  GlobalTensor<{self.ty(n)}> {n}Gm;", f"  float {n}Value;"]
+        return out
+
+    def _scalar_init(self) -> list[str]:
+        """Init lines reading each one-element input once (a scalar GM read) into an fp32 member."""
+        out = []
+        for n in self.k.scalars:
+            out += [
+                f"    {n}Gm.SetGlobalBuffer((__gm__ {self.ty(n)}*){n}, 1);",
+                f"    {n}Value = static_cast<float>({n}Gm.GetValue(0));",
+            ]
         return out
 
     # -- host ----------------------------------------------------------------------------------

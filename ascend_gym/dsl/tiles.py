@@ -44,6 +44,7 @@ class TilesMixin:
         ]
         for f in fields:
             out.append(f"    this->{f} = {f};")
+        out += self._scalar_init()
         for lp, g in zip(k.loops, range(len(k.loops)), strict=True):
             for n in [*(t.name for t in lp.loads), *(s.tensor.name for s in self._tile_stores(lp))]:
                 out.append(f"    {n}Gm.SetGlobalBuffer((__gm__ {self.ty(n)}*){n}, totalLength{g});")

@@ -77,6 +77,20 @@ def dynamic_quant(x):
     x = x.astype(np.float32)
     return np.rint(x * (127.0 / np.abs(x).max(-1, keepdims=True))).astype(np.int8)
 """
+DEQUANT = """\
+import numpy as np
+
+
+def dequant(x, scale, offset):
+    return ((x.astype(np.float32) + offset) * scale).astype(np.float16)
+"""
+RMS_SCALAR = """\
+import numpy as np
+
+
+def rms_scalar(x, scale):
+    return x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * scale
+"""
 MASKED_SCALE_DSL = """\
 from ascend_gym.dsl import Kernel, where
 
@@ -222,6 +236,43 @@ def dynamic_quant() -> OperatorPackage:
     )
 
 
+def dequant() -> OperatorPackage:
+    """An int8 tensor, fp32 scale and offset of shape [1] (one value for the whole tensor)."""
+    cases = [
+        {
+            "name": name,
+            "dtype": "int8",
+            "shapes": {"x": shape, "scale": [1], "offset": [1]},
+            "dtypes": {"scale": "float32", "offset": "float32", "y": "float16"},
+            "ranges": {"scale": (0.01, 0.1)},
+            "bench": name == "bench",
+        }
+        for name, shape in (("tail", [7, 333]), ("bench", [256, 1024]))
+    ]
+    one = ["float32"]
+    inputs = {"x": ["int8"], "scale": one, "offset": one}
+    return _op("dequant", DEQUANT, inputs, ["float16"], cases)
+
+
+def rms_scalar() -> OperatorPackage:
+    """A rows normalisation scaled by one fp32 value of shape [1]."""
+    cases = [
+        {
+            "name": name,
+            "dtype": "float32",
+            "shapes": {"x": shape, "scale": [1]},
+            "bench": name == "bench",
+        }
+        for name, shape in (("tail", [5, 77]), ("bench", [64, 1024]))
+    ]
+    pkg = _op(
+        "rms_scalar", RMS_SCALAR, {"x": ["float32"], "scale": ["float32"]}, ["float32"], cases
+    )
+    return pkg.model_copy(
+        update={"spec": pkg.spec.model_copy(update={"category": "normalization"})}
+    )
+
+
 def _ok(client, pkg: OperatorPackage) -> None:
     result = client.evaluate(
         EvalRequest(run_id="dsl-dtypes", package=pkg, stages=[Stage.COMPILE, Stage.CHECK])
@@ -282,6 +333,17 @@ def test_one_byte_and_int64_outputs_pass_every_case(client):
     _ok(client, pkg)
 
 
+def test_a_one_element_scale_is_read_once_as_a_scalar(client):
+    pkg, draft = generate_offline(dequant())
+    assert 'scale = k.input("scale", "scalar")' in draft.source, draft.source
+    kernel = pkg.files["op_kernel/dequant.cpp"]
+    assert "scaleValue = static_cast<float>(scaleGm.GetValue(0));" in kernel
+    _ok(client, pkg)
+    pkg, draft = generate_offline(rms_scalar())  # in a rows loop
+    assert 'k.input("scale", "scalar")' in draft.source and "with k.rows()" in draft.source
+    _ok(client, pkg)
+
+
 @pytest.mark.parametrize("kind", ["tiles", "columns"])
 def test_a_total_into_a_one_byte_tensor_is_refused(kind):
     loop = "t = k.tiles()" if kind == "tiles" else "t = k.columns(axis=1)"
@@ -317,3 +379,10 @@ def test_mixing_dtypes_without_a_cast_names_the_line(bad, says):
     with pytest.raises(DslError) as e:
         build(masked_scale(), source)
     assert says in str(e.value) and e.value.where == "<dsl:masked_scale>:9"
+
+
+def test_an_output_is_never_a_scalar():
+    source = MASKED_SCALE_DSL.replace('y = k.output("y")', 'y = k.output("y", "scalar")')
+    with pytest.raises(DslError) as e:
+        build(masked_scale(), source)
+    assert "an output is full or rows" in str(e.value)
