@@ -131,6 +131,8 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         totals = [n for lp in k.loops for s in lp.stores if (n := s.value).op == "total"]
         if totals and len(k.loops) > 1:
             raise DslError(totals[0].where, "a kernel with totals has one tiles() loop")
+        if listed := [a.name for a in spec.inputs if a.dynamic]:
+            raise DslError(k.where, f"TensorList inputs ({', '.join(listed)}) are not lowered")
         names_in = [a.name for a in spec.inputs]
         names_out = [a.name for a in spec.outputs]
         for t in k.tensors.values():

@@ -35,6 +35,7 @@ TASKS = {
     "level1/quantize_int8": 2,  # an int8 output: round, clamp, .to(torch.int8) (through half)
     "level1/bucket_int64": 2,  # int64 in and out: .long() goes toward zero
     "level1/dequant_scale": 2,  # a scale and an offset of shape [1]: scalar operands
+    "level1/stack_max_mean": 2,  # torch.stack reduced over its new axis: folds of the members
 }
 
 

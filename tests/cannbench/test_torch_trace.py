@@ -109,6 +109,15 @@ GOLDENS = [
     # conversions to integers go toward zero
     ("torch.round(x * 4).to(torch.int8) + (y * 3).long() + (x * 2).to(dtype=torch.int32)", {}),
     ("(x * 5).int() - (y * 7).to(torch.int64)", {}),
+    # a stack's members: element-wise per member, folded over the stacked axis
+    ("torch.stack([x, y, x * y]).sum(0) + torch.stack((x, y), dim=0).amax(dim=0)", {}),
+    ("torch.stack([x, y]).mean(dim=0) - torch.max(torch.stack([x, -y]), dim=0).values", {}),
+    ("torch.sum(torch.exp(torch.stack([x, y]) - x.unsqueeze(0)).float() * 2, dim=0)", {}),
+    (
+        "torch.stack([x, y]).sum(dim=-1, keepdim=True).amax(0)"
+        " + (torch.stack([x, y]).unsqueeze(2) * 3).sum(0).squeeze(1)",
+        {},
+    ),
     ("torch.log2(x.abs() + 1) + torch.log10(x.abs() + 1) + torch.exp2(x)", {}),
     ("torch.addcmul(x, y, y, value=beta) + torch.lerp(x, y, 0.3)", {"beta": 0.5}),
     ("torch.clamp_min(x, beta) + torch.clamp_max(x, beta)", {"beta": 0.1}),
