@@ -101,6 +101,8 @@ class Tensor:
 
     def to(self, *a: Any, **k: Any) -> Tensor:
         names = [d.name for d in [*a, k.get("dtype")] if isinstance(d, DType)]
+        if "bool" in names:
+            raise Unsupported("a conversion to bool (a mask as a value)")
         if any(n in INTEGERS for n in names):
             return self._truncated()
         if any(n in FP32_UP for n in names):
@@ -929,7 +931,7 @@ def shim() -> types.ModuleType:
     torch = types.ModuleType("torch")
     torch.__dict__.update({n: _over_stacks(n, f) for n, f in FUNCTIONS.items()})
     torch.stack = _stack
-    for name in ("float16", "bfloat16", "float32", "float64", "half", "float", *INTEGERS):
+    for name in ("float16", "bfloat16", "float32", "float64", "half", "float", "bool", *INTEGERS):
         setattr(torch, name, DType(name))
     torch.Tensor = Tensor
     functional = types.ModuleType("torch.nn.functional")
@@ -979,7 +981,10 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
         "__name__": f"cann_bench_golden_{pkg.spec.name}",
         "__builtins__": {**builtins.__dict__, "__import__": importer},
     }
-    exec(compile(source, f"{module_name}.py", "exec"), scope)
+    try:
+        exec(compile(source, f"{module_name}.py", "exec"), scope)
+    except Exception as e:  # the module itself needs what the stand-in lacks (torch.bool...)
+        raise Unsupported(f"{type(e).__name__}: {e}") from None
     golden = scope[func]
 
     params = inspect.signature(golden).parameters

@@ -237,3 +237,14 @@ def test_a_golden_whose_attributes_come_first_takes_its_tensors_by_name():
     (root,) = sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, ["beta"])
     got = evaluate(root, values, {"beta": 2.0})
     np.testing.assert_allclose(got, values["x"] * 2.0 - values["y"], rtol=1e-12)
+
+
+def test_a_golden_module_the_stand_in_cannot_run_is_unsupported():
+    pkg = _golden("x * 2", {}, {"x": [6, 16]})
+    text = "import torch\n\nMASK = {bool: torch.complex32}\n\n\n" + pkg.files["golden.py"]
+    pkg = pkg.model_copy(update={"files": {"golden.py": text}})
+    with pytest.raises(sym.Unsupported, match="AttributeError"):
+        numpy_view(pkg)
+    pkg = _golden("(x > 0).to(torch.bool) * 2", {}, {"x": [6, 16]})
+    with pytest.raises(sym.Unsupported, match="a conversion to bool"):
+        sym.trace(numpy_view(pkg), {"x": (6, 16)}, [])
