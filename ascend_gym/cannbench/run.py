@@ -24,9 +24,9 @@ from ascend_gym.cannbench.tasks import Task
 
 # Statuses that end an operator: its sources do not build or the acceptance check refuses them.
 WHOLE = ("COMPILE_ERROR", "REJECTED", "BUILD_TIMEOUT")
-# What the tile DSL lowers: any of these per tensor (one-byte integers and bool as inputs)
-DSL_DTYPES = ("float16", "float32", "bfloat16", "int32")
-DSL_INPUT_DTYPES = (*DSL_DTYPES, "int8", "uint8", "bool")
+# What the tile DSL lowers: any of these per tensor (bool as an input only)
+DSL_DTYPES = ("float16", "float32", "bfloat16", "int32", "int64", "int8", "uint8")
+DSL_INPUT_DTYPES = (*DSL_DTYPES, "bool")
 FAST_P = (1.0, 1.2, 1.4, 2.0)
 
 

@@ -22,6 +22,8 @@ from ascend_gym.dsl import trace as sym
 from ascend_gym.dsl.trace import Sym, Unsupported
 
 FP32_UP = ("float32", "float", "float64", "double")  # casts that make a golden compute in fp32
+# integer dtypes: torch converts a float to them toward zero
+INTEGERS = ("int8", "uint8", "int16", "short", "int32", "int", "int64", "long")
 
 
 class DType:
@@ -36,6 +38,8 @@ class DType:
 
 
 def _sym(x: Any) -> Any:
+    if isinstance(x, Stacked):
+        raise Unsupported("a stacked tensor used whole (not reduced over its stacked axis)")
     return x.sym if isinstance(x, Tensor) else x
 
 
@@ -96,9 +100,24 @@ class Tensor:
     bfloat16 = contiguous = clone = detach = half
 
     def to(self, *a: Any, **k: Any) -> Tensor:
-        if any(isinstance(d, DType) and d.name in FP32_UP for d in [*a, k.get("dtype")]):
+        names = [d.name for d in [*a, k.get("dtype")] if isinstance(d, DType)]
+        if "bool" in names:
+            raise Unsupported("a conversion to bool (a mask as a value)")
+        if any(n in INTEGERS for n in names):
+            return self._truncated()
+        if any(n in FP32_UP for n in names):
             self.sym.meta["upcast"] = True
         return self
+
+    def _truncated(self) -> Tensor:
+        """A conversion to an integer dtype: toward zero (exact on values already integral); the
+        store rounds the integral value into the output's dtype."""
+        return Tensor(_u("trunc", self.sym))
+
+    def long(self) -> Tensor:
+        return self._truncated()
+
+    int = short = char = byte = long
 
     def type_as(self, other: Any) -> Tensor:
         return self
@@ -165,6 +184,8 @@ def _rounded(t: Any) -> Any:
 
 def _binary(op: str) -> Callable[..., Any]:
     def method(self: Tensor, other: Any) -> Any:
+        if isinstance(other, Stacked):  # its reflected method maps over the members
+            return NotImplemented
         out = _wrap(getattr(self.sym, op)(_sym(other)))
         return out if "pow" in op else _rounded(out)  # x**3 unrolls to two products
 
@@ -616,6 +637,141 @@ def _kl_div(
     return _reduced(term, reduction)
 
 
+# reductions that fold a stack's members when taken over its stacked axis
+FOLDS = {"sum": "add", "mean": "add", "amax": "max", "amin": "min", "max": "max", "min": "min"}
+# functions whose arguments name axes: over a stack only as FOLDS (the axis shifted by one)
+AXIS_FUNCTIONS = {"softmax", "log_softmax", "cumsum", "logsumexp", "var", "std", "norm"}
+AXIS_FUNCTIONS |= {"normalize", "glu", "chunk", "reshape", "flatten", "layer_norm", "rms_norm"}
+
+
+class Stacked:
+    """`torch.stack(tensors, dim=0)`, kept as its members: element-wise operations apply to
+    each member, a reduction over the stacked axis folds them (a list's sum, maximum or mean),
+    a reduction over another axis reduces each member. The stack itself is never a tensor of
+    the kernel: a golden that stores it or indexes it is Unsupported."""
+
+    def __init__(self, members: list[Tensor]) -> None:
+        self.members = members
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (len(self.members), *self.members[0].shape)
+
+    def size(self, d: int | None = None) -> Any:
+        return self.shape if d is None else self.shape[d]
+
+    def dim(self) -> int:
+        return len(self.shape)
+
+    ndim = property(dim)
+
+    def _member_arg(self, x: Any, i: int) -> Any:
+        """An operand as member i sees it: a stack's member, a tensor without the stacked axis."""
+        if isinstance(x, Stacked):
+            if len(x.members) != len(self.members):
+                raise Unsupported("stacks of different lengths")
+            return x.members[i]
+        if isinstance(x, Tensor) and x.ndim == self.ndim:
+            if x.shape[0] != 1:
+                raise Unsupported("a tensor indexed along a stack's axis")
+            return x.view(x.shape[1:])
+        return x
+
+    def _inner(self, dim: Any) -> Any:
+        """An axis of the stack as an axis of its members (the stacked axis has none)."""
+        d = _dim(dim) % self.ndim
+        if d == 0:
+            raise Unsupported("an operation along a stack's axis")
+        return d - 1
+
+    def apply(self, name: str, fn: Callable[..., Any], a: tuple, k: dict) -> Any:
+        """torch.<name>(...) with this stack among its arguments."""
+        dim = a[1] if len(a) > 1 else k.get("dim")
+        if name in FOLDS and a[0] is self and not isinstance(dim, Tensor | Stacked):
+            if dim is not None and _dim(dim) % self.ndim == 0:
+                if k.get("keepdim") or (len(a) > 2 and a[2]):
+                    raise Unsupported("a reduction over a stack's axis with keepdim")
+                return self._fold(name)
+            if dim is not None:  # along a member's own axis
+                rest = {**k, "dim": self._inner(dim)}
+                return Stacked([fn(m, *a[2:], **rest) for m in self.members])
+            raise Unsupported(f"torch.{name} of a whole stack")
+        if name in AXIS_FUNCTIONS:
+            raise Unsupported(f"torch.{name} of a stack")
+        return self._map(fn, a, k)
+
+    def _map(self, fn: Callable[..., Any], a: tuple, k: dict) -> Stacked:
+        out = []
+        for i in range(len(self.members)):
+            ai = [self._member_arg(x, i) for x in a]
+            ki = {n: self._member_arg(x, i) for n, x in k.items()}
+            out.append(fn(*ai, **ki))
+        return Stacked(out)
+
+    def _fold(self, name: str) -> Any:
+        op = FOLDS[name]
+        acc = _lift(self.members[0])
+        for m in self.members[1:]:
+            acc = sym.binary(op, acc, _lift(m))
+        if name == "mean":
+            acc = sym.binary("mul", acc, sym.lift(1.0 / len(self.members)))
+        out = Tensor(acc)
+        return _Extremes((out, None)) if name in ("max", "min") else out
+
+    def unsqueeze(self, dim: int) -> Stacked:
+        d = dim % (self.ndim + 1)
+        if d == 0:
+            raise Unsupported("an axis before a stack's axis")
+        return Stacked([m.unsqueeze(d - 1) for m in self.members])
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        fn = FUNCTIONS.get(name)
+        if fn is not None:
+            return lambda *a, **k: self.apply(name, fn, (self, *a), k)
+        if name in ("float", "double", "half", "bfloat16", "to", "type_as", "contiguous"):
+            return lambda *a, **k: self._map(
+                lambda m, *x, **y: getattr(m, name)(*x, **y), (self, *a), k
+            )
+        raise Unsupported(f"Tensor.{name} of a stack")
+
+
+def _stack_method(op: str) -> Callable[..., Any]:
+    return lambda self, other: self._map(lambda m, o: getattr(m, op)(o), (self, other), {})
+
+
+for _op in (
+    "__add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ __truediv__ __rtruediv__ __pow__ "
+    "__rpow__ __gt__ __ge__ __lt__ __le__ __neg__ __abs__"
+).split():
+    if _op in ("__neg__", "__abs__"):
+        setattr(
+            Stacked, _op, lambda self, _o=_op: Stacked([getattr(m, _o)() for m in self.members])
+        )
+    else:
+        setattr(Stacked, _op, _stack_method(_op))
+
+
+def _stack(tensors: Any, dim: int = 0, **k: Any) -> Stacked:
+    members = [x if isinstance(x, Tensor) else Tensor(_lift(x)) for x in tensors]
+    if len({m.shape for m in members}) != 1:
+        raise Unsupported("torch.stack of tensors of different shapes")
+    if dim % (members[0].ndim + 1) != 0:
+        raise Unsupported(f"torch.stack along dim {dim}")
+    return Stacked(members)
+
+
+def _over_stacks(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """torch.<name> that maps over (or folds) a stack among its arguments."""
+
+    def op(*a: Any, **k: Any) -> Any:
+        stack = next((x for x in (*a, *k.values()) if isinstance(x, Stacked)), None)
+        return fn(*a, **k) if stack is None else stack.apply(name, fn, a, k)
+
+    return op
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "add": _binop("add"),
     "sub": _binop("sub"),
@@ -773,12 +929,13 @@ MODULES = {
 def shim() -> types.ModuleType:
     """The stand-in `torch` (with `torch.nn.functional`) a golden imports during the trace."""
     torch = types.ModuleType("torch")
-    torch.__dict__.update(FUNCTIONS)
-    for name in ("float16", "bfloat16", "float32", "float64", "half", "float", "int32", "int64"):
+    torch.__dict__.update({n: _over_stacks(n, f) for n, f in FUNCTIONS.items()})
+    torch.stack = _stack
+    for name in ("float16", "bfloat16", "float32", "float64", "half", "float", "bool", *INTEGERS):
         setattr(torch, name, DType(name))
     torch.Tensor = Tensor
     functional = types.ModuleType("torch.nn.functional")
-    functional.__dict__.update(FUNCTIONS)
+    functional.__dict__.update({n: _over_stacks(n, f) for n, f in FUNCTIONS.items()})
     torch.nn = types.SimpleNamespace(functional=functional, **MODULES)
     torch.no_grad = lambda: _Nothing()
     return torch
@@ -792,16 +949,15 @@ class _Nothing:
         return None
 
 
-def _lists(pkg: OperatorPackage, args: list[Any]) -> list[Any]:
-    """The inputs as the golden takes them: a TensorList's members (`<name>_<k>`) as one list."""
-    out: list[Any] = []
-    last = ""
+def _lists(pkg: OperatorPackage, args: list[Any]) -> dict[str, Any]:
+    """The inputs as the golden takes them, by proto name: a TensorList's members
+    (`<name>_<k>`) as one list."""
+    out: dict[str, Any] = {}
     for a, v in zip(pkg.spec.inputs, args, strict=True):
-        if a.dynamic and a.dynamic == last:
-            out[-1].append(v)
+        if a.dynamic:
+            out.setdefault(a.dynamic, []).append(v)
         else:
-            out.append([v] if a.dynamic else v)
-        last = a.dynamic
+            out[a.name] = v
     return out
 
 
@@ -825,7 +981,10 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
         "__name__": f"cann_bench_golden_{pkg.spec.name}",
         "__builtins__": {**builtins.__dict__, "__import__": importer},
     }
-    exec(compile(source, f"{module_name}.py", "exec"), scope)
+    try:
+        exec(compile(source, f"{module_name}.py", "exec"), scope)
+    except Exception as e:  # the module itself needs what the stand-in lacks (torch.bool...)
+        raise Unsupported(f"{type(e).__name__}: {e}") from None
     golden = scope[func]
 
     params = inspect.signature(golden).parameters
@@ -833,7 +992,11 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
 
     def traced(*args: Any, **attrs: Any) -> Any:
         attrs = {k: v for k, v in attrs.items() if takes_any or k in params}
-        out = golden(*_lists(pkg, [_wrap(a) for a in args]), **attrs)
+        inputs = _lists(pkg, [_wrap(a) for a in args])
+        if all(n in params for n in inputs):  # by name, as the daemon calls it: attributes may
+            out = golden(**inputs, **attrs)  # come first in the golden's signature
+        else:
+            out = golden(*inputs.values(), **attrs)
         return tuple(_sym(o) for o in out) if isinstance(out, tuple | list) else _sym(out)
 
     return traced

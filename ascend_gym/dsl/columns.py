@@ -6,7 +6,7 @@ steps; and its host tiling.
 from __future__ import annotations
 
 from ascend_gym.dsl.compute import LoopLowering, Walk
-from ascend_gym.dsl.lang import Loop, Node
+from ascend_gym.dsl.lang import DslError, Loop, Node
 
 
 def walks(lp: Loop) -> list[Walk] | None:
@@ -81,6 +81,7 @@ class ColumnsMixin:
             + ", ".join([*(f"GM_ADDR {g}" for g in gm), *(self._param(f) for f in fields)])
             + ") {",
             *(f"    this->{f} = {f};" for f in fields),
+            *self._scalar_init(),
             "    const uint32_t block = GetBlockIdx();",
             "    unitStart = block < formerNum ? block * formerUnits"
             " : formerNum * formerUnits + (block - formerNum) * tailUnits;",
@@ -159,6 +160,8 @@ class ColumnsMixin:
             for i, s in enumerate(totals):
                 nm, j = s.tensor.name, acc_of[id(s.value)]
                 ty = self.ty(nm)
+                if ty in self.narrow:
+                    raise DslError(s.where, f"{nm}: a total into a one-byte tensor is not lowered")
                 out += [
                     f"    LocalTensor<{ty}> {nm} = totalQueue{i}.AllocTensor<{ty}>();",
                     f"    LocalTensor<float> acc{j} = acc{j}Buf.Get<float>();",

@@ -313,11 +313,7 @@ class ComputeMixin:
             if n.op == "cast":
                 buf = low._alloc()
                 src = low.regs[id(n.args[0])].expr
-                via = ""
-                if low.ctype(n.args[0]) in low.narrow:  # one-byte tiles widen through half
-                    tmp = low._alloc()
-                    via = f"tmpBuf{tmp}.Get<half>(), "
-                    low.free.append(tmp)
+                via = self._via(low, low.ctype(n.args[0]))  # one-byte tiles widen through half
                 emit.append(
                     f"LocalTensor<float> v{i} = AsFloat({src}, {via}tmpBuf{buf}.Get<float>(), "
                     f"{count});"
@@ -372,7 +368,10 @@ class ComputeMixin:
             self._vec_node(low, n, d, count)
             if direct is not None:
                 done.add(id(direct))
-                if ct == "float":
+                if ct == "float" and low.types[direct.tensor.name] in low.narrow:
+                    via = self._via(low, low.types[direct.tensor.name])
+                    emit.append(f"CopyFloat({tile_of(direct)}, {d}, {via}{count});")
+                elif ct == "float":
                     emit.append(f"FromFloat({tile_of(direct)}, {d}, {count});")
             low._release(i)
         for s in stores:
@@ -386,11 +385,22 @@ class ComputeMixin:
                 value = self._row_value(low, n)
                 emit.append(f"{s.tensor.name}.SetValue(k, static_cast<{ty}>({value}));")
             elif n.dtype == "float":
-                emit.append(f"CopyFloat({tile_of(s)}, {low.regs[id(n)].expr}, {count});")
+                via = self._via(low, ty)  # one-byte outputs narrow through half
+                emit.append(f"CopyFloat({tile_of(s)}, {low.regs[id(n)].expr}, {via}{count});")
             else:
                 emit.append(
                     f"Adds({tile_of(s)}, {low.regs[id(n)].expr}, static_cast<{ty}>(0), {count});"
                 )
+
+    @staticmethod
+    def _via(low: LoopLowering, ctype: str) -> str:
+        """A half temp (with its comma) through which a tile of `ctype` converts to or from fp32
+        when it may be one byte wide (Atlas A2 casts int8/uint8 from and to half only); else ""."""
+        if ctype not in low.narrow:
+            return ""
+        tmp = low._alloc()
+        low.free.append(tmp)
+        return f"tmpBuf{tmp}.Get<half>(), "
 
     def _reusable(self, low: LoopLowering, n: Node, i: int) -> tuple[int, str] | None:
         """A temp of an operand that dies here: the instruction runs in place."""

@@ -31,7 +31,8 @@ _CONTEXTLIB = contextlib.__file__
 
 Kind = Literal["vec", "row", "const"]  # a tile of lanes, one value per row, a scalar
 DType = Literal["T", "float", "mask"]  # the tensors' dtype, fp32, a Compare bit mask
-Layout = Literal["full", "cols", "rows"]  # every element, one row shared by all rows, one per row
+# every element, one row shared by all rows, one per row, one element for all (a [1] scale)
+Layout = Literal["full", "cols", "rows", "scalar"]
 
 
 class DslError(ValueError):
@@ -406,6 +407,10 @@ class Loop:
             raise DslError(loc, f"part {part} of {parts} does not exist")
         if parts > 1 and (self.kind != "rows" or tensor.layout != "full"):
             raise DslError(loc, "column slices (parts) are for full tensors in rows() loops")
+        if tensor.layout == "scalar":  # read once by the scalar unit: an operand like an attr
+            if tensor.name not in self.kernel.scalars:
+                self.kernel.scalars.append(tensor.name)
+            return Value(Node("attr", "const", "float", name=f"{tensor.name}Value", where=loc))
         if self.kind != "rows" and tensor.layout != "full":
             raise DslError(loc, f"{tensor.name} is laid out by {tensor.layout}: use a rows() loop")
         for n in self.loads:
@@ -497,13 +502,15 @@ class Kernel:
         self.where = _caller()
         self.tensors: dict[str, Tensor] = {}
         self.attrs: list[str] = []
+        self.scalars: list[str] = []  # inputs of the scalar layout that a loop reads
         self.loops: list[Loop] = []
         self.sched = Schedule()
         self._open: Loop | None = None
 
     def input(self, name: str, layout: Layout = "full") -> Tensor:
-        """A GM input. layout: `full` (every element), `cols` (shape [cols], shared by every row)
-        or `rows` (shape [rows] or [rows, 1], one value per row)."""
+        """A GM input. layout: `full` (every element), `cols` (shape [cols], shared by every row),
+        `rows` (shape [rows] or [rows, 1], one value per row) or `scalar` (one element, read
+        once into an fp32 scalar: any loop)."""
         return self._tensor(name, layout, False)
 
     def output(self, name: str, layout: Literal["full", "rows"] = "full") -> Tensor:
@@ -513,8 +520,10 @@ class Kernel:
         loc = _caller()
         if name in self.tensors:
             raise DslError(loc, f"tensor {name!r} is declared twice")
-        if layout not in ("full", "cols", "rows"):
-            raise DslError(loc, f"unknown layout {layout!r}: full, cols or rows")
+        if layout not in ("full", "cols", "rows", "scalar"):
+            raise DslError(loc, f"unknown layout {layout!r}: full, cols, rows or scalar")
+        if layout == "scalar" and is_output:
+            raise DslError(loc, "an output is full or rows")
         t = Tensor(name, layout, is_output, loc)  # type: ignore[arg-type]
         self.tensors[name] = t
         return t

@@ -22,7 +22,7 @@ from ascend_gym.dsl.tiles import TilesMixin
 # signature here would make every call ambiguous under `using namespace AscendC`, on the device too.
 HELPERS = """\
 // fp32 view of a tile of T: the tile itself when T is float, else `buf` after a Cast up
-// (half, bfloat16_t and int32_t convert exactly).
+// (half, bfloat16_t and int32_t convert exactly; int64_t rounds to nearest beyond 2^24).
 template <typename T>
 __aicore__ inline LocalTensor<float> AsFloat(const LocalTensor<T>& src, const LocalTensor<float>& buf, uint32_t n) {
   if constexpr (std::is_same<T, float>::value) {
@@ -78,12 +78,26 @@ __aicore__ inline LocalTensor<float> AsFloat(const LocalTensor<T>& src, const Lo
     return AsFloat(src, buf, n);
   }
 }
+
+// Write an fp32 value into a tile that may be one byte wide: Atlas A2 casts int8/uint8 from half
+// only, so the narrowing goes through `via` (exact for integral values; int8/uint8 saturate).
+template <typename T>
+__aicore__ inline void CopyFloat(const LocalTensor<T>& dst, const LocalTensor<float>& src,
+                                 const LocalTensor<half>& via, uint32_t n) {
+  if constexpr (sizeof(T) == 1) {
+    Cast(via, src, RoundMode::CAST_NONE, n);
+    Cast(dst, via, RoundMode::CAST_RINT, n);
+  } else {
+    CopyFloat(dst, src, n);
+  }
+}
 """
 
-# What a kernel's tensors may hold: bfloat16 and int32 compute through fp32 (the templates upcast
-# them); one-byte integers and bool are inputs only, widened through half.
-DTYPES = ("float16", "float32", "bfloat16", "int32")
+# What a kernel's tensors may hold: bfloat16 and the integers compute through fp32 (the templates
+# upcast them); one-byte integers widen and narrow through half, bool is an input only.
+DTYPES = ("float16", "float32", "bfloat16", "int32", "int64")
 NARROW = ("int8", "uint8", "bool")
+NARROW_OUT = ("int8", "uint8")
 
 
 def camel(name: str) -> str:
@@ -117,6 +131,8 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         totals = [n for lp in k.loops for s in lp.stores if (n := s.value).op == "total"]
         if totals and len(k.loops) > 1:
             raise DslError(totals[0].where, "a kernel with totals has one tiles() loop")
+        if listed := [a.name for a in spec.inputs if a.dynamic]:
+            raise DslError(k.where, f"TensorList inputs ({', '.join(listed)}) are not lowered")
         names_in = [a.name for a in spec.inputs]
         names_out = [a.name for a in spec.outputs]
         for t in k.tensors.values():
@@ -140,7 +156,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 raise DslError(k.where, f"attr {name!r} is not a float attribute of the spec")
         for a, allowed in [
             *((a, DTYPES + NARROW) for a in spec.inputs),
-            *((a, DTYPES) for a in spec.outputs),
+            *((a, DTYPES + NARROW_OUT) for a in spec.outputs),
         ]:
             if bad := [d for d in a.dtypes if d not in allowed]:
                 raise DslError(
@@ -358,6 +374,18 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         out = [f"  uint32_t {', '.join(ints)};"]
         if self.k.attrs:
             out.append(f"  float {', '.join(self.k.attrs)};")
+        for n in self.k.scalars:
+            out += [f"  GlobalTensor<{self.ty(n)}> {n}Gm;", f"  float {n}Value;"]
+        return out
+
+    def _scalar_init(self) -> list[str]:
+        """Init lines reading each one-element input once (a scalar GM read) into an fp32 member."""
+        out = []
+        for n in self.k.scalars:
+            out += [
+                f"    {n}Gm.SetGlobalBuffer((__gm__ {self.ty(n)}*){n}, 1);",
+                f"    {n}Value = static_cast<float>({n}Gm.GetValue(0));",
+            ]
         return out
 
     # -- host ----------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ class RowsMixin:
             + ", ".join([*(f"GM_ADDR {g}" for g in gm), *(self._param(f) for f in fields)])
             + ") {",
             *(f"    this->{f} = {f};" for f in fields),
+            *self._scalar_init(),
             "    const uint32_t block = GetBlockIdx();",
             "    rowStart = block < formerNum ? block * formerRows"
             " : formerNum * formerRows + (block - formerNum) * tailRows;",

@@ -233,12 +233,13 @@ def draft(
     if along:
         return _columns(name, description, inputs, out_names, roots, used_attrs, along)
     parts = [s for s in nodes if s.op == "part"]
+    scalars = _scalars(inputs, roots)
     same = all(
         math.prod(inputs[i]) == math.prod(r.shape)
         if any(s.meta.get("flat") for s in nodes)
         else inputs[i] == r.shape
         for r in roots
-        for i in _inputs_of(r)
+        for i in _inputs_of(r) - scalars
     )
     if not reduces and not parts and same:
         native = native and not dtypes - {"float16", "float32"}
@@ -246,6 +247,14 @@ def draft(
             name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
         )
     return _rows(name, description, inputs, out_names, roots, used_attrs, reduces, dtypes)
+
+
+def _scalars(inputs: dict[str, tuple[int, ...]], roots: list[Sym]) -> set[str]:
+    """Inputs of one element beside larger outputs (a per-tensor scale of shape [1]): read once
+    as a scalar operand (the `scalar` layout)."""
+    if all(math.prod(r.shape) <= 1 for r in roots):
+        return set()
+    return {n for n, shape in inputs.items() if math.prod(shape) == 1}
 
 
 def _check_flat(nodes: list[Sym], roots: list[Sym]) -> None:
@@ -301,17 +310,20 @@ def _elementwise(
         funcs |= rd.funcs
         loops.append("with k.tiles() as t:\n" + "\n".join(rd.lines))
     used = [n for n in inputs if any(n in g[0] for g in groups)]
+    scalars = _scalars(inputs, roots)
     return _render(
         name,
         description,
         "elementwise",
         used,
         outs,
-        {},
+        dict.fromkeys(scalars, "scalar"),
         attrs,
         loops,
         funcs,
-        SCHEDULES["elementwise"].format(inputs=", ".join(f'"{n}"' for n in used)),
+        SCHEDULES["elementwise"].format(
+            inputs=", ".join(f'"{n}"' for n in used if n not in scalars)
+        ),
     )
 
 
@@ -367,8 +379,9 @@ def _columns(
     nodes = _nodes(roots)
     if any(s.op == "reduce" and id(s) not in {id(a) for a in along} for s in nodes):
         raise Unsupported("last-axis and inner-axis reductions together")
+    layouts = dict.fromkeys(_scalars(inputs, roots), "scalar")
     for n, shape in inputs.items():
-        if shape != full:
+        if shape != full and n not in layouts:
             raise Unsupported(f"input {n} of shape {list(shape)} against {list(full)}")
     rd = Renderer("c", True)
     for o, r in zip(outs, roots, strict=True):
@@ -395,7 +408,7 @@ def _columns(
         category,
         list(inputs),
         outs,
-        {},
+        layouts,
         attrs,
         loops,
         rd.funcs,
@@ -429,11 +442,14 @@ def _rows(
         row = _shared_row(inputs, row)
     lead, cols = row[:-1], row[-1]
     layouts: dict[str, str] = {}
+    scalars = _scalars(inputs, roots)
     for n, shape in inputs.items():
         if shape in (row, full):
             layouts[n] = "full"
         elif any(s.op == "part" and s.args[0].name == n for s in nodes):
             layouts[n] = "full"
+        elif n in scalars:
+            layouts[n] = "scalar"
         elif _strip(shape) == (cols,) or (
             row != full and _strip(shape) == full[-len(_strip(shape)) :]
         ):

@@ -5,7 +5,7 @@ and its host tiling (one split per loop, the tile from the UB budget).
 from __future__ import annotations
 
 from ascend_gym.dsl.compute import LANE_ALIGN, ROW_SLOT, LoopLowering
-from ascend_gym.dsl.lang import Loop, Store
+from ascend_gym.dsl.lang import DslError, Loop, Store
 
 
 class TilesMixin:
@@ -44,6 +44,7 @@ class TilesMixin:
         ]
         for f in fields:
             out.append(f"    this->{f} = {f};")
+        out += self._scalar_init()
         for lp, g in zip(k.loops, range(len(k.loops)), strict=True):
             for n in [*(t.name for t in lp.loads), *(s.tensor.name for s in self._tile_stores(lp))]:
                 out.append(f"    {n}Gm.SetGlobalBuffer((__gm__ {self.ty(n)}*){n}, totalLength{g});")
@@ -245,6 +246,8 @@ class TilesMixin:
         for j, s in enumerate(totals):
             nm = s.tensor.name
             ty = self.ty(nm)
+            if ty in self.narrow:
+                raise DslError(s.where, f"{nm}: a total into a one-byte tensor is not lowered")
             lines += [
                 "    LocalTensor<float> parts = partsQueue.AllocTensor<float>();"
                 if j == 0

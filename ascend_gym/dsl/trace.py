@@ -68,8 +68,9 @@ class Sym:
     # the lowering picks the compute dtype (per tensor): a dtype read to cast back is a no-op
     dtype = np.dtype(np.float32)
 
-    def astype(self, *a: Any, **k: Any) -> Sym:
-        return self
+    def astype(self, dtype: Any, *a: Any, **k: Any) -> Sym:
+        # to an integer dtype numpy converts toward zero (exact on values already integral)
+        return unary("trunc", self) if np.dtype(dtype).kind in "iu" else self
 
     def reshape(self, *shape: Any, **k: Any) -> Sym:
         return reshape(self, shape[0] if len(shape) == 1 else shape)

@@ -1,8 +1,8 @@
 """The offline generator on its development set (`tests/cannbench/data/gen_dev`, tasks written
 here in cann-bench's layout from PyTorch's documentation of each op): the torch forms, scalar
-attributes of every type, bfloat16- and int32-only case sets and views that broadcast a row or a
-column, each generated, compiled and run on every case through `cann-bench run` (the daemon's
-evaluation, the golden sandboxed)."""
+attributes of every type, bfloat16- and int32-only case sets, int8 and int64 outputs, [1]
+scales and views that broadcast a row or a column, each generated, compiled and run on every case
+through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
 
@@ -32,12 +32,16 @@ TASKS = {
     "level1/mask_mul_int8": 2,  # an int8 mask cast to the data's dtype (widened through half)
     "level2/softmax_mid": 2,  # softmax over dim=1 of [B, S, C]: three walks along the axis
     "level2/log_softmax_mid": 2,  # log_softmax likewise
+    "level1/quantize_int8": 2,  # an int8 output: round, clamp, .to(torch.int8) (through half)
+    "level1/bucket_int64": 2,  # int64 in and out: .long() goes toward zero
+    "level1/dequant_scale": 2,  # a scale and an offset of shape [1]: scalar operands
+    "level1/stack_max_mean": 2,  # torch.stack reduced over its new axis: folds of the members
 }
 
 
 def test_the_dev_set_is_in_cann_benchs_layout():
     tasks = sorted(p.parent for p in DEV.glob("level*/*/proto.yaml"))
-    assert 30 <= len(tasks) <= 40
+    assert 30 <= len(tasks) <= 42
     for t in tasks:
         assert {"proto.yaml", "golden.py", "cases.yaml", "desc.md"} <= {f.name for f in t.iterdir()}
 

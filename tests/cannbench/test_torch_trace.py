@@ -106,6 +106,18 @@ GOLDENS = [
     ("torch.sign(x)", {}),
     ("torch.sin(x) * torch.cos(y) + torch.atan(x) - torch.tan(y / 3)", {}),
     ("torch.floor(x) + x.ceil() * 2 + torch.round(x * 2) + torch.trunc(y)", {}),
+    # conversions to integers go toward zero
+    ("torch.round(x * 4).to(torch.int8) + (y * 3).long() + (x * 2).to(dtype=torch.int32)", {}),
+    ("(x * 5).int() - (y * 7).to(torch.int64)", {}),
+    # a stack's members: element-wise per member, folded over the stacked axis
+    ("torch.stack([x, y, x * y]).sum(0) + torch.stack((x, y), dim=0).amax(dim=0)", {}),
+    ("torch.stack([x, y]).mean(dim=0) - torch.max(torch.stack([x, -y]), dim=0).values", {}),
+    ("torch.sum(torch.exp(torch.stack([x, y]) - x.unsqueeze(0)).float() * 2, dim=0)", {}),
+    (
+        "torch.stack([x, y]).sum(dim=-1, keepdim=True).amax(0)"
+        " + (torch.stack([x, y]).unsqueeze(2) * 3).sum(0).squeeze(1)",
+        {},
+    ),
     ("torch.log2(x.abs() + 1) + torch.log10(x.abs() + 1) + torch.exp2(x)", {}),
     ("torch.addcmul(x, y, y, value=beta) + torch.lerp(x, y, 0.3)", {"beta": 0.5}),
     ("torch.clamp_min(x, beta) + torch.clamp_max(x, beta)", {"beta": 0.1}),
@@ -213,3 +225,26 @@ def test_a_tensor_list_reaches_the_golden_as_one_list():
     np.testing.assert_allclose(
         evaluate(root, values, {}), values["xs_0"] * values["y"] + values["xs_1"], rtol=1e-12
     )
+
+
+def test_a_golden_whose_attributes_come_first_takes_its_tensors_by_name():
+    shapes = {"x": [6, 16], "y": [6, 16]}
+    pkg = _golden("x * beta - y", {"beta": 2.0}, shapes)
+    golden = pkg.files["golden.py"].replace("def g(x, y, beta=1.0)", "def g(beta: float, x, y)")
+    pkg = pkg.model_copy(update={"files": {"golden.py": golden}})
+    rng = np.random.default_rng(2)
+    values = {n: rng.uniform(-3, 3, s) for n, s in shapes.items()}
+    (root,) = sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, ["beta"])
+    got = evaluate(root, values, {"beta": 2.0})
+    np.testing.assert_allclose(got, values["x"] * 2.0 - values["y"], rtol=1e-12)
+
+
+def test_a_golden_module_the_stand_in_cannot_run_is_unsupported():
+    pkg = _golden("x * 2", {}, {"x": [6, 16]})
+    text = "import torch\n\nMASK = {bool: torch.complex32}\n\n\n" + pkg.files["golden.py"]
+    pkg = pkg.model_copy(update={"files": {"golden.py": text}})
+    with pytest.raises(sym.Unsupported, match="AttributeError"):
+        numpy_view(pkg)
+    pkg = _golden("(x > 0).to(torch.bool) * 2", {}, {"x": [6, 16]})
+    with pytest.raises(sym.Unsupported, match="a conversion to bool"):
+        sym.trace(numpy_view(pkg), {"x": (6, 16)}, [])

@@ -1,6 +1,7 @@
 """Per-tensor dtypes in the tile DSL: a kernel typed per argument (`T`, `T1`, ... instantiated
 from each group's DTYPE_<ARG>), one-byte and int32 masks beside float data, an fp32 output of
-bfloat16 inputs; generated or hand-written, each OK on every case through a real daemon."""
+bfloat16 inputs, int8/uint8 outputs (narrowed through half) and int64 tensors; generated or
+hand-written, each OK on every case through a real daemon."""
 
 from __future__ import annotations
 
@@ -46,6 +47,49 @@ import numpy as np
 
 def sum_mid(x):
     return x.astype(np.float32).sum(axis=1, keepdims=True)
+"""
+QUANTIZE = """\
+import numpy as np
+
+
+def quantize(x):
+    return np.clip(np.rint(x.astype(np.float32) * 8), -128, 127).astype(np.int8)
+"""
+QUANTIZE_U8 = """\
+import numpy as np
+
+
+def quantize(x):
+    return np.clip(np.rint(x.astype(np.float32) * 8) + 128, 0, 255).astype(np.uint8)
+"""
+BUCKET = """\
+import numpy as np
+
+
+def bucket(x, offset):
+    return (x.astype(np.float32) * 4).astype(np.int64) + offset
+"""
+DYNAMIC_QUANT = """\
+import numpy as np
+
+
+def dynamic_quant(x):
+    x = x.astype(np.float32)
+    return np.rint(x * (127.0 / np.abs(x).max(-1, keepdims=True))).astype(np.int8)
+"""
+DEQUANT = """\
+import numpy as np
+
+
+def dequant(x, scale, offset):
+    return ((x.astype(np.float32) + offset) * scale).astype(np.float16)
+"""
+RMS_SCALAR = """\
+import numpy as np
+
+
+def rms_scalar(x, scale):
+    return x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * scale
 """
 MASKED_SCALE_DSL = """\
 from ascend_gym.dsl import Kernel, where
@@ -157,6 +201,79 @@ def masked_scale() -> OperatorPackage:
     return _op("masked_scale", MASKED_SCALE, {"x": floats, "mask": ["int32"]}, floats, cases)
 
 
+def quantize(out: str = "int8") -> OperatorPackage:
+    """An int8 (or uint8) output of fp16/fp32 data: rint, clip, convert."""
+    cases = [
+        {"name": "f16", "dtype": "float16", "shapes": {"x": [64, 1000]}, "bench": True},
+        {"name": "f32", "dtype": "float32", "shapes": {"x": [77, 129]}, "ranges": {"x": (-30, 30)}},
+    ]
+    for c in cases:
+        c["dtypes"] = {"y": out}
+    reference = QUANTIZE if out == "int8" else QUANTIZE_U8
+    return _op("quantize", reference, {"x": ["float16", "float32"]}, [out], cases)
+
+
+def bucket() -> OperatorPackage:
+    """An int64 output of fp32 data plus an int64 tensor; the conversion goes toward zero."""
+    int64 = {"offset": "int64", "y": "int64"}
+    cases = [
+        {**_case("float32", [128, 512], "offset", int64, True), "ranges": {"offset": (-999, 999)}},
+        {**_case("float32", [33, 97], "offset", int64), "ranges": {"x": (-9, 9)}},
+    ]
+    return _op("bucket", BUCKET, {"x": ["float32"], "offset": ["int64"]}, ["int64"], cases)
+
+
+def dynamic_quant() -> OperatorPackage:
+    """A rows loop into int8: each row scaled by 127 over its largest magnitude."""
+    cases = [
+        {"name": name, "dtype": dtype, "shapes": {"x": shape}, "dtypes": {"y": "int8"}}
+        for name, dtype, shape in (("tail", "float16", [7, 333]), ("bench", "float32", [96, 1024]))
+    ]
+    cases[1]["bench"] = True
+    pkg = _op("dynamic_quant", DYNAMIC_QUANT, {"x": ["float16", "float32"]}, ["int8"], cases)
+    # x * (127 / amax) rounds once more or less than numpy's order: a quantisation's +-1
+    one = {"int8": {"atol": 1.0, "rtol": 0.0}}
+    data = {**pkg.spec.model_dump(), "category": "normalization", "tolerance": one}
+    return pkg.model_copy(update={"spec": OperatorSpec.model_validate(data)})
+
+
+def dequant() -> OperatorPackage:
+    """An int8 tensor, fp32 scale and offset of shape [1] (one value for the whole tensor)."""
+    cases = [
+        {
+            "name": name,
+            "dtype": "int8",
+            "shapes": {"x": shape, "scale": [1], "offset": [1]},
+            "dtypes": {"scale": "float32", "offset": "float32", "y": "float16"},
+            "ranges": {"scale": (0.01, 0.1)},
+            "bench": name == "bench",
+        }
+        for name, shape in (("tail", [7, 333]), ("bench", [256, 1024]))
+    ]
+    one = ["float32"]
+    inputs = {"x": ["int8"], "scale": one, "offset": one}
+    return _op("dequant", DEQUANT, inputs, ["float16"], cases)
+
+
+def rms_scalar() -> OperatorPackage:
+    """A rows normalisation scaled by one fp32 value of shape [1]."""
+    cases = [
+        {
+            "name": name,
+            "dtype": "float32",
+            "shapes": {"x": shape, "scale": [1]},
+            "bench": name == "bench",
+        }
+        for name, shape in (("tail", [5, 77]), ("bench", [64, 1024]))
+    ]
+    pkg = _op(
+        "rms_scalar", RMS_SCALAR, {"x": ["float32"], "scale": ["float32"]}, ["float32"], cases
+    )
+    return pkg.model_copy(
+        update={"spec": pkg.spec.model_copy(update={"category": "normalization"})}
+    )
+
+
 def _ok(client, pkg: OperatorPackage) -> None:
     result = client.evaluate(
         EvalRequest(run_id="dsl-dtypes", package=pkg, stages=[Stage.COMPILE, Stage.CHECK])
@@ -202,6 +319,49 @@ def test_a_columns_reduction_of_bf16_into_fp32_passes(client):
     _ok(client, pkg)
 
 
+def test_one_byte_and_int64_outputs_pass_every_case(client):
+    pkg, _ = generate_offline(quantize())
+    kernel = pkg.files["op_kernel/quantize.cpp"]
+    assert "KernelQuantize<DTYPE_X, DTYPE_Y> op;" in kernel
+    assert "Cast(dst, via, RoundMode::CAST_RINT, n);" in kernel  # float -> half -> int8
+    _ok(client, pkg)
+    _ok(client, generate_offline(quantize("uint8"))[0])
+    pkg, draft = generate_offline(bucket())
+    assert "trunc(" in draft.source  # astype(np.int64) goes toward zero
+    _ok(client, pkg)
+    pkg, draft = generate_offline(dynamic_quant())
+    assert draft.category == "normalization"
+    _ok(client, pkg)
+
+
+def test_a_one_element_scale_is_read_once_as_a_scalar(client):
+    pkg, draft = generate_offline(dequant())
+    assert 'scale = k.input("scale", "scalar")' in draft.source, draft.source
+    kernel = pkg.files["op_kernel/dequant.cpp"]
+    assert "scaleValue = static_cast<float>(scaleGm.GetValue(0));" in kernel
+    _ok(client, pkg)
+    pkg, draft = generate_offline(rms_scalar())  # in a rows loop
+    assert 'k.input("scale", "scalar")' in draft.source and "with k.rows()" in draft.source
+    _ok(client, pkg)
+
+
+@pytest.mark.parametrize("kind", ["tiles", "columns"])
+def test_a_total_into_a_one_byte_tensor_is_refused(kind):
+    loop = "t = k.tiles()" if kind == "tiles" else "t = k.columns(axis=1)"
+    source = f"""\
+from ascend_gym.dsl import Kernel
+
+k = Kernel("quantize")
+x = k.input("x")
+y = k.output("y")
+with {loop.split(" = ")[1]} as t:
+    t.store(y, t.sum(t.load(x).float()))
+"""
+    with pytest.raises(DslError) as e:
+        build(quantize(), source)
+    assert "a total into a one-byte tensor is not lowered" in str(e.value)
+
+
 def test_a_hand_written_compare_of_an_int32_mask_passes(client):
     _ok(client, build(masked_scale(), MASKED_SCALE_DSL))
 
@@ -220,3 +380,19 @@ def test_mixing_dtypes_without_a_cast_names_the_line(bad, says):
     with pytest.raises(DslError) as e:
         build(masked_scale(), source)
     assert says in str(e.value) and e.value.where == "<dsl:masked_scale>:9"
+
+
+def test_an_output_is_never_a_scalar():
+    source = MASKED_SCALE_DSL.replace('y = k.output("y")', 'y = k.output("y", "scalar")')
+    with pytest.raises(DslError) as e:
+        build(masked_scale(), source)
+    assert "an output is full or rows" in str(e.value)
+
+
+def test_a_tensor_list_input_is_refused_with_its_reason():
+    data = mask_mul().spec.model_dump()
+    data["inputs"][0]["dynamic"] = "xs"  # one GM address for the list: not the DSL's tensors
+    pkg = mask_mul().model_copy(update={"spec": OperatorSpec.model_validate(data)})
+    with pytest.raises(DslError) as e:
+        generate_offline(pkg)
+    assert "TensorList inputs (x) are not lowered" in str(e.value)

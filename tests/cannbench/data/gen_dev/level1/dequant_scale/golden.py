@@ -1,0 +1,2 @@
+def dequant_scale(x, scale, offset):
+    return ((x.float() + offset) * scale).half()
