@@ -261,12 +261,24 @@ def test_gatherb_matches_the_native_engine(engines):
 
 
 # The high-level math's forms without a count (adv_api/math: the whole source tensor): Log10 of
-# ten is one, on both engines.
+# ten is one, on both engines. A count of type int first: the guest engine's form without one
+# took it as its call site's line (and one of int64_t made the call ambiguous).
 WHOLE_MATH = add_with_buffer(
     "mathBuf",
     "    pipe.InitBuffer(mathBuf, 512);\n"
     "    LocalTensor<float> ten = mathBuf.Get<float>(64), one = mathBuf.Get<float>()[64];\n"
     "    Duplicate(ten, 10.0f, 64);\n"
+    "    Duplicate(one, 5.0f, 64);\n"
+    "    PipeBarrier<PIPE_V>();\n"
+    "    const int32_t part = 32;\n"
+    "    const int64_t all = 64;\n"
+    "    Log10(one, ten, part);\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    for (int32_t k = 0; k < 64; ++k) if (one.GetValue(k) != (k < part ? 1.0f : 5.0f)) Trap();\n"
+    "    Log10(one, ten, all);\n"
+    "    PipeBarrier<PIPE_ALL>();\n"
+    "    for (int32_t k = 0; k < 64; ++k) if (one.GetValue(k) != 1.0f) Trap();\n"
+    "    Duplicate(one, 5.0f, 64);\n"
     "    PipeBarrier<PIPE_V>();\n"
     "    Log10(one, ten);\n"
     "    PipeBarrier<PIPE_ALL>();\n"
@@ -276,6 +288,75 @@ WHOLE_MATH = add_with_buffer(
 
 def test_math_without_a_count_matches_the_native_engine(engines):
     engines.same(add_with(WHOLE_MATH))
+
+
+# API functions by their addresses at the documented signatures, as a function-pointer template
+# argument (ops-nn's foreach helpers) and as pointer variables (layer_norm_grad_v3's helpers):
+# the count, mask and bit-mask forms, a scalar form and the high-level math; wrong values stop
+# the kernel, and the latencies must agree (each call through a pointer charged as a direct one).
+# The lengths come from the top-k helpers' constants (asc-devkit's topk_common_utils.h).
+BY_ADDRESS = add_edited(
+    (
+        "constexpr int32_t BUFFER_NUM = 2;\n",
+        "constexpr int32_t BUFFER_NUM = 2;\n"
+        "template <typename T>\n"
+        "using BinaryOp = void(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,"
+        " const int32_t&);\n"
+        "template <typename T, BinaryOp<T>* op>\n"
+        "__aicore__ inline void Apply(const LocalTensor<T>& d, const LocalTensor<T>& a,"
+        " const LocalTensor<T>& b) { op(d, a, b, 64); }\n"
+        # the top-k helpers' SIXTEEN, and a kernel's own EIGHT in its namespace, which hides ours
+        "namespace own {\nconstexpr int32_t EIGHT = 8;\n"
+        "constexpr int32_t Lanes() { return EIGHT * EIGHT; }\n}\n",
+    ),
+    (
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+        "    pipe.InitBuffer(fnBuf, 1024);\n"
+        "    LocalTensor<float> a = fnBuf.Get<float>(64), b = fnBuf.Get<float>()[64];\n"
+        "    LocalTensor<float> c = fnBuf.Get<float>()[128], d = fnBuf.Get<float>()[192];\n"
+        "    void (*adds)(const LocalTensor<float>&, const LocalTensor<float>&, const float&,"
+        " const int32_t&) = &Adds<float>;\n"
+        "    void (*sub)(const LocalTensor<float>&, const LocalTensor<float>&, const LocalTensor<float>&,"
+        " uint64_t, const uint8_t, const BinaryRepeatParams&) = Sub;\n"
+        "    void (*maxm)(const LocalTensor<float>&, const LocalTensor<float>&, const LocalTensor<float>&,"
+        " uint64_t[], const uint8_t, const BinaryRepeatParams&) = Max<float>;\n"
+        "    void (*ln)(const LocalTensor<float>&, const LocalTensor<float>&, const int32_t&) = Ln;\n"
+        "    void (*sqrt)(const LocalTensor<float>&, const LocalTensor<float>&, uint64_t, const uint8_t,"
+        " const UnaryRepeatParams&) = Sqrt<float>;\n"
+        "    void (*sin)(const LocalTensor<float>&, const LocalTensor<float>&, const uint32_t) ="
+        " Sin<float, false>;\n"
+        "    uint64_t bits[2] = {~0ull, 0};\n"
+        "    Duplicate(a, 3.0f, static_cast<int32_t>(SIXTEEN * 4));\n"
+        "    Duplicate(b, 2.0f, own::Lanes());\n"
+        "    PipeBarrier<PIPE_V>();\n"
+        "    Apply<float, Mul>(c, a, b);\n"  # 6
+        "    PipeBarrier<PIPE_V>();\n"
+        "    adds(c, c, 10.0f, 64);\n"  # 16
+        "    PipeBarrier<PIPE_V>();\n"
+        "    sqrt(c, c, 64, 1, UnaryRepeatParams{});\n"  # 4
+        "    PipeBarrier<PIPE_V>();\n"
+        "    sub(d, c, b, 64, 1, BinaryRepeatParams{});\n"  # 2
+        "    PipeBarrier<PIPE_V>();\n"
+        "    maxm(d, d, a, bits, 1, BinaryRepeatParams{});\n"  # 3
+        "    PipeBarrier<PIPE_V>();\n"
+        "    ln(c, d, 64);\n"
+        "    sin(b, a, 64);\n"
+        "    PipeBarrier<PIPE_ALL>();\n"
+        "    for (int32_t k = 0; k < 64; ++k)\n"
+        "      if (d.GetValue(k) != 3.0f || c.GetValue(k) < 1.0986f || c.GetValue(k) > 1.0987f"
+        " || b.GetValue(k) < 0.1411f || b.GetValue(k) > 0.1412f) Trap();\n"
+        "  }\n",
+    ),
+    (
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n",
+        "  TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;\n  TBuf<QuePosition::VECCALC> fnBuf;\n",
+    ),
+)
+
+
+def test_api_functions_by_their_addresses_match_the_native_engine(engines):
+    engines.same(add_with(BY_ADDRESS))
 
 
 PACKAGES = Path(__file__).parents[1] / "sim" / "packages"

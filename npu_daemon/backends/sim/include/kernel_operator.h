@@ -34,5 +34,6 @@
 #include "ascendc_sim/cce_intrinsics.h"
 #include "register/tilingdata_base.h"
 #include "ascendc_sim/instances.h"  // last: the API it declares extern is defined above
+#include "../guest/include/ascendc_guest/topk_constants.h"
 
 namespace tik2 = AscendC;

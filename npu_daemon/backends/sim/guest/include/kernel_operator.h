@@ -262,6 +262,18 @@ ASCENDC_GUEST_IMPORT(set_flag) void set_flag(int32_t event, int32_t id, int32_t 
 ASCENDC_GUEST_IMPORT(wait_flag) void wait_flag(int32_t event, int32_t id, int32_t line);
 }
 #define ASCENDC_GUEST_LINE int32_t line = __builtin_LINE()
+// The API's documented signatures, whose addresses kernels take (`Mul` passed where a function
+// pointer of that type is expected), are extra forms with a last template parameter R, deduced only
+// from that pointer's return type: no call selects them, and a call through the pointer runs the
+// located form (the same imports, charged alike) at this line, there being no call site to name.
+constexpr int32_t kThroughAddress = 0;
+// The call site of a form whose documented parameters end where another form's count begins (the
+// high-level math's forms without a count): an int32_t line there would take the caller's count.
+struct CallSite {
+  int32_t line;
+  static CallSite Here(int32_t l = __builtin_LINE()) { return {l}; }
+};
+#define ASCENDC_GUEST_SITE ascendc_guest::CallSite site = ascendc_guest::CallSite::Here()
 
 // A host launch wrapper's `op<<<...>>>(args)` as the guest build rewrites it (guest_build.py): the
 // harness never calls the wrapper, and its host pointers need not convert to the kernel's __gm__.
@@ -724,6 +736,7 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 #include "ascendc_guest/vec_families.h"
 #include "ascendc_guest/impl_forms.h"
 #include "ascendc_guest/operators.h"
+#include "ascendc_guest/topk_constants.h"
 
 // libc++'s <algorithm> reaches <climits> (through <functional>, <chrono>, <ratio>), so <limits.h>'s
 // macros would be defined where the device's and the native engine's API headers define none: a

@@ -67,6 +67,15 @@ inline float FasterGelu(float x) {
                               const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASCENDC_SIM_LOC) { \
     ascendc_sim::AdvUnary(#NAME, STEPS, dst, src, &sharedTmpBuffer, calCount, [](float x) { return EXPR; }, loc);      \
   }                                                                                                                    \
+  template <typename T, bool isReuseSource = false, typename R> /* SrcLoc::ThroughAddress */                           \
+  __aicore__ inline R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount) {            \
+    return NAME<T, isReuseSource>(dst, src, calCount, ascendc_sim::SrcLoc::ThroughAddress());                          \
+  }                                                                                                                    \
+  template <typename T, bool isReuseSource = false, typename R>                                                        \
+  __aicore__ inline R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                       \
+                           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {                     \
+    return NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, calCount, ascendc_sim::SrcLoc::ThroughAddress());         \
+  }                                                                                                                    \
   }
 
 // The hyperbolic functions and their inverses, and Asin, of adv_api/math; step counts as the

@@ -103,6 +103,11 @@ struct SrcLoc {
   const char* file;
   int line;
   static SrcLoc here(const char* f = __builtin_FILE(), int l = __builtin_LINE()) { return {f, l}; }
+  // The API's documented signatures, whose addresses kernels take (`Mul` passed where a function
+  // pointer of that type is expected), are extra forms with a last template parameter R, deduced
+  // only from that pointer's return type: no call selects them, and a call through the pointer runs
+  // the located form, traced and charged alike, with no call site to name.
+  static SrcLoc ThroughAddress() { return {"(an API function called through its address)", 0}; }
 };
 #define ASCENDC_SIM_LOC ::ascendc_sim::SrcLoc loc = ::ascendc_sim::SrcLoc::here()
 // Element access (GetValue, SetValue, t(i)) is inlined into the kernel, as the device's inline API

@@ -118,7 +118,27 @@ Lanes EveryLane(uint8_t repeatTime) {
 
 }  // namespace ascendc_sim
 
+// The binary and dst-accumulating families' documented signatures (SrcLoc::ThroughAddress).
+#define ASCENDC_SIM_BINARY_AT_ADDRESS(NAME)                                                                           \
+  template <typename T, typename R>                                                                                   \
+  __aicore__ R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                \
+                    const int32_t& count) {                                                                           \
+    return NAME<T>(dst, src0, src1, count, ascendc_sim::SrcLoc::ThroughAddress());                                    \
+  }                                                                                                                   \
+  template <typename T, bool isSetMask = true, typename R>                                                            \
+  __aicore__ R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, \
+                    const uint8_t repeatTime, const BinaryRepeatParams& p) {                                          \
+    return NAME<T, isSetMask>(dst, src0, src1, mask, repeatTime, p, ascendc_sim::SrcLoc::ThroughAddress());           \
+  }                                                                                                                   \
+  template <typename T, bool isSetMask = true, typename R>                                                            \
+  __aicore__ R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,                \
+                    uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& p) {                         \
+    return NAME<T, isSetMask>(dst, src0, src1, static_cast<const uint64_t*>(mask), repeatTime, p,                     \
+                              ascendc_sim::SrcLoc::ThroughAddress());                                                 \
+  }
+
 // ---- binary: dst = f(src0, src1) ------------------------------------------------------------
+// Each family also has its documented signatures' address forms (SrcLoc::ThroughAddress).
 #define ASCENDC_SIM_BINARY(NAME, OPCLASS, EXPR)                                                                      \
   namespace ascendc_sim::lane {                                                                                      \
   struct NAME {                                                                                                      \
@@ -154,6 +174,7 @@ Lanes EveryLane(uint8_t repeatTime) {
                         {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                      \
                         ascendc_sim::lane::NAME{}, loc);                                                             \
   }                                                                                                                  \
+  ASCENDC_SIM_BINARY_AT_ADDRESS(NAME)                                                                                \
   }
 
 ASCENDC_SIM_BINARY(Add, kVecBinary, ascendc_sim::lane::Plus(a, b))
@@ -203,6 +224,7 @@ ASCENDC_SIM_BINARY(SubRelu, kVecBinary, ascendc_sim::lane::ReluOf(ascendc_sim::l
                               {p.src0BlkStride, p.src0RepStride}, {p.src1BlkStride, p.src1RepStride},                  \
                               ascendc_sim::lane::NAME{}, loc);                                                         \
   }                                                                                                                    \
+  ASCENDC_SIM_BINARY_AT_ADDRESS(NAME)                                                                                  \
   }
 
 // Each product is rounded to T before the add, as two chained vector ops would be.
@@ -243,6 +265,21 @@ ASCENDC_SIM_BINARY_ACC(FusedMulAddRelu, kVecFma, ascendc_sim::lane::ReluOf(stati
                                      : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                             \
     ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, l, ascendc_sim::DstStride(p),                        \
                        ascendc_sim::SrcStride(p), ascendc_sim::lane::NAME<T>{scalar}, loc);                            \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true, typename R>                                                             \
+  __aicore__ R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalar, const int32_t& count) {     \
+    return NAME<T>(dst, src, scalar, count, ascendc_sim::SrcLoc::ThroughAddress());                                    \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true, typename R>                                                             \
+  __aicore__ R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalar, uint64_t mask,              \
+                    const uint8_t repeatTime, const UnaryRepeatParams& p) {                                            \
+    return NAME<T, isSetMask>(dst, src, scalar, mask, repeatTime, p, ascendc_sim::SrcLoc::ThroughAddress());           \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true, typename R>                                                             \
+  __aicore__ R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalar, uint64_t mask[],            \
+                    const uint8_t repeatTime, const UnaryRepeatParams& p) {                                            \
+    return NAME<T, isSetMask>(dst, src, scalar, static_cast<const uint64_t*>(mask), repeatTime, p,                     \
+                              ascendc_sim::SrcLoc::ThroughAddress());                                                  \
   }                                                                                                                    \
   }
 
@@ -286,6 +323,21 @@ ASCENDC_SIM_VEC_SCALAR(ShiftRight, kVecUnary, a >> s)  // arithmetic for signed 
                                      : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);                            \
     ascendc_sim::Unary(ascendc_sim::Op::OPCLASS, #NAME, dst, src, l, ascendc_sim::DstStride(p),                       \
                        ascendc_sim::SrcStride(p), ascendc_sim::lane::NAME{}, loc);                                    \
+  }                                                                                                                   \
+  template <typename T, typename R>                                                                                   \
+  __aicore__ R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {                     \
+    return NAME<T>(dst, src, count, ascendc_sim::SrcLoc::ThroughAddress());                                           \
+  }                                                                                                                   \
+  template <typename T, bool isSetMask = true, typename R>                                                            \
+  __aicore__ R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTime,    \
+                    const UnaryRepeatParams& p) {                                                                     \
+    return NAME<T, isSetMask>(dst, src, mask, repeatTime, p, ascendc_sim::SrcLoc::ThroughAddress());                  \
+  }                                                                                                                   \
+  template <typename T, bool isSetMask = true, typename R>                                                            \
+  __aicore__ R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[], const uint8_t repeatTime,  \
+                    const UnaryRepeatParams& p) {                                                                     \
+    return NAME<T, isSetMask>(dst, src, static_cast<const uint64_t*>(mask), repeatTime, p,                            \
+                              ascendc_sim::SrcLoc::ThroughAddress());                                                 \
   }                                                                                                                   \
   }
 

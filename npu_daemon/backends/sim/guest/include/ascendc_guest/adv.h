@@ -71,6 +71,15 @@ namespace AscendC {
             const uint32_t calCount, ASCENDC_GUEST_LINE) {                                                       \
     ascendc_guest::adv_math(ascendc_guest::AdvMath::CODE, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),     \
                             ASCENDC_GUEST_T(src), ASCENDC_GUEST_TMP(sharedTmpBuffer), 0, calCount, line);        \
+  }                                                                                                              \
+  template <typename T, bool isReuseSource = false, typename R> /* ascendc_guest::kThroughAddress */             \
+  R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount) {                        \
+    return NAME<T, isReuseSource>(dst, src, calCount, ascendc_guest::kThroughAddress);                           \
+  }                                                                                                              \
+  template <typename T, bool isReuseSource = false, typename R>                                                  \
+  R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,      \
+         const uint32_t calCount) {                                                                              \
+    return NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, calCount, ascendc_guest::kThroughAddress);          \
   }
 ASCENDC_GUEST_ADV_MATH(Asin, kAsin)
 ASCENDC_GUEST_ADV_MATH(Sinh, kSinh)
@@ -104,15 +113,15 @@ ASCENDC_GUEST_ADV_MATH(Frac, kFrac)
 // src) for every function listed, and NAME(dst, src, sharedTmpBuffer) for those it lists with TMP.
 #define ASCENDC_GUEST_ADV_WHOLE(NAME)                                                   \
   template <typename T, bool isReuseSource = false>                                     \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_GUEST_LINE) { \
-    NAME<T, isReuseSource>(dst, src, src.GetSize(), line);                              \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, ASCENDC_GUEST_SITE) { \
+    NAME<T, isReuseSource>(dst, src, src.GetSize(), site.line);                         \
   }
 #define ASCENDC_GUEST_ADV_WHOLE_TMP(NAME)                                                                      \
   ASCENDC_GUEST_ADV_WHOLE(NAME)                                                                                \
   template <typename T, bool isReuseSource = false>                                                            \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, \
-            ASCENDC_GUEST_LINE) {                                                                              \
-    NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), line);                                    \
+            ASCENDC_GUEST_SITE) {                                                                              \
+    NAME<T, isReuseSource>(dst, src, sharedTmpBuffer, src.GetSize(), site.line);                               \
   }
 ASCENDC_GUEST_ADV_WHOLE(Log)
 ASCENDC_GUEST_ADV_WHOLE(Log10)

@@ -100,6 +100,21 @@ namespace AscendC {
     ascendc_guest::vec_binary_rep(ascendc_guest::Binary::Code, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(),   \
                                   a.UbAddr(), a.GetSize(), b.UbAddr(), b.GetSize(), m.kind, m.low, m.high, repeatTime, \
                                   &p, line);                                                                           \
+  }                                                                                                                    \
+  template <typename T, typename R>                                                                                    \
+  R Name(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, const int32_t& count) {            \
+    return Name<T>(d, a, b, count, ascendc_guest::kThroughAddress);                                                    \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true, typename R>                                                             \
+  R Name(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask,                     \
+         const uint8_t repeatTime, const BinaryRepeatParams& p) {                                                      \
+    return Name<T, isSetMask>(d, a, b, mask, repeatTime, p, ascendc_guest::kThroughAddress);                           \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true, typename R>                                                             \
+  R Name(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b, uint64_t mask[],                   \
+         const uint8_t repeatTime, const BinaryRepeatParams& p) {                                                      \
+    return Name<T, isSetMask>(d, a, b, static_cast<const uint64_t*>(mask), repeatTime, p,                              \
+                              ascendc_guest::kThroughAddress);                                                         \
   }
 ASCENDC_GUEST_BINARY(Add, kAdd)
 ASCENDC_GUEST_BINARY(Sub, kSub)
@@ -128,6 +143,21 @@ ASCENDC_GUEST_BINARY(FusedMulAddRelu, kFusedMulAddRelu)
     const ascendc_guest::Lanes m = ascendc_guest::LanesOf<isSetMask>(mask);                                        \
     ascendc_guest::vec_unary_rep(ascendc_guest::Unary::Code, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(), \
                                  a.UbAddr(), a.GetSize(), m.kind, m.low, m.high, repeatTime, &p, line);            \
+  }                                                                                                                \
+  template <typename T, typename R>                                                                                \
+  R Name(const LocalTensor<T>& d, const LocalTensor<T>& a, const int32_t& count) {                                 \
+    return Name<T>(d, a, count, ascendc_guest::kThroughAddress);                                                   \
+  }                                                                                                                \
+  template <typename T, bool isSetMask = true, typename R>                                                         \
+  R Name(const LocalTensor<T>& d, const LocalTensor<T>& a, uint64_t mask, const uint8_t repeatTime,                \
+         const UnaryRepeatParams& p) {                                                                             \
+    return Name<T, isSetMask>(d, a, mask, repeatTime, p, ascendc_guest::kThroughAddress);                          \
+  }                                                                                                                \
+  template <typename T, bool isSetMask = true, typename R>                                                         \
+  R Name(const LocalTensor<T>& d, const LocalTensor<T>& a, uint64_t mask[], const uint8_t repeatTime,              \
+         const UnaryRepeatParams& p) {                                                                             \
+    return Name<T, isSetMask>(d, a, static_cast<const uint64_t*>(mask), repeatTime, p,                             \
+                              ascendc_guest::kThroughAddress);                                                     \
   }
 ASCENDC_GUEST_UNARY(Exp, kExp)
 ASCENDC_GUEST_UNARY(Ln, kLn)
@@ -152,6 +182,21 @@ ASCENDC_GUEST_UNARY(Not, kNot)
     ascendc_guest::vec_scalar_rep(ascendc_guest::WithScalar::Code, ascendc_guest::DtypeOf<T>(), d.UbAddr(),            \
                                   d.GetSize(), a.UbAddr(), a.GetSize(), ascendc_guest::BitsOf(static_cast<T>(scalar)), \
                                   m.kind, m.low, m.high, repeatTime, &p, line);                                        \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true, typename R>                                                             \
+  R Name(const LocalTensor<T>& d, const LocalTensor<T>& a, const T& scalar, const int32_t& count) {                    \
+    return Name<T>(d, a, scalar, count, ascendc_guest::kThroughAddress);                                               \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true, typename R>                                                             \
+  R Name(const LocalTensor<T>& d, const LocalTensor<T>& a, const T& scalar, uint64_t mask, const uint8_t repeatTime,   \
+         const UnaryRepeatParams& p) {                                                                                 \
+    return Name<T, isSetMask>(d, a, scalar, mask, repeatTime, p, ascendc_guest::kThroughAddress);                      \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true, typename R>                                                             \
+  R Name(const LocalTensor<T>& d, const LocalTensor<T>& a, const T& scalar, uint64_t mask[], const uint8_t repeatTime, \
+         const UnaryRepeatParams& p) {                                                                                 \
+    return Name<T, isSetMask>(d, a, scalar, static_cast<const uint64_t*>(mask), repeatTime, p,                         \
+                              ascendc_guest::kThroughAddress);                                                         \
   }
 ASCENDC_GUEST_SCALAR(Adds, kAdds)
 ASCENDC_GUEST_SCALAR(Muls, kMuls)
