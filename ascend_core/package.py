@@ -211,6 +211,9 @@ class Case(BaseModel):
         return broadcast
 
 
+_DEFINE = re.compile(r"[A-Za-z_]\w*(=[^\n]*)?")
+
+
 def _going_down(what: str, path: str) -> None:
     """A path inside the package: relative, and no `..` (nor empty or `.` parts)."""
     if path.startswith("/") or any(p in ("", ".", "..") for p in path.split("/")):
@@ -248,6 +251,18 @@ class OperatorSpec(BaseModel):
     # as paths from the package's top: the tree's root where the package has tree/ files (the
     # headers under them are tree/ files at their path), else the operator's directory.
     include_dirs: list[str] = []
+    # The macro definitions the repository's build gives the tiling source's target (its CMake
+    # compile definitions and usage requirements), `NAME` or `NAME=value`, passed as -D to the
+    # host tiling program's compile.
+    host_defines: list[str] = []
+
+    @field_validator("host_defines")
+    @classmethod
+    def _definitions(cls, defines: list[str]) -> list[str]:
+        for d in defines:
+            if not _DEFINE.fullmatch(d):
+                raise ValueError(f"a host definition must be NAME or NAME=value, got {d!r}")
+        return defines
 
     @field_validator("tree_path")
     @classmethod
@@ -505,6 +520,7 @@ _LATER_SPEC_FIELDS = {
     "host_sources": [],
     "tree_path": "",
     "include_dirs": [],
+    "host_defines": [],
     "reference_kind": "numpy",
 }
 _LATER_ARG_FIELDS = {"alias": "", "param": True, "dynamic": "", "value_depend": False}

@@ -660,12 +660,15 @@ def packaged(
             )
         )
     )
+    build = cmake.evaluate(repo, Path(os.path.abspath(source.root)))
+    tiling = Path(os.path.abspath(source.root / host))
     files |= tree.files | tree.own
     update: dict = {
         **layout_files,
-        "host_sources": extra_hosts,
+        "host_sources": _tiling_program(build.usage, source, tiling, extra_hosts, files),
         "tree_path": tree.tree_path,
         "include_dirs": tree.include_dirs,
+        "host_defines": build.usage.definitions_of([tiling]),
     }
     if m := _OP_ADD.search(host_text):
         update["op_type"] = m.group(1)
@@ -679,6 +682,24 @@ def packaged(
         spec = spec.model_copy(update={"tiling_header": header})
         package = package.model_copy(update={"spec": spec})
     return package, unfound
+
+
+def _tiling_program(
+    usage: cmake.Usage, source: OpSource, tiling: Path, hosts: list[str], files: dict[str, str]
+) -> list[str]:
+    """The further host sources of the tiling program: where the build files name the targets
+    that compile the tiling source, the sources those targets compile, and the OpDef the
+    harness reads the arguments from wherever it is built; a source built only into other
+    targets (the aclnn API layer's, the graph's) or into none is not part of it."""
+    targets = usage.targets_of(tiling)
+    if not targets:
+        return hosts
+    return [
+        p
+        for p in hosts
+        if usage.targets_of(Path(os.path.abspath(source.root / p))) & targets
+        or _OP_ADD.search(files[p])
+    ]
 
 
 def reached_tiling_header(package: OperatorPackage) -> str | None:

@@ -11,7 +11,10 @@ toolkit's target variables, `TARGET`: the A2). A condition on anything else (a `
 toolkit's path) takes every branch: the directories and sources of either are collected.
 `include_directories`, `target_include_directories` and `ascendc_include_directories` give the
 directories, `add_library`, `add_executable`, `target_sources` and `ascendc_library` the sources,
-in the order the evaluation meets them.
+in the order the evaluation meets them; `target_compile_definitions`, the `-D` of
+`target_compile_options` and `target_link_libraries` give each target its definitions as CMake's
+usage requirements pass them on (`Usage`). Generator expressions are evaluated where a build for
+the A2 decides them (`_genex`), and left empty where it does not.
 
 The root CMakeLists.txt is evaluated whole; `add_subdirectory` is followed only down the chain of
 directories to the operator's (the others build other operators). A directory of that chain the
@@ -67,7 +70,7 @@ _TOKEN = re.compile(
       | \[(=*)\[(.*?)\]\2\]      # bracket argument
       | "((?:\\.|[^"\\])*)"      # quoted argument
       | ([()])                   # parentheses
-      | ((?:[^\s()#"\\]|\\.)+)   # unquoted argument or command name
+      | ((?:[^\s()#"\\]|\\.)(?:[^\s()#"\\]|\\.|"(?:\\.|[^"\\])*")*)  # unquoted (legacy: a="b c")
     """,
     re.S | re.X,
 )
@@ -113,7 +116,118 @@ def _parsed(path: Path, mtime_ns: int, size: int) -> list[Command]:
 
 
 _VAR = re.compile(r"\$(ENV)?\{([^${}]*)\}")
-_GENEX = re.compile(r"\$<(?:BUILD_INTERFACE|BUILD_LOCAL_INTERFACE):([^<>]*)>|\$<[^<>]*>")
+_INNER_GENEX = re.compile(r"\$<([^$<>]*)>")
+# Generator expressions whose value a build for the A2 decides; any other (a target's file, the
+# compiler's version) is left undecided: the empty string, so that `$<undecided:x>` drops x.
+_GENEX_LOGIC = {
+    "AND": lambda a: _bit(all(x == "1" for x in a)) if set(a) <= {"0", "1"} else "",
+    "OR": lambda a: _bit(any(x == "1" for x in a)) if set(a) <= {"0", "1"} else "",
+    "NOT": lambda a: {"0": "1", "1": "0"}.get(a[0], "") if len(a) == 1 else "",
+    "BOOL": lambda a: _bit(_truth(",".join(a), False)),
+    "IF": lambda a: (a[1] if a[0] == "1" else a[2] if a[0] == "0" else "") if len(a) == 3 else "",
+    "STREQUAL": lambda a: _bit(a[0] == a[1]) if len(a) == 2 else "",
+    "BUILD_INTERFACE": lambda a: ",".join(a),
+    "BUILD_LOCAL_INTERFACE": lambda a: ",".join(a),
+    "INSTALL_INTERFACE": lambda a: "",
+    "COMPILE_LANGUAGE": lambda a: _bit("CXX" in a),
+    "COMMA": lambda a: ",",
+    "SEMICOLON": lambda a: ";",
+    "ANGLE-R": lambda a: ">",
+}
+
+
+def _bit(value: bool) -> str:
+    return "1" if value else "0"
+
+
+def _genex(text: str) -> str:
+    """Generator expressions evaluated innermost first (cmake-generator-expressions(7)):
+    `$<0:x>`, `$<1:x>`, the logical ones, BUILD/INSTALL_INTERFACE, COMPILE_LANGUAGE (a C++
+    source); the rest undecided (empty)."""
+
+    def one(m: re.Match[str]) -> str:
+        name, colon, rest = m[1].partition(":")
+        if name in ("0", "1") and colon:
+            return rest if name == "1" else ""
+        rule = _GENEX_LOGIC.get(name)
+        return rule(rest.split(",") if colon else []) if rule else ""
+
+    for _ in range(64):
+        new = _INNER_GENEX.sub(one, text)
+        if new == text:
+            break
+        text = new
+    return text
+
+
+# The commands that give a target its compile definitions (`-D` of target_compile_options
+# too) and the libraries it links, whose usage requirements (their INTERFACE/PUBLIC
+# definitions) it takes.
+USAGE_COMMANDS = {"target_compile_definitions", "target_compile_options", "target_link_libraries"}
+_VISIBILITY = {"PRIVATE", "PUBLIC", "INTERFACE", "LINK_PRIVATE", "LINK_PUBLIC"}
+# A definition the simulator's build takes: a macro's name, then its value. A reserved name
+# (`_GLIBCXX_USE_CXX11_ABI`, `__X`) configures the compiler and the standard library, which the
+# simulator's own libraries, linked with the tiling program, fix.
+_DEFINITION = re.compile(r"(?![_][_A-Z])[A-Za-z_]\w*(=[^\n]*)?")
+
+
+@dataclass
+class Usage:
+    """Per target: the sources it compiles, the definitions it is given and the libraries it
+    links, each as (visibility, item)."""
+
+    sources: dict[str, list[str]]
+    definitions: dict[str, list[tuple[str, str]]]
+    links: dict[str, list[tuple[str, str]]]
+
+    def record(self, command: str, words: list[str]) -> None:
+        if not words:
+            return
+        target, visibility = words[0], "PUBLIC"  # the plain signature links transitively
+        for w in words[1:]:
+            if w in _VISIBILITY:
+                visibility = w.removeprefix("LINK_")
+            elif command == "target_link_libraries":
+                self.links.setdefault(target, []).append((visibility, w))
+            elif command == "target_compile_definitions" or w.startswith("-D"):
+                self.definitions.setdefault(target, []).append((visibility, w.removeprefix("-D")))
+
+    def merged(self, other: Usage) -> Usage:
+        def union(a: dict, b: dict) -> dict:
+            return {k: list(dict.fromkeys([*a.get(k, []), *b.get(k, [])])) for k in a | b}
+
+        return Usage(
+            union(self.sources, other.sources),
+            union(self.definitions, other.definitions),
+            union(self.links, other.links),
+        )
+
+    def compile_definitions(self, target: str) -> list[str]:
+        """The definitions a target's sources compile with: its own PRIVATE and PUBLIC ones, and
+        the INTERFACE and PUBLIC ones of every library it links, through their INTERFACE and
+        PUBLIC links (CMake's usage requirements)."""
+        out = [d for v, d in self.definitions.get(target, []) if v != "INTERFACE"]
+        seen, todo = {target}, [n for _, n in self.links.get(target, [])]
+        while todo:
+            t = todo.pop(0)
+            if t in seen:
+                continue
+            seen.add(t)
+            out += [d for v, d in self.definitions.get(t, []) if v != "PRIVATE"]
+            todo += [n for v, n in self.links.get(t, []) if v != "PRIVATE"]
+        return out
+
+    def targets_of(self, source: Path) -> set[str]:
+        """The targets that compile `source`."""
+        path = os.path.normpath(source)
+        return {t for t, srcs in self.sources.items() if path in srcs}
+
+    def definitions_of(self, sources: list[Path]) -> list[str]:
+        """The definitions of the targets that compile any of `sources`, the ones a simulated
+        build takes (`_DEFINITION`)."""
+        targets = sorted({t for p in sources for t in self.targets_of(p)})
+        found = [d for t in targets for d in self.compile_definitions(t)]
+        return [d for d in dict.fromkeys(found) if _DEFINITION.fullmatch(d)]
 
 
 @dataclass
@@ -137,6 +251,7 @@ class Evaluation:
     targets: set[str] = field(default_factory=set)  # the targets the evaluation built or widened
     # The directories each `target_include_directories` gave its target.
     target_dirs: dict[str, list[str]] = field(default_factory=dict)
+    usage: Usage = field(default_factory=lambda: Usage({}, {}, {}))
     entered: dict[Path, dict[str, str]] = field(default_factory=dict)  # directory -> its scope
     scopes: dict[str, dict[str, str]] = field(default_factory=dict)  # callers, for PARENT_SCOPE
     budget: int = MAX_COMMANDS
@@ -149,7 +264,7 @@ class Evaluation:
             if new == text:
                 break
             text = new
-        return _GENEX.sub(lambda m: m[1] or "", text)
+        return _genex(text)
 
     def words(self, args: list[tuple[str, bool]], scope: dict[str, str]) -> list[str]:
         """The arguments as the command sees them: an unquoted one split on `;`."""
@@ -232,6 +347,9 @@ class Evaluation:
             self.targets.update(words[:1])
             self.add_sources(words, scope)
             return
+        if name in USAGE_COMMANDS:
+            self.usage.record(name, self.words(c.args, scope))
+            return
         if name == "set":
             self.set_variable(self.words(c.args, scope), scope)
         elif name == "unset":
@@ -267,12 +385,13 @@ class Evaluation:
     def add_sources(self, words: list[str], scope: dict[str, str]) -> None:
         """The sources of `add_library`/`add_executable`/`target_sources`/`ascendc_library`
         (the target named first; an IMPORTED or ALIAS target has none)."""
-        if "IMPORTED" in words or "ALIAS" in words:
+        if "IMPORTED" in words or "ALIAS" in words or not words:
             return
         for w in words[1:]:
-            if w not in _TARGET_WORDS and "$<" not in w:
+            if w and w not in _TARGET_WORDS and "$<" not in w:
                 path = w if os.path.isabs(w) else os.path.join(scope["CMAKE_CURRENT_SOURCE_DIR"], w)
                 self.sources.append(os.path.normpath(path))
+                self.usage.sources.setdefault(words[0], []).append(self.sources[-1])
 
     def glob(self, words: list[str], scope: dict[str, str]) -> None:
         """`file(GLOB|GLOB_RECURSE <var> [LIST_DIRECTORIES b] [RELATIVE dir] ... <globs>)`,
@@ -629,6 +748,7 @@ class Build:
 
     include_dirs: list[Path]
     sources: list[Path]  # every source the evaluated targets compile, the operator's or not
+    usage: Usage  # each target's sources, definitions and links
 
 
 def evaluate(repo: Path, operator: Path) -> Build:
@@ -657,22 +777,29 @@ def evaluate(repo: Path, operator: Path) -> Build:
             body = [c for c in f.body if c.name in INCLUDE_COMMANDS]
             ev.run(body, {**ev.entered[repo], "CMAKE_CURRENT_SOURCE_DIR": str(repo)}, 1)
     widening = _widening(repo, ev.entered[repo])
-    widened = [d for t, dirs in widening.items() if t in ev.targets for d in dirs]
+    widened = [d for t, dirs in widening.target_dirs.items() if t in ev.targets for d in dirs]
     return Build(
         list(dict.fromkeys(Path(p) for p in [*ev.found, *widened])),
         list(dict.fromkeys(Path(p) for p in ev.sources)),
+        ev.usage.merged(widening.usage),
     )
 
 
 # What of another directory's list is read for the include directories it gives a target.
-_WIDENING_COMMANDS = {"set", "list", "get_filename_component", "target_include_directories"}
-_WIDENED: dict[Path, dict[str, list[str]]] = {}
+_WIDENING_COMMANDS = {
+    *("set", "list", "get_filename_component", "target_include_directories"),
+    *USAGE_COMMANDS,
+}
+_TARGET_COMMANDS = {"target_include_directories", *USAGE_COMMANDS}
+_WIDENED: dict[Path, Evaluation] = {}
 
 
-def _widening(repo: Path, root: dict[str, str]) -> dict[str, list[str]]:
+def _widening(repo: Path, root: dict[str, str]) -> Evaluation:
     """The include directories the lists of the repository's directories give each target: a
     target's include directories are the union of every `target_include_directories` on it,
-    wherever it is called (a package's one tiling library that each module's list widens). Each
+    wherever it is called (a package's one tiling library that each module's list widens); its
+    definitions and links (`USAGE_COMMANDS`) likewise, from any list (a helper library's
+    INTERFACE definitions set beside it, a directory the evaluation does not enter). Each
     list is read in the root's scope `root`, its own variables and paths alone (no function call,
     no glob), once per repository (in the scope the first evaluation left at its root, which
     every operator's shares); at most MAX_GLOB lists, unit tests' left out."""
@@ -684,13 +811,13 @@ def _widening(repo: Path, root: dict[str, str]) -> dict[str, list[str]]:
             continue
         stat = path.stat()
         commands = _parsed(path, stat.st_mtime_ns, stat.st_size)
-        if not any(c.name == "target_include_directories" for c in commands):
+        if not any(c.name in _TARGET_COMMANDS for c in commands):
             continue
         scope = {**root, "CMAKE_CURRENT_SOURCE_DIR": str(path.parent)}
         scope |= {"CMAKE_CURRENT_LIST_DIR": str(path.parent), "CMAKE_CURRENT_LIST_FILE": str(path)}
         other.run([c for c in commands if c.name in _WIDENING_COMMANDS], scope, 1)
-    _WIDENED[repo] = other.target_dirs
-    return other.target_dirs
+    _WIDENED[repo] = other
+    return other
 
 
 def include_dirs(repo: Path, operator: Path) -> list[Path]:

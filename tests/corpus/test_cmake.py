@@ -10,6 +10,8 @@ import shutil
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from ascend_core.package import OperatorSpec
 from ascend_gym.corpus import build_package, cmake, find_ops, include_roots, packaged
 from ascend_gym.corpus.runner import unfound_note
@@ -239,3 +241,70 @@ def test_a_target_s_include_directories_are_every_list_s_that_widens_it(tmp_path
     )
     found = cmake.include_dirs(tmp_path, tmp_path / "group/op")
     assert [d.relative_to(tmp_path).as_posix() for d in found] == ["group/shared/inc"]
+
+
+def test_the_tiling_target_s_definitions_come_with_its_libraries_usage_requirements():
+    """own_root's tiling object gets a definition of its own and, through the log library it
+    links, that library's INTERFACE definitions (set in a directory the evaluation does not
+    enter); generator expressions on options the build does not set decide as CMake decides."""
+    (source,) = find_ops(HERE / "own_root")
+    pkg = build_package(source, SPEC)
+    assert pkg.spec.host_defines == [
+        'BLEND_LOG_NAME="OP_TILING"',
+        "BLEND_FROM_BUILD",
+        'BLEND_LOG_PACKAGE=""',
+    ]
+
+
+def test_definitions_follow_cmake_s_usage_requirements(tmp_path):
+    """PRIVATE definitions stay with their target, INTERFACE ones go to the targets linking it
+    (through INTERFACE/PUBLIC links), `-D` options count; a reserved name (the standard
+    library's ABI switch) is not taken; sources built only into other targets are not the
+    tiling's."""
+    (tmp_path / "CMakeLists.txt").write_text(
+        "set(OPEN ON)\n"
+        "add_library(base INTERFACE)\n"
+        "target_compile_definitions(base INTERFACE _GLIBCXX_USE_CXX11_ABI=0 BASE_ON)\n"
+        "add_library(log INTERFACE)\n"
+        "target_compile_definitions(log INTERFACE"
+        ' PKG=$<IF:$<BOOL:${OPEN}>,"[Custom]",""> $<INSTALL_INTERFACE:INSTALLED>)\n'
+        "target_link_libraries(log INTERFACE base)\n"
+        "add_library(helper STATIC)\n"
+        "target_compile_definitions(helper PRIVATE HELPER_ONLY PUBLIC HELPER_PUBLIC)\n"
+        "add_subdirectory(op)\n"
+    )
+    (tmp_path / "op/op_host").mkdir(parents=True)
+    (tmp_path / "op/CMakeLists.txt").write_text(
+        "add_library(tiling OBJECT op_host/t.cpp)\n"
+        "target_compile_options(tiling PRIVATE $<$<NOT:$<BOOL:${UT}>>:-DNO_UT> -fvisibility=hidden)\n"
+        "target_link_libraries(tiling PRIVATE $<BUILD_INTERFACE:log> helper)\n"
+        "add_library(api SHARED op_host/api.cpp)\n"
+        "target_compile_definitions(api PRIVATE API_ONLY)\n"
+    )
+    build = cmake.evaluate(tmp_path, tmp_path / "op")
+    tiling = tmp_path / "op/op_host/t.cpp"
+    assert build.usage.targets_of(tiling) == {"tiling"}
+    assert build.usage.targets_of(tmp_path / "op/op_host/api.cpp") == {"api"}
+    assert build.usage.definitions_of([tiling]) == [
+        "NO_UT",
+        'PKG="[Custom]"',
+        "HELPER_PUBLIC",
+        "BASE_ON",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("$<1:a>$<0:b>", "a"),
+        ("$<$<BOOL:OFF>:x>", ""),
+        ("$<$<NOT:$<BOOL:>>:x>", "x"),
+        ("$<IF:$<AND:1,$<OR:0,1>>,yes,no>", "yes"),
+        ("$<$<STREQUAL:a,b>:x>$<COMMA>", ","),
+        ("$<BUILD_INTERFACE:inc>$<INSTALL_INTERFACE:lib>", "inc"),
+        ("$<$<COMPILE_LANGUAGE:CXX>:-std=c++17>$<$<COMPILE_LANGUAGE:C>:-std=c11>", "-std=c++17"),
+        ("$<$<TARGET_EXISTS:x>:y>", ""),  # undecided: dropped
+    ],
+)
+def test_generator_expressions_evaluate_innermost_first(text, value):
+    assert cmake._genex(text) == value

@@ -79,6 +79,39 @@ def test_matmul_tiling_setters_reach_the_cube_tiling(kernel):
     assert list(r.outputs["z"][:6]) == [0, 64064256, 221, 32032064, 12, 16]
 
 
+MATMUL_BY_BASE = """
+static int64_t ThroughBase(matmul_tiling::MatmulApiTilingBase& mm, optiling::TCubeTiling& cube) {
+  using namespace matmul_tiling;
+  mm.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  mm.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  mm.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  mm.SetShape(128, 64, 256); mm.SetOrgShape(128, 64, 256);
+  mm.SetMatmulConfigParams(1, false, ScheduleType::INNER_PRODUCT, MatrixTraverse::NOSET, true);
+  mm.SetMatmulConfigParams(MatmulConfigParams(0));
+  return mm.GetTiling(cube);
+}
+"""
+
+
+def test_a_tiling_takes_either_matmul_tiling_by_their_base(kernel):
+    """asc-devkit's MatmulApiTilingBase: the setters shared, GetTiling each class's own (a
+    reference to the base reaches the multi-core split); the config params select kernel
+    templates and leave the tiling as it was."""
+    code = """using namespace matmul_tiling;
+  platform_ascendc::PlatformAscendC plat(ctx->GetPlatformInfo());
+  MultiCoreMatmulTiling multi(plat); multi.SetDim(2);
+  MatmulApiTiling one(plat);
+  optiling::TCubeTiling a, b;
+  p[0] = ThroughBase(multi, a) * 10 + ThroughBase(one, b);
+  p[1] = a.usedCoreNum * 10 + b.usedCoreNum;
+  p[2] = a.singleCoreM * 1000 + b.singleCoreM;"""
+    host = _host(code, '#include "tiling/tiling_api.h"\n').replace(
+        "namespace optiling {", MATMUL_BY_BASE + "namespace optiling {", 1
+    )
+    r = kernel(WRITE, X, OUT, host=host).ok()
+    assert list(r.outputs["z"][:3]) == [0, 21, 64128]
+
+
 def test_platform_infos_report_whole_memories_and_ascendc_what_is_left(kernel):
     code = """uint64_t whole = 0, left = 0;
   ctx->GetPlatformInfo()->GetLocalMemSize(fe::LocalMemType::UB, whole);

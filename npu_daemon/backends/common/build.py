@@ -726,6 +726,7 @@ def build_tiling(
         kernel_headers(pkg),
         package_sources(pkg, "tree"),
         *include_root_key(pkg),
+        *([pkg.spec.host_defines] if pkg.spec.host_defines else []),
     )
 
     return cached(
@@ -749,6 +750,7 @@ def tiling_unit(pkg: OperatorPackage, workdir: Path, rt: Runtime) -> Compile:
         f"-I{HOST_INCLUDE_DIR / 'op_host'}",
         *repo_root_flags(pkg, cwd),
         *include_root_flags(pkg, workdir),
+        *(f"-D{d}" for d in pkg.spec.host_defines),
         "-include",
         HOST_PCH,
     ]

@@ -137,13 +137,26 @@ def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
         *(f"namespace {n} {{}}" for n in opened),
         f"namespace {ns} {{",
         *(f"namespace {n} {{ using namespace ::{n}; }}" for n in opened),
-        *header,
+        *host_definitions(pkg, header),
         "namespace optiling {}",
         "using namespace optiling;",
         "}",
         f"namespace optiling {{ using namespace ::{ns}::optiling; }}",
         *(f"using {ns}::{s};" for s in structs),
         *(f"#undef {guard}" for guard in shared_guards(pkg)),
+    ]
+
+
+def host_definitions(pkg: OperatorPackage, lines: list[str]) -> list[str]:
+    """`lines` under the definitions the repository's build gives the host tiling compile
+    (spec.host_defines: its headers' log macros, ...), each as `-D` sets it, the kernel's own
+    macro of that name saved before and restored after."""
+    names = [d.partition("=")[0] for d in pkg.spec.host_defines]
+    values = [v if eq else "1" for _, eq, v in (d.partition("=") for d in pkg.spec.host_defines)]
+    return [
+        *(f'#pragma push_macro("{n}")\n#undef {n}\n#define {n} {v}' for n, v in zip(names, values)),
+        *lines,
+        *(f'#undef {n}\n#pragma pop_macro("{n}")' for n in reversed(names)),
     ]
 
 

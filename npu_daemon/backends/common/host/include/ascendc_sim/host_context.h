@@ -23,6 +23,10 @@ constexpr int64_t UNKNOWN_DIM_NUM = -2;
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+// The general codes of ge/ge_api_error_codes.h (GE_ERRORNO's packing of FAILED's fields is all ones).
+using Status = uint32_t;
+constexpr Status SUCCESS = 0;
+constexpr Status FAILED = 0xFFFFFFFF;
 // The rest of graph/ge_error_codes.h's statuses (any but GRAPH_SUCCESS fails a tiling).
 constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
@@ -98,6 +102,15 @@ enum Format : int32_t {  // graph/types.h numbering
   FORMAT_DHWCN = 31,
   FORMAT_NDC1HWC0 = 32,
   FORMAT_FRACTAL_Z_3D = 33,
+  FORMAT_CN = 34,
+  FORMAT_NC = 35,
+  FORMAT_DHWNC = 36,
+  FORMAT_FRACTAL_Z_3D_TRANSPOSE = 37,
+  FORMAT_FRACTAL_ZN_LSTM = 38,
+  FORMAT_FRACTAL_Z_G = 39,
+  FORMAT_RESERVED = 40,  // no format: a description's default before one is set
+  FORMAT_ALL = 41,
+  FORMAT_NULL = 42,
   FORMAT_NCL = 47,
 };
 // A format value packs a primary format (bits 0-7), a sub-format (bits 8-23) and a C0 exponent
@@ -766,10 +779,12 @@ class InferShapeRangeContext {
 class InferDataTypeContext {
  public:
   ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
+  // An optional input by its IR index: DT_UNDEFINED when the node has none.
+  ge::DataType GetOptionalInputDataType(size_t irIndex) const { return GetInputDataType(irIndex); }
   ge::graphStatus SetOutputDataType(size_t i, ge::DataType t);
   const char* GetNodeName() const { return ""; }
   const char* GetNodeType() const { return ""; }
-  std::vector<ge::DataType> inputs_, outputs_;
+  std::vector<ge::DataType> inputs_, outputs_;  // one an IR argument, DT_UNDEFINED for one absent
 };
 
 // The compile-time parse's context (IMPL_OP_OPTILING(...).TilingParse); declared on both sides, since

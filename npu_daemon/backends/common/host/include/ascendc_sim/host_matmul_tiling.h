@@ -10,8 +10,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "tiling/platform/platform_ascendc.h"
+
+namespace ascendc_sim {
+[[noreturn]] void TilingError(const std::string& message);
+}  // namespace ascendc_sim
 
 namespace matmul_tiling {
 
@@ -115,22 +120,43 @@ struct PlatformInfo {
   uint64_t l0BSize = 0;
 };
 
-class MatmulApiTiling {
+enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT = 1 };
+
+// SetMatmulConfigParams' settings in one struct (asc-devkit matmul_tiling_base.h).
+struct MatmulConfigParams {
+  int32_t mmConfigType;
+  bool enableL1CacheUB;
+  ScheduleType scheduleType;
+  MatrixTraverse traverse;
+  bool enVecND2NZ;
+  MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                     ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                     MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+      : mmConfigType(mmConfigTypeIn),
+        enableL1CacheUB(enableL1CacheUBIn),
+        scheduleType(scheduleTypeIn),
+        traverse(traverseIn),
+        enVecND2NZ(enVecND2NZIn) {}
+};
+
+// The setters every Matmul tiling shares; GetTiling is each class's own (asc-devkit's
+// MatmulApiTilingBase: a tiling can take either class by a reference to this base).
+class MatmulApiTilingBase {
  public:
-  MatmulApiTiling() = default;
-  explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC& p) {
+  MatmulApiTilingBase() = default;
+  explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC& p) {
     uint64_t v = 0;
     p.GetCoreMemSize(platform_ascendc::CoreMemType::L1, v), l1_ = static_cast<int64_t>(v);
     p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, v), l0ab_ = static_cast<int64_t>(v);
     p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, v), l0c_ = static_cast<int64_t>(v);
   }
   // A size left 0 keeps the A2 core's.
-  explicit MatmulApiTiling(const PlatformInfo& p) {
+  explicit MatmulApiTilingBase(const PlatformInfo& p) {
     if (p.l1Size > 0) l1_ = static_cast<int64_t>(p.l1Size);
     if (p.l0ASize > 0) l0ab_ = static_cast<int64_t>(p.l0ASize);
     if (p.l0CSize > 0) l0c_ = static_cast<int64_t>(p.l0CSize);
   }
-  virtual ~MatmulApiTiling() = default;
+  virtual ~MatmulApiTilingBase() = default;
   int32_t SetAType(TPosition pos, CubeFormat f, DataType t, bool trans = false) {
     aPos_ = pos, aFormat_ = f, aType_ = t, transA_ = trans;
     return 0;
@@ -179,9 +205,19 @@ class MatmulApiTiling {
     return 0;
   }
   int32_t SetDoubleBuffer(bool, bool, bool, bool, bool = true, bool = true) { return 0; }
-  int32_t SetMatmulConfigParams(int32_t = 1, bool = false, int32_t = 0, int32_t = 0, int32_t = 0) { return 0; }
+  // The settings select the kernel's template (MDL or NORM, UB cached in L1, the schedule,
+  // ND2NZ on the vector unit), which the simulator's Matmul runs alike: its tiling reads none.
+  void SetMatmulConfigParams(int32_t = 1, bool = false, ScheduleType = ScheduleType::INNER_PRODUCT,
+                             MatrixTraverse = MatrixTraverse::NOSET, bool = false) {}
+  void SetMatmulConfigParams(const MatmulConfigParams&) {}
+  // A 4:2 sparse B (its index matrix beside it) is a Matmul the simulator does not emulate:
+  // GetTiling of a sparse Matmul stops the tiling with a TILING_ERROR.
+  int32_t SetSparse(bool on = false) {
+    sparse_ = on;
+    return 0;
+  }
   // 0 on success, -1 when the shapes are missing or the blocks cannot fit the buffers.
-  int64_t GetTiling(optiling::TCubeTiling& t) { return Fill(t, 1, 1) ? 0 : -1; }
+  virtual int64_t GetTiling(optiling::TCubeTiling& t) = 0;
   // The base block the last successful GetTiling chose (-1 before one).
   int32_t GetBaseM() const { return baseM_; }
   int32_t GetBaseN() const { return baseN_; }
@@ -189,6 +225,7 @@ class MatmulApiTiling {
 
  protected:
   bool Fill(optiling::TCubeTiling& t, int32_t mDim, int32_t nDim) {
+    if (sparse_) ascendc_sim::TilingError("Matmul tiling: a sparse (4:2) B matrix is not emulated by the simulator");
     const int32_t M = orgM_ > 0 ? orgM_ : m_, N = orgN_ > 0 ? orgN_ : n_, K = orgKa_ > 0 ? orgKa_ : k_;
     if (M <= 0 || N <= 0 || K <= 0) return false;
     const int32_t sm = singleM_ > 0 ? singleM_ : (m_ > 0 ? m_ : M), sn = singleN_ > 0 ? singleN_ : (n_ > 0 ? n_ : N);
@@ -235,7 +272,7 @@ class MatmulApiTiling {
   CubeFormat aFormat_ = CubeFormat::ND, bFormat_ = CubeFormat::ND, cFormat_ = CubeFormat::ND;
   DataType aType_ = DataType::DT_FLOAT16, bType_ = DataType::DT_FLOAT16, cType_ = DataType::DT_FLOAT,
            biasType_ = DataType::DT_FLOAT;
-  bool transA_ = false, transB_ = false, bias_ = false;
+  bool transA_ = false, transB_ = false, bias_ = false, sparse_ = false;
   int32_t m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
   int32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
   int32_t fixM_ = -1, fixN_ = -1, fixK_ = -1;
@@ -243,9 +280,16 @@ class MatmulApiTiling {
   MatrixTraverse traverse_ = MatrixTraverse::FIRSTM;
 };
 
-class MultiCoreMatmulTiling : public MatmulApiTiling {
+// One core's Matmul.
+class MatmulApiTiling : public MatmulApiTilingBase {
  public:
-  using MatmulApiTiling::MatmulApiTiling;
+  using MatmulApiTilingBase::MatmulApiTilingBase;
+  int64_t GetTiling(optiling::TCubeTiling& t) override { return Fill(t, 1, 1) ? 0 : -1; }
+};
+
+class MultiCoreMatmulTiling : public MatmulApiTilingBase {
+ public:
+  using MatmulApiTilingBase::MatmulApiTilingBase;
   int32_t SetDim(int32_t dim) {
     dim_ = std::max(dim, 1);
     return 0;
@@ -267,7 +311,7 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
     dim = mDim_ * nDim_, mDim = mDim_, nDim = nDim_;
     return 0;
   }
-  int64_t GetTiling(optiling::TCubeTiling& t) {
+  int64_t GetTiling(optiling::TCubeTiling& t) override {
     const int32_t M = m_ > 0 ? m_ : orgM_, N = n_ > 0 ? n_ : orgN_;
     if (M <= 0 || N <= 0) return -1;
     // The split with the fewest idle cores, then the most square per-core blocks.

@@ -4,6 +4,12 @@
 #include "row_share.h"
 #include "tiling/platform/platform_ascendc.h"
 
+// Definitions the build files give the tiling target, one of its own, one of a library it links.
+#ifndef BLEND_FROM_BUILD
+#error "the tiling target's compile definitions did not reach the compile"
+#endif
+static_assert(sizeof(BLEND_LOG_NAME) == sizeof("OP_TILING") && sizeof(BLEND_LOG_PACKAGE) == 1);
+
 namespace optiling {
 static ge::graphStatus OffsetBlendTiling(gert::TilingContext* context) {
   auto* t = context->GetTilingData<::OffsetBlendTiling>();
