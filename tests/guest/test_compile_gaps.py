@@ -400,3 +400,22 @@ def test_packages_of_the_closed_gaps_match_the_native_engine(engines, name):
 def test_forged_parameter_block_int4_and_fixed_address_calls_stop_the_kernel(engines, body, why):
     message = forged(body, engines)
     assert why in message, message
+
+
+def _pipe_copied(spare_bytes: int) -> str:
+    """add with its member TPipe assigned from another that has handed out `spare_bytes` (ops-nn's
+    norm-grad kernels copy the entry's pipe into a member and allocate from the member)."""
+    init = "    pipe.InitBuffer(inQueueX, BUFFER_NUM, tileLength * sizeof(DTYPE_X));\n"
+    copy = f"    TPipe given;\n    given.InitBuffer(spare, {spare_bytes});\n    pipe = given;\n"
+    return add_with(
+        add_edited((init, copy + init), ("  TPipe pipe;\n", "  TPipe pipe;\n  TBuf<> spare;\n"))
+    )
+
+
+def test_a_tpipe_assigned_from_another_holds_its_allocations(engines):
+    # Memberwise, as on the device: the queues come after the copied pipe's 1 KiB on both engines...
+    engines.same(_pipe_copied(1024))
+    # ...and after a pipe that has nearly used up the UB, the queues lie past its end on both.
+    native, guest = engines.both(_pipe_copied(190 * 1024))
+    assert native.status is guest.status is Status.RUNTIME_ERROR, (native.message, guest.message)
+    assert "past the end" in native.message and "past the end" in guest.message, guest.message

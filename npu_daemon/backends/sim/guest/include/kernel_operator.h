@@ -242,6 +242,8 @@ void que_enque_hop(int32_t que, uint32_t addr, uint32_t bytes, int32_t src, int3
 ASCENDC_GUEST_IMPORT(que_deque_hop) int64_t que_deque_hop(int32_t que, int32_t src, int32_t dst, int32_t line);
 ASCENDC_GUEST_IMPORT(que_state) int32_t que_state(int32_t que, QueState what);
 ASCENDC_GUEST_IMPORT(pipe_reset) void pipe_reset(int32_t pipe);
+// `to = from` of two TPipes: from's allocation state copied into to (the device's memberwise copy).
+ASCENDC_GUEST_IMPORT(pipe_copy) void pipe_copy(int32_t to, int32_t from);
 // PopStackBuffer: the UB past what the pipe handed out, (byte address | bytes << 32), 0 when none.
 ASCENDC_GUEST_IMPORT(pipe_pop_stack) int64_t pipe_pop_stack(int32_t pipe, int32_t pos, int32_t line);
 // A check of the API that failed in the guest: the host stops the kernel as the native check does.
@@ -590,7 +592,13 @@ class TPipe {
     ascendc_guest::pipe_delete(id_);
   }
   TPipe(const TPipe&) = delete;
-  TPipe& operator=(const TPipe&) = delete;
+  // Kernels copy a TPipe into a member (`pipe = pipeIn;`) and allocate from the member: as on the
+  // device, the member then holds the source's allocation state and event ids, and stays its own.
+  TPipe& operator=(const TPipe& from) {
+    ascendc_guest::pipe_copy(id_, from.id_);
+    for (int e = 0; e < 64; ++e) eventIds_[e] = from.eventIds_[e];
+    return *this;
+  }
   template <TPosition s, TPosition d, int32_t depth>
   bool InitBuffer(TQueBind<s, d, depth>& que, uint8_t num, uint32_t len, ASCENDC_GUEST_LINE) {
     que.id_ =

@@ -82,6 +82,7 @@ int32_t QueStateImport(const Call&, int32_t id, int32_t what) {
   return what == static_cast<int32_t>(ascendc_guest::QueState::kIdle) ? q.Idle() : q.Queued();
 }
 void PipeReset(const Call&, int32_t id) { Pipe(id).Reset(); }
+void PipeCopy(const Call&, int32_t to, int32_t from) { Pipe(to) = Pipe(from); }
 int64_t PipePopStack(const Call& c, int32_t id, int32_t pos, int32_t line) {
   const SrcLoc loc = c.Loc(line);
   if (id < 0) ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, "PopStackBuffer without a TPipe");
@@ -180,6 +181,7 @@ void DefineCoreImports(wasmtime_linker_t* l) {
   Import<QueDequeHop>::Define(l, "que_deque_hop");
   Import<QueStateImport>::Define(l, "que_state");
   Import<PipeReset>::Define(l, "pipe_reset");
+  Import<PipeCopy>::Define(l, "pipe_copy");
   Import<PipePopStack>::Define(l, "pipe_pop_stack");
   Import<ApiFail>::Define(l, "api_fail");
   Import<CoreInfoImport>::Define(l, "core_info");
