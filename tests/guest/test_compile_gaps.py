@@ -419,3 +419,13 @@ def test_a_tpipe_assigned_from_another_holds_its_allocations(engines):
     native, guest = engines.both(_pipe_copied(190 * 1024))
     assert native.status is guest.status is Status.RUNTIME_ERROR, (native.message, guest.message)
     assert "past the end" in native.message and "past the end" in guest.message, guest.message
+
+
+def test_the_toolkit_s_api_headers_by_name_compile_on_both_engines(tmp_path):
+    # ops-nn's group_norm_grad includes kernel_type.h; convolutions kernel_tpipe.h, the Matmul
+    # kernels lib/matrix/matmul/matmul.h: each a part of the API the emulation declares whole.
+    names = ["kernel_type.h", "kernel_tpipe.h", "kernel_tensor.h", "lib/matrix/matmul/matmul.h"]
+    source = "".join(f'#include "{n}"\n' for n in names)
+    compiles_on_both(
+        source + "AscendC::LocalTensor<half> t;\nAscendC::TPipe* p = nullptr;\n", tmp_path
+    )
