@@ -3,7 +3,9 @@ declares (ascend_gym/corpus/opdef.py), through the daemon's acceptance check and
 
 import json
 
+from ascend_core.package import dtype_macros
 from ascend_gym.cli import main
+from ascend_gym.corpus import rename_args
 from ascend_gym.corpus.opdef import opdef_spec
 from tests.corpus.test_corpus import SRC
 
@@ -72,3 +74,20 @@ def test_corpus_compile_builds_operators_without_a_spec(tmp_path, capsys):
     assert "| built, every one | 2 of 3 (67 %) |" in table
     assert "| built, with its OpDef's arguments | 1 of 1 (100 %) |" in table
     assert "| vendor_b | 1 of 2 (50 %) |" in table
+
+
+def test_an_output_named_as_its_input_keeps_the_input_s_macro():
+    """A ref op's OpDef names its in-place output as its input: the kernel sees DTYPE_VAR for the
+    input and DTYPE_VAR_REF for the output, as the toolchain names them (the input took the
+    output's `_ref` name before)."""
+    host = """
+    this->Input("var").ParamType(REQUIRED).DataType({ge::DT_INT8});
+    this->Input("indices").ParamType(REQUIRED).DataType({ge::DT_INT32});
+    this->Output("var").ParamType(REQUIRED).DataType({ge::DT_INT8});
+"""
+    spec = rename_args(opdef_spec("scatter_into", host), host)
+    assert [a.name for a in spec.inputs] == ["var", "indices"]
+    assert [a.name for a in spec.outputs] == ["var_ref"]
+    macros = dtype_macros(spec, spec.cases[0])
+    assert macros["DTYPE_VAR"] == macros["DTYPE_VAR_REF"] == "int8_t"
+    assert set(spec.cases[0].dtypes) == {"var", "indices", "var_ref"}
