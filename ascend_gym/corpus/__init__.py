@@ -743,14 +743,11 @@ def rename_args(spec: OperatorSpec, host_text: str) -> OperatorSpec:
     outs = [n for kind, n in _ARG.findall(host_text) if kind == "Output"]
     # A list (dynamic) parameter is one OpDef argument: the list is renamed, not its members.
     spec_ins, spec_outs = spec.params(spec.inputs), spec.params(spec.outputs)
-    # Each group's names map apart: a spec may name an in-place output as its input (the OpDef's
-    # own spelling), and the input keeps its name while the output becomes `<name>_ref`.
-    in_names: dict[str, str] = {}
-    out_names: dict[str, str] = {}
+    names: dict[str, str] = {}
     if len(ins) == len(spec_ins):
-        in_names = {name: n for (name, _), n in zip(spec_ins, ins)}
+        names |= {name: n for (name, _), n in zip(spec_ins, ins)}
     if len(outs) == len(spec_outs):
-        out_names = {
+        names |= {
             name: f"{n}_ref" if n in ins and not members[0].dynamic else n
             for (name, members), n in zip(spec_outs, outs)
         }
@@ -759,38 +756,20 @@ def rename_args(spec: OperatorSpec, host_text: str) -> OperatorSpec:
     for arg in data["outputs"]:
         if arg["alias"]:
             arg["param"] = len(outs) == len(spec_outs)
-    renamed = [*in_names.values(), *out_names.values()]
-    unchanged = all(k == v for k, v in [*in_names.items(), *out_names.items()])
-    if len(set(renamed)) != len(renamed) or unchanged:
+    if len(set(names.values())) != len(names) or all(k == v for k, v in names.items()):
         return OperatorSpec.model_validate(data)
-    for group, names in (("inputs", in_names), ("outputs", out_names)):
+    for group in ("inputs", "outputs"):
         for arg in data[group]:
             if arg["dynamic"]:
                 arg["dynamic"] = names.get(arg["dynamic"], arg["dynamic"])
                 continue
             arg["name"] = names.get(arg["name"], arg["name"])
-            arg["alias"] = in_names.get(arg["alias"], arg["alias"])
+            arg["alias"] = names.get(arg["alias"], arg["alias"])
     for case in data["cases"]:
         for key in ("shapes", "dtypes", "values", "ranges", "points", "broadcast"):
-            case[key] = _renamed_keys(case[key], spec, in_names, out_names)
-        case["absent"] = [in_names.get(k, out_names.get(k, k)) for k in case["absent"]]
+            case[key] = {names.get(k, k): v for k, v in case[key].items()}
+        case["absent"] = [names.get(k, k) for k in case["absent"]]
     return OperatorSpec.model_validate(data)
-
-
-def _renamed_keys(
-    values: dict, spec: OperatorSpec, in_names: dict[str, str], out_names: dict[str, str]
-) -> dict:
-    """A case's per-argument map under the new names; a key naming both an input and an output
-    (an in-place output spelled as its input) goes to each."""
-    outputs = {a.name for a in spec.outputs} | {a.dynamic for a in spec.outputs if a.dynamic}
-    inputs = {a.name for a in spec.inputs} | {a.dynamic for a in spec.inputs if a.dynamic}
-    out: dict = {}
-    for k, v in values.items():
-        if k in inputs or k not in outputs:
-            out[in_names.get(k, k)] = v
-        if k in outputs:
-            out.setdefault(out_names.get(k, k), v)
-    return out
 
 
 GE_NAMES = {ge: name for name, ge in GE_DTYPES.items()}

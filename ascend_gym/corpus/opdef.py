@@ -113,16 +113,21 @@ def opdef_spec(op: str, host_text: str) -> OperatorSpec | None:
     if column is None:
         return None
 
-    def members(group: list[tuple[str, list[str], bool]]) -> list[tuple[ArgSpec, str]]:
+    def members(
+        group: list[tuple[str, list[str], bool]], taken: set[str]
+    ) -> list[tuple[ArgSpec, str]]:
         out = []
         for name, types, dynamic in group:
             dtype = types[column] if column < len(types) else types[0]
+            if name in taken and not dynamic:  # a ref op's output: `<name>_ref`, as the toolchain
+                name = f"{name}_ref"  # names its kernel parameter (and corpus.rename_args)
             for member in [f"{name}0", f"{name}1"] if dynamic else [name]:
                 arg = ArgSpec(name=member, dtypes=[dtype], dynamic=name if dynamic else "")
                 out.append((arg, dtype))
         return out
 
-    inputs, outputs = members(ins), members(outs)
+    inputs = members(ins, set())
+    outputs = members(outs, {name for name, _, _ in ins})
     both = inputs + outputs
     case = Case(
         name="compile",
