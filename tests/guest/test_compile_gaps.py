@@ -429,3 +429,25 @@ def test_the_toolkit_s_api_headers_by_name_compile_on_both_engines(tmp_path):
     compiles_on_both(
         source + "AscendC::LocalTensor<half> t;\nAscendC::TPipe* p = nullptr;\n", tmp_path
     )
+
+
+def _forwarding_names(root: Path) -> set[str]:
+    """The include names under `root` whose header forwards to the emulated API (asc-devkit's names)."""
+    return {
+        str(h.relative_to(root))
+        for h in root.rglob("*.h")
+        if "included by this name:" in h.read_text()
+    }
+
+
+def test_every_public_include_name_of_the_toolkit_compiles_on_both_engines(tmp_path):
+    # asc-devkit's basic_api and adv_api headers, by every name CANN installs them under (bare and
+    # basic_api/, lib/ and adv_api/, the older lib/<api>/ links): one kernel includes them all.
+    guest = _forwarding_names(guest_build.GUEST_INCLUDE)
+    assert guest == _forwarding_names(build.INCLUDE_DIR)
+    assert {"kernel_operator_data_copy_intf.h", "lib/pad/kernel_operator_pad_intf.h"} <= guest
+    source = "".join(f'#include "{n}"\n' for n in sorted(guest))
+    compiles_on_both(
+        source + "AscendC::LocalTensor<half> t;\nAscendC::MatmulConfig c = AscendC::CFG_NORM;\n",
+        tmp_path,
+    )

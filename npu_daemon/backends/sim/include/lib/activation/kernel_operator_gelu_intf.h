@@ -1,0 +1,4 @@
+// asc-devkit's include/adv_api/activation/kernel_operator_gelu_intf.h, included by this name:
+// the emulation declares the whole API in kernel_operator.h.
+#pragma once
+#include "kernel_operator.h"

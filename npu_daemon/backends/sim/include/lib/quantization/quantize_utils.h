@@ -1,0 +1,4 @@
+// asc-devkit's include/adv_api/quantization/quantize_utils.h, included by this name:
+// the emulation declares the whole API in kernel_operator.h.
+#pragma once
+#include "kernel_operator.h"
