@@ -451,3 +451,23 @@ def test_every_public_include_name_of_the_toolkit_compiles_on_both_engines(tmp_p
         source + "AscendC::LocalTensor<half> t;\nAscendC::MatmulConfig c = AscendC::CFG_NORM;\n",
         tmp_path,
     )
+
+
+def test_the_matmul_configuration_is_named_unqualified_and_set_by_parameter_groups(tmp_path):
+    # asc-devkit declares MatmulConfig and its parameter groups at global scope (ops-nn's Matmul
+    # kernels write `constexpr MatmulBatchParams p{...}; GetMMConfig<...>(p)` without a namespace).
+    source = """#include "lib/matmul_intf.h"
+constexpr MatmulBatchParams batch{false, BatchMode::BATCH_LESS_THAN_L1, false, BatchOutMode::MULTI_BATCH};
+constexpr MatmulFuncParams func{false, true, false, false, 2, IterateOrder::ORDER_N, ScheduleType::INNER_PRODUCT};
+constexpr MatmulShapeParams shape{64, 32, 16, 32, 16, 16};
+constexpr MatmulConfig cfg = GetMMConfig<MatmulConfigMode::CONFIG_MDL>(shape, batch, func, MatmulBiasParams{false});
+static_assert(!cfg.doNorm && cfg.doMultiDataLoad && cfg.singleCoreK == 16 && cfg.basicN == 16);
+static_assert(cfg.batchMode == BatchMode::BATCH_LESS_THAN_L1 && !cfg.isBiasBatch && cfg.bmmOutMode == MULTI_BATCH);
+static_assert(cfg.enVecND2NZ && cfg.doMTE2Preload == 2 && cfg.iterateOrder == IterateOrder::ORDER_N);
+static_assert(!cfg.enableSetBias && CFG_NORM.doNorm && CFG_NORM.batchMode == BatchMode::BATCH_LESS_THAN_L1);
+static_assert(GetNormalConfig(false, false, false, BatchMode::NONE, true, IterateOrder::ORDER_M).iterateOrder ==
+              IterateOrder::ORDER_M);
+using namespace AscendC;
+constexpr MatmulConfig both = CFG_MDL;  // the same entity through AscendC and the global scope
+"""
+    compiles_on_both(source, tmp_path)
