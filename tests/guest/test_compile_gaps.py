@@ -471,3 +471,10 @@ using namespace AscendC;
 constexpr MatmulConfig both = CFG_MDL;  // the same entity through AscendC and the global scope
 """
     compiles_on_both(source, tmp_path)
+
+
+def test_a_host_header_s_json_library_compiles_for_the_guest(tmp_path):
+    # ops-nn's RNN tiling headers include nlohmann/json, which includes <filesystem> where the
+    # standard library has it: wasm32 libc++'s stops the compile (built without it). The guest
+    # build turns json's filesystem support off by its own switches; nothing reaches a file.
+    compiles_on_both('#include <nlohmann/json.hpp>\n#include "kernel_operator.h"\n', tmp_path)

@@ -32,6 +32,11 @@ FLAGS = [
     "-std=c++17",
     "-fno-exceptions",
     "-w",
+    # wasm32 libc++ is built without the filesystem library, yet its <filesystem> exists (and stops
+    # the compile): nlohmann/json, which host tiling headers include, would include it on finding it.
+    # Its documented switches leave std::filesystem out; a kernel has no files to reach anyway.
+    "-DJSON_HAS_FILESYSTEM=0",
+    "-DJSON_HAS_EXPERIMENTAL_FILESYSTEM=0",
 ]
 INCLUDES = ["-DASCENDC_SIM_KERNEL", f"-I{GUEST_INCLUDE}", f"-I{build.HOST_INCLUDE_DIR}"]
 # The header's own template instantiations done once in the precompiled header: otherwise every
@@ -97,7 +102,9 @@ def headers_digest() -> str:
 def ensure_pch() -> Path:
     """The API header and every tiling view's fixed includes, precompiled once per header digest
     (by the daemon, from our headers alone; the candidates' compiles only read it)."""
-    key = build.digest("guest-pch", headers_digest(), build.runtime_sources_stamp(), *PCH_FLAGS)
+    key = build.digest(
+        "guest-pch", headers_digest(), build.runtime_sources_stamp(), *FLAGS, *PCH_FLAGS
+    )
     root = build.cache_root() / f"guest-pch-{key[:24]}"
     pch = root / "guest.pch"
     if pch.exists():
@@ -127,6 +134,7 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
     return build.digest(
         "guest-kernel",
         headers_digest(),
+        FLAGS,
         _ir_pass_digest(),
         LINK,
         build.kernel_side_sources(pkg),
