@@ -232,7 +232,7 @@ GATHER = """    const uint32_t n = (len + alignElems - 1) / alignElems * alignEl
 
 # Identity round trips on relu's result: GatherMask copies it out and back (built-in pattern 7, then a
 # pattern tensor of ones, counter mode), TransDataTo5HD transposes a 16 x 16 block twice. A wrong
-# count of gathered elements spoils the output.
+# count of gathered elements (returned, or read back with AscendCUtils::GetRsvdCnt) spoils the output.
 ROUND_TRIPS = """    using P = std::conditional_t<sizeof(DTYPE_X) == 2, uint16_t, uint32_t>;
     const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;
     Relu(yLocal, xLocal, n);
@@ -241,7 +241,8 @@ ROUND_TRIPS = """    using P = std::conditional_t<sizeof(DTYPE_X) == 2, uint16_t
     uint64_t out = 0, back = 0;
     GatherMask(xLocal, yLocal, 7, true, n, {1, 1, 8, 0}, out);
     GatherMask(yLocal, xLocal, pattern, true, n, {1, 1, 8, 0}, back);
-    if (out != n || back != n) Duplicate(yLocal, static_cast<DTYPE_X>(-1), n);
+    if (out != n || back != n || AscendCUtils::GetRsvdCnt() != static_cast<int64_t>(n))
+      Duplicate(yLocal, static_cast<DTYPE_X>(-1), n);
     LocalTensor<uint16_t> yb = yLocal.template ReinterpretCast<uint16_t>();
     LocalTensor<uint16_t> xb = xLocal.template ReinterpretCast<uint16_t>();
     if (n * sizeof(DTYPE_X) >= 512) {

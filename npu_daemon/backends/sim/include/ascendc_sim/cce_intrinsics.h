@@ -291,7 +291,7 @@ __aicore__ inline void vreducev2(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* 
   ascendc_sim::CoreRegisters& reg = ascendc_sim::CurrentCore().Registers();
   const bool counter = reg.maskCounter;
   const AscendC::GatherMaskParams p{src0BlockStride, repeat, src0RepeatStride, src1RepeatStride};
-  uint64_t kept = 0;
+  uint64_t kept = 0;  // GatherMask sets the count register get_rsvd_cnt reads
   if (patternMode == 0)
     AscendC::GatherMask(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc),
                         ascendc_sim::UbFrom<T>(src1, loc), counter, static_cast<uint32_t>(reg.mask[0]), p, kept, loc);
@@ -299,12 +299,13 @@ __aicore__ inline void vreducev2(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* 
     AscendC::GatherMask(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc), patternMode, counter,
                         static_cast<uint32_t>(reg.mask[0]), p, kept, loc);
   reg.maskCounter = counter;  // the instruction leaves the mode alone (the library's GatherMask resets it)
-  reg.rsvdCnt = kept;
 }
 __aicore__ inline int64_t get_rsvd_cnt() {
   ascendc_sim::CurrentCore().Scalar(1);
   return static_cast<int64_t>(ascendc_sim::CurrentCore().Registers().rsvdCnt);
 }
+// The elements the last GatherMask kept (asc-devkit kernel_utils_base.h: the register get_rsvd_cnt reads).
+__aicore__ inline int64_t AscendC::AscendCUtils::GetRsvdCnt() { return get_rsvd_cnt(); }
 
 // ---- data movement ----------------------------------------------------------------------------
 // copy_gm_to_ubuf / copy_ubuf_to_gm / copy_ubuf_to_ubuf: DataCopy in 32 B blocks (sid, nBurst,

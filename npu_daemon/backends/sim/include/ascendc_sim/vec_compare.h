@@ -425,6 +425,7 @@ void GatherMaskLongRepeats(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
   }
   std::copy(picked.begin(), picked.end(), ascendc_sim::HostData(dst));
   rsvdCnt = n;
+  CurrentCore().Registers().rsvdCnt = n;  // the count register GetRsvdCnt reads
 }
 
 template <typename T, typename Bit>
@@ -463,6 +464,7 @@ void GatherMaskImpl(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
                 loc, {out});
   std::copy(picked.begin(), picked.end(), ascendc_sim::HostData(dst));
   rsvdCnt = n;
+  CurrentCore().Registers().rsvdCnt = n;  // the count register GetRsvdCnt reads
 }
 
 }  // namespace ascendc_sim

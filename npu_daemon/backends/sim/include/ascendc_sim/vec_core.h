@@ -189,6 +189,7 @@ class AscendCUtils {
   static int32_t GetBitSize(int32_t byteSize) { return byteSize * 8; }
   static int32_t GetC0Size() { return 32; }
   static int32_t GetC0Count(int32_t dtypeSize) { return GetC0Size() / dtypeSize; }
+  static int64_t GetRsvdCnt();  // defined with get_rsvd_cnt
   template <typename T, bool isSetMask = true>
   static void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow) {
     if constexpr (isSetMask) SetVectorMask<T>(maskHigh, maskLow);
