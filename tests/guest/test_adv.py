@@ -84,11 +84,12 @@ ADV_COMPUTE = """    ClampMax(t0, x, static_cast<T>(6.0f), n);
     Add(y, y, w[128], n < 128 ? n : 128);"""
 
 
-def adv_sigmoid():
+def adv_sigmoid(compute: str = ADV_COMPUTE):
+    """level1/sigmoid with `compute` in place of its Compute and a 4 KB work buffer."""
     pkg = resolve("level1/sigmoid")
     text = pkg.files["op_kernel/sigmoid.cpp"]
     assert SIGMOID_COMPUTE in text
-    text = text.replace(SIGMOID_COMPUTE, ADV_COMPUTE)
+    text = text.replace(SIGMOID_COMPUTE, compute)
     text = text.replace(
         "    pipe.InitBuffer(tmpBuf0, tileLength * sizeof(T));",
         "    pipe.InitBuffer(tmpBuf0, tileLength * sizeof(T));\n    pipe.InitBuffer(workBuf, 4096);",
@@ -102,6 +103,27 @@ def adv_sigmoid():
 def test_the_math_index_broadcast_and_cumsum_apis_match_the_native_engine(engines):
     # Fifteen calls a tile: their arguments' set-up is scalar work, measured 2.9 % apart.
     same_charge(engines, adv_sigmoid(), 0.05)
+
+
+# level1/sigmoid's kernel, then SoftmaxGrad and SoftmaxGradFront on 4 rows of 16: grad 2 and src 1/16
+# give each row's sum(grad * src) 2, so SoftmaxGrad's (grad - 2) * src is 0 and the front's 2 less 2
+# is 0; both added to the output, which holds only if each value is right.
+SOFTMAX_GRAD_COMPUTE = f"""{SIGMOID_COMPUTE}
+    LocalTensor<T> w = workBuf.Get<T>();
+    const uint32_t front = 4 * 32 / sizeof(T), m = n < 64 ? n : 64, mf = n < front ? n : front;
+    Duplicate(w, static_cast<T>(2.0f), 64);
+    Duplicate(w[64], static_cast<T>(0.0625f), 64);
+    SoftMaxTiling st{{}};
+    const SoftMaxShapeInfo shape{{4, 16, 4, 16}};
+    SoftmaxGrad<T>(w[128], w, w[64], w[256].template ReinterpretCast<uint8_t>(), st, false, shape);
+    SoftmaxGradFront<T>(w[192], w, w[64], st, shape);
+    Adds(w[192], w[192], static_cast<T>(-2.0f), front);
+    Add(y, y, w[128], m);
+    Add(y, y, w[192], mf);"""
+
+
+def test_softmax_grad_matches_the_native_engine_with_its_values(engines):
+    same_charge(engines, adv_sigmoid(SOFTMAX_GRAD_COMPUTE), 0.05)
 
 
 # ---- forged arguments ---------------------------------------------------------------------------

@@ -68,6 +68,40 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
   }
 }
 
+// SoftmaxGrad over ND rows (asc-devkit SoftmaxGrad): dst = (grad - rowsum(grad * src)) * src; with
+// isFront (and SoftmaxGradFront), dst holds each row's rowsum(grad * src) repeated across one 32 B
+// block. Charged as the documented steps: mul, reduce, block broadcast; then broadcast, sub, mul.
+template <typename T>
+void SoftmaxGradImpl(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
+                     const AscendC::LocalTensor<T>& grad, const AscendC::LocalTensor<T>& src,
+                     const AscendC::LocalTensor<uint8_t>* tmp, const RowGeometry& g, const SrcLoc& loc) {
+  const uint64_t n = static_cast<uint64_t>(g.rows) * g.pitch;
+  const uint32_t stat = 32 / sizeof(T);
+  const uint64_t out = front ? static_cast<uint64_t>(g.rows) * stat : n;
+  CheckElems(api, grad, n, "gradient", loc);
+  CheckElems(api, src, n, "source", loc);
+  CheckElems(api, dst, out, "destination", loc);
+  ASCENDC_SIM_CHECK(g.valid <= g.pitch && g.pitch * sizeof(T) % 32 == 0, loc,
+                    "%s: srcK %u must be 32 B aligned and >= oriSrcK %u", api, g.pitch, g.valid);
+  const uint32_t bytes = static_cast<uint32_t>(n * sizeof(T));
+  AdvIssue(api, front ? 2 : 5, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(out * sizeof(T)), true},
+           {src.UbAddr(), bytes, false}, loc, tmp);
+  AdvIssue(api, 1, sizeof(T), n, {dst.UbAddr(), 0, true}, {grad.UbAddr(), bytes, false}, loc);
+  const T* x = ascendc_sim::HostData(src);
+  const T* dy = ascendc_sim::HostData(grad);
+  T* d = ascendc_sim::HostData(dst);
+  for (uint32_t r = 0; r < g.rows; ++r) {
+    const uint64_t row = static_cast<uint64_t>(r) * g.pitch;
+    float total = 0;
+    for (uint32_t k = 0; k < g.valid; ++k) total += static_cast<float>(dy[row + k]) * static_cast<float>(x[row + k]);
+    if (front) {
+      for (uint32_t k = 0; k < stat; ++k) d[static_cast<uint64_t>(r) * stat + k] = static_cast<T>(total);
+      continue;
+    }
+    for (uint32_t k = 0; k < g.valid; ++k)
+      d[row + k] = static_cast<T>((static_cast<float>(dy[row + k]) - total) * static_cast<float>(x[row + k]));
+  }
+}
 }  // namespace ascendc_sim
 
 namespace AscendC {
@@ -124,6 +158,42 @@ __aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<U
                                   const SoftMaxShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
   ascendc_sim::SoftMaxImpl("LogSoftMax", 2, dst, &sumTensor, &maxTensor, src, &sharedTmpBuffer,
                            ascendc_sim::SoftMaxRows(tiling, shapeInfo), loc);
+}
+
+// SoftmaxGrad and SoftmaxGradFront: the ND layout (an NZ one is not emulated).
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+__aicore__ inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                                   const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                   const SoftMaxTiling& tiling, bool isFront = false,
+                                   const SoftMaxShapeInfo& softmaxShapeInfo = {}, ASCENDC_SIM_LOC) {
+  static_assert(!isDataFormatNZ, "SoftmaxGrad: the simulator emulates the ND layout");
+  ascendc_sim::SoftmaxGradImpl("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, &sharedTmpBuffer,
+                               ascendc_sim::SoftMaxRows(tiling, softmaxShapeInfo), loc);
+}
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+__aicore__ inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                                   const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, bool isFront = false,
+                                   const SoftMaxShapeInfo& softmaxShapeInfo = {}, ASCENDC_SIM_LOC) {
+  static_assert(!isDataFormatNZ, "SoftmaxGrad: the simulator emulates the ND layout");
+  ascendc_sim::SoftmaxGradImpl<T>("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, nullptr,
+                                  ascendc_sim::SoftMaxRows(tiling, softmaxShapeInfo), loc);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+__aicore__ inline void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                                        const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                        const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                                        ASCENDC_SIM_LOC) {
+  static_assert(!isDataFormatNZ, "SoftmaxGradFront: the simulator emulates the ND layout");
+  ascendc_sim::SoftmaxGradImpl("SoftmaxGrad", true, dstTensor, gradTensor, srcTensor, &sharedTmpBuffer,
+                               ascendc_sim::SoftMaxRows(tiling, softmaxShapeInfo), loc);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+__aicore__ inline void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                                        const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+                                        const SoftMaxShapeInfo& softmaxShapeInfo = {}, ASCENDC_SIM_LOC) {
+  static_assert(!isDataFormatNZ, "SoftmaxGradFront: the simulator emulates the ND layout");
+  ascendc_sim::SoftmaxGradImpl<T>("SoftmaxGrad", true, dstTensor, gradTensor, srcTensor, nullptr,
+                                  ascendc_sim::SoftMaxRows(tiling, softmaxShapeInfo), loc);
 }
 
 // LayerNorm over the last axis of [B, S, H]: y = (x - mean) / sqrt(var + eps) * gamma + beta, with

@@ -210,6 +210,27 @@ void AdvSoftMaxImport(const Call& c, int32_t kind, int32_t t, int32_t u, uint32_
   });
 }
 
+void AdvSoftmaxGrad(const Call& c, int32_t front, int32_t t, uint32_t d, uint32_t dn, uint32_t grad, uint32_t gradn,
+                    uint32_t s, uint32_t sn, uint32_t tmp, uint32_t tmpn, int32_t hasTmp, uint32_t tilingPtr,
+                    uint32_t shapePtr, int32_t line) {
+  const char* api = "SoftmaxGrad";
+  const auto tiling = Struct<SoftMaxTiling>(c, tilingPtr, api);
+  const auto shape = Struct<AscendC::SoftMaxShapeInfo>(c, shapePtr, api);
+  // As SoftMax's: rows are held to the destination's elements, so empty rows (srcK 0) stay bounded.
+  const ascendc_sim::RowGeometry g = ascendc_sim::SoftMaxRows(tiling, shape);
+  if (g.rows > dn) Refuse(api, std::to_string(g.rows) + " rows for a destination of " + std::to_string(dn));
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kFloating<T>) {
+      const auto D = Local<T>(d, dn), G = Local<T>(grad, gradn), S = Local<T>(s, sn);
+      const SrcLoc loc = c.Loc(line);
+      if (hasTmp) return AscendC::SoftmaxGrad<T>(D, G, S, Tmp(tmp, tmpn), tiling, front != 0, shape, loc);
+      return AscendC::SoftmaxGrad<T>(D, G, S, tiling, front != 0, shape, loc);
+    }
+    Unsupported(api, t);
+  });
+}
+
 // LayerNorm and RmsNorm normalise the first originalHLength elements of rows hLength apart.
 template <typename Tiling>
 void CheckRows(const Tiling& tiling, const char* api) {
@@ -399,6 +420,7 @@ void DefineAdvImports(wasmtime_linker_t* l) {
   Import<AdvSelectBytesMask>::Define(l, "adv_select_bytes_mask");
   Import<AdvArithProgression>::Define(l, "adv_arith_progression");
   Import<AdvSoftMaxImport>::Define(l, "adv_softmax");
+  Import<AdvSoftmaxGrad>::Define(l, "adv_softmax_grad");
   Import<AdvLayerNorm>::Define(l, "adv_layer_norm");
   Import<AdvRmsNorm>::Define(l, "adv_rms_norm");
   Import<AdvSum>::Define(l, "adv_sum");

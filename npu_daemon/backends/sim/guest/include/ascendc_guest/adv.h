@@ -20,6 +20,10 @@ ASCENDC_GUEST_IMPORT(adv_softmax)
 void adv_softmax(AdvSoftMax kind, Dtype t, Dtype u, uint32_t d, uint32_t dSize, uint32_t sum, uint32_t sumSize,
                  uint32_t max, uint32_t maxSize, uint32_t s, uint32_t sSize, uint32_t tmp, uint32_t tmpSize,
                  int32_t hasTmp, const void* tiling, const void* shape, int32_t line);
+ASCENDC_GUEST_IMPORT(adv_softmax_grad)
+void adv_softmax_grad(int32_t front, Dtype t, uint32_t d, uint32_t dSize, uint32_t grad, uint32_t gradSize, uint32_t s,
+                      uint32_t sSize, uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, const void* tiling,
+                      const void* shape, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_layer_norm)
 void adv_layer_norm(Dtype t, uint32_t out, uint32_t outSize, uint32_t mean, uint32_t meanSize, uint32_t var,
                     uint32_t varSize, uint32_t x, uint32_t xSize, uint32_t gamma, uint32_t gammaSize, uint32_t beta,
@@ -313,6 +317,41 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<U>& sumTensor, cons
                         ASCENDC_GUEST_TMP(sharedTmpBuffer));
 }
 #undef ASCENDC_GUEST_SOFTMAX
+
+// SoftmaxGrad and SoftmaxGradFront: the ND layout (an NZ one is not emulated).
+#define ASCENDC_GUEST_SOFTMAX_GRAD(FRONT, TMP)                                                           \
+  ascendc_guest::adv_softmax_grad(FRONT, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dstTensor),        \
+                                  ASCENDC_GUEST_T(gradTensor), ASCENDC_GUEST_T(srcTensor), TMP, &tiling, \
+                                  &softmaxShapeInfo, line)
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling, bool isFront = false,
+                 const SoftMaxShapeInfo& softmaxShapeInfo = {}, ASCENDC_GUEST_LINE) {
+  static_assert(!isDataFormatNZ, "SoftmaxGrad: the simulator emulates the ND layout");
+  ASCENDC_GUEST_SOFTMAX_GRAD(isFront, ASCENDC_GUEST_TMP(sharedTmpBuffer));
+}
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor, const LocalTensor<T>& srcTensor,
+                 const SoftMaxTiling& tiling, bool isFront = false, const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                 ASCENDC_GUEST_LINE) {
+  static_assert(!isDataFormatNZ, "SoftmaxGrad: the simulator emulates the ND layout");
+  ASCENDC_GUEST_SOFTMAX_GRAD(isFront, ASCENDC_GUEST_NO_TMP);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                      const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                      const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}, ASCENDC_GUEST_LINE) {
+  static_assert(!isDataFormatNZ, "SoftmaxGradFront: the simulator emulates the ND layout");
+  ASCENDC_GUEST_SOFTMAX_GRAD(true, ASCENDC_GUEST_TMP(sharedTmpBuffer));
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                      const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+                      const SoftMaxShapeInfo& softmaxShapeInfo = {}, ASCENDC_GUEST_LINE) {
+  static_assert(!isDataFormatNZ, "SoftmaxGradFront: the simulator emulates the ND layout");
+  ASCENDC_GUEST_SOFTMAX_GRAD(true, ASCENDC_GUEST_NO_TMP);
+}
+#undef ASCENDC_GUEST_SOFTMAX_GRAD
 
 template <typename T, bool isReuseSource = false>
 void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
