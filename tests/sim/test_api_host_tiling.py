@@ -293,12 +293,15 @@ inline T* GetCompileInfoPtr(gert::TilingParseContext* context) { return context-
 
 
 def test_infer_shape_reads_input_descs(kernel):
-    # Graph-mode shape inference is compiled, never run at a launch; it may read the input's desc.
+    # Graph-mode shape inference is compiled, never run at a launch; it may read the input's and
+    # the output's descs (cann-ops avg_pool3_d reads the output's origin format).
     host = HOST.replace(
         "namespace optiling {",
         """static ge::graphStatus SimkInferShape(gert::InferShapeContext* ctx) {
   const gert::CompileTimeTensorDesc* desc = ctx->GetInputDesc(0);
-  return desc != nullptr && desc->GetOriginFormat() == ge::FORMAT_ND ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+  const gert::CompileTimeTensorDesc* out = ctx->GetOutputDesc(0);
+  return desc != nullptr && out != nullptr && desc->GetOriginFormat() == out->GetOriginFormat()
+             ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
 }
 namespace optiling {""",
     )

@@ -743,8 +743,11 @@ class InferShapeContext {
   const Tensor* GetInputTensor(size_t i) const { return i < tensors_.size() ? &tensors_[i] : nullptr; }
   const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < descs_.size() ? &descs_[i] : nullptr; }
   std::vector<Tensor> tensors_;
-  std::vector<CompileTimeTensorDesc> descs_;
+  std::vector<CompileTimeTensorDesc> descs_, outputDescs_;
   Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+  const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
+    return i < outputDescs_.size() ? &outputDescs_[i] : nullptr;
+  }
   const RuntimeAttrs* GetAttrs() const { return &attrs_; }
   const char* GetNodeName() const { return ""; }
   const char* GetNodeType() const { return ""; }
