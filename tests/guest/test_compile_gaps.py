@@ -478,3 +478,15 @@ def test_a_host_header_s_json_library_compiles_for_the_guest(tmp_path):
     # standard library has it: wasm32 libc++'s stops the compile (built without it). The guest
     # build turns json's filesystem support off by its own switches; nothing reaches a file.
     compiles_on_both('#include <nlohmann/json.hpp>\n#include "kernel_operator.h"\n', tmp_path)
+
+
+def test_the_library_s_buffer_sizes_are_named_as_on_the_a2(tmp_path):
+    # ops-nn's Matmul kernels size their UB tiles by TOTAL_UB_SIZE (mat_mul_v3_common.h), unqualified
+    # after `using namespace AscendC`: asc-devkit's kernel_utils_constants.h for __NPU_ARCH__ 2201.
+    source = """#include "kernel_operator.h"
+using namespace AscendC;
+static_assert(TOTAL_UB_SIZE == 192 * 1024 && TOTAL_VEC_LOCAL_SIZE == 184 * 1024 && TMP_UB_SIZE == 8 * 1024);
+static_assert(TOTAL_L1_SIZE == 512 * 1024 - 128 && TOTAL_L0A_SIZE == 64 * 1024 && TOTAL_L0B_SIZE == 64 * 1024);
+static_assert(AscendC::TOTAL_L0C_SIZE == 128 * 1024);
+"""
+    compiles_on_both(source, tmp_path)

@@ -65,6 +65,19 @@ constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIME
 constexpr uint32_t MAX_REPEAT_FLOAT_SIZE = ONE_REPEAT_FLOAT_SIZE * MAX_REPEAT_TIMES;
 constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;  // elements Brcb takes per repeat
 constexpr uint32_t BRCB_MAX_REPEAT_SIZE = BRCB_BROADCAST_NUMBER * MAX_REPEAT_TIMES;
+// The A2's buffer sizes as the library declares them (asc-devkit kernel_utils_constants.h, __NPU_ARCH__
+// 2201): kernels size their tiles by them unqualified. L1 keeps KFC_L1_RESERVER_SIZE for the Matmul's
+// messages there.
+#ifndef KFC_L1_RESERVER_SIZE
+#define KFC_L1_RESERVER_SIZE 128
+#endif
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
+constexpr uint32_t TMP_UB_SIZE = 8 * 1024;
+constexpr uint32_t TOTAL_L1_SIZE = 512 * 1024 - KFC_L1_RESERVER_SIZE;
+constexpr uint32_t TOTAL_L0A_SIZE = 64 * 1024;
+constexpr uint32_t TOTAL_L0B_SIZE = 64 * 1024;
+constexpr uint32_t TOTAL_L0C_SIZE = 128 * 1024;
 
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 struct CopyRepeatParams {
