@@ -157,6 +157,15 @@ class Tensor:
     def view_as(self, other: Tensor) -> Tensor:
         return self.view(other.shape)
 
+    # the last two axes swapped: a matmul operand (trace.transpose)
+    @property
+    def T(self) -> Tensor:  # noqa: N802 (torch's name)
+        if self.ndim != 2:
+            raise Unsupported(f".T of a {self.ndim}-d tensor (axes reversed)")
+        return Tensor(sym.transpose(self.sym))
+
+    mT = property(lambda self: Tensor(sym.transpose(self.sym)))  # noqa: N815 (torch's name)
+
     def __getattr__(self, name: str) -> Any:
         fn = FUNCTIONS.get(name)
         if fn is None and name.endswith("_") and name[:-1] in FUNCTIONS:
@@ -203,6 +212,34 @@ Tensor.__ne__ = lambda self, o: Tensor(sym.compare("ne", self.sym, _lift(o)))  #
 Tensor.__hash__ = object.__hash__  # type: ignore[assignment,method-assign]
 Tensor.__neg__ = lambda self: _rounded(Tensor(-self.sym))  # type: ignore[method-assign]
 Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[method-assign]
+
+
+Tensor.__matmul__ = lambda self, o: _matmul(self, o)  # type: ignore[attr-defined]
+Tensor.__rmatmul__ = lambda self, o: _matmul(o, self)  # type: ignore[attr-defined]
+
+
+def _matmul(a: Any, b: Any, **k: Any) -> Tensor:
+    """torch.matmul / mm / bmm / @: accumulated in fp32 on the cube whatever the golden's
+    dtype, as torch's CPU kernels accumulate too."""
+    return Tensor(sym.matmul(_lift(a), _lift(b)))
+
+
+def _t(x: Any) -> Tensor:
+    v = _lift(x)
+    if v.ndim > 2:
+        raise Unsupported(f"t() of a {v.ndim}-d tensor")
+    return Tensor(sym.transpose(v)) if v.ndim == 2 else Tensor(v)
+
+
+def _permute(x: Any, *dims: Any) -> Tensor:
+    return Tensor(sym.permute(_lift(x), _shape_arg(dims)))
+
+
+def _linear(x: Any, weight: Any, bias: Any = None) -> Tensor:
+    """F.linear: x @ weight^T (+ bias, which is not a matmul's epilogue here)."""
+    if bias is not None:
+        raise Unsupported("F.linear with a bias (a matmul with an epilogue)")
+    return Tensor(sym.matmul(_lift(x), sym.transpose(_lift(weight))))
 
 
 def _is_one(x: Any) -> bool:
@@ -642,6 +679,7 @@ FOLDS = {"sum": "add", "mean": "add", "amax": "max", "amin": "min", "max": "max"
 # functions whose arguments name axes: over a stack only as FOLDS (the axis shifted by one)
 AXIS_FUNCTIONS = {"softmax", "log_softmax", "cumsum", "logsumexp", "var", "std", "norm"}
 AXIS_FUNCTIONS |= {"normalize", "glu", "chunk", "reshape", "flatten", "layer_norm", "rms_norm"}
+AXIS_FUNCTIONS |= {"matmul", "mm", "bmm", "linear", "t", "transpose", "swapaxes", "permute"}
 
 
 class Stacked:
@@ -875,6 +913,14 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "amin": _reduce("min"),
     "tensor": _tensor,
     "as_tensor": _tensor,
+    "matmul": _matmul,
+    "mm": _matmul,
+    "bmm": _matmul,
+    "linear": _linear,
+    "t": _t,
+    "transpose": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
+    "swapaxes": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
+    "permute": _permute,
 }
 
 

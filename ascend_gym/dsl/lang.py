@@ -482,6 +482,19 @@ class Loop:
         self.stores.append(Store(tensor, n, loc))
 
 
+@dataclass(eq=False)
+class Matmul:
+    """c = op(a) @ op(b) on the cube (the Matmul API), op a transpose of the last two axes where
+    asked; batch axes are walked, an operand without them shared by every batch."""
+
+    out: Tensor
+    a: Tensor
+    b: Tensor
+    trans_a: bool
+    trans_b: bool
+    where: str
+
+
 class Schedule(BaseModel):
     """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
 
@@ -504,6 +517,7 @@ class Kernel:
         self.attrs: list[str] = []
         self.scalars: list[str] = []  # inputs of the scalar layout that a loop reads
         self.loops: list[Loop] = []
+        self.mm: Matmul | None = None
         self.sched = Schedule()
         self._open: Loop | None = None
 
@@ -558,6 +572,8 @@ class Kernel:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
+        if self.mm is not None:
+            raise DslError(loc, "a kernel is either loops or one matmul")
         if kind != "tiles" and any(lp.kind == kind for lp in self.loops):
             raise DslError(loc, f"a kernel has one {kind}() loop")
         if axis < 1:
@@ -571,6 +587,19 @@ class Kernel:
         if not loop.stores:
             raise DslError(loc, "the loop stores nothing")
         self.loops.append(loop)
+
+    def matmul(
+        self, out: Tensor, a: Tensor, b: Tensor, trans_a: bool = False, trans_b: bool = False
+    ) -> None:
+        """out = a @ b on the cube cores, fp32 accumulation, the result cast to out's dtype.
+        `trans_a`: a is stored [..., K, M]; `trans_b`: b is stored [..., N, K]."""
+        loc = _caller()
+        if self.mm is not None or self.loops or self._open is not None:
+            raise DslError(loc, "a kernel is either loops or one matmul")
+        for t, output in ((out, True), (a, False), (b, False)):
+            if not isinstance(t, Tensor) or t.is_output != output or t.layout != "full":
+                raise DslError(loc, "matmul(out, a, b): a full output and two full inputs")
+        self.mm = Matmul(out, a, b, bool(trans_a), bool(trans_b), loc)
 
     def schedule(self, **knobs: object) -> None:
         loc = _caller()

@@ -441,20 +441,6 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                     f"  const float* {a.name} = context->GetAttrs()->GetFloat({i});",
                     f"  tiling.set_{a.name}({a.name} == nullptr ? {float_literal(a.default)} : *{a.name});",
                 ]
-        opdef = []
-        for kind, args in (("Input", spec.inputs), ("Output", spec.outputs)):
-            for a in args:
-                dts = ", ".join(f"ge::{GE_DTYPES[d]}" for d in a.dtypes)
-                fmts = ", ".join("ge::FORMAT_ND" for _ in a.dtypes)
-                opdef.append(
-                    f'    this->{kind}("{a.name}").ParamType(REQUIRED).DataType({{{dts}}})'
-                    f".Format({{{fmts}}});"
-                )
-        for a in spec.attrs:
-            if a.type == "float":
-                opdef.append(
-                    f'    this->Attr("{a.name}").AttrType(OPTIONAL).Float({float_literal(a.default)});'
-                )
         return "\n".join(
             [
                 f'#include "{spec.name}_tiling.h"',
@@ -486,20 +472,41 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 "",
                 "}  // namespace optiling",
                 "",
-                "namespace ops {",
-                f"class {spec.op_type} : public OpDef {{",
-                " public:",
-                f"  explicit {spec.op_type}(const char* name) : OpDef(name) {{",
-                *opdef,
-                "    this->AICore().SetTiling(optiling::TilingFunc);",
-                '    this->AICore().AddConfig("ascend910b");',
-                "  }",
-                "};",
-                f"OP_ADD({spec.op_type});",
-                "}  // namespace ops",
-                "",
+                *self._opdef(),
             ]
         )
+
+    def _opdef(self) -> list[str]:
+        """The OpDef registration: the spec's tensors, dtypes and float attributes."""
+        spec = self.spec
+        opdef = []
+        for kind, args in (("Input", spec.inputs), ("Output", spec.outputs)):
+            for a in args:
+                dts = ", ".join(f"ge::{GE_DTYPES[d]}" for d in a.dtypes)
+                fmts = ", ".join("ge::FORMAT_ND" for _ in a.dtypes)
+                opdef.append(
+                    f'    this->{kind}("{a.name}").ParamType(REQUIRED).DataType({{{dts}}})'
+                    f".Format({{{fmts}}});"
+                )
+        for a in spec.attrs:
+            if a.type == "float":
+                opdef.append(
+                    f'    this->Attr("{a.name}").AttrType(OPTIONAL).Float({float_literal(a.default)});'
+                )
+        return [
+            "namespace ops {",
+            f"class {spec.op_type} : public OpDef {{",
+            " public:",
+            f"  explicit {spec.op_type}(const char* name) : OpDef(name) {{",
+            *opdef,
+            "    this->AICore().SetTiling(optiling::TilingFunc);",
+            '    this->AICore().AddConfig("ascend910b");',
+            "  }",
+            "};",
+            f"OP_ADD({spec.op_type});",
+            "}  // namespace ops",
+            "",
+        ]
 
     def _workspace(self) -> list[str]:
         if not getattr(self, "n_totals", 0):
@@ -524,4 +531,8 @@ def lower(
     reference: dict[str, str] | None = None,
 ) -> OperatorPackage:
     """Check a DSL kernel against its spec and lower it to an operator package."""
+    if kernel.mm is not None:
+        from ascend_gym.dsl.cube import MatmulLowering
+
+        return MatmulLowering(kernel, spec).package(dsl_source, reference)
     return Lowering(kernel, spec).package(dsl_source, reference)

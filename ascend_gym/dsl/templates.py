@@ -13,9 +13,12 @@ for that shape); the traced expression fills in the compute. Categories, after A
 
 from __future__ import annotations
 
+import keyword
 import math
+import re
 from dataclasses import dataclass
 
+from ascend_gym.dsl import lang
 from ascend_gym.dsl.trace import Sym, Unsupported
 
 # ops whose fp16 result equals the fp64 reference rounded once, when only one of them rounds
@@ -45,6 +48,8 @@ SCHEDULES = {
     "total": "tile_length=8192, buffer_num=2, block_dim=40",
     # lanes of a column (tile_length) x steps along the axis per copy (rows_per_tile)
     "columns": "tile_length=4096, rows_per_tile=32, buffer_num=2, block_dim=40",
+    # cube cores (capped by the SoC's AIC count): batches and C blocks share them
+    "matmul": "block_dim=24",
 }
 
 
@@ -75,6 +80,17 @@ def _inputs_of(root: Sym) -> set[str]:
     return {s.name for s in _nodes([root]) if s.op == "input"}
 
 
+# the program's own names: the kernel, the loop variables, values and the DSL's functions
+_PROGRAM_NAMES = {"k", "t", "r", "c", "Kernel", *lang.UNARY, "maximum", "minimum", "power", "where"}
+
+
+def var(name: str) -> str:
+    """The program variable of a tensor or attribute: its spec name, unless that is one of the
+    program's own names or a Python keyword (an input named `k`, a weight named `lambda`)."""
+    taken = name in _PROGRAM_NAMES or keyword.iskeyword(name) or re.fullmatch(r"v\d+", name)
+    return f"{name}_" if taken else name
+
+
 def _const(v: float) -> str:
     if math.isinf(v) or math.isnan(v):
         raise Unsupported(f"the constant {v}")
@@ -98,13 +114,13 @@ class Renderer:
         if s.op == "const":
             return _const(s.value)
         if s.op == "attr":
-            return s.name
+            return var(s.name)
         if s.op == "view":  # axes of one added or dropped: the same values
             return self.expr(s.args[0])
         if s.op in ("input", "part"):
             src = s if s.op == "input" else s.args[0]
             part = f", part={s.part[0]}, parts={s.part[1]}" if s.op == "part" else ""
-            text = f"{self.loop}.load({src.name}{part})" + (".float()" if self.upcast else "")
+            text = f"{self.loop}.load({var(src.name)}{part})" + (".float()" if self.upcast else "")
         elif s.op == "unary":
             a = self.expr(s.args[0])
             if s.fn == "neg":
@@ -188,11 +204,11 @@ def _decls(inputs: list[str], outputs: list[str], layouts: dict[str, str], attrs
     lines = []
     for n in inputs:
         lay = layouts.get(n, "full")
-        lines.append(f'{n} = k.input("{n}"' + (f', "{lay}")' if lay != "full" else ")"))
+        lines.append(f'{var(n)} = k.input("{n}"' + (f', "{lay}")' if lay != "full" else ")"))
     for n in outputs:
         lay = layouts.get(n, "full")
-        lines.append(f'{n} = k.output("{n}"' + (f', "{lay}")' if lay != "full" else ")"))
-    lines += [f'{a} = k.attr("{a}")' for a in attrs]
+        lines.append(f'{var(n)} = k.output("{n}"' + (f', "{lay}")' if lay != "full" else ")"))
+    lines += [f'{var(a)} = k.attr("{a}")' for a in attrs]
     return "\n".join(lines)
 
 
@@ -220,6 +236,8 @@ def draft(
         if want is not None and math.prod(want) != math.prod(r.shape):
             raise Unsupported(f"output {o} has shape {list(want)}, the reference {list(r.shape)}")
     nodes = _nodes(roots)
+    if any(s.op in ("matmul", "transpose") for s in nodes):
+        return _matmul(name, description, inputs, out_names, roots)
     if any(s.meta.get("flat") for s in nodes):
         _check_flat(nodes, roots)
     inputs = _as_used(inputs, nodes)
@@ -247,6 +265,69 @@ def draft(
             name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
         )
     return _rows(name, description, inputs, out_names, roots, used_attrs, reduces, dtypes)
+
+
+def _operand(s: Sym) -> tuple[Sym, bool, bool]:
+    """A matmul operand as its input: (input, transposed, read through a reshape that merges
+    axes)."""
+    trans = flat = False
+    while s.op in ("view", "transpose"):
+        if s.op == "transpose":
+            trans = not trans
+        flat = flat or bool(s.meta.get("flat"))
+        s = s.args[0]
+    if s.op != "input":
+        raise Unsupported(f"a matmul of a computed operand (a {s.op} node)")
+    return s, trans, flat
+
+
+def _matmul(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+) -> Draft:
+    """One output that is a matrix product of two inputs, each as stored or with its last two
+    axes swapped: the cube's Matmul (batch axes walked; an operand without them shared)."""
+    root = roots[0]
+    while root.op == "view":
+        root = root.args[0]
+    if len(roots) != 1 or root.op != "matmul":
+        if not any(s.op == "matmul" for s in _nodes(roots)):
+            what = "a transpose outside a matmul operand (no loop reorders elements)"
+        else:
+            what = "a matmul with other work" if len(roots) == 1 else "several outputs"
+        raise Unsupported(f"{what}: only a plain matmul of two inputs is generated on the cube")
+    (a, ta, fa), (b, tb, fb) = (_operand(x) for x in root.args)
+    if a.name == b.name or len(inputs) != 2:
+        raise Unsupported("a matmul kernel takes two distinct inputs, and only them")
+    m, k = root.args[0].shape[-2:]
+    n = root.shape[-1]
+    sa, sb = inputs[a.name], inputs[b.name]
+    batch = math.prod(root.shape[:-2])
+    ba, bb = math.prod(sa[:-2]), math.prod(sb[:-2])
+    if fb or (fa and (ta or bb > 1 or sa[-1] != k)):
+        raise Unsupported("a matmul operand reshaped across its matrix axes")
+    if not fa and (tuple(sa[-2:]) != ((k, m) if ta else (m, k)) or len(sa) < 2):
+        raise Unsupported(f"matmul operand {a.name} {list(sa)} is not a matrix of its product")
+    if tuple(sb[-2:]) != ((n, k) if tb else (k, n)) or len(sb) < 2:
+        raise Unsupported(f"matmul operand {b.name} {list(sb)} is not a matrix of its product")
+    # A's rows merged across its batch axes ([B, S, K] as [B * S, K]) are the same rows of C
+    if not fa and ({ba, bb} - {1, batch} or max(ba, bb) != batch):
+        raise Unsupported("matmul batch axes broadcast other than one operand shared by all")
+    flags = "".join(f", {f}=True" for f, on in (("trans_a", ta), ("trans_b", tb)) if on)
+    decls = _decls(list(inputs), outs, {}, [])
+    source = SKELETON.format(
+        name=name,
+        description=description or "generated",
+        category="matmul",
+        imports="Kernel",
+        decls=decls,
+        loops=f"k.matmul({var(outs[0])}, {var(a.name)}, {var(b.name)}{flags})",
+        schedule=SCHEDULES["matmul"],
+    )
+    return Draft("matmul", source)
 
 
 def _scalars(inputs: dict[str, tuple[int, ...]], roots: list[Sym]) -> set[str]:
@@ -306,7 +387,7 @@ def _elementwise(
     for _, idx in groups:
         rd = Renderer("t", upcast)
         for i in idx:
-            rd.lines.append(f"    t.store({outs[i]}, {rd.expr(roots[i])})")
+            rd.lines.append(f"    t.store({var(outs[i])}, {rd.expr(roots[i])})")
         funcs |= rd.funcs
         loops.append("with k.tiles() as t:\n" + "\n".join(rd.lines))
     used = [n for n in inputs if any(n in g[0] for g in groups)]
@@ -342,7 +423,7 @@ def _total(
     for o, r in zip(outs, roots, strict=True):
         if r.op != "total" or any(a.op in ("total", "reduce") for a in _nodes(list(r.args))):
             raise Unsupported(f"output {o}: only a sum or mean over every element")
-        rd.lines.append(f"    t.store({o}, t.{r.fn}({rd.expr(r.args[0])}))")
+        rd.lines.append(f"    t.store({var(o)}, t.{r.fn}({rd.expr(r.args[0])}))")
     loops = ["with k.tiles() as t:\n" + "\n".join(rd.lines)]
     return _render(
         name,
@@ -389,12 +470,12 @@ def _columns(
         if r.op == "scan" and r.shape == full:
             if any(a.op in ("reduce", "scan") for a in inside):
                 raise Unsupported("a running value of an accumulation along an axis")
-            rd.lines.append(f"    c.store({o}, c.cum{r.fn}({rd.expr(r.args[0])}))")
+            rd.lines.append(f"    c.store({var(o)}, c.cum{r.fn}({rd.expr(r.args[0])}))")
         elif r.op == "reduce" or r.shape == full:  # a total, or step values (normalised)
             if any(a.op == "scan" for a in inside):
                 raise Unsupported("arithmetic after a running value along an axis")
             value = f"c.{r.fn}({rd.expr(r.args[0])})" if r.op == "reduce" else rd.expr(r)
-            rd.lines.append(f"    c.store({o}, {value})")
+            rd.lines.append(f"    c.store({var(o)}, {value})")
         else:
             raise Unsupported(f"output {o}: only totals and values along the axis")
     if all(r.op == "reduce" for r in roots):
@@ -467,7 +548,7 @@ def _rows(
             raise Unsupported(f"output {o} of shape {list(r.shape)} against rows {list(row)}")
     rd = Renderer("r", bool(reduces) or not _per_op(nodes) or _upcast(nodes, dtypes))
     for o, r in zip(outs, roots, strict=True):
-        rd.lines.append(f"    r.store({o}, {rd.expr(r)})")
+        rd.lines.append(f"    r.store({var(o)}, {rd.expr(r)})")
     if not reduces:
         category = "broadcast"
     elif all(layouts[o] == "rows" for o in outs):

@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, matmul
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -74,6 +74,27 @@ class Sym:
 
     def reshape(self, *shape: Any, **k: Any) -> Sym:
         return reshape(self, shape[0] if len(shape) == 1 else shape)
+
+    def swapaxes(self, axis1: int, axis2: int) -> Sym:
+        return swap(self, axis1, axis2)
+
+    def transpose(self, *axes: Any) -> Sym:
+        axes = axes[0] if len(axes) == 1 else axes
+        return self.T if not axes else permute(self, axes)
+
+    @property
+    def T(self) -> Sym:  # noqa: N802 (numpy's name)
+        if self.ndim != 2:
+            raise Unsupported(f".T of a {self.ndim}-d array (axes reversed)")
+        return transpose(self)
+
+    mT = property(lambda self: transpose(self))  # noqa: N815 (the last two axes swapped)
+
+    def __matmul__(self, o: Any) -> Sym:
+        return matmul(self, lift(o))
+
+    def __rmatmul__(self, o: Any) -> Sym:
+        return matmul(lift(o), self)
 
     def __getitem__(self, item: Any) -> Any:
         raise Unsupported("indexing")
@@ -332,6 +353,60 @@ def reshape(a: Sym, shape: Any) -> Sym:
     return Sym("view", new, (a,))
 
 
+def transpose(a: Sym) -> Sym:
+    """The last two axes swapped (`x.T` of a matrix, `swapaxes(x, -1, -2)`, torch's `t()`,
+    `transpose(-1, -2)`, `mT`): the elements reordered, so only a matmul operand takes it."""
+    if a.ndim < 2:
+        raise Unsupported(f"a transpose of a {a.ndim}-d tensor")
+    if a.op == "transpose":
+        return a.args[0]
+    return Sym("transpose", (*a.shape[:-2], a.shape[-1], a.shape[-2]), (a,))
+
+
+def swap(a: Sym, d0: int, d1: int) -> Sym:
+    """Axes d0 and d1 swapped: the last two, or two axes of one (the same elements)."""
+    d0, d1 = sorted((d0 % a.ndim, d1 % a.ndim))
+    if d0 == d1:
+        return a
+    if (d0, d1) == (a.ndim - 2, a.ndim - 1):
+        return transpose(a)
+    if a.shape[d0] == 1 or a.shape[d1] == 1:
+        shape = list(a.shape)
+        shape[d0], shape[d1] = shape[d1], shape[d0]
+        return reshape(a, shape)
+    raise Unsupported(f"a transpose of axes {d0} and {d1} of {a.ndim}")
+
+
+def permute(a: Sym, dims: Any) -> Sym:
+    """An axis order: the identity, or the last two swapped (axes of one aside)."""
+    order = [int(d) % a.ndim for d in dims]
+    if sorted(order) != list(range(a.ndim)):
+        raise Unsupported(f"a permutation {order} of {a.ndim} axes")
+    moved = [d for i, d in enumerate(order) if d != i and a.shape[d] != 1]
+    if not moved:
+        return reshape(a, [a.shape[d] for d in order])
+    if order[:-2] == list(range(a.ndim - 2)) and order[-2:] == [a.ndim - 1, a.ndim - 2]:
+        return transpose(a)
+    raise Unsupported(f"a permutation {order} of {a.ndim} axes")
+
+
+def matmul(a: Sym, b: Sym) -> Sym:
+    """A matrix product (`@`, np.matmul, torch.matmul/mm/bmm): [..., M, K] x [..., K, N], the
+    batch axes broadcast as numpy does. Vectors (1-d operands) are not taken."""
+    if a.ndim < 2 or b.ndim < 2:
+        raise Unsupported("a matrix-vector product (a 1-d matmul operand)")
+    if a.shape[-1] != b.shape[-2]:
+        raise Unsupported(f"matmul of {list(a.shape)} and {list(b.shape)}")
+    batch = _shape(Sym("const", a.shape[:-2]), Sym("const", b.shape[:-2]))
+    return Sym("matmul", (*batch, a.shape[-2], b.shape[-1]), (a, b))
+
+
+def _dot(a: Sym, b: Sym) -> Sym:
+    if a.ndim != 2 or b.ndim != 2:
+        raise Unsupported("np.dot other than of two matrices")
+    return matmul(a, b)
+
+
 def split(x: Sym, parts: int, axis: int = 0) -> list[Sym]:
     if not isinstance(parts, int) or axis % x.ndim != x.ndim - 1 or x.op != "input":
         raise Unsupported("np.split other than equal parts of an input's last axis")
@@ -393,6 +468,7 @@ UFUNCS: dict[str, Any] = {
     "equal": lambda a, b: compare("eq", a, b),
     "not_equal": lambda a, b: compare("ne", a, b),
     "less_equal": lambda a, b: compare("le", a, b),
+    "matmul": matmul,
 }
 
 FUNCTIONS: dict[str, Any] = {
@@ -410,6 +486,9 @@ FUNCTIONS: dict[str, Any] = {
         a, np.expand_dims(np.empty(a.shape, dtype=np.bool_), axis).shape
     ),
     "amin": lambda a, axis=None, keepdims=False, **k: reduce("min", a, axis, keepdims, k),
+    "swapaxes": lambda a, axis1, axis2: swap(lift(a), axis1, axis2),
+    "transpose": lambda a, axes=None: lift(a).T if axes is None else permute(lift(a), axes),
+    "dot": lambda a, b, **k: _dot(lift(a), lift(b)),
 }
 
 

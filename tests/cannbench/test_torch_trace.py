@@ -13,7 +13,8 @@ import pytest
 from ascend_core.package import OperatorPackage, OperatorSpec
 from ascend_gym.cannbench.torch_trace import numpy_view
 from ascend_gym.dsl import trace as sym
-from ascend_gym.dsl.generate import offline_draft
+from ascend_gym.dsl.generate import generate_offline, offline_draft
+from ascend_gym.dsl.lang import DslError
 
 torch = pytest.importorskip("torch")
 
@@ -81,6 +82,10 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return REDUCE[s.fn](a[0]).reshape(s.shape)
     if s.op == "scan":
         return np.cumsum(a[0], axis=s.axis)
+    if s.op == "transpose":
+        return np.swapaxes(a[0], -1, -2)
+    if s.op == "matmul":
+        return np.matmul(a[0], a[1])
     raise AssertionError(s.op)
 
 
@@ -192,6 +197,89 @@ def test_a_traced_golden_computes_what_torch_does(expr, attrs):
     assert got.size == want.size
     np.testing.assert_allclose(got.reshape(want.shape), want, rtol=2e-6, atol=2e-7)
     assert math.isfinite(float(np.abs(got).max()))
+
+
+MATMULS = [
+    "torch.matmul(a, b)",
+    "a @ m",  # a batch of rows against one matrix
+    "torch.bmm(a, a.transpose(1, 2))",
+    "torch.matmul(b.permute(0, 2, 1), a.mT)",
+    "torch.mm(n, m) + n.t().T.sum(-1, keepdim=True) * 0",
+    "F.linear(a, n)",
+    "n.T @ n",
+    "torch.transpose(a, -1, -2).swapaxes(1, 2) @ b",
+    "torch.matmul(a.float(), b.unsqueeze(0).permute(0, 1, 2, 3).squeeze(0).float()).double()",
+]
+
+
+@pytest.mark.parametrize("expr", MATMULS)
+def test_matmuls_and_transposes_compute_what_torch_does(expr):
+    shapes = {"a": [3, 5, 8], "b": [3, 8, 4], "m": [8, 6], "n": [5, 8]}
+    pkg = _golden(expr, {}, shapes)
+    rng = np.random.default_rng(3)
+    values = {n: rng.uniform(-3, 3, s) for n, s in shapes.items()}
+    (root,) = sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, [])
+    scope: dict = {}
+    exec(pkg.files["golden.py"], scope)
+    want = scope["g"](*(torch.from_numpy(v) for v in values.values())).double().numpy()
+    np.testing.assert_allclose(evaluate(root, values, {}), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("expr", "why"),
+    [
+        ("x.permute(1, 0, 2)", "a permutation"),  # moves a batch axis: elements reordered
+        ("x.transpose(0, 1).sum(-1)", "a transpose of axes 0 and 1"),
+        ("torch.matmul(x, y[0])", "subscriptable"),
+        ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
+    ],
+)
+def test_reorders_the_templates_cannot_take_are_unsupported(expr, why):
+    pkg = _golden(expr, {}, {"x": [3, 4, 5], "y": [3, 5, 2]})
+    with pytest.raises(sym.Unsupported, match=why):
+        sym.trace(numpy_view(pkg), {"x": (3, 4, 5), "y": (3, 5, 2)}, [])
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "line"),
+    [
+        ("a @ b", {"a": [4, 32, 16], "b": [4, 16, 48]}, "k.matmul(out, a, b)"),
+        (
+            "torch.bmm(a, b.transpose(1, 2))",
+            {"a": [4, 32, 16], "b": [4, 48, 16]},
+            "b, trans_b=True)",
+        ),
+        ("a.mT @ b", {"a": [16, 32], "b": [16, 48]}, "k.matmul(out, a, b, trans_a=True)"),
+        ("F.linear(a, b)", {"a": [2, 8, 16], "b": [24, 16]}, "trans_b=True"),
+        ("a.reshape(-1, 16) @ b", {"a": [2, 8, 16], "b": [16, 24]}, "k.matmul(out, a, b)"),
+    ],
+)
+def test_a_plain_matmul_is_a_cube_program(expr, shapes, line):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert line in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "why"),
+    [
+        ("torch.relu(a @ b)", {"a": [32, 16], "b": [16, 48]}, "a matmul with other work"),
+        ("a.t() * 2", {"a": [32, 16], "b": [32, 16]}, "a transpose outside a matmul"),
+        ("(a * 2) @ b", {"a": [32, 16], "b": [16, 48]}, "a computed operand"),
+        ("a @ b", {"a": [2, 1, 8, 16], "b": [1, 3, 16, 4]}, "batch axes broadcast"),
+    ],
+)
+def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
+    with pytest.raises(sym.Unsupported, match=why):
+        offline_draft(_golden(expr, {}, shapes, "float16"))
+
+
+def test_the_lowering_refuses_a_matmul_the_cube_does_not_take():
+    pkg = _golden("a.mT @ b", {}, {"a": [16, 32], "b": [16, 48]})  # fp32 A read transposed
+    with pytest.raises(DslError, match="an fp32 A is taken as stored"):
+        generate_offline(pkg)
+    pkg = _golden("a @ b * 0 + a @ b", {}, {"a": [16, 32], "b": [32, 48]})
+    with pytest.raises(sym.Unsupported, match="a matmul with other work"):
+        generate_offline(pkg)
 
 
 @pytest.mark.parametrize(
