@@ -122,18 +122,12 @@ class MatmulLowering(Lowering):
     def host_source(self) -> str:
         mm = self.k.mm
         assert mm is not None
-        spec = self.spec
         ia = self._arg_index(mm.a.name)[1]
         ib = self._arg_index(mm.b.name)[1]
         ta, tb = (str(x).lower() for x in (mm.trans_a, mm.trans_b))
         return "\n".join(
             [
-                f'#include "{spec.name}_tiling.h"',
-                '#include "register/op_def_registry.h"',
-                '#include "tiling/platform/platform_ascendc.h"',
-                "",
-                "namespace optiling {",
-                "",
+                *self.host_prelude(),
                 "// Generated from the tile DSL: a matmul on the cube cores.",
                 f"constexpr int32_t CUBE_CORES = {self.sched.block_dim};  "
                 "// @tune block_dim in [1, 48] step 1",

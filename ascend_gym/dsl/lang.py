@@ -495,6 +495,15 @@ class Matmul:
     where: str
 
 
+@dataclass(eq=False)
+class Transpose:
+    """out = x with its last two axes swapped, batch axes kept (a copy through UB)."""
+
+    out: Tensor
+    x: Tensor
+    where: str
+
+
 class Schedule(BaseModel):
     """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
 
@@ -518,6 +527,7 @@ class Kernel:
         self.scalars: list[str] = []  # inputs of the scalar layout that a loop reads
         self.loops: list[Loop] = []
         self.mm: Matmul | None = None
+        self.swap: Transpose | None = None
         self.sched = Schedule()
         self._open: Loop | None = None
 
@@ -572,8 +582,8 @@ class Kernel:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
-        if self.mm is not None:
-            raise DslError(loc, "a kernel is either loops or one matmul")
+        if self.mm is not None or self.swap is not None:
+            raise DslError(loc, "a kernel is loops, one matmul or one transpose")
         if kind != "tiles" and any(lp.kind == kind for lp in self.loops):
             raise DslError(loc, f"a kernel has one {kind}() loop")
         if axis < 1:
@@ -594,12 +604,22 @@ class Kernel:
         """out = a @ b on the cube cores, fp32 accumulation, the result cast to out's dtype.
         `trans_a`: a is stored [..., K, M]; `trans_b`: b is stored [..., N, K]."""
         loc = _caller()
-        if self.mm is not None or self.loops or self._open is not None:
-            raise DslError(loc, "a kernel is either loops or one matmul")
-        for t, output in ((out, True), (a, False), (b, False)):
-            if not isinstance(t, Tensor) or t.is_output != output or t.layout != "full":
-                raise DslError(loc, "matmul(out, a, b): a full output and two full inputs")
+        self._one_job(loc, ((out, True), (a, False), (b, False)), "matmul(out, a, b)")
         self.mm = Matmul(out, a, b, bool(trans_a), bool(trans_b), loc)
+
+    def transpose(self, out: Tensor, x: Tensor) -> None:
+        """out[..., j, i] = x[..., i, j]: tiles of rows in, gathered into columns, written out."""
+        loc = _caller()
+        self._one_job(loc, ((out, True), (x, False)), "transpose(out, x)")
+        self.swap = Transpose(out, x, loc)
+
+    def _one_job(self, loc: str, tensors: tuple[tuple[object, bool], ...], form: str) -> None:
+        """A matmul or a transpose is the whole kernel: no loops beside it."""
+        if self.mm is not None or self.swap is not None or self.loops or self._open is not None:
+            raise DslError(loc, "a kernel is loops, one matmul or one transpose")
+        for t, output in tensors:
+            if not isinstance(t, Tensor) or t.is_output != output or t.layout != "full":
+                raise DslError(loc, f"{form}: full tensors, the output first")
 
     def schedule(self, **knobs: object) -> None:
         loc = _caller()

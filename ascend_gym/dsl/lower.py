@@ -331,18 +331,24 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
             body = self._rows_kernel() if self.kind == "rows" else self._columns_kernel()
         return "\n".join(
             [
-                '#include "kernel_operator.h"',
-                "",
-                "using namespace AscendC;",
-                "",
-                f"constexpr int32_t BUFFER_NUM = {self.sched.buffer_num};",
-                "",
+                *self.prelude(),
                 HELPERS,
                 *([VIA_HELPER] if self.narrow else []),
                 *body,
                 "",
             ]
         )
+
+    def prelude(self) -> list[str]:
+        """The kernel file's first lines: the API and the queue depth."""
+        return [
+            '#include "kernel_operator.h"',
+            "",
+            "using namespace AscendC;",
+            "",
+            f"constexpr int32_t BUFFER_NUM = {self.sched.buffer_num};",
+            "",
+        ]
 
     def _gm_args(self) -> list[str]:
         return [a.name for a in [*self.spec.inputs, *self.spec.outputs]]
@@ -443,13 +449,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 ]
         return "\n".join(
             [
-                f'#include "{spec.name}_tiling.h"',
-                '#include "graph/utils/type_utils.h"',
-                '#include "register/op_def_registry.h"',
-                '#include "tiling/platform/platform_ascendc.h"',
-                "",
-                "namespace optiling {",
-                "",
+                *self.host_prelude(),
                 "// Generated from the tile DSL: the schedule's knobs, and what the kernel keeps in UB.",
                 *knobs,
                 "",
@@ -475,6 +475,18 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 *self._opdef(),
             ]
         )
+
+    def host_prelude(self) -> list[str]:
+        """The host file's first lines: its tiling data, the registries and the platform."""
+        return [
+            f'#include "{self.spec.name}_tiling.h"',
+            '#include "graph/utils/type_utils.h"',
+            '#include "register/op_def_registry.h"',
+            '#include "tiling/platform/platform_ascendc.h"',
+            "",
+            "namespace optiling {",
+            "",
+        ]
 
     def _opdef(self) -> list[str]:
         """The OpDef registration: the spec's tensors, dtypes and float attributes."""
@@ -535,4 +547,8 @@ def lower(
         from ascend_gym.dsl.cube import MatmulLowering
 
         return MatmulLowering(kernel, spec).package(dsl_source, reference)
+    if kernel.swap is not None:
+        from ascend_gym.dsl.transpose import TransposeLowering
+
+        return TransposeLowering(kernel, spec).package(dsl_source, reference)
     return Lowering(kernel, spec).package(dsl_source, reference)

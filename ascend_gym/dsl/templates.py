@@ -50,6 +50,8 @@ SCHEDULES = {
     "columns": "tile_length=4096, rows_per_tile=32, buffer_num=2, block_dim=40",
     # cube cores (capped by the SoC's AIC count): batches and C blocks share them
     "matmul": "block_dim=24",
+    # tiles of 64 x 64 elements (rows_per_tile: the tile's side), 2 queue slots
+    "transpose": "rows_per_tile=64, buffer_num=2, block_dim=40",
 }
 
 
@@ -295,7 +297,7 @@ def _matmul(
         root = root.args[0]
     if len(roots) != 1 or root.op != "matmul":
         if not any(s.op == "matmul" for s in _nodes(roots)):
-            what = "a transpose outside a matmul operand (no loop reorders elements)"
+            return _transpose(name, description, inputs, outs, roots)
         else:
             what = "a matmul with other work" if len(roots) == 1 else "several outputs"
         raise Unsupported(f"{what}: only a plain matmul of two inputs is generated on the cube")
@@ -317,17 +319,53 @@ def _matmul(
     if not fa and ({ba, bb} - {1, batch} or max(ba, bb) != batch):
         raise Unsupported("matmul batch axes broadcast other than one operand shared by all")
     flags = "".join(f", {f}=True" for f, on in (("trans_a", ta), ("trans_b", tb)) if on)
-    decls = _decls(list(inputs), outs, {}, [])
+    return _job(name, description, "matmul", inputs, outs, f"{var(a.name)}, {var(b.name)}{flags}")
+
+
+def _transpose(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+) -> Draft:
+    """One output that is one input with its last two axes swapped (batch axes kept): a copy
+    through UB that gathers each tile's columns into rows."""
+    root = roots[0]
+    while root.op == "view" and not root.meta.get("flat"):
+        root = root.args[0]
+    if len(roots) != 1 or len(inputs) != 1 or root.op != "transpose":
+        raise Unsupported(
+            "a transpose outside a matmul operand: only one input's last two axes swapped "
+            "(nothing computed) is generated"
+        )
+    x, flip, flat = _operand(root)
+    shape = inputs[x.name]
+    want = (*shape[:-2], shape[-1], shape[-2]) if len(shape) >= 2 else ()
+    if not flip or flat or _strip(tuple(root.shape)) != _strip(want):
+        raise Unsupported(f"a transpose of {x.name} {list(shape)} to {list(root.shape)}")
+    return _job(name, description, "transpose", inputs, outs, var(x.name))
+
+
+def _job(
+    name: str,
+    description: str,
+    form: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    operands: str,
+) -> Draft:
+    """A program that is one whole-kernel statement: `k.<form>(out, <operands>)`."""
     source = SKELETON.format(
         name=name,
         description=description or "generated",
-        category="matmul",
+        category=form,
         imports="Kernel",
-        decls=decls,
-        loops=f"k.matmul({var(outs[0])}, {var(a.name)}, {var(b.name)}{flags})",
-        schedule=SCHEDULES["matmul"],
+        decls=_decls(list(inputs), outs, {}, []),
+        loops=f"k.{form}({var(outs[0])}, {operands})",
+        schedule=SCHEDULES[form],
     )
-    return Draft("matmul", source)
+    return Draft(form, source)
 
 
 def _scalars(inputs: dict[str, tuple[int, ...]], roots: list[Sym]) -> set[str]:

@@ -1,7 +1,8 @@
 """The offline generator on its development set (`tests/cannbench/data/gen_dev`, tasks written
 here in cann-bench's layout from PyTorch's documentation of each op): the torch forms, scalar
 attributes of every type, bfloat16- and int32-only case sets, int8 and int64 outputs, [1]
-scales, views that broadcast a row or a column, and matmuls with transposed operands, each generated, compiled and run on every case
+scales, views that broadcast a row or a column, matmuls with transposed operands and
+transposes, each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -40,12 +41,13 @@ TASKS = {
     "level1/linear_t": 2,  # x @ torch.t(w): a batch of rows against one transposed weight
     "level2/bmm_scores": 2,  # torch.bmm(q, k.transpose(1, 2)), an input named k
     "level2/matmul_permute": 2,  # x.permute(0, 2, 1) @ y: the first operand transposed
+    "level1/transpose_last2": 3,  # torch.transpose(x, -1, -2): tiles gathered into columns
 }
 
 
 def test_the_dev_set_is_in_cann_benchs_layout():
     tasks = sorted(p.parent for p in DEV.glob("level*/*/proto.yaml"))
-    assert 30 <= len(tasks) <= 46
+    assert 30 <= len(tasks) <= 48
     for t in tasks:
         assert {"proto.yaml", "golden.py", "cases.yaml", "desc.md"} <= {f.name for f in t.iterdir()}
 

@@ -263,7 +263,7 @@ def test_a_plain_matmul_is_a_cube_program(expr, shapes, line):
     ("expr", "shapes", "why"),
     [
         ("torch.relu(a @ b)", {"a": [32, 16], "b": [16, 48]}, "a matmul with other work"),
-        ("a.t() * 2", {"a": [32, 16], "b": [32, 16]}, "a transpose outside a matmul"),
+        ("a.t() * 2", {"a": [32, 16], "b": [16, 32]}, "a transpose outside a matmul"),
         ("(a * 2) @ b", {"a": [32, 16], "b": [16, 48]}, "a computed operand"),
         ("a @ b", {"a": [2, 1, 8, 16], "b": [1, 3, 16, 4]}, "batch axes broadcast"),
     ],
@@ -271,6 +271,20 @@ def test_a_plain_matmul_is_a_cube_program(expr, shapes, line):
 def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
     with pytest.raises(sym.Unsupported, match=why):
         offline_draft(_golden(expr, {}, shapes, "float16"))
+
+
+@pytest.mark.parametrize(
+    ("expr", "shape"),
+    [
+        ("x.t()", [32, 48]),
+        ("x.permute(0, 2, 1)", [3, 32, 48]),
+        ("x.mT.contiguous()", [2, 3, 32, 48]),
+        ("torch.transpose(x.float(), 1, 2).unsqueeze(0).to(x.dtype)", [3, 32, 48]),
+    ],
+)
+def test_a_transpose_of_the_last_two_axes_is_a_transpose_program(expr, shape):
+    source = offline_draft(_golden(expr, {}, {"x": shape}, "float16")).source
+    assert "k.transpose(out, x)" in source, source
 
 
 def test_the_lowering_refuses_a_matmul_the_cube_does_not_take():
