@@ -791,13 +791,29 @@ for _op in (
         setattr(Stacked, _op, _stack_method(_op))
 
 
-def _stack(tensors: Any, dim: int = 0, **k: Any) -> Stacked:
+def _stack(tensors: Any, dim: int = 0, **k: Any) -> Stacked | Tensor:
+    """Along dim 0 kept as its members (folded or mapped); along another dim, a concatenation of
+    the members with that axis added."""
     members = [x if isinstance(x, Tensor) else Tensor(_lift(x)) for x in tensors]
     if len({m.shape for m in members}) != 1:
         raise Unsupported("torch.stack of tensors of different shapes")
     if dim % (members[0].ndim + 1) != 0:
-        raise Unsupported(f"torch.stack along dim {dim}")
+        return Tensor(sym.stack([m.sym for m in members], dim))
     return Stacked(members)
+
+
+def _cat(tensors: Any, dim: int = 0, **k: Any) -> Tensor:
+    """torch.cat / concat / concatenate; a stack among the tensors is its members with the
+    stacked axis (a concatenation along dim 0)."""
+    return Tensor(sym.concat([_whole(x) for x in tensors], dim))
+
+
+def _whole(x: Any) -> Any:
+    """A value as a tensor of the kernel: a stack stored whole is its members joined along
+    their new leading axis."""
+    if isinstance(x, Stacked):
+        return sym.stack([m.sym for m in x.members], 0)
+    return _sym(x)
 
 
 def _over_stacks(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -977,6 +993,7 @@ def shim() -> types.ModuleType:
     torch = types.ModuleType("torch")
     torch.__dict__.update({n: _over_stacks(n, f) for n, f in FUNCTIONS.items()})
     torch.stack = _stack
+    torch.cat = torch.concat = torch.concatenate = _cat
     for name in ("float16", "bfloat16", "float32", "float64", "half", "float", "bool", *INTEGERS):
         setattr(torch, name, DType(name))
     torch.Tensor = Tensor
@@ -1043,6 +1060,6 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
             out = golden(**inputs, **attrs)  # come first in the golden's signature
         else:
             out = golden(*inputs.values(), **attrs)
-        return tuple(_sym(o) for o in out) if isinstance(out, tuple | list) else _sym(out)
+        return tuple(_whole(o) for o in out) if isinstance(out, tuple | list) else _whole(out)
 
     return traced

@@ -187,15 +187,8 @@ class MatmulLowering(Lowering):
                 "batch * tiling.mm.usedCoreNum));",
                 "  }",
                 "  context->SetBlockDim(blockDim);",
-                "  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), "
-                "context->GetRawTilingData()->GetCapacity());",
-                "  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-                "  context->GetWorkspaceSizes(1)[0] = platform.GetLibApiWorkSpaceSize();",
-                "  return ge::GRAPH_SUCCESS;",
-                "}",
-                "",
-                "}  // namespace optiling",
-                "",
-                *self._opdef(),
+                *self.host_end(
+                    ["  context->GetWorkspaceSizes(1)[0] = platform.GetLibApiWorkSpaceSize();"]
+                ),
             ]
         )

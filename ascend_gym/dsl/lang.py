@@ -504,6 +504,16 @@ class Transpose:
     where: str
 
 
+@dataclass(eq=False)
+class Concat:
+    """out = the inputs joined along `axis` of out, in order (a copy through UB)."""
+
+    out: Tensor
+    xs: list[Tensor]
+    axis: int
+    where: str
+
+
 class Schedule(BaseModel):
     """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
 
@@ -528,6 +538,7 @@ class Kernel:
         self.loops: list[Loop] = []
         self.mm: Matmul | None = None
         self.swap: Transpose | None = None
+        self.cat: Concat | None = None
         self.sched = Schedule()
         self._open: Loop | None = None
 
@@ -582,8 +593,8 @@ class Kernel:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
-        if self.mm is not None or self.swap is not None:
-            raise DslError(loc, "a kernel is loops, one matmul or one transpose")
+        if self.mm is not None or self.swap is not None or self.cat is not None:
+            raise DslError(loc, "a kernel is loops, one matmul, one transpose or one concat")
         if kind != "tiles" and any(lp.kind == kind for lp in self.loops):
             raise DslError(loc, f"a kernel has one {kind}() loop")
         if axis < 1:
@@ -613,10 +624,22 @@ class Kernel:
         self._one_job(loc, ((out, True), (x, False)), "transpose(out, x)")
         self.swap = Transpose(out, x, loc)
 
+    def concat(self, out: Tensor, xs: list[Tensor], axis: int) -> None:
+        """out = xs joined along `axis` (of out's shape): each input's rows [before the axis]
+        copied into out's at its offset along the axis, tile by tile through UB."""
+        loc = _caller()
+        if not isinstance(xs, list | tuple) or not xs:
+            raise DslError(loc, "concat(out, [x, ...], axis): a list of inputs")
+        if len({id(x) for x in xs}) != len(xs) or not isinstance(axis, int) or axis < 0:
+            raise DslError(loc, "concat: each input once, and an axis >= 0")
+        self._one_job(loc, ((out, True), *((x, False) for x in xs)), "concat(out, xs, axis)")
+        self.cat = Concat(out, list(xs), axis, loc)
+
     def _one_job(self, loc: str, tensors: tuple[tuple[object, bool], ...], form: str) -> None:
-        """A matmul or a transpose is the whole kernel: no loops beside it."""
-        if self.mm is not None or self.swap is not None or self.loops or self._open is not None:
-            raise DslError(loc, "a kernel is loops, one matmul or one transpose")
+        """A matmul, a transpose or a concat is the whole kernel: no loops beside it."""
+        jobs = (self.mm, self.swap, self.cat)
+        if any(j is not None for j in jobs) or self.loops or self._open is not None:
+            raise DslError(loc, "a kernel is loops, one matmul, one transpose or one concat")
         for t, output in tensors:
             if not isinstance(t, Tensor) or t.is_output != output or t.layout != "full":
                 raise DslError(loc, f"{form}: full tensors, the output first")

@@ -463,16 +463,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 *attrs,
                 "",
                 "  context->SetBlockDim(blockDim);",
-                "  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), "
-                "context->GetRawTilingData()->GetCapacity());",
-                "  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-                *self._workspace(),
-                "  return ge::GRAPH_SUCCESS;",
-                "}",
-                "",
-                "}  // namespace optiling",
-                "",
-                *self._opdef(),
+                *self.host_end(self._workspace()),
             ]
         )
 
@@ -486,6 +477,21 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
             "",
             "namespace optiling {",
             "",
+        ]
+
+    def host_end(self, workspace: list[str]) -> list[str]:
+        """The tiling function's end (the tiling data saved, the workspace sized) and the OpDef."""
+        return [
+            "  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), "
+            "context->GetRawTilingData()->GetCapacity());",
+            "  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+            *workspace,
+            "  return ge::GRAPH_SUCCESS;",
+            "}",
+            "",
+            "}  // namespace optiling",
+            "",
+            *self._opdef(),
         ]
 
     def _opdef(self) -> list[str]:
@@ -551,4 +557,8 @@ def lower(
         from ascend_gym.dsl.transpose import TransposeLowering
 
         return TransposeLowering(kernel, spec).package(dsl_source, reference)
+    if kernel.cat is not None:
+        from ascend_gym.dsl.concat import ConcatLowering
+
+        return ConcatLowering(kernel, spec).package(dsl_source, reference)
     return Lowering(kernel, spec).package(dsl_source, reference)

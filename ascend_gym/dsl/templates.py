@@ -52,6 +52,8 @@ SCHEDULES = {
     "matmul": "block_dim=24",
     # tiles of 64 x 64 elements (rows_per_tile: the tile's side), 2 queue slots
     "transpose": "rows_per_tile=64, buffer_num=2, block_dim=40",
+    # a copy: tiles of up to 16384 elements in flight, two at a time
+    "concat": "tile_length=16384, buffer_num=2, block_dim=40",
 }
 
 
@@ -240,6 +242,8 @@ def draft(
     nodes = _nodes(roots)
     if any(s.op in ("matmul", "transpose") for s in nodes):
         return _matmul(name, description, inputs, out_names, roots)
+    if any(s.op == "cat" for s in nodes):
+        return _concat(name, description, inputs, outputs, roots)
     if any(s.meta.get("flat") for s in nodes):
         _check_flat(nodes, roots)
     inputs = _as_used(inputs, nodes)
@@ -345,6 +349,29 @@ def _transpose(
     if not flip or flat or _strip(tuple(root.shape)) != _strip(want):
         raise Unsupported(f"a transpose of {x.name} {list(shape)} to {list(root.shape)}")
     return _job(name, description, "transpose", inputs, outs, var(x.name))
+
+
+def _concat(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outputs: dict[str, tuple[int, ...] | None],
+    roots: list[Sym],
+) -> Draft:
+    """One output that joins every input, each once and whole, along one axis (torch.cat, a
+    stack along any axis): a copy of each input's rows into the output's."""
+    root = roots[0]
+    (out, want), *more = outputs.items()
+    if more or root.op != "cat":
+        raise Unsupported("a concatenation with other work: only inputs joined whole")
+    if want is not None and tuple(want) != root.shape:
+        raise Unsupported(f"a concatenation of shape {list(root.shape)} stored as {list(want)}")
+    pieces = [_operand(x) for x in root.args]
+    names = [x.name for x, _, _ in pieces]
+    if any(t or f for _, t, f in pieces) or sorted(names) != sorted(inputs):
+        raise Unsupported("a concatenation of other than every input, each once and as stored")
+    axis = f"[{', '.join(var(n) for n in names)}], axis={root.axis}"
+    return _job(name, description, "concat", inputs, [out], axis)
 
 
 def _job(

@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, matmul
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, matmul, cat
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -401,6 +401,28 @@ def matmul(a: Sym, b: Sym) -> Sym:
     return Sym("matmul", (*batch, a.shape[-2], b.shape[-1]), (a, b))
 
 
+def concat(xs: Any, axis: int = 0) -> Sym:
+    """Tensors joined along an axis (np.concatenate, torch.cat): equal shapes but that axis."""
+    xs = [lift(x) for x in xs]
+    if not xs or any(x.ndim != xs[0].ndim or x.ndim == 0 for x in xs):
+        raise Unsupported("a concatenation of tensors of different ranks")
+    ax = axis % xs[0].ndim
+    rest = {x.shape[:ax] + x.shape[ax + 1 :] for x in xs}
+    if len(rest) != 1:
+        raise Unsupported(f"a concatenation of shapes {[list(x.shape) for x in xs]}")
+    shape = list(xs[0].shape)
+    shape[ax] = sum(x.shape[ax] for x in xs)
+    return Sym("cat", tuple(shape), tuple(xs), axis=ax)
+
+
+def stack(xs: Any, axis: int = 0) -> Sym:
+    """np.stack / torch.stack along any axis: a concatenation of the tensors with that axis
+    added (of one) to each."""
+    xs = [lift(x) for x in xs]
+    ax = axis % (xs[0].ndim + 1)
+    return concat([reshape(x, (*x.shape[:ax], 1, *x.shape[ax:])) for x in xs], ax)
+
+
 def _dot(a: Sym, b: Sym) -> Sym:
     if a.ndim != 2 or b.ndim != 2:
         raise Unsupported("np.dot other than of two matrices")
@@ -489,6 +511,8 @@ FUNCTIONS: dict[str, Any] = {
     "swapaxes": lambda a, axis1, axis2: swap(lift(a), axis1, axis2),
     "transpose": lambda a, axes=None: lift(a).T if axes is None else permute(lift(a), axes),
     "dot": lambda a, b, **k: _dot(lift(a), lift(b)),
+    "concatenate": lambda xs, axis=0, **k: concat(xs, axis),
+    "stack": lambda xs, axis=0, **k: stack(xs, axis),
 }
 
 

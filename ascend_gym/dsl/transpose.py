@@ -196,15 +196,6 @@ class TransposeLowering(Lowering):
                 "  const uint32_t blockDim = empty ? 1 : static_cast<uint32_t>(std::max<uint64_t>("
                 "1, std::min(cores, tiles)));",
                 "  context->SetBlockDim(blockDim);",
-                "  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), "
-                "context->GetRawTilingData()->GetCapacity());",
-                "  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-                "  context->GetWorkspaceSizes(1)[0] = 0;",
-                "  return ge::GRAPH_SUCCESS;",
-                "}",
-                "",
-                "}  // namespace optiling",
-                "",
-                *self._opdef(),
+                *self.host_end(["  context->GetWorkspaceSizes(1)[0] = 0;"]),
             ]
         )

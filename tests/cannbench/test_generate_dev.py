@@ -1,8 +1,8 @@
 """The offline generator on its development set (`tests/cannbench/data/gen_dev`, tasks written
 here in cann-bench's layout from PyTorch's documentation of each op): the torch forms, scalar
 attributes of every type, bfloat16- and int32-only case sets, int8 and int64 outputs, [1]
-scales, views that broadcast a row or a column, matmuls with transposed operands and
-transposes, each generated, compiled and run on every case
+scales, views that broadcast a row or a column, matmuls with transposed operands,
+transposes and concatenations, each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ TASKS = {
     "level2/bmm_scores": 2,  # torch.bmm(q, k.transpose(1, 2)), an input named k
     "level2/matmul_permute": 2,  # x.permute(0, 2, 1) @ y: the first operand transposed
     "level1/transpose_last2": 3,  # torch.transpose(x, -1, -2): tiles gathered into columns
+    "level1/cat_mid": 2,  # torch.cat((x, y), dim=1): rows copied into the output's rows
 }
 
 

@@ -86,6 +86,8 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return np.swapaxes(a[0], -1, -2)
     if s.op == "matmul":
         return np.matmul(a[0], a[1])
+    if s.op == "cat":
+        return np.concatenate(a, axis=s.axis)
     raise AssertionError(s.op)
 
 
@@ -209,6 +211,10 @@ MATMULS = [
     "n.T @ n",
     "torch.transpose(a, -1, -2).swapaxes(1, 2) @ b",
     "torch.matmul(a.float(), b.unsqueeze(0).permute(0, 1, 2, 3).squeeze(0).float()).double()",
+    # joins along an axis
+    "torch.cat([a, a * 2], dim=1) + torch.concat((a, -a), 1)",
+    "torch.stack([n, n * 3], dim=1) + torch.cat([n.unsqueeze(-2), n.unsqueeze(1)], dim=-2)",
+    "torch.cat([torch.stack([n, n])], 0)",
 ]
 
 
@@ -285,6 +291,20 @@ def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
 def test_a_transpose_of_the_last_two_axes_is_a_transpose_program(expr, shape):
     source = offline_draft(_golden(expr, {}, {"x": shape}, "float16")).source
     assert "k.transpose(out, x)" in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "line"),
+    [
+        ("torch.cat((x, y), dim=1)", {"x": [4, 3, 8], "y": [4, 5, 8]}, "[x, y], axis=1)"),
+        ("torch.cat([y, x], -1)", {"x": [4, 3], "y": [4, 5]}, "[y, x], axis=1)"),
+        ("torch.stack([x, y], dim=2)", {"x": [4, 3], "y": [4, 3]}, "[x, y], axis=2)"),
+        ("torch.stack([x, y])", {"x": [4, 3], "y": [4, 3]}, "[x, y], axis=0)"),
+    ],
+)
+def test_inputs_joined_whole_are_a_concat_program(expr, shapes, line):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert f"k.concat(out, {line}" in source, source
 
 
 def test_the_lowering_refuses_a_matmul_the_cube_does_not_take():
