@@ -214,6 +214,7 @@ Tensor.__neg__ = lambda self: _rounded(Tensor(-self.sym))  # type: ignore[method
 Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[method-assign]
 
 
+Tensor.__getitem__ = lambda self, item: Tensor(sym.index(self.sym, item))  # type: ignore[attr-defined]
 Tensor.__matmul__ = lambda self, o: _matmul(self, o)  # type: ignore[attr-defined]
 Tensor.__rmatmul__ = lambda self, o: _matmul(o, self)  # type: ignore[attr-defined]
 
@@ -222,6 +223,17 @@ def _matmul(a: Any, b: Any, **k: Any) -> Tensor:
     """torch.matmul / mm / bmm / @: accumulated in fp32 on the cube whatever the golden's
     dtype, as torch's CPU kernels accumulate too."""
     return Tensor(sym.matmul(_lift(a), _lift(b)))
+
+
+def _split(x: Any, size: Any, dim: int = 0) -> list[Tensor]:
+    """torch.split: pieces of `size` along `dim` (the last one shorter), or of each given size."""
+    v = _lift(x)
+    n = v.shape[dim % v.ndim]
+    sizes = [int(s) for s in size] if isinstance(size, list | tuple) else None
+    if sizes is None:
+        sizes = [min(int(size), n - s) for s in range(0, n, int(size))]
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    return [Tensor(sym.narrow(v, dim, s, m)) for s, m in zip(starts, sizes, strict=True)]
 
 
 def _t(x: Any) -> Tensor:
@@ -680,6 +692,7 @@ FOLDS = {"sum": "add", "mean": "add", "amax": "max", "amin": "min", "max": "max"
 AXIS_FUNCTIONS = {"softmax", "log_softmax", "cumsum", "logsumexp", "var", "std", "norm"}
 AXIS_FUNCTIONS |= {"normalize", "glu", "chunk", "reshape", "flatten", "layer_norm", "rms_norm"}
 AXIS_FUNCTIONS |= {"matmul", "mm", "bmm", "linear", "t", "transpose", "swapaxes", "permute"}
+AXIS_FUNCTIONS |= {"narrow", "split"}
 
 
 class Stacked:
@@ -937,6 +950,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "transpose": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
     "swapaxes": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
     "permute": _permute,
+    "narrow": lambda x, dim, start, length: Tensor(sym.narrow(_lift(x), dim, start, length)),
+    "split": _split,
 }
 
 

@@ -514,6 +514,19 @@ class Concat:
     where: str
 
 
+@dataclass(eq=False)
+class Slice:
+    """out = x narrowed along `axis`: out's length of it, from `start` (or ending `end` elements
+    before x's end), a copy through UB."""
+
+    out: Tensor
+    x: Tensor
+    axis: int
+    start: int | None
+    end: int | None
+    where: str
+
+
 class Schedule(BaseModel):
     """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
 
@@ -539,6 +552,7 @@ class Kernel:
         self.mm: Matmul | None = None
         self.swap: Transpose | None = None
         self.cat: Concat | None = None
+        self.slices: list[Slice] = []
         self.sched = Schedule()
         self._open: Loop | None = None
 
@@ -593,8 +607,10 @@ class Kernel:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
-        if self.mm is not None or self.swap is not None or self.cat is not None:
-            raise DslError(loc, "a kernel is loops, one matmul, one transpose or one concat")
+        if self.mm is not None or self.swap is not None or self.cat is not None or self.slices:
+            raise DslError(
+                loc, "a kernel is loops, one matmul, one transpose, one concat or slices"
+            )
         if kind != "tiles" and any(lp.kind == kind for lp in self.loops):
             raise DslError(loc, f"a kernel has one {kind}() loop")
         if axis < 1:
@@ -635,11 +651,33 @@ class Kernel:
         self._one_job(loc, ((out, True), *((x, False) for x in xs)), "concat(out, xs, axis)")
         self.cat = Concat(out, list(xs), axis, loc)
 
-    def _one_job(self, loc: str, tensors: tuple[tuple[object, bool], ...], form: str) -> None:
-        """A matmul, a transpose or a concat is the whole kernel: no loops beside it."""
-        jobs = (self.mm, self.swap, self.cat)
-        if any(j is not None for j in jobs) or self.loops or self._open is not None:
-            raise DslError(loc, "a kernel is loops, one matmul, one transpose or one concat")
+    def slice(
+        self, out: Tensor, x: Tensor, axis: int, start: int | None = None, end: int | None = None
+    ) -> None:
+        """out = x[..., s:s + n, ...] along `axis`, n out's length there: s = `start`, or, with
+        `end`, the slice ends `end` elements before x's end. Several slices (a split into
+        outputs) make one kernel."""
+        loc = _caller()
+        if (start is None) == (end is None) or min(start or 0, end or 0) < 0 or axis < 0:
+            raise DslError(loc, "slice: an axis >= 0 and one of start >= 0 or end >= 0")
+        if any(sl.out is out for sl in self.slices):
+            raise DslError(loc, f"{out.name} is stored twice")
+        self._one_job(loc, ((out, True), (x, False)), "slice(out, x, axis)", self.slices)
+        self.slices.append(Slice(out, x, axis, start, end, loc))
+
+    def _one_job(
+        self,
+        loc: str,
+        tensors: tuple[tuple[object, bool], ...],
+        form: str,
+        allowed: object = None,
+    ) -> None:
+        """A matmul, a transpose, a concat or slices are the whole kernel: no loops beside it."""
+        jobs = [j for j in (self.mm, self.swap, self.cat, self.slices or None) if j is not None]
+        if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:
+            raise DslError(
+                loc, "a kernel is loops, one matmul, one transpose, one concat or slices"
+            )
         for t, output in tensors:
             if not isinstance(t, Tensor) or t.is_output != output or t.layout != "full":
                 raise DslError(loc, f"{form}: full tensors, the output first")

@@ -557,8 +557,8 @@ def lower(
         from ascend_gym.dsl.transpose import TransposeLowering
 
         return TransposeLowering(kernel, spec).package(dsl_source, reference)
-    if kernel.cat is not None:
-        from ascend_gym.dsl.concat import ConcatLowering
+    if kernel.cat is not None or kernel.slices:
+        from ascend_gym.dsl.concat import CopyLowering
 
-        return ConcatLowering(kernel, spec).package(dsl_source, reference)
+        return CopyLowering(kernel, spec).package(dsl_source, reference)
     return Lowering(kernel, spec).package(dsl_source, reference)

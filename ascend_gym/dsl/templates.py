@@ -242,8 +242,8 @@ def draft(
     nodes = _nodes(roots)
     if any(s.op in ("matmul", "transpose") for s in nodes):
         return _matmul(name, description, inputs, out_names, roots)
-    if any(s.op == "cat" for s in nodes):
-        return _concat(name, description, inputs, outputs, roots)
+    if any(s.op in ("cat", "slice") for s in nodes):
+        return _copies(name, description, inputs, outputs, roots)
     if any(s.meta.get("flat") for s in nodes):
         _check_flat(nodes, roots)
     inputs = _as_used(inputs, nodes)
@@ -351,15 +351,18 @@ def _transpose(
     return _job(name, description, "transpose", inputs, outs, var(x.name))
 
 
-def _concat(
+def _copies(
     name: str,
     description: str,
     inputs: dict[str, tuple[int, ...]],
     outputs: dict[str, tuple[int, ...] | None],
     roots: list[Sym],
 ) -> Draft:
-    """One output that joins every input, each once and whole, along one axis (torch.cat, a
-    stack along any axis): a copy of each input's rows into the output's."""
+    """Outputs that are copies of rows of the inputs: one concatenation, or slices."""
+    if not any(s.op == "cat" for s in _nodes(roots)):
+        return _slices(name, description, inputs, outputs, roots)
+    # one output joining every input, each once and whole, along one axis (torch.cat, a stack
+    # along any axis): each input's rows copied into the output's
     root = roots[0]
     (out, want), *more = outputs.items()
     if more or root.op != "cat":
@@ -374,6 +377,30 @@ def _concat(
     return _job(name, description, "concat", inputs, [out], axis)
 
 
+def _slices(name: str, description: str, inputs: dict, outputs: dict, roots: list[Sym]) -> Draft:
+    """Outputs that are each a slice of an input along one axis (`x[..., a:b]`, narrow, split):
+    copies of rows. A slice that runs to the axis's end from a later start is anchored there
+    (`end=0`), so `x[:, n // 2:]` is one program for every n."""
+    lines = []
+    used = set()
+    for out, root in zip(outputs, roots, strict=True):
+        while root.op == "view" and not root.meta.get("flat"):
+            root = root.args[0]
+        x = root.args[0] if root.op == "slice" else root
+        if root.op != "slice" or x.op != "input" or x.shape != tuple(inputs[x.name]):
+            raise Unsupported("a slice with other work: only inputs sliced along one axis")
+        used.add(x.name)
+        start, n, full = root.meta["start"], root.shape[root.axis], x.shape[root.axis]
+        where = f"end={full - start - n}" if start and start + n == full else f"start={start}"
+        lines.append(f"k.slice({var(out)}, {var(x.name)}, axis={root.axis}, {where})")
+    if used != set(inputs):
+        raise Unsupported("slices that leave an input unread")
+    outs = list(outputs)
+    return _render(
+        name, description, "slice", list(inputs), outs, {}, [], lines, set(), SCHEDULES["concat"]
+    )
+
+
 def _job(
     name: str,
     description: str,
@@ -383,16 +410,10 @@ def _job(
     operands: str,
 ) -> Draft:
     """A program that is one whole-kernel statement: `k.<form>(out, <operands>)`."""
-    source = SKELETON.format(
-        name=name,
-        description=description or "generated",
-        category=form,
-        imports="Kernel",
-        decls=_decls(list(inputs), outs, {}, []),
-        loops=f"k.{form}({var(outs[0])}, {operands})",
-        schedule=SCHEDULES[form],
+    line = f"k.{form}({var(outs[0])}, {operands})"
+    return _render(
+        name, description, form, list(inputs), outs, {}, [], [line], set(), SCHEDULES[form]
     )
-    return Draft(form, source)
 
 
 def _scalars(inputs: dict[str, tuple[int, ...]], roots: list[Sym]) -> set[str]:

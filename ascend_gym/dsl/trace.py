@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, matmul, cat
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, matmul, cat, slice
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -97,7 +97,7 @@ class Sym:
         return matmul(lift(o), self)
 
     def __getitem__(self, item: Any) -> Any:
-        raise Unsupported("indexing")
+        return index(self, item)
 
     def __len__(self) -> int:
         return self.shape[0]
@@ -421,6 +421,50 @@ def stack(xs: Any, axis: int = 0) -> Sym:
     xs = [lift(x) for x in xs]
     ax = axis % (xs[0].ndim + 1)
     return concat([reshape(x, (*x.shape[:ax], 1, *x.shape[ax:])) for x in xs], ax)
+
+
+def index(a: Sym, item: Any) -> Sym:
+    """Basic indexing along one axis: a slice with step 1 (`x[..., 2:5]`, `x[:, :n]`) or an
+    integer (the slice of one, its axis dropped); the other axes whole."""
+    items = list(item) if isinstance(item, tuple) else [item]
+    if sum(i is Ellipsis for i in items) > 1 or any(i is None for i in items):
+        raise Unsupported("indexing with None or two ellipses")
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        items[at : at + 1] = [slice(None)] * (a.ndim - len(items) + 1)
+    if len(items) > a.ndim or not all(isinstance(i, slice | int) for i in items):
+        raise Unsupported("indexing other than by slices and integers")
+    cut = [
+        (ax, i)
+        for ax, i in enumerate(items)
+        if isinstance(i, int) or i.indices(a.shape[ax]) != (0, a.shape[ax], 1)
+    ]
+    if not cut:
+        return a
+    if len(cut) > 1:
+        raise Unsupported("indexing along more than one axis")
+    ax, i = cut[0]
+    n = a.shape[ax]
+    if isinstance(i, int):
+        if not -n <= i < n:
+            raise Unsupported(f"index {i} of an axis of {n}")
+        i = slice(i % n, i % n + 1)
+    start, stop, step = i.indices(n)
+    if step != 1:
+        raise Unsupported("a slice with a step")
+    shape = list(a.shape)
+    shape[ax] = max(stop - start, 0)
+    out = Sym("slice", tuple(shape), (a,), axis=ax, meta={"start": start})
+    if isinstance(cut[0][1], int):
+        del shape[ax]
+        return reshape(out, shape or [1])
+    return out
+
+
+def narrow(a: Sym, axis: int, start: int, length: int) -> Sym:
+    """torch.narrow: `length` elements of `axis` from `start`."""
+    ax = axis % a.ndim
+    return index(a, (slice(None),) * ax + (slice(start, start + length),))
 
 
 def _dot(a: Sym, b: Sym) -> Sym:

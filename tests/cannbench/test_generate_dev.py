@@ -2,7 +2,7 @@
 here in cann-bench's layout from PyTorch's documentation of each op): the torch forms, scalar
 attributes of every type, bfloat16- and int32-only case sets, int8 and int64 outputs, [1]
 scales, views that broadcast a row or a column, matmuls with transposed operands,
-transposes and concatenations, each generated, compiled and run on every case
+transposes, concatenations and slices, each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -43,12 +43,13 @@ TASKS = {
     "level2/matmul_permute": 2,  # x.permute(0, 2, 1) @ y: the first operand transposed
     "level1/transpose_last2": 3,  # torch.transpose(x, -1, -2): tiles gathered into columns
     "level1/cat_mid": 2,  # torch.cat((x, y), dim=1): rows copied into the output's rows
+    "level1/slice_parts": 2,  # x[..., 1:-1] and torch.split's first piece: two outputs
 }
 
 
 def test_the_dev_set_is_in_cann_benchs_layout():
     tasks = sorted(p.parent for p in DEV.glob("level*/*/proto.yaml"))
-    assert 30 <= len(tasks) <= 48
+    assert 30 <= len(tasks) <= 50
     for t in tasks:
         assert {"proto.yaml", "golden.py", "cases.yaml", "desc.md"} <= {f.name for f in t.iterdir()}
 

@@ -88,6 +88,9 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return np.matmul(a[0], a[1])
     if s.op == "cat":
         return np.concatenate(a, axis=s.axis)
+    if s.op == "slice":
+        start = s.meta["start"]
+        return np.take(a[0], range(start, start + s.shape[s.axis]), axis=s.axis)
     raise AssertionError(s.op)
 
 
@@ -215,6 +218,9 @@ MATMULS = [
     "torch.cat([a, a * 2], dim=1) + torch.concat((a, -a), 1)",
     "torch.stack([n, n * 3], dim=1) + torch.cat([n.unsqueeze(-2), n.unsqueeze(1)], dim=-2)",
     "torch.cat([torch.stack([n, n])], 0)",
+    # basic indexing along one axis
+    "a[..., 2:5] * 2 + a[:, :, 1:4] + torch.narrow(a, 2, 0, 3) + a.split(3, dim=-1)[1]",
+    "a[:, 2] + a[-1][:3] + a[:, 1:3].sum(1) + n[:3, :8] + n[:, :4].unsqueeze(0)[0][:3][..., :1]",
 ]
 
 
@@ -236,7 +242,7 @@ def test_matmuls_and_transposes_compute_what_torch_does(expr):
     [
         ("x.permute(1, 0, 2)", "a permutation"),  # moves a batch axis: elements reordered
         ("x.transpose(0, 1).sum(-1)", "a transpose of axes 0 and 1"),
-        ("torch.matmul(x, y[0])", "subscriptable"),
+        ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
         ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
     ],
 )
@@ -305,6 +311,33 @@ def test_a_transpose_of_the_last_two_axes_is_a_transpose_program(expr, shape):
 def test_inputs_joined_whole_are_a_concat_program(expr, shapes, line):
     source = offline_draft(_golden(expr, {}, shapes, "float16")).source
     assert f"k.concat(out, {line}" in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "lines"),
+    [
+        ("x[..., 2:5]", {"x": [4, 8]}, ["k.slice(out, x, axis=1, start=2)"]),
+        ("x[:, x.shape[1] // 2 :]", {"x": [4, 8]}, ["k.slice(out, x, axis=1, end=0)"]),
+        ("torch.narrow(x, 0, 1, 2)", {"x": [4, 8]}, ["k.slice(out, x, axis=0, start=1)"]),
+        ("x[:, 1]", {"x": [4, 8, 3]}, ["k.slice(out, x, axis=1, start=1)"]),
+    ],
+)
+def test_slices_of_an_input_are_a_slice_program(expr, shapes, lines):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert all(line in source for line in lines), source
+
+
+@pytest.mark.parametrize(
+    ("expr", "why"),
+    [
+        ("x[:, 1:3, :2]", "more than one axis"),
+        ("x[..., ::2]", "a slice with a step"),
+        ("x[..., 1:3] * 2", "a slice with other work"),
+    ],
+)
+def test_indexing_the_copies_do_not_take_is_unsupported(expr, why):
+    with pytest.raises(sym.Unsupported, match=why):
+        offline_draft(_golden(expr, {}, {"x": [4, 8, 6]}, "float16"))
 
 
 def test_the_lowering_refuses_a_matmul_the_cube_does_not_take():
