@@ -86,6 +86,11 @@ class Tensor:
     def numel(self) -> int:
         return math.prod(self.shape)
 
+    def __len__(self) -> int:
+        if not self.shape:
+            raise Unsupported("len() of a 0-d tensor")
+        return self.shape[0]
+
     # casts: the lowering decides the compute dtype, as for numpy's astype; a cast up is
     # remembered (the golden then computes in fp32, not one rounded op at a time)
     def float(self) -> Tensor:

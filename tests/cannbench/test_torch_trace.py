@@ -217,7 +217,7 @@ MATMULS = [
     # joins along an axis
     "torch.cat([a, a * 2], dim=1) + torch.concat((a, -a), 1)",
     "torch.stack([n, n * 3], dim=1) + torch.cat([n.unsqueeze(-2), n.unsqueeze(1)], dim=-2)",
-    "torch.cat([torch.stack([n, n])], 0)",
+    "torch.cat([torch.stack([n, n])], 0)[: len(n)]",
     # basic indexing along one axis
     "a[..., 2:5] * 2 + a[:, :, 1:4] + torch.narrow(a, 2, 0, 3) + a.split(3, dim=-1)[1]",
     "a[:, 2] + a[-1][:3] + a[:, 1:3].sum(1) + n[:3, :8] + n[:, :4].unsqueeze(0)[0][:3][..., :1]",
