@@ -219,7 +219,9 @@ Tensor.__neg__ = lambda self: _rounded(Tensor(-self.sym))  # type: ignore[method
 Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[method-assign]
 
 
-Tensor.__getitem__ = lambda self, item: Tensor(sym.index(self.sym, item))  # type: ignore[attr-defined]
+Tensor.__getitem__ = lambda self, item: Tensor(  # type: ignore[attr-defined]
+    sym.index(self.sym, tuple(map(_sym, item)) if isinstance(item, tuple) else _sym(item))
+)
 Tensor.__matmul__ = lambda self, o: _matmul(self, o)  # type: ignore[attr-defined]
 Tensor.__rmatmul__ = lambda self, o: _matmul(o, self)  # type: ignore[attr-defined]
 
@@ -697,7 +699,7 @@ FOLDS = {"sum": "add", "mean": "add", "amax": "max", "amin": "min", "max": "max"
 AXIS_FUNCTIONS = {"softmax", "log_softmax", "cumsum", "logsumexp", "var", "std", "norm"}
 AXIS_FUNCTIONS |= {"normalize", "glu", "chunk", "reshape", "flatten", "layer_norm", "rms_norm"}
 AXIS_FUNCTIONS |= {"matmul", "mm", "bmm", "linear", "t", "transpose", "swapaxes", "permute"}
-AXIS_FUNCTIONS |= {"narrow", "split"}
+AXIS_FUNCTIONS |= {"narrow", "split", "gather", "take_along_dim", "index_select"}
 
 
 class Stacked:
@@ -956,6 +958,13 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "swapaxes": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
     "permute": _permute,
     "narrow": lambda x, dim, start, length: Tensor(sym.narrow(_lift(x), dim, start, length)),
+    "gather": lambda x, dim, index, **k: Tensor(sym.gather(_lift(x), dim, _lift(index))),
+    "take_along_dim": lambda x, indices, dim, **k: Tensor(
+        sym.gather(_lift(x), dim, _lift(indices))
+    ),
+    "index_select": lambda x, dim, index, **k: Tensor(
+        sym.gather(_lift(x), dim, _lift(index), shared=True)
+    ),
     "split": _split,
 }
 

@@ -527,6 +527,18 @@ class Slice:
     where: str
 
 
+@dataclass(eq=False)
+class Gather:
+    """out[..., j] = x[..., index[..., j]] along the last axis (`shared`: one index row for
+    every row, as index_select), a gather through UB."""
+
+    out: Tensor
+    x: Tensor
+    index: Tensor
+    shared: bool
+    where: str
+
+
 class Schedule(BaseModel):
     """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
 
@@ -553,6 +565,7 @@ class Kernel:
         self.swap: Transpose | None = None
         self.cat: Concat | None = None
         self.slices: list[Slice] = []
+        self.take: Gather | None = None
         self.sched = Schedule()
         self._open: Loop | None = None
 
@@ -607,7 +620,7 @@ class Kernel:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
-        if self.mm is not None or self.swap is not None or self.cat is not None or self.slices:
+        if any(j is not None for j in (self.mm, self.swap, self.cat, self.take)) or self.slices:
             raise DslError(
                 loc, "a kernel is loops, one matmul, one transpose, one concat or slices"
             )
@@ -651,6 +664,14 @@ class Kernel:
         self._one_job(loc, ((out, True), *((x, False) for x in xs)), "concat(out, xs, axis)")
         self.cat = Concat(out, list(xs), axis, loc)
 
+    def gather(self, out: Tensor, x: Tensor, index: Tensor, shared: bool = False) -> None:
+        """out[..., j] = x[..., index[..., j]] along the last axis: rows of x and of the index in,
+        the index scaled to byte offsets, a Gather per row. `shared`: the index is one row
+        `[J]` for every row of x (index_select), else it has out's shape (torch.gather)."""
+        loc = _caller()
+        self._one_job(loc, ((out, True), (x, False), (index, False)), "gather(out, x, index)")
+        self.take = Gather(out, x, index, bool(shared), loc)
+
     def slice(
         self, out: Tensor, x: Tensor, axis: int, start: int | None = None, end: int | None = None
     ) -> None:
@@ -673,7 +694,8 @@ class Kernel:
         allowed: object = None,
     ) -> None:
         """A matmul, a transpose, a concat or slices are the whole kernel: no loops beside it."""
-        jobs = [j for j in (self.mm, self.swap, self.cat, self.slices or None) if j is not None]
+        jobs = (self.mm, self.swap, self.cat, self.slices or None, self.take)
+        jobs = [j for j in jobs if j is not None]
         if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:
             raise DslError(
                 loc, "a kernel is loops, one matmul, one transpose, one concat or slices"

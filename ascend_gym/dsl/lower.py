@@ -557,6 +557,10 @@ def lower(
         from ascend_gym.dsl.transpose import TransposeLowering
 
         return TransposeLowering(kernel, spec).package(dsl_source, reference)
+    if kernel.take is not None:
+        from ascend_gym.dsl.gather import GatherLowering
+
+        return GatherLowering(kernel, spec).package(dsl_source, reference)
     if kernel.cat is not None or kernel.slices:
         from ascend_gym.dsl.concat import CopyLowering
 

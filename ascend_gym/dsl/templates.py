@@ -54,6 +54,8 @@ SCHEDULES = {
     "transpose": "rows_per_tile=64, buffer_num=2, block_dim=40",
     # a copy: tiles of up to 16384 elements in flight, two at a time
     "concat": "tile_length=16384, buffer_num=2, block_dim=40",
+    # rows of the data, the index and the result a tile
+    "gather": "rows_per_tile=32, buffer_num=2, block_dim=40",
 }
 
 
@@ -244,6 +246,8 @@ def draft(
         return _matmul(name, description, inputs, out_names, roots)
     if any(s.op in ("cat", "slice") for s in nodes):
         return _copies(name, description, inputs, outputs, roots)
+    if any(s.op == "gather" for s in nodes):
+        return _gather(name, description, inputs, out_names, roots)
     if any(s.meta.get("flat") for s in nodes):
         _check_flat(nodes, roots)
     inputs = _as_used(inputs, nodes)
@@ -271,6 +275,13 @@ def draft(
             name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
         )
     return _rows(name, description, inputs, out_names, roots, used_attrs, reduces, dtypes)
+
+
+def _unview(s: Sym) -> Sym:
+    """A node under views that only add or drop axes of one (the same elements)."""
+    while s.op == "view" and not s.meta.get("flat"):
+        s = s.args[0]
+    return s
 
 
 def _operand(s: Sym) -> tuple[Sym, bool, bool]:
@@ -335,9 +346,7 @@ def _transpose(
 ) -> Draft:
     """One output that is one input with its last two axes swapped (batch axes kept): a copy
     through UB that gathers each tile's columns into rows."""
-    root = roots[0]
-    while root.op == "view" and not root.meta.get("flat"):
-        root = root.args[0]
+    root = _unview(roots[0])
     if len(roots) != 1 or len(inputs) != 1 or root.op != "transpose":
         raise Unsupported(
             "a transpose outside a matmul operand: only one input's last two axes swapped "
@@ -384,8 +393,7 @@ def _slices(name: str, description: str, inputs: dict, outputs: dict, roots: lis
     lines = []
     used = set()
     for out, root in zip(outputs, roots, strict=True):
-        while root.op == "view" and not root.meta.get("flat"):
-            root = root.args[0]
+        root = _unview(root)
         x = root.args[0] if root.op == "slice" else root
         if root.op != "slice" or x.op != "input" or x.shape != tuple(inputs[x.name]):
             raise Unsupported("a slice with other work: only inputs sliced along one axis")
@@ -398,6 +406,25 @@ def _slices(name: str, description: str, inputs: dict, outputs: dict, roots: lis
     outs = list(outputs)
     return _render(
         name, description, "slice", list(inputs), outs, {}, [], lines, set(), SCHEDULES["concat"]
+    )
+
+
+def _gather(name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]) -> Draft:
+    """One output that picks elements of an input's last axis by an index input (torch.gather,
+    index_select, x[..., idx]): a Gather per row."""
+    root = _unview(roots[0])
+    if len(roots) != 1 or root.op != "gather":
+        raise Unsupported("a gather with other work: only an input's elements picked by an index")
+    x, index = root.args
+    while index.op == "view" or (index.op == "unary" and index.fn == "trunc"):  # .long()
+        index = index.args[0]
+    if x.op != "input" or index.op != "input" or x.shape != tuple(inputs[x.name]):
+        raise Unsupported("a gather of other than an input by an index input")
+    if sorted(inputs) != sorted([x.name, index.name]):
+        raise Unsupported("a gather kernel reads its data and its index, and only them")
+    shared = ", shared=True" if root.meta["shared"] else ""
+    return _job(
+        name, description, "gather", inputs, outs, f"{var(x.name)}, {var(index.name)}{shared}"
     )
 
 

@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, matmul, cat, slice
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, matmul, cat, slice, gather
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -427,6 +427,8 @@ def index(a: Sym, item: Any) -> Sym:
     """Basic indexing along one axis: a slice with step 1 (`x[..., 2:5]`, `x[:, :n]`) or an
     integer (the slice of one, its axis dropped); the other axes whole."""
     items = list(item) if isinstance(item, tuple) else [item]
+    if isinstance(items[-1], Sym) and all(i is Ellipsis for i in items[:-1]):
+        return gather(a, -1, items[-1], shared=True)  # x[..., idx]: index_select on the last axis
     if sum(i is Ellipsis for i in items) > 1 or any(i is None for i in items):
         raise Unsupported("indexing with None or two ellipses")
     if Ellipsis in items:
@@ -459,6 +461,19 @@ def index(a: Sym, item: Any) -> Sym:
         del shape[ax]
         return reshape(out, shape or [1])
     return out
+
+
+def gather(x: Sym, axis: int, index: Sym, shared: bool = False) -> Sym:
+    """Elements of x's last axis picked by an index tensor: `shared`, one index row for every
+    row (index_select, x[..., idx]), else an index of the result's shape (torch.gather)."""
+    if axis % x.ndim != x.ndim - 1:
+        raise Unsupported("a gather along other than the last axis")
+    if shared and index.ndim != 1:
+        raise Unsupported("index_select with an index of more than one axis")
+    if not shared and (index.ndim != x.ndim or index.shape[:-1] != x.shape[:-1]):
+        raise Unsupported(f"a gather of {list(x.shape)} by an index of {list(index.shape)}")
+    shape = (*x.shape[:-1], index.shape[-1])
+    return Sym("gather", shape, (x, index), meta={"shared": shared})
 
 
 def narrow(a: Sym, axis: int, start: int, length: int) -> Sym:

@@ -2,7 +2,8 @@
 here in cann-bench's layout from PyTorch's documentation of each op): the torch forms, scalar
 attributes of every type, bfloat16- and int32-only case sets, int8 and int64 outputs, [1]
 scales, views that broadcast a row or a column, matmuls with transposed operands,
-transposes, concatenations and slices, each generated, compiled and run on every case
+transposes, concatenations, slices and
+gathers along the last axis, each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -44,12 +45,14 @@ TASKS = {
     "level1/transpose_last2": 3,  # torch.transpose(x, -1, -2): tiles gathered into columns
     "level1/cat_mid": 2,  # torch.cat((x, y), dim=1): rows copied into the output's rows
     "level1/slice_parts": 2,  # x[..., 1:-1] and torch.split's first piece: two outputs
+    "level1/gather_last": 2,  # torch.gather along the last axis, an int64 and an int32 index
+    "level2/index_select_last": 2,  # torch.index_select: one index row for every row
 }
 
 
 def test_the_dev_set_is_in_cann_benchs_layout():
     tasks = sorted(p.parent for p in DEV.glob("level*/*/proto.yaml"))
-    assert 30 <= len(tasks) <= 50
+    assert 30 <= len(tasks) <= 52
     for t in tasks:
         assert {"proto.yaml", "golden.py", "cases.yaml", "desc.md"} <= {f.name for f in t.iterdir()}
 

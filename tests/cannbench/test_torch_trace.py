@@ -88,6 +88,11 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return np.matmul(a[0], a[1])
     if s.op == "cat":
         return np.concatenate(a, axis=s.axis)
+    if s.op == "gather":
+        index = a[1].astype(np.int64)
+        if s.meta["shared"]:
+            return np.take(a[0], index, axis=-1)
+        return np.take_along_axis(a[0], index, axis=-1)
     if s.op == "slice":
         start = s.meta["start"]
         return np.take(a[0], range(start, start + s.shape[s.axis]), axis=s.axis)
@@ -338,6 +343,50 @@ def test_slices_of_an_input_are_a_slice_program(expr, shapes, lines):
 def test_indexing_the_copies_do_not_take_is_unsupported(expr, why):
     with pytest.raises(sym.Unsupported, match=why):
         offline_draft(_golden(expr, {}, {"x": [4, 8, 6]}, "float16"))
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "line"),
+    [
+        ("torch.gather(x, -1, i.long())", {"x": [4, 8], "i": [4, 3]}, "k.gather(out, x, i)"),
+        ("torch.index_select(x, 1, i)", {"x": [4, 8], "i": [5]}, "x, i, shared=True)"),
+        ("x[..., i]", {"x": [2, 4, 8], "i": [5]}, "x, i, shared=True)"),
+        ("x.take_along_dim(i, dim=2)", {"x": [2, 4, 8], "i": [2, 4, 3]}, "k.gather(out, x, i)"),
+    ],
+)
+def test_picks_by_an_index_along_the_last_axis_are_a_gather_program(expr, shapes, line):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert line in source, source
+
+
+def test_gathers_compute_what_torch_does():
+    rng = np.random.default_rng(4)
+    values = {
+        "x": rng.uniform(-3, 3, (3, 4, 8)),
+        "i": rng.integers(0, 8, (3, 4, 5)),
+        "j": rng.integers(0, 8, (6,)),
+    }
+    shapes = {n: list(v.shape) for n, v in values.items()}
+    expr = "torch.gather(x, -1, i) * 2 + torch.index_select(x, -1, j)[..., :5] + x[..., j][..., 1:]"
+    pkg = _golden(expr, {}, shapes)
+    (root,) = sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, [])
+    scope: dict = {}
+    exec(pkg.files["golden.py"], scope)
+    want = scope["g"](*(torch.from_numpy(v) for v in values.values())).numpy()
+    np.testing.assert_allclose(evaluate(root, values, {}), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("expr", "why"),
+    [
+        ("torch.gather(x, 1, i)", "a gather along other than the last axis"),
+        ("torch.gather(x, -1, i) * 2", "a gather with other work"),
+    ],
+)
+def test_gathers_beyond_the_last_axis_are_unsupported(expr, why):
+    shapes = {"x": [4, 8, 6], "i": [4, 8, 3]}
+    with pytest.raises(sym.Unsupported, match=why):
+        offline_draft(_golden(expr, {}, shapes, "float16"))
 
 
 def test_the_lowering_refuses_a_matmul_the_cube_does_not_take():
