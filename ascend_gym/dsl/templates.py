@@ -8,7 +8,9 @@ for that shape); the traced expression fills in the compute. Categories, after A
 - reduction: last-axis reductions whose outputs hold one value per row, or reductions along an
   inner axis (a columns loop); scan: running values along an inner axis;
 - normalization: last-axis reductions fed back into the row (softmax, norms);
-- total: sums and means over every element (losses).
+- total: sums and means over every element (losses);
+- whole-kernel forms: matmul (the cube), transpose, concat, slice and gather (copies and gathers
+  through UB), each one output that is exactly that form of the inputs.
 """
 
 from __future__ import annotations
