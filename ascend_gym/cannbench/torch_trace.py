@@ -255,10 +255,16 @@ def _permute(x: Any, *dims: Any) -> Tensor:
 
 
 def _linear(x: Any, weight: Any, bias: Any = None) -> Tensor:
-    """F.linear: x @ weight^T (+ bias, which is not a matmul's epilogue here)."""
-    if bias is not None:
-        raise Unsupported("F.linear with a bias (a matmul with an epilogue)")
-    return Tensor(sym.matmul(_lift(x), sym.transpose(_lift(weight))))
+    """F.linear: x @ weight^T (+ bias along the columns)."""
+    out = sym.matmul(_lift(x), sym.transpose(_lift(weight)))
+    return Tensor(out if bias is None else sym.binary("add", out, _lift(bias)))
+
+
+def _addmm(bias: Any, a: Any, b: Any, *, beta: Any = 1, alpha: Any = 1, **k: Any) -> Tensor:
+    """torch.addmm / addbmm-free form: bias + a @ b (beta and alpha 1)."""
+    if not (_is_one(beta) and _is_one(alpha)):
+        raise Unsupported("addmm with beta or alpha")
+    return Tensor(sym.binary("add", _lift(bias), sym.matmul(_lift(a), _lift(b))))
 
 
 def _is_one(x: Any) -> bool:
@@ -698,7 +704,17 @@ FOLDS = {"sum": "add", "mean": "add", "amax": "max", "amin": "min", "max": "max"
 # functions whose arguments name axes: over a stack only as FOLDS (the axis shifted by one)
 AXIS_FUNCTIONS = {"softmax", "log_softmax", "cumsum", "logsumexp", "var", "std", "norm"}
 AXIS_FUNCTIONS |= {"normalize", "glu", "chunk", "reshape", "flatten", "layer_norm", "rms_norm"}
-AXIS_FUNCTIONS |= {"matmul", "mm", "bmm", "linear", "t", "transpose", "swapaxes", "permute"}
+AXIS_FUNCTIONS |= {
+    "matmul",
+    "mm",
+    "bmm",
+    "linear",
+    "addmm",
+    "t",
+    "transpose",
+    "swapaxes",
+    "permute",
+}
 AXIS_FUNCTIONS |= {"narrow", "split", "gather", "take_along_dim", "index_select"}
 
 
@@ -953,6 +969,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "mm": _matmul,
     "bmm": _matmul,
     "linear": _linear,
+    "addmm": _addmm,
     "t": _t,
     "transpose": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
     "swapaxes": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),

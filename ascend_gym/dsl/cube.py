@@ -15,6 +15,8 @@ from ascend_gym.dsl.lower import Lowering
 # transpose of LoadData is 16-bit only)
 CUBE_IN = ("float16", "bfloat16", "float32")
 CUBE_OUT = ("float16", "bfloat16", "float32")
+# a bias the guest engine's Matmul takes (a bfloat16 one is not in its API yet)
+BIAS = ("float16", "float32")
 
 
 class MatmulLowering(Lowering):
@@ -28,8 +30,13 @@ class MatmulLowering(Lowering):
         for t in (mm.out, mm.a, mm.b):
             if t.name not in names:
                 raise DslError(t.where, f"tensor {t.name!r} is not in the spec")
-        if len(spec.outputs) != 1 or len(spec.inputs) != 2 or mm.a is mm.b:
-            raise DslError(mm.where, "a matmul kernel has the spec's two inputs and one output")
+        if mm.bias is not None and mm.bias.name not in names:
+            raise DslError(mm.bias.where, f"tensor {mm.bias.name!r} is not in the spec")
+        operands = 2 + (mm.bias is not None)
+        if len(spec.outputs) != 1 or len(spec.inputs) != operands or mm.a is mm.b:
+            raise DslError(
+                mm.where, "a matmul kernel has the spec's inputs as operands and one output"
+            )
         if listed := [a.name for a in spec.inputs if a.dynamic]:
             raise DslError(k.where, f"TensorList inputs ({', '.join(listed)}) are not lowered")
         for c in spec.cases:
@@ -39,6 +46,10 @@ class MatmulLowering(Lowering):
                 raise DslError(mm.where, f"case {c.name}: matmul of {da} x {db} into {dc}")
             if da == "float32" and mm.trans_a:
                 raise DslError(mm.where, "an fp32 A is taken as stored (not transposed)")
+            if mm.bias is not None and spec.arg_dtype(c, mm.bias.name) not in BIAS:
+                raise DslError(
+                    mm.where, f"case {c.name}: a bias of {spec.arg_dtype(c, mm.bias.name)}"
+                )
 
     def fields(self) -> list[tuple[str, str, str]]:
         return [
@@ -68,6 +79,19 @@ class MatmulLowering(Lowering):
         a_off = "mi * tl.singleCoreM" + ("" if mm.trans_a else " * tl.Ka")
         b_off = "ni * tl.singleCoreN" + (" * tl.Kb" if mm.trans_b else "")
         ta_flag, tb_flag = (str(x).lower() for x in (mm.trans_a, mm.trans_b))
+        # the bias (N values, widened to fp32 into the bias table) or, without one, fp32
+        tbias = f"DTYPE_{mm.bias.name.upper()}" if mm.bias is not None else "float"
+        bias = []
+        if mm.bias is not None:
+            bias = [
+                "    mm.SetBias(biasGm[ni * tl.singleCoreN]);  // the block's N values",
+            ]
+            gm_bias = [
+                f"  GlobalTensor<{tbias}> biasGm;",
+                f"  biasGm.SetGlobalBuffer((__gm__ {tbias}*){mm.bias.name});",
+            ]
+        else:
+            gm_bias = []
         return "\n".join(
             [
                 "// Generated from the tile DSL: a matmul on the cube cores (the Matmul API). Work item",
@@ -82,7 +106,7 @@ class MatmulLowering(Lowering):
                 f"using AType = MatmulType<TPosition::GM, CubeFormat::ND, {ta}, {ta_flag}>;",
                 f"using BType = MatmulType<TPosition::GM, CubeFormat::ND, {tb}, {tb_flag}>;",
                 f"using CType = MatmulType<TPosition::GM, CubeFormat::ND, {tc}>;",
-                "using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, float>;",
+                f"using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, {tbias}>;",
                 "",
                 f'extern "C" __global__ __aicore__ void {self.spec.kernel}({gm}, GM_ADDR workspace, '
                 "GM_ADDR tiling) {",
@@ -99,6 +123,7 @@ class MatmulLowering(Lowering):
                 f"  aGm.SetGlobalBuffer((__gm__ {ta}*){a});",
                 f"  bGm.SetGlobalBuffer((__gm__ {tb}*){b});",
                 f"  cGm.SetGlobalBuffer((__gm__ {tc}*){c});",
+                *gm_bias,
                 "  const uint32_t mBlocks = (tl.M + tl.singleCoreM - 1) / tl.singleCoreM;",
                 "  const uint32_t items = t.batch * t.blocksPerBatch;",
                 "  for (uint32_t j = GetBlockIdx(); j < items; j += GetBlockNum()) {",
@@ -106,6 +131,7 @@ class MatmulLowering(Lowering):
                 "    const uint64_t mi = blk % mBlocks, ni = blk / mBlocks;",
                 f"    mm.SetTensorA(aGm[bi * t.aBatchStride + {a_off}], {ta_flag});",
                 f"    mm.SetTensorB(bGm[bi * t.bBatchStride + {b_off}], {tb_flag});",
+                *bias,
                 "    const int32_t tailM = tl.M - static_cast<int32_t>(mi) * tl.singleCoreM;",
                 "    const int32_t tailN = tl.N - static_cast<int32_t>(ni) * tl.singleCoreN;",
                 "    mm.SetTail(tailM < tl.singleCoreM ? tailM : tl.singleCoreM, "
@@ -118,6 +144,17 @@ class MatmulLowering(Lowering):
                 "",
             ]
         )
+
+    def _bias_host(self) -> list[str]:
+        mm = self.k.mm
+        if mm is None or mm.bias is None:
+            return []
+        i = self._arg_index(mm.bias.name)[1]
+        return [
+            "    mt.SetBias(true);",
+            f"    mt.SetBiasType(TPosition::GM, CubeFormat::ND, CubeType(context->GetInputDesc({i})"
+            "->GetDataType()));",
+        ]
 
     def host_source(self) -> str:
         mm = self.k.mm
@@ -175,6 +212,7 @@ class MatmulLowering(Lowering):
                 "->GetDataType()), TRANS_B);",
                 "    mt.SetCType(TPosition::GM, CubeFormat::ND, "
                 "CubeType(context->GetOutputDesc(0)->GetDataType()));",
+                *self._bias_host(),
                 "    mt.SetShape(M, N, K);",
                 "    mt.SetOrgShape(M, N, K);",
                 "    mt.SetBufferSpace(-1, -1, -1);",

@@ -492,6 +492,7 @@ class Matmul:
     b: Tensor
     trans_a: bool
     trans_b: bool
+    bias: Tensor | None
     where: str
 
 
@@ -639,13 +640,26 @@ class Kernel:
         self.loops.append(loop)
 
     def matmul(
-        self, out: Tensor, a: Tensor, b: Tensor, trans_a: bool = False, trans_b: bool = False
+        self,
+        out: Tensor,
+        a: Tensor,
+        b: Tensor,
+        trans_a: bool = False,
+        trans_b: bool = False,
+        bias: Tensor | None = None,
     ) -> None:
-        """out = a @ b on the cube cores, fp32 accumulation, the result cast to out's dtype.
-        `trans_a`: a is stored [..., K, M]; `trans_b`: b is stored [..., N, K]."""
+        """out = a @ b (+ bias) on the cube cores, fp32 accumulation, the result cast to out's
+        dtype. `trans_a`: a is stored [..., K, M]; `trans_b`: b is stored [..., N, K]; `bias`:
+        N values added to every row (the cube's initial C)."""
         loc = _caller()
-        self._one_job(loc, ((out, True), (a, False), (b, False)), "matmul(out, a, b)")
-        self.mm = Matmul(out, a, b, bool(trans_a), bool(trans_b), loc)
+        tensors = (
+            (out, True),
+            (a, False),
+            (b, False),
+            *(((bias, False),) if bias is not None else ()),
+        )
+        self._one_job(loc, tensors, "matmul(out, a, b)")
+        self.mm = Matmul(out, a, b, bool(trans_a), bool(trans_b), bias, loc)
 
     def transpose(self, out: Tensor, x: Tensor) -> None:
         """out[..., j, i] = x[..., i, j]: tiles of rows in, gathered into columns, written out."""

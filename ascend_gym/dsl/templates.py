@@ -279,6 +279,21 @@ def draft(
     return _rows(name, description, inputs, out_names, roots, used_attrs, reduces, dtypes)
 
 
+def _biased(s: Sym) -> tuple[Sym, Sym | None]:
+    """A matmul plus an input broadcast along its rows (`x @ w.T + b`, F.linear, addmm): the
+    matmul and the bias input; anything else as it is, without a bias."""
+    if s.op != "binary" or s.fn != "add":
+        return s, None
+    for mm, other in (s.args, s.args[::-1]):
+        mm = _unview(mm)
+        if mm.op == "matmul" and _unview(other).op == "input":
+            bias, trans, flat = _operand(other)
+            if trans or flat or other.shape[-1:] != mm.shape[-1:]:
+                raise Unsupported("a matmul plus other than a bias along its columns")
+            return mm, bias
+    return s, None
+
+
 def _unview(s: Sym) -> Sym:
     """A node under views that only add or drop axes of one (the same elements)."""
     while s.op == "view" and not s.meta.get("flat"):
@@ -309,9 +324,7 @@ def _matmul(
 ) -> Draft:
     """One output that is a matrix product of two inputs, each as stored or with its last two
     axes swapped: the cube's Matmul (batch axes walked; an operand without them shared)."""
-    root = roots[0]
-    while root.op == "view":
-        root = root.args[0]
+    root, bias = _biased(_unview(roots[0]))
     if len(roots) != 1 or root.op != "matmul":
         if not any(s.op == "matmul" for s in _nodes(roots)):
             return _transpose(name, description, inputs, outs, roots)
@@ -319,10 +332,13 @@ def _matmul(
             what = "a matmul with other work" if len(roots) == 1 else "several outputs"
         raise Unsupported(f"{what}: only a plain matmul of two inputs is generated on the cube")
     (a, ta, fa), (b, tb, fb) = (_operand(x) for x in root.args)
-    if a.name == b.name or len(inputs) != 2:
-        raise Unsupported("a matmul kernel takes two distinct inputs, and only them")
+    names = {a.name, b.name, *([bias.name] if bias is not None else [])}
+    if len(names) != 2 + (bias is not None) or names != set(inputs):
+        raise Unsupported("a matmul kernel takes distinct inputs as operands, and only them")
     m, k = root.args[0].shape[-2:]
     n = root.shape[-1]
+    if bias is not None and math.prod(inputs[bias.name]) != n:
+        raise Unsupported(f"a bias {list(inputs[bias.name])} other than one value per column")
     sa, sb = inputs[a.name], inputs[b.name]
     batch = math.prod(root.shape[:-2])
     ba, bb = math.prod(sa[:-2]), math.prod(sb[:-2])
@@ -336,6 +352,7 @@ def _matmul(
     if not fa and ({ba, bb} - {1, batch} or max(ba, bb) != batch):
         raise Unsupported("matmul batch axes broadcast other than one operand shared by all")
     flags = "".join(f", {f}=True" for f, on in (("trans_a", ta), ("trans_b", tb)) if on)
+    flags += f", bias={var(bias.name)}" if bias is not None else ""
     return _job(name, description, "matmul", inputs, outs, f"{var(a.name)}, {var(b.name)}{flags}")
 
 

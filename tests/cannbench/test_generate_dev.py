@@ -47,6 +47,7 @@ TASKS = {
     "level1/slice_parts": 2,  # x[..., 1:-1] and torch.split's first piece: two outputs
     "level1/gather_last": 2,  # torch.gather along the last axis, an int64 and an int32 index
     "level2/index_select_last": 2,  # torch.index_select: one index row for every row
+    "level2/linear_bias": 2,  # F.linear with a bias: the cube's initial C (fp16, fp32)
 }
 
 

@@ -269,6 +269,13 @@ def test_reorders_the_templates_cannot_take_are_unsupported(expr, why):
         ("a.mT @ b", {"a": [16, 32], "b": [16, 48]}, "k.matmul(out, a, b, trans_a=True)"),
         ("F.linear(a, b)", {"a": [2, 8, 16], "b": [24, 16]}, "trans_b=True"),
         ("a.reshape(-1, 16) @ b", {"a": [2, 8, 16], "b": [16, 24]}, "k.matmul(out, a, b)"),
+        (
+            "F.linear(a, b, c)",
+            {"a": [2, 8, 16], "b": [24, 16], "c": [24]},
+            "trans_b=True, bias=c_)",
+        ),
+        ("torch.addmm(s, a, b)", {"s": [24], "a": [8, 16], "b": [16, 24]}, "a, b, bias=s)"),
+        ("a @ b.t() + s.unsqueeze(0)", {"a": [8, 16], "b": [24, 16], "s": [24]}, "bias=s)"),
     ],
 )
 def test_a_plain_matmul_is_a_cube_program(expr, shapes, line):
@@ -283,6 +290,7 @@ def test_a_plain_matmul_is_a_cube_program(expr, shapes, line):
         ("a.t() * 2", {"a": [32, 16], "b": [16, 32]}, "a transpose outside a matmul"),
         ("(a * 2) @ b", {"a": [32, 16], "b": [16, 48]}, "a computed operand"),
         ("a @ b", {"a": [2, 1, 8, 16], "b": [1, 3, 16, 4]}, "batch axes broadcast"),
+        ("a @ b + c", {"a": [8, 16], "b": [16, 24], "c": [8, 24]}, "other than one value per"),
     ],
 )
 def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
@@ -392,6 +400,9 @@ def test_gathers_beyond_the_last_axis_are_unsupported(expr, why):
 def test_the_lowering_refuses_a_matmul_the_cube_does_not_take():
     pkg = _golden("a.mT @ b", {}, {"a": [16, 32], "b": [16, 48]})  # fp32 A read transposed
     with pytest.raises(DslError, match="an fp32 A is taken as stored"):
+        generate_offline(pkg)
+    pkg = _golden("F.linear(a, b, c)", {}, {"a": [16, 32], "b": [48, 32], "c": [48]}, "bfloat16")
+    with pytest.raises(DslError, match="a bias of bfloat16"):  # not in the guest engine's API
         generate_offline(pkg)
     pkg = _golden("a @ b * 0 + a @ b", {}, {"a": [16, 32], "b": [32, 48]})
     with pytest.raises(sym.Unsupported, match="a matmul with other work"):
