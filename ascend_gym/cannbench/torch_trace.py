@@ -86,6 +86,11 @@ class Tensor:
     def numel(self) -> int:
         return math.prod(self.shape)
 
+    def __len__(self) -> int:
+        if not self.shape:
+            raise Unsupported("len() of a 0-d tensor")
+        return self.shape[0]
+
     # casts: the lowering decides the compute dtype, as for numpy's astype; a cast up is
     # remembered (the golden then computes in fp32, not one rounded op at a time)
     def float(self) -> Tensor:
@@ -157,6 +162,15 @@ class Tensor:
     def view_as(self, other: Tensor) -> Tensor:
         return self.view(other.shape)
 
+    # the last two axes swapped: a matmul operand (trace.transpose)
+    @property
+    def T(self) -> Tensor:  # noqa: N802 (torch's name)
+        if self.ndim != 2:
+            raise Unsupported(f".T of a {self.ndim}-d tensor (axes reversed)")
+        return Tensor(sym.transpose(self.sym))
+
+    mT = property(lambda self: Tensor(sym.transpose(self.sym)))  # noqa: N815 (torch's name)
+
     def __getattr__(self, name: str) -> Any:
         fn = FUNCTIONS.get(name)
         if fn is None and name.endswith("_") and name[:-1] in FUNCTIONS:
@@ -203,6 +217,54 @@ Tensor.__ne__ = lambda self, o: Tensor(sym.compare("ne", self.sym, _lift(o)))  #
 Tensor.__hash__ = object.__hash__  # type: ignore[assignment,method-assign]
 Tensor.__neg__ = lambda self: _rounded(Tensor(-self.sym))  # type: ignore[method-assign]
 Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[method-assign]
+
+
+Tensor.__getitem__ = lambda self, item: Tensor(  # type: ignore[attr-defined]
+    sym.index(self.sym, tuple(map(_sym, item)) if isinstance(item, tuple) else _sym(item))
+)
+Tensor.__matmul__ = lambda self, o: _matmul(self, o)  # type: ignore[attr-defined]
+Tensor.__rmatmul__ = lambda self, o: _matmul(o, self)  # type: ignore[attr-defined]
+
+
+def _matmul(a: Any, b: Any, **k: Any) -> Tensor:
+    """torch.matmul / mm / bmm / @: accumulated in fp32 on the cube whatever the golden's
+    dtype, as torch's CPU kernels accumulate too."""
+    return Tensor(sym.matmul(_lift(a), _lift(b)))
+
+
+def _split(x: Any, size: Any, dim: int = 0) -> list[Tensor]:
+    """torch.split: pieces of `size` along `dim` (the last one shorter), or of each given size."""
+    v = _lift(x)
+    n = v.shape[dim % v.ndim]
+    sizes = [int(s) for s in size] if isinstance(size, list | tuple) else None
+    if sizes is None:
+        sizes = [min(int(size), n - s) for s in range(0, n, int(size))]
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    return [Tensor(sym.narrow(v, dim, s, m)) for s, m in zip(starts, sizes, strict=True)]
+
+
+def _t(x: Any) -> Tensor:
+    v = _lift(x)
+    if v.ndim > 2:
+        raise Unsupported(f"t() of a {v.ndim}-d tensor")
+    return Tensor(sym.transpose(v)) if v.ndim == 2 else Tensor(v)
+
+
+def _permute(x: Any, *dims: Any) -> Tensor:
+    return Tensor(sym.permute(_lift(x), _shape_arg(dims)))
+
+
+def _linear(x: Any, weight: Any, bias: Any = None) -> Tensor:
+    """F.linear: x @ weight^T (+ bias along the columns)."""
+    out = sym.matmul(_lift(x), sym.transpose(_lift(weight)))
+    return Tensor(out if bias is None else sym.binary("add", out, _lift(bias)))
+
+
+def _addmm(bias: Any, a: Any, b: Any, *, beta: Any = 1, alpha: Any = 1, **k: Any) -> Tensor:
+    """torch.addmm / addbmm-free form: bias + a @ b (beta and alpha 1)."""
+    if not (_is_one(beta) and _is_one(alpha)):
+        raise Unsupported("addmm with beta or alpha")
+    return Tensor(sym.binary("add", _lift(bias), sym.matmul(_lift(a), _lift(b))))
 
 
 def _is_one(x: Any) -> bool:
@@ -642,6 +704,18 @@ FOLDS = {"sum": "add", "mean": "add", "amax": "max", "amin": "min", "max": "max"
 # functions whose arguments name axes: over a stack only as FOLDS (the axis shifted by one)
 AXIS_FUNCTIONS = {"softmax", "log_softmax", "cumsum", "logsumexp", "var", "std", "norm"}
 AXIS_FUNCTIONS |= {"normalize", "glu", "chunk", "reshape", "flatten", "layer_norm", "rms_norm"}
+AXIS_FUNCTIONS |= {
+    "matmul",
+    "mm",
+    "bmm",
+    "linear",
+    "addmm",
+    "t",
+    "transpose",
+    "swapaxes",
+    "permute",
+}
+AXIS_FUNCTIONS |= {"narrow", "split", "gather", "take_along_dim", "index_select"}
 
 
 class Stacked:
@@ -753,13 +827,29 @@ for _op in (
         setattr(Stacked, _op, _stack_method(_op))
 
 
-def _stack(tensors: Any, dim: int = 0, **k: Any) -> Stacked:
+def _stack(tensors: Any, dim: int = 0, **k: Any) -> Stacked | Tensor:
+    """Along dim 0 kept as its members (folded or mapped); along another dim, a concatenation of
+    the members with that axis added."""
     members = [x if isinstance(x, Tensor) else Tensor(_lift(x)) for x in tensors]
     if len({m.shape for m in members}) != 1:
         raise Unsupported("torch.stack of tensors of different shapes")
     if dim % (members[0].ndim + 1) != 0:
-        raise Unsupported(f"torch.stack along dim {dim}")
+        return Tensor(sym.stack([m.sym for m in members], dim))
     return Stacked(members)
+
+
+def _cat(tensors: Any, dim: int = 0, **k: Any) -> Tensor:
+    """torch.cat / concat / concatenate; a stack among the tensors is its members with the
+    stacked axis (a concatenation along dim 0)."""
+    return Tensor(sym.concat([_whole(x) for x in tensors], dim))
+
+
+def _whole(x: Any) -> Any:
+    """A value as a tensor of the kernel: a stack stored whole is its members joined along
+    their new leading axis."""
+    if isinstance(x, Stacked):
+        return sym.stack([m.sym for m in x.members], 0)
+    return _sym(x)
 
 
 def _over_stacks(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -875,6 +965,24 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "amin": _reduce("min"),
     "tensor": _tensor,
     "as_tensor": _tensor,
+    "matmul": _matmul,
+    "mm": _matmul,
+    "bmm": _matmul,
+    "linear": _linear,
+    "addmm": _addmm,
+    "t": _t,
+    "transpose": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
+    "swapaxes": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
+    "permute": _permute,
+    "narrow": lambda x, dim, start, length: Tensor(sym.narrow(_lift(x), dim, start, length)),
+    "gather": lambda x, dim, index, **k: Tensor(sym.gather(_lift(x), dim, _lift(index))),
+    "take_along_dim": lambda x, indices, dim, **k: Tensor(
+        sym.gather(_lift(x), dim, _lift(indices))
+    ),
+    "index_select": lambda x, dim, index, **k: Tensor(
+        sym.gather(_lift(x), dim, _lift(index), shared=True)
+    ),
+    "split": _split,
 }
 
 
@@ -931,6 +1039,7 @@ def shim() -> types.ModuleType:
     torch = types.ModuleType("torch")
     torch.__dict__.update({n: _over_stacks(n, f) for n, f in FUNCTIONS.items()})
     torch.stack = _stack
+    torch.cat = torch.concat = torch.concatenate = _cat
     for name in ("float16", "bfloat16", "float32", "float64", "half", "float", "bool", *INTEGERS):
         setattr(torch, name, DType(name))
     torch.Tensor = Tensor
@@ -997,6 +1106,6 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
             out = golden(**inputs, **attrs)  # come first in the golden's signature
         else:
             out = golden(*inputs.values(), **attrs)
-        return tuple(_sym(o) for o in out) if isinstance(out, tuple | list) else _sym(out)
+        return tuple(_whole(o) for o in out) if isinstance(out, tuple | list) else _whole(out)
 
     return traced

@@ -1,4 +1,5 @@
-"""A Python-embedded tile DSL for AscendC vector operators, and its lowering to packages.
+"""A Python-embedded tile DSL for AscendC operators (vector loops; matmuls on the cube; copies,
+transposes and gathers), and its lowering to packages.
 
 See docs/generate.md for the language reference. `lang` is the front end (what programs call),
 `lower` turns a checked kernel and its spec into a complete operator package.

@@ -482,6 +482,64 @@ class Loop:
         self.stores.append(Store(tensor, n, loc))
 
 
+@dataclass(eq=False)
+class Matmul:
+    """c = op(a) @ op(b) on the cube (the Matmul API), op a transpose of the last two axes where
+    asked; batch axes are walked, an operand without them shared by every batch."""
+
+    out: Tensor
+    a: Tensor
+    b: Tensor
+    trans_a: bool
+    trans_b: bool
+    bias: Tensor | None
+    where: str
+
+
+@dataclass(eq=False)
+class Transpose:
+    """out = x with its last two axes swapped, batch axes kept (a copy through UB)."""
+
+    out: Tensor
+    x: Tensor
+    where: str
+
+
+@dataclass(eq=False)
+class Concat:
+    """out = the inputs joined along `axis` of out, in order (a copy through UB)."""
+
+    out: Tensor
+    xs: list[Tensor]
+    axis: int
+    where: str
+
+
+@dataclass(eq=False)
+class Slice:
+    """out = x narrowed along `axis`: out's length of it, from `start` (or ending `end` elements
+    before x's end), a copy through UB."""
+
+    out: Tensor
+    x: Tensor
+    axis: int
+    start: int | None
+    end: int | None
+    where: str
+
+
+@dataclass(eq=False)
+class Gather:
+    """out[..., j] = x[..., index[..., j]] along the last axis (`shared`: one index row for
+    every row, as index_select), a gather through UB."""
+
+    out: Tensor
+    x: Tensor
+    index: Tensor
+    shared: bool
+    where: str
+
+
 class Schedule(BaseModel):
     """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
 
@@ -504,6 +562,11 @@ class Kernel:
         self.attrs: list[str] = []
         self.scalars: list[str] = []  # inputs of the scalar layout that a loop reads
         self.loops: list[Loop] = []
+        self.mm: Matmul | None = None
+        self.swap: Transpose | None = None
+        self.cat: Concat | None = None
+        self.slices: list[Slice] = []
+        self.take: Gather | None = None
         self.sched = Schedule()
         self._open: Loop | None = None
 
@@ -558,6 +621,10 @@ class Kernel:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
+        if any(j is not None for j in (self.mm, self.swap, self.cat, self.take)) or self.slices:
+            raise DslError(
+                loc, "a kernel is loops, one matmul, one transpose, one concat or slices"
+            )
         if kind != "tiles" and any(lp.kind == kind for lp in self.loops):
             raise DslError(loc, f"a kernel has one {kind}() loop")
         if axis < 1:
@@ -571,6 +638,85 @@ class Kernel:
         if not loop.stores:
             raise DslError(loc, "the loop stores nothing")
         self.loops.append(loop)
+
+    def matmul(
+        self,
+        out: Tensor,
+        a: Tensor,
+        b: Tensor,
+        trans_a: bool = False,
+        trans_b: bool = False,
+        bias: Tensor | None = None,
+    ) -> None:
+        """out = a @ b (+ bias) on the cube cores, fp32 accumulation, the result cast to out's
+        dtype. `trans_a`: a is stored [..., K, M]; `trans_b`: b is stored [..., N, K]; `bias`:
+        N values added to every row (the cube's initial C)."""
+        loc = _caller()
+        tensors = (
+            (out, True),
+            (a, False),
+            (b, False),
+            *(((bias, False),) if bias is not None else ()),
+        )
+        self._one_job(loc, tensors, "matmul(out, a, b)")
+        self.mm = Matmul(out, a, b, bool(trans_a), bool(trans_b), bias, loc)
+
+    def transpose(self, out: Tensor, x: Tensor) -> None:
+        """out[..., j, i] = x[..., i, j]: tiles of rows in, gathered into columns, written out."""
+        loc = _caller()
+        self._one_job(loc, ((out, True), (x, False)), "transpose(out, x)")
+        self.swap = Transpose(out, x, loc)
+
+    def concat(self, out: Tensor, xs: list[Tensor], axis: int) -> None:
+        """out = xs joined along `axis` (of out's shape): each input's rows [before the axis]
+        copied into out's at its offset along the axis, tile by tile through UB."""
+        loc = _caller()
+        if not isinstance(xs, list | tuple) or not xs:
+            raise DslError(loc, "concat(out, [x, ...], axis): a list of inputs")
+        if len({id(x) for x in xs}) != len(xs) or not isinstance(axis, int) or axis < 0:
+            raise DslError(loc, "concat: each input once, and an axis >= 0")
+        self._one_job(loc, ((out, True), *((x, False) for x in xs)), "concat(out, xs, axis)")
+        self.cat = Concat(out, list(xs), axis, loc)
+
+    def gather(self, out: Tensor, x: Tensor, index: Tensor, shared: bool = False) -> None:
+        """out[..., j] = x[..., index[..., j]] along the last axis: rows of x and of the index in,
+        the index scaled to byte offsets, a Gather per row. `shared`: the index is one row
+        `[J]` for every row of x (index_select), else it has out's shape (torch.gather)."""
+        loc = _caller()
+        self._one_job(loc, ((out, True), (x, False), (index, False)), "gather(out, x, index)")
+        self.take = Gather(out, x, index, bool(shared), loc)
+
+    def slice(
+        self, out: Tensor, x: Tensor, axis: int, start: int | None = None, end: int | None = None
+    ) -> None:
+        """out = x[..., s:s + n, ...] along `axis`, n out's length there: s = `start`, or, with
+        `end`, the slice ends `end` elements before x's end. Several slices (a split into
+        outputs) make one kernel."""
+        loc = _caller()
+        if (start is None) == (end is None) or min(start or 0, end or 0) < 0 or axis < 0:
+            raise DslError(loc, "slice: an axis >= 0 and one of start >= 0 or end >= 0")
+        if any(sl.out is out for sl in self.slices):
+            raise DslError(loc, f"{out.name} is stored twice")
+        self._one_job(loc, ((out, True), (x, False)), "slice(out, x, axis)", self.slices)
+        self.slices.append(Slice(out, x, axis, start, end, loc))
+
+    def _one_job(
+        self,
+        loc: str,
+        tensors: tuple[tuple[object, bool], ...],
+        form: str,
+        allowed: object = None,
+    ) -> None:
+        """A matmul, a transpose, a concat or slices are the whole kernel: no loops beside it."""
+        jobs = (self.mm, self.swap, self.cat, self.slices or None, self.take)
+        jobs = [j for j in jobs if j is not None]
+        if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:
+            raise DslError(
+                loc, "a kernel is loops, one matmul, one transpose, one concat or slices"
+            )
+        for t, output in tensors:
+            if not isinstance(t, Tensor) or t.is_output != output or t.layout != "full":
+                raise DslError(loc, f"{form}: full tensors, the output first")
 
     def schedule(self, **knobs: object) -> None:
         loc = _caller()

@@ -331,18 +331,24 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
             body = self._rows_kernel() if self.kind == "rows" else self._columns_kernel()
         return "\n".join(
             [
-                '#include "kernel_operator.h"',
-                "",
-                "using namespace AscendC;",
-                "",
-                f"constexpr int32_t BUFFER_NUM = {self.sched.buffer_num};",
-                "",
+                *self.prelude(),
                 HELPERS,
                 *([VIA_HELPER] if self.narrow else []),
                 *body,
                 "",
             ]
         )
+
+    def prelude(self) -> list[str]:
+        """The kernel file's first lines: the API and the queue depth."""
+        return [
+            '#include "kernel_operator.h"',
+            "",
+            "using namespace AscendC;",
+            "",
+            f"constexpr int32_t BUFFER_NUM = {self.sched.buffer_num};",
+            "",
+        ]
 
     def _gm_args(self) -> list[str]:
         return [a.name for a in [*self.spec.inputs, *self.spec.outputs]]
@@ -441,6 +447,56 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                     f"  const float* {a.name} = context->GetAttrs()->GetFloat({i});",
                     f"  tiling.set_{a.name}({a.name} == nullptr ? {float_literal(a.default)} : *{a.name});",
                 ]
+        return "\n".join(
+            [
+                *self.host_prelude(),
+                "// Generated from the tile DSL: the schedule's knobs, and what the kernel keeps in UB.",
+                *knobs,
+                "",
+                "static ge::graphStatus TilingFunc(gert::TilingContext* context) {",
+                f"  {self.tiling} tiling;",
+                "  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
+                "  uint64_t ubSize = 0;",
+                "  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
+                *self._type_sizes(),
+                *body,
+                *attrs,
+                "",
+                "  context->SetBlockDim(blockDim);",
+                *self.host_end(self._workspace()),
+            ]
+        )
+
+    def host_prelude(self) -> list[str]:
+        """The host file's first lines: its tiling data, the registries and the platform."""
+        return [
+            f'#include "{self.spec.name}_tiling.h"',
+            '#include "graph/utils/type_utils.h"',
+            '#include "register/op_def_registry.h"',
+            '#include "tiling/platform/platform_ascendc.h"',
+            "",
+            "namespace optiling {",
+            "",
+        ]
+
+    def host_end(self, workspace: list[str]) -> list[str]:
+        """The tiling function's end (the tiling data saved, the workspace sized) and the OpDef."""
+        return [
+            "  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), "
+            "context->GetRawTilingData()->GetCapacity());",
+            "  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+            *workspace,
+            "  return ge::GRAPH_SUCCESS;",
+            "}",
+            "",
+            "}  // namespace optiling",
+            "",
+            *self._opdef(),
+        ]
+
+    def _opdef(self) -> list[str]:
+        """The OpDef registration: the spec's tensors, dtypes and float attributes."""
+        spec = self.spec
         opdef = []
         for kind, args in (("Input", spec.inputs), ("Output", spec.outputs)):
             for a in args:
@@ -455,51 +511,20 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 opdef.append(
                     f'    this->Attr("{a.name}").AttrType(OPTIONAL).Float({float_literal(a.default)});'
                 )
-        return "\n".join(
-            [
-                f'#include "{spec.name}_tiling.h"',
-                '#include "graph/utils/type_utils.h"',
-                '#include "register/op_def_registry.h"',
-                '#include "tiling/platform/platform_ascendc.h"',
-                "",
-                "namespace optiling {",
-                "",
-                "// Generated from the tile DSL: the schedule's knobs, and what the kernel keeps in UB.",
-                *knobs,
-                "",
-                "static ge::graphStatus TilingFunc(gert::TilingContext* context) {",
-                f"  {self.tiling} tiling;",
-                "  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
-                "  uint64_t ubSize = 0;",
-                "  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
-                *self._type_sizes(),
-                *body,
-                *attrs,
-                "",
-                "  context->SetBlockDim(blockDim);",
-                "  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), "
-                "context->GetRawTilingData()->GetCapacity());",
-                "  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-                *self._workspace(),
-                "  return ge::GRAPH_SUCCESS;",
-                "}",
-                "",
-                "}  // namespace optiling",
-                "",
-                "namespace ops {",
-                f"class {spec.op_type} : public OpDef {{",
-                " public:",
-                f"  explicit {spec.op_type}(const char* name) : OpDef(name) {{",
-                *opdef,
-                "    this->AICore().SetTiling(optiling::TilingFunc);",
-                '    this->AICore().AddConfig("ascend910b");',
-                "  }",
-                "};",
-                f"OP_ADD({spec.op_type});",
-                "}  // namespace ops",
-                "",
-            ]
-        )
+        return [
+            "namespace ops {",
+            f"class {spec.op_type} : public OpDef {{",
+            " public:",
+            f"  explicit {spec.op_type}(const char* name) : OpDef(name) {{",
+            *opdef,
+            "    this->AICore().SetTiling(optiling::TilingFunc);",
+            '    this->AICore().AddConfig("ascend910b");',
+            "  }",
+            "};",
+            f"OP_ADD({spec.op_type});",
+            "}  // namespace ops",
+            "",
+        ]
 
     def _workspace(self) -> list[str]:
         if not getattr(self, "n_totals", 0):
@@ -524,4 +549,20 @@ def lower(
     reference: dict[str, str] | None = None,
 ) -> OperatorPackage:
     """Check a DSL kernel against its spec and lower it to an operator package."""
+    if kernel.mm is not None:
+        from ascend_gym.dsl.cube import MatmulLowering
+
+        return MatmulLowering(kernel, spec).package(dsl_source, reference)
+    if kernel.swap is not None:
+        from ascend_gym.dsl.transpose import TransposeLowering
+
+        return TransposeLowering(kernel, spec).package(dsl_source, reference)
+    if kernel.take is not None:
+        from ascend_gym.dsl.gather import GatherLowering
+
+        return GatherLowering(kernel, spec).package(dsl_source, reference)
+    if kernel.cat is not None or kernel.slices:
+        from ascend_gym.dsl.concat import CopyLowering
+
+        return CopyLowering(kernel, spec).package(dsl_source, reference)
     return Lowering(kernel, spec).package(dsl_source, reference)

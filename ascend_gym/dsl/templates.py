@@ -8,14 +8,19 @@ for that shape); the traced expression fills in the compute. Categories, after A
 - reduction: last-axis reductions whose outputs hold one value per row, or reductions along an
   inner axis (a columns loop); scan: running values along an inner axis;
 - normalization: last-axis reductions fed back into the row (softmax, norms);
-- total: sums and means over every element (losses).
+- total: sums and means over every element (losses);
+- whole-kernel forms: matmul (the cube), transpose, concat, slice and gather (copies and gathers
+  through UB), each one output that is exactly that form of the inputs.
 """
 
 from __future__ import annotations
 
+import keyword
 import math
+import re
 from dataclasses import dataclass
 
+from ascend_gym.dsl import lang
 from ascend_gym.dsl.trace import Sym, Unsupported
 
 # ops whose fp16 result equals the fp64 reference rounded once, when only one of them rounds
@@ -45,6 +50,14 @@ SCHEDULES = {
     "total": "tile_length=8192, buffer_num=2, block_dim=40",
     # lanes of a column (tile_length) x steps along the axis per copy (rows_per_tile)
     "columns": "tile_length=4096, rows_per_tile=32, buffer_num=2, block_dim=40",
+    # cube cores (capped by the SoC's AIC count): batches and C blocks share them
+    "matmul": "block_dim=24",
+    # tiles of 64 x 64 elements (rows_per_tile: the tile's side), 2 queue slots
+    "transpose": "rows_per_tile=64, buffer_num=2, block_dim=40",
+    # a copy: tiles of up to 16384 elements in flight, two at a time
+    "concat": "tile_length=16384, buffer_num=2, block_dim=40",
+    # rows of the data, the index and the result a tile
+    "gather": "rows_per_tile=32, buffer_num=2, block_dim=40",
 }
 
 
@@ -75,6 +88,17 @@ def _inputs_of(root: Sym) -> set[str]:
     return {s.name for s in _nodes([root]) if s.op == "input"}
 
 
+# the program's own names: the kernel, the loop variables, values and the DSL's functions
+_PROGRAM_NAMES = {"k", "t", "r", "c", "Kernel", *lang.UNARY, "maximum", "minimum", "power", "where"}
+
+
+def var(name: str) -> str:
+    """The program variable of a tensor or attribute: its spec name, unless that is one of the
+    program's own names or a Python keyword (an input named `k`, a weight named `lambda`)."""
+    taken = name in _PROGRAM_NAMES or keyword.iskeyword(name) or re.fullmatch(r"v\d+", name)
+    return f"{name}_" if taken else name
+
+
 def _const(v: float) -> str:
     if math.isinf(v) or math.isnan(v):
         raise Unsupported(f"the constant {v}")
@@ -98,13 +122,13 @@ class Renderer:
         if s.op == "const":
             return _const(s.value)
         if s.op == "attr":
-            return s.name
+            return var(s.name)
         if s.op == "view":  # axes of one added or dropped: the same values
             return self.expr(s.args[0])
         if s.op in ("input", "part"):
             src = s if s.op == "input" else s.args[0]
             part = f", part={s.part[0]}, parts={s.part[1]}" if s.op == "part" else ""
-            text = f"{self.loop}.load({src.name}{part})" + (".float()" if self.upcast else "")
+            text = f"{self.loop}.load({var(src.name)}{part})" + (".float()" if self.upcast else "")
         elif s.op == "unary":
             a = self.expr(s.args[0])
             if s.fn == "neg":
@@ -188,11 +212,11 @@ def _decls(inputs: list[str], outputs: list[str], layouts: dict[str, str], attrs
     lines = []
     for n in inputs:
         lay = layouts.get(n, "full")
-        lines.append(f'{n} = k.input("{n}"' + (f', "{lay}")' if lay != "full" else ")"))
+        lines.append(f'{var(n)} = k.input("{n}"' + (f', "{lay}")' if lay != "full" else ")"))
     for n in outputs:
         lay = layouts.get(n, "full")
-        lines.append(f'{n} = k.output("{n}"' + (f', "{lay}")' if lay != "full" else ")"))
-    lines += [f'{a} = k.attr("{a}")' for a in attrs]
+        lines.append(f'{var(n)} = k.output("{n}"' + (f', "{lay}")' if lay != "full" else ")"))
+    lines += [f'{var(a)} = k.attr("{a}")' for a in attrs]
     return "\n".join(lines)
 
 
@@ -220,6 +244,12 @@ def draft(
         if want is not None and math.prod(want) != math.prod(r.shape):
             raise Unsupported(f"output {o} has shape {list(want)}, the reference {list(r.shape)}")
     nodes = _nodes(roots)
+    if any(s.op in ("matmul", "transpose") for s in nodes):
+        return _matmul(name, description, inputs, out_names, roots)
+    if any(s.op in ("cat", "slice") for s in nodes):
+        return _copies(name, description, inputs, outputs, roots)
+    if any(s.op == "gather" for s in nodes):
+        return _gather(name, description, inputs, out_names, roots)
     if any(s.meta.get("flat") for s in nodes):
         _check_flat(nodes, roots)
     inputs = _as_used(inputs, nodes)
@@ -247,6 +277,189 @@ def draft(
             name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
         )
     return _rows(name, description, inputs, out_names, roots, used_attrs, reduces, dtypes)
+
+
+def _biased(s: Sym) -> tuple[Sym, Sym | None]:
+    """A matmul plus an input broadcast along its rows (`x @ w.T + b`, F.linear, addmm): the
+    matmul and the bias input; anything else as it is, without a bias."""
+    if s.op != "binary" or s.fn != "add":
+        return s, None
+    for mm, other in (s.args, s.args[::-1]):
+        mm = _unview(mm)
+        if mm.op == "matmul" and _unview(other).op == "input":
+            bias, trans, flat = _operand(other)
+            if trans or flat or other.shape[-1:] != mm.shape[-1:]:
+                raise Unsupported("a matmul plus other than a bias along its columns")
+            return mm, bias
+    return s, None
+
+
+def _unview(s: Sym) -> Sym:
+    """A node under views that only add or drop axes of one (the same elements)."""
+    while s.op == "view" and not s.meta.get("flat"):
+        s = s.args[0]
+    return s
+
+
+def _operand(s: Sym) -> tuple[Sym, bool, bool]:
+    """A matmul operand as its input: (input, transposed, read through a reshape that merges
+    axes)."""
+    trans = flat = False
+    while s.op in ("view", "transpose"):
+        if s.op == "transpose":
+            trans = not trans
+        flat = flat or bool(s.meta.get("flat"))
+        s = s.args[0]
+    if s.op != "input":
+        raise Unsupported(f"a matmul of a computed operand (a {s.op} node)")
+    return s, trans, flat
+
+
+def _matmul(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+) -> Draft:
+    """One output that is a matrix product of two inputs, each as stored or with its last two
+    axes swapped: the cube's Matmul (batch axes walked; an operand without them shared)."""
+    root, bias = _biased(_unview(roots[0]))
+    if len(roots) != 1 or root.op != "matmul":
+        if not any(s.op == "matmul" for s in _nodes(roots)):
+            return _transpose(name, description, inputs, outs, roots)
+        else:
+            what = "a matmul with other work" if len(roots) == 1 else "several outputs"
+        raise Unsupported(f"{what}: only a plain matmul of two inputs is generated on the cube")
+    (a, ta, fa), (b, tb, fb) = (_operand(x) for x in root.args)
+    names = {a.name, b.name, *([bias.name] if bias is not None else [])}
+    if len(names) != 2 + (bias is not None) or names != set(inputs):
+        raise Unsupported("a matmul kernel takes distinct inputs as operands, and only them")
+    m, k = root.args[0].shape[-2:]
+    n = root.shape[-1]
+    if bias is not None and math.prod(inputs[bias.name]) != n:
+        raise Unsupported(f"a bias {list(inputs[bias.name])} other than one value per column")
+    sa, sb = inputs[a.name], inputs[b.name]
+    batch = math.prod(root.shape[:-2])
+    ba, bb = math.prod(sa[:-2]), math.prod(sb[:-2])
+    if fb or (fa and (ta or bb > 1 or sa[-1] != k)):
+        raise Unsupported("a matmul operand reshaped across its matrix axes")
+    if not fa and (tuple(sa[-2:]) != ((k, m) if ta else (m, k)) or len(sa) < 2):
+        raise Unsupported(f"matmul operand {a.name} {list(sa)} is not a matrix of its product")
+    if tuple(sb[-2:]) != ((n, k) if tb else (k, n)) or len(sb) < 2:
+        raise Unsupported(f"matmul operand {b.name} {list(sb)} is not a matrix of its product")
+    # A's rows merged across its batch axes ([B, S, K] as [B * S, K]) are the same rows of C
+    if not fa and ({ba, bb} - {1, batch} or max(ba, bb) != batch):
+        raise Unsupported("matmul batch axes broadcast other than one operand shared by all")
+    flags = "".join(f", {f}=True" for f, on in (("trans_a", ta), ("trans_b", tb)) if on)
+    flags += f", bias={var(bias.name)}" if bias is not None else ""
+    return _job(name, description, "matmul", inputs, outs, f"{var(a.name)}, {var(b.name)}{flags}")
+
+
+def _transpose(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+) -> Draft:
+    """One output that is one input with its last two axes swapped (batch axes kept): a copy
+    through UB that gathers each tile's columns into rows."""
+    root = _unview(roots[0])
+    if len(roots) != 1 or len(inputs) != 1 or root.op != "transpose":
+        raise Unsupported(
+            "a transpose outside a matmul operand: only one input's last two axes swapped "
+            "(nothing computed) is generated"
+        )
+    x, flip, flat = _operand(root)
+    shape = inputs[x.name]
+    want = (*shape[:-2], shape[-1], shape[-2]) if len(shape) >= 2 else ()
+    if not flip or flat or _strip(tuple(root.shape)) != _strip(want):
+        raise Unsupported(f"a transpose of {x.name} {list(shape)} to {list(root.shape)}")
+    return _job(name, description, "transpose", inputs, outs, var(x.name))
+
+
+def _copies(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outputs: dict[str, tuple[int, ...] | None],
+    roots: list[Sym],
+) -> Draft:
+    """Outputs that are copies of rows of the inputs: one concatenation, or slices."""
+    if not any(s.op == "cat" for s in _nodes(roots)):
+        return _slices(name, description, inputs, outputs, roots)
+    # one output joining every input, each once and whole, along one axis (torch.cat, a stack
+    # along any axis): each input's rows copied into the output's
+    root = roots[0]
+    (out, want), *more = outputs.items()
+    if more or root.op != "cat":
+        raise Unsupported("a concatenation with other work: only inputs joined whole")
+    if want is not None and tuple(want) != root.shape:
+        raise Unsupported(f"a concatenation of shape {list(root.shape)} stored as {list(want)}")
+    pieces = [_operand(x) for x in root.args]
+    names = [x.name for x, _, _ in pieces]
+    if any(t or f for _, t, f in pieces) or sorted(names) != sorted(inputs):
+        raise Unsupported("a concatenation of other than every input, each once and as stored")
+    axis = f"[{', '.join(var(n) for n in names)}], axis={root.axis}"
+    return _job(name, description, "concat", inputs, [out], axis)
+
+
+def _slices(name: str, description: str, inputs: dict, outputs: dict, roots: list[Sym]) -> Draft:
+    """Outputs that are each a slice of an input along one axis (`x[..., a:b]`, narrow, split):
+    copies of rows. A slice that runs to the axis's end from a later start is anchored there
+    (`end=0`), so `x[:, n // 2:]` is one program for every n."""
+    lines = []
+    used = set()
+    for out, root in zip(outputs, roots, strict=True):
+        root = _unview(root)
+        x = root.args[0] if root.op == "slice" else root
+        if root.op != "slice" or x.op != "input" or x.shape != tuple(inputs[x.name]):
+            raise Unsupported("a slice with other work: only inputs sliced along one axis")
+        used.add(x.name)
+        start, n, full = root.meta["start"], root.shape[root.axis], x.shape[root.axis]
+        where = f"end={full - start - n}" if start and start + n == full else f"start={start}"
+        lines.append(f"k.slice({var(out)}, {var(x.name)}, axis={root.axis}, {where})")
+    if used != set(inputs):
+        raise Unsupported("slices that leave an input unread")
+    outs = list(outputs)
+    return _render(
+        name, description, "slice", list(inputs), outs, {}, [], lines, set(), SCHEDULES["concat"]
+    )
+
+
+def _gather(name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]) -> Draft:
+    """One output that picks elements of an input's last axis by an index input (torch.gather,
+    index_select, x[..., idx]): a Gather per row."""
+    root = _unview(roots[0])
+    if len(roots) != 1 or root.op != "gather":
+        raise Unsupported("a gather with other work: only an input's elements picked by an index")
+    x, index = root.args
+    while index.op == "view" or (index.op == "unary" and index.fn == "trunc"):  # .long()
+        index = index.args[0]
+    if x.op != "input" or index.op != "input" or x.shape != tuple(inputs[x.name]):
+        raise Unsupported("a gather of other than an input by an index input")
+    if sorted(inputs) != sorted([x.name, index.name]):
+        raise Unsupported("a gather kernel reads its data and its index, and only them")
+    shared = ", shared=True" if root.meta["shared"] else ""
+    return _job(
+        name, description, "gather", inputs, outs, f"{var(x.name)}, {var(index.name)}{shared}"
+    )
+
+
+def _job(
+    name: str,
+    description: str,
+    form: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    operands: str,
+) -> Draft:
+    """A program that is one whole-kernel statement: `k.<form>(out, <operands>)`."""
+    line = f"k.{form}({var(outs[0])}, {operands})"
+    return _render(
+        name, description, form, list(inputs), outs, {}, [], [line], set(), SCHEDULES[form]
+    )
 
 
 def _scalars(inputs: dict[str, tuple[int, ...]], roots: list[Sym]) -> set[str]:
@@ -306,7 +519,7 @@ def _elementwise(
     for _, idx in groups:
         rd = Renderer("t", upcast)
         for i in idx:
-            rd.lines.append(f"    t.store({outs[i]}, {rd.expr(roots[i])})")
+            rd.lines.append(f"    t.store({var(outs[i])}, {rd.expr(roots[i])})")
         funcs |= rd.funcs
         loops.append("with k.tiles() as t:\n" + "\n".join(rd.lines))
     used = [n for n in inputs if any(n in g[0] for g in groups)]
@@ -342,7 +555,7 @@ def _total(
     for o, r in zip(outs, roots, strict=True):
         if r.op != "total" or any(a.op in ("total", "reduce") for a in _nodes(list(r.args))):
             raise Unsupported(f"output {o}: only a sum or mean over every element")
-        rd.lines.append(f"    t.store({o}, t.{r.fn}({rd.expr(r.args[0])}))")
+        rd.lines.append(f"    t.store({var(o)}, t.{r.fn}({rd.expr(r.args[0])}))")
     loops = ["with k.tiles() as t:\n" + "\n".join(rd.lines)]
     return _render(
         name,
@@ -389,12 +602,12 @@ def _columns(
         if r.op == "scan" and r.shape == full:
             if any(a.op in ("reduce", "scan") for a in inside):
                 raise Unsupported("a running value of an accumulation along an axis")
-            rd.lines.append(f"    c.store({o}, c.cum{r.fn}({rd.expr(r.args[0])}))")
+            rd.lines.append(f"    c.store({var(o)}, c.cum{r.fn}({rd.expr(r.args[0])}))")
         elif r.op == "reduce" or r.shape == full:  # a total, or step values (normalised)
             if any(a.op == "scan" for a in inside):
                 raise Unsupported("arithmetic after a running value along an axis")
             value = f"c.{r.fn}({rd.expr(r.args[0])})" if r.op == "reduce" else rd.expr(r)
-            rd.lines.append(f"    c.store({o}, {value})")
+            rd.lines.append(f"    c.store({var(o)}, {value})")
         else:
             raise Unsupported(f"output {o}: only totals and values along the axis")
     if all(r.op == "reduce" for r in roots):
@@ -467,7 +680,7 @@ def _rows(
             raise Unsupported(f"output {o} of shape {list(r.shape)} against rows {list(row)}")
     rd = Renderer("r", bool(reduces) or not _per_op(nodes) or _upcast(nodes, dtypes))
     for o, r in zip(outs, roots, strict=True):
-        rd.lines.append(f"    r.store({o}, {rd.expr(r)})")
+        rd.lines.append(f"    r.store({var(o)}, {rd.expr(r)})")
     if not reduces:
         category = "broadcast"
     elif all(layouts[o] == "rows" for o in outs):

@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, matmul, cat, slice, gather
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -75,8 +75,29 @@ class Sym:
     def reshape(self, *shape: Any, **k: Any) -> Sym:
         return reshape(self, shape[0] if len(shape) == 1 else shape)
 
+    def swapaxes(self, axis1: int, axis2: int) -> Sym:
+        return swap(self, axis1, axis2)
+
+    def transpose(self, *axes: Any) -> Sym:
+        axes = axes[0] if len(axes) == 1 else axes
+        return self.T if not axes else permute(self, axes)
+
+    @property
+    def T(self) -> Sym:  # noqa: N802 (numpy's name)
+        if self.ndim != 2:
+            raise Unsupported(f".T of a {self.ndim}-d array (axes reversed)")
+        return transpose(self)
+
+    mT = property(lambda self: transpose(self))  # noqa: N815 (the last two axes swapped)
+
+    def __matmul__(self, o: Any) -> Sym:
+        return matmul(self, lift(o))
+
+    def __rmatmul__(self, o: Any) -> Sym:
+        return matmul(lift(o), self)
+
     def __getitem__(self, item: Any) -> Any:
-        raise Unsupported("indexing")
+        return index(self, item)
 
     def __len__(self) -> int:
         return self.shape[0]
@@ -332,6 +353,141 @@ def reshape(a: Sym, shape: Any) -> Sym:
     return Sym("view", new, (a,))
 
 
+def transpose(a: Sym) -> Sym:
+    """The last two axes swapped (`x.T` of a matrix, `swapaxes(x, -1, -2)`, torch's `t()`,
+    `transpose(-1, -2)`, `mT`): the elements reordered, so only a matmul operand takes it."""
+    if a.ndim < 2:
+        raise Unsupported(f"a transpose of a {a.ndim}-d tensor")
+    if a.op == "transpose":
+        return a.args[0]
+    return Sym("transpose", (*a.shape[:-2], a.shape[-1], a.shape[-2]), (a,))
+
+
+def swap(a: Sym, d0: int, d1: int) -> Sym:
+    """Axes d0 and d1 swapped: the last two, or two axes of one (the same elements)."""
+    d0, d1 = sorted((d0 % a.ndim, d1 % a.ndim))
+    if d0 == d1:
+        return a
+    if (d0, d1) == (a.ndim - 2, a.ndim - 1):
+        return transpose(a)
+    if a.shape[d0] == 1 or a.shape[d1] == 1:
+        shape = list(a.shape)
+        shape[d0], shape[d1] = shape[d1], shape[d0]
+        return reshape(a, shape)
+    raise Unsupported(f"a transpose of axes {d0} and {d1} of {a.ndim}")
+
+
+def permute(a: Sym, dims: Any) -> Sym:
+    """An axis order: the identity, or the last two swapped (axes of one aside)."""
+    order = [int(d) % a.ndim for d in dims]
+    if sorted(order) != list(range(a.ndim)):
+        raise Unsupported(f"a permutation {order} of {a.ndim} axes")
+    moved = [d for i, d in enumerate(order) if d != i and a.shape[d] != 1]
+    if not moved:
+        return reshape(a, [a.shape[d] for d in order])
+    if order[:-2] == list(range(a.ndim - 2)) and order[-2:] == [a.ndim - 1, a.ndim - 2]:
+        return transpose(a)
+    raise Unsupported(f"a permutation {order} of {a.ndim} axes")
+
+
+def matmul(a: Sym, b: Sym) -> Sym:
+    """A matrix product (`@`, np.matmul, torch.matmul/mm/bmm): [..., M, K] x [..., K, N], the
+    batch axes broadcast as numpy does. Vectors (1-d operands) are not taken."""
+    if a.ndim < 2 or b.ndim < 2:
+        raise Unsupported("a matrix-vector product (a 1-d matmul operand)")
+    if a.shape[-1] != b.shape[-2]:
+        raise Unsupported(f"matmul of {list(a.shape)} and {list(b.shape)}")
+    batch = _shape(Sym("const", a.shape[:-2]), Sym("const", b.shape[:-2]))
+    return Sym("matmul", (*batch, a.shape[-2], b.shape[-1]), (a, b))
+
+
+def concat(xs: Any, axis: int = 0) -> Sym:
+    """Tensors joined along an axis (np.concatenate, torch.cat): equal shapes but that axis."""
+    xs = [lift(x) for x in xs]
+    if not xs or any(x.ndim != xs[0].ndim or x.ndim == 0 for x in xs):
+        raise Unsupported("a concatenation of tensors of different ranks")
+    ax = axis % xs[0].ndim
+    rest = {x.shape[:ax] + x.shape[ax + 1 :] for x in xs}
+    if len(rest) != 1:
+        raise Unsupported(f"a concatenation of shapes {[list(x.shape) for x in xs]}")
+    shape = list(xs[0].shape)
+    shape[ax] = sum(x.shape[ax] for x in xs)
+    return Sym("cat", tuple(shape), tuple(xs), axis=ax)
+
+
+def stack(xs: Any, axis: int = 0) -> Sym:
+    """np.stack / torch.stack along any axis: a concatenation of the tensors with that axis
+    added (of one) to each."""
+    xs = [lift(x) for x in xs]
+    ax = axis % (xs[0].ndim + 1)
+    return concat([reshape(x, (*x.shape[:ax], 1, *x.shape[ax:])) for x in xs], ax)
+
+
+def index(a: Sym, item: Any) -> Sym:
+    """Basic indexing along one axis: a slice with step 1 (`x[..., 2:5]`, `x[:, :n]`) or an
+    integer (the slice of one, its axis dropped); the other axes whole."""
+    items = list(item) if isinstance(item, tuple) else [item]
+    if isinstance(items[-1], Sym) and all(i is Ellipsis for i in items[:-1]):
+        return gather(a, -1, items[-1], shared=True)  # x[..., idx]: index_select on the last axis
+    if sum(i is Ellipsis for i in items) > 1 or any(i is None for i in items):
+        raise Unsupported("indexing with None or two ellipses")
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        items[at : at + 1] = [slice(None)] * (a.ndim - len(items) + 1)
+    if len(items) > a.ndim or not all(isinstance(i, slice | int) for i in items):
+        raise Unsupported("indexing other than by slices and integers")
+    cut = [
+        (ax, i)
+        for ax, i in enumerate(items)
+        if isinstance(i, int) or i.indices(a.shape[ax]) != (0, a.shape[ax], 1)
+    ]
+    if not cut:
+        return a
+    if len(cut) > 1:
+        raise Unsupported("indexing along more than one axis")
+    ax, i = cut[0]
+    n = a.shape[ax]
+    if isinstance(i, int):
+        if not -n <= i < n:
+            raise Unsupported(f"index {i} of an axis of {n}")
+        i = slice(i % n, i % n + 1)
+    start, stop, step = i.indices(n)
+    if step != 1:
+        raise Unsupported("a slice with a step")
+    shape = list(a.shape)
+    shape[ax] = max(stop - start, 0)
+    out = Sym("slice", tuple(shape), (a,), axis=ax, meta={"start": start})
+    if isinstance(cut[0][1], int):
+        del shape[ax]
+        return reshape(out, shape or [1])
+    return out
+
+
+def gather(x: Sym, axis: int, index: Sym, shared: bool = False) -> Sym:
+    """Elements of x's last axis picked by an index tensor: `shared`, one index row for every
+    row (index_select, x[..., idx]), else an index of the result's shape (torch.gather)."""
+    if axis % x.ndim != x.ndim - 1:
+        raise Unsupported("a gather along other than the last axis")
+    if shared and index.ndim != 1:
+        raise Unsupported("index_select with an index of more than one axis")
+    if not shared and (index.ndim != x.ndim or index.shape[:-1] != x.shape[:-1]):
+        raise Unsupported(f"a gather of {list(x.shape)} by an index of {list(index.shape)}")
+    shape = (*x.shape[:-1], index.shape[-1])
+    return Sym("gather", shape, (x, index), meta={"shared": shared})
+
+
+def narrow(a: Sym, axis: int, start: int, length: int) -> Sym:
+    """torch.narrow: `length` elements of `axis` from `start`."""
+    ax = axis % a.ndim
+    return index(a, (slice(None),) * ax + (slice(start, start + length),))
+
+
+def _dot(a: Sym, b: Sym) -> Sym:
+    if a.ndim != 2 or b.ndim != 2:
+        raise Unsupported("np.dot other than of two matrices")
+    return matmul(a, b)
+
+
 def split(x: Sym, parts: int, axis: int = 0) -> list[Sym]:
     if not isinstance(parts, int) or axis % x.ndim != x.ndim - 1 or x.op != "input":
         raise Unsupported("np.split other than equal parts of an input's last axis")
@@ -393,6 +549,7 @@ UFUNCS: dict[str, Any] = {
     "equal": lambda a, b: compare("eq", a, b),
     "not_equal": lambda a, b: compare("ne", a, b),
     "less_equal": lambda a, b: compare("le", a, b),
+    "matmul": matmul,
 }
 
 FUNCTIONS: dict[str, Any] = {
@@ -410,6 +567,11 @@ FUNCTIONS: dict[str, Any] = {
         a, np.expand_dims(np.empty(a.shape, dtype=np.bool_), axis).shape
     ),
     "amin": lambda a, axis=None, keepdims=False, **k: reduce("min", a, axis, keepdims, k),
+    "swapaxes": lambda a, axis1, axis2: swap(lift(a), axis1, axis2),
+    "transpose": lambda a, axes=None: lift(a).T if axes is None else permute(lift(a), axes),
+    "dot": lambda a, b, **k: _dot(lift(a), lift(b)),
+    "concatenate": lambda xs, axis=0, **k: concat(xs, axis),
+    "stack": lambda xs, axis=0, **k: stack(xs, axis),
 }
 
 

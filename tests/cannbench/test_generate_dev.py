@@ -1,7 +1,9 @@
 """The offline generator on its development set (`tests/cannbench/data/gen_dev`, tasks written
 here in cann-bench's layout from PyTorch's documentation of each op): the torch forms, scalar
 attributes of every type, bfloat16- and int32-only case sets, int8 and int64 outputs, [1]
-scales and views that broadcast a row or a column, each generated, compiled and run on every case
+scales, views that broadcast a row or a column, matmuls with transposed operands,
+transposes, concatenations, slices and
+gathers along the last axis, each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -36,12 +38,22 @@ TASKS = {
     "level1/bucket_int64": 2,  # int64 in and out: .long() goes toward zero
     "level1/dequant_scale": 2,  # a scale and an offset of shape [1]: scalar operands
     "level1/stack_max_mean": 2,  # torch.stack reduced over its new axis: folds of the members
+    "level1/matmul_2d": 2,  # torch.matmul of two matrices on the cube (fp16 and fp32)
+    "level1/linear_t": 2,  # x @ torch.t(w): a batch of rows against one transposed weight
+    "level2/bmm_scores": 2,  # torch.bmm(q, k.transpose(1, 2)), an input named k
+    "level2/matmul_permute": 2,  # x.permute(0, 2, 1) @ y: the first operand transposed
+    "level1/transpose_last2": 3,  # torch.transpose(x, -1, -2): tiles gathered into columns
+    "level1/cat_mid": 2,  # torch.cat((x, y), dim=1): rows copied into the output's rows
+    "level1/slice_parts": 2,  # x[..., 1:-1] and torch.split's first piece: two outputs
+    "level1/gather_last": 2,  # torch.gather along the last axis, an int64 and an int32 index
+    "level2/index_select_last": 2,  # torch.index_select: one index row for every row
+    "level2/linear_bias": 2,  # F.linear with a bias: the cube's initial C (fp16, fp32)
 }
 
 
 def test_the_dev_set_is_in_cann_benchs_layout():
     tasks = sorted(p.parent for p in DEV.glob("level*/*/proto.yaml"))
-    assert 30 <= len(tasks) <= 42
+    assert 30 <= len(tasks) <= 52
     for t in tasks:
         assert {"proto.yaml", "golden.py", "cases.yaml", "desc.md"} <= {f.name for f in t.iterdir()}
 

@@ -13,7 +13,8 @@ import pytest
 from ascend_core.package import OperatorPackage, OperatorSpec
 from ascend_gym.cannbench.torch_trace import numpy_view
 from ascend_gym.dsl import trace as sym
-from ascend_gym.dsl.generate import offline_draft
+from ascend_gym.dsl.generate import generate_offline, offline_draft
+from ascend_gym.dsl.lang import DslError
 
 torch = pytest.importorskip("torch")
 
@@ -81,6 +82,20 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return REDUCE[s.fn](a[0]).reshape(s.shape)
     if s.op == "scan":
         return np.cumsum(a[0], axis=s.axis)
+    if s.op == "transpose":
+        return np.swapaxes(a[0], -1, -2)
+    if s.op == "matmul":
+        return np.matmul(a[0], a[1])
+    if s.op == "cat":
+        return np.concatenate(a, axis=s.axis)
+    if s.op == "gather":
+        index = a[1].astype(np.int64)
+        if s.meta["shared"]:
+            return np.take(a[0], index, axis=-1)
+        return np.take_along_axis(a[0], index, axis=-1)
+    if s.op == "slice":
+        start = s.meta["start"]
+        return np.take(a[0], range(start, start + s.shape[s.axis]), axis=s.axis)
     raise AssertionError(s.op)
 
 
@@ -192,6 +207,206 @@ def test_a_traced_golden_computes_what_torch_does(expr, attrs):
     assert got.size == want.size
     np.testing.assert_allclose(got.reshape(want.shape), want, rtol=2e-6, atol=2e-7)
     assert math.isfinite(float(np.abs(got).max()))
+
+
+MATMULS = [
+    "torch.matmul(a, b)",
+    "a @ m",  # a batch of rows against one matrix
+    "torch.bmm(a, a.transpose(1, 2))",
+    "torch.matmul(b.permute(0, 2, 1), a.mT)",
+    "torch.mm(n, m) + n.t().T.sum(-1, keepdim=True) * 0",
+    "F.linear(a, n)",
+    "n.T @ n",
+    "torch.transpose(a, -1, -2).swapaxes(1, 2) @ b",
+    "torch.matmul(a.float(), b.unsqueeze(0).permute(0, 1, 2, 3).squeeze(0).float()).double()",
+    # joins along an axis
+    "torch.cat([a, a * 2], dim=1) + torch.concat((a, -a), 1)",
+    "torch.stack([n, n * 3], dim=1) + torch.cat([n.unsqueeze(-2), n.unsqueeze(1)], dim=-2)",
+    "torch.cat([torch.stack([n, n])], 0)[: len(n)]",
+    # basic indexing along one axis
+    "a[..., 2:5] * 2 + a[:, :, 1:4] + torch.narrow(a, 2, 0, 3) + a.split(3, dim=-1)[1]",
+    "a[:, 2] + a[-1][:3] + a[:, 1:3].sum(1) + n[:3, :8] + n[:, :4].unsqueeze(0)[0][:3][..., :1]",
+]
+
+
+@pytest.mark.parametrize("expr", MATMULS)
+def test_matmuls_and_transposes_compute_what_torch_does(expr):
+    shapes = {"a": [3, 5, 8], "b": [3, 8, 4], "m": [8, 6], "n": [5, 8]}
+    pkg = _golden(expr, {}, shapes)
+    rng = np.random.default_rng(3)
+    values = {n: rng.uniform(-3, 3, s) for n, s in shapes.items()}
+    (root,) = sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, [])
+    scope: dict = {}
+    exec(pkg.files["golden.py"], scope)
+    want = scope["g"](*(torch.from_numpy(v) for v in values.values())).double().numpy()
+    np.testing.assert_allclose(evaluate(root, values, {}), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("expr", "why"),
+    [
+        ("x.permute(1, 0, 2)", "a permutation"),  # moves a batch axis: elements reordered
+        ("x.transpose(0, 1).sum(-1)", "a transpose of axes 0 and 1"),
+        ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
+        ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
+    ],
+)
+def test_reorders_the_templates_cannot_take_are_unsupported(expr, why):
+    pkg = _golden(expr, {}, {"x": [3, 4, 5], "y": [3, 5, 2]})
+    with pytest.raises(sym.Unsupported, match=why):
+        sym.trace(numpy_view(pkg), {"x": (3, 4, 5), "y": (3, 5, 2)}, [])
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "line"),
+    [
+        ("a @ b", {"a": [4, 32, 16], "b": [4, 16, 48]}, "k.matmul(out, a, b)"),
+        (
+            "torch.bmm(a, b.transpose(1, 2))",
+            {"a": [4, 32, 16], "b": [4, 48, 16]},
+            "b, trans_b=True)",
+        ),
+        ("a.mT @ b", {"a": [16, 32], "b": [16, 48]}, "k.matmul(out, a, b, trans_a=True)"),
+        ("F.linear(a, b)", {"a": [2, 8, 16], "b": [24, 16]}, "trans_b=True"),
+        ("a.reshape(-1, 16) @ b", {"a": [2, 8, 16], "b": [16, 24]}, "k.matmul(out, a, b)"),
+        (
+            "F.linear(a, b, c)",
+            {"a": [2, 8, 16], "b": [24, 16], "c": [24]},
+            "trans_b=True, bias=c_)",
+        ),
+        ("torch.addmm(s, a, b)", {"s": [24], "a": [8, 16], "b": [16, 24]}, "a, b, bias=s)"),
+        ("a @ b.t() + s.unsqueeze(0)", {"a": [8, 16], "b": [24, 16], "s": [24]}, "bias=s)"),
+    ],
+)
+def test_a_plain_matmul_is_a_cube_program(expr, shapes, line):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert line in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "why"),
+    [
+        ("torch.relu(a @ b)", {"a": [32, 16], "b": [16, 48]}, "a matmul with other work"),
+        ("a.t() * 2", {"a": [32, 16], "b": [16, 32]}, "a transpose outside a matmul"),
+        ("(a * 2) @ b", {"a": [32, 16], "b": [16, 48]}, "a computed operand"),
+        ("a @ b", {"a": [2, 1, 8, 16], "b": [1, 3, 16, 4]}, "batch axes broadcast"),
+        ("a @ b + c", {"a": [8, 16], "b": [16, 24], "c": [8, 24]}, "other than one value per"),
+    ],
+)
+def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
+    with pytest.raises(sym.Unsupported, match=why):
+        offline_draft(_golden(expr, {}, shapes, "float16"))
+
+
+@pytest.mark.parametrize(
+    ("expr", "shape"),
+    [
+        ("x.t()", [32, 48]),
+        ("x.permute(0, 2, 1)", [3, 32, 48]),
+        ("x.mT.contiguous()", [2, 3, 32, 48]),
+        ("torch.transpose(x.float(), 1, 2).unsqueeze(0).to(x.dtype)", [3, 32, 48]),
+    ],
+)
+def test_a_transpose_of_the_last_two_axes_is_a_transpose_program(expr, shape):
+    source = offline_draft(_golden(expr, {}, {"x": shape}, "float16")).source
+    assert "k.transpose(out, x)" in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "line"),
+    [
+        ("torch.cat((x, y), dim=1)", {"x": [4, 3, 8], "y": [4, 5, 8]}, "[x, y], axis=1)"),
+        ("torch.cat([y, x], -1)", {"x": [4, 3], "y": [4, 5]}, "[y, x], axis=1)"),
+        ("torch.stack([x, y], dim=2)", {"x": [4, 3], "y": [4, 3]}, "[x, y], axis=2)"),
+        ("torch.stack([x, y])", {"x": [4, 3], "y": [4, 3]}, "[x, y], axis=0)"),
+    ],
+)
+def test_inputs_joined_whole_are_a_concat_program(expr, shapes, line):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert f"k.concat(out, {line}" in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "lines"),
+    [
+        ("x[..., 2:5]", {"x": [4, 8]}, ["k.slice(out, x, axis=1, start=2)"]),
+        ("x[:, x.shape[1] // 2 :]", {"x": [4, 8]}, ["k.slice(out, x, axis=1, end=0)"]),
+        ("torch.narrow(x, 0, 1, 2)", {"x": [4, 8]}, ["k.slice(out, x, axis=0, start=1)"]),
+        ("x[:, 1]", {"x": [4, 8, 3]}, ["k.slice(out, x, axis=1, start=1)"]),
+    ],
+)
+def test_slices_of_an_input_are_a_slice_program(expr, shapes, lines):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert all(line in source for line in lines), source
+
+
+@pytest.mark.parametrize(
+    ("expr", "why"),
+    [
+        ("x[:, 1:3, :2]", "more than one axis"),
+        ("x[..., ::2]", "a slice with a step"),
+        ("x[..., 1:3] * 2", "a slice with other work"),
+    ],
+)
+def test_indexing_the_copies_do_not_take_is_unsupported(expr, why):
+    with pytest.raises(sym.Unsupported, match=why):
+        offline_draft(_golden(expr, {}, {"x": [4, 8, 6]}, "float16"))
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "line"),
+    [
+        ("torch.gather(x, -1, i.long())", {"x": [4, 8], "i": [4, 3]}, "k.gather(out, x, i)"),
+        ("torch.index_select(x, 1, i)", {"x": [4, 8], "i": [5]}, "x, i, shared=True)"),
+        ("x[..., i]", {"x": [2, 4, 8], "i": [5]}, "x, i, shared=True)"),
+        ("x.take_along_dim(i, dim=2)", {"x": [2, 4, 8], "i": [2, 4, 3]}, "k.gather(out, x, i)"),
+    ],
+)
+def test_picks_by_an_index_along_the_last_axis_are_a_gather_program(expr, shapes, line):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert line in source, source
+
+
+def test_gathers_compute_what_torch_does():
+    rng = np.random.default_rng(4)
+    values = {
+        "x": rng.uniform(-3, 3, (3, 4, 8)),
+        "i": rng.integers(0, 8, (3, 4, 5)),
+        "j": rng.integers(0, 8, (6,)),
+    }
+    shapes = {n: list(v.shape) for n, v in values.items()}
+    expr = "torch.gather(x, -1, i) * 2 + torch.index_select(x, -1, j)[..., :5] + x[..., j][..., 1:]"
+    pkg = _golden(expr, {}, shapes)
+    (root,) = sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, [])
+    scope: dict = {}
+    exec(pkg.files["golden.py"], scope)
+    want = scope["g"](*(torch.from_numpy(v) for v in values.values())).numpy()
+    np.testing.assert_allclose(evaluate(root, values, {}), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("expr", "why"),
+    [
+        ("torch.gather(x, 1, i)", "a gather along other than the last axis"),
+        ("torch.gather(x, -1, i) * 2", "a gather with other work"),
+    ],
+)
+def test_gathers_beyond_the_last_axis_are_unsupported(expr, why):
+    shapes = {"x": [4, 8, 6], "i": [4, 8, 3]}
+    with pytest.raises(sym.Unsupported, match=why):
+        offline_draft(_golden(expr, {}, shapes, "float16"))
+
+
+def test_the_lowering_refuses_a_matmul_the_cube_does_not_take():
+    pkg = _golden("a.mT @ b", {}, {"a": [16, 32], "b": [16, 48]})  # fp32 A read transposed
+    with pytest.raises(DslError, match="an fp32 A is taken as stored"):
+        generate_offline(pkg)
+    pkg = _golden("F.linear(a, b, c)", {}, {"a": [16, 32], "b": [48, 32], "c": [48]}, "bfloat16")
+    with pytest.raises(DslError, match="a bias of bfloat16"):  # not in the guest engine's API
+        generate_offline(pkg)
+    pkg = _golden("a @ b * 0 + a @ b", {}, {"a": [16, 32], "b": [32, 48]})
+    with pytest.raises(sym.Unsupported, match="a matmul with other work"):
+        generate_offline(pkg)
 
 
 @pytest.mark.parametrize(
