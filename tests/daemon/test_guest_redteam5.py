@@ -74,6 +74,24 @@ def test_a_kernels_header_under_op_host_is_part_of_its_cached_artefact(guest):
     assert "the header says so" in second.message
 
 
+def test_the_acceptance_check_reads_a_header_the_key_did_not_hold(guest):
+    # A served artefact skips its build, the acceptance check with it: inline assembly in a header
+    # a header includes ran unchecked in the tiling process, built from the package before it.
+    def pkg(asm: bool) -> OperatorPackage:
+        spin = 'static void spin() { asm volatile("nop"); }\n' if asm else ""
+        files = {
+            "op_kernel/cfg_a.h": '#include "cfg_b.h"\n',
+            "op_kernel/cfg_b.h": "#define BAD 0\n" + spin,
+        }
+        return with_files("op_host/add.cpp", "../op_kernel/cfg_a.h", files)
+
+    first = evaluate(guest, pkg(False), "checked0")
+    assert first.status is Status.OK, (first.status, first.message)
+    second = evaluate(guest, pkg(True), "checked1")
+    assert second.status is Status.REJECTED and second.charged, (second.status, second.message)
+    assert "inline assembly" in second.message
+
+
 def test_an_include_spelled_by_a_macro_is_part_of_the_artefact_and_the_cache_still_serves(guest):
     # Which files a compile read is the compiler's answer, whatever the spelling; a change to a
     # file no compile read (a comment in the kernel, for the tiling) still finds the tiling built.
