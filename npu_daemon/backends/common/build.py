@@ -18,6 +18,7 @@ import fcntl
 import functools
 import importlib.metadata
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -26,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent import futures
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -457,10 +459,33 @@ def view(top: Path, *reads: Path) -> list[Path]:
     return [INCLUDE_DIR, HOST_INCLUDE_DIR, GUEST_INCLUDE, *reads, top]
 
 
+# The files the compiles of the artefact `cached` is building have read (their real paths), as
+# the compilers' own dependency lists name them; None outside `cached`.
+_reads: ContextVar[list[str] | None] = ContextVar("reads", default=None)
+_TRANSLATES = ("-c", "-S", "-E")
+
+
+def _dependencies(depfile: Path) -> list[str]:
+    """The prerequisites of a compiler's make-style dependency file (`-MD -MF`)."""
+    try:
+        text = depfile.read_text(errors="surrogateescape").replace("\\\n", " ")
+    except FileNotFoundError:  # no C or C++ input (an assembly or IR unit): nothing included
+        return []
+    rule = text.split(": ", 1)[1] if ": " in text else ""
+    words = re.findall(r"(?:\\.|[^\s\\])+", rule)
+    return [re.sub(r"\\(.)", r"\1", w).replace("$$", "$") for w in words]
+
+
 def compile_candidate(
     cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float, sees: list[Path]
 ) -> None:
-    """Run one compile of candidate code, seeing `sees` (`view`) alone, into `out` in `cwd`."""
+    """Run one compile of candidate code, seeing `sees` (`view`) alone, into `out` in `cwd`.
+    Inside `cached`, a preprocessing compiler lists the files it read (`_reads`)."""
+    reads = _reads.get()
+    depfile = cwd / f"{out.name}.deps"
+    if reads is not None and any(flag in cmd for flag in _TRANSLATES):
+        depfile.unlink(missing_ok=True)
+        cmd = [*cmd, "-MD", "-MF", depfile.name]
     done = sandbox.run(
         cmd,
         cwd,
@@ -475,6 +500,8 @@ def compile_candidate(
         raise BuildError(
             what, done.stderr.strip() or f"compiler exited with {done.returncode} and no output"
         )
+    if reads is not None and "-MF" in cmd:
+        reads += [os.path.realpath(cwd / dep) for dep in _dependencies(depfile)]
 
 
 @dataclass(frozen=True)
@@ -605,21 +632,81 @@ def _admit(objects: Path, size: int) -> bool:
         return fits
 
 
-def cached(kind: str, key: str, build: Callable[[Path], None], workdir: Path) -> tuple[Path, bool]:
+def _written(pkg: OperatorPackage, workdir: Path) -> dict[str, str]:
+    """Each package file by the real path it was written to (Package.write_tree)."""
+    top = package_top(pkg, workdir)
+    where = {}
+    for p in sorted(pkg.files, key=lambda p: not p.startswith("tree/")):  # own files win
+        disk = (
+            top / p.removeprefix("tree/")
+            if pkg.spec.tree_path and p.startswith("tree/")
+            else workdir / p
+        )
+        where[os.path.realpath(disk)] = p
+    return where
+
+
+# Package paths a dependency list spells as they are (no space, colon, `#`, `$` or backslash).
+_PLAIN_PATH = re.compile(r"[\w./+=,@%-]+")
+
+
+def _package_reads(pkg: OperatorPackage, workdir: Path, reads: list[str]) -> list[str]:
+    """The package files among the real paths a build's compilers read: every file, where a
+    package path is one a dependency list could not spell plainly."""
+    if not all(_PLAIN_PATH.fullmatch(p) for p in pkg.files):
+        return sorted(pkg.files)
+    where = _written(pkg, workdir)
+    return sorted({where[r] for r in reads if r in where})
+
+
+def _read_key(key: str, pkg: OperatorPackage, read: list[str]) -> str:
+    """The artefact's own key: `key`, which files the package holds (`__has_include` sees them
+    without reading them) and the text of those its build read."""
+    return digest("read", key, sorted(pkg.files), [[p, pkg.files.get(p)] for p in read])
+
+
+def _manifest(path: Path) -> list[str] | None:
+    try:
+        read = json.loads(path.read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+    return read if isinstance(read, list) and all(isinstance(p, str) for p in read) else None
+
+
+def cached(
+    kind: str, key: str, build: Callable[[Path], None], workdir: Path, pkg: OperatorPackage
+) -> tuple[Path, bool]:
     """Return the cached artefact for key, building it into place atomically if absent.
+
+    `key` holds what the caller knows the build depends on; a compile sees the whole package,
+    so the artefact is also keyed by the package files its compilers read (their dependency
+    lists: an include through a macro, a header a header includes). The last build under `key`
+    leaves that list beside it (`<kind>-<key>.reads`): a package whose listed files hold the same
+    text reads the same files, so builds the same artefact. An artefact keyed by `key` alone was
+    served to a package whose unkeyed header changed (an `#error` in it: OK, not COMPILE_ERROR).
 
     The object cache outlives evaluations and no quota counts it, so it is bounded twice: an
     artefact past MAX_ARTEFACT_BYTES is the candidate's COMPILE_ERROR (a static array of 100 MiB,
     one line of source, left 117 MB in the cache per evaluation, a failing one included), and
     one that would take the cache past `object_cache_bytes` is built for this evaluation alone,
     in its `workdir` (its quota counts it; nothing is evicted, so no evaluation loses a path)."""
-    target = cache_root() / "objects" / f"{kind}-{key}.so"
-    if target.exists():
-        return target, True
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f"{target.name}.tmp{os.getpid()}-{threading.get_ident()}")
+    objects = cache_root() / "objects"
+    manifest = objects / f"{kind}-{key}.reads"
+    if (read := _manifest(manifest)) is not None:
+        target = objects / f"{kind}-{_read_key(key, pkg, read)}.so"
+        if target.exists():
+            return target, True
+    objects.mkdir(parents=True, exist_ok=True)
+    suffix = f".tmp{os.getpid()}-{threading.get_ident()}"
+    tmp = objects / f"{kind}-{key}{suffix}"
     try:
-        build(tmp)
+        token = _reads.set([])
+        try:
+            build(tmp)
+            read = _package_reads(pkg, workdir, _reads.get() or [])
+        finally:
+            _reads.reset(token)
+        target = objects / f"{kind}-{_read_key(key, pkg, read)}.so"
         if (size := tmp.stat().st_size) > MAX_ARTEFACT_BYTES:
             raise BuildError(
                 kind,
@@ -631,6 +718,9 @@ def cached(kind: str, key: str, build: Callable[[Path], None], workdir: Path) ->
             shutil.copyfile(tmp, own)
             return own, False
         os.replace(tmp, target)
+        listed = manifest.with_name(manifest.name + suffix)
+        listed.write_text(json.dumps(read))
+        os.replace(listed, manifest)
     finally:
         tmp.unlink(missing_ok=True)
     return target, False
@@ -734,6 +824,7 @@ def build_tiling(
         key,
         lambda out: build_candidate(tiling_unit(pkg, workdir, rt), out, timeout_s),
         workdir,
+        pkg,
     )
 
 

@@ -245,7 +245,7 @@ def build_kernel(
         build.compile_candidate(precompile, cwd, native, "kernel", timeout_s, [*sees, rt.root])
         out.write_bytes(native.read_bytes())
 
-    return build.cached("guest", key, compile_kernel, workdir)
+    return build.cached("guest", key, compile_kernel, workdir, pkg)
 
 
 def module_commands(

@@ -47,7 +47,7 @@ def build_kernel(
     def compile_kernel(out: Path) -> None:
         build.build_candidate(kernel_unit(pkg, macros, workdir, rt, timeout_s), out, timeout_s)
 
-    return build.cached("kernel", kernel_key(pkg, macros, rt), compile_kernel, workdir)
+    return build.cached("kernel", kernel_key(pkg, macros, rt), compile_kernel, workdir, pkg)
 
 
 def kernel_unit(
