@@ -55,6 +55,22 @@ class Engines:
         return guest
 
 
+@pytest.fixture(scope="session")
+def native_daemon(guest_daemon: str) -> str:
+    """A `sim` daemon: the `daemon` fixture serves the default backend, which is `sim-guest`."""
+    with LocalDaemon(backend="sim", workers=2) as d:
+        yield d.address
+
+
+@pytest.fixture()
+def native_engines(native_daemon: str, guest_daemon: str) -> Engines:
+    """Engines whose `native` is the native engine (`sim`)."""
+    native, guest = DaemonClient(native_daemon), DaemonClient(guest_daemon)
+    yield Engines(native, guest)
+    native.close()
+    guest.close()
+
+
 @pytest.fixture()
 def engines(daemon: str, guest_daemon: str) -> Engines:
     native, guest = DaemonClient(daemon), DaemonClient(guest_daemon)
