@@ -4,6 +4,7 @@ both and holds the guest engine to the native engine's verdict and simulated lat
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -55,12 +56,29 @@ class Engines:
         return guest
 
 
+@pytest.fixture(scope="session")
+def native_daemon(guest_daemon: str) -> str:
+    """A `sim` daemon: the `daemon` fixture serves the default backend, which is `sim-guest`."""
+    with LocalDaemon(backend="sim", workers=2) as d:
+        yield d.address
+
+
+def clients(native: str, guest: str) -> Iterator[Engines]:
+    pair = Engines(DaemonClient(native), DaemonClient(guest))
+    yield pair
+    pair.native.close()
+    pair.guest.close()
+
+
 @pytest.fixture()
-def engines(daemon: str, guest_daemon: str) -> Engines:
-    native, guest = DaemonClient(daemon), DaemonClient(guest_daemon)
-    yield Engines(native, guest)
-    native.close()
-    guest.close()
+def native_engines(native_daemon: str, guest_daemon: str) -> Iterator[Engines]:
+    """Engines whose `native` is the native engine (`sim`)."""
+    yield from clients(native_daemon, guest_daemon)
+
+
+@pytest.fixture()
+def engines(daemon: str, guest_daemon: str) -> Iterator[Engines]:
+    yield from clients(daemon, guest_daemon)
 
 
 def lean(values: list, keep: int = 2) -> list:

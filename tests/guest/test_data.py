@@ -113,3 +113,24 @@ def test_a_kernels_own_output_carries_no_case_data(engines):
     assert result.status is Status.RUNTIME_ERROR and "Trap()" in result.message, result.message
     assert "LEAK" not in result.log_tail + result.message
     assert "DumpTensor" not in result.log_tail
+
+
+def test_gm_accesses_past_the_padding_inside_the_pages_get_the_native_verdict(native_engines):
+    # A read 64 B past the input's end (past aclrtMalloc's 32 B padding, inside its pages) and a
+    # write there into the output's 512 B allocator block: device-tolerated warnings on the native
+    # engine (docs/simulator.md), and the guest engine resolves them to the same buffer's pages
+    # instead of stopping the kernel with "in no GM buffer".
+    body = (
+        "  GlobalTensor<half> gx, gz;\n"
+        "  gx.SetGlobalBuffer((__gm__ half*)x);\n  gz.SetGlobalBuffer((__gm__ half*)z);\n"
+        "  const uint32_t past = tilingData.totalLength * sizeof(DTYPE_X) / sizeof(half) + 32;\n"
+        "  DataCopy(t, gx[past], 16);\n  PipeBarrier<PIPE_ALL>();\n"
+        "  if (GetBlockIdx() == 0) DataCopy(gz[past], t, 16);\n  PipeBarrier<PIPE_ALL>();\n"
+    )
+    native, guest = native_engines.both(add_with(forged(body)))
+    assert (native.backend, guest.backend) == ("sim", "sim-guest")
+    for r in (native, guest):
+        assert r.status is Status.OK, (r.backend, r.message)
+        assert "runs past the buffer (the device reads" in r.message, r.message
+        assert "inside its 512 B allocator block" in r.message, r.message
+    assert guest.latency_us == pytest.approx(native.latency_us, rel=0.02)

@@ -150,18 +150,19 @@ void RunGuest(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint6
   std::vector<uint32_t> args;
   for (size_t i = 0; i + 2 < k.args.size(); ++i) {
     const GmBuffer* b = gm.params[i];
-    args.push_back(b != nullptr ? lg.map.Add(b->Kernel(), b->mem.bytes) : 0);
+    args.push_back(b != nullptr ? lg.map.Add(b->Kernel(), b->mem.bytes, b->mem.mapped) : 0);
   }
   // A list's descriptor holds its members' GM addresses (word 0: the byte offset of the first):
   // the guest's own names for them, which it casts to __gm__ pointers.
   for (const auto& [descriptor, members] : gm.lists) {
     auto* words = reinterpret_cast<uint64_t*>(descriptor->Host());
     for (size_t m = 0; m < members.size(); ++m)
-      words[words[0] / sizeof(uint64_t) + m] = lg.map.Add(members[m]->Kernel(), members[m]->mem.bytes);
+      words[words[0] / sizeof(uint64_t) + m] =
+          lg.map.Add(members[m]->Kernel(), members[m]->mem.bytes, members[m]->mem.mapped);
   }
-  lg.workspace = lg.map.Add(k.workspace.Kernel(), k.workspace.mem.bytes);
+  lg.workspace = lg.map.Add(k.workspace.Kernel(), k.workspace.mem.bytes, k.workspace.mem.mapped);
   args.push_back(tiling.frame.workspaceBytes > 0 ? lg.workspace : 0);
-  lg.tiling = lg.map.Add(k.tilingData.Kernel(), k.tilingData.mem.bytes);
+  lg.tiling = lg.map.Add(k.tilingData.Kernel(), k.tilingData.mem.bytes, k.tilingData.mem.mapped);
   args.push_back(lg.tiling);
   lg.tilingData = tiling.data.data();
   lg.tilingBytes = tiling.frame.tilingBytes;

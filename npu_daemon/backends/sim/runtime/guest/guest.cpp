@@ -11,20 +11,21 @@ namespace ascendc_sim::guest {
 
 using ascendc_guest::kGmBase;
 
-uint32_t GmMap::Add(uint8_t* kernel, uint64_t bytes) {
+uint32_t GmMap::Add(uint8_t* kernel, uint64_t bytes, uint64_t mapped) {
   const uint64_t at = kGmBase + next_;
-  if (at + bytes > 0x100000000ull)
-    throw SimError(Status::RUNTIME_ERROR, "the launch's GM exceeds the guest engine's 2 GiB of GM addresses");
-  ranges_.push_back({static_cast<uint32_t>(at), bytes, kernel});
   // A page apart, an empty buffer too: a stray offset (or any offset of an empty tensor) lands in
   // no other buffer.
-  next_ += std::max<uint64_t>((bytes + 4095) / 4096 * 4096, 4096);
+  const uint64_t span = std::max<uint64_t>({(bytes + 4095) / 4096 * 4096, mapped, 4096});
+  if (at + span > 0x100000000ull)
+    throw SimError(Status::RUNTIME_ERROR, "the launch's GM exceeds the guest engine's 2 GiB of GM addresses");
+  ranges_.push_back({static_cast<uint32_t>(at), bytes == 0 ? 0 : mapped, kernel});
+  next_ += span;
   return static_cast<uint32_t>(at);
 }
 
 uint8_t* GmMap::Resolve(uint32_t addr, uint64_t bytes, const char* api) const {
   for (const Range& r : ranges_)
-    if (addr >= r.guest && static_cast<uint64_t>(addr) - r.guest + bytes <= r.bytes) return r.kernel + (addr - r.guest);
+    if (addr >= r.guest && static_cast<uint64_t>(addr) - r.guest + bytes <= r.reach) return r.kernel + (addr - r.guest);
   char where[64];
   std::snprintf(where, sizeof where, "GM address 0x%x (+%llu B)", addr, static_cast<unsigned long long>(bytes));
   throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + where + " is in no GM buffer of the launch");

@@ -15,15 +15,18 @@ namespace ascendc_sim::guest {
 // GM as the guest names it: each launch buffer at an address of the guest's GM range (abi.h).
 class GmMap {
  public:
-  // The guest's address of `bytes` of GM at the emulation's kernel address `kernel`.
-  uint32_t Add(uint8_t* kernel, uint64_t bytes);
+  // The guest's address of `bytes` of GM at the emulation's kernel address `kernel`, whose pages
+  // span `mapped` bytes.
+  uint32_t Add(uint8_t* kernel, uint64_t bytes, uint64_t mapped);
   // The emulation's kernel address of guest GM [addr, addr + bytes), or a RUNTIME_ERROR naming `api`.
+  // Anything inside a non-empty buffer's pages resolves: the API's own GM checks then decide, as on
+  // the native engine, what runs past the buffer (a tolerated read or write, or an error).
   uint8_t* Resolve(uint32_t addr, uint64_t bytes, const char* api) const;
 
  private:
   struct Range {
     uint32_t guest;
-    uint64_t bytes;
+    uint64_t reach;  // the buffer's pages, 0 for an empty buffer
     uint8_t* kernel;
   };
   std::vector<Range> ranges_;
