@@ -21,7 +21,7 @@ from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway
 from ascend_core.package import OperatorPackage
 from ascend_gym.dsl.generate import PROGRAM_FILE, load_program, offline_draft, spec_only
 from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lower import lower
+from ascend_gym.dsl.lowerings import lower
 from ascend_gym.dsl.model import ModelGenerator
 from ascend_gym.dsl.trace import Unsupported
 from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord, episode

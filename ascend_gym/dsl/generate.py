@@ -14,7 +14,7 @@ from typing import Any
 
 from ascend_core.package import Case, OperatorPackage, OperatorSpec
 from ascend_gym.dsl.lang import DslError, Kernel
-from ascend_gym.dsl.lower import lower
+from ascend_gym.dsl.lowerings import lower
 from ascend_gym.dsl.templates import Draft, draft
 from ascend_gym.dsl.trace import AttrCondition, Sym, Unsupported, trace
 

@@ -540,29 +540,3 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         if name in names_in:
             return "Input", names_in.index(name)
         return "Output", [a.name for a in self.spec.outputs].index(name)
-
-
-def lower(
-    kernel: Kernel,
-    spec: OperatorSpec,
-    dsl_source: str = "",
-    reference: dict[str, str] | None = None,
-) -> OperatorPackage:
-    """Check a DSL kernel against its spec and lower it to an operator package."""
-    if kernel.mm is not None:
-        from ascend_gym.dsl.cube import MatmulLowering
-
-        return MatmulLowering(kernel, spec).package(dsl_source, reference)
-    if kernel.swap is not None:
-        from ascend_gym.dsl.transpose import TransposeLowering
-
-        return TransposeLowering(kernel, spec).package(dsl_source, reference)
-    if kernel.take is not None:
-        from ascend_gym.dsl.gather import GatherLowering
-
-        return GatherLowering(kernel, spec).package(dsl_source, reference)
-    if kernel.cat is not None or kernel.slices:
-        from ascend_gym.dsl.concat import CopyLowering
-
-        return CopyLowering(kernel, spec).package(dsl_source, reference)
-    return Lowering(kernel, spec).package(dsl_source, reference)

@@ -1,5 +1,5 @@
 """Fixtures for the guest engine's API families (docs/trust_boundary.md): one `sim-guest` daemon
-for the session beside the native one, and `engines.same(...)`, which evaluates one package on
+and one native (`sim`) daemon for the session, and `engines.same(...)`, which evaluates one package on
 both and holds the guest engine to the native engine's verdict and simulated latency."""
 
 from __future__ import annotations
@@ -57,28 +57,18 @@ class Engines:
 
 
 @pytest.fixture(scope="session")
-def native_daemon(guest_daemon: str) -> str:
-    """A `sim` daemon: the `daemon` fixture serves the default backend, which is `sim-guest`."""
+def native_daemon() -> str:
+    """A `sim` daemon: the session's `daemon` serves the default backend, which is `sim-guest`."""
     with LocalDaemon(backend="sim", workers=2) as d:
         yield d.address
 
 
-def clients(native: str, guest: str) -> Iterator[Engines]:
-    pair = Engines(DaemonClient(native), DaemonClient(guest))
+@pytest.fixture()
+def engines(native_daemon: str, guest_daemon: str) -> Iterator[Engines]:
+    pair = Engines(DaemonClient(native_daemon), DaemonClient(guest_daemon))
     yield pair
     pair.native.close()
     pair.guest.close()
-
-
-@pytest.fixture()
-def native_engines(native_daemon: str, guest_daemon: str) -> Iterator[Engines]:
-    """Engines whose `native` is the native engine (`sim`)."""
-    yield from clients(native_daemon, guest_daemon)
-
-
-@pytest.fixture()
-def engines(daemon: str, guest_daemon: str) -> Iterator[Engines]:
-    yield from clients(daemon, guest_daemon)
 
 
 def lean(values: list, keep: int = 2) -> list:

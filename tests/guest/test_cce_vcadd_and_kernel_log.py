@@ -40,7 +40,9 @@ def test_vcadd_matches_the_native_engine(engines):
     for api, intrinsics in [*SCRATCH, CCE_VCADD]:
         assert api in kernel
         kernel = kernel.replace(api, intrinsics, 1)
-    engines.same(ADD.with_sources(kernel=kernel))
+    # Its per-row check is a scalar loop through raw UB pointers, counted in each engine's own
+    # unit (x86 instructions, fuel; docs/trust_boundary.md, Scalar cost per engine): 5 % apart.
+    engines.same(ADD.with_sources(kernel=kernel), rel=0.08)
 
 
 def test_kernel_log_and_utils_headers_and_assert_msg(engines):

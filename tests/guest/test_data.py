@@ -115,7 +115,7 @@ def test_a_kernels_own_output_carries_no_case_data(engines):
     assert "DumpTensor" not in result.log_tail
 
 
-def test_gm_accesses_past_the_padding_inside_the_pages_get_the_native_verdict(native_engines):
+def test_gm_accesses_past_the_padding_inside_the_pages_get_the_native_verdict(engines):
     # A read 64 B past the input's end (past aclrtMalloc's 32 B padding, inside its pages) and a
     # write there into the output's 512 B allocator block: device-tolerated warnings on the native
     # engine (docs/simulator.md), and the guest engine resolves them to the same buffer's pages
@@ -127,7 +127,7 @@ def test_gm_accesses_past_the_padding_inside_the_pages_get_the_native_verdict(na
         "  DataCopy(t, gx[past], 16);\n  PipeBarrier<PIPE_ALL>();\n"
         "  if (GetBlockIdx() == 0) DataCopy(gz[past], t, 16);\n  PipeBarrier<PIPE_ALL>();\n"
     )
-    native, guest = native_engines.both(add_with(forged(body)))
+    native, guest = engines.both(add_with(forged(body)))
     assert (native.backend, guest.backend) == ("sim", "sim-guest")
     for r in (native, guest):
         assert r.status is Status.OK, (r.backend, r.message)

@@ -231,7 +231,9 @@ def test_the_compare_reduce_and_gather_intrinsics_match_the_native_engine(engine
     for api, intrinsics in [*SCRATCH, edit]:
         assert api in kernel
         kernel = kernel.replace(api, intrinsics, 1)
-    engines.same(ADD.with_sources(kernel=kernel))
+    # The scalar checks over raw UB pointers are counted in each engine's own unit (x86
+    # instructions, fuel; docs/trust_boundary.md, Scalar cost per engine): 2 % apart.
+    engines.same(ADD.with_sources(kernel=kernel), rel=0.04)
 
 
 def reads(source: str) -> str:
