@@ -790,30 +790,18 @@ def include_root_key(pkg: OperatorPackage) -> list[list[str]]:
     return [pkg.spec.include_dirs] if pkg.spec.include_dirs else []
 
 
-def kernel_headers(pkg: OperatorPackage) -> list[str]:
-    """The op_kernel headers the host program includes (the ops-math layout keeps the tiling data
-    struct and the template tiling key there), so that a change to them rebuilds the tiling."""
-    host = "\n".join(t for p, t in pkg.files.items() if p.startswith("op_host/"))
-    named = set(re.findall(r'#\s*include\s*[<"](?:[^">]*/)?([^/">]+)[">]', host))
-    return [
-        [p, pkg.files[p]]
-        for p in sorted(pkg.files)
-        if p.startswith("op_kernel/") and p.rsplit("/", 1)[-1] in named
-    ]
-
-
 def build_tiling(
     pkg: OperatorPackage, workdir: Path, rt: Runtime, timeout_s: float
 ) -> tuple[Path, bool]:
     """tiling.so from op_host/: returns (path, cache hit)."""
     # Which host files are compiled is part of the key: the same sources may build another set.
+    # The op_kernel headers the host includes key it through `cached` (the compiler's reads).
     key = digest(
         "tiling",
         rt.digest,
         source_policy.fingerprint(),
         package_sources(pkg, "op_host"),
         pkg.spec.host_sources,
-        kernel_headers(pkg),
         package_sources(pkg, "tree"),
         *include_root_key(pkg),
         *([pkg.spec.host_defines] if pkg.spec.host_defines else []),
