@@ -15,7 +15,9 @@
 
 namespace ge {
 
-using char_t = char;  // graph/types.h
+using char_t = char;  // graph/types.h, with its float aliases
+using float32_t = float;
+using float64_t = double;
 // A dimension or rank not known before the run (graph/types.h; its UNKNOWN_SHAPE / UNKNOWN_RANK
 // vectors are left out: a global with a constructor would reach the kernel's view too).
 constexpr int64_t UNKNOWN_DIM = -1;
