@@ -1,7 +1,8 @@
 """The cube API's Fill / InitConstValue on both engines: packages/cube_fill fills parts of A in L1
 (as half and as uint32_t words), of A in L0A and of B in L0B between the loads, and both engines give
 the product of the filled matrices bit-exactly at one simulated latency; a fill past its tensor, or
-of a forged tensor past its buffer, stops the kernel on the guest engine."""
+of a forged tensor past its buffer, stops the kernel on the guest engine. The CCE flags' integer
+event ids ride along."""
 
 from __future__ import annotations
 
@@ -28,6 +29,17 @@ def test_without_the_fills_the_reference_fails(engines):
     assert L0A_FILL in kernel
     native, guest = engines.both(pkg.with_sources(kernel=kernel.replace(L0A_FILL, "")))
     assert native.status is Status.WRONG_ANSWER and guest.status is Status.WRONG_ANSWER
+
+
+def test_cce_flags_with_an_integer_event_id_match_the_native_engine(engines):
+    # set_flag / wait_flag with the event as an integer (conv kernels' uint16_t ping-pong flag).
+    pkg = load_package(CUBE_FILL)
+    kernel = pkg.files["op_kernel/cube_fill.cpp"]
+    flags = (
+        "  const uint16_t flag = 1;\n  set_flag(PIPE_MTE1, PIPE_M, flag);\n"
+        "  wait_flag(PIPE_MTE1, PIPE_M, flag);\n"
+    )
+    engines.same(pkg.with_sources(kernel=kernel.replace(L0A_FILL, L0A_FILL + flags)))
 
 
 @pytest.mark.parametrize(
