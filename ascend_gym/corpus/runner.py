@@ -145,7 +145,9 @@ def evaluate(
         fault = spec_fault(package)  # ours, or the daemon's (DAEMON_ERROR) or the operator's
         if fault:
             return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=fault)
-    if unfound and not result.ok:
+    if result.status is Status.COMPILE_ERROR and (note := package_note(message)):
+        message = note
+    elif unfound and not result.ok:
         message = f"{message}\n{unfound_note(unfound)}"
     return OpOutcome(
         op=source.op,
@@ -168,6 +170,41 @@ def unfound_note(unfound: Sequence[str]) -> str:
         "name it with include_dirs in the spec's op.toml or `corpus run --include-dir DIR` "
         "(a path from the repository's root)"
     )
+
+
+# Packages of CANN whose headers operators include by these prefixes and which a repository's
+# build files find outside it (an install, or a variable naming another checkout): none is
+# emulated whole, so a header of theirs not found is that package missing, not the build files'.
+_OPBASE = (
+    "CANN's op base package (opbase: the atvoss templates of its pkg_inc; the simulator "
+    "emulates atvoss/util and the elementwise tiling alone)"
+)
+_HCCL = "CANN's HCCL communication API (MC2, across chips: the simulator models one chip)"
+_PACKAGES = {
+    "atvoss/": _OPBASE,
+    "op_common/atvoss/": _OPBASE,
+    "tiling/hccl/": _HCCL,
+    "hccl/": _HCCL,
+    "lib/hccl/": _HCCL,
+}
+# The compilers' one line for an include not found: g++ `path:l:c: fatal error: NAME: No such file
+# or directory`, clang `path:l:c: fatal error: 'NAME' file not found`.
+_NOT_FOUND = re.compile(
+    r"^(?P<at>.*?): fatal error: (?:'(?P<c>[^']+)' file not found|(?P<g>[^:\s]+): No such file or directory)"
+)
+
+
+def package_note(message: str) -> str:
+    """The one-line COMPILE_ERROR for a header of a package outside the repository that the
+    simulator does not provide ("" when the message's first line is not such a header)."""
+    m = _NOT_FOUND.match(message.splitlines()[0] if message else "")
+    if not m:
+        return ""
+    name = m.group("c") or m.group("g")
+    prefix = next((p for p in _PACKAGES if name.startswith(p)), None)
+    if prefix is None:
+        return ""
+    return f"{m.group('at')}: {name} is {_PACKAGES[prefix]}, not provided by the simulator"
 
 
 def spec_fault(package: OperatorPackage) -> str:

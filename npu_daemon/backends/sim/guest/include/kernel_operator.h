@@ -709,6 +709,13 @@ inline void set_flag(pipe_t src, pipe_t dst, event_t id, ASCENDC_GUEST_LINE) {
 inline void wait_flag(pipe_t src, pipe_t dst, event_t id, ASCENDC_GUEST_LINE) {
   ascendc_guest::wait_flag(src * 8 + dst, id, line);
 }
+// The same with the event id as an integer (conv kernels pass a uint16_t ping-pong flag).
+inline void set_flag(pipe_t src, pipe_t dst, int32_t id, ASCENDC_GUEST_LINE) {
+  ascendc_guest::set_flag(src * 8 + dst, id, line);
+}
+inline void wait_flag(pipe_t src, pipe_t dst, int32_t id, ASCENDC_GUEST_LINE) {
+  ascendc_guest::wait_flag(src * 8 + dst, id, line);
+}
 inline void pipe_barrier(pipe_t pipe, ASCENDC_GUEST_LINE) { ascendc_guest::pipe_barrier(pipe, line); }
 #define KERNEL_TASK_TYPE_DEFAULT(type) (void)(type)
 #define KERNEL_TASK_TYPE(key, type) (void)(key), (void)(type)

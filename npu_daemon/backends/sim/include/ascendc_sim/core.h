@@ -169,6 +169,7 @@ enum class Op : uint8_t {
   kCrossWait,   // CrossCoreWaitFlag: `gmAddr` = global core id, `link` = index in that core's trace; `elements`:
                 // the bytes of a Matmul message received (MIX mode), 0 for a flag
   kVecMerge,    // MrgSort: 4-way merges of (score, index) pairs; `repeats` of 256 B of merged output
+  kFillCube,    // Fill / InitConstValue: L1 on MTE2 or L0A / L0B on MTE1, `elements` bytes written
 };
 
 struct Instr {

@@ -623,3 +623,64 @@ __aicore__ inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>&
   ascendc_sim::CopyL1ToBt(dst, src, p, loc);
 }
 }  // namespace AscendC
+
+namespace ascendc_sim {
+// The element types Fill / InitConstValue take on the A2 (asc-devkit's Fill page).
+template <typename T>
+constexpr bool kCubeFill = std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float> ||
+                           std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int32_t> ||
+                           std::is_same_v<T, uint32_t>;
+
+// Fill / InitConstValue (asc-devkit's Fill page): an L1 tensor (A1 / B1) in 32 B blocks on
+// PIPE_MTE2, or an L0A / L0B tensor (A2 / B2) in 512 B blocks on PIPE_MTE1, 32 B or 512 B aligned.
+// repeatTimes runs of blockNum blocks set to initValue, dstGap blocks from one run's end to the
+// next's start; a zero repeatTimes or blockNum is a no-op. Every byte written lies inside the tensor.
+template <typename T>
+void FillCube(const AscendC::LocalTensor<T>& dst, const AscendC::InitConstValueParams<T>& p, const char* api,
+              const SrcLoc& loc) {
+  static_assert(kCubeFill<T>, "Fill / InitConstValue: half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t");
+  RequireAic(api, loc);
+  constexpr uint16_t kMax = 32767;
+  ASCENDC_SIM_CHECK(p.repeatTimes <= kMax && p.blockNum <= kMax && p.dstGap <= kMax, loc,
+                    "%s: repeatTimes %u, blockNum %u, dstGap %u: each must be in [0, 32767]", api, p.repeatTimes,
+                    p.blockNum, p.dstGap);
+  Core& core = CurrentCore();
+  const LocalBuf buf = core.Local().Of(dst.UbAddr());
+  ASCENDC_SIM_CHECK(buf == LocalBuf::kL1 || buf == LocalBuf::kL0A || buf == LocalBuf::kL0B, loc,
+                    "%s: dst must be in L1 (A1 / B1), L0A (A2) or L0B (B2) but is in %s", api, LocalBufName(buf));
+  if (p.repeatTimes == 0 || p.blockNum == 0) return;
+  const uint32_t block = buf == LocalBuf::kL1 ? 32 : 512;
+  const uint64_t run = static_cast<uint64_t>(p.blockNum) * block;
+  const uint64_t step = run + static_cast<uint64_t>(p.dstGap) * block;
+  const uint64_t end = static_cast<uint64_t>(p.repeatTimes - 1) * step + run;
+  const uint32_t addr = CubeOperand(dst, buf, block, end, api, "dst", loc);
+  uint8_t* out = reinterpret_cast<uint8_t*>(HostData(dst));
+  std::vector<UbAccess> written;
+  for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+    uint8_t* at = out + r * step;
+    for (uint64_t i = 0; i < run; i += sizeof(T)) std::memcpy(at + i, &p.initValue, sizeof(T));
+    // One write per run when runs leave gaps (a gap keeps its bytes), one for the whole span otherwise.
+    if (p.dstGap > 0 || r == 0)
+      written.push_back({addr + static_cast<uint32_t>(r * step), static_cast<uint32_t>(p.dstGap ? run : end), true});
+  }
+  Instr ins = CubeInstr(buf == LocalBuf::kL1 ? PIPE_MTE2 : PIPE_MTE1, Op::kFillCube);
+  ins.repeats = p.repeatTimes;
+  ins.elemBytes = sizeof(T);
+  ins.elements = static_cast<uint64_t>(p.repeatTimes) * run;
+  ins.ubAddr[0] = addr;
+  ins.ubBytes[0] = static_cast<uint32_t>(end);
+  core.IssueAccesses(ins, loc, api, written.data(), written.size());
+}
+}  // namespace ascendc_sim
+
+namespace AscendC {
+template <typename T, typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+__aicore__ inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::FillCube(dst, p, "Fill", loc);
+}
+// The same instruction under its older name.
+template <typename T, typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+__aicore__ inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, ASCENDC_SIM_LOC) {
+  ascendc_sim::FillCube(dst, p, "InitConstValue", loc);
+}
+}  // namespace AscendC

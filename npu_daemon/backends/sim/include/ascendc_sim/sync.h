@@ -81,6 +81,13 @@ __aicore__ inline void set_flag(pipe_t src, pipe_t dst, event_t id, ASCENDC_SIM_
 __aicore__ inline void wait_flag(pipe_t src, pipe_t dst, event_t id, ASCENDC_SIM_LOC) {
   ascendc_sim::CurrentCore().WaitFlag(src, dst, id, loc, "wait_flag");
 }
+// The same with the event id as an integer (conv kernels pass a uint16_t ping-pong flag).
+__aicore__ inline void set_flag(pipe_t src, pipe_t dst, int32_t id, ASCENDC_SIM_LOC) {
+  ascendc_sim::CurrentCore().SetFlag(src, dst, static_cast<uint64_t>(id), loc, "set_flag");
+}
+__aicore__ inline void wait_flag(pipe_t src, pipe_t dst, int32_t id, ASCENDC_SIM_LOC) {
+  ascendc_sim::CurrentCore().WaitFlag(src, dst, static_cast<uint64_t>(id), loc, "wait_flag");
+}
 __aicore__ inline void pipe_barrier(pipe_t pipe, ASCENDC_SIM_LOC) {
   ascendc_sim::CurrentCore().Barrier(pipe, loc, "pipe_barrier");
 }

@@ -1,6 +1,6 @@
-// The guest engine's cube imports: GM -> L1 (Nd2Nz), LoadData, Mmad and Fixpipe (cube_compute.h), the
-// core type and the cross-core flags of a mixed launch (cube_sync.h). Each parameter struct is the one
-// both sides include (ascendc_guest/cube_params.h), read from guest memory byte for byte; its bools are
+// The guest engine's cube imports: GM -> L1 (Nd2Nz), LoadData, Fill / InitConstValue, Mmad and Fixpipe
+// (cube_compute.h), the core type and the cross-core flags of a mixed launch (cube_sync.h). Each parameter struct is
+// the one both sides include (ascendc_guest/cube_params.h), read from guest memory byte for byte; its bools are
 // normalised, since the guest may write any byte there.
 #include "import.h"
 
@@ -89,6 +89,20 @@ void MmadImport(const Call& c, int32_t t, uint32_t dst, uint32_t dstSize, int32_
   });
 }
 
+void FillImport(const Call& c, int32_t t, int32_t api, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t params,
+                int32_t line) {
+  if (api != 0 && api != 1) throw SimError(Status::RUNTIME_ERROR, "Fill: form " + std::to_string(api) + " unknown");
+  const char* name = api == 0 ? "Fill" : "InitConstValue";
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (ascendc_sim::kCubeFill<T>)
+      ascendc_sim::FillCube(Local<T>(dst, dstSize, dstPos), Params<AscendC::InitConstValueParams<T>>(c, params, name),
+                            name, c.Loc(line));
+    else
+      Unsupported(name, t);
+  });
+}
+
 // f(Tag<D>) for the types a Fixpipe writes.
 template <typename F>
 void WithFixpipeOut(int32_t code, F&& f) {
@@ -146,6 +160,7 @@ void CrossWait(const Call& c, int32_t mode, int32_t pipe, int32_t flag, int32_t 
 void DefineCubeImports(wasmtime_linker_t* l) {
   Import<Nd2Nz>::Define(l, "cube_nd2nz");
   Import<Load>::Define(l, "cube_load");
+  Import<FillImport>::Define(l, "cube_init_const");
   Import<MmadImport>::Define(l, "cube_mmad");
   Import<FixpipeImport>::Define(l, "cube_fixpipe");
   Import<CrossSet>::Define(l, "cross_core_set");

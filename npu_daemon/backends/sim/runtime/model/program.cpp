@@ -87,6 +87,12 @@ Program Compile(const CoreTrace& block, const Params& p, const VectorUnit& vec, 
       case Op::kCopyL1:
         s.cost = p.mte1Start + i.elements / p.l0LoadBytesPerCycle;
         break;
+      // Fill / InitConstValue: into L0A / L0B at LoadData's rate on MTE1; into L1 on MTE2 with a DMA's
+      // start, at the AIC's MTE2 rate, with no GM traffic.
+      case Op::kFillCube:
+        s.cost = i.pipe == PIPE_MTE1 ? p.mte1Start + i.elements / p.l0LoadBytesPerCycle
+                                     : p.dmaStart + i.elements / p.aicMte2BytesPerCycle;
+        break;
       case Op::kMmad:
         s.cost = p.mmadStart + i.repeats * (i.elemBytes == 4   ? p.cubeCyclesFp32
                                             : i.elemBytes == 1 ? p.cubeCyclesInt8

@@ -12,10 +12,17 @@
 #include <utility>
 #include <string>
 #include <vector>
+#ifndef ASCENDC_SIM_KERNEL
+// The CANN toolchain's libstdc++ (GCC 7.3) declares std::unique_lock in a header <shared_mutex>
+// includes, and host tilings lock with it after including <shared_mutex> alone (g++ 11 moved it).
+#include <mutex>
+#endif
 
 namespace ge {
 
-using char_t = char;  // graph/types.h
+using char_t = char;  // graph/types.h, with its float aliases
+using float32_t = float;
+using float64_t = double;
 // A dimension or rank not known before the run (graph/types.h; its UNKNOWN_SHAPE / UNKNOWN_RANK
 // vectors are left out: a global with a constructor would reach the kernel's view too).
 constexpr int64_t UNKNOWN_DIM = -1;
@@ -255,6 +262,46 @@ class Operator {
   }
   std::string name_, type_;
   Descs inputs_, outputs_;
+};
+
+// A graph-mode tensor (graph/tensor.h): a description and its bytes, which the graph engine's
+// passes read (a constant input's values); no tiling is handed one.
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(const TensorDesc& desc) : desc_(desc) {}
+  Tensor(const TensorDesc& desc, const std::vector<uint8_t>& data) : desc_(desc), data_(data) {}
+  Tensor(const TensorDesc& desc, const uint8_t* data, size_t size) : desc_(desc), data_(data, data + size) {}
+  TensorDesc GetTensorDesc() const { return desc_; }
+  graphStatus SetTensorDesc(const TensorDesc& desc) {
+    desc_ = desc;
+    return GRAPH_SUCCESS;
+  }
+  const uint8_t* GetData() const { return data_.data(); }
+  uint8_t* GetData() { return data_.data(); }
+  size_t GetSize() const { return data_.size(); }
+  graphStatus SetData(const std::vector<uint8_t>& data) {
+    data_ = data;
+    return GRAPH_SUCCESS;
+  }
+  graphStatus SetData(const uint8_t* data, size_t size) {
+    data_.assign(data, data + size);
+    return GRAPH_SUCCESS;
+  }
+  DataType GetDataType() const { return desc_.GetDataType(); }
+  graphStatus SetDataType(const DataType& type) {
+    desc_.SetDataType(type);
+    return GRAPH_SUCCESS;
+  }
+  Format GetFormat() const { return desc_.GetFormat(); }
+  graphStatus SetFormat(const Format& format) {
+    desc_.SetFormat(format);
+    return GRAPH_SUCCESS;
+  }
+
+ private:
+  TensorDesc desc_;
+  std::vector<uint8_t> data_;
 };
 
 // The framework's name for the same query (graph/types.h); tiling code calls it unqualified via ADL.

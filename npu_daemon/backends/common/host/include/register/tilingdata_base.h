@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace ascendc_sim {
 
@@ -54,6 +56,7 @@ struct BindTiling {
   void SaveToBuffer(void* buf, size_t capacity) const {                          \
     std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity); \
   }                                                                              \
+  void SetDataPtr(void*) {}                                                      \
   }                                                                              \
   ;
 #define REGISTER_TILING_DATA_CLASS(op, cls) \
@@ -61,27 +64,68 @@ struct BindTiling {
 
 #else  // host
 
+namespace ascendc_sim {
+// SetDataPtr (metadef's TilingDef): from then on each set_ also writes its field's bytes at the
+// field's offset into that buffer (the raw tiling data), where a TilingDef keeps its fields. Filed
+// by the object's extent, so the fields of its struct fields reach the buffer too.
+struct TilingDataPtr {
+  const uint8_t* object;
+  size_t bytes;
+  uint8_t* data;
+};
+inline std::vector<TilingDataPtr>& TilingDataPtrs() {
+  static std::vector<TilingDataPtr> ptrs;
+  return ptrs;
+}
+inline void SetTilingDataPtr(const void* object, size_t bytes, void* data) {
+  auto& ptrs = TilingDataPtrs();
+  const auto* o = static_cast<const uint8_t*>(object);
+  ptrs.erase(std::remove_if(ptrs.begin(), ptrs.end(),
+                            [&](const TilingDataPtr& p) { return p.object < o + bytes && o < p.object + p.bytes; }),
+             ptrs.end());
+  if (data != nullptr) ptrs.push_back({o, bytes, static_cast<uint8_t*>(data)});
+}
+inline void MirrorTilingField(const void* field, size_t bytes) {
+  const auto* f = static_cast<const uint8_t*>(field);
+  for (const TilingDataPtr& p : TilingDataPtrs())
+    if (f >= p.object && f + bytes <= p.object + p.bytes) {
+      std::memcpy(p.data + (f - p.object), f, bytes);
+      return;
+    }
+}
+}  // namespace ascendc_sim
+
 #define BEGIN_TILING_DATA_DEF(name) \
   class name {                      \
    public:
-#define TILING_DATA_FIELD_DEF(type, name) \
-  type name = 0;                          \
-  void set_##name(type v) { name = v; }   \
+#define TILING_DATA_FIELD_DEF(type, name)                  \
+  type name = 0;                                           \
+  void set_##name(type v) {                                \
+    name = v;                                              \
+    ::ascendc_sim::MirrorTilingField(&name, sizeof(name)); \
+  }                                                        \
   type get_##name() const { return name; }
-#define TILING_DATA_FIELD_DEF_ARR(type, n, name)                         \
-  type name[n] = {};                                                     \
-  void set_##name(const type* v) { std::memcpy(name, v, sizeof(name)); } \
+#define TILING_DATA_FIELD_DEF_ARR(type, n, name)          \
+  type name[n] = {};                                      \
+  void set_##name(const type* v) {                        \
+    std::memcpy(name, v, sizeof(name));                   \
+    ::ascendc_sim::MirrorTilingField(name, sizeof(name)); \
+  }                                                       \
   type* get_##name() { return name; }
-#define TILING_DATA_FIELD_DEF_STRUCT(type, name) \
-  type name;                                     \
-  void set_##name(const type& v) { name = v; }   \
+#define TILING_DATA_FIELD_DEF_STRUCT(type, name)           \
+  type name;                                               \
+  void set_##name(const type& v) {                         \
+    name = v;                                              \
+    ::ascendc_sim::MirrorTilingField(&name, sizeof(name)); \
+  }                                                        \
   type& get_##name() { return name; }
-#define END_TILING_DATA_DEF                                                      \
-  size_t GetDataSize() const { return sizeof(*this); }                           \
-  void SaveToBuffer(void* buf, size_t capacity) const {                          \
-    std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity); \
-  }                                                                              \
-  }                                                                              \
+#define END_TILING_DATA_DEF                                                                   \
+  size_t GetDataSize() const { return sizeof(*this); }                                        \
+  void SaveToBuffer(void* buf, size_t capacity) const {                                       \
+    std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);              \
+  }                                                                                           \
+  void SetDataPtr(void* data) { ::ascendc_sim::SetTilingDataPtr(this, sizeof(*this), data); } \
+  }                                                                                           \
   ;
 #define REGISTER_TILING_DATA_CLASS(op, cls) static_assert(sizeof(cls) > 0, "tiling data class " #cls);
 

@@ -1,7 +1,7 @@
 // The cube family (included by kernel_operator.h): GM -> L1 (Nd2Nz), LoadData L1 -> L0A / L0B (2D,
-// with transpose, 3D v2 img2col), Mmad, Fixpipe L0C -> GM / local, the core type of a mixed launch
-// and its cross-core flags. Each parameter struct (cube_params.h, the native engine's own) crosses as
-// a guest pointer whose bytes the host reads.
+// with transpose, 3D v2 img2col), Fill / InitConstValue, Mmad, Fixpipe L0C -> GM / local, the core type of a mixed
+// launch and its cross-core flags. Each parameter struct (cube_params.h, the native engine's own) crosses as a guest
+// pointer whose bytes the host reads.
 #pragma once
 
 #include "ascendc_guest/cube_params.h"
@@ -24,6 +24,10 @@ void cube_mmad(Dtype in, uint32_t c, uint32_t cSize, int32_t cPos, uint32_t a, u
 ASCENDC_GUEST_IMPORT(cube_fixpipe)
 void cube_fixpipe(Dtype d, Dtype s, int32_t rowMajor, int32_t toGm, uint32_t dst, int64_t dstSize, int32_t dstPos,
                   uint32_t src, uint32_t srcSize, int32_t srcPos, const void* params, int32_t line);
+// Fill (api 0) / InitConstValue (api 1) of an L1 / L0A / L0B tensor; params: InitConstValueParams<t>.
+ASCENDC_GUEST_IMPORT(cube_init_const)
+void cube_init_const(Dtype t, int32_t api, uint32_t dst, uint32_t dstSize, int32_t dstPos, const void* params,
+                     int32_t line);
 ASCENDC_GUEST_IMPORT(cross_core_set) void cross_core_set(int32_t mode, int32_t pipe, int32_t flag, int32_t line);
 ASCENDC_GUEST_IMPORT(cross_core_wait) void cross_core_wait(int32_t mode, int32_t pipe, int32_t flag, int32_t line);
 }
@@ -94,6 +98,18 @@ void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Fixpipe
                               config.format == CO2Layout::ROW_MAJOR, 0, dst.UbAddr(), dst.GetSize(),
                               static_cast<int32_t>(dst.GetPosition()), src.UbAddr(), src.GetSize(),
                               static_cast<int32_t>(src.GetPosition()), &p, line);
+}
+
+template <typename T, typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cube_init_const(ascendc_guest::DtypeOf<T>(), 0, dst.UbAddr(), dst.GetSize(),
+                                 static_cast<int32_t>(dst.GetPosition()), &p, line);
+}
+// The same instruction under its older name.
+template <typename T, typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cube_init_const(ascendc_guest::DtypeOf<T>(), 1, dst.UbAddr(), dst.GetSize(),
+                                 static_cast<int32_t>(dst.GetPosition()), &p, line);
 }
 
 template <uint8_t modeId, pipe_t pipe>

@@ -119,6 +119,20 @@ struct MmadParams {
         enWinogradB(enWinogradB_) {}
 };
 
+// Fill / InitConstValue of an L1 (32 B blocks) or L0A / L0B (512 B blocks) tensor: repeatTimes
+// runs of blockNum blocks set to initValue, dstGap blocks from one run's end to the next's start.
+template <typename T>
+struct InitConstValueParams {
+  InitConstValueParams() {}
+  InitConstValueParams(uint16_t repeatTimes_, uint16_t blockNum_, uint16_t dstGap_, T initValue_)
+      : repeatTimes(repeatTimes_), blockNum(blockNum_), dstGap(dstGap_), initValue(initValue_) {}
+  InitConstValueParams(uint16_t repeatTimes_, T initValue_) : repeatTimes(repeatTimes_), initValue(initValue_) {}
+  uint16_t repeatTimes = 0;
+  uint16_t blockNum = 0;
+  uint16_t dstGap = 0;
+  T initValue = 0;
+};
+
 enum class QuantMode_t : uint8_t {
   NoQuant,
   F322F16,
@@ -161,7 +175,8 @@ using FixpipeParams = FixpipeParamsV220;
 
 static_assert(sizeof(Nd2NzParams) == 16 && sizeof(LoadData2DParams) == 12 && sizeof(LoadData2dTransposeParams) == 12 &&
                   sizeof(MmadParams) == 20 && sizeof(FixpipeParamsV220) == 40 &&
-                  sizeof(LoadData3DParamsV2<int8_t>) == 30 && sizeof(LoadData3DParamsV2<float>) == 36,
+                  sizeof(LoadData3DParamsV2<int8_t>) == 30 && sizeof(LoadData3DParamsV2<float>) == 36 &&
+                  sizeof(InitConstValueParams<uint16_t>) == 8 && sizeof(InitConstValueParams<float>) == 12,
               "the cube's parameter structs: one layout on wasm32 and x86-64");
 
 }  // namespace AscendC
