@@ -46,7 +46,7 @@ from pydantic import BaseModel, Field
 
 from npu_daemon import helpers, zygote
 
-TAIL_BYTES = 8192
+LOG_BYTES = 8192  # of a command's log kept: its first and last halves
 CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
 MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE, MS_BIND = 0x2, 0x4, 0x4000, 0x40000, 0x1000
 MNT_DETACH = 2
@@ -192,11 +192,16 @@ def _logs(cwd: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
         yield out, err
 
 
-def _tail(f: IO[bytes]) -> str:
-    """The end of a log, through the descriptor the command was given: the command may have
-    replaced the file at its path (a link to a file only the daemon may read, a FIFO)."""
-    size = os.fstat(f.fileno()).st_size
-    return os.pread(f.fileno(), TAIL_BYTES, max(0, size - TAIL_BYTES)).decode(errors="replace")
+def _excerpt(f: IO[bytes]) -> str:
+    """A log's first and last LOG_BYTES / 2 (a compiler's first error is its cause, its last lines
+    the summary), through the descriptor the command was given: the command may have replaced the
+    file at its path (a link to a file only the daemon may read, a FIFO)."""
+    size, half = os.fstat(f.fileno()).st_size, LOG_BYTES // 2
+    if size <= LOG_BYTES:
+        return os.pread(f.fileno(), size, 0).decode(errors="replace")
+    head = os.pread(f.fileno(), half, 0).decode(errors="replace")
+    tail = os.pread(f.fileno(), half, size - half).decode(errors="replace")
+    return f"{head}\n[... {size - 2 * half} bytes ...]\n{tail}"
 
 
 def _check(rc: int, what: str) -> None:
@@ -365,7 +370,7 @@ def run(
             if failed:
                 raise _setup_fault(failed)
             return Completed(
-                proc.returncode, _tail(out), _tail(err), timed_out, time.monotonic() - start
+                proc.returncode, _excerpt(out), _excerpt(err), timed_out, time.monotonic() - start
             )
     finally:
         os.close(errors)
@@ -538,8 +543,8 @@ def _completed(
 ) -> Completed:
     return Completed(
         os.waitstatus_to_exitcode(status),
-        _tail(out),
-        _tail(err),
+        _excerpt(out),
+        _excerpt(err),
         timed_out,
         time.monotonic() - start,
     )

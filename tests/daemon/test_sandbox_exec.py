@@ -167,3 +167,14 @@ def test_commands_run_at_once_in_one_directory_keep_their_own_logs(tmp_path):
     first.join()
     assert (done["a"].returncode, done["a"].stderr) == (1, "first-error\n")
     assert done["b"].stderr == "second\n"
+
+
+def test_a_long_log_keeps_its_first_error_and_its_end(tmp_path):
+    """A compiler's first error is its cause: a log longer than the bound comes back as its first
+    and last halves, the elision counted (the last 8 KiB alone lost clang's first error)."""
+    lines = "; ".join(f"echo line{i:05d} >&2" for i in range(2000))
+    done = sandbox.run(["/bin/sh", "-c", lines], tmp_path, 10, sandbox.Limits(cpu_s=5))
+    assert done.stderr.startswith("line00000\n")
+    assert done.stderr.endswith("line01999\n")
+    assert "bytes ...]" in done.stderr
+    assert len(done.stderr) < sandbox.LOG_BYTES + 64
