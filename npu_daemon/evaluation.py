@@ -22,6 +22,22 @@ from npu_daemon.backends.base import Backend
 log = logging.getLogger("npu_daemon")
 
 
+class Unbuildable(Exception):
+    """The package does not say which of its files to build: the candidate's, REJECTED."""
+
+
+def unbuildable(pkg: OperatorPackage) -> str | None:
+    """Why the package names no host file, kernel file or tiling header that it holds (its spec
+    names one it lacks, or two files could be it), or None. Every build reads all three: found
+    missing there, a daemon fault, uncharged, after the tiling had compiled for free."""
+    try:
+        paths = [pkg.host_path, pkg.kernel_path, pkg.tiling_header_path]
+    except ValueError as e:
+        return str(e)
+    missing = [p for p in paths if p not in pkg.files]
+    return f"{pkg.spec.name}: the package holds no {', '.join(missing)}" if missing else None
+
+
 def evaluate(
     backend: Backend,
     request: EvalRequest,
@@ -55,12 +71,14 @@ def evaluate(
         request = request.model_copy(
             update={"package": references.trusted_package(request.package)}
         )
+        if why := unbuildable(request.package):
+            raise Unbuildable(why)
         if source_policy.enforced():
             source_policy.check_package(request.package)
             if not backend.simulated:  # its kernels build with the vendor's compiler: read here
                 _accept_units(request.package, workdir / "accept", request.timeouts.build_s, False)
         result = backend.evaluate(request, workdir)
-    except source_policy.Violation as e:
+    except (source_policy.Violation, Unbuildable) as e:
         result = result.model_copy(
             update={"message": str(e), "candidate_hash": request.package.content_hash()}
         )

@@ -757,17 +757,25 @@ def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
 _ROOTED_INCLUDE = re.compile(r'#\s*include\s*"((?:[A-Za-z_][\w-]*/)+?)(op_host|op_kernel)/([^"]+)"')
 
 
+def repo_root_prefixes(pkg: OperatorPackage) -> list[str]:
+    """The repository-root spellings of the package's own files that its text names (ops-math:
+    `#include "experimental/math/gcd/op_kernel/gcd_tiling_data.h"`), in any file: a compile
+    need not read the file that names one to see it (`repo_root_flags`)."""
+    return sorted(
+        {
+            m[1].rstrip("/")
+            for t in pkg.files.values()
+            for m in _ROOTED_INCLUDE.finditer(t)
+            if f"{m[2]}/{m[3]}" in pkg.files
+        }
+    )
+
+
 def repo_root_flags(pkg: OperatorPackage, cwd: Path) -> list[str]:
     """An include path under which the package's own files are reachable as the operator
-    repository's build spells them, from its root (ops-math:
-    `#include "experimental/math/gcd/op_kernel/gcd_tiling_data.h"`): links in the compile's
+    repository's build spells them, from its root (`repo_root_prefixes`): links in the compile's
     directory to the package root."""
-    prefixes = {
-        m[1].rstrip("/")
-        for t in pkg.files.values()
-        for m in _ROOTED_INCLUDE.finditer(t)
-        if f"{m[2]}/{m[3]}" in pkg.files
-    }
+    prefixes = repo_root_prefixes(pkg)
     for prefix in prefixes:
         link = cwd / ".repo" / prefix
         link.parent.mkdir(parents=True, exist_ok=True)
@@ -784,10 +792,18 @@ def include_root_flags(pkg: OperatorPackage, root: Path) -> list[str]:
     return [f"-I{top / d}" for d in pkg.spec.include_dirs]
 
 
-def include_root_key(pkg: OperatorPackage) -> list[list[str]]:
-    """The include roots as a digest part (none for a package without any, so that its key is
-    the one it had before they existed)."""
-    return [pkg.spec.include_dirs] if pkg.spec.include_dirs else []
+# The spec's fields that say how an operator is judged or labelled, which no build reads.
+_JUDGING = {"level", "category", "description", "reference", "reference_kind", "tolerance", "cases"}
+
+
+def derived_key(pkg: OperatorPackage) -> list[str | list[str]]:
+    """What a build takes from the package besides the text of the files its compilers read (the
+    compilers' reads key that: `cached`), as a digest part: the rest of the spec (which files are
+    compiled, the include roots, the definitions, the entry, the arguments' dtypes) and the
+    repository-root spellings that become include links (`repo_root_flags`). Two packages
+    differing only there built differently under one key (a `-D` of host_defines, an
+    `#error` in the kernel_file the spec names, a `__has_include` of a spelling in a comment)."""
+    return [pkg.spec.model_dump_json(exclude=_JUDGING), repo_root_prefixes(pkg)]
 
 
 def build_tiling(
@@ -801,10 +817,8 @@ def build_tiling(
         rt.digest,
         source_policy.fingerprint(),
         package_sources(pkg, "op_host"),
-        pkg.spec.host_sources,
         package_sources(pkg, "tree"),
-        *include_root_key(pkg),
-        *([pkg.spec.host_defines] if pkg.spec.host_defines else []),
+        derived_key(pkg),
     )
 
     return cached(

@@ -1,0 +1,133 @@
+"""A sixth red team of the guest engine (issue 50, docs/trust_boundary.md, "A sixth red team"):
+families the first five rounds' tests do not hold, each run against a real `sim-guest` daemon and
+asserting what an honest run of the same package gets. Here: what a build takes from the package
+besides the files its compilers read (the spec, the repository-root links, the tiling view's
+headers), which the object cache's key did not hold, and packages that name no file to build,
+a daemon fault (uncharged) after the tiling had compiled for free.
+
+Safe if containment fails: the packages are level1/add's with a line or a spec field changed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascend_core.package import OperatorPackage, load_package
+from ascend_core.protocol import EvalResult, Status
+from ascend_core.suite import resolve
+from ascend_gym.client import DaemonClient
+
+from . import test_guest_boundary as boundary
+from .conftest import client_operator, small_request
+
+guest = boundary.guest  # a sim-guest daemon of this module's own
+
+SUM = "import numpy as np\n\n\ndef add(x, y):\n    return x + y\n"
+
+
+def changed(pkg: OperatorPackage, files: dict[str, str], **spec: object) -> OperatorPackage:
+    pkg = pkg.model_copy(update={"files": {**pkg.files, **files}})
+    return pkg.model_copy(update={"spec": pkg.spec.model_copy(update=spec)})
+
+
+def evaluate(client: DaemonClient, pkg: OperatorPackage, run_id: str) -> EvalResult:
+    return client.evaluate(small_request(pkg, run_id=run_id))
+
+
+def honest_then_refused(client: DaemonClient, first: OperatorPackage, second: OperatorPackage):
+    """`first` is OK; `second`, one cache key with it on main, is its own COMPILE_ERROR."""
+    one = evaluate(client, first, "first")
+    assert one.status is Status.OK, (one.status, one.message)
+    two = evaluate(client, second, "second")
+    assert two.status is Status.COMPILE_ERROR and two.charged, (two.status, two.message)
+    return two
+
+
+@pytest.fixture()
+def own_op(tmp_path: Path) -> OperatorPackage:
+    """level1/add as the client's own operator, whose spec is the client's to write."""
+    return load_package(client_operator(tmp_path, "add_own", SUM))
+
+
+# ---- the object cache: what a build takes besides the files its compilers read -----------------
+def probe(spelled: str, tag: str) -> str:
+    return f'// {tag}\n#if __has_include("{spelled}")\n#error the rooted spelling is seen\n#endif\n'
+
+
+@pytest.mark.parametrize("program", ["op_host/add.cpp", "op_kernel/add.cpp"])
+def test_a_repository_root_spelling_in_a_file_no_compile_reads_is_part_of_the_key(guest, program):
+    # A rooted include (`x/op_host/add.cpp`) anywhere in the package makes the build link the
+    # package under `.repo/x` and pass -I.repo (ops-math's spelling), whichever file names it: a
+    # comment in the kernel for the tiling, in op_host for the kernel. The file naming it is not
+    # read by that compile, so its key did not change: the probe's package got the artefact
+    # built without the link, OK, where its own build does not compile.
+    pkg = resolve("level1/add")
+    other = "op_kernel/add.cpp" if program.startswith("op_host") else "op_host/add.cpp"
+    spelled = f"x/{program}"
+    first = changed(pkg, {program: probe(spelled, program) + pkg.files[program]})
+    comment = f'\n// #include "{spelled}"\n'
+    second = changed(first, {other: first.files[other] + comment})
+    refused = honest_then_refused(guest, first, second)
+    assert "the rooted spelling is seen" in refused.message
+
+
+def test_a_header_the_tiling_view_follows_but_no_compile_reads_is_part_of_the_key(guest):
+    # The kernel's tiling view follows the tiling header's includes by their text, `#if 0` ones
+    # too, and exports each TilingData they name; the compile skips the header, so only the
+    # tiling header's own text keyed the module. A struct named there that nothing declares:
+    # OK with the module of the package before it.
+    pkg = resolve("level1/add")
+    header = pkg.files["op_host/add_tiling.h"].replace(
+        "#include", '#if 0\n#include "skipped.h"\n#endif\n#include', 1
+    )
+    first = changed(pkg, {"op_host/add_tiling.h": header, "op_host/skipped.h": "// view\n"})
+    second = changed(first, {"op_host/skipped.h": "BEGIN_TILING_DATA_DEF(Undeclared)\n"})
+    refused = honest_then_refused(guest, first, second)
+    assert "Undeclared" in refused.message
+
+
+def test_the_spec_the_build_reads_is_part_of_the_key(guest, own_op):
+    # The repository build's definitions (spec.host_defines) wrap the kernel's tiling view too,
+    # and spec.kernel_file names the file compiled: neither keyed the kernel's module, so a
+    # package differing only in its spec got the module of the one before it.
+    guard = (
+        "#if defined(BAD) && defined(ASCENDC_SIM_KERNEL)\n#error the definition says so\n#endif\n"
+    )
+    header = {"op_host/add_tiling.h": guard + own_op.files["op_host/add_tiling.h"]}
+    first = changed(own_op, header)
+    refused = honest_then_refused(guest, first, changed(first, {}, host_defines=["BAD=1"]))
+    assert "the definition says so" in refused.message
+
+    kernels = {"op_kernel/alt.cpp": "#error the other kernel file\n"}
+    first = changed(own_op, kernels, kernel_file="op_kernel/add.cpp")
+    refused = honest_then_refused(guest, first, changed(first, {}, kernel_file="op_kernel/alt.cpp"))
+    assert "the other kernel file" in refused.message
+
+
+# ---- a package that names no file to build ---------------------------------------------------
+def test_a_package_naming_no_file_to_build_is_refused_and_charged(guest, own_op):
+    # Two kernel files and no kernel_file, a kernel_file or tiling header it lacks: the build
+    # failed on the path (ValueError, KeyError), a daemon fault, uncharged and never cached, after
+    # the tiling had compiled: compile work for free, at will.
+    kernel = own_op.files["op_kernel/add.cpp"]
+    for spec_or_files in (
+        {"files": {"op_kernel/b.cpp": kernel}},
+        {"kernel_file": "op_kernel/none.cpp"},
+        {"tiling_header": "op_host/none.h"},
+    ):
+        files = spec_or_files.pop("files", {})
+        result = evaluate(guest, changed(own_op, files, **spec_or_files), "unbuildable")
+        assert result.status is Status.REJECTED and result.charged, (result.status, result.message)
+        assert "op_kernel/" in result.message or "op_host/" in result.message
+
+
+def test_a_kernel_file_named_like_a_header_compiles_as_cpp(guest, own_op):
+    # clang made a `.h` input a precompiled header, which the IR pass read as text: a daemon
+    # fault (UnicodeDecodeError), uncharged, after the kernel's compile.
+    files = {**own_op.files, "op_kernel/add.h": own_op.files["op_kernel/add.cpp"]}
+    del files["op_kernel/add.cpp"]
+    pkg = changed(own_op.model_copy(update={"files": files}), {}, kernel_file="op_kernel/add.h")
+    result = evaluate(guest, pkg, "header")
+    assert result.status is Status.OK, (result.status, result.message)
