@@ -131,3 +131,16 @@ def test_a_kernel_file_named_like_a_header_compiles_as_cpp(guest, own_op):
     pkg = changed(own_op.model_copy(update={"files": files}), {}, kernel_file="op_kernel/add.h")
     result = evaluate(guest, pkg, "header")
     assert result.status is Status.OK, (result.status, result.message)
+
+
+# ---- the build's own outputs ------------------------------------------------------------------
+def test_a_package_file_named_like_a_builds_output_is_not_taken_for_it(guest, own_op):
+    # The package's top-level files are linked into each build directory (so `../x.h` resolves
+    # from op_kernel/ as in the tree). One named like an output (`kernel.cwasm`, the module's
+    # machine code) stayed the output: the precompile could not write through the link (the
+    # package is read-only in the view) and did not say so, and the candidate's bytes went into
+    # the object cache as the machine code wasmtime loads, trusting it (RUNTIME_ERROR, `failed
+    # to parse precompiled artifact`: wasmtime read them).
+    files = {"kernel.cwasm": "not a module\n", "linked.so": "not a library\n"}
+    result = evaluate(guest, changed(own_op, files), "outputs")
+    assert result.status is Status.OK, (result.status, result.message)

@@ -483,6 +483,11 @@ def compile_candidate(
     Inside `cached`, a preprocessing compiler lists the files it read (`_reads`)."""
     reads = _reads.get()
     depfile = cwd / f"{out.name}.deps"
+    # Whatever has the output's name is removed first: a package file of that name is linked into
+    # the build directory (build_dir), and a command that did not write through the link (a
+    # read-only view) left the candidate's bytes as its output (a `kernel.cwasm` at the package's
+    # top became the machine code wasmtime loads, trusted).
+    out.unlink(missing_ok=True)
     if reads is not None and any(flag in cmd for flag in _TRANSLATES):
         depfile.unlink(missing_ok=True)
         cmd = [*cmd, "-MD", "-MF", depfile.name]
@@ -495,7 +500,7 @@ def compile_candidate(
     )
     if done.timed_out:
         raise BuildError(what, f"compilation exceeded {timeout_s:.0f} s", timed_out=True)
-    if done.returncode != 0 or not out.exists() or out.stat().st_size == 0:
+    if done.returncode != 0 or out.is_symlink() or not out.is_file() or out.stat().st_size == 0:
         # An empty artefact (a compiler killed as it wrote) must never enter the object cache.
         raise BuildError(
             what, done.stderr.strip() or f"compiler exited with {done.returncode} and no output"
