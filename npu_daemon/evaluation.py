@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import posixpath
 import shutil
 import tempfile
 import time
@@ -28,8 +29,17 @@ class Unbuildable(Exception):
 
 def unbuildable(pkg: OperatorPackage) -> str | None:
     """Why the package names no host file, kernel file or tiling header that it holds (its spec
-    names one it lacks, or two files could be it), or None. Every build reads all three: found
-    missing there, a daemon fault, uncharged, after the tiling had compiled for free."""
+    names one it lacks, or two files could be it), or puts a file in a build's own directory
+    (build.build_dir), or None. Every build reads all three, found missing there; a package's
+    `.build-tiling/op_host/` made the tiling's build directory fail on its links: daemon faults,
+    uncharged, after the other builds had compiled for free."""
+    from npu_daemon.backends.common.build import BUILD_DIR_PREFIX
+
+    own = pkg.spec.tree_path
+    for p in pkg.files:  # where write_tree puts it, from the operator's directory
+        at = posixpath.relpath(p.removeprefix("tree/"), own) if own and p[:5] == "tree/" else p
+        if at.startswith(BUILD_DIR_PREFIX):
+            return f"{p}: a package file in the build's own directories ({BUILD_DIR_PREFIX}*)"
     try:
         paths = [pkg.host_path, pkg.kernel_path, pkg.tiling_header_path]
     except ValueError as e:

@@ -144,3 +144,12 @@ def test_a_package_file_named_like_a_builds_output_is_not_taken_for_it(guest, ow
     files = {"kernel.cwasm": "not a module\n", "linked.so": "not a library\n"}
     result = evaluate(guest, changed(own_op, files), "outputs")
     assert result.status is Status.OK, (result.status, result.message)
+
+
+def test_a_package_file_in_a_builds_own_directory_is_refused_and_charged(guest, own_op):
+    # The tiling builds in `.build-tiling/` beside the package's files; a package holding
+    # `.build-tiling/op_host/x.h` made that directory the candidate's, and linking op_host into it
+    # failed (FileExistsError): a daemon fault, uncharged, while the kernels compiled beside it.
+    result = evaluate(guest, changed(own_op, {".build-tiling/op_host/x.h": "//\n"}), "builddir")
+    assert result.status is Status.REJECTED and result.charged, (result.status, result.message)
+    assert ".build-tiling/op_host/x.h" in result.message

@@ -747,10 +747,15 @@ def kernel_side_sources(pkg: OperatorPackage) -> list[list[str]]:
     ]
 
 
+# The build's own directories beside the package's files: no package path may lie in one
+# (evaluation.unbuildable), or the build would work in the candidate's directory.
+BUILD_DIR_PREFIX = ".build-"
+
+
 def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
     """A compile's own working directory (the sandbox keeps its logs there, and compiles run
     concurrently) that sees the package through links, so diagnostics name the same paths."""
-    cwd = workdir / f".build-{name}"
+    cwd = workdir / f"{BUILD_DIR_PREFIX}{name}"
     cwd.mkdir(exist_ok=True)
     # (tree/ files are written around the operator's directory, not in it: Package.write_tree)
     for top in {p.split("/")[0] for p in pkg.files} - ({"tree"} if pkg.spec.tree_path else set()):
