@@ -23,6 +23,17 @@ from npu_daemon.backends.base import Backend
 log = logging.getLogger("npu_daemon")
 
 
+# What a package may hold, well past real ones (the largest operator directory of the development
+# corpus holds 103 files): each file costs the worker a write, links and lookups in every build
+# (0.4 ms; a request of 256 MiB holds 10^7 empty files, hours of a worker and gigabytes of the
+# tmpfs's inodes, which its byte quota does not count), and a path the filesystem cannot hold
+# (a name past NAME_MAX, a path past PATH_MAX with the evaluation's directory before it, a NUL)
+# failed its write: an uncharged daemon fault.
+MAX_PACKAGE_FILES = 4096
+MAX_PATH_BYTES = 1024
+NAME_MAX = 255
+
+
 class Unbuildable(Exception):
     """The package does not say which of its files to build: the candidate's, REJECTED."""
 
@@ -35,8 +46,12 @@ def unbuildable(pkg: OperatorPackage) -> str | None:
     uncharged, after the other builds had compiled for free."""
     from npu_daemon.backends.common.build import BUILD_DIR_PREFIX
 
+    if len(pkg.files) > MAX_PACKAGE_FILES:
+        return f"the package holds {len(pkg.files)} files, past the {MAX_PACKAGE_FILES} it may hold"
     own = pkg.spec.tree_path
     for p in pkg.files:  # where write_tree puts it, from the operator's directory
+        if why := _unwritable(p):
+            return f"{p[:200]!r}: {why}"
         at = posixpath.relpath(p.removeprefix("tree/"), own) if own and p[:5] == "tree/" else p
         if at.startswith(BUILD_DIR_PREFIX):
             return f"{p}: a package file in the build's own directories ({BUILD_DIR_PREFIX}*)"
@@ -46,6 +61,16 @@ def unbuildable(pkg: OperatorPackage) -> str | None:
         return str(e)
     missing = [p for p in paths if p not in pkg.files]
     return f"{pkg.spec.name}: the package holds no {', '.join(missing)}" if missing else None
+
+
+def _unwritable(path: str) -> str | None:
+    """Why the filesystem cannot hold a package file at `path`, or None."""
+    data = path.encode("utf-8", "surrogateescape")
+    if b"\0" in data:
+        return "a NUL in a path"
+    if len(data) > MAX_PATH_BYTES or max(len(part) for part in data.split(b"/")) > NAME_MAX:
+        return f"a path past {MAX_PATH_BYTES} bytes or a name past {NAME_MAX}"
+    return None
 
 
 def evaluate(

@@ -666,8 +666,11 @@ def _package_reads(pkg: OperatorPackage, workdir: Path, reads: list[str]) -> lis
 
 def _read_key(key: str, pkg: OperatorPackage, read: list[str]) -> str:
     """The artefact's own key: `key`, which files the package holds (`__has_include` sees them
-    without reading them) and the text of those its build read."""
-    return digest("read", key, sorted(pkg.files), [[p, pkg.files.get(p)] for p in read])
+    without reading them) and the text of those its build read. A file the last build under
+    `key` read that this package lacks is keyed by its path alone (it was None, which no digest
+    encodes: every later package lacking it was an uncharged daemon fault, never built)."""
+    texts = [[p, pkg.files[p]] if p in pkg.files else [p] for p in read]
+    return digest("read", key, sorted(pkg.files), texts)
 
 
 def _manifest(path: Path) -> list[str] | None:
