@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from ascend_core.package import OperatorPackage, load_package
+from ascend_core.package import OperatorPackage, Tolerance, load_package
 from ascend_core.protocol import EvalResult, Status
 from ascend_core.suite import resolve
 from ascend_gym.client import DaemonClient
@@ -188,3 +189,20 @@ def test_a_file_the_last_build_read_and_this_package_lacks_is_a_miss(guest, own_
     assert first.status is Status.OK, (first.status, first.message)
     second = evaluate(guest, changed(own_op, kernel), "lacking")
     assert second.status is Status.OK, (second.status, second.message)
+
+
+# ---- the checker: 64-bit integer outputs ---------------------------------------------------------
+def test_64_bit_integer_outputs_are_compared_exactly():
+    # The checker's arithmetic is float64, which holds 53 bits: past 2**53 an int64 output off by
+    # up to half its float spacing met the reference exactly (2**60 + 100 against 2**60: an error
+    # of 0 at atol 0, a pass). The daemon's own function, as the worker calls it.
+    from npu_daemon import checker
+
+    exact = Tolerance(atol=0, rtol=0)
+    want = np.array([2**60, 2**62, -(2**61), 7], np.int64)
+    got = want + np.array([1, 100, -3, 0], np.int64)
+    check = checker.compare("y", got, want, "int64", exact)
+    assert not check.passed and check.outlier_fraction == 0.75, check
+    assert checker.compare("y", want.copy(), want, "int64", exact).passed
+    wide = np.array([2**63 + 2], np.uint64)
+    assert not checker.compare("u", wide, wide - 2, "uint64", Tolerance(atol=1, rtol=0)).passed
