@@ -249,8 +249,11 @@ class Comparison:
         w = to_values(np.asarray(want).ravel()[differ], dtype).astype(np.float64)
         both_nan = np.isnan(g) & np.isnan(w)
         same = (g == w) | both_nan  # also equal infinities and +0 / -0
+        exact = _integer_error(got, want, differ)
         with np.errstate(invalid="ignore", over="ignore"):
-            err = np.where(same, 0.0, np.abs(g - w))
+            if exact is not None:
+                same = exact == 0
+            err = np.where(same, 0.0, np.abs(g - w) if exact is None else exact)
             err = np.where(np.isnan(err), np.inf, err)  # NaN against a number: unbounded error
             # Where the reference is infinite, its allowance is infinite too: every output passed
             # there, NaN (an output never written) included. An infinity is met only by itself.
@@ -298,6 +301,16 @@ class Comparison:
             outlier_fraction=fraction,
             message=message,
         )
+
+
+def _integer_error(got: np.ndarray, want: np.ndarray, differ: np.ndarray) -> np.ndarray | None:
+    """|got - want| at `differ` in exact integers, for 64-bit integer outputs (None otherwise):
+    float64 holds 53 bits, so 2**60 + 100 was 2**60 there, an error of 0 at atol 0."""
+    if np.asarray(got).dtype.kind not in "iu" or np.asarray(got).dtype.itemsize < 8:
+        return None
+    g = np.asarray(got).ravel()[differ].astype(object)
+    w = np.asarray(want).ravel()[differ].astype(object)
+    return np.abs(g - w).astype(np.float64)
 
 
 def _bits(a: np.ndarray) -> np.ndarray:

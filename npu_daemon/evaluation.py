@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import posixpath
 import shutil
 import tempfile
 import time
@@ -20,6 +21,56 @@ from npu_daemon import references, sandbox, source_policy
 from npu_daemon.backends.base import Backend
 
 log = logging.getLogger("npu_daemon")
+
+
+# What a package may hold, well past real ones (the largest operator directory of the development
+# corpus holds 103 files): each file costs the worker a write, links and lookups in every build
+# (0.4 ms; a request of 256 MiB holds 10^7 empty files, hours of a worker and gigabytes of the
+# tmpfs's inodes, which its byte quota does not count), and a path the filesystem cannot hold
+# (a name past NAME_MAX, a path past PATH_MAX with the evaluation's directory before it, a NUL)
+# failed its write: an uncharged daemon fault.
+MAX_PACKAGE_FILES = 4096
+MAX_PATH_BYTES = 1024
+NAME_MAX = 255
+
+
+class Unbuildable(Exception):
+    """The package does not say which of its files to build: the candidate's, REJECTED."""
+
+
+def unbuildable(pkg: OperatorPackage) -> str | None:
+    """Why the package names no host file, kernel file or tiling header that it holds (its spec
+    names one it lacks, or two files could be it), or puts a file in a build's own directory
+    (build.build_dir), or None. Every build reads all three, found missing there; a package's
+    `.build-tiling/op_host/` made the tiling's build directory fail on its links: daemon faults,
+    uncharged, after the other builds had compiled for free."""
+    from npu_daemon.backends.common.build import BUILD_DIR_PREFIX
+
+    if len(pkg.files) > MAX_PACKAGE_FILES:
+        return f"the package holds {len(pkg.files)} files, past the {MAX_PACKAGE_FILES} it may hold"
+    own = pkg.spec.tree_path
+    for p in pkg.files:  # where write_tree puts it, from the operator's directory
+        if why := _unwritable(p):
+            return f"{p[:200]!r}: {why}"
+        at = posixpath.relpath(p.removeprefix("tree/"), own) if own and p[:5] == "tree/" else p
+        if at.startswith(BUILD_DIR_PREFIX):
+            return f"{p}: a package file in the build's own directories ({BUILD_DIR_PREFIX}*)"
+    try:
+        paths = [pkg.host_path, pkg.kernel_path, pkg.tiling_header_path]
+    except ValueError as e:
+        return str(e)
+    missing = [p for p in paths if p not in pkg.files]
+    return f"{pkg.spec.name}: the package holds no {', '.join(missing)}" if missing else None
+
+
+def _unwritable(path: str) -> str | None:
+    """Why the filesystem cannot hold a package file at `path`, or None."""
+    data = path.encode("utf-8", "surrogateescape")
+    if b"\0" in data:
+        return "a NUL in a path"
+    if len(data) > MAX_PATH_BYTES or max(len(part) for part in data.split(b"/")) > NAME_MAX:
+        return f"a path past {MAX_PATH_BYTES} bytes or a name past {NAME_MAX}"
+    return None
 
 
 def evaluate(
@@ -55,12 +106,14 @@ def evaluate(
         request = request.model_copy(
             update={"package": references.trusted_package(request.package)}
         )
+        if why := unbuildable(request.package):
+            raise Unbuildable(why)
         if source_policy.enforced():
             source_policy.check_package(request.package)
             if not backend.simulated:  # its kernels build with the vendor's compiler: read here
                 _accept_units(request.package, workdir / "accept", request.timeouts.build_s, False)
         result = backend.evaluate(request, workdir)
-    except source_policy.Violation as e:
+    except (source_policy.Violation, Unbuildable) as e:
         result = result.model_copy(
             update={"message": str(e), "candidate_hash": request.package.content_hash()}
         )

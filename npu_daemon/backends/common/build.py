@@ -483,6 +483,11 @@ def compile_candidate(
     Inside `cached`, a preprocessing compiler lists the files it read (`_reads`)."""
     reads = _reads.get()
     depfile = cwd / f"{out.name}.deps"
+    # Whatever has the output's name is removed first: a package file of that name is linked into
+    # the build directory (build_dir), and a command that did not write through the link (a
+    # read-only view) left the candidate's bytes as its output (a `kernel.cwasm` at the package's
+    # top became the machine code wasmtime loads, trusted).
+    out.unlink(missing_ok=True)
     if reads is not None and any(flag in cmd for flag in _TRANSLATES):
         depfile.unlink(missing_ok=True)
         cmd = [*cmd, "-MD", "-MF", depfile.name]
@@ -495,7 +500,7 @@ def compile_candidate(
     )
     if done.timed_out:
         raise BuildError(what, f"compilation exceeded {timeout_s:.0f} s", timed_out=True)
-    if done.returncode != 0 or not out.exists() or out.stat().st_size == 0:
+    if done.returncode != 0 or out.is_symlink() or not out.is_file() or out.stat().st_size == 0:
         # An empty artefact (a compiler killed as it wrote) must never enter the object cache.
         raise BuildError(
             what, done.stderr.strip() or f"compiler exited with {done.returncode} and no output"
@@ -661,8 +666,11 @@ def _package_reads(pkg: OperatorPackage, workdir: Path, reads: list[str]) -> lis
 
 def _read_key(key: str, pkg: OperatorPackage, read: list[str]) -> str:
     """The artefact's own key: `key`, which files the package holds (`__has_include` sees them
-    without reading them) and the text of those its build read."""
-    return digest("read", key, sorted(pkg.files), [[p, pkg.files.get(p)] for p in read])
+    without reading them) and the text of those its build read. A file the last build under
+    `key` read that this package lacks is keyed by its path alone (it was None, which no digest
+    encodes: every later package lacking it was an uncharged daemon fault, never built)."""
+    texts = [[p, pkg.files[p]] if p in pkg.files else [p] for p in read]
+    return digest("read", key, sorted(pkg.files), texts)
 
 
 def _manifest(path: Path) -> list[str] | None:
@@ -742,10 +750,15 @@ def kernel_side_sources(pkg: OperatorPackage) -> list[list[str]]:
     ]
 
 
+# The build's own directories beside the package's files: no package path may lie in one
+# (evaluation.unbuildable), or the build would work in the candidate's directory.
+BUILD_DIR_PREFIX = ".build-"
+
+
 def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
     """A compile's own working directory (the sandbox keeps its logs there, and compiles run
     concurrently) that sees the package through links, so diagnostics name the same paths."""
-    cwd = workdir / f".build-{name}"
+    cwd = workdir / f"{BUILD_DIR_PREFIX}{name}"
     cwd.mkdir(exist_ok=True)
     # (tree/ files are written around the operator's directory, not in it: Package.write_tree)
     for top in {p.split("/")[0] for p in pkg.files} - ({"tree"} if pkg.spec.tree_path else set()):
@@ -757,17 +770,25 @@ def build_dir(pkg: OperatorPackage, workdir: Path, name: str) -> Path:
 _ROOTED_INCLUDE = re.compile(r'#\s*include\s*"((?:[A-Za-z_][\w-]*/)+?)(op_host|op_kernel)/([^"]+)"')
 
 
+def repo_root_prefixes(pkg: OperatorPackage) -> list[str]:
+    """The repository-root spellings of the package's own files that its text names (ops-math:
+    `#include "experimental/math/gcd/op_kernel/gcd_tiling_data.h"`), in any file: a compile
+    need not read the file that names one to see it (`repo_root_flags`)."""
+    return sorted(
+        {
+            m[1].rstrip("/")
+            for t in pkg.files.values()
+            for m in _ROOTED_INCLUDE.finditer(t)
+            if f"{m[2]}/{m[3]}" in pkg.files
+        }
+    )
+
+
 def repo_root_flags(pkg: OperatorPackage, cwd: Path) -> list[str]:
     """An include path under which the package's own files are reachable as the operator
-    repository's build spells them, from its root (ops-math:
-    `#include "experimental/math/gcd/op_kernel/gcd_tiling_data.h"`): links in the compile's
+    repository's build spells them, from its root (`repo_root_prefixes`): links in the compile's
     directory to the package root."""
-    prefixes = {
-        m[1].rstrip("/")
-        for t in pkg.files.values()
-        for m in _ROOTED_INCLUDE.finditer(t)
-        if f"{m[2]}/{m[3]}" in pkg.files
-    }
+    prefixes = repo_root_prefixes(pkg)
     for prefix in prefixes:
         link = cwd / ".repo" / prefix
         link.parent.mkdir(parents=True, exist_ok=True)
@@ -784,10 +805,18 @@ def include_root_flags(pkg: OperatorPackage, root: Path) -> list[str]:
     return [f"-I{top / d}" for d in pkg.spec.include_dirs]
 
 
-def include_root_key(pkg: OperatorPackage) -> list[list[str]]:
-    """The include roots as a digest part (none for a package without any, so that its key is
-    the one it had before they existed)."""
-    return [pkg.spec.include_dirs] if pkg.spec.include_dirs else []
+# The spec's fields that say how an operator is judged or labelled, which no build reads.
+_JUDGING = {"level", "category", "description", "reference", "reference_kind", "tolerance", "cases"}
+
+
+def derived_key(pkg: OperatorPackage) -> list[str | list[str]]:
+    """What a build takes from the package besides the text of the files its compilers read (the
+    compilers' reads key that: `cached`), as a digest part: the rest of the spec (which files are
+    compiled, the include roots, the definitions, the entry, the arguments' dtypes) and the
+    repository-root spellings that become include links (`repo_root_flags`). Two packages
+    differing only there built differently under one key (a `-D` of host_defines, an
+    `#error` in the kernel_file the spec names, a `__has_include` of a spelling in a comment)."""
+    return [pkg.spec.model_dump_json(exclude=_JUDGING), repo_root_prefixes(pkg)]
 
 
 def build_tiling(
@@ -801,10 +830,8 @@ def build_tiling(
         rt.digest,
         source_policy.fingerprint(),
         package_sources(pkg, "op_host"),
-        pkg.spec.host_sources,
         package_sources(pkg, "tree"),
-        *include_root_key(pkg),
-        *([pkg.spec.host_defines] if pkg.spec.host_defines else []),
+        derived_key(pkg),
     )
 
     return cached(

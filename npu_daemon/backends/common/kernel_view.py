@@ -101,6 +101,13 @@ def tiling_headers(pkg: OperatorPackage) -> list[str]:
     return seen
 
 
+def view_sources(pkg: OperatorPackage) -> list[list[str]]:
+    """(path, text) digest parts of the files the kernel's tiling view is derived from
+    (`tiling_headers`, followed by their text: an include the compile skips, under `#if 0`,
+    still names a struct the view exports)."""
+    return [[p, pkg.files[p]] for p in tiling_headers(pkg)]
+
+
 def tiling_header_text(pkg: OperatorPackage) -> str:
     """The text of `tiling_headers`, joined."""
     return "\n".join(pkg.files[p] for p in tiling_headers(pkg))

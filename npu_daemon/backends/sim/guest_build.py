@@ -138,9 +138,8 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
         _ir_pass_digest(),
         LINK,
         build.kernel_side_sources(pkg),
-        *build.include_root_key(pkg),
-        pkg.tiling_header_path,
-        pkg.files[pkg.tiling_header_path],
+        build.derived_key(pkg),
+        kernel_view.view_sources(pkg),
         sorted([k, v] for k, v in {"ASCENDC_SIM_OP_TYPE": pkg.spec.op_type, **macros}.items()),
         kernel_view.ge_enum_defines(),
     )
@@ -188,7 +187,8 @@ def build_kernel(
             zygote.serve(program)
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
         cmd += [*build.repo_root_flags(pkg, cwd), *build.include_root_flags(pkg, workdir)]
-        unit = ["-include", prelude.name, source, "-S", "-emit-llvm", "-o", ir.name]
+        # C++ whatever the file's name: clang makes a `.h` a precompiled header, not IR.
+        unit = ["-include", prelude.name, "-x", "c++", source, "-S", "-emit-llvm", "-o", ir.name]
         pch = ensure_pch()
         top = build.package_top(pkg, workdir)  # the tree's root where the package has tree/ files
         sees = build.view(top, pch.parent)

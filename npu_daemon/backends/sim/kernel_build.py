@@ -31,9 +31,8 @@ def kernel_key(pkg: OperatorPackage, macros: dict[str, str], rt: build.Runtime) 
         rt.digest,
         source_policy.fingerprint(),  # an unchecked object is never served to a checked build
         build.kernel_side_sources(pkg),
-        *build.include_root_key(pkg),
-        pkg.tiling_header_path,
-        pkg.files[pkg.tiling_header_path],
+        build.derived_key(pkg),
+        kernel_view.view_sources(pkg),
         sorted([k, v] for k, v in defines.items()),
         _renames(pkg)[0],
     )
