@@ -159,6 +159,15 @@ LINKABLE: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("allocation", (r"malloc", r"calloc", r"realloc", r"free", r"aligned_alloc", r"posix_memalign")),
     (
+        "locks: std::mutex, std::shared_mutex and std::call_once, which real tilings put around "
+        "their caches; the program cannot start a thread (std::thread is refused), so a lock only "
+        "orders its own code",
+        (
+            r"pthread_(?:mutex|rwlock)_(?:lock|trylock|unlock|rdlock|wrlock|tryrdlock|trywrlock)",
+            r"pthread_once", r"__once_proxy", r"std::__once_call(?:able)?",
+        ),
+    ),
+    (
         "reading the environment: the sandbox hands the program one of its own, holding nothing "
         "of the daemon's (real tilings read profiling switches)",
         (r"(?:secure_)?getenv",),

@@ -201,3 +201,15 @@ def test_a_tiling_parsing_json_with_the_library_cann_ships_is_accepted(client):
     use = '    blockDim = nlohmann::json::parse("{\\"cores\\": 1.5}")["cores"].get<double>() > 1 ? 1u : 2u;'
     result = client.evaluate(small_request(tiling_with(before, use), run_id="link"))
     assert result.status is Status.OK, result.message
+
+
+def test_a_tiling_guarding_its_cache_with_locks_is_accepted(client):
+    """Real tilings keep a cache behind std::shared_mutex, std::mutex or std::call_once (ops-nn's
+    matmul tilings): their pthread lock calls are listed, std::thread stays refused (above)."""
+    before = "#include <mutex>\n#include <shared_mutex>\nstatic std::shared_mutex rw;\nstatic std::mutex mu;\nstatic std::once_flag once;\n"
+    use = (
+        "    { std::shared_lock<std::shared_mutex> r(rw); } { std::unique_lock<std::shared_mutex> w(rw); }\n"
+        "    { std::lock_guard<std::mutex> g(mu); } std::call_once(once, [] {});"
+    )
+    result = client.evaluate(small_request(tiling_with(before, use), run_id="link"))
+    assert result.status is Status.OK, result.message
