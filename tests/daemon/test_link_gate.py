@@ -204,12 +204,14 @@ def test_a_tiling_parsing_json_with_the_library_cann_ships_is_accepted(client):
 
 
 def test_a_tiling_guarding_its_cache_with_locks_is_accepted(client):
-    """Real tilings keep a cache behind std::shared_mutex, std::mutex or std::call_once (ops-nn's
-    matmul tilings): their pthread lock calls are listed, std::thread stays refused (above)."""
-    before = "#include <mutex>\n#include <shared_mutex>\nstatic std::shared_mutex rw;\nstatic std::mutex mu;\nstatic std::once_flag once;\n"
+    """Real tilings keep a cache behind std::shared_mutex, std::mutex or std::call_once, keyed by
+    the thread's id (ops-nn's matmul tilings): their pthread calls are listed, std::thread stays
+    refused (above)."""
+    before = "#include <mutex>\n#include <shared_mutex>\n#include <thread>\nstatic std::shared_mutex rw;\nstatic std::mutex mu;\nstatic std::once_flag once;\n"
     use = (
         "    { std::shared_lock<std::shared_mutex> r(rw); } { std::unique_lock<std::shared_mutex> w(rw); }\n"
-        "    { std::lock_guard<std::mutex> g(mu); } std::call_once(once, [] {});"
+        "    { std::lock_guard<std::mutex> g(mu); } std::call_once(once, [] {});\n"
+        "    blockDim += std::this_thread::get_id() == std::thread::id() ? 1u : 0u;"
     )
     result = client.evaluate(small_request(tiling_with(before, use), run_id="link"))
     assert result.status is Status.OK, result.message
