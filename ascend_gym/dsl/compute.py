@@ -127,7 +127,7 @@ class LoopLowering:
         out: dict[int, str] = {}
         tensor: dict[int, str] = {}  # a tensor the value's type comes from, for the message
         for n in self.order:
-            if n.op == "load":
+            if n.op in ("load", "product"):  # a product has A's type (named by it)
                 out[id(n)], tensor[id(n)] = self.types[n.name], n.name
                 continue
             typed = [a for a in n.args if a.dtype == "T"]
@@ -267,6 +267,9 @@ class ComputeMixin:
                 acc = f"acc{low.earlier[id(n)]}"
                 emit.append(f"LocalTensor<float> {acc} = {acc}Buf.Get<float>();")
                 low.regs[id(n)] = Reg(acc)
+                continue
+            if n.op == "product":  # the C tile of a cube() loop
+                low.regs[id(n)] = Reg("cTile")
                 continue
             if n.op == "load":
                 name = self._load_name(n)

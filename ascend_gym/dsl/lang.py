@@ -68,7 +68,7 @@ class Tensor:
 
 @dataclass(eq=False)
 class Node:
-    op: str  # load, const, attr, unary, binary, compare, select, cast, reduce
+    op: str  # load, const, attr, unary, binary, compare, select, cast, reduce, product
     kind: Kind
     dtype: DType
     args: tuple[Node, ...] = ()
@@ -388,9 +388,10 @@ class Store:
 
 @dataclass(eq=False)
 class Loop:
-    """One loop nest over the block's share: `tiles` (flat) or `rows` (row by row)."""
+    """One loop nest over the block's share: `tiles` (flat), `rows` (row by row), `columns`
+    (along an axis) or `cube` (over the blocks of a matmul's C: its epilogue)."""
 
-    kind: Literal["tiles", "rows", "columns"]
+    kind: Literal["tiles", "rows", "columns", "cube"]
     kernel: Kernel
     where: str
     axis: int = 1  # columns loops: the axis walked (reduced or scanned)
@@ -416,10 +417,22 @@ class Loop:
         for n in self.loads:
             if n.name == tensor.name and n.part == (part, parts):
                 return Value(n)
+        if self.kernel.mm is not None and tensor in self.kernel.mm.operands():
+            raise DslError(loc, f"{tensor.name} is a matmul operand: use product()")
         kind: Kind = "row" if tensor.layout == "rows" else "vec"
         n = Node("load", kind, "T", name=tensor.name, part=(part, parts), loop=self, where=loc)
         self.loads.append(n)
         return Value(n)
+
+    def product(self) -> Value:
+        """The matmul's C block of a cube() loop: fp32 sums rounded once to A's dtype, as
+        torch's matmul rounds (fp32 with `c_float`); `.float()` for the epilogue."""
+        loc = _caller()
+        mm = self.kernel.mm
+        if self.kind != "cube" or mm is None:
+            raise DslError(loc, "product() is the matmul's C in a cube() loop")
+        dtype: DType = "float" if mm.c_float else "T"
+        return Value(Node("product", "vec", dtype, name=mm.a.name, loop=self, where=loc))
 
     # along the axis of a columns() loop: one value per column (stored once), or running values;
     # t.sum / t.mean in a tiles() loop: one value for the whole loop (partials, SyncAll)
@@ -465,10 +478,8 @@ class Loop:
         if n.loop is not None and n.loop is not self:
             raise DslError(loc, "the value comes from another loop")
         want = "row" if tensor.layout == "rows" else "vec"
-        if self.kind == "columns" and tensor.layout != "full":
-            raise DslError(
-                loc, "columns() loops store full tensors (reductions keep the axis as 1)"
-            )
+        if self.kind in ("columns", "cube") and tensor.layout != "full":
+            raise DslError(loc, f"{self.kind}() loops store full tensors")
         if n.kind != want:
             raise DslError(
                 loc,
@@ -485,15 +496,20 @@ class Loop:
 @dataclass(eq=False)
 class Matmul:
     """c = op(a) @ op(b) on the cube (the Matmul API), op a transpose of the last two axes where
-    asked; batch axes are walked, an operand without them shared by every batch."""
+    asked; batch axes are walked, an operand without them shared by every batch. `out` is None
+    in a cube() loop, whose stores are the epilogue's."""
 
-    out: Tensor
+    out: Tensor | None
     a: Tensor
     b: Tensor
     trans_a: bool
     trans_b: bool
     bias: Tensor | None
     where: str
+    c_float: bool = False  # a cube() loop's C kept in fp32 (else rounded to A's dtype)
+
+    def operands(self) -> list[Tensor]:
+        return [self.a, self.b, *([self.bias] if self.bias is not None else [])]
 
 
 @dataclass(eq=False)
@@ -617,11 +633,34 @@ class Kernel:
         values can be accumulated (c.sum, c.max...) or scanned (c.cumsum...) along the axis."""
         yield from self._loop("columns", axis)
 
-    def _loop(self, kind: Literal["tiles", "rows", "columns"], axis: int = 1) -> Iterator[Loop]:
+    @contextlib.contextmanager
+    def cube(
+        self,
+        a: Tensor,
+        b: Tensor,
+        trans_a: bool = False,
+        trans_b: bool = False,
+        bias: Tensor | None = None,
+        c_float: bool = False,
+    ) -> Iterator[Loop]:
+        """A matmul with an element-wise epilogue: C = a @ b (+ bias) as `matmul`, then a loop
+        over C's blocks in which `product()` is C and full tensors of C's shape load alike, each
+        stored output one of C's shape (a mixed kernel: the AIV drives the cube, then streams
+        its block of C through UB). `c_float`: C stays fp32 (a reference computing in fp32)."""
+        loc = _caller()
+        tensors = ((a, False), (b, False), *(((bias, False),) if bias is not None else ()))
+        self._one_job(loc, tensors, "cube(a, b)")
+        self.mm = Matmul(None, a, b, bool(trans_a), bool(trans_b), bias, loc, bool(c_float))
+        yield from self._loop("cube")
+
+    def _loop(
+        self, kind: Literal["tiles", "rows", "columns", "cube"], axis: int = 1
+    ) -> Iterator[Loop]:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
-        if any(j is not None for j in (self.mm, self.swap, self.cat, self.take)) or self.slices:
+        jobs = (self.mm if kind != "cube" else None, self.swap, self.cat, self.take)
+        if any(j is not None for j in jobs) or self.slices:
             raise DslError(
                 loc, "a kernel is loops, one matmul, one transpose, one concat or slices"
             )

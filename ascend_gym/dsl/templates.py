@@ -52,6 +52,8 @@ SCHEDULES = {
     "columns": "tile_length=4096, rows_per_tile=32, buffer_num=2, block_dim=40",
     # cube cores (capped by the SoC's AIC count): batches and C blocks share them
     "matmul": "block_dim=24",
+    # cube cores, each serving two AIVs; the epilogue's tiles of C rows through UB
+    "epilogue": "block_dim=24, rows_per_tile=64, buffer_num=2",
     # tiles of 64 x 64 elements (rows_per_tile: the tile's side), 2 queue slots
     "transpose": "rows_per_tile=64, buffer_num=2, block_dim=40",
     # a copy: tiles of up to 16384 elements in flight, two at a time
@@ -245,7 +247,7 @@ def draft(
             raise Unsupported(f"output {o} has shape {list(want)}, the reference {list(r.shape)}")
     nodes = _nodes(roots)
     if any(s.op in ("matmul", "transpose") for s in nodes):
-        return _matmul(name, description, inputs, out_names, roots)
+        return _matmul(name, description, inputs, out_names, roots, attrs)
     if any(s.op in ("cat", "slice") for s in nodes):
         return _copies(name, description, inputs, outputs, roots)
     if any(s.op == "gather" for s in nodes):
@@ -288,7 +290,9 @@ def _biased(s: Sym) -> tuple[Sym, Sym | None]:
         mm = _unview(mm)
         if mm.op == "matmul" and _unview(other).op == "input":
             bias, trans, flat = _operand(other)
-            if trans or flat or other.shape[-1:] != mm.shape[-1:]:
+            if _strip(other.shape) != mm.shape[-1:]:
+                continue  # not one value per column: the epilogue's
+            if trans or flat:
                 raise Unsupported("a matmul plus other than a bias along its columns")
             return mm, bias
     return s, None
@@ -321,20 +325,40 @@ def _matmul(
     inputs: dict[str, tuple[int, ...]],
     outs: list[str],
     roots: list[Sym],
+    attrs: list[str],
 ) -> Draft:
     """One output that is a matrix product of two inputs, each as stored or with its last two
-    axes swapped: the cube's Matmul (batch axes walked; an operand without them shared)."""
+    axes swapped: the cube's Matmul (batch axes walked; an operand without them shared); with
+    element-wise work on the product, its epilogue."""
     root, bias = _biased(_unview(roots[0]))
     if len(roots) != 1 or root.op != "matmul":
         if not any(s.op == "matmul" for s in _nodes(roots)):
             return _transpose(name, description, inputs, outs, roots)
-        else:
-            what = "a matmul with other work" if len(roots) == 1 else "several outputs"
-        raise Unsupported(f"{what}: only a plain matmul of two inputs is generated on the cube")
+        return _epilogue(name, description, inputs, outs, roots, attrs)
+    names = {bias.name} if bias is not None else set()
+    if set(inputs) != names | {x.name for x in _mm_operands(root, inputs, bias)}:
+        raise Unsupported("a matmul kernel takes distinct inputs as operands, and only them")
+    flags = _mm_flags(root, bias)
+    a, b = (_operand(x)[0] for x in root.args)
+    return _job(name, description, "matmul", inputs, outs, f"{var(a.name)}, {var(b.name)}{flags}")
+
+
+def _mm_flags(root: Sym, bias: Sym | None) -> str:
+    """The matmul's keyword arguments: the transposed operands and the bias."""
+    ta, tb = (_operand(x)[1] for x in root.args)
+    flags = "".join(f", {f}=True" for f, on in (("trans_a", ta), ("trans_b", tb)) if on)
+    return flags + (f", bias={var(bias.name)}" if bias is not None else "")
+
+
+def _mm_operands(
+    root: Sym, inputs: dict[str, tuple[int, ...]], bias: Sym | None
+) -> tuple[Sym, Sym]:
+    """The matmul's two input operands, checked to be matrices of its product (and the bias one
+    value per column)."""
     (a, ta, fa), (b, tb, fb) = (_operand(x) for x in root.args)
     names = {a.name, b.name, *([bias.name] if bias is not None else [])}
-    if len(names) != 2 + (bias is not None) or names != set(inputs):
-        raise Unsupported("a matmul kernel takes distinct inputs as operands, and only them")
+    if len(names) != 2 + (bias is not None):
+        raise Unsupported("a matmul kernel takes distinct inputs as operands")
     m, k = root.args[0].shape[-2:]
     n = root.shape[-1]
     if bias is not None and math.prod(inputs[bias.name]) != n:
@@ -351,9 +375,74 @@ def _matmul(
     # A's rows merged across its batch axes ([B, S, K] as [B * S, K]) are the same rows of C
     if not fa and ({ba, bb} - {1, batch} or max(ba, bb) != batch):
         raise Unsupported("matmul batch axes broadcast other than one operand shared by all")
-    flags = "".join(f", {f}=True" for f, on in (("trans_a", ta), ("trans_b", tb)) if on)
-    flags += f", bias={var(bias.name)}" if bias is not None else ""
-    return _job(name, description, "matmul", inputs, outs, f"{var(a.name)}, {var(b.name)}{flags}")
+    return a, b
+
+
+# what an epilogue computes: element-wise arithmetic and functions (no masks: the cube loop
+# has no Compare), through views that add or drop axes of one
+_EPILOGUE_OPS = {"input", "const", "attr", "unary", "binary", "view"}
+
+
+def _epilogue(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+    attrs: list[str],
+) -> Draft:
+    """Outputs that are element-wise functions of one matmul's product (a bias along its
+    columns as the cube's initial C), tensors of its shape and one-element scales: a cube()
+    loop, its epilogue streamed through UB on the vector cores."""
+    nodes = _nodes(roots)
+    mms = [s for s in nodes if s.op == "matmul"]
+    if len(mms) != 1:
+        raise Unsupported(f"a matmul with other work: {len(mms)} matmuls in one operator")
+    mm, top, bias = mms[0], mms[0], None
+    c = _strip(mm.shape)
+    for s in nodes:  # `mm + b`, b one value per column: the cube's initial C
+        if s.op == "binary" and s.fn == "add" and bias is None:
+            for x, other in (s.args, s.args[::-1]):
+                b, trans, flat = _operand(other) if _unview(other).op == "input" else (x, 1, 1)
+                if _unview(x) is mm and not trans and not flat and _strip(b.shape) == c[-1:]:
+                    top, bias = s, b
+                    break
+    operands = _mm_operands(mm, inputs, bias)
+    below = {id(s) for s in _nodes([top])}
+    above = [s for s in nodes if id(s) not in below]
+    if any(id(a) in below - {id(top)} for s in above for a in s.args):
+        raise Unsupported("an epilogue that reads the matmul's operands or its product unbiased")
+    if bad := sorted({s.op for s in above} - _EPILOGUE_OPS):
+        raise Unsupported(f"a matmul with {', '.join(bad)} work after it")
+    scalars = _scalars(inputs, roots)
+    for s in above:
+        if s.op == "input" and s.name not in scalars and _strip(inputs[s.name]) != c:
+            raise Unsupported(f"input {s.name} {list(inputs[s.name])} beside a product {list(c)}")
+    if any(_strip(r.shape) != c for r in roots):
+        raise Unsupported("an output of a matmul's epilogue other than of its product's shape")
+    rd = Renderer("m", upcast=True)
+    rd.names[id(top)] = "p"
+    rd.lines.append("    p = m.product().float()")
+    for o, r in zip(outs, roots, strict=True):
+        rd.lines.append(f"    m.store({var(o)}, {rd.expr(r)})")
+    a, b = operands
+    loads = [n for n in inputs if any(s.op == "input" and s.name == n for s in above)]
+    used_attrs = [x for x in attrs if any(s.op == "attr" and s.name == x for s in above)]
+    # a golden computing in fp32 keeps C in fp32; else torch's matmul rounds C to its dtype
+    c_float = ", c_float=True" if any(s.meta.get("upcast") for s in nodes) else ""
+    loop = f"with k.cube({var(a.name)}, {var(b.name)}{_mm_flags(mm, bias)}{c_float}) as m:\n"
+    return _render(
+        name,
+        description,
+        "matmul",
+        [a.name, b.name, *([bias.name] if bias is not None else []), *loads],
+        outs,
+        dict.fromkeys(scalars, "scalar"),
+        used_attrs,
+        [loop + "\n".join(rd.lines)],
+        rd.funcs,
+        SCHEDULES["epilogue"],
+    )
 
 
 def _transpose(

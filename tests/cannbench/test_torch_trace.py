@@ -284,13 +284,39 @@ def test_a_plain_matmul_is_a_cube_program(expr, shapes, line):
 
 
 @pytest.mark.parametrize(
+    ("expr", "shapes", "lines"),
+    [
+        (
+            "torch.relu(a @ b)",
+            {"a": [32, 16], "b": [16, 48]},
+            ["k.cube(a, b) as m:", "maximum(p, 0.0)"],
+        ),
+        (
+            "F.gelu(F.linear(a, b, c)) * 2",
+            {"a": [4, 8, 16], "b": [24, 16], "c": [24]},
+            ["k.cube(a, b, trans_b=True, bias=c_) as m:", "m.store(out, "],
+        ),
+        (
+            "(a.float() @ b.float() + c.float()).half()",
+            {"a": [8, 16], "b": [16, 24], "c": [8, 24]},
+            ["k.cube(a, b, c_float=True) as m:", "m.load(c_)"],
+        ),
+    ],
+)
+def test_element_wise_work_on_a_matmul_is_its_epilogue(expr, shapes, lines):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert all(line in source for line in lines), source
+
+
+@pytest.mark.parametrize(
     ("expr", "shapes", "why"),
     [
-        ("torch.relu(a @ b)", {"a": [32, 16], "b": [16, 48]}, "a matmul with other work"),
+        ("torch.relu(a @ b).sum(-1)", {"a": [32, 16], "b": [16, 48]}, "with reduce work after"),
         ("a.t() * 2", {"a": [32, 16], "b": [16, 32]}, "a transpose outside a matmul"),
         ("(a * 2) @ b", {"a": [32, 16], "b": [16, 48]}, "a computed operand"),
         ("a @ b", {"a": [2, 1, 8, 16], "b": [1, 3, 16, 4]}, "batch axes broadcast"),
-        ("a @ b + c", {"a": [8, 16], "b": [16, 24], "c": [8, 24]}, "other than one value per"),
+        ("a @ b + c", {"a": [8, 16], "b": [16, 24], "c": [8, 1]}, r"input c \[8, 1\] beside"),
+        ("torch.where(a @ b > 0, a @ b, 0)", {"a": [8, 16], "b": [16, 24]}, "2 matmuls"),
     ],
 )
 def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
