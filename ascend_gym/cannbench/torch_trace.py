@@ -232,6 +232,28 @@ def _matmul(a: Any, b: Any, **k: Any) -> Tensor:
     return Tensor(sym.matmul(_lift(a), _lift(b)))
 
 
+def _modulo(rounding: str) -> Callable[..., Tensor]:
+    """a - round(a / b) * b: `torch.remainder` and `%` round down (the divisor's sign),
+    `torch.fmod` toward zero (the dividend's)."""
+
+    def op(a: Any, b: Any, **k: Any) -> Tensor:
+        x, y = _lift(a), _lift(b)
+        return Tensor(_b("sub", x, _b("mul", _u(rounding, _b("div", x, y)), y)))
+
+    return op
+
+
+def _floor_divide(a: Any, b: Any, **k: Any) -> Tensor:
+    """torch.floor_divide and `//`: the quotient rounded down."""
+    return Tensor(_u("floor", _b("div", _lift(a), _lift(b))))
+
+
+Tensor.__mod__ = lambda self, o: _modulo("floor")(self, o)  # type: ignore[attr-defined]
+Tensor.__rmod__ = lambda self, o: _modulo("floor")(o, self)  # type: ignore[attr-defined]
+Tensor.__floordiv__ = lambda self, o: _floor_divide(self, o)  # type: ignore[attr-defined]
+Tensor.__rfloordiv__ = lambda self, o: _floor_divide(o, self)  # type: ignore[attr-defined]
+
+
 def _split(x: Any, size: Any, dim: int = 0) -> list[Tensor]:
     """torch.split: pieces of `size` along `dim` (the last one shorter), or of each given size."""
     v = _lift(x)
@@ -872,6 +894,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "true_divide": _single("div"),
     "divide": _single("div"),
     "rsub": lambda a, b, *, alpha=1, **k: _binop("sub")(b, a, alpha=alpha),
+    "remainder": _modulo("floor"),
+    "fmod": _modulo("trunc"),
+    "floor_divide": _floor_divide,
     "maximum": _single("max"),
     "minimum": _single("min"),
     "pow": lambda a, b, **k: Tensor(sym.power(_lift(a), _lift(b))),

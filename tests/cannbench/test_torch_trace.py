@@ -139,6 +139,9 @@ GOLDENS = [
     ("torch.where(x > 0, x, torch.zeros_like(x))", {}),
     ("torch.where(x != 0, x, y) + (y == x) * 2", {}),
     ("torch.sinh(x) + torch.cosh(y) + torch.erfc(x) + torch.frac(y * 3)", {}),
+    # modulo: remainder and % take the divisor's sign, fmod the dividend's
+    ("torch.remainder(x * 5, y.abs() + 0.5) + torch.fmod(x * 5, y.abs() + 0.5) + (x * 7) % 2", {}),
+    ("(y * 9) // 4 + torch.floor_divide(x * 9, -4) + 3 % (y.abs() + 1)", {}),
     ("torch.rsub(x, y, alpha=beta) + torch.divide(x, y.abs() + 1)", {"beta": 0.5}),
     ("x.norm(dim=-1, keepdim=True) + torch.norm(y, 2, -1, True)", {}),
     ("x.clone().mul_(y).add_(beta).cpu()", {"beta": 0.5}),
