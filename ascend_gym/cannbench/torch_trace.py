@@ -276,6 +276,20 @@ def _permute(x: Any, *dims: Any) -> Tensor:
     return Tensor(sym.permute(_lift(x), _shape_arg(dims)))
 
 
+def _movedim(x: Any, source: Any, destination: Any) -> Tensor:
+    """torch.movedim / moveaxis: the source axes at the destination places, the others in
+    their order."""
+    v = _lift(x)
+    src = [int(d) % v.ndim for d in (source if isinstance(source, list | tuple) else [source])]
+    dst = [
+        int(d) % v.ndim
+        for d in (destination if isinstance(destination, list | tuple) else [destination])
+    ]
+    rest = iter(d for d in range(v.ndim) if d not in src)
+    place = dict(zip(dst, src, strict=True))
+    return Tensor(sym.permute(v, [place[i] if i in place else next(rest) for i in range(v.ndim)]))
+
+
 def _linear(x: Any, weight: Any, bias: Any = None) -> Tensor:
     """F.linear: x @ weight^T (+ bias along the columns)."""
     out = sym.matmul(_lift(x), sym.transpose(_lift(weight)))
@@ -999,6 +1013,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "transpose": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
     "swapaxes": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
     "permute": _permute,
+    "movedim": _movedim,
+    "moveaxis": _movedim,
     "narrow": lambda x, dim, start, length: Tensor(sym.narrow(_lift(x), dim, start, length)),
     "gather": lambda x, dim, index, **k: Tensor(sym.gather(_lift(x), dim, _lift(index))),
     "take_along_dim": lambda x, indices, dim, **k: Tensor(

@@ -73,13 +73,17 @@ class CopyLowering(Lowering):
             ]
         return out
 
-    def kernel_source(self) -> str:
-        gm = ", ".join(f"GM_ADDR {n}" for n in self._gm_args())
-        rows = [
+    def _calls(self) -> list[str]:
+        """The entry's copies: one Rows call per piece."""
+        return [
             f"  op.Rows({src}, {dst}, t.outer{i}, t.len{i}, t.srcPitch{i}, t.srcStart{i}, "
             f"t.dstPitch{i}, t.dstStart{i});"
             for i, (src, dst) in enumerate(self.pieces())
         ]
+
+    def kernel_source(self) -> str:
+        gm = ", ".join(f"GM_ADDR {n}" for n in self._gm_args())
+        rows = self._calls()
         first_out = self.spec.outputs[0].name
         return "\n".join(
             [
@@ -191,9 +195,12 @@ class CopyLowering(Lowering):
             ]
         return out
 
+    def _host_body(self) -> list[str]:
+        return self._concat_host() if self.k.cat is not None else self._slices_host()
+
     def host_source(self) -> str:
         s = self.sched
-        body = self._concat_host() if self.k.cat is not None else self._slices_host()
+        body = self._host_body()
         return "\n".join(
             [
                 *self.host_prelude(),
@@ -226,3 +233,69 @@ class CopyLowering(Lowering):
                 *self.host_end(["  context->GetWorkspaceSizes(1)[0] = 0;"]),
             ]
         )
+
+
+class PermuteLowering(CopyLowering):
+    """A transpose of two axis groups with whole rows after them: x seen as [batch, rows, cols,
+    inner] -> y [batch, cols, rows, inner], each (batch, row) of x one piece of `cols` rows of
+    `inner` elements (or each (batch, col), whichever makes fewer pieces), copied into place."""
+
+    def _check(self) -> None:
+        spec, job = self.spec, self.k.swap
+        assert job is not None and job.groups is not None
+        self.kind = "copy"
+        if [a.name for a in spec.inputs] != [job.x.name] or [a.name for a in spec.outputs] != [
+            job.out.name
+        ]:
+            raise DslError(job.where, "a transpose kernel has the spec's one input and one output")
+        if any(a.dynamic for a in spec.inputs):
+            raise DslError(job.where, "a TensorList input is not lowered")
+        for c in spec.cases:
+            dx, dy = spec.arg_dtype(c, job.x.name), spec.arg_dtype(c, job.out.name)
+            if dx != dy or dx not in DTYPES:
+                raise DslError(job.where, f"case {c.name}: a transpose of {dx} into {dy}")
+            if len(spec.arg_shape(c, job.x.name)) < job.groups[2]:
+                raise DslError(job.where, f"case {c.name}: {job.x.name} has no axis group")
+
+    def fields(self) -> list[tuple[str, str, str]]:
+        return [
+            ("uint32_t", "tileElems", "elements of a UB tile"),
+            ("uint64_t", "batch", "elements of the axes before the groups"),
+            ("uint64_t", "rows", "elements of the first group"),
+            ("uint64_t", "cols", "elements of the second group"),
+            ("uint64_t", "inner", "elements of the axes after them (a row moved whole)"),
+        ]
+
+    def _calls(self) -> list[str]:
+        job = self.k.swap
+        assert job is not None
+        x, y = job.x.name, job.out.name
+        return [
+            "  // y[b, c, r, :] = x[b, r, c, :]",
+            "  for (uint64_t b = 0; b < t.batch; ++b) {",
+            "    if (t.rows <= t.cols) {  // per row of x: its cols rows, rows * inner apart in y",
+            "      for (uint64_t r = 0; r < t.rows; ++r) {",
+            f"        op.Rows({x}, {y}, t.cols, t.inner, t.inner, (b * t.rows + r) * t.cols * t.inner, "
+            "t.rows * t.inner, (b * t.cols * t.rows + r) * t.inner);",
+            "      }",
+            "    } else {  // per col of x: its rows rows, cols * inner apart in x",
+            "      for (uint64_t c = 0; c < t.cols; ++c) {",
+            f"        op.Rows({x}, {y}, t.rows, t.inner, t.cols * t.inner, (b * t.rows * t.cols + c) * "
+            "t.inner, t.inner, (b * t.cols + c) * t.rows * t.inner);",
+            "      }",
+            "    }",
+            "  }",
+        ]
+
+    def _host_body(self) -> list[str]:
+        job = self.k.swap
+        assert job is not None
+        p, q, e = job.groups or (0, 0, 0)
+        return [
+            f"  const gert::Shape& x = {self._shape(job.x.name)};",
+            f"  if (x.GetDimNum() < {e}) return ge::GRAPH_FAILED;",
+            f"  tiling.set_batch(Prod(x, 0, {p}));",
+            f"  tiling.set_rows(Prod(x, {p}, {q}));",
+            f"  tiling.set_cols(Prod(x, {q}, {e}));",
+            f"  tiling.set_inner(Prod(x, {e}, x.GetDimNum()));",
+        ]

@@ -514,11 +514,13 @@ class Matmul:
 
 @dataclass(eq=False)
 class Transpose:
-    """out = x with its last two axes swapped, batch axes kept (a copy through UB)."""
+    """out = x with its last two axes swapped, batch axes kept, or two groups of its axes
+    swapped (a copy through UB)."""
 
     out: Tensor
     x: Tensor
     where: str
+    groups: tuple[int, int, int] | None = None  # (p, q, s): axes [p, q) and [q, s) swapped
 
 
 @dataclass(eq=False)
@@ -700,11 +702,18 @@ class Kernel:
         self._one_job(loc, tensors, "matmul(out, a, b)")
         self.mm = Matmul(out, a, b, bool(trans_a), bool(trans_b), bias, loc)
 
-    def transpose(self, out: Tensor, x: Tensor) -> None:
-        """out[..., j, i] = x[..., i, j]: tiles of rows in, gathered into columns, written out."""
+    def transpose(self, out: Tensor, x: Tensor, groups: tuple[int, int, int] | None = None) -> None:
+        """out[..., j, i] = x[..., i, j]: tiles of rows in, gathered into columns, written out.
+        `groups` (p, q, s): out is x with its axis groups [p, q) and [q, s) swapped, the axes
+        from s on moved whole (rows of them copied into place)."""
         loc = _caller()
         self._one_job(loc, ((out, True), (x, False)), "transpose(out, x)")
-        self.swap = Transpose(out, x, loc)
+        if groups is not None:
+            p, q, e = (int(g) for g in groups)
+            if not 0 <= p < q < e:
+                raise DslError(loc, f"transpose groups {groups}: 0 <= p < q < s")
+            groups = (p, q, e)
+        self.swap = Transpose(out, x, loc, groups)
 
     def concat(self, out: Tensor, xs: list[Tensor], axis: int) -> None:
         """out = xs joined along `axis` (of out's shape): each input's rows [before the axis]

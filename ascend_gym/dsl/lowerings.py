@@ -4,7 +4,7 @@ epilogue, a transpose, a gather, a concat or slices: copies) or, otherwise, the 
 from __future__ import annotations
 
 from ascend_core.package import OperatorPackage, OperatorSpec
-from ascend_gym.dsl.concat import CopyLowering
+from ascend_gym.dsl.concat import CopyLowering, PermuteLowering
 from ascend_gym.dsl.cube import MatmulLowering
 from ascend_gym.dsl.epilogue import EpilogueLowering
 from ascend_gym.dsl.gather import GatherLowering
@@ -24,6 +24,8 @@ def lower(
         lowering: Lowering = EpilogueLowering(kernel, spec)
     elif kernel.mm is not None:
         lowering = MatmulLowering(kernel, spec)
+    elif kernel.swap is not None and _moves_rows(kernel, spec):
+        lowering = PermuteLowering(kernel, spec)
     elif kernel.swap is not None:
         lowering = TransposeLowering(kernel, spec)
     elif kernel.take is not None:
@@ -33,3 +35,11 @@ def lower(
     else:
         lowering = Lowering(kernel, spec)
     return lowering.package(dsl_source, reference)
+
+
+def _moves_rows(kernel: Kernel, spec: OperatorSpec) -> bool:
+    """A transpose of axis groups that leaves axes after them in some case: rows moved whole."""
+    job = kernel.swap
+    if job is None or job.groups is None:
+        return False
+    return any(len(spec.arg_shape(c, job.x.name)) > job.groups[2] for c in spec.cases)

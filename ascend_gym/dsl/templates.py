@@ -246,7 +246,7 @@ def draft(
         if want is not None and math.prod(want) != math.prod(r.shape):
             raise Unsupported(f"output {o} has shape {list(want)}, the reference {list(r.shape)}")
     nodes = _nodes(roots)
-    if any(s.op in ("matmul", "transpose") for s in nodes):
+    if any(s.op in ("matmul", "transpose", "permute") for s in nodes):
         return _matmul(name, description, inputs, out_names, roots, attrs)
     if any(s.op in ("cat", "slice") for s in nodes):
         return _copies(name, description, inputs, outputs, roots)
@@ -455,6 +455,12 @@ def _transpose(
     """One output that is one input with its last two axes swapped (batch axes kept): a copy
     through UB that gathers each tile's columns into rows."""
     root = _unview(roots[0])
+    if len(roots) == 1 and len(inputs) == 1 and root.op == "permute":
+        x = _unview(root.args[0])
+        if x.op != "input" or inputs[x.name] != x.shape:
+            raise Unsupported("a permutation of a computed or reshaped tensor")
+        groups = ", ".join(map(str, root.meta["groups"]))
+        return _job(name, description, "transpose", inputs, outs, f"{var(x.name)}, ({groups})")
     if len(roots) != 1 or len(inputs) != 1 or root.op != "transpose":
         raise Unsupported(
             "a transpose outside a matmul operand: only one input's last two axes swapped "

@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, matmul, cat, slice, gather
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -374,7 +374,9 @@ def swap(a: Sym, d0: int, d1: int) -> Sym:
         shape = list(a.shape)
         shape[d0], shape[d1] = shape[d1], shape[d0]
         return reshape(a, shape)
-    raise Unsupported(f"a transpose of axes {d0} and {d1} of {a.ndim}")
+    order = list(range(a.ndim))
+    order[d0], order[d1] = d1, d0
+    return permute(a, order)
 
 
 def permute(a: Sym, dims: Any) -> Sym:
@@ -387,7 +389,23 @@ def permute(a: Sym, dims: Any) -> Sym:
         return reshape(a, [a.shape[d] for d in order])
     if order[:-2] == list(range(a.ndim - 2)) and order[-2:] == [a.ndim - 1, a.ndim - 2]:
         return transpose(a)
-    raise Unsupported(f"a permutation {order} of {a.ndim} axes")
+    groups = _two_groups(order)
+    if groups is None:
+        raise Unsupported(f"a permutation {order} of {a.ndim} axes")
+    return Sym("permute", tuple(a.shape[d] for d in order), (a,), meta={"groups": groups})
+
+
+def _two_groups(order: list[int]) -> tuple[int, int, int] | None:
+    """(p, q, s) when the order swaps the axis groups [p, q) and [q, s), the others in place
+    (`permute(0, 2, 1, 3)`, `transpose(0, 1)` of a 3-d tensor, `permute(1, 2, 0)`)."""
+    n = len(order)
+    for p in range(n):
+        for q in range(p + 1, n):
+            for e in range(q + 1, n + 1):
+                rest = list(range(e, n))
+                if order == [*range(p), *range(q, e), *range(p, q), *rest]:
+                    return p, q, e
+    return None
 
 
 def matmul(a: Sym, b: Sym) -> Sym:

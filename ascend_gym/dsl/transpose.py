@@ -147,6 +147,28 @@ class TransposeLowering(Lowering):
             ]
         )
 
+    def _dims(self) -> list[str]:
+        """Host lines of x as [batch, rows, cols]: the last two axes swapped, or the groups
+        [p, q) and [q, rank) (the axes before p the batch)."""
+        job = self.k.swap
+        assert job is not None
+        if job.groups is None:
+            return [
+                "  uint64_t batch = 1;",
+                "  for (size_t i = 0; i + 2 < rank; ++i) batch *= x.GetDim(i);",
+                "  const uint32_t rows = static_cast<uint32_t>(x.GetDim(rank - 2));",
+                "  const uint32_t cols = static_cast<uint32_t>(x.GetDim(rank - 1));",
+            ]
+        p, q, _ = job.groups
+        return [
+            f"  if (rank < {q + 1}) return ge::GRAPH_FAILED;",
+            "  uint64_t batch = 1, rows64 = 1, cols64 = 1;  // the groups [p, q) and [q, rank)",
+            f"  for (size_t i = 0; i < {p}; ++i) batch *= x.GetDim(i);",
+            f"  for (size_t i = {p}; i < {q}; ++i) rows64 *= x.GetDim(i);",
+            f"  for (size_t i = {q}; i < rank; ++i) cols64 *= x.GetDim(i);",
+            "  const uint32_t rows = static_cast<uint32_t>(rows64), cols = static_cast<uint32_t>(cols64);",
+        ]
+
     def host_source(self) -> str:
         s = self.sched
         return "\n".join(
@@ -165,10 +187,7 @@ class TransposeLowering(Lowering):
                 "  const gert::Shape& x = context->GetInputShape(0)->GetStorageShape();",
                 "  const size_t rank = x.GetDimNum();",
                 "  if (rank < 2) return ge::GRAPH_FAILED;",
-                "  uint64_t batch = 1;",
-                "  for (size_t i = 0; i + 2 < rank; ++i) batch *= x.GetDim(i);",
-                "  const uint32_t rows = static_cast<uint32_t>(x.GetDim(rank - 2));",
-                "  const uint32_t cols = static_cast<uint32_t>(x.GetDim(rank - 1));",
+                *self._dims(),
                 "  uint32_t typeSize = 0;",
                 "  ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeSize);",
                 "  if (typeSize == 0) return ge::GRAPH_FAILED;",

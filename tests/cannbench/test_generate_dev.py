@@ -50,6 +50,9 @@ TASKS = {
     "level2/linear_bias": 2,  # F.linear with a bias: the cube's initial C (fp16, fp32)
     "level2/linear_relu": 2,  # relu(F.linear(...)): an epilogue on the vector cores (cube loop)
     "level2/bmm_gelu_pair": 2,  # torch.bmm and F.gelu of it: two outputs of one epilogue
+    "level1/remainder_fmod": 2,  # torch.remainder and fmod: a - floor / trunc(a / b) * b
+    "level1/permute_heads": 3,  # permute(0, 2, 1, 3): rows of the last axis copied into place
+    "level1/permute_rotate": 2,  # movedim(x, 0, -1): two axis groups swapped by a Gather
 }
 
 

@@ -84,6 +84,10 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return np.cumsum(a[0], axis=s.axis)
     if s.op == "transpose":
         return np.swapaxes(a[0], -1, -2)
+    if s.op == "permute":
+        p, q, e = s.meta["groups"]
+        n = a[0].ndim
+        return np.transpose(a[0], [*range(p), *range(q, e), *range(p, q), *range(e, n)])
     if s.op == "matmul":
         return np.matmul(a[0], a[1])
     if s.op == "cat":
@@ -248,8 +252,8 @@ def test_matmuls_and_transposes_compute_what_torch_does(expr):
 @pytest.mark.parametrize(
     ("expr", "why"),
     [
-        ("x.permute(1, 0, 2)", "a permutation"),  # moves a batch axis: elements reordered
-        ("x.transpose(0, 1).sum(-1)", "a transpose of axes 0 and 1"),
+        ("x.permute(2, 1, 0)", r"a permutation \[2, 1, 0\]"),  # not a swap of two axis groups
+        ("x.transpose(0, 2).sum(-1)", r"a permutation \[2, 1, 0\]"),
         ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
         ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
     ],
@@ -339,6 +343,25 @@ def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
 def test_a_transpose_of_the_last_two_axes_is_a_transpose_program(expr, shape):
     source = offline_draft(_golden(expr, {}, {"x": shape}, "float16")).source
     assert "k.transpose(out, x)" in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "shape", "groups"),
+    [
+        ("x.permute(0, 2, 1, 3)", [2, 8, 4, 16], "(1, 2, 3)"),
+        ("torch.transpose(x, 0, 1)", [8, 4, 16], "(0, 1, 2)"),
+        ("torch.movedim(x, 0, -1)", [8, 4, 16], "(0, 1, 3)"),
+        ("x.moveaxis(-1, 1)", [2, 8, 4, 16], "(1, 3, 4)"),
+    ],
+)
+def test_a_swap_of_two_axis_groups_is_a_transpose_program(expr, shape, groups):
+    pkg = _golden(expr, {}, {"x": shape}, "float16")
+    source = offline_draft(pkg).source
+    assert f"k.transpose(out, x, {groups})" in source, source
+    (root,) = sym.trace(numpy_view(pkg), {"x": tuple(shape)}, [])
+    x = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+    want = eval(expr, {"torch": torch, "x": torch.from_numpy(x)}).numpy()
+    np.testing.assert_array_equal(evaluate(root, {"x": x}, {}), want)
 
 
 @pytest.mark.parametrize(
