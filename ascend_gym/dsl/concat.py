@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.lower import Lowering
+from ascend_gym.dsl.transpose import check_transpose
 
 DTYPES = ("float16", "float32", "bfloat16", "int32", "int64", "int8", "uint8")
 
@@ -241,21 +242,8 @@ class PermuteLowering(CopyLowering):
     `inner` elements (or each (batch, col), whichever makes fewer pieces), copied into place."""
 
     def _check(self) -> None:
-        spec, job = self.spec, self.k.swap
-        assert job is not None and job.groups is not None
         self.kind = "copy"
-        if [a.name for a in spec.inputs] != [job.x.name] or [a.name for a in spec.outputs] != [
-            job.out.name
-        ]:
-            raise DslError(job.where, "a transpose kernel has the spec's one input and one output")
-        if any(a.dynamic for a in spec.inputs):
-            raise DslError(job.where, "a TensorList input is not lowered")
-        for c in spec.cases:
-            dx, dy = spec.arg_dtype(c, job.x.name), spec.arg_dtype(c, job.out.name)
-            if dx != dy or dx not in DTYPES:
-                raise DslError(job.where, f"case {c.name}: a transpose of {dx} into {dy}")
-            if len(spec.arg_shape(c, job.x.name)) < job.groups[2]:
-                raise DslError(job.where, f"case {c.name}: {job.x.name} has no axis group")
+        check_transpose(self.k, self.spec, DTYPES)
 
     def fields(self) -> list[tuple[str, str, str]]:
         return [
