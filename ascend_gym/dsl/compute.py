@@ -273,7 +273,14 @@ class ComputeMixin:
                 continue
             if n.op == "load":
                 name = self._load_name(n)
-                if n.kind == "row":  # one value per row, read by the scalar unit
+                if n.kind == "row" and self.k.tensors[n.name].layout == "channels":
+                    # row r's value is r % n of the tensor's: one scalar GM read a row
+                    emit.append(
+                        f"const float rv{i} = static_cast<float>("
+                        f"{name}Gm.GetValue((curRow + k) % {name}Len));"
+                    )
+                    low.row_vals[id(n)] = f"rv{i}"
+                elif n.kind == "row":  # one value per row, read by the scalar unit
                     emit.append(f"const float rv{i} = static_cast<float>({name}.GetValue(k));")
                     low.row_vals[id(n)] = f"rv{i}"
                 elif row and self.k.tensors[n.name].layout == "full":

@@ -31,8 +31,9 @@ _CONTEXTLIB = contextlib.__file__
 
 Kind = Literal["vec", "row", "const"]  # a tile of lanes, one value per row, a scalar
 DType = Literal["T", "float", "mask"]  # the tensors' dtype, fp32, a Compare bit mask
-# every element, one row shared by all rows, one per row, one element for all (a [1] scale)
-Layout = Literal["full", "cols", "rows", "scalar"]
+# every element, one row shared by all rows, one per row, one element for all (a [1] scale),
+# one per row taken in turn (row r reads value r % n: a per-channel [C] of [B, C, H, W] rows)
+Layout = Literal["full", "cols", "rows", "scalar", "channels"]
 
 
 class DslError(ValueError):
@@ -395,6 +396,7 @@ class Loop:
     kernel: Kernel
     where: str
     axis: int = 1  # columns loops: the axis walked (reduced or scanned)
+    row_axes: int = 1  # rows loops without a shared row: the trailing axes a row holds
     loads: list[Node] = field(default_factory=list)
     stores: list[Store] = field(default_factory=list)
 
@@ -412,6 +414,8 @@ class Loop:
             if tensor.name not in self.kernel.scalars:
                 self.kernel.scalars.append(tensor.name)
             return Value(Node("attr", "const", "float", name=f"{tensor.name}Value", where=loc))
+        if tensor.layout == "channels" and self.kind != "rows":
+            raise DslError(loc, f"{tensor.name} is laid out by channels: use a rows() loop")
         if self.kind != "rows" and tensor.layout != "full":
             raise DslError(loc, f"{tensor.name} is laid out by {tensor.layout}: use a rows() loop")
         for n in self.loads:
@@ -419,7 +423,7 @@ class Loop:
                 return Value(n)
         if self.kernel.mm is not None and tensor in self.kernel.mm.operands():
             raise DslError(loc, f"{tensor.name} is a matmul operand: use product()")
-        kind: Kind = "row" if tensor.layout == "rows" else "vec"
+        kind: Kind = "row" if tensor.layout in ("rows", "channels") else "vec"
         n = Node("load", kind, "T", name=tensor.name, part=(part, parts), loop=self, where=loc)
         self.loads.append(n)
         return Value(n)
@@ -590,8 +594,9 @@ class Kernel:
 
     def input(self, name: str, layout: Layout = "full") -> Tensor:
         """A GM input. layout: `full` (every element), `cols` (shape [cols], shared by every row),
-        `rows` (shape [rows] or [rows, 1], one value per row) or `scalar` (one element, read
-        once into an fp32 scalar: any loop)."""
+        `rows` (shape [rows] or [rows, 1], one value per row), `scalar` (one element, read
+        once into an fp32 scalar: any loop) or `channels` (n values, row r taking value r % n:
+        [C] scaling the rows of [B, C, H, W] seen as B * C rows of H * W; rows loops)."""
         return self._tensor(name, layout, False)
 
     def output(self, name: str, layout: Literal["full", "rows"] = "full") -> Tensor:
@@ -601,9 +606,9 @@ class Kernel:
         loc = _caller()
         if name in self.tensors:
             raise DslError(loc, f"tensor {name!r} is declared twice")
-        if layout not in ("full", "cols", "rows", "scalar"):
-            raise DslError(loc, f"unknown layout {layout!r}: full, cols, rows or scalar")
-        if layout == "scalar" and is_output:
+        if layout not in ("full", "cols", "rows", "scalar", "channels"):
+            raise DslError(loc, f"unknown layout {layout!r}: full, cols, rows, scalar or channels")
+        if layout in ("scalar", "channels") and is_output:
             raise DslError(loc, "an output is full or rows")
         t = Tensor(name, layout, is_output, loc)  # type: ignore[arg-type]
         self.tensors[name] = t
@@ -623,10 +628,13 @@ class Kernel:
         yield from self._loop("tiles")
 
     @contextlib.contextmanager
-    def rows(self) -> Iterator[Loop]:
-        """A loop over the rows of [rows, cols] tensors (the last axis is the row); blocks take
-        whole rows, a tile holds several rows, and each row may be reduced to one value."""
-        yield from self._loop("rows")
+    def rows(self, row_axes: int = 1) -> Iterator[Loop]:
+        """A loop over the rows of [rows, cols] tensors (the last axis is the row, or the last
+        `row_axes` axes seen as one); blocks take whole rows, a tile holds several rows, and
+        each row may be reduced to one value."""
+        if not isinstance(row_axes, int) or row_axes < 1:
+            raise DslError(_caller(), "rows(row_axes): a number of trailing axes, at least 1")
+        yield from self._loop("rows", row_axes=row_axes)
 
     @contextlib.contextmanager
     def columns(self, axis: int = 1) -> Iterator[Loop]:
@@ -656,7 +664,7 @@ class Kernel:
         yield from self._loop("cube")
 
     def _loop(
-        self, kind: Literal["tiles", "rows", "columns", "cube"], axis: int = 1
+        self, kind: Literal["tiles", "rows", "columns", "cube"], axis: int = 1, row_axes: int = 1
     ) -> Iterator[Loop]:
         loc = _caller()
         if self._open is not None:
@@ -670,7 +678,7 @@ class Kernel:
             raise DslError(loc, f"a kernel has one {kind}() loop")
         if axis < 1:
             raise DslError(loc, "the axis must have at least one axis before it (use rows())")
-        loop = Loop(kind, self, loc, axis=axis)
+        loop = Loop(kind, self, loc, axis=axis, row_axes=row_axes)
         self._open = loop
         try:
             yield loop

@@ -294,6 +294,10 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 ("uint32_t", "tailRows", "rows per remaining block"),
                 ("uint32_t", "rowsPerTile", "rows per UB tile"),
             ]
+            out += [
+                ("uint32_t", f"{n}Len", f"values of {n}, taken in turn by the rows")
+                for n in self.channels()
+            ]
         out += [("float", a, "attr") for a in self.k.attrs]
         return out
 
@@ -371,6 +375,13 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         if name in self.sched.l2_disable:
             return [f"    {name}Gm.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once"]
         return []
+
+    def channels(self) -> list[str]:
+        """Inputs of the channels layout a loop reads."""
+        read = {n.name for lp in self.k.loops for n in lp.loads}
+        return [
+            t.name for t in self.k.tensors.values() if t.layout == "channels" and t.name in read
+        ]
 
     def _param(self, f: str) -> str:
         return f"float {f}" if f in self.k.attrs else f"uint32_t {f}"

@@ -747,6 +747,9 @@ def _rows(
         raise Unsupported("column slices that are not whole rows")
     full = row
     if not reduces and not any(s.op == "part" for s in nodes):
+        split = _channel_split(inputs, full, _scalars(inputs, roots))
+        if split is not None:
+            return _channel_rows(name, description, inputs, outs, roots, attrs, dtypes, split)
         row = _shared_row(inputs, row)
     lead, cols = row[:-1], row[-1]
     layouts: dict[str, str] = {}
@@ -794,6 +797,68 @@ def _rows(
         loops,
         rd.funcs,
         SCHEDULES[category],
+    )
+
+
+def _channel_split(
+    inputs: dict[str, tuple[int, ...]], full: tuple[int, ...], scalars: set[str]
+) -> int | None:
+    """e where operands broadcast along every axis from e on (`w.view(1, -1, 1, 1)` of
+    [B, C, H, W]: its one non-one axis ends at e = 2), the others full or scalars: rows of
+    the axes from e on, the operand's values taken in turn by the rows."""
+    ends, starts = set(), set()
+    for n, shape in inputs.items():
+        if n in scalars or _strip(shape) == _strip(full):
+            continue
+        padded = (1,) * (len(full) - len(shape)) + tuple(shape)
+        axes = [i for i, d in enumerate(padded) if d != 1]
+        if len(padded) != len(full) or not axes or axes != list(range(axes[0], axes[-1] + 1)):
+            return None
+        if any(padded[i] != full[i] for i in axes) or axes[-1] == len(full) - 1:
+            return None
+        ends.add(axes[-1] + 1)
+        starts.add(axes[0])
+    if starts == {0} and ends == {len(full) - 1}:
+        return None  # one value per row of the last axis: the rows layout
+    return ends.pop() if len(ends) == 1 else None
+
+
+def _channel_rows(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+    attrs: list[str],
+    dtypes: set[str],
+    split: int,
+) -> Draft:
+    """A broadcast of per-channel operands: rows of the axes from `split` on, each operand's
+    value for row r its value r % n (the `channels` layout)."""
+    nodes = _nodes(roots)
+    full = roots[0].shape
+    scalars = _scalars(inputs, roots)
+    layouts = {
+        n: "scalar" if n in scalars else "full" if _strip(s) == _strip(full) else "channels"
+        for n, s in inputs.items()
+    }
+    if any(_strip(r.shape) != _strip(full) for r in roots):
+        raise Unsupported("outputs of a per-channel broadcast of other shapes")
+    rd = Renderer("r", not _per_op(nodes) or _upcast(nodes, dtypes))
+    for o, r in zip(outs, roots, strict=True):
+        rd.lines.append(f"    r.store({var(o)}, {rd.expr(r)})")
+    loop = f"with k.rows(row_axes={len(full) - split}) as r:\n" + "\n".join(rd.lines)
+    return _render(
+        name,
+        description,
+        "broadcast",
+        list(inputs),
+        outs,
+        layouts,
+        attrs,
+        [loop],
+        rd.funcs,
+        SCHEDULES["broadcast"],
     )
 
 

@@ -53,6 +53,7 @@ TASKS = {
     "level1/remainder_fmod": 2,  # torch.remainder and fmod: a - floor / trunc(a / b) * b
     "level1/permute_heads": 3,  # permute(0, 2, 1, 3): rows of the last axis copied into place
     "level1/permute_rotate": 2,  # movedim(x, 0, -1): two axis groups swapped by a Gather
+    "level2/channel_affine": 2,  # x * w.view(1, -1, 1, 1) + b...: per-channel rows of H x W
 }
 
 

@@ -346,6 +346,23 @@ def test_a_transpose_of_the_last_two_axes_is_a_transpose_program(expr, shape):
 
 
 @pytest.mark.parametrize(
+    ("expr", "shapes", "lines"),
+    [
+        (
+            "x * w.view(1, -1, 1, 1) + b.view(1, -1, 1, 1)",
+            {"x": [2, 8, 5, 6], "w": [8], "b": [8]},
+            ['w = k.input("w", "channels")', "k.rows(row_axes=2) as r:"],
+        ),
+        ("x + w.unsqueeze(-1)", {"x": [4, 8, 6], "w": [8]}, ["k.rows(row_axes=1) as r:"]),
+        ("x - w", {"x": [4, 8, 6], "w": [8, 1]}, ['w = k.input("w", "channels")']),
+    ],
+)
+def test_an_operand_along_a_middle_axis_is_a_channels_operand(expr, shapes, lines):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert all(line in source for line in lines), source
+
+
+@pytest.mark.parametrize(
     ("expr", "shape", "groups"),
     [
         ("x.permute(0, 2, 1, 3)", [2, 8, 4, 16], "(1, 2, 3)"),
