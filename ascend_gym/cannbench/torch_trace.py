@@ -156,6 +156,18 @@ class Tensor:
             raise Unsupported(f"expand of {list(self.shape)} to {want}")
         return self
 
+    def repeat(self, *sizes: Any) -> Tensor:
+        """x.repeat(...): the tensor tiled along (at most) one axis."""
+        want = _shape_arg(sizes)
+        if len(want) != self.ndim:
+            raise Unsupported("repeat that adds axes")
+        axes = [i for i, n in enumerate(want) if n != 1]
+        if len(axes) > 1:
+            raise Unsupported("repeat along more than one axis")
+        if not axes:
+            return self
+        return Tensor(sym.repeat(self.sym, want[axes[0]], axes[0], interleave=False))
+
     def expand_as(self, other: Tensor) -> Tensor:
         return self.expand(other.shape)
 
@@ -288,6 +300,17 @@ def _movedim(x: Any, source: Any, destination: Any) -> Tensor:
     rest = iter(d for d in range(v.ndim) if d not in src)
     place = dict(zip(dst, src, strict=True))
     return Tensor(sym.permute(v, [place[i] if i in place else next(rest) for i in range(v.ndim)]))
+
+
+def _repeat_interleave(x: Any, repeats: Any, dim: Any = None, **k: Any) -> Tensor:
+    """torch.repeat_interleave with a number of repeats (a tensor of them is indexing)."""
+    if not isinstance(repeats, int):
+        raise Unsupported("repeat_interleave with a tensor of repeats")
+    v = _lift(x)
+    if dim is None:
+        v = sym.reshape(v, (math.prod(v.shape),))
+        dim = 0
+    return Tensor(sym.repeat(v, repeats, int(dim), interleave=True))
 
 
 def _linear(x: Any, weight: Any, bias: Any = None) -> Tensor:
@@ -1014,6 +1037,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "swapaxes": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
     "permute": _permute,
     "movedim": _movedim,
+    "repeat_interleave": _repeat_interleave,
     "moveaxis": _movedim,
     "narrow": lambda x, dim, start, length: Tensor(sym.narrow(_lift(x), dim, start, length)),
     "gather": lambda x, dim, index, **k: Tensor(sym.gather(_lift(x), dim, _lift(index))),

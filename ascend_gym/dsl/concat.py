@@ -287,3 +287,51 @@ class PermuteLowering(CopyLowering):
             f"  tiling.set_cols(Prod(x, {q}, {e}));",
             f"  tiling.set_inner(Prod(x, {e}, x.GetDimNum()));",
         ]
+
+
+class RepeatLowering(CopyLowering):
+    """x repeated along an axis: x seen as [outer, len] (outer the axes up to the axis with
+    `interleave`, before it without), each of the `times` copies one piece of outer rows of
+    len elements, times * len apart in y."""
+
+    def _check(self) -> None:
+        spec, job = self.spec, self.k.rep
+        assert job is not None
+        self.kind = "copy"
+        if [a.name for a in spec.inputs] != [job.x.name] or [a.name for a in spec.outputs] != [
+            job.out.name
+        ]:
+            raise DslError(job.where, "a repeat kernel has the spec's one input and one output")
+        for c in spec.cases:
+            dx, dy = spec.arg_dtype(c, job.x.name), spec.arg_dtype(c, job.out.name)
+            if dx != dy or dx not in DTYPES:
+                raise DslError(job.where, f"case {c.name}: a repeat of {dx} into {dy}")
+            if len(spec.arg_shape(c, job.x.name)) <= job.axis:
+                raise DslError(job.where, f"case {c.name}: {job.x.name} has no axis {job.axis}")
+
+    def fields(self) -> list[tuple[str, str, str]]:
+        return [
+            ("uint32_t", "tileElems", "elements of a UB tile"),
+            ("uint32_t", "outer", "rows of x"),
+            ("uint64_t", "len", "elements of a row (copied times times a row of y)"),
+        ]
+
+    def _calls(self) -> list[str]:
+        job = self.k.rep
+        assert job is not None
+        x, y = job.x.name, job.out.name
+        return [
+            f"  for (uint32_t i = 0; i < {job.times}; ++i) {{  // copy i of each row",
+            f"    op.Rows({x}, {y}, t.outer, t.len, t.len, 0, {job.times} * t.len, i * t.len);",
+            "  }",
+        ]
+
+    def _host_body(self) -> list[str]:
+        job = self.k.rep
+        assert job is not None
+        split = job.axis + 1 if job.interleave else job.axis
+        return [
+            f"  const gert::Shape& x = {self._shape(job.x.name)};",
+            f"  tiling.set_outer(static_cast<uint32_t>(Prod(x, 0, {split})));",
+            f"  tiling.set_len(Prod(x, {split}, x.GetDimNum()));",
+        ]

@@ -551,6 +551,19 @@ class Slice:
 
 
 @dataclass(eq=False)
+class Repeat:
+    """out = x repeated `times` times along `axis`: element by element (`interleave`) or the
+    whole axis, a copy of rows through UB."""
+
+    out: Tensor
+    x: Tensor
+    axis: int
+    times: int
+    interleave: bool
+    where: str
+
+
+@dataclass(eq=False)
 class Gather:
     """out[..., j] = x[..., index[..., j]] along the last axis (`shared`: one index row for
     every row, as index_select), a gather through UB."""
@@ -589,6 +602,7 @@ class Kernel:
         self.cat: Concat | None = None
         self.slices: list[Slice] = []
         self.take: Gather | None = None
+        self.rep: Repeat | None = None
         self.sched = Schedule()
         self._open: Loop | None = None
 
@@ -669,10 +683,10 @@ class Kernel:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
-        jobs = (self.mm if kind != "cube" else None, self.swap, self.cat, self.take)
+        jobs = (self.mm if kind != "cube" else None, self.swap, self.cat, self.take, self.rep)
         if any(j is not None for j in jobs) or self.slices:
             raise DslError(
-                loc, "a kernel is loops, one matmul, one transpose, one concat or slices"
+                loc, "a kernel is loops, one matmul, one transpose, one concat, a repeat or slices"
             )
         if kind != "tiles" and any(lp.kind == kind for lp in self.loops):
             raise DslError(loc, f"a kernel has one {kind}() loop")
@@ -742,6 +756,15 @@ class Kernel:
         self._one_job(loc, ((out, True), (x, False), (index, False)), "gather(out, x, index)")
         self.take = Gather(out, x, index, bool(shared), loc)
 
+    def repeat(self, out: Tensor, x: Tensor, axis: int, times: int, interleave: bool) -> None:
+        """out = x repeated `times` times along `axis`: each element in a row (`interleave`,
+        torch.repeat_interleave) or the whole axis (torch's Tensor.repeat); copies of rows."""
+        loc = _caller()
+        if not isinstance(axis, int) or axis < 0 or not isinstance(times, int) or times < 1:
+            raise DslError(loc, "repeat: an axis >= 0 and a number of times >= 1")
+        self._one_job(loc, ((out, True), (x, False)), "repeat(out, x, axis, times)")
+        self.rep = Repeat(out, x, axis, times, bool(interleave), loc)
+
     def slice(
         self, out: Tensor, x: Tensor, axis: int, start: int | None = None, end: int | None = None
     ) -> None:
@@ -764,11 +787,11 @@ class Kernel:
         allowed: object = None,
     ) -> None:
         """A matmul, a transpose, a concat or slices are the whole kernel: no loops beside it."""
-        jobs = (self.mm, self.swap, self.cat, self.slices or None, self.take)
+        jobs = (self.mm, self.swap, self.cat, self.slices or None, self.take, self.rep)
         jobs = [j for j in jobs if j is not None]
         if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:
             raise DslError(
-                loc, "a kernel is loops, one matmul, one transpose, one concat or slices"
+                loc, "a kernel is loops, one matmul, one transpose, one concat, a repeat or slices"
             )
         for t, output in tensors:
             if not isinstance(t, Tensor) or t.is_output != output or t.layout != "full":

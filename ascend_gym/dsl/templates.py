@@ -58,6 +58,7 @@ SCHEDULES = {
     "transpose": "rows_per_tile=64, buffer_num=2, block_dim=40",
     # a copy: tiles of up to 16384 elements in flight, two at a time
     "concat": "tile_length=16384, buffer_num=2, block_dim=40",
+    "repeat": "tile_length=16384, buffer_num=2, block_dim=40",
     # rows of the data, the index and the result a tile
     "gather": "rows_per_tile=32, buffer_num=2, block_dim=40",
 }
@@ -248,6 +249,8 @@ def draft(
     nodes = _nodes(roots)
     if any(s.op in ("matmul", "transpose", "permute") for s in nodes):
         return _matmul(name, description, inputs, out_names, roots, attrs)
+    if any(s.op == "repeat" for s in nodes):
+        return _repeat(name, description, inputs, out_names, roots)
     if any(s.op in ("cat", "slice") for s in nodes):
         return _copies(name, description, inputs, outputs, roots)
     if any(s.op == "gather" for s in nodes):
@@ -498,6 +501,19 @@ def _copies(
         raise Unsupported("a concatenation of other than every input, each once and as stored")
     axis = f"[{', '.join(var(n) for n in names)}], axis={root.axis}"
     return _job(name, description, "concat", inputs, [out], axis)
+
+
+def _repeat(name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]) -> Draft:
+    """One output that is one input repeated along an axis (repeat_interleave, repeat)."""
+    root = _unview(roots[0])
+    x = _unview(root.args[0]) if root.op == "repeat" else root
+    if len(roots) != 1 or root.op != "repeat" or x.op != "input" or len(inputs) != 1:
+        raise Unsupported("a repeat with other work: only one input repeated along an axis")
+    if x.shape != tuple(inputs[x.name]) or root.args[0].ndim != x.ndim:
+        raise Unsupported("a repeat of a reshaped input")
+    times, inter = root.meta["times"], root.meta["interleave"]
+    operands = f"{var(x.name)}, axis={root.axis}, times={times}, interleave={inter}"
+    return _job(name, description, "repeat", inputs, outs, operands)
 
 
 def _slices(name: str, description: str, inputs: dict, outputs: dict, roots: list[Sym]) -> Draft:

@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather, repeat
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -431,6 +431,19 @@ def concat(xs: Any, axis: int = 0) -> Sym:
     shape = list(xs[0].shape)
     shape[ax] = sum(x.shape[ax] for x in xs)
     return Sym("cat", tuple(shape), tuple(xs), axis=ax)
+
+
+def repeat(a: Sym, times: int, axis: int, interleave: bool) -> Sym:
+    """`x.repeat_interleave(times, dim=axis)` (each element `times` times in a row) or, with
+    interleave False, `x.repeat` along one axis (the whole axis `times` times)."""
+    ax = axis % a.ndim
+    if times == 1:
+        return a
+    shape = list(a.shape)
+    shape[ax] *= times
+    return Sym(
+        "repeat", tuple(shape), (a,), axis=ax, meta={"times": times, "interleave": interleave}
+    )
 
 
 def stack(xs: Any, axis: int = 0) -> Sym:

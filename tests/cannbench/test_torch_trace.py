@@ -84,6 +84,11 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return np.cumsum(a[0], axis=s.axis)
     if s.op == "transpose":
         return np.swapaxes(a[0], -1, -2)
+    if s.op == "repeat":
+        times, axis = s.meta["times"], s.axis
+        if s.meta["interleave"]:
+            return np.repeat(a[0], times, axis=axis)
+        return np.concatenate([a[0]] * times, axis=axis)
     if s.op == "permute":
         p, q, e = s.meta["groups"]
         n = a[0].ndim
@@ -343,6 +348,38 @@ def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
 def test_a_transpose_of_the_last_two_axes_is_a_transpose_program(expr, shape):
     source = offline_draft(_golden(expr, {}, {"x": shape}, "float16")).source
     assert "k.transpose(out, x)" in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "line"),
+    [
+        (
+            "torch.repeat_interleave(x, 3, dim=1)",
+            "k.repeat(out, x, axis=1, times=3, interleave=True)",
+        ),
+        ("x.repeat_interleave(2, -1)", "k.repeat(out, x, axis=2, times=2, interleave=True)"),
+        ("x.repeat(1, 4, 1)", "k.repeat(out, x, axis=1, times=4, interleave=False)"),
+    ],
+)
+def test_a_repeat_along_an_axis_is_a_repeat_program(expr, line):
+    shape = (2, 3, 5)
+    pkg = _golden(expr, {}, {"x": list(shape)}, "float16")
+    source = offline_draft(pkg).source
+    assert line in source, source
+    (root,) = sym.trace(numpy_view(pkg), {"x": shape}, [])
+    x = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+    want = eval(expr, {"torch": torch, "x": torch.from_numpy(x)}).numpy()
+    np.testing.assert_array_equal(evaluate(root, {"x": x}, {}), want)
+
+
+def test_repeats_the_copies_cannot_take_are_unsupported():
+    for expr, why in [
+        ("x.repeat(2, 2, 1)", "repeat along more than one axis"),
+        ("x.repeat_interleave(x.sum().long(), 0)", "a tensor of repeats"),
+        ("x.repeat(1, 2, 1) * 2", "a repeat with other work"),
+    ]:
+        with pytest.raises(sym.Unsupported, match=why):
+            offline_draft(_golden(expr, {}, {"x": [2, 3, 5]}, "float16"))
 
 
 @pytest.mark.parametrize(
