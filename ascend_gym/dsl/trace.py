@@ -460,8 +460,10 @@ def index(a: Sym, item: Any) -> Sym:
     items = list(item) if isinstance(item, tuple) else [item]
     if isinstance(items[-1], Sym) and all(i is Ellipsis for i in items[:-1]):
         return gather(a, -1, items[-1], shared=True)  # x[..., idx]: index_select on the last axis
-    if sum(i is Ellipsis for i in items) > 1 or any(i is None for i in items):
-        raise Unsupported("indexing with None or two ellipses")
+    if sum(i is Ellipsis for i in items) > 1:
+        raise Unsupported("indexing with two ellipses")
+    if any(i is None for i in items):
+        return _with_new_axes(a, items)
     if Ellipsis in items:
         at = items.index(Ellipsis)
         items[at : at + 1] = [slice(None)] * (a.ndim - len(items) + 1)
@@ -492,6 +494,27 @@ def index(a: Sym, item: Any) -> Sym:
         del shape[ax]
         return reshape(out, shape or [1])
     return out
+
+
+def _with_new_axes(a: Sym, items: list[Any]) -> Sym:
+    """Indexing with None (`w[:, None]`, `x[None, ...]`): the index without it, then an axis
+    of one where each None stood (a view)."""
+    if any(isinstance(i, Sym) for i in items):
+        raise Unsupported("indexing by a tensor beside None")
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        taken = sum(i is not None for i in items) - 1
+        items[at : at + 1] = [slice(None)] * (a.ndim - taken)
+    kept = [i for i in items if i is not None]
+    out = index(a, tuple(kept)) if kept else a
+    shape, ax = [], 0
+    for i in items:
+        if i is None:
+            shape.append(1)
+        elif not isinstance(i, int):  # a slice keeps its axis; an integer dropped it
+            shape.append(out.shape[ax])
+            ax += 1
+    return reshape(out, [*shape, *out.shape[ax:]])
 
 
 def gather(x: Sym, axis: int, index: Sym, shared: bool = False) -> Sym:

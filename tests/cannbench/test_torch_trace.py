@@ -180,6 +180,7 @@ GOLDENS = [
     ),
     ("torch.nn.Softmax(dim=-1)(x) + torch.nn.GELU(approximate='tanh')(y)", {}),
     ("torch.nn.LeakyReLU(beta)(x) + torch.nn.MSELoss(reduction='sum')(x, y)", {"beta": 0.1}),
+    ("x * y[:, None, 0] + w[None, :] - w[None, ..., None].squeeze(-1)", {}),
     ("x - x.max(dim=-1, keepdim=True).values + torch.max(x, y) - torch.min(z, 1)[0].sum()", {}),
 ]
 
