@@ -302,6 +302,42 @@ def _movedim(x: Any, source: Any, destination: Any) -> Tensor:
     return Tensor(sym.permute(v, [place[i] if i in place else next(rest) for i in range(v.ndim)]))
 
 
+def _filled(value: float) -> Callable[..., Tensor]:
+    """torch.zeros / ones / empty (its contents undefined: 0 here) of a size."""
+    return lambda *size, **k: Tensor(sym.fill(_shape_arg(size), value))
+
+
+def _full(size: Any, fill_value: Any, **k: Any) -> Tensor:
+    if not isinstance(fill_value, int | float):
+        raise Unsupported("torch.full with other than a number")
+    return Tensor(sym.fill(_shape_arg((size,)), fill_value))
+
+
+def _pad(x: Any, pad: Any, mode: str = "constant", value: Any = None) -> Tensor:
+    """F.pad in constant mode along one axis: the tensor written into a filled one."""
+    v = _lift(x)
+    pairs = [(int(pad[i]), int(pad[i + 1])) for i in range(0, len(pad), 2)]
+    moved = [(v.ndim - 1 - i, lo, hi) for i, (lo, hi) in enumerate(pairs) if (lo, hi) != (0, 0)]
+    if mode != "constant" or len(moved) > 1 or any(min(lo, hi) < 0 for _, lo, hi in moved):
+        raise Unsupported("F.pad other than constant, non-negative, along one axis")
+    if not moved:
+        return Tensor(v)
+    ax, lo, hi = moved[0]
+    shape = list(v.shape)
+    shape[ax] += lo + hi
+    item = (slice(None),) * ax + (slice(lo, lo + v.shape[ax]),)
+    return Tensor(sym.write(sym.fill(shape, float(value or 0.0)), item, v))
+
+
+def _setitem(self: Tensor, item: Any, value: Any) -> None:
+    """`t[item] = value`: the write recorded as the tensor's new value."""
+    key = tuple(map(_sym, item)) if isinstance(item, tuple) else _sym(item)
+    self.sym = sym.write(self.sym, key, _sym(value))
+
+
+Tensor.__setitem__ = _setitem  # type: ignore[attr-defined]
+
+
 def _repeat_interleave(x: Any, repeats: Any, dim: Any = None, **k: Any) -> Tensor:
     """torch.repeat_interleave with a number of repeats (a tensor of them is indexing)."""
     if not isinstance(repeats, int):
@@ -1038,6 +1074,11 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "permute": _permute,
     "movedim": _movedim,
     "repeat_interleave": _repeat_interleave,
+    "zeros": _filled(0.0),
+    "ones": _filled(1.0),
+    "empty": _filled(0.0),
+    "full": _full,
+    "pad": _pad,
     "moveaxis": _movedim,
     "narrow": lambda x, dim, start, length: Tensor(sym.narrow(_lift(x), dim, start, length)),
     "gather": lambda x, dim, index, **k: Tensor(sym.gather(_lift(x), dim, _lift(index))),

@@ -564,6 +564,20 @@ class Repeat:
 
 
 @dataclass(eq=False)
+class Place:
+    """out[..., s:s + n, ...] = x along `axis`, s = start or the axis's length - end - n; what
+    no place writes is `fill`."""
+
+    out: Tensor
+    x: Tensor
+    axis: int
+    start: int | None
+    end: int | None
+    fill: float
+    where: str
+
+
+@dataclass(eq=False)
 class Gather:
     """out[..., j] = x[..., index[..., j]] along the last axis (`shared`: one index row for
     every row, as index_select), a gather through UB."""
@@ -603,6 +617,7 @@ class Kernel:
         self.slices: list[Slice] = []
         self.take: Gather | None = None
         self.rep: Repeat | None = None
+        self.places: list[Place] = []  # writes into an output filled with one value
         self.sched = Schedule()
         self._open: Loop | None = None
 
@@ -684,7 +699,7 @@ class Kernel:
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
         jobs = (self.mm if kind != "cube" else None, self.swap, self.cat, self.take, self.rep)
-        if any(j is not None for j in jobs) or self.slices:
+        if any(j is not None for j in jobs) or self.slices or self.places:
             raise DslError(
                 loc, "a kernel is loops, one matmul, one transpose, one concat, a repeat or slices"
             )
@@ -765,6 +780,29 @@ class Kernel:
         self._one_job(loc, ((out, True), (x, False)), "repeat(out, x, axis, times)")
         self.rep = Repeat(out, x, axis, times, bool(interleave), loc)
 
+    def place(
+        self,
+        out: Tensor,
+        x: Tensor,
+        axis: int,
+        start: int | None = None,
+        end: int | None = None,
+        fill: float = 0.0,
+    ) -> None:
+        """out[..., s:s + n, ...] = x along `axis` (n: x's length there), s = `start`, or, with
+        `end`, the place ends `end` elements before out's end; the rest of out is `fill`
+        (torch.zeros / full, then writes by slice). Several places make one kernel: the same
+        output and axis, one fill, in order along the axis (those by start first)."""
+        loc = _caller()
+        if (start is None) == (end is None) or min(start or 0, end or 0) < 0 or axis < 0:
+            raise DslError(loc, "place: an axis >= 0 and one of start >= 0 or end >= 0")
+        if self.places and (self.places[0].out is not out or self.places[0].axis != axis):
+            raise DslError(loc, "place: every place writes one output along one axis")
+        if self.places and self.places[0].fill != float(fill):
+            raise DslError(loc, "place: one fill value for the output")
+        self._one_job(loc, ((out, True), (x, False)), "place(out, x, axis, start)", self.places)
+        self.places.append(Place(out, x, axis, start, end, float(fill), loc))
+
     def slice(
         self, out: Tensor, x: Tensor, axis: int, start: int | None = None, end: int | None = None
     ) -> None:
@@ -786,9 +824,10 @@ class Kernel:
         form: str,
         allowed: object = None,
     ) -> None:
-        """A matmul, a transpose, a concat or slices are the whole kernel: no loops beside it."""
-        jobs = (self.mm, self.swap, self.cat, self.slices or None, self.take, self.rep)
-        jobs = [j for j in jobs if j is not None]
+        """A matmul, a transpose, a concat, a repeat, slices or places are the whole kernel: no
+        loops beside it."""
+        forms = (self.mm, self.swap, self.cat, self.take, self.rep)
+        jobs = [j for j in (*forms, self.slices or None, self.places or None) if j is not None]
         if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:
             raise DslError(
                 loc, "a kernel is loops, one matmul, one transpose, one concat, a repeat or slices"

@@ -4,7 +4,7 @@ epilogue, a transpose, a gather, a concat or slices: copies) or, otherwise, the 
 from __future__ import annotations
 
 from ascend_core.package import OperatorPackage, OperatorSpec
-from ascend_gym.dsl.concat import CopyLowering, PermuteLowering, RepeatLowering
+from ascend_gym.dsl.concat import CopyLowering, PermuteLowering, PlaceLowering, RepeatLowering
 from ascend_gym.dsl.cube import MatmulLowering
 from ascend_gym.dsl.epilogue import EpilogueLowering
 from ascend_gym.dsl.gather import GatherLowering
@@ -28,6 +28,8 @@ def lower(
         lowering = PermuteLowering(kernel, spec)
     elif kernel.swap is not None:
         lowering = TransposeLowering(kernel, spec)
+    elif kernel.places:
+        lowering = PlaceLowering(kernel, spec)
     elif kernel.rep is not None:
         lowering = RepeatLowering(kernel, spec)
     elif kernel.take is not None:

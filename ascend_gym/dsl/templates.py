@@ -249,6 +249,8 @@ def draft(
     nodes = _nodes(roots)
     if any(s.op in ("matmul", "transpose", "permute") for s in nodes):
         return _matmul(name, description, inputs, out_names, roots, attrs)
+    if any(s.op in ("fill", "write") for s in nodes):
+        return _places(name, description, inputs, out_names, roots)
     if any(s.op == "repeat" for s in nodes):
         return _repeat(name, description, inputs, out_names, roots)
     if any(s.op in ("cat", "slice") for s in nodes):
@@ -501,6 +503,38 @@ def _copies(
         raise Unsupported("a concatenation of other than every input, each once and as stored")
     axis = f"[{', '.join(var(n) for n in names)}], axis={root.axis}"
     return _job(name, description, "concat", inputs, [out], axis)
+
+
+def _places(name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]) -> Draft:
+    """One output made by torch.zeros / full and writes of whole inputs into slices of one
+    axis: the inputs placed, the rest filled."""
+    root = roots[0]
+    writes = []
+    while root.op == "write":
+        writes.append(root)
+        root = root.args[0]
+    if len(roots) != 1 or root.op != "fill" or not writes:
+        raise Unsupported("a filled tensor with other work: only inputs written into slices")
+    lines, used = [], []
+    for w in reversed(writes):
+        x, trans, _ = _operand(w.args[1]) if _unview(w.args[1]).op != "const" else (w, 1, 0)
+        if trans or x.op != "input" or x.name in used:
+            raise Unsupported("a write of other than an input, each once")
+        if w.axis != writes[0].axis:
+            raise Unsupported("writes along several axes")
+        used.append(x.name)
+        # anchored at the nearer end of the axis (a pad's far side ends a fixed count early)
+        start, n, full = w.meta["start"], w.args[1].shape[w.axis], w.shape[w.axis]
+        where = f"end={full - start - n}" if full - start - n < start else f"start={start}"
+        lines.append(
+            f"k.place({var(outs[0])}, {var(x.name)}, axis={w.axis}, {where}, "
+            f"fill={_const(root.value)})"
+        )
+    if sorted(used) != sorted(inputs):
+        raise Unsupported("writes that leave an input unread")
+    return _render(
+        name, description, "place", list(inputs), outs, {}, [], lines, set(), SCHEDULES["concat"]
+    )
 
 
 def _repeat(name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]) -> Draft:

@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather, repeat
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather, repeat, fill, write
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -494,6 +494,30 @@ def index(a: Sym, item: Any) -> Sym:
         del shape[ax]
         return reshape(out, shape or [1])
     return out
+
+
+def fill(shape: Any, value: float) -> Sym:
+    """torch.zeros / ones / full / empty: a tensor of one value (empty's, undefined, is 0)."""
+    return Sym("fill", tuple(int(d) for d in shape), value=float(value))
+
+
+def write(base: Sym, item: Any, value: Any) -> Sym:
+    """`base[item] = value` for basic indexing along one axis: the region's elements replaced
+    by the value (of the region's element count, or a number)."""
+    region = index(base, item)
+    cut = region
+    while cut.op == "view":
+        cut = cut.args[0]
+    v = lift(value)
+    if cut is base:  # the whole tensor
+        return v if v.op == "const" else reshape(v, base.shape)
+    if cut.op != "slice" or cut.args[0] is not base:
+        raise Unsupported("a write through other than basic indexing of one axis")
+    if v.op != "const":
+        if math.prod(v.shape) != math.prod(cut.shape):
+            raise Unsupported(f"a write of {list(v.shape)} into {list(region.shape)}")
+        v = reshape(v, cut.shape)
+    return Sym("write", base.shape, (base, v), axis=cut.axis, meta={"start": cut.meta["start"]})
 
 
 def _with_new_axes(a: Sym, items: list[Any]) -> Sym:

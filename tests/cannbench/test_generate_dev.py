@@ -55,6 +55,7 @@ TASKS = {
     "level1/permute_rotate": 2,  # movedim(x, 0, -1): two axis groups swapped by a Gather
     "level2/channel_affine": 2,  # x * w.view(1, -1, 1, 1) + b...: per-channel rows of H x W
     "level1/repeat_interleave_mid": 3,  # repeat_interleave(x, 3, dim=1): copies of rows
+    "level1/zeros_place": 2,  # torch.zeros, then two inputs written by slice: places and fills
 }
 
 

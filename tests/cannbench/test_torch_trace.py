@@ -84,6 +84,15 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return np.cumsum(a[0], axis=s.axis)
     if s.op == "transpose":
         return np.swapaxes(a[0], -1, -2)
+    if s.op == "fill":
+        return np.full(s.shape, s.value)
+    if s.op == "write":
+        out = a[0].copy()
+        start = s.meta["start"]
+        region = [slice(None)] * out.ndim
+        region[s.axis] = slice(start, start + a[1].shape[s.axis])
+        out[tuple(region)] = a[1]
+        return out
     if s.op == "repeat":
         times, axis = s.meta["times"], s.axis
         if s.meta["interleave"]:
@@ -370,6 +379,24 @@ def test_a_repeat_along_an_axis_is_a_repeat_program(expr, line):
     (root,) = sym.trace(numpy_view(pkg), {"x": shape}, [])
     x = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
     want = eval(expr, {"torch": torch, "x": torch.from_numpy(x)}).numpy()
+    np.testing.assert_array_equal(evaluate(root, {"x": x}, {}), want)
+
+
+@pytest.mark.parametrize(
+    ("expr", "lines"),
+    [
+        ("F.pad(x, (1, 2))", ["k.place(out, x, axis=2, start=1, fill=0.0)"]),
+        ("F.pad(x, (0, 0, 3, 0), value=-1.5)", ["k.place(out, x, axis=1, end=0, fill=-1.5)"]),
+    ],
+)
+def test_a_constant_pad_is_a_place_in_a_fill(expr, lines):
+    shape = (2, 3, 5)
+    pkg = _golden(expr, {}, {"x": list(shape)}, "float16")
+    source = offline_draft(pkg).source
+    assert all(line in source for line in lines), source
+    (root,) = sym.trace(numpy_view(pkg), {"x": shape}, [])
+    x = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+    want = eval(expr, {"F": torch.nn.functional, "x": torch.from_numpy(x)}).numpy()
     np.testing.assert_array_equal(evaluate(root, {"x": x}, {}), want)
 
 
