@@ -1079,6 +1079,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "empty": _filled(0.0),
     "full": _full,
     "pad": _pad,
+    "triu": lambda x, diagonal=0, **k: Tensor(sym.band(_lift(x), "triu", int(diagonal))),
+    "tril": lambda x, diagonal=0, **k: Tensor(sym.band(_lift(x), "tril", int(diagonal))),
     "moveaxis": _movedim,
     "narrow": lambda x, dim, start, length: Tensor(sym.narrow(_lift(x), dim, start, length)),
     "gather": lambda x, dim, index, **k: Tensor(sym.gather(_lift(x), dim, _lift(index))),

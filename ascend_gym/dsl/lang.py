@@ -69,7 +69,7 @@ class Tensor:
 
 @dataclass(eq=False)
 class Node:
-    op: str  # load, const, attr, unary, binary, compare, select, cast, reduce, product
+    op: str  # load, const, attr, unary, binary, compare, select, cast, reduce, product, band
     kind: Kind
     dtype: DType
     args: tuple[Node, ...] = ()
@@ -428,6 +428,27 @@ class Loop:
         self.loads.append(n)
         return Value(n)
 
+    def triu(self, v: Value, diagonal: int = 0) -> Value:
+        """The upper triangle of each matrix (rows loops over [..., M, N]): row i keeps the
+        lanes j >= i + diagonal, the others 0 (torch.triu)."""
+        return self._band("triu", v, diagonal)
+
+    def tril(self, v: Value, diagonal: int = 0) -> Value:
+        """The lower triangle: row i keeps the lanes j <= i + diagonal (torch.tril)."""
+        return self._band("tril", v, diagonal)
+
+    def _band(self, fn: str, v: Value, diagonal: int) -> Value:
+        loc = _caller()
+        n = _wrap(v, loc)
+        if self.kind != "rows" or self.row_axes != 1 or n.kind != "vec" or n.loop is not self:
+            raise DslError(loc, f"{fn}() takes a row of this rows() loop (a row: the last axis)")
+        if not isinstance(diagonal, int) or isinstance(diagonal, bool):
+            raise DslError(loc, f"{fn}(): the diagonal is an integer")
+        self.kernel.banded = True
+        return Value(
+            Node("band", "vec", n.dtype, (n,), fn=fn, value=float(diagonal), loop=self, where=loc)
+        )
+
     def product(self) -> Value:
         """The matmul's C block of a cube() loop: fp32 sums rounded once to A's dtype, as
         torch's matmul rounds (fp32 with `c_float`); `.float()` for the epilogue."""
@@ -618,6 +639,7 @@ class Kernel:
         self.take: Gather | None = None
         self.rep: Repeat | None = None
         self.places: list[Place] = []  # writes into an output filled with one value
+        self.banded = False  # a rows loop takes triangles of matrices (triu, tril)
         self.sched = Schedule()
         self._open: Loop | None = None
 

@@ -298,6 +298,8 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 ("uint32_t", f"{n}Len", f"values of {n}, taken in turn by the rows")
                 for n in self.channels()
             ]
+            if self.k.banded:
+                out.append(("uint32_t", "bandRows", "rows of each matrix (triu / tril)"))
         out += [("float", a, "attr") for a in self.k.attrs]
         return out
 

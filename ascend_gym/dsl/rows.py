@@ -99,8 +99,8 @@ class RowsMixin:
             "      const uint32_t n = blockRows - row < rowsPerTile ? blockRows - row : rowsPerTile;",
             "      CopyIn(row, n);",
             *(
-                ["      curRow = rowStart + row;  // the tile's first row, for the channels"]
-                if self.channels()
+                ["      curRow = rowStart + row;  // the tile's first row (channels, triangles)"]
+                if self.channels() or self.k.banded
                 else []
             ),
             "      Compute(n);",
@@ -242,7 +242,7 @@ class RowsMixin:
             out.append(f"  LocalTensor<{tc}> colsLocal;")
         out += self._members(fields)
         out += ["  uint32_t rowStart, blockRows, colsPad;", "};", ""]
-        if self.channels():
+        if self.channels() or self.k.banded:
             out[-2:-2] = ["  uint32_t curRow;"]
         out += self._entry(fields)
         self.rows_shape = (
@@ -292,6 +292,11 @@ class RowsMixin:
                 "shape.GetDim(shape.GetDimNum() - 1));",
                 f"  const uint32_t cols = width / {parts};",
             ]
+        if self.k.banded:  # a row's place in its matrix: the reference's rows per matrix
+            width.append(
+                "  tiling.set_bandRows(shape.GetDimNum() < 2 ? 1 : "
+                "static_cast<uint32_t>(shape.GetDim(shape.GetDimNum() - 2)));"
+            )
         for n in self.channels():
             i = self._arg_index(n)[1]
             width.append(

@@ -157,6 +157,8 @@ class Renderer:
             c, a, b = (self.expr(x) for x in s.args)
             self.funcs.add("where")
             text = f"where({c}, {a}, {b})"
+        elif s.op == "band" and self.loop == "r":  # a triangle of each matrix
+            text = f"r.{s.fn}({self.expr(s.args[0])}, {int(s.value)})"
         elif s.op == "reduce" and self.loop == "c":  # along a columns() loop's axis
             text = f"c.{s.fn}({self.expr(s.args[0])})"
         elif s.op == "reduce":
@@ -278,7 +280,8 @@ def draft(
         for r in roots
         for i in _inputs_of(r) - scalars
     )
-    if not reduces and not parts and same:
+    bands = any(s.op == "band" for s in nodes)
+    if not reduces and not parts and same and not bands:
         native = native and not dtypes - {"float16", "float32"}
         return _elementwise(
             name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
@@ -796,7 +799,10 @@ def _rows(
     if any(s.op == "part" and s.shape != row for s in nodes):
         raise Unsupported("column slices that are not whole rows")
     full = row
-    if not reduces and not any(s.op == "part" for s in nodes):
+    banded = any(s.op == "band" for s in nodes)
+    if banded and any(r.shape != row for r in roots):
+        raise Unsupported("a triangle beside outputs of other shapes")
+    if not reduces and not banded and not any(s.op == "part" for s in nodes):
         split = _channel_split(inputs, full, _scalars(inputs, roots))
         if split is not None:
             return _channel_rows(name, description, inputs, outs, roots, attrs, dtypes, split)

@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather, repeat, fill, write
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather, repeat, fill, write, band
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -494,6 +494,13 @@ def index(a: Sym, item: Any) -> Sym:
         del shape[ax]
         return reshape(out, shape or [1])
     return out
+
+
+def band(a: Sym, fn: str, diagonal: int) -> Sym:
+    """torch.triu / tril: the upper or lower triangle of each matrix (the last two axes)."""
+    if a.ndim < 2:
+        raise Unsupported(f"torch.{fn} of a {a.ndim}-d tensor")
+    return Sym("band", a.shape, (a,), fn=fn, value=float(diagonal))
 
 
 def fill(shape: Any, value: float) -> Sym:

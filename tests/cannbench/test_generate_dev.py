@@ -56,6 +56,7 @@ TASKS = {
     "level2/channel_affine": 2,  # x * w.view(1, -1, 1, 1) + b...: per-channel rows of H x W
     "level1/repeat_interleave_mid": 3,  # repeat_interleave(x, 3, dim=1): copies of rows
     "level1/zeros_place": 2,  # torch.zeros, then two inputs written by slice: places and fills
+    "level1/triu_tril": 3,  # torch.triu / tril: each row's first lanes zeroed (Duplicate)
 }
 
 

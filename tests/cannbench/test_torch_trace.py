@@ -84,6 +84,9 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return np.cumsum(a[0], axis=s.axis)
     if s.op == "transpose":
         return np.swapaxes(a[0], -1, -2)
+    if s.op == "band":
+        k = int(s.value)
+        return np.triu(a[0], k) if s.fn == "triu" else np.tril(a[0], k)
     if s.op == "fill":
         return np.full(s.shape, s.value)
     if s.op == "write":
@@ -190,6 +193,7 @@ GOLDENS = [
     ("torch.nn.Softmax(dim=-1)(x) + torch.nn.GELU(approximate='tanh')(y)", {}),
     ("torch.nn.LeakyReLU(beta)(x) + torch.nn.MSELoss(reduction='sum')(x, y)", {"beta": 0.1}),
     ("x * y[:, None, 0] + w[None, :] - w[None, ..., None].squeeze(-1)", {}),
+    ("torch.triu(x, 1) + torch.tril(y, diagonal=-2) * 3 - z.triu(-1).sum()", {}),
     ("x - x.max(dim=-1, keepdim=True).values + torch.max(x, y) - torch.min(z, 1)[0].sum()", {}),
 ]
 
