@@ -91,8 +91,10 @@ def _inputs_of(root: Sym) -> set[str]:
     return {s.name for s in _nodes([root]) if s.op == "input"}
 
 
-# the program's own names: the kernel, the loop variables, values and the DSL's functions
-_PROGRAM_NAMES = {"k", "t", "r", "c", "Kernel", *lang.UNARY, "maximum", "minimum", "power", "where"}
+# the program's own names: the kernel, the loop variables (m and its product p in a cube loop),
+# values and the DSL's functions
+_PROGRAM_NAMES = {"k", "t", "r", "c", "m", "p", "Kernel", *lang.UNARY}
+_PROGRAM_NAMES |= {"maximum", "minimum", "power", "where"}
 
 
 def var(name: str) -> str:
