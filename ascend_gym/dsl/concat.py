@@ -245,6 +245,10 @@ class PermuteLowering(CopyLowering):
     def _check(self) -> None:
         self.kind = "copy"
         check_transpose(self.k, self.spec, DTYPES)
+        if self.k.loops:
+            raise DslError(
+                self.k.loops[0].where, "element-wise work beside a transpose that moves rows"
+            )
 
     def fields(self) -> list[tuple[str, str, str]]:
         return [

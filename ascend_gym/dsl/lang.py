@@ -390,9 +390,10 @@ class Store:
 @dataclass(eq=False)
 class Loop:
     """One loop nest over the block's share: `tiles` (flat), `rows` (row by row), `columns`
-    (along an axis) or `cube` (over the blocks of a matmul's C: its epilogue)."""
+    (along an axis), `cube` (over the blocks of a matmul's C: its epilogue) or `swap` (over
+    the tiles of a transpose: element-wise work on its input, which commutes with it)."""
 
-    kind: Literal["tiles", "rows", "columns", "cube"]
+    kind: Literal["tiles", "rows", "columns", "cube", "swap"]
     kernel: Kernel
     where: str
     axis: int = 1  # columns loops: the axis walked (reduced or scanned)
@@ -423,6 +424,9 @@ class Loop:
                 return Value(n)
         if self.kernel.mm is not None and tensor in self.kernel.mm.operands():
             raise DslError(loc, f"{tensor.name} is a matmul operand: use product()")
+        swap = self.kernel.swap
+        if self.kind == "swap" and swap is not None and tensor is not swap.x:
+            raise DslError(loc, f"a transposed() loop loads its input {swap.x.name} only")
         kind: Kind = "row" if tensor.layout in ("rows", "channels") else "vec"
         n = Node("load", kind, "T", name=tensor.name, part=(part, parts), loop=self, where=loc)
         self.loads.append(n)
@@ -515,6 +519,9 @@ class Loop:
             raise DslError(loc, "a mask cannot be stored; use where(mask, a, b)")
         if any(s.tensor is tensor for s in self.stores):
             raise DslError(loc, f"{tensor.name} is stored twice")
+        swap = self.kernel.swap
+        if self.kind == "swap" and swap is not None and tensor is not swap.out:
+            raise DslError(loc, f"a transposed() loop stores its output {swap.out.name} only")
         self.stores.append(Store(tensor, n, loc))
 
 
@@ -714,13 +721,30 @@ class Kernel:
         self.mm = Matmul(None, a, b, bool(trans_a), bool(trans_b), bias, loc, bool(c_float))
         yield from self._loop("cube")
 
+    @contextlib.contextmanager
+    def transposed(
+        self, out: Tensor, x: Tensor, groups: tuple[int, int, int] | None = None
+    ) -> Iterator[Loop]:
+        """A transpose (as `transpose`) with element-wise work on x: the loop loads x only and
+        stores out only, the work done on each tile of x before its lanes are gathered
+        (element-wise work commutes with moving elements)."""
+        self.transpose(out, x, groups)
+        yield from self._loop("swap")
+
     def _loop(
-        self, kind: Literal["tiles", "rows", "columns", "cube"], axis: int = 1, row_axes: int = 1
+        self,
+        kind: Literal["tiles", "rows", "columns", "cube", "swap"],
+        axis: int = 1,
+        row_axes: int = 1,
     ) -> Iterator[Loop]:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
-        jobs = (self.mm if kind != "cube" else None, self.swap, self.cat, self.take, self.rep)
+        jobs = (
+            self.mm if kind != "cube" else None,
+            self.swap if kind != "swap" else None,
+            *(self.cat, self.take, self.rep),
+        )
         if any(j is not None for j in jobs) or self.slices or self.places:
             raise DslError(
                 loc, "a kernel is loops, one matmul, one transpose, one concat, a repeat or slices"

@@ -91,9 +91,10 @@ def _inputs_of(root: Sym) -> set[str]:
     return {s.name for s in _nodes([root]) if s.op == "input"}
 
 
-# the program's own names: the kernel, the loop variables (m and its product p in a cube loop),
+# the program's own names: the kernel, the loop variables (m and its product p in a cube loop;
+# s in a transposed loop),
 # values and the DSL's functions
-_PROGRAM_NAMES = {"k", "t", "r", "c", "m", "p", "Kernel", *lang.UNARY}
+_PROGRAM_NAMES = {"k", "t", "r", "c", "m", "p", "s", "Kernel", *lang.UNARY}
 _PROGRAM_NAMES |= {"maximum", "minimum", "power", "where"}
 
 
@@ -343,7 +344,7 @@ def _matmul(
     root, bias = _biased(_unview(roots[0]))
     if len(roots) != 1 or root.op != "matmul":
         if not any(s.op == "matmul" for s in _nodes(roots)):
-            return _transpose(name, description, inputs, outs, roots)
+            return _transpose(name, description, inputs, outs, roots, attrs)
         return _epilogue(name, description, inputs, outs, roots, attrs)
     names = {bias.name} if bias is not None else set()
     if set(inputs) != names | {x.name for x in _mm_operands(root, inputs, bias)}:
@@ -461,10 +462,14 @@ def _transpose(
     inputs: dict[str, tuple[int, ...]],
     outs: list[str],
     roots: list[Sym],
+    attrs: list[str],
 ) -> Draft:
     """One output that is one input with its last two axes swapped (batch axes kept): a copy
     through UB that gathers each tile's columns into rows."""
     root = _unview(roots[0])
+    moved = root.args[0] if root.op in ("transpose", "permute") else root
+    if len(roots) == 1 and len(inputs) == 1 and _unview(moved).op != "input":
+        return _transposed(name, description, inputs, outs, roots, attrs)
     if len(roots) == 1 and len(inputs) == 1 and root.op == "permute":
         x = _unview(root.args[0])
         if x.op != "input" or inputs[x.name] != x.shape:
@@ -482,6 +487,50 @@ def _transpose(
     if not flip or flat or _strip(tuple(root.shape)) != _strip(want):
         raise Unsupported(f"a transpose of {x.name} {list(shape)} to {list(root.shape)}")
     return _job(name, description, "transpose", inputs, outs, var(x.name))
+
+
+def _transposed(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+    attrs: list[str],
+) -> Draft:
+    """One output that is element-wise work before and after a transpose of one input: the
+    work on each tile of the input, then its lanes gathered (the two commute)."""
+    nodes = _nodes(roots)
+    moves = [s for s in nodes if s.op in ("transpose", "permute")]
+    inner = {id(s) for s in _nodes([moves[0].args[0]])} if len(moves) == 1 else set()
+    outside = [s for s in nodes if id(s) not in inner | {id(m) for m in moves}]
+    if len(moves) != 1 or any(id(a) in inner for s in outside for a in s.args):
+        # the input (or work on it) read beside its transpose would not be moved
+        raise Unsupported("a transpose with other work than element-wise work on its one input")
+    if bad := sorted({s.op for s in nodes} - _EPILOGUE_OPS - {"transpose", "permute"}):
+        raise Unsupported(f"a transpose with {', '.join(bad)} work")
+    move = moves[0]
+    x = next(s for s in nodes if s.op == "input")
+    groups = ""
+    if move.op == "permute":
+        if move.meta["groups"][2] < move.ndim:
+            raise Unsupported("element-wise work beside a transpose that moves rows")
+        groups = f", ({', '.join(map(str, move.meta['groups']))})"
+    rd = Renderer("s", upcast=True)
+    rd.names[id(move)] = rd.expr(move.args[0])  # the work commutes with the transpose
+    rd.lines.append(f"    s.store({var(outs[0])}, {rd.expr(roots[0])})")
+    loop = f"with k.transposed({var(outs[0])}, {var(x.name)}{groups}) as s:\n"
+    return _render(
+        name,
+        description,
+        "transpose",
+        list(inputs),
+        outs,
+        {},
+        [a for a in attrs if any(s.op == "attr" and s.name == a for s in nodes)],
+        [loop + "\n".join(rd.lines)],
+        rd.funcs,
+        SCHEDULES["transpose"],
+    )
 
 
 def _copies(

@@ -11,8 +11,9 @@ i + blockDim, ...; a short tile at an edge moves only its valid rows and columns
 from __future__ import annotations
 
 from ascend_core.package import OperatorSpec
+from ascend_gym.dsl.compute import LoopLowering, float_literal
 from ascend_gym.dsl.lang import DslError, Kernel
-from ascend_gym.dsl.lower import Lowering
+from ascend_gym.dsl.lower import HELPERS, Lowering
 
 # Gather moves 2- and 4-byte lanes (as their bits: any dtype of that width)
 WIDTHS = {"float16": 2, "bfloat16": 2, "float32": 4, "int32": 4}
@@ -42,6 +43,48 @@ class TransposeLowering(Lowering):
     def _check(self) -> None:
         self.kind = "transpose"
         check_transpose(self.k, self.spec, tuple(WIDTHS))
+        self.low: LoopLowering | None = None
+        if self.k.loops:  # a transposed() loop: its work on each tile of x before the Gather
+            (lp,) = self.k.loops
+            self.low = LoopLowering(lp, {n: "T" for n in self.k.tensors})
+            self._compute_body(self.low, row=False)
+            if self.low.n_masks:
+                raise DslError(lp.where, "comparisons are not lowered in a transposed() loop")
+
+    def _attr_host(self) -> list[str]:
+        """Host lines passing the work's float attributes in the tiling data."""
+        out = []
+        for i, a in enumerate(self.spec.attrs):
+            if a.name in self.k.attrs:
+                out += [
+                    f"  const float* {a.name} = context->GetAttrs()->GetFloat({i});",
+                    f"  tiling.set_{a.name}({a.name} == nullptr ? {float_literal(a.default)} : "
+                    f"*{a.name});",
+                ]
+        return out
+
+    def _work(self) -> list[str]:
+        """Compute's element-wise work on the tile of x, into the tile the Gather reads."""
+        if self.low is None:
+            return []
+        job = self.k.swap
+        assert job is not None
+        return [
+            f"    LocalTensor<T> {job.x.name} = in;",
+            f"    LocalTensor<T> {job.out.name} = workBuf.Get<T>();",
+            "    const uint32_t n = tileRows * tileCols;  // padding lanes too, never stored",
+            *(f"    {line}" for line in self.low.lines),
+            f"    in = {job.out.name};",
+        ]
+
+    def _work_buffers(self) -> tuple[list[str], list[str], int]:
+        """InitBuffer lines, TBuf names and fp32 temporaries of the work (none without it)."""
+        if self.low is None:
+            return [], [], 0
+        n = self.low.n_bufs
+        init = ["    pipe.InitBuffer(workBuf, lanes * sizeof(T));"]
+        init += [f"    pipe.InitBuffer(tmpBuf{i}, lanes * sizeof(float));" for i in range(n)]
+        return init, ["workBuf", *(f"tmpBuf{i}" for i in range(n))], n
 
     def fields(self) -> list[tuple[str, str, str]]:
         return [
@@ -50,15 +93,19 @@ class TransposeLowering(Lowering):
             ("uint32_t", "cols", "columns of x (rows of y)"),
             ("uint32_t", "tileRows", "rows of x a tile (a multiple of 16)"),
             ("uint32_t", "tileCols", "columns of x a tile (a multiple of 16)"),
+            *(("float", a, "attr") for a in self.k.attrs),
         ]
 
     def kernel_source(self) -> str:
         job = self.k.swap
         assert job is not None
         x, y = job.x.name, job.out.name
+        work = self._work()
+        work_init, work_bufs, _ = self._work_buffers()
         return "\n".join(
             [
                 *self.prelude(),
+                *([HELPERS] if self.low is not None else []),
                 "// Generated from the tile DSL: y[..., j, i] = x[..., i, j], tile by tile through UB.",
                 "template <typename T>",
                 f"class {self.cls} {{",
@@ -67,7 +114,10 @@ class TransposeLowering(Lowering):
                 "",
                 " public:",
                 "  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t batch, uint32_t rows, "
-                "uint32_t cols, uint32_t tileRows, uint32_t tileCols) {",
+                "uint32_t cols, uint32_t tileRows, uint32_t tileCols"
+                + "".join(f", float {a}" for a in self.k.attrs)
+                + ") {",
+                *(f"    this->{a} = {a};" for a in self.k.attrs),
                 "    this->batch = batch, this->rows = rows, this->cols = cols;",
                 "    this->tileRows = tileRows, this->tileCols = tileCols;",
                 "    const uint64_t n = static_cast<uint64_t>(batch) * rows * cols;",
@@ -77,6 +127,7 @@ class TransposeLowering(Lowering):
                 "    pipe.InitBuffer(inQueue, BUFFER_NUM, lanes * sizeof(T));",
                 "    pipe.InitBuffer(outQueue, BUFFER_NUM, lanes * sizeof(T));",
                 "    pipe.InitBuffer(offsetBuf, lanes * sizeof(int32_t));",
+                *work_init,
                 "    // lane (j, i) of the transposed tile reads row i, column j: byte (i * tileCols + j) * size",
                 "    LocalTensor<int32_t> off = offsetBuf.Get<int32_t>();",
                 "    CreateVecIndex(off, static_cast<int32_t>(0), tileRows);",
@@ -117,12 +168,14 @@ class TransposeLowering(Lowering):
                 "  }",
                 "  __aicore__ inline void Compute() {",
                 "    LocalTensor<T> in = inQueue.DeQue<T>();",
+                *(["    LocalTensor<T> tile = in;"] if work else []),
+                *work,
                 "    LocalTensor<T> out = outQueue.AllocTensor<T>();",
                 "    LocalTensor<uint32_t> off = offsetBuf.Get<uint32_t>();",
                 "    Gather(out.template ReinterpretCast<B>(), in.template ReinterpretCast<B>(), off, 0, "
                 "tileRows * tileCols);",
                 "    outQueue.EnQue(out);",
-                "    inQueue.FreeTensor(in);",
+                f"    inQueue.FreeTensor({'tile' if work else 'in'});",
                 "  }",
                 "  __aicore__ inline void CopyOut(uint64_t at, uint32_t nr, uint32_t nc) {",
                 "    LocalTensor<T> out = outQueue.DeQue<T>();",
@@ -138,9 +191,10 @@ class TransposeLowering(Lowering):
                 "  TPipe pipe;",
                 "  TQue<TPosition::VECIN, BUFFER_NUM> inQueue;",
                 "  TQue<TPosition::VECOUT, BUFFER_NUM> outQueue;",
-                "  TBuf<TPosition::VECCALC> offsetBuf;",
+                f"  TBuf<TPosition::VECCALC> {', '.join(['offsetBuf', *work_bufs])};",
                 "  GlobalTensor<T> xGm, yGm;",
                 "  uint32_t batch, rows, cols, tileRows, tileCols;",
+                *([f"  float {', '.join(self.k.attrs)};"] if self.k.attrs else []),
                 "};",
                 "",
                 f'extern "C" __global__ __aicore__ void {self.spec.kernel}(GM_ADDR {x}, GM_ADDR {y}, '
@@ -148,7 +202,9 @@ class TransposeLowering(Lowering):
                 "  GET_TILING_DATA(t, tiling);",
                 "  if (t.batch == 0) return;  // an empty tensor: nothing to move",
                 f"  {self.cls}<DTYPE_{x.upper()}> op;",
-                f"  op.Init({x}, {y}, t.batch, t.rows, t.cols, t.tileRows, t.tileCols);",
+                f"  op.Init({x}, {y}, t.batch, t.rows, t.cols, t.tileRows, t.tileCols"
+                + "".join(f", t.{a}" for a in self.k.attrs)
+                + ");",
                 "  op.Process();",
                 "}",
                 "",
@@ -179,6 +235,12 @@ class TransposeLowering(Lowering):
 
     def host_source(self) -> str:
         s = self.sched
+        work_bytes = []
+        if self.low is not None:  # the work's tile of T and its fp32 temporaries, a lane
+            n_tmp = self._work_buffers()[2]
+            work_bytes = [
+                f"constexpr uint32_t WORK_TMP = {n_tmp};  // fp32 temporaries of the work"
+            ]
         return "\n".join(
             [
                 *self.host_prelude(),
@@ -187,6 +249,7 @@ class TransposeLowering(Lowering):
                 f"constexpr uint32_t TILE = {s.rows_per_tile};  "
                 "// @tune rows_per_tile in [16, 256] step 16",
                 f"constexpr uint32_t BUFFER_NUM = {s.buffer_num};  // the kernel's queue depth",
+                *work_bytes,
                 "",
                 "static uint32_t Align16(uint32_t n) { return (n + 15) / 16 * 16; }",
                 "",
@@ -206,7 +269,9 @@ class TransposeLowering(Lowering):
                 "  uint32_t tileCols = std::min(Align16(std::max(TILE, 16u)), Align16(cols));",
                 "  // in and out queues of the tile's elements and its uint32 gather offsets fit UB;",
                 "  // one Gather of at most 8192 lanes (its repeats stay within 255 for 4-byte lanes)",
-                "  auto bytes = [&]() { return (2ull * BUFFER_NUM * typeSize + 4) * tileRows * tileCols; };",
+                "  auto bytes = [&]() { return (2ull * BUFFER_NUM * typeSize + 4"
+                + (" + typeSize + 4ull * WORK_TMP" if self.low is not None else "")
+                + ") * tileRows * tileCols; };",
                 "  while ((bytes() > ubSize || tileRows * tileCols > 8192) && (tileRows > 16 || tileCols > 16)) {",
                 "    if (tileRows >= tileCols) tileRows = Align16(tileRows / 2);",
                 "    else tileCols = Align16(tileCols / 2);",
@@ -219,6 +284,7 @@ class TransposeLowering(Lowering):
                 "  tiling.set_cols(cols);",
                 "  tiling.set_tileRows(tileRows);",
                 "  tiling.set_tileCols(tileCols);",
+                *self._attr_host(),
                 "  const uint64_t cores = std::min<uint64_t>(BLOCK_DIM, platform.GetCoreNumAiv());",
                 "  const uint32_t blockDim = empty ? 1 : static_cast<uint32_t>(std::max<uint64_t>("
                 "1, std::min(cores, tiles)));",

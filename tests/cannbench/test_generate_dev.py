@@ -57,6 +57,7 @@ TASKS = {
     "level1/repeat_interleave_mid": 3,  # repeat_interleave(x, 3, dim=1): copies of rows
     "level1/zeros_place": 2,  # torch.zeros, then two inputs written by slice: places and fills
     "level1/triu_tril": 3,  # torch.triu / tril: each row's first lanes zeroed (Duplicate)
+    "level2/transpose_gelu": 2,  # gelu(x.transpose(-1, -2) * scale): work on x's tiles, gathered
 }
 
 

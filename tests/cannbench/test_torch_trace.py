@@ -300,8 +300,8 @@ def test_reorders_the_templates_cannot_take_are_unsupported(expr, why):
             {"a": [2, 8, 16], "b": [24, 16], "c": [24]},
             "trans_b=True, bias=c_)",
         ),
-        ("torch.addmm(s, a, b)", {"s": [24], "a": [8, 16], "b": [16, 24]}, "a, b, bias=s)"),
-        ("a @ b.t() + s.unsqueeze(0)", {"a": [8, 16], "b": [24, 16], "s": [24]}, "bias=s)"),
+        ("torch.addmm(s, a, b)", {"s": [24], "a": [8, 16], "b": [16, 24]}, "a, b, bias=s_)"),
+        ("a @ b.t() + s.unsqueeze(0)", {"a": [8, 16], "b": [24, 16], "s": [24]}, "bias=s_)"),
     ],
 )
 def test_a_plain_matmul_is_a_cube_program(expr, shapes, line):
@@ -402,6 +402,20 @@ def test_a_constant_pad_is_a_place_in_a_fill(expr, lines):
     x = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
     want = eval(expr, {"F": torch.nn.functional, "x": torch.from_numpy(x)}).numpy()
     np.testing.assert_array_equal(evaluate(root, {"x": x}, {}), want)
+
+
+def test_element_wise_work_around_a_transpose_is_a_transposed_loop():
+    source = offline_draft(_golden("torch.relu(x.mT) * 2", {}, {"x": [3, 8, 6]}, "float16")).source
+    assert "with k.transposed(out, x) as s:" in source, source
+    source = offline_draft(_golden("(x * 3).permute(1, 2, 0)", {}, {"x": [3, 8, 6]})).source
+    assert "with k.transposed(out, x, (0, 1, 3)) as s:" in source, source
+    for expr, why in [
+        ("x.mT + x", "a transpose with other work"),
+        ("x.mT.sum(-1, keepdim=True) * 2", "with reduce work"),
+        ("torch.transpose(x, 0, 1) * 2", "a transpose that moves rows"),
+    ]:
+        with pytest.raises(sym.Unsupported, match=why):
+            offline_draft(_golden(expr, {}, {"x": [3, 8, 8]}, "float16"))
 
 
 def test_repeats_the_copies_cannot_take_are_unsupported():

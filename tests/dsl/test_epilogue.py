@@ -158,3 +158,51 @@ def test_the_cube_loop_refuses_what_it_does_not_lower():
         build(linear_act(), PROGRAM.replace("m.load(res)", "m.load(x)"))
     with pytest.raises(DslError, match="cube\\(\\) loops store full tensors"):
         build(linear_act(), PROGRAM.replace('k.output("z")', 'k.output("z", "rows")'))
+
+
+SWAP_ACT = """\
+import numpy as np
+
+
+def swap_act(x, scale):
+    return np.maximum(np.swapaxes(x, -1, -2) * scale, 0).astype(x.dtype)
+"""
+
+
+def swap_act() -> OperatorPackage:
+    spec = OperatorSpec.model_validate(
+        {
+            "name": "swap_act",
+            "level": 2,
+            "category": "transpose",
+            "description": "relu(x^T * scale)",
+            "inputs": [{"name": "x", "dtypes": ["float16"]}],
+            "outputs": [{"name": "y", "dtypes": ["float16"]}],
+            "attrs": [{"name": "scale", "type": "float", "default": 1.0}],
+            "reference": "reference:swap_act",
+            "cases": [
+                {
+                    "name": "tails",
+                    "dtype": "float16",
+                    "shapes": {"x": [2, 40, 72], "y": [2, 72, 40]},
+                    "attrs": {"scale": 0.5},
+                    "bench": True,
+                }
+            ],
+        }
+    )
+    return OperatorPackage(spec=spec, files={"reference.py": SWAP_ACT})
+
+
+def test_work_around_a_transpose_passes_on_both_engines(client, native):
+    pkg, draft = generate_offline(swap_act())
+    assert "with k.transposed(y, x) as s:" in draft.source
+    guest = _run(client, pkg)
+    assert guest.latency_us == pytest.approx(_run(native, pkg).latency_us, rel=0.02)
+    with pytest.raises(DslError, match="loads its input x only"):
+        build(
+            linear_act(),
+            PROGRAM.replace("k.cube(x, w, trans_b=True, bias=b)", "k.transposed(y, x)").replace(
+                "m.product()", "m.load(res)"
+            ),
+        )
