@@ -71,19 +71,20 @@ class Draft:
 
 
 def _nodes(roots: list[Sym]) -> list[Sym]:
+    """Every node under the roots, each after its arguments (iteratively: a golden's loop of
+    writes can make a graph deeper than Python's recursion limit)."""
     seen: set[int] = set()
     out: list[Sym] = []
-
-    def visit(s: Sym) -> None:
-        if id(s) in seen:
-            return
-        seen.add(id(s))
-        for a in s.args:
-            visit(a)
-        out.append(s)
-
     for r in roots:
-        visit(r)
+        stack: list[tuple[Sym, bool]] = [(r, False)]
+        while stack:
+            s, done = stack.pop()
+            if done:
+                out.append(s)
+            elif id(s) not in seen:
+                seen.add(id(s))
+                stack.append((s, True))
+                stack.extend((a, False) for a in reversed(s.args))
     return out
 
 

@@ -615,3 +615,13 @@ def test_a_golden_module_the_stand_in_cannot_run_is_unsupported():
     pkg = _golden("(x > 0).to(torch.bool) * 2", {}, {"x": [6, 16]})
     with pytest.raises(sym.Unsupported, match="a conversion to bool"):
         sym.trace(numpy_view(pkg), {"x": (6, 16)}, [])
+
+
+def test_a_graph_deeper_than_the_recursion_limit_is_a_refusal_not_a_crash():
+    from ascend_gym.cannbench.run import generate
+
+    pkg = _golden("sum([x * i for i in range(1, 3000)], x)", {}, {"x": [4, 8]})
+    assert generate(pkg, "Ascend910B2") == (
+        None,
+        "the golden's expression graph is too deep to generate from",
+    )
