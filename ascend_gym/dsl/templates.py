@@ -92,10 +92,9 @@ def _inputs_of(root: Sym) -> set[str]:
     return {s.name for s in _nodes([root]) if s.op == "input"}
 
 
-# the program's own names: the kernel, the loop variables (m and its product p in a cube loop;
-# s in a transposed loop),
+# the program's own names: the kernel, the loop variables (m and its product p in a cube loop),
 # values and the DSL's functions
-_PROGRAM_NAMES = {"k", "t", "r", "c", "m", "p", "s", "Kernel", *lang.UNARY}
+_PROGRAM_NAMES = {"k", "t", "r", "c", "m", "p", "Kernel", *lang.UNARY}
 _PROGRAM_NAMES |= {"maximum", "minimum", "power", "where"}
 
 
@@ -516,10 +515,10 @@ def _transposed(
         if move.meta["groups"][2] < move.ndim:
             raise Unsupported("element-wise work beside a transpose that moves rows")
         groups = f", ({', '.join(map(str, move.meta['groups']))})"
-    rd = Renderer("s", upcast=True)
+    rd = Renderer("t", upcast=True)
     rd.names[id(move)] = rd.expr(move.args[0])  # the work commutes with the transpose
-    rd.lines.append(f"    s.store({var(outs[0])}, {rd.expr(roots[0])})")
-    loop = f"with k.transposed({var(outs[0])}, {var(x.name)}{groups}) as s:\n"
+    rd.lines.append(f"    t.store({var(outs[0])}, {rd.expr(roots[0])})")
+    loop = f"with k.transposed({var(outs[0])}, {var(x.name)}{groups}) as t:\n"
     return _render(
         name,
         description,

@@ -300,8 +300,8 @@ def test_reorders_the_templates_cannot_take_are_unsupported(expr, why):
             {"a": [2, 8, 16], "b": [24, 16], "c": [24]},
             "trans_b=True, bias=c_)",
         ),
-        ("torch.addmm(s, a, b)", {"s": [24], "a": [8, 16], "b": [16, 24]}, "a, b, bias=s_)"),
-        ("a @ b.t() + s.unsqueeze(0)", {"a": [8, 16], "b": [24, 16], "s": [24]}, "bias=s_)"),
+        ("torch.addmm(s, a, b)", {"s": [24], "a": [8, 16], "b": [16, 24]}, "a, b, bias=s)"),
+        ("a @ b.t() + s.unsqueeze(0)", {"a": [8, 16], "b": [24, 16], "s": [24]}, "bias=s)"),
     ],
 )
 def test_a_plain_matmul_is_a_cube_program(expr, shapes, line):
@@ -406,9 +406,9 @@ def test_a_constant_pad_is_a_place_in_a_fill(expr, lines):
 
 def test_element_wise_work_around_a_transpose_is_a_transposed_loop():
     source = offline_draft(_golden("torch.relu(x.mT) * 2", {}, {"x": [3, 8, 6]}, "float16")).source
-    assert "with k.transposed(out, x) as s:" in source, source
+    assert "with k.transposed(out, x) as t:" in source, source
     source = offline_draft(_golden("(x * 3).permute(1, 2, 0)", {}, {"x": [3, 8, 6]})).source
-    assert "with k.transposed(out, x, (0, 1, 3)) as s:" in source, source
+    assert "with k.transposed(out, x, (0, 1, 3)) as t:" in source, source
     for expr, why in [
         ("x.mT + x", "a transpose with other work"),
         ("x.mT.sum(-1, keepdim=True) * 2", "with reduce work"),

@@ -196,7 +196,7 @@ def swap_act() -> OperatorPackage:
 
 def test_work_around_a_transpose_passes_on_both_engines(client, native):
     pkg, draft = generate_offline(swap_act())
-    assert "with k.transposed(y, x) as s:" in draft.source
+    assert "with k.transposed(y, x) as t:" in draft.source
     guest = _run(client, pkg)
     assert guest.latency_us == pytest.approx(_run(native, pkg).latency_us, rel=0.02)
     with pytest.raises(DslError, match="loads its input x only"):
