@@ -95,12 +95,12 @@ class Tensor:
     # remembered (the golden then computes in fp32, not one rounded op at a time)
     def float(self) -> Tensor:
         self.sym.meta["upcast"] = True
-        return self
+        return Tensor(self.sym)
 
     double = float
 
     def half(self) -> Tensor:
-        return self
+        return Tensor(self.sym)  # a new tensor: an in-place op on it leaves this one alone
 
     bfloat16 = contiguous = clone = detach = half
 
@@ -112,7 +112,7 @@ class Tensor:
             return self._truncated()
         if any(n in FP32_UP for n in names):
             self.sym.meta["upcast"] = True
-        return self
+        return Tensor(self.sym)
 
     def _truncated(self) -> Tensor:
         """A conversion to an integer dtype: toward zero (exact on values already integral); the
@@ -327,6 +327,14 @@ def _pad(x: Any, pad: Any, mode: str = "constant", value: Any = None) -> Tensor:
     shape[ax] += lo + hi
     item = (slice(None),) * ax + (slice(lo, lo + v.shape[ax]),)
     return Tensor(sym.write(sym.fill(shape, float(value or 0.0)), item, v))
+
+
+def _copy(self: Any, src: Any, **k: Any) -> Tensor:
+    """`x.copy_(src)`: x takes src's values (of its element count)."""
+    v, into = _lift(src), _lift(self)
+    if v.op != "const" and math.prod(v.shape) != math.prod(into.shape):
+        raise Unsupported(f"copy_ of {list(v.shape)} into {list(into.shape)}")
+    return Tensor(v if v.op == "const" else sym.reshape(v, into.shape))
 
 
 def _setitem(self: Tensor, item: Any, value: Any) -> None:
@@ -1079,6 +1087,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "empty": _filled(0.0),
     "full": _full,
     "pad": _pad,
+    "copy": _copy,
     "triu": lambda x, diagonal=0, **k: Tensor(sym.band(_lift(x), "triu", int(diagonal))),
     "tril": lambda x, diagonal=0, **k: Tensor(sym.band(_lift(x), "tril", int(diagonal))),
     "moveaxis": _movedim,

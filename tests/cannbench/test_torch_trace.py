@@ -166,6 +166,7 @@ GOLDENS = [
     ("torch.rsub(x, y, alpha=beta) + torch.divide(x, y.abs() + 1)", {"beta": 0.5}),
     ("x.norm(dim=-1, keepdim=True) + torch.norm(y, 2, -1, True)", {}),
     ("x.clone().mul_(y).add_(beta).cpu()", {"beta": 0.5}),
+    ("x.clone().copy_(y * 2) + x + x.float().mul_(3).to(x.dtype) - x.detach()", {}),
     ("F.softmax(x, dim=-1)", {}),
     ("x.log_softmax(-1)", {}),
     ("torch.softmax(z, dim=1)", {}),
