@@ -11,7 +11,7 @@ order the pipes within the AIV; the AIC's writes are finished when IterateAll re
 
 from __future__ import annotations
 
-from ascend_gym.dsl.compute import LoopLowering, float_literal
+from ascend_gym.dsl.compute import LoopLowering
 from ascend_gym.dsl.cube import MatmulLowering
 from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.lower import HELPERS
@@ -285,14 +285,8 @@ class EpilogueLowering(MatmulLowering):
             "    tiling.set_tileCols(tileCols);",
             "    tiling.set_tileRows(std::max(1u, std::min({ROWS_PER_TILE, lanes / tileCols, "
             "static_cast<uint32_t>(tiling.mm.singleCoreM)})));",
+            *self._attr_host("    "),
         ]
-        for i, a in enumerate(self.spec.attrs):
-            if a.name in self.k.attrs:
-                out += [
-                    f"    const float* {a.name} = context->GetAttrs()->GetFloat({i});",
-                    f"    tiling.set_{a.name}({a.name} == nullptr ? "
-                    f"{float_literal(a.default)} : *{a.name});",
-                ]
         return out
 
     def _workspace_host(self) -> list[str]:

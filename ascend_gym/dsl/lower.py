@@ -410,7 +410,6 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
     # -- host ----------------------------------------------------------------------------------
     def host_source(self) -> str:
         s = self.sched
-        spec = self.spec
         if not hasattr(self, "ub_tensors"):
             self.kernel_source()
         knobs = [
@@ -453,13 +452,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 f"constexpr uint32_t UB_SLOTS = {n_slots};  // 32 B per-row values",
             ]
             body = self._rows_host()
-        attrs = []
-        for i, a in enumerate(spec.attrs):
-            if a.name in self.k.attrs:
-                attrs += [
-                    f"  const float* {a.name} = context->GetAttrs()->GetFloat({i});",
-                    f"  tiling.set_{a.name}({a.name} == nullptr ? {float_literal(a.default)} : *{a.name});",
-                ]
+        attrs = self._attr_host()
         return "\n".join(
             [
                 *self.host_prelude(),
@@ -479,6 +472,18 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 *self.host_end(self._workspace()),
             ]
         )
+
+    def _attr_host(self, indent: str = "  ") -> list[str]:
+        """Host lines passing the program's float attributes in the tiling data (a case's
+        null keeps the spec's default)."""
+        out = []
+        for i, a in enumerate(self.spec.attrs):
+            if a.name in self.k.attrs:
+                out += [
+                    f"{indent}const float* {a.name} = context->GetAttrs()->GetFloat({i});",
+                    f"{indent}tiling.set_{a.name}({a.name} == nullptr ? {float_literal(a.default)} : *{a.name});",
+                ]
+        return out
 
     def host_prelude(self) -> list[str]:
         """The host file's first lines: its tiling data, the registries and the platform."""

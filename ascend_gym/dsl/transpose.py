@@ -11,7 +11,7 @@ i + blockDim, ...; a short tile at an edge moves only its valid rows and columns
 from __future__ import annotations
 
 from ascend_core.package import OperatorSpec
-from ascend_gym.dsl.compute import LoopLowering, float_literal
+from ascend_gym.dsl.compute import LoopLowering
 from ascend_gym.dsl.lang import DslError, Kernel
 from ascend_gym.dsl.lower import HELPERS, Lowering
 
@@ -50,18 +50,6 @@ class TransposeLowering(Lowering):
             self._compute_body(self.low, row=False)
             if self.low.n_masks:
                 raise DslError(lp.where, "comparisons are not lowered in a transposed() loop")
-
-    def _attr_host(self) -> list[str]:
-        """Host lines passing the work's float attributes in the tiling data."""
-        out = []
-        for i, a in enumerate(self.spec.attrs):
-            if a.name in self.k.attrs:
-                out += [
-                    f"  const float* {a.name} = context->GetAttrs()->GetFloat({i});",
-                    f"  tiling.set_{a.name}({a.name} == nullptr ? {float_literal(a.default)} : "
-                    f"*{a.name});",
-                ]
-        return out
 
     def _work(self) -> list[str]:
         """Compute's element-wise work on the tile of x, into the tile the Gather reads."""
