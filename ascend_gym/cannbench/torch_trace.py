@@ -329,6 +329,54 @@ def _pad(x: Any, pad: Any, mode: str = "constant", value: Any = None) -> Tensor:
     return Tensor(sym.write(sym.fill(shape, float(value or 0.0)), item, v))
 
 
+def _eval_only(x: Any, training: bool, name: str) -> Tensor:
+    """An op that is the identity in inference (dropout with training=False)."""
+    if training:
+        raise Unsupported(f"{name} in training (random)")
+    return Tensor(_lift(x))
+
+
+def _prelu(x: Any, weight: Any) -> Tensor:
+    """F.prelu: max(x, 0) + weight * min(x, 0), a weight of one value or one per channel
+    (dim 1)."""
+    v, w = _lift(x), _lift(weight)
+    if w.ndim == 1 and w.shape[0] > 1 and v.ndim > 1:
+        w = sym.reshape(w, (w.shape[0], *([1] * (v.ndim - 2))))
+    return Tensor(_b("add", _b("max", v, 0.0), _b("mul", w, _b("min", v, 0.0))))
+
+
+def _batch_norm(
+    x: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any = None,
+    bias: Any = None,
+    training: bool = False,
+    momentum: Any = 0.1,
+    eps: Any = 1e-5,
+) -> Tensor:
+    """F.batch_norm in inference: (x - mean) / sqrt(var + eps) * weight + bias, each one value
+    per channel (dim 1)."""
+    if training:
+        raise Unsupported("batch_norm with training statistics")
+    v = _lift(x)
+
+    def per_channel(t: Any) -> Sym:
+        c = _lift(t)
+        return sym.reshape(c, (c.shape[0], *([1] * (v.ndim - 2))))
+
+    out = _b(
+        "mul",
+        _b("sub", v, per_channel(running_mean)),
+        _u("reciprocal", _u("sqrt", _b("add", per_channel(running_var), eps))),
+    )
+    if weight is not None:
+        out = _b("mul", out, per_channel(weight))
+    if bias is not None:
+        out = _b("add", out, per_channel(bias))
+    return Tensor(out)
+
+
 def _copy(self: Any, src: Any, **k: Any) -> Tensor:
     """`x.copy_(src)`: x takes src's values (of its element count)."""
     v, into = _lift(src), _lift(self)
@@ -1088,6 +1136,18 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "full": _full,
     "pad": _pad,
     "copy": _copy,
+    "masked_fill": lambda x, mask, value, **k: Tensor(
+        sym.where(_lift(mask), sym.lift(value), _lift(x))
+    ),
+    "prelu": _prelu,
+    "batch_norm": _batch_norm,
+    "hypot": lambda a, b, **k: Tensor(
+        _u("sqrt", _b("add", _b("mul", _lift(a), _lift(a)), _b("mul", _lift(b), _lift(b))))
+    ),
+    "tanhshrink": lambda x, **k: Tensor(_b("sub", _lift(x), _u("tanh", _lift(x)))),
+    "xlogy": lambda a, b, **k: Tensor(_b("mul", _lift(a), _u("log", _lift(b)))),
+    "softmin": lambda x, dim=None, *a, **k: _softmax(Tensor(_u("neg", _lift(x))), dim),
+    "dropout": lambda x, p=0.5, training=True, *a, **k: _eval_only(x, training, "dropout"),
     "triu": lambda x, diagonal=0, **k: Tensor(sym.band(_lift(x), "triu", int(diagonal))),
     "tril": lambda x, diagonal=0, **k: Tensor(sym.band(_lift(x), "tril", int(diagonal))),
     "moveaxis": _movedim,

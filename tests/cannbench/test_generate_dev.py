@@ -58,6 +58,7 @@ TASKS = {
     "level1/zeros_place": 2,  # torch.zeros, then two inputs written by slice: places and fills
     "level1/triu_tril": 3,  # torch.triu / tril: each row's first lanes zeroed (Duplicate)
     "level2/transpose_gelu": 2,  # gelu(x.transpose(-1, -2) * scale): work on x's tiles, gathered
+    "level2/batch_norm_prelu": 2,  # F.batch_norm (inference) and F.prelu: five channel operands
 }
 
 

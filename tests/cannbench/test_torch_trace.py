@@ -166,6 +166,13 @@ GOLDENS = [
     ("torch.rsub(x, y, alpha=beta) + torch.divide(x, y.abs() + 1)", {"beta": 0.5}),
     ("x.norm(dim=-1, keepdim=True) + torch.norm(y, 2, -1, True)", {}),
     ("x.clone().mul_(y).add_(beta).cpu()", {"beta": 0.5}),
+    ("x.masked_fill(y > 0.5, -1.0) + F.prelu(x, w[:1]) + F.tanhshrink(y) + torch.hypot(x, y)", {}),
+    ("torch.xlogy(x, y.abs() + 1) + F.softmin(x, -1) + F.dropout(y, 0.3, training=False)", {}),
+    (
+        "F.batch_norm(z, z.mean(-1)[0], z.mean(-1)[1].abs() + 1, z.amax(-1)[2], z.amin(-1)[0], eps=beta)",
+        {"beta": 1e-5},
+    ),
+    ("F.prelu(z, z.mean(-1)[0])", {}),
     ("x.clone().copy_(y * 2) + x + x.float().mul_(3).to(x.dtype) - x.detach()", {}),
     ("F.softmax(x, dim=-1)", {}),
     ("x.log_softmax(-1)", {}),
