@@ -86,6 +86,8 @@ def generate(
         made, draft = generate_offline(source)
     except (Unsupported, DslError, ValueError, SyntaxError, NameError) as e:
         return None, str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+    except RecursionError:  # a golden whose graph is deeper than a walk of it can go
+        return None, "the golden's expression graph is too deep to generate from"
     return candidate(task, made), f"offline {draft.category} template"
 
 

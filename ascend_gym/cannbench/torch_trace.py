@@ -95,12 +95,12 @@ class Tensor:
     # remembered (the golden then computes in fp32, not one rounded op at a time)
     def float(self) -> Tensor:
         self.sym.meta["upcast"] = True
-        return self
+        return Tensor(self.sym)
 
     double = float
 
     def half(self) -> Tensor:
-        return self
+        return Tensor(self.sym)  # a new tensor: an in-place op on it leaves this one alone
 
     bfloat16 = contiguous = clone = detach = half
 
@@ -112,7 +112,7 @@ class Tensor:
             return self._truncated()
         if any(n in FP32_UP for n in names):
             self.sym.meta["upcast"] = True
-        return self
+        return Tensor(self.sym)
 
     def _truncated(self) -> Tensor:
         """A conversion to an integer dtype: toward zero (exact on values already integral); the
@@ -155,6 +155,18 @@ class Tensor:
         if sym._shape(self.sym, Sym("const", tuple(want))) != tuple(want):
             raise Unsupported(f"expand of {list(self.shape)} to {want}")
         return self
+
+    def repeat(self, *sizes: Any) -> Tensor:
+        """x.repeat(...): the tensor tiled along (at most) one axis."""
+        want = _shape_arg(sizes)
+        if len(want) != self.ndim:
+            raise Unsupported("repeat that adds axes")
+        axes = [i for i, n in enumerate(want) if n != 1]
+        if len(axes) > 1:
+            raise Unsupported("repeat along more than one axis")
+        if not axes:
+            return self
+        return Tensor(sym.repeat(self.sym, want[axes[0]], axes[0], interleave=False))
 
     def expand_as(self, other: Tensor) -> Tensor:
         return self.expand(other.shape)
@@ -232,6 +244,28 @@ def _matmul(a: Any, b: Any, **k: Any) -> Tensor:
     return Tensor(sym.matmul(_lift(a), _lift(b)))
 
 
+def _modulo(rounding: str) -> Callable[..., Tensor]:
+    """a - round(a / b) * b: `torch.remainder` and `%` round down (the divisor's sign),
+    `torch.fmod` toward zero (the dividend's)."""
+
+    def op(a: Any, b: Any, **k: Any) -> Tensor:
+        x, y = _lift(a), _lift(b)
+        return Tensor(_b("sub", x, _b("mul", _u(rounding, _b("div", x, y)), y)))
+
+    return op
+
+
+def _floor_divide(a: Any, b: Any, **k: Any) -> Tensor:
+    """torch.floor_divide and `//`: the quotient rounded down."""
+    return Tensor(_u("floor", _b("div", _lift(a), _lift(b))))
+
+
+Tensor.__mod__ = lambda self, o: _modulo("floor")(self, o)  # type: ignore[attr-defined]
+Tensor.__rmod__ = lambda self, o: _modulo("floor")(o, self)  # type: ignore[attr-defined]
+Tensor.__floordiv__ = lambda self, o: _floor_divide(self, o)  # type: ignore[attr-defined]
+Tensor.__rfloordiv__ = lambda self, o: _floor_divide(o, self)  # type: ignore[attr-defined]
+
+
 def _split(x: Any, size: Any, dim: int = 0) -> list[Tensor]:
     """torch.split: pieces of `size` along `dim` (the last one shorter), or of each given size."""
     v = _lift(x)
@@ -252,6 +286,123 @@ def _t(x: Any) -> Tensor:
 
 def _permute(x: Any, *dims: Any) -> Tensor:
     return Tensor(sym.permute(_lift(x), _shape_arg(dims)))
+
+
+def _movedim(x: Any, source: Any, destination: Any) -> Tensor:
+    """torch.movedim / moveaxis: the source axes at the destination places, the others in
+    their order."""
+    v = _lift(x)
+    src = [int(d) % v.ndim for d in (source if isinstance(source, list | tuple) else [source])]
+    dst = [
+        int(d) % v.ndim
+        for d in (destination if isinstance(destination, list | tuple) else [destination])
+    ]
+    rest = iter(d for d in range(v.ndim) if d not in src)
+    place = dict(zip(dst, src, strict=True))
+    return Tensor(sym.permute(v, [place[i] if i in place else next(rest) for i in range(v.ndim)]))
+
+
+def _filled(value: float) -> Callable[..., Tensor]:
+    """torch.zeros / ones / empty (its contents undefined: 0 here) of a size."""
+    return lambda *size, **k: Tensor(sym.fill(_shape_arg(size), value))
+
+
+def _full(size: Any, fill_value: Any, **k: Any) -> Tensor:
+    if not isinstance(fill_value, int | float):
+        raise Unsupported("torch.full with other than a number")
+    return Tensor(sym.fill(_shape_arg((size,)), fill_value))
+
+
+def _pad(x: Any, pad: Any, mode: str = "constant", value: Any = None) -> Tensor:
+    """F.pad in constant mode along one axis: the tensor written into a filled one."""
+    v = _lift(x)
+    pairs = [(int(pad[i]), int(pad[i + 1])) for i in range(0, len(pad), 2)]
+    moved = [(v.ndim - 1 - i, lo, hi) for i, (lo, hi) in enumerate(pairs) if (lo, hi) != (0, 0)]
+    if mode != "constant" or len(moved) > 1 or any(min(lo, hi) < 0 for _, lo, hi in moved):
+        raise Unsupported("F.pad other than constant, non-negative, along one axis")
+    if not moved:
+        return Tensor(v)
+    ax, lo, hi = moved[0]
+    shape = list(v.shape)
+    shape[ax] += lo + hi
+    item = (slice(None),) * ax + (slice(lo, lo + v.shape[ax]),)
+    return Tensor(sym.write(sym.fill(shape, float(value or 0.0)), item, v))
+
+
+def _eval_only(x: Any, training: bool, name: str) -> Tensor:
+    """An op that is the identity in inference (dropout with training=False)."""
+    if training:
+        raise Unsupported(f"{name} in training (random)")
+    return Tensor(_lift(x))
+
+
+def _prelu(x: Any, weight: Any) -> Tensor:
+    """F.prelu: max(x, 0) + weight * min(x, 0), a weight of one value or one per channel
+    (dim 1)."""
+    v, w = _lift(x), _lift(weight)
+    if w.ndim == 1 and w.shape[0] > 1 and v.ndim > 1:
+        w = sym.reshape(w, (w.shape[0], *([1] * (v.ndim - 2))))
+    return Tensor(_b("add", _b("max", v, 0.0), _b("mul", w, _b("min", v, 0.0))))
+
+
+def _batch_norm(
+    x: Any,
+    running_mean: Any,
+    running_var: Any,
+    weight: Any = None,
+    bias: Any = None,
+    training: bool = False,
+    momentum: Any = 0.1,
+    eps: Any = 1e-5,
+) -> Tensor:
+    """F.batch_norm in inference: (x - mean) / sqrt(var + eps) * weight + bias, each one value
+    per channel (dim 1)."""
+    if training:
+        raise Unsupported("batch_norm with training statistics")
+    v = _lift(x)
+
+    def per_channel(t: Any) -> Sym:
+        c = _lift(t)
+        return sym.reshape(c, (c.shape[0], *([1] * (v.ndim - 2))))
+
+    out = _b(
+        "mul",
+        _b("sub", v, per_channel(running_mean)),
+        _u("reciprocal", _u("sqrt", _b("add", per_channel(running_var), eps))),
+    )
+    if weight is not None:
+        out = _b("mul", out, per_channel(weight))
+    if bias is not None:
+        out = _b("add", out, per_channel(bias))
+    return Tensor(out)
+
+
+def _copy(self: Any, src: Any, **k: Any) -> Tensor:
+    """`x.copy_(src)`: x takes src's values (of its element count)."""
+    v, into = _lift(src), _lift(self)
+    if v.op != "const" and math.prod(v.shape) != math.prod(into.shape):
+        raise Unsupported(f"copy_ of {list(v.shape)} into {list(into.shape)}")
+    return Tensor(v if v.op == "const" else sym.reshape(v, into.shape))
+
+
+def _setitem(self: Tensor, item: Any, value: Any) -> None:
+    """`t[item] = value`: the write recorded as the tensor's new value."""
+    key = tuple(map(_sym, item)) if isinstance(item, tuple) else _sym(item)
+    self.sym = sym.write(self.sym, key, _sym(value))
+
+
+Tensor.__setitem__ = _setitem  # type: ignore[attr-defined]
+
+
+def _repeat_interleave(x: Any, repeats: Any, dim: Any = None, **k: Any) -> Tensor:
+    """torch.repeat_interleave with a number of repeats (a tensor of them is indexing)."""
+    if not isinstance(repeats, int):
+        raise Unsupported("repeat_interleave with a tensor of repeats")
+    v = _lift(x)
+    if dim is None:
+        v = sym.reshape(v, (math.prod(v.shape),))
+        dim = 0
+    return Tensor(sym.repeat(v, repeats, int(dim), interleave=True))
 
 
 def _linear(x: Any, weight: Any, bias: Any = None) -> Tensor:
@@ -872,6 +1023,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "true_divide": _single("div"),
     "divide": _single("div"),
     "rsub": lambda a, b, *, alpha=1, **k: _binop("sub")(b, a, alpha=alpha),
+    "remainder": _modulo("floor"),
+    "fmod": _modulo("trunc"),
+    "floor_divide": _floor_divide,
     "maximum": _single("max"),
     "minimum": _single("min"),
     "pow": lambda a, b, **k: Tensor(sym.power(_lift(a), _lift(b))),
@@ -974,6 +1128,29 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "transpose": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
     "swapaxes": lambda x, dim0, dim1: Tensor(sym.swap(_lift(x), dim0, dim1)),
     "permute": _permute,
+    "movedim": _movedim,
+    "repeat_interleave": _repeat_interleave,
+    "zeros": _filled(0.0),
+    "ones": _filled(1.0),
+    "empty": _filled(0.0),
+    "full": _full,
+    "pad": _pad,
+    "copy": _copy,
+    "masked_fill": lambda x, mask, value, **k: Tensor(
+        sym.where(_lift(mask), sym.lift(value), _lift(x))
+    ),
+    "prelu": _prelu,
+    "batch_norm": _batch_norm,
+    "hypot": lambda a, b, **k: Tensor(
+        _u("sqrt", _b("add", _b("mul", _lift(a), _lift(a)), _b("mul", _lift(b), _lift(b))))
+    ),
+    "tanhshrink": lambda x, **k: Tensor(_b("sub", _lift(x), _u("tanh", _lift(x)))),
+    "xlogy": lambda a, b, **k: Tensor(_b("mul", _lift(a), _u("log", _lift(b)))),
+    "softmin": lambda x, dim=None, *a, **k: _softmax(Tensor(_u("neg", _lift(x))), dim),
+    "dropout": lambda x, p=0.5, training=True, *a, **k: _eval_only(x, training, "dropout"),
+    "triu": lambda x, diagonal=0, **k: Tensor(sym.band(_lift(x), "triu", int(diagonal))),
+    "tril": lambda x, diagonal=0, **k: Tensor(sym.band(_lift(x), "tril", int(diagonal))),
+    "moveaxis": _movedim,
     "narrow": lambda x, dim, start, length: Tensor(sym.narrow(_lift(x), dim, start, length)),
     "gather": lambda x, dim, index, **k: Tensor(sym.gather(_lift(x), dim, _lift(index))),
     "take_along_dim": lambda x, indices, dim, **k: Tensor(

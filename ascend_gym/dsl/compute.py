@@ -127,7 +127,7 @@ class LoopLowering:
         out: dict[int, str] = {}
         tensor: dict[int, str] = {}  # a tensor the value's type comes from, for the message
         for n in self.order:
-            if n.op == "load":
+            if n.op in ("load", "product"):  # a product has A's type (named by it)
                 out[id(n)], tensor[id(n)] = self.types[n.name], n.name
                 continue
             typed = [a for a in n.args if a.dtype == "T"]
@@ -268,9 +268,19 @@ class ComputeMixin:
                 emit.append(f"LocalTensor<float> {acc} = {acc}Buf.Get<float>();")
                 low.regs[id(n)] = Reg(acc)
                 continue
+            if n.op == "product":  # the C tile of a cube() loop
+                low.regs[id(n)] = Reg("cTile")
+                continue
             if n.op == "load":
                 name = self._load_name(n)
-                if n.kind == "row":  # one value per row, read by the scalar unit
+                if n.kind == "row" and self.k.tensors[n.name].layout == "channels":
+                    # row r's value is r % n of the tensor's: one scalar GM read a row
+                    emit.append(
+                        f"const float rv{i} = static_cast<float>("
+                        f"{name}Gm.GetValue((curRow + k) % {name}Len));"
+                    )
+                    low.row_vals[id(n)] = f"rv{i}"
+                elif n.kind == "row":  # one value per row, read by the scalar unit
                     emit.append(f"const float rv{i} = static_cast<float>({name}.GetValue(k));")
                     low.row_vals[id(n)] = f"rv{i}"
                 elif row and self.k.tensors[n.name].layout == "full":
@@ -424,6 +434,9 @@ class ComputeMixin:
 
     def _vec_node(self, low: LoopLowering, n: Node, d: str, count: str) -> None:
         ct = low.ctype(n)
+        if n.op == "band":
+            self._band(low, n, d, count, ct)
+            return
         if n.op == "select":
             m, a, b = n.args
             ra = low.regs[id(a)].expr if a.kind == "vec" else None
@@ -457,6 +470,33 @@ class ComputeMixin:
         if n.op == "unary":
             sc = [None, None]
         _vec_op(low.lines, n, d, ops, sc, count)
+
+    def _band(self, low: LoopLowering, n: Node, d: str, count: str, ct: str) -> None:
+        """A triangle of a row: row i of its matrix (curRow + k, modulo bandRows) keeps the
+        lanes from i + diagonal on (triu: its first lanes set to 0) or up to i + diagonal
+        (tril: the row less its triu from i + diagonal + 1, exact as x - x and x - 0 are)."""
+        src = low.regs[id(n.args[0])].expr
+        shift = int(n.value) + (1 if n.fn == "tril" else 0)
+        cut = f"cut{len(low.lines)}"
+        low.lines.append(
+            f"const int64_t {cut} = static_cast<int64_t>((curRow + k) % bandRows) + ({shift});"
+        )
+        clamp = f"static_cast<uint32_t>({cut} < 0 ? 0 : {cut} > cols ? cols : {cut})"
+        zero = f"static_cast<{ct}>(0)"
+        if n.fn == "triu":
+            if d != src:
+                low.lines.append(f"Adds({d}, {src}, {zero}, {count});")
+            low.lines.append(f"if ({cut} > 0) Duplicate({d}, {zero}, {clamp});")
+            return
+        buf = low._alloc()
+        low.free.append(buf)
+        tmp = f"band{len(low.lines)}"
+        low.lines += [
+            f"LocalTensor<{ct}> {tmp} = tmpBuf{buf}.Get<{ct}>();",
+            f"Adds({tmp}, {src}, {zero}, {count});",
+            f"if ({cut} > 0) Duplicate({tmp}, {zero}, {clamp});",
+            f"Sub({d}, {src}, {tmp}, {count});",
+        ]
 
     def _scalar_operand(self, low: LoopLowering, a: Node, ct: str) -> str:
         if a.kind == "row":

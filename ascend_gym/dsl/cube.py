@@ -8,6 +8,7 @@ by every batch (batch stride 0). The cube accumulates in fp32 and `Fixpipe` cast
 
 from __future__ import annotations
 
+from ascend_core.package import Case
 from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.lower import Lowering
 
@@ -40,16 +41,22 @@ class MatmulLowering(Lowering):
         if listed := [a.name for a in spec.inputs if a.dynamic]:
             raise DslError(k.where, f"TensorList inputs ({', '.join(listed)}) are not lowered")
         for c in spec.cases:
-            da, db = spec.arg_dtype(c, mm.a.name), spec.arg_dtype(c, mm.b.name)
             dc = spec.arg_dtype(c, mm.out.name)
-            if da != db or da not in CUBE_IN or dc not in CUBE_OUT:
-                raise DslError(mm.where, f"case {c.name}: matmul of {da} x {db} into {dc}")
-            if da == "float32" and mm.trans_a:
-                raise DslError(mm.where, "an fp32 A is taken as stored (not transposed)")
-            if mm.bias is not None and spec.arg_dtype(c, mm.bias.name) not in BIAS:
-                raise DslError(
-                    mm.where, f"case {c.name}: a bias of {spec.arg_dtype(c, mm.bias.name)}"
-                )
+            if dc not in CUBE_OUT:
+                raise DslError(mm.where, f"case {c.name}: a matmul into {dc}")
+            self._check_operands(c)
+
+    def _check_operands(self, c: Case) -> None:
+        """A case's operands are ones the cube takes (and the bias one the Matmul API takes)."""
+        spec, mm = self.spec, self.k.mm
+        assert mm is not None
+        da, db = spec.arg_dtype(c, mm.a.name), spec.arg_dtype(c, mm.b.name)
+        if da != db or da not in CUBE_IN:
+            raise DslError(mm.where, f"case {c.name}: matmul of {da} x {db}")
+        if da == "float32" and mm.trans_a:
+            raise DslError(mm.where, "an fp32 A is taken as stored (not transposed)")
+        if mm.bias is not None and spec.arg_dtype(c, mm.bias.name) not in BIAS:
+            raise DslError(mm.where, f"case {c.name}: a bias of {spec.arg_dtype(c, mm.bias.name)}")
 
     def fields(self) -> list[tuple[str, str, str]]:
         return [
@@ -156,12 +163,31 @@ class MatmulLowering(Lowering):
             "->GetDataType()));",
         ]
 
+    # The cube form's hooks: an epilogue (dsl/epilogue.py) launches mixed, writes C in A's
+    # dtype to its workspace and adds its UB tile and workspace to the tiling.
+    RATIO = 1  # Matmul objects a cube core serves: 1 AIC-only, 2 in a mixed launch
+
+    def _c_type(self) -> str:
+        """C's matmul_tiling dtype: the output's."""
+        return "CubeType(context->GetOutputDesc(0)->GetDataType())"
+
+    def _epilogue_host(self) -> list[str]:
+        return []
+
+    def _workspace_host(self) -> list[str]:
+        return ["  context->GetWorkspaceSizes(1)[0] = platform.GetLibApiWorkSpaceSize();"]
+
     def host_source(self) -> str:
         mm = self.k.mm
         assert mm is not None
         ia = self._arg_index(mm.a.name)[1]
         ib = self._arg_index(mm.b.name)[1]
         ta, tb = (str(x).lower() for x in (mm.trans_a, mm.trans_b))
+        # a mixed launch's cores each serve RATIO AIVs, one Matmul object each
+        objects = "cores" if self.RATIO == 1 else f"cores * {self.RATIO}"
+        items = "batch * tiling.mm.usedCoreNum"
+        if self.RATIO > 1:
+            items = f"({items} + {self.RATIO - 1}) / {self.RATIO}"
         return "\n".join(
             [
                 *self.host_prelude(),
@@ -170,6 +196,7 @@ class MatmulLowering(Lowering):
                 "// @tune block_dim in [1, 48] step 1",
                 f"constexpr bool TRANS_A = {ta};  // A stored [..., K, M]",
                 f"constexpr bool TRANS_B = {tb};  // B stored [..., N, K]",
+                *self._host_knobs(),
                 "",
                 "static matmul_tiling::DataType CubeType(ge::DataType t) {",
                 "  if (t == ge::DT_FLOAT16) return matmul_tiling::DataType::DT_FLOAT16;",
@@ -203,15 +230,14 @@ class MatmulLowering(Lowering):
                 "    if (K == 0) return ge::GRAPH_FAILED;  // a product over nothing: not a cube job",
                 "    matmul_tiling::MultiCoreMatmulTiling mt(platform);",
                 "    // batches share the cores: each batch's C is split over the cores left per batch",
-                "    mt.SetDim(static_cast<int32_t>(std::max<int64_t>(1, cores / batch)));",
+                f"    mt.SetDim(static_cast<int32_t>(std::max<int64_t>(1, {objects} / batch)));",
                 "    using matmul_tiling::CubeFormat;",
                 "    using matmul_tiling::TPosition;",
                 f"    mt.SetAType(TPosition::GM, CubeFormat::ND, CubeType(context->GetInputDesc({ia})"
                 "->GetDataType()), TRANS_A);",
                 f"    mt.SetBType(TPosition::GM, CubeFormat::ND, CubeType(context->GetInputDesc({ib})"
                 "->GetDataType()), TRANS_B);",
-                "    mt.SetCType(TPosition::GM, CubeFormat::ND, "
-                "CubeType(context->GetOutputDesc(0)->GetDataType()));",
+                f"    mt.SetCType(TPosition::GM, CubeFormat::ND, {self._c_type()});",
                 *self._bias_host(),
                 "    mt.SetShape(M, N, K);",
                 "    mt.SetOrgShape(M, N, K);",
@@ -221,12 +247,13 @@ class MatmulLowering(Lowering):
                 "    tiling.set_blocksPerBatch(static_cast<uint32_t>(tiling.mm.usedCoreNum));",
                 "    tiling.set_aBatchStride(batchA > 1 ? static_cast<uint64_t>(M) * K : 0);",
                 "    tiling.set_bBatchStride(batchB > 1 ? static_cast<uint64_t>(K) * N : 0);",
-                "    blockDim = static_cast<uint32_t>(std::min<int64_t>(cores, "
-                "batch * tiling.mm.usedCoreNum));",
+                f"    blockDim = static_cast<uint32_t>(std::min<int64_t>(cores, {items}));",
+                *self._epilogue_host(),
                 "  }",
                 "  context->SetBlockDim(blockDim);",
-                *self.host_end(
-                    ["  context->GetWorkspaceSizes(1)[0] = platform.GetLibApiWorkSpaceSize();"]
-                ),
+                *self.host_end(self._workspace_host()),
             ]
         )
+
+    def _host_knobs(self) -> list[str]:
+        return []

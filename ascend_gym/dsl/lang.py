@@ -31,8 +31,9 @@ _CONTEXTLIB = contextlib.__file__
 
 Kind = Literal["vec", "row", "const"]  # a tile of lanes, one value per row, a scalar
 DType = Literal["T", "float", "mask"]  # the tensors' dtype, fp32, a Compare bit mask
-# every element, one row shared by all rows, one per row, one element for all (a [1] scale)
-Layout = Literal["full", "cols", "rows", "scalar"]
+# every element, one row shared by all rows, one per row, one element for all (a [1] scale),
+# one per row taken in turn (row r reads value r % n: a per-channel [C] of [B, C, H, W] rows)
+Layout = Literal["full", "cols", "rows", "scalar", "channels"]
 
 
 class DslError(ValueError):
@@ -68,7 +69,7 @@ class Tensor:
 
 @dataclass(eq=False)
 class Node:
-    op: str  # load, const, attr, unary, binary, compare, select, cast, reduce
+    op: str  # load, const, attr, unary, binary, compare, select, cast, reduce, product, band
     kind: Kind
     dtype: DType
     args: tuple[Node, ...] = ()
@@ -388,12 +389,15 @@ class Store:
 
 @dataclass(eq=False)
 class Loop:
-    """One loop nest over the block's share: `tiles` (flat) or `rows` (row by row)."""
+    """One loop nest over the block's share: `tiles` (flat), `rows` (row by row), `columns`
+    (along an axis), `cube` (over the blocks of a matmul's C: its epilogue) or `swap` (over
+    the tiles of a transpose: element-wise work on its input, which commutes with it)."""
 
-    kind: Literal["tiles", "rows", "columns"]
+    kind: Literal["tiles", "rows", "columns", "cube", "swap"]
     kernel: Kernel
     where: str
     axis: int = 1  # columns loops: the axis walked (reduced or scanned)
+    row_axes: int = 1  # rows loops without a shared row: the trailing axes a row holds
     loads: list[Node] = field(default_factory=list)
     stores: list[Store] = field(default_factory=list)
 
@@ -411,15 +415,53 @@ class Loop:
             if tensor.name not in self.kernel.scalars:
                 self.kernel.scalars.append(tensor.name)
             return Value(Node("attr", "const", "float", name=f"{tensor.name}Value", where=loc))
+        if tensor.layout == "channels" and self.kind != "rows":
+            raise DslError(loc, f"{tensor.name} is laid out by channels: use a rows() loop")
         if self.kind != "rows" and tensor.layout != "full":
             raise DslError(loc, f"{tensor.name} is laid out by {tensor.layout}: use a rows() loop")
         for n in self.loads:
             if n.name == tensor.name and n.part == (part, parts):
                 return Value(n)
-        kind: Kind = "row" if tensor.layout == "rows" else "vec"
+        if self.kernel.mm is not None and tensor in self.kernel.mm.operands():
+            raise DslError(loc, f"{tensor.name} is a matmul operand: use product()")
+        swap = self.kernel.swap
+        if self.kind == "swap" and swap is not None and tensor is not swap.x:
+            raise DslError(loc, f"a transposed() loop loads its input {swap.x.name} only")
+        kind: Kind = "row" if tensor.layout in ("rows", "channels") else "vec"
         n = Node("load", kind, "T", name=tensor.name, part=(part, parts), loop=self, where=loc)
         self.loads.append(n)
         return Value(n)
+
+    def triu(self, v: Value, diagonal: int = 0) -> Value:
+        """The upper triangle of each matrix (rows loops over [..., M, N]): row i keeps the
+        lanes j >= i + diagonal, the others 0 (torch.triu)."""
+        return self._band("triu", v, diagonal)
+
+    def tril(self, v: Value, diagonal: int = 0) -> Value:
+        """The lower triangle: row i keeps the lanes j <= i + diagonal (torch.tril)."""
+        return self._band("tril", v, diagonal)
+
+    def _band(self, fn: str, v: Value, diagonal: int) -> Value:
+        loc = _caller()
+        n = _wrap(v, loc)
+        if self.kind != "rows" or self.row_axes != 1 or n.kind != "vec" or n.loop is not self:
+            raise DslError(loc, f"{fn}() takes a row of this rows() loop (a row: the last axis)")
+        if not isinstance(diagonal, int) or isinstance(diagonal, bool):
+            raise DslError(loc, f"{fn}(): the diagonal is an integer")
+        self.kernel.banded = True
+        return Value(
+            Node("band", "vec", n.dtype, (n,), fn=fn, value=float(diagonal), loop=self, where=loc)
+        )
+
+    def product(self) -> Value:
+        """The matmul's C block of a cube() loop: fp32 sums rounded once to A's dtype, as
+        torch's matmul rounds (fp32 with `c_float`); `.float()` for the epilogue."""
+        loc = _caller()
+        mm = self.kernel.mm
+        if self.kind != "cube" or mm is None:
+            raise DslError(loc, "product() is the matmul's C in a cube() loop")
+        dtype: DType = "float" if mm.c_float else "T"
+        return Value(Node("product", "vec", dtype, name=mm.a.name, loop=self, where=loc))
 
     # along the axis of a columns() loop: one value per column (stored once), or running values;
     # t.sum / t.mean in a tiles() loop: one value for the whole loop (partials, SyncAll)
@@ -465,10 +507,8 @@ class Loop:
         if n.loop is not None and n.loop is not self:
             raise DslError(loc, "the value comes from another loop")
         want = "row" if tensor.layout == "rows" else "vec"
-        if self.kind == "columns" and tensor.layout != "full":
-            raise DslError(
-                loc, "columns() loops store full tensors (reductions keep the axis as 1)"
-            )
+        if self.kind in ("columns", "cube") and tensor.layout != "full":
+            raise DslError(loc, f"{self.kind}() loops store full tensors")
         if n.kind != want:
             raise DslError(
                 loc,
@@ -479,30 +519,40 @@ class Loop:
             raise DslError(loc, "a mask cannot be stored; use where(mask, a, b)")
         if any(s.tensor is tensor for s in self.stores):
             raise DslError(loc, f"{tensor.name} is stored twice")
+        swap = self.kernel.swap
+        if self.kind == "swap" and swap is not None and tensor is not swap.out:
+            raise DslError(loc, f"a transposed() loop stores its output {swap.out.name} only")
         self.stores.append(Store(tensor, n, loc))
 
 
 @dataclass(eq=False)
 class Matmul:
     """c = op(a) @ op(b) on the cube (the Matmul API), op a transpose of the last two axes where
-    asked; batch axes are walked, an operand without them shared by every batch."""
+    asked; batch axes are walked, an operand without them shared by every batch. `out` is None
+    in a cube() loop, whose stores are the epilogue's."""
 
-    out: Tensor
+    out: Tensor | None
     a: Tensor
     b: Tensor
     trans_a: bool
     trans_b: bool
     bias: Tensor | None
     where: str
+    c_float: bool = False  # a cube() loop's C kept in fp32 (else rounded to A's dtype)
+
+    def operands(self) -> list[Tensor]:
+        return [self.a, self.b, *([self.bias] if self.bias is not None else [])]
 
 
 @dataclass(eq=False)
 class Transpose:
-    """out = x with its last two axes swapped, batch axes kept (a copy through UB)."""
+    """out = x with its last two axes swapped, batch axes kept, or two groups of its axes
+    swapped (a copy through UB)."""
 
     out: Tensor
     x: Tensor
     where: str
+    groups: tuple[int, int, int] | None = None  # (p, q, s): axes [p, q) and [q, s) swapped
 
 
 @dataclass(eq=False)
@@ -525,6 +575,33 @@ class Slice:
     axis: int
     start: int | None
     end: int | None
+    where: str
+
+
+@dataclass(eq=False)
+class Repeat:
+    """out = x repeated `times` times along `axis`: element by element (`interleave`) or the
+    whole axis, a copy of rows through UB."""
+
+    out: Tensor
+    x: Tensor
+    axis: int
+    times: int
+    interleave: bool
+    where: str
+
+
+@dataclass(eq=False)
+class Place:
+    """out[..., s:s + n, ...] = x along `axis`, s = start or the axis's length - end - n; what
+    no place writes is `fill`."""
+
+    out: Tensor
+    x: Tensor
+    axis: int
+    start: int | None
+    end: int | None
+    fill: float
     where: str
 
 
@@ -567,13 +644,17 @@ class Kernel:
         self.cat: Concat | None = None
         self.slices: list[Slice] = []
         self.take: Gather | None = None
+        self.rep: Repeat | None = None
+        self.places: list[Place] = []  # writes into an output filled with one value
+        self.banded = False  # a rows loop takes triangles of matrices (triu, tril)
         self.sched = Schedule()
         self._open: Loop | None = None
 
     def input(self, name: str, layout: Layout = "full") -> Tensor:
         """A GM input. layout: `full` (every element), `cols` (shape [cols], shared by every row),
-        `rows` (shape [rows] or [rows, 1], one value per row) or `scalar` (one element, read
-        once into an fp32 scalar: any loop)."""
+        `rows` (shape [rows] or [rows, 1], one value per row), `scalar` (one element, read
+        once into an fp32 scalar: any loop) or `channels` (n values, row r taking value r % n:
+        [C] scaling the rows of [B, C, H, W] seen as B * C rows of H * W; rows loops)."""
         return self._tensor(name, layout, False)
 
     def output(self, name: str, layout: Literal["full", "rows"] = "full") -> Tensor:
@@ -583,9 +664,9 @@ class Kernel:
         loc = _caller()
         if name in self.tensors:
             raise DslError(loc, f"tensor {name!r} is declared twice")
-        if layout not in ("full", "cols", "rows", "scalar"):
-            raise DslError(loc, f"unknown layout {layout!r}: full, cols, rows or scalar")
-        if layout == "scalar" and is_output:
+        if layout not in ("full", "cols", "rows", "scalar", "channels"):
+            raise DslError(loc, f"unknown layout {layout!r}: full, cols, rows, scalar or channels")
+        if layout in ("scalar", "channels") and is_output:
             raise DslError(loc, "an output is full or rows")
         t = Tensor(name, layout, is_output, loc)  # type: ignore[arg-type]
         self.tensors[name] = t
@@ -605,10 +686,13 @@ class Kernel:
         yield from self._loop("tiles")
 
     @contextlib.contextmanager
-    def rows(self) -> Iterator[Loop]:
-        """A loop over the rows of [rows, cols] tensors (the last axis is the row); blocks take
-        whole rows, a tile holds several rows, and each row may be reduced to one value."""
-        yield from self._loop("rows")
+    def rows(self, row_axes: int = 1) -> Iterator[Loop]:
+        """A loop over the rows of [rows, cols] tensors (the last axis is the row, or the last
+        `row_axes` axes seen as one); blocks take whole rows, a tile holds several rows, and
+        each row may be reduced to one value."""
+        if not isinstance(row_axes, int) or row_axes < 1:
+            raise DslError(_caller(), "rows(row_axes): a number of trailing axes, at least 1")
+        yield from self._loop("rows", row_axes=row_axes)
 
     @contextlib.contextmanager
     def columns(self, axis: int = 1) -> Iterator[Loop]:
@@ -617,19 +701,59 @@ class Kernel:
         values can be accumulated (c.sum, c.max...) or scanned (c.cumsum...) along the axis."""
         yield from self._loop("columns", axis)
 
-    def _loop(self, kind: Literal["tiles", "rows", "columns"], axis: int = 1) -> Iterator[Loop]:
+    @contextlib.contextmanager
+    def cube(
+        self,
+        a: Tensor,
+        b: Tensor,
+        trans_a: bool = False,
+        trans_b: bool = False,
+        bias: Tensor | None = None,
+        c_float: bool = False,
+    ) -> Iterator[Loop]:
+        """A matmul with an element-wise epilogue: C = a @ b (+ bias) as `matmul`, then a loop
+        over C's blocks in which `product()` is C and full tensors of C's shape load alike, each
+        stored output one of C's shape (a mixed kernel: the AIV drives the cube, then streams
+        its block of C through UB). `c_float`: C stays fp32 (a reference computing in fp32)."""
+        loc = _caller()
+        tensors = ((a, False), (b, False), *(((bias, False),) if bias is not None else ()))
+        self._one_job(loc, tensors, "cube(a, b)")
+        self.mm = Matmul(None, a, b, bool(trans_a), bool(trans_b), bias, loc, bool(c_float))
+        yield from self._loop("cube")
+
+    @contextlib.contextmanager
+    def transposed(
+        self, out: Tensor, x: Tensor, groups: tuple[int, int, int] | None = None
+    ) -> Iterator[Loop]:
+        """A transpose (as `transpose`) with element-wise work on x: the loop loads x only and
+        stores out only, the work done on each tile of x before its lanes are gathered
+        (element-wise work commutes with moving elements)."""
+        self.transpose(out, x, groups)
+        yield from self._loop("swap")
+
+    def _loop(
+        self,
+        kind: Literal["tiles", "rows", "columns", "cube", "swap"],
+        axis: int = 1,
+        row_axes: int = 1,
+    ) -> Iterator[Loop]:
         loc = _caller()
         if self._open is not None:
             raise DslError(loc, "loops do not nest: close the previous loop first")
-        if any(j is not None for j in (self.mm, self.swap, self.cat, self.take)) or self.slices:
+        jobs = (
+            self.mm if kind != "cube" else None,
+            self.swap if kind != "swap" else None,
+            *(self.cat, self.take, self.rep),
+        )
+        if any(j is not None for j in jobs) or self.slices or self.places:
             raise DslError(
-                loc, "a kernel is loops, one matmul, one transpose, one concat or slices"
+                loc, "a kernel is loops, one matmul, one transpose, one concat, a repeat or slices"
             )
         if kind != "tiles" and any(lp.kind == kind for lp in self.loops):
             raise DslError(loc, f"a kernel has one {kind}() loop")
         if axis < 1:
             raise DslError(loc, "the axis must have at least one axis before it (use rows())")
-        loop = Loop(kind, self, loc, axis=axis)
+        loop = Loop(kind, self, loc, axis=axis, row_axes=row_axes)
         self._open = loop
         try:
             yield loop
@@ -661,11 +785,18 @@ class Kernel:
         self._one_job(loc, tensors, "matmul(out, a, b)")
         self.mm = Matmul(out, a, b, bool(trans_a), bool(trans_b), bias, loc)
 
-    def transpose(self, out: Tensor, x: Tensor) -> None:
-        """out[..., j, i] = x[..., i, j]: tiles of rows in, gathered into columns, written out."""
+    def transpose(self, out: Tensor, x: Tensor, groups: tuple[int, int, int] | None = None) -> None:
+        """out[..., j, i] = x[..., i, j]: tiles of rows in, gathered into columns, written out.
+        `groups` (p, q, s): out is x with its axis groups [p, q) and [q, s) swapped, the axes
+        from s on moved whole (rows of them copied into place)."""
         loc = _caller()
         self._one_job(loc, ((out, True), (x, False)), "transpose(out, x)")
-        self.swap = Transpose(out, x, loc)
+        if groups is not None:
+            p, q, e = (int(g) for g in groups)
+            if not 0 <= p < q < e:
+                raise DslError(loc, f"transpose groups {groups}: 0 <= p < q < s")
+            groups = (p, q, e)
+        self.swap = Transpose(out, x, loc, groups)
 
     def concat(self, out: Tensor, xs: list[Tensor], axis: int) -> None:
         """out = xs joined along `axis` (of out's shape): each input's rows [before the axis]
@@ -685,6 +816,38 @@ class Kernel:
         loc = _caller()
         self._one_job(loc, ((out, True), (x, False), (index, False)), "gather(out, x, index)")
         self.take = Gather(out, x, index, bool(shared), loc)
+
+    def repeat(self, out: Tensor, x: Tensor, axis: int, times: int, interleave: bool) -> None:
+        """out = x repeated `times` times along `axis`: each element in a row (`interleave`,
+        torch.repeat_interleave) or the whole axis (torch's Tensor.repeat); copies of rows."""
+        loc = _caller()
+        if not isinstance(axis, int) or axis < 0 or not isinstance(times, int) or times < 1:
+            raise DslError(loc, "repeat: an axis >= 0 and a number of times >= 1")
+        self._one_job(loc, ((out, True), (x, False)), "repeat(out, x, axis, times)")
+        self.rep = Repeat(out, x, axis, times, bool(interleave), loc)
+
+    def place(
+        self,
+        out: Tensor,
+        x: Tensor,
+        axis: int,
+        start: int | None = None,
+        end: int | None = None,
+        fill: float = 0.0,
+    ) -> None:
+        """out[..., s:s + n, ...] = x along `axis` (n: x's length there), s = `start`, or, with
+        `end`, the place ends `end` elements before out's end; the rest of out is `fill`
+        (torch.zeros / full, then writes by slice). Several places make one kernel: the same
+        output and axis, one fill, in order along the axis (those by start first)."""
+        loc = _caller()
+        if (start is None) == (end is None) or min(start or 0, end or 0) < 0 or axis < 0:
+            raise DslError(loc, "place: an axis >= 0 and one of start >= 0 or end >= 0")
+        if self.places and (self.places[0].out is not out or self.places[0].axis != axis):
+            raise DslError(loc, "place: every place writes one output along one axis")
+        if self.places and self.places[0].fill != float(fill):
+            raise DslError(loc, "place: one fill value for the output")
+        self._one_job(loc, ((out, True), (x, False)), "place(out, x, axis, start)", self.places)
+        self.places.append(Place(out, x, axis, start, end, float(fill), loc))
 
     def slice(
         self, out: Tensor, x: Tensor, axis: int, start: int | None = None, end: int | None = None
@@ -707,12 +870,13 @@ class Kernel:
         form: str,
         allowed: object = None,
     ) -> None:
-        """A matmul, a transpose, a concat or slices are the whole kernel: no loops beside it."""
-        jobs = (self.mm, self.swap, self.cat, self.slices or None, self.take)
-        jobs = [j for j in jobs if j is not None]
+        """A matmul, a transpose, a concat, a repeat, slices or places are the whole kernel: no
+        loops beside it."""
+        forms = (self.mm, self.swap, self.cat, self.take, self.rep)
+        jobs = [j for j in (*forms, self.slices or None, self.places or None) if j is not None]
         if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:
             raise DslError(
-                loc, "a kernel is loops, one matmul, one transpose, one concat or slices"
+                loc, "a kernel is loops, one matmul, one transpose, one concat, a repeat or slices"
             )
         for t, output in tensors:
             if not isinstance(t, Tensor) or t.is_output != output or t.layout != "full":

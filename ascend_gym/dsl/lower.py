@@ -294,6 +294,12 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 ("uint32_t", "tailRows", "rows per remaining block"),
                 ("uint32_t", "rowsPerTile", "rows per UB tile"),
             ]
+            out += [
+                ("uint32_t", f"{n}Len", f"values of {n}, taken in turn by the rows")
+                for n in self.channels()
+            ]
+            if self.k.banded:
+                out.append(("uint32_t", "bandRows", "rows of each matrix (triu / tril)"))
         out += [("float", a, "attr") for a in self.k.attrs]
         return out
 
@@ -372,6 +378,13 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
             return [f"    {name}Gm.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once"]
         return []
 
+    def channels(self) -> list[str]:
+        """Inputs of the channels layout a loop reads."""
+        read = {n.name for lp in self.k.loops for n in lp.loads}
+        return [
+            t.name for t in self.k.tensors.values() if t.layout == "channels" and t.name in read
+        ]
+
     def _param(self, f: str) -> str:
         return f"float {f}" if f in self.k.attrs else f"uint32_t {f}"
 
@@ -397,7 +410,6 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
     # -- host ----------------------------------------------------------------------------------
     def host_source(self) -> str:
         s = self.sched
-        spec = self.spec
         if not hasattr(self, "ub_tensors"):
             self.kernel_source()
         knobs = [
@@ -440,13 +452,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 f"constexpr uint32_t UB_SLOTS = {n_slots};  // 32 B per-row values",
             ]
             body = self._rows_host()
-        attrs = []
-        for i, a in enumerate(spec.attrs):
-            if a.name in self.k.attrs:
-                attrs += [
-                    f"  const float* {a.name} = context->GetAttrs()->GetFloat({i});",
-                    f"  tiling.set_{a.name}({a.name} == nullptr ? {float_literal(a.default)} : *{a.name});",
-                ]
+        attrs = self._attr_host()
         return "\n".join(
             [
                 *self.host_prelude(),
@@ -466,6 +472,18 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 *self.host_end(self._workspace()),
             ]
         )
+
+    def _attr_host(self, indent: str = "  ") -> list[str]:
+        """Host lines passing the program's float attributes in the tiling data (a case's
+        null keeps the spec's default)."""
+        out = []
+        for i, a in enumerate(self.spec.attrs):
+            if a.name in self.k.attrs:
+                out += [
+                    f"{indent}const float* {a.name} = context->GetAttrs()->GetFloat({i});",
+                    f"{indent}tiling.set_{a.name}({a.name} == nullptr ? {float_literal(a.default)} : *{a.name});",
+                ]
+        return out
 
     def host_prelude(self) -> list[str]:
         """The host file's first lines: its tiling data, the registries and the platform."""

@@ -58,6 +58,8 @@ class RowsMixin:
                 out.append(
                     f"    {name}Gm.SetGlobalBuffer((__gm__ {ty}*){name} + rowStart, blockRows);"
                 )
+            elif t.layout == "channels":
+                out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ {ty}*){name}, {name}Len);")
             else:
                 out.append(f"    {name}Gm.SetGlobalBuffer((__gm__ {ty}*){name}, cols);")
             out += self._l2(name)
@@ -96,6 +98,11 @@ class RowsMixin:
             "    for (uint32_t row = 0; row < blockRows; row += rowsPerTile) {",
             "      const uint32_t n = blockRows - row < rowsPerTile ? blockRows - row : rowsPerTile;",
             "      CopyIn(row, n);",
+            *(
+                ["      curRow = rowStart + row;  // the tile's first row (channels, triangles)"]
+                if self.channels() or self.k.banded
+                else []
+            ),
             "      Compute(n);",
             "      CopyOut(row, n);",
             "    }",
@@ -235,6 +242,8 @@ class RowsMixin:
             out.append(f"  LocalTensor<{tc}> colsLocal;")
         out += self._members(fields)
         out += ["  uint32_t rowStart, blockRows, colsPad;", "};", ""]
+        if self.channels() or self.k.banded:
+            out[-2:-2] = ["  uint32_t curRow;"]
         out += self._entry(fields)
         self.rows_shape = (
             len(full_loads) + len(full_stores),
@@ -270,12 +279,30 @@ class RowsMixin:
                 f"context->Get{ckind}Shape({cidx})->GetStorageShape().GetShapeSize());",
                 f"  const uint32_t width = cols * {parts};",
             ]
+        elif lp.row_axes > 1:  # a row of the last row_axes axes
+            width = [
+                "  uint32_t width = 1;",
+                f"  for (size_t i = shape.GetDimNum() < {lp.row_axes} ? 0 : shape.GetDimNum() - "
+                f"{lp.row_axes}; i < shape.GetDimNum(); ++i) width *= shape.GetDim(i);",
+                f"  const uint32_t cols = width / {parts};",
+            ]
         else:
             width = [
                 "  const uint32_t width = static_cast<uint32_t>("
                 "shape.GetDim(shape.GetDimNum() - 1));",
                 f"  const uint32_t cols = width / {parts};",
             ]
+        if self.k.banded:  # a row's place in its matrix: the reference's rows per matrix
+            width.append(
+                "  tiling.set_bandRows(shape.GetDimNum() < 2 ? 1 : "
+                "static_cast<uint32_t>(shape.GetDim(shape.GetDimNum() - 2)));"
+            )
+        for n in self.channels():
+            i = self._arg_index(n)[1]
+            width.append(
+                f"  tiling.set_{n}Len(static_cast<uint32_t>(context->GetInputShape({i})"
+                "->GetStorageShape().GetShapeSize()));"
+            )
         out = [
             f"  const gert::Shape& shape = context->Get{kind}Shape({idx})->GetStorageShape();",
             *width,

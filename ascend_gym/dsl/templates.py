@@ -52,10 +52,13 @@ SCHEDULES = {
     "columns": "tile_length=4096, rows_per_tile=32, buffer_num=2, block_dim=40",
     # cube cores (capped by the SoC's AIC count): batches and C blocks share them
     "matmul": "block_dim=24",
+    # cube cores, each serving two AIVs; the epilogue's tiles of C rows through UB
+    "epilogue": "block_dim=24, rows_per_tile=64, buffer_num=2",
     # tiles of 64 x 64 elements (rows_per_tile: the tile's side), 2 queue slots
     "transpose": "rows_per_tile=64, buffer_num=2, block_dim=40",
     # a copy: tiles of up to 16384 elements in flight, two at a time
     "concat": "tile_length=16384, buffer_num=2, block_dim=40",
+    "repeat": "tile_length=16384, buffer_num=2, block_dim=40",
     # rows of the data, the index and the result a tile
     "gather": "rows_per_tile=32, buffer_num=2, block_dim=40",
 }
@@ -68,19 +71,20 @@ class Draft:
 
 
 def _nodes(roots: list[Sym]) -> list[Sym]:
+    """Every node under the roots, each after its arguments (iteratively: a golden's loop of
+    writes can make a graph deeper than Python's recursion limit)."""
     seen: set[int] = set()
     out: list[Sym] = []
-
-    def visit(s: Sym) -> None:
-        if id(s) in seen:
-            return
-        seen.add(id(s))
-        for a in s.args:
-            visit(a)
-        out.append(s)
-
     for r in roots:
-        visit(r)
+        stack: list[tuple[Sym, bool]] = [(r, False)]
+        while stack:
+            s, done = stack.pop()
+            if done:
+                out.append(s)
+            elif id(s) not in seen:
+                seen.add(id(s))
+                stack.append((s, True))
+                stack.extend((a, False) for a in reversed(s.args))
     return out
 
 
@@ -88,8 +92,10 @@ def _inputs_of(root: Sym) -> set[str]:
     return {s.name for s in _nodes([root]) if s.op == "input"}
 
 
-# the program's own names: the kernel, the loop variables, values and the DSL's functions
-_PROGRAM_NAMES = {"k", "t", "r", "c", "Kernel", *lang.UNARY, "maximum", "minimum", "power", "where"}
+# the program's own names: the kernel, the loop variables (m and its product p in a cube loop),
+# values and the DSL's functions
+_PROGRAM_NAMES = {"k", "t", "r", "c", "m", "p", "Kernel", *lang.UNARY}
+_PROGRAM_NAMES |= {"maximum", "minimum", "power", "where"}
 
 
 def var(name: str) -> str:
@@ -154,6 +160,8 @@ class Renderer:
             c, a, b = (self.expr(x) for x in s.args)
             self.funcs.add("where")
             text = f"where({c}, {a}, {b})"
+        elif s.op == "band" and self.loop == "r":  # a triangle of each matrix
+            text = f"r.{s.fn}({self.expr(s.args[0])}, {int(s.value)})"
         elif s.op == "reduce" and self.loop == "c":  # along a columns() loop's axis
             text = f"c.{s.fn}({self.expr(s.args[0])})"
         elif s.op == "reduce":
@@ -244,8 +252,12 @@ def draft(
         if want is not None and math.prod(want) != math.prod(r.shape):
             raise Unsupported(f"output {o} has shape {list(want)}, the reference {list(r.shape)}")
     nodes = _nodes(roots)
-    if any(s.op in ("matmul", "transpose") for s in nodes):
-        return _matmul(name, description, inputs, out_names, roots)
+    if any(s.op in ("matmul", "transpose", "permute") for s in nodes):
+        return _matmul(name, description, inputs, out_names, roots, attrs)
+    if any(s.op in ("fill", "write") for s in nodes):
+        return _places(name, description, inputs, out_names, roots)
+    if any(s.op == "repeat" for s in nodes):
+        return _repeat(name, description, inputs, out_names, roots)
     if any(s.op in ("cat", "slice") for s in nodes):
         return _copies(name, description, inputs, outputs, roots)
     if any(s.op == "gather" for s in nodes):
@@ -271,7 +283,8 @@ def draft(
         for r in roots
         for i in _inputs_of(r) - scalars
     )
-    if not reduces and not parts and same:
+    bands = any(s.op == "band" for s in nodes)
+    if not reduces and not parts and same and not bands:
         native = native and not dtypes - {"float16", "float32"}
         return _elementwise(
             name, description, inputs, out_names, roots, used_attrs, set() if native else dtypes
@@ -288,7 +301,9 @@ def _biased(s: Sym) -> tuple[Sym, Sym | None]:
         mm = _unview(mm)
         if mm.op == "matmul" and _unview(other).op == "input":
             bias, trans, flat = _operand(other)
-            if trans or flat or other.shape[-1:] != mm.shape[-1:]:
+            if _strip(other.shape) != mm.shape[-1:]:
+                continue  # not one value per column: the epilogue's
+            if trans or flat:
                 raise Unsupported("a matmul plus other than a bias along its columns")
             return mm, bias
     return s, None
@@ -321,20 +336,40 @@ def _matmul(
     inputs: dict[str, tuple[int, ...]],
     outs: list[str],
     roots: list[Sym],
+    attrs: list[str],
 ) -> Draft:
     """One output that is a matrix product of two inputs, each as stored or with its last two
-    axes swapped: the cube's Matmul (batch axes walked; an operand without them shared)."""
+    axes swapped: the cube's Matmul (batch axes walked; an operand without them shared); with
+    element-wise work on the product, its epilogue."""
     root, bias = _biased(_unview(roots[0]))
     if len(roots) != 1 or root.op != "matmul":
         if not any(s.op == "matmul" for s in _nodes(roots)):
-            return _transpose(name, description, inputs, outs, roots)
-        else:
-            what = "a matmul with other work" if len(roots) == 1 else "several outputs"
-        raise Unsupported(f"{what}: only a plain matmul of two inputs is generated on the cube")
+            return _transpose(name, description, inputs, outs, roots, attrs)
+        return _epilogue(name, description, inputs, outs, roots, attrs)
+    names = {bias.name} if bias is not None else set()
+    if set(inputs) != names | {x.name for x in _mm_operands(root, inputs, bias)}:
+        raise Unsupported("a matmul kernel takes distinct inputs as operands, and only them")
+    flags = _mm_flags(root, bias)
+    a, b = (_operand(x)[0] for x in root.args)
+    return _job(name, description, "matmul", inputs, outs, f"{var(a.name)}, {var(b.name)}{flags}")
+
+
+def _mm_flags(root: Sym, bias: Sym | None) -> str:
+    """The matmul's keyword arguments: the transposed operands and the bias."""
+    ta, tb = (_operand(x)[1] for x in root.args)
+    flags = "".join(f", {f}=True" for f, on in (("trans_a", ta), ("trans_b", tb)) if on)
+    return flags + (f", bias={var(bias.name)}" if bias is not None else "")
+
+
+def _mm_operands(
+    root: Sym, inputs: dict[str, tuple[int, ...]], bias: Sym | None
+) -> tuple[Sym, Sym]:
+    """The matmul's two input operands, checked to be matrices of its product (and the bias one
+    value per column)."""
     (a, ta, fa), (b, tb, fb) = (_operand(x) for x in root.args)
     names = {a.name, b.name, *([bias.name] if bias is not None else [])}
-    if len(names) != 2 + (bias is not None) or names != set(inputs):
-        raise Unsupported("a matmul kernel takes distinct inputs as operands, and only them")
+    if len(names) != 2 + (bias is not None):
+        raise Unsupported("a matmul kernel takes distinct inputs as operands")
     m, k = root.args[0].shape[-2:]
     n = root.shape[-1]
     if bias is not None and math.prod(inputs[bias.name]) != n:
@@ -351,9 +386,74 @@ def _matmul(
     # A's rows merged across its batch axes ([B, S, K] as [B * S, K]) are the same rows of C
     if not fa and ({ba, bb} - {1, batch} or max(ba, bb) != batch):
         raise Unsupported("matmul batch axes broadcast other than one operand shared by all")
-    flags = "".join(f", {f}=True" for f, on in (("trans_a", ta), ("trans_b", tb)) if on)
-    flags += f", bias={var(bias.name)}" if bias is not None else ""
-    return _job(name, description, "matmul", inputs, outs, f"{var(a.name)}, {var(b.name)}{flags}")
+    return a, b
+
+
+# what an epilogue computes: element-wise arithmetic and functions (no masks: the cube loop
+# has no Compare), through views that add or drop axes of one
+_EPILOGUE_OPS = {"input", "const", "attr", "unary", "binary", "view"}
+
+
+def _epilogue(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+    attrs: list[str],
+) -> Draft:
+    """Outputs that are element-wise functions of one matmul's product (a bias along its
+    columns as the cube's initial C), tensors of its shape and one-element scales: a cube()
+    loop, its epilogue streamed through UB on the vector cores."""
+    nodes = _nodes(roots)
+    mms = [s for s in nodes if s.op == "matmul"]
+    if len(mms) != 1:
+        raise Unsupported(f"a matmul with other work: {len(mms)} matmuls in one operator")
+    mm, top, bias = mms[0], mms[0], None
+    c = _strip(mm.shape)
+    for s in nodes:  # `mm + b`, b one value per column: the cube's initial C
+        if s.op == "binary" and s.fn == "add" and bias is None:
+            for x, other in (s.args, s.args[::-1]):
+                b, trans, flat = _operand(other) if _unview(other).op == "input" else (x, 1, 1)
+                if _unview(x) is mm and not trans and not flat and _strip(b.shape) == c[-1:]:
+                    top, bias = s, b
+                    break
+    operands = _mm_operands(mm, inputs, bias)
+    below = {id(s) for s in _nodes([top])}
+    above = [s for s in nodes if id(s) not in below]
+    if any(id(a) in below - {id(top)} for s in above for a in s.args):
+        raise Unsupported("an epilogue that reads the matmul's operands or its product unbiased")
+    if bad := sorted({s.op for s in above} - _EPILOGUE_OPS):
+        raise Unsupported(f"a matmul with {', '.join(bad)} work after it")
+    scalars = _scalars(inputs, roots)
+    for s in above:
+        if s.op == "input" and s.name not in scalars and _strip(inputs[s.name]) != c:
+            raise Unsupported(f"input {s.name} {list(inputs[s.name])} beside a product {list(c)}")
+    if any(_strip(r.shape) != c for r in roots):
+        raise Unsupported("an output of a matmul's epilogue other than of its product's shape")
+    rd = Renderer("m", upcast=True)
+    rd.names[id(top)] = "p"
+    rd.lines.append("    p = m.product().float()")
+    for o, r in zip(outs, roots, strict=True):
+        rd.lines.append(f"    m.store({var(o)}, {rd.expr(r)})")
+    a, b = operands
+    loads = [n for n in inputs if any(s.op == "input" and s.name == n for s in above)]
+    used_attrs = [x for x in attrs if any(s.op == "attr" and s.name == x for s in above)]
+    # a golden computing in fp32 keeps C in fp32; else torch's matmul rounds C to its dtype
+    c_float = ", c_float=True" if any(s.meta.get("upcast") for s in nodes) else ""
+    loop = f"with k.cube({var(a.name)}, {var(b.name)}{_mm_flags(mm, bias)}{c_float}) as m:\n"
+    return _render(
+        name,
+        description,
+        "matmul",
+        [a.name, b.name, *([bias.name] if bias is not None else []), *loads],
+        outs,
+        dict.fromkeys(scalars, "scalar"),
+        used_attrs,
+        [loop + "\n".join(rd.lines)],
+        rd.funcs,
+        SCHEDULES["epilogue"],
+    )
 
 
 def _transpose(
@@ -362,10 +462,20 @@ def _transpose(
     inputs: dict[str, tuple[int, ...]],
     outs: list[str],
     roots: list[Sym],
+    attrs: list[str],
 ) -> Draft:
     """One output that is one input with its last two axes swapped (batch axes kept): a copy
     through UB that gathers each tile's columns into rows."""
     root = _unview(roots[0])
+    moved = root.args[0] if root.op in ("transpose", "permute") else root
+    if len(roots) == 1 and len(inputs) == 1 and _unview(moved).op != "input":
+        return _transposed(name, description, inputs, outs, roots, attrs)
+    if len(roots) == 1 and len(inputs) == 1 and root.op == "permute":
+        x = _unview(root.args[0])
+        if x.op != "input" or inputs[x.name] != x.shape:
+            raise Unsupported("a permutation of a computed or reshaped tensor")
+        groups = ", ".join(map(str, root.meta["groups"]))
+        return _job(name, description, "transpose", inputs, outs, f"{var(x.name)}, ({groups})")
     if len(roots) != 1 or len(inputs) != 1 or root.op != "transpose":
         raise Unsupported(
             "a transpose outside a matmul operand: only one input's last two axes swapped "
@@ -377,6 +487,50 @@ def _transpose(
     if not flip or flat or _strip(tuple(root.shape)) != _strip(want):
         raise Unsupported(f"a transpose of {x.name} {list(shape)} to {list(root.shape)}")
     return _job(name, description, "transpose", inputs, outs, var(x.name))
+
+
+def _transposed(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+    attrs: list[str],
+) -> Draft:
+    """One output that is element-wise work before and after a transpose of one input: the
+    work on each tile of the input, then its lanes gathered (the two commute)."""
+    nodes = _nodes(roots)
+    moves = [s for s in nodes if s.op in ("transpose", "permute")]
+    inner = {id(s) for s in _nodes([moves[0].args[0]])} if len(moves) == 1 else set()
+    outside = [s for s in nodes if id(s) not in inner | {id(m) for m in moves}]
+    if len(moves) != 1 or any(id(a) in inner for s in outside for a in s.args):
+        # the input (or work on it) read beside its transpose would not be moved
+        raise Unsupported("a transpose with other work than element-wise work on its one input")
+    if bad := sorted({s.op for s in nodes} - _EPILOGUE_OPS - {"transpose", "permute"}):
+        raise Unsupported(f"a transpose with {', '.join(bad)} work")
+    move = moves[0]
+    x = next(s for s in nodes if s.op == "input")
+    groups = ""
+    if move.op == "permute":
+        if move.meta["groups"][2] < move.ndim:
+            raise Unsupported("element-wise work beside a transpose that moves rows")
+        groups = f", ({', '.join(map(str, move.meta['groups']))})"
+    rd = Renderer("t", upcast=True)
+    rd.names[id(move)] = rd.expr(move.args[0])  # the work commutes with the transpose
+    rd.lines.append(f"    t.store({var(outs[0])}, {rd.expr(roots[0])})")
+    loop = f"with k.transposed({var(outs[0])}, {var(x.name)}{groups}) as t:\n"
+    return _render(
+        name,
+        description,
+        "transpose",
+        list(inputs),
+        outs,
+        {},
+        [a for a in attrs if any(s.op == "attr" and s.name == a for s in nodes)],
+        [loop + "\n".join(rd.lines)],
+        rd.funcs,
+        SCHEDULES["transpose"],
+    )
 
 
 def _copies(
@@ -403,6 +557,51 @@ def _copies(
         raise Unsupported("a concatenation of other than every input, each once and as stored")
     axis = f"[{', '.join(var(n) for n in names)}], axis={root.axis}"
     return _job(name, description, "concat", inputs, [out], axis)
+
+
+def _places(name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]) -> Draft:
+    """One output made by torch.zeros / full and writes of whole inputs into slices of one
+    axis: the inputs placed, the rest filled."""
+    root = roots[0]
+    writes = []
+    while root.op == "write":
+        writes.append(root)
+        root = root.args[0]
+    if len(roots) != 1 or root.op != "fill" or not writes:
+        raise Unsupported("a filled tensor with other work: only inputs written into slices")
+    lines, used = [], []
+    for w in reversed(writes):
+        x, trans, _ = _operand(w.args[1]) if _unview(w.args[1]).op != "const" else (w, 1, 0)
+        if trans or x.op != "input" or x.name in used:
+            raise Unsupported("a write of other than an input, each once")
+        if w.axis != writes[0].axis:
+            raise Unsupported("writes along several axes")
+        used.append(x.name)
+        # anchored at the nearer end of the axis (a pad's far side ends a fixed count early)
+        start, n, full = w.meta["start"], w.args[1].shape[w.axis], w.shape[w.axis]
+        where = f"end={full - start - n}" if full - start - n < start else f"start={start}"
+        lines.append(
+            f"k.place({var(outs[0])}, {var(x.name)}, axis={w.axis}, {where}, "
+            f"fill={_const(root.value)})"
+        )
+    if sorted(used) != sorted(inputs):
+        raise Unsupported("writes that leave an input unread")
+    return _render(
+        name, description, "place", list(inputs), outs, {}, [], lines, set(), SCHEDULES["concat"]
+    )
+
+
+def _repeat(name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]) -> Draft:
+    """One output that is one input repeated along an axis (repeat_interleave, repeat)."""
+    root = _unview(roots[0])
+    x = _unview(root.args[0]) if root.op == "repeat" else root
+    if len(roots) != 1 or root.op != "repeat" or x.op != "input" or len(inputs) != 1:
+        raise Unsupported("a repeat with other work: only one input repeated along an axis")
+    if x.shape != tuple(inputs[x.name]) or root.args[0].ndim != x.ndim:
+        raise Unsupported("a repeat of a reshaped input")
+    times, inter = root.meta["times"], root.meta["interleave"]
+    operands = f"{var(x.name)}, axis={root.axis}, times={times}, interleave={inter}"
+    return _job(name, description, "repeat", inputs, outs, operands)
 
 
 def _slices(name: str, description: str, inputs: dict, outputs: dict, roots: list[Sym]) -> Draft:
@@ -651,7 +850,13 @@ def _rows(
     if any(s.op == "part" and s.shape != row for s in nodes):
         raise Unsupported("column slices that are not whole rows")
     full = row
-    if not reduces and not any(s.op == "part" for s in nodes):
+    banded = any(s.op == "band" for s in nodes)
+    if banded and any(r.shape != row for r in roots):
+        raise Unsupported("a triangle beside outputs of other shapes")
+    if not reduces and not banded and not any(s.op == "part" for s in nodes):
+        split = _channel_split(inputs, full, _scalars(inputs, roots))
+        if split is not None:
+            return _channel_rows(name, description, inputs, outs, roots, attrs, dtypes, split)
         row = _shared_row(inputs, row)
     lead, cols = row[:-1], row[-1]
     layouts: dict[str, str] = {}
@@ -699,6 +904,68 @@ def _rows(
         loops,
         rd.funcs,
         SCHEDULES[category],
+    )
+
+
+def _channel_split(
+    inputs: dict[str, tuple[int, ...]], full: tuple[int, ...], scalars: set[str]
+) -> int | None:
+    """e where operands broadcast along every axis from e on (`w.view(1, -1, 1, 1)` of
+    [B, C, H, W]: its one non-one axis ends at e = 2), the others full or scalars: rows of
+    the axes from e on, the operand's values taken in turn by the rows."""
+    ends, starts = set(), set()
+    for n, shape in inputs.items():
+        if n in scalars or _strip(shape) == _strip(full):
+            continue
+        padded = (1,) * (len(full) - len(shape)) + tuple(shape)
+        axes = [i for i, d in enumerate(padded) if d != 1]
+        if len(padded) != len(full) or not axes or axes != list(range(axes[0], axes[-1] + 1)):
+            return None
+        if any(padded[i] != full[i] for i in axes) or axes[-1] == len(full) - 1:
+            return None
+        ends.add(axes[-1] + 1)
+        starts.add(axes[0])
+    if starts == {0} and ends == {len(full) - 1}:
+        return None  # one value per row of the last axis: the rows layout
+    return ends.pop() if len(ends) == 1 else None
+
+
+def _channel_rows(
+    name: str,
+    description: str,
+    inputs: dict[str, tuple[int, ...]],
+    outs: list[str],
+    roots: list[Sym],
+    attrs: list[str],
+    dtypes: set[str],
+    split: int,
+) -> Draft:
+    """A broadcast of per-channel operands: rows of the axes from `split` on, each operand's
+    value for row r its value r % n (the `channels` layout)."""
+    nodes = _nodes(roots)
+    full = roots[0].shape
+    scalars = _scalars(inputs, roots)
+    layouts = {
+        n: "scalar" if n in scalars else "full" if _strip(s) == _strip(full) else "channels"
+        for n, s in inputs.items()
+    }
+    if any(_strip(r.shape) != _strip(full) for r in roots):
+        raise Unsupported("outputs of a per-channel broadcast of other shapes")
+    rd = Renderer("r", not _per_op(nodes) or _upcast(nodes, dtypes))
+    for o, r in zip(outs, roots, strict=True):
+        rd.lines.append(f"    r.store({var(o)}, {rd.expr(r)})")
+    loop = f"with k.rows(row_axes={len(full) - split}) as r:\n" + "\n".join(rd.lines)
+    return _render(
+        name,
+        description,
+        "broadcast",
+        list(inputs),
+        outs,
+        layouts,
+        attrs,
+        [loop],
+        rd.funcs,
+        SCHEDULES["broadcast"],
     )
 
 

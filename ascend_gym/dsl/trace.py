@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, matmul, cat, slice, gather
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather, repeat, fill, write, band
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -374,7 +374,9 @@ def swap(a: Sym, d0: int, d1: int) -> Sym:
         shape = list(a.shape)
         shape[d0], shape[d1] = shape[d1], shape[d0]
         return reshape(a, shape)
-    raise Unsupported(f"a transpose of axes {d0} and {d1} of {a.ndim}")
+    order = list(range(a.ndim))
+    order[d0], order[d1] = d1, d0
+    return permute(a, order)
 
 
 def permute(a: Sym, dims: Any) -> Sym:
@@ -387,7 +389,23 @@ def permute(a: Sym, dims: Any) -> Sym:
         return reshape(a, [a.shape[d] for d in order])
     if order[:-2] == list(range(a.ndim - 2)) and order[-2:] == [a.ndim - 1, a.ndim - 2]:
         return transpose(a)
-    raise Unsupported(f"a permutation {order} of {a.ndim} axes")
+    groups = _two_groups(order)
+    if groups is None:
+        raise Unsupported(f"a permutation {order} of {a.ndim} axes")
+    return Sym("permute", tuple(a.shape[d] for d in order), (a,), meta={"groups": groups})
+
+
+def _two_groups(order: list[int]) -> tuple[int, int, int] | None:
+    """(p, q, s) when the order swaps the axis groups [p, q) and [q, s), the others in place
+    (`permute(0, 2, 1, 3)`, `transpose(0, 1)` of a 3-d tensor, `permute(1, 2, 0)`)."""
+    n = len(order)
+    for p in range(n):
+        for q in range(p + 1, n):
+            for e in range(q + 1, n + 1):
+                rest = list(range(e, n))
+                if order == [*range(p), *range(q, e), *range(p, q), *rest]:
+                    return p, q, e
+    return None
 
 
 def matmul(a: Sym, b: Sym) -> Sym:
@@ -415,6 +433,19 @@ def concat(xs: Any, axis: int = 0) -> Sym:
     return Sym("cat", tuple(shape), tuple(xs), axis=ax)
 
 
+def repeat(a: Sym, times: int, axis: int, interleave: bool) -> Sym:
+    """`x.repeat_interleave(times, dim=axis)` (each element `times` times in a row) or, with
+    interleave False, `x.repeat` along one axis (the whole axis `times` times)."""
+    ax = axis % a.ndim
+    if times == 1:
+        return a
+    shape = list(a.shape)
+    shape[ax] *= times
+    return Sym(
+        "repeat", tuple(shape), (a,), axis=ax, meta={"times": times, "interleave": interleave}
+    )
+
+
 def stack(xs: Any, axis: int = 0) -> Sym:
     """np.stack / torch.stack along any axis: a concatenation of the tensors with that axis
     added (of one) to each."""
@@ -429,8 +460,10 @@ def index(a: Sym, item: Any) -> Sym:
     items = list(item) if isinstance(item, tuple) else [item]
     if isinstance(items[-1], Sym) and all(i is Ellipsis for i in items[:-1]):
         return gather(a, -1, items[-1], shared=True)  # x[..., idx]: index_select on the last axis
-    if sum(i is Ellipsis for i in items) > 1 or any(i is None for i in items):
-        raise Unsupported("indexing with None or two ellipses")
+    if sum(i is Ellipsis for i in items) > 1:
+        raise Unsupported("indexing with two ellipses")
+    if any(i is None for i in items):
+        return _with_new_axes(a, items)
     if Ellipsis in items:
         at = items.index(Ellipsis)
         items[at : at + 1] = [slice(None)] * (a.ndim - len(items) + 1)
@@ -461,6 +494,58 @@ def index(a: Sym, item: Any) -> Sym:
         del shape[ax]
         return reshape(out, shape or [1])
     return out
+
+
+def band(a: Sym, fn: str, diagonal: int) -> Sym:
+    """torch.triu / tril: the upper or lower triangle of each matrix (the last two axes)."""
+    if a.ndim < 2:
+        raise Unsupported(f"torch.{fn} of a {a.ndim}-d tensor")
+    return Sym("band", a.shape, (a,), fn=fn, value=float(diagonal))
+
+
+def fill(shape: Any, value: float) -> Sym:
+    """torch.zeros / ones / full / empty: a tensor of one value (empty's, undefined, is 0)."""
+    return Sym("fill", tuple(int(d) for d in shape), value=float(value))
+
+
+def write(base: Sym, item: Any, value: Any) -> Sym:
+    """`base[item] = value` for basic indexing along one axis: the region's elements replaced
+    by the value (of the region's element count, or a number)."""
+    region = index(base, item)
+    cut = region
+    while cut.op == "view":
+        cut = cut.args[0]
+    v = lift(value)
+    if cut is base:  # the whole tensor
+        return v if v.op == "const" else reshape(v, base.shape)
+    if cut.op != "slice" or cut.args[0] is not base:
+        raise Unsupported("a write through other than basic indexing of one axis")
+    if v.op != "const":
+        if math.prod(v.shape) != math.prod(cut.shape):
+            raise Unsupported(f"a write of {list(v.shape)} into {list(region.shape)}")
+        v = reshape(v, cut.shape)
+    return Sym("write", base.shape, (base, v), axis=cut.axis, meta={"start": cut.meta["start"]})
+
+
+def _with_new_axes(a: Sym, items: list[Any]) -> Sym:
+    """Indexing with None (`w[:, None]`, `x[None, ...]`): the index without it, then an axis
+    of one where each None stood (a view)."""
+    if any(isinstance(i, Sym) for i in items):
+        raise Unsupported("indexing by a tensor beside None")
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        taken = sum(i is not None for i in items) - 1
+        items[at : at + 1] = [slice(None)] * (a.ndim - taken)
+    kept = [i for i in items if i is not None]
+    out = index(a, tuple(kept)) if kept else a
+    shape, ax = [], 0
+    for i in items:
+        if i is None:
+            shape.append(1)
+        elif not isinstance(i, int):  # a slice keeps its axis; an integer dropped it
+            shape.append(out.shape[ax])
+            ax += 1
+    return reshape(out, [*shape, *out.shape[ax:]])
 
 
 def gather(x: Sym, axis: int, index: Sym, shared: bool = False) -> Sym:

@@ -10,30 +10,69 @@ i + blockDim, ...; a short tile at an edge moves only its valid rows and columns
 
 from __future__ import annotations
 
-from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lower import Lowering
+from ascend_core.package import OperatorSpec
+from ascend_gym.dsl.compute import LoopLowering
+from ascend_gym.dsl.lang import DslError, Kernel
+from ascend_gym.dsl.lower import HELPERS, Lowering
 
 # Gather moves 2- and 4-byte lanes (as their bits: any dtype of that width)
 WIDTHS = {"float16": 2, "bfloat16": 2, "float32": 4, "int32": 4}
+
+
+def check_transpose(k: Kernel, spec: OperatorSpec, dtypes: tuple[str, ...]) -> None:
+    """A transpose kernel reads the spec's one input into its one output, of one of `dtypes`."""
+    job = k.swap
+    assert job is not None
+    if [a.name for a in spec.inputs] != [job.x.name] or [o.name for o in spec.outputs] != [
+        job.out.name
+    ]:
+        raise DslError(job.where, "a transpose kernel has the spec's one input and one output")
+    if any(a.dynamic for a in spec.inputs):
+        raise DslError(job.where, "a TensorList input is not lowered")
+    for c in spec.cases:
+        dx, dy = spec.arg_dtype(c, job.x.name), spec.arg_dtype(c, job.out.name)
+        if dx != dy or dx not in dtypes:
+            raise DslError(job.where, f"case {c.name}: a transpose of {dx} into {dy}")
+        if job.groups is not None and len(spec.arg_shape(c, job.x.name)) < job.groups[2]:
+            raise DslError(job.where, f"case {c.name}: {job.x.name} has no axis group")
 
 
 class TransposeLowering(Lowering):
     """A kernel of one transpose -> package files."""
 
     def _check(self) -> None:
-        spec, job = self.spec, self.k.swap
-        assert job is not None
         self.kind = "transpose"
-        if [a.name for a in spec.inputs] != [job.x.name] or [o.name for o in spec.outputs] != [
-            job.out.name
-        ]:
-            raise DslError(job.where, "a transpose kernel has the spec's one input and one output")
-        if any(a.dynamic for a in spec.inputs):
-            raise DslError(job.where, "a TensorList input is not lowered")
-        for c in spec.cases:
-            dx, dy = spec.arg_dtype(c, job.x.name), spec.arg_dtype(c, job.out.name)
-            if dx != dy or dx not in WIDTHS:
-                raise DslError(job.where, f"case {c.name}: a transpose of {dx} into {dy}")
+        check_transpose(self.k, self.spec, tuple(WIDTHS))
+        self.low: LoopLowering | None = None
+        if self.k.loops:  # a transposed() loop: its work on each tile of x before the Gather
+            (lp,) = self.k.loops
+            self.low = LoopLowering(lp, {n: "T" for n in self.k.tensors})
+            self._compute_body(self.low, row=False)
+            if self.low.n_masks:
+                raise DslError(lp.where, "comparisons are not lowered in a transposed() loop")
+
+    def _work(self) -> list[str]:
+        """Compute's element-wise work on the tile of x, into the tile the Gather reads."""
+        if self.low is None:
+            return []
+        job = self.k.swap
+        assert job is not None
+        return [
+            f"    LocalTensor<T> {job.x.name} = in;",
+            f"    LocalTensor<T> {job.out.name} = workBuf.Get<T>();",
+            "    const uint32_t n = tileRows * tileCols;  // padding lanes too, never stored",
+            *(f"    {line}" for line in self.low.lines),
+            f"    in = {job.out.name};",
+        ]
+
+    def _work_buffers(self) -> tuple[list[str], list[str], int]:
+        """InitBuffer lines, TBuf names and fp32 temporaries of the work (none without it)."""
+        if self.low is None:
+            return [], [], 0
+        n = self.low.n_bufs
+        init = ["    pipe.InitBuffer(workBuf, lanes * sizeof(T));"]
+        init += [f"    pipe.InitBuffer(tmpBuf{i}, lanes * sizeof(float));" for i in range(n)]
+        return init, ["workBuf", *(f"tmpBuf{i}" for i in range(n))], n
 
     def fields(self) -> list[tuple[str, str, str]]:
         return [
@@ -42,15 +81,19 @@ class TransposeLowering(Lowering):
             ("uint32_t", "cols", "columns of x (rows of y)"),
             ("uint32_t", "tileRows", "rows of x a tile (a multiple of 16)"),
             ("uint32_t", "tileCols", "columns of x a tile (a multiple of 16)"),
+            *(("float", a, "attr") for a in self.k.attrs),
         ]
 
     def kernel_source(self) -> str:
         job = self.k.swap
         assert job is not None
         x, y = job.x.name, job.out.name
+        work = self._work()
+        work_init, work_bufs, _ = self._work_buffers()
         return "\n".join(
             [
                 *self.prelude(),
+                *([HELPERS] if self.low is not None else []),
                 "// Generated from the tile DSL: y[..., j, i] = x[..., i, j], tile by tile through UB.",
                 "template <typename T>",
                 f"class {self.cls} {{",
@@ -59,7 +102,10 @@ class TransposeLowering(Lowering):
                 "",
                 " public:",
                 "  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t batch, uint32_t rows, "
-                "uint32_t cols, uint32_t tileRows, uint32_t tileCols) {",
+                "uint32_t cols, uint32_t tileRows, uint32_t tileCols"
+                + "".join(f", float {a}" for a in self.k.attrs)
+                + ") {",
+                *(f"    this->{a} = {a};" for a in self.k.attrs),
                 "    this->batch = batch, this->rows = rows, this->cols = cols;",
                 "    this->tileRows = tileRows, this->tileCols = tileCols;",
                 "    const uint64_t n = static_cast<uint64_t>(batch) * rows * cols;",
@@ -69,6 +115,7 @@ class TransposeLowering(Lowering):
                 "    pipe.InitBuffer(inQueue, BUFFER_NUM, lanes * sizeof(T));",
                 "    pipe.InitBuffer(outQueue, BUFFER_NUM, lanes * sizeof(T));",
                 "    pipe.InitBuffer(offsetBuf, lanes * sizeof(int32_t));",
+                *work_init,
                 "    // lane (j, i) of the transposed tile reads row i, column j: byte (i * tileCols + j) * size",
                 "    LocalTensor<int32_t> off = offsetBuf.Get<int32_t>();",
                 "    CreateVecIndex(off, static_cast<int32_t>(0), tileRows);",
@@ -109,12 +156,14 @@ class TransposeLowering(Lowering):
                 "  }",
                 "  __aicore__ inline void Compute() {",
                 "    LocalTensor<T> in = inQueue.DeQue<T>();",
+                *(["    LocalTensor<T> tile = in;"] if work else []),
+                *work,
                 "    LocalTensor<T> out = outQueue.AllocTensor<T>();",
                 "    LocalTensor<uint32_t> off = offsetBuf.Get<uint32_t>();",
                 "    Gather(out.template ReinterpretCast<B>(), in.template ReinterpretCast<B>(), off, 0, "
                 "tileRows * tileCols);",
                 "    outQueue.EnQue(out);",
-                "    inQueue.FreeTensor(in);",
+                f"    inQueue.FreeTensor({'tile' if work else 'in'});",
                 "  }",
                 "  __aicore__ inline void CopyOut(uint64_t at, uint32_t nr, uint32_t nc) {",
                 "    LocalTensor<T> out = outQueue.DeQue<T>();",
@@ -130,9 +179,10 @@ class TransposeLowering(Lowering):
                 "  TPipe pipe;",
                 "  TQue<TPosition::VECIN, BUFFER_NUM> inQueue;",
                 "  TQue<TPosition::VECOUT, BUFFER_NUM> outQueue;",
-                "  TBuf<TPosition::VECCALC> offsetBuf;",
+                f"  TBuf<TPosition::VECCALC> {', '.join(['offsetBuf', *work_bufs])};",
                 "  GlobalTensor<T> xGm, yGm;",
                 "  uint32_t batch, rows, cols, tileRows, tileCols;",
+                *([f"  float {', '.join(self.k.attrs)};"] if self.k.attrs else []),
                 "};",
                 "",
                 f'extern "C" __global__ __aicore__ void {self.spec.kernel}(GM_ADDR {x}, GM_ADDR {y}, '
@@ -140,15 +190,45 @@ class TransposeLowering(Lowering):
                 "  GET_TILING_DATA(t, tiling);",
                 "  if (t.batch == 0) return;  // an empty tensor: nothing to move",
                 f"  {self.cls}<DTYPE_{x.upper()}> op;",
-                f"  op.Init({x}, {y}, t.batch, t.rows, t.cols, t.tileRows, t.tileCols);",
+                f"  op.Init({x}, {y}, t.batch, t.rows, t.cols, t.tileRows, t.tileCols"
+                + "".join(f", t.{a}" for a in self.k.attrs)
+                + ");",
                 "  op.Process();",
                 "}",
                 "",
             ]
         )
 
+    def _dims(self) -> list[str]:
+        """Host lines of x as [batch, rows, cols]: the last two axes swapped, or the groups
+        [p, q) and [q, rank) (the axes before p the batch)."""
+        job = self.k.swap
+        assert job is not None
+        if job.groups is None:
+            return [
+                "  uint64_t batch = 1;",
+                "  for (size_t i = 0; i + 2 < rank; ++i) batch *= x.GetDim(i);",
+                "  const uint32_t rows = static_cast<uint32_t>(x.GetDim(rank - 2));",
+                "  const uint32_t cols = static_cast<uint32_t>(x.GetDim(rank - 1));",
+            ]
+        p, q, _ = job.groups
+        return [
+            f"  if (rank < {q + 1}) return ge::GRAPH_FAILED;",
+            "  uint64_t batch = 1, rows64 = 1, cols64 = 1;  // the groups [p, q) and [q, rank)",
+            f"  for (size_t i = 0; i < {p}; ++i) batch *= x.GetDim(i);",
+            f"  for (size_t i = {p}; i < {q}; ++i) rows64 *= x.GetDim(i);",
+            f"  for (size_t i = {q}; i < rank; ++i) cols64 *= x.GetDim(i);",
+            "  const uint32_t rows = static_cast<uint32_t>(rows64), cols = static_cast<uint32_t>(cols64);",
+        ]
+
     def host_source(self) -> str:
         s = self.sched
+        work_bytes = []
+        if self.low is not None:  # the work's tile of T and its fp32 temporaries, a lane
+            n_tmp = self._work_buffers()[2]
+            work_bytes = [
+                f"constexpr uint32_t WORK_TMP = {n_tmp};  // fp32 temporaries of the work"
+            ]
         return "\n".join(
             [
                 *self.host_prelude(),
@@ -157,6 +237,7 @@ class TransposeLowering(Lowering):
                 f"constexpr uint32_t TILE = {s.rows_per_tile};  "
                 "// @tune rows_per_tile in [16, 256] step 16",
                 f"constexpr uint32_t BUFFER_NUM = {s.buffer_num};  // the kernel's queue depth",
+                *work_bytes,
                 "",
                 "static uint32_t Align16(uint32_t n) { return (n + 15) / 16 * 16; }",
                 "",
@@ -165,10 +246,7 @@ class TransposeLowering(Lowering):
                 "  const gert::Shape& x = context->GetInputShape(0)->GetStorageShape();",
                 "  const size_t rank = x.GetDimNum();",
                 "  if (rank < 2) return ge::GRAPH_FAILED;",
-                "  uint64_t batch = 1;",
-                "  for (size_t i = 0; i + 2 < rank; ++i) batch *= x.GetDim(i);",
-                "  const uint32_t rows = static_cast<uint32_t>(x.GetDim(rank - 2));",
-                "  const uint32_t cols = static_cast<uint32_t>(x.GetDim(rank - 1));",
+                *self._dims(),
                 "  uint32_t typeSize = 0;",
                 "  ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeSize);",
                 "  if (typeSize == 0) return ge::GRAPH_FAILED;",
@@ -179,7 +257,9 @@ class TransposeLowering(Lowering):
                 "  uint32_t tileCols = std::min(Align16(std::max(TILE, 16u)), Align16(cols));",
                 "  // in and out queues of the tile's elements and its uint32 gather offsets fit UB;",
                 "  // one Gather of at most 8192 lanes (its repeats stay within 255 for 4-byte lanes)",
-                "  auto bytes = [&]() { return (2ull * BUFFER_NUM * typeSize + 4) * tileRows * tileCols; };",
+                "  auto bytes = [&]() { return (2ull * BUFFER_NUM * typeSize + 4"
+                + (" + typeSize + 4ull * WORK_TMP" if self.low is not None else "")
+                + ") * tileRows * tileCols; };",
                 "  while ((bytes() > ubSize || tileRows * tileCols > 8192) && (tileRows > 16 || tileCols > 16)) {",
                 "    if (tileRows >= tileCols) tileRows = Align16(tileRows / 2);",
                 "    else tileCols = Align16(tileCols / 2);",
@@ -192,6 +272,7 @@ class TransposeLowering(Lowering):
                 "  tiling.set_cols(cols);",
                 "  tiling.set_tileRows(tileRows);",
                 "  tiling.set_tileCols(tileCols);",
+                *self._attr_host(),
                 "  const uint64_t cores = std::min<uint64_t>(BLOCK_DIM, platform.GetCoreNumAiv());",
                 "  const uint32_t blockDim = empty ? 1 : static_cast<uint32_t>(std::max<uint64_t>("
                 "1, std::min(cores, tiles)));",

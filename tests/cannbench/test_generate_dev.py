@@ -1,8 +1,8 @@
 """The offline generator on its development set (`tests/cannbench/data/gen_dev`, tasks written
 here in cann-bench's layout from PyTorch's documentation of each op): the torch forms, scalar
 attributes of every type, bfloat16- and int32-only case sets, int8 and int64 outputs, [1]
-scales, views that broadcast a row or a column, matmuls with transposed operands,
-transposes, concatenations, slices and
+scales, views that broadcast a row or a column, matmuls with transposed operands and
+element-wise epilogues, transposes, concatenations, slices and
 gathers along the last axis, each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
@@ -48,12 +48,23 @@ TASKS = {
     "level1/gather_last": 2,  # torch.gather along the last axis, an int64 and an int32 index
     "level2/index_select_last": 2,  # torch.index_select: one index row for every row
     "level2/linear_bias": 2,  # F.linear with a bias: the cube's initial C (fp16, fp32)
+    "level2/linear_relu": 2,  # relu(F.linear(...)): an epilogue on the vector cores (cube loop)
+    "level2/bmm_gelu_pair": 2,  # torch.bmm and F.gelu of it: two outputs of one epilogue
+    "level1/remainder_fmod": 2,  # torch.remainder and fmod: a - floor / trunc(a / b) * b
+    "level1/permute_heads": 3,  # permute(0, 2, 1, 3): rows of the last axis copied into place
+    "level1/permute_rotate": 2,  # movedim(x, 0, -1): two axis groups swapped by a Gather
+    "level2/channel_affine": 2,  # x * w.view(1, -1, 1, 1) + b...: per-channel rows of H x W
+    "level1/repeat_interleave_mid": 3,  # repeat_interleave(x, 3, dim=1): copies of rows
+    "level1/zeros_place": 2,  # torch.zeros, then two inputs written by slice: places and fills
+    "level1/triu_tril": 3,  # torch.triu / tril: each row's first lanes zeroed (Duplicate)
+    "level2/transpose_gelu": 2,  # gelu(x.transpose(-1, -2) * scale): work on x's tiles, gathered
+    "level2/batch_norm_prelu": 2,  # F.batch_norm (inference) and F.prelu: five channel operands
 }
 
 
 def test_the_dev_set_is_in_cann_benchs_layout():
     tasks = sorted(p.parent for p in DEV.glob("level*/*/proto.yaml"))
-    assert 30 <= len(tasks) <= 52
+    assert 30 <= len(tasks) <= 80
     for t in tasks:
         assert {"proto.yaml", "golden.py", "cases.yaml", "desc.md"} <= {f.name for f in t.iterdir()}
 

@@ -84,6 +84,27 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return np.cumsum(a[0], axis=s.axis)
     if s.op == "transpose":
         return np.swapaxes(a[0], -1, -2)
+    if s.op == "band":
+        k = int(s.value)
+        return np.triu(a[0], k) if s.fn == "triu" else np.tril(a[0], k)
+    if s.op == "fill":
+        return np.full(s.shape, s.value)
+    if s.op == "write":
+        out = a[0].copy()
+        start = s.meta["start"]
+        region = [slice(None)] * out.ndim
+        region[s.axis] = slice(start, start + a[1].shape[s.axis])
+        out[tuple(region)] = a[1]
+        return out
+    if s.op == "repeat":
+        times, axis = s.meta["times"], s.axis
+        if s.meta["interleave"]:
+            return np.repeat(a[0], times, axis=axis)
+        return np.concatenate([a[0]] * times, axis=axis)
+    if s.op == "permute":
+        p, q, e = s.meta["groups"]
+        n = a[0].ndim
+        return np.transpose(a[0], [*range(p), *range(q, e), *range(p, q), *range(e, n)])
     if s.op == "matmul":
         return np.matmul(a[0], a[1])
     if s.op == "cat":
@@ -139,9 +160,20 @@ GOLDENS = [
     ("torch.where(x > 0, x, torch.zeros_like(x))", {}),
     ("torch.where(x != 0, x, y) + (y == x) * 2", {}),
     ("torch.sinh(x) + torch.cosh(y) + torch.erfc(x) + torch.frac(y * 3)", {}),
+    # modulo: remainder and % take the divisor's sign, fmod the dividend's
+    ("torch.remainder(x * 5, y.abs() + 0.5) + torch.fmod(x * 5, y.abs() + 0.5) + (x * 7) % 2", {}),
+    ("(y * 9) // 4 + torch.floor_divide(x * 9, -4) + 3 % (y.abs() + 1)", {}),
     ("torch.rsub(x, y, alpha=beta) + torch.divide(x, y.abs() + 1)", {"beta": 0.5}),
     ("x.norm(dim=-1, keepdim=True) + torch.norm(y, 2, -1, True)", {}),
     ("x.clone().mul_(y).add_(beta).cpu()", {"beta": 0.5}),
+    ("x.masked_fill(y > 0.5, -1.0) + F.prelu(x, w[:1]) + F.tanhshrink(y) + torch.hypot(x, y)", {}),
+    ("torch.xlogy(x, y.abs() + 1) + F.softmin(x, -1) + F.dropout(y, 0.3, training=False)", {}),
+    (
+        "F.batch_norm(z, z.mean(-1)[0], z.mean(-1)[1].abs() + 1, z.amax(-1)[2], z.amin(-1)[0], eps=beta)",
+        {"beta": 1e-5},
+    ),
+    ("F.prelu(z, z.mean(-1)[0])", {}),
+    ("x.clone().copy_(y * 2) + x + x.float().mul_(3).to(x.dtype) - x.detach()", {}),
     ("F.softmax(x, dim=-1)", {}),
     ("x.log_softmax(-1)", {}),
     ("torch.softmax(z, dim=1)", {}),
@@ -168,6 +200,8 @@ GOLDENS = [
     ),
     ("torch.nn.Softmax(dim=-1)(x) + torch.nn.GELU(approximate='tanh')(y)", {}),
     ("torch.nn.LeakyReLU(beta)(x) + torch.nn.MSELoss(reduction='sum')(x, y)", {"beta": 0.1}),
+    ("x * y[:, None, 0] + w[None, :] - w[None, ..., None].squeeze(-1)", {}),
+    ("torch.triu(x, 1) + torch.tril(y, diagonal=-2) * 3 - z.triu(-1).sum()", {}),
     ("x - x.max(dim=-1, keepdim=True).values + torch.max(x, y) - torch.min(z, 1)[0].sum()", {}),
 ]
 
@@ -245,8 +279,8 @@ def test_matmuls_and_transposes_compute_what_torch_does(expr):
 @pytest.mark.parametrize(
     ("expr", "why"),
     [
-        ("x.permute(1, 0, 2)", "a permutation"),  # moves a batch axis: elements reordered
-        ("x.transpose(0, 1).sum(-1)", "a transpose of axes 0 and 1"),
+        ("x.permute(2, 1, 0)", r"a permutation \[2, 1, 0\]"),  # not a swap of two axis groups
+        ("x.transpose(0, 2).sum(-1)", r"a permutation \[2, 1, 0\]"),
         ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
         ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
     ],
@@ -284,13 +318,39 @@ def test_a_plain_matmul_is_a_cube_program(expr, shapes, line):
 
 
 @pytest.mark.parametrize(
+    ("expr", "shapes", "lines"),
+    [
+        (
+            "torch.relu(a @ b)",
+            {"a": [32, 16], "b": [16, 48]},
+            ["k.cube(a, b) as m:", "maximum(p, 0.0)"],
+        ),
+        (
+            "F.gelu(F.linear(a, b, c)) * 2",
+            {"a": [4, 8, 16], "b": [24, 16], "c": [24]},
+            ["k.cube(a, b, trans_b=True, bias=c_) as m:", "m.store(out, "],
+        ),
+        (
+            "(a.float() @ b.float() + c.float()).half()",
+            {"a": [8, 16], "b": [16, 24], "c": [8, 24]},
+            ["k.cube(a, b, c_float=True) as m:", "m.load(c_)"],
+        ),
+    ],
+)
+def test_element_wise_work_on_a_matmul_is_its_epilogue(expr, shapes, lines):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert all(line in source for line in lines), source
+
+
+@pytest.mark.parametrize(
     ("expr", "shapes", "why"),
     [
-        ("torch.relu(a @ b)", {"a": [32, 16], "b": [16, 48]}, "a matmul with other work"),
+        ("torch.relu(a @ b).sum(-1)", {"a": [32, 16], "b": [16, 48]}, "with reduce work after"),
         ("a.t() * 2", {"a": [32, 16], "b": [16, 32]}, "a transpose outside a matmul"),
         ("(a * 2) @ b", {"a": [32, 16], "b": [16, 48]}, "a computed operand"),
         ("a @ b", {"a": [2, 1, 8, 16], "b": [1, 3, 16, 4]}, "batch axes broadcast"),
-        ("a @ b + c", {"a": [8, 16], "b": [16, 24], "c": [8, 24]}, "other than one value per"),
+        ("a @ b + c", {"a": [8, 16], "b": [16, 24], "c": [8, 1]}, r"input c \[8, 1\] beside"),
+        ("torch.where(a @ b > 0, a @ b, 0)", {"a": [8, 16], "b": [16, 24]}, "2 matmuls"),
     ],
 )
 def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
@@ -310,6 +370,106 @@ def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
 def test_a_transpose_of_the_last_two_axes_is_a_transpose_program(expr, shape):
     source = offline_draft(_golden(expr, {}, {"x": shape}, "float16")).source
     assert "k.transpose(out, x)" in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "line"),
+    [
+        (
+            "torch.repeat_interleave(x, 3, dim=1)",
+            "k.repeat(out, x, axis=1, times=3, interleave=True)",
+        ),
+        ("x.repeat_interleave(2, -1)", "k.repeat(out, x, axis=2, times=2, interleave=True)"),
+        ("x.repeat(1, 4, 1)", "k.repeat(out, x, axis=1, times=4, interleave=False)"),
+    ],
+)
+def test_a_repeat_along_an_axis_is_a_repeat_program(expr, line):
+    shape = (2, 3, 5)
+    pkg = _golden(expr, {}, {"x": list(shape)}, "float16")
+    source = offline_draft(pkg).source
+    assert line in source, source
+    (root,) = sym.trace(numpy_view(pkg), {"x": shape}, [])
+    x = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+    want = eval(expr, {"torch": torch, "x": torch.from_numpy(x)}).numpy()
+    np.testing.assert_array_equal(evaluate(root, {"x": x}, {}), want)
+
+
+@pytest.mark.parametrize(
+    ("expr", "lines"),
+    [
+        ("F.pad(x, (1, 2))", ["k.place(out, x, axis=2, start=1, fill=0.0)"]),
+        ("F.pad(x, (0, 0, 3, 0), value=-1.5)", ["k.place(out, x, axis=1, end=0, fill=-1.5)"]),
+    ],
+)
+def test_a_constant_pad_is_a_place_in_a_fill(expr, lines):
+    shape = (2, 3, 5)
+    pkg = _golden(expr, {}, {"x": list(shape)}, "float16")
+    source = offline_draft(pkg).source
+    assert all(line in source for line in lines), source
+    (root,) = sym.trace(numpy_view(pkg), {"x": shape}, [])
+    x = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+    want = eval(expr, {"F": torch.nn.functional, "x": torch.from_numpy(x)}).numpy()
+    np.testing.assert_array_equal(evaluate(root, {"x": x}, {}), want)
+
+
+def test_element_wise_work_around_a_transpose_is_a_transposed_loop():
+    source = offline_draft(_golden("torch.relu(x.mT) * 2", {}, {"x": [3, 8, 6]}, "float16")).source
+    assert "with k.transposed(out, x) as t:" in source, source
+    source = offline_draft(_golden("(x * 3).permute(1, 2, 0)", {}, {"x": [3, 8, 6]})).source
+    assert "with k.transposed(out, x, (0, 1, 3)) as t:" in source, source
+    for expr, why in [
+        ("x.mT + x", "a transpose with other work"),
+        ("x.mT.sum(-1, keepdim=True) * 2", "with reduce work"),
+        ("torch.transpose(x, 0, 1) * 2", "a transpose that moves rows"),
+    ]:
+        with pytest.raises(sym.Unsupported, match=why):
+            offline_draft(_golden(expr, {}, {"x": [3, 8, 8]}, "float16"))
+
+
+def test_repeats_the_copies_cannot_take_are_unsupported():
+    for expr, why in [
+        ("x.repeat(2, 2, 1)", "repeat along more than one axis"),
+        ("x.repeat_interleave(x.sum().long(), 0)", "a tensor of repeats"),
+        ("x.repeat(1, 2, 1) * 2", "a repeat with other work"),
+    ]:
+        with pytest.raises(sym.Unsupported, match=why):
+            offline_draft(_golden(expr, {}, {"x": [2, 3, 5]}, "float16"))
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "lines"),
+    [
+        (
+            "x * w.view(1, -1, 1, 1) + b.view(1, -1, 1, 1)",
+            {"x": [2, 8, 5, 6], "w": [8], "b": [8]},
+            ['w = k.input("w", "channels")', "k.rows(row_axes=2) as r:"],
+        ),
+        ("x + w.unsqueeze(-1)", {"x": [4, 8, 6], "w": [8]}, ["k.rows(row_axes=1) as r:"]),
+        ("x - w", {"x": [4, 8, 6], "w": [8, 1]}, ['w = k.input("w", "channels")']),
+    ],
+)
+def test_an_operand_along_a_middle_axis_is_a_channels_operand(expr, shapes, lines):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert all(line in source for line in lines), source
+
+
+@pytest.mark.parametrize(
+    ("expr", "shape", "groups"),
+    [
+        ("x.permute(0, 2, 1, 3)", [2, 8, 4, 16], "(1, 2, 3)"),
+        ("torch.transpose(x, 0, 1)", [8, 4, 16], "(0, 1, 2)"),
+        ("torch.movedim(x, 0, -1)", [8, 4, 16], "(0, 1, 3)"),
+        ("x.moveaxis(-1, 1)", [2, 8, 4, 16], "(1, 3, 4)"),
+    ],
+)
+def test_a_swap_of_two_axis_groups_is_a_transpose_program(expr, shape, groups):
+    pkg = _golden(expr, {}, {"x": shape}, "float16")
+    source = offline_draft(pkg).source
+    assert f"k.transpose(out, x, {groups})" in source, source
+    (root,) = sym.trace(numpy_view(pkg), {"x": tuple(shape)}, [])
+    x = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+    want = eval(expr, {"torch": torch, "x": torch.from_numpy(x)}).numpy()
+    np.testing.assert_array_equal(evaluate(root, {"x": x}, {}), want)
 
 
 @pytest.mark.parametrize(
@@ -463,3 +623,13 @@ def test_a_golden_module_the_stand_in_cannot_run_is_unsupported():
     pkg = _golden("(x > 0).to(torch.bool) * 2", {}, {"x": [6, 16]})
     with pytest.raises(sym.Unsupported, match="a conversion to bool"):
         sym.trace(numpy_view(pkg), {"x": (6, 16)}, [])
+
+
+def test_a_graph_deeper_than_the_recursion_limit_is_a_refusal_not_a_crash():
+    from ascend_gym.cannbench.run import generate
+
+    pkg = _golden("sum([x * i for i in range(1, 3000)], x)", {}, {"x": [4, 8]})
+    assert generate(pkg, "Ascend910B2") == (
+        None,
+        "the golden's expression graph is too deep to generate from",
+    )

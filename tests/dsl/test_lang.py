@@ -37,6 +37,9 @@ def _error(source: str) -> DslError:
         (8, "    t.store(y, v.sum())", "rows() loop"),
         (8, "    t.store(y, 1 / (1 + exp(-w)))", "NameError"),
         (4, 'x = k.input("q")', "not in the spec"),
+        (7, '    v = t.load(k.input("w", "channels")).float()', "use a rows() loop"),
+        (6, "with k.rows(row_axes=0) as t:", "a number of trailing axes"),
+        (8, "    t.store(y, t.triu(v))", "takes a row of this rows() loop"),
     ],
 )
 def test_errors_name_the_program_line(line, bad, says):

@@ -1,0 +1,2 @@
+def permute_heads(x):
+    return x.permute(0, 2, 1, 3).contiguous()
