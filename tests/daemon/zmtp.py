@@ -5,6 +5,7 @@ benchmarks/request_memory.py; it talks to 127.0.0.1 only."""
 from __future__ import annotations
 
 import contextlib
+import select
 import socket
 import struct
 import threading
@@ -28,12 +29,26 @@ def frame(size: int, more: bool) -> bytes:
 
 
 def send_all(conns: list[socket.socket], chunks: list[bytes]) -> None:
-    """Each connection sends its chunks, on threads; a connection the daemon cut stops."""
+    """Each connection sends its chunks, on threads; a connection the daemon cut stops. A cut
+    (shutdown) does not always close the daemon's end at once: it stops reading it, and a plain
+    sendall would wait on a full window until the test gave up on it. The daemon's FIN says so."""
 
     def send(s: socket.socket) -> None:
+        s.setblocking(False)
+        poller = select.poll()
+        poller.register(s, select.POLLIN | select.POLLOUT)
         with contextlib.suppress(OSError):
             for chunk in chunks:
-                s.sendall(chunk)
+                view = memoryview(chunk)
+                while view:
+                    ready = dict(poller.poll())[s.fileno()]
+                    if ready & (select.POLLERR | select.POLLHUP):  # reset or closed: cut
+                        return
+                    if ready & select.POLLIN and not s.recv(1 << 16):  # the daemon's FIN: cut
+                        return
+                    if ready & select.POLLOUT:
+                        with contextlib.suppress(BlockingIOError):
+                            view = view[s.send(view) :]
 
     threads = [threading.Thread(target=send, args=(s,)) for s in conns]
     for t in threads:
