@@ -6,7 +6,6 @@ import dataclasses
 import json
 import random
 import threading
-import time
 import urllib.request
 
 import gymnasium as gym
@@ -135,13 +134,28 @@ def test_a_stopped_run_waits_for_the_evaluation_in_flight_to_be_logged(
     program = _evaluator_workdir(tmp_path, monkeypatch, daemon, "t-oe-drain", budget=5)
     (tmp_path / evaluator.INFLIGHT).mkdir()
     (tmp_path / evaluator.INFLIGHT / "4194304-gone").touch()  # 2**22, above any pid: a dead process
+    # Stopped once the submission is past its own look at the stop (a stop written before that is
+    # seen, and the submission ends STOPPED: the other outcome the protocol allows).
+    submitted = threading.Event()
+
+    def connect(address: str):
+        client = real_connect(address)
+        real_evaluate = client.evaluate
+
+        def evaluate(request):
+            submitted.set()
+            return real_evaluate(request)
+
+        client.evaluate = evaluate
+        return client
+
+    real_connect = evaluator.connect
+    monkeypatch.setattr(evaluator, "connect", connect)
     candidate = tmp_path / "c.cpp"
     candidate.write_text(program.replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 1536;"))
     worker = threading.Thread(target=evaluator.evaluate, args=(str(candidate),))
     worker.start()
-    marks = tmp_path / evaluator.INFLIGHT
-    while len(list(marks.iterdir())) < 2 and worker.is_alive():  # until the submission is marked
-        time.sleep(0.01)
+    assert submitted.wait(timeout=120)
     evaluator.stop_and_drain(tmp_path, timeout_s=300)
     assert [e["charged"] for e in evaluator.read_log(tmp_path)] == [True]
     worker.join()
