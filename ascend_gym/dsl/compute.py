@@ -38,6 +38,8 @@ VEC_UNARY = {
 }
 CMP = {"gt": "GT", "ge": "GE", "lt": "LT", "le": "LE", "eq": "EQ", "ne": "NE"}
 REDUCE = {"sum": "ReduceSum", "mean": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}
+# index reductions: the extreme and its first lane's index (calIndex), the index made a value
+ARG_REDUCE = {"argmax": "ReduceMax", "argmin": "ReduceMin"}
 
 
 def float_literal(v: float) -> str:
@@ -308,7 +310,9 @@ class ComputeMixin:
                 low.acc_of[id(n)] = low.accs
                 low.accs += 1
                 v = low.regs[id(n.args[0])].expr
-                fold = {"sum": "Add", "mean": "Add", "max": "Max", "min": "Min"}[n.fn]
+                fold = {"sum": "Add", "mean": "Add", "max": "Max", "min": "Min", "prod": "Mul"}[
+                    n.fn
+                ]
                 emit += [
                     f"LocalTensor<float> {acc} = {acc}Buf.Get<float>();",
                     "if (row + k == 0) {",
@@ -538,7 +542,19 @@ class ComputeMixin:
         slot = low.slots
         low.slots += 1
         d = f"stat[{slot * ROW_SLOT}]"
-        if n.op == "reduce":
+        if n.op == "reduce" and n.fn in ARG_REDUCE:
+            # dst[1] holds the index's bits (a uint32 in a float lane): the scalar unit reads
+            # it as the row's value, spread over the slot as a loaded row value is
+            src = low.regs[id(n.args[0])].expr
+            name = f"s{len(low.row_vals)}"
+            low.lines += [
+                f"{ARG_REDUCE[n.fn]}({d}, {src}, work, cols, true);",
+                f"const float {name} = static_cast<float>("
+                f"{d}.ReinterpretCast<uint32_t>().GetValue(1));",
+                f"Duplicate({d}, {name}, {ROW_SLOT});",
+            ]
+            low.row_vals[id(n)] = name
+        elif n.op == "reduce":
             src = low.regs[id(n.args[0])].expr
             low.lines.append(f"{REDUCE[n.fn]}({d}, {src}, work, cols);")
             if n.fn == "mean":

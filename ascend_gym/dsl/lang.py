@@ -176,6 +176,13 @@ class Value:
     def mean(self) -> Value:
         return _reduce("mean", self)
 
+    def argmax(self) -> Value:
+        """The lane index of the row's first maximum, as a value (torch.argmax)."""
+        return _reduce("argmax", self)
+
+    def argmin(self) -> Value:
+        return _reduce("argmin", self)
+
 
 def _wrap(x: object, where: str) -> Node:
     if isinstance(x, Value):
@@ -485,6 +492,9 @@ class Loop:
 
     def cummin(self, v: Value) -> Value:
         return self._along("scan", "min", v)
+
+    def cumprod(self, v: Value) -> Value:
+        return self._along("scan", "prod", v)
 
     def _along(self, op: str, fn: str, v: Value) -> Value:
         loc = _caller()

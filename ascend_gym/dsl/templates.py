@@ -788,6 +788,8 @@ def _columns(
     (full,), (axis,) = shapes, axes
     if axis == 0:
         raise Unsupported("a reduction along the outermost axis")
+    if any(s.fn in ("argmax", "argmin") for s in along):
+        raise Unsupported("an index reduction (argmax, argmin) along an inner axis")
     nodes = _nodes(roots)
     if any(s.op == "reduce" and id(s) not in {id(a) for a in along} for s in nodes):
         raise Unsupported("last-axis and inner-axis reductions together")
@@ -847,6 +849,10 @@ def _rows(
     if len(shapes) != 1 or () in shapes:
         raise Unsupported(f"no single row shape: {sorted(shapes)}")
     (row,) = shapes
+    # a reduction over the last n axes (a mean over H and W) makes those axes one row
+    (row_axes, *others) = {r.meta.get("row_axes", 1) for r in reduces} or {1}
+    if others:
+        raise Unsupported("reductions over different numbers of trailing axes")
     if any(s.op == "part" and s.shape != row for s in nodes):
         raise Unsupported("column slices that are not whole rows")
     full = row
@@ -859,11 +865,16 @@ def _rows(
             return _channel_rows(name, description, inputs, outs, roots, attrs, dtypes, split)
         row = _shared_row(inputs, row)
     lead, cols = row[:-1], row[-1]
+    if row_axes > 1:
+        lead, cols = row[:-row_axes], math.prod(row[-row_axes:])
+    ones = (1,) * row_axes
     layouts: dict[str, str] = {}
     scalars = _scalars(inputs, roots)
     for n, shape in inputs.items():
         if shape in (row, full):
             layouts[n] = "full"
+        elif row_axes > 1 and n not in scalars and shape != (*lead, *ones):
+            raise Unsupported(f"input {n} of shape {list(shape)} beside a row of several axes")
         elif any(s.op == "part" and s.args[0].name == n for s in nodes):
             layouts[n] = "full"
         elif n in scalars:
@@ -872,14 +883,14 @@ def _rows(
             row != full and _strip(shape) == full[-len(_strip(shape)) :]
         ):
             layouts[n] = "cols"
-        elif shape == (*lead, 1):
+        elif shape == (*lead, *ones):
             layouts[n] = "rows"
         else:
             raise Unsupported(f"input {n} of shape {list(shape)} against rows {list(row)}")
     for o, r in zip(outs, roots, strict=True):
         if r.shape in (row, full):
             layouts[o] = "full"
-        elif r.shape in (lead, (*lead, 1)):
+        elif r.shape in (lead, (*lead, *ones)):
             layouts[o] = "rows"
         else:
             raise Unsupported(f"output {o} of shape {list(r.shape)} against rows {list(row)}")
@@ -892,7 +903,8 @@ def _rows(
         category = "reduction"
     else:
         category = "normalization"
-    loops = ["with k.rows() as r:\n" + "\n".join(rd.lines)]
+    head = "k.rows()" if row_axes == 1 else f"k.rows(row_axes={row_axes})"
+    loops = [f"with {head} as r:\n" + "\n".join(rd.lines)]
     return _render(
         name,
         description,
