@@ -780,6 +780,64 @@ def _arg(fn: str) -> Callable[..., Tensor]:
     return op
 
 
+def _arange(start: Any, end: Any = None, step: Any = 1, **k: Any) -> Tensor:
+    """torch.arange of numbers: start + step * (0, 1, ...), an index along the last axis."""
+    if end is None:
+        start, end = 0, start
+    if not all(isinstance(v, int | float) for v in (start, end, step)) or step == 0:
+        raise Unsupported("torch.arange of other than numbers")
+    v = sym.lanes(max(math.ceil((end - start) / step), 0))
+    if step != 1:
+        v = _b("mul", v, float(step))
+    return Tensor(v if start == 0 else _b("add", v, float(start)))
+
+
+def _picked(index: Any, n: int) -> Sym:
+    """1 where the lane is the row's index, else 0: relu(1 - |lane - index|), exact for the
+    integral lanes and indices (torch.nn.functional.one_hot)."""
+    t = _lift(index)
+    at = sym.reshape(t, (*t.shape, 1))
+    return _b("max", _b("sub", 1.0, _u("abs", _b("sub", sym.lanes(n), at))), 0.0)
+
+
+def _one_hot(t: Any, num_classes: int = -1) -> Tensor:
+    if num_classes < 0:
+        raise Unsupported("one_hot without num_classes (the largest index read back)")
+    return Tensor(_picked(t, num_classes))
+
+
+def _nll_loss(
+    x: Any,
+    target: Any,
+    weight: Any = None,
+    *a: Any,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    **k: Any,
+) -> Tensor:
+    """F.nll_loss of [N, C] log-probabilities: -x[i, target[i]], the row's element at its
+    target picked by a one-hot row and summed."""
+    v = _lift(x)
+    if weight is not None or v.ndim != 2:
+        raise Unsupported("nll_loss with class weights or other than [N, C] inputs")
+    if reduction != "none":
+        raise Unsupported(f"nll_loss with reduction={reduction!r} (a total of per-row values)")
+    picked = sym.reduce("sum", _b("mul", v, _picked(target, v.shape[1])), -1, False, {})
+    return Tensor(_u("neg", picked))
+
+
+def _cross_entropy(
+    x: Any, target: Any, weight: Any = None, *a: Any, reduction: str = "mean", **k: Any
+) -> Tensor:
+    """F.cross_entropy with class indices: logsumexp of the row less its target's element."""
+    if k.get("label_smoothing"):
+        raise Unsupported("cross_entropy with label_smoothing")
+    if _lift(target).shape == _lift(x).shape:
+        raise Unsupported("cross_entropy with class probabilities")
+    nll = _nll_loss(x, target, weight, reduction=reduction)
+    return Tensor(_b("add", _logsumexp(x, -1).sym, nll.sym))
+
+
 def _adaptive_pool(fn: str) -> Callable[..., Tensor]:
     """F.adaptive_avg_pool2d / adaptive_max_pool2d to 1 x 1: the plane's mean or max."""
 
@@ -1162,6 +1220,10 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "cumprod": _cumprod,
     "argmax": _arg("argmax"),
     "adaptive_avg_pool2d": _adaptive_pool("mean"),
+    "arange": _arange,
+    "one_hot": _one_hot,
+    "nll_loss": _nll_loss,
+    "cross_entropy": _cross_entropy,
     "adaptive_max_pool2d": _adaptive_pool("max"),
     "argmin": _arg("argmin"),
     "logical_not": _logical_not,

@@ -324,6 +324,14 @@ class ComputeMixin:
                 low.regs[id(n)] = Reg(acc)
                 low._release(i)
                 continue
+            if n.op == "lanes":  # 0, 1, ... along the row
+                buf = low._alloc()
+                emit += [
+                    f"LocalTensor<float> v{i} = tmpBuf{buf}.Get<float>();",
+                    f"CreateVecIndex(v{i}, 0.0f, {count});",
+                ]
+                low.regs[id(n)] = Reg(f"v{i}", buf)
+                continue
             if n.op == "cast":
                 buf = low._alloc()
                 src = low.regs[id(n.args[0])].expr

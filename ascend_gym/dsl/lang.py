@@ -460,6 +460,14 @@ class Loop:
             Node("band", "vec", n.dtype, (n,), fn=fn, value=float(diagonal), loop=self, where=loc)
         )
 
+    def lanes(self) -> Value:
+        """Each lane's index along the row, 0 to cols - 1, in fp32 (torch.arange over the last
+        axis; compared with a per-row index it picks one element of the row)."""
+        loc = _caller()
+        if self.kind != "rows" or self.row_axes != 1:
+            raise DslError(loc, "lanes() is the index along the row of a rows() loop")
+        return Value(Node("lanes", "vec", "float", loop=self, where=loc))
+
     def product(self) -> Value:
         """The matmul's C block of a cube() loop: fp32 sums rounded once to A's dtype, as
         torch's matmul rounds (fp32 with `c_float`); `.float()` for the epilogue."""

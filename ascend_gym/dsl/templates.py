@@ -166,6 +166,8 @@ class Renderer:
             text = f"c.{s.fn}({self.expr(s.args[0])})"
         elif s.op == "reduce":
             text = f"{self.expr(s.args[0])}.{s.fn}()"
+        elif s.op == "lanes" and self.loop == "r":  # the index along the row
+            text = "r.lanes()"
         else:
             raise Unsupported(f"a {s.op} node")
         if text in self.by_text:  # the reference computed it twice; the program once
@@ -283,7 +285,7 @@ def draft(
         for r in roots
         for i in _inputs_of(r) - scalars
     )
-    bands = any(s.op == "band" for s in nodes)
+    bands = any(s.op in ("band", "lanes") for s in nodes)  # work that knows its lane
     if not reduces and not parts and same and not bands:
         native = native and not dtypes - {"float16", "float32"}
         return _elementwise(
@@ -859,7 +861,10 @@ def _rows(
     banded = any(s.op == "band" for s in nodes)
     if banded and any(r.shape != row for r in roots):
         raise Unsupported("a triangle beside outputs of other shapes")
-    if not reduces and not banded and not any(s.op == "part" for s in nodes):
+    lanes = [s for s in nodes if s.op == "lanes"]
+    if any(s.shape != row[-1:] or row_axes > 1 for s in lanes):
+        raise Unsupported(f"an arange broadcast other than along rows {list(row)}")
+    if not reduces and not banded and not lanes and not any(s.op == "part" for s in nodes):
         split = _channel_split(inputs, full, _scalars(inputs, roots))
         if split is not None:
             return _channel_rows(name, description, inputs, outs, roots, attrs, dtypes, split)
@@ -894,7 +899,8 @@ def _rows(
             layouts[o] = "rows"
         else:
             raise Unsupported(f"output {o} of shape {list(r.shape)} against rows {list(row)}")
-    rd = Renderer("r", bool(reduces) or not _per_op(nodes) or _upcast(nodes, dtypes))
+    upcast = bool(reduces) or bool(lanes) or not _per_op(nodes) or _upcast(nodes, dtypes)
+    rd = Renderer("r", upcast)  # lanes are fp32
     for o, r in zip(outs, roots, strict=True):
         rd.lines.append(f"    r.store({var(o)}, {rd.expr(r)})")
     if not reduces:

@@ -522,6 +522,11 @@ def band(a: Sym, fn: str, diagonal: int) -> Sym:
     return Sym("band", a.shape, (a,), fn=fn, value=float(diagonal))
 
 
+def lanes(n: int) -> Sym:
+    """0, 1, ..., n - 1 (torch.arange): the index along the last axis where it broadcasts."""
+    return Sym("lanes", (int(n),))
+
+
 def fill(shape: Any, value: float) -> Sym:
     """torch.zeros / ones / full / empty: a tensor of one value (empty's, undefined, is 0)."""
     return Sym("fill", tuple(int(d) for d in shape), value=float(value))

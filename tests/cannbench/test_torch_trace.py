@@ -91,6 +91,8 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
     if s.op == "band":
         k = int(s.value)
         return np.triu(a[0], k) if s.fn == "triu" else np.tril(a[0], k)
+    if s.op == "lanes":
+        return np.arange(s.shape[0], dtype=np.float64)
     if s.op == "fill":
         return np.full(s.shape, s.value)
     if s.op == "write":
@@ -217,6 +219,11 @@ GOLDENS = [
     # ~ on a mask, a scalar's item(), empty_like then copy_, deepcopy
     ("torch.where(~(x > 0.5), x, y) + (~(y <= x)) * 2 + torch.logical_not(x == y) * 3", {}),
     ("x * w[:1].item() + torch.empty_like(y).copy_(y * 2) + copy.deepcopy(x)", {}),
+    # arange along the last axis; a row's element picked by an index (one_hot, nll_loss)
+    ("x * torch.arange(16) + torch.arange(1, 33, 2) - torch.arange(0.5, 8.5, 0.5)", {}),
+    ("F.one_hot((y[:, 2].abs() * 4).long(), 16) * x", {}),
+    ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), reduction='none')", {}),
+    ("F.nll_loss(F.log_softmax(x, -1), (y[:, 1].abs() * 5).long(), reduction='none')", {}),
     # pooling of a whole plane, reductions over the trailing axes
     ("F.adaptive_avg_pool2d(v, 1) + F.adaptive_max_pool2d(v, (1, 1)) * 2", {}),
     ("v - v.mean(dim=(-2, -1), keepdim=True) + torch.amax(v, (2, 3), True)", {}),
