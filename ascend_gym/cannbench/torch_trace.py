@@ -820,10 +820,8 @@ def _nll_loss(
     v = _lift(x)
     if weight is not None or v.ndim != 2:
         raise Unsupported("nll_loss with class weights or other than [N, C] inputs")
-    if reduction != "none":
-        raise Unsupported(f"nll_loss with reduction={reduction!r} (a total of per-row values)")
     picked = sym.reduce("sum", _b("mul", v, _picked(target, v.shape[1])), -1, False, {})
-    return Tensor(_u("neg", picked))
+    return _reduced(_u("neg", picked), reduction)  # a mean or sum of the rows' terms
 
 
 def _cross_entropy(
@@ -834,8 +832,8 @@ def _cross_entropy(
         raise Unsupported("cross_entropy with label_smoothing")
     if _lift(target).shape == _lift(x).shape:
         raise Unsupported("cross_entropy with class probabilities")
-    nll = _nll_loss(x, target, weight, reduction=reduction)
-    return Tensor(_b("add", _logsumexp(x, -1).sym, nll.sym))
+    nll = _nll_loss(x, target, weight, reduction="none")
+    return _reduced(_b("add", _logsumexp(x, -1).sym, nll.sym), reduction)
 
 
 def _adaptive_pool(fn: str) -> Callable[..., Tensor]:

@@ -542,6 +542,12 @@ class ComputeMixin:
         return low.row_vals[id(n)]
 
     def _row_node(self, low: LoopLowering, n: Node) -> None:
+        if n.op == "total":  # this row's value into the block's partial (the scalar unit)
+            j = low.totals
+            low.totals += 1
+            low.lines.append(f"total{j} += {self._row_value(low, n.args[0])};")
+            low.regs[id(n)] = Reg(f"total{j}")
+            return
         if n.op == "cast":
             low.regs[id(n)] = low.regs.get(id(n.args[0]), Reg(""))
             if id(n.args[0]) in low.row_vals:

@@ -506,11 +506,16 @@ class Loop:
 
     def _along(self, op: str, fn: str, v: Value) -> Value:
         loc = _caller()
+        n = _wrap(v, loc)
+        if self.kind == "rows" and op == "accum" and fn in ("sum", "mean") and n.kind == "row":
+            if n.loop is not self or n.dtype != "float":
+                raise DslError(loc, "a total over the rows takes an fp32 row value of this loop")
+            # over every row's value, across blocks (a loss's mean of per-row terms)
+            return Value(Node("total", "row", "float", (n,), fn=fn, loop=self, where=loc))
         if self.kind == "tiles" and op == "accum" and fn in ("sum", "mean"):
             op = "total"  # over every element of the loop, across blocks
         elif self.kind != "columns":
             raise DslError(loc, f"{fn} along an axis needs a columns() loop")
-        n = _wrap(v, loc)
         if n.kind != "vec" or n.loop is not self:
             raise DslError(loc, "accumulate a tile of this loop")
         if n.dtype != "float":
@@ -525,6 +530,8 @@ class Loop:
         if n.loop is not None and n.loop is not self:
             raise DslError(loc, "the value comes from another loop")
         want = "row" if tensor.layout == "rows" else "vec"
+        if n.op == "total" and self.kind == "rows":
+            want = "row"  # one value over every row, stored once
         if self.kind in ("columns", "cube") and tensor.layout != "full":
             raise DslError(loc, f"{self.kind}() loops store full tensors")
         if n.kind != want:

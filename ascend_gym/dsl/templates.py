@@ -166,6 +166,8 @@ class Renderer:
             text = f"c.{s.fn}({self.expr(s.args[0])})"
         elif s.op == "reduce":
             text = f"{self.expr(s.args[0])}.{s.fn}()"
+        elif s.op == "total" and self.loop == "r":  # every row's value, over the rows
+            text = f"r.{s.fn}({self.expr(s.args[0])})"
         elif s.op == "lanes" and self.loop == "r":  # the index along the row
             text = "r.lanes()"
         else:
@@ -269,7 +271,11 @@ def draft(
     inputs = _as_used(inputs, nodes)
     used_attrs = [a for a in attrs if any(s.op == "attr" and s.name == a for s in nodes)]
     reduces = [s for s in nodes if s.op == "reduce"]
-    if any(s.op == "total" for s in nodes):
+    # a total of per-row values (a loss's mean of row terms) is a rows loop's
+    row_totals = [
+        s for s in nodes if s.op == "total" and any(x.op == "reduce" for x in _nodes(s.args))
+    ]
+    if any(s.op == "total" for s in nodes) and not row_totals:
         return _total(name, description, inputs, out_names, roots, used_attrs)
     along = [
         s for s in nodes if s.op == "scan" or (s.op == "reduce" and s.axis < s.args[0].ndim - 1)
@@ -893,7 +899,7 @@ def _rows(
         else:
             raise Unsupported(f"input {n} of shape {list(shape)} against rows {list(row)}")
     for o, r in zip(outs, roots, strict=True):
-        if r.shape in (row, full):
+        if r.shape in (row, full) or r.op == "total":
             layouts[o] = "full"
         elif r.shape in (lead, (*lead, *ones)):
             layouts[o] = "rows"
@@ -905,6 +911,8 @@ def _rows(
         rd.lines.append(f"    r.store({var(o)}, {rd.expr(r)})")
     if not reduces:
         category = "broadcast"
+    elif any(r.op == "total" for r in roots):
+        category = "total"
     elif all(layouts[o] == "rows" for o in outs):
         category = "reduction"
     else:

@@ -63,7 +63,7 @@ TASKS = {
     "level1/cumprod_mid": 2,  # torch.cumprod along a middle axis: a running Mul
     "level2/adaptive_avg_pool": 2,  # F.adaptive_avg_pool2d(x, 1): rows of H x W (row_axes=2)
     "level1/copy_empty_like": 2,  # empty_like + copy_, copy.deepcopy + mul_: two outputs
-    "level2/cross_entropy_none": 2,  # a row's element at its target: lanes (CreateVecIndex)
+    "level2/cross_entropy_mean": 2,  # a row's element at its target (lanes); a mean over rows
 }
 
 

@@ -224,6 +224,11 @@ GOLDENS = [
     ("F.one_hot((y[:, 2].abs() * 4).long(), 16) * x", {}),
     ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), reduction='none')", {}),
     ("F.nll_loss(F.log_softmax(x, -1), (y[:, 1].abs() * 5).long(), reduction='none')", {}),
+    (
+        "F.cross_entropy(x, (y[:, 0].abs() * 4).long()) + F.nll_loss(x, (y[:, 3].abs() * 4).long())",
+        {},
+    ),
+    ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), reduction='sum')", {}),
     # pooling of a whole plane, reductions over the trailing axes
     ("F.adaptive_avg_pool2d(v, 1) + F.adaptive_max_pool2d(v, (1, 1)) * 2", {}),
     ("v - v.mean(dim=(-2, -1), keepdim=True) + torch.amax(v, (2, 3), True)", {}),
