@@ -305,6 +305,10 @@ class ComputeMixin:
                 low.regs[id(n)] = Reg(f"total{j}")
                 low._release(i)
                 continue
+            if n.op == "accum" and n.fn in ARG_REDUCE:
+                emit += self._arg_step(low, n, count)
+                low._release(i)
+                continue
             if n.op in ("accum", "scan"):  # fold this step into the column's accumulator
                 acc = f"acc{low.accs}"
                 low.acc_of[id(n)] = low.accs
@@ -540,6 +544,35 @@ class ComputeMixin:
             low.lines.append(f"const float {name} = {slot}.GetValue(0);")
             low.row_vals[id(n)] = name
         return low.row_vals[id(n)]
+
+    def _arg_step(self, low: LoopLowering, n: Node, count: str) -> list[str]:
+        """One step of an index accumulation along the axis: where this step's value beats the
+        running extreme (strictly: the first extreme wins, as torch's argmax), the step's index
+        replaces the running index (Compare, then a Select keeping the others)."""
+        idx, ext = low.accs, low.accs + 1
+        low.acc_of[id(n)] = idx
+        low.acc_of[-id(n)] = ext  # the running extreme: a buffer of its own, never stored
+        low.accs += 2
+        m = low.free_masks.pop() if low.free_masks else low.n_masks
+        low.n_masks = max(low.n_masks, m + 1)
+        low.free_masks.append(m)
+        v = low.regs[id(n.args[0])].expr
+        keep, fold = ("LE", "Max") if n.fn == "argmax" else ("GE", "Min")
+        low.regs[id(n)] = Reg(f"acc{idx}")
+        return [
+            f"LocalTensor<float> acc{idx} = acc{idx}Buf.Get<float>();",
+            f"LocalTensor<float> acc{ext} = acc{ext}Buf.Get<float>();",
+            "if (row + k == 0) {",
+            f"  Adds(acc{ext}, {v}, 0.0f, {count});",
+            f"  Duplicate(acc{idx}, 0.0f, {count});",
+            "} else {",
+            f"  LocalTensor<uint8_t> keep = maskBuf{m}.Get<uint8_t>();",
+            f"  Compare(keep, {v}, acc{ext}, CMPMODE::{keep}, {count});",
+            f"  Select(acc{idx}, keep, acc{idx}, static_cast<float>(row + k), "
+            f"SELMODE::VSEL_TENSOR_SCALAR_MODE, {count});",
+            f"  {fold}(acc{ext}, acc{ext}, {v}, {count});",
+            "}",
+        ]
 
     def _row_node(self, low: LoopLowering, n: Node) -> None:
         if n.op == "total":  # this row's value into the block's partial (the scalar unit)

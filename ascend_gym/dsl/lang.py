@@ -492,6 +492,13 @@ class Loop:
     def min(self, v: Value) -> Value:
         return self._along("accum", "min", v)
 
+    def argmax(self, v: Value) -> Value:
+        """The step of the column's first maximum along the axis, as a value."""
+        return self._along("accum", "argmax", v)
+
+    def argmin(self, v: Value) -> Value:
+        return self._along("accum", "argmin", v)
+
     def cumsum(self, v: Value) -> Value:
         return self._along("scan", "sum", v)
 

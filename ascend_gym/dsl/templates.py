@@ -796,8 +796,6 @@ def _columns(
     (full,), (axis,) = shapes, axes
     if axis == 0:
         raise Unsupported("a reduction along the outermost axis")
-    if any(s.fn in ("argmax", "argmin") for s in along):
-        raise Unsupported("an index reduction (argmax, argmin) along an inner axis")
     nodes = _nodes(roots)
     if any(s.op == "reduce" and id(s) not in {id(a) for a in along} for s in nodes):
         raise Unsupported("last-axis and inner-axis reductions together")

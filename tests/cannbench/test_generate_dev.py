@@ -59,6 +59,7 @@ TASKS = {
     "level1/triu_tril": 3,  # torch.triu / tril: each row's first lanes zeroed (Duplicate)
     "level2/transpose_gelu": 2,  # gelu(x.transpose(-1, -2) * scale): work on x's tiles, gathered
     "level2/batch_norm_prelu": 2,  # F.batch_norm (inference) and F.prelu: five channel operands
+    "level1/argmax_mid": 2,  # argmax / argmin along dim 1: Compare + Select per step (columns)
     "level1/min_indices": 2,  # torch.min(x, dim): values and int64 indices (ReduceMin, calIndex)
     "level1/cumprod_mid": 2,  # torch.cumprod along a middle axis: a running Mul
     "level2/adaptive_avg_pool": 2,  # F.adaptive_avg_pool2d(x, 1): rows of H x W (row_axes=2)
