@@ -820,6 +820,8 @@ def _nll_loss(
     v = _lift(x)
     if weight is not None or v.ndim != 2:
         raise Unsupported("nll_loss with class weights or other than [N, C] inputs")
+    if 0 <= ignore_index < v.shape[1]:  # a target may hit it: the mean then counts fewer rows
+        raise Unsupported(f"nll_loss with ignore_index={ignore_index}, a class")
     picked = sym.reduce("sum", _b("mul", v, _picked(target, v.shape[1])), -1, False, {})
     return _reduced(_u("neg", picked), reduction)  # a mean or sum of the rows' terms
 
@@ -832,7 +834,8 @@ def _cross_entropy(
         raise Unsupported("cross_entropy with label_smoothing")
     if _lift(target).shape == _lift(x).shape:
         raise Unsupported("cross_entropy with class probabilities")
-    nll = _nll_loss(x, target, weight, reduction="none")
+    ignore = k.get("ignore_index", -100)
+    nll = _nll_loss(x, target, weight, ignore_index=ignore, reduction="none")
     return _reduced(_b("add", _logsumexp(x, -1).sym, nll.sym), reduction)
 
 

@@ -312,6 +312,10 @@ def test_matmuls_and_transposes_compute_what_torch_does(expr):
         ("x.transpose(0, 2).sum(-1)", r"a permutation \[2, 1, 0\]"),
         ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
         ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
+        # a target that may be ignored, class weights: the mean's divisor is not the row count
+        ("F.nll_loss(x[0], x[1].sum(-1).abs().long(), ignore_index=1)", "ignore_index=1"),
+        ("F.cross_entropy(x[0], x[1].sum(-1).abs().long(), x[2][0])", "class weights"),
+        ("torch.argmax(x)", "over every element"),
     ],
 )
 def test_reorders_the_templates_cannot_take_are_unsupported(expr, why):
