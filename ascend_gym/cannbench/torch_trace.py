@@ -229,6 +229,28 @@ Tensor.__ne__ = lambda self, o: Tensor(sym.compare("ne", self.sym, _lift(o)))  #
 Tensor.__hash__ = object.__hash__  # type: ignore[assignment,method-assign]
 Tensor.__neg__ = lambda self: _rounded(Tensor(-self.sym))  # type: ignore[method-assign]
 Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[method-assign]
+Tensor.__invert__ = lambda self: _logical_not(self)  # type: ignore[attr-defined]
+# copy.deepcopy of a tensor: a new tensor of the same values (as clone)
+Tensor.__deepcopy__ = lambda self, memo: Tensor(self.sym)  # type: ignore[attr-defined]
+
+
+def _logical_not(x: Any) -> Tensor:
+    """`~mask`, torch.logical_not: a comparison inverted (a bool input: its test `== 0`)."""
+    m = _lift(x)
+    if m.op != "compare":
+        return Tensor(sym.compare("eq", m, sym.lift(0.0)))
+    inverse = {"gt": "le", "le": "gt", "lt": "ge", "ge": "lt", "eq": "ne", "ne": "eq"}
+    return Tensor(sym.compare(inverse[m.fn], m.args[0], m.args[1]))
+
+
+def _item(self: Tensor) -> Tensor:
+    """`s.item()` of a one-element tensor: its value, used as a number (a `[1]` operand)."""
+    if math.prod(self.shape) != 1:
+        raise Unsupported(f"item() of a tensor of shape {list(self.shape)}")
+    return Tensor(self.sym)
+
+
+Tensor.item = _item  # type: ignore[attr-defined]
 
 
 Tensor.__getitem__ = lambda self, item: Tensor(  # type: ignore[attr-defined]
@@ -469,6 +491,8 @@ def _reduce(fn: str) -> Callable[..., Tensor]:
         v = _lift(x)
         if isinstance(dim, list | tuple) and sorted(d % v.ndim for d in dim) == [*range(v.ndim)]:
             dim = None  # every axis named: a total
+        if isinstance(dim, list | tuple) and len(dim) > 1:  # the trailing axes: a row of them
+            return Tensor(sym.reduce(fn, v, tuple(dim), keepdim, {}))
         return Tensor(sym.reduce(fn, v, _dim(dim), keepdim, {}))
 
     return op
@@ -551,11 +575,35 @@ def _erf(x: Any, *a: Any, **k: Any) -> Tensor:
 
 
 def _norm(x: Any, p: Any = 2, dim: Any = None, keepdim: bool = False, **k: Any) -> Tensor:
-    """The Euclidean norm along `dim` (or of every element): sqrt of the sum of squares."""
-    if p not in (2, 2.0, "fro") or k.get("dtype") is not None:
-        raise Unsupported(f"norm with p={p!r}")
-    v = _lift(x)
-    return Tensor(_u("sqrt", _reduce("sum")(Tensor(_b("mul", v, v)), dim, keepdim).sym))
+    """A vector norm along `dim` (or of every element): p = 2 (sqrt of the sum of squares),
+    1 (the sum of magnitudes), inf / -inf (the largest / smallest magnitude)."""
+    if k.get("dtype") is not None:
+        raise Unsupported("norm with dtype")
+    a = Tensor(_u("abs", _lift(x)))
+    if p in (2, 2.0, "fro"):
+        v = _lift(x)
+        return Tensor(_u("sqrt", _reduce("sum")(Tensor(_b("mul", v, v)), dim, keepdim).sym))
+    if p in (1, 1.0):
+        return _reduce("sum")(a, dim, keepdim)
+    if p in (math.inf, -math.inf):
+        if dim is None:
+            raise Unsupported("an inf-norm over every element")
+        return _reduce("max" if p > 0 else "min")(a, dim, keepdim)
+    raise Unsupported(f"norm with p={p!r}")
+
+
+def _linalg_norm(
+    x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, **k: Any
+) -> Tensor:
+    """torch.linalg.norm along one dim: a vector norm (a matrix norm over two dims is not)."""
+    if dim is None or isinstance(dim, list | tuple) and len(dim) != 1:
+        raise Unsupported("linalg.norm over other than one dim (a matrix norm)")
+    return _norm(x, 2 if ord is None else ord, dim, keepdim, **k)
+
+
+def _vector_norm(x: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False, **k: Any) -> Tensor:
+    """torch.linalg.vector_norm (and linalg.norm of a vector along `dim`)."""
+    return _norm(x, ord, dim, keepdim, **k)
 
 
 def _half_exp(x: Any, sign: float) -> Tensor:
@@ -697,11 +745,17 @@ def _huber_loss(a: Any, b: Any, reduction: str = "mean", delta: Any = 1.0, **k: 
 
 
 class _Extremes(tuple):
-    """torch.max(x, dim)'s (values, indices): the indices are outside the loops."""
+    """torch.max(x, dim)'s (values, indices)."""
 
     @property
     def values(self) -> Tensor:
         return self[0]
+
+    @property
+    def indices(self) -> Tensor:
+        if self[1] is None:
+            raise Unsupported("the indices of a fold over a stack")
+        return self[1]
 
 
 def _extreme(fn: str) -> Callable[..., Any]:
@@ -710,9 +764,97 @@ def _extreme(fn: str) -> Callable[..., Any]:
             return _single(fn)(x, dim)
         if dim is None:
             raise Unsupported(f"torch.{fn} over every element")
-        return _Extremes((_reduce(fn)(x, dim, keepdim), None))
+        return _Extremes((_reduce(fn)(x, dim, keepdim), _reduce(f"arg{fn}")(x, dim, keepdim)))
 
     return op
+
+
+def _arg(fn: str) -> Callable[..., Tensor]:
+    """torch.argmax / argmin along a dim: the index of the first extreme, as a value."""
+
+    def op(x: Any, dim: Any = None, keepdim: bool = False, **k: Any) -> Tensor:
+        if dim is None:
+            raise Unsupported(f"torch.{fn} over every element (an index into the flattened tensor)")
+        return _reduce(fn)(x, dim, keepdim)
+
+    return op
+
+
+def _arange(start: Any, end: Any = None, step: Any = 1, **k: Any) -> Tensor:
+    """torch.arange of numbers: start + step * (0, 1, ...), an index along the last axis."""
+    if end is None:
+        start, end = 0, start
+    if not all(isinstance(v, int | float) for v in (start, end, step)) or step == 0:
+        raise Unsupported("torch.arange of other than numbers")
+    v = sym.lanes(max(math.ceil((end - start) / step), 0))
+    if step != 1:
+        v = _b("mul", v, float(step))
+    return Tensor(v if start == 0 else _b("add", v, float(start)))
+
+
+def _picked(index: Any, n: int) -> Sym:
+    """1 where the lane is the row's index, else 0: relu(1 - |lane - index|), exact for the
+    integral lanes and indices (torch.nn.functional.one_hot)."""
+    t = _lift(index)
+    at = sym.reshape(t, (*t.shape, 1))
+    return _b("max", _b("sub", 1.0, _u("abs", _b("sub", sym.lanes(n), at))), 0.0)
+
+
+def _one_hot(t: Any, num_classes: int = -1) -> Tensor:
+    if num_classes < 0:
+        raise Unsupported("one_hot without num_classes (the largest index read back)")
+    return Tensor(_picked(t, num_classes))
+
+
+def _nll_loss(
+    x: Any,
+    target: Any,
+    weight: Any = None,
+    *a: Any,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    **k: Any,
+) -> Tensor:
+    """F.nll_loss of [N, C] log-probabilities: -x[i, target[i]], the row's element at its
+    target picked by a one-hot row and summed."""
+    v = _lift(x)
+    if weight is not None or v.ndim != 2:
+        raise Unsupported("nll_loss with class weights or other than [N, C] inputs")
+    if 0 <= ignore_index < v.shape[1]:  # a target may hit it: the mean then counts fewer rows
+        raise Unsupported(f"nll_loss with ignore_index={ignore_index}, a class")
+    picked = sym.reduce("sum", _b("mul", v, _picked(target, v.shape[1])), -1, False, {})
+    return _reduced(_u("neg", picked), reduction)  # a mean or sum of the rows' terms
+
+
+def _cross_entropy(
+    x: Any, target: Any, weight: Any = None, *a: Any, reduction: str = "mean", **k: Any
+) -> Tensor:
+    """F.cross_entropy with class indices: logsumexp of the row less its target's element."""
+    if k.get("label_smoothing"):
+        raise Unsupported("cross_entropy with label_smoothing")
+    if _lift(target).shape == _lift(x).shape:
+        raise Unsupported("cross_entropy with class probabilities")
+    ignore = k.get("ignore_index", -100)
+    nll = _nll_loss(x, target, weight, ignore_index=ignore, reduction="none")
+    return _reduced(_b("add", _logsumexp(x, -1).sym, nll.sym), reduction)
+
+
+def _adaptive_pool(fn: str) -> Callable[..., Tensor]:
+    """F.adaptive_avg_pool2d / adaptive_max_pool2d to 1 x 1: the plane's mean or max."""
+
+    def op(x: Any, output_size: Any, *a: Any, **k: Any) -> Tensor:
+        size = output_size if isinstance(output_size, list | tuple) else (output_size,) * 2
+        if any(d not in (1, None) for d in size) or a or k.get("return_indices"):
+            raise Unsupported(f"adaptive pooling to {list(size)} (only to 1 x 1)")
+        return _reduce(fn)(x, (-2, -1), True)
+
+    return op
+
+
+def _cumprod(x: Any, dim: Any, *a: Any, dtype: Any = None, **k: Any) -> Tensor:
+    if dtype is not None:
+        raise Unsupported("cumprod with dtype")
+    return Tensor(sym.scan("prod", _lift(x), _dim(dim)))
 
 
 def _cumsum(x: Any, dim: Any, *a: Any, dtype: Any = None, **k: Any) -> Tensor:
@@ -845,8 +987,8 @@ def _kl_div(
         term = _b("mul", _u("exp", tv), _b("sub", tv, xv))
     else:
         raise Unsupported("kl_div with log_target=False (0 log 0 needs a select on the target)")
-    if reduction == "batchmean":
-        return Tensor(_b("div", sym.reduce("sum", term, None, False, {}), float(xv.shape[0])))
+    if reduction == "batchmean":  # the sum over the batch size: each term scaled, then summed
+        return Tensor(sym.reduce("sum", _b("mul", term, 1.0 / xv.shape[0]), None, False, {}))
     return _reduced(term, reduction)
 
 
@@ -854,6 +996,7 @@ def _kl_div(
 FOLDS = {"sum": "add", "mean": "add", "amax": "max", "amin": "min", "max": "max", "min": "min"}
 # functions whose arguments name axes: over a stack only as FOLDS (the axis shifted by one)
 AXIS_FUNCTIONS = {"softmax", "log_softmax", "cumsum", "logsumexp", "var", "std", "norm"}
+AXIS_FUNCTIONS |= {"cumprod", "argmax", "argmin"}
 AXIS_FUNCTIONS |= {"normalize", "glu", "chunk", "reshape", "flatten", "layer_norm", "rms_norm"}
 AXIS_FUNCTIONS |= {
     "matmul",
@@ -1075,6 +1218,16 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "smooth_l1_loss": _smooth_l1_loss,
     "huber_loss": _huber_loss,
     "cumsum": _cumsum,
+    "cumprod": _cumprod,
+    "argmax": _arg("argmax"),
+    "adaptive_avg_pool2d": _adaptive_pool("mean"),
+    "arange": _arange,
+    "one_hot": _one_hot,
+    "nll_loss": _nll_loss,
+    "cross_entropy": _cross_entropy,
+    "adaptive_max_pool2d": _adaptive_pool("max"),
+    "argmin": _arg("argmin"),
+    "logical_not": _logical_not,
     "reshape": lambda x, shape: x.view(shape),
     "flatten": lambda x, start_dim=0, end_dim=-1: x.flatten(start_dim, end_dim),
     "max": _extreme("max"),
@@ -1110,6 +1263,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "zeros_like": lambda x, **k: 0.0,
     "ones_like": lambda x, **k: 1.0,
     "full_like": lambda x, fill_value, **k: fill_value,
+    # its contents undefined (0 here): a tensor to write into (`copy_`, a slice)
+    "empty_like": lambda x, **k: Tensor(sym.fill(_lift(x).shape, 0.0)),
     "clamp": _clamp,
     "clip": _clamp,
     "where": _where,
@@ -1223,6 +1378,7 @@ def shim() -> types.ModuleType:
     functional = types.ModuleType("torch.nn.functional")
     functional.__dict__.update({n: _over_stacks(n, f) for n, f in FUNCTIONS.items()})
     torch.nn = types.SimpleNamespace(functional=functional, **MODULES)
+    torch.linalg = types.SimpleNamespace(vector_norm=_vector_norm, norm=_linalg_norm)
     torch.no_grad = lambda: _Nothing()
     return torch
 

@@ -57,6 +57,10 @@ class ColumnsMixin:
         n_loads = max(len(ls) for ls in walk_loads)
         n_scans = max(len(ss) for ss in walk_scans)
         n_bufs = max(low.n_bufs for low in lows)
+        n_masks = max(low.n_masks for low in lows)
+        # Compare works on whole 256 B repeats: column tiles of 64 fp32 lanes where there is one
+        align = "64" if n_masks else f"32 / {self._narrowest()}"
+        self.columns_align = 64 if n_masks else 0
         self.columns_shape = (
             max(len(ls) + len(ss) for ls, ss in zip(walk_loads, walk_scans, strict=True)),
             len(totals),
@@ -86,7 +90,7 @@ class ColumnsMixin:
             "    unitStart = block < formerNum ? block * formerUnits"
             " : formerNum * formerUnits + (block - formerNum) * tailUnits;",
             "    blockUnits = block < formerNum ? formerUnits : tailUnits;",
-            f"    chunkPad = AlignUp(chunk, 32 / {self._narrowest()});",
+            f"    chunkPad = AlignUp(chunk, {align});",
             "    const uint64_t whole = static_cast<uint64_t>(outer) * axisLen * inner;",
         ]
         for name in used:
@@ -116,6 +120,9 @@ class ColumnsMixin:
             f"    pipe.InitBuffer(acc{j}Buf, chunkPad * sizeof(float));" for j in range(len(acc_of))
         ]
         out += [
+            f"    pipe.InitBuffer(maskBuf{m}, AlignUp(chunkPad / 8, 32));" for m in range(n_masks)
+        ]
+        out += [
             "  }",
             "  // Each column tile (an outer index, a chunk of inner lanes) is walked along the axis,",
             "  // several steps per copy (one strided DataCopyPad)"
@@ -128,7 +135,7 @@ class ColumnsMixin:
             "    for (uint32_t u = unitStart; u < unitStart + blockUnits; ++u) {",
             "      const uint32_t first = (u % chunks) * chunk;",
             "      lanes = inner - first < chunk ? inner - first : chunk;",
-            f"      colsPad = AlignUp(lanes, 32 / {self._narrowest()});",
+            f"      colsPad = AlignUp(lanes, {align});",
             "      base = static_cast<uint64_t>(u / chunks) * axisLen * inner + first;",
         ]
         for w, scans in enumerate(walk_scans):
@@ -185,6 +192,7 @@ class ColumnsMixin:
         outs += [f"totalQueue{i}" for i in range(len(totals))]
         out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {', '.join(outs)};")
         bufs = [f"tmpBuf{i}" for i in range(n_bufs)] + [f"acc{j}Buf" for j in range(len(acc_of))]
+        bufs += [f"maskBuf{m}" for m in range(n_masks)]
         out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
         for ty, group in self._by_type(used).items():
             out.append(f"  GlobalTensor<{ty}> {', '.join(f'{n}Gm' for n in group)};")
@@ -206,6 +214,14 @@ class ColumnsMixin:
         def gap(ty: str) -> str:  # bytes from one step's lanes to the next step's
             return f"static_cast<uint32_t>((inner - lanes) * sizeof({ty}))"
 
+        def ub_gap(ty: str) -> str:  # 32 B blocks past a step's padded lanes (256 B tiles)
+            if not self.columns_align:
+                return "0"
+            return (
+                f"static_cast<uint32_t>((colsPad * sizeof({ty}) - "
+                f"AlignUp(lanes * sizeof({ty}), 32)) / 32)"
+            )
+
         out = [f"  __aicore__ inline void CopyIn{sfx}(uint32_t row, uint32_t n) {{"]
         for i, n in enumerate(loads):
             ty = self.ty(n.name)
@@ -213,7 +229,7 @@ class ColumnsMixin:
                 f"    LocalTensor<{ty}> {n.name} = inQueue{i}.AllocTensor<{ty}>();",
                 f"    DataCopyPad({n.name}, {n.name}Gm[base + static_cast<uint64_t>(row) * inner],",
                 "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                f"static_cast<uint32_t>(lanes * sizeof({ty})), {gap(ty)}, 0, 0}},",
+                f"static_cast<uint32_t>(lanes * sizeof({ty})), {gap(ty)}, {ub_gap(ty)}, 0}},",
                 f"                DataCopyPadExtParams<{ty}>{{false, 0, 0, 0}});",
                 f"    inQueue{i}.EnQue({n.name});",
             ]
@@ -248,7 +264,7 @@ class ColumnsMixin:
                     f"    LocalTensor<{ty}> {nm} = outQueue{i}.DeQue<{ty}>();",
                     f"    DataCopyPad({nm}Gm[base + static_cast<uint64_t>(row) * inner], {nm},",
                     "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                    f"static_cast<uint32_t>(lanes * sizeof({ty})), 0, {gap(ty)}, 0}});",
+                    f"static_cast<uint32_t>(lanes * sizeof({ty})), {ub_gap(ty)}, {gap(ty)}, 0}});",
                     f"    outQueue{i}.FreeTensor({nm});",
                 ]
             out.append("  }")
@@ -265,7 +281,8 @@ class ColumnsMixin:
             f"  for (uint32_t d = 0; d < {axis}; ++d) outer *= shape.GetDim(d);",
             f"  for (uint32_t d = {axis + 1}; d < shape.GetDimNum(); ++d) inner *= shape.GetDim(d);",
             f"  const uint32_t axisLen = static_cast<uint32_t>(shape.GetDim({axis}));",
-            "  const uint32_t alignElems = 32 / typeSize;",
+            # a column tile of whole 256 B Compare repeats where an index is accumulated
+            f"  const uint32_t alignElems = {self.columns_align or '32 / typeSize'};",
             "  const uint32_t innerPad = (inner + alignElems - 1) / alignElems * alignElems;",
             "  const uint32_t chunk = std::max(alignElems, std::min(CHUNK, innerPad) / alignElems"
             " * alignElems);",

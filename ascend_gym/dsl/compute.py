@@ -38,6 +38,8 @@ VEC_UNARY = {
 }
 CMP = {"gt": "GT", "ge": "GE", "lt": "LT", "le": "LE", "eq": "EQ", "ne": "NE"}
 REDUCE = {"sum": "ReduceSum", "mean": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}
+# index reductions: the extreme and its first lane's index (calIndex), the index made a value
+ARG_REDUCE = {"argmax": "ReduceMax", "argmin": "ReduceMin"}
 
 
 def float_literal(v: float) -> str:
@@ -303,12 +305,18 @@ class ComputeMixin:
                 low.regs[id(n)] = Reg(f"total{j}")
                 low._release(i)
                 continue
+            if n.op == "accum" and n.fn in ARG_REDUCE:
+                emit += self._arg_step(low, n, count)
+                low._release(i)
+                continue
             if n.op in ("accum", "scan"):  # fold this step into the column's accumulator
                 acc = f"acc{low.accs}"
                 low.acc_of[id(n)] = low.accs
                 low.accs += 1
                 v = low.regs[id(n.args[0])].expr
-                fold = {"sum": "Add", "mean": "Add", "max": "Max", "min": "Min"}[n.fn]
+                fold = {"sum": "Add", "mean": "Add", "max": "Max", "min": "Min", "prod": "Mul"}[
+                    n.fn
+                ]
                 emit += [
                     f"LocalTensor<float> {acc} = {acc}Buf.Get<float>();",
                     "if (row + k == 0) {",
@@ -319,6 +327,14 @@ class ComputeMixin:
                 ]
                 low.regs[id(n)] = Reg(acc)
                 low._release(i)
+                continue
+            if n.op == "lanes":  # 0, 1, ... along the row
+                buf = low._alloc()
+                emit += [
+                    f"LocalTensor<float> v{i} = tmpBuf{buf}.Get<float>();",
+                    f"CreateVecIndex(v{i}, 0.0f, {count});",
+                ]
+                low.regs[id(n)] = Reg(f"v{i}", buf)
                 continue
             if n.op == "cast":
                 buf = low._alloc()
@@ -529,7 +545,42 @@ class ComputeMixin:
             low.row_vals[id(n)] = name
         return low.row_vals[id(n)]
 
+    def _arg_step(self, low: LoopLowering, n: Node, count: str) -> list[str]:
+        """One step of an index accumulation along the axis: where this step's value beats the
+        running extreme (strictly: the first extreme wins, as torch's argmax), the step's index
+        replaces the running index (Compare, then a Select keeping the others)."""
+        idx, ext = low.accs, low.accs + 1
+        low.acc_of[id(n)] = idx
+        low.acc_of[-id(n)] = ext  # the running extreme: a buffer of its own, never stored
+        low.accs += 2
+        m = low.free_masks.pop() if low.free_masks else low.n_masks
+        low.n_masks = max(low.n_masks, m + 1)
+        low.free_masks.append(m)
+        v = low.regs[id(n.args[0])].expr
+        keep, fold = ("LE", "Max") if n.fn == "argmax" else ("GE", "Min")
+        low.regs[id(n)] = Reg(f"acc{idx}")
+        return [
+            f"LocalTensor<float> acc{idx} = acc{idx}Buf.Get<float>();",
+            f"LocalTensor<float> acc{ext} = acc{ext}Buf.Get<float>();",
+            "if (row + k == 0) {",
+            f"  Adds(acc{ext}, {v}, 0.0f, {count});",
+            f"  Duplicate(acc{idx}, 0.0f, {count});",
+            "} else {",
+            f"  LocalTensor<uint8_t> keep = maskBuf{m}.Get<uint8_t>();",
+            f"  Compare(keep, {v}, acc{ext}, CMPMODE::{keep}, {count});",
+            f"  Select(acc{idx}, keep, acc{idx}, static_cast<float>(row + k), "
+            f"SELMODE::VSEL_TENSOR_SCALAR_MODE, {count});",
+            f"  {fold}(acc{ext}, acc{ext}, {v}, {count});",
+            "}",
+        ]
+
     def _row_node(self, low: LoopLowering, n: Node) -> None:
+        if n.op == "total":  # this row's value into the block's partial (the scalar unit)
+            j = low.totals
+            low.totals += 1
+            low.lines.append(f"total{j} += {self._row_value(low, n.args[0])};")
+            low.regs[id(n)] = Reg(f"total{j}")
+            return
         if n.op == "cast":
             low.regs[id(n)] = low.regs.get(id(n.args[0]), Reg(""))
             if id(n.args[0]) in low.row_vals:
@@ -538,7 +589,19 @@ class ComputeMixin:
         slot = low.slots
         low.slots += 1
         d = f"stat[{slot * ROW_SLOT}]"
-        if n.op == "reduce":
+        if n.op == "reduce" and n.fn in ARG_REDUCE:
+            # dst[1] holds the index's bits (a uint32 in a float lane): the scalar unit reads
+            # it as the row's value, spread over the slot as a loaded row value is
+            src = low.regs[id(n.args[0])].expr
+            name = f"s{len(low.row_vals)}"
+            low.lines += [
+                f"{ARG_REDUCE[n.fn]}({d}, {src}, work, cols, true);",
+                f"const float {name} = static_cast<float>("
+                f"{d}.ReinterpretCast<uint32_t>().GetValue(1));",
+                f"Duplicate({d}, {name}, {ROW_SLOT});",
+            ]
+            low.row_vals[id(n)] = name
+        elif n.op == "reduce":
             src = low.regs[id(n.args[0])].expr
             low.lines.append(f"{REDUCE[n.fn]}({d}, {src}, work, cols);")
             if n.fn == "mean":

@@ -176,6 +176,13 @@ class Value:
     def mean(self) -> Value:
         return _reduce("mean", self)
 
+    def argmax(self) -> Value:
+        """The lane index of the row's first maximum, as a value (torch.argmax)."""
+        return _reduce("argmax", self)
+
+    def argmin(self) -> Value:
+        return _reduce("argmin", self)
+
 
 def _wrap(x: object, where: str) -> Node:
     if isinstance(x, Value):
@@ -453,6 +460,14 @@ class Loop:
             Node("band", "vec", n.dtype, (n,), fn=fn, value=float(diagonal), loop=self, where=loc)
         )
 
+    def lanes(self) -> Value:
+        """Each lane's index along the row, 0 to cols - 1, in fp32 (torch.arange over the last
+        axis; compared with a per-row index it picks one element of the row)."""
+        loc = _caller()
+        if self.kind != "rows" or self.row_axes != 1:
+            raise DslError(loc, "lanes() is the index along the row of a rows() loop")
+        return Value(Node("lanes", "vec", "float", loop=self, where=loc))
+
     def product(self) -> Value:
         """The matmul's C block of a cube() loop: fp32 sums rounded once to A's dtype, as
         torch's matmul rounds (fp32 with `c_float`); `.float()` for the epilogue."""
@@ -477,6 +492,13 @@ class Loop:
     def min(self, v: Value) -> Value:
         return self._along("accum", "min", v)
 
+    def argmax(self, v: Value) -> Value:
+        """The step of the column's first maximum along the axis, as a value."""
+        return self._along("accum", "argmax", v)
+
+    def argmin(self, v: Value) -> Value:
+        return self._along("accum", "argmin", v)
+
     def cumsum(self, v: Value) -> Value:
         return self._along("scan", "sum", v)
 
@@ -486,13 +508,21 @@ class Loop:
     def cummin(self, v: Value) -> Value:
         return self._along("scan", "min", v)
 
+    def cumprod(self, v: Value) -> Value:
+        return self._along("scan", "prod", v)
+
     def _along(self, op: str, fn: str, v: Value) -> Value:
         loc = _caller()
+        n = _wrap(v, loc)
+        if self.kind == "rows" and op == "accum" and fn in ("sum", "mean") and n.kind == "row":
+            if n.loop is not self or n.dtype != "float":
+                raise DslError(loc, "a total over the rows takes an fp32 row value of this loop")
+            # over every row's value, across blocks (a loss's mean of per-row terms)
+            return Value(Node("total", "row", "float", (n,), fn=fn, loop=self, where=loc))
         if self.kind == "tiles" and op == "accum" and fn in ("sum", "mean"):
             op = "total"  # over every element of the loop, across blocks
         elif self.kind != "columns":
             raise DslError(loc, f"{fn} along an axis needs a columns() loop")
-        n = _wrap(v, loc)
         if n.kind != "vec" or n.loop is not self:
             raise DslError(loc, "accumulate a tile of this loop")
         if n.dtype != "float":
@@ -507,6 +537,8 @@ class Loop:
         if n.loop is not None and n.loop is not self:
             raise DslError(loc, "the value comes from another loop")
         want = "row" if tensor.layout == "rows" else "vec"
+        if n.op == "total" and self.kind == "rows":
+            want = "row"  # one value over every row, stored once
         if self.kind in ("columns", "cube") and tensor.layout != "full":
             raise DslError(loc, f"{self.kind}() loops store full tensors")
         if n.kind != want:

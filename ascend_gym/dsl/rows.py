@@ -18,9 +18,11 @@ class RowsMixin:
         full_loads = [n for n in lp.loads if tensors[n.name].layout == "full"]
         cols_loads = [n for n in lp.loads if tensors[n.name].layout == "cols"]
         rows_loads = [n for n in lp.loads if tensors[n.name].layout == "rows"]
-        full_stores = [s for s in lp.stores if s.tensor.layout == "full"]
+        totals = [s for s in lp.stores if s.value.op == "total"]
+        self.n_totals = len(totals)
+        full_stores = [s for s in lp.stores if s.tensor.layout == "full" and s not in totals]
         rows_stores = [s for s in lp.stores if s.tensor.layout == "rows"]
-        has_row_vals = low.slots > 0 or any(n.op == "reduce" for n in low.order)
+        has_row_vals = low.slots > 0 or any(n.op in ("reduce", "total") for n in low.order)
         shared = self._by_type([n.name for n in cols_loads])
         if len(shared) > 1:
             raise DslError(cols_loads[-1].where, "tensors shared by every row share one dtype")
@@ -33,7 +35,13 @@ class RowsMixin:
             " public:",
             f"  __aicore__ inline {self.cls}() {{}}",
             "  __aicore__ inline void Init("
-            + ", ".join([*(f"GM_ADDR {g}" for g in gm), *(self._param(f) for f in fields)])
+            + ", ".join(
+                [
+                    *(f"GM_ADDR {g}" for g in gm),
+                    *(["GM_ADDR workspace"] if totals else []),
+                    *(self._param(f) for f in fields),
+                ]
+            )
             + ") {",
             *(f"    this->{f} = {f};" for f in fields),
             *self._scalar_init(),
@@ -43,7 +51,7 @@ class RowsMixin:
             "    blockRows = block < formerNum ? formerRows : tailRows;",
             f"    colsPad = AlignUp(cols, 32 / {self._narrowest()});",
         ]
-        for name in self._used_rows_tensors(lp):
+        for name in self._used_rows_tensors(lp, totals):
             t = tensors[name]
             ty = self.ty(name)
             parts = max([n.part[1] for n in lp.loads if n.name == name] or [1])
@@ -88,9 +96,17 @@ class RowsMixin:
             )
         for i in range(low.n_bufs):
             out.append(f"    pipe.InitBuffer(tmpBuf{i}, colsPad * sizeof(float));")
-        if has_row_vals:
+        if has_row_vals and totals:  # the work row also sums the blocks' partials
+            out.append(
+                "    pipe.InitBuffer(workBuf, std::max(colsPad, AlignUp(GetBlockNum(), 8)) * "
+                "sizeof(float));"
+            )
+        elif has_row_vals:
             out.append("    pipe.InitBuffer(workBuf, colsPad * sizeof(float));")
+        if has_row_vals:
             out.append(f"    pipe.InitBuffer(statBuf, {max(low.slots, 1) * ROW_SLOT * 4});")
+        if totals:
+            out += self._totals_init(totals)
         out += ["  }", "  __aicore__ inline void Process() {"]
         if cols_loads:
             out.append("    LoadCols();")
@@ -104,8 +120,9 @@ class RowsMixin:
                 else []
             ),
             "      Compute(n);",
-            "      CopyOut(row, n);",
+            *(["      CopyOut(row, n);"] if full_stores or rows_stores else []),
             "    }",
+            *(["    Totals();"] if totals else []),
         ]
         if cols_loads:
             out.append("    colsQueue.FreeTensor(colsLocal);")
@@ -201,7 +218,8 @@ class RowsMixin:
             f"    inQueue{i}.FreeTensor({self._load_name(n)});" for i, n in enumerate(full_loads)
         ]
         out += [f"    rowQueue{i}.FreeTensor({n.name});" for i, n in enumerate(rows_loads)]
-        out += ["  }", "  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {"]
+        if full_stores or rows_stores:
+            out += ["  }", "  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {"]
         for i, s in enumerate(full_stores):
             nm = s.tensor.name
             ty = self.ty(nm)
@@ -221,7 +239,11 @@ class RowsMixin:
                 f"static_cast<uint32_t>(n * sizeof({ty})), 0, 0, 0}});",
                 f"    rowOutQueue{i}.FreeTensor({nm});",
             ]
-        out += ["  }", "", "  TPipe pipe;"]
+        out.append("  }")
+        if totals:  # the mean's count: every row of the launch
+            count = "(formerNum * formerRows + (GetBlockNum() - formerNum) * tailRows)"
+            out += self._totals(totals, count)
+        out += ["", "  TPipe pipe;"]
         ques = [f"inQueue{i}" for i in range(len(full_loads))]
         ques += [f"rowQueue{i}" for i in range(len(rows_loads))]
         if ques:
@@ -230,7 +252,15 @@ class RowsMixin:
             out.append("  TQue<QuePosition::VECIN, 1> colsQueue;")
         outs = [f"outQueue{i}" for i in range(len(full_stores))]
         outs += [f"rowOutQueue{i}" for i in range(len(rows_stores))]
-        out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {', '.join(outs)};")
+        if outs:
+            out.append(f"  TQue<QuePosition::VECOUT, BUFFER_NUM> {', '.join(outs)};")
+        if totals:
+            out += [
+                "  TQue<QuePosition::VECIN, 1> partsQueue;",
+                "  TQue<QuePosition::VECOUT, 1> partQueue, totalQueue;",
+                "  GlobalTensor<float> partialGm;",
+                f"  float {', '.join(f'total{j}' for j in range(len(totals)))};",
+            ]
         bufs = [f"tmpBuf{i}" for i in range(low.n_bufs)]
         if has_row_vals:
             bufs += ["workBuf", "statBuf"]
@@ -244,7 +274,7 @@ class RowsMixin:
         out += ["  uint32_t rowStart, blockRows, colsPad;", "};", ""]
         if self.channels() or self.k.banded:
             out[-2:-2] = ["  uint32_t curRow;"]
-        out += self._entry(fields)
+        out += self._entry(fields, workspace=bool(totals))
         self.rows_shape = (
             len(full_loads) + len(full_stores),
             len(rows_loads) + len(rows_stores),
@@ -254,9 +284,11 @@ class RowsMixin:
         )
         return out
 
-    def _used_rows_tensors(self, lp: Loop) -> list[str]:
+    def _used_rows_tensors(self, lp: Loop, but: list | None = None) -> list[str]:
+        """The tensors the loop touches, but the stores in `but` (totals: set up apart)."""
+        skip = {s.tensor.name for s in but or []}
         used = {n.name for n in lp.loads} | {s.tensor.name for s in lp.stores}
-        return [a for a in self._gm_args() if a in used]
+        return [a for a in self._gm_args() if a in used - skip]
 
     def _rows_host(self) -> list[str]:
         lp = self.k.loops[0]

@@ -166,6 +166,10 @@ class Renderer:
             text = f"c.{s.fn}({self.expr(s.args[0])})"
         elif s.op == "reduce":
             text = f"{self.expr(s.args[0])}.{s.fn}()"
+        elif s.op == "total" and self.loop == "r":  # every row's value, over the rows
+            text = f"r.{s.fn}({self.expr(s.args[0])})"
+        elif s.op == "lanes" and self.loop == "r":  # the index along the row
+            text = "r.lanes()"
         else:
             raise Unsupported(f"a {s.op} node")
         if text in self.by_text:  # the reference computed it twice; the program once
@@ -267,7 +271,11 @@ def draft(
     inputs = _as_used(inputs, nodes)
     used_attrs = [a for a in attrs if any(s.op == "attr" and s.name == a for s in nodes)]
     reduces = [s for s in nodes if s.op == "reduce"]
-    if any(s.op == "total" for s in nodes):
+    # a total of per-row values (a loss's mean of row terms) is a rows loop's
+    row_totals = [
+        s for s in nodes if s.op == "total" and any(x.op == "reduce" for x in _nodes(s.args))
+    ]
+    if any(s.op == "total" for s in nodes) and not row_totals:
         return _total(name, description, inputs, out_names, roots, used_attrs)
     along = [
         s for s in nodes if s.op == "scan" or (s.op == "reduce" and s.axis < s.args[0].ndim - 1)
@@ -283,7 +291,7 @@ def draft(
         for r in roots
         for i in _inputs_of(r) - scalars
     )
-    bands = any(s.op == "band" for s in nodes)
+    bands = any(s.op in ("band", "lanes") for s in nodes)  # work that knows its lane
     if not reduces and not parts and same and not bands:
         native = native and not dtypes - {"float16", "float32"}
         return _elementwise(
@@ -847,23 +855,35 @@ def _rows(
     if len(shapes) != 1 or () in shapes:
         raise Unsupported(f"no single row shape: {sorted(shapes)}")
     (row,) = shapes
+    # a reduction over the last n axes (a mean over H and W) makes those axes one row
+    (row_axes, *others) = {r.meta.get("row_axes", 1) for r in reduces} or {1}
+    if others:
+        raise Unsupported("reductions over different numbers of trailing axes")
     if any(s.op == "part" and s.shape != row for s in nodes):
         raise Unsupported("column slices that are not whole rows")
     full = row
     banded = any(s.op == "band" for s in nodes)
     if banded and any(r.shape != row for r in roots):
         raise Unsupported("a triangle beside outputs of other shapes")
-    if not reduces and not banded and not any(s.op == "part" for s in nodes):
+    lanes = [s for s in nodes if s.op == "lanes"]
+    if any(s.shape != row[-1:] or row_axes > 1 for s in lanes):
+        raise Unsupported(f"an arange broadcast other than along rows {list(row)}")
+    if not reduces and not banded and not lanes and not any(s.op == "part" for s in nodes):
         split = _channel_split(inputs, full, _scalars(inputs, roots))
         if split is not None:
             return _channel_rows(name, description, inputs, outs, roots, attrs, dtypes, split)
         row = _shared_row(inputs, row)
     lead, cols = row[:-1], row[-1]
+    if row_axes > 1:
+        lead, cols = row[:-row_axes], math.prod(row[-row_axes:])
+    ones = (1,) * row_axes
     layouts: dict[str, str] = {}
     scalars = _scalars(inputs, roots)
     for n, shape in inputs.items():
         if shape in (row, full):
             layouts[n] = "full"
+        elif row_axes > 1 and n not in scalars and shape != (*lead, *ones):
+            raise Unsupported(f"input {n} of shape {list(shape)} beside a row of several axes")
         elif any(s.op == "part" and s.args[0].name == n for s in nodes):
             layouts[n] = "full"
         elif n in scalars:
@@ -872,27 +892,31 @@ def _rows(
             row != full and _strip(shape) == full[-len(_strip(shape)) :]
         ):
             layouts[n] = "cols"
-        elif shape == (*lead, 1):
+        elif shape == (*lead, *ones):
             layouts[n] = "rows"
         else:
             raise Unsupported(f"input {n} of shape {list(shape)} against rows {list(row)}")
     for o, r in zip(outs, roots, strict=True):
-        if r.shape in (row, full):
+        if r.shape in (row, full) or r.op == "total":
             layouts[o] = "full"
-        elif r.shape in (lead, (*lead, 1)):
+        elif r.shape in (lead, (*lead, *ones)):
             layouts[o] = "rows"
         else:
             raise Unsupported(f"output {o} of shape {list(r.shape)} against rows {list(row)}")
-    rd = Renderer("r", bool(reduces) or not _per_op(nodes) or _upcast(nodes, dtypes))
+    upcast = bool(reduces) or bool(lanes) or not _per_op(nodes) or _upcast(nodes, dtypes)
+    rd = Renderer("r", upcast)  # lanes are fp32
     for o, r in zip(outs, roots, strict=True):
         rd.lines.append(f"    r.store({var(o)}, {rd.expr(r)})")
     if not reduces:
         category = "broadcast"
+    elif any(r.op == "total" for r in roots):
+        category = "total"
     elif all(layouts[o] == "rows" for o in outs):
         category = "reduction"
     else:
         category = "normalization"
-    loops = ["with k.rows() as r:\n" + "\n".join(rd.lines)]
+    head = "k.rows()" if row_axes == 1 else f"k.rows(row_axes={row_axes})"
+    loops = [f"with {head} as r:\n" + "\n".join(rd.lines)]
     return _render(
         name,
         description,

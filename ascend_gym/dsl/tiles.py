@@ -50,17 +50,7 @@ class TilesMixin:
                 out.append(f"    {n}Gm.SetGlobalBuffer((__gm__ {self.ty(n)}*){n}, totalLength{g});")
                 out += self._l2(n)
         if totals:
-            out += [
-                f"    {s.tensor.name}Gm.SetGlobalBuffer((__gm__ {self.ty(s.tensor.name)}*)"
-                f"{s.tensor.name}, 1);"
-                for s in totals
-            ]
-            out += [
-                "    // One fp32 partial per block and total in the user workspace.",
-                "    partialGm.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), "
-                f"{len(totals)} * GetBlockNum());",
-                *(f"    total{j} = 0.0f;" for j in range(len(totals))),
-            ]
+            out += self._totals_gm(totals)
         for i in range(n_in):
             size = self._sizeof([lp.loads[i].name for lp in k.loops if i < len(lp.loads)])
             out.append(f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, tileLength * {size});")
@@ -76,9 +66,7 @@ class TilesMixin:
             out += [
                 "    pipe.InitBuffer(workBuf, tileLength * sizeof(float));",
                 f"    pipe.InitBuffer(statBuf, {len(totals) * ROW_SLOT * 4});",
-                f"    pipe.InitBuffer(partQueue, 1, {len(totals) * ROW_SLOT * 4});",
-                "    pipe.InitBuffer(partsQueue, 1, AlignUp(GetBlockNum(), 8) * sizeof(float));",
-                "    pipe.InitBuffer(totalQueue, 1, 32);",
+                *self._totals_queues(totals),
             ]
         out += ["  }", "  __aicore__ inline void Process() {"]
         out += [f"    Loop{g}();" for g in range(len(k.loops))]
@@ -164,7 +152,7 @@ class TilesMixin:
                 "  }",
             ]
         if totals:
-            out += self._totals(totals)
+            out += self._totals(totals, "totalLength0")
         out += ["", "  TPipe pipe;"]
         if n_in:
             que = ", ".join(f"inQueue{i}" for i in range(n_in))
@@ -219,7 +207,32 @@ class TilesMixin:
         """Stores copied out tile by tile (totals are written once, by block 0)."""
         return [s for s in lp.stores if s.value.op != "total"]
 
-    def _totals(self, totals: list[Store]) -> list[str]:
+    def _totals_gm(self, totals: list[Store]) -> list[str]:
+        """Init: each total's one-element output and the blocks' partials in the workspace."""
+        return [
+            *(
+                f"    {s.tensor.name}Gm.SetGlobalBuffer((__gm__ {self.ty(s.tensor.name)}*)"
+                f"{s.tensor.name}, 1);"
+                for s in totals
+            ),
+            "    // One fp32 partial per block and total in the user workspace.",
+            "    partialGm.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), "
+            f"{len(totals)} * GetBlockNum());",
+            *(f"    total{j} = 0.0f;" for j in range(len(totals))),
+        ]
+
+    def _totals_queues(self, totals: list[Store]) -> list[str]:
+        return [
+            f"    pipe.InitBuffer(partQueue, 1, {len(totals) * ROW_SLOT * 4});",
+            "    pipe.InitBuffer(partsQueue, 1, AlignUp(GetBlockNum(), 8) * sizeof(float));",
+            "    pipe.InitBuffer(totalQueue, 1, 32);",
+        ]
+
+    def _totals_init(self, totals: list[Store]) -> list[str]:
+        return [*self._totals_gm(totals), *self._totals_queues(totals)]
+
+    def _totals(self, totals: list[Store], count: str) -> list[str]:
+        """Totals(): `count`, the number of elements a mean divides by."""
         lines = [
             "  // Totals across blocks: each block leaves its partials in the workspace; after",
             "  // SyncAll, block 0 adds them up and writes the results.",
@@ -258,11 +271,7 @@ class TilesMixin:
                 "    partsQueue.EnQue(parts);",
                 "    parts = partsQueue.DeQue<float>();",
                 "    ReduceSum(stat, parts, work, blocks);",
-                *(
-                    ["    Muls(stat, stat, 1.0f / totalLength0, 1);"]
-                    if s.value.fn == "mean"
-                    else []
-                ),
+                *([f"    Muls(stat, stat, 1.0f / {count}, 1);"] if s.value.fn == "mean" else []),
                 "    partsQueue.FreeTensor(parts);",
                 f"    LocalTensor<{ty}> {nm} = totalQueue.AllocTensor<{ty}>();",
                 f"    CopyFloat({nm}, stat, 1);",

@@ -310,7 +310,11 @@ def reduce(fn: str, a: Sym, axis: Any, keepdims: bool, extra: dict[str, Any]) ->
         raise Unsupported(f"{fn} with dtype/out")
     if axis is None and fn in ("sum", "mean"):  # over every element (keepdims: all ones)
         return Sym("total", (1,) * a.ndim if keepdims else (), (a,), fn=fn)
-    if axis is None or isinstance(axis, tuple):
+    if isinstance(axis, tuple | list) and len(axis) == 1:
+        axis = axis[0]
+    if isinstance(axis, tuple | list):
+        return _reduce_trailing(fn, a, axis, keepdims)
+    if axis is None:
         raise Unsupported(f"{fn} over more than one axis")
     ax = axis % a.ndim
     shape = list(a.shape)
@@ -319,6 +323,21 @@ def reduce(fn: str, a: Sym, axis: Any, keepdims: bool, extra: dict[str, Any]) ->
     else:
         del shape[ax]
     return Sym("reduce", tuple(shape), (a,), fn=fn, axis=ax, keepdims=keepdims)
+
+
+def _reduce_trailing(fn: str, a: Sym, axes: Any, keepdims: bool) -> Sym:
+    """A reduction over the last n axes (a mean over H and W): a row of n axes (rows loops'
+    `row_axes`), marked by `row_axes`; its axis is the last."""
+    n = len(axes)
+    if sorted(int(d) % a.ndim for d in axes) != list(range(a.ndim - n, a.ndim)):
+        raise Unsupported(f"{fn} over axes {list(axes)}, not the trailing ones")
+    if fn in ("argmax", "argmin"):
+        raise Unsupported(f"{fn} over several axes")
+    lead = a.shape[: a.ndim - n]
+    shape = (*lead, *(1,) * n) if keepdims else lead
+    return Sym(
+        "reduce", shape, (a,), fn=fn, axis=a.ndim - 1, keepdims=keepdims, meta={"row_axes": n}
+    )
 
 
 def scan(fn: str, a: Sym, axis: Any, **extra: Any) -> Sym:
@@ -501,6 +520,11 @@ def band(a: Sym, fn: str, diagonal: int) -> Sym:
     if a.ndim < 2:
         raise Unsupported(f"torch.{fn} of a {a.ndim}-d tensor")
     return Sym("band", a.shape, (a,), fn=fn, value=float(diagonal))
+
+
+def lanes(n: int) -> Sym:
+    """0, 1, ..., n - 1 (torch.arange): the index along the last axis where it broadcasts."""
+    return Sym("lanes", (int(n),))
 
 
 def fill(shape: Any, value: float) -> Sym:

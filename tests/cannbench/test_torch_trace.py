@@ -53,6 +53,8 @@ COMPARE = {
     "ne": np.not_equal,
 }
 REDUCE = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
+REDUCE |= {"argmax": np.argmax, "argmin": np.argmin}  # the first extreme's index
+SCAN = {"sum": np.cumsum, "prod": np.cumprod}
 
 
 def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
@@ -77,16 +79,20 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
     if s.op == "select":
         return np.where(*a)
     if s.op == "reduce":
-        return REDUCE[s.fn](a[0], axis=s.axis, keepdims=s.keepdims)
+        n = s.meta.get("row_axes", 1)  # a reduction over the last n axes
+        axis = tuple(range(a[0].ndim - n, a[0].ndim)) if n > 1 else s.axis
+        return REDUCE[s.fn](a[0], axis=axis, keepdims=s.keepdims).astype(np.float64)
     if s.op == "total":
         return REDUCE[s.fn](a[0]).reshape(s.shape)
     if s.op == "scan":
-        return np.cumsum(a[0], axis=s.axis)
+        return SCAN[s.fn](a[0], axis=s.axis)
     if s.op == "transpose":
         return np.swapaxes(a[0], -1, -2)
     if s.op == "band":
         k = int(s.value)
         return np.triu(a[0], k) if s.fn == "triu" else np.tril(a[0], k)
+    if s.op == "lanes":
+        return np.arange(s.shape[0], dtype=np.float64)
     if s.op == "fill":
         return np.full(s.shape, s.value)
     if s.op == "write":
@@ -203,13 +209,36 @@ GOLDENS = [
     ("x * y[:, None, 0] + w[None, :] - w[None, ..., None].squeeze(-1)", {}),
     ("torch.triu(x, 1) + torch.tril(y, diagonal=-2) * 3 - z.triu(-1).sum()", {}),
     ("x - x.max(dim=-1, keepdim=True).values + torch.max(x, y) - torch.min(z, 1)[0].sum()", {}),
+    # index reductions: the first extreme's index, as a value
+    ("torch.argmax(x, dim=-1) + x.argmin(-1) * 100 + torch.max(x, 1).indices * 1000", {}),
+    ("torch.min(x, dim=-1, keepdim=True)[1] + torch.argmax(z, dim=1).sum()", {}),
+    ("torch.cumprod(z, dim=1) + x.cumprod(-1).sum()", {}),
+    # vector norms: p = 1, 2, inf, -inf
+    ("torch.norm(x, p=1, dim=-1) + torch.linalg.vector_norm(y, ord=float('inf'), dim=-1)", {}),
+    ("torch.linalg.norm(x, dim=-1) + torch.linalg.vector_norm(y, -math.inf, -1)", {}),
+    # ~ on a mask, a scalar's item(), empty_like then copy_, deepcopy
+    ("torch.where(~(x > 0.5), x, y) + (~(y <= x)) * 2 + torch.logical_not(x == y) * 3", {}),
+    ("x * w[:1].item() + torch.empty_like(y).copy_(y * 2) + copy.deepcopy(x)", {}),
+    # arange along the last axis; a row's element picked by an index (one_hot, nll_loss)
+    ("x * torch.arange(16) + torch.arange(1, 33, 2) - torch.arange(0.5, 8.5, 0.5)", {}),
+    ("F.one_hot((y[:, 2].abs() * 4).long(), 16) * x", {}),
+    ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), reduction='none')", {}),
+    ("F.nll_loss(F.log_softmax(x, -1), (y[:, 1].abs() * 5).long(), reduction='none')", {}),
+    (
+        "F.cross_entropy(x, (y[:, 0].abs() * 4).long()) + F.nll_loss(x, (y[:, 3].abs() * 4).long())",
+        {},
+    ),
+    ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), reduction='sum')", {}),
+    # pooling of a whole plane, reductions over the trailing axes
+    ("F.adaptive_avg_pool2d(v, 1) + F.adaptive_max_pool2d(v, (1, 1)) * 2", {}),
+    ("v - v.mean(dim=(-2, -1), keepdim=True) + torch.amax(v, (2, 3), True)", {}),
 ]
 
 
 def _golden(expr: str, attrs: dict, shapes: dict, dtype: str = "float32") -> OperatorPackage:
     params = "".join(f", {a}=1.0" for a in attrs)
     golden = (
-        "import torch\nimport torch.nn.functional as F\n\n\n"
+        "import copy\nimport math\n\nimport torch\nimport torch.nn.functional as F\n\n\n"
         f"def g({', '.join(shapes)}{params}):\n    return {expr}\n"
     )
     spec = OperatorSpec.model_validate(
@@ -229,7 +258,7 @@ def _golden(expr: str, attrs: dict, shapes: dict, dtype: str = "float32") -> Ope
 
 @pytest.mark.parametrize(("expr", "attrs"), GOLDENS, ids=[g[0] for g in GOLDENS])
 def test_a_traced_golden_computes_what_torch_does(expr, attrs):
-    shapes = {"x": [6, 16], "y": [6, 16], "w": [16], "z": [3, 5, 8]}
+    shapes = {"x": [6, 16], "y": [6, 16], "w": [16], "z": [3, 5, 8], "v": [2, 3, 4, 5]}
     pkg = _golden(expr, attrs, shapes)
     rng = np.random.default_rng(0)
     values = {n: rng.uniform(-3, 3, s) for n, s in shapes.items()}
@@ -283,6 +312,10 @@ def test_matmuls_and_transposes_compute_what_torch_does(expr):
         ("x.transpose(0, 2).sum(-1)", r"a permutation \[2, 1, 0\]"),
         ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
         ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
+        # a target that may be ignored, class weights: the mean's divisor is not the row count
+        ("F.nll_loss(x[0], x[1].sum(-1).abs().long(), ignore_index=1)", "ignore_index=1"),
+        ("F.cross_entropy(x[0], x[1].sum(-1).abs().long(), x[2][0])", "class weights"),
+        ("torch.argmax(x)", "over every element"),
     ],
 )
 def test_reorders_the_templates_cannot_take_are_unsupported(expr, why):

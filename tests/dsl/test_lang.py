@@ -40,6 +40,10 @@ def _error(source: str) -> DslError:
         (7, '    v = t.load(k.input("w", "channels")).float()', "use a rows() loop"),
         (6, "with k.rows(row_axes=0) as t:", "a number of trailing axes"),
         (8, "    t.store(y, t.triu(v))", "takes a row of this rows() loop"),
+        (8, "    t.store(y, t.lanes() + v)", "the index along the row of a rows() loop"),
+        (8, "    t.store(y, v.argmax())", "rows() loop"),
+        (8, "    t.store(y, t.cumprod(v))", "columns() loop"),
+        (8, "    t.store(y, t.argmax(v))", "columns() loop"),
     ],
 )
 def test_errors_name_the_program_line(line, bad, says):
