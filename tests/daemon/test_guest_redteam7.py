@@ -13,6 +13,7 @@ import contextlib
 import os
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -156,3 +157,47 @@ def test_a_native_kernel_file_named_like_a_header_compiles_as_cpp(tmp_path: Path
         result = client.evaluate(small_request(pkg, run_id="header"))
         client.close()
     assert result.status is Status.OK, (result.status, result.message)
+
+
+# ---- the corpus reader: a hostile checkout's build files ---------------------------------------
+READ_DIRS = """
+import sys
+from pathlib import Path
+from ascend_gym.corpus import cmake
+repo = Path(sys.argv[1])
+print(*cmake.include_dirs(repo, repo / "op"), sep="\\n")
+"""
+
+
+def test_a_checkouts_links_do_not_take_the_cmake_reader_outside_it(tmp_path: Path):
+    # `file(GLOB_RECURSE)` went through `glob`'s `**`, which follows links to directories: two
+    # links to `.` made a walk without end (2^depth paths), one to `/` a walk of the disk, for a
+    # name that matches nothing (MAX_GLOB bounds matches, not the walk). `include()` of a link
+    # read the file it points to outside the checkout. Now the walk follows no link to a
+    # directory (CMake's default), looks at MAX_WALK entries at most, and an included file is
+    # read only if it is in the checkout.
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / "op" / "op_kernel").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "far.cmake").write_text("include_directories(${CMAKE_CURRENT_LIST_DIR}/seen)\n")
+    for name, target in (
+        ("l1", "."),
+        ("l2", "."),
+        ("disk", "/"),
+        ("far.cmake", outside / "far.cmake"),
+    ):
+        (repo / name).symlink_to(target)
+    (repo / "CMakeLists.txt").write_text(
+        'file(GLOB_RECURSE NONE "nothing.zzz")\nfile(GLOB_RECURSE ETC "disk/etc/*.conf")\n'
+        "include(far.cmake)\ninclude_directories(${ETC})\nadd_subdirectory(op)\n"
+    )
+    (repo / "op" / "CMakeLists.txt").write_text("include_directories(op_kernel)\n")
+    done = subprocess.run(
+        [sys.executable, "-c", READ_DIRS, str(repo)],
+        capture_output=True,
+        text=True,
+        timeout=20,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(repo / "op" / "op_kernel")], done.stdout
