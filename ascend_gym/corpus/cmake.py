@@ -44,6 +44,12 @@ MAX_COMMANDS = 200_000
 TARGET = {"ASCEND_COMPUTE_UNIT": "ascend910b", "SOC_VERSION": "Ascend910B1"}
 MAX_GLOB = 5000  # paths one file(GLOB) yields at most
 MAX_WALK = 200_000  # directory entries one file(GLOB) looks at, at most
+# A value expanded is cut at MAX_VALUE characters and costs the budget a command per VALUE_CHARGE
+# (so all of an evaluation's expansions make at most 200 MB): a glob's MAX_GLOB paths are about
+# 0.75 MB.
+MAX_VALUE = 1 << 21
+MAX_FILE_BYTES = 1 << 20  # a build file read at most (the development corpus's largest: 54 KB)
+VALUE_CHARGE = 1 << 10
 SOURCE_COMMANDS = {"add_library", "add_executable", "target_sources", "ascendc_library"}
 _TARGET_WORDS = {
     *("STATIC", "SHARED", "MODULE", "OBJECT", "INTERFACE", "PUBLIC", "PRIVATE"),
@@ -262,9 +268,14 @@ class Evaluation:
     # ---- values -------------------------------------------------------------------------------
 
     def expand(self, text: str, scope: dict[str, str]) -> str:
+        if self.budget <= 0:  # spent inside one command's arguments
+            return ""
         for _ in range(64):  # innermost references first: ${A_${B}}
             new = _VAR.sub(lambda m: "" if m[1] else scope.get(m[2], ""), text)
-            if new == text:
+            # A value's length is charged and held: `set(A "${A}${A}")` doubles it each time.
+            self.budget -= len(new) // VALUE_CHARGE
+            if new == text or len(new) > MAX_VALUE:
+                text = new[:MAX_VALUE]
                 break
             text = new
         return _genex(text)
@@ -282,9 +293,11 @@ class Evaluation:
     def run_file(self, path: Path, scope: dict[str, str], depth: int) -> None:
         if depth > MAX_DEPTH or not path.is_file():
             return
+        stat = path.stat()
+        if stat.st_size > MAX_FILE_BYTES:  # read whole and kept parsed: not a build file's size
+            return
         scope["CMAKE_CURRENT_LIST_DIR"] = str(path.parent)
         scope["CMAKE_CURRENT_LIST_FILE"] = str(path)
-        stat = path.stat()
         self.run(_parsed(path, stat.st_mtime_ns, stat.st_size), scope, depth)
 
     def run(self, commands: list[Command], scope: dict[str, str], depth: int) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -200,4 +201,29 @@ def test_a_checkouts_links_do_not_take_the_cmake_reader_outside_it(tmp_path: Pat
         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
     )
     assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(repo / "op" / "op_kernel")], done.stdout
+
+
+def test_a_checkouts_build_files_cannot_grow_the_cmake_reader_without_bound(tmp_path: Path):
+    # 40 lines of `set(A "${A}${A}")` (1 KB) asked for 2^40 characters: a MemoryError under a
+    # 3 GB address-space limit, the machine's memory without one. MAX_COMMANDS bounded commands,
+    # not what one expands to. Now an expanded value is cut at MAX_VALUE and each costs the
+    # budget by its length; a build file past MAX_FILE_BYTES is not read.
+    repo = tmp_path / "repo"
+    (repo / "op" / "op_kernel").mkdir(parents=True)
+    doubling = "".join('set(A "${A}${A}")\n' for _ in range(40))
+    (repo / "big.cmake").write_text("# padding\n" * 200_000)
+    (repo / "CMakeLists.txt").write_text(
+        f"set(A x)\n{doubling}include(big.cmake)\nadd_subdirectory(op)\n"
+    )
+    (repo / "op" / "CMakeLists.txt").write_text("include_directories(op_kernel)\n")
+    done = subprocess.run(
+        [sys.executable, "-c", READ_DIRS, str(repo)],
+        capture_output=True,
+        text=True,
+        timeout=20,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)),
+    )
+    assert done.returncode == 0, done.stderr[-500:]
     assert done.stdout.split() == [str(repo / "op" / "op_kernel")], done.stdout
