@@ -170,6 +170,21 @@ print(*cmake.include_dirs(repo, repo / "op"), sep="\\n")
 """
 
 
+def assert_reads_only_its_operator(repo: Path) -> None:
+    """`cmake.include_dirs` of `repo/op` in a process of its own, within 20 s and 2 GiB of
+    address space, gives `repo/op/op_kernel` alone."""
+    done = subprocess.run(
+        [sys.executable, "-c", READ_DIRS, str(repo)],
+        capture_output=True,
+        text=True,
+        timeout=20,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)),
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.split() == [str(repo / "op" / "op_kernel")], done.stdout
+
+
 def test_a_checkouts_links_do_not_take_the_cmake_reader_outside_it(tmp_path: Path):
     # `file(GLOB_RECURSE)` went through `glob`'s `**`, which follows links to directories: two
     # links to `.` made a walk without end (2^depth paths), one to `/` a walk of the disk, for a
@@ -193,15 +208,7 @@ def test_a_checkouts_links_do_not_take_the_cmake_reader_outside_it(tmp_path: Pat
         "include(far.cmake)\ninclude_directories(${ETC})\nadd_subdirectory(op)\n"
     )
     (repo / "op" / "CMakeLists.txt").write_text("include_directories(op_kernel)\n")
-    done = subprocess.run(
-        [sys.executable, "-c", READ_DIRS, str(repo)],
-        capture_output=True,
-        text=True,
-        timeout=20,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [str(repo / "op" / "op_kernel")], done.stdout
+    assert_reads_only_its_operator(repo)
 
 
 def test_a_checkouts_build_files_cannot_grow_the_cmake_reader_without_bound(tmp_path: Path):
@@ -217,13 +224,4 @@ def test_a_checkouts_build_files_cannot_grow_the_cmake_reader_without_bound(tmp_
         f"set(A x)\n{doubling}include(big.cmake)\nadd_subdirectory(op)\n"
     )
     (repo / "op" / "CMakeLists.txt").write_text("include_directories(op_kernel)\n")
-    done = subprocess.run(
-        [sys.executable, "-c", READ_DIRS, str(repo)],
-        capture_output=True,
-        text=True,
-        timeout=20,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
-        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)),
-    )
-    assert done.returncode == 0, done.stderr[-500:]
-    assert done.stdout.split() == [str(repo / "op" / "op_kernel")], done.stdout
+    assert_reads_only_its_operator(repo)
