@@ -9,6 +9,7 @@ packages are level1/add's.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import resource
@@ -225,3 +226,28 @@ def test_a_checkouts_build_files_cannot_grow_the_cmake_reader_without_bound(tmp_
     )
     (repo / "op" / "CMakeLists.txt").write_text("include_directories(op_kernel)\n")
     assert_reads_only_its_operator(repo)
+
+
+def test_a_completion_past_the_daemons_message_bound_does_not_hang_its_batch(guest):
+    # A 20 MiB completion made a request past the daemon's 16 MiB MAXMSGSIZE: libzmq drops such
+    # a message's connection, the pool's connection, and the batch scored with it never finished
+    # (no answer in 300 s, the honest completions beside it unscored). Now it is its own format
+    # error before anything is sent.
+    from concurrent.futures import TimeoutError as Waited
+
+    from ascend_core.suite import resolve
+    from ascend_gym.rl.service import RewardService
+
+    kernel = resolve("level1/add").files["op_kernel/add.cpp"]
+    honest = f"```cpp kernel\n{kernel}```"
+    big = {"kernel": kernel + "\n//" + "x" * (20 << 20) + "\n"}
+    with RewardService([guest.address], budget=8) as service:
+        batch = service.ascore([honest, big], ["level1/add"] * 2)
+        future = asyncio.run_coroutine_threadsafe(batch, service._loop)
+        try:
+            honest_scored, big_scored = future.result(timeout=20)
+        except Waited:
+            future.cancel()
+            pytest.fail("the batch was not scored within 20 s")
+    assert honest_scored.result is not None and honest_scored.result.ok, honest_scored
+    assert big_scored.reward.status == "FORMAT_ERROR" and "16777216" in big_scored.reward.message
