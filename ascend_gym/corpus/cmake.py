@@ -26,11 +26,13 @@ MAX_DEPTH deep and at most MAX_COMMANDS commands are evaluated (hostile build fi
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import glob as _glob
 import itertools
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,6 +43,13 @@ MAX_COMMANDS = 200_000
 # launch projects' SOC_VERSION. The build files' own defaults (a `CACHE` set) do not override them.
 TARGET = {"ASCEND_COMPUTE_UNIT": "ascend910b", "SOC_VERSION": "Ascend910B1"}
 MAX_GLOB = 5000  # paths one file(GLOB) yields at most
+MAX_WALK = 200_000  # directory entries one file(GLOB) looks at, at most
+# A value expanded is cut at MAX_VALUE characters and costs the budget a command per VALUE_CHARGE
+# (so all of an evaluation's expansions make at most 200 MB): a glob's MAX_GLOB paths are about
+# 0.75 MB.
+MAX_VALUE = 1 << 21
+MAX_FILE_BYTES = 1 << 20  # a build file read at most (the development corpus's largest: 54 KB)
+VALUE_CHARGE = 1 << 10
 SOURCE_COMMANDS = {"add_library", "add_executable", "target_sources", "ascendc_library"}
 _TARGET_WORDS = {
     *("STATIC", "SHARED", "MODULE", "OBJECT", "INTERFACE", "PUBLIC", "PRIVATE"),
@@ -259,9 +268,14 @@ class Evaluation:
     # ---- values -------------------------------------------------------------------------------
 
     def expand(self, text: str, scope: dict[str, str]) -> str:
+        if self.budget <= 0:  # spent inside one command's arguments
+            return ""
         for _ in range(64):  # innermost references first: ${A_${B}}
             new = _VAR.sub(lambda m: "" if m[1] else scope.get(m[2], ""), text)
-            if new == text:
+            # A value's length is charged and held: `set(A "${A}${A}")` doubles it each time.
+            self.budget -= len(new) // VALUE_CHARGE
+            if new == text or len(new) > MAX_VALUE:
+                text = new[:MAX_VALUE]
                 break
             text = new
         return _genex(text)
@@ -279,9 +293,11 @@ class Evaluation:
     def run_file(self, path: Path, scope: dict[str, str], depth: int) -> None:
         if depth > MAX_DEPTH or not path.is_file():
             return
+        stat = path.stat()
+        if stat.st_size > MAX_FILE_BYTES:  # read whole and kept parsed: not a build file's size
+            return
         scope["CMAKE_CURRENT_LIST_DIR"] = str(path.parent)
         scope["CMAKE_CURRENT_LIST_FILE"] = str(path)
-        stat = path.stat()
         self.run(_parsed(path, stat.st_mtime_ns, stat.st_size), scope, depth)
 
     def run(self, commands: list[Command], scope: dict[str, str], depth: int) -> None:
@@ -419,12 +435,8 @@ class Evaluation:
             pattern = os.path.normpath(pattern)
             if not Path(pattern).is_relative_to(self.repo):
                 continue
-            if recurse:
-                head, tail = os.path.split(pattern)
-                pattern = os.path.join(head, "**", tail)
-            for p in itertools.islice(_glob.iglob(pattern, recursive=recurse), MAX_GLOB):
-                if dirs or not os.path.isdir(p):
-                    found.append(os.path.relpath(p, relative) if relative else p)
+            for p in itertools.islice(walk_glob(pattern, recurse, dirs, self.repo), MAX_GLOB):
+                found.append(os.path.relpath(p, relative) if relative else p)
         scope[var] = ";".join(sorted(dict.fromkeys(found))[:MAX_GLOB])
 
     def set_variable(self, words: list[str], scope: dict[str, str]) -> None:
@@ -539,7 +551,10 @@ class Evaluation:
         if path is None or TEST_CMAKE.search(path.stem):
             return
         path = Path(os.path.normpath(path))
-        if not path.is_relative_to(self.repo):
+        # Its spelling and the file it is (a link in the checkout may point anywhere).
+        if not path.is_relative_to(self.repo) or not Path(os.path.realpath(path)).is_relative_to(
+            os.path.realpath(self.repo)
+        ):
             return
         saved = (scope.get("CMAKE_CURRENT_LIST_DIR"), scope.get("CMAKE_CURRENT_LIST_FILE"))
         self.run_file(path, scope, depth + 1)
@@ -657,6 +672,41 @@ class Evaluation:
         if re.fullmatch(r"\w+", text):  # a variable the build files do not define
             raise _Undecided
         return text
+
+
+def walk_glob(pattern: str, recurse: bool, dirs: bool, repo: Path) -> Iterator[str]:
+    """The paths `file(GLOB[_RECURSE])` lists for `pattern`, found by a walk of the repository
+    that follows no link to a directory (CMake's default, policy CMP0009) and looks at most
+    MAX_WALK entries: a link to `/` or a loop of links made the glob walk the disk or for ever.
+    `GLOB_RECURSE dir/x/*.h` lists a `*.h` at any depth under what `dir/x` matches."""
+    parts = pattern.split(os.sep)
+    fixed = next((k for k, part in enumerate(parts) if _glob.has_magic(part)), len(parts) - 1)
+    base = os.sep.join(parts[:fixed]) or os.sep
+    real = Path(os.path.realpath(base))
+    if not real.is_relative_to(os.path.realpath(repo)) or not os.path.isdir(base):
+        return
+    heads, tail = parts[fixed:-1], parts[-1]
+    budget = MAX_WALK
+    for top, subdirs, files in os.walk(base):
+        depth = len(Path(top).relative_to(base).parts)
+        budget -= len(subdirs) + len(files)
+        if budget < 0:
+            return
+        here = Path(top).relative_to(base).parts
+        if not all(_name_matches(n, h) for n, h in zip(here, heads)):
+            subdirs.clear()
+            continue
+        if depth < len(heads):
+            continue
+        names = [*files, *(subdirs if dirs else [])]
+        # Deeper only for GLOB_RECURSE, and as glob's `**`: into no hidden directory.
+        subdirs[:] = [d for d in subdirs if d[:1] != "."] if recurse else []
+        yield from (os.path.join(top, n) for n in names if _name_matches(n, tail))
+
+
+def _name_matches(name: str, pattern: str) -> bool:
+    """One path component against one glob component (a leading dot is matched only by one)."""
+    return fnmatch.fnmatchcase(name, pattern) and (pattern.startswith(".") or name[:1] != ".")
 
 
 def _list_query(op: str, items: list[str], args: list[str]) -> str:

@@ -41,7 +41,7 @@ def completion_text(completion: Any) -> str | dict:
             continue
         for call in reversed(message.get("tool_calls") or []):
             arguments = call.get("function", call).get("arguments", {})
-            return json.loads(arguments) if isinstance(arguments, str) else arguments
+            return _arguments(arguments)
         content = message.get("content")
         if isinstance(content, list):  # content parts
             content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
@@ -50,14 +50,32 @@ def completion_text(completion: Any) -> str | dict:
     raise FormatError("the completion has no assistant text or tool call")
 
 
+def _arguments(arguments: Any) -> dict:
+    """A tool call's arguments, an object or its JSON text."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError as e:
+            raise FormatError(f"the tool call's arguments are not JSON: {e}") from None
+    if not isinstance(arguments, dict):
+        raise FormatError("the tool call's arguments are not an object")
+    return arguments
+
+
 def _is_message(x: Any) -> bool:
     return isinstance(x, dict) and ("role" in x or "tool_calls" in x)
 
 
 def parse_completion(completion: Any, base: OperatorPackage) -> OperatorPackage:
-    """The base package with the files the completion replaces."""
-    body = completion_text(completion)
-    files = _from_arguments(body, base) if isinstance(body, dict) else _from_text(body, base)
+    """The base package with the files the completion replaces. A completion of any other shape
+    is its own FormatError, never an exception that fails the batch scored with it."""
+    try:
+        body = completion_text(completion)
+        files = _from_arguments(body, base) if isinstance(body, dict) else _from_text(body, base)
+    except (TypeError, ValueError, AttributeError, KeyError) as e:
+        if isinstance(e, FormatError):
+            raise
+        raise FormatError(f"not a completion this reads ({type(e).__name__}: {e})") from None
     if not files:
         raise FormatError(
             "no source block: reply with fenced blocks named by file, e.g. ```cpp "

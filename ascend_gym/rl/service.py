@@ -26,6 +26,7 @@ from ascend_gym.client import LocalDaemon
 from ascend_gym.rl import feedback
 from ascend_gym.rl.parse import FormatError, parse_completion
 from ascend_gym.rl.reward import DEFAULT_PRESET, PRESETS, Reward, RewardPreset, score
+from npu_daemon.service.server import MAX_MESSAGE_BYTES
 
 
 class Scored(BaseModel):
@@ -122,6 +123,14 @@ class RewardService:
                 reward = score(None, None, self.preset, str(e))
                 scored[i] = Scored(reward=self._labelled(reward))
         requests = [self.request(p) for p in packages]
+        for k in reversed(range(len(requests))):  # what the daemon would never read
+            size = len(requests[k].model_dump_json().encode())
+            if size > MAX_MESSAGE_BYTES:
+                why = f"the completion's package is {size} bytes as a request, past the daemon's {MAX_MESSAGE_BYTES}"
+                scored[where[k]] = Scored(
+                    reward=self._labelled(score(None, None, self.preset, why))
+                )
+                del requests[k], where[k]
         async for outcome in self.pool.evaluate_many(requests, self.deadline_s):
             i = where[outcome.index]
             reward = self._reward(outcome, baselines[operators[i]])

@@ -8,6 +8,12 @@ from it (each message names its connection: ZMQ_SRCFD), and cuts (shutdown: libz
 the connection held, the client reconnects) a connection that holds more than two whole messages,
 then the largest holders until all together fit the room the queue leaves in the request-memory
 bound. Connections other than TCP (ipc) are local and not counted.
+
+Connections themselves are bounded too: each holds a descriptor of the daemon's (and costs the
+main loop a count every 20 ms), and idle ones that finished ZeroMQ's handshake stay open for
+good, so a client could hold every descriptor the daemon may open and no other client could
+connect. Past `MAX_CONNECTIONS` (or a quarter of the descriptor limit, whichever is lower: the
+rest is the daemon's own) the connection whose last message is oldest is cut.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import contextlib
 import ctypes
 import logging
 import os
+import resource
 import socket
 import struct
 import time
@@ -30,6 +37,7 @@ _BYTES_RECEIVED = 128  # offset of tcpi_bytes_received in Linux's struct tcp_inf
 HANDSHAKE_BYTES = 4096  # a connection's greeting and handshake (CURVE's included)
 FRAME_BYTES = 64  # a frame's header on the wire (CURVE: the command, nonce and MAC too)
 EVERY_S = 0.02  # the kernel's counts are read at most this often
+MAX_CONNECTIONS = 256  # open at once, all clients together
 
 
 def bytes_received(fd: int) -> int | None:
@@ -37,6 +45,12 @@ def bytes_received(fd: int) -> int | None:
     buf, size = ctypes.create_string_buffer(256), ctypes.c_uint32(256)
     ok = _libc.getsockopt(fd, socket.IPPROTO_TCP, socket.TCP_INFO, buf, ctypes.byref(size)) == 0
     return struct.unpack_from("Q", buf.raw, _BYTES_RECEIVED)[0] if ok and size.value > 135 else None
+
+
+def max_connections() -> int:
+    """Connections open at once: `MAX_CONNECTIONS`, or a quarter of the descriptors the daemon
+    may open (the limit read now: it can be changed while the daemon runs)."""
+    return min(MAX_CONNECTIONS, max(8, resource.getrlimit(resource.RLIMIT_NOFILE)[0] // 4))
 
 
 class InFlight:
@@ -47,6 +61,7 @@ class InFlight:
         self.monitor = router.get_monitor_socket(events)
         self.max_message_bytes = max_message_bytes
         self.read_bytes: dict[int, int] = {}  # fd -> wire bytes of the messages read from it
+        self.last_used: dict[int, float] = {}  # fd -> when it was accepted or last sent a message
         self.held = 0  # all connections together, at the last count
         self.cut = 0  # connections cut so far
         self._next = 0.0
@@ -61,13 +76,22 @@ class InFlight:
             fd = int(event["value"])
             if event["event"] == zmq.EVENT_ACCEPTED:
                 self.read_bytes[fd] = 0
+                self.last_used[fd] = time.monotonic()
             else:
                 self.read_bytes.pop(fd, None)
+                self.last_used.pop(fd, None)
+        while len(self.last_used) > max_connections():
+            fd = min(self.last_used, key=self.last_used.__getitem__)
+            self.last_used.pop(fd)
+            self.read_bytes.pop(fd, None)
+            self.cut += 1
+            shutdown(fd)  # not logged: a line per connection would be the client's to multiply
 
     def read(self, frames: list[zmq.Frame]) -> None:
         """A message the server read (a ROUTER's: its first frame, the peer's id, is not wired)."""
         fd = frames[-1].get(zmq.SRCFD)
         if fd in self.read_bytes:
+            self.last_used[fd] = time.monotonic()
             wired = frames[1:]
             self.read_bytes[fd] += sum(len(f) for f in wired) + FRAME_BYTES * len(wired)
 
@@ -93,8 +117,15 @@ class InFlight:
     def _cut(self, fd: int, held: int, why: str) -> None:
         log.warning("cut a connection holding %d bytes not yet read (%s)", held, why)
         self.read_bytes.pop(fd, None)
+        self.last_used.pop(fd, None)
         self.cut += 1
-        with contextlib.suppress(OSError):  # gone meanwhile
-            dup = socket.socket(fileno=os.dup(fd))
-            dup.shutdown(socket.SHUT_RDWR)
-            dup.close()
+        shutdown(fd)
+
+
+def shutdown(fd: int) -> None:
+    """Cut connection `fd`: libzmq reads its end, frees what the connection held and closes it
+    (an honest client reconnects and resends)."""
+    with contextlib.suppress(OSError):  # gone meanwhile
+        dup = socket.socket(fileno=os.dup(fd))
+        dup.shutdown(socket.SHUT_RDWR)
+        dup.close()

@@ -518,7 +518,8 @@ def accept(c: Compile, timeout_s: float) -> None:
     BuildError when it does not preprocess."""
     for k, source in enumerate(c.sources):
         unit = c.cwd / f"tu{k}.ii"
-        cmd = [CXX, *c.flags, "-E", "-fpch-preprocess", "-fdebug-cpp", source, "-o", unit.name]
+        cmd = [CXX, *c.flags, "-E", "-fpch-preprocess", "-fdebug-cpp", *CPP_UNIT, source]
+        cmd += ["-o", unit.name]
         trusted = c.reads  # the cache entries it reads: the precompiled headers
         try:
             compile_candidate(cmd, c.cwd, unit, c.what, timeout_s, c.sees)
@@ -566,17 +567,27 @@ def build_candidate(c: Compile, out: Path, timeout_s: float) -> None:
     shutil.copyfile(linked, out)
 
 
+# A unit is C++ whatever its name: g++ makes a `.h` a precompiled header, which the assembly pass
+# then read as text (a daemon fault, uncharged, after the compile).
+CPP_UNIT = ("-x", "c++")
+
+
 def compile_unit(c: Compile, k: int, source: str, timeout_s: float) -> str:
     """Unit `k` of `c` compiled (through its assembly pass, if any) to an object whose
     constructors are deferred: its name in `c.cwd`."""
     obj = c.cwd / f"tu{k}.o"
     if c.assembly is None:
         compile_candidate(
-            [CXX, *c.flags, "-c", source, "-o", obj.name], c.cwd, obj, c.what, timeout_s, c.sees
+            [CXX, *c.flags, "-c", *CPP_UNIT, source, "-o", obj.name],
+            c.cwd,
+            obj,
+            c.what,
+            timeout_s,
+            c.sees,
         )
     else:
         asm, counted = c.cwd / f"tu{k}.s", c.cwd / f"tu{k}.counted.s"
-        cmd = [CXX, *c.flags, "-S", source, "-o", asm.name]
+        cmd = [CXX, *c.flags, "-S", *CPP_UNIT, source, "-o", asm.name]
         compile_candidate(cmd, c.cwd, asm, c.what, timeout_s, c.sees)
         counted.write_text(c.assembly(asm.read_text()))
         cmd = [CXX, "-c", counted.name, "-o", obj.name]

@@ -148,15 +148,22 @@ std::vector<uint8_t> ReadFile(const std::string& path) {
 
 void Precompile(const std::string& wasmPath, const std::string& outPath) {
   const std::vector<uint8_t> bytes = ReadFile(wasmPath);
+  if (bytes.empty()) throw SimError(Status::RUNTIME_ERROR, "cannot read the kernel module " + wasmPath);
   wasm_engine_t* engine = NewEngine();
   wasmtime_module_t* module = nullptr;
   Check(wasmtime_module_new(engine, bytes.data(), bytes.size(), &module), "compiling the kernel module");
   wasm_byte_vec_t out;
   Check(wasmtime_module_serialize(module, &out), "serializing the kernel module");
-  std::ofstream(outPath, std::ios::binary).write(reinterpret_cast<const char*>(out.data), out.size);
+  // A write that fails (a read-only link of that name, a full disk) must fail the step: whatever
+  // is left at the path would be taken for the machine code wasmtime loads without checking it.
+  std::ofstream file(outPath, std::ios::binary | std::ios::trunc);
+  file.write(reinterpret_cast<const char*>(out.data), static_cast<std::streamsize>(out.size));
+  file.close();
+  const bool written = static_cast<bool>(file);
   wasm_byte_vec_delete(&out);
   wasmtime_module_delete(module);
   wasm_engine_delete(engine);
+  if (!written) throw SimError(Status::RUNTIME_ERROR, "cannot write the precompiled module " + outPath);
 }
 
 Module::Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, LaunchGm gm)
