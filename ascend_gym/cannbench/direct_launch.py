@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from ascend_core.package import GE_DTYPES, OperatorPackage
-from ascend_gym.cannbench import NotASubmission
+from ascend_gym.cannbench import NotASubmission, project_text
 
 HERE = Path(__file__).parent
 HOST_HEADER = "op_host/cann_bench_direct_host.h"
@@ -200,18 +200,18 @@ def package(op_dir: Path, task: OperatorPackage) -> OperatorPackage:
         raise NotASubmission(f"{task.spec.name}: a list argument is not handed to a plugin")
     kernel = _source(op_dir / "op_kernel", [f"{op}_kernel.cpp", f"{op}.cpp"], "kernel source")
     plugin = _source(op_dir / "op_plugin", [f"{op}_plugin.cpp", f"{op}.cpp"], "plugin source")
-    kernel_text = kernel.read_text(errors="replace")
+    kernel_text = project_text(kernel, op_dir)
     kernels = launched_kernels(kernel_text)
     if not kernels:
         raise NotASubmission(f"{kernel}: no launch statement (kernel<<<blocks, ...>>>(args))")
     files = {
-        f"op_kernel/{p.relative_to(op_dir / 'op_kernel').as_posix()}": p.read_text(errors="replace")
+        f"op_kernel/{p.relative_to(op_dir / 'op_kernel').as_posix()}": project_text(p, op_dir)
         for p in sorted((op_dir / "op_kernel").rglob("*"))
         if p.is_file() and p.suffix in (".h", ".hpp", ".cpp", ".cc", ".inl")
     }
     kernel_path = f"op_kernel/{kernel.name}"
     kernel_host = f"op_kernel/{kernel.stem}_host{kernel.suffix}"
-    plugin_text = plugin.read_text(errors="replace")
+    plugin_text = project_text(plugin, op_dir)
     files[kernel_path] = kernel_text + entry(task, kernels)
     files[kernel_host] = host_part(kernel_text)
     files[f"op_host/{plugin.name}"] = plugin_text

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascend_core.package import SOURCE_SUFFIXES, OperatorPackage
-from ascend_gym.cannbench import NotASubmission
+from ascend_gym.cannbench import NotASubmission, project_text
 
 FOLDERS = ("op_host", "op_kernel")
 # Host units that are not the tiling: graph-mode shape inference, the aclnn API layer.
@@ -61,7 +61,7 @@ def package(op_dir: Path, task: OperatorPackage) -> OperatorPackage:
         "tiling data header",
     )
     files = {
-        p.relative_to(op_dir).as_posix(): p.read_text(errors="replace")
+        p.relative_to(op_dir).as_posix(): project_text(p, op_dir)
         for folder in FOLDERS
         for p in sorted((op_dir / folder).rglob("*"))
         if p.is_file() and p.suffix in SOURCE_SUFFIXES
