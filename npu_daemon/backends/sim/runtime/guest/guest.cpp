@@ -75,6 +75,7 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineDataImports(l);
   DefineVectorImports(l);
   DefineAdvImports(l);
+  DefineAdvSoftmaxFlashImports(l);
   DefineVecCoreImports(l);
   DefineCubeImports(l);
   DefineMatmulImports(l);
