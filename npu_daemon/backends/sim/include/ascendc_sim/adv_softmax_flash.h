@@ -18,6 +18,7 @@
 
 #include "ascendc_sim/adv_norm.h"
 #include "ascendc_sim/adv_softmax_params.h"
+#include "ascendc_sim/adv_steps.h"
 
 namespace ascendc_sim {
 
@@ -50,23 +51,6 @@ inline RowGeometry FlashRows(const SoftMaxTiling& t, const AscendC::SoftMaxShape
   return g;
 }
 
-// `steps` vector instructions over `elems` elements of `elemBytes`, touching `ubs`.
-inline void FlashSteps(const char* api, int steps, uint32_t elemBytes, uint64_t elems,
-                       std::initializer_list<UbAccess> ubs, const SrcLoc& loc) {
-  Lanes l;
-  l.perRepeat = 256 / elemBytes;
-  l.perBlock = 32 / elemBytes;
-  l.repeats = static_cast<uint32_t>((elems + l.perRepeat - 1) / l.perRepeat);
-  l.count = elems;
-  l.counter = l.contiguous = true;
-  for (int s = 0; s < steps; ++s) IssueVector(Op::kVecReduce, api, l, {}, elemBytes, loc, ubs);
-}
-
-template <typename T>
-UbAccess Touch(const AscendC::LocalTensor<T>& t, uint64_t elems, bool write) {
-  return {t.UbAddr(), static_cast<uint32_t>(elems * sizeof(T)), write};
-}
-
 template <typename T, typename U>
 void ChargeFlash(const char* api, const FlashForm& f, const FlashTensors<T, U>& x, const RowGeometry& g,
                  const SrcLoc& loc) {
@@ -76,16 +60,16 @@ void ChargeFlash(const char* api, const FlashForm& f, const FlashTensors<T, U>& 
   const int rowSteps = 4 + (f.version == 1) + (std::is_same_v<T, U> ? 0 : 2);
   const UbAccess scratch =
       x.tmp ? UbAccess{x.tmp->UbAddr(), x.tmp->GetLength(), true} : UbAccess{x.src.UbAddr(), 0, false};
-  FlashSteps(api, rowSteps, sizeof(T), n, {Touch(x.src, n, false), scratch, Touch(x.dst, n, true)}, loc);
+  AdvSteps(api, rowSteps, sizeof(T), n, {Touch(x.src, n, false), scratch, Touch(x.dst, n, true)}, loc);
   if (!f.update) {
-    FlashSteps(api, 2, sizeof(U), su, {Touch(x.max, su, true), Touch(x.sum, su, true)}, loc);
+    AdvSteps(api, 2, sizeof(U), su, {Touch(x.max, su, true), Touch(x.sum, su, true)}, loc);
     return;
   }
   const int statSteps = f.version == 1 ? 9 : 7;
-  FlashSteps(api, statSteps, sizeof(U), su,
-             {Touch(x.inMax, su, false), Touch(x.inSum, su, false), Touch(x.max, su, true), Touch(x.sum, su, true),
-              Touch(x.expMax, st, true), x.reduceMax ? Touch(*x.reduceMax, st, true) : scratch},
-             loc);
+  AdvSteps(api, statSteps, sizeof(U), su,
+           {Touch(x.inMax, su, false), Touch(x.inSum, su, false), Touch(x.max, su, true), Touch(x.sum, su, true),
+            Touch(x.expMax, st, true), x.reduceMax ? Touch(*x.reduceMax, st, true) : scratch},
+           loc);
 }
 
 template <typename T, typename U>

@@ -76,6 +76,7 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineVectorImports(l);
   DefineAdvImports(l);
   DefineAdvSoftmaxFlashImports(l);
+  DefineAdvQuantImports(l);
   DefineVecCoreImports(l);
   DefineCubeImports(l);
   DefineMatmulImports(l);
