@@ -11,7 +11,8 @@ from .test_adv import SIGMOID_COMPUTE, adv_sigmoid, same_charge
 
 # level1/sigmoid's kernel, then the flash softmaxes on 4 rows of 32 zeros with inMax 0 and inExpSum 2:
 # V2 with update gives dst 1, expSum 2 + 32, max 0 and expMax 1 (broadcast or one a row, and the
-# first reduce's max 0); V1 without update gives dst 1/32, sum 32, max 0. Each less its value is 0,
+# first reduce's max 0); V1 without update, its rows from the kernel-side
+# tiling, gives dst 1/32, sum 32, max 0. Each less its value is 0,
 # added to the output, which holds only if every value is right.
 FLASH_COMPUTE = f"""{SIGMOID_COMPUTE}
     LocalTensor<T> w = workBuf.Get<T>();
@@ -41,7 +42,8 @@ FLASH_COMPUTE = f"""{SIGMOID_COMPUTE}
     Add(y, y, w[448], m4);
     Add(y, y, w[512], m4);
     Add(y, y, w[640], m4);
-    SoftmaxFlash<T>(w[256], w[384], w[448], w, w[512], w[192], w[128], st, false, shape);
+    SoftmaxFlash<T>(w[256], w[384], w[448], w, w[512], w[192], w[128],
+                    SoftMaxFlashV2TilingFuncImpl(4, 32, sizeof(T), sizeof(T), 512));
     Muls(w[256], w[256], static_cast<T>(32.0f), 128);
     Adds(w[256], w[256], static_cast<T>(-1.0f), 128);
     Adds(w[384], w[384], static_cast<T>(-32.0f), b);

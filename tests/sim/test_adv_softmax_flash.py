@@ -29,19 +29,20 @@ def test_flash_v1_v2_and_the_reduce_max_form(kernel):
     body = f"""Ub ub;
   LocalTensor<float> a = ub.In<float>(x, {mk}), im = ub.In<float>(imx, {s8}), is = ub.In<float>(isx, {s8});
   LocalTensor<float> im1 = ub.In<float>(im1x, {M}), is1 = ub.In<float>(is1x, {M});
-  LocalTensor<float> o = ub.Alloc<float>(5 * {mk} + 10 * {s8} + 4 * {M});
+  LocalTensor<float> o = ub.Alloc<float>(6 * {mk} + 10 * {s8} + 4 * {M});
   LocalTensor<uint8_t> tmp = ub.Alloc<uint8_t>(8192); SYNC();
   LocalTensor<float> st = o[5 * {mk}], nb = o[5 * {mk} + 10 * {s8}];
   SoftMaxTiling t{{}};
   const SoftMaxShapeInfo sh{{{M}, {K}, {M}, {K}}};
-  SoftmaxFlashV2<float>(o, st, st[{s8}], a, st[9 * {s8}], is, im, tmp, t, sh);
+  SoftmaxFlashV2<float>(o, st, st[{s8}], a, st[9 * {s8}], is, im, tmp, SoftMaxFlashV2TilingFunc(sh, 4, 4, 8192));
   SoftmaxFlashV2<float, true>(o[{mk}], st[2 * {s8}], st[3 * {s8}], a, st[4 * {s8}], is, im, t, sh);
   SoftmaxFlash<float>(o[2 * {mk}], st[5 * {s8}], st[6 * {s8}], a, st[7 * {s8}], is, im, tmp, t, true, sh);
   static constexpr SoftmaxConfig cfg{{false, 0, 0, SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC}};
   SoftmaxFlashV2<float, true, false, false, false, cfg>(o[3 * {mk}], nb, nb[{M}], nb[2 * {M}], a, nb[3 * {M}],
                                                        is1, im1, t, sh);
   SoftmaxFlash<float>(o[4 * {mk}], st[8 * {s8}], st[9 * {s8}], a, st[9 * {s8}], is, im, t, false, sh);
-  SYNC(); ub.Out(z, o, 5 * {mk} + 10 * {s8} + 4 * {M});"""
+  SimpleSoftMax<float>(o[5 * {mk} + 10 * {s8} + 4 * {M}], st[2 * {s8}], st[3 * {s8}], a, tmp, t, sh);
+  SYNC(); ub.Out(z, o, 5 * {mk} + 10 * {s8} + 4 * {M}); ub.Out(sz, o[5 * {mk} + 10 * {s8} + 4 * {M}], {mk});"""
     ins = {
         "x": x,
         "imx": np.repeat(in_max, 8),
@@ -49,13 +50,15 @@ def test_flash_v1_v2_and_the_reduce_max_form(kernel):
         "im1x": in_max,
         "is1x": in_sum,
     }
-    z = kernel(body, ins, {"z": ("float32", (5 * mk + 10 * s8 + 4 * M,))}, prelude=UB_HELPERS)
-    z = z.ok().outputs["z"]
+    outs = {"z": ("float32", (5 * mk + 10 * s8 + 4 * M,)), "sz": ("float32", (M, K))}
+    r = kernel(body, ins, outs, prelude=UB_HELPERS).ok()
+    z = r.outputs["z"]
     dst = z[: 5 * mk].reshape(5, M, K)
     st = z[5 * mk : 5 * mk + 10 * s8].reshape(10, M, 8)
     nb = z[5 * mk + 10 * s8 :].reshape(4, M)
     close = {"rtol": 2e-5, "atol": 1e-6}
 
+    # The kernel-side tiling's rows and columns stand for the shape.
     d, mx, sm, _ = flash(x, in_max, in_sum, update=False, v1=False)
     np.testing.assert_allclose(dst[0], d, **close)
     np.testing.assert_allclose(st[0], np.repeat(sm[:, None], 8, 1), **close)
@@ -78,6 +81,9 @@ def test_flash_v1_v2_and_the_reduce_max_form(kernel):
     np.testing.assert_allclose(st[5][:, 0], sm, **close)
     np.testing.assert_array_equal(st[6][:, 0], mx)
     np.testing.assert_allclose(st[7][:, 0], em, **close)
+    # SimpleSoftMax from V2's running statistics: the softmax of the rows so far, x's share of it.
+    _, mx, sm, _ = flash(x, in_max, in_sum, update=True, v1=False)
+    np.testing.assert_allclose(r.outputs["sz"], np.exp(x - mx[:, None]) / sm[:, None], **close)
 
     d, mx, sm, _ = flash(x, in_max, in_sum, update=False, v1=True)
     np.testing.assert_allclose(dst[4], d, **close)

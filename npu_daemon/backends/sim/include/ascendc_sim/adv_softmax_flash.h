@@ -18,6 +18,7 @@
 
 #include "ascendc_sim/adv_norm.h"
 #include "ascendc_sim/adv_softmax_params.h"
+#include "ascendc_sim/adv_softmax_tiling.h"
 #include "ascendc_sim/adv_steps.h"
 
 namespace ascendc_sim {

@@ -7,6 +7,7 @@
 #include "ascendc_guest/adv_softmax_flash_abi.h"
 #include "ascendc_sim/adv_params.h"
 #include "ascendc_sim/adv_softmax_params.h"
+#include "ascendc_sim/adv_softmax_tiling.h"
 
 namespace ascendc_guest {
 extern "C" {
