@@ -31,6 +31,7 @@
 #include "ascendc_sim/adv_norm.h"
 #include "ascendc_sim/adv_softmax_flash.h"
 #include "ascendc_sim/adv_quant.h"
+#include "ascendc_sim/adv_arange.h"
 #include "ascendc_sim/cube_compute.h"
 #include "ascendc_sim/cube_sync.h"
 #include "ascendc_sim/cce_intrinsics.h"
