@@ -75,6 +75,8 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineDataImports(l);
   DefineVectorImports(l);
   DefineAdvImports(l);
+  DefineAdvSoftmaxFlashImports(l);
+  DefineAdvQuantImports(l);
   DefineVecCoreImports(l);
   DefineCubeImports(l);
   DefineMatmulImports(l);

@@ -323,5 +323,7 @@ void DefineSliceImports(wasmtime_linker_t* l);
 void DefineSetupImports(wasmtime_linker_t* l);
 void DefineInt4Imports(wasmtime_linker_t* l);
 void DefineFp8Imports(wasmtime_linker_t* l);  // api_fp8.cpp
+void DefineAdvSoftmaxFlashImports(wasmtime_linker_t* l);
+void DefineAdvQuantImports(wasmtime_linker_t* l);
 
 }  // namespace ascendc_sim::guest

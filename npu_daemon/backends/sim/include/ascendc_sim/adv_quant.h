@@ -1,0 +1,255 @@
+// Quantisation of the high-level API on the A2 (asc-devkit adv_api/quantization/ascend_quant.h,
+// ascend_antiquant.h): AscendQuant to int8_t and AscendAntiQuant from int8_t.
+//
+// AscendQuant, per element (PER_TENSOR: one scale and offset; PER_CHANNEL: scale[i % scaleCount]
+// and offset[i % offsetCount]): as the library computes it in half, the source, scale and offset
+// are rounded to half, dst = int8(half(half(src * scale) + offset)), the last cast rounding half to
+// even and saturating. Charged as its vector steps over calCount halves: the cast of a float source
+// to half, Mul(s), Add(s), the cast to int8; and a cast of each float parameter tensor.
+//
+// AscendAntiQuant, src [K, N] (isTranspose: [N, K], K = k): dst = scale * (src + offset), the
+// offset and scale one value (PER_TENSOR) or a tensor whose rows (columns with isTranspose) each
+// serve a group of K / height rows (K / width columns). A half output is computed in half (the
+// cast to half, Add(s), Mul(s)); a bfloat16 one in float (casts to half and to float, Add(s),
+// Mul(s), the cast to bfloat16, and a cast of each parameter tensor); with isTranspose each
+// parameter tensor is also broadcast across its group. Charged as those steps over the source.
+#pragma once
+
+#include "ascendc_sim/adv_quant_params.h"
+#include "ascendc_sim/adv_reduce.h"
+#include "ascendc_sim/adv_steps.h"
+
+namespace ascendc_sim {
+
+// A quantisation parameter: one value, or a tensor of them.
+template <typename T>
+struct QuantParam {
+  const AscendC::LocalTensor<T>* tensor;
+  float value;
+  uint32_t count;  // AscendQuant: the tensor's values in use
+};
+
+inline int8_t SaturateInt8(float v) {
+  return static_cast<int8_t>(std::min(127.0f, std::max(-128.0f, std::nearbyint(v))));
+}
+
+// A parameter tensor's values as an operand of the steps, or nothing for a scalar.
+template <typename T>
+UbAccess QuantRead(const QuantParam<T>* p) {
+  return p && p->tensor ? Touch(*p->tensor, p->tensor->GetSize(), false) : UbAccess{0, 0, false};
+}
+
+template <typename T>
+void AscendQuantImpl(const AscendC::LocalTensor<int8_t>& dst, const AscendC::LocalTensor<T>& src,
+                     const AscendC::LocalTensor<uint8_t>* tmp, const QuantParam<T>& scale, const QuantParam<T>& offset,
+                     uint32_t calCount, const SrcLoc& loc) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "AscendQuant: the source is half or float");
+  const char* api = "AscendQuant";
+  CheckElems(api, src, calCount, "source", loc);
+  CheckElems(api, dst, calCount, "destination", loc);
+  for (const QuantParam<T>* p : {&scale, &offset}) {
+    if (!p->tensor) continue;
+    ASCENDC_SIM_CHECK(p->count > 0 && calCount % p->count == 0, loc,
+                      "%s: calCount %u must be a multiple of the %u channels", api, calCount, p->count);
+    CheckElems(api, *p->tensor, p->count, p == &scale ? "scale tensor" : "offset tensor", loc);
+  }
+  ASCENDC_SIM_CHECK(!scale.tensor || !offset.tensor || scale.count == offset.count, loc,
+                    "%s: offsetCount %u must equal scaleCount %u", api, offset.count, scale.count);
+  const int steps = 3 + std::is_same_v<T, float>;
+  AdvSteps(
+      api, steps, sizeof(half), calCount,
+      {Touch(src, calCount, false), QuantRead(&scale), QuantRead(&offset), Scratch(tmp), Touch(dst, calCount, true)},
+      loc);
+  if constexpr (std::is_same_v<T, float>)
+    for (const QuantParam<T>* p : {&scale, &offset})
+      if (p->tensor) AdvSteps(api, 1, sizeof(float), p->count, {QuantRead(p), Scratch(tmp)}, loc);
+  auto at = [](const QuantParam<T>& p, uint32_t i) {
+    return static_cast<float>(
+        static_cast<half>(p.tensor ? static_cast<float>(HostData(*p.tensor)[i % p.count]) : p.value));
+  };
+  const T* s = HostData(src);
+  int8_t* d = HostData(dst);
+  for (uint32_t i = 0; i < calCount; ++i) {
+    const half x = static_cast<half>(static_cast<float>(s[i]));
+    const half scaled = static_cast<half>(static_cast<float>(x) * at(scale, i));
+    d[i] = SaturateInt8(static_cast<float>(static_cast<half>(static_cast<float>(scaled) + at(offset, i))));
+  }
+}
+
+// The extent of an AscendAntiQuant parameter tensor: `groups` rows of N (columns of N rows with
+// isTranspose), each serving K / groups of the source's K.
+struct AntiGroups {
+  uint32_t groups, size;
+};
+
+template <typename O>
+AntiGroups AntiQuantGroups(const char* api, const QuantParam<O>& p, uint32_t given, uint32_t k, uint32_t n,
+                           const char* what, const SrcLoc& loc) {
+  const uint32_t groups = given ? given : (n ? p.tensor->GetSize() / n : 0);
+  ASCENDC_SIM_CHECK(groups > 0 && groups <= k && k % groups == 0, loc, "%s: the %s's %u groups must divide K %u", api,
+                    what, groups, k);
+  CheckElems(api, *p.tensor, static_cast<uint64_t>(groups) * n, what, loc);
+  return {groups, groups * n};
+}
+
+template <typename I, typename O>
+void AscendAntiQuantImpl(const AscendC::LocalTensor<O>& dst, const AscendC::LocalTensor<I>& src,
+                         const QuantParam<O>* offset, const QuantParam<O>& scale,
+                         const AscendC::LocalTensor<uint8_t>* tmp, bool transpose, uint32_t k,
+                         const AscendC::AntiQuantShapeInfo& shape, const SrcLoc& loc) {
+  static_assert(std::is_same_v<I, int8_t>, "AscendAntiQuant: the simulator emulates int8_t sources");
+  static_assert(std::is_same_v<O, half> || std::is_same_v<O, bfloat16_t>,
+                "AscendAntiQuant: the output is half or bfloat16_t");
+  const char* api = "AscendAntiQuant";
+  const uint64_t total = src.GetSize();
+  ASCENDC_SIM_CHECK(k > 0 && total % k == 0, loc, "%s: k %u must divide the source's %llu elements", api, k,
+                    static_cast<unsigned long long>(total));
+  CheckElems(api, dst, total, "destination", loc);
+  const uint32_t n = static_cast<uint32_t>(total / k);
+  AntiGroups og{1, 0}, sg{1, 0};
+  if (offset && offset->tensor)
+    og = AntiQuantGroups(api, *offset, transpose ? shape.offsetWidth : shape.offsetHeight, k, n, "offset tensor", loc);
+  if (scale.tensor)
+    sg = AntiQuantGroups(api, scale, transpose ? shape.scaleWidth : shape.scaleHeight, k, n, "scale tensor", loc);
+  const bool bf16 = std::is_same_v<O, bfloat16_t>;
+  const int tensors = (offset && offset->tensor) + (scale.tensor != nullptr);
+  const int steps = (bf16 ? 4 : 2) + (offset != nullptr) + (transpose ? tensors : 0);
+  AdvSteps(api, steps, bf16 ? sizeof(float) : sizeof(half), total,
+           {Touch(src, total, false), QuantRead(offset), QuantRead(&scale), Scratch(tmp), Touch(dst, total, true)},
+           loc);
+  if (bf16 && tensors)
+    AdvSteps(api, tensors, sizeof(float), og.size + sg.size, {QuantRead(offset), QuantRead(&scale), Scratch(tmp)}, loc);
+  // Row r, column c of the source's [K, N] ([N, K] with isTranspose): the parameter of its group.
+  auto at = [&](const QuantParam<O>& p, const AntiGroups& g, uint32_t r, uint32_t c) {
+    if (!p.tensor) return p.value;
+    const uint32_t gs = k / g.groups;
+    const uint64_t i = transpose ? static_cast<uint64_t>(r) * g.groups + c / gs : static_cast<uint64_t>(r / gs) * n + c;
+    return static_cast<float>(HostData(*p.tensor)[i]);
+  };
+  const uint32_t rows = transpose ? n : k, cols = transpose ? k : n;
+  const int8_t* s = HostData(src);
+  O* d = HostData(dst);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < cols; ++c) {
+      const uint64_t i = static_cast<uint64_t>(r) * cols + c;
+      const float x = static_cast<float>(s[i]), o = offset ? at(*offset, og, r, c) : 0.0f, sc = at(scale, sg, r, c);
+      if constexpr (std::is_same_v<O, half>)
+        d[i] = static_cast<half>(static_cast<float>(static_cast<half>(x + o)) * sc);
+      else
+        d[i] = static_cast<O>((x + o) * sc);
+    }
+}
+
+}  // namespace ascendc_sim
+
+namespace AscendC {
+
+// AscendQuant to int8_t: PER_TENSOR (scale and offset scalars) and PER_CHANNEL (a scale tensor with
+// an offset scalar or tensor), each with a count or over the whole source, with or without a
+// sharedTmpBuffer. The config's counts, where set, stand for the call's.
+#define ASCENDC_SIM_QUANT_TEMPLATE \
+  template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+#define ASCENDC_SIM_QUANT_COUNT(name, given) (config.name ? config.name : (given))
+
+#define ASCENDC_SIM_QUANT_TENSOR(TMP_PARAM, TMP)                                                               \
+  ASCENDC_SIM_QUANT_TEMPLATE                                                                                   \
+  __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,    \
+                                     TMP_PARAM const float scale, const float offset, const uint32_t calCount, \
+                                     ASCENDC_SIM_LOC) {                                                        \
+    ascendc_sim::AscendQuantImpl<T>(dstTensor, srcTensor, TMP, {nullptr, scale, 0}, {nullptr, offset, 0},      \
+                                    ASCENDC_SIM_QUANT_COUNT(calcCount, calCount), loc);                        \
+  }                                                                                                            \
+  ASCENDC_SIM_QUANT_TEMPLATE                                                                                   \
+  __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,    \
+                                     TMP_PARAM const float scale, const float offset, ASCENDC_SIM_LOC) {       \
+    ascendc_sim::AscendQuantImpl<T>(dstTensor, srcTensor, TMP, {nullptr, scale, 0}, {nullptr, offset, 0},      \
+                                    ASCENDC_SIM_QUANT_COUNT(calcCount, srcTensor.GetSize()), loc);             \
+  }
+#define ASCENDC_SIM_QUANT_CHANNEL(TMP_PARAM, TMP)                                                                     \
+  ASCENDC_SIM_QUANT_TEMPLATE                                                                                          \
+  __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,           \
+                                     TMP_PARAM const LocalTensor<T>& scaleTensor, const T offset,                     \
+                                     const uint32_t scaleCount, const uint32_t calCount, ASCENDC_SIM_LOC) {           \
+    ascendc_sim::AscendQuantImpl<T>(                                                                                  \
+        dstTensor, srcTensor, TMP, {&scaleTensor, 0, ASCENDC_SIM_QUANT_COUNT(scaleCount, scaleCount)},                \
+        {nullptr, static_cast<float>(offset), 0}, ASCENDC_SIM_QUANT_COUNT(calcCount, calCount), loc);                 \
+  }                                                                                                                   \
+  ASCENDC_SIM_QUANT_TEMPLATE                                                                                          \
+  __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,           \
+                                     TMP_PARAM const LocalTensor<T>& scaleTensor, const T offset, ASCENDC_SIM_LOC) {  \
+    ascendc_sim::AscendQuantImpl<T>(                                                                                  \
+        dstTensor, srcTensor, TMP, {&scaleTensor, 0, ASCENDC_SIM_QUANT_COUNT(scaleCount, scaleTensor.GetSize())},     \
+        {nullptr, static_cast<float>(offset), 0}, ASCENDC_SIM_QUANT_COUNT(calcCount, srcTensor.GetSize()), loc);      \
+  }                                                                                                                   \
+  ASCENDC_SIM_QUANT_TEMPLATE                                                                                          \
+  __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,           \
+                                     TMP_PARAM const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, \
+                                     const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount,  \
+                                     ASCENDC_SIM_LOC) {                                                               \
+    ascendc_sim::AscendQuantImpl<T>(dstTensor, srcTensor, TMP,                                                        \
+                                    {&scaleTensor, 0, ASCENDC_SIM_QUANT_COUNT(scaleCount, scaleCount)},               \
+                                    {&offsetTensor, 0, ASCENDC_SIM_QUANT_COUNT(offsetCount, offsetCount)},            \
+                                    ASCENDC_SIM_QUANT_COUNT(calcCount, calCount), loc);                               \
+  }                                                                                                                   \
+  ASCENDC_SIM_QUANT_TEMPLATE                                                                                          \
+  __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,           \
+                                     TMP_PARAM const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, \
+                                     ASCENDC_SIM_LOC) {                                                               \
+    ascendc_sim::AscendQuantImpl<T>(dstTensor, srcTensor, TMP,                                                        \
+                                    {&scaleTensor, 0, ASCENDC_SIM_QUANT_COUNT(scaleCount, scaleTensor.GetSize())},    \
+                                    {&offsetTensor, 0, ASCENDC_SIM_QUANT_COUNT(offsetCount, offsetTensor.GetSize())}, \
+                                    ASCENDC_SIM_QUANT_COUNT(calcCount, srcTensor.GetSize()), loc);                    \
+  }
+#define ASCENDC_SIM_TMP_PARAM const LocalTensor<uint8_t>&sharedTmpBuffer,
+ASCENDC_SIM_QUANT_TENSOR(, nullptr)
+ASCENDC_SIM_QUANT_TENSOR(ASCENDC_SIM_TMP_PARAM, &sharedTmpBuffer)
+ASCENDC_SIM_QUANT_CHANNEL(, nullptr)
+ASCENDC_SIM_QUANT_CHANNEL(ASCENDC_SIM_TMP_PARAM, &sharedTmpBuffer)
+#undef ASCENDC_SIM_QUANT_TENSOR
+#undef ASCENDC_SIM_QUANT_CHANNEL
+#undef ASCENDC_SIM_QUANT_COUNT
+#undef ASCENDC_SIM_QUANT_TEMPLATE
+
+// AscendAntiQuant from int8_t to half or bfloat16_t: per-channel offset and scale tensors (or the
+// scale alone), or PER_TENSOR scalars (or the scale alone), with or without a sharedTmpBuffer.
+#define ASCENDC_SIM_ANTI_QUANT(TMP_PARAM, TMP)                                                                         \
+  template <typename InputDataType, typename OutputDataType, bool isTranspose>                                         \
+  __aicore__ inline void AscendAntiQuant(                                                                              \
+      const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,                                   \
+      const LocalTensor<OutputDataType>& offset, const LocalTensor<OutputDataType>& scale, TMP_PARAM const uint32_t k, \
+      const AntiQuantShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {                                                     \
+    const ascendc_sim::QuantParam<OutputDataType> o{&offset, 0, 0};                                                    \
+    ascendc_sim::AscendAntiQuantImpl<InputDataType, OutputDataType>(dst, src, &o, {&scale, 0, 0}, TMP, isTranspose, k, \
+                                                                    shapeInfo, loc);                                   \
+  }                                                                                                                    \
+  template <typename InputDataType, typename OutputDataType, bool isTranspose>                                         \
+  __aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst,                                       \
+                                         const LocalTensor<InputDataType>& src, const OutputDataType offset,           \
+                                         const OutputDataType scale, TMP_PARAM const uint32_t k,                       \
+                                         const AntiQuantShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {                  \
+    const ascendc_sim::QuantParam<OutputDataType> o{nullptr, static_cast<float>(offset), 0};                           \
+    ascendc_sim::AscendAntiQuantImpl<InputDataType, OutputDataType>(                                                   \
+        dst, src, &o, {nullptr, static_cast<float>(scale), 0}, TMP, isTranspose, k, shapeInfo, loc);                   \
+  }
+ASCENDC_SIM_ANTI_QUANT(, nullptr)
+ASCENDC_SIM_ANTI_QUANT(ASCENDC_SIM_TMP_PARAM, &sharedTmpBuffer)
+#undef ASCENDC_SIM_ANTI_QUANT
+// The scale-only forms take a sharedTmpBuffer.
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+__aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                                       const LocalTensor<OutputDataType>& scale,
+                                       const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k,
+                                       const AntiQuantShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
+  ascendc_sim::AscendAntiQuantImpl<InputDataType, OutputDataType>(dst, src, nullptr, {&scale, 0, 0}, &sharedTmpBuffer,
+                                                                  isTranspose, k, shapeInfo, loc);
+}
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+__aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                                       const OutputDataType scale, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                       const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}, ASCENDC_SIM_LOC) {
+  ascendc_sim::AscendAntiQuantImpl<InputDataType, OutputDataType>(
+      dst, src, nullptr, {nullptr, static_cast<float>(scale), 0}, &sharedTmpBuffer, isTranspose, k, shapeInfo, loc);
+}
+#undef ASCENDC_SIM_TMP_PARAM
+
+}  // namespace AscendC

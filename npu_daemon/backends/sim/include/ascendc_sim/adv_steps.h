@@ -1,0 +1,33 @@
+// How the emulation charges a high-level API whose library form is a sequence of basic vector
+// instructions (adv_softmax_flash.h, adv_quant.h): `steps` count-mode instructions over `elems`
+// elements, each touching the call's UB operands, so the model times and orders them as it does
+// the basic API's.
+#pragma once
+
+#include "ascendc_sim/vec_core.h"
+
+namespace ascendc_sim {
+
+inline void AdvSteps(const char* api, int steps, uint32_t elemBytes, uint64_t elems,
+                     std::initializer_list<UbAccess> ubs, const SrcLoc& loc) {
+  Lanes l;
+  l.perRepeat = 256 / elemBytes;
+  l.perBlock = 32 / elemBytes;
+  l.repeats = static_cast<uint32_t>((elems + l.perRepeat - 1) / l.perRepeat);
+  l.count = elems;
+  l.counter = l.contiguous = true;
+  for (int s = 0; s < steps; ++s) IssueVector(Op::kVecReduce, api, l, {}, elemBytes, loc, ubs);
+}
+
+// A tensor's first `elems` elements as an operand of those steps.
+template <typename T>
+UbAccess Touch(const AscendC::LocalTensor<T>& t, uint64_t elems, bool write) {
+  return {t.UbAddr(), static_cast<uint32_t>(elems * sizeof(T)), write};
+}
+
+// A sharedTmpBuffer the steps write, or nothing (an empty access).
+inline UbAccess Scratch(const AscendC::LocalTensor<uint8_t>* tmp) {
+  return tmp ? UbAccess{tmp->UbAddr(), tmp->GetLength(), true} : UbAccess{0, 0, false};
+}
+
+}  // namespace ascendc_sim

@@ -1,0 +1,73 @@
+// The guest engine's quantisation imports (ascendc_guest/adv_quant.h): each call runs the native
+// emulation's AscendQuantImpl or AscendAntiQuantImpl, so its trace, charge and numerics are the
+// native engine's. Every tensor the guest names is held to its buffer (Local) and the shape struct
+// copied out of guest memory; the native function then checks counts and groups against the tensors.
+#include "../../guest/include/ascendc_guest/adv_quant_abi.h"
+#include "import.h"
+
+namespace ascendc_sim::guest {
+namespace {
+
+using namespace ascendc_guest;
+
+[[noreturn]] void Refuse(const char* api, const std::string& why) {
+  throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + why);
+}
+
+// The tensor a call names, or an empty one it leaves out (never read).
+template <typename T>
+AscendC::LocalTensor<T> Named(bool named, uint32_t addr, uint32_t size) {
+  return named ? Local<T>(addr, size) : AscendC::LocalTensor<T>();
+}
+
+void AdvQuant(const Call& c, int32_t form, int32_t t, uint32_t d, uint32_t dn, uint32_t s, uint32_t sn, uint32_t sc,
+              uint32_t scn, uint32_t of, uint32_t ofn, uint32_t tmp, uint32_t tmpn, float scale, float offset,
+              uint32_t scaleCount, uint32_t offsetCount, uint32_t calCount, int32_t line) {
+  if (form < 0 || form >= 2 * kQuantTmp) Refuse("AscendQuant", "form " + std::to_string(form) + " unknown");
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kFloating<T>) {
+      const bool hasScale = form & kQuantScaleTensor, hasOffset = form & kQuantOffsetTensor, hasTmp = form & kQuantTmp;
+      const auto S = Named<T>(hasScale, sc, scn), O = Named<T>(hasOffset, of, ofn);
+      const auto T8 = Named<uint8_t>(hasTmp, tmp, tmpn);
+      AscendQuantImpl<T>(Local<int8_t>(d, dn), Local<T>(s, sn), hasTmp ? &T8 : nullptr,
+                         {hasScale ? &S : nullptr, scale, scaleCount}, {hasOffset ? &O : nullptr, offset, offsetCount},
+                         calCount, c.Loc(line));
+    } else {
+      Unsupported("AscendQuant", t);
+    }
+  });
+}
+
+void AdvAntiQuant(const Call& c, int32_t form, int32_t o, uint32_t d, uint32_t dn, uint32_t s, uint32_t sn, uint32_t of,
+                  uint32_t ofn, uint32_t sc, uint32_t scn, uint32_t tmp, uint32_t tmpn, float offset, float scale,
+                  uint32_t k, uint32_t shapePtr, int32_t line) {
+  const char* api = "AscendAntiQuant";
+  if (form < 0 || form >= 2 * kAntiTranspose) Refuse(api, "form " + std::to_string(form) + " unknown");
+  AscendC::AntiQuantShapeInfo shape;
+  std::memcpy(&shape, c.Bytes(shapePtr, sizeof shape, api), sizeof shape);
+  WithType(o, [&](auto tag) {
+    using O = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<O, half> || std::is_same_v<O, bfloat16_t>) {
+      const bool hasOffset = form & kAntiOffset, offsetTensor = form & kAntiOffsetTensor,
+                 scaleTensor = form & kAntiScaleTensor, hasTmp = form & kAntiTmp;
+      const auto OT = Named<O>(offsetTensor, of, ofn), ST = Named<O>(scaleTensor, sc, scn);
+      const auto T8 = Named<uint8_t>(hasTmp, tmp, tmpn);
+      const QuantParam<O> off{offsetTensor ? &OT : nullptr, offset, 0};
+      AscendAntiQuantImpl<int8_t, O>(Local<O>(d, dn), Local<int8_t>(s, sn), hasOffset || offsetTensor ? &off : nullptr,
+                                     {scaleTensor ? &ST : nullptr, scale, 0}, hasTmp ? &T8 : nullptr,
+                                     form & kAntiTranspose, k, shape, c.Loc(line));
+    } else {
+      Unsupported(api, o);
+    }
+  });
+}
+
+}  // namespace
+
+void DefineAdvQuantImports(wasmtime_linker_t* l) {
+  Import<AdvQuant>::Define(l, "adv_quant");
+  Import<AdvAntiQuant>::Define(l, "adv_anti_quant");
+}
+
+}  // namespace ascendc_sim::guest
