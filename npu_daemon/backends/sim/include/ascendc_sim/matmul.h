@@ -31,6 +31,7 @@
 #include "tiling/tiling_api.h"
 // MatmulType, MatmulConfig and the constant tiling: the guest engine's Matmul names them alike.
 #include "../../guest/include/ascendc_guest/matmul_config.h"
+#include "../../guest/include/ascendc_guest/matmul_utils.h"
 
 namespace AscendC {
 

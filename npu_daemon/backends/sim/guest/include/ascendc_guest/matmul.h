@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ascendc_guest/matmul_config.h"
+#include "ascendc_guest/matmul_utils.h"
 #include "kernel_operator.h"
 #include "tiling/tiling_api.h"
 
