@@ -222,13 +222,18 @@ def key_header(pkg: OperatorPackage) -> str | None:
         rf'extern\s+"C"\s+__global__\s+(?:__aicore__\s+)?void\s+{m[2]}\s*\(', kernel
     ):
         return None
+    from npu_daemon.backends.common.kernel_view import reachable  # which imports this module
+
     headers = [
         p
         for p, t in sorted(pkg.files.items())
         if p.startswith("op_kernel/") and p.endswith(".h") and DECL.search(t)
     ]
-    # A key header by name, else the package's tiling header (ops-math is_finite declares its key
-    # beside the struct, while arch35/ holds the 950 kernel's own declaration).
+    # The one the kernel file includes, as the toolkit's build reads it (ops-nn's quant_batch_matmul_v3
+    # also declares the 950 kernel's key in arch35/); else a key header by name, else the package's
+    # tiling header (ops-math is_finite declares its key beside the struct).
+    included = set(reachable(pkg, pkg.kernel_path))
+    headers = [p for p in headers if p in included] or headers
     preferred = [p for p in headers if p.endswith("_tiling_key.h")] or [
         p for p in headers if p == pkg.spec.tiling_header
     ]
