@@ -138,3 +138,41 @@ def test_a_copy_from_co1_with_an_unmodelled_scale_stops_the_kernel(engines):
         assert result.status is Status.RUNTIME_ERROR and "not modelled" in result.message, (
             result.message
         )
+
+
+# The Matmul's callback parameter: the default (all nullptr) is the library's own copies, and the
+# same product at the same latency; a callback is refused at compile time on both engines.
+MATMUL = "  Matmul<AType, AType, CType, BiasType, CFG_NORM> mm;\n"
+
+
+def with_callbacks(callbacks: str) -> OperatorPackage:
+    pkg = resolve("level1/matmul")
+    kernel = pkg.files[pkg.kernel_path]
+    assert MATMUL in kernel
+    declared = (
+        f"  Matmul<AType, AType, CType, BiasType, CFG_NORM, MatmulCallBackFunc<{callbacks}>> mm;\n"
+    )
+    return pkg.with_sources(kernel=kernel.replace(MATMUL, declared))
+
+
+CALLBACK = (
+    "__aicore__ inline void OwnCopyOut(const __gm__ void*, const LocalTensor<int8_t>&, const void*,\n"
+    "                                  const uint64_t, const uint64_t) {}\n"
+)
+
+
+def test_a_matmul_with_the_default_callbacks_is_the_plain_matmul(engines):
+    plain = engines.same("level1/matmul")
+    default = engines.same(with_callbacks("nullptr, nullptr, nullptr"))
+    assert default.latency_us == plain.latency_us
+
+
+def test_a_matmul_callback_is_refused_at_compile_time(engines):
+    pkg = with_callbacks("OwnCopyOut")
+    kernel = pkg.files[pkg.kernel_path]
+    using = "using namespace AscendC;\n"
+    pkg = pkg.with_sources(kernel=kernel.replace(using, using + CALLBACK, 1))
+    for result in engines.both(pkg):
+        assert result.status is Status.COMPILE_ERROR and "not modelled" in result.message, (
+            result.message
+        )
