@@ -145,7 +145,7 @@ def evaluate(
         fault = spec_fault(package)  # ours, or the daemon's (DAEMON_ERROR) or the operator's
         if fault:
             return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=fault)
-    if result.status is Status.COMPILE_ERROR and (note := package_note(message)):
+    if result.status is Status.COMPILE_ERROR and (note := package_note(message, unfound)):
         message = note
     elif unfound and not result.ok:
         message = f"{message}\n{unfound_note(unfound)}"
@@ -180,12 +180,16 @@ _OPBASE = (
     "emulates atvoss/util and the elementwise tiling alone)"
 )
 _HCCL = "CANN's HCCL communication API (MC2, across chips: the simulator models one chip)"
+_C_API = "asc-devkit's C API (the asc_* intrinsics of c_api/asc_simd.h; the simulator emulates the C++ API)"
+_TUNING = "CANN's registry of the AOE tuning tool (tiling descriptions the tuner reads, not used to run an op)"
 _PACKAGES = {
     "atvoss/": _OPBASE,
     "op_common/atvoss/": _OPBASE,
     "tiling/hccl/": _HCCL,
     "hccl/": _HCCL,
     "lib/hccl/": _HCCL,
+    "c_api/": _C_API,
+    "register/tuning_": _TUNING,
 }
 # The compilers' one line for an include not found: g++ `path:l:c: fatal error: NAME: No such file
 # or directory`, clang `path:l:c: fatal error: 'NAME' file not found`.
@@ -194,15 +198,16 @@ _NOT_FOUND = re.compile(
 )
 
 
-def package_note(message: str) -> str:
+def package_note(message: str, unfound: Sequence[str] = ()) -> str:
     """The one-line COMPILE_ERROR for a header of a package outside the repository that the
-    simulator does not provide ("" when the message's first line is not such a header)."""
+    simulator does not provide ("" when the message's first line is not such a header, or names
+    one the repository holds: `unfound`, its build files' miss)."""
     m = _NOT_FOUND.match(message.splitlines()[0] if message else "")
     if not m:
         return ""
     name = m.group("c") or m.group("g")
     prefix = next((p for p in _PACKAGES if name.startswith(p)), None)
-    if prefix is None:
+    if prefix is None or name in unfound:
         return ""
     return f"{m.group('at')}: {name} is {_PACKAGES[prefix]}, not provided by the simulator"
 

@@ -15,7 +15,7 @@ import posixpath
 import re
 from pathlib import Path
 
-from ascend_core.cpp import device_branch
+from ascend_core.cpp import code_view, device_branch
 from ascend_core.package import OperatorPackage
 from npu_daemon.backends.common import template_key
 
@@ -27,7 +27,6 @@ TILING_NAMESPACE = "ascend_gym_tiling"
 _TILING_STRUCT = re.compile(r"BEGIN_TILING_DATA_DEF\(\s*(\w+)\s*\)")
 _REGISTRATION = re.compile(r"REGISTER_TILING_DATA_CLASS\(\s*(\w+)\s*,\s*([\w:]+)\s*\)")
 _KEYED_OP = re.compile(r"(\w+?)_(\d+)")
-_OPENED_NAMESPACE = re.compile(r"^[ \t]*namespace[ \t]+(\w+)[\s:]", re.M)
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"][^">]+[">])', re.M)
 
 
@@ -87,7 +86,12 @@ def tiling_headers(pkg: OperatorPackage) -> list[str]:
     """The tiling header and the package headers it includes, wherever they sit (cann-ops
     gelu_quant keeps its TilingData in a `<op>_tiling_def.h` that `<op>_tiling.h` includes; an
     ops-nn A2 tiling header includes its struct from `../../op_kernel/arch35/`)."""
-    seen, todo = [], [pkg.tiling_header_path]
+    return reachable(pkg, pkg.tiling_header_path)
+
+
+def reachable(pkg: OperatorPackage, start: str) -> list[str]:
+    """The package file `start` and the package files it includes, directly or through others."""
+    seen, todo = [], [start]
     while todo:
         path = todo.pop()
         if path in seen:
@@ -136,10 +140,11 @@ def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
     own = "\n".join(pkg.files[p] for p in kernel_own_headers(pkg))  # at global scope
     structs = sorted(set(_TILING_STRUCT.findall(text)) - set(_TILING_STRUCT.findall(own)))
     ns = TILING_NAMESPACE
-    # A namespace the wrapped headers open (ops-nn's `Ops`) hides the global one of that name, which
-    # the toolkit's headers declare, from their names inside the wrapper (`Ops::NN::...`, `ge::`
-    # enumerators): the wrapped one also looks into the global one.
-    opened = sorted(set(_OPENED_NAMESPACE.findall(text)) - {"optiling"})
+    # A namespace the wrapped headers open (ops-nn's `Ops`, and `Ops::NN` inside it) hides the
+    # global one of that name, which the toolkit's headers declare, from their names inside the
+    # wrapper (`Ops::NN::Optiling::...`, `ge::` enumerators): the wrapped one, at every level of
+    # the nesting, also looks into the global one.
+    opened = [n for n in opened_namespaces(text) if n.partition("::")[0] != "optiling"]
     return [
         *(f"namespace {n} {{}}" for n in opened),
         f"namespace {ns} {{",
@@ -152,6 +157,25 @@ def tiling_view(pkg: OperatorPackage, header: list[str]) -> list[str]:
         *(f"using {ns}::{s};" for s in structs),
         *(f"#undef {guard}" for guard in shared_guards(pkg)),
     ]
+
+
+def opened_namespaces(text: str) -> list[str]:
+    """The full paths (`Ops`, `Ops::NN`) of the named namespaces `text` opens, nested by blocks
+    (`namespace Ops { namespace NN {`) or by name (`namespace Ops::NN {`), outer before inner."""
+    enclosing, found = [""], set()
+    for m in _NAMESPACE_OR_BRACE.finditer(code_view(text)):
+        if m[0] == "}":
+            enclosing = enclosing[:-1] or [""]
+            continue
+        path = enclosing[-1]
+        for name in m[1].split("::") if m[1] else []:
+            path = f"{path}::{name.strip()}" if path else name.strip()
+            found.add(path)
+        enclosing.append(path)
+    return sorted(found, key=lambda p: (p.count("::"), p))
+
+
+_NAMESPACE_OR_BRACE = re.compile(r"\bnamespace\s+(\w+(?:\s*::\s*\w+)*)\s*\{|[{}]")
 
 
 def host_definitions(pkg: OperatorPackage, lines: list[str]) -> list[str]:
@@ -349,12 +373,18 @@ def host_tiling_view(pkg: OperatorPackage) -> list[str]:
     view = tiling_view(pkg, [f'#include "{spelling(pkg, pkg.tiling_header_path)}"'])
     if not view:
         return []
-    # Host code of a tiling class may size buffers with the high-level APIs' helpers.
-    helpers = (
-        ['#include "ascendc_sim/host_tiling_api.h"']
-        if _TMP_SIZE.search(pkg.files[pkg.tiling_header_path])
-        else []
-    )
+    # Host code of a tiling class may size buffers with the high-level APIs' helpers, or declare
+    # members taking the Matmul tiling's host types (matmul_tiling::DataType, MatmulApiTiling):
+    # the kernel compile parses those declarations, so it sees these host headers too.
+    text = tiling_header_text(pkg)
+    helpers = [
+        f'#include "ascendc_sim/{header}"'
+        for header, used in (
+            ("host_tiling_api.h", _TMP_SIZE.search(pkg.files[pkg.tiling_header_path])),
+            ("host_matmul_tiling.h", _MATMUL_TILING.search(text)),
+        )
+        if used
+    ]
     own = [f'#include "{spelling(pkg, p)}"' for p in kernel_own_headers(pkg)]
     return [*tiling_header_includes(), *helpers, *toolkit_includes(pkg), *own, *view]
 
@@ -374,6 +404,7 @@ def kernel_own_headers(pkg: OperatorPackage) -> list[str]:
 
 
 _TMP_SIZE = re.compile(r"\bGet\w*TmpSize\b")
+_MATMUL_TILING = re.compile(r"\bmatmul_tiling::")
 
 
 def tiling_header_includes() -> list[str]:

@@ -213,7 +213,7 @@ def instances(preprocessed: str) -> tuple[list[Param], list[Instance]]:
 
 
 def key_header(pkg: OperatorPackage) -> str | None:
-    """The op_kernel header declaring the template tiling key, if the kernel entry is a template
+    """The package header declaring the template tiling key, if the kernel entry is a template
     (and not also defined as a plain extern "C" function)."""
     kernel = device_branch(pkg.files[pkg.kernel_path])
     m = _TEMPLATE_ENTRY.search(kernel)
@@ -222,17 +222,24 @@ def key_header(pkg: OperatorPackage) -> str | None:
         rf'extern\s+"C"\s+__global__\s+(?:__aicore__\s+)?void\s+{m[2]}\s*\(', kernel
     ):
         return None
-    headers = [
-        p
-        for p, t in sorted(pkg.files.items())
-        if p.startswith("op_kernel/") and p.endswith(".h") and DECL.search(t)
+    from npu_daemon.backends.common.kernel_view import reachable  # which imports this module
+
+    # The one the kernel file includes, as the toolkit's build reads it, wherever it sits (ops-nn's
+    # quant_batch_matmul_v3 also declares the 950 kernel's key in arch35/; gemm_v2 includes
+    # mat_mul_v3's); else an op_kernel header, a key header by name first, else the package's
+    # tiling header (ops-math is_finite declares its key beside the struct).
+    included = sorted(p for p in reachable(pkg, pkg.kernel_path) if _declares(pkg, p))
+    headers = included or [
+        p for p in sorted(pkg.files) if p.startswith("op_kernel/") and _declares(pkg, p)
     ]
-    # A key header by name, else the package's tiling header (ops-math is_finite declares its key
-    # beside the struct, while arch35/ holds the 950 kernel's own declaration).
     preferred = [p for p in headers if p.endswith("_tiling_key.h")] or [
         p for p in headers if p == pkg.spec.tiling_header
     ]
     return (preferred or headers or [None])[0]
+
+
+def _declares(pkg: OperatorPackage, path: str) -> bool:
+    return path.endswith(".h") and bool(DECL.search(pkg.files[path]))
 
 
 def dispatcher(pkg: OperatorPackage, preprocessed: str) -> str:

@@ -115,7 +115,8 @@ def with_dispatcher(
     out = cwd / "tiling_key.pre"
     cmd = [build.CXX, "-E", "-P", "-std=c++17", "-DASCENDC_TPL_PRE", *build.INCLUDE_FLAGS]
     cmd += ["-I.", "-Iop_kernel", *build.repo_root_flags(pkg, cwd)]
-    cmd += [*build.include_root_flags(pkg, workdir), header, "-o", out.name]
+    cmd += [*build.include_root_flags(pkg, workdir), kernel_view.spelling(pkg, header)]
+    cmd += ["-o", out.name]
     sees = build.view(build.package_top(pkg, workdir))
     build.compile_candidate(cmd, cwd, out, "tiling key header", timeout_s, sees)
     try:

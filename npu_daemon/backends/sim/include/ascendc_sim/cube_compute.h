@@ -574,6 +574,19 @@ __aicore__ inline void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& 
   core.IssueAccesses(ins, loc, api, acc, 2);
 }
 
+// DataCopy from L0C to GM or L1 (a GlobalTensor or LocalTensor `dst`): the Fixpipe it is
+// (cube_params.h), in ND with nz2ndEn, else in NZ; charged as that Fixpipe.
+template <typename Dst, typename U>
+__aicore__ inline void DataCopy(const Dst& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& p,
+                                ASCENDC_SIM_LOC) {
+  using T = typename Dst::PrimType;
+  ASCENDC_SIM_CHECK(detail::Co1CopyModelled(p), loc, "%s", detail::kCo1CopyModeMessage);
+  if (p.nz2ndEn)
+    Fixpipe<T, U, CFG_ROW_MAJOR>(dst, src, detail::FixpipeOf(p), loc);
+  else
+    Fixpipe<T, U, CFG_NZ>(dst, src, detail::FixpipeOf(p), loc);
+}
+
 }  // namespace AscendC
 
 namespace ascendc_sim {

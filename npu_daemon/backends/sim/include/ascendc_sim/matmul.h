@@ -31,6 +31,7 @@
 #include "tiling/tiling_api.h"
 // MatmulType, MatmulConfig and the constant tiling: the guest engine's Matmul names them alike.
 #include "../../guest/include/ascendc_guest/matmul_config.h"
+#include "../../guest/include/ascendc_guest/matmul_utils.h"
 
 namespace AscendC {
 
@@ -82,6 +83,8 @@ class Matmul {
   using BiasT = typename BIAS_TYPE::T;
   using L0CT = std::conditional_t<std::is_same_v<AT, int8_t>, int32_t, float>;
   static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same type");
+  static_assert((detail::MatmulCallbacksModelled<Rest>::value && ...),
+                "Matmul: MatmulCallBackFunc with a callback (DataCopyOut, CopyA1, CopyB1) is not modelled");
   static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                 "Matmul: the simulator models A and B in GM");
   static_assert(C_TYPE::pos == TPosition::GM || C_TYPE::pos == TPosition::VECIN || C_TYPE::pos == TPosition::VECCALC ||

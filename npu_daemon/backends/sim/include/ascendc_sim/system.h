@@ -84,6 +84,10 @@ __aicore__ inline void Trap(ASCENDC_SIM_LOC) {
                           "ASSERT_MSG(%s) failed", #expr);                                     \
   } while (0)
 
+// The library's instruction-cache preload of the next `len` code blocks (asc-devkit
+// kernel_utils_ceil_oom_que.h): the model charges no instruction fetch, so a prefetch has nothing to
+// hide; the length is evaluated and the kernel goes on, as the library's CPU debug build defines it.
+#define PRELOAD(len) static_cast<void>(len)
 // The library's internal check and log (asc-devkit impl/basic_api/kernel_log.h): only its CPU
 // debug build (ASCENDC_CPU_DEBUG) defines them; the device build leaves both empty, the condition
 // and the message unevaluated, so a kernel may call them with names it never declares.

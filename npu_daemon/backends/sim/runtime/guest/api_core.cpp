@@ -109,6 +109,8 @@ void ApiFail(const Call& c, int32_t what, int32_t line) {
                         "SyncAll(usedCores) with another number of blocks launched: only part would meet");
     case ascendc_guest::Fault::kNoTemplateInstance:
       ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, "the tiling key has no kernel instance (ASCENDC_TPL_SEL)");
+    case ascendc_guest::Fault::kCo1CopyMode:
+      ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, AscendC::detail::kCo1CopyModeMessage);
   }
   throw SimError(Status::RUNTIME_ERROR, "api_fail: fault code " + std::to_string(what) + " unknown");
 }

@@ -49,5 +49,11 @@ struct SelectWithBytesMaskShapeInfo {
   uint32_t srcLastAxis = 0;
   uint32_t maskLastAxis = 0;
 };
+// DropOut's shape: firstAxis rows of srcLastAxis values, their masks rows of maskLastAxis.
+struct DropOutShapeInfo {
+  uint32_t firstAxis = 0;
+  uint32_t srcLastAxis = 0;
+  uint32_t maskLastAxis = 0;
+};
 
 }  // namespace AscendC

@@ -56,7 +56,15 @@ enum class CoreInfo : int32_t { kSubBlockIdx = 1, kSubBlockNum, kCoreType, kSyst
 // A queue's state a kernel reads (TQueBind::GetTensorCountInQue, HasIdleBuffer).
 enum class QueState : int32_t { kQueued = 1, kIdle };
 // The API's checks that run in the guest (arguments it holds itself) and stop the kernel on the host.
-enum class Fault : int32_t { kTrap = 1, kAssert, kTBufGet, kTBufGetWithOffset, kSyncAllCores, kNoTemplateInstance };
+enum class Fault : int32_t {
+  kTrap = 1,
+  kAssert,
+  kTBufGet,
+  kTBufGetWithOffset,
+  kSyncAllCores,
+  kNoTemplateInstance,
+  kCo1CopyMode,
+};
 
 // The guest's view of GM: every buffer of the launch at an address of this range, which the guest's
 // linear memory never reaches (the host caps it below kGmBase), so a GM address is only a name.

@@ -100,6 +100,18 @@ void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Fixpipe
                               static_cast<int32_t>(src.GetPosition()), &p, line);
 }
 
+// DataCopy from L0C to GM or L1 (a GlobalTensor or LocalTensor `dst`): the Fixpipe it is
+// (cube_params.h), in ND with nz2ndEn, else in NZ.
+template <typename Dst, typename U>
+void DataCopy(const Dst& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& p, ASCENDC_GUEST_LINE) {
+  using T = typename Dst::PrimType;
+  if (!detail::Co1CopyModelled(p)) ascendc_guest::api_fail(ascendc_guest::Fault::kCo1CopyMode, line);
+  if (p.nz2ndEn)
+    Fixpipe<T, U, CFG_ROW_MAJOR>(dst, src, detail::FixpipeOf(p), line);
+  else
+    Fixpipe<T, U, CFG_NZ>(dst, src, detail::FixpipeOf(p), line);
+}
+
 template <typename T, typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
 void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, ASCENDC_GUEST_LINE) {
   ascendc_guest::cube_init_const(ascendc_guest::DtypeOf<T>(), 0, dst.UbAddr(), dst.GetSize(),

@@ -173,6 +173,56 @@ struct FixpipeParamsV220 {
 };
 using FixpipeParams = FixpipeParamsV220;
 
+// DataCopy from L0C (CO1) to GM or L1, the form before Fixpipe (asc-devkit kernel_struct_data_copy.h):
+// the same fixpipe instruction (copy_matrix_cc_to_gm / _cbuf) with its raw fields, srcStride in 16-row
+// units, dstStride in elements per row with nz2ndEn (ND), else in 32 B units between column blocks.
+struct DataCopyCO12DstParams {
+  DataCopyCO12DstParams() = default;
+  DataCopyCO12DstParams(uint16_t nSizeIn, uint16_t mSizeIn, uint32_t dstStrideIn, uint16_t srcStrideIn,
+                        QuantMode_t quantPreIn, uint8_t reluPreIn, bool channelSplitIn, bool nz2ndEnIn)
+      : nSize(nSizeIn),
+        mSize(mSizeIn),
+        dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        quantPre(quantPreIn),
+        reluPre(reluPreIn),
+        channelSplit(channelSplitIn),
+        nz2ndEn(nz2ndEnIn) {}
+  uint8_t sid = 0;
+  uint16_t nSize = 0;
+  uint16_t mSize = 0;
+  uint32_t dstStride = 0;
+  uint16_t srcStride = 0;
+  uint8_t unitFlag = 0;
+  uint8_t clipReluPre = 0;
+  uint8_t eltWiseOp = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint8_t reluPre = 0;
+  bool channelSplit = false;
+  bool nz2ndEn = false;
+};
+
+namespace detail {
+// The modes this copy shares with Fixpipe here: no scale (the scalar ones read the fixpipe's quant
+// register, SetFixpipePreQuantFlag, and the vector ones its buffer, neither modelled) and ReLU off
+// or plain.
+inline bool Co1CopyModelled(const DataCopyCO12DstParams& p) {
+  const QuantMode_t q = p.quantPre;
+  return (q == QuantMode_t::NoQuant || q == QuantMode_t::F322F16 || q == QuantMode_t::F322BF16) && p.reluPre <= 1 &&
+         p.clipReluPre == 0 && p.eltWiseOp == 0;
+}
+constexpr char kCo1CopyModeMessage[] =
+    "DataCopy from CO1: quantPre with a scale (SetFixpipePreQuantFlag, the fixpipe buffer), a ReLU other than "
+    "plain, clipReluPre or eltWiseOp: not modelled";
+inline FixpipeParamsV220 FixpipeOf(const DataCopyCO12DstParams& p) {
+  FixpipeParamsV220 f(p.nSize, p.mSize, p.srcStride, p.dstStride, p.reluPre == 1);
+  f.quantPre = p.quantPre;
+  f.unitFlag = p.unitFlag;
+  f.isChannelSplit = p.channelSplit;
+  return f;
+}
+}  // namespace detail
+
 static_assert(sizeof(Nd2NzParams) == 16 && sizeof(LoadData2DParams) == 12 && sizeof(LoadData2dTransposeParams) == 12 &&
                   sizeof(MmadParams) == 20 && sizeof(FixpipeParamsV220) == 40 &&
                   sizeof(LoadData3DParamsV2<int8_t>) == 30 && sizeof(LoadData3DParamsV2<float>) == 36 &&

@@ -8,6 +8,8 @@
 #include "kernel_operator.h"
 #include "tiling/tiling_api.h"
 
+#include "ascendc_guest/matmul_utils.h"  // after the tensors it names
+
 namespace ascendc_guest {
 extern "C" {
 ASCENDC_GUEST_IMPORT(matmul_new) int32_t matmul_new(Dtype a, Dtype c, Dtype bias, int32_t mdl, int32_t line);
@@ -46,6 +48,8 @@ class Matmul {
   using CT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
   static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same type");
+  static_assert((detail::MatmulCallbacksModelled<Rest>::value && ...),
+                "Matmul: MatmulCallBackFunc with a callback (DataCopyOut, CopyA1, CopyB1) is not modelled");
 
  public:
   Matmul(ASCENDC_GUEST_LINE)

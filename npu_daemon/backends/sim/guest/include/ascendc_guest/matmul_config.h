@@ -117,7 +117,6 @@ constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop
 constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr MatmulConfig CFG_IBSHARE_NORM{};
-constexpr MatmulConfig MM_CFG_NO_PRELOAD{};
 
 // Constant tiling (the documented GetMMConfig / GetMatmulApiTiling of asc-devkit's matmul_config.h,
 // tiling.h and constant_tiling.h): the single-core and base shapes fixed at compile time.

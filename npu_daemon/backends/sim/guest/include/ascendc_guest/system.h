@@ -149,6 +149,10 @@ inline constexpr CoreTypeOfRunningCore g_coreType{};
   do {                                                                                                       \
     if (!(expr)) ::ascendc_guest::api_fail(::ascendc_guest::Fault::kAssert, static_cast<int32_t>(__LINE__)); \
   } while (0)
+// The library's instruction-cache preload of the next `len` code blocks (asc-devkit
+// kernel_utils_ceil_oom_que.h): the model charges no instruction fetch, so a prefetch has nothing to
+// hide; the length is evaluated and the kernel goes on, as the library's CPU debug build defines it.
+#define PRELOAD(len) static_cast<void>(len)
 // The library's CPU-debug check and log: empty in a device build, their arguments unevaluated.
 #define ASCENDC_ASSERT(cond, behavior)
 #define KERNEL_LOG(level, format, ...)
