@@ -91,7 +91,14 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
-def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+def parser(
+    verb: str | None = None,
+) -> tuple[argparse.ArgumentParser, dict[str, object]]:
+    """The console script's parser and the command modules it imported.
+
+    Given the `verb` a command line names, only that verb's module is imported (a short command's
+    time is mostly its start-up): the other verbs are still there as choices, without their
+    options. Without one (top-level help, no verb, a verb we do not know), every verb's is."""
     top = Parser(
         prog="ascend-gym",
         description=__doc__.split("\n\n")[0].split(": ", 1)[1],
@@ -101,13 +108,16 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
     top.add_argument("--version", action="version", version=f"ascend-gym {ascend_gym.__version__}")
     verbs = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     modules = {}
-    for verb, module_name in COMMANDS.items():
+    for name, module_name in COMMANDS.items():
+        if verb in COMMANDS and name != verb:
+            verbs.add_parser(name)
+            continue
         module = importlib.import_module(module_name)
-        modules[verb] = module
+        modules[name] = module
         summary = " ".join((module.__doc__ or "").strip().split("\n\n")[0].split())
         module.configure(
             verbs.add_parser(
-                verb,
+                name,
                 help=summary,
                 description=module.__doc__,
                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -116,13 +126,20 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
     return top, modules
 
 
+def _verb(argv: list[str]) -> str | None:
+    """The verb a command line names: its first word that is not an option (the top-level options
+    take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
 def main(argv: list[str] | None = None) -> int:
     from ascend_gym.client import DaemonError
     from ascend_gym.commands.common import UsageError
     from ascend_gym.env import BaselineRejected
     from ascend_gym.policies import InfrastructureError
 
-    top, modules = parser()
+    argv = sys.argv[1:] if argv is None else argv
+    top, modules = parser(_verb(argv))
     args = top.parse_args(argv)
     signal.signal(signal.SIGTERM, _terminate)
     try:

@@ -160,7 +160,9 @@ def test_help_documents_every_option_and_the_exit_codes():
     assert cli("--version").stdout.startswith("ascend-gym ")
 
 
-@pytest.mark.parametrize("flag", ["--daemons", "--daemon"])  # bench takes both spellings
+# bench takes both spellings, one option to argparse: the default run waits out the health probe
+# with one (6 s on an idle machine), the slow run with the other too.
+@pytest.mark.parametrize("flag", ["--daemons", pytest.param("--daemon", marks=pytest.mark.slow)])
 def test_a_dead_daemon_stops_bench_before_any_result(tmp_path, flag):
     with LocalDaemon(workers=1) as d:
         address = d.address

@@ -205,6 +205,18 @@ def test_nested_verbs_describe_themselves(verb):
     assert not description.startswith(("positional", "options")), lines[:4]
 
 
+def test_a_command_line_imports_only_its_own_verbs_module():
+    # Start-up is most of a short command's time: the other verbs' modules stay unimported, and
+    # they are still choices (an unknown verb is told apart from a known one).
+    code = (
+        "import sys; from ascend_gym.cli import COMMANDS, parser; top, modules = parser('eval'); "
+        "print(sorted(modules), sorted(m for m in COMMANDS.values() if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["['eval']", "['ascend_gym.commands.eval']"], done.stdout
+    assert_usage_error(cli("evl", "level1/add"), "invalid choice: 'evl'", "'bench'")
+
+
 def test_nested_verbs_show_their_defaults():
     text = " ".join(cli("bank", "build", "--help").stdout.split())
     assert "at least this (default: 5.0)" in text and "(default 0) (default" not in text
