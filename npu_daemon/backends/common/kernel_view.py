@@ -11,13 +11,13 @@ section holds what a single host g++ compile against the emulation headers adds 
 from __future__ import annotations
 
 import ctypes
-import posixpath
 import re
 from pathlib import Path
 
 from ascend_core.cpp import code_view, device_branch
 from ascend_core.package import OperatorPackage
 from npu_daemon.backends.common import template_key
+from npu_daemon.backends.common.includes import INCLUDE, reachable, resolve_include
 
 # ge::DataType / ge::Format values, spelled once in the simulator's kernel header.
 GE_ENUMS_HEADER = (
@@ -27,7 +27,6 @@ TILING_NAMESPACE = "ascend_gym_tiling"
 _TILING_STRUCT = re.compile(r"BEGIN_TILING_DATA_DEF\(\s*(\w+)\s*\)")
 _REGISTRATION = re.compile(r"REGISTER_TILING_DATA_CLASS\(\s*(\w+)\s*,\s*([\w:]+)\s*\)")
 _KEYED_OP = re.compile(r"(\w+?)_(\d+)")
-INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"][^">]+[">])', re.M)
 
 
 def ge_enum_defines() -> list[str]:
@@ -49,60 +48,11 @@ def includes_tiling_header(pkg: OperatorPackage) -> bool:
     )
 
 
-def resolve_include(pkg: OperatorPackage, including: str, spelled: str) -> str | None:
-    """The package file an include of the package file `including` names (`spelled` with its
-    quotes or angle brackets), looked up as the compiler does: a quoted one beside the including
-    file first, then the build's own directories (-I. -Iop_kernel -Iop_host) and the include roots
-    in order; None where no package file answers (a toolkit header)."""
-    name = spelled[1:-1]
-    # Paths from the package's top: the tree's root where the package has tree/ files.
-    own = pkg.spec.tree_path
-
-    def top(path: str) -> str:
-        return path.removeprefix("tree/") if path.startswith("tree/") else posixpath.join(own, path)
-
-    def package_path(path: str) -> str:
-        if not own:
-            return path
-        inside = posixpath.relpath(path, own)
-        return inside if not inside.startswith("../") else f"tree/{path}"
-
-    near = [posixpath.dirname(top(including))] if spelled[0] == '"' else []
-    places = [*near, *(posixpath.join(own, d) for d in ("", "op_kernel", "op_host"))]
-    places += pkg.spec.include_dirs
-    for place in places:
-        found = posixpath.normpath(posixpath.join(place, name))
-        if not found.startswith("../") and (path := package_path(found)) in pkg.files:
-            return path
-    # The package's own file spelled from the repository's root (`build.repo_root_flags`).
-    rooted = _ROOTED.fullmatch(name)
-    return rooted[1] if rooted and rooted[1] in pkg.files else None
-
-
-_ROOTED = re.compile(r"(?:[A-Za-z_][\w-]*/)+?((?:op_host|op_kernel)/.+)")
-
-
 def tiling_headers(pkg: OperatorPackage) -> list[str]:
     """The tiling header and the package headers it includes, wherever they sit (cann-ops
     gelu_quant keeps its TilingData in a `<op>_tiling_def.h` that `<op>_tiling.h` includes; an
     ops-nn A2 tiling header includes its struct from `../../op_kernel/arch35/`)."""
     return reachable(pkg, pkg.tiling_header_path)
-
-
-def reachable(pkg: OperatorPackage, start: str) -> list[str]:
-    """The package file `start` and the package files it includes, directly or through others."""
-    seen, todo = [], [start]
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.append(path)
-        todo += [
-            found
-            for spelled in INCLUDE.findall(pkg.files[path])
-            if (found := resolve_include(pkg, path, spelled))
-        ]
-    return seen
 
 
 def view_sources(pkg: OperatorPackage) -> list[list[str]]:

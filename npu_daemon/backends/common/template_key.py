@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ascend_core.cpp import device_branch
 from ascend_core.package import OperatorPackage
+from npu_daemon.backends.common.includes import reachable
 
 DECL = re.compile(r"\bASCENDC_TPL_ARGS_DECL\s*\(")
 _C_TYPES = {  # graph/c_types.h, numbered as ge::DataType
@@ -222,8 +223,6 @@ def key_header(pkg: OperatorPackage) -> str | None:
         rf'extern\s+"C"\s+__global__\s+(?:__aicore__\s+)?void\s+{m[2]}\s*\(', kernel
     ):
         return None
-    from npu_daemon.backends.common.kernel_view import reachable  # which imports this module
-
     # The one the kernel file includes, as the toolkit's build reads it, wherever it sits (ops-nn's
     # quant_batch_matmul_v3 also declares the 950 kernel's key in arch35/; gemm_v2 includes
     # mat_mul_v3's); else an op_kernel header, a key header by name first, else the package's
