@@ -12,10 +12,6 @@ using ascendc_guest::AdvMath;
 using ascendc_guest::AdvReduce;
 using ascendc_guest::AdvSoftMax;
 
-[[noreturn]] void Refuse(const char* api, const std::string& why) {
-  throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + why);
-}
-
 // `elems` elements of T from the tensor's start must lie in its buffer (counted in 64 bits: the
 // native functions multiply shapes in 32).
 template <typename T>
@@ -28,13 +24,6 @@ void Reach(const AscendC::LocalTensor<T>& t, uint64_t elems, const char* api, co
 
 // The guest's sharedTmpBuffer, when the call names one.
 AscendC::LocalTensor<uint8_t> Tmp(uint32_t addr, uint32_t size) { return Local<uint8_t>(addr, size); }
-
-template <typename S>
-S Struct(const Call& c, uint32_t ptr, const char* api) {
-  S s;
-  std::memcpy(&s, c.Bytes(ptr, sizeof s, api), sizeof s);
-  return s;
-}
 
 // ---- element-wise math ------------------------------------------------------------------------
 
@@ -130,7 +119,7 @@ void AdvSelectBytesMask(const Call& c, int32_t t, int32_t u, int32_t tensorIsSrc
                         uint32_t sn, int64_t scalar, uint32_t m, uint32_t mn, uint32_t tmp, uint32_t tmpn,
                         uint32_t infoPtr, int32_t line) {
   const char* api = "SelectWithBytesMask";
-  const auto info = Struct<AscendC::SelectWithBytesMaskShapeInfo>(c, infoPtr, api);
+  const auto info = c.Read<AscendC::SelectWithBytesMaskShapeInfo>(infoPtr, api);
   WithType(t, [&](auto ttag) {
     using T = typename decltype(ttag)::type;
     WithType(u, [&](auto utag) {
@@ -171,8 +160,8 @@ void AdvSoftMaxImport(const Call& c, int32_t kind, int32_t t, int32_t u, uint32_
                       uint32_t sumn, uint32_t max, uint32_t maxn, uint32_t s, uint32_t sn, uint32_t tmp, uint32_t tmpn,
                       int32_t hasTmp, uint32_t tilingPtr, uint32_t shapePtr, int32_t line) {
   const char* api = "SoftMax";
-  const auto tiling = Struct<SoftMaxTiling>(c, tilingPtr, api);
-  const auto shape = Struct<AscendC::SoftMaxShapeInfo>(c, shapePtr, api);
+  const auto tiling = c.Read<SoftMaxTiling>(tilingPtr, api);
+  const auto shape = c.Read<AscendC::SoftMaxShapeInfo>(shapePtr, api);
   // The native walks every row, empty ones too (srcK 0): rows are held to the destination's elements.
   const ascendc_sim::RowGeometry g = ascendc_sim::SoftMaxRows(tiling, shape);
   WithType(t, [&](auto ttag) {
@@ -214,8 +203,8 @@ void AdvSoftmaxGrad(const Call& c, int32_t front, int32_t t, uint32_t d, uint32_
                     uint32_t s, uint32_t sn, uint32_t tmp, uint32_t tmpn, int32_t hasTmp, uint32_t tilingPtr,
                     uint32_t shapePtr, int32_t line) {
   const char* api = "SoftmaxGrad";
-  const auto tiling = Struct<SoftMaxTiling>(c, tilingPtr, api);
-  const auto shape = Struct<AscendC::SoftMaxShapeInfo>(c, shapePtr, api);
+  const auto tiling = c.Read<SoftMaxTiling>(tilingPtr, api);
+  const auto shape = c.Read<AscendC::SoftMaxShapeInfo>(shapePtr, api);
   // As SoftMax's: rows are held to the destination's elements, so empty rows (srcK 0) stay bounded.
   const ascendc_sim::RowGeometry g = ascendc_sim::SoftMaxRows(tiling, shape);
   if (g.rows > dn) Refuse(api, std::to_string(g.rows) + " rows for a destination of " + std::to_string(dn));
@@ -243,7 +232,7 @@ void AdvLayerNorm(const Call& c, int32_t t, uint32_t out, uint32_t outn, uint32_
                   uint32_t varn, uint32_t x, uint32_t xn, uint32_t gamma, uint32_t gamman, uint32_t beta,
                   uint32_t betan, uint32_t tmp, uint32_t tmpn, int32_t hasTmp, int64_t eps, uint32_t tilingPtr,
                   int32_t line) {
-  auto tiling = Struct<LayerNormTiling>(c, tilingPtr, "LayerNorm");
+  auto tiling = c.Read<LayerNormTiling>(tilingPtr, "LayerNorm");
   CheckRows(tiling, "LayerNorm");
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -264,7 +253,7 @@ void AdvLayerNorm(const Call& c, int32_t t, uint32_t out, uint32_t outn, uint32_
 void AdvRmsNorm(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t s, uint32_t sn, uint32_t gamma,
                 uint32_t gamman, uint32_t tmp, uint32_t tmpn, int32_t hasTmp, int64_t eps, uint32_t tilingPtr,
                 int32_t line) {
-  const auto tiling = Struct<RmsNormTiling>(c, tilingPtr, "RmsNorm");
+  const auto tiling = c.Read<RmsNormTiling>(tilingPtr, "RmsNorm");
   CheckRows(tiling, "RmsNorm");
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;

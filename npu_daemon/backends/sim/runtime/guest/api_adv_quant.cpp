@@ -10,10 +10,6 @@ namespace {
 
 using namespace ascendc_guest;
 
-[[noreturn]] void Refuse(const char* api, const std::string& why) {
-  throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + why);
-}
-
 // The tensor a call names, or an empty one it leaves out (never read).
 template <typename T>
 AscendC::LocalTensor<T> Named(bool named, uint32_t addr, uint32_t size) {
@@ -44,8 +40,7 @@ void AdvAntiQuant(const Call& c, int32_t form, int32_t o, uint32_t d, uint32_t d
                   uint32_t k, uint32_t shapePtr, int32_t line) {
   const char* api = "AscendAntiQuant";
   if (form < 0 || form >= 2 * kAntiTranspose) Refuse(api, "form " + std::to_string(form) + " unknown");
-  AscendC::AntiQuantShapeInfo shape;
-  std::memcpy(&shape, c.Bytes(shapePtr, sizeof shape, api), sizeof shape);
+  const auto shape = c.Read<AscendC::AntiQuantShapeInfo>(shapePtr, api);
   WithType(o, [&](auto tag) {
     using O = typename decltype(tag)::type;
     if constexpr (std::is_same_v<O, half> || std::is_same_v<O, bfloat16_t>) {

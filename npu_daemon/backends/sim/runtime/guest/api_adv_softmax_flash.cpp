@@ -12,17 +12,6 @@ namespace {
 
 using ascendc_guest::FlashHandles;
 
-[[noreturn]] void Refuse(const char* api, const std::string& why) {
-  throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + why);
-}
-
-template <typename S>
-S Read(const Call& c, uint32_t ptr, const char* api) {
-  S s;
-  std::memcpy(&s, c.Bytes(ptr, sizeof s, api), sizeof s);
-  return s;
-}
-
 template <typename T>
 AscendC::LocalTensor<T> Tensor(const FlashHandles& h, int32_t i) {
   return Local<T>(h.addr[i], h.size[i]);
@@ -50,9 +39,9 @@ void AdvSoftmaxFlash(const Call& c, int32_t form, int32_t t, int32_t u, uint32_t
                      uint32_t shapePtr, uint32_t cfgM, uint32_t cfgK, int32_t line) {
   const char* api = "SoftmaxFlash";
   if (form < 0 || form >= 2 * ascendc_guest::kFlashTmp) Refuse(api, "form " + std::to_string(form) + " unknown");
-  const auto h = Read<FlashHandles>(c, tensors, api);
+  const auto h = c.Read<FlashHandles>(tensors, api);
   const RowGeometry g =
-      FlashRows(Read<SoftMaxTiling>(c, tilingPtr, api), Read<AscendC::SoftMaxShapeInfo>(c, shapePtr, api), cfgM, cfgK);
+      FlashRows(c.Read<SoftMaxTiling>(tilingPtr, api), c.Read<AscendC::SoftMaxShapeInfo>(shapePtr, api), cfgM, cfgK);
   const SrcLoc loc = c.Loc(line);
   WithType(t, [&](auto st) {
     using S = typename decltype(st)::type;

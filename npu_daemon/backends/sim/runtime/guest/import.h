@@ -78,7 +78,20 @@ struct Call {
       throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": pointer argument outside the kernel's memory");
     return wasmtime_memory_data(t_core->cx, &t_core->memory) + p;
   }
+  // A struct the guest passed by address, copied out of its memory (bounds checked).
+  template <typename S>
+  S Read(uint32_t p, const char* api) const {
+    static_assert(std::is_trivially_copyable_v<S>);
+    S s;
+    std::memcpy(&s, Bytes(p, sizeof s, api), sizeof s);
+    return s;
+  }
 };
+
+// A call the emulation refuses: the kernel stops with RUNTIME_ERROR naming the API and why.
+[[noreturn]] inline void Refuse(const char* api, const std::string& why) {
+  throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + why);
+}
 
 // Charge the guest instructions run since the previous import to the running core (guest.cpp),
 // less the `args` that set up this import's arguments: the native count leaves out argument moves
