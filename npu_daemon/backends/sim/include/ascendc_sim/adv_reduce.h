@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ascendc_sim/adv_params.h"
+#include "ascendc_sim/adv_steps.h"
 #include "ascendc_sim/vec_reduce.h"
 
 namespace ascendc_sim {
@@ -13,18 +14,10 @@ namespace ascendc_sim {
 // Record a multi-instruction library call: `steps` vector instructions reading src, writing dst.
 inline void AdvIssue(const char* api, int steps, uint32_t elemBytes, uint64_t elems, UbAccess dst, UbAccess src,
                      const SrcLoc& loc, const AscendC::LocalTensor<uint8_t>* tmp = nullptr) {
-  Lanes l;
-  l.perRepeat = 256 / elemBytes;
-  l.perBlock = 32 / elemBytes;
-  l.repeats = static_cast<uint32_t>((elems + l.perRepeat - 1) / l.perRepeat);
-  l.count = elems;
-  l.counter = l.contiguous = true;
-  for (int s = 0; s < steps; ++s) {
-    if (tmp)
-      IssueVector(Op::kVecReduce, api, l, {}, elemBytes, loc, {src, {tmp->UbAddr(), tmp->GetLength(), true}, dst});
-    else
-      IssueVector(Op::kVecReduce, api, l, {}, elemBytes, loc, {src, dst});
-  }
+  if (tmp)
+    AdvSteps(api, steps, elemBytes, elems, {src, {tmp->UbAddr(), tmp->GetLength(), true}, dst}, loc);
+  else
+    AdvSteps(api, steps, elemBytes, elems, {src, dst}, loc);
 }
 
 template <typename T>
