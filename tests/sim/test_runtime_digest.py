@@ -1,5 +1,6 @@
 """The runtime's source digest (build.runtime_sources_digest): asked several times per evaluation,
-it walks the source trees again only when a directory changes, and still sees every edit."""
+it walks the source trees again only when a directory changes, and still sees every edit; within
+its recheck window it does not look at all."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ def tree(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "_SOURCE_FILES", ())
     monkeypatch.setattr(build, "_listing", None)
     monkeypatch.setattr(build, "_sources_seen", None)
+    monkeypatch.setattr(build, "SOURCES_RECHECK_S", 0.0)  # every ask looks
     return sim / "include"
 
 
@@ -43,3 +45,15 @@ def test_every_edit_changes_the_digest_and_nothing_else_does(tree):
 
     added.unlink()
     assert build.runtime_sources_digest() == edited
+
+
+def test_within_the_recheck_window_an_edit_waits_for_the_next_look(tree, monkeypatch):
+    header = tree / "a.h"
+    header.write_text("int a;\n")
+    first = build.runtime_sources_digest()
+    monkeypatch.setattr(build, "SOURCES_RECHECK_S", 3600.0)
+    header.write_text("int b;\n")
+    os.utime(header, ns=(1, 1))
+    assert build.runtime_sources_digest() == first  # no look: the signature is an hour fresh
+    monkeypatch.setattr(build, "SOURCES_RECHECK_S", 0.0)
+    assert build.runtime_sources_digest() != first

@@ -2,6 +2,8 @@
 // request, and the registries a tiling program fills at static initialisation (OpDef by
 // OP_ADD, IMPL_OP_OPTILING by op type). Built into libascendc_sim (backends/common/build.py), which
 // the sim harness and the cann tiling runner both load with the candidate's tiling.so.
+#include <algorithm>
+#include <cstring>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -10,6 +12,7 @@
 #include "ascendc_sim/runtime.h"
 #include "ascendc/host_api/tiling/template_argument.h"
 #include "register/op_def_registry.h"
+#include "register/tilingdata_base.h"
 
 namespace ascendc_sim {
 
@@ -44,6 +47,35 @@ double SocParamDouble(const char* key) { return std::stod(Param(key)); }
 const char* SocParamStr(const char* key) { return Param(key).c_str(); }
 // A host API the simulation does not provide, refused where a tiling calls it.
 [[noreturn]] void TilingError(const std::string& message) { throw SimError(Status::TILING_ERROR, message); }
+
+namespace {
+struct TilingDataPtr {
+  const uint8_t* object;
+  size_t bytes;
+  uint8_t* data;
+};
+std::vector<TilingDataPtr>& TilingDataPtrs() {
+  static std::vector<TilingDataPtr> ptrs;
+  return ptrs;
+}
+}  // namespace
+
+void SetTilingDataPtr(const void* object, size_t bytes, void* data) {
+  auto& ptrs = TilingDataPtrs();
+  const auto* o = static_cast<const uint8_t*>(object);
+  ptrs.erase(std::remove_if(ptrs.begin(), ptrs.end(),
+                            [&](const TilingDataPtr& p) { return p.object < o + bytes && o < p.object + p.bytes; }),
+             ptrs.end());
+  if (data != nullptr) ptrs.push_back({o, bytes, static_cast<uint8_t*>(data)});
+}
+void MirrorTilingField(const void* field, size_t bytes) {
+  const auto* f = static_cast<const uint8_t*>(field);
+  for (const TilingDataPtr& p : TilingDataPtrs())
+    if (f >= p.object && f + bytes <= p.object + p.bytes) {
+      std::memcpy(p.data + (f - p.object), f, bytes);
+      return;
+    }
+}
 
 const std::vector<ops::OpDef*>& RegisteredOps() { return Ops(); }
 const gert::OpImplTiling* RegisteredImpl(const std::string& type) {

@@ -12,11 +12,6 @@
 #include <utility>
 #include <string>
 #include <vector>
-#ifndef ASCENDC_SIM_KERNEL
-// The CANN toolchain's libstdc++ (GCC 7.3) declares std::unique_lock in a header <shared_mutex>
-// includes, and host tilings lock with it after including <shared_mutex> alone (g++ 11 moved it).
-#include <mutex>
-#endif
 
 namespace ge {
 

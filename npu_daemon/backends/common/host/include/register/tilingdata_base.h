@@ -6,9 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
-#include <vector>
 
 namespace ascendc_sim {
 
@@ -67,32 +65,11 @@ struct BindTiling {
 namespace ascendc_sim {
 // SetDataPtr (metadef's TilingDef): from then on each set_ also writes its field's bytes at the
 // field's offset into that buffer (the raw tiling data), where a TilingDef keeps its fields. Filed
-// by the object's extent, so the fields of its struct fields reach the buffer too.
-struct TilingDataPtr {
-  const uint8_t* object;
-  size_t bytes;
-  uint8_t* data;
-};
-inline std::vector<TilingDataPtr>& TilingDataPtrs() {
-  static std::vector<TilingDataPtr> ptrs;
-  return ptrs;
-}
-inline void SetTilingDataPtr(const void* object, size_t bytes, void* data) {
-  auto& ptrs = TilingDataPtrs();
-  const auto* o = static_cast<const uint8_t*>(object);
-  ptrs.erase(std::remove_if(ptrs.begin(), ptrs.end(),
-                            [&](const TilingDataPtr& p) { return p.object < o + bytes && o < p.object + p.bytes; }),
-             ptrs.end());
-  if (data != nullptr) ptrs.push_back({o, bytes, static_cast<uint8_t*>(data)});
-}
-inline void MirrorTilingField(const void* field, size_t bytes) {
-  const auto* f = static_cast<const uint8_t*>(field);
-  for (const TilingDataPtr& p : TilingDataPtrs())
-    if (f >= p.object && f + bytes <= p.object + p.bytes) {
-      std::memcpy(p.data + (f - p.object), f, bytes);
-      return;
-    }
-}
+// by the object's extent, so the fields of its struct fields reach the buffer too. Out of line
+// (registry.cpp): every tiling unit includes this header, and inline bodies here cost each unit's
+// compile their template instantiations.
+void SetTilingDataPtr(const void* object, size_t bytes, void* data);
+void MirrorTilingField(const void* field, size_t bytes);
 }  // namespace ascendc_sim
 
 #define BEGIN_TILING_DATA_DEF(name) \
