@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from ascend_core.package import OperatorPackage, OperatorSpec
-from ascend_core.protocol import EvalRequest, Stage
-from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.dsl.generate import build
+
+from .conftest import passes
 
 REFERENCE = """\
 import numpy as np
@@ -80,29 +80,12 @@ def pool_spec(name: str) -> OperatorPackage:
     return OperatorPackage(spec=spec, files={"reference.py": REFERENCE})
 
 
-@pytest.fixture(scope="module")
-def native(tmp_path_factory) -> DaemonClient:
-    """A daemon of the native engine beside the session's (the guest engine, the default)."""
-    with LocalDaemon(backend="sim", workers=1, state_dir=tmp_path_factory.mktemp("n")) as d:
-        c = DaemonClient(d.address)
-        yield c
-        c.close()
-
-
-def _run(client: DaemonClient, pkg: OperatorPackage):
-    result = client.evaluate(
-        EvalRequest(run_id="dsl-pool", package=pkg, stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME])
-    )
-    assert result.status.value == "OK", result.message
-    return result
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(POOLS))
 def test_a_pool_kernel_passes_alike_on_both_engines(client, native, name):
     pkg = build(pool_spec(name), PROGRAM.format(name=name, call=POOLS[name][0]))
     assert "Gather(tap" in pkg.kernel_source
-    guest = _run(client, pkg)
+    guest = passes(client, pkg, "dsl-pool")
     # the offsets' scalar loop is charged by each engine's own scalar model (compiled code
     # natively, metered wasm in the guest): 3.53 us guest against 3.68 us native for the mean
-    assert guest.latency_us == pytest.approx(_run(native, pkg).latency_us, rel=0.05)
+    assert guest.latency_us == pytest.approx(passes(native, pkg, "dsl-pool").latency_us, rel=0.05)
