@@ -266,6 +266,57 @@ def _matmul(a: Any, b: Any, **k: Any) -> Tensor:
     return Tensor(sym.matmul(_lift(a), _lift(b)))
 
 
+def _einsum_terms(equation: str, ndims: list[int]) -> tuple[list[str], str]:
+    """An einsum's subscripts per operand and its output's, `...` spelled out in letters of its
+    own (the output implied by the letters used once, in alphabetical order, when not given)."""
+    spec = equation.replace(" ", "")
+    lhs, arrow, out = spec.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ndims):
+        raise Unsupported(f"einsum {equation!r} of {len(ndims)} operands")
+    covered = [n - len(t.replace("...", "")) for t, n in zip(terms, ndims, strict=True)]
+    dots = max((c for t, c in zip(terms, covered, strict=True) if "..." in t), default=0)
+    filler = "".join(chr(ord("A") + i) for i in range(dots))  # einsum's letters are a-z, A-Z
+
+    def spelled(t: str, c: int) -> str:  # `...` broadcasts from the right
+        return t.replace("...", filler[dots - c :])
+
+    terms = [spelled(t, c) for t, c in zip(terms, covered, strict=True)]
+    if arrow:
+        return terms, out.replace("...", filler)
+    letters = "".join(terms)
+    return terms, filler + "".join(
+        sorted(c for c in set(letters) - set(filler) if letters.count(c) == 1)
+    )
+
+
+def _einsum(equation: str, *operands: Any) -> Tensor:
+    """torch.einsum of two operands that is a (batched) matrix product: the letters in both and
+    the output are batch axes, those in both only summed (K), one in each alone M and N; each
+    operand permuted to [batch, M, K] and [batch, K, N], the product permuted to the output."""
+    if len(operands) == 1 and isinstance(operands[0], list | tuple):
+        operands = tuple(operands[0])
+    a, b = (_lift(x) for x in operands) if len(operands) == 2 else (None, None)
+    if a is None or b is None:
+        raise Unsupported(f"einsum {equation!r} of other than two operands")
+    (ta, tb), out = _einsum_terms(equation, [a.ndim, b.ndim])
+    if len(set(ta)) != len(ta) or len(set(tb)) != len(tb):
+        raise Unsupported(f"einsum {equation!r}: a diagonal (a letter twice in one operand)")
+    k = [c for c in ta if c in tb and c not in out]
+    m, n = [c for c in ta if c not in tb][-1:], [c for c in tb if c not in ta][-1:]
+    batch = [c for c in out if c not in (*m, *n)]
+    # an operand's own batch axes lead (broadcast over the other's, as torch.matmul does)
+    bat_a, bat_b = [c for c in batch if c in ta], [c for c in batch if c in tb]
+    shared = bat_a == batch and bat_b == batch[len(batch) - len(bat_b) :]
+    shared |= bat_b == batch and bat_a == batch[len(batch) - len(bat_a) :]
+    if len(k) != 1 or not m or not n or not shared or set(ta + tb) != {*out, *k}:
+        raise Unsupported(f"einsum {equation!r}: not a product of matrices over batch axes")
+    lhs = _permute(a, *[ta.index(c) for c in (*bat_a, *m, *k)])
+    rhs = _permute(b, *[tb.index(c) for c in (*bat_b, *k, *n)])
+    product, order = _matmul(lhs, rhs), [*batch, *m, *n]
+    return _permute(product, *[order.index(c) for c in out])
+
+
 def _modulo(rounding: str) -> Callable[..., Tensor]:
     """a - round(a / b) * b: `torch.remainder` and `%` round down (the divisor's sign),
     `torch.fmod` toward zero (the dividend's)."""
@@ -679,19 +730,22 @@ def _log_softmax(x: Any, dim: Any = None, *a: Any, dtype: Any = None, **k: Any) 
     return Tensor(_b("sub", shifted, _u("log", total)))
 
 
-def _last(x: Sym, normalized_shape: Any) -> None:
+def _normalized(x: Sym, normalized_shape: Any) -> tuple[int, ...]:
+    """The trailing axes a layer or RMS norm takes its statistics over (a row of them)."""
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
-    if [int(d) for d in shape] != [x.shape[-1]]:
-        raise Unsupported("a norm over more than the last axis")
+    n = len(shape)
+    if not 0 < n <= x.ndim or [int(d) for d in shape] != list(x.shape[x.ndim - n :]):
+        raise Unsupported(f"a norm over {shape}, not trailing axes of {list(x.shape)}")
+    return tuple(range(-n, 0))
 
 
 def _layer_norm(
     x: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-5
 ) -> Tensor:
     v = _lift(x)
-    _last(v, normalized_shape)
-    d = _b("sub", v, sym.reduce("mean", v, -1, True, {}))
-    var = sym.reduce("mean", _b("mul", d, d), -1, True, {})
+    axes = _normalized(v, normalized_shape)
+    d = _b("sub", v, sym.reduce("mean", v, axes, True, {}))
+    var = sym.reduce("mean", _b("mul", d, d), axes, True, {})
     out = _b("mul", d, _u("reciprocal", _u("sqrt", _b("add", var, eps))))
     if weight is not None:
         out = _b("mul", out, _lift(weight))
@@ -704,8 +758,7 @@ def _rms_norm(x: Any, normalized_shape: Any, weight: Any = None, eps: Any = None
     if eps is None:
         raise Unsupported("rms_norm with eps=None (the dtype's machine epsilon)")
     v = _lift(x)
-    _last(v, normalized_shape)
-    ms = sym.reduce("mean", _b("mul", v, v), -1, True, {})
+    ms = sym.reduce("mean", _b("mul", v, v), _normalized(v, normalized_shape), True, {})
     out = _b("mul", v, _u("reciprocal", _u("sqrt", _b("add", ms, eps))))
     return Tensor(out if weight is None else _b("mul", out, _lift(weight)))
 
@@ -839,14 +892,95 @@ def _cross_entropy(
     return _reduced(_b("add", _logsumexp(x, -1).sym, nll.sym), reduction)
 
 
-def _adaptive_pool(fn: str) -> Callable[..., Tensor]:
-    """F.adaptive_avg_pool2d / adaptive_max_pool2d to 1 x 1: the plane's mean or max."""
+def _sizes(v: Any, n: int, name: str) -> tuple[int, ...]:
+    """A pooling argument as n sizes (an int is every axis's)."""
+    t = tuple(int(x) for x in v) if isinstance(v, list | tuple) else (int(v),) * n
+    if len(t) == 1 and n > 1:
+        t = t * n
+    if len(t) != n:
+        raise Unsupported(f"pooling {name} {list(t)} over {n} axes")
+    return t
+
+
+def _pooling(kind: str, n: int) -> Callable[..., Tensor]:
+    """F.max_pool1d/2d and avg_pool1d/2d: windows over the last n axes, padding counted in the
+    mean (count_include_pad, torch's default), the output rounded down (ceil_mode where it
+    changes nothing)."""
+
+    def op(
+        x: Any,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        *a: Any,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+        divisor_override: Any = None,
+        dilation: Any = 1,
+        return_indices: bool = False,
+    ) -> Tensor:
+        # the positional order after padding: max_pool's dilation, ceil_mode, return_indices;
+        # avg_pool's ceil_mode, count_include_pad, divisor_override
+        names = ("dilation", "ceil_mode", "return_indices")
+        names = names if kind == "max" else ("ceil_mode", "count_include_pad", "divisor_override")
+        if len(a) > len(names):
+            raise Unsupported(f"{kind}_pool{n}d with {len(a) + 3} positional arguments")
+        given = dict(zip(names, a))
+        dilation = given.get("dilation", dilation)
+        ceil_mode = given.get("ceil_mode", ceil_mode)
+        return_indices = given.get("return_indices", return_indices)
+        count_include_pad = given.get("count_include_pad", count_include_pad)
+        divisor_override = given.get("divisor_override", divisor_override)
+        if return_indices:
+            raise Unsupported(f"{kind}_pool{n}d with indices")
+        k = _sizes(kernel_size, n, "kernel")
+        window = {
+            "kernel": k,
+            "stride": k if stride is None or stride == [] else _sizes(stride, n, "stride"),
+            "padding": _sizes(padding, n, "padding"),
+            "dilation": _sizes(dilation, n, "dilation"),
+        }
+        if not count_include_pad and any(window["padding"]):
+            raise Unsupported("avg_pool with padding not counted (count_include_pad=False)")
+        divisor = None if divisor_override is None else int(divisor_override)
+        out = sym.pool(_lift(x), kind, window, divisor)
+        if ceil_mode and _ceil_sizes(_lift(x), window) != out.shape[-n:]:
+            raise Unsupported(f"{kind}_pool{n}d with ceil_mode=True keeping a partial window")
+        return Tensor(out)
+
+    return op
+
+
+def _ceil_sizes(x: Sym, w: dict[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """The pooled lengths with ceil_mode (a last window starting inside the padded input)."""
+    out = []
+    for m, k, s, p, d in zip(
+        x.shape[-len(w["kernel"]) :], w["kernel"], w["stride"], w["padding"], w["dilation"]
+    ):
+        o = -(-(m + 2 * p - d * (k - 1) - 1) // s) + 1
+        out.append(o - 1 if (o - 1) * s >= m + p else o)
+    return tuple(out)
+
+
+def _adaptive_pool(fn: str, n: int) -> Callable[..., Tensor]:
+    """F.adaptive_avg_pool1d/2d / adaptive_max_pool1d/2d: to 1 (x 1) the plane's mean or max;
+    to sizes that divide the input's, windows as wide as their stride."""
 
     def op(x: Any, output_size: Any, *a: Any, **k: Any) -> Tensor:
-        size = output_size if isinstance(output_size, list | tuple) else (output_size,) * 2
-        if any(d not in (1, None) for d in size) or a or k.get("return_indices"):
-            raise Unsupported(f"adaptive pooling to {list(size)} (only to 1 x 1)")
-        return _reduce(fn)(x, (-2, -1), True)
+        v = _lift(x)
+        size = output_size if isinstance(output_size, list | tuple) else (output_size,) * n
+        size = [m if s is None else int(s) for s, m in zip(size, v.shape[-n:], strict=True)]
+        if a or k.get("return_indices"):
+            raise Unsupported("adaptive pooling with indices")
+        if all(s == 1 for s in size):
+            return _reduce(fn)(x, tuple(range(-n, 0)), True)
+        if any(s < 1 or m % s for s, m in zip(size, v.shape[-n:], strict=True)):
+            raise Unsupported(f"adaptive pooling of {list(v.shape[-n:])} to {size}")
+        kernel = tuple(m // s for s, m in zip(size, v.shape[-n:], strict=True))
+        window = {"kernel": kernel, "stride": kernel, "padding": (0,) * n, "dilation": (1,) * n}
+        out = sym.pool(v, "max" if fn == "max" else "avg", window, None)
+        out.meta["adaptive"] = True  # the window follows the shapes: one program for every case
+        return Tensor(out)
 
     return op
 
@@ -1220,12 +1354,18 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "cumsum": _cumsum,
     "cumprod": _cumprod,
     "argmax": _arg("argmax"),
-    "adaptive_avg_pool2d": _adaptive_pool("mean"),
+    "adaptive_avg_pool2d": _adaptive_pool("mean", 2),
+    "adaptive_avg_pool1d": _adaptive_pool("mean", 1),
+    "adaptive_max_pool1d": _adaptive_pool("max", 1),
+    "max_pool1d": _pooling("max", 1),
+    "max_pool2d": _pooling("max", 2),
+    "avg_pool1d": _pooling("avg", 1),
+    "avg_pool2d": _pooling("avg", 2),
     "arange": _arange,
     "one_hot": _one_hot,
     "nll_loss": _nll_loss,
     "cross_entropy": _cross_entropy,
-    "adaptive_max_pool2d": _adaptive_pool("max"),
+    "adaptive_max_pool2d": _adaptive_pool("max", 2),
     "argmin": _arg("argmin"),
     "logical_not": _logical_not,
     "reshape": lambda x, shape: x.view(shape),
@@ -1277,6 +1417,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "matmul": _matmul,
     "mm": _matmul,
     "bmm": _matmul,
+    "einsum": _einsum,
     "linear": _linear,
     "addmm": _addmm,
     "t": _t,
@@ -1362,6 +1503,14 @@ MODULES = {
         "HuberLoss": "huber_loss",
         "BCELoss": "binary_cross_entropy",
         "BCEWithLogitsLoss": "binary_cross_entropy_with_logits",
+        "MaxPool1d": "max_pool1d",
+        "MaxPool2d": "max_pool2d",
+        "AvgPool1d": "avg_pool1d",
+        "AvgPool2d": "avg_pool2d",
+        "AdaptiveAvgPool1d": "adaptive_avg_pool1d",
+        "AdaptiveAvgPool2d": "adaptive_avg_pool2d",
+        "AdaptiveMaxPool1d": "adaptive_max_pool1d",
+        "AdaptiveMaxPool2d": "adaptive_max_pool2d",
     }.items()
 }
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -649,6 +649,26 @@ class Gather:
     where: str
 
 
+@dataclass(eq=False)
+class Pool:
+    """out = windows of x's last `axes` axes (1 or 2) reduced by max or mean, torch's
+    max_pool / avg_pool: a window `kernel` wide every `stride`, `padding` on each side (max:
+    -inf, avg: zeros, counted in the mean), taps `dilation` apart; the other axes are planes.
+    `kernel` None: adaptive pooling to out's sizes where they divide x's (a window as wide as
+    its stride, x's length over out's, found by the host from the case's shapes)."""
+
+    out: Tensor
+    x: Tensor
+    kind: Literal["max", "avg"]
+    axes: int
+    kernel: tuple[int, ...] | None
+    stride: tuple[int, ...]
+    padding: tuple[int, ...]
+    dilation: tuple[int, ...]
+    divisor: int | None  # avg: a window's total over this (None: the window's size)
+    where: str
+
+
 class Schedule(BaseModel):
     """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
 
@@ -677,6 +697,7 @@ class Kernel:
         self.slices: list[Slice] = []
         self.take: Gather | None = None
         self.rep: Repeat | None = None
+        self.pooling: Pool | None = None
         self.places: list[Place] = []  # writes into an output filled with one value
         self.banded = False  # a rows loop takes triangles of matrices (triu, tril)
         self.sched = Schedule()
@@ -775,7 +796,7 @@ class Kernel:
         jobs = (
             self.mm if kind != "cube" else None,
             self.swap if kind != "swap" else None,
-            *(self.cat, self.take, self.rep),
+            *(self.cat, self.take, self.rep, self.pooling),
         )
         if any(j is not None for j in jobs) or self.slices or self.places:
             raise DslError(
@@ -849,6 +870,47 @@ class Kernel:
         self._one_job(loc, ((out, True), (x, False), (index, False)), "gather(out, x, index)")
         self.take = Gather(out, x, index, bool(shared), loc)
 
+    def pool(
+        self,
+        out: Tensor,
+        x: Tensor,
+        kind: Literal["max", "avg"],
+        kernel: Sequence[int] | None = None,
+        stride: Sequence[int] | None = None,
+        padding: Sequence[int] | None = None,
+        dilation: Sequence[int] | None = None,
+        divisor: int | None = None,
+        adaptive: int = 0,
+    ) -> None:
+        """out = x pooled over its last len(kernel) axes (1 or 2; torch's max_pool1d/2d and
+        avg_pool1d/2d), or over its last `adaptive` axes to out's sizes where they divide x's
+        (adaptive_avg_pool / adaptive_max_pool): each output row's window rows copied in, each
+        tap's lanes taken by a `Gather` (a pad lane where the tap falls outside the row), `Max`
+        or `Add` into the row; the mean divides by `divisor` (default the window's size,
+        padding counted)."""
+        loc = _caller()
+        n = adaptive or len(kernel or ())
+        if kind not in ("max", "avg") or n not in (1, 2) or (kernel is None) == (not adaptive):
+            raise DslError(loc, "pool: kind max or avg, and a kernel of 1 or 2 axes or adaptive")
+        if adaptive and (stride or padding or dilation or divisor):
+            raise DslError(loc, "pool: an adaptive window is as wide as its stride, unpadded")
+        size = tuple(int(v) for v in kernel) if kernel is not None else (1,) * n
+        shape = [
+            tuple(int(v) for v in t)
+            for t in (size, stride or size, padding or (0,) * n, dilation or (1,) * n)
+        ]
+        if any(len(t) != n for t in shape):
+            raise DslError(loc, f"pool: {n} values each of kernel, stride, padding, dilation")
+        k_, s_, p_, d_ = shape
+        if min(*k_, *s_, *d_) < 1 or min(p_) < 0 or any(2 * p > k for p, k in zip(p_, k_)):
+            raise DslError(loc, "pool: sizes >= 1, and padding at most half the kernel")
+        if divisor is not None and (kind == "max" or int(divisor) < 1):
+            raise DslError(loc, "pool: a divisor >= 1, for avg")
+        self._one_job(loc, ((out, True), (x, False)), "pool(out, x, kind, kernel)")
+        window = None if adaptive else k_
+        div = None if divisor is None else int(divisor)
+        self.pooling = Pool(out, x, kind, n, window, s_, p_, d_, div, loc)
+
     def repeat(self, out: Tensor, x: Tensor, axis: int, times: int, interleave: bool) -> None:
         """out = x repeated `times` times along `axis`: each element in a row (`interleave`,
         torch.repeat_interleave) or the whole axis (torch's Tensor.repeat); copies of rows."""
@@ -904,7 +966,7 @@ class Kernel:
     ) -> None:
         """A matmul, a transpose, a concat, a repeat, slices or places are the whole kernel: no
         loops beside it."""
-        forms = (self.mm, self.swap, self.cat, self.take, self.rep)
+        forms = (self.mm, self.swap, self.cat, self.take, self.rep, self.pooling)
         jobs = [j for j in (*forms, self.slices or None, self.places or None) if j is not None]
         if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:
             raise DslError(

@@ -1,5 +1,5 @@
 """The lowering a DSL kernel takes: its whole-output form (a matmul, with or without an
-epilogue, a transpose, a gather, a concat or slices: copies) or, otherwise, the element-wise and reduction lowering of lower.py."""
+epilogue, a transpose, a gather, a pool, a concat or slices: copies) or, otherwise, the element-wise and reduction lowering of lower.py."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from ascend_gym.dsl.epilogue import EpilogueLowering
 from ascend_gym.dsl.gather import GatherLowering
 from ascend_gym.dsl.lang import Kernel
 from ascend_gym.dsl.lower import Lowering
+from ascend_gym.dsl.pool import PoolLowering
 from ascend_gym.dsl.transpose import TransposeLowering
 
 
@@ -34,6 +35,8 @@ def lower(
         lowering = RepeatLowering(kernel, spec)
     elif kernel.take is not None:
         lowering = GatherLowering(kernel, spec)
+    elif kernel.pooling is not None:
+        lowering = PoolLowering(kernel, spec)
     elif kernel.cat is not None or kernel.slices:
         lowering = CopyLowering(kernel, spec)
     else:

@@ -61,6 +61,8 @@ SCHEDULES = {
     "repeat": "tile_length=16384, buffer_num=2, block_dim=40",
     # rows of the data, the index and the result a tile
     "gather": "rows_per_tile=32, buffer_num=2, block_dim=40",
+    # an output row a step, the rows of its window queued two deep
+    "pool": "buffer_num=2, block_dim=40",
 }
 
 
@@ -266,6 +268,8 @@ def draft(
         return _copies(name, description, inputs, outputs, roots)
     if any(s.op == "gather" for s in nodes):
         return _gather(name, description, inputs, out_names, roots)
+    if any(s.op == "pool" for s in nodes):
+        return _pool(name, description, inputs, out_names, roots)
     if any(s.meta.get("flat") for s in nodes):
         _check_flat(nodes, roots)
     inputs = _as_used(inputs, nodes)
@@ -654,6 +658,35 @@ def _gather(name: str, description: str, inputs: dict, outs: list[str], roots: l
     )
 
 
+def _pool(name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]) -> Draft:
+    """One output that is an input pooled over its last one or two axes (max_pool, avg_pool,
+    adaptive pooling to sizes that divide the input's): a window of taps per output row."""
+    root = _unview(roots[0])
+    x = root.args[0] if root.op == "pool" else root
+    if len(roots) != 1 or root.op != "pool" or x.op != "input" or len(inputs) != 1:
+        raise Unsupported("a pooling with other work: only one input pooled")
+    if x.shape != tuple(inputs[x.name]):
+        raise Unsupported("a pooling of a reshaped input")
+    m = root.meta
+    if m.get("adaptive"):
+        return _job(
+            name,
+            description,
+            "pool",
+            inputs,
+            outs,
+            f'{var(x.name)}, "{m["kind"]}", adaptive={len(m["kernel"])}',
+        )
+    operands = f'{var(x.name)}, "{m["kind"]}", kernel={m["kernel"]}, stride={m["stride"]}'
+    if any(m["padding"]):
+        operands += f", padding={m['padding']}"
+    if any(d != 1 for d in m["dilation"]):
+        operands += f", dilation={m['dilation']}"
+    if m["divisor"] is not None:
+        operands += f", divisor={m['divisor']}"
+    return _job(name, description, "pool", inputs, outs, operands)
+
+
 def _job(
     name: str,
     description: str,
@@ -882,6 +915,8 @@ def _rows(
     for n, shape in inputs.items():
         if shape in (row, full):
             layouts[n] = "full"
+        elif row_axes > 1 and _strip(shape) == _strip(row[-row_axes:]):
+            layouts[n] = "cols"  # a weight of the row's axes (layer_norm over [H, W])
         elif row_axes > 1 and n not in scalars and shape != (*lead, *ones):
             raise Unsupported(f"input {n} of shape {list(shape)} beside a row of several axes")
         elif any(s.op == "part" and s.args[0].name == n for s in nodes):

@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather, repeat, fill, write, band
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather, pool, repeat, fill, write, band
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -583,6 +583,23 @@ def gather(x: Sym, axis: int, index: Sym, shared: bool = False) -> Sym:
         raise Unsupported(f"a gather of {list(x.shape)} by an index of {list(index.shape)}")
     shape = (*x.shape[:-1], index.shape[-1])
     return Sym("gather", shape, (x, index), meta={"shared": shared})
+
+
+def pool(a: Sym, kind: str, window: dict[str, tuple[int, ...]], divisor: int | None) -> Sym:
+    """Windows over the last len(kernel) axes reduced by max or mean (torch's pooling; the
+    output's length along each: floor((n + 2 p - d (k - 1) - 1) / s) + 1)."""
+    k, s, p, d = (window[f] for f in ("kernel", "stride", "padding", "dilation"))
+    n = len(k)
+    if a.ndim <= n:
+        raise Unsupported(f"pooling of {list(a.shape)} over {n} axes, with no plane axis")
+    sizes = [
+        (m + 2 * pi - di * (ki - 1) - 1) // si + 1
+        for m, ki, si, pi, di in zip(a.shape[-n:], k, s, p, d)
+    ]
+    if min(sizes) < 1:
+        raise Unsupported(f"a pooling window larger than {list(a.shape[-n:])}")
+    meta = {**window, "kind": kind, "divisor": divisor}
+    return Sym("pool", (*a.shape[:-n], *sizes), (a,), meta=meta)
 
 
 def narrow(a: Sym, axis: int, start: int, length: int) -> Sym:

@@ -3,7 +3,8 @@ here in cann-bench's layout from PyTorch's documentation of each op): the torch 
 attributes of every type, bfloat16- and int32-only case sets, int8 and int64 outputs, [1]
 scales, views that broadcast a row or a column, matmuls with transposed operands and
 element-wise epilogues, transposes, concatenations, slices and
-gathers along the last axis, index reductions, running products, pooling of a plane, each generated, compiled and run on every case
+gathers along the last axis, index reductions, running products, pooling of a plane and by
+windows, einsum, norms over trailing axes, each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 DEV = Path(__file__).parent / "data" / "gen_dev"
 CLI = [sys.executable, "-m", "ascend_gym.cli"]
@@ -68,6 +71,20 @@ TASKS = {
 }
 
 
+# the forms added after the default tier's time was spent: pooling windows, einsum, norms over
+# trailing axes (the slow tier)
+SLOW_TASKS = {
+    "level1/max_pool2d_pad": 2,  # F.max_pool2d, padding 1: a Gather per tap, -inf pad lanes
+    "level1/avg_pool1d_stride": 2,  # F.avg_pool1d, stride 2, padding counted (bf16 too)
+    "level1/max_pool1d_dilated": 2,  # taps 2 apart
+    "level1/avg_pool2d": 2,  # nn.AvgPool2d(2) of an odd plane: the last row and column dropped
+    "level1/adaptive_avg_pool1d": 2,  # adaptive to 8: the window from the shapes (64/8, 96/8)
+    "level1/einsum_scores": 2,  # einsum('bhqd,bhkd->bhqk'): a batched matmul, k transposed
+    "level2/einsum_gelu": 2,  # gelu(einsum('bsd,df->bsf')): a shared weight, an epilogue
+    "level2/layer_norm_hw": 2,  # F.layer_norm over [H, W], a weight of that shape
+}
+
+
 def test_the_dev_set_is_in_cann_benchs_layout():
     tasks = sorted(p.parent for p in DEV.glob("level*/*/proto.yaml"))
     assert 30 <= len(tasks) <= 100
@@ -76,10 +93,20 @@ def test_the_dev_set_is_in_cann_benchs_layout():
 
 
 def test_generated_kernels_pass_every_case(tmp_path):
-    for rel in TASKS:
+    _all_correct(TASKS, tmp_path, "cb-gen-dev")
+
+
+@pytest.mark.slow
+def test_pooling_einsum_and_plane_norms_pass_every_case(tmp_path):
+    _all_correct(SLOW_TASKS, tmp_path, "cb-gen-dev-slow")
+
+
+def _all_correct(tasks: dict[str, int], tmp_path: Path, name: str) -> None:
+    """The tasks, copied into a set of their own, each generated and correct on every case."""
+    for rel in tasks:
         shutil.copytree(DEV / rel, tmp_path / "set" / rel)
-    out = _run(tmp_path / "set", "cb-gen-dev")
-    for rel, n in TASKS.items():
+    out = _run(tmp_path / "set", name)
+    for rel, n in tasks.items():
         assert f"{rel}: correct, {n}/{n} cases" in out, out
 
 

@@ -123,7 +123,26 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
     if s.op == "slice":
         start = s.meta["start"]
         return np.take(a[0], range(start, start + s.shape[s.axis]), axis=s.axis)
+    if s.op == "pool":
+        return _pooled(a[0], s.meta, s.shape)
     raise AssertionError(s.op)
+
+
+def _pooled(x: np.ndarray, m: dict, shape: tuple[int, ...]) -> np.ndarray:
+    """Pooling by its definition: each tap's strided slice of the padded input, folded."""
+    n = len(m["kernel"])
+    fill = -np.inf if m["kind"] == "max" else 0.0
+    widths = [(0, 0)] * (x.ndim - n) + [(p, p) for p in m["padding"]]
+    padded = np.pad(x, widths, constant_values=fill)
+    taps = []
+    for tap in np.ndindex(*m["kernel"]):
+        region = [slice(None)] * (x.ndim - n)
+        for t, d, st, o in zip(tap, m["dilation"], m["stride"], shape[-n:], strict=True):
+            region.append(slice(t * d, t * d + st * (o - 1) + 1, st))
+        taps.append(padded[tuple(region)])
+    if m["kind"] == "max":
+        return np.max(taps, axis=0)
+    return np.sum(taps, axis=0) / (m["divisor"] or math.prod(m["kernel"]))
 
 
 GOLDENS = [
@@ -232,6 +251,11 @@ GOLDENS = [
     # pooling of a whole plane, reductions over the trailing axes
     ("F.adaptive_avg_pool2d(v, 1) + F.adaptive_max_pool2d(v, (1, 1)) * 2", {}),
     ("v - v.mean(dim=(-2, -1), keepdim=True) + torch.amax(v, (2, 3), True)", {}),
+    # norms over several trailing axes (a row of them)
+    (
+        "F.layer_norm(v, v.shape[-2:], eps=beta) + F.rms_norm(v, (3, 4, 5), None, beta)",
+        {"beta": 1e-5},
+    ),
 ]
 
 
@@ -289,6 +313,10 @@ MATMULS = [
     # basic indexing along one axis
     "a[..., 2:5] * 2 + a[:, :, 1:4] + torch.narrow(a, 2, 0, 3) + a.split(3, dim=-1)[1]",
     "a[:, 2] + a[-1][:3] + a[:, 1:3].sum(1) + n[:3, :8] + n[:, :4].unsqueeze(0)[0][:3][..., :1]",
+    # einsum of a (batched) matrix product: batch letters, one summed, one free in each
+    "torch.einsum('bij,bjk->bik', a, b) + torch.einsum('bik,bjk->bij', a, a).sum(-1, keepdim=True)",
+    "torch.einsum('...ij,jk->...ik', a, m) + torch.einsum('ij,bjk->bik', n, b).sum(-1).unsqueeze(-1)",
+    "torch.einsum('bij,bjk->bki', a, b) + torch.einsum('kj,ik->ij', m, n).sum()",
 ]
 
 
@@ -303,6 +331,57 @@ def test_matmuls_and_transposes_compute_what_torch_does(expr):
     exec(pkg.files["golden.py"], scope)
     want = scope["g"](*(torch.from_numpy(v) for v in values.values())).double().numpy()
     np.testing.assert_allclose(evaluate(root, values, {}), want, rtol=1e-5, atol=1e-6)
+
+
+POOLS = [
+    (
+        "F.max_pool2d(v, 3, stride=2, padding=1)",
+        'k.pool(out, v, "max", kernel=(3, 3), stride=(2, 2), padding=(1, 1))',
+    ),
+    ("F.avg_pool2d(v, 2)", 'k.pool(out, v, "avg", kernel=(2, 2), stride=(2, 2))'),
+    ("torch.nn.AvgPool2d((2, 3), 1, 1, divisor_override=4)(v)", "divisor=4)"),
+    ("F.max_pool2d(v, (2, 3), (1, 2), 0, 2)", "dilation=(2, 2)"),
+    ("F.max_pool1d(z, 3, 1, 1, 2, True)", "dilation=(2,)"),  # ceil_mode changing nothing
+    ("F.avg_pool1d(z, 4, 3, 2)", 'k.pool(out, z, "avg", kernel=(4,), stride=(3,), padding=(2,))'),
+    ("torch.nn.AvgPool1d(2)(z)", "kernel=(2,), stride=(2,)"),
+    ("F.adaptive_avg_pool1d(z, 4)", 'k.pool(out, z, "avg", adaptive=1)'),
+    ("torch.nn.AdaptiveMaxPool2d((2, 5))(v)", 'k.pool(out, v, "max", adaptive=2)'),
+    ("F.adaptive_avg_pool2d(v, (None, 2))", 'k.pool(out, v, "avg", adaptive=2)'),
+]
+
+
+@pytest.mark.parametrize(("expr", "line"), POOLS, ids=[p[0] for p in POOLS])
+def test_pooling_windows_compute_what_torch_does_and_are_a_pool_program(expr, line):
+    shapes = {"z": [3, 5, 16], "v": [2, 3, 8, 10]}
+    name = "z" if "(z" in expr else "v"
+    pkg = _golden(expr, {}, {name: shapes[name]})
+    values = {name: np.random.default_rng(5).uniform(-3, 3, shapes[name])}
+    (root,) = sym.trace(numpy_view(pkg), {name: tuple(shapes[name])}, [])
+    scope: dict = {}
+    exec(pkg.files["golden.py"], scope)
+    want = scope["g"](torch.from_numpy(values[name])).numpy()
+    np.testing.assert_allclose(evaluate(root, values, {}), want, rtol=1e-6, atol=1e-7)
+    assert line in offline_draft(pkg).source
+
+
+@pytest.mark.parametrize(
+    ("expr", "why"),
+    [
+        ("F.avg_pool2d(v, 3, 2, 1, count_include_pad=False)", "count_include_pad=False"),
+        ("F.max_pool2d(v, 3, 2, 0, 1, True)", "ceil_mode=True keeping a partial window"),
+        ("F.adaptive_avg_pool2d(v, 3)", r"adaptive pooling of \[8, 10\] to \[3, 3\]"),
+        ("F.max_pool2d(v, 2, return_indices=True)", "with indices"),
+        ("F.avg_pool1d(v, 20)", "a pooling window larger than"),
+        ("torch.einsum('bii,bij->bj', q, q)", "a diagonal"),
+        ("torch.einsum('ij,jk,kl->il', p, p, p)", "of other than two operands"),
+        ("torch.einsum('ij,ij->ij', p, p)", "not a product of matrices"),
+    ],
+)
+def test_pooling_and_einsum_beyond_the_forms_are_unsupported(expr, why):
+    shapes = {"v": [2, 3, 8, 10], "p": [8, 8], "q": [3, 8, 8]}
+    pkg = _golden(expr, {}, shapes)
+    with pytest.raises(sym.Unsupported, match=why):
+        sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, [])
 
 
 @pytest.mark.parametrize(

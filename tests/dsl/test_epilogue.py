@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from ascend_core.package import OperatorPackage, OperatorSpec
-from ascend_core.protocol import EvalRequest, Stage
-from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.client import DaemonClient
 from ascend_gym.dsl.generate import build, generate_offline
 from ascend_gym.dsl.lang import DslError
+
+from .conftest import passes
 
 LINEAR_ACT = """\
 import numpy as np
@@ -76,24 +77,8 @@ def linear_act(dtype: str = "float32") -> OperatorPackage:
     return OperatorPackage(spec=spec, files={"reference.py": LINEAR_ACT})
 
 
-@pytest.fixture(scope="module")
-def native(tmp_path_factory) -> DaemonClient:
-    """A daemon of the native engine beside the session's (the guest engine, the default)."""
-    with LocalDaemon(backend="sim", workers=1, state_dir=tmp_path_factory.mktemp("n")) as d:
-        c = DaemonClient(d.address)
-        yield c
-        c.close()
-
-
 def _run(client: DaemonClient, pkg: OperatorPackage):
-    result = client.evaluate(
-        EvalRequest(
-            run_id="dsl-epilogue", package=pkg, stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME]
-        )
-    )
-    assert result.status.value == "OK", result.message
-    assert len(result.cases) == len(pkg.spec.cases)
-    return result
+    return passes(client, pkg, "dsl-epilogue")
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16"])

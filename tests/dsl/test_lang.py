@@ -82,3 +82,49 @@ def test_lowering_is_deterministic_and_the_schedule_is_tunable():
 def test_program_runs_once_and_rejects_two_kernels():
     with pytest.raises(DslError, match="2 Kernels"):
         load_program(GOOD + 'k2 = Kernel("other")\n', "<dsl:two>")
+
+
+POOL = """\
+from ascend_gym.dsl import Kernel
+
+k = Kernel("sigmoid")
+x = k.input("x")
+y = k.output("y")
+k.pool(y, x, "max", kernel=(3, 3), stride=(2, 2), padding=(1, 1))
+"""
+
+
+@pytest.mark.parametrize(
+    ("bad", "says"),
+    [
+        ('k.pool(y, x, "sum", kernel=(2,))', "kind max or avg"),
+        ('k.pool(y, x, "max", kernel=(2, 2, 2))', "1 or 2 axes"),
+        ('k.pool(y, x, "avg", kernel=(2,), padding=(2,))', "at most half the kernel"),
+        ('k.pool(y, x, "max", kernel=(2,), divisor=3)', "for avg"),
+        ('k.pool(y, x, "avg", adaptive=1, stride=(2,))', "as wide as its stride"),
+        ('k.pool(y, x, "avg", kernel=(2, 2), stride=(1,))', "2 values each"),
+        ('k.pool(x, y, "avg", kernel=(2,))', "full tensors, the output first"),
+    ],
+)
+def test_a_pool_is_checked_at_its_line(bad, says):
+    err = _error(POOL.replace(POOL.splitlines()[-1], bad))
+    assert err.where == "<dsl:sigmoid>:6" and says in str(err)
+
+
+def test_a_pool_lowers_to_a_gather_per_tap_with_the_window_as_tiling_data():
+    one_axis = POOL.replace(
+        "kernel=(3, 3), stride=(2, 2), padding=(1, 1)", "kernel=(3,), stride=(2,), padding=(1,)"
+    )
+    pkg = build(spec_only(suite.resolve("level1/sigmoid")), one_axis)  # 1-d cases: one plane
+    kernel, host = pkg.kernel_source, pkg.tiling_source
+    assert "Gather(tap" in kernel and "Max(acc, acc, tap, wo)" in kernel
+    assert "SetFlag<HardEvent::S_V>" in kernel  # the scalar unit's offsets, then the Gathers
+    assert "kh = 1, kw = 3, sh = 1, sw = 2, ph = 0, pw = 1" in host
+    adaptive = build(
+        spec_only(suite.resolve("level1/sigmoid")),
+        one_axis.replace("kernel=(3,), stride=(2,), padding=(1,)", "adaptive=1"),
+    )
+    assert "kh = h / ho, kw = w / wo" in adaptive.tiling_source
+    assert {t.name for t in tune.find_tunables(host)} == {"block_dim"}
+    err = _error(POOL)  # sigmoid's cases are 1-d: a 2-d window does not fit them
+    assert err.where == "<dsl:sigmoid>:6" and "fewer axes than the window's" in str(err)

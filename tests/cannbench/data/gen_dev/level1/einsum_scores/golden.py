@@ -1,0 +1,5 @@
+import torch
+
+
+def einsum_scores(q, k):
+    return torch.einsum("bhqd,bhkd->bhqk", q, k)
