@@ -544,8 +544,9 @@ def check_preprocessed(
     roots = (*(r.resolve() for r in trusted), BACKENDS)
     tokens = list(_package_tokens(text, cwd.resolve(), top.resolve(), own, roots))
     aliases = _function_type_aliases(tokens)
+    known = aliases | _our_aliases()
     for i, tok in enumerate(tokens):
-        found = _rule(tokens, i, aliases, aliases | _our_aliases())
+        found = _rule(tokens, i, aliases, known)
         if found is not None:
             what, why = found
             raise Violation(tok.file, tok.line, what, why)
