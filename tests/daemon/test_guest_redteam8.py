@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from ascend_core.package import OperatorPackage
+from ascend_core.protocol import EvalRequest, EvalResult, Stage, Status
 from ascend_gym.corpus import find_ops, runner
+from tests.cann.conftest import cann_env, fake_toolkit  # noqa: F401 (the fake toolkit's fixtures)
 
 CORPUS = Path(__file__).parents[1] / "corpus"
 SECRET = "outside_secret_token"  # a compile error quotes it whole
@@ -59,3 +62,50 @@ def test_a_checkouts_links_put_no_outside_file_into_a_package(tmp_path: Path, ho
     assert SECRET not in outcome.message
     assert outcome.status == "REJECTED", (outcome.status, outcome.message[:300])
     assert "outside the checkout" in outcome.message
+
+
+# ---- the cann backend: what its app cache keys -------------------------------------------------
+def cann_evaluate(pkg: OperatorPackage, tmp_path: Path, name: str) -> EvalResult:
+    from npu_daemon.backends.cann import CannBackend, CannConfig
+
+    backend = CannBackend(CannConfig(warmup=1, repeats=2, state_dir=tmp_path / "state"))
+    (tmp_path / name).mkdir()
+    request = EvalRequest(package=pkg, stages=[Stage.COMPILE, Stage.CHECK], cases=["aligned_fp16"])
+    return backend.evaluate(request, tmp_path / name)
+
+
+@pytest.mark.usefixtures("cann_env")
+@pytest.mark.parametrize("where", ["scale_cfg.h", "op_host/scale_cfg.h"])
+def test_the_cann_app_cache_keys_every_file_its_build_can_read(tmp_path: Path, where: str):
+    # The cann backend's kernel-launch project is the package written whole, compiled with -I on
+    # its top and op_host/; the app cache keyed op_kernel/, inc/, tree/ and the tiling header
+    # only. A kernel including a header at the top or in op_host/ got the app of the package
+    # before it with the same kernel: the second package, whose own header does not compile,
+    # was OK with the first's latency (another request's build decided its result).
+    from tests.cann.test_cann_backend import small_add
+
+    pkg = small_add()
+    kernel = f'#include "scale_cfg.h"\n{pkg.kernel_source}'
+    honest = pkg.with_sources(kernel=kernel)
+    honest = honest.model_copy(update={"files": {**honest.files, where: "#define CFG 1\n"}})
+    first = cann_evaluate(honest, tmp_path, "first")
+    assert first.status is Status.OK, (first.status, first.message)
+    broken = honest.model_copy(update={"files": {**honest.files, where: "#error bad config\n"}})
+    second = cann_evaluate(broken, tmp_path, "second")
+    assert second.status is Status.COMPILE_ERROR, (second.status, second.message)
+    assert "bad config" in second.message
+
+
+@pytest.mark.usefixtures("cann_env")
+def test_the_cann_app_cache_keys_the_spec(tmp_path: Path):
+    # The app's launch line names the spec's kernel entry and passes one pointer per argument the
+    # spec declares, and the spec names the kernel file; none of it was in the app's key, so a
+    # client operator naming an entry its kernel lacks was served the app of the one before it.
+    from tests.cann.test_cann_backend import small_add
+
+    pkg = small_add()
+    first = cann_evaluate(pkg, tmp_path, "first")
+    assert first.status is Status.OK, (first.status, first.message)
+    renamed = pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"kernel": "absent"})})
+    second = cann_evaluate(renamed, tmp_path, "second")
+    assert second.status is Status.COMPILE_ERROR, (second.status, second.message)

@@ -118,16 +118,11 @@ def build_key(
         tiling_key,
         sorted([k, v] for k, v in macros.items()),
         templates,
-        # (inc/: the repository's shared kernel headers, beside op_kernel/ as its build puts them)
-        [[p, pkg.files[p]] for p in sorted(pkg.files) if p.startswith(("op_kernel/", "inc/"))],
-        # (the headers under the include roots are tree/ files)
-        *(
-            [pkg.spec.include_dirs, build.package_sources(pkg, "tree")]
-            if pkg.spec.include_dirs
-            else []
-        ),
-        pkg.tiling_header_path,
-        pkg.files[pkg.tiling_header_path],
+        # The project is the package written whole, its top and op_host/ on the compile's include
+        # path (a header there, a file CMake reads), so every file keys it; the spec names the
+        # kernel file, the entry and the app's arguments.
+        sorted([p, text] for p, text in pkg.files.items()),
+        build.derived_key(pkg),
     )
 
 
