@@ -109,3 +109,42 @@ def test_the_cann_app_cache_keys_the_spec(tmp_path: Path):
     renamed = pkg.model_copy(update={"spec": pkg.spec.model_copy(update={"kernel": "absent"})})
     second = cann_evaluate(renamed, tmp_path, "second")
     assert second.status is Status.COMPILE_ERROR, (second.status, second.message)
+
+
+@pytest.mark.usefixtures("cann_env")
+def test_a_cann_build_cut_short_leaves_no_app_of_the_packages_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # The project's `ready` marker and `build/` lay among the package's own files: a package
+    # holding `ready` and a `build/ascend_gym_app` of its own, whose build was cut short (a worker
+    # or daemon stopped mid-build: no BuildFailure, so nothing cleared it), left a project that
+    # every later request of its key took as built, running the package's file as the app (a
+    # script on the host, under msprof, beside the CSVs it reads). Now the marker is outside the
+    # project and `build/` is CMake's alone.
+    from npu_daemon.backends.cann import project
+    from npu_daemon.backends.cann.backend import dtype_macros
+    from npu_daemon.backends.cann.toolkit import Toolkit
+    from tests.cann.test_cann_backend import small_add
+
+    pkg = small_add()
+    script = "#!/bin/sh\nexit 0\n"
+    files = {**pkg.files, "ready": "built\n", f"build/{project.APP}": script}
+    pkg = pkg.model_copy(update={"files": files})
+    build = (
+        pkg,
+        dtype_macros(pkg.spec, pkg.spec.cases[0]),
+        0,
+        "Ascend910B4",
+        Toolkit.discover(),
+        60,
+    )
+
+    def stopped(*args: object) -> None:
+        raise KeyboardInterrupt  # the worker stopped mid-build
+
+    with monkeypatch.context() as m:
+        m.setattr(project, "_step", stopped)
+        with pytest.raises(KeyboardInterrupt):
+            project.build_app(*build)
+    app, hit = project.build_app(*build)
+    assert not hit and app.read_bytes() != script.encode()

@@ -134,20 +134,23 @@ def build_app(
     toolkit: Toolkit,
     timeout_s: float,
 ) -> tuple[Path, bool]:
-    """The built app for this candidate: (path, cache hit). Raises BuildFailure."""
+    """The built app for this candidate: (path, cache hit). Raises BuildFailure. The project
+    holds the package's files, so what says it is built lies beside it (a package's `ready`
+    once did), and its `build/` is CMake's alone."""
     key = build_key(pkg, macros, tiling_key, soc, toolkit)
     root = cache_root() / "apps" / key
-    app = root / "build" / APP
-    if (root / "ready").exists():
+    app, ready = root / "build" / APP, root.parent / f"{key}.ready"
+    if ready.exists():
         return app, True
     root.parent.mkdir(parents=True, exist_ok=True)
     with (root.parent / f"{key}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if (root / "ready").exists():
+        if ready.exists():
             return app, True
         shutil.rmtree(root, ignore_errors=True)
         root.mkdir()
         write_project(pkg, macros, tiling_key, root)
+        shutil.rmtree(root / "build", ignore_errors=True)
         deadline = time.monotonic() + timeout_s
         try:
             _step(
@@ -178,7 +181,7 @@ def build_app(
         if not app.exists():
             raise BuildFailure(f"the build produced no {APP}", "")
         _seal(root)
-        (root / "ready").write_text(key)
+        ready.write_text(key)
     return app, False
 
 
