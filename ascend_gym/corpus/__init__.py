@@ -65,6 +65,29 @@ class OpSource:
         return self.root / "op_host" / self.sub, self.root / "op_kernel" / self.sub
 
 
+class OutsideCheckout(ValueError):
+    """A file an operator's package or spec would take whose real path leaves its checkout: a
+    link (or a relative include) out of a hostile checkout would carry a file of the user's into
+    the package, whose compile messages quote what they fail on."""
+
+
+def checkout(source: OpSource) -> Path:
+    """The real path of the checkout holding an operator: the nearest directory at or above it
+    holding `.git`, else the directory the runner was pointed at."""
+    root = Path(os.path.abspath(source.root))
+    held = next((d for d in (root, *root.parents) if (d / ".git").exists()), None)
+    return (held or repository_root(source)).resolve()
+
+
+def checkout_text(path: Path, within: Path) -> str:
+    """The text of `path`, a file of the checkout `within` (a real path), read through its real
+    path: a link whose target leaves the checkout is refused, whatever it points to."""
+    real = path.resolve()
+    if not real.is_relative_to(within):
+        raise OutsideCheckout(f"{path}: its real path {real} is outside the checkout {within}")
+    return real.read_text(errors="replace")
+
+
 def find_ops(src: Path) -> list[OpSource]:
     """Every custom-op directory under `src`, in path order; a byte-identical copy of one found
     earlier (repositories vendor each other's operators) is left out.
@@ -108,7 +131,7 @@ def find_ops(src: Path) -> list[OpSource]:
                 if (host / sub).is_dir() and (by_kernel := _kernel_op(root, src, sub)):
                     op, stem = by_kernel
                     candidates.append(OpSource(op, root, rel, "" if stem == op else stem, sub))
-    found, seen, roots = [], set(), set()
+    found, seen, roots, top = [], set(), set(), src.resolve()
     for source in sorted(candidates, key=lambda s: (s.rel, s.sub, s.op)):
         if (source.root, source.sub) in roots:
             continue
@@ -119,7 +142,10 @@ def find_ops(src: Path) -> list[OpSource]:
             files += sorted(folder.rglob("*"))
         for p in filter(Path.is_file, files):
             rel = p.relative_to(source.root).as_posix().encode()
-            digest.update(rel + b"\0" + p.read_bytes())
+            # A link out of the directory: its target's name, never the bytes of a file outside.
+            real = p.resolve()
+            text = p.read_bytes() if real.is_relative_to(top) else os.fsencode(real)
+            digest.update(rel + b"\0" + text)
         if digest.digest() not in seen:
             seen.add(digest.digest())
             found.append(source)
@@ -334,7 +360,7 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     passes them itself (hicann/ops-math experimental cross reads its `dim` that way)."""
     own = source.root / OWN_SPEC
     if own.is_file():
-        return OperatorSpec.model_validate(tomllib.loads(own.read_text()))
+        return OperatorSpec.model_validate(tomllib.loads(checkout_text(own, checkout(source))))
     host_text = op_host_text(source)
     spec = _chosen_spec(source, host_text)
     if spec is None or not _ARG.search(host_text):  # no OpDef to compare with
@@ -347,8 +373,9 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
 
 def op_host_text(source: OpSource) -> str:
     """Every source of the operator's op_host folder, where its OpDef is."""
+    within = checkout(source)
     return "\n".join(
-        _read(p)
+        checkout_text(p, within)
         for p in sorted(source.folders()[0].rglob("*"))
         if p.is_file() and p.suffix in SOURCE_SUFFIXES
     )
@@ -398,14 +425,17 @@ class Tree:
     own: dict[str, str] = field(default_factory=dict)
 
 
-def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) -> Tree:
+def tree_files(
+    root: Path, files: dict[str, str], within: Path, roots: tuple[Path, ...] = ()
+) -> Tree:
     """The files outside the operator directory `root` that its sources include by a relative
     path or through one of the build's include roots `roots`, and what those include in turn the
     same way (a quoted include is looked up beside the including file first, then in the roots
     in order, as the compiler does), as package tree/ files at their path from the nearest
     directory holding them and `root`. They are the user's files, even where they lie past the
-    directory the runner was pointed at. Files of `root` outside `files` that they include
-    (its op_graph/ prototypes) come as the tree's `own`."""
+    directory the runner was pointed at, but never outside the checkout `within`
+    (`checkout_text`). Files of `root` outside `files` that they include (its op_graph/
+    prototypes) come as the tree's `own`."""
     found: dict[Path, str] = {}
     own: dict[str, str] = {}
     used: set[Path] = set()
@@ -437,11 +467,11 @@ def tree_files(root: Path, files: dict[str, str], roots: tuple[Path, ...] = ()) 
                 if target.is_relative_to(root):
                     rel = target.relative_to(root).as_posix()
                     if rel not in files and rel not in own:
-                        own[rel] = _read(target)
+                        own[rel] = checkout_text(target, within)
                     text_of = files.get(rel, own.get(rel, ""))
                 else:
                     if target not in found:
-                        found[target] = _read(target)
+                        found[target] = checkout_text(target, within)
                     text_of = found[target]
                 if target not in walked or (built and not walked[target]):
                     walked[target] = built
@@ -553,11 +583,12 @@ def _a2_or_shared(path: Path) -> bool:
 SHARED_KERNEL_HEADERS = Path("common/inc/op_kernel")
 
 
-def shared_kernel_headers(root: Path, files: dict[str, str]) -> dict[str, str]:
+def shared_kernel_headers(root: Path, files: dict[str, str], within: Path) -> dict[str, str]:
     """The headers beside the operator's kernel in the build's copy that its kernel sources
     include, and what those include in turn: the repository's shared kernel headers as package
     files `inc/<name>` (`op_kernel/../inc`), another operator's as `<op>/<path>` (its
-    op_kernel/<path>, `op_kernel/../<op>`); none where the repository has neither."""
+    op_kernel/<path>, `op_kernel/../<op>`); none where the repository has neither. Each is read
+    within the checkout `within` (`checkout_text`)."""
     repo = next((d for d in root.parents if (d / SHARED_KERNEL_HEADERS).is_dir()), None)
     found: dict[str, str] = {}
     todo = [(p, t) for p, t in files.items() if p.startswith("op_kernel/")]
@@ -576,7 +607,7 @@ def shared_kernel_headers(root: Path, files: dict[str, str]) -> dict[str, str]:
                 else:
                     continue
                 if header.is_file():
-                    found[target] = _read(header)
+                    found[target] = checkout_text(header, within)
                     todo.append((target, found[target]))
                     break
     return dict(sorted(found.items()))
@@ -615,21 +646,23 @@ def packaged(
     the spec's `include_dirs` and `include_dirs`, paths from the repository's root), our spec
     adapted to its OpDef names, its OP_ADD type and kernel entry, and our reference module
     (ops/<op>/reference.py); and the quoted includes of its built sources that a file of the
-    repository answers but no include root reaches."""
+    repository answers but no include root reaches. Every file of the checkout is read within
+    it (`checkout_text`): OutsideCheckout where one's real path leaves it."""
+    within = checkout(source)
     files = {
-        p.relative_to(source.root).as_posix(): _read(p)
+        p.relative_to(source.root).as_posix(): checkout_text(p, within)
         for folder in source.folders()
         for p in sorted(folder.rglob("*"))
         if p.is_file() and p.suffix in SOURCE_SUFFIXES and p.suffix != ".py"
     }
-    files |= shared_kernel_headers(source.root, files)
+    files |= shared_kernel_headers(source.root, files, within)
     roots = include_roots(source, [*spec.include_dirs, *include_dirs])
-    tree = tree_files(Path(os.path.abspath(source.root)), files, roots)
+    tree = tree_files(Path(os.path.abspath(source.root)), files, within, roots)
     reference = source.root / OWN_REFERENCE
-    if not reference.is_file():
-        reference = OPS / spec.name / OWN_REFERENCE  # a spec of our own elsewhere brings its own
     if reference.is_file():
-        files["reference.py"] = _read(reference)
+        files["reference.py"] = checkout_text(reference, within)
+    elif (ours := OPS / spec.name / OWN_REFERENCE).is_file():  # a spec of ours brings its own
+        files["reference.py"] = _read(ours)
     repo = repository_root(source)
     layout_files = layout(source.root, source.stem or source.op, repo, source.sub) or {
         "host_file": f"op_host/{source.op}.cpp",

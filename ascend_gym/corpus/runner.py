@@ -17,6 +17,7 @@ from ascend_core.protocol import DEFAULT_BACKEND, EvalRequest, Stage, Status
 from ascend_gym.corpus import (
     OWN_SPEC,
     OpSource,
+    OutsideCheckout,
     find_ops,
     host_sources_text,
     op_host_text,
@@ -95,12 +96,47 @@ def evaluate(
     edit of our spec (a suite definition's own bench case). `timed`: the first draw also times
     the bench case (the outcome's latency and the model's launch head in it). `compile_only`:
     the build alone (`corpus compile`), with the arguments the OpDef declares where we have no
-    spec (opdef.py)."""
+    spec (opdef.py). REJECTED, with nothing packaged or sent, where a file it would take leaves
+    the checkout (a link out of it: `corpus.checkout_text`)."""
+    try:
+        return _evaluate(
+            source,
+            soc,
+            any_soc,
+            accept_only,
+            draws,
+            include_dirs,
+            backend,
+            adapt,
+            timed,
+            compile_only,
+        )
+    except OutsideCheckout as e:  # nothing of it packaged, nothing sent
+        return OpOutcome(
+            op=source.op, path=source.rel, status=Status.REJECTED.value, message=str(e)
+        )
+
+
+def _evaluate(
+    source: OpSource,
+    soc: str,
+    any_soc: bool,
+    accept_only: bool,
+    draws: int,
+    include_dirs: Sequence[str],
+    backend: str,
+    adapt: Callable[[OperatorSpec], OperatorSpec] | None,
+    timed: bool,
+    compile_only: bool,
+) -> OpOutcome:
+    """`evaluate`, where a file of the checkout whose real path leaves it raises OutsideCheckout."""
     from npu_daemon import evaluation  # the simulator only when running
     from npu_daemon.backends.base import get_backend
 
     try:
         spec = spec_for(source)
+    except OutsideCheckout:
+        raise
     except ValueError as e:  # its own op.toml does not parse or validate
         message = f"{source.root / OWN_SPEC}: {' '.join(str(e).split())[:300]}"
         return OpOutcome(op=source.op, path=source.rel, status=SPEC_ERROR, message=message)

@@ -31,7 +31,7 @@ def _tree(tmp_path: Path):
             "inc/common/only_regbase.h": "int regbase;\n",
         },
     )
-    return tree_files(repo / "ops/foo", own, (repo / "inc",))
+    return tree_files(repo / "ops/foo", own, repo.resolve(), (repo / "inc",))
 
 
 def test_a_header_a_built_source_includes_is_built_wherever_it_sits(tmp_path):

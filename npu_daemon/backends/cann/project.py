@@ -118,16 +118,11 @@ def build_key(
         tiling_key,
         sorted([k, v] for k, v in macros.items()),
         templates,
-        # (inc/: the repository's shared kernel headers, beside op_kernel/ as its build puts them)
-        [[p, pkg.files[p]] for p in sorted(pkg.files) if p.startswith(("op_kernel/", "inc/"))],
-        # (the headers under the include roots are tree/ files)
-        *(
-            [pkg.spec.include_dirs, build.package_sources(pkg, "tree")]
-            if pkg.spec.include_dirs
-            else []
-        ),
-        pkg.tiling_header_path,
-        pkg.files[pkg.tiling_header_path],
+        # The project is the package written whole, its top and op_host/ on the compile's include
+        # path (a header there, a file CMake reads), so every file keys it; the spec names the
+        # kernel file, the entry and the app's arguments.
+        sorted([p, text] for p, text in pkg.files.items()),
+        build.derived_key(pkg),
     )
 
 
@@ -139,20 +134,23 @@ def build_app(
     toolkit: Toolkit,
     timeout_s: float,
 ) -> tuple[Path, bool]:
-    """The built app for this candidate: (path, cache hit). Raises BuildFailure."""
+    """The built app for this candidate: (path, cache hit). Raises BuildFailure. The project
+    holds the package's files, so what says it is built lies beside it (a package's `ready`
+    once did), and its `build/` is CMake's alone."""
     key = build_key(pkg, macros, tiling_key, soc, toolkit)
     root = cache_root() / "apps" / key
-    app = root / "build" / APP
-    if (root / "ready").exists():
+    app, ready = root / "build" / APP, root.parent / f"{key}.ready"
+    if ready.exists():
         return app, True
     root.parent.mkdir(parents=True, exist_ok=True)
     with (root.parent / f"{key}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if (root / "ready").exists():
+        if ready.exists():
             return app, True
         shutil.rmtree(root, ignore_errors=True)
         root.mkdir()
         write_project(pkg, macros, tiling_key, root)
+        shutil.rmtree(root / "build", ignore_errors=True)
         deadline = time.monotonic() + timeout_s
         try:
             _step(
@@ -183,7 +181,7 @@ def build_app(
         if not app.exists():
             raise BuildFailure(f"the build produced no {APP}", "")
         _seal(root)
-        (root / "ready").write_text(key)
+        ready.write_text(key)
     return app, False
 
 
