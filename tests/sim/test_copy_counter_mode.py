@@ -67,3 +67,16 @@ def test_counter_mode_copy_is_charged_per_256_bytes(kernel):
         " Copy<float, false>(o, a, MASK_PLACEHOLDER, 16, {1, 1, 8, 8}); SetMaskNorm(); ResetMask();"
     )
     assert counter == normal
+
+
+def test_counter_mode_copy_repeat_larger_than_the_ub_is_a_runtime_error(kernel):
+    """A mask register word of 2^40 lanes per repeat is refused before any lane is touched."""
+    body = """Ub ub;
+  LocalTensor<float> a = ub.In<float>(x, 64), o = ub.Alloc<float>(64);
+  SYNC();
+  SetMaskCount(); SetVectorMask<float, MaskMode::COUNTER>(0, 1ull << 40);
+  Copy<float, false>(o, a, MASK_PLACEHOLDER, 1, {1, 1, 8, 8});
+  SetMaskNorm(); ResetMask();
+  SYNC(); ub.Out(z, o, 64);"""
+    r = kernel(body, {"x": np.ones(64, np.float32)}, {"z": ("float32", (64,))}, prelude=UB_HELPERS)
+    assert r.status == "RUNTIME_ERROR" and "larger than the UB" in r.message, r.message

@@ -123,7 +123,8 @@ Lanes ContinuousMaskLanes(uint64_t mask, uint32_t repeatTime, const SrcLoc& loc)
 template <typename T>
 Lanes CopyLanes(Lanes l, uint8_t repeatTime, const SrcLoc& loc) {
   if (!l.counter) return l;
-  ASCENDC_SIM_CHECK(l.count <= UINT32_MAX, loc, "Copy: counter-mode mask %llu lanes per repeat",
+  ASCENDC_SIM_CHECK(l.count <= CurrentCore().Local().Size(LocalBuf::kUB) / sizeof(T), loc,
+                    "Copy: a counter-mode repeat of %llu lanes is larger than the UB",
                     static_cast<unsigned long long>(l.count));
   l.perRepeat = static_cast<uint32_t>(l.count);
   l.repeats = l.perRepeat ? repeatTime : 0;
