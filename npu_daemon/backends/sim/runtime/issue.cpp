@@ -12,7 +12,7 @@ void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_li
   ins.pipe = PIPE_V;
   ins.op = op;
   ins.elemBytes = static_cast<uint8_t>(elemBytes);
-  ins.repeats = lanes.repeats;
+  ins.repeats = lanes.repeats * lanes.passes;
   ins.link = -1;
   ins.elements = lanes.ActiveLanes();
   ins.maskCounter = lanes.counter;

@@ -23,7 +23,8 @@ struct Stride {
 // Which lanes of which repeats an instruction touches.
 struct Lanes {
   uint32_t repeats = 0;
-  uint32_t perRepeat = 0;     // lanes in one repeat (256 B / element size)
+  uint32_t perRepeat = 0;     // lanes in one repeat (256 B / element size; more in Copy's counter mode)
+  uint32_t passes = 1;        // 256 B passes of the vector unit per repeat (the model's charge)
   uint32_t perBlock = 0;      // lanes in one 32 B block
   uint64_t bits[2] = {0, 0};  // normal mode: active lanes of every repeat
   uint64_t count = 0;         // counter mode: total lanes; repeats are full but the last
@@ -114,6 +115,22 @@ Lanes ContinuousMaskLanes(uint64_t mask, uint32_t repeatTime, const SrcLoc& loc)
     bits[1] = mask > 64 ? (mask >= 128 ? ~0ull : (1ull << (mask - 64)) - 1) : 0;
   }
   return MaskLanes<T>(bits, repeatTime, loc);
+}
+
+// Copy's counter mode is not the other instructions' (asc-devkit, Copy's constraints): the mask
+// counts the lanes of each repeat, not of the whole instruction, and repeatTime counts. A repeat
+// of more than 256 B takes one pass of the unit per 256 B, charged as that many repeats.
+template <typename T>
+Lanes CopyLanes(Lanes l, uint8_t repeatTime, const SrcLoc& loc) {
+  if (!l.counter) return l;
+  ASCENDC_SIM_CHECK(l.count <= CurrentCore().Local().Size(LocalBuf::kUB) / sizeof(T), loc,
+                    "Copy: a counter-mode repeat of %llu lanes is larger than the UB",
+                    static_cast<unsigned long long>(l.count));
+  l.perRepeat = static_cast<uint32_t>(l.count);
+  l.repeats = l.perRepeat ? repeatTime : 0;
+  l.passes = static_cast<uint32_t>((l.count * sizeof(T) + 255) / 256);
+  l.count *= l.repeats;
+  return l;
 }
 
 // An operand of a vector instruction: its tensor view and lane geometry.

@@ -409,8 +409,10 @@ template <typename T, bool isSetMask = true>
 __aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,
                             const uint8_t repeatTime, const CopyRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy: 16- or 32-bit elements");
-  ascendc_sim::Lanes l = isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
-                                   : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  const ascendc_sim::Lanes l =
+      ascendc_sim::CopyLanes<T>(isSetMask ? ascendc_sim::ContinuousMaskLanes<T>(mask, repeatTime, loc)
+                                          : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc),
+                                repeatTime, loc);
   ascendc_sim::Unary(
       ascendc_sim::Op::kVecUnary, "Copy", dst, src, l, {p.dstStride, p.dstRepeatSize}, {p.srcStride, p.srcRepeatSize},
       [](T x) { return x; }, loc);
@@ -419,8 +421,9 @@ template <typename T, bool isSetMask = true>
 __aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
                             const uint8_t repeatTime, const CopyRepeatParams& p, ASCENDC_SIM_LOC) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy: 16- or 32-bit elements");
-  ascendc_sim::Lanes l =
-      isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc) : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc);
+  const ascendc_sim::Lanes l = ascendc_sim::CopyLanes<T>(
+      isSetMask ? ascendc_sim::MaskLanes<T>(mask, repeatTime, loc) : ascendc_sim::RegisterMaskLanes<T>(repeatTime, loc),
+      repeatTime, loc);
   ascendc_sim::Unary(
       ascendc_sim::Op::kVecUnary, "Copy", dst, src, l, {p.dstStride, p.dstRepeatSize}, {p.srcStride, p.srcRepeatSize},
       [](T x) { return x; }, loc);
