@@ -134,3 +134,19 @@ def test_a_forged_cube_argument_stops_the_kernel(guest_daemon, name):
         client.close()
     assert result.status is Status.RUNTIME_ERROR, result.message
     assert words in result.message
+
+
+def test_set_sub_block_idx_leaves_a_matmul_as_it_was(engines):
+    # A cube-only kernel names its AIV 0 (asc-devkit's SetSubBlockIdx page); the emulated Matmul
+    # computes on the group's AIC whichever AIV it serves, so the verdict and time are level1/matmul's.
+    pkg = resolve("level1/matmul")
+    path = pkg.kernel_path
+    line = "  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tl);\n"
+    assert line in pkg.files[path]
+    text = pkg.files[path].replace(line, line + "  mm.SetSubBlockIdx(0);\n")
+    base, _ = engines.both(pkg)
+    native, guest = engines.both(pkg.with_sources(kernel=text))
+    for r in (base, native, guest):
+        assert r.status is Status.OK, r.message
+    assert native.latency_us == pytest.approx(base.latency_us, rel=1e-3)
+    assert guest.latency_us == pytest.approx(native.latency_us, rel=0.02)

@@ -662,6 +662,12 @@ template <pipe_t pipe>
 void PipeBarrier(ASCENDC_GUEST_LINE) {
   ascendc_guest::pipe_barrier(pipe, line);
 }
+// As the native engine's (ascendc_sim/sync.h): a barrier of the scalar pipe.
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
+template <MemDsbT arg0>
+void DataSyncBarrier(ASCENDC_GUEST_LINE) {
+  ascendc_guest::pipe_barrier(PIPE_S, line);
+}
 template <HardEvent event>
 void SetFlag(int32_t id, ASCENDC_GUEST_LINE) {
   ascendc_guest::set_flag(static_cast<int32_t>(event), id, line);

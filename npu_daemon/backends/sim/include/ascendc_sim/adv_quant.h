@@ -1,5 +1,6 @@
 // Quantisation of the high-level API on the A2 (asc-devkit adv_api/quantization/ascend_quant.h,
-// ascend_antiquant.h): AscendQuant to int8_t and AscendAntiQuant from int8_t.
+// ascend_antiquant.h, ascend_dequant.h): AscendQuant to int8_t, AscendAntiQuant from int8_t and
+// AscendDequant from int32_t (its semantics and charge above AscendDequantImpl).
 //
 // AscendQuant, per element (PER_TENSOR: one scale and offset; PER_CHANNEL: scale[i % scaleCount]
 // and offset[i % offsetCount]): as the library computes it in half, the source, scale and offset
@@ -140,6 +141,87 @@ void AscendAntiQuantImpl(const AscendC::LocalTensor<O>& dst, const AscendC::Loca
     }
 }
 
+// AscendDequant's destination and scale types on the A2: a scale tensor of uint64_t (its low 32
+// bits a float) to half, float to float or bfloat16_t, bfloat16_t to float or bfloat16_t; a scalar
+// float or bfloat16_t to float or bfloat16_t.
+template <typename D, typename S, bool tensor>
+constexpr bool DequantTypesValid() {
+  constexpr bool f32 = std::is_same_v<S, float>, bf16 = std::is_same_v<S, bfloat16_t>;
+  constexpr bool toF32 = std::is_same_v<D, float>, toBf16 = std::is_same_v<D, bfloat16_t>;
+  constexpr bool u64ToHalf = std::is_same_v<S, uint64_t> && std::is_same_v<D, half>;
+  return (tensor && u64ToHalf) || ((f32 || bf16) && (toF32 || toBf16));
+}
+
+// A dequantisation scale: column c's value of the tensor, or the scalar.
+template <typename S>
+float DequantScale(const QuantParam<S>& p, uint32_t c) {
+  if (!p.tensor) return p.value;
+  if constexpr (std::is_same_v<S, uint64_t>) {
+    const uint32_t low = static_cast<uint32_t>(HostData(*p.tensor)[c]);
+    float f;
+    std::memcpy(&f, &low, sizeof(f));
+    return f;
+  } else {
+    return static_cast<float>(HostData(*p.tensor)[c]);
+  }
+}
+
+// AscendDequant on the A2: the source's m rows of n int32_t, each row's first calCount multiplied
+// in float by the scale's first calCount (or the scalar) and every one of its n cast to D
+// (bfloat16_t rounded to nearest even), into a row of n padded to 32 bytes. `count` elements from
+// the start are computed (0: all m * n; the forms without DequantParams pass their calCount, the
+// last row then partial). Charged as the library's vector steps over them: the int32_t to float
+// cast, the Mul, the cast to D; and the scale's cast to float (a Duplicate for a scalar).
+template <typename D, typename S>
+void AscendDequantImpl(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<int32_t>& src,
+                       const QuantParam<S>& scale, const AscendC::LocalTensor<uint8_t>* tmp, AscendC::DequantParams p,
+                       bool singleRow, uint64_t count, const SrcLoc& loc) {
+  const char* api = "AscendDequant";
+  const uint32_t block = 32 / sizeof(D);
+  if (singleRow && p.m == 1 && p.calCount > 0 && p.calCount % block == 0 && p.n % p.calCount == 0)
+    p = {p.n / p.calCount, p.calCount, p.calCount};
+  ASCENDC_SIM_CHECK(p.n % 8 == 0, loc, "%s: n %u must be a whole number of 32-byte int32_t blocks", api, p.n);
+  ASCENDC_SIM_CHECK(p.calCount > 0 && p.calCount <= p.n, loc, "%s: calCount %u must be in (0, n %u]", api, p.calCount,
+                    p.n);
+  const uint64_t total = static_cast<uint64_t>(p.m) * p.n;
+  count = count ? count : total;
+  ASCENDC_SIM_CHECK(count <= total, loc, "%s: calCount %llu past the source's %llu elements", api,
+                    static_cast<unsigned long long>(count), static_cast<unsigned long long>(total));
+  CheckElems(api, src, total, "source", loc);
+  const uint32_t dstInner = (p.n + block - 1) / block * block;
+  CheckElems(api, dst, static_cast<uint64_t>(p.m) * dstInner, "destination", loc);
+  if (scale.tensor) CheckElems(api, *scale.tensor, p.calCount, "deqScale tensor", loc);
+  const uint32_t scaleFloats = (p.calCount + 7) / 8 * 8;
+  ASCENDC_SIM_CHECK(!tmp || tmp->GetSize() / sizeof(float) >= scaleFloats + p.n, loc,
+                    "%s: the sharedTmpBuffer's %u bytes hold less than the scale's %u floats and a row of %u", api,
+                    tmp ? tmp->GetSize() : 0, scaleFloats, p.n);
+  const uint64_t rows = count ? (count + p.n - 1) / p.n : 0;
+  AdvSteps(api, 3, sizeof(float), count,
+           {Touch(src, count, false), QuantRead(&scale), Scratch(tmp), Touch(dst, rows * dstInner, true)}, loc);
+  AdvSteps(api, 1, sizeof(float), p.calCount, {QuantRead(&scale), Scratch(tmp)}, loc);
+  const int32_t* s = HostData(src);
+  D* d = HostData(dst);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint32_t c = static_cast<uint32_t>(i % p.n);
+    float v = static_cast<float>(s[i]);
+    if (c < p.calCount) v *= DequantScale(scale, c);
+    d[i / p.n * dstInner + c] = static_cast<D>(v);
+  }
+}
+
+// The forms without DequantParams: {source / scale, scale, scale} elements, `count` of them computed.
+template <typename D, typename S>
+void AscendDequantCount(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<int32_t>& src,
+                        const AscendC::LocalTensor<S>& scale, const AscendC::LocalTensor<uint8_t>* tmp, bool singleRow,
+                        uint64_t count, const SrcLoc& loc) {
+  const uint32_t n = scale.GetSize(), size = src.GetSize();
+  ASCENDC_SIM_CHECK(n > 0 && size % n == 0, loc,
+                    "AscendDequant: the deqScale's %u elements must divide the source's %u", n, size);
+  ASCENDC_SIM_CHECK(count > 0 && count <= size, loc, "AscendDequant: calCount %llu must be in (0, %u]",
+                    static_cast<unsigned long long>(count), size);
+  AscendDequantImpl<D, S>(dst, src, {&scale, 0, 0}, tmp, {size / n, n, n}, singleRow, count, loc);
+}
+
 }  // namespace ascendc_sim
 
 namespace AscendC {
@@ -251,5 +333,54 @@ __aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, c
       dst, src, nullptr, {nullptr, static_cast<float>(scale), 0}, &sharedTmpBuffer, isTranspose, k, shapeInfo, loc);
 }
 #undef ASCENDC_SIM_TMP_PARAM
+
+// AscendDequant from int32_t, the A2's forms: a deqScale tensor with DequantParams, a calCount or
+// neither; a scalar deqScale with DequantParams; each with or without a sharedTmpBuffer.
+#define ASCENDC_SIM_DEQUANT_TEMPLATE \
+  template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+#define ASCENDC_SIM_DEQUANT_TENSOR                                    \
+  static_assert(ascendc_sim::DequantTypesValid<dstT, scaleT, true>(), \
+                "AscendDequant: deqScale and dstTensor types the A2 does not take")
+#define ASCENDC_SIM_SINGLE_ROW (mode == DeQuantMode::DEQUANT_WITH_SINGLE_ROW)
+#define ASCENDC_SIM_DEQUANT(TMP_PARAM, TMP)                                                                        \
+  ASCENDC_SIM_DEQUANT_TEMPLATE                                                                                     \
+  __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,  \
+                                       const LocalTensor<scaleT>& deqScale, TMP_PARAM DequantParams params,        \
+                                       ASCENDC_SIM_LOC) {                                                          \
+    ASCENDC_SIM_DEQUANT_TENSOR;                                                                                    \
+    ascendc_sim::AscendDequantImpl<dstT, scaleT>(dstTensor, srcTensor, {&deqScale, 0, 0}, TMP, params,             \
+                                                 ASCENDC_SIM_SINGLE_ROW, 0, loc);                                  \
+  }                                                                                                                \
+  ASCENDC_SIM_DEQUANT_TEMPLATE                                                                                     \
+  __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,  \
+                                       const LocalTensor<scaleT>& deqScale, TMP_PARAM const uint32_t calCount,     \
+                                       ASCENDC_SIM_LOC) {                                                          \
+    ASCENDC_SIM_DEQUANT_TENSOR;                                                                                    \
+    ascendc_sim::AscendDequantCount<dstT, scaleT>(dstTensor, srcTensor, deqScale, TMP, ASCENDC_SIM_SINGLE_ROW,     \
+                                                  calCount, loc);                                                  \
+  }                                                                                                                \
+  ASCENDC_SIM_DEQUANT_TEMPLATE                                                                                     \
+  __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,  \
+                                       const LocalTensor<scaleT>& deqScale, TMP_PARAM ASCENDC_SIM_LOC) {           \
+    ASCENDC_SIM_DEQUANT_TENSOR;                                                                                    \
+    ascendc_sim::AscendDequantCount<dstT, scaleT>(dstTensor, srcTensor, deqScale, TMP, ASCENDC_SIM_SINGLE_ROW,     \
+                                                  srcTensor.GetSize(), loc);                                       \
+  }                                                                                                                \
+  ASCENDC_SIM_DEQUANT_TEMPLATE                                                                                     \
+  __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,  \
+                                       const scaleT deqScale, TMP_PARAM DequantParams params, ASCENDC_SIM_LOC) {   \
+    static_assert(ascendc_sim::DequantTypesValid<dstT, scaleT, false>(),                                           \
+                  "AscendDequant: a scalar deqScale and dstTensor type the A2 does not take");                     \
+    ascendc_sim::AscendDequantImpl<dstT, scaleT>(dstTensor, srcTensor, {nullptr, static_cast<float>(deqScale), 0}, \
+                                                 TMP, params, ASCENDC_SIM_SINGLE_ROW, 0, loc);                     \
+  }
+#define ASCENDC_SIM_TMP_PARAM const LocalTensor<uint8_t>&sharedTmpBuffer,
+ASCENDC_SIM_DEQUANT(, nullptr)
+ASCENDC_SIM_DEQUANT(ASCENDC_SIM_TMP_PARAM, &sharedTmpBuffer)
+#undef ASCENDC_SIM_TMP_PARAM
+#undef ASCENDC_SIM_DEQUANT
+#undef ASCENDC_SIM_SINGLE_ROW
+#undef ASCENDC_SIM_DEQUANT_TENSOR
+#undef ASCENDC_SIM_DEQUANT_TEMPLATE
 
 }  // namespace AscendC

@@ -130,6 +130,11 @@ ASCENDC_SIM_CCE_VCONV(vconv_f162s32r, int32_t, half, CAST_RINT)
 ASCENDC_SIM_CCE_WHOLE_REDUCE(vcmax, WholeReduceMax)
 ASCENDC_SIM_CCE_WHOLE_REDUCE(vcmin, WholeReduceMin)
 #undef ASCENDC_SIM_CCE_WHOLE_REDUCE
+// The max/min register a ReduceMax / ReduceMin (vcmax / vcmin) leaves: the extreme's bits low, its
+// index high (GetReduceMaxMinCount's source, asc-devkit dav_c220 kernel_operator_vec_reduce_impl.h).
+__aicore__ inline int64_t get_max_min_cnt() {
+  return static_cast<int64_t>(ascendc_sim::CurrentCore().Registers().maxMinSpr);
+}
 
 // ---- vcadd: WholeReduceSum (dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride[, toAccVal]).
 // toAccVal = 1 is the count form the library's ReduceSum issues, its sum left in ACC_VAL only: not

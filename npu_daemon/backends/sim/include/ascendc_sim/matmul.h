@@ -131,6 +131,9 @@ class Matmul {
     cache_ = reinterpret_cast<GM_ADDR>(addr.GetPhyAddr());
   }
   __aicore__ void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+  // The AIV the object serves (REGIST_MATMUL_OBJ sets it; a cube-only kernel sets 0): it routes the
+  // library's AIV -> AIC messages, and the emulated Matmul computes on the group's AIC for any AIV.
+  __aicore__ void SetSubBlockIdx(uint8_t subBlockIdx) { (void)subBlockIdx; }
 
   // Every C block of the single-core shape into `gm` (row pitch: the original N).
   __aicore__ void IterateAll(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,

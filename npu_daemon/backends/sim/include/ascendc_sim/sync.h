@@ -61,6 +61,14 @@ __aicore__ inline void PipeBarrier(ASCENDC_SIM_LOC) {
   ascendc_sim::CurrentCore().Barrier(pipe, loc, "PipeBarrier");
 }
 
+// DataSyncBarrier: the scalar unit waits until its earlier memory accesses (GM, UB, or both) are
+// done. The emulation's scalar loads and stores are PIPE_S records, so it is a barrier of that pipe.
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
+template <MemDsbT arg0>
+__aicore__ inline void DataSyncBarrier(ASCENDC_SIM_LOC) {
+  ascendc_sim::CurrentCore().Barrier(PIPE_S, loc, "DataSyncBarrier");
+}
+
 template <pipe_t src, pipe_t dst>
 class TQueSync {
  public:

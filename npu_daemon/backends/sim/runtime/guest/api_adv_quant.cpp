@@ -1,7 +1,8 @@
 // The guest engine's quantisation imports (ascendc_guest/adv_quant.h): each call runs the native
-// emulation's AscendQuantImpl or AscendAntiQuantImpl, so its trace, charge and numerics are the
-// native engine's. Every tensor the guest names is held to its buffer (Local) and the shape struct
-// copied out of guest memory; the native function then checks counts and groups against the tensors.
+// emulation's AscendQuantImpl, AscendAntiQuantImpl or AscendDequantImpl, so its trace, charge and
+// numerics are the native engine's. Every tensor the guest names is held to its buffer (Local) and
+// a parameter struct copied out of guest memory; the native function then checks counts, groups and
+// shapes against the tensors.
 #include "../../guest/include/ascendc_guest/adv_quant_abi.h"
 #include "import.h"
 
@@ -58,11 +59,52 @@ void AdvAntiQuant(const Call& c, int32_t form, int32_t o, uint32_t d, uint32_t d
   });
 }
 
+// The destination and scale types the guest named, where the A2 takes them (else refused).
+template <typename F>
+void WithDequantTypes(int32_t dst, int32_t scale, bool tensor, F&& f) {
+  WithType(dst, [&](auto dtag) {
+    WithType(scale, [&](auto stag) {
+      using D = typename decltype(dtag)::type;
+      using S = typename decltype(stag)::type;
+      if constexpr (DequantTypesValid<D, S, true>() || DequantTypesValid<D, S, false>()) {
+        if (tensor ? DequantTypesValid<D, S, true>() : DequantTypesValid<D, S, false>()) return f(dtag, stag);
+      }
+      Refuse("AscendDequant",
+             "type codes " + std::to_string(dst) + " and " + std::to_string(scale) + " not a pair the A2 takes");
+    });
+  });
+}
+
+void AdvDequant(const Call& c, int32_t form, int32_t dt, int32_t st, uint32_t d, uint32_t dn, uint32_t s, uint32_t sn,
+                uint32_t sc, uint32_t scn, uint32_t tmp, uint32_t tmpn, float scale, uint32_t paramsPtr, uint32_t count,
+                int32_t line) {
+  const char* api = "AscendDequant";
+  if (form < 0 || form >= 2 * kDequantCount) Refuse(api, "form " + std::to_string(form) + " unknown");
+  const bool tensor = form & kDequantTensor, hasTmp = form & kDequantTmp, singleRow = form & kDequantSingleRow;
+  if ((form & kDequantCount) && !tensor) Refuse(api, "a count with a scalar deqScale");
+  const auto params = c.Read<AscendC::DequantParams>(paramsPtr, api);
+  WithDequantTypes(dt, st, tensor, [&](auto dtag, auto stag) {
+    using D = typename decltype(dtag)::type;
+    using S = typename decltype(stag)::type;
+    const auto T8 = Named<uint8_t>(hasTmp, tmp, tmpn);
+    const auto dst = Local<D>(d, dn);
+    const auto src = Local<int32_t>(s, sn);
+    const auto* t8 = hasTmp ? &T8 : nullptr;
+    if (form & kDequantCount) {
+      AscendDequantCount<D, S>(dst, src, Local<S>(sc, scn), t8, singleRow, count, c.Loc(line));
+    } else {
+      const auto ST = Named<S>(tensor, sc, scn);
+      AscendDequantImpl<D, S>(dst, src, {tensor ? &ST : nullptr, scale, 0}, t8, params, singleRow, 0, c.Loc(line));
+    }
+  });
+}
+
 }  // namespace
 
 void DefineAdvQuantImports(wasmtime_linker_t* l) {
   Import<AdvQuant>::Define(l, "adv_quant");
   Import<AdvAntiQuant>::Define(l, "adv_anti_quant");
+  Import<AdvDequant>::Define(l, "adv_dequant");
 }
 
 }  // namespace ascendc_sim::guest

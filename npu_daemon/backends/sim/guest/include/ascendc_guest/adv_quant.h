@@ -1,5 +1,6 @@
-// AscendQuant and AscendAntiQuant on the guest engine (the native side's ascendc_sim/adv_quant.h
-// holds the semantics): each call one import, adv_quant or adv_anti_quant, which the host serves
+// AscendQuant, AscendAntiQuant and AscendDequant on the guest engine (the native side's
+// ascendc_sim/adv_quant.h holds the semantics): each call one import, adv_quant, adv_anti_quant or
+// adv_dequant, which the host serves
 // with the native function after holding every tensor to its buffer. Included by kernel_operator.h.
 #pragma once
 
@@ -17,6 +18,10 @@ ASCENDC_GUEST_IMPORT(adv_anti_quant)
 void adv_anti_quant(int32_t form, Dtype o, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize, uint32_t offset,
                     uint32_t offsetSize, uint32_t scale, uint32_t scaleSize, uint32_t tmp, uint32_t tmpSize,
                     float offsetValue, float scaleValue, uint32_t k, const void* shape, int32_t line);
+ASCENDC_GUEST_IMPORT(adv_dequant)
+void adv_dequant(int32_t form, Dtype dst, Dtype scale, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize,
+                 uint32_t sc, uint32_t scSize, uint32_t tmp, uint32_t tmpSize, float scaleValue, const void* params,
+                 uint32_t count, int32_t line);
 }
 
 // A tensor operand's (address, elements), or none.
@@ -45,6 +50,16 @@ void AntiQuant(int32_t form, const AscendC::LocalTensor<O>& d, const AscendC::Lo
   adv_anti_quant(form | (tmp.named ? kAntiTmp : 0), DtypeOf<O>(), d.UbAddr(), d.GetSize(), s.UbAddr(), s.GetSize(),
                  offset.addr, offset.size, scale.addr, scale.size, tmp.addr, tmp.size, offsetValue, scaleValue, k,
                  &shape, line);
+}
+
+// A deqScale tensor names its type and (address, elements); a scalar its type and value.
+template <typename D, typename S>
+void Dequant(int32_t form, const AscendC::LocalTensor<D>& d, const AscendC::LocalTensor<int32_t>& s, Operand<S> scale,
+             float scaleValue, Operand<uint8_t> tmp, const AscendC::DequantParams& params, uint32_t count,
+             int32_t line) {
+  adv_dequant(form | (scale.named ? kDequantTensor : 0) | (tmp.named ? kDequantTmp : 0), DtypeOf<D>(), DtypeOf<S>(),
+              d.UbAddr(), d.GetSize(), s.UbAddr(), s.GetSize(), scale.addr, scale.size, tmp.addr, tmp.size, scaleValue,
+              &params, count, line);
 }
 }  // namespace ascendc_guest
 
@@ -150,6 +165,39 @@ void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<I
                                                           {}, sharedTmpBuffer, 0, static_cast<float>(scale), k,
                                                           shapeInfo, site.line);
 }
+#define ASCENDC_GUEST_DEQUANT_TEMPLATE \
+  template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+#define ASCENDC_GUEST_DEQUANT_MODE (mode == DeQuantMode::DEQUANT_WITH_SINGLE_ROW ? ascendc_guest::kDequantSingleRow : 0)
+#define ASCENDC_GUEST_DEQUANT(TMP_PARAM, TMP)                                                                          \
+  ASCENDC_GUEST_DEQUANT_TEMPLATE                                                                                       \
+  void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,                        \
+                     const LocalTensor<scaleT>& deqScale, TMP_PARAM DequantParams params, ASCENDC_GUEST_SITE) {        \
+    ascendc_guest::Dequant<dstT, scaleT>(ASCENDC_GUEST_DEQUANT_MODE, dstTensor, srcTensor, deqScale, 0, TMP, params,   \
+                                         0, site.line);                                                                \
+  }                                                                                                                    \
+  ASCENDC_GUEST_DEQUANT_TEMPLATE                                                                                       \
+  void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,                        \
+                     const LocalTensor<scaleT>& deqScale, TMP_PARAM const uint32_t calCount, ASCENDC_GUEST_SITE) {     \
+    ascendc_guest::Dequant<dstT, scaleT>(ASCENDC_GUEST_DEQUANT_MODE | ascendc_guest::kDequantCount, dstTensor,         \
+                                         srcTensor, deqScale, 0, TMP, {}, calCount, site.line);                        \
+  }                                                                                                                    \
+  ASCENDC_GUEST_DEQUANT_TEMPLATE                                                                                       \
+  void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,                        \
+                     const LocalTensor<scaleT>& deqScale, TMP_PARAM ASCENDC_GUEST_SITE) {                              \
+    ascendc_guest::Dequant<dstT, scaleT>(ASCENDC_GUEST_DEQUANT_MODE | ascendc_guest::kDequantCount, dstTensor,         \
+                                         srcTensor, deqScale, 0, TMP, {}, srcTensor.GetSize(), site.line);             \
+  }                                                                                                                    \
+  ASCENDC_GUEST_DEQUANT_TEMPLATE                                                                                       \
+  void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor, const scaleT deqScale, \
+                     TMP_PARAM DequantParams params, ASCENDC_GUEST_SITE) {                                             \
+    ascendc_guest::Dequant<dstT, scaleT>(ASCENDC_GUEST_DEQUANT_MODE, dstTensor, srcTensor, {},                         \
+                                         static_cast<float>(deqScale), TMP, params, 0, site.line);                     \
+  }
+ASCENDC_GUEST_DEQUANT(, {})
+ASCENDC_GUEST_DEQUANT(ASCENDC_GUEST_TMP_PARAM, sharedTmpBuffer)
+#undef ASCENDC_GUEST_DEQUANT
+#undef ASCENDC_GUEST_DEQUANT_MODE
+#undef ASCENDC_GUEST_DEQUANT_TEMPLATE
 #undef ASCENDC_GUEST_TMP_PARAM
 
 }  // namespace AscendC

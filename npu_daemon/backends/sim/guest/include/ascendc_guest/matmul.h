@@ -91,6 +91,8 @@ class Matmul {
     ascendc_guest::matmul_set_tensor(id_, 3, addr.GmAddr(), static_cast<int64_t>(addr.GetSize() * sizeof(T)), 0);
   }
   void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+  // As the native engine's: the message routing it names is not emulated (ascendc_sim/matmul.h).
+  void SetSubBlockIdx(uint8_t subBlockIdx) { (void)subBlockIdx; }
   void IterateAll(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                   bool waitIterateAll = false, bool fakeMsg = false, ASCENDC_GUEST_LINE) {
     (void)enSequentialWrite, (void)waitIterateAll, (void)fakeMsg;

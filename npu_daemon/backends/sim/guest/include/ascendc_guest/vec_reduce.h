@@ -162,3 +162,6 @@ T GetAccVal() {
 }
 
 }  // namespace AscendC
+
+// The CCE intrinsic reading that register: the extreme's bits low, its index high.
+inline int64_t get_max_min_cnt() { return ascendc_guest::vec_spr(ascendc_guest::Spr::kMaxMin); }
