@@ -256,6 +256,9 @@ GOLDENS = [
         "F.layer_norm(v, v.shape[-2:], eps=beta) + F.rms_norm(v, (3, 4, 5), None, beta)",
         {"beta": 1e-5},
     ),
+    # any / all along an axis: the mask's max / min as 1 and 0
+    ("torch.any(x > 1, dim=-1, keepdim=True) * y + torch.all(y > -2, 0) * x", {}),
+    ("(z != 0).all(dim=1).sum(-1, keepdim=True) + torch.any(z < -1, 1, True).sum(1)", {}),
 ]
 
 
