@@ -466,6 +466,13 @@ def test_element_wise_work_on_a_matmul_is_its_epilogue(expr, shapes, lines):
         ("a @ b", {"a": [2, 1, 8, 16], "b": [1, 3, 16, 4]}, "batch axes broadcast"),
         ("a @ b + c", {"a": [8, 16], "b": [16, 24], "c": [8, 1]}, r"input c \[8, 1\] beside"),
         ("torch.where(a @ b > 0, a @ b, 0)", {"a": [8, 16], "b": [16, 24]}, "2 matmuls"),
+        # an MLP block: the product of one matmul an operand of the next
+        ("(a @ b) @ c", {"a": [8, 16], "b": [16, 24], "c": [24, 32]}, "two matmuls in one"),
+        (
+            "F.linear(F.relu(F.linear(a, b, d)), c, e)",
+            {"a": [8, 16], "b": [24, 16], "d": [24], "c": [32, 24], "e": [32]},
+            "two matmuls in one",
+        ),
     ],
 )
 def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
