@@ -549,6 +549,19 @@ def _reduce(fn: str) -> Callable[..., Tensor]:
     return op
 
 
+def _truth(fn: str) -> Callable[..., Tensor]:
+    """torch.any / torch.all along `dim`: the max / min of the mask as 1 and 0 (a tensor that is
+    not a comparison tests `!= 0`); a bool output stores it as its byte."""
+
+    def op(x: Any, dim: Any = None, keepdim: bool = False, **k: Any) -> Tensor:
+        m = _lift(x)
+        if m.op != "compare":
+            m = sym.compare("ne", m, sym.lift(0.0))
+        return _reduce(fn)(Tensor(_where0(m, 1.0, 0.0)), dim, keepdim)
+
+    return op
+
+
 def _tensor(value: Any, *a: Any, **k: Any) -> Any:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value  # a scalar made a tensor: the same constant (or attribute)
@@ -1412,6 +1425,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "mean": _reduce("mean"),
     "amax": _reduce("max"),
     "amin": _reduce("min"),
+    "any": _truth("max"),
+    "all": _truth("min"),
     "tensor": _tensor,
     "as_tensor": _tensor,
     "matmul": _matmul,

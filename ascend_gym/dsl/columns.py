@@ -6,7 +6,7 @@ steps; and its host tiling.
 from __future__ import annotations
 
 from ascend_gym.dsl.compute import LoopLowering, Walk
-from ascend_gym.dsl.lang import DslError, Loop, Node
+from ascend_gym.dsl.lang import Loop, Node
 
 
 def walks(lp: Loop) -> list[Walk] | None:
@@ -57,6 +57,8 @@ class ColumnsMixin:
         n_loads = max(len(ls) for ls in walk_loads)
         n_scans = max(len(ss) for ss in walk_scans)
         n_bufs = max(low.n_bufs for low in lows)
+        if any(self.ty(s.tensor.name) in self.narrow for s in totals):
+            n_bufs = max(n_bufs, 1)  # tmpBuf0: the half a one-byte total narrows through
         n_masks = max(low.n_masks for low in lows)
         # Compare works on whole 256 B repeats: column tiles of 64 fp32 lanes where there is one
         align = "64" if n_masks else f"32 / {self._narrowest()}"
@@ -167,8 +169,7 @@ class ColumnsMixin:
             for i, s in enumerate(totals):
                 nm, j = s.tensor.name, acc_of[id(s.value)]
                 ty = self.ty(nm)
-                if ty in self.narrow:
-                    raise DslError(s.where, f"{nm}: a total into a one-byte tensor is not lowered")
+                via = "tmpBuf0.Get<half>(), " if ty in self.narrow else ""
                 out += [
                     f"    LocalTensor<{ty}> {nm} = totalQueue{i}.AllocTensor<{ty}>();",
                     f"    LocalTensor<float> acc{j} = acc{j}Buf.Get<float>();",
@@ -176,7 +177,7 @@ class ColumnsMixin:
                 if s.value.fn == "mean" and j not in scaled:
                     out.append(f"    Muls(acc{j}, acc{j}, 1.0f / axisLen, colsPad);")
                 out += [
-                    f"    CopyFloat({nm}, acc{j}, colsPad);",
+                    f"    CopyFloat({nm}, acc{j}, {via}colsPad);",
                     f"    totalQueue{i}.EnQue<{ty}>({nm});",
                     f"    {nm} = totalQueue{i}.DeQue<{ty}>();",
                     f"    DataCopyPad({nm}Gm[at], {nm}, DataCopyExtParams{{1, "

@@ -282,8 +282,6 @@ def _compare(fn: str, a: object, b: object) -> Value:
     kind, dtype, loop = _join(fn, [na, nb], where)
     if kind != "vec" or na.kind != "vec":
         raise DslError(where, "a comparison needs a tile on its left")
-    if loop is not None and loop.kind != "tiles":
-        raise DslError(where, "comparisons and where() are available in tiles() loops only")
     return Value(Node("compare", "vec", "mask", (na, nb), fn=fn, loop=loop, where=where))
 
 

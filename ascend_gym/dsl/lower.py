@@ -80,13 +80,15 @@ __aicore__ inline LocalTensor<float> AsFloat(const LocalTensor<T>& src, const Lo
 }
 
 // Write an fp32 value into a tile that may be one byte wide: Atlas A2 casts int8/uint8 from half
-// only, so the narrowing goes through `via` (exact for integral values; int8/uint8 saturate).
+// only, so the narrowing goes through `via` (exact for integral values; int8/uint8 saturate; a
+// bool tile is written as its uint8 bytes, the 0 and 1 of a mask).
 template <typename T>
 __aicore__ inline void CopyFloat(const LocalTensor<T>& dst, const LocalTensor<float>& src,
                                  const LocalTensor<half>& via, uint32_t n) {
   if constexpr (sizeof(T) == 1) {
+    using B = typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type;
     Cast(via, src, RoundMode::CAST_NONE, n);
-    Cast(dst, via, RoundMode::CAST_RINT, n);
+    Cast(dst.template ReinterpretCast<B>(), via, RoundMode::CAST_RINT, n);
   } else {
     CopyFloat(dst, src, n);
   }
@@ -94,10 +96,9 @@ __aicore__ inline void CopyFloat(const LocalTensor<T>& dst, const LocalTensor<fl
 """
 
 # What a kernel's tensors may hold: bfloat16 and the integers compute through fp32 (the templates
-# upcast them); one-byte integers widen and narrow through half, bool is an input only.
+# upcast them); one-byte integers and bool (its bytes, 0 or 1) widen and narrow through half.
 DTYPES = ("float16", "float32", "bfloat16", "int32", "int64")
 NARROW = ("int8", "uint8", "bool")
-NARROW_OUT = ("int8", "uint8")
 
 
 def camel(name: str) -> str:
@@ -156,7 +157,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 raise DslError(k.where, f"attr {name!r} is not a float attribute of the spec")
         for a, allowed in [
             *((a, DTYPES + NARROW) for a in spec.inputs),
-            *((a, DTYPES + NARROW_OUT) for a in spec.outputs),
+            *((a, DTYPES + NARROW) for a in spec.outputs),
         ]:
             if bad := [d for d in a.dtypes if d not in allowed]:
                 raise DslError(

@@ -4,7 +4,7 @@ DataCopyPad), row by row compute with per-row values; and its host tiling.
 
 from __future__ import annotations
 
-from ascend_gym.dsl.compute import ROW_SLOT, LoopLowering
+from ascend_gym.dsl.compute import LANE_ALIGN, ROW_SLOT, LoopLowering
 from ascend_gym.dsl.lang import DslError, Loop
 
 
@@ -13,6 +13,9 @@ class RowsMixin:
         (lp,) = self.k.loops
         low = LoopLowering(lp, self.types, self.narrow)
         self._compute_body(low, row=True)
+        # Compare works on whole 256 B repeats: rows padded to LANE_ALIGN lanes where there is one
+        self.rows_align = LANE_ALIGN if low.n_masks else 0
+        align = str(LANE_ALIGN) if low.n_masks else f"32 / {self._narrowest()}"
         fields = [n for _, n, _ in self.fields()]
         tensors = self.k.tensors
         full_loads = [n for n in lp.loads if tensors[n.name].layout == "full"]
@@ -49,7 +52,7 @@ class RowsMixin:
             "    rowStart = block < formerNum ? block * formerRows"
             " : formerNum * formerRows + (block - formerNum) * tailRows;",
             "    blockRows = block < formerNum ? formerRows : tailRows;",
-            f"    colsPad = AlignUp(cols, 32 / {self._narrowest()});",
+            f"    colsPad = AlignUp(cols, {align});",
         ]
         for name in self._used_rows_tensors(lp, totals):
             t = tensors[name]
@@ -105,6 +108,8 @@ class RowsMixin:
             out.append("    pipe.InitBuffer(workBuf, colsPad * sizeof(float));")
         if has_row_vals:
             out.append(f"    pipe.InitBuffer(statBuf, {max(low.slots, 1) * ROW_SLOT * 4});")
+        for m in range(low.n_masks):
+            out.append(f"    pipe.InitBuffer(maskBuf{m}, AlignUp(colsPad / 8, 32));")
         if totals:
             out += self._totals_init(totals)
         out += ["  }", "  __aicore__ inline void Process() {"]
@@ -158,7 +163,8 @@ class RowsMixin:
                 f"    LocalTensor<{ty}> {nm} = inQueue{i}.AllocTensor<{ty}>();",
                 f"    DataCopyPad({nm}, {src},",
                 "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                f"static_cast<uint32_t>(cols * sizeof({ty})), static_cast<uint32_t>({gap}), 0, 0}},",
+                f"static_cast<uint32_t>(cols * sizeof({ty})), static_cast<uint32_t>({gap}), "
+                f"{self._ub_gap(ty)}, 0}},",
                 f"                DataCopyPadExtParams<{ty}>{{false, 0, 0, 0}});",
                 f"    inQueue{i}.EnQue({nm});",
             ]
@@ -227,7 +233,7 @@ class RowsMixin:
                 f"    LocalTensor<{ty}> {nm} = outQueue{i}.DeQue<{ty}>();",
                 f"    DataCopyPad({nm}Gm[static_cast<uint64_t>(row) * cols], {nm},",
                 "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                f"static_cast<uint32_t>(cols * sizeof({ty})), 0, 0, 0}});",
+                f"static_cast<uint32_t>(cols * sizeof({ty})), {self._ub_gap(ty)}, 0, 0}});",
                 f"    outQueue{i}.FreeTensor({nm});",
             ]
         for i, s in enumerate(rows_stores):
@@ -264,6 +270,7 @@ class RowsMixin:
         bufs = [f"tmpBuf{i}" for i in range(low.n_bufs)]
         if has_row_vals:
             bufs += ["workBuf", "statBuf"]
+        bufs += [f"maskBuf{m}" for m in range(low.n_masks)]
         if bufs:
             out.append(f"  TBuf<QuePosition::VECCALC> {', '.join(bufs)};")
         for ty, group in self._by_type(self._used_rows_tensors(lp)).items():
@@ -339,7 +346,7 @@ class RowsMixin:
             f"  const gert::Shape& shape = context->Get{kind}Shape({idx})->GetStorageShape();",
             *width,
             "  const uint32_t rows = width == 0 ? 0 : static_cast<uint32_t>(shape.GetShapeSize() / width);",
-            "  const uint32_t alignElems = 32 / typeSize;",
+            f"  const uint32_t alignElems = {self.rows_align or '32 / typeSize'};",
             "  const uint32_t colsPad = (cols + alignElems - 1) / alignElems * alignElems;",
             "  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), rows});",
             "  if (blockDim == 0) blockDim = 1;",
@@ -358,3 +365,10 @@ class RowsMixin:
             "  tiling.set_rowsPerTile(std::max(1u, std::min({ROWS_PER_TILE, fit, 4095u})));",
         ]
         return out
+
+    def _ub_gap(self, ty: str) -> str:
+        """32 B blocks between a row's data and the next row's in UB: 0 unless rows are padded
+        to whole Compare repeats (`rows_align`)."""
+        if not self.rows_align:
+            return "0"
+        return f"static_cast<uint32_t>((colsPad * sizeof({ty}) - AlignUp(cols * sizeof({ty}), 32)) / 32)"

@@ -328,6 +328,19 @@ def _unview(s: Sym) -> Sym:
     return s
 
 
+def _reaches_matmul(s: Sym) -> bool:
+    """Whether a matmul is among the nodes `s` is computed from."""
+    stack, seen = [s], set()
+    while stack:
+        n = stack.pop()
+        if n.op == "matmul":
+            return True
+        if id(n) not in seen:
+            seen.add(id(n))
+            stack += n.args
+    return False
+
+
 def _operand(s: Sym) -> tuple[Sym, bool, bool]:
     """A matmul operand as its input: (input, transposed, read through a reshape that merges
     axes)."""
@@ -337,6 +350,12 @@ def _operand(s: Sym) -> tuple[Sym, bool, bool]:
             trans = not trans
         flat = flat or bool(s.meta.get("flat"))
         s = s.args[0]
+    if s.op != "input" and _reaches_matmul(s):
+        raise Unsupported(
+            "two matmuls in one program (a product an operand of the next, an MLP block): the "
+            "cube template is one Matmul per kernel; chaining needs the first C in a GM "
+            "workspace, a SyncAll of the cores and a second Matmul tiling, not generated"
+        )
     if s.op != "input":
         raise Unsupported(f"a matmul of a computed operand (a {s.op} node)")
     return s, trans, flat

@@ -4,7 +4,7 @@ attributes of every type, bfloat16- and int32-only case sets, int8 and int64 out
 scales, views that broadcast a row or a column, matmuls with transposed operands and
 element-wise epilogues, transposes, concatenations, slices and
 gathers along the last axis, index reductions, running products, pooling of a plane and by
-windows, einsum, norms over trailing axes, each generated, compiled and run on every case
+windows, einsum, norms over trailing axes, any/all into bool outputs, each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ TASKS = {
 
 
 # the forms added after the default tier's time was spent: pooling windows, einsum, norms over
-# trailing axes (the slow tier)
+# trailing axes, any/all (the slow tier)
 SLOW_TASKS = {
     "level1/max_pool2d_pad": 2,  # F.max_pool2d, padding 1: a Gather per tap, -inf pad lanes
     "level1/avg_pool1d_stride": 2,  # F.avg_pool1d, stride 2, padding counted (bf16 too)
@@ -82,6 +82,8 @@ SLOW_TASKS = {
     "level1/einsum_scores": 2,  # einsum('bhqd,bhkd->bhqk'): a batched matmul, k transposed
     "level2/einsum_gelu": 2,  # gelu(einsum('bsd,df->bsf')): a shared weight, an epilogue
     "level2/layer_norm_hw": 2,  # F.layer_norm over [H, W], a weight of that shape
+    "level1/any_dim": 2,  # torch.any(x > t, dim): a Compare per row, its max stored as a bool
+    "level1/all_mid": 2,  # torch.all along a middle axis: a columns loop's min into a bool
 }
 
 
@@ -97,7 +99,7 @@ def test_generated_kernels_pass_every_case(tmp_path):
 
 
 @pytest.mark.slow
-def test_pooling_einsum_and_plane_norms_pass_every_case(tmp_path):
+def test_pooling_einsum_plane_norms_and_any_all_pass_every_case(tmp_path):
     _all_correct(SLOW_TASKS, tmp_path, "cb-gen-dev-slow")
 
 

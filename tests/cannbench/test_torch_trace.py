@@ -256,6 +256,9 @@ GOLDENS = [
         "F.layer_norm(v, v.shape[-2:], eps=beta) + F.rms_norm(v, (3, 4, 5), None, beta)",
         {"beta": 1e-5},
     ),
+    # any / all along an axis: the mask's max / min as 1 and 0
+    ("torch.any(x > 1, dim=-1, keepdim=True) * y + torch.all(y > -2, 0) * x", {}),
+    ("(z != 0).all(dim=1).sum(-1, keepdim=True) + torch.any(z < -1, 1, True).sum(1)", {}),
 ]
 
 
@@ -463,6 +466,13 @@ def test_element_wise_work_on_a_matmul_is_its_epilogue(expr, shapes, lines):
         ("a @ b", {"a": [2, 1, 8, 16], "b": [1, 3, 16, 4]}, "batch axes broadcast"),
         ("a @ b + c", {"a": [8, 16], "b": [16, 24], "c": [8, 1]}, r"input c \[8, 1\] beside"),
         ("torch.where(a @ b > 0, a @ b, 0)", {"a": [8, 16], "b": [16, 24]}, "2 matmuls"),
+        # an MLP block: the product of one matmul an operand of the next
+        ("(a @ b) @ c", {"a": [8, 16], "b": [16, 24], "c": [24, 32]}, "two matmuls in one"),
+        (
+            "F.linear(F.relu(F.linear(a, b, d)), c, e)",
+            {"a": [8, 16], "b": [24, 16], "d": [24], "c": [32, 24], "e": [32]},
+            "two matmuls in one",
+        ),
     ],
 )
 def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
