@@ -50,12 +50,12 @@ WRITTEN: dict[str, tuple[dict[str, list[int]], dict[str, object], str]] = {
         {},
         _FFN,
     ),
-    # Its tiling refuses an N (the output's last dim) past one row of UB less 16 KiB at 44 B an fp32
-    # element (no row-internal tiling): 4096 at most, so not the FFN's 11008.
+    # Its tiling refuses an N (the output's last dim) past one row of UB less 16 KiB (no
+    # row-internal tiling): 32 B an element in bf16, at most 5624, so not the FFN's 11008.
     "swiglu_clamp": (
         {"x": [512, 8192], "y": [512, 4096]},
         {},
-        f"{LLAMA}: gate and up projections 2 x hidden 4096, the widest its single-row tiling holds",
+        f"{LLAMA} in bf16: gate and up projections 2 x hidden 4096, its single-row tiling's width",
     ),
     # Its tiling refuses a last dim past 1024: the hidden state's elements in rows of 1024.
     "silu_mul": (
@@ -183,6 +183,8 @@ WRITTEN["arange"] = (
     {},
     f"positions 0 .. {TARGET - 1}: {LLAMA}'s hidden-state element count",
 )
+# The dtype of a written case where the spec's bench dtype does not serve its shape.
+DTYPES = {"swiglu_clamp": "bfloat16"}
 # Explicit input values of the written cases (a shape the kernel reads from an input).
 VALUES: dict[str, dict[str, list[float]]] = {
     "arange": {"start": [0.0], "end": [float(TARGET)], "step": [1.0]},
@@ -328,6 +330,8 @@ def entry(op: DefinedOp, src: Path) -> tuple[str, bool, list[str]]:
     shapes, attrs, where = bench_shape(op.name, spec)
     if shapes:
         lines += ["[ops.bench]", f"source = {_toml(where)}"]
+        if op.name in DTYPES:
+            lines.append(f"dtype = {_toml(DTYPES[op.name])}")
         tables = {"shapes": shapes, "values": VALUES.get(op.name, {}), "attrs": attrs}
         lines += [f"{key} = {_inline(table)}" for key, table in tables.items() if table]
     return provenance(op), bool(reason), [*lines, ""]
