@@ -50,7 +50,32 @@ WRITTEN: dict[str, tuple[dict[str, list[int]], dict[str, object], str]] = {
         {},
         _FFN,
     ),
-    "swiglu_clamp": ({"x": [512, 22016], "y": [512, 11008]}, {}, _FFN),
+    # Its tiling refuses an N (the output's last dim) past one row of UB less 16 KiB (no
+    # row-internal tiling): 32 B an element in bf16, at most 5624, so not the FFN's 11008.
+    "swiglu_clamp": (
+        {"x": [512, 8192], "y": [512, 4096]},
+        {},
+        f"{LLAMA} in bf16: gate and up projections 2 x hidden 4096, its single-row tiling's width",
+    ),
+    # Its tiling refuses a last dim past 1024: the hidden state's elements in rows of 1024.
+    "silu_mul": (
+        {"x": [2048, 1024], "y": [2048, 1024], "z": [2048, 1024]},
+        {},
+        f"{LLAMA}: the hidden state's {TARGET} elements in rows of 1024, the longest its tiling takes",
+    ),
+    # Its whole-slice kernel holds each core's share of x, y and z in UB twice over (8 cores).
+    "sub_frameworklaunch": (
+        {"x": [32, 4096], "y": [32, 4096], "z": [32, 4096]},
+        {},
+        f"{LLAMA}: 32 tokens x hidden 4096, the most its one-tile-a-core design holds in UB",
+    ),
+    # One WholeReduceSum over the whole input in UB: a row is one repeat (at most 128 fp16 lanes),
+    # the rows its repeats (at most 255).
+    "whole_reduce_sum_custom": (
+        {"x": [255, 128], "y": [255]},
+        {},
+        "the most its one-instruction design takes: 255 rows (repeats) of 128 fp16 lanes",
+    ),
     "ge_glu_v2": ({"x": [512, 22016], "y": [512, 11008], "gelu": [512, 11008]}, {}, _FFN),
     "ge_glu_v3": ({"x": [512, 22016], "y": [512, 11008], "gelu": [512, 11008]}, {}, _FFN),
     "ge_glu_grad_v2": (
@@ -92,10 +117,12 @@ WRITTEN: dict[str, tuple[dict[str, list[int]], dict[str, object], str]] = {
         {},
         f"{_BERT}: LayerNorm over hidden 768",
     ),
+    # One Sort32 a row: at most 32 experts (its 32 / lastDim padding is 0 past that); a block's
+    # rows are one WholeReduceSum's repeats, at most 255 (8192 tokens make 256 on 32 blocks).
     "moe_soft_max_topk": (
-        {"x": [4096, 64], "y": [4096, 6], "indices": [4096, 6]},
-        {},
-        "DeepSeek-MoE-16B: 64 routed experts, top-6, 4096 tokens",
+        {"x": [4096, 16], "y": [4096, 4], "indices": [4096, 4]},
+        {"k": 4},
+        "DBRX: 16 experts, top-4, 4096 tokens (8 sequences of 512)",
     ),
     "cross_entropy_grad": (
         {"logits": [512, 32000], "target": [512], "grad_input": [512, 32000]},
@@ -156,6 +183,12 @@ WRITTEN["arange"] = (
     {},
     f"positions 0 .. {TARGET - 1}: {LLAMA}'s hidden-state element count",
 )
+# Operators whose documentation serves one shape: their spec's bench case is that shape.
+ONE_SHAPE = {
+    "add_sigmoid_mul_reduce_sum_d": "its README documents the one ND shape [40, 64, 32] (the spec's)",
+}
+# The dtype of a written case where the spec's bench dtype does not serve its shape.
+DTYPES = {"swiglu_clamp": "bfloat16"}
 # Explicit input values of the written cases (a shape the kernel reads from an input).
 VALUES: dict[str, dict[str, list[float]]] = {
     "arange": {"start": [0.0], "end": [float(TARGET)], "step": [1.0]},
@@ -168,12 +201,7 @@ VALUES: dict[str, dict[str, list[float]]] = {
     },
 }
 _MATMUL = f"{_BERT}: attention projection tokens 512 x hidden 768 x 768"
-for _name in (
-    "matmul_api_constant",
-    "matmul_custom",
-    "matmul_leakyrelu",
-    "matmul_leakyrelu_custom",
-):
+for _name in ("matmul_custom", "matmul_leakyrelu_custom"):
     WRITTEN[_name] = (
         {"a": [512, 768], "b": [768, 768], "bias": [768], "c": [512, 768]},
         {},
@@ -184,10 +212,17 @@ WRITTEN["matmad"] = (
     {},
     _MATMUL,
 )
+# Kernels whose own code fixes the shape: their tiling's constant M, N, K, or the kernel's.
+for _name in ("matmul_api_constant", "matmul_leakyrelu"):
+    WRITTEN[_name] = (
+        {"a": [1024, 256], "b": [256, 640], "bias": [640], "c": [1024, 640]},
+        {},
+        "its tiling fixes M 1024, N 640, K 256",
+    )
 WRITTEN["mmad"] = (
-    {"a": [512, 768], "b": [768, 768], "bias": [768], "c": [512, 768]},
+    {"a": [32, 32], "b": [32, 32], "bias": [32], "c": [32, 32]},
     {},
-    _MATMUL,
+    "its kernel fixes m, k, n at 32",
 )
 # contest seasons' folders; samples and homework otherwise outside the vendors' and cann-ops
 COMPETITION = ("Ascend_S3-main/", "ascendc-competition", "HWXROS/AscendcS7")
@@ -244,6 +279,8 @@ def bench_shape(name: str, spec) -> tuple[dict[str, list[int]], dict[str, object
     """The shapes, attrs and source of an operator's bench case at the size it serves."""
     if name in WRITTEN:
         return WRITTEN[name]
+    if name in ONE_SHAPE:
+        return {}, {}, ""
     bench = spec.bench_case
     args = [a.name for a in (*spec.inputs, *spec.outputs)]
     shapes = {a: list(spec.arg_shape(bench, a)) for a in args}
@@ -299,6 +336,8 @@ def entry(op: DefinedOp, src: Path) -> tuple[str, bool, list[str]]:
     shapes, attrs, where = bench_shape(op.name, spec)
     if shapes:
         lines += ["[ops.bench]", f"source = {_toml(where)}"]
+        if op.name in DTYPES:
+            lines.append(f"dtype = {_toml(DTYPES[op.name])}")
         tables = {"shapes": shapes, "values": VALUES.get(op.name, {}), "attrs": attrs}
         lines += [f"{key} = {_inline(table)}" for key, table in tables.items() if table]
     return provenance(op), bool(reason), [*lines, ""]

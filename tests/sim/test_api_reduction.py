@@ -174,3 +174,37 @@ def test_reduce_sum_count_form_with_is_set_mask(kernel):
     r = kernel(body, {"x": x}, {"y": ("float32", (24,))}, prelude=UB_HELPERS).ok()
     y = r.outputs["y"]
     assert (y[0], y[8], y[16]) == (x[:200].sum(), x[:70].sum(), x[:8].sum())
+
+
+def test_counter_mode_whole_reduce_past_255_repeats(kernel):
+    # Counter mode: the unit derives the repeats from the lane count (here 313 of 64 lanes, more than
+    # repeatTime's 8 bits hold) and ignores the repeatTime argument, as isamax does over a large tile.
+    n = 20000
+    x = np.random.default_rng(4).uniform(-1, 1, n).astype(np.float32)
+    reps = (n + 63) // 64
+    body = f"""Ub ub; LocalTensor<float> a = ub.In<float>(x, {n}), o = ub.Alloc<float>({reps + 7} / 8 * 8);
+  SYNC();
+  SetMaskCount(); SetVectorMask<float, MaskMode::COUNTER>(0, {n});
+  WholeReduceSum<float, false>(o, a, MASK_PLACEHOLDER, 1, 1, 1, 8);
+  SetMaskNorm(); ResetMask();
+  SYNC(); ub.Out(y, o, {(reps + 7) // 8 * 8});"""
+    y = kernel(body, {"x": x}, {"y": ("float32", ((reps + 7) // 8 * 8,))}, prelude=UB_HELPERS)
+    sums = y.ok().outputs["y"][:reps]
+    padded = np.zeros(reps * 64, np.float32)
+    padded[:n] = x
+    np.testing.assert_allclose(sums, padded.reshape(reps, 64).sum(axis=1), rtol=1e-5, atol=1e-5)
+
+
+def test_reduction_results_at_element_offsets(kernel):
+    # ReduceRepeat's table 3 (cited by ReduceSum): a sum's destination is aligned to its value's
+    # size, a max/min with its index to 4 B; the source stays 32 B aligned.
+    x = np.arange(128, dtype=np.float32) / 8
+    body = """Ub ub; LocalTensor<float> a = ub.In<float>(x, 128), o = ub.Alloc<float>(16), w = ub.Alloc<float>(64);
+  SYNC();
+  WholeReduceSum(o[1], a, 64, 2, 1, 1, 8);
+  ReduceSum(o[3], a, w, 128);
+  WholeReduceMax(o[5], a, 64, 1, 1, 1, 8);
+  SYNC(); ub.Out(y, o, 16);"""
+    y = kernel(body, {"x": x}, {"y": ("float32", (16,))}, prelude=UB_HELPERS).ok().outputs["y"]
+    assert (y[1], y[2], y[3]) == (x[:64].sum(), x[64:].sum(), x.sum())
+    assert y[5] == x[:64].max() and y[6:7].view(np.uint32)[0] == 63

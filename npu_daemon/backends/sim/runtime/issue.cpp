@@ -41,9 +41,12 @@ void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_li
     accesses[i] = UbAccess{o.addr, static_cast<uint32_t>(extent * o.elemBytes), o.write};
     ++i;
   }
-  if (!lanes.contiguous) ASCENDC_SIM_CHECK(lanes.repeats <= 255, loc, "%s: repeatTime %u > 255", api, lanes.repeats);
+  // In counter mode the unit derives the repeats from the lane count and ignores repeatTime (asc-devkit,
+  // mask setting in counter mode): only an explicit repeatTime has the 8-bit field's limit.
+  if (!lanes.counter) ASCENDC_SIM_CHECK(lanes.repeats <= 255, loc, "%s: repeatTime %u > 255", api, lanes.repeats);
   for (const UbAccess& a : extra) {
-    ASCENDC_SIM_CHECK(a.addr % 32 == 0, loc, "%s: operand at UB address %u is not 32 B aligned", api, a.addr);
+    ASCENDC_SIM_CHECK(a.addr % a.align == 0, loc, "%s: operand at UB address %u is not %u B aligned", api, a.addr,
+                      a.align);
     accesses[i++] = a;
   }
   core.IssueAccesses(ins, loc, api, accesses, static_cast<size_t>(i));

@@ -5,7 +5,8 @@
 // trap flag so the instruction runs once; the SIGTRAP that follows closes the page again (both through
 // GuardSyscall, the only call the syscall filter lets change guarded pages or these handlers). Blocks run
 // one at a time, so no other block's code runs while a page is open. Each trap costs microseconds
-// of host time, hence the cap per launch.
+// of host time, hence a budget per launch: past it the launch stops here and the evaluation times
+// it on the guest engine, where an access is one import call (backend.py, _run_on_guest).
 #include "raw_access.h"
 
 #include <setjmp.h>
@@ -29,8 +30,8 @@ namespace ascendc_sim {
 
 namespace {
 
-// A cost bound of the emulation, not of the device: ~20 us of host time per trap, so the cap keeps a
-// launch near 10 s. It admits a per-element scalar loop over about 170k elements (3 accesses each).
+// A cost bound of this engine, not of the device: ~20 us of host time per trap keeps a launch within
+// it near 10 s (a per-element scalar loop over about 170k elements, 3 accesses each).
 constexpr uint64_t kMaxRawAccesses = 1u << 19;
 const SrcLoc kRawLoc{"kernel code", 0};
 
@@ -64,8 +65,10 @@ std::string RawLimitMessage(const Core& core) {
          "each is a "
          "scalar-unit access (~" +
          std::to_string(core.ScalarGmCycles()) + " cycles on GM, ~" + std::to_string(core.ScalarUbCycles()) +
-         " on UB, like GetValue/SetValue); the simulator charges them so and stops past " +
-         std::to_string(kMaxRawAccesses) + " per launch. Move data with DataCopy and compute with vector instructions";
+         " on UB, like GetValue/SetValue); the native engine traps each and hands a launch past " +
+         std::to_string(kMaxRawAccesses) +
+         " to the guest engine. Move data with DataCopy and compute with vector "
+         "instructions";
 }
 
 // Back to the default action, through GuardSyscall: the syscall filter refuses candidate code any

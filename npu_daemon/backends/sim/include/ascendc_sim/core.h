@@ -206,6 +206,7 @@ struct UbAccess {
   uint32_t addr;
   uint32_t bytes;
   bool write;
+  uint32_t align = 32;  // the start alignment the instruction needs (a reduction's result: its unit)
 };
 
 // A GM footprint: `rows` runs of `rowBytes` bytes, `pitch` bytes apart (pitch >= rowBytes).

@@ -73,6 +73,13 @@ void CheckReduceDestination(const char* api, const AscendC::LocalTensor<T>& dst,
                   static_cast<unsigned long long>(dstElems), dst.GetSize());
 }
 
+// The start alignment of a reduction's results (asc-devkit ReduceRepeat, table 3, which ReduceSum's
+// constraints cite): the value's size, 4 B where an index is among them.
+template <typename T>
+constexpr uint32_t ResultAlign(Red red, int order) {
+  return red == Red::kSum || order == AscendC::ORDER_ONLY_VALUE ? sizeof(T) : 4;
+}
+
 template <typename T>
 void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                  const Lanes& l, int32_t dstRepStride, Stride ss, int order, const SrcLoc& loc) {
@@ -85,7 +92,7 @@ void WholeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, c
   const uint64_t dstBytes = l.repeats ? static_cast<uint64_t>(l.repeats - 1) * dstRepStride * unit + unit : 0;
   CheckReduceDestination(api, dst, (dstBytes + sizeof(T) - 1) / sizeof(T), loc);
   IssueVector(Op::kVecReduce, api, l, {{src.UbAddr(), src.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
-              {{dst.UbAddr(), static_cast<uint32_t>(dstBytes), true}});
+              {{dst.UbAddr(), static_cast<uint32_t>(dstBytes), true, ResultAlign<T>(red, order)}});
   T* d = ascendc_sim::HostData(dst);
   const T* x = ascendc_sim::HostData(src);
   Acc total;
@@ -137,7 +144,9 @@ void RangeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, c
   ASCENDC_SIM_CHECK(dst.GetSize() >= outs, loc, "%s: the destination needs %u elements", api, outs);
   const uint32_t workBytes = std::min<uint32_t>(work.GetLength(), (l.repeats * 2 * sizeof(T) + 31) / 32 * 32);
   IssueVector(Op::kVecReduce, api, l, {{src.UbAddr(), src.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
-              {{work.UbAddr(), workBytes, true}, {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true}});
+              {{work.UbAddr(), workBytes, true},
+               {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true,
+                ResultAlign<T>(red, calIndex ? AscendC::ORDER_VALUE_INDEX : AscendC::ORDER_ONLY_VALUE)}});
   const T* x = ascendc_sim::HostData(src);
   Acc total;
   for (uint32_t r = 0; r < l.repeats; ++r) {
