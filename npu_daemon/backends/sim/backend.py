@@ -122,10 +122,11 @@ class SimBackend(Backend):
             [tiling, *kernels.values()]
         )  # all settled before any failure is raised: none outlives the evaluation
         try:
+            tiling_so = tiling.result()[0]
             built: dict[tuple, dict[str, Path]] = {key: {} for key in combos}
             for (key, core), f in kernels.items():
                 built[key][core] = f.result()[0]
-            return Built(workdir, tiling.result()[0], built)
+            return Built(workdir, tiling_so, built)
         except build.BuildError as e:
             status = Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR
             raise CaseFailure(status, f"{e.what}: {_first_error(e.log)}", e.log) from e
