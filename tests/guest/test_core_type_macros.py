@@ -121,6 +121,8 @@ def test_builds_follow_the_launch_core_types():
     assert kernel_view.core_builds(plain) == {"": {}}
     guarded = plain.with_sources(kernel=VECTOR_GUARD + plain.files[plain.kernel_path])
     assert list(kernel_view.core_builds(guarded)) == ["aiv"]
+    cube = MIXED.replace("KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_AIC_ONLY")
+    assert list(kernel_view.core_builds(mixed(cube))) == ["aic"]
 
 
 def test_a_mixed_kernel_runs_each_core_type_its_own_build(guest_daemon):
