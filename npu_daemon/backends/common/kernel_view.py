@@ -401,3 +401,36 @@ def kernel_type(pkg: OperatorPackage) -> str:
     if _CUBE_HINTS.search(text):
         return "KERNEL_TYPE_AIC_ONLY"
     return "KERNEL_TYPE_AIV_ONLY"
+
+
+# What the device compiler defines for each core type's compile of an A2 kernel (asc-devkit's
+# op compiler: `--cce-aicore-arch=dav-c220-cube` / `dav-c220-vec`, its ascend910b config naming
+# the two macros; its generated code tests the generic `__DAV_CUBE__` / `__DAV_VEC__` with them).
+CORE_TYPE_MACROS = {
+    "aic": {"__DAV_C220_CUBE__": "1", "__DAV_CUBE__": "1"},
+    "aiv": {"__DAV_C220_VEC__": "1", "__DAV_VEC__": "1"},
+}
+_CORE_TYPE_TEST = re.compile(r"\b__DAV_(?:C220_)?(?:CUBE|VEC)__\b")
+
+
+def launch_core_types(kernel_type: str) -> list[str]:
+    """The core types a launch of this kernel type starts (the launcher's LaunchCores)."""
+    if kernel_type in ("KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2"):
+        return ["aic", "aiv"]
+    if kernel_type in ("KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_MIX_AIC_1_0"):
+        return ["aic"]
+    return ["aiv"]
+
+
+def core_builds(pkg: OperatorPackage) -> dict[str, dict[str, str]]:
+    """The kernel builds a launch needs, by the core type each serves, with that type's macros:
+    the device compiles a kernel once per core type it runs on. A kernel whose sources test none
+    of the macros is the same for both, so it builds once for every core ("") as before."""
+    tested = any(
+        _CORE_TYPE_TEST.search(text)
+        for path, text in pkg.files.items()
+        if "/" in path and not path.startswith("op_host/")
+    )
+    if not tested:
+        return {"": {}}
+    return {core: CORE_TYPE_MACROS[core] for core in launch_core_types(kernel_type(pkg))}

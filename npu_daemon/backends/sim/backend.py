@@ -68,7 +68,8 @@ def soc_params(soc: str) -> dict[str, str]:
 class Built(NamedTuple):
     workdir: Path
     tiling_so: Path
-    kernels: dict[tuple, Path]  # per dtype combination
+    # Per dtype combination, the builds by the core type each serves (kernel_view.core_builds).
+    kernels: dict[tuple, dict[str, Path]]
 
 
 class SimBackend(Backend):
@@ -100,28 +101,40 @@ class SimBackend(Backend):
     def _build(
         self, pkg: OperatorPackage, cases: list[Case], request: EvalRequest, workdir: Path
     ) -> Built:
-        """tiling.so and one kernel.so per dtype combination, compiled concurrently (one g++ per core).
+        """tiling.so and one kernel.so per dtype combination and core type built for, compiled
+        concurrently (one g++ per core).
 
         A failure is reported as the sequential build would: the tiling's first, then the kernels' in case order.
         """
         timeout_s = request.timeouts.build_s
         rt = build.ensure_runtime()
         combos = {tuple(sorted(m.items())): m for m in (dtype_macros(pkg.spec, c) for c in cases)}
+        cores = self._core_builds(pkg)
         tiling = _COMPILES.submit(build.build_tiling, pkg, workdir, rt, timeout_s)
         kernels = {
-            key: _COMPILES.submit(self._build_kernel, pkg, macros, workdir, rt, timeout_s)
+            (key, core): _COMPILES.submit(
+                self._build_kernel, pkg, {**macros, **core_macros}, workdir, rt, timeout_s
+            )
             for key, macros in combos.items()
+            for core, core_macros in cores.items()
         }
         futures.wait(
             [tiling, *kernels.values()]
         )  # all settled before any failure is raised: none outlives the evaluation
         try:
-            return Built(
-                workdir, tiling.result()[0], {key: f.result()[0] for key, f in kernels.items()}
-            )
+            tiling_so = tiling.result()[0]
+            built: dict[tuple, dict[str, Path]] = {key: {} for key in combos}
+            for (key, core), f in kernels.items():
+                built[key][core] = f.result()[0]
+            return Built(workdir, tiling_so, built)
         except build.BuildError as e:
             status = Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR
             raise CaseFailure(status, f"{e.what}: {_first_error(e.log)}", e.log) from e
+
+    def _core_builds(self, pkg: OperatorPackage) -> dict[str, dict[str, str]]:
+        """The guest engine builds a kernel per core type (kernel_view.core_builds); the native
+        engine once with neither core-type macro (docs/simulator.md)."""
+        return kernel_view.core_builds(pkg) if self.engine == "guest" else {"": {}}
 
     def _build_kernel(
         self,
@@ -142,7 +155,11 @@ class SimBackend(Backend):
         check, when the request has no check stage). A sampled run whose outputs cannot vouch
         for the launch (sampled_outputs) is run again `whole`."""
         pkg = request.package
-        kernel = built.kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
+        builds = built.kernels[tuple(sorted(dtype_macros(pkg.spec, case).items()))]
+        # The AIV cores' build (or the only one), and the AIC cores' when they have their own: the
+        # launcher picks a core's by the type it starts the core as, never by the kernel.
+        kernel = builds.get("aiv") or builds.get("") or builds["aic"]
+        cube = builds["aic"] if "aiv" in builds and "aic" in builds else None
         case_dir = built.workdir / f"case-{case.name}{'-whole' if whole else ''}"
         case_dir.mkdir()
         # The harness's launcher writes its result to this descriptor, which the candidate process
@@ -179,6 +196,7 @@ class SimBackend(Backend):
                 tiling_so=built.tiling_so,
                 kernel_so=kernel if self.engine == "native" else None,
                 kernel_wasm=kernel if self.engine == "guest" else None,
+                kernel_wasm_aic=cube if self.engine == "guest" else None,
                 kernel_type=kernel_view.kernel_type(pkg),
                 result_fd=result_fd,
                 params={**soc_params(request.soc), **strict},
@@ -285,10 +303,14 @@ class SimBackend(Backend):
         launch past the native trap budget is timed there, not stopped (docs/simulator.md)."""
         pkg = request.package
         macros = dtype_macros(pkg.spec, case)
+        rt = build.ensure_runtime()
         try:
-            wasm, _ = guest_build.build_kernel(
-                pkg, macros, built.workdir, build.ensure_runtime(), request.timeouts.build_s
-            )
+            wasm = {
+                core: guest_build.build_kernel(
+                    pkg, {**macros, **core_macros}, built.workdir, rt, request.timeouts.build_s
+                )[0]
+                for core, core_macros in kernel_view.core_builds(pkg).items()
+            }
         except build.BuildError as e:
             raise CaseFailure(
                 Status.RUNTIME_ERROR,

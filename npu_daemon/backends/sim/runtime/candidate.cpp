@@ -169,7 +169,7 @@ void RunGuest(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint6
   lg.params = args;
   InstallGuardHandlers();
   // Compiled before the filter closes executable memory; the guest has no system call to make.
-  guest::Module module(l.kernelWasm, l.kernel, "op_kernel", std::move(lg));
+  guest::Module module(l.kernelWasm, l.kernelWasmAic, l.kernel, "op_kernel", std::move(lg));
   InstallSyscallFilter(SyscallStage::kRunning, fd);
   SetScalarInstrCounter(module.ScalarCounter(), SocParamDouble("guest_fuel_cycles"));
   const channel::LaunchFrame launch = k.Frame();

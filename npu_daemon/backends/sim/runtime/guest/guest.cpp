@@ -168,17 +168,29 @@ void Precompile(const std::string& wasmPath, const std::string& outPath) {
   if (!written) throw SimError(Status::RUNTIME_ERROR, "cannot write the precompiled module " + outPath);
 }
 
-Module::Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, LaunchGm gm)
+namespace {
+
+// Precompile's output at build time (the daemon's object cache): no launch compiles a module.
+wasmtime_module_t* LoadModule(wasm_engine_t* engine, const std::string& path) {
+  const std::vector<uint8_t> bytes = ReadFile(path);
+  if (bytes.empty()) throw SimError(Status::RUNTIME_ERROR, "cannot read the kernel module " + path);
+  wasmtime_module_t* module = nullptr;
+  Check(wasmtime_module_deserialize(engine, bytes.data(), bytes.size(), &module), "loading the kernel module");
+  return module;
+}
+
+}  // namespace
+
+Module::Module(const std::string& wasmPath, const std::string& aicWasmPath, const std::string& entry,
+               const std::string& kernelFile, LaunchGm gm)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.entry = entry;
   m.kernelFile = kernelFile;
   m.gm = std::move(gm);
-  const std::vector<uint8_t> bytes = ReadFile(wasmPath);
-  if (bytes.empty()) throw SimError(Status::RUNTIME_ERROR, "cannot read the kernel module " + wasmPath);
   m.engine = NewEngine();
-  // Precompile's output at build time (the daemon's object cache): no launch compiles a module.
-  Check(wasmtime_module_deserialize(m.engine, bytes.data(), bytes.size(), &m.module), "loading the kernel module");
+  m.module = LoadModule(m.engine, wasmPath);
+  if (!aicWasmPath.empty()) m.aicModule = LoadModule(m.engine, aicWasmPath);
   m.linker = wasmtime_linker_new(m.engine);
   DefineImports(m.linker);
   g_module = &m;
@@ -201,7 +213,10 @@ void Module::Run(const std::vector<uint32_t>& args) {
   } reset;
   wasmtime_instance_t instance;
   wasm_trap_t* trap = nullptr;
-  Check(wasmtime_linker_instantiate(m.linker, core.cx, m.module, &instance, &trap), "instantiating the kernel");
+  // The core's type as the launcher started it (LaunchCores) picks its build: nothing the kernel writes.
+  const bool aic = m.aicModule != nullptr && CurrentCore().Spec().type == CoreType::kAic;
+  Check(wasmtime_linker_instantiate(m.linker, core.cx, aic ? m.aicModule : m.module, &instance, &trap),
+        "instantiating the kernel");
   auto call = [&](const char* name, std::vector<wasmtime_val_raw_t> values) {
     wasmtime_extern_t fn;
     if (!wasmtime_instance_export_get(core.cx, &instance, name, std::strlen(name), &fn) ||

@@ -48,14 +48,16 @@ void Precompile(const std::string& wasmPath, const std::string& outPath);
 
 class Module {
  public:
-  // Loads the module (a wasm32 kernel built by backends/sim/guest_build.py, as Precompile wrote it) for `entry`.
-  Module(const std::string& wasmPath, const std::string& entry, const std::string& kernelFile, LaunchGm gm);
+  // Loads the module (a wasm32 kernel built by backends/sim/guest_build.py, as Precompile wrote it) for `entry`,
+  // and, when the kernel is built per core type, the AIC cores' module `aicWasmPath` (`wasmPath`: the AIV cores').
+  Module(const std::string& wasmPath, const std::string& aicWasmPath, const std::string& entry,
+         const std::string& kernelFile, LaunchGm gm);
   ~Module();
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
 
-  // Runs the entry on the current core (a fresh instance: its own memory and stack) with these
-  // guest GM addresses; the emulation's errors come out as its SimError.
+  // Runs the entry on the current core (a fresh instance of its core type's module: its own memory
+  // and stack) with these guest GM addresses; the emulation's errors come out as its SimError.
   void Run(const std::vector<uint32_t>& args);
   // The guest instructions run so far over every core: the kernel's own scalar work.
   const uint64_t* ScalarCounter() const;

@@ -52,6 +52,7 @@ struct GuestCore {
 struct Module::Impl {
   wasm_engine_t* engine = nullptr;
   wasmtime_module_t* module = nullptr;
+  wasmtime_module_t* aicModule = nullptr;  // the AIC cores' build, when the kernel has one per core type
   wasmtime_linker_t* linker = nullptr;
   std::string entry, kernelFile;
   LaunchGm gm;
@@ -60,6 +61,7 @@ struct Module::Impl {
   ~Impl() {
     if (linker) wasmtime_linker_delete(linker);
     if (module) wasmtime_module_delete(module);
+    if (aicModule) wasmtime_module_delete(aicModule);
     if (engine) wasm_engine_delete(engine);
   }
 };

@@ -47,7 +47,8 @@ struct TensorArg {
 
 struct LaunchSpec {
   std::string opType, kernel, tilingSo, kernelSo, tilingOut, result;
-  std::string kernelWasm;  // the guest engine: the kernel as a wasm32 module (runtime/guest), in place of kernelSo
+  std::string kernelWasm;     // the guest engine: the kernel as a wasm32 module (runtime/guest), in place of kernelSo
+  std::string kernelWasmAic;  // the AIC cores' module when built per core type (kernelWasm: the AIV cores')
   std::string kernelType = "KERNEL_TYPE_AIV_ONLY";  // decides which cores run (LaunchCores)
   int resultFd = -1;
   bool timingOnly = false;      // no output is read: GM is mapped lazily
@@ -80,6 +81,8 @@ inline LaunchSpec ParseLaunchSpec(const char* path) {
       s >> l.kernelSo;
     else if (key == "kernel_wasm")
       s >> l.kernelWasm;
+    else if (key == "kernel_wasm_aic")
+      s >> l.kernelWasmAic;
     else if (key == "kernel_type")
       s >> l.kernelType;
     else if (key == "tiling_out")
