@@ -112,7 +112,10 @@ def evaluate(
             source_policy.check_package(request.package)
             if not backend.simulated:  # its kernels build with the vendor's compiler: read here
                 _accept_units(request.package, workdir / "accept", request.timeouts.build_s, False)
-        result = backend.evaluate(request, workdir)
+        from npu_daemon.backends.common import build  # the toolchain only when evaluating
+
+        with build.sources_pinned():
+            result = backend.evaluate(request, workdir)
     except (source_policy.Violation, Unbuildable) as e:
         result = result.model_copy(
             update={"message": str(e), "candidate_hash": request.package.content_hash()}

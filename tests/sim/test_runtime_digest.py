@@ -1,6 +1,6 @@
 """The runtime's source digest (build.runtime_sources_digest): asked several times per evaluation,
 it walks the source trees again only when a directory changes, and still sees every edit; within
-its recheck window it does not look at all."""
+an evaluation (`sources_pinned`) it keeps the look the evaluation began with."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ def tree(tmp_path, monkeypatch):
     monkeypatch.setattr(build, "_SOURCE_FILES", ())
     monkeypatch.setattr(build, "_listing", None)
     monkeypatch.setattr(build, "_sources_seen", None)
-    monkeypatch.setattr(build, "SOURCES_RECHECK_S", 0.0)  # every ask looks
     return sim / "include"
 
 
@@ -47,13 +46,13 @@ def test_every_edit_changes_the_digest_and_nothing_else_does(tree):
     assert build.runtime_sources_digest() == edited
 
 
-def test_within_the_recheck_window_an_edit_waits_for_the_next_look(tree, monkeypatch):
+def test_an_evaluation_keeps_its_first_look_and_the_next_one_sees_the_edit(tree):
     header = tree / "a.h"
     header.write_text("int a;\n")
-    first = build.runtime_sources_digest()
-    monkeypatch.setattr(build, "SOURCES_RECHECK_S", 3600.0)
-    header.write_text("int b;\n")
-    os.utime(header, ns=(1, 1))
-    assert build.runtime_sources_digest() == first  # no look: the signature is an hour fresh
-    monkeypatch.setattr(build, "SOURCES_RECHECK_S", 0.0)
-    assert build.runtime_sources_digest() != first
+    with build.sources_pinned():
+        first = build.runtime_sources_digest()
+        header.write_text("int b;\n")
+        os.utime(header, ns=(1, 1))
+        assert build.runtime_sources_digest() == first  # no look inside the evaluation
+    with build.sources_pinned():
+        assert build.runtime_sources_digest() != first

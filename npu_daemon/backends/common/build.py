@@ -14,6 +14,7 @@ mismatched -O level and may then crash).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import importlib.metadata
@@ -25,7 +26,7 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent import futures
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -154,10 +155,10 @@ def compiler_version() -> str:
 
 # The runtime sources' (path, size, mtime) signature, their content digest and their stamp.
 _sources_seen: tuple[tuple[tuple[str, int, int], ...], str, str] | None = None
-# The signature is taken again at most this often (seconds): an evaluation asks for the digest
-# several times within one, and each look stats every source (1,567 files: about 20 ms).
-SOURCES_RECHECK_S = 1.0
-_sources_checked_at = -SOURCES_RECHECK_S
+# Evaluations that hold the signature taken as they began (`sources_pinned`): an evaluation asks
+# for the digest several times, and each look stats every source (1,567 files: 5 to 20 ms).
+_pinned = 0
+_pinned_lock = threading.Lock()
 
 
 def wasmtime_library() -> Path:
@@ -203,6 +204,21 @@ def _runtime_sources() -> list[Path]:
     return _listing[2]
 
 
+@contextlib.contextmanager
+def sources_pinned() -> Iterator[None]:
+    """One look at the runtime's sources for the span of an evaluation: an edit is seen by every
+    evaluation that begins after it, and costs the rest of this one no further look."""
+    global _pinned
+    runtime_sources_digest()
+    with _pinned_lock:
+        _pinned += 1
+    try:
+        yield
+    finally:
+        with _pinned_lock:
+            _pinned -= 1
+
+
 def runtime_sources_stamp() -> str:
     """Digest of the runtime sources' paths and mtimes. clang knows a `#pragma once` header by its
     mtime too, so a precompiled header serves only the files it was built from: a checkout whose
@@ -215,13 +231,11 @@ def runtime_sources_stamp() -> str:
 def runtime_sources_digest() -> str:
     """Digest of everything the runtime is built from. Every evaluation asks (more than once);
     the files are read again only when one of them is added, removed or touched (reading them
-    all costs milliseconds, walking the trees too), and looked at again only when the last look
-    is `SOURCES_RECHECK_S` old: an edit is seen by the evaluations that start a second after it."""
-    global _sources_seen, _sources_checked_at
-    now = time.monotonic()
-    if _sources_seen is not None and now - _sources_checked_at < SOURCES_RECHECK_S:
+    all costs milliseconds, walking the trees too), and not looked at while an evaluation holds
+    the look it began with (`sources_pinned`)."""
+    global _sources_seen
+    if _sources_seen is not None and _pinned:
         return _sources_seen[1]
-    _sources_checked_at = now
     files = _runtime_sources()
     signature = tuple((str(f), st.st_size, st.st_mtime_ns) for f in files for st in [os.stat(f)])
     if _sources_seen is None or _sources_seen[0] != signature:
