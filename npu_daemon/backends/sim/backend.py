@@ -301,15 +301,15 @@ class SimBackend(Backend):
         """The case on the guest engine, which charges every raw pointer access as the native engine
         does (GetValue / SetValue's cost) for an import call instead of a trapped page fault: a
         launch past the native trap budget is timed there, not stopped (docs/simulator.md)."""
-        pkg = request.package
+        pkg, guest = request.package, GuestSimBackend()
         macros = dtype_macros(pkg.spec, case)
         rt = build.ensure_runtime()
         try:
             wasm = {
-                core: guest_build.build_kernel(
+                core: guest._build_kernel(
                     pkg, {**macros, **core_macros}, built.workdir, rt, request.timeouts.build_s
                 )[0]
-                for core, core_macros in kernel_view.core_builds(pkg).items()
+                for core, core_macros in guest._core_builds(pkg).items()
             }
         except build.BuildError as e:
             raise CaseFailure(
@@ -320,8 +320,10 @@ class SimBackend(Backend):
             ) from e
         guest_dir = built.workdir / "on-guest"
         guest_dir.mkdir(exist_ok=True)
-        kernels = {**built.kernels, tuple(sorted(macros.items())): wasm}
-        check, timing = GuestSimBackend()._run_case(
+        kernels = {
+            tuple(sorted(macros.items())): wasm
+        }  # this case's builds: the native ones are not its
+        check, timing = guest._run_case(
             Built(guest_dir, built.tiling_so, kernels), case, request, timed
         )
         why = "raw pointer accesses past the native engine's trap budget: timed on the guest engine"
