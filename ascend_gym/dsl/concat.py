@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ascend_gym.dsl.compute import float_literal
 from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lower import Lowering
+from ascend_gym.dsl.lower import Lowering, check_one_to_one, check_same_dtype
 from ascend_gym.dsl.transpose import check_transpose
 
 DTYPES = ("float16", "float32", "bfloat16", "int32", "int64", "int8", "uint8")
@@ -303,14 +303,9 @@ class RepeatLowering(CopyLowering):
         spec, job = self.spec, self.k.rep
         assert job is not None
         self.kind = "copy"
-        if [a.name for a in spec.inputs] != [job.x.name] or [a.name for a in spec.outputs] != [
-            job.out.name
-        ]:
-            raise DslError(job.where, "a repeat kernel has the spec's one input and one output")
+        check_one_to_one(spec, job, "repeat")
         for c in spec.cases:
-            dx, dy = spec.arg_dtype(c, job.x.name), spec.arg_dtype(c, job.out.name)
-            if dx != dy or dx not in DTYPES:
-                raise DslError(job.where, f"case {c.name}: a repeat of {dx} into {dy}")
+            check_same_dtype(spec, c, job, "repeat", DTYPES)
             if len(spec.arg_shape(c, job.x.name)) <= job.axis:
                 raise DslError(job.where, f"case {c.name}: {job.x.name} has no axis {job.axis}")
 

@@ -10,10 +10,12 @@ markers on every schedule knob.
 
 from __future__ import annotations
 
-from ascend_core.package import GE_DTYPES, OperatorPackage, OperatorSpec
+from collections.abc import Iterable
+
+from ascend_core.package import GE_DTYPES, Case, OperatorPackage, OperatorSpec
 from ascend_gym.dsl.columns import ColumnsMixin
 from ascend_gym.dsl.compute import ComputeMixin, float_literal
-from ascend_gym.dsl.lang import DslError, Kernel
+from ascend_gym.dsl.lang import DslError, Kernel, Pool, Repeat, Transpose
 from ascend_gym.dsl.rows import RowsMixin
 from ascend_gym.dsl.spec_toml import spec_toml
 from ascend_gym.dsl.tiles import TilesMixin
@@ -99,6 +101,23 @@ __aicore__ inline void CopyFloat(const LocalTensor<T>& dst, const LocalTensor<fl
 # upcast them); one-byte integers and bool (its bytes, 0 or 1) widen and narrow through half.
 DTYPES = ("float16", "float32", "bfloat16", "int32", "int64")
 NARROW = ("int8", "uint8", "bool")
+
+
+def check_one_to_one(spec: OperatorSpec, job: Transpose | Repeat | Pool, what: str) -> None:
+    """A kernel that reads the spec's one input, `job.x`, into its one output, `job.out`."""
+    if [a.name for a in spec.inputs] != [job.x.name] or [o.name for o in spec.outputs] != [
+        job.out.name
+    ]:
+        raise DslError(job.where, f"a {what} kernel has the spec's one input and one output")
+
+
+def check_same_dtype(
+    spec: OperatorSpec, case: Case, job: Transpose | Repeat | Pool, what: str, dtypes: Iterable[str]
+) -> None:
+    """Such a kernel's case moves one of `dtypes` into the same dtype."""
+    dx, dy = spec.arg_dtype(case, job.x.name), spec.arg_dtype(case, job.out.name)
+    if dx != dy or dx not in dtypes:
+        raise DslError(job.where, f"case {case.name}: a {what} of {dx} into {dy}")
 
 
 def camel(name: str) -> str:

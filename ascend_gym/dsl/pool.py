@@ -13,7 +13,7 @@ is tiling data: the program's numbers, or, for adaptive pooling, x's lengths ove
 from __future__ import annotations
 
 from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lower import HELPERS, Lowering
+from ascend_gym.dsl.lower import HELPERS, Lowering, check_one_to_one, check_same_dtype
 
 DATA = ("float16", "bfloat16", "float32")
 
@@ -25,14 +25,9 @@ class PoolLowering(Lowering):
         spec, job = self.spec, self.k.pooling
         assert job is not None
         self.kind = "pool"
-        if [a.name for a in spec.inputs] != [job.x.name] or [o.name for o in spec.outputs] != [
-            job.out.name
-        ]:
-            raise DslError(job.where, "a pool kernel has the spec's one input and one output")
+        check_one_to_one(spec, job, "pool")
         for c in spec.cases:
-            dx, dy = spec.arg_dtype(c, job.x.name), spec.arg_dtype(c, job.out.name)
-            if dx != dy or dx not in DATA:
-                raise DslError(job.where, f"case {c.name}: a pool of {dx} into {dy}")
+            check_same_dtype(spec, c, job, "pool", DATA)
             if len(spec.arg_shape(c, job.x.name)) < job.axes:
                 raise DslError(job.where, f"case {c.name}: fewer axes than the window's")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ascend_core.package import OperatorSpec
 from ascend_gym.dsl.compute import LoopLowering
 from ascend_gym.dsl.lang import DslError, Kernel
-from ascend_gym.dsl.lower import HELPERS, Lowering
+from ascend_gym.dsl.lower import HELPERS, Lowering, check_one_to_one, check_same_dtype
 
 # Gather moves 2- and 4-byte lanes (as their bits: any dtype of that width)
 WIDTHS = {"float16": 2, "bfloat16": 2, "float32": 4, "int32": 4}
@@ -23,16 +23,11 @@ def check_transpose(k: Kernel, spec: OperatorSpec, dtypes: tuple[str, ...]) -> N
     """A transpose kernel reads the spec's one input into its one output, of one of `dtypes`."""
     job = k.swap
     assert job is not None
-    if [a.name for a in spec.inputs] != [job.x.name] or [o.name for o in spec.outputs] != [
-        job.out.name
-    ]:
-        raise DslError(job.where, "a transpose kernel has the spec's one input and one output")
+    check_one_to_one(spec, job, "transpose")
     if any(a.dynamic for a in spec.inputs):
         raise DslError(job.where, "a TensorList input is not lowered")
     for c in spec.cases:
-        dx, dy = spec.arg_dtype(c, job.x.name), spec.arg_dtype(c, job.out.name)
-        if dx != dy or dx not in dtypes:
-            raise DslError(job.where, f"case {c.name}: a transpose of {dx} into {dy}")
+        check_same_dtype(spec, c, job, "transpose", dtypes)
         if job.groups is not None and len(spec.arg_shape(c, job.x.name)) < job.groups[2]:
             raise DslError(job.where, f"case {c.name}: {job.x.name} has no axis group")
 
