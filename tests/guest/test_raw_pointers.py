@@ -228,8 +228,9 @@ CCE_REDUCE = (
 # z = x + y + (Select(x >= y bits, x, y) - Max(x, y)): x + y only where the bits are x >= y. The
 # bits come from vcmpv_ge issued under a counter-mode count of 8 with the tile's repeats, as ops-math
 # arg_max_with_value issues it: on the A2 it compares every lane of its repeats (docs/simulator.md).
-# The API's Select reads them (vsel mode 2 through CMPMASK differs between the engines for fp16:
-# reported, not this test's subject).
+# The API's Select reads them: vsel mode 2, its mask address in CMPMASK, reads other bits on the
+# guest engine than on the native one (level1/add's aligned_fp16 fails first; reported, not this
+# test's subject).
 CCE_COMPARE_UNMASKED = (
     CCE_ADD,
     CCE_HEAD
