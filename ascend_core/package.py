@@ -291,6 +291,8 @@ class OperatorSpec(BaseModel):
             raise ValueError(f"{self.name}: exactly one case must have bench = true")
         if len({c.name for c in self.cases}) != len(self.cases):
             raise ValueError(f"{self.name}: case names must be unique")
+        if any(a.name == "dtypes" for a in self.attrs):  # the reference's keyword (checker.py)
+            raise ValueError(f"{self.name}: an attr may not be named dtypes")
         args = {a.name for a in self.inputs}
         for out in self.outputs:
             if out.alias and out.alias not in args:

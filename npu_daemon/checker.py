@@ -10,8 +10,9 @@ first bad flat index, the count, the largest errors), never what the reference o
 
 from __future__ import annotations
 
+import inspect
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -176,6 +177,19 @@ def write_inputs(pkg: OperatorPackage, case: Case, seed: int, directory: Path) -
             f.close()
 
 
+DTYPES_PARAM = "dtypes"
+
+
+def case_dtypes(fn: Callable[..., object], pkg: OperatorPackage, case: Case) -> dict:
+    """`dtypes={argument: dtype}` of every input and output of the case, for a numpy reference
+    that declares a `dtypes` parameter: bfloat16 and the one-byte floats reach it as float32, so
+    this is how it can round an intermediate to the case's dtype as the device does."""
+    if DTYPES_PARAM not in inspect.signature(fn).parameters:
+        return {}
+    args = (*pkg.spec.inputs, *pkg.spec.outputs)
+    return {DTYPES_PARAM: {a.name: pkg.spec.arg_dtype(case, a.name) for a in args}}
+
+
 def reference_outputs(
     pkg: OperatorPackage, case: Case, inputs: dict[str, np.ndarray], piece: int | None = None
 ) -> list[np.ndarray]:
@@ -192,7 +206,7 @@ def reference_outputs(
 
         result = torch_golden.call(fn, pkg.spec, case, args)
     else:
-        result = fn(*args, **pkg.spec.attr_values(case))
+        result = fn(*args, **pkg.spec.attr_values(case), **case_dtypes(fn, pkg, case))
     results = list(result) if isinstance(result, (tuple, list)) else [result]
     if len(results) != len(pkg.spec.outputs):
         raise ValueError(

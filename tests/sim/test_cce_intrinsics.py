@@ -155,6 +155,33 @@ def test_compare_intrinsics_and_the_three_vsel_modes(kernel):
     np.testing.assert_array_equal(r.outputs["z2"], np.where(lt, x, np.float32(7)))
 
 
+def test_a_compare_into_a_bit_tensor_reads_no_mask(kernel):
+    """On the A2 vcmpv / vcmpvs compare every lane of their repeats: the mask register, in counter
+    mode (ops-math arg_max_with_value compares after leaving a count of 8) or as partial bits, is
+    not read, and the API's mask parameter is reserved (asc-devkit Compare, Compares)."""
+    body = """__ubuf__ float* a = Ub<float>(0); __ubuf__ float* b = Ub<float>(1024);
+  __ubuf__ uint8_t* c = Ub<uint8_t>(2048); __ubuf__ uint8_t* s = Ub<uint8_t>(2080);
+  __ubuf__ uint8_t* p = Ub<uint8_t>(2112); __ubuf__ uint8_t* q = Ub<uint8_t>(2144);
+  copy_gm_to_ubuf(a, x, 0, 1, 32, 0, 0); copy_gm_to_ubuf(b, y, 0, 1, 32, 0, 0);
+  MteToV();
+  set_mask_count(); set_vector_mask(0, 8);
+  vcmpv_lt(c, a, b, 4, 1, 1, 1, 8, 8, 8);
+  vcmpvs_ge(s, a, 0.0f, 4, 1, 1, 8, 8);
+  set_mask_norm(); set_vector_mask(0, 0xFull);
+  LocalTensor<float> ta(TPosition::VECCALC, 0, 256), tb(TPosition::VECCALC, 1024, 256);
+  LocalTensor<uint8_t> tp(TPosition::VECCALC, 2112, 32), tq(TPosition::VECCALC, 2144, 32);
+  Compare(tp, ta, tb, CMPMODE::LT, 3, 4, {1, 1, 1, 8, 8, 8});
+  CompareScalar(tq, ta, 0.0f, CMPMODE::GE, 5, 4, {1, 1, 8, 8});
+  set_vector_mask(~0ull, ~0ull);
+  VToMte3();
+  copy_ubuf_to_gm(z, c, 0, 1, 4, 0, 0);"""
+    r = kernel(body, {"x": X, "y": Y}, {"z": ("uint8", (128,))}, prelude=PRELUDE).ok()
+    x, y = X[:256], Y[:256]
+    lt = np.packbits(x < y, bitorder="little")
+    ge = np.packbits(x >= 0, bitorder="little")
+    np.testing.assert_array_equal(r.outputs["z"], np.concatenate([lt, ge, lt, ge]))
+
+
 OFFSETS = ((63 - np.arange(64)) * 4).astype(np.int32)  # byte offsets (uint32 on the device)
 
 

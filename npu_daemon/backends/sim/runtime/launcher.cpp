@@ -16,6 +16,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -521,6 +522,20 @@ bool Receive(const LaunchSpec& l, const Tiling& tiling, int fd, Outcome& o, Rece
   return false;
 }
 
+// A tiling process that a fault of the host tiling program's own code ended (a null or wild pointer,
+// a division by zero, an abort): the tiling's failure, named with its signal, as the host that runs
+// a tiling on the CPU would report it; not the kernel's. A kill from outside (the sandbox's limits)
+// is not one: the launcher still dies of it.
+bool TilingCrashed(int wstatus, Outcome& o) {
+  if (!WIFSIGNALED(wstatus)) return false;
+  const int sig = WTERMSIG(wstatus);
+  if (sig != SIGSEGV && sig != SIGBUS && sig != SIGFPE && sig != SIGILL && sig != SIGABRT) return false;
+  o.status = Status::TILING_ERROR;
+  o.message = std::string("the host tiling program crashed (") + strsignal(sig) + ", signal " + std::to_string(sig) +
+              ") before it returned a tiling";
+  return true;
+}
+
 // The tiling process, forked before any GM is mapped; it starts the tiling once the GM is (the
 // launch's input errors come first, as they did). False: it failed (in `o`).
 bool Tile(const LaunchSpec& l, GmArgs& gm, Outcome& o, Tiling& tiling) {
@@ -543,7 +558,7 @@ bool Tile(const LaunchSpec& l, GmArgs& gm, Outcome& o, Tiling& tiling) {
   WriteToTiling(child.in(), &go, 1);
   const bool tiled = ReceiveTiling(l, gm, child.fd(), child.in(), o, tiling);
   const int wstatus = child.Reap(tiled || o.status != Status::OK);
-  if (!tiled && o.status == Status::OK) Stopped(wstatus);
+  if (!tiled && o.status == Status::OK && !TilingCrashed(wstatus, o)) Stopped(wstatus);
   return tiled;
 }
 
