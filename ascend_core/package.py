@@ -541,6 +541,20 @@ def _identity(spec: dict[str, Any]) -> dict[str, Any]:
     return spec
 
 
+class OutsidePackage(ValueError):
+    """A file of a package directory whose real path lies outside the directory (a link)."""
+
+
+def package_text(path: Path, within: Path) -> str:
+    """The text of `path`, a file of the package directory `within` (a real path), read through
+    its real path: a link leading out of the directory would carry that file's text to the
+    daemon, whose compile messages quote what a kernel includes."""
+    real = path.resolve()
+    if not real.is_relative_to(within):
+        raise OutsidePackage(f"{path}: its real path {real} is outside the package {within}")
+    return real.read_text(errors="replace")
+
+
 def load_package(
     path: str | Path, spec_file: str | Path | None = None, uri: str = ""
 ) -> OperatorPackage:
@@ -550,8 +564,9 @@ def load_package(
     if not spec_path.is_file():
         raise FileNotFoundError(f"no op spec at {spec_path}")
     spec = OperatorSpec.model_validate(tomllib.loads(spec_path.read_text()))
+    within = root.resolve()
     files = {
-        p.relative_to(root).as_posix(): p.read_text(errors="replace")
+        p.relative_to(root).as_posix(): package_text(p, within)
         for p in sorted(root.rglob("*"))
         if p.is_file()
         and p.suffix in SOURCE_SUFFIXES

@@ -19,7 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from ascend_core import suite
-from ascend_core.package import OperatorPackage, load_package
+from ascend_core.package import OperatorPackage, OutsidePackage, load_package
 from ascend_core.protocol import DEFAULT_SOC, DEFAULT_TIMING_PROTOCOL, TIMING_PROTOCOLS
 from ascend_core.soc import socs
 from ascend_gym.bench import check_daemons
@@ -94,7 +94,7 @@ def load_operator(address: str, spec_file: str | Path | None = None) -> Operator
             f"{suite.SUITE_NAME} such as level1/add, or a package directory with op.toml; "
             "`ascend-gym suite list` lists the suite)"
         ) from None
-    except FileNotFoundError as e:
+    except (FileNotFoundError, OutsidePackage) as e:
         raise UsageError(str(e)) from None
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{_spec_path(address, spec_file)}: malformed TOML: {e}") from None

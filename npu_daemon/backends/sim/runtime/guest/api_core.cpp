@@ -31,8 +31,15 @@ void TilingRead(const Call& c, uint32_t dst, uint32_t gm, uint32_t bytes) {
 }
 
 int32_t PipeNew(const Call&) {
-  t_core->pipes.push_back(std::make_unique<AscendC::TPipe>());
-  return static_cast<int32_t>(t_core->pipes.size() - 1);
+  auto& pipes = t_core->pipes;
+  auto free = std::find(pipes.begin(), pipes.end(), nullptr);
+  if (free == pipes.end()) {
+    if (pipes.size() >= kMaxPipes)
+      Refuse("TPipe", "more than " + std::to_string(kMaxPipes) + " TPipe objects alive on one core");
+    free = pipes.insert(pipes.end(), nullptr);
+  }
+  *free = std::make_unique<AscendC::TPipe>();
+  return static_cast<int32_t>(free - pipes.begin());
 }
 void PipeDelete(const Call&, int32_t id) {
   Pipe(id);  // a live pipe, or the error
@@ -40,6 +47,8 @@ void PipeDelete(const Call&, int32_t id) {
 }
 int32_t PipeInitQue(const Call& c, int32_t pipe, int32_t src, int32_t dst, int32_t, int32_t num, uint32_t len,
                     int32_t line) {
+  if (t_core->queues.size() >= kMaxQueues)
+    Refuse("InitBuffer", "more than " + std::to_string(kMaxQueues) + " queues bound on one core");
   auto q = std::make_unique<HostQue>(Position(src), Position(dst));
   Pipe(pipe).InitQueue(*q, Position(src), static_cast<uint8_t>(num), len, c.Loc(line));
   t_core->queues.push_back(std::move(q));

@@ -69,10 +69,18 @@ struct Module::Impl {
 extern thread_local GuestCore* t_core;  // the core whose guest is running on this thread
 extern Module::Impl* g_module;          // one launch per process
 
+// What the host holds for a core's kernel outside its 64 MiB: objects its API calls make, each for a
+// few instructions of fuel. Unbounded, a loop of pipe_new held 2 million TPipes (45 s of the
+// harness's time in every later tensor check), one of pipe_init_que a queue registry whose teardown
+// is quadratic, and one of forged lines a site per call in the core's tables.
+constexpr size_t kMaxPipes = 64;             // alive at once (a destroyed one's slot is used again)
+constexpr size_t kMaxQueues = 16384;         // bound over the core's run (InitBuffer after Reset binds again)
+constexpr int32_t kMaxLine = (1 << 16) - 1;  // a line past it is reported as it: one site, not one per line
+
 // One import call: the guest's memory for pointer arguments, and the fuel burnt since the last.
 struct Call {
   wasmtime_caller_t* caller;
-  SrcLoc Loc(int32_t line) const { return {g_module->kernelFile.c_str(), line}; }
+  SrcLoc Loc(int32_t line) const { return {g_module->kernelFile.c_str(), std::clamp(line, 0, kMaxLine)}; }
   // `n` bytes of guest memory at guest address `p` (a pointer argument), bounds checked.
   uint8_t* Bytes(uint32_t p, uint64_t n, const char* api) const {
     const size_t size = wasmtime_memory_data_size(t_core->cx, &t_core->memory);
