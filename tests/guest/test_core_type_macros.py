@@ -1,7 +1,7 @@
 """A kernel built per core type (issue 52): the device compiles a mixed kernel once for its AIC with
 `__DAV_C220_CUBE__` and once for its AIV with `__DAV_C220_VEC__`, an AIV-only kernel with the vector
-macro; the guest engine does the same and runs each core the build of the type the launcher started
-it as (kernel_view.core_builds, runtime/guest/guest.cpp)."""
+macro; both engines do the same and run each core the build of the type the launcher started it as
+(kernel_view.core_builds; runtime/guest/guest.cpp, runtime/candidate.cpp)."""
 
 from __future__ import annotations
 
@@ -131,6 +131,13 @@ def test_a_mixed_kernel_runs_each_core_type_its_own_build(guest_daemon):
     assert result.cases and all(c.passed for c in result.cases)
 
 
+def test_the_native_engine_builds_per_core_type_as_the_guest_does(engines):
+    # One build with neither macro has no Part: the native engine compiles one per core type too,
+    # and each core runs its own (the values), at the guest engine's simulated latency.
+    guest = engines.same(mixed())
+    assert guest.cases and all(c.max_abs_error == 0.0 for c in guest.cases)
+
+
 def test_a_vector_kernel_builds_under_the_vector_macro(guest_daemon):
     pkg = resolve("level1/add")
     guarded = pkg.with_sources(kernel=VECTOR_GUARD + pkg.files[pkg.kernel_path])
@@ -149,6 +156,6 @@ def test_a_vector_kernel_builds_under_the_vector_macro(guest_daemon):
     ],
     ids=["defines_cube", "undefines"],
 )
-def test_the_kernel_cannot_choose_a_core_build(guest_daemon, steer):
-    result = evaluate(guest_daemon, mixed(steer + MIXED))
-    assert result.status is Status.COMPILE_ERROR, result.message
+def test_the_kernel_cannot_choose_a_core_build(engines, steer):
+    for result in engines.both(mixed(steer + MIXED)):
+        assert result.status is Status.COMPILE_ERROR, result.message

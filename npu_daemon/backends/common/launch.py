@@ -5,6 +5,8 @@ parses, for both the sim harness (tiling and kernel) and the cann tiling runner 
 Lines are `key value...`:
 
     op_type T | kernel NAME | tiling_so PATH | kernel_so PATH | kernel_type KERNEL_TYPE_...
+    kernel_so_aic PATH   (the AIC cores' library when the kernel is built per core type; kernel_so:
+                  every core's or the AIV cores')
     kernel_wasm PATH | kernel_wasm_aic PATH   (the guest engine's modules: every core's or the
                   AIV cores', and the AIC cores' when the kernel is built per core type)
     result PATH | result_fd N | tiling_out PATH | param K V | timing_only | sample_blocks
@@ -83,6 +85,8 @@ class LaunchSpec(BaseModel):
     tiling_so: Path
     kernel: str = ""  # the kernel entry (empty: a tiling-only run)
     kernel_so: Path | None = None
+    # The AIC cores' library when the kernel is built per core type (kernel_so: the AIV cores').
+    kernel_so_aic: Path | None = None
     kernel_wasm: Path | None = None  # the guest engine's kernel module, in place of kernel_so
     # The AIC cores' module when the kernel is built per core type (kernel_wasm: the AIV cores').
     kernel_wasm_aic: Path | None = None
@@ -106,6 +110,7 @@ class LaunchSpec(BaseModel):
         lines += [f"kernel {self.kernel}"] if self.kernel else []
         lines.append(f"tiling_so {self.tiling_so}")
         lines += [f"kernel_so {self.kernel_so}"] if self.kernel_so else []
+        lines += [f"kernel_so_aic {self.kernel_so_aic}"] if self.kernel_so_aic else []
         lines += [f"kernel_wasm {self.kernel_wasm}"] if self.kernel_wasm else []
         lines += [f"kernel_wasm_aic {self.kernel_wasm_aic}"] if self.kernel_wasm_aic else []
         lines += [f"kernel_type {self.kernel_type}"] if self.kernel_type else []

@@ -109,7 +109,7 @@ class SimBackend(Backend):
         timeout_s = request.timeouts.build_s
         rt = build.ensure_runtime()
         combos = {tuple(sorted(m.items())): m for m in (dtype_macros(pkg.spec, c) for c in cases)}
-        cores = self._core_builds(pkg)
+        cores = kernel_view.core_builds(pkg)
         tiling = _COMPILES.submit(build.build_tiling, pkg, workdir, rt, timeout_s)
         kernels = {
             (key, core): _COMPILES.submit(
@@ -130,11 +130,6 @@ class SimBackend(Backend):
         except build.BuildError as e:
             status = Status.BUILD_TIMEOUT if e.timed_out else Status.COMPILE_ERROR
             raise CaseFailure(status, f"{e.what}: {_first_error(e.log)}", e.log) from e
-
-    def _core_builds(self, pkg: OperatorPackage) -> dict[str, dict[str, str]]:
-        """The guest engine builds a kernel per core type (kernel_view.core_builds); the native
-        engine once with neither core-type macro (docs/simulator.md)."""
-        return kernel_view.core_builds(pkg) if self.engine == "guest" else {"": {}}
 
     def _build_kernel(
         self,
@@ -195,6 +190,7 @@ class SimBackend(Backend):
                 kernel=spec.kernel,
                 tiling_so=built.tiling_so,
                 kernel_so=kernel if self.engine == "native" else None,
+                kernel_so_aic=cube if self.engine == "native" else None,
                 kernel_wasm=kernel if self.engine == "guest" else None,
                 kernel_wasm_aic=cube if self.engine == "guest" else None,
                 kernel_type=kernel_view.kernel_type(pkg),
@@ -309,7 +305,7 @@ class SimBackend(Backend):
                 core: guest._build_kernel(
                     pkg, {**macros, **core_macros}, built.workdir, rt, request.timeouts.build_s
                 )[0]
-                for core, core_macros in guest._core_builds(pkg).items()
+                for core, core_macros in kernel_view.core_builds(pkg).items()
             }
         except build.BuildError as e:
             raise CaseFailure(

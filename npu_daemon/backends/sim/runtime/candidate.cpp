@@ -124,21 +124,39 @@ void RunBlocks(const LaunchSpec& l, const Tiling& tiling, uint64_t probeSeed, co
   channel::Send(fd, channel::Kind::kEnd, 0, {});
 }
 
+const uint64_t* ScalarCounter(void* lib) {
+  return static_cast<const uint64_t*>(dlsym(lib, "ascendc_sim_scalar_instrs"));
+}
+
+void* KernelEntry(void* lib, const std::string& name) {
+  void* entry = dlsym(lib, name.c_str());
+  if (entry == nullptr)
+    throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + name + "' not found (extern \"C\" missing?)");
+  return entry;
+}
+
 // The kernel, with the tiling process's choice. The inputs and outputs in `gm` were mapped by the
-// launcher (shared pages).
+// launcher (shared pages). A kernel built per core type has the AIC cores' library too: each core
+// calls the entry of the build of the type the launcher started it as, never one the kernel names.
 void RunCandidate(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint64_t probeSeed, int fd) {
-  void* kernelLib = LoadCandidate(l.kernelSo, fd);
-  SetScalarInstrCounter(static_cast<const uint64_t*>(dlsym(kernelLib, "ascendc_sim_scalar_instrs")),
-                        SocParamDouble("scalar_instr_cycles"));
-  RunConstructors(kernelLib);
+  const std::vector<void*> libs = !l.kernelSoAic.empty() ? LoadCandidates({l.kernelSo, l.kernelSoAic}, fd)
+                                                         : std::vector<void*>{LoadCandidate(l.kernelSo, fd)};
+  void* aicLib = libs.back();
+  SetScalarInstrCounter(ScalarCounter(libs[0]), SocParamDouble("scalar_instr_cycles"), ScalarCounter(aicLib));
+  for (void* lib : libs) RunConstructors(lib);
   SetTilingKey(tiling.frame.tilingKey);
   KernelGm k(gm, tiling);
-  void* entry = dlsym(kernelLib, l.kernel.c_str());
-  if (entry == nullptr)
-    throw SimError(Status::RUNTIME_ERROR, "kernel entry '" + l.kernel + "' not found (extern \"C\" missing?)");
+  void* entry = KernelEntry(libs[0], l.kernel);
+  void* aicEntry = KernelEntry(aicLib, l.kernel);
   const channel::LaunchFrame launch = k.Frame();
   channel::Send(fd, channel::Kind::kLaunch, 0, {{&launch, sizeof launch}});
-  RunBlocks(l, tiling, probeSeed, [&] { CallKernel(entry, k.args, std::make_index_sequence<32>{}); }, fd);
+  RunBlocks(
+      l, tiling, probeSeed,
+      [&] {
+        const bool aic = CurrentCore().Spec().type == CoreType::kAic;
+        CallKernel(aic ? aicEntry : entry, k.args, std::make_index_sequence<32>{});
+      },
+      fd);
 }
 
 // The guest engine (runtime/guest): the kernel as a wasm32 module run metered in this process,

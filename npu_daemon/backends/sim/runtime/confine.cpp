@@ -341,13 +341,25 @@ void InstallSyscallFilter(SyscallStage stage, int reportFd) {
                    std::string("cannot install the candidate process's syscall filter: ") + std::strerror(errno));
 }
 
-void* LoadCandidate(const std::string& path, int reportFd) {
+namespace {
+std::vector<void*> Load(const std::vector<std::string>& paths, int mode, int reportFd) {
   InstallSyscallFilter(SyscallStage::kLoading, reportFd);
-  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
-  if (lib == nullptr) throw SimError(Status::RUNTIME_ERROR, std::string("dlopen: ") + dlerror());
+  std::vector<void*> libs;
+  for (const std::string& path : paths) {
+    void* lib = dlopen(path.c_str(), RTLD_NOW | mode);
+    if (lib == nullptr) throw SimError(Status::RUNTIME_ERROR, std::string("dlopen: ") + dlerror());
+    libs.push_back(lib);
+  }
   InstallGuardHandlers();  // before the filter locks the handlers of SIGSEGV and SIGTRAP
   InstallSyscallFilter(SyscallStage::kRunning, reportFd);
-  return lib;
+  return libs;
+}
+}  // namespace
+
+void* LoadCandidate(const std::string& path, int reportFd) { return Load({path}, RTLD_GLOBAL, reportFd)[0]; }
+
+std::vector<void*> LoadCandidates(const std::vector<std::string>& paths, int reportFd) {
+  return Load(paths, RTLD_LOCAL, reportFd);
 }
 
 void RunConstructors(void* lib) {

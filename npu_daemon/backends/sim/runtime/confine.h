@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ascendc_sim {
 
@@ -23,6 +24,11 @@ void InstallSyscallFilter(SyscallStage stage, int reportFd);
 // Loads the candidate library at `path` under the loading stage's filter, installs the guard's
 // handlers and narrows the filter to the running stage. None of the library's code has run yet.
 void* LoadCandidate(const std::string& path, int reportFd);
+
+// As LoadCandidate, for a kernel built once per core type (one library each, loaded under the one
+// loading stage). Each is loaded local: its own inline functions and templates bind within it, so
+// one core type's build never runs the other's code of the same name.
+std::vector<void*> LoadCandidates(const std::vector<std::string>& paths, int reportFd);
 
 // Runs the library's constructors, its registrations included (deferred: backends/common/ctors.py).
 void RunConstructors(void* lib);

@@ -28,12 +28,16 @@ Core* RunningCore() { return g_core; }
 void SetCurrentCore(Core* core) { g_core = core; }
 
 namespace {
-const uint64_t* g_scalarInstrs = nullptr;
+const uint64_t* g_scalarInstrs[2] = {};  // by CoreType
 double g_cyclesPerInstr = 0;
-uint64_t ScalarInstrsNow() { return g_scalarInstrs != nullptr ? *g_scalarInstrs : 0; }
+uint64_t ScalarInstrsNow(CoreType type) {
+  const uint64_t* counter = g_scalarInstrs[static_cast<int>(type)];
+  return counter != nullptr ? *counter : 0;
+}
 }  // namespace
-void SetScalarInstrCounter(const uint64_t* counter, double cyclesPerCount) {
-  g_scalarInstrs = counter;
+void SetScalarInstrCounter(const uint64_t* counter, double cyclesPerCount, const uint64_t* aicCounter) {
+  g_scalarInstrs[static_cast<int>(CoreType::kAiv)] = counter;
+  g_scalarInstrs[static_cast<int>(CoreType::kAic)] = aicCounter != nullptr ? aicCounter : counter;
   g_cyclesPerInstr = cyclesPerCount;
 }
 
@@ -96,7 +100,7 @@ Core::Core(const CoreSpec& spec, int globalId)
       scalarUbCycles_(static_cast<uint32_t>(SocParamInt("scalar_ub_access_cycles"))),
       scalarGmCycles_(static_cast<uint32_t>(SocParamInt("scalar_gm_access_cycles"))),
       scalarInstrCycles_(g_cyclesPerInstr),
-      seenInstrs_(ScalarInstrsNow()),
+      seenInstrs_(ScalarInstrsNow(spec.type)),
       scalarGmHitCycles_(static_cast<uint32_t>(SocParamInt("scalar_dcache_hit_cycles"))),
       dcacheLineShift_(static_cast<uint32_t>(__builtin_ctzll(static_cast<uint64_t>(SocParamInt("dcache_line_bytes"))))),
       dcacheSets_(static_cast<uint32_t>(SocParamInt("dcache_bytes") / SocParamInt("dcache_line_bytes") /
@@ -119,7 +123,7 @@ uint32_t Core::Site_(const SrcLoc& loc, const char* api) {
 }
 
 void Core::SettleScalarInstrs() {
-  const uint64_t now = ScalarInstrsNow();
+  const uint64_t now = ScalarInstrsNow(spec_.type);
   const double cycles = static_cast<double>(now - seenInstrs_) * scalarInstrCycles_ + instrCyclesCarry_;
   const auto whole = static_cast<uint64_t>(cycles);
   pendingScalar_ += whole;
@@ -127,7 +131,7 @@ void Core::SettleScalarInstrs() {
   seenInstrs_ = now;
 }
 
-void Core::ResumeScalarInstrs() { seenInstrs_ = ScalarInstrsNow(); }
+void Core::ResumeScalarInstrs() { seenInstrs_ = ScalarInstrsNow(spec_.type); }
 
 uint32_t Core::ScalarGmCost(uintptr_t addr, uint32_t bytes) {
   uint32_t cycles = 0;

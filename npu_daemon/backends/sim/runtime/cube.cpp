@@ -1,6 +1,7 @@
 // The cube unit's arithmetic (built at -O3 with the runtime: a large Mmad is billions of products).
 // Order (docs/simulator.md, cube): per output, each fractal step of k0 products is summed in fp32 in
 // k order starting from 0, and that partial sum is added to the accumulator in fp32.
+#include <cstring>
 #include <vector>
 
 #include "ascendc_sim/cube_compute.h"
@@ -26,6 +27,19 @@ void MmadFloat(float* c, const float* a, const float* b, uint32_t m, uint32_t n,
       }
       for (uint32_t j = 0; j < n; ++j) row[j] = row[j] + partial[j];
     }
+  }
+}
+
+void RoundToHf32(float* v, size_t n, bool tiesAway) {
+  constexpr uint32_t kDropped = 12;  // fp32's 23 mantissa bits less HF32's 11
+  constexpr uint32_t kHalf = 1u << (kDropped - 1), kLow = (1u << kDropped) - 1;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t u;
+    std::memcpy(&u, &v[i], sizeof u);
+    if ((u & 0x7f800000u) == 0x7f800000u) continue;  // infinity or NaN
+    u += tiesAway ? kHalf : kHalf - 1 + ((u >> kDropped) & 1);
+    u &= ~kLow;
+    std::memcpy(&v[i], &u, sizeof u);
   }
 }
 

@@ -191,6 +191,7 @@ struct Instr {
   uint64_t maskBits[2] = {};   // vector, normal mode: active lanes of every repeat
   uint8_t maskCounter = 0;     // vector: counter mask mode (maskBits unused)
   uint8_t atomic = 0;          // kCopyUbToGm: AtomicOp of the copy (0: plain store)
+  uint8_t hf32 = 0;            // kMmad: fp32 inputs rounded to HF32 (SetHF32Mode), twice the fp32 step rate
   uint64_t gmPitch = 0;        // DMA: bytes between GM rows (== unitBytes when contiguous)
   uint32_t ubBytes[3] = {};    // UB footprint of dst, src0, src1
 };
@@ -288,6 +289,11 @@ struct CoreRegisters {
   uint64_t cmpMask[2] = {0, 0};  // CMPMASK: Compare without dst writes it, Select<T, VSEL_CMPMASK_SPR> reads it
   uint64_t vms4Sr = 0;           // VMS4_SR: the pairs the last MrgSort took from each list (16 bits each)
   uint64_t rsvdCnt = 0;          // the elements the last vreducev2 (GatherMask) kept: get_rsvd_cnt
+  bool hf32 = false;             // SetHF32Mode: Mmad rounds fp32 L0A / L0B values to HF32 first
+  bool hf32TiesAway = false;     // SetHF32TransMode: HF32 rounding ties away from zero (else to even)
+  // The Load3D registers by AscendC::detail::Load3dReg, in the device's bits: FMATRIX, FMATRIX_B,
+  // PADDING, L3D_RPT (repeatTime 1 until set) and L1_3D_SIZE (0: no boundary).
+  uint64_t load3d[5] = {0, 0, 0, 1ull << 16, 0};
 };
 
 // Two instructions of one core on two of PIPE_V, PIPE_MTE2 and PIPE_MTE3 (a vector instruction and

@@ -11,6 +11,8 @@
 // accumulator in fp32, fractal step after fractal step in k order. int8 accumulates exactly in int32.
 #pragma once
 
+#include <cstring>
+
 #include "ascendc_sim/data_copy.h"
 #include "ascendc_sim/memory.h"
 // The parameter structs: the guest engine's cube API passes them across its boundary byte for byte.
@@ -23,6 +25,9 @@ namespace ascendc_sim {
 void MmadFloat(float* c, const float* a, const float* b, uint32_t m, uint32_t n, uint32_t k, uint32_t k0,
                bool exactProducts);
 void MmadInt(int32_t* c, const int8_t* a, const int8_t* b, uint32_t m, uint32_t n, uint32_t k);
+// Rounds fp32 values to HF32 (1 sign, 8 exponent, 11 mantissa bits) in place: to nearest, ties to
+// even or away from zero (SetHF32TransMode); infinities and NaNs pass unchanged.
+void RoundToHf32(float* v, size_t n, bool tiesAway);
 
 // The AIC check every cube instruction makes: a vector core has no cube unit.
 inline void RequireAic(const char* api, const SrcLoc& loc) {
@@ -245,29 +250,56 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
 // matrix that Mmad reads as A, in Zz fractals (to L0A) or as B in Zn fractals (to L0B).
 // Element (k, m) of the img2col matrix: k = (kh * filterW + kw) * channelSize + c over the kernel
 // window and the channels, m = oh * outW + ow over the output positions.
-template <typename T>
+// The feature map's description comes from the FMATRIX register fMatrixCtrl selects (left, or right
+// when set) and the pad value from PADDING; with defaultConfig's isSetFMatrix / isSetPadding (the
+// default) the instruction first writes its own l1H, l1W, padList into the left register and its
+// padValue into PADDING, as asc-devkit's LoadDataImpl does. L3D_RPT's repeatTime 0 makes it a no-op;
+// more than one repeat is not modelled (a RUNTIME_ERROR, never a different result).
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG>
 __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<T>& p,
                                 ASCENDC_SIM_LOC) {
   using namespace ascendc_sim;
   const char* api = "LoadData(3Dv2)";
   RequireAic(api, loc);
-  if (p.kExtension == 0 || p.mExtension == 0) return;
+  Core& core = CurrentCore();
+  uint64_t* reg = core.Registers().load3d;
+  if constexpr (defaultConfig.isSetFMatrix) reg[detail::kFmatrixLeft] = detail::FmatrixBits(p.l1H, p.l1W, p.padList);
+  if constexpr (defaultConfig.isSetPadding) reg[detail::kPadding] = detail::PaddingBits(p.padValue);
+  const uint32_t repeatTime = (reg[detail::kRepeat] >> 16) & 0xFF;
+  if (p.kExtension == 0 || p.mExtension == 0 || repeatTime == 0) return;
+  ASCENDC_SIM_CHECK(repeatTime == 1, loc, "%s: SetLoadDataRepeat's repeatTime %u: repeats past one are not modelled",
+                    api, repeatTime);
+  const uint64_t fm = reg[p.fMatrixCtrl ? detail::kFmatrixRight : detail::kFmatrixLeft];
+  const uint32_t l1W = fm & 0xFFFF, l1H = (fm >> 16) & 0xFFFF;
+  uint8_t padList[4];
+  for (int i = 0; i < 4; ++i) padList[i] = static_cast<uint8_t>(fm >> (32 + 8 * i));
+  ASCENDC_SIM_CHECK(l1H >= 1 && l1H <= 32767 && l1W >= 1 && l1W <= 32767, loc,
+                    "%s: the %s FMATRIX register holds l1H %u, l1W %u (each in [1, 32767]): SetFmatrix sets it", api,
+                    p.fMatrixCtrl ? "right" : "left", l1H, l1W);
+  T padValue;
+  std::memcpy(&padValue, &reg[detail::kPadding], sizeof(T));  // the low bytes (little-endian)
   constexpr uint32_t c0 = 32 / sizeof(T);
   ASCENDC_SIM_CHECK(p.channelSize % c0 == 0, loc, "%s: channelSize %u is not a multiple of C0 = %u", api, p.channelSize,
                     c0);
   ASCENDC_SIM_CHECK(
       p.kExtension % c0 == 0 && p.mExtension % 16 == 0 && p.kStartPt % c0 == 0 && p.mStartPt % 16 == 0, loc,
       "%s: kExtension/kStartPt must be multiples of %u and mExtension/mStartPt of 16 (fractal layout)", api, c0);
-  Core& core = CurrentCore();
   const LocalBuf dstBuf = core.Local().Of(dst.UbAddr());
   ASCENDC_SIM_CHECK(dstBuf == LocalBuf::kL0A || dstBuf == LocalBuf::kL0B, loc,
                     "%s: dst must be in L0A or L0B but is in %s", api, LocalBufName(dstBuf));
-  const uint64_t srcBytes = static_cast<uint64_t>(p.channelSize) * p.l1H * p.l1W * sizeof(T);
+  const uint64_t srcBytes = static_cast<uint64_t>(p.channelSize) * l1H * l1W * sizeof(T);
   const uint64_t dstBytes = static_cast<uint64_t>(p.kExtension) * p.mExtension * sizeof(T);
   const uint32_t s = CubeOperand(src, LocalBuf::kL1, 32, srcBytes, api, "src", loc);
   const uint32_t d = CubeOperand(dst, dstBuf, 512, dstBytes, api, "dst", loc);
+  // SetLoadDataBoundary: reads past the boundary wrap to L1's start, which is not modelled.
+  const uint64_t boundary = reg[detail::kBoundary], l1Off = s - core.Local().Base(LocalBuf::kL1);
+  ASCENDC_SIM_CHECK(boundary == 0 || (boundary >= 1024 && l1Off + srcBytes <= boundary), loc,
+                    "%s: the feature map [%llu, %llu) of L1 against SetLoadDataBoundary's %llu bytes (0, or at least "
+                    "1024, documented): a boundary under 1024 is undefined and wrapped reads are not modelled",
+                    api, static_cast<unsigned long long>(l1Off), static_cast<unsigned long long>(l1Off + srcBytes),
+                    static_cast<unsigned long long>(boundary));
   const int dilH = (p.filterH - 1) * p.dilationFilterH + 1, dilW = (p.filterW - 1) * p.dilationFilterW + 1;
-  const int outW = (p.l1W + p.padList[0] + p.padList[1] - dilW) / p.strideW + 1;
+  const int outW = (static_cast<int>(l1W) + padList[0] + padList[1] - dilW) / p.strideW + 1;
   const T* in = ascendc_sim::HostData(src);
   T* out = ascendc_sim::HostData(dst);
   const uint32_t kFr = p.kExtension / c0, mFr = p.mExtension / 16;
@@ -277,11 +309,11 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
       const uint32_t c = k % p.channelSize, pos = k / p.channelSize;
       const int kh = static_cast<int>(pos / p.filterW), kw = static_cast<int>(pos % p.filterW);
       const int oh = static_cast<int>(m) / outW, ow = static_cast<int>(m) % outW;
-      const int h = oh * p.strideH - p.padList[2] + kh * p.dilationFilterH;
-      const int w = ow * p.strideW - p.padList[0] + kw * p.dilationFilterW;
-      T v = p.padValue;
-      if (h >= 0 && h < p.l1H && w >= 0 && w < p.l1W && kh < p.filterH)
-        v = in[((static_cast<uint64_t>(c / c0) * p.l1H + h) * p.l1W + w) * c0 + c % c0];
+      const int h = oh * p.strideH - padList[2] + kh * p.dilationFilterH;
+      const int w = ow * p.strideW - padList[0] + kw * p.dilationFilterW;
+      T v = padValue;
+      if (h >= 0 && h < static_cast<int>(l1H) && w >= 0 && w < static_cast<int>(l1W) && kh < p.filterH)
+        v = in[((static_cast<uint64_t>(c / c0) * l1H + h) * l1W + w) * c0 + c % c0];
       // A (L0A, Zz): rows are output positions m, columns k. B (L0B, Zn): rows k, columns m.
       const uint64_t at = dstBuf == LocalBuf::kL0A
                               ? ((static_cast<uint64_t>(mi / 16) * kFr + ki / c0) * 16 + mi % 16) * c0 + ki % c0
@@ -299,6 +331,31 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
   ins.ubBytes[1] = static_cast<uint32_t>(srcBytes);
   UbAccess acc[2] = {{d, static_cast<uint32_t>(dstBytes), true}, {s, static_cast<uint32_t>(srcBytes), false}};
   core.IssueAccesses(ins, loc, api, acc, 2);
+}
+
+namespace detail {
+// One Load3D register write (a register write: the kernel's own scalar work, as any). The device
+// writes them only on the AIC (asc-devkit's `if ASCEND_IS_AIC`): on an AIV it does nothing.
+inline void SetLoad3dRegister(int32_t reg, uint64_t bits, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(reg >= kFmatrixLeft && reg <= kBoundary, loc, "Load3D register %d unknown", reg);
+  ascendc_sim::Core& core = ascendc_sim::CurrentCore();
+  if (core.Spec().type == ascendc_sim::CoreType::kAic) core.Registers().load3d[reg] = bits;
+}
+}  // namespace detail
+__aicore__ inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4], const FmatrixMode& fmatrixMode,
+                                  ASCENDC_SIM_LOC) {
+  detail::SetLoad3dRegister(fmatrixMode == FmatrixMode::FMATRIX_RIGHT ? detail::kFmatrixRight : detail::kFmatrixLeft,
+                            detail::FmatrixBits(l1H, l1W, padList), loc);
+}
+template <typename T>
+__aicore__ inline void SetLoadDataPaddingValue(const T padValue, ASCENDC_SIM_LOC) {
+  detail::SetLoad3dRegister(detail::kPadding, detail::PaddingBits(padValue), loc);
+}
+__aicore__ inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams, ASCENDC_SIM_LOC) {
+  detail::SetLoad3dRegister(detail::kRepeat, detail::RepeatBits(repeatParams), loc);
+}
+__aicore__ inline void SetLoadDataBoundary(uint32_t boundaryValue, ASCENDC_SIM_LOC) {
+  detail::SetLoad3dRegister(detail::kBoundary, boundaryValue, loc);
 }
 
 namespace detail {
@@ -355,6 +412,14 @@ __aicore__ inline void MmadImpl(const LocalTensor<C>& dst, const LocalTensor<A>&
   for (uint32_t i = 0; i < p.m; ++i)
     for (uint32_t n = 0; n < p.n; ++n)
       rc[static_cast<size_t>(i) * p.n + n] = fromBias ? bt[n] : accumulate ? fc[cAt(i, n)] : Acc{};
+  // HF32 (SetHF32Mode) applies to fp32 inputs only; the products of 12-bit significands are exact.
+  const bool hf32 = std::is_same_v<A, float> && core.Registers().hf32;
+  if constexpr (std::is_same_v<A, float>) {
+    if (hf32) {
+      RoundToHf32(ra.data(), ra.size(), core.Registers().hf32TiesAway);
+      RoundToHf32(rb.data(), rb.size(), core.Registers().hf32TiesAway);
+    }
+  }
   if constexpr (std::is_same_v<A, int8_t>)
     MmadInt(rc.data(), ra.data(), rb.data(), p.m, p.n, p.k);
   else
@@ -367,6 +432,7 @@ __aicore__ inline void MmadImpl(const LocalTensor<C>& dst, const LocalTensor<A>&
   ins.elemBytes = sizeof(A);
   ins.elements = static_cast<uint64_t>(p.m) * p.n * p.k;
   ins.unitBytes = p.unitFlag;
+  ins.hf32 = hf32;
   ins.ubAddr[0] = c;
   ins.ubAddr[1] = a;
   ins.ubAddr[2] = b;
@@ -382,6 +448,16 @@ __aicore__ inline void MmadImpl(const LocalTensor<C>& dst, const LocalTensor<A>&
   core.IssueAccesses(ins, loc, api, acc, 5);
 }
 }  // namespace detail
+
+// The HF32 registers Mmad reads (a register write each, the kernel's own scalar work as any).
+// SetHF32TransMode's `true` (NEAREST_ZERO) is the Matmul's transMode 1, documented there as round
+// to nearest with ties away from zero; `false` (NEAREST_EVEN) ties to even.
+__aicore__ inline void SetHF32Mode(bool hf32Mode) { ascendc_sim::CurrentCore().Registers().hf32 = hf32Mode; }
+__aicore__ inline void SetHF32Mode(HF32Mode mode) { SetHF32Mode(mode == HF32Mode::ENABLE); }
+__aicore__ inline void SetHF32TransMode(bool hf32TransMode) {
+  ascendc_sim::CurrentCore().Registers().hf32TiesAway = hf32TransMode;
+}
+__aicore__ inline void SetHF32TransMode(HF32TransMode mode) { SetHF32TransMode(mode == HF32TransMode::NEAREST_ZERO); }
 
 template <typename C, typename A, typename B>
 __aicore__ inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,

@@ -134,6 +134,18 @@ class Matmul {
   // The AIV the object serves (REGIST_MATMUL_OBJ sets it; a cube-only kernel sets 0): it routes the
   // library's AIV -> AIC messages, and the emulated Matmul computes on the group's AIC for any AIV.
   __aicore__ void SetSubBlockIdx(uint8_t subBlockIdx) { (void)subBlockIdx; }
+  // HF32 for the following Mmads of fp32 A and B (asc-devkit's SetHF32: the AIC's SetHF32Mode and
+  // SetHF32TransMode, which stay set until the next call; transMode 1 rounds ties away from zero).
+  // From an AIV of a mixed kernel it is the library's message to the AIC, charged as every message.
+  __aicore__ void SetHF32(bool enableHF32 = false, int32_t transMode = 0, ASCENDC_SIM_LOC) {
+    ASCENDC_SIM_CHECK(transMode == 0 || transMode == 1, loc, "Matmul::SetHF32: transMode %d (0 or 1)", transMode);
+    ascendc_sim::RunOnGroupAic(
+        [&] {
+          SetHF32Mode(enableHF32);
+          SetHF32TransMode(transMode == 1);
+        },
+        loc);
+  }
 
   // Every C block of the single-core shape into `gm` (row pitch: the original N).
   __aicore__ void IterateAll(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,

@@ -17,8 +17,9 @@ namespace ascendc_sim {
 void SetCurrentCore(Core* core);
 // The engine's scalar instruction counter (nullptr: none) and the cycles it charges per count:
 // the native kernel object's scalar_count.py symbol at scalar_instr_cycles (x86 instructions), the
-// guest engine's fuel at guest_fuel_cycles (wasm instructions).
-void SetScalarInstrCounter(const uint64_t* counter, double cyclesPerCount);
+// guest engine's fuel at guest_fuel_cycles (wasm instructions). `aicCounter`: the AIC cores' own
+// when the native kernel is built per core type (each library counts its own code).
+void SetScalarInstrCounter(const uint64_t* counter, double cyclesPerCount, const uint64_t* aicCounter = nullptr);
 Core* RunningCore();  // the thread's current core; nullptr outside a launch (CurrentCore throws)
 void SetSocParams(std::unordered_map<std::string, std::string> params);
 void SetTilingKey(uint64_t key);

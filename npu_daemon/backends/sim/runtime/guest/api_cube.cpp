@@ -46,6 +46,24 @@ void Nd2Nz(const Call& c, int32_t t, uint32_t l1, uint32_t l1Size, int32_t pos, 
   });
 }
 
+// IsResetLoad3dConfig by the form's bits 8 (keep FMATRIX) and 9 (keep PADDING).
+constexpr AscendC::IsResetLoad3dConfig kSetBoth{true, true}, kSetPadding{false, true}, kSetFmatrix{true, false},
+    kSetNone{false, false};
+template <typename T>
+void Load3dV2(const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& s,
+              const AscendC::LoadData3DParamsV2<T>& p, int32_t keep, const SrcLoc& loc) {
+  switch (keep) {
+    case 0:
+      return AscendC::LoadData<T, kSetBoth>(d, s, p, loc);
+    case 1:
+      return AscendC::LoadData<T, kSetPadding>(d, s, p, loc);
+    case 2:
+      return AscendC::LoadData<T, kSetFmatrix>(d, s, p, loc);
+    default:
+      return AscendC::LoadData<T, kSetNone>(d, s, p, loc);
+  }
+}
+
 void Load(const Call& c, int32_t t, int32_t form, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t src,
           uint32_t srcSize, int32_t srcPos, uint32_t params, int32_t line) {
   WithCubeType(t, "LoadData", [&](auto tag) {
@@ -62,10 +80,10 @@ void Load(const Call& c, int32_t t, int32_t form, uint32_t dst, uint32_t dstSize
         AscendC::LoadDataWithTranspose(d, s, p, c.Loc(line));
       else
         Unsupported("LoadDataWithTranspose", t);
-    } else if (form == 2) {
+    } else if ((form & 0xFF) == 2 && (form & ~0x3FF) == 0) {
       auto p = Params<AscendC::LoadData3DParamsV2<T>>(c, params, "LoadData(3Dv2)");
       Normalise(p.enTranspose, p.enSmallK, p.filterSizeW, p.filterSizeH, p.fMatrixCtrl);
-      AscendC::LoadData(d, s, p, c.Loc(line));
+      Load3dV2(d, s, p, (form >> 8) & 3, c.Loc(line));
     } else {
       throw SimError(Status::RUNTIME_ERROR, "LoadData: form " + std::to_string(form) + " unknown");
     }
@@ -143,6 +161,19 @@ void FixpipeImport(const Call& c, int32_t d, int32_t s, int32_t rowMajor, int32_
   });
 }
 
+void SetLoad3d(const Call& c, int32_t reg, int64_t bits, int32_t line) {
+  AscendC::detail::SetLoad3dRegister(reg, static_cast<uint64_t>(bits), c.Loc(line));
+}
+
+void SetHf32(const Call&, int32_t reg, int32_t value) {
+  if ((reg != 0 && reg != 1) || (value != 0 && value != 1))
+    throw SimError(Status::RUNTIME_ERROR, "SetHF32Mode / SetHF32TransMode: register or value out of range");
+  if (reg == 0)
+    AscendC::SetHF32Mode(value == 1);
+  else
+    AscendC::SetHF32TransMode(value == 1);
+}
+
 void CheckPipe(int32_t pipe, const char* api) {
   if (pipe < PIPE_S || pipe > PIPE_ALL) throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": pipe out of range");
 }
@@ -163,6 +194,8 @@ void DefineCubeImports(wasmtime_linker_t* l) {
   Import<FillImport>::Define(l, "cube_init_const");
   Import<MmadImport>::Define(l, "cube_mmad");
   Import<FixpipeImport>::Define(l, "cube_fixpipe");
+  Import<SetHf32>::Define(l, "cube_set_hf32");
+  Import<SetLoad3d>::Define(l, "cube_set_load3d");
   Import<CrossSet>::Define(l, "cross_core_set");
   Import<CrossWait>::Define(l, "cross_core_wait");
 }

@@ -22,6 +22,7 @@ struct MatmulObject : HostObject {
   virtual void GetC(bool sync, bool toGm, uint32_t dst, int64_t size, int32_t pos, uint8_t enAtomic, bool sequential,
                     const SrcLoc& loc) = 0;
   virtual void End(const SrcLoc& loc) = 0;
+  virtual void SetHF32(bool enable, int32_t transMode, const SrcLoc& loc) = 0;
 };
 
 template <typename T>
@@ -75,6 +76,7 @@ class MatmulOf final : public MatmulObject {
       get(Local<CT>(dst, static_cast<uint32_t>(size), pos));
   }
   void End(const SrcLoc& loc) override { mm_.End(loc); }
+  void SetHF32(bool enable, int32_t transMode, const SrcLoc& loc) override { mm_.SetHF32(enable, transMode, loc); }
 
  private:
   NativeMatmul<AT, CT, BiasT, kMdl> mm_;
@@ -162,6 +164,9 @@ void MatmulGetC(const Call& c, int32_t id, int32_t sync, int32_t toGm, uint32_t 
   Mm(id).GetC(sync != 0, toGm != 0, dst, size, pos, static_cast<uint8_t>(enAtomic), sequential != 0, c.Loc(line));
 }
 void MatmulEnd(const Call& c, int32_t id, int32_t line) { Mm(id).End(c.Loc(line)); }
+void MatmulSetHf32(const Call& c, int32_t id, int32_t enable, int32_t transMode, int32_t line) {
+  Mm(id).SetHF32(enable != 0, transMode, c.Loc(line));
+}
 
 }  // namespace
 
@@ -175,6 +180,7 @@ void DefineMatmulImports(wasmtime_linker_t* l) {
   Import<MatmulIterate>::Define(l, "matmul_iterate");
   Import<MatmulGetC>::Define(l, "matmul_get_c");
   Import<MatmulEnd>::Define(l, "matmul_end");
+  Import<MatmulSetHf32>::Define(l, "matmul_set_hf32");
 }
 
 }  // namespace ascendc_sim::guest

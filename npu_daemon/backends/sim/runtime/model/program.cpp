@@ -94,7 +94,8 @@ Program Compile(const CoreTrace& block, const Params& p, const VectorUnit& vec, 
                                      : p.dmaStart + i.elements / p.aicMte2BytesPerCycle;
         break;
       case Op::kMmad:
-        s.cost = p.mmadStart + i.repeats * (i.elemBytes == 4   ? p.cubeCyclesFp32
+        // HF32 doubles the f322f32 Mmad's rate (asc-devkit, Mmad's HF32 page).
+        s.cost = p.mmadStart + i.repeats * (i.elemBytes == 4   ? p.cubeCyclesFp32 / (i.hf32 ? 2 : 1)
                                             : i.elemBytes == 1 ? p.cubeCyclesInt8
                                                                : p.cubeCyclesB16);
         break;

@@ -47,6 +47,7 @@ struct TensorArg {
 
 struct LaunchSpec {
   std::string opType, kernel, tilingSo, kernelSo, tilingOut, result;
+  std::string kernelSoAic;    // the AIC cores' library when built per core type (kernelSo: the AIV cores')
   std::string kernelWasm;     // the guest engine: the kernel as a wasm32 module (runtime/guest), in place of kernelSo
   std::string kernelWasmAic;  // the AIC cores' module when built per core type (kernelWasm: the AIV cores')
   std::string kernelType = "KERNEL_TYPE_AIV_ONLY";  // decides which cores run (LaunchCores)
@@ -79,6 +80,8 @@ inline LaunchSpec ParseLaunchSpec(const char* path) {
       s >> l.tilingSo;
     else if (key == "kernel_so")
       s >> l.kernelSo;
+    else if (key == "kernel_so_aic")
+      s >> l.kernelSoAic;
     else if (key == "kernel_wasm")
       s >> l.kernelWasm;
     else if (key == "kernel_wasm_aic")

@@ -7,11 +7,13 @@
 #include "ascendc_guest/cube_params.h"
 
 namespace ascendc_guest {
+constexpr int32_t kKeepFmatrix = 0x100, kKeepPadding = 0x200;
 extern "C" {
 ASCENDC_GUEST_IMPORT(cube_nd2nz)
 void cube_nd2nz(Dtype t, uint32_t l1, uint32_t l1Size, int32_t pos, uint32_t gm, int64_t gmSize, const void* params,
                 int32_t line);
-// LoadData's forms: 0 2D, 1 2D with transpose (LoadDataWithTranspose), 2 3D v2.
+// LoadData's forms: 0 2D, 1 2D with transpose (LoadDataWithTranspose), 2 3D v2 (| kKeepFmatrix,
+// | kKeepPadding: IsResetLoad3dConfig's isSetFMatrix, isSetPadding false).
 ASCENDC_GUEST_IMPORT(cube_load)
 void cube_load(Dtype t, int32_t form, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t src, uint32_t srcSize,
                int32_t srcPos, const void* params, int32_t line);
@@ -28,6 +30,10 @@ void cube_fixpipe(Dtype d, Dtype s, int32_t rowMajor, int32_t toGm, uint32_t dst
 ASCENDC_GUEST_IMPORT(cube_init_const)
 void cube_init_const(Dtype t, int32_t api, uint32_t dst, uint32_t dstSize, int32_t dstPos, const void* params,
                      int32_t line);
+// The HF32 registers Mmad reads: reg 0 SetHF32Mode, 1 SetHF32TransMode (0 or 1 each).
+// A Load3D register (AscendC::detail::Load3dReg) in the device's bits.
+ASCENDC_GUEST_IMPORT(cube_set_load3d) void cube_set_load3d(int32_t reg, int64_t bits, int32_t line);
+ASCENDC_GUEST_IMPORT(cube_set_hf32) void cube_set_hf32(int32_t reg, int32_t value);
 ASCENDC_GUEST_IMPORT(cross_core_set) void cross_core_set(int32_t mode, int32_t pipe, int32_t flag, int32_t line);
 ASCENDC_GUEST_IMPORT(cross_core_wait) void cross_core_wait(int32_t mode, int32_t pipe, int32_t flag, int32_t line);
 }
@@ -59,10 +65,29 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            ASCENDC_GUEST_LINE) {
   detail::Load(1, dst, src, p, line);
 }
-template <typename T>
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<T>& p,
               ASCENDC_GUEST_LINE) {
-  detail::Load(2, dst, src, p, line);
+  detail::Load(2 | (defaultConfig.isSetFMatrix ? 0 : ascendc_guest::kKeepFmatrix) |
+                   (defaultConfig.isSetPadding ? 0 : ascendc_guest::kKeepPadding),
+               dst, src, p, line);
+}
+
+inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4], const FmatrixMode& fmatrixMode,
+                       ASCENDC_GUEST_LINE) {
+  ascendc_guest::cube_set_load3d(
+      fmatrixMode == FmatrixMode::FMATRIX_RIGHT ? detail::kFmatrixRight : detail::kFmatrixLeft,
+      static_cast<int64_t>(detail::FmatrixBits(l1H, l1W, padList)), line);
+}
+template <typename T>
+void SetLoadDataPaddingValue(const T padValue, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cube_set_load3d(detail::kPadding, static_cast<int64_t>(detail::PaddingBits(padValue)), line);
+}
+inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cube_set_load3d(detail::kRepeat, static_cast<int64_t>(detail::RepeatBits(repeatParams)), line);
+}
+inline void SetLoadDataBoundary(uint32_t boundaryValue, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cube_set_load3d(detail::kBoundary, boundaryValue, line);
 }
 
 template <typename C, typename A, typename B>
@@ -123,6 +148,11 @@ void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& p,
   ascendc_guest::cube_init_const(ascendc_guest::DtypeOf<T>(), 1, dst.UbAddr(), dst.GetSize(),
                                  static_cast<int32_t>(dst.GetPosition()), &p, line);
 }
+
+inline void SetHF32Mode(bool hf32Mode) { ascendc_guest::cube_set_hf32(0, hf32Mode); }
+inline void SetHF32Mode(HF32Mode mode) { SetHF32Mode(mode == HF32Mode::ENABLE); }
+inline void SetHF32TransMode(bool hf32TransMode) { ascendc_guest::cube_set_hf32(1, hf32TransMode); }
+inline void SetHF32TransMode(HF32TransMode mode) { SetHF32TransMode(mode == HF32TransMode::NEAREST_ZERO); }
 
 template <uint8_t modeId, pipe_t pipe>
 void CrossCoreSetFlag(uint16_t flagId, ASCENDC_GUEST_LINE) {

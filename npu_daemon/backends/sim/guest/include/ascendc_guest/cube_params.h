@@ -93,6 +93,67 @@ struct LoadData3DParamsV2 {
   bool fMatrixCtrl = false;
 };
 
+// The cross-core flag ids the A2 library's own synchronisation uses (asc-devkit dav_c220
+// kernel_operator_sync_impl.h); kernels name them in CrossCoreSetFlag / CrossCoreWaitFlag.
+constexpr uint16_t SYNC_AIV_FLAG = 12;
+constexpr uint16_t SYNC_AIC_FLAG = 11;
+constexpr uint16_t SYNC_AIC_AIV_FLAG = 13;
+constexpr uint16_t SYNC_AIV_ONLY_ALL = 14;
+
+// SetHF32Mode / SetHF32TransMode (asc-devkit kernel_operator_mm_intf.h).
+enum class HF32Mode { ENABLE, DISABLE };
+enum class HF32TransMode { NEAREST_ZERO, NEAREST_EVEN };
+
+// The Load3D registers (asc-devkit kernel_struct_mm.h, kernel_operator_mm_base_impl.h): LoadData 3D v2
+// reads the feature map's l1H, l1W and padList from FMATRIX (left) or FMATRIX_B (right, fMatrixCtrl),
+// its pad value from PADDING and its repeat from L3D_RPT; with isSetFMatrix / isSetPadding (the
+// default) it first writes its own l1H, l1W, padList into the left register and padValue into PADDING.
+enum class FmatrixMode : uint8_t { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
+constexpr uint8_t PAD_SIZE = 4;  // a padList's entries (asc-devkit kernel_utils_constants.h)
+struct IsResetLoad3dConfig {
+  constexpr IsResetLoad3dConfig(const bool isSetFMatrixIn, const bool isSetPaddingIn)
+      : isSetFMatrix(isSetFMatrixIn), isSetPadding(isSetPaddingIn) {}
+  bool isSetFMatrix = true;
+  bool isSetPadding = true;
+};
+constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, true};
+struct LoadDataRepeatParam {
+  LoadDataRepeatParam() {}
+  LoadDataRepeatParam(const uint16_t repeatStrideIn, const uint8_t repeatTimeIn, const uint8_t repeatModeIn)
+      : repeatStride(repeatStrideIn), repeatTime(repeatTimeIn), repeatMode(repeatModeIn) {}
+  uint16_t repeatStride = 0;
+  uint8_t repeatTime = 1;
+  uint8_t repeatMode = 0;
+  uint8_t reserved = 0;
+};
+
+namespace detail {
+// The registers' bits, as the device's set_fmatrix / set_padding / set_l3d_rpt take them.
+enum Load3dReg : int32_t { kFmatrixLeft = 0, kFmatrixRight = 1, kPadding = 2, kRepeat = 3, kBoundary = 4 };
+inline uint64_t FmatrixBits(uint16_t l1H, uint16_t l1W, const uint8_t padList[4]) {
+  uint64_t bits = static_cast<uint64_t>(l1W) | (static_cast<uint64_t>(l1H) << 16);
+  for (int i = 0; i < 4; ++i) bits |= static_cast<uint64_t>(padList[i]) << (32 + 8 * i);
+  return bits;
+}
+// A 16- or 32-bit value's bits; any other size's value twice in the low 16 bits (the load reads
+// the low bytes of its element size).
+template <typename T>
+uint64_t PaddingBits(const T padValue) {
+  if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
+    uint64_t bits = 0;
+    __builtin_memcpy(&bits, &padValue, sizeof(T));
+    return bits;
+  } else {
+    const auto v = static_cast<uint64_t>(padValue);
+    return (v << 8) | (v & 0xFF);
+  }
+}
+inline uint64_t RepeatBits(const LoadDataRepeatParam& p) {
+  return static_cast<uint64_t>(p.repeatStride) | (static_cast<uint64_t>(p.repeatTime) << 16) |
+         (static_cast<uint64_t>(p.repeatMode) << 24);
+}
+}  // namespace detail
+
 struct MmadParams {
   uint16_t m = 0;
   uint16_t n = 0;

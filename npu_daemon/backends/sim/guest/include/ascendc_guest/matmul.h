@@ -33,6 +33,8 @@ ASCENDC_GUEST_IMPORT(matmul_get_c)
 void matmul_get_c(int32_t mm, int32_t sync, int32_t toGm, uint32_t dst, int64_t size, int32_t pos, int32_t enAtomic,
                   int32_t sequential, int32_t line);
 ASCENDC_GUEST_IMPORT(matmul_end) void matmul_end(int32_t mm, int32_t line);
+ASCENDC_GUEST_IMPORT(matmul_set_hf32)
+void matmul_set_hf32(int32_t mm, int32_t enableHF32, int32_t transMode, int32_t line);
 }
 }  // namespace ascendc_guest
 
@@ -93,6 +95,9 @@ class Matmul {
   void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
   // As the native engine's: the message routing it names is not emulated (ascendc_sim/matmul.h).
   void SetSubBlockIdx(uint8_t subBlockIdx) { (void)subBlockIdx; }
+  void SetHF32(bool enableHF32 = false, int32_t transMode = 0, ASCENDC_GUEST_LINE) {
+    ascendc_guest::matmul_set_hf32(id_, enableHF32, transMode, line);
+  }
   void IterateAll(const GlobalTensor<CT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                   bool waitIterateAll = false, bool fakeMsg = false, ASCENDC_GUEST_LINE) {
     (void)enSequentialWrite, (void)waitIterateAll, (void)fakeMsg;
