@@ -31,6 +31,8 @@
 #include "ascendc_sim/adv_norm.h"
 #include "ascendc_sim/adv_softmax_flash.h"
 #include "ascendc_sim/adv_quant.h"
+#include "ascendc_sim/adv_norm_ar.h"
+#include "ascendc_sim/adv_deepnorm.h"
 #include "ascendc_sim/adv_arange.h"
 #include "ascendc_sim/cube_compute.h"
 #include "ascendc_sim/cube_sync.h"
