@@ -365,6 +365,40 @@ inline bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& or
   return true;
 }
 
+// ---- LayerNormGradBeta: shape [B, S, H, originalH] --------------------------------------------
+// Float work buffers: two (a half input's float gamma / beta [H] and its dy / resForGamma rows) or,
+// for float, one; each of [B, S, H] at the most and of [H] at the least.
+inline void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                              const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  (void)isReuseSource;
+  if (srcShape.GetDimNum() < 4) return;
+  const uint64_t bsh = static_cast<uint64_t>(srcShape.GetDim(0)) * srcShape.GetDim(1) * srcShape.GetDim(2);
+  const uint32_t bufs = typeSize == 2 ? 4 : 2;
+  maxValue = static_cast<uint32_t>(bufs * bsh * 4);
+  minValue = static_cast<uint32_t>(bufs * srcShape.GetDim(2) * 4);
+}
+// The stack buffer in floats: for a half input two [H] (float gamma and beta) first and the rest
+// halved between dy and resForGamma; whole rows of it per round (at most B * S), and a tail.
+inline void GetLayerNormGradBetaNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,
+                                             const uint32_t typeSize, const bool isReuseSource,
+                                             optiling::LayerNormGradBetaTiling& t) {
+  (void)isReuseSource;
+  if (srcShape.GetDimNum() < 4) return;
+  const uint32_t b = static_cast<uint32_t>(srcShape.GetDim(0)), s = static_cast<uint32_t>(srcShape.GetDim(1));
+  const uint32_t h = static_cast<uint32_t>(srcShape.GetDim(2)), floats = stackBufferSize / 4;
+  if (h == 0 || floats < 2 * h) return;  // the library asserts: not enough stack buffer
+  const bool b16 = typeSize == 2;
+  const uint32_t bsh = b * s * h, one = std::min(((b16 ? (floats - 2 * h) / 2 : floats) / h) * h, bsh);
+  if (one == 0) return;
+  t.set_stackBufferSize(floats), t.set_bLength(b), t.set_sLength(s), t.set_hLength(h);
+  t.set_originalHLength(static_cast<uint32_t>(srcShape.GetDim(3))), t.set_bshLength(bsh), t.set_bsLength(b * s);
+  t.set_oneCalSize(one), t.set_numberOfTmpBuf(b16 ? 2 : 1), t.set_loopRound(bsh / one);
+  t.set_inputTailSize(bsh % one), t.set_inputTailPos(bsh - bsh % one), t.set_bsTailSize(bsh % one / h);
+  t.set_bshCurLength(one), t.set_bsCurLength(one / h);
+  t.set_gammaTempTensorPos(0), t.set_betaTempTensorPos(b16 ? h : 0), t.set_inputDyTmpTensorPos(b16 ? 2 * h : 0);
+  t.set_resForGammaTmpTensorPos(b16 ? 2 * h + one : 0);
+}
+
 }  // namespace AscendC
 
 #include "ascendc_sim/host_softmax_tiling.h"
