@@ -1,6 +1,6 @@
 // The guest engine's [A, R] normalisation imports (ascendc_guest/adv_norm_ar.h): each call runs the
-// native emulation's NormalizeImpl, LayerNormRstdImpl, WelfordUpdateImpl, WelfordFinalizeImpl or
-// DeepNormImpl,
+// native emulation's NormalizeImpl, LayerNormRstdImpl, WelfordUpdateImpl, WelfordFinalizeImpl,
+// DeepNormImpl or LayerNormGradBetaImpl,
 // so its trace, charge and numerics are the native engine's. Every tensor the guest names is held
 // to its buffer (Local) and the parameter struct copied out of guest memory; the native function
 // then checks the shapes it gives against the tensors.
@@ -121,6 +121,23 @@ void AdvDeepNorm(const Call& c, int32_t basicBlock, int32_t t, uint32_t d, uint3
   });
 }
 
+void AdvLayerNormGradBeta(const Call& c, int32_t t, uint32_t pg, uint32_t pgn, uint32_t pb, uint32_t pbn, uint32_t res,
+                          uint32_t resn, uint32_t dy, uint32_t dyn, uint32_t tmp, uint32_t tmpn, int32_t hasTmp,
+                          uint32_t tilingPtr, int32_t line) {
+  const char* api = "LayerNormGradBeta";
+  const auto tiling = c.Read<LayerNormGradBetaTiling>(tilingPtr, api);
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, float>) {
+      const auto T8 = Named<uint8_t>(hasTmp, tmp, tmpn);
+      LayerNormGradBetaImpl<T>(Local<T>(pg, pgn), Local<T>(pb, pbn), Local<T>(res, resn), Local<T>(dy, dyn),
+                               hasTmp ? &T8 : nullptr, tiling, c.Loc(line));
+    } else {
+      Unsupported(api, t);
+    }
+  });
+}
+
 }  // namespace
 
 void DefineAdvNormImports(wasmtime_linker_t* l) {
@@ -129,6 +146,7 @@ void DefineAdvNormImports(wasmtime_linker_t* l) {
   Import<AdvWelfordUpdate>::Define(l, "adv_welford_update");
   Import<AdvWelfordFinalize>::Define(l, "adv_welford_finalize");
   Import<AdvDeepNorm>::Define(l, "adv_deep_norm");
+  Import<AdvLayerNormGradBeta>::Define(l, "adv_layer_norm_grad_beta");
 }
 
 }  // namespace ascendc_sim::guest

@@ -1,8 +1,8 @@
-// The [A, R] normalisations and DeepNorm on the guest engine (the native side's ascendc_sim/
-// adv_norm_ar.h and adv_deepnorm.h hold the semantics and the charge): LayerNorm returning mean and
-// rstd, Normalize, WelfordUpdate, WelfordFinalize and DeepNorm, each call one import the host serves
-// with the native function after holding every tensor to its buffer. The parameter structs
-// (ascendc_sim/adv_norm_params.h) and DeepNormTiling cross by address. Included by kernel_operator.h.
+// The [A, R] normalisations, DeepNorm and LayerNormGradBeta on the guest engine (the native side's
+// ascendc_sim/adv_norm_ar.h, adv_deepnorm.h and adv_layernormgradbeta.h hold the semantics and the
+// charge): each call one import the host serves with the native function after holding every
+// tensor to its buffer. The parameter structs (ascendc_sim/adv_norm_params.h) and the tiling
+// structs cross by address. Included by kernel_operator.h.
 #pragma once
 
 #include "ascendc_sim/adv_norm_params.h"
@@ -45,10 +45,15 @@ void adv_deep_norm(int32_t basicBlock, Dtype t, uint32_t dst, uint32_t dstSize, 
                    uint32_t rstd, uint32_t rstdSize, uint32_t src, uint32_t srcSize, uint32_t gx, uint32_t gxSize,
                    uint32_t beta, uint32_t betaSize, uint32_t gamma, uint32_t gammaSize, uint32_t tmp, uint32_t tmpSize,
                    int32_t hasTmp, float alpha, float epsilon, const void* tiling, int32_t line);
+ASCENDC_GUEST_IMPORT(adv_layer_norm_grad_beta)
+void adv_layer_norm_grad_beta(Dtype t, uint32_t pdGamma, uint32_t pdGammaSize, uint32_t pdBeta, uint32_t pdBetaSize,
+                              uint32_t res, uint32_t resSize, uint32_t dy, uint32_t dySize, uint32_t tmp,
+                              uint32_t tmpSize, int32_t hasTmp, const void* tiling, int32_t line);
 }
 
 // Plain 4-byte fields on both targets: the bytes the guest hands over are the struct the host reads.
 static_assert(sizeof(DeepNormTiling) == 26 * 4, "DeepNormTiling: 26 words");
+static_assert(sizeof(LayerNormGradBetaTiling) == 20 * 4, "LayerNormGradBetaTiling: 20 words");
 
 template <typename Config>
 constexpr int32_t NormForm(const Config& c, bool tmp) {
@@ -187,6 +192,25 @@ void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal, c
                                ASCENDC_GUEST_NT(meanLocal), ASCENDC_GUEST_NT(rstdLocal), ASCENDC_GUEST_NT(srcLocal),
                                ASCENDC_GUEST_NT(gxLocal), ASCENDC_GUEST_NT(betaLocal), ASCENDC_GUEST_NT(gammaLocal), 0u,
                                0u, 0, static_cast<float>(alpha), static_cast<float>(epsilon), &tiling, line);
+}
+
+// LayerNormGradBeta over [B, S, H] (ascendc_sim/adv_layernormgradbeta.h).
+template <typename T, bool isReuseSource = false>
+void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+                       const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                       const LocalTensor<uint8_t>& sharedTmpBuffer, const LayerNormGradBetaTiling& tiling,
+                       ASCENDC_GUEST_LINE) {
+  ascendc_guest::adv_layer_norm_grad_beta(
+      ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_NT(outputPdGamma), ASCENDC_GUEST_NT(outputPdBeta),
+      ASCENDC_GUEST_NT(resForGamma), ASCENDC_GUEST_NT(inputDy), ASCENDC_GUEST_NT(sharedTmpBuffer), 1, &tiling, line);
+}
+template <typename T, bool isReuseSource = false>
+void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+                       const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                       LayerNormGradBetaTiling& tiling, ASCENDC_GUEST_LINE) {
+  ascendc_guest::adv_layer_norm_grad_beta(ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_NT(outputPdGamma),
+                                          ASCENDC_GUEST_NT(outputPdBeta), ASCENDC_GUEST_NT(resForGamma),
+                                          ASCENDC_GUEST_NT(inputDy), 0u, 0u, 0, &tiling, line);
 }
 
 #undef ASCENDC_GUEST_NT
