@@ -33,6 +33,7 @@
 #include "ascendc_sim/adv_quant.h"
 #include "ascendc_sim/adv_norm_ar.h"
 #include "ascendc_sim/adv_deepnorm.h"
+#include "ascendc_sim/adv_layernormgradbeta.h"
 #include "ascendc_sim/adv_arange.h"
 #include "ascendc_sim/cube_compute.h"
 #include "ascendc_sim/cube_sync.h"
