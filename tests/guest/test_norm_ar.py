@@ -1,7 +1,7 @@
-"""The [A, R] normalisations and DeepNorm on the guest engine (ascendc_guest/adv_norm_ar.h,
-runtime/guest/api_adv_norm.cpp): a kernel of ours calling WelfordUpdate, WelfordFinalize,
-Normalize, LayerNorm's rstd form and DeepNorm gets the native engine's verdict and vector time, its
-latency within a few per cent; and a length past a tensor stops the kernel, not the host."""
+"""The [A, R] normalisations, DeepNorm and LayerNormGradBeta on the guest engine
+(ascendc_guest/adv_norm_ar.h, runtime/guest/api_adv_norm.cpp): a kernel of ours calling each gets
+the native engine's verdict and vector time, its latency within a few per cent; and a length past a
+tensor stops the kernel, not the host."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ LAYOUT = """    LocalTensor<uint8_t> nb = workBuf.Get<uint8_t>();
 # level1/sigmoid's kernel, then Welford over two chunks of 64 (3, then 5 with nRec 1/2): mean 4 and
 # M 2 per element, finalized (rnLength 2, rRec 1/128) to mean 4 and variance 1. Rows of 2 normalised
 # by a given mean 2 (Normalize) and by their own (LayerNorm, mean 2) are 0 with beta 0, as is DeepNorm
-# of 1 * 2 + 2 (mean 4). Each value's error is added to the output, which holds only if every one is
-# right.
+# of 1 * 2 + 2 (mean 4); LayerNormGradBeta of 4 rows of 2 (dy and resForGamma) is 16 and 8. Each
+# value's error is added to the output, which holds only if every one is right.
 NORM_COMPUTE = f"""{SIGMOID_COMPUTE}
 {LAYOUT}
     Duplicate(wm, 0.0f, 128);
@@ -61,9 +61,16 @@ NORM_COMPUTE = f"""{SIGMOID_COMPUTE}
     Add(y, y, ny, mm);
     Add(y, y, ny2, mm);
     Add(y, y, dd, mm);
+    LayerNormGradBetaTiling bt{{}};
+    bt.bLength = 1;
+    bt.sLength = 4;
+    bt.hLength = 32;
+    bt.originalHLength = 32;
+    LayerNormGradBeta<T, false>(ny, ny[32], nx, nx, ntmp, bt);
     PipeBarrier<PIPE_ALL>();
     const float err = (wo.GetValue(0) - 4.0f) + (wo.GetValue(8) - 1.0f) + (ns.GetValue(16) - 2.0f) +
-                      (static_cast<float>(dm.GetValue(0)) - 4.0f);
+                      (static_cast<float>(dm.GetValue(0)) - 4.0f) + (static_cast<float>(ny.GetValue(0)) - 16.0f) +
+                      (static_cast<float>(ny.GetValue(32)) - 8.0f);
     Adds(y, y, static_cast<T>(err), mm);"""
 
 
