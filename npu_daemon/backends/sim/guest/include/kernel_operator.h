@@ -755,6 +755,7 @@ using AscendC::GetTPipePtr;  // kernels call it unqualified, outside `using name
 #include "ascendc_guest/adv.h"
 #include "ascendc_guest/adv_softmax_flash.h"
 #include "ascendc_guest/adv_quant.h"
+#include "ascendc_guest/adv_norm_ar.h"
 #include "ascendc_guest/adv_arange.h"
 #include "ascendc_guest/cube.h"
 #include "ascendc_guest/vec_families.h"

@@ -77,6 +77,7 @@ void DefineImports(wasmtime_linker_t* l) {
   DefineAdvImports(l);
   DefineAdvSoftmaxFlashImports(l);
   DefineAdvQuantImports(l);
+  DefineAdvNormImports(l);
   DefineVecCoreImports(l);
   DefineCubeImports(l);
   DefineMatmulImports(l);

@@ -348,5 +348,6 @@ void DefineInt4Imports(wasmtime_linker_t* l);
 void DefineFp8Imports(wasmtime_linker_t* l);  // api_fp8.cpp
 void DefineAdvSoftmaxFlashImports(wasmtime_linker_t* l);
 void DefineAdvQuantImports(wasmtime_linker_t* l);
+void DefineAdvNormImports(wasmtime_linker_t* l);  // api_adv_norm.cpp
 
 }  // namespace ascendc_sim::guest

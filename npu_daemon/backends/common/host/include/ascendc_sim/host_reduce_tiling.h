@@ -13,28 +13,12 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "ascendc_sim/adv_norm_params.h"
 #include "ascendc_sim/host_context.h"
 
 namespace AscendC {
 
-enum class ReducePattern : uint32_t {
-  AR = 0,
-  RA = 1,
-  R,
-  ARA,
-  ARAR,
-  ARARA,
-  ARARAR,
-  ARARARA,
-  ARARARAR,
-  ARARARARA,
-  RAR,
-  RARA,
-  RARAR,
-  RARARA,
-  RARARAR,
-  RARARARA,
-};
+// ReducePattern: adv_norm_params.h, which the kernel side shares.
 
 namespace sim_reduce {
 

@@ -320,6 +320,85 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
   return true;
 }
 
+// ---- DeepNorm: shape [B, S, H], H 32 B aligned and at most 2040 ---------------------------------
+// Float mean and variance [B, S] beside three float work buffers (two when a float source may be
+// reused): each of the whole [B, S, H] at the most, of one row [H] at the least.
+namespace sim_detail {
+inline uint32_t DeepNormBuffers(uint32_t typeSize, bool isReuseSource) {
+  return isReuseSource && typeSize == sizeof(float) ? 2 : 3;
+}
+}  // namespace sim_detail
+inline bool GetDeepNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                     const bool isBasicBlock, uint32_t& maxValue, uint32_t& minValue) {
+  (void)isBasicBlock;
+  if (srcShape.GetDimNum() != 3) return false;
+  const uint64_t bs = static_cast<uint64_t>(srcShape.GetDim(0)) * srcShape.GetDim(1), h = srcShape.GetDim(2);
+  const uint32_t stats = 2 * sim_detail::Blocks32(bs * 4), bufs = sim_detail::DeepNormBuffers(typeSize, isReuseSource);
+  maxValue = bufs * sim_detail::Blocks32(bs * h * 4) + stats;
+  minValue = bufs * sim_detail::Blocks32(h * 4) + stats;
+  return true;
+}
+// The stack buffer in floats: the mean and variance [B, S] (8-aligned) first, then the work buffers
+// of as many whole rows as fit (at most B * S); loops of that many rows and a tail.
+inline bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
+                                  const uint32_t stackBufferSize, const uint32_t typeSize, const bool isReuseSource,
+                                  const bool isBasicBlock, optiling::DeepNormTiling& t) {
+  (void)isBasicBlock;
+  if (srcShape.GetDimNum() != 3 || originSrcShape.GetDimNum() != 3) return false;
+  const uint32_t b = static_cast<uint32_t>(srcShape.GetDim(0)), s = static_cast<uint32_t>(srcShape.GetDim(1));
+  const uint32_t h = static_cast<uint32_t>(srcShape.GetDim(2)), oh = static_cast<uint32_t>(originSrcShape.GetDim(2));
+  if (h == 0 || oh == 0 || oh > h) return false;
+  const uint32_t bs = b * s, bsh = bs * h, stat = (bs + 7) / 8 * 8, floats = stackBufferSize / 4;
+  const uint32_t bufs = sim_detail::DeepNormBuffers(typeSize, isReuseSource);
+  const uint32_t one = floats > 2 * stat ? std::min((floats - 2 * stat) / bufs / h * h, bsh) : 0;
+  if (one == 0) return false;  // not even one row fits beside the statistics
+  t.set_bLength(b), t.set_sLength(s), t.set_hLength(h), t.set_originalHLength(oh);
+  t.set_inputXSize(bsh), t.set_meanVarSize(bs), t.set_numberOfTmpBuf(bufs);
+  t.set_meanTmpTensorPos(0), t.set_meanTmpTensorSize(stat), t.set_varianceTmpTensorPos(stat),
+      t.set_varianceTmpTensorSize(stat);
+  t.set_tmpBufSize(floats), t.set_oneTmpSize(one), t.set_firstTmpStartPos(2 * stat);
+  t.set_secondTmpStartPos(2 * stat + one), t.set_thirdTmpStartPos(2 * stat + 2 * one);
+  t.set_loopRound(bsh / one), t.set_inputRoundSize(one), t.set_inputTailSize(bsh % one);
+  t.set_inputTailPos(bsh / one * one), t.set_meanVarRoundSize(one / h), t.set_meanVarTailSize(bsh % one / h);
+  t.set_meanVarTailPos(bsh / one * (one / h)), t.set_bshCurLength(one), t.set_bsCurLength(one / h);
+  t.set_lastDimValueBack(1.0f / static_cast<float>(oh));
+  return true;
+}
+
+// ---- LayerNormGradBeta: shape [B, S, H, originalH] --------------------------------------------
+// Float work buffers: two (a half input's float gamma / beta [H] and its dy / resForGamma rows) or,
+// for float, one; each of [B, S, H] at the most and of [H] at the least.
+inline void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                              const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  (void)isReuseSource;
+  if (srcShape.GetDimNum() < 4) return;
+  const uint64_t bsh = static_cast<uint64_t>(srcShape.GetDim(0)) * srcShape.GetDim(1) * srcShape.GetDim(2);
+  const uint32_t bufs = typeSize == 2 ? 4 : 2;
+  maxValue = static_cast<uint32_t>(bufs * bsh * 4);
+  minValue = static_cast<uint32_t>(bufs * srcShape.GetDim(2) * 4);
+}
+// The stack buffer in floats: for a half input two [H] (float gamma and beta) first and the rest
+// halved between dy and resForGamma; whole rows of it per round (at most B * S), and a tail.
+inline void GetLayerNormGradBetaNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,
+                                             const uint32_t typeSize, const bool isReuseSource,
+                                             optiling::LayerNormGradBetaTiling& t) {
+  (void)isReuseSource;
+  if (srcShape.GetDimNum() < 4) return;
+  const uint32_t b = static_cast<uint32_t>(srcShape.GetDim(0)), s = static_cast<uint32_t>(srcShape.GetDim(1));
+  const uint32_t h = static_cast<uint32_t>(srcShape.GetDim(2)), floats = stackBufferSize / 4;
+  if (h == 0 || floats < 2 * h) return;  // the library asserts: not enough stack buffer
+  const bool b16 = typeSize == 2;
+  const uint32_t bsh = b * s * h, one = std::min(((b16 ? (floats - 2 * h) / 2 : floats) / h) * h, bsh);
+  if (one == 0) return;
+  t.set_stackBufferSize(floats), t.set_bLength(b), t.set_sLength(s), t.set_hLength(h);
+  t.set_originalHLength(static_cast<uint32_t>(srcShape.GetDim(3))), t.set_bshLength(bsh), t.set_bsLength(b * s);
+  t.set_oneCalSize(one), t.set_numberOfTmpBuf(b16 ? 2 : 1), t.set_loopRound(bsh / one);
+  t.set_inputTailSize(bsh % one), t.set_inputTailPos(bsh - bsh % one), t.set_bsTailSize(bsh % one / h);
+  t.set_bshCurLength(one), t.set_bsCurLength(one / h);
+  t.set_gammaTempTensorPos(0), t.set_betaTempTensorPos(b16 ? h : 0), t.set_inputDyTmpTensorPos(b16 ? 2 * h : 0);
+  t.set_resForGammaTmpTensorPos(b16 ? 2 * h + one : 0);
+}
+
 }  // namespace AscendC
 
 #include "ascendc_sim/host_softmax_tiling.h"

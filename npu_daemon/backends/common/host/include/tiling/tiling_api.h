@@ -1,5 +1,6 @@
-// Tiling structs of the high-level APIs (SoftMaxTiling, LayerNormTiling, RmsNormTiling) and, on the
-// host, the helpers that fill them and size their temporary buffers.
+// Tiling structs of the high-level APIs (SoftMaxTiling, LayerNormTiling, RmsNormTiling,
+// DeepNormTiling, LayerNormGradBetaTiling) and, on the host, the helpers that fill them and size
+// their temporary buffers.
 //
 // The structs are declared once with the TilingData macros, so the host class and the kernel POD
 // have the same layout; a project's TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, ...) in namespace
@@ -93,6 +94,60 @@ TILING_DATA_FIELD_DEF(uint32_t, tailBshLength);
 TILING_DATA_FIELD_DEF(uint32_t, tailBsLength);
 END_TILING_DATA_DEF;
 
+// DeepNorm's [B, S, H] tiling (asc-devkit's deepnorm_tilingdata.h fields).
+BEGIN_TILING_DATA_DEF(DeepNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+TILING_DATA_FIELD_DEF(float, lastDimValueBack);
+END_TILING_DATA_DEF;
+
+// LayerNormGradBeta's [B, S, H] tiling (asc-devkit's layernorm_grad_beta_tilingdata.h fields).
+BEGIN_TILING_DATA_DEF(LayerNormGradBetaTiling)
+TILING_DATA_FIELD_DEF(uint32_t, stackBufferSize);
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, bshLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsLength);
+TILING_DATA_FIELD_DEF(uint32_t, oneCalSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, bsTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, gammaTempTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, betaTempTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, inputDyTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, resForGammaTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, reserved);
+END_TILING_DATA_DEF;
+
 // The Matmul high-level API's tiling (host: matmul_tiling::MultiCoreMatmulTiling fills it).
 BEGIN_TILING_DATA_DEF(TCubeTiling)
 TILING_DATA_FIELD_DEF(int32_t, usedCoreNum);
@@ -153,11 +208,15 @@ using SoftMaxTiling = optiling::SoftMaxTiling;
 using LayerNormTiling = optiling::LayerNormTiling;
 using LayerNormSeparateTiling = optiling::LayerNormSeparateTiling;
 using RmsNormTiling = optiling::RmsNormTiling;
+using DeepNormTiling = optiling::DeepNormTiling;
+using LayerNormGradBetaTiling = optiling::LayerNormGradBetaTiling;
 using TCubeTiling = optiling::TCubeTiling;
 
 // The same structs by the name the toolkit's kernel_tiling/kernel_tiling.h gives them, which a
 // tiling struct shared by host and kernel names (`AscendC::tiling::TCubeTiling cubeTilingData;`).
 namespace AscendC::tiling {
+using optiling::DeepNormTiling;
+using optiling::LayerNormGradBetaTiling;
 using optiling::LayerNormSeparateTiling;
 using optiling::LayerNormTiling;
 using optiling::RmsNormTiling;
