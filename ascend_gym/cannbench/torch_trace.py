@@ -975,6 +975,45 @@ def _ceil_sizes(x: Sym, w: dict[str, tuple[int, ...]]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _conv(n: int) -> Callable[..., Tensor]:
+    """F.conv1d / conv2d (and torch's): stride, padding (numbers, "valid" or "same"), dilation,
+    groups, an optional bias; the kernel's size is the weight's."""
+
+    def op(
+        x: Any,
+        weight: Any,
+        bias: Any = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: Any = 1,
+    ) -> Tensor:
+        w = _lift(weight)
+        d = _sizes(dilation, n, "dilation")
+        if padding == "valid":
+            before = after = (0,) * n
+        elif padding == "same":
+            if any(v != 1 for v in _sizes(stride, n, "stride")):
+                raise Unsupported(f"conv{n}d with padding='same' and a stride")
+            total = [di * (k - 1) for di, k in zip(d, w.shape[2:])]
+            before = tuple(t // 2 for t in total)
+            after = tuple(t - t // 2 for t in total)
+        elif isinstance(padding, str):
+            raise Unsupported(f"conv{n}d with padding={padding!r}")
+        else:
+            before = after = _sizes(padding, n, "padding")
+        window = {
+            "stride": _sizes(stride, n, "stride"),
+            "padding": before,
+            "after": after,
+            "dilation": d,
+        }
+        b = None if bias is None else _lift(bias)
+        return Tensor(sym.conv(_lift(x), w, b, window, int(groups)))
+
+    return op
+
+
 def _adaptive_pool(fn: str, n: int) -> Callable[..., Tensor]:
     """F.adaptive_avg_pool1d/2d / adaptive_max_pool1d/2d: to 1 (x 1) the plane's mean or max;
     to sizes that divide the input's, windows as wide as their stride."""
@@ -1371,6 +1410,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "adaptive_avg_pool1d": _adaptive_pool("mean", 1),
     "adaptive_max_pool1d": _adaptive_pool("max", 1),
     "max_pool1d": _pooling("max", 1),
+    "conv1d": _conv(1),
+    "conv2d": _conv(2),
     "max_pool2d": _pooling("max", 2),
     "avg_pool1d": _pooling("avg", 1),
     "avg_pool2d": _pooling("avg", 2),
