@@ -828,8 +828,8 @@ def _extreme(fn: str) -> Callable[..., Any]:
     def op(x: Any, dim: Any = None, keepdim: bool = False, **k: Any) -> Any:
         if isinstance(dim, Tensor):  # torch.max(a, b): the element-wise maximum
             return _single(fn)(x, dim)
-        if dim is None:
-            raise Unsupported(f"torch.{fn} over every element")
+        if dim is None:  # over every element: one value, no index
+            return _reduce(fn)(x)
         return _Extremes((_reduce(fn)(x, dim, keepdim), _reduce(f"arg{fn}")(x, dim, keepdim)))
 
     return op
