@@ -895,14 +895,27 @@ def _nll_loss(
 def _cross_entropy(
     x: Any, target: Any, weight: Any = None, *a: Any, reduction: str = "mean", **k: Any
 ) -> Tensor:
-    """F.cross_entropy with class indices: logsumexp of the row less its target's element."""
-    if k.get("label_smoothing"):
-        raise Unsupported("cross_entropy with label_smoothing")
-    if _lift(target).shape == _lift(x).shape:
-        raise Unsupported("cross_entropy with class probabilities")
-    ignore = k.get("ignore_index", -100)
-    nll = _nll_loss(x, target, weight, ignore_index=ignore, reduction="none")
-    return _reduced(_b("add", _logsumexp(x, -1).sym, nll.sym), reduction)
+    """F.cross_entropy of [N, C] logits: with class indices, the row's logsumexp less its
+    target's element; with class probabilities p (the target of x's shape), the row's sum of
+    p * (logsumexp - x). `label_smoothing` e mixes in e times the row's mean term
+    (logsumexp - mean(x)): torch's (1 - e) * loss + e * that."""
+    smooth = k.get("label_smoothing", 0.0)
+    v = _lift(x)
+    if v.ndim != 2:
+        raise Unsupported("cross_entropy of other than [N, C] inputs")
+    lse = _logsumexp(x, -1, keepdim=True).sym
+    if _lift(target).shape == v.shape:
+        if weight is not None:
+            raise Unsupported("cross_entropy with class probabilities and class weights")
+        term = sym.reduce("sum", _b("mul", _lift(target), _b("sub", lse, v)), -1, False, {})
+    else:
+        ignore = k.get("ignore_index", -100)
+        nll = _nll_loss(x, target, weight, ignore_index=ignore, reduction="none")
+        term = _b("add", _logsumexp(x, -1).sym, nll.sym)
+    if smooth:
+        uniform = sym.reduce("mean", _b("sub", lse, v), -1, False, {})
+        term = _b("add", term, _b("mul", sym.lift(smooth), _b("sub", uniform, term)))
+    return _reduced(term, reduction)
 
 
 def _sizes(v: Any, n: int, name: str) -> tuple[int, ...]:

@@ -275,6 +275,10 @@ GOLDENS = [
         {},
     ),
     ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), reduction='sum')", {}),
+    # class probabilities (a target of x's shape) and label smoothing
+    ("F.cross_entropy(x, y.softmax(-1), reduction='none') + F.cross_entropy(x, y.abs())", {}),
+    ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), label_smoothing=0.1, reduction='none')", {}),
+    ("F.cross_entropy(x, y.abs(), label_smoothing=0.2, reduction='sum')", {}),
     # pooling of a whole plane, reductions over the trailing axes
     ("F.adaptive_avg_pool2d(v, 1) + F.adaptive_max_pool2d(v, (1, 1)) * 2", {}),
     ("v - v.mean(dim=(-2, -1), keepdim=True) + torch.amax(v, (2, 3), True)", {}),
