@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.lower import HELPERS, Lowering
-from ascend_gym.dsl.pool import DATA, row_buffers, store_row, ub_check, window_methods
+from ascend_gym.dsl.pool import DATA, WINDOW, row_buffers, store_row, ub_check, window_methods
 
 
 class ConvLowering(Lowering):
@@ -49,18 +49,7 @@ class ConvLowering(Lowering):
             ("uint32_t", "cin", "x's channels"),
             ("uint32_t", "cout", "y's channels"),
             ("uint32_t", "groups", "channel groups"),
-            ("uint32_t", "h", "x's rows a plane (1 for one axis)"),
-            ("uint32_t", "w", "x's last axis"),
-            ("uint32_t", "ho", "y's rows a plane"),
-            ("uint32_t", "wo", "y's last axis"),
-            ("uint32_t", "kh", "the weight's rows"),
-            ("uint32_t", "kw", "the weight's taps along W"),
-            ("uint32_t", "sh", "stride along H"),
-            ("uint32_t", "sw", "stride along W"),
-            ("uint32_t", "ph", "zero rows above"),
-            ("uint32_t", "pw", "zero lanes on the left"),
-            ("uint32_t", "dh", "rows between taps"),
-            ("uint32_t", "dw", "lanes between taps"),
+            *WINDOW,
         ]
 
     def kernel_source(self) -> str:

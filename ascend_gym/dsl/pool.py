@@ -17,6 +17,22 @@ from ascend_gym.dsl.lower import HELPERS, Lowering, check_one_to_one, check_same
 
 DATA = ("float16", "bfloat16", "float32")
 
+# the tiling's window fields a walk of window rows reads (pool and conv kernels)
+WINDOW = [
+    ("uint32_t", "h", "x's rows a plane (1 for one pooled axis)"),
+    ("uint32_t", "w", "x's last axis"),
+    ("uint32_t", "ho", "y's rows a plane"),
+    ("uint32_t", "wo", "y's last axis"),
+    ("uint32_t", "kh", "the window's rows"),
+    ("uint32_t", "kw", "the window's taps along W"),
+    ("uint32_t", "sh", "its stride along H"),
+    ("uint32_t", "sw", "its stride along W"),
+    ("uint32_t", "ph", "padding above and below"),
+    ("uint32_t", "pw", "padding left and right"),
+    ("uint32_t", "dh", "rows between taps"),
+    ("uint32_t", "dw", "lanes between taps"),
+]
+
 
 class PoolLowering(Lowering):
     """A kernel of one pool -> package files."""
@@ -34,18 +50,7 @@ class PoolLowering(Lowering):
     def fields(self) -> list[tuple[str, str, str]]:
         return [
             ("uint32_t", "planes", "planes of [H, W] (the axes before the pooled ones)"),
-            ("uint32_t", "h", "x's rows a plane (1 for one pooled axis)"),
-            ("uint32_t", "w", "x's last axis"),
-            ("uint32_t", "ho", "y's rows a plane"),
-            ("uint32_t", "wo", "y's last axis"),
-            ("uint32_t", "kh", "the window's rows"),
-            ("uint32_t", "kw", "the window's taps along W"),
-            ("uint32_t", "sh", "its stride along H"),
-            ("uint32_t", "sw", "its stride along W"),
-            ("uint32_t", "ph", "padding above and below"),
-            ("uint32_t", "pw", "padding left and right"),
-            ("uint32_t", "dh", "rows between taps"),
-            ("uint32_t", "dw", "lanes between taps"),
+            *WINDOW,
             ("float", "scale", "avg: 1 / the divisor"),
         ]
 
