@@ -828,8 +828,8 @@ def _extreme(fn: str) -> Callable[..., Any]:
     def op(x: Any, dim: Any = None, keepdim: bool = False, **k: Any) -> Any:
         if isinstance(dim, Tensor):  # torch.max(a, b): the element-wise maximum
             return _single(fn)(x, dim)
-        if dim is None:
-            raise Unsupported(f"torch.{fn} over every element")
+        if dim is None:  # over every element: one value, no index
+            return _reduce(fn)(x)
         return _Extremes((_reduce(fn)(x, dim, keepdim), _reduce(f"arg{fn}")(x, dim, keepdim)))
 
     return op
@@ -895,14 +895,27 @@ def _nll_loss(
 def _cross_entropy(
     x: Any, target: Any, weight: Any = None, *a: Any, reduction: str = "mean", **k: Any
 ) -> Tensor:
-    """F.cross_entropy with class indices: logsumexp of the row less its target's element."""
-    if k.get("label_smoothing"):
-        raise Unsupported("cross_entropy with label_smoothing")
-    if _lift(target).shape == _lift(x).shape:
-        raise Unsupported("cross_entropy with class probabilities")
-    ignore = k.get("ignore_index", -100)
-    nll = _nll_loss(x, target, weight, ignore_index=ignore, reduction="none")
-    return _reduced(_b("add", _logsumexp(x, -1).sym, nll.sym), reduction)
+    """F.cross_entropy of [N, C] logits: with class indices, the row's logsumexp less its
+    target's element; with class probabilities p (the target of x's shape), the row's sum of
+    p * (logsumexp - x). `label_smoothing` e mixes in e times the row's mean term
+    (logsumexp - mean(x)): torch's (1 - e) * loss + e * that."""
+    smooth = k.get("label_smoothing", 0.0)
+    v = _lift(x)
+    if v.ndim != 2:
+        raise Unsupported("cross_entropy of other than [N, C] inputs")
+    lse = _logsumexp(x, -1, keepdim=True).sym
+    if _lift(target).shape == v.shape:
+        if weight is not None:
+            raise Unsupported("cross_entropy with class probabilities and class weights")
+        term = sym.reduce("sum", _b("mul", _lift(target), _b("sub", lse, v)), -1, False, {})
+    else:
+        ignore = k.get("ignore_index", -100)
+        nll = _nll_loss(x, target, weight, ignore_index=ignore, reduction="none")
+        term = _b("add", _logsumexp(x, -1).sym, nll.sym)
+    if smooth:
+        uniform = sym.reduce("mean", _b("sub", lse, v), -1, False, {})
+        term = _b("add", term, _b("mul", sym.lift(smooth), _b("sub", uniform, term)))
+    return _reduced(term, reduction)
 
 
 def _sizes(v: Any, n: int, name: str) -> tuple[int, ...]:
@@ -973,6 +986,45 @@ def _ceil_sizes(x: Sym, w: dict[str, tuple[int, ...]]) -> tuple[int, ...]:
         o = -(-(m + 2 * p - d * (k - 1) - 1) // s) + 1
         out.append(o - 1 if (o - 1) * s >= m + p else o)
     return tuple(out)
+
+
+def _conv(n: int) -> Callable[..., Tensor]:
+    """F.conv1d / conv2d (and torch's): stride, padding (numbers, "valid" or "same"), dilation,
+    groups, an optional bias; the kernel's size is the weight's."""
+
+    def op(
+        x: Any,
+        weight: Any,
+        bias: Any = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: Any = 1,
+    ) -> Tensor:
+        w = _lift(weight)
+        d = _sizes(dilation, n, "dilation")
+        if padding == "valid":
+            before = after = (0,) * n
+        elif padding == "same":
+            if any(v != 1 for v in _sizes(stride, n, "stride")):
+                raise Unsupported(f"conv{n}d with padding='same' and a stride")
+            total = [di * (k - 1) for di, k in zip(d, w.shape[2:])]
+            before = tuple(t // 2 for t in total)
+            after = tuple(t - t // 2 for t in total)
+        elif isinstance(padding, str):
+            raise Unsupported(f"conv{n}d with padding={padding!r}")
+        else:
+            before = after = _sizes(padding, n, "padding")
+        window = {
+            "stride": _sizes(stride, n, "stride"),
+            "padding": before,
+            "after": after,
+            "dilation": d,
+        }
+        b = None if bias is None else _lift(bias)
+        return Tensor(sym.conv(_lift(x), w, b, window, int(groups)))
+
+    return op
 
 
 def _adaptive_pool(fn: str, n: int) -> Callable[..., Tensor]:
@@ -1371,6 +1423,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "adaptive_avg_pool1d": _adaptive_pool("mean", 1),
     "adaptive_max_pool1d": _adaptive_pool("max", 1),
     "max_pool1d": _pooling("max", 1),
+    "conv1d": _conv(1),
+    "conv2d": _conv(2),
     "max_pool2d": _pooling("max", 2),
     "avg_pool1d": _pooling("avg", 1),
     "avg_pool2d": _pooling("avg", 2),

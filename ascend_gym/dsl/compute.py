@@ -40,6 +40,11 @@ CMP = {"gt": "GT", "ge": "GE", "lt": "LT", "le": "LE", "eq": "EQ", "ne": "NE"}
 REDUCE = {"sum": "ReduceSum", "mean": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}
 # index reductions: the extreme and its first lane's index (calIndex), the index made a value
 ARG_REDUCE = {"argmax": "ReduceMax", "argmin": "ReduceMin"}
+# a block's running total of its tiles (the scalar unit), and where it starts
+FOLD = {"sum": "{0} += {1}", "mean": "{0} += {1}", "max": "{0} = std::max({0}, {1})"}
+FOLD["min"] = "{0} = std::min({0}, {1})"
+FOLD_START = {"sum": "0.0f", "mean": "0.0f", "max": "-__builtin_huge_valf()"}
+FOLD_START["min"] = "__builtin_huge_valf()"
 
 
 def float_literal(v: float) -> str:
@@ -299,8 +304,8 @@ class ComputeMixin:
                 low.totals += 1
                 v = low.regs[id(n.args[0])].expr
                 emit += [
-                    f"ReduceSum(stat[{j * ROW_SLOT}], {v}, work, len);",
-                    f"total{j} += stat[{j * ROW_SLOT}].GetValue(0);",
+                    f"{REDUCE[n.fn]}(stat[{j * ROW_SLOT}], {v}, work, len);",
+                    FOLD[n.fn].format(f"total{j}", f"stat[{j * ROW_SLOT}].GetValue(0)") + ";",
                 ]
                 low.regs[id(n)] = Reg(f"total{j}")
                 low._release(i)

@@ -517,7 +517,7 @@ class Loop:
                 raise DslError(loc, "a total over the rows takes an fp32 row value of this loop")
             # over every row's value, across blocks (a loss's mean of per-row terms)
             return Value(Node("total", "row", "float", (n,), fn=fn, loop=self, where=loc))
-        if self.kind == "tiles" and op == "accum" and fn in ("sum", "mean"):
+        if self.kind == "tiles" and op == "accum" and fn in ("sum", "mean", "max", "min"):
             op = "total"  # over every element of the loop, across blocks
         elif self.kind != "columns":
             raise DslError(loc, f"{fn} along an axis needs a columns() loop")
@@ -667,6 +667,25 @@ class Pool:
     where: str
 
 
+@dataclass(eq=False)
+class Conv:
+    """out = x convolved with `weight` over its last `axes` axes (1 or 2), torch's conv1d /
+    conv2d: x [..., C_in, *spatial], weight [C_out, C_in / groups, *kernel], an optional `bias`
+    of C_out values; `padding` zeros before each axis (after it, as many as the output's size
+    needs), taps `dilation` apart every `stride`. The kernel's size and the groups (C_in over the
+    weight's second axis) are the shapes'."""
+
+    out: Tensor
+    x: Tensor
+    weight: Tensor
+    bias: Tensor | None
+    axes: int
+    stride: tuple[int, ...]
+    padding: tuple[int, ...]
+    dilation: tuple[int, ...]
+    where: str
+
+
 class Schedule(BaseModel):
     """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
 
@@ -696,6 +715,7 @@ class Kernel:
         self.take: Gather | None = None
         self.rep: Repeat | None = None
         self.pooling: Pool | None = None
+        self.convolution: Conv | None = None
         self.places: list[Place] = []  # writes into an output filled with one value
         self.banded = False  # a rows loop takes triangles of matrices (triu, tril)
         self.sched = Schedule()
@@ -794,7 +814,7 @@ class Kernel:
         jobs = (
             self.mm if kind != "cube" else None,
             self.swap if kind != "swap" else None,
-            *(self.cat, self.take, self.rep, self.pooling),
+            *(self.cat, self.take, self.rep, self.pooling, self.convolution),
         )
         if any(j is not None for j in jobs) or self.slices or self.places:
             raise DslError(
@@ -909,6 +929,37 @@ class Kernel:
         div = None if divisor is None else int(divisor)
         self.pooling = Pool(out, x, kind, n, window, s_, p_, d_, div, loc)
 
+    def conv(
+        self,
+        out: Tensor,
+        x: Tensor,
+        weight: Tensor,
+        bias: Tensor | None = None,
+        stride: Sequence[int] = (1,),
+        padding: Sequence[int] | None = None,
+        dilation: Sequence[int] | None = None,
+    ) -> None:
+        """out = conv(x, weight) (+ bias) over x's last len(stride) axes (1 or 2; torch's
+        conv1d / conv2d, groups from the shapes: C_in over the weight's second axis): per output row, each input channel's window rows
+        copied in, each tap's lanes taken by a `Gather` (a zero lane where the tap falls
+        outside the row) and added times its weight (`Axpy`). `padding`: zeros before each
+        axis; the output's shape says how far the windows go."""
+        loc = _caller()
+        n = len(stride) if isinstance(stride, list | tuple) else 0
+        shape = [
+            tuple(int(v) for v in t) for t in (stride, padding or (0,) * n, dilation or (1,) * n)
+        ]
+        if n not in (1, 2) or any(len(t) != n for t in shape):
+            raise DslError(loc, "conv: stride, padding and dilation of 1 or 2 axes each")
+        s_, p_, d_ = shape
+        if min(*s_, *d_) < 1 or min(p_) < 0:
+            raise DslError(loc, "conv: stride and dilation >= 1, padding >= 0")
+        operands = ((out, True), (x, False), (weight, False))
+        if bias is not None:
+            operands += ((bias, False),)
+        self._one_job(loc, operands, "conv(out, x, weight)")
+        self.convolution = Conv(out, x, weight, bias, n, s_, p_, d_, loc)
+
     def repeat(self, out: Tensor, x: Tensor, axis: int, times: int, interleave: bool) -> None:
         """out = x repeated `times` times along `axis`: each element in a row (`interleave`,
         torch.repeat_interleave) or the whole axis (torch's Tensor.repeat); copies of rows."""
@@ -964,7 +1015,7 @@ class Kernel:
     ) -> None:
         """A matmul, a transpose, a concat, a repeat, slices or places are the whole kernel: no
         loops beside it."""
-        forms = (self.mm, self.swap, self.cat, self.take, self.rep, self.pooling)
+        forms = (self.mm, self.swap, self.cat, self.take, self.rep, self.pooling, self.convolution)
         jobs = [j for j in (*forms, self.slices or None, self.places or None) if j is not None]
         if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:
             raise DslError(

@@ -1,10 +1,11 @@
 """The lowering a DSL kernel takes: its whole-output form (a matmul, with or without an
-epilogue, a transpose, a gather, a pool, a concat or slices: copies) or, otherwise, the element-wise and reduction lowering of lower.py."""
+epilogue, a transpose, a gather, a pool, a conv, a concat or slices: copies) or, otherwise, the element-wise and reduction lowering of lower.py."""
 
 from __future__ import annotations
 
 from ascend_core.package import OperatorPackage, OperatorSpec
 from ascend_gym.dsl.concat import CopyLowering, PermuteLowering, PlaceLowering, RepeatLowering
+from ascend_gym.dsl.conv import ConvLowering
 from ascend_gym.dsl.cube import MatmulLowering
 from ascend_gym.dsl.epilogue import EpilogueLowering
 from ascend_gym.dsl.gather import GatherLowering
@@ -37,6 +38,8 @@ def lower(
         lowering = GatherLowering(kernel, spec)
     elif kernel.pooling is not None:
         lowering = PoolLowering(kernel, spec)
+    elif kernel.convolution is not None:
+        lowering = ConvLowering(kernel, spec)
     elif kernel.cat is not None or kernel.slices:
         lowering = CopyLowering(kernel, spec)
     else:

@@ -17,6 +17,22 @@ from ascend_gym.dsl.lower import HELPERS, Lowering, check_one_to_one, check_same
 
 DATA = ("float16", "bfloat16", "float32")
 
+# the tiling's window fields a walk of window rows reads (pool and conv kernels)
+WINDOW = [
+    ("uint32_t", "h", "x's rows a plane (1 for one pooled axis)"),
+    ("uint32_t", "w", "x's last axis"),
+    ("uint32_t", "ho", "y's rows a plane"),
+    ("uint32_t", "wo", "y's last axis"),
+    ("uint32_t", "kh", "the window's rows"),
+    ("uint32_t", "kw", "the window's taps along W"),
+    ("uint32_t", "sh", "its stride along H"),
+    ("uint32_t", "sw", "its stride along W"),
+    ("uint32_t", "ph", "padding above and below"),
+    ("uint32_t", "pw", "padding left and right"),
+    ("uint32_t", "dh", "rows between taps"),
+    ("uint32_t", "dw", "lanes between taps"),
+]
+
 
 class PoolLowering(Lowering):
     """A kernel of one pool -> package files."""
@@ -34,18 +50,7 @@ class PoolLowering(Lowering):
     def fields(self) -> list[tuple[str, str, str]]:
         return [
             ("uint32_t", "planes", "planes of [H, W] (the axes before the pooled ones)"),
-            ("uint32_t", "h", "x's rows a plane (1 for one pooled axis)"),
-            ("uint32_t", "w", "x's last axis"),
-            ("uint32_t", "ho", "y's rows a plane"),
-            ("uint32_t", "wo", "y's last axis"),
-            ("uint32_t", "kh", "the window's rows"),
-            ("uint32_t", "kw", "the window's taps along W"),
-            ("uint32_t", "sh", "its stride along H"),
-            ("uint32_t", "sw", "its stride along W"),
-            ("uint32_t", "ph", "padding above and below"),
-            ("uint32_t", "pw", "padding left and right"),
-            ("uint32_t", "dh", "rows between taps"),
-            ("uint32_t", "dw", "lanes between taps"),
+            *WINDOW,
             ("float", "scale", "avg: 1 / the divisor"),
         ]
 
@@ -98,14 +103,7 @@ class PoolLowering(Lowering):
                 "    wAl = AlignUp(w, 8u), woPad = AlignUp(wo, 16u);",
                 "    xGm.SetGlobalBuffer((__gm__ T*)x, static_cast<uint64_t>(planes) * h * w);",
                 "    yGm.SetGlobalBuffer((__gm__ T*)y, static_cast<uint64_t>(planes) * ho * wo);",
-                "    // a row of x and its pad lanes (fp32 rows are gathered from in place)",
-                "    pipe.InitBuffer(xQueue, BUFFER_NUM, AlignUp((wAl + 8) * sizeof(T), 32u));",
-                "    pipe.InitBuffer(yQueue, BUFFER_NUM, woPad * sizeof(T));",
-                "    pipe.InitBuffer(rowBuf, (wAl + 8) * sizeof(float));",
-                "    pipe.InitBuffer(offsetBuf, kw * woPad * sizeof(uint32_t));",
-                "    pipe.InitBuffer(tapBuf, woPad * sizeof(float));",
-                "    pipe.InitBuffer(accBuf, woPad * sizeof(float));",
-                "    Offsets();",
+                *row_buffers(),
                 "  }",
                 "  __aicore__ inline void Process() {",
                 "    const uint32_t rows = planes * ho;",
@@ -124,29 +122,7 @@ class PoolLowering(Lowering):
                 "  }",
                 "",
                 " private:",
-                "  // Each tap's byte offsets into an fp32 row: lane j * sw + i * dw - pw, or the",
-                "  // pad lane after the row where that falls outside it. The scalar unit writes",
-                "  // them once; the vector unit waits for it before its first Gather.",
-                "  __aicore__ inline void Offsets() {",
-                "    LocalTensor<uint32_t> off = offsetBuf.Get<uint32_t>();",
-                "    for (uint32_t i = 0; i < kw; ++i) {",
-                "      for (uint32_t j = 0; j < wo; ++j) {",
-                "        const int64_t col = static_cast<int64_t>(j) * sw + i * dw - pw;",
-                "        const uint32_t lane = col < 0 || col >= w ? wAl : static_cast<uint32_t>(col);",
-                "        off.SetValue(i * woPad + j, lane * static_cast<uint32_t>(sizeof(float)));",
-                "      }",
-                "    }",
-                "    event_t ev = static_cast<event_t>(pipe.FetchEventID(HardEvent::S_V));",
-                "    SetFlag<HardEvent::S_V>(ev);",
-                "    WaitFlag<HardEvent::S_V>(ev);",
-                "  }",
-                "  __aicore__ inline void CopyIn(uint64_t at) {",
-                "    LocalTensor<T> xt = xQueue.AllocTensor<T>();",
-                "    DataCopyPad(xt, xGm[at], DataCopyExtParams{1, "
-                "static_cast<uint32_t>(w * sizeof(T)), 0, 0, 0},",
-                "                DataCopyPadExtParams<T>{false, 0, 0, 0});",
-                "    xQueue.EnQue(xt);",
-                "  }",
+                *window_methods(),
                 "  // One input row's taps folded into the output row.",
                 "  __aicore__ inline void Taps(const LocalTensor<float>& acc) {",
                 "    LocalTensor<T> xt = xQueue.DeQue<T>();",
@@ -169,13 +145,7 @@ class PoolLowering(Lowering):
                 "    if constexpr (!IS_MAX) {",
                 "      Muls(acc, acc, scale, wo);",
                 "    }",
-                "    LocalTensor<T> yt = yQueue.AllocTensor<T>();",
-                "    CopyFloat(yt, acc, wo);",
-                "    yQueue.EnQue(yt);",
-                "    yt = yQueue.DeQue<T>();",
-                "    DataCopyPad(yGm[at], yt, DataCopyExtParams{1, "
-                "static_cast<uint32_t>(wo * sizeof(T)), 0, 0, 0});",
-                "    yQueue.FreeTensor(yt);",
+                *store_row(),
                 "  }",
                 "",
                 "  TPipe pipe;",
@@ -227,14 +197,7 @@ class PoolLowering(Lowering):
                 "  uint32_t size = 0;",
                 "  ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), size);",
                 "  if (size == 0) return ge::GRAPH_FAILED;",
-                "  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
-                "  uint64_t ubSize = 0;",
-                "  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
-                "  const uint64_t wAl = (w + 7) / 8 * 8, woPad = (wo + 15) / 16 * 16;",
-                "  // queued x and y rows; the fp32 row, the taps' offsets, a tap and the result",
-                "  const uint64_t bytes = BUFFER_NUM * (((wAl + 8) * size + 31) / 32 * 32 + woPad * size) +",
-                "                         (wAl + 8) * 4 + kw * woPad * 4 + 2 * woPad * 4;",
-                "  if (bytes > ubSize) return ge::GRAPH_FAILED;  // a row longer than UB",
+                *ub_check(),
                 "  tiling.set_planes(static_cast<uint32_t>(planes));",
                 "  tiling.set_h(static_cast<uint32_t>(h));",
                 "  tiling.set_w(static_cast<uint32_t>(w));",
@@ -252,3 +215,76 @@ class PoolLowering(Lowering):
                 *self.host_end(["  context->GetWorkspaceSizes(1)[0] = 0;"]),
             ]
         )
+
+
+def row_buffers() -> list[str]:
+    """Init's buffers for a walk of window rows: the queued x row with its pad lanes, the
+    queued y row, the fp32 row, the taps' offsets, a tap and the accumulated row; then Offsets()."""
+    return [
+        "    // a row of x and its pad lanes (fp32 rows are gathered from in place)",
+        "    pipe.InitBuffer(xQueue, BUFFER_NUM, AlignUp((wAl + 8) * sizeof(T), 32u));",
+        "    pipe.InitBuffer(yQueue, BUFFER_NUM, woPad * sizeof(T));",
+        "    pipe.InitBuffer(rowBuf, (wAl + 8) * sizeof(float));",
+        "    pipe.InitBuffer(offsetBuf, kw * woPad * sizeof(uint32_t));",
+        "    pipe.InitBuffer(tapBuf, woPad * sizeof(float));",
+        "    pipe.InitBuffer(accBuf, woPad * sizeof(float));",
+        "    Offsets();",
+    ]
+
+
+def window_methods() -> list[str]:
+    """Offsets(), the taps' byte offsets written once by the scalar unit, and CopyIn(at), one
+    input row into the queue."""
+    return [
+        "  // Each tap's byte offsets into an fp32 row: lane j * sw + i * dw - pw, or the",
+        "  // pad lane after the row where that falls outside it. The scalar unit writes",
+        "  // them once; the vector unit waits for it before its first Gather.",
+        "  __aicore__ inline void Offsets() {",
+        "    LocalTensor<uint32_t> off = offsetBuf.Get<uint32_t>();",
+        "    for (uint32_t i = 0; i < kw; ++i) {",
+        "      for (uint32_t j = 0; j < wo; ++j) {",
+        "        const int64_t col = static_cast<int64_t>(j) * sw + i * dw - pw;",
+        "        const uint32_t lane = col < 0 || col >= w ? wAl : static_cast<uint32_t>(col);",
+        "        off.SetValue(i * woPad + j, lane * static_cast<uint32_t>(sizeof(float)));",
+        "      }",
+        "    }",
+        "    event_t ev = static_cast<event_t>(pipe.FetchEventID(HardEvent::S_V));",
+        "    SetFlag<HardEvent::S_V>(ev);",
+        "    WaitFlag<HardEvent::S_V>(ev);",
+        "  }",
+        "  __aicore__ inline void CopyIn(uint64_t at) {",
+        "    LocalTensor<T> xt = xQueue.AllocTensor<T>();",
+        "    DataCopyPad(xt, xGm[at], DataCopyExtParams{1, "
+        "static_cast<uint32_t>(w * sizeof(T)), 0, 0, 0},",
+        "                DataCopyPadExtParams<T>{false, 0, 0, 0});",
+        "    xQueue.EnQue(xt);",
+        "  }",
+    ]
+
+
+def store_row() -> list[str]:
+    """The accumulated fp32 row cast to y's dtype and copied out at `at`."""
+    return [
+        "    LocalTensor<T> yt = yQueue.AllocTensor<T>();",
+        "    CopyFloat(yt, acc, wo);",
+        "    yQueue.EnQue(yt);",
+        "    yt = yQueue.DeQue<T>();",
+        "    DataCopyPad(yGm[at], yt, DataCopyExtParams{1, "
+        "static_cast<uint32_t>(wo * sizeof(T)), 0, 0, 0});",
+        "    yQueue.FreeTensor(yt);",
+    ]
+
+
+def ub_check() -> list[str]:
+    """Host lines: the UB a walk of window rows needs (`kw` taps, `size`-byte elements); a
+    row longer than UB fails the tiling."""
+    return [
+        "  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
+        "  uint64_t ubSize = 0;",
+        "  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
+        "  const uint64_t wAl = (w + 7) / 8 * 8, woPad = (wo + 15) / 16 * 16;",
+        "  // queued x and y rows; the fp32 row, the taps' offsets, a tap and the result",
+        "  const uint64_t bytes = BUFFER_NUM * (((wAl + 8) * size + 31) / 32 * 32 + woPad * size) +",
+        "                         (wAl + 8) * 4 + kw * woPad * 4 + 2 * woPad * 4;",
+        "  if (bytes > ubSize) return ge::GRAPH_FAILED;  // a row longer than UB",
+    ]

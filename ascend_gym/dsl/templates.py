@@ -63,6 +63,7 @@ SCHEDULES = {
     "gather": "rows_per_tile=32, buffer_num=2, block_dim=40",
     # an output row a step, the rows of its window queued two deep
     "pool": "buffer_num=2, block_dim=40",
+    "conv": "buffer_num=2, block_dim=40",
 }
 
 
@@ -270,6 +271,8 @@ def draft(
         return _gather(name, description, inputs, out_names, roots)
     if any(s.op == "pool" for s in nodes):
         return _pool(name, description, inputs, out_names, roots)
+    if any(s.op == "conv" for s in nodes):
+        return _conv(name, description, inputs, out_names, roots)
     if any(s.meta.get("flat") for s in nodes):
         _check_flat(nodes, roots)
     inputs = _as_used(inputs, nodes)
@@ -704,6 +707,28 @@ def _pool(name: str, description: str, inputs: dict, outs: list[str], roots: lis
     if m["divisor"] is not None:
         operands += f", divisor={m['divisor']}"
     return _job(name, description, "pool", inputs, outs, operands)
+
+
+def _conv(name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]) -> Draft:
+    """One output that is an input convolved with a weight input (and a bias input): a Gather
+    and an Axpy per tap of each input channel's window rows."""
+    root = _unview(roots[0])
+    if len(roots) != 1 or root.op != "conv":
+        raise Unsupported("a convolution with other work: only inputs convolved")
+    if any(a.op != "input" or a.shape != tuple(inputs[a.name]) for a in root.args):
+        raise Unsupported("a convolution of other than inputs as they are")
+    if list(inputs) != [a.name for a in root.args]:
+        raise Unsupported("a conv kernel reads its data, weight and bias in that order, only them")
+    m = root.meta
+    operands = f"{var(root.args[0].name)}, {var(root.args[1].name)}"
+    if len(root.args) == 3:
+        operands += f", bias={var(root.args[2].name)}"
+    operands += f", stride={m['stride']}"
+    if any(m["padding"]):
+        operands += f", padding={m['padding']}"
+    if any(d != 1 for d in m["dilation"]):
+        operands += f", dilation={m['dilation']}"
+    return _job(name, description, "conv", inputs, outs, operands)
 
 
 def _job(

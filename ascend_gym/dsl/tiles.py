@@ -4,8 +4,8 @@ and its host tiling (one split per loop, the tile from the UB budget).
 
 from __future__ import annotations
 
-from ascend_gym.dsl.compute import LANE_ALIGN, ROW_SLOT, LoopLowering
-from ascend_gym.dsl.lang import DslError, Loop, Store
+from ascend_gym.dsl.compute import FOLD_START, LANE_ALIGN, REDUCE, ROW_SLOT, LoopLowering
+from ascend_gym.dsl.lang import Loop, Store
 
 
 class TilesMixin:
@@ -218,7 +218,7 @@ class TilesMixin:
             "    // One fp32 partial per block and total in the user workspace.",
             "    partialGm.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), "
             f"{len(totals)} * GetBlockNum());",
-            *(f"    total{j} = 0.0f;" for j in range(len(totals))),
+            *(f"    total{j} = {FOLD_START[s.value.fn]};" for j, s in enumerate(totals)),
         ]
 
     def _totals_queues(self, totals: list[Store]) -> list[str]:
@@ -259,8 +259,6 @@ class TilesMixin:
         for j, s in enumerate(totals):
             nm = s.tensor.name
             ty = self.ty(nm)
-            if ty in self.narrow:
-                raise DslError(s.where, f"{nm}: a total into a one-byte tensor is not lowered")
             lines += [
                 "    LocalTensor<float> parts = partsQueue.AllocTensor<float>();"
                 if j == 0
@@ -270,11 +268,12 @@ class TilesMixin:
                 "DataCopyPadExtParams<float>{false, 0, 0, 0});",
                 "    partsQueue.EnQue(parts);",
                 "    parts = partsQueue.DeQue<float>();",
-                "    ReduceSum(stat, parts, work, blocks);",
+                f"    {REDUCE[s.value.fn]}(stat, parts, work, blocks);",
                 *([f"    Muls(stat, stat, 1.0f / {count}, 1);"] if s.value.fn == "mean" else []),
                 "    partsQueue.FreeTensor(parts);",
                 f"    LocalTensor<{ty}> {nm} = totalQueue.AllocTensor<{ty}>();",
-                f"    CopyFloat({nm}, stat, 1);",
+                # a one-byte total (any / all into bool) narrows through half, in the work tile
+                f"    CopyFloat({nm}, stat, {'work.ReinterpretCast<half>(), ' if ty in self.narrow else ''}1);",
                 f"    totalQueue.EnQue({nm});",
                 f"    {nm} = totalQueue.DeQue<{ty}>();",
                 f"    DataCopyPad({nm}Gm, {nm}, DataCopyExtParams{{1, sizeof({ty}), 0, 0, 0}});",

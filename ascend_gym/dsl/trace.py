@@ -22,7 +22,7 @@ class Unsupported(ValueError):
 
 @dataclass(eq=False)
 class Sym:
-    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather, pool, repeat, fill, write, band
+    op: str  # input, const, attr, unary, binary, compare, select, reduce, part, view, transpose, permute, matmul, cat, slice, gather, pool, conv, repeat, fill, write, band
     shape: tuple[int, ...]
     args: tuple[Sym, ...] = ()
     fn: str = ""
@@ -308,7 +308,7 @@ def clip(x: Any, lo: Any, hi: Any, **k: Any) -> Sym:
 def reduce(fn: str, a: Sym, axis: Any, keepdims: bool, extra: dict[str, Any]) -> Sym:
     if extra.get("dtype") is not None or extra.get("out") is not None:
         raise Unsupported(f"{fn} with dtype/out")
-    if axis is None and fn in ("sum", "mean"):  # over every element (keepdims: all ones)
+    if axis is None and fn in ("sum", "mean", "max", "min"):  # every element (keepdims: all ones)
         return Sym("total", (1,) * a.ndim if keepdims else (), (a,), fn=fn)
     if isinstance(axis, tuple | list) and len(axis) == 1:
         axis = axis[0]
@@ -600,6 +600,29 @@ def pool(a: Sym, kind: str, window: dict[str, tuple[int, ...]], divisor: int | N
         raise Unsupported(f"a pooling window larger than {list(a.shape[-n:])}")
     meta = {**window, "kind": kind, "divisor": divisor}
     return Sym("pool", (*a.shape[:-n], *sizes), (a,), meta=meta)
+
+
+def conv(x: Sym, w: Sym, bias: Sym | None, window: dict[str, tuple[int, ...]], groups: int) -> Sym:
+    """torch's conv1d / conv2d over the last n axes of x [..., C_in, *spatial] by w [C_out,
+    C_in / groups, *kernel]: `padding` the zeros before each axis, `after` those after it."""
+    s, p, d, q = (window[f] for f in ("stride", "padding", "dilation", "after"))
+    n = len(s)
+    if w.ndim != n + 2 or x.ndim not in (n + 1, n + 2):
+        raise Unsupported(f"a conv{n}d of {list(x.shape)} by a weight of {list(w.shape)}")
+    cin, cout = x.shape[-n - 1], w.shape[0]
+    if w.shape[1] * groups != cin or cout % groups:
+        raise Unsupported(f"a conv{n}d of {cin} channels by {list(w.shape)} in {groups} groups")
+    if bias is not None and bias.shape != (cout,):
+        raise Unsupported(f"a conv bias of shape {list(bias.shape)} for {cout} channels")
+    sizes = [
+        (m + pi + qi - di * (ki - 1) - 1) // si + 1
+        for m, ki, si, pi, qi, di in zip(x.shape[-n:], w.shape[2:], s, p, q, d)
+    ]
+    if min(sizes) < 1:
+        raise Unsupported(f"a conv window larger than {list(x.shape[-n:])}")
+    args = (x, w) if bias is None else (x, w, bias)
+    meta = {"stride": s, "padding": p, "dilation": d, "groups": groups}
+    return Sym("conv", (*x.shape[: -n - 1], cout, *sizes), args, meta=meta)
 
 
 def narrow(a: Sym, axis: int, start: int, length: int) -> Sym:

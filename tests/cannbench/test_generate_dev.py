@@ -4,7 +4,9 @@ attributes of every type, bfloat16- and int32-only case sets, int8 and int64 out
 scales, views that broadcast a row or a column, matmuls with transposed operands and
 element-wise epilogues, transposes, concatenations, slices and
 gathers along the last axis, index reductions, running products, pooling of a plane and by
-windows, einsum, norms over trailing axes, any/all into bool outputs, each generated, compiled and run on every case
+windows, einsum, norms over trailing axes, any/all into bool outputs (with and without dim),
+convolutions (conv1d / conv2d: groups, stride, padding, dilation, bias), cross_entropy with class
+probabilities or label smoothing, each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -72,7 +74,8 @@ TASKS = {
 
 
 # the forms added after the default tier's time was spent: pooling windows, einsum, norms over
-# trailing axes, any/all (the slow tier)
+# trailing axes, any/all, convolutions, cross_entropy with probabilities or smoothing (the slow
+# tier)
 SLOW_TASKS = {
     "level1/max_pool2d_pad": 2,  # F.max_pool2d, padding 1: a Gather per tap, -inf pad lanes
     "level1/avg_pool1d_stride": 2,  # F.avg_pool1d, stride 2, padding counted (bf16 too)
@@ -84,6 +87,12 @@ SLOW_TASKS = {
     "level2/layer_norm_hw": 2,  # F.layer_norm over [H, W], a weight of that shape
     "level1/any_dim": 2,  # torch.any(x > t, dim): a Compare per row, its max stored as a bool
     "level1/all_mid": 2,  # torch.all along a middle axis: a columns loop's min into a bool
+    "level1/any_all_whole": 2,  # any / all without dim: a tiles loop's max / min into a bool
+    "level1/conv1d_depthwise": 2,  # F.conv1d, groups = channels, a bias: a Gather + Axpy per tap
+    "level1/conv1d_same_groups": 2,  # padding='same', dilation 2, two groups, an unbatched case
+    "level2/conv2d_bias_stride": 2,  # F.conv2d 3 x 3, stride 2, padding 1, a bias
+    "level2/cross_entropy_probs": 2,  # class probabilities: sum(p * (logsumexp - x)) a row
+    "level2/cross_entropy_smooth": 2,  # label_smoothing 0.1: the uniform term mixed in
 }
 
 
@@ -99,7 +108,7 @@ def test_generated_kernels_pass_every_case(tmp_path):
 
 
 @pytest.mark.slow
-def test_pooling_einsum_plane_norms_and_any_all_pass_every_case(tmp_path):
+def test_pooling_einsum_plane_norms_any_all_convolutions_and_losses_pass_every_case(tmp_path):
     _all_correct(SLOW_TASKS, tmp_path, "cb-gen-dev-slow")
 
 

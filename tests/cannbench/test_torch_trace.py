@@ -6,6 +6,7 @@ documents, before any kernel is generated from it."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -125,7 +126,33 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         return np.take(a[0], range(start, start + s.shape[s.axis]), axis=s.axis)
     if s.op == "pool":
         return _pooled(a[0], s.meta, s.shape)
+    if s.op == "conv":
+        return _conved(a, s.meta, s.shape)
     raise AssertionError(s.op)
+
+
+def _conved(a: list[np.ndarray], m: dict, shape: tuple[int, ...]) -> np.ndarray:
+    """A convolution by its definition: per output channel, its group's input channels' taps
+    (strided slices of the input, zeros before and after it) times their weights, plus the bias."""
+    x, w = a[0], a[1]
+    n = w.ndim - 2
+    cin, cout = x.shape[-n - 1], w.shape[0]
+    groups, out = cin // w.shape[1], np.zeros(shape)
+    widths = [(0, 0)] * (x.ndim - n) + [
+        (p, 2 * k * d) for p, k, d in zip(m["padding"], w.shape[2:], m["dilation"])
+    ]
+    padded = np.pad(x, widths)
+    for o in range(cout):
+        g = o // (cout // groups)
+        for c in range(w.shape[1]):
+            for tap in np.ndindex(*w.shape[2:]):
+                region = [slice(None)] * (x.ndim - n - 1) + [g * w.shape[1] + c]
+                for t, d, st, on in zip(tap, m["dilation"], m["stride"], shape[-n:], strict=True):
+                    region.append(slice(t * d, t * d + st * (on - 1) + 1, st))
+                out[(..., o) + (slice(None),) * n] += w[(o, c, *tap)] * padded[tuple(region)]
+    if len(a) == 3:
+        out += a[2].reshape(cout, *(1,) * n)
+    return out
 
 
 def _pooled(x: np.ndarray, m: dict, shape: tuple[int, ...]) -> np.ndarray:
@@ -248,6 +275,10 @@ GOLDENS = [
         {},
     ),
     ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), reduction='sum')", {}),
+    # class probabilities (a target of x's shape) and label smoothing
+    ("F.cross_entropy(x, y.softmax(-1), reduction='none') + F.cross_entropy(x, y.abs())", {}),
+    ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), label_smoothing=0.1, reduction='none')", {}),
+    ("F.cross_entropy(x, y.abs(), label_smoothing=0.2, reduction='sum')", {}),
     # pooling of a whole plane, reductions over the trailing axes
     ("F.adaptive_avg_pool2d(v, 1) + F.adaptive_max_pool2d(v, (1, 1)) * 2", {}),
     ("v - v.mean(dim=(-2, -1), keepdim=True) + torch.amax(v, (2, 3), True)", {}),
@@ -259,6 +290,8 @@ GOLDENS = [
     # any / all along an axis: the mask's max / min as 1 and 0
     ("torch.any(x > 1, dim=-1, keepdim=True) * y + torch.all(y > -2, 0) * x", {}),
     ("(z != 0).all(dim=1).sum(-1, keepdim=True) + torch.any(z < -1, 1, True).sum(1)", {}),
+    # without dim: one value over every element; max / min of every element likewise
+    ("torch.any(x > 1) * 2 + (y > -2).all() + x.max() - torch.amin(y, (0, 1))", {}),
 ]
 
 
@@ -367,9 +400,45 @@ def test_pooling_windows_compute_what_torch_does_and_are_a_pool_program(expr, li
     assert line in offline_draft(pkg).source
 
 
+CONVS = [
+    (
+        "F.conv1d(z, w1, b, padding=2, groups=5)",
+        "k.conv(out, z, w1, bias=b, stride=(1,), padding=(2,))",
+    ),
+    ("torch.conv1d(z, w3, stride=2, dilation=2)", "k.conv(out, z, w3, stride=(2,), dilation=(2,))"),
+    ("F.conv1d(z, w3, padding='same', dilation=3)", "padding=(3,), dilation=(3,))"),
+    ("F.conv2d(v, w2, None, (2, 1), 1)", "k.conv(out, v, w2, stride=(2, 1), padding=(1, 1))"),
+    ("F.conv2d(v, w2, padding='valid')", "k.conv(out, v, w2, stride=(1, 1))"),
+]
+
+
+@pytest.mark.parametrize(("expr", "line"), CONVS, ids=[c[0] for c in CONVS])
+def test_convolutions_compute_what_torch_does_and_are_a_conv_program(expr, line):
+    shapes = {"z": [3, 5, 16], "v": [2, 3, 8, 10], "w1": [5, 1, 4], "w3": [4, 5, 3]}
+    shapes |= {"w2": [6, 3, 3, 2], "b": [5]}
+    names = [n for n in shapes if re.search(rf"\b{n}\b", expr)]
+    pkg = _golden(expr, {}, {n: shapes[n] for n in names})
+    rng = np.random.default_rng(7)
+    values = {n: rng.uniform(-2, 2, shapes[n]) for n in names}
+    (root,) = sym.trace(numpy_view(pkg), {n: tuple(shapes[n]) for n in names}, [])
+    scope: dict = {}
+    exec(pkg.files["golden.py"], scope)
+    want = scope["g"](*(torch.from_numpy(values[n]) for n in names)).numpy()
+    np.testing.assert_allclose(evaluate(root, values, {}), want, rtol=1e-6, atol=1e-7)
+    assert line in offline_draft(pkg).source
+
+
+def test_a_convolution_with_other_work_is_refused_with_its_reason():
+    pkg = _golden("F.relu(F.conv1d(z, w))", {}, {"z": [3, 5, 16], "w": [4, 5, 3]})
+    with pytest.raises(sym.Unsupported, match="a convolution with other work"):
+        offline_draft(pkg)
+
+
 @pytest.mark.parametrize(
     ("expr", "why"),
     [
+        ("F.conv1d(z, w3, padding='same', stride=2)", "padding='same' and a stride"),
+        ("F.conv1d(z, w3, groups=5)", "in 5 groups"),
         ("F.avg_pool2d(v, 3, 2, 1, count_include_pad=False)", "count_include_pad=False"),
         ("F.max_pool2d(v, 3, 2, 0, 1, True)", "ceil_mode=True keeping a partial window"),
         ("F.adaptive_avg_pool2d(v, 3)", r"adaptive pooling of \[8, 10\] to \[3, 3\]"),
@@ -380,8 +449,8 @@ def test_pooling_windows_compute_what_torch_does_and_are_a_pool_program(expr, li
         ("torch.einsum('ij,ij->ij', p, p)", "not a product of matrices"),
     ],
 )
-def test_pooling_and_einsum_beyond_the_forms_are_unsupported(expr, why):
-    shapes = {"v": [2, 3, 8, 10], "p": [8, 8], "q": [3, 8, 8]}
+def test_pooling_conv_and_einsum_beyond_the_forms_are_unsupported(expr, why):
+    shapes = {"v": [2, 3, 8, 10], "p": [8, 8], "q": [3, 8, 8], "z": [3, 5, 16], "w3": [4, 5, 3]}
     pkg = _golden(expr, {}, shapes)
     with pytest.raises(sym.Unsupported, match=why):
         sym.trace(numpy_view(pkg), {n: tuple(s) for n, s in shapes.items()}, [])
