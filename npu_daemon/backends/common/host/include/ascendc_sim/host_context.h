@@ -354,6 +354,14 @@ class PlatFormInfos {
       case LocalMemType::HBM:
         key = "hbm_bytes";
         break;
+      // The fixpipe buffer and the bias table: AICoreSpec's fb0_size and bt_size, which asc-devkit's
+      // GetCoreMemSize reads for CoreMemType::FB and BT (the same preset parameters answer both).
+      case LocalMemType::FB:
+        key = "fb_bytes";
+        break;
+      case LocalMemType::BT:
+        key = "bt_bytes";
+        break;
       default:
         break;
     }

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <string>
 
 #include "ascendc_sim/host_context.h"
 #include "platform/soc_spec.h"
@@ -63,9 +62,6 @@ class PlatformAscendC {
     fe::PlatFormInfos().GetLocalMemSize(static_cast<fe::LocalMemType>(type), size);
     if (type == CoreMemType::UB || type == CoreMemType::L1) size -= Int("ub_reserved_bytes");
     if (type == CoreMemType::UB) size -= reservedUb_;
-    // The fixpipe buffer and the bias table: the platform's AICoreSpec keys, as documented.
-    if (type == CoreMemType::FB) size = AICoreSpec("fb0_size");
-    if (type == CoreMemType::BT) size = AICoreSpec("bt_size");
   }
   void GetCoreMemBw(CoreMemType type, uint64_t& bw) const {
     bw = type == CoreMemType::HBM ? static_cast<uint64_t>(ascendc_sim::SocParamInt("hbm_gbps")) : 0;
@@ -96,11 +92,6 @@ class PlatformAscendC {
  private:
   uint32_t reservedUb_ = 0;
   static uint32_t Int(const char* key) { return static_cast<uint32_t>(ascendc_sim::SocParamInt(key)); }
-  static uint64_t AICoreSpec(const char* key) {
-    std::string value;
-    fe::PlatFormInfos().GetPlatformResWithLock("AICoreSpec", key, value);
-    return value.empty() ? 0 : std::stoull(value);
-  }
 };
 
 class PlatformAscendCManager {
