@@ -596,14 +596,14 @@ def test_the_aoe_tuning_registry_registers_describes_and_round_trips_json(kernel
     fields; the bank key registry keeps an operator's convert, parse and load functions, and a
     key struct goes to JSON text and back (a field of the wrong JSON type fails the load)."""
     code = """using namespace tuningtiling;
-  auto t = TuningTilingClassFactory::CreateTilingDataInstance("MatMulT");
-  t->FromJson(nlohmann::json::parse(R"({"m_dim": 4, "n_dim": 6})"));
-  nlohmann::json back; t->ToJson(back);
-  auto mm = std::static_pointer_cast<MmTuner>(t);
+  auto tuner = TuningTilingClassFactory::CreateTilingDataInstance("MatMulT");
+  tuner->FromJson(nlohmann::json::parse(R"({"m_dim": 4, "n_dim": 6})"));
+  nlohmann::json back; tuner->ToJson(back);
+  auto mm = std::static_pointer_cast<MmTuner>(tuner);
   p[0] = mm->m_dim * 10 + mm->n_dim;
-  p[1] = back.at("n_dim").get<int64_t>() * 100 + t->GetItemInfo().size() * 10 +
+  p[1] = back.at("n_dim").get<int64_t>() * 100 + tuner->GetItemInfo().size() * 10 +
          (TuningTilingClassFactory::CreateTilingDataInstance("Other") == nullptr);
-  p[2] = std::string(t->GetClassName().GetString()) == "MmTuner";
+  p[2] = std::string(tuner->GetClassName().GetString()) == "MmTuner";
   const auto& info = OpBankKeyFuncRegistryV2::RegisteredOpFuncInfoV2().at("MatMulT");
   ge::AscendString text;
   const bool parsed = info.GetBankKeyParseFuncV2()(std::make_shared<MmArgs>(MmArgs{64, 32, true}), sizeof(MmArgs), text);
