@@ -40,6 +40,13 @@ _DTYPES = re.compile(
     r"\bthis->(?:Input|Output)\(\s*\"\w+\"\s*\)[^;]*?\.DataType\(\s*\{([^}]*)\}", re.S
 )
 _TILING_DATA = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(")
+_KERNEL_TILING_STRUCT = re.compile(
+    r"\b(?:REGISTER_TILING_DEFAULT\s*\(|REGISTER_TILING_FOR_TILINGKEY\s*\([^,;]*,"
+    r"|GET_TILING_DATA(?:_PTR)?_WITH_STRUCT\s*\()\s*(\w+)"
+)
+_STRUCT_DEFINED = re.compile(
+    r"\b(?:struct|class)\s+(?:alignas\s*\(\s*\d+\s*\)\s*)?(\w+)\s*(?:final\s*)?[{:]"
+)
 _ENTRY = re.compile(r"__global__\s+(?:__aicore__\s+)?void\s+(\w+)\s*\(")
 # Host files that are not the tiling: graph-mode inference and protos, the aclnn / l0 API layers.
 _HOST_SKIP = ("_infershape", "_infer_shape", "_infer_datatype", "_proto", "aclnn_", "_l0.")
@@ -739,19 +746,39 @@ def reached_tiling_header(package: OperatorPackage) -> str | None:
     """The first header the host tiling source reaches through its includes, as the compiler
     finds them (the package's tree/ files through the build's include roots too), that defines
     tiling data: where the device build takes the TilingData the tiling registers from (ops-nn's
-    foreach tilings include a class header of foreach_utils/ whose own header defines it)."""
-    seen, todo = set(), [package.host_path]
+    foreach tilings include a class header of foreach_utils/ whose own header defines it).
+    Where none declares it with BEGIN_TILING_DATA_DEF, the first that defines a struct the
+    kernel reads its tiling as (`kernel_tiling_structs`): the plain-struct tiling data of
+    current CANN, which host and kernel share by including one header."""
+    reached = _reached_headers(package)
+    if found := next((p for p, t in reached if _TILING_DATA.search(t)), None):
+        return found
+    names = kernel_tiling_structs(package.files[package.kernel_path])
+    return next((p for p, t in reached if names & set(_STRUCT_DEFINED.findall(t))), None)
+
+
+def _reached_headers(package: OperatorPackage) -> list[tuple[str, str]]:
+    """(path, text) of the files the host tiling source includes, directly or not, in the
+    breadth-first order the includes reach them."""
+    seen, todo, reached = {package.host_path}, [package.host_path], []
     while todo:
         path = todo.pop(0)
         text = package.files[path]
-        if path != package.host_path and _TILING_DATA.search(text):
-            return path
+        if path != package.host_path:
+            reached.append((path, text))
         for spelled in kernel_view.INCLUDE.findall(text):
             found = kernel_view.resolve_include(package, path, spelled)
             if found and found not in seen:
                 seen.add(found)
                 todo.append(found)
-    return None
+    return reached
+
+
+def kernel_tiling_structs(kernel: str) -> set[str]:
+    """The structs a kernel source reads its tiling data as: the default it registers
+    (REGISTER_TILING_DEFAULT, REGISTER_TILING_FOR_TILINGKEY) and the ones it copies the tiling
+    into by name (GET_TILING_DATA_WITH_STRUCT, GET_TILING_DATA_PTR_WITH_STRUCT)."""
+    return set(_KERNEL_TILING_STRUCT.findall(kernel))
 
 
 @functools.lru_cache(maxsize=8)

@@ -217,7 +217,6 @@ _OPBASE = (
 )
 _HCCL = "CANN's HCCL communication API (MC2, across chips: the simulator models one chip)"
 _C_API = "asc-devkit's C API (the asc_* intrinsics of c_api/asc_simd.h; the simulator emulates the C++ API)"
-_TUNING = "CANN's registry of the AOE tuning tool (tiling descriptions the tuner reads, not used to run an op)"
 _PACKAGES = {
     "atvoss/": _OPBASE,
     "op_common/atvoss/": _OPBASE,
@@ -225,7 +224,6 @@ _PACKAGES = {
     "hccl/": _HCCL,
     "lib/hccl/": _HCCL,
     "c_api/": _C_API,
-    "register/tuning_": _TUNING,
 }
 # The compilers' one line for an include not found: g++ `path:l:c: fatal error: NAME: No such file
 # or directory`, clang `path:l:c: fatal error: 'NAME' file not found`.

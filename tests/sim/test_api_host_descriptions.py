@@ -196,3 +196,28 @@ def test_the_log_and_error_headers_of_cann_and_the_op_base(kernel):
   if (p[2] < 0) REPORT_INNER_ERR_MSG("E89999", "never %d", 2);"""
     # GetCoreNum: the vector cores of the fixture's SoC, the 910B4's 40
     assert tiling_words(kernel, includes, code)[:6] == [0, 0, 89999, 40, 0, 1]
+
+
+def test_expand_dims_storage_shape_and_format_as_exe_graph_documents(kernel):
+    """gert::ExpandDimsType from a string and a packed mask, both Expand forms (a shape short of
+    the axes it does not expand fails), StorageShape's origin and storage shapes, StorageFormat
+    with its expand type, and the context's required-input description and tensor shape."""
+    code = """auto digits = [](const gert::Shape& s) { int64_t v = 0; for (size_t i = 0; i < s.GetDimNum(); ++i) v = v * 10 + s[i]; return v; };
+  gert::Shape out;
+  gert::ExpandDimsType("1100").Expand(gert::Shape{5, 7}, out); p[0] = digits(out);
+  gert::ExpandDimsType("0101").Expand(gert::Shape{5, 7}, out); p[1] = digits(out);
+  gert::Shape inPlace{5, 7}; gert::ExpandDimsType("0101").Expand(inPlace); p[2] = digits(inPlace);
+  const gert::ExpandDimsType none("0000");
+  p[3] = (none.Expand(gert::Shape{5}, out) == ge::GRAPH_FAILED) * 10 + none.GetFullSize();
+  gert::ExpandDimsType((int64_t{2} << 56) | 1).Expand(gert::Shape{9}, out); p[4] = digits(out);
+  gert::StorageShape ss({2, 3}, {1, 2, 3});
+  p[5] = ss.GetOriginShape().GetDimNum() * 100 + ss.GetStorageShape().GetDimNum() * 10 + (ss.GetShape() == ss.GetOriginShape());
+  const gert::StorageFormat sf(ge::FORMAT_NCHW, ge::FORMAT_NC1HWC0, gert::ExpandDimsType("1100"));
+  const gert::StorageFormat copy = sf;
+  p[6] = sf.GetOriginFormat() * 1000 + sf.GetStorageFormat() * 100 + sf.GetExpandDimsType().GetFullSize() * 10 +
+         (sf == copy && sf != gert::StorageFormat());
+  p[7] = (ctx->GetRequiredInputDesc(0) == ctx->GetInputDesc(0)) * 100 +
+         (ge::GetPrimaryFormat(ctx->GetInputDesc(0)->GetStorageFormat()) == ge::FORMAT_ND) * 10 +
+         ctx->GetInputTensor(0)->GetShape().GetStorageShape().GetDimNum();"""
+    words = tiling_words(kernel, "", code)
+    assert words == [1157, 5171, 5171, 14, 19, 231, 341, 111]

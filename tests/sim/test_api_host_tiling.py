@@ -565,3 +565,55 @@ def test_a_tiling_record_forged_by_the_tiling_is_refused(kernel, monkeypatch):
     r = kernel("", {"x": np.zeros(8, np.float32)}, {"z": ("int64", (2,))}, host=host)
     assert r.status == "RUNTIME_ERROR"
     assert "the tiling process sent a malformed tiling record (tiling data size)" in r.message
+
+
+TUNING_DECLS = """#include "register/tuning_tiling_registry.h"
+#include "register/tuning_bank_key_registry.h"
+namespace tuningtiling {
+#pragma pack(push, 1)
+struct MmArgs { int64_t m; int64_t k; bool trans; };
+#pragma pack(pop)
+DECLARE_STRUCT_RELATE_WITH_OP_V2(MatMulT, MmArgs, m, k, trans);
+BEGIN_TUNING_TILING_DEF(MmTuner)
+  TUNING_TILING_DATA_FIELD_DEF(uint32_t, m_dim);
+  TUNING_TILING_DATA_FIELD_DEF(uint32_t, n_dim);
+END_TUNING_TILING_DEF
+DECLARE_SCHEMA(MmTuner, FIELD(MmTuner, m_dim), FIELD(MmTuner, n_dim));
+REGISTER_TUNING_TILING_CLASS(MatMulT, MmTuner);
+}  // namespace tuningtiling
+static bool MmKey(const gert::TilingContext*, std::shared_ptr<void>& args, size_t& len) {
+  args = std::make_shared<tuningtiling::MmArgs>();
+  len = sizeof(tuningtiling::MmArgs);
+  return true;
+}
+REGISTER_OP_BANK_KEY_CONVERT_FUN_V2(MatMulT, MmKey);
+"""
+
+
+def test_the_aoe_tuning_registry_registers_describes_and_round_trips_json(kernel):
+    """metadef's tuning registry: the factory makes the class registered for an operator type
+    (null for another), a description reads and writes its schema's fields as JSON and lists its
+    fields; the bank key registry keeps an operator's convert, parse and load functions, and a
+    key struct goes to JSON text and back (a field of the wrong JSON type fails the load)."""
+    code = """using namespace tuningtiling;
+  auto tuner = TuningTilingClassFactory::CreateTilingDataInstance("MatMulT");
+  tuner->FromJson(nlohmann::json::parse(R"({"m_dim": 4, "n_dim": 6})"));
+  nlohmann::json back; tuner->ToJson(back);
+  auto mm = std::static_pointer_cast<MmTuner>(tuner);
+  p[0] = mm->m_dim * 10 + mm->n_dim;
+  p[1] = back.at("n_dim").get<int64_t>() * 100 + tuner->GetItemInfo().size() * 10 +
+         (TuningTilingClassFactory::CreateTilingDataInstance("Other") == nullptr);
+  p[2] = std::string(tuner->GetClassName().GetString()) == "MmTuner";
+  const auto& info = OpBankKeyFuncRegistryV2::RegisteredOpFuncInfoV2().at("MatMulT");
+  ge::AscendString text;
+  const bool parsed = info.GetBankKeyParseFuncV2()(std::make_shared<MmArgs>(MmArgs{64, 32, true}), sizeof(MmArgs), text);
+  std::shared_ptr<void> loaded; size_t len = 0;
+  const bool loadedOk = info.GetBankKeyLoadFuncV2()(loaded, len, text);
+  p[3] = parsed * 100 + loadedOk * 10 + (std::string(text.GetString()) == R"({"k":32,"m":64,"trans":true})");
+  p[4] = std::static_pointer_cast<MmArgs>(loaded)->m * 1000 + len;
+  p[5] = info.GetBankKeyLoadFuncV2()(loaded, len, R"({"m": "x", "k": 1, "trans": false})") * 10 +
+         info.GetBankKeyLoadFuncV2()(loaded, len, "not json");
+  std::shared_ptr<void> key; size_t keyLen = 0;
+  p[6] = info.GetBankKeyConvertFuncV2()(ctx, key, keyLen) * 100 + keyLen;"""
+    words = tiling_words(kernel, TUNING_DECLS, code)
+    assert words[:7] == [46, 621, 1, 111, 64017, 0, 117]

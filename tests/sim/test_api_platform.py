@@ -120,3 +120,18 @@ def test_platform_infos_report_whole_memories_and_ascendc_what_is_left(kernel):
   ctx->GetPlatformInfo()->GetLocalMemSize(fe::LocalMemType::L0_C, whole); p[2] = whole;"""
     words = tiling_words(kernel, '#include "platform/platform_infos_def.h"\n', code)
     assert words[:3] == [196608, 196608 - 256, 128 * 1024]
+
+
+def test_fixpipe_buffer_and_bias_table_sizes_are_the_platforms_aicore_spec(kernel):
+    """CoreMemType::FB and ::BT read AICoreSpec's fb0_size and bt_size (asc-devkit's
+    PlatformAscendC), the A2 preset's 2 KB fixpipe buffer and 1 KB bias table; the enum keeps the
+    documented values (FB 7, BT 8)."""
+    code = """platform_ascendc::PlatformAscendC plat(ctx->GetPlatformInfo());
+  uint64_t fb = 0, bt = 0; std::string spec;
+  plat.GetCoreMemSize(platform_ascendc::CoreMemType::FB, fb);
+  plat.GetCoreMemSize(platform_ascendc::CoreMemType::BT, bt);
+  p[0] = fb; p[1] = bt;
+  p[2] = static_cast<int64_t>(platform_ascendc::CoreMemType::FB) * 10 + static_cast<int64_t>(platform_ascendc::CoreMemType::BT);
+  p[3] = ctx->GetPlatformInfo()->GetPlatformResWithLock("AICoreSpec", "bt_size", spec) ? std::stoll(spec) : -1;"""
+    words = tiling_words(kernel, "#include <string>\n", code)
+    assert words[:4] == [2048, 1024, 78, 1024]

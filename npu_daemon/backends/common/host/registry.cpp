@@ -102,7 +102,9 @@ const std::map<std::string, std::map<std::string, std::string>>& PlatformKeys() 
         {"l1_size", "l1_bytes"},
         {"l0_a_size", "l0ab_bytes"},
         {"l0_b_size", "l0ab_bytes"},
-        {"l0_c_size", "l0c_bytes"}}},
+        {"l0_c_size", "l0c_bytes"},
+        {"fb0_size", "fb_bytes"},
+        {"bt_size", "bt_bytes"}}},
   };
   return keys;
 }
@@ -218,6 +220,40 @@ namespace gert {
 void Shape::SetDimNum(size_t n) { dims_.resize(n, 1); }
 void Shape::AppendDim(int64_t v) { dims_.push_back(v); }
 bool Shape::operator==(const Shape& o) const { return dims_ == o.dims_; }
+
+ge::graphStatus ExpandDimsType::Expand(const Shape& shape, Shape& out) const {
+  if (shape.GetDimNum() == size_) {
+    out = shape;
+    return ge::GRAPH_SUCCESS;
+  }
+  std::vector<int64_t> dims;
+  size_t next = 0;
+  for (AxisIndex axis = 0; axis < size_; ++axis) {
+    if (IsExpandIndex(axis)) {
+      dims.push_back(1);
+    } else if (next < shape.GetDimNum()) {
+      dims.push_back(shape.GetDim(next++));
+    } else {
+      return ge::GRAPH_FAILED;  // fewer dims than the axes it does not expand
+    }
+  }
+  while (next < shape.GetDimNum()) dims.push_back(shape.GetDim(next++));
+  out = Shape(std::move(dims));
+  return ge::GRAPH_SUCCESS;
+}
+
+ge::graphStatus ExpandDimsType::Expand(Shape& shape) const {
+  size_t left = shape.GetDimNum();
+  if (left == size_) return ge::GRAPH_SUCCESS;
+  while (shape.GetDimNum() < size_) shape.AppendDim(1);
+  for (size_t axis = size_; axis-- > 0;) {
+    if (IsExpandIndex(axis) || left == 0 || left - 1 >= axis) continue;
+    shape.SetDim(axis, shape.GetDim(left - 1));
+    shape.SetDim(left - 1, 1);
+    --left;
+  }
+  return ge::GRAPH_SUCCESS;
+}
 ge::graphStatus InferDataTypeContext::SetOutputDataType(size_t i, ge::DataType t) {
   if (outputs_.size() <= i) outputs_.resize(i + 1, ge::DT_UNDEFINED);
   outputs_[i] = t;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <type_traits>
 #include <utility>
@@ -188,6 +189,10 @@ class AscendString {
   AscendString(const char* s) : s_(s ? s : "") {}
   const char* GetString() const { return s_.c_str(); }
   size_t GetLength() const { return s_.size(); }
+  // Ordered and hashed by its characters, as graph/ascend_string.h documents (registries key by it).
+  bool operator<(const AscendString& o) const { return s_ < o.s_; }
+  bool operator==(const AscendString& o) const { return s_ == o.s_; }
+  bool operator!=(const AscendString& o) const { return s_ != o.s_; }
 
  private:
   std::string s_;
@@ -309,12 +314,19 @@ inline int64_t GetSizeInBytes(int64_t n, DataType t) {
 
 }  // namespace ge
 
+namespace std {
+template <>
+struct hash<ge::AscendString> {
+  size_t operator()(const ge::AscendString& s) const { return hash<string>()(s.GetString()); }
+};
+}  // namespace std
+
 namespace ascendc_sim {
 int64_t SocParamInt(const char* key);
 }  // namespace ascendc_sim
 
 namespace fe {
-enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, FB = 7, BT = 8, RESERVED };
 
 // The SoC's memories as its platform description lists them (the SoC preset here): whole sizes,
 // before PlatformAscendC takes off what the runtime keeps back.
@@ -341,6 +353,14 @@ class PlatFormInfos {
         break;
       case LocalMemType::HBM:
         key = "hbm_bytes";
+        break;
+      // The fixpipe buffer and the bias table: AICoreSpec's fb0_size and bt_size, which asc-devkit's
+      // GetCoreMemSize reads for CoreMemType::FB and BT (the same preset parameters answer both).
+      case LocalMemType::FB:
+        key = "fb_bytes";
+        break;
+      case LocalMemType::BT:
+        key = "bt_bytes";
         break;
       default:
         break;
@@ -402,10 +422,46 @@ class Shape {
   std::vector<int64_t> dims_;
 };
 
+// Which axes a shape of fewer dims than its format's takes as 1 (exe_graph's expand_dims_type.h):
+// the full rank and a mask of the expanded axes, from a string ("1100": axes 0 and 1 are added)
+// or a packed reshape-type mask (the rank above bit 56, the mask in the low byte).
+class ExpandDimsType {
+ public:
+  using AxisIndex = uint64_t;
+  static constexpr size_t kMaxExpandSize = 56;
+  ExpandDimsType() = default;
+  explicit ExpandDimsType(const char* type) {
+    const size_t n = type == nullptr ? 0 : std::strlen(type);
+    if (n > kMaxExpandSize) return;
+    size_ = n;
+    for (AxisIndex i = 0; i < n; ++i)
+      if (type[i] == '1') SetExpandIndex(i);
+  }
+  explicit ExpandDimsType(int64_t reshapeTypeMask) {
+    const uint64_t packed = static_cast<uint64_t>(reshapeTypeMask);
+    if (packed == 0 || (packed >> kMaxExpandSize) > kMaxExpandSize) return;
+    size_ = packed >> kMaxExpandSize;
+    mask_ = packed & 0xffULL;
+  }
+  bool operator==(const ExpandDimsType& o) const { return size_ == o.size_ && mask_ == o.mask_; }
+  AxisIndex GetFullSize() const { return size_; }
+  void SetExpandIndex(AxisIndex i) { mask_ |= uint64_t{1} << i; }
+  bool IsExpandIndex(AxisIndex i) const { return (mask_ >> i) & 1u; }
+  // `shape` at the full rank: a 1 at each expanded axis, its own dims in order at the others.
+  ge::graphStatus Expand(const Shape& shape, Shape& out) const;
+  // In place: padded with 1s, its dims moved to the axes that are not expanded, from the last.
+  ge::graphStatus Expand(Shape& shape) const;
+
+ private:
+  uint64_t size_ = 0, mask_ = 0;
+};
+
 class StorageShape {
  public:
   StorageShape() = default;
   explicit StorageShape(const Shape& s) : origin_(s), storage_(s) {}
+  StorageShape(std::initializer_list<int64_t> origin, std::initializer_list<int64_t> storage)
+      : origin_(origin), storage_(storage) {}
   const Shape& GetOriginShape() const { return origin_; }
   const Shape& GetShape() const { return origin_; }  // the origin shape, as metadef's StorageShape
   const Shape& GetStorageShape() const { return storage_; }
@@ -423,14 +479,25 @@ class StorageShape {
 // the packages give.
 class StorageFormat {
  public:
+  StorageFormat() = default;
+  StorageFormat(ge::Format origin, ge::Format storage, const ExpandDimsType& expand = ExpandDimsType())
+      : origin_(origin), storage_(storage), expand_(expand) {}
   ge::Format GetOriginFormat() const { return origin_; }
   ge::Format GetStorageFormat() const { return storage_; }
   void SetOriginFormat(ge::Format f) { origin_ = f; }
   void SetStorageFormat(ge::Format f) { storage_ = f; }
+  ExpandDimsType GetExpandDimsType() const { return expand_; }
+  void SetExpandDimsType(const ExpandDimsType& e) { expand_ = e; }
+  ExpandDimsType& MutableExpandDimsType() { return expand_; }
+  bool operator==(const StorageFormat& o) const {
+    return origin_ == o.origin_ && storage_ == o.storage_ && expand_ == o.expand_;
+  }
+  bool operator!=(const StorageFormat& o) const { return !(*this == o); }
 
  private:
   ge::Format origin_ = ge::FORMAT_ND;
   ge::Format storage_ = ge::FORMAT_ND;
+  ExpandDimsType expand_;
 };
 
 class CompileTimeTensorDesc {
@@ -439,7 +506,11 @@ class CompileTimeTensorDesc {
   const StorageFormat& GetFormat() const { return format_; }
   ge::Format GetOriginFormat() const { return format_.GetOriginFormat(); }
   ge::Format GetStorageFormat() const { return format_.GetStorageFormat(); }
+  ExpandDimsType GetExpandDimsType() const { return format_.GetExpandDimsType(); }
   void SetDataType(ge::DataType t) { dtype_ = t; }
+  void SetOriginFormat(ge::Format f) { format_.SetOriginFormat(f); }
+  void SetStorageFormat(ge::Format f) { format_.SetStorageFormat(f); }
+  void SetExpandDimsType(const ExpandDimsType& e) { format_.SetExpandDimsType(e); }
 
  private:
   ge::DataType dtype_ = ge::DT_UNDEFINED;
@@ -460,12 +531,14 @@ class Tensor {
   std::vector<uint8_t> data_;
   const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
   const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
+  const StorageShape& GetShape() const { return shape_; }
   int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
   ge::DataType GetDataType() const { return dtype_; }
   // Its formats (exe_graph/runtime/tensor.h): ND, the one format the packages give.
   const StorageFormat& GetFormat() const { return format_; }
   ge::Format GetOriginFormat() const { return format_.GetOriginFormat(); }
   ge::Format GetStorageFormat() const { return format_.GetStorageFormat(); }
+  ExpandDimsType GetExpandDimsType() const { return format_.GetExpandDimsType(); }
   StorageShape shape_;
   ge::DataType dtype_ = ge::DT_UNDEFINED;
   StorageFormat format_;

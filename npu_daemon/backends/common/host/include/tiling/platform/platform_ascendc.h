@@ -15,7 +15,7 @@ const char* SocParamStr(const char* key);
 
 namespace platform_ascendc {
 
-enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, RESERVED };
+enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, FB, BT, RESERVED };
 enum class ReservedSize { RESERVED_SIZE_8K = 0, RESERVED_SIZE_16K, RESERVED_SIZE_32K };
 // Every SoC the toolkit names, in its order (a tiling compares with the ones it has branches for);
 // the simulated part is ASCEND910B.
