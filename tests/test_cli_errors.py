@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -18,7 +19,7 @@ from ascend_core import suite
 from ascend_core.protocol import DEFAULT_SOC, Status
 from ascend_gym import bench, metrics
 from ascend_gym.cli import INTERRUPTED
-from ascend_gym.client import FIRST_USE_NOTICE, LocalDaemon
+from ascend_gym.client import FIRST_USE_NOTICE
 from ascend_gym.policies import StepRecord
 from ascend_gym.records import SweepConfig, SweepRecord
 
@@ -44,6 +45,14 @@ def assert_usage_error(done: subprocess.CompletedProcess, *words: str) -> str:
     for word in words:
         assert word in lines[0], lines[0]
     return lines[0]
+
+
+def dead_address() -> str:
+    """The endpoint of a daemon that is gone: a loopback port nothing listens on (as a stopped
+    daemon's is), without starting and stopping one."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"tcp://127.0.0.1:{s.getsockname()[1]}"
 
 
 def package_copy(tmp_path: Path) -> Path:
@@ -164,8 +173,7 @@ def test_help_documents_every_option_and_the_exit_codes():
 # with one (6 s on an idle machine), the slow run with the other too.
 @pytest.mark.parametrize("flag", ["--daemons", pytest.param("--daemon", marks=pytest.mark.slow)])
 def test_a_dead_daemon_stops_bench_before_any_result(tmp_path, flag):
-    with LocalDaemon(workers=1) as d:
-        address = d.address
+    address = dead_address()
     # The only daemon is gone: the sweep must not start, score anything or print a table.
     out = tmp_path / "sweep"
     args = (
@@ -235,8 +243,7 @@ def test_an_interrupted_sweep_stops_cleanly_and_resumes(tmp_path, daemon, ctrl_c
 
 
 def test_a_task_whose_daemon_dies_is_an_infrastructure_failure_not_a_result():
-    with LocalDaemon(workers=1) as d:
-        address = d.address
+    address = dead_address()
     record, best = bench.run_one(
         "random", "op://ascend-ops-v1/level1/add", 0, 2, address, DEFAULT_SOC, "t-infra/a1", {}
     )

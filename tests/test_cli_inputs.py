@@ -17,46 +17,47 @@ from npu_daemon.service.store import Store
 from tests.test_cli_errors import assert_usage_error, cli, package_copy
 
 
-def test_a_copy_of_a_suite_operator_is_judged_by_the_spec_and_reference_it_carries(tmp_path):
+def test_a_copy_of_a_suite_operator_is_judged_by_the_spec_and_reference_it_carries(
+    tmp_path, daemon
+):
     root = package_copy(tmp_path)
     reference = root / "reference.py"
     reference.write_text(reference.read_text().replace("x + y", "x - y"))
-    done = cli("eval", str(root))
+    done = cli("eval", str(root), "--daemon", daemon)
     assert done.returncode == 1 and "WRONG_ANSWER" in done.stdout, done.stdout
     assert "OK" not in done.stdout.splitlines()[0]
 
 
-def test_a_copy_with_a_missing_reference_function_is_not_judged_as_the_suite_operator(tmp_path):
+def test_a_copy_with_a_missing_reference_function_is_not_judged_as_the_suite_operator(
+    tmp_path, daemon
+):
     root = package_copy(tmp_path)
     spec = root / "op.toml"
     spec.write_text(
         spec.read_text().replace('reference = "reference:add"', 'reference = "reference:nope"')
     )
-    done = cli("eval", str(root))
+    done = cli("eval", str(root), "--daemon", daemon)
     assert done.returncode != 0 and "OK" not in done.stdout.splitlines()[0], done.stdout
 
 
-def test_a_copy_with_mismatched_shapes_is_not_judged_as_the_suite_operator(tmp_path):
+def test_a_copy_with_mismatched_shapes_is_not_judged_as_the_suite_operator(tmp_path, daemon):
     root = package_copy(tmp_path)
     spec = root / "op.toml"
     tail = "shapes = { x = [3, 1000], y = [3, 1000] }"
     assert tail in spec.read_text()
     spec.write_text(spec.read_text().replace(tail, "shapes = { x = [3, 1000], y = [3, 500] }"))
-    done = cli("eval", str(root))
+    done = cli("eval", str(root), "--daemon", daemon)
     assert done.returncode != 0 and "OK" not in done.stdout.splitlines()[0], done.stdout
 
 
-def test_optimize_on_a_rejected_baseline(tmp_path):
+def test_optimize_on_a_rejected_baseline(tmp_path, daemon):
     root = package_copy(tmp_path)
     reference = root / "reference.py"
     reference.write_text(reference.read_text().replace("x + y", "x - y"))
     out = tmp_path / "out"
-    assert_usage_error(
-        cli("optimize", str(root), "--policy", "random", "--budget", "1", "--out", str(out)),
-        "baseline",
-        "does not pass",
-        "WRONG_ANSWER",
-    )
+    args = ("optimize", str(root), "--policy", "random", "--budget", "1", "--out", str(out))
+    done = cli(*args, "--daemon", daemon)
+    assert_usage_error(done, "baseline", "does not pass", "WRONG_ANSWER")
     record = json.loads((out / "result.json").read_text())  # the run's record, as a bench's
     assert (record["ok"], record["failure"]) == (False, "operator")
 

@@ -33,16 +33,18 @@ def one_new_tiling(messages: list[dict]) -> str:
 @pytest.mark.parametrize(
     "policy", ["bon", "ascendoptimizer", pytest.param("openevolve", marks=pytest.mark.slow)]
 )
-def test_a_dead_endpoint_is_an_infrastructure_failure_not_a_result(policy):
+def test_a_dead_endpoint_is_an_infrastructure_failure_not_a_result(policy, daemon):
     done = cli(
-        "optimize", "level1/add", "--policy", policy, "--budget", "2", "--base-url", DEAD, *RETRY
-    )
+        "optimize", "level1/add", "--policy", policy, "--budget", "2", "--base-url", DEAD, *RETRY,
+        "--daemon", daemon,
+    )  # fmt: skip
     line = assert_usage_error(done, "model endpoint", DEAD, "0 of 2 evaluations")
     assert "speedup" not in done.stdout, line
 
 
-def test_a_replay_miss_is_an_infrastructure_failure(tmp_path):
+def test_a_replay_miss_is_an_infrastructure_failure(tmp_path, daemon):
     args = ("optimize", "level1/add", "--policy", "bon", "--budget", "2", "--base-url", DEAD)
+    args += ("--daemon", daemon)
     done = cli(*args, "--llm-cache", str(tmp_path), "--llm-cache-mode", "replay")
     assert_usage_error(done, "replay miss")
 
@@ -116,10 +118,10 @@ def test_generate_with_an_endpoint_and_no_model_is_refused():
     assert_usage_error(done, "--base-url without --model")
 
 
-def test_bank_build_with_a_dead_endpoint_is_an_infrastructure_failure(tmp_path):
+def test_bank_build_with_a_dead_endpoint_is_an_infrastructure_failure(tmp_path, daemon):
     done = cli(
         "bank", "build", "--ops", "level1/add", "--base-url", DEAD, "--out", str(tmp_path / "b"),
-        "--max-tried", "1", "--workers", "1", "--embedder", "tfidf", *RETRY,
+        "--max-tried", "1", "--workers", "1", "--embedder", "tfidf", *RETRY, "--daemon", daemon,
     )  # fmt: skip
     assert_usage_error(done, "model endpoint", DEAD, "short")
 

@@ -20,13 +20,14 @@ def test_an_own_operator_without_a_level_in_its_address_is_grouped_by_its_spec(t
     assert metrics.level_groups([str(root)], [record]) == [("1", [str(root)])]
 
 
-def test_a_sweep_of_own_operators_reports_the_failing_one_as_failed(tmp_path):
+def test_a_sweep_of_own_operators_reports_the_failing_one_as_failed(tmp_path, daemon):
     good = package_copy(tmp_path / "good")
     bad = package_copy(tmp_path / "bad")
     reference = bad / "reference.py"
     reference.write_text(reference.read_text().replace("x + y", "x - y"))  # the baseline fails
     out = tmp_path / "out"
     args = ("bench", "--ops", f"{good},{bad}", "--policies", "random", "--budget", "1")
+    args += ("--daemons", daemon)  # the session's (bench's own daemon: test_cli_model.py)
     for _ in range(2):  # the rerun retries the failed task and prints the table again
         done = cli(*args, "--out", str(out), "--parallel", "1", "--report")
         assert done.returncode == 1, done.stderr
@@ -104,11 +105,11 @@ def test_a_case_dtype_the_spec_does_not_declare_is_refused(tmp_path):
     )
 
 
-def test_a_reference_importing_torch_runs_or_names_the_modules_it_may_import(tmp_path):
+def test_a_reference_importing_torch_runs_or_names_the_modules_it_may_import(tmp_path, daemon):
     root = package_copy(tmp_path)
     reference = root / "reference.py"
     reference.write_text("import torch\n" + reference.read_text())
-    done = cli("eval", str(root))
+    done = cli("eval", str(root), "--daemon", daemon)
     if done.returncode != 0:  # torch outside what a sandboxed reference may load
         assert "REJECTED" in done.stdout and "No module named" in done.stdout, done.stdout
         assert "a reference may import only numpy, numpy.ma" in done.stdout, done.stdout

@@ -55,7 +55,7 @@ class SignedBest:
         return PolicyResult.of_episode(self.name, view, seed, trajectory=trajectory)
 
 
-@pytest.fixture()
+@pytest.fixture(scope="module")  # one daemon for the module's runs (distinct run ids)
 def fixed_daemon():
     with LocalDaemon(workers=2, extra_args=["--case-secret", SECRET]) as d:
         yield d.address
@@ -95,7 +95,7 @@ def test_optimize_says_its_faster_best_fails_on_fresh_inputs(fixed_daemon):
     paths = [str(Path(__file__).parent), *filter(None, [os.environ.get("PYTHONPATH")])]
     done = cli(
         "optimize", "level1/add", "--policy", "test_recheck:SignedBest", "--budget", "3",
-        "--daemon", fixed_daemon, "--run-id", "t-recheck/a1",
+        "--daemon", fixed_daemon, "--run-id", "t-recheck/a3",
         env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -128,7 +128,7 @@ def test_replies_without_choices_are_a_named_retried_fault():
 
 
 @pytest.mark.parametrize("policy", ["bon", "ascendoptimizer"])
-def test_a_model_with_nothing_new_ends_the_task_with_its_result(policy, tmp_path):
+def test_a_model_with_nothing_new_ends_the_task_with_its_result(policy, tmp_path, daemon):
     from agents.llm.server import ChatServer, answering
     from tests.test_cli_errors import cli
 
@@ -141,7 +141,7 @@ def test_a_model_with_nothing_new_ends_the_task_with_its_result(policy, tmp_path
     with ChatServer(answering(answer)) as model:
         done = cli(
             "optimize", "level1/add", "--policy", policy, "--budget", "4",
-            "--base-url", model.base_url, "--out", str(out),
+            "--base-url", model.base_url, "--out", str(out), "--daemon", daemon,
         )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "max_calls_per_evaluation = 8" in done.stdout, done.stdout

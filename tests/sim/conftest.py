@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from concurrent import futures
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -156,11 +157,16 @@ def run_kernel(
     work = root  # the compilers run in the package directory
     rt = build.ensure_runtime()
     macros = {f"DTYPE_{k.upper()}": ASCENDC_TYPES[d] for k, d in all_dtypes.items()}
-    try:
-        tiling_so, _ = build.build_tiling(pkg, work, rt, 120)
-        kernel_so, _ = build_kernel(pkg, macros, work, rt, 120)
-    except build.BuildError as e:
-        return KernelRun("COMPILE_ERROR", e.log)
+    # The tiling and the kernel compile side by side (as the daemon builds them); a failure is
+    # reported as the sequential build would, the tiling's first.
+    with futures.ThreadPoolExecutor(2) as pool:
+        tiling = pool.submit(build.build_tiling, pkg, work, rt, 120)
+        kernel = pool.submit(build_kernel, pkg, macros, work, rt, 120)
+        try:
+            tiling_so, _ = tiling.result()
+            kernel_so, _ = kernel.result()
+        except build.BuildError as e:
+            return KernelRun("COMPILE_ERROR", e.log)
     for k, a in arrays.items():
         a.tofile(work / f"in_{k}.bin")
     p = list(params) + [0] * (8 - len(params))
