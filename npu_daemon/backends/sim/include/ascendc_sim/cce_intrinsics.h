@@ -198,21 +198,6 @@ inline uint32_t UbAddrOfWord(uint32_t word, const char* api, const SrcLoc& loc) 
   return word;
 }
 
-// vsel mode 2: lane e of repeat r takes src0 where bit r * lanes + e of the mask at UB byte `bitsAddr`
-// is set, else src1. The intrinsic finds the address in CMPMASK's low word; the guest engine's
-// import passes it already resolved, as a UB byte address, never as this emulation's pointer.
-template <typename T>
-void VselByMaskAt(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint32_t bitsAddr, uint8_t repeat,
-                  const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
-  const Lanes l = RegisterMaskLanes<T>(repeat, loc);
-  const uint64_t end = static_cast<uint64_t>(bitsAddr) + MaskBytes(l);
-  ASCENDC_SIM_CHECK(end <= CurrentCore().Local().Size(LocalBuf::kUB), loc,
-                    "vsel mode 2: the mask [%u, %llu) is not in the UB", bitsAddr,
-                    static_cast<unsigned long long>(end));
-  const AscendC::LocalTensor<T> b = UbFrom<T>(src1, loc);
-  SelectByBits("vsel", UbFrom<T>(dst, loc), UbFrom<T>(src0, loc), &b, T{}, bitsAddr, false, l, p, loc);
-}
-
 }  // namespace ascendc_sim
 
 // ---- set_cmpmask: load the 128-bit CMPMASK register from the UB (read by vsel) --------------------
@@ -244,20 +229,22 @@ __aicore__ inline void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ U* src1,
     return vsel(dst, src0, reinterpret_cast<__ubuf__ T*>(src1), repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep,
                 src1Rep, loc);
   }
+  const ascendc_sim::Lanes l = ascendc_sim::RegisterMaskLanes<T>(repeat, loc);
   const uint64_t* reg = ascendc_sim::CurrentCore().Registers().cmpMask;
+  const AscendC::LocalTensor<T> d = ascendc_sim::UbFrom<T>(dst, loc), a = ascendc_sim::UbFrom<T>(src0, loc);
   if (mode == SELMODE::VSEL_TENSOR_TENSOR_MODE) {
     ASCENDC_SIM_CHECK((std::is_same_v<T, U>), loc, "vsel mode 2: src1 is a tensor of the destination's type");
+    const AscendC::LocalTensor<T> b = ascendc_sim::UbFrom<T>(src1, loc);
     const uint32_t bitsAddr = ascendc_sim::UbAddrOfWord(static_cast<uint32_t>(reg[0]), "vsel mode 2 mask address", loc);
-    return ascendc_sim::VselByMaskAt(dst, src0, reinterpret_cast<__ubuf__ T*>(src1), bitsAddr, repeat, p, loc);
+    ascendc_sim::SelectByBits("vsel", d, a, &b, T{}, bitsAddr, false, l, p, loc);
+  } else {
+    ASCENDC_SIM_CHECK(mode == SELMODE::VSEL_TENSOR_SCALAR_MODE, loc, "vsel: mode %u is not 0, 1 or 2", selMode);
+    T scalar;
+    std::memcpy(&scalar, reg, sizeof(T));
+    ascendc_sim::SelectByBits("vsel", d, a, static_cast<const AscendC::LocalTensor<T>*>(nullptr), scalar,
+                              ascendc_sim::UbAddrOf(reinterpret_cast<uintptr_t>(src1), "vsel mode 1 mask", loc), false,
+                              l, p, loc);
   }
-  ASCENDC_SIM_CHECK(mode == SELMODE::VSEL_TENSOR_SCALAR_MODE, loc, "vsel: mode %u is not 0, 1 or 2", selMode);
-  const ascendc_sim::Lanes l = ascendc_sim::RegisterMaskLanes<T>(repeat, loc);
-  const AscendC::LocalTensor<T> d = ascendc_sim::UbFrom<T>(dst, loc), a = ascendc_sim::UbFrom<T>(src0, loc);
-  T scalar;
-  std::memcpy(&scalar, reg, sizeof(T));
-  ascendc_sim::SelectByBits("vsel", d, a, static_cast<const AscendC::LocalTensor<T>*>(nullptr), scalar,
-                            ascendc_sim::UbAddrOf(reinterpret_cast<uintptr_t>(src1), "vsel mode 1 mask", loc), false, l,
-                            p, loc);
 }
 
 // ---- vgather: lane e of repeat r takes the element at UB byte address srcBase + offsets[r * lanes + e]
