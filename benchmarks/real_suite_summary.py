@@ -9,7 +9,8 @@ group (its provenance, or `naive` for baselines slow by design) and in all, the 
 many qualify, their median bench latency, the kernel body's share of the summed latency and how
 many bench cases the body dominates; then the qualified operators whose launch head takes half
 their bench time or more, and the operators that did not qualify, by status. The latencies are
-the simulator's (the default engine, `sim`), under the default timing protocol.
+the simulator's (the default engine, `sim-guest`, which `suite materialise` runs), under the
+default timing protocol.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import sys
 from collections import defaultdict
 
 from ascend_core import suite
-from ascend_core.protocol import DEFAULT_TIMING_PROTOCOL
+from ascend_core.protocol import DEFAULT_BACKEND, DEFAULT_TIMING_PROTOCOL
 from ascend_gym import report
 from ascend_gym.corpus import defined
 
@@ -37,7 +38,7 @@ def main() -> int:
     total = len(defined.load_definition(args.suite).ops)
     print(
         f"{args.suite}: {len(outcomes)} of {total} operators evaluated; simulated latencies "
-        f"(sim engine, {DEFAULT_TIMING_PROTOCOL}), head = the model's launch head\n"
+        f"({DEFAULT_BACKEND} engine, {DEFAULT_TIMING_PROTOCOL}), head = the model's launch head\n"
     )
     print("\n".join(report.md_table(report.SUMMARY_HEAD, report.summary_rows(outcomes, groups))))
     headed = [q for q in outcomes if q.qualified and q.body_share is not None]
