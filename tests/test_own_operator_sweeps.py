@@ -114,8 +114,8 @@ def test_a_reference_importing_torch_runs_or_names_the_modules_it_may_import(tmp
         assert "REJECTED" in done.stdout and "No module named" in done.stdout, done.stdout
         assert "a reference may import only numpy, numpy.ma" in done.stdout, done.stdout
         assert "math, ascend_core.suite.cube_ref" in done.stdout
-    else:
-        assert done.stdout.startswith("OK"), done.stdout
+    else:  # the daemon ran it: torch imported in its reference process
+        assert done.stdout.startswith(f"{root}: OK"), done.stdout
 
 
 def test_bench_with_a_ray_address_where_no_cluster_is_one_line_in_bounded_time(tmp_path):
