@@ -3,7 +3,9 @@
 // struct is written to and read from JSON (a parse and a load function), registered at load time.
 // DECLARE_STRUCT_RELATE_WITH_OP[_V2] defines both for a key struct from its field list. No bank
 // is queried in a simulated launch: the registrations are kept for a tiling that reads them.
-#pragma once
+// The toolkit's include guard, so a repository's own copy of this header is not a redefinition.
+#ifndef __INC_REGISTER_TUNING_BANK_KEY_REGISTRY_HEADER__
+#define __INC_REGISTER_TUNING_BANK_KEY_REGISTRY_HEADER__
 
 #include <functional>
 #include <memory>
@@ -159,3 +161,5 @@ class OpBankKeyFuncRegistryV2 : public OpBankKeyRegistrar<OpBankKeyFuncInfoV2> {
 };
 
 }  // namespace tuningtiling
+
+#endif  // __INC_REGISTER_TUNING_BANK_KEY_REGISTRY_HEADER__

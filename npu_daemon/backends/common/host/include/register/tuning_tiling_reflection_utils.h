@@ -1,7 +1,9 @@
 // The AOE tuning registry's reflection (metadef register/tuning_tiling_reflection_utils.h): a
 // struct's fields listed once with DECLARE_SCHEMA(Struct, FIELD(Struct, name), ...), then written
 // to and read from JSON field by field; a field of a listed struct type nests as an object.
-#pragma once
+// The toolkit's include guard, so a repository's own copy of this header is not a redefinition.
+#ifndef __INC_REGISTER_TUNING_TILING_REFLECTION_UTILS_HEADER__
+#define __INC_REGISTER_TUNING_TILING_REFLECTION_UTILS_HEADER__
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -81,3 +83,5 @@ void FromJsonImpl(T&& obj, const std::string& name, const Js& j) {
 }
 
 }  // namespace tuningtiling
+
+#endif  // __INC_REGISTER_TUNING_TILING_REFLECTION_UTILS_HEADER__

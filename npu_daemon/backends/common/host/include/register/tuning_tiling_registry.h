@@ -2,7 +2,9 @@
 // tuner fills, declared field by field (BEGIN_TUNING_TILING_DEF), and a factory of them by
 // operator type (REGISTER_TUNING_TILING_CLASS). A tiling program includes it for the tuner's
 // types; no tuner runs in a simulated launch, so nothing queries a knowledge bank through it.
-#pragma once
+// The toolkit's include guard, so a repository's own copy of this header is not a redefinition.
+#ifndef __INC_REGISTER_TUNING_TILING_REGISTRY_HEADER__
+#define __INC_REGISTER_TUNING_TILING_REGISTRY_HEADER__
 
 #include <map>
 #include <memory>
@@ -85,3 +87,5 @@ class TuningTilingClassFactory {
   optype##Helper g_tuning_tiling_##optype##Helper;
 
 }  // namespace tuningtiling
+
+#endif  // __INC_REGISTER_TUNING_TILING_REGISTRY_HEADER__
