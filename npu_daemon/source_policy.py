@@ -95,7 +95,7 @@ LINKABLE: list[tuple[str, tuple[str, ...]]] = [
             r"__tls_get_addr", r"__cxa_thread_atexit(?:_impl)?",
             r"_Unwind_Resume", r"__stack_chk_fail", r"__libc_single_threaded", r"__gmon_start__",
             r"_ITM_(?:de)?registerTMCloneTable", r"std::terminate", r"std::nothrow",
-            r"__cxxabiv1::__\w+_type_info(?:::.*)?",
+            r"__cxxabiv1::__\w+_type_info(?:::.*)?", r"__dynamic_cast",
             r"abort", r"__assert_fail", r"__assert_perror_fail",
         ),
     ),
