@@ -53,21 +53,6 @@ inline uint32_t MaskBytes(const Lanes& l) {
   return static_cast<uint32_t>((static_cast<uint64_t>(l.repeats) * l.perRepeat + 7) / 8);
 }
 
-// The A2's compare into a bit tensor (vcmpv / vcmpvs) reads no mask: the mask and mask[] of the
-// repeat forms of Compare and CompareScalar are reserved parameters without effect on the A2
-// (asc-devkit Compare and Compares: "保留参数，设置无效"; the dav_c220 library discards them), and the
-// mask register, in normal or counter mode, is not read either: every lane of `repeatTime` repeats.
-template <typename T>
-Lanes BitCompareLanes(uint32_t repeatTime) {
-  Lanes l;
-  l.perRepeat = 256 / sizeof(T);
-  l.perBlock = 32 / sizeof(T);
-  l.repeats = repeatTime;
-  l.bits[0] = ~0ull;
-  l.bits[1] = sizeof(T) == 2 ? ~0ull : 0;
-  return l;
-}
-
 template <typename T, typename U, typename Fn>
 void CompareImpl(const char* api, Op op, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a,
                  const typename Identity<AscendC::LocalTensor<T>>::type* b, const Lanes& l, Stride sa, Stride sb,
@@ -111,7 +96,7 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
                                CMPMODE mode, const uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& p,
                                ASCENDC_SIM_LOC) {
   (void)mask;
-  ascendc_sim::Lanes l = ascendc_sim::BitCompareLanes<T>(repeatTime);
+  ascendc_sim::Lanes l = ascendc_sim::EveryLane<T>(repeatTime);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
   const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
   const T* x = ascendc_sim::HostData(src0);
@@ -126,7 +111,7 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
                                CMPMODE mode, const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& p,
                                ASCENDC_SIM_LOC) {
   (void)mask;
-  ascendc_sim::Lanes l = ascendc_sim::BitCompareLanes<T>(repeatTime);
+  ascendc_sim::Lanes l = ascendc_sim::EveryLane<T>(repeatTime);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>({p.src0BlkStride, p.src0RepStride});
   const ascendc_sim::Stride sb = ascendc_sim::Blocks<T>({p.src1BlkStride, p.src1RepStride});
   const T* x = ascendc_sim::HostData(src0);
@@ -238,7 +223,7 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTenso
                                      const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& p,
                                      ASCENDC_SIM_LOC) {
   (void)mask;
-  ascendc_sim::Lanes l = ascendc_sim::BitCompareLanes<T>(repeatTime);
+  ascendc_sim::Lanes l = ascendc_sim::EveryLane<T>(repeatTime);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>(ascendc_sim::SrcStride(p));
   const T* x = ascendc_sim::HostData(src0);
   const T s = src1Scalar;
@@ -252,7 +237,7 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTenso
                                      const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& p,
                                      ASCENDC_SIM_LOC) {
   (void)mask;
-  ascendc_sim::Lanes l = ascendc_sim::BitCompareLanes<T>(repeatTime);
+  ascendc_sim::Lanes l = ascendc_sim::EveryLane<T>(repeatTime);
   const ascendc_sim::Stride sa = ascendc_sim::Blocks<T>(ascendc_sim::SrcStride(p));
   const T* x = ascendc_sim::HostData(src0);
   const T s = src1Scalar;

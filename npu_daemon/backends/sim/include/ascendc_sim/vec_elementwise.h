@@ -104,7 +104,11 @@ void Fill(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const Lane
   ForLanes(l, sd, sd, sd, [&](uint64_t i, uint64_t, uint64_t) { d[i] = fn(i); });
 }
 
-// Every lane of every repeat: the instructions that ignore the mask (Brcb, Gatherb).
+// Every lane of every repeat: the instructions that ignore the mask (Brcb, Gatherb), and the
+// A2's compare into a bit tensor (vcmpv / vcmpvs): the mask and mask[] of the repeat forms of
+// Compare and CompareScalar are reserved parameters without effect on the A2 (asc-devkit Compare
+// and Compares: "保留参数，设置无效"; the dav_c220 library discards them), and the mask register, in
+// normal or counter mode, is not read either.
 template <typename T>
 Lanes EveryLane(uint8_t repeatTime) {
   Lanes l;
