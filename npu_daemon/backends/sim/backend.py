@@ -53,9 +53,28 @@ POLL_DEADLOCK = "deadlock: polling GM"
 # How the native engine names a launch past its raw pointer trap budget (raw_access.cpp): each
 # access costs it a page fault and a single step, where the guest engine's is one import call.
 RAW_BUDGET = "raw pointer accesses in this launch"
+# How the harness names an allocation past its address-space bound (an uncaught std::bad_alloc).
+OUT_OF_MEMORY = "bad_alloc"
 # The harness's address space: what it needs besides GM, plus every GM tensor twice (the guarded
 # view and the emulation's view of the same pages, reserved, committed only where touched).
 ADDRESS_SPACE_MB = 16384
+# What a harness process needs to run the smallest case: 226 to 269 MiB of address space peaked in
+# the level-1 add, matmul and linear launches (VmPeak, 2026-11-28), and room for their traces.
+HARNESS_MIN_MB = 1024
+# The machine's memory the daemon keeps for itself, its workers' Python and the system.
+RESERVED_MB = 2048
+
+
+def harness_bound_mb(physical_mb: int, workers: int) -> int:
+    """Each harness process's address-space bound: the machine's memory less the reserve, shared by
+    the workers, each running at most two such processes at once (the launcher and the kernel's
+    engine, both holding a block's trace and GM), so that evaluations together cannot hold more
+    than the machine (docs/daemon.md, Memory)."""
+    return (physical_mb - RESERVED_MB) // (2 * workers)
+
+
+def physical_mb() -> int:
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
 
 
 @functools.cache
@@ -216,7 +235,7 @@ class SimBackend(Backend):
                         # ASan reserves terabytes of shadow up front: no real bound when sanitized.
                         address_space_mb=1 << 27
                         if build.SANITIZE
-                        else ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20,
+                        else self._address_space_mb(pkg, case),
                     ),
                     pass_fds=(result_fd,),
                 )
@@ -238,7 +257,9 @@ class SimBackend(Backend):
                     else f"exit code {done.returncode}"
                 )
                 raise CaseFailure(
-                    Status.RUNTIME_ERROR, f"case {case.name}: kernel process crashed ({why})", log
+                    Status.RUNTIME_ERROR,
+                    f"case {case.name}: kernel process crashed ({why}){self._bound_note()}",
+                    log,
                 )
             outcome = json.loads(written)
             if outcome["status"] == "DAEMON_FAULT":  # the launcher's own failure: uncharged
@@ -258,8 +279,9 @@ class SimBackend(Backend):
             ):
                 return self._run_on_guest(built, case, request, timed)
             if status is not Status.OK and not polls_apart:
+                note = self._bound_note() if OUT_OF_MEMORY in outcome["message"] else ""
                 raise CaseFailure(
-                    status, f"case {case.name}: {data.run_text(outcome['message'])}", log
+                    status, f"case {case.name}: {data.run_text(outcome['message'])}{note}", log
                 )
 
             if polls_apart or outcome.get("sampled_unchecked"):
@@ -291,6 +313,18 @@ class SimBackend(Backend):
             profile = {**outcome["profile"], "timing_protocol": request.timing_protocol}
             return check, Timing(outcome["latency_us"], profile) if timed else None
 
+    def _address_space_mb(self, pkg: OperatorPackage, case: Case) -> int:
+        need = ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20
+        return need if self.harness_bound_mb is None else min(need, self.harness_bound_mb)
+
+    def _bound_note(self) -> str:
+        """Why a harness ran out of memory: the bound it had, which the kernel's work reached."""
+        if self.harness_bound_mb is None:
+            return ""
+        return (
+            f" (the harness's memory bound: {self.harness_bound_mb} MiB of address space a process)"
+        )
+
     def _run_on_guest(
         self, built: Built, case: Case, request: EvalRequest, timed: bool
     ) -> tuple[CaseCheck | None, Timing | None]:
@@ -298,6 +332,7 @@ class SimBackend(Backend):
         does (GetValue / SetValue's cost) for an import call instead of a trapped page fault: a
         launch past the native trap budget is timed there, not stopped (docs/simulator.md)."""
         pkg, guest = request.package, GuestSimBackend()
+        guest.harness_bound_mb = self.harness_bound_mb
         macros = dtype_macros(pkg.spec, case)
         rt = build.ensure_runtime()
         try:
