@@ -43,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         help="the machine's memory evaluations may hold, in MiB (default: its physical memory); "
-        "each harness process gets (MEMORY - 2048) / (2 x WORKERS) of address space",
+        "each sandboxed process gets (MEMORY - 2048) / (2 x WORKERS) of address space",
     )
     parser.add_argument(
         "--keys", type=Path, help="CURVE key directory from `ascend-gym daemon keygen DIR`"
@@ -215,15 +215,17 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     backend = get_backend(args.backend)
-    if args.backend in ("sim", "sim-guest"):
+    from npu_daemon.backends.common import build
+
+    if args.backend in ("sim", "sim-guest") and not build.SANITIZE:  # ASan's shadow: no bound
         from npu_daemon.backends.sim import backend as sim_backend
 
         memory_mb = args.memory_mb or sim_backend.physical_mb()
-        backend.harness_bound_mb = sim_backend.harness_bound_mb(memory_mb, args.workers)
-        if backend.harness_bound_mb < sim_backend.HARNESS_MIN_MB:
+        backend.memory_bound_mb = sim_backend.process_bound_mb(memory_mb, args.workers)
+        if backend.memory_bound_mb < sim_backend.HARNESS_MIN_MB:
             print(
                 f"refusing to start: {args.workers} workers on {memory_mb} MiB leave each harness "
-                f"process {backend.harness_bound_mb} MiB, below the {sim_backend.HARNESS_MIN_MB} MiB "
+                f"process {backend.memory_bound_mb} MiB, below the {sim_backend.HARNESS_MIN_MB} MiB "
                 "the smallest case needs (fewer --workers, or more --memory-mb)",
                 file=sys.stderr,
             )

@@ -112,6 +112,25 @@ def configure(identity: Identity | None) -> None:
     _identity = identity
 
 
+_memory_cap_mb: int | None = None
+
+
+def cap_memory(mb: int | None) -> None:
+    """Set, for this process, the address space no sandboxed command may pass whatever its own
+    limit (a daemon worker's share of the machine's memory; None: each command's own limit)."""
+    global _memory_cap_mb
+    _memory_cap_mb = mb
+
+
+def memory_cap_mb() -> int | None:
+    return _memory_cap_mb
+
+
+def _address_space_mb(limits: Limits) -> int:
+    cap = _memory_cap_mb
+    return limits.address_space_mb if cap is None else min(limits.address_space_mb, cap)
+
+
 def current_identity() -> Identity | None:
     return _identity
 
@@ -244,7 +263,7 @@ def _enter(limits: Limits, identity: Identity | None, cwd: Path, writable: list[
     What `sandbox_exec` does for `run`, which execs and so needs no Python in the child."""
     mb = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (limits.address_space_mb * mb,) * 2)
+    resource.setrlimit(resource.RLIMIT_AS, (_address_space_mb(limits) * mb,) * 2)
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_mb * mb,) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -441,7 +460,9 @@ def _exec_args(
     args = [
         str(_helper()),
         str(report),
-        *map(str, [limits.cpu_s, limits.address_space_mb, limits.file_size_mb, limits.open_files]),
+        *map(
+            str, [limits.cpu_s, _address_space_mb(limits), limits.file_size_mb, limits.open_files]
+        ),
     ]
     if identity is None:
         return args

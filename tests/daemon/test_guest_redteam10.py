@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from ascend_core.package import load_package
 from ascend_core.protocol import EvalRequest, EvalResult, Stage, Status, Timeouts
 from ascend_core.suite import resolve
 from ascend_gym.client import DaemonClient, LocalDaemon
 from npu_daemon.backends.sim.backend import HARNESS_MIN_MB, RESERVED_MB
 
 from . import test_guest_boundary as boundary
+from .conftest import client_operator, small_request
 from .test_guest_boundary import kernel_with, timed
 
 guest = boundary.guest  # a sim-guest daemon of this module's own
@@ -104,3 +106,26 @@ def test_a_daemon_whose_workers_cannot_run_the_smallest_case_refuses_to_start(tm
     assert "refusing to start" in done.stderr and f"{HARNESS_MIN_MB} MiB" in done.stderr, (
         done.stderr
     )
+
+
+HONEST_REFERENCE = "import numpy as np\n\n\ndef add(x, y):\n    return x + y\n"
+HOARDER = (
+    "import numpy as np\n\n\ndef add(x, y):\n"
+    "    held = np.ones(3 << 28, np.uint8)  # 768 MiB, touched\n"
+    "    return x + y + held[:1].astype(x.dtype) - 1\n"
+)
+
+
+def test_a_clients_reference_is_held_to_the_same_share_of_the_machine(bounded, tmp_path):
+    # A client's own operator brings its reference, run in the sandbox with 16 GiB of address space
+    # plus its inputs and outputs: two workers' references could hold 32 GiB of this 23 GiB
+    # machine. Now every sandboxed process of a worker has its share (sandbox.cap_memory): past
+    # it the reference fails, charged, naming the bound.
+    root = client_operator(tmp_path, "add_hoard", HOARDER)
+    result = bounded.evaluate(small_request(load_package(root), run_id="hoard"))
+    assert result.status is Status.REJECTED, (result.status, result.message)
+    assert f"memory bound: {HARNESS_MIN_MB} MiB" in result.message, result.message
+    assert result.charged, result.cost
+    (root / "reference.py").write_text(HONEST_REFERENCE)
+    honest = bounded.evaluate(small_request(load_package(root), run_id="hoard-honest"))
+    assert honest.status is Status.OK, (honest.status, honest.message)

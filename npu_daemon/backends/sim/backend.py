@@ -65,11 +65,12 @@ HARNESS_MIN_MB = 1024
 RESERVED_MB = 2048
 
 
-def harness_bound_mb(physical_mb: int, workers: int) -> int:
-    """Each harness process's address-space bound: the machine's memory less the reserve, shared by
-    the workers, each running at most two such processes at once (the launcher and the kernel's
-    engine, both holding a block's trace and GM), so that evaluations together cannot hold more
-    than the machine (docs/daemon.md, Memory)."""
+def process_bound_mb(physical_mb: int, workers: int) -> int:
+    """Each sandboxed process's address-space bound (the harness's, a client's reference's): the
+    machine's memory less the reserve, shared by the workers, each running at most two such
+    processes at once (the harness's launcher and the kernel's engine, both holding a block's
+    trace and GM), so that evaluations together cannot hold more than the machine
+    (docs/daemon.md, Memory)."""
     return (physical_mb - RESERVED_MB) // (2 * workers)
 
 
@@ -233,9 +234,10 @@ class SimBackend(Backend):
                     sandbox.Limits(
                         cpu_s=int(request.timeouts.run_s) + 1,
                         # ASan reserves terabytes of shadow up front: no real bound when sanitized.
+                        # A daemon's worker caps it at its share of the machine (sandbox.cap_memory).
                         address_space_mb=1 << 27
                         if build.SANITIZE
-                        else self._address_space_mb(pkg, case),
+                        else ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20,
                     ),
                     pass_fds=(result_fd,),
                 )
@@ -313,16 +315,12 @@ class SimBackend(Backend):
             profile = {**outcome["profile"], "timing_protocol": request.timing_protocol}
             return check, Timing(outcome["latency_us"], profile) if timed else None
 
-    def _address_space_mb(self, pkg: OperatorPackage, case: Case) -> int:
-        need = ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20
-        return need if self.harness_bound_mb is None else min(need, self.harness_bound_mb)
-
     def _bound_note(self) -> str:
         """Why a harness ran out of memory: the bound it had, which the kernel's work reached."""
-        if self.harness_bound_mb is None:
+        if self.memory_bound_mb is None:
             return ""
         return (
-            f" (the harness's memory bound: {self.harness_bound_mb} MiB of address space a process)"
+            f" (the harness's memory bound: {self.memory_bound_mb} MiB of address space a process)"
         )
 
     def _run_on_guest(
@@ -332,7 +330,7 @@ class SimBackend(Backend):
         does (GetValue / SetValue's cost) for an import call instead of a trapped page fault: a
         launch past the native trap budget is timed there, not stopped (docs/simulator.md)."""
         pkg, guest = request.package, GuestSimBackend()
-        guest.harness_bound_mb = self.harness_bound_mb
+        guest.memory_bound_mb = self.memory_bound_mb
         macros = dtype_macros(pkg.spec, case)
         rt = build.ensure_runtime()
         try:
