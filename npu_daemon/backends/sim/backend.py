@@ -53,8 +53,10 @@ POLL_DEADLOCK = "deadlock: polling GM"
 # How the native engine names a launch past its raw pointer trap budget (raw_access.cpp): each
 # access costs it a page fault and a single step, where the guest engine's is one import call.
 RAW_BUDGET = "raw pointer accesses in this launch"
-# How the harness names an allocation past its address-space bound (an uncaught std::bad_alloc).
+# How the harness names an allocation past its address-space bound (an uncaught std::bad_alloc),
+# and the signals a process can die of when an allocation fails where nothing catches it.
 OUT_OF_MEMORY = "bad_alloc"
+MEMORY_SIGNALS = ("SIGABRT", "SIGSEGV", "SIGBUS", "SIGKILL")
 # The harness's address space: what it needs besides GM, plus every GM tensor twice (the guarded
 # view and the emulation's view of the same pages, reserved, committed only where touched).
 ADDRESS_SPACE_MB = 16384
@@ -260,7 +262,8 @@ class SimBackend(Backend):
                 )
                 raise CaseFailure(
                     Status.RUNTIME_ERROR,
-                    f"case {case.name}: kernel process crashed ({why}){self._bound_note()}",
+                    f"case {case.name}: kernel process crashed ({why})"
+                    + (self._bound_note() if done.signal_name in MEMORY_SIGNALS else ""),
                     log,
                 )
             outcome = json.loads(written)
