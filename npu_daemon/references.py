@@ -246,7 +246,8 @@ def write_reference_pieces(
         lambda: _pieces(pkg, case, inputs_dir, Path.cwd()),
         timeout_s,
         pkg,
-        address_space_mb=16384 + inputs_mb + outputs_mb,  # inputs and outputs mapped
+        address_space_mb=16384 + inputs_mb + outputs_mb,
+        mapped_mb=inputs_mb + outputs_mb,  # inputs and outputs mapped
         file_size_mb=outputs_mb + 1,
     ) as work:
         for i, arg in enumerate(spec.outputs):

@@ -75,6 +75,9 @@ class _MountAttr(ctypes.Structure):
 class Limits(BaseModel):
     cpu_s: int = Field(120, gt=0)
     address_space_mb: int = Field(8192, gt=0)
+    # Of address_space_mb, the data mapped for the command (the harness's two views of GM, a
+    # reference's inputs and outputs): the case's, not the command's doing, so no cap takes it.
+    mapped_mb: int = Field(0, ge=0)
     file_size_mb: int = Field(256, gt=0)  # also bounds what a command can print
     open_files: int = Field(256, gt=0)
     processes: int = Field(128, gt=0)  # threads count too: the harness runs one per parked block
@@ -116,8 +119,9 @@ _memory_cap_mb: int | None = None
 
 
 def cap_memory(mb: int | None) -> None:
-    """Set, for this process, the address space no sandboxed command may pass whatever its own
-    limit (a daemon worker's share of the machine's memory; None: each command's own limit)."""
+    """Set, for this process, the address space no sandboxed command may pass besides the data
+    mapped for it, whatever its own limit (a daemon worker's share of the machine's memory; None:
+    each command's own limit)."""
     global _memory_cap_mb
     _memory_cap_mb = mb
 
@@ -127,8 +131,9 @@ def memory_cap_mb() -> int | None:
 
 
 def _address_space_mb(limits: Limits) -> int:
-    cap = _memory_cap_mb
-    return limits.address_space_mb if cap is None else min(limits.address_space_mb, cap)
+    cap, mapped = _memory_cap_mb, limits.mapped_mb
+    own = limits.address_space_mb - mapped
+    return mapped + (own if cap is None else min(own, cap))
 
 
 def current_identity() -> Identity | None:

@@ -61,7 +61,9 @@ MEMORY_SIGNALS = ("SIGABRT", "SIGSEGV", "SIGBUS", "SIGKILL")
 # view and the emulation's view of the same pages, reserved, committed only where touched).
 ADDRESS_SPACE_MB = 16384
 # What a harness process needs to run the smallest case: 226 to 269 MiB of address space peaked in
-# the level-1 add, matmul and linear launches (VmPeak, 2026-11-28), and room for their traces.
+# the level-1 add, matmul and linear launches (VmPeak, 2026-11-28), and room for their traces. A
+# mixed launch reserves 64 MiB of guest memory a core besides (level2/matmul_bias_relu peaked at
+# 2,654 MiB, level3/attention at 4,017 MiB, GM's views included).
 HARNESS_MIN_MB = 1024
 # The machine's memory the daemon keeps for itself, its workers' Python and the system.
 RESERVED_MB = 2048
@@ -228,6 +230,7 @@ class SimBackend(Backend):
             ).write(case_dir / "launch.txt")
 
             rt = build.ensure_runtime()
+            views_mb = 2 * _gm_bytes(pkg, case) // 2**20
             try:
                 done = sandbox.run(
                     [str(rt.harness), "launch.txt"],
@@ -236,10 +239,10 @@ class SimBackend(Backend):
                     sandbox.Limits(
                         cpu_s=int(request.timeouts.run_s) + 1,
                         # ASan reserves terabytes of shadow up front: no real bound when sanitized.
-                        # A daemon's worker caps it at its share of the machine (sandbox.cap_memory).
-                        address_space_mb=1 << 27
-                        if build.SANITIZE
-                        else ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20,
+                        # A daemon's worker caps all but GM's views at its share of the machine
+                        # (sandbox.cap_memory).
+                        address_space_mb=1 << 27 if build.SANITIZE else ADDRESS_SPACE_MB + views_mb,
+                        mapped_mb=0 if build.SANITIZE else views_mb,
                     ),
                     pass_fds=(result_fd,),
                 )
@@ -323,7 +326,8 @@ class SimBackend(Backend):
         if self.memory_bound_mb is None:
             return ""
         return (
-            f" (the harness's memory bound: {self.memory_bound_mb} MiB of address space a process)"
+            f" (the harness's memory bound: {self.memory_bound_mb} MiB of address space a process"
+            " besides the case's GM)"
         )
 
     def _run_on_guest(
