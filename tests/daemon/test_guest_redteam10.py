@@ -45,7 +45,7 @@ def padded_add(words: int) -> EvalRequest:
 
 
 def scalar_us(result: EvalResult) -> float:
-    assert result.status.value == "OK", (result.status, result.message)
+    assert result.status is Status.OK, (result.status, result.message)
     return result.profile.aiv_scalar_time_us
 
 
@@ -53,8 +53,9 @@ def scalar_us(result: EvalResult) -> float:
 def test_the_tiling_datas_copy_is_charged_per_word(guest, native_client, engine):
     # GET_TILING_DATA was one import on the guest engine whatever its size (a memcpy on the native
     # one, inline moves or a library call): a kernel could take 64 KiB of tables from its tiling
-    # for the price of a call. The device loads the tiling from GM with the scalar unit, a word at
-    # a time through its data cache; both engines now charge that (Core::ScalarGmWordsCost).
+    # for the price of a call (1 and 4,096 words: 1.80 us of scalar time on the guest engine, 1.81 us
+    # on the native one). The device loads the tiling from GM with the scalar unit, a word at a time
+    # through its data cache; both engines now charge that (Core::ScalarGmWordsCost).
     client = guest if engine == "sim-guest" else native_client
     small, large = (scalar_us(client.evaluate(padded_add(words))) for words in (1, 4096))
     # 4,095 words more: 256 lines, each a miss (200 cycles) and 15 hits (9 cycles), per block.
