@@ -217,6 +217,9 @@ def run(args: argparse.Namespace) -> int:
     backend = get_backend(args.backend)
     from npu_daemon.backends.common import build
 
+    if args.workers < 1:
+        print(f"npu-daemon: --workers {args.workers}: at least one", file=sys.stderr)
+        return 2
     if args.backend in ("sim", "sim-guest") and not build.SANITIZE:  # ASan's shadow: no bound
         from npu_daemon.backends.sim import backend as sim_backend
 
