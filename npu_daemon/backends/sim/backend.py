@@ -74,7 +74,7 @@ def process_bound_mb(physical_mb: int, workers: int) -> int:
     machine's memory less the reserve, shared by the workers, each running at most two such
     processes at once (the harness's launcher and the kernel's engine, both holding a block's
     trace and GM), so that evaluations together cannot hold more than the machine
-    (docs/daemon.md, Memory)."""
+    (docs/daemon.md, Sandbox: memory share)."""
     return (physical_mb - RESERVED_MB) // (2 * workers)
 
 
