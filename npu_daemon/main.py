@@ -39,6 +39,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-queue", type=int, default=64, help="waiting requests before BUSY")
     parser.add_argument(
+        "--memory-mb",
+        type=int,
+        default=None,
+        help="the machine's memory evaluations may hold, in MiB (default: its physical memory); "
+        "each sandboxed process gets (MEMORY - 2048) / (2 x WORKERS) of address space",
+    )
+    parser.add_argument(
         "--keys", type=Path, help="CURVE key directory from `ascend-gym daemon keygen DIR`"
     )
     parser.add_argument(
@@ -208,6 +215,24 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     backend = get_backend(args.backend)
+    from npu_daemon.backends.common import build
+
+    if args.workers < 1:
+        print(f"npu-daemon: --workers {args.workers}: at least one", file=sys.stderr)
+        return 2
+    if args.backend in ("sim", "sim-guest") and not build.SANITIZE:  # ASan's shadow: no bound
+        from npu_daemon.backends.sim import backend as sim_backend
+
+        memory_mb = args.memory_mb or sim_backend.physical_mb()
+        backend.memory_bound_mb = sim_backend.process_bound_mb(memory_mb, args.workers)
+        if backend.memory_bound_mb < sim_backend.HARNESS_MIN_MB:
+            print(
+                f"refusing to start: {args.workers} workers on {memory_mb} MiB leave each harness "
+                f"process {backend.memory_bound_mb} MiB, below the {sim_backend.HARNESS_MIN_MB} MiB "
+                "the smallest case needs (fewer --workers, or more --memory-mb)",
+                file=sys.stderr,
+            )
+            return 2
     backend.prepare()
     try:
         server = Server(

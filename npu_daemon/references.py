@@ -221,6 +221,8 @@ def _sandboxed(
             why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
             if "ModuleNotFoundError" in why or "ImportError" in why:  # e.g. torch, needing glob
                 why = f"{why[:300]} (a reference may import only {allowed_modules()})"
+            if "MemoryError" in why and sandbox.memory_cap_mb() is not None:
+                why = f"{why[:300]} (the daemon's memory bound: {sandbox.memory_cap_mb()} MiB a process)"
             raise ReferenceFailed(f"the package's reference failed: {why[:700]}")
         yield work
 
@@ -244,7 +246,8 @@ def write_reference_pieces(
         lambda: _pieces(pkg, case, inputs_dir, Path.cwd()),
         timeout_s,
         pkg,
-        address_space_mb=16384 + inputs_mb + outputs_mb,  # inputs and outputs mapped
+        address_space_mb=16384 + inputs_mb + outputs_mb,
+        mapped_mb=inputs_mb + outputs_mb,  # inputs and outputs mapped
         file_size_mb=outputs_mb + 1,
     ) as work:
         for i, arg in enumerate(spec.outputs):

@@ -75,6 +75,9 @@ class _MountAttr(ctypes.Structure):
 class Limits(BaseModel):
     cpu_s: int = Field(120, gt=0)
     address_space_mb: int = Field(8192, gt=0)
+    # Of address_space_mb, the data mapped for the command (the harness's two views of GM, a
+    # reference's inputs and outputs): the case's, not the command's doing, so no cap takes it.
+    mapped_mb: int = Field(0, ge=0)
     file_size_mb: int = Field(256, gt=0)  # also bounds what a command can print
     open_files: int = Field(256, gt=0)
     processes: int = Field(128, gt=0)  # threads count too: the harness runs one per parked block
@@ -110,6 +113,27 @@ def configure(identity: Identity | None) -> None:
     """Set, for this process, who sandboxed commands run as (None: the daemon's own user)."""
     global _identity
     _identity = identity
+
+
+_memory_cap_mb: int | None = None
+
+
+def cap_memory(mb: int | None) -> None:
+    """Set, for this process, the address space no sandboxed command may pass besides the data
+    mapped for it, whatever its own limit (a daemon worker's share of the machine's memory; None:
+    each command's own limit)."""
+    global _memory_cap_mb
+    _memory_cap_mb = mb
+
+
+def memory_cap_mb() -> int | None:
+    return _memory_cap_mb
+
+
+def _address_space_mb(limits: Limits) -> int:
+    cap, mapped = _memory_cap_mb, limits.mapped_mb
+    own = limits.address_space_mb - mapped
+    return mapped + (own if cap is None else min(own, cap))
 
 
 def current_identity() -> Identity | None:
@@ -244,7 +268,7 @@ def _enter(limits: Limits, identity: Identity | None, cwd: Path, writable: list[
     What `sandbox_exec` does for `run`, which execs and so needs no Python in the child."""
     mb = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (limits.address_space_mb * mb,) * 2)
+    resource.setrlimit(resource.RLIMIT_AS, (_address_space_mb(limits) * mb,) * 2)
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_mb * mb,) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -441,7 +465,9 @@ def _exec_args(
     args = [
         str(_helper()),
         str(report),
-        *map(str, [limits.cpu_s, limits.address_space_mb, limits.file_size_mb, limits.open_files]),
+        *map(
+            str, [limits.cpu_s, _address_space_mb(limits), limits.file_size_mb, limits.open_files]
+        ),
     ]
     if identity is None:
         return args

@@ -105,6 +105,9 @@ class Backend(abc.ABC):
     # Set by the daemon's workers: the inputs of small cases are drawn afresh for each candidate,
     # and a kernel's output on a case kept across evaluations is not returned (sim: case_data).
     fresh_draws: bool = False
+    # Set by the daemon: each sandboxed process's address-space bound in MiB, its share of the
+    # machine's memory (sim: process_bound_mb, sandbox.cap_memory); None: each command's own limit.
+    memory_bound_mb: int | None = None
 
     def evaluate(self, request: EvalRequest, workdir: Path) -> EvalResult:
         """Compile, check and time one candidate inside `workdir` (a fresh, throwaway directory).

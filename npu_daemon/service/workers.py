@@ -203,6 +203,7 @@ def worker_main(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sandbox.configure(identity)
+    sandbox.cap_memory(backend.memory_bound_mb)
     source_policy.configure(policy)
     if identity is not None:
         sandbox.isolate_network()

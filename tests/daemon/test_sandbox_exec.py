@@ -64,6 +64,22 @@ def test_limits_and_no_new_privs_hold(tmp_path):
     ]
 
 
+def test_a_workers_memory_cap_bounds_all_but_the_data_mapped_for_a_command(tmp_path):
+    # A daemon's worker caps each command at its share of the machine (sandbox.cap_memory): the
+    # command's own address space, not the case's data mapped for it (GM's two views).
+    limits = sandbox.Limits(address_space_mb=5000, mapped_mb=300)
+    sandbox.cap_memory(1000)
+    try:
+        capped = sandbox.run(["/bin/sh", "-c", "ulimit -v"], tmp_path, 10.0, limits)
+        small = sandbox.run(
+            ["/bin/sh", "-c", "ulimit -v"], tmp_path, 10.0, sandbox.Limits(address_space_mb=900)
+        )
+    finally:
+        sandbox.cap_memory(None)
+    assert capped.stdout.split() == [str(1300 * 1024)], capped.stderr
+    assert small.stdout.split() == [str(900 * 1024)], small.stderr
+
+
 def test_a_missing_command_is_an_oserror(tmp_path):
     with pytest.raises(FileNotFoundError, match="sandbox_exec"):
         sandbox.run([str(tmp_path / "absent")], tmp_path, 10.0, sandbox.Limits())

@@ -53,9 +53,33 @@ POLL_DEADLOCK = "deadlock: polling GM"
 # How the native engine names a launch past its raw pointer trap budget (raw_access.cpp): each
 # access costs it a page fault and a single step, where the guest engine's is one import call.
 RAW_BUDGET = "raw pointer accesses in this launch"
+# How the harness names an allocation past its address-space bound (an uncaught std::bad_alloc),
+# and the signals a process can die of when an allocation fails where nothing catches it.
+OUT_OF_MEMORY = "bad_alloc"
+MEMORY_SIGNALS = ("SIGABRT", "SIGSEGV", "SIGBUS", "SIGKILL")
 # The harness's address space: what it needs besides GM, plus every GM tensor twice (the guarded
 # view and the emulation's view of the same pages, reserved, committed only where touched).
 ADDRESS_SPACE_MB = 16384
+# What a harness process needs to run the smallest case: 226 to 269 MiB of address space peaked in
+# the level-1 add, matmul and linear launches (VmPeak, 2026-11-28), and room for their traces. A
+# mixed launch reserves 64 MiB of guest memory a core besides (level2/matmul_bias_relu peaked at
+# 2,654 MiB, level3/attention at 4,017 MiB, GM's views included).
+HARNESS_MIN_MB = 1024
+# The machine's memory the daemon keeps for itself, its workers' Python and the system.
+RESERVED_MB = 2048
+
+
+def process_bound_mb(physical_mb: int, workers: int) -> int:
+    """Each sandboxed process's address-space bound (the harness's, a client's reference's): the
+    machine's memory less the reserve, shared by the workers, each running at most two such
+    processes at once (the harness's launcher and the kernel's engine, both holding a block's
+    trace and GM), so that evaluations together cannot hold more than the machine
+    (docs/daemon.md, Sandbox: memory share)."""
+    return (physical_mb - RESERVED_MB) // (2 * workers)
+
+
+def physical_mb() -> int:
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
 
 
 @functools.cache
@@ -206,6 +230,7 @@ class SimBackend(Backend):
             ).write(case_dir / "launch.txt")
 
             rt = build.ensure_runtime()
+            views_mb = 2 * _gm_bytes(pkg, case) // 2**20
             try:
                 done = sandbox.run(
                     [str(rt.harness), "launch.txt"],
@@ -214,9 +239,10 @@ class SimBackend(Backend):
                     sandbox.Limits(
                         cpu_s=int(request.timeouts.run_s) + 1,
                         # ASan reserves terabytes of shadow up front: no real bound when sanitized.
-                        address_space_mb=1 << 27
-                        if build.SANITIZE
-                        else ADDRESS_SPACE_MB + 2 * _gm_bytes(pkg, case) // 2**20,
+                        # A daemon's worker caps all but GM's views at its share of the machine
+                        # (sandbox.cap_memory).
+                        address_space_mb=1 << 27 if build.SANITIZE else ADDRESS_SPACE_MB + views_mb,
+                        mapped_mb=0 if build.SANITIZE else views_mb,
                     ),
                     pass_fds=(result_fd,),
                 )
@@ -238,7 +264,10 @@ class SimBackend(Backend):
                     else f"exit code {done.returncode}"
                 )
                 raise CaseFailure(
-                    Status.RUNTIME_ERROR, f"case {case.name}: kernel process crashed ({why})", log
+                    Status.RUNTIME_ERROR,
+                    f"case {case.name}: kernel process crashed ({why})"
+                    + (self._bound_note() if done.signal_name in MEMORY_SIGNALS else ""),
+                    log,
                 )
             outcome = json.loads(written)
             if outcome["status"] == "DAEMON_FAULT":  # the launcher's own failure: uncharged
@@ -258,8 +287,9 @@ class SimBackend(Backend):
             ):
                 return self._run_on_guest(built, case, request, timed)
             if status is not Status.OK and not polls_apart:
+                note = self._bound_note() if OUT_OF_MEMORY in outcome["message"] else ""
                 raise CaseFailure(
-                    status, f"case {case.name}: {data.run_text(outcome['message'])}", log
+                    status, f"case {case.name}: {data.run_text(outcome['message'])}{note}", log
                 )
 
             if polls_apart or outcome.get("sampled_unchecked"):
@@ -291,6 +321,15 @@ class SimBackend(Backend):
             profile = {**outcome["profile"], "timing_protocol": request.timing_protocol}
             return check, Timing(outcome["latency_us"], profile) if timed else None
 
+    def _bound_note(self) -> str:
+        """Why a harness ran out of memory: the bound it had, which the kernel's work reached."""
+        if self.memory_bound_mb is None:
+            return ""
+        return (
+            f" (the harness's memory bound: {self.memory_bound_mb} MiB of address space a process"
+            " besides the case's GM)"
+        )
+
     def _run_on_guest(
         self, built: Built, case: Case, request: EvalRequest, timed: bool
     ) -> tuple[CaseCheck | None, Timing | None]:
@@ -298,6 +337,7 @@ class SimBackend(Backend):
         does (GetValue / SetValue's cost) for an import call instead of a trapped page fault: a
         launch past the native trap budget is timed there, not stopped (docs/simulator.md)."""
         pkg, guest = request.package, GuestSimBackend()
+        guest.memory_bound_mb = self.memory_bound_mb
         macros = dtype_macros(pkg.spec, case)
         rt = build.ensure_runtime()
         try:

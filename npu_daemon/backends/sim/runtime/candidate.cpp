@@ -185,6 +185,7 @@ void RunGuest(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint6
   lg.tilingData = tiling.data.data();
   lg.tilingBytes = tiling.frame.tilingBytes;
   lg.params = args;
+  lg.paramsAt = reinterpret_cast<uintptr_t>(k.params.Kernel());
   InstallGuardHandlers();
   // Compiled before the filter closes executable memory; the guest has no system call to make.
   guest::Module module(l.kernelWasm, l.kernelWasmAic, l.kernel, "op_kernel", std::move(lg));

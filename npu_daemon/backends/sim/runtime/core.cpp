@@ -147,6 +147,13 @@ uint32_t Core::ScalarGmCost(uintptr_t addr, uint32_t bytes) {
   return cycles;
 }
 
+uint64_t Core::ScalarGmWordsCost(uintptr_t addr, uint64_t bytes) {
+  uint64_t cycles = 0;
+  for (uint64_t at = 0; at < bytes; at += 4)
+    cycles += ScalarGmCost(addr + at, static_cast<uint32_t>(std::min<uint64_t>(4, bytes - at)));
+  return cycles;
+}
+
 void Core::InvalidateDataCache(uintptr_t addr, bool entire) {
   const uint64_t line = (addr >> dcacheLineShift_) + 1;
   for (uint64_t& tag : dcache_)
@@ -234,6 +241,12 @@ void ScalarGm(uintptr_t at, uint64_t index, uint32_t bytes, bool write, const Sr
   core.Scalar(core.ScalarGmCost(at, bytes));
   if (write) core.NoteScalarStore(bytes);
   core.GmAccess(PIPE_S, GmPattern{at, 1, bytes, bytes}, write, loc, api);
+}
+
+void TilingCopy(void* dst, const uint8_t* tiling, uint64_t bytes) {
+  std::memcpy(dst, tiling, bytes);
+  Core& core = CurrentCore();
+  core.Scalar(core.ScalarGmWordsCost(reinterpret_cast<uintptr_t>(tiling), bytes));
 }
 
 void Core::SetFlag(int src, int dst, uint64_t key, const SrcLoc& loc, const char* api) {

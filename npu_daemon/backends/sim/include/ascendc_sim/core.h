@@ -346,6 +346,9 @@ class Core {
   // miss per line it touches; a miss loads the line, for a write too), which it updates.
   uint32_t ScalarGmCost(uintptr_t addr, uint32_t bytes);
   void InvalidateDataCache(uintptr_t addr, bool entire);  // DataCacheCleanAndInvalid: one line or all
+  // The cycles of the scalar unit's loads of `bytes` of GM at `addr` a 4-byte word at a time, each
+  // through the data cache: how the device copies tiling data and parameter blocks into a kernel.
+  uint64_t ScalarGmWordsCost(uintptr_t addr, uint64_t bytes);
   CoreRegisters& Registers() { return regs_; }
   const CoreRegisters& Registers() const { return regs_; }
   const CoreTrace& Trace() const { return trace_; }
@@ -364,7 +367,7 @@ class Core {
   // ReduceSum reads ACC_VAL, stores it and syncs S -> V, S -> MTE3): later instructions of every pipe
   // follow the API's vector work. Race checker only; the trace keeps the API's calibrated cost.
   void LibraryVectorToScalar();
-  void Scalar(uint32_t cycles) { pendingScalar_ += cycles; }
+  void Scalar(uint64_t cycles) { pendingScalar_ += cycles; }
   // A scalar GM store of up to `bytes` (SetValue, an element write, a raw store): the next scalar
   // record carries them, so the launcher knows which output bytes the trace paid for.
   void NoteScalarStore(uint64_t bytes) { pendingStoreBytes_ += bytes; }

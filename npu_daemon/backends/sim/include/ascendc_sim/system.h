@@ -13,6 +13,9 @@ uint64_t TilingKey();
 uint8_t* SysWorkspace();
 uint8_t* ParaBase();
 int64_t SocParamInt(const char* key);
+// GET_TILING_DATA's copy of `bytes` of the tiling at GM `tiling` into the kernel's struct, charged as
+// the device runs it: the scalar unit loads it a word at a time through its data cache (core.cpp).
+void TilingCopy(void* dst, const uint8_t* tiling, uint64_t bytes);
 }  // namespace ascendc_sim
 
 namespace AscendC {
@@ -164,11 +167,11 @@ inline constexpr ascendc_sim::TilingKeyVar ascendc_sim_tiling_key_var{};
 // or REGISTER_TILING_DEFAULT in the kernel), copied out of the tiling buffer.
 #define GET_TILING_DATA(name, tiling)                                         \
   decltype(TilingOf(::ascendc_sim::TilingKeyTag<ASCENDC_SIM_OP_KEY>{})) name; \
-  std::memcpy(&name, tiling, sizeof(name))
+  ::ascendc_sim::TilingCopy(&name, reinterpret_cast<const uint8_t*>(tiling), sizeof(name))
 #define GET_TILING_DATA_WITH_STRUCT(type, name, tiling) \
   type name;                                            \
-  std::memcpy(&name, tiling, sizeof(name))
+  ::ascendc_sim::TilingCopy(&name, reinterpret_cast<const uint8_t*>(tiling), sizeof(name))
 #define GET_TILING_DATA_MEMBER(type, member, var, tiling) \
   decltype(type::member) var;                             \
-  std::memcpy(&var, (tiling) + offsetof(type, member), sizeof(var))
+  ::ascendc_sim::TilingCopy(&var, reinterpret_cast<const uint8_t*>(tiling) + offsetof(type, member), sizeof(var))
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling) const type* name = reinterpret_cast<const type*>(tiling)

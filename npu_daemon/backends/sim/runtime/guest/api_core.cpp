@@ -28,6 +28,9 @@ void TilingRead(const Call& c, uint32_t dst, uint32_t gm, uint32_t bytes) {
   if (gm < l.tiling || static_cast<uint64_t>(gm) - l.tiling + bytes > l.tilingBytes)
     throw SimError(Status::RUNTIME_ERROR, "GET_TILING_DATA: the tiling argument reads past the tiling data");
   std::memcpy(c.Bytes(dst, bytes, "GET_TILING_DATA"), l.tilingData + (gm - l.tiling), bytes);
+  // Charged as the native engine's TilingCopy: the device's scalar loads of it, word by word.
+  Core& core = CurrentCore();
+  core.Scalar(core.ScalarGmWordsCost(reinterpret_cast<uintptr_t>(l.map.Resolve(gm, bytes, "GET_TILING_DATA")), bytes));
 }
 
 int32_t PipeNew(const Call&) {

@@ -15,6 +15,8 @@ uint32_t ParaBlock(const Call& c, uint32_t dst, uint32_t capacity) {
     uint8_t* out = c.Bytes(dst, bytes, "get_para_base");
     std::memcpy(out, l.params.data(), words);
     std::memcpy(out + words, l.tilingData, l.tilingBytes);
+    Core& core = CurrentCore();  // the native kernel's loads of the block, as TilingCopy charges them
+    core.Scalar(core.ScalarGmWordsCost(l.paramsAt, bytes));
   }
   return static_cast<uint32_t>(bytes);
 }

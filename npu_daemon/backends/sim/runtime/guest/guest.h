@@ -40,6 +40,7 @@ struct LaunchGm {
   const uint8_t* tilingData = nullptr;  // the tiling's bytes (GET_TILING_DATA copies them)
   uint64_t tilingBytes = 0;
   std::vector<uint32_t> params;  // the kernel's arguments, workspace and tiling: get_para_base's block
+  uintptr_t paramsAt = 0;        // the block's emulation address on the native engine (its loads' lines)
 };
 
 // Compiles a wasm32 kernel module to the engine's machine code and writes it to `outPath`, once
