@@ -34,8 +34,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=os.cpu_count() or 1,
-        help="worker processes (concurrent evaluations)",
+        default=None,
+        help="worker processes (concurrent evaluations; default: one a core, on the sim backends "
+        "no more than leave each a share of memory the suite's largest launch runs in)",
     )
     parser.add_argument("--max-queue", type=int, default=64, help="waiting requests before BUSY")
     parser.add_argument(
@@ -204,6 +205,27 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.workers is not None and args.workers < 1:
+        print(f"npu-daemon: --workers {args.workers}: at least one", file=sys.stderr)
+        return 2
+    from npu_daemon.backends.common import build
+
+    cores, bound_mb = os.cpu_count() or 1, None
+    if args.backend in ("sim", "sim-guest") and not build.SANITIZE:  # ASan's shadow: no bound
+        from npu_daemon.backends.sim import backend as sim_backend
+
+        memory_mb = args.memory_mb or sim_backend.physical_mb()
+        args.workers = args.workers or sim_backend.default_workers(memory_mb, cores)
+        bound_mb = sim_backend.process_bound_mb(memory_mb, args.workers)
+        if bound_mb < sim_backend.HARNESS_MIN_MB:
+            print(
+                f"refusing to start: {args.workers} workers on {memory_mb} MiB leave each harness "
+                f"process {bound_mb} MiB, below the {sim_backend.HARNESS_MIN_MB} MiB "
+                "the smallest case needs (fewer --workers, or more --memory-mb)",
+                file=sys.stderr,
+            )
+            return 2
+    args.workers = args.workers or cores
     keys = load_server_keys(args.keys) if args.keys else None
     try:  # before the backend builds anything: a daemon that cannot contain candidates stops here
         users = sandbox_users(args)
@@ -215,24 +237,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     backend = get_backend(args.backend)
-    from npu_daemon.backends.common import build
-
-    if args.workers < 1:
-        print(f"npu-daemon: --workers {args.workers}: at least one", file=sys.stderr)
-        return 2
-    if args.backend in ("sim", "sim-guest") and not build.SANITIZE:  # ASan's shadow: no bound
-        from npu_daemon.backends.sim import backend as sim_backend
-
-        memory_mb = args.memory_mb or sim_backend.physical_mb()
-        backend.memory_bound_mb = sim_backend.process_bound_mb(memory_mb, args.workers)
-        if backend.memory_bound_mb < sim_backend.HARNESS_MIN_MB:
-            print(
-                f"refusing to start: {args.workers} workers on {memory_mb} MiB leave each harness "
-                f"process {backend.memory_bound_mb} MiB, below the {sim_backend.HARNESS_MIN_MB} MiB "
-                "the smallest case needs (fewer --workers, or more --memory-mb)",
-                file=sys.stderr,
-            )
-            return 2
+    backend.memory_bound_mb = bound_mb
     backend.prepare()
     try:
         server = Server(

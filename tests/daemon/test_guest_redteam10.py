@@ -18,7 +18,13 @@ from ascend_core.package import load_package
 from ascend_core.protocol import EvalRequest, EvalResult, Stage, Status, Timeouts
 from ascend_core.suite import resolve
 from ascend_gym.client import DaemonClient, LocalDaemon
-from npu_daemon.backends.sim.backend import HARNESS_MIN_MB, RESERVED_MB
+from npu_daemon.backends.sim.backend import (
+    DEFAULT_SHARE_MB,
+    HARNESS_MIN_MB,
+    RESERVED_MB,
+    default_workers,
+    process_bound_mb,
+)
 
 from . import test_guest_boundary as boundary
 from .conftest import client_operator, small_request
@@ -107,6 +113,18 @@ def test_a_daemon_whose_workers_cannot_run_the_smallest_case_refuses_to_start(tm
     assert "refusing to start" in done.stderr and f"{HARNESS_MIN_MB} MiB" in done.stderr, (
         done.stderr
     )
+
+
+def test_the_default_worker_count_leaves_each_process_the_suites_largest_launch():
+    # A default of one worker a core made a 16-core machine of 32 GiB refuse to start (960 MiB a
+    # process); fewer workers by default, each with room for the suite's mixed launches.
+    for memory, cores in ((32768, 16), (24105, 2), (16384, 8), (1 << 20, 192), (4096, 4)):
+        workers = default_workers(memory, cores)
+        assert 1 <= workers <= cores
+        if workers > 1:
+            assert process_bound_mb(memory, workers) >= DEFAULT_SHARE_MB, (memory, cores)
+    assert default_workers(24105, 2) == 2  # this machine: its two cores
+    assert default_workers(32768, 16) == 3
 
 
 HONEST_REFERENCE = "import numpy as np\n\n\ndef add(x, y):\n    return x + y\n"

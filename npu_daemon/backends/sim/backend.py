@@ -65,6 +65,10 @@ ADDRESS_SPACE_MB = 16384
 # mixed launch reserves 64 MiB of guest memory a core besides (level2/matmul_bias_relu peaked at
 # 2,654 MiB, level3/attention at 4,017 MiB, GM's views included).
 HARNESS_MIN_MB = 1024
+# The share a daemon's default worker count leaves each process: the suite's largest launch,
+# level3/attention (mixed), peaked at 4,017 MiB. A smaller share, chosen with --workers, fails such
+# kernels with the bound's RUNTIME_ERROR.
+DEFAULT_SHARE_MB = 4096
 # The machine's memory the daemon keeps for itself, its workers' Python and the system.
 RESERVED_MB = 2048
 
@@ -76,6 +80,11 @@ def process_bound_mb(physical_mb: int, workers: int) -> int:
     trace and GM), so that evaluations together cannot hold more than the machine
     (docs/daemon.md, Sandbox: memory share)."""
     return (physical_mb - RESERVED_MB) // (2 * workers)
+
+
+def default_workers(physical_mb: int, cores: int) -> int:
+    """One worker a core, but no more than leave each process DEFAULT_SHARE_MB (at least one)."""
+    return max(1, min(cores, (physical_mb - RESERVED_MB) // (2 * DEFAULT_SHARE_MB)))
 
 
 def physical_mb() -> int:
