@@ -25,8 +25,11 @@ DUP_WORD = """\
     set_vector_mask(0, n);
 """
 # z = x + y + (vsel(x >= y bits, x, y) - vmax(x, y)): x + y only where each lane's bit is x >= y.
+# vcmpv_ge compares every lane of the repeats it is given whatever the counter (the A2's, see
+# docs/simulator.md), so it takes the tile's; vsel takes the counter's n lanes, 256 / sizeof(T) bits
+# a repeat.
 SELECT_BY_BITS = """\
-    vcmpv_ge(bits, x, y, 1, 1, 1, 1, 8, 8, 8);
+    vcmpv_ge(bits, x, y, (n + 256 / sizeof(DTYPE_Z) - 1) / (256 / sizeof(DTYPE_Z)), 1, 1, 1, 8, 8, 8);
 {word}    set_cmpmask(word);
     vsel(m, x, y, 1, 1, 1, 1, 8, 8, 8, 2);
     vmax(z, x, y, 1, 1, 1, 1, 8, 8, 8);
