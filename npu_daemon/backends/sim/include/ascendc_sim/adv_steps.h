@@ -31,3 +31,17 @@ inline UbAccess Scratch(const AscendC::LocalTensor<uint8_t>* tmp) {
 }
 
 }  // namespace ascendc_sim
+
+namespace ascendc_sim {
+
+// A sharedTmpBuffer under its API's documented minimum (`helper`'s minValue) stops the kernel: the
+// device would compute over whatever lies past the buffer.
+inline void CheckTmpMin(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t minBytes,
+                        const char* helper, const SrcLoc& loc) {
+  if (tmp == nullptr) return;
+  ASCENDC_SIM_CHECK(tmp->GetSize() >= minBytes, loc,
+                    "%s: the sharedTmpBuffer holds %u bytes, under the minimum of %u bytes %s gives", api,
+                    tmp->GetSize(), minBytes, helper);
+}
+
+}  // namespace ascendc_sim

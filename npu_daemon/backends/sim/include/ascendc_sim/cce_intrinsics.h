@@ -198,6 +198,21 @@ inline uint32_t UbAddrOfWord(uint32_t word, const char* api, const SrcLoc& loc) 
   return word;
 }
 
+// vsel mode 2: lane e of repeat r takes src0 where bit r * lanes + e of the mask at UB byte `bitsAddr`
+// is set, else src1. The intrinsic finds the address in CMPMASK's low word; the guest engine's
+// import passes it already resolved, as a UB byte address, never as this emulation's pointer.
+template <typename T>
+void VselByMaskAt(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint32_t bitsAddr, uint8_t repeat,
+                  const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
+  const Lanes l = RegisterMaskLanes<T>(repeat, loc);
+  const uint64_t end = static_cast<uint64_t>(bitsAddr) + MaskBytes(l);
+  ASCENDC_SIM_CHECK(end <= CurrentCore().Local().Size(LocalBuf::kUB), loc,
+                    "vsel mode 2: the mask [%u, %llu) is not in the UB", bitsAddr,
+                    static_cast<unsigned long long>(end));
+  const AscendC::LocalTensor<T> b = UbFrom<T>(src1, loc);
+  SelectByBits("vsel", UbFrom<T>(dst, loc), UbFrom<T>(src0, loc), &b, T{}, bitsAddr, false, l, p, loc);
+}
+
 }  // namespace ascendc_sim
 
 // ---- set_cmpmask: load the 128-bit CMPMASK register from the UB (read by vsel) --------------------
@@ -229,34 +244,35 @@ __aicore__ inline void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ U* src1,
     return vsel(dst, src0, reinterpret_cast<__ubuf__ T*>(src1), repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep,
                 src1Rep, loc);
   }
-  const ascendc_sim::Lanes l = ascendc_sim::RegisterMaskLanes<T>(repeat, loc);
   const uint64_t* reg = ascendc_sim::CurrentCore().Registers().cmpMask;
-  const AscendC::LocalTensor<T> d = ascendc_sim::UbFrom<T>(dst, loc), a = ascendc_sim::UbFrom<T>(src0, loc);
   if (mode == SELMODE::VSEL_TENSOR_TENSOR_MODE) {
     ASCENDC_SIM_CHECK((std::is_same_v<T, U>), loc, "vsel mode 2: src1 is a tensor of the destination's type");
-    const AscendC::LocalTensor<T> b = ascendc_sim::UbFrom<T>(src1, loc);
     const uint32_t bitsAddr = ascendc_sim::UbAddrOfWord(static_cast<uint32_t>(reg[0]), "vsel mode 2 mask address", loc);
-    ascendc_sim::SelectByBits("vsel", d, a, &b, T{}, bitsAddr, false, l, p, loc);
-  } else {
-    ASCENDC_SIM_CHECK(mode == SELMODE::VSEL_TENSOR_SCALAR_MODE, loc, "vsel: mode %u is not 0, 1 or 2", selMode);
-    T scalar;
-    std::memcpy(&scalar, reg, sizeof(T));
-    ascendc_sim::SelectByBits("vsel", d, a, static_cast<const AscendC::LocalTensor<T>*>(nullptr), scalar,
-                              ascendc_sim::UbAddrOf(reinterpret_cast<uintptr_t>(src1), "vsel mode 1 mask", loc), false,
-                              l, p, loc);
+    return ascendc_sim::VselByMaskAt(dst, src0, reinterpret_cast<__ubuf__ T*>(src1), bitsAddr, repeat, p, loc);
   }
+  ASCENDC_SIM_CHECK(mode == SELMODE::VSEL_TENSOR_SCALAR_MODE, loc, "vsel: mode %u is not 0, 1 or 2", selMode);
+  const ascendc_sim::Lanes l = ascendc_sim::RegisterMaskLanes<T>(repeat, loc);
+  const AscendC::LocalTensor<T> d = ascendc_sim::UbFrom<T>(dst, loc), a = ascendc_sim::UbFrom<T>(src0, loc);
+  T scalar;
+  std::memcpy(&scalar, reg, sizeof(T));
+  ascendc_sim::SelectByBits("vsel", d, a, static_cast<const AscendC::LocalTensor<T>*>(nullptr), scalar,
+                            ascendc_sim::UbAddrOf(reinterpret_cast<uintptr_t>(src1), "vsel mode 1 mask", loc), false, l,
+                            p, loc);
 }
 
-// ---- vgather: lane e of repeat r takes the element at UB byte address srcBase + offsets[r * lanes + e]
-// (uint16_t or uint32_t elements); dst repeats dstRepStride blocks apart.
+namespace ascendc_sim {
+
+// vgather with its base resolved to a UB byte address `base` (asc-devkit's Gather passes the
+// source's UB address plus the API's srcBaseAddr): lane e of repeat r takes the element at UB byte
+// base + offsets[r * lanes + e] (uint16_t or uint32_t elements); dst repeats dstRepStride blocks
+// apart. The guest engine's import calls this with the address its pointer names.
 template <typename T>
-__aicore__ inline void vgather(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint32_t srcBase, uint16_t dstRepStride,
-                               uint8_t repeat, ASCENDC_SIM_LOC) {
+void VgatherAt(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint32_t base, uint16_t dstRepStride, uint8_t repeat,
+               const SrcLoc& loc) {
   static_assert(std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t>, "vgather: uint16_t or uint32_t elements");
   const ascendc_sim::Lanes l = ascendc_sim::RegisterMaskLanes<T>(repeat, loc);
   const AscendC::LocalTensor<T> d = ascendc_sim::UbFrom<T>(dst, loc);
   const AscendC::LocalTensor<uint32_t> off = ascendc_sim::UbFrom<uint32_t>(offsets, loc);
-  const uint32_t base = ascendc_sim::UbAddrOfWord(srcBase, "vgather base", loc);
   const ascendc_sim::Stride sd = ascendc_sim::Blocks<T>({1, dstRepStride});
   // The offsets are uint32, lane after lane: a repeat of T lanes takes 256 / sizeof(T) of them.
   const ascendc_sim::Stride so{1, static_cast<uint32_t>(256 / sizeof(T) * 4 / 32), 8};
@@ -283,6 +299,16 @@ __aicore__ inline void vgather(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint
       if (l.Active(r, e))
         std::memcpy(&out[l.Offset(r, e, sd)], ascendc_sim::CurrentCore().UbPtr(base + o[l.Offset(r, e, so)]),
                     sizeof(T));
+}
+
+}  // namespace ascendc_sim
+
+// ---- vgather: the base is a UB byte address, the low 32 bits of a `__ubuf__` pointer --------------
+template <typename T>
+__aicore__ inline void vgather(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint32_t srcBase, uint16_t dstRepStride,
+                               uint8_t repeat, ASCENDC_SIM_LOC) {
+  ascendc_sim::VgatherAt(dst, offsets, ascendc_sim::UbAddrOfWord(srcBase, "vgather base", loc), dstRepStride, repeat,
+                         loc);
 }
 
 // ---- vreducev2: GatherMask (patternMode 0: the pattern tensor src1; 1..7 the built-in patterns).

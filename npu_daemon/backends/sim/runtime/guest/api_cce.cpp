@@ -242,21 +242,6 @@ void CompareScalar(const Call& c, int32_t mode, int32_t t, uint32_t dst, uint32_
 
 void SetCmpMask(const Call& c, uint32_t src, int32_t line) { set_cmpmask(Ub<uint64_t>(src), c.Loc(line)); }
 
-// CMPMASK's low word made the device's UB address for the length of one vsel, then restored.
-class CmpMaskAddress {
- public:
-  explicit CmpMaskAddress(bool active) : word_(CurrentCore().Registers().cmpMask[0]), held_(word_) {
-    if (active) word_ = UbOfPointer(static_cast<uint32_t>(held_));
-  }
-  ~CmpMaskAddress() { word_ = held_; }
-  CmpMaskAddress(const CmpMaskAddress&) = delete;
-  CmpMaskAddress& operator=(const CmpMaskAddress&) = delete;
-
- private:
-  uint64_t& word_;
-  const uint64_t held_;
-};
-
 void Select(const Call& c, int32_t mode, int32_t t, uint32_t dst, uint32_t src0, uint32_t src1, int32_t repeat,
             int32_t dstBlk, int32_t src0Blk, int32_t src1Blk, int32_t dstRep, int32_t src0Rep, int32_t src1Rep,
             int32_t line) {
@@ -268,15 +253,19 @@ void Select(const Call& c, int32_t mode, int32_t t, uint32_t dst, uint32_t src0,
     if constexpr (!kArith<T>) {
       Unsupported("vsel", t);
     } else {
-      // Mode 2 reads its bits at the UB address CMPMASK's low word holds: the guest put a __ubuf__
-      // pointer's value there (kUbBase + the address), the native intrinsic takes the device's.
-      const CmpMaskAddress device(mode == 2);
       const auto r = static_cast<uint8_t>(repeat);
       const auto db = static_cast<uint16_t>(dstBlk), ab = static_cast<uint16_t>(src0Blk),
                  bb = static_cast<uint16_t>(src1Blk);
       const auto dr = static_cast<uint16_t>(dstRep), ar = static_cast<uint16_t>(src0Rep),
                  br = static_cast<uint16_t>(src1Rep);
-      if (mode == 1)
+      if (mode == 2) {
+        // CMPMASK's low word names the mask: the guest's __ubuf__ pointer (kUbBase + the UB address)
+        // or the bare UB address. Resolved here, not by the intrinsic's reading of the word as a
+        // pointer of this process (which a small UB address can be mistaken for).
+        const uint32_t bits = UbOfPointer(static_cast<uint32_t>(CurrentCore().Registers().cmpMask[0]));
+        VselByMaskAt(Ub<T>(dst), Ub<T>(src0), Ub<T>(src1), bits, r, AscendC::BinaryRepeatParams(db, ab, bb, dr, ar, br),
+                     c.Loc(line));
+      } else if (mode == 1)
         vsel(Ub<T>(dst), Ub<T>(src0), Ub<uint8_t>(src1), r, db, ab, bb, dr, ar, br, uint8_t{1}, c.Loc(line));
       else
         vsel(Ub<T>(dst), Ub<T>(src0), Ub<T>(src1), r, db, ab, bb, dr, ar, br, static_cast<uint8_t>(mode), c.Loc(line));
@@ -291,8 +280,10 @@ void Vgather(const Call& c, int32_t t, uint32_t dst, uint32_t offsets, uint32_t 
     if constexpr (!std::is_same_v<T, uint16_t> && !std::is_same_v<T, uint32_t>)
       Unsupported("vgather", t);
     else
-      vgather(Ub<T>(dst), Ub<uint32_t>(offsets), UbOfPointer(srcBase), static_cast<uint16_t>(dstRepStride),
-              static_cast<uint8_t>(repeat), c.Loc(line));
+      // The guest's base is its pointer's value (kUbBase + the address) or the bare address, resolved
+      // here: the native intrinsic's reading of a 32-bit word as this process's pointer is not its.
+      VgatherAt(Ub<T>(dst), Ub<uint32_t>(offsets), UbOfPointer(srcBase), static_cast<uint16_t>(dstRepStride),
+                static_cast<uint8_t>(repeat), c.Loc(line));
   });
 }
 

@@ -102,4 +102,25 @@ struct WelfordFinalizePara {
 };
 static_assert(sizeof(WelfordFinalizePara) == 36, "WelfordFinalizePara: 9 words");
 
+// The layouts a kernel may name (asc-devkit kernel_struct_data_copy.h), under the toolkit's guard so
+// a unit that also sees the toolkit's definition takes one.
+#ifndef ASCC_ENUM_DATAFORMAT
+#define ASCC_ENUM_DATAFORMAT
+enum class DataFormat : uint8_t {
+  ND = 0,
+  NZ,
+  NCHW,
+  NC1HWC0,
+  NHWC,
+  NCDHW,
+  NDC1HWC0,
+  FRACTAL_Z_3D,
+};
+#endif
+
+// LayerNormGrad's input layout: ND only (asc-devkit layernormgrad_utils.h).
+struct LayerNormGradShapeInfo {
+  DataFormat dataFormat = DataFormat::ND;
+};
+
 }  // namespace AscendC

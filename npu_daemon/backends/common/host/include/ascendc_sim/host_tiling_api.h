@@ -6,9 +6,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 
 #include "ascendc_sim/host_context.h"
 #include "ascendc_sim/host_reduce_tiling.h"
+#include "ascendc_sim/norm_tmp_sizes.h"
 #include "tiling/math/log_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_api.h"
@@ -30,6 +32,9 @@ constexpr uint32_t ONE_BLK_SIZE = 32;
 #define ASCC_PARAM_CUBE_MAX_SIZE
 constexpr int32_t CUBE_MAX_SIZE = 256;
 #endif
+
+// The shape the high-level APIs' host helpers take (asc-devkit adv_api/utils/types.h).
+using TensorShape = ge::Shape;
 
 namespace sim_detail {
 inline uint32_t Elements(const ge::Shape& s) { return static_cast<uint32_t>(std::max<int64_t>(s.GetShapeSize(), 0)); }
@@ -397,6 +402,128 @@ inline void GetLayerNormGradBetaNDTilingInfo(const ge::Shape srcShape, const uin
   t.set_bshCurLength(one), t.set_bsCurLength(one / h);
   t.set_gammaTempTensorPos(0), t.set_betaTempTensorPos(b16 ? h : 0), t.set_inputDyTmpTensorPos(b16 ? 2 * h : 0);
   t.set_resForGammaTmpTensorPos(b16 ? 2 * h + one : 0);
+}
+
+// ---- BatchNorm: shape [B, S, H] (originSrcShape's B), S * H 32 B aligned ---------------------------
+// The sizes are the A2 helper's (ascendc_sim/norm_tmp_sizes.h); the kernel refuses less than the
+// minimum. The stack buffer in floats: for a half input the float mean and variance [S * H] first,
+// then three work buffers of whole batch columns (a multiple of B blocks), a round of them and a tail.
+inline bool GetBatchNormMaxMinTmpSize(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
+                                      const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
+                                      uint32_t& minValue, const bool isBasicBlock = false) {
+  (void)isReuseSource;
+  if (srcShape.GetDimNum() != 3 || originSrcShape.GetDimNum() != 3) return false;
+  const uint32_t b = static_cast<uint32_t>(originSrcShape.GetDim(0));
+  const uint64_t sh = static_cast<uint64_t>(srcShape.GetDim(1)) * srcShape.GetDim(2);
+  if (isBasicBlock && (b % 8 != 0 || sh % 64 != 0)) return false;
+  const ascendc_sim::TmpRange r = ascendc_sim::BatchNormTmpRange(b, sh, typeSize, isBasicBlock);
+  maxValue = r.maxValue, minValue = r.minValue;
+  return true;
+}
+inline bool GetBatchNormNDTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
+                                     const uint32_t stackBufferByteSize, const uint32_t typeSize,
+                                     const bool isReuseSource, optiling::BatchNormTiling& t,
+                                     const bool isBasicBlock = false) {
+  uint32_t mx = 0, mn = 0;
+  if (!GetBatchNormMaxMinTmpSize(srcShape, originSrcShape, typeSize, isReuseSource, mx, mn, isBasicBlock) ||
+      stackBufferByteSize < mn)
+    return false;
+  const uint32_t b = static_cast<uint32_t>(originSrcShape.GetDim(0));
+  const uint32_t sh = static_cast<uint32_t>(srcShape.GetDim(1) * srcShape.GetDim(2));
+  if (b == 0 || sh * typeSize % 32 != 0) return false;
+  const uint32_t stat = (sh + 7) / 8 * 8, stats = typeSize == 4 ? 0 : 2 * stat, floats = stackBufferByteSize / 4;
+  const uint32_t unit = b * (typeSize == 4 ? 8 : 16);
+  uint32_t one = std::min((floats - std::min(floats, stats)) / 3 / unit * unit, b * sh);
+  uint32_t cols = one / b;
+  if (isBasicBlock) cols = cols / 64 * 64, one = cols * b;
+  if (one == 0) return false;
+  t.set_originalBLength(b), t.set_meanVarSize(sh), t.set_meanTmpTensorPos(0), t.set_varianceTmpTensorPos(stat);
+  t.set_tmpBufSize(floats), t.set_oneTmpSize(one), t.set_firstTmpStartPos(stats);
+  t.set_secondTmpStartPos(stats + one), t.set_thirdTmpStartPos(stats + 2 * one);
+  t.set_loopRound(b * sh / one), t.set_inputTailSize(b * sh % one), t.set_inputTailPos((b * sh - b * sh % one) / b);
+  t.set_meanVarTailSize(b * sh % one / b), t.set_meanVarTailPos(sh - b * sh % one / b);
+  t.set_bshCurLength(one), t.set_shCurLength(cols), t.set_firstDimValueBack(1.0f / static_cast<float>(b));
+  t.set_castHalfRepStride(4), t.set_shCurLengthBlockNum(cols / 8), t.set_castHalfOutRepStride(sh / 16);
+  return true;
+}
+
+// ---- GroupNorm: shape [N, C, H, W] in groupNum groups ---------------------------------------------
+// The stack buffer in floats: for a half input the float mean and variance [N, groupNum] first,
+// then three work buffers (two for a reusable float input) of whole groups, d channels of H * W
+// padded to 32 B; a round of them and a tail.
+inline void GetGroupNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                      const uint32_t groupNum, uint32_t& maxValue, uint32_t& minValue) {
+  if (srcShape.GetDimNum() != 4) return;
+  const ascendc_sim::TmpRange r = ascendc_sim::GroupNormTmpRange(
+      static_cast<uint32_t>(srcShape.GetDim(0)), static_cast<uint32_t>(srcShape.GetDim(1)),
+      static_cast<uint64_t>(srcShape.GetDim(2)) * srcShape.GetDim(3), groupNum, typeSize, isReuseSource);
+  maxValue = r.maxValue, minValue = r.minValue;
+}
+inline void GetGroupNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                     const bool isReuseSource, const uint32_t groupNum, optiling::GroupNormTiling& t) {
+  if (srcShape.GetDimNum() != 4 || groupNum == 0 || (typeSize != 2 && typeSize != 4)) return;
+  const uint32_t n = static_cast<uint32_t>(srcShape.GetDim(0)), c = static_cast<uint32_t>(srcShape.GetDim(1));
+  const uint32_t hw = static_cast<uint32_t>(srcShape.GetDim(2) * srcShape.GetDim(3)), d = c / groupNum;
+  const uint32_t hwa = (hw * typeSize + 31) / 32 * 32 / typeSize, dhwa = d * hwa, input = n * c * hwa;
+  const uint32_t groups = n * groupNum, stat = (groups + 7) / 8 * 8, stats = typeSize == 4 ? 0 : 2 * stat;
+  const uint32_t bufs = isReuseSource && typeSize == 4 ? 2 : 3, floats = stackBufferSize / 32 * 32 / 4;
+  if (dhwa == 0) return;
+  uint32_t perRound = (floats - std::min(floats, stats)) / bufs / dhwa, one = perRound * dhwa;
+  if (one > input) perRound = groups, one = input;
+  if (one == 0) return;  // not one group fits: the library asserts
+  t.set_n(n), t.set_c(c), t.set_hw(hw), t.set_g(groupNum), t.set_d(d), t.set_hwAlignSize(hwa);
+  t.set_dhwAlignSize(dhwa), t.set_inputXSize(input), t.set_meanVarSize(groups), t.set_numberOfTmpBuf(bufs);
+  t.set_meanTmpTensorPos(0), t.set_meanTmpTensorSize(stat), t.set_varianceTmpTensorPos(stat);
+  t.set_varianceTmpTensorSize(stat), t.set_tmpBufSize(floats), t.set_oneTmpSize(one);
+  t.set_firstTmpStartPos(stats), t.set_secondTmpStartPos(stats + one), t.set_thirdTmpStartPos(stats + 2 * one);
+  t.set_loopRound(input / one), t.set_inputRoundSize(one), t.set_inputTailSize(input % one);
+  t.set_inputTailPos(input - input % one), t.set_meanVarRoundSize(perRound);
+  t.set_meanVarTailSize(input % one / dhwa), t.set_meanVarTailPos(groups - input % one / dhwa);
+  t.set_bshCurLength(one), t.set_bsCurLength(perRound), t.set_factor(1.0f / static_cast<float>(d * hw));
+  t.set_smallShape(hwa <= 64 && dhwa <= 512);
+}
+
+// ---- LayerNormGrad: shape [B, S, H, originalH] ----------------------------------------------------
+// The stack buffer in floats split into the helper's buffers (nine for half, six or four for float),
+// each of whole rows rounded up to a block of them; 1/H and 2/H kept as float bits.
+inline void GetLayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                          uint32_t& maxValue, uint32_t& minValue) {
+  if (srcShape.GetDimNum() != 4) return;
+  const ascendc_sim::TmpRange r = ascendc_sim::LayerNormGradTmpRange(
+      static_cast<uint32_t>(srcShape.GetDim(0)), static_cast<uint32_t>(srcShape.GetDim(1)),
+      static_cast<uint32_t>(srcShape.GetDim(2)), typeSize, isReuseSource);
+  maxValue = r.maxValue, minValue = r.minValue;
+}
+inline void GetLayerNormGradNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,
+                                         const uint32_t typeSize, const bool isReuseSource,
+                                         optiling::LayerNormGradTiling& t) {
+  if (srcShape.GetDimNum() != 4 || (typeSize != 2 && typeSize != 4)) return;
+  const uint32_t b = static_cast<uint32_t>(srcShape.GetDim(0)), s = static_cast<uint32_t>(srcShape.GetDim(1));
+  const uint32_t h = static_cast<uint32_t>(srcShape.GetDim(2)), oh = static_cast<uint32_t>(srcShape.GetDim(3));
+  const bool reuse = isReuseSource && typeSize == 4;
+  const uint32_t bufs = typeSize == 2 ? 9 : (reuse ? 4 : 6);
+  if (h == 0 || oh == 0 || stackBufferSize / 4 / bufs < h) return;  // not one row: the library asserts
+  const uint32_t perBlock = 32 / typeSize, rows = (stackBufferSize / 4 / bufs / h + perBlock - 1) / perBlock * perBlock;
+  const uint32_t one = rows * h, input = b * s * h;
+  t.set_stackBufferSize(stackBufferSize), t.set_bLength(b), t.set_sLength(s), t.set_hLength(h);
+  t.set_originalHLength(oh), t.set_oneCalSize(one), t.set_nohCalSize(rows), t.set_loopNum(input / one);
+  t.set_tailSize(input % one), t.set_nohTailSize(input % one / h);
+  // Buffers one after another: the BSH work buffer, pdVar, pdMean, then x1 and x2 unless a float
+  // input is reused, x3, and for half three more.
+  const uint32_t x1 = reuse ? 0 : 3 * one, x3 = reuse ? 3 * one : 5 * one;
+  t.set_tmpTensorBSHPos(0), t.set_pdVarTensorPos(one), t.set_pdMeanTensorPos(2 * one);
+  t.set_x1TensorPos(x1), t.set_x2TensorPos(reuse ? 0 : 4 * one), t.set_x3TensorPos(x3);
+  t.set_tmpTensorPos(typeSize == 2 ? x3 + one : 0), t.set_tmpTensor1Pos(typeSize == 2 ? x3 + 2 * one : 0);
+  t.set_tmpTensor2Pos(typeSize == 2 ? x3 + 3 * one : 0);
+  t.set_tmpTensorBSHSize(one), t.set_pdVarTensorSize(one), t.set_pdMeanTensorSize(one), t.set_x1TensorSize(one);
+  t.set_x2TensorSize(one), t.set_x3TensorSize(one), t.set_tmpTensorSize(one), t.set_tmpTensor1Size(one);
+  t.set_tmpTensor2Size(one);
+  const float rec = 1.0f / static_cast<float>(oh), rec2 = 2.0f / static_cast<float>(oh);
+  uint32_t bits = 0;
+  std::memcpy(&bits, &rec, sizeof bits);
+  t.set_lastDimValueBack(bits);
+  std::memcpy(&bits, &rec2, sizeof bits);
+  t.set_lastDimValueBackMulTwo(bits);
 }
 
 }  // namespace AscendC

@@ -1,6 +1,6 @@
 // Tiling structs of the high-level APIs (SoftMaxTiling, LayerNormTiling, RmsNormTiling,
-// DeepNormTiling, LayerNormGradBetaTiling) and, on the host, the helpers that fill them and size
-// their temporary buffers.
+// DeepNormTiling, LayerNormGradBetaTiling, BatchNormTiling, GroupNormTiling, LayerNormGradTiling)
+// and, on the host, the helpers that fill them and size their temporary buffers.
 //
 // The structs are declared once with the TilingData macros, so the host class and the kernel POD
 // have the same layout; a project's TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, ...) in namespace
@@ -148,6 +148,99 @@ TILING_DATA_FIELD_DEF(uint32_t, resForGammaTmpTensorPos);
 TILING_DATA_FIELD_DEF(uint32_t, reserved);
 END_TILING_DATA_DEF;
 
+// BatchNorm's [B, S, H] tiling (asc-devkit's batchnorm_tilingdata.h fields).
+BEGIN_TILING_DATA_DEF(BatchNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, originalBLength);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, shCurLength);
+TILING_DATA_FIELD_DEF(float, firstDimValueBack);
+TILING_DATA_FIELD_DEF(uint32_t, castHalfRepStride);
+TILING_DATA_FIELD_DEF(uint32_t, shCurLengthBlockNum);
+TILING_DATA_FIELD_DEF(uint32_t, castHalfOutRepStride);
+END_TILING_DATA_DEF;
+
+// GroupNorm's [N, C, H, W] tiling (asc-devkit's groupnorm_tilingdata.h fields).
+BEGIN_TILING_DATA_DEF(GroupNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, n);
+TILING_DATA_FIELD_DEF(uint32_t, c);
+TILING_DATA_FIELD_DEF(uint32_t, hw);
+TILING_DATA_FIELD_DEF(uint32_t, g);
+TILING_DATA_FIELD_DEF(uint32_t, d);
+TILING_DATA_FIELD_DEF(uint32_t, hwAlignSize);
+TILING_DATA_FIELD_DEF(uint32_t, dhwAlignSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+TILING_DATA_FIELD_DEF(float, factor);
+TILING_DATA_FIELD_DEF(bool, smallShape);
+END_TILING_DATA_DEF;
+
+// LayerNormGrad's [B, S, H] tiling (asc-devkit's layernorm_grad_tilingdata.h fields; the two
+// lastDimValueBack fields hold a float's bits).
+BEGIN_TILING_DATA_DEF(LayerNormGradTiling)
+TILING_DATA_FIELD_DEF(uint32_t, stackBufferSize);
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, oneCalSize);
+TILING_DATA_FIELD_DEF(uint32_t, nohCalSize);
+TILING_DATA_FIELD_DEF(uint32_t, loopNum);
+TILING_DATA_FIELD_DEF(uint32_t, tailSize);
+TILING_DATA_FIELD_DEF(uint32_t, nohTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorBSHPos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorBSHSize);
+TILING_DATA_FIELD_DEF(uint32_t, pdVarTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, pdVarTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, pdMeanTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, pdMeanTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, x1TensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, x1TensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, x2TensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, x2TensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, x3TensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, x3TensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor1Pos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor1Size);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor2Pos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor2Size);
+TILING_DATA_FIELD_DEF(uint32_t, lastDimValueBack);
+TILING_DATA_FIELD_DEF(uint32_t, lastDimValueBackMulTwo);
+END_TILING_DATA_DEF;
+
 // The Matmul high-level API's tiling (host: matmul_tiling::MultiCoreMatmulTiling fills it).
 BEGIN_TILING_DATA_DEF(TCubeTiling)
 TILING_DATA_FIELD_DEF(int32_t, usedCoreNum);
@@ -210,13 +303,19 @@ using LayerNormSeparateTiling = optiling::LayerNormSeparateTiling;
 using RmsNormTiling = optiling::RmsNormTiling;
 using DeepNormTiling = optiling::DeepNormTiling;
 using LayerNormGradBetaTiling = optiling::LayerNormGradBetaTiling;
+using BatchNormTiling = optiling::BatchNormTiling;
+using GroupNormTiling = optiling::GroupNormTiling;
+using LayerNormGradTiling = optiling::LayerNormGradTiling;
 using TCubeTiling = optiling::TCubeTiling;
 
 // The same structs by the name the toolkit's kernel_tiling/kernel_tiling.h gives them, which a
 // tiling struct shared by host and kernel names (`AscendC::tiling::TCubeTiling cubeTilingData;`).
 namespace AscendC::tiling {
+using optiling::BatchNormTiling;
 using optiling::DeepNormTiling;
+using optiling::GroupNormTiling;
 using optiling::LayerNormGradBetaTiling;
+using optiling::LayerNormGradTiling;
 using optiling::LayerNormSeparateTiling;
 using optiling::LayerNormTiling;
 using optiling::RmsNormTiling;

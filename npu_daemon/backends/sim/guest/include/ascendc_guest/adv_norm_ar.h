@@ -1,8 +1,9 @@
-// The [A, R] normalisations, DeepNorm and LayerNormGradBeta on the guest engine (the native side's
-// ascendc_sim/adv_norm_ar.h, adv_deepnorm.h and adv_layernormgradbeta.h hold the semantics and the
-// charge): each call one import the host serves with the native function after holding every
-// tensor to its buffer. The parameter structs (ascendc_sim/adv_norm_params.h) and the tiling
-// structs cross by address. Included by kernel_operator.h.
+// The [A, R] normalisations, DeepNorm, LayerNormGradBeta, BatchNorm, GroupNorm and LayerNormGrad on
+// the guest engine (the native side's ascendc_sim/adv_norm_ar.h, adv_deepnorm.h,
+// adv_layernormgradbeta.h, adv_batchnorm.h, adv_groupnorm.h and adv_layernormgrad.h hold the
+// semantics and the charge): each call one import the host serves with the native function after
+// holding every tensor to its buffer. The parameter structs (ascendc_sim/adv_norm_params.h) and the
+// tiling structs cross by address. Included by kernel_operator.h.
 #pragma once
 
 #include "ascendc_sim/adv_norm_params.h"
@@ -49,11 +50,30 @@ ASCENDC_GUEST_IMPORT(adv_layer_norm_grad_beta)
 void adv_layer_norm_grad_beta(Dtype t, uint32_t pdGamma, uint32_t pdGammaSize, uint32_t pdBeta, uint32_t pdBetaSize,
                               uint32_t res, uint32_t resSize, uint32_t dy, uint32_t dySize, uint32_t tmp,
                               uint32_t tmpSize, int32_t hasTmp, const void* tiling, int32_t line);
+ASCENDC_GUEST_IMPORT(adv_batch_norm)
+void adv_batch_norm(int32_t basicBlock, Dtype t, uint32_t out, uint32_t outSize, uint32_t mean, uint32_t meanSize,
+                    uint32_t var, uint32_t varSize, uint32_t x, uint32_t xSize, uint32_t gamma, uint32_t gammaSize,
+                    uint32_t beta, uint32_t betaSize, uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, float epsilon,
+                    const void* tiling, int32_t line);
+ASCENDC_GUEST_IMPORT(adv_group_norm)
+void adv_group_norm(int32_t reuseSource, Dtype t, uint32_t out, uint32_t outSize, uint32_t mean, uint32_t meanSize,
+                    uint32_t var, uint32_t varSize, uint32_t x, uint32_t xSize, uint32_t gamma, uint32_t gammaSize,
+                    uint32_t beta, uint32_t betaSize, uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, float epsilon,
+                    const void* tiling, int32_t line);
+ASCENDC_GUEST_IMPORT(adv_layer_norm_grad)
+void adv_layer_norm_grad(int32_t reuseSource, Dtype t, uint32_t pdX, uint32_t pdXSize, uint32_t res, uint32_t resSize,
+                         uint32_t dy, uint32_t dySize, uint32_t x, uint32_t xSize, uint32_t var, uint32_t varSize,
+                         uint32_t mean, uint32_t meanSize, uint32_t gamma, uint32_t gammaSize, uint32_t tmp,
+                         uint32_t tmpSize, int32_t hasTmp, float epsilon, int32_t dataFormat, const void* tiling,
+                         int32_t line);
 }
 
 // Plain 4-byte fields on both targets: the bytes the guest hands over are the struct the host reads.
 static_assert(sizeof(DeepNormTiling) == 26 * 4, "DeepNormTiling: 26 words");
 static_assert(sizeof(LayerNormGradBetaTiling) == 20 * 4, "LayerNormGradBetaTiling: 20 words");
+static_assert(sizeof(BatchNormTiling) == 20 * 4, "BatchNormTiling: 20 words");
+static_assert(sizeof(GroupNormTiling) == 30 * 4, "GroupNormTiling: 29 words and smallShape, padded");
+static_assert(sizeof(LayerNormGradTiling) == 30 * 4, "LayerNormGradTiling: 30 words");
 
 template <typename Config>
 constexpr int32_t NormForm(const Config& c, bool tmp) {
@@ -211,6 +231,72 @@ void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>
   ascendc_guest::adv_layer_norm_grad_beta(ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_NT(outputPdGamma),
                                           ASCENDC_GUEST_NT(outputPdBeta), ASCENDC_GUEST_NT(resForGamma),
                                           ASCENDC_GUEST_NT(inputDy), 0u, 0u, 0, &tiling, line);
+}
+
+// BatchNorm over [B, S, H] (ascendc_sim/adv_batchnorm.h).
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<T>& gamm, const LocalTensor<T>& beta,
+               const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, BatchNormTiling& tiling,
+               ASCENDC_GUEST_LINE) {
+  ascendc_guest::adv_batch_norm(isBasicBlock, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_NT(output),
+                                ASCENDC_GUEST_NT(outputMean), ASCENDC_GUEST_NT(outputVariance),
+                                ASCENDC_GUEST_NT(inputX), ASCENDC_GUEST_NT(gamm), ASCENDC_GUEST_NT(beta),
+                                ASCENDC_GUEST_NT(sharedTmpBuffer), 1, static_cast<float>(epsilon), &tiling, line);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<T>& gamm, const LocalTensor<T>& beta, const T epsilon,
+               BatchNormTiling& tiling, ASCENDC_GUEST_LINE) {
+  ascendc_guest::adv_batch_norm(isBasicBlock, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_NT(output),
+                                ASCENDC_GUEST_NT(outputMean), ASCENDC_GUEST_NT(outputVariance),
+                                ASCENDC_GUEST_NT(inputX), ASCENDC_GUEST_NT(gamm), ASCENDC_GUEST_NT(beta), 0u, 0u, 0,
+                                static_cast<float>(epsilon), &tiling, line);
+}
+
+// GroupNorm over [N, C, H, W] (ascendc_sim/adv_groupnorm.h).
+template <typename T, bool isReuseSource = false>
+void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+               const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, GroupNormTiling& tiling,
+               ASCENDC_GUEST_LINE) {
+  ascendc_guest::adv_group_norm(isReuseSource, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_NT(output),
+                                ASCENDC_GUEST_NT(outputMean), ASCENDC_GUEST_NT(outputVariance),
+                                ASCENDC_GUEST_NT(inputX), ASCENDC_GUEST_NT(gamma), ASCENDC_GUEST_NT(beta),
+                                ASCENDC_GUEST_NT(sharedTmpBuffer), 1, static_cast<float>(epsilon), &tiling, line);
+}
+template <typename T, bool isReuseSource = false>
+void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
+               GroupNormTiling& tiling, ASCENDC_GUEST_LINE) {
+  ascendc_guest::adv_group_norm(isReuseSource, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_NT(output),
+                                ASCENDC_GUEST_NT(outputMean), ASCENDC_GUEST_NT(outputVariance),
+                                ASCENDC_GUEST_NT(inputX), ASCENDC_GUEST_NT(gamma), ASCENDC_GUEST_NT(beta), 0u, 0u, 0,
+                                static_cast<float>(epsilon), &tiling, line);
+}
+
+// LayerNormGrad over [B, S, H] (ascendc_sim/adv_layernormgrad.h).
+template <typename T, bool isReuseSource = false>
+void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                   const LocalTensor<T>& inputX, const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+                   const LocalTensor<T>& inputGamma, LocalTensor<uint8_t>& sharedTmpBuffer, T epsilon,
+                   LayerNormGradTiling& tiling, const LayerNormGradShapeInfo& shapeInfo = {}, ASCENDC_GUEST_LINE) {
+  ascendc_guest::adv_layer_norm_grad(
+      isReuseSource, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_NT(outputPdX), ASCENDC_GUEST_NT(resForGamma),
+      ASCENDC_GUEST_NT(inputDy), ASCENDC_GUEST_NT(inputX), ASCENDC_GUEST_NT(inputVariance), ASCENDC_GUEST_NT(inputMean),
+      ASCENDC_GUEST_NT(inputGamma), ASCENDC_GUEST_NT(sharedTmpBuffer), 1, static_cast<float>(epsilon),
+      static_cast<int32_t>(shapeInfo.dataFormat), &tiling, line);
+}
+template <typename T, bool isReuseSource = false>
+void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                   const LocalTensor<T>& inputX, const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+                   const LocalTensor<T>& inputGamma, T epsilon, LayerNormGradTiling& tiling,
+                   const LayerNormGradShapeInfo& shapeInfo = {}, ASCENDC_GUEST_LINE) {
+  ascendc_guest::adv_layer_norm_grad(isReuseSource, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_NT(outputPdX),
+                                     ASCENDC_GUEST_NT(resForGamma), ASCENDC_GUEST_NT(inputDy), ASCENDC_GUEST_NT(inputX),
+                                     ASCENDC_GUEST_NT(inputVariance), ASCENDC_GUEST_NT(inputMean),
+                                     ASCENDC_GUEST_NT(inputGamma), 0u, 0u, 0, static_cast<float>(epsilon),
+                                     static_cast<int32_t>(shapeInfo.dataFormat), &tiling, line);
 }
 
 #undef ASCENDC_GUEST_NT

@@ -234,20 +234,18 @@ void set_cmpmask(__ubuf__ T* src, ASCENDC_GUEST_LINE) {
 }
 
 // ---- vsel: mode 0 (no mode argument) by CMPMASK's bits; 1 between src0 and CMPMASK's scalar by the
-// bits at src1; 2 between the tensors by the bits at the UB address in CMPMASK's low word.
+// bits at src1; 2 between the tensors by the bits at the UB address in CMPMASK's low word. One
+// function with the mode defaulted: a mode-0 overload of its own took a mode written as a plain int
+// (`vsel(..., 2)`) for its line argument and selected by CMPMASK's bits.
 template <typename T, typename U>
 void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ U* src1, uint8_t repeat, uint16_t dstBlk, uint16_t src0Blk,
-          uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, uint8_t selMode, ASCENDC_GUEST_LINE) {
+          uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, uint8_t selMode = 0,
+          ASCENDC_GUEST_LINE) {
   // Mode 0 and 2 select between two tensors of T (the host holds src1 to it).
   const int32_t mode = selMode != 1 && !std::is_same_v<T, U> ? -1 : selMode;
   ascendc_guest::cce_select(mode, ascendc_guest::DtypeOf<T>(), ascendc_guest::AddrOf(dst), ascendc_guest::AddrOf(src0),
                             ascendc_guest::AddrOf(src1), repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep,
                             line);
-}
-template <typename T>
-void vsel(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk, uint16_t src0Blk,
-          uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep, ASCENDC_GUEST_LINE) {
-  vsel(dst, src0, src1, repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep, 0, line);
 }
 
 // ---- vgather: lane e of repeat r takes the element at UB byte address srcBase + offsets[r * lanes + e]
