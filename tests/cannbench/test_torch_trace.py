@@ -278,6 +278,13 @@ GOLDENS = [
         {},
     ),
     ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), reduction='sum')", {}),
+    # class weights and an ignore_index that is a class: the target's weight, 0 where ignored
+    (
+        "F.nll_loss(x, (y[:, 1].abs() * 5).long(), w.abs(), reduction='none')"
+        " + F.cross_entropy(x, (y[:, 0].abs() * 4).long(), w.abs(), ignore_index=2, reduction='sum')",
+        {},
+    ),
+    ("F.nll_loss(x, (y[:, 2].abs() * 4).long(), ignore_index=3, reduction='none')", {}),
     # class probabilities (a target of x's shape) and label smoothing
     ("F.cross_entropy(x, y.softmax(-1), reduction='none') + F.cross_entropy(x, y.abs())", {}),
     ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), label_smoothing=0.1, reduction='none')", {}),
@@ -467,8 +474,9 @@ def test_pooling_conv_and_einsum_beyond_the_forms_are_unsupported(expr, why):
         ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
         ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
         # a target that may be ignored, class weights: the mean's divisor is not the row count
-        ("F.nll_loss(x[0], x[1].sum(-1).abs().long(), ignore_index=1)", "ignore_index=1"),
+        ("F.nll_loss(x[0], x[1].sum(-1).abs().long(), ignore_index=1)", "ratio of two totals"),
         ("F.cross_entropy(x[0], x[1].sum(-1).abs().long(), x[2][0])", "class weights"),
+        ("F.nll_loss(x[0], x[1].sum(-1).abs().long(), x[2][0].abs())", "ratio of two totals"),
         ("torch.argmax(x)", "over every element"),
     ],
 )
