@@ -872,6 +872,36 @@ def _one_hot(t: Any, num_classes: int = -1) -> Tensor:
     return Tensor(_picked(t, num_classes))
 
 
+def _target_terms(x: Sym, target: Any, weight: Any, ignore_index: int) -> tuple[Sym, Sym | None]:
+    """Each row's element at its target (a one-hot row summed) and the factor its loss takes:
+    the target's class weight (`weight[target]`, likewise picked), times 0 where the target is
+    `ignore_index` (1 - relu(1 - |t - i|): exact for integral targets); None for neither."""
+    hot = _picked(target, x.shape[1])
+    picked = sym.reduce("sum", _b("mul", x, hot), -1, False, {})
+    factor = None
+    if weight is not None:
+        w = _lift(weight)
+        factor = sym.reduce("sum", _b("mul", sym.reshape(w, (1, *w.shape)), hot), -1, False, {})
+    if 0 <= ignore_index < x.shape[1]:  # a target may be that class: its row counts nothing
+        t = _lift(target)
+        at = sym.reshape(t, (*t.shape, 1))  # a value per row, as the one-hot row reads it
+        hit = _b("max", _b("sub", 1.0, _u("abs", _b("sub", at, float(ignore_index)))), 0.0)
+        keep = sym.reshape(_b("sub", 1.0, hit), t.shape)
+        factor = keep if factor is None else _b("mul", factor, keep)
+    return picked, factor
+
+
+def _class_reduced(term: Sym, factor: Sym | None, reduction: str) -> Tensor:
+    """A loss over class indices: torch's mean divides by the rows' total factor (the weights
+    of the targets not ignored), a ratio of two totals the templates do not take."""
+    if factor is not None and reduction == "mean":
+        raise Unsupported(
+            "a class-index loss's mean with class weights or an ignore_index that is a class:"
+            " a ratio of two totals over the rows"
+        )
+    return _reduced(term, reduction)
+
+
 def _nll_loss(
     x: Any,
     target: Any,
@@ -881,41 +911,45 @@ def _nll_loss(
     reduction: str = "mean",
     **k: Any,
 ) -> Tensor:
-    """F.nll_loss of [N, C] log-probabilities: -x[i, target[i]], the row's element at its
-    target picked by a one-hot row and summed."""
+    """F.nll_loss of [N, C] log-probabilities: -x[i, target[i]] (times its class weight, 0 where
+    the target is ignore_index), the row's element at its target picked by a one-hot row."""
     v = _lift(x)
-    if weight is not None or v.ndim != 2:
-        raise Unsupported("nll_loss with class weights or other than [N, C] inputs")
-    if 0 <= ignore_index < v.shape[1]:  # a target may hit it: the mean then counts fewer rows
-        raise Unsupported(f"nll_loss with ignore_index={ignore_index}, a class")
-    picked = sym.reduce("sum", _b("mul", v, _picked(target, v.shape[1])), -1, False, {})
-    return _reduced(_u("neg", picked), reduction)  # a mean or sum of the rows' terms
+    if v.ndim != 2:
+        raise Unsupported("nll_loss of other than [N, C] inputs")
+    picked, factor = _target_terms(v, target, weight, ignore_index)
+    term = _u("neg", picked if factor is None else _b("mul", picked, factor))
+    return _class_reduced(term, factor, reduction)
 
 
 def _cross_entropy(
     x: Any, target: Any, weight: Any = None, *a: Any, reduction: str = "mean", **k: Any
 ) -> Tensor:
     """F.cross_entropy of [N, C] logits: with class indices, the row's logsumexp less its
-    target's element; with class probabilities p (the target of x's shape), the row's sum of
-    p * (logsumexp - x). `label_smoothing` e mixes in e times the row's mean term
-    (logsumexp - mean(x)): torch's (1 - e) * loss + e * that."""
+    target's element (times the target's class weight, 0 where it is ignore_index); with class
+    probabilities p (the target of x's shape), the row's sum of p * (logsumexp - x).
+    `label_smoothing` e mixes in e times the row's mean term (logsumexp - mean(x)): torch's
+    (1 - e) * loss + e * that."""
     smooth = k.get("label_smoothing", 0.0)
     v = _lift(x)
     if v.ndim != 2:
         raise Unsupported("cross_entropy of other than [N, C] inputs")
     lse = _logsumexp(x, -1, keepdim=True).sym
+    factor = None
     if _lift(target).shape == v.shape:
         if weight is not None:
             raise Unsupported("cross_entropy with class probabilities and class weights")
         term = sym.reduce("sum", _b("mul", _lift(target), _b("sub", lse, v)), -1, False, {})
     else:
-        ignore = k.get("ignore_index", -100)
-        nll = _nll_loss(x, target, weight, ignore_index=ignore, reduction="none")
-        term = _b("add", _logsumexp(x, -1).sym, nll.sym)
+        picked, factor = _target_terms(v, target, weight, k.get("ignore_index", -100))
+        term = _b("add", _logsumexp(x, -1).sym, _u("neg", picked))
+        if factor is not None:
+            if smooth:
+                raise Unsupported("cross_entropy with label_smoothing and class weights")
+            term = _b("mul", term, factor)
     if smooth:
         uniform = sym.reduce("mean", _b("sub", lse, v), -1, False, {})
         term = _b("add", term, _b("mul", sym.lift(smooth), _b("sub", uniform, term)))
-    return _reduced(term, reduction)
+    return _class_reduced(term, factor, reduction)
 
 
 def _sizes(v: Any, n: int, name: str) -> tuple[int, ...]:

@@ -5,14 +5,27 @@ steps; and its host tiling.
 
 from __future__ import annotations
 
-from ascend_gym.dsl.compute import LoopLowering, Walk
+from ascend_gym.dsl.compute import LoopLowering, Walk, _scalar_expr, _vec_op
 from ascend_gym.dsl.lang import Loop, Node
+
+
+def finished(n: Node) -> bool:
+    """A column's total, or element-wise work on totals alone (a variance's correction,
+    logsumexp's log(sum) + max): stored once per column, after its walks."""
+    if n.op == "accum":
+        return True
+    return n.op in ("unary", "binary") and all(a.kind == "const" or finished(a) for a in n.args)
+
+
+def _accums(n: Node) -> list[Node]:
+    """The totals a finished value reads."""
+    return [n] if n.op == "accum" else [a for x in n.args for a in _accums(x)]
 
 
 def walks(lp: Loop) -> list[Walk] | None:
     """The walks along the axis, when values computed from an accumulator (`exp(v - c.max(v))`)
     need it finished: a value's walk is one more than the latest accumulator it reads. None
-    when one walk does everything."""
+    when one walk does everything and every total is stored as it is."""
     phase: dict[int, int] = {}
     nodes: list[Node] = []
 
@@ -22,15 +35,44 @@ def walks(lp: Loop) -> list[Walk] | None:
             nodes.append(n)
         return phase[id(n)]
 
-    last = max(walk_of(s.value) for s in lp.stores)
-    if not any(phase[id(a)] < phase[id(n)] for n in nodes for a in n.args if a.op == "accum"):
+    steps = [s for s in lp.stores if not finished(s.value)]
+    ends = [a for s in lp.stores if finished(s.value) for a in _accums(s.value)]
+    last = max([walk_of(s.value) for s in steps] + [walk_of(a) for a in ends])
+    worked = any(s.value.op != "accum" for s in lp.stores if finished(s.value))
+    if not worked and not any(
+        phase[id(a)] < phase[id(n)] for n in nodes for a in n.args if a.op == "accum"
+    ):
         return None
     out: list[Walk] = []
     for w in range(last + 1):
-        steps = [s for s in lp.stores if s.value.op != "accum" and phase[id(s.value)] == w]
+        stores = [s for s in steps if phase[id(s.value)] == w]
         folds = [n for n in nodes if n.op == "accum" and phase[id(n)] == w]
-        out.append(Walk(steps, folds, {}, 0))
+        out.append(Walk(stores, folds, {}, 0))
     return out
+
+
+def _finish(
+    n: Node, acc_of: dict[int, int], lines: list[str], names: dict[int, str], tag: str
+) -> str:
+    """A finished value's vector instructions over the column's lanes, each node once, into a
+    temporary of its own (`tmpBuf<i>`, named `<tag>_<i>`; `names` holds what Finish has, the
+    accumulators declared by the totals before this one too); returns the tensor holding it."""
+    if id(n) in names:
+        return names[id(n)]
+    if n.op == "accum":
+        j = acc_of[id(n)]
+        lines.append(f"    LocalTensor<float> acc{j} = acc{j}Buf.Get<float>();")
+        names[id(n)] = f"acc{j}"
+        return names[id(n)]
+    ops = [_finish(a, acc_of, lines, names, tag) if a.kind != "const" else "" for a in n.args]
+    sc = [_scalar_expr(a) if a.kind == "const" and n.op == "binary" else None for a in n.args]
+    t = sum(v.startswith(f"{tag}_") for v in names.values())
+    d = names[id(n)] = f"{tag}_{t}"
+    lines.append(f"    LocalTensor<float> {d} = tmpBuf{t}.Get<float>();")
+    body: list[str] = []
+    _vec_op(body, n, d, ops, [*sc, None][:2], "colsPad")
+    lines += [f"    {line}" for line in body]
+    return d
 
 
 class ColumnsMixin:
@@ -47,7 +89,7 @@ class ColumnsMixin:
             acc_of.update(low.acc_of)
             lows.append(low)
         fields = [n for _, n, _ in self.fields()]
-        totals = [s for s in lp.stores if s.value.op == "accum"]
+        totals = [s for s in lp.stores if finished(s.value)]
         if several is None:
             walk_loads = [lp.loads]
             walk_scans = [[s for s in lp.stores if s.value.op != "accum"]]
@@ -57,8 +99,17 @@ class ColumnsMixin:
         n_loads = max(len(ls) for ls in walk_loads)
         n_scans = max(len(ss) for ss in walk_scans)
         n_bufs = max(low.n_bufs for low in lows)
-        if any(self.ty(s.tensor.name) in self.narrow for s in totals):
-            n_bufs = max(n_bufs, 1)  # tmpBuf0: the half a one-byte total narrows through
+        # Finish's temporaries: a worked total's instructions, then the half a one-byte total
+        # narrows through
+        finish: dict[int, tuple[list[str], str, int | None]] = {}
+        names: dict[int, str] = {}
+        for i, s in enumerate(totals):
+            lines: list[str] = []
+            src = _finish(s.value, acc_of, lines, names, f"fin{i}")
+            temps = sum(v.startswith(f"fin{i}_") for v in names.values())
+            via = temps if self.ty(s.tensor.name) in self.narrow else None
+            finish[id(s)] = (lines, src, via)
+            n_bufs = max(n_bufs, temps + (via is not None))
         n_masks = max(low.n_masks for low in lows)
         # Compare works on whole 256 B repeats: column tiles of 64 fp32 lanes where there is one
         align = "64" if n_masks else f"32 / {self._narrowest()}"
@@ -75,6 +126,14 @@ class ColumnsMixin:
             for low in lows
             for n in low.order
             if n.op == "accum" and n.fn == "mean" and acc_of[id(n)] in used_later
+        }
+        # and a mean a worked total reads (as finished values read it)
+        scaled |= {
+            acc_of[id(a)]
+            for s in totals
+            if s.value.op != "accum"
+            for a in _accums(s.value)
+            if a.fn == "mean"
         }
         gm = self._gm_args()
         used = self._used_rows_tensors(lp)
@@ -167,17 +226,17 @@ class ColumnsMixin:
                 "  __aicore__ inline void Finish(uint64_t at) {",
             ]
             for i, s in enumerate(totals):
-                nm, j = s.tensor.name, acc_of[id(s.value)]
-                ty = self.ty(nm)
-                via = "tmpBuf0.Get<half>(), " if ty in self.narrow else ""
+                nm, ty = s.tensor.name, self.ty(s.tensor.name)
+                lines, src, via_buf = finish[id(s)]
+                via = f"tmpBuf{via_buf}.Get<half>(), " if via_buf is not None else ""
+                out.append(f"    LocalTensor<{ty}> {nm} = totalQueue{i}.AllocTensor<{ty}>();")
+                out += lines
+                if s.value.op == "accum" and s.value.fn == "mean":
+                    j = acc_of[id(s.value)]
+                    if j not in scaled:
+                        out.append(f"    Muls(acc{j}, acc{j}, 1.0f / axisLen, colsPad);")
                 out += [
-                    f"    LocalTensor<{ty}> {nm} = totalQueue{i}.AllocTensor<{ty}>();",
-                    f"    LocalTensor<float> acc{j} = acc{j}Buf.Get<float>();",
-                ]
-                if s.value.fn == "mean" and j not in scaled:
-                    out.append(f"    Muls(acc{j}, acc{j}, 1.0f / axisLen, colsPad);")
-                out += [
-                    f"    CopyFloat({nm}, acc{j}, {via}colsPad);",
+                    f"    CopyFloat({nm}, {src}, {via}colsPad);",
                     f"    totalQueue{i}.EnQue<{ty}>({nm});",
                     f"    {nm} = totalQueue{i}.DeQue<{ty}>();",
                     f"    DataCopyPad({nm}Gm[at], {nm}, DataCopyExtParams{{1, "

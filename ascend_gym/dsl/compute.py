@@ -434,7 +434,8 @@ class ComputeMixin:
         return f"tmpBuf{tmp}.Get<half>(), "
 
     def _reusable(self, low: LoopLowering, n: Node, i: int) -> tuple[int, str] | None:
-        """A temp of an operand that dies here: the instruction runs in place."""
+        """A temp of an operand that dies here: the instruction runs in place. Not a cast of a
+        row every row shares (`cols`): for fp32 the cast is that row itself, read by the next."""
         for a in n.args:
             reg = low.regs.get(id(a))
             if (
@@ -444,10 +445,14 @@ class ComputeMixin:
                 and reg.buf is not None
                 and low.uses.get(id(a)) == i
                 and (a.op != "cast" or low.uses.get(id(a.args[0]), 0) <= i)
+                and not (a.op == "cast" and self._shared_row(a.args[0]))
             ):
                 buf, reg.buf = reg.buf, None  # handed over
                 return buf, reg.expr
         return None
+
+    def _shared_row(self, n: Node) -> bool:
+        return n.op == "load" and self.k.tensors[n.name].layout == "cols"
 
     def _load_name(self, n: Node) -> str:
         part, parts = n.part

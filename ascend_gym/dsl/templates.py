@@ -892,9 +892,11 @@ def _columns(
                 raise Unsupported("arithmetic after a running value along an axis")
             value = f"c.{r.fn}({rd.expr(r.args[0])})" if r.op == "reduce" else rd.expr(r)
             rd.lines.append(f"    c.store({var(o)}, {value})")
+        elif _of_totals(r):  # arithmetic on the column's totals (a variance, a logsumexp)
+            rd.lines.append(f"    c.store({var(o)}, {rd.expr(r)})")
         else:
             raise Unsupported(f"output {o}: only totals and values along the axis")
-    if all(r.op == "reduce" for r in roots):
+    if all(_of_totals(r) for r in roots):
         category = "reduction"
     else:
         category = "scan" if any(r.op == "scan" for r in roots) else "normalization"
@@ -911,6 +913,16 @@ def _columns(
         rd.funcs,
         SCHEDULES["columns"],
     )
+
+
+def _of_totals(s: Sym) -> bool:
+    """Element-wise work whose tensor operands are all totals along the axis (a variance's
+    correction, logsumexp's log(sum) + max): computed once per column, after its walks."""
+    if s.op == "reduce":
+        return True
+    if s.op in ("unary", "binary", "view"):
+        return all(a.op in ("const", "attr") or _of_totals(a) for a in s.args)
+    return False
 
 
 def _rows(

@@ -6,7 +6,8 @@ element-wise epilogues, transposes, concatenations, slices and
 gathers along the last axis, index reductions, running products, pooling of a plane and by
 windows, einsum, norms over trailing axes, any/all into bool outputs (with and without dim),
 convolutions (conv1d / conv2d: groups, stride, padding, dilation, bias), cross_entropy with class
-probabilities or label smoothing, each generated, compiled and run on every case
+probabilities or label smoothing, var / std / logsumexp along a middle axis, nll_loss and cross_entropy with class weights
+and ignore_index, each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -74,8 +75,8 @@ TASKS = {
 
 
 # the forms added after the default tier's time was spent: pooling windows, einsum, norms over
-# trailing axes, any/all, convolutions, cross_entropy with probabilities or smoothing (the slow
-# tier)
+# trailing axes, any/all, convolutions, cross_entropy with probabilities or smoothing, totals
+# with work after them along a middle axis (the slow tier)
 SLOW_TASKS = {
     "level1/max_pool2d_pad": 2,  # F.max_pool2d, padding 1: a Gather per tap, -inf pad lanes
     "level1/avg_pool1d_stride": 2,  # F.avg_pool1d, stride 2, padding counted (bf16 too)
@@ -93,6 +94,9 @@ SLOW_TASKS = {
     "level2/conv2d_bias_stride": 2,  # F.conv2d 3 x 3, stride 2, padding 1, a bias
     "level2/cross_entropy_probs": 2,  # class probabilities: sum(p * (logsumexp - x)) a row
     "level2/cross_entropy_smooth": 2,  # label_smoothing 0.1: the uniform term mixed in
+    "level2/var_std_mid": 2,  # var / std along dim 1 (correction 0 and 1): Muls, Sqrt in Finish
+    "level2/logsumexp_mid": 2,  # logsumexp along dim 1: Ln(sum) + max in Finish, a 4-D case
+    "level2/nll_loss_weighted": 2,  # class weights (a shared row, one-hot picked), ignore_index
 }
 
 

@@ -230,6 +230,9 @@ GOLDENS = [
     ("x.log_softmax(-1)", {}),
     ("torch.softmax(z, dim=1)", {}),
     ("torch.logsumexp(x, dim=-1)", {}),
+    # along a middle axis: totals with work after them (a correction, log(sum) + max)
+    ("torch.var(z, dim=1, correction=0) + z.std(1, keepdim=True).squeeze(1)", {}),
+    ("torch.logsumexp(z, dim=1) - torch.var(z, 1, False, True).squeeze(1) * 2", {}),
     ("x.var(-1, keepdim=True) + x.std(dim=-1, unbiased=False, keepdim=True)", {}),
     ("F.normalize(x, dim=-1)", {}),
     ("F.layer_norm(x, (x.shape[-1],), w, w * 0.5, beta)", {"beta": 1e-5}),
@@ -275,6 +278,13 @@ GOLDENS = [
         {},
     ),
     ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), reduction='sum')", {}),
+    # class weights and an ignore_index that is a class: the target's weight, 0 where ignored
+    (
+        "F.nll_loss(x, (y[:, 1].abs() * 5).long(), w.abs(), reduction='none')"
+        " + F.cross_entropy(x, (y[:, 0].abs() * 4).long(), w.abs(), ignore_index=2, reduction='sum')",
+        {},
+    ),
+    ("F.nll_loss(x, (y[:, 2].abs() * 4).long(), ignore_index=3, reduction='none')", {}),
     # class probabilities (a target of x's shape) and label smoothing
     ("F.cross_entropy(x, y.softmax(-1), reduction='none') + F.cross_entropy(x, y.abs())", {}),
     ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), label_smoothing=0.1, reduction='none')", {}),
@@ -464,8 +474,9 @@ def test_pooling_conv_and_einsum_beyond_the_forms_are_unsupported(expr, why):
         ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
         ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
         # a target that may be ignored, class weights: the mean's divisor is not the row count
-        ("F.nll_loss(x[0], x[1].sum(-1).abs().long(), ignore_index=1)", "ignore_index=1"),
+        ("F.nll_loss(x[0], x[1].sum(-1).abs().long(), ignore_index=1)", "ratio of two totals"),
         ("F.cross_entropy(x[0], x[1].sum(-1).abs().long(), x[2][0])", "class weights"),
+        ("F.nll_loss(x[0], x[1].sum(-1).abs().long(), x[2][0].abs())", "ratio of two totals"),
         ("torch.argmax(x)", "over every element"),
     ],
 )
@@ -473,6 +484,21 @@ def test_reorders_the_templates_cannot_take_are_unsupported(expr, why):
     pkg = _golden(expr, {}, {"x": [3, 4, 5], "y": [3, 5, 2]})
     with pytest.raises(sym.Unsupported, match=why):
         sym.trace(numpy_view(pkg), {"x": (3, 4, 5), "y": (3, 5, 2)}, [])
+
+
+@pytest.mark.parametrize(
+    ("expr", "lines"),
+    [
+        ("torch.var(z, dim=1)", ["v4 = c.mean(v3)", "v5 = v4 * 1.25", "c.store(out, v5)"]),
+        ("torch.std(z, 1, correction=0, keepdim=True)", ["v5 = sqrt(v4)", "c.store(out, v5)"]),
+        ("torch.logsumexp(z, dim=1)", ["v1 = c.max(v0)", "v5 = log(v4)", "v6 = v5 + v1"]),
+    ],
+)
+def test_work_on_totals_along_a_middle_axis_is_a_columns_reduction(expr, lines):
+    draft = offline_draft(_golden(expr, {}, {"z": [3, 5, 8]}))
+    assert draft.category == "reduction"
+    assert "with k.columns(axis=1) as c:" in draft.source
+    assert all(line in draft.source for line in lines), draft.source
 
 
 @pytest.mark.parametrize(

@@ -128,3 +128,38 @@ def test_a_pool_lowers_to_a_gather_per_tap_with_the_window_as_tiling_data():
     assert {t.name for t in tune.find_tunables(host)} == {"block_dim"}
     err = _error(POOL)  # sigmoid's cases are 1-d: a 2-d window does not fit them
     assert err.where == "<dsl:sigmoid>:6" and "fewer axes than the window's" in str(err)
+
+
+def test_a_shared_row_cast_up_is_not_overwritten_in_place():
+    """For fp32 a cast of a `cols` row is that row itself, which every later row reads again:
+    an instruction with it first (w * x) writes a temporary, not the shared row."""
+    import re
+
+    from ascend_core.package import OperatorSpec
+    from ascend_gym.dsl.lowerings import lower
+
+    source = (
+        'from ascend_gym.dsl import Kernel\nk = Kernel("wsum")\nx = k.input("x")\n'
+        'w = k.input("w", "cols")\ny = k.output("y", "rows")\nwith k.rows() as r:\n'
+        "    r.store(y, (r.load(w).float() * r.load(x).float()).sum())\n"
+    )
+    spec = OperatorSpec.model_validate(
+        {
+            "name": "wsum",
+            "inputs": [{"name": "x", "dtypes": ["float32"]}, {"name": "w", "dtypes": ["float32"]}],
+            "outputs": [{"name": "y", "dtypes": ["float32"]}],
+            "cases": [
+                {
+                    "name": "c",
+                    "dtype": "float32",
+                    "shapes": {"x": [4, 10], "w": [10], "y": [4, 1]},
+                    "bench": True,
+                }
+            ],
+            "reference": "reference:wsum",
+        }
+    )
+    pkg = lower(load_program(source, "<dsl:wsum>"), spec)
+    kernel = next(t for p, t in pkg.files.items() if p.startswith("op_kernel/"))
+    (shared,) = re.findall(r"LocalTensor<float> (v\d+) = AsFloat\(w,", kernel)
+    assert f"Mul({shared}, " not in kernel, kernel
