@@ -160,12 +160,14 @@ def test_debug_shows_the_traceback():
 def test_help_documents_every_option_and_the_exit_codes():
     top = cli("--help").stdout
     assert "exit status: 0 ok, 1" in top
-    for verb in ("eval", "bench", "optimize", "validate", "export", "report"):
-        text = cli(verb, "--help").stdout
+    helps = {
+        v: cli(v, "--help").stdout
+        for v in ("eval", "bench", "optimize", "validate", "export", "report")
+    }
+    for verb, text in helps.items():
         options = [w for w in text.split() if w.startswith("--")]
         assert options, verb
-    bench = cli("bench", "--help").stdout
-    assert "Ascend910B1" in bench and "ascendoptimizer" in bench
+    assert "Ascend910B1" in helps["bench"] and "ascendoptimizer" in helps["bench"]
     assert cli("--version").stdout.startswith("ascend-gym ")
 
 

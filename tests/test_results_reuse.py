@@ -6,11 +6,9 @@ import json
 import subprocess
 import sys
 
-import pytest
-
 from ascend_core import suite
 from ascend_core.protocol import EvalRequest, Status
-from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.client import DaemonClient
 from ascend_gym.commands.common import daemon_client
 from ascend_gym.commands.export import spec_toml
 from ascend_gym.records import SweepRecord, load_candidate, read_records
@@ -20,14 +18,6 @@ def cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "ascend_gym.cli", *args], capture_output=True, text=True, timeout=900
     )
-
-
-@pytest.fixture(scope="module")
-def token_daemon(tmp_path_factory) -> str:
-    """A daemon that serves only runs that were opened (as every daemon bound beyond loopback)."""
-    state = tmp_path_factory.mktemp("state")
-    with LocalDaemon(workers=2, state_dir=state, extra_args=["--require-run-tokens"]) as d:
-        yield d.address
 
 
 def test_the_embedded_daemon_requires_run_tokens():

@@ -19,7 +19,7 @@ from agents.ascendoptimizer.policy import AscendOptimizer
 from agents.ascendoptimizer.rewind import RewindConfig, build_bank
 from agents.llm import ChatServer
 from agents.llm.server import answering
-from agents.llm.sources import MAX_CONTEXT_CHARS, MAX_CONTEXT_TOTAL, other_sources
+from agents.llm.sources import MAX_CONTEXT_CHARS, MAX_CONTEXT_TOTAL, cases_text, other_sources
 from ascend_core import suite
 from ascend_gym import cli
 from ascend_gym.client import DaemonClient, LocalDaemon
@@ -115,6 +115,9 @@ def test_a_scripted_model_drives_stage1_and_stage2(daemon, tmp_path, model):
     assert all(
         f"op_host/add_tiling.h:\n```cpp\n{header}" in c["messages"][1]["content"] for c in calls
     )
+    # Every prompt of both stages carries every correctness case and the tolerances.
+    for line in cases_text(suite.resolve("level1/add").spec).splitlines():
+        assert all(line in c["messages"][1]["content"] for c in calls), line
     # A mutation the run already evaluated (the tournament may pick the same parent) is not resubmitted.
     assert (
         prompts[-1] == "stage2_refine@v4"

@@ -16,7 +16,6 @@ pytest.importorskip("openevolve")
 
 import ascend_gym  # noqa: F401, E402  (registers AscendOp-v0)
 from ascend_core import suite  # noqa: E402
-from ascend_gym.client import LocalDaemon  # noqa: E402
 from ascend_gym.env import AscendOpEnv  # noqa: E402
 from baselines.openevolve import evaluator  # noqa: E402
 from baselines.openevolve import program as program_io  # noqa: E402
@@ -166,26 +165,23 @@ def test_a_stopped_run_waits_for_the_evaluation_in_flight_to_be_logged(
 
 
 def test_evaluator_times_the_baseline_as_the_env_did_on_a_daemon_that_requires_run_tokens(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, token_daemon
 ):
     """The initial program is the env's baseline: served under the env's runs (with their tokens)
     and timed as the env timed it (here warm), it passes and scores exactly 1.0."""
-    with LocalDaemon(
-        workers=1, state_dir=tmp_path / "state", extra_args=["--require-run-tokens"]
-    ) as d:
-        env = AscendOpEnv(operator="level1/add", budget=1, daemon=d.address, timing_protocol="warm")
-        try:
-            env.reset(seed=0)
-            for key, value in evaluator_settings(env.episode, tmp_path).items():
-                monkeypatch.setenv(key, value)
-            (tmp_path / "baseline.json").write_text(env.package.model_dump_json())
-            (tmp_path / "baseline_us").write_text(repr(env.baseline_us))
-            initial = tmp_path / "initial_program.cpp"
-            initial.write_text(program_io.compose(env.package))
-            scored = evaluator.evaluate(str(initial)).metrics
-            assert (scored["correct"], scored["speedup"]) == (1.0, 1.0)
-        finally:
-            env.close()
+    env = AscendOpEnv(operator="level1/add", budget=1, daemon=token_daemon, timing_protocol="warm")
+    try:
+        env.reset(seed=0)
+        for key, value in evaluator_settings(env.episode, tmp_path).items():
+            monkeypatch.setenv(key, value)
+        (tmp_path / "baseline.json").write_text(env.package.model_dump_json())
+        (tmp_path / "baseline_us").write_text(repr(env.baseline_us))
+        initial = tmp_path / "initial_program.cpp"
+        initial.write_text(program_io.compose(env.package))
+        scored = evaluator.evaluate(str(initial)).metrics
+        assert (scored["correct"], scored["speedup"]) == (1.0, 1.0)
+    finally:
+        env.close()
 
 
 def test_offline_endpoint_answers_openevolve_prompts_with_diffs():

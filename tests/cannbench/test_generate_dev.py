@@ -107,6 +107,12 @@ def test_the_dev_set_is_in_cann_benchs_layout():
         assert {"proto.yaml", "golden.py", "cases.yaml", "desc.md"} <= {f.name for f in t.iterdir()}
 
 
+# The default tier's longest test (one task per extension, each compiled and run on every case).
+# The default tier keeps the generator end to end through `cann-bench run`
+# (test_reshapes_and_math_functions_generate_element_wise_kernels), each form's program against
+# torch (test_torch_trace.py) and the DSL's kernels compiled and run (tests/dsl/test_dtypes.py,
+# test_epilogue.py, test_walks.py, test_generate.py).
+@pytest.mark.slow
 def test_generated_kernels_pass_every_case(tmp_path):
     _all_correct(TASKS, tmp_path, "cb-gen-dev")
 

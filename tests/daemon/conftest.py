@@ -71,7 +71,9 @@ def _connected(daemon: LocalDaemon) -> DaemonClient:
     c.close()
 
 
-@pytest.fixture(scope="module")
+# One daemon of each engine for these tests, as the other directories share theirs: every test
+# keeps to run ids of its own, and a test whose property is a daemon's own state starts its own.
+@pytest.fixture(scope="session")
 def daemon(tmp_path_factory) -> LocalDaemon:
     yield from _started(tmp_path_factory)
 
@@ -81,7 +83,7 @@ def client(daemon: LocalDaemon) -> DaemonClient:
     yield from _connected(daemon)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def native_daemon(tmp_path_factory) -> LocalDaemon:
     """The native engine (`--backend sim`), still selectable: its own containment stays tested."""
     yield from _started(tmp_path_factory, backend="sim")

@@ -16,11 +16,10 @@ from .conftest import add_variant, small_request
 
 
 @pytest.fixture(scope="module")
-def daemon(tmp_path_factory):
+def daemon(native_daemon):
     """Native engine: the token gate is its acceptance check (the guest engine's gate is the
     module's imports: test_guest_boundary.py, test_guest_redteam.py)."""
-    with LocalDaemon(backend="sim", workers=2, state_dir=tmp_path_factory.mktemp("state")) as d:
-        yield d
+    return native_daemon
 
 
 BYPASSES = [

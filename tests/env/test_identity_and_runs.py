@@ -11,7 +11,7 @@ import pytest
 from ascend_core import suite
 from ascend_core.protocol import EvalRequest, Status
 from ascend_gym import rewrites
-from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.client import DaemonClient
 from ascend_gym.env import FEATURE_NAMES, AscendOpEnv
 from ascend_gym.policies import StepRecord
 
@@ -118,15 +118,14 @@ def test_a_step_record_is_made_from_info_alone(daemon):
         env.close()
 
 
-def test_an_env_runs_on_a_daemon_that_requires_run_tokens(tmp_path):
+def test_an_env_runs_on_a_daemon_that_requires_run_tokens(token_daemon):
     # A daemon bound beyond loopback refuses every run that was not opened: the baseline's too.
-    with LocalDaemon(workers=1, state_dir=tmp_path, extra_args=["--require-run-tokens"]) as d:
-        env = AscendOpEnv(mode="discrete", budget=1, daemon=d.address)
-        try:
-            env.reset(seed=0)
-            _, _, _, _, info = env.step(rewrites.index("tile:larger"))
-            assert info["result"].ok
-            env.reset(seed=0)  # the second episode's baseline run is opened too
-            assert env.client.ledger(f"{env.run_id}/baseline").evaluations == 1
-        finally:
-            env.close()
+    env = AscendOpEnv(mode="discrete", budget=1, daemon=token_daemon)
+    try:
+        env.reset(seed=0)
+        _, _, _, _, info = env.step(rewrites.index("tile:larger"))
+        assert info["result"].ok
+        env.reset(seed=0)  # the second episode's baseline run is opened too
+        assert env.client.ledger(f"{env.run_id}/baseline").evaluations == 1
+    finally:
+        env.close()

@@ -36,14 +36,12 @@ class Engines:
     def both(
         self, pkg: OperatorPackage | str, run_id: str = "parity"
     ) -> tuple[EvalResult, EvalResult]:
-        package = resolve(pkg) if isinstance(pkg, str) else pkg
-        request = EvalRequest(
-            run_id=run_id,
-            package=package,
-            stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME],
-            timeouts=Timeouts(build_s=300, run_s=300),
-        )
+        request = _request(pkg, run_id)
         return self.native.evaluate(request), self.guest.evaluate(request)
+
+    def guest_only(self, pkg: OperatorPackage | str, run_id: str = "parity") -> EvalResult:
+        """The guest engine's result alone, for a test that compares nothing with the native one."""
+        return self.guest.evaluate(_request(pkg, run_id))
 
     def same(self, pkg: OperatorPackage | str, rel: float = 0.02) -> EvalResult:
         """The guest engine's result, OK where the native engine's is, within `rel` of its latency
@@ -54,6 +52,15 @@ class Engines:
         assert all(c.passed for c in guest.cases)
         assert guest.latency_us == pytest.approx(native.latency_us, rel=rel)
         return guest
+
+
+def _request(pkg: OperatorPackage | str, run_id: str) -> EvalRequest:
+    return EvalRequest(
+        run_id=run_id,
+        package=resolve(pkg) if isinstance(pkg, str) else pkg,
+        stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME],
+        timeouts=Timeouts(build_s=300, run_s=300),
+    )
 
 
 @pytest.fixture(scope="session")
