@@ -754,9 +754,12 @@ def packaged(
 def _built_with(repo: Path, targets: set[str], unit: Path) -> bool:
     """Whether the build files compile `unit`, a source of another operator's directory, into one
     of the tiling's `targets` (a repository's one tiling library of every operator), evaluated
-    toward that operator's directory (the one holding its op_host/, else the unit's own)."""
+    toward that operator's directory (the one holding its op_host/, else the unit's own); never
+    another SoC's variant (an arch35/ source a shared base header includes under its guard)."""
+    if not targets or not _a2_or_shared(unit.relative_to(repo)):
+        return False
     operator = next((d.parent for d in unit.parents if d.name == "op_host"), unit.parent)
-    return bool(targets) and bool(_evaluated(repo, operator).usage.targets_of(unit) & targets)
+    return bool(_evaluated(repo, operator).usage.targets_of(unit) & targets)
 
 
 @functools.lru_cache(maxsize=64)
