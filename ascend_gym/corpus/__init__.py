@@ -18,7 +18,7 @@ import os
 import posixpath
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -430,10 +430,17 @@ class Tree:
     # Files of the operator directory outside op_host/ and op_kernel/ that they include
     # (`../op_graph/<op>_proto.h`), at their path from it.
     own: dict[str, str] = field(default_factory=dict)
+    # The sources beside headers of other directories that the build compiles with the tiling
+    # (`tree_files`' `companion`): tree/ paths, translation units of the tiling program.
+    sources: list[str] = field(default_factory=list)
 
 
 def tree_files(
-    root: Path, files: dict[str, str], within: Path, roots: tuple[Path, ...] = ()
+    root: Path,
+    files: dict[str, str],
+    within: Path,
+    roots: tuple[Path, ...] = (),
+    companion: Callable[[Path], bool] = lambda _: False,
 ) -> Tree:
     """The files outside the operator directory `root` that its sources include by a relative
     path or through one of the build's include roots `roots`, and what those include in turn the
@@ -442,8 +449,12 @@ def tree_files(
     directory holding them and `root`. They are the user's files, even where they lie past the
     directory the runner was pointed at, but never outside the checkout `within`
     (`checkout_text`). Files of `root` outside `files` that they include (its op_graph/
-    prototypes) come as the tree's `own`."""
+    prototypes) come as the tree's `own`. A header outside `root` that a built file includes
+    brings the .cpp of its name beside it where `companion` says the build compiles that with
+    the tiling (a class declared there, defined in its source: another operator's base tiling),
+    as one of the tree's `sources`, its includes followed alike."""
     found: dict[Path, str] = {}
+    sources: list[Path] = []
     own: dict[str, str] = {}
     used: set[Path] = set()
     missing: set[str] = set()
@@ -483,6 +494,19 @@ def tree_files(
                 if target not in walked or (built and not walked[target]):
                     walked[target] = built
                     todo.append((target, text_of, built))
+                unit = target.with_suffix(".cpp")
+                if (
+                    built
+                    and target.suffix in (".h", ".hpp")
+                    and unit not in walked
+                    and not unit.is_relative_to(root)
+                    and unit.is_file()
+                    and companion(unit)
+                ):
+                    found[unit] = checkout_text(unit, within)
+                    sources.append(unit)
+                    walked[unit] = True
+                    todo.append((unit, found[unit], True))
     if not found:
         return Tree({}, "", [], tuple(sorted(missing)), own)
     order = [r for r in roots if r in used]
@@ -493,6 +517,7 @@ def tree_files(
         [r.relative_to(base).as_posix() for r in order],
         tuple(sorted(missing)),
         own,
+        sorted(f"tree/{p.relative_to(base).as_posix()}" for p in sources),
     )
 
 
@@ -664,12 +689,6 @@ def packaged(
     }
     files |= shared_kernel_headers(source.root, files, within)
     roots = include_roots(source, [*spec.include_dirs, *include_dirs])
-    tree = tree_files(Path(os.path.abspath(source.root)), files, within, roots)
-    reference = source.root / OWN_REFERENCE
-    if reference.is_file():
-        files["reference.py"] = checkout_text(reference, within)
-    elif (ours := OPS / spec.name / OWN_REFERENCE).is_file():  # a spec of ours brings its own
-        files["reference.py"] = _read(ours)
     repo = repository_root(source)
     layout_files = layout(source.root, source.stem or source.op, repo, source.sub) or {
         "host_file": f"op_host/{source.op}.cpp",
@@ -677,6 +696,15 @@ def packaged(
         "kernel_file": f"op_kernel/{source.op}.cpp",
     }
     host = layout_files["host_file"]
+    build = cmake.evaluate(repo, Path(os.path.abspath(source.root)))
+    tiling = Path(os.path.abspath(source.root / host))
+    companion = functools.partial(_built_with, repo, build.usage.targets_of(tiling))
+    tree = tree_files(Path(os.path.abspath(source.root)), files, within, roots, companion)
+    reference = source.root / OWN_REFERENCE
+    if reference.is_file():
+        files["reference.py"] = checkout_text(reference, within)
+    elif (ours := OPS / spec.name / OWN_REFERENCE).is_file():  # a spec of ours brings its own
+        files["reference.py"] = _read(ours)
     host_text = host_sources_text(files)
     # The project's op_host/CMakeLists.txt takes the .cpp files of op_host itself
     # (aux_source_directory is not recursive): an editor's autosaves in a subdirectory
@@ -700,12 +728,11 @@ def packaged(
             )
         )
     )
-    build = cmake.evaluate(repo, Path(os.path.abspath(source.root)))
-    tiling = Path(os.path.abspath(source.root / host))
     files |= tree.files | tree.own
+    program = _tiling_program(build.usage, source, tiling, extra_hosts, files)
     update: dict = {
         **layout_files,
-        "host_sources": _tiling_program(build.usage, source, tiling, extra_hosts, files),
+        "host_sources": [*program, *tree.sources],
         "tree_path": tree.tree_path,
         "include_dirs": tree.include_dirs,
         "host_defines": build.usage.definitions_of([tiling]),
@@ -722,6 +749,22 @@ def packaged(
         spec = spec.model_copy(update={"tiling_header": header})
         package = package.model_copy(update={"spec": spec})
     return package, unfound
+
+
+def _built_with(repo: Path, targets: set[str], unit: Path) -> bool:
+    """Whether the build files compile `unit`, a source of another operator's directory, into one
+    of the tiling's `targets` (a repository's one tiling library of every operator), evaluated
+    toward that operator's directory (the one holding its op_host/, else the unit's own); never
+    another SoC's variant (an arch35/ source a shared base header includes under its guard)."""
+    if not targets or not _a2_or_shared(unit.relative_to(repo)):
+        return False
+    operator = next((d.parent for d in unit.parents if d.name == "op_host"), unit.parent)
+    return bool(_evaluated(repo, operator).usage.targets_of(unit) & targets)
+
+
+@functools.lru_cache(maxsize=64)
+def _evaluated(repo: Path, operator: Path) -> cmake.Build:
+    return cmake.evaluate(repo, operator)
 
 
 def _tiling_program(

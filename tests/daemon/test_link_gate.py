@@ -215,3 +215,19 @@ def test_a_tiling_guarding_its_cache_with_locks_is_accepted(client):
     )
     result = client.evaluate(small_request(tiling_with(before, use), run_id="link"))
     assert result.status is Status.OK, result.message
+
+
+FILE_STREAM = ("#include <fstream>\n", '    std::ifstream f("/etc/passwd"); blockDim += f.get();')
+
+
+@pytest.mark.parametrize("engine", ["client", "native_client"])
+def test_a_file_stream_is_refused_at_the_link_and_its_header_admitted(request, engine):
+    """<fstream> is no longer refused as a header (real cube tilings include it beside a cache
+    they never write): on both engines a tiling that only includes it runs, and one that opens a
+    stream is REJECTED naming the first library symbol the stream needs."""
+    client = request.getfixturevalue(engine)
+    included = client.evaluate(small_request(tiling_with(FILE_STREAM[0], ""), run_id="link"))
+    assert included.status is Status.OK, included.message
+    used = client.evaluate(small_request(tiling_with(*FILE_STREAM), run_id="link"))
+    assert used.status is Status.REJECTED, used.message
+    assert "`std::__basic_file<char>" in used.message and "LINKABLE" in used.message, used.message

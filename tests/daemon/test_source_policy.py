@@ -32,7 +32,7 @@ BYPASSES = [
         "#include <unistd.h>\n#define P(a, b) a %:%: b\n",
         "`syscall`",
     ),
-    ("include macro", "", "#define H <fcntl.h>\n#include H\n", "a header of system calls"),
+    ("include macro", "", "#define H <sys/io.h>\n#include H\n", "a header of inline port I/O"),
     (
         "alias cast",
         "    using F = void (*)(); auto f = reinterpret_cast<F>(0x1234); f();",

@@ -895,6 +895,11 @@ def tiling_unit(pkg: OperatorPackage, workdir: Path, rt: Runtime) -> Compile:
         *rt.link_flags(),
         *CANDIDATE_LIBS,
     ]
-    sources = [pkg.host_path, *pkg.spec.host_sources]
     top = package_top(pkg, workdir)
+    # A tree/ source (another operator's, which the repository builds into the same tiling
+    # library) is at its place around the operator's directory (Package.write_tree).
+    sources = [
+        os.path.relpath(top / s.removeprefix("tree/"), cwd) if s.startswith("tree/") else s
+        for s in [pkg.host_path, *pkg.spec.host_sources]
+    ]
     return Compile("host tiling program", cwd, flags, sources, link, top, reads=(rt.root,))

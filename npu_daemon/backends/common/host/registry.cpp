@@ -280,17 +280,9 @@ std::vector<uint64_t> UintValues(std::initializer_list<uint64_t> spelled) {
   return out;
 }
 
-namespace {
-bool Holds(const std::vector<uint64_t>& values, uint64_t v) {
-  return std::find(values.begin(), values.end(), v) != values.end();
-}
-}  // namespace
-
-uint64_t EncodeKey(const std::vector<Param>& declared, const std::vector<std::vector<Param>>& selected,
-                   std::initializer_list<uint64_t> args) {
+uint64_t EncodeKey(const std::vector<Param>& declared, std::initializer_list<uint64_t> args) {
   uint64_t key = 0;
   uint32_t bits = 0;
-  std::string spelled;
   const uint64_t* arg = args.begin();
   for (size_t i = 0; i < declared.size() && arg != args.end(); ++i, ++arg) {
     const Param& p = declared[i];
@@ -304,23 +296,9 @@ uint64_t EncodeKey(const std::vector<Param>& declared, const std::vector<std::ve
     }
     key |= code << bits;
     bits += p.bitWidth;
-    spelled += std::string(spelled.empty() ? "" : ", ") + p.name + "=" + std::to_string(*arg);
   }
   if (bits > 64)
     throw SimError(Status::TILING_ERROR, "GET_TPL_TILING_KEY: the key needs " + std::to_string(bits) + " bits");
-  // A combination holds the args when each parameter it selects has the arg among its values.
-  auto holds = [&](const std::vector<Param>& combination) {
-    for (const Param& s : combination) {
-      if (s.type == ASCENDC_TPL_KERNEL_TYPE) continue;
-      const uint64_t* a = args.begin();
-      for (size_t i = 0; i < declared.size() && a != args.end(); ++i, ++a)
-        if (std::string(declared[i].name) == s.name && !Holds(s.values, *a)) return false;
-    }
-    return true;
-  };
-  if (!selected.empty() && std::none_of(selected.begin(), selected.end(), holds))
-    throw SimError(Status::TILING_ERROR, "tiling key " + std::to_string(key) + " (" + spelled +
-                                             ") is in no ASCENDC_TPL_SEL combination: no kernel is built for it");
   return key;
 }
 

@@ -25,11 +25,18 @@ struct StructInfo {
   static std::tuple<> Info() { return {}; }
 };
 
+#ifdef ASCENDC_SIM_KERNEL
+// The device build gives the kernel a tiling header's TilingData structs alone, never its tuning
+// schema; the kernel's tiling view (kernel_view.tiling_view) parses the header inside a namespace
+// of its own, where a specialization of this namespace's StructInfo would be ill-formed.
+#define DECLARE_SCHEMA(Struct, ...)
+#else
 #define DECLARE_SCHEMA(Struct, ...)                                                               \
   template <>                                                                                     \
   struct StructInfo<Struct> {                                                                     \
     static decltype(std::make_tuple(__VA_ARGS__)) Info() { return std::make_tuple(__VA_ARGS__); } \
   };
+#endif
 
 #define FIELD(Class, FieldName) std::make_tuple(#FieldName, &Class::FieldName)
 

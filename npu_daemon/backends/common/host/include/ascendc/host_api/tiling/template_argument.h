@@ -104,9 +104,8 @@ struct Param {
 // {flag, ...}: UI_LIST values; UI_RANGE {n, lo1, hi1, ...}; UI_MIX the ranges, then listed values.
 std::vector<uint64_t> UintValues(std::initializer_list<uint64_t> spelled);
 // The key of `args` (one per declared parameter, in order); a TILING_ERROR for a UINT value not
-// declared, or, when the op selects combinations, for a key that none of them holds.
-uint64_t EncodeKey(const std::vector<Param>& declared, const std::vector<std::vector<Param>>& selected,
-                   std::initializer_list<uint64_t> args);
+// declared. Whether a kernel is built for the key is the launch's to say (no kernel instance).
+uint64_t EncodeKey(const std::vector<Param>& declared, std::initializer_list<uint64_t> args);
 
 }  // namespace tpl
 }  // namespace ascendc_sim
@@ -126,24 +125,12 @@ uint64_t EncodeKey(const std::vector<Param>& declared, const std::vector<std::ve
   ::ascendc_sim::tpl::Param {                \
     #x, ASCENDC_TPL_BOOL, 1, { __VA_ARGS__ } \
   }
-#define ASCENDC_TPL_DTYPE_SEL(x, ...) ASCENDC_TPL_DTYPE_DECL(x, __VA_ARGS__)
-#define ASCENDC_TPL_DATATYPE_SEL(x, ...) ASCENDC_TPL_DTYPE_DECL(x, __VA_ARGS__)
-#define ASCENDC_TPL_FORMAT_SEL(x, ...) ASCENDC_TPL_FORMAT_DECL(x, __VA_ARGS__)
-#define ASCENDC_TPL_UINT_SEL(x, ...) \
-  ::ascendc_sim::tpl::Param { #x, ASCENDC_TPL_UINT, 0, ::ascendc_sim::tpl::UintValues({__VA_ARGS__}) }
-#define ASCENDC_TPL_BOOL_SEL(x, ...) ASCENDC_TPL_BOOL_DECL(x, __VA_ARGS__)
-#define ASCENDC_TPL_KERNEL_TYPE_SEL(...)            \
-  ::ascendc_sim::tpl::Param {                       \
-    "", ASCENDC_TPL_KERNEL_TYPE, 0, { __VA_ARGS__ } \
-  }
 #define ASCENDC_TPL_ARGS_DECL(x, ...) \
   [[maybe_unused]] static const std::vector<::ascendc_sim::tpl::Param> g_tilingDeclareParams { __VA_ARGS__ }
-#define ASCENDC_TPL_ARGS_SEL(...) \
-  std::vector<::ascendc_sim::tpl::Param> { __VA_ARGS__ }
-#define ASCENDC_TPL_SEL(...) \
-  [[maybe_unused]] static const std::vector<std::vector<::ascendc_sim::tpl::Param>> g_tilingSelectParams { __VA_ARGS__ }
-#define GET_TPL_TILING_KEY(...) \
-  ::ascendc_sim::tpl::EncodeKey(g_tilingDeclareParams, g_tilingSelectParams, {__VA_ARGS__})
+// The release toolkit's host (asc-devkit, ASCENDC_DEBUG undefined) compiles no selection: its
+// list is the device build's (ASCENDC_TPL_PRE), and may name values the host never defines.
+#define ASCENDC_TPL_SEL(...)
+#define GET_TPL_TILING_KEY(...) ::ascendc_sim::tpl::EncodeKey(g_tilingDeclareParams, {__VA_ARGS__})
 #define ASCENDC_TPL_SEL_PARAM(context, ...)                   \
   do {                                                        \
     uint64_t ascendcTplKey = GET_TPL_TILING_KEY(__VA_ARGS__); \

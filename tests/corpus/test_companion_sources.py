@@ -1,0 +1,69 @@
+"""A tiling that derives from a class of another operator's directory (its header included, its
+members defined in the .cpp beside it) links only with that source: the repository builds every
+operator's tiling into one library. The source comes into the tiling program where the build
+files compile it into the tiling's own target, and not where they compile it into another one
+or where no build file names it. On a repository of our own written here."""
+
+from pathlib import Path
+
+from ascend_gym.corpus import _built_with, tree_files
+
+CMAKE = {
+    "CMakeLists.txt": "add_library(optiling SHARED)\nadd_library(opapi SHARED)\nadd_subdirectory(ops)\n",
+    "ops/CMakeLists.txt": "add_subdirectory(base)\nadd_subdirectory(user)\n",
+    "ops/base/CMakeLists.txt": (
+        "target_sources(optiling PRIVATE op_host/base_tiling.cpp op_host/base_util.cpp)\n"
+        "target_sources(opapi PRIVATE op_host/base_api.cpp)\n"
+    ),
+    "ops/user/CMakeLists.txt": "target_sources(optiling PRIVATE op_host/user_tiling.cpp)\n",
+}
+BASE = {
+    "ops/base/op_host/base_tiling.h": "struct BaseTiling { virtual ~BaseTiling(); };\n",
+    "ops/base/op_host/base_tiling.cpp": '#include "base_tiling.h"\n#include "base_util.h"\n',
+    "ops/base/op_host/base_util.h": "int Util();\n",
+    "ops/base/op_host/base_util.cpp": '#include "base_util.h"\nint Util() { return 1; }\n',
+    "ops/base/op_host/base_api.h": "int Api();\n",
+    "ops/base/op_host/base_api.cpp": '#include "base_api.h"\nint Api() { return 2; }\n',
+    "ops/base/op_host/loose.h": "int Loose();\n",
+    "ops/base/op_host/loose.cpp": "int Loose() { return 3; }\n",
+}
+OWN = {
+    "op_host/user_tiling.cpp": (
+        '#include "../../base/op_host/base_tiling.h"\n#include "../../base/op_host/base_api.h"\n'
+        '#include "../../base/op_host/loose.h"\n'
+    ),
+    "op_kernel/user.cpp": "int x;\n",
+}
+
+
+def _repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    for rel, text in {**CMAKE, **BASE, **{f"ops/user/{p}": t for p, t in OWN.items()}}.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    return repo.resolve()
+
+
+def test_the_source_beside_an_included_header_joins_the_tiling_where_its_target_builds_it(
+    tmp_path,
+):
+    repo = _repo(tmp_path)
+    companion = lambda unit: _built_with(repo, {"optiling"}, unit)  # noqa: E731
+    tree = tree_files(repo / "ops/user", OWN, repo, (), companion)
+    # base_util.cpp through base_tiling.cpp's own include; base_api.cpp is the aclnn library's,
+    # loose.cpp no target's: their headers come, their sources do not.
+    assert tree.sources == [
+        "tree/base/op_host/base_tiling.cpp",
+        "tree/base/op_host/base_util.cpp",
+    ]
+    assert "tree/base/op_host/base_api.h" in tree.files
+    assert "tree/base/op_host/base_api.cpp" not in tree.files
+    assert "tree/base/op_host/loose.cpp" not in tree.files
+
+
+def test_without_a_target_for_the_tiling_no_source_joins(tmp_path):
+    repo = _repo(tmp_path)
+    companion = lambda unit: _built_with(repo, set(), unit)  # noqa: E731
+    tree = tree_files(repo / "ops/user", OWN, repo, (), companion)
+    assert tree.sources == []
+    assert not any(p.endswith(".cpp") for p in tree.files)
