@@ -57,9 +57,12 @@ def test_the_kernels_own_instructions_are_charged_per_iteration(kernel):
 @pytest.mark.parametrize("body", [VECTOR, "Muls(a, a, 1.0001f, n);\n"])
 def test_library_code_is_not_counted_as_the_kernels(kernel, body):
     # One vector instruction issued from one line: the emulation of Muls (a loop over lanes in
-    # the library headers) costs the kernel no scalar instructions of its own.
-    r = run(kernel, body, k=1)
-    assert r.ok().result["profile"]["aiv_scalar_time_us"] < 0.2, r.result["profile"]
+    # the library headers) costs the kernel no scalar instructions of its own. Against the same
+    # kernel without it (its tiling copy and set-up are scalar work of the kernel's own).
+    def scalar_us(body: str) -> float:
+        return run(kernel, body, k=1).ok().result["profile"]["aiv_scalar_time_us"]
+
+    assert scalar_us(body) - scalar_us("") < 0.05
 
 
 READS = 1024
