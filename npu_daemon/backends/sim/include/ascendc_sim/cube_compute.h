@@ -298,6 +298,11 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
                     "1024, documented): a boundary under 1024 is undefined and wrapped reads are not modelled",
                     api, static_cast<unsigned long long>(l1Off), static_cast<unsigned long long>(l1Off + srcBytes),
                     static_cast<unsigned long long>(boundary));
+  // The documented ranges start at 1; a stride of 0 would divide by zero here, in trusted code.
+  ASCENDC_SIM_CHECK(p.strideW >= 1 && p.strideH >= 1 && p.filterW >= 1 && p.filterH >= 1 && p.dilationFilterW >= 1 &&
+                        p.dilationFilterH >= 1,
+                    loc, "%s: strideW/H %u/%u, filterW/H %u/%u, dilationFilterW/H %u/%u: each must be at least 1", api,
+                    p.strideW, p.strideH, p.filterW, p.filterH, p.dilationFilterW, p.dilationFilterH);
   const int dilH = (p.filterH - 1) * p.dilationFilterH + 1, dilW = (p.filterW - 1) * p.dilationFilterW + 1;
   const int outW = (static_cast<int>(l1W) + padList[0] + padList[1] - dilW) / p.strideW + 1;
   const T* in = ascendc_sim::HostData(src);
