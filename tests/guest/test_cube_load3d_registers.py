@@ -79,20 +79,31 @@ def test_a_load_past_what_the_registers_allow_stops_the_kernel(engines, register
         assert words in result.message
 
 
-def test_a_zero_stride_stops_the_kernel_on_the_trusted_side(engines):
+@pytest.mark.parametrize(
+    "forged,words",
+    [
+        ("ld.strideW = 0, ld.strideH = static_cast<uint8_t>(t.stride);", "strideW/H 0/"),
+        # A filter wider than the feature map and its pads: no output position to divide by.
+        (
+            "ld.strideW = ld.strideH = static_cast<uint8_t>(t.stride), ld.dilationFilterW = 255;",
+            "no output position",
+        ),
+    ],
+    ids=["zero_stride", "no_output_position"],
+)
+def test_a_load_the_emulation_would_divide_by_zero_on_stops_the_kernel(engines, forged, words):
     # A forged strideW of 0 divided by zero in the emulation (SIGFPE in the harness, found by the
-    # tenth red team): now the load's documented ranges are checked first.
+    # tenth red team): now the load's documented ranges and its output width are checked first.
     pkg = register_form()
     stride = "ld.strideW = ld.strideH = static_cast<uint8_t>(t.stride);"
     kernel = pkg.files[pkg.kernel_path]
     assert kernel.count(stride) == 1
-    zero = "ld.strideW = 0, ld.strideH = static_cast<uint8_t>(t.stride);"
     request = EvalRequest(
-        run_id="load3d-zero-stride",
-        package=pkg.with_sources(kernel=kernel.replace(stride, zero)),
+        run_id="load3d-divisors",
+        package=pkg.with_sources(kernel=kernel.replace(stride, forged)),
         stages=[Stage.COMPILE, Stage.CHECK],
         timeouts=Timeouts(build_s=300, run_s=120),
     )
     for result in (engines.native.evaluate(request), engines.guest.evaluate(request)):
         assert result.status is Status.RUNTIME_ERROR, result.message
-        assert "strideW/H 0/" in result.message and "crashed" not in result.message
+        assert words in result.message and "crashed" not in result.message

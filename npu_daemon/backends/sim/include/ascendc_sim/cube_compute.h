@@ -305,6 +305,11 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
                     p.strideW, p.strideH, p.filterW, p.filterH, p.dilationFilterW, p.dilationFilterH);
   const int dilH = (p.filterH - 1) * p.dilationFilterH + 1, dilW = (p.filterW - 1) * p.dilationFilterW + 1;
   const int outW = (static_cast<int>(l1W) + padList[0] + padList[1] - dilW) / p.strideW + 1;
+  ASCENDC_SIM_CHECK(outW >= 1 && p.channelSize >= 1, loc,
+                    "%s: no output position (l1W %u with pads %u + %u against a dilated filter %d wide) or a "
+                    "channelSize of 0",
+                    api, static_cast<unsigned>(l1W), static_cast<unsigned>(padList[0]),
+                    static_cast<unsigned>(padList[1]), dilW);
   const T* in = ascendc_sim::HostData(src);
   T* out = ascendc_sim::HostData(dst);
   const uint32_t kFr = p.kExtension / c0, mFr = p.mExtension / 16;
