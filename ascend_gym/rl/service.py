@@ -10,7 +10,6 @@ worker per core.
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import uuid
 from collections.abc import Sequence
@@ -54,11 +53,8 @@ class RewardService:
         self.preset = PRESETS[preset] if isinstance(preset, str) else preset
         self.soc, self.seed, self.deadline_s = soc, seed, deadline_s
         self.run_id = run_id or f"rl-{uuid.uuid4().hex[:12]}"
-        self.local = (
-            None
-            if daemons
-            else LocalDaemon(workers=workers or os.cpu_count(), require_run_tokens=True)
-        )
+        # workers None: the daemon's own default, one a core as far as the memory share allows.
+        self.local = None if daemons else LocalDaemon(workers=workers, require_run_tokens=True)
         addresses = list(daemons) if daemons else [self.local.address]
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
