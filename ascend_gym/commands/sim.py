@@ -1,7 +1,8 @@
 """Simulator tools: `calibrate` times the docs/ascendc.md calibration anchors with either sim engine and
 prints simulated vs measured for each case (simulated numbers, labelled as such): Task Durations
 for A1/A2, ratios to the base case for A3/A4 (measured there in cycles of one loop), and for the
-cube anchors C1-C6 Task Duration, the largest per-core aic_time or the cube's busy ratio (aic_mac_ratio).
+cube anchors C1-C6 Task Duration, the largest per-core aic_time or the cube's busy ratio (aic_mac_ratio);
+beside each anchor, the cost constants fitted to it with their values (docs/performance_model.md).
 `coverage` prints the documented AscendC API by family, documented / emulated / tested, read from
 our headers and test kernels (ascend_gym/sim_coverage.py)."""
 
