@@ -1,7 +1,8 @@
 """Simulator tools: `calibrate` times the docs/ascendc.md calibration anchors with either sim engine and
 prints simulated vs measured for each case (simulated numbers, labelled as such): Task Durations
 for A1/A2, ratios to the base case for A3/A4 (measured there in cycles of one loop), and for the
-cube anchors C1-C6 Task Duration, the largest per-core aic_time or the cube's busy ratio (aic_mac_ratio).
+cube anchors C1-C6 Task Duration, the largest per-core aic_time or the cube's busy ratio (aic_mac_ratio);
+beside each anchor, the cost constants fitted to it with their values (docs/performance_model.md).
 `coverage` prints the documented AscendC API by family, documented / emulated / tested, read from
 our headers and test kernels (ascend_gym/sim_coverage.py)."""
 
@@ -37,9 +38,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     cal.add_argument(
         "--anchors",
-        default="A1,A2,A3,A4,L1,P1,S1",
-        help="comma-separated anchors (A1-A4 vector; L1 the launch; P1 L2-hit streaming; S1 the "
-        "scalar unit; C1-C6 cube, "
+        default="A1,A2,A3,A4,L1,P1,S1,S2,H1",
+        help="comma-separated anchors (A1-A4 vector; L1 a repeated launch's head, H1 a first "
+        "launch's; P1 L2-hit streaming; S1, S2 the scalar unit; M1 MrgSort; C1-C6 cube, "
         "each timed on the part it was measured on; C1 and C4 run 86 G multiply-adds on the CPU, "
         "minutes each)",
     )
@@ -90,11 +91,12 @@ def run(args: argparse.Namespace) -> int:
     rows = anchors.calibrate(
         names, args.soc, _split(args.skip), _split(args.cases), args.protocol, args.backend
     )
+    model = anchors.model_constants()
     print(
         f"| anchor | case | protocol | simulated ({args.backend}, {args.soc} unless named; A3/A4 aiv_vec_time) | measured "
-        "| simulated ratio | measured ratio | error | within |"
+        "| simulated ratio | measured ratio | error | within | constants fitted to it |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     worst = 0.0
     for r in rows:
         anchor = anchors.ANCHORS[r.anchor]
@@ -109,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"| {r.anchor} | {r.case} | {args.protocol or anchor.protocol} | {r.simulated_us:,.2f}{f' ({anchor.soc})' if anchor.soc else ''} "
             f"| {r.measured:,.2f} {anchor.unit} | {ratios[0]} | {ratios[1]} "
-            f"| {r.error:+.1%} | {'yes' if ok else 'NO'} ({band}) |"
+            f"| {r.error:+.1%} | {'yes' if ok else 'NO'} ({band}) "
+            f"| {', '.join(f'{c} = {model[c]}' for c in anchor.fits) or '-'} |"
         )
     steps = "yes" if anchors.ladder_ok(rows, LADDER_STEP) else "NO"
     print(

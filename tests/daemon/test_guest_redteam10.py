@@ -64,7 +64,7 @@ def test_the_tiling_datas_copy_is_charged_per_word(guest, native_client, engine)
     # through its data cache; both engines now charge that (Core::ScalarGmWordsCost).
     client = guest if engine == "sim-guest" else native_client
     small, large = (scalar_us(client.evaluate(padded_add(words))) for words in (1, 4096))
-    # 4,095 words more: 256 lines, each a miss (200 cycles) and 15 hits (9 cycles), per block.
+    # 4,095 words more: 256 lines, each a miss (181 cycles) and 15 hits (9 cycles), per block.
     assert large - small > 20.0, (small, large)
 
 

@@ -11,6 +11,7 @@ work in its own unit (scalar_instr_cycles, guest_fuel_cycles), fitted to the sam
 from __future__ import annotations
 
 import tempfile
+import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -40,6 +41,8 @@ class Anchor:
     # Durations are timed "cold" (docs/performance_model.md, Timing protocol), kernel times of
     # repeated launches in a benchmark harness "warm".
     protocol: TimingProtocol = "cold"
+    # the cost constants (backends/sim/soc/model.toml) fitted to this anchor's measurement
+    fits: tuple[str, ...] = ()
 
 
 PIPES = ("aiv_vec_time_us", "aiv_mte2_time_us", "aiv_mte3_time_us")
@@ -74,6 +77,7 @@ ANCHORS: dict[str, Anchor] = {
             ("case5_l2_bypass", (12.846, 175.997, 160.291)),
             ("case6_tile_16256", (6.954, 171.611, 121.442)),
         ),
+        fits=("scalar_ub_access_cycles", "mte3_bytes_per_cycle"),
     ),
     "A2": Anchor(
         "A2",
@@ -88,6 +92,7 @@ ANCHORS: dict[str, Anchor] = {
         ),
         ladder=False,
         tolerance=0.25,
+        fits=("scalar_instr_cycles",),
     ),
     "A3": Anchor(
         "A3",
@@ -98,6 +103,7 @@ ANCHORS: dict[str, Anchor] = {
         base="no_conflict",
         unit="cycles",
         metric="aiv_vec_time_us",
+        fits=("vec_rw_conflict_factor",),
     ),
     # Cube anchors: Huawei's public Matmul tuning cases (asc-devkit docs/zh/guide, "Matmul性能调优案例":
     # "Matmul算子优化Tiling策略", "Matmul高阶API使能MDL模板", "Matmul高阶API使能UnitFlag", "Matmul高阶API使能纯Cube模式"); see
@@ -110,6 +116,7 @@ ANCHORS: dict[str, Anchor] = {
         ladder=True,
         tolerance=0.25,
         soc="Ascend910B3",
+        fits=("nd2nz_burst_cycles",),
     ),
     "C2": Anchor(
         "C2",
@@ -153,6 +160,7 @@ ANCHORS: dict[str, Anchor] = {
         tolerance=0.25,
         metric="aic_time_max_us",
         soc="Ascend910B2",
+        fits=("mm_msg_cycles",),
     ),
     # The practical ceiling: the tuned large square-ish fp16 case keeps the cube ~80-85% busy
     # ("Cube利用率达到80%+"): aic_mac_ratio.
@@ -176,6 +184,7 @@ ANCHORS: dict[str, Anchor] = {
         ladder=False,
         tolerance=0.25,
         protocol="warm",
+        fits=("launch_repeated_us",),
     ),
     # L2-hit streaming (docs/performance_model.md): one core's GM -> UB copies of data resident in
     # L2, one at a time, against hw-native-sys/pto-isa's on-device fit of such a copy on a 910B3
@@ -193,6 +202,7 @@ ANCHORS: dict[str, Anchor] = {
         metric="aiv_time_us",
         soc="Ascend910B3",
         protocol="resident-repeated",
+        fits=("mte2_l2_hit_bytes_per_cycle",),
     ),
     # The scalar unit (docs/performance_model.md): a data cache miss at hicann/pypto's public cost
     # (L2 hit 50 + miss 150 cycles) for each of 4096 reads, 4096 x 200 cycles at 1.8 GHz.
@@ -203,6 +213,27 @@ ANCHORS: dict[str, Anchor] = {
         ladder=False,
         tolerance=0.25,
         metric="aiv_scalar_time_us",
+    ),
+    # A device measurement of the same (docs/performance_model.md): the asc-devkit examples'
+    # DataCachePreload sample without the preload, msprof on an Atlas A2, five runs averaged. One
+    # core loads 256 bytes at offsets it reads from GM, each on a line of its own. Its scalar time
+    # fits the miss; its Task Duration less that time, the head of a first launch on one core (H1).
+    "S2": Anchor(
+        "S2",
+        "s2_indirect_sum",
+        (("no_preload_256", 29.254),),
+        ladder=False,
+        tolerance=0.25,
+        metric="aiv_scalar_time_us",
+        fits=("scalar_gm_access_cycles",),
+    ),
+    "H1": Anchor(
+        "H1",
+        "s2_indirect_sum",
+        (("no_preload_256", 31.237),),
+        ladder=False,
+        tolerance=0.25,
+        fits=("launch_us",),
     ),
     # The merge unit (docs/performance_model.md): hw-native-sys/pto-isa's on-device (910B3) fit of a
     # 4-way MrgSort of four 64-pair fp32 lists a repeat, 78 cycles a repeat + 20
@@ -216,6 +247,7 @@ ANCHORS: dict[str, Anchor] = {
         tolerance=0.25,
         metric="aiv_vec_time_us",
         soc="Ascend910B3",
+        fits=("vec_cpr_merge_sort",),
     ),
     "A4": Anchor(
         "A4",
@@ -245,6 +277,13 @@ class Row:
         if self.simulated_ratio is not None and self.measured_ratio is not None:
             return self.simulated_ratio / self.measured_ratio - 1
         return self.simulated_us / self.measured - 1
+
+
+def model_constants() -> dict[str, object]:
+    """The model's cost constants as `profile_case` times with them (backends/sim/soc/model.toml)."""
+    from npu_daemon.backends.sim.backend import MODEL
+
+    return tomllib.loads(MODEL.read_text())
 
 
 def with_bench(pkg: OperatorPackage, case: str) -> OperatorPackage:

@@ -1,0 +1,6 @@
+import numpy as np
+
+
+def indirect_sum(data: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """The sum of the bytes at the given offsets, wrapping as the kernel's uint32 does."""
+    return np.array([data[indices].astype(np.uint64).sum() % 2**32], dtype=np.uint32)
