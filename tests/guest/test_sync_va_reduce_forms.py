@@ -10,9 +10,8 @@ import pytest
 
 from ascend_core.suite import resolve
 
-from .test_compare_reduce import relu_with, stops_the_guest
+from .test_compare_reduce import RELU_INIT, RELU_STEP, relu_with, stops_the_guest
 
-MSE_SYNC = "    SyncAll();\n"
 # SyncAll of vector cores as the A2 library issues it: a mode-0 set of SYNC_AIV_ONLY_ALL on MTE3
 # (every AIV's counter counts once all have set), then the wait.
 MSE_FFTS = (
@@ -37,13 +36,17 @@ def mse_with(*pairs: tuple[str, str]) -> str:
     return text
 
 
-@pytest.mark.parametrize(
-    "pairs",
-    [[(MSE_SYNC, MSE_FFTS)], [(MSE_REDUCE, MSE_REDUCE_MASKED)]],
-    ids=["ffts_barrier", "reduce_sum_register_mask"],
-)
-def test_the_other_form_matches_the_native_engine(engines, pairs):
-    guest = engines.same(resolve("level2/mse_loss").with_sources(kernel=mse_with(*pairs)))
+def test_reduce_sum_under_the_register_mask_matches_the_native_engine(engines):
+    kernel = mse_with((MSE_REDUCE, MSE_REDUCE_MASKED))
+    guest = engines.same(resolve("level2/mse_loss").with_sources(kernel=kernel))
+    assert guest.cases and all(c.passed for c in guest.cases)
+
+
+def test_the_ffts_barrier_matches_the_native_engine(engines):
+    # relu's cores meet at the barrier once, at the end of Init. Not mse_loss's SyncAll: the race
+    # checker orders GM between blocks at SyncAll only, not at a mode-0 flag (docs/simulator.md).
+    kernel = relu_with(RELU_STEP).replace(RELU_INIT, RELU_INIT + MSE_FFTS, 1)
+    guest = engines.same(resolve("level1/relu").with_sources(kernel=kernel))
     assert guest.cases and all(c.passed for c in guest.cases)
 
 
@@ -87,9 +90,10 @@ FORGED = {
         "    ffts_cross_core_sync(PIPE_MTE3, 3 << 8);\n",
         "is no FFTS message",
     ),
+    # The guest's wait_flag_dev is the import of CrossCoreWaitFlag, whose name the deadlock gives.
     "wait_flag_dev_without_a_set": (
         "    wait_flag_dev(9);\n",
-        "wait_flag_dev(9)",
+        "CrossCoreWaitFlag(9)",
     ),
 }
 

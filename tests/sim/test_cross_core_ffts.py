@@ -58,28 +58,32 @@ def test_each_form_synchronises_the_aic_with_its_aivs(kernel, form):
     assert run.result["latency_us"] == pytest.approx(same.ok().result["latency_us"], rel=1e-9)
 
 
-def test_mode_0_is_a_barrier_of_every_aiv(kernel):
-    # Each AIV writes its block, meets the others at SYNC_AIV_ONLY_ALL (SyncAll's flag), then reads
-    # its neighbour's: wrong data if any core went past the barrier early.
-    body = """
-    GlobalTensor<float> gx, gy, gw;
+# Each AIV copies its own block through the UB with SyncAll's mode-0 set and wait in between: the
+# wait returns once every AIV has set (`SETS` names who sets); a core left out deadlocks them all.
+MODE_0 = """
+    GlobalTensor<float> gx, gy;
     gx.SetGlobalBuffer((__gm__ float*)x); gy.SetGlobalBuffer((__gm__ float*)y);
-    gw.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace));
     TPipe pipe; TBuf<> ub; pipe.InitBuffer(ub, 256);
     LocalTensor<float> t = ub.Get<float>();
-    const int b = GetBlockIdx(), n = GetBlockNum();
+    const int b = GetBlockIdx();
     DataCopy(t, gx[b * 64], 64);
-    SetFlag<HardEvent::MTE2_MTE3>(0); WaitFlag<HardEvent::MTE2_MTE3>(0);
-    DataCopy(gw[b * 64], t, 64);
-    ffts_cross_core_sync(PIPE_MTE3, GetffstMsg(0, SYNC_AIV_ONLY_ALL));
+    if (SETS) ffts_cross_core_sync(PIPE_MTE2, GetffstMsg(0, SYNC_AIV_ONLY_ALL));
     wait_flag_dev(SYNC_AIV_ONLY_ALL);
-    DataCopy(t, gw[((b + 1) % n) * 64], 64);
     SetFlag<HardEvent::MTE2_MTE3>(0); WaitFlag<HardEvent::MTE2_MTE3>(0);
     DataCopy(gy[b * 64], t, 64);
     """
+
+
+def test_mode_0_releases_the_wait_once_every_aiv_has_set(kernel):
     x = np.arange(4 * 64, dtype=np.float32)
-    run = kernel(body, {"x": x}, {"y": ("float32", (4 * 64,))}, block_dim=4, workspace=4096).ok()
-    np.testing.assert_array_equal(run.outputs["y"], np.roll(x, -64))
+    run = kernel(
+        MODE_0.replace("SETS", "true"), {"x": x}, {"y": ("float32", (4 * 64,))}, block_dim=4
+    ).ok()
+    np.testing.assert_array_equal(run.outputs["y"], x)
+    lone = kernel(
+        MODE_0.replace("SETS", "b != 3"), {"x": x}, {"y": ("float32", (4 * 64,))}, block_dim=4
+    )
+    assert lone.status == "RUNTIME_ERROR" and "wait_flag_dev(14)" in lone.message, lone.message
 
 
 def test_wait_flag_dev_without_a_set_is_a_deadlock_naming_the_flag(kernel):
