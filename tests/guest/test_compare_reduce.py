@@ -451,9 +451,8 @@ FORGED = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(FORGED))
-def test_a_forged_argument_is_a_runtime_error(engines, name):
-    step, why = FORGED[name]
+def stops_the_guest(engines, step: str, why: str) -> None:
+    """level1/relu with `step` before its Relu is a RUNTIME_ERROR on the guest engine naming `why`."""
     request = EvalRequest(
         run_id="forged",
         package=resolve("level1/relu").with_sources(kernel=relu_with(step + RELU_STEP)),
@@ -462,3 +461,8 @@ def test_a_forged_argument_is_a_runtime_error(engines, name):
     )
     result = engines.guest.evaluate(request)
     assert result.status is Status.RUNTIME_ERROR and why in result.message, result.message
+
+
+@pytest.mark.parametrize("name", sorted(FORGED))
+def test_a_forged_argument_is_a_runtime_error(engines, name):
+    stops_the_guest(engines, *FORGED[name])

@@ -43,22 +43,20 @@ void ResetCrossFlags() {
   g_crossTaken.clear();
 }
 
-void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc) {
+void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc, const char* api) {
   Core& core = CurrentCore();
-  ASCENDC_SIM_CHECK(mode == 0 || mode == 1 || mode == 2, loc, "CrossCoreSetFlag: mode %d (0, 1 or 2 on this SoC)",
-                    mode);
-  ASCENDC_SIM_CHECK(flag >= 0 && flag < 16, loc, "CrossCoreSetFlag: flag id %d out of range [0, 15]", flag);
-  ASCENDC_SIM_CHECK(pipe != PIPE_S && pipe != PIPE_ALL, loc, "CrossCoreSetFlag: pipe %s is not allowed",
-                    PipeName(pipe));
-  ASCENDC_SIM_CHECK(mode != 1 || core.Spec().type == CoreType::kAiv, loc,
-                    "CrossCoreSetFlag: mode 1 synchronises the AIVs of a group");
+  ASCENDC_SIM_CHECK(mode == 0 || mode == 1 || mode == 2, loc, "%s: mode %d (0, 1 or 2 on this SoC)", api, mode);
+  ASCENDC_SIM_CHECK(flag >= 0 && flag < 16, loc, "%s: flag id %d out of range [0, 15]", api, flag);
+  ASCENDC_SIM_CHECK(pipe != PIPE_S && pipe != PIPE_ALL, loc, "%s: pipe %s is not allowed", api, PipeName(pipe));
+  ASCENDC_SIM_CHECK(mode != 1 || core.Spec().type == CoreType::kAiv, loc, "%s: mode 1 synchronises the AIVs of a group",
+                    api);
   Instr ins{};
   ins.pipe = static_cast<uint8_t>(pipe);
   ins.op = Op::kCrossSet;
   ins.link = -1;
   ins.gmPitch = static_cast<uint64_t>(flag);
   // No local access: the ordering is with another core.
-  const CrossEvent me{core.GlobalId(), core.IssueAccesses(ins, loc, "CrossCoreSetFlag", nullptr, 0)};
+  const CrossEvent me{core.GlobalId(), core.IssueAccesses(ins, loc, api, nullptr, 0)};
   const int group = core.Spec().group;
   const CoreType type = core.Spec().type;
   std::vector<int> setters, targets;  // who must set before the flag counts up, and whose counter does
@@ -85,13 +83,14 @@ void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc) {
   for (int t : targets) g_crossCount[{t, flag}].push_back(sets);
 }
 
-void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc) {
+void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc, const char* api) {
   (void)mode;  // the waiting core only counts: the set's mode decided what counts
   Core& core = CurrentCore();
-  ASCENDC_SIM_CHECK(flag >= 0 && flag < 16, loc, "CrossCoreWaitFlag: flag id %d out of range [0, 15]", flag);
+  ASCENDC_SIM_CHECK(flag >= 0 && flag < 16, loc, "%s: flag id %d out of range [0, 15]", api, flag);
   const std::pair<int, int> key{core.GlobalId(), flag};
-  WaitUntil([key] { return g_crossTaken[key] < g_crossCount[key].size(); },
-            "in CrossCoreWaitFlag(" + std::to_string(flag) + ") at " + loc.file + ":" + std::to_string(loc.line));
+  WaitUntil(
+      [key] { return g_crossTaken[key] < g_crossCount[key].size(); },
+      std::string("in ") + api + "(" + std::to_string(flag) + ") at " + loc.file + ":" + std::to_string(loc.line));
   const CrossSets sets = g_crossCount[key][g_crossTaken[key]++];
   for (const CrossEvent& e : sets) {
     Instr ins{};
@@ -99,8 +98,19 @@ void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc) {
     ins.op = Op::kCrossWait;
     ins.link = e.index;
     ins.gmAddr = static_cast<uint64_t>(e.core);
-    core.IssueAccesses(ins, loc, "CrossCoreWaitFlag", nullptr, 0);
+    core.IssueAccesses(ins, loc, api, nullptr, 0);
   }
+}
+
+// The message's fields as dav_c220's GetffstMsg packs them: bit 0 set, the mode in bits 4-5, the flag
+// id in bits 8-11; a message with other bits is not one the library builds.
+void FftsCrossCoreSync(int pipe, uint64_t config, const SrcLoc& loc) {
+  constexpr uint64_t kFields = 0x1 | (0x3 << 4) | (0xf << 8);
+  ASCENDC_SIM_CHECK((config & 0x1) != 0 && (config & ~kFields) == 0, loc,
+                    "ffts_cross_core_sync: config %#llx is no FFTS message (1 | mode << 4 | flag << 8)",
+                    static_cast<unsigned long long>(config));
+  CrossCoreSet(static_cast<int>((config >> 4) & 0x3), pipe, static_cast<int>((config >> 8) & 0xf), loc,
+               "ffts_cross_core_sync");
 }
 
 // The Matmul service of a mixed kernel (the API's default MIX mode): every call of the AIV's Matmul

@@ -294,6 +294,9 @@ struct CoreRegisters {
   // The Load3D registers by AscendC::detail::Load3dReg, in the device's bits: FMATRIX, FMATRIX_B,
   // PADDING, L3D_RPT (repeatTime 1 until set) and L1_3D_SIZE (0: no boundary).
   uint64_t load3d[5] = {0, 0, 0, 1ull << 16, 0};
+  // VA0..VA7 (set_va_reg_sb): eight UB addresses each, as the kernel gave them; the scatter
+  // transpose (scatter_vnchwconv_*) resolves and checks them when it reads them.
+  uint64_t va[8][8] = {};
 };
 
 // Two instructions of one core on two of PIPE_V, PIPE_MTE2 and PIPE_MTE3 (a vector instruction and
@@ -437,8 +440,10 @@ void WaitUntil(const std::function<bool()>& ready, const std::string& what, bool
 bool OtherCoreRunnable();  // another core of the launch can run now (or once it gets the baton)
 std::string OtherWaits();  // what each other core that cannot run waits for, for a deadlock message
 void ResetCrossFlags();
-void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc);
-void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc);
+void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc, const char* api = "CrossCoreSetFlag");
+void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc, const char* api = "CrossCoreWaitFlag");
+// ffts_cross_core_sync: a set named by its FFTS message (AscendC::GetffstMsg's bits).
+void FftsCrossCoreSync(int pipe, uint64_t config, const SrcLoc& loc);
 void RunOnGroupAic(const std::function<void()>& work, const SrcLoc& loc);
 void PostToGroupAic(const SrcLoc& loc);  // a Matmul message with no cube work and no answer (INIT, END)
 int64_t SocParamInt(const char* key);

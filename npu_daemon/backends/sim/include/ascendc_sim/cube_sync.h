@@ -19,6 +19,16 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 __aicore__ inline void CrossCoreWaitFlag(uint16_t flagId, ASCENDC_SIM_LOC) {
   ascendc_sim::CrossCoreWait(modeId, pipe, flagId, loc);
 }
+// The library's own names for them on the A2 (kernel_operator_block_sync_intf_impl.h): NotifyEvent
+// is a mode-2 set (between a group's AIC and its AIVs), WaitEvent a wait.
+template <pipe_t pipe>
+__aicore__ inline void NotifyEvent(uint16_t flagId, ASCENDC_SIM_LOC) {
+  ascendc_sim::CrossCoreSet(2, pipe, flagId, loc, "NotifyEvent");
+}
+template <pipe_t pipe = PIPE_S>
+__aicore__ inline void WaitEvent(uint16_t flagId, ASCENDC_SIM_LOC) {
+  ascendc_sim::CrossCoreWait(0, pipe, flagId, loc, "WaitEvent");
+}
 
 // ---- IBSet / IBWait: a flag per (block, event) in GM --------------------------------------------
 // As the library writes them (asc-devkit kernel_operator_block_sync_intf_impl.h): the slot is the
@@ -63,3 +73,13 @@ __aicore__ inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const Lo
 }
 
 }  // namespace AscendC
+
+// The CCE intrinsics under them (dav_c220 NotifyEventImpl / WaitEventImpl): the set takes an FFTS
+// message (AscendC::GetffstMsg), the wait a flag id and blocks the scalar unit.
+__aicore__ inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, ASCENDC_SIM_LOC) {
+  ascendc_sim::FftsCrossCoreSync(pipe, config, loc);
+}
+__aicore__ inline void wait_flag_dev(int64_t flagId, ASCENDC_SIM_LOC) {
+  const int flag = flagId < 0 || flagId > INT32_MAX ? -1 : static_cast<int>(flagId);  // refused past 15
+  ascendc_sim::CrossCoreWait(0, PIPE_S, flag, loc, "wait_flag_dev");
+}

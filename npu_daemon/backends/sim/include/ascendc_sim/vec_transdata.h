@@ -21,6 +21,7 @@
 #include "ascendc_sim/core.h"
 #include "../../guest/include/ascendc_guest/params.h"  // TransDataTo5HDParams, shared with the guest
 #include "ascendc_sim/memory.h"
+#include "ascendc_sim/vec_core.h"
 
 namespace ascendc_sim {
 
@@ -72,6 +73,37 @@ void TransDataTo5HD(const uint32_t (&dst)[16], const uint32_t (&src)[16], const 
     }
     for (int d = 0; d < 16; ++d) std::memcpy(core.UbPtr(dst[d] + r * p.dstRepStride * 32u), out[d], 32);
   }
+}
+
+// The register form (dav_c220 kernel_operator_vec_transpose_impl.h, asc-devkit C API asc_set_va_reg /
+// asc_transto5hd): set_va_reg_sb loads eight addresses into one VA register, a PIPE_V instruction
+// charged as a one-repeat mask-setting one; scatter_vnchwconv_b8/b16/b32 take their 16 destination
+// addresses from VA registers dst and dst + 1, their 16 sources from src and src + 1.
+inline void SetVaRegister(int reg, const uint64_t (&values)[8], const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(reg >= 0 && reg < 8, loc, "set_va_reg_sb: VA register %d unknown (VA0..VA7)", reg);
+  IssueVector(Op::kVecMask, "set_va_reg_sb", CountLanes<uint64_t>(8), {}, sizeof(uint64_t), loc);
+  std::memcpy(CurrentCore().Registers().va[reg], values, sizeof values);
+}
+// The 16 addresses of VA registers `reg` and `reg + 1`, each resolved by `ub` (the engine's reading of
+// a pointer value as a UB byte address, checked there).
+template <typename Resolve>
+void VaAddresses(int reg, uint32_t (&out)[16], const Resolve& ub, const SrcLoc& loc) {
+  ASCENDC_SIM_CHECK(reg >= 0 && reg < 7, loc, "scatter_vnchwconv: VA register %d has no VA%d after it", reg, reg + 1);
+  const auto& va = CurrentCore().Registers().va;
+  for (int i = 0; i < 16; ++i) out[i] = ub(va[reg + i / 8][i % 8]);
+}
+template <typename T, typename Resolve>
+void ScatterVnchwconv(int dstReg, int srcReg, const AscendC::TransDataTo5HDParams& p, const Resolve& ub,
+                      const SrcLoc& loc) {
+  uint32_t dst[16], src[16];
+  VaAddresses(dstReg, dst, ub, loc);
+  VaAddresses(srcReg, src, ub, loc);
+  TransDataTo5HD<T>(dst, src, p, {}, loc);
+}
+// This engine's pointer values: host pointers into the UB or bare UB byte addresses.
+template <typename T>
+void ScatterVnchwconvAt(int dstReg, int srcReg, const AscendC::TransDataTo5HDParams& p, const SrcLoc& loc) {
+  ScatterVnchwconv<T>(dstReg, srcReg, p, [&](uint64_t a) { return UbAddrOf(a, "scatter_vnchwconv", loc); }, loc);
 }
 
 }  // namespace ascendc_sim
@@ -130,3 +162,23 @@ __aicore__ inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_S
 }
 
 }  // namespace AscendC
+
+// ---- the CCE intrinsics of the register form --------------------------------------------------------
+enum ub_addr8_t : uint8_t { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
+__aicore__ inline void set_va_reg_sb(ub_addr8_t reg, const uint64_t* array, ASCENDC_SIM_LOC) {
+  uint64_t values[8];
+  std::memcpy(values, array, sizeof values);
+  ascendc_sim::SetVaRegister(reg, values, loc);
+}
+__aicore__ inline void scatter_vnchwconv_b8(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dstStride,
+                                            uint16_t srcStride, bool dstHighHalf, bool srcHighHalf, ASCENDC_SIM_LOC) {
+  ascendc_sim::ScatterVnchwconvAt<uint8_t>(dst, src, {dstHighHalf, srcHighHalf, repeat, dstStride, srcStride}, loc);
+}
+__aicore__ inline void scatter_vnchwconv_b16(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dstStride,
+                                             uint16_t srcStride, ASCENDC_SIM_LOC) {
+  ascendc_sim::ScatterVnchwconvAt<uint16_t>(dst, src, {false, false, repeat, dstStride, srcStride}, loc);
+}
+__aicore__ inline void scatter_vnchwconv_b32(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dstStride,
+                                             uint16_t srcStride, ASCENDC_SIM_LOC) {
+  ascendc_sim::ScatterVnchwconvAt<uint32_t>(dst, src, {false, false, repeat, dstStride, srcStride}, loc);
+}

@@ -185,6 +185,10 @@ void CrossWait(const Call& c, int32_t mode, int32_t pipe, int32_t flag, int32_t 
   CheckPipe(pipe, "CrossCoreWaitFlag");
   ascendc_sim::CrossCoreWait(mode, pipe, flag, c.Loc(line));
 }
+void CrossFfts(const Call& c, int32_t pipe, int64_t config, int32_t line) {
+  CheckPipe(pipe, "ffts_cross_core_sync");
+  ascendc_sim::FftsCrossCoreSync(pipe, static_cast<uint64_t>(config), c.Loc(line));
+}
 
 }  // namespace
 
@@ -198,6 +202,7 @@ void DefineCubeImports(wasmtime_linker_t* l) {
   Import<SetLoad3d>::Define(l, "cube_set_load3d");
   Import<CrossSet>::Define(l, "cross_core_set");
   Import<CrossWait>::Define(l, "cross_core_wait");
+  Import<CrossFfts>::Define(l, "cross_core_ffts");
 }
 
 }  // namespace ascendc_sim::guest

@@ -59,11 +59,37 @@ void VecTrans5hdUb(const Call& c, int32_t elemBytes, uint32_t dstList, uint32_t 
            {{dstList, 128, false}, {srcList, 128, false}}, c.Loc(line));
 }
 
+// set_va_reg_sb: the register keeps the guest's values; the transpose resolves them.
+void VecSetVa(const Call& c, int32_t reg, uint32_t values, int32_t line) {
+  const char* api = "set_va_reg_sb";
+  VectorCore(api);
+  uint64_t v[8];
+  std::memcpy(v, c.Bytes(values, sizeof v, api), sizeof v);
+  ascendc_sim::SetVaRegister(reg, v, c.Loc(line));
+}
+
+// scatter_vnchwconv_*: the lists from VA registers dstReg, dstReg + 1 and srcReg, srcReg + 1.
+void VecTrans5hdVa(const Call& c, int32_t elemBytes, int32_t dstReg, int32_t srcReg, int32_t dstHigh, int32_t srcHigh,
+                   int32_t repeats, int32_t dstRep, int32_t srcRep, int32_t line) {
+  const char* api = "scatter_vnchwconv";
+  VectorCore(api);
+  const SrcLoc loc = c.Loc(line);
+  const auto word = [](uint64_t a) { return a >> 32 ? UINT32_MAX : static_cast<uint32_t>(a); };  // refused later
+  uint32_t addr[32], dst[16], src[16];
+  ascendc_sim::VaAddresses(dstReg, dst, word, loc);
+  ascendc_sim::VaAddresses(srcReg, src, word, loc);
+  std::memcpy(addr, dst, sizeof dst);
+  std::memcpy(addr + 16, src, sizeof src);
+  Trans5hd(api, elemBytes, addr, dstHigh, srcHigh, repeats, dstRep, srcRep, {}, loc);
+}
+
 }  // namespace
 
 void DefineTransDataImports(wasmtime_linker_t* l) {
   Import<VecTrans5hd>::Define(l, "vec_trans_5hd");
   Import<VecTrans5hdUb>::Define(l, "vec_trans_5hd_ub");
+  Import<VecSetVa>::Define(l, "vec_set_va");
+  Import<VecTrans5hdVa>::Define(l, "vec_trans_5hd_va");
 }
 
 }  // namespace ascendc_sim::guest

@@ -437,7 +437,7 @@ void VecTranspose(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t a,
 void SetDeqScale(const Call&, int64_t scale) { AscendC::SetDeqScale(FromBits<half>(scale)); }
 
 void VecReduce(const Call& c, int32_t op, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uint32_t an, uint32_t w,
-               uint32_t wn, int32_t count, int32_t calIndex, int32_t line) {
+               uint32_t wn, int32_t count, int32_t option, int32_t line) {
   using ascendc_guest::Reduce;
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -445,12 +445,13 @@ void VecReduce(const Call& c, int32_t op, int32_t t, uint32_t d, uint32_t dn, ui
       const auto D = Local<T>(d, dn), A = Local<T>(a, an), W = Local<T>(w, wn);
       const SrcLoc loc = c.Loc(line);
       switch (static_cast<Reduce>(op)) {
-        case Reduce::kSum:
-          return AscendC::ReduceSum(D, A, W, count, loc);
-        case Reduce::kMax:
-          return AscendC::ReduceMax(D, A, W, count, calIndex != 0, loc);
+        case Reduce::kSum:  // option: isSetMask
+          return option ? AscendC::ReduceSum<T, true>(D, A, W, count, loc)
+                        : AscendC::ReduceSum<T, false>(D, A, W, count, loc);
+        case Reduce::kMax:  // option: calIndex
+          return AscendC::ReduceMax(D, A, W, count, option != 0, loc);
         case Reduce::kMin:
-          return AscendC::ReduceMin(D, A, W, count, calIndex != 0, loc);
+          return AscendC::ReduceMin(D, A, W, count, option != 0, loc);
       }
     }
     Unsupported("a whole-range reduction", t);

@@ -36,6 +36,8 @@ ASCENDC_GUEST_IMPORT(cube_set_load3d) void cube_set_load3d(int32_t reg, int64_t 
 ASCENDC_GUEST_IMPORT(cube_set_hf32) void cube_set_hf32(int32_t reg, int32_t value);
 ASCENDC_GUEST_IMPORT(cross_core_set) void cross_core_set(int32_t mode, int32_t pipe, int32_t flag, int32_t line);
 ASCENDC_GUEST_IMPORT(cross_core_wait) void cross_core_wait(int32_t mode, int32_t pipe, int32_t flag, int32_t line);
+// ffts_cross_core_sync's FFTS message, decoded and checked by the host.
+ASCENDC_GUEST_IMPORT(cross_core_ffts) void cross_core_ffts(int32_t pipe, int64_t config, int32_t line);
 }
 }  // namespace ascendc_guest
 
@@ -162,5 +164,23 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 void CrossCoreWaitFlag(uint16_t flagId, ASCENDC_GUEST_LINE) {
   ascendc_guest::cross_core_wait(modeId, pipe, flagId, line);
 }
+// The library's A2 names for them (as the native engine's, ascendc_sim/cube_sync.h).
+template <pipe_t pipe>
+void NotifyEvent(uint16_t flagId, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cross_core_set(2, pipe, flagId, line);
+}
+template <pipe_t pipe = PIPE_S>
+void WaitEvent(uint16_t flagId, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cross_core_wait(0, pipe, flagId, line);
+}
 
 }  // namespace AscendC
+
+// The CCE intrinsics under them: a set by its FFTS message, a wait by its flag id on the scalar unit.
+inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cross_core_ffts(pipe, static_cast<int64_t>(config), line);
+}
+inline void wait_flag_dev(int64_t flagId, ASCENDC_GUEST_LINE) {
+  const int32_t flag = flagId < 0 || flagId > INT32_MAX ? -1 : static_cast<int32_t>(flagId);  // refused past 15
+  ascendc_guest::cross_core_wait(0, PIPE_S, flag, line);
+}

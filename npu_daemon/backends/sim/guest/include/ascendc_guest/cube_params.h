@@ -99,6 +99,11 @@ constexpr uint16_t SYNC_AIV_FLAG = 12;
 constexpr uint16_t SYNC_AIC_FLAG = 11;
 constexpr uint16_t SYNC_AIC_AIV_FLAG = 13;
 constexpr uint16_t SYNC_AIV_ONLY_ALL = 14;
+// The FFTS message ffts_cross_core_sync takes (dav_c220 GetffstMsg): bit 0, the mode in bits 4-5,
+// the flag id in bits 8-11.
+constexpr uint16_t GetffstMsg(uint16_t mode, uint16_t flagId) {
+  return static_cast<uint16_t>(0x1 + ((mode & 0x3) << 4) + ((flagId & 0xf) << 8));
+}
 
 // SetHF32Mode / SetHF32TransMode (asc-devkit kernel_operator_mm_intf.h).
 enum class HF32Mode { ENABLE, DISABLE };

@@ -13,6 +13,13 @@ ASCENDC_GUEST_IMPORT(vec_trans_5hd_ub)
 void vec_trans_5hd_ub(int32_t elemBytes, uint32_t dstList, uint32_t dstListSize, uint32_t srcList, uint32_t srcListSize,
                       int32_t dstHighHalf, int32_t srcHighHalf, int32_t repeatTimes, int32_t dstRepStride,
                       int32_t srcRepStride, int32_t line);
+// The register form: set_va_reg_sb's eight pointer values into VA register `reg` (kept by the host),
+// and the transpose on the 16 destinations of VA registers dstReg, dstReg + 1 and the 16 sources of
+// srcReg, srcReg + 1, which the host resolves and holds to the UB.
+ASCENDC_GUEST_IMPORT(vec_set_va) void vec_set_va(int32_t reg, const uint64_t* values, int32_t line);
+ASCENDC_GUEST_IMPORT(vec_trans_5hd_va)
+void vec_trans_5hd_va(int32_t elemBytes, int32_t dstReg, int32_t srcReg, int32_t dstHighHalf, int32_t srcHighHalf,
+                      int32_t repeatTimes, int32_t dstRepStride, int32_t srcRepStride, int32_t line);
 }
 }  // namespace ascendc_guest
 
@@ -75,3 +82,21 @@ void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t src
 }
 
 }  // namespace AscendC
+
+// ---- the CCE intrinsics of the register form (as the native engine's, ascendc_sim/vec_transdata.h) ----
+enum ub_addr8_t : uint8_t { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
+inline void set_va_reg_sb(ub_addr8_t reg, const uint64_t* array, ASCENDC_GUEST_LINE) {
+  ascendc_guest::vec_set_va(reg, array, line);
+}
+inline void scatter_vnchwconv_b8(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dstStride, uint16_t srcStride,
+                                 bool dstHighHalf, bool srcHighHalf, ASCENDC_GUEST_LINE) {
+  ascendc_guest::vec_trans_5hd_va(1, dst, src, dstHighHalf, srcHighHalf, repeat, dstStride, srcStride, line);
+}
+inline void scatter_vnchwconv_b16(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dstStride,
+                                  uint16_t srcStride, ASCENDC_GUEST_LINE) {
+  ascendc_guest::vec_trans_5hd_va(2, dst, src, 0, 0, repeat, dstStride, srcStride, line);
+}
+inline void scatter_vnchwconv_b32(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dstStride,
+                                  uint16_t srcStride, ASCENDC_GUEST_LINE) {
+  ascendc_guest::vec_trans_5hd_va(4, dst, src, 0, 0, repeat, dstStride, srcStride, line);
+}

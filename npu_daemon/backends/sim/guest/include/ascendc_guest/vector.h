@@ -60,9 +60,10 @@ ASCENDC_GUEST_IMPORT(set_deq_scale)
 void set_deq_scale(int64_t scale);
 ASCENDC_GUEST_IMPORT(scalar_cast)
 int64_t scalar_cast(Dtype u, int32_t round, int64_t value, int32_t line);
+// The count forms; `option`: calIndex for ReduceMax / ReduceMin, isSetMask for ReduceSum.
 ASCENDC_GUEST_IMPORT(vec_reduce)
 void vec_reduce(Reduce op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t w, uint32_t wSize,
-                int32_t count, int32_t calIndex, int32_t line);
+                int32_t count, int32_t option, int32_t line);
 }
 
 // A mask form's lanes as the imports take them: a continuous mask (a lane count) or a bit mask of
@@ -302,12 +303,13 @@ void CreateVecIndex(const LocalTensor<T>& d, const T& firstValue, uint32_t count
                            static_cast<int32_t>(count), line);
 }
 
-// The count forms of the whole-range reductions.
-template <typename T>
+// The count forms of the whole-range reductions. ReduceSum's isSetMask = false takes the lanes from
+// the mask registers as the kernel set them and ignores `count`.
+template <typename T, bool isSetMask = true>
 void ReduceSum(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& work, int32_t count,
                ASCENDC_GUEST_LINE) {
   ascendc_guest::vec_reduce(ascendc_guest::Reduce::kSum, ascendc_guest::DtypeOf<T>(), d.UbAddr(), d.GetSize(),
-                            a.UbAddr(), a.GetSize(), work.UbAddr(), work.GetSize(), count, 0, line);
+                            a.UbAddr(), a.GetSize(), work.UbAddr(), work.GetSize(), count, isSetMask, line);
 }
 template <typename T>
 void ReduceMax(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& work, int32_t count,
