@@ -767,6 +767,53 @@ def _layer_norm(
     return Tensor(out)
 
 
+def _affine(out: Sym, weight: Any, bias: Any) -> Sym:
+    """A norm's weight and bias of one value per channel (dim 1 of [N, C, *])."""
+    for t, op in ((weight, "mul"), (bias, "add")):
+        if t is not None:
+            c = _lift(t)
+            out = _b(op, out, sym.reshape(c, (c.shape[0], *([1] * (out.ndim - 2)))))
+    return out
+
+
+def _group_norm(
+    x: Any, num_groups: int, weight: Any = None, bias: Any = None, eps: Any = 1e-5
+) -> Tensor:
+    """F.group_norm of [N, C, *]: each sample's C / num_groups channels of a group normalised
+    by their mean and (biased) variance over those channels and the spatial axes, then the
+    per-channel affine. A group per channel (instance_norm) is a norm over the trailing axes
+    with a value per row; one group without an affine, a layer norm over [C, *]."""
+    v = _lift(x)
+    if v.ndim < 3:
+        raise Unsupported("group_norm of other than [N, C, *] inputs")
+    groups, c = int(num_groups), v.shape[1]
+    if groups == 1 and weight is None and bias is None:
+        return _layer_norm(x, v.shape[1:], eps=eps)
+    if groups != c:
+        raise Unsupported(
+            f"group_norm of {c // groups} channels a group: a row of several channels"
+            " (with a per-channel affine along it, or not the tensor's trailing axes)"
+        )
+    return Tensor(_affine(_layer_norm(x, v.shape[2:], eps=eps).sym, weight, bias))
+
+
+def _instance_norm(
+    x: Any,
+    running_mean: Any = None,
+    running_var: Any = None,
+    weight: Any = None,
+    bias: Any = None,
+    use_input_stats: bool = True,
+    momentum: Any = 0.1,
+    eps: Any = 1e-5,
+) -> Tensor:
+    """F.instance_norm with the input's statistics: group_norm with a group per channel (the
+    running statistics, if given, are only updated, which leaves the output as it is)."""
+    if not use_input_stats:
+        return _batch_norm(x, running_mean, running_var, weight, bias, False, momentum, eps)
+    return _group_norm(x, _lift(x).shape[1], weight, bias, eps)
+
+
 def _rms_norm(x: Any, normalized_shape: Any, weight: Any = None, eps: Any = None) -> Tensor:
     if eps is None:
         raise Unsupported("rms_norm with eps=None (the dtype's machine epsilon)")
@@ -893,12 +940,9 @@ def _target_terms(x: Sym, target: Any, weight: Any, ignore_index: int) -> tuple[
 
 def _class_reduced(term: Sym, factor: Sym | None, reduction: str) -> Tensor:
     """A loss over class indices: torch's mean divides by the rows' total factor (the weights
-    of the targets not ignored), a ratio of two totals the templates do not take."""
+    of the targets not ignored), a total whose count is another total."""
     if factor is not None and reduction == "mean":
-        raise Unsupported(
-            "a class-index loss's mean with class weights or an ignore_index that is a class:"
-            " a ratio of two totals over the rows"
-        )
+        return Tensor(sym.Sym("total", (), (term, factor), fn="mean"))
     return _reduced(term, reduction)
 
 
@@ -1540,6 +1584,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     ),
     "prelu": _prelu,
     "batch_norm": _batch_norm,
+    "group_norm": _group_norm,
+    "instance_norm": _instance_norm,
     "hypot": lambda a, b, **k: Tensor(
         _u("sqrt", _b("add", _b("mul", _lift(a), _lift(a)), _b("mul", _lift(b), _lift(b))))
     ),

@@ -585,10 +585,11 @@ class ComputeMixin:
         ]
 
     def _row_node(self, low: LoopLowering, n: Node) -> None:
-        if n.op == "total":  # this row's value into the block's partial (the scalar unit)
+        if n.op == "total":  # this row's value (and its count) into the block's partials
             j = low.totals
-            low.totals += 1
-            low.lines.append(f"total{j} += {self._row_value(low, n.args[0])};")
+            low.totals += len(n.args)
+            for i, a in enumerate(n.args):
+                low.lines.append(f"total{j + i} += {self._row_value(low, a)};")
             low.regs[id(n)] = Reg(f"total{j}")
             return
         if n.op == "cast":

@@ -481,8 +481,21 @@ class Loop:
     def sum(self, v: Value) -> Value:
         return self._along("accum", "sum", v)
 
-    def mean(self, v: Value) -> Value:
-        return self._along("accum", "mean", v)
+    def mean(self, v: Value, count: Value | None = None) -> Value:
+        """`count` (rows loops): divide by the total of this row value instead of the number of
+        rows (torch's mean of weighted losses, sum(w * l) / sum(w))."""
+        if count is None:
+            return self._along("accum", "mean", v)
+        loc = _caller()
+        total = self._along("accum", "mean", v).node
+        c = _wrap(count, loc)
+        if total.op != "total" or self.kind != "rows" or c.kind != "row":
+            raise DslError(loc, "mean(v, count=) divides by a total of row values of a rows() loop")
+        if c.loop is not self or c.dtype != "float":
+            raise DslError(loc, "a total over the rows takes an fp32 row value of this loop")
+        return Value(
+            Node("total", "row", "float", (*total.args, c), fn="mean", loop=self, where=loc)
+        )
 
     def max(self, v: Value) -> Value:
         return self._along("accum", "max", v)

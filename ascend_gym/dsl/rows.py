@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ascend_gym.dsl.compute import LANE_ALIGN, ROW_SLOT, LoopLowering
 from ascend_gym.dsl.lang import DslError, Loop
+from ascend_gym.dsl.tiles import partials
 
 
 class RowsMixin:
@@ -22,10 +23,11 @@ class RowsMixin:
         cols_loads = [n for n in lp.loads if tensors[n.name].layout == "cols"]
         rows_loads = [n for n in lp.loads if tensors[n.name].layout == "rows"]
         totals = [s for s in lp.stores if s.value.op == "total"]
-        self.n_totals = len(totals)
+        self.n_totals = partials(totals)
         full_stores = [s for s in lp.stores if s.tensor.layout == "full" and s not in totals]
         rows_stores = [s for s in lp.stores if s.tensor.layout == "rows"]
         has_row_vals = low.slots > 0 or any(n.op in ("reduce", "total") for n in low.order)
+        slots = max(low.slots, 2 if partials(totals) > len(totals) else 1)  # a count's divide
         shared = self._by_type([n.name for n in cols_loads])
         if len(shared) > 1:
             raise DslError(cols_loads[-1].where, "tensors shared by every row share one dtype")
@@ -107,7 +109,7 @@ class RowsMixin:
         elif has_row_vals:
             out.append("    pipe.InitBuffer(workBuf, colsPad * sizeof(float));")
         if has_row_vals:
-            out.append(f"    pipe.InitBuffer(statBuf, {max(low.slots, 1) * ROW_SLOT * 4});")
+            out.append(f"    pipe.InitBuffer(statBuf, {slots * ROW_SLOT * 4});")
         for m in range(low.n_masks):
             out.append(f"    pipe.InitBuffer(maskBuf{m}, AlignUp(colsPad / 8, 32));")
         if totals:
@@ -265,7 +267,7 @@ class RowsMixin:
                 "  TQue<QuePosition::VECIN, 1> partsQueue;",
                 "  TQue<QuePosition::VECOUT, 1> partQueue, totalQueue;",
                 "  GlobalTensor<float> partialGm;",
-                f"  float {', '.join(f'total{j}' for j in range(len(totals)))};",
+                f"  float {', '.join(f'total{j}' for j in range(partials(totals)))};",
             ]
         bufs = [f"tmpBuf{i}" for i in range(low.n_bufs)]
         if has_row_vals:
@@ -287,7 +289,7 @@ class RowsMixin:
             len(rows_loads) + len(rows_stores),
             len(cols_loads),
             low.n_bufs + (1 if has_row_vals else 0),
-            max(low.slots, 1) if has_row_vals else 0,
+            slots if has_row_vals else 0,
         )
         return out
 

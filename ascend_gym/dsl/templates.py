@@ -169,6 +169,8 @@ class Renderer:
             text = f"c.{s.fn}({self.expr(s.args[0])})"
         elif s.op == "reduce":
             text = f"{self.expr(s.args[0])}.{s.fn}()"
+        elif s.op == "total" and self.loop == "r" and len(s.args) > 1:  # a weighted mean
+            text = f"r.mean({self.expr(s.args[0])}, count={self.expr(s.args[1])})"
         elif s.op == "total" and self.loop == "r":  # every row's value, over the rows
             text = f"r.{s.fn}({self.expr(s.args[0])})"
         elif s.op == "lanes" and self.loop == "r":  # the index along the row
@@ -837,7 +839,11 @@ def _total(
         raise Unsupported("a total over inputs of different shapes")
     rd = Renderer("t", True)
     for o, r in zip(outs, roots, strict=True):
-        if r.op != "total" or any(a.op in ("total", "reduce") for a in _nodes(list(r.args))):
+        if (
+            r.op != "total"
+            or len(r.args) > 1
+            or any(a.op in ("total", "reduce") for a in _nodes(list(r.args)))
+        ):
             raise Unsupported(f"output {o}: only a sum or mean over every element")
         rd.lines.append(f"    t.store({var(o)}, t.{r.fn}({rd.expr(r.args[0])}))")
     loops = ["with k.tiles() as t:\n" + "\n".join(rd.lines)]
@@ -969,11 +975,12 @@ def _rows(
     layouts: dict[str, str] = {}
     scalars = _scalars(inputs, roots)
     for n, shape in inputs.items():
+        per_lead = _per_lead(shape, lead, ones)
         if shape in (row, full):
             layouts[n] = "full"
         elif row_axes > 1 and _strip(shape) == _strip(row[-row_axes:]):
             layouts[n] = "cols"  # a weight of the row's axes (layer_norm over [H, W])
-        elif row_axes > 1 and n not in scalars and shape != (*lead, *ones):
+        elif row_axes > 1 and n not in scalars and shape != (*lead, *ones) and not per_lead:
             raise Unsupported(f"input {n} of shape {list(shape)} beside a row of several axes")
         elif any(s.op == "part" and s.args[0].name == n for s in nodes):
             layouts[n] = "full"
@@ -985,6 +992,8 @@ def _rows(
             layouts[n] = "cols"
         elif shape == (*lead, *ones):
             layouts[n] = "rows"
+        elif per_lead:
+            layouts[n] = "channels"  # a norm's per-channel affine (instance_norm's weight)
         else:
             raise Unsupported(f"input {n} of shape {list(shape)} against rows {list(row)}")
     for o, r in zip(outs, roots, strict=True):
@@ -1095,6 +1104,15 @@ def _shared_row(inputs: dict[str, tuple[int, ...]], row: tuple[int, ...]) -> tup
     if any(_strip(shape) not in (row, row[-k:]) for shape in inputs.values()):
         return row
     return (*row[:-k], math.prod(row[-k:]))
+
+
+def _per_lead(shape: tuple[int, ...], lead: tuple[int, ...], ones: tuple[int, ...]) -> bool:
+    """An operand of the rows' trailing lead axes broadcast along the row and the axes before
+    (`w.view(C, 1, 1)` against rows of [N, C, H x W]): row r takes its value r % n."""
+    core = (
+        _strip(shape[: len(shape) - len(ones)]) if shape[len(shape) - len(ones) :] == ones else ()
+    )
+    return 0 < len(core) < len(lead) and core == lead[len(lead) - len(core) :] and core != (1,)
 
 
 def _strip(shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -8,6 +8,11 @@ from ascend_gym.dsl.compute import FOLD_START, LANE_ALIGN, REDUCE, ROW_SLOT, Loo
 from ascend_gym.dsl.lang import Loop, Store
 
 
+def partials(totals: list[Store]) -> int:
+    """The fp32 partials a block leaves for its totals: one each, two for a mean with a count."""
+    return sum(len(s.value.args) for s in totals)
+
+
 class TilesMixin:
     def _tiles_kernel(self) -> list[str]:
         k = self.k
@@ -22,7 +27,7 @@ class TilesMixin:
         n_tmp = max(low.n_bufs for low in lows)
         n_mask = max(low.n_masks for low in lows)
         totals = [s for s in k.loops[0].stores if s.value.op == "total"]
-        self.n_totals = len(totals)
+        self.n_totals = partials(totals)
         # a total's ReduceSum needs a work tile (counted as one more fp32 temporary)
         self.ub_tensors = (n_in + n_out, n_tmp + (1 if totals else 0), n_mask)
         fields = [n for _, n, _ in self.fields()]
@@ -217,13 +222,18 @@ class TilesMixin:
             ),
             "    // One fp32 partial per block and total in the user workspace.",
             "    partialGm.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), "
-            f"{len(totals)} * GetBlockNum());",
-            *(f"    total{j} = {FOLD_START[s.value.fn]};" for j, s in enumerate(totals)),
+            f"{partials(totals)} * GetBlockNum());",
+            *(
+                f"    total{j} = {FOLD_START[fn]};"
+                for j, fn in enumerate(
+                    fn for s in totals for fn in [s.value.fn] * len(s.value.args)
+                )
+            ),
         ]
 
     def _totals_queues(self, totals: list[Store]) -> list[str]:
         return [
-            f"    pipe.InitBuffer(partQueue, 1, {len(totals) * ROW_SLOT * 4});",
+            f"    pipe.InitBuffer(partQueue, 1, {partials(totals) * ROW_SLOT * 4});",
             "    pipe.InitBuffer(partsQueue, 1, AlignUp(GetBlockNum(), 8) * sizeof(float));",
             "    pipe.InitBuffer(totalQueue, 1, 32);",
         ]
@@ -232,20 +242,21 @@ class TilesMixin:
         return [*self._totals_gm(totals), *self._totals_queues(totals)]
 
     def _totals(self, totals: list[Store], count: str) -> list[str]:
-        """Totals(): `count`, the number of elements a mean divides by."""
+        """Totals(): `count`, the number of elements a mean divides by (a mean with a count of
+        its own divides by that count's total, the partial after its own)."""
         lines = [
             "  // Totals across blocks: each block leaves its partials in the workspace; after",
             "  // SyncAll, block 0 adds them up and writes the results.",
             "  __aicore__ inline void Totals() {",
             "    const uint32_t blocks = GetBlockNum();",
             "    LocalTensor<float> part = partQueue.AllocTensor<float>();",
-            *(f"    part.SetValue({j * ROW_SLOT}, total{j});" for j in range(len(totals))),
+            *(f"    part.SetValue({j * ROW_SLOT}, total{j});" for j in range(partials(totals))),
             "    partQueue.EnQue(part);",
             "    part = partQueue.DeQue<float>();",
             *(
                 f"    DataCopyPad(partialGm[{j} * blocks + GetBlockIdx()], part[{j * ROW_SLOT}], "
                 "DataCopyExtParams{1, sizeof(float), 0, 0, 0});"
-                for j in range(len(totals))
+                for j in range(partials(totals))
             ),
             "    partQueue.FreeTensor(part);",
             "    // the partial must land before this core reads the workspace back",
@@ -256,21 +267,31 @@ class TilesMixin:
             "    LocalTensor<float> stat = statBuf.Get<float>();",
             "    LocalTensor<float> work = workBuf.Get<float>();",
         ]
-        for j, s in enumerate(totals):
+        j = 0
+        for s in totals:
             nm = s.tensor.name
             ty = self.ty(nm)
+            n = len(s.value.args)  # the value's partials, then its count's
+            for i in range(n):
+                lines += [
+                    "    LocalTensor<float> parts = partsQueue.AllocTensor<float>();"
+                    if j == 0
+                    else "    parts = partsQueue.AllocTensor<float>();",
+                    f"    DataCopyPad(parts, partialGm[{j} * blocks], DataCopyExtParams{{1, "
+                    "static_cast<uint32_t>(blocks * sizeof(float)), 0, 0, 0}, "
+                    "DataCopyPadExtParams<float>{false, 0, 0, 0});",
+                    "    partsQueue.EnQue(parts);",
+                    "    parts = partsQueue.DeQue<float>();",
+                    f"    {REDUCE[s.value.fn]}({f'stat[{i * ROW_SLOT}]' if i else 'stat'}, "
+                    "parts, work, blocks);",
+                ]
+                if i == n - 1 and n > 1:
+                    lines.append(f"    Div(stat, stat, stat[{ROW_SLOT}], 1);")
+                elif i == n - 1 and s.value.fn == "mean":
+                    lines.append(f"    Muls(stat, stat, 1.0f / {count}, 1);")
+                lines.append("    partsQueue.FreeTensor(parts);")
+                j += 1
             lines += [
-                "    LocalTensor<float> parts = partsQueue.AllocTensor<float>();"
-                if j == 0
-                else "    parts = partsQueue.AllocTensor<float>();",
-                f"    DataCopyPad(parts, partialGm[{j} * blocks], DataCopyExtParams{{1, "
-                "static_cast<uint32_t>(blocks * sizeof(float)), 0, 0, 0}, "
-                "DataCopyPadExtParams<float>{false, 0, 0, 0});",
-                "    partsQueue.EnQue(parts);",
-                "    parts = partsQueue.DeQue<float>();",
-                f"    {REDUCE[s.value.fn]}(stat, parts, work, blocks);",
-                *([f"    Muls(stat, stat, 1.0f / {count}, 1);"] if s.value.fn == "mean" else []),
-                "    partsQueue.FreeTensor(parts);",
                 f"    LocalTensor<{ty}> {nm} = totalQueue.AllocTensor<{ty}>();",
                 # a one-byte total (any / all into bool) narrows through half, in the work tile
                 f"    CopyFloat({nm}, stat, {'work.ReinterpretCast<half>(), ' if ty in self.narrow else ''}1);",

@@ -83,6 +83,8 @@ def evaluate(s: sym.Sym, values: dict, attrs: dict) -> np.ndarray:
         n = s.meta.get("row_axes", 1)  # a reduction over the last n axes
         axis = tuple(range(a[0].ndim - n, a[0].ndim)) if n > 1 else s.axis
         return REDUCE[s.fn](a[0], axis=axis, keepdims=s.keepdims).astype(np.float64)
+    if s.op == "total" and len(a) > 1:  # a mean whose count is a second total
+        return (a[0].sum() / a[1].sum()).reshape(s.shape)
     if s.op == "total":
         return REDUCE[s.fn](a[0]).reshape(s.shape)
     if s.op == "scan":
@@ -285,6 +287,12 @@ GOLDENS = [
         {},
     ),
     ("F.nll_loss(x, (y[:, 2].abs() * 4).long(), ignore_index=3, reduction='none')", {}),
+    # their mean: sum(w[t] * l) / sum(w[t]) over the rows not ignored (a total with a count)
+    (
+        "F.nll_loss(x, (y[:, 1].abs() * 5).long(), w.abs())"
+        " + F.cross_entropy(x, (y[:, 0].abs() * 4).long(), w.abs() + 0.5, ignore_index=2)",
+        {},
+    ),
     # class probabilities (a target of x's shape) and label smoothing
     ("F.cross_entropy(x, y.softmax(-1), reduction='none') + F.cross_entropy(x, y.abs())", {}),
     ("F.cross_entropy(x, (y[:, 0].abs() * 4).long(), label_smoothing=0.1, reduction='none')", {}),
@@ -297,6 +305,13 @@ GOLDENS = [
         "F.layer_norm(v, v.shape[-2:], eps=beta) + F.rms_norm(v, (3, 4, 5), None, beta)",
         {"beta": 1e-5},
     ),
+    # instance_norm (a group per channel: a value per row for the affine); one group, no affine
+    (
+        "F.instance_norm(v, weight=v.mean(-1).mean(-1)[0], bias=v.amax(-1).amin(-1)[1], eps=beta)"
+        " + F.group_norm(v, 1)",
+        {"beta": 1e-5},
+    ),
+    ("F.group_norm(z, 5, z.mean(-1)[0], None, beta)", {"beta": 1e-5}),
     # any / all along an axis: the mask's max / min as 1 and 0
     ("torch.any(x > 1, dim=-1, keepdim=True) * y + torch.all(y > -2, 0) * x", {}),
     ("(z != 0).all(dim=1).sum(-1, keepdim=True) + torch.any(z < -1, 1, True).sum(1)", {}),
@@ -473,10 +488,8 @@ def test_pooling_conv_and_einsum_beyond_the_forms_are_unsupported(expr, why):
         ("x.transpose(0, 2).sum(-1)", r"a permutation \[2, 1, 0\]"),
         ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
         ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
-        # a target that may be ignored, class weights: the mean's divisor is not the row count
-        ("F.nll_loss(x[0], x[1].sum(-1).abs().long(), ignore_index=1)", "ratio of two totals"),
-        ("F.cross_entropy(x[0], x[1].sum(-1).abs().long(), x[2][0])", "class weights"),
-        ("F.nll_loss(x[0], x[1].sum(-1).abs().long(), x[2][0].abs())", "ratio of two totals"),
+        # several channels a group: a per-channel affine along the group's row
+        ("F.group_norm(y.unsqueeze(0), 1, y[:, 0])", "3 channels a group"),
         ("torch.argmax(x)", "over every element"),
     ],
 )

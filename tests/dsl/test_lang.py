@@ -44,6 +44,7 @@ def _error(source: str) -> DslError:
         (8, "    t.store(y, v.argmax())", "rows() loop"),
         (8, "    t.store(y, t.cumprod(v))", "columns() loop"),
         (8, "    t.store(y, t.argmax(v))", "columns() loop"),
+        (8, "    t.store(y, t.mean(v, count=v))", "a total of row values of a rows() loop"),
     ],
 )
 def test_errors_name_the_program_line(line, bad, says):
