@@ -26,7 +26,8 @@ Cancelling the consumer (leaving the `async for`, or cancelling its task) drops 
 what a daemon is already evaluating finishes there (the protocol has no cancel message), and its
 late answers are dropped.
 
-`place_daemons` starts one daemon per Ray node, its workers the node's CPUs.
+`place_daemons` starts one daemon per Ray node, its workers the node's CPUs as far as the node's
+memory gives each the daemon's memory share (`node_workers`).
 """
 
 from __future__ import annotations
@@ -460,7 +461,8 @@ def place_daemons(
     keys: str | Path | None = None,
     extra_args: list[str] | None = None,
 ) -> tuple[list[str], list[object]]:
-    """One daemon per alive node of the connected Ray cluster, its workers the node's CPUs.
+    """One daemon per alive node of the connected Ray cluster, its workers the node's CPUs as far
+    as the node's memory allows (`node_workers`, computed on the node).
 
     Returns the addresses and the Ray actors holding the daemons (drop them, or `ray.kill` them, to
     stop the daemons). A daemon on another node listens beyond loopback, which needs CURVE keys
@@ -490,12 +492,25 @@ def place_daemons(
     return ray.get([a.address.remote() for a in actors]), actors
 
 
+def node_workers(backend: str, cpus: int, memory_mb: int | None = None) -> int:
+    """A node's daemon's workers: its `cpus`, but for the simulator no more than leave each
+    sandboxed process the daemon's default memory share of `memory_mb` (this machine's physical
+    memory by default; `default_workers`): the CPU count alone made a node of many cores and
+    little memory refuse to start its daemon."""
+    if backend not in ("sim", "sim-guest"):
+        return cpus
+    from npu_daemon.backends.sim.backend import default_workers, physical_mb
+
+    return default_workers(memory_mb or physical_mb(), cpus)
+
+
 class _DaemonActor:
     """Holds one LocalDaemon on its node for as long as the actor lives."""
 
-    def __init__(self, backend: str, workers: int, host: str, extra_args: list[str]):
+    def __init__(self, backend: str, cpus: int, host: str, extra_args: list[str]):
         from ascend_gym.client import LocalDaemon
 
+        workers = node_workers(backend, cpus)  # here, on the node: its memory
         self.daemon = LocalDaemon(backend, workers, bind=f"tcp://{host}:*", extra_args=extra_args)
 
     def address(self) -> str:

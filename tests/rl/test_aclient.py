@@ -9,7 +9,7 @@ import signal
 from pathlib import Path
 
 from ascend_core.protocol import EvalRequest, Status
-from ascend_gym.aclient import AsyncDaemonPool, Fault, candidate_key
+from ascend_gym.aclient import AsyncDaemonPool, Fault, candidate_key, node_workers
 from ascend_gym.client import DaemonClient, LocalDaemon
 from npu_daemon.service.store import Store
 
@@ -144,6 +144,15 @@ def test_one_daemon_per_ray_node():
         assert asyncio.run(_workers(addresses))[addresses[0]] == 2
     finally:
         ray.shutdown()
+
+
+def test_a_nodes_daemon_gets_the_workers_its_memory_fits():
+    # place_daemons gave each node's daemon its CPU count: 64 cores and 16 GiB leave each of 128
+    # sandboxed processes 112 MiB, below the smallest case's 1,024, and the daemon refused to start.
+    assert node_workers("sim-guest", 64, memory_mb=16384) == 1
+    assert node_workers("sim", 16, memory_mb=32768) == 3
+    assert node_workers("sim-guest", 2, memory_mb=1 << 20) == 2  # the CPUs, where memory abounds
+    assert node_workers("cann", 64, memory_mb=16384) == 64  # no memory share on the device
 
 
 async def _workers(addresses):

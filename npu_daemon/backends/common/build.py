@@ -493,6 +493,11 @@ def _dependencies(depfile: Path) -> list[str]:
     return [re.sub(r"\\(.)", r"\1", w).replace("$$", "$") for w in words]
 
 
+# A compile's address space (each of its processes: the driver, cc1plus, the assembler, the linker),
+# within a daemon's memory share where it is smaller (sandbox.cap_memory).
+COMPILE_MB = 4096
+
+
 def compile_candidate(
     cmd: list[str], cwd: Path, out: Path, what: str, timeout_s: float, sees: list[Path]
 ) -> None:
@@ -512,7 +517,7 @@ def compile_candidate(
         cmd,
         cwd,
         timeout_s,
-        sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=4096),
+        sandbox.Limits(cpu_s=int(timeout_s) + 1, address_space_mb=COMPILE_MB),
         view=sees,
     )
     if done.timed_out:

@@ -36,11 +36,6 @@ from npu_daemon.backends.sim import (
 )
 
 MODEL = Path(__file__).resolve().parent / "soc" / "model.toml"
-# The tiling and kernel compiles of an evaluation run concurrently (one g++ per core) on threads
-# that live as long as the process: starting them per evaluation cost milliseconds.
-_COMPILES = futures.ThreadPoolExecutor(
-    max_workers=os.cpu_count() or 1, thread_name_prefix="sim-compile"
-)
 HARNESS_STATUS = {
     "OK": Status.OK,
     "TILING_ERROR": Status.TILING_ERROR,
@@ -85,6 +80,25 @@ def process_bound_mb(physical_mb: int, workers: int) -> int:
 def default_workers(physical_mb: int, cores: int) -> int:
     """One worker a core, but no more than leave each process DEFAULT_SHARE_MB (at least one)."""
     return max(1, min(cores, (physical_mb - RESERVED_MB) // (2 * DEFAULT_SHARE_MB)))
+
+
+def compile_slots(bound_mb: int | None, cores: int) -> int:
+    """The compiles one worker runs at once: as many as fit in the two processes' share its memory
+    bound assumes (`process_bound_mb`), each compile's processes held to min(COMPILE_MB, bound);
+    at most one a core, at least one; one a core where nothing bounds the memory."""
+    if bound_mb is None:
+        return cores
+    return max(1, min(cores, 2 * bound_mb // min(build.COMPILE_MB, bound_mb)))
+
+
+@functools.cache
+def _compiles() -> futures.ThreadPoolExecutor:
+    """The tiling and kernel compiles of an evaluation run concurrently on threads that live as
+    long as the process (starting them per evaluation cost milliseconds); made on the first
+    build, after the worker has set its memory bound: one a core had a 64-core worker run 64
+    compiles of 4 GiB each against a share that assumes two processes."""
+    slots = compile_slots(sandbox.memory_cap_mb(), os.cpu_count() or 1)
+    return futures.ThreadPoolExecutor(max_workers=slots, thread_name_prefix="sim-compile")
 
 
 def physical_mb() -> int:
@@ -135,7 +149,7 @@ class SimBackend(Backend):
         self, pkg: OperatorPackage, cases: list[Case], request: EvalRequest, workdir: Path
     ) -> Built:
         """tiling.so and one kernel.so per dtype combination and core type built for, compiled
-        concurrently (one g++ per core).
+        concurrently (`compile_slots` at once).
 
         A failure is reported as the sequential build would: the tiling's first, then the kernels' in case order.
         """
@@ -143,9 +157,9 @@ class SimBackend(Backend):
         rt = build.ensure_runtime()
         combos = {tuple(sorted(m.items())): m for m in (dtype_macros(pkg.spec, c) for c in cases)}
         cores = kernel_view.core_builds(pkg)
-        tiling = _COMPILES.submit(build.build_tiling, pkg, workdir, rt, timeout_s)
+        tiling = _compiles().submit(build.build_tiling, pkg, workdir, rt, timeout_s)
         kernels = {
-            (key, core): _COMPILES.submit(
+            (key, core): _compiles().submit(
                 self._build_kernel, pkg, {**macros, **core_macros}, workdir, rt, timeout_s
             )
             for key, macros in combos.items()

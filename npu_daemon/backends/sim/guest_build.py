@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 from ascend_core.package import OperatorPackage
-from npu_daemon import zygote
+from npu_daemon import sandbox, zygote
 from npu_daemon.backends.common import build, kernel_view, template_key
 from npu_daemon.backends.sim import guest_ir, kernel_build
 
@@ -210,23 +210,7 @@ def build_kernel(
             if "in address space" not in e.log:
                 raise
             compile_ir([*cmd, "-DASCENDC_GUEST_PLAIN_POINTERS", *unit])
-        text = ir.read_text()
-        if guest_ir.assembly(text):
-            raise build.BuildError(
-                "kernel", "inline assembly is not allowed (`.incbin` would copy a host file in)"
-            )
-        try:
-            ir.write_text(guest_ir.rewrite(text))
-        except guest_ir.RawAccessError as e:
-            raise build.BuildError(
-                "kernel", f"{e}: not supported by the guest engine (docs/trust_boundary.md)"
-            ) from None
-        except (IndexError, KeyError, ValueError) as e:
-            # The IR is the candidate's: a line the pass cannot read is its failure, charged (a
-            # daemon fault would make every such kernel a free evaluation at will).
-            raise build.BuildError(
-                "kernel", f"the guest engine's IR pass cannot read the kernel's IR ({e!r})"
-            ) from None
+        rewrite_ir(ir, timeout_s)
         build.compile_candidate(codegen, cwd, obj, "kernel", timeout_s, sees)
         build.compile_candidate(link, cwd, wasm, "kernel", timeout_s, sees)
         data = wasm.read_bytes()
@@ -246,6 +230,60 @@ def build_kernel(
         out.write_bytes(native.read_bytes())
 
     return build.cached("guest", key, compile_kernel, workdir, pkg)
+
+
+def _rewritten(text: str) -> str:
+    """The kernel's IR `text` rewritten by guest_ir; raises BuildError where the guest engine
+    refuses it."""
+    if guest_ir.assembly(text):
+        raise build.BuildError(
+            "kernel", "inline assembly is not allowed (`.incbin` would copy a host file in)"
+        )
+    try:
+        return guest_ir.rewrite(text)
+    except guest_ir.RawAccessError as e:
+        raise build.BuildError(
+            "kernel", f"{e}: not supported by the guest engine (docs/trust_boundary.md)"
+        ) from None
+    except (IndexError, KeyError, ValueError) as e:
+        # The IR is the candidate's: a line the pass cannot read is its failure, charged (a
+        # daemon fault would make every such kernel a free evaluation at will).
+        raise build.BuildError(
+            "kernel", f"the guest engine's IR pass cannot read the kernel's IR ({e!r})"
+        ) from None
+
+
+def rewrite_ir(ir: Path, timeout_s: float) -> None:
+    """guest_ir's pass over the kernel's IR file `ir`, in place, in a confined fork of the worker
+    (sandbox.call) under a compile's limits: its time and memory grow with the IR, the
+    candidate's, so they are the compile's (the build timeout, the worker's memory share), never
+    the worker's own. Raises BuildError, the candidate's failure."""
+    refused = ir.with_name("ir-pass.refused")
+    refused.unlink(missing_ok=True)  # a package file of that name is no verdict
+
+    def rewrite() -> None:
+        try:
+            ir.write_text(_rewritten(ir.read_text()))
+        except build.BuildError as e:
+            refused.write_text(e.log)
+
+    held = _own_mb()  # the fork's inherited mappings: the worker's, not the pass's doing
+    limits = sandbox.Limits(
+        cpu_s=int(timeout_s) + 1, address_space_mb=held + build.COMPILE_MB, mapped_mb=held
+    )
+    done = sandbox.call(rewrite, ir.parent, timeout_s, limits)
+    if done.timed_out:
+        raise build.BuildError("kernel", f"the IR pass exceeded {timeout_s:.0f} s", timed_out=True)
+    if done.returncode != 0:
+        raise build.BuildError("kernel", f"the guest engine's IR pass failed: {done.stderr[-400:]}")
+    if refused.exists():
+        raise build.BuildError("kernel", refused.read_text())
+
+
+def _own_mb() -> int:
+    """This process's address space in MiB."""
+    pages = int(Path("/proc/self/statm").read_text().split()[0])
+    return pages * os.sysconf("SC_PAGE_SIZE") // 2**20 + 1
 
 
 def module_commands(

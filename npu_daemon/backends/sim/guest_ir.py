@@ -441,22 +441,34 @@ _SPACE_GLOBAL = re.compile(r"(@[-\w.$]+) = .*\baddrspace\([78]\) (?:global|const
 
 def _constant_casts(line: str) -> str:
     """Constant-expression `addrspacecast (T* C to U*)` as `inttoptr (i32 ptrtoint (T* C to i32)
-    to U*)`."""
+    to U*)`, in one pass over the line, nested casts inside out: a search from the line's start
+    and a copy of the line per cast took minutes of the worker for a kernel's table of 20,000 cast
+    pointers (an initializer is one line)."""
     key = "addrspacecast ("
-    while (start := line.find(key)) >= 0:
-        depth = 0
-        for i in range(start + len(key) - 1, len(line)):
-            depth += line[i] == "("
-            depth -= line[i] == ")"
-            if depth == 0:
-                break
-        inner = line[start + len(key) : i]
+    out, at = [], 0
+    while (start := line.find(key, at)) >= 0:
+        close = _closing(line, start + len(key) - 1)
+        inner = _constant_casts(line[start + len(key) : close])
         cut = inner.rindex(" to ")
-        line = (
-            f"{line[:start]}inttoptr (i32 ptrtoint ({inner[:cut]} to i32) to {inner[cut + 4 :]})"
-            + line[i + 1 :]
-        )
-    return line
+        out += [
+            line[at:start],
+            f"inttoptr (i32 ptrtoint ({inner[:cut]} to i32) to {inner[cut + 4 :]})",
+        ]
+        at = close + 1
+    return "".join(out) + line[at:]
+
+
+_PARENS = re.compile(r"[()]")
+
+
+def _closing(line: str, open_at: int) -> int:
+    """The index of the `)` closing the `(` at `open_at` (the line's last index if none does)."""
+    depth = 0
+    for m in _PARENS.finditer(line, open_at):
+        depth += 1 if m.group() == "(" else -1
+        if depth == 0:
+            return m.start()
+    return len(line) - 1
 
 
 # Inline assembly: a call of `asm "..."` or module-level `module asm`.

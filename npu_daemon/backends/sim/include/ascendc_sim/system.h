@@ -174,4 +174,9 @@ inline constexpr ascendc_sim::TilingKeyVar ascendc_sim_tiling_key_var{};
 #define GET_TILING_DATA_MEMBER(type, member, var, tiling) \
   decltype(type::member) var;                             \
   ::ascendc_sim::TilingCopy(&var, reinterpret_cast<const uint8_t*>(tiling) + offsetof(type, member), sizeof(var))
-#define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling) const type* name = reinterpret_cast<const type*>(tiling)
+// A pointer to a copy, as the guest engine makes: the kernel's reads of the struct are the device's
+// scalar loads from GM, charged by TilingCopy like the other forms.
+#define GET_TILING_DATA_PTR_WITH_STRUCT(type, name, tiling)                                                    \
+  type name##_ascendc_sim_copy;                                                                                \
+  ::ascendc_sim::TilingCopy(&name##_ascendc_sim_copy, reinterpret_cast<const uint8_t*>(tiling), sizeof(type)); \
+  const type* name = &name##_ascendc_sim_copy
