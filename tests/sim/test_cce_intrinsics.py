@@ -242,3 +242,15 @@ constexpr int32_t kNotThree = 0;
     outs = {"z": ("int32", (8,))}
     r = kernel(body, {"x": X}, outs, prelude=prelude, tiling_key=3).ok()
     assert list(r.outputs["z"][:2]) == [1, 3]
+
+
+def test_vgather_offsets_past_the_ub_are_refused_before_they_are_read(kernel):
+    # The offsets' tensor starts 512 bytes below the UB's end (192 KiB): a repeat of 64 uint32
+    # lanes reads 256 bytes of offsets, so the third would read its offsets from beyond the UB.
+    body = """__ubuf__ uint32_t* g = Ub<uint32_t>(0); __ubuf__ uint32_t* off = Ub<uint32_t>(196096);
+  set_mask_norm(); set_vector_mask(~0ull, ~0ull);
+  vgather(g, off, 0u, 8, 3);"""
+    r = kernel(body, {"x": X}, {"z": ("float32", (8,))}, prelude=PRELUDE)
+    assert (
+        r.status == "RUNTIME_ERROR" and "vgather: lane 0 of repeat 2 takes offset 128" in r.message
+    ), r.message

@@ -282,7 +282,12 @@ void VgatherAt(__ubuf__ T* dst, __ubuf__ uint32_t* offsets, uint32_t base, uint1
   for (uint32_t r = 0; r < l.repeats; ++r)
     for (uint32_t e = 0; e < l.perRepeat; ++e) {
       if (!l.Active(r, e)) continue;
-      const uint64_t byte = static_cast<uint64_t>(base) + o[l.Offset(r, e, so)];
+      // The offsets' tensor runs to the UB's end: a lane's offset past it would be read from
+      // beyond the UB, so its reach is checked before the offset is read.
+      const uint64_t at = l.Offset(r, e, so);
+      ASCENDC_SIM_CHECK(at < off.GetSize(), loc, "vgather: lane %u of repeat %u takes offset %llu, past the UB", e, r,
+                        static_cast<unsigned long long>(at));
+      const uint64_t byte = static_cast<uint64_t>(base) + o[at];
       ASCENDC_SIM_CHECK(byte % sizeof(T) == 0 && byte + sizeof(T) <= ubSize, loc,
                         "vgather: lane %u of repeat %u reads UB byte %llu, misaligned or past the UB", e, r,
                         static_cast<unsigned long long>(byte));
