@@ -225,7 +225,10 @@ def build_kernel(
             # The device's 64-bit `long` (guest_lp64): preprocessed, widened, compiled as such.
             ii = cwd / "kernel.ii"
             compile_ir([*args, *unit, "-E", "-o", ii.name], ii)
-            ii.write_text(guest_lp64.widen(ii.read_text(), functools.partial(_own, pch.parent)))
+            # Bytes that are not UTF-8 (a GBK string literal) pass through as they came.
+            text = ii.read_text(errors="surrogateescape")
+            own = functools.partial(_own, pch.parent)
+            ii.write_text(guest_lp64.widen(text, own), errors="surrogateescape")
             compile_ir([CLANG, *FLAGS, "-x", "c++-cpp-output", ii.name, *to_ir])
 
         try:
