@@ -14,12 +14,13 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from ascend_core.package import OperatorPackage
 from npu_daemon import sandbox, zygote
 from npu_daemon.backends.common import build, kernel_view, template_key
-from npu_daemon.backends.sim import guest_ir, kernel_build
+from npu_daemon.backends.sim import guest_ir, guest_lp64, kernel_build
 
 GUEST_INCLUDE = build.GUEST_INCLUDE
 CLANG = "clang++"
@@ -127,7 +128,22 @@ def ensure_pch() -> Path:
 
 @functools.cache
 def _ir_pass_digest() -> str:
-    return build.digest("guest-ir", Path(guest_ir.__file__).read_text())
+    passes = (guest_ir, guest_lp64)
+    return build.digest("guest-ir", *(Path(p.__file__).read_text() for p in passes))
+
+
+def lp64_sources(pkg: OperatorPackage) -> list[str]:
+    """The package's files a kernel compile may read: all but the host's own sources."""
+    return [
+        t for p, t in pkg.files.items() if not (p.startswith("op_host/") and p.endswith(".cpp"))
+    ]
+
+
+def _own(pch_dir: Path, path: str) -> bool:
+    """Whether a file the preprocessor names is the kernel's: not the API's headers (ours, written
+    for this data model), the precompiled header's or clang's own (`<built-in>`)."""
+    ours = (GUEST_INCLUDE, build.HOST_INCLUDE_DIR, pch_dir)
+    return not path.startswith("<") and not any(path.startswith(f"{d}/") for d in ours)
 
 
 def kernel_key(pkg: OperatorPackage, macros: dict[str, str]) -> str:
@@ -188,29 +204,42 @@ def build_kernel(
         cmd = [CLANG, *FLAGS, *INCLUDES, "-I.", "-Iop_kernel", "-Iop_host"]
         cmd += [*build.repo_root_flags(pkg, cwd), *build.include_root_flags(pkg, workdir)]
         # C++ whatever the file's name: clang makes a `.h` a precompiled header, not IR.
-        unit = ["-include", prelude.name, "-x", "c++", source, "-S", "-emit-llvm", "-o", ir.name]
+        unit = ["-include", prelude.name, "-x", "c++", source]
+        to_ir = ["-S", "-emit-llvm", "-o", ir.name]
         pch = ensure_pch()
         top = build.package_top(pkg, workdir)  # the tree's root where the package has tree/ files
         sees = build.view(top, pch.parent)
 
-        def compile_ir(args: list[str]) -> None:
+        def compile_ir(args: list[str], out: Path = ir) -> None:
             try:
-                build.compile_candidate(args, cwd, ir, "kernel", timeout_s, sees)
+                build.compile_candidate(args, cwd, out, "kernel", timeout_s, sees)
             except build.BuildError as e:
                 if foreign := foreign_file(e.log, cwd, [top, pch.parent]):
                     raise build.BuildError("kernel", f"{foreign}: {FOREIGN}") from None
                 raise
 
+        lp64 = guest_lp64.spells_long(lp64_sources(pkg))
+
+        def compile_unit(args: list[str]) -> None:
+            if not lp64:
+                return compile_ir([*args, *unit, *to_ir])
+            # The device's 64-bit `long` (guest_lp64): preprocessed, widened, compiled as such.
+            ii = cwd / "kernel.ii"
+            compile_ir([*args, *unit, "-E", "-o", ii.name], ii)
+            own = functools.partial(_own, pch.parent)
+            rewrite_confined(ii, lambda t: guest_lp64.widen(t, own), timeout_s, "the long pass")
+            compile_ir([CLANG, *FLAGS, "-x", "c++-cpp-output", ii.name, *to_ir])
+
         try:
-            compile_ir([*cmd, "-include-pch", str(pch), *unit])
+            compile_unit([*cmd, "-include-pch", str(pch)])
         except build.BuildError as e:
             # clang's C++ has no member functions for objects in an address space (an element of
             # class type, `half`, through a __gm__ pointer): such a kernel builds as before the
             # address spaces, where a raw access traps (no precompiled header: other macros).
             if "in address space" not in e.log:
                 raise
-            compile_ir([*cmd, "-DASCENDC_GUEST_PLAIN_POINTERS", *unit])
-        rewrite_ir(ir, timeout_s)
+            compile_unit([*cmd, "-DASCENDC_GUEST_PLAIN_POINTERS"])
+        rewrite_confined(ir, _rewritten, timeout_s)
         build.compile_candidate(codegen, cwd, obj, "kernel", timeout_s, sees)
         build.compile_candidate(link, cwd, wasm, "kernel", timeout_s, sees)
         data = wasm.read_bytes()
@@ -253,17 +282,22 @@ def _rewritten(text: str) -> str:
         ) from None
 
 
-def rewrite_ir(ir: Path, timeout_s: float) -> None:
-    """guest_ir's pass over the kernel's IR file `ir`, in place, in a confined fork of the worker
-    (sandbox.call) under a compile's limits: its time and memory grow with the IR, the
+def rewrite_confined(
+    path: Path, transform: Callable[[str], str], timeout_s: float, what: str = "the IR pass"
+) -> None:
+    """`transform` (a guest build pass: guest_ir's over the kernel's IR, guest_lp64's over its
+    preprocessed text) applied to the file `path` in place, in a confined fork of the worker
+    (sandbox.call) under a compile's limits: its time and memory grow with the text, the
     candidate's, so they are the compile's (the build timeout, the worker's memory share), never
-    the worker's own. Raises BuildError, the candidate's failure."""
-    refused = ir.with_name("ir-pass.refused")
+    the worker's own. Bytes that are not UTF-8 (a GBK string literal) pass through as they came.
+    Raises BuildError, the candidate's failure."""
+    refused = path.with_name(f"{path.name}.refused")
     refused.unlink(missing_ok=True)  # a package file of that name is no verdict
 
     def rewrite() -> None:
         try:
-            ir.write_text(_rewritten(ir.read_text()))
+            text = path.read_text(errors="surrogateescape")
+            path.write_text(transform(text), errors="surrogateescape")
         except build.BuildError as e:
             refused.write_text(e.log)
 
@@ -271,11 +305,11 @@ def rewrite_ir(ir: Path, timeout_s: float) -> None:
     limits = sandbox.Limits(
         cpu_s=int(timeout_s) + 1, address_space_mb=held + build.COMPILE_MB, mapped_mb=held
     )
-    done = sandbox.call(rewrite, ir.parent, timeout_s, limits)
+    done = sandbox.call(rewrite, path.parent, timeout_s, limits)
     if done.timed_out:
-        raise build.BuildError("kernel", f"the IR pass exceeded {timeout_s:.0f} s", timed_out=True)
+        raise build.BuildError("kernel", f"{what} exceeded {timeout_s:.0f} s", timed_out=True)
     if done.returncode != 0:
-        raise build.BuildError("kernel", f"the guest engine's IR pass failed: {done.stderr[-400:]}")
+        raise build.BuildError("kernel", f"the guest engine's {what[4:]} failed: {done.stderr[-400:]}")
     if refused.exists():
         raise build.BuildError("kernel", refused.read_text())
 
