@@ -227,7 +227,7 @@ def build_kernel(
             ii = cwd / "kernel.ii"
             compile_ir([*args, *unit, "-E", "-o", ii.name], ii)
             own = functools.partial(_own, pch.parent)
-            rewrite_confined(ii, lambda t: guest_lp64.widen(t, own), timeout_s, "the long pass")
+            rewrite_confined(ii, lambda t: guest_lp64.widen(t, own), timeout_s, "long pass")
             compile_ir([CLANG, *FLAGS, "-x", "c++-cpp-output", ii.name, *to_ir])
 
         try:
@@ -283,7 +283,7 @@ def _rewritten(text: str) -> str:
 
 
 def rewrite_confined(
-    path: Path, transform: Callable[[str], str], timeout_s: float, what: str = "the IR pass"
+    path: Path, transform: Callable[[str], str], timeout_s: float, what: str = "IR pass"
 ) -> None:
     """`transform` (a guest build pass: guest_ir's over the kernel's IR, guest_lp64's over its
     preprocessed text) applied to the file `path` in place, in a confined fork of the worker
@@ -307,9 +307,11 @@ def rewrite_confined(
     )
     done = sandbox.call(rewrite, path.parent, timeout_s, limits)
     if done.timed_out:
-        raise build.BuildError("kernel", f"{what} exceeded {timeout_s:.0f} s", timed_out=True)
+        raise build.BuildError(
+            "kernel", f"the guest build's {what} exceeded {timeout_s:.0f} s", timed_out=True
+        )
     if done.returncode != 0:
-        raise build.BuildError("kernel", f"the guest engine's {what[4:]} failed: {done.stderr[-400:]}")
+        raise build.BuildError("kernel", f"the guest build's {what} failed: {done.stderr[-400:]}")
     if refused.exists():
         raise build.BuildError("kernel", refused.read_text())
 
