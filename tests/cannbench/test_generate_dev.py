@@ -104,7 +104,7 @@ SLOW_TASKS = {
 
 def test_the_dev_set_is_in_cann_benchs_layout():
     tasks = sorted(p.parent for p in DEV.glob("level*/*/proto.yaml"))
-    assert 30 <= len(tasks) <= 100
+    assert len(tasks) >= 30
     for t in tasks:
         assert {"proto.yaml", "golden.py", "cases.yaml", "desc.md"} <= {f.name for f in t.iterdir()}
 
