@@ -6,6 +6,8 @@ and stores, API code the argument set-up of each call, hence a tolerance."""
 import numpy as np
 import pytest
 
+from npu_daemon.backends.sim.calibration.anchors import model_constants
+
 N = 4096
 X = np.arange(N, dtype=np.float32)
 Y = np.full(N, 0.5, dtype=np.float32)
@@ -72,8 +74,8 @@ def test_gm_raw_loop_past_the_trap_budget_stops_the_native_harness(kernel):
     ), r.message
     for f in [
         "bypassing the AscendC API",
-        "~200 cycles on GM",
-        "~9 on UB",
+        f"~{model_constants()['scalar_gm_access_cycles']} cycles on GM",  # soc/model.toml
+        f"~{model_constants()['scalar_ub_access_cycles']} on UB",
         "hands a launch past 524288 to the guest engine",
     ]:
         assert f in r.message, f
