@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from ascend_core.protocol import EvalRequest, EvalResult, Stage, Status, Timeouts
+from ascend_core.protocol import EvalRequest, Status
 from ascend_core.suite import resolve
 from ascend_gym.client import DaemonClient
 from npu_daemon.backends.common import build
@@ -20,36 +20,28 @@ from npu_daemon.backends.sim import backend
 
 from . import test_guest_boundary as boundary
 from .conftest import small_request
+from .test_guest_redteam10 import padded_add, scalar_us
 
 guest = boundary.guest  # a sim-guest daemon of this module's own
 
 
 # ---- GET_TILING_DATA_PTR_WITH_STRUCT: the same charge on both engines ----------------------------
 def padded_add_by_pointer(words: int) -> EvalRequest:
-    """level1/add with `words` more 32-bit words in its tiling struct, its entry reading the
-    tiling through GET_TILING_DATA_PTR_WITH_STRUCT: the same work otherwise, one timed case."""
-    pkg = resolve("level1/add")
-    header = pkg.files["op_host/add_tiling.h"]
-    field = f"TILING_DATA_FIELD_DEF_ARR(uint32_t, {words}, pad);\nEND_TILING_DATA_DEF;"
-    kernel = pkg.files["op_kernel/add.cpp"].replace(
+    """The tenth round's padded level1/add (`padded_add`), its entry reading the tiling through
+    GET_TILING_DATA_PTR_WITH_STRUCT: the same work otherwise, one timed case."""
+    request = padded_add(words)
+    kernel = request.package.files["op_kernel/add.cpp"].replace(
         "GET_TILING_DATA(tilingData, tiling);",
         "GET_TILING_DATA_PTR_WITH_STRUCT(AddTilingData, tilingPtr, tiling);\n"
         "  const AddTilingData& tilingData = *tilingPtr;",
         1,
     )
-    pkg = pkg.with_sources(tiling_header=header.replace("END_TILING_DATA_DEF;", field, 1))
-    return EvalRequest(
-        run_id=f"tiling-ptr-{words}",
-        package=pkg.with_sources(kernel=kernel),
-        stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME],
-        cases=["aligned_fp16"],
-        timeouts=Timeouts(build_s=120, run_s=60),
+    return request.model_copy(
+        update={
+            "run_id": f"tiling-ptr-{words}",
+            "package": request.package.with_sources(kernel=kernel),
+        }
     )
-
-
-def scalar_us(result: EvalResult) -> float:
-    assert result.status is Status.OK, (result.status, result.message)
-    return result.profile.aiv_scalar_time_us
 
 
 @pytest.mark.parametrize("engine", ["sim-guest", "sim"])
