@@ -95,6 +95,24 @@ def test_forged_copy_parameters_stop_the_kernel(engines, body, why):
     assert result.status is Status.RUNTIME_ERROR and why in result.message, result.message
 
 
+PRELOAD = "  GlobalTensor<uint64_t> lines;\n  lines.SetGlobalBuffer((__gm__ uint64_t*)x);\n"
+
+
+def test_a_kernel_preloading_a_line_it_reads_matches_the_native_engine(engines):
+    # The read of element 32 (byte 64) waits for what is left of its line's fill on both engines.
+    body = PRELOAD + "  DataCachePreload(lines, int64_t{64});\n  (void)g.GetValue(32);\n"
+    engines.same(add_with(forged(body)))
+
+
+@pytest.mark.parametrize("offset", ["int64_t{1} << 24", "int64_t{1} << 40", "-(int64_t{1} << 40)"])
+def test_a_preload_outside_the_gm_buffers_stops_the_kernel_on_both_engines(engines, offset):
+    # The device preloads whatever address it is given; the emulation holds it to the launch's GM.
+    body = PRELOAD + f"  DataCachePreload(lines, {offset});\n"
+    native, guest = engines.both(add_with(forged(body)), run_id="preload")
+    for r in (native, guest):
+        assert r.status is Status.RUNTIME_ERROR and "DataCachePreload" in r.message, r.message
+
+
 def test_a_kernels_own_output_carries_no_case_data(engines):
     # What it prints of an input (and a dump of it) would come back in a failing run's log.
     body = (

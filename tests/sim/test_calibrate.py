@@ -26,10 +26,11 @@ def test_every_fitted_constant_is_a_model_constant():
 
 
 def test_the_indirect_sum_anchor_computes_its_sum():
-    """S2's kernel passes the reference check, and its offsets are what the public sample's are:
-    256 distinct 64 B lines of the 64 KiB buffer."""
+    """S2's kernel passes the reference check in both cases (S3's preloading loop too), and its
+    offsets are what the public sample's are: 256 distinct 64 B lines of the 64 KiB buffer."""
     offsets = np.array(S2.spec.case("no_preload_256").values["indices"], dtype=np.int64)
     assert len(set(offsets // 64)) == 256 and (offsets % 64 == 0).all() and offsets.max() < 65536
+    assert S2.spec.case("preload_256").values["indices"] == list(offsets)
     with tempfile.TemporaryDirectory() as tmp:
         request = EvalRequest(package=S2, stages=[Stage.COMPILE, Stage.CHECK])
         r = SimBackend().evaluate(request, Path(tmp))
@@ -38,21 +39,35 @@ def test_the_indirect_sum_anchor_computes_its_sum():
 
 @pytest.mark.parametrize("backend", ["sim", "sim-guest"])
 def test_fitted_anchors_meet_their_public_figures(backend):
-    """L1 (launch_repeated_us), S2 (scalar_gm_access_cycles) and H1 (launch_us) within 3 % of
-    their measurements on either engine; the kernel's own instructions are each engine's unit."""
-    rows = {
-        r.anchor: r for r in anchors.calibrate(["L1", "S2", "H1"], "Ascend910B2", backend=backend)
-    }
-    assert set(rows) == {"L1", "S2", "H1"}
+    """L1 (launch_repeated_us), S2 (scalar_gm_access_cycles), H1 (launch_us), S3
+    (dcache_preload_cycles) and H2 (H1's head on the preloading kernel) within 3 % of their
+    measurements on either engine; the kernel's own instructions are each engine's unit."""
+    names = ["L1", "S2", "H1", "S3", "H2"]
+    rows = {r.anchor: r for r in anchors.calibrate(names, "Ascend910B2", backend=backend)}
+    assert set(rows) == set(names)
     assert all(abs(r.error) < 0.03 for r in rows.values()), {a: r.error for a, r in rows.items()}
+
+
+def test_the_indirect_sum_anchors_agree_across_engines():
+    """S2, H1, S3 and H2 simulated within 1 % of each other by the two engines."""
+    names = ["S2", "H1", "S3", "H2"]
+    native, guest = (
+        {r.anchor: r.simulated_us for r in anchors.calibrate(names, "Ascend910B2", backend=b)}
+        for b in ("sim", "sim-guest")
+    )
+    assert all(abs(guest[a] / native[a] - 1) < 0.01 for a in names), (native, guest)
 
 
 def test_calibrate_prints_each_constant_beside_its_anchor(capsys):
     from ascend_gym import cli
 
-    assert cli.main(["sim", "calibrate", "--anchors", "S2,H1"]) == 0
+    assert cli.main(["sim", "calibrate", "--anchors", "S2,H1,S3"]) == 0
     out = capsys.readouterr().out
     model = anchors.model_constants()
-    for anchor, constant in (("S2", "scalar_gm_access_cycles"), ("H1", "launch_us")):
-        line = next(s for s in out.splitlines() if s.startswith(f"| {anchor} | no_preload_256 |"))
+    for anchor, case, constant in (
+        ("S2", "no_preload_256", "scalar_gm_access_cycles"),
+        ("H1", "no_preload_256", "launch_us"),
+        ("S3", "preload_256", "dcache_preload_cycles"),
+    ):
+        line = next(s for s in out.splitlines() if s.startswith(f"| {anchor} | {case} |"))
         assert line.endswith(f"| {constant} = {model[constant]} |")

@@ -5,6 +5,8 @@ vector unit into plain scalar C++ is timed as the device runs it: slower."""
 import numpy as np
 import pytest
 
+from npu_daemon.backends.sim.calibration.anchors import model_constants
+
 N = 64  # one vector repeat of fp32
 K = 256  # multiplications per element
 X = np.linspace(0.5, 1.5, N, dtype=np.float32)
@@ -99,3 +101,58 @@ def test_data_cache_clean_and_invalid_makes_the_next_reads_miss(kernel):
     flush = "DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(xg);\n"
     kept, flushed = walk(kernel, 1, again), walk(kernel, 1, flush + again)
     assert flushed > kept + 64 * 150 / 1800, (kept, flushed)
+
+
+# DataCachePreload (docs/performance_model.md, The scalar unit): the walk at a 64 B stride, each
+# step preloading the line of the next step's read after its own read, as the asc-devkit sample does.
+PRELOAD_WALK = (
+    "GET_TILING_DATA(t, tiling); const int64_t n = t.p[0], stride = t.p[1];\n"
+    "GlobalTensor<float> xg, zg; xg.SetGlobalBuffer((__gm__ float*)x); zg.SetGlobalBuffer((__gm__ float*)z);\n"
+    "GlobalTensor<uint64_t> lines; lines.SetGlobalBuffer((__gm__ uint64_t*)x);\n"
+    "DataCachePreload(lines, int64_t{0});\n"
+    "float s = 0; for (int64_t i = 0; i < n; ++i) { s += xg.GetValue(i * stride);"
+    " DataCachePreload(lines, static_cast<int64_t>((i + 1) * stride * 4)); }\n"
+    "zg.SetValue(0, s);"
+)
+
+
+def scalar_us(r) -> float:
+    return r.ok().result["profile"]["aiv_scalar_time_us"]
+
+
+def test_a_preloaded_line_is_read_after_its_fill_not_a_whole_miss(kernel):
+    # Each read of the walk waits for what is left of its line's fill (dcache_preload_cycles from
+    # the preload) instead of a miss (scalar_gm_access_cycles): the loop's few instructions between
+    # preload and read aside, READS x (miss - fill) cycles saved.
+    model = model_constants()
+    saved = model["scalar_gm_access_cycles"] - model["dcache_preload_cycles"]
+    out = {"z": ("float32", (1,))}
+    plain = kernel(WALK + "zg.SetValue(0, s);", {"x": BIG}, out, params=[READS - 1, 16])
+    preloaded = kernel(PRELOAD_WALK, {"x": BIG}, out, params=[READS - 1, 16])
+    assert preloaded.ok().outputs["z"][0] == plain.ok().outputs["z"][0]
+    cycles = (scalar_us(plain) - scalar_us(preloaded)) * 1800
+    assert 0.9 * (READS - 1) * saved < cycles < (READS - 1) * (saved + 20), (cycles, saved)
+
+
+def test_a_preload_past_the_busy_slots_blocks_and_loads_nothing(kernel):
+    # `slots` back-to-back preloads fill in flight; one more is a NOP that waits for the oldest fill
+    # (the API page: the reservation station congests), so its line still misses when read.
+    model = model_constants()
+    slots = model["dcache_preload_slots"]
+    body = (
+        "GET_TILING_DATA(t, tiling); const int64_t n = t.p[0];\n"
+        "GlobalTensor<float> xg, zg; xg.SetGlobalBuffer((__gm__ float*)x); zg.SetGlobalBuffer((__gm__ float*)z);\n"
+        "GlobalTensor<uint64_t> lines; lines.SetGlobalBuffer((__gm__ uint64_t*)x);\n"
+        "for (int64_t i = 0; i < n; ++i) DataCachePreload(lines, static_cast<int64_t>(i * 64));\n"
+        "zg.SetValue(0, xg.GetValue((n - 1) * 16));"
+    )
+
+    def run(n: int) -> float:
+        r = kernel(body, {"x": BIG}, {"z": ("float32", (1,))}, params=[n])
+        assert r.ok().outputs["z"][0] == BIG[(n - 1) * 16]
+        return scalar_us(r) * 1800
+
+    within, past = run(slots), run(slots + 1)
+    # within: the read waits for its fill; past: a wait for the oldest fill, then a whole miss.
+    extra = model["scalar_gm_access_cycles"]
+    assert 0.8 * extra < past - within < 1.3 * extra, (within, past)

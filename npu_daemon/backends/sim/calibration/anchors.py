@@ -235,6 +235,25 @@ ANCHORS: dict[str, Anchor] = {
         tolerance=0.25,
         fits=("launch_us",),
     ),
+    # The same sample with DataCachePreload (its scenario 2, kernel_with_preload): each step preloads
+    # the line of the next step's byte. Its scalar time fits how long a preloaded line takes to fill
+    # while the scalar unit runs on; its Task Duration checks H1's head on a second kernel.
+    "S3": Anchor(
+        "S3",
+        "s2_indirect_sum",
+        (("preload_256", 17.748),),
+        ladder=False,
+        tolerance=0.25,
+        metric="aiv_scalar_time_us",
+        fits=("dcache_preload_cycles",),
+    ),
+    "H2": Anchor(
+        "H2",
+        "s2_indirect_sum",
+        (("preload_256", 19.840),),
+        ladder=False,
+        tolerance=0.25,
+    ),
     # The merge unit (docs/performance_model.md): hw-native-sys/pto-isa's on-device (910B3) fit of a
     # 4-way MrgSort of four 64-pair fp32 lists a repeat, 78 cycles a repeat + 20
     # (include/pto/costmodel/a2a3/cce_costmodel/cce_costmodel_vector_compute.hpp, vmrgsort4), in

@@ -107,6 +107,8 @@ Core::Core(const CoreSpec& spec, int globalId)
                                         SocParamInt("dcache_ways"))),
       dcacheWays_(static_cast<uint32_t>(SocParamInt("dcache_ways"))),
       dcache_(static_cast<size_t>(dcacheSets_) * dcacheWays_, 0),
+      preloadCycles_(static_cast<uint32_t>(SocParamInt("dcache_preload_cycles"))),
+      preloadSlots_(static_cast<uint32_t>(SocParamInt("dcache_preload_slots"))),
       race_(std::make_unique<RaceChecker>(trace_.sites, trace_.timed, local_.Size(LocalBuf::kUB), mem_.bytes)) {
   trace_.globalId = globalId;
   trace_.type = spec.type;
@@ -133,18 +135,61 @@ void Core::SettleScalarInstrs() {
 
 void Core::ResumeScalarInstrs() { seenInstrs_ = ScalarInstrsNow(spec_.type); }
 
+bool Core::TouchLine_(uint64_t line) {
+  uint64_t* set = &dcache_[line % dcacheSets_ * dcacheWays_];
+  uint32_t way = 0;
+  while (way < dcacheWays_ && set[way] != line + 1) ++way;
+  for (uint32_t k = std::min(way, dcacheWays_ - 1); k > 0; --k) set[k] = set[k - 1];  // LRU: to the front
+  set[0] = line + 1;
+  return way < dcacheWays_;
+}
+
+uint64_t Core::ScalarClock_() {
+  SettleScalarInstrs();  // the loop's own instructions since the last access overlap a fill too
+  return flushedScalar_ + pendingScalar_;
+}
+
+uint64_t Core::FillWait_(uint64_t line, uint64_t now) {
+  fills_.erase(std::remove_if(fills_.begin(), fills_.end(), [now](const LineFill& f) { return f.ready <= now; }),
+               fills_.end());
+  for (const LineFill& f : fills_)
+    if (f.line == line) return f.ready - now;
+  return 0;
+}
+
 uint32_t Core::ScalarGmCost(uintptr_t addr, uint32_t bytes) {
-  uint32_t cycles = 0;
+  uint64_t cycles = 0;
+  const uint64_t now = fills_.empty() ? 0 : ScalarClock_();
   const uint64_t last = (addr + std::max(bytes, 1u) - 1) >> dcacheLineShift_;
   for (uint64_t line = addr >> dcacheLineShift_; line <= last; ++line) {
-    uint64_t* set = &dcache_[line % dcacheSets_ * dcacheWays_];
-    uint32_t way = 0;
-    while (way < dcacheWays_ && set[way] != line + 1) ++way;
-    cycles += way < dcacheWays_ ? scalarGmHitCycles_ : scalarGmCycles_;
-    for (uint32_t k = std::min(way, dcacheWays_ - 1); k > 0; --k) set[k] = set[k - 1];  // LRU: to the front
-    set[0] = line + 1;
+    if (!TouchLine_(line)) {
+      cycles += scalarGmCycles_;
+      continue;
+    }
+    const uint64_t wait = fills_.empty() ? 0 : FillWait_(line, now + cycles);
+    cycles += std::max<uint64_t>(scalarGmHitCycles_, wait);
   }
-  return cycles;
+  return static_cast<uint32_t>(cycles);
+}
+
+void Core::PreloadDataCache(uintptr_t addr) {
+  const uint64_t now = ScalarClock_();
+  const uint64_t line = addr >> dcacheLineShift_;
+  FillWait_(line, now);  // retires the fills done by now
+  if (fills_.size() >= preloadSlots_) {
+    Scalar(fills_.front().ready - now);
+    fills_.erase(fills_.begin());
+    return;
+  }
+  if (!TouchLine_(line)) fills_.push_back(LineFill{line, now + preloadCycles_});
+}
+
+void PreloadDataCache(const void* base, int64_t offset, const SrcLoc& loc) {
+  const auto at = reinterpret_cast<uintptr_t>(base) + static_cast<uintptr_t>(offset);
+  if (!GmRangeValid(reinterpret_cast<const void*>(at), 1))
+    Fail(Status::RUNTIME_ERROR, loc, "DataCachePreload: byte %lld past %s is outside every GM buffer",
+         static_cast<long long>(offset), DescribeGm(reinterpret_cast<uintptr_t>(base)).c_str());
+  CurrentCore().PreloadDataCache(at);
 }
 
 uint64_t Core::ScalarGmWordsCost(uintptr_t addr, uint64_t bytes) {
@@ -158,6 +203,9 @@ void Core::InvalidateDataCache(uintptr_t addr, bool entire) {
   const uint64_t line = (addr >> dcacheLineShift_) + 1;
   for (uint64_t& tag : dcache_)
     if (entire || tag == line) tag = 0;
+  fills_.erase(
+      std::remove_if(fills_.begin(), fills_.end(), [&](const LineFill& f) { return entire || f.line + 1 == line; }),
+      fills_.end());
 }
 
 // The scalar work since the last instruction goes into the trace as PIPE_S records before the next
@@ -174,6 +222,7 @@ void Core::FlushScalar() {
     s.scalarCycles = static_cast<uint32_t>(std::min<uint64_t>(pendingScalar_, UINT32_MAX));
     trace_.instrs.push_back(s);
     pendingScalar_ -= s.scalarCycles;
+    flushedScalar_ += s.scalarCycles;
     s.elements = 0;
   } while (pendingScalar_ > 0);
 }

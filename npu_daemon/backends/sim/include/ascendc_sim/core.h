@@ -349,6 +349,10 @@ class Core {
   // miss per line it touches; a miss loads the line, for a write too), which it updates.
   uint32_t ScalarGmCost(uintptr_t addr, uint32_t bytes);
   void InvalidateDataCache(uintptr_t addr, bool entire);  // DataCacheCleanAndInvalid: one line or all
+  // DataCachePreload: the line at `addr` starts to fill without stalling the scalar unit, so a later
+  // access to it waits only for what is left of the fill. With every preload slot busy the device
+  // treats it as a NOP that blocks the scalar pipe: the unit waits for the oldest fill, nothing loads.
+  void PreloadDataCache(uintptr_t addr);
   // The cycles of the scalar unit's loads of `bytes` of GM at `addr` a 4-byte word at a time, each
   // through the data cache: how the device copies tiling data and parameter blocks into a kernel.
   uint64_t ScalarGmWordsCost(uintptr_t addr, uint64_t bytes);
@@ -391,6 +395,9 @@ class Core {
   void FlushScalar();
   void Append(Instr ins);
   void NotePoll_(const GmPattern& g, const SrcLoc& loc);
+  bool TouchLine_(uint64_t line);                   // the line to the front of its set, loaded if absent; was it there
+  uint64_t ScalarClock_();                          // the scalar cycles this core has been charged so far
+  uint64_t FillWait_(uint64_t line, uint64_t now);  // what is left of the line's preload fill at `now`
 
   // Cores that meet by flags in GM poll them: the same GM read of unchanged bytes, again and again,
   // nothing else in between. The scheduler runs a core until it blocks, so after kPollYield such
@@ -422,8 +429,14 @@ class Core {
   uint32_t scalarGmHitCycles_;
   uint32_t dcacheLineShift_, dcacheSets_, dcacheWays_;
   std::vector<uint64_t> dcache_;  // per set, its ways' line numbers + 1 (0: empty), most recent first
-  uint64_t seenInstrs_ = 0;       // the kernel object's instruction counter when last settled
-  int64_t lastVector_ = -1;       // trace index of the latest PIPE_V instruction
+  struct LineFill {
+    uint64_t line, ready;  // a preloaded line and the scalar clock at which it is in the data cache
+  };
+  std::vector<LineFill> fills_;  // preloads in flight, oldest first: at most preloadSlots_
+  uint32_t preloadCycles_, preloadSlots_;
+  uint64_t flushedScalar_ = 0;  // scalar cycles already in the trace
+  uint64_t seenInstrs_ = 0;     // the kernel object's instruction counter when last settled
+  int64_t lastVector_ = -1;     // trace index of the latest PIPE_V instruction
   std::unique_ptr<RaceChecker> race_;
 };
 
@@ -451,6 +464,10 @@ const char* SocParamStr(const char* key);
 
 // ---- GM allocations, to bound-check GlobalTensor traffic -------------------------------------
 bool GmRangeValid(const void* p, uint64_t bytes);
+// DataCachePreload of the line holding byte `offset` past `base` on the current core. The device takes
+// the address as it is; the emulation holds it to the launch's GM buffers. Out of line, so the
+// kernel's code around the call is its own (backends/sim/scalar_count.py).
+void PreloadDataCache(const void* base, int64_t offset, const SrcLoc& loc);
 // Past the buffer that holds `p` but where the device tolerates the access: a read inside the pages
 // mapped for it (it runs on the device too), a write inside the block torch_npu's caching allocator
 // hands out for it (its size plus 32 B, rounded up to 512 B: bytes no other tensor owns).

@@ -378,7 +378,8 @@ __aicore__ inline void SetAtomicNone() {
 }
 
 // ---- the scalar unit's data cache (Core::ScalarGmCost): the line at the tensor, or every line,
-// leaves it, so the next scalar GM access there misses. UB accesses do not go through it. ----------
+// leaves it, so the next scalar GM access there misses; or a line is preloaded into it. UB accesses
+// do not go through it. -------------------------------------------------------------------------
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
@@ -388,6 +389,13 @@ __aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& t) {
 }
 template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
 __aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+// DataCachePreload: the 64 B line holding byte `cacheOffset` of `src` starts to fill (Core::PreloadDataCache).
+template <typename T>
+__aicore__ inline void DataCachePreload(const GlobalTensor<uint64_t>& src, const T cacheOffset, ASCENDC_SIM_LOC) {
+  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, int64_t>,
+                "DataCachePreload takes an int16_t or int64_t byte offset");
+  ascendc_sim::PreloadDataCache(src.GetPhyAddr(), static_cast<int64_t>(cacheOffset), loc);
+}
 
 // ---- DumpTensor: print `dumpSize` elements with a user tag to the kernel log ----------------------
 }  // namespace AscendC

@@ -180,6 +180,15 @@ void DataCacheClean(const Call&, uint32_t gm, int32_t entire) {
   else
     AscendC::DataCacheCleanAndInvalid<uint8_t, AscendC::CacheLine::SINGLE_CACHE_LINE>(g);
 }
+// The preloaded byte is resolved in the guest's GM, so an offset past its buffers stops the launch.
+void DataCachePreload(const Call& c, uint32_t gm, int64_t offset, int32_t line) {
+  const int64_t at = static_cast<int64_t>(gm) + offset;
+  if (at < 0 || at > static_cast<int64_t>(UINT32_MAX))
+    throw SimError(Status::RUNTIME_ERROR, "DataCachePreload: byte offset " + std::to_string(offset) + " leaves the GM");
+  // Resolved at the preloaded byte itself: the guest's buffers are not laid out as the host's.
+  ascendc_sim::PreloadDataCache(Global<uint8_t>(static_cast<uint32_t>(at), 1, 1, "DataCachePreload").GetPhyAddr(), 0,
+                                c.Loc(line));
+}
 
 int64_t UbGet(const Call& c, int32_t t, uint32_t addr, uint32_t size, uint32_t index, int32_t line) {
   return WithElement(t, [&](auto tag) -> int64_t {
@@ -219,6 +228,7 @@ void DefineDataImports(wasmtime_linker_t* l) {
   Import<SetAtomic>::Define(l, "set_atomic");
   Import<InitGm>::Define(l, "init_gm");
   Import<DataCacheClean>::Define(l, "data_cache_clean");
+  Import<DataCachePreload>::Define(l, "data_cache_preload");
   Import<UbGet>::Define(l, "ub_get");
   Import<UbSet>::Define(l, "ub_set");
   Import<GmGet>::Define(l, "gm_get");

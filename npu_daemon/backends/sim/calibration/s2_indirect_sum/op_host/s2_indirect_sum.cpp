@@ -1,4 +1,4 @@
-// Host tiling of anchor S2: one core, the buffer's size and the number of offsets.
+// Host tiling of anchors S2 and S3: one core, the buffer's size, the number of offsets, whether to preload.
 #include "s2_indirect_sum_tiling.h"
 #include "register/op_def_registry.h"
 
@@ -8,6 +8,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   S2IndirectSumTilingData t;
   t.set_bytes(static_cast<uint32_t>(context->GetInputShape(0)->GetStorageShape().GetShapeSize()));
   t.set_count(static_cast<uint32_t>(context->GetInputShape(1)->GetStorageShape().GetShapeSize()));
+  t.set_preload(static_cast<uint32_t>(*context->GetAttrs()->GetInt(0)));
   context->SetBlockDim(1);
   t.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
   context->GetRawTilingData()->SetDataSize(t.GetDataSize());
@@ -24,6 +25,7 @@ class S2IndirectSum : public OpDef {
     this->Input("data").ParamType(REQUIRED).DataType({ge::DT_UINT8}).Format({ge::FORMAT_ND});
     this->Input("indices").ParamType(REQUIRED).DataType({ge::DT_UINT32}).Format({ge::FORMAT_ND});
     this->Output("result").ParamType(REQUIRED).DataType({ge::DT_UINT32}).Format({ge::FORMAT_ND});
+    this->Attr("preload").Int(0);
     this->AICore().SetTiling(optiling::TilingFunc);
     this->AICore().AddConfig("ascend910b");
   }

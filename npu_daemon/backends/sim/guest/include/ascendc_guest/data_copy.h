@@ -22,6 +22,7 @@ ASCENDC_GUEST_IMPORT(set_atomic) void set_atomic(Dtype t, AtomicOp op);
 ASCENDC_GUEST_IMPORT(init_gm)
 void init_gm(Dtype t, uint32_t gm, int64_t gmSize, int64_t count, int64_t bits, int32_t line);
 ASCENDC_GUEST_IMPORT(data_cache_clean) void data_cache_clean(uint32_t gm, int32_t entire);
+ASCENDC_GUEST_IMPORT(data_cache_preload) void data_cache_preload(uint32_t gm, int64_t offset, int32_t line);
 }
 
 // A copy moves whole bytes: int4b_t tensors (two elements a byte) cross as their bytes, so every
@@ -155,7 +156,7 @@ void SetAtomicMin() {
 }
 inline void SetAtomicNone() { ascendc_guest::set_atomic(ascendc_guest::Dtype::kF32, ascendc_guest::AtomicOp::kNone); }
 
-// ---- the scalar unit's data cache: the line at the tensor, or every line, leaves it ------------
+// ---- the scalar unit's data cache: the line at the tensor, or every line, leaves it; or a line is preloaded
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
@@ -164,6 +165,13 @@ void DataCacheCleanAndInvalid(const GlobalTensor<T>& t) {
 }
 template <typename T, CacheLine entire, DcciDst dst = DcciDst::CACHELINE_OUT>
 void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+// DataCachePreload: the host checks the byte at `cacheOffset` of `src` is in a GM buffer of the launch.
+template <typename T>
+void DataCachePreload(const GlobalTensor<uint64_t>& src, const T cacheOffset, ASCENDC_GUEST_LINE) {
+  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, int64_t>,
+                "DataCachePreload takes an int16_t or int64_t byte offset");
+  ascendc_guest::data_cache_preload(src.GmAddr(), static_cast<int64_t>(cacheOffset), line);
+}
 
 // ---- InitGlobalMemory: `size` elements of GM set to `value` (one MTE3 copy) ----------------------
 template <typename T>
