@@ -20,6 +20,11 @@ from pydantic import BaseModel, ValidationError
 
 from ascend_gym.rl.reward import PRESETS
 from ascend_gym.rl.service import RewardService
+from npu_daemon.main import is_loopback
+
+# A request's body: the daemon's own bound on the requests it holds (--max-queue-bytes), so one
+# batch never makes this process hold more than every daemon behind it would.
+MAX_BODY_BYTES = 256 << 20
 
 
 class RewardQuery(BaseModel):
@@ -51,15 +56,31 @@ def answer(service: RewardService, body: bytes) -> tuple[int, dict]:
     return 200, {"rewards": rewards, "scores": rewards, "extra_logs": logs}
 
 
+def body_length(header: str | None) -> int | None:
+    """The declared body length when it is one this server reads: a decimal count of at most
+    MAX_BODY_BYTES. Read unchecked, a client's Content-Length of 2^40 held a thread on a read
+    of that many bytes (and the bytes it sent in memory), and a missing one raised in the
+    handler."""
+    if header is None or not header.strip().isdigit():
+        return None
+    length = int(header)
+    return length if length <= MAX_BODY_BYTES else None
+
+
 def server(service: RewardService, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
     """A threading HTTP server answering /get_reward (call serve_forever; port 0 picks one)."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
+            length = body_length(self.headers["Content-Length"])
             if self.path.rstrip("/") != "/get_reward":
                 status, body = 404, {"error": f"no endpoint {self.path}: POST /get_reward"}
+            elif length is None:
+                status = 413
+                body = {"error": f"a body of a declared length up to {MAX_BODY_BYTES} bytes"}
+                self.close_connection = True  # its bytes, if any follow, are never read
             else:
-                status, body = answer(service, self.rfile.read(int(self.headers["Content-Length"])))
+                status, body = answer(service, self.rfile.read(length))
             data = json.dumps(body).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -79,7 +100,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=5000)
     ap.add_argument("--daemons", default="", help="comma list of daemon addresses (none: local)")
     ap.add_argument("--preset", default="speedup", choices=sorted(PRESETS))
+    ap.add_argument(
+        "--insecure", action="store_true", help="allow a non-loopback --host (no authentication)"
+    )
     args = ap.parse_args(argv)
+    host = (
+        f"[{args.host}]" if ":" in args.host else args.host
+    )  # an IPv6 address, as a URL spells it
+    if not is_loopback(f"tcp://{host}:0") and not args.insecure:
+        # Every request is an evaluation charged to this service's run and answers whether a
+        # candidate is right: the daemon's rule for a bind beyond loopback (CURVE keys) has no
+        # counterpart here, so such a bind is a choice made with --insecure.
+        ap.error(f"refusing to serve on {args.host} beyond loopback (--insecure to override)")
     with RewardService([a for a in args.daemons.split(",") if a] or None, args.preset) as service:
         httpd = server(service, args.host, args.port)
         print(f"serving /get_reward on http://{args.host}:{httpd.server_port}", file=sys.stderr)
