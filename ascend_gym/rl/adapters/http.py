@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from pydantic import BaseModel, ValidationError
@@ -22,9 +23,11 @@ from ascend_gym.rl.reward import PRESETS
 from ascend_gym.rl.service import RewardService
 from npu_daemon.main import is_loopback
 
-# A request's body: the daemon's own bound on the requests it holds (--max-queue-bytes), so one
-# batch never makes this process hold more than every daemon behind it would.
+# The request bodies this server holds at once: the daemon's own bound on the requests it holds
+# (--max-queue-bytes), so its clients never make it hold more than every daemon behind it would.
 MAX_BODY_BYTES = 256 << 20
+# Seconds a client may pause while sending: a connection that stops mid-request is let go.
+CLIENT_TIMEOUT_S = 60.0
 
 
 class RewardQuery(BaseModel):
@@ -67,10 +70,33 @@ def body_length(header: str | None) -> int | None:
     return length if length <= MAX_BODY_BYTES else None
 
 
+class BodyBudget:
+    """The body bytes the requests being read and scored hold together, each reserved at its
+    declared length before a byte is read: one thread a connection, each with a body of up to
+    MAX_BODY_BYTES, let many clients make the server hold that many times over."""
+
+    def __init__(self, total: int = MAX_BODY_BYTES):
+        self._left, self._lock = total, threading.Lock()
+
+    def take(self, n: int) -> bool:
+        with self._lock:
+            if n > self._left:
+                return False
+            self._left -= n
+            return True
+
+    def give(self, n: int) -> None:
+        with self._lock:
+            self._left += n
+
+
 def server(service: RewardService, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
     """A threading HTTP server answering /get_reward (call serve_forever; port 0 picks one)."""
+    budget = BodyBudget()
 
     class Handler(BaseHTTPRequestHandler):
+        timeout = CLIENT_TIMEOUT_S
+
         def do_POST(self) -> None:
             length = body_length(self.headers["Content-Length"])
             if self.path.rstrip("/") != "/get_reward":
@@ -79,8 +105,15 @@ def server(service: RewardService, host: str = "127.0.0.1", port: int = 0) -> Th
                 status = 413
                 body = {"error": f"a body of a declared length up to {MAX_BODY_BYTES} bytes"}
                 self.close_connection = True  # its bytes, if any follow, are never read
+            elif not budget.take(length):
+                # OpenRLHF's client retries a 503, as it does an infrastructure fault.
+                status, body = 503, {"error": "the server holds its bound of request bodies"}
+                self.close_connection = True
             else:
-                status, body = answer(service, self.rfile.read(length))
+                try:
+                    status, body = answer(service, self.rfile.read(length))
+                finally:
+                    budget.give(length)
             data = json.dumps(body).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
