@@ -79,9 +79,9 @@ def test_a_group_norm_whose_groups_wrap_is_refused_before_the_host_reads_past_it
 
 
 # ---- the sharedTmpBuffer: the library's work space, not the kernel's ------------------------------
-def add_with_batch_norm(tmp: str) -> str:
-    """level1/add whose Compute, after its Add into zLocal, calls BatchNorm over its own TBuf (B 1,
-    S x H 8 floats) with `tmp` as the sharedTmpBuffer (160 bytes at the least)."""
+def add_calling(call: str) -> str:
+    """level1/add whose Compute, after its Add into zLocal, runs `call` (statements over `norm`, its
+    own TBuf of 512 floats set to 1) before zLocal is queued out."""
     kernel = resolve("level1/add").files["op_kernel/add.cpp"]
     replacements = (
         (
@@ -92,9 +92,7 @@ def add_with_batch_norm(tmp: str) -> str:
         (
             "    outQueueZ.EnQue<DTYPE_Z>(zLocal);\n",
             "    LocalTensor<float> norm = normBuf.Get<float>();\n"
-            "    BatchNormTiling t{};\n"
-            "    t.originalBLength = 1; t.meanVarSize = 8; t.firstDimValueBack = 1.0f;\n"
-            f"    BatchNorm<float>({NORM_OPERANDS}, {tmp}, 1e-5f, t);\n"
+            f"{call}"
             "    outQueueZ.EnQue<DTYPE_Z>(zLocal);\n",
         ),
         ("  TPipe pipe;\n", "  TPipe pipe;\n  TBuf<TPosition::VECCALC> normBuf;\n"),
@@ -105,12 +103,31 @@ def add_with_batch_norm(tmp: str) -> str:
     return kernel
 
 
-def test_what_a_kernel_keeps_in_the_sharedtmpbuffer_does_not_survive_the_call(guest):
-    # The device keeps BatchNorm's intermediate values in the sharedTmpBuffer; the emulation
-    # computed from copies and never wrote it, so a kernel could park its results there across the
-    # call (here: the sums in zLocal, its tmp) and be right only here. The buffer now holds 0xFF
-    # bytes after the call: the parked sums are NaN, a wrong answer.
-    kernel = add_with_batch_norm("zLocal.ReinterpretCast<uint8_t>()")
+def add_with_batch_norm(tmp: str) -> str:
+    """add_calling BatchNorm (B 1, S x H 8 floats) with `tmp` as its sharedTmpBuffer (160 bytes
+    at the least)."""
+    return add_calling(
+        "    BatchNormTiling t{};\n"
+        "    t.originalBLength = 1; t.meanVarSize = 8; t.firstDimValueBack = 1.0f;\n"
+        f"    BatchNorm<float>({NORM_OPERANDS}, {tmp}, 1e-5f, t);\n"
+    )
+
+
+STASH = "zLocal.ReinterpretCast<uint8_t>()"  # the sums, before their copy out
+
+
+@pytest.mark.parametrize(
+    "kernel",
+    [
+        pytest.param(add_with_batch_norm(STASH), id="BatchNorm"),
+        pytest.param(add_calling(f"    Sinh<float>(norm[0], norm[128], {STASH}, 8);\n"), id="Sinh"),
+    ],
+)
+def test_what_a_kernel_keeps_in_the_sharedtmpbuffer_does_not_survive_the_call(guest, kernel):
+    # The device keeps an API's intermediate values in its sharedTmpBuffer; the emulation computed
+    # from copies and never wrote it, so a kernel could park its results there across the call
+    # (here: the sums in zLocal) and be right only here. Every API's buffer is now a scratch
+    # access of IssueVector, left holding 0xFF bytes: the parked sums are NaN, a wrong answer.
     result = guest.evaluate(checked(kernel, "tmp-stash"))
     assert result.status is Status.WRONG_ANSWER, (result.status, result.message)
 
