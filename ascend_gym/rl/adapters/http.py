@@ -14,12 +14,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from pydantic import BaseModel, ValidationError
 
 from ascend_gym.rl.reward import PRESETS
 from ascend_gym.rl.service import RewardService
+from npu_daemon.main import is_loopback
+
+# The request bodies this server holds at once: the daemon's own bound on the requests it holds
+# (--max-queue-bytes), so its clients never make it hold more than every daemon behind it would.
+MAX_BODY_BYTES = 256 << 20
+# Seconds a client may pause while sending: a connection that stops mid-request is let go.
+CLIENT_TIMEOUT_S = 60.0
 
 
 class RewardQuery(BaseModel):
@@ -51,15 +59,61 @@ def answer(service: RewardService, body: bytes) -> tuple[int, dict]:
     return 200, {"rewards": rewards, "scores": rewards, "extra_logs": logs}
 
 
+def body_length(header: str | None) -> int | None:
+    """The declared body length when it is one this server reads: a decimal count of at most
+    MAX_BODY_BYTES. Read unchecked, a client's Content-Length of 2^40 held a thread on a read
+    of that many bytes (and the bytes it sent in memory), and a missing one raised in the
+    handler."""
+    if header is None or not header.strip().isdigit():
+        return None
+    length = int(header)
+    return length if length <= MAX_BODY_BYTES else None
+
+
+class BodyBudget:
+    """The body bytes the requests being read and scored hold together, each reserved at its
+    declared length before a byte is read: one thread a connection, each with a body of up to
+    MAX_BODY_BYTES, let many clients make the server hold that many times over."""
+
+    def __init__(self, total: int = MAX_BODY_BYTES):
+        self._left, self._lock = total, threading.Lock()
+
+    def take(self, n: int) -> bool:
+        with self._lock:
+            if n > self._left:
+                return False
+            self._left -= n
+            return True
+
+    def give(self, n: int) -> None:
+        with self._lock:
+            self._left += n
+
+
 def server(service: RewardService, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
     """A threading HTTP server answering /get_reward (call serve_forever; port 0 picks one)."""
+    budget = BodyBudget()
 
     class Handler(BaseHTTPRequestHandler):
+        timeout = CLIENT_TIMEOUT_S
+
         def do_POST(self) -> None:
+            length = body_length(self.headers["Content-Length"])
             if self.path.rstrip("/") != "/get_reward":
                 status, body = 404, {"error": f"no endpoint {self.path}: POST /get_reward"}
+            elif length is None:
+                status = 413
+                body = {"error": f"a body of a declared length up to {MAX_BODY_BYTES} bytes"}
+                self.close_connection = True  # its bytes, if any follow, are never read
+            elif not budget.take(length):
+                # OpenRLHF's client retries a 503, as it does an infrastructure fault.
+                status, body = 503, {"error": "the server holds its bound of request bodies"}
+                self.close_connection = True
             else:
-                status, body = answer(service, self.rfile.read(int(self.headers["Content-Length"])))
+                try:
+                    status, body = answer(service, self.rfile.read(length))
+                finally:
+                    budget.give(length)
             data = json.dumps(body).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -79,7 +133,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=5000)
     ap.add_argument("--daemons", default="", help="comma list of daemon addresses (none: local)")
     ap.add_argument("--preset", default="speedup", choices=sorted(PRESETS))
+    ap.add_argument(
+        "--insecure", action="store_true", help="allow a non-loopback --host (no authentication)"
+    )
     args = ap.parse_args(argv)
+    host = (
+        f"[{args.host}]" if ":" in args.host else args.host
+    )  # an IPv6 address, as a URL spells it
+    if not is_loopback(f"tcp://{host}:0") and not args.insecure:
+        # Every request is an evaluation charged to this service's run and answers whether a
+        # candidate is right: the daemon's rule for a bind beyond loopback (CURVE keys) has no
+        # counterpart here, so such a bind is a choice made with --insecure.
+        ap.error(f"refusing to serve on {args.host} beyond loopback (--insecure to override)")
     with RewardService([a for a in args.daemons.split(",") if a] or None, args.preset) as service:
         httpd = server(service, args.host, args.port)
         print(f"serving /get_reward on http://{args.host}:{httpd.server_port}", file=sys.stderr)

@@ -8,6 +8,7 @@
 // both have set; mode 0, every core of the unit once all of them have set. A counted-up flag
 // remembers the sets it needed (core and trace index) so the model can time the wait.
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -23,8 +24,10 @@ struct CrossEvent {
   int64_t index;
 };
 using CrossSets = std::vector<CrossEvent>;
-// Sets waiting for their partners: (mode, scope, flag) -> per participant, its sets in order.
-std::map<std::tuple<int, int, int>, std::map<int, std::vector<CrossEvent>>> g_crossPending;
+// Sets waiting for their partners: (mode, scope, flag) -> per participant, its sets in order. A
+// deque: each completed flag takes every setter's oldest set, which a vector's front erase made a
+// move of all the sets behind it, quadratic in a kernel's sets for a few instructions of fuel each.
+std::map<std::tuple<int, int, int>, std::map<int, std::deque<CrossEvent>>> g_crossPending;
 std::map<std::pair<int, int>, std::vector<CrossSets>> g_crossCount;  // (core, flag) -> counted-up flags
 std::map<std::pair<int, int>, size_t> g_crossTaken;                  // (core, flag) -> consumed
 
@@ -78,7 +81,7 @@ void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc, const char* a
   CrossSets sets;
   for (int c : setters) {
     sets.push_back(pending[c].front());
-    pending[c].erase(pending[c].begin());
+    pending[c].pop_front();
   }
   for (int t : targets) g_crossCount[{t, flag}].push_back(sets);
 }

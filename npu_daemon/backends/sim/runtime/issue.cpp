@@ -1,9 +1,39 @@
 // The non-template halves of the kernel API (data_copy.h, vec_core.h): checking an instruction's
 // operands and recording it, and the GM store under an atomic mode. Compiled once into the runtime
 // library instead of into every kernel, where they cost compile time and nothing else.
+#include <cstring>
+
 #include "kernel_operator.h"
 
 namespace ascendc_sim {
+
+namespace {
+// A sharedTmpBuffer (an access marked `scratch`) is the library's work space: the device keeps its
+// intermediate values there, so a buffer that overlaps an operand corrupts it mid-call, and what
+// the kernel kept in the buffer is gone after the call. The emulation computes from copies and
+// never wrote it, so such a kernel passed here and not on the device: the overlap is refused and
+// the buffer left holding 0xFF bytes (a NaN in every float type), never the kernel's own values.
+void CheckScratchApart(const char* api, const UbAccess* acc, size_t n, const SrcLoc& loc) {
+  for (size_t t = 0; t < n; ++t) {
+    if (!acc[t].scratch || acc[t].bytes == 0) continue;
+    const uint64_t tmpEnd = uint64_t{acc[t].addr} + acc[t].bytes;
+    for (size_t o = 0; o < n; ++o) {
+      if (acc[o].scratch || acc[o].bytes == 0) continue;
+      const uint64_t opEnd = uint64_t{acc[o].addr} + acc[o].bytes;
+      ASCENDC_SIM_CHECK(tmpEnd <= acc[o].addr || opEnd <= acc[t].addr, loc,
+                        "%s: the sharedTmpBuffer (UB bytes %u to %llu) overlaps an operand (%u to %llu)", api,
+                        acc[t].addr, static_cast<unsigned long long>(tmpEnd), acc[o].addr,
+                        static_cast<unsigned long long>(opEnd));
+    }
+  }
+}
+
+// After IssueAccesses held every access inside the UB.
+void ClobberScratch(Core& core, const UbAccess* acc, size_t n) {
+  for (size_t t = 0; t < n; ++t)
+    if (acc[t].scratch && acc[t].bytes > 0) std::memset(core.UbPtr(acc[t].addr), 0xFF, acc[t].bytes);
+}
+}  // namespace
 
 void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_list<Operand> operands,
                  uint32_t elemBytes, const SrcLoc& loc, std::initializer_list<UbAccess> extra) {
@@ -49,7 +79,9 @@ void IssueVector(Op op, const char* api, const Lanes& lanes, std::initializer_li
                       a.align);
     accesses[i++] = a;
   }
+  CheckScratchApart(api, accesses, static_cast<size_t>(i), loc);
   core.IssueAccesses(ins, loc, api, accesses, static_cast<size_t>(i));
+  ClobberScratch(core, accesses, static_cast<size_t>(i));
 }
 
 void IssueDma(Op op, const char* api, uint8_t* gm, uint32_t ubAddr, const Dma& d, CacheMode cache, const SrcLoc& loc) {

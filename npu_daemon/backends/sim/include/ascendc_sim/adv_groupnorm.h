@@ -28,7 +28,7 @@ void GroupNormImpl(const AscendC::LocalTensor<T>& output, const AscendC::LocalTe
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "GroupNorm: the data are half or float");
   const char* api = "GroupNorm";
   const uint32_t ns = tiling.n, c = tiling.c, hw = tiling.hw, g = tiling.g, d = tiling.d, hwa = tiling.hwAlignSize;
-  ASCENDC_SIM_CHECK(ns > 0 && hw > 0 && g > 0 && d > 0 && g * d == c, loc,
+  ASCENDC_SIM_CHECK(ns > 0 && hw > 0 && g > 0 && d > 0 && uint64_t{g} * d == c, loc,
                     "%s: n %u, hw %u positive and c %u = g %u x d %u", api, ns, hw, c, g, d);
   ASCENDC_SIM_CHECK(hwa >= hw && hwa * sizeof(T) % 32 == 0, loc,
                     "%s: hwAlignSize %u must hold hw %u and be 32 B aligned", api, hwa, hw);

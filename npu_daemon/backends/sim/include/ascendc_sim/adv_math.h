@@ -9,6 +9,7 @@
 #pragma once
 
 #include "ascendc_sim/adv_params.h"
+#include "ascendc_sim/adv_steps.h"
 #include "ascendc_sim/vec_elementwise.h"
 
 namespace ascendc_sim {
@@ -21,9 +22,7 @@ void AdvUnary(const char* api, int steps, const AscendC::LocalTensor<T>& dst, co
     IssueVector(
         Op::kVecTransc, api, l,
         {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src.UbAddr(), src.GetSize(), sizeof(T), {}, false}},
-        sizeof(T), loc,
-        tmp ? std::initializer_list<UbAccess>{{tmp->UbAddr(), tmp->GetLength(), true}}
-            : std::initializer_list<UbAccess>{});
+        sizeof(T), loc, {Scratch(tmp)});
   Unary(Op::kVecTransc, api, dst, src, l, {}, {}, [&](T x) { return static_cast<T>(fn(static_cast<float>(x))); }, loc);
 }
 
@@ -270,7 +269,7 @@ void SelectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
                 {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
                  {tensor.UbAddr(), tensor.GetSize(), sizeof(T), {}, false},
                  {mask.UbAddr(), mask.GetSize(), sizeof(U), {}, false}},
-                sizeof(T), loc, {{tmp.UbAddr(), tmp.GetLength(), true}});
+                sizeof(T), loc, {Scratch(&tmp)});
   T* out = ascendc_sim::HostData(dst);
   const T* in = ascendc_sim::HostData(tensor);
   const U* m = ascendc_sim::HostData(mask);

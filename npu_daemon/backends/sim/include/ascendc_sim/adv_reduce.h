@@ -15,7 +15,7 @@ namespace ascendc_sim {
 inline void AdvIssue(const char* api, int steps, uint32_t elemBytes, uint64_t elems, UbAccess dst, UbAccess src,
                      const SrcLoc& loc, const AscendC::LocalTensor<uint8_t>* tmp = nullptr) {
   if (tmp)
-    AdvSteps(api, steps, elemBytes, elems, {src, {tmp->UbAddr(), tmp->GetLength(), true}, dst}, loc);
+    AdvSteps(api, steps, elemBytes, elems, {src, Scratch(tmp), dst}, loc);
   else
     AdvSteps(api, steps, elemBytes, elems, {src, dst}, loc);
 }

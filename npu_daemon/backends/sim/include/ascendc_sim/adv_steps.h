@@ -25,9 +25,9 @@ UbAccess Touch(const AscendC::LocalTensor<T>& t, uint64_t elems, bool write) {
   return {t.UbAddr(), static_cast<uint32_t>(elems * sizeof(T)), write};
 }
 
-// A sharedTmpBuffer the steps write, or nothing (an empty access).
+// A sharedTmpBuffer the steps write (IssueVector's rule for a scratch access), or nothing.
 inline UbAccess Scratch(const AscendC::LocalTensor<uint8_t>* tmp) {
-  return tmp ? UbAccess{tmp->UbAddr(), tmp->GetLength(), true} : UbAccess{0, 0, false};
+  return tmp ? UbAccess{tmp->UbAddr(), tmp->GetLength(), true, 32, true} : UbAccess{0, 0, false};
 }
 
 }  // namespace ascendc_sim

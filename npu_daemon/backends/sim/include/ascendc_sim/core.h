@@ -207,7 +207,8 @@ struct UbAccess {
   uint32_t addr;
   uint32_t bytes;
   bool write;
-  uint32_t align = 32;  // the start alignment the instruction needs (a reduction's result: its unit)
+  uint32_t align = 32;   // the start alignment the instruction needs (a reduction's result: its unit)
+  bool scratch = false;  // a sharedTmpBuffer: the API's own to write, apart from its operands
 };
 
 // A GM footprint: `rows` runs of `rowBytes` bytes, `pitch` bytes apart (pitch >= rowBytes).
