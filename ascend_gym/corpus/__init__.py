@@ -356,8 +356,7 @@ def spec_for(source: OpSource) -> OperatorSpec | None:
     ours. Implementations of one operator may declare different
     arguments (one OpDef has an output another lacks): a variant `ops/<op>/op.<variant>.toml` is
     written for those, and the spec whose input and output counts match the OpDef is taken (the
-    plain `<op>.toml` where none or several do; an output the spec writes over an input without a
-    kernel parameter, `param = false`, is not one the OpDef declares). Where the arguments agree but their meaning does
+    plain `<op>.toml` where none or several do). Where the arguments agree but their meaning does
     not (one tree's kernel takes the tensors its aclnn layer broadcast), a variant names the paths
     it serves: `serves = ["<owner>+<repo>/<path to the op directory>"]`, matched against the
     trailing components of the source's directory, and is taken for those alone.
@@ -404,14 +403,10 @@ def _chosen_spec(source: OpSource, host_text: str) -> OperatorSpec | None:
         return base
     args = _ARG.findall(host_text)
     counts = (sum(k == "Input" for k, _ in args), sum(k == "Output" for k, _ in args))
-    matching = [spec for spec in (base, *by_counts) if _declared_counts(spec) == counts]
+    matching = [
+        spec for spec in (base, *by_counts) if (len(spec.inputs), len(spec.outputs)) == counts
+    ]
     return matching[0] if len(matching) == 1 else base
-
-
-def _declared_counts(spec: OperatorSpec) -> tuple[int, int]:
-    """The inputs and outputs an OpDef of this spec declares: an output without a kernel
-    parameter (the result written over an input) is no OpDef Output."""
-    return len(spec.inputs), sum(o.param for o in spec.outputs)
 
 
 def _read(path: Path) -> str:

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from ascend_core import suite
-from ascend_core.package import OperatorSpec
 from ascend_gym.cli import main
 from ascend_gym.corpus import OPS, build_package, find_ops, load_spec, spec_for, spec_names
 from ascend_gym.corpus.importer import toml_value
@@ -255,29 +254,20 @@ def test_a_kernel_entry_defined_without_c_linkage_runs(tmp_path):
     assert outcome.status == "OK", outcome.message
 
 
-def _neg_named(root: Path, op: str) -> Path:
-    """vendor_a's Neg copied to `root`, its files named for `op` (an OpDef written over them)."""
-    shutil.copytree(SRC / "vendor_a" / "Neg", root)
-    for old in root.rglob("neg*"):
-        old.rename(old.with_name(old.name.replace("neg", op)))
-    return root
-
-
-def _taken(root: Path, op: str, opdef: str) -> OperatorSpec | None:
-    """The spec taken for the operator at `root` whose op_host source is `opdef`."""
-    (root / "op_host" / f"{op}.cpp").write_text(opdef)
-    return spec_for(find_ops(root.parent)[0])
-
-
 def test_the_spec_variant_whose_arguments_match_the_opdef_is_taken(tmp_path):
     # nll_loss has a variant for the OpDefs that add a second output, total_weight.
-    root = _neg_named(tmp_path / "NllLoss", "nll_loss")
+    root = tmp_path / "NllLoss"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    for old in root.rglob("neg*"):
+        old.rename(old.with_name(old.name.replace("neg", "nll_loss")))
     def_args = (
         'this->Input("x"); this->Input("target"); this->Input("weight"); this->Output("y");'
         ' this->Attr("reduction"); this->Attr("ignore_index");'
     )
-    assert [a.name for a in _taken(root, "nll_loss", def_args).outputs] == ["y"]
-    spec = _taken(root, "nll_loss", def_args + ' this->Output("total_weight");')
+    (root / "op_host" / "nll_loss.cpp").write_text(def_args)
+    assert [a.name for a in spec_for(find_ops(tmp_path)[0]).outputs] == ["y"]
+    (root / "op_host" / "nll_loss.cpp").write_text(def_args + ' this->Output("total_weight");')
+    spec = spec_for(find_ops(tmp_path)[0])
     assert [a.name for a in spec.outputs] == ["y", "total_weight"]
     assert spec.reference == "reference:nll_loss_total_weight"
     x = np.array([[0.1, 0.2, 0.7], [0.5, 0.3, 0.2]], np.float32)  # its aclnn example
@@ -296,7 +286,10 @@ def test_a_spec_variant_serving_a_path_is_taken_for_that_path_alone(tmp_path):
         ' this->Output("y"); this->Attr("p");'
     )
     for tree in ("hicann+ops-math/math", "hicann+ops-math/experimental/math"):
-        root = _neg_named(tmp_path / tree / "cdist_grad", "cdist_grad")
+        root = tmp_path / tree / "cdist_grad"
+        shutil.copytree(SRC / "vendor_a" / "Neg", root)
+        for old in root.rglob("neg*"):
+            old.rename(old.with_name(old.name.replace("neg", "cdist_grad")))
         (root / "op_host" / "cdist_grad.cpp").write_text(f"{def_args} // {tree}")  # not a copy
     chosen = {op.rel: spec_for(op).reference for op in find_ops(tmp_path)}
     assert chosen == {
@@ -351,7 +344,10 @@ def test_cli_check_measures_acceptance_through_the_daemons_evaluation(tmp_path, 
 
 def test_a_spec_whose_attrs_the_opdef_lacks_is_not_taken(tmp_path):
     # CANN's Exp(base, scale, shift) spec does not fit an Exp whose OpDef takes no attrs.
-    root = _neg_named(tmp_path / "Exp", "exp")
+    root = tmp_path / "Exp"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    for old in root.rglob("neg*"):
+        old.rename(old.with_name(old.name.replace("neg", "exp")))
     def_args = 'this->Input("x"); this->Output("y");'
     (root / "op_host" / "exp.cpp").write_text(def_args)
     assert spec_for(find_ops(tmp_path)[0]) is None
@@ -397,18 +393,3 @@ def test_a_tiling_in_op_host_op_tiling_is_found_with_its_folder(tmp_path):
     assert spec.host_sources == ["op_host/op_tiling/neg_helpers.cpp"]
     outcome = evaluate(source)
     assert outcome.status == "OK", outcome.message
-
-
-def test_an_opdef_without_the_output_it_writes_over_an_input_takes_the_in_place_variant(tmp_path):
-    # eye's base spec has an Output y; an OpDef that declares the input alone (the kernel writes
-    # the identity over it, its entry has no output parameter) takes the variant whose output
-    # has no parameter, whatever its path.
-    root = _neg_named(tmp_path / "Eye", "eye")
-    def_args = (
-        'this->Input("y"); this->Attr("num_rows"); this->Attr("num_columns");'
-        ' this->Attr("batch_shape"); this->Attr("dtype");'
-    )
-    [out] = _taken(root, "eye", def_args).outputs
-    assert (out.alias, out.param) == ("y", False)
-    [out] = _taken(root, "eye", def_args + ' this->Output("y");').outputs
-    assert (out.alias, out.param) == ("y", True)
