@@ -102,6 +102,19 @@ def test_a_kernel_past_the_harness_memory_bound_is_a_charged_runtime_error(bound
     assert honest.status is Status.OK, (honest.status, honest.message)
 
 
+def test_a_mixed_launch_past_the_bound_is_charged_and_names_it(bounded):
+    # A mixed launch reserves 64 MiB of guest memory a core (matmul_bias_relu: 2,654 MiB at its
+    # peak), past the 1,024 MiB share here. The candidate chose the blocks that size it, so it stays
+    # a charged RUNTIME_ERROR; its message was wasmtime's or the thread library's alone ("mmap failed
+    # to reserve", "Resource temporarily unavailable") and now names the bound and the reservation.
+    request = small_request(resolve("level2/matmul_bias_relu"), run_id="mixed-bounded", run_s=60)
+    result = bounded.evaluate(request.model_copy(update={"cases": None}))
+    assert result.status is Status.RUNTIME_ERROR, (result.status, result.message)
+    assert f"memory bound: {HARNESS_MIN_MB} MiB" in result.message, result.message
+    assert "reserves 64 MiB" in result.message, result.message
+    assert result.charged, result.cost
+
+
 def test_a_daemon_whose_workers_cannot_run_the_smallest_case_refuses_to_start(tmp_path: Path):
     memory = RESERVED_MB + 2 * 4 * HARNESS_MIN_MB - 1  # four workers' share just short of the bound
     args = ["--backend", "sim-guest", "--workers", "4", "--memory-mb", str(memory)]

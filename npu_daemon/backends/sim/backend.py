@@ -48,9 +48,11 @@ POLL_DEADLOCK = "deadlock: polling GM"
 # How the native engine names a launch past its raw pointer trap budget (raw_access.cpp): each
 # access costs it a page fault and a single step, where the guest engine's is one import call.
 RAW_BUDGET = "raw pointer accesses in this launch"
-# How the harness names an allocation past its address-space bound (an uncaught std::bad_alloc),
-# and the signals a process can die of when an allocation fails where nothing catches it.
-OUT_OF_MEMORY = "bad_alloc"
+# How the harness names an allocation past its address-space bound: an uncaught std::bad_alloc,
+# a guest core's 64 MiB memory that could not be reserved (wasmtime's mmap), a core's thread whose
+# stack could not be mapped (EAGAIN); and the signals a process can die of when an allocation
+# fails where nothing catches it.
+OUT_OF_MEMORY = ("bad_alloc", "Cannot allocate memory", "Resource temporarily unavailable")
 MEMORY_SIGNALS = ("SIGABRT", "SIGSEGV", "SIGBUS", "SIGKILL")
 # The harness's address space: what it needs besides GM, plus every GM tensor twice (the guarded
 # view and the emulation's view of the same pages, reserved, committed only where touched).
@@ -310,7 +312,8 @@ class SimBackend(Backend):
             ):
                 return self._run_on_guest(built, case, request, timed)
             if status is not Status.OK and not polls_apart:
-                note = self._bound_note() if OUT_OF_MEMORY in outcome["message"] else ""
+                short = any(m in outcome["message"] for m in OUT_OF_MEMORY)
+                note = self._bound_note() if short else ""
                 raise CaseFailure(
                     status, f"case {case.name}: {data.run_text(outcome['message'])}{note}", log
                 )
@@ -348,9 +351,11 @@ class SimBackend(Backend):
         """Why a harness ran out of memory: the bound it had, which the kernel's work reached."""
         if self.memory_bound_mb is None:
             return ""
+        # Each core of the guest engine has its guest memory reserved whole (runtime/guest/guest.cpp).
+        cores = "; each core launched reserves 64 MiB in it" if self.engine == "guest" else ""
         return (
             f" (the harness's memory bound: {self.memory_bound_mb} MiB of address space a process"
-            " besides the case's GM)"
+            f" besides the case's GM{cores})"
         )
 
     def _run_on_guest(
