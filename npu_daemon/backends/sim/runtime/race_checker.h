@@ -22,7 +22,8 @@
 // Across cores, blocks run one at a time between SyncAlls (scheduler.h), and at every SyncAll the GM
 // footprints of the epoch are compared: a write overlapping another block's access is a race unless
 // both are atomic (GmEpoch), or ordered by a GM flag (gm_flags: a poll that observed the writer's
-// flag write); a scalar store sharing a 64 B cache line with another block's write is one too, as
+// flag write) or by a mode-0 flag barrier (gm_flags::Join: the writer's set before the reader's
+// wait); a scalar store sharing a 64 B cache line with another block's write is one too, as
 // the data cache writes whole lines back.
 #pragma once
 
