@@ -435,6 +435,10 @@ class Tree:
     sources: list[str] = field(default_factory=list)
 
 
+# The C++ sources a header's declarations may be defined in, beside it under its name.
+_UNIT_SUFFIXES = (".cpp", ".cc", ".cxx")
+
+
 def tree_files(
     root: Path,
     files: dict[str, str],
@@ -450,9 +454,10 @@ def tree_files(
     directory the runner was pointed at, but never outside the checkout `within`
     (`checkout_text`). Files of `root` outside `files` that they include (its op_graph/
     prototypes) come as the tree's `own`. A header outside `root` that a built file includes
-    brings the .cpp of its name beside it where `companion` says the build compiles that with
-    the tiling (a class declared there, defined in its source: another operator's base tiling),
-    as one of the tree's `sources`, its includes followed alike."""
+    brings the C++ source of its name beside it (.cpp, .cc or .cxx) where `companion` says the
+    build compiles that with the tiling (a class declared there, defined in its source: another
+    operator's base tiling, a repository's shared tiling utilities), as one of the tree's
+    `sources`, its includes followed alike."""
     found: dict[Path, str] = {}
     sources: list[Path] = []
     own: dict[str, str] = {}
@@ -494,19 +499,19 @@ def tree_files(
                 if target not in walked or (built and not walked[target]):
                     walked[target] = built
                     todo.append((target, text_of, built))
-                unit = target.with_suffix(".cpp")
-                if (
-                    built
-                    and target.suffix in (".h", ".hpp")
-                    and unit not in walked
-                    and not unit.is_relative_to(root)
-                    and unit.is_file()
-                    and companion(unit)
-                ):
-                    found[unit] = checkout_text(unit, within)
-                    sources.append(unit)
-                    walked[unit] = True
-                    todo.append((unit, found[unit], True))
+                if not built or target.suffix not in (".h", ".hpp"):
+                    continue
+                for unit in (target.with_suffix(s) for s in _UNIT_SUFFIXES):
+                    if (
+                        unit not in walked
+                        and not unit.is_relative_to(root)
+                        and unit.is_file()
+                        and companion(unit)
+                    ):
+                        found[unit] = checkout_text(unit, within)
+                        sources.append(unit)
+                        walked[unit] = True
+                        todo.append((unit, found[unit], True))
     if not found:
         return Tree({}, "", [], tuple(sorted(missing)), own)
     order = [r for r in roots if r in used]
@@ -698,7 +703,9 @@ def packaged(
     host = layout_files["host_file"]
     build = cmake.evaluate(repo, Path(os.path.abspath(source.root)))
     tiling = Path(os.path.abspath(source.root / host))
-    companion = functools.partial(_built_with, repo, build.usage.targets_of(tiling))
+    companion = functools.partial(
+        _built_with, repo, build.usage.targets_of(tiling), own=build.usage
+    )
     tree = tree_files(Path(os.path.abspath(source.root)), files, within, roots, companion)
     reference = source.root / OWN_REFERENCE
     if reference.is_file():
@@ -751,13 +758,17 @@ def packaged(
     return package, unfound
 
 
-def _built_with(repo: Path, targets: set[str], unit: Path) -> bool:
-    """Whether the build files compile `unit`, a source of another operator's directory, into one
-    of the tiling's `targets` (a repository's one tiling library of every operator), evaluated
-    toward that operator's directory (the one holding its op_host/, else the unit's own); never
-    another SoC's variant (an arch35/ source a shared base header includes under its guard)."""
+def _built_with(repo: Path, targets: set[str], unit: Path, own: cmake.Usage | None = None) -> bool:
+    """Whether the build files compile `unit`, a source outside the operator's directory, into
+    one of the tiling's `targets` (a repository's one tiling library of every operator): as the
+    operator's own build files evaluated (`own`: its CMakeLists globbing a shared folder's
+    sources into that target), or as evaluated toward the unit's operator directory (the one
+    holding its op_host/, else the unit's own); never another SoC's variant (an arch35/ source
+    a shared base header includes under its guard)."""
     if not targets or not _a2_or_shared(unit.relative_to(repo)):
         return False
+    if own is not None and own.targets_of(unit) & targets:
+        return True
     operator = next((d.parent for d in unit.parents if d.name == "op_host"), unit.parent)
     return bool(_evaluated(repo, operator).usage.targets_of(unit) & targets)
 

@@ -67,3 +67,42 @@ def test_without_a_target_for_the_tiling_no_source_joins(tmp_path):
     tree = tree_files(repo / "ops/user", OWN, repo, (), companion)
     assert tree.sources == []
     assert not any(p.endswith(".cpp") for p in tree.files)
+
+
+# A repository whose operators each glob a shared folder's .cc sources into the tiling library
+# (cann-ops' `file(GLOB_RECURSE ... "../../common/op_host/op_tiling/*.cc")`): no build file of
+# the shared folder names them, the operator's own does.
+SHARED = {
+    "CMakeLists.txt": "add_library(optiling SHARED)\nadd_subdirectory(ops)\n",
+    "ops/CMakeLists.txt": "add_subdirectory(user)\n",
+    "ops/user/CMakeLists.txt": (
+        'file(GLOB_RECURSE EXTRA "../common/op_tiling/*.cc")\n'
+        "target_sources(optiling PRIVATE op_host/user_tiling.cpp ${EXTRA})\n"
+    ),
+    "ops/common/op_tiling/gen.h": "bool Gen(int);\n",
+    "ops/common/op_tiling/gen.cc": '#include "gen.h"\nbool Gen(int) { return true; }\n',
+    "ops/common/op_tiling/other.h": "int Other();\n",
+    "ops/common/op_tiling/other.cpp": "int Other() { return 1; }\n",
+}
+SHARED_OWN = {
+    "op_host/user_tiling.cpp": (
+        '#include "../../common/op_tiling/gen.h"\n#include "../../common/op_tiling/other.h"\n'
+    ),
+    "op_kernel/user.cpp": "int x;\n",
+}
+
+
+def test_a_shared_cc_source_the_operators_build_globs_into_the_tiling_joins(tmp_path):
+    from ascend_gym.corpus import cmake
+
+    repo = tmp_path / "repo"
+    for rel, text in {**SHARED, **{f"ops/user/{p}": t for p, t in SHARED_OWN.items()}}.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    repo = repo.resolve()
+    own = cmake.evaluate(repo, repo / "ops/user").usage
+    companion = lambda unit: _built_with(repo, {"optiling"}, unit, own=own)  # noqa: E731
+    tree = tree_files(repo / "ops/user", SHARED_OWN, repo, (), companion)
+    # gen.cc by the glob; other.cpp is no target's (the glob takes *.cc only).
+    assert tree.sources == ["tree/common/op_tiling/gen.cc"]
+    assert "tree/common/op_tiling/other.cpp" not in tree.files

@@ -43,8 +43,8 @@ def test_reduce_sum_under_the_register_mask_matches_the_native_engine(engines):
 
 
 def test_the_ffts_barrier_matches_the_native_engine(engines):
-    # relu's cores meet at the barrier once, at the end of Init. Not mse_loss's SyncAll: the race
-    # checker orders GM between blocks at SyncAll only, not at a mode-0 flag (docs/simulator.md).
+    # relu's cores meet at the barrier once, at the end of Init (mse_loss's, where GM crosses it,
+    # is the test below).
     kernel = relu_with(RELU_STEP).replace(RELU_INIT, RELU_INIT + MSE_FFTS, 1)
     guest = engines.same(resolve("level1/relu").with_sources(kernel=kernel))
     assert guest.cases and all(c.passed for c in guest.cases)
@@ -101,3 +101,58 @@ FORGED = {
 @pytest.mark.parametrize("name", sorted(FORGED))
 def test_a_forged_register_message_or_lone_wait_stops_the_kernel(engines, name):
     stops_the_guest(engines, *FORGED[name])
+
+
+def test_the_ffts_barrier_orders_gm_between_blocks_as_sync_all(engines):
+    # mse_loss's blocks write their partial sums, meet, and block 0 reads them all: its SyncAll
+    # written as the library's mode-0 set and wait orders the same GM on both engines.
+    kernel = mse_with(("    SyncAll();\n", MSE_FFTS))
+    guest = engines.same(resolve("level2/mse_loss").with_sources(kernel=kernel))
+    assert guest.cases and all(c.passed for c in guest.cases)
+
+
+# relu's result transposed 16 x 16 into x by the intrinsic, then back into y by the API's Transpose:
+# y is relu(x) only if vtranspose transposed. Between them the Mmad-direction bit of CTRL is set
+# (no vector result depends on it), an in-place Copy takes CopyRepeatParams' constructor, and
+# vor ors y's first 256 B with themselves.
+VTRANSPOSE_ROUND_TRIP = """    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;
+    Relu(yLocal, xLocal, n);
+    if (n * sizeof(DTYPE_X) >= 512) {
+      vtranspose((__ubuf__ uint16_t*)xLocal.GetPhyAddr(), (__ubuf__ uint16_t*)yLocal.GetPhyAddr());
+      set_ctrl(sbitset1(get_ctrl(), 51));
+      Transpose(yLocal.ReinterpretCast<uint16_t>(), xLocal.ReinterpretCast<uint16_t>());
+      Copy(yLocal, yLocal, (uint64_t)(256 / sizeof(DTYPE_X)), 1, CopyRepeatParams(1, 1, 8, 8));
+      __ubuf__ int16_t* y16 = (__ubuf__ int16_t*)yLocal.GetPhyAddr();
+      vor(y16, y16, y16, 1, 1, 1, 1, 8, 8, 8);
+    }
+"""
+
+
+def test_vtranspose_and_the_ctrl_register_match_the_native_engine(engines):
+    guest = engines.same(
+        resolve("level1/relu").with_sources(kernel=relu_with(VTRANSPOSE_ROUND_TRIP))
+    )
+    assert guest.cases and all(c.passed for c in guest.cases)
+
+
+FORGED_S18 = {
+    # A source whose 256 halves run past the UB: the host holds the address to the UB's end.
+    "vtranspose_past_the_ub": (
+        "    vtranspose((__ubuf__ uint16_t*)xLocal.GetPhyAddr(), "
+        "(__ubuf__ uint16_t*)xLocal.GetPhyAddr() + (196608 - 256) / 2);\n",
+        "Transpose",
+    ),
+    # src1 at the UB's size past x: an address the host finds in no UB.
+    "vor_past_the_ub": (
+        "    vor((__ubuf__ int16_t*)xLocal.GetPhyAddr(), (__ubuf__ int16_t*)xLocal.GetPhyAddr(), "
+        "(__ubuf__ int16_t*)xLocal.GetPhyAddr() + 196608 / 2, 1, 1, 1, 1, 8, 8, 8);\n",
+        "is not in the UB",
+    ),
+    # CTRL[48], the overflow mode: a bit the host does not emulate, refused by name.
+    "ctrl_bit_48": ("    set_ctrl(sbitset1(get_ctrl(), 48));\n", "CTRL bit 48 is not emulated"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORGED_S18))
+def test_a_forged_transpose_or_ctrl_value_stops_the_kernel(engines, name):
+    stops_the_guest(engines, *FORGED_S18[name])

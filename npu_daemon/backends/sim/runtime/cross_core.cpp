@@ -6,7 +6,9 @@
 // mode says when which counters count up: mode 2 from the AIC, each AIV of its group at once; mode 2
 // from the AIVs, the AIC once every AIV of the group has set; mode 1, both AIVs of the group once
 // both have set; mode 0, every core of the unit once all of them have set. A counted-up flag
-// remembers the sets it needed (core and trace index) so the model can time the wait.
+// remembers the sets it needed (core and trace index) so the model can time the wait. Mode 0 is the
+// one that crosses blocks: its wait orders GM as a SyncAll does (gm_flags::Merge / Join), the blocks'
+// accesses before their sets before the waiter's after its wait.
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -22,8 +24,14 @@ namespace {
 struct CrossEvent {
   int core;
   int64_t index;
+  gm_flags::Mark mark;  // what the setter had done by then (mode 0)
 };
-using CrossSets = std::vector<CrossEvent>;
+struct CrossSets {
+  std::vector<CrossEvent> sets;
+  bool barrier;  // mode 0: the wait joins `snapshot`, every setter's accesses before its set
+  uint32_t snapshot;
+  uint64_t generation;
+};
 // Sets waiting for their partners: (mode, scope, flag) -> per participant, its sets in order. A
 // deque: each completed flag takes every setter's oldest set, which a vector's front erase made a
 // move of all the sets behind it, quadratic in a kernel's sets for a few instructions of fuel each.
@@ -59,7 +67,8 @@ void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc, const char* a
   ins.link = -1;
   ins.gmPitch = static_cast<uint64_t>(flag);
   // No local access: the ordering is with another core.
-  const CrossEvent me{core.GlobalId(), core.IssueAccesses(ins, loc, api, nullptr, 0)};
+  const int64_t index = core.IssueAccesses(ins, loc, api, nullptr, 0);
+  const CrossEvent me{core.GlobalId(), index, mode == 0 ? gm_flags::MarkSet(core) : gm_flags::Mark{}};
   const int group = core.Spec().group;
   const CoreType type = core.Spec().type;
   std::vector<int> setters, targets;  // who must set before the flag counts up, and whose counter does
@@ -78,12 +87,15 @@ void CrossCoreSet(int mode, int pipe, int flag, const SrcLoc& loc, const char* a
   pending[core.GlobalId()].push_back(me);
   for (int c : setters)
     if (pending[c].empty()) return;  // a partner has not set yet
-  CrossSets sets;
+  CrossSets round{{}, mode == 0, 0, gm_flags::Generation()};
+  std::vector<gm_flags::Mark> marks;
   for (int c : setters) {
-    sets.push_back(pending[c].front());
+    round.sets.push_back(pending[c].front());
+    marks.push_back(pending[c].front().mark);
     pending[c].pop_front();
   }
-  for (int t : targets) g_crossCount[{t, flag}].push_back(sets);
+  if (round.barrier) round.snapshot = gm_flags::Merge(marks);
+  for (int t : targets) g_crossCount[{t, flag}].push_back(round);
 }
 
 void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc, const char* api) {
@@ -94,8 +106,9 @@ void CrossCoreWait(int mode, int pipe, int flag, const SrcLoc& loc, const char* 
   WaitUntil(
       [key] { return g_crossTaken[key] < g_crossCount[key].size(); },
       std::string("in ") + api + "(" + std::to_string(flag) + ") at " + loc.file + ":" + std::to_string(loc.line));
-  const CrossSets sets = g_crossCount[key][g_crossTaken[key]++];
-  for (const CrossEvent& e : sets) {
+  const CrossSets round = g_crossCount[key][g_crossTaken[key]++];
+  if (round.barrier) gm_flags::Join(core, round.snapshot, round.generation);
+  for (const CrossEvent& e : round.sets) {
     Instr ins{};
     ins.pipe = static_cast<uint8_t>(pipe);
     ins.op = Op::kCrossWait;
@@ -275,8 +288,11 @@ void Acquire(Core& reader, FlagWrite& w, const SrcLoc& loc) {
 
 }  // namespace
 
+uint64_t g_generation = 0;  // epochs so far: a snapshot index is valid in its own only
+
 void Reset() {
   RestoreView();
+  ++g_generation;
   g_writes.clear();
   g_snapshots.assign(1, {});
   g_current.clear();
@@ -288,6 +304,38 @@ uint32_t Knowledge(int block) {
 }
 
 bool Known(uint32_t snapshot, int block, uint64_t order) { return order < KnownUpTo(snapshot, block); }
+
+uint64_t Generation() { return g_generation; }
+
+Mark MarkSet(const Core& setter) {
+  gm_epoch::Cut(setter.GlobalId());  // its later accesses are not part of what the set releases
+  const int block = setter.Spec().group;
+  return Mark{block, gm_epoch::Now(), Knowledge(block), g_generation};
+}
+
+uint32_t Merge(const std::vector<Mark>& marks) {
+  std::map<int, uint64_t> k;
+  for (const Mark& m : marks) {
+    if (m.generation != g_generation) continue;
+    for (const auto& [block, upTo] : g_snapshots[m.know]) k[block] = std::max(k[block], upTo);
+    k[m.block] = std::max(k[m.block], m.upTo);
+  }
+  g_snapshots.emplace_back(k.begin(), k.end());
+  return static_cast<uint32_t>(g_snapshots.size() - 1);
+}
+
+void Join(Core& waiter, uint32_t snapshot, uint64_t generation) {
+  if (generation != g_generation) return;  // a SyncAll since ordered everything before it
+  const int b = waiter.Spec().group;
+  if (g_current.size() <= static_cast<size_t>(b)) g_current.resize(static_cast<size_t>(b) + 1, 0);
+  std::map<int, uint64_t> k(g_snapshots[snapshot].begin(), g_snapshots[snapshot].end());
+  bool more = false;  // whether the waiter knows anything the barrier does not: then a snapshot of both
+  for (const auto& [block, upTo] : g_snapshots[Knowledge(b)])
+    if (upTo > k[block]) k[block] = upTo, more = true;
+  if (more) g_snapshots.emplace_back(k.begin(), k.end());
+  g_current[static_cast<size_t>(b)] = more ? static_cast<uint32_t>(g_snapshots.size() - 1) : snapshot;
+  gm_epoch::Cut(waiter.GlobalId());  // its next records carry the new knowledge
+}
 
 bool Observed(int reader, int writer, const GmPattern& a, const GmPattern& b) {
   for (const Observation& o : g_observations)

@@ -22,7 +22,8 @@
 // Across cores, blocks run one at a time between SyncAlls (scheduler.h), and at every SyncAll the GM
 // footprints of the epoch are compared: a write overlapping another block's access is a race unless
 // both are atomic (GmEpoch), or ordered by a GM flag (gm_flags: a poll that observed the writer's
-// flag write); a scalar store sharing a 64 B cache line with another block's write is one too, as
+// flag write) or by a mode-0 flag barrier (gm_flags::Join: the writer's set before the reader's
+// wait); a scalar store sharing a 64 B cache line with another block's write is one too, as
 // the data cache writes whole lines back.
 #pragma once
 
@@ -180,6 +181,21 @@ uint32_t Knowledge(int block);  // the block's current snapshot (0: knows nothin
 bool Known(uint32_t snapshot, int block, uint64_t order);
 // Whether `reader` observed a write of `writer` overlapping both patterns (its poll of that flag).
 bool Observed(int reader, int writer, const GmPattern& a, const GmPattern& b);
+
+// A barrier of flags (CrossCoreSetFlag's mode 0, the A2 SyncAll's set and wait): a core that passes
+// the wait follows what every setter had done or known when it set, as at a SyncAll, while what a
+// setter does after its set stays unordered with the others.
+struct Mark {
+  int block;
+  uint64_t upTo;        // order number past the setter's last access before the set
+  uint32_t know;        // the setter's knowledge then
+  uint64_t generation;  // the epoch it was taken in
+};
+Mark MarkSet(const Core& setter);  // at a set
+// Once every setter has: one snapshot of them all (a mark of an earlier epoch is ordered already).
+uint32_t Merge(const std::vector<Mark>& marks);
+void Join(Core& waiter, uint32_t snapshot, uint64_t generation);  // at the wait
+uint64_t Generation();                                            // the current epoch's
 }  // namespace gm_flags
 
 }  // namespace ascendc_sim

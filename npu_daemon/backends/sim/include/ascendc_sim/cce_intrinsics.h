@@ -83,6 +83,20 @@ ASCENDC_SIM_CCE_BINARY(vmul, Mul)
 ASCENDC_SIM_CCE_BINARY(vmax, Max)
 ASCENDC_SIM_CCE_BINARY(vmin, Min)
 #undef ASCENDC_SIM_CCE_BINARY
+// vand / vor: bitwise on 16-bit integer lanes only, as the A2's And / Or.
+#define ASCENDC_SIM_CCE_BITWISE(INTRINSIC, API)                                                                   \
+  template <typename T>                                                                                           \
+  __aicore__ inline void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat,           \
+                                   uint16_t dstBlk, uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep,          \
+                                   uint16_t src0Rep, uint16_t src1Rep, ASCENDC_SIM_LOC) {                         \
+    static_assert(std::is_integral_v<T> && sizeof(T) == 2, #INTRINSIC " takes int16_t or uint16_t");              \
+    AscendC::API<T, false>(ascendc_sim::UbFrom<T>(dst, loc), ascendc_sim::UbFrom<T>(src0, loc),                   \
+                           ascendc_sim::UbFrom<T>(src1, loc), AscendC::MASK_PLACEHOLDER, repeat,                  \
+                           AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep), loc); \
+  }
+ASCENDC_SIM_CCE_BITWISE(vand, And)
+ASCENDC_SIM_CCE_BITWISE(vor, Or)
+#undef ASCENDC_SIM_CCE_BITWISE
 
 // ---- vector-scalar: vadds, vmuls (dst, src, scalar, repeat, dst/src block strides, dst/src repeat strides)
 #define ASCENDC_SIM_CCE_VEC_SCALAR(INTRINSIC, API)                                                                     \
@@ -400,3 +414,42 @@ ASCENDC_SIM_CCE_COPY_ALIGN(8, uint8_t)
 ASCENDC_SIM_CCE_COPY_ALIGN(16, uint16_t)
 ASCENDC_SIM_CCE_COPY_ALIGN(32, uint32_t)
 #undef ASCENDC_SIM_CCE_COPY_ALIGN
+
+// ---- vtranspose: the 16 x 16 transpose of 16-bit elements (Transpose's basic form) -------------------
+__aicore__ inline void vtranspose(__ubuf__ uint16_t* dst, __ubuf__ uint16_t* src, ASCENDC_SIM_LOC) {
+  AscendC::Transpose(ascendc_sim::UbFrom<uint16_t>(dst, loc), ascendc_sim::UbFrom<uint16_t>(src, loc), loc);
+}
+
+// ---- the CTRL register: get_ctrl / set_ctrl, and the scalar bit intrinsics that edit its value -------
+// The bits the A2 library names (asc-devkit kernel_macros.h): 46 HF32 on (SetHF32Mode), 47 HF32 ties
+// away (SetHF32TransMode), 51 the Mmad direction (the C API's asc_set_mmad_direction_n sets it,
+// _m clears it: the order Mmad produces the result's fractals in, for a FIXPIPE with UnitFlag to read
+// them in; the values are the same either way, and Mmad and FIXPIPE are timed as whole instructions
+// here). A set that changes any other bit asks for a mode not emulated (48 the fp overflow mode, 50
+// LeakyRelu, 59 / 60 the cast saturation): refused, naming the bit, rather than computed wrongly.
+namespace ascendc_sim {
+constexpr int kCtrlHf32 = 46, kCtrlHf32TiesAway = 47, kCtrlMmadDirectionN = 51;
+inline uint64_t CtrlValue(const CoreRegisters& r) {
+  return uint64_t{r.hf32} << kCtrlHf32 | uint64_t{r.hf32TiesAway} << kCtrlHf32TiesAway |
+         uint64_t{r.mmadDirectionN} << kCtrlMmadDirectionN;
+}
+inline void SetCtrl(uint64_t value, const SrcLoc& loc) {
+  CoreRegisters& r = CurrentCore().Registers();
+  constexpr uint64_t kEmulated = 1ull << kCtrlHf32 | 1ull << kCtrlHf32TiesAway | 1ull << kCtrlMmadDirectionN;
+  const uint64_t other = (value ^ CtrlValue(r)) & ~kEmulated;
+  ASCENDC_SIM_CHECK(other == 0, loc, "set_ctrl: CTRL bit %d is not emulated (46, 47 and 51 are)",
+                    __builtin_ctzll(other));
+  r.hf32 = (value >> kCtrlHf32) & 1;
+  r.hf32TiesAway = (value >> kCtrlHf32TiesAway) & 1;
+  r.mmadDirectionN = (value >> kCtrlMmadDirectionN) & 1;
+  CurrentCore().Scalar(1);
+}
+}  // namespace ascendc_sim
+__aicore__ inline int64_t get_ctrl() {
+  ascendc_sim::CurrentCore().Scalar(1);
+  return static_cast<int64_t>(ascendc_sim::CtrlValue(ascendc_sim::CurrentCore().Registers()));
+}
+__aicore__ inline void set_ctrl(uint64_t value, ASCENDC_SIM_LOC) { ascendc_sim::SetCtrl(value, loc); }
+// The bit index is taken modulo 64, as a 64-bit shift amount is.
+__aicore__ inline uint64_t sbitset0(uint64_t x, int64_t bit) { return x & ~(uint64_t{1} << (bit & 63)); }
+__aicore__ inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | uint64_t{1} << (bit & 63); }

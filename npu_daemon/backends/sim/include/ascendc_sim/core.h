@@ -298,6 +298,7 @@ struct CoreRegisters {
   // VA0..VA7 (set_va_reg_sb): eight UB addresses each, as the kernel gave them; the scatter
   // transpose (scatter_vnchwconv_*) resolves and checks them when it reads them.
   uint64_t va[8][8] = {};
+  bool mmadDirectionN = false;  // CTRL[51]: Mmad produces the result fractals N first (no value changes)
 };
 
 // Two instructions of one core on two of PIPE_V, PIPE_MTE2 and PIPE_MTE3 (a vector instruction and

@@ -97,9 +97,16 @@ void BinaryCce(const Call& c, int32_t op, int32_t t, uint32_t dst, uint32_t src0
         case ascendc_guest::Binary::kMin:
           fn = vmin<T>;
           break;
+        case ascendc_guest::Binary::kAnd:
+          if constexpr (std::is_same_v<T, int16_t>) fn = vand<T>;
+          break;
+        case ascendc_guest::Binary::kOr:
+          if constexpr (std::is_same_v<T, int16_t>) fn = vor<T>;
+          break;
         default:
           throw SimError(Status::RUNTIME_ERROR, "vector intrinsic code " + std::to_string(op) + " unknown");
       }
+      if (fn == nullptr) Unsupported("vand / vor", t);  // 16-bit integer lanes only
       fn(Ub<T>(dst), Ub<T>(src0), Ub<T>(src1), static_cast<uint8_t>(repeat), static_cast<uint16_t>(dstBlk),
          static_cast<uint16_t>(src0Blk), static_cast<uint16_t>(src1Blk), static_cast<uint16_t>(dstRep),
          static_cast<uint16_t>(src0Rep), static_cast<uint16_t>(src1Rep), c.Loc(line));
@@ -305,6 +312,13 @@ void ReduceV2(const Call& c, int32_t t, uint32_t dst, uint32_t src0, uint32_t sr
 
 int64_t RsvdCnt(const Call&) { return get_rsvd_cnt(); }
 
+void Vtranspose(const Call& c, uint32_t dst, uint32_t src, int32_t line) {
+  vtranspose(Ub<uint16_t>(dst), Ub<uint16_t>(src), c.Loc(line));
+}
+
+int64_t GetCtrl(const Call&) { return get_ctrl(); }
+void SetCtrl(const Call& c, int64_t value, int32_t line) { set_ctrl(static_cast<uint64_t>(value), c.Loc(line)); }
+
 }  // namespace
 
 void DefineCceImports(wasmtime_linker_t* l) {
@@ -324,6 +338,9 @@ void DefineCceImports(wasmtime_linker_t* l) {
   Import<Vgather>::Define(l, "cce_vgather");
   Import<ReduceV2>::Define(l, "cce_reducev2");
   Import<RsvdCnt>::Define(l, "cce_rsvd_cnt");
+  Import<Vtranspose>::Define(l, "cce_vtranspose");
+  Import<GetCtrl>::Define(l, "cce_get_ctrl");
+  Import<SetCtrl>::Define(l, "cce_set_ctrl");
 }
 
 }  // namespace ascendc_sim::guest

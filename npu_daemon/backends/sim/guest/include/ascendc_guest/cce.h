@@ -50,6 +50,9 @@ ASCENDC_GUEST_IMPORT(cce_reducev2)
 void cce_reducev2(Dtype t, uint32_t dst, uint32_t src0, uint32_t src1, int32_t repeat, int32_t src0BlockStride,
                   int32_t patternMode, int32_t src0RepeatStride, int32_t src1RepeatStride, int32_t line);
 ASCENDC_GUEST_IMPORT(cce_rsvd_cnt) int64_t cce_rsvd_cnt();
+ASCENDC_GUEST_IMPORT(cce_vtranspose) void cce_vtranspose(uint32_t dst, uint32_t src, int32_t line);
+ASCENDC_GUEST_IMPORT(cce_get_ctrl) int64_t cce_get_ctrl();
+ASCENDC_GUEST_IMPORT(cce_set_ctrl) void cce_set_ctrl(int64_t value, int32_t line);
 }
 template <typename T>
 using Scalar = typename std::common_type<T>::type;  // T, not deduced from the scalar argument
@@ -141,6 +144,20 @@ ASCENDC_GUEST_CCE_BINARY(vmul, kMul)
 ASCENDC_GUEST_CCE_BINARY(vmax, kMax)
 ASCENDC_GUEST_CCE_BINARY(vmin, kMin)
 #undef ASCENDC_GUEST_CCE_BINARY
+// vand / vor: bitwise on 16-bit integer lanes only, as the A2's And / Or; the same bits either sign.
+#define ASCENDC_GUEST_CCE_BITWISE(INTRINSIC, CODE)                                                                  \
+  template <typename T>                                                                                             \
+  void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat, uint16_t dstBlk,              \
+                 uint16_t src0Blk, uint16_t src1Blk, uint16_t dstRep, uint16_t src0Rep, uint16_t src1Rep,           \
+                 ASCENDC_GUEST_LINE) {                                                                              \
+    static_assert(std::is_integral_v<T> && sizeof(T) == 2, #INTRINSIC " takes int16_t or uint16_t");                \
+    ascendc_guest::cce_binary(ascendc_guest::Binary::CODE, ascendc_guest::DtypeOf<int16_t>(),                       \
+                              ascendc_guest::AddrOf(dst), ascendc_guest::AddrOf(src0), ascendc_guest::AddrOf(src1), \
+                              repeat, dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep, line);                    \
+  }
+ASCENDC_GUEST_CCE_BITWISE(vand, kAnd)
+ASCENDC_GUEST_CCE_BITWISE(vor, kOr)
+#undef ASCENDC_GUEST_CCE_BITWISE
 #define ASCENDC_GUEST_CCE_SCALAR(INTRINSIC, CODE)                                                                    \
   template <typename T>                                                                                              \
   void INTRINSIC(__ubuf__ T* dst, __ubuf__ T* src, ascendc_guest::Scalar<T> scalar, uint8_t repeat, uint16_t dstBlk, \
@@ -266,3 +283,17 @@ void vreducev2(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint16_t rep
                               src1RepeatStride, line);
 }
 inline int64_t get_rsvd_cnt() { return ascendc_guest::cce_rsvd_cnt(); }
+
+// ---- vtranspose: the 16 x 16 transpose of 16-bit elements (Transpose's basic form) -------------------
+inline void vtranspose(__ubuf__ uint16_t* dst, __ubuf__ uint16_t* src, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cce_vtranspose(ascendc_guest::AddrOf(dst), ascendc_guest::AddrOf(src), line);
+}
+
+// ---- the CTRL register (the host holds it: the bits it emulates, a set of any other refused) -------
+inline int64_t get_ctrl() { return ascendc_guest::cce_get_ctrl(); }
+inline void set_ctrl(uint64_t value, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cce_set_ctrl(static_cast<int64_t>(value), line);
+}
+// The bit index is taken modulo 64, as a 64-bit shift amount is (ascendc_sim/cce_intrinsics.h).
+inline uint64_t sbitset0(uint64_t x, int64_t bit) { return x & ~(uint64_t{1} << (bit & 63)); }
+inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | uint64_t{1} << (bit & 63); }

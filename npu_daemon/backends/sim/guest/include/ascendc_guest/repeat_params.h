@@ -80,7 +80,15 @@ constexpr uint32_t TOTAL_L0B_SIZE = 64 * 1024;
 constexpr uint32_t TOTAL_L0C_SIZE = 128 * 1024;
 
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+// Copy's parameters: default-constructed, or all four given (the library's two constructors, so
+// `CopyRepeatParams(1, 1, 8, 8)` and a four-element brace list both build one).
 struct CopyRepeatParams {
+  CopyRepeatParams() = default;
+  CopyRepeatParams(uint16_t dstStrideIn, uint16_t srcStrideIn, uint16_t dstRepeatSizeIn, uint16_t srcRepeatSizeIn)
+      : dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        dstRepeatSize(dstRepeatSizeIn),
+        srcRepeatSize(srcRepeatSizeIn) {}
   uint16_t dstStride = 1;
   uint16_t srcStride = 1;
   uint16_t dstRepeatSize = 8;
