@@ -64,6 +64,8 @@ SCHEDULES = {
     # an output row a step, the rows of its window queued two deep
     "pool": "buffer_num=2, block_dim=40",
     "conv": "buffer_num=2, block_dim=40",
+    # cube cores (capped by the SoC's AIC count), each serving two AIVs' work items
+    "attention": "block_dim=24",
 }
 
 
@@ -377,6 +379,8 @@ def _matmul(
     """One output that is a matrix product of two inputs, each as stored or with its last two
     axes swapped: the cube's Matmul (batch axes walked; an operand without them shared); with
     element-wise work on the product, its epilogue."""
+    if (attention := _attention(name, description, inputs, outs, roots)) is not None:
+        return attention
     root, bias = _biased(_unview(roots[0]))
     if len(roots) != 1 or root.op != "matmul":
         if not any(s.op == "matmul" for s in _nodes(roots)):
@@ -388,6 +392,97 @@ def _matmul(
     flags = _mm_flags(root, bias)
     a, b = (_operand(x)[0] for x in root.args)
     return _job(name, description, "matmul", inputs, outs, f"{var(a.name)}, {var(b.name)}{flags}")
+
+
+def _attention(
+    name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]
+) -> Draft | None:
+    """One output softmax(q @ k^T * scale) @ v, the softmax along the keys, of three inputs
+    (key / value heads shared through expand or repeat_interleave): `k.attention`. None where
+    the graph is not that form."""
+    root = _unview(roots[0])
+    if len(roots) != 1 or root.op != "matmul":
+        return None
+    p, v_op = root.args
+    scores = _softmax_of(_unview(p))
+    if scores is None:
+        return None
+    mm, scale = _scaled(_unview(scores))
+    if mm.op != "matmul":
+        return None
+    (q, tq, fq), (k, tk, fk), (v, tv, fv) = (_kv_operand(x) for x in (*mm.args, v_op))
+    if tq or not tk or tv or fq or fk or fv or len({q.name, k.name, v.name}) != 3:
+        raise Unsupported("an attention of other than q, k^T and v, inputs as stored")
+    if list(inputs) != [q.name, k.name, v.name]:
+        raise Unsupported("an attention kernel reads q, k and v in that order, only them")
+    batch = root.shape[:-2]
+    if tuple(inputs[q.name][:-2]) != batch or not _shared_heads(batch, inputs, k, v):
+        raise Unsupported("attention heads shared other than by consecutive query heads")
+    d = inputs[q.name][-1]
+    default = scale is not None and math.isclose(scale, 1 / math.sqrt(d), rel_tol=1e-3)
+    operands = ", ".join(var(x.name) for x in (q, k, v))
+    operands += "" if default else f", scale={_const(1.0 if scale is None else scale)}"
+    return _job(name, description, "attention", inputs, outs, operands)
+
+
+def _softmax_of(p: Sym) -> Sym | None:
+    """x where p is softmax(x) along the last axis (exp(x - max) / sum, as traced)."""
+    if p.op != "binary" or p.fn != "div":
+        return None
+    e, total = p.args
+    if total.op != "reduce" or total.fn != "sum" or total.args[0] is not e:
+        return None
+    if e.op != "unary" or e.fn != "exp" or e.args[0].op != "binary" or e.args[0].fn != "sub":
+        return None
+    x, top = e.args[0].args
+    last = x.ndim - 1
+    if top.op != "reduce" or top.fn != "max" or top.args[0] is not x:
+        return None
+    return x if top.axis == last and total.axis == last else None
+
+
+def _scaled(s: Sym) -> tuple[Sym, float | None]:
+    """s as a node times (or over) a number: the node and the factor (None: no factor)."""
+    if s.op == "binary" and s.fn in ("mul", "div"):
+        a, b = s.args
+        if b.op == "const" and b.value != 0:
+            return _unview(a), b.value if s.fn == "mul" else 1 / b.value
+        if a.op == "const" and s.fn == "mul":
+            return _unview(b), a.value
+    return s, None
+
+
+def _kv_operand(s: Sym) -> tuple[Sym, bool, bool]:
+    """A matmul operand of an attention as `_operand` gives it, read through one
+    repeat_interleave of a batch axis (shared heads): (input, transposed, reshaped)."""
+    trans = flat = False
+    at = s
+    while at.op in ("view", "transpose"):
+        trans ^= at.op == "transpose"
+        flat = flat or bool(at.meta.get("flat"))
+        at = at.args[0]
+    if at.op != "repeat":
+        return _operand(s)
+    if not at.meta["interleave"] or at.axis >= at.ndim - 2 or at.args[0].op != "input":
+        raise Unsupported("attention heads repeated other than by repeat_interleave of an input")
+    return at.args[0], trans, flat
+
+
+def _shared_heads(batch: tuple[int, ...], inputs: dict, k: Sym, v: Sym) -> bool:
+    """k's and v's matrices serve q's as the kernel reads them, q's matrix h taking theirs
+    h / group: their batch axes are q's up to one axis they hold fewer of (a divisor), with
+    only axes of one after it."""
+    kb, vb = tuple(inputs[k.name][:-2]), tuple(inputs[v.name][:-2])
+    if kb != vb or len(kb) > len(batch):
+        return False
+    kb = (1,) * (len(batch) - len(kb)) + kb
+    diff = [i for i, (a, b) in enumerate(zip(kb, batch, strict=True)) if a != b]
+    if not diff:
+        return True
+    i = diff[0]
+    if batch[i] % kb[i] or any(n != 1 for n in kb[i + 1 :]):
+        return False
+    return kb[i] == 1 or all(n == 1 for n in batch[i + 1 :])
 
 
 def _mm_flags(root: Sym, bias: Sym | None) -> str:
