@@ -1,10 +1,11 @@
-"""Lowering of a DSL `attention`: out = softmax(q @ k^T * scale) @ v, two matmuls in one kernel.
+"""Lowering of a DSL `attention`: softmax(q @ k^T * scale (+ bias)) @ v, two matmuls in one kernel.
 
 The kernel is mixed (KERNEL_TYPE_MIX_AIC_1_2), in the shape of the suite's level3/attention:
 each AIV takes work items of `rows` query rows of one of q's matrices round robin and, per item,
 has its group's AIC compute the scores q @ k^T (fp32) into its own slice of the user workspace;
 the softmax runs in UB, chunkRows rows a tile (DataCopyPad in at a pitch of whole 32 B blocks;
-per row a scale, ReduceMax, the max subtracted, Exp, ReduceSum, the reciprocal of the sum),
+per row a scale, the bias's row added where there is one (its rows DataCopyPad'ed in beside,
+widened by a Cast), ReduceMax, the max subtracted, Exp, ReduceSum, the reciprocal of the sum),
 the probabilities cast to the tensors' dtype into the workspace; then the AIC computes p @ v
 straight into out. q's matrix h reads k's and v's matrix h / group (shared key/value heads).
 The cube's writes are finished when IterateAll returns; a PIPE_ALL barrier puts p in GM before
@@ -23,6 +24,33 @@ from ascend_gym.dsl.lower import Lowering
 ATTENTION_DTYPES = ("float16", "bfloat16")
 
 
+# The host's reading of a bias [..., S, L]: its batch axes, right-aligned on q's, hold one run of
+# q's axes (ones elsewhere), so q's matrix h takes the bias's h / biasDiv % biasMod
+BIAS_HOST = [
+    "  const gert::Shape& bs = context->GetInputShape(3)->GetStorageShape();",
+    "  const size_t nb = bs.GetDimNum();",
+    "  if (nb < 2 || nb > nq || bs.GetDim(nb - 2) != S || bs.GetDim(nb - 1) != L) "
+    "return ge::GRAPH_FAILED;",
+    "  uint64_t biasDiv = 1, biasMod = 1;",
+    "  bool held = false, done = false;",
+    "  for (size_t i = nq - 2; i-- > 0;) {  // q's batch axes, innermost first",
+    "    const uint64_t qd = q.GetDim(i), bd = i + nb >= nq ? bs.GetDim(i + nb - nq) : 1;",
+    "    if (bd != 1 && (bd != qd || done)) return ge::GRAPH_FAILED;",
+    "    if (qd == 1) continue;",
+    "    if (bd == qd) {",
+    "      held = true;",
+    "      biasMod *= qd;",
+    "    } else if (held) {",
+    "      done = true;",
+    "    } else {",
+    "      biasDiv *= qd;",
+    "    }",
+    "  }",
+    "  tiling.set_biasDiv(static_cast<uint32_t>(biasDiv));",
+    "  tiling.set_biasMod(static_cast<uint32_t>(biasMod));",
+]
+
+
 class AttentionLowering(Lowering):
     """A kernel of one attention -> package files."""
 
@@ -30,9 +58,11 @@ class AttentionLowering(Lowering):
         spec, job = self.spec, self.k.attn
         assert job is not None
         self.kind = "attention"
-        ins = [job.q.name, job.k.name, job.v.name]
+        ins = [t.name for t in (job.q, job.k, job.v, job.bias) if t is not None]
         if [a.name for a in spec.inputs] != ins or [o.name for o in spec.outputs] != [job.out.name]:
-            raise DslError(job.where, "an attention kernel has the spec's inputs q, k, v in order")
+            raise DslError(
+                job.where, "an attention kernel has the spec's inputs q, k, v(, bias) in order"
+            )
         for c in spec.cases:
             dtypes = {spec.arg_dtype(c, n) for n in [*ins, job.out.name]}
             if len(dtypes) != 1 or not dtypes <= set(ATTENTION_DTYPES):
@@ -53,6 +83,14 @@ class AttentionLowering(Lowering):
             ("uint32_t", "pitch", "L rounded up to 16: a score row's UB pitch"),
             ("uint64_t", "perAiv", "workspace bytes an AIV: scores (fp32), then p"),
             ("float", "scale", "the scores' factor"),
+            *(
+                [
+                    ("uint32_t", "biasDiv", "q's matrix h reads the bias's h / biasDiv % biasMod"),
+                    ("uint32_t", "biasMod", "the bias's matrices"),
+                ]
+                if self.k.attn is not None and self.k.attn.bias is not None
+                else []
+            ),
         ]
 
     def tiling_header(self) -> str:
@@ -67,6 +105,31 @@ class AttentionLowering(Lowering):
         assert job is not None
         q, k, v, out = (t.name for t in (job.q, job.k, job.v, job.out))
         gm = ", ".join(f"GM_ADDR {n}" for n in self._gm_args())
+        bias = job.bias.name if job.bias is not None else None
+        # the bias: its rows of the chunk in (a queue of T), one row widened at a time
+        bias_init = [
+            "  GlobalTensor<T> gb;",
+            f"  gb.SetGlobalBuffer((__gm__ T*){bias});",
+            "  TQue<TPosition::VECIN, 1> qb;",
+            "  TBuf<TPosition::VECCALC> widenBuf;",
+            "  pipe.InitBuffer(qb, 1, C * P * sizeof(T));",
+            "  pipe.InitBuffer(widenBuf, P * sizeof(float));",
+            "  LocalTensor<float> widened = widenBuf.Get<float>();",
+        ]
+        bias_in = [
+            "      LocalTensor<T> b = qb.AllocTensor<T>();",
+            "      DataCopyPad(b, gb[(hb * S + r0 + c) * L], Block<T>(n, L, L, P, true), "
+            "DataCopyPadExtParams<T>{false, 0, 0, 0});",
+            "      qb.EnQue(b);",
+            "      b = qb.DeQue<T>();",
+        ]
+        bias_row = [
+            "        Cast(widened, b[r * P], RoundMode::CAST_NONE, L);",
+            "        Add(row, row, widened, L);",
+        ]
+        bias_item = ["    const uint64_t hb = h / t.biasDiv % t.biasMod;  // the bias's matrix"]
+        if bias is None:
+            bias_init = bias_in = bias_row = bias_item = []
         return "\n".join(
             [
                 "// Generated from the tile DSL: softmax(q @ k^T * scale) @ v, the two matmuls on",
@@ -111,10 +174,12 @@ class AttentionLowering(Lowering):
                 "  pipe.InitBuffer(workBuf, P * sizeof(float));",
                 "  pipe.InitBuffer(redBuf, C * SLOT * sizeof(float));",
                 "  LocalTensor<float> work = workBuf.Get<float>(), red = redBuf.Get<float>();",
+                *bias_init,
                 "  const uint32_t blocks = (S + R - 1) / R;",
                 "  for (uint32_t item = aiv; item < t.heads * blocks; item += aivs) {",
                 "    const uint32_t h = item / blocks, r0 = item % blocks * R, rows = S - r0 < R ? S - r0 : R;",
                 "    const uint64_t kv = h / t.group;  // the shared key / value matrix",
+                *bias_item,
                 "    qk.SetTensorA(gq[(static_cast<uint64_t>(h) * S + r0) * D]);",
                 "    qk.SetTensorB(gk[kv * L * D], true);",
                 "    qk.SetTail(rows, L, D);",
@@ -126,9 +191,11 @@ class AttentionLowering(Lowering):
                 "DataCopyPadExtParams<float>{false, 0, 0, 0});",
                 "      qs.EnQue(s);",
                 "      s = qs.DeQue<float>();",
+                *bias_in,
                 "      for (uint32_t r = 0; r < n; ++r) {",
                 "        LocalTensor<float> row = s[r * P];",
                 "        Muls(row, row, t.scale, L);",
+                *bias_row,
                 "        ReduceMax(red[r * SLOT], row, work, L);",
                 "        Adds(row, row, -red.GetValue(r * SLOT), L);",
                 "        Exp(row, row, L);",
@@ -139,6 +206,7 @@ class AttentionLowering(Lowering):
                 "      for (uint32_t r = 0; r < n; ++r) Cast(p[r * P], s[r * P], RoundMode::CAST_RINT, L);",
                 "      qp.EnQue(p);",
                 "      qs.FreeTensor(s);",
+                *(["      qb.FreeTensor(b);"] if bias is not None else []),
                 "      p = qp.DeQue<T>();",
                 "      DataCopyPad(gp[c * L], p, Block<T>(n, L, L, P, false));",
                 "      qp.FreeTensor(p);",
@@ -159,6 +227,7 @@ class AttentionLowering(Lowering):
     def host_source(self) -> str:
         job = self.k.attn
         assert job is not None
+        biased = job.bias is not None
         scale = (
             "1.0f / std::sqrt(static_cast<float>(D))"
             if job.scale is None
@@ -222,10 +291,11 @@ class AttentionLowering(Lowering):
                 "  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
                 "  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
                 "  // UB: a tile of scores (fp32) and of p, one reduction row, a slot a row.",
-                "  const uint64_t fixed = pitch * 4 + 1024;",
+                f"  const uint64_t fixed = pitch * {8 if biased else 4} + 1024;",
+                f"  const uint64_t perRow = pitch * (4 + size{' * 2' if biased else ''}) + 32;",
                 "  uint64_t chunk = CHUNK_ROWS;",
-                "  while (chunk > 1 && fixed + chunk * (pitch * (4 + size) + 32) > ubSize) chunk /= 2;",
-                "  if (fixed + chunk * (pitch * (4 + size) + 32) > ubSize) return ge::GRAPH_FAILED;",
+                "  while (chunk > 1 && fixed + chunk * perRow > ubSize) chunk /= 2;",
+                "  if (fixed + chunk * perRow > ubSize) return ge::GRAPH_FAILED;",
                 "  const matmul_tiling::DataType ab = CubeType(context->GetInputDesc(0)->GetDataType());",
                 "  if (!CubeTiling(platform, tiling.qk, rows, L, D, true, ab, "
                 "matmul_tiling::DataType::DT_FLOAT) ||",
@@ -247,6 +317,7 @@ class AttentionLowering(Lowering):
                 "  tiling.set_pitch(static_cast<uint32_t>(pitch));",
                 "  tiling.set_perAiv(perAiv);",
                 f"  tiling.set_scale({scale});",
+                *(BIAS_HOST if biased else []),
                 "  context->SetBlockDim(static_cast<uint32_t>(groups));",
                 *self.host_end(
                     [

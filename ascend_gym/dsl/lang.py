@@ -701,7 +701,7 @@ class Conv:
 
 @dataclass(eq=False)
 class Attention:
-    """out = softmax(q @ k^T * scale) @ v over the last axis of the scores, per matrix of q
+    """out = softmax(q @ k^T * scale (+ bias)) @ v over the last axis of the scores, per matrix of q
     [..., S, D] (k [..., L, D], v [..., L, Dv]): q's matrix i reads k's and v's matrix
     i // (q's matrices / k's), as torch's expand or repeat_interleave of shared key/value heads
     gives. `scale` None: 1 / sqrt(D), torch's scaled_dot_product_attention default."""
@@ -711,6 +711,7 @@ class Attention:
     k: Tensor
     v: Tensor
     scale: float | None
+    bias: Tensor | None  # added to the scaled scores: [..., S, L], broadcast over q's matrices
     where: str
 
 
@@ -990,19 +991,28 @@ class Kernel:
         self.convolution = Conv(out, x, weight, bias, n, s_, p_, d_, loc)
 
     def attention(
-        self, out: Tensor, q: Tensor, k: Tensor, v: Tensor, scale: float | None = None
+        self,
+        out: Tensor,
+        q: Tensor,
+        k: Tensor,
+        v: Tensor,
+        scale: float | None = None,
+        bias: Tensor | None = None,
     ) -> None:
-        """out = softmax(q @ k^T * scale) @ v, the softmax along the keys: two matmuls on the
+        """out = softmax(q @ k^T * scale (+ bias)) @ v, the softmax along the keys: two matmuls on the
         cube cores with the softmax of each block of scores on the vector cores between them
         (the scores and the probabilities through a GM workspace). `scale` None: 1 / sqrt(D),
         D q's last axis. k and v may hold fewer matrices than q, shared by q's consecutive
-        ones (expanded or repeat_interleave'd key/value heads)."""
+        ones (expanded or repeat_interleave'd key/value heads). `bias`: [..., S, L] added to
+        the scaled scores (a position bias), its batch axes broadcast over q's."""
         loc = _caller()
         if scale is not None and not isinstance(scale, int | float):
             raise DslError(loc, "attention: scale is a number or None (1 / sqrt(D))")
         operands = ((out, True), (q, False), (k, False), (v, False))
+        if bias is not None:
+            operands += ((bias, False),)
         self._one_job(loc, operands, "attention(out, q, k, v)")
-        self.attn = Attention(out, q, k, v, None if scale is None else float(scale), loc)
+        self.attn = Attention(out, q, k, v, None if scale is None else float(scale), bias, loc)
 
     def repeat(self, out: Tensor, x: Tensor, axis: int, times: int, interleave: bool) -> None:
         """out = x repeated `times` times along `axis`: each element in a row (`interleave`,

@@ -397,9 +397,9 @@ def _matmul(
 def _attention(
     name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]
 ) -> Draft | None:
-    """One output softmax(q @ k^T * scale) @ v, the softmax along the keys, of three inputs
-    (key / value heads shared through expand or repeat_interleave): `k.attention`. None where
-    the graph is not that form."""
+    """One output softmax(q @ k^T * scale (+ bias)) @ v, the softmax along the keys, of three
+    inputs (key / value heads shared through expand or repeat_interleave) and a bias input:
+    `k.attention`. None where the graph is not that form."""
     root = _unview(roots[0])
     if len(roots) != 1 or root.op != "matmul":
         return None
@@ -407,22 +407,53 @@ def _attention(
     scores = _softmax_of(_unview(p))
     if scores is None:
         return None
-    mm, scale = _scaled(_unview(scores))
+    scaled, bias = _biased_scores(_unview(scores))
+    mm, scale = _scaled(scaled)
     if mm.op != "matmul":
         return None
-    (q, tq, fq), (k, tk, fk), (v, tv, fv) = (_kv_operand(x) for x in (*mm.args, v_op))
+    q_op, q_scale = _scaled(_unview(mm.args[0]))  # (q * scale) @ k^T
+    if q_scale is not None:
+        scale = q_scale * (1.0 if scale is None else scale)
+    (q, tq, fq), (k, tk, fk), (v, tv, fv) = (_kv_operand(x) for x in (q_op, mm.args[1], v_op))
     if tq or not tk or tv or fq or fk or fv or len({q.name, k.name, v.name}) != 3:
         raise Unsupported("an attention of other than q, k^T and v, inputs as stored")
-    if list(inputs) != [q.name, k.name, v.name]:
-        raise Unsupported("an attention kernel reads q, k and v in that order, only them")
+    order = [q.name, k.name, v.name, *([bias.name] if bias is not None else [])]
+    if list(inputs) != order:
+        raise Unsupported("an attention kernel reads q, k, v (and a bias) in that order, only them")
     batch = root.shape[:-2]
     if tuple(inputs[q.name][:-2]) != batch or not _shared_heads(batch, inputs, k, v):
         raise Unsupported("attention heads shared other than by consecutive query heads")
+    if bias is not None and not _bias_fits(batch, mm.shape[-2:], tuple(inputs[bias.name])):
+        raise Unsupported(
+            f"an attention bias {list(inputs[bias.name])} beside scores {list(mm.shape)}"
+        )
     d = inputs[q.name][-1]
     default = scale is not None and math.isclose(scale, 1 / math.sqrt(d), rel_tol=1e-3)
     operands = ", ".join(var(x.name) for x in (q, k, v))
     operands += "" if default else f", scale={_const(1.0 if scale is None else scale)}"
+    operands += f", bias={var(bias.name)}" if bias is not None else ""
     return _job(name, description, "attention", inputs, outs, operands)
+
+
+def _biased_scores(s: Sym) -> tuple[Sym, Sym | None]:
+    """Scores plus an input (a position bias): the scores and the input; else s, None."""
+    if s.op == "binary" and s.fn == "add":
+        for x, b in (s.args, s.args[::-1]):
+            if _unview(b).op == "input" and not b.meta.get("flat"):
+                return _unview(x), _unview(b)
+    return s, None
+
+
+def _bias_fits(batch: tuple[int, ...], matrix: tuple[int, ...], shape: tuple[int, ...]) -> bool:
+    """A bias the kernel reads as it is: matrices of the scores' shape whose batch axes,
+    right-aligned on q's, are one run of q's axes with ones elsewhere (the host's check)."""
+    if len(shape) < 2 or shape[-2:] != matrix or len(shape) - 2 > len(batch):
+        return False
+    held = (1,) * (len(batch) - len(shape) + 2) + shape[:-2]
+    runs = [i for i, (b, q) in enumerate(zip(held, batch, strict=True)) if b != 1 and q != 1]
+    if any(b not in (1, q) for b, q in zip(held, batch, strict=True)):
+        return False
+    return not runs or all(held[i] == batch[i] for i in range(runs[0], runs[-1] + 1))
 
 
 def _softmax_of(p: Sym) -> Sym | None:

@@ -619,6 +619,12 @@ SHARED_KV = {"q": [2, 4, 16, 32], "k": [2, 2, 24, 32], "v": [2, 2, 24, 32]}
             {"q": [2, 4, 16, 32], "k": [2, 1, 24, 32], "v": [2, 1, 24, 32]},
             "k.attention(out, q, k_, v, scale=0.125)",
         ),
+        # q scaled before the product, a position bias [H, S, L] over the batch
+        (
+            "F.softmax((q * 0.5) @ k.transpose(-2, -1) + b.unsqueeze(0), dim=-1) @ v",
+            {**QKV, "b": [4, 16, 24]},
+            "k.attention(out, q, k_, v, scale=0.5, bias=b)",
+        ),
     ],
 )
 def test_softmax_between_two_matmuls_is_an_attention_program(expr, shapes, line):
@@ -635,7 +641,9 @@ def test_softmax_between_two_matmuls_is_an_attention_program(expr, shapes, line)
             SHARED_KV,
             "other than by repeat_interleave",
         ),
-        ("F.softmax(q @ v.mT, -1) @ k", QKV, "reads q, k and v in that order"),
+        ("F.softmax(q @ v.mT, -1) @ k", QKV, "reads q, k, v"),
+        # a bias along the keys alone is not one of the scores' shape
+        ("F.softmax(q @ k.mT + b, -1) @ v", {**QKV, "b": [24]}, r"an attention bias \[24\]"),
         (
             "F.softmax(k @ q.mT, -1) @ v",
             {"q": [2, 4, 24, 32], "k": [2, 4, 16, 32], "v": [2, 4, 24, 32]},

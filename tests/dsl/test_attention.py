@@ -17,11 +17,11 @@ REFERENCE = """\
 import numpy as np
 
 
-def _attention(q, k, v, scale):
+def _attention(q, k, v, scale, bias=0.0):
     group = q.shape[-3] // k.shape[-3]
     k = np.repeat(k.astype(np.float64), group, axis=-3)
     v = np.repeat(v.astype(np.float64), group, axis=-3)
-    s = q.astype(np.float64) @ np.swapaxes(k, -1, -2) * scale
+    s = q.astype(np.float64) @ np.swapaxes(k, -1, -2) * scale + np.asarray(bias, np.float64)
     p = np.exp(s - s.max(axis=-1, keepdims=True))
     p = (p / p.sum(axis=-1, keepdims=True)).astype(q.dtype)  # rounded for the second matmul
     return (p.astype(np.float64) @ v).astype(q.dtype)
@@ -33,6 +33,10 @@ def attention_gqa(q, k, v):
 
 def attention_scaled(q, k, v):
     return _attention(q, k, v, 0.3)
+
+
+def attention_biased(q, k, v, bias):
+    return _attention(q, k, v, 0.2, bias)
 """
 
 PROGRAM = """\
@@ -42,7 +46,7 @@ k = Kernel("{name}")
 q = k.input("q")
 key = k.input("k")
 v = k.input("v")
-out = k.output("out")
+{bias}out = k.output("out")
 k.attention(out, q, key, v{scale})
 """
 
@@ -56,6 +60,8 @@ ATTENTIONS = {
         ],
     ),
     "attention_scaled": (", scale=0.3", [("float16", [3, 70, 64], [3, 50, 64], 32)]),
+    # a bias [H, S, L] over q [B, H, S, D]: q's matrix h adds the bias's h % H
+    "attention_biased": (", scale=0.2, bias=b", [("float16", [2, 3, 40, 32], [2, 3, 56, 32], 32)]),
 }
 
 
@@ -63,6 +69,8 @@ def attention_spec(name: str) -> OperatorPackage:
     cases = []
     for i, (dtype, q, kv, e) in enumerate(ATTENTIONS[name][1]):
         shapes = {"q": q, "k": kv, "v": [*kv[:-1], e], "out": [*q[:-1], e]}
+        if name == "attention_biased":
+            shapes = {**shapes, "bias": [*q[1:-1], kv[-2]]}
         cases.append({"name": f"c{i}", "dtype": dtype, "shapes": shapes, "bench": i == 0})
     dtypes = sorted({c["dtype"] for c in cases})
     spec = OperatorSpec.model_validate(
@@ -71,7 +79,7 @@ def attention_spec(name: str) -> OperatorPackage:
             "level": 2,
             "category": "attention",
             "description": f"{name}: softmax(q @ k^T * scale) @ v",
-            "inputs": [{"name": n, "dtypes": dtypes} for n in ("q", "k", "v")],
+            "inputs": [{"name": n, "dtypes": dtypes} for n in cases[0]["shapes"] if n != "out"],
             "outputs": [{"name": "out", "dtypes": dtypes}],
             "reference": f"reference:{name}",
             "cases": cases,
@@ -81,7 +89,9 @@ def attention_spec(name: str) -> OperatorPackage:
 
 
 def attention_package(name: str) -> OperatorPackage:
-    return build(attention_spec(name), PROGRAM.format(name=name, scale=ATTENTIONS[name][0]))
+    bias = 'b = k.input("bias")\n' if name == "attention_biased" else ""
+    program = PROGRAM.format(name=name, scale=ATTENTIONS[name][0], bias=bias)
+    return build(attention_spec(name), program)
 
 
 def test_attention_lowers_to_two_matmuls_and_a_softmax_between():
@@ -95,13 +105,18 @@ def test_attention_lowers_to_two_matmuls_and_a_softmax_between():
         "set_scale(0.3f)"
         in attention_package("attention_scaled").files["op_host/attention_scaled.cpp"]
     )
+    biased = attention_package("attention_biased")
+    assert "Add(row, row, widened, L);" in biased.kernel_source
+    assert "h / t.biasDiv % t.biasMod" in biased.kernel_source
 
 
 def test_attention_refuses_operands_other_than_the_specs_three():
-    with pytest.raises(DslError, match="inputs q, k, v in order"):
+    with pytest.raises(DslError, match=r"inputs q, k, v\(, bias\) in order"):
         build(
             attention_spec("attention_gqa"),
-            PROGRAM.format(name="attention_gqa", scale="").replace("q, key, v", "q, v, key"),
+            PROGRAM.format(name="attention_gqa", scale="", bias="").replace(
+                "q, key, v", "q, v, key"
+            ),
         )
 
 
