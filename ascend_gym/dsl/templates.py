@@ -415,7 +415,9 @@ def _attention(
     if q_scale is not None:
         scale = q_scale * (1.0 if scale is None else scale)
     (q, tq, fq), (k, tk, fk), (v, tv, fv) = (_kv_operand(x) for x in (q_op, mm.args[1], v_op))
-    if tq or not tk or tv or fq or fk or fv or len({q.name, k.name, v.name}) != 3:
+    if fq or fk or fv:
+        raise Unsupported("an attention of inputs viewed into other matrices (blocks of rows)")
+    if tq or not tk or tv or len({q.name, k.name, v.name}) != 3:
         raise Unsupported("an attention of other than q, k^T and v, inputs as stored")
     order = [q.name, k.name, v.name, *([bias.name] if bias is not None else [])]
     if list(inputs) != order:

@@ -642,6 +642,13 @@ def test_softmax_between_two_matmuls_is_an_attention_program(expr, shapes, line)
             "other than by repeat_interleave",
         ),
         ("F.softmax(q @ v.mT, -1) @ k", QKV, "reads q, k, v"),
+        # block-local attention: the sequence split into blocks by a view
+        (
+            "(F.softmax(q.view(2, 4, 2, 8, 32) @ k.view(2, 4, 2, 8, 32).mT, -1)"
+            " @ v.view(2, 4, 2, 8, 32)).view(2, 4, 16, 32)",
+            {"q": [2, 4, 16, 32], "k": [2, 4, 16, 32], "v": [2, 4, 16, 32]},
+            "viewed into other matrices",
+        ),
         # a bias along the keys alone is not one of the scores' shape
         ("F.softmax(q @ k.mT + b, -1) @ v", {**QKV, "b": [24]}, r"an attention bias \[24\]"),
         (
