@@ -1678,7 +1678,8 @@ class _Model:
 
 
 class _Dropout(_Model):
-    """nn.Dropout: a module is in training until eval(), so only p = 0 is the identity."""
+    """nn.Dropout: only p = 0 is the identity here (a module trains until eval(), which the
+    stand-in does not pass on to the modules it holds)."""
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         self.p = p

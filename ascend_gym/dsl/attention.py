@@ -25,25 +25,29 @@ ATTENTION_DTYPES = ("float16", "bfloat16")
 
 
 # The host's reading of a bias [..., S, L]: its batch axes, right-aligned on q's, hold one run of
-# q's axes (ones elsewhere), so q's matrix h takes the bias's h / biasDiv % biasMod
+# q's axes (ones elsewhere), so q's matrix h takes the bias's h / biasDiv % biasMod (biasMod 0:
+# an optional bias the case leaves out, added nowhere)
 BIAS_HOST = [
-    "  const gert::Shape& bs = context->GetInputShape(3)->GetStorageShape();",
-    "  const size_t nb = bs.GetDimNum();",
-    "  if (nb < 2 || nb > nq || bs.GetDim(nb - 2) != S || bs.GetDim(nb - 1) != L) "
+    "  uint64_t biasDiv = 1, biasMod = 0;  // 0: no bias (an optional one left out)",
+    "  if (context->GetInputShape(3) != nullptr) {",
+    "    const gert::Shape& bs = context->GetInputShape(3)->GetStorageShape();",
+    "    const size_t nb = bs.GetDimNum();",
+    "    if (nb < 2 || nb > nq || bs.GetDim(nb - 2) != S || bs.GetDim(nb - 1) != L) "
     "return ge::GRAPH_FAILED;",
-    "  uint64_t biasDiv = 1, biasMod = 1;",
-    "  bool held = false, done = false;",
-    "  for (size_t i = nq - 2; i-- > 0;) {  // q's batch axes, innermost first",
-    "    const uint64_t qd = q.GetDim(i), bd = i + nb >= nq ? bs.GetDim(i + nb - nq) : 1;",
-    "    if (bd != 1 && (bd != qd || done)) return ge::GRAPH_FAILED;",
-    "    if (qd == 1) continue;",
-    "    if (bd == qd) {",
-    "      held = true;",
-    "      biasMod *= qd;",
-    "    } else if (held) {",
-    "      done = true;",
-    "    } else {",
-    "      biasDiv *= qd;",
+    "    biasMod = 1;",
+    "    bool held = false, done = false;",
+    "    for (size_t i = nq - 2; i-- > 0;) {  // q's batch axes, innermost first",
+    "      const uint64_t qd = q.GetDim(i), bd = i + nb >= nq ? bs.GetDim(i + nb - nq) : 1;",
+    "      if (bd != 1 && (bd != qd || done)) return ge::GRAPH_FAILED;",
+    "      if (qd == 1) continue;",
+    "      if (bd == qd) {",
+    "        held = true;",
+    "        biasMod *= qd;",
+    "      } else if (held) {",
+    "        done = true;",
+    "      } else {",
+    "        biasDiv *= qd;",
+    "      }",
     "    }",
     "  }",
     "  tiling.set_biasDiv(static_cast<uint32_t>(biasDiv));",
@@ -117,17 +121,25 @@ class AttentionLowering(Lowering):
             "  LocalTensor<float> widened = widenBuf.Get<float>();",
         ]
         bias_in = [
-            "      LocalTensor<T> b = qb.AllocTensor<T>();",
-            "      DataCopyPad(b, gb[(hb * S + r0 + c) * L], Block<T>(n, L, L, P, true), "
+            "      LocalTensor<T> b;",
+            "      if (t.biasMod != 0) {",
+            "        b = qb.AllocTensor<T>();",
+            "        DataCopyPad(b, gb[(hb * S + r0 + c) * L], Block<T>(n, L, L, P, true), "
             "DataCopyPadExtParams<T>{false, 0, 0, 0});",
-            "      qb.EnQue(b);",
-            "      b = qb.DeQue<T>();",
+            "        qb.EnQue(b);",
+            "        b = qb.DeQue<T>();",
+            "      }",
         ]
         bias_row = [
-            "        Cast(widened, b[r * P], RoundMode::CAST_NONE, L);",
-            "        Add(row, row, widened, L);",
+            "        if (t.biasMod != 0) {",
+            "          Cast(widened, b[r * P], RoundMode::CAST_NONE, L);",
+            "          Add(row, row, widened, L);",
+            "        }",
         ]
-        bias_item = ["    const uint64_t hb = h / t.biasDiv % t.biasMod;  // the bias's matrix"]
+        bias_item = [
+            "    // the bias's matrix (none where the optional bias is left out)",
+            "    const uint64_t hb = t.biasMod != 0 ? h / t.biasDiv % t.biasMod : 0;",
+        ]
         if bias is None:
             bias_init = bias_in = bias_row = bias_item = []
         return "\n".join(
@@ -206,7 +218,7 @@ class AttentionLowering(Lowering):
                 "      for (uint32_t r = 0; r < n; ++r) Cast(p[r * P], s[r * P], RoundMode::CAST_RINT, L);",
                 "      qp.EnQue(p);",
                 "      qs.FreeTensor(s);",
-                *(["      qb.FreeTensor(b);"] if bias is not None else []),
+                *(["      if (t.biasMod != 0) qb.FreeTensor(b);"] if bias is not None else []),
                 "      p = qp.DeQue<T>();",
                 "      DataCopyPad(gp[c * L], p, Block<T>(n, L, L, P, false));",
                 "      qp.FreeTensor(p);",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import keyword
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ascend_gym.dsl import lang
@@ -249,10 +250,12 @@ def draft(
     dtypes: set[str],
     native: bool = False,
     mixed: bool = False,
+    absent: Collection[str] = (),
 ) -> Draft:
     """A DSL program for one traced case (outputs' shapes as the spec gives them, or None).
     `native` computes element-wise loops in the tensors' dtype even where fp32 would be safer;
-    `mixed`: the tensors differ in dtype (each loaded and cast up on its own)."""
+    `mixed`: the tensors differ in dtype (each loaded and cast up on its own); `absent`: the
+    case's optional inputs left out (the reference took None)."""
     if mixed:
         dtypes = {*dtypes, MIXED}
     out_names = list(outputs)
@@ -264,7 +267,7 @@ def draft(
             raise Unsupported(f"output {o} has shape {list(want)}, the reference {list(r.shape)}")
     nodes = _nodes(roots)
     if any(s.op in ("matmul", "transpose", "permute") for s in nodes):
-        return _matmul(name, description, inputs, out_names, roots, attrs)
+        return _matmul(name, description, inputs, out_names, roots, attrs, absent)
     if any(s.op in ("fill", "write") for s in nodes):
         return _places(name, description, inputs, out_names, roots)
     if any(s.op == "repeat" for s in nodes):
@@ -375,11 +378,12 @@ def _matmul(
     outs: list[str],
     roots: list[Sym],
     attrs: list[str],
+    absent: Collection[str] = (),
 ) -> Draft:
     """One output that is a matrix product of two inputs, each as stored or with its last two
     axes swapped: the cube's Matmul (batch axes walked; an operand without them shared); with
     element-wise work on the product, its epilogue."""
-    if (attention := _attention(name, description, inputs, outs, roots)) is not None:
+    if (attention := _attention(name, description, inputs, outs, roots, absent)) is not None:
         return attention
     root, bias = _biased(_unview(roots[0]))
     if len(roots) != 1 or root.op != "matmul":
@@ -395,10 +399,16 @@ def _matmul(
 
 
 def _attention(
-    name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]
+    name: str,
+    description: str,
+    inputs: dict,
+    outs: list[str],
+    roots: list[Sym],
+    absent: Collection[str],
 ) -> Draft | None:
     """One output softmax(q @ k^T * scale (+ bias)) @ v, the softmax along the keys, of three
-    inputs (key / value heads shared through expand or repeat_interleave) and a bias input:
+    inputs (key / value heads shared through expand or repeat_interleave) and a bias input
+    (an optional one absent in this case: the same program, which adds nothing without it):
     `k.attention`. None where the graph is not that form."""
     root = _unview(roots[0])
     if len(roots) != 1 or root.op != "matmul":
@@ -420,12 +430,19 @@ def _attention(
     if tq or not tk or tv or len({q.name, k.name, v.name}) != 3:
         raise Unsupported("an attention of other than q, k^T and v, inputs as stored")
     order = [q.name, k.name, v.name, *([bias.name] if bias is not None else [])]
-    if list(inputs) != order:
+    optional = [n for n in inputs if n in absent]
+    if bias is None and len(optional) == 1 and list(inputs) == [*order, *optional]:
+        bias = Sym("input", (), name=optional[0])  # the bias this case leaves out
+    elif list(inputs) != order:
         raise Unsupported("an attention kernel reads q, k, v (and a bias) in that order, only them")
     batch = root.shape[:-2]
     if tuple(inputs[q.name][:-2]) != batch or not _shared_heads(batch, inputs, k, v):
         raise Unsupported("attention heads shared other than by consecutive query heads")
-    if bias is not None and not _bias_fits(batch, mm.shape[-2:], tuple(inputs[bias.name])):
+    if (
+        bias is not None
+        and bias.name not in absent
+        and not _bias_fits(batch, mm.shape[-2:], tuple(inputs[bias.name]))
+    ):
         raise Unsupported(
             f"an attention bias {list(inputs[bias.name])} beside scores {list(mm.shape)}"
         )

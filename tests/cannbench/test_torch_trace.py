@@ -632,6 +632,40 @@ def test_softmax_between_two_matmuls_is_an_attention_program(expr, shapes, line)
     assert line in source, source
 
 
+def test_an_optional_bias_absent_in_some_cases_keeps_one_attention_program():
+    golden = (
+        "import torch.nn.functional as F\n\n\n"
+        "def g(q, k, v, b=None):\n"
+        "    s = q @ k.transpose(-2, -1) * 0.5\n"
+        "    if b is not None:\n"
+        "        s = s + b\n"
+        "    return F.softmax(s, dim=-1) @ v\n"
+    )
+    shapes = {"q": [2, 4, 16, 32], "k": [2, 4, 24, 32], "v": [2, 4, 24, 32]}
+    spec = OperatorSpec.model_validate(
+        {
+            "name": "g",
+            "op_type": "G",
+            "inputs": [{"name": n, "dtypes": ["float16"]} for n in ("q", "k", "v", "b")],
+            "outputs": [{"name": "out", "dtypes": ["float16"]}],
+            "cases": [
+                {"name": "c0", "dtype": "float16", "shapes": {**shapes, "b": [4, 16, 24]}},
+                {
+                    "name": "c1",
+                    "dtype": "float16",
+                    "shapes": shapes,
+                    "absent": ["b"],
+                    "bench": True,
+                },
+            ],
+            "reference": "golden:g",
+            "reference_kind": "torch",
+        }
+    )
+    source = offline_draft(OperatorPackage(spec=spec, files={"golden.py": golden})).source
+    assert "k.attention(out, q, k_, v, scale=0.5, bias=b)" in source, source
+
+
 @pytest.mark.parametrize(
     ("expr", "shapes", "why"),
     [

@@ -35,8 +35,8 @@ def attention_scaled(q, k, v):
     return _attention(q, k, v, 0.3)
 
 
-def attention_biased(q, k, v, bias):
-    return _attention(q, k, v, 0.2, bias)
+def attention_biased(q, k, v, bias=None):
+    return _attention(q, k, v, 0.2, 0.0 if bias is None else bias)
 """
 
 PROGRAM = """\
@@ -61,7 +61,14 @@ ATTENTIONS = {
     ),
     "attention_scaled": (", scale=0.3", [("float16", [3, 70, 64], [3, 50, 64], 32)]),
     # a bias [H, S, L] over q [B, H, S, D]: q's matrix h adds the bias's h % H
-    "attention_biased": (", scale=0.2, bias=b", [("float16", [2, 3, 40, 32], [2, 3, 56, 32], 32)]),
+    # the second case leaves the (optional) bias out: the same kernel adds nothing
+    "attention_biased": (
+        ", scale=0.2, bias=b",
+        [
+            ("float16", [2, 3, 40, 32], [2, 3, 56, 32], 32),
+            ("float16", [1, 2, 24, 16], [1, 2, 40, 16], 16),
+        ],
+    ),
 }
 
 
@@ -69,9 +76,12 @@ def attention_spec(name: str) -> OperatorPackage:
     cases = []
     for i, (dtype, q, kv, e) in enumerate(ATTENTIONS[name][1]):
         shapes = {"q": q, "k": kv, "v": [*kv[:-1], e], "out": [*q[:-1], e]}
-        if name == "attention_biased":
-            shapes = {**shapes, "bias": [*q[1:-1], kv[-2]]}
-        cases.append({"name": f"c{i}", "dtype": dtype, "shapes": shapes, "bench": i == 0})
+        case = {"name": f"c{i}", "dtype": dtype, "shapes": shapes, "bench": i == 0}
+        if name == "attention_biased" and i == 0:
+            shapes["bias"] = [*q[1:-1], kv[-2]]
+        elif name == "attention_biased":
+            case["absent"] = ["bias"]
+        cases.append(case)
     dtypes = sorted({c["dtype"] for c in cases})
     spec = OperatorSpec.model_validate(
         {
@@ -108,6 +118,7 @@ def test_attention_lowers_to_two_matmuls_and_a_softmax_between():
     biased = attention_package("attention_biased")
     assert "Add(row, row, widened, L);" in biased.kernel_source
     assert "h / t.biasDiv % t.biasMod" in biased.kernel_source
+    assert 'this->Input("bias").ParamType(OPTIONAL)' in biased.files["op_host/attention_biased.cpp"]
 
 
 def test_attention_refuses_operands_other_than_the_specs_three():
