@@ -1664,6 +1664,30 @@ MODULES = {
 }
 
 
+class _Model:
+    """torch.nn.Module as a golden subclasses it: calling the model calls its forward."""
+
+    def __init__(self, *a: Any, **k: Any) -> None:
+        pass
+
+    def __call__(self, *a: Any, **k: Any) -> Any:
+        return self.forward(*a, **k)
+
+    def eval(self) -> _Model:
+        return self
+
+
+class _Dropout(_Model):
+    """nn.Dropout: only p = 0 is the identity here (a module trains until eval(), which the
+    stand-in does not pass on to the modules it holds)."""
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        self.p = p
+
+    def forward(self, x: Any) -> Tensor:
+        return _eval_only(x, self.p != 0, "dropout")
+
+
 def shim() -> types.ModuleType:
     """The stand-in `torch` (with `torch.nn.functional`) a golden imports during the trace."""
     torch = types.ModuleType("torch")
@@ -1675,7 +1699,9 @@ def shim() -> types.ModuleType:
     torch.Tensor = Tensor
     functional = types.ModuleType("torch.nn.functional")
     functional.__dict__.update({n: _over_stacks(n, f) for n, f in FUNCTIONS.items()})
-    torch.nn = types.SimpleNamespace(functional=functional, **MODULES)
+    torch.nn = types.SimpleNamespace(
+        functional=functional, Module=_Model, Dropout=_Dropout, **MODULES
+    )
     torch.linalg = types.SimpleNamespace(vector_norm=_vector_norm, norm=_linalg_norm)
     torch.no_grad = lambda: _Nothing()
     return torch

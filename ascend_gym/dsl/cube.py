@@ -20,6 +20,25 @@ CUBE_OUT = ("float16", "bfloat16", "float32")
 BIAS = ("float16", "float32")
 
 
+# The host's map from a tensor's dtype to the Matmul tiling's
+CUBE_TYPE = [
+    "static matmul_tiling::DataType CubeType(ge::DataType t) {",
+    "  if (t == ge::DT_FLOAT16) return matmul_tiling::DataType::DT_FLOAT16;",
+    "  if (t == ge::DT_BF16) return matmul_tiling::DataType::DT_BF16;",
+    "  return matmul_tiling::DataType::DT_FLOAT;",
+    "}",
+]
+
+
+def with_cube_tilings(header: str, structs: str) -> str:
+    """A tiling header with the Matmul API's TCubeTiling fields (`structs`, their lines) last."""
+    header = header.replace(
+        '#include "register/tilingdata_base.h"\n',
+        '#include "register/tilingdata_base.h"\n#include "tiling/tiling_api.h"\n',
+    )
+    return header.replace("END_TILING_DATA_DEF;", f"{structs}\nEND_TILING_DATA_DEF;")
+
+
 class MatmulLowering(Lowering):
     """A kernel of one matmul -> package files (the tiling, kernel and host of the cube form)."""
 
@@ -67,13 +86,9 @@ class MatmulLowering(Lowering):
         ]
 
     def tiling_header(self) -> str:
-        text = super().tiling_header()
-        text = text.replace(
-            '#include "register/tilingdata_base.h"\n',
-            '#include "register/tilingdata_base.h"\n#include "tiling/tiling_api.h"\n',
+        return with_cube_tilings(
+            super().tiling_header(), "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, mm);"
         )
-        cube = "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, mm);"
-        return text.replace("END_TILING_DATA_DEF;", f"{cube}\nEND_TILING_DATA_DEF;")
 
     def kernel_source(self) -> str:
         mm = self.k.mm
@@ -198,11 +213,7 @@ class MatmulLowering(Lowering):
                 f"constexpr bool TRANS_B = {tb};  // B stored [..., N, K]",
                 *self._host_knobs(),
                 "",
-                "static matmul_tiling::DataType CubeType(ge::DataType t) {",
-                "  if (t == ge::DT_FLOAT16) return matmul_tiling::DataType::DT_FLOAT16;",
-                "  if (t == ge::DT_BF16) return matmul_tiling::DataType::DT_BF16;",
-                "  return matmul_tiling::DataType::DT_FLOAT;",
-                "}",
+                *CUBE_TYPE,
                 "",
                 "// Matrices of a tensor [..., rows, cols]: the product of its batch axes.",
                 "static int64_t Batch(const gert::Shape& s) {",

@@ -89,7 +89,18 @@ def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
             for a in spec.outputs
         }
         roots = _trace_case(fn, spec, case, inputs, attrs)
-        d = draft(spec.name, spec.description, inputs, outputs, roots, attrs, dtypes, native, mixed)
+        d = draft(
+            spec.name,
+            spec.description,
+            inputs,
+            outputs,
+            roots,
+            attrs,
+            dtypes,
+            native,
+            mixed,
+            absent=case.absent,
+        )
         drafts[case.name] = d
     sources = {d.source for d in drafts.values()}
     if len(sources) != 1:
@@ -106,7 +117,8 @@ def _trace_case(
     while True:
         values = {a.name: case.attrs.get(a.name, a.default) for a in spec.attrs if a.name in fixed}
         try:
-            return trace(fn, inputs, [a for a in attrs if a not in fixed], values)
+            traced = [a for a in attrs if a not in fixed]
+            return trace(fn, inputs, traced, values, absent=case.absent)
         except AttrCondition as e:
             if e.attr_name in fixed:
                 raise

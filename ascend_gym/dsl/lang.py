@@ -699,6 +699,22 @@ class Conv:
     where: str
 
 
+@dataclass(eq=False)
+class Attention:
+    """out = softmax(q @ k^T * scale (+ bias)) @ v over the last axis of the scores, per matrix of q
+    [..., S, D] (k [..., L, D], v [..., L, Dv]): q's matrix i reads k's and v's matrix
+    i // (q's matrices / k's), as torch's expand or repeat_interleave of shared key/value heads
+    gives. `scale` None: 1 / sqrt(D), torch's scaled_dot_product_attention default."""
+
+    out: Tensor
+    q: Tensor
+    k: Tensor
+    v: Tensor
+    scale: float | None
+    bias: Tensor | None  # added to the scaled scores: [..., S, L], broadcast over q's matrices
+    where: str
+
+
 class Schedule(BaseModel):
     """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
 
@@ -729,6 +745,7 @@ class Kernel:
         self.rep: Repeat | None = None
         self.pooling: Pool | None = None
         self.convolution: Conv | None = None
+        self.attn: Attention | None = None
         self.places: list[Place] = []  # writes into an output filled with one value
         self.banded = False  # a rows loop takes triangles of matrices (triu, tril)
         self.sched = Schedule()
@@ -827,7 +844,7 @@ class Kernel:
         jobs = (
             self.mm if kind != "cube" else None,
             self.swap if kind != "swap" else None,
-            *(self.cat, self.take, self.rep, self.pooling, self.convolution),
+            *(self.cat, self.take, self.rep, self.pooling, self.convolution, self.attn),
         )
         if any(j is not None for j in jobs) or self.slices or self.places:
             raise DslError(
@@ -973,6 +990,30 @@ class Kernel:
         self._one_job(loc, operands, "conv(out, x, weight)")
         self.convolution = Conv(out, x, weight, bias, n, s_, p_, d_, loc)
 
+    def attention(
+        self,
+        out: Tensor,
+        q: Tensor,
+        k: Tensor,
+        v: Tensor,
+        scale: float | None = None,
+        bias: Tensor | None = None,
+    ) -> None:
+        """out = softmax(q @ k^T * scale (+ bias)) @ v, the softmax along the keys: two matmuls on the
+        cube cores with the softmax of each block of scores on the vector cores between them
+        (the scores and the probabilities through a GM workspace). `scale` None: 1 / sqrt(D),
+        D q's last axis. k and v may hold fewer matrices than q, shared by q's consecutive
+        ones (expanded or repeat_interleave'd key/value heads). `bias`: [..., S, L] added to
+        the scaled scores (a position bias), its batch axes broadcast over q's."""
+        loc = _caller()
+        if scale is not None and not isinstance(scale, int | float):
+            raise DslError(loc, "attention: scale is a number or None (1 / sqrt(D))")
+        operands = ((out, True), (q, False), (k, False), (v, False))
+        if bias is not None:
+            operands += ((bias, False),)
+        self._one_job(loc, operands, "attention(out, q, k, v)")
+        self.attn = Attention(out, q, k, v, None if scale is None else float(scale), bias, loc)
+
     def repeat(self, out: Tensor, x: Tensor, axis: int, times: int, interleave: bool) -> None:
         """out = x repeated `times` times along `axis`: each element in a row (`interleave`,
         torch.repeat_interleave) or the whole axis (torch's Tensor.repeat); copies of rows."""
@@ -1028,7 +1069,10 @@ class Kernel:
     ) -> None:
         """A matmul, a transpose, a concat, a repeat, slices or places are the whole kernel: no
         loops beside it."""
-        forms = (self.mm, self.swap, self.cat, self.take, self.rep, self.pooling, self.convolution)
+        forms = (
+            *(self.mm, self.swap, self.cat, self.take, self.rep),
+            *(self.pooling, self.convolution, self.attn),
+        )
         jobs = [j for j in (*forms, self.slices or None, self.places or None) if j is not None]
         if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:
             raise DslError(

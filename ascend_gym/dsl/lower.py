@@ -536,12 +536,14 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         """The OpDef registration: the spec's tensors, dtypes and float attributes."""
         spec = self.spec
         opdef = []
+        optional = {n for c in spec.cases for n in c.absent}
         for kind, args in (("Input", spec.inputs), ("Output", spec.outputs)):
             for a in args:
                 dts = ", ".join(f"ge::{GE_DTYPES[d]}" for d in a.dtypes)
                 fmts = ", ".join("ge::FORMAT_ND" for _ in a.dtypes)
+                param = "OPTIONAL" if a.name in optional else "REQUIRED"
                 opdef.append(
-                    f'    this->{kind}("{a.name}").ParamType(REQUIRED).DataType({{{dts}}})'
+                    f'    this->{kind}("{a.name}").ParamType({param}).DataType({{{dts}}})'
                     f".Format({{{fmts}}});"
                 )
         for a in spec.attrs:

@@ -1,9 +1,10 @@
 """The lowering a DSL kernel takes: its whole-output form (a matmul, with or without an
-epilogue, a transpose, a gather, a pool, a conv, a concat or slices: copies) or, otherwise, the element-wise and reduction lowering of lower.py."""
+epilogue, a transpose, a gather, a pool, a conv, an attention, a concat or slices: copies) or, otherwise, the element-wise and reduction lowering of lower.py."""
 
 from __future__ import annotations
 
 from ascend_core.package import OperatorPackage, OperatorSpec
+from ascend_gym.dsl.attention import AttentionLowering
 from ascend_gym.dsl.concat import CopyLowering, PermuteLowering, PlaceLowering, RepeatLowering
 from ascend_gym.dsl.conv import ConvLowering
 from ascend_gym.dsl.cube import MatmulLowering
@@ -40,6 +41,8 @@ def lower(
         lowering = PoolLowering(kernel, spec)
     elif kernel.convolution is not None:
         lowering = ConvLowering(kernel, spec)
+    elif kernel.attn is not None:
+        lowering = AttentionLowering(kernel, spec)
     elif kernel.cat is not None or kernel.slices:
         lowering = CopyLowering(kernel, spec)
     else:

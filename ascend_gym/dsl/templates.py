@@ -18,6 +18,7 @@ from __future__ import annotations
 import keyword
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ascend_gym.dsl import lang
@@ -64,6 +65,8 @@ SCHEDULES = {
     # an output row a step, the rows of its window queued two deep
     "pool": "buffer_num=2, block_dim=40",
     "conv": "buffer_num=2, block_dim=40",
+    # cube cores (capped by the SoC's AIC count), each serving two AIVs' work items
+    "attention": "block_dim=24",
 }
 
 
@@ -247,10 +250,12 @@ def draft(
     dtypes: set[str],
     native: bool = False,
     mixed: bool = False,
+    absent: Collection[str] = (),
 ) -> Draft:
     """A DSL program for one traced case (outputs' shapes as the spec gives them, or None).
     `native` computes element-wise loops in the tensors' dtype even where fp32 would be safer;
-    `mixed`: the tensors differ in dtype (each loaded and cast up on its own)."""
+    `mixed`: the tensors differ in dtype (each loaded and cast up on its own); `absent`: the
+    case's optional inputs left out (the reference took None)."""
     if mixed:
         dtypes = {*dtypes, MIXED}
     out_names = list(outputs)
@@ -262,7 +267,7 @@ def draft(
             raise Unsupported(f"output {o} has shape {list(want)}, the reference {list(r.shape)}")
     nodes = _nodes(roots)
     if any(s.op in ("matmul", "transpose", "permute") for s in nodes):
-        return _matmul(name, description, inputs, out_names, roots, attrs)
+        return _matmul(name, description, inputs, out_names, roots, attrs, absent)
     if any(s.op in ("fill", "write") for s in nodes):
         return _places(name, description, inputs, out_names, roots)
     if any(s.op == "repeat" for s in nodes):
@@ -373,10 +378,13 @@ def _matmul(
     outs: list[str],
     roots: list[Sym],
     attrs: list[str],
+    absent: Collection[str] = (),
 ) -> Draft:
     """One output that is a matrix product of two inputs, each as stored or with its last two
     axes swapped: the cube's Matmul (batch axes walked; an operand without them shared); with
     element-wise work on the product, its epilogue."""
+    if (attention := _attention(name, description, inputs, outs, roots, absent)) is not None:
+        return attention
     root, bias = _biased(_unview(roots[0]))
     if len(roots) != 1 or root.op != "matmul":
         if not any(s.op == "matmul" for s in _nodes(roots)):
@@ -388,6 +396,143 @@ def _matmul(
     flags = _mm_flags(root, bias)
     a, b = (_operand(x)[0] for x in root.args)
     return _job(name, description, "matmul", inputs, outs, f"{var(a.name)}, {var(b.name)}{flags}")
+
+
+def _attention(
+    name: str,
+    description: str,
+    inputs: dict,
+    outs: list[str],
+    roots: list[Sym],
+    absent: Collection[str],
+) -> Draft | None:
+    """One output softmax(q @ k^T * scale (+ bias)) @ v, the softmax along the keys, of three
+    inputs (key / value heads shared through expand or repeat_interleave) and a bias input
+    (an optional one absent in this case: the same program, which adds nothing without it):
+    `k.attention`. None where the graph is not that form."""
+    root = _unview(roots[0])
+    if len(roots) != 1 or root.op != "matmul":
+        return None
+    p, v_op = root.args
+    scores = _softmax_of(_unview(p))
+    if scores is None:
+        return None
+    scaled, bias = _biased_scores(_unview(scores))
+    mm, scale = _scaled(scaled)
+    if mm.op != "matmul":
+        return None
+    q_op, q_scale = _scaled(_unview(mm.args[0]))  # (q * scale) @ k^T
+    if q_scale is not None:
+        scale = q_scale * (1.0 if scale is None else scale)
+    (q, tq, fq), (k, tk, fk), (v, tv, fv) = (_kv_operand(x) for x in (q_op, mm.args[1], v_op))
+    if fq or fk or fv:
+        raise Unsupported("an attention of inputs viewed into other matrices (blocks of rows)")
+    if tq or not tk or tv or len({q.name, k.name, v.name}) != 3:
+        raise Unsupported("an attention of other than q, k^T and v, inputs as stored")
+    order = [q.name, k.name, v.name, *([bias.name] if bias is not None else [])]
+    optional = [n for n in inputs if n in absent]
+    if bias is None and len(optional) == 1 and list(inputs) == [*order, *optional]:
+        bias = Sym("input", (), name=optional[0])  # the bias this case leaves out
+    elif list(inputs) != order:
+        raise Unsupported("an attention kernel reads q, k, v (and a bias) in that order, only them")
+    batch = root.shape[:-2]
+    if tuple(inputs[q.name][:-2]) != batch or not _shared_heads(batch, inputs, k, v):
+        raise Unsupported("attention heads shared other than by consecutive query heads")
+    if (
+        bias is not None
+        and bias.name not in absent
+        and not _bias_fits(batch, mm.shape[-2:], tuple(inputs[bias.name]))
+    ):
+        raise Unsupported(
+            f"an attention bias {list(inputs[bias.name])} beside scores {list(mm.shape)}"
+        )
+    d = inputs[q.name][-1]
+    default = scale is not None and math.isclose(scale, 1 / math.sqrt(d), rel_tol=1e-3)
+    operands = ", ".join(var(x.name) for x in (q, k, v))
+    operands += "" if default else f", scale={_const(1.0 if scale is None else scale)}"
+    operands += f", bias={var(bias.name)}" if bias is not None else ""
+    return _job(name, description, "attention", inputs, outs, operands)
+
+
+def _biased_scores(s: Sym) -> tuple[Sym, Sym | None]:
+    """Scores plus an input (a position bias): the scores and the input; else s, None."""
+    if s.op == "binary" and s.fn == "add":
+        for x, b in (s.args, s.args[::-1]):
+            if _unview(b).op == "input" and not b.meta.get("flat"):
+                return _unview(x), _unview(b)
+    return s, None
+
+
+def _bias_fits(batch: tuple[int, ...], matrix: tuple[int, ...], shape: tuple[int, ...]) -> bool:
+    """A bias the kernel reads as it is: matrices of the scores' shape whose batch axes,
+    right-aligned on q's, are one run of q's axes with ones elsewhere (the host's check)."""
+    if len(shape) < 2 or shape[-2:] != matrix or len(shape) - 2 > len(batch):
+        return False
+    held = (1,) * (len(batch) - len(shape) + 2) + shape[:-2]
+    runs = [i for i, (b, q) in enumerate(zip(held, batch, strict=True)) if b != 1 and q != 1]
+    if any(b not in (1, q) for b, q in zip(held, batch, strict=True)):
+        return False
+    return not runs or all(held[i] == batch[i] for i in range(runs[0], runs[-1] + 1))
+
+
+def _softmax_of(p: Sym) -> Sym | None:
+    """x where p is softmax(x) along the last axis (exp(x - max) / sum, as traced)."""
+    if p.op != "binary" or p.fn != "div":
+        return None
+    e, total = p.args
+    if total.op != "reduce" or total.fn != "sum" or total.args[0] is not e:
+        return None
+    if e.op != "unary" or e.fn != "exp" or e.args[0].op != "binary" or e.args[0].fn != "sub":
+        return None
+    x, top = e.args[0].args
+    last = x.ndim - 1
+    if top.op != "reduce" or top.fn != "max" or top.args[0] is not x:
+        return None
+    return x if top.axis == last and total.axis == last else None
+
+
+def _scaled(s: Sym) -> tuple[Sym, float | None]:
+    """s as a node times (or over) a number: the node and the factor (None: no factor)."""
+    if s.op == "binary" and s.fn in ("mul", "div"):
+        a, b = s.args
+        if b.op == "const" and b.value != 0:
+            return _unview(a), b.value if s.fn == "mul" else 1 / b.value
+        if a.op == "const" and s.fn == "mul":
+            return _unview(b), a.value
+    return s, None
+
+
+def _kv_operand(s: Sym) -> tuple[Sym, bool, bool]:
+    """A matmul operand of an attention as `_operand` gives it, read through one
+    repeat_interleave of a batch axis (shared heads): (input, transposed, reshaped)."""
+    trans = flat = False
+    at = s
+    while at.op in ("view", "transpose"):
+        trans ^= at.op == "transpose"
+        flat = flat or bool(at.meta.get("flat"))
+        at = at.args[0]
+    if at.op != "repeat":
+        return _operand(s)
+    if not at.meta["interleave"] or at.axis >= at.ndim - 2 or at.args[0].op != "input":
+        raise Unsupported("attention heads repeated other than by repeat_interleave of an input")
+    return at.args[0], trans, flat
+
+
+def _shared_heads(batch: tuple[int, ...], inputs: dict, k: Sym, v: Sym) -> bool:
+    """k's and v's matrices serve q's as the kernel reads them, q's matrix h taking theirs
+    h / group: their batch axes are q's up to one axis they hold fewer of (a divisor), with
+    only axes of one after it."""
+    kb, vb = tuple(inputs[k.name][:-2]), tuple(inputs[v.name][:-2])
+    if kb != vb or len(kb) > len(batch):
+        return False
+    kb = (1,) * (len(batch) - len(kb)) + kb
+    diff = [i for i, (a, b) in enumerate(zip(kb, batch, strict=True)) if a != b]
+    if not diff:
+        return True
+    i = diff[0]
+    if batch[i] % kb[i] or any(n != 1 for n in kb[i + 1 :]):
+        return False
+    return kb[i] == 1 or all(n == 1 for n in batch[i + 1 :])
 
 
 def _mm_flags(root: Sym, bias: Sym | None) -> str:

@@ -9,6 +9,7 @@ raises `Unsupported`, and the offline generator reports the operator as out of i
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -729,11 +730,13 @@ def trace(
     inputs: dict[str, tuple[int, ...]],
     attrs: list[str],
     fixed: dict[str, Any] | None = None,
+    absent: Collection[str] = (),
 ) -> list[Sym]:
     """Call the reference on symbolic inputs; returns one graph root per output. `attrs` are
     traced as marked scalars (kernel attributes); `fixed` are passed as the case's values
-    (integers, flags and strings that choose what is computed: an axis, a reduction mode)."""
-    args = [Sym("input", tuple(s), name=n) for n, s in inputs.items()]
+    (integers, flags and strings that choose what is computed: an axis, a reduction mode);
+    `absent` optional inputs are passed as None, as the reference gets them."""
+    args = [None if n in absent else Sym("input", tuple(s), name=n) for n, s in inputs.items()]
     kwargs = {**(fixed or {}), **{a: attr_value(a, i) for i, a in enumerate(attrs)}}
     with np.errstate(all="ignore"):
         try:

@@ -7,7 +7,7 @@ gathers along the last axis, index reductions, running products, pooling of a pl
 windows, einsum, norms over trailing axes, any/all into bool outputs (with and without dim),
 convolutions (conv1d / conv2d: groups, stride, padding, dilation, bias), cross_entropy with class
 probabilities or label smoothing, var / std / logsumexp along a middle axis, nll_loss and cross_entropy with class weights
-and ignore_index (their mean too), instance_norm, each generated, compiled and run on every case
+and ignore_index (their mean too), instance_norm, attention (two matmuls and a softmax), each generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -99,6 +99,8 @@ SLOW_TASKS = {
     "level2/nll_loss_weighted": 2,  # class weights (a shared row, one-hot picked), ignore_index
     "level2/instance_norm_affine": 2,  # F.instance_norm: rows of H x W, a channel weight and bias
     "level2/loss_weighted_mean": 2,  # their mean: sum(w[t] * l) / sum(w[t]), a total with a count
+    "level2/attention_gqa": 2,  # softmax(q @ k^T / sqrt(E)) @ v, repeat_interleave'd k / v heads
+    "level2/attention_scaled": 2,  # einsum, a fixed scale, expand'ed k / v, nn.Module and Dropout(0)
 }
 
 

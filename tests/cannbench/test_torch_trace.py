@@ -588,6 +588,121 @@ def test_matmuls_beyond_a_plain_product_are_unsupported(expr, shapes, why):
         offline_draft(_golden(expr, {}, shapes, "float16"))
 
 
+QKV = {"q": [2, 4, 16, 32], "k": [2, 4, 24, 32], "v": [2, 4, 24, 32]}
+SHARED_KV = {"q": [2, 4, 16, 32], "k": [2, 2, 24, 32], "v": [2, 2, 24, 32]}
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "line"),
+    [
+        # torch's default scale 1 / sqrt(E): the host's, from the shapes
+        (
+            "F.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1) @ v",
+            QKV,
+            "k.attention(out, q, k_, v)",
+        ),
+        (
+            "torch.einsum('bhsk,bhkd->bhsd', torch.einsum('bhsd,bhkd->bhsk', q, k).mul(0.5)"
+            ".softmax(-1), v)",
+            QKV,
+            "k.attention(out, q, k_, v, scale=0.5)",
+        ),
+        (
+            "torch.matmul(torch.softmax(torch.matmul(q, k.repeat_interleave(2, dim=1).mT), -1),"
+            " v.repeat_interleave(2, 1))",
+            SHARED_KV,
+            "k.attention(out, q, k_, v, scale=1.0)",
+        ),
+        (
+            "F.softmax(q @ k.expand(-1, 4, -1, -1).transpose(2, 3) * 0.125, -1)"
+            " @ v.expand(-1, 4, -1, -1)",
+            {"q": [2, 4, 16, 32], "k": [2, 1, 24, 32], "v": [2, 1, 24, 32]},
+            "k.attention(out, q, k_, v, scale=0.125)",
+        ),
+        # q scaled before the product, a position bias [H, S, L] over the batch
+        (
+            "F.softmax((q * 0.5) @ k.transpose(-2, -1) + b.unsqueeze(0), dim=-1) @ v",
+            {**QKV, "b": [4, 16, 24]},
+            "k.attention(out, q, k_, v, scale=0.5, bias=b)",
+        ),
+    ],
+)
+def test_softmax_between_two_matmuls_is_an_attention_program(expr, shapes, line):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert line in source, source
+
+
+def test_an_optional_bias_absent_in_some_cases_keeps_one_attention_program():
+    golden = (
+        "import torch.nn.functional as F\n\n\n"
+        "def g(q, k, v, b=None):\n"
+        "    s = q @ k.transpose(-2, -1) * 0.5\n"
+        "    if b is not None:\n"
+        "        s = s + b\n"
+        "    return F.softmax(s, dim=-1) @ v\n"
+    )
+    shapes = {"q": [2, 4, 16, 32], "k": [2, 4, 24, 32], "v": [2, 4, 24, 32]}
+    spec = OperatorSpec.model_validate(
+        {
+            "name": "g",
+            "op_type": "G",
+            "inputs": [{"name": n, "dtypes": ["float16"]} for n in ("q", "k", "v", "b")],
+            "outputs": [{"name": "out", "dtypes": ["float16"]}],
+            "cases": [
+                {"name": "c0", "dtype": "float16", "shapes": {**shapes, "b": [4, 16, 24]}},
+                {
+                    "name": "c1",
+                    "dtype": "float16",
+                    "shapes": shapes,
+                    "absent": ["b"],
+                    "bench": True,
+                },
+            ],
+            "reference": "golden:g",
+            "reference_kind": "torch",
+        }
+    )
+    source = offline_draft(OperatorPackage(spec=spec, files={"golden.py": golden})).source
+    assert "k.attention(out, q, k_, v, scale=0.5, bias=b)" in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "why"),
+    [
+        # tiled heads (Tensor.repeat): q's head h would read k's h % 2, not h / 2
+        (
+            "F.softmax(q @ k.repeat(1, 2, 1, 1).mT, -1) @ v.repeat(1, 2, 1, 1)",
+            SHARED_KV,
+            "other than by repeat_interleave",
+        ),
+        ("F.softmax(q @ v.mT, -1) @ k", QKV, "reads q, k, v"),
+        # block-local attention: the sequence split into blocks by a view
+        (
+            "(F.softmax(q.view(2, 4, 2, 8, 32) @ k.view(2, 4, 2, 8, 32).mT, -1)"
+            " @ v.view(2, 4, 2, 8, 32)).view(2, 4, 16, 32)",
+            {"q": [2, 4, 16, 32], "k": [2, 4, 16, 32], "v": [2, 4, 16, 32]},
+            "viewed into other matrices",
+        ),
+        # a bias along the keys alone is not one of the scores' shape
+        ("F.softmax(q @ k.mT + b, -1) @ v", {**QKV, "b": [24]}, r"an attention bias \[24\]"),
+        (
+            "F.softmax(k @ q.mT, -1) @ v",
+            {"q": [2, 4, 24, 32], "k": [2, 4, 16, 32], "v": [2, 4, 24, 32]},
+            "in that order",
+        ),
+        # a softmax along the queries is not the form: two matmuls
+        (
+            "F.softmax(q @ k.mT, dim=-2).mT @ v",
+            {"q": [2, 4, 24, 32], "k": [2, 4, 24, 32], "v": [2, 4, 24, 32]},
+            "two matmuls in one",
+        ),
+    ],
+)
+def test_attentions_beyond_the_form_are_unsupported(expr, shapes, why):
+    with pytest.raises(sym.Unsupported, match=why):
+        offline_draft(_golden(expr, {}, shapes, "float16"))
+
+
 @pytest.mark.parametrize(
     ("expr", "shape"),
     [
