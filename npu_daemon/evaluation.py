@@ -124,10 +124,7 @@ def evaluate(
         # Uncharged, so it carries neither candidate text nor a traceback: those go to the log.
         log.exception("backend failed on %s", request.request_id)
         result = result.model_copy(
-            update={
-                "status": Status.DAEMON_ERROR,
-                "message": f"the daemon failed on this request ({type(e).__name__}); see its log",
-            }
+            update={"status": Status.DAEMON_ERROR, "message": daemon_fault(e)}
         )
     finally:
         if (
@@ -151,6 +148,18 @@ def evaluate(
     return result.model_copy(
         update={"cost": result.cost.model_copy(update={"worker_s": time.monotonic() - start})}
     )
+
+
+def daemon_fault(e: Exception) -> str:
+    """A DAEMON_ERROR's message: the exception's type, and the cause of a runtime build that
+    failed (our sources' compiler output, no candidate's: an in-process caller such as
+    `corpus run` may have no log to read)."""
+    from npu_daemon.backends.common import build
+
+    said = f"the daemon failed on this request ({type(e).__name__}); see its log"
+    if isinstance(e, build.RuntimeBuildError):
+        said += f": {' '.join(str(e).split())[:600]}"
+    return said
 
 
 def evaluate_alone(backend: Backend, request: EvalRequest) -> EvalResult:

@@ -289,10 +289,40 @@ class Runtime:
         return [*CANDIDATE_LDFLAGS, f"-L{self.root}", "-lascendc_sim", f"-Wl,-rpath,{self.root}"]
 
 
-def _check(cmd: list[str], cwd: Path, what: str) -> None:
-    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"building the simulator {what} failed:\n{done.stderr[-4000:]}")
+class RuntimeBuildError(RuntimeError):
+    """The simulator runtime did not build from our own sources: the daemon's fault, said with the
+    unit and the compiler's last words (no candidate text is among them)."""
+
+
+# A step of ours that fails is run again, this many times at most: its sources are ours and were
+# built before, so a failure is the machine's (a compiler killed by the OOM killer or a stray
+# `kill`, a temporary file gone) until the same diagnostics come twice from a compiler that was
+# not killed (an error in the sources, reported then). The g++ driver reports a killed cc1plus as
+# "Killed signal terminated program cc1plus".
+STEP_ATTEMPTS = 3
+
+
+def _killed(done: subprocess.CompletedProcess[str]) -> bool:
+    return done.returncode < 0 or "signal terminated program" in done.stderr
+
+
+def build_step(cmd: list[str], cwd: Path, what: str) -> None:
+    """One step of a build of ours (the runtime, the guest's precompiled header), run again while
+    it fails otherwise than alike twice."""
+    said: str | None = None
+    attempts = 0
+    while attempts < STEP_ATTEMPTS:
+        attempts += 1
+        done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+        if done.returncode == 0:
+            return
+        if done.stderr == said and not _killed(done):
+            break
+        said = done.stderr
+    cause = "its compiler killed" if _killed(done) else f"exit status {done.returncode}"
+    raise RuntimeBuildError(
+        f"building the simulator {what} failed {attempts} times ({cause}):\n{done.stderr[-4000:]}"
+    )
 
 
 def _build_runtime(tmp: Path, root: Path, wasmtime: Path) -> None:
@@ -365,15 +395,15 @@ def _build_runtime(tmp: Path, root: Path, wasmtime: Path) -> None:
         ),
     ]
     with futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        for done in [pool.submit(_check, cmd, tmp, what) for cmd, what in compiles]:
+        for done in [pool.submit(build_step, cmd, tmp, what) for cmd, what in compiles]:
             done.result()
     library_objects = [str(objects[src]) for src in library]
-    _check(
+    build_step(
         [CXX, *CXXFLAGS, "-shared", *library_objects, "-o", str(tmp / "libascendc_sim.so")],
         tmp,
         "runtime library",
     )
-    _check(
+    build_step(
         [
             CXX,
             *CXXFLAGS,
@@ -416,7 +446,11 @@ def ensure_runtime() -> Runtime:
                 (tmp / "pch").mkdir(parents=True)
                 (tmp / "pch-host").mkdir()
                 shutil.copy2(wasmtime, tmp / wasmtime.name)
-                _build_runtime(tmp, rt.root, wasmtime)
+                try:
+                    _build_runtime(tmp, rt.root, wasmtime)
+                except BaseException:  # no half-built directory outlives a failed build
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    raise
                 (tmp / "ready").write_text(digest)
                 shutil.rmtree(rt.root, ignore_errors=True)
                 os.replace(tmp, rt.root)

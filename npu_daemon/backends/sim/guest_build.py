@@ -120,8 +120,7 @@ def ensure_pch() -> Path:
             header.write_text("\n".join(lines))
             tmp = root / f"guest.pch.tmp{os.getpid()}"
             cmd = [CLANG, *FLAGS, *INCLUDES, *PCH_FLAGS, "-x", "c++-header", str(header)]
-            cmd += ["-o", str(tmp)]
-            subprocess.run(cmd, check=True, capture_output=True)
+            build.build_step([*cmd, "-o", str(tmp)], root, "guest precompiled header")
             os.replace(tmp, pch)
     return pch
 
