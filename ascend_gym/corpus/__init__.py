@@ -577,11 +577,18 @@ def repository_root(source: OpSource) -> Path:
 
 
 def _repository(root: Path, corpus: Path) -> Path:
-    """The nearest directory around `root` holding `.git`, not above `corpus`."""
+    """The nearest directory around `root` holding `.git`, not above `corpus`. Without one (a
+    repository unpacked from an archive), the outermost directory from `corpus` down holding a
+    top-level CMakeLists.txt, so that a directory of several such repositories still evaluates
+    each one's build from its own root; else `corpus`."""
+    above = []
     for d in (root, *root.parents):
-        if (d / ".git").exists() or d == corpus:
+        if (d / ".git").exists():
             return d
-    return corpus
+        above.append(d)
+        if d == corpus:
+            break
+    return next((d for d in reversed(above) if (d / "CMakeLists.txt").is_file()), corpus)
 
 
 def include_roots(source: OpSource, extra: Sequence[str] = ()) -> tuple[Path, ...]:

@@ -51,6 +51,28 @@ def test_the_runner_keeps_the_roots_and_carries_what_is_included_through_them():
     ]
 
 
+def test_a_repository_without_git_in_a_directory_of_several_reads_its_build_from_its_own_root(
+    tmp_path,
+):
+    # A repository unpacked from an archive has no .git: pointed at a directory holding several,
+    # the runner took that directory for the repository, so a build naming its root by
+    # CMAKE_SOURCE_DIR named the wrong one (five cann-ops operators lost their shared tiling
+    # headers so). The outermost directory below it with a top-level CMakeLists.txt is the
+    # repository now.
+    shutil.copytree(REPO, tmp_path / "own_root")
+    top = tmp_path / "own_root" / "CMakeLists.txt"
+    top.write_text(top.read_text().replace("CMAKE_CURRENT_SOURCE_DIR", "CMAKE_SOURCE_DIR"))
+    (tmp_path / "other").mkdir()
+    (source,) = find_ops(tmp_path)
+    assert source.rel == "own_root/kernels/vector/blend_impl"
+    repo = (tmp_path / "own_root").resolve()
+    assert [d.relative_to(repo).as_posix() for d in include_roots(source)] == [
+        "framework/tiling",
+        "framework/extra",
+        "kernels/shared_kernels",
+    ]
+
+
 def _commands(text: str, tmp_path: Path) -> list[str]:
     (tmp_path / "CMakeLists.txt").write_text(text)
     op = tmp_path / "op"
