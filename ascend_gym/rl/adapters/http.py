@@ -22,10 +22,11 @@ from pydantic import BaseModel, ValidationError
 from ascend_gym.rl.reward import PRESETS
 from ascend_gym.rl.service import RewardService
 from npu_daemon.main import is_loopback
+from npu_daemon.service.server import MAX_QUEUE_BYTES
 
 # The request bodies this server holds at once: the daemon's own bound on the requests it holds
 # (--max-queue-bytes), so its clients never make it hold more than every daemon behind it would.
-MAX_BODY_BYTES = 256 << 20
+MAX_BODY_BYTES = MAX_QUEUE_BYTES
 # Seconds a client may pause while sending: a connection that stops mid-request is let go.
 CLIENT_TIMEOUT_S = 60.0
 
@@ -137,9 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         "--insecure", action="store_true", help="allow a non-loopback --host (no authentication)"
     )
     args = ap.parse_args(argv)
-    host = (
-        f"[{args.host}]" if ":" in args.host else args.host
-    )  # an IPv6 address, as a URL spells it
+    # An IPv6 address in brackets, as a URL spells it.
+    host = f"[{args.host}]" if ":" in args.host else args.host
     if not is_loopback(f"tcp://{host}:0") and not args.insecure:
         # Every request is an evaluation charged to this service's run and answers whether a
         # candidate is right: the daemon's rule for a bind beyond loopback (CURVE keys) has no
