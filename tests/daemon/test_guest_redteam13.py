@@ -1,15 +1,19 @@
 """A thirteenth red team of the guest engine (issue 50, docs/trust_boundary.md, "A thirteenth red
-team"): the whole-range reductions' work tensor, a lane count whose reach wraps, the
-sharedTmpBuffer past its API's documented maximum and the RL reward endpoint's connections, each
-asserting the honest outcome against a real daemon.
+team"): the whole-range reductions' work tensor, the sharedTmpBuffer past its API's documented
+maximum and the RL reward endpoint's connections, each asserting the honest outcome against a
+real daemon.
 
-Safe if containment fails: the kernels are level1/add with one more vector call (the wrapped
-count's host loop writes inside the engine's own sandboxed process until it stops); the reward
+Safe if containment fails: the kernels are level1/add with one more vector call; the reward
 endpoint runs in a process of its own bound to 127.0.0.1 with 128 descriptors, and the test opens
 at most 160 connections to it, sends a few hundred bytes and kills it after.
 """
 
 from __future__ import annotations
+
+import resource
+import socket
+import subprocess
+import sys
 
 import pytest
 
@@ -67,3 +71,54 @@ def test_a_sharedtmpbuffer_keeps_its_tail_past_the_apis_maximum(guest):
     )
     result = guest.evaluate(checked(kernel, "tmp-tail"))
     assert result.status is Status.OK, (result.status, result.message)
+
+
+# ---- the RL reward endpoint's connections --------------------------------------------------------
+def answer_line(port: int, timeout_s: float = 10.0) -> bytes:
+    """The status line of a small (malformed: a 400) request to the endpoint, or what happened."""
+    body = b"{}"
+    head = f"POST /get_reward HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n"
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as s:
+            s.sendall(head.encode() + body)
+            return s.recv(4096).split(b"\r\n", 1)[0]
+    except OSError as e:
+        return f"(no answer: {type(e).__name__})".encode()
+
+
+def few_descriptors() -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128))
+
+
+def test_idle_connections_do_not_hold_the_reward_endpoint(daemon):
+    # Each connection to the endpoint was a thread and a descriptor, let go only after a minute
+    # without a byte (and never while a byte a minute arrives): clients that connect and send
+    # nothing held every descriptor, the accept failed, and no other client was answered. The
+    # endpoint now holds at most the daemon's bound of connections (here a quarter of its 128
+    # descriptors) and cuts the one sending its request the longest. Its answer to a malformed
+    # request is a 400, which evaluates nothing.
+    command = [sys.executable, "-m", "ascend_gym.rl.adapters.http", "--port", "0"]
+    command += ["--daemons", daemon.address]
+    server = subprocess.Popen(
+        command, stderr=subprocess.PIPE, text=True, preexec_fn=few_descriptors
+    )
+    idle: list[socket.socket] = []
+    try:
+        port = None
+        for line in server.stderr:
+            if line.startswith("serving /get_reward on"):
+                port = int(line.rsplit(":", 1)[1])
+                break
+        assert port is not None, "the endpoint did not start"
+        assert answer_line(port).startswith(b"HTTP/1.0 400")
+        for _ in range(160):
+            try:
+                idle.append(socket.create_connection(("127.0.0.1", port), timeout=2))
+            except OSError:
+                break  # the server's backlog is full: it accepts no more
+        assert answer_line(port).startswith(b"HTTP/1.0 400")
+    finally:
+        for s in idle:
+            s.close()
+        server.kill()
+        server.wait()
