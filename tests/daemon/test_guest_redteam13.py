@@ -1,7 +1,7 @@
 """A thirteenth red team of the guest engine (issue 50, docs/trust_boundary.md, "A thirteenth red
-team"): the whole-range reductions' work tensor, the sharedTmpBuffer past its API's documented
-maximum and the RL reward endpoint's connections, each asserting the honest outcome against a
-real daemon.
+team"): the whole-range reductions' work tensor, a source lent with isReuseSource, the
+sharedTmpBuffer past its API's documented maximum and the RL reward endpoint's connections, each
+asserting the honest outcome against a real daemon.
 
 Safe if containment fails: the kernels are level1/add with one more vector call; the reward
 endpoint runs in a process of its own bound to 127.0.0.1 with 128 descriptors, and the test opens
@@ -18,6 +18,7 @@ import sys
 import pytest
 
 from ascend_core.protocol import Status
+from ascend_core.suite import resolve
 
 from . import test_guest_boundary as boundary
 from .test_guest_redteam12 import NORM_OPERANDS, add_calling, checked
@@ -51,6 +52,21 @@ def test_what_a_kernel_keeps_in_a_reductions_work_tensor_does_not_survive_it(gue
     # tensor of its own leaves the kernel right (the control).
     result = guest.evaluate(checked(add_reducing_into(work), f"reduce-work-{work[:5]}"))
     assert result.status is status, (result.status, result.message)
+
+
+# ---- isReuseSource: the source as the library's work space -------------------------------------
+def test_a_source_lent_with_isreusesource_is_not_the_kernels_after_the_call(guest):
+    # Sigmoid<float, true> may keep its intermediate values in its source ("whether the source
+    # operand may be modified"); the emulation never wrote it, so a kernel that lends x this way
+    # and then adds x to y was right only here (OK on main). A float source lent so now holds
+    # 0xFF bytes after the call: the float case is a WRONG_ANSWER (half cannot reuse its source).
+    kernel = resolve("level1/add").files["op_kernel/add.cpp"]
+    call = "    Add(zLocal, xLocal, yLocal, (len + alignElems - 1) / alignElems * alignElems);\n"
+    assert call in kernel
+    lend = "    Sigmoid<DTYPE_X, true>(zLocal, xLocal, (len + alignElems - 1) / alignElems * alignElems);\n"
+    result = guest.evaluate(checked(kernel.replace(call, lend + call), "reuse-source"))
+    assert result.status is Status.WRONG_ANSWER, (result.status, result.message)
+    assert "fp32" in result.message, result.message
 
 
 # ---- the sharedTmpBuffer past the API's documented maximum: the kernel's own --------------------
