@@ -12,9 +12,12 @@ served from the daemons' cache, free), so a fault never reaches the trainer as a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from pydantic import BaseModel, ValidationError
@@ -22,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 from ascend_gym.rl.reward import PRESETS
 from ascend_gym.rl.service import RewardService
 from npu_daemon.main import is_loopback
+from npu_daemon.service.inflight import max_connections
 from npu_daemon.service.server import MAX_QUEUE_BYTES
 
 # The request bodies this server holds at once: the daemon's own bound on the requests it holds
@@ -91,7 +95,63 @@ class BodyBudget:
             self._left += n
 
 
-def server(service: RewardService, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
+class Connections:
+    """The connections the server holds, at most `limit` (the daemon's own bound: 256, or a
+    quarter of the descriptor limit). Each is a thread and a descriptor, and one still sending its
+    request may do so for as long as it sends a byte a minute, so clients could hold every
+    descriptor and the server accepted no other. Past the bound the connection that has sent its
+    request the longest is cut (its client may retry); one being scored is never cut, and when
+    all are, the new connection is closed unanswered."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._open: set[socket.socket] = set()
+        self._sending: dict[socket.socket, float] = {}  # -> when accepted
+
+    def admit(self, conn: socket.socket) -> bool:
+        with self._lock:
+            if len(self._open) >= self.limit:
+                if not self._sending:
+                    return False
+                oldest = min(self._sending, key=self._sending.__getitem__)
+                del self._sending[oldest]
+                self._open.discard(oldest)  # its thread ends on the cut and closes it
+                with contextlib.suppress(OSError):
+                    oldest.shutdown(socket.SHUT_RDWR)
+            self._open.add(conn)
+            self._sending[conn] = time.monotonic()
+            return True
+
+    def scoring(self, conn: socket.socket) -> None:
+        with self._lock:
+            self._sending.pop(conn, None)
+
+    def closed(self, conn: socket.socket) -> None:
+        with self._lock:
+            self._open.discard(conn)
+            self._sending.pop(conn, None)
+
+
+class RewardHTTPServer(ThreadingHTTPServer):
+    """A threading HTTP server whose connections are held to `connections`."""
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]):
+        super().__init__(address, handler)
+        self.connections = Connections(max_connections())
+
+    def process_request(self, request: socket.socket, client_address: tuple[str, int]) -> None:
+        if self.connections.admit(request):
+            super().process_request(request, client_address)
+        else:
+            super().shutdown_request(request)
+
+    def shutdown_request(self, request: socket.socket) -> None:
+        self.connections.closed(request)
+        super().shutdown_request(request)
+
+
+def server(service: RewardService, host: str = "127.0.0.1", port: int = 0) -> RewardHTTPServer:
     """A threading HTTP server answering /get_reward (call serve_forever; port 0 picks one)."""
     budget = BodyBudget()
 
@@ -112,7 +172,9 @@ def server(service: RewardService, host: str = "127.0.0.1", port: int = 0) -> Th
                 self.close_connection = True
             else:
                 try:
-                    status, body = answer(service, self.rfile.read(length))
+                    sent = self.rfile.read(length)
+                    self.server.connections.scoring(self.connection)  # type: ignore[attr-defined]
+                    status, body = answer(service, sent)
                 finally:
                     budget.give(length)
             data = json.dumps(body).encode()
@@ -125,7 +187,7 @@ def server(service: RewardService, host: str = "127.0.0.1", port: int = 0) -> Th
         def log_message(self, *_: object) -> None:  # one line per request is noise at RL rates
             pass
 
-    return ThreadingHTTPServer((host, port), Handler)
+    return RewardHTTPServer((host, port), Handler)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,7 +30,8 @@ void BatchNormImpl(const AscendC::LocalTensor<T>& output, const AscendC::LocalTe
                     "%s: originalBLength %u must be positive and S * H (meanVarSize %u) 32 B aligned", api, b, sh);
   ASCENDC_SIM_CHECK(!basicBlock || (b % 8 == 0 && sh % 64 == 0 && sh < 2048), loc,
                     "%s: isBasicBlock takes B a multiple of 8 and S * H a multiple of 64 under 2048", api);
-  CheckTmpMin(api, tmp, BatchNormTmpRange(b, sh, sizeof(T), basicBlock).minValue, "GetBatchNormMaxMinTmpSize", loc);
+  const TmpRange range = BatchNormTmpRange(b, sh, sizeof(T), basicBlock);
+  CheckTmpMin(api, tmp, range.minValue, "GetBatchNormMaxMinTmpSize", loc);
   const uint64_t n = static_cast<uint64_t>(b) * sh;
   CheckElems(api, inputX, n, "inputX", loc);
   CheckElems(api, output, n, "output", loc);
@@ -39,12 +40,12 @@ void BatchNormImpl(const AscendC::LocalTensor<T>& output, const AscendC::LocalTe
   CheckElems(api, outputMean, sh, "outputMean", loc);
   CheckElems(api, outputVariance, sh, "outputVariance", loc);
   const bool b16 = sizeof(T) == 2;
-  AdvSteps(
-      api, 12 + (b16 ? 2 : 0), sizeof(float), n,
-      {Touch(inputX, n, false), Touch(gamm, b, false), Touch(beta, b, false), Scratch(tmp), Touch(output, n, true)},
-      loc);
+  AdvSteps(api, 12 + (b16 ? 2 : 0), sizeof(float), n,
+           {Touch(inputX, n, false), Touch(gamm, b, false), Touch(beta, b, false), Scratch(tmp, range.maxValue),
+            Touch(output, n, true)},
+           loc);
   AdvSteps(api, 3 + (b16 ? 2 : 0), sizeof(float), sh,
-           {Scratch(tmp), Touch(outputMean, sh, true), Touch(outputVariance, sh, true)}, loc);
+           {Scratch(tmp, range.maxValue), Touch(outputMean, sh, true), Touch(outputVariance, sh, true)}, loc);
   const T *x = HostData(inputX), *g = HostData(gamm), *be = HostData(beta);
   const float rec = tiling.firstDimValueBack;
   std::vector<float> in(x, x + n), out(n);  // read before writing: output may be inputX

@@ -32,8 +32,8 @@ void GroupNormImpl(const AscendC::LocalTensor<T>& output, const AscendC::LocalTe
                     "%s: n %u, hw %u positive and c %u = g %u x d %u", api, ns, hw, c, g, d);
   ASCENDC_SIM_CHECK(hwa >= hw && hwa * sizeof(T) % 32 == 0, loc,
                     "%s: hwAlignSize %u must hold hw %u and be 32 B aligned", api, hwa, hw);
-  CheckTmpMin(api, tmp, GroupNormTmpRange(ns, c, hw, g, sizeof(T), isReuseSource).minValue, "GetGroupNormMaxMinTmpSize",
-              loc);
+  const TmpRange range = GroupNormTmpRange(ns, c, hw, g, sizeof(T), isReuseSource);
+  CheckTmpMin(api, tmp, range.minValue, "GetGroupNormMaxMinTmpSize", loc);
   const uint64_t n = static_cast<uint64_t>(ns) * c * hwa, groups = static_cast<uint64_t>(ns) * g;
   CheckElems(api, inputX, n, "inputX", loc);
   CheckElems(api, output, n, "output", loc);
@@ -42,12 +42,12 @@ void GroupNormImpl(const AscendC::LocalTensor<T>& output, const AscendC::LocalTe
   CheckElems(api, outputMean, groups, "outputMean", loc);
   CheckElems(api, outputVariance, groups, "outputVariance", loc);
   const bool b16 = sizeof(T) == 2;
-  AdvSteps(
-      api, 12 + (b16 ? 2 : 0), sizeof(float), n,
-      {Touch(inputX, n, false), Touch(gamma, c, false), Touch(beta, c, false), Scratch(tmp), Touch(output, n, true)},
-      loc);
+  AdvSteps(api, 12 + (b16 ? 2 : 0), sizeof(float), n,
+           {Touch(inputX, n, false), Touch(gamma, c, false), Touch(beta, c, false), Scratch(tmp, range.maxValue),
+            Touch(output, n, true)},
+           loc);
   AdvSteps(api, 3 + (b16 ? 2 : 0), sizeof(float), groups,
-           {Scratch(tmp), Touch(outputMean, groups, true), Touch(outputVariance, groups, true)}, loc);
+           {Scratch(tmp, range.maxValue), Touch(outputMean, groups, true), Touch(outputVariance, groups, true)}, loc);
   const T *x = HostData(inputX), *ga = HostData(gamma), *be = HostData(beta);
   std::vector<float> in(x, x + n);  // read before writing: output may be inputX
   const float factor = tiling.factor;

@@ -48,8 +48,8 @@ void LayerNormGradImpl(const AscendC::LocalTensor<T>& outputPdX, const AscendC::
   ASCENDC_SIM_CHECK(rows > 0 && h * sizeof(T) % 32 == 0 && valid > 0 && valid <= h, loc,
                     "%s: B * S %u positive, hLength %u 32 B aligned, originalHLength %u in (0, hLength]", api, rows, h,
                     valid);
-  CheckTmpMin(api, tmp, LayerNormGradTmpRange(tiling.bLength, tiling.sLength, h, sizeof(T), isReuseSource).minValue,
-              "GetLayerNormGradMaxMinTmpSize", loc);
+  const TmpRange range = LayerNormGradTmpRange(tiling.bLength, tiling.sLength, h, sizeof(T), isReuseSource);
+  CheckTmpMin(api, tmp, range.minValue, "GetLayerNormGradMaxMinTmpSize", loc);
   const uint64_t n = static_cast<uint64_t>(rows) * h;
   CheckElems(api, inputDy, n, "inputDy", loc);
   CheckElems(api, inputX, n, "inputX", loc);
@@ -60,11 +60,11 @@ void LayerNormGradImpl(const AscendC::LocalTensor<T>& outputPdX, const AscendC::
   CheckElems(api, inputGamma, h, "inputGamma", loc);
   const bool b16 = sizeof(T) == 2;
   AdvSteps(api, 25 + (b16 ? 4 : 0), sizeof(float), n,
-           {Touch(inputDy, n, false), Touch(inputX, n, false), Touch(inputGamma, h, false), Scratch(tmp),
-            Touch(outputPdX, n, true), Touch(resForGamma, n, true)},
+           {Touch(inputDy, n, false), Touch(inputX, n, false), Touch(inputGamma, h, false),
+            Scratch(tmp, range.maxValue), Touch(outputPdX, n, true), Touch(resForGamma, n, true)},
            loc);
   AdvSteps(api, 5, sizeof(float), rows,
-           {Touch(inputVariance, rows, false), Touch(inputMean, rows, false), Scratch(tmp)}, loc);
+           {Touch(inputVariance, rows, false), Touch(inputMean, rows, false), Scratch(tmp, range.maxValue)}, loc);
   const float rec = FloatOfBits(tiling.lastDimValueBack), rec2 = FloatOfBits(tiling.lastDimValueBackMulTwo);
   // Every input is read before an output is written: the outputs may share the inputs' space.
   const T *pdy = HostData(inputDy), *px = HostData(inputX), *pg = HostData(inputGamma);

@@ -51,6 +51,19 @@ inline float FasterGelu(float x) {
 }
 }  // namespace math
 
+// isReuseSource lets the library keep its intermediate values in a float source ("whether the
+// source operand may be modified"; half cannot reuse it): what the kernel kept there is not its
+// own after the call, so the source is left holding 0xFF bytes (a NaN), as a sharedTmpBuffer is.
+// A source under the destination holds the result instead.
+template <bool isReuseSource, typename T>
+void LeaveSourceReused(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t count) {
+  if constexpr (isReuseSource && sizeof(T) == 4) {
+    const uint64_t bytes = uint64_t{count} * sizeof(T), s = src.UbAddr(), d = dst.UbAddr();
+    if (s < d + bytes && d < s + bytes) return;
+    std::memset(HostData(src), 0xFF, bytes);  // inside the UB: AdvUnary held src's reach to it
+  }
+}
+
 }  // namespace ascendc_sim
 
 // NAME(dst, src, count) and NAME(dst, src, sharedTmpBuffer, count), templated <T, isReuseSource>.
@@ -60,11 +73,13 @@ inline float FasterGelu(float x) {
   __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount,           \
                               ASCENDC_SIM_LOC) {                                                                       \
     ascendc_sim::AdvUnary(#NAME, STEPS, dst, src, nullptr, calCount, [](float x) { return EXPR; }, loc);               \
+    ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);                                                 \
   }                                                                                                                    \
   template <typename T, bool isReuseSource = false>                                                                    \
   __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                    \
                               const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASCENDC_SIM_LOC) { \
     ascendc_sim::AdvUnary(#NAME, STEPS, dst, src, &sharedTmpBuffer, calCount, [](float x) { return EXPR; }, loc);      \
+    ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);                                                 \
   }                                                                                                                    \
   template <typename T, bool isReuseSource = false, typename R> /* SrcLoc::ThroughAddress */                           \
   __aicore__ inline R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount) {            \

@@ -25,9 +25,12 @@ UbAccess Touch(const AscendC::LocalTensor<T>& t, uint64_t elems, bool write) {
   return {t.UbAddr(), static_cast<uint32_t>(elems * sizeof(T)), write};
 }
 
-// A sharedTmpBuffer the steps write (IssueVector's rule for a scratch access), or nothing.
-inline UbAccess Scratch(const AscendC::LocalTensor<uint8_t>* tmp) {
-  return tmp ? UbAccess{tmp->UbAddr(), tmp->GetLength(), true, 32, true} : UbAccess{0, 0, false};
+// A sharedTmpBuffer the steps write (IssueVector's rule for a scratch access), or nothing. The
+// device writes at most the API's documented maximum (`maxBytes`, its GetXxxMaxMinTmpSize's
+// maxValue: "space past it is not used by the API"), so a buffer larger than that keeps its tail;
+// where an API's maximum is not modelled the whole buffer is taken as written.
+inline UbAccess Scratch(const AscendC::LocalTensor<uint8_t>* tmp, uint32_t maxBytes = UINT32_MAX) {
+  return tmp ? UbAccess{tmp->UbAddr(), std::min(tmp->GetLength(), maxBytes), true, 32, true} : UbAccess{0, 0, false};
 }
 
 }  // namespace ascendc_sim

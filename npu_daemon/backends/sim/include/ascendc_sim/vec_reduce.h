@@ -135,24 +135,47 @@ void GroupReduce(const char* api, Red red, uint32_t width, const AscendC::LocalT
     }
 }
 
-// Whole-range reduction to dst[0] (and the index to dst[1]); `work` is the scratch the hardware uses.
+// Whole-range reduction to dst[0] (and the index to dst[1]); `work` is the space the library keeps
+// its first level in: over more than one repeat, each repeat's sum, or its extreme and the lane
+// index, one after another from work[0], then reduced again into dst. `firstLevelInWork` is false
+// for the A2's count form of ReduceSum, one vcadd summing into ACC_VAL that leaves work alone.
+// The device writes that first level whatever the kernel kept in work and wherever the tensor
+// ends, so the emulation writes it too, over its whole extent (inside the UB): a work tensor is
+// never a place the kernel's own values survive the call, nor is its write cut to what the
+// kernel allotted.
 template <typename T>
 void RangeReduce(const char* api, Red red, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                 const AscendC::LocalTensor<T>& work, const Lanes& l, Stride ss, bool calIndex, const SrcLoc& loc) {
+                 const AscendC::LocalTensor<T>& work, const Lanes& l, Stride ss, bool calIndex, const SrcLoc& loc,
+                 bool firstLevelInWork = true) {
   ss = Blocks<T>(ss);
   const uint32_t outs = calIndex ? 2 : 1;
   ASCENDC_SIM_CHECK(dst.GetSize() >= outs, loc, "%s: the destination needs %u elements", api, outs);
-  const uint32_t workBytes = std::min<uint32_t>(work.GetLength(), (l.repeats * 2 * sizeof(T) + 31) / 32 * 32);
+  const bool writesWork = firstLevelInWork && l.repeats > 1;
+  const uint32_t perRepeat = red == Red::kSum ? 1 : 2;  // a sum, or an extreme and its lane
+  // What the device writes (the documented minimum of a sum's work tensor) is at least accessed,
+  // past a tensor allotted less; what the access held before stays for one allotted enough.
+  const uint32_t written = writesWork ? (l.repeats * perRepeat * sizeof(T) + 31) / 32 * 32 : 0;
+  const uint32_t workBytes =
+      std::max(written, std::min<uint32_t>(work.GetLength(), (l.repeats * 2 * sizeof(T) + 31) / 32 * 32));
   IssueVector(Op::kVecReduce, api, l, {{src.UbAddr(), src.GetSize(), sizeof(T), ss, false}}, sizeof(T), loc,
               {{work.UbAddr(), workBytes, true},
                {dst.UbAddr(), static_cast<uint32_t>(outs * sizeof(T)), true,
                 ResultAlign<T>(red, calIndex ? AscendC::ORDER_VALUE_INDEX : AscendC::ORDER_ONLY_VALUE)}});
   const T* x = ascendc_sim::HostData(src);
   Acc total;
+  std::vector<Acc> level(writesWork ? l.repeats : 0);
   for (uint32_t r = 0; r < l.repeats; ++r) {
     Acc acc;
     ReduceRepeat(l, r, 0, l.perRepeat, x, ss, red, acc);
     if (acc.any) total.Add(red, acc.value, r * l.perRepeat + acc.index);
+    if (writesWork) level[r] = acc;
+  }
+  // Written after every read of src, as the device's second level reads work after its first:
+  // a work tensor over src or dst (the corpus's in-place `ReduceSum(x, x, x, n)`) ends as there.
+  T* w = ascendc_sim::HostData(work);
+  for (uint32_t r = 0; r < level.size(); ++r) {
+    w[r * perRepeat] = static_cast<T>(level[r].value);
+    if (perRepeat == 2) w[r * perRepeat + 1] = IndexBits<T>(level[r].index);
   }
   T* d = ascendc_sim::HostData(dst);
   d[0] = static_cast<T>(total.value);
@@ -258,7 +281,7 @@ __aicore__ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
   const ascendc_sim::Lanes l = isSetMask         ? ascendc_sim::CountLanes<T>(count)
                                : reg.maskCounter ? ascendc_sim::CountLanes<T>(reg.mask[0])
                                                  : ascendc_sim::RegisterMaskLanes<T>(1, loc);
-  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l, {}, false, loc);
+  ascendc_sim::RangeReduce("ReduceSum", ascendc_sim::Red::kSum, dst, src, work, l, {}, false, loc, false);
   // On the A2 the count form is one vcadd whose sum the library reads from ACC_VAL after a V -> S
   // sync and stores with the scalar unit, then syncs S -> V and S -> MTE3 (dav_c220 ReduceSumImpl):
   // a copy out of dst right after it is ordered.

@@ -29,10 +29,13 @@ AscendC::LocalTensor<uint8_t> Tmp(uint32_t addr, uint32_t size) { return Local<u
 
 template <typename T>
 void Math(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTensor<T>& S,
-          const AscendC::LocalTensor<uint8_t>* tmp, int64_t scalar, uint32_t n, const SrcLoc& loc) {
-#define ASCENDC_GUEST_CASE(NAME) \
-  case AdvMath::k##NAME:         \
-    return tmp ? AscendC::NAME(D, S, *tmp, n, loc) : AscendC::NAME(D, S, n, loc);
+          const AscendC::LocalTensor<uint8_t>* tmp, bool reuse, int64_t scalar, uint32_t n, const SrcLoc& loc) {
+#define ASCENDC_GUEST_REUSE(NAME, R) \
+  return tmp ? AscendC::NAME<T, R>(D, S, *tmp, n, loc) : AscendC::NAME<T, R>(D, S, n, loc)
+#define ASCENDC_GUEST_CASE(NAME)                \
+  case AdvMath::k##NAME:                        \
+    if (reuse) ASCENDC_GUEST_REUSE(NAME, true); \
+    ASCENDC_GUEST_REUSE(NAME, false);
   switch (op) {
     ASCENDC_GUEST_CASE(Asin)
     ASCENDC_GUEST_CASE(Sinh)
@@ -61,6 +64,7 @@ void Math(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTens
     ASCENDC_GUEST_CASE(Trunc)
     ASCENDC_GUEST_CASE(Frac)
 #undef ASCENDC_GUEST_CASE
+#undef ASCENDC_GUEST_REUSE
     case AdvMath::kExp:
       // The level is a template argument of the native Exp; its only effect is the step count.
       if (scalar < 0 || scalar > 255) Refuse("Exp", "taylorExpandLevel " + std::to_string(scalar) + " out of range");
@@ -88,14 +92,15 @@ void Math(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTens
   Refuse("a high-level math API", "operation code " + std::to_string(static_cast<int32_t>(op)) + " unknown");
 }
 
+// `flags`: bit 0 a sharedTmpBuffer named, bit 1 isReuseSource (ascendc_guest::kReuseSource).
 void AdvMathImport(const Call& c, int32_t op, int32_t t, uint32_t d, uint32_t dn, uint32_t s, uint32_t sn, uint32_t tmp,
-                   uint32_t tmpn, int32_t hasTmp, int64_t scalar, uint32_t count, int32_t line) {
+                   uint32_t tmpn, int32_t flags, int64_t scalar, uint32_t count, int32_t line) {
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (kFloating<T>) {
       const auto T8 = Tmp(tmp, tmpn);
-      Math<T>(static_cast<AdvMath>(op), Local<T>(d, dn), Local<T>(s, sn), hasTmp ? &T8 : nullptr, scalar, count,
-              c.Loc(line));
+      Math<T>(static_cast<AdvMath>(op), Local<T>(d, dn), Local<T>(s, sn), flags & 1 ? &T8 : nullptr,
+              (flags & ascendc_guest::kReuseSource) != 0, scalar, count, c.Loc(line));
     } else {
       Unsupported("a high-level math API", t);
     }

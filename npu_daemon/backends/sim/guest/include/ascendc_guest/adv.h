@@ -12,7 +12,7 @@ namespace ascendc_guest {
 extern "C" {
 ASCENDC_GUEST_IMPORT(adv_math)
 void adv_math(AdvMath op, Dtype t, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize, uint32_t tmp,
-              uint32_t tmpSize, int32_t hasTmp, int64_t scalar, uint32_t count, int32_t line);
+              uint32_t tmpSize, int32_t flags, int64_t scalar, uint32_t count, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_power)
 void adv_power(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t b, uint32_t bSize,
                uint32_t count, int32_t line);
@@ -64,17 +64,20 @@ namespace AscendC {
 
 // ---- element-wise math ------------------------------------------------------------------------
 
+// adv_math's flags word carries isReuseSource in bit 1 (ascendc_guest::kReuseSource).
 #define ASCENDC_GUEST_ADV_MATH(NAME, CODE)                                                                       \
   template <typename T, bool isReuseSource = false>                                                              \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, ASCENDC_GUEST_LINE) { \
     ascendc_guest::adv_math(ascendc_guest::AdvMath::CODE, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),     \
-                            ASCENDC_GUEST_T(src), ASCENDC_GUEST_NO_TMP, 0, calCount, line);                      \
+                            ASCENDC_GUEST_T(src), 0u, 0u, isReuseSource ? ascendc_guest::kReuseSource : 0, 0,    \
+                            calCount, line);                                                                     \
   }                                                                                                              \
   template <typename T, bool isReuseSource = false>                                                              \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,   \
             const uint32_t calCount, ASCENDC_GUEST_LINE) {                                                       \
     ascendc_guest::adv_math(ascendc_guest::AdvMath::CODE, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),     \
-                            ASCENDC_GUEST_T(src), ASCENDC_GUEST_TMP(sharedTmpBuffer), 0, calCount, line);        \
+                            ASCENDC_GUEST_T(src), sharedTmpBuffer.UbAddr(), sharedTmpBuffer.GetSize(),           \
+                            1 | (isReuseSource ? ascendc_guest::kReuseSource : 0), 0, calCount, line);           \
   }                                                                                                              \
   template <typename T, bool isReuseSource = false, typename R> /* ascendc_guest::kThroughAddress */             \
   R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount) {                        \

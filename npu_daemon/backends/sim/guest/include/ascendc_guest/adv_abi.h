@@ -45,6 +45,9 @@ enum class AdvMath : int32_t {
   kPowScalar,
   kScalarPow,
 };
+// adv_math's flags word: bit 0 a sharedTmpBuffer named, bit 1 isReuseSource (the library may keep
+// its intermediate values in the source).
+constexpr int32_t kReuseSource = 2;
 // The SoftMax family: the emulation's kinds (adv_norm.h SoftMaxImpl).
 enum class AdvSoftMax : int32_t { kSoftMax = 0, kSimple, kLog, kNoStats };
 // The pattern reductions of adv_api/reduce.
