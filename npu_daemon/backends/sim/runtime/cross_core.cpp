@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -251,6 +252,19 @@ uint64_t KnownUpTo(uint32_t snapshot, int block) {  // order + 1 of the last acc
   return it != s.end() && it->first == block ? it->second : 0;
 }
 
+// `core`'s block learns `k` too: its knowledge becomes the union of both, as a new snapshot unless
+// nothing is new to `k`, whose own snapshot (`stored`, where it has one) then serves as it is.
+void Learn(const Core& core, std::map<int, uint64_t> k, std::optional<uint32_t> stored) {
+  const int b = core.Spec().group;
+  bool more = !stored;
+  for (const auto& [block, upTo] : g_snapshots[Knowledge(b)])
+    if (upTo > k[block]) k[block] = upTo, more = true;
+  if (more) g_snapshots.emplace_back(k.begin(), k.end());
+  if (g_current.size() <= static_cast<size_t>(b)) g_current.resize(static_cast<size_t>(b) + 1, 0);
+  g_current[static_cast<size_t>(b)] = more ? static_cast<uint32_t>(g_snapshots.size() - 1) : *stored;
+  gm_epoch::Cut(core.GlobalId());  // its next records carry the new knowledge
+}
+
 // Whether every core of the launch runs at once, so the model can time one core's wait for another's
 // instruction (a launch of more blocks than cores runs them in waves; polling across waves hangs
 // on the device too).
@@ -273,14 +287,10 @@ void Acquire(Core& reader, FlagWrite& w, const SrcLoc& loc) {
     reader.IssueAccesses(wait, loc, "GM flag observed", nullptr, 0);
   }
   const int b = reader.Spec().group;
-  std::map<int, uint64_t> k(g_snapshots[Knowledge(b)].begin(), g_snapshots[Knowledge(b)].end());
-  for (const auto& [block, upTo] : g_snapshots[w.know]) k[block] = std::max(k[block], upTo);
+  std::map<int, uint64_t> k(g_snapshots[w.know].begin(), g_snapshots[w.know].end());
   k[w.block] = std::max(k[w.block], w.order + 1);
-  g_snapshots.emplace_back(k.begin(), k.end());
-  if (g_current.size() <= static_cast<size_t>(b)) g_current.resize(static_cast<size_t>(b) + 1, 0);
-  g_current[static_cast<size_t>(b)] = static_cast<uint32_t>(g_snapshots.size() - 1);
-  gm_epoch::Cut(reader.GlobalId());  // its next records carry the new knowledge
-  gm_epoch::Cut(w.core);             // the writer's later accesses are not part of what was observed
+  Learn(reader, std::move(k), std::nullopt);
+  gm_epoch::Cut(w.core);  // the writer's later accesses are not part of what was observed
   w.shown.erase(std::remove(w.shown.begin(), w.shown.end(), b), w.shown.end());
   w.observed.push_back(b);
   g_observations.push_back(Observation{b, w.block, w.g});
@@ -326,15 +336,7 @@ uint32_t Merge(const std::vector<Mark>& marks) {
 
 void Join(Core& waiter, uint32_t snapshot, uint64_t generation) {
   if (generation != g_generation) return;  // a SyncAll since ordered everything before it
-  const int b = waiter.Spec().group;
-  if (g_current.size() <= static_cast<size_t>(b)) g_current.resize(static_cast<size_t>(b) + 1, 0);
-  std::map<int, uint64_t> k(g_snapshots[snapshot].begin(), g_snapshots[snapshot].end());
-  bool more = false;  // whether the waiter knows anything the barrier does not: then a snapshot of both
-  for (const auto& [block, upTo] : g_snapshots[Knowledge(b)])
-    if (upTo > k[block]) k[block] = upTo, more = true;
-  if (more) g_snapshots.emplace_back(k.begin(), k.end());
-  g_current[static_cast<size_t>(b)] = more ? static_cast<uint32_t>(g_snapshots.size() - 1) : snapshot;
-  gm_epoch::Cut(waiter.GlobalId());  // its next records carry the new knowledge
+  Learn(waiter, std::map<int, uint64_t>(g_snapshots[snapshot].begin(), g_snapshots[snapshot].end()), snapshot);
 }
 
 bool Observed(int reader, int writer, const GmPattern& a, const GmPattern& b) {
