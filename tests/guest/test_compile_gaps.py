@@ -490,3 +490,28 @@ static_assert(TOTAL_L1_SIZE == 512 * 1024 - 128 && TOTAL_L0A_SIZE == 64 * 1024 &
 static_assert(AscendC::TOTAL_L0C_SIZE == 128 * 1024);
 """
     compiles_on_both(source, tmp_path)
+
+
+# A scalar of the device compiler's fp16 builtin type, `__fp16`, of which half is the typedef on the
+# device, passed where Muls takes its tensors' half (the signature asc-devkit declares: a scalar of
+# the tensors' type): the fp16 cases scale z by 2 and by 0.5, so z = x + y still.
+FP16_SCALAR = add_edited(
+    (
+        "constexpr int32_t BUFFER_NUM = 2;\n",
+        'constexpr int32_t BUFFER_NUM = 2;\nstatic_assert(std::is_same_v<half, __fp16>, "__fp16 is half");\n',
+    ),
+    (
+        "    Add(zLocal, xLocal, yLocal, (len + alignElems - 1) / alignElems * alignElems);\n",
+        "    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;\n"
+        "    Add(zLocal, xLocal, yLocal, n);\n"
+        "    if constexpr (std::is_same_v<DTYPE_Z, __fp16>) {\n"
+        "      __fp16 twice = 2.0, halve = 0.5f;\n"
+        "      Muls(zLocal, zLocal, twice, n);\n"
+        "      Muls(zLocal, zLocal, halve, n);\n"
+        "    }\n",
+    ),
+)
+
+
+def test_an_fp16_builtin_scalar_is_the_half_of_the_api_on_both_engines(engines):
+    engines.same(add_with(FP16_SCALAR))

@@ -125,6 +125,9 @@ struct half {
 // The device compiler's bf16 builtin type, of which bfloat16_t is the typedef on the device (as the
 // native engine spells it): kernels test `std::is_same_v<T, __bf16>` for their bf16 path.
 #define __bf16 bfloat16_t
+// Likewise its fp16 builtin type, of which half is the typedef on the device (clang's own __fp16
+// is a storage type with no arithmetic): a kernel's scalar `__fp16` is the half of its tensors.
+#define __fp16 half
 using float16_t = half;  // the AscendC spellings some kernels use
 using float32_t = float;
 struct bfloat16_t {

@@ -77,6 +77,9 @@ struct bfloat16_t {
 // The device compiler's bf16 builtin type, of which bfloat16_t is the typedef on the device:
 // kernels test `std::is_same_v<T, __bf16>` for their bf16 path.
 #define __bf16 bfloat16_t
+// Likewise its fp16 builtin type, of which half is the typedef on the device: a kernel may declare a
+// scalar `__fp16` and pass it where the API takes the half of its tensors (Muls, Adds, Duplicate).
+#define __fp16 half
 // fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t and hifloat8_t: the one-byte floats of Ascend 950.
 #include "ascendc_sim/fp8.h"
 
