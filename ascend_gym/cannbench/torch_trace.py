@@ -36,6 +36,12 @@ class DType:
     def is_floating_point(self) -> bool:
         return "float" in self.name
 
+    def __eq__(self, other: object) -> bool:  # `mask.dtype == torch.bool`
+        return isinstance(other, DType) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
 
 def _sym(x: Any) -> Any:
     if isinstance(x, Stacked):
@@ -107,7 +113,7 @@ class Tensor:
     def to(self, *a: Any, **k: Any) -> Tensor:
         names = [d.name for d in [*a, k.get("dtype")] if isinstance(d, DType)]
         if "bool" in names:
-            raise Unsupported("a conversion to bool (a mask as a value)")
+            return Tensor(_truth_of(self.sym))
         if any(n in INTEGERS for n in names):
             return self._truncated()
         if any(n in FP32_UP for n in names):
@@ -123,6 +129,15 @@ class Tensor:
         return self._truncated()
 
     int = short = char = byte = long
+
+    def bool(self) -> Tensor:
+        return Tensor(_truth_of(self.sym))
+
+    def __float__(self) -> float:
+        """float() of a tensor made from a number (torch.tensor(x).sqrt()): that number."""
+        if self.sym.op != "const":
+            raise Unsupported("float() of a tensor read back")
+        return float(self.sym.value)
 
     def type_as(self, other: Any) -> Tensor:
         return self
@@ -232,6 +247,19 @@ Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[me
 Tensor.__invert__ = lambda self: _logical_not(self)  # type: ignore[attr-defined]
 # copy.deepcopy of a tensor: a new tensor of the same values (as clone)
 Tensor.__deepcopy__ = lambda self, memo: Tensor(self.sym)  # type: ignore[attr-defined]
+
+
+def _truth_of(x: Sym) -> Sym:
+    """A tensor as torch reads it as bool (a mask): a comparison as it is, else `!= 0`."""
+    return x if x.op == "compare" else sym.compare("ne", x, sym.lift(0.0))
+
+
+def _fill_value(value: Any) -> Sym:
+    """masked_fill's / where's number: an infinity too (a score masked out, `-inf`), which the
+    attention form reads as masking and every other template refuses as a constant."""
+    if isinstance(value, float) and math.isinf(value):
+        return Sym("const", (), value=value)
+    return _lift(value)
 
 
 def _logical_not(x: Any) -> Tensor:
@@ -564,7 +592,9 @@ def _truth(fn: str) -> Callable[..., Tensor]:
 
 def _tensor(value: Any, *a: Any, **k: Any) -> Any:
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return value  # a scalar made a tensor: the same constant (or attribute)
+        # a scalar made a tensor: the same constant (or attribute), with tensor methods
+        # (`torch.tensor(1.0 / d).sqrt()` folds to a number)
+        return Tensor(sym.lift(value))
     raise Unsupported("torch.tensor of data")
 
 
@@ -594,7 +624,7 @@ def _silu(x: Any, *a: Any, **k: Any) -> Tensor:
 
 
 def _where(c: Any, a: Any, b: Any) -> Tensor:
-    return Tensor(sym.where(_lift(c), _lift(a), _lift(b)))
+    return Tensor(sym.where(_truth_of(_lift(c)), _fill_value(a), _fill_value(b)))
 
 
 def _rsqrt(x: Any, *a: Any, **k: Any) -> Tensor:
@@ -734,6 +764,44 @@ def _softmax(x: Any, dim: Any = None, *a: Any, dtype: Any = None, **k: Any) -> T
     v, d = _lift(x), _dim(-1 if dim is None else dim)
     e = _u("exp", _b("sub", v, sym.reduce("max", v, d, True, {})))
     return Tensor(_b("div", e, sym.reduce("sum", e, d, True, {})))
+
+
+def _sdpa(
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: Any = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """F.scaled_dot_product_attention as PyTorch documents it: the scores scaled (1 / sqrt(E) by
+    default), a bool `attn_mask` keeping its True lanes and `is_causal` the lower triangle
+    (row i the keys j <= i) by -inf, a float `attn_mask` added, the key / value heads
+    repeat_interleave'd with `enable_gqa`, softmax along the keys, then @ value. With a mask, a
+    row masked whole is 0, as torch's CPU kernels give it (their `_safe_softmax`), not NaN."""
+    if dropout_p:
+        raise Unsupported("scaled_dot_product_attention with dropout (random)")
+    q, k, v = _lift(query), _lift(key), _lift(value)
+    if enable_gqa:
+        k = _lift(_repeat_interleave(Tensor(k), q.shape[-3] // k.shape[-3], -3))
+        v = _lift(_repeat_interleave(Tensor(v), q.shape[-3] // v.shape[-3], -3))
+    factor = 1 / math.sqrt(q.shape[-1]) if scale is None else scale
+    scores = _b("mul", sym.matmul(q, sym.transpose(k)), factor)
+    off = Sym("const", (), value=-math.inf)
+    if is_causal:
+        keep = sym.band(sym.fill((q.shape[-2], k.shape[-2]), 1.0), "tril", 0)
+        scores = sym.where(sym.compare("eq", keep, sym.lift(0.0)), off, scores)
+    if attn_mask is not None and getattr(attn_mask, "dtype", None) == DType("bool"):
+        scores = sym.where(sym.compare("eq", _lift(attn_mask), sym.lift(0.0)), off, scores)
+    elif attn_mask is not None:
+        scores = _b("add", scores, _lift(attn_mask))
+    p = _lift(_softmax(Tensor(scores), -1))
+    if is_causal or attn_mask is not None:  # torch's _safe_softmax: a row masked whole is 0
+        top = sym.reduce("max", scores, -1, True, {})
+        p = sym.where(sym.compare("eq", top, off), sym.lift(0.0), p)
+    return Tensor(sym.matmul(p, v))
 
 
 def _log_softmax(x: Any, dim: Any = None, *a: Any, dtype: Any = None, **k: Any) -> Tensor:
@@ -1580,8 +1648,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "pad": _pad,
     "copy": _copy,
     "masked_fill": lambda x, mask, value, **k: Tensor(
-        sym.where(_lift(mask), sym.lift(value), _lift(x))
+        sym.where(_truth_of(_lift(mask)), _fill_value(value), _lift(x))
     ),
+    "scaled_dot_product_attention": _sdpa,
     "prelu": _prelu,
     "batch_norm": _batch_norm,
     "group_norm": _group_norm,
@@ -1697,6 +1766,7 @@ def shim() -> types.ModuleType:
     for name in ("float16", "bfloat16", "float32", "float64", "half", "float", "bool", *INTEGERS):
         setattr(torch, name, DType(name))
     torch.Tensor = Tensor
+    torch.inf, torch.nan, torch.pi, torch.e = math.inf, math.nan, math.pi, math.e
     functional = types.ModuleType("torch.nn.functional")
     functional.__dict__.update({n: _over_stacks(n, f) for n, f in FUNCTIONS.items()})
     torch.nn = types.SimpleNamespace(
@@ -1725,6 +1795,15 @@ def _lists(pkg: OperatorPackage, args: list[Any]) -> dict[str, Any]:
         else:
             out[a.name] = v
     return out
+
+
+def _typed(x: Any, dtypes: list[str]) -> Any:
+    """An input as the golden sees it: a bool input says so (`mask.dtype == torch.bool`, as
+    scaled_dot_product_attention asks); the others keep the stand-in's dtype."""
+    t = _wrap(x)
+    if isinstance(t, Tensor) and dtypes == ["bool"]:
+        t.dtype = DType("bool")
+    return t
 
 
 def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
@@ -1758,7 +1837,7 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
 
     def traced(*args: Any, **attrs: Any) -> Any:
         attrs = {k: v for k, v in attrs.items() if takes_any or k in params}
-        inputs = _lists(pkg, [_wrap(a) for a in args])
+        inputs = _lists(pkg, [_typed(a, arg.dtypes) for a, arg in zip(args, pkg.spec.inputs)])
         if all(n in params for n in inputs):  # by name, as the daemon calls it: attributes may
             out = golden(**inputs, **attrs)  # come first in the golden's signature
         else:

@@ -713,6 +713,12 @@ class Attention:
     scale: float | None
     bias: Tensor | None  # added to the scaled scores: [..., S, L], broadcast over q's matrices
     where: str
+    # a mask [..., S, L] broadcast as the bias is: lanes where it is nonzero take part (`keeps`),
+    # or are masked out (not `keeps`); a masked-out score is -inf, as masked_fill gives
+    mask: Tensor | None = None
+    keeps: bool = True
+    causal: int | None = None  # query row i takes part with keys j <= i + causal (torch.tril)
+    zero_rows: bool = False  # a row masked whole gives 0, not NaN (scaled_dot_product_attention)
 
 
 class Schedule(BaseModel):
@@ -998,21 +1004,38 @@ class Kernel:
         v: Tensor,
         scale: float | None = None,
         bias: Tensor | None = None,
+        keep: Tensor | None = None,
+        drop: Tensor | None = None,
+        causal: int | None = None,
+        zero_rows: bool = False,
     ) -> None:
         """out = softmax(q @ k^T * scale (+ bias)) @ v, the softmax along the keys: two matmuls on the
         cube cores with the softmax of each block of scores on the vector cores between them
         (the scores and the probabilities through a GM workspace). `scale` None: 1 / sqrt(D),
         D q's last axis. k and v may hold fewer matrices than q, shared by q's consecutive
         ones (expanded or repeat_interleave'd key/value heads). `bias`: [..., S, L] added to
-        the scaled scores (a position bias), its batch axes broadcast over q's."""
+        the scaled scores (a position bias), its batch axes broadcast over q's. Masks, as
+        torch's masked_fill(..., -inf) gives them (a row masked whole is NaN, as torch's
+        softmax makes it): `keep` [..., S, L] (broadcast as the bias), the lanes where it is
+        nonzero take part; `drop`, those lanes are masked out; `causal` d: query row i takes
+        part with the keys j <= i + d only (torch.tril of ones, is_causal with d = 0).
+        `zero_rows`: a row masked whole gives probabilities 0 (so out 0), as torch's
+        scaled_dot_product_attention gives it, not the NaN of a softmax of -inf alone."""
         loc = _caller()
         if scale is not None and not isinstance(scale, int | float):
             raise DslError(loc, "attention: scale is a number or None (1 / sqrt(D))")
+        if keep is not None and drop is not None:
+            raise DslError(loc, "attention: one mask input, `keep` or `drop`")
+        if causal is not None and (isinstance(causal, bool) or not isinstance(causal, int)):
+            raise DslError(loc, "attention: causal is the diagonal, an int")
+        mask = keep if keep is not None else drop
         operands = ((out, True), (q, False), (k, False), (v, False))
-        if bias is not None:
-            operands += ((bias, False),)
+        operands += tuple((x, False) for x in (bias, mask) if x is not None)
         self._one_job(loc, operands, "attention(out, q, k, v)")
-        self.attn = Attention(out, q, k, v, None if scale is None else float(scale), bias, loc)
+        scale = None if scale is None else float(scale)
+        self.attn = Attention(
+            out, q, k, v, scale, bias, loc, mask, drop is None, causal, bool(zero_rows)
+        )
 
     def repeat(self, out: Tensor, x: Tensor, axis: int, times: int, interleave: bool) -> None:
         """out = x repeated `times` times along `axis`: each element in a row (`interleave`,

@@ -14,7 +14,7 @@ import pytest
 from ascend_core.package import OperatorPackage, OperatorSpec
 from ascend_gym.cannbench.torch_trace import numpy_view
 from ascend_gym.dsl import trace as sym
-from ascend_gym.dsl.generate import generate_offline, offline_draft
+from ascend_gym.dsl.generate import build, generate_offline, offline_draft
 from ascend_gym.dsl.lang import DslError
 
 torch = pytest.importorskip("torch")
@@ -632,6 +632,93 @@ def test_softmax_between_two_matmuls_is_an_attention_program(expr, shapes, line)
     assert line in source, source
 
 
+MASKED = {**QKV, "mask": [2, 1, 16, 24]}
+TRIL = "torch.tril(torch.ones(16, 24))"
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "line"),
+    [
+        # a causal triangle of ones, by masked_fill of ~ or of == 0, tril or triu
+        (
+            f"F.softmax((q @ k.mT * 0.5).masked_fill(~{TRIL}.bool(), -math.inf), -1) @ v",
+            QKV,
+            "k.attention(out, q, k_, v, scale=0.5, causal=0)",
+        ),
+        (
+            "torch.softmax((q @ k.mT).masked_fill(torch.triu(torch.ones(16, 24), diagonal=2) == 1,"
+            " float('-inf')) * 0.5, -1) @ v",
+            QKV,
+            "k.attention(out, q, k_, v, scale=0.5, causal=1)",
+        ),
+        # the scale a tensor's sqrt; torch.where keeping the lanes of a mask input
+        (
+            "F.softmax(torch.where(mask != 0, q @ k.mT * torch.tensor(1 / 32).sqrt(), -torch.inf),"
+            " -1) @ v",
+            MASKED,
+            "k.attention(out, q, k_, v, keep=mask)",
+        ),
+        (
+            "F.softmax((q @ k.mT * 0.5).masked_fill(mask.to(torch.bool), float('-inf')), -1) @ v",
+            MASKED,
+            "k.attention(out, q, k_, v, scale=0.5, drop=mask)",
+        ),
+        # scaled_dot_product_attention's reference: a mask made a bias, zeros filled with -inf
+        (
+            "F.softmax(q @ k.mT * 0.5 + torch.zeros(16, 24).masked_fill(mask == 0, -math.inf), -1)"
+            " @ v",
+            MASKED,
+            "k.attention(out, q, k_, v, scale=0.5, keep=mask)",
+        ),
+        (
+            "F.scaled_dot_product_attention(q, k, v, is_causal=True)",
+            QKV,
+            "k.attention(out, q, k_, v, causal=0, zero_rows=True)",
+        ),
+        (
+            "F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=0.5)",
+            MASKED,
+            "k.attention(out, q, k_, v, scale=0.5, bias=mask, zero_rows=True)",
+        ),
+    ],
+)
+def test_masked_scores_are_an_attention_program(expr, shapes, line):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert line in source, source
+
+
+def test_a_bool_attn_mask_of_scaled_dot_product_attention_keeps_its_true_lanes():
+    pkg = _golden("F.scaled_dot_product_attention(q, k, v, attn_mask=mask)", {}, MASKED, "float16")
+    inputs = [
+        a.model_copy(update={"dtypes": ["bool"]}) if a.name == "mask" else a
+        for a in pkg.spec.inputs
+    ]
+    cases = [c.model_copy(update={"dtypes": {"mask": "bool"}}) for c in pkg.spec.cases]
+    spec = pkg.spec.model_copy(update={"inputs": inputs, "cases": cases})
+    source = offline_draft(pkg.model_copy(update={"spec": spec})).source
+    assert "k.attention(out, q, k_, v, keep=mask, zero_rows=True)" in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "why"),
+    [
+        # the keys before each query masked out: not a causal mask
+        (f"F.softmax((q @ k.mT).masked_fill({TRIL} == 1, -math.inf), -1) @ v", "upper triangle"),
+        ("F.softmax((q @ k.mT).masked_fill(mask > 0.5, -math.inf), -1) @ v", "other than an input"),
+        (
+            "F.softmax((q @ k.mT).masked_fill(mask == 0, -math.inf).masked_fill(other == 0, -math.inf),"
+            " -1) @ v",
+            "more than one mask",
+        ),
+        # a mask outside an attention: -inf is no constant of the other templates
+        ("mask.masked_fill(mask == 0, -math.inf)", "the constant -inf"),
+    ],
+)
+def test_masks_beyond_the_form_are_refused_with_the_reason(expr, why):
+    with pytest.raises(sym.Unsupported, match=why):
+        offline_draft(_golden(expr, {}, {**MASKED, "other": [2, 1, 16, 24]}, "float16"))
+
+
 def test_an_optional_bias_absent_in_some_cases_keeps_one_attention_program():
     golden = (
         "import torch.nn.functional as F\n\n\n"
@@ -965,9 +1052,11 @@ def test_a_golden_module_the_stand_in_cannot_run_is_unsupported():
     pkg = pkg.model_copy(update={"files": {"golden.py": text}})
     with pytest.raises(sym.Unsupported, match="AttributeError"):
         numpy_view(pkg)
-    pkg = _golden("(x > 0).to(torch.bool) * 2", {}, {"x": [6, 16]})
-    with pytest.raises(sym.Unsupported, match="a conversion to bool"):
-        sym.trace(numpy_view(pkg), {"x": (6, 16)}, [])
+    # a conversion to bool is the comparison torch makes (`!= 0`), a mask: as a value it is
+    # refused by the DSL's check, with its program line
+    pkg = _golden("(x - 1).to(torch.bool) * 2", {}, {"x": [6, 16]})
+    with pytest.raises(DslError, match="a mask is only an operand of where"):
+        build(pkg, offline_draft(pkg).source)
 
 
 def test_a_graph_deeper_than_the_recursion_limit_is_a_refusal_not_a_crash():
