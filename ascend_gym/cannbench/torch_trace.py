@@ -11,6 +11,7 @@ caller's process, as the offline generator executes a numpy reference: the user'
 from __future__ import annotations
 
 import builtins
+import contextvars
 import inspect
 import math
 import types
@@ -21,6 +22,11 @@ from ascend_core.package import OperatorPackage
 from ascend_gym.dsl import trace as sym
 from ascend_gym.dsl.trace import Sym, Unsupported
 
+# the golden's int attributes by value (one name a value) while a case is traced: an int a
+# whole-kernel form reads at run time (group_norm's group count) is named by its attribute
+INT_ATTRS: contextvars.ContextVar[dict[int, str] | None] = contextvars.ContextVar(
+    "INT_ATTRS", default=None
+)
 FP32_UP = ("float32", "float", "float64", "double")  # casts that make a golden compute in fp32
 # integer dtypes: torch converts a float to them toward zero
 INTEGERS = ("int8", "uint8", "int16", "short", "int32", "int", "int64", "long")
@@ -857,10 +863,21 @@ def _group_norm(
     groups, c = int(num_groups), v.shape[1]
     if groups == 1 and weight is None and bias is None:
         return _layer_norm(x, v.shape[1:], eps=eps)
-    if groups != c:
-        raise Unsupported(
-            f"group_norm of {c // groups} channels a group: a row of several channels"
-            " (with a per-channel affine along it, or not the tensor's trailing axes)"
+    if groups != c:  # a row of several channels: the group_norm form, its count by name
+        if groups <= 0 or c % groups:
+            raise Unsupported(f"group_norm of {c} channels in {groups} groups")
+        operands = [_lift(t) for t in (weight, bias) if t is not None]
+        if any(t.op != "input" or t.shape != (c,) for t in operands):
+            raise Unsupported("group_norm with other than [C] inputs as its weight and bias")
+        return Tensor(
+            Sym(
+                "groupnorm",
+                v.shape,
+                (v, *operands),
+                value=float(groups),
+                name=(INT_ATTRS.get() or {}).get(groups, ""),
+                meta={"eps": sym.lift(eps), "weight": weight is not None, "bias": bias is not None},
+            )
         )
     return Tensor(_affine(_layer_norm(x, v.shape[2:], eps=eps).sym, weight, bias))
 
@@ -1837,6 +1854,8 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
 
     def traced(*args: Any, **attrs: Any) -> Any:
         attrs = {k: v for k, v in attrs.items() if takes_any or k in params}
+        ints = [(v, k) for k, v in attrs.items() if isinstance(v, int) and not isinstance(v, bool)]
+        INT_ATTRS.set({v: k for v, k in ints if [u for u, _ in ints].count(v) == 1})
         inputs = _lists(pkg, [_typed(a, arg.dtypes) for a, arg in zip(args, pkg.spec.inputs)])
         if all(n in params for n in inputs):  # by name, as the daemon calls it: attributes may
             out = golden(**inputs, **attrs)  # come first in the golden's signature

@@ -721,6 +721,21 @@ class Attention:
     zero_rows: bool = False  # a row masked whole gives 0, not NaN (scaled_dot_product_attention)
 
 
+@dataclass(eq=False)
+class GroupNorm:
+    """out = group_norm(x, groups, weight, bias, eps) of x [N, C, *]: each sample's C / groups
+    channels of a group normalised by their mean and biased variance over those channels and
+    the spatial axes, then each channel's weight and bias (torch's F.group_norm)."""
+
+    out: Tensor
+    x: Tensor
+    groups: int | str  # a number, or the spec's int attribute that holds it
+    eps: float | str  # a number, or the spec's float attribute that holds it
+    weight: Tensor | None
+    bias: Tensor | None
+    where: str
+
+
 class Schedule(BaseModel):
     """The how, apart from the what: each knob becomes an `@tune` number of the host tiling."""
 
@@ -752,6 +767,7 @@ class Kernel:
         self.pooling: Pool | None = None
         self.convolution: Conv | None = None
         self.attn: Attention | None = None
+        self.gnorm: GroupNorm | None = None
         self.places: list[Place] = []  # writes into an output filled with one value
         self.banded = False  # a rows loop takes triangles of matrices (triu, tril)
         self.sched = Schedule()
@@ -851,6 +867,7 @@ class Kernel:
             self.mm if kind != "cube" else None,
             self.swap if kind != "swap" else None,
             *(self.cat, self.take, self.rep, self.pooling, self.convolution, self.attn),
+            self.gnorm,
         )
         if any(j is not None for j in jobs) or self.slices or self.places:
             raise DslError(
@@ -1037,6 +1054,37 @@ class Kernel:
             out, q, k, v, scale, bias, loc, mask, drop is None, causal, bool(zero_rows)
         )
 
+    def group_norm(
+        self,
+        out: Tensor,
+        x: Tensor,
+        groups: int | str,
+        eps: float | Value,
+        weight: Tensor | None = None,
+        bias: Tensor | None = None,
+    ) -> None:
+        """out = F.group_norm(x, groups, weight, bias, eps), x [N, C, *]: a row is one sample's
+        group of C / groups channels (their planes one after another), normalised by its mean
+        and biased variance, then each channel's weight and bias over its plane. `groups` a
+        number or the name of the spec's int attribute holding it (read by the host, so cases
+        with other group counts are one program); `eps` a number or `k.attr(name)`."""
+        loc = _caller()
+        if isinstance(eps, Value):
+            if eps.node.op != "attr":
+                raise DslError(loc, "group_norm: eps is a number or k.attr(name)")
+            eps = eps.node.name
+        elif not isinstance(eps, int | float) or isinstance(eps, bool):
+            raise DslError(loc, "group_norm: eps is a number or k.attr(name)")
+        if isinstance(groups, bool) or not isinstance(groups, int | str) or groups == 0:
+            raise DslError(loc, "group_norm: groups is a positive number or an int attribute")
+        if isinstance(groups, int) and groups < 0:
+            raise DslError(loc, "group_norm: groups is a positive number or an int attribute")
+        operands = ((out, True), (x, False))
+        operands += tuple((t, False) for t in (weight, bias) if t is not None)
+        self._one_job(loc, operands, "group_norm(out, x)")
+        eps = eps if isinstance(eps, str) else float(eps)
+        self.gnorm = GroupNorm(out, x, groups, eps, weight, bias, loc)
+
     def repeat(self, out: Tensor, x: Tensor, axis: int, times: int, interleave: bool) -> None:
         """out = x repeated `times` times along `axis`: each element in a row (`interleave`,
         torch.repeat_interleave) or the whole axis (torch's Tensor.repeat); copies of rows."""
@@ -1094,7 +1142,7 @@ class Kernel:
         loops beside it."""
         forms = (
             *(self.mm, self.swap, self.cat, self.take, self.rep),
-            *(self.pooling, self.convolution, self.attn),
+            *(self.pooling, self.convolution, self.attn, self.gnorm),
         )
         jobs = [j for j in (*forms, self.slices or None, self.places or None) if j is not None]
         if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:

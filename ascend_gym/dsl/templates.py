@@ -67,6 +67,8 @@ SCHEDULES = {
     "conv": "buffer_num=2, block_dim=40",
     # cube cores (capped by the SoC's AIC count), each serving two AIVs' work items
     "attention": "block_dim=24",
+    # a row (a sample's group of channels) a step, walked in chunks queued two deep
+    "group_norm": "buffer_num=2, block_dim=40",
 }
 
 
@@ -280,6 +282,8 @@ def draft(
         return _pool(name, description, inputs, out_names, roots)
     if any(s.op == "conv" for s in nodes):
         return _conv(name, description, inputs, out_names, roots)
+    if any(s.op == "groupnorm" for s in nodes):
+        return _group_norm(name, description, inputs, out_names, roots)
     if any(s.meta.get("flat") for s in nodes):
         _check_flat(nodes, roots)
     inputs = _as_used(inputs, nodes)
@@ -908,6 +912,41 @@ def _conv(name: str, description: str, inputs: dict, outs: list[str], roots: lis
     if any(d != 1 for d in m["dilation"]):
         operands += f", dilation={m['dilation']}"
     return _job(name, description, "conv", inputs, outs, operands)
+
+
+def _group_norm(
+    name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]
+) -> Draft:
+    """One output that is F.group_norm of an input by several channels a group (and [C]
+    weight and bias inputs): `k.group_norm`, the group count by its int attribute's name (the
+    host reads it, so every case is one program) where the golden was given it by one."""
+    root = roots[0]
+    if len(roots) != 1 or root.op != "groupnorm":
+        raise Unsupported("group_norm with other work: only an input normalised")
+    x, *affine = root.args
+    if x.op != "input" or list(inputs) != [a.name for a in root.args]:
+        raise Unsupported("a group_norm kernel reads its data, weight and bias in that order")
+    eps = root.meta["eps"]
+    attrs = [eps.name] if eps.op == "attr" else []
+    groups = f'"{root.name}"' if root.name else str(int(root.value))
+    operands = (
+        f"{var(x.name)}, groups={groups}, eps={var(eps.name) if attrs else _const(eps.value)}"
+    )
+    for flag, t in zip([f for f in ("weight", "bias") if root.meta[f]], affine, strict=True):
+        operands += f", {flag}={var(t.name)}"
+    line = f"k.group_norm({var(outs[0])}, {operands})"
+    return _render(
+        name,
+        description,
+        "group_norm",
+        list(inputs),
+        outs,
+        {},
+        attrs,
+        [line],
+        set(),
+        SCHEDULES["group_norm"],
+    )
 
 
 def _job(

@@ -8,7 +8,8 @@ windows, einsum, norms over trailing axes, any/all into bool outputs (with and w
 convolutions (conv1d / conv2d: groups, stride, padding, dilation, bias), cross_entropy with class
 probabilities or label smoothing, var / std / logsumexp along a middle axis, nll_loss and cross_entropy with class weights
 and ignore_index (their mean too), instance_norm, attention (two matmuls and a softmax; causal and
-input masks, scaled_dot_product_attention), each generated, compiled and run on every case
+input masks, scaled_dot_product_attention), group_norm of several channels a group, each
+generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ SLOW_TASKS = {
     "level2/attention_bool_mask": 2,  # masked_fill(~mask.to(bool), -inf): rows masked whole NaN
     "level2/sdpa_bool_mask": 2,  # F.scaled_dot_product_attention, a bool attn_mask: such rows 0
     "level2/sdpa_causal": 2,  # F.scaled_dot_product_attention(is_causal=True, scale=0.3)
+    "level2/group_norm": 2,  # F.group_norm by 8 and 3 groups of 4 channels, a channel affine
 }
 
 

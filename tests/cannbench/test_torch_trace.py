@@ -488,8 +488,8 @@ def test_pooling_conv_and_einsum_beyond_the_forms_are_unsupported(expr, why):
         ("x.transpose(0, 2).sum(-1)", r"a permutation \[2, 1, 0\]"),
         ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
         ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
-        # several channels a group: a per-channel affine along the group's row
-        ("F.group_norm(y.unsqueeze(0), 1, y[:, 0])", "3 channels a group"),
+        # several channels a group: its weight and bias are inputs of a value a channel
+        ("F.group_norm(y.unsqueeze(0), 1, y[:, 0])", r"other than \[C\] inputs"),
         ("torch.argmax(x)", "over every element"),
     ],
 )
@@ -717,6 +717,51 @@ def test_a_bool_attn_mask_of_scaled_dot_product_attention_keeps_its_true_lanes()
 def test_masks_beyond_the_form_are_refused_with_the_reason(expr, why):
     with pytest.raises(sym.Unsupported, match=why):
         offline_draft(_golden(expr, {}, {**MASKED, "other": [2, 1, 16, 24]}, "float16"))
+
+
+GROUP_NORM = """\
+import torch.nn.functional as F
+
+
+def g(x, weight, bias, num_groups=4, eps=1e-5):
+    return F.group_norm(x, num_groups, weight, bias, eps)
+"""
+
+
+def test_a_group_norm_of_several_channels_a_group_reads_its_count_from_the_attribute():
+    # two cases of other group counts: one program, the count by the int attribute's name
+    spec = OperatorSpec.model_validate(
+        {
+            "name": "g",
+            "op_type": "G",
+            "inputs": [{"name": n, "dtypes": ["float16"]} for n in ("x", "weight", "bias")],
+            "outputs": [{"name": "out", "dtypes": ["float16"]}],
+            "attrs": [
+                {"name": "num_groups", "type": "int", "default": 4},
+                {"name": "eps", "type": "float", "default": 1e-5},
+            ],
+            "cases": [
+                {
+                    "name": f"c{g}",
+                    "dtype": "float16",
+                    "shapes": {"x": [2, 12, 5, 7], "weight": [12], "bias": [12]},
+                    "attrs": {"num_groups": g},
+                    "bench": g == 3,
+                }
+                for g in (3, 4)
+            ],
+            "reference": "golden:g",
+            "reference_kind": "torch",
+        }
+    )
+    pkg = OperatorPackage(spec=spec, files={"golden.py": GROUP_NORM})
+    source = offline_draft(pkg).source
+    line = 'k.group_norm(out, x, groups="num_groups", eps=eps, weight=weight, bias=bias)'
+    assert line in source, source
+    literal = pkg.model_copy(
+        update={"files": {"golden.py": GROUP_NORM.replace("x, num_groups,", "x, 2,")}}
+    )
+    assert "k.group_norm(out, x, groups=2, eps=eps, weight=weight" in offline_draft(literal).source
 
 
 def test_an_optional_bias_absent_in_some_cases_keeps_one_attention_program():
