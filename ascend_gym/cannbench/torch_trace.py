@@ -42,12 +42,6 @@ class DType:
     def is_floating_point(self) -> bool:
         return "float" in self.name
 
-    def __eq__(self, other: object) -> bool:  # `mask.dtype == torch.bool`
-        return isinstance(other, DType) and other.name == self.name
-
-    def __hash__(self) -> int:
-        return hash(self.name)
-
 
 def _sym(x: Any) -> Any:
     if isinstance(x, Stacked):
@@ -138,12 +132,6 @@ class Tensor:
 
     def bool(self) -> Tensor:
         return Tensor(_truth_of(self.sym))
-
-    def __float__(self) -> float:
-        """float() of a tensor made from a number (torch.tensor(x).sqrt()): that number."""
-        if self.sym.op != "const":
-            raise Unsupported("float() of a tensor read back")
-        return float(self.sym.value)
 
     def type_as(self, other: Any) -> Tensor:
         return self
@@ -596,11 +584,28 @@ def _truth(fn: str) -> Callable[..., Tensor]:
     return op
 
 
+class _Scalar(float):
+    """torch.tensor of a number: that number, with the tensor methods a golden calls on one
+    (`torch.tensor(1.0 / d, dtype=torch.float16).sqrt()`), each a number again (the dtype's
+    rounding is not kept)."""
+
+    MATH = {"sqrt": math.sqrt, "rsqrt": lambda v: 1 / math.sqrt(v), "exp": math.exp}
+    MATH |= {"log": math.log, "abs": abs, "reciprocal": lambda v: 1 / v, "neg": lambda v: -v}
+    SAME = ("item", "float", "half", "double", "bfloat16", "to", "clone", "detach", "cpu")
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self.MATH:
+            return lambda *a, **k: _Scalar(self.MATH[name](float(self)))
+        if name in self.SAME:
+            return lambda *a, **k: self
+        raise Unsupported(f"Tensor.{name} of torch.tensor(number)")
+
+
 def _tensor(value: Any, *a: Any, **k: Any) -> Any:
+    if isinstance(value, sym.AttrValue):
+        return value  # an attribute made a tensor: the attribute
     if isinstance(value, int | float) and not isinstance(value, bool):
-        # a scalar made a tensor: the same constant (or attribute), with tensor methods
-        # (`torch.tensor(1.0 / d).sqrt()` folds to a number)
-        return Tensor(sym.lift(value))
+        return _Scalar(value)  # a number made a tensor: the same number, with tensor methods
     raise Unsupported("torch.tensor of data")
 
 
@@ -799,7 +804,7 @@ def _sdpa(
     if is_causal:
         keep = sym.band(sym.fill((q.shape[-2], k.shape[-2]), 1.0), "tril", 0)
         scores = sym.where(sym.compare("eq", keep, sym.lift(0.0)), off, scores)
-    if attn_mask is not None and getattr(attn_mask, "dtype", None) == DType("bool"):
+    if attn_mask is not None and getattr(getattr(attn_mask, "dtype", None), "name", "") == "bool":
         scores = sym.where(sym.compare("eq", _lift(attn_mask), sym.lift(0.0)), off, scores)
     elif attn_mask is not None:
         scores = _b("add", scores, _lift(attn_mask))
@@ -1814,12 +1819,13 @@ def _lists(pkg: OperatorPackage, args: list[Any]) -> dict[str, Any]:
     return out
 
 
-def _typed(x: Any, dtypes: list[str]) -> Any:
-    """An input as the golden sees it: a bool input says so (`mask.dtype == torch.bool`, as
-    scaled_dot_product_attention asks); the others keep the stand-in's dtype."""
+def _typed(x: Any, dtypes: list[str], boolean: DType) -> Any:
+    """An input as the golden sees it: a bool input says so (its dtype is the stand-in's
+    `torch.bool`: `mask.dtype == torch.bool`, as scaled_dot_product_attention asks); the others
+    keep the stand-in's one dtype (the lowering picks the compute dtype)."""
     t = _wrap(x)
     if isinstance(t, Tensor) and dtypes == ["bool"]:
-        t.dtype = DType("bool")
+        t.dtype = boolean
     return t
 
 
@@ -1856,7 +1862,8 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
         attrs = {k: v for k, v in attrs.items() if takes_any or k in params}
         ints = [(v, k) for k, v in attrs.items() if isinstance(v, int) and not isinstance(v, bool)]
         INT_ATTRS.set({v: k for v, k in ints if [u for u, _ in ints].count(v) == 1})
-        inputs = _lists(pkg, [_typed(a, arg.dtypes) for a, arg in zip(args, pkg.spec.inputs)])
+        typed = [_typed(a, arg.dtypes, torch.bool) for a, arg in zip(args, pkg.spec.inputs)]
+        inputs = _lists(pkg, typed)
         if all(n in params for n in inputs):  # by name, as the daemon calls it: attributes may
             out = golden(**inputs, **attrs)  # come first in the golden's signature
         else:
