@@ -11,6 +11,7 @@ caller's process, as the offline generator executes a numpy reference: the user'
 from __future__ import annotations
 
 import builtins
+import contextvars
 import inspect
 import math
 import types
@@ -21,6 +22,11 @@ from ascend_core.package import OperatorPackage
 from ascend_gym.dsl import trace as sym
 from ascend_gym.dsl.trace import Sym, Unsupported
 
+# the golden's int attributes by value (one name a value) while a case is traced: an int a
+# whole-kernel form reads at run time (group_norm's group count) is named by its attribute
+INT_ATTRS: contextvars.ContextVar[dict[int, str] | None] = contextvars.ContextVar(
+    "INT_ATTRS", default=None
+)
 FP32_UP = ("float32", "float", "float64", "double")  # casts that make a golden compute in fp32
 # integer dtypes: torch converts a float to them toward zero
 INTEGERS = ("int8", "uint8", "int16", "short", "int32", "int", "int64", "long")
@@ -107,7 +113,7 @@ class Tensor:
     def to(self, *a: Any, **k: Any) -> Tensor:
         names = [d.name for d in [*a, k.get("dtype")] if isinstance(d, DType)]
         if "bool" in names:
-            raise Unsupported("a conversion to bool (a mask as a value)")
+            return Tensor(_truth_of(self.sym))
         if any(n in INTEGERS for n in names):
             return self._truncated()
         if any(n in FP32_UP for n in names):
@@ -123,6 +129,9 @@ class Tensor:
         return self._truncated()
 
     int = short = char = byte = long
+
+    def bool(self) -> Tensor:
+        return Tensor(_truth_of(self.sym))
 
     def type_as(self, other: Any) -> Tensor:
         return self
@@ -232,6 +241,19 @@ Tensor.__abs__ = lambda self: _rounded(Tensor(abs(self.sym)))  # type: ignore[me
 Tensor.__invert__ = lambda self: _logical_not(self)  # type: ignore[attr-defined]
 # copy.deepcopy of a tensor: a new tensor of the same values (as clone)
 Tensor.__deepcopy__ = lambda self, memo: Tensor(self.sym)  # type: ignore[attr-defined]
+
+
+def _truth_of(x: Sym) -> Sym:
+    """A tensor as torch reads it as bool (a mask): a comparison as it is, else `!= 0`."""
+    return x if x.op == "compare" else sym.compare("ne", x, sym.lift(0.0))
+
+
+def _fill_value(value: Any) -> Sym:
+    """masked_fill's / where's number: an infinity too (a score masked out, `-inf`), which the
+    attention form reads as masking and every other template refuses as a constant."""
+    if isinstance(value, float) and math.isinf(value):
+        return Sym("const", (), value=value)
+    return _lift(value)
 
 
 def _logical_not(x: Any) -> Tensor:
@@ -562,9 +584,28 @@ def _truth(fn: str) -> Callable[..., Tensor]:
     return op
 
 
+class _Scalar(float):
+    """torch.tensor of a number: that number, with the tensor methods a golden calls on one
+    (`torch.tensor(1.0 / d, dtype=torch.float16).sqrt()`), each a number again (the dtype's
+    rounding is not kept)."""
+
+    MATH = {"sqrt": math.sqrt, "rsqrt": lambda v: 1 / math.sqrt(v), "exp": math.exp}
+    MATH |= {"log": math.log, "abs": abs, "reciprocal": lambda v: 1 / v, "neg": lambda v: -v}
+    SAME = ("item", "float", "half", "double", "bfloat16", "to", "clone", "detach", "cpu")
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self.MATH:
+            return lambda *a, **k: _Scalar(self.MATH[name](float(self)))
+        if name in self.SAME:
+            return lambda *a, **k: self
+        raise Unsupported(f"Tensor.{name} of torch.tensor(number)")
+
+
 def _tensor(value: Any, *a: Any, **k: Any) -> Any:
+    if isinstance(value, sym.AttrValue):
+        return value  # an attribute made a tensor: the attribute
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return value  # a scalar made a tensor: the same constant (or attribute)
+        return _Scalar(value)  # a number made a tensor: the same number, with tensor methods
     raise Unsupported("torch.tensor of data")
 
 
@@ -594,7 +635,7 @@ def _silu(x: Any, *a: Any, **k: Any) -> Tensor:
 
 
 def _where(c: Any, a: Any, b: Any) -> Tensor:
-    return Tensor(sym.where(_lift(c), _lift(a), _lift(b)))
+    return Tensor(sym.where(_truth_of(_lift(c)), _fill_value(a), _fill_value(b)))
 
 
 def _rsqrt(x: Any, *a: Any, **k: Any) -> Tensor:
@@ -736,6 +777,44 @@ def _softmax(x: Any, dim: Any = None, *a: Any, dtype: Any = None, **k: Any) -> T
     return Tensor(_b("div", e, sym.reduce("sum", e, d, True, {})))
 
 
+def _sdpa(
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: Any = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """F.scaled_dot_product_attention as PyTorch documents it: the scores scaled (1 / sqrt(E) by
+    default), a bool `attn_mask` keeping its True lanes and `is_causal` the lower triangle
+    (row i the keys j <= i) by -inf, a float `attn_mask` added, the key / value heads
+    repeat_interleave'd with `enable_gqa`, softmax along the keys, then @ value. With a mask, a
+    row masked whole is 0, as torch's CPU kernels give it (their `_safe_softmax`), not NaN."""
+    if dropout_p:
+        raise Unsupported("scaled_dot_product_attention with dropout (random)")
+    q, k, v = _lift(query), _lift(key), _lift(value)
+    if enable_gqa:
+        k = _lift(_repeat_interleave(Tensor(k), q.shape[-3] // k.shape[-3], -3))
+        v = _lift(_repeat_interleave(Tensor(v), q.shape[-3] // v.shape[-3], -3))
+    factor = 1 / math.sqrt(q.shape[-1]) if scale is None else scale
+    scores = _b("mul", sym.matmul(q, sym.transpose(k)), factor)
+    off = Sym("const", (), value=-math.inf)
+    if is_causal:
+        keep = sym.band(sym.fill((q.shape[-2], k.shape[-2]), 1.0), "tril", 0)
+        scores = sym.where(sym.compare("eq", keep, sym.lift(0.0)), off, scores)
+    if attn_mask is not None and getattr(getattr(attn_mask, "dtype", None), "name", "") == "bool":
+        scores = sym.where(sym.compare("eq", _lift(attn_mask), sym.lift(0.0)), off, scores)
+    elif attn_mask is not None:
+        scores = _b("add", scores, _lift(attn_mask))
+    p = _lift(_softmax(Tensor(scores), -1))
+    if is_causal or attn_mask is not None:  # torch's _safe_softmax: a row masked whole is 0
+        top = sym.reduce("max", scores, -1, True, {})
+        p = sym.where(sym.compare("eq", top, off), sym.lift(0.0), p)
+    return Tensor(sym.matmul(p, v))
+
+
 def _log_softmax(x: Any, dim: Any = None, *a: Any, dtype: Any = None, **k: Any) -> Tensor:
     v, d = _lift(x), _dim(-1 if dim is None else dim)
     shifted = _b("sub", v, sym.reduce("max", v, d, True, {}))
@@ -789,10 +868,21 @@ def _group_norm(
     groups, c = int(num_groups), v.shape[1]
     if groups == 1 and weight is None and bias is None:
         return _layer_norm(x, v.shape[1:], eps=eps)
-    if groups != c:
-        raise Unsupported(
-            f"group_norm of {c // groups} channels a group: a row of several channels"
-            " (with a per-channel affine along it, or not the tensor's trailing axes)"
+    if groups != c:  # a row of several channels: the group_norm form, its count by name
+        if groups <= 0 or c % groups:
+            raise Unsupported(f"group_norm of {c} channels in {groups} groups")
+        operands = [_lift(t) for t in (weight, bias) if t is not None]
+        if any(t.op != "input" or t.shape != (c,) for t in operands):
+            raise Unsupported("group_norm with other than [C] inputs as its weight and bias")
+        return Tensor(
+            Sym(
+                "groupnorm",
+                v.shape,
+                (v, *operands),
+                value=float(groups),
+                name=(INT_ATTRS.get() or {}).get(groups, ""),
+                meta={"eps": sym.lift(eps), "weight": weight is not None, "bias": bias is not None},
+            )
         )
     return Tensor(_affine(_layer_norm(x, v.shape[2:], eps=eps).sym, weight, bias))
 
@@ -1580,8 +1670,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "pad": _pad,
     "copy": _copy,
     "masked_fill": lambda x, mask, value, **k: Tensor(
-        sym.where(_lift(mask), sym.lift(value), _lift(x))
+        sym.where(_truth_of(_lift(mask)), _fill_value(value), _lift(x))
     ),
+    "scaled_dot_product_attention": _sdpa,
     "prelu": _prelu,
     "batch_norm": _batch_norm,
     "group_norm": _group_norm,
@@ -1697,6 +1788,7 @@ def shim() -> types.ModuleType:
     for name in ("float16", "bfloat16", "float32", "float64", "half", "float", "bool", *INTEGERS):
         setattr(torch, name, DType(name))
     torch.Tensor = Tensor
+    torch.inf, torch.nan, torch.pi, torch.e = math.inf, math.nan, math.pi, math.e
     functional = types.ModuleType("torch.nn.functional")
     functional.__dict__.update({n: _over_stacks(n, f) for n, f in FUNCTIONS.items()})
     torch.nn = types.SimpleNamespace(
@@ -1725,6 +1817,16 @@ def _lists(pkg: OperatorPackage, args: list[Any]) -> dict[str, Any]:
         else:
             out[a.name] = v
     return out
+
+
+def _typed(x: Any, dtypes: list[str], boolean: DType) -> Any:
+    """An input as the golden sees it: a bool input says so (its dtype is the stand-in's
+    `torch.bool`: `mask.dtype == torch.bool`, as scaled_dot_product_attention asks); the others
+    keep the stand-in's one dtype (the lowering picks the compute dtype)."""
+    t = _wrap(x)
+    if isinstance(t, Tensor) and dtypes == ["bool"]:
+        t.dtype = boolean
+    return t
 
 
 def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
@@ -1758,7 +1860,10 @@ def numpy_view(pkg: OperatorPackage) -> Callable[..., Any]:
 
     def traced(*args: Any, **attrs: Any) -> Any:
         attrs = {k: v for k, v in attrs.items() if takes_any or k in params}
-        inputs = _lists(pkg, [_wrap(a) for a in args])
+        ints = [(v, k) for k, v in attrs.items() if isinstance(v, int) and not isinstance(v, bool)]
+        INT_ATTRS.set({v: k for v, k in ints if [u for u, _ in ints].count(v) == 1})
+        typed = [_typed(a, arg.dtypes, torch.bool) for a, arg in zip(args, pkg.spec.inputs)]
+        inputs = _lists(pkg, typed)
         if all(n in params for n in inputs):  # by name, as the daemon calls it: attributes may
             out = golden(**inputs, **attrs)  # come first in the golden's signature
         else:

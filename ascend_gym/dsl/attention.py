@@ -18,41 +18,45 @@ from ascend_gym.dsl.compute import float_literal
 from ascend_gym.dsl.cube import CUBE_TYPE, with_cube_tilings
 from ascend_gym.dsl.epilogue import BLOCK_HELPER
 from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lower import Lowering
+from ascend_gym.dsl.lower import HELPERS, VIA_HELPER, Lowering
 
 # q, k, v and out: one 16-bit dtype a case (the probabilities are rounded to it for p @ v)
 ATTENTION_DTYPES = ("float16", "bfloat16")
+# a mask is read as fp32 (AsFloat: one-byte tiles through half) and compared with 0
+MASK_DTYPES = ("bool", "uint8", "int8", "float16", "bfloat16", "float32", "int32")
+NEG_INF = "-__builtin_huge_valf()"  # a masked-out score, as masked_fill(..., -inf) writes it
 
 
-# The host's reading of a bias [..., S, L]: its batch axes, right-aligned on q's, hold one run of
-# q's axes (ones elsewhere), so q's matrix h takes the bias's h / biasDiv % biasMod (biasMod 0:
-# an optional bias the case leaves out, added nowhere)
-BIAS_HOST = [
-    "  uint64_t biasDiv = 1, biasMod = 0;  // 0: no bias (an optional one left out)",
-    "  if (context->GetInputShape(3) != nullptr) {",
-    "    const gert::Shape& bs = context->GetInputShape(3)->GetStorageShape();",
-    "    const size_t nb = bs.GetDimNum();",
-    "    if (nb < 2 || nb > nq || bs.GetDim(nb - 2) != S || bs.GetDim(nb - 1) != L) "
-    "return ge::GRAPH_FAILED;",
-    "    biasMod = 1;",
-    "    bool held = false, done = false;",
-    "    for (size_t i = nq - 2; i-- > 0;) {  // q's batch axes, innermost first",
-    "      const uint64_t qd = q.GetDim(i), bd = i + nb >= nq ? bs.GetDim(i + nb - nq) : 1;",
-    "      if (bd != 1 && (bd != qd || done)) return ge::GRAPH_FAILED;",
-    "      if (qd == 1) continue;",
-    "      if (bd == qd) {",
-    "        held = true;",
-    "        biasMod *= qd;",
-    "      } else if (held) {",
-    "        done = true;",
-    "      } else {",
-    "        biasDiv *= qd;",
-    "      }",
-    "    }",
-    "  }",
-    "  tiling.set_biasDiv(static_cast<uint32_t>(biasDiv));",
-    "  tiling.set_biasMod(static_cast<uint32_t>(biasMod));",
-]
+# The host's reading of a bias or a mask [..., S, L] (input `index`): its batch axes,
+# right-aligned on q's, hold one run of q's axes (ones elsewhere), so q's matrix h takes its
+# h / <name>Div % <name>Mod (<name>Mod 0: an optional input the case leaves out, read nowhere)
+def broadcast_host(index: int, name: str) -> list[str]:
+    return [
+        f"  uint64_t {name}Div = 1, {name}Mod = 0;  // 0: no {name} (an optional one left out)",
+        f"  if (context->GetInputShape({index}) != nullptr) {{",
+        f"    const gert::Shape& bs = context->GetInputShape({index})->GetStorageShape();",
+        "    const size_t nb = bs.GetDimNum();",
+        "    if (nb < 2 || nb > nq || bs.GetDim(nb - 2) != S || bs.GetDim(nb - 1) != L) "
+        "return ge::GRAPH_FAILED;",
+        f"    {name}Mod = 1;",
+        "    bool held = false, done = false;",
+        "    for (size_t i = nq - 2; i-- > 0;) {  // q's batch axes, innermost first",
+        "      const uint64_t qd = q.GetDim(i), bd = i + nb >= nq ? bs.GetDim(i + nb - nq) : 1;",
+        "      if (bd != 1 && (bd != qd || done)) return ge::GRAPH_FAILED;",
+        "      if (qd == 1) continue;",
+        "      if (bd == qd) {",
+        "        held = true;",
+        f"        {name}Mod *= qd;",
+        "      } else if (held) {",
+        "        done = true;",
+        "      } else {",
+        f"        {name}Div *= qd;",
+        "      }",
+        "    }",
+        "  }",
+        f"  tiling.set_{name}Div(static_cast<uint32_t>({name}Div));",
+        f"  tiling.set_{name}Mod(static_cast<uint32_t>({name}Mod));",
+    ]
 
 
 class AttentionLowering(Lowering):
@@ -63,15 +67,25 @@ class AttentionLowering(Lowering):
         assert job is not None
         self.kind = "attention"
         ins = [t.name for t in (job.q, job.k, job.v, job.bias) if t is not None]
-        if [a.name for a in spec.inputs] != ins or [o.name for o in spec.outputs] != [job.out.name]:
+        extra = {t.name for t in (job.bias, job.mask) if t is not None}
+        names = [a.name for a in spec.inputs]
+        # q, k, v first; the bias and the mask after them, in either order
+        if names[:3] != ins[:3] or set(names[3:]) != extra or len(names) != 3 + len(extra):
             raise DslError(
-                job.where, "an attention kernel has the spec's inputs q, k, v(, bias) in order"
+                job.where,
+                "an attention kernel has the spec's inputs q, k, v(, bias, mask) in order",
             )
+        if [o.name for o in spec.outputs] != [job.out.name]:
+            raise DslError(job.where, "an attention kernel has the spec's one output")
         for c in spec.cases:
             dtypes = {spec.arg_dtype(c, n) for n in [*ins, job.out.name]}
             if len(dtypes) != 1 or not dtypes <= set(ATTENTION_DTYPES):
                 raise DslError(job.where, f"case {c.name}: an attention of {sorted(dtypes)}")
-            if min(len(spec.arg_shape(c, n)) for n in [*ins, job.out.name]) < 2:
+            if job.mask is not None and spec.arg_dtype(c, job.mask.name) not in MASK_DTYPES:
+                raise DslError(
+                    job.where, f"case {c.name}: a mask of {spec.arg_dtype(c, job.mask.name)}"
+                )
+            if min(len(spec.arg_shape(c, n)) for n in [*names, job.out.name]) < 2:
                 raise DslError(job.where, f"case {c.name}: an attention operand of one axis")
 
     def fields(self) -> list[tuple[str, str, str]]:
@@ -93,6 +107,14 @@ class AttentionLowering(Lowering):
                     ("uint32_t", "biasMod", "the bias's matrices"),
                 ]
                 if self.k.attn is not None and self.k.attn.bias is not None
+                else []
+            ),
+            *(
+                [
+                    ("uint32_t", "maskDiv", "q's matrix h reads the mask's h / maskDiv % maskMod"),
+                    ("uint32_t", "maskMod", "the mask's matrices"),
+                ]
+                if self.k.attn is not None and self.k.attn.mask is not None
                 else []
             ),
         ]
@@ -142,6 +164,7 @@ class AttentionLowering(Lowering):
         ]
         if bias is None:
             bias_init = bias_in = bias_row = bias_item = []
+        mask_init, mask_in, mask_row, mask_item, mask_free = self._mask_lines()
         return "\n".join(
             [
                 "// Generated from the tile DSL: softmax(q @ k^T * scale) @ v, the two matmuls on",
@@ -157,6 +180,7 @@ class AttentionLowering(Lowering):
                 "using FloatND = MatmulType<TPosition::GM, CubeFormat::ND, float>;",
                 "constexpr uint32_t SLOT = 8;  // floats per row result: a 32 B-aligned ReduceMax / ReduceSum dst",
                 "",
+                *([HELPERS, VIA_HELPER] if job.mask is not None else []),
                 BLOCK_HELPER,
                 f'extern "C" __global__ __aicore__ void {self.spec.kernel}({gm}, GM_ADDR workspace, '
                 "GM_ADDR tiling) {",
@@ -187,11 +211,13 @@ class AttentionLowering(Lowering):
                 "  pipe.InitBuffer(redBuf, C * SLOT * sizeof(float));",
                 "  LocalTensor<float> work = workBuf.Get<float>(), red = redBuf.Get<float>();",
                 *bias_init,
+                *mask_init,
                 "  const uint32_t blocks = (S + R - 1) / R;",
                 "  for (uint32_t item = aiv; item < t.heads * blocks; item += aivs) {",
                 "    const uint32_t h = item / blocks, r0 = item % blocks * R, rows = S - r0 < R ? S - r0 : R;",
                 "    const uint64_t kv = h / t.group;  // the shared key / value matrix",
                 *bias_item,
+                *mask_item,
                 "    qk.SetTensorA(gq[(static_cast<uint64_t>(h) * S + r0) * D]);",
                 "    qk.SetTensorB(gk[kv * L * D], true);",
                 "    qk.SetTail(rows, L, D);",
@@ -204,11 +230,25 @@ class AttentionLowering(Lowering):
                 "      qs.EnQue(s);",
                 "      s = qs.DeQue<float>();",
                 *bias_in,
+                *mask_in,
                 "      for (uint32_t r = 0; r < n; ++r) {",
                 "        LocalTensor<float> row = s[r * P];",
                 "        Muls(row, row, t.scale, L);",
                 *bias_row,
+                *mask_row,
                 "        ReduceMax(red[r * SLOT], row, work, L);",
+                *(
+                    [
+                        "        if (red.GetValue(r * SLOT) == "
+                        + NEG_INF
+                        + ") {  // masked whole: 0",
+                        "          Duplicate(row, 0.0f, L);",
+                        "          continue;",
+                        "        }",
+                    ]
+                    if job.zero_rows
+                    else []
+                ),
                 "        Adds(row, row, -red.GetValue(r * SLOT), L);",
                 "        Exp(row, row, L);",
                 "        ReduceSum(red[r * SLOT], row, work, L);",
@@ -219,6 +259,7 @@ class AttentionLowering(Lowering):
                 "      qp.EnQue(p);",
                 "      qs.FreeTensor(s);",
                 *(["      if (t.biasMod != 0) qb.FreeTensor(b);"] if bias is not None else []),
+                *mask_free,
                 "      p = qp.DeQue<T>();",
                 "      DataCopyPad(gp[c * L], p, Block<T>(n, L, L, P, false));",
                 "      qp.FreeTensor(p);",
@@ -236,10 +277,82 @@ class AttentionLowering(Lowering):
             ]
         )
 
+    def _mask_lines(self) -> tuple[list[str], ...]:
+        """The kernel's masking: Init's buffers, a chunk's mask rows in, a row's masking, the
+        item's mask matrix, the chunk's free. A masked-out lane of a row becomes -inf by a
+        CompareScalar into bits (a lane set: it takes part) and a Select; the mask's row is read
+        as fp32 (one-byte masks through half), the causal rule compares lane indices made once
+        (CreateVecIndex) with the row's last key. Compares run over L rounded up to 32 B."""
+        job = self.k.attn
+        assert job is not None
+        mask, causal = job.mask, job.causal
+        if mask is None and causal is None:
+            return [], [], [], [], []
+        init = [
+            "  // masking: a row's bits (a set lane takes part), then -inf where clear",
+            "  const uint32_t LA = (L + 7) / 8 * 8;",
+            "  TBuf<TPosition::VECCALC> keepBuf;",
+            "  pipe.InitBuffer(keepBuf, (P / 8 + 31) / 32 * 32);",
+            "  LocalTensor<uint8_t> keep = keepBuf.Get<uint8_t>();",
+        ]
+        row: list[str] = []
+        into: list[str] = []
+        item: list[str] = []
+        free: list[str] = []
+        if mask is not None:
+            init += [
+                f"  using TM = DTYPE_{mask.name.upper()};",
+                "  GlobalTensor<TM> gmask;",
+                f"  gmask.SetGlobalBuffer((__gm__ TM*){mask.name});",
+                "  TQue<TPosition::VECIN, 1> qm;",
+                "  TBuf<TPosition::VECCALC> viaBuf, wideBuf;",
+                "  pipe.InitBuffer(qm, 1, C * P * sizeof(TM));",
+                "  pipe.InitBuffer(viaBuf, P * sizeof(half));",
+                "  pipe.InitBuffer(wideBuf, P * sizeof(float));",
+                "  LocalTensor<half> via = viaBuf.Get<half>();",
+                "  LocalTensor<float> wide = wideBuf.Get<float>();",
+            ]
+            item = [
+                "    // the mask's matrix",
+                "    const uint64_t hm = h / t.maskDiv % t.maskMod;",
+            ]
+            into = [
+                "      LocalTensor<TM> mk = qm.AllocTensor<TM>();",
+                "      DataCopyPad(mk, gmask[(hm * S + r0 + c) * L], Block<TM>(n, L, L, P, true), "
+                "DataCopyPadExtParams<TM>{false, 0, 0, 0});",
+                "      qm.EnQue(mk);",
+                "      mk = qm.DeQue<TM>();",
+            ]
+            cmp = "NE" if job.keeps else "EQ"  # the lanes that take part
+            row += [
+                f"        CompareScalar(keep, AsFloat(mk[r * P], via, wide, LA), 0.0f, CMPMODE::{cmp}, LA);",
+                f"        Select(row, keep, row, {NEG_INF}, SELMODE::VSEL_TENSOR_SCALAR_MODE, L);",
+            ]
+            free = ["      qm.FreeTensor(mk);"]
+        if causal is not None:
+            init += [
+                "  TBuf<TPosition::VECCALC> lanesBuf;",
+                "  pipe.InitBuffer(lanesBuf, P * sizeof(float));",
+                "  LocalTensor<float> lanes = lanesBuf.Get<float>();",
+                "  CreateVecIndex(lanes, 0.0f, P);  // each lane's key index",
+                f"  constexpr int32_t DIAG = {int(causal)};  // row i takes the keys j <= i + DIAG",
+            ]
+            row += [
+                "        CompareScalar(keep, lanes, static_cast<float>(static_cast<int32_t>(r0 + c + r) + DIAG), "
+                "CMPMODE::LE, LA);",
+                f"        Select(row, keep, row, {NEG_INF}, SELMODE::VSEL_TENSOR_SCALAR_MODE, L);",
+            ]
+        return init, into, row, item, free
+
     def host_source(self) -> str:
         job = self.k.attn
         assert job is not None
         biased = job.bias is not None
+        masked = job.mask is not None or job.causal is not None
+        index = {a.name: i for i, a in enumerate(self.spec.inputs)}
+        # UB beyond the softmax's own: the mask's rows (at most 4 B a lane), its half and fp32
+        # widenings, the lane indices, the bits
+        extra_fixed = (6 if job.mask is not None else 0) + (4 if job.causal is not None else 0)
         scale = (
             "1.0f / std::sqrt(static_cast<float>(D))"
             if job.scale is None
@@ -297,14 +410,21 @@ class AttentionLowering(Lowering):
                 "    return ge::GRAPH_FAILED;",
                 "  if (L == 0 || D == 0 || E == 0) return ge::GRAPH_FAILED;  // a softmax or a product over nothing",
                 "  const uint64_t rows = std::min<uint64_t>(ROWS, std::max<uint64_t>(16, (S + 15) / 16 * 16));",
-                "  const uint64_t pitch = (L + 15) / 16 * 16;",
+                *(
+                    ["  const uint64_t pitch = (L + 31) / 32 * 32;  // a one-byte mask row: 32 B"]
+                    if masked
+                    else ["  const uint64_t pitch = (L + 15) / 16 * 16;"]
+                ),
                 "  const uint64_t size = 2;  // bytes of q's fp16 / bf16",
                 "  uint64_t ubSize = 0;",
                 "  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());",
                 "  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);",
                 "  // UB: a tile of scores (fp32) and of p, one reduction row, a slot a row.",
-                f"  const uint64_t fixed = pitch * {8 if biased else 4} + 1024;",
-                f"  const uint64_t perRow = pitch * (4 + size{' * 2' if biased else ''}) + 32;",
+                f"  const uint64_t fixed = pitch * {(8 if biased else 4) + extra_fixed} + 1024"
+                + (" + pitch / 8 + 32;" if masked else ";"),
+                f"  const uint64_t perRow = pitch * (4 + size{' * 2' if biased else ''}"
+                + (" + 4" if job.mask is not None else "")
+                + ") + 32;",
                 "  uint64_t chunk = CHUNK_ROWS;",
                 "  while (chunk > 1 && fixed + chunk * perRow > ubSize) chunk /= 2;",
                 "  if (fixed + chunk * perRow > ubSize) return ge::GRAPH_FAILED;",
@@ -329,7 +449,8 @@ class AttentionLowering(Lowering):
                 "  tiling.set_pitch(static_cast<uint32_t>(pitch));",
                 "  tiling.set_perAiv(perAiv);",
                 f"  tiling.set_scale({scale});",
-                *(BIAS_HOST if biased else []),
+                *(broadcast_host(index[job.bias.name], "bias") if job.bias is not None else []),
+                *(broadcast_host(index[job.mask.name], "mask") if job.mask is not None else []),
                 "  context->SetBlockDim(static_cast<uint32_t>(groups));",
                 *self.host_end(
                     [

@@ -713,6 +713,27 @@ class Attention:
     scale: float | None
     bias: Tensor | None  # added to the scaled scores: [..., S, L], broadcast over q's matrices
     where: str
+    # a mask [..., S, L] broadcast as the bias is: lanes where it is nonzero take part (`keeps`),
+    # or are masked out (not `keeps`); a masked-out score is -inf, as masked_fill gives
+    mask: Tensor | None = None
+    keeps: bool = True
+    causal: int | None = None  # query row i takes part with keys j <= i + causal (torch.tril)
+    zero_rows: bool = False  # a row masked whole gives 0, not NaN (scaled_dot_product_attention)
+
+
+@dataclass(eq=False)
+class GroupNorm:
+    """out = group_norm(x, groups, weight, bias, eps) of x [N, C, *]: each sample's C / groups
+    channels of a group normalised by their mean and biased variance over those channels and
+    the spatial axes, then each channel's weight and bias (torch's F.group_norm)."""
+
+    out: Tensor
+    x: Tensor
+    groups: int | str  # a number, or the spec's int attribute that holds it
+    eps: float | str  # a number, or the spec's float attribute that holds it
+    weight: Tensor | None
+    bias: Tensor | None
+    where: str
 
 
 class Schedule(BaseModel):
@@ -746,6 +767,7 @@ class Kernel:
         self.pooling: Pool | None = None
         self.convolution: Conv | None = None
         self.attn: Attention | None = None
+        self.gnorm: GroupNorm | None = None
         self.places: list[Place] = []  # writes into an output filled with one value
         self.banded = False  # a rows loop takes triangles of matrices (triu, tril)
         self.sched = Schedule()
@@ -845,6 +867,7 @@ class Kernel:
             self.mm if kind != "cube" else None,
             self.swap if kind != "swap" else None,
             *(self.cat, self.take, self.rep, self.pooling, self.convolution, self.attn),
+            self.gnorm,
         )
         if any(j is not None for j in jobs) or self.slices or self.places:
             raise DslError(
@@ -998,21 +1021,69 @@ class Kernel:
         v: Tensor,
         scale: float | None = None,
         bias: Tensor | None = None,
+        keep: Tensor | None = None,
+        drop: Tensor | None = None,
+        causal: int | None = None,
+        zero_rows: bool = False,
     ) -> None:
         """out = softmax(q @ k^T * scale (+ bias)) @ v, the softmax along the keys: two matmuls on the
         cube cores with the softmax of each block of scores on the vector cores between them
         (the scores and the probabilities through a GM workspace). `scale` None: 1 / sqrt(D),
         D q's last axis. k and v may hold fewer matrices than q, shared by q's consecutive
         ones (expanded or repeat_interleave'd key/value heads). `bias`: [..., S, L] added to
-        the scaled scores (a position bias), its batch axes broadcast over q's."""
+        the scaled scores (a position bias), its batch axes broadcast over q's. Masks, as
+        torch's masked_fill(..., -inf) gives them (a row masked whole is NaN, as torch's
+        softmax makes it): `keep` [..., S, L] (broadcast as the bias), the lanes where it is
+        nonzero take part; `drop`, those lanes are masked out; `causal` d: query row i takes
+        part with the keys j <= i + d only (torch.tril of ones, is_causal with d = 0).
+        `zero_rows`: a row masked whole gives probabilities 0 (so out 0), as torch's
+        scaled_dot_product_attention gives it, not the NaN of a softmax of -inf alone."""
         loc = _caller()
         if scale is not None and not isinstance(scale, int | float):
             raise DslError(loc, "attention: scale is a number or None (1 / sqrt(D))")
+        if keep is not None and drop is not None:
+            raise DslError(loc, "attention: one mask input, `keep` or `drop`")
+        if causal is not None and (isinstance(causal, bool) or not isinstance(causal, int)):
+            raise DslError(loc, "attention: causal is the diagonal, an int")
+        mask = keep if keep is not None else drop
         operands = ((out, True), (q, False), (k, False), (v, False))
-        if bias is not None:
-            operands += ((bias, False),)
+        operands += tuple((x, False) for x in (bias, mask) if x is not None)
         self._one_job(loc, operands, "attention(out, q, k, v)")
-        self.attn = Attention(out, q, k, v, None if scale is None else float(scale), bias, loc)
+        scale = None if scale is None else float(scale)
+        self.attn = Attention(
+            out, q, k, v, scale, bias, loc, mask, drop is None, causal, bool(zero_rows)
+        )
+
+    def group_norm(
+        self,
+        out: Tensor,
+        x: Tensor,
+        groups: int | str,
+        eps: float | Value,
+        weight: Tensor | None = None,
+        bias: Tensor | None = None,
+    ) -> None:
+        """out = F.group_norm(x, groups, weight, bias, eps), x [N, C, *]: a row is one sample's
+        group of C / groups channels (their planes one after another), normalised by its mean
+        and biased variance, then each channel's weight and bias over its plane. `groups` a
+        number or the name of the spec's int attribute holding it (read by the host, so cases
+        with other group counts are one program); `eps` a number or `k.attr(name)`."""
+        loc = _caller()
+        if isinstance(eps, Value):
+            if eps.node.op != "attr":
+                raise DslError(loc, "group_norm: eps is a number or k.attr(name)")
+            eps = eps.node.name
+        elif not isinstance(eps, int | float) or isinstance(eps, bool):
+            raise DslError(loc, "group_norm: eps is a number or k.attr(name)")
+        if isinstance(groups, bool) or not isinstance(groups, int | str) or groups == 0:
+            raise DslError(loc, "group_norm: groups is a positive number or an int attribute")
+        if isinstance(groups, int) and groups < 0:
+            raise DslError(loc, "group_norm: groups is a positive number or an int attribute")
+        operands = ((out, True), (x, False))
+        operands += tuple((t, False) for t in (weight, bias) if t is not None)
+        self._one_job(loc, operands, "group_norm(out, x)")
+        eps = eps if isinstance(eps, str) else float(eps)
+        self.gnorm = GroupNorm(out, x, groups, eps, weight, bias, loc)
 
     def repeat(self, out: Tensor, x: Tensor, axis: int, times: int, interleave: bool) -> None:
         """out = x repeated `times` times along `axis`: each element in a row (`interleave`,
@@ -1071,7 +1142,7 @@ class Kernel:
         loops beside it."""
         forms = (
             *(self.mm, self.swap, self.cat, self.take, self.rep),
-            *(self.pooling, self.convolution, self.attn),
+            *(self.pooling, self.convolution, self.attn, self.gnorm),
         )
         jobs = [j for j in (*forms, self.slices or None, self.places or None) if j is not None]
         if [j for j in jobs if j is not allowed] or self.loops or self._open is not None:

@@ -127,6 +127,9 @@ def camel(name: str) -> str:
 class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
     """Kernel + spec -> package files."""
 
+    # int attributes the host reads at run time (registered in the OpDef beside the floats)
+    int_attrs: frozenset[str] = frozenset()
+
     def __init__(self, kernel: Kernel, spec: OperatorSpec):
         self.k = kernel
         self.spec = spec
@@ -550,6 +553,10 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
             if a.type == "float":
                 opdef.append(
                     f'    this->Attr("{a.name}").AttrType(OPTIONAL).Float({float_literal(a.default)});'
+                )
+            elif a.name in self.int_attrs:
+                opdef.append(
+                    f'    this->Attr("{a.name}").AttrType(OPTIONAL).Int({int(a.default)});'
                 )
         return [
             "namespace ops {",

@@ -1,5 +1,6 @@
 """The lowering a DSL kernel takes: its whole-output form (a matmul, with or without an
-epilogue, a transpose, a gather, a pool, a conv, an attention, a concat or slices: copies) or, otherwise, the element-wise and reduction lowering of lower.py."""
+epilogue, a transpose, a gather, a pool, a conv, an attention, a group_norm, a concat or
+slices: copies) or, otherwise, the element-wise and reduction lowering of lower.py."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from ascend_gym.dsl.conv import ConvLowering
 from ascend_gym.dsl.cube import MatmulLowering
 from ascend_gym.dsl.epilogue import EpilogueLowering
 from ascend_gym.dsl.gather import GatherLowering
+from ascend_gym.dsl.groupnorm import GroupNormLowering
 from ascend_gym.dsl.lang import Kernel
 from ascend_gym.dsl.lower import Lowering
 from ascend_gym.dsl.pool import PoolLowering
@@ -43,6 +45,8 @@ def lower(
         lowering = ConvLowering(kernel, spec)
     elif kernel.attn is not None:
         lowering = AttentionLowering(kernel, spec)
+    elif kernel.gnorm is not None:
+        lowering = GroupNormLowering(kernel, spec)
     elif kernel.cat is not None or kernel.slices:
         lowering = CopyLowering(kernel, spec)
     else:

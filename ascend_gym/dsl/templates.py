@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from ascend_gym.dsl import lang
+from ascend_gym.dsl import lang, masks
 from ascend_gym.dsl.trace import Sym, Unsupported
 
 # ops whose fp16 result equals the fp64 reference rounded once, when only one of them rounds
@@ -67,6 +67,8 @@ SCHEDULES = {
     "conv": "buffer_num=2, block_dim=40",
     # cube cores (capped by the SoC's AIC count), each serving two AIVs' work items
     "attention": "block_dim=24",
+    # a row (a sample's group of channels) a step, walked in chunks queued two deep
+    "group_norm": "buffer_num=2, block_dim=40",
 }
 
 
@@ -280,6 +282,8 @@ def draft(
         return _pool(name, description, inputs, out_names, roots)
     if any(s.op == "conv" for s in nodes):
         return _conv(name, description, inputs, out_names, roots)
+    if any(s.op == "groupnorm" for s in nodes):
+        return _group_norm(name, description, inputs, out_names, roots)
     if any(s.meta.get("flat") for s in nodes):
         _check_flat(nodes, roots)
     inputs = _as_used(inputs, nodes)
@@ -406,21 +410,29 @@ def _attention(
     roots: list[Sym],
     absent: Collection[str],
 ) -> Draft | None:
-    """One output softmax(q @ k^T * scale (+ bias)) @ v, the softmax along the keys, of three
-    inputs (key / value heads shared through expand or repeat_interleave) and a bias input
-    (an optional one absent in this case: the same program, which adds nothing without it):
-    `k.attention`. None where the graph is not that form."""
+    """One output softmax(q @ k^T * scale (+ bias), masked) @ v, the softmax along the keys, of
+    three inputs (key / value heads shared through expand or repeat_interleave), a bias input
+    (an optional one absent in this case: the same program, which adds nothing without it) and
+    masks by -inf (a mask input, a causal triangle: `masks.py`): `k.attention`. None where the
+    graph is not that form."""
     root = _unview(roots[0])
     if len(roots) != 1 or root.op != "matmul":
         return None
     p, v_op = root.args
-    scores = _softmax_of(_unview(p))
-    if scores is None:
+    p, tested = masks.safe(_unview(p))
+    scores = _softmax_of(p)
+    if scores is None or (tested is not None and tested is not scores):
         return None
-    scaled, bias = _biased_scores(_unview(scores))
-    mm, scale = _scaled(scaled)
+    zero_rows = tested is not None
+    conds: list[tuple[Sym, bool]] = []
+    scaled, bias = _biased_scores(masks.peel(scores, conds), conds)
+    if scaled is None:
+        return None
+    mm, scale = _scaled(masks.peel(scaled, conds))
+    mm = masks.peel(mm, conds)
     if mm.op != "matmul":
         return None
+    found = masks.read(conds, tuple(mm.shape[-2:]))
     q_op, q_scale = _scaled(_unview(mm.args[0]))  # (q * scale) @ k^T
     if q_scale is not None:
         scale = q_scale * (1.0 if scale is None else scale)
@@ -429,12 +441,20 @@ def _attention(
         raise Unsupported("an attention of inputs viewed into other matrices (blocks of rows)")
     if tq or not tk or tv or len({q.name, k.name, v.name}) != 3:
         raise Unsupported("an attention of other than q, k^T and v, inputs as stored")
-    order = [q.name, k.name, v.name, *([bias.name] if bias is not None else [])]
+    mask = found.mask
+    extra = {x.name for x in (bias, mask) if x is not None}
+    order = [q.name, k.name, v.name]
     optional = [n for n in inputs if n in absent]
-    if bias is None and len(optional) == 1 and list(inputs) == [*order, *optional]:
+    if bias is None and not extra and len(optional) == 1 and list(inputs) == [*order, *optional]:
         bias = Sym("input", (), name=optional[0])  # the bias this case leaves out
-    elif list(inputs) != order:
-        raise Unsupported("an attention kernel reads q, k, v (and a bias) in that order, only them")
+    elif (
+        list(inputs)[:3] != order
+        or set(list(inputs)[3:]) != extra
+        or len(extra) != len([x for x in (bias, mask) if x is not None])
+    ):
+        raise Unsupported(
+            "an attention kernel reads q, k, v (then a bias and a mask) in that order, only them"
+        )
     batch = root.shape[:-2]
     if tuple(inputs[q.name][:-2]) != batch or not _shared_heads(batch, inputs, k, v):
         raise Unsupported("attention heads shared other than by consecutive query heads")
@@ -446,21 +466,37 @@ def _attention(
         raise Unsupported(
             f"an attention bias {list(inputs[bias.name])} beside scores {list(mm.shape)}"
         )
+    if mask is not None and not _bias_fits(batch, mm.shape[-2:], tuple(inputs[mask.name])):
+        raise Unsupported(
+            f"an attention mask {list(inputs[mask.name])} beside scores {list(mm.shape)}"
+        )
     d = inputs[q.name][-1]
     default = scale is not None and math.isclose(scale, 1 / math.sqrt(d), rel_tol=1e-3)
     operands = ", ".join(var(x.name) for x in (q, k, v))
     operands += "" if default else f", scale={_const(1.0 if scale is None else scale)}"
     operands += f", bias={var(bias.name)}" if bias is not None else ""
+    if mask is not None:
+        operands += f", {'keep' if found.keeps else 'drop'}={var(mask.name)}"
+    operands += f", causal={found.causal}" if found.causal is not None else ""
+    operands += ", zero_rows=True" if zero_rows else ""
     return _job(name, description, "attention", inputs, outs, operands)
 
 
-def _biased_scores(s: Sym) -> tuple[Sym, Sym | None]:
-    """Scores plus an input (a position bias): the scores and the input; else s, None."""
-    if s.op == "binary" and s.fn == "add":
-        for x, b in (s.args, s.args[::-1]):
-            if _unview(b).op == "input" and not b.meta.get("flat"):
-                return _unview(x), _unview(b)
-    return s, None
+def _biased_scores(s: Sym, conds: list[tuple[Sym, bool]]) -> tuple[Sym | None, Sym | None]:
+    """Scores plus an input (a position bias) and masks made biases (where(c, -inf, 0), each
+    appended to conds): the scores and the input (None where there is none); None for the
+    scores where the sum is not of that form."""
+    scores = bias = None
+    for written, t in masks.sum_terms(s):
+        if (term := masks.mask_term(t)) is not None:
+            conds.append(term)
+        elif t.op == "input" and not written.meta.get("flat") and bias is None:
+            bias = t
+        elif scores is None:
+            scores = t
+        else:
+            return None, None
+    return scores, bias
 
 
 def _bias_fits(batch: tuple[int, ...], matrix: tuple[int, ...], shape: tuple[int, ...]) -> bool:
@@ -876,6 +912,41 @@ def _conv(name: str, description: str, inputs: dict, outs: list[str], roots: lis
     if any(d != 1 for d in m["dilation"]):
         operands += f", dilation={m['dilation']}"
     return _job(name, description, "conv", inputs, outs, operands)
+
+
+def _group_norm(
+    name: str, description: str, inputs: dict, outs: list[str], roots: list[Sym]
+) -> Draft:
+    """One output that is F.group_norm of an input by several channels a group (and [C]
+    weight and bias inputs): `k.group_norm`, the group count by its int attribute's name (the
+    host reads it, so every case is one program) where the golden was given it by one."""
+    root = roots[0]
+    if len(roots) != 1 or root.op != "groupnorm":
+        raise Unsupported("group_norm with other work: only an input normalised")
+    x, *affine = root.args
+    if x.op != "input" or list(inputs) != [a.name for a in root.args]:
+        raise Unsupported("a group_norm kernel reads its data, weight and bias in that order")
+    eps = root.meta["eps"]
+    attrs = [eps.name] if eps.op == "attr" else []
+    groups = f'"{root.name}"' if root.name else str(int(root.value))
+    operands = (
+        f"{var(x.name)}, groups={groups}, eps={var(eps.name) if attrs else _const(eps.value)}"
+    )
+    for flag, t in zip([f for f in ("weight", "bias") if root.meta[f]], affine, strict=True):
+        operands += f", {flag}={var(t.name)}"
+    line = f"k.group_norm({var(outs[0])}, {operands})"
+    return _render(
+        name,
+        description,
+        "group_norm",
+        list(inputs),
+        outs,
+        {},
+        attrs,
+        [line],
+        set(),
+        SCHEDULES["group_norm"],
+    )
 
 
 def _job(

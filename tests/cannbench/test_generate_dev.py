@@ -7,7 +7,9 @@ gathers along the last axis, index reductions, running products, pooling of a pl
 windows, einsum, norms over trailing axes, any/all into bool outputs (with and without dim),
 convolutions (conv1d / conv2d: groups, stride, padding, dilation, bias), cross_entropy with class
 probabilities or label smoothing, var / std / logsumexp along a middle axis, nll_loss and cross_entropy with class weights
-and ignore_index (their mean too), instance_norm, attention (two matmuls and a softmax), each generated, compiled and run on every case
+and ignore_index (their mean too), instance_norm, attention (two matmuls and a softmax; causal and
+input masks, scaled_dot_product_attention), group_norm of several channels a group, each
+generated, compiled and run on every case
 through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
@@ -101,6 +103,11 @@ SLOW_TASKS = {
     "level2/loss_weighted_mean": 2,  # their mean: sum(w[t] * l) / sum(w[t]), a total with a count
     "level2/attention_gqa": 2,  # softmax(q @ k^T / sqrt(E)) @ v, repeat_interleave'd k / v heads
     "level2/attention_scaled": 2,  # einsum, a fixed scale, expand'ed k / v, nn.Module and Dropout(0)
+    "level2/attention_causal": 2,  # masked_fill(tril(ones) == 0, -inf), a scale from tensor.sqrt()
+    "level2/attention_bool_mask": 2,  # masked_fill(~mask.to(bool), -inf): rows masked whole NaN
+    "level2/sdpa_bool_mask": 2,  # F.scaled_dot_product_attention, a bool attn_mask: such rows 0
+    "level2/sdpa_causal": 2,  # F.scaled_dot_product_attention(is_causal=True, scale=0.3)
+    "level2/group_norm": 2,  # F.group_norm by 8 and 3 groups of 4 channels, a channel affine
 }
 
 

@@ -14,7 +14,7 @@ import pytest
 from ascend_core.package import OperatorPackage, OperatorSpec
 from ascend_gym.cannbench.torch_trace import numpy_view
 from ascend_gym.dsl import trace as sym
-from ascend_gym.dsl.generate import generate_offline, offline_draft
+from ascend_gym.dsl.generate import build, generate_offline, offline_draft
 from ascend_gym.dsl.lang import DslError
 
 torch = pytest.importorskip("torch")
@@ -488,8 +488,8 @@ def test_pooling_conv_and_einsum_beyond_the_forms_are_unsupported(expr, why):
         ("x.transpose(0, 2).sum(-1)", r"a permutation \[2, 1, 0\]"),
         ("torch.matmul(x, y[[0, 1]])", "indexing other than by slices"),
         ("torch.stack([y, y]).transpose(1, 2)", "torch.transpose of a stack"),
-        # several channels a group: a per-channel affine along the group's row
-        ("F.group_norm(y.unsqueeze(0), 1, y[:, 0])", "3 channels a group"),
+        # several channels a group: its weight and bias are inputs of a value a channel
+        ("F.group_norm(y.unsqueeze(0), 1, y[:, 0])", r"other than \[C\] inputs"),
         ("torch.argmax(x)", "over every element"),
     ],
 )
@@ -630,6 +630,138 @@ SHARED_KV = {"q": [2, 4, 16, 32], "k": [2, 2, 24, 32], "v": [2, 2, 24, 32]}
 def test_softmax_between_two_matmuls_is_an_attention_program(expr, shapes, line):
     source = offline_draft(_golden(expr, {}, shapes, "float16")).source
     assert line in source, source
+
+
+MASKED = {**QKV, "mask": [2, 1, 16, 24]}
+TRIL = "torch.tril(torch.ones(16, 24))"
+
+
+@pytest.mark.parametrize(
+    ("expr", "shapes", "line"),
+    [
+        # a causal triangle of ones, by masked_fill of ~ or of == 0, tril or triu
+        (
+            f"F.softmax((q @ k.mT * 0.5).masked_fill(~{TRIL}.bool(), -math.inf), -1) @ v",
+            QKV,
+            "k.attention(out, q, k_, v, scale=0.5, causal=0)",
+        ),
+        (
+            "torch.softmax((q @ k.mT).masked_fill(torch.triu(torch.ones(16, 24), diagonal=2) == 1,"
+            " float('-inf')) * 0.5, -1) @ v",
+            QKV,
+            "k.attention(out, q, k_, v, scale=0.5, causal=1)",
+        ),
+        # the scale a tensor's sqrt; torch.where keeping the lanes of a mask input
+        (
+            "F.softmax(torch.where(mask != 0, q @ k.mT * torch.tensor(1 / 32).sqrt(), -torch.inf),"
+            " -1) @ v",
+            MASKED,
+            "k.attention(out, q, k_, v, keep=mask)",
+        ),
+        (
+            "F.softmax((q @ k.mT * 0.5).masked_fill(mask.to(torch.bool), float('-inf')), -1) @ v",
+            MASKED,
+            "k.attention(out, q, k_, v, scale=0.5, drop=mask)",
+        ),
+        # scaled_dot_product_attention's reference: a mask made a bias, zeros filled with -inf
+        (
+            "F.softmax(q @ k.mT * 0.5 + torch.zeros(16, 24).masked_fill(mask == 0, -math.inf), -1)"
+            " @ v",
+            MASKED,
+            "k.attention(out, q, k_, v, scale=0.5, keep=mask)",
+        ),
+        (
+            "F.scaled_dot_product_attention(q, k, v, is_causal=True)",
+            QKV,
+            "k.attention(out, q, k_, v, causal=0, zero_rows=True)",
+        ),
+        (
+            "F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=0.5)",
+            MASKED,
+            "k.attention(out, q, k_, v, scale=0.5, bias=mask, zero_rows=True)",
+        ),
+    ],
+)
+def test_masked_scores_are_an_attention_program(expr, shapes, line):
+    source = offline_draft(_golden(expr, {}, shapes, "float16")).source
+    assert line in source, source
+
+
+def test_a_bool_attn_mask_of_scaled_dot_product_attention_keeps_its_true_lanes():
+    pkg = _golden("F.scaled_dot_product_attention(q, k, v, attn_mask=mask)", {}, MASKED, "float16")
+    inputs = [
+        a.model_copy(update={"dtypes": ["bool"]}) if a.name == "mask" else a
+        for a in pkg.spec.inputs
+    ]
+    cases = [c.model_copy(update={"dtypes": {"mask": "bool"}}) for c in pkg.spec.cases]
+    spec = pkg.spec.model_copy(update={"inputs": inputs, "cases": cases})
+    source = offline_draft(pkg.model_copy(update={"spec": spec})).source
+    assert "k.attention(out, q, k_, v, keep=mask, zero_rows=True)" in source, source
+
+
+@pytest.mark.parametrize(
+    ("expr", "why"),
+    [
+        # the keys before each query masked out: not a causal mask
+        (f"F.softmax((q @ k.mT).masked_fill({TRIL} == 1, -math.inf), -1) @ v", "upper triangle"),
+        ("F.softmax((q @ k.mT).masked_fill(mask > 0.5, -math.inf), -1) @ v", "other than an input"),
+        (
+            "F.softmax((q @ k.mT).masked_fill(mask == 0, -math.inf).masked_fill(other == 0, -math.inf),"
+            " -1) @ v",
+            "more than one mask",
+        ),
+        # a mask outside an attention: -inf is no constant of the other templates
+        ("mask.masked_fill(mask == 0, -math.inf)", "the constant -inf"),
+    ],
+)
+def test_masks_beyond_the_form_are_refused_with_the_reason(expr, why):
+    with pytest.raises(sym.Unsupported, match=why):
+        offline_draft(_golden(expr, {}, {**MASKED, "other": [2, 1, 16, 24]}, "float16"))
+
+
+GROUP_NORM = """\
+import torch.nn.functional as F
+
+
+def g(x, weight, bias, num_groups=4, eps=1e-5):
+    return F.group_norm(x, num_groups, weight, bias, eps)
+"""
+
+
+def test_a_group_norm_of_several_channels_a_group_reads_its_count_from_the_attribute():
+    # two cases of other group counts: one program, the count by the int attribute's name
+    spec = OperatorSpec.model_validate(
+        {
+            "name": "g",
+            "op_type": "G",
+            "inputs": [{"name": n, "dtypes": ["float16"]} for n in ("x", "weight", "bias")],
+            "outputs": [{"name": "out", "dtypes": ["float16"]}],
+            "attrs": [
+                {"name": "num_groups", "type": "int", "default": 4},
+                {"name": "eps", "type": "float", "default": 1e-5},
+            ],
+            "cases": [
+                {
+                    "name": f"c{g}",
+                    "dtype": "float16",
+                    "shapes": {"x": [2, 12, 5, 7], "weight": [12], "bias": [12]},
+                    "attrs": {"num_groups": g},
+                    "bench": g == 3,
+                }
+                for g in (3, 4)
+            ],
+            "reference": "golden:g",
+            "reference_kind": "torch",
+        }
+    )
+    pkg = OperatorPackage(spec=spec, files={"golden.py": GROUP_NORM})
+    source = offline_draft(pkg).source
+    line = 'k.group_norm(out, x, groups="num_groups", eps=eps, weight=weight, bias=bias)'
+    assert line in source, source
+    literal = pkg.model_copy(
+        update={"files": {"golden.py": GROUP_NORM.replace("x, num_groups,", "x, 2,")}}
+    )
+    assert "k.group_norm(out, x, groups=2, eps=eps, weight=weight" in offline_draft(literal).source
 
 
 def test_an_optional_bias_absent_in_some_cases_keeps_one_attention_program():
@@ -965,9 +1097,11 @@ def test_a_golden_module_the_stand_in_cannot_run_is_unsupported():
     pkg = pkg.model_copy(update={"files": {"golden.py": text}})
     with pytest.raises(sym.Unsupported, match="AttributeError"):
         numpy_view(pkg)
-    pkg = _golden("(x > 0).to(torch.bool) * 2", {}, {"x": [6, 16]})
-    with pytest.raises(sym.Unsupported, match="a conversion to bool"):
-        sym.trace(numpy_view(pkg), {"x": (6, 16)}, [])
+    # a conversion to bool is the comparison torch makes (`!= 0`), a mask: as a value it is
+    # refused by the DSL's check, with its program line
+    pkg = _golden("(x - 1).to(torch.bool) * 2", {}, {"x": [6, 16]})
+    with pytest.raises(DslError, match="a mask is only an operand of where"):
+        build(pkg, offline_draft(pkg).source)
 
 
 def test_a_graph_deeper_than_the_recursion_limit_is_a_refusal_not_a_crash():

@@ -1,7 +1,8 @@
 """An attention kernel (`k.attention`: q @ k^T on the cube, the softmax on the vector cores, p @ v
 on the cube, in one mixed launch) on both engines, against a numpy reference of the definition:
 key/value heads shared by groups of query heads, rows and keys that are not multiples of 16
-(the softmax's UB pitch, the items' tails), fp16 and bf16, a given scale and torch's default."""
+(the softmax's UB pitch, the items' tails), fp16 and bf16, a given scale and torch's default,
+a bool mask input and a causal diagonal (masked_fill(-inf): a row masked whole is NaN)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,19 @@ def attention_scaled(q, k, v):
 
 def attention_biased(q, k, v, bias=None):
     return _attention(q, k, v, 0.2, 0.0 if bias is None else bias)
+
+
+def attention_keep(q, k, v, mask):
+    # masked_fill(~mask, -inf): a row masked whole is NaN, as torch's softmax gives it
+    with np.errstate(invalid="ignore"):
+        return _attention(q, k, v, 0.25, np.where(mask != 0, 0.0, -np.inf))
+
+
+def attention_causal(q, k, v):
+    # tril(ones(S, L), diagonal=-1): row 0 sees no key (NaN), row i the keys j < i
+    keep = np.tril(np.ones((q.shape[-2], k.shape[-2])), -1)
+    with np.errstate(invalid="ignore"):
+        return _attention(q, k, v, 1.0 / np.sqrt(q.shape[-1]), np.where(keep != 0, 0.0, -np.inf))
 """
 
 PROGRAM = """\
@@ -70,6 +84,47 @@ ATTENTIONS = {
         ],
     ),
 }
+
+
+# masks: a bool `keep` mask [B, 1, S, L] (its row 3 of batch 1 masked whole) and causal rows
+MASKED = {
+    "attention_keep": ("keep=m", [("float16", [2, 3, 20, 32], [2, 3, 45, 32], 32)]),
+    "attention_causal": ("causal=-1", [("bfloat16", [1, 2, 24, 16], [1, 2, 40, 16], 16)]),
+}
+
+
+def masked_spec(name: str) -> OperatorPackage:
+    dtype, q, kv, e = MASKED[name][1][0]
+    shapes = {"q": q, "k": kv, "v": [*kv[:-1], e], "out": [*q[:-1], e]}
+    case: dict = {"name": "c0", "dtype": dtype, "shapes": shapes, "bench": True}
+    inputs = [{"name": n, "dtypes": [dtype]} for n in ("q", "k", "v")]
+    if name == "attention_keep":
+        b, s, n = q[0], q[-2], kv[-2]
+        shapes["mask"] = [b, 1, s, n]
+        inputs.append({"name": "mask", "dtypes": ["bool"]})
+        case["dtypes"] = {"mask": "bool"}
+        case["ranges"] = {"mask": (0, 1)}
+        case["points"] = {"mask": [((s + 3) * n + j, 0) for j in range(n)]}
+    spec = OperatorSpec.model_validate(
+        {
+            "name": name,
+            "level": 2,
+            "category": "attention",
+            "description": f"{name}: softmax(q @ k^T * scale, masked) @ v",
+            "inputs": inputs,
+            "outputs": [{"name": "out", "dtypes": [dtype]}],
+            "reference": f"reference:{name}",
+            "cases": [case],
+        }
+    )
+    return OperatorPackage(spec=spec, files={"reference.py": REFERENCE})
+
+
+def masked_package(name: str) -> OperatorPackage:
+    mask = 'm = k.input("mask")\n' if name == "attention_keep" else ""
+    scale = ", scale=0.25" if name == "attention_keep" else ""
+    program = PROGRAM.format(name=name, scale=f"{scale}, {MASKED[name][0]}", bias=mask)
+    return build(masked_spec(name), program)
 
 
 def attention_spec(name: str) -> OperatorPackage:
@@ -121,8 +176,18 @@ def test_attention_lowers_to_two_matmuls_and_a_softmax_between():
     assert 'this->Input("bias").ParamType(OPTIONAL)' in biased.files["op_host/attention_biased.cpp"]
 
 
+def test_masks_become_minus_infinity_by_a_compare_and_a_select():
+    keep = masked_package("attention_keep").kernel_source
+    assert "CompareScalar(keep, AsFloat(mk[r * P], via, wide, LA), 0.0f, CMPMODE::NE, LA);" in keep
+    assert "Select(row, keep, row, -__builtin_huge_valf()" in keep
+    assert "h / t.maskDiv % t.maskMod" in keep
+    causal = masked_package("attention_causal").kernel_source
+    assert "constexpr int32_t DIAG = -1;" in causal and "CMPMODE::LE, LA);" in causal
+    assert "AsFloat" not in causal  # no mask input: no widening
+
+
 def test_attention_refuses_operands_other_than_the_specs_three():
-    with pytest.raises(DslError, match=r"inputs q, k, v\(, bias\) in order"):
+    with pytest.raises(DslError, match=r"inputs q, k, v\(, bias, mask\) in order"):
         build(
             attention_spec("attention_gqa"),
             PROGRAM.format(name="attention_gqa", scale="", bias="").replace(
@@ -131,10 +196,19 @@ def test_attention_refuses_operands_other_than_the_specs_three():
         )
 
 
+def test_one_mask_input_a_kernel():
+    program = PROGRAM.format(
+        name="attention_keep", scale=", keep=m, drop=m", bias='m = k.input("mask")\n'
+    )
+    with pytest.raises(DslError, match="one mask input"):
+        build(masked_spec("attention_keep"), program)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", list(ATTENTIONS))
+@pytest.mark.parametrize("name", [*ATTENTIONS, *MASKED])
 def test_an_attention_kernel_passes_alike_on_both_engines(client, native, name):
-    pkg = attention_package(name)
+    # the masked ones: a row masked whole is NaN in the reference and in the kernel
+    pkg = masked_package(name) if name in MASKED else attention_package(name)
     guest = passes(client, pkg, "dsl-attention")
     assert guest.latency_us == pytest.approx(
         passes(native, pkg, "dsl-attention").latency_us, rel=0.1
