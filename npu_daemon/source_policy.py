@@ -50,13 +50,14 @@ FORBIDDEN_NAMES: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
 ]  # fmt: skip
-# GNU attributes that run code outside the launch, place it, or bind a name to another symbol
-# (`weakref("open")` calls open under a name of the candidate's choosing).
+# GNU attributes that place code or bind a name to another symbol (`weakref("open")` calls open
+# under a name of the candidate's choosing). `constructor`, `init_priority` and `destructor` are
+# not among them: ctors.defer moves a candidate object's `.init_array` (every constructor, a static
+# object's or an attributed function's, with or without a priority) to the runner the candidate
+# process calls once its filter is tight, in link order, and drops its `.fini_array`, which no
+# process then runs (the confined one ends by `_exit`, past static destructors too). Real host
+# code uses them: a cube tiling's estimator registrations and the join of its cache thread.
 ATTRIBUTES: dict[str, str] = {
-    **dict.fromkeys(
-        ("constructor", "destructor", "init_priority"),
-        "constructors and destructors run outside the launch",
-    ),
     "section": "code placed in a chosen section",
     **dict.fromkeys(
         ("alias", "weakref", "ifunc", "symver"),

@@ -415,6 +415,38 @@ def _read(path: Path) -> str:
 
 _QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', re.M)
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(\w+)[ \t]*(.*)$")
+
+
+def _guarded_includes(text: str) -> set[str]:
+    """The spellings `text` includes inside an `#if` / `#ifdef` / `#ifndef` block (a header's own
+    include guard, an `#ifndef X` followed by `#define X`, is no condition): what a build
+    compiles only where its condition holds, for one SoC or another."""
+    guarded: set[str] = set()
+    lines = text.splitlines()
+    opened: list[bool] = []  # per open block: whether it is a condition (not an include guard)
+    for k, line in enumerate(lines):
+        m = _DIRECTIVE.match(line)
+        if m is None:
+            continue
+        word, rest = m.groups()
+        if word in ("if", "ifdef", "ifndef"):
+            name = rest.split()[0] if rest.split() else ""
+            after = _DIRECTIVE.match(lines[k + 1]) if k + 1 < len(lines) else None
+            guard = (
+                word == "ifndef"
+                and after is not None
+                and after.group(1) == "define"
+                and after.group(2).split()[:1] == [name]
+            )
+            opened.append(not guard)
+        elif word == "endif" and opened:
+            opened.pop()
+        elif word == "include" and any(opened):
+            inc = _ANY_INCLUDE.match(line)
+            if inc is not None:
+                guarded.add(inc.group(1) or inc.group(2))
+    return guarded
 
 
 @dataclass(frozen=True)
@@ -444,7 +476,7 @@ def tree_files(
     files: dict[str, str],
     within: Path,
     roots: tuple[Path, ...] = (),
-    companion: Callable[[Path], bool] = lambda _: False,
+    companion: Callable[[Path, bool], bool] = lambda _unit, _guarded: False,
 ) -> Tree:
     """The files outside the operator directory `root` that its sources include by a relative
     path or through one of the build's include roots `roots`, and what those include in turn the
@@ -457,7 +489,8 @@ def tree_files(
     brings the C++ source of its name beside it (.cpp, .cc or .cxx) where `companion` says the
     build compiles that with the tiling (a class declared there, defined in its source: another
     operator's base tiling, a repository's shared tiling utilities), as one of the tree's
-    `sources`, its includes followed alike."""
+    `sources`, its includes followed alike; `companion` is also told whether the include sits
+    under a preprocessor condition."""
     found: dict[Path, str] = {}
     sources: list[Path] = []
     own: dict[str, str] = {}
@@ -469,6 +502,7 @@ def tree_files(
     walked = {path: built for path, _, built in todo}  # each file once, again once built
     while todo:
         path, text, built = todo.pop()
+        guarded = _guarded_includes(text) if built else set()
         for quoted, angled in _ANY_INCLUDE.findall(text):
             beside = [Path(os.path.normpath(path.parent / quoted))] if quoted else []
             places = [(None, p) for p in beside if p.is_file()]
@@ -506,7 +540,7 @@ def tree_files(
                         unit not in walked
                         and not unit.is_relative_to(root)
                         and unit.is_file()
-                        and companion(unit)
+                        and companion(unit, spelled in guarded)
                     ):
                         found[unit] = checkout_text(unit, within)
                         sources.append(unit)
@@ -765,14 +799,23 @@ def packaged(
     return package, unfound
 
 
-def _built_with(repo: Path, targets: set[str], unit: Path, own: cmake.Usage | None = None) -> bool:
+def _built_with(
+    repo: Path,
+    targets: set[str],
+    unit: Path,
+    guarded: bool = False,
+    own: cmake.Usage | None = None,
+) -> bool:
     """Whether the build files compile `unit`, a source outside the operator's directory, into
     one of the tiling's `targets` (a repository's one tiling library of every operator): as the
     operator's own build files evaluated (`own`: its CMakeLists globbing a shared folder's
     sources into that target), or as evaluated toward the unit's operator directory (the one
-    holding its op_host/, else the unit's own); never another SoC's variant (an arch35/ source
-    a shared base header includes under its guard)."""
-    if not targets or not _a2_or_shared(unit.relative_to(repo)):
+    holding its op_host/, else the unit's own). Another SoC's variant (an arch35/ source) only
+    where its header is included unconditionally (not `guarded`): an A2 source that names its
+    class under a run-time SoC check (ops-nn's mat_mul_v3 tiling, `IsAdvancedSocVersion`) links
+    only with it, as the repository's one library of every SoC's sources holds it, while a
+    header included under its SoC's `#if` is not compiled for the A2."""
+    if not targets or (guarded and not _a2_or_shared(unit.relative_to(repo))):
         return False
     if own is not None and own.targets_of(unit) & targets:
         return True

@@ -48,7 +48,7 @@ def test_the_source_beside_an_included_header_joins_the_tiling_where_its_target_
     tmp_path,
 ):
     repo = _repo(tmp_path)
-    companion = lambda unit: _built_with(repo, {"optiling"}, unit)  # noqa: E731
+    companion = lambda unit, guarded: _built_with(repo, {"optiling"}, unit, guarded)  # noqa: E731
     tree = tree_files(repo / "ops/user", OWN, repo, (), companion)
     # base_util.cpp through base_tiling.cpp's own include; base_api.cpp is the aclnn library's,
     # loose.cpp no target's: their headers come, their sources do not.
@@ -63,7 +63,7 @@ def test_the_source_beside_an_included_header_joins_the_tiling_where_its_target_
 
 def test_without_a_target_for_the_tiling_no_source_joins(tmp_path):
     repo = _repo(tmp_path)
-    companion = lambda unit: _built_with(repo, set(), unit)  # noqa: E731
+    companion = lambda unit, guarded: _built_with(repo, set(), unit, guarded)  # noqa: E731
     tree = tree_files(repo / "ops/user", OWN, repo, (), companion)
     assert tree.sources == []
     assert not any(p.endswith(".cpp") for p in tree.files)
@@ -101,8 +101,53 @@ def test_a_shared_cc_source_the_operators_build_globs_into_the_tiling_joins(tmp_
         (repo / rel).write_text(text)
     repo = repo.resolve()
     own = cmake.evaluate(repo, repo / "ops/user").usage
-    companion = lambda unit: _built_with(repo, {"optiling"}, unit, own=own)  # noqa: E731
+    companion = lambda unit, guarded: _built_with(repo, {"optiling"}, unit, guarded, own=own)  # noqa: E731
     tree = tree_files(repo / "ops/user", SHARED_OWN, repo, (), companion)
     # gen.cc by the glob; other.cpp is no target's (the glob takes *.cc only).
     assert tree.sources == ["tree/common/op_tiling/gen.cc"]
     assert "tree/common/op_tiling/other.cpp" not in tree.files
+
+
+# One library of every SoC's sources: an A2 tiling naming another SoC's class under a run-time
+# check includes its header unconditionally; a shared header includes another under its #if.
+SOC_CMAKE = {
+    "CMakeLists.txt": "add_library(optiling SHARED)\nadd_subdirectory(ops)\n",
+    "ops/CMakeLists.txt": "add_subdirectory(base)\nadd_subdirectory(user)\n",
+    "ops/base/CMakeLists.txt": (
+        "target_sources(optiling PRIVATE op_host/base_tiling.cpp op_host/arch35/advanced.cpp "
+        "op_host/arch35/guarded.cpp)\n"
+    ),
+    "ops/user/CMakeLists.txt": "target_sources(optiling PRIVATE op_host/user_tiling.cpp)\n",
+}
+SOC_BASE = {
+    "ops/base/op_host/base_tiling.h": (
+        "#ifndef BASE_TILING_H\n#define BASE_TILING_H\n"
+        '#include "arch35/advanced.h"\n'
+        '#if defined(SOC_ARCH35)\n#include "arch35/guarded.h"\n#endif\n'
+        "struct BaseTiling { virtual ~BaseTiling(); };\n#endif\n"
+    ),
+    "ops/base/op_host/base_tiling.cpp": '#include "base_tiling.h"\n',
+    "ops/base/op_host/arch35/advanced.h": "struct Advanced { virtual ~Advanced(); };\n",
+    "ops/base/op_host/arch35/advanced.cpp": '#include "advanced.h"\nAdvanced::~Advanced() {}\n',
+    "ops/base/op_host/arch35/guarded.h": "struct Guarded { virtual ~Guarded(); };\n",
+    "ops/base/op_host/arch35/guarded.cpp": '#include "guarded.h"\nGuarded::~Guarded() {}\n',
+}
+SOC_OWN = {"op_host/user_tiling.cpp": '#include "../../base/op_host/base_tiling.h"\n'}
+
+
+def test_another_socs_source_joins_only_where_its_header_is_included_unconditionally(tmp_path):
+    repo = tmp_path / "repo"
+    files = {**SOC_CMAKE, **SOC_BASE, **{f"ops/user/{p}": t for p, t in SOC_OWN.items()}}
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    repo = repo.resolve()
+    companion = lambda unit, guarded: _built_with(repo, {"optiling"}, unit, guarded)  # noqa: E731
+    tree = tree_files(repo / "ops/user", SOC_OWN, repo, (), companion)
+    # The base header's own include guard is no condition; its `#if defined(SOC_ARCH35)` is.
+    assert tree.sources == [
+        "tree/base/op_host/arch35/advanced.cpp",
+        "tree/base/op_host/base_tiling.cpp",
+    ]
+    assert "tree/base/op_host/arch35/guarded.h" in tree.files
+    assert "tree/base/op_host/arch35/guarded.cpp" not in tree.files

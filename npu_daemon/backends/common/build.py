@@ -96,6 +96,10 @@ HOST_PCH_HEADERS = [
     "tiling/tiling_api.h",
 ]
 HOST_PCH = "ascendc_sim_host.h"
+# Standard headers a host tiling program gets in place of libstdc++'s and glibc's: std::thread run
+# deferred, sleeps that return, prctl on the thread's name (ascendc_sim/tiling_threads.h). The
+# tiling's compile and its precompiled header alone: the emulation's scheduler runs real threads.
+TILING_STD_FLAG = f"-I{HOST_INCLUDE_DIR / 'tiling_std'}"
 # Precompiled after kernel_operator.h: what every kernel prelude includes (the tiling header's
 # dependencies, and the host declarations kernel_enums.h protects from its macros). Parsed in each
 # kernel compile they cost about a quarter of it.
@@ -389,7 +393,7 @@ def _build_runtime(tmp: Path, root: Path, wasmtime: Path) -> None:
             "precompiled header",
         ),
         (
-            [CXX, *CANDIDATE_CXXFLAGS, "-x", "c++-header", f"-I{HOST_INCLUDE_DIR}"]
+            [CXX, *CANDIDATE_CXXFLAGS, "-x", "c++-header", TILING_STD_FLAG, f"-I{HOST_INCLUDE_DIR}"]
             + [f"pch-host/{HOST_PCH}", "-o", f"pch-host/{HOST_PCH}.gch"],
             "host precompiled header",
         ),
@@ -916,6 +920,7 @@ def tiling_unit(pkg: OperatorPackage, workdir: Path, rt: Runtime) -> Compile:
     flags = [
         *CANDIDATE_CXXFLAGS,
         f"-I{rt.host_pch_dir}",
+        TILING_STD_FLAG,
         f"-I{HOST_INCLUDE_DIR}",
         "-Iop_host",
         # ops-nn's tiling include path names its common/inc/op_host too, so its tilings

@@ -9,6 +9,11 @@ neither linker then makes them the library's init array, and GNU ld's `__start_c
 (host/candidate_init.cpp) exports `ascendc_sim_candidate_init`, which calls them; the candidate
 process calls it once its filter is at the running stage. Host tiling code's registrations
 (OP_ADD, IMPL_OP_OPTILING) are such constructors and still run, only later.
+
+Destructor sections (`.fini_array*`, a `__attribute__((destructor))` function) are renamed to
+`cand_fini` and retyped alike, and nothing calls them: a process that loads a candidate library
+would otherwise run them at its exit or dlclose, outside every filter, and the candidate process
+itself ends by `_exit`, running no static destructor either.
 """
 
 from __future__ import annotations
@@ -17,15 +22,17 @@ import struct
 from pathlib import Path
 
 SECTION = b"cand_init"
+DROPPED = b"cand_fini"
 RUNNER_SOURCE = Path(__file__).resolve().parent / "host" / "candidate_init.cpp"
 RUNNER_OBJECT = "candidate_init.o"
 SHT_PROGBITS, SHT_INIT_ARRAY = 1, 14
 _DEFERRED = (b".init_array", b".ctors")
+_DROPPED = (b".fini_array",)
 
 
 def defer(obj: Path) -> int:
-    """Rename and retype the constructor sections of a relocatable ELF64 object in place;
-    returns how many. Names are rewritten inside the section-name table (the new one is shorter,
+    """Rename and retype the constructor and destructor sections of a relocatable ELF64 object
+    in place; returns how many. Names are rewritten inside the section-name table (the new one is shorter,
     NUL-terminated), so no other offset moves."""
     data = bytearray(obj.read_bytes())
     if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
@@ -40,8 +47,17 @@ def defer(obj: Path) -> int:
     for k in range(shnum):
         name_at = names + struct.unpack_from("<I", data, header(k))[0]
         name = bytes(data[name_at : data.index(b"\0", name_at)])
-        if any(name == d or name.startswith(d + b".") for d in _DEFERRED):
-            data[name_at : name_at + len(name)] = SECTION.ljust(len(name), b"\0")
+        renamed = next(
+            (
+                to
+                for to, prefixes in ((SECTION, _DEFERRED), (DROPPED, _DROPPED))
+                for d in prefixes
+                if name == d or name.startswith(d + b".")
+            ),
+            None,
+        )
+        if renamed is not None:
+            data[name_at : name_at + len(name)] = renamed.ljust(len(name), b"\0")
             struct.pack_into("<I", data, header(k) + 4, SHT_PROGBITS)
             count += 1
     if count:

@@ -674,6 +674,7 @@ class AnchorInstanceInfo {
 // the node), or by IR index (the Optional/Required/Dynamic getters), as metadef's
 // ExtendedKernelContext maps them through the instance info.
 class TilingContext;
+class Stride;  // a view's strides (exe_graph/runtime/stride.h): never handed out here
 
 // The node a tiling runs for (metadef compute_node_info.h): its type and name, its IR parameters'
 // instances and its input / output counts, read from the context the harness filled.
@@ -717,6 +718,26 @@ class TilingContext {
   const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
     return i < outputDescs_.size() ? &outputDescs_[i] : nullptr;
   }
+  // The view queries (metadef tiling_context.h; InputIsView: atlasopapi_07_00771): whether a
+  // tensor carries a non-contiguous description (a TensorV2 with strides and an offset). The
+  // harness launches every tensor contiguous, as a plain tensor, so none does: false, no stride
+  // (nullptr), offset -1, as documented for a tensor without one. Stride stays declared only: a
+  // tiling reading one's fields after a false answer has no documented layout to compile against.
+  bool InputIsView(size_t) const { return false; }
+  bool OutputIsView(size_t) const { return false; }
+  bool OptionalInputIsView(size_t) const { return false; }
+  bool DynamicInputIsView(size_t, size_t) const { return false; }
+  bool RequiredInputIsView(size_t) const { return false; }
+  const Stride* GetInputStride(size_t) const { return nullptr; }
+  const Stride* GetOutputStride(size_t) const { return nullptr; }
+  const Stride* GetOptionalInputStride(size_t) const { return nullptr; }
+  const Stride* GetDynamicInputStride(size_t, size_t) const { return nullptr; }
+  const Stride* GetRequiredInputStride(size_t) const { return nullptr; }
+  int64_t GetInputOffset(size_t) const { return -1; }
+  int64_t GetOutputOffset(size_t) const { return -1; }
+  int64_t GetOptionalInputOffset(size_t) const { return -1; }
+  int64_t GetDynamicInputOffset(size_t, size_t) const { return -1; }
+  int64_t GetRequiredInputOffset(size_t) const { return -1; }
   const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
   const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
   const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t k) const {

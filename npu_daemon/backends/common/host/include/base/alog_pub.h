@@ -17,7 +17,9 @@
 #define DLOG_TYPE_RUN 1
 #define MSG_LENGTH 1024
 
-enum { OP = 63 };  // the operators' module (OP_MODULE_ID)
+// Module ids of CANN's module list: the tuning tools' (TUNE: the AOE knowledge bank and tuning
+// space logs of cube tilings) and the operators' (OP_MODULE_ID).
+enum { TUNE = 60, OP = 63 };
 
 // Every level off: the repository's own log macros then call nothing (CANN's LogBase names the
 // thread by `syscall`, which no tiling may link); its error reports still print (base/err_msg.h).

@@ -1,0 +1,46 @@
+// The threads of a host tiling program, run without starting one. The tiling's output must be a
+// function of its inputs (docs/trust_boundary.md: it reaches no file, descriptor, clock or
+// thread), so a real thread, whose interleaving the OS picks, is not given to it; real tilings
+// still start them (a cube tiling's pattern thread, filling a cache between calls). Here a
+// std::thread's function runs when the thread is joined or detached, on the calling thread: one
+// schedule of the real program, always the same, and the one std::launch::deferred names. The
+// ids and names below are what std::this_thread, prctl and CANN's MMPA report meanwhile.
+#pragma once
+
+#include <cstring>
+#include <map>
+#include <string>
+
+namespace ascendc_sim::tiling_threads {
+
+// The program's own thread is 1; each std::thread constructed takes the next id.
+inline unsigned long current = 1;
+inline unsigned long last = 1;
+// A thread's name (prctl PR_SET_NAME, mmSetCurrentThreadName), at most 15 bytes as Linux keeps.
+inline std::map<unsigned long, std::string> names;
+inline constexpr std::size_t kNameBytes = 16;
+
+inline unsigned long Next() { return ++last; }
+
+inline void SetName(const char* name) { names[current] = std::string(name, strnlen(name, kNameBytes - 1)); }
+
+// The current thread's name into `out` of `size` bytes, NUL-terminated ("tiling" until set).
+inline void GetName(char* out, std::size_t size) {
+  if (size == 0) return;
+  const auto it = names.find(current);
+  const std::string name = it == names.end() ? "tiling" : it->second;
+  const std::size_t n = name.size() < size - 1 ? name.size() : size - 1;
+  std::memcpy(out, name.data(), n);
+  out[n] = '\0';
+}
+
+// Runs `body` as thread `id`: this_thread, prctl and mmGetTid see `id` until it returns.
+template <class Body>
+void RunAs(unsigned long id, Body&& body) noexcept {  // an escaping exception terminates, as a thread's
+  const unsigned long caller = current;
+  current = id;
+  body();
+  current = caller;
+}
+
+}  // namespace ascendc_sim::tiling_threads
