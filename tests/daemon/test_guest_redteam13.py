@@ -187,7 +187,10 @@ def test_a_clients_reference_never_reads_the_inputs_a_suite_operator_is_judged_o
     own = add.model_copy(
         update={"files": {**add.files, "reference.py": LEAKING_REFERENCE}, "uri": ""}
     )
-    result = guest.evaluate(honest.model_copy(update={"package": own, "run_id": "kept-leak"}))
+    leak = checked(add.kernel_source, "kept-leak").model_copy(
+        update={"package": own, "cases": [bench.name]}
+    )
+    result = guest.evaluate(leak)
     assert result.status is Status.REJECTED, (result.status, result.message)
     assert "kept " in result.message, result.message  # the reference ran, on inputs of its own
     assert not any(head in result.message for head in judged), result.message
