@@ -1,24 +1,29 @@
 """A thirteenth red team of the guest engine (issue 50, docs/trust_boundary.md, "A thirteenth red
 team"): the whole-range reductions' work tensor, a source lent with isReuseSource, the
 sharedTmpBuffer past its API's documented maximum and the RL reward endpoint's connections, each
-asserting the honest outcome against a real daemon.
+asserting the honest outcome against a real daemon. Its second pass (s19red2): the cann-bench
+path's references, the sampled runs and the host tiling program.
 
 Safe if containment fails: the kernels are level1/add with one more vector call; the reward
 endpoint runs in a process of its own bound to 127.0.0.1 with 128 descriptors, and the test opens
-at most 160 connections to it, sends a few hundred bytes and kills it after.
+at most 160 connections to it, sends a few hundred bytes and kills it after. The second pass's
+client reference runs in the daemon's reference sandbox and reads 8 elements of its input.
 """
 
 from __future__ import annotations
 
+import math
 import resource
 import socket
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from ascend_core.protocol import Status
 from ascend_core.suite import resolve
+from npu_daemon.backends.sim import case_data
 
 from . import test_guest_boundary as boundary
 from .test_guest_redteam12 import NORM_OPERANDS, add_calling, checked
@@ -138,3 +143,72 @@ def test_idle_connections_do_not_hold_the_reward_endpoint(daemon):
             s.close()
         server.kill()
         server.wait()
+
+
+# ---- the second pass (s19red2): a client's reference and the kept inputs of a suite operator -----
+# Reads 8 elements of x and spells their bytes in letters, which no digit filter withholds.
+LEAKING_REFERENCE = """import numpy as np
+
+
+def add(x, y):
+    head = np.asarray(x, dtype=np.float16).reshape(-1)[:8].tobytes()
+    raise ValueError("kept " + "".join(chr(97 + (b >> 4)) + chr(97 + (b & 15)) for b in head))
+"""
+
+
+def spelled(raw: bytes) -> str:
+    return "kept " + "".join(chr(97 + (b >> 4)) + chr(97 + (b & 15)) for b in raw)
+
+
+def bench_heads(nbytes: int) -> set[str]:
+    """The first 8 elements of x, spelled, of every kept entry of the case cache holding an x of
+    `nbytes` bytes (level1/add's bench case, whatever the daemon's secret drew)."""
+    return {
+        spelled(np.fromfile(path, dtype=np.float16, count=8).tobytes())
+        for path in case_data.root().glob("*/in_x.bin")
+        if path.stat().st_size == nbytes
+    }
+
+
+def test_a_clients_reference_never_reads_the_inputs_a_suite_operator_is_judged_on(guest):
+    # The bench case of level1/add is kept across evaluations (too large to draw per candidate),
+    # its numbers withheld from every message. It was drawn from the spec, the case and the seed
+    # only: a package carrying level1/add's spec unchanged and a reference of its own (so its own
+    # operator, the reference run sandboxed) read the very inputs the suite's candidates are
+    # judged on, and its failure came back as the REJECTED message, in letters. A client's
+    # reference now draws a kept case keyed on its own source.
+    add = resolve("level1/add")
+    bench = next(c for c in add.spec.cases if c.name == "bench_fp16")
+    assert not case_data.drawn_fresh(add, bench)
+    honest = checked(add.kernel_source, "kept-honest").model_copy(update={"cases": [bench.name]})
+    assert guest.evaluate(honest).status is Status.OK
+    judged = bench_heads(math.prod(add.spec.arg_shape(bench, "x")) * 2)
+    assert judged, "no kept entry of the bench case"
+    own = add.model_copy(
+        update={"files": {**add.files, "reference.py": LEAKING_REFERENCE}, "uri": ""}
+    )
+    leak = checked(add.kernel_source, "kept-leak").model_copy(
+        update={"package": own, "cases": [bench.name]}
+    )
+    result = guest.evaluate(leak)
+    assert result.status is Status.REJECTED, (result.status, result.message)
+    assert "kept " in result.message, result.message  # the reference ran, on inputs of its own
+    assert not any(head in result.message for head in judged), result.message
+
+
+# ---- the second pass: the host tiling program's record past the TilingContext's capacity --------
+def test_a_tiling_cannot_hand_the_kernel_more_tiling_data_than_the_context_holds(guest):
+    # The TilingContext's raw tiling data holds 64 KiB (the device's tiling too is bounded), but
+    # its buffer is a public vector the tiling can resize, and the tiling process reports the
+    # capacity it finds. The launcher took any capacity up to 4 GiB: the kernel's GM got a tiling
+    # buffer of that size, host-computed for free. A capacity past the context's is refused.
+    add = resolve("level1/add")
+    save = "  tiling.SaveToBuffer("
+    tiling = add.files[add.host_path]
+    assert save in tiling
+    grown = tiling.replace(save, "  context->GetRawTilingData()->buf_.resize(1 << 20);\n" + save, 1)
+    request = checked(add.kernel_source, "tiling-capacity")
+    request = request.model_copy(update={"package": request.package.with_sources(tiling=grown)})
+    result = guest.evaluate(request)
+    assert result.status is Status.TILING_ERROR, (result.status, result.message)
+    assert "65536" in result.message, result.message

@@ -232,6 +232,17 @@ def candidate_seed(seed: int, pkg: OperatorPackage) -> int:
     return int(identity.digest("case-candidate", seed, pkg.content_hash())[:16], 16)
 
 
+def judged_seed(seed: int, pkg: OperatorPackage) -> int:
+    """A kept case's seed: the evaluation's for the daemon's own reference, keyed on the
+    reference's source for a client's. A client's reference runs on the inputs it is given and
+    may report them (its failure is the REJECTED message), so a package carrying a suite
+    operator's spec with a reference of its own must not draw the inputs that operator's
+    candidates are judged on."""
+    if references.is_trusted(pkg):
+        return seed
+    return int(identity.digest("case-reference", seed, _reference_source(pkg))[:16], 16)
+
+
 class CaseData:
     """Inputs as files the harness reads in place; reference outputs computed on first use.
     `own`: the data are this evaluation's alone (a fresh draw), else they are kept across
@@ -314,11 +325,14 @@ def case_data(
     pkg: OperatorPackage, case: Case, seed: int, fresh: bool = False
 ) -> Iterator[CaseData]:
     """The case's data, held (not evicted) until the block ends. `fresh` (the daemon's workers):
-    a case `drawn_fresh` is drawn for this candidate alone."""
+    a case `drawn_fresh` is drawn for this candidate alone, a kept one for the reference judging
+    it (`judged_seed`)."""
 
     with contextlib.ExitStack() as stack:
         own = fresh and drawn_fresh(pkg, case)
-        draw_seed = candidate_seed(seed, pkg) if own else seed
+        draw_seed = seed
+        if fresh:
+            draw_seed = candidate_seed(seed, pkg) if own else judged_seed(seed, pkg)
 
         def produce(tmp: Path) -> None:
             checker.write_inputs(pkg, case, draw_seed, tmp)
@@ -327,5 +341,5 @@ def case_data(
         if own:
             entry = stack.enter_context(_own(produce))
         else:
-            entry = stack.enter_context(_entry(inputs_key(pkg, case, seed), produce))
+            entry = stack.enter_context(_entry(inputs_key(pkg, case, draw_seed), produce))
         yield CaseData(pkg, case, entry, stack, own=own, withheld=fresh and not own)

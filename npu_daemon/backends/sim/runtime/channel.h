@@ -31,6 +31,9 @@ enum class Kind : uint32_t {
 // A kWarning record's message at most: the result the daemon reads is bounded (1 MiB), and a
 // process running candidate code can write records of its own.
 constexpr uint64_t kMaxWarningBytes = 2048;
+// A tiling record's capacity at most: the TilingContext's raw tiling data (host_context.h, 64 KiB),
+// which the tiling's own code can resize (its buffer is a public vector) and report as it likes.
+constexpr uint64_t kTilingCapacity = 64 << 10;
 
 struct Header {
   Kind kind;

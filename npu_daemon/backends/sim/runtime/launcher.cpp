@@ -321,7 +321,7 @@ bool ReceiveTiling(const LaunchSpec& l, const GmArgs& gm, int fd, int valuesFd, 
         Read(fd, &f, 1, from);
         if (f.blockDim == 0 || f.blockDim > 65535) throw Malformed("block dim " + std::to_string(f.blockDim), from);
         if (f.tilingBytes != h.bytes - sizeof f || f.tilingBytes > f.tilingCapacity ||
-            f.tilingCapacity > kMaxFrameBytes)
+            f.tilingCapacity > channel::kTilingCapacity)
           throw Malformed("tiling data size", from);
         tiling.data.resize(f.tilingBytes);
         Read(fd, tiling.data.data(), tiling.data.size(), from);

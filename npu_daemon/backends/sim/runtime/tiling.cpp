@@ -155,6 +155,10 @@ void RunTiling(const LaunchSpec& l, int fd, int valuesFd) {
   f.tilingCapacity = ctx.GetRawTilingData()->GetCapacity();
   if (f.blockDim == 0 || f.blockDim > 65535)
     throw SimError(Status::TILING_ERROR, "block dim " + std::to_string(f.blockDim) + " out of range [1, 65535]");
+  if (f.tilingCapacity > channel::kTilingCapacity)  // the launcher refuses it too: this names it
+    throw SimError(Status::TILING_ERROR, "tiling data capacity of " + std::to_string(f.tilingCapacity) +
+                                             " bytes past the TilingContext's " +
+                                             std::to_string(channel::kTilingCapacity) + " (its buffer resized)");
   if (f.tilingBytes > f.tilingCapacity)
     throw SimError(Status::TILING_ERROR, "tiling data of " + std::to_string(f.tilingBytes) +
                                              " bytes exceeds the capacity of " + std::to_string(f.tilingCapacity));
