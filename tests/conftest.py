@@ -1,4 +1,5 @@
-"""Shared fixtures: one embedded daemon per test session (tests start what they need themselves).
+"""Shared fixtures: one embedded daemon of each engine per test session (tests start what else
+they need themselves).
 
 On an empty build cache the simulator runtime and the guest engine's precompiled header are built
 once, in the background from the session's start and side by side (the header needs nothing of the
@@ -10,7 +11,7 @@ needs one waits on its lock instead of building it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -43,10 +44,37 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         thread.join()
 
 
+def _started(
+    tmp_path_factory: pytest.TempPathFactory, name: str, **engine: str
+) -> Iterator[LocalDaemon]:
+    with LocalDaemon(workers=2, state_dir=tmp_path_factory.mktemp(name), **engine) as d:
+        yield d
+
+
+# One daemon of each engine for the session, shared by every directory (tests/daemon takes the
+# objects, the rest their addresses): each start costs a daemon's start and stop and, with its own
+# case secret, every case's inputs and reference drawn again. A test whose property is a daemon's
+# own state or flags starts its own.
 @pytest.fixture(scope="session")
-def daemon() -> str:
-    with LocalDaemon(workers=2) as d:
-        yield d.address
+def guest_local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalDaemon]:
+    """The default engine, `sim-guest`."""
+    yield from _started(tmp_path_factory, "guest_state")
+
+
+@pytest.fixture(scope="session")
+def native_local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalDaemon]:
+    """The native engine (`--backend sim`), still selectable: its parity and containment tests."""
+    yield from _started(tmp_path_factory, "native_state", backend="sim")
+
+
+@pytest.fixture(scope="session")
+def daemon(guest_local: LocalDaemon) -> str:
+    return guest_local.address
+
+
+@pytest.fixture(scope="session")
+def native_daemon(native_local: LocalDaemon) -> str:
+    return native_local.address
 
 
 @pytest.fixture(scope="session")

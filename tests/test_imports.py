@@ -18,6 +18,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("ascend_core", "ascend_gym", "npu_daemon", "agents", "baselines")
 # Operator packages are C++ with a numpy reference; they are data, not part of the Python tree.
@@ -95,8 +97,13 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_graph_is_read():
-    graph = _graph()
+# Read once for the module: each test asks another question of the same sources.
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return _graph()
+
+
+def test_graph_is_read(graph):
     assert "npu_daemon.backends.sim.backend" in graph
     assert "npu_daemon.backends.base" in graph["npu_daemon.backends.sim.backend"]
 
@@ -106,8 +113,8 @@ def test_cycle_finder_sees_a_knot():
     assert _cycles(graph) == [["a", "b", "c"]]
 
 
-def test_no_import_cycle():
-    cycles = _cycles(_graph())
+def test_no_import_cycle(graph):
+    cycles = _cycles(graph)
     assert not cycles, "import circles (modules of each knot):\n" + "\n".join(map(str, cycles))
 
 
@@ -120,9 +127,8 @@ def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
-def test_cann_does_not_import_sim():
+def test_cann_does_not_import_sim(graph):
     """Not directly, nor through another module (the shared layer, say)."""
-    graph = _graph()
     bad = {
         f"{m} -> {t}"
         for m in graph
@@ -133,25 +139,23 @@ def test_cann_does_not_import_sim():
     assert not bad, sorted(bad)
 
 
-def test_backend_interface_imports_no_backend():
-    targets = _graph()["npu_daemon.backends.base"]
+def test_backend_interface_imports_no_backend(graph):
+    targets = graph["npu_daemon.backends.base"]
     assert not {
         t for t in targets if t.startswith(("npu_daemon.backends.sim", "npu_daemon.backends.cann"))
     }
 
 
-def test_core_imports_nothing_of_the_project():
+def test_core_imports_nothing_of_the_project(graph):
     """The core (messages, package, scanner, tunables, suite registry, SoC presets) stands below
     both sides."""
-    graph = _graph()
     bad = {f"{m} -> {t}" for m in graph if m.startswith("ascend_core") for t in graph[m]}
     bad = {b for b in bad if not b.split(" -> ")[1].startswith("ascend_core")}
     assert not bad, sorted(bad)
 
 
-def test_daemon_never_imports_the_research_side():
+def test_daemon_never_imports_the_research_side(graph):
     """Not directly, nor through another module: an NPU host runs the daemon without Gymnasium."""
-    graph = _graph()
     bad = {
         f"{m} -> {t}"
         for m in graph

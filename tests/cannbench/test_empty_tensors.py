@@ -5,6 +5,8 @@ writes into the empty output anyway is a RUNTIME_ERROR, through a real daemon.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from ascend_core.package import Case, OperatorPackage
@@ -12,8 +14,7 @@ from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import resolve
 from ascend_gym.cannbench.importer import import_tasks
 from ascend_gym.cannbench.run import generate
-from ascend_gym.client import DaemonClient, LocalDaemon
-from npu_daemon.backends.sim import guest_build
+from ascend_gym.client import DaemonClient
 
 from .conftest import write_task
 
@@ -38,16 +39,12 @@ DATA_COPY = (
 )
 
 
-@pytest.fixture(scope="module")
-def guest(tmp_path_factory) -> DaemonClient:
-    try:
-        guest_build.toolchain_version()
-    except guest_build.GuestToolchainMissing as e:  # .ci/run installs it
-        pytest.skip(str(e))
-    with LocalDaemon(backend="sim-guest", workers=1, state_dir=tmp_path_factory.mktemp("g")) as d:
-        c = DaemonClient(d.address, heartbeat_s=1.0)
-        yield c
-        c.close()
+@pytest.fixture()
+def native(native_daemon: str) -> Iterator[DaemonClient]:
+    """The session's native-engine daemon (tests/conftest.py): `client` is the guest engine's."""
+    c = DaemonClient(native_daemon, heartbeat_s=1.0)
+    yield c
+    c.close()
 
 
 def relu(cases: list[Case], writes: str = "") -> OperatorPackage:
@@ -71,9 +68,9 @@ def evaluate(c: DaemonClient, pkg: OperatorPackage, run_id: str):
     )
 
 
-def test_a_hand_written_kernel_passes_on_empty_cases_on_both_engines(client, guest):
+def test_a_hand_written_kernel_passes_on_empty_cases_on_both_engines(client, native):
     pkg = relu([*EMPTY, FULL])
-    for c in (client, guest):
+    for c in (client, native):
         r = evaluate(c, pkg, "empty-hand")
         assert r.status is Status.OK, r.message
         assert [(x.name, x.passed) for x in r.cases] == [
@@ -85,11 +82,11 @@ def test_a_hand_written_kernel_passes_on_empty_cases_on_both_engines(client, gue
 
 
 @pytest.mark.parametrize("writes", [SET_VALUE, DATA_COPY], ids=["SetValue", "DataCopy"])
-def test_a_kernel_writing_into_an_empty_output_is_a_runtime_error(client, guest, writes):
+def test_a_kernel_writing_into_an_empty_output_is_a_runtime_error(client, native, writes):
     pkg = relu(EMPTY, writes)
-    for c in (client, guest):
+    for c in (client, native):
         r = evaluate(c, pkg, "empty-writer")
-        assert r.status is Status.RUNTIME_ERROR, (c is guest, r.status, r.message)
+        assert r.status is Status.RUNTIME_ERROR, (c is native, r.status, r.message)
         assert "empty_rows" in r.message and (
             "outside every GM buffer" in r.message or "in no GM buffer" in r.message
         ), r.message
@@ -135,7 +132,7 @@ cases:
 
 
 def test_empty_cases_import_and_a_generated_kernel_passes_them_on_both_engines(
-    bench_set, client, guest, capsys
+    bench_set, client, native, capsys
 ):
     write_task(
         bench_set / "level1" / "relu_twice", RELU_PROTO, RELU_GOLDEN, RELU_CASES, "cases.yaml"
@@ -156,7 +153,7 @@ def test_empty_cases_import_and_a_generated_kernel_passes_them_on_both_engines(
     made, how = generate(task, "Ascend910B2")
     assert made is not None, how
     made = made.model_copy(update={"uri": ""})
-    for c in (client, guest):
+    for c in (client, native):
         r = evaluate(c, made, "empty-generated")
         assert r.status is Status.OK, r.message
         assert [x.passed for x in r.cases] == [True, True, True]

@@ -20,7 +20,6 @@ import pytest
 
 from ascend_core.package import load_package
 from ascend_core.protocol import EvalRequest, Stage, Status
-from ascend_gym.client import DaemonClient, LocalDaemon
 from npu_daemon.backends.sim.calibration.anchors import model_constants
 
 TILING_H = """#pragma once
@@ -135,14 +134,6 @@ bench = true
 shapes = { x = [8], z = [8] }
 dtypes = { x = "float32", z = "int64" }
 """
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    with LocalDaemon(workers=2, state_dir=tmp_path_factory.mktemp("state")) as daemon:
-        c = DaemonClient(daemon.address)
-        yield c
-        c.close()
 
 
 def write_package(root: Path, files: dict[str, str]):

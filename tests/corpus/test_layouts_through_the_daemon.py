@@ -9,13 +9,14 @@ own file, does what the check forbids; the answer names that header by its path 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from ascend_core.package import OperatorPackage, OperatorSpec
 from ascend_core.protocol import EvalRequest, Stage, Status
-from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.client import DaemonClient
 from ascend_gym.corpus import build_package, find_ops
 
 HERE = Path(__file__).parent
@@ -71,23 +72,14 @@ SHARED = {
 }
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    with LocalDaemon(workers=2, state_dir=tmp_path_factory.mktemp("state")) as daemon:
-        c = DaemonClient(daemon.address)
-        yield c
-        c.close()
-
-
-@pytest.fixture(scope="module")
-def native_client(tmp_path_factory):
+# `client`: the session's daemon (tests/conftest.py).
+@pytest.fixture()
+def native_client(native_daemon: str) -> Iterator[DaemonClient]:
     """Native engine: its token gate refuses a forbidden call where it is spelled (on the guest
     engine the same call is clang's COMPILE_ERROR: tests/daemon/test_guest_boundary.py)."""
-    state = tmp_path_factory.mktemp("native")
-    with LocalDaemon(backend="sim", workers=2, state_dir=state) as daemon:
-        c = DaemonClient(daemon.address)
-        yield c
-        c.close()
+    c = DaemonClient(native_daemon)
+    yield c
+    c.close()
 
 
 def _request(pkg: OperatorPackage) -> EvalRequest:

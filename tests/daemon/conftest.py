@@ -60,22 +60,17 @@ def small_request(
     )
 
 
-def _started(tmp_path_factory, **engine) -> LocalDaemon:
-    with LocalDaemon(workers=2, state_dir=tmp_path_factory.mktemp("state"), **engine) as d:
-        yield d
-
-
 def _connected(daemon: LocalDaemon) -> DaemonClient:
     c = DaemonClient(daemon.address, heartbeat_s=1.0)
     yield c
     c.close()
 
 
-# One daemon of each engine for these tests, as the other directories share theirs: every test
-# keeps to run ids of its own, and a test whose property is a daemon's own state starts its own.
+# The session's daemon of each engine (tests/conftest.py), as objects: every test keeps to run ids
+# of its own, and a test whose property is a daemon's own state starts its own.
 @pytest.fixture(scope="session")
-def daemon(tmp_path_factory) -> LocalDaemon:
-    yield from _started(tmp_path_factory)
+def daemon(guest_local: LocalDaemon) -> LocalDaemon:
+    return guest_local
 
 
 @pytest.fixture()
@@ -84,14 +79,25 @@ def client(daemon: LocalDaemon) -> DaemonClient:
 
 
 @pytest.fixture(scope="session")
-def native_daemon(tmp_path_factory) -> LocalDaemon:
+def native_daemon(native_local: LocalDaemon) -> LocalDaemon:
     """The native engine (`--backend sim`), still selectable: its own containment stays tested."""
-    yield from _started(tmp_path_factory, backend="sim")
+    return native_local
 
 
 @pytest.fixture()
 def native_client(native_daemon: LocalDaemon) -> DaemonClient:
     yield from _connected(native_daemon)
+
+
+@pytest.fixture(scope="session")
+def unchecked_native(tmp_path_factory) -> LocalDaemon:
+    """The native engine with the acceptance check off (`--source-policy off`), so hostile kernels
+    reach its deeper layers (the syscall filter, the sandbox, the harness); shared by the modules
+    that need no other flag."""
+    state = tmp_path_factory.mktemp("unchecked")
+    extra = ["--source-policy", "off"]
+    with LocalDaemon(backend="sim", workers=2, state_dir=state, extra_args=extra) as d:
+        yield d
 
 
 def stall(seconds: float) -> str:

@@ -23,17 +23,11 @@ from .conftest import add_variant, sandbox_uids, small_request, uid_processes
 HEADERS = "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <cerrno>\n#include <unistd.h>\n"
 
 
-@pytest.fixture(scope="module")
-def daemon(tmp_path_factory):
+@pytest.fixture()
+def daemon(unchecked_native: LocalDaemon) -> LocalDaemon:
     """This module's daemon: the source policy off, so the kernels below reach the deeper layers."""
     # Native engine: its syscall filter and sandbox are under test (the guest's own: test_guest_boundary.py).
-    with LocalDaemon(
-        backend="sim",
-        workers=2,
-        state_dir=tmp_path_factory.mktemp("state"),
-        extra_args=["--source-policy", "off"],
-    ) as d:
-        yield d
+    return unchecked_native
 
 
 @pytest.fixture(autouse=True)

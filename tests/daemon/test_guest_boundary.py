@@ -19,12 +19,10 @@ except guest_build.GuestToolchainMissing as e:  # .ci/run installs it; a develop
 ENTRY = 'extern "C" __global__ __aicore__ void add('
 
 
-@pytest.fixture(scope="module")
-def guest(tmp_path_factory) -> DaemonClient:
-    with LocalDaemon(backend="sim-guest", workers=1, state_dir=tmp_path_factory.mktemp("g")) as d:
-        c = DaemonClient(d.address, heartbeat_s=1.0)
-        yield c
-        c.close()
+@pytest.fixture()
+def guest(client: DaemonClient) -> DaemonClient:
+    """The session's `sim-guest` daemon (tests/conftest.py)."""
+    return client
 
 
 @pytest.fixture(scope="module")
@@ -61,14 +59,9 @@ def kernel_with(prelude: str = "", body: str = "") -> str:
     )
 
 
-def test_a_suite_kernel_runs_unchanged_with_the_native_engines_latency(guest, tmp_path):
+def test_a_suite_kernel_runs_unchanged_with_the_native_engines_latency(guest, native_client):
     ours = guest.evaluate(timed(run_id="same"))
-    # The session's `client` serves the default backend, which is this engine: the native one
-    # is started here.
-    with LocalDaemon(backend="sim", workers=1, state_dir=tmp_path) as d:
-        client = DaemonClient(d.address)
-        native = client.evaluate(timed(run_id="same"))
-        client.close()
+    native = native_client.evaluate(timed(run_id="same"))
     assert ours.status is Status.OK and native.status is Status.OK, (ours.message, native.message)
     assert all(c.passed for c in ours.cases)
     # The kernel's own scalar work is counted in wasm instructions here, x86 ones there.

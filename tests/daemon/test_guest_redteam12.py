@@ -22,14 +22,23 @@ import pytest
 from ascend_core import cpp
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
 from ascend_core.suite import resolve
-from ascend_gym.client import DaemonClient
+from ascend_gym.client import DaemonClient, LocalDaemon
 from ascend_gym.rl import RewardService
 from ascend_gym.rl.adapters import http as http_adapter
 
 from . import test_guest_boundary as boundary
 from .conftest import small_request
 
-guest = boundary.guest  # a sim-guest daemon of this module's own
+
+@pytest.fixture(scope="module")
+def guest(tmp_path_factory) -> DaemonClient:
+    """A sim-guest daemon of this module's own, of one worker: its harness gets the memory bound
+    of one worker's share, which the cross-core test's 40 x 60,000 waiting sets need (the
+    session's two-worker daemon answers it std::bad_alloc)."""
+    with LocalDaemon(backend="sim-guest", workers=1, state_dir=tmp_path_factory.mktemp("g")) as d:
+        c = DaemonClient(d.address, heartbeat_s=1.0)
+        yield c
+        c.close()
 
 
 def checked(kernel: str, run_id: str) -> EvalRequest:

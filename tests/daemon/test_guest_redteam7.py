@@ -106,10 +106,10 @@ def test_idle_connections_cannot_take_every_descriptor(tmp_path: Path):
 
 
 # ---- the RL reward service: one completion and the batch scored with it -------------------------
-@pytest.fixture(scope="module")
-def guest(tmp_path_factory) -> LocalDaemon:
-    with LocalDaemon(backend="sim-guest", workers=1, state_dir=tmp_path_factory.mktemp("g")) as d:
-        yield d
+@pytest.fixture()
+def guest(daemon: LocalDaemon) -> LocalDaemon:
+    """The session's `sim-guest` daemon (tests/conftest.py)."""
+    return daemon
 
 
 @pytest.mark.parametrize(
@@ -144,7 +144,7 @@ def test_a_completion_of_another_shape_does_not_fail_its_batch(guest, hostile):
 
 
 # ---- the native engine: a kernel file named like a header ----------------------------------------
-def test_a_native_kernel_file_named_like_a_header_compiles_as_cpp(tmp_path: Path):
+def test_a_native_kernel_file_named_like_a_header_compiles_as_cpp(tmp_path: Path, native_client):
     # The sixth round's `.h` kernel file on the guest engine, on the native one: g++ made the
     # `.h` a precompiled header, which the scalar count's assembly pass read as text
     # (UnicodeDecodeError): a DAEMON_ERROR, uncharged, after the kernel's compile.
@@ -154,10 +154,7 @@ def test_a_native_kernel_file_named_like_a_header_compiles_as_cpp(tmp_path: Path
     files = {**own.files, "op_kernel/add.h": own.files["op_kernel/add.cpp"]}
     del files["op_kernel/add.cpp"]
     pkg = changed(own.model_copy(update={"files": files}), {}, kernel_file="op_kernel/add.h")
-    with LocalDaemon(backend="sim", workers=1, state_dir=tmp_path / "state") as daemon:
-        client = DaemonClient(daemon.address, heartbeat_s=1.0)
-        result = client.evaluate(small_request(pkg, run_id="header"))
-        client.close()
+    result = native_client.evaluate(small_request(pkg, run_id="header"))
     assert result.status is Status.OK, (result.status, result.message)
 
 

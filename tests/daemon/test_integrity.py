@@ -341,12 +341,14 @@ def test_run_tokens_enforce_the_budget(tmp_path, client):
 
 
 def test_a_request_id_is_not_served_under_another_run(tmp_path, client):
-    request = small_request(add_variant(tmp_path, "    no_api();"), run_id="first")
+    # Run ids of its own: the session's daemon serves other directories' runs too.
+    request = small_request(add_variant(tmp_path, "    no_api();"), run_id="moved-first")
     assert client.evaluate(request).status is Status.COMPILE_ERROR
-    moved = request.model_copy(update={"run_id": "second"})
+    moved = request.model_copy(update={"run_id": "moved-second"})
     answer = client.evaluate(moved)
     assert "already used" in answer.message
-    assert client.ledger("second").evaluations == 0 and client.ledger("second").cache_hits == 0
+    second = client.ledger("moved-second")
+    assert second.evaluations == 0 and second.cache_hits == 0
 
 
 # ---- (e) containment ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import Status
-from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.client import DaemonClient
 
 from .conftest import add_variant, small_request
 
@@ -155,18 +155,6 @@ def test_a_cast_through_the_builds_macros_is_a_pointer_cast(tmp_path, client):
 
 
 # ---- constructors ------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def open_daemon(tmp_path_factory):
-    """The acceptance check off, so a constructor that opens a file reaches the native harness."""
-    with LocalDaemon(
-        backend="sim",
-        workers=1,
-        state_dir=tmp_path_factory.mktemp("state"),
-        extra_args=["--source-policy", "off"],
-    ) as d:
-        yield d
-
-
 CTOR = """#include <cstdio>
 static int g_opened = -1;
 static struct EarlyProbe {
@@ -179,12 +167,13 @@ static struct EarlyProbe {
 """
 
 
-def test_a_global_constructor_runs_after_the_filter_tightens(tmp_path, open_daemon):
+def test_a_global_constructor_runs_after_the_filter_tightens(tmp_path, unchecked_native):
     """On the old build, dlopen ran it at the loading stage and the open was granted; now the
     candidate process runs it after the filter reached the running stage (and before the
-    kernel, so its effect is there when the kernel looks)."""
+    kernel, so its effect is there when the kernel looks). The acceptance check is off on that
+    daemon, so a constructor that opens a file reaches the native harness."""
     body = '    std::fprintf(stderr, "PROBE kernel sees %d\\n", g_opened); abort();'
-    client = DaemonClient(open_daemon.address)
+    client = DaemonClient(unchecked_native.address)
     result = client.evaluate(small_request(add_variant(tmp_path, body, CTOR), run_id="ctor"))
     client.close()
     assert "PROBE constructor open granted" not in result.log_tail, result.log_tail

@@ -1,21 +1,22 @@
-"""Fixtures of the DSL tests that run kernels: a native-engine daemon beside the session's."""
+"""Fixtures of the DSL tests that run kernels: a client of the session's native-engine daemon."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalRequest, EvalResult, Stage
-from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.client import DaemonClient
 
 
-@pytest.fixture(scope="module")
-def native(tmp_path_factory) -> DaemonClient:
-    """A daemon of the native engine beside the session's (the guest engine, the default)."""
-    with LocalDaemon(backend="sim", workers=1, state_dir=tmp_path_factory.mktemp("n")) as d:
-        c = DaemonClient(d.address)
-        yield c
-        c.close()
+@pytest.fixture()
+def native(native_daemon: str) -> Iterator[DaemonClient]:
+    """The session's daemon of the native engine (tests/conftest.py), beside the default one."""
+    c = DaemonClient(native_daemon)
+    yield c
+    c.close()
 
 
 def passes(client: DaemonClient, pkg: OperatorPackage, run_id: str) -> EvalResult:

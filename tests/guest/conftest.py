@@ -1,6 +1,7 @@
-"""Fixtures for the guest engine's API families (docs/trust_boundary.md): one `sim-guest` daemon
-and one native (`sim`) daemon for the session, and `engines.same(...)`, which evaluates one package on
-both and holds the guest engine to the native engine's verdict and simulated latency."""
+"""Fixtures for the guest engine's API families (docs/trust_boundary.md): the session's `sim-guest`
+daemon and its native (`sim`) daemon (tests/conftest.py), and `engines.same(...)`, which evaluates
+one package on both and holds the guest engine to the native engine's verdict and simulated
+latency."""
 
 from __future__ import annotations
 
@@ -12,20 +13,20 @@ import pytest
 from ascend_core.package import OperatorPackage
 from ascend_core.protocol import EvalRequest, EvalResult, Stage, Status, Timeouts
 from ascend_core.suite import resolve
-from ascend_gym.client import DaemonClient, LocalDaemon
+from ascend_gym.client import DaemonClient
 from npu_daemon.backends.sim import guest_build
 
 
 @pytest.fixture(scope="session")
-def guest_daemon(tmp_path_factory) -> str:
+def guest_daemon(daemon: str) -> str:
+    """The session's daemon (tests/conftest.py), of the default engine, `sim-guest`."""
     try:
         guest_build.toolchain_version()
     except (
         guest_build.GuestToolchainMissing
     ) as e:  # .ci/run installs it; a developer machine may not
         pytest.skip(str(e))
-    with LocalDaemon(backend="sim-guest", workers=2, state_dir=tmp_path_factory.mktemp("g")) as d:
-        yield d.address
+    return daemon
 
 
 @dataclass
@@ -61,13 +62,6 @@ def _request(pkg: OperatorPackage | str, run_id: str) -> EvalRequest:
         stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME],
         timeouts=Timeouts(build_s=300, run_s=300),
     )
-
-
-@pytest.fixture(scope="session")
-def native_daemon() -> str:
-    """A `sim` daemon: the session's `daemon` serves the default backend, which is `sim-guest`."""
-    with LocalDaemon(backend="sim", workers=2) as d:
-        yield d.address
 
 
 @pytest.fixture()
