@@ -18,7 +18,7 @@ from ascend_gym.dsl.compute import float_literal
 from ascend_gym.dsl.cube import CUBE_TYPE, with_cube_tilings
 from ascend_gym.dsl.epilogue import BLOCK_HELPER
 from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lower import HELPERS, VIA_HELPER, Lowering
+from ascend_gym.dsl.lower import HELPERS, VIA_HELPER, Lowering, check_one_dtype
 
 # q, k, v and out: one 16-bit dtype a case (the probabilities are rounded to it for p @ v)
 ATTENTION_DTYPES = ("float16", "bfloat16")
@@ -78,9 +78,8 @@ class AttentionLowering(Lowering):
         if [o.name for o in spec.outputs] != [job.out.name]:
             raise DslError(job.where, "an attention kernel has the spec's one output")
         for c in spec.cases:
-            dtypes = {spec.arg_dtype(c, n) for n in [*ins, job.out.name]}
-            if len(dtypes) != 1 or not dtypes <= set(ATTENTION_DTYPES):
-                raise DslError(job.where, f"case {c.name}: an attention of {sorted(dtypes)}")
+            names = [*ins, job.out.name]
+            check_one_dtype(spec, c, names, job.where, "an attention", ATTENTION_DTYPES)
             if job.mask is not None and spec.arg_dtype(c, job.mask.name) not in MASK_DTYPES:
                 raise DslError(
                     job.where, f"case {c.name}: a mask of {spec.arg_dtype(c, job.mask.name)}"

@@ -14,7 +14,7 @@ padding (before each axis) and dilation are the program's numbers.
 from __future__ import annotations
 
 from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lower import HELPERS, Lowering
+from ascend_gym.dsl.lower import HELPERS, Lowering, check_one_dtype
 from ascend_gym.dsl.pool import DATA, WINDOW, row_buffers, store_row, ub_check, window_methods
 
 
@@ -33,9 +33,7 @@ class ConvLowering(Lowering):
                 job.where, "a conv kernel has the spec's inputs x, weight(, bias) in order"
             )
         for c in spec.cases:
-            dtypes = {spec.arg_dtype(c, t.name) for t in (*ins, job.out)}
-            if len(dtypes) != 1 or not dtypes <= set(DATA):
-                raise DslError(job.where, f"case {c.name}: a conv of dtypes {sorted(dtypes)}")
+            check_one_dtype(spec, c, [t.name for t in (*ins, job.out)], job.where, "a conv", DATA)
             if len(spec.arg_shape(c, job.weight.name)) != job.axes + 2:
                 raise DslError(
                     job.where, f"case {c.name}: a weight of other than {job.axes + 2} axes"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ascend_gym.dsl.compute import float_literal
 from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lower import HELPERS, Lowering
+from ascend_gym.dsl.lower import HELPERS, Lowering, check_one_dtype
 
 # x, weight, bias and y: one dtype a case, widened to fp32 for the statistics
 DATA = ("float16", "float32", "bfloat16")
@@ -44,9 +44,8 @@ class GroupNormLowering(Lowering):
         if isinstance(job.eps, str) and attrs.get(job.eps) != "float":
             raise DslError(job.where, f"eps: {job.eps!r} is not a float attribute")
         for c in spec.cases:
-            dtypes = {spec.arg_dtype(c, t.name) for t in (*ins, job.out)}
-            if len(dtypes) != 1 or not dtypes <= set(DATA):
-                raise DslError(job.where, f"case {c.name}: a group_norm of {sorted(dtypes)}")
+            names = [t.name for t in (*ins, job.out)]
+            check_one_dtype(spec, c, names, job.where, "a group_norm", DATA)
             if len(spec.arg_shape(c, job.x.name)) < 2:
                 raise DslError(job.where, f"case {c.name}: an input of other than [N, C, *]")
 

@@ -120,6 +120,20 @@ def check_same_dtype(
         raise DslError(job.where, f"case {case.name}: a {what} of {dx} into {dy}")
 
 
+def check_one_dtype(
+    spec: OperatorSpec,
+    case: Case,
+    names: Iterable[str],
+    where: str,
+    what: str,
+    dtypes: Iterable[str],
+) -> None:
+    """Such a kernel's tensors `names` share one of `dtypes` in the case."""
+    found = {spec.arg_dtype(case, n) for n in names}
+    if len(found) != 1 or not found <= set(dtypes):
+        raise DslError(where, f"case {case.name}: {what} of {sorted(found)}")
+
+
 def camel(name: str) -> str:
     return "".join(p.capitalize() for p in name.split("_"))
 
