@@ -812,9 +812,9 @@ def _built_with(
     sources into that target), or as evaluated toward the unit's operator directory (the one
     holding its op_host/, else the unit's own). Another SoC's variant (an arch35/ source) only
     where its header is included unconditionally (not `guarded`): an A2 source that names its
-    class under a run-time SoC check (ops-nn's mat_mul_v3 tiling, `IsAdvancedSocVersion`) links
-    only with it, as the repository's one library of every SoC's sources holds it, while a
-    header included under its SoC's `#if` is not compiled for the A2."""
+    class under a run-time SoC check links only with it, as a repository's one library of every
+    SoC's sources holds it, while a header included under its SoC's `#if` is not compiled for
+    the A2."""
     if not targets or (guarded and not _a2_or_shared(unit.relative_to(repo))):
         return False
     if own is not None and own.targets_of(unit) & targets:
