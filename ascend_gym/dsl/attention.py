@@ -78,8 +78,9 @@ class AttentionLowering(Lowering):
         if [o.name for o in spec.outputs] != [job.out.name]:
             raise DslError(job.where, "an attention kernel has the spec's one output")
         for c in spec.cases:
-            names = [*ins, job.out.name]
-            check_one_dtype(spec, c, names, job.where, "an attention", ATTENTION_DTYPES)
+            check_one_dtype(
+                spec, c, [*ins, job.out.name], job.where, "an attention", ATTENTION_DTYPES
+            )
             if job.mask is not None and spec.arg_dtype(c, job.mask.name) not in MASK_DTYPES:
                 raise DslError(
                     job.where, f"case {c.name}: a mask of {spec.arg_dtype(c, job.mask.name)}"

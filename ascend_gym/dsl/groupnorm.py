@@ -43,8 +43,8 @@ class GroupNormLowering(Lowering):
             self.int_attrs = frozenset([job.groups])
         if isinstance(job.eps, str) and attrs.get(job.eps) != "float":
             raise DslError(job.where, f"eps: {job.eps!r} is not a float attribute")
+        names = [t.name for t in (*ins, job.out)]
         for c in spec.cases:
-            names = [t.name for t in (*ins, job.out)]
             check_one_dtype(spec, c, names, job.where, "a group_norm", DATA)
             if len(spec.arg_shape(c, job.x.name)) < 2:
                 raise DslError(job.where, f"case {c.name}: an input of other than [N, C, *]")

@@ -196,6 +196,17 @@ def test_attention_refuses_operands_other_than_the_specs_three():
         )
 
 
+def test_a_mask_of_one_axis_is_refused():
+    spec = masked_spec("attention_keep")
+    spec.spec.cases[0].shapes["mask"] = [20 * 45]
+    spec.spec.cases[0].points.clear()  # the whole-row points index the 4-axis mask
+    program = PROGRAM.format(
+        name="attention_keep", scale=", scale=0.25, keep=m", bias='m = k.input("mask")\n'
+    )
+    with pytest.raises(DslError, match="an attention operand of one axis"):
+        build(spec, program)
+
+
 def test_one_mask_input_a_kernel():
     program = PROGRAM.format(
         name="attention_keep", scale=", keep=m, drop=m", bias='m = k.input("mask")\n'
