@@ -14,7 +14,7 @@ padding (before each axis) and dilation are the program's numbers.
 from __future__ import annotations
 
 from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lower import HELPERS, Lowering, check_one_dtype
+from ascend_gym.dsl.lower import HELPERS, Lowering, check_one_dtype, check_operands
 from ascend_gym.dsl.pool import DATA, WINDOW, row_buffers, store_row, ub_check, window_methods
 
 
@@ -26,12 +26,8 @@ class ConvLowering(Lowering):
         assert job is not None
         self.kind = "conv"
         ins = [job.x, job.weight] + ([job.bias] if job.bias is not None else [])
-        if [a.name for a in spec.inputs] != [t.name for t in ins] or [
-            o.name for o in spec.outputs
-        ] != [job.out.name]:
-            raise DslError(
-                job.where, "a conv kernel has the spec's inputs x, weight(, bias) in order"
-            )
+        message = "a conv kernel has the spec's inputs x, weight(, bias) in order"
+        check_operands(spec, [t.name for t in ins], job.out.name, job.where, message)
         for c in spec.cases:
             check_one_dtype(spec, c, [t.name for t in (*ins, job.out)], job.where, "a conv", DATA)
             if len(spec.arg_shape(c, job.weight.name)) != job.axes + 2:

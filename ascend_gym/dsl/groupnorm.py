@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ascend_gym.dsl.compute import float_literal
 from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lower import HELPERS, Lowering, check_one_dtype
+from ascend_gym.dsl.lower import HELPERS, Lowering, check_one_dtype, check_operands
 
 # x, weight, bias and y: one dtype a case, widened to fp32 for the statistics
 DATA = ("float16", "float32", "bfloat16")
@@ -30,12 +30,8 @@ class GroupNormLowering(Lowering):
         assert job is not None
         self.kind = "group_norm"
         ins = [job.x] + [t for t in (job.weight, job.bias) if t is not None]
-        if [a.name for a in spec.inputs] != [t.name for t in ins] or [
-            o.name for o in spec.outputs
-        ] != [job.out.name]:
-            raise DslError(
-                job.where, "a group_norm kernel has the spec's inputs x(, weight, bias) in order"
-            )
+        message = "a group_norm kernel has the spec's inputs x(, weight, bias) in order"
+        check_operands(spec, [t.name for t in ins], job.out.name, job.where, message)
         attrs = {a.name: a.type for a in spec.attrs}
         if isinstance(job.groups, str) and attrs.get(job.groups) not in ("int", "int64"):
             raise DslError(job.where, f"groups: {job.groups!r} is not an int attribute")

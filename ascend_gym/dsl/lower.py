@@ -103,12 +103,18 @@ DTYPES = ("float16", "float32", "bfloat16", "int32", "int64")
 NARROW = ("int8", "uint8", "bool")
 
 
+def check_operands(
+    spec: OperatorSpec, inputs: list[str], output: str, where: str, message: str
+) -> None:
+    """A kernel that reads the spec's inputs, `inputs` in order, into its one output `output`."""
+    if [a.name for a in spec.inputs] != inputs or [o.name for o in spec.outputs] != [output]:
+        raise DslError(where, message)
+
+
 def check_one_to_one(spec: OperatorSpec, job: Transpose | Repeat | Pool, what: str) -> None:
     """A kernel that reads the spec's one input, `job.x`, into its one output, `job.out`."""
-    if [a.name for a in spec.inputs] != [job.x.name] or [o.name for o in spec.outputs] != [
-        job.out.name
-    ]:
-        raise DslError(job.where, f"a {what} kernel has the spec's one input and one output")
+    message = f"a {what} kernel has the spec's one input and one output"
+    check_operands(spec, [job.x.name], job.out.name, job.where, message)
 
 
 def check_same_dtype(

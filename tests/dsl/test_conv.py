@@ -9,6 +9,7 @@ import pytest
 
 from ascend_core.package import OperatorPackage, OperatorSpec
 from ascend_gym.dsl.generate import build
+from ascend_gym.dsl.lang import DslError
 
 from .conftest import passes
 
@@ -81,6 +82,13 @@ def conv_spec(name: str) -> OperatorPackage:
         }
     )
     return OperatorPackage(spec=spec, files={"reference.py": REFERENCE})
+
+
+def test_a_conv_kernel_reads_the_specs_operands():
+    call = CONVS["conv_depthwise"][0].replace("bias=b, ", "")
+    program = PROGRAM.format(name="conv_depthwise", call=call, bias="")
+    with pytest.raises(DslError, match=r"inputs x, weight\(, bias\) in order"):
+        build(conv_spec("conv_depthwise"), program)
 
 
 @pytest.mark.slow

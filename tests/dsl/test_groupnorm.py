@@ -117,6 +117,15 @@ def test_a_group_count_attribute_must_be_an_int_one():
         )
 
 
+def test_a_group_norm_kernel_reads_the_specs_operands():
+    program = PROGRAM.format(name="group_norm_affine", decls="", operands="groups=2, eps=0.001")
+    with pytest.raises(DslError, match=r"inputs x\(, weight, bias\) in order"):
+        build(
+            OperatorPackage(spec=spec("group_norm_affine"), files={"reference.py": REFERENCE}),
+            program,
+        )
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["group_norm_affine", "group_norm_plain"])
 def test_a_group_norm_kernel_passes_alike_on_both_engines(client, native, name):
