@@ -26,8 +26,8 @@ DROPPED = b"cand_fini"
 RUNNER_SOURCE = Path(__file__).resolve().parent / "host" / "candidate_init.cpp"
 RUNNER_OBJECT = "candidate_init.o"
 SHT_PROGBITS, SHT_INIT_ARRAY = 1, 14
-_DEFERRED = (b".init_array", b".ctors")
-_DROPPED = (b".fini_array",)
+# Each section family (the name, or the name and a "." suffix) and what it is renamed to.
+_RENAMED = ((b".init_array", SECTION), (b".ctors", SECTION), (b".fini_array", DROPPED))
 
 
 def defer(obj: Path) -> int:
@@ -47,15 +47,7 @@ def defer(obj: Path) -> int:
     for k in range(shnum):
         name_at = names + struct.unpack_from("<I", data, header(k))[0]
         name = bytes(data[name_at : data.index(b"\0", name_at)])
-        renamed = next(
-            (
-                to
-                for to, prefixes in ((SECTION, _DEFERRED), (DROPPED, _DROPPED))
-                for d in prefixes
-                if name == d or name.startswith(d + b".")
-            ),
-            None,
-        )
+        renamed = next((to for d, to in _RENAMED if name == d or name.startswith(d + b".")), None)
         if renamed is not None:
             data[name_at : name_at + len(name)] = renamed.ljust(len(name), b"\0")
             struct.pack_into("<I", data, header(k) + 4, SHT_PROGBITS)
