@@ -11,8 +11,67 @@ the objects are assembled in a temporary directory; the kernels are level1/add w
 
 from __future__ import annotations
 
+import hashlib
 import re
 import subprocess
+
+from ascend_core.protocol import EvalRequest, Status
+from ascend_core.suite import resolve
+from ascend_gym.client import DaemonClient, LocalDaemon
+
+from . import test_guest_boundary as boundary
+from .test_guest_redteam12 import checked
+
+guest = boundary.guest  # the session's sim-guest daemon
+
+
+def unspelled(text: str) -> bytes:
+    """Bytes from their spelling in letters (two a byte, a to p), as the references write them."""
+    return bytes(((ord(a) - 97) << 4) | (ord(b) - 97) for a, b in zip(text[::2], text[1::2]))
+
+
+def with_reference(reference: str, run_id: str) -> EvalRequest:
+    """level1/add carrying a reference of its own (so the client's operator, the reference run
+    sandboxed), its first case checked."""
+    add = resolve("level1/add")
+    own = add.model_copy(update={"files": {**add.files, "reference.py": reference}, "uri": ""})
+    return checked(add.kernel_source, run_id).model_copy(
+        update={"package": own, "cases": [add.spec.cases[0].name]}
+    )
+
+
+# ---- a client's reference and the memory of the process it runs in ------------------------------
+# Walks the frames of its own process, the stack that called it, for the daemon's case secret.
+SECRET_REFERENCE = """import sys
+
+
+def add(x, y):
+    frame = sys._getframe()
+    while frame is not None:
+        secret = frame.f_locals.get("case_secret")
+        if isinstance(secret, bytes):
+            raise ValueError("secret " + "".join(chr(97 + (b >> 4)) + chr(97 + (b & 15)) for b in secret))
+        frame = frame.f_back
+    raise ValueError("secret none")
+"""
+
+
+def test_a_clients_reference_never_holds_the_daemons_case_secret(guest):
+    # A client's reference ran in a fork of the daemon's worker: the child had the worker's whole
+    # memory, the frames that called it among it, and `worker_main`'s `case_secret` there, the
+    # key of every case a candidate is judged on (`case_seed`). With it and the public seed a
+    # client draws every kept input offline, for the daemon's life. Its failure's last line came
+    # back as the REJECTED message. The reference now runs in a child of a process that never held
+    # the secret (nor any case's data): it finds nothing.
+    result = guest.evaluate(with_reference(SECRET_REFERENCE, "secret-reference"))
+    assert result.status is Status.REJECTED, (result.status, result.message)
+    found = re.search(r"secret ([a-p]+)", result.message)
+    leaked = found is not None and (
+        hashlib.sha256(b"case-secret-id" + unspelled(found.group(1))).hexdigest()[:16]
+        == result.case_secret_id
+    )
+    assert not leaked, result.message
+    assert "secret none" in result.message, result.message  # the reference ran, and found nothing
 
 
 # ---- the constructor sections of an object of 65,280 sections or more ----------------------------
@@ -39,3 +98,40 @@ def test_an_object_past_the_short_section_count_keeps_no_constructor_section(tmp
     assert table.stderr == "" and len(names) > 65300, table.stderr
     assert not names & {".init_array", ".fini_array"}, sorted(names & {".init_array"})
     assert {"cand_init", "cand_fini"} <= names
+
+
+# ---- a client's reference and the processes it can see -------------------------------------------
+# Reads every process's command line (world-readable in /proc) for the daemon's `--case-secret`.
+CMDLINE_REFERENCE = """import os
+
+
+def add(x, y):
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                words = f.read().split(b"\\0")
+        except OSError:
+            continue
+        if b"--case-secret" in words[:-1]:
+            raise ValueError("cmdline " + words[words.index(b"--case-secret") + 1].decode())
+    raise ValueError("cmdline none")
+"""
+
+
+def test_a_clients_reference_never_reads_the_secret_a_researcher_passes(tmp_path_factory):
+    # `--case-secret` is how a researcher draws a daemon's inputs again (docs/daemon.md), and a
+    # command line is world-readable in /proc. The reference sandbox shares the host's /proc: a
+    # client's reference read the daemon's command line and returned its secret as the REJECTED
+    # message. A confined child now sees a /proc of its own user's processes only.
+    secret = bytes(range(16))
+    state = tmp_path_factory.mktemp("secret")
+    extra = ["--case-secret", secret.hex()]
+    with LocalDaemon(backend="sim-guest", workers=1, state_dir=state, extra_args=extra) as d:
+        client = DaemonClient(d.address)
+        try:
+            result = client.evaluate(with_reference(CMDLINE_REFERENCE, "cmdline-reference"))
+        finally:
+            client.close()
+    assert result.status is Status.REJECTED, (result.status, result.message)
+    assert secret.hex() not in result.message, result.message
+    assert "cmdline none" in result.message, result.message
