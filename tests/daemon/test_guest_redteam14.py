@@ -15,6 +15,8 @@ import hashlib
 import re
 import subprocess
 
+import pytest
+
 from ascend_core.protocol import EvalRequest, Status
 from ascend_core.suite import resolve
 from ascend_gym.client import DaemonClient, LocalDaemon
@@ -135,3 +137,33 @@ def test_a_clients_reference_never_reads_the_secret_a_researcher_passes(tmp_path
     assert result.status is Status.REJECTED, (result.status, result.message)
     assert secret.hex() not in result.message, result.message
     assert "cmdline none" in result.message, result.message
+
+
+# ---- isReuseSource beyond the element-wise math family --------------------------------------------
+ALIGNED = "(len + alignElems - 1) / alignElems * alignElems"
+
+
+@pytest.mark.parametrize(
+    "lend",
+    [
+        pytest.param(f"Exp<DTYPE_X, 0, true>(zLocal, xLocal, {ALIGNED});", id="Exp"),
+        pytest.param(f"Swish<DTYPE_X, true>(zLocal, xLocal, {ALIGNED}, (DTYPE_X)1);", id="Swish"),
+        pytest.param(
+            f"ClampMax<DTYPE_X, true>(zLocal, xLocal, (DTYPE_X)0, {ALIGNED});", id="ClampMax"
+        ),
+        pytest.param(f"Power<DTYPE_X, true>(zLocal, xLocal, (DTYPE_X)2, {ALIGNED});", id="Power"),
+    ],
+)
+def test_a_source_lent_to_the_other_math_apis_is_not_the_kernels_after_the_call(guest, lend):
+    # The thirteenth round left a float source lent with isReuseSource as the library leaves it
+    # (0xFF bytes) for the element-wise family only. Exp, Swish, the clamps and Power's scalar
+    # forms take the same flag, "whether the source operand may be modified", but the guest did
+    # not pass it to the host and the host ignored it: a kernel that lent x to one of them and
+    # then added x to y was right only here (OK). The flag now crosses for every function of the
+    # import, and the host leaves the source so whichever function it lent it to.
+    kernel = resolve("level1/add").files["op_kernel/add.cpp"]
+    call = f"    Add(zLocal, xLocal, yLocal, {ALIGNED});\n"
+    assert call in kernel
+    result = guest.evaluate(checked(kernel.replace(call, f"    {lend}\n" + call), "reuse-more"))
+    assert result.status is Status.WRONG_ANSWER, (result.status, result.message)
+    assert "fp32" in result.message, result.message
