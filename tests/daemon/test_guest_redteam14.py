@@ -17,11 +17,14 @@ import subprocess
 
 import pytest
 
+from ascend_core.package import load_package
 from ascend_core.protocol import EvalRequest, Status
 from ascend_core.suite import resolve
 from ascend_gym.client import DaemonClient, LocalDaemon
+from npu_daemon.backends.sim import case_data
 
 from . import test_guest_boundary as boundary
+from .conftest import client_operator, small_request
 from .test_guest_redteam12 import checked
 
 guest = boundary.guest  # the session's sim-guest daemon
@@ -167,3 +170,49 @@ def test_a_source_lent_to_the_other_math_apis_is_not_the_kernels_after_the_call(
     result = guest.evaluate(checked(kernel.replace(call, f"    {lend}\n" + call), "reuse-more"))
     assert result.status is Status.WRONG_ANSWER, (result.status, result.message)
     assert "fp32" in result.message, result.message
+
+
+# ---- a tiling's own text on a case kept across evaluations ---------------------------------------
+SPELLING_TILING = (
+    "  const gert::Tensor* seen = context->GetInputTensor(0);\n"
+    "  if (seen != nullptr && seen->GetData<uint8_t>() != nullptr) {\n"
+    '    std::string kept = "kept ";\n'
+    "    for (int i = 0; i < 16; ++i) {\n"
+    "      const uint8_t b = seen->GetData<uint8_t>()[i];\n"
+    "      kept += static_cast<char>('a' + (b >> 4));\n"
+    "      kept += static_cast<char>('a' + (b & 15));\n"
+    "    }\n"
+    "    throw std::runtime_error(kept);\n"
+    "  }\n"
+)
+
+
+def test_a_tiling_never_spells_a_kept_input_in_its_text(tmp_path, guest):
+    # A kept case's text has its numbers withheld, but the tiling reads the values of the inputs
+    # the spec marks value_depend, and its text (an exception's, a warning record it writes
+    # itself) is its own words: it spelled x's first 16 bytes in letters, which came back in the
+    # RUNTIME_ERROR on a case whose inputs hold across evaluations (here a client's own operator;
+    # a suite with such an input would have given away the inputs its candidates are judged on).
+    # Where the tiling reads a kept case's inputs, no text of the run comes back, only its status.
+    root = client_operator(tmp_path, "spelling", "def add(x, y):\n    return x + y\n")
+    toml = (root / "op.toml").read_text()
+    toml = toml.replace('{ name = "x", ', '{ name = "x", value_depend = true, ', 1)
+    toml += '\n[[cases]]\nname = "kept_fp16"\ndtype = "float16"\nshapes = { x = [512, 1024], y = [512, 1024] }\n'
+    (root / "op.toml").write_text(toml)
+    host = root / "op_host" / "add.cpp"
+    entry = "static ge::graphStatus TilingFunc(gert::TilingContext* context) {\n"
+    source = host.read_text()
+    assert entry in source
+    source = "#include <stdexcept>\n#include <string>\n" + source.replace(
+        entry, entry + SPELLING_TILING
+    )
+    host.write_text(source.replace('this->Input("x")', 'this->Input("x").ValueDepend(REQUIRED)'))
+    pkg = load_package(root)
+    kept = next(c for c in pkg.spec.cases if c.name == "kept_fp16")
+    assert not case_data.drawn_fresh(pkg, kept)
+    result = guest.evaluate(
+        small_request(pkg, run_id="spelling").model_copy(update={"cases": ["kept_fp16"]})
+    )
+    assert result.status is Status.RUNTIME_ERROR, (result.status, result.message)
+    assert not re.search("kept [a-p]{32}", result.message), result.message
+    assert "not returned" in result.message, result.message
