@@ -19,6 +19,7 @@ process's.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import select
@@ -36,6 +37,7 @@ from typing import Any
 from npu_daemon import sandbox
 
 NEW, NEW_TORCH, REAP = b"n", b"t", b"r"
+STARTUP_S = 60.0  # the host's start and its torch import, at most, before a job's child exists
 _PID = struct.Struct("<q")
 _host: tuple[subprocess.Popen, socket.socket] | None = None
 _lock = threading.Lock()
@@ -89,14 +91,12 @@ def call(
                     )
                 finally:
                     child_end.close()
-            pid, returncode, timed_out = _follow(mine, job, start + timeout_s)
+            pid, returncode, timed_out = _follow(mine, job, timeout_s)
         if pid > 0:
-            with _lock:
-                try:
-                    os.killpg(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                _started().sendall(REAP + _PID.pack(pid))
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            with _lock, contextlib.suppress(OSError):  # a host gone since took its children along
+                control.sendall(REAP + _PID.pack(pid))
         return sandbox.Completed(
             returncode,
             sandbox.excerpt(out),
@@ -106,11 +106,14 @@ def call(
         )
 
 
-def _follow(conn: socket.socket, job: bytes, deadline: float) -> tuple[int, int, bool]:
-    """(the child's pid, its status, whether it timed out): the job sent, its pid and its status
-    byte read within the deadline; a child that ends without one failed (a limit killed it)."""
+def _follow(conn: socket.socket, job: bytes, timeout_s: float) -> tuple[int, int, bool]:
+    """(the child's pid, its status, whether it timed out): the job sent, its pid read, and its
+    status byte within `timeout_s` of the pid; a child that ends without one failed (a limit
+    killed it). The host's own start (an interpreter, torch on a golden's first job) is ours, not
+    the reference's: it has `STARTUP_S` before the child's pid arrives."""
     received = b""
     sent = False
+    deadline = time.monotonic() + STARTUP_S
     conn.setblocking(False)
     payload = memoryview(_PID.pack(len(job)) + job)
     while len(received) < _PID.size + 1:
@@ -135,6 +138,8 @@ def _follow(conn: socket.socket, job: bytes, deadline: float) -> tuple[int, int,
                 chunk = b""
             if not chunk:
                 break
+            if len(received) < _PID.size <= len(received) + len(chunk):
+                deadline = time.monotonic() + timeout_s  # the child started: the reference's time
             received += chunk
     pid = _PID.unpack(received[: _PID.size])[0] if len(received) >= _PID.size else 0
     status = received[_PID.size] if len(received) > _PID.size else 1
@@ -184,7 +189,8 @@ def serve(control: socket.socket) -> None:
         if not message:
             return  # the worker is gone
         if message[:1] == REAP:
-            os.waitpid(_PID.unpack(message[1:])[0], 0)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(_PID.unpack(message[1:])[0], 0)
             continue
         if message[:1] == NEW_TORCH:
             references.preload_torch()
