@@ -8,8 +8,10 @@ in a child of this host instead: a fresh interpreter the worker execs once (noth
 worker's memory crosses an exec), which imports what references may use and then only forks.
 The host never reads a job: it receives a job's descriptors (the job's socket and its two log
 files) and forks, and the child reads the job, so no job leaves a trace in the host's memory for
-the next one's child to find. The child confines itself as `sandbox.call`'s does (`sandbox._enter`:
-limits, the worker's sandbox user, namespaces), then runs the job's function and reports.
+the next one's child to find. The child confines itself as `sandbox.call`'s does (`sandbox.enter`:
+limits, the worker's sandbox user, namespaces) and gets a /proc showing its own user's processes
+only (the daemon's command line carries `--case-secret` where a researcher passed one), then runs
+the job's function and reports.
 
 The worker's side (`call`) is `sandbox.call`'s: the same limits, logs and `sandbox.Completed`,
 the wall time counted by the worker, the child's process group killed when it ends. The host
