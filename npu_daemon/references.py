@@ -10,12 +10,13 @@
   carries its spec and reference unchanged (the suite's by content). Any other package is
   judged by the spec and reference it carries: a copy of add with other shapes or another
   reference is its own operator, never silently add.
-- Any other reference is the client's code: it runs in a sandboxed child (`sandbox.call`: the
-  worker's unprivileged user, no network, read-only filesystem, no inherited descriptor), never
-  in the daemon, and its outputs come back as files of an exact size.
+- Any other reference is the client's code: it runs in a sandboxed child (the worker's
+  unprivileged user, no network, read-only filesystem, no inherited descriptor) of the worker's
+  reference host (reference_host.py), never in the daemon nor in a fork of its worker, whose
+  memory holds the case secret, and its outputs come back as files of an exact size.
 - A PyTorch golden (`reference_kind = "torch"`, cann-bench's golden.py) is always the second
   kind, even in a suite the daemon holds: it is third-party code the importer copied, so it runs
-  sandboxed with CPU torch (imported in the worker before the fork, lazily: the daemon-only
+  sandboxed with CPU torch (imported in the reference host before the fork, lazily: the daemon-only
   install has no torch), one thread, the same time and memory budget.
 """
 
@@ -39,16 +40,16 @@ from numpy.lib import format as npy  # imported here: the sandboxed child writes
 
 from ascend_core import suite
 from ascend_core.package import Case, OperatorPackage
-from npu_daemon import candidate_files, checker, sandbox
+from npu_daemon import candidate_files, checker, reference_host, sandbox
 
 CANDIDATE_FOLDERS = ("op_kernel/", "op_host/")
 
 
-# What a client's reference may import besides what the daemon has loaded already. The sandboxed
-# child is forked, not exec'd, and its user may have no access to the interpreter's files (a venv
-# under /root, or in a 0700 directory), so a module first imported there is not found: the
-# submodules numpy loads lazily are imported here, in the worker, before the fork, and so is the
-# cube's documented accumulation, which the references of cube operators call.
+# What a client's reference may import besides what the reference host has loaded already. The
+# sandboxed child is forked, not exec'd, and its user may have no access to the interpreter's files
+# (a venv under /root, or in a 0700 directory), so a module first imported there is not found: the
+# submodules numpy loads lazily are imported in the host before the fork, and so is the cube's
+# documented accumulation, which the references of cube operators call.
 REFERENCE_MODULES = (
     "numpy.ma",
     "numpy.fft",
@@ -176,12 +177,7 @@ def reference_outputs(
     if in_process(pkg):
         return checker.reference_outputs(pkg, case, inputs)
 
-    def compute() -> None:  # in the sandboxed child: the client's code runs only here
-        for i, out in enumerate(checker.reference_outputs(pkg, case, inputs)):
-            np.ascontiguousarray(np.ma.getdata(out)).tofile(f"out_{i}.bin")
-            np.ma.getmaskarray(out).astype(np.uint8).tofile(f"out_{i}.mask")  # undefined elements
-
-    with _sandboxed(compute, timeout_s, pkg, address_space_mb=16384) as work:
+    with _sandboxed(_outputs, (pkg, case, inputs), timeout_s, pkg, address_space_mb=16384) as work:
         outputs = []
         for i, arg in enumerate(pkg.spec.outputs):
             dtype = np.dtype(checker.STORAGE[pkg.spec.arg_dtype(case, arg.name)])
@@ -198,24 +194,37 @@ def reference_outputs(
         return outputs
 
 
+def _outputs(pkg: OperatorPackage, case: Case, inputs: dict[str, np.ndarray]) -> None:
+    """In the sandboxed child (the client's code runs only there): each output and its mask of
+    undefined elements as raw files."""
+    for i, out in enumerate(checker.reference_outputs(pkg, case, inputs)):
+        np.ascontiguousarray(np.ma.getdata(out)).tofile(f"out_{i}.bin")
+        np.ma.getmaskarray(out).astype(np.uint8).tofile(f"out_{i}.mask")
+
+
 @contextlib.contextmanager
 def _sandboxed(
-    compute: Callable[[], None],
+    compute: Callable[..., None],
+    args: tuple,
     timeout_s: float,
     pkg: OperatorPackage,
     wall_s: float | None = None,
     **limits: int,
 ) -> Iterator[Path]:
-    """Run a client's reference code (`compute`, which writes into its working directory) in the
-    sandbox with `timeout_s` of CPU and of wall time (`wall_s` of wall time where given) and
-    `limits`; yields that directory. Its failure is ReferenceFailed."""
-    preload_reference_modules()
-    if pkg.spec.reference_kind == "torch":
-        preload_torch()
+    """Run a client's reference code (`compute(*args)`, a module-level function writing into its
+    working directory) in the sandbox with `timeout_s` of CPU and of wall time (`wall_s` of wall
+    time where given) and `limits`, in a child of the reference host (reference_host.py: never a
+    fork of this worker, whose memory holds the case secret); yields that directory. Its failure
+    is ReferenceFailed."""
     with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
         work = Path(tmp)
-        done = sandbox.call(
-            compute, work, wall_s or timeout_s, sandbox.Limits(cpu_s=int(timeout_s) + 1, **limits)
+        done = reference_host.call(
+            compute,
+            args,
+            work,
+            wall_s or timeout_s,
+            sandbox.Limits(cpu_s=int(timeout_s) + 1, **limits),
+            torch=pkg.spec.reference_kind == "torch",
         )
         if done.timed_out or done.returncode != 0:
             why = "timed out" if done.timed_out else (done.stderr.strip().splitlines() or ["?"])[-1]
@@ -236,14 +245,15 @@ def write_reference_pieces(
     memory. A client's reference runs in the sandbox as `reference_outputs` runs it; its files
     come back checked (dtype, shape) and copied, so the daemon's copies are never the client's."""
     if in_process(pkg):
-        _pieces(pkg, case, inputs_dir, into)
+        _pieces(pkg, case, inputs_dir, into, checker.CHUNK)
         return
     spec = pkg.spec
     elements = sum(math.prod(spec.arg_shape(case, a.name)) for a in spec.outputs)
     outputs_mb = (spec.output_bytes(case) + elements) >> 20  # the outputs and a mask byte each
     inputs_mb = sum(f.stat().st_size for f in inputs_dir.glob("in_*.bin")) >> 20
     with _sandboxed(
-        lambda: _pieces(pkg, case, inputs_dir, Path.cwd()),
+        _pieces_here,
+        (pkg, case, inputs_dir, checker.CHUNK),
         timeout_s,
         pkg,
         address_space_mb=16384 + inputs_mb + outputs_mb,
@@ -288,7 +298,12 @@ def _copy_npy(path: Path, into: Path, dtype: np.dtype, shape: tuple, arg: str) -
             shutil.copyfileobj(f, out, 1 << 24)
 
 
-def _pieces(pkg: OperatorPackage, case: Case, inputs_dir: Path, into: Path) -> None:
+def _pieces_here(pkg: OperatorPackage, case: Case, inputs_dir: Path, chunk: int) -> None:
+    """In the sandboxed child: `_pieces` into its working directory."""
+    _pieces(pkg, case, inputs_dir, Path.cwd(), chunk)
+
+
+def _pieces(pkg: OperatorPackage, case: Case, inputs_dir: Path, into: Path, chunk: int) -> None:
     """Fill `into` with the outputs (and masks) a piece of the flat inputs at a time."""
     spec = pkg.spec
     inputs = {
@@ -306,8 +321,8 @@ def _pieces(pkg: OperatorPackage, case: Case, inputs_dir: Path, into: Path) -> N
     ]
     masks: dict[int, np.ndarray] = {}
     size = outs[0].size
-    for lo in range(0, size, checker.CHUNK):
-        n = min(checker.CHUNK, size - lo)
+    for lo in range(0, size, chunk):  # the worker's piece size, passed to the sandboxed child
+        n = min(chunk, size - lo)
         piece = {name: array[lo : lo + n] for name, array in inputs.items()}
         for i, out in enumerate(checker.reference_outputs(pkg, case, piece, n)):
             outs[i][lo : lo + n] = np.ma.getdata(out)
@@ -342,6 +357,50 @@ def load_inputs(
 SIGNATURE_BYTES = 1 << 20  # the probe's answer: a few shapes per case
 
 
+def _signature_values(pkg: OperatorPackage, case: Case, meta: bool) -> list:
+    """The golden's arguments for `output_signatures`: meta views of one zero where it reads
+    shapes only, else the case's inputs drawn with seed 0 (and its get_input of them)."""
+    if meta:  # shapes only: views of one zero, nothing allocated
+        return [
+            None
+            if a.name in case.absent
+            else np.broadcast_to(
+                np.zeros((), checker.STORAGE[pkg.spec.arg_dtype(case, a.name)]),
+                pkg.spec.arg_shape(case, a.name),
+            )
+            for a in pkg.spec.inputs
+        ]
+    from npu_daemon import torch_golden
+
+    drawn = checker.make_inputs(pkg, case, seed=0)
+    values = [
+        checker.to_values(drawn[a.name], pkg.spec.arg_dtype(case, a.name))
+        if a.name in drawn
+        else None
+        for a in pkg.spec.inputs
+    ]
+    hook = torch_golden.function(pkg, "get_input") if input_hook_source(pkg) else None
+    return (
+        values
+        if hook is None
+        else torch_golden.prepared_inputs(hook, pkg.reference(), pkg.spec, case, values)
+    )
+
+
+def _probe_signatures(pkg: OperatorPackage) -> None:
+    """In the sandboxed child: each case's output signatures into signatures.json."""
+    from npu_daemon import torch_golden
+
+    fn = pkg.reference()
+    found = {
+        case.name: torch_golden.output_signature(
+            fn, pkg.spec, case, functools.partial(_signature_values, pkg, case)
+        )
+        for case in pkg.spec.cases
+    }
+    Path("signatures.json").write_text(json.dumps(found))
+
+
 def output_signatures(
     pkg: OperatorPackage, timeout_s: float, wall_s: float | None = None
 ) -> dict[str, list[tuple[list[int], str]]]:
@@ -349,48 +408,9 @@ def output_signatures(
     to the golden. The golden runs sandboxed as every client reference does, within `timeout_s`
     of CPU for all cases (and `wall_s` of wall time, default the same), on meta tensors where it
     can and on the case's inputs where it reads values."""
-    from npu_daemon import checker as check
-
-    def values(case: Case, meta: bool) -> list:
-        if meta:  # shapes only: views of one zero, nothing allocated
-            return [
-                None
-                if a.name in case.absent
-                else np.broadcast_to(
-                    np.zeros((), check.STORAGE[pkg.spec.arg_dtype(case, a.name)]),
-                    pkg.spec.arg_shape(case, a.name),
-                )
-                for a in pkg.spec.inputs
-            ]
-        from npu_daemon import torch_golden
-
-        drawn = check.make_inputs(pkg, case, seed=0)
-        values = [
-            check.to_values(drawn[a.name], pkg.spec.arg_dtype(case, a.name))
-            if a.name in drawn
-            else None
-            for a in pkg.spec.inputs
-        ]
-        hook = torch_golden.function(pkg, "get_input") if input_hook_source(pkg) else None
-        return (
-            values
-            if hook is None
-            else torch_golden.prepared_inputs(hook, pkg.reference(), pkg.spec, case, values)
-        )
-
-    def probe() -> None:  # in the sandboxed child
-        from npu_daemon import torch_golden
-
-        fn = pkg.reference()
-        found = {
-            case.name: torch_golden.output_signature(
-                fn, pkg.spec, case, functools.partial(values, case)
-            )
-            for case in pkg.spec.cases
-        }
-        Path("signatures.json").write_text(json.dumps(found))
-
-    with _sandboxed(probe, timeout_s, pkg, wall_s, address_space_mb=16384, file_size_mb=2) as work:
+    with _sandboxed(
+        _probe_signatures, (pkg,), timeout_s, pkg, wall_s, address_space_mb=16384, file_size_mb=2
+    ) as work:
         try:
             fd = os.open(
                 work / "signatures.json", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -421,6 +441,31 @@ def input_hook_source(pkg: OperatorPackage) -> str:
     return source if _HOOK.search(source) else ""
 
 
+def _prepared(pkg: OperatorPackage, case: Case, inputs: dict[str, np.ndarray]) -> None:
+    """In the sandboxed child: the golden's get_input of the drawn inputs, as `in_<name>.bin`."""
+    from npu_daemon import torch_golden
+
+    spec = pkg.spec
+    hook = torch_golden.function(pkg, "get_input")
+    values = [
+        checker.to_values(inputs[a.name], spec.arg_dtype(case, a.name))
+        if a.name in inputs
+        else None
+        for a in spec.inputs
+    ]
+    out = torch_golden.prepared_inputs(hook, pkg.reference(), spec, case, values)
+    for arg, value in zip(spec.inputs, out):
+        if arg.name in inputs:
+            want = tuple(spec.arg_shape(case, arg.name))
+            if value is None or tuple(value.shape) != want:
+                got = None if value is None else list(value.shape)
+                raise ValueError(f"get_input gave {arg.name} shape {got}, not {list(want)}")
+            storage = checker.to_storage(
+                np.ascontiguousarray(value), spec.arg_dtype(case, arg.name)
+            )
+            storage.tofile(f"in_{arg.name}.bin")
+
+
 def prepare_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> None:
     """Replace the drawn inputs in `inputs_dir` by the golden's `get_input` of them, where it has
     one: run sandboxed like the golden itself, its answers taken back as files of each input's
@@ -431,29 +476,9 @@ def prepare_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> None:
     inputs = load_inputs(pkg, case, inputs_dir)  # read here: the child may not read the cache
     present = [a for a in spec.inputs if a.name not in case.absent]
 
-    def compute() -> None:  # in the sandboxed child
-        from npu_daemon import torch_golden
-
-        hook = torch_golden.function(pkg, "get_input")
-        values = [
-            checker.to_values(inputs[a.name], spec.arg_dtype(case, a.name))
-            if a.name in inputs
-            else None
-            for a in spec.inputs
-        ]
-        out = torch_golden.prepared_inputs(hook, pkg.reference(), spec, case, values)
-        for arg, value in zip(spec.inputs, out):
-            if arg.name in inputs:
-                want = tuple(spec.arg_shape(case, arg.name))
-                if value is None or tuple(value.shape) != want:
-                    got = None if value is None else list(value.shape)
-                    raise ValueError(f"get_input gave {arg.name} shape {got}, not {list(want)}")
-                storage = checker.to_storage(
-                    np.ascontiguousarray(value), spec.arg_dtype(case, arg.name)
-                )
-                storage.tofile(f"in_{arg.name}.bin")
-
-    with _sandboxed(compute, INPUT_HOOK_S, pkg, address_space_mb=16384) as work:
+    with _sandboxed(
+        _prepared, (pkg, case, inputs), INPUT_HOOK_S, pkg, address_space_mb=16384
+    ) as work:
         for arg in present:
             size = inputs[arg.name].nbytes
             try:

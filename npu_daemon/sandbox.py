@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, NoReturn
 
 from pydantic import BaseModel, Field
 
@@ -48,7 +48,7 @@ from npu_daemon import helpers, zygote
 
 LOG_BYTES = 8192  # of a command's log kept: its first and last halves
 CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
-MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE, MS_BIND = 0x2, 0x4, 0x4000, 0x40000, 0x1000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE, MS_BIND = 0x2, 0x4, 0x8, 0x4000, 0x40000, 0x1000
 MNT_DETACH = 2
 PR_SET_NO_NEW_PRIVS = 38
 SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
@@ -204,7 +204,7 @@ class Completed:
 
 
 @contextmanager
-def _logs(cwd: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
+def logs(cwd: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
     """A command's stdout and stderr: files of its own in `cwd` (`.stdout-*`, `.stderr-*`), so
     that commands run in one directory at once (a build's acceptance check preprocesses beside
     its compiles) never truncate each other's logs, as two opens of one path did. They stay
@@ -216,7 +216,7 @@ def _logs(cwd: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
         yield out, err
 
 
-def _excerpt(f: IO[bytes]) -> str:
+def excerpt(f: IO[bytes]) -> str:
     """A log's first and last LOG_BYTES / 2 (a compiler's first error is its cause, its last lines
     the summary), through the descriptor the command was given: the command may have replaced the
     file at its path (a link to a file only the daemon may read, a FIFO)."""
@@ -233,8 +233,10 @@ def _check(rc: int, what: str) -> None:
         raise OSError(ctypes.get_errno(), what)
 
 
-def _confine(cwd: Path, writable: list[Path]) -> None:
-    """A mount namespace where everything is read-only but `writable` (which holds cwd), an IPC
+def _confine(cwd: Path, writable: list[Path], own_proc: bool) -> None:
+    """A mount namespace where everything is read-only but `writable` (which holds cwd), with
+    `own_proc` a /proc showing only the processes of the user it runs as (another process's
+    command line, where a daemon's `--case-secret` is, is world-readable in the host's), an IPC
     namespace of its own (no SysV IPC or POSIX message queue shared with another command), and a
     network namespace of its own unless the process already has one (`isolate_network`)."""
     isolated = (
@@ -245,6 +247,9 @@ def _confine(cwd: Path, writable: list[Path]) -> None:
     keep = [str(p).encode() for p in writable]
     for path in keep:  # each its own mount, so it can stay writable under a read-only /
         _check(_libc.mount(path, path, None, MS_BIND | MS_REC, None), f"bind {path!r}")
+    if own_proc:
+        flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+        _check(_libc.mount(b"proc", b"/proc", b"proc", flags, b"hidepid=invisible"), "mount /proc")
     for path, attr in [
         (b"/", _MountAttr(attr_set=MOUNT_ATTR_RDONLY)),
         *((p, _MountAttr(attr_clr=MOUNT_ATTR_RDONLY)) for p in keep),
@@ -263,9 +268,16 @@ def _confine(cwd: Path, writable: list[Path]) -> None:
     os.chdir(cwd)  # through the writable bind, not the read-only mount the old cwd was on
 
 
-def _enter(limits: Limits, identity: Identity | None, cwd: Path, writable: list[Path]) -> None:
-    """In `call`'s forked child: limits first (as root RLIMIT_NPROC may still be set), then drop.
-    What `sandbox_exec` does for `run`, which execs and so needs no Python in the child."""
+def enter(
+    limits: Limits,
+    identity: Identity | None,
+    cwd: Path,
+    writable: list[Path],
+    own_proc: bool = False,
+) -> None:
+    """In a forked child (`call`'s, a reference's): limits first (as root RLIMIT_NPROC may still
+    be set), then drop. What `sandbox_exec` does for `run`, which execs and so needs no Python in
+    the child. `own_proc` (a child running client code): a /proc of its own user's processes."""
     mb = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
     resource.setrlimit(resource.RLIMIT_AS, (_address_space_mb(limits) * mb,) * 2)
@@ -275,7 +287,7 @@ def _enter(limits: Limits, identity: Identity | None, cwd: Path, writable: list[
     if identity is not None:
         # RLIMIT_NPROC counts every process of the uid, which is this worker's alone.
         resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
-        _confine(cwd, writable)
+        _confine(cwd, writable, own_proc)
         os.setgroups(identity.groups)
         os.setgid(identity.gid)
         os.setuid(identity.uid)
@@ -364,7 +376,7 @@ def run(
     start = time.monotonic()
     errors, report = os.pipe2(os.O_CLOEXEC)
     try:
-        with _logs(cwd) as (out, err):
+        with logs(cwd) as (out, err):
             try:
                 proc = subprocess.Popen(
                     [*_exec_args(report, limits, identity, cwd, cmd, view), "--", *cmd],
@@ -394,7 +406,7 @@ def run(
             if failed:
                 raise _setup_fault(failed)
             return Completed(
-                proc.returncode, _excerpt(out), _excerpt(err), timed_out, time.monotonic() - start
+                proc.returncode, excerpt(out), excerpt(err), timed_out, time.monotonic() - start
             )
     finally:
         os.close(errors)
@@ -434,7 +446,7 @@ def _forked(
     errors, report = os.pipe2(os.O_CLOEXEC)
     server = zygote.take(cmd[0])
     try:
-        with _logs(cwd) as (out, err):
+        with logs(cwd) as (out, err):
             args = ["sandbox_exec", *_exec_args(zygote.ERRFD, limits, identity, cwd, cmd, view)[1:]]
             try:
                 status, timed_out = server.run(
@@ -512,6 +524,28 @@ def _helper() -> Path:
     return helpers.compiled("sandbox_exec", [HELPER_SOURCE], [])
 
 
+def child_exit(run: Callable[[], None], report: Callable[[int], None] | None = None) -> NoReturn:
+    """End a forked child: `run`, its traceback on its stderr if it raised, the standard streams
+    flushed, `report` given the exit status (0 if `run` returned), then `_exit`, so no exit
+    handler of the parent's runs."""
+    code = 1
+    try:
+        run()
+        code = 0
+    except BaseException:  # noqa: BLE001 - reported on its stderr, then the child ends
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            if report is not None:
+                report(code)
+        finally:
+            os._exit(code)
+
+
 def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) -> Completed:
     """Run `fn` in a forked child confined as `run` confines a command (limits, user, namespaces,
     its own session, every inherited descriptor closed, output to files in `cwd`): for client
@@ -523,28 +557,21 @@ def call(fn: Callable[[], None], cwd: Path, timeout_s: float, limits: Limits) ->
         os.chown(cwd, identity.uid, identity.gid)
         os.chmod(cwd, 0o700)
     start = time.monotonic()
-    with _logs(cwd) as (out, err):
+    with logs(cwd) as (out, err):
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
-            code = 1
-            try:
+
+            def confined() -> None:
                 os.setsid()
                 os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
                 os.dup2(out.fileno(), 1)
                 os.dup2(err.fileno(), 2)
                 os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-                _enter(limits, identity, cwd, [cwd] if identity is not None else [])
+                enter(limits, identity, cwd, [cwd] if identity is not None else [])
                 os.chdir(cwd)
                 fn()
-                code = 0
-            except BaseException:  # noqa: BLE001 - reported on its stderr, then the child ends
-                import traceback
 
-                traceback.print_exc()
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(code)
+            child_exit(confined)
         timed_out = False
         end = start + timeout_s
         while True:
@@ -569,8 +596,8 @@ def _completed(
 ) -> Completed:
     return Completed(
         os.waitstatus_to_exitcode(status),
-        _excerpt(out),
-        _excerpt(err),
+        excerpt(out),
+        excerpt(err),
         timed_out,
         time.monotonic() - start,
     )

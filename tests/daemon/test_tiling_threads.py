@@ -129,6 +129,44 @@ def test_a_destructor_section_is_dropped_from_the_object(tmp_path):
     assert {"cand_fini", "cand_init"} <= sections, sections
 
 
+def sections_and_data(obj, cwd) -> tuple[list[str], str, str]:
+    """The object's section names in order, its `.data` bytes as readelf dumps them, and what
+    readelf said on its error stream (a damaged object's warnings)."""
+    done = subprocess.run(
+        ["readelf", "-SW", "-x", ".data", obj], cwd=cwd, capture_output=True, text=True
+    )
+    names = re.findall(r"^\s+\[\s*\d+\]\s+(\S+)", done.stdout, re.M)
+    dump = done.stdout[done.stdout.find("Hex dump") :]
+    return names, dump, done.stderr
+
+
+def test_a_longer_name_moves_no_byte_of_the_object(tmp_path):
+    """`.ctors` (6 bytes) becomes `cand_init` (9) and `.dtors` `cand_fini`: written over the old
+    name in the section-name table, the longer name inserted bytes, shifting every later offset
+    of the object (its section headers). The new names now go into a copy of the table at the
+    object's end; every other section keeps its name and bytes. A g++ object's `.init_array`
+    is also the tail of its `.rela.init_array` in that table, which keeps its own name."""
+    from npu_daemon.backends.common import ctors
+
+    (tmp_path / "c.s").write_text(
+        '.section .ctors,"aw",@progbits\n.quad 0\n'
+        '.section .dtors,"aw",@progbits\n.quad 0\n'
+        '.data\n.ascii "kept in place"\n'
+    )
+    subprocess.run(["as", "c.s", "-o", "c.o"], cwd=tmp_path, check=True)
+    names, data, _ = sections_and_data("c.o", tmp_path)
+    assert ctors.defer(tmp_path / "c.o") == 2
+    after, data_after, complaints = sections_and_data("c.o", tmp_path)
+    assert complaints == "" and data_after == data, (complaints, data_after)
+    assert after == [{".ctors": "cand_init", ".dtors": "cand_fini"}.get(n, n) for n in names]
+
+    (tmp_path / "g.cpp").write_text("int f(); int g = f();\n")
+    subprocess.run(["g++", "-fPIC", "-c", "g.cpp", "-o", "g.o"], cwd=tmp_path, check=True)
+    assert ctors.defer(tmp_path / "g.o") == 1
+    names, _, complaints = sections_and_data("g.o", tmp_path)
+    assert complaints == "" and {"cand_init", ".rela.init_array"} <= set(names), names
+
+
 def test_a_tiling_destructor_is_accepted_and_never_run(client):
     """The destructor a cube tiling joins its pattern thread in: REJECTED before (a constructor's
     refusal), now accepted. It aborts, so the evaluation is OK only if no process of the tiling

@@ -276,9 +276,17 @@ class CaseData:
         """What comes back of the harness's text about the run (its failure, its warnings, why a
         sampled run ran whole): as written, or, when this case's inputs are kept across
         evaluations, with its numbers withheld. The emulation quotes numbers the kernel chose (an
-        index, an address, a fault code, a line), and a kernel can choose them from its inputs."""
+        index, an address, a fault code, a line), and a kernel can choose them from its inputs.
+        Where the tiling read this case's kept inputs (the spec's value_depend ones), none of it
+        comes back: the tiling's own text (an exception's, a warning record it forged) is in its
+        words, which spell values in letters as well as in digits."""
         if not self.withheld:
             return text
+        if any(a.value_depend and a.name not in self.case.absent for a in self.pkg.spec.inputs):
+            return (
+                f"[{len(text.encode())} bytes of text on case {self.case.name} not returned: its"
+                " tiling read this case's inputs, which are kept across evaluations]"
+            )
         return NUMBER.sub("#", text) + WITHHELD_NUMBERS
 
     def input_path(self, name: str) -> Path:

@@ -54,7 +54,8 @@ inline float FasterGelu(float x) {
 // isReuseSource lets the library keep its intermediate values in a float source ("whether the
 // source operand may be modified"; half cannot reuse it): what the kernel kept there is not its
 // own after the call, so the source is left holding 0xFF bytes (a NaN), as a sharedTmpBuffer is.
-// A source under the destination holds the result instead.
+// A source under the destination holds the result instead. Every function here that takes the
+// flag leaves its source so (Power of two tensors, which names no source to lend, aside).
 template <bool isReuseSource, typename T>
 void LeaveSourceReused(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t count) {
   if constexpr (isReuseSource && sizeof(T) == 4) {
@@ -171,12 +172,14 @@ __aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASCENDC_SIM_LOC) {
   ascendc_sim::AdvUnary(
       "Exp", 1 + taylorExpandLevel, dst, src, &sharedTmpBuffer, calCount, [](float x) { return std::exp(x); }, loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 __aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount,
                            ASCENDC_SIM_LOC) {
   ascendc_sim::AdvUnary(
       "Exp", 1 + taylorExpandLevel, dst, src, nullptr, calCount, [](float x) { return std::exp(x); }, loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 
 // Swish(x) = x * sigmoid(beta * x).
@@ -187,6 +190,7 @@ __aicore__ inline void Swish(const LocalTensor<T>& dst, const LocalTensor<T>& sr
   ascendc_sim::AdvUnary(
       "Swish", 4, dst, src, nullptr, dataSize, [beta](float x) { return x * ascendc_sim::math::Sigmoid(beta * x); },
       loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, dataSize);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -196,12 +200,14 @@ __aicore__ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>&
   const float s = static_cast<float>(scalar);
   ascendc_sim::AdvUnary(
       "ClampMax", 1, dst, src, &sharedTmpBuffer, calCount, [s](float x) { return x > s ? s : x; }, loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar,
                                 const uint32_t calCount, ASCENDC_SIM_LOC) {
   const float s = static_cast<float>(scalar);
   ascendc_sim::AdvUnary("ClampMax", 1, dst, src, nullptr, calCount, [s](float x) { return x > s ? s : x; }, loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -210,12 +216,14 @@ __aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>&
   const float s = static_cast<float>(scalar);
   ascendc_sim::AdvUnary(
       "ClampMin", 1, dst, src, &sharedTmpBuffer, calCount, [s](float x) { return x < s ? s : x; }, loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar,
                                 const uint32_t calCount, ASCENDC_SIM_LOC) {
   const float s = static_cast<float>(scalar);
   ascendc_sim::AdvUnary("ClampMin", 1, dst, src, nullptr, calCount, [s](float x) { return x < s ? s : x; }, loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 
 // Power: tensor^tensor, tensor^scalar, scalar^tensor (each with an optional sharedTmpBuffer).
@@ -235,6 +243,7 @@ __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& sr
                              uint32_t calCount, ASCENDC_SIM_LOC) {
   const float e = static_cast<float>(src1Scalar);
   ascendc_sim::AdvUnary("Power", 6, dst, src0, nullptr, calCount, [e](float a) { return std::pow(a, e); }, loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src0, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1Scalar,
@@ -242,12 +251,14 @@ __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& sr
   const float e = static_cast<float>(src1Scalar);
   ascendc_sim::AdvUnary(
       "Power", 6, dst, src0, &sharedTmpBuffer, calCount, [e](float a) { return std::pow(a, e); }, loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src0, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>& src1,
                              uint32_t calCount, ASCENDC_SIM_LOC) {
   const float b = static_cast<float>(src0Scalar);
   ascendc_sim::AdvUnary("Power", 6, dst, src1, nullptr, calCount, [b](float e) { return std::pow(b, e); }, loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src1, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>& src1,
@@ -255,6 +266,7 @@ __aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, con
   const float b = static_cast<float>(src0Scalar);
   ascendc_sim::AdvUnary(
       "Power", 6, dst, src1, &sharedTmpBuffer, calCount, [b](float e) { return std::pow(b, e); }, loc);
+  ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src1, calCount);
 }
 
 }  // namespace AscendC

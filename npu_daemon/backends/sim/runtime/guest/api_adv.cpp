@@ -28,14 +28,11 @@ AscendC::LocalTensor<uint8_t> Tmp(uint32_t addr, uint32_t size) { return Local<u
 // ---- element-wise math ------------------------------------------------------------------------
 
 template <typename T>
-void Math(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTensor<T>& S,
-          const AscendC::LocalTensor<uint8_t>* tmp, bool reuse, int64_t scalar, uint32_t n, const SrcLoc& loc) {
-#define ASCENDC_GUEST_REUSE(NAME, R) \
-  return tmp ? AscendC::NAME<T, R>(D, S, *tmp, n, loc) : AscendC::NAME<T, R>(D, S, n, loc)
-#define ASCENDC_GUEST_CASE(NAME)                \
-  case AdvMath::k##NAME:                        \
-    if (reuse) ASCENDC_GUEST_REUSE(NAME, true); \
-    ASCENDC_GUEST_REUSE(NAME, false);
+void MathOnce(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTensor<T>& S,
+              const AscendC::LocalTensor<uint8_t>* tmp, int64_t scalar, uint32_t n, const SrcLoc& loc) {
+#define ASCENDC_GUEST_CASE(NAME) \
+  case AdvMath::k##NAME:         \
+    return tmp ? AscendC::NAME<T>(D, S, *tmp, n, loc) : AscendC::NAME<T>(D, S, n, loc);
   switch (op) {
     ASCENDC_GUEST_CASE(Asin)
     ASCENDC_GUEST_CASE(Sinh)
@@ -64,7 +61,6 @@ void Math(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTens
     ASCENDC_GUEST_CASE(Trunc)
     ASCENDC_GUEST_CASE(Frac)
 #undef ASCENDC_GUEST_CASE
-#undef ASCENDC_GUEST_REUSE
     case AdvMath::kExp:
       // The level is a template argument of the native Exp; its only effect is the step count.
       if (scalar < 0 || scalar > 255) Refuse("Exp", "taylorExpandLevel " + std::to_string(scalar) + " out of range");
@@ -90,6 +86,15 @@ void Math(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTens
       break;
   }
   Refuse("a high-level math API", "operation code " + std::to_string(static_cast<int32_t>(op)) + " unknown");
+}
+
+// Every function of adv_math takes isReuseSource (the element-wise family, Exp, Swish, the clamps,
+// Power's scalar forms): a source lent to the library is left as the library leaves it, whichever.
+template <typename T>
+void Math(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTensor<T>& S,
+          const AscendC::LocalTensor<uint8_t>* tmp, bool reuse, int64_t scalar, uint32_t n, const SrcLoc& loc) {
+  MathOnce(op, D, S, tmp, scalar, n, loc);
+  if (reuse) ascendc_sim::LeaveSourceReused<true>(D, S, n);
 }
 
 // `flags`: bit 0 a sharedTmpBuffer named, bit 1 isReuseSource (ascendc_guest::kReuseSource).

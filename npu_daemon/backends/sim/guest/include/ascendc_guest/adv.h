@@ -57,6 +57,11 @@ void adv_arith_progression(Dtype t, uint32_t d, uint32_t dSize, int64_t first, i
 #define ASCENDC_GUEST_T(x) (x).UbAddr(), (x).GetSize()
 #define ASCENDC_GUEST_TMP(x) (x).UbAddr(), (x).GetSize(), 1
 #define ASCENDC_GUEST_NO_TMP 0u, 0u, 0
+// The same in an API templated on isReuseSource, which adv_math's flags word carries in bit 1
+// (ascendc_guest::kReuseSource): the host leaves a lent source as the library leaves it.
+#define ASCENDC_GUEST_REUSE (isReuseSource ? ascendc_guest::kReuseSource : 0)
+#define ASCENDC_GUEST_TMP_REUSE(x) (x).UbAddr(), (x).GetSize(), 1 | ASCENDC_GUEST_REUSE
+#define ASCENDC_GUEST_NO_TMP_REUSE 0u, 0u, ASCENDC_GUEST_REUSE
 
 }  // namespace ascendc_guest
 
@@ -64,20 +69,17 @@ namespace AscendC {
 
 // ---- element-wise math ------------------------------------------------------------------------
 
-// adv_math's flags word carries isReuseSource in bit 1 (ascendc_guest::kReuseSource).
 #define ASCENDC_GUEST_ADV_MATH(NAME, CODE)                                                                       \
   template <typename T, bool isReuseSource = false>                                                              \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, ASCENDC_GUEST_LINE) { \
     ascendc_guest::adv_math(ascendc_guest::AdvMath::CODE, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),     \
-                            ASCENDC_GUEST_T(src), 0u, 0u, isReuseSource ? ascendc_guest::kReuseSource : 0, 0,    \
-                            calCount, line);                                                                     \
+                            ASCENDC_GUEST_T(src), ASCENDC_GUEST_NO_TMP_REUSE, 0, calCount, line);                \
   }                                                                                                              \
   template <typename T, bool isReuseSource = false>                                                              \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,   \
             const uint32_t calCount, ASCENDC_GUEST_LINE) {                                                       \
     ascendc_guest::adv_math(ascendc_guest::AdvMath::CODE, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),     \
-                            ASCENDC_GUEST_T(src), sharedTmpBuffer.UbAddr(), sharedTmpBuffer.GetSize(),           \
-                            1 | (isReuseSource ? ascendc_guest::kReuseSource : 0), 0, calCount, line);           \
+                            ASCENDC_GUEST_T(src), ASCENDC_GUEST_TMP_REUSE(sharedTmpBuffer), 0, calCount, line);  \
   }                                                                                                              \
   template <typename T, bool isReuseSource = false, typename R> /* ascendc_guest::kThroughAddress */             \
   R NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount) {                        \
@@ -157,36 +159,37 @@ template <typename T, uint8_t taylorExpandLevel = 0, bool isReuseSource = false>
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
          const uint32_t calCount, ASCENDC_GUEST_LINE) {
   ascendc_guest::adv_math(ascendc_guest::AdvMath::kExp, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),
-                          ASCENDC_GUEST_T(src), ASCENDC_GUEST_TMP(sharedTmpBuffer), taylorExpandLevel, calCount, line);
+                          ASCENDC_GUEST_T(src), ASCENDC_GUEST_TMP_REUSE(sharedTmpBuffer), taylorExpandLevel, calCount,
+                          line);
 }
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, ASCENDC_GUEST_LINE) {
   ascendc_guest::adv_math(ascendc_guest::AdvMath::kExp, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),
-                          ASCENDC_GUEST_T(src), ASCENDC_GUEST_NO_TMP, taylorExpandLevel, calCount, line);
+                          ASCENDC_GUEST_T(src), ASCENDC_GUEST_NO_TMP_REUSE, taylorExpandLevel, calCount, line);
 }
 
 template <typename T, bool isReuseSource = false>
 void Swish(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t dataSize, const T scalarValue,
            ASCENDC_GUEST_LINE) {
   ascendc_guest::adv_math(ascendc_guest::AdvMath::kSwish, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),
-                          ASCENDC_GUEST_T(src), ASCENDC_GUEST_NO_TMP, ascendc_guest::BitsOf(scalarValue), dataSize,
-                          line);
+                          ASCENDC_GUEST_T(src), ASCENDC_GUEST_NO_TMP_REUSE, ascendc_guest::BitsOf(scalarValue),
+                          dataSize, line);
 }
 
-#define ASCENDC_GUEST_ADV_CLAMP(NAME, CODE)                                                                          \
-  template <typename T, bool isReuseSource = false>                                                                  \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,       \
-            const T scalar, const uint32_t calCount, ASCENDC_GUEST_LINE) {                                           \
-    ascendc_guest::adv_math(ascendc_guest::AdvMath::CODE, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),         \
-                            ASCENDC_GUEST_T(src), ASCENDC_GUEST_TMP(sharedTmpBuffer), ascendc_guest::BitsOf(scalar), \
-                            calCount, line);                                                                         \
-  }                                                                                                                  \
-  template <typename T, bool isReuseSource = false>                                                                  \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar, const uint32_t calCount,           \
-            ASCENDC_GUEST_LINE) {                                                                                    \
-    ascendc_guest::adv_math(ascendc_guest::AdvMath::CODE, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),         \
-                            ASCENDC_GUEST_T(src), ASCENDC_GUEST_NO_TMP, ascendc_guest::BitsOf(scalar), calCount,     \
-                            line);                                                                                   \
+#define ASCENDC_GUEST_ADV_CLAMP(NAME, CODE)                                                                            \
+  template <typename T, bool isReuseSource = false>                                                                    \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,         \
+            const T scalar, const uint32_t calCount, ASCENDC_GUEST_LINE) {                                             \
+    ascendc_guest::adv_math(ascendc_guest::AdvMath::CODE, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),           \
+                            ASCENDC_GUEST_T(src), ASCENDC_GUEST_TMP_REUSE(sharedTmpBuffer),                            \
+                            ascendc_guest::BitsOf(scalar), calCount, line);                                            \
+  }                                                                                                                    \
+  template <typename T, bool isReuseSource = false>                                                                    \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar, const uint32_t calCount,             \
+            ASCENDC_GUEST_LINE) {                                                                                      \
+    ascendc_guest::adv_math(ascendc_guest::AdvMath::CODE, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),           \
+                            ASCENDC_GUEST_T(src), ASCENDC_GUEST_NO_TMP_REUSE, ascendc_guest::BitsOf(scalar), calCount, \
+                            line);                                                                                     \
   }
 ASCENDC_GUEST_ADV_CLAMP(ClampMax, kClampMax)
 ASCENDC_GUEST_ADV_CLAMP(ClampMin, kClampMin)
@@ -209,29 +212,29 @@ template <typename T, bool isReuseSource = false>
 void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1Scalar, uint32_t calCount,
            ASCENDC_GUEST_LINE) {
   ascendc_guest::adv_math(ascendc_guest::AdvMath::kPowScalar, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),
-                          ASCENDC_GUEST_T(src0), ASCENDC_GUEST_NO_TMP, ascendc_guest::BitsOf(src1Scalar), calCount,
-                          line);
+                          ASCENDC_GUEST_T(src0), ASCENDC_GUEST_NO_TMP_REUSE, ascendc_guest::BitsOf(src1Scalar),
+                          calCount, line);
 }
 template <typename T, bool isReuseSource = false>
 void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1Scalar,
            const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_GUEST_LINE) {
   ascendc_guest::adv_math(ascendc_guest::AdvMath::kPowScalar, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),
-                          ASCENDC_GUEST_T(src0), ASCENDC_GUEST_TMP(sharedTmpBuffer), ascendc_guest::BitsOf(src1Scalar),
-                          calCount, line);
+                          ASCENDC_GUEST_T(src0), ASCENDC_GUEST_TMP_REUSE(sharedTmpBuffer),
+                          ascendc_guest::BitsOf(src1Scalar), calCount, line);
 }
 template <typename T, bool isReuseSource = false>
 void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>& src1, uint32_t calCount,
            ASCENDC_GUEST_LINE) {
   ascendc_guest::adv_math(ascendc_guest::AdvMath::kScalarPow, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),
-                          ASCENDC_GUEST_T(src1), ASCENDC_GUEST_NO_TMP, ascendc_guest::BitsOf(src0Scalar), calCount,
-                          line);
+                          ASCENDC_GUEST_T(src1), ASCENDC_GUEST_NO_TMP_REUSE, ascendc_guest::BitsOf(src0Scalar),
+                          calCount, line);
 }
 template <typename T, bool isReuseSource = false>
 void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>& src1,
            const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_GUEST_LINE) {
   ascendc_guest::adv_math(ascendc_guest::AdvMath::kScalarPow, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst),
-                          ASCENDC_GUEST_T(src1), ASCENDC_GUEST_TMP(sharedTmpBuffer), ascendc_guest::BitsOf(src0Scalar),
-                          calCount, line);
+                          ASCENDC_GUEST_T(src1), ASCENDC_GUEST_TMP_REUSE(sharedTmpBuffer),
+                          ascendc_guest::BitsOf(src0Scalar), calCount, line);
 }
 
 // SelectWithBytesMask: dst = mask == 0 ? src0 : src1, one of them a scalar; a bool mask crosses as bytes.
