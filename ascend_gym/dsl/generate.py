@@ -127,16 +127,17 @@ def build_variants(pkg: OperatorPackage, drafts: dict[str, Draft]) -> tuple[Oper
     spec = pkg.spec
     sources = list(dict.fromkeys(d.source for d in drafts.values()))
     program_of = {name: sources.index(d.source) for name, d in drafts.items()}
-    keys = variants.key_attrs(spec, program_of)
+    keys = variants.program_keys(spec, program_of)
     parts, when = [], []
     for i, source in enumerate(sources):
         names = {n for n, p in program_of.items() if p == i}
         part = pkg.model_copy(update={"spec": variants.sub_spec(spec, names)})
         parts.append(build(part, source))
-        when.append({variants.values(c, keys) for c in spec.cases if c.name in names})
+        when.append({variants.values(spec, c, keys) for c in spec.cases if c.name in names})
     joined = variants.join(spec, parts, keys, when)
     program = "\n\n".join(
-        f"# tiling key {i}: {', '.join(a.name for a in keys)} in {sorted(seen, key=repr)}\n{src}"
+        f"# tiling key {i}: {', '.join(f'{k.kind} {k.name}' for k in keys)} in "
+        f"{sorted(seen, key=repr)}\n{src}"
         for i, (src, seen) in enumerate(zip(sources, when), 1)
     )
     files = {**joined.files, f"dsl/{spec.name}.py": program, **reference_files(pkg)}

@@ -14,7 +14,8 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ascend_core.package import AttrSpec, Case, OperatorPackage, OperatorSpec
 from ascend_gym.dsl.spec_toml import spec_toml
@@ -27,25 +28,46 @@ _TILING_FUNC = "static ge::graphStatus TilingFunc(gert::TilingContext* context) 
 _ENTRY = 'extern "C" __global__ __aicore__ void '
 
 
-def key_attrs(spec: OperatorSpec, program_of: dict[str, int]) -> list[AttrSpec]:
-    """The fewest int, bool and str attributes whose values in a case fix its program."""
-    named = [a for a in spec.attrs if a.type in KEY_TYPES]
-    for n in range(1, len(named) + 1):
-        for attrs in itertools.combinations(named, n):
+@dataclass(frozen=True)
+class Key:
+    """What the host reads of a case to pick its program: an attribute's value (`attr`),
+    whether an optional input is given (`present`), or whether an input holds one element
+    (`single`: the templates read such an operand as a scalar)."""
+
+    kind: Literal["attr", "present", "single"]
+    name: str
+    attr: AttrSpec | None = None
+
+    def value(self, spec: OperatorSpec, case: Case) -> Any:
+        if self.attr is not None:
+            return case.attrs.get(self.name, self.attr.default)
+        if self.kind == "present":
+            return self.name not in case.absent
+        return self.name not in case.absent and _size(spec.arg_shape(case, self.name)) == 1
+
+
+def program_keys(spec: OperatorSpec, program_of: dict[str, int]) -> list[Key]:
+    """The fewest keys whose values in a case fix its program (attributes first)."""
+    keys = [Key("attr", a.name, a) for a in spec.attrs if a.type in KEY_TYPES]
+    keys += [Key("present", a.name) for a in spec.inputs]
+    keys += [Key("single", a.name) for a in spec.inputs]
+    keys = [k for k in keys if len({repr(k.value(spec, c)) for c in spec.cases}) > 1]
+    for n in range(1, len(keys) + 1):
+        for chosen in itertools.combinations(keys, n):
             seen: dict[tuple, int] = {}
             if all(
-                seen.setdefault(values(c, attrs), program_of[c.name]) == program_of[c.name]
+                seen.setdefault(values(spec, c, chosen), program_of[c.name]) == program_of[c.name]
                 for c in spec.cases
             ):
-                return list(attrs)
+                return list(chosen)
     raise Unsupported(
-        f"the cases give {len(set(program_of.values()))} different programs, and no attribute "
-        "tells them apart (their shapes or dtypes do)"
+        f"the cases give {len(set(program_of.values()))} different programs, and no attribute, "
+        "optional input or one-element input tells them apart (their shapes or dtypes do)"
     )
 
 
-def values(case: Case, attrs: Sequence[AttrSpec]) -> tuple:
-    return tuple(case.attrs.get(a.name, a.default) for a in attrs)
+def values(spec: OperatorSpec, case: Case, keys: Sequence[Key]) -> tuple:
+    return tuple(k.value(spec, case) for k in keys)
 
 
 def sub_spec(spec: OperatorSpec, names: set[str]) -> OperatorSpec:
@@ -67,7 +89,7 @@ def _size(shape: list[int]) -> int:
 
 
 def join(
-    spec: OperatorSpec, parts: list[OperatorPackage], keys: list[AttrSpec], when: list[set[tuple]]
+    spec: OperatorSpec, parts: list[OperatorPackage], keys: list[Key], when: list[set[tuple]]
 ) -> OperatorPackage:
     """Program i's package `parts[i]` as tiling key i + 1, chosen when the key attributes' values
     are one of `when[i]`."""
@@ -131,7 +153,7 @@ def _host(
     spec: OperatorSpec,
     parts: list[OperatorPackage],
     heads: list[tuple[str, list[str], str]],
-    keys: list[AttrSpec],
+    keys: list[Key],
     when: list[set[tuple]],
 ) -> str:
     includes: list[str] = []
@@ -162,43 +184,58 @@ def _host(
     )
 
 
-def _dispatch(spec: OperatorSpec, keys: list[AttrSpec], when: list[set[tuple]]) -> list[str]:
-    """The tiling function: the key attributes read (a null keeps the spec's default) and the
+def _dispatch(spec: OperatorSpec, keys: list[Key], when: list[set[tuple]]) -> list[str]:
+    """The tiling function: the keys read (a null attribute keeps the spec's default) and the
     program whose cases had those values run; other values fail the tiling."""
-    index = {a.name: i for i, a in enumerate(spec.attrs)}
-    names = ", ".join(f"`{a.name}`" for a in keys)
+    names = ", ".join(f"`{k.name}`" if k.attr else f"whether `{k.name}` is {k.kind}" for k in keys)
     out = [
         f"// The cases' programs differ by {names}: the host picks the program's tiling key.",
         "static ge::graphStatus TilingFunc(gert::TilingContext* context) {",
     ]
-    for a in keys:
-        v = f"{a.name}Attr"
-        if a.type == "str":
-            out += [
-                f"  const char* {v} = context->GetAttrs()->GetStr({index[a.name]});",
-                f"  if ({v} == nullptr) {v} = {_c_literal(a.default, 'str')};",
-            ]
-        else:
-            ctype, get = ("int64_t", "GetInt") if a.type == "int" else ("bool", "GetBool")
-            out += [
-                f"  const {ctype}* {v}Ptr = context->GetAttrs()->{get}({index[a.name]});",
-                f"  const {ctype} {v} = {v}Ptr == nullptr ? {_c_literal(a.default, a.type)} : "
-                f"*{v}Ptr;",
-            ]
+    for k in keys:
+        out += _read(spec, k)
     for key, seen in enumerate(when, 1):
         cond = " || ".join(
-            "(" + " && ".join(_equals(a, x) for a, x in zip(keys, vals)) + ")"
+            "(" + " && ".join(_equals(k, x) for k, x in zip(keys, vals)) + ")"
             for vals in sorted(seen, key=repr)
         )
         out.append(f"  if ({cond}) return v{key}::TilingFunc(context);")
     return [*out, "  return ge::GRAPH_FAILED;  // values none of the cases had", "}"]
 
 
-def _equals(a: AttrSpec, value: Any) -> str:
-    v = f"{a.name}Attr"
-    if a.type == "str":
-        return f"std::strcmp({v}, {_c_literal(value, 'str')}) == 0"
-    return f"{v} == {_c_literal(value, a.type)}"
+def _var(k: Key) -> str:
+    return f"{k.name}{k.kind.capitalize()}"
+
+
+def _read(spec: OperatorSpec, k: Key) -> list[str]:
+    """Host lines reading a key into `_var(k)`."""
+    v = _var(k)
+    if k.attr is None:
+        i = [a.name for a in spec.inputs].index(k.name)
+        given = f"context->GetInputShape({i}) != nullptr"
+        if k.kind == "present":
+            return [f"  const bool {v} = {given};"]
+        size = f"context->GetInputShape({i})->GetStorageShape().GetShapeSize()"
+        return [f"  const bool {v} = {given} && {size} == 1;"]
+    index = [a.name for a in spec.attrs].index(k.name)
+    if k.attr.type == "str":
+        return [
+            f"  const char* {v} = context->GetAttrs()->GetStr({index});",
+            f"  if ({v} == nullptr) {v} = {_c_literal(k.attr.default, 'str')};",
+        ]
+    ctype, get = ("int64_t", "GetInt") if k.attr.type == "int" else ("bool", "GetBool")
+    default = _c_literal(k.attr.default, k.attr.type)
+    return [
+        f"  const {ctype}* {v}Ptr = context->GetAttrs()->{get}({index});",
+        f"  const {ctype} {v} = {v}Ptr == nullptr ? {default} : *{v}Ptr;",
+    ]
+
+
+def _equals(k: Key, value: Any) -> str:
+    kind = k.attr.type if k.attr else "bool"
+    if kind == "str":
+        return f"std::strcmp({_var(k)}, {_c_literal(value, 'str')}) == 0"
+    return f"{_var(k)} == {_c_literal(value, kind)}"
 
 
 def _c_literal(value: Any, kind: str) -> str:
@@ -210,9 +247,10 @@ def _c_literal(value: Any, kind: str) -> str:
     return f"{int(value)}LL" if kind == "int" else str(value)
 
 
-def _opdef(spec: OperatorSpec, opdefs: list[list[str]], keys: list[AttrSpec]) -> list[str]:
-    """The first program's OpDef, with a tensor OPTIONAL where any program's is, and the key
-    attributes declared beside the programs' own, in the spec's order (their indices)."""
+def _opdef(spec: OperatorSpec, opdefs: list[list[str]], keys: list[Key]) -> list[str]:
+    """The first program's OpDef, with a tensor OPTIONAL where any program's is, and the
+    attributes that key programs declared beside the programs' own, in the spec's order (their
+    indices)."""
     optional = {
         m.group(1)
         for lines in opdefs
@@ -226,7 +264,7 @@ def _opdef(spec: OperatorSpec, opdefs: list[list[str]], keys: list[AttrSpec]) ->
         if (m := re.search(r'this->Attr\("(\w+)"\)', ln))
     }
     kind = {"str": "String", "int": "Int", "bool": "Bool"}
-    for a in keys:
+    for a in (k.attr for k in keys if k.attr is not None):
         attr_lines.setdefault(
             a.name,
             f'    this->Attr("{a.name}").AttrType(OPTIONAL).{kind[a.type]}'
@@ -246,20 +284,21 @@ def _opdef(spec: OperatorSpec, opdefs: list[list[str]], keys: list[AttrSpec]) ->
 
 
 def _kernel_parts(text: str) -> tuple[str, str, str, list[str]]:
-    """A lowered kernel file as its prelude (includes, defines), its device code, its entry's
-    signature and the entry's body lines."""
+    """A lowered kernel file as its prelude (the includes and defines before its first code,
+    comments aside), its device code, its entry's signature and the entry's body lines."""
     lines = text.splitlines()
-    first = next(
-        i
-        for i, ln in enumerate(lines)
-        if ln.strip() and not ln.startswith(("#include", "#define", "using namespace AscendC"))
-    )
+    prelude: list[int] = []
+    for i, ln in enumerate(lines):
+        if ln.startswith(("#include", "#define", "using namespace AscendC")):
+            prelude.append(i)
+        elif ln.strip() and not ln.startswith("//"):
+            break
     entry = next(i for i, ln in enumerate(lines) if ln.startswith(_ENTRY))
     close = max(i for i, ln in enumerate(lines) if ln == "}")
-    prelude = "\n".join(ln for ln in lines[:first] if ln.strip())
+    device = [ln for i, ln in enumerate(lines[:entry]) if i not in prelude]
     return (
-        prelude,
-        "\n".join(lines[first:entry]).strip("\n"),
+        "\n".join(lines[i] for i in prelude),
+        "\n".join(device).strip("\n"),
         lines[entry],
         lines[entry + 1 : close],
     )

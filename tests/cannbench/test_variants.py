@@ -1,6 +1,7 @@
-"""A task whose cases trace to different programs (a `reduction` that differs by case): each
-program lowered on its cases and joined under tiling keys, the host choosing by the attribute;
-programs no attribute tells apart are refused with the reason."""
+"""A task whose cases trace to different programs (a `reduction` that differs by case, an
+optional input given in some cases, a scale of one element in some): each program lowered on its
+cases and joined under tiling keys, the host choosing by what tells them apart; programs that
+nothing the host reads tells apart are refused with the reason."""
 
 from __future__ import annotations
 
@@ -44,27 +45,46 @@ def _imported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rel: str) -> Path
     return tmp_path / "set"
 
 
-def test_a_reduction_that_differs_by_case_is_one_operator_of_three_keys(
-    tmp_path, monkeypatch, client: DaemonClient
+@pytest.mark.parametrize(
+    ("rel", "keys", "picks"),
+    [
+        (  # reduction 'mean', 'sum' or 'none'; case 4 leaves it out: the default, 'mean'
+            "level2/l1_loss_modes",
+            3,
+            [
+                'if (reductionAttr == nullptr) reductionAttr = "mean";',
+                'if ((std::strcmp(reductionAttr, "mean") == 0)) return v1::TilingFunc',
+                'if ((std::strcmp(reductionAttr, "sum") == 0)) return v2::TilingFunc',
+                'if ((std::strcmp(reductionAttr, "none") == 0)) return v3::TilingFunc',
+            ],
+        ),
+        (  # an optional offset given or not, a scale of one element (a scalar) or of C
+            "level2/dequant_optional_offset",
+            4,
+            [
+                "const bool offsetPresent = context->GetInputShape(2) != nullptr;",
+                "if ((offsetPresent == true && scaleSingle == false)) return v1::TilingFunc",
+                "if ((offsetPresent == false && scaleSingle == true)) return v4::TilingFunc",
+            ],
+        ),
+    ],
+)
+def test_cases_of_several_programs_are_one_operator_keyed_by_the_host(
+    rel, keys, picks, tmp_path, monkeypatch, client: DaemonClient
 ):
-    import_tasks(_imported(tmp_path, monkeypatch, "level2/l1_loss_modes"), "cb-modes")
-    task = suite.resolve("op://cb-modes/level2/l1_loss_modes")
-    made, how = bench.generate(task, "Ascend910B2")
-    assert made is not None, how
-    assert how == "offline total+elementwise by tiling key template"
-    host = made.files["op_host/l1_loss_modes.cpp"]
-    for key, mode in enumerate(("mean", "sum", "none"), 1):
-        assert f'std::strcmp(reductionAttr, "{mode}") == 0)) return v{key}::TilingFunc' in host
-        assert f"TILING_KEY_IS({key})" in made.files["op_kernel/l1_loss_modes.cpp"]
-    # case 4 leaves reduction out: the spec's default, 'mean', picks key 1 on the host
-    assert 'if (reductionAttr == nullptr) reductionAttr = "mean";' in host
+    import_tasks(_imported(tmp_path, monkeypatch, rel), "cb-keyed")
+    op = rel.split("/")[1]
+    made, how = bench.generate(suite.resolve(f"op://cb-keyed/{rel}"), "Ascend910B2")
+    assert made is not None and how.endswith("by tiling key template"), how
+    host = made.files[f"op_host/{op}.cpp"]
+    assert all(p in host for p in picks), host
+    for key in range(1, keys + 1):
+        assert f"TILING_KEY_IS({key})" in made.files[f"op_kernel/{op}.cpp"]
     result = client.evaluate(
-        EvalRequest(
-            run_id="variants", package=made, stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME]
-        )
+        EvalRequest(run_id="keyed", package=made, stages=[Stage.COMPILE, Stage.CHECK, Stage.TIME])
     )
     assert result.status.value == "OK", result.message
-    assert len(result.cases) == 4
+    assert len(result.cases) == len(made.spec.cases)
 
 
 def test_programs_that_differ_by_shape_alone_are_refused_with_the_reason(tmp_path, monkeypatch):
@@ -77,6 +97,6 @@ def test_programs_that_differ_by_shape_alone_are_refused_with_the_reason(tmp_pat
     made, how = bench.generate(suite.resolve("op://cb-shaped/level1/shape_branch"), "Ascend910B2")
     assert made is None
     assert how.endswith(
-        "the cases give 2 different programs, and no attribute tells them apart "
-        "(their shapes or dtypes do)"
+        "the cases give 2 different programs, and no attribute, optional input or one-element "
+        "input tells them apart (their shapes or dtypes do)"
     )
