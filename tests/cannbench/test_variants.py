@@ -100,3 +100,23 @@ def test_programs_that_differ_by_shape_alone_are_refused_with_the_reason(tmp_pat
         "the cases give 2 different programs, and no attribute, optional input or one-element "
         "input tells them apart (their shapes or dtypes do)"
     )
+
+
+def test_the_keyed_operator_runs_alike_on_both_engines(
+    tmp_path, monkeypatch, client: DaemonClient, native_daemon: str
+):
+    """The native engine (`--backend sim`) binds each key's TilingData as the guest does."""
+    import_tasks(_imported(tmp_path, monkeypatch, "level2/log_softmax_dim"), "cb-engines")
+    made, how = bench.generate(
+        suite.resolve("op://cb-engines/level2/log_softmax_dim"), "Ascend910B2"
+    )
+    assert made is not None, how
+    stages = [Stage.COMPILE, Stage.CHECK, Stage.TIME]
+    guest = client.evaluate(EvalRequest(run_id="engines", package=made, stages=stages))
+    native = DaemonClient(native_daemon)
+    try:
+        own = native.evaluate(EvalRequest(run_id="engines", package=made, stages=stages))
+    finally:
+        native.close()
+    assert guest.status.value == own.status.value == "OK", (guest.message, own.message)
+    assert own.latency_us == pytest.approx(guest.latency_us, rel=0.1)
