@@ -2,7 +2,8 @@
 mode that differs by case): each program lowered on its own cases, joined under AscendC's tiling
 keys.
 
-The host reads the attributes that tell the programs apart, picks the program's key
+The host reads what tells the programs apart (an attribute, whether an optional input is given,
+whether an input holds one element), picks the program's key
 (`SetTilingKey`) and runs that program's tiling into its own TilingData (registered as
 `Op_<key>`); the kernel entry branches on `TILING_KEY_IS(key)` into that program's kernel class,
 each program's device code in a namespace of its own. Nothing runs but the lowered programs: the
@@ -12,6 +13,7 @@ branch is the one a hand-written AscendC operator takes for a mode attribute.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,7 +45,7 @@ class Key:
             return case.attrs.get(self.name, self.attr.default)
         if self.kind == "present":
             return self.name not in case.absent
-        return self.name not in case.absent and _size(spec.arg_shape(case, self.name)) == 1
+        return self.name not in case.absent and math.prod(spec.arg_shape(case, self.name)) == 1
 
 
 def program_keys(spec: OperatorSpec, program_of: dict[str, int]) -> list[Key]:
@@ -75,24 +77,17 @@ def sub_spec(spec: OperatorSpec, names: set[str]) -> OperatorSpec:
     of the task, so each program's OpDef and kernel types are the joined operator's."""
     cases = [c for c in spec.cases if c.name in names]
     bench = next((c for c in cases if c.bench), None) or max(
-        cases, key=lambda c: sum(_size(s) for s in c.shapes.values())
+        cases, key=lambda c: sum(math.prod(s) for s in c.shapes.values())
     )
     cases = [c.model_copy(update={"bench": c is bench}) for c in cases]
     return spec.model_copy(update={"cases": cases})
 
 
-def _size(shape: list[int]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
 def join(
     spec: OperatorSpec, parts: list[OperatorPackage], keys: list[Key], when: list[set[tuple]]
 ) -> OperatorPackage:
-    """Program i's package `parts[i]` as tiling key i + 1, chosen when the key attributes' values
-    are one of `when[i]`."""
+    """Program i's package `parts[i]` as tiling key i + 1, chosen when the keys' values are one
+    of `when[i]`."""
     name = spec.name
     heads = [_struct(p.files[f"op_host/{name}_tiling.h"]) for p in parts]
     kernels = [_kernel_parts(p.files[f"op_kernel/{name}.cpp"]) for p in parts]
@@ -101,7 +96,7 @@ def join(
             "the cases' programs need kernels of different kinds (a launch has one kernel type)"
         )
     files = {
-        f"op_host/{name}_tiling.h": _tiling_header(spec, parts, heads),
+        f"op_host/{name}_tiling.h": _tiling_header(spec, heads),
         f"op_host/{name}.cpp": _host(spec, parts, heads, keys, when),
         f"op_kernel/{name}.cpp": _kernel(kernels),
         "op.toml": spec_toml(spec),
@@ -120,9 +115,7 @@ def _struct(header: str) -> tuple[str, list[str], str]:
     return "\n".join(includes), lines[begin : end + 1], struct.group(2)
 
 
-def _tiling_header(
-    spec: OperatorSpec, parts: list[OperatorPackage], heads: list[tuple[str, list[str], str]]
-) -> str:
+def _tiling_header(spec: OperatorSpec, heads: list[tuple[str, list[str], str]]) -> str:
     guard = f"{spec.name.upper()}_TILING_H"
     includes = list(dict.fromkeys(ln for inc, _, _ in heads for ln in inc.splitlines()))
     body: list[str] = []
