@@ -13,6 +13,7 @@ import traceback
 from typing import Any
 
 from ascend_core.package import Case, OperatorPackage, OperatorSpec
+from ascend_gym.dsl import variants
 from ascend_gym.dsl.lang import DslError, Kernel
 from ascend_gym.dsl.lowerings import lower
 from ascend_gym.dsl.templates import Draft, draft
@@ -104,8 +105,45 @@ def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
         drafts[case.name] = d
     sources = {d.source for d in drafts.values()}
     if len(sources) != 1:
-        raise Unsupported(f"the cases give {len(sources)} different programs")
+        raise Programs(drafts)
     return next(iter(drafts.values()))
+
+
+class Programs(Unsupported):
+    """Cases that trace to different programs (each case's draft): one program alone cannot
+    serve them; `generate_offline` joins them under tiling keys (`variants.py`)."""
+
+    def __init__(self, drafts: dict[str, Draft]) -> None:
+        super().__init__(
+            f"the cases give {len({d.source for d in drafts.values()})} different programs"
+        )
+        self.drafts = drafts
+
+
+def build_variants(pkg: OperatorPackage, drafts: dict[str, Draft]) -> tuple[OperatorPackage, Draft]:
+    """One package for cases of several programs: each program lowered on its own cases, the
+    host choosing among them by the attributes that tell them apart (raises Unsupported when
+    none does, DslError when a program does not lower)."""
+    spec = pkg.spec
+    sources = list(dict.fromkeys(d.source for d in drafts.values()))
+    program_of = {name: sources.index(d.source) for name, d in drafts.items()}
+    keys = variants.program_keys(spec, program_of)
+    parts, when = [], []
+    for i, source in enumerate(sources):
+        names = {n for n, p in program_of.items() if p == i}
+        part = pkg.model_copy(update={"spec": variants.sub_spec(spec, names)})
+        parts.append(build(part, source))
+        when.append({variants.values(spec, c, keys) for c in spec.cases if c.name in names})
+    joined = variants.join(spec, parts, keys, when)
+    program = "\n\n".join(
+        f"# tiling key {i}: {', '.join(f'{k.kind} {k.name}' for k in keys)} in "
+        f"{sorted(seen, key=repr)}\n{src}"
+        for i, (src, seen) in enumerate(zip(sources, when), 1)
+    )
+    files = {**joined.files, f"dsl/{spec.name}.py": program, **reference_files(pkg)}
+    categories = "+".join(dict.fromkeys(d.category for d in drafts.values()))
+    made = joined.model_copy(update={"files": files, "uri": f"generated:{pkg.uri or spec.name}"})
+    return made, Draft(f"{categories} by tiling key", program)
 
 
 def _trace_case(
@@ -129,6 +167,11 @@ def generate_offline(pkg: OperatorPackage) -> tuple[OperatorPackage, Draft]:
     """Spec and reference -> package, by the template library (raises Unsupported/DslError)."""
     try:
         d = offline_draft(spec_only(pkg))
+    except Programs as e:
+        try:
+            return build_variants(spec_only(pkg), e.drafts)
+        except Unsupported as why:
+            raise Unsupported(f"{pkg.spec.name}: outside the offline templates: {why}") from None
     except Unsupported as e:
         raise Unsupported(f"{pkg.spec.name}: outside the offline templates: {e}") from None
     return build(spec_only(pkg), d.source), d

@@ -370,7 +370,9 @@ class RowsMixin:
 
     def _ub_gap(self, ty: str) -> str:
         """32 B blocks between a row's data and the next row's in UB: 0 unless rows are padded
-        to whole Compare repeats (`rows_align`)."""
-        if not self.rows_align:
+        to whole Compare repeats (`rows_align`) or the tensors' types differ (colsPad counts
+        the narrowest's 32 B units: a wider type's rows then lie further apart than its data's
+        blocks, as fp16 rows of 40 beside int8 ones: 128 B apart in UB, 96 B of blocks each)."""
+        if not self.rows_align and len(self.type_args) == 1:
             return "0"
         return f"static_cast<uint32_t>((colsPad * sizeof({ty}) - AlignUp(cols * sizeof({ty}), 32)) / 32)"

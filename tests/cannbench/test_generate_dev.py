@@ -108,6 +108,9 @@ SLOW_TASKS = {
     "level2/sdpa_bool_mask": 2,  # F.scaled_dot_product_attention, a bool attn_mask: such rows 0
     "level2/sdpa_causal": 2,  # F.scaled_dot_product_attention(is_causal=True, scale=0.3)
     "level2/group_norm": 2,  # F.group_norm by 8 and 3 groups of 4 channels, a channel affine
+    "level2/l1_loss_modes": 4,  # reduction mean / sum / none by case: one program a tiling key
+    "level2/log_softmax_dim": 3,  # dim -1, 1, 2: a rows and a columns program under two keys
+    "level2/dequant_optional_offset": 4,  # offset given or not, scale of 1 or C: four keys
 }
 
 
