@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascend_core.package import load_package
-from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
+from ascend_core.protocol import Status
 from tests.guest.test_data import add_with
 from tests.guest.test_real_gaps import add_edited
-from tests.guest.test_runtime_gaps import matmul_with
+from tests.guest.test_runtime_gaps import assert_guest_stops_past, matmul_with
 
 # level1/add with its GM offset kept in a block-local variable across a SyncAll, and a block-local
 # count of Init calls that scales it: were the variable shared, every block would read the last
@@ -121,12 +121,4 @@ def test_a_two_type_copy_into_the_bias_table_matches_the_native_engine(engines):
 
 def test_a_two_type_copy_past_the_bias_table_stops_the_kernel(engines):
     # 20 rows of 64 B: 1280 B into the 1 KiB bias table.
-    result = engines.guest.evaluate(
-        EvalRequest(
-            run_id="bias-two-types-past",
-            package=matmul_with(BIAS_TWO_TYPES.replace("ROWS", "20")),
-            stages=[Stage.COMPILE, Stage.CHECK],
-            timeouts=Timeouts(build_s=300, run_s=120),
-        )
-    )
-    assert result.status is Status.RUNTIME_ERROR and "past" in result.message, result.message
+    assert_guest_stops_past(engines, BIAS_TWO_TYPES.replace("ROWS", "20"), "bias-two-types-past")
