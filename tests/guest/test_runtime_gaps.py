@@ -41,18 +41,23 @@ def test_a_copy_into_the_bias_table_matches_the_native_engine(engines):
     engines.same(matmul_with(BIAS_COPY.replace("{COUNT}", "256")))
 
 
-def test_a_copy_past_the_bias_table_stops_the_kernel(engines):
-    # 2 KiB into the bias table's 1 KiB: the count form's reach, past the destination tensor.
+def assert_guest_stops_past(engines, body: str, run_id: str) -> None:
+    """level1/matmul with `body` stops on the guest engine with a RUNTIME_ERROR naming a reach past."""
     result = engines.guest.evaluate(
         EvalRequest(
-            run_id="bias-past",
-            package=matmul_with(BIAS_COPY.replace("{COUNT}", "512")),
+            run_id=run_id,
+            package=matmul_with(body),
             stages=[Stage.COMPILE, Stage.CHECK],
             timeouts=Timeouts(build_s=300, run_s=120),
         )
     )
     assert result.status is Status.RUNTIME_ERROR, result.message
     assert "past" in result.message, result.message
+
+
+def test_a_copy_past_the_bias_table_stops_the_kernel(engines):
+    # 2 KiB into the bias table's 1 KiB: the count form's reach, past the destination tensor.
+    assert_guest_stops_past(engines, BIAS_COPY.replace("{COUNT}", "512"), "bias-past")
 
 
 LIST_SCALE = Path(__file__).parents[1] / "sim" / "packages" / "list_scale"

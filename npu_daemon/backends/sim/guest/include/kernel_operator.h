@@ -39,6 +39,9 @@
 #endif
 #define __aicore__
 #define __global__
+// A per-block variable (asc-devkit kernel_macros.h: `[[block_local]]`): each core has its own
+// instance of the module (runtime/guest/guest.cpp), so a plain global already is the core's own.
+#define __BLOCK_LOCAL__
 // Address spaces, as on the device: an access through such a pointer is rewritten into a charged
 // import (guest_ir.py, ascendc_guest/raw.h). Plain for a kernel clang's C++ refuses them in (an
 // element of class type stored through one, guest_build.py); the marker below has guest_ir.py check

@@ -32,6 +32,10 @@
 #define __sync_noalias__
 #define __in_pipe__(x)
 #define __out_pipe__(x)
+// A per-block variable (asc-devkit kernel_macros.h: `[[block_local]]`): each AI core has its own
+// copy. Each core runs on a thread of its own here (runtime/scheduler.cpp), so a thread's copy is
+// the core's, set up fresh at the core's start as the device's per-core storage is.
+#define __BLOCK_LOCAL__ thread_local
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t*
 #endif

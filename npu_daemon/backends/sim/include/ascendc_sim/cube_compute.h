@@ -673,6 +673,24 @@ __aicore__ inline void DataCopy(const Dst& dst, const LocalTensor<U>& src, const
     Fixpipe<T, U, CFG_NZ>(dst, src, detail::FixpipeOf(p), loc);
 }
 
+// Fixpipe with the library's earlier parameters (cube_params.h): the FixpipeParamsV220 Fixpipe it
+// issues, in ND with nz2ndEn, else in NZ; the forms with an L1 workspace serve the vector quant modes.
+template <typename Dst, typename S>
+__aicore__ inline void Fixpipe(const Dst& dst, const LocalTensor<S>& src, const FixpipeParams<S>& p, ASCENDC_SIM_LOC) {
+  using D = typename Dst::PrimType;
+  ASCENDC_SIM_CHECK(!detail::FixpipeVectorQuant(p.quantParams.quantPre), loc, "%s", detail::kFixpipeVectorQuantMessage);
+  if (p.nz2ndParams.nz2ndEn)
+    Fixpipe<D, S, CFG_ROW_MAJOR>(dst, src, detail::FixpipeOf(p, sizeof(D)), loc);
+  else
+    Fixpipe<D, S, CFG_NZ>(dst, src, detail::FixpipeOf(p, sizeof(D)), loc);
+}
+template <typename Dst, typename S, typename B>
+__aicore__ inline void Fixpipe(const Dst& dst, const LocalTensor<S>& src, const LocalTensor<B>&,
+                               const FixpipeParams<S>& p, ASCENDC_SIM_LOC) {
+  ASCENDC_SIM_CHECK(!detail::FixpipeVectorQuant(p.quantParams.quantPre), loc, "%s", detail::kFixpipeVectorQuantMessage);
+  Fixpipe(dst, src, p, loc);
+}
+
 }  // namespace AscendC
 
 namespace ascendc_sim {
@@ -715,11 +733,18 @@ bool CopyL1ToBt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S
 }  // namespace ascendc_sim
 
 namespace AscendC {
-// L1 half -> bias table float (the same-type copy goes through data_copy.h's DataCopy).
-template <typename D, typename S, typename = std::enable_if_t<!std::is_same_v<D, S>>>
+// L1 -> bias table with the element type converted (half -> float), asc-devkit's two-type
+// prototype `DataCopy<T, U>(LocalTensor<T>, LocalTensor<U>, DataCopyParams)`. A call naming both
+// types alike (cann-ops conv3dv2's `DataCopy<L0cT, BiasT>` with a float bias) is the same-type copy
+// of data_copy.h, which a deduced call picks anyway (its template is the more specialised).
+template <typename D, typename S>
 __aicore__ inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p,
                                 ASCENDC_SIM_LOC) {
-  ascendc_sim::CopyL1ToBt(dst, src, p, loc);
+  if constexpr (std::is_same_v<D, S>)
+    DataCopy<D>(dst, src, p, loc);
+  else if (!ascendc_sim::CopyL1ToBt(dst, src, p, loc))
+    ascendc_sim::Fail(ascendc_sim::Status::RUNTIME_ERROR, loc,
+                      "DataCopy: UB -> UB between tensors of two element types; only L1 -> bias table converts");
 }
 }  // namespace AscendC
 

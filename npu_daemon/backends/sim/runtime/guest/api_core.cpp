@@ -123,6 +123,8 @@ void ApiFail(const Call& c, int32_t what, int32_t line) {
       ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, "the tiling key has no kernel instance (ASCENDC_TPL_SEL)");
     case ascendc_guest::Fault::kCo1CopyMode:
       ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, AscendC::detail::kCo1CopyModeMessage);
+    case ascendc_guest::Fault::kFixpipeVectorQuant:
+      ascendc_sim::Fail(Status::RUNTIME_ERROR, loc, AscendC::detail::kFixpipeVectorQuantMessage);
   }
   throw SimError(Status::RUNTIME_ERROR, "api_fail: fault code " + std::to_string(what) + " unknown");
 }

@@ -141,6 +141,30 @@ void CopyUbUb(const Call& c, int32_t t, uint32_t dst, uint32_t dstSize, int32_t 
   });
 }
 
+// L1 -> bias table with a type conversion: the bias table holds float or int32_t; the reach of both
+// tensors as the native copy counts it (blockLen 64 B rows of the destination, the source's rows as
+// many elements, srcStride in 32 B and dstStride in 64 B), checked in their buffers before it runs.
+void CopyL1Bt(const Call& c, int32_t dstType, int32_t srcType, uint32_t dst, uint32_t dstSize, int32_t dstPos,
+              uint32_t src, uint32_t srcSize, int32_t srcPos, uint32_t params, int32_t line) {
+  const auto p = Read<AscendC::DataCopyParams>(c, params, "DataCopy");
+  ascendc_sim::CheckParams(p, "DataCopy", c.Loc(line));
+  const auto run = [&](auto dtag) {
+    using D = typename decltype(dtag)::type;
+    WithType(srcType, [&](auto stag) {
+      using S = typename decltype(stag)::type;
+      const uint64_t rowElems = p.blockLen * 64ull / sizeof(D);
+      const auto d = LocalSpan<D>(dst, dstSize, dstPos, Span(p.blockCount, rowElems * sizeof(D), p.dstStride * 64ull),
+                                  "DataCopy(L1 -> BT)");
+      const auto s = LocalSpan<S>(src, srcSize, srcPos, Span(p.blockCount, rowElems * sizeof(S), p.srcStride * 32ull),
+                                  "DataCopy(L1 -> BT)");
+      AscendC::DataCopy<D, S>(d, s, p, c.Loc(line));
+    });
+  };
+  if (static_cast<Dtype>(dstType) == Dtype::kF32) return run(Tag<float>{});
+  if (static_cast<Dtype>(dstType) == Dtype::kI32) return run(Tag<int32_t>{});
+  throw SimError(Status::RUNTIME_ERROR, "DataCopy(L1 -> BT): the bias table holds float or int32_t");
+}
+
 void SetPadValueImport(const Call&, int64_t bits) { AscendC::SetPadValue(static_cast<uint64_t>(bits)); }
 void SetAtomic(const Call&, int32_t t, int32_t op) {
   if (op == static_cast<int32_t>(ascendc_guest::AtomicOp::kNone)) return AscendC::SetAtomicNone();
@@ -224,6 +248,7 @@ void DefineDataImports(wasmtime_linker_t* l) {
   Import<CopyBlocksGmUb>::Define(l, "copy_blocks_gm_ub");
   Import<CopyPadGmUb>::Define(l, "copy_pad_gm_ub");
   Import<CopyUbUb>::Define(l, "copy_ub_ub");
+  Import<CopyL1Bt>::Define(l, "copy_l1_bt");
   Import<SetPadValueImport>::Define(l, "set_pad_value");
   Import<SetAtomic>::Define(l, "set_atomic");
   Import<InitGm>::Define(l, "init_gm");

@@ -64,6 +64,7 @@ enum class Fault : int32_t {
   kSyncAllCores,
   kNoTemplateInstance,
   kCo1CopyMode,
+  kFixpipeVectorQuant,
 };
 
 // The guest's view of GM: every buffer of the launch at an address of this range, which the guest's

@@ -139,6 +139,26 @@ void DataCopy(const Dst& dst, const LocalTensor<U>& src, const DataCopyCO12DstPa
     Fixpipe<T, U, CFG_NZ>(dst, src, detail::FixpipeOf(p), line);
 }
 
+// Fixpipe with the library's earlier parameters (cube_params.h): the FixpipeParamsV220 Fixpipe it
+// issues, in ND with nz2ndEn, else in NZ; the forms with an L1 workspace serve the vector quant modes.
+template <typename Dst, typename S>
+void Fixpipe(const Dst& dst, const LocalTensor<S>& src, const FixpipeParams<S>& p, ASCENDC_GUEST_LINE) {
+  using D = typename Dst::PrimType;
+  if (detail::FixpipeVectorQuant(p.quantParams.quantPre))
+    ascendc_guest::api_fail(ascendc_guest::Fault::kFixpipeVectorQuant, line);
+  if (p.nz2ndParams.nz2ndEn)
+    Fixpipe<D, S, CFG_ROW_MAJOR>(dst, src, detail::FixpipeOf(p, sizeof(D)), line);
+  else
+    Fixpipe<D, S, CFG_NZ>(dst, src, detail::FixpipeOf(p, sizeof(D)), line);
+}
+template <typename Dst, typename S, typename B>
+void Fixpipe(const Dst& dst, const LocalTensor<S>& src, const LocalTensor<B>&, const FixpipeParams<S>& p,
+             ASCENDC_GUEST_LINE) {
+  if (detail::FixpipeVectorQuant(p.quantParams.quantPre))
+    ascendc_guest::api_fail(ascendc_guest::Fault::kFixpipeVectorQuant, line);
+  Fixpipe(dst, src, p, line);
+}
+
 template <typename T, typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
 void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, ASCENDC_GUEST_LINE) {
   ascendc_guest::cube_init_const(ascendc_guest::DtypeOf<T>(), 0, dst.UbAddr(), dst.GetSize(),

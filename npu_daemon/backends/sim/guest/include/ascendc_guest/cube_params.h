@@ -6,6 +6,53 @@
 
 #include <cstdint>
 
+// The fixpipe's quantisation modes: a plain enum of the compiler's, at global scope (the toolkit's
+// CPU stubs of the builtins restate it as `typedef enum {...} QuantMode_t`), so kernels name its
+// values unqualified (`quantMode = NoQuant;`, ops-nn conv3d_backprop_input_v2) as well as
+// `QuantMode_t::F322F16`. The device's values; one byte wide here so that the parameter structs
+// keep one layout on wasm32 and x86-64 (they cross to the trusted side as bytes) and a byte from
+// the guest is always a value of the type. Several names share a value on the device, as here.
+enum QuantMode_t : uint8_t {
+  NoQuant = 0,
+  F322F16 = 1,
+  VQF322HIF8_PRE = 2,
+  QF322HIF8_PRE = 3,
+  VQF322HIF8_PRE_HYBRID = 4,
+  QF322HIF8_PRE_HYBRID = 5,
+  AttachF16Mul = 6,
+  VREQ8 = 8,
+  REQ8 = 9,
+  VDEQF16 = 10,
+  DEQF16 = 11,
+  VSHIFTS322S16 = 12,
+  SHIFTS322S16 = 13,
+  VQF322FP8_PRE = 12,
+  QF322FP8_PRE = 13,
+  VQF322F32_PRE = 14,
+  QF322F32_PRE = 15,
+  F322BF16 = 16,
+  VQF162B8_PRE = 17,
+  QF162B8_PRE = 18,
+  VQF162S4_PRE = 19,
+  QF162S4_PRE = 20,
+  VREQ4 = 21,
+  REQ4 = 22,
+  VQF322B8_PRE = 23,
+  QF322B8_PRE = 24,
+  VQF322S4_PRE = 25,
+  QF322S4_PRE = 26,
+  VDEQS16 = 27,
+  DEQS16 = 28,
+  VQF162S16_PRE = 29,
+  QF162S16_PRE = 30,
+  VQF322F16_PRE = 31,
+  QF322F16_PRE = 32,
+  VQF322BF16_PRE = 33,
+  QF322BF16_PRE = 34,
+  VQS322BF16_PRE = 35,
+  QS322BF16_PRE = 36,
+};
+
 namespace AscendC {
 
 struct Nd2NzParams {
@@ -199,17 +246,6 @@ struct InitConstValueParams {
   T initValue = 0;
 };
 
-enum class QuantMode_t : uint8_t {
-  NoQuant,
-  F322F16,
-  F322BF16,
-  DEQF16,
-  VDEQF16,
-  QF322B8_PRE,
-  VQF322B8_PRE,
-  REQ8,
-  VREQ8,
-};
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 struct FixpipeConfig {
   CO2Layout format;
@@ -237,7 +273,49 @@ struct FixpipeParamsV220 {
   FixpipeParamsV220(uint16_t nSize_, uint16_t mSize_, uint16_t srcStride_, uint32_t dstStride_, bool reluEn_)
       : nSize(nSize_), mSize(mSize_), srcStride(srcStride_), dstStride(dstStride_), reluEn(reluEn_) {}
 };
-using FixpipeParams = FixpipeParamsV220;
+
+// The library's earlier Fixpipe parameters (asc-devkit kernel_utils_struct_dma_params.h), which the
+// A2's kernels still pass (ops-nn conv3d_backprop_input_v2, ops-math add_lora, transpose_batch_mat_mul):
+// cburstNum 16-column blocks of burstLen 32 B units each (the L0C type's), srcStride in 256-element
+// fractals between bursts, dstStride the 32 B gap between bursts or, with nz2ndEn, the destination
+// row's length in elements.
+struct QuantParams {
+  QuantParams() {}
+  QuantParams(const QuantMode_t quantPreIn) : quantPre(quantPreIn) {}
+  QuantParams(const QuantMode_t quantPreIn, const uint64_t deqScalarIn)
+      : quantPre(quantPreIn), deqScalar(deqScalarIn) {}
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint64_t deqScalar = 0;
+};
+struct Nz2NdParams {
+  Nz2NdParams() {}
+  Nz2NdParams(const bool nz2ndEnIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn, const uint16_t dstNdStrideIn,
+              const uint16_t originalNSizeIn)
+      : nz2ndEn(nz2ndEnIn),
+        ndNum(ndNumIn),
+        srcNdStride(srcNdStrideIn),
+        dstNdStride(dstNdStrideIn),
+        originalNSize(originalNSizeIn) {}
+  bool nz2ndEn = false;
+  uint16_t ndNum = 1;
+  uint16_t srcNdStride = 0;
+  uint16_t dstNdStride = 0;
+  uint16_t originalNSize = 0;
+};
+template <typename T = int32_t>
+struct FixpipeParams {
+  FixpipeParams() : cburstNum(DEFAULT_DATA_COPY_NBURST), burstLen(1) {}
+  FixpipeParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint32_t dstStrideIn)
+      : cburstNum(count), burstLen(len), dstStride(dstStrideIn), srcStride(srcStrideIn) {}
+  uint16_t cburstNum = 0;
+  uint16_t burstLen = 0;
+  uint32_t dstStride = 0;
+  uint16_t srcStride = 0;
+  QuantParams quantParams;
+  bool reluEn = false;
+  Nz2NdParams nz2ndParams;
+  uint8_t unitFlag = 0;
+};
 
 // DataCopy from L0C (CO1) to GM or L1, the form before Fixpipe (asc-devkit kernel_struct_data_copy.h):
 // the same fixpipe instruction (copy_matrix_cc_to_gm / _cbuf) with its raw fields, srcStride in 16-row
@@ -287,6 +365,34 @@ inline FixpipeParamsV220 FixpipeOf(const DataCopyCO12DstParams& p) {
   f.isChannelSplit = p.channelSplit;
   return f;
 }
+// FixpipeParams<T> as the A2 library issues it (asc-devkit dav_c220 kernel_operator_fixpipe_impl.h,
+// FixpipeInfoParams): the same copy_matrix_cc_to_* instruction as FixpipeParamsV220, with m the
+// burst's rows (burstLen 32 B of 4-byte L0C elements, 16 a row), n the bursts' 16 columns each or,
+// with nz2ndEn, originalNSize, the source stride in 16-row units past the burst rounded up to 16 rows,
+// and the NZ destination stride the gap plus the burst as long in the destination's type.
+template <typename T>
+inline FixpipeParamsV220 FixpipeOf(const FixpipeParams<T>& p, uint32_t dstTypeSize) {
+  const uint16_t m = static_cast<uint16_t>(p.burstLen * 32u / 4u / 16u);
+  const uint16_t roundM = static_cast<uint16_t>((m + 15u) / 16u * 16u);
+  const Nz2NdParams& nd = p.nz2ndParams;
+  const uint16_t n = nd.nz2ndEn ? nd.originalNSize : static_cast<uint16_t>(p.cburstNum * 16u);
+  const uint32_t dstStride = nd.nz2ndEn ? p.dstStride : p.dstStride + p.burstLen * dstTypeSize / 4u;
+  FixpipeParamsV220 f(n, m, static_cast<uint16_t>(p.srcStride * 16u + roundM), dstStride, p.reluEn);
+  f.quantPre = p.quantParams.quantPre;
+  f.deqScalar = p.quantParams.deqScalar;
+  f.ndNum = nd.ndNum;
+  f.srcNdStride = nd.srcNdStride;
+  f.dstNdStride = nd.dstNdStride;
+  f.unitFlag = p.unitFlag;
+  return f;
+}
+// The vector modes read their scales from an L1 workspace through the fixpipe buffer: not modelled.
+inline bool FixpipeVectorQuant(QuantMode_t q) {
+  return q == QuantMode_t::VDEQF16 || q == QuantMode_t::VQF322B8_PRE || q == QuantMode_t::VREQ8;
+}
+constexpr char kFixpipeVectorQuantMessage[] =
+    "Fixpipe with FixpipeParams: a vector quantPre (VDEQF16, VQF322B8_PRE, VREQ8: scales from an L1 workspace "
+    "through the fixpipe buffer) is not modelled";
 }  // namespace detail
 
 static_assert(sizeof(Nd2NzParams) == 16 && sizeof(LoadData2DParams) == 12 && sizeof(LoadData2dTransposeParams) == 12 &&

@@ -17,6 +17,9 @@ void copy_pad_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, int32_t 
 ASCENDC_GUEST_IMPORT(copy_ub_ub)
 void copy_ub_ub(Dtype t, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t src, uint32_t srcSize, int32_t srcPos,
                 const void* params, uint32_t count, int32_t line);
+ASCENDC_GUEST_IMPORT(copy_l1_bt)
+void copy_l1_bt(Dtype dstType, Dtype srcType, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t src,
+                uint32_t srcSize, int32_t srcPos, const void* params, int32_t line);
 ASCENDC_GUEST_IMPORT(set_pad_value) void set_pad_value(int64_t bits);
 ASCENDC_GUEST_IMPORT(set_atomic) void set_atomic(Dtype t, AtomicOp op);
 ASCENDC_GUEST_IMPORT(init_gm)
@@ -129,6 +132,17 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
   ascendc_guest::copy_ub_ub(ascendc_guest::CopyDtype<T>(), dst.UbAddr(), ascendc_guest::CopySize(dst),
                             static_cast<int32_t>(dst.GetPosition()), src.UbAddr(), ascendc_guest::CopySize(src),
                             static_cast<int32_t>(src.GetPosition()), &p, 0, line);
+}
+// L1 -> bias table with the element type converted (half -> float): asc-devkit's two-type
+// prototype. Naming one type twice is the same-type copy above, as a deduced call picks it.
+template <typename D, typename S>
+void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p, ASCENDC_GUEST_LINE) {
+  if constexpr (std::is_same_v<D, S>)
+    DataCopy<D>(dst, src, p, line);
+  else
+    ascendc_guest::copy_l1_bt(ascendc_guest::DtypeOf<D>(), ascendc_guest::DtypeOf<S>(), dst.UbAddr(),
+                              ascendc_guest::CopySize(dst), static_cast<int32_t>(dst.GetPosition()), src.UbAddr(),
+                              ascendc_guest::CopySize(src), static_cast<int32_t>(src.GetPosition()), &p, line);
 }
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, ASCENDC_GUEST_LINE) {
