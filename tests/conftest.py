@@ -55,8 +55,16 @@ def _object_cache_turn(request: pytest.FixtureRequest) -> Iterator[None]:
     other test run on the cache too: their artefacts would be in the count."""
     alone = request.node.get_closest_marker("object_cache_alone") is not None
     cache_dir().mkdir(parents=True, exist_ok=True)
-    with (cache_dir() / "tests.lock").open("a") as lock:
+    with (
+        (cache_dir() / "tests.turn").open("a") as turn,
+        (cache_dir() / "tests.lock").open("a") as lock,
+    ):
+        # Through the turnstile first: a test waiting to run alone holds it, so the other worker
+        # starts no new test meanwhile (flock would grant its shared lock again and again).
+        fcntl.flock(turn, fcntl.LOCK_EX)
         fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        if not alone:
+            fcntl.flock(turn, fcntl.LOCK_UN)
         yield
 
 
