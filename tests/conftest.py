@@ -1,20 +1,23 @@
 """Shared fixtures: one embedded daemon of each engine per test session (tests start what else
-they need themselves).
+they need themselves). Under pytest-xdist (`-n 2`, the README's command) each worker process is a
+session of its own, with its own daemons; the build cache is shared, its entries file-locked.
 
 On an empty build cache the simulator runtime and the guest engine's precompiled header are built
 once, in the background from the session's start and side by side (the header needs nothing of the
 runtime's build, and the runtime links its library and harness one after the other on one core):
 collection and the tests that need neither run meanwhile, and the first daemon or compile that
-needs one waits on its lock instead of building it.
+needs one waits on its lock instead of building it (so do the other xdist processes' prebuilds).
 """
 
 from __future__ import annotations
 
+import fcntl
 import threading
 from collections.abc import Callable, Iterator
 
 import pytest
 
+from ascend_core.cache import cache_dir
 from ascend_gym.client import DaemonClient, LocalDaemon
 from npu_daemon.backends.common import build
 from npu_daemon.backends.sim import guest_build
@@ -42,6 +45,28 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     for thread in _prebuilds:  # no compiler left behind, no half-built cache entry
         thread.join()
+
+
+@pytest.fixture(autouse=True)
+def _object_cache_turn(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every test holds the build cache's test lock shared; one marked `alone` holds it alone: it
+    counts what daemons leave (the object cache's artefacts while its daemon evaluates, the work
+    roots in the temporary directory), and the daemons of another pytest-xdist worker, or of any
+    other test run on the cache, would add theirs (every daemon on a cache builds into its one
+    object cache)."""
+    alone = request.node.get_closest_marker("alone") is not None
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    with (
+        (cache_dir() / "tests.turn").open("a") as turn,
+        (cache_dir() / "tests.lock").open("a") as lock,
+    ):
+        # Through the turnstile first: a test waiting to run alone holds it, so the other worker
+        # starts no new test meanwhile (flock would grant its shared lock again and again).
+        fcntl.flock(turn, fcntl.LOCK_EX)
+        fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        if not alone:
+            fcntl.flock(turn, fcntl.LOCK_UN)
+        yield
 
 
 def _started(

@@ -141,6 +141,7 @@ def daemon(state_dir, port: int) -> subprocess.Popen:
     return proc
 
 
+@pytest.mark.alone  # its count of the work roots in /tmp holds no other daemon's
 def test_a_second_daemon_on_a_state_dir_in_use_or_a_port_in_use_is_refused(tmp_path):
     port = free_port()
     first = daemon(tmp_path / "state", port)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ascend_core.protocol import Status, Timeouts
 from ascend_gym.client import DaemonClient, LocalDaemon
 from npu_daemon.backends.common import build
@@ -72,6 +74,7 @@ def held_bytes() -> int:
     return sum(n for p, n in artefacts().items() if p.suffix == ".so")
 
 
+@pytest.mark.alone  # its count holds no other daemon's artefacts
 def test_the_object_cache_stops_growing_at_its_bound(tmp_path, monkeypatch):
     # Artefacts under 8 MiB are kept, each evaluation's kernels (one a dtype) and tiling: a few
     # thousand evaluations of a 5 MiB static still filled the disk. Past its bound the cache keeps

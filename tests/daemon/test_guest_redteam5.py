@@ -9,6 +9,8 @@ Safe if containment fails: the packages are level1/add's with a one-line header 
 
 from __future__ import annotations
 
+import pytest
+
 from ascend_core.package import OperatorPackage, load_package
 from ascend_core.protocol import EvalResult, Status
 from ascend_core.suite import resolve
@@ -92,6 +94,7 @@ def test_the_acceptance_check_reads_a_header_the_key_did_not_hold(guest):
     assert "inline assembly" in second.message
 
 
+@pytest.mark.alone  # its count holds no other daemon's artefacts
 def test_an_include_spelled_by_a_macro_is_part_of_the_artefact_and_the_cache_still_serves(guest):
     # Which files a compile read is the compiler's answer, whatever the spelling; a change to a
     # file no compile read (a comment in the kernel, for the tiling) still finds the tiling built.
