@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ascend_core.cpp import device_branch
 from ascend_core.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
-from ascend_gym.corpus import cmake
+from ascend_gym.corpus import cmake, registry
 from npu_daemon.backends.common import kernel_view
 
 OPS = Path(__file__).resolve().parent / "ops"
@@ -218,6 +218,8 @@ def layout(root: Path, op: str, repo: Path, sub: str = "") -> dict[str, str] | N
         and _TILING_REGISTRATION.search(_read(p))
     ]
     hosts.sort(key=lambda h: (Path(h).stem != op, op not in h, h))
+    if kernel is not None and not hosts:  # its type's tiling registered by another operator
+        hosts = _registered_elsewhere(root, op, repo, host_dir)
     if kernel is None or not hosts:
         return None
     return {
@@ -225,6 +227,33 @@ def layout(root: Path, op: str, repo: Path, sub: str = "") -> dict[str, str] | N
         "tiling_header": _tiling_header(root, op, hosts[0]),
         "kernel_file": kernel,
     }
+
+
+def _registered_elsewhere(root: Path, op: str, repo: Path, host_dir: str) -> list[str]:
+    """The tiling sources outside `root` that register the operator's type, as paths from
+    `root` (`../<other>/op_host/...`): where its op_host holds its OpDef and no tiling, the
+    repository's one tiling library serves it from another operator's source
+    (`registry.registering`). Its type is the one its OpDef adds (`OP_ADD`), the one named for
+    `op` where it adds several; the A2's or shared sources only."""
+    text = "\n".join(_read(p) for p in sorted((root / host_dir).glob("*.cpp")))
+    types = _OP_ADD.findall(text)
+    named = [t for t in types if _snake(t) == op]
+    if not named and len(set(types)) != 1:
+        return []
+    inside = Path(os.path.abspath(root))
+    return [
+        posixpath.relpath(p.as_posix(), inside.as_posix())
+        for p in registry.registering(Path(os.path.abspath(repo)), (named or types)[0])
+        if not p.is_relative_to(inside)
+        and _a2_or_shared(p.relative_to(os.path.abspath(repo)).parent)
+        and not any(k in p.name for k in _HOST_SKIP)
+        and not _OTHER_SOC_FILE.search(p.stem)
+    ]
+
+
+def _snake(camel: str) -> str:
+    """An operator type's snake_case name (`GemmaRmsNorm` -> `gemma_rms_norm`)."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", camel).lower()
 
 
 def _tiling_header(root: Path, op: str, host: str) -> str:
@@ -465,6 +494,8 @@ class Tree:
     # The sources beside headers of other directories that the build compiles with the tiling
     # (`tree_files`' `companion`): tree/ paths, translation units of the tiling program.
     sources: list[str] = field(default_factory=list)
+    # Each of those sources' tree/ path by its real path.
+    units: dict[Path, str] = field(default_factory=dict)
 
 
 # The C++ sources a header's declarations may be defined in, beside it under its name.
@@ -477,6 +508,8 @@ def tree_files(
     within: Path,
     roots: tuple[Path, ...] = (),
     companion: Callable[[Path, bool], bool] = lambda _unit, _guarded: False,
+    units: Sequence[Path] = (),
+    named: Callable[[Path], list[Path]] = lambda _header: [],
 ) -> Tree:
     """The files outside the operator directory `root` that its sources include by a relative
     path or through one of the build's include roots `roots`, and what those include in turn the
@@ -490,15 +523,19 @@ def tree_files(
     build compiles that with the tiling (a class declared there, defined in its source: another
     operator's base tiling, a repository's shared tiling utilities), as one of the tree's
     `sources`, its includes followed alike; `companion` is also told whether the include sits
-    under a preprocessor condition."""
-    found: dict[Path, str] = {}
-    sources: list[Path] = []
+    under a preprocessor condition. `units`: sources outside `root` that are translation units of
+    the tiling program whatever includes them (another operator's source registering this one's
+    tiling), brought and followed alike. `named`: where else the build files compile a source of
+    a header's name into the tiling's target, beside the sources found beside it."""
+    found = {unit: checkout_text(unit, within) for unit in units}
+    sources = list(units)
     own: dict[str, str] = {}
     used: set[Path] = set()
     missing: set[str] = set()
     # A header a built source includes is built with it, wherever it sits (an A2 tiling that
     # includes its arch35/ sibling compiles that too); what only unbuilt sources reach is not.
     todo = [(root / rel, text, _built(root / rel, root)) for rel, text in files.items()]
+    todo += [(unit, text, True) for unit, text in found.items()]
     walked = {path: built for path, _, built in todo}  # each file once, again once built
     while todo:
         path, text, built = todo.pop()
@@ -535,7 +572,7 @@ def tree_files(
                     todo.append((target, text_of, built))
                 if not built or target.suffix not in (".h", ".hpp"):
                     continue
-                for unit in (target.with_suffix(s) for s in _UNIT_SUFFIXES):
+                for unit in [*(target.with_suffix(s) for s in _UNIT_SUFFIXES), *named(target)]:
                     if (
                         unit not in walked
                         and not unit.is_relative_to(root)
@@ -550,13 +587,15 @@ def tree_files(
         return Tree({}, "", [], tuple(sorted(missing)), own)
     order = [r for r in roots if r in used]
     base = Path(os.path.commonpath([root, *found, *order]))
+    placed = {p: f"tree/{p.relative_to(base).as_posix()}" for p in sources}
     return Tree(
         {f"tree/{p.relative_to(base).as_posix()}": t for p, t in sorted(found.items())},
         root.relative_to(base).as_posix(),
         [r.relative_to(base).as_posix() for r in order],
         tuple(sorted(missing)),
         own,
-        sorted(f"tree/{p.relative_to(base).as_posix()}" for p in sources),
+        sorted(placed.values()),
+        placed,
     )
 
 
@@ -742,12 +781,20 @@ def packaged(
         "kernel_file": f"op_kernel/{source.op}.cpp",
     }
     host = layout_files["host_file"]
-    build = cmake.evaluate(repo, Path(os.path.abspath(source.root)))
+    top = Path(os.path.abspath(source.root))
+    build = cmake.evaluate(repo, top)
     tiling = Path(os.path.abspath(source.root / host))
-    companion = functools.partial(
-        _built_with, repo, build.usage.targets_of(tiling), own=build.usage
-    )
-    tree = tree_files(Path(os.path.abspath(source.root)), files, within, roots, companion)
+    # A tiling registered by another operator's source (`layout`) is built as the build files
+    # build it there, with the sources beside it that they compile into its target.
+    foreign = not tiling.is_relative_to(top)
+    tiling_build = _evaluated(repo, _operator_dir(tiling)) if foreign else build
+    targets = tiling_build.usage.targets_of(tiling)
+    companion = functools.partial(_built_with, repo, targets, own=build.usage)
+    units = [tiling, *_program_siblings(tiling, targets, tiling_build.usage)] if foreign else []
+    named = functools.partial(_named_unit, [build.usage, tiling_build.usage], targets)
+    tree = tree_files(top, files, within, roots, companion, units, named)
+    if foreign:
+        host = layout_files["host_file"] = tree.units[tiling]
     reference = source.root / OWN_REFERENCE
     if reference.is_file():
         files["reference.py"] = checkout_text(reference, within)
@@ -777,13 +824,13 @@ def packaged(
         )
     )
     files |= tree.files | tree.own
-    program = _tiling_program(build.usage, source, tiling, extra_hosts, files)
+    program = _tiling_program(build.usage, targets, source, extra_hosts, files)
     update: dict = {
         **layout_files,
-        "host_sources": [*program, *tree.sources],
+        "host_sources": [*program, *(s for s in tree.sources if s != host)],
         "tree_path": tree.tree_path,
         "include_dirs": tree.include_dirs,
-        "host_defines": build.usage.definitions_of([tiling]),
+        "host_defines": tiling_build.usage.definitions_of([tiling]),
     }
     if m := _OP_ADD.search(host_text):
         update["op_type"] = m.group(1)
@@ -819,8 +866,43 @@ def _built_with(
         return False
     if own is not None and own.targets_of(unit) & targets:
         return True
-    operator = next((d.parent for d in unit.parents if d.name == "op_host"), unit.parent)
-    return bool(_evaluated(repo, operator).usage.targets_of(unit) & targets)
+    return bool(_evaluated(repo, _operator_dir(unit)).usage.targets_of(unit) & targets)
+
+
+def _named_unit(usages: list[cmake.Usage], targets: set[str], header: Path) -> list[Path]:
+    """The source named like `header` (its stem, a C++ suffix) that the build files compile into
+    one of the tiling's `targets`, wherever it sits: a repository's shared declarations in one
+    folder (`inc/`) and their definitions in another (`src/`), both globbed into the tiling
+    library; the nearest to the header where several are (the longest path they share)."""
+    named = {
+        Path(p)
+        for usage in usages
+        for t in targets
+        for p in usage.sources.get(t, [])
+        if Path(p).stem == header.stem and Path(p).suffix in _UNIT_SUFFIXES
+    }
+    nearest = sorted(named, key=lambda p: (-len(os.path.commonpath([p, header])), p.as_posix()))
+    return nearest[:1]
+
+
+def _operator_dir(unit: Path) -> Path:
+    """The operator directory of a source: the one holding its op_host/, else its own."""
+    return next((d.parent for d in unit.parents if d.name == "op_host"), unit.parent)
+
+
+def _program_siblings(tiling: Path, targets: set[str], usage: cmake.Usage) -> list[Path]:
+    """The sources beside another operator's tiling source that join its tiling program, as they
+    would in that operator's own package: the build files compile them into the tiling's target
+    (where no build file names a target, those named for tiling), they are not the graph or
+    aclnn layers', and they add no OpDef (that operator's, not this one's)."""
+    return [
+        p
+        for p in sorted(tiling.parent.glob("*.cpp"))
+        if p != tiling
+        and not any(k in p.name for k in _HOST_SKIP)
+        and (usage.targets_of(p) & targets if targets else "_tiling" in p.name)
+        and not _OP_ADD.search(_read(p))
+    ]
 
 
 @functools.lru_cache(maxsize=64)
@@ -829,13 +911,17 @@ def _evaluated(repo: Path, operator: Path) -> cmake.Build:
 
 
 def _tiling_program(
-    usage: cmake.Usage, source: OpSource, tiling: Path, hosts: list[str], files: dict[str, str]
+    usage: cmake.Usage,
+    targets: set[str],
+    source: OpSource,
+    hosts: list[str],
+    files: dict[str, str],
 ) -> list[str]:
-    """The further host sources of the tiling program: where the build files name the targets
-    that compile the tiling source, the sources those targets compile, and the OpDef the
-    harness reads the arguments from wherever it is built; a source built only into other
-    targets (the aclnn API layer's, the graph's) or into none is not part of it."""
-    targets = usage.targets_of(tiling)
+    """The further host sources of the tiling program: where the build files name the `targets`
+    that compile the tiling source, the sources those targets compile (`usage`: as the
+    operator's build files are evaluated), and the OpDef the harness reads the arguments from
+    wherever it is built; a source built only into other targets (the aclnn API layer's, the
+    graph's) or into none is not part of it."""
     if not targets:
         return hosts
     return [

@@ -36,12 +36,17 @@ OWN = {
 }
 
 
-def _repo(tmp_path: Path) -> Path:
+def _written(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A repository of `files` (path -> text) under tmp_path, by its real path."""
     repo = tmp_path / "repo"
-    for rel, text in {**CMAKE, **BASE, **{f"ops/user/{p}": t for p, t in OWN.items()}}.items():
+    for rel, text in files.items():
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text)
     return repo.resolve()
+
+
+def _repo(tmp_path: Path) -> Path:
+    return _written(tmp_path, {**CMAKE, **BASE, **{f"ops/user/{p}": t for p, t in OWN.items()}})
 
 
 def test_the_source_beside_an_included_header_joins_the_tiling_where_its_target_builds_it(
@@ -95,11 +100,7 @@ SHARED_OWN = {
 def test_a_shared_cc_source_the_operators_build_globs_into_the_tiling_joins(tmp_path):
     from ascend_gym.corpus import cmake
 
-    repo = tmp_path / "repo"
-    for rel, text in {**SHARED, **{f"ops/user/{p}": t for p, t in SHARED_OWN.items()}}.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    repo = repo.resolve()
+    repo = _written(tmp_path, {**SHARED, **{f"ops/user/{p}": t for p, t in SHARED_OWN.items()}})
     own = cmake.evaluate(repo, repo / "ops/user").usage
     companion = lambda unit, guarded: _built_with(repo, {"optiling"}, unit, guarded, own=own)  # noqa: E731
     tree = tree_files(repo / "ops/user", SHARED_OWN, repo, (), companion)
@@ -136,12 +137,9 @@ SOC_OWN = {"op_host/user_tiling.cpp": '#include "../../base/op_host/base_tiling.
 
 
 def test_another_socs_source_joins_only_where_its_header_is_included_unconditionally(tmp_path):
-    repo = tmp_path / "repo"
-    files = {**SOC_CMAKE, **SOC_BASE, **{f"ops/user/{p}": t for p, t in SOC_OWN.items()}}
-    for rel, text in files.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    repo = repo.resolve()
+    repo = _written(
+        tmp_path, {**SOC_CMAKE, **SOC_BASE, **{f"ops/user/{p}": t for p, t in SOC_OWN.items()}}
+    )
     companion = lambda unit, guarded: _built_with(repo, {"optiling"}, unit, guarded)  # noqa: E731
     tree = tree_files(repo / "ops/user", SOC_OWN, repo, (), companion)
     # The base header's own include guard is no condition; its `#if defined(SOC_ARCH35)` is.
@@ -151,3 +149,45 @@ def test_another_socs_source_joins_only_where_its_header_is_included_uncondition
     ]
     assert "tree/base/op_host/arch35/guarded.h" in tree.files
     assert "tree/base/op_host/arch35/guarded.cpp" not in tree.files
+
+
+# A repository keeping its shared declarations in one folder and their definitions in another
+# (`common/inc/op_host/cache.h`, `common/src/op_host/cache.cpp`), the tiling library globbing the
+# latter: the header brings the source of its name that the build compiles into that library,
+# wherever it sits; a source of its name the build compiles into another library does not come.
+SPLIT = {
+    "CMakeLists.txt": (
+        "add_library(optiling SHARED)\nadd_library(opapi SHARED)\n"
+        'file(GLOB COMMON_SRC "${CMAKE_CURRENT_SOURCE_DIR}/common/src/op_host/*.cpp")\n'
+        "target_sources(optiling PRIVATE ${COMMON_SRC})\n"
+        "target_sources(opapi PRIVATE common/src/api/api_only.cpp)\n"
+        "add_subdirectory(ops)\n"
+    ),
+    "ops/CMakeLists.txt": "add_subdirectory(user)\n",
+    "ops/user/CMakeLists.txt": "target_sources(optiling PRIVATE op_host/user_tiling.cpp)\n",
+    "common/inc/op_host/cache.h": "bool PrepareCache();\n",
+    "common/src/op_host/cache.cpp": '#include "op_host/cache.h"\nbool PrepareCache() { return true; }\n',
+    "common/inc/op_host/api_only.h": "int ApiOnly();\n",
+    "common/src/api/api_only.cpp": "int ApiOnly() { return 1; }\n",
+}
+SPLIT_OWN = {
+    "op_host/user_tiling.cpp": '#include "op_host/cache.h"\n#include "op_host/api_only.h"\n',
+    "op_kernel/user.cpp": "int x;\n",
+}
+
+
+def test_the_source_of_a_headers_name_the_build_globs_into_the_tiling_joins(tmp_path):
+    from ascend_gym.corpus import _named_unit, cmake
+
+    repo = _written(tmp_path, {**SPLIT, **{f"ops/user/{p}": t for p, t in SPLIT_OWN.items()}})
+    own = cmake.evaluate(repo, repo / "ops/user").usage
+    companion = lambda unit, guarded: _built_with(repo, {"optiling"}, unit, guarded, own=own)  # noqa: E731
+    named = lambda header: _named_unit([own], {"optiling"}, header)  # noqa: E731
+    roots = (repo / "common/inc",)
+    tree = tree_files(repo / "ops/user", SPLIT_OWN, repo, roots, companion, (), named)
+    assert tree.sources == ["tree/common/src/op_host/cache.cpp"]
+    assert "tree/common/inc/op_host/api_only.h" in tree.files
+    assert not any(p.endswith("api_only.cpp") for p in tree.files)
+    # Without the rule (only beside its header), the definition does not come.
+    beside = tree_files(repo / "ops/user", SPLIT_OWN, repo, roots, companion)
+    assert beside.sources == []
