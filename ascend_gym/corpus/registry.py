@@ -28,9 +28,10 @@ MAX_SOURCE_BYTES = 1 << 21
 def registrations(repo: Path) -> dict[str, tuple[Path, ...]]:
     """Every operator type the repository's op_host sources register a tiling for, with the
     sources (in path order) that do: each C++ source under a directory named op_host, at any
-    depth below it, outside `.git`."""
+    depth below it, outside `.git`, whose real path is inside the repository."""
     found: dict[str, list[Path]] = {}
-    sources = (
+    real = repo.resolve()
+    sources = dict.fromkeys(  # once each, where an op_host holds another
         p
         for host in sorted(repo.rglob("op_host"))
         if host.is_dir() and ".git" not in host.relative_to(repo).parts
@@ -40,7 +41,8 @@ def registrations(repo: Path) -> dict[str, tuple[Path, ...]]:
     for k, path in enumerate(sources):
         if k >= MAX_HOST_SOURCES:
             break
-        if path.stat().st_size > MAX_SOURCE_BYTES:
+        # A link whose target leaves the checkout is not read (the package would refuse it too).
+        if not path.resolve().is_relative_to(real) or path.stat().st_size > MAX_SOURCE_BYTES:
             continue
         for op_type in set(REGISTERED_TYPE.findall(path.read_text(errors="replace"))):
             found.setdefault(op_type, []).append(path)
