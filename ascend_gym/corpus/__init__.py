@@ -509,7 +509,6 @@ def tree_files(
     roots: tuple[Path, ...] = (),
     companion: Callable[[Path, bool], bool] = lambda _unit, _guarded: False,
     units: Sequence[Path] = (),
-    named: Callable[[Path], list[Path]] = lambda _header: [],
 ) -> Tree:
     """The files outside the operator directory `root` that its sources include by a relative
     path or through one of the build's include roots `roots`, and what those include in turn the
@@ -525,8 +524,7 @@ def tree_files(
     `sources`, its includes followed alike; `companion` is also told whether the include sits
     under a preprocessor condition. `units`: sources outside `root` that are translation units of
     the tiling program whatever includes them (another operator's source registering this one's
-    tiling), brought and followed alike. `named`: where else the build files compile a source of
-    a header's name into the tiling's target, beside the sources found beside it."""
+    tiling), brought and followed alike."""
     found = {unit: checkout_text(unit, within) for unit in units}
     sources = list(units)
     own: dict[str, str] = {}
@@ -572,7 +570,7 @@ def tree_files(
                     todo.append((target, text_of, built))
                 if not built or target.suffix not in (".h", ".hpp"):
                     continue
-                for unit in [*(target.with_suffix(s) for s in _UNIT_SUFFIXES), *named(target)]:
+                for unit in (target.with_suffix(s) for s in _UNIT_SUFFIXES):
                     if (
                         unit not in walked
                         and not unit.is_relative_to(root)
@@ -791,8 +789,7 @@ def packaged(
     targets = tiling_build.usage.targets_of(tiling)
     companion = functools.partial(_built_with, repo, targets, own=build.usage)
     units = [tiling, *_program_siblings(tiling, targets, tiling_build.usage)] if foreign else []
-    named = functools.partial(_named_unit, [build.usage, tiling_build.usage], targets)
-    tree = tree_files(top, files, within, roots, companion, units, named)
+    tree = tree_files(top, files, within, roots, companion, units)
     if foreign:
         host = layout_files["host_file"] = tree.units[tiling]
     reference = source.root / OWN_REFERENCE
@@ -867,22 +864,6 @@ def _built_with(
     if own is not None and own.targets_of(unit) & targets:
         return True
     return bool(_evaluated(repo, _operator_dir(unit)).usage.targets_of(unit) & targets)
-
-
-def _named_unit(usages: list[cmake.Usage], targets: set[str], header: Path) -> list[Path]:
-    """The source named like `header` (its stem, a C++ suffix) that the build files compile into
-    one of the tiling's `targets`, wherever it sits: a repository's shared declarations in one
-    folder (`inc/`) and their definitions in another (`src/`), both globbed into the tiling
-    library; the nearest to the header where several are (the longest path they share)."""
-    named = {
-        Path(p)
-        for usage in usages
-        for t in targets
-        for p in usage.sources.get(t, [])
-        if Path(p).stem == header.stem and Path(p).suffix in _UNIT_SUFFIXES
-    }
-    nearest = sorted(named, key=lambda p: (-len(os.path.commonpath([p, header])), p.as_posix()))
-    return nearest[:1]
 
 
 def _operator_dir(unit: Path) -> Path:
