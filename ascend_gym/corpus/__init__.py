@@ -240,15 +240,25 @@ def _registered_elsewhere(root: Path, op: str, repo: Path, host_dir: str) -> lis
     named = [t for t in types if _snake(t) == op]
     if not named and len(set(types)) != 1:
         return []
-    inside = Path(os.path.abspath(root))
+    inside, op_type = Path(os.path.abspath(root)), (named or types)[0]
     return [
         posixpath.relpath(p.as_posix(), inside.as_posix())
-        for p in registry.registering(Path(os.path.abspath(repo)), (named or types)[0])
+        for p in registry.registering(Path(os.path.abspath(repo)), op_type)
         if not p.is_relative_to(inside)
         and _a2_or_shared(p.relative_to(os.path.abspath(repo)).parent)
         and not any(k in p.name for k in _HOST_SKIP)
         and not _OTHER_SOC_FILE.search(p.stem)
+        and not _adds_type(_operator_dir(p), op_type)
     ]
+
+
+def _adds_type(operator: Path, op_type: str) -> bool:
+    """Whether the operator directory's own OpDef adds `op_type`: it is another implementation
+    of the same operator (an experimental/ copy), whose tiling is its own, not one shared."""
+    host = operator / "op_host"
+    return host.is_dir() and any(
+        op_type in _OP_ADD.findall(_read(p)) for p in sorted(host.rglob("*.cpp"))
+    )
 
 
 def _snake(camel: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ascend_core.package import OperatorSpec
 from ascend_core.protocol import EvalRequest, Stage, Status
-from ascend_gym.corpus import build_package, find_ops
+from ascend_gym.corpus import build_package, find_ops, layout, registry
 
 HERE = Path(__file__).parent
 ALIAS = "math/offset_rows_alias"
@@ -99,3 +99,26 @@ def test_it_compiles_and_passes_through_the_daemon(tmp_path, client):
     request = EvalRequest(run_id="elsewhere", package=pkg, stages=[Stage.COMPILE, Stage.CHECK])
     result = client.evaluate(request)
     assert result.status is Status.OK, result.message
+
+
+def test_another_implementation_of_the_same_type_lends_no_tiling(tmp_path):
+    """A directory whose own OpDef adds the same type (an experimental/ copy of the operator) is
+    another implementation: its tiling is its own, not one the repository shares."""
+    repo = tmp_path / "repo"
+    files = {
+        "ops/cos/op_host/cos_def.cpp": "OP_ADD(Cos);\n",
+        "ops/cos/op_kernel/cos.cpp": 'extern "C" __global__ __aicore__ void cos(GM_ADDR x) {}\n',
+        "experimental/cos/op_host/cos_def.cpp": "OP_ADD(Cos);\n",
+        "experimental/cos/op_host/cos_tiling.cpp": "IMPL_OP_OPTILING(Cos).Tiling(T);\n",
+        "experimental/cos/op_kernel/cos.cpp": 'extern "C" __global__ __aicore__ void cos() {}\n',
+    }
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    assert layout(repo / "ops/cos", "cos", repo) is None
+    # The same source registering the type for an operator whose OpDef adds another is shared.
+    (repo / "experimental/cos/op_host/cos_def.cpp").write_text("OP_ADD(CosOwner);\n")
+    registry.registrations.cache_clear()
+    found = layout(repo / "ops/cos", "cos", repo)
+    assert found is not None
+    assert found["host_file"] == "../../experimental/cos/op_host/cos_tiling.cpp"
