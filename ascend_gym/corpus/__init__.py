@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ascend_core.cpp import device_branch
 from ascend_core.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
-from ascend_gym.corpus import cmake
+from ascend_gym.corpus import cmake, registry
 from npu_daemon.backends.common import kernel_view
 
 OPS = Path(__file__).resolve().parent / "ops"
@@ -218,6 +218,8 @@ def layout(root: Path, op: str, repo: Path, sub: str = "") -> dict[str, str] | N
         and _TILING_REGISTRATION.search(_read(p))
     ]
     hosts.sort(key=lambda h: (Path(h).stem != op, op not in h, h))
+    if kernel is not None and not hosts:  # its type's tiling registered by another operator
+        hosts = _registered_elsewhere(root, op, repo, host_dir)
     if kernel is None or not hosts:
         return None
     return {
@@ -225,6 +227,43 @@ def layout(root: Path, op: str, repo: Path, sub: str = "") -> dict[str, str] | N
         "tiling_header": _tiling_header(root, op, hosts[0]),
         "kernel_file": kernel,
     }
+
+
+def _registered_elsewhere(root: Path, op: str, repo: Path, host_dir: str) -> list[str]:
+    """The tiling sources outside `root` that register the operator's type, as paths from
+    `root` (`../<other>/op_host/...`): where its op_host holds its OpDef and no tiling, the
+    repository's one tiling library serves it from another operator's source
+    (`registry.registering`). Its type is the one its OpDef adds (`OP_ADD`), the one named for
+    `op` where it adds several; the A2's or shared sources only."""
+    text = "\n".join(_read(p) for p in sorted((root / host_dir).glob("*.cpp")))
+    types = _OP_ADD.findall(text)
+    named = [t for t in types if _snake(t) == op]
+    if not named and len(set(types)) != 1:
+        return []
+    inside, op_type = Path(os.path.abspath(root)), (named or types)[0]
+    return [
+        posixpath.relpath(p.as_posix(), inside.as_posix())
+        for p in registry.registering(Path(os.path.abspath(repo)), op_type)
+        if not p.is_relative_to(inside)
+        and _a2_or_shared(p.relative_to(os.path.abspath(repo)).parent)
+        and not any(k in p.name for k in _HOST_SKIP)
+        and not _OTHER_SOC_FILE.search(p.stem)
+        and not _adds_type(_operator_dir(p), op_type)
+    ]
+
+
+def _adds_type(operator: Path, op_type: str) -> bool:
+    """Whether the operator directory's own OpDef adds `op_type`: it is another implementation
+    of the same operator (an experimental/ copy), whose tiling is its own, not one shared."""
+    host = operator / "op_host"
+    return host.is_dir() and any(
+        op_type in _OP_ADD.findall(_read(p)) for p in sorted(host.rglob("*.cpp"))
+    )
+
+
+def _snake(camel: str) -> str:
+    """An operator type's snake_case name (`GemmaRmsNorm` -> `gemma_rms_norm`)."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", camel).lower()
 
 
 def _tiling_header(root: Path, op: str, host: str) -> str:
@@ -465,6 +504,8 @@ class Tree:
     # The sources beside headers of other directories that the build compiles with the tiling
     # (`tree_files`' `companion`): tree/ paths, translation units of the tiling program.
     sources: list[str] = field(default_factory=list)
+    # Each of those sources' tree/ path by its real path.
+    units: dict[Path, str] = field(default_factory=dict)
 
 
 # The C++ sources a header's declarations may be defined in, beside it under its name.
@@ -477,6 +518,7 @@ def tree_files(
     within: Path,
     roots: tuple[Path, ...] = (),
     companion: Callable[[Path, bool], bool] = lambda _unit, _guarded: False,
+    units: Sequence[Path] = (),
 ) -> Tree:
     """The files outside the operator directory `root` that its sources include by a relative
     path or through one of the build's include roots `roots`, and what those include in turn the
@@ -490,15 +532,18 @@ def tree_files(
     build compiles that with the tiling (a class declared there, defined in its source: another
     operator's base tiling, a repository's shared tiling utilities), as one of the tree's
     `sources`, its includes followed alike; `companion` is also told whether the include sits
-    under a preprocessor condition."""
-    found: dict[Path, str] = {}
-    sources: list[Path] = []
+    under a preprocessor condition. `units`: sources outside `root` that are translation units of
+    the tiling program whatever includes them (another operator's source registering this one's
+    tiling), brought and followed alike."""
+    found = {unit: checkout_text(unit, within) for unit in units}
+    sources = list(units)
     own: dict[str, str] = {}
     used: set[Path] = set()
     missing: set[str] = set()
     # A header a built source includes is built with it, wherever it sits (an A2 tiling that
     # includes its arch35/ sibling compiles that too); what only unbuilt sources reach is not.
     todo = [(root / rel, text, _built(root / rel, root)) for rel, text in files.items()]
+    todo += [(unit, text, True) for unit, text in found.items()]
     walked = {path: built for path, _, built in todo}  # each file once, again once built
     while todo:
         path, text, built = todo.pop()
@@ -550,13 +595,15 @@ def tree_files(
         return Tree({}, "", [], tuple(sorted(missing)), own)
     order = [r for r in roots if r in used]
     base = Path(os.path.commonpath([root, *found, *order]))
+    placed = {p: f"tree/{p.relative_to(base).as_posix()}" for p in sources}
     return Tree(
         {f"tree/{p.relative_to(base).as_posix()}": t for p, t in sorted(found.items())},
         root.relative_to(base).as_posix(),
         [r.relative_to(base).as_posix() for r in order],
         tuple(sorted(missing)),
         own,
-        sorted(f"tree/{p.relative_to(base).as_posix()}" for p in sources),
+        sorted(placed.values()),
+        placed,
     )
 
 
@@ -742,12 +789,19 @@ def packaged(
         "kernel_file": f"op_kernel/{source.op}.cpp",
     }
     host = layout_files["host_file"]
-    build = cmake.evaluate(repo, Path(os.path.abspath(source.root)))
+    top = Path(os.path.abspath(source.root))
+    build = cmake.evaluate(repo, top)
     tiling = Path(os.path.abspath(source.root / host))
-    companion = functools.partial(
-        _built_with, repo, build.usage.targets_of(tiling), own=build.usage
-    )
-    tree = tree_files(Path(os.path.abspath(source.root)), files, within, roots, companion)
+    # A tiling registered by another operator's source (`layout`) is built as the build files
+    # build it there, with the sources beside it that they compile into its target.
+    foreign = not tiling.is_relative_to(top)
+    tiling_build = _evaluated(repo, _operator_dir(tiling)) if foreign else build
+    targets = tiling_build.usage.targets_of(tiling)
+    companion = functools.partial(_built_with, repo, targets, own=build.usage)
+    units = [tiling, *_program_siblings(tiling, targets, tiling_build.usage)] if foreign else []
+    tree = tree_files(top, files, within, roots, companion, units)
+    if foreign:
+        host = layout_files["host_file"] = tree.units[tiling]
     reference = source.root / OWN_REFERENCE
     if reference.is_file():
         files["reference.py"] = checkout_text(reference, within)
@@ -777,13 +831,13 @@ def packaged(
         )
     )
     files |= tree.files | tree.own
-    program = _tiling_program(build.usage, source, tiling, extra_hosts, files)
+    program = _tiling_program(build.usage, targets, source, extra_hosts, files)
     update: dict = {
         **layout_files,
-        "host_sources": [*program, *tree.sources],
+        "host_sources": [*program, *(s for s in tree.sources if s != host)],
         "tree_path": tree.tree_path,
         "include_dirs": tree.include_dirs,
-        "host_defines": build.usage.definitions_of([tiling]),
+        "host_defines": tiling_build.usage.definitions_of([tiling]),
     }
     if m := _OP_ADD.search(host_text):
         update["op_type"] = m.group(1)
@@ -819,8 +873,27 @@ def _built_with(
         return False
     if own is not None and own.targets_of(unit) & targets:
         return True
-    operator = next((d.parent for d in unit.parents if d.name == "op_host"), unit.parent)
-    return bool(_evaluated(repo, operator).usage.targets_of(unit) & targets)
+    return bool(_evaluated(repo, _operator_dir(unit)).usage.targets_of(unit) & targets)
+
+
+def _operator_dir(unit: Path) -> Path:
+    """The operator directory of a source: the one holding its op_host/, else its own."""
+    return next((d.parent for d in unit.parents if d.name == "op_host"), unit.parent)
+
+
+def _program_siblings(tiling: Path, targets: set[str], usage: cmake.Usage) -> list[Path]:
+    """The sources beside another operator's tiling source that join its tiling program, as they
+    would in that operator's own package: the build files compile them into the tiling's target
+    (where no build file names a target, those named for tiling), they are not the graph or
+    aclnn layers', and they add no OpDef (that operator's, not this one's)."""
+    return [
+        p
+        for p in sorted(tiling.parent.glob("*.cpp"))
+        if p != tiling
+        and not any(k in p.name for k in _HOST_SKIP)
+        and (usage.targets_of(p) & targets if targets else "_tiling" in p.name)
+        and not _OP_ADD.search(_read(p))
+    ]
 
 
 @functools.lru_cache(maxsize=64)
@@ -829,13 +902,17 @@ def _evaluated(repo: Path, operator: Path) -> cmake.Build:
 
 
 def _tiling_program(
-    usage: cmake.Usage, source: OpSource, tiling: Path, hosts: list[str], files: dict[str, str]
+    usage: cmake.Usage,
+    targets: set[str],
+    source: OpSource,
+    hosts: list[str],
+    files: dict[str, str],
 ) -> list[str]:
-    """The further host sources of the tiling program: where the build files name the targets
-    that compile the tiling source, the sources those targets compile, and the OpDef the
-    harness reads the arguments from wherever it is built; a source built only into other
-    targets (the aclnn API layer's, the graph's) or into none is not part of it."""
-    targets = usage.targets_of(tiling)
+    """The further host sources of the tiling program: where the build files name the `targets`
+    that compile the tiling source, the sources those targets compile (`usage`: as the
+    operator's build files are evaluated), and the OpDef the harness reads the arguments from
+    wherever it is built; a source built only into other targets (the aclnn API layer's, the
+    graph's) or into none is not part of it."""
     if not targets:
         return hosts
     return [

@@ -36,12 +36,17 @@ OWN = {
 }
 
 
-def _repo(tmp_path: Path) -> Path:
+def _written(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A repository of `files` (path -> text) under tmp_path, by its real path."""
     repo = tmp_path / "repo"
-    for rel, text in {**CMAKE, **BASE, **{f"ops/user/{p}": t for p, t in OWN.items()}}.items():
+    for rel, text in files.items():
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text)
     return repo.resolve()
+
+
+def _repo(tmp_path: Path) -> Path:
+    return _written(tmp_path, {**CMAKE, **BASE, **{f"ops/user/{p}": t for p, t in OWN.items()}})
 
 
 def test_the_source_beside_an_included_header_joins_the_tiling_where_its_target_builds_it(
@@ -95,11 +100,7 @@ SHARED_OWN = {
 def test_a_shared_cc_source_the_operators_build_globs_into_the_tiling_joins(tmp_path):
     from ascend_gym.corpus import cmake
 
-    repo = tmp_path / "repo"
-    for rel, text in {**SHARED, **{f"ops/user/{p}": t for p, t in SHARED_OWN.items()}}.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    repo = repo.resolve()
+    repo = _written(tmp_path, {**SHARED, **{f"ops/user/{p}": t for p, t in SHARED_OWN.items()}})
     own = cmake.evaluate(repo, repo / "ops/user").usage
     companion = lambda unit, guarded: _built_with(repo, {"optiling"}, unit, guarded, own=own)  # noqa: E731
     tree = tree_files(repo / "ops/user", SHARED_OWN, repo, (), companion)
@@ -136,12 +137,9 @@ SOC_OWN = {"op_host/user_tiling.cpp": '#include "../../base/op_host/base_tiling.
 
 
 def test_another_socs_source_joins_only_where_its_header_is_included_unconditionally(tmp_path):
-    repo = tmp_path / "repo"
-    files = {**SOC_CMAKE, **SOC_BASE, **{f"ops/user/{p}": t for p, t in SOC_OWN.items()}}
-    for rel, text in files.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    repo = repo.resolve()
+    repo = _written(
+        tmp_path, {**SOC_CMAKE, **SOC_BASE, **{f"ops/user/{p}": t for p, t in SOC_OWN.items()}}
+    )
     companion = lambda unit, guarded: _built_with(repo, {"optiling"}, unit, guarded)  # noqa: E731
     tree = tree_files(repo / "ops/user", SOC_OWN, repo, (), companion)
     # The base header's own include guard is no condition; its `#if defined(SOC_ARCH35)` is.

@@ -96,3 +96,12 @@ FMK_FUNC_HOST_VISIBILITY ATTRIBUTED_DEPRECATED(SimkNew) inline int64_t SimkOld()
   gert::TilingContext* same = ctx;
   p[1] = same == ctx;"""
     assert tiling_words(kernel, includes, code)[:2] == [6, 1]
+
+
+def test_every_format_of_the_graph_numbering_is_named(kernel):
+    """graph/types.h's formats by their values, the convolution ones cube tilings name too
+    (cann-ops' cube tiling parameters compare a weight's format with FORMAT_FRACTAL_Z_C04)."""
+    code = """p[0] = ge::FORMAT_NC1C0HWPAD; p[1] = ge::FORMAT_NC1HWC0_C04; p[2] = ge::FORMAT_FRACTAL_Z_C04;
+  p[3] = ge::FORMAT_CHWN; p[4] = ge::FORMAT_FRACTAL_ZZ; p[5] = ge::FORMAT_MD;
+  p[6] = ge::FORMAT_ND_RNN_BIAS; p[7] = ge::FORMAT_NYUV_A;"""
+    assert tiling_words(kernel, "", code) == [5, 12, 13, 14, 28, 26, 43, 46]
