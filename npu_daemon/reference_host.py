@@ -22,6 +22,8 @@ process's.
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib
 import os
 import pickle
 import select
@@ -37,6 +39,55 @@ from pathlib import Path
 from typing import Any
 
 from npu_daemon import sandbox
+
+# What a client's reference may import besides what the reference host has loaded already. The
+# sandboxed child is forked, not exec'd, and its user may have no access to the interpreter's files
+# (a venv under /root, or in a 0700 directory), so a module first imported there is not found: the
+# submodules numpy loads lazily are imported in the host before the fork, and so is the cube's
+# documented accumulation, which the references of cube operators call.
+REFERENCE_MODULES = (
+    "numpy.ma",
+    "numpy.fft",
+    "numpy.random",
+    "numpy.polynomial",
+    "math",
+    "ascend_core.suite.cube_ref",
+)
+OPTIONAL_REFERENCE_MODULES = ("scipy.special",)  # where installed (the `embed` extra brings it)
+
+
+@functools.cache
+def preload_reference_modules() -> tuple[str, ...]:
+    """Import every module a client's reference may use; the ones that are installed."""
+    for name in REFERENCE_MODULES:
+        importlib.import_module(name)
+    loaded = list(REFERENCE_MODULES)
+    for name in OPTIONAL_REFERENCE_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+        loaded.append(name)
+    return tuple(loaded)
+
+
+# What torch goldens import beside torch, where installed (the cann-bench extra brings them):
+# ml_dtypes and en_dtypes for the float8/MX helpers, einops for rearrange.
+OPTIONAL_GOLDEN_MODULES = ("ml_dtypes", "en_dtypes", "einops")
+
+
+@functools.cache
+def preload_torch() -> None:
+    """Import torch (and the modules goldens reach) before a torch golden's child is forked."""
+    for name in ("torch", "torch.nn.functional", "torch.fft", "torch.linalg"):
+        importlib.import_module(name)
+    for name in OPTIONAL_GOLDEN_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+    importlib.import_module("npu_daemon.torch_golden")
+
 
 NEW, NEW_TORCH, REAP = b"n", b"t", b"r"
 STARTUP_S = 60.0  # the host's start and its torch import, at most, before a job's child exists
@@ -183,9 +234,7 @@ def _read(conn: socket.socket, n: int) -> bytes:
 
 def serve(control: socket.socket) -> None:
     """Fork a child for each job's descriptors; reap one when the worker asks; end with the worker."""
-    from npu_daemon import references
-
-    references.preload_reference_modules()
+    preload_reference_modules()
     while True:
         message, fds, _, _ = socket.recv_fds(control, 1 + _PID.size, 3)
         if not message:
@@ -195,7 +244,7 @@ def serve(control: socket.socket) -> None:
                 os.waitpid(_PID.unpack(message[1:])[0], 0)
             continue
         if message[:1] == NEW_TORCH:
-            references.preload_torch()
+            preload_torch()
         if len(fds) != 3:
             raise SystemExit("a job without its three descriptors")
         if os.fork() == 0:  # pragma: no cover - the child

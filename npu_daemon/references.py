@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib
 import json
 import math
 import os
@@ -45,58 +44,9 @@ from npu_daemon import candidate_files, checker, reference_host, sandbox
 CANDIDATE_FOLDERS = ("op_kernel/", "op_host/")
 
 
-# What a client's reference may import besides what the reference host has loaded already. The
-# sandboxed child is forked, not exec'd, and its user may have no access to the interpreter's files
-# (a venv under /root, or in a 0700 directory), so a module first imported there is not found: the
-# submodules numpy loads lazily are imported in the host before the fork, and so is the cube's
-# documented accumulation, which the references of cube operators call.
-REFERENCE_MODULES = (
-    "numpy.ma",
-    "numpy.fft",
-    "numpy.random",
-    "numpy.polynomial",
-    "math",
-    "ascend_core.suite.cube_ref",
-)
-OPTIONAL_REFERENCE_MODULES = ("scipy.special",)  # where installed (the `embed` extra brings it)
-
-
-@functools.cache
-def preload_reference_modules() -> tuple[str, ...]:
-    """Import every module a client's reference may use; the ones that are installed."""
-    for name in REFERENCE_MODULES:
-        importlib.import_module(name)
-    loaded = list(REFERENCE_MODULES)
-    for name in OPTIONAL_REFERENCE_MODULES:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            continue
-        loaded.append(name)
-    return tuple(loaded)
-
-
 def allowed_modules() -> str:
     """The modules a client's reference may import, for a message."""
-    return ", ".join(("numpy", *preload_reference_modules()))
-
-
-# What torch goldens import beside torch, where installed (the cann-bench extra brings them):
-# ml_dtypes and en_dtypes for the float8/MX helpers, einops for rearrange.
-OPTIONAL_GOLDEN_MODULES = ("ml_dtypes", "en_dtypes", "einops")
-
-
-@functools.cache
-def preload_torch() -> None:
-    """Import torch (and the modules goldens reach) before a torch golden's child is forked."""
-    for name in ("torch", "torch.nn.functional", "torch.fft", "torch.linalg"):
-        importlib.import_module(name)
-    for name in OPTIONAL_GOLDEN_MODULES:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            continue
-    importlib.import_module("npu_daemon.torch_golden")
+    return ", ".join(("numpy", *reference_host.preload_reference_modules()))
 
 
 class ReferenceFailed(Exception):
