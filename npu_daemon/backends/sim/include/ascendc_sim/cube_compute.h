@@ -687,7 +687,6 @@ __aicore__ inline void Fixpipe(const Dst& dst, const LocalTensor<S>& src, const 
 template <typename Dst, typename S, typename B>
 __aicore__ inline void Fixpipe(const Dst& dst, const LocalTensor<S>& src, const LocalTensor<B>&,
                                const FixpipeParams<S>& p, ASCENDC_SIM_LOC) {
-  ASCENDC_SIM_CHECK(!detail::FixpipeVectorQuant(p.quantParams.quantPre), loc, "%s", detail::kFixpipeVectorQuantMessage);
   Fixpipe(dst, src, p, loc);
 }
 

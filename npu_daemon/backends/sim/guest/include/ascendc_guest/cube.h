@@ -154,8 +154,6 @@ void Fixpipe(const Dst& dst, const LocalTensor<S>& src, const FixpipeParams<S>& 
 template <typename Dst, typename S, typename B>
 void Fixpipe(const Dst& dst, const LocalTensor<S>& src, const LocalTensor<B>&, const FixpipeParams<S>& p,
              ASCENDC_GUEST_LINE) {
-  if (detail::FixpipeVectorQuant(p.quantParams.quantPre))
-    ascendc_guest::api_fail(ascendc_guest::Fault::kFixpipeVectorQuant, line);
   Fixpipe(dst, src, p, line);
 }
 
