@@ -47,7 +47,12 @@ from pydantic import BaseModel, Field
 from npu_daemon import helpers, zygote
 
 LOG_BYTES = 8192  # of a command's log kept: its first and last halves
-CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x40000000, 0x08000000
+CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUSER = (
+    0x00020000,
+    0x40000000,
+    0x08000000,
+    0x10000000,
+)
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE, MS_BIND = 0x2, 0x4, 0x8, 0x4000, 0x40000, 0x1000
 MNT_DETACH = 2
 PR_SET_NO_NEW_PRIVS = 38
@@ -266,6 +271,29 @@ def _confine(cwd: Path, writable: list[Path], own_proc: bool) -> None:
             f"mount_setattr {path!r}",
         )
     os.chdir(cwd)  # through the writable bind, not the read-only mount the old cwd was on
+
+
+def confine_client_child(limits: Limits) -> str:
+    """In a forked child of a client's own process (no sandbox user to drop to) that runs code
+    the client did not write (a model's DSL program, a task's golden traced for generation):
+    limits, then every filesystem read-only, no network and no SysV IPC shared, so what it can
+    change is its own memory, never the parent's verdict or a file. A process without root
+    enters a user namespace of its own first, which the mount namespace needs. Where the kernel
+    refuses that (no unprivileged user namespaces), the child keeps the client's own file access:
+    returns why, "" when confined."""
+    mb = 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
+    resource.setrlimit(resource.RLIMIT_AS, (_address_space_mb(limits) * mb,) * 2)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    try:
+        if os.geteuid() != 0:
+            _check(_libc.unshare(CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
+        _confine(Path("/"), [], own_proc=False)
+    except OSError as e:
+        return str(e)
+    return ""
 
 
 def enter(

@@ -19,9 +19,8 @@ from pydantic import Field
 
 from agents.llm import ChatClient, LLMConfig, LLMError, ModelGateway
 from ascend_core.package import OperatorPackage
-from ascend_gym.dsl.generate import PROGRAM_FILE, load_program, offline_draft, spec_only
+from ascend_gym.dsl.generate import build, offline_draft, program_schedule, spec_only
 from ascend_gym.dsl.lang import DslError
-from ascend_gym.dsl.lowerings import lower
 from ascend_gym.dsl.model import ModelGenerator
 from ascend_gym.dsl.trace import Unsupported
 from ascend_gym.policies import PolicyConfig, PolicyResult, StepRecord, episode
@@ -83,18 +82,17 @@ class Generate:
             return ("", r.latency_us) if r.ok else (f"{r.status.value}: {r.message}", None)
 
         program, latency = "", None
-        name = PROGRAM_FILE.format(name=source.spec.name)
         if self.config.proposer == "offline":
             try:
                 draft = offline_draft(source)
                 program, out.category = draft.source, draft.category
-                pkg = lower(load_program(program, name), source.spec)
+                pkg = build(source, program)
                 error, latency = submit(pkg, f"program ({draft.category} template)")
                 out.repairs += [error] if error else []
                 # the same algorithm in the tensors' dtype: fewer casts, if the tolerance holds
                 native = offline_draft(source, native=True).source
                 if native != program and view.spent < view.budget and not truncated:
-                    pkg = lower(load_program(native, name), source.spec)
+                    pkg = build(source, native)
                     error, lat = submit(pkg, "program (in the tensors' dtype)")
                     if lat is not None and (latency is None or lat < latency):
                         program, latency = native, lat
@@ -127,17 +125,17 @@ class Generate:
         out.generated = latency is not None
         best_sched = None
         if latency is not None:
-            kernel = load_program(program, name)
-            best_sched, best_us = kernel.sched, latency
+            # The program may be a model's: it runs in generation's confined child, never here.
+            best_sched, best_us = program_schedule(source, program), latency
             for _ in range(self.config.attempts_per_evaluation * view.budget):
                 if truncated or view.spent >= view.budget:
                     break
                 knob = rng.choice(sorted(GRID))
                 value = rng.choice([v for v in GRID[knob] if v != getattr(best_sched, knob)])
-                kernel.sched = best_sched.model_copy(update={knob: value})
-                error, lat = submit(lower(kernel, source.spec), f"schedule {knob}={value}")
+                sched = best_sched.model_copy(update={knob: value})
+                error, lat = submit(build(source, program, sched), f"schedule {knob}={value}")
                 if not error and lat is not None and lat < best_us:
-                    best_us, best_sched = lat, kernel.sched
+                    best_us, best_sched = lat, sched
         out.program = program
         out.schedule = best_sched.model_dump() if best_sched is not None else {}
         out.best_us = view.best_us

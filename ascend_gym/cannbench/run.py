@@ -68,6 +68,7 @@ def generate(
     task: OperatorPackage, soc: str, model: Callable[..., tuple] | None = None
 ) -> tuple[OperatorPackage | None, str]:
     """A generated candidate for the task, or None and why not."""
+    from ascend_gym.dsl.confined import GenerationFailed
     from ascend_gym.dsl.generate import generate_offline
     from ascend_gym.dsl.lang import DslError
     from ascend_gym.dsl.trace import Unsupported
@@ -78,7 +79,7 @@ def generate(
             made, how = model(source)
             return (candidate(task, made), how) if made is not None else (None, how)
         made, draft = generate_offline(source)
-    except (Unsupported, DslError, ValueError, SyntaxError, NameError) as e:
+    except (Unsupported, DslError, ValueError, SyntaxError, NameError, GenerationFailed) as e:
         return None, str(e).splitlines()[0][:300] if str(e) else type(e).__name__
     except RecursionError:  # a golden whose graph is deeper than a walk of it can go
         return None, "the golden's expression graph is too deep to generate from"

@@ -63,6 +63,7 @@ def _evaluate(pkg: OperatorPackage, soc: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from agents.llm import ChatClient, LLMConfig, LLMError
+    from ascend_gym.dsl.confined import GenerationFailed
     from ascend_gym.dsl.generate import build, generate_offline, spec_only
     from ascend_gym.dsl.lang import DslError
     from ascend_gym.dsl.model import ModelGenerator
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         where = Path(args.operator, e.filename or "reference.py")
         print(f"ascend-gym generate: {where}:{e.lineno}: {e.msg}", file=sys.stderr)
         return 2
-    except (Unsupported, DslError, OSError, LLMError) as e:
+    except (Unsupported, DslError, OSError, LLMError, GenerationFailed) as e:
         print(f"ascend-gym generate: {e}", file=sys.stderr)
         return 2
     out = args.out or Path("generated") / source.spec.name

@@ -2,8 +2,10 @@
 
 Offline, the reference is traced (`trace`) and a category template writes the DSL program
 (`templates`). With a model, `model.py` asks for the program instead. Either way the program is
-run here (`load_program`), checked and lowered (`lower`), so every generated package is the
-lowering's AscendC, never text a model wrote directly.
+run (`load_program`), checked and lowered (`lower`), so every generated package is the
+lowering's AscendC, never text a model wrote directly. The public functions below run the
+program and the reference in a confined child (`confined.py`): both are code the researcher did
+not write, and the process that calls them goes on to evaluate what they made.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import traceback
 from typing import Any
 
 from ascend_core.package import Case, OperatorPackage, OperatorSpec
-from ascend_gym.dsl import variants
-from ascend_gym.dsl.lang import DslError, Kernel
+from ascend_gym.dsl import confined, variants
+from ascend_gym.dsl.lang import DslError, Kernel, Schedule
 from ascend_gym.dsl.lowerings import lower
 from ascend_gym.dsl.templates import Draft, draft
 from ascend_gym.dsl.trace import AttrCondition, Sym, Unsupported, trace
@@ -35,7 +37,8 @@ def spec_only(pkg: OperatorPackage) -> OperatorPackage:
 
 
 def load_program(source: str, filename: str) -> Kernel:
-    """Run a DSL program and return its Kernel; any mistake becomes a DslError at its line."""
+    """Run a DSL program here and return its Kernel; any mistake becomes a DslError at its line.
+    Only for a program generation itself wrote, or in the confined child: `build` runs any other."""
     scope: dict[str, object] = {"__name__": "ascend_gym_dsl_program"}
     try:
         code = compile(source, filename, "exec")
@@ -56,17 +59,42 @@ def load_program(source: str, filename: str) -> Kernel:
     return kernels[0]
 
 
-def build(pkg: OperatorPackage, source: str) -> OperatorPackage:
-    """Lower a DSL program for `pkg`'s spec into a complete package (raises DslError)."""
+def _build(pkg: OperatorPackage, source: str, sched: Schedule | None = None) -> OperatorPackage:
+    """Lower a DSL program for `pkg`'s spec into a complete package, here (raises DslError)."""
     filename = PROGRAM_FILE.format(name=pkg.spec.name)
     kernel = load_program(source, filename)
     if kernel.name != pkg.spec.name:
         raise DslError(kernel.where, f"Kernel({kernel.name!r}) but the spec is {pkg.spec.name!r}")
+    if sched is not None:
+        kernel.sched = sched
     out = lower(kernel, pkg.spec, dsl_source=source, reference=reference_files(pkg))
     return out.model_copy(update={"uri": f"generated:{pkg.uri or pkg.spec.name}"})
 
 
-def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
+def _generated(pkg: OperatorPackage, made: Any) -> OperatorPackage:
+    """A package the confined child sent, as data, under the uri generation gives it."""
+    return OperatorPackage.model_validate(made).model_copy(
+        update={"uri": f"generated:{pkg.uri or pkg.spec.name}"}
+    )
+
+
+def build(pkg: OperatorPackage, source: str, sched: Schedule | None = None) -> OperatorPackage:
+    """Lower a DSL program for `pkg`'s spec into a complete package (raises DslError), with
+    `sched` in place of the program's own schedule when given; the program runs confined."""
+    made = confined.run(lambda: _build(pkg, source, sched).model_dump(mode="json"))
+    return _generated(pkg, made)
+
+
+def program_schedule(pkg: OperatorPackage, source: str) -> Schedule:
+    """The schedule a DSL program sets for its kernel, read in the confined child."""
+
+    def schedule() -> dict[str, Any]:
+        return load_program(source, PROGRAM_FILE.format(name=pkg.spec.name)).sched.model_dump()
+
+    return Schedule.model_validate(confined.run(schedule))
+
+
+def _offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
     """The template library's program for an operator: traced on every case, which must agree.
     `native`: element-wise loops in the tensors' dtype (faster on fp16; the simulator judges
     whether it stays within tolerance)."""
@@ -132,7 +160,7 @@ def build_variants(pkg: OperatorPackage, drafts: dict[str, Draft]) -> tuple[Oper
     for i, source in enumerate(sources):
         names = {n for n, p in program_of.items() if p == i}
         part = pkg.model_copy(update={"spec": variants.sub_spec(spec, names)})
-        parts.append(build(part, source))
+        parts.append(_build(part, source))
         when.append({variants.values(spec, c, keys) for c in spec.cases if c.name in names})
     joined = variants.join(spec, parts, keys, when)
     program = "\n\n".join(
@@ -163,10 +191,9 @@ def _trace_case(
             fixed.add(e.attr_name)
 
 
-def generate_offline(pkg: OperatorPackage) -> tuple[OperatorPackage, Draft]:
-    """Spec and reference -> package, by the template library (raises Unsupported/DslError)."""
+def _generate_offline(pkg: OperatorPackage) -> tuple[OperatorPackage, Draft]:
     try:
-        d = offline_draft(spec_only(pkg))
+        d = _offline_draft(spec_only(pkg))
     except Programs as e:
         try:
             return build_variants(spec_only(pkg), e.drafts)
@@ -174,7 +201,32 @@ def generate_offline(pkg: OperatorPackage) -> tuple[OperatorPackage, Draft]:
             raise Unsupported(f"{pkg.spec.name}: outside the offline templates: {why}") from None
     except Unsupported as e:
         raise Unsupported(f"{pkg.spec.name}: outside the offline templates: {e}") from None
-    return build(spec_only(pkg), d.source), d
+    return _build(spec_only(pkg), d.source), d
+
+
+def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
+    """The template library's program for an operator, its reference traced in the confined
+    child (raises Unsupported: cases of different programs too)."""
+
+    def drafted() -> list[str]:
+        d = _offline_draft(pkg, native)
+        return [d.category, d.source]
+
+    category, source = confined.run(drafted)
+    return Draft(str(category), str(source))
+
+
+def generate_offline(pkg: OperatorPackage) -> tuple[OperatorPackage, Draft]:
+    """Spec and reference -> package, by the template library (raises Unsupported/DslError),
+    the reference traced and the program lowered in the confined child."""
+
+    def generated() -> dict[str, Any]:
+        made, d = _generate_offline(pkg)
+        return {"package": made.model_dump(mode="json"), "draft": [d.category, d.source]}
+
+    answer = confined.run(generated)
+    category, source = answer["draft"]
+    return _generated(pkg, answer["package"]), Draft(str(category), str(source))
 
 
 def dsl_error_line(message: str) -> int | None:

@@ -17,6 +17,7 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from ascend_core.package import OperatorPackage
+from ascend_gym.dsl.confined import GenerationFailed
 from ascend_gym.dsl.generate import build, reference_files, spec_only
 from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.spec_toml import spec_toml
@@ -154,6 +155,8 @@ class ModelGenerator:
                     error = check(best)
                 except DslError as e:
                     error = f"DSL error at {e}"
+                except GenerationFailed as e:  # its child killed, out of time, or crashed
+                    error = str(e)
             result.attempts.append(Attempt(program=program, error=error))
             if not error:
                 return best, result

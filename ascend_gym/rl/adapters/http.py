@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import socket
 import sys
 import threading
@@ -35,6 +36,14 @@ MAX_BODY_BYTES = MAX_QUEUE_BYTES
 CLIENT_TIMEOUT_S = 60.0
 
 
+# A label is a suite operator's address: `levelN/name`, or `op://<suite>/levelN/name`. Resolved as
+# given, a label reached this host's filesystem (a directory path, `..` out of the suite: any
+# operator the service's user can read, evaluated and charged to its run), and each spelling of
+# one operator (`level1/./add`) was an operator of its own: a baseline evaluated and kept for the
+# service's life, without bound.
+LABEL = re.compile(r"(op://[A-Za-z0-9_-][A-Za-z0-9._-]*/)?level[0-9]+/[A-Za-z_][A-Za-z0-9_]*")
+
+
 class RewardQuery(BaseModel):
     query: list[str]
     prompts: list[str] = []
@@ -50,6 +59,11 @@ def answer(service: RewardService, body: bytes) -> tuple[int, dict]:
     prompts = q.prompts or [""] * len(q.query)
     if not len(q.query) == len(prompts) == len(q.labels):
         return 400, {"error": "query, prompts and labels must have the same length"}
+    strange = next((label for label in q.labels if not LABEL.fullmatch(label)), None)
+    if strange is not None:
+        return 400, {
+            "error": f"not an operator address (levelN/name or op://suite/levelN/name): {strange[:200]!r}"
+        }
     responses = [x.removeprefix(p) for x, p in zip(q.query, prompts)]
     try:
         scored = service.score(responses, q.labels)

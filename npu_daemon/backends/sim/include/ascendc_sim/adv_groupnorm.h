@@ -74,6 +74,8 @@ void GroupNormImpl(const AscendC::LocalTensor<T>& output, const AscendC::LocalTe
     HostData(outputMean)[grp] = static_cast<T>(m);
     HostData(outputVariance)[grp] = static_cast<T>(v);
   }
+  // A lent float inputX is the library's first work tensor (asc-devkit's GetGroupNormNDTensorInfo).
+  LeaveSourceLent(isReuseSource, output, inputX, n);
 }
 
 }  // namespace ascendc_sim

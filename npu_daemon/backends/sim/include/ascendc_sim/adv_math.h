@@ -10,32 +10,48 @@
 
 #include "ascendc_sim/adv_params.h"
 #include "ascendc_sim/adv_steps.h"
+#include "ascendc_sim/math_tmp_sizes.h"
 #include "ascendc_sim/vec_elementwise.h"
 
 namespace ascendc_sim {
 
+// The part of a call's sharedTmpBuffer the library writes: up to the maximum its host helper gives
+// for the call (math_tmp_sizes.h), the whole buffer where the tree models none.
+inline UbAccess MathScratch(const char* api, const AscendC::LocalTensor<uint8_t>* tmp, uint64_t elems,
+                            uint32_t typeSize, bool reuse) {
+  const std::optional<TmpRange> range = MathTmpRange(api, elems, typeSize, reuse);
+  return Scratch(tmp, range ? range->maxValue : UINT32_MAX);
+}
+
 template <typename T, typename Fn>
 void AdvUnary(const char* api, int steps, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-              const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, Fn fn, const SrcLoc& loc) {
+              const AscendC::LocalTensor<uint8_t>* tmp, bool reuse, uint32_t count, Fn fn, const SrcLoc& loc) {
   const Lanes l = CountLanes<T>(count);
+  // Every step holds the buffer, the last one too: a one-step call (ClampMax, Floor, Exp of level
+  // 0) left it unwritten.
+  const UbAccess scratch = MathScratch(api, tmp, count, sizeof(T), reuse);
   for (int s = 1; s < steps; ++s)
     IssueVector(
         Op::kVecTransc, api, l,
         {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true}, {src.UbAddr(), src.GetSize(), sizeof(T), {}, false}},
-        sizeof(T), loc, {Scratch(tmp)});
-  Unary(Op::kVecTransc, api, dst, src, l, {}, {}, [&](T x) { return static_cast<T>(fn(static_cast<float>(x))); }, loc);
+        sizeof(T), loc, {scratch});
+  Unary(Op::kVecTransc, api, dst, src, l, {}, {}, [&](T x) { return static_cast<T>(fn(static_cast<float>(x))); }, loc,
+        {scratch});
 }
 
+// Power of two tensors: its buffer up to GetPowerMaxMinTmpSize's maximum for two tensors.
 template <typename T, typename Fn>
 void AdvBinary(const char* api, int steps, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
-               const AscendC::LocalTensor<T>& b, uint32_t count, Fn fn, const SrcLoc& loc) {
+               const AscendC::LocalTensor<T>& b, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, Fn fn,
+               const SrcLoc& loc) {
   const Lanes l = CountLanes<T>(count);
+  const UbAccess scratch = Scratch(tmp, PowerTmpRange(count, true, false, sizeof(T)).maxValue);
   for (int s = 1; s < steps; ++s)
     IssueVector(Op::kVecTransc, api, l,
                 {{dst.UbAddr(), dst.GetSize(), sizeof(T), {}, true},
                  {a.UbAddr(), a.GetSize(), sizeof(T), {}, false},
                  {b.UbAddr(), b.GetSize(), sizeof(T), {}, false}},
-                sizeof(T), loc);
+                sizeof(T), loc, {scratch});
   Binary(
       Op::kVecTransc, api, dst, a, b, l, {}, {}, {},
       [&](T x, T y) { return static_cast<T>(fn(static_cast<float>(x), static_cast<float>(y))); }, loc);
@@ -51,18 +67,11 @@ inline float FasterGelu(float x) {
 }
 }  // namespace math
 
-// isReuseSource lets the library keep its intermediate values in a float source ("whether the
-// source operand may be modified"; half cannot reuse it): what the kernel kept there is not its
-// own after the call, so the source is left holding 0xFF bytes (a NaN), as a sharedTmpBuffer is.
-// A source under the destination holds the result instead. Every function here that takes the
-// flag leaves its source so (Power of two tensors, which names no source to lend, aside).
+// A source lent with isReuseSource (adv_steps.h), for every function here that takes the flag
+// (Power of two tensors, whose flag asc-devkit's power.h calls "not enabled currently", aside).
 template <bool isReuseSource, typename T>
 void LeaveSourceReused(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t count) {
-  if constexpr (isReuseSource && sizeof(T) == 4) {
-    const uint64_t bytes = uint64_t{count} * sizeof(T), s = src.UbAddr(), d = dst.UbAddr();
-    if (s < d + bytes && d < s + bytes) return;
-    std::memset(HostData(src), 0xFF, bytes);  // inside the UB: AdvUnary held src's reach to it
-  }
+  LeaveSourceLent(isReuseSource, dst, src, count);
 }
 
 }  // namespace ascendc_sim
@@ -73,13 +82,15 @@ void LeaveSourceReused(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
   template <typename T, bool isReuseSource = false>                                                                    \
   __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount,           \
                               ASCENDC_SIM_LOC) {                                                                       \
-    ascendc_sim::AdvUnary(#NAME, STEPS, dst, src, nullptr, calCount, [](float x) { return EXPR; }, loc);               \
+    ascendc_sim::AdvUnary(                                                                                             \
+        #NAME, STEPS, dst, src, nullptr, isReuseSource, calCount, [](float x) { return EXPR; }, loc);                  \
     ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);                                                 \
   }                                                                                                                    \
   template <typename T, bool isReuseSource = false>                                                                    \
   __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                    \
                               const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASCENDC_SIM_LOC) { \
-    ascendc_sim::AdvUnary(#NAME, STEPS, dst, src, &sharedTmpBuffer, calCount, [](float x) { return EXPR; }, loc);      \
+    ascendc_sim::AdvUnary(                                                                                             \
+        #NAME, STEPS, dst, src, &sharedTmpBuffer, isReuseSource, calCount, [](float x) { return EXPR; }, loc);         \
     ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);                                                 \
   }                                                                                                                    \
   template <typename T, bool isReuseSource = false, typename R> /* SrcLoc::ThroughAddress */                           \
@@ -171,14 +182,16 @@ template <typename T, uint8_t taylorExpandLevel = 0, bool isReuseSource = false>
 __aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASCENDC_SIM_LOC) {
   ascendc_sim::AdvUnary(
-      "Exp", 1 + taylorExpandLevel, dst, src, &sharedTmpBuffer, calCount, [](float x) { return std::exp(x); }, loc);
+      "Exp", 1 + taylorExpandLevel, dst, src, &sharedTmpBuffer, isReuseSource, calCount,
+      [](float x) { return std::exp(x); }, loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 __aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount,
                            ASCENDC_SIM_LOC) {
   ascendc_sim::AdvUnary(
-      "Exp", 1 + taylorExpandLevel, dst, src, nullptr, calCount, [](float x) { return std::exp(x); }, loc);
+      "Exp", 1 + taylorExpandLevel, dst, src, nullptr, isReuseSource, calCount, [](float x) { return std::exp(x); },
+      loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 
@@ -188,8 +201,8 @@ __aicore__ inline void Swish(const LocalTensor<T>& dst, const LocalTensor<T>& sr
                              const T scalarValue, ASCENDC_SIM_LOC) {
   const float beta = static_cast<float>(scalarValue);
   ascendc_sim::AdvUnary(
-      "Swish", 4, dst, src, nullptr, dataSize, [beta](float x) { return x * ascendc_sim::math::Sigmoid(beta * x); },
-      loc);
+      "Swish", 4, dst, src, nullptr, isReuseSource, dataSize,
+      [beta](float x) { return x * ascendc_sim::math::Sigmoid(beta * x); }, loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, dataSize);
 }
 
@@ -199,14 +212,15 @@ __aicore__ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>&
                                 ASCENDC_SIM_LOC) {
   const float s = static_cast<float>(scalar);
   ascendc_sim::AdvUnary(
-      "ClampMax", 1, dst, src, &sharedTmpBuffer, calCount, [s](float x) { return x > s ? s : x; }, loc);
+      "ClampMax", 1, dst, src, &sharedTmpBuffer, isReuseSource, calCount, [s](float x) { return x > s ? s : x; }, loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar,
                                 const uint32_t calCount, ASCENDC_SIM_LOC) {
   const float s = static_cast<float>(scalar);
-  ascendc_sim::AdvUnary("ClampMax", 1, dst, src, nullptr, calCount, [s](float x) { return x > s ? s : x; }, loc);
+  ascendc_sim::AdvUnary(
+      "ClampMax", 1, dst, src, nullptr, isReuseSource, calCount, [s](float x) { return x > s ? s : x; }, loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 template <typename T, bool isReuseSource = false>
@@ -215,14 +229,15 @@ __aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>&
                                 ASCENDC_SIM_LOC) {
   const float s = static_cast<float>(scalar);
   ascendc_sim::AdvUnary(
-      "ClampMin", 1, dst, src, &sharedTmpBuffer, calCount, [s](float x) { return x < s ? s : x; }, loc);
+      "ClampMin", 1, dst, src, &sharedTmpBuffer, isReuseSource, calCount, [s](float x) { return x < s ? s : x; }, loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar,
                                 const uint32_t calCount, ASCENDC_SIM_LOC) {
   const float s = static_cast<float>(scalar);
-  ascendc_sim::AdvUnary("ClampMin", 1, dst, src, nullptr, calCount, [s](float x) { return x < s ? s : x; }, loc);
+  ascendc_sim::AdvUnary(
+      "ClampMin", 1, dst, src, nullptr, isReuseSource, calCount, [s](float x) { return x < s ? s : x; }, loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src, calCount);
 }
 
@@ -230,19 +245,21 @@ __aicore__ inline void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>&
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                              uint32_t calCount, ASCENDC_SIM_LOC) {
-  ascendc_sim::AdvBinary("Power", 6, dst, src0, src1, calCount, [](float a, float b) { return std::pow(a, b); }, loc);
+  ascendc_sim::AdvBinary(
+      "Power", 6, dst, src0, src1, nullptr, calCount, [](float a, float b) { return std::pow(a, b); }, loc);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                              const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_SIM_LOC) {
-  (void)sharedTmpBuffer;
-  ascendc_sim::AdvBinary("Power", 6, dst, src0, src1, calCount, [](float a, float b) { return std::pow(a, b); }, loc);
+  ascendc_sim::AdvBinary(
+      "Power", 6, dst, src0, src1, &sharedTmpBuffer, calCount, [](float a, float b) { return std::pow(a, b); }, loc);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1Scalar,
                              uint32_t calCount, ASCENDC_SIM_LOC) {
   const float e = static_cast<float>(src1Scalar);
-  ascendc_sim::AdvUnary("Power", 6, dst, src0, nullptr, calCount, [e](float a) { return std::pow(a, e); }, loc);
+  ascendc_sim::AdvUnary(
+      "Power", 6, dst, src0, nullptr, isReuseSource, calCount, [e](float a) { return std::pow(a, e); }, loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src0, calCount);
 }
 template <typename T, bool isReuseSource = false>
@@ -250,14 +267,15 @@ __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& sr
                              const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_SIM_LOC) {
   const float e = static_cast<float>(src1Scalar);
   ascendc_sim::AdvUnary(
-      "Power", 6, dst, src0, &sharedTmpBuffer, calCount, [e](float a) { return std::pow(a, e); }, loc);
+      "Power", 6, dst, src0, &sharedTmpBuffer, isReuseSource, calCount, [e](float a) { return std::pow(a, e); }, loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src0, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, const LocalTensor<T>& src1,
                              uint32_t calCount, ASCENDC_SIM_LOC) {
   const float b = static_cast<float>(src0Scalar);
-  ascendc_sim::AdvUnary("Power", 6, dst, src1, nullptr, calCount, [b](float e) { return std::pow(b, e); }, loc);
+  ascendc_sim::AdvUnary(
+      "Power", 6, dst, src1, nullptr, isReuseSource, calCount, [b](float e) { return std::pow(b, e); }, loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src1, calCount);
 }
 template <typename T, bool isReuseSource = false>
@@ -265,7 +283,7 @@ __aicore__ inline void Power(const LocalTensor<T>& dst, const T& src0Scalar, con
                              const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_SIM_LOC) {
   const float b = static_cast<float>(src0Scalar);
   ascendc_sim::AdvUnary(
-      "Power", 6, dst, src1, &sharedTmpBuffer, calCount, [b](float e) { return std::pow(b, e); }, loc);
+      "Power", 6, dst, src1, &sharedTmpBuffer, isReuseSource, calCount, [b](float e) { return std::pow(b, e); }, loc);
   ascendc_sim::LeaveSourceReused<isReuseSource>(dst, src1, calCount);
 }
 

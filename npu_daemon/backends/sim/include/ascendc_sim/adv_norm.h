@@ -240,6 +240,9 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
     ascendc_sim::HostData(outputMean)[r] = static_cast<T>(mean);
     ascendc_sim::HostData(outputVariance)[r] = static_cast<T>(var);
   }
+  // A lent float inputX is one of the library's work tensors (GetLayerNormMaxMinTmpSize counts one
+  // buffer fewer for it).
+  ascendc_sim::LeaveSourceLent(isReuseSource, output, inputX, n);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,

@@ -84,11 +84,11 @@ void Binary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const As
 
 template <typename D, typename S, typename Fn>
 void Unary(Op op, const char* api, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
-           const Lanes& l, Stride sd, Stride ss, Fn fn, const SrcLoc& loc) {
+           const Lanes& l, Stride sd, Stride ss, Fn fn, const SrcLoc& loc, std::initializer_list<UbAccess> extra = {}) {
   sd = Blocks<D>(sd), ss = Blocks<S>(ss);
   IssueVector(op, api, l,
               {{dst.UbAddr(), dst.GetSize(), sizeof(D), sd, true}, {src.UbAddr(), src.GetSize(), sizeof(S), ss, false}},
-              sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S), loc);
+              sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S), loc, extra);
   D* d = ascendc_sim::HostData(dst);
   const S* x = ascendc_sim::HostData(src);
   ForLanes(l, sd, ss, ss, [&](uint64_t i, uint64_t j, uint64_t) { d[i] = static_cast<D>(fn(x[j])); });

@@ -27,12 +27,14 @@ AscendC::LocalTensor<uint8_t> Tmp(uint32_t addr, uint32_t size) { return Local<u
 
 // ---- element-wise math ------------------------------------------------------------------------
 
-template <typename T>
+// `Reuse` is the kernel's isReuseSource: the native function leaves a lent source as the library
+// does and takes its buffer as written up to the helper's maximum for that flag.
+template <typename T, bool Reuse>
 void MathOnce(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTensor<T>& S,
               const AscendC::LocalTensor<uint8_t>* tmp, int64_t scalar, uint32_t n, const SrcLoc& loc) {
 #define ASCENDC_GUEST_CASE(NAME) \
   case AdvMath::k##NAME:         \
-    return tmp ? AscendC::NAME<T>(D, S, *tmp, n, loc) : AscendC::NAME<T>(D, S, n, loc);
+    return tmp ? AscendC::NAME<T, Reuse>(D, S, *tmp, n, loc) : AscendC::NAME<T, Reuse>(D, S, n, loc);
   switch (op) {
     ASCENDC_GUEST_CASE(Asin)
     ASCENDC_GUEST_CASE(Sinh)
@@ -64,8 +66,9 @@ void MathOnce(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::Local
     case AdvMath::kExp:
       // The level is a template argument of the native Exp; its only effect is the step count.
       if (scalar < 0 || scalar > 255) Refuse("Exp", "taylorExpandLevel " + std::to_string(scalar) + " out of range");
-      return ascendc_sim::AdvUnary(
-          "Exp", 1 + static_cast<int>(scalar), D, S, tmp, n, [](float x) { return std::exp(x); }, loc);
+      ascendc_sim::AdvUnary(
+          "Exp", 1 + static_cast<int>(scalar), D, S, tmp, Reuse, n, [](float x) { return std::exp(x); }, loc);
+      return ascendc_sim::LeaveSourceReused<Reuse>(D, S, n);
     default:
       break;
   }
@@ -73,15 +76,15 @@ void MathOnce(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::Local
   switch (op) {
     case AdvMath::kSwish:
       if (tmp) break;
-      return AscendC::Swish(D, S, n, s, loc);
+      return AscendC::Swish<T, Reuse>(D, S, n, s, loc);
     case AdvMath::kClampMax:
-      return tmp ? AscendC::ClampMax(D, S, *tmp, s, n, loc) : AscendC::ClampMax(D, S, s, n, loc);
+      return tmp ? AscendC::ClampMax<T, Reuse>(D, S, *tmp, s, n, loc) : AscendC::ClampMax<T, Reuse>(D, S, s, n, loc);
     case AdvMath::kClampMin:
-      return tmp ? AscendC::ClampMin(D, S, *tmp, s, n, loc) : AscendC::ClampMin(D, S, s, n, loc);
+      return tmp ? AscendC::ClampMin<T, Reuse>(D, S, *tmp, s, n, loc) : AscendC::ClampMin<T, Reuse>(D, S, s, n, loc);
     case AdvMath::kPowScalar:
-      return tmp ? AscendC::Power(D, S, s, *tmp, n, loc) : AscendC::Power(D, S, s, n, loc);
+      return tmp ? AscendC::Power<T, Reuse>(D, S, s, *tmp, n, loc) : AscendC::Power<T, Reuse>(D, S, s, n, loc);
     case AdvMath::kScalarPow:
-      return tmp ? AscendC::Power(D, s, S, *tmp, n, loc) : AscendC::Power(D, s, S, n, loc);
+      return tmp ? AscendC::Power<T, Reuse>(D, s, S, *tmp, n, loc) : AscendC::Power<T, Reuse>(D, s, S, n, loc);
     default:
       break;
   }
@@ -93,8 +96,10 @@ void MathOnce(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::Local
 template <typename T>
 void Math(AdvMath op, const AscendC::LocalTensor<T>& D, const AscendC::LocalTensor<T>& S,
           const AscendC::LocalTensor<uint8_t>* tmp, bool reuse, int64_t scalar, uint32_t n, const SrcLoc& loc) {
-  MathOnce(op, D, S, tmp, scalar, n, loc);
-  if (reuse) ascendc_sim::LeaveSourceReused<true>(D, S, n);
+  if (reuse)
+    MathOnce<T, true>(op, D, S, tmp, scalar, n, loc);
+  else
+    MathOnce<T, false>(op, D, S, tmp, scalar, n, loc);
 }
 
 // `flags`: bit 0 a sharedTmpBuffer named, bit 1 isReuseSource (ascendc_guest::kReuseSource).
@@ -113,13 +118,18 @@ void AdvMathImport(const Call& c, int32_t op, int32_t t, uint32_t d, uint32_t dn
 }
 
 void AdvPower(const Call& c, int32_t t, uint32_t d, uint32_t dn, uint32_t a, uint32_t an, uint32_t b, uint32_t bn,
-              uint32_t count, int32_t line) {
+              uint32_t tmp, uint32_t tmpn, int32_t hasTmp, uint32_t count, int32_t line) {
   WithType(t, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (kFloating<T>)
-      AscendC::Power(Local<T>(d, dn), Local<T>(a, an), Local<T>(b, bn), count, c.Loc(line));
-    else
+    if constexpr (kFloating<T>) {
+      const auto D = Local<T>(d, dn), A = Local<T>(a, an), B = Local<T>(b, bn);
+      if (hasTmp)
+        AscendC::Power(D, A, B, Tmp(tmp, tmpn), count, c.Loc(line));
+      else
+        AscendC::Power(D, A, B, count, c.Loc(line));
+    } else {
       Unsupported("Power", t);
+    }
   });
 }
 
@@ -238,10 +248,10 @@ void CheckRows(const Tiling& tiling, const char* api) {
                     std::to_string(tiling.hLength));
 }
 
-void AdvLayerNorm(const Call& c, int32_t t, uint32_t out, uint32_t outn, uint32_t mean, uint32_t meann, uint32_t var,
-                  uint32_t varn, uint32_t x, uint32_t xn, uint32_t gamma, uint32_t gamman, uint32_t beta,
-                  uint32_t betan, uint32_t tmp, uint32_t tmpn, int32_t hasTmp, int64_t eps, uint32_t tilingPtr,
-                  int32_t line) {
+void AdvLayerNorm(const Call& c, int32_t reuseSource, int32_t t, uint32_t out, uint32_t outn, uint32_t mean,
+                  uint32_t meann, uint32_t var, uint32_t varn, uint32_t x, uint32_t xn, uint32_t gamma, uint32_t gamman,
+                  uint32_t beta, uint32_t betan, uint32_t tmp, uint32_t tmpn, int32_t hasTmp, int64_t eps,
+                  uint32_t tilingPtr, int32_t line) {
   auto tiling = c.Read<LayerNormTiling>(tilingPtr, "LayerNorm");
   CheckRows(tiling, "LayerNorm");
   WithType(t, [&](auto tag) {
@@ -250,10 +260,18 @@ void AdvLayerNorm(const Call& c, int32_t t, uint32_t out, uint32_t outn, uint32_
       const auto O = Local<T>(out, outn), M = Local<T>(mean, meann), V = Local<T>(var, varn), X = Local<T>(x, xn),
                  G = Local<T>(gamma, gamman), B = Local<T>(beta, betan);
       const SrcLoc loc = c.Loc(line);
-      if (hasTmp)
-        AscendC::LayerNorm(O, M, V, X, G, B, Tmp(tmp, tmpn), FromBits<T>(eps), tiling, loc);
+      // isReuseSource is a template argument of the native LayerNorm, which leaves a lent source.
+      auto run = [&](auto reuse) {
+        constexpr bool kReuse = decltype(reuse)::value;
+        if (hasTmp)
+          AscendC::LayerNorm<T, kReuse>(O, M, V, X, G, B, Tmp(tmp, tmpn), FromBits<T>(eps), tiling, loc);
+        else
+          AscendC::LayerNorm<T, kReuse>(O, M, V, X, G, B, FromBits<T>(eps), tiling, loc);
+      };
+      if (reuseSource)
+        run(std::true_type{});
       else
-        AscendC::LayerNorm(O, M, V, X, G, B, FromBits<T>(eps), tiling, loc);
+        run(std::false_type{});
     } else {
       Unsupported("LayerNorm", t);
     }

@@ -10,6 +10,7 @@
 
 #include "ascendc_sim/host_context.h"
 #include "ascendc_sim/host_reduce_tiling.h"
+#include "ascendc_sim/math_tmp_sizes.h"
 #include "ascendc_sim/norm_tmp_sizes.h"
 #include "tiling/math/log_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -49,95 +50,78 @@ inline uint32_t Last(const ge::Shape& s) {
 // `buffers` float-sized intermediates per element (fewer when the source may be reused).
 inline void TmpSizes(const ge::Shape& s, uint32_t typeSize, bool reuse, uint32_t buffers, uint32_t& maxValue,
                      uint32_t& minValue) {
-  const uint32_t n = buffers - (reuse && typeSize == 4 && buffers > 1 ? 1 : 0);
-  maxValue = std::max<uint32_t>(Elements(s) * 4 * n, 256 * n);
-  minValue = 256 * n;
+  const ascendc_sim::TmpRange r = ascendc_sim::FloatBuffersTmpRange(Elements(s), typeSize, reuse, buffers);
+  maxValue = r.maxValue;
+  minValue = r.minValue;
 }
 }  // namespace sim_detail
 
+// The element-wise math APIs' sizes, the same numbers the kernel side takes as the most a call
+// writes of its buffer (math_tmp_sizes.h).
+#define ASCENDC_SIM_MATH_TMP_SIZE(NAME)                                                                              \
+  inline void Get##NAME##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, \
+                                       uint32_t& maxValue, uint32_t& minValue) {                                     \
+    const ascendc_sim::TmpRange r =                                                                                  \
+        *ascendc_sim::MathTmpRange(#NAME, sim_detail::Elements(srcShape), typeSize, isReuseSource);                  \
+    maxValue = r.maxValue;                                                                                           \
+    minValue = r.minValue;                                                                                           \
+  }
+ASCENDC_SIM_MATH_TMP_SIZE(Sigmoid)
+ASCENDC_SIM_MATH_TMP_SIZE(Tanh)
+ASCENDC_SIM_MATH_TMP_SIZE(Erf)
+ASCENDC_SIM_MATH_TMP_SIZE(Sign)
+ASCENDC_SIM_MATH_TMP_SIZE(Gelu)
+ASCENDC_SIM_MATH_TMP_SIZE(FasterGelu)
+ASCENDC_SIM_MATH_TMP_SIZE(Silu)
+ASCENDC_SIM_MATH_TMP_SIZE(Swish)
+ASCENDC_SIM_MATH_TMP_SIZE(Floor)
+ASCENDC_SIM_MATH_TMP_SIZE(Ceil)
+ASCENDC_SIM_MATH_TMP_SIZE(Round)
+ASCENDC_SIM_MATH_TMP_SIZE(ClampMax)
+ASCENDC_SIM_MATH_TMP_SIZE(ClampMin)
+ASCENDC_SIM_MATH_TMP_SIZE(Exp)
+ASCENDC_SIM_MATH_TMP_SIZE(Sin)
+ASCENDC_SIM_MATH_TMP_SIZE(Cos)
+#undef ASCENDC_SIM_MATH_TMP_SIZE
+
+// Buffers the kernel side still takes as written whole: CumSum's last-axis form works in rows
+// padded to 16 (more than these counts when the rows are not a multiple of 16).
 #define ASCENDC_SIM_TMP_SIZE(NAME, BUFFERS)                                                                          \
   inline void Get##NAME##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, \
                                        uint32_t& maxValue, uint32_t& minValue) {                                     \
     sim_detail::TmpSizes(srcShape, typeSize, isReuseSource, BUFFERS, maxValue, minValue);                            \
   }
-ASCENDC_SIM_TMP_SIZE(Sigmoid, 2)
-ASCENDC_SIM_TMP_SIZE(Tanh, 2)
-ASCENDC_SIM_TMP_SIZE(Erf, 3)
-ASCENDC_SIM_TMP_SIZE(Sign, 1)
-ASCENDC_SIM_TMP_SIZE(Gelu, 2)
-ASCENDC_SIM_TMP_SIZE(FasterGelu, 2)
-ASCENDC_SIM_TMP_SIZE(Silu, 2)
-ASCENDC_SIM_TMP_SIZE(Swish, 2)
-ASCENDC_SIM_TMP_SIZE(Floor, 1)
-ASCENDC_SIM_TMP_SIZE(Ceil, 1)
-ASCENDC_SIM_TMP_SIZE(Round, 1)
-ASCENDC_SIM_TMP_SIZE(ClampMax, 1)
-ASCENDC_SIM_TMP_SIZE(ClampMin, 1)
 ASCENDC_SIM_TMP_SIZE(Broadcast, 1)
 ASCENDC_SIM_TMP_SIZE(CumSum, 2)
 #undef ASCENDC_SIM_TMP_SIZE
 
-// Sin and Cos as asc-devkit's tiling (impl/adv_api/tiling/math/{sin,cos}_tiling_impl.cpp) sizes
-// them: live buffers per element (float 3, or 2 reusing the source; half 8, which cannot reuse it:
-// the library's host check then fails, both sizes 0), the maximum over the whole input but at
-// least one 256 B repeat each, the minimum one repeat each. `maxLiveNodeCount` is the same count.
-namespace sim_detail {
-inline uint32_t TrigLiveNodes(uint32_t typeSize, bool reuse) {
-  return typeSize == 4 ? (reuse ? 2 : 3) : (reuse ? 0 : 8);
-}
-inline void TrigTmpSizes(const ge::Shape& s, uint32_t typeSize, bool reuse, uint32_t& maxValue, uint32_t& minValue) {
-  const uint32_t nodes = TrigLiveNodes(typeSize, reuse);
-  minValue = nodes * 256;
-  maxValue = nodes * std::max<uint32_t>(Elements(s) * typeSize, 256);
-}
-}  // namespace sim_detail
-inline void GetSinMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
-                                uint32_t& maxValue, uint32_t& minValue) {
-  sim_detail::TrigTmpSizes(srcShape, typeSize, isReuseSource, maxValue, minValue);
-}
-inline void GetCosMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
-                                uint32_t& maxValue, uint32_t& minValue) {
-  sim_detail::TrigTmpSizes(srcShape, typeSize, isReuseSource, maxValue, minValue);
-}
+// `maxLiveNodeCount` of Sin and Cos is their live buffer count (math_tmp_sizes.h).
 inline void GetSinTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
-  maxLiveNodeCount = sim_detail::TrigLiveNodes(typeSize, false);
+  maxLiveNodeCount = ascendc_sim::TrigLiveNodes(typeSize, false);
   extraBuf = 0;
 }
 inline void GetCosTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
   GetSinTmpBufferFactorSize(typeSize, maxLiveNodeCount, extraBuf);
 }
 
-// Power as asc-devkit's A2 tiling (impl/adv_api/tiling/math/power_tiling_impl.cpp) sizes it: a
-// shape of one dim of 1 is a scalar operand; live buffers per element of the tensor operand (the
-// base's, else the exponent's) by kind (tensor^tensor or with a scalar) and type, each at least
-// 256 B (half 128 B), plus a 256 B repeat except for int; the minimum is one 256 B repeat each.
+// Power: a shape of one dim of 1 is a scalar operand, the other's elements size the buffers.
 namespace sim_detail {
-struct PowerNodes {
-  uint32_t nodes;
-  uint32_t extra;
-};
-inline PowerNodes PowerLive(bool bothTensors, bool typeIsInt, uint32_t typeSize) {
-  if (typeIsInt) return {bothTensors ? 6u : 7u, 0};
-  return {typeSize == 4 ? (bothTensors ? 4u : 5u) : 14u, 256};
-}
 inline bool IsTensor(const ge::Shape& s) { return !(s.GetDimNum() == 1 && s.GetDim(0) == 1); }
 }  // namespace sim_detail
 inline void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2, const bool typeIsInt,
                                   const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
                                   uint32_t& minValue) {
-  (void)isReuseSource;
+  (void)isReuseSource;  // "not enabled currently" (asc-devkit's power.h)
   const bool tensor1 = sim_detail::IsTensor(srcShape1);
-  const sim_detail::PowerNodes live =
-      sim_detail::PowerLive(tensor1 && sim_detail::IsTensor(srcShape2), typeIsInt, typeSize);
-  const uint32_t n = sim_detail::Elements(tensor1 ? srcShape1 : srcShape2);
-  const uint32_t perNode = std::max<uint32_t>(n * typeSize, typeSize == 4 ? 256 : 128);
-  maxValue = perNode * live.nodes + live.extra;
-  // half: 128 B per node
-  minValue = typeIsInt ? 256 * live.nodes : typeSize == 4 ? 256 * live.nodes + 256 : 128 * live.nodes + 256;
+  const ascendc_sim::TmpRange r =
+      ascendc_sim::PowerTmpRange(sim_detail::Elements(tensor1 ? srcShape1 : srcShape2),
+                                 tensor1 && sim_detail::IsTensor(srcShape2), typeIsInt, typeSize);
+  maxValue = r.maxValue;
+  minValue = r.minValue;
 }
 inline void GetPowerTmpBufferFactorSize(const bool baseIsTensor, const bool expIsTensor, const bool typeIsInt,
                                         const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
-  const sim_detail::PowerNodes live = sim_detail::PowerLive(baseIsTensor && expIsTensor, typeIsInt, typeSize);
+  const ascendc_sim::PowerNodes live = ascendc_sim::PowerLive(baseIsTensor && expIsTensor, typeIsInt, typeSize);
   maxLiveNodeCount = live.nodes;
   extraBuffer = live.extra;
 }
@@ -148,10 +132,6 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, 
                                       uint32_t& maxValue, uint32_t& minValue) {
   (void)srcShape;
   sim_detail::TmpSizes(dstShape, typeSize, isReuseSource, 1, maxValue, minValue);
-}
-inline void GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
-                                uint32_t& maxValue, uint32_t& minValue) {
-  sim_detail::TmpSizes(srcShape, typeSize, isReuseSource, 3, maxValue, minValue);
 }
 inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
                                 uint32_t& minValue) {

@@ -15,7 +15,7 @@ void adv_math(AdvMath op, Dtype t, uint32_t d, uint32_t dSize, uint32_t s, uint3
               uint32_t tmpSize, int32_t flags, int64_t scalar, uint32_t count, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_power)
 void adv_power(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t b, uint32_t bSize,
-               uint32_t count, int32_t line);
+               uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, uint32_t count, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_softmax)
 void adv_softmax(AdvSoftMax kind, Dtype t, Dtype u, uint32_t d, uint32_t dSize, uint32_t sum, uint32_t sumSize,
                  uint32_t max, uint32_t maxSize, uint32_t s, uint32_t sSize, uint32_t tmp, uint32_t tmpSize,
@@ -25,9 +25,9 @@ void adv_softmax_grad(int32_t front, Dtype t, uint32_t d, uint32_t dSize, uint32
                       uint32_t sSize, uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, const void* tiling,
                       const void* shape, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_layer_norm)
-void adv_layer_norm(Dtype t, uint32_t out, uint32_t outSize, uint32_t mean, uint32_t meanSize, uint32_t var,
-                    uint32_t varSize, uint32_t x, uint32_t xSize, uint32_t gamma, uint32_t gammaSize, uint32_t beta,
-                    uint32_t betaSize, uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, int64_t epsilon,
+void adv_layer_norm(int32_t reuseSource, Dtype t, uint32_t out, uint32_t outSize, uint32_t mean, uint32_t meanSize,
+                    uint32_t var, uint32_t varSize, uint32_t x, uint32_t xSize, uint32_t gamma, uint32_t gammaSize,
+                    uint32_t beta, uint32_t betaSize, uint32_t tmp, uint32_t tmpSize, int32_t hasTmp, int64_t epsilon,
                     const void* tiling, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_rms_norm)
 void adv_rms_norm(Dtype t, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize, uint32_t gamma, uint32_t gammaSize,
@@ -195,18 +195,19 @@ ASCENDC_GUEST_ADV_CLAMP(ClampMax, kClampMax)
 ASCENDC_GUEST_ADV_CLAMP(ClampMin, kClampMin)
 #undef ASCENDC_GUEST_ADV_CLAMP
 
-// Power: tensor^tensor (the library's buffer is not needed for it), tensor^scalar, scalar^tensor.
+// Power: tensor^tensor (its isReuseSource "not enabled currently", asc-devkit's power.h; the library
+// works in its buffer), tensor^scalar, scalar^tensor.
 template <typename T, bool isReuseSource = false>
 void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint32_t calCount,
            ASCENDC_GUEST_LINE) {
   ascendc_guest::adv_power(ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst), ASCENDC_GUEST_T(src0),
-                           ASCENDC_GUEST_T(src1), calCount, line);
+                           ASCENDC_GUEST_T(src1), ASCENDC_GUEST_NO_TMP, calCount, line);
 }
 template <typename T, bool isReuseSource = false>
 void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
            const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, ASCENDC_GUEST_LINE) {
   ascendc_guest::adv_power(ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(dst), ASCENDC_GUEST_T(src0),
-                           ASCENDC_GUEST_T(src1), calCount, line);
+                           ASCENDC_GUEST_T(src1), ASCENDC_GUEST_TMP(sharedTmpBuffer), calCount, line);
 }
 template <typename T, bool isReuseSource = false>
 void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const T& src1Scalar, uint32_t calCount,
@@ -364,19 +365,19 @@ void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, c
                const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, LayerNormTiling& tiling,
                ASCENDC_GUEST_LINE) {
-  ascendc_guest::adv_layer_norm(ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(output), ASCENDC_GUEST_T(outputMean),
-                                ASCENDC_GUEST_T(outputVariance), ASCENDC_GUEST_T(inputX), ASCENDC_GUEST_T(gamma),
-                                ASCENDC_GUEST_T(beta), ASCENDC_GUEST_TMP(sharedTmpBuffer),
+  ascendc_guest::adv_layer_norm(isReuseSource, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(output),
+                                ASCENDC_GUEST_T(outputMean), ASCENDC_GUEST_T(outputVariance), ASCENDC_GUEST_T(inputX),
+                                ASCENDC_GUEST_T(gamma), ASCENDC_GUEST_T(beta), ASCENDC_GUEST_TMP(sharedTmpBuffer),
                                 ascendc_guest::BitsOf(epsilon), &tiling, line);
 }
 template <typename T, bool isReuseSource = false>
 void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
                const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
                LayerNormTiling& tiling, ASCENDC_GUEST_LINE) {
-  ascendc_guest::adv_layer_norm(ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(output), ASCENDC_GUEST_T(outputMean),
-                                ASCENDC_GUEST_T(outputVariance), ASCENDC_GUEST_T(inputX), ASCENDC_GUEST_T(gamma),
-                                ASCENDC_GUEST_T(beta), ASCENDC_GUEST_NO_TMP, ascendc_guest::BitsOf(epsilon), &tiling,
-                                line);
+  ascendc_guest::adv_layer_norm(isReuseSource, ascendc_guest::DtypeOf<T>(), ASCENDC_GUEST_T(output),
+                                ASCENDC_GUEST_T(outputMean), ASCENDC_GUEST_T(outputVariance), ASCENDC_GUEST_T(inputX),
+                                ASCENDC_GUEST_T(gamma), ASCENDC_GUEST_T(beta), ASCENDC_GUEST_NO_TMP,
+                                ascendc_guest::BitsOf(epsilon), &tiling, line);
 }
 
 template <typename T, bool isBasicBlock = false>

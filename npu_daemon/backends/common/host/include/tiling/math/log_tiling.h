@@ -4,10 +4,10 @@
 // element, at least one 256 B repeat; 2 live nodes) and of float needs none.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "ascendc_sim/host_context.h"
+#include "ascendc_sim/math_tmp_sizes.h"
 
 namespace AscendC {
 
@@ -29,9 +29,9 @@ inline void GetLog2MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeS
                                  uint32_t& minValue) {
   const int64_t n = srcShape.GetShapeSize();
   if (n <= 0) return;
-  const bool half = typeSize == sizeof(uint16_t);
-  minValue = half ? 256 : 0;
-  maxValue = half ? std::max<uint32_t>(static_cast<uint32_t>(n) * sizeof(float), 256) : 0;
+  const ascendc_sim::TmpRange r = ascendc_sim::Log2TmpRange(static_cast<uint64_t>(n), typeSize);
+  minValue = r.minValue;
+  maxValue = r.maxValue;
 }
 inline void GetLog2TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
   maxLiveNodeCount = typeSize == sizeof(float) ? 0 : 2;

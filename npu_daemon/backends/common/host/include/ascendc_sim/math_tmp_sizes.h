@@ -1,0 +1,88 @@
+// The sharedTmpBuffer sizes of the element-wise math APIs as the tree's host helpers give them
+// (GetSigmoidMaxMinTmpSize and the rest of host_tiling_api.h, the Log family's log_tiling.h): one
+// definition for the host helpers, the native kernel and the guest engine's imports. The kernel
+// side takes a buffer as written only up to the maximum ("space past it is not used by the API"),
+// so what a kernel keeps in the buffer's tail past it stays its own, as on the device.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+
+#include "ascendc_sim/norm_tmp_sizes.h"
+
+namespace ascendc_sim {
+
+// Held to 32 bits as the helpers return it (a maximum past the UB is never a buffer's size).
+inline uint32_t TmpBytes(uint64_t bytes) { return static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX)); }
+
+// `buffers` float intermediates an element (one fewer for a float source the call may reuse), the
+// maximum over the whole input but at least one 256 B repeat each, the minimum one repeat each.
+inline TmpRange FloatBuffersTmpRange(uint64_t elems, uint32_t typeSize, bool reuse, uint32_t buffers) {
+  const uint32_t n = buffers - (reuse && typeSize == 4 && buffers > 1 ? 1 : 0);
+  return {TmpBytes(std::max<uint64_t>(elems * 4 * n, 256 * n)), 256 * n};
+}
+
+// Sin and Cos as asc-devkit's tiling (impl/adv_api/tiling/math/{sin,cos}_tiling_impl.cpp) sizes
+// them: live buffers per element (float 3, or 2 reusing the source; half 8, which cannot reuse it:
+// the library's host check then fails, both sizes 0), the maximum over the whole input but at
+// least one 256 B repeat each, the minimum one repeat each.
+inline uint32_t TrigLiveNodes(uint32_t typeSize, bool reuse) {
+  return typeSize == 4 ? (reuse ? 2 : 3) : (reuse ? 0 : 8);
+}
+inline TmpRange TrigTmpRange(uint64_t elems, uint32_t typeSize, bool reuse) {
+  const uint32_t nodes = TrigLiveNodes(typeSize, reuse);
+  return {TmpBytes(nodes * std::max<uint64_t>(elems * typeSize, 256)), nodes * 256};
+}
+
+// Power as asc-devkit's A2 tiling (impl/adv_api/tiling/math/power_tiling_impl.cpp) sizes it: live
+// buffers per element of the tensor operand by kind (tensor^tensor or with a scalar) and type, each
+// at least 256 B (half 128 B), plus a 256 B repeat except for int; the minimum one repeat each.
+struct PowerNodes {
+  uint32_t nodes;
+  uint32_t extra;
+};
+inline PowerNodes PowerLive(bool bothTensors, bool typeIsInt, uint32_t typeSize) {
+  if (typeIsInt) return {bothTensors ? 6u : 7u, 0};
+  return {typeSize == 4 ? (bothTensors ? 4u : 5u) : 14u, 256};
+}
+inline TmpRange PowerTmpRange(uint64_t elems, bool bothTensors, bool typeIsInt, uint32_t typeSize) {
+  const PowerNodes live = PowerLive(bothTensors, typeIsInt, typeSize);
+  const uint64_t perNode = std::max<uint64_t>(elems * typeSize, typeSize == 4 ? 256 : 128);
+  const uint32_t minValue =
+      typeIsInt ? 256 * live.nodes : (typeSize == 4 ? 256 * live.nodes : 128 * live.nodes) + live.extra;
+  return {TmpBytes(perNode * live.nodes + live.extra), minValue};
+}
+
+// The Log family (asc-devkit's A2 log_tiling.cpp): Log and Log10 are single vector instructions and
+// take no buffer; Log2 of half works in float intermediates (4 B an element, at least one 256 B
+// repeat), of float needs none.
+inline TmpRange Log2TmpRange(uint64_t elems, uint32_t typeSize) {
+  if (typeSize != 2) return {};
+  return {TmpBytes(std::max<uint64_t>(elems * 4, 256)), 256};
+}
+
+// The range of an element-wise math API by the name the emulation records it under, for `elems`
+// elements of `typeSize` bytes (the scalar forms for Power); none where the tree models no helper
+// (Asin, Acos, Atan, Tan, the hyperbolic functions and their inverses, Trunc, Frac), whose buffer
+// is then taken as written whole.
+inline std::optional<TmpRange> MathTmpRange(const char* api, uint64_t elems, uint32_t typeSize, bool reuse) {
+  struct Buffers {
+    const char* api;
+    uint32_t buffers;
+  };
+  static constexpr Buffers kFloatBuffers[] = {
+      {"Sigmoid", 2}, {"Tanh", 2},  {"Erf", 3},  {"Sign", 1},  {"Gelu", 2},     {"FasterGelu", 2}, {"Silu", 2},
+      {"Swish", 2},   {"Floor", 1}, {"Ceil", 1}, {"Round", 1}, {"ClampMax", 1}, {"ClampMin", 1},   {"Exp", 3},
+  };
+  for (const Buffers& b : kFloatBuffers)
+    if (std::strcmp(api, b.api) == 0) return FloatBuffersTmpRange(elems, typeSize, reuse, b.buffers);
+  if (std::strcmp(api, "Sin") == 0 || std::strcmp(api, "Cos") == 0) return TrigTmpRange(elems, typeSize, reuse);
+  if (std::strcmp(api, "Power") == 0) return PowerTmpRange(elems, false, false, typeSize);
+  if (std::strcmp(api, "Log") == 0 || std::strcmp(api, "Log10") == 0) return TmpRange{};
+  if (std::strcmp(api, "Log2") == 0) return Log2TmpRange(elems, typeSize);
+  return std::nullopt;
+}
+
+}  // namespace ascendc_sim
