@@ -55,7 +55,8 @@ CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUSER = (
 )
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE, MS_BIND = 0x2, 0x4, 0x8, 0x4000, 0x40000, 0x1000
 MNT_DETACH = 2
-PR_SET_NO_NEW_PRIVS = 38
+PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 24, 47, 4
+LINUX_CAPABILITY_VERSION_3, CAP_SETPCAP = 0x20080522, 8
 SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
 _libc = ctypes.CDLL(None, use_errno=True)
 # What every view holds: the toolchain's installation, the libraries the dynamic loader finds
@@ -75,6 +76,14 @@ class _MountAttr(ctypes.Structure):
         ("propagation", ctypes.c_uint64),
         ("userns_fd", ctypes.c_uint64),
     ]
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint32) for n in ("effective", "permitted", "inheritable")]
 
 
 class Limits(BaseModel):
@@ -276,11 +285,11 @@ def _confine(cwd: Path, writable: list[Path], own_proc: bool) -> None:
 def confine_client_child(limits: Limits) -> str:
     """In a forked child of a client's own process (no sandbox user to drop to) that runs code
     the client did not write (a model's DSL program, a task's golden traced for generation):
-    limits, then every filesystem read-only, no network and no SysV IPC shared, so what it can
-    change is its own memory, never the parent's verdict or a file. A process without root
-    enters a user namespace of its own first, which the mount namespace needs. Where the kernel
-    refuses that (no unprivileged user namespaces), the child keeps the client's own file access:
-    returns why, "" when confined."""
+    limits, then every filesystem read-only, no network, no SysV IPC shared and no capability
+    left, so what it can change is its own memory, never the parent's verdict or a file. A
+    process without root enters a user namespace of its own first, which the mount namespace
+    needs. Where the kernel refuses that (no unprivileged user namespaces), the child keeps the
+    client's own file access: returns why, "" when confined."""
     mb = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
     resource.setrlimit(resource.RLIMIT_AS, (_address_space_mb(limits) * mb,) * 2)
@@ -292,8 +301,24 @@ def confine_client_child(limits: Limits) -> str:
             _check(_libc.unshare(CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
         _confine(Path("/"), [], own_proc=False)
     except OSError as e:
+        _drop_capabilities()
         return str(e)
+    _drop_capabilities()
     return ""
+
+
+def _drop_capabilities() -> None:
+    """Every capability gone, for good (bounding and ambient sets too; no_new_privs keeps an exec
+    from regaining them). Without this a root child could clear the read-only mounts again, or
+    read and write its parent's memory through /proc/PID/mem, where the verdict is made."""
+    status = Path("/proc/self/status").read_text()
+    effective = int(status.split("CapEff:")[1].split()[0], 16)
+    if effective >> CAP_SETPCAP & 1:  # only CAP_SETPCAP may shrink the bounding set
+        for cap in range(int(Path("/proc/sys/kernel/cap_last_cap").read_text()) + 1):
+            _check(_libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0), "prctl(PR_CAPBSET_DROP)")
+    _check(_libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "prctl(PR_CAP_AMBIENT)")
+    header, data = _CapHeader(LINUX_CAPABILITY_VERSION_3, 0), (_CapData * 2)()
+    _check(_libc.capset(ctypes.byref(header), data), "capset")
 
 
 def enter(

@@ -5,9 +5,9 @@ generate policy) and a task's golden, traced to pick a template (a cann-bench ta
 Run in the process that then evaluates the package and records its verdict, such code could
 rewrite that verdict (patch the evaluation it shares the interpreter with) or the files that
 record it. Here it runs in a forked child that confines itself (`sandbox.confine_client_child`:
-read-only filesystems, no network, limits) and answers with JSON only: the parent rebuilds the
-package (pydantic) and the few errors generation raises from that data, never unpickles, and
-never runs what the child wrote. Where the kernel gives an unprivileged process no namespaces,
+read-only filesystems, no network, no capabilities, limits) and answers with JSON only: the
+parent rebuilds the package (pydantic) and the few errors generation raises from that data,
+never unpickles, and never runs what the child wrote. Where the kernel gives an unprivileged process no namespaces,
 the child still cannot reach the parent's memory, but keeps the researcher's file access (a
 warning says so).
 """

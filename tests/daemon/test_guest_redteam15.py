@@ -11,9 +11,13 @@ own interpreter and, on the fixed tree, run in a child with read-only filesystem
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import json
+import os
 import shutil
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -21,10 +25,12 @@ from ascend_core import suite
 from ascend_core.protocol import DEFAULT_SOC, Status
 from ascend_gym import suite_validate
 from ascend_gym.commands import generate as generate_command
+from ascend_gym.dsl import confined
 from ascend_gym.dsl.generate import generate_offline, offline_draft, spec_only
 from ascend_gym.dsl.model import ModelGenerator
 from ascend_gym.rl.adapters import http
 from ascend_gym.rl.service import RewardService
+from npu_daemon import sandbox
 
 from . import test_guest_boundary as boundary
 from .test_guest_redteam12 import NORM_OPERANDS, add_calling, checked
@@ -191,6 +197,49 @@ def test_a_references_module_never_judges_the_kernel_generated_from_it():
     outcome = suite_validate.evaluate(made, DEFAULT_SOC)
     assert outcome.ok, outcome
     assert outcome.latency_us is not None and outcome.latency_us > 0.01, outcome
+
+
+def _escape_attempts(secret_at: int, size: int, written: str) -> dict[str, object]:
+    """In generation's child: read the parent's memory, undo the read-only mounts, write a file."""
+    out: dict[str, object] = {}
+    try:
+        with open(f"/proc/{os.getppid()}/mem", "rb") as mem:
+            mem.seek(secret_at)
+            out["memory"] = mem.read(size).hex()
+    except OSError as e:
+        out["memory"] = e.errno
+    attr = sandbox._MountAttr(attr_clr=sandbox.MOUNT_ATTR_RDONLY)
+    rc = sandbox._libc.syscall(
+        sandbox.SYS_MOUNT_SETATTR,
+        sandbox.AT_FDCWD,
+        b"/",
+        sandbox.AT_RECURSIVE,
+        ctypes.byref(attr),
+        ctypes.sizeof(attr),
+    )
+    out["remount"] = rc
+    try:
+        Path(written).write_text("escaped")
+        out["write"] = "wrote"
+    except OSError as e:
+        out["write"] = e.errno
+    return out
+
+
+def test_generations_child_reaches_neither_its_parents_memory_nor_a_file(tmp_path):
+    # The confined child of a root process kept every capability: it read (and could have written)
+    # the parent's memory through /proc/PID/mem, where the verdict of the generated kernel is
+    # made, and cleared the read-only mounts again, then wrote a file (found by the lead reviewing
+    # round 15). The child now drops every capability once confined.
+    secret = ctypes.create_string_buffer(b"the parent's verdict")
+    written = tmp_path / "escaped"
+    out = confined.run(
+        lambda: _escape_attempts(ctypes.addressof(secret), len(secret.raw), str(written))
+    )
+    assert out["memory"] == errno.EACCES, out
+    assert out["remount"] == -1, out
+    assert out["write"] == errno.EROFS, out
+    assert not written.exists()
 
 
 # ---- the reward endpoint's labels ------------------------------------------------------------------
