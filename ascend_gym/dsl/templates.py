@@ -980,10 +980,15 @@ def _check_flat(nodes: list[Sym], roots: list[Sym]) -> None:
     sized = [r.args[0] if r.op == "total" else r for r in roots]
     size = math.prod(sized[0].shape)
     for s in nodes:
-        if any(a.op not in ("const", "attr") and math.prod(a.shape) != size for a in s.args):
+        if any(not _host_scalar(a) and math.prod(a.shape) != size for a in s.args):
             raise Unsupported("a reshape that moves elements between axes, and a broadcast")
     if any(math.prod(r.shape) != size for r in sized):
         raise Unsupported("a reshape that moves elements between axes, outputs of other sizes")
+
+
+def _host_scalar(a: Sym) -> bool:
+    """A number, an attribute or arithmetic on them (`-limit`): one value for every element."""
+    return not a.shape and all(s.op in ("const", "attr") for s in _nodes([a]) if not s.args)
 
 
 def _as_used(inputs: dict[str, tuple[int, ...]], nodes: list[Sym]) -> dict[str, tuple[int, ...]]:

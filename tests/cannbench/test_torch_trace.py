@@ -317,6 +317,20 @@ GOLDENS = [
     ("(z != 0).all(dim=1).sum(-1, keepdim=True) + torch.any(z < -1, 1, True).sum(1)", {}),
     # without dim: one value over every element; max / min of every element likewise
     ("torch.any(x > 1) * 2 + (y > -2).all() + x.max() - torch.amin(y, (0, 1))", {}),
+    # sizes computed from torch.tensor of the shape's sizes (a number again), and numbers of it
+    (
+        "z.reshape(int(torch.prod(torch.tensor(z.shape[:-1])).item()), -1)"
+        " * torch.tensor([[2.0, 0.5], [1.5, 1.0]]).sum(0).prod().item()"
+        " + torch.tensor((1, 2, 3))[1:].prod() + len(torch.tensor([4, 5]))",
+        {},
+    ),
+    # arithmetic on a float attribute: a scalar of the kernel (clamp's symmetric bounds)
+    (
+        "x.clamp(min=-beta, max=beta) * (2 * beta) - y / (1 + beta) + abs(-beta) - beta / 4",
+        {"beta": 0.5},
+    ),
+    # an empty slice (no rows left), made zeros and joined: torch.cat adds nothing
+    ("torch.cat((x[:6] * 2, torch.zeros_like(x[6:, :16]), torch.ones_like(y[:, 16:][0])), 0)", {}),
 ]
 
 
@@ -491,6 +505,10 @@ def test_pooling_conv_and_einsum_beyond_the_forms_are_unsupported(expr, why):
         # several channels a group: its weight and bias are inputs of a value a channel
         ("F.group_norm(y.unsqueeze(0), 1, y[:, 0])", r"other than \[C\] inputs"),
         ("torch.argmax(x)", "over every element"),
+        # a list made a tensor is known while tracing: a number of it, not an array of data
+        ("x * torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0])", "torch.tensor of a list as an operand"),
+        ("torch.prod(x, -1)", "torch.prod of a computed tensor"),
+        ("x[..., ::2]", "a slice with a step"),
     ],
 )
 def test_reorders_the_templates_cannot_take_are_unsupported(expr, why):
