@@ -662,6 +662,8 @@ class _HostTensor:
         return self._fold(np.sum, dim, keepdim)
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # Python's and numpy's protocol probes
+            raise AttributeError(name)
         raise Unsupported(f"Tensor.{name} of torch.tensor(list)")
 
 
