@@ -270,6 +270,9 @@ def draft(
     nodes = _nodes(roots)
     if any(s.op in ("matmul", "transpose", "permute") for s in nodes):
         return _matmul(name, description, inputs, out_names, roots, attrs, absent)
+    # an optional input this case leaves out is not the program's (nothing reads it)
+    read = {s.name for s in nodes if s.op == "input"}
+    inputs = {n: shape for n, shape in inputs.items() if n not in absent or n in read}
     if any(s.op in ("fill", "write") for s in nodes):
         return _places(name, description, inputs, out_names, roots)
     if any(s.op == "repeat" for s in nodes):

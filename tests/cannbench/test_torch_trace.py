@@ -1130,3 +1130,33 @@ def test_a_graph_deeper_than_the_recursion_limit_is_a_refusal_not_a_crash():
         None,
         "the golden's expression graph is too deep to generate from",
     )
+
+
+def test_an_optional_input_a_case_leaves_out_is_not_the_programs():
+    """Left out (None to the golden), it has no shape of its own (the first input's stands in):
+    a program that reads nothing of it does not classify it against its rows."""
+    golden = (
+        "import torch\n\n\ndef g(x, b=None):\n"
+        "    y = x.view(1, -1).softmax(-1)\n    return y if b is None else y + b\n"
+    )
+    spec = OperatorSpec.model_validate(
+        {
+            "name": "g",
+            "op_type": "G",
+            "inputs": [{"name": "x", "dtypes": ["float32"]}, {"name": "b", "dtypes": ["float32"]}],
+            "outputs": [{"name": "out", "dtypes": ["float32"]}],
+            "cases": [
+                {
+                    "name": "c",
+                    "dtype": "float32",
+                    "shapes": {"x": [64]},
+                    "absent": ["b"],
+                    "bench": True,
+                },
+            ],
+            "reference": "golden:g",
+            "reference_kind": "torch",
+        }
+    )
+    draft = offline_draft(OperatorPackage(spec=spec, files={"golden.py": golden}))
+    assert "r.load(x)" in draft.source and 'k.input("b"' not in draft.source
