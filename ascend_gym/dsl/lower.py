@@ -586,7 +586,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         declared: set[str] = set()
         for kind, args in (("Input", spec.inputs), ("Output", spec.outputs)):
             for a in args:
-                if a.dynamic in declared:
+                if a.dynamic and a.dynamic in declared:
                     continue  # a list's members are one IR parameter, declared once
                 declared.add(a.dynamic)
                 dts = ", ".join(f"ge::{GE_DTYPES[d]}" for d in a.dtypes)

@@ -402,6 +402,9 @@ def test_a_tensor_list_input_is_its_descriptor_and_a_list_output_is_refused():
     assert "GM_ADDR x = (GM_ADDR)xsList.GetDataPtr<uint8_t>(0);" in kernel
     host = made.files["op_host/mask_mul.cpp"]
     assert 'this->Input("xs").ParamType(DYNAMIC)' in host
+    # the plain tensors are declared as ever, each once
+    assert host.count('this->Input("mask").ParamType(REQUIRED)') == 1
+    assert host.count('this->Output("y").ParamType(REQUIRED)') == 1
     data["outputs"][0]["dynamic"] = "ys"
     pkg = mask_mul().model_copy(update={"spec": OperatorSpec.model_validate(data)})
     with pytest.raises(DslError) as e:
