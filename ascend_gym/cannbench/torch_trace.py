@@ -18,6 +18,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ascend_core.package import OperatorPackage
 from ascend_gym.dsl import trace as sym
 from ascend_gym.dsl.trace import Sym, Unsupported
@@ -46,6 +48,10 @@ class DType:
 def _sym(x: Any) -> Any:
     if isinstance(x, Stacked):
         raise Unsupported("a stacked tensor used whole (not reduced over its stacked axis)")
+    if isinstance(x, _HostTensor):  # one value broadcasts as a number; more are data
+        if x.numel() != 1:
+            raise Unsupported("torch.tensor of a list as an operand of the computation")
+        return x.item()
     return x.sym if isinstance(x, Tensor) else x
 
 
@@ -402,6 +408,13 @@ def _filled(value: float) -> Callable[..., Tensor]:
     return lambda *size, **k: Tensor(sym.fill(_shape_arg(size), value))
 
 
+def _like(x: Any, value: Any) -> Any:
+    """torch.zeros_like / ones_like / full_like: the number, which broadcasts where the golden
+    uses it; of an empty tensor, an empty tensor (a concatenation drops it)."""
+    shape = _lift(x).shape
+    return value if math.prod(shape) else Tensor(sym.empty(list(shape)))
+
+
 def _full(size: Any, fill_value: Any, **k: Any) -> Tensor:
     if not isinstance(fill_value, int | float):
         raise Unsupported("torch.full with other than a number")
@@ -601,12 +614,87 @@ class _Scalar(float):
         raise Unsupported(f"Tensor.{name} of torch.tensor(number)")
 
 
+class _HostTensor:
+    """torch.tensor of a list of numbers (a shape's sizes, say): known while the golden is traced,
+    so what the golden computes from it is a number again (`int(torch.prod(torch.tensor(
+    shape[:d])).item())`, a row count), computed as torch would (int64, or float32 for floats).
+    It is never a kernel operand: used with a traced tensor it is refused."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.values.shape)
+
+    def numel(self) -> int:
+        return int(self.values.size)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def item(self) -> int | float:
+        if self.values.size != 1:
+            raise Unsupported(f"item() of a tensor of shape {list(self.shape)}")
+        return self.values.reshape(()).item()
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    __index__ = __int__
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def tolist(self) -> Any:
+        return self.values.tolist()
+
+    def __getitem__(self, item: Any) -> _HostTensor:
+        return _HostTensor(np.asarray(self.values[item]))
+
+    def _fold(self, fn: Callable[..., Any], dim: Any, keepdim: bool) -> _HostTensor:
+        return _HostTensor(np.asarray(fn(self.values, axis=dim, keepdims=keepdim)))
+
+    def prod(self, dim: Any = None, keepdim: bool = False, **k: Any) -> _HostTensor:
+        return self._fold(np.prod, dim, keepdim)
+
+    def sum(self, dim: Any = None, keepdim: bool = False, **k: Any) -> _HostTensor:
+        return self._fold(np.sum, dim, keepdim)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # Python's and numpy's protocol probes
+            raise AttributeError(name)
+        raise Unsupported(f"Tensor.{name} of torch.tensor(list)")
+
+
+def _host_values(value: Any) -> np.ndarray | None:
+    """A (nested) list or tuple of Python numbers as torch.tensor types it, else None."""
+    try:
+        values = np.asarray(value)
+    except (Unsupported, ValueError, TypeError):
+        return None
+    if values.dtype.kind in "iub":
+        return values.astype(np.bool_ if values.dtype.kind == "b" else np.int64)
+    return values.astype(np.float32) if values.dtype.kind == "f" else None
+
+
 def _tensor(value: Any, *a: Any, **k: Any) -> Any:
     if isinstance(value, sym.AttrValue):
         return value  # an attribute made a tensor: the attribute
     if isinstance(value, int | float) and not isinstance(value, bool):
         return _Scalar(value)  # a number made a tensor: the same number, with tensor methods
+    values = _host_values(value) if isinstance(value, list | tuple) else None
+    if values is not None:
+        return _HostTensor(values)
     raise Unsupported("torch.tensor of data")
+
+
+def _prod(x: Any, dim: Any = None, keepdim: bool = False, **k: Any) -> Any:
+    """torch.prod of a tensor known while tracing (torch.tensor of numbers); a product reduction
+    of a traced tensor is not lowered."""
+    if isinstance(x, _HostTensor):
+        return x.prod(dim, keepdim)
+    raise Unsupported("torch.prod of a computed tensor (a product reduction)")
 
 
 def _gelu_tanh(x: Any) -> Tensor:
@@ -1635,9 +1723,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "log2": lambda x, **k: Tensor(_b("mul", _u("log", _lift(x)), 1.4426950408889634)),
     "log10": lambda x, **k: Tensor(_b("mul", _u("log", _lift(x)), 0.4342944819032518)),
     "exp2": lambda x, **k: Tensor(_u("exp", _b("mul", _lift(x), 0.6931471805599453))),
-    "zeros_like": lambda x, **k: 0.0,
-    "ones_like": lambda x, **k: 1.0,
-    "full_like": lambda x, fill_value, **k: fill_value,
+    "zeros_like": lambda x, **k: _like(x, 0.0),
+    "ones_like": lambda x, **k: _like(x, 1.0),
+    "full_like": lambda x, fill_value, **k: _like(x, fill_value),
     # its contents undefined (0 here): a tensor to write into (`copy_`, a slice)
     "empty_like": lambda x, **k: Tensor(sym.fill(_lift(x).shape, 0.0)),
     "clamp": _clamp,
@@ -1650,6 +1738,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "any": _truth("max"),
     "all": _truth("min"),
     "tensor": _tensor,
+    "prod": _prod,
     "as_tensor": _tensor,
     "matmul": _matmul,
     "mm": _matmul,

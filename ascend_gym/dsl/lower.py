@@ -174,8 +174,13 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         totals = [n for lp in k.loops for s in lp.stores if (n := s.value).op == "total"]
         if totals and len(k.loops) > 1:
             raise DslError(totals[0].where, "a kernel with totals has one tiles() loop")
-        if listed := [a.name for a in spec.inputs if a.dynamic]:
-            raise DslError(k.where, f"TensorList inputs ({', '.join(listed)}) are not lowered")
+        if listed := [a.name for a in spec.outputs if a.dynamic]:
+            raise DslError(k.where, f"TensorList outputs ({', '.join(listed)}) are not lowered")
+        listed = [a.name for a in spec.inputs if a.dynamic]
+        if listed and self.kind not in ("tiles", "rows", "columns"):
+            raise DslError(
+                k.where, f"TensorList inputs ({', '.join(listed)}) in a {self.kind}() kernel"
+            )
         names_in = [a.name for a in spec.inputs]
         names_out = [a.name for a in spec.outputs]
         for t in k.tensors.values():
@@ -225,7 +230,8 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
             sig = tuple(spec.arg_dtype(c, a.name) for c in spec.cases) or tuple(a.dtypes)
             if sig not in groups:
                 groups[sig] = f"T{len(groups)}" if groups else "T"
-                self.type_args.append(f"DTYPE_{a.name.upper()}")
+                # a list's members share its DTYPE_<LIST>
+                self.type_args.append(f"DTYPE_{(a.dynamic or a.name).upper()}")
             self.types[a.name] = groups[sig]
         self.narrow = frozenset(
             self.types[a.name] for a in args if any(d in NARROW for d in a.dtypes)
@@ -391,9 +397,12 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         )
 
     def prelude(self) -> list[str]:
-        """The kernel file's first lines: the API and the queue depth."""
+        """The kernel file's first lines: the API (and its tensor-list descriptor where an input
+        is a list) and the queue depth."""
+        lists = any(a.dynamic for a in self.spec.inputs)
         return [
             '#include "kernel_operator.h"',
+            *(['#include "kernel_operator_list_tensor_intf.h"'] if lists else []),
             "",
             "using namespace AscendC;",
             "",
@@ -405,13 +414,25 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         return [a.name for a in [*self.spec.inputs, *self.spec.outputs]]
 
     def _entry(self, init_args: list[str], workspace: bool = False) -> list[str]:
-        gm = ", ".join(f"GM_ADDR {n}" for n in self._gm_args())
+        # a TensorList input is one parameter, its descriptor's address; its members' addresses
+        # are read from the descriptor and passed on as the tensors the class takes
+        params = dict.fromkeys(a.dynamic or a.name for a in [*self.spec.inputs, *self.spec.outputs])
+        gm = ", ".join(f"GM_ADDR {n}" for n in params)
         ws = ["workspace"] if workspace else []
         call = ", ".join([*self._gm_args(), *ws, *[f"tilingData.{a}" for a in init_args]])
+        lists, members = {a.dynamic for a in self.spec.inputs if a.dynamic}, []
+        for name in sorted(lists):
+            members.append(f"  ListTensorDesc {name}List((__gm__ void*){name});")
+            listed = [a.name for a in self.spec.inputs if a.dynamic == name]
+            members += [
+                f"  GM_ADDR {m} = (GM_ADDR){name}List.GetDataPtr<uint8_t>({i});"
+                for i, m in enumerate(listed)
+            ]
         return [
             f'extern "C" __global__ __aicore__ void {self.spec.kernel}({gm}, GM_ADDR workspace, '
             "GM_ADDR tiling) {",
             "  GET_TILING_DATA(tilingData, tiling);",
+            *members,
             f"  {self.cls}<{', '.join(self.type_args)}> op;",
             f"  op.Init({call});",
             "  op.Process();",
@@ -562,14 +583,18 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         spec = self.spec
         opdef = []
         optional = {n for c in spec.cases for n in c.absent}
+        declared: set[str] = set()
         for kind, args in (("Input", spec.inputs), ("Output", spec.outputs)):
             for a in args:
+                if a.dynamic and a.dynamic in declared:
+                    continue  # a list's members are one IR parameter, declared once
+                declared.add(a.dynamic)
                 dts = ", ".join(f"ge::{GE_DTYPES[d]}" for d in a.dtypes)
                 fmts = ", ".join("ge::FORMAT_ND" for _ in a.dtypes)
-                param = "OPTIONAL" if a.name in optional else "REQUIRED"
+                param = "DYNAMIC" if a.dynamic else "OPTIONAL" if a.name in optional else "REQUIRED"
                 opdef.append(
-                    f'    this->{kind}("{a.name}").ParamType({param}).DataType({{{dts}}})'
-                    f".Format({{{fmts}}});"
+                    f'    this->{kind}("{a.dynamic or a.name}").ParamType({param})'
+                    f".DataType({{{dts}}}).Format({{{fmts}}});"
                 )
         for a in spec.attrs:
             if a.type == "float":

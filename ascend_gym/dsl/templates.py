@@ -270,6 +270,9 @@ def draft(
     nodes = _nodes(roots)
     if any(s.op in ("matmul", "transpose", "permute") for s in nodes):
         return _matmul(name, description, inputs, out_names, roots, attrs, absent)
+    # an optional input this case leaves out is not the program's (nothing reads it)
+    read = {s.name for s in nodes if s.op == "input"}
+    inputs = {n: shape for n, shape in inputs.items() if n not in absent or n in read}
     if any(s.op in ("fill", "write") for s in nodes):
         return _places(name, description, inputs, out_names, roots)
     if any(s.op == "repeat" for s in nodes):
@@ -980,10 +983,15 @@ def _check_flat(nodes: list[Sym], roots: list[Sym]) -> None:
     sized = [r.args[0] if r.op == "total" else r for r in roots]
     size = math.prod(sized[0].shape)
     for s in nodes:
-        if any(a.op not in ("const", "attr") and math.prod(a.shape) != size for a in s.args):
+        if any(not _host_scalar(a) and math.prod(a.shape) != size for a in s.args):
             raise Unsupported("a reshape that moves elements between axes, and a broadcast")
     if any(math.prod(r.shape) != size for r in sized):
         raise Unsupported("a reshape that moves elements between axes, outputs of other sizes")
+
+
+def _host_scalar(a: Sym) -> bool:
+    """A number, an attribute or arithmetic on them (`-limit`): one value for every element."""
+    return not a.shape and all(s.op in ("const", "attr") for s in _nodes([a]) if not s.args)
 
 
 def _as_used(inputs: dict[str, tuple[int, ...]], nodes: list[Sym]) -> dict[str, tuple[int, ...]]:

@@ -201,6 +201,24 @@ class AttrValue(float):
     __hash__ = float.__hash__
 
 
+def _attr_arithmetic(op: str) -> Any:
+    """`-limit`, `2 * alpha`: arithmetic on an attribute with numbers is a scalar of the kernel
+    (computed from the attribute the host passes), not a float the trace cannot name."""
+
+    def method(self: AttrValue, *other: Any) -> Any:
+        if not all(isinstance(o, int | float | np.number) for o in other):
+            return NotImplemented  # a tensor operand: its reflected method takes the attribute
+        return getattr(lift(self), op)(*other)
+
+    return method
+
+
+for _op in (
+    "__add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ __truediv__ __rtruediv__ __neg__ __abs__"
+).split():
+    setattr(AttrValue, _op, _attr_arithmetic(_op))
+
+
 _ATTRS: dict[float, str] = {}
 _MAGIC = 1.2345678901234567e29
 
@@ -442,6 +460,8 @@ def matmul(a: Sym, b: Sym) -> Sym:
 def concat(xs: Any, axis: int = 0) -> Sym:
     """Tensors joined along an axis (np.concatenate, torch.cat): equal shapes but that axis."""
     xs = [lift(x) for x in xs]
+    # a 1-d empty tensor joins anything (torch's legacy rule); other empty ones must agree
+    xs = [x for x in xs if x.shape != (0,)] or xs[:1]
     if not xs or any(x.ndim != xs[0].ndim or x.ndim == 0 for x in xs):
         raise Unsupported("a concatenation of tensors of different ranks")
     ax = axis % xs[0].ndim
@@ -450,7 +470,8 @@ def concat(xs: Any, axis: int = 0) -> Sym:
         raise Unsupported(f"a concatenation of shapes {[list(x.shape) for x in xs]}")
     shape = list(xs[0].shape)
     shape[ax] = sum(x.shape[ax] for x in xs)
-    return Sym("cat", tuple(shape), tuple(xs), axis=ax)
+    xs = [x for x in xs if math.prod(x.shape)] or xs[:1]  # an empty one adds nothing
+    return xs[0] if len(xs) == 1 else Sym("cat", tuple(shape), tuple(xs), axis=ax)
 
 
 def repeat(a: Sym, times: int, axis: int, interleave: bool) -> Sym:
@@ -496,6 +517,14 @@ def index(a: Sym, item: Any) -> Sym:
     ]
     if not cut:
         return a
+    if any(isinstance(i, slice) and not len(range(*i.indices(a.shape[ax]))) for ax, i in cut):
+        # an empty cut (`x[n:]` of n rows): no elements, whatever the other axes take
+        kept = [
+            len(range(*i.indices(d)))
+            for i, d in zip(items, a.shape, strict=False)
+            if isinstance(i, slice)
+        ]
+        return empty([*kept, *a.shape[len(items) :]])
     if len(cut) > 1:
         raise Unsupported("indexing along more than one axis")
     ax, i = cut[0]
@@ -514,6 +543,11 @@ def index(a: Sym, item: Any) -> Sym:
         del shape[ax]
         return reshape(out, shape or [1])
     return out
+
+
+def empty(shape: list[int]) -> Sym:
+    """A tensor of no elements (an empty slice): nothing to compute; a concatenation drops it."""
+    return Sym("fill", tuple(shape), value=0.0, meta={"empty": True})
 
 
 def band(a: Sym, fn: str, diagonal: int) -> Sym:

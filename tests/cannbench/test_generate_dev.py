@@ -111,6 +111,8 @@ SLOW_TASKS = {
     "level2/l1_loss_modes": 4,  # reduction mean / sum / none by case: one program a tiling key
     "level2/log_softmax_dim": 3,  # dim -1, 1, 2: a rows and a columns program under two keys
     "level2/dequant_optional_offset": 4,  # offset given or not, scale of 1 or C: four keys
+    "level1/clamped_gate_rows": 2,  # rows from torch.prod(torch.tensor(shape)), -limit, cat of []
+    "level2/add_list_rms_norm": 2,  # a TensorList input: one parameter, its descriptor decoded
 }
 
 

@@ -317,6 +317,20 @@ GOLDENS = [
     ("(z != 0).all(dim=1).sum(-1, keepdim=True) + torch.any(z < -1, 1, True).sum(1)", {}),
     # without dim: one value over every element; max / min of every element likewise
     ("torch.any(x > 1) * 2 + (y > -2).all() + x.max() - torch.amin(y, (0, 1))", {}),
+    # sizes computed from torch.tensor of the shape's sizes (a number again), and numbers of it
+    (
+        "z.reshape(int(torch.prod(torch.tensor(z.shape[:-1])).item()), -1)"
+        " * torch.tensor([[2.0, 0.5], [1.5, 1.0]]).sum(0).prod().item()"
+        " + torch.tensor((1, 2, 3))[1:].prod() + len(torch.tensor([4, 5]))",
+        {},
+    ),
+    # arithmetic on a float attribute: a scalar of the kernel (clamp's symmetric bounds)
+    (
+        "x.clamp(min=-beta, max=beta) * (2 * beta) - y / (1 + beta) + abs(-beta) - beta / 4",
+        {"beta": 0.5},
+    ),
+    # an empty slice (no rows left), made zeros and joined: torch.cat adds nothing
+    ("torch.cat((x[:6] * 2, torch.zeros_like(x[6:, :16]), torch.ones_like(y[:, 16:][0])), 0)", {}),
 ]
 
 
@@ -491,6 +505,10 @@ def test_pooling_conv_and_einsum_beyond_the_forms_are_unsupported(expr, why):
         # several channels a group: its weight and bias are inputs of a value a channel
         ("F.group_norm(y.unsqueeze(0), 1, y[:, 0])", r"other than \[C\] inputs"),
         ("torch.argmax(x)", "over every element"),
+        # a list made a tensor is known while tracing: a number of it, not an array of data
+        ("x * torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0])", "torch.tensor of a list as an operand"),
+        ("torch.prod(x, -1)", "torch.prod of a computed tensor"),
+        ("x[..., ::2]", "a slice with a step"),
     ],
 )
 def test_reorders_the_templates_cannot_take_are_unsupported(expr, why):
@@ -1112,3 +1130,33 @@ def test_a_graph_deeper_than_the_recursion_limit_is_a_refusal_not_a_crash():
         None,
         "the golden's expression graph is too deep to generate from",
     )
+
+
+def test_an_optional_input_a_case_leaves_out_is_not_the_programs():
+    """Left out (None to the golden), it has no shape of its own (the first input's stands in):
+    a program that reads nothing of it does not classify it against its rows."""
+    golden = (
+        "import torch\n\n\ndef g(x, b=None):\n"
+        "    y = x.view(1, -1).softmax(-1)\n    return y if b is None else y + b\n"
+    )
+    spec = OperatorSpec.model_validate(
+        {
+            "name": "g",
+            "op_type": "G",
+            "inputs": [{"name": "x", "dtypes": ["float32"]}, {"name": "b", "dtypes": ["float32"]}],
+            "outputs": [{"name": "out", "dtypes": ["float32"]}],
+            "cases": [
+                {
+                    "name": "c",
+                    "dtype": "float32",
+                    "shapes": {"x": [64]},
+                    "absent": ["b"],
+                    "bench": True,
+                },
+            ],
+            "reference": "golden:g",
+            "reference_kind": "torch",
+        }
+    )
+    draft = offline_draft(OperatorPackage(spec=spec, files={"golden.py": golden}))
+    assert "r.load(x)" in draft.source and 'k.input("b"' not in draft.source

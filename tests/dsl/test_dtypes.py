@@ -392,10 +392,21 @@ def test_an_output_is_never_a_scalar():
     assert "an output is full or rows" in str(e.value)
 
 
-def test_a_tensor_list_input_is_refused_with_its_reason():
+def test_a_tensor_list_input_is_its_descriptor_and_a_list_output_is_refused():
     data = mask_mul().spec.model_dump()
-    data["inputs"][0]["dynamic"] = "xs"  # one GM address for the list: not the DSL's tensors
+    data["inputs"][0]["dynamic"] = "xs"  # one GM address for the list, its members read from it
+    pkg = mask_mul().model_copy(update={"spec": OperatorSpec.model_validate(data)})
+    made, _ = generate_offline(pkg)
+    kernel = next(t for p, t in made.files.items() if p.startswith("op_kernel/"))
+    assert "void mask_mul(GM_ADDR xs, GM_ADDR " in kernel
+    assert "GM_ADDR x = (GM_ADDR)xsList.GetDataPtr<uint8_t>(0);" in kernel
+    host = made.files["op_host/mask_mul.cpp"]
+    assert 'this->Input("xs").ParamType(DYNAMIC)' in host
+    # the plain tensors are declared as ever, each once
+    assert host.count('this->Input("mask").ParamType(REQUIRED)') == 1
+    assert host.count('this->Output("y").ParamType(REQUIRED)') == 1
+    data["outputs"][0]["dynamic"] = "ys"
     pkg = mask_mul().model_copy(update={"spec": OperatorSpec.model_validate(data)})
     with pytest.raises(DslError) as e:
         generate_offline(pkg)
-    assert "TensorList inputs (x) are not lowered" in str(e.value)
+    assert "TensorList outputs (y) are not lowered" in str(e.value)

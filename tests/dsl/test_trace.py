@@ -33,9 +33,13 @@ def test_attributes_are_traced_by_name_even_through_float():
     assert attrs == {"scalar"} and ("binary", "pow") in _ops(root)
 
 
-def test_arithmetic_on_attributes_outside_tensors_is_refused():
+def test_arithmetic_on_attributes_is_a_kernel_scalar_and_python_math_on_them_is_refused():
+    # `a * 3.0`, `-a`, `1 + a`: computed from the attribute the host passes
+    (root,) = trace(lambda x, a=1.0: x * (a * 3.0) - (1 + a) / -a, {"x": (8,)}, ["a"])
+    assert ("attr", "") in _ops(root) and ("unary", "neg") in _ops(root)
+    # a power of it is left to Python's float: its absurd value shows, and is refused
     with pytest.raises(Unsupported, match="attributes"):
-        trace(lambda x, a=1.0: x * (a * 3.0), {"x": (8,)}, ["a"])
+        trace(lambda x, a=1.0: x * a**2, {"x": (8,)}, ["a"])
 
 
 def test_small_integer_powers_unroll_and_logaddexp_is_the_stable_form():
