@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import threading
 import urllib.error
 import urllib.request
@@ -96,6 +97,24 @@ def test_openrlhf_remote_reward_endpoint(service, add_expert_completion):
         assert post(url.replace("get_reward", "other"), {})[0] == 404
     finally:
         httpd.shutdown()
+
+
+def test_a_burst_of_as_many_connections_as_the_endpoint_holds_is_queued_not_dropped(service):
+    # Before serve_forever nothing accepts: the kernel's listen queue alone holds the burst. Past
+    # that queue a SYN is dropped and its client retries only after a second (the timeout here).
+    httpd = http_adapter.server(service)
+    burst: list[socket.socket] = []
+    try:
+        for _ in range(httpd.connections.limit):
+            try:
+                burst.append(socket.create_connection(("127.0.0.1", httpd.server_port), 0.5))
+            except OSError:
+                break  # dropped
+        assert len(burst) == httpd.connections.limit, f"{len(burst)} queued"
+    finally:
+        for s in burst:
+            s.close()
+        httpd.server_close()
 
 
 def test_verl_compute_score_and_interaction(daemon, add_expert_completion):

@@ -151,8 +151,12 @@ class RewardHTTPServer(ThreadingHTTPServer):
     """A threading HTTP server whose connections are held to `connections`."""
 
     def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]):
-        super().__init__(address, handler)
         self.connections = Connections(max_connections())
+        # The kernel queues as many connections as the server holds (socketserver listens with a
+        # queue of 5): a trainer's burst of concurrent reward requests past 5 lost its SYNs, and
+        # each such client waited a second for the retry before it was accepted.
+        self.request_queue_size = self.connections.limit
+        super().__init__(address, handler)
 
     def process_request(self, request: socket.socket, client_address: tuple[str, int]) -> None:
         if self.connections.admit(request):
