@@ -209,9 +209,12 @@ Module::~Module() { g_module = nullptr; }
 
 namespace {
 
-// The image `module` initialises its memory with at the export guest_ir.GM_DATA names. The
-// instance gets no fuel, so no guest code (a start function) runs before its memory is read; the
-// image's bounds are checked against that memory, so the guest chooses only bytes of its own.
+// The image `module` initialises its memory with at the export guest_ir.GM_DATA names, read from a
+// fresh instance of it. Instantiating consumes fuel, a unit per byte of data it initialises, so the
+// instance gets as much as the largest memory's worth: a start function (our link emits none)
+// could run that far on its own memory, and an API call of its traps (Import::Callback: no core
+// runs). The image's bounds are checked against that memory, so the guest chooses only bytes of its
+// own.
 std::vector<uint8_t> ReadGmData(wasm_engine_t* engine, wasmtime_linker_t* linker, wasmtime_module_t* module) {
   wasmtime_store_t* store = wasmtime_store_new(engine, nullptr, nullptr);
   struct Free {
@@ -220,13 +223,16 @@ std::vector<uint8_t> ReadGmData(wasm_engine_t* engine, wasmtime_linker_t* linker
   } free{store};
   wasmtime_store_limiter(store, kGuestMemoryBytes, -1, -1, -1, -1);
   wasmtime_context_t* cx = wasmtime_store_context(store);
-  Check(wasmtime_context_set_fuel(cx, 0), "fuel");
+  constexpr uint64_t kInitFuel = kGuestMemoryBytes + (1 << 16);
+  Check(wasmtime_context_set_fuel(cx, kInitFuel), "fuel");
   wasmtime_instance_t instance;
   wasm_trap_t* trap = nullptr;
   Check(wasmtime_linker_instantiate(linker, cx, module, &instance, &trap), "instantiating the kernel");
   if (trap != nullptr) {
+    wasm_byte_vec_t m;
+    wasm_trap_message(trap, &m);
     wasm_trap_delete(trap);
-    throw SimError(Status::RUNTIME_ERROR, "the kernel module runs code at instantiation");
+    throw SimError(Status::RUNTIME_ERROR, "instantiating the kernel for its GM data: " + Reason(Take(m)));
   }
   wasmtime_extern_t at, memory;
   static constexpr char kName[] = "__ascendc_gm_data";

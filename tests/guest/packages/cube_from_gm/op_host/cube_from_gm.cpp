@@ -1,9 +1,9 @@
-#include "cube_load_gm_tiling.h"
+#include "cube_from_gm_tiling.h"
 #include "register/op_def_registry.h"
 
 namespace optiling {
 static ge::graphStatus TilingFunc(gert::TilingContext* context) {
-  CubeLoadGmTilingData tiling;
+  CubeFromGmTilingData tiling;
   tiling.set_size(32);
   context->SetBlockDim(1);
   tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
@@ -14,9 +14,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
 }  // namespace optiling
 
 namespace ops {
-class CubeLoadGm : public OpDef {
+class CubeFromGm : public OpDef {
  public:
-  explicit CubeLoadGm(const char* name) : OpDef(name) {
+  explicit CubeFromGm(const char* name) : OpDef(name) {
     this->Input("a").ParamType(REQUIRED).DataType({ge::DT_FLOAT16});
     this->Input("b").ParamType(REQUIRED).DataType({ge::DT_FLOAT16});
     this->Output("c").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
@@ -24,5 +24,5 @@ class CubeLoadGm : public OpDef {
     this->AICore().AddConfig("ascend910b");
   }
 };
-OP_ADD(CubeLoadGm);
+OP_ADD(CubeFromGm);
 }  // namespace ops

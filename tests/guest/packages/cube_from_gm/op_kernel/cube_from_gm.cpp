@@ -2,7 +2,7 @@
 using namespace AscendC;
 
 // One 32 x 32 x 32 tile from fractals in GM: A straight into L0A, B into L1 and on to L0B.
-extern "C" __global__ __aicore__ void cube_load_gm(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void cube_from_gm(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling) {
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
   GET_TILING_DATA(t, tiling);
   const uint32_t n = t.size, n1 = n / 16, fractals = n1 * n1;
