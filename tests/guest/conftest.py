@@ -29,6 +29,15 @@ def guest_daemon(daemon: str) -> str:
     return daemon
 
 
+@pytest.fixture()
+def clang() -> None:
+    """The guest toolchain, for the tests that build a kernel's IR themselves."""
+    try:
+        guest_build.toolchain_version()
+    except guest_build.GuestToolchainMissing as e:  # .ci/run installs it
+        pytest.skip(str(e))
+
+
 @dataclass
 class Engines:
     native: DaemonClient

@@ -386,14 +386,6 @@ extern "C" void kern(GM_ADDR x, GM_ADDR y, int n) {
 """
 
 
-@pytest.fixture()
-def clang() -> None:
-    try:
-        guest_build.toolchain_version()
-    except guest_build.GuestToolchainMissing as e:  # .ci/run installs it
-        pytest.skip(str(e))
-
-
 def emit_ir(source: str, tmp_path) -> str:
     (tmp_path / "k.cpp").write_text(source)
     cmd = [guest_build.CLANG, *guest_build.FLAGS, *guest_build.INCLUDES, "-S", "-emit-llvm"]
@@ -455,18 +447,6 @@ def test_the_plain_pointer_build_checks_every_access_it_cannot_place(clang, tmp_
     found = linked_imports(rewritten, tmp_path)
     assert {m for m, _ in found} == {"ascendc"}
     assert {n for _, n in found} >= {"raw_load", "raw_store"}
-
-
-def test_a_global_in_gm_is_refused_at_build(clang, tmp_path):
-    # ops-math's diag_v2 keeps constant tables in GM: the launch gives the guest no buffer for them.
-    ir = emit_ir(
-        '#include "kernel_operator.h"\n'
-        "static const __gm__ int table[4] = {1, 2, 3, 4};\n"
-        'extern "C" void kern(GM_ADDR y, int i) { ((__gm__ int*)y)[0] = table[i & 3]; }\n',
-        tmp_path,
-    )
-    with pytest.raises(guest_ir.RawAccessError, match="a global in __gm__"):
-        guest_ir.rewrite(ir)
 
 
 def test_an_atomic_through_a_gm_pointer_is_refused_at_build(clang, tmp_path):

@@ -47,10 +47,12 @@ PCH_FLAGS = ["-fpch-instantiate-templates"]
 # it never moves it (runtime/guest/guest.cpp; a memory that moved was copied whole).
 GUEST_MEMORY_BYTES = 64 << 20
 # No start files (the harness calls the entry); the stack the kernel gets, in its linear memory;
-# the memory's declared maximum.
+# the memory's declared maximum; the image of the kernel's `__gm__` globals, which the host maps
+# into the launch's GM (guest_ir.gm_data).
 LINK = [
     "--no-entry",
     "--export=__wasm_call_ctors",
+    f"--export-if-defined={guest_ir.GM_DATA}",
     "-z",
     "stack-size=1048576",
     f"--max-memory={GUEST_MEMORY_BYTES}",

@@ -14,6 +14,15 @@ the kernel's own memory (its allocas and globals) calls a checking function defi
 from 1 GiB up (past the guest's memory, 64 MiB at most) goes to the same imports, GM or UB by its
 range, any other is the plain access. The checks are guest code, metered like the rest.
 
+GM data the kernel declares itself (a `__gm__` global: a constant table, or a writable one) the
+device loads with the binary into GM. Here each such global is laid out in one image in the
+guest's own memory (GM_DATA: a header with the image's byte count, then every global at its
+offset), and every use of the global becomes the constant GM address kGmDataBase + its offset. The
+host reads the image from a fresh instance before any guest code runs, and maps a copy of it as one
+more GM buffer of the launch at kGmDataBase (runtime/guest/guest.cpp, Module::GmData): each access
+is then checked and charged as a launch buffer's. The guest chooses only its own bytes, read within
+its own memory.
+
 The IR is clang 14's text form with typed pointers (`load float, float addrspace(7)* %p`).
 """
 
@@ -36,6 +45,9 @@ _IMPORTS = {
 _ATTRS = 4_000_000  # an attribute group number clang never reaches
 PLAIN_MARK = "@__ascendc_guest_plain_pointers"  # guest/include/kernel_operator.h, plain pointers
 _OWN_END, _GM_BASE = 1 << 30, -(1 << 31)  # ascendc_guest::kUbBase, kGmBase (as a signed i32)
+GM_DATA = "__ascendc_gm_data"  # the image's symbol, exported by guest_build when defined
+GM_DATA_BASE, GM_DATA_HEAD = 0xFC000000, 64  # ascendc_guest::kGmDataBase, kGmDataHead
+_GM_DATA_ALIGN = 32  # each global at least a 32 B block apart, as DataCopy moves GM
 
 
 class RawAccessError(ValueError):
@@ -228,8 +240,8 @@ class _Rewriter:
         if line.startswith("declare "):
             return [] if _INTRINSIC.search(line) else [line]
         if m := _SPACE_GLOBAL.match(line):
-            # Data the kernel places in GM itself (a `__gm__` table): no launch buffer holds it.
-            raise RawAccessError(f"a global in __gm__ / __ubuf__ memory ({m.group(1)})")
+            # GM globals left gm_data's pass; UB is the API's to allocate (TPipe), no binary loads it.
+            raise RawAccessError(f"a global in __ubuf__ memory ({m.group(1)})")
         line = _constant_casts(line)
         pad = line[: len(line) - len(line.lstrip())]
         body = line.strip()
@@ -437,6 +449,75 @@ _PLAIN_INTRINSICS = {
 
 
 _SPACE_GLOBAL = re.compile(r"(@[-\w.$]+) = .*\baddrspace\([78]\) (?:global|constant) ")
+_GM_GLOBAL = re.compile(r"(@[-\w.$]+) = ([\w ]*?)\baddrspace\(7\) (?:global|constant) (.*)$")
+_NAME = re.compile(r"@[-\w.$]+")
+_SCALAR_BYTES = {"half": 2, "bfloat": 2, "float": 4, "double": 8}
+
+
+def _type_end(text: str) -> int:
+    """The length of the type at the start of `T INIT` (a bracketed aggregate or one word)."""
+    if text[:1] in "[{<":
+        return _closing_bracket(text)
+    return text.find(" ") if " " in text else len(text)
+
+
+def _closing_bracket(text: str) -> int:
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch in "[{<"
+        depth -= ch in "]}>"
+        if depth == 0:
+            return i + 1
+    return len(text)
+
+
+def _size(ty: str) -> int:
+    """The bytes of a GM global's type: arrays of scalars or pointers (wasm32's 4 bytes)."""
+    if m := re.fullmatch(r"\[(\d+) x (.*)\]", ty):
+        return int(m.group(1)) * _size(m.group(2))
+    if ty.endswith("*"):
+        return 4
+    if m := re.fullmatch(r"i(\d+)", ty):
+        return (int(m.group(1)) + 7) // 8
+    if ty in _SCALAR_BYTES:
+        return _SCALAR_BYTES[ty]
+    raise RawAccessError(f"a __gm__ global of type {ty}")
+
+
+def gm_data(lines: list[str]) -> list[str]:
+    """`lines` with every `__gm__` global moved into the image GM_DATA and each use of one made
+    its constant GM address (the module's docstring)."""
+    places: dict[str, str] = {}
+    fields, values, rest, end = ["i32", f"[{GM_DATA_HEAD - 4} x i8]"], [], [], 0
+    for line in lines:
+        m = _GM_GLOBAL.match(line)
+        if m is None:
+            rest.append(line)
+            continue
+        parts = split_top(m.group(3))
+        if "external" in m.group(2).split() or not parts[0]:
+            raise RawAccessError(f"a __gm__ global defined outside the kernel ({m.group(1)})")
+        cut = _type_end(parts[0])
+        ty, init = parts[0][:cut], parts[0][cut:].strip()
+        align = max([int(a[6:]) for a in parts[1:] if a.startswith("align ")] + [_GM_DATA_ALIGN])
+        at = -(-end // align) * align
+        fields += [f"[{at - end} x i8]", ty]
+        values += [init]
+        end = at + _size(ty)
+        places[m.group(1)] = f"inttoptr (i32 {GM_DATA_BASE + at - (1 << 32)} to {ty} addrspace(7)*)"
+    if not places:
+        return lines
+
+    def place(m: re.Match[str]) -> str:
+        return places.get(m.group(0), m.group(0))
+
+    pieces = [f"i32 {end}", f"[{GM_DATA_HEAD - 4} x i8] zeroinitializer"]
+    for k, init in enumerate(values):
+        pieces += [f"{fields[2 + 2 * k]} zeroinitializer", f"{fields[3 + 2 * k]} {init}"]
+    image = (
+        f"@{GM_DATA} = constant <{{ {', '.join(fields)} }}> <{{ {', '.join(pieces)} }}>, align 64"
+    )
+    return [_NAME.sub(place, line) for line in [*rest, image]]
 
 
 def _constant_casts(line: str) -> str:
@@ -487,7 +568,8 @@ def rewrite(ir: str) -> str:
     of a checking function."""
     plain = PLAIN_MARK in ir
     r = _PlainRewriter() if plain else _Rewriter()
-    out = [piece for line in ir.splitlines() for piece in r.line(line)]
+    lines = ir.splitlines() if plain else gm_data(ir.splitlines())
+    out = [piece for line in lines for piece in r.line(line)]
     if plain:
         out.append(_PLAIN_HELPERS)
         out += [d for name, d in _PLAIN_INTRINSICS.items() if f"declare void {name}(" not in ir]

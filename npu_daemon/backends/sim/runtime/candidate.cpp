@@ -189,9 +189,22 @@ void RunGuest(const LaunchSpec& l, const GmArgs& gm, const Tiling& tiling, uint6
   InstallGuardHandlers();
   // Compiled before the filter closes executable memory; the guest has no system call to make.
   guest::Module module(l.kernelWasm, l.kernelWasmAic, l.kernel, "op_kernel", std::move(lg));
+  // The kernel's __gm__ globals, loaded into GM with the binary as on the device: one more buffer of
+  // the launch, a copy the guest's own memory never aliases.
+  const std::vector<uint8_t> image = module.GmData();
+  std::unique_ptr<GmBuffer> data;
+  if (!image.empty()) {
+    data = std::make_unique<GmBuffer>(image.size(), 0, "kernel data");
+    std::memcpy(data->Host(), image.data(), image.size());
+    module.MapGmData(data->Kernel(), data->mem.bytes, data->mem.mapped);
+  }
   InstallSyscallFilter(SyscallStage::kRunning, fd);
   SetScalarInstrCounter(module.ScalarCounter(), SocParamDouble("guest_fuel_cycles"));
-  const channel::LaunchFrame launch = k.Frame();
+  channel::LaunchFrame launch = k.Frame();
+  if (data != nullptr) {
+    launch.dataAddr = reinterpret_cast<uintptr_t>(data->Kernel());
+    launch.dataSize = data->mem.bytes;
+  }
   channel::Send(fd, channel::Kind::kLaunch, 0, {{&launch, sizeof launch}});
   RunBlocks(l, tiling, probeSeed, [&] { module.Run(args); }, fd);
 }

@@ -58,6 +58,7 @@ struct InitFrame {
 
 struct LaunchFrame {  // GM the candidate process mapped
   uint64_t workspaceAddr, workspaceSize, tilingAddr, tilingSize, paramsAddr, paramsSize;
+  uint64_t dataAddr, dataSize;  // the kernel's own __gm__ data (guest engine), 0 when none
 };
 
 struct BlockFrame {

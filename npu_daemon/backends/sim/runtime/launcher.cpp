@@ -439,6 +439,7 @@ bool Receive(const LaunchSpec& l, const Tiling& tiling, int fd, Outcome& o, Rece
         RegisterGm(reinterpret_cast<void*>(f.workspaceAddr), f.workspaceSize, "workspace", nullptr, 0);
         RegisterGm(reinterpret_cast<void*>(f.tilingAddr), f.tilingSize, "tiling", nullptr, 0);
         RegisterGm(reinterpret_cast<void*>(f.paramsAddr), f.paramsSize, "kernel parameters", nullptr, 0);
+        if (f.dataSize > 0) RegisterGm(reinterpret_cast<void*>(f.dataAddr), f.dataSize, "kernel data", nullptr, 0);
         r.cores = LaunchCores(l.kernelType, o.blockDim);
         LaunchOptions options;
         options.timelinePath = l.traceJson;

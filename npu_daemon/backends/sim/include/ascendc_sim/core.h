@@ -166,7 +166,7 @@ enum class Op : uint8_t {
   kVecGather,   // Gather by byte offsets (one UB read per lane)
   kVecIndex,    // CreateVecIndex / Brcb
   // The cube unit (cube_*.h): AIC cores only.
-  kCopyGmToL1,  // MTE2 DMA into L1 (ND or ND2NZ); a GM read like kCopyGmToUb
+  kCopyGmToL1,  // MTE2 DMA into L1 (ND, ND2NZ, LoadData 2D) or L0A / L0B (LoadData 2D); a GM read
   kLoadL0,      // MTE1: L1 -> L0A/L0B fractals (LoadData 2D / 3D), `elements` bytes
   kMmad,        // PIPE_M: `repeats` 16 x 16 x k0 fractal steps, `elemBytes` of the inputs
   kFixpipe,     // PIPE_FIX: L0C -> GM, a GM write like kCopyUbToGm (rows of unitBytes at gmPitch)

@@ -141,6 +141,56 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
   }
 }
 
+// LoadData 2D from GM (asc-devkit Load2D page: GM -> A1 / B1 / A2 / B2) on PIPE_MTE2: repeatTimes 512 B
+// fractals, the r-th read from fractal startIndex + r * srcStride of src and written to fractal
+// r * (1 + dstGap) of dst. The A2's GM paths pass no transpose to the instruction (asc-devkit's v220
+// LoadData2DGM2*Cal), so ifTranspose is ignored as there; its GM -> L0 paths ignore addrMode too, and
+// the decrementing addrMode of GM -> L1 is not modelled.
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p,
+                                ASCENDC_SIM_LOC) {
+  using namespace ascendc_sim;
+  const char* api = "LoadData(2D, GM)";
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "LoadData(2D, GM): b8, b16 and b32 on the A2");
+  RequireAic(api, loc);
+  if (p.repeatTimes == 0) return;
+  Core& core = CurrentCore();
+  const LocalBuf dstBuf = core.Local().Of(dst.UbAddr());
+  ASCENDC_SIM_CHECK(dstBuf == LocalBuf::kL1 || dstBuf == LocalBuf::kL0A || dstBuf == LocalBuf::kL0B, loc,
+                    "%s: dst must be in L1, L0A or L0B but is in %s", api, LocalBufName(dstBuf));
+  ASCENDC_SIM_CHECK(dstBuf != LocalBuf::kL1 || p.addrMode == 0, loc,
+                    "%s: addrMode %u (decrementing addresses) is not modelled", api, p.addrMode);
+  constexpr uint32_t frac = 512, elems = 512 / sizeof(T);
+  const uint64_t dstEnd = (static_cast<uint64_t>(p.repeatTimes - 1) * (1 + p.dstGap) + 1) * frac;
+  const uint32_t d = CubeOperand(dst, dstBuf, dstBuf == LocalBuf::kL1 ? 32 : 512, dstEnd, api, "dst", loc);
+  const uint64_t first = static_cast<uint64_t>(p.startIndex) * elems;
+  const uint64_t gmBytes = (static_cast<uint64_t>(p.repeatTimes - 1) * p.srcStride + 1) * frac;
+  ASCENDC_SIM_CHECK(GmRangeValid(src.GetPhyAddr() + first, gmBytes), loc,
+                    "%s: GM range of %llu bytes at %s is outside every GM buffer", api,
+                    static_cast<unsigned long long>(gmBytes),
+                    DescribeGm(reinterpret_cast<uintptr_t>(src.GetPhyAddr() + first)).c_str());
+  const T* in = ascendc_sim::HostData(src) + first;
+  T* out = ascendc_sim::HostData(dst);
+  for (uint32_t r = 0; r < p.repeatTimes; ++r)
+    std::memcpy(out + static_cast<uint64_t>(r) * (1 + p.dstGap) * elems,
+                in + static_cast<uint64_t>(r) * p.srcStride * elems, frac);
+  // One DMA of repeatTimes fractal bursts at the source's fractal pitch.
+  Instr ins = CubeInstr(PIPE_MTE2, Op::kCopyGmToL1);
+  ins.cacheMode = static_cast<uint8_t>(src.GetCacheMode());
+  ins.repeats = p.repeatTimes;
+  ins.unitBytes = frac;
+  ins.gmAddr = reinterpret_cast<uintptr_t>(src.GetPhyAddr() + first);
+  ins.gmPitch = static_cast<uint64_t>(p.srcStride) * frac;
+  ins.elements = static_cast<uint64_t>(p.repeatTimes) * frac;
+  ins.ubAddr[0] = d;
+  ins.ubBytes[0] = static_cast<uint32_t>(dstEnd);
+  UbAccess a{d, static_cast<uint32_t>(dstEnd), true};
+  core.IssueAccesses(ins, loc, api, &a, 1);
+  // A zero srcStride reads one fractal repeatTimes times.
+  const uint32_t rows = p.srcStride == 0 ? 1 : p.repeatTimes;
+  core.GmAccess(PIPE_MTE2, GmPattern{ins.gmAddr, rows, frac, p.srcStride == 0 ? frac : ins.gmPitch}, false, loc, api);
+}
+
 // L1 (A1/B1) -> L0A (A2) / L0B (B2) on PIPE_MTE1, 512 B fractal by fractal.
 template <typename T>
 __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p,

@@ -75,7 +75,8 @@ constexpr QuantMode_t OutQuant() {
 }  // namespace detail
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class... Rest>
+          class MM_CB = MatmulCallBackFunc<>,
+          template <const auto&, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class Matmul {
   using AT = typename A_TYPE::T;
   using BT = typename B_TYPE::T;
@@ -83,8 +84,11 @@ class Matmul {
   using BiasT = typename BIAS_TYPE::T;
   using L0CT = std::conditional_t<std::is_same_v<AT, int8_t>, int32_t, float>;
   static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same type");
-  static_assert((detail::MatmulCallbacksModelled<Rest>::value && ...),
+  static_assert(detail::MatmulCallbacksModelled<MM_CB>::value,
                 "Matmul: MatmulCallBackFunc with a callback (DataCopyOut, CopyA1, CopyB1) is not modelled");
+  using Policy = detail::CheckedMatmulPolicy<MATMUL_POLICY, detail::ConfigOf(MM_CFG).doMultiDataLoad>;
+  static_assert(Policy::checked);
+  static constexpr detail::MatmulPolicyKind kPolicy = Policy::kind;
   static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                 "Matmul: the simulator models A and B in GM");
   static_assert(C_TYPE::pos == TPosition::GM || C_TYPE::pos == TPosition::VECIN || C_TYPE::pos == TPosition::VECCALC ||
@@ -171,6 +175,8 @@ class Matmul {
   template <bool sync = true>
   __aicore__ bool Iterate(bool enPartialSum = false, ASCENDC_SIM_LOC) {
     (void)enPartialSum;
+    static_assert(kPolicy != detail::MatmulPolicyKind::kNBuffer33,
+                  "Matmul::Iterate does not support NBuffer33MatmulPolicy (IterateAll only)");
     Check(loc);
     if constexpr (!sync) {
       if (asyncCached_) {
@@ -507,8 +513,9 @@ class Matmul {
 // The class by its implementation's name (asc-devkit lib/matmul: Matmul is MatmulImpl with the
 // default policy), which kernels name directly as well.
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class... Rest>
-using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
+          class MM_CB = MatmulCallBackFunc<>,
+          template <const auto&, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
+using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>;
 
 namespace detail {
 // Each object given a tiling is initialised; on an AIV of a mixed launch its client also posts the

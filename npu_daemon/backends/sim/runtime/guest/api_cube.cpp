@@ -46,6 +46,20 @@ void Nd2Nz(const Call& c, int32_t t, uint32_t l1, uint32_t l1Size, int32_t pos, 
   });
 }
 
+void LoadGm(const Call& c, int32_t t, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t gm, int64_t gmSize,
+            uint32_t params, int32_t line) {
+  WithCubeType(t, "LoadData(2D, GM)", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4) {
+      auto p = Params<AscendC::LoadData2DParams>(c, params, "LoadData(2D, GM)");
+      Normalise(p.ifTranspose);
+      AscendC::LoadData(Local<T>(dst, dstSize, dstPos), Global<T>(gm, gmSize, 1, "LoadData(2D, GM)"), p, c.Loc(line));
+    } else {
+      Unsupported("LoadData(2D, GM)", t);
+    }
+  });
+}
+
 // IsResetLoad3dConfig by the form's bits 8 (keep FMATRIX) and 9 (keep PADDING).
 constexpr AscendC::IsResetLoad3dConfig kSetBoth{true, true}, kSetPadding{false, true}, kSetFmatrix{true, false},
     kSetNone{false, false};
@@ -195,6 +209,7 @@ void CrossFfts(const Call& c, int32_t pipe, int64_t config, int32_t line) {
 void DefineCubeImports(wasmtime_linker_t* l) {
   Import<Nd2Nz>::Define(l, "cube_nd2nz");
   Import<Load>::Define(l, "cube_load");
+  Import<LoadGm>::Define(l, "cube_load_gm");
   Import<FillImport>::Define(l, "cube_init_const");
   Import<MmadImport>::Define(l, "cube_mmad");
   Import<FixpipeImport>::Define(l, "cube_fixpipe");

@@ -2,6 +2,7 @@
 // module "ascendc", each run by the emulation on memory the guest cannot address (guest.h).
 #include "guest.h"
 
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -10,17 +11,24 @@
 namespace ascendc_sim::guest {
 
 using ascendc_guest::kGmBase;
+using ascendc_guest::kGmDataBase;
+using ascendc_guest::kGmDataHead;
 
 uint32_t GmMap::Add(uint8_t* kernel, uint64_t bytes, uint64_t mapped) {
   const uint64_t at = kGmBase + next_;
   // A page apart, an empty buffer too: a stray offset (or any offset of an empty tensor) lands in
   // no other buffer.
   const uint64_t span = std::max<uint64_t>({(bytes + 4095) / 4096 * 4096, mapped, 4096});
-  if (at + span > 0x100000000ull)
-    throw SimError(Status::RUNTIME_ERROR, "the launch's GM exceeds the guest engine's 2 GiB of GM addresses");
+  if (at + span > kGmDataBase)
+    throw SimError(Status::RUNTIME_ERROR, "the launch's GM exceeds the guest engine's 1,984 MiB of GM addresses");
   ranges_.push_back({static_cast<uint32_t>(at), bytes == 0 ? 0 : mapped, kernel});
   next_ += span;
   return static_cast<uint32_t>(at);
+}
+
+void GmMap::AddData(uint8_t* kernel, uint64_t bytes, uint64_t mapped) {
+  // Below the guest's memory (64 MiB), so within the range above kGmDataBase.
+  ranges_.push_back({kGmDataBase, bytes == 0 ? 0 : std::min<uint64_t>(mapped, 0x100000000ull - kGmDataBase), kernel});
 }
 
 uint8_t* GmMap::Resolve(uint32_t addr, uint64_t bytes, const char* api) const {
@@ -198,6 +206,66 @@ Module::Module(const std::string& wasmPath, const std::string& aicWasmPath, cons
 }
 
 Module::~Module() { g_module = nullptr; }
+
+namespace {
+
+// The image `module` initialises its memory with at the export guest_ir.GM_DATA names, read from a
+// fresh instance of it. Instantiating consumes fuel, a unit per byte of data it initialises, so the
+// instance gets as much as the largest memory's worth: a start function (our link emits none)
+// could run that far on its own memory, and an API call of its traps (Import::Callback: no core
+// runs). The image's bounds are checked against that memory, so the guest chooses only bytes of its
+// own.
+std::vector<uint8_t> ReadGmData(wasm_engine_t* engine, wasmtime_linker_t* linker, wasmtime_module_t* module) {
+  wasmtime_store_t* store = wasmtime_store_new(engine, nullptr, nullptr);
+  struct Free {
+    wasmtime_store_t* s;
+    ~Free() { wasmtime_store_delete(s); }
+  } free{store};
+  wasmtime_store_limiter(store, kGuestMemoryBytes, -1, -1, -1, -1);
+  wasmtime_context_t* cx = wasmtime_store_context(store);
+  constexpr uint64_t kInitFuel = kGuestMemoryBytes + (1 << 16);
+  Check(wasmtime_context_set_fuel(cx, kInitFuel), "fuel");
+  wasmtime_instance_t instance;
+  wasm_trap_t* trap = nullptr;
+  Check(wasmtime_linker_instantiate(linker, cx, module, &instance, &trap), "instantiating the kernel");
+  if (trap != nullptr) {
+    wasm_byte_vec_t m;
+    wasm_trap_message(trap, &m);
+    wasm_trap_delete(trap);
+    throw SimError(Status::RUNTIME_ERROR, "instantiating the kernel for its GM data: " + Reason(Take(m)));
+  }
+  wasmtime_extern_t at, memory;
+  static constexpr char kName[] = "__ascendc_gm_data";
+  if (!wasmtime_instance_export_get(cx, &instance, kName, sizeof kName - 1, &at)) return {};
+  if (at.kind != WASMTIME_EXTERN_GLOBAL || !wasmtime_instance_export_get(cx, &instance, "memory", 6, &memory) ||
+      memory.kind != WASMTIME_EXTERN_MEMORY)
+    throw SimError(Status::RUNTIME_ERROR, "the kernel module's GM data export is not an address in its memory");
+  wasmtime_val_t addr;
+  wasmtime_global_get(cx, &at.of.global, &addr);
+  const uint8_t* data = wasmtime_memory_data(cx, &memory.of.memory);
+  const uint64_t size = wasmtime_memory_data_size(cx, &memory.of.memory);
+  const uint64_t head = addr.kind == WASMTIME_I32 ? static_cast<uint32_t>(addr.of.i32) : size;
+  uint32_t bytes = 0;
+  if (head + kGmDataHead <= size) std::memcpy(&bytes, data + head, sizeof bytes);
+  if (head + kGmDataHead + bytes > size)
+    throw SimError(Status::RUNTIME_ERROR, "the kernel module's GM data lies outside its memory");
+  return {data + head + kGmDataHead, data + head + kGmDataHead + bytes};
+}
+
+}  // namespace
+
+std::vector<uint8_t> Module::GmData() const {
+  const Impl& m = *impl_;
+  std::vector<uint8_t> data = ReadGmData(m.engine, m.linker, m.module);
+  // A kernel built per core type has one GM: both builds must load the same image into it.
+  if (m.aicModule != nullptr && ReadGmData(m.engine, m.linker, m.aicModule) != data)
+    throw SimError(Status::RUNTIME_ERROR, "the kernel's AIC and AIV builds declare different __gm__ data");
+  return data;
+}
+
+void Module::MapGmData(uint8_t* kernel, uint64_t bytes, uint64_t mapped) {
+  impl_->gm.map.AddData(kernel, bytes, mapped);
+}
 
 const uint64_t* Module::ScalarCounter() const { return &impl_->scalar; }
 

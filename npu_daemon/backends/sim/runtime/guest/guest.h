@@ -18,6 +18,8 @@ class GmMap {
   // The guest's address of `bytes` of GM at the emulation's kernel address `kernel`, whose pages
   // span `mapped` bytes.
   uint32_t Add(uint8_t* kernel, uint64_t bytes, uint64_t mapped);
+  // The kernel's __gm__ globals' image (Module::GmData) at kGmDataBase, where the guest's code names it.
+  void AddData(uint8_t* kernel, uint64_t bytes, uint64_t mapped);
   // The emulation's kernel address of guest GM [addr, addr + bytes), or a RUNTIME_ERROR naming `api`.
   // Anything inside a non-empty buffer's pages resolves: the API's own GM checks then decide, as on
   // the native engine, what runs past the buffer (a tolerated read or write, or an error).
@@ -60,6 +62,11 @@ class Module {
   // Runs the entry on the current core (a fresh instance of its core type's module: its own memory
   // and stack) with these guest GM addresses; the emulation's errors come out as its SimError.
   void Run(const std::vector<uint32_t>& args);
+  // The image of the kernel's __gm__ globals (guest_ir.gm_data) as the module's data initialises it,
+  // read from an instance no guest code has run in; empty when the kernel declares none.
+  std::vector<uint8_t> GmData() const;
+  // Names the copy of that image the launch holds in GM (`kernel`, its pages `mapped`) at kGmDataBase.
+  void MapGmData(uint8_t* kernel, uint64_t bytes, uint64_t mapped);
   // The guest instructions run so far over every core: the kernel's own scalar work.
   const uint64_t* ScalarCounter() const;
 

@@ -149,6 +149,12 @@ struct Import<Fn> {
       Raw<R>::Put(v[0], Fn(c, Raw<A>::Get(v[I])...));
   }
   static wasm_trap_t* Callback(void*, wasmtime_caller_t* caller, wasmtime_val_raw_t* v, size_t) {
+    // No core runs the guest while the host reads the module's GM data (Module::GmData): a start
+    // function calling the API there is stopped before any of the emulation is reached.
+    if (t_core == nullptr) {
+      static constexpr char kOutside[] = "an API call outside a core";
+      return wasmtime_trap_new(kOutside, sizeof kOutside - 1);
+    }
     try {
       Meter(sizeof...(A));
       Invoke(Call{caller}, v, std::index_sequence_for<A...>{});

@@ -29,7 +29,8 @@ struct wasm_valtype_vec_t {
   wasm_valtype_t** data;
 };
 enum : uint8_t { WASM_I32 = 0, WASM_I64 = 1, WASM_F32 = 2, WASM_F64 = 3 };
-enum : uint8_t { WASMTIME_EXTERN_FUNC = 0, WASMTIME_EXTERN_MEMORY = 3 };
+enum : uint8_t { WASMTIME_EXTERN_FUNC = 0, WASMTIME_EXTERN_GLOBAL = 1, WASMTIME_EXTERN_MEMORY = 3 };
+enum : uint8_t { WASMTIME_I32 = 0 };
 
 struct wasmtime_func_t {
   uint64_t store_id;
@@ -43,6 +44,20 @@ struct wasmtime_memory_t {  // the release's nesting pads the inner pair to 16 b
   uint32_t priv2;
 };
 static_assert(sizeof(wasmtime_memory_t) == 24, "wasmtime_memory_t as release 50 lays it out");
+struct wasmtime_global_t {
+  uint64_t store_id;
+  uint32_t priv1, priv2, priv3;
+};
+static_assert(sizeof(wasmtime_global_t) == 24, "wasmtime_global_t as release 50 lays it out");
+struct wasmtime_val_t {  // a value's kind, then its union (references among its members: 24 bytes)
+  uint8_t kind;
+  union {
+    int32_t i32;
+    int64_t i64;
+    uint8_t largest[24];
+  } of;
+};
+static_assert(sizeof(wasmtime_val_t) == 32, "wasmtime_val_t as release 50 lays it out");
 struct wasmtime_instance_t {
   uint64_t store_id;
   size_t priv;
@@ -51,6 +66,7 @@ struct wasmtime_extern_t {
   uint8_t kind;
   union {
     wasmtime_func_t func;
+    wasmtime_global_t global;
     wasmtime_memory_t memory;
     uint8_t largest[24];
   } of;
@@ -119,6 +135,7 @@ wasmtime_error_t* wasmtime_func_call_unchecked(wasmtime_context_t*, const wasmti
 wasmtime_context_t* wasmtime_caller_context(wasmtime_caller_t*);
 uint8_t* wasmtime_memory_data(const wasmtime_context_t*, const wasmtime_memory_t*);
 size_t wasmtime_memory_data_size(const wasmtime_context_t*, const wasmtime_memory_t*);
+void wasmtime_global_get(wasmtime_context_t*, const wasmtime_global_t*, wasmtime_val_t* out);
 
 wasm_trap_t* wasmtime_trap_new(const char* message, size_t len);
 void wasm_trap_message(const wasm_trap_t*, wasm_byte_vec_t* out);

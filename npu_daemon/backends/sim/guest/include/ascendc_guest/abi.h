@@ -70,6 +70,10 @@ enum class Fault : int32_t {
 // The guest's view of GM: every buffer of the launch at an address of this range, which the guest's
 // linear memory never reaches (the host caps it below kGmBase), so a GM address is only a name.
 constexpr uint32_t kGmBase = 0x80000000u;
+// The kernel's own __gm__ globals (guest_ir.py, gm_data): one image at this GM address, whose first
+// kGmDataHead bytes hold its byte count; the launch buffers stay below it.
+constexpr uint32_t kGmDataBase = 0xFC000000u;
+constexpr uint32_t kGmDataHead = 64;
 // Raw pointers: __gm__ and __ubuf__ are these clang address spaces (guest_ir.py rewrites accesses
 // through them into imports). LocalTensor::GetPhyAddr gives kUbBase + the UB byte address, past the
 // guest's memory too; the host also takes the bare UB address, which kernels form from integers.

@@ -1,4 +1,4 @@
-// The cube family (included by kernel_operator.h): GM -> L1 (Nd2Nz), LoadData L1 -> L0A / L0B (2D,
+// The cube family (included by kernel_operator.h): GM -> L1 (Nd2Nz), LoadData GM -> L1 and GM / L1 -> L0A / L0B (2D,
 // with transpose, 3D v2 img2col), Fill / InitConstValue, Mmad, Fixpipe L0C -> GM / local, the core type of a mixed
 // launch and its cross-core flags. Each parameter struct (cube_params.h, the native engine's own) crosses as a guest
 // pointer whose bytes the host reads.
@@ -17,6 +17,10 @@ void cube_nd2nz(Dtype t, uint32_t l1, uint32_t l1Size, int32_t pos, uint32_t gm,
 ASCENDC_GUEST_IMPORT(cube_load)
 void cube_load(Dtype t, int32_t form, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t src, uint32_t srcSize,
                int32_t srcPos, const void* params, int32_t line);
+// LoadData 2D with a GM source (GM -> A1 / B1 / A2 / B2).
+ASCENDC_GUEST_IMPORT(cube_load_gm)
+void cube_load_gm(Dtype t, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t gm, int64_t gmSize,
+                  const void* params, int32_t line);
 // Mmad: `bias` with biasPos < 0 is no bias tensor.
 ASCENDC_GUEST_IMPORT(cube_mmad)
 void cube_mmad(Dtype in, uint32_t c, uint32_t cSize, int32_t cPos, uint32_t a, uint32_t aSize, int32_t aPos, uint32_t b,
@@ -61,6 +65,12 @@ void Load(int32_t form, const LocalTensor<T>& dst, const LocalTensor<T>& src, co
 template <typename T>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, ASCENDC_GUEST_LINE) {
   detail::Load(0, dst, src, p, line);
+}
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p, ASCENDC_GUEST_LINE) {
+  ascendc_guest::cube_load_gm(ascendc_guest::DtypeOf<T>(), dst.UbAddr(), dst.GetSize(),
+                              static_cast<int32_t>(dst.GetPosition()), src.GmAddr(),
+                              static_cast<int64_t>(src.GetSize()), &p, line);
 }
 template <typename T>
 void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p,

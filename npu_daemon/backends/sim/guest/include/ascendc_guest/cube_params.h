@@ -77,6 +77,8 @@ struct Nd2NzParams {
         dstNzMatrixStride(dstNzMatrixStride_) {}
 };
 
+// asc-devkit kernel_struct_mm.h names the struct both ways.
+using LoadData2dParams = struct LoadData2DParams;
 struct LoadData2DParams {
   uint16_t startIndex = 0;  // first fractal (512 B units)
   uint8_t repeatTimes = 0;  // fractals moved

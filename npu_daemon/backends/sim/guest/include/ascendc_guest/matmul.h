@@ -43,15 +43,19 @@ static_assert(sizeof(TCubeTiling) == 50 * sizeof(int32_t), "TCubeTiling crosses 
 namespace AscendC {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class... Rest>
+          class MM_CB = MatmulCallBackFunc<>,
+          template <const auto&, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class Matmul {
   using AT = typename A_TYPE::T;
   using BT = typename B_TYPE::T;
   using CT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
   static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same type");
-  static_assert((detail::MatmulCallbacksModelled<Rest>::value && ...),
+  static_assert(detail::MatmulCallbacksModelled<MM_CB>::value,
                 "Matmul: MatmulCallBackFunc with a callback (DataCopyOut, CopyA1, CopyB1) is not modelled");
+  using Policy = detail::CheckedMatmulPolicy<MATMUL_POLICY, detail::ConfigOf(MM_CFG).doMultiDataLoad>;
+  static_assert(Policy::checked);
+  static constexpr detail::MatmulPolicyKind kPolicy = Policy::kind;
 
  public:
   Matmul(ASCENDC_GUEST_LINE)
@@ -106,6 +110,8 @@ class Matmul {
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false, ASCENDC_GUEST_LINE) {
     (void)enPartialSum;
+    static_assert(kPolicy != detail::MatmulPolicyKind::kNBuffer33,
+                  "Matmul::Iterate does not support NBuffer33MatmulPolicy (IterateAll only)");
     return ascendc_guest::matmul_iterate(id_, sync, line) != 0;
   }
   template <bool sync = true>
@@ -125,8 +131,9 @@ class Matmul {
   int32_t id_;  // the host's object on this core
 };
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class... Rest>
-using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
+          class MM_CB = MatmulCallBackFunc<>,
+          template <const auto&, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
+using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>;
 
 namespace detail {
 template <class MM>

@@ -208,6 +208,12 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int3
   return t;
 }
 
+// The MatmulConfig of a Matmul's MM_CFG, a config or a constant tiling holding one (asc-devkit
+// impl/adv_api/detail/matmul/utils/matmul_config_utils.h, which its matmul.h includes): kernels test
+// the config's switches in `if constexpr` through it.
+constexpr MatmulConfig ToMatmulConfig(const MatmulConfig& cfg) { return cfg; }
+constexpr MatmulConfig ToMatmulConfig(const MatmulApiStaticTiling& cfg) { return cfg.cfg; }
+
 namespace detail {
 // The MatmulConfig of a Matmul's MM_CFG (a config, or a constant tiling holding one).
 template <class CFG>

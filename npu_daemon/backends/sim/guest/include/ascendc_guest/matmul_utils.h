@@ -27,7 +27,49 @@ struct MatmulCallBackFunc {
   static constexpr auto CopyB1Ptr = CopyB1;
 };
 
+// The Matmul's built-in policies, its seventh template parameter (asc-devkit page MatmulPolicy, all
+// supported on the A2): the default; NBuffer33, a schedule of the MDL template that keeps 3 x 3 base
+// blocks of A in L1 and streams 3 x 1 blocks of B, the same C, its constraints held at compile time
+// (MDL only, IterateAll only) and its L1 schedule timed as MDL's; and the triangular ones, which skip
+// the base blocks of C below (upper) or above (lower) the diagonal, not modelled: refused at compile
+// time, never a full C in their place.
+namespace Impl::Detail {
+template <const auto& MM_CFG, typename... Modules>
+struct MatmulPolicy {};
+template <const auto& MM_CFG, typename... Modules>
+struct NBuffer33MatmulPolicy {};
+template <const auto& MM_CFG, typename... Modules>
+struct TrianUpperMatmulPolicy {};
+template <const auto& MM_CFG, typename... Modules>
+struct TrianLowerMatmulPolicy {};
+}  // namespace Impl::Detail
+
 namespace detail {
+enum class MatmulPolicyKind { kDefault, kNBuffer33, kTriangular };
+template <template <const auto&, typename...> class P>
+struct MatmulPolicyOf : std::integral_constant<MatmulPolicyKind, MatmulPolicyKind::kDefault> {};
+template <>
+struct MatmulPolicyOf<Impl::Detail::NBuffer33MatmulPolicy>
+    : std::integral_constant<MatmulPolicyKind, MatmulPolicyKind::kNBuffer33> {};
+template <>
+struct MatmulPolicyOf<Impl::Detail::TrianUpperMatmulPolicy>
+    : std::integral_constant<MatmulPolicyKind, MatmulPolicyKind::kTriangular> {};
+template <>
+struct MatmulPolicyOf<Impl::Detail::TrianLowerMatmulPolicy>
+    : std::integral_constant<MatmulPolicyKind, MatmulPolicyKind::kTriangular> {};
+
+// A Matmul's policy, held to what is modelled and documented (`mdl`: its config is the MDL template).
+template <template <const auto&, typename...> class P, bool mdl>
+struct CheckedMatmulPolicy {
+  static constexpr MatmulPolicyKind kind = MatmulPolicyOf<P>::value;
+  static_assert(kind != MatmulPolicyKind::kTriangular,
+                "Matmul: TrianUpperMatmulPolicy / TrianLowerMatmulPolicy (C's base blocks on one side of the diagonal "
+                "skipped) are not modelled");
+  static_assert(kind != MatmulPolicyKind::kNBuffer33 || mdl,
+                "Matmul: NBuffer33MatmulPolicy supports only the MDL template");
+  static constexpr bool checked = true;  // named by a static_assert, so the class's run on its instantiation
+};
+
 template <class T>
 struct MatmulCallbacksModelled : std::true_type {};
 template <auto Out, auto A, auto B>
