@@ -166,8 +166,8 @@ LINKABLE: list[tuple[str, tuple[str, ...]]] = [
     ("allocation", (r"malloc", r"calloc", r"realloc", r"free", r"aligned_alloc", r"posix_memalign")),
     (
         "locks and the thread's own id: std::mutex, std::shared_mutex, std::call_once and "
-        "std::this_thread::get_id, which real tilings put around their caches; the program cannot "
-        "start a thread (std::thread is refused), so a lock only orders its own code",
+        "std::this_thread::get_id, which real tilings put around their caches; the program starts "
+        "no thread (a std::thread runs at its join, tiling_std), so a lock only orders its own code",
         (
             r"pthread_(?:mutex|rwlock)_(?:lock|trylock|unlock|rdlock|wrlock|tryrdlock|trywrlock)",
             r"pthread_once", r"__once_proxy", r"std::__once_call(?:able)?", r"pthread_self",

@@ -149,3 +149,51 @@ def test_another_socs_source_joins_only_where_its_header_is_included_uncondition
     ]
     assert "tree/base/op_host/arch35/guarded.h" in tree.files
     assert "tree/base/op_host/arch35/guarded.cpp" not in tree.files
+
+
+# Headers in inc/, their sources in src/, globbed into the tiling library under a build option
+# (a condition on a `-D` option takes every branch): a header with no source beside it takes the
+# one of its name that the tiling's target compiles, where one alone has that name.
+SPLIT = {
+    "CMakeLists.txt": (
+        "add_library(optiling SHARED)\nadd_library(opapi SHARED)\n"
+        "if(WITH_INSTALLED_TOOLKIT)\n"
+        '  file(GLOB COMMON "${CMAKE_SOURCE_DIR}/common/src/*.cpp")\n'
+        "  target_sources(optiling PRIVATE ${COMMON} common/src/dup/twice.cpp common/src/twice.cpp)\n"
+        "endif()\n"
+        "target_sources(opapi PRIVATE common/api/api_only.cpp)\nadd_subdirectory(ops)\n"
+    ),
+    "ops/CMakeLists.txt": "add_subdirectory(user)\n",
+    "ops/user/CMakeLists.txt": "target_sources(optiling PRIVATE op_host/user_tiling.cpp)\n",
+    "common/inc/prepare.h": "bool Prepare();\n",
+    "common/src/prepare.cpp": '#include "prepare.h"\n#include "helper.h"\nbool Prepare() { return Help(); }\n',
+    "common/inc/helper.h": "bool Help();\n",
+    "common/src/helper.cpp": '#include "helper.h"\nbool Help() { return true; }\n',
+    "common/inc/twice.h": "int Twice();\n",
+    "common/src/dup/twice.cpp": "int Twice() { return 2; }\n",
+    "common/inc/api_only.h": "int ApiOnly();\n",
+    "common/api/api_only.cpp": "int ApiOnly() { return 3; }\n",
+}
+SPLIT_OWN = {
+    "op_host/user_tiling.cpp": '#include "prepare.h"\n#include "twice.h"\n#include "api_only.h"\n',
+    "op_kernel/user.cpp": "int x;\n",
+}
+
+
+def test_a_header_apart_from_its_source_takes_the_one_of_its_name_the_tiling_builds(tmp_path):
+    from ascend_gym.corpus import _sources_by_name, cmake
+
+    repo = _written(tmp_path, {**SPLIT, **{f"ops/user/{p}": t for p, t in SPLIT_OWN.items()}})
+    usage = cmake.evaluate(repo, repo / "ops/user").usage
+    named = _sources_by_name({"optiling"}, usage)
+    assert named["prepare"] == repo / "common/src/prepare.cpp"
+    assert named["helper"] == repo / "common/src/helper.cpp"
+    assert "twice" not in named and "api_only" not in named, named
+    companion = lambda unit, guarded: _built_with(repo, {"optiling"}, unit, guarded, own=usage)  # noqa: E731
+    roots = (repo / "common/inc",)
+    tree = tree_files(repo / "ops/user", SPLIT_OWN, repo, roots, companion, named=named)
+    # helper.cpp through prepare.cpp's own include; twice.h's name is two sources' (neither is
+    # taken), api_only.cpp the aclnn library's.
+    assert tree.sources == ["tree/common/src/helper.cpp", "tree/common/src/prepare.cpp"]
+    assert {"tree/common/inc/twice.h", "tree/common/inc/api_only.h"} <= set(tree.files)
+    assert not {"tree/common/src/twice.cpp", "tree/common/api/api_only.cpp"} & set(tree.files)

@@ -11,6 +11,11 @@
 #include <map>
 #include <string>
 
+namespace ascendc_sim {
+// Stops the tiling with a TILING_ERROR (the runtime's; host_matmul_tiling.h declares it too).
+[[noreturn]] void TilingError(const std::string& message);
+}  // namespace ascendc_sim
+
 namespace ascendc_sim::tiling_threads {
 
 // The program's own thread is 1; each std::thread constructed takes the next id.
@@ -32,6 +37,14 @@ inline void GetName(char* out, std::size_t size) {
   const std::size_t n = name.size() < size - 1 ? name.size() : size - 1;
   std::memcpy(out, name.data(), n);
   out[n] = '\0';
+}
+
+// A wait that only another thread could end: here none can run meanwhile (its function runs at
+// its join or detach), so the real program would block forever; the tiling stops saying so.
+[[noreturn]] inline void Blocked(const char* what) {
+  TilingError(std::string(what) + " on tiling thread " + std::to_string(current) +
+              " would block forever: no other thread runs while it waits (a tiling's std::thread runs at its "
+              "join or detach; docs/trust_boundary.md, The tiling's threads)");
 }
 
 // Runs `body` as thread `id`: this_thread, prctl and mmGetTid see `id` until it returns.

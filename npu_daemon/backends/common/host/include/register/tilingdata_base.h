@@ -70,6 +70,18 @@ namespace ascendc_sim {
 // compile their template instantiations.
 void SetTilingDataPtr(const void* object, size_t bytes, void* data);
 void MirrorTilingField(const void* field, size_t bytes);
+
+// The data size of a TilingData class of `bytes`: CANN's TilingDef pads its data to a multiple of 8
+// bytes when its constructor ends (metadef TilingDef::CheckAlignAndGenPlaceHolder(name "PH", 8)),
+// and real tilings check that (a cube tiling's PostTiling refuses a size not aligned to 8). The
+// fields keep their natural offsets, which the kernel's struct shares.
+constexpr size_t TilingDataBytes(size_t bytes) { return (bytes + 7) / 8 * 8; }
+// SaveToBuffer: the class's bytes, then its padding as zeros, at most `capacity` in all.
+inline void SaveTilingData(const void* object, size_t bytes, void* buf, size_t capacity) {
+  const size_t n = TilingDataBytes(bytes) < capacity ? TilingDataBytes(bytes) : capacity;
+  std::memset(buf, 0, n);
+  std::memcpy(buf, object, bytes < n ? bytes : n);
+}
 }  // namespace ascendc_sim
 
 #define BEGIN_TILING_DATA_DEF(name) \
@@ -97,9 +109,9 @@ void MirrorTilingField(const void* field, size_t bytes);
   }                                                        \
   type& get_##name() { return name; }
 #define END_TILING_DATA_DEF                                                                   \
-  size_t GetDataSize() const { return sizeof(*this); }                                        \
+  size_t GetDataSize() const { return ::ascendc_sim::TilingDataBytes(sizeof(*this)); }        \
   void SaveToBuffer(void* buf, size_t capacity) const {                                       \
-    std::memcpy(buf, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);              \
+    ::ascendc_sim::SaveTilingData(this, sizeof(*this), buf, capacity);                        \
   }                                                                                           \
   void SetDataPtr(void* data) { ::ascendc_sim::SetTilingDataPtr(this, sizeof(*this), data); } \
   }                                                                                           \
