@@ -18,10 +18,9 @@ import os
 import posixpath
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 
 from ascend_core.cpp import device_branch
 from ascend_core.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
@@ -520,7 +519,6 @@ def tree_files(
     roots: tuple[Path, ...] = (),
     companion: Callable[[Path, bool], bool] = lambda _unit, _guarded: False,
     units: Sequence[Path] = (),
-    named: Mapping[str, Path] = MappingProxyType({}),
 ) -> Tree:
     """The files outside the operator directory `root` that its sources include by a relative
     path or through one of the build's include roots `roots`, and what those include in turn the
@@ -534,11 +532,9 @@ def tree_files(
     build compiles that with the tiling (a class declared there, defined in its source: another
     operator's base tiling, a repository's shared tiling utilities), as one of the tree's
     `sources`, its includes followed alike; `companion` is also told whether the include sits
-    under a preprocessor condition. A header with no source beside it takes the one of its name
-    in `named` (a repository keeping its headers in inc/ apart from their sources in src/:
-    `_sources_by_name`), under the same ask. `units`: sources outside `root` that are translation
-    units of the tiling program whatever includes them (another operator's source registering
-    this one's tiling), brought and followed alike."""
+    under a preprocessor condition. `units`: sources outside `root` that are translation units of
+    the tiling program whatever includes them (another operator's source registering this one's
+    tiling), brought and followed alike."""
     found = {unit: checkout_text(unit, within) for unit in units}
     sources = list(units)
     own: dict[str, str] = {}
@@ -584,11 +580,11 @@ def tree_files(
                     todo.append((target, text_of, built))
                 if not built or target.suffix not in (".h", ".hpp"):
                     continue
-                beside = [u for u in (target.with_suffix(s) for s in _UNIT_SUFFIXES) if u.is_file()]
-                for unit in beside or [u for u in [named.get(target.stem)] if u is not None]:
+                for unit in (target.with_suffix(s) for s in _UNIT_SUFFIXES):
                     if (
                         unit not in walked
                         and not unit.is_relative_to(root)
+                        and unit.is_file()
                         and companion(unit, spelled in guarded)
                     ):
                         found[unit] = checkout_text(unit, within)
@@ -803,8 +799,7 @@ def packaged(
     targets = tiling_build.usage.targets_of(tiling)
     companion = functools.partial(_built_with, repo, targets, own=build.usage)
     units = [tiling, *_program_siblings(tiling, targets, tiling_build.usage)] if foreign else []
-    named = _sources_by_name(targets, tiling_build.usage, build.usage)
-    tree = tree_files(top, files, within, roots, companion, units, named)
+    tree = tree_files(top, files, within, roots, companion, units)
     if foreign:
         host = layout_files["host_file"] = tree.units[tiling]
     reference = source.root / OWN_REFERENCE
@@ -879,20 +874,6 @@ def _built_with(
     if own is not None and own.targets_of(unit) & targets:
         return True
     return bool(_evaluated(repo, _operator_dir(unit)).usage.targets_of(unit) & targets)
-
-
-def _sources_by_name(targets: set[str], *usages: cmake.Usage) -> dict[str, Path]:
-    """The C++ sources the build files compile into the tiling's `targets`, by their name without
-    its suffix, where one source alone has that name: where a header's declarations are defined
-    when the repository keeps its headers apart from their sources (an inc/ header, its src/
-    source globbed into the tiling library)."""
-    by_name: dict[str, set[str]] = {}
-    for usage in usages:
-        for target in targets:
-            for source in usage.sources.get(target, []):
-                if source.endswith(_UNIT_SUFFIXES):
-                    by_name.setdefault(Path(source).stem, set()).add(source)
-    return {name: Path(p) for name, (p, *more) in by_name.items() if not more}
 
 
 def _operator_dir(unit: Path) -> Path:
