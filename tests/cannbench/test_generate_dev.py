@@ -14,6 +14,7 @@ through `cann-bench run` (the daemon's evaluation, the golden sandboxed)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -148,12 +149,14 @@ def _all_correct(tasks: dict[str, int], tmp_path: Path, name: str) -> None:
 
 
 def _run(set_dir: Path, name: str) -> str:
-    """`cann-bench run` on a set: generate, evaluate every case, print a line per task."""
+    """`cann-bench run` on a set: generate, evaluate every case, print a line per task. The
+    imported suite is kept beside the set, not in the user's data directory."""
     done = subprocess.run(
         [*CLI, "cann-bench", "run", str(set_dir), "--name", name],
         capture_output=True,
         text=True,
         timeout=1500,
+        env={**os.environ, "ASCEND_GYM_DATA": str(set_dir.parent / "data")},
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
