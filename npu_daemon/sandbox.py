@@ -290,21 +290,25 @@ def confine_client_child(limits: Limits) -> str:
     process without root enters a user namespace of its own first, which the mount namespace
     needs. Where the kernel refuses that (no unprivileged user namespaces), the child keeps the
     client's own file access: returns why, "" when confined."""
-    mb = 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (_address_space_mb(limits) * mb,) * 2)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _set_limits(limits)
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    why = ""
     try:
         if os.geteuid() != 0:
             _check(_libc.unshare(CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
         _confine(Path("/"), [], own_proc=False)
     except OSError as e:
-        _drop_capabilities()
-        return str(e)
+        why = str(e)
     _drop_capabilities()
-    return ""
+    return why
+
+
+def _set_limits(limits: Limits) -> None:
+    """CPU seconds, address space, open files, no core dumps: every confined child's."""
+    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
+    resource.setrlimit(resource.RLIMIT_AS, (_address_space_mb(limits) * 1024 * 1024,) * 2)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
 def _drop_capabilities() -> None:
@@ -331,12 +335,8 @@ def enter(
     """In a forked child (`call`'s, a reference's): limits first (as root RLIMIT_NPROC may still
     be set), then drop. What `sandbox_exec` does for `run`, which execs and so needs no Python in
     the child. `own_proc` (a child running client code): a /proc of its own user's processes."""
-    mb = 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (_address_space_mb(limits) * mb,) * 2)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_mb * mb,) * 2)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files,) * 2)
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _set_limits(limits)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_mb * 1024 * 1024,) * 2)
     if identity is not None:
         # RLIMIT_NPROC counts every process of the uid, which is this worker's alone.
         resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes,) * 2)
