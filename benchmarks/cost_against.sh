@@ -14,11 +14,18 @@ py=${PYTHON:-python}
 cache=${ASCEND_GYM_CACHE:-$HOME/.cache/ascend_gym}
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 # The old tree names no backend (it had one); this one runs BACKEND.
+# A failing benchmark stops the script with its last lines on stderr (the warm-up's output is
+# otherwise discarded); a run that prints no figure line is not a failure.
 run() {  # TREE LABEL SCRIPT ARGS...
-  local tree=$1 label=$2 args=("${@:4}")
+  local tree=$1 label=$2 args=("${@:4}") out rc=0
   [ "$tree" = "$new" ] && args+=(--backend "$backend")
-  (cd "$tree" && ASCEND_GYM_CACHE="$cache-$(basename "$tree")" PYTHONPATH="$tree" \
-    "$py" "benchmarks/$3" "${args[@]}" 2>&1 | grep -E '^\{|fresh candidate|only change' | sed "s/^/$label: /")
+  out=$(cd "$tree" && ASCEND_GYM_CACHE="$cache-$(basename "$tree")" PYTHONPATH="$tree" \
+    "$py" "benchmarks/$3" "${args[@]}" 2>&1) || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    printf '%s\n' "$out" | tail -n 20 | sed "s/^/$label failed ($rc): /" >&2
+    exit "$rc"
+  fi
+  printf '%s\n' "$out" | { grep -E '^\{|fresh candidate|only change' || true; } | sed "s/^/$label: /"
 }
 echo "== warm-up $(date -u +%T) load $(load)"
 run "$old" old daemon_throughput.py --workers 2 --n 8 >/dev/null
