@@ -47,15 +47,17 @@ from pydantic import BaseModel, Field
 from npu_daemon import helpers, zygote
 
 LOG_BYTES = 8192  # of a command's log kept: its first and last halves
-CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUSER = (
+CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = (
     0x00020000,
     0x40000000,
     0x08000000,
     0x10000000,
+    0x20000000,
 )
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE, MS_BIND = 0x2, 0x4, 0x8, 0x4000, 0x40000, 0x1000
 MNT_DETACH = 2
 PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 24, 47, 4
+PR_SET_PDEATHSIG = 1
 LINUX_CAPABILITY_VERSION_3, CAP_SETPCAP = 0x20080522, 8
 SYS_MOUNT_SETATTR, AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = 442, -100, 0x8000, 0x1
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -289,7 +291,8 @@ def confine_client_child(limits: Limits) -> str:
     left, so what it can change is its own memory, never the parent's verdict or a file. A
     process without root enters a user namespace of its own first, which the mount namespace
     needs. Where the kernel refuses that (no unprivileged user namespaces), the child keeps the
-    client's own file access: returns why, "" when confined."""
+    client's own file access: returns why, "" when confined. Returns in a process of its own
+    (`_first_of_own_pids`): the caller's child waits for it and ends as it ends."""
     _set_limits(limits)
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
     why = ""
@@ -297,10 +300,30 @@ def confine_client_child(limits: Limits) -> str:
         if os.geteuid() != 0:
             _check(_libc.unshare(CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
         _confine(Path("/"), [], own_proc=False)
+        _check(_libc.unshare(CLONE_NEWPID), "unshare(CLONE_NEWPID)")
     except OSError as e:
         why = str(e)
     _drop_capabilities()
+    _first_of_own_pids()
     return why
+
+
+def _first_of_own_pids() -> None:
+    """Continue in a forked process, the first of the PID namespace the caller entered (where
+    it could), which dies with the caller: when the first process of a PID namespace ends, the
+    kernel kills every other one in it. So no process the foreign code starts (in a session of
+    its own, its descendants' each with a CPU limit of its own) outlives the child its parent
+    waits for and kills at the deadline. The caller waits here, then ends as that process did."""
+    pid = os.fork()
+    if pid == 0:
+        _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl(PR_SET_PDEATHSIG)")
+        return
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):  # the same signal, so the parent reports it
+        if os.WTERMSIG(status) != signal.SIGKILL:
+            signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
 
 
 def _set_limits(limits: Limits) -> None:

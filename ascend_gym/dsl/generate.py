@@ -18,6 +18,7 @@ from ascend_core.package import Case, OperatorPackage, OperatorSpec
 from ascend_gym.dsl import confined, variants
 from ascend_gym.dsl.lang import DslError, Kernel, Schedule
 from ascend_gym.dsl.lowerings import lower
+from ascend_gym.dsl.spec_toml import spec_toml
 from ascend_gym.dsl.templates import Draft, draft
 from ascend_gym.dsl.trace import AttrCondition, Sym, Unsupported, trace
 
@@ -71,10 +72,20 @@ def _build(pkg: OperatorPackage, source: str, sched: Schedule | None = None) -> 
     return out.model_copy(update={"uri": f"generated:{pkg.uri or pkg.spec.name}"})
 
 
+GENERATED_DIRS = ("op_host/", "op_kernel/", "dsl/")  # what generation makes: sources and program
+
+
 def _generated(pkg: OperatorPackage, made: Any) -> OperatorPackage:
-    """A package the confined child sent, as data, under the uri generation gives it."""
-    return OperatorPackage.model_validate(made).model_copy(
-        update={"uri": f"generated:{pkg.uri or pkg.spec.name}"}
+    """A package the confined child sent, as data, under the uri generation gives it: its
+    sources and DSL program only, under the spec and reference generation was asked for. The
+    child runs foreign code, so the spec, op.toml and reference it sends are its own; the
+    package's check judges by them."""
+    sent = OperatorPackage.model_validate(made)
+    files = {p: t for p, t in sent.files.items() if p.startswith(GENERATED_DIRS)}
+    return OperatorPackage(
+        spec=pkg.spec,
+        files={**files, "op.toml": spec_toml(pkg.spec), **reference_files(pkg)},
+        uri=f"generated:{pkg.uri or pkg.spec.name}",
     )
 
 

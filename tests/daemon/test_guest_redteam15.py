@@ -168,20 +168,26 @@ class OneReply:
         return Reply(f"```python\n{self.program}\n```")
 
 
+def assert_wrong_add_judged_wrong(head: str) -> None:
+    """A model answering `head` then an add that computes `x - y`: no package passes, and the
+    kernel's check says WRONG_ANSWER."""
+    source = spec_only(suite.resolve("level1/add"))
+    wrong = offline_draft(source).source.replace("v2 = v0 + v1", "v2 = v0 - v1")
+    assert "v0 - v1" in wrong
+    made, log = ModelGenerator(OneReply(head + wrong), repairs=0).generate(
+        source, lambda pkg: generate_command._evaluate(pkg, DEFAULT_SOC)
+    )
+    assert made is None, log.attempts
+    assert log.attempts[0].error.startswith("WRONG_ANSWER"), log.attempts[0].error
+
+
 def test_a_models_program_never_judges_its_own_kernel():
     # `ascend-gym generate --model` (and the generate policy) ran the model's DSL program in the
     # process that then judged the lowered kernel (`_evaluate`, the daemon's evaluation in
     # process). A program that rebinds that evaluation made its wrong kernel (x - y for add) pass
     # its check, OK in 0.001 us. The program now runs in a confined child that answers with the
     # package as data: the kernel is judged as it is, WRONG_ANSWER.
-    source = spec_only(suite.resolve("level1/add"))
-    wrong = offline_draft(source).source.replace("v2 = v0 + v1", "v2 = v0 - v1")
-    assert "v0 - v1" in wrong
-    made, log = ModelGenerator(OneReply(VERDICT_PATCH + wrong), repairs=0).generate(
-        source, lambda pkg: generate_command._evaluate(pkg, DEFAULT_SOC)
-    )
-    assert made is None, log.attempts
-    assert log.attempts[0].error.startswith("WRONG_ANSWER"), log.attempts[0].error
+    assert_wrong_add_judged_wrong(VERDICT_PATCH)
 
 
 def test_a_references_module_never_judges_the_kernel_generated_from_it():
@@ -199,11 +205,13 @@ def test_a_references_module_never_judges_the_kernel_generated_from_it():
     assert outcome.latency_us is not None and outcome.latency_us > 0.01, outcome
 
 
-def _escape_attempts(secret_at: int, size: int, written: str) -> dict[str, object]:
-    """In generation's child: read the parent's memory, undo the read-only mounts, write a file."""
+def _escape_attempts(parent: int, secret_at: int, size: int, written: str) -> dict[str, object]:
+    """In generation's child: read the parent's memory, undo the read-only mounts, write a file.
+    `parent`: the judging process's id, which the child's getppid() no longer gives (its own PID
+    namespace, round 16)."""
     out: dict[str, object] = {}
     try:
-        with open(f"/proc/{os.getppid()}/mem", "rb") as mem:
+        with open(f"/proc/{parent}/mem", "rb") as mem:
             mem.seek(secret_at)
             out["memory"] = mem.read(size).hex()
     except OSError as e:
@@ -233,8 +241,9 @@ def test_generations_child_reaches_neither_its_parents_memory_nor_a_file(tmp_pat
     # round 15). The child now drops every capability once confined.
     secret = ctypes.create_string_buffer(b"the parent's verdict")
     written = tmp_path / "escaped"
+    parent = os.getpid()  # here, not in the child: its own id there is another process's
     out = confined.run(
-        lambda: _escape_attempts(ctypes.addressof(secret), len(secret.raw), str(written))
+        lambda: _escape_attempts(parent, ctypes.addressof(secret), len(secret.raw), str(written))
     )
     assert out["memory"] == errno.EACCES, out
     assert out["remount"] == -1, out

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ascendc_sim/adv_reduce.h"
+#include "ascendc_sim/math_tmp_sizes.h"
 #include "tiling/tiling_api.h"
 
 namespace ascendc_sim {
@@ -36,8 +37,12 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
                     "%s: srcK %u must be 32 B aligned and >= oriSrcK %u", api, g.pitch, g.valid);
   const uint32_t statBytes = static_cast<uint32_t>(g.rows * stat * sizeof(U));
   const bool statsOut = kind != 1;
+  // The buffer up to GetSoftMaxMaxTmpSize's maximum (LogSoftMax's is the same), without a lent
+  // source (the larger; what the A2's library keeps in a lent source is not established).
+  // SimpleSoftMax has no helper in the tree: its whole buffer is taken.
+  const uint32_t tmpMax = kind == 1 ? UINT32_MAX : SoftMaxMaxTmpBytes(g.rows, n, sizeof(T), false);
   AdvIssue(api, 6, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
-           {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, tmp);
+           {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, tmp, tmpMax);
   if (sum && max) {
     Lanes l = CountLanes<U>(static_cast<uint64_t>(g.rows) * stat);
     IssueVector(Op::kVecReduce, api, l, {}, sizeof(U), loc,

@@ -11,11 +11,13 @@
 
 namespace ascendc_sim {
 
-// Record a multi-instruction library call: `steps` vector instructions reading src, writing dst.
+// Record a multi-instruction library call: `steps` vector instructions reading src, writing dst,
+// and the sharedTmpBuffer up to `tmpMax` (Scratch).
 inline void AdvIssue(const char* api, int steps, uint32_t elemBytes, uint64_t elems, UbAccess dst, UbAccess src,
-                     const SrcLoc& loc, const AscendC::LocalTensor<uint8_t>* tmp = nullptr) {
+                     const SrcLoc& loc, const AscendC::LocalTensor<uint8_t>* tmp = nullptr,
+                     uint32_t tmpMax = UINT32_MAX) {
   if (tmp)
-    AdvSteps(api, steps, elemBytes, elems, {src, Scratch(tmp), dst}, loc);
+    AdvSteps(api, steps, elemBytes, elems, {src, Scratch(tmp, tmpMax), dst}, loc);
   else
     AdvSteps(api, steps, elemBytes, elems, {src, dst}, loc);
 }

@@ -286,6 +286,13 @@ void Module::Run(const std::vector<uint32_t>& args) {
   const bool aic = m.aicModule != nullptr && CurrentCore().Spec().type == CoreType::kAic;
   Check(wasmtime_linker_instantiate(m.linker, core.cx, aic ? m.aicModule : m.module, &instance, &trap),
         "instantiating the kernel");
+  // Instantiating burns a unit of fuel per byte of the module's data it copies into the memory:
+  // the binary's load (its __gm__ image, libc's tables), done before the device starts the kernel,
+  // not the kernel's scalar work. The count starts after it. Our link emits no start function, the
+  // only guest code an instantiation could run.
+  uint64_t left = 0;
+  Check(wasmtime_context_get_fuel(core.cx, &left), "fuel");
+  core.used = kFuel - left;
   auto call = [&](const char* name, std::vector<wasmtime_val_raw_t> values) {
     wasmtime_extern_t fn;
     if (!wasmtime_instance_export_get(core.cx, &instance, name, std::strlen(name), &fn) ||

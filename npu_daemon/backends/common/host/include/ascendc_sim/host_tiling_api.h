@@ -148,10 +148,10 @@ inline void GetReduceSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t 
 }
 
 // ---- SoftMax / LogSoftMax ----------------------------------------------------------------------
+// The maximum is the one the kernel side takes as the most a call writes of its buffer.
 inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
-  uint32_t mx, mn;
-  sim_detail::TmpSizes(srcShape, dataTypeSize, isReuseSource, 2, mx, mn);
-  return mx + sim_detail::Rows(srcShape) * 64;
+  return ascendc_sim::SoftMaxMaxTmpBytes(sim_detail::Rows(srcShape), sim_detail::Elements(srcShape), dataTypeSize,
+                                         isReuseSource);
 }
 inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
   return std::min(GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource),

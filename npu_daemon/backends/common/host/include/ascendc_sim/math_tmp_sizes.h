@@ -24,6 +24,13 @@ inline TmpRange FloatBuffersTmpRange(uint64_t elems, uint32_t typeSize, bool reu
   return {TmpBytes(std::max<uint64_t>(elems * 4 * n, 256 * n)), 256 * n};
 }
 
+// SoftMax and LogSoftMax over `rows` rows of `elems` elements in all (GetSoftMaxMaxTmpSize,
+// GetLogSoftMaxMaxTmpSize): two float buffers of the whole input (one fewer for a float source
+// that may be reused), each at least one 256 B repeat, and 64 bytes a row for its statistics.
+inline uint32_t SoftMaxMaxTmpBytes(uint64_t rows, uint64_t elems, uint32_t typeSize, bool reuse) {
+  return TmpBytes(FloatBuffersTmpRange(elems, typeSize, reuse, 2).maxValue + rows * 64);
+}
+
 // Sin and Cos as asc-devkit's tiling (impl/adv_api/tiling/math/{sin,cos}_tiling_impl.cpp) sizes
 // them: live buffers per element (float 3, or 2 reusing the source; half 8, which cannot reuse it:
 // the library's host check then fails, both sizes 0), the maximum over the whole input but at
