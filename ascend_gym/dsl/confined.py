@@ -22,7 +22,9 @@ import signal
 import time
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
 
 from ascend_gym.dsl.lang import DslError
 from ascend_gym.dsl.trace import Unsupported
@@ -32,6 +34,7 @@ TIMEOUT_S = 600.0  # a golden of thousands of nodes traces in seconds; a loop fo
 MAX_ANSWER_BYTES = 64 * 1024 * 1024  # a package is at most 16 MiB as a daemon request
 MAX_MESSAGE_CHARS = 4000
 LIMITS = sandbox.Limits(cpu_s=int(TIMEOUT_S), address_space_mb=8192)
+T = TypeVar("T")
 
 
 class GenerationFailed(RuntimeError):
@@ -111,8 +114,9 @@ def _read(fd: int, pid: int) -> bytes:
     return b""
 
 
-def run(work: Callable[[], Any]) -> Any:
-    """`work()` (JSON-serialisable) computed in a confined child; its errors raised here."""
+def run(work: Callable[[], Any], shape: type[T]) -> T:
+    """`work()` (JSON-serialisable) computed in a confined child, validated as `shape`; its
+    errors raised here. An answer of another shape is the foreign code's: GenerationFailed."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
@@ -146,7 +150,13 @@ def run(work: Callable[[], Any]) -> Any:
         _warn_unconfined(str(answer["unconfined"])[:MAX_MESSAGE_CHARS])
     if "error" in answer:
         _raise(answer)
-    return answer["value"]
+    try:
+        return TypeAdapter(shape).validate_python(answer["value"])
+    except ValidationError as e:
+        raise GenerationFailed(
+            f"generation's confined child answered out of shape ({e.error_count()} errors: "
+            f"{str(e.errors()[0]['msg'])[:200]})"
+        ) from None
 
 
 @functools.lru_cache(maxsize=1)

@@ -14,6 +14,8 @@ import re
 import traceback
 from typing import Any
 
+from pydantic import BaseModel
+
 from ascend_core.package import Case, OperatorPackage, OperatorSpec
 from ascend_gym.dsl import confined, variants
 from ascend_gym.dsl.lang import DslError, Kernel, Schedule
@@ -75,12 +77,11 @@ def _build(pkg: OperatorPackage, source: str, sched: Schedule | None = None) -> 
 GENERATED_DIRS = ("op_host/", "op_kernel/", "dsl/")  # what generation makes: sources and program
 
 
-def _generated(pkg: OperatorPackage, made: Any) -> OperatorPackage:
+def _generated(pkg: OperatorPackage, sent: OperatorPackage) -> OperatorPackage:
     """A package the confined child sent, as data, under the uri generation gives it: its
     sources and DSL program only, under the spec and reference generation was asked for. The
     child runs foreign code, so the spec, op.toml and reference it sends are its own; the
     package's check judges by them."""
-    sent = OperatorPackage.model_validate(made)
     files = {p: t for p, t in sent.files.items() if p.startswith(GENERATED_DIRS)}
     return OperatorPackage(
         spec=pkg.spec,
@@ -92,7 +93,7 @@ def _generated(pkg: OperatorPackage, made: Any) -> OperatorPackage:
 def build(pkg: OperatorPackage, source: str, sched: Schedule | None = None) -> OperatorPackage:
     """Lower a DSL program for `pkg`'s spec into a complete package (raises DslError), with
     `sched` in place of the program's own schedule when given; the program runs confined."""
-    made = confined.run(lambda: _build(pkg, source, sched).model_dump(mode="json"))
+    made = confined.run(lambda: _build(pkg, source, sched).model_dump(mode="json"), OperatorPackage)
     return _generated(pkg, made)
 
 
@@ -102,7 +103,7 @@ def program_schedule(pkg: OperatorPackage, source: str) -> Schedule:
     def schedule() -> dict[str, Any]:
         return load_program(source, PROGRAM_FILE.format(name=pkg.spec.name)).sched.model_dump()
 
-    return Schedule.model_validate(confined.run(schedule))
+    return confined.run(schedule, Schedule)
 
 
 def _offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
@@ -223,8 +224,15 @@ def offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
         d = _offline_draft(pkg, native)
         return [d.category, d.source]
 
-    category, source = confined.run(drafted)
-    return Draft(str(category), str(source))
+    category, source = confined.run(drafted, tuple[str, str])
+    return Draft(category, source)
+
+
+class _Generated(BaseModel):
+    """generate_offline's answer from the confined child."""
+
+    package: OperatorPackage
+    draft: tuple[str, str]
 
 
 def generate_offline(pkg: OperatorPackage) -> tuple[OperatorPackage, Draft]:
@@ -235,9 +243,8 @@ def generate_offline(pkg: OperatorPackage) -> tuple[OperatorPackage, Draft]:
         made, d = _generate_offline(pkg)
         return {"package": made.model_dump(mode="json"), "draft": [d.category, d.source]}
 
-    answer = confined.run(generated)
-    category, source = answer["draft"]
-    return _generated(pkg, answer["package"]), Draft(str(category), str(source))
+    answer = confined.run(generated, _Generated)
+    return _generated(pkg, answer.package), Draft(*answer.draft)
 
 
 def dsl_error_line(message: str) -> int | None:

@@ -243,7 +243,8 @@ def test_generations_child_reaches_neither_its_parents_memory_nor_a_file(tmp_pat
     written = tmp_path / "escaped"
     parent = os.getpid()  # here, not in the child: its own id there is another process's
     out = confined.run(
-        lambda: _escape_attempts(parent, ctypes.addressof(secret), len(secret.raw), str(written))
+        lambda: _escape_attempts(parent, ctypes.addressof(secret), len(secret.raw), str(written)),
+        dict[str, int],
     )
     assert out["memory"] == errno.EACCES, out
     assert out["remount"] == -1, out

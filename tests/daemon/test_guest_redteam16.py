@@ -21,7 +21,8 @@ import pytest
 
 from ascend_core import suite
 from ascend_core.protocol import EvalRequest, Stage, Status, Timeouts
-from ascend_gym.dsl import confined
+from ascend_gym.dsl import confined, generate
+from ascend_gym.dsl.confined import GenerationFailed
 
 from . import test_guest_boundary as boundary
 from .test_guest_redteam12 import add_calling, checked
@@ -86,7 +87,7 @@ def test_generations_child_leaves_no_process_behind():
     # of its own, killed with its parent: every process it started ends with it.
     name = f"s22red{os.getpid() % 100000}"
     try:
-        confined.run(lambda: _leave_a_descendant(name))
+        confined.run(lambda: _leave_a_descendant(name), type(None))
         deadline = time.monotonic() + 5
         while _comm_pids(name) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -152,3 +153,14 @@ def test_a_softmax_buffer_keeps_its_tail_past_the_maximum(guest, api):
     )
     result = guest.evaluate(checked(kernel, "softmax-tmp-tail"))
     assert result.status is Status.OK, (result.status, result.message)
+
+
+def test_generations_answer_out_of_shape_is_a_generation_failure():
+    # Found reviewing round 16: the child's JSON answer was taken as the shape each caller
+    # expected, so foreign code that changed what it returns (a draft that is not a pair) crashed
+    # generation with a traceback. Every answer is now validated as its caller's shape.
+    with pytest.raises(GenerationFailed, match="out of shape"):
+        confined.run(lambda: {"package": {}, "draft": 1}, generate._Generated)
+    with pytest.raises(GenerationFailed, match="out of shape"):
+        confined.run(lambda: ["category"], tuple[str, str])
+    assert confined.run(lambda: ["a", "b"], tuple[str, str]) == ("a", "b")
