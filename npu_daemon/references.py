@@ -49,6 +49,11 @@ def allowed_modules() -> str:
     return ", ".join(("numpy", *reference_host.preload_reference_modules()))
 
 
+# How every failure of a reference (or of its get_input) in an evaluation begins, in its message
+# and so in the REJECTED answer: a caller scoring case by case tells it from a refusal.
+REFERENCE_FAILED = "the package's reference"
+
+
 class ReferenceFailed(Exception):
     """The client's reference raised, ran too long or returned the wrong outputs."""
 
@@ -137,7 +142,7 @@ def reference_outputs(
                 raw = candidate_files.read_exact(work / f"out_{i}.bin", count * dtype.itemsize)
                 mask = candidate_files.read_exact(work / f"out_{i}.mask", count)
             except (candidate_files.Tampered, OSError) as e:
-                raise ReferenceFailed(f"the package's reference output {arg.name}: {e}") from None
+                raise ReferenceFailed(f"{REFERENCE_FAILED} output {arg.name}: {e}") from None
             out = np.frombuffer(raw, dtype=dtype).reshape(shape)
             undefined = np.frombuffer(mask, dtype=np.uint8).reshape(shape).astype(bool)
             outputs.append(np.ma.array(out, mask=undefined) if undefined.any() else out)
@@ -182,7 +187,7 @@ def _sandboxed(
                 why = f"{why[:300]} (a reference may import only {allowed_modules()})"
             if "MemoryError" in why and sandbox.memory_cap_mb() is not None:
                 why = f"{why[:300]} (the daemon's memory bound: {sandbox.memory_cap_mb()} MiB a process)"
-            raise ReferenceFailed(f"the package's reference failed: {why[:700]}")
+            raise ReferenceFailed(f"{REFERENCE_FAILED} failed: {why[:700]}")
         yield work
 
 
@@ -224,7 +229,7 @@ def _copy_npy(path: Path, into: Path, dtype: np.dtype, shape: tuple, arg: str) -
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as e:
-        raise ReferenceFailed(f"the package's reference output {arg}: {path.name}: {e}") from None
+        raise ReferenceFailed(f"{REFERENCE_FAILED} output {arg}: {path.name}: {e}") from None
     with os.fdopen(fd, "rb") as f:
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -240,9 +245,7 @@ def _copy_npy(path: Path, into: Path, dtype: np.dtype, shape: tuple, arg: str) -
             if os.fstat(fd).st_size != size:
                 raise ValueError(f"{os.fstat(fd).st_size} bytes, expected {size}")
         except ValueError as e:
-            raise ReferenceFailed(
-                f"the package's reference output {arg}: {path.name}: {e}"
-            ) from None
+            raise ReferenceFailed(f"{REFERENCE_FAILED} output {arg}: {path.name}: {e}") from None
         f.seek(0)
         with (into / path.name).open("wb") as out:
             shutil.copyfileobj(f, out, 1 << 24)
@@ -434,5 +437,5 @@ def prepare_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> None:
             try:
                 raw = candidate_files.read_exact(work / f"in_{arg.name}.bin", size)
             except (candidate_files.Tampered, OSError) as e:
-                raise ReferenceFailed(f"the golden's get_input {arg.name}: {e}") from None
+                raise ReferenceFailed(f"{REFERENCE_FAILED}'s get_input {arg.name}: {e}") from None
             (inputs_dir / f"in_{arg.name}.bin").write_bytes(raw)
