@@ -341,24 +341,27 @@ def _signature_values(pkg: OperatorPackage, case: Case, meta: bool) -> list:
 
 
 def _probe_signatures(pkg: OperatorPackage) -> None:
-    """In the sandboxed child: each case's output signatures into signatures.json."""
+    """In the sandboxed child: each case's output signatures into signatures.json, or, for a
+    case the golden raises on, that error's line (the case is left out, the others stand)."""
     from npu_daemon import torch_golden
 
     fn = pkg.reference()
-    found = {
-        case.name: torch_golden.output_signature(
-            fn, pkg.spec, case, functools.partial(_signature_values, pkg, case)
-        )
-        for case in pkg.spec.cases
-    }
+    found: dict[str, object] = {}
+    for case in pkg.spec.cases:
+        try:
+            found[case.name] = torch_golden.output_signature(
+                fn, pkg.spec, case, functools.partial(_signature_values, pkg, case)
+            )
+        except Exception as e:  # noqa: BLE001 - the golden's own failure on this case
+            found[case.name] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
     Path("signatures.json").write_text(json.dumps(found))
 
 
 def output_signatures(
     pkg: OperatorPackage, timeout_s: float, wall_s: float | None = None
-) -> dict[str, list[tuple[list[int], str]]]:
+) -> dict[str, list[tuple[list[int], str]] | str]:
     """(shape, dtype) of each output of a torch golden, per case: what cann-bench's cases leave
-    to the golden. The golden runs sandboxed as every client reference does, within `timeout_s`
+    to the golden; for a case it raises on, the error's line. The golden runs sandboxed as every client reference does, within `timeout_s`
     of CPU for all cases (and `wall_s` of wall time, default the same), on meta tensors where it
     can and on the case's inputs where it reads values."""
     with _sandboxed(
@@ -375,7 +378,9 @@ def output_signatures(
             finally:
                 os.close(fd)
             return {
-                case: [(list(map(int, shape)), str(dtype)) for shape, dtype in outs]
+                case: str(outs)
+                if isinstance(outs, str)
+                else [(list(map(int, shape)), str(dtype)) for shape, dtype in outs]
                 for case, outs in found.items()
             }
         except (OSError, ValueError, TypeError) as e:
