@@ -49,6 +49,11 @@ def allowed_modules() -> str:
     return ", ".join(("numpy", *reference_host.preload_reference_modules()))
 
 
+# How every failure of a reference (or of its get_input) in an evaluation begins, in its message
+# and so in the REJECTED answer: a caller scoring case by case tells it from a refusal.
+REFERENCE_FAILED = "the package's reference"
+
+
 class ReferenceFailed(Exception):
     """The client's reference raised, ran too long or returned the wrong outputs."""
 
@@ -137,7 +142,7 @@ def reference_outputs(
                 raw = candidate_files.read_exact(work / f"out_{i}.bin", count * dtype.itemsize)
                 mask = candidate_files.read_exact(work / f"out_{i}.mask", count)
             except (candidate_files.Tampered, OSError) as e:
-                raise ReferenceFailed(f"the package's reference output {arg.name}: {e}") from None
+                raise ReferenceFailed(f"{REFERENCE_FAILED} output {arg.name}: {e}") from None
             out = np.frombuffer(raw, dtype=dtype).reshape(shape)
             undefined = np.frombuffer(mask, dtype=np.uint8).reshape(shape).astype(bool)
             outputs.append(np.ma.array(out, mask=undefined) if undefined.any() else out)
@@ -182,7 +187,7 @@ def _sandboxed(
                 why = f"{why[:300]} (a reference may import only {allowed_modules()})"
             if "MemoryError" in why and sandbox.memory_cap_mb() is not None:
                 why = f"{why[:300]} (the daemon's memory bound: {sandbox.memory_cap_mb()} MiB a process)"
-            raise ReferenceFailed(f"the package's reference failed: {why[:700]}")
+            raise ReferenceFailed(f"{REFERENCE_FAILED} failed: {why[:700]}")
         yield work
 
 
@@ -224,7 +229,7 @@ def _copy_npy(path: Path, into: Path, dtype: np.dtype, shape: tuple, arg: str) -
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as e:
-        raise ReferenceFailed(f"the package's reference output {arg}: {path.name}: {e}") from None
+        raise ReferenceFailed(f"{REFERENCE_FAILED} output {arg}: {path.name}: {e}") from None
     with os.fdopen(fd, "rb") as f:
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -240,9 +245,7 @@ def _copy_npy(path: Path, into: Path, dtype: np.dtype, shape: tuple, arg: str) -
             if os.fstat(fd).st_size != size:
                 raise ValueError(f"{os.fstat(fd).st_size} bytes, expected {size}")
         except ValueError as e:
-            raise ReferenceFailed(
-                f"the package's reference output {arg}: {path.name}: {e}"
-            ) from None
+            raise ReferenceFailed(f"{REFERENCE_FAILED} output {arg}: {path.name}: {e}") from None
         f.seek(0)
         with (into / path.name).open("wb") as out:
             shutil.copyfileobj(f, out, 1 << 24)
@@ -338,24 +341,27 @@ def _signature_values(pkg: OperatorPackage, case: Case, meta: bool) -> list:
 
 
 def _probe_signatures(pkg: OperatorPackage) -> None:
-    """In the sandboxed child: each case's output signatures into signatures.json."""
+    """In the sandboxed child: each case's output signatures into signatures.json, or, for a
+    case the golden raises on, that error's line (the case is left out, the others stand)."""
     from npu_daemon import torch_golden
 
     fn = pkg.reference()
-    found = {
-        case.name: torch_golden.output_signature(
-            fn, pkg.spec, case, functools.partial(_signature_values, pkg, case)
-        )
-        for case in pkg.spec.cases
-    }
+    found: dict[str, object] = {}
+    for case in pkg.spec.cases:
+        try:
+            found[case.name] = torch_golden.output_signature(
+                fn, pkg.spec, case, functools.partial(_signature_values, pkg, case)
+            )
+        except Exception as e:  # noqa: BLE001 - the golden's own failure on this case
+            found[case.name] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
     Path("signatures.json").write_text(json.dumps(found))
 
 
 def output_signatures(
     pkg: OperatorPackage, timeout_s: float, wall_s: float | None = None
-) -> dict[str, list[tuple[list[int], str]]]:
+) -> dict[str, list[tuple[list[int], str]] | str]:
     """(shape, dtype) of each output of a torch golden, per case: what cann-bench's cases leave
-    to the golden. The golden runs sandboxed as every client reference does, within `timeout_s`
+    to the golden; for a case it raises on, the error's line. The golden runs sandboxed as every client reference does, within `timeout_s`
     of CPU for all cases (and `wall_s` of wall time, default the same), on meta tensors where it
     can and on the case's inputs where it reads values."""
     with _sandboxed(
@@ -372,7 +378,9 @@ def output_signatures(
             finally:
                 os.close(fd)
             return {
-                case: [(list(map(int, shape)), str(dtype)) for shape, dtype in outs]
+                case: str(outs)
+                if isinstance(outs, str)
+                else [(list(map(int, shape)), str(dtype)) for shape, dtype in outs]
                 for case, outs in found.items()
             }
         except (OSError, ValueError, TypeError) as e:
@@ -434,5 +442,5 @@ def prepare_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> None:
             try:
                 raw = candidate_files.read_exact(work / f"in_{arg.name}.bin", size)
             except (candidate_files.Tampered, OSError) as e:
-                raise ReferenceFailed(f"the golden's get_input {arg.name}: {e}") from None
+                raise ReferenceFailed(f"{REFERENCE_FAILED}'s get_input {arg.name}: {e}") from None
             (inputs_dir / f"in_{arg.name}.bin").write_bytes(raw)

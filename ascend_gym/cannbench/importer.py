@@ -11,6 +11,7 @@ Nothing of cann-bench enters the repository: the importer reads the checkout the
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -64,8 +65,10 @@ def load_manifest(name: str) -> Manifest:
     return Manifest.model_validate_json(path.read_text())
 
 
-def probe(spec: dict, golden: str) -> OperatorPackage:
-    """The task's package once its golden has said the outputs' shapes and dtypes (sandboxed)."""
+def probe(spec: dict, golden: str) -> tuple[OperatorPackage, dict[str, str]]:
+    """The task's package once its golden has said the outputs' shapes and dtypes (sandboxed),
+    and the cases it raised on (case name -> its error), left out of the package; Unimportable
+    if it answers none."""
     from npu_daemon import references
 
     draft = OperatorPackage(
@@ -76,7 +79,15 @@ def probe(spec: dict, golden: str) -> OperatorPackage:
         signatures = references.output_signatures(draft, budget, PROBE_WALL_FACTOR * budget)
     except references.ReferenceFailed as e:
         raise Unimportable(str(e)) from None
-    return draft.model_copy(update={"spec": with_outputs(spec, signatures)})
+    failed = {c: why for c, why in signatures.items() if isinstance(why, str)}
+    if len(failed) == len(signatures):
+        raise Unimportable(f"the golden fails on every case: {next(iter(failed.values()), '')}")
+    kept = [c for c in spec["cases"] if c["name"] not in failed]
+    if not any(c.get("bench") for c in kept):  # the largest case was one of them
+        max(kept, key=lambda c: sum(math.prod(s) for s in c["shapes"].values()))["bench"] = True
+    answered = {c: s for c, s in signatures.items() if not isinstance(s, str)}
+    spec = {**spec, "cases": kept}
+    return draft.model_copy(update={"spec": with_outputs(spec, answered)}), failed
 
 
 def why(e: Exception) -> str:
@@ -98,7 +109,8 @@ def import_tasks(
         rel = task_dir.relative_to(src).as_posix()
         try:
             spec, task = read_task(task_dir, src)
-            pkg = probe(spec, (task_dir / "golden.py").read_text())
+            pkg, golden_failed = probe(spec, (task_dir / "golden.py").read_text())
+            task = _without(task, golden_failed)
         except (Unimportable, ValueError, OSError) as e:  # ValueError: a spec pydantic refused
             failed[rel] = why(e)
             if progress:
@@ -123,6 +135,13 @@ def import_tasks(
     root.mkdir(parents=True, exist_ok=True)
     (root / MANIFEST).write_text(manifest.model_dump_json(indent=1))
     return manifest
+
+
+def _without(task: Task, failed: dict[str, str]) -> Task:
+    """The task less the cases its golden raised on, each left out with the golden's error."""
+    why = {task.case_ids[c]: f"its golden fails: {e}" for c, e in failed.items()}
+    ids = {c: i for c, i in task.case_ids.items() if c not in failed}
+    return task.model_copy(update={"case_ids": ids, "skipped": {**task.skipped, **why}})
 
 
 def _metadata(src: Path, tasks: list[Task]) -> dict[str, dict[str, dict[str, Floor]]]:

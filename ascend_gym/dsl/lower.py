@@ -345,6 +345,8 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 ("uint32_t", "tailRows", "rows per remaining block"),
                 ("uint32_t", "rowsPerTile", "rows per UB tile"),
             ]
+            if self.row_split():
+                out.append(("uint32_t", "seg", "lanes of a row's segment (rows wider than UB)"))
             out += [
                 ("uint32_t", f"{n}Len", f"values of {n}, taken in turn by the rows")
                 for n in self.channels()

@@ -8,8 +8,24 @@ from ascend_gym.dsl.compute import LANE_ALIGN, ROW_SLOT, LoopLowering
 from ascend_gym.dsl.lang import DslError, Loop
 from ascend_gym.dsl.tiles import partials
 
+# Node ops that tie a lane to others of its row (row values, totals, lane indices, triangles).
+ROW_WIDE_OPS = ("reduce", "total", "accum", "scan", "lanes", "band")
+
 
 class RowsMixin:
+    def row_split(self) -> bool:
+        """Whether a row wider than UB may be split into segments of `seg` lanes: every lane of
+        the outputs comes from the same lane of the inputs, so a segment is computed alone."""
+        (lp,) = self.k.loops
+        nodes = LoopLowering(lp, self.types, self.narrow).order
+        return not (
+            self.k.banded
+            or self.channels()
+            or any(n.op in ROW_WIDE_OPS for n in nodes)
+            or any(n.part[1] > 1 or self.k.tensors[n.name].layout == "rows" for n in lp.loads)
+            or any(s.tensor.layout == "rows" for s in lp.stores)
+        )
+
     def _rows_kernel(self) -> list[str]:
         (lp,) = self.k.loops
         low = LoopLowering(lp, self.types, self.narrow)
@@ -17,6 +33,9 @@ class RowsMixin:
         # Compare works on whole 256 B repeats: rows padded to LANE_ALIGN lanes where there is one
         self.rows_align = LANE_ALIGN if low.n_masks else 0
         align = str(LANE_ALIGN) if low.n_masks else f"32 / {self._narrowest()}"
+        split = self.row_split()
+        # Split: `cols` stays the GM row's length, each pass takes lanes [c0, c0 + segLen).
+        span, at = ("segLen", " + c0") if split else ("cols", "")
         fields = [n for _, n, _ in self.fields()]
         tensors = self.k.tensors
         full_loads = [n for n in lp.loads if tensors[n.name].layout == "full"]
@@ -54,7 +73,7 @@ class RowsMixin:
             "    rowStart = block < formerNum ? block * formerRows"
             " : formerNum * formerRows + (block - formerNum) * tailRows;",
             "    blockRows = block < formerNum ? formerRows : tailRows;",
-            f"    colsPad = AlignUp(cols, {align});",
+            f"    colsPad = AlignUp({'seg' if split else 'cols'}, {align});",
         ]
         for name in self._used_rows_tensors(lp, totals):
             t = tensors[name]
@@ -115,34 +134,43 @@ class RowsMixin:
         if totals:
             out += self._totals_init(totals)
         out += ["  }", "  __aicore__ inline void Process() {"]
-        if cols_loads:
-            out.append("    LoadCols();")
-        out += [
+        pos = ", c0" if split else ""
+        rows_loop = [
             "    for (uint32_t row = 0; row < blockRows; row += rowsPerTile) {",
             "      const uint32_t n = blockRows - row < rowsPerTile ? blockRows - row : rowsPerTile;",
-            "      CopyIn(row, n);",
+            f"      CopyIn(row, n{pos});",
             *(
                 ["      curRow = rowStart + row;  // the tile's first row (channels, triangles)"]
                 if self.channels() or self.k.banded
                 else []
             ),
             "      Compute(n);",
-            *(["      CopyOut(row, n);"] if full_stores or rows_stores else []),
+            *([f"      CopyOut(row, n{pos});"] if full_stores or rows_stores else []),
             "    }",
-            *(["    Totals();"] if totals else []),
         ]
-        if cols_loads:
-            out.append("    colsQueue.FreeTensor(colsLocal);")
+        load_cols = [f"    LoadCols({'c0' if split else ''});"] if cols_loads else []
+        free_cols = ["    colsQueue.FreeTensor(colsLocal);"] if cols_loads else []
+        if split:  # each segment of the rows in turn, its shared operands' segment with it
+            out += [
+                "    for (uint32_t c0 = 0; c0 < cols; c0 += seg) {",
+                "      segLen = cols - c0 < seg ? cols - c0 : seg;",
+                *(f"  {line}" for line in [*load_cols, *rows_loop, *free_cols]),
+                "    }",
+            ]
+        else:
+            out += [*load_cols, *rows_loop, *(["    Totals();"] if totals else []), *free_cols]
         out += ["  }", "", " private:"]
         if cols_loads:
             out += [
-                "  // Tensors shared by every row are read once per block and stay in the UB.",
-                "  __aicore__ inline void LoadCols() {",
+                "  // Tensors shared by every row are read once per block and stay in the UB."
+                if not split
+                else "  // Tensors shared by every row: their segment, read once per block and segment.",
+                f"  __aicore__ inline void LoadCols({'uint32_t c0' if split else ''}) {{",
                 f"    LocalTensor<{tc}> all = colsQueue.AllocTensor<{tc}>();",
-                f"    const DataCopyExtParams params{{1, static_cast<uint32_t>(cols * sizeof({tc})),"
+                f"    const DataCopyExtParams params{{1, static_cast<uint32_t>({span} * sizeof({tc})),"
                 " 0, 0, 0};",
                 *(
-                    f"    DataCopyPad(all[{j} * colsPad], {n.name}Gm, params, "
+                    f"    DataCopyPad(all[{j} * colsPad], {n.name}Gm{'[c0]' if split else ''}, params, "
                     f"DataCopyPadExtParams<{tc}>{{false, 0, 0, 0}});"
                     for j, n in enumerate(cols_loads)
                 ),
@@ -150,14 +178,18 @@ class RowsMixin:
                 f"    colsLocal = colsQueue.DeQue<{tc}>();",
                 "  }",
             ]
-        out.append("  __aicore__ inline void CopyIn(uint32_t row, uint32_t n) {")
+        out.append(
+            f"  __aicore__ inline void CopyIn(uint32_t row, uint32_t n{pos and ', uint32_t c0'}) {{"
+        )
         for i, n in enumerate(full_loads):
             part, parts = n.part
             nm = self._load_name(n)
             ty = self.ty(n.name)
             gap = "0" if parts == 1 else f"{parts - 1} * cols * sizeof({ty})"
+            if split:  # the rest of the GM row lies between two rows' segments
+                gap = f"(cols - segLen) * sizeof({ty})"
             src = (
-                f"{n.name}Gm[static_cast<uint64_t>(row) * cols]"
+                f"{n.name}Gm[static_cast<uint64_t>(row) * cols{at}]"
                 if parts == 1
                 else f"{n.name}Gm[static_cast<uint64_t>(row) * cols * {parts} + {part} * cols]"
             )
@@ -165,8 +197,8 @@ class RowsMixin:
                 f"    LocalTensor<{ty}> {nm} = inQueue{i}.AllocTensor<{ty}>();",
                 f"    DataCopyPad({nm}, {src},",
                 "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                f"static_cast<uint32_t>(cols * sizeof({ty})), static_cast<uint32_t>({gap}), "
-                f"{self._ub_gap(ty)}, 0}},",
+                f"static_cast<uint32_t>({span} * sizeof({ty})), static_cast<uint32_t>({gap}), "
+                f"{self._ub_gap(ty, span)}, 0}},",
                 f"                DataCopyPadExtParams<{ty}>{{false, 0, 0, 0}});",
                 f"    inQueue{i}.EnQue({nm});",
             ]
@@ -227,15 +259,19 @@ class RowsMixin:
         ]
         out += [f"    rowQueue{i}.FreeTensor({n.name});" for i, n in enumerate(rows_loads)]
         if full_stores or rows_stores:
-            out += ["  }", "  __aicore__ inline void CopyOut(uint32_t row, uint32_t n) {"]
+            out += [
+                "  }",
+                f"  __aicore__ inline void CopyOut(uint32_t row, uint32_t n{pos and ', uint32_t c0'}) {{",
+            ]
         for i, s in enumerate(full_stores):
             nm = s.tensor.name
             ty = self.ty(nm)
             out += [
                 f"    LocalTensor<{ty}> {nm} = outQueue{i}.DeQue<{ty}>();",
-                f"    DataCopyPad({nm}Gm[static_cast<uint64_t>(row) * cols], {nm},",
+                f"    DataCopyPad({nm}Gm[static_cast<uint64_t>(row) * cols{at}], {nm},",
                 "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                f"static_cast<uint32_t>(cols * sizeof({ty})), {self._ub_gap(ty)}, 0, 0}});",
+                f"static_cast<uint32_t>({span} * sizeof({ty})), {self._ub_gap(ty, span)}, "
+                f"{f'static_cast<uint32_t>((cols - segLen) * sizeof({ty}))' if split else '0'}, 0}});",
                 f"    outQueue{i}.FreeTensor({nm});",
             ]
         for i, s in enumerate(rows_stores):
@@ -280,7 +316,7 @@ class RowsMixin:
         if cols_loads:
             out.append(f"  LocalTensor<{tc}> colsLocal;")
         out += self._members(fields)
-        out += ["  uint32_t rowStart, blockRows, colsPad;", "};", ""]
+        out += [f"  uint32_t rowStart, blockRows, colsPad{', segLen' if split else ''};", "};", ""]
         if self.channels() or self.k.banded:
             out[-2:-2] = ["  uint32_t curRow;"]
         out += self._entry(fields, workspace=bool(totals))
@@ -344,6 +380,7 @@ class RowsMixin:
                 f"  tiling.set_{n}Len(static_cast<uint32_t>(context->GetInputShape({i})"
                 "->GetStorageShape().GetShapeSize()));"
             )
+        pad = "segPad" if self.row_split() else "colsPad"
         out = [
             f"  const gert::Shape& shape = context->Get{kind}Shape({idx})->GetStorageShape();",
             *width,
@@ -356,11 +393,12 @@ class RowsMixin:
             "  tiling.set_formerNum(rows % blockDim);",
             "  tiling.set_formerRows(rows / blockDim + 1);",
             "  tiling.set_tailRows(rows / blockDim);",
+            *(self._row_segments() if self.row_split() else []),
             "  // UB: per row, the queued rows and values; once, shared rows, fp32 row temporaries,",
             "  // the reduction's work row and the per-row value slots.",
-            "  const uint64_t rowBytes = (UB_ROW_IO * colsPad + UB_ONE_IO) * BUFFER_NUM * "
+            f"  const uint64_t rowBytes = (UB_ROW_IO * {pad} + UB_ONE_IO) * BUFFER_NUM * "
             f"{self.io_size()};",
-            f"  const uint64_t fixed = UB_COLS * colsPad * {self.io_size()} + UB_TMP * colsPad * 4 + "
+            f"  const uint64_t fixed = UB_COLS * {pad} * {self.io_size()} + UB_TMP * {pad} * 4 + "
             "UB_SLOTS * 32 + UB_ONE_IO * BUFFER_NUM * 32 + 1024;",
             "  if (fixed + rowBytes > ubSize) return ge::GRAPH_FAILED;",
             "  const uint32_t fit = static_cast<uint32_t>((ubSize - fixed) / rowBytes);",
@@ -368,11 +406,27 @@ class RowsMixin:
         ]
         return out
 
-    def _ub_gap(self, ty: str) -> str:
+    def _row_segments(self) -> list[str]:
+        """Host lines: a row's segment, the whole row where one row of every tensor fits UB."""
+        return [
+            "  // A row wider than UB is taken in segments of `seg` lanes, each computed alone.",
+            f"  const uint64_t laneBytes = (UB_ROW_IO * BUFFER_NUM + UB_COLS) * {self.io_size()} + "
+            "UB_TMP * 4;",
+            "  uint32_t seg = cols;",
+            "  if (colsPad * laneBytes + 1024 > ubSize) {",
+            "    seg = static_cast<uint32_t>((ubSize - 1024) / laneBytes) / alignElems * alignElems;",
+            "  }",
+            "  if (seg == 0 && cols != 0) return ge::GRAPH_FAILED;  // an empty row takes no pass",
+            "  tiling.set_seg(seg);",
+            "  const uint32_t segPad = (seg + alignElems - 1) / alignElems * alignElems;",
+        ]
+
+    def _ub_gap(self, ty: str, span: str = "cols") -> str:
         """32 B blocks between a row's data and the next row's in UB: 0 unless rows are padded
         to whole Compare repeats (`rows_align`) or the tensors' types differ (colsPad counts
         the narrowest's 32 B units: a wider type's rows then lie further apart than its data's
-        blocks, as fp16 rows of 40 beside int8 ones: 128 B apart in UB, 96 B of blocks each)."""
-        if not self.rows_align and len(self.type_args) == 1:
+        blocks, as fp16 rows of 40 beside int8 ones: 128 B apart in UB, 96 B of blocks each),
+        or a split row's last segment (`segLen`) is shorter than the others."""
+        if not self.rows_align and len(self.type_args) == 1 and span == "cols":
             return "0"
-        return f"static_cast<uint32_t>((colsPad * sizeof({ty}) - AlignUp(cols * sizeof({ty}), 32)) / 32)"
+        return f"static_cast<uint32_t>((colsPad * sizeof({ty}) - AlignUp({span} * sizeof({ty}), 32)) / 32)"

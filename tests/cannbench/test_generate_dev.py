@@ -139,6 +139,13 @@ def test_pooling_einsum_plane_norms_any_all_convolutions_and_losses_pass_every_c
     _all_correct(SLOW_TASKS, tmp_path, "cb-gen-dev-slow")
 
 
+def test_a_row_wider_than_ub_is_taken_in_segments(tmp_path):
+    """dequant_wide_rows' case 1: rows of 20001 lanes (int8 in, two bf16 shared rows, bf16 out)
+    do not fit UB whole; every lane is computed from its own lane, so the rows loop takes each
+    row in segments, the shared rows' segment with them. Case 2's rows fit and are taken whole."""
+    _all_correct({"level2/dequant_wide_rows": 2}, tmp_path, "cb-gen-wide")
+
+
 def _all_correct(tasks: dict[str, int], tmp_path: Path, name: str) -> None:
     """The tasks, copied into a set of their own, each generated and correct on every case."""
     for rel in tasks:

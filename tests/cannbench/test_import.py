@@ -68,6 +68,29 @@ def test_a_golden_that_does_not_run_is_a_failed_import(bench_set, capsys):
     assert [t.name for t in manifest.tasks] == ["scaled_add", "row_sum"]
 
 
+def test_a_case_the_golden_raises_on_is_left_out_and_the_others_import(bench_set, capsys):
+    """A golden that fails on some cases (here its fp16 ones, as a golden mixing dtypes in
+    `scatter_` does) leaves those out, each with its error, and the task imports with the rest."""
+    write_task(
+        bench_set / "level1" / "half_fails",
+        "operator:\n  name: HalfFails\n  inputs:\n  - name: x\n    dtype: [float16, float32]\n"
+        "  outputs:\n  - name: y\n    dtype: [float16, float32]\n"
+        "  schema: half_fails(Tensor x) -> Tensor y\n",
+        "import torch\n\n\ndef half_fails(x):\n    if x.dtype == torch.float16:\n"
+        "        raise RuntimeError('PROBE no fp16')\n    return x * 2\n",
+        "cases:\n- case_id: 1\n  input_shape: [[64]]\n  dtype: [float16]\n  attrs: {}\n"
+        "- case_id: 2\n  input_shape: [[8]]\n  dtype: [float32]\n  attrs: {}\n",
+        "cases.yaml",
+    )
+    with capsys.disabled():
+        import_tasks(bench_set, "cb-half")
+    task = load_manifest("cb-half").task("half_fails")
+    assert task.case_ids == {"case_2": "2"}
+    assert task.skipped == {"1": "its golden fails: RuntimeError: PROBE no fp16"}
+    spec = suite.resolve("op://cb-half/level1/half_fails").spec
+    assert [c.name for c in spec.cases] == ["case_2"] and spec.bench_case.name == "case_2"
+
+
 def test_cases_csv_and_yaml_agree(bench_set):
     """The same case read from a cases.yaml and from its cases.csv row."""
     task = bench_set / "level1" / "scaled_add"
