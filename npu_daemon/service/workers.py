@@ -267,7 +267,15 @@ class WorkerPool:
     def identity(self, index: int) -> sandbox.Identity | None:
         return None if self.users is None else self.users.identity(index)
 
+    def _dir(self, slot: Slot) -> Path:
+        """The worker's part of the work root, where it makes its evaluations' directories: one
+        killed mid-evaluation never reaches that directory's cleanup, so its replacement starts
+        from an empty one (a long-lived daemon whose workers overrun does not fill its disk)."""
+        return self.work_root / f"worker-{slot.index}"
+
     def _spawn(self, slot: Slot) -> None:
+        self._dir(slot).mkdir(exist_ok=True)
+        self._dir(slot).chmod(0o711)  # as the root: traversable, not listable, by its sandbox user
         ours, theirs = self._mp.Pipe()
         slot.ready, slot.task, slot.started = False, None, time.monotonic()
         slot.process = self._mp.Process(
@@ -278,7 +286,7 @@ class WorkerPool:
                 self.backend,
                 theirs,
                 self.identity(slot.index),
-                str(self.work_root),
+                str(self._dir(slot)),
                 self.source_policy,
                 self.disk_quota_mb,
                 self.case_secret,
@@ -367,6 +375,7 @@ class WorkerPool:
         identity = self.identity(slot.index)
         if identity is not None:  # the sandboxed commands it was running
             sandbox.kill_all(identity.uid)
+        shutil.rmtree(self._dir(slot), ignore_errors=True)
 
     def close(self, timeout_s: float = 10.0) -> None:
         for slot in self.slots:
