@@ -56,10 +56,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 @pytest.fixture(autouse=True)
 def _object_cache_turn(request: pytest.FixtureRequest) -> Iterator[None]:
     """Every test holds the build cache's test lock shared; one marked `alone` holds it alone: it
-    counts what daemons leave (the object cache's artefacts while its daemon evaluates, the work
-    roots in the temporary directory), and the daemons of another pytest-xdist worker, or of any
-    other test run on the cache, would add theirs (every daemon on a cache builds into its one
-    object cache)."""
+    counts what daemons leave (the object cache's artefacts while its daemon evaluates), and the
+    daemons of another pytest-xdist worker, or of any other test run on the cache, would add
+    theirs (every daemon on a cache builds into its one object cache)."""
     alone = request.node.get_closest_marker("alone") is not None
     cache_dir().mkdir(parents=True, exist_ok=True)
     with (
