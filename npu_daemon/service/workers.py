@@ -43,6 +43,10 @@ READY, STOP = b"READY", b"STOP"
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 DEADLINE_MARGIN_S = 60.0
 UID_BLOCK = 64  # sandbox uids per daemon
+# The claims on uid blocks are the host's, whatever TMPDIR a daemon has: under the temp dir of
+# its environment, two daemons claimed the same block, and each one's "kill everything of the
+# uid" killed the other's compilers and kernels (SIGKILL mid-evaluation).
+UID_LOCKS = Path("/tmp/npu_daemon-uids")
 RESPAWN_BACKOFF_S = 1.0
 
 
@@ -142,7 +146,7 @@ def _probe(identity: sandbox.Identity) -> str:
 
 
 def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers:
-    locks = Path(tempfile.gettempdir()) / "npu_daemon-uids"
+    locks = UID_LOCKS
     locks.mkdir(mode=0o700, exist_ok=True)
     if locks.stat().st_uid != os.geteuid():
         raise PermissionError(

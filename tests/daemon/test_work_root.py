@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ascend_core.protocol import Status
 from ascend_gym.client import DaemonClient, LocalDaemon
+from npu_daemon.service import workers
 from npu_daemon.service.work_root import OWNER, PREFIX, reclaim_stale
 
 from .conftest import add_variant, reply_of, send_raw, small_request, stall, wait_until
@@ -95,3 +96,18 @@ def test_a_killed_daemons_root_is_reclaimed_and_an_orphaned_daemon_stops_leaving
         assert sorted(p.name for p in work_dir.iterdir()) == [f"{PREFIX}link", f"{PREFIX}uids"]
     finally:
         shutil.rmtree(work_dir)
+
+
+def test_uid_blocks_are_claimed_host_wide_whatever_the_temp_dir(tmp_path, monkeypatch):
+    """Two daemons with different TMPDIRs claimed the same uid block (their locks under each
+    one's temp dir), and each killed the other's candidates with its own."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    first = workers._claim_block(90_000, 64, [])
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "other"))
+    second = workers._claim_block(90_000, 64, [])
+    try:
+        assert Path(first.lock.name).parent == workers.UID_LOCKS
+        assert second.first_uid != first.first_uid
+    finally:
+        first.lock.close()
+        second.lock.close()
