@@ -8,6 +8,7 @@ import ipaddress
 import logging
 import os
 import signal
+import stat
 import sys
 from pathlib import Path
 from urllib.parse import urlparse
@@ -239,6 +240,19 @@ def run(args: argparse.Namespace) -> int:
     backend = get_backend(args.backend)
     backend.memory_bound_mb = bound_mb
     backend.prepare()
+    server: Server | None = None
+    stop_requested = False
+
+    def stop(*_: object) -> None:
+        nonlocal stop_requested
+        stop_requested = True
+        if server is not None:
+            server.stop()
+
+    # Before the server makes its work root: a stop that arrives while it starts (its workers
+    # spawning) ends in its cleanup, not in the default action's exit, which left the root behind.
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     try:
         server = Server(
             backend,
@@ -263,11 +277,15 @@ def run(args: argparse.Namespace) -> int:
     except zmq.ZMQError as e:  # the port is taken
         print(f"npu-daemon: cannot bind {args.bind}: {e.strerror}", file=sys.stderr)
         return 2
-    signal.signal(signal.SIGTERM, lambda *_: server.stop())
-    signal.signal(signal.SIGINT, lambda *_: server.stop())
+    if stop_requested:  # it serves no request: queued ones are refused, then it stops
+        server.stop()
     print(
         f"READY {server.endpoint}", flush=True
     )  # the embedded-daemon launcher waits for this line
+    if stat.S_ISFIFO(
+        os.fstat(sys.stdout.fileno()).st_mode
+    ):  # a terminal or a file has no reader to lose
+        server.stop_with_reader(sys.stdout.fileno())
     server.serve_forever()
     return 0
 

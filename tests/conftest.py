@@ -12,8 +12,10 @@ needs one waits on its lock instead of building it (so do the other xdist proces
 from __future__ import annotations
 
 import fcntl
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +23,7 @@ from ascend_core.cache import cache_dir
 from ascend_gym.client import DaemonClient, LocalDaemon
 from npu_daemon.backends.common import build
 from npu_daemon.backends.sim import guest_build
+from npu_daemon.service.work_root import reclaim_stale
 
 _prebuilds: list[threading.Thread] = []
 
@@ -45,15 +48,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     for thread in _prebuilds:  # no compiler left behind, no half-built cache entry
         thread.join()
+    # The daemons tests SIGKILL on purpose (restart, pool and failover tests) cannot remove their
+    # work roots; a later daemon's start reclaims them, and after the session's last one, this.
+    reclaim_stale(Path(tempfile.gettempdir()))
 
 
 @pytest.fixture(autouse=True)
 def _object_cache_turn(request: pytest.FixtureRequest) -> Iterator[None]:
     """Every test holds the build cache's test lock shared; one marked `alone` holds it alone: it
-    counts what daemons leave (the object cache's artefacts while its daemon evaluates, the work
-    roots in the temporary directory), and the daemons of another pytest-xdist worker, or of any
-    other test run on the cache, would add theirs (every daemon on a cache builds into its one
-    object cache)."""
+    counts what daemons leave (the object cache's artefacts while its daemon evaluates), and the
+    daemons of another pytest-xdist worker, or of any other test run on the cache, would add
+    theirs (every daemon on a cache builds into its one object cache)."""
     alone = request.node.get_closest_marker("alone") is not None
     cache_dir().mkdir(parents=True, exist_ok=True)
     with (

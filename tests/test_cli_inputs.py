@@ -7,9 +7,7 @@ import json
 import socket
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
@@ -141,7 +139,6 @@ def daemon(state_dir, port: int) -> subprocess.Popen:
     return proc
 
 
-@pytest.mark.alone  # its count of the work roots in /tmp holds no other daemon's
 def test_a_second_daemon_on_a_state_dir_in_use_or_a_port_in_use_is_refused(tmp_path):
     port = free_port()
     first = daemon(tmp_path / "state", port)
@@ -152,13 +149,15 @@ def test_a_second_daemon_on_a_state_dir_in_use_or_a_port_in_use_is_refused(tmp_p
             "in use by another daemon", f"pid {first.pid}", "--state-dir",
         )  # fmt: skip
         # The daemon logs its start (INFO lines) before it binds: the error is the last line.
-        work_roots = set(Path(tempfile.gettempdir()).glob("npu_daemon-*"))
+        # Its work dir is its own, so no other test's daemon adds a root there meanwhile.
+        (tmp_path / "work").mkdir()
         taken = cli(
-            "daemon", "--bind", f"tcp://127.0.0.1:{port}", "--state-dir", str(tmp_path / "b")
-        )
+            "daemon", "--bind", f"tcp://127.0.0.1:{port}", "--state-dir", str(tmp_path / "b"),
+            "--work-dir", str(tmp_path / "work"),
+        )  # fmt: skip
         assert taken.returncode == 2 and "Traceback" not in taken.stderr
         # and it leaves no work directory behind
-        assert set(Path(tempfile.gettempdir()).glob("npu_daemon-*")) == work_roots
+        assert list((tmp_path / "work").iterdir()) == []
         assert "cannot bind" in taken.stderr.splitlines()[-1]
         assert "Address already in use" in taken.stderr.splitlines()[-1]
         assert_usage_error(

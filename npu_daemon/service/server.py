@@ -23,10 +23,8 @@ import logging
 import os
 import platform
 import secrets
-import shutil
 import sqlite3
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +55,7 @@ from npu_daemon.backends.base import Backend
 from npu_daemon.service.inflight import InFlight
 from npu_daemon.service.keys import ServerKeys
 from npu_daemon.service.store import RunsFull, Store, cache_key
+from npu_daemon.service.work_root import WorkRoot
 from npu_daemon.service.workers import SandboxUsers, WorkerPool, deadline_s, secret_id
 
 log = logging.getLogger("npu_daemon")
@@ -132,11 +131,10 @@ class Server:
             self._router.curve_publickey, self._router.curve_secretkey = keys.public, keys.secret
         self._router.bind(bind)
         self.endpoint = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
-        # Throwaway directories live here (under workdir, default the system temp dir):
-        # traversable, not listable, by the sandbox users. Made once bound: a refused bind
-        # leaves nothing behind.
-        self.work_root = Path(tempfile.mkdtemp(prefix="npu_daemon-", dir=workdir))
-        self.work_root.chmod(0o711)
+        # Throwaway directories live here (under workdir, default the system temp dir). Made once
+        # bound: a refused bind leaves nothing behind, nor reclaims another daemon's root.
+        self._root = WorkRoot(workdir)
+        self.work_root = self._root.path
         self.sandbox_user = (
             f"uid {sandbox.first_uid}+worker"
             if sandbox
@@ -144,19 +142,23 @@ class Server:
         )
         self._poller = zmq.Poller()
         self._poller.register(self._router, zmq.POLLIN)
-        # Bytes on their way in (incomplete frames, unread messages) count against the bound too.
-        self._inflight = InFlight(self._router, MAX_MESSAGE_BYTES)
-        self._poller.register(self._inflight.monitor, zmq.POLLIN)
-        self.pool = WorkerPool(
-            self._poller,
-            backend,
-            workers,
-            self.work_root,
-            sandbox,
-            source_policy,
-            disk_quota_mb,
-            self.case_secret,
-        )
+        try:  # the parts that can fail to start: no root left behind by them either
+            # Bytes on their way in (incomplete frames, unread messages) count against the bound too.
+            self._inflight = InFlight(self._router, MAX_MESSAGE_BYTES)
+            self._poller.register(self._inflight.monitor, zmq.POLLIN)
+            self.pool = WorkerPool(
+                self._poller,
+                backend,
+                workers,
+                self.work_root,
+                sandbox,
+                source_policy,
+                disk_quota_mb,
+                self.case_secret,
+            )
+        except BaseException:
+            self._root.remove()
+            raise
         self._queue: collections.deque[str] = collections.deque()
         self._queued_bytes = 0
         self._tasks: dict[str, Task] = {}
@@ -166,6 +168,7 @@ class Server:
         self._fingerprints: dict[str, dict[str, str]] = {}
         self._answers = 0
         self._stopping = False
+        self._owner_pipe: int | None = None
 
     # ---- main loop -------------------------------------------------------------------------
     def serve_forever(self) -> None:
@@ -178,6 +181,8 @@ class Server:
                 if self._stopping and self._queue:
                     self._refuse_queued()
                 events = dict(self._poller.poll(50))
+                if self._owner_pipe is not None and self._owner_pipe in events:
+                    self._owner_gone()
                 for task_id, payload in self.pool.receive(events):
                     self._finish(task_id.decode(), payload, "")
                 if self._inflight.monitor in events:
@@ -195,6 +200,21 @@ class Server:
         """Graceful: answer queued requests BUSY, finish running ones, then return from serve_forever."""
         self._stopping = True
 
+    def stop_with_reader(self, fd: int) -> None:
+        """Stop, as on SIGTERM, once no process reads the pipe `fd` (the daemon's stdout): an
+        embedded daemon's owner that was killed sends no SIGTERM, and the daemon would serve on
+        for no one, its work root with it."""
+        self._poller.register(
+            fd, zmq.POLLERR
+        )  # a pipe's writer polls POLLERR once its readers are gone
+        self._owner_pipe = fd
+
+    def _owner_gone(self) -> None:
+        self._poller.unregister(self._owner_pipe)
+        self._owner_pipe = None
+        log.warning("no process reads the daemon's stdout any more (its owner is gone): stopping")
+        self.stop()
+
     def _drain(self, handle) -> None:
         for _ in range(1000):  # bounded, so a flood of clients cannot starve the workers' answers
             try:
@@ -205,15 +225,17 @@ class Server:
             handle([f.bytes for f in frames])
 
     def _close(self) -> None:
-        self.pool.close()
-        self._report_secret()
-        self._inflight.close()
-        self._router.close()
-        if self._auth is not None:
-            self._auth.stop()
-        self._ctx.term()
-        self.store.close()
-        shutil.rmtree(self.work_root, ignore_errors=True)
+        try:
+            self.pool.close()
+            self._report_secret()
+            self._inflight.close()
+            self._router.close()
+            if self._auth is not None:
+                self._auth.stop()
+            self._ctx.term()
+            self.store.close()
+        finally:  # whatever failed above, the root goes (a long-lived host's disk)
+            self._root.remove()
 
     def _report_secret(self) -> None:
         """After the run, the case secret: in the log and in the state directory (the daemon's

@@ -43,6 +43,10 @@ READY, STOP = b"READY", b"STOP"
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 DEADLINE_MARGIN_S = 60.0
 UID_BLOCK = 64  # sandbox uids per daemon
+# The claims on uid blocks are the host's, whatever TMPDIR a daemon has: under the temp dir of
+# its environment, two daemons claimed the same block, and each one's "kill everything of the
+# uid" killed the other's compilers and kernels (SIGKILL mid-evaluation).
+UID_LOCKS = Path("/tmp/npu_daemon-uids")
 RESPAWN_BACKOFF_S = 1.0
 
 
@@ -142,7 +146,7 @@ def _probe(identity: sandbox.Identity) -> str:
 
 
 def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers:
-    locks = Path(tempfile.gettempdir()) / "npu_daemon-uids"
+    locks = UID_LOCKS
     locks.mkdir(mode=0o700, exist_ok=True)
     if locks.stat().st_uid != os.geteuid():
         raise PermissionError(
@@ -267,7 +271,15 @@ class WorkerPool:
     def identity(self, index: int) -> sandbox.Identity | None:
         return None if self.users is None else self.users.identity(index)
 
+    def _dir(self, slot: Slot) -> Path:
+        """The worker's part of the work root, where it makes its evaluations' directories: one
+        killed mid-evaluation never reaches that directory's cleanup, so its replacement starts
+        from an empty one (a long-lived daemon whose workers overrun does not fill its disk)."""
+        return self.work_root / f"worker-{slot.index}"
+
     def _spawn(self, slot: Slot) -> None:
+        self._dir(slot).mkdir(exist_ok=True)
+        self._dir(slot).chmod(0o711)  # as the root: traversable, not listable, by its sandbox user
         ours, theirs = self._mp.Pipe()
         slot.ready, slot.task, slot.started = False, None, time.monotonic()
         slot.process = self._mp.Process(
@@ -278,7 +290,7 @@ class WorkerPool:
                 self.backend,
                 theirs,
                 self.identity(slot.index),
-                str(self.work_root),
+                str(self._dir(slot)),
                 self.source_policy,
                 self.disk_quota_mb,
                 self.case_secret,
@@ -367,6 +379,7 @@ class WorkerPool:
         identity = self.identity(slot.index)
         if identity is not None:  # the sandboxed commands it was running
             sandbox.kill_all(identity.uid)
+        shutil.rmtree(self._dir(slot), ignore_errors=True)
 
     def close(self, timeout_s: float = 10.0) -> None:
         for slot in self.slots:
