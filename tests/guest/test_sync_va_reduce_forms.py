@@ -136,13 +136,18 @@ def test_vtranspose_and_the_ctrl_register_match_the_native_engine(engines):
 
 
 # relu's result written only if SetMMLayoutTransform set CTRL's Mmad-direction bit 51 and cleared it
-# again (ops-nn batch_mat_mul_v3 sets it before its Matmul); anything else gives y = 1.
+# again (ops-nn batch_mat_mul_v3 sets it before its Matmul), and its newer names SetMMRowMajor /
+# SetMMColumnMajor did the same; anything else gives y = 1.
 MM_LAYOUT = """    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;
     SetMMLayoutTransform(true);
     const bool nFirst = ((get_ctrl() >> 51) & 1) == 1;
     SetMMLayoutTransform(false);
     const bool mFirst = ((get_ctrl() >> 51) & 1) == 0;
-    if (nFirst && mFirst)
+    SetMMRowMajor();
+    const bool rowMajor = ((get_ctrl() >> 51) & 1) == 1;
+    SetMMColumnMajor();
+    const bool columnMajor = ((get_ctrl() >> 51) & 1) == 0;
+    if (nFirst && mFirst && rowMajor && columnMajor)
       Relu(yLocal, xLocal, n);
     else
       Duplicate(yLocal, static_cast<DTYPE_Y>(1), n);

@@ -183,6 +183,8 @@ inline void SetHF32Mode(HF32Mode mode) { SetHF32Mode(mode == HF32Mode::ENABLE); 
 inline void SetHF32TransMode(bool hf32TransMode) { ascendc_guest::cube_set_mode(1, hf32TransMode); }
 inline void SetHF32TransMode(HF32TransMode mode) { SetHF32TransMode(mode == HF32TransMode::NEAREST_ZERO); }
 inline void SetMMLayoutTransform(bool mmLayoutMode) { ascendc_guest::cube_set_mode(2, mmLayoutMode); }
+inline void SetMMRowMajor() { SetMMLayoutTransform(true); }
+inline void SetMMColumnMajor() { SetMMLayoutTransform(false); }
 
 template <uint8_t modeId, pipe_t pipe>
 void CrossCoreSetFlag(uint16_t flagId, ASCENDC_GUEST_LINE) {
