@@ -135,6 +135,30 @@ def test_vtranspose_and_the_ctrl_register_match_the_native_engine(engines):
     assert guest.cases and all(c.passed for c in guest.cases)
 
 
+# relu's result written only if SetMMLayoutTransform set CTRL's Mmad-direction bit 51 and cleared it
+# again (ops-nn batch_mat_mul_v3 sets it before its Matmul), and its newer names SetMMRowMajor /
+# SetMMColumnMajor did the same; anything else gives y = 1.
+MM_LAYOUT = """    const uint32_t n = (len + alignElems - 1) / alignElems * alignElems;
+    SetMMLayoutTransform(true);
+    const bool nFirst = ((get_ctrl() >> 51) & 1) == 1;
+    SetMMLayoutTransform(false);
+    const bool mFirst = ((get_ctrl() >> 51) & 1) == 0;
+    SetMMRowMajor();
+    const bool rowMajor = ((get_ctrl() >> 51) & 1) == 1;
+    SetMMColumnMajor();
+    const bool columnMajor = ((get_ctrl() >> 51) & 1) == 0;
+    if (nFirst && mFirst && rowMajor && columnMajor)
+      Relu(yLocal, xLocal, n);
+    else
+      Duplicate(yLocal, static_cast<DTYPE_Y>(1), n);
+"""
+
+
+def test_set_mm_layout_transform_is_ctrl_bit_51_on_both_engines(engines):
+    guest = engines.same(resolve("level1/relu").with_sources(kernel=relu_with(MM_LAYOUT)))
+    assert guest.cases and all(c.passed for c in guest.cases)
+
+
 FORGED_S18 = {
     # A source whose 256 halves run past the UB: the host holds the address to the UB's end.
     "vtranspose_past_the_ub": (
@@ -150,6 +174,12 @@ FORGED_S18 = {
     ),
     # CTRL[48], the overflow mode: a bit the host does not emulate, refused by name.
     "ctrl_bit_48": ("    set_ctrl(sbitset1(get_ctrl(), 48));\n", "CTRL bit 48 is not emulated"),
+    # A cube mode register past the three the import serves, and a value other than 0 or 1.
+    "mode_register_3": (
+        "    ascendc_guest::cube_set_mode(3, 1);\n",
+        "register or value out of range",
+    ),
+    "mode_value_2": ("    ascendc_guest::cube_set_mode(2, 2);\n", "register or value out of range"),
 }
 
 

@@ -449,3 +449,11 @@ def test_kernel_type_from_the_source():
     assert kernel_type(pkg.with_sources(kernel=cube_only)) == "KERNEL_TYPE_AIC_ONLY"
     declared = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);\nMmad(c, a, b, p);"
     assert kernel_type(pkg.with_sources(kernel=declared)) == "KERNEL_TYPE_MIX_AIC_1_1"
+    # A Matmul object alone: the Matmul API's default MIX mode, or cube only where it is defined;
+    # its MatmulType is no Matmul.
+    matmul = "if ASCEND_IS_AIV { return; }\nMatmulImpl<AT, BT, CT, BiasT, CFG> mm;"
+    assert kernel_type(pkg.with_sources(kernel=matmul)) == "KERNEL_TYPE_MIX_AIC_1_2"
+    matmul_cube = "#define ASCENDC_CUBE_ONLY\nmatmul::Matmul<AT, BT, CT> mm;"
+    assert kernel_type(pkg.with_sources(kernel=matmul_cube)) == "KERNEL_TYPE_AIC_ONLY"
+    types_only = "using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;"
+    assert kernel_type(pkg.with_sources(kernel=types_only)) == "KERNEL_TYPE_AIV_ONLY"

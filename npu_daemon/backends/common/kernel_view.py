@@ -379,6 +379,8 @@ def toolkit_includes(pkg: OperatorPackage) -> list[str]:
 _KERNEL_TYPE = re.compile(r"KERNEL_TASK_TYPE_DEFAULT\s*\(\s*(KERNEL_TYPE_\w+)\s*\)")
 _MIX_HINTS = re.compile(r"\bASCEND_IS_AIC\b|\bREGIST_MATMUL_OBJ\b|\bCrossCore(Set|Wait)Flag\b")
 _CUBE_HINTS = re.compile(r"\b(Mmad|Fixpipe|LoadData)\s*[<(]|TPosition::(A1|A2|B1|B2|CO1)\b")
+# A Matmul object of the high-level API (its class or the implementation's name, MatmulImpl).
+_MATMUL_OBJECT = re.compile(r"\bMatmul(Impl)?\s*<")
 
 
 def kernel_type(pkg: OperatorPackage) -> str:
@@ -387,7 +389,11 @@ def kernel_type(pkg: OperatorPackage) -> str:
     `KERNEL_TASK_TYPE_DEFAULT(type)` wins, then a template tiling key's ASCENDC_TPL_KERNEL_TYPE_SEL.
     Without either the compiler infers the type from the code:
     cube and vector code together (or the AIC/AIV split, the Matmul service, cross-core flags) make
-    a mixed 1:2 kernel unless ASCENDC_CUBE_ONLY is defined; cube code alone an AIC-only kernel.
+    a mixed 1:2 kernel unless ASCENDC_CUBE_ONLY is defined; cube code alone an AIC-only kernel. A
+    Matmul object with none of these is the Matmul API's default, a mixed kernel (asc-devkit's
+    Matmul pages: MIX mode unless ASCENDC_CUBE_ONLY is defined), so its AIC computes: cann-ops
+    gemm_v2 returns on its AIVs and drives its Matmul on the AIC, and launched on AIVs alone it
+    wrote nothing.
     """
     text = "\n".join(t for p, t in pkg.files.items() if p.startswith("op_kernel/"))
     declared = _KERNEL_TYPE.search(text)
@@ -400,6 +406,8 @@ def kernel_type(pkg: OperatorPackage) -> str:
         return "KERNEL_TYPE_AIC_ONLY" if cube_only else "KERNEL_TYPE_MIX_AIC_1_2"
     if _CUBE_HINTS.search(text):
         return "KERNEL_TYPE_AIC_ONLY"
+    if _MATMUL_OBJECT.search(text):
+        return "KERNEL_TYPE_AIC_ONLY" if cube_only else "KERNEL_TYPE_MIX_AIC_1_2"
     return "KERNEL_TYPE_AIV_ONLY"
 
 

@@ -82,10 +82,8 @@ namespace ascendc_guest {
 // fp16 <-> float by the host's conversion, the native engine's (one F16C instruction, round to
 // nearest even): compiled into the module, each is a library routine of about thirty metered
 // instructions where the device's and the native engine's scalar code convert in one.
-extern "C" {
 ASCENDC_GUEST_IMPORT(f16_to_f32) float f16_to_f32(uint32_t bits);
 ASCENDC_GUEST_IMPORT(f32_to_f16) uint32_t f32_to_f16(float f);
-}
 }  // namespace ascendc_guest
 
 // fp16 as the device stores it; arithmetic is in float, rounded once on assignment (clang's wasm32
@@ -153,10 +151,8 @@ struct bfloat16_t {
 // Ascend 950's one-byte floats: a byte, converted by the host's codec (ascendc_sim/fp8.h), so both
 // engines round alike: E4M3FN and E5M2 to nearest even, HiFloat8 to nearest away, E8M0 a power of two.
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(fp8_from_float) int32_t fp8_from_float(Dtype t, float f);
 ASCENDC_GUEST_IMPORT(fp8_to_float) float fp8_to_float(Dtype t, int32_t b);
-}
 template <Dtype F>
 struct Fp8 {
   uint8_t bits = 0;
@@ -227,7 +223,6 @@ constexpr Dtype DtypeOf() {
   }
 }
 // i64 sizes and GM offsets; a local tensor is (UB byte address, elements, position).
-extern "C" {
 // Named otherwise in C++: the device compiler's global block_idx and block_num are variables.
 ASCENDC_GUEST_IMPORT(block_idx) int32_t core_block_idx();
 ASCENDC_GUEST_IMPORT(block_num) int32_t core_block_num();
@@ -268,7 +263,6 @@ ASCENDC_GUEST_IMPORT(sync_all) void sync_all(int32_t line);
 ASCENDC_GUEST_IMPORT(pipe_barrier) void pipe_barrier(int32_t pipe, int32_t line);
 ASCENDC_GUEST_IMPORT(set_flag) void set_flag(int32_t event, int32_t id, int32_t line);
 ASCENDC_GUEST_IMPORT(wait_flag) void wait_flag(int32_t event, int32_t id, int32_t line);
-}
 #define ASCENDC_GUEST_LINE int32_t line = __builtin_LINE()
 // The API's documented signatures, whose addresses kernels take (`Mul` passed where a function
 // pointer of that type is expected), are extra forms with a last template parameter R, deduced only

@@ -518,6 +518,16 @@ __aicore__ inline void SetHF32TransMode(bool hf32TransMode) {
   ascendc_sim::CurrentCore().Registers().hf32TiesAway = hf32TransMode;
 }
 __aicore__ inline void SetHF32TransMode(HF32TransMode mode) { SetHF32TransMode(mode == HF32TransMode::NEAREST_ZERO); }
+// The Mmad direction, CTRL bit 51 (asc-devkit SetMMLayoutTransform: true, the cube passes N first and
+// then M; false, M first): the order Mmad produces its result fractals in, which a FIXPIPE pairing with
+// it reads; the values are the same either way (core.h CoreRegisters::mmadDirectionN, set_ctrl). Its
+// newer names (asc-devkit's migration table): SetMMRowMajor is SetMMLayoutTransform(true),
+// SetMMColumnMajor SetMMLayoutTransform(false).
+__aicore__ inline void SetMMLayoutTransform(bool mmLayoutMode) {
+  ascendc_sim::CurrentCore().Registers().mmadDirectionN = mmLayoutMode;
+}
+__aicore__ inline void SetMMRowMajor() { SetMMLayoutTransform(true); }
+__aicore__ inline void SetMMColumnMajor() { SetMMLayoutTransform(false); }
 
 template <typename C, typename A, typename B>
 __aicore__ inline void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,

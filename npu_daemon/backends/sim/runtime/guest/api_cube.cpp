@@ -179,13 +179,16 @@ void SetLoad3d(const Call& c, int32_t reg, int64_t bits, int32_t line) {
   AscendC::detail::SetLoad3dRegister(reg, static_cast<uint64_t>(bits), c.Loc(line));
 }
 
-void SetHf32(const Call&, int32_t reg, int32_t value) {
-  if ((reg != 0 && reg != 1) || (value != 0 && value != 1))
-    throw SimError(Status::RUNTIME_ERROR, "SetHF32Mode / SetHF32TransMode: register or value out of range");
+void SetMode(const Call&, int32_t reg, int32_t value) {
+  if (reg < 0 || reg > 2 || (value != 0 && value != 1))
+    throw SimError(Status::RUNTIME_ERROR,
+                   "SetHF32Mode / SetHF32TransMode / SetMMLayoutTransform: register or value out of range");
   if (reg == 0)
     AscendC::SetHF32Mode(value == 1);
-  else
+  else if (reg == 1)
     AscendC::SetHF32TransMode(value == 1);
+  else
+    AscendC::SetMMLayoutTransform(value == 1);
 }
 
 void CheckPipe(int32_t pipe, const char* api) {
@@ -213,7 +216,7 @@ void DefineCubeImports(wasmtime_linker_t* l) {
   Import<FillImport>::Define(l, "cube_init_const");
   Import<MmadImport>::Define(l, "cube_mmad");
   Import<FixpipeImport>::Define(l, "cube_fixpipe");
-  Import<SetHf32>::Define(l, "cube_set_hf32");
+  Import<SetMode>::Define(l, "cube_set_mode");
   Import<SetLoad3d>::Define(l, "cube_set_load3d");
   Import<CrossSet>::Define(l, "cross_core_set");
   Import<CrossWait>::Define(l, "cross_core_wait");

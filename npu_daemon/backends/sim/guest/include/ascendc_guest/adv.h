@@ -9,7 +9,6 @@
 #include "ascendc_sim/adv_params.h"
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(adv_math)
 void adv_math(AdvMath op, Dtype t, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize, uint32_t tmp,
               uint32_t tmpSize, int32_t flags, int64_t scalar, uint32_t count, int32_t line);
@@ -51,7 +50,6 @@ void adv_select_bytes_mask(Dtype t, Dtype u, int32_t tensorIsSrc0, uint32_t d, u
                            const void* info, int32_t line);
 ASCENDC_GUEST_IMPORT(adv_arith_progression)
 void adv_arith_progression(Dtype t, uint32_t d, uint32_t dSize, int64_t first, int64_t diff, int32_t count);
-}
 
 // A local tensor's handle as the imports take it; `Tmp` a sharedTmpBuffer's, or none.
 #define ASCENDC_GUEST_T(x) (x).UbAddr(), (x).GetSize()

@@ -20,7 +20,6 @@ enum AdvNormForm : int32_t {
   kNormOutputVariance = 16,  // LayerNorm without isOutputRstd
 };
 
-extern "C" {
 ASCENDC_GUEST_IMPORT(adv_normalize)
 void adv_normalize(int32_t form, Dtype t, Dtype u, uint32_t out, uint32_t outSize, uint32_t rstd, uint32_t rstdSize,
                    uint32_t mean, uint32_t meanSize, uint32_t var, uint32_t varSize, uint32_t x, uint32_t xSize,
@@ -66,7 +65,6 @@ void adv_layer_norm_grad(int32_t reuseSource, Dtype t, uint32_t pdX, uint32_t pd
                          uint32_t mean, uint32_t meanSize, uint32_t gamma, uint32_t gammaSize, uint32_t tmp,
                          uint32_t tmpSize, int32_t hasTmp, float epsilon, int32_t dataFormat, const void* tiling,
                          int32_t line);
-}
 
 // Plain 4-byte fields on both targets: the bytes the guest hands over are the struct the host reads.
 static_assert(sizeof(DeepNormTiling) == 26 * 4, "DeepNormTiling: 26 words");

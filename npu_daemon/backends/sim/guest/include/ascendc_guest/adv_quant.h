@@ -8,7 +8,6 @@
 #include "ascendc_sim/adv_quant_params.h"
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(adv_quant)
 void adv_quant(int32_t form, Dtype t, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize, uint32_t scale,
                uint32_t scaleSize, uint32_t offset, uint32_t offsetSize, uint32_t tmp, uint32_t tmpSize,
@@ -22,7 +21,6 @@ ASCENDC_GUEST_IMPORT(adv_dequant)
 void adv_dequant(int32_t form, Dtype dst, Dtype scale, uint32_t d, uint32_t dSize, uint32_t s, uint32_t sSize,
                  uint32_t sc, uint32_t scSize, uint32_t tmp, uint32_t tmpSize, float scaleValue, const void* params,
                  uint32_t count, int32_t line);
-}
 
 // A tensor operand's (address, elements), or none.
 template <typename T>

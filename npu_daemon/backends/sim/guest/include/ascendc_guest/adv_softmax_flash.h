@@ -10,11 +10,9 @@
 #include "ascendc_sim/adv_softmax_tiling.h"
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(adv_softmax_flash)
 void adv_softmax_flash(int32_t form, Dtype t, Dtype u, const FlashHandles* tensors, const void* tiling,
                        const void* shape, uint32_t cfgM, uint32_t cfgK, int32_t line);
-}
 
 // One call: `form` the AdvFlash bits of the version, update and broadcast; S the source's type, U the statistics'.
 template <typename S, typename U>

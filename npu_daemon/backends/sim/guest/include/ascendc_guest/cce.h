@@ -8,7 +8,6 @@
 enum class Order_t : uint8_t { VALUE_INDEX = 0, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX };
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(cce_copy)
 void cce_copy(CceCopy kind, uint32_t dst, uint32_t src, int32_t nBurst, int32_t lenBurst, int32_t srcGap,
               int32_t dstGap, int32_t line);
@@ -53,7 +52,6 @@ ASCENDC_GUEST_IMPORT(cce_rsvd_cnt) int64_t cce_rsvd_cnt();
 ASCENDC_GUEST_IMPORT(cce_vtranspose) void cce_vtranspose(uint32_t dst, uint32_t src, int32_t line);
 ASCENDC_GUEST_IMPORT(cce_get_ctrl) int64_t cce_get_ctrl();
 ASCENDC_GUEST_IMPORT(cce_set_ctrl) void cce_set_ctrl(int64_t value, int32_t line);
-}
 template <typename T>
 using Scalar = typename std::common_type<T>::type;  // T, not deduced from the scalar argument
 template <typename P>

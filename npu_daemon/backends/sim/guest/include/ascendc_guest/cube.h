@@ -8,7 +8,6 @@
 
 namespace ascendc_guest {
 constexpr int32_t kKeepFmatrix = 0x100, kKeepPadding = 0x200;
-extern "C" {
 ASCENDC_GUEST_IMPORT(cube_nd2nz)
 void cube_nd2nz(Dtype t, uint32_t l1, uint32_t l1Size, int32_t pos, uint32_t gm, int64_t gmSize, const void* params,
                 int32_t line);
@@ -34,15 +33,15 @@ void cube_fixpipe(Dtype d, Dtype s, int32_t rowMajor, int32_t toGm, uint32_t dst
 ASCENDC_GUEST_IMPORT(cube_init_const)
 void cube_init_const(Dtype t, int32_t api, uint32_t dst, uint32_t dstSize, int32_t dstPos, const void* params,
                      int32_t line);
-// The HF32 registers Mmad reads: reg 0 SetHF32Mode, 1 SetHF32TransMode (0 or 1 each).
 // A Load3D register (AscendC::detail::Load3dReg) in the device's bits.
 ASCENDC_GUEST_IMPORT(cube_set_load3d) void cube_set_load3d(int32_t reg, int64_t bits, int32_t line);
-ASCENDC_GUEST_IMPORT(cube_set_hf32) void cube_set_hf32(int32_t reg, int32_t value);
+// The cube's mode registers Mmad reads: reg 0 SetHF32Mode, 1 SetHF32TransMode, 2 SetMMLayoutTransform
+// (0 or 1 each).
+ASCENDC_GUEST_IMPORT(cube_set_mode) void cube_set_mode(int32_t reg, int32_t value);
 ASCENDC_GUEST_IMPORT(cross_core_set) void cross_core_set(int32_t mode, int32_t pipe, int32_t flag, int32_t line);
 ASCENDC_GUEST_IMPORT(cross_core_wait) void cross_core_wait(int32_t mode, int32_t pipe, int32_t flag, int32_t line);
 // ffts_cross_core_sync's FFTS message, decoded and checked by the host.
 ASCENDC_GUEST_IMPORT(cross_core_ffts) void cross_core_ffts(int32_t pipe, int64_t config, int32_t line);
-}
 }  // namespace ascendc_guest
 
 namespace AscendC {
@@ -179,10 +178,13 @@ void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& p,
                                  static_cast<int32_t>(dst.GetPosition()), &p, line);
 }
 
-inline void SetHF32Mode(bool hf32Mode) { ascendc_guest::cube_set_hf32(0, hf32Mode); }
+inline void SetHF32Mode(bool hf32Mode) { ascendc_guest::cube_set_mode(0, hf32Mode); }
 inline void SetHF32Mode(HF32Mode mode) { SetHF32Mode(mode == HF32Mode::ENABLE); }
-inline void SetHF32TransMode(bool hf32TransMode) { ascendc_guest::cube_set_hf32(1, hf32TransMode); }
+inline void SetHF32TransMode(bool hf32TransMode) { ascendc_guest::cube_set_mode(1, hf32TransMode); }
 inline void SetHF32TransMode(HF32TransMode mode) { SetHF32TransMode(mode == HF32TransMode::NEAREST_ZERO); }
+inline void SetMMLayoutTransform(bool mmLayoutMode) { ascendc_guest::cube_set_mode(2, mmLayoutMode); }
+inline void SetMMRowMajor() { SetMMLayoutTransform(true); }
+inline void SetMMColumnMajor() { SetMMLayoutTransform(false); }
 
 template <uint8_t modeId, pipe_t pipe>
 void CrossCoreSetFlag(uint16_t flagId, ASCENDC_GUEST_LINE) {

@@ -4,7 +4,6 @@
 #pragma once
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(copy_gm_ub)
 void copy_gm_ub(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, int32_t cache, uint32_t ub, uint32_t ubSize,
                 int32_t pos, uint32_t count, int32_t line);
@@ -26,7 +25,6 @@ ASCENDC_GUEST_IMPORT(init_gm)
 void init_gm(Dtype t, uint32_t gm, int64_t gmSize, int64_t count, int64_t bits, int32_t line);
 ASCENDC_GUEST_IMPORT(data_cache_clean) void data_cache_clean(uint32_t gm, int32_t entire);
 ASCENDC_GUEST_IMPORT(data_cache_preload) void data_cache_preload(uint32_t gm, int64_t offset, int32_t line);
-}
 
 // A copy moves whole bytes: int4b_t tensors (two elements a byte) cross as their bytes, so every
 // other layer sees uint8 elements and the element counts halve.

@@ -4,12 +4,10 @@
 #pragma once
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(copy_slice)
 void copy_slice(Dtype t, int32_t toGm, uint32_t gm, int64_t gmSize, int32_t cache, uint32_t ub, uint32_t ubSize,
                 int32_t pos, const AscendC::SliceInfo* gmSlice, const AscendC::SliceInfo* ubSlice, uint32_t dims,
                 int32_t line);
-}
 }  // namespace ascendc_guest
 
 namespace AscendC {

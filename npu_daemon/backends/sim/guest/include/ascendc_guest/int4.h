@@ -4,11 +4,9 @@
 #pragma once
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(vec_cast_int4)
 void vec_cast_int4(int32_t toInt4, int32_t round, uint32_t dst, uint32_t dstSize, int32_t dstPos, uint32_t src,
                    uint32_t srcSize, int32_t srcPos, uint32_t count, int32_t line);
-}
 }  // namespace ascendc_guest
 
 namespace AscendC {

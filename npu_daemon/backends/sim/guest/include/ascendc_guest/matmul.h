@@ -11,7 +11,6 @@
 #include "ascendc_guest/matmul_utils.h"  // after the tensors it names
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(matmul_new) int32_t matmul_new(Dtype a, Dtype c, Dtype bias, int32_t mdl, int32_t line);
 // Init with the guest's TCubeTiling (the shared header's plain struct); from REGIST_MATMUL_OBJ
 // (regist 1) on an AIV of a mixed launch it posts the INIT message to the group's AIC too.
@@ -35,7 +34,6 @@ void matmul_get_c(int32_t mm, int32_t sync, int32_t toGm, uint32_t dst, int64_t 
 ASCENDC_GUEST_IMPORT(matmul_end) void matmul_end(int32_t mm, int32_t line);
 ASCENDC_GUEST_IMPORT(matmul_set_hf32)
 void matmul_set_hf32(int32_t mm, int32_t enableHF32, int32_t transMode, int32_t line);
-}
 }  // namespace ascendc_guest
 
 static_assert(sizeof(TCubeTiling) == 50 * sizeof(int32_t), "TCubeTiling crosses the boundary as the host lays it out");

@@ -5,12 +5,10 @@
 #pragma once
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(raw_load) int64_t raw_load(int32_t space, uint32_t addr, int32_t bytes);
 ASCENDC_GUEST_IMPORT(raw_store) void raw_store(int32_t space, uint32_t addr, int32_t bytes, int64_t bits);
 ASCENDC_GUEST_IMPORT(raw_copy)
 void raw_copy(int32_t dstSpace, uint32_t dst, int32_t srcSpace, uint32_t src, uint32_t bytes, int32_t elem);
 ASCENDC_GUEST_IMPORT(raw_fill)
 void raw_fill(int32_t space, uint32_t addr, int32_t byte, uint32_t bytes, int32_t elem);
-}
 }  // namespace ascendc_guest

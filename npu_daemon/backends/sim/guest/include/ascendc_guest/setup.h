@@ -12,11 +12,9 @@
 #include <cstdlib>
 
 namespace ascendc_guest {
-extern "C" {
 // Writes the block at `dst` when `capacity` bytes hold it; its size in bytes either way.
 ASCENDC_GUEST_IMPORT(para_block) uint32_t para_block(void* dst, uint32_t capacity);
 ASCENDC_GUEST_IMPORT(init_soc_state) void init_soc_state();
-}
 }  // namespace ascendc_guest
 
 inline int64_t get_para_base() {

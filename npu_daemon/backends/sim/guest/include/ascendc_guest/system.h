@@ -7,11 +7,9 @@
 #include <atomic>
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(core_info) int64_t core_info(CoreInfo what);
 ASCENDC_GUEST_IMPORT(dump_tensor)
 void dump_tensor(Dtype t, int32_t gm, uint32_t addr, int64_t size, int32_t pos, uint32_t count, int32_t line);
-}
 // The tiling argument's GM address (a __gm__ pointer: a value of the host's GM space).
 template <typename P>
 inline uint32_t TilingAddr(P tiling) {

@@ -10,7 +10,6 @@ enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VS
 }  // namespace AscendC
 
 namespace ascendc_guest {
-extern "C" {
 // dst: a bit mask of dBytes bytes; b == 0 with bSize == 0 and toRegister: the CMPMASK register.
 ASCENDC_GUEST_IMPORT(vec_compare)
 void vec_compare(Dtype t, int32_t mode, uint32_t d, uint32_t dBytes, uint32_t a, uint32_t aSize, uint32_t b,
@@ -30,7 +29,6 @@ void vec_select_scalar(Dtype t, int32_t mode, uint32_t d, uint32_t dSize, uint32
                        uint32_t aSize, int64_t scalar, const VecShape* shape, int32_t line);
 ASCENDC_GUEST_IMPORT(cmp_mask_move)
 void cmp_mask_move(uint32_t ub, uint32_t bytes, int32_t toUb, int32_t line);
-}
 }  // namespace ascendc_guest
 
 namespace AscendC {

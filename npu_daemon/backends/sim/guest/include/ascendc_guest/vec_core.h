@@ -6,7 +6,6 @@
 #include "ascendc_guest/repeat_params.h"
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(mask_set)
 void mask_set(int64_t high, int64_t low);
 ASCENDC_GUEST_IMPORT(mask_set_len)
@@ -17,7 +16,6 @@ ASCENDC_GUEST_IMPORT(mask_mode)
 void mask_mode(int32_t counter);
 ASCENDC_GUEST_IMPORT(mask_reset)
 void mask_reset();
-}
 }  // namespace ascendc_guest
 
 namespace AscendC {

@@ -3,7 +3,6 @@
 #pragma once
 
 namespace ascendc_guest {
-extern "C" {
 // pattern: a tensor's UB address and bytes, or with patternBytes == 0 the built-in pattern 1..7.
 // Returns the elements gathered (rsvdCnt).
 ASCENDC_GUEST_IMPORT(vec_gather_mask)
@@ -16,7 +15,6 @@ void vec_gatherb(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize
 ASCENDC_GUEST_IMPORT(vec_gather)
 void vec_gather(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t offsets, uint32_t offsetsSize,
                 uint32_t srcBase, uint32_t count, int32_t line);
-}
 }  // namespace ascendc_guest
 
 namespace AscendC {

@@ -11,7 +11,6 @@ enum ReduceOrder { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, O
 }  // namespace AscendC
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(vec_repeat_reduce)
 void vec_repeat_reduce(RepeatReduce op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize,
                        const VecShape* shape, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
@@ -19,7 +18,6 @@ void vec_repeat_reduce(RepeatReduce op, Dtype t, uint32_t d, uint32_t dSize, uin
 ASCENDC_GUEST_IMPORT(vec_range_reduce)
 void vec_range_reduce(Reduce op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t w,
                       uint32_t wSize, const VecShape* shape, int32_t srcRepStride, int32_t calIndex, int32_t line);
-}
 
 template <typename T>
 void RepeatReduceCall(RepeatReduce op, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,

@@ -6,10 +6,8 @@
 #include "ascendc_guest/vec_abi.h"
 
 namespace ascendc_guest {
-extern "C" {
 // A special register the reductions or MrgSort left for the scalar unit (vec_abi.h: Spr).
 ASCENDC_GUEST_IMPORT(vec_spr) int64_t vec_spr(Spr which);
-}
 
 // An instruction's lanes for the host (vec_abi.h): the count form, or a mask form's mask, repeats
 // and strides.

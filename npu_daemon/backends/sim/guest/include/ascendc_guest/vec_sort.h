@@ -6,7 +6,6 @@
 #include "ascendc_guest/vec_shape.h"
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(vec_sort32)
 void vec_sort32(Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t index, uint32_t indexSize,
                 int32_t repeatTime, int32_t line);
@@ -20,7 +19,6 @@ void vec_sort(Dtype t, int32_t fullSort, uint32_t d, uint32_t dSize, uint32_t a,
 ASCENDC_GUEST_IMPORT(vec_extract)
 void vec_extract(Dtype t, uint32_t value, uint32_t valueSize, uint32_t index, uint32_t indexSize, uint32_t sorted,
                  uint32_t sortedSize, int32_t repeatTime, int32_t line);
-}
 }  // namespace ascendc_guest
 
 namespace AscendC {

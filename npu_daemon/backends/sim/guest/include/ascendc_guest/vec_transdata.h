@@ -3,7 +3,6 @@
 #pragma once
 
 namespace ascendc_guest {
-extern "C" {
 // lists: 16 destination then 16 source UB byte addresses.
 ASCENDC_GUEST_IMPORT(vec_trans_5hd)
 void vec_trans_5hd(int32_t elemBytes, const uint32_t* lists, int32_t dstHighHalf, int32_t srcHighHalf,
@@ -20,7 +19,6 @@ ASCENDC_GUEST_IMPORT(vec_set_va) void vec_set_va(int32_t reg, const uint64_t* va
 ASCENDC_GUEST_IMPORT(vec_trans_5hd_va)
 void vec_trans_5hd_va(int32_t elemBytes, int32_t dstReg, int32_t srcReg, int32_t dstHighHalf, int32_t srcHighHalf,
                       int32_t repeatTimes, int32_t dstRepStride, int32_t srcRepStride, int32_t line);
-}
 }  // namespace ascendc_guest
 
 namespace ascendc_guest {

@@ -6,7 +6,6 @@
 #include "ascendc_guest/vec_core.h"
 
 namespace ascendc_guest {
-extern "C" {
 ASCENDC_GUEST_IMPORT(vec_binary)
 void vec_binary(Binary op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t b, uint32_t bSize,
                 int32_t count, int32_t line);
@@ -64,7 +63,6 @@ int64_t scalar_cast(Dtype u, int32_t round, int64_t value, int32_t line);
 ASCENDC_GUEST_IMPORT(vec_reduce)
 void vec_reduce(Reduce op, Dtype t, uint32_t d, uint32_t dSize, uint32_t a, uint32_t aSize, uint32_t w, uint32_t wSize,
                 int32_t count, int32_t option, int32_t line);
-}
 
 // A mask form's lanes as the imports take them: a continuous mask (a lane count) or a bit mask of
 // two words; with isSetMask = false, the mask registers as the kernel set them.
