@@ -800,12 +800,22 @@ def packaged(
     companion = functools.partial(_built_with, repo, targets, own=build.usage)
     units = [tiling, *_program_siblings(tiling, targets, tiling_build.usage)] if foreign else []
     tree = tree_files(top, files, within, roots, companion, units)
+    refused: set[Path] = set()
     for _ in range(MAX_LINK_ROUNDS):  # what the units brought may call further
         needed = _defining_units(repo, top, targets, build.usage, {**files, **tree.files}, tree)
-        if not needed:
+        needed = [u for u in needed if u not in refused]
+        for unit in needed:
+            trial = tree_files(top, files, within, roots, companion, [*units, unit])
+            # A source that loads a library at run time, or whose includes do (a sub-package's
+            # adapter to a closed library): the sandbox refuses dlopen, so taking it would turn an
+            # honest operator's missing function into a rejection.
+            if any(_LOADS.search(t) for f, t in trial.files.items() if f not in tree.files):
+                refused.add(unit)
+                continue
+            units.append(unit)
+            tree = trial
+        if not set(needed) - refused:
             break
-        units += needed
-        tree = tree_files(top, files, within, roots, companion, units)
     if foreign:
         host = layout_files["host_file"] = tree.units[tiling]
     reference = source.root / OWN_REFERENCE
@@ -884,6 +894,8 @@ def _built_with(
 
 # Rounds of `_defining_units` at most: a source brought for a function may call another's.
 MAX_LINK_ROUNDS = 4
+# A call that loads a shared library or looks a symbol up in one.
+_LOADS = re.compile(r"\bdl(?:open|sym)\s*\(")
 
 
 def _defining_units(
@@ -898,11 +910,9 @@ def _defining_units(
     declares and calls but none of its files defines (`symbols.unresolved`: another operator's
     tiling, declared in this one's header), as the linker takes them from the repository's one
     tiling library: the op_host sources defining it (`registry.defining`) that the build files
-    compile into the tiling's target (`_built_with`), the A2's or shared ones, none that loads
-    a library at run time (the sandbox refuses `dlopen`: a source that needs it would turn an
-    honest operator's missing function into a rejection). Where several qualify, the one
-    nearest the operator's directory (an experimental copy's own, beside it); none where that
-    does not decide."""
+    compile into the tiling's target (`_built_with`), the A2's or shared ones. Where several
+    qualify, the one nearest the operator's directory (an experimental copy's own, beside it);
+    none where that does not decide."""
     texts = [
         t
         for p, t in files.items()
@@ -919,7 +929,6 @@ def _defining_units(
             and _a2_or_shared(p.relative_to(os.path.abspath(repo)).parent)
             and not _OTHER_SOC_FILE.search(p.stem)
             and not any(k in p.name for k in _HOST_SKIP)
-            and "dlopen" not in _read(p)
             and _built_with(repo, targets, p, own=own)
         ]
         nearest = _nearest(root, candidates)

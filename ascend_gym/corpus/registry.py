@@ -5,7 +5,9 @@ operator's tiling is whatever source of that library registers its type with the
 (`IMPL_OP_OPTILING(<OpType>)`). An operator that shares another's tiling has no tiling source of
 its own: its op_host holds only its OpDef, and the registration of its type sits in the other
 operator's tiling source (one function serving two types). The registry is read here from the
-repository's op_host sources, so such an operator is built with the source that registers it.
+repository's op_host sources, so such an operator is built with the source that registers it;
+and so are the functions those sources define (`defining`), where one operator's tiling calls
+another's.
 """
 
 from __future__ import annotations
@@ -47,27 +49,33 @@ def host_sources(repo: Path) -> tuple[Path, ...]:
     )
 
 
+@functools.lru_cache(maxsize=2)
+def _texts(repo: Path) -> dict[Path, str]:
+    """Each op_host source's text, read once per repository (the largest's are about 60 MB)."""
+    return {path: path.read_text(errors="replace") for path in host_sources(repo)}
+
+
 @functools.lru_cache(maxsize=8)
 def registrations(repo: Path) -> dict[str, tuple[Path, ...]]:
     """Every operator type the repository's op_host sources register a tiling for, with the
     sources (in path order) that do."""
     found: dict[str, list[Path]] = {}
-    for path in host_sources(repo):
-        for op_type in set(REGISTERED_TYPE.findall(path.read_text(errors="replace"))):
+    for path, text in _texts(repo).items():
+        for op_type in set(REGISTERED_TYPE.findall(text)):
             found.setdefault(op_type, []).append(path)
     return {t: tuple(ps) for t, ps in found.items()}
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=1024)
 def defining(repo: Path, name: str) -> tuple[Path, ...]:
     """The op_host sources of `repo` that define a free function `name` another unit can call
     (`symbols.defined`, external), in path order."""
-    call = re.compile(rf"\b{re.escape(name)}\s*\(")
+    # Its name, a parameter list and a body: the files worth reading as C++ (a call is not one).
+    spelled = re.compile(rf"\b{re.escape(name)}\s*\([^;{{}}()]*\)\s*(?:const\s*)?\{{")
     return tuple(
         path
-        for path in host_sources(repo)
-        if call.search(text := path.read_text(errors="replace"))
-        and name in symbols.defined(text, external=True)
+        for path, text in _texts(repo).items()
+        if name in text and spelled.search(text) and name in symbols.defined(text, external=True)
     )
 
 
