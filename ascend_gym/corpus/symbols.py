@@ -35,11 +35,37 @@ _SIGNATURE = re.compile(
 _STRIP = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
 # A member function's out-of-class definition: its name is a class's, not a free function's.
 _MEMBER_DEFINED = re.compile(r"\b\w+::(\w+)[ \t]*\([^;{}()]*\)[\s\w]*\{")
+# What opens a scope whose declarations are a namespace's: a named namespace, an `extern "C"`
+# block (its string stripped). A class body, a function body and an anonymous namespace (its
+# functions internal) are not.
+_NAMESPACE_HEAD = re.compile(r"(?:\bnamespace\s+\w+(?:\s*::\s*\w+)*|\bextern)\s*$")
+_BRACES = re.compile(r"[{};]")
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def _namespace_level(text: str) -> str:
+    """`text` (comments and strings stripped) with everything inside a class body, a function
+    body or an anonymous namespace blanked: what is left is declared at namespace scope."""
+    out, kept, pos, head = [], [], 0, 0
+    for m in _BRACES.finditer(text):
+        end = m.end()
+        out.append(text[pos:end] if all(kept) else _blank(text[pos:end]))
+        pos = end
+        if m.group() == "{":
+            kept.append(bool(_NAMESPACE_HEAD.search(text[head : m.start()])))
+        elif m.group() == "}" and kept:
+            kept.pop()
+        head = end
+    out.append(text[pos:] if all(kept) else _blank(text[pos:]))
+    return "".join(out)
 
 
 def _signatures(text: str) -> Iterable[tuple[str, str, str]]:
-    """(return type, name, `;` or `{`) of each free function signature of `text`."""
-    for m in _SIGNATURE.finditer(_STRIP.sub(" ", text)):
+    """(return type, name, `;` or `{`) of each free function signature at namespace scope."""
+    for m in _SIGNATURE.finditer(_namespace_level(_STRIP.sub(" ", text))):
         words = set(re.findall(r"\w+", m["type"]))
         if words & _NOT_TYPES or m["name"] in _KEYWORDS or m["type"].rstrip().endswith(":"):
             continue
@@ -53,7 +79,7 @@ def declared(text: str) -> set[str]:
 
 def defined(text: str, external: bool = False) -> set[str]:
     """The free functions `text` defines (`T Name(params) {`); `external`: only those another
-    translation unit can call (not `static`, not `inline`)."""
+    translation unit can call (not `static`, not `inline`, not in an anonymous namespace)."""
     return {
         name
         for kind, name, end in _signatures(text)
@@ -63,7 +89,8 @@ def defined(text: str, external: bool = False) -> set[str]:
 
 def unresolved(texts: Iterable[str]) -> set[str]:
     """The functions the files `texts` declare and call but none of them defines: each must come
-    from another unit of the library the program is linked into (or from the toolkit's)."""
+    from another unit of the library the program is linked into (or from the toolkit's). A call
+    through an object (`x.Name(`, `p->Name(`) is a member's, not counted."""
     texts = [_STRIP.sub(" ", t) for t in texts]
     wanted = set().union(*(declared(t) for t in texts)) if texts else set()
     wanted -= set().union(*(defined(t) for t in texts)) if texts else set()
@@ -71,6 +98,6 @@ def unresolved(texts: Iterable[str]) -> set[str]:
     return {
         name
         for name in wanted
-        if sum(len(re.findall(rf"\b{re.escape(name)}\s*\(", t)) for t in texts)
+        if sum(len(re.findall(rf"(?<!\.)(?<!->)\b{re.escape(name)}\s*\(", t)) for t in texts)
         > sum(1 for t in texts for _, n, end in _signatures(t) if n == name and end == ";")
     }

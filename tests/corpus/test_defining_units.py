@@ -72,6 +72,13 @@ def test_the_text_tells_what_the_program_needs_from_elsewhere():
     # A member function's declaration, defined out of its class, is no free function.
     member = "struct S { int Run(int x); };\nint S::Run(int x)\n{ return Run(x); }\n"
     assert symbols.unresolved([member]) == set()
+    # Nor one declared in its class and called there or through an object.
+    in_class = "struct C {\n  void Init(int x);\n  void Run() { Init(1); }\n};\nvoid Go(C* c) { c->Init(2); }\n"
+    assert symbols.unresolved([in_class]) == set()
+    # A function of an anonymous namespace is its unit's own.
+    assert (
+        symbols.defined("namespace {\nint Split(int t)\n{ return t; }\n}\n", external=True) == set()
+    )
     # Only a definition another unit can call counts as one to link.
     assert symbols.defined(DEFINITION, external=True) == {"SplitRowsPerCore"}
     assert symbols.defined(DEFINITION) == {"Ceil", "SplitRowsPerCore"}
