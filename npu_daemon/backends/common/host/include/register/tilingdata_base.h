@@ -1,12 +1,7 @@
 // TilingData macros. The same header is compiled twice: on the host (ASCENDC_SIM_KERNEL undefined)
 // the macros build a class with set_/get_ accessors and SaveToBuffer; on the kernel side they build
 // the plain struct GET_TILING_DATA copies out of the tiling buffer. Both have the same fields in the
-// same order at CANN's offsets, so the bytes the host saves are the bytes the kernel reads, and a
-// kernel reading them through a struct of its own written for the device finds them where CANN's
-// TilingDef put them (metadef tilingdata_base.h, CheckAlignAndGenPlaceHolder before each field): a
-// field at a multiple of its type's size (its alignment here), an array at a multiple of its
-// element's, a struct field at a multiple of 8 (`alignas(8)`), and each class padded to a multiple
-// of 8 bytes (the placeholder its constructor ends with; a struct field's size is that padded one).
+// same order with natural alignment, so the bytes the host saves are the bytes the kernel reads.
 #pragma once
 
 #include <cstddef>
@@ -43,7 +38,7 @@ struct BindTiling {
 // or without one after.
 // The accessors only let host code in the header (tiling classes that call set_) compile here:
 // the real toolchain gives the kernel the struct alone, so none of it ever runs on the kernel side.
-#define BEGIN_TILING_DATA_DEF(name) struct alignas(8) name {
+#define BEGIN_TILING_DATA_DEF(name) struct name {
 #define TILING_DATA_FIELD_DEF(type, name) \
   type name;                              \
   void set_##name(type v) { name = v; }   \
@@ -52,7 +47,7 @@ struct BindTiling {
   type name[n];                                  \
   void set_##name(const type* v) { std::memcpy(name, v, sizeof(name)); }
 #define TILING_DATA_FIELD_DEF_STRUCT(type, name) \
-  alignas(8) type name;                          \
+  type name;                                     \
   void set_##name(const type& v) { name = v; }
 #define END_TILING_DATA_DEF                                                      \
   size_t GetDataSize() const { return sizeof(*this); }                           \
@@ -76,26 +71,21 @@ namespace ascendc_sim {
 void SetTilingDataPtr(const void* object, size_t bytes, void* data);
 void MirrorTilingField(const void* field, size_t bytes);
 
-// The base of every TilingData class: its bytes start as zeros, padding included, before its
-// fields are initialised, so the bytes SaveToBuffer writes are a function of the fields alone (CANN's
-// TilingDef writes its placeholders as zeros; here the padding between fields and at the end is
-// theirs). An empty base: the class's layout is its fields'.
-template <class Data>
-struct TilingDataZeros {
-  TilingDataZeros() noexcept { std::memset(static_cast<void*>(this), 0, sizeof(Data)); }
-  TilingDataZeros(const TilingDataZeros&) noexcept : TilingDataZeros() {}
-  TilingDataZeros& operator=(const TilingDataZeros&) noexcept { return *this; }
-};
-// SaveToBuffer: the class's bytes (a multiple of 8: CANN's TilingDef pads its data to that when its
-// constructor ends, metadef CheckAlignAndGenPlaceHolder(name "PH", 8), and real tilings check it: a
-// cube tiling's PostTiling refuses a size not aligned to 8), at most `capacity` of them.
+// The data size of a TilingData class of `bytes`: CANN's TilingDef pads its data to a multiple of 8
+// bytes when its constructor ends (metadef TilingDef::CheckAlignAndGenPlaceHolder(name "PH", 8)),
+// and real tilings check that (a cube tiling's PostTiling refuses a size not aligned to 8). The
+// fields keep their natural offsets, which the kernel's struct shares.
+constexpr size_t TilingDataBytes(size_t bytes) { return (bytes + 7) / 8 * 8; }
+// SaveToBuffer: the class's bytes, then its padding as zeros, at most `capacity` in all.
 inline void SaveTilingData(const void* object, size_t bytes, void* buf, size_t capacity) {
-  std::memcpy(buf, object, bytes < capacity ? bytes : capacity);
+  const size_t n = TilingDataBytes(bytes) < capacity ? TilingDataBytes(bytes) : capacity;
+  std::memset(buf, 0, n);
+  std::memcpy(buf, object, bytes < n ? bytes : n);
 }
 }  // namespace ascendc_sim
 
-#define BEGIN_TILING_DATA_DEF(name)                                      \
-  class alignas(8) name : private ::ascendc_sim::TilingDataZeros<name> { \
+#define BEGIN_TILING_DATA_DEF(name) \
+  class name {                      \
    public:
 #define TILING_DATA_FIELD_DEF(type, name)                  \
   type name = 0;                                           \
@@ -112,14 +102,14 @@ inline void SaveTilingData(const void* object, size_t bytes, void* buf, size_t c
   }                                                       \
   type* get_##name() { return name; }
 #define TILING_DATA_FIELD_DEF_STRUCT(type, name)           \
-  alignas(8) type name;                                    \
+  type name;                                               \
   void set_##name(const type& v) {                         \
     name = v;                                              \
     ::ascendc_sim::MirrorTilingField(&name, sizeof(name)); \
   }                                                        \
   type& get_##name() { return name; }
 #define END_TILING_DATA_DEF                                                                   \
-  size_t GetDataSize() const { return sizeof(*this); }                                        \
+  size_t GetDataSize() const { return ::ascendc_sim::TilingDataBytes(sizeof(*this)); }        \
   void SaveToBuffer(void* buf, size_t capacity) const {                                       \
     ::ascendc_sim::SaveTilingData(this, sizeof(*this), buf, capacity);                        \
   }                                                                                           \
