@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ascend_core.cpp import device_branch
 from ascend_core.package import GE_DTYPES, SOURCE_SUFFIXES, OperatorPackage, OperatorSpec
-from ascend_gym.corpus import cmake, registry
+from ascend_gym.corpus import cmake, registry, symbols
 from npu_daemon.backends.common import kernel_view
 
 OPS = Path(__file__).resolve().parent / "ops"
@@ -800,6 +800,22 @@ def packaged(
     companion = functools.partial(_built_with, repo, targets, own=build.usage)
     units = [tiling, *_program_siblings(tiling, targets, tiling_build.usage)] if foreign else []
     tree = tree_files(top, files, within, roots, companion, units)
+    refused: set[Path] = set()
+    for _ in range(MAX_LINK_ROUNDS):  # what the units brought may call further
+        needed = _defining_units(repo, top, targets, build.usage, {**files, **tree.files}, tree)
+        needed = [u for u in needed if u not in refused]
+        for unit in needed:
+            trial = tree_files(top, files, within, roots, companion, [*units, unit])
+            # A source that loads a library at run time, or whose includes do (a sub-package's
+            # adapter to a closed library): the sandbox refuses dlopen, so taking it would turn an
+            # honest operator's missing function into a rejection.
+            if any(_LOADS.search(t) for f, t in trial.files.items() if f not in tree.files):
+                refused.add(unit)
+                continue
+            units.append(unit)
+            tree = trial
+        if not set(needed) - refused:
+            break
     if foreign:
         host = layout_files["host_file"] = tree.units[tiling]
     reference = source.root / OWN_REFERENCE
@@ -874,6 +890,59 @@ def _built_with(
     if own is not None and own.targets_of(unit) & targets:
         return True
     return bool(_evaluated(repo, _operator_dir(unit)).usage.targets_of(unit) & targets)
+
+
+# Rounds of `_defining_units` at most: a source brought for a function may call another's.
+MAX_LINK_ROUNDS = 4
+# A call that loads a shared library or looks a symbol up in one.
+_LOADS = re.compile(r"\bdl(?:open|sym)\s*\(")
+
+
+def _defining_units(
+    repo: Path,
+    root: Path,
+    targets: set[str],
+    own: cmake.Usage,
+    files: dict[str, str],
+    tree: Tree,
+) -> list[Path]:
+    """The sources of other operator directories that define a function the tiling program
+    declares and calls but none of its files defines (`symbols.unresolved`: another operator's
+    tiling, declared in this one's header), as the linker takes them from the repository's one
+    tiling library: the op_host sources defining it (`registry.defining`) that the build files
+    compile into the tiling's target (`_built_with`), the A2's or shared ones. Where several
+    qualify, the one nearest the operator's directory (an experimental copy's own, beside it);
+    none where that does not decide."""
+    texts = [
+        t
+        for p, t in files.items()
+        if (p.startswith("op_host/") and _built(root / p, root)) or p.startswith("tree/")
+    ]
+    have = {p.resolve() for p in tree.units} | {Path(os.path.abspath(root / p)) for p in files}
+    found: list[Path] = []
+    for name in sorted(symbols.unresolved(texts)):
+        candidates = [
+            p
+            for p in registry.defining(Path(os.path.abspath(repo)), name)
+            if not p.is_relative_to(root)
+            and p.resolve() not in have
+            and _a2_or_shared(p.relative_to(os.path.abspath(repo)).parent)
+            and not _OTHER_SOC_FILE.search(p.stem)
+            and not any(k in p.name for k in _HOST_SKIP)
+            and _built_with(repo, targets, p, own=own)
+        ]
+        nearest = _nearest(root, candidates)
+        if nearest is not None and nearest not in found:
+            found.append(nearest)
+    return found
+
+
+def _nearest(root: Path, paths: list[Path]) -> Path | None:
+    """The one of `paths` sharing the longest leading directories with `root`; None where no
+    path or more than one does."""
+    depth = {p: len(os.path.commonpath([root, p]).split(os.sep)) for p in paths}
+    best = [p for p in paths if depth[p] == max(depth.values(), default=0)]
+    return best[0] if len(best) == 1 else None
 
 
 def _operator_dir(unit: Path) -> Path:

@@ -5,7 +5,9 @@ operator's tiling is whatever source of that library registers its type with the
 (`IMPL_OP_OPTILING(<OpType>)`). An operator that shares another's tiling has no tiling source of
 its own: its op_host holds only its OpDef, and the registration of its type sits in the other
 operator's tiling source (one function serving two types). The registry is read here from the
-repository's op_host sources, so such an operator is built with the source that registers it.
+repository's op_host sources, so such an operator is built with the source that registers it;
+and so are the functions those sources define (`defining`), where one operator's tiling calls
+another's.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+
+from ascend_gym.corpus import symbols
 
 # A tiling registry entry naming its operator type (the device registry's too: a tiling sink's
 # tiling runs on the host in a simulated launch).
@@ -25,11 +29,11 @@ MAX_SOURCE_BYTES = 1 << 21
 
 
 @functools.lru_cache(maxsize=8)
-def registrations(repo: Path) -> dict[str, tuple[Path, ...]]:
-    """Every operator type the repository's op_host sources register a tiling for, with the
-    sources (in path order) that do: each C++ source under a directory named op_host, at any
-    depth below it, outside `.git`, whose real path is inside the repository."""
-    found: dict[str, list[Path]] = {}
+def host_sources(repo: Path) -> tuple[Path, ...]:
+    """The repository's op_host sources, in path order: each C++ source under a directory named
+    op_host, at any depth below it, outside `.git`, whose real path is inside the repository (a
+    link whose target leaves the checkout is not read: the package would refuse it too), at most
+    MAX_HOST_SOURCES of them, none larger than MAX_SOURCE_BYTES."""
     real = repo.resolve()
     sources = dict.fromkeys(  # once each, where an op_host holds another
         p
@@ -38,15 +42,41 @@ def registrations(repo: Path) -> dict[str, tuple[Path, ...]]:
         for p in sorted(host.rglob("*"))
         if p.suffix in _HOST_UNITS and p.is_file()
     )
-    for k, path in enumerate(sources):
-        if k >= MAX_HOST_SOURCES:
-            break
-        # A link whose target leaves the checkout is not read (the package would refuse it too).
-        if not path.resolve().is_relative_to(real) or path.stat().st_size > MAX_SOURCE_BYTES:
-            continue
-        for op_type in set(REGISTERED_TYPE.findall(path.read_text(errors="replace"))):
+    return tuple(
+        path
+        for path in list(sources)[:MAX_HOST_SOURCES]
+        if path.resolve().is_relative_to(real) and path.stat().st_size <= MAX_SOURCE_BYTES
+    )
+
+
+@functools.lru_cache(maxsize=2)
+def _texts(repo: Path) -> dict[Path, str]:
+    """Each op_host source's text, read once per repository (the largest's are about 60 MB)."""
+    return {path: path.read_text(errors="replace") for path in host_sources(repo)}
+
+
+@functools.lru_cache(maxsize=8)
+def registrations(repo: Path) -> dict[str, tuple[Path, ...]]:
+    """Every operator type the repository's op_host sources register a tiling for, with the
+    sources (in path order) that do."""
+    found: dict[str, list[Path]] = {}
+    for path, text in _texts(repo).items():
+        for op_type in set(REGISTERED_TYPE.findall(text)):
             found.setdefault(op_type, []).append(path)
     return {t: tuple(ps) for t, ps in found.items()}
+
+
+@functools.lru_cache(maxsize=1024)
+def defining(repo: Path, name: str) -> tuple[Path, ...]:
+    """The op_host sources of `repo` that define a free function `name` another unit can call
+    (`symbols.defined`, external), in path order."""
+    # Its name, a parameter list and a body: the files worth reading as C++ (a call is not one).
+    spelled = re.compile(rf"\b{re.escape(name)}\s*\([^;{{}}()]*\)\s*(?:const\s*)?\{{")
+    return tuple(
+        path
+        for path, text in _texts(repo).items()
+        if name in text and spelled.search(text) and name in symbols.defined(text, external=True)
+    )
 
 
 def registering(repo: Path, op_type: str) -> tuple[Path, ...]:

@@ -130,3 +130,45 @@ def test_a_wait_no_other_thread_can_end_is_a_tiling_error(client):
         "std::condition_variable::wait (its predicate false) on tiling thread 1 would block forever"
         in (result.message)
     ), result.message
+
+
+# A worker started, then waited for: the waiting thread lets it run (its lock released meanwhile,
+# so the worker takes it), and its join afterwards does not run it again.
+STARTED_THEN_WAITED = r"""
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace {
+int WorkerRunsOnce() {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool ready = false;
+  int runs = 0;
+  std::thread worker([&] {
+    std::lock_guard<std::mutex> held(mu);
+    ready = true;
+    ++runs;
+    cv.notify_all();
+  });
+  {
+    std::unique_lock<std::mutex> held(mu);
+    cv.wait(held, [&] { return ready; });
+  }
+  worker.join();
+  std::thread timed([&] { ++runs; });
+  std::unique_lock<std::mutex> held(mu);
+  const bool done = cv.wait_for(held, std::chrono::hours(1), [&] { return runs == 2; });
+  held.unlock();
+  timed.join();
+  return done && runs == 2;
+}
+}  // namespace
+"""
+
+
+def test_a_thread_started_then_waited_for_runs_at_the_wait(client):
+    """Its block dim is 0 (refused by the launch) unless both waits ran their worker, once."""
+    pkg = with_tiling(STARTED_THEN_WAITED, "  if (!WorkerRunsOnce()) blockDim = 0;\n")
+    result = client.evaluate(small_request(pkg, run_id="cv_started"))
+    assert result.status is Status.OK, result.message

@@ -108,10 +108,101 @@ const std::map<std::string, std::map<std::string, std::string>>& PlatformKeys() 
   };
   return keys;
 }
+// The A2's AI Core intrinsics and the dtypes each takes: the [AICoreintrinsicDtypeMap] section of
+// CANN's platform file for the Ascend910B parts (data/platform_config/Ascend910B*.ini, AIC-C-220),
+// key the intrinsic, value its dtype list. A tiling takes a listed intrinsic as present (the cube
+// tilings read Intrinsic_fix_pipe_l0c2out to tell the A2's L0C -> GM fixpipe from the 310P's path)
+// and an absent one as missing (Intrinsic_data_move_l0c2ub, Intrinsic_data_move_l12ub: the A2 has
+// no L0C/L1 -> UB path), so the map is the whole section, not the entries one corpus asks for.
+std::map<std::string, std::string> IntrinsicDtypes() {
+  const std::string f16f32 = "float16,float32";
+  const std::string vec4 = "float16,float32,int32,int16";
+  const std::string cube_move = "u8,s8,f16,u16,s16,f32,s32,u32";
+  const std::string conv =
+      "f322f32r,f322f32f,f322f32c,deq,f322f32a,f322f32z,f322f16,f322f16r,f322f16f,f322f16c,f322f16a,"
+      "f322f16z,f322f16o,f322s64r,f322s64f,f322s64c,f322s64a,f322s64z,f322s32r,f322s32f,f322s32c,"
+      "f322s32a,f322s32z,f322s16r,f322s16f,f322s16c,f322s16a,f322s16z,f162f32,f162s32r,f162s32f,"
+      "f162s32c,f162s32a,f162s32z,f162s16r,f162s16f,f162s16c,f162s16a,f162s16z,f162s8,f162s8r,"
+      "f162s8f,f162s8c,f162s8a,f162s8z,f162u8,f162u8r,f162u8f,f162u8c,f162u8a,f162u8z,u82f16,s82f16,"
+      "s162f16,s162f16r,s162f16f,s162f16c,s162f16a,s162f16z,s162f32,s162s8,s162u8,s322f32,s322f32r,"
+      "s322f32f,s322f32c,s322f32a,s322f32z,s322f16,s322s64,s322s16,s642s32,s642f32r,s642f32f,"
+      "s642f32c,s642f32a,s642f32z,f322bf16r,f322bf16f,f322bf16c,f322bf16a,f322bf16z,bf162f32,"
+      "bf162s32r,bf162s32f,bf162s32c,bf162s32a,bf162s32z";
+  std::map<std::string, std::string> map = {
+      {"Intrinsic_vconv", conv},
+      {"Intrinsic_mmad",
+       "u32u8u8,s32s8s8,s32u8s8,f16f16f16,f32f16f16,f16f16u2,u8,s8,f162f16,f162f32,f16u2,"
+       "u8s8,h322f32,f32f32f32,f322f32"},
+      {"Intrinsic_vor", "int16,uint16"},
+      {"Intrinsic_vand", "int16,uint16"},
+      {"Intrinsic_vnot", "int16,uint16"},
+      {"Intrinsic_vaxpy", "f16f16f16,f32f32f32,f32f16f16,float16,float32"},
+      {"Intrinsic_vmla", "f16f16f16,f32f32f32,f32f16f16,float16,float32"},
+      {"Intrinsic_vrelu", "float16,float32,int32"},
+      {"Intrinsic_vcmp", "float16,float32,int16"},
+      {"Intrinsic_vcmpv_eq", "float16,float32,int32"},
+      {"Intrinsic_vcmpvs_eq", "float16,float32,int32"},
+      {"Intrinsic_sqrt", "int64,float32"},
+      {"Intrinsic_abs", "int64,float32"},
+      {"Intrinsic_max", "int64,float32"},
+      {"Intrinsic_min", "int64,float32"},
+      {"Intrinsic_bcnt0", "uint64"},
+      {"Intrinsic_bcnt1", "uint64"},
+      {"Intrinsic_clz", "uint64"},
+      {"Intrinsic_vtranspose", "uint16,int16,float16"},
+      {"Intrinsic_vbitsort", "float16"},
+      {"Intrinsic_vmrgsort4", "float16"},
+      {"Intrinsic_vmulconv", "u8f16f16,s8f16f16"},
+      {"Intrinsic_vnchwconv", "int16,uint16,int8,uint8,float16,int32,uint32,float32"},
+      {"Intrinsic_vgather", "int16,uint16,float16,float32,int32,uint32"},
+      {"Intrinsic_vreduce", "int16,uint16,float16,float32,int32,uint32"},
+      {"Intrinsic_vreducev2", "int16,uint16,float16,float32,int32,uint32"},
+      {"Intrinsic_vcopy", "int16,uint16,float16,float32,int32,uint32"},
+      {"Intrinsic_vshr", "uint16,int16,uint32,int32"},
+      {"Intrinsic_vshl", "int16,uint16,int32,uint32"},
+      {"Intrinsic_vgatherb", "u16u16,s16s16,f16f16,u32u32,s32s32,f32f32"},
+      {"Intrinsic_vbrcb", "u16u16,s16s16,f16f16,u32u32,s32s32,f32f32"},
+      {"Intrinsic_data_move_pad", "uint8,int8,uint16,int16,float16,int32,float32,uint32,bfloat16"},
+      {"Intrinsic_vaddrelu", "int16,float16,float32"},
+      {"Intrinsic_set_l1", "f16,u16,s16,f32,s32,u32"},
+      {"Intrinsic_set_l0a", "f16,u16,s16,f32,s32,u32"},
+      {"Intrinsic_set_l0b", "f16,u16,s16,f32,s32,u32"},
+      {"Intrinsic_fix_pipe_l0c2l1", "f32,s32,f16"},
+      {"Intrinsic_fix_pipe_l0c2out", "f32,s32,f16"},
+      {"Intrinsic_fix_pipe_l12fb", cube_move},
+      {"Intrinsic_fix_pipe_support_multiple_output", "true"},
+      {"Intrinsic_fix_pipe_unit_list", "pre_conv,pre_act,post_transform"},
+      {"Intrinsic_fix_pipe_pre_conv_func_list", "requant,dequant,quant,cast"},
+      {"Intrinsic_fix_pipe_pre_conv_requant", "s322s8,s322u8,s322s4"},
+      {"Intrinsic_fix_pipe_pre_conv_dequant", "s322f16"},
+      {"Intrinsic_fix_pipe_pre_conv_quant", "f322s8,f322u8,f322s4"},
+      {"Intrinsic_fix_pipe_pre_conv_cast", "f322f16,f322bf16"},
+      {"Intrinsic_fix_pipe_pre_act_func_list", "normal_relu,scalar_relu,vector_relu"},
+      {"Intrinsic_fix_pipe_pre_act_normal_relu", "f32,f16,bf16,s8,u8,s4,s32"},
+      {"Intrinsic_fix_pipe_pre_act_scalar_relu", "f16,s8,u8,s4"},
+      {"Intrinsic_fix_pipe_pre_act_vector_relu", "f16,s8,u8,s4"},
+      {"Intrinsic_fix_pipe_post_transform_func_list", "nz2nd"},
+      {"Intrinsic_fix_pipe_post_transform_nz2nd", "f32,f16,bf16,s8,u8,s4,s32"},
+      {"Intrinsic_data_move_out2l1_nd2nz", "u8,s8,f16,bf16,u16,s16,f32,s32,u32"},
+  };
+  for (const char* name :
+       {"vrec",      "vdiv",      "vrsqrt",    "vln",       "vexp",     "vabs",       "vcmax",      "vcgmax",
+        "vcmin",     "vcgmin",    "vcadd",     "vcgadd",    "vcpadd",   "vsqrt",      "vmadd",      "vmaddrelu",
+        "vsel",      "vcmpv_ne",  "vcmpv_gt",  "vcmpv_ge",  "vcmpv_lt", "vcmpv_le",   "vlrelu",     "vcmpvs_ne",
+        "vcmpvs_gt", "vcmpvs_ge", "vcmpvs_lt", "vcmpvs_le", "vbi",      "vbitsort32", "vmrgsort4v2"})
+    map[std::string("Intrinsic_") + name] = f16f32;
+  for (const char* name : {"vadd", "vadds", "vsub", "vmul", "vmax", "vmin", "vmuls", "vmaxs", "vmins"})
+    map[std::string("Intrinsic_") + name] = vec4;
+  for (const char* name :
+       {"out2l1", "out2l0a", "out2l0b", "l12l0a", "l12l0b", "l12out", "l12bt", "transpose_l12l0a", "transpose_l12l0b"})
+    map[std::string("Intrinsic_data_move_") + name] = cube_move;
+  return map;
+}
 const std::map<std::string, std::map<std::string, std::string>>& PlatformFacts() {
   static const std::map<std::string, std::map<std::string, std::string>> facts = {
       {"SoCInfo", {{"core_type_list", "AiCore,VectorCore"}}},
       {"version", {{"Short_SoC_version", "Ascend910B"}, {"NpuArch", "2201"}}},
+      {"AICoreintrinsicDtypeMap", IntrinsicDtypes()},
   };
   return facts;
 }

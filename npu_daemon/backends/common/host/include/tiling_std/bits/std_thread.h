@@ -1,7 +1,8 @@
 // <bits/std_thread.h> for a host tiling program (compiled for the tiling alone: -I of this
 // directory in build.tiling_unit and the host precompiled header; the emulation's own scheduler
 // keeps libstdc++'s). std::thread as the standard declares it, its function run when the thread
-// is joined or detached (ascendc_sim/tiling_threads.h says why); nothing links pthread_create,
+// is joined or detached, or earlier when another thread waits (ascendc_sim/tiling_threads.h says
+// why); nothing links pthread_create,
 // so the link gate has no thread to refuse. <thread>, <future> and <stop_token> include this.
 #pragma once
 #define _GLIBCXX_THREAD_H 1
@@ -41,6 +42,7 @@ class thread {
         _M_body(new _Body<decay_t<F>, decay_t<A>...>(std::forward<F>(f), std::forward<A>(a)...)) {
     static_assert(is_invocable_v<decay_t<F>, decay_t<A>...>,
                   "std::thread arguments must be invocable after conversion to rvalues");
+    ascendc_sim::tiling_threads::Start(_M_id._M_thread, &_State::_S_once, _M_body.get());
   }
 
   ~thread() {
@@ -78,9 +80,18 @@ class thread {
   }
 
  private:
+  // The function runs once: at a wait it yields to (tiling_threads::RunStarted), else at the join
+  // or detach.
   struct _State {
     virtual ~_State() = default;
     virtual void _M_call() = 0;
+    static void _S_once(void* state) {
+      auto* self = static_cast<_State*>(state);
+      if (self->_M_done) return;
+      self->_M_done = true;
+      self->_M_call();
+    }
+    bool _M_done = false;
   };
   template <class F, class... A>
   struct _Body final : _State {
@@ -97,7 +108,8 @@ class thread {
     unique_ptr<_State> body = std::move(_M_body);
     const native_handle_type self = _M_id._M_thread;
     _M_id = id();
-    ascendc_sim::tiling_threads::RunAs(self, [&body] { body->_M_call(); });
+    ascendc_sim::tiling_threads::Forget(self);
+    ascendc_sim::tiling_threads::RunAs(self, [&body] { _State::_S_once(body.get()); });
   }
 
   id _M_id;
