@@ -68,3 +68,22 @@ def test_the_precompiled_header_is_read_by_content_not_by_mtime(engines):
     finally:
         os.utime(header, ns=(was.st_atime_ns, was.st_mtime_ns))
     assert guest.status is Status.OK, guest.message
+
+
+def test_a_module_with_a_start_function_is_seen():
+    # The guest's fuel count starts after instantiation, so a start function would run free; the
+    # build refuses a module holding one (section 8). A module of one empty function, with and
+    # without a start section naming it.
+    from npu_daemon.backends.sim import guest_build
+
+    header = b"\0asm\x01\0\0\0"
+    types, funcs, code = (
+        b"\x01\x04\x01\x60\x00\x00",
+        b"\x03\x02\x01\x00",
+        b"\x0a\x04\x01\x02\x00\x0b",
+    )
+    start = b"\x08\x01\x00"
+    assert guest_build.section_ids(header + types + funcs + code) == [1, 3, 10]
+    with_start = header + types + funcs + start + code
+    assert guest_build.START_SECTION in guest_build.section_ids(with_start)
+    assert guest_build.imports(with_start) == []

@@ -244,6 +244,10 @@ def build_kernel(
         build.compile_candidate(codegen, cwd, obj, "kernel", timeout_s, sees)
         build.compile_candidate(link, cwd, wasm, "kernel", timeout_s, sees)
         data = wasm.read_bytes()
+        # The fuel count starts after instantiation (runtime/guest/guest.cpp), so a start function,
+        # run by instantiating, would be free work: our link emits none, and none is taken.
+        if START_SECTION in section_ids(data):
+            raise build.BuildError("kernel", "the kernel's module has a start function")
         if refused := [
             f"{m}.{n}" for m, n in imports(data) if m != "ascendc" or n not in api_imports()
         ]:
@@ -373,6 +377,31 @@ def entry_lines(pkg: OperatorPackage) -> list[str]:
     return lines
 
 
+START_SECTION = 8  # a wasm module's start section: a function instantiating it runs
+
+
+def section_ids(module: bytes) -> list[int]:
+    """The ids of a wasm binary's sections, in order."""
+    ids, pos = [], 8
+    while pos < len(module):
+        ids.append(module[pos])
+        size, pos = _uleb(module, pos + 1)
+        pos += size
+    return ids
+
+
+def _uleb(data: bytes, pos: int) -> tuple[int, int]:
+    """The unsigned LEB128 at `pos` and the position after it."""
+    value = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, pos
+
+
 def imports(module: bytes) -> list[tuple[str, str]]:
     """(module, name) of every import of a wasm binary, from its import section."""
     if module[:8] != b"\0asm\x01\0\0\0":
@@ -381,14 +410,8 @@ def imports(module: bytes) -> list[tuple[str, str]]:
 
     def uleb() -> int:
         nonlocal pos
-        value = shift = 0
-        while True:
-            byte = module[pos]
-            pos += 1
-            value |= (byte & 0x7F) << shift
-            shift += 7
-            if byte < 0x80:
-                return value
+        value, pos = _uleb(module, pos)
+        return value
 
     def name() -> str:
         nonlocal pos
