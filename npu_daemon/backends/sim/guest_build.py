@@ -14,7 +14,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ascend_core.package import OperatorPackage
@@ -382,12 +382,18 @@ START_SECTION = 8  # a wasm module's start section: a function instantiating it 
 
 def section_ids(module: bytes) -> list[int]:
     """The ids of a wasm binary's sections, in order."""
-    ids, pos = [], 8
+    return [section for section, _, _ in _sections(module)]
+
+
+def _sections(module: bytes) -> Iterator[tuple[int, int, int]]:
+    """(id, start, end) of each section of a wasm binary, its contents module[start:end]."""
+    if module[:8] != b"\0asm\x01\0\0\0":
+        raise build.BuildError("kernel", "the compiler's output is not a wasm module")
+    pos = 8
     while pos < len(module):
-        ids.append(module[pos])
-        size, pos = _uleb(module, pos + 1)
-        pos += size
-    return ids
+        size, start = _uleb(module, pos + 1)
+        yield module[pos], start, start + size
+        pos = start + size
 
 
 def _uleb(data: bytes, pos: int) -> tuple[int, int]:
@@ -404,9 +410,7 @@ def _uleb(data: bytes, pos: int) -> tuple[int, int]:
 
 def imports(module: bytes) -> list[tuple[str, str]]:
     """(module, name) of every import of a wasm binary, from its import section."""
-    if module[:8] != b"\0asm\x01\0\0\0":
-        raise build.BuildError("kernel", "the compiler's output is not a wasm module")
-    pos = 8
+    pos = 0
 
     def uleb() -> int:
         nonlocal pos
@@ -421,21 +425,16 @@ def imports(module: bytes) -> list[tuple[str, str]]:
         return module[pos - n : pos].decode(errors="backslashreplace")
 
     found: list[tuple[str, str]] = []
-    while pos < len(module):
-        section = module[pos]
-        pos += 1
-        size = uleb()
-        end = pos + size
-        if section == 2:
-            for _ in range(uleb()):
-                found.append((name(), name()))
-                kind = module[pos]
-                pos += 1
-                if kind == 0:  # function: a type index
-                    uleb()
-                else:  # table, memory or global: refused by kind, whatever the name
-                    found[-1] = (found[-1][0], f"{found[-1][1]} (not a function)")
-                    pos = end
-                    break
-        pos = end
+    for section, pos, _ in _sections(module):
+        if section != 2:
+            continue
+        for _ in range(uleb()):
+            found.append((name(), name()))
+            kind = module[pos]
+            pos += 1
+            if kind == 0:  # function: a type index
+                uleb()
+            else:  # table, memory or global: refused by kind, whatever the name
+                found[-1] = (found[-1][0], f"{found[-1][1]} (not a function)")
+                break
     return found
