@@ -11,7 +11,8 @@ old=$(cd "${1:?usage: benchmarks/cost_against.sh OLD_CHECKOUT [BACKEND]}" && pwd
 new=$(cd "$(dirname "$0")/.." && pwd)
 backend=${2:-sim-guest}
 py=${PYTHON:-python}
-cache=${ASCEND_GYM_CACHE:-$HOME/.cache/ascend_gym}
+# The daemon, as root, refuses a cache its sandbox users cannot reach (/root is not traversable).
+cache=${ASCEND_GYM_CACHE:-${TMPDIR:-/tmp}/ascend_gym-cost}
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 # The old tree names no backend (it had one); this one runs BACKEND.
 # A failing benchmark stops the script with its last lines on stderr (the warm-up's output is
