@@ -188,8 +188,12 @@ class Case(BaseModel):
     # Inputs constant along the given axes (what an aclnn layer's BroadcastTo hands the kernel):
     # drawn for the input's shape with those axes 1, then repeated along them.
     broadcast: dict[str, list[int]] = {}
+    # Inputs drawn at another shape than the one the kernel gets (`shapes`): the golden's input
+    # preparation (cann-bench's `get_input`) makes the kernel's from the drawn one, as its int4
+    # cases pack the values drawn as int32 [.., 8 n] eight to an int32, [.., n].
+    drawn: dict[str, list[int]] = {}
 
-    @field_validator("shapes")
+    @field_validator("shapes", "drawn")
     @classmethod
     def _dims(cls, shapes: dict[str, list[int]]) -> dict[str, list[int]]:
         # A zero dim is an empty tensor (a zero-byte GM buffer): a real case of cann-bench's.
@@ -387,6 +391,10 @@ class OperatorSpec(BaseModel):
             return case.shapes[arg]
         alias = next((o.alias for o in self.outputs if o.name == arg and o.alias), "")
         return case.shapes[alias or self.inputs[0].name]
+
+    def draw_shape(self, case: Case, arg: str) -> list[int]:
+        """The shape an input is drawn at: its `drawn` one where its preparation reshapes it."""
+        return case.drawn.get(arg) or self.arg_shape(case, arg)
 
     def params(self, group: list[ArgSpec]) -> list[tuple[str, list[ArgSpec]]]:
         """The OpDef's inputs or outputs: (name, members) per parameter, a plain argument being

@@ -109,7 +109,7 @@ def input_chunks(
     for arg in pkg.spec.inputs:
         if arg.name in case.absent:
             continue
-        dtype, shape = pkg.spec.arg_dtype(case, arg.name), pkg.spec.arg_shape(case, arg.name)
+        dtype, shape = pkg.spec.arg_dtype(case, arg.name), pkg.spec.draw_shape(case, arg.name)
         lo, hi = case.ranges.get(arg.name, arg.range)
         size = math.prod(shape)
         if axes := case.broadcast.get(arg.name):
@@ -148,14 +148,14 @@ def _place(
 
 
 def make_inputs(pkg: OperatorPackage, case: Case, seed: int) -> dict[str, np.ndarray]:
-    """Storage arrays for every input of a case (absent optional inputs have none)."""
+    """Storage arrays for every input of a case as drawn (absent optional inputs have none)."""
     chunks: dict[str, list[np.ndarray]] = {}
     for name, chunk in input_chunks(pkg, case, seed):
         if chunk is not None:
             chunks.setdefault(name, []).append(chunk)
         else:
             arrays = chunks.setdefault(name, [])
-            shape = pkg.spec.arg_shape(case, name)
+            shape = pkg.spec.draw_shape(case, name)
             dtype = STORAGE[pkg.spec.arg_dtype(case, name)]
             chunks[name] = (
                 np.concatenate(arrays).reshape(shape) if arrays else np.zeros(shape, dtype)

@@ -293,15 +293,17 @@ def _pieces(pkg: OperatorPackage, case: Case, inputs_dir: Path, into: Path, chun
 
 
 def load_inputs(
-    pkg: OperatorPackage, case: Case, inputs_dir: Path, mmap: bool = False
+    pkg: OperatorPackage, case: Case, inputs_dir: Path, mmap: bool = False, drawn: bool = False
 ) -> dict[str, np.ndarray]:
-    """The case's inputs from their files in `inputs_dir` (`in_<name>.bin`, storage dtype)."""
+    """The case's inputs from their files in `inputs_dir` (`in_<name>.bin`, storage dtype), as
+    the kernel gets them, or, `drawn`, as drawn before the golden's get_input prepares them."""
     spec = pkg.spec
     read = functools.partial(np.memmap, mode="r") if mmap else np.fromfile
+    shape = spec.draw_shape if drawn else spec.arg_shape
     return {
         arg.name: read(
             inputs_dir / f"in_{arg.name}.bin", dtype=checker.STORAGE[spec.arg_dtype(case, arg.name)]
-        ).reshape(spec.arg_shape(case, arg.name))
+        ).reshape(shape(case, arg.name))
         for arg in spec.inputs
         if arg.name not in case.absent  # an absent optional input has no file
     }
@@ -340,50 +342,87 @@ def _signature_values(pkg: OperatorPackage, case: Case, meta: bool) -> list:
     )
 
 
+def _given_shapes(pkg: OperatorPackage, case: Case, values: list) -> dict[str, list[int]]:
+    """The inputs the golden's get_input answered at another shape than the case declares (the
+    shape drawn): cann-bench hands the kernel what get_input answers, packed int4 as int32."""
+    return {
+        a.name: list(v.shape)
+        for a, v in zip(pkg.spec.inputs, values)
+        if v is not None and list(v.shape) != pkg.spec.arg_shape(case, a.name)
+    }
+
+
+def _as_given(prepared: list, meta: bool) -> list:
+    """The prepared inputs, whether the probe asks for meta views or values."""
+    return prepared
+
+
 def _probe_signatures(pkg: OperatorPackage) -> None:
     """In the sandboxed child: each case's output signatures into signatures.json, or, for a
-    case the golden raises on, that error's line (the case is left out, the others stand)."""
+    case the golden raises on, that error's line (the case is left out, the others stand); and
+    the inputs its get_input reshapes, per case, into given.json."""
     from npu_daemon import torch_golden
 
     fn = pkg.reference()
     found: dict[str, object] = {}
+    given: dict[str, dict[str, list[int]]] = {}
+    hook = bool(input_hook_source(pkg))
     for case in pkg.spec.cases:
         try:
-            found[case.name] = torch_golden.output_signature(
-                fn, pkg.spec, case, functools.partial(_signature_values, pkg, case)
-            )
+            values = functools.partial(_signature_values, pkg, case)
+            if hook:  # drawn and prepared once: its shapes may not be the declared ones
+                prepared = values(meta=False)
+                if reshaped := _given_shapes(pkg, case, prepared):
+                    given[case.name] = reshaped
+                values = functools.partial(_as_given, prepared)
+            found[case.name] = torch_golden.output_signature(fn, pkg.spec, case, values)
         except Exception as e:  # noqa: BLE001 - the golden's own failure on this case
             found[case.name] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
     Path("signatures.json").write_text(json.dumps(found))
+    Path("given.json").write_text(json.dumps(given))
+
+
+def _probe_answer(work: Path, name: str) -> object:
+    """One JSON file the probe's child wrote, read as a regular file of bounded size."""
+    fd = os.open(work / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"{name} is not a regular file")
+        return json.loads(candidate_files.read_descriptor(fd, SIGNATURE_BYTES))
+    finally:
+        os.close(fd)
+
+
+Signatures = dict[str, list[tuple[list[int], str]] | str]
 
 
 def output_signatures(
     pkg: OperatorPackage, timeout_s: float, wall_s: float | None = None
-) -> dict[str, list[tuple[list[int], str]] | str]:
+) -> tuple[Signatures, dict[str, dict[str, list[int]]]]:
     """(shape, dtype) of each output of a torch golden, per case: what cann-bench's cases leave
-    to the golden; for a case it raises on, the error's line. The golden runs sandboxed as every client reference does, within `timeout_s`
-    of CPU for all cases (and `wall_s` of wall time, default the same), on meta tensors where it
-    can and on the case's inputs where it reads values."""
+    to the golden; for a case it raises on, the error's line. And per case the inputs its
+    get_input answers at another shape than the one declared (drawn): `Case.drawn`. The golden
+    runs sandboxed as every client reference does, within `timeout_s` of CPU for all cases (and
+    `wall_s` of wall time, default the same), on meta tensors where it can and on the case's
+    inputs where it reads values."""
     with _sandboxed(
         _probe_signatures, (pkg,), timeout_s, pkg, wall_s, address_space_mb=16384, file_size_mb=2
     ) as work:
         try:
-            fd = os.open(
-                work / "signatures.json", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-            )
-            try:
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
-                    raise ValueError("signatures.json is not a regular file")
-                found = json.loads(candidate_files.read_descriptor(fd, SIGNATURE_BYTES))
-            finally:
-                os.close(fd)
-            return {
+            found = _probe_answer(work, "signatures.json")
+            given = _probe_answer(work, "given.json")
+            signatures = {
                 case: str(outs)
                 if isinstance(outs, str)
                 else [(list(map(int, shape)), str(dtype)) for shape, dtype in outs]
                 for case, outs in found.items()
             }
-        except (OSError, ValueError, TypeError) as e:
+            reshaped = {
+                case: {str(name): list(map(int, shape)) for name, shape in shapes.items()}
+                for case, shapes in given.items()
+            }
+            return signatures, reshaped
+        except (OSError, ValueError, TypeError, AttributeError) as e:
             raise ReferenceFailed(f"the golden's output shapes: {e}") from None
 
 
@@ -429,16 +468,23 @@ def prepare_inputs(pkg: OperatorPackage, case: Case, inputs_dir: Path) -> None:
     one: run sandboxed like the golden itself, its answers taken back as files of each input's
     exact size (its dtype and shape), so the candidate and the golden see the same inputs."""
     if not input_hook_source(pkg):
+        if case.drawn:  # drawn at a shape nothing would make the kernel's
+            names = ", ".join(sorted(case.drawn))
+            raise ReferenceFailed(
+                f"{REFERENCE_FAILED} has no get_input to make {names} of case "
+                f"{case.name} from the shape drawn"
+            )
         return
     spec = pkg.spec
-    inputs = load_inputs(pkg, case, inputs_dir)  # read here: the child may not read the cache
+    # read here: the child may not read the cache
+    inputs = load_inputs(pkg, case, inputs_dir, drawn=True)
     present = [a for a in spec.inputs if a.name not in case.absent]
 
     with _sandboxed(
         _prepared, (pkg, case, inputs), INPUT_HOOK_S, pkg, address_space_mb=16384
     ) as work:
         for arg in present:
-            size = inputs[arg.name].nbytes
+            size = math.prod(spec.arg_shape(case, arg.name)) * inputs[arg.name].itemsize
             try:
                 raw = candidate_files.read_exact(work / f"in_{arg.name}.bin", size)
             except (candidate_files.Tampered, OSError) as e:

@@ -76,13 +76,17 @@ def probe(spec: dict, golden: str) -> tuple[OperatorPackage, dict[str, str]]:
     )
     try:
         budget = PROBE_CASE_S * len(draft.spec.cases)
-        signatures = references.output_signatures(draft, budget, PROBE_WALL_FACTOR * budget)
+        signatures, given = references.output_signatures(draft, budget, PROBE_WALL_FACTOR * budget)
     except references.ReferenceFailed as e:
         raise Unimportable(str(e)) from None
     failed = {c: why for c, why in signatures.items() if isinstance(why, str)}
     if len(failed) == len(signatures):
         raise Unimportable(f"the golden fails on every case: {next(iter(failed.values()), '')}")
     kept = [c for c in spec["cases"] if c["name"] not in failed]
+    for case in kept:  # drawn as declared, handed to the kernel as its get_input answers
+        for name, shape in given.get(case["name"], {}).items():
+            case.setdefault("drawn", {})[name] = case["shapes"][name]
+            case["shapes"][name] = shape
     if not any(c.get("bench") for c in kept):  # the largest case was one of them
         max(kept, key=lambda c: sum(math.prod(s) for s in c["shapes"].values()))["bench"] = True
     answered = {c: s for c, s in signatures.items() if not isinstance(s, str)}

@@ -33,16 +33,21 @@ FAST_P = (1.0, 1.2, 1.4, 2.0)
 
 def generation_source(task: OperatorPackage) -> OperatorPackage:
     """The task as the tile DSL can take it: its cases whose tensors each hold a dtype the DSL
-    lowers (its other cases still score the generated kernel, which fails them if it cannot
-    serve them), each tensor's dtypes those of the cases kept."""
+    lowers, each handed to the kernel as drawn (not packed by the golden's get_input: the DSL
+    has no packed element, such as int4 eight to an int32), each tensor's dtypes those of the
+    cases kept. The other cases still score the generated kernel, which fails them if it
+    cannot serve them."""
     spec = task.spec
 
     def lowered(c) -> bool:
-        return all(spec.arg_dtype(c, a.name) in DSL_DTYPES for a in [*spec.inputs, *spec.outputs])
+        return not c.drawn and all(
+            spec.arg_dtype(c, a.name) in DSL_DTYPES for a in [*spec.inputs, *spec.outputs]
+        )
 
     cases = [c for c in spec.cases if lowered(c)]
     if not cases:
-        raise ValueError(f"no case whose tensors are each {'/'.join(DSL_DTYPES)}")
+        packed = "; none handed as drawn" if any(c.drawn for c in spec.cases) else ""
+        raise ValueError(f"no case whose tensors are each {'/'.join(DSL_DTYPES)}{packed}")
     bench = max(cases, key=lambda c: sum(math.prod(s) for s in c.shapes.values()))
     cases = [c.model_copy(update={"bench": c is bench}) for c in cases]
 

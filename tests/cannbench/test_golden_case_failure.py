@@ -1,6 +1,7 @@
 """A case the task's golden cannot answer fails alone in `cann-bench run`'s scoring: the golden
-is the task's, not the candidate's, so its failure on one case (here its `get_input` answering
-another shape than the case's) leaves the operator's other cases counted."""
+is the task's, not the candidate's, so its failure on one case (here an error it raises on the
+fp32 case's CPU tensors, where the import's probe read only shapes) leaves the operator's other
+cases counted."""
 
 from __future__ import annotations
 
@@ -12,19 +13,15 @@ from ascend_gym.cannbench.importer import import_tasks
 
 from .conftest import SCALED_ADD_CASES, SCALED_ADD_PROTO, write_task
 
-# cann-bench's get_input replaces the drawn inputs; this one halves x1 of the fp32 case, a shape
-# the daemon cannot hand the candidate (as a golden packing int4 values into int32 words does).
+# The fp32 case's golden answers its output's shape on meta tensors (the import's probe) and
+# raises on the values the evaluation gives it, as a golden mixing dtypes in `scatter_` does.
 GOLDEN = """\
 import torch
 
 
-def get_input(x1, x2, alpha=1.0, **kwargs):
-    if x1.dtype == torch.float32:
-        x1 = x1[: x1.shape[0] // 2]
-    return [x1, x2]
-
-
 def scaled_add(x1: torch.Tensor, x2: torch.Tensor, alpha: float = 1.0) -> torch.Tensor:
+    if x1.dtype == torch.float32 and x1.device.type == "cpu":
+        raise RuntimeError("PROBE no fp32 values")
     return x1 + alpha * x2
 """
 
@@ -45,4 +42,4 @@ def test_a_case_whose_golden_fails_fails_alone(tmp_path, monkeypatch: pytest.Mon
 
     assert result.built and not result.correct
     assert [(c.case_id, c.status) for c in result.cases] == [("1", "OK"), ("2", "REJECTED")]
-    assert "get_input gave x1 shape [2048], not [4096]" in result.message
+    assert "RuntimeError: PROBE no fp32 values" in result.message, result.message

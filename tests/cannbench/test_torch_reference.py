@@ -157,3 +157,22 @@ def test_get_input_may_echo_attributes_after_its_tensors(tmp_path, client):
     )
     result = client.evaluate(request(torch_operator(tmp_path, golden), "torch-echo"))
     assert result.status is Status.OK, result.message
+
+
+def test_an_input_drawn_at_one_shape_reaches_the_kernel_as_get_input_answers(tmp_path, client):
+    """cann-bench's int4 cases draw x at its declared shape and its get_input packs it to
+    another, which the kernel and the golden both get (`Case.drawn`, the declared shape; `shapes`,
+    what get_input answers). Here y is drawn at [8192] and folded to the [4096] the add kernel
+    takes, whose sum the golden checks; a drawn shape without a get_input is REJECTED."""
+    hook = "\n\ndef get_input(x, y, **attrs):\n    return [x, y[:4096] + y[4096:]]\n"
+    check = "    assert y.shape == (4096,) and bool((y.abs() > 1).any())\n"  # a fold of two draws
+    root = torch_operator(tmp_path, GOLDEN.format(check=check) + hook)
+    toml = (root / "op.toml").read_text()
+    drawn = "shapes = { x = [4096], y = [4096] }\ndrawn = { y = [8192] }\n"
+    (root / "op.toml").write_text(toml.replace("shapes = { x = [4096], y = [4096] }\n", drawn, 1))
+    result = client.evaluate(request(root, "torch-drawn"))
+    assert result.status is Status.OK, result.message
+    (root / "golden.py").write_text(GOLDEN.format(check=""))
+    result = client.evaluate(request(root, "torch-drawn"))
+    assert result.status is Status.REJECTED, result.message
+    assert "no get_input to make y of case aligned_fp16" in result.message
