@@ -1,0 +1,84 @@
+"""A seventeenth red team of the guest engine (issue 50, docs/trust_boundary.md, "A seventeenth
+red team"): the surfaces added last session (the daemon's work roots and the host-wide claims on
+sandbox uids), each asserting the honest outcome.
+
+Safe if containment fails: the uid claims are made in directories of the test's own (the module's
+claims path patched, never the host's /tmp/npu_daemon-uids), at uids no daemon of this host uses.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from npu_daemon.service import workers
+
+NOBODY = 65534
+BASE_UID = 91_000  # no daemon's block: the host's start at 64000, test_work_root's at 90000
+
+
+def _claim_or_refusal(monkeypatch, claims: Path) -> workers.SandboxUsers | PermissionError:
+    monkeypatch.setattr(workers, "UID_LOCKS", claims)
+    try:
+        return workers._claim_block(BASE_UID, 64, [])
+    except PermissionError as e:
+        return e
+
+
+def test_a_user_of_the_host_cannot_give_two_daemons_one_uid_block(tmp_path, monkeypatch):
+    # The claims live at a fixed path in /tmp, a sticky directory every user may add names to. A
+    # user who makes that name a link to a directory anyone may write (/dev/shm, /var/tmp; here
+    # the test's `shared`), before the first daemon of the host starts, had the root daemon follow
+    # it (this machine's fs.protected_symlinks is 0): the check read the target's owner, root, and
+    # the lock files were made in that directory. There the user owns the lock file they made
+    # first, so they can unlink it under a live daemon's lock, and the next daemon claims the same
+    # block: the two share sandbox uids, each one's "kill everything of the uid" killing the
+    # other's compilers and kernels, their candidates one user to each other.
+    public = tmp_path / "tmp"  # the host's /tmp: sticky, writable by all
+    shared = tmp_path / "shm"  # a world-writable directory of root's
+    for d in (public, shared):
+        d.mkdir()
+        d.chmod(0o1777)
+    claims = public / "npu_daemon-uids"
+    claims.symlink_to(shared)
+    planted = shared / f"{BASE_UID}.lock"
+    planted.touch()
+    os.chown(planted, NOBODY, NOBODY)
+    planted.chmod(0o666)
+
+    first = _claim_or_refusal(monkeypatch, claims)
+    if isinstance(first, PermissionError):
+        assert "not a directory of ours" in str(first)
+        assert not (shared / f"{BASE_UID + 64}.lock").exists()
+        return
+    try:
+        # The planting user removes the lock file the live daemon holds (theirs to remove).
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setgid(NOBODY)
+                os.setuid(NOBODY)
+                planted.unlink()
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+        second = _claim_or_refusal(monkeypatch, claims)
+        assert not isinstance(second, workers.SandboxUsers), (
+            f"two daemons claimed the block of uid {first.first_uid} and {second.first_uid}"
+        )
+    finally:
+        first.lock.close()
+
+
+@pytest.mark.parametrize("mode", [0o1777, 0o770], ids=["sticky-1777", "group-770"])
+def test_the_uid_claims_refuse_a_directory_others_can_write(tmp_path, monkeypatch, mode):
+    # The same through a directory of root's that is not ours alone: the check read its owner only.
+    claims = tmp_path / "npu_daemon-uids"
+    claims.mkdir()
+    claims.chmod(mode)
+    got = _claim_or_refusal(monkeypatch, claims)
+    if isinstance(got, workers.SandboxUsers):
+        got.lock.close()
+    assert isinstance(got, PermissionError), f"claimed uid {got} in a directory of mode {mode:o}"
