@@ -1,9 +1,11 @@
 """A seventeenth red team of the guest engine (issue 50, docs/trust_boundary.md, "A seventeenth
 red team"): the surfaces added last session (the daemon's work roots and the host-wide claims on
-sandbox uids), each asserting the honest outcome.
+sandbox uids) and the softmax family's sharedTmpBuffer, each asserting the honest outcome.
 
 Safe if containment fails: the uid claims are made in directories of the test's own (the module's
-claims path patched, never the host's /tmp/npu_daemon-uids), at uids no daemon of this host uses.
+claims path patched, never the host's /tmp/npu_daemon-uids), at uids no daemon of this host uses;
+the kernels are level1/add with one change, run by the session's sim-guest daemon as its
+unprivileged user.
 """
 
 from __future__ import annotations
@@ -13,7 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from ascend_core.protocol import Status
 from npu_daemon.service import workers
+
+from . import test_guest_boundary as boundary
+from .test_guest_redteam12 import add_calling, checked
+from .test_guest_redteam15 import MULTIPLY_BY_KEPT
+
+guest = boundary.guest  # the session's sim-guest daemon
 
 NOBODY = 65534
 BASE_UID = 91_000  # no daemon's block: the host's start at 64000, test_work_root's at 90000
@@ -82,3 +91,19 @@ def test_the_uid_claims_refuse_a_directory_others_can_write(tmp_path, monkeypatc
     if isinstance(got, workers.SandboxUsers):
         got.lock.close()
     assert isinstance(got, PermissionError), f"claimed uid {got} in a directory of mode {mode:o}"
+
+
+# ---- SimpleSoftMax's sharedTmpBuffer past its maximum ---------------------------------------------
+def test_a_simple_softmax_buffer_keeps_its_tail_past_the_maximum(guest):
+    # Round 16 left it open: SimpleSoftMax took its whole sharedTmpBuffer as written, while its
+    # buffer is sized by GetSoftMaxMaxTmpSize (asc-devkit's SimpleSoftMax page), 576 bytes for a
+    # row of 8 floats here. An honest kernel that keeps a 1.0 at byte 896 of a 1,024-byte buffer
+    # and multiplies its sums by it after the call was charged WRONG_ANSWER (every element NaN).
+    kernel = add_calling(
+        "    LocalTensor<uint8_t> tmp = normBuf.Get<uint8_t>()[1024];\n"
+        "    SoftMaxTiling st{};\n"
+        "    SimpleSoftMax<float>(norm[0], norm[64], norm[72], norm[128], tmp, st,"
+        " SoftMaxShapeInfo{1, 8, 1, 8});\n" + MULTIPLY_BY_KEPT.format(kept=480)
+    )
+    result = guest.evaluate(checked(kernel, "simple-softmax-tmp-tail"))
+    assert result.status is Status.OK, (result.status, result.message)
