@@ -89,8 +89,9 @@ void SoftmaxGradImpl(const char* api, bool front, const AscendC::LocalTensor<T>&
   ASCENDC_SIM_CHECK(g.valid <= g.pitch && g.pitch * sizeof(T) % 32 == 0, loc,
                     "%s: srcK %u must be 32 B aligned and >= oriSrcK %u", api, g.pitch, g.valid);
   const uint32_t bytes = static_cast<uint32_t>(n * sizeof(T));
+  // The buffer up to GetSoftMaxGradMaxTmpSize's maximum: what the kernel keeps past it is its own.
   AdvIssue(api, front ? 2 : 5, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(out * sizeof(T)), true},
-           {src.UbAddr(), bytes, false}, loc, tmp);
+           {src.UbAddr(), bytes, false}, loc, tmp, SoftMaxGradMaxTmpBytes(g.rows, g.pitch, sizeof(T), front));
   AdvIssue(api, 1, sizeof(T), n, {dst.UbAddr(), 0, true}, {grad.UbAddr(), bytes, false}, loc);
   const T* x = ascendc_sim::HostData(src);
   const T* dy = ascendc_sim::HostData(grad);
