@@ -112,10 +112,16 @@ def test_the_uid_claims_refuse_a_directory_others_can_write(tmp_path, monkeypatc
             " norm[96], tmp, st, false, SoftMaxShapeInfo{1, 8, 1, 8});",
             id="SoftmaxFlash",
         ),
+        # asc-devkit's A2 GetSoftMaxFlashV2MaxTmpSize of a float row: 288 bytes.
+        pytest.param(
+            "SoftmaxFlashV2<float>(norm[0], norm[64], norm[72], norm[128], norm[200], norm[88],"
+            " norm[96], tmp, st, SoftMaxShapeInfo{1, 8, 1, 8});",
+            id="SoftmaxFlashV2",
+        ),
     ],
 )
 def test_a_softmax_buffer_keeps_its_tail_past_the_maximum(guest, call):
-    # Round 16 left them open: SimpleSoftMax, SoftmaxGrad and SoftmaxFlash took their whole
+    # Round 16 left them open: SimpleSoftMax, SoftmaxGrad and the flash forms took their whole
     # sharedTmpBuffer as written, while their host helpers give the most a call uses. An honest
     # kernel that keeps a 1.0 at byte 896 of a 1,024-byte buffer and multiplies its sums by it
     # after the call was charged WRONG_ANSWER (every element NaN). The kernel side now takes each
