@@ -145,15 +145,39 @@ def _probe(identity: sandbox.Identity) -> str:
         shutil.rmtree(probe_dir, ignore_errors=True)
 
 
+def _claims_dir(locks: Path) -> None:
+    """Make sure `locks` is a directory only this user can change: not a link (which a user of
+    the host can plant in /tmp, pointing at a directory of their own, where they would hold,
+    remove or add claims), owned by us, written by no one else. A claim is its lock file's
+    lock: whoever else could unlink a lock file would let a second daemon claim the block a
+    live one holds, and each would kill the other's candidates as its own."""
+    try:
+        os.mkdir(locks, 0o700)
+    except FileExistsError:
+        pass
+    try:
+        fd = os.open(locks, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as e:  # a link (ELOOP) or no directory (ENOTDIR)
+        raise PermissionError(f"{locks} is not a directory of ours ({e.strerror})") from None
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    if info.st_uid != os.geteuid() or info.st_mode & 0o022:
+        raise PermissionError(
+            f"{locks} is not ours alone: the uid claims must be out of every other user's reach"
+        )
+
+
 def _claim_block(base_uid: int, size: int, writable: list[Path]) -> SandboxUsers:
     locks = UID_LOCKS
-    locks.mkdir(mode=0o700, exist_ok=True)
-    if locks.stat().st_uid != os.geteuid():
-        raise PermissionError(
-            f"{locks} is not ours: the uid locks must not be reachable by candidates"
-        )
+    _claims_dir(locks)
+
+    def nofollow(path: str, flags: int) -> int:
+        return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+
     for first in range(base_uid, base_uid + 256 * size, size):
-        lock = (locks / f"{first}.lock").open("w")
+        lock = open(locks / f"{first}.lock", "w", opener=nofollow)
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

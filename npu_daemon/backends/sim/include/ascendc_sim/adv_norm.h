@@ -37,10 +37,10 @@ void SoftMaxImpl(const char* api, int kind, const AscendC::LocalTensor<T>& dst, 
                     "%s: srcK %u must be 32 B aligned and >= oriSrcK %u", api, g.pitch, g.valid);
   const uint32_t statBytes = static_cast<uint32_t>(g.rows * stat * sizeof(U));
   const bool statsOut = kind != 1;
-  // The buffer up to GetSoftMaxMaxTmpSize's maximum (LogSoftMax's is the same), without a lent
-  // source (the larger; what the A2's library keeps in a lent source is not established).
-  // SimpleSoftMax has no helper in the tree: its whole buffer is taken.
-  const uint32_t tmpMax = kind == 1 ? UINT32_MAX : SoftMaxMaxTmpBytes(g.rows, n, sizeof(T), false);
+  // The buffer up to GetSoftMaxMaxTmpSize's maximum, without a lent source (the larger; what the
+  // A2's library keeps in a lent source is not established): LogSoftMax's helper gives the same,
+  // and SimpleSoftMax's buffer is sized by that helper too (asc-devkit's SimpleSoftMax page).
+  const uint32_t tmpMax = SoftMaxMaxTmpBytes(g.rows, n, sizeof(T), false);
   AdvIssue(api, 6, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), true},
            {src.UbAddr(), static_cast<uint32_t>(n * sizeof(T)), false}, loc, tmp, tmpMax);
   if (sum && max) {
@@ -89,8 +89,9 @@ void SoftmaxGradImpl(const char* api, bool front, const AscendC::LocalTensor<T>&
   ASCENDC_SIM_CHECK(g.valid <= g.pitch && g.pitch * sizeof(T) % 32 == 0, loc,
                     "%s: srcK %u must be 32 B aligned and >= oriSrcK %u", api, g.pitch, g.valid);
   const uint32_t bytes = static_cast<uint32_t>(n * sizeof(T));
+  // The buffer up to GetSoftMaxGradMaxTmpSize's maximum: what the kernel keeps past it is its own.
   AdvIssue(api, front ? 2 : 5, sizeof(T), n, {dst.UbAddr(), static_cast<uint32_t>(out * sizeof(T)), true},
-           {src.UbAddr(), bytes, false}, loc, tmp);
+           {src.UbAddr(), bytes, false}, loc, tmp, SoftMaxGradMaxTmpBytes(g.rows, g.pitch, sizeof(T), front));
   AdvIssue(api, 1, sizeof(T), n, {dst.UbAddr(), 0, true}, {grad.UbAddr(), bytes, false}, loc);
   const T* x = ascendc_sim::HostData(src);
   const T* dy = ascendc_sim::HostData(grad);

@@ -59,7 +59,11 @@ void ChargeFlash(const char* api, const FlashForm& f, const FlashTensors<T, U>& 
   const uint64_t su = static_cast<uint64_t>(g.rows) * (f.brc ? 32 / sizeof(U) : 1);
   const uint64_t st = static_cast<uint64_t>(g.rows) * (f.brc ? 32 / sizeof(T) : 1);
   const int rowSteps = 4 + (f.version == 1) + (std::is_same_v<T, U> ? 0 : 2);
-  const UbAccess scratch = Scratch(x.tmp);
+  // The buffer up to the helper's maximum, GetSoftMaxFlashMaxTmpSize's or GetSoftMaxFlashV2MaxTmpSize's:
+  // what the kernel keeps past it is its own.
+  const UbAccess scratch =
+      Scratch(x.tmp, f.version == 1 ? SoftMaxFlashMaxTmpBytes(g.rows, g.pitch, sizeof(T), f.update)
+                                    : SoftMaxFlashV2MaxTmpBytes(g.rows, g.pitch, sizeof(T), sizeof(U)));
   AdvSteps(api, rowSteps, sizeof(T), n, {Touch(x.src, n, false), scratch, Touch(x.dst, n, true)}, loc);
   if (!f.update) {
     AdvSteps(api, 2, sizeof(U), su, {Touch(x.max, su, true), Touch(x.sum, su, true)}, loc);

@@ -31,6 +31,36 @@ inline uint32_t SoftMaxMaxTmpBytes(uint64_t rows, uint64_t elems, uint32_t typeS
   return TmpBytes(FloatBuffersTmpRange(elems, typeSize, reuse, 2).maxValue + rows * 64);
 }
 
+// SoftmaxGrad (and SoftmaxGradFront) over `rows` rows of `pitch` elements as asc-devkit's A2
+// GetSoftMaxGradMaxTmpSize sizes it (impl/adv_api/tiling/activation/softmax_tiling.cpp): float
+// words a row of one 32 B block of statistics (two unless a float front), the row (three copies
+// for half) and 64 for the reduction.
+inline uint32_t SoftMaxGradMaxTmpBytes(uint64_t rows, uint64_t pitch, uint32_t typeSize, bool front) {
+  const uint64_t block = 32 / typeSize;
+  const uint64_t words = typeSize == 2 ? block * 2 + pitch * 3 + 64 : (front ? block : block * 2) + pitch + 64;
+  return TmpBytes(rows * words * 4);
+}
+
+// SoftmaxFlash (version 1) as asc-devkit's A2 GetSoftMaxFlashMaxTmpSize sizes it: float words a
+// row of a 32 B block, the row and 64 for the reduction; with isUpdate, four blocks and two rows.
+inline uint32_t SoftMaxFlashMaxTmpBytes(uint64_t rows, uint64_t pitch, uint32_t typeSize, bool update) {
+  const uint64_t block = 32 / typeSize;
+  return TmpBytes(rows * (update ? block * 4 + pitch * 2 : block + pitch + 64) * 4);
+}
+
+// SoftmaxFlashV2 as asc-devkit's A2 GetSoftMaxFlashV2MaxTmpSize sizes it, for a source of
+// `typeSize` and statistics of `statSize` bytes: float words a row of a 32 B block of statistics
+// and 64 for the reduction, plus for a half source a second block and the row. Its basic-block
+// form (a template parameter the call does not pass on) is never larger but for rows of 1,024
+// elements in multiples of 8 (128 for the reduction, one block): the larger of the two is taken.
+inline uint32_t SoftMaxFlashV2MaxTmpBytes(uint64_t rows, uint64_t pitch, uint32_t typeSize, uint32_t statSize) {
+  const uint64_t block = 32 / statSize;
+  const bool wide = pitch == 1024 && rows % 8 == 0;
+  const uint64_t words =
+      typeSize == 2 ? std::max(block * 2 + pitch + 64, wide ? block + pitch + 128 : 0) : block + (wide ? 128 : 64);
+  return TmpBytes(rows * words * 4);
+}
+
 // Sin and Cos as asc-devkit's tiling (impl/adv_api/tiling/math/{sin,cos}_tiling_impl.cpp) sizes
 // them: live buffers per element (float 3, or 2 reusing the source; half 8, which cannot reuse it:
 // the library's host check then fails, both sizes 0), the maximum over the whole input but at
