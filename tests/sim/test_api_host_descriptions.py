@@ -230,3 +230,12 @@ def test_the_graph_tensor_header_gives_the_shape_tiling_helpers_take(kernel):
   const std::vector<int64_t> dims = s.GetDims();
   p[0] = s.GetDimNum() * 1000 + dims[2] * 100 + s.GetShapeSize();"""
     assert tiling_words(kernel, '#include "graph/tensor.h"\n', code)[0] == 3530
+
+
+def test_matmul_tiling_names_the_host_half_as_the_toolkit_does(kernel):
+    """asc-devkit's matmul_tiling_base.h declares matmul_tiling::half as double in a host build, so
+    a tiling under `using namespace matmul_tiling;` sizes a workspace with sizeof(half) == 8
+    (sgl-kernel-npu's sparse_block_estimate does); the kernel's half is untouched."""
+    code = """using namespace matmul_tiling;
+  p[0] = sizeof(half);"""
+    assert tiling_words(kernel, '#include "tiling/tiling_api.h"\n', code)[0] == 8
