@@ -105,7 +105,8 @@ def find_ops(src: Path) -> list[OpSource]:
     being the directory's name or one the build compiles host sources of. Then any other directory
     holding an `op_host/` and an `op_kernel/` (outside unit tests): its operator is named by its
     kernel's source, whatever the directory is called and wherever its tiling struct lives
-    (`layout`)."""
+    (`layout`). Each declares an OpDef or registers a tiling in its op_host
+    (`_declares_custom_op`): a kernel-launch extension named like a project is not one."""
     candidates = []
     for tiling in src.rglob("op_host/*_tiling.h"):
         op, root = tiling.name.removesuffix("_tiling.h"), tiling.parent.parent
@@ -140,7 +141,7 @@ def find_ops(src: Path) -> list[OpSource]:
                     candidates.append(OpSource(op, root, rel, "" if stem == op else stem, sub))
     found, seen, roots, top = [], set(), set(), src.resolve()
     for source in sorted(candidates, key=lambda s: (s.rel, s.sub, s.op)):
-        if (source.root, source.sub) in roots:
+        if (source.root, source.sub) in roots or not _declares_custom_op(source, top):
             continue
         roots.add((source.root, source.sub))
         digest = hashlib.sha256()
@@ -165,6 +166,21 @@ _OTHER_SOC_FILE = re.compile(r"_arch(?!22\b)\d+\b")
 # What registers a host tiling: the OpDef's SetTiling, or the tiling registry's entry (the
 # device registry's too: a tiling sink's tiling runs on the host in a simulated launch).
 _TILING_REGISTRATION = re.compile(r"\b(?:DEVICE_)?IMPL_OP_OPTILING\s*\(|\.SetTiling\s*\(")
+_DECLARED = re.compile(rf"{_OP_ADD.pattern}|{_TILING_REGISTRATION.pattern}")
+
+
+def _declares_custom_op(source: OpSource, top: Path) -> bool:
+    """Whether the op_host of `source` declares an OpDef (`OP_ADD`) or registers a tiling: what
+    the toolkit's custom-op build takes. A library's kernel-launch extension can name its files
+    as a custom-op project does (`op_host/<op>_tiling.h`, `op_host/<op>.cpp`, `op_kernel/<op>.cpp`)
+    while its host code launches the kernel itself from a framework's tensors (an OpDef and a
+    tiling context of its own making, no registration): no package of it would build."""
+    host = source.folders()[0]
+    return any(
+        _DECLARED.search(_read(p))
+        for p in sorted(host.rglob("*"))
+        if p.suffix in SOURCE_SUFFIXES and p.is_file() and p.resolve().is_relative_to(top)
+    )
 
 
 def _kernel_op(root: Path, src: Path, sub: str = "") -> tuple[str, str] | None:

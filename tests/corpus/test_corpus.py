@@ -262,7 +262,7 @@ def test_the_spec_variant_whose_arguments_match_the_opdef_is_taken(tmp_path):
         old.rename(old.with_name(old.name.replace("neg", "nll_loss")))
     def_args = (
         'this->Input("x"); this->Input("target"); this->Input("weight"); this->Output("y");'
-        ' this->Attr("reduction"); this->Attr("ignore_index");'
+        ' this->Attr("reduction"); this->Attr("ignore_index"); OP_ADD(NllLoss);'
     )
     (root / "op_host" / "nll_loss.cpp").write_text(def_args)
     assert [a.name for a in spec_for(find_ops(tmp_path)[0]).outputs] == ["y"]
@@ -283,7 +283,7 @@ def test_a_spec_variant_serving_a_path_is_taken_for_that_path_alone(tmp_path):
     # the 3-D ones: the same four inputs and one output, told apart by path.
     def_args = (
         'this->Input("grad"); this->Input("x1"); this->Input("x2"); this->Input("cdist");'
-        ' this->Output("y"); this->Attr("p");'
+        ' this->Output("y"); this->Attr("p"); OP_ADD(CdistGrad);'
     )
     for tree in ("hicann+ops-math/math", "hicann+ops-math/experimental/math"):
         root = tmp_path / tree / "cdist_grad"
@@ -348,7 +348,7 @@ def test_a_spec_whose_attrs_the_opdef_lacks_is_not_taken(tmp_path):
     shutil.copytree(SRC / "vendor_a" / "Neg", root)
     for old in root.rglob("neg*"):
         old.rename(old.with_name(old.name.replace("neg", "exp")))
-    def_args = 'this->Input("x"); this->Output("y");'
+    def_args = 'OP_ADD(Exp); this->Input("x"); this->Output("y");'
     (root / "op_host" / "exp.cpp").write_text(def_args)
     assert spec_for(find_ops(tmp_path)[0]) is None
     attrs = ' this->Attr("base"); this->Attr("scale"); this->Attr( "shift" );'
@@ -393,3 +393,23 @@ def test_a_tiling_in_op_host_op_tiling_is_found_with_its_folder(tmp_path):
     assert spec.host_sources == ["op_host/op_tiling/neg_helpers.cpp"]
     outcome = evaluate(source)
     assert outcome.status == "OK", outcome.message
+
+
+def test_a_kernel_launch_extension_named_as_a_project_is_not_a_custom_op(tmp_path):
+    """A library's kernel-launch extension can name its files as a custom-op project does
+    (op_host/<op>_tiling.h, op_host/<op>.cpp, op_kernel/<op>.cpp) while its host code launches
+    the kernel itself: no OpDef registered (OP_ADD) and no tiling registered, so the toolkit's
+    custom-op build, and the runner, take none of it."""
+    root = tmp_path / "launched" / "neg"
+    shutil.copytree(SRC / "vendor_a" / "Neg", root)
+    host = root / "op_host" / "neg.cpp"
+    text = host.read_text()
+    assert [op.rel for op in find_ops(tmp_path)] == ["launched/neg"]
+    # its host code: the same tiling and argument list, called from a launch of its own
+    host.write_text(
+        text.replace(".SetTiling(optiling::NegTiling)", "").replace("OP_ADD(Neg);", "")
+        + "\nvoid LaunchNeg() { /* EXEC_KERNEL_CMD(neg, ...) */ }\n"
+    )
+    assert find_ops(tmp_path) == []
+    host.write_text(text.replace("OP_ADD(Neg);", ""))  # the tiling registered alone still is one
+    assert [op.rel for op in find_ops(tmp_path)] == ["launched/neg"]

@@ -515,3 +515,19 @@ FP16_SCALAR = add_edited(
 
 def test_an_fp16_builtin_scalar_is_the_half_of_the_api_on_both_engines(engines):
     engines.same(add_with(FP16_SCALAR))
+
+
+# The sub-block intrinsics by their CCE names (sgl-kernel-npu's hand-written mixed attention
+# kernels call get_subblockid): each agrees with its API name, or the kernel stops.
+SUB_BLOCK = add_edited(
+    (
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n  }\n",
+        "    pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(DTYPE_Z));\n"
+        "    if (get_subblockid() != GetSubBlockIdx() || get_subblockdim() != GetSubBlockNum()) Trap();\n"
+        "  }\n",
+    ),
+)
+
+
+def test_the_sub_block_intrinsics_match_the_native_engine(engines):
+    engines.same(add_with(SUB_BLOCK))

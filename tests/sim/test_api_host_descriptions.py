@@ -221,3 +221,21 @@ def test_expand_dims_storage_shape_and_format_as_exe_graph_documents(kernel):
          ctx->GetInputTensor(0)->GetShape().GetStorageShape().GetDimNum();"""
     words = tiling_words(kernel, "", code)
     assert words == [1157, 5171, 5171, 14, 19, 231, 341, 111]
+
+
+def test_the_graph_tensor_header_gives_the_shape_tiling_helpers_take(kernel):
+    """metadef's graph/tensor.h, where a tiling takes ge::Shape from (sgl-kernel-npu's attention
+    tilings build their softmax and transpose shapes with it)."""
+    code = """const ge::Shape s({2, 3, 5});
+  const std::vector<int64_t> dims = s.GetDims();
+  p[0] = s.GetDimNum() * 1000 + dims[2] * 100 + s.GetShapeSize();"""
+    assert tiling_words(kernel, '#include "graph/tensor.h"\n', code)[0] == 3530
+
+
+def test_matmul_tiling_names_the_host_half_as_the_toolkit_does(kernel):
+    """asc-devkit's matmul_tiling_base.h declares matmul_tiling::half as double in a host build, so
+    a tiling under `using namespace matmul_tiling;` sizes a workspace with sizeof(half) == 8
+    (sgl-kernel-npu's sparse_block_estimate does); the kernel's half is untouched."""
+    code = """using namespace matmul_tiling;
+  p[0] = sizeof(half);"""
+    assert tiling_words(kernel, '#include "tiling/tiling_api.h"\n', code)[0] == 8

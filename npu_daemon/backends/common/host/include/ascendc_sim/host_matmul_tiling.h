@@ -20,6 +20,14 @@ namespace ascendc_sim {
 
 namespace matmul_tiling {
 
+// The host's name for the device's fp16 type, as asc-devkit's matmul_tiling_base.h declares it in a
+// host build: a tiling that says `using namespace matmul_tiling;` sizes its buffers with
+// sizeof(half), which is 8 there. Not in a kernel's compile (kernel_operator.h defines
+// __CCE_AICORE__), where the tiling view parses this header beside the device's own half.
+#if !defined(__CCE_AICORE__)
+using half = double;
+#endif
+
 enum class TPosition : int32_t {
   GM,
   A1,

@@ -76,6 +76,10 @@ uint64_t GetScalarBitcodeValue(T value) {
 
 inline int64_t get_block_idx() { return ascendc_guest::core_block_idx(); }
 inline int64_t get_block_num() { return ascendc_guest::core_block_num(); }
+// The vector core's index within its AI core's pair and the pair's size: GetSubBlockIdx and
+// GetSubBlockNum by the intrinsics' names, as hand-written mixed kernels call them.
+inline int64_t get_subblockid() { return ascendc_guest::core_info(ascendc_guest::CoreInfo::kSubBlockIdx); }
+inline int64_t get_subblockdim() { return ascendc_guest::core_info(ascendc_guest::CoreInfo::kSubBlockNum); }
 
 // ---- copies in 32 B blocks (sid, nBurst, lenBurst, srcGap, dstGap) ------------------------------------
 inline void copy_gm_to_ubuf(__ubuf__ void* dst, __gm__ const void* src, uint8_t, uint16_t nBurst, uint16_t lenBurst,
