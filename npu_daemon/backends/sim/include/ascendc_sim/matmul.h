@@ -39,7 +39,6 @@
 #pragma once
 
 #include <algorithm>
-#include <functional>
 
 #include "ascendc_sim/cube_compute.h"
 #include "ascendc_sim/cube_sync.h"
@@ -116,10 +115,12 @@ class Matmul {
                 "Matmul: the simulator models ND A, B and C");
 
  public:
-  // A user copy of a tile into L1 (header comment): the tile's L1 buffer, its position and extent, and
-  // the SetUserDefInfo / SetSelfDefineData values. The guest engine's route into the kernel's module.
-  using UserCopy = std::function<void(const LocalTensor<int8_t>& l1, int row, int col, int height, int width,
-                                      uint64_t tilingPtr, uint64_t dataPtr)>;
+  // A user copy of a tile into L1 (header comment) by another route than MM_CB (the guest engine's:
+  // a call into the kernel's module), `ctx` the route's own: operand 0 (A) or 1 (B), the tile's L1
+  // buffer, its position and extent, and the SetUserDefInfo / SetSelfDefineData values. A plain
+  // function pointer, so the object stays trivially destructible as the kernels' Matmuls were.
+  using UserCopy = void (*)(void* ctx, int operand, const LocalTensor<int8_t>& l1, int row, int col, int height,
+                            int width, uint64_t tilingPtr, uint64_t dataPtr);
 
   __aicore__ Matmul() = default;
   __aicore__ void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr) {
@@ -141,8 +142,8 @@ class Matmul {
   // The values the library hands to the user copies as they are (tilingPtr, dataPtr).
   __aicore__ void SetUserDefInfo(const uint64_t tilingPtr) { userDefInfo_ = tilingPtr; }
   __aicore__ void SetSelfDefineData(const uint64_t dataPtr) { selfDefineData_ = dataPtr; }
-  // The user copy of operand 0 (A) or 1 (B) by another route than MM_CB (the guest engine's).
-  void SetUserCopy(int operand, UserCopy copy) { userCopy_[operand] = std::move(copy); }
+  // The user copy of operand 0 (A) or 1 (B) by another route than MM_CB.
+  void SetUserCopy(int operand, UserCopy copy, void* ctx) { userCopy_[operand] = copy, userCtx_ = ctx; }
   __aicore__ void SetBias(const GlobalTensor<BiasT>& gm) { bias_ = gm, hasBias_ = true; }
   __aicore__ void DisableBias() { hasBias_ = false; }
   __aicore__ void ClearBias() { hasBias_ = false; }
@@ -358,7 +359,7 @@ class Matmul {
       if (op == 0) return true;
     if constexpr (MM_CB::CopyB1Ptr != nullptr)
       if (op == 1) return true;
-    return static_cast<bool>(userCopy_[op]);
+    return userCopy_[op] != nullptr;
   }
   uint32_t TileRows(int op) const {
     const bool mdl = detail::ConfigOf(MM_CFG).doMultiDataLoad;
@@ -380,7 +381,7 @@ class Matmul {
       if (op == 0) return MM_CB::CopyA1Ptr(l1, a_.GetPhyAddr(), row, col, height, width, userDefInfo_, selfDefineData_);
     if constexpr (MM_CB::CopyB1Ptr != nullptr)
       if (op == 1) return MM_CB::CopyB1Ptr(l1, b_.GetPhyAddr(), row, col, height, width, userDefInfo_, selfDefineData_);
-    userCopy_[op](l1, row, col, height, width, userDefInfo_, selfDefineData_);
+    userCopy_[op](userCtx_, op, l1, row, col, height, width, userDefInfo_, selfDefineData_);
   }
 
   // Where a block of an operand lies in an L1 NZ buffer: `rows` fractal rows (16 each) per C0 column,
@@ -631,7 +632,8 @@ class Matmul {
     uint32_t row = 0, col = 0;
   };
   Tile tile_[2];
-  UserCopy userCopy_[2];
+  UserCopy userCopy_[2] = {};
+  void* userCtx_ = nullptr;
   uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
   detail::MmFlags flags_;
 };

@@ -105,11 +105,8 @@ class MatmulOf final : public MatmulObject {
   void SetUserCopy(int32_t operand, uint32_t fn) override {
     if (operand != 0 && operand != 1)
       throw SimError(Status::RUNTIME_ERROR, "Matmul: user copy of operand " + std::to_string(operand) + " unknown");
-    // The operand's GM address as the kernel set it: the user function gets it as the library passes it.
-    mm_.SetUserCopy(operand, [this, operand, fn](const AscendC::LocalTensor<int8_t>& l1, int row, int col, int height,
-                                                 int width, uint64_t tilingPtr, uint64_t dataPtr) {
-      RunUserCopy(fn, l1, gm_[operand], row, col, height, width, tilingPtr, dataPtr);
-    });
+    fn_[operand] = fn;
+    mm_.SetUserCopy(operand, &MatmulOf::Route, this);
   }
   void SetUserData(int32_t which, uint64_t value) override {
     if (which == 0) return mm_.SetUserDefInfo(value);
@@ -118,8 +115,15 @@ class MatmulOf final : public MatmulObject {
   }
 
  private:
+  // The operand's GM address as the kernel set it: the user function gets it as the library passes it.
+  static void Route(void* self, int operand, const AscendC::LocalTensor<int8_t>& l1, int row, int col, int height,
+                    int width, uint64_t tilingPtr, uint64_t dataPtr) {
+    const MatmulOf& m = *static_cast<const MatmulOf*>(self);
+    RunUserCopy(m.fn_[operand], l1, m.gm_[operand], row, col, height, width, tilingPtr, dataPtr);
+  }
   NativeMatmul<AT, CT, BiasT, kMdl> mm_;
   uint32_t gm_[2] = {};  // A's and B's guest GM addresses (SetTensorA / B)
+  uint32_t fn_[2] = {};  // their user copies in the kernel's module (table indices)
 };
 
 // f(Tag<T>) for a type among Ts, else the guest engine's "not in the API" error.
