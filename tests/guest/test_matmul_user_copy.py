@@ -84,3 +84,34 @@ def test_user_copies_of_mdl_tiles_give_the_product_on_both_engines(engines):
 def test_a_user_copy_that_copies_nothing_is_what_l1_holds(engines):
     for result in engines.both(user_copied("nullptr, nullptr, CopyNothing", mdl=False)):
         assert result.status is Status.WRONG_ANSWER, result.message
+
+
+# A user copy that calls a Matmul from inside the Matmul's step (here another object's End, the
+# object handed to it through SetSelfDefineData), which the library never does: on the guest engine
+# the call would re-enter the host's Matmul mid-iteration, so it is refused.
+REENTER = """
+using Plain = Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                     MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, float>,
+                     CFG_NORM>;
+__aicore__ inline void Reenter(const LocalTensor<int8_t>&, const __gm__ void*, int, int, int, int, const uint64_t,
+                               const uint64_t dataPtr) {
+  reinterpret_cast<Plain*>(dataPtr)->End();
+}
+"""
+
+
+def test_a_user_copy_that_calls_a_matmul_is_refused_on_the_guest_engine(engines):
+    pkg = with_matmul(
+        "Matmul<AType, AType, CType, BiasType, CFG_NORM, MatmulCallBackFunc<nullptr, Reenter, nullptr>>",
+        (
+            REGIST,
+            REGIST
+            + "  Plain other;\n  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), other, &tl);\n"
+            "  mm.SetSelfDefineData(reinterpret_cast<uint64_t>(&other));\n",
+        ),
+    )
+    kernel = pkg.files[pkg.kernel_path]
+    pkg = pkg.with_sources(kernel=kernel.replace(USING, USING + REENTER, 1))
+    result = engines.guest_only(pkg)
+    assert result.status is Status.RUNTIME_ERROR, result.message
+    assert "called from a user copy" in result.message, result.message

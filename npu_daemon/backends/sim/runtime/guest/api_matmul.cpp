@@ -32,6 +32,10 @@ struct MatmulObject : HostObject {
   virtual void SetUserData(int32_t which, uint64_t value) = 0;
 };
 
+// Set while a user copy runs: it is kernel code the Matmul calls inside its own step, and a Matmul
+// call from it would re-enter an object mid-iteration, which the library never does.
+thread_local bool t_inUserCopy = false;
+
 // The kernel's user copy `fn` (a function of its module, by its table index) on a tile's L1 buffer.
 void RunUserCopy(uint32_t fn, const AscendC::LocalTensor<int8_t>& l1, uint32_t gm, int row, int col, int height,
                  int width, uint64_t tilingPtr, uint64_t dataPtr) {
@@ -45,7 +49,17 @@ void RunUserCopy(uint32_t fn, const AscendC::LocalTensor<int8_t>& l1, uint32_t g
   v[9].i64 = static_cast<int64_t>(tilingPtr), v[10].i64 = static_cast<int64_t>(dataPtr);
   std::vector<uint8_t> kinds(9, WASM_I32);
   kinds.push_back(WASM_I64), kinds.push_back(WASM_I64);
+  struct Inside {
+    Inside() { t_inUserCopy = true; }
+    ~Inside() { t_inUserCopy = false; }
+  } inside;
   CallGuest("ascendc_guest_matmul_user_copy", std::move(v), kinds);
+}
+
+// Every Matmul import's first step.
+void Outside() {
+  if (t_inUserCopy)
+    throw SimError(Status::RUNTIME_ERROR, "Matmul: called from a user copy, which runs inside the Matmul's own step");
 }
 
 template <typename T>
@@ -145,6 +159,7 @@ std::unique_ptr<MatmulObject> Make(bool mdl) {
 }
 
 int32_t MatmulNew(const Call&, int32_t a, int32_t c, int32_t bias, int32_t mdl, int32_t) {
+  Outside();
   if (t_core->matmuls.size() >= kMaxMatmuls)
     throw SimError(Status::RUNTIME_ERROR, "Matmul: more than " + std::to_string(kMaxMatmuls) + " objects on a core");
   std::unique_ptr<MatmulObject> mm;
@@ -167,6 +182,7 @@ int32_t MatmulNew(const Call&, int32_t a, int32_t c, int32_t bias, int32_t mdl, 
 }
 
 MatmulObject& Mm(int32_t id) {
+  Outside();
   if (id < 0 || static_cast<size_t>(id) >= t_core->matmuls.size())
     throw SimError(Status::RUNTIME_ERROR, "Matmul: handle " + std::to_string(id) + " names no object of this core");
   return static_cast<MatmulObject&>(*t_core->matmuls[static_cast<size_t>(id)]);
@@ -186,6 +202,7 @@ void MatmulInit(const Call& c, int32_t id, uint32_t tiling, int32_t regist, int3
   if (regist && Mixed() && CurrentCore().Spec().type == CoreType::kAiv) PostToGroupAic(c.Loc(line));
 }
 int32_t MatmulServe(const Call&, int32_t) {
+  Outside();
   Core& core = CurrentCore();
   if (core.Spec().type != CoreType::kAic || !Mixed()) return 0;
   ServeGroupAivs(core.Spec().group);
