@@ -141,7 +141,8 @@ def test_a_copy_from_co1_with_an_unmodelled_scale_stops_the_kernel(engines):
 
 
 # The Matmul's callback parameter: the default (all nullptr) is the library's own copies, and the
-# same product at the same latency; a callback is refused at compile time on both engines.
+# same product at the same latency; a DataCopyOut (C out of L0C by the kernel) is refused at compile
+# time on both engines (CopyA1 / CopyB1 are modelled: test_matmul_user_copy.py).
 MATMUL = "  Matmul<AType, AType, CType, BiasType, CFG_NORM> mm;\n"
 
 
@@ -167,12 +168,12 @@ def test_a_matmul_with_the_default_callbacks_is_the_plain_matmul(engines):
     assert default.latency_us == plain.latency_us
 
 
-def test_a_matmul_callback_is_refused_at_compile_time(engines):
+def test_a_matmul_data_copy_out_callback_is_refused_at_compile_time(engines):
     pkg = with_callbacks("OwnCopyOut")
     kernel = pkg.files[pkg.kernel_path]
     using = "using namespace AscendC;\n"
     pkg = pkg.with_sources(kernel=kernel.replace(using, using + CALLBACK, 1))
     for result in engines.both(pkg):
-        assert result.status is Status.COMPILE_ERROR and "not modelled" in result.message, (
+        assert result.status is Status.COMPILE_ERROR and "DataCopyOut" in result.message, (
             result.message
         )

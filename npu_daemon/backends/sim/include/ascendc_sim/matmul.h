@@ -14,6 +14,22 @@
 // those of one Mmad over K, docs/simulator.md), the bias as the initial C, then Fixpipe (NZ -> ND, fp32 -> half / bf16
 // on the way). Blocks go N-major (iterateOrder 0: M inner) or M-major (1).
 //
+// A user copy of A or B into L1 (MatmulCallBackFunc's CopyA1 / CopyB1, asc-devkit page
+// MatmulCallBackFunc and copy_tile_to_cube: the library calls it where its own GM -> L1 copy of a
+// tile would be) replaces that copy. A tile is what the library loads at once: a base block under
+// NORM (baseM x baseK of A, baseK x baseN of B), stepM x stepKa base blocks of A and stepKb x stepN
+// of B under MDL. The user function gets the tile's L1 buffer (LocalTensor<int8_t>), the operand's GM
+// address as SetTensorA / B gave it, the tile's position (row, col: its index in tiles down and
+// across the operand as laid out in GM, A [M, K], B [K, N]), its extent in elements (height, width:
+// the tile clipped to the single-core shape) and the values of SetUserDefInfo / SetSelfDefineData.
+// It must leave the tile in L1 as the library's own copy does: NZ, 16-row fractals, rows padded to 16
+// (asc-devkit ND2NZ: dstNzC0Stride the rows rounded up to 16). The object keeps one such tile per
+// operand in its own L1 place and calls the function again only for another tile or after
+// SetTensorA / B (the library's L1 cache is reset there): a function that copies once and later
+// returns (the projects' L1 full-load copies) finds its tile where it left it. Its copies are the
+// kernel's own API calls, charged as such; on the guest engine it runs in the kernel's module
+// (api_matmul.cpp), so the data movement it asks for crosses to the host as every DataCopy does.
+//
 // C in the UB (a C MatmulType at VECIN / VECCALC / VECOUT, GetTensorC into a LocalTensor) goes as on
 // the A2, whose AIC cannot write an AIV's UB (asc-devkit matmul_client.h, GetTensorC and CopyToUB): the
 // AIC's Fixpipe writes the block as an ND [baseM, baseN] block (rows baseN apart) into a GM area the
@@ -85,7 +101,7 @@ class Matmul {
   using L0CT = std::conditional_t<std::is_same_v<AT, int8_t>, int32_t, float>;
   static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same type");
   static_assert(detail::MatmulCallbacksModelled<MM_CB>::value,
-                "Matmul: MatmulCallBackFunc with a callback (DataCopyOut, CopyA1, CopyB1) is not modelled");
+                "Matmul: MatmulCallBackFunc's DataCopyOut (C out of L0C by a user function) is not modelled");
   using Policy = detail::CheckedMatmulPolicy<MATMUL_POLICY, detail::ConfigOf(MM_CFG).doMultiDataLoad>;
   static_assert(Policy::checked);
   static constexpr detail::MatmulPolicyKind kPolicy = Policy::kind;
@@ -99,9 +115,17 @@ class Matmul {
                 "Matmul: the simulator models ND A, B and C");
 
  public:
+  // A user copy of a tile into L1 (header comment) by another route than MM_CB (the guest engine's:
+  // a call into the kernel's module), `ctx` the route's own: operand 0 (A) or 1 (B), the tile's L1
+  // buffer, its position and extent, and the SetUserDefInfo / SetSelfDefineData values. A plain
+  // function pointer, so the object stays trivially destructible as the kernels' Matmuls were.
+  using UserCopy = void (*)(void* ctx, int operand, const LocalTensor<int8_t>& l1, int row, int col, int height,
+                            int width, uint64_t tilingPtr, uint64_t dataPtr);
+
   __aicore__ Matmul() = default;
   __aicore__ void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr) {
     (void)pipe;
+    tile_[0].valid = tile_[1].valid = false;
     t_ = *tiling;
     detail::FixTiling(t_, MM_CFG);
     singleM_ = t_.singleCoreM, singleN_ = t_.singleCoreN, singleK_ = t_.singleCoreK;
@@ -110,11 +134,16 @@ class Matmul {
     inited_ = true;
   }
   __aicore__ void SetTensorA(const GlobalTensor<AT>& gm, bool isTransposeA = false) {
-    a_ = gm, transA_ = isTransposeA || A_TYPE::isTrans;
+    a_ = gm, transA_ = isTransposeA || A_TYPE::isTrans, tile_[0].valid = false;
   }
   __aicore__ void SetTensorB(const GlobalTensor<BT>& gm, bool isTransposeB = false) {
-    b_ = gm, transB_ = isTransposeB || B_TYPE::isTrans;
+    b_ = gm, transB_ = isTransposeB || B_TYPE::isTrans, tile_[1].valid = false;
   }
+  // The values the library hands to the user copies as they are (tilingPtr, dataPtr).
+  __aicore__ void SetUserDefInfo(const uint64_t tilingPtr) { userDefInfo_ = tilingPtr; }
+  __aicore__ void SetSelfDefineData(const uint64_t dataPtr) { selfDefineData_ = dataPtr; }
+  // The user copy of operand 0 (A) or 1 (B) by another route than MM_CB.
+  void SetUserCopy(int operand, UserCopy copy, void* ctx) { userCopy_[operand] = copy, userCtx_ = ctx; }
   __aicore__ void SetBias(const GlobalTensor<BiasT>& gm) { bias_ = gm, hasBias_ = true; }
   __aicore__ void DisableBias() { hasBias_ = false; }
   __aicore__ void ClearBias() { hasBias_ = false; }
@@ -307,17 +336,88 @@ class Matmul {
                       t_.baseK);
   }
 
-  // Buffers: static tensors at fixed places of the cube buffers (the object owns them).
+  // Buffers: static tensors at fixed places of the cube buffers (the object owns them). L1 holds A's
+  // two chunk slots, or its user-copied tile, then B's likewise, then the bias.
   uint32_t ChunkA() const { return static_cast<uint32_t>(t_.stepKa * t_.baseK * t_.baseM * sizeof(AT)); }
   uint32_t ChunkB() const { return static_cast<uint32_t>(t_.stepKb * t_.baseK * t_.baseN * sizeof(AT)); }
+  uint32_t SpanA() const { return HasUserCopy(0) ? TileBytes(0) : 2 * ChunkA(); }
+  uint32_t SpanB() const { return HasUserCopy(1) ? TileBytes(1) : 2 * ChunkB(); }
   LocalTensor<AT> L1A(int s, const SrcLoc& loc) const {
     return LocalTensor<AT>(TPosition::A1, s * ChunkA(), ChunkA() / sizeof(AT), loc);
   }
   LocalTensor<AT> L1B(int s, const SrcLoc& loc) const {
-    return LocalTensor<AT>(TPosition::B1, 2 * ChunkA() + s * ChunkB(), ChunkB() / sizeof(AT), loc);
+    return LocalTensor<AT>(TPosition::B1, SpanA() + s * ChunkB(), ChunkB() / sizeof(AT), loc);
   }
   LocalTensor<BiasT> L1Bias(const SrcLoc& loc) const {
-    return LocalTensor<BiasT>(TPosition::C1, 2 * (ChunkA() + ChunkB()), static_cast<uint32_t>(t_.baseN), loc);
+    return LocalTensor<BiasT>(TPosition::C1, SpanA() + SpanB(), static_cast<uint32_t>(t_.baseN), loc);
+  }
+
+  // User copies (header comment). A tile in base blocks: NORM one, MDL stepM x stepKa of A, stepKb x
+  // stepN of B; in elements rows x cols of the operand as laid out in GM (A [M, K], B [K, N]).
+  bool HasUserCopy(int op) const {
+    if constexpr (MM_CB::CopyA1Ptr != nullptr)
+      if (op == 0) return true;
+    if constexpr (MM_CB::CopyB1Ptr != nullptr)
+      if (op == 1) return true;
+    return userCopy_[op] != nullptr;
+  }
+  uint32_t TileRows(int op) const {
+    const bool mdl = detail::ConfigOf(MM_CFG).doMultiDataLoad;
+    const int32_t steps = op == 0 ? t_.stepM : t_.stepKb;
+    return static_cast<uint32_t>((mdl ? std::max(steps, 1) : 1) * (op == 0 ? t_.baseM : t_.baseK));
+  }
+  uint32_t TileCols(int op) const {
+    const bool mdl = detail::ConfigOf(MM_CFG).doMultiDataLoad;
+    const int32_t steps = op == 0 ? t_.stepKa : t_.stepN;
+    return static_cast<uint32_t>((mdl ? std::max(steps, 1) : 1) * (op == 0 ? t_.baseK : t_.baseN));
+  }
+  // A tile's NZ in either orientation: both sides rounded up to 32 elements (16-row fractals, C0 of 16
+  // or 32 elements).
+  uint32_t TileBytes(int op) const {
+    return (TileRows(op) + 31) / 32 * 32 * ((TileCols(op) + 31) / 32 * 32) * static_cast<uint32_t>(sizeof(AT));
+  }
+  void CallUserCopy(int op, const LocalTensor<int8_t>& l1, int row, int col, int height, int width) {
+    if constexpr (MM_CB::CopyA1Ptr != nullptr)
+      if (op == 0) return MM_CB::CopyA1Ptr(l1, a_.GetPhyAddr(), row, col, height, width, userDefInfo_, selfDefineData_);
+    if constexpr (MM_CB::CopyB1Ptr != nullptr)
+      if (op == 1) return MM_CB::CopyB1Ptr(l1, b_.GetPhyAddr(), row, col, height, width, userDefInfo_, selfDefineData_);
+    userCopy_[op](userCtx_, op, l1, row, col, height, width, userDefInfo_, selfDefineData_);
+  }
+
+  // Where a block of an operand lies in an L1 NZ buffer: `rows` fractal rows (16 each) per C0 column,
+  // the block's first fractal row and C0 column. Fractal (r, c) is at c x rows + r.
+  struct InL1 {
+    LocalTensor<AT> buf;
+    uint32_t rows, row0, col0;
+  };
+  // Operand `op`'s block at (r0, c0) (elements, GM layout: A [M, K], B [K, N]) of `height` x `width`,
+  // from the tile holding it, which the user copy fills first unless it is the tile the object holds.
+  // Transposed (`trans`), the NZ's rows are the GM layout's columns.
+  InL1 UserTile(int op, uint32_t r0, uint32_t c0, uint32_t height, uint32_t width, bool trans, const SrcLoc& loc) {
+    const uint32_t tr = TileRows(op), tc = TileCols(op), row = r0 / tr, col = c0 / tc;
+    const uint32_t allRows = op == 0 ? singleM_ : singleK_, allCols = op == 0 ? singleK_ : singleN_;
+    ASCENDC_SIM_CHECK((r0 + height - 1) / tr == row && (c0 + width - 1) / tc == col, loc,
+                      "Matmul: a user copy of %s fills %u x %u tiles, which the library's %u x %u blocks straddle "
+                      "(stepKb %d a multiple of stepKa %d under MDL)",
+                      op == 0 ? "A" : "B", tr, tc, height, width, t_.stepKb, t_.stepKa);
+    ASCENDC_SIM_CHECK(sizeof(AT) == 2 || op == 0 || trans, loc,
+                      "Matmul: a user copy of a %zu-byte B not transposed is not modelled", sizeof(AT));
+    const uint32_t useRows = std::min(tr, allRows - row * tr), useCols = std::min(tc, allCols - col * tc);
+    Tile& t = tile_[op];
+    LocalTensor<AT> l1(op == 0 ? TPosition::A1 : TPosition::B1, op == 0 ? 0 : SpanA(), TileBytes(op) / sizeof(AT), loc);
+    if (!t.valid || t.row != row || t.col != col) {
+      flags_.Wait(PIPE_MTE1, PIPE_MTE2, 30 + op, loc);  // the LoadData of the tile held before is done
+      CallUserCopy(op, l1.template ReinterpretCast<int8_t>(), static_cast<int>(row), static_cast<int>(col),
+                   static_cast<int>(useRows), static_cast<int>(useCols));
+      t = Tile{true, row, col};
+    }
+    constexpr uint32_t k0 = ascendc_sim::K0<AT>();
+    const uint32_t offRows = r0 - row * tr, offCols = c0 - col * tc;
+    // NZ rows: the GM rows (A's M, B's K) unless transposed; C0 columns of k0 along K, else of 16.
+    const uint32_t nzRows = trans ? useCols : useRows, rowOff = trans ? offCols : offRows;
+    const uint32_t colOff = trans ? offRows : offCols;
+    const bool kAcross = (op == 0) != trans;  // the NZ's C0 columns run along K
+    return {l1, (nzRows + 15) / 16, rowOff / 16, colOff / (kAcross ? k0 : 16)};
   }
   LocalTensor<AT> L0A(int p, const SrcLoc& loc) const {
     const uint32_t n = static_cast<uint32_t>(t_.baseM * t_.baseK);
@@ -362,22 +462,32 @@ class Matmul {
       flags_.Set(PIPE_MTE1, PIPE_M, 23, loc);
       flags_.Wait(PIPE_MTE1, PIPE_M, 23, loc);
     }
+    const bool userA = HasUserCopy(0), userB = HasUserCopy(1);
     for (uint32_t kc = 0; kc < K; kc += chunkK, ++chunk_) {
       const int s = static_cast<int>(chunk_ % 2);
       const uint32_t kLen = std::min(chunkK, K - kc), kA = (kLen + k0 - 1) / k0 * k0, kF = kA / k0;
-      LocalTensor<AT> a1 = L1A(s, loc), b1 = L1B(s, loc);
       flags_.Wait(PIPE_MTE1, PIPE_MTE2, 2 + s, loc);  // LoadData done with this slot's last chunk
-      // A: [mLen, kLen] (or its transpose [kLen, mLen]) into NZ; B likewise.
-      if (!transA_)
-        DataCopy(a1, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0), loc);
+      // A: [mLen, kLen] (or its transpose [kLen, mLen]) into NZ; B likewise: the chunk into its slot,
+      // or the user-copied tile that holds it.
+      InL1 a1{L1A(s, loc), transA_ ? kF : mA / 16, 0, 0}, b1{L1B(s, loc), transB_ ? nA / 16 : kF, 0, 0};
+      if (userA)
+        a1 = UserTile(0, m0, kc, mLen, kLen, transA_, loc);
+      else if (!transA_)
+        DataCopy(a1.buf, a_[static_cast<uint64_t>(m0) * orgKa_ + kc], Nd2NzParams(1, mLen, kLen, 0, orgKa_, mA, 1, 0),
+                 loc);
       else
-        DataCopy(a1, a_[static_cast<uint64_t>(kc) * orgM_ + m0], Nd2NzParams(1, kLen, mLen, 0, orgM_, kA, 1, 0), loc);
-      if (!transB_ && sizeof(AT) == 4)
-        CopyB32(b1, kc, n0, kLen, nLen, loc);
+        DataCopy(a1.buf, a_[static_cast<uint64_t>(kc) * orgM_ + m0], Nd2NzParams(1, kLen, mLen, 0, orgM_, kA, 1, 0),
+                 loc);
+      if (userB)
+        b1 = UserTile(1, kc, n0, kLen, nLen, transB_, loc);
+      else if (!transB_ && sizeof(AT) == 4)
+        CopyB32(b1.buf, kc, n0, kLen, nLen, loc);
       else if (!transB_)
-        DataCopy(b1, b_[static_cast<uint64_t>(kc) * orgN_ + n0], Nd2NzParams(1, kLen, nLen, 0, orgN_, kA, 1, 0), loc);
+        DataCopy(b1.buf, b_[static_cast<uint64_t>(kc) * orgN_ + n0], Nd2NzParams(1, kLen, nLen, 0, orgN_, kA, 1, 0),
+                 loc);
       else
-        DataCopy(b1, b_[static_cast<uint64_t>(n0) * orgKb_ + kc], Nd2NzParams(1, nLen, kLen, 0, orgKb_, nA, 1, 0), loc);
+        DataCopy(b1.buf, b_[static_cast<uint64_t>(n0) * orgKb_ + kc], Nd2NzParams(1, nLen, kLen, 0, orgKb_, nA, 1, 0),
+                 loc);
       flags_.Set(PIPE_MTE2, PIPE_MTE1, 4 + s, loc);
       flags_.Wait(PIPE_MTE2, PIPE_MTE1, 4 + s, loc);
       for (uint32_t kb = 0; kb < kA; kb += baseK, ++step_) {
@@ -386,27 +496,34 @@ class Matmul {
         const uint32_t m1 = mA / 16, n1 = nA / 16;
         LocalTensor<AT> a2 = L0A(p, loc), b2 = L0B(p, loc);
         flags_.Wait(PIPE_M, PIPE_MTE1, 6 + p, loc);  // the Mmad two steps back has read this slot
-        if (!transA_) {                              // NZ fractal (m, k) at k * m1 + m -> Zz (m, k) at m * kFb + k
+        if (!transA_) {                              // NZ fractal (m, k) at k * rows + m -> Zz (m, k) at m * kFb + k
           for (uint32_t m = 0; m < m1; ++m)
-            LoadData(a2[m * kFb * frac], a1[(f0 * m1 + m) * frac], LoadData2DParams(0, kFb, m1, 0, 0, false, 0), loc);
-        } else {  // NZ of A^T: fractal (k, m) at m * kF + k, transposed -> Zz
+            LoadData(a2[m * kFb * frac], a1.buf[((a1.col0 + f0) * a1.rows + a1.row0 + m) * frac],
+                     LoadData2DParams(0, kFb, a1.rows, 0, 0, false, 0), loc);
+        } else {  // NZ of A^T: fractal (k, m) at m * rows + k, transposed -> Zz
           for (uint32_t m = 0; m < m1; ++m)
-            LoadData(a2[m * kFb * frac], a1[(m * kF + f0) * frac], LoadData2DParams(0, kFb, 1, 0, 0, true, 0), loc);
+            LoadData(a2[m * kFb * frac], a1.buf[((a1.col0 + m) * a1.rows + a1.row0 + f0) * frac],
+                     LoadData2DParams(0, kFb, 1, 0, 0, true, 0), loc);
         }
         if (!transB_ && sizeof(AT) == 4) {  // strip j's squares from kb / 16 on -> Zn (k, n) at k * n1 + n
           const uint32_t rows = (kLen + 15) / 16 * 16, squares = (kl + 15) / 16;
           if constexpr (sizeof(AT) == 4)  // (instantiated for 32-bit types only)
             for (uint32_t j = 0; j < n1; ++j)
               LoadDataWithTranspose(
-                  b2[j * frac], b1[(j * rows / 16 + kb / 16) * 2 * frac],
+                  b2[j * frac], b1.buf[(j * rows / 16 + kb / 16) * 2 * frac],
                   LoadData2dTransposeParams(0, static_cast<uint8_t>(squares), 1, static_cast<uint16_t>(2 * n1 - 1),
                                             static_cast<uint16_t>(n1 - 1)),
                   loc);
-        } else if (!transB_) {  // NZ fractal (k, n) at n * kF + k, transposed -> Zn (k, n) at k * n1 + n
+        } else if (!transB_) {  // NZ fractal (k, n) at n * rows + k, transposed -> Zn (k, n) at k * n1 + n
           for (uint32_t k = 0; k < kFb; ++k)
-            LoadData(b2[k * n1 * frac], b1[(f0 + k) * frac], LoadData2DParams(0, n1, kF, 0, 0, true, 0), loc);
-        } else {  // NZ of B^T: fractal (n, k) at k * n1 + n is already Zn
-          LoadData(b2, b1[f0 * n1 * frac], LoadData2DParams(0, kFb * n1, 1, 0, 0, false, 0), loc);
+            LoadData(b2[k * n1 * frac], b1.buf[(b1.col0 * b1.rows + b1.row0 + f0 + k) * frac],
+                     LoadData2DParams(0, n1, b1.rows, 0, 0, true, 0), loc);
+        } else if (b1.rows == n1 && b1.row0 == 0) {  // NZ of B^T: fractal (n, k) at k * n1 + n is already Zn
+          LoadData(b2, b1.buf[(b1.col0 + f0) * n1 * frac], LoadData2DParams(0, kFb * n1, 1, 0, 0, false, 0), loc);
+        } else {  // B^T in a wider tile: each K fractal column's n1 fractals from row0 on
+          for (uint32_t k = 0; k < kFb; ++k)
+            LoadData(b2[k * n1 * frac], b1.buf[((b1.col0 + f0 + k) * b1.rows + b1.row0) * frac],
+                     LoadData2DParams(0, n1, 1, 0, 0, false, 0), loc);
         }
         flags_.Set(PIPE_MTE1, PIPE_M, 10 + p, loc);
         flags_.Wait(PIPE_MTE1, PIPE_M, 10 + p, loc);
@@ -428,6 +545,8 @@ class Matmul {
         flags_.Set(PIPE_M, PIPE_MTE1, 6 + p, loc);
       }
       flags_.Set(PIPE_MTE1, PIPE_MTE2, 2 + s, loc);
+      if (userA) flags_.Set(PIPE_MTE1, PIPE_MTE2, 30, loc);
+      if (userB) flags_.Set(PIPE_MTE1, PIPE_MTE2, 31, loc);
     }
     flags_.Set(PIPE_M, PIPE_FIX, 12 + c, loc);
   }
@@ -507,6 +626,15 @@ class Matmul {
   bool asyncCached_ = false;  // an Iterate<false> filled the cache; its blocks are being counted
   uint32_t asyncIter_ = 0, asyncGot_ = 0;
   uint64_t chunk_ = 0, step_ = 0;  // L1 chunks and L0 steps so far (ping-pong slots)
+  // The tile of A (0) and B (1) a user copy filled, by its position in tiles.
+  struct Tile {
+    bool valid = false;
+    uint32_t row = 0, col = 0;
+  };
+  Tile tile_[2];
+  UserCopy userCopy_[2] = {};
+  void* userCtx_ = nullptr;
+  uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
   detail::MmFlags flags_;
 };
 

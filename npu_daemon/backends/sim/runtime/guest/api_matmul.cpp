@@ -1,6 +1,11 @@
 // The guest engine's Matmul imports: the kernel's Matmul object is a handle of a native Matmul
 // (ascendc_sim/matmul.h) its core owns here, so the library's schedule, buffers, flags and the
 // mixed launch's AIC service are the native engine's, and none of its state is the guest's to forge.
+// A user copy of A or B into L1 (MatmulCallBackFunc's CopyA1 / CopyB1) is a function of the kernel's
+// module: the native Matmul calls it, where the library does, through the module's export
+// ascendc_guest_matmul_user_copy (ascendc_guest/matmul.h), which runs it on the tile's L1 buffer. It
+// is guest code like any: its fuel is the kernel's, and the copies it asks for are imports, charged
+// by the emulation; what it returns is nothing the Matmul reads.
 #include "import.h"
 #include "lib/matmul_intf.h"
 
@@ -23,7 +28,39 @@ struct MatmulObject : HostObject {
                     const SrcLoc& loc) = 0;
   virtual void End(const SrcLoc& loc) = 0;
   virtual void SetHF32(bool enable, int32_t transMode, const SrcLoc& loc) = 0;
+  virtual void SetUserCopy(int32_t operand, uint32_t fn) = 0;
+  virtual void SetUserData(int32_t which, uint64_t value) = 0;
 };
+
+// Set while a user copy runs: it is kernel code the Matmul calls inside its own step, and a Matmul
+// call from it would re-enter an object mid-iteration, which the library never does.
+thread_local bool t_inUserCopy = false;
+
+// The kernel's user copy `fn` (a function of its module, by its table index) on a tile's L1 buffer.
+void RunUserCopy(uint32_t fn, const AscendC::LocalTensor<int8_t>& l1, uint32_t gm, int row, int col, int height,
+                 int width, uint64_t tilingPtr, uint64_t dataPtr) {
+  std::vector<wasmtime_val_raw_t> v(11);
+  v[0].i32 = static_cast<int32_t>(fn);
+  v[1].i32 = static_cast<int32_t>(l1.UbAddr());
+  v[2].i32 = static_cast<int32_t>(l1.GetSize());
+  v[3].i32 = static_cast<int32_t>(l1.GetPosition());
+  v[4].i32 = static_cast<int32_t>(gm);
+  v[5].i32 = row, v[6].i32 = col, v[7].i32 = height, v[8].i32 = width;
+  v[9].i64 = static_cast<int64_t>(tilingPtr), v[10].i64 = static_cast<int64_t>(dataPtr);
+  std::vector<uint8_t> kinds(9, WASM_I32);
+  kinds.push_back(WASM_I64), kinds.push_back(WASM_I64);
+  struct Inside {
+    Inside() { t_inUserCopy = true; }
+    ~Inside() { t_inUserCopy = false; }
+  } inside;
+  CallGuest("ascendc_guest_matmul_user_copy", std::move(v), kinds);
+}
+
+// Every Matmul import's first step.
+void Outside() {
+  if (t_inUserCopy)
+    throw SimError(Status::RUNTIME_ERROR, "Matmul: called from a user copy, which runs inside the Matmul's own step");
+}
 
 template <typename T>
 using GmNd = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, T>;
@@ -39,8 +76,10 @@ class MatmulOf final : public MatmulObject {
   void SetTensor(int32_t operand, uint32_t gm, int64_t size, bool trans) override {
     switch (operand) {
       case 0:
+        gm_[0] = gm;
         return mm_.SetTensorA(Global<AT>(gm, size, 1, "Matmul::SetTensorA"), trans);
       case 1:
+        gm_[1] = gm;
         return mm_.SetTensorB(Global<AT>(gm, size, 1, "Matmul::SetTensorB"), trans);
       case 2:
         if (gm == 0) return mm_.DisableBias();
@@ -77,9 +116,28 @@ class MatmulOf final : public MatmulObject {
   }
   void End(const SrcLoc& loc) override { mm_.End(loc); }
   void SetHF32(bool enable, int32_t transMode, const SrcLoc& loc) override { mm_.SetHF32(enable, transMode, loc); }
+  void SetUserCopy(int32_t operand, uint32_t fn) override {
+    if (operand != 0 && operand != 1)
+      throw SimError(Status::RUNTIME_ERROR, "Matmul: user copy of operand " + std::to_string(operand) + " unknown");
+    fn_[operand] = fn;
+    mm_.SetUserCopy(operand, &MatmulOf::Route, this);
+  }
+  void SetUserData(int32_t which, uint64_t value) override {
+    if (which == 0) return mm_.SetUserDefInfo(value);
+    if (which == 1) return mm_.SetSelfDefineData(value);
+    throw SimError(Status::RUNTIME_ERROR, "Matmul: user data " + std::to_string(which) + " unknown");
+  }
 
  private:
+  // The operand's GM address as the kernel set it: the user function gets it as the library passes it.
+  static void Route(void* self, int operand, const AscendC::LocalTensor<int8_t>& l1, int row, int col, int height,
+                    int width, uint64_t tilingPtr, uint64_t dataPtr) {
+    const MatmulOf& m = *static_cast<const MatmulOf*>(self);
+    RunUserCopy(m.fn_[operand], l1, m.gm_[operand], row, col, height, width, tilingPtr, dataPtr);
+  }
   NativeMatmul<AT, CT, BiasT, kMdl> mm_;
+  uint32_t gm_[2] = {};  // A's and B's guest GM addresses (SetTensorA / B)
+  uint32_t fn_[2] = {};  // their user copies in the kernel's module (table indices)
 };
 
 // f(Tag<T>) for a type among Ts, else the guest engine's "not in the API" error.
@@ -101,6 +159,7 @@ std::unique_ptr<MatmulObject> Make(bool mdl) {
 }
 
 int32_t MatmulNew(const Call&, int32_t a, int32_t c, int32_t bias, int32_t mdl, int32_t) {
+  Outside();
   if (t_core->matmuls.size() >= kMaxMatmuls)
     throw SimError(Status::RUNTIME_ERROR, "Matmul: more than " + std::to_string(kMaxMatmuls) + " objects on a core");
   std::unique_ptr<MatmulObject> mm;
@@ -123,6 +182,7 @@ int32_t MatmulNew(const Call&, int32_t a, int32_t c, int32_t bias, int32_t mdl, 
 }
 
 MatmulObject& Mm(int32_t id) {
+  Outside();
   if (id < 0 || static_cast<size_t>(id) >= t_core->matmuls.size())
     throw SimError(Status::RUNTIME_ERROR, "Matmul: handle " + std::to_string(id) + " names no object of this core");
   return static_cast<MatmulObject&>(*t_core->matmuls[static_cast<size_t>(id)]);
@@ -142,6 +202,7 @@ void MatmulInit(const Call& c, int32_t id, uint32_t tiling, int32_t regist, int3
   if (regist && Mixed() && CurrentCore().Spec().type == CoreType::kAiv) PostToGroupAic(c.Loc(line));
 }
 int32_t MatmulServe(const Call&, int32_t) {
+  Outside();
   Core& core = CurrentCore();
   if (core.Spec().type != CoreType::kAic || !Mixed()) return 0;
   ServeGroupAivs(core.Spec().group);
@@ -167,6 +228,10 @@ void MatmulEnd(const Call& c, int32_t id, int32_t line) { Mm(id).End(c.Loc(line)
 void MatmulSetHf32(const Call& c, int32_t id, int32_t enable, int32_t transMode, int32_t line) {
   Mm(id).SetHF32(enable != 0, transMode, c.Loc(line));
 }
+void MatmulUserCopy(const Call&, int32_t id, int32_t operand, uint32_t fn) { Mm(id).SetUserCopy(operand, fn); }
+void MatmulUserData(const Call&, int32_t id, int32_t which, int64_t value) {
+  Mm(id).SetUserData(which, static_cast<uint64_t>(value));
+}
 
 }  // namespace
 
@@ -181,6 +246,8 @@ void DefineMatmulImports(wasmtime_linker_t* l) {
   Import<MatmulGetC>::Define(l, "matmul_get_c");
   Import<MatmulEnd>::Define(l, "matmul_end");
   Import<MatmulSetHf32>::Define(l, "matmul_set_hf32");
+  Import<MatmulUserCopy>::Define(l, "matmul_user_copy");
+  Import<MatmulUserData>::Define(l, "matmul_user_data");
 }
 
 }  // namespace ascendc_sim::guest

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 #include "import.h"
 
@@ -76,6 +77,24 @@ std::string Take(wasm_byte_vec_t& v) {
   wasm_byte_vec_delete(&v);
   while (!s.empty() && (s.back() == '\0' || s.back() == '\n')) s.pop_back();  // a trap message ends in "\n\0"
   return s;
+}
+
+// Runs a function of the core's module: the fuel it burnt charged, an emulation error an import of
+// it raised thrown again here, a trap the emulation's RUNTIME_ERROR.
+void Invoke(GuestCore& core, const wasmtime_func_t& fn, std::vector<wasmtime_val_raw_t>& values, const char* what) {
+  wasm_trap_t* trap = nullptr;
+  wasmtime_error_t* error = wasmtime_func_call_unchecked(core.cx, &fn, values.data(), values.size(), &trap);
+  Meter(0);
+  if (core.failure) std::rethrow_exception(std::exchange(core.failure, nullptr));
+  Check(error, what);
+  if (trap != nullptr) {
+    wasm_byte_vec_t msg;
+    wasm_trap_message(trap, &msg);
+    wasm_trap_delete(trap);
+    std::string why = Reason(Take(msg));
+    if (why.find("out of bounds memory access") != std::string::npos) why += kOutOfBounds;
+    throw SimError(Status::RUNTIME_ERROR, "the kernel trapped: " + why);
+  }
 }
 
 void DefineImports(wasmtime_linker_t* l) {
@@ -254,6 +273,22 @@ std::vector<uint8_t> ReadGmData(wasm_engine_t* engine, wasmtime_linker_t* linker
 
 }  // namespace
 
+void CallGuest(const char* name, std::vector<wasmtime_val_raw_t> values, const std::vector<uint8_t>& kinds) {
+  GuestCore& core = *t_core;
+  wasmtime_extern_t fn;
+  if (!wasmtime_instance_export_get(core.cx, &core.instance, name, std::strlen(name), &fn) ||
+      fn.kind != WASMTIME_EXTERN_FUNC)
+    throw SimError(Status::RUNTIME_ERROR, std::string("the kernel's module exports no ") + name);
+  // Exactly these parameters and no result: the unchecked call reads and writes only these slots.
+  wasm_functype_t* ty = wasmtime_func_type(core.cx, &fn.of.func);
+  const wasm_valtype_vec_t* params = wasm_functype_params(ty);
+  bool same = params->size == kinds.size() && values.size() == kinds.size() && wasm_functype_results(ty)->size == 0;
+  for (size_t i = 0; same && i < kinds.size(); ++i) same = wasm_valtype_kind(params->data[i]) == kinds[i];
+  wasm_functype_delete(ty);
+  if (!same) throw SimError(Status::RUNTIME_ERROR, std::string("the kernel's ") + name + " is not the API's");
+  Invoke(core, fn.of.func, values, name);
+}
+
 std::vector<uint8_t> Module::GmData() const {
   const Impl& m = *impl_;
   std::vector<uint8_t> data = ReadGmData(m.engine, m.linker, m.module);
@@ -293,6 +328,7 @@ void Module::Run(const std::vector<uint32_t>& args) {
   uint64_t left = 0;
   Check(wasmtime_context_get_fuel(core.cx, &left), "fuel");
   core.used = kFuel - left;
+  core.instance = instance;  // for the host's calls into the kernel (CallGuest)
   auto call = [&](const char* name, std::vector<wasmtime_val_raw_t> values) {
     wasmtime_extern_t fn;
     if (!wasmtime_instance_export_get(core.cx, &instance, name, std::strlen(name), &fn) ||
@@ -302,19 +338,7 @@ void Module::Run(const std::vector<uint32_t>& args) {
     if (!Fits(core.cx, fn.of.func, values.size()))
       throw SimError(Status::RUNTIME_ERROR,
                      std::string("the kernel's ") + name + " takes other parameters than the launch's GM addresses");
-    trap = nullptr;
-    wasmtime_error_t* error = wasmtime_func_call_unchecked(core.cx, &fn.of.func, values.data(), values.size(), &trap);
-    Meter(0);
-    if (core.failure) std::rethrow_exception(core.failure);
-    Check(error, "running the kernel");
-    if (trap != nullptr) {
-      wasm_byte_vec_t msg;
-      wasm_trap_message(trap, &msg);
-      wasm_trap_delete(trap);
-      std::string what = Reason(Take(msg));
-      if (what.find("out of bounds memory access") != std::string::npos) what += kOutOfBounds;
-      throw SimError(Status::RUNTIME_ERROR, "the kernel trapped: " + what);
-    }
+    Invoke(core, fn.of.func, values, "running the kernel");
     return true;
   };
   wasmtime_extern_t memory;

@@ -36,8 +36,9 @@ struct GuestCore {
   wasmtime_store_t* store = nullptr;
   wasmtime_context_t* cx = nullptr;
   wasmtime_memory_t memory{};
-  uint64_t used = 0;           // fuel this store has burnt, as last counted
-  std::exception_ptr failure;  // an emulation error raised in an import, rethrown past the guest
+  uint64_t used = 0;               // fuel this store has burnt, as last counted
+  std::exception_ptr failure;      // an emulation error raised in an import, rethrown past the guest
+  wasmtime_instance_t instance{};  // the running instance, for the host's calls into the kernel
   std::vector<std::unique_ptr<AscendC::TPipe>> pipes;
   std::vector<std::unique_ptr<AscendC::TQueBase>> queues;
   std::vector<std::unique_ptr<HostObject>> matmuls;
@@ -102,6 +103,11 @@ struct Call {
 [[noreturn]] inline void Refuse(const char* api, const std::string& why) {
   throw SimError(Status::RUNTIME_ERROR, std::string(api) + ": " + why);
 }
+
+// Calls the running kernel's export `name` from within an import (a Matmul's user copy): the
+// parameters of the given wasm kinds, no result; its fuel is the kernel's, its traps and the
+// errors of the imports it calls stop the kernel as any.
+void CallGuest(const char* name, std::vector<wasmtime_val_raw_t> values, const std::vector<uint8_t>& kinds);
 
 // Charge the guest instructions run since the previous import to the running core (guest.cpp),
 // less the `args` that set up this import's arguments: the native count leaves out argument moves

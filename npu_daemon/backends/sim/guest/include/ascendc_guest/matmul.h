@@ -34,6 +34,27 @@ void matmul_get_c(int32_t mm, int32_t sync, int32_t toGm, uint32_t dst, int64_t 
 ASCENDC_GUEST_IMPORT(matmul_end) void matmul_end(int32_t mm, int32_t line);
 ASCENDC_GUEST_IMPORT(matmul_set_hf32)
 void matmul_set_hf32(int32_t mm, int32_t enableHF32, int32_t transMode, int32_t line);
+// MatmulCallBackFunc's CopyA1 (operand 0) / CopyB1 (1): `fn` a function of this module by its address
+// (its table index), which the host calls back through ascendc_guest_matmul_user_copy below.
+ASCENDC_GUEST_IMPORT(matmul_user_copy) void matmul_user_copy(int32_t mm, int32_t operand, uint32_t fn);
+// SetUserDefInfo (which 0) / SetSelfDefineData (1): values the host hands to the user copies.
+ASCENDC_GUEST_IMPORT(matmul_user_data) void matmul_user_data(int32_t mm, int32_t which, int64_t value);
+
+// The user copy's signature (asc-devkit matmul_call_back.h: CopyA1 and CopyB1 alike).
+using MatmulUserCopyFn = void (*)(const AscendC::LocalTensor<int8_t>&, const __gm__ void*, int, int, int, int,
+                                  const uint64_t, const uint64_t);
+
+// The host's call into the kernel for a Matmul's user copy (api_matmul.cpp): the function the kernel
+// named, on the tile's L1 buffer (byte address, bytes, position), with the operand's GM address, the
+// tile's position and extent and the user data. Guest code: it makes a tensor and calls the kernel's.
+extern "C" inline __attribute__((used, export_name("ascendc_guest_matmul_user_copy"))) void
+ascendc_guest_matmul_user_copy(uint32_t fn, uint32_t l1, uint32_t bytes, int32_t pos, uint32_t gm, int32_t row,
+                               int32_t col, int32_t height, int32_t width, int64_t tilingPtr, int64_t dataPtr) {
+  const AscendC::LocalTensor<int8_t> tile(l1, bytes, static_cast<AscendC::TPosition>(pos));
+  reinterpret_cast<MatmulUserCopyFn>(static_cast<uintptr_t>(fn))(
+      tile, reinterpret_cast<const __gm__ void*>(static_cast<uintptr_t>(gm)), row, col, height, width,
+      static_cast<uint64_t>(tilingPtr), static_cast<uint64_t>(dataPtr));
+}
 }  // namespace ascendc_guest
 
 static_assert(sizeof(TCubeTiling) == 50 * sizeof(int32_t), "TCubeTiling crosses the boundary as the host lays it out");
@@ -50,7 +71,7 @@ class Matmul {
   using BiasT = typename BIAS_TYPE::T;
   static_assert(std::is_same_v<AT, BT>, "Matmul: A and B must have the same type");
   static_assert(detail::MatmulCallbacksModelled<MM_CB>::value,
-                "Matmul: MatmulCallBackFunc with a callback (DataCopyOut, CopyA1, CopyB1) is not modelled");
+                "Matmul: MatmulCallBackFunc's DataCopyOut (C out of L0C by a user function) is not modelled");
   using Policy = detail::CheckedMatmulPolicy<MATMUL_POLICY, detail::ConfigOf(MM_CFG).doMultiDataLoad>;
   static_assert(Policy::checked);
   static constexpr detail::MatmulPolicyKind kPolicy = Policy::kind;
@@ -59,7 +80,10 @@ class Matmul {
   Matmul(ASCENDC_GUEST_LINE)
       : id_(ascendc_guest::matmul_new(ascendc_guest::DtypeOf<AT>(), ascendc_guest::DtypeOf<CT>(),
                                       ascendc_guest::DtypeOf<BiasT>(), detail::ConfigOf(MM_CFG).doMultiDataLoad,
-                                      line)) {}
+                                      line)) {
+    if constexpr (MM_CB::CopyA1Ptr != nullptr) ascendc_guest::matmul_user_copy(id_, 0, FnIndex(MM_CB::CopyA1Ptr));
+    if constexpr (MM_CB::CopyB1Ptr != nullptr) ascendc_guest::matmul_user_copy(id_, 1, FnIndex(MM_CB::CopyB1Ptr));
+  }
   void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr, ASCENDC_GUEST_LINE) { Regist(tiling, 0, line); }
   void Regist(const TCubeTiling* tiling, int32_t regist, int32_t line) {
     TCubeTiling t = *tiling;
@@ -78,6 +102,12 @@ class Matmul {
     ascendc_guest::matmul_set_tensor(id_, 2, gm.GmAddr(), static_cast<int64_t>(gm.GetSize()), 0);
   }
   void DisableBias() { ascendc_guest::matmul_set_tensor(id_, 2, 0, 0, 0); }
+  void SetUserDefInfo(const uint64_t tilingPtr) {
+    ascendc_guest::matmul_user_data(id_, 0, static_cast<int64_t>(tilingPtr));
+  }
+  void SetSelfDefineData(const uint64_t dataPtr) {
+    ascendc_guest::matmul_user_data(id_, 1, static_cast<int64_t>(dataPtr));
+  }
   void ClearBias() { DisableBias(); }
   void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
     ascendc_guest::matmul_set_shape(id_, 0, tailM, tailN, tailK, 0);
@@ -126,6 +156,9 @@ class Matmul {
   void End(ASCENDC_GUEST_LINE) { ascendc_guest::matmul_end(id_, line); }
 
  private:
+  static uint32_t FnIndex(ascendc_guest::MatmulUserCopyFn fn) {
+    return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(fn));
+  }
   int32_t id_;  // the host's object on this core
 };
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,

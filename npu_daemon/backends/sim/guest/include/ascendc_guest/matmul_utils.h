@@ -12,9 +12,11 @@ namespace AscendC {
 constexpr uint16_t CeilDiv(uint16_t num1, uint16_t num2) { return (num1 + num2 - 1) / num2; }
 constexpr uint16_t CeilAlign(uint16_t num1, uint16_t num2) { return CeilDiv(num1, num2) * num2; }
 
-// The Matmul's callback parameter (asc-devkit matmul_call_back.h): user functions that replace the
-// copy of C out of L0C and of A / B into L1. The default, all nullptr, is the library's own copies,
-// the only form modelled: Matmul refuses another at compile time (MatmulCallbacksModelled).
+// The Matmul's callback parameter (asc-devkit matmul_call_back.h; API page MatmulCallBackFunc): user
+// functions that replace the library's copy of C out of L0C (DataCopyOut) and of A / B into L1 (CopyA1,
+// CopyB1); nullptr keeps the library's own. CopyA1 / CopyB1 are modelled (both engines' matmul.h: the
+// tile, its L1 buffer and when the library calls them); DataCopyOut is refused at compile time
+// (MatmulCallbacksModelled).
 template <void (*DataCopyOut)(const __gm__ void* gm, const LocalTensor<int8_t>& co1Local, const void* dataCopyOutParams,
                               const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr,
           void (*CopyA1)(const LocalTensor<int8_t>& aMatrix, const __gm__ void* gm, int row, int col, int useM,
@@ -73,7 +75,6 @@ struct CheckedMatmulPolicy {
 template <class T>
 struct MatmulCallbacksModelled : std::true_type {};
 template <auto Out, auto A, auto B>
-struct MatmulCallbacksModelled<MatmulCallBackFunc<Out, A, B>>
-    : std::bool_constant<Out == nullptr && A == nullptr && B == nullptr> {};
+struct MatmulCallbacksModelled<MatmulCallBackFunc<Out, A, B>> : std::bool_constant<Out == nullptr> {};
 }  // namespace detail
 }  // namespace AscendC
