@@ -16,6 +16,7 @@ the same followed by a body. Member functions (`Class::Name`) are neither.
 
 from __future__ import annotations
 
+import collections
 import re
 from collections.abc import Iterable
 
@@ -72,11 +73,6 @@ def _signatures(text: str) -> Iterable[tuple[str, str, str]]:
         yield m["type"], m["name"], m["end"]
 
 
-def declared(text: str) -> set[str]:
-    """The free functions `text` declares without a body (`T Name(params);`)."""
-    return {name for _, name, end in _signatures(text) if end == ";"}
-
-
 def defined(text: str, external: bool = False) -> set[str]:
     """The free functions `text` defines (`T Name(params) {`); `external`: only those another
     translation unit can call (not `static`, not `inline`, not in an anonymous namespace)."""
@@ -92,12 +88,13 @@ def unresolved(texts: Iterable[str]) -> set[str]:
     from another unit of the library the program is linked into (or from the toolkit's). A call
     through an object (`x.Name(`, `p->Name(`) is a member's, not counted."""
     texts = [_STRIP.sub(" ", t) for t in texts]
-    wanted = set().union(*(declared(t) for t in texts)) if texts else set()
-    wanted -= set().union(*(defined(t) for t in texts)) if texts else set()
+    signatures = [(name, end) for t in texts for _, name, end in _signatures(t)]  # read once
+    prototypes = collections.Counter(name for name, end in signatures if end == ";")
+    wanted = set(prototypes) - {name for name, end in signatures if end == "{"}
     wanted -= {name for t in texts for name in _MEMBER_DEFINED.findall(t)}
     return {
         name
         for name in wanted
         if sum(len(re.findall(rf"(?<!\.)(?<!->)\b{re.escape(name)}\s*\(", t)) for t in texts)
-        > sum(1 for t in texts for _, n, end in _signatures(t) if n == name and end == ";")
+        > prototypes[name]
     }
