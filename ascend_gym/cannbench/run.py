@@ -31,24 +31,54 @@ DSL_DTYPES = ("float16", "float32", "bfloat16", "int32", "int64", "int8", "uint8
 FAST_P = (1.0, 1.2, 1.4, 2.0)
 
 
+def int4_words(spec: OperatorSpec, case) -> bool:
+    """Whether each input of the case drawn at another shape is int4 values packed eight to an
+    int32 along the last axis (cann-bench's INT4 layout: element 8j + i in bits 4i..4i+3 of word
+    j, so its bytes are int4b_t's, element 2k in the low nibble of byte k)."""
+
+    def packed(arg: str, drawn: list[int]) -> bool:
+        given = spec.arg_shape(case, arg)
+        return (
+            spec.arg_dtype(case, arg) == "int32"
+            and len(drawn) == len(given) > 0
+            and drawn[:-1] == given[:-1]
+            and drawn[-1] == 8 * given[-1]
+        )
+
+    return all(packed(a, d) for a, d in case.drawn.items())
+
+
 def generation_source(task: OperatorPackage) -> OperatorPackage:
     """The task as the tile DSL can take it: its cases whose tensors each hold a dtype the DSL
-    lowers, each handed to the kernel as drawn (not packed by the golden's get_input: the DSL
-    has no packed element, such as int4 eight to an int32), each tensor's dtypes those of the
-    cases kept. The other cases still score the generated kernel, which fails them if it
-    cannot serve them."""
+    lowers, handed to the kernel as drawn, or with int4 inputs packed eight to an int32 (the
+    lowering reads such an input as int4b_t; it is traced from the other cases, where the same
+    input must never be int32), each tensor's dtypes those of the cases kept. The other cases
+    still score the generated kernel, which fails them if it cannot serve them."""
     spec = task.spec
 
     def lowered(c) -> bool:
-        return not c.drawn and all(
-            spec.arg_dtype(c, a.name) in DSL_DTYPES for a in [*spec.inputs, *spec.outputs]
-        )
+        return all(spec.arg_dtype(c, a.name) in DSL_DTYPES for a in [*spec.inputs, *spec.outputs])
 
-    cases = [c for c in spec.cases if lowered(c)]
+    cases = [c for c in spec.cases if lowered(c) and not c.drawn]
+    # an input int32 in a traced case could not tell its int4 words by dtype
+    words = {
+        a.name
+        for c in cases
+        for a in spec.inputs
+        if a.name not in c.absent and spec.arg_dtype(c, a.name) == "int32"
+    }
+    cases += [
+        c
+        for c in spec.cases
+        if c.drawn and lowered(c) and int4_words(spec, c) and not words & set(c.drawn) and cases
+    ]
     if not cases:
         packed = "; none handed as drawn" if any(c.drawn for c in spec.cases) else ""
         raise ValueError(f"no case whose tensors are each {'/'.join(DSL_DTYPES)}{packed}")
-    bench = max(cases, key=lambda c: sum(math.prod(s) for s in c.shapes.values()))
+    bench = max(
+        (c for c in cases if not c.drawn),
+        key=lambda c: sum(math.prod(s) for s in c.shapes.values()),
+    )
     cases = [c.model_copy(update={"bench": c is bench}) for c in cases]
 
     def narrow(args):

@@ -106,6 +106,13 @@ def program_schedule(pkg: OperatorPackage, source: str) -> Schedule:
     return confined.run(schedule, Schedule)
 
 
+def traced_cases(spec: OperatorSpec) -> list[Case]:
+    """The cases a reference is traced on: not those whose inputs are handed packed (int4 words,
+    `cannbench/run.generation_source`), which the golden unpacks in code no trace follows; the
+    program traced from the others serves them, its lowering reading the words as int4b_t."""
+    return [c for c in spec.cases if not c.drawn]
+
+
 def _offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
     """The template library's program for an operator: traced on every case, which must agree.
     `native`: element-wise loops in the tensors' dtype (faster on fp16; the simulator judges
@@ -118,12 +125,14 @@ def _offline_draft(pkg: OperatorPackage, native: bool = False) -> Draft:
     else:
         fn = pkg.reference()
     attrs = [a.name for a in spec.attrs if a.type == "float"]
-    dtypes = {d for a in [*spec.inputs, *spec.outputs] for d in a.dtypes}
-    # tensors whose dtypes differ in some case are typed apart (the lowering's kernel types)
     args = [*spec.inputs, *spec.outputs]
+    dtypes = {d for a in args for d in a.dtypes}
+    if any(c.drawn for c in spec.cases):  # int4 words: the program computes on the values
+        dtypes = {spec.arg_dtype(c, a.name) for c in traced_cases(spec) for a in args}
+    # tensors whose dtypes differ in some case are typed apart (the lowering's kernel types)
     mixed = len({tuple(spec.arg_dtype(c, a.name) for c in spec.cases) for a in args}) > 1
     drafts: dict[str, Draft] = {}
-    for case in spec.cases:
+    for case in traced_cases(spec):
         inputs = {a.name: tuple(spec.arg_shape(case, a.name)) for a in spec.inputs}
         outputs = {
             a.name: tuple(case.shapes[a.name]) if a.name in case.shapes else None
@@ -167,7 +176,11 @@ def build_variants(pkg: OperatorPackage, drafts: dict[str, Draft]) -> tuple[Oper
     spec = pkg.spec
     sources = list(dict.fromkeys(d.source for d in drafts.values()))
     program_of = {name: sources.index(d.source) for name, d in drafts.items()}
-    keys = variants.program_keys(spec, program_of)
+    traced = spec.model_copy(update={"cases": traced_cases(spec)})
+    keys = variants.program_keys(traced, program_of)
+    for c in spec.cases:  # a case not traced takes the program its keys' values pick
+        if c.name not in program_of:
+            program_of[c.name] = variants.program_for(spec, c, keys, program_of)
     parts, when = [], []
     for i, source in enumerate(sources):
         names = {n for n, p in program_of.items() if p == i}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ascend_core.package import GE_DTYPES, Case, OperatorPackage, OperatorSpec
+from ascend_gym.dsl import int4
 from ascend_gym.dsl.columns import ColumnsMixin
 from ascend_gym.dsl.compute import ComputeMixin, float_literal
 from ascend_gym.dsl.lang import DslError, Kernel, Pool, Repeat, Transpose
@@ -158,6 +159,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
         self.sched = kernel.sched
         self._check()
         self._type_tensors()
+        self.words = int4.check(kernel, spec, self.kind, self.types, self.narrow)
 
     # -- checks -----------------------------------------------------------------------------
     def _check(self) -> None:
@@ -393,6 +395,7 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
                 *self.prelude(),
                 HELPERS,
                 *([VIA_HELPER] if self.narrow else []),
+                *([int4.HELPER] if self.words else []),
                 *body,
                 "",
             ]
@@ -435,11 +438,22 @@ class Lowering(ComputeMixin, TilesMixin, RowsMixin, ColumnsMixin):
             "GM_ADDR tiling) {",
             "  GET_TILING_DATA(tilingData, tiling);",
             *members,
-            f"  {self.cls}<{', '.join(self.type_args)}> op;",
+            f"  {self.cls}<{', '.join(self._instances())}> op;",
             f"  op.Init({call});",
             "  op.Process();",
             "}",
         ]
+
+    def _instances(self) -> list[str]:
+        """The kernel types' instantiations: each DTYPE_<ARG>, an int4 input's through Int4Words."""
+        words = {f"DTYPE_{w.upper()}" for w in getattr(self, "words", ())}
+        return [f"Int4Words<{t}>" if t in words else t for t in self.type_args]
+
+    def bytes_of(self, ty: str, n: str) -> str:
+        """C++ bytes of `n` elements of kernel type `ty` (half a byte each for int4 words)."""
+        if any(self.types[w] == ty for w in getattr(self, "words", ())):
+            return f"BytesOf<{ty}>({n})"
+        return f"{n} * sizeof({ty})"
 
     def _l2(self, name: str) -> list[str]:
         if name in self.sched.l2_disable:

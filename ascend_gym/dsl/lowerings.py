@@ -5,6 +5,7 @@ slices: copies) or, otherwise, the element-wise and reduction lowering of lower.
 from __future__ import annotations
 
 from ascend_core.package import OperatorPackage, OperatorSpec
+from ascend_gym.dsl import int4
 from ascend_gym.dsl.attention import AttentionLowering
 from ascend_gym.dsl.concat import CopyLowering, PermuteLowering, PlaceLowering, RepeatLowering
 from ascend_gym.dsl.conv import ConvLowering
@@ -12,7 +13,7 @@ from ascend_gym.dsl.cube import MatmulLowering
 from ascend_gym.dsl.epilogue import EpilogueLowering
 from ascend_gym.dsl.gather import GatherLowering
 from ascend_gym.dsl.groupnorm import GroupNormLowering
-from ascend_gym.dsl.lang import Kernel
+from ascend_gym.dsl.lang import DslError, Kernel
 from ascend_gym.dsl.lower import Lowering
 from ascend_gym.dsl.pool import PoolLowering
 from ascend_gym.dsl.transpose import TransposeLowering
@@ -51,6 +52,8 @@ def lower(
         lowering = CopyLowering(kernel, spec)
     else:
         lowering = Lowering(kernel, spec)
+    if type(lowering) is not Lowering and (packed := int4.words(spec)):
+        raise DslError(kernel.where, f"int4 inputs ({', '.join(sorted(packed))}) in a whole kernel")
     return lowering.package(dsl_source, reference)
 
 

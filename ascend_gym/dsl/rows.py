@@ -33,6 +33,9 @@ class RowsMixin:
         # Compare works on whole 256 B repeats: rows padded to LANE_ALIGN lanes where there is one
         self.rows_align = LANE_ALIGN if low.n_masks else 0
         align = str(LANE_ALIGN) if low.n_masks else f"32 / {self._narrowest()}"
+        if self.words and not low.n_masks:  # 32 B of int4b_t are 64 lanes
+            word = self.ty(next(iter(self.words)))
+            align = f"(std::is_same<{word}, int4b_t>::value ? 64 : {align})"
         split = self.row_split()
         # Split: `cols` stays the GM row's length, each pass takes lanes [c0, c0 + segLen).
         span, at = ("segLen", " + c0") if split else ("cols", "")
@@ -80,7 +83,13 @@ class RowsMixin:
             ty = self.ty(name)
             parts = max([n.part[1] for n in lp.loads if n.name == name] or [1])
             width = "cols" if parts == 1 else f"cols * {parts}"
-            if t.layout == "full":
+            if t.layout == "full" and name in self.words:  # int4 lanes: offsets in bytes
+                out.append(
+                    f"    {name}Gm.SetGlobalBuffer((__gm__ {ty}*)({name} + "
+                    f"{self.bytes_of(ty, f'static_cast<uint64_t>(rowStart) * {width}')}), "
+                    f"static_cast<uint64_t>(blockRows) * {width});"
+                )
+            elif t.layout == "full":
                 out.append(
                     f"    {name}Gm.SetGlobalBuffer((__gm__ {ty}*){name} + "
                     f"static_cast<uint64_t>(rowStart) * {width}, "
@@ -97,8 +106,8 @@ class RowsMixin:
             out += self._l2(name)
         for i, n in enumerate(full_loads):
             out.append(
-                f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, rowsPerTile * colsPad * "
-                f"sizeof({self.ty(n.name)}));"
+                f"    pipe.InitBuffer(inQueue{i}, BUFFER_NUM, "
+                f"{self.bytes_of(self.ty(n.name), 'rowsPerTile * colsPad')});"
             )
         for i, n in enumerate(rows_loads):
             out.append(
@@ -187,7 +196,7 @@ class RowsMixin:
             ty = self.ty(n.name)
             gap = "0" if parts == 1 else f"{parts - 1} * cols * sizeof({ty})"
             if split:  # the rest of the GM row lies between two rows' segments
-                gap = f"(cols - segLen) * sizeof({ty})"
+                gap = self.bytes_of(ty, "(cols - segLen)")
             src = (
                 f"{n.name}Gm[static_cast<uint64_t>(row) * cols{at}]"
                 if parts == 1
@@ -197,7 +206,7 @@ class RowsMixin:
                 f"    LocalTensor<{ty}> {nm} = inQueue{i}.AllocTensor<{ty}>();",
                 f"    DataCopyPad({nm}, {src},",
                 "                DataCopyExtParams{static_cast<uint16_t>(n), "
-                f"static_cast<uint32_t>({span} * sizeof({ty})), static_cast<uint32_t>({gap}), "
+                f"static_cast<uint32_t>({self.bytes_of(ty, span)}), static_cast<uint32_t>({gap}), "
                 f"{self._ub_gap(ty, span)}, 0}},",
                 f"                DataCopyPadExtParams<{ty}>{{false, 0, 0, 0}});",
                 f"    inQueue{i}.EnQue({nm});",
@@ -364,9 +373,10 @@ class RowsMixin:
                 f"  const uint32_t cols = width / {parts};",
             ]
         else:
+            lanes = " * lanes" if self.words else ""  # an int4 row's words: 8 lanes each
             width = [
                 "  const uint32_t width = static_cast<uint32_t>("
-                "shape.GetDim(shape.GetDimNum() - 1));",
+                f"shape.GetDim(shape.GetDimNum() - 1){lanes});",
                 f"  const uint32_t cols = width / {parts};",
             ]
         if self.k.banded:  # a row's place in its matrix: the reference's rows per matrix
@@ -381,11 +391,21 @@ class RowsMixin:
                 "->GetStorageShape().GetShapeSize()));"
             )
         pad = "segPad" if self.row_split() else "colsPad"
+        align = self.rows_align or "32 / typeSize"
+        size = "shape.GetShapeSize()"
+        if self.words:  # the row tensor's int32 words hold eight int4 lanes, 64 to 32 B
+            width.insert(
+                0,
+                f"  const uint32_t lanes = context->GetInputDesc({idx})->GetDataType() == "
+                "ge::DT_INT32 ? 8 : 1;  // int4 words",
+            )
+            size = "shape.GetShapeSize() * lanes"
+            align = align if self.rows_align else "lanes == 8 ? 64 : 32 / typeSize"
         out = [
             f"  const gert::Shape& shape = context->Get{kind}Shape({idx})->GetStorageShape();",
             *width,
-            "  const uint32_t rows = width == 0 ? 0 : static_cast<uint32_t>(shape.GetShapeSize() / width);",
-            f"  const uint32_t alignElems = {self.rows_align or '32 / typeSize'};",
+            f"  const uint32_t rows = width == 0 ? 0 : static_cast<uint32_t>({size} / width);",
+            f"  const uint32_t alignElems = {align};",
             "  const uint32_t colsPad = (cols + alignElems - 1) / alignElems * alignElems;",
             "  uint32_t blockDim = std::min({BLOCK_DIM, platform.GetCoreNumAiv(), rows});",
             "  if (blockDim == 0) blockDim = 1;",
@@ -429,4 +449,7 @@ class RowsMixin:
         or a split row's last segment (`segLen`) is shorter than the others."""
         if not self.rows_align and len(self.type_args) == 1 and span == "cols":
             return "0"
-        return f"static_cast<uint32_t>((colsPad * sizeof({ty}) - AlignUp({span} * sizeof({ty}), 32)) / 32)"
+        return (
+            f"static_cast<uint32_t>(({self.bytes_of(ty, 'colsPad')} - "
+            f"AlignUp({self.bytes_of(ty, span)}, 32)) / 32)"
+        )

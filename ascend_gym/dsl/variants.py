@@ -68,6 +68,17 @@ def program_keys(spec: OperatorSpec, program_of: dict[str, int]) -> list[Key]:
     )
 
 
+def program_for(
+    spec: OperatorSpec, case: Case, keys: Sequence[Key], program_of: dict[str, int]
+) -> int:
+    """The program of the traced cases whose keys' values the case shares (its host picks it)."""
+    mine = values(spec, case, keys)
+    for c in spec.cases:
+        if c.name in program_of and values(spec, c, keys) == mine:
+            return program_of[c.name]
+    raise Unsupported(f"case {case.name} is not traced and its keys pick no traced case's program")
+
+
 def values(spec: OperatorSpec, case: Case, keys: Sequence[Key]) -> tuple:
     return tuple(k.value(spec, case) for k in keys)
 
