@@ -96,7 +96,10 @@ def test_an_int4_input_in_another_form_is_refused_with_the_reason(tmp_path, monk
     assert made is None and why.endswith("int4 inputs (x) in a tiles() kernel"), why
 
 
-@pytest.mark.parametrize("task", ["dequant_int4_packed", "dequant_int4_offset"])
+# the keyed form builds a second daemon program: slow (the packed form covers the default tier)
+@pytest.mark.parametrize(
+    "task", ["dequant_int4_packed", pytest.param("dequant_int4_offset", marks=pytest.mark.slow)]
+)
 def test_the_kernel_unpacks_int4_words_and_passes_every_case(
     task, tmp_path, monkeypatch, client: DaemonClient
 ):
