@@ -247,3 +247,21 @@ def test_a_matmuls_held_tile_is_its_own_whatever_another_object_copies(guest):
         )
     )
     assert result.status is Status.OK, (result.status, result.message)
+
+
+# ---- the softmax family's buffer under its minimum -----------------------------------------------
+def test_a_softmax_buffer_under_the_helpers_minimum_is_refused(guest):
+    # SoftMax on a row of 64 floats with a 32-byte sharedTmpBuffer, under the 320 bytes the tree's
+    # GetSoftMaxMinTmpSize gives for it with a lent source (576 without; asc-devkit's A2 helper:
+    # 544): the device's library works past the buffer, over whatever the kernel keeps there, and
+    # the UB it needs is not the kernel's to save. On main 56a4aa69 it was OK (the emulation
+    # computed from its own copies).
+    kernel = add_calling(
+        "    LocalTensor<uint8_t> tmp = normBuf.Get<uint8_t>()[1024];\n    tmp.SetSize(32);\n"
+        "    SoftMaxTiling st{};\n"
+        "    SoftMax<float>(norm[0], norm[64], norm[72], norm[128], tmp, st,"
+        " SoftMaxShapeInfo{1, 64, 1, 64});\n"
+    )
+    result = guest.evaluate(checked(kernel, "softmax-tmp-min"))
+    assert result.status is Status.RUNTIME_ERROR, (result.status, result.message)
+    assert "under the minimum" in result.message, result.message

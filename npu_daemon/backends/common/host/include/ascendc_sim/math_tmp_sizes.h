@@ -31,6 +31,14 @@ inline uint32_t SoftMaxMaxTmpBytes(uint64_t rows, uint64_t elems, uint32_t typeS
   return TmpBytes(FloatBuffersTmpRange(elems, typeSize, reuse, 2).maxValue + rows * 64);
 }
 
+// The least sharedTmpBuffer of SoftMax and LogSoftMax (GetSoftMaxMinTmpSize, GetLogSoftMaxMinTmpSize)
+// over `rows` rows of `pitch` elements, `elems` in all: their maximum or two float copies of a row
+// and 64 bytes in 256 B repeats, the less. (asc-devkit's A2 helper gives a block, the row and 64
+// floats, more than this for rows under 64 elements.)
+inline uint32_t SoftMaxMinTmpBytes(uint64_t rows, uint64_t elems, uint64_t pitch, uint32_t typeSize, bool reuse) {
+  return std::min(SoftMaxMaxTmpBytes(rows, elems, typeSize, reuse), TmpBytes((pitch * 8 + 64 + 255) / 256 * 256));
+}
+
 // SoftmaxGrad (and SoftmaxGradFront) over `rows` rows of `pitch` elements as asc-devkit's A2
 // GetSoftMaxGradMaxTmpSize sizes it (impl/adv_api/tiling/activation/softmax_tiling.cpp): float
 // words a row of one 32 B block of statistics (two unless a float front), the row (three copies
